@@ -1,0 +1,295 @@
+"""Crash-safe, process-safe TinyDB files: atomic writes under an inter-process lock.
+
+TinyDB's own ``JSONStorage`` rewrites its file in place, so a crash mid-write leaves a torn file
+and two processes overwrite each other. ``AtomicJSONStorage`` instead
+
+* writes a temporary file in the same folder, fsyncs it, renames it over the target and fsyncs
+  the folder (git's lockfile-and-rename; a reader sees the old file or the new one, never half);
+* keeps the previous version beside it as ``NAME.bak`` (a hard link, so it costs no copy);
+* refuses to write over a file it could not parse (``DamagedFileError``, file left as it was);
+* only writes inside ``transaction()``, which takes the HOME lock and re-reads the file first,
+  so every read-modify-write sees the other processes' changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+from tinydb.storages import Storage
+
+from storage.errors import DamagedFileError, LockTimeoutError, NewerFileError
+
+Tables = dict[str, dict[str, Any]]
+#: Upgrades the tables of a file written by an older schema; gets the old schema number.
+Migration = Callable[[Tables, int], Tables]
+
+META_TABLE = "meta"
+META_DOC_ID = "1"
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+
+    def _unlock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+class HomeLock:
+    """The inter-process lock of one HOME folder, re-entrant within a process and its threads."""
+
+    def __init__(self, path: Path, timeout: float = 15.0) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._thread_lock = threading.RLock()
+        self._depth = 0
+        self._fd: int | None = None
+
+    def __enter__(self) -> HomeLock:
+        self._thread_lock.acquire()
+        try:
+            if self._depth == 0:
+                self._fd = self._acquire()
+            self._depth += 1
+        except BaseException:
+            self._thread_lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self._depth -= 1
+            if self._depth == 0 and self._fd is not None:
+                fd, self._fd = self._fd, None
+                _unlock(fd)
+                os.close(fd)
+        finally:
+            self._thread_lock.release()
+
+    def _acquire(self) -> int:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.timeout
+        delay = 0.001
+        while not _try_lock(fd):
+            if time.monotonic() > deadline:
+                os.close(fd)
+                raise LockTimeoutError(
+                    f"another papers process has held {self.path} for {self.timeout:.0f} s; "
+                    "close it and try again"
+                )
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)
+        return fd
+
+
+class FileSignature(NamedTuple):
+    """What tells one version of a file from another without reading it."""
+
+    inode: int
+    size: int
+    mtime_ns: int
+
+
+def signature(path: Path) -> FileSignature | None:
+    """The file's current signature, or None when it does not exist."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return FileSignature(st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
+    """Replace ``path`` with ``payload`` so that a crash leaves the old file or the new one."""
+    folder = path.parent
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(payload)
+            out.flush()
+            os.fsync(out.fileno())
+        if backup and path.exists():
+            _keep_backup(path)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_folder(folder)
+
+
+def backup_path(path: Path) -> Path:
+    """Where the last good version of ``path`` is kept."""
+    return path.with_name(path.name + ".bak")
+
+
+def _keep_backup(path: Path) -> None:
+    """Point ``NAME.bak`` at the current (good) version of ``path`` by a hard link."""
+    bak = backup_path(path)
+    link = path.with_name(f".{path.name}.bak.{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        link.unlink()
+    try:
+        os.link(path, link)
+    except OSError:  # file systems without hard links: keep no backup rather than copy
+        return
+    os.replace(link, bak)
+
+
+def parse_tables(raw: bytes, path: Path) -> Tables:
+    """Parse a TinyDB file, or raise ``DamagedFileError`` naming what is wrong."""
+    if not raw.strip():
+        raise DamagedFileError(path, "the file is empty", backup_path(path))
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise DamagedFileError(path, f"not valid JSON: {exc}", backup_path(path)) from None
+    if not isinstance(data, dict):
+        raise DamagedFileError(path, "not a TinyDB file: the top level is not an object", None)
+    for name, table in data.items():
+        if not isinstance(table, dict) or not all(isinstance(d, dict) for d in table.values()):
+            raise DamagedFileError(path, f"not a TinyDB file: table {name!r} is malformed", None)
+    return data
+
+
+def schema_of(tables: Tables) -> int:
+    """The schema version a file declares (0 when it declares none)."""
+    meta = tables.get(META_TABLE, {}).get(META_DOC_ID, {})
+    version = meta.get("schema", 0)
+    return version if isinstance(version, int) else 0
+
+
+class AtomicJSONStorage(Storage):
+    """A TinyDB storage that writes atomically, under the HOME lock, and only in transactions."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        lock: HomeLock,
+        kind: str,
+        schema: int,
+        migrate: Migration | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.lock = lock
+        self.kind = kind
+        self.schema = schema
+        self._migrate = migrate
+        self._cache: Tables | None = None
+        self._cache_sig: FileSignature | None = None
+        self._tx: Tables | None = None
+        self._dirty = False
+        self._tx_thread: int | None = None
+
+    # -- TinyDB's interface -------------------------------------------------------------
+    def read(self) -> Tables | None:
+        """The file's tables (the transaction's working copy inside a transaction)."""
+        if self._tx is not None and self._tx_thread == threading.get_ident():
+            return self._tx
+        return self.load()
+
+    def write(self, data: Tables) -> None:
+        """Stage ``data``; it reaches the disk when the enclosing transaction commits."""
+        if self._tx is None or self._tx_thread != threading.get_ident():
+            raise RuntimeError(f"{self.path.name}: writes happen inside transaction()")
+        self._tx = data
+        self._dirty = True
+
+    # -- ours ---------------------------------------------------------------------------
+    def load(self) -> Tables | None:
+        """Read the file (or reuse the last parse when it has not changed on disk)."""
+        sig = signature(self.path)
+        if sig is None:
+            self._cache, self._cache_sig = None, None
+            return None
+        if sig == self._cache_sig and self._cache is not None:
+            return self._cache
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        tables = parse_tables(raw, self.path)
+        version = schema_of(tables)
+        if version > self.schema:
+            raise NewerFileError(
+                f"{self.path} was written by a newer papers-tui (schema {version}, this one "
+                f"reads up to {self.schema}); upgrade papers-tui to open it"
+            )
+        if version < self.schema:
+            tables = self._migrate(tables, version) if self._migrate else tables
+            tables.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
+        self._cache, self._cache_sig = tables, sig
+        return tables
+
+    def changed_on_disk(self) -> bool:
+        """True when the file is not the version this storage last read or wrote."""
+        return signature(self.path) != self._cache_sig
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Lock HOME, re-read the file, run the block's TinyDB calls, then write once."""
+        with self.lock:
+            if self._tx is not None and self._tx_thread == threading.get_ident():
+                yield  # nested: the outer transaction writes
+                return
+            current = self.load()
+            # A shallow copy: TinyDB replaces whole tables, so the cache is not touched
+            # unless a document is updated in place; a failure below drops the cache anyway.
+            self._tx = dict(current) if current is not None else {}
+            self._tx_thread = threading.get_ident()
+            self._dirty = False
+            try:
+                yield
+                if self._dirty:
+                    self._tx.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
+                    atomic_write(self.path, orjson.dumps(self._tx))
+                    self._cache, self._cache_sig = self._tx, signature(self.path)
+            except BaseException:
+                self._cache, self._cache_sig = None, None
+                raise
+            finally:
+                self._tx, self._tx_thread, self._dirty = None, None, False
+
+    def _meta(self) -> dict[str, Any]:
+        return {"schema": self.schema, "kind": self.kind}

@@ -1,0 +1,572 @@
+"""The library: imported papers and their triage, in two TinyDB files in HOME.
+
+``papers.json`` is written on import only; ``triage.json`` on every decision, so that a
+keystroke never rewrites the large file. Both go through ``AtomicJSONStorage``: atomic,
+locked, re-read before every change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any, cast
+
+from tinydb import TinyDB
+from tinydb.table import Document, Table
+
+from storage.errors import SourceError, UnknownPaperError
+from storage.files import AtomicJSONStorage, HomeLock, Tables
+from storage.models import ImportReport, Paper, Status
+from storage.sources.papers import Catalog, build_paper, enrich
+from storage.sources.readers import ReadResult, list_files, read_source
+from storage.triage import (
+    HISTORY_LIMIT,
+    Change,
+    DayCount,
+    Step,
+    TriageSnapshot,
+    count_day,
+    days_from_tables,
+    doc_id,
+    normalise_tags,
+    now,
+    snapshot_from_tables,
+)
+from storage.triage import (
+    SCHEMA as TRIAGE_SCHEMA,
+)
+
+#: Called with (records done, records in all) while an import runs.
+Progress = Callable[[int, int], None]
+
+PAPERS_SCHEMA = 1
+PAPERS_FILE = "papers.json"
+TRIAGE_FILE = "triage.json"
+LOCK_FILE = ".lock"
+
+_PAPER_FIELDS = (
+    "id", "title", "abstract", "authors", "github", "url", "keywords",
+    "venue_status", "list", "position", "title_derived", "name", "lists",
+)  # fmt: skip
+_TUPLE_FIELDS = frozenset({"authors", "github", "keywords", "lists"})
+
+
+def paper_to_doc(paper: Paper) -> dict[str, Any]:
+    """A paper as stored in ``papers.json``."""
+    return {
+        name: list(value) if name in _TUPLE_FIELDS else value
+        for name in _PAPER_FIELDS
+        for value in (getattr(paper, name),)
+    }
+
+
+def paper_from_doc(doc: Mapping[str, Any]) -> Paper:
+    """A paper read back from ``papers.json``."""
+    values = {name: doc[name] for name in _PAPER_FIELDS if name in doc}
+    for name in _TUPLE_FIELDS & values.keys():
+        values[name] = tuple(values[name])
+    return Paper(**values)
+
+
+def merge_paper(old: Paper, new: Paper) -> Paper:
+    """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
+
+    A real title beats a derived one; empty fields never wipe known ones; links are merged;
+    the paper keeps its first list and, within that list, takes its new position.
+    """
+    keep_title = new.title_derived and not old.title_derived
+    same_list = new.list == old.list
+    return replace(
+        old,
+        title=old.title if keep_title else new.title,
+        title_derived=old.title_derived if keep_title else new.title_derived,
+        name=old.name if keep_title else (new.name or old.name),
+        abstract=new.abstract,
+        authors=new.authors or old.authors,
+        github=tuple(dict.fromkeys(old.github + new.github)),
+        url=new.url or old.url,
+        keywords=new.keywords or old.keywords,
+        venue_status=new.venue_status or old.venue_status,
+        position=new.position if same_list else old.position,
+        lists=tuple(dict.fromkeys(old.lists + new.lists)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ListInfo:
+    """A list imported into the library."""
+
+    name: str
+    order: int
+    source: str
+    size: int
+    imported_at: float
+
+
+def _migrate_triage(tables: Tables, version: int) -> Tables:
+    """Upgrade a ``triage.json`` of an older schema.
+
+    Schema 1 kept one history document per single change (``{"id", "old", "new", "at"}``) with
+    TinyDB's counter ids and decisions keyed the same way; schema 2 groups changes into steps
+    and keys decisions by paper id.
+    """
+    if version >= 2:
+        return tables
+    decisions: dict[str, Any] = {}
+    for doc in tables.get("decisions", {}).values():
+        pid = str(doc.get("id") or doc.get("paper_id", ""))
+        if pid:
+            decisions[str(doc_id(pid))] = {**doc, "id": pid}
+    history: dict[str, Any] = {}
+    for seq, doc in enumerate(tables.get("history", {}).values(), start=1):
+        if "changes" in doc:
+            history[str(seq)] = doc
+        else:
+            change = [doc["id"], doc.get("old", "inbox"), doc["new"]]
+            history[str(seq)] = {"at": doc.get("at", 0.0), "changes": [change], "undone": False}
+    return {**tables, "decisions": decisions, "history": history}
+
+
+class Library:
+    """A reading list library in HOME: the Python API of DESIGN.md."""
+
+    def __init__(self, home: str | os.PathLike[str]) -> None:
+        self.home = Path(home).expanduser()
+        try:
+            self.home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SourceError(f"{self.home}: cannot create the library folder ({exc})") from None
+        self.lock = HomeLock(self.home / LOCK_FILE)
+        self._papers_db = TinyDB(
+            self.home / PAPERS_FILE,
+            storage=AtomicJSONStorage,
+            lock=self.lock,
+            kind="papers",
+            schema=PAPERS_SCHEMA,
+        )
+        self._triage_db = TinyDB(
+            self.home / TRIAGE_FILE,
+            storage=AtomicJSONStorage,
+            lock=self.lock,
+            kind="triage",
+            schema=TRIAGE_SCHEMA,
+            migrate=_migrate_triage,
+        )
+        self._papers_cache: tuple[object, list[Paper], dict[str, Paper]] | None = None
+
+    # -- files ------------------------------------------------------------------------------
+    @property
+    def papers_path(self) -> Path:
+        return self.home / PAPERS_FILE
+
+    @property
+    def triage_path(self) -> Path:
+        return self.home / TRIAGE_FILE
+
+    @property
+    def _papers_store(self) -> AtomicJSONStorage:
+        return cast(AtomicJSONStorage, self._papers_db.storage)
+
+    @property
+    def _triage_store(self) -> AtomicJSONStorage:
+        return cast(AtomicJSONStorage, self._triage_db.storage)
+
+    def _table(self, db: TinyDB, name: str) -> Table:
+        return db.table(name, cache_size=0)
+
+    def _raw(self, db: TinyDB, name: str) -> dict[str, Any]:
+        """A table's documents as stored (keys are document ids as text), without copying."""
+        store = cast(AtomicJSONStorage, db.storage)
+        table: dict[str, Any] = (store.read() or {}).get(name, {})
+        return table
+
+    def check(self) -> None:
+        """Read both files, raising ``DamagedFileError`` if either does not parse."""
+        self._papers_store.load()
+        self._triage_store.load()
+
+    def triage_changed_on_disk(self) -> bool:
+        """True when another process changed ``triage.json`` since this library last saw it."""
+        return self._triage_store.changed_on_disk()
+
+    def papers_changed_on_disk(self) -> bool:
+        """True when another process imported papers since this library last read them."""
+        return self._papers_store.changed_on_disk()
+
+    # -- papers -----------------------------------------------------------------------------
+    def papers(self) -> list[Paper]:
+        """Every paper, in list order (lists in import order, then position in the list)."""
+        return list(self._papers()[0])
+
+    def _papers(self) -> tuple[list[Paper], dict[str, Paper]]:
+        tables = self._papers_store.load() or {}
+        if self._papers_cache is not None and self._papers_cache[0] is tables:
+            return self._papers_cache[1], self._papers_cache[2]
+        order = {info.name: info.order for info in self._lists_from(tables)}
+        papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
+        papers.sort(key=lambda p: (order.get(p.list, len(order)), p.position))
+        by_id = {p.id: p for p in papers}
+        self._papers_cache = (tables, papers, by_id)
+        return papers, by_id
+
+    def __len__(self) -> int:
+        return len(self._papers()[1])
+
+    def paper(self, paper_id: str) -> Paper:
+        """The paper with this id (or unique id prefix)."""
+        return self._papers()[1][self.resolve_id(paper_id)]
+
+    def resolve_id(self, text: str) -> str:
+        """The full id of the paper that ``text`` names: its id or a unique prefix (>= 4 chars)."""
+        by_id = self._papers()[1]
+        key = text.strip().lower()
+        if key in by_id:
+            return key
+        if len(key) >= 4:
+            found = [pid for pid in by_id if pid.startswith(key)]
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1:
+                raise UnknownPaperError(f"id {text!r} is ambiguous: {len(found)} papers start so")
+        raise UnknownPaperError(f"no paper has the id {text!r} (see `papers list`)")
+
+    def lists(self) -> list[ListInfo]:
+        """The imported lists, in import order."""
+        return self._lists_from(self._papers_store.load() or {})
+
+    @staticmethod
+    def _lists_from(tables: Tables) -> list[ListInfo]:
+        infos = [
+            ListInfo(d["name"], int(k), d.get("source", ""), d.get("size", 0), d.get("at", 0.0))
+            for k, d in tables.get("lists", {}).items()
+        ]
+        return sorted(infos, key=lambda i: i.order)
+
+    # -- import -----------------------------------------------------------------------------
+    def import_file(
+        self,
+        path: str | os.PathLike[str],
+        catalog: str | os.PathLike[str] | None = None,
+        list_name: str | None = None,
+    ) -> ImportReport:
+        """Import one list file (or a folder of them); see ``import_files``."""
+        return self.import_files([path], catalog=catalog, list_name=list_name)
+
+    def import_files(
+        self,
+        paths: Sequence[str | os.PathLike[str]],
+        catalog: str | os.PathLike[str] | None = None,
+        list_name: str | None = None,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """Import list files as one all-or-nothing change of ``papers.json``.
+
+        Every file is read before anything is written: a file that cannot be read raises
+        ``SourceError`` and leaves the library as it was. Records that cannot be used are
+        reported in ``ImportReport.errors``; triage decisions are never touched.
+        """
+        results = [read_source(f) for p in paths for f in list_files(Path(p))]
+        found = None
+        if catalog is not None:
+            found = Catalog.from_results(read_source(f) for f in list_files(Path(catalog)))
+            if not len(found):
+                raise SourceError(f"{catalog}: the catalog holds no papers")
+        return self.import_results(results, found, list_name, progress)
+
+    def import_results(
+        self,
+        results: Sequence[ReadResult],
+        catalog: Catalog | None = None,
+        list_name: str | None = None,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """Clean and store what readers read; ``progress(done, total)`` follows the records."""
+        report = ImportReport()
+        incoming: dict[str, Paper] = {}
+        total = sum(len(r.records) for r in results)
+        done = 0
+        positions: dict[str, int] = {}  # files imported into one list continue its order
+        for result in results:
+            name = list_name or result.list_name
+            report.errors.extend(result.errors)
+            if name not in report.lists:
+                report.lists.append(name)
+            position = positions.get(name, 0)
+            for record in result.records:
+                done += 1
+                if progress is not None and done % 200 == 0:
+                    progress(done, total)
+                entry = catalog.find(record) if catalog else None
+                paper = build_paper(
+                    record if entry is None else enrich(record, entry), name, position
+                )
+                if paper.id in incoming:
+                    report.skipped += 1
+                    continue
+                incoming[paper.id] = paper
+                position += 1
+            positions[name] = position
+        if not incoming:
+            first = f": {report.errors[0]}" if report.errors else ""
+            raise SourceError(f"no papers found to import{first}")
+        self._store_papers(incoming, report, results, list_name)
+        if progress is not None:
+            progress(total, total)
+        return report
+
+    def _store_papers(
+        self,
+        incoming: Mapping[str, Paper],
+        report: ImportReport,
+        results: Sequence[ReadResult],
+        list_name: str | None,
+    ) -> None:
+        table = self._table(self._papers_db, "papers")
+        lists = self._table(self._papers_db, "lists")
+        with self._papers_store.transaction():
+            stored = self._raw(self._papers_db, "papers")
+            changed: list[Document] = []
+            for pid, paper in incoming.items():
+                key = doc_id(pid)
+                old_doc = stored.get(str(key))
+                if old_doc is None:
+                    report.added += 1
+                    changed.append(Document(paper_to_doc(paper), doc_id=key))
+                    continue
+                old = paper_from_doc(old_doc)
+                merged = merge_paper(old, paper)
+                if merged == old:
+                    report.skipped += 1
+                else:
+                    report.updated += 1
+                    changed.append(Document(paper_to_doc(merged), doc_id=key))
+            replaced = [d.doc_id for d in changed if str(d.doc_id) in stored]
+            if replaced:
+                table.remove(doc_ids=replaced)
+            if changed:
+                table.insert_multiple(changed)
+            known = {d["name"]: int(k) for k, d in self._raw(self._papers_db, "lists").items()}
+            for result in results:
+                name = list_name or result.list_name
+                size = sum(1 for p in incoming.values() if p.list == name)
+                doc = {"name": name, "source": result.source, "size": size, "at": now()}
+                if name in known:
+                    lists.update(doc, doc_ids=[known[name]])
+                else:
+                    known[name] = max(known.values(), default=0) + 1
+                    lists.insert(Document(doc, doc_id=known[name]))
+
+    # -- triage -----------------------------------------------------------------------------
+    def triage(self) -> TriageSnapshot:
+        """Statuses, notes and tags of every paper, read in one go."""
+        return snapshot_from_tables(self._triage_store.load() or {})
+
+    def statuses(self) -> dict[str, Status]:
+        """Paper id → status, for papers not in the Inbox."""
+        return self.triage().statuses
+
+    def status(self, paper_id: str) -> Status:
+        """The status of one paper (``Status.INBOX`` until decided)."""
+        pid = self.resolve_id(paper_id)
+        doc = self._table(self._triage_db, "decisions").get(doc_id=doc_id(pid))
+        return Status(doc["status"]) if doc else Status.INBOX
+
+    def set_status(self, paper_id: str, status: Status | str) -> list[Change]:
+        """Decide one paper; durable when it returns. Returns the change made (none if same)."""
+        return self.set_statuses([paper_id], status)
+
+    def set_statuses(self, paper_ids: Iterable[str], status: Status | str) -> list[Change]:
+        """Decide many papers in one write and one undo step."""
+        new = Status.parse(status)
+        ids = list(dict.fromkeys(self.resolve_id(p) for p in paper_ids))
+        with self._triage_store.transaction():
+            decisions = self._decision_docs(ids)
+            changes: list[Change] = []
+            for pid in ids:
+                old = Status(decisions[pid].get("status", "inbox"))
+                if old is not new:
+                    changes.append((pid, old, new))
+            if changes:
+                self._apply(changes, decisions)
+                self._record(changes)
+        return changes
+
+    def undo(self) -> list[Change]:
+        """Undo the latest step (of any process); returns the changes it reverted, [] if none."""
+        return self._undo_redo(undo=True)
+
+    def redo(self) -> list[Change]:
+        """Redo the latest undone step; returns the changes it made again, [] if none."""
+        return self._undo_redo(undo=False)
+
+    def _undo_redo(self, undo: bool) -> list[Change]:
+        history = self._table(self._triage_db, "history")
+        with self._triage_store.transaction():
+            steps = sorted(
+                (
+                    Step.from_doc(int(k), d)
+                    for k, d in self._raw(self._triage_db, "history").items()
+                ),
+                key=lambda s: s.seq,
+            )
+            if undo:
+                todo = [s for s in steps if not s.undone]
+                step = todo[-1] if todo else None
+            else:
+                todo = [s for s in steps if s.undone]
+                step = todo[0] if todo else None
+            if step is None:
+                return []
+            if undo:
+                changes = [(pid, new, old) for pid, old, new in reversed(step.changes)]
+            else:
+                changes = list(step.changes)
+            self._apply(changes, self._decision_docs([c[0] for c in changes]))
+            history.update({"undone": undo}, doc_ids=[step.seq])
+            self._count(step.changes, step.at, -1 if undo else 1)
+        return changes
+
+    def set_note(self, paper_id: str, note: str) -> None:
+        """Set (or, with "", clear) the note of a paper."""
+        pid = self.resolve_id(paper_id)
+        with self._triage_store.transaction():
+            docs = self._decision_docs([pid])
+            docs[pid]["note"] = note.strip()
+            self._save_decisions(docs)
+
+    def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
+        """Replace the tags of a paper; returns them as stored (normalised)."""
+        pid = self.resolve_id(paper_id)
+        clean = normalise_tags(tags)
+        with self._triage_store.transaction():
+            docs = self._decision_docs([pid])
+            docs[pid]["tags"] = list(clean)
+            self._save_decisions(docs)
+        return clean
+
+    def _decision_docs(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        raw = self._raw(self._triage_db, "decisions")
+        return {pid: dict(raw.get(str(doc_id(pid))) or {"id": pid}) for pid in ids}
+
+    def _apply(self, changes: Sequence[Change], docs: dict[str, dict[str, Any]]) -> None:
+        at = now()
+        for pid, _old, new in changes:
+            docs[pid]["status"] = new.value
+            docs[pid]["at"] = at
+        self._save_decisions(docs)
+
+    def _save_decisions(self, docs: Mapping[str, dict[str, Any]]) -> None:
+        """Write decision documents; a plain Inbox paper with no note or tags takes no room."""
+        table = self._table(self._triage_db, "decisions")
+        keys = [doc_id(pid) for pid in docs]
+        existing = self._raw(self._triage_db, "decisions")
+        gone = [k for k in keys if str(k) in existing]
+        if gone:
+            table.remove(doc_ids=gone)
+        keep = [
+            Document(doc, doc_id=doc_id(pid))
+            for pid, doc in docs.items()
+            if doc.get("status", "inbox") != "inbox" or doc.get("note") or doc.get("tags")
+        ]
+        if keep:
+            table.insert_multiple(keep)
+
+    def _record(self, changes: Sequence[Change]) -> None:
+        """Log a new step: it drops the redo steps and the oldest beyond the limit."""
+        history = self._table(self._triage_db, "history")
+        raw = self._raw(self._triage_db, "history")
+        seqs = sorted(int(k) for k in raw)
+        drop = [s for s in seqs if raw[str(s)].get("undone")]
+        kept = [s for s in seqs if s not in set(drop)]
+        drop += kept[: max(0, len(kept) + 1 - HISTORY_LIMIT)]
+        if drop:
+            history.remove(doc_ids=drop)
+        step = Step(seq=(seqs[-1] + 1) if seqs else 1, at=now(), changes=tuple(changes))
+        history.insert(Document(step.to_doc(), doc_id=step.seq))
+        self._count(changes, step.at, 1)
+
+    def _count(self, changes: Iterable[Change], at: float, sign: int) -> None:
+        days = self._table(self._triage_db, "days")
+        raw = {int(k): v for k, v in self._raw(self._triage_db, "days").items()}
+        before = set(raw)
+        count_day(raw, changes, at, sign)
+        for key, doc in raw.items():
+            if key in before:
+                days.update(doc, doc_ids=[key])
+            else:
+                days.insert(Document(doc, doc_id=key))
+
+    def days(self) -> list[DayCount]:
+        """Decisions per day, oldest first."""
+        return days_from_tables(self._triage_store.load() or {})
+
+    def stats(self, today: date | None = None) -> LibraryStats:
+        """Counts per status, list and venue status; progress; rate and time to an empty Inbox."""
+        papers = self.papers()
+        snap = self.triage()
+        return LibraryStats.compute(papers, snap.statuses, self.days(), today or date.today())
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryStats:
+    """Progress figures of a library, as shown by ``papers stats`` and the app's stats screen."""
+
+    total: int
+    by_status: Mapping[Status, int]
+    by_list: Mapping[str, Mapping[Status, int]]
+    by_venue: Mapping[str, Mapping[Status, int]]
+    days: Sequence[DayCount]
+    rate_per_day: float
+    days_to_empty_inbox: float | None
+
+    @property
+    def triaged(self) -> int:
+        return self.total - self.by_status.get(Status.INBOX, 0)
+
+    @classmethod
+    def compute(
+        cls,
+        papers: Sequence[Paper],
+        statuses: Mapping[str, Status],
+        days: Sequence[DayCount],
+        today: date,
+    ) -> LibraryStats:
+        """Figures from the papers, their statuses and the per-day counts."""
+        by_status = dict.fromkeys(Status, 0)
+        by_list: dict[str, dict[Status, int]] = {}
+        by_venue: dict[str, dict[Status, int]] = {}
+        for paper in papers:
+            status = statuses.get(paper.id, Status.INBOX)
+            by_status[status] += 1
+            by_list.setdefault(paper.list, dict.fromkeys(Status, 0))[status] += 1
+            venue = paper.venue_status or "unknown"
+            by_venue.setdefault(venue, dict.fromkeys(Status, 0))[status] += 1
+        recent = [d for d in days if d.day > today - timedelta(days=7)]
+        active = [d for d in recent if d.total > 0]
+        rate = sum(d.total for d in active) / len(active) if active else 0.0
+        inbox = by_status[Status.INBOX]
+        eta = inbox / rate if rate > 0 else (0.0 if inbox == 0 else None)
+        return cls(len(papers), by_status, by_list, by_venue, list(days), rate, eta)
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as plain JSON values."""
+
+        def plain(counts: Mapping[Status, int]) -> dict[str, int]:
+            return {s.value: n for s, n in counts.items()}
+
+        return {
+            "total": self.total,
+            "triaged": self.triaged,
+            "progress": round(self.triaged / self.total, 4) if self.total else 0.0,
+            "by_status": plain(self.by_status),
+            "by_list": {k: plain(v) for k, v in self.by_list.items()},
+            "by_venue_status": {k: plain(v) for k, v in self.by_venue.items()},
+            "per_day": [{"day": d.day.isoformat(), **plain(d.counts)} for d in self.days],
+            "rate_per_day": round(self.rate_per_day, 2),
+            "days_to_empty_inbox": (
+                None if self.days_to_empty_inbox is None else round(self.days_to_empty_inbox, 1)
+            ),
+        }

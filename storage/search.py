@@ -1,0 +1,1197 @@
+"""Search as you type over a library: typo tolerant, prefix aware, field weighted, with qualifiers.
+
+The index is an inverted index built once per library load (``SearchIndex(papers)``) and extended
+by ``add`` after an import. Each query word is first matched against the *vocabulary* (exact,
+prefix, or within a small edit distance, scored by rapidfuzz), never against whole documents; the
+postings of the matching index words are then accumulated with numpy into per-paper scores.
+
+Ranking, in order of precedence:
+
+1. how many query words a paper matches (all words beat some);
+2. a bonus when the query names the paper's method (``ParaSolver``) or, typed in order, is a
+   phrase of its title;
+3. the sum over query words of ``quality * idf * field_score``: ``quality`` is 1 for an exact
+   word, less for a completion of a prefix or a typo; ``idf`` is BM25's inverse document
+   frequency; ``field_score`` adds a BM25-saturated term frequency per field, weighted title 3,
+   method name 2.5, authors 2, abstract 1.
+
+Query syntax (see ``parse_query``): free words, ``"exact phrase"``, ``-word`` and ``-"phrase"``
+to exclude, and GitHub-like qualifiers ``is:starred``, ``has:code``, ``status:oral``,
+``author:NAME``, ``list:NAME``, ``tag:NAME`` (each negatable with a leading ``-``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+import threading
+import unicodedata
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import repeat
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from storage.models import Paper, Status
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Field names, in the order of their bit in a posting's field mask.
+FIELDS: Final[tuple[str, ...]] = ("title", "name", "authors", "abstract")
+_TITLE, _NAME, _AUTHORS, _ABSTRACT = range(4)
+_FIELD_WEIGHTS: Final = np.array([3.0, 2.5, 2.0, 1.0], dtype=np.float64)
+#: BM25 length normalisation per field: titles and names are short and even, abstracts are not.
+_FIELD_B: Final = np.array([0.5, 0.2, 0.3, 0.75], dtype=np.float64)
+_K1: Final = 1.2
+
+#: Match quality of an index word for a query word, by how it matched.
+_EXACT: Final = 1.0
+_PREFIX_TYPING: Final = 0.9
+_PREFIX_DONE: Final = 0.7
+_TYPO: Final = (1.0, 0.7, 0.5)
+_TYPO_PREFIX: Final = (0.9, 0.55, 0.4)
+#: At most this many completions of a prefix, the most frequent first (by prefix length 1, 2, 3+).
+_PREFIX_CAP: Final = (16, 32, 64)
+_TYPO_CAP: Final = 48
+
+#: Ranking tiers: the number of query words matched comes first, then bonuses, then relevance.
+_TIER: Final = 1e6
+_NAME_BONUS: Final = 1000.0
+_PHRASE_BONUS: Final = 500.0
+_PHRASE_RERANK: Final = 50
+
+_CACHE_SIZE: Final = 32
+_MAX_DEAD_SHARE: Final = 0.25
+_MAX_SEGMENTS: Final = 8
+
+QUALIFIER_KEYS: Final[frozenset[str]] = frozenset({"is", "has", "status", "author", "list", "tag"})
+_STATUS_WORDS: Final[dict[str, Status]] = {
+    "inbox": Status.INBOX,
+    "new": Status.INBOX,
+    "read": Status.READ,
+    "skipped": Status.SKIPPED,
+    "skip": Status.SKIPPED,
+    "starred": Status.STARRED,
+    "star": Status.STARRED,
+}
+
+# --------------------------------------------------------------------------- text
+
+
+_GREEK_NAMES: Final = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu "
+    "xi omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega"
+)
+_GREEK: Final[frozenset[str]] = frozenset(_GREEK_NAMES.split())
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_WORD = re.compile(r"[^\W_]+")
+#: ASCII text: every character but letters and digits becomes a space (faster than a regex).
+_ASCII_SPACES: Final = str.maketrans({chr(i): " " for i in range(128) if not chr(i).isalnum()})
+_COMPOUND = re.compile(r"[^\W_]+(?:[-\u2010][^\W_]+)+")
+_WORD_OR_COMPOUND = re.compile(r"[^\W_]+(?:[-\u2010\u2011][^\W_]+)*")
+_HYPHEN = re.compile(r"[-\u2010\u2011]")
+_COMBINING = re.compile(r"[\u0300-\u036f]")
+_CAMEL = re.compile(r"(?<![^\W_])[A-Z]?[a-z]+(?:[A-Z][a-z]+)+(?![^\W_])")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+")
+_NAME_PREFIX = re.compile(r"^\s*([^\s:][^:]{0,40}?)\s*:\s+\S")
+
+
+def _latex_word(match: re.Match[str]) -> str:
+    command = match.group(1)
+    return command if command.lower() in _GREEK else ""
+
+
+def _strip_latex(text: str) -> str:
+    """Drop LaTeX commands, braces and dollars, keeping Greek letter names (``$\\tau$`` → tau)."""
+    if "\\" not in text and "{" not in text and "$" not in text:
+        return text
+    text = _LATEX_COMMAND.sub(_latex_word, text)
+    return text.replace("{", "").replace("}", "").replace("$", "")
+
+
+def normalize(text: str) -> str:
+    """NFKC, case folding and accents dropped: the form in which words are compared."""
+    if text.isascii():
+        return text.lower()
+    text = unicodedata.normalize("NFKC", text).casefold()
+    decomposed = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFC", _COMBINING.sub("", decomposed))
+
+
+def _word_key(word: str) -> str:
+    """The index word for a normalised word or hyphenated compound: hyphens dropped."""
+    return _HYPHEN.sub("", word)
+
+
+def tokenize(text: str, camel_case: bool = False) -> list[str]:
+    """The index words of a text.
+
+    Words are runs of letters and digits. A hyphenated compound (``ORW-CFM-W2``) gives its parts
+    and the parts joined (``orwcfmw2``); with ``camel_case``, ``ParaSolver`` also gives ``para``
+    and ``solver``.
+    """
+    clean = _strip_latex(text)
+    norm = normalize(clean)
+    tokens = norm.translate(_ASCII_SPACES).split() if norm.isascii() else _WORD.findall(norm)
+    if "-" in norm or "\u2010" in norm:
+        # Only the whitespace-separated pieces with a hyphen can hold a compound: scanning
+        # those alone is several times faster than running the compound pattern over the text.
+        pieces = " ".join(x for x in norm.split() if "-" in x or "\u2010" in x)
+        tokens.extend(_HYPHEN.sub("", compound) for compound in _COMPOUND.findall(pieces))
+    if camel_case:
+        for word in _CAMEL.findall(clean):
+            tokens.extend(p.lower() for p in _CAMEL_PART.findall(word) if len(p) >= 3)
+    return tokens
+
+
+def method_name(paper: Paper) -> str:
+    """The paper's method name, or the ``NAME`` of a ``NAME: what it does`` title."""
+    if paper.name:
+        return paper.name
+    match = _NAME_PREFIX.match(paper.title)
+    if not match:
+        return ""
+    name = match.group(1).strip()
+    return name if len(name.split()) <= 3 else ""
+
+
+def _query_words(text: str) -> list[str]:
+    """Normalised words of query text; compounds keep their hyphens (``orw-cfm-w2``)."""
+    return [_HYPHEN.sub("-", w) for w in _WORD_OR_COMPOUND.findall(normalize(text))]
+
+
+def max_typos(word: str) -> int:
+    """Edits forgiven in a word: none up to 3 characters, 1 up to 7, 2 from 8."""
+    n = len(word)
+    return 0 if n <= 3 else 1 if n <= 7 else 2
+
+
+def highlight_spans(text: str, terms: Iterable[str]) -> list[tuple[int, int]]:
+    """Character spans of ``text`` whose words are among ``terms`` (index words of a hit).
+
+    Works on any form of the text (raw or display), so the app can highlight what it shows.
+    """
+    wanted = set(terms)
+    if not wanted:
+        return []
+    spans: list[tuple[int, int]] = []
+    for match in _WORD_OR_COMPOUND.finditer(text):
+        chunk = match.group()
+        start = match.start()
+        hyphenated = "-" in chunk or "\u2010" in chunk or "\u2011" in chunk
+        if hyphenated and _word_key(normalize(chunk)) in wanted:
+            spans.append((start, match.end()))
+            continue
+        for part in _WORD.finditer(chunk):
+            word = part.group()
+            if normalize(word) in wanted:
+                spans.append((start + part.start(), start + part.end()))
+                continue
+            for sub in _CAMEL_PART.finditer(word):
+                if len(sub.group()) >= 3 and sub.group().lower() in wanted and sub.group() != word:
+                    spans.append(
+                        (start + part.start() + sub.start(), start + part.start() + sub.end())
+                    )
+    return spans
+
+
+# --------------------------------------------------------------------------- queries
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """A ``key:value`` filter of a query, such as ``is:starred``; ``negated`` for ``-key:value``."""
+
+    key: str
+    value: str
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A parsed query: free words, exclusions, phrases and qualifiers, all normalised."""
+
+    words: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    phrases: tuple[str, ...] = ()
+    excluded_phrases: tuple[str, ...] = ()
+    qualifiers: tuple[Qualifier, ...] = ()
+    #: The last free word is still being typed (no space after it): match it as a prefix.
+    typing: bool = False
+    #: The last phrase has no closing quote yet: its last word is matched as a prefix.
+    open_phrase: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the query asks for nothing (every paper matches)."""
+        return not (
+            self.words or self.excluded or self.phrases or self.excluded_phrases or self.qualifiers
+        )
+
+
+_CHUNK = re.compile(
+    r"""(?P<neg>-?)(?:
+        (?P<key>[A-Za-z]+):(?:"(?P<qval>[^"]*)"?|(?P<val>[^\s"]*))
+      | "(?P<phrase>[^"]*)(?P<close>"?)
+      | (?P<word>[^\s"]+)
+    )""",
+    re.VERBOSE,
+)
+
+
+def parse_query(text: str) -> Query:
+    """Parse search text; unknown qualifiers (``foo:bar``) are free text, nothing is an error."""
+    words: list[str] = []
+    excluded: list[str] = []
+    phrases: list[str] = []
+    excluded_phrases: list[str] = []
+    qualifiers: list[Qualifier] = []
+    typing = open_phrase = False
+    for match in _CHUNK.finditer(text):
+        negated = bool(match.group("neg"))
+        last = match.end() == len(text)
+        typing = open_phrase = False
+        key = match.group("key")
+        if key is not None:
+            value = match.group("qval")
+            if value is None:
+                value = match.group("val") or ""
+            qualifier = _qualifier(key.lower(), value, negated)
+            if qualifier is not None:
+                qualifiers.append(qualifier)
+                continue
+            if not value.strip() and key.lower() in QUALIFIER_KEYS:
+                continue  # "is:" being typed: no filter yet
+            chunk = f"{key} {value}"
+        elif match.group("phrase") is not None:
+            phrase = " ".join(_WORD.findall(normalize(match.group("phrase"))))
+            if phrase:
+                (excluded_phrases if negated else phrases).append(phrase)
+                open_phrase = last and not match.group("close") and not negated
+            continue
+        else:
+            chunk = match.group("word")
+        found = _query_words(chunk)
+        if negated:
+            excluded.extend(found)
+        elif found:
+            words.extend(found)
+            typing = last and text[-1:].strip() != "" and _WORD.search(text[-1]) is not None
+    return Query(
+        words=tuple(words),
+        excluded=tuple(excluded),
+        phrases=tuple(phrases),
+        excluded_phrases=tuple(excluded_phrases),
+        qualifiers=tuple(qualifiers),
+        typing=typing,
+        open_phrase=open_phrase,
+    )
+
+
+def _qualifier(key: str, value: str, negated: bool) -> Qualifier | None:
+    """The qualifier for ``key:value``, or None when it is not one (then it is free text)."""
+    if key not in QUALIFIER_KEYS:
+        return None
+    norm = " ".join(normalize(value).split())
+    if not norm:
+        return None
+    if key == "is" and not _statuses_for(norm):
+        return None
+    if key == "has" and not "code".startswith(norm):
+        return None
+    return Qualifier(key, norm, negated)
+
+
+def _as_status(value: Status | str) -> Status:
+    """A triage state from a stored value; anything unreadable counts as the inbox."""
+    if isinstance(value, Status):
+        return value
+    try:
+        return Status.parse(value)
+    except ValueError:
+        return Status.INBOX
+
+
+def _statuses_for(value: str) -> frozenset[Status]:
+    """Triage states named by an ``is:`` value or a prefix of one (``is:st`` is starred)."""
+    return frozenset(s for word, s in _STATUS_WORDS.items() if word.startswith(value))
+
+
+# --------------------------------------------------------------------------- hits
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One paper found: its id, its score (higher is better) and the index words it matched."""
+
+    paper_id: str
+    score: float
+    #: Index words that matched (normalised), for highlighting.
+    matched: frozenset[str] = frozenset()
+    #: Field name ("title", "name", "authors", "abstract") -> the matched words found there.
+    fields: Mapping[str, frozenset[str]] = field(default_factory=dict, hash=False)
+
+
+# --------------------------------------------------------------------------- the index
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    """Postings of a batch of papers, by term id (CSR): docs, field-weighted scores, field masks."""
+
+    offsets: IntArray
+    docs: npt.NDArray[np.int32]
+    scores: npt.NDArray[np.float16]
+    masks: npt.NDArray[np.uint8]
+
+    def postings(self, tid: int) -> tuple[slice, bool]:
+        """The slice of term ``tid``'s postings, and whether it has any."""
+        if tid + 1 >= len(self.offsets):
+            return slice(0, 0), False
+        lo, hi = int(self.offsets[tid]), int(self.offsets[tid + 1])
+        return slice(lo, hi), hi > lo
+
+    @property
+    def nbytes(self) -> int:
+        """Memory of the arrays."""
+        return self.offsets.nbytes + self.docs.nbytes + self.scores.nbytes + self.masks.nbytes
+
+
+@dataclass(frozen=True, slots=True)
+class _Expansion:
+    """The index words a query word stands for, with their weight (quality times idf)."""
+
+    tids: tuple[int, ...] = ()
+    weights: tuple[float, ...] = ()
+    #: How well each index word matches the query word (1 exact, less for a completion or typo).
+    qualities: tuple[float, ...] = ()
+    #: True for whole-word matches (exact or a typo), False for completions of a prefix.
+    whole: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _PhraseCheck:
+    """A phrase a paper must have (``wanted``) or must not have, checked on its text."""
+
+    pattern: re.Pattern[str]
+    wanted: bool
+    #: Papers that have all the phrase's words (others cannot have it), when known.
+    candidates: BoolArray | None
+
+
+def _phrase_pattern(words: Sequence[str], is_open: bool) -> re.Pattern[str]:
+    """A pattern for the words in a row, separated by anything but letters and digits."""
+    tail = "" if is_open else r"(?![^\W_])"
+    return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(re.escape(w) for w in words) + tail)
+
+
+@dataclass(frozen=True, slots=True)
+class _WordScores:
+    """Per-paper score of one query word, and its expansion."""
+
+    scores: FloatArray
+    expansion: _Expansion
+
+
+class SearchIndex:
+    """An inverted index over papers' titles, method names, authors and abstracts.
+
+    Build it once per library load; ``add`` indexes imported papers without a rebuild.
+    Safe to call from worker threads: queries and updates are serialised by a lock.
+    """
+
+    def __init__(self, papers: Sequence[Paper] = ()) -> None:
+        self._lock = threading.RLock()
+        self._reset()
+        self.add(papers)
+
+    # ----------------------------------------------------------------- building
+
+    def _reset(self) -> None:
+        self._papers: list[Paper] = []
+        self._slot_by_id: dict[str, int] = {}
+        self._live: BoolArray = np.zeros(0, dtype=np.bool_)
+        self._rank: IntArray = np.zeros(0, dtype=np.int64)
+        self._next_rank = 0
+        self._has_code: BoolArray = np.zeros(0, dtype=np.bool_)
+        #: Venue status and lists of each paper, as codes into the distinct values.
+        self._venue_code: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
+        self._venues: dict[str, int] = {}
+        self._lists_code: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
+        self._list_sets: dict[tuple[str, ...], int] = {}
+        self._name_slots: dict[str, list[int]] = {}
+        self._vocab: dict[str, int] = {}
+        self._terms: list[str] = []
+        self._df: IntArray = np.zeros(0, dtype=np.int64)
+        self._segments: list[_Segment] = []
+        self._field_total = np.zeros(4, dtype=np.float64)
+        self._sorted_terms: list[str] = []
+        self._sorted_tids: IntArray = np.zeros(0, dtype=np.int64)
+        self._by_length: dict[int, tuple[list[str], IntArray]] = {}
+        self._prefix_tables: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
+        self._cache: OrderedDict[tuple[str, bool, bool], _WordScores] = OrderedDict()
+        self._expansions: OrderedDict[tuple[str, bool, bool], _Expansion] = OrderedDict()
+
+    def add(self, papers: Sequence[Paper]) -> None:
+        """Index new papers (appended in order) and re-index papers whose id is already known."""
+        with self._lock:
+            papers = list(papers)
+            if not papers:
+                return
+            latest: dict[str, Paper] = {}
+            for paper in papers:
+                latest[paper.id] = paper
+            first = len(self._papers)
+            ranks: list[int] = []
+            for paper in latest.values():
+                old = self._slot_by_id.get(paper.id)
+                if old is None:
+                    ranks.append(self._next_rank)
+                    self._next_rank += 1
+                else:
+                    ranks.append(int(self._rank[old]))
+                    self._live[old] = False
+            batch = list(latest.values())
+            dead = len(self._papers) - int(self._live.sum())
+            if self._segments and (
+                len(self._segments) >= _MAX_SEGMENTS
+                or dead + len(batch) > _MAX_DEAD_SHARE * (len(self._papers) + len(batch))
+            ):
+                self._compact(batch, ranks)
+                return
+            self._index_batch(batch, ranks, first)
+
+    def _compact(self, batch: list[Paper], ranks: list[int]) -> None:
+        """Rebuild from the live papers and ``batch``, in list order, as one segment."""
+        live = [
+            (int(self._rank[slot]), paper)
+            for slot, paper in enumerate(self._papers)
+            if self._live[slot]
+        ]
+        live.extend(zip(ranks, batch, strict=True))
+        live.sort(key=lambda pair: pair[0])
+        next_rank = self._next_rank
+        self._reset()
+        self._next_rank = next_rank
+        self._index_batch([p for _, p in live], [r for r, _ in live], 0)
+
+    def _index_batch(self, batch: list[Paper], ranks: list[int], first: int) -> None:
+        """Tokenise ``batch`` into a new segment of slots ``first`` onwards."""
+        n = len(batch)
+        vocab = self._vocab
+        words: list[str] = []
+        freqs: list[int] = []
+        distinct: list[int] = []
+        lengths: list[int] = []
+        venue_codes: list[int] = []
+        list_codes: list[int] = []
+        for slot, paper in enumerate(batch, start=first):
+            self._papers.append(paper)
+            self._slot_by_id[paper.id] = slot
+            venue = normalize(paper.venue_status).strip()
+            venue_codes.append(self._venues.setdefault(venue, len(self._venues)))
+            lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
+            list_codes.append(self._list_sets.setdefault(lists, len(self._list_sets)))
+            name = method_name(paper)
+            title_tokens = tokenize(paper.title, camel_case=True)
+            name_tokens = tokenize(name) if name else []
+            author_tokens = tokenize("; ".join(paper.authors)) if paper.authors else []
+            abstract_tokens = tokenize(paper.abstract)
+            if paper.keywords:
+                abstract_tokens.extend(tokenize(" ".join(paper.keywords)))
+            key = _word_key("".join(_query_words(name)))
+            if key:
+                self._name_slots.setdefault(key, []).append(slot)
+            for tokens in (title_tokens, name_tokens, author_tokens, abstract_tokens):
+                counts = Counter(tokens)
+                words.extend(counts)
+                freqs.extend(counts.values())
+                distinct.append(len(counts))
+                lengths.append(len(tokens))
+        known = len(vocab)
+        for word in dict.fromkeys(words):
+            if word not in vocab:
+                vocab[word] = len(vocab)
+                self._terms.append(word)
+        new_terms = len(vocab) - known
+        tids = np.fromiter(map(vocab.__getitem__, words), dtype=np.int64, count=len(words))
+        self._live = np.concatenate([self._live, np.ones(n, dtype=np.bool_)])
+        self._rank = np.concatenate([self._rank, np.asarray(ranks, dtype=np.int64)])
+        self._venue_code = np.concatenate(
+            [self._venue_code, np.asarray(venue_codes, dtype=np.int32)]
+        )
+        self._lists_code = np.concatenate(
+            [self._lists_code, np.asarray(list_codes, dtype=np.int32)]
+        )
+        self._has_code = np.concatenate(
+            [self._has_code, np.asarray([bool(p.github) for p in batch], dtype=np.bool_)]
+        )
+        field_lengths = np.asarray(lengths, dtype=np.float64).reshape(n, 4)
+        self._field_total += field_lengths.sum(axis=0)
+        segment = self._build_segment(
+            tids,
+            np.asarray(freqs, dtype=np.float64),
+            np.asarray(distinct, dtype=np.int64),
+            field_lengths,
+            first,
+        )
+        self._segments.append(segment)
+        vocabulary = len(self._terms)
+        df = np.zeros(vocabulary, dtype=np.int64)
+        df[: len(self._df)] = self._df
+        per_term = np.diff(segment.offsets)
+        df[: len(per_term)] += per_term
+        self._df = df
+        if new_terms:
+            self._index_vocabulary()
+        self._cache.clear()
+        self._expansions.clear()
+
+    def _build_segment(
+        self,
+        tids: IntArray,
+        tf: npt.NDArray[np.float64],
+        distinct: IntArray,
+        field_lengths: npt.NDArray[np.float64],
+        first: int,
+    ) -> _Segment:
+        """Fold (term, paper, field) frequencies into BM25 postings sorted by term, then paper.
+
+        ``tids`` and ``tf`` list each field's distinct words, paper by paper, field by field;
+        ``distinct`` says how many each (paper, field) has.
+        """
+        n = field_lengths.shape[0]
+        vocabulary = len(self._terms)
+        docs = np.repeat(np.repeat(np.arange(n, dtype=np.int64), 4), distinct)
+        field_of = np.repeat(np.tile(np.arange(4, dtype=np.int64), n), distinct)
+        average = np.maximum(self._field_total / max(len(self._papers), 1), 1.0)
+        b = _FIELD_B[field_of]
+        norm = _K1 * (1.0 - b + b * field_lengths[docs, field_of] / average[field_of])
+        scores = _FIELD_WEIGHTS[field_of] * tf * (_K1 + 1.0) / (tf + norm)
+        term_doc = tids * n + docs
+        order = np.argsort(term_doc, kind="stable")
+        term_doc = term_doc[order]
+        if len(term_doc):
+            starts = np.flatnonzero(np.diff(term_doc)) + 1
+            starts = np.concatenate([np.zeros(1, dtype=np.int64), starts])
+            posting_scores = np.add.reduceat(scores[order], starts)
+            posting_masks = np.bitwise_or.reduceat((1 << field_of[order]).astype(np.uint8), starts)
+        else:
+            starts = np.zeros(0, dtype=np.int64)
+            posting_scores = np.zeros(0, dtype=np.float64)
+            posting_masks = np.zeros(0, dtype=np.uint8)
+        posting_terms = term_doc[starts] // n
+        posting_docs = term_doc[starts] % n + first
+        offsets = np.zeros(vocabulary + 1, dtype=np.int64)
+        np.cumsum(np.bincount(posting_terms, minlength=vocabulary), out=offsets[1:])
+        return _Segment(
+            offsets=offsets,
+            docs=posting_docs.astype(np.int32),
+            scores=posting_scores.astype(np.float16),
+            masks=posting_masks.astype(np.uint8),
+        )
+
+    def _index_vocabulary(self) -> None:
+        """Sorted vocabulary (for prefixes) and vocabulary by word length (for typos)."""
+        order = sorted(range(len(self._terms)), key=self._terms.__getitem__)
+        self._sorted_terms = [self._terms[i] for i in order]
+        self._sorted_tids = np.asarray(order, dtype=np.int64)
+        by_length: dict[int, tuple[list[str], list[int]]] = {}
+        for tid, term in enumerate(self._terms):
+            words, ids = by_length.setdefault(len(term), ([], []))
+            words.append(term)
+            ids.append(tid)
+        self._by_length = {
+            k: (words, np.asarray(ids, dtype=np.int64)) for k, (words, ids) in by_length.items()
+        }
+        self._prefix_tables = {}
+
+    # ----------------------------------------------------------------- introspection
+
+    def __len__(self) -> int:
+        """Number of papers indexed."""
+        return int(self._live.sum())
+
+    def paper(self, paper_id: str) -> Paper | None:
+        """The indexed paper with this id, if any."""
+        slot = self._slot_by_id.get(paper_id)
+        return None if slot is None else self._papers[slot]
+
+    def papers(self) -> list[Paper]:
+        """The indexed papers, in index (list) order."""
+        slots = np.flatnonzero(self._live)
+        return [self._papers[int(s)] for s in slots[np.argsort(self._rank[slots], kind="stable")]]
+
+    @property
+    def vocabulary_size(self) -> int:
+        """Number of distinct index words."""
+        return len(self._terms)
+
+    @property
+    def postings(self) -> int:
+        """Number of (word, paper) postings."""
+        return sum(len(s.docs) for s in self._segments)
+
+    def clear_caches(self) -> None:
+        """Forget cached word matches and scores (they are rebuilt on demand)."""
+        with self._lock:
+            self._cache.clear()
+            self._expansions.clear()
+
+    def memory_bytes(self) -> int:
+        """Approximate memory of the index itself (not of the papers): arrays and vocabulary."""
+        arrays = sum(s.nbytes for s in self._segments)
+        arrays += self._df.nbytes + self._rank.nbytes + self._live.nbytes + self._has_code.nbytes
+        arrays += self._sorted_tids.nbytes
+        arrays += sum(ids.nbytes + 8 * len(ids) for _, ids in self._by_length.values())
+        strings = sum(49 + len(t) for t in self._terms)
+        dicts = 100 * len(self._vocab) + 100 * len(self._slot_by_id) + 8 * len(self._terms) * 2
+        cache = sum(entry.scores.nbytes for entry in self._cache.values())
+        return arrays + strings + dicts + cache
+
+    def highlight_terms(self, hit: SearchHit) -> frozenset[str]:
+        """The index words to highlight for a hit (pass them to ``highlight_spans``)."""
+        return hit.matched
+
+    # ----------------------------------------------------------------- matching words
+
+    def _idf(self, df: float) -> float:
+        n = max(int(self._live.sum()), 1)
+        df = min(max(df, 0.0), float(n))
+        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+    def _prefix_range(self, prefix: str) -> tuple[int, int]:
+        lo = bisect.bisect_left(self._sorted_terms, prefix)
+        hi = bisect.bisect_left(self._sorted_terms, prefix + "\U0010ffff", lo)
+        return lo, hi
+
+    def _prefix_table(self, length: int, first: str) -> tuple[list[str], list[int]]:
+        """Vocabulary words starting with ``first``, cut to ``length`` characters, deduplicated.
+
+        Cutting keeps the sorted order, so the words with the ``i``-th prefix are
+        ``sorted_terms[starts[i]:starts[i + 1]]``. Built on first use, per length and letter.
+        """
+        table = self._prefix_tables.get((length, first))
+        if table is None:
+            lo, hi = self._prefix_range(first)
+            heads = [t[:length] for t in self._sorted_terms[lo:hi]]
+            at = [0] + [i for i in range(1, len(heads)) if heads[i] != heads[i - 1]]
+            prefixes = [heads[i] for i in at] if heads else []
+            starts = [lo + i for i in at] if heads else []
+            starts.append(hi)
+            table = (prefixes, starts)
+            self._prefix_tables[(length, first)] = table
+        return table
+
+    def _top_by_df(self, tids: IntArray, cap: int) -> IntArray:
+        if len(tids) <= cap:
+            return tids
+        keep = np.argpartition(-self._df[tids], cap - 1)[:cap]
+        return tids[keep]
+
+    def _expand(self, word: str, typing: bool, exact_only: bool) -> _Expansion:
+        """Index words matching a query word (cached): exactly, as a completion, or with typos.
+
+        Every inexact match of a word shares one idf, that of all of them together: the query
+        word means one thing, and its rarest look-alike is not the likeliest.
+        """
+        key = (word, typing, exact_only)
+        cached = self._expansions.get(key)
+        if cached is not None:
+            self._expansions.move_to_end(key)
+            return cached
+        found: dict[int, tuple[float, bool]] = {}
+        exact_tid = self._vocab.get(word)
+        if exact_tid is not None:
+            found[exact_tid] = (_EXACT, True)
+        if typing or (not exact_only and len(word) >= 4):
+            self._add_completions(word, found, typing)
+        typos = 0 if exact_only else max_typos(word)
+        if typos and self._terms:
+            self._add_typos(word, typos, found)
+            if typing:
+                self._add_typo_completions(word, typos, found)
+        inexact = [t for t in found if t != exact_tid]
+        shared = self._idf(float(self._df[inexact].sum())) if inexact else 0.0
+        if exact_tid is not None:
+            exact_idf = self._idf(float(self._df[exact_tid]))
+            shared = min(shared, exact_idf)
+        tids = tuple(found)
+        expansion = _Expansion(
+            tids=tids,
+            weights=tuple(found[t][0] * (exact_idf if t == exact_tid else shared) for t in tids),
+            qualities=tuple(found[t][0] for t in tids),
+            whole=tuple(found[t][1] for t in tids),
+        )
+        self._expansions[key] = expansion
+        if len(self._expansions) > 8 * _CACHE_SIZE:
+            self._expansions.popitem(last=False)
+        return expansion
+
+    def _add_completions(
+        self, word: str, found: dict[int, tuple[float, bool]], typing: bool
+    ) -> None:
+        lo, hi = self._prefix_range(word)
+        if hi <= lo:
+            return
+        quality = _PREFIX_TYPING if typing else _PREFIX_DONE
+        cap = _PREFIX_CAP[min(len(word), 3) - 1] if typing else _PREFIX_CAP[1]
+        for tid in self._top_by_df(self._sorted_tids[lo:hi], cap).tolist():
+            found.setdefault(tid, (quality, False))
+
+    def _add_typos(self, word: str, typos: int, found: dict[int, tuple[float, bool]]) -> None:
+        matches: list[tuple[int, int]] = []
+        for length in range(len(word) - typos, len(word) + typos + 1):
+            bucket = self._by_length.get(length)
+            if bucket is None:
+                continue
+            words, ids = bucket
+            for _, distance, index in process.extract(
+                word, words, scorer=OSA.distance, score_cutoff=typos, limit=None
+            ):
+                if distance > 0:
+                    matches.append((int(distance), int(ids[index])))
+        matches.sort(key=lambda m: (m[0], -int(self._df[m[1]])))
+        for distance, tid in matches[:_TYPO_CAP]:
+            found.setdefault(tid, (_TYPO[distance], True))
+
+    def _add_typo_completions(
+        self, word: str, typos: int, found: dict[int, tuple[float, bool]]
+    ) -> None:
+        """Completions of prefixes a few typos away from ``word`` (same first letter).
+
+        Slips while typing rarely hit the first letter, and keeping it bounds the work to a
+        slice of the vocabulary. They are kept only when far more frequent than the exact
+        completions: ``multimo`` completes to ``multimodal``, not to ``multihop``.
+        """
+        ranges: list[tuple[int, int, int]] = []
+        for length in range(max(len(word) - typos, 3), len(word) + typos + 1):
+            prefixes, starts = self._prefix_table(length, word[0])
+            for _, distance, index in process.extract(
+                word, prefixes, scorer=OSA.distance, score_cutoff=typos, limit=None
+            ):
+                if distance > 0:
+                    ranges.append((int(distance), starts[index], starts[index + 1]))
+        if not ranges:
+            return
+        best = min(r[0] for r in ranges)
+        pieces = [self._sorted_tids[lo:hi] for d, lo, hi in ranges if d == best]
+        candidates = np.unique(np.concatenate(pieces))
+        lo, hi = self._prefix_range(word)
+        exact_df = int(self._df[self._sorted_tids[lo:hi]].sum())
+        if int(self._df[candidates].sum()) <= 10 * exact_df:
+            return
+        for tid in self._top_by_df(candidates, _TYPO_CAP).tolist():
+            found.setdefault(tid, (_TYPO_PREFIX[best], False))
+
+    def _word_scores(self, word: str, typing: bool, exact_only: bool) -> _WordScores:
+        """Per-paper scores of one query word (the best of its expansions), cached."""
+        key = (word, typing, exact_only)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        expansion = self._expand(word, typing, exact_only)
+        scores = np.zeros(len(self._papers), dtype=np.float32)
+        for tid, weight in zip(expansion.tids, expansion.weights, strict=True):
+            for segment in self._segments:
+                span, present = segment.postings(tid)
+                if not present:
+                    continue
+                docs = segment.docs[span]
+                scores[docs] = np.maximum(scores[docs], segment.scores[span] * np.float32(weight))
+        result = _WordScores(scores, expansion)
+        self._cache[key] = result
+        if len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return result
+
+    def _resolve(self, word: str, typing: bool) -> list[tuple[str, bool]]:
+        """A compound stands for its joined form if the index knows it, else for its parts."""
+        if "-" not in word:
+            return [(word, typing)]
+        joined = _word_key(word)
+        if joined and self._expand(joined, typing, False).tids:
+            return [(joined, typing)]
+        parts = [p for p in word.split("-") if p]
+        return [(p, typing and i == len(parts) - 1) for i, p in enumerate(parts)]
+
+    def _docs_with(self, tids: Iterable[int], field_bits: int = 0xFF) -> BoolArray:
+        """Papers that contain any of the terms (in the given fields)."""
+        mask = np.zeros(len(self._papers), dtype=np.bool_)
+        for tid in tids:
+            for segment in self._segments:
+                span, present = segment.postings(tid)
+                if not present:
+                    continue
+                docs = segment.docs[span]
+                if field_bits != 0xFF:
+                    docs = docs[(segment.masks[span] & field_bits) != 0]
+                mask[docs] = True
+        return mask
+
+    # ----------------------------------------------------------------- filters
+
+    def _filter(
+        self,
+        query: Query,
+        statuses: Mapping[str, Status | str] | None,
+        tags: Mapping[str, Sequence[str]] | None,
+        author_terms: set[str],
+    ) -> tuple[BoolArray, list[_PhraseCheck]]:
+        """Papers the qualifiers, exclusions and phrases allow, and the phrase checks left to do.
+
+        A phrase of several words narrows the papers to those with all its words here; whether
+        the words are in a row is checked later, paper by paper, only as far as the results go.
+        """
+        mask = self._live.copy()
+        checks: list[_PhraseCheck] = []
+        for qualifier in query.qualifiers:
+            selected = self._qualifier_mask(qualifier, statuses, tags, author_terms)
+            if qualifier.negated:
+                mask &= ~selected
+            else:
+                mask &= selected
+        excluded = [w.split("-") for w in query.excluded]
+        excluded += [p.split() for p in query.excluded_phrases]
+        for parts in excluded:
+            words = [w for w in parts if w]
+            if not words:
+                continue
+            joined = self._vocab.get("".join(words))
+            if joined is not None:
+                mask &= ~self._docs_with([joined])
+            if len(words) > 1:
+                having = self._words_mask(words, False)
+                checks.append(_PhraseCheck(_phrase_pattern(words, False), False, having))
+        for i, phrase in enumerate(query.phrases):
+            words = phrase.split()
+            is_open = query.open_phrase and i == len(query.phrases) - 1
+            mask &= self._words_mask(words, is_open)
+            if len(words) > 1:
+                checks.append(_PhraseCheck(_phrase_pattern(words, is_open), True, None))
+        return mask, checks
+
+    def _qualifier_mask(
+        self,
+        qualifier: Qualifier,
+        statuses: Mapping[str, Status | str] | None,
+        tags: Mapping[str, Sequence[str]] | None,
+        author_terms: set[str],
+    ) -> BoolArray:
+        size = len(self._papers)
+        key, value = qualifier.key, qualifier.value
+        if key == "is":
+            return self._status_mask(_statuses_for(value), statuses or {})
+        if key == "has":
+            return self._has_code.copy()
+        if key == "status":
+            codes = [c for v, c in self._venues.items() if v and v.startswith(value)]
+            return np.isin(self._venue_code, codes)
+        if key == "list":
+            codes = [c for names, c in self._list_sets.items() if any(value in x for x in names)]
+            return np.isin(self._lists_code, codes)
+        if key == "tag":
+            mask = np.zeros(size, dtype=np.bool_)
+            for paper_id, paper_tags in (tags or {}).items():
+                slot = self._slot_by_id.get(paper_id)
+                if slot is not None and any(value in normalize(t) for t in paper_tags):
+                    mask[slot] = True
+            return mask
+        # author: every word of the name matches an author word (exactly, by prefix or typo)
+        mask = np.ones(size, dtype=np.bool_)
+        words = [_word_key(w) for w in _query_words(value)]
+        if not words:
+            return mask
+        for word in words:
+            expansion = self._expand(word, True, False)
+            word_mask = self._docs_with(expansion.tids, 1 << _AUTHORS)
+            if not qualifier.negated:
+                author_terms.update(self._terms[t] for t in expansion.tids)
+            mask &= word_mask
+        return mask
+
+    def _status_mask(
+        self, wanted: frozenset[Status], statuses: Mapping[str, Status | str]
+    ) -> BoolArray:
+        """Papers in one of the wanted triage states (papers absent from ``statuses``: inbox)."""
+        mask = np.full(len(self._papers), Status.INBOX in wanted, dtype=np.bool_)
+        if not statuses:
+            return mask
+        slots = np.fromiter(
+            map(self._slot_by_id.get, statuses.keys(), repeat(-1)), np.int64, len(statuses)
+        )
+        chosen = np.fromiter(
+            (_as_status(v) in wanted for v in statuses.values()), np.bool_, len(statuses)
+        )
+        known = slots >= 0
+        mask[slots[known]] = chosen[known]
+        return mask
+
+    def _words_mask(self, words: Sequence[str], is_open: bool) -> BoolArray:
+        """Papers with every one of the words (the last as a prefix when ``is_open``)."""
+        mask = self._live.copy()
+        for i, word in enumerate(words):
+            if is_open and i == len(words) - 1:
+                mask &= self._docs_with(self._expand(word, True, True).tids)
+                continue
+            tid = self._vocab.get(word)
+            if tid is None:
+                return np.zeros(len(self._papers), dtype=np.bool_)
+            mask &= self._docs_with([tid])
+        return mask
+
+    def _passes(self, slot: int, checks: Sequence[_PhraseCheck]) -> bool:
+        """Whether a paper has each wanted phrase and none of the unwanted ones."""
+        paper = self._papers[slot]
+        texts: list[str] | None = None
+        for check in checks:
+            if check.candidates is not None and not check.candidates[slot]:
+                found = False
+            else:
+                if texts is None:
+                    raw = (paper.title, paper.name, "; ".join(paper.authors), paper.abstract)
+                    texts = [normalize(_strip_latex(t)) for t in raw if t]
+                found = any(check.pattern.search(t) for t in texts)
+            if found != check.wanted:
+                return False
+        return True
+
+    def _ranked(
+        self,
+        candidates: IntArray,
+        score: npt.NDArray[np.float64],
+        limit: int | None,
+        checks: Sequence[_PhraseCheck],
+    ) -> IntArray:
+        """Indices into ``candidates`` of the best ``limit`` that pass the phrase checks."""
+        if not checks:
+            return self._best(candidates, score, limit)
+        kept: list[int] = []
+
+        def scan(order: IntArray) -> bool:
+            for i in order.tolist():
+                if self._passes(int(candidates[i]), checks):
+                    kept.append(i)
+                    if limit is not None and len(kept) >= limit:
+                        return True
+            return False
+
+        first = self._best(candidates, score, None if limit is None else 4 * limit + 16)
+        if not scan(first) and limit is not None and len(first) < len(candidates):
+            scan(self._best(candidates, score, None)[len(first) :])
+        return np.asarray(kept, dtype=np.int64)
+
+    # ----------------------------------------------------------------- searching
+
+    def search(
+        self,
+        query: str | Query,
+        limit: int | None = 20,
+        statuses: Mapping[str, Status | str] | None = None,
+        tags: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[SearchHit]:
+        """Papers matching ``query``, best first (list order when only filters are given).
+
+        ``statuses`` maps paper ids to triage states (absent ids are in the inbox) for ``is:``;
+        ``tags`` maps paper ids to tags for ``tag:``. ``limit=None`` returns every match.
+        """
+        parsed = parse_query(query) if isinstance(query, str) else query
+        with self._lock:
+            return self._search(parsed, limit, statuses, tags)
+
+    def _search(
+        self,
+        query: Query,
+        limit: int | None,
+        statuses: Mapping[str, Status | str] | None,
+        tags: Mapping[str, Sequence[str]] | None,
+    ) -> list[SearchHit]:
+        if limit is not None and limit <= 0 or not self._papers:
+            return []
+        author_terms: set[str] = set()
+        mask, checks = self._filter(query, statuses, tags, author_terms)
+        words: list[tuple[str, bool, bool]] = []
+        for i, word in enumerate(query.words):
+            typing = query.typing and i == len(query.words) - 1
+            words.extend((w, t, False) for w, t in self._resolve(word, typing))
+        for i, phrase in enumerate(query.phrases):
+            is_open = query.open_phrase and i == len(query.phrases) - 1
+            parts = phrase.split()
+            words.extend((w, is_open and j == len(parts) - 1, True) for j, w in enumerate(parts))
+        if not words:
+            return self._filtered(mask, limit, author_terms, checks)
+        scored = [self._word_scores(w, typing, exact) for w, typing, exact in words]
+        total = np.zeros(len(self._papers), dtype=np.float64)
+        covered = np.zeros(len(self._papers), dtype=np.int64)
+        for entry in scored:
+            total += entry.scores
+            covered += entry.scores > 0
+        candidates = np.flatnonzero(mask & (covered > 0))
+        if not len(candidates):
+            return []
+        score = covered[candidates] * _TIER + total[candidates]
+        score += self._name_bonus(words, scored, candidates)
+        free = [(w, t) for w, t, exact in words if not exact]
+        if len(free) >= 2:
+            score += self._phrase_bonus(free, scored, candidates, score)
+        order = self._ranked(candidates, score, limit, checks)
+        return self._hits(candidates[order], score[order], scored, author_terms)
+
+    def _name_bonus(
+        self, words: list[tuple[str, bool, bool]], scored: list[_WordScores], candidates: IntArray
+    ) -> npt.NDArray[np.float64]:
+        """A bonus for papers whose method name the query says (or nearly says, or begins)."""
+        result = np.zeros(len(candidates), dtype=np.float64)
+        if not self._name_slots:
+            return result
+        bonus: dict[int, float] = {}
+
+        def grant(key: str, amount: float) -> None:
+            for slot in self._name_slots.get(key, ()):
+                if amount > bonus.get(slot, 0.0):
+                    bonus[slot] = amount
+
+        if len(words) > 1:
+            grant("".join(w for w, _, _ in words), _NAME_BONUS)
+        for (word, typing, _), entry in zip(words, scored, strict=True):
+            expansion = entry.expansion
+            for tid, quality, whole in zip(
+                expansion.tids, expansion.qualities, expansion.whole, strict=True
+            ):
+                term = self._terms[tid]
+                if term == word:
+                    grant(term, _NAME_BONUS)
+                elif word in self._vocab:
+                    continue  # a real word: the user did not mean a look-alike name
+                elif whole:
+                    grant(term, _NAME_BONUS * quality)
+                elif typing and len(word) >= 0.75 * len(term):
+                    grant(term, 0.5 * _NAME_BONUS * quality)
+        if bonus:
+            full = np.zeros(len(self._papers), dtype=np.float64)
+            slots = np.fromiter(bonus.keys(), np.int64, len(bonus))
+            full[slots] = np.fromiter(bonus.values(), np.float64, len(bonus))
+            result = full[candidates]
+        return result
+
+    def _phrase_bonus(
+        self,
+        free: list[tuple[str, bool]],
+        scored: list[_WordScores],
+        candidates: IntArray,
+        score: npt.NDArray[np.float64],
+    ) -> npt.NDArray[np.float64]:
+        """A bonus for the best papers whose title has the query's words in the order typed."""
+        bonus = np.zeros(len(candidates), dtype=np.float64)
+        accepted = [{self._terms[t] for t in entry.expansion.tids} for entry in scored[: len(free)]]
+        count = min(_PHRASE_RERANK, len(score))
+        top = np.argpartition(-score, count - 1)[:count]
+        best_tier = score.max() // _TIER
+        for index in top[score[top] // _TIER == best_tier].tolist():
+            title = tokenize(self._papers[int(candidates[index])].title)
+            if _has_run(title, accepted):
+                bonus[index] = _PHRASE_BONUS
+        return bonus
+
+    def _best(
+        self, candidates: IntArray, score: npt.NDArray[np.float64], limit: int | None
+    ) -> IntArray:
+        """Indices into ``candidates`` of the best ``limit``, by score then list order."""
+        if limit is not None and limit < len(candidates):
+            kth = np.partition(-score, limit - 1)[limit - 1]
+            keep = np.flatnonzero(-score <= kth)
+        else:
+            keep = np.arange(len(candidates))
+        order = keep[np.lexsort((self._rank[candidates[keep]], -score[keep]))]
+        return order[:limit] if limit is not None else order
+
+    def _filtered(
+        self,
+        mask: BoolArray,
+        limit: int | None,
+        author_terms: set[str],
+        checks: Sequence[_PhraseCheck],
+    ) -> list[SearchHit]:
+        """Every paper the filters allow, in list order."""
+        slots = np.flatnonzero(mask)
+        slots = slots[np.argsort(self._rank[slots], kind="stable")]
+        if checks:
+            ranks = self._rank[slots].astype(np.float64)
+            slots = slots[self._ranked(slots, -ranks, limit, checks)]
+        if limit is not None:
+            slots = slots[:limit]
+        if not author_terms:
+            return [SearchHit(self._papers[s].id, 0.0) for s in slots.tolist()]
+        hits = []
+        for slot in slots.tolist():
+            found = frozenset(
+                t for t in tokenize("; ".join(self._papers[slot].authors)) if t in author_terms
+            )
+            fields = {"authors": found} if found else {}
+            hits.append(SearchHit(self._papers[slot].id, 0.0, found, fields))
+        return hits
+
+    def _hits(
+        self,
+        slots: IntArray,
+        scores: npt.NDArray[np.float64],
+        scored: list[_WordScores],
+        author_terms: set[str],
+    ) -> list[SearchHit]:
+        """Hits with the words each matched, per field."""
+        count = len(slots)
+        found: list[list[set[str]]] = [[set(), set(), set(), set()] for _ in range(count)]
+        order = np.argsort(slots, kind="stable")
+        sorted_slots = slots[order]
+        seen: set[int] = set()
+        for entry in scored:
+            for tid in entry.expansion.tids:
+                if tid in seen:
+                    continue
+                seen.add(tid)
+                term = self._terms[tid]
+                for segment in self._segments:
+                    span, present = segment.postings(tid)
+                    if not present:
+                        continue
+                    docs = segment.docs[span]
+                    at = np.searchsorted(docs, sorted_slots)
+                    inside = at < len(docs)
+                    hit_rows = np.flatnonzero(inside)
+                    hit_rows = hit_rows[docs[at[hit_rows]] == sorted_slots[hit_rows]]
+                    if not len(hit_rows):
+                        continue
+                    masks = segment.masks[span][at[hit_rows]]
+                    for row, bits in zip(order[hit_rows].tolist(), masks.tolist(), strict=True):
+                        for f in range(4):
+                            if bits >> f & 1:
+                                found[row][f].add(term)
+        hits = []
+        for row, slot in enumerate(slots.tolist()):
+            per_field = found[row]
+            if author_terms:
+                per_field[_AUTHORS] |= {
+                    t for t in tokenize("; ".join(self._papers[slot].authors)) if t in author_terms
+                }
+            fields = {FIELDS[f]: frozenset(per_field[f]) for f in range(4) if per_field[f]}
+            matched = frozenset().union(*fields.values()) if fields else frozenset()
+            hits.append(SearchHit(self._papers[slot].id, float(scores[row]), matched, fields))
+        return hits
+
+
+def _has_run(tokens: list[str], accepted: list[set[str]]) -> bool:
+    """True when some consecutive tokens match each accepted set in turn."""
+    n = len(accepted)
+    for start in range(len(tokens) - n + 1):
+        if all(tokens[start + i] in accepted[i] for i in range(n)):
+            return True
+    return False

@@ -1,0 +1,210 @@
+"""An interactive triage session: decisions show at once, reach the disk in order, off-thread.
+
+The app must confirm a keystroke immediately, yet ``Library.set_status`` returns only when the
+decision is durable. ``TriageSession`` keeps the live state in memory, applies a decision to it
+at once, and hands the same operation to one writer thread that persists operations in the
+order they were made, never dropping one. Undo and redo are answered from the disk (they may
+undo another process's step), and ``reload`` re-reads the file when another process changed it,
+re-applying the operations still on their way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from storage.library import Library
+from storage.models import Status
+from storage.triage import Change, TriageSnapshot, normalise_tags
+
+OpKind = Literal["status", "note", "tags", "undo", "redo", "reload"]
+
+
+@dataclass(slots=True)
+class Operation:
+    """One thing to persist, numbered in the order it was made."""
+
+    seq: int
+    kind: OpKind
+    paper_ids: tuple[str, ...] = ()
+    status: Status = Status.INBOX
+    text: str = ""
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What the writer reports back for an operation (on the writer thread)."""
+
+    op: Operation
+    changes: list[Change] = field(default_factory=list)
+    snapshot: TriageSnapshot | None = None
+    error: Exception | None = None
+
+
+class TriageSession:
+    """Live triage state for the app, persisted in order by a background writer."""
+
+    def __init__(self, library: Library, on_outcome: Callable[[Outcome], None]) -> None:
+        self.library = library
+        self.state = library.triage()
+        self._on_outcome = on_outcome
+        self._queue: queue.Queue[Operation | None] = queue.Queue()
+        self._pending: deque[Operation] = deque()
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._done = 0
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread = threading.Thread(target=self._run, name="papers-writer", daemon=True)
+        self._thread.start()
+
+    # -- reading ----------------------------------------------------------------------------
+    def status(self, paper_id: str) -> Status:
+        return self.state.statuses.get(paper_id, Status.INBOX)
+
+    @property
+    def busy(self) -> bool:
+        """True while operations are still on their way to the disk."""
+        return not self._idle.is_set()
+
+    # -- operations (called on the UI thread) -----------------------------------------------
+    def set_status(self, paper_ids: Iterable[str], status: Status) -> list[Change]:
+        """Decide papers now (in memory) and queue the decision; returns the changes shown."""
+        changes = [(pid, self.status(pid), status) for pid in dict.fromkeys(paper_ids)]
+        changes = [c for c in changes if c[1] is not c[2]]
+        if changes:
+            self._apply(changes)
+            self._submit("status", paper_ids=tuple(c[0] for c in changes), status=status)
+        return changes
+
+    def set_note(self, paper_id: str, note: str) -> None:
+        """Set a note now and queue it."""
+        self._set_note_locally(paper_id, note.strip())
+        self._submit("note", paper_ids=(paper_id,), text=note.strip())
+
+    def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
+        """Set tags now and queue them; returns them normalised."""
+        clean = normalise_tags(tags)
+        self._set_tags_locally(paper_id, clean)
+        self._submit("tags", paper_ids=(paper_id,), tags=clean)
+        return clean
+
+    def undo(self) -> None:
+        """Queue an undo; its changes arrive in an ``Outcome``."""
+        self._submit("undo")
+
+    def redo(self) -> None:
+        """Queue a redo; its changes arrive in an ``Outcome``."""
+        self._submit("redo")
+
+    def reload(self) -> None:
+        """Queue a re-read of the file (another process changed it)."""
+        self._submit("reload")
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued operation is on disk; False if ``timeout`` ran out."""
+        return self._idle.wait(timeout)
+
+    def close(self, timeout: float | None = 30.0) -> bool:
+        """Persist what is queued, then stop the writer."""
+        done = self.flush(timeout)
+        self._queue.put(None)
+        self._thread.join(timeout=1.0)
+        return done
+
+    # -- outcomes (called on the UI thread with what the writer reported) --------------------
+    def absorb(self, outcome: Outcome) -> list[Change]:
+        """Bring the live state in line with an outcome; returns changes the UI must show."""
+        with self._lock:
+            if self._pending and self._pending[0].seq == outcome.op.seq:
+                self._pending.popleft()
+            still_pending = list(self._pending)
+        if outcome.snapshot is not None:
+            self.state = outcome.snapshot
+            for op in still_pending:  # made after the snapshot was read: show them again
+                self._replay(op)
+            return []
+        if outcome.op.kind in ("undo", "redo") and outcome.error is None:
+            self._apply(outcome.changes)
+            for op in still_pending:  # made after the undo: they win
+                self._replay(op)
+            return outcome.changes
+        return []
+
+    # -- internals --------------------------------------------------------------------------
+    def _submit(self, kind: OpKind, **values: object) -> None:
+        with self._lock:
+            self._seq += 1
+            op = Operation(self._seq, kind, **values)  # type: ignore[arg-type]
+            self._pending.append(op)
+            self._idle.clear()
+        self._queue.put(op)
+
+    def _apply(self, changes: Iterable[Change]) -> None:
+        for pid, _old, new in changes:
+            if new is Status.INBOX:
+                self.state.statuses.pop(pid, None)
+            else:
+                self.state.statuses[pid] = new
+
+    def _set_note_locally(self, paper_id: str, note: str) -> None:
+        if note:
+            self.state.notes[paper_id] = note
+        else:
+            self.state.notes.pop(paper_id, None)
+
+    def _set_tags_locally(self, paper_id: str, tags: tuple[str, ...]) -> None:
+        if tags:
+            self.state.tags[paper_id] = tags
+        else:
+            self.state.tags.pop(paper_id, None)
+
+    def _replay(self, op: Operation) -> None:
+        if op.kind == "status":
+            self._apply((pid, self.status(pid), op.status) for pid in op.paper_ids)
+        elif op.kind == "note":
+            self._set_note_locally(op.paper_ids[0], op.text)
+        elif op.kind == "tags":
+            self._set_tags_locally(op.paper_ids[0], op.tags)
+
+    def _run(self) -> None:
+        while True:
+            op = self._queue.get()
+            if op is None:
+                return
+            outcome = self._persist(op)
+            if outcome.error is not None and outcome.snapshot is None:
+                # The UI showed something the disk does not have: show the disk again.
+                with contextlib.suppress(Exception):  # the error above is the one to report
+                    outcome.snapshot = self.library.triage()
+            with self._lock:
+                self._done = op.seq
+                if self._done == self._seq:
+                    self._idle.set()
+            with contextlib.suppress(Exception):  # the app is closing: the disk is what counts
+                self._on_outcome(outcome)
+
+    def _persist(self, op: Operation) -> Outcome:
+        lib = self.library
+        try:
+            if op.kind == "status":
+                return Outcome(op, lib.set_statuses(op.paper_ids, op.status))
+            if op.kind == "note":
+                lib.set_note(op.paper_ids[0], op.text)
+            elif op.kind == "tags":
+                lib.set_tags(op.paper_ids[0], op.tags)
+            elif op.kind == "undo":
+                return Outcome(op, lib.undo())
+            elif op.kind == "redo":
+                return Outcome(op, lib.redo())
+            elif op.kind == "reload":
+                return Outcome(op, snapshot=lib.triage())
+            return Outcome(op)
+        except Exception as exc:  # noqa: BLE001 - reported to the user by the app
+            return Outcome(op, error=exc)

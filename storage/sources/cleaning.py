@@ -1,0 +1,1230 @@
+"""Text cleaning shared by every source: stable keys, GitHub links and display text.
+
+Everything here is pure standard library and total: no function raises on any string, and
+every regular expression is written so that it runs in linear time on hostile input.
+"""
+
+from __future__ import annotations
+
+import html
+import html.entities
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+
+__all__ = [
+    "display_text",
+    "extract_github_links",
+    "github_from_code_field",
+    "normalize_key",
+]
+
+# --------------------------------------------------------------------------------------
+# Keys
+# --------------------------------------------------------------------------------------
+
+_NOT_ALNUM_RE = re.compile(r"[\W_]+")
+_ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
+
+
+def normalize_key(text: str) -> str:
+    """Return `text` NFKC-normalised and case-folded, keeping only letters and digits."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    if folded.isascii():  # the common case, about ten times faster than the regex
+        return folded.encode("ascii").translate(None, _ASCII_NOT_ALNUM).decode("ascii")
+    return _NOT_ALNUM_RE.sub("", folded)
+
+
+# --------------------------------------------------------------------------------------
+# GitHub links
+# --------------------------------------------------------------------------------------
+
+# `github.com/OWNER/REPO`, with or without a scheme and `www.`, not preceded by a word
+# character, a dot or a hyphen (so `gist.github.com` and `mygithub.com` never match).
+# OWNER follows GitHub's login syntax, REPO its repository-name syntax; both are bounded and
+# ASCII (only the host is case-insensitive: under re.IGNORECASE `[a-z]` would match "İ").
+_GITHUB_RE = re.compile(
+    r"(?<![\w.-])(?i:(?:https?://)?(?:www\.)?github\.com/|git@github\.com:)"
+    r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})"
+)
+# LaTeX / Markdown escapes that authors put inside URLs (`IDI\_release`).
+_URL_ESCAPE_RE = re.compile(r"\\([_#%&~$])")
+# First path segments of github.com that are site pages, not users or organisations.
+_RESERVED_OWNERS = frozenset(
+    {
+        "about",
+        "account",
+        "apps",
+        "codespaces",
+        "collections",
+        "contact",
+        "customer-stories",
+        "dashboard",
+        "enterprise",
+        "events",
+        "explore",
+        "features",
+        "issues",
+        "join",
+        "login",
+        "logout",
+        "marketplace",
+        "new",
+        "notifications",
+        "organizations",
+        "orgs",
+        "pricing",
+        "pulls",
+        "readme",
+        "search",
+        "security",
+        "sessions",
+        "settings",
+        "signup",
+        "site",
+        "sponsors",
+        "stars",
+        "team",
+        "topics",
+        "trending",
+        "users",
+    }
+)
+# A bare `OWNER/REPO` (optionally `/tree/...` after it) in a code field.
+_BARE_REPO_RE = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})(?:[/#?].*)?")
+_CODE_ITEM_SPLIT_RE = re.compile(r"[\s,;|]+")
+_CODE_ITEM_STRIP = "[](){}<>'\"`"
+_PLACEHOLDERS = frozenset({"n/a", "na/na", "none/none", "tbd/tbd"})
+
+
+def _repo_url(owner: str, repo: str) -> str | None:
+    """Return the canonical URL of OWNER/REPO, or None when it is not a repository."""
+    repo = repo.rstrip(".")
+    if repo[-4:].lower() == ".git":
+        repo = repo[:-4].rstrip(".")
+    if not repo or owner.lower() in _RESERVED_OWNERS:
+        return None
+    return f"https://github.com/{owner}/{repo}"
+
+
+def _flatten(values: Iterable[object]) -> Iterator[str]:
+    """Yield the strings of `values`, descending into lists and tuples, skipping the rest."""
+    for value in values:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list | tuple):
+            yield from _flatten(value)
+
+
+def _add_link(url: str | None, found: list[str], seen: set[str]) -> None:
+    """Append `url` to `found` unless it is None or already there (ignoring case)."""
+    if url is not None and url.lower() not in seen:
+        seen.add(url.lower())
+        found.append(url)
+
+
+def extract_github_links(*texts: str) -> tuple[str, ...]:
+    """Return every GitHub repository linked in `texts` as `https://github.com/OWNER/REPO`.
+
+    Links come in order of first appearance, de-duplicated ignoring case (the first
+    spelling wins). `github.io` pages, gists, bare `github.com/OWNER` and site pages such as
+    `github.com/topics/...` are not repositories; prose like "on GitHub" is not a link.
+    """
+    found: list[str] = []
+    seen: set[str] = set()
+    for text in _flatten(texts):
+        if "github" not in text.lower():
+            continue
+        if "\\" in text:
+            text = _URL_ESCAPE_RE.sub(r"\1", text)
+        for match in _GITHUB_RE.finditer(text):
+            _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
+    return tuple(found)
+
+
+def github_from_code_field(value: str) -> tuple[str, ...]:
+    """Return the repositories of a catalog's code field: full URLs and bare `OWNER/REPO`.
+
+    A field made only of links and `OWNER/REPO` items (separated by spaces, commas or
+    written as a list) yields all of them; prose yields only its full github.com URLs.
+    """
+    found: list[str] = []
+    seen: set[str] = set()
+    for text in _flatten([value]):
+        items = [item.strip(_CODE_ITEM_STRIP) for item in _CODE_ITEM_SPLIT_RE.split(text)]
+        items = [item for item in items if item]
+        bare = [_BARE_REPO_RE.fullmatch(item) for item in items]
+        link_like = all(
+            "://" in item or "github.com" in item.lower() or match is not None
+            for item, match in zip(items, bare, strict=True)
+        )
+        if not link_like:
+            for url in extract_github_links(text):
+                _add_link(url, found, seen)
+            continue
+        for item, match in zip(items, bare, strict=True):
+            if "github.com" in item.lower():
+                for url in extract_github_links(item):
+                    _add_link(url, found, seen)
+            elif (
+                match is not None
+                and "://" not in item
+                and "." not in match.group(1)
+                and item.lower() not in _PLACEHOLDERS
+            ):
+                _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
+    return tuple(found)
+
+
+# --------------------------------------------------------------------------------------
+# Display text: LaTeX and Markdown made readable
+# --------------------------------------------------------------------------------------
+
+# Private-use stand-ins for characters that must survive the Markdown emphasis pass
+# (an asterisk from math, an underscore inside a URL, ...). Stripped from the input first.
+_STAR = "\ue000"
+_USCORE = "\ue001"
+
+# Control characters are dropped (tabs and form feeds become spaces); so are the sentinels.
+_CONTROL: dict[int, str | None] = {
+    c: None for c in [*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), *range(0x7F, 0xA0)]
+}
+_CONTROL.update({0x09: " ", 0x0C: " ", 0x0D: "\n", 0xE000: None, 0xE001: None})
+_CONTROL_TABLE = str.maketrans(_CONTROL)
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000\ue001]")
+# A paragraph without any of these reads the same after the TeX pass (which is skipped).
+_TEX_MARKERS = ("\\", "$", "{", "}", "~", "_", "^", "--", "://", "www.")
+
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_PARAGRAPH_RE = re.compile(r"\n\s*\n")
+_MD_LINK_RE = re.compile(r"\[([^\[\]\n]{1,500})\]\(\s*([^\s()\[\]]{1,2000})\s*\)")
+_AUTOLINK_RE = re.compile(r"<((?:https?://|www\.)[^\s<>]{1,2000})>")
+_LINK_KEY_RE = re.compile(r"^(?:https?://)?(?:www\.)?")
+
+_TOKEN_RE = re.compile(
+    r"(?P<url>(?:https?://|www\.)(?:[^\s{}\\<>()\[\]\"$]|\\[_#%&~])+)"
+    r"|(?P<cmd>\\\\?[A-Za-z]+\*?|\\.?)"
+    r"|(?P<dollar>\$)"
+    r"|(?P<open>\{)"
+    r"|(?P<close>\})"
+    r"|(?P<script>[_^])"
+    r"|(?P<dash>---?)"
+    r"|(?P<tilde>~)"
+    r"|(?P<text>(?:[^\\${}_^~\-hw]+|h(?!ttps?://)|w(?!ww\.)|-(?!-))+)"
+    r"|(?P<char>.)",
+    re.DOTALL,
+)
+
+# Markdown and quote passes over a rendered paragraph. Each body excludes its own delimiter,
+# so a scan from an opener stops at the next delimiter: linear time, no backtracking blow-up.
+_STRONG_STAR_RE = re.compile(r"(?<![*\\])\*\*(?=[^\s*])([^*]*?[^\s*])\*\*(?!\*)")
+_EM_STAR_RE = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)")
+_STRONG_USCORE_RE = re.compile(r"(?<![\w\\])__(?=[^\s_])([^_]*?[^\s_])__(?!\w)")
+_EM_USCORE_RE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)")
+_SINGLE_QUOTE_RE = re.compile(r"`([^`'\n]{1,200})'")
+_CODE_SPAN_RE = re.compile(r"(?<!`)`(?=[^\s`])([^`]*?[^\s`])`(?!`)")
+
+_MAX_DEPTH = 60
+_MAX_MATH = 2000
+# The TeX and Markdown passes cost about a microsecond per markup token. Real abstracts
+# have at most a few hundred; a text with more than this many is shown as plain text
+# (whitespace normalised) so that hostile input of any size renders in linear C-speed time.
+_MARKUP = ("\\", "$", "{", "}", "_", "^", "~", "*", "`", "[", "&", "--", "://", "www.")
+_MAX_MARKUP = 20_000
+
+_GREEK = {
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "varepsilon": "ε",
+    "zeta": "ζ",
+    "eta": "η",
+    "theta": "θ",
+    "vartheta": "ϑ",
+    "iota": "ι",
+    "kappa": "κ",
+    "varkappa": "ϰ",
+    "lambda": "λ",
+    "mu": "μ",
+    "nu": "ν",
+    "xi": "ξ",
+    "omicron": "ο",
+    "pi": "π",
+    "varpi": "ϖ",
+    "rho": "ρ",
+    "varrho": "ϱ",
+    "sigma": "σ",
+    "varsigma": "ς",
+    "tau": "τ",
+    "upsilon": "υ",
+    "phi": "φ",
+    "varphi": "φ",
+    "chi": "χ",
+    "psi": "ψ",
+    "omega": "ω",
+    "Alpha": "Α",
+    "Beta": "Β",
+    "Gamma": "Γ",
+    "Delta": "Δ",
+    "Epsilon": "Ε",
+    "Zeta": "Ζ",
+    "Eta": "Η",
+    "Theta": "Θ",
+    "Iota": "Ι",
+    "Kappa": "Κ",
+    "Lambda": "Λ",
+    "Mu": "Μ",
+    "Nu": "Ν",
+    "Xi": "Ξ",
+    "Omicron": "Ο",
+    "Pi": "Π",
+    "Rho": "Ρ",
+    "Sigma": "Σ",
+    "Tau": "Τ",
+    "Upsilon": "Υ",
+    "Phi": "Φ",
+    "Chi": "Χ",
+    "Psi": "Ψ",
+    "Omega": "Ω",
+    "varGamma": "Γ",
+    "varDelta": "Δ",
+    "varTheta": "Θ",
+    "varLambda": "Λ",
+    "varXi": "Ξ",
+    "varPi": "Π",
+    "varSigma": "Σ",
+    "varPhi": "Φ",
+    "varPsi": "Ψ",
+    "varOmega": "Ω",
+}
+
+_SYMBOLS: dict[str, str] = {
+    **_GREEK,
+    # letter-like
+    "ell": "ℓ",
+    "hbar": "ℏ",
+    "aleph": "ℵ",
+    "wp": "℘",
+    "Re": "ℜ",
+    "Im": "ℑ",
+    "partial": "∂",
+    "nabla": "∇",
+    "infty": "∞",
+    "emptyset": "∅",
+    "varnothing": "∅",
+    "R": "ℝ",
+    "N": "ℕ",
+    "Z": "ℤ",
+    # binary operators
+    "times": "×",
+    "cdot": "·",
+    "cdotp": "·",
+    "bullet": "•",
+    "pm": "±",
+    "mp": "∓",
+    "div": "÷",
+    "ast": "∗",
+    "star": "⋆",
+    "circ": "∘",
+    "otimes": "⊗",
+    "oplus": "⊕",
+    "ominus": "⊖",
+    "odot": "⊙",
+    "oslash": "⊘",
+    "setminus": "∖",
+    "cup": "∪",
+    "cap": "∩",
+    "bigcup": "⋃",
+    "bigcap": "⋂",
+    "sqcup": "⊔",
+    "uplus": "⊎",
+    "vee": "∨",
+    "lor": "∨",
+    "wedge": "∧",
+    "land": "∧",
+    "bigvee": "⋁",
+    "bigwedge": "⋀",
+    "bigoplus": "⨁",
+    "bigotimes": "⨂",
+    "dagger": "†",
+    "dag": "†",
+    "ddagger": "‡",
+    "ddag": "‡",
+    "amalg": "⨿",
+    "wr": "≀",
+    # big operators
+    "sum": "∑",
+    "prod": "∏",
+    "coprod": "∐",
+    "int": "∫",
+    "iint": "∬",
+    "iiint": "∭",
+    "oint": "∮",
+    # relations
+    "leq": "≤",
+    "le": "≤",
+    "leqslant": "≤",
+    "geq": "≥",
+    "ge": "≥",
+    "geqslant": "≥",
+    "neq": "≠",
+    "ne": "≠",
+    "ll": "≪",
+    "gg": "≫",
+    "lll": "⋘",
+    "ggg": "⋙",
+    "approx": "≈",
+    "approxeq": "≊",
+    "sim": "~",
+    "simeq": "≃",
+    "cong": "≅",
+    "equiv": "≡",
+    "propto": "∝",
+    "asymp": "≍",
+    "lesssim": "≲",
+    "gtrsim": "≳",
+    "prec": "≺",
+    "succ": "≻",
+    "preceq": "⪯",
+    "succeq": "⪰",
+    "in": "∈",
+    "notin": "∉",
+    "ni": "∋",
+    "subset": "⊂",
+    "subseteq": "⊆",
+    "subsetneq": "⊊",
+    "supset": "⊃",
+    "supseteq": "⊇",
+    "supsetneq": "⊋",
+    "sqsubseteq": "⊑",
+    "sqsupseteq": "⊒",
+    "perp": "⊥",
+    "parallel": "∥",
+    "mid": "|",
+    "nmid": "∤",
+    "vdash": "⊢",
+    "dashv": "⊣",
+    "models": "⊨",
+    "triangleq": "≜",
+    "coloneqq": "≔",
+    "coloneq": "≔",
+    "doteq": "≐",
+    "forall": "∀",
+    "exists": "∃",
+    "nexists": "∄",
+    "neg": "¬",
+    "lnot": "¬",
+    "top": "⊤",
+    "bot": "⊥",
+    "angle": "∠",
+    "triangle": "△",
+    "square": "□",
+    "Box": "□",
+    "Diamond": "◇",
+    "diamond": "⋄",
+    "checkmark": "✓",
+    "prime": "′",
+    "degree": "°",
+    "surd": "√",
+    # arrows
+    "to": "→",
+    "rightarrow": "→",
+    "longrightarrow": "⟶",
+    "gets": "←",
+    "leftarrow": "←",
+    "longleftarrow": "⟵",
+    "leftrightarrow": "↔",
+    "longleftrightarrow": "⟷",
+    "Rightarrow": "⇒",
+    "Longrightarrow": "⟹",
+    "implies": "⟹",
+    "Leftarrow": "⇐",
+    "Longleftarrow": "⟸",
+    "impliedby": "⟸",
+    "Leftrightarrow": "⇔",
+    "Longleftrightarrow": "⟺",
+    "iff": "⟺",
+    "uparrow": "↑",
+    "downarrow": "↓",
+    "updownarrow": "↕",
+    "Uparrow": "⇑",
+    "Downarrow": "⇓",
+    "nearrow": "↗",
+    "searrow": "↘",
+    "nwarrow": "↖",
+    "swarrow": "↙",
+    "mapsto": "↦",
+    "longmapsto": "⟼",
+    "hookrightarrow": "↪",
+    "hookleftarrow": "↩",
+    "rightharpoonup": "⇀",
+    "leftharpoonup": "↼",
+    "rightleftharpoons": "⇌",
+    "leadsto": "⇝",
+    # delimiters
+    "langle": "⟨",
+    "rangle": "⟩",
+    "lceil": "⌈",
+    "rceil": "⌉",
+    "lfloor": "⌊",
+    "rfloor": "⌋",
+    "lvert": "|",
+    "rvert": "|",
+    "vert": "|",
+    "lVert": "‖",
+    "rVert": "‖",
+    "Vert": "‖",
+    "lbrace": "{",
+    "rbrace": "}",
+    "lbrack": "[",
+    "rbrack": "]",
+    "backslash": "\\",
+    # dots and spaces
+    "dots": "…",
+    "ldots": "…",
+    "dotsc": "…",
+    "dotsb": "⋯",
+    "cdots": "⋯",
+    "vdots": "⋮",
+    "ddots": "⋱",
+    "quad": " ",
+    "qquad": " ",
+    "enspace": " ",
+    "thinspace": " ",
+    "medspace": " ",
+    "thickspace": " ",
+    "space": " ",
+    "newline": " ",
+    "linebreak": " ",
+    "par": " ",
+    "item": " ",
+    "hfill": " ",
+    # text symbols
+    "textbackslash": "\\",
+    "textasciitilde": "~",
+    "textasciicircum": "^",
+    "textendash": "–",
+    "textemdash": "—",
+    "textquoteleft": "‘",
+    "textquoteright": "’",
+    "textquotedblleft": "“",
+    "textquotedblright": "”",
+    "textbar": "|",
+    "textless": "<",
+    "textgreater": ">",
+    "textbullet": "•",
+    "textdegree": "°",
+    "textregistered": "®",
+    "texttrademark": "™",
+    "textcopyright": "©",
+    "copyright": "©",
+    "textsection": "§",
+    "S": "§",
+    "P": "¶",
+    "pounds": "£",
+    "euro": "€",
+    "textdollar": "$",
+    "textunderscore": _USCORE,
+    "textasteriskcentered": _STAR,
+    "i": "ı",
+    "j": "ȷ",
+    "o": "ø",
+    "O": "Ø",
+    "ss": "ß",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "aa": "å",
+    "AA": "Å",
+    "l": "ł",
+    "L": "Ł",
+    "LaTeX": "LaTeX",
+    "TeX": "TeX",
+    "eg": "e.g.",
+    "ie": "i.e.",
+    "etal": "et al.",
+    "etc": "etc.",
+    "vs": "vs.",
+    "wrt": "w.r.t.",
+    "cf": "cf.",
+}
+
+
+def _names(text: str) -> frozenset[str]:
+    """Return the space-separated command names of `text` as a set."""
+    return frozenset(text.split())
+
+
+# Operator names written out as words (`\log n` → "log n").
+_OPERATORS = _names(
+    "log ln lg exp sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan max "
+    "min sup inf lim liminf limsup argmax argmin arg det dim ker deg gcd lcm hom Pr tr Tr "
+    "rank diag sgn sign poly polylog mod"
+)
+# Escaped single characters (control symbols) and what they print.
+_ESCAPES = {
+    "%": "%",
+    "&": "&",
+    "$": "$",
+    "#": "#",
+    "_": _USCORE,
+    "{": "{",
+    "}": "}",
+    "*": _STAR,
+    " ": " ",
+    "\n": " ",
+    "\t": " ",
+    ",": " ",
+    ";": " ",
+    ":": " ",
+    ">": " ",
+    "!": "",
+    "-": "",
+    "/": "",
+    "@": "",
+    "|": "‖",
+    "\\": " ",
+}
+# Accents written with a symbol (`\"o`), and their fallback when nothing composes.
+_SYMBOL_ACCENTS = {
+    '"': ("\u0308", '"'),
+    "'": ("\u0301", "'"),
+    "`": ("\u0300", "`"),
+    "^": ("\u0302", "^"),
+    "~": ("\u0303", "~"),
+    "=": ("\u0304", "="),
+    ".": ("\u0307", "."),
+}
+# Accents written with a letter (`\v{c}`); when nothing composes the letter is kept bare.
+_LETTER_ACCENTS = {
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "c": "\u0327",
+    "k": "\u0328",
+    "r": "\u030a",
+    "b": "\u0331",
+    "d": "\u0323",
+    "t": "\u0361",
+}
+# Math accents; on a single character they become a combining mark.
+_MATH_ACCENTS = {
+    "hat": "\u0302",
+    "widehat": "\u0302",
+    "tilde": "\u0303",
+    "widetilde": "\u0303",
+    "Tilde": "\u0303",
+    "bar": "\u0304",
+    "overline": "\u0305",
+    "vec": "\u20d7",
+    "overrightarrow": "\u20d7",
+    "dot": "\u0307",
+    "ddot": "\u0308",
+    "check": "\u030c",
+    "breve": "\u0306",
+    "acute": "\u0301",
+    "grave": "\u0300",
+    "mathring": "\u030a",
+}
+# One argument, kept as is, read in the current mode (`\underline{T}ool`, `\mathrm{d}`).
+_KEEP_ARGUMENT = _names(
+    "mathrm mathbf mathit mathsf mathtt mathnormal boldsymbol bm pmb mathop mathbin "
+    "mathrel mathord operatorname boxed underline uline underbrace overbrace substack "
+    "ensuremath"
+)
+# One argument, kept as is, read in text mode even inside math (`$\text{where } x$`).
+_TEXT_STYLES = _names(
+    "text textrm textbf textit textsl textsc textsf texttt textup textmd textnormal emph "
+    "mbox hbox fbox framebox intertext textsuperscript textsubscript"
+)
+# Commands whose (first) argument is dropped.
+_DROP_ARG = _names(
+    "color fontfamily fontseries fontshape fontsize label ref eqref autoref cref Cref "
+    "cite citet citep citealp citeauthor citeyear nocite vspace hspace phantom hphantom "
+    "vphantom begin end includegraphics pagestyle thispagestyle"
+)
+# Declarations without argument: dropped together with the space that follows them.
+_DECLARATIONS = _names(
+    "em it bf sf rm tt sc sl up md normalfont itshape bfseries scshape upshape slshape "
+    "mdseries rmfamily sffamily ttfamily small footnotesize scriptsize tiny normalsize "
+    "large Large LARGE huge Huge selectfont noindent indent centering raggedright "
+    "raggedleft displaystyle textstyle scriptstyle scriptscriptstyle limits nolimits "
+    "nonumber notag left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr "
+    "Biggl Biggr protect relax maketitle bigskip medskip smallskip"
+)
+# Relations get spaces around them in math (`p\\in[0,1]` → "p ∈ [0,1]"), as TeX sets them.
+_RELATIONS = _names(
+    "leq le leqslant geq ge geqslant neq ne ll gg approx simeq cong equiv propto asymp "
+    "lesssim gtrsim prec succ preceq succeq in notin ni subset subseteq subsetneq supset "
+    "supseteq supsetneq to rightarrow leftarrow gets leftrightarrow Rightarrow Leftarrow "
+    "Leftrightarrow implies iff mapsto longrightarrow longleftarrow triangleq coloneqq"
+)
+_TWO_ARG_SECOND = _names("textcolor colorbox overset stackrel underset")
+_FRACTIONS = _names("frac dfrac tfrac cfrac")
+_BINOMIALS = _names("binom dbinom tbinom")
+_DELIMITER_SIZERS = _names("left right middle")
+
+
+def _alphabet(upper: int, lower: int | None, exceptions: dict[str, str]) -> dict[str, str]:
+    """Map A-Z (and a-z) onto a Unicode mathematical alphabet starting at the given points."""
+    table = {chr(65 + k): chr(upper + k) for k in range(26)}
+    if lower is not None:
+        table.update({chr(97 + k): chr(lower + k) for k in range(26)})
+    table.update(exceptions)
+    return table
+
+
+_DOUBLE_STRUCK = _alphabet(
+    0x1D538,
+    0x1D552,
+    {"C": "ℂ", "H": "ℍ", "N": "ℕ", "P": "ℙ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"},
+)
+_DOUBLE_STRUCK.update({str(k): chr(0x1D7D8 + k) for k in range(10)})
+_SCRIPT = _alphabet(
+    0x1D49C,
+    0x1D4B6,
+    {
+        "B": "ℬ",
+        "E": "ℰ",
+        "F": "ℱ",
+        "H": "ℋ",
+        "I": "ℐ",
+        "L": "ℒ",
+        "M": "ℳ",
+        "R": "ℛ",
+        "e": "ℯ",
+        "g": "ℊ",
+        "o": "ℴ",
+    },
+)
+_FRAKTUR = _alphabet(0x1D504, 0x1D51E, {"C": "ℭ", "H": "ℌ", "I": "ℑ", "R": "ℜ", "Z": "ℨ"})
+_FONTS = {
+    "mathbb": _DOUBLE_STRUCK,
+    "Bbb": _DOUBLE_STRUCK,
+    "mathds": _DOUBLE_STRUCK,
+    "mathcal": _SCRIPT,
+    "mathscr": _SCRIPT,
+    "cal": _SCRIPT,
+    "mathfrak": _FRAKTUR,
+    "frak": _FRAKTUR,
+}
+
+_SUPERSCRIPTS = dict(
+    zip(
+        "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθιφχ⊤∘",
+        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᶥᵠᵡᵀ°",
+        strict=True,
+    )
+)
+# Glyphs that already sit high: allowed as they are in a superscript.
+_SUPERSCRIPTS.update({c: c for c in "′″‴⋆†‡°" + _STAR + "".join(_SUPERSCRIPTS.values())})
+_SUPERSCRIPTS["*"] = _STAR
+_SUPERSCRIPTS["∗"] = _STAR
+_SUBSCRIPTS = dict(
+    zip(
+        "0123456789+-−=()aehijklmnoprstuvxβγρφχ",
+        "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ",
+        strict=True,
+    )
+)
+_SUBSCRIPTS.update({c: c for c in "".join(_SUBSCRIPTS.values())})
+
+# pifont's \ding numbers for circled digits.
+_DINGS = {51: "✓", 52: "✔", 55: "✗", 56: "✘", 72: "★", 73: "☆", 108: "●", 110: "■"}
+for _k in range(10):
+    _DINGS[172 + _k] = chr(0x2460 + _k)
+    _DINGS[182 + _k] = chr(0x2776 + _k)
+    _DINGS[192 + _k] = chr(0x2780 + _k)
+    _DINGS[202 + _k] = chr(0x278A + _k)
+
+_FRACTION_OPERATORS = frozenset(" +-−±∓·×/÷=<>≤≥,:;|")
+_SCRIPT_CHARS = re.escape("".join(set(_SUPERSCRIPTS.values()) | set(_SUBSCRIPTS.values())))
+# A number or one symbol, optionally under a root, followed by scripts: `0.5`, `√d`, `x²`.
+_ATOM_RE = re.compile(
+    rf"√?(?:\d+(?:\.\d+)?|\S)(?:[{_SCRIPT_CHARS}]|[\^{_USCORE}](?:\([^()]*\)|[^\s()]))*"
+)
+
+
+def _parenthesised(text: str) -> bool:
+    """Tell whether `text` is one parenthesised group, like `(a+b)` but not `(a)+(b)`."""
+    if len(text) < 2 or text[0] != "(" or text[-1] != ")":
+        return False
+    depth = 0
+    for position, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0 and position != len(text) - 1:
+                return False
+    return depth == 0
+
+
+def _is_atom(text: str) -> bool:
+    """Tell whether `text` reads unambiguously without parentheses: `2`, `0.5`, `x²`, `√d`."""
+    return _parenthesised(text) or _ATOM_RE.fullmatch(text) is not None
+
+
+def _group(text: str) -> str:
+    """Wrap `text` in parentheses unless it is an atom or already parenthesised."""
+    return text if _is_atom(text) or _parenthesised(text) else f"({text})"
+
+
+def _fraction(numerator: str, denominator: str) -> str:
+    """Render `\\frac{a}{b}` on one line: `a/b`, with parentheses where they are needed."""
+    numerator, denominator = numerator.strip(), denominator.strip()
+    if any(c in _FRACTION_OPERATORS for c in numerator) and not _parenthesised(numerator):
+        numerator = f"({numerator})"
+    return f"{numerator}/{_group(denominator)}"
+
+
+def _script(marker: str, argument: str) -> str:
+    """Render `^{...}` / `_{...}` with Unicode scripts, else as `^x` / `^(...)`."""
+    argument = argument.strip()
+    if not argument:
+        return ""
+    table = _SUPERSCRIPTS if marker == "^" else _SUBSCRIPTS
+    compact = "".join(argument.split())
+    if all(c in table for c in compact):
+        return "".join(table[c] for c in compact)
+    shown = "^" if marker == "^" else _USCORE
+    if len(compact) == 1 or _parenthesised(argument):
+        return shown + argument
+    return f"{shown}({argument})"
+
+
+def _combine(base: str, mark: str) -> str | None:
+    """Return `base` with the combining `mark`, composed when Unicode has such a letter."""
+    base = base.strip()
+    if len(base) != 1:
+        return None
+    if base == "ı":
+        base = "i"
+    return unicodedata.normalize("NFC", base + mark)
+
+
+def _clean_url(raw: str) -> str:
+    """Return a URL from TeX source with escapes undone and Markdown-sensitive chars guarded."""
+    url = "".join(_URL_ESCAPE_RE.sub(r"\1", raw).split())
+    return url.replace("_", _USCORE).replace("*", _STAR)
+
+
+def _link_key(text: str) -> str:
+    """Return the comparable core of a link or of a link's text."""
+    text = text.strip().strip("`*_").strip()
+    return _LINK_KEY_RE.sub("", text).rstrip("/").lower()
+
+
+def _markdown_link(match: re.Match[str]) -> str:
+    """Render a Markdown link `[text](url)` as `text (url)`, or just `url` if they agree."""
+    text, url = match.group(1), match.group(2)
+    if not (url.startswith(("http://", "https://", "www.")) or "." in url.split("/", 1)[0]):
+        return match.group(0)
+    if _link_key(text) == _link_key(url):
+        return url
+    return f"{text} ({url})"
+
+
+class _Parser:
+    """Render one paragraph of TeX-flavoured text; every path is total and linear."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        tokens = list(_TOKEN_RE.finditer(source))
+        self.kinds: list[str] = [token.lastgroup or "char" for token in tokens]
+        self.texts: list[str] = [token.group() for token in tokens]
+        self.starts: list[int] = [token.start() for token in tokens]
+        self.ends: list[int] = [token.end() for token in tokens]
+        self.count = len(tokens)
+        self.partner = [-1] * self.count
+        self._match_braces()
+        self._pair_dollars()
+
+    def _match_braces(self) -> None:
+        """Record, for every `{`, the index of its `}` (-1 when unbalanced)."""
+        stack: list[int] = []
+        for index, kind in enumerate(self.kinds):
+            if kind == "open":
+                stack.append(index)
+            elif kind == "close" and stack:
+                self.partner[stack.pop()] = index
+
+    def _pair_dollars(self) -> None:
+        """Pair `$...$` (and `$$...$$`) delimiters that plausibly enclose math.
+
+        Dollars pair in order, as in TeX; a pair whose content does not read as math
+        ("$5 and $10") is dropped and its second dollar may open the next pair.
+        """
+        dollars = [i for i, kind in enumerate(self.kinds) if kind == "dollar"]
+        k = 0
+        while k + 1 < len(dollars):
+            first, second = dollars[k], dollars[k + 1]
+            if second == first + 1 and k + 3 < len(dollars):
+                third, fourth = dollars[k + 2], dollars[k + 3]
+                if fourth == third + 1 and self._is_math(second, third):
+                    self.partner[first] = fourth
+                    k += 4
+                    continue
+            if second > first + 1 and self._is_math(first, second):
+                self.partner[first] = second
+                k += 2
+            else:
+                k += 1
+
+    def _is_math(self, first: int, second: int) -> bool:
+        """Tell whether the text between two dollar tokens reads as math.
+
+        As in Pandoc, `$` followed by a space or a closing `$` preceded by one is not math,
+        and neither is a digit right after the closing `$` (so "$5 and $10" and "$5,$6" stay
+        prose); but a span that does not start with a digit may be padded (`$ f $`), and one
+        without digits may touch a number (`$\\sim$40%`).
+        """
+        content = self.source[self.ends[first] : self.starts[second]]
+        stripped = content.strip()
+        if not stripped or len(content) > _MAX_MATH:
+            return False
+        after = self.source[self.ends[second] : self.ends[second] + 1]
+        if after.isdigit() and any(c.isdigit() for c in content):
+            return False
+        if not content[0].isspace() and not content[-1].isspace():
+            return True
+        return not stripped[0].isdigit()
+
+    def render(self) -> str:
+        """Return the readable form of the whole paragraph."""
+        return self.parse(0, self.count, False, 0)
+
+    def flat(self, start: int, end: int) -> str:
+        """Return the plain text of tokens [start, end) without interpreting anything."""
+        keep = ("text", "url", "char")
+        return "".join(self.texts[i] for i in range(start, end) if self.kinds[i] in keep)
+
+    def parse(self, start: int, end: int, math: bool, depth: int) -> str:
+        """Render tokens [start, end) in text or math mode."""
+        if depth > _MAX_DEPTH:
+            return self.flat(start, end)
+        out: list[str] = []
+        eat_space = False
+        i = start
+        while i < end:
+            kind = self.kinds[i]
+            text = self.texts[i]
+            if kind == "text":
+                if math:
+                    if eat_space and text[:1].isspace() and text.lstrip()[:1].isalnum():
+                        text = text.lstrip()
+                    text = text.replace("'", "′").replace("*", _STAR).replace("&", " ")
+                out.append(text)
+                i += 1
+            elif kind == "cmd":
+                rendered, i = self.command(i, end, math, depth)
+                out.append(rendered)
+                eat_space = math and len(rendered) == 1 and rendered.isalpha()
+                continue
+            elif kind == "open":
+                close = self.partner[i]
+                if i < close < end:
+                    out.append(self.parse(i + 1, close, math, depth + 1))
+                    i = close + 1
+                else:
+                    i += 1
+            elif kind == "dollar":
+                close = self.partner[i]
+                if i < close < end:
+                    display = self.kinds[i + 1] == "dollar"
+                    if close == i + 2 and self.kinds[i + 1] == "tilde":
+                        out.append("~")  # `$~$40%`: authors mean "about", not a tie
+                    elif display:
+                        out.append(self.parse(i + 2, close - 1, True, depth + 1).strip())
+                    else:
+                        out.append(self.parse(i + 1, close, True, depth + 1).strip())
+                    i = close + 1
+                else:
+                    out.append(text)
+                    i += 1
+            elif kind == "script":
+                if math:
+                    argument, i = self.argument(i + 1, end, True, depth)
+                    out.append(text if argument is None else _script(text, argument))
+                else:
+                    out.append(text)
+                    i += 1
+            elif kind == "url":
+                out.append(_clean_url(text))
+                i += 1
+            elif kind == "dash":
+                out.append(text if math else ("—" if len(text) == 3 else "–"))
+                i += 1
+            elif kind == "tilde":
+                out.append(" " if math else self._tilde(i))
+                i += 1
+            elif kind == "close":
+                i += 1
+            else:
+                out.append(text.replace("*", _STAR).replace("'", "′") if math else text)
+                i += 1
+            eat_space = False
+        return "".join(out)
+
+    def _tilde(self, index: int) -> str:
+        """Read a text-mode `~`: a tie (space), except `~50%` (about) and `/~user` in paths."""
+        before = self.source[self.starts[index] - 1] if self.starts[index] else " "
+        after = self.source[self.ends[index] : self.ends[index] + 1] or " "
+        if before == "/" or (after.isdigit() and not before.isalpha()):
+            return "~"
+        if before.isspace() and after.isspace():
+            return "~"
+        return " "
+
+    def argument(
+        self, i: int, end: int, math: bool, depth: int, skip_space: bool = True
+    ) -> tuple[str | None, int]:
+        """Read one macro argument at token i: a `{group}`, a command or one character."""
+        j = i
+        if skip_space:
+            while j < end and self.kinds[j] == "text" and self.texts[j].isspace():
+                j += 1
+        if j >= end:
+            return None, i
+        kind = self.kinds[j]
+        if kind == "text":
+            text = self.texts[j].lstrip() if skip_space else self.texts[j]
+            if not text or text[0].isspace():
+                return None, i
+            char, rest = text[0], text[1:]
+            if math:
+                char = {"'": "′", "*": _STAR}.get(char, char)
+            if rest:
+                self.texts[j] = rest
+                return char, j
+            return char, j + 1
+        if kind == "open":
+            close = self.partner[j]
+            if j < close < end:
+                return self.parse(j + 1, close, math, depth + 1), close + 1
+            return "", j + 1
+        if kind == "cmd":
+            if depth > _MAX_DEPTH:
+                return self.texts[j], j + 1
+            return self.command(j, end, math, depth + 1)
+        if kind == "url":
+            return _clean_url(self.texts[j]), j + 1
+        if kind in ("char", "dash", "tilde"):
+            return self.texts[j], j + 1
+        return None, i
+
+    def raw_group(self, i: int, end: int) -> tuple[str | None, int]:
+        """Read a `{group}` at token i (spaces skipped) as raw source text."""
+        j = i
+        while j < end and self.kinds[j] == "text" and self.texts[j].isspace():
+            j += 1
+        if j < end and self.kinds[j] == "open":
+            close = self.partner[j]
+            if j < close < end:
+                return self.source[self.ends[j] : self.starts[close]], close + 1
+        return None, i
+
+    def _skip_leading_space(self, i: int, end: int) -> None:
+        """Drop the whitespace that starts token i (after a declaration like `\\em`)."""
+        if i < end and self.kinds[i] == "text":
+            self.texts[i] = self.texts[i].lstrip()
+
+    def command(self, i: int, end: int, math: bool, depth: int) -> tuple[str, int]:
+        """Render the command at token i; return its text and the next token index."""
+        name = self.texts[i][1:].lstrip("\\") or self.texts[i][1:]
+        j = i + 1
+        if not name:
+            return "\\", j
+        if len(name) == 1 and not name.isalpha():
+            return self._control_symbol(name, j, end, math, depth)
+        base = name.rstrip("*")
+        if base in _SYMBOLS:
+            symbol = _SYMBOLS[base]
+            return (f" {symbol} " if math and base in _RELATIONS else symbol), j
+        if base in _OPERATORS:
+            if j < end and (
+                (self.kinds[j] == "cmd" and self.texts[j][1:2].isalpha())
+                or (self.kinds[j] == "text" and self.texts[j][:1].isalnum())
+            ):
+                return base + " ", j
+            return base, j
+        if base in _DECLARATIONS:
+            if base in _DELIMITER_SIZERS and j < end and self.kinds[j] == "text":
+                if self.texts[j].startswith("."):
+                    self.texts[j] = self.texts[j][1:]
+            else:
+                self._skip_leading_space(j, end)
+            return "", j
+        if base in _LETTER_ACCENTS:
+            if base == "b" and not (j < end and self.kinds[j] == "open"):
+                return "", j  # `\b geometric \b score`: an author's lost macro, not an accent
+            argument, j = self.argument(j, end, math, depth)
+            if argument is None:
+                return "", j
+            combined = _combine(argument, _LETTER_ACCENTS[base])
+            return (combined if combined and len(combined) == 1 else argument), j
+        return self._command_with_arguments(base, j, end, math, depth)
+
+    def _command_with_arguments(
+        self, base: str, j: int, end: int, math: bool, depth: int
+    ) -> tuple[str, int]:
+        """Render a command that reads arguments (or an unknown command)."""
+        if base in _TEXT_STYLES or base in _KEEP_ARGUMENT:
+            argument, j = self.argument(j, end, math and base not in _TEXT_STYLES, depth)
+            if base == "textsuperscript" and argument is not None:
+                return _script("^", argument), j
+            if base == "textsubscript" and argument is not None:
+                return _script("_", argument), j
+            return argument or "", j
+        if base in _FONTS:
+            argument, j = self.argument(j, end, math, depth)
+            table = _FONTS[base]
+            return "".join(table.get(c, c) for c in argument or ""), j
+        if base in _FRACTIONS or base in _BINOMIALS:
+            top, j = self.argument(j, end, math, depth)
+            bottom, j = self.argument(j, end, math, depth)
+            if base in _BINOMIALS:
+                return f"C({(top or '').strip()}, {(bottom or '').strip()})", j
+            return _fraction(top or "", bottom or ""), j
+        if base == "sqrt":
+            index = ""
+            if j < end and self.kinds[j] == "text" and self.texts[j].startswith("["):
+                close = self.texts[j].find("]")
+                if close > 0:
+                    index = self.texts[j][1:close].strip()
+                    rest = self.texts[j][close + 1 :]
+                    self.texts[j] = rest
+                    if not rest:
+                        j += 1
+            argument, j = self.argument(j, end, math, depth)
+            root = {"": "√", "2": "√", "3": "∛", "4": "∜"}.get(index)
+            if root is None:
+                root = _script("^", index) + "√"
+            return root + _group((argument or "").strip()), j
+        if base in _MATH_ACCENTS:
+            argument, j = self.argument(j, end, math, depth)
+            combined = _combine(argument or "", _MATH_ACCENTS[base])
+            return (combined if combined is not None else argument or ""), j
+        if base == "not":
+            argument, j = self.argument(j, end, math, depth)
+            combined = _combine(argument or "", "\u0338")
+            return (combined if combined is not None else "¬" + (argument or "")), j
+        if base in _DROP_ARG:
+            _, j = self.argument(j, end, math, depth)
+            if base == "fontsize":
+                _, j = self.argument(j, end, math, depth)
+            return "", j
+        if base in _TWO_ARG_SECOND:
+            _, j = self.argument(j, end, math, depth)
+            argument, j = self.argument(j, end, math, depth)
+            return argument or "", j
+        if base in ("url", "nolinkurl"):
+            raw, j = self.raw_group(j, end)
+            return (_clean_url(raw) if raw is not None else ""), j
+        if base == "href":
+            raw, j = self.raw_group(j, end)
+            label, j = self.argument(j, end, False, depth)
+            url = _clean_url(raw or "")
+            label = (label or "").strip()
+            if not label or _link_key(label) == _link_key(url):
+                return url, j
+            return (f"{label} ({url})" if url else label), j
+        if base == "footnote":
+            argument, j = self.argument(j, end, math, depth)
+            return (f" ({argument.strip()})" if argument and argument.strip() else ""), j
+        if base == "ding":
+            argument, j = self.argument(j, end, math, depth)
+            number = (argument or "").strip()
+            return (_DINGS.get(int(number), "") if number.isdecimal() else ""), j
+        # Unknown command: `\underline{T}ool` keeps its argument, `\ours{}` and `\model`
+        # (an author's macro whose definition is lost) keep their name.
+        if j < end and self.kinds[j] == "open":
+            argument, after = self.argument(j, end, math, depth)
+            if argument and argument.strip():
+                return argument, after
+            return base, after
+        return base, j
+
+    def _control_symbol(
+        self, name: str, j: int, end: int, math: bool, depth: int
+    ) -> tuple[str, int]:
+        """Render `\\%`, `\\{`, `\\"o` and the other one-character commands."""
+        if name in _SYMBOL_ACCENTS:
+            mark, fallback = _SYMBOL_ACCENTS[name]
+            if j < end and self.kinds[j] in ("text", "open"):
+                argument, after = self.argument(j, end, math, depth, skip_space=False)
+                if argument is not None:
+                    combined = _combine(argument, mark)
+                    if combined is not None and len(combined) == 1:
+                        return combined, after
+                    return fallback + argument, after
+            return fallback, j
+        return _ESCAPES.get(name, name), j
+
+
+def _render_paragraph(paragraph: str) -> str:
+    """Render one paragraph: links, TeX, quotes and Markdown emphasis, spaces collapsed."""
+    if "](" in paragraph:
+        paragraph = _MD_LINK_RE.sub(_markdown_link, paragraph)
+    if "<" in paragraph:
+        paragraph = _AUTOLINK_RE.sub(r"\1", paragraph)
+    has_tex = any(marker in paragraph for marker in _TEX_MARKERS)
+    text = _Parser(paragraph).render() if has_tex else paragraph
+    if "`" in text or "''" in text:
+        text = text.replace("``", "“").replace("''", "”")
+        text = _CODE_SPAN_RE.sub(r"\1", text)
+        text = _SINGLE_QUOTE_RE.sub(r"‘\1’", text)
+    if "*" in text:
+        text = _STRONG_STAR_RE.sub(r"\1", text)
+        text = _EM_STAR_RE.sub(r"\1", text)
+    if "_" in text:
+        text = _STRONG_USCORE_RE.sub(r"\1", text)
+        text = _EM_USCORE_RE.sub(r"\1", text)
+    text = " ".join(text.replace(_STAR, "*").replace(_USCORE, "_").split())
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return text
+
+
+def _entity(match: re.Match[str]) -> str:
+    """Decode one HTML entity (`&#151;` → an em dash); leave unknown names as written."""
+    entity = match.group()
+    if entity[1] == "#" or entity[1:] in html.entities.html5:
+        return html.unescape(entity)
+    return entity
+
+
+def _without_controls(text: str) -> str:
+    """Return `text` without control characters (a lone CR is a newline, a tab a space)."""
+    return text.translate(_CONTROL_TABLE) if _CONTROL_RE.search(text) else text
+
+
+def _render(text: str) -> str:
+    """Render a whole text; paragraphs (blank-line separated) are kept apart by "\\n\\n"."""
+    text = _without_controls(text.replace("\r\n", "\n"))
+    if sum(text.count(markup) for markup in _MARKUP) > _MAX_MARKUP:
+        paragraphs = (" ".join(p.split()) for p in _PARAGRAPH_RE.split(text))
+        return "\n\n".join(p for p in paragraphs if p)
+    if "&" in text:
+        text = _without_controls(_ENTITY_RE.sub(_entity, text))
+    paragraphs = (_render_paragraph(p) for p in _PARAGRAPH_RE.split(text))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def display_text(text: str) -> str:
+    """Return the display form of an abstract or title: LaTeX and Markdown made readable.
+
+    Math and commands become Unicode (`$\\ell_{2}$` → `ℓ₂`, `\\textbf{x}` → `x`), HTML
+    entities are decoded, runs of whitespace become one space and a blank line becomes
+    exactly one paragraph break. Dollars that do not enclose math (`$5 million`) stay.
+    """
+    if not isinstance(text, str) or not text:
+        return ""
+    try:
+        return _render(text)
+    except Exception:  # pragma: no cover - defensive only
+        # The renderer is written to be total; should a bug slip through, show the source.
+        return "\n\n".join(" ".join(p.split()) for p in _PARAGRAPH_RE.split(text) if p.strip())

@@ -1,0 +1,139 @@
+"""The triage state of a library: decisions, notes, tags, the history log and daily counts.
+
+Kept in ``triage.json`` (TinyDB tables):
+
+``decisions``  one document per paper that is not plain Inbox (a status, a note or tags);
+               the document id is the paper id read as hexadecimal, so lookups are direct.
+``history``    the undo log: one document per step (a whole bulk decision is one step), each a
+               list of ``[paper_id, old_status, new_status]``; undone steps stay for redo until
+               a new decision is made. Capped at ``HISTORY_LIMIT`` steps.
+``days``       decisions made per day and per resulting status: progress without an ever
+               growing log (a 100,000-paper triage keeps one small document per day).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from storage.models import Status
+
+SCHEMA = 2
+HISTORY_LIMIT = 1000
+
+#: One change of one paper: (paper id, status before, status after).
+Change = tuple[str, Status, Status]
+
+
+def doc_id(paper_id: str) -> int:
+    """The TinyDB document id of a paper: its hex id as a number."""
+    return int(paper_id, 16)
+
+
+def day_id(day: date) -> int:
+    """The TinyDB document id of a day: 20261129."""
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One undoable step: the changes one action made, together."""
+
+    seq: int
+    at: float
+    changes: tuple[Change, ...]
+    undone: bool = False
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "at": self.at,
+            "changes": [[pid, old.value, new.value] for pid, old, new in self.changes],
+            "undone": self.undone,
+        }
+
+    @classmethod
+    def from_doc(cls, seq: int, doc: Mapping[str, Any]) -> Step:
+        changes = tuple(
+            (str(pid), Status(old), Status(new)) for pid, old, new in doc.get("changes", ())
+        )
+        return cls(seq, float(doc.get("at", 0.0)), changes, bool(doc.get("undone", False)))
+
+
+@dataclass(slots=True)
+class TriageSnapshot:
+    """The whole triage state as plain dictionaries, read in one go."""
+
+    statuses: dict[str, Status] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    can_undo: bool = False
+    can_redo: bool = False
+
+    def status(self, paper_id: str) -> Status:
+        return self.statuses.get(paper_id, Status.INBOX)
+
+
+@dataclass(frozen=True, slots=True)
+class DayCount:
+    """Decisions made on one day, by the status they gave."""
+
+    day: date
+    counts: Mapping[Status, int]
+
+    @property
+    def total(self) -> int:
+        """Decisions that took a paper out of the Inbox, less those put back."""
+        return sum(n for s, n in self.counts.items() if s is not Status.INBOX)
+
+
+def snapshot_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageSnapshot:
+    """Read the triage tables of a parsed ``triage.json``."""
+    snap = TriageSnapshot()
+    for doc in tables.get("decisions", {}).values():
+        pid = doc["id"]
+        status = Status(doc.get("status", "inbox"))
+        if status is not Status.INBOX:
+            snap.statuses[pid] = status
+        if doc.get("note"):
+            snap.notes[pid] = doc["note"]
+        if doc.get("tags"):
+            snap.tags[pid] = tuple(doc["tags"])
+    history = tables.get("history", {}).values()
+    snap.can_undo = any(not h.get("undone") for h in history)
+    snap.can_redo = any(h.get("undone") for h in history)
+    return snap
+
+
+def days_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> list[DayCount]:
+    """The per-day decision counts, oldest first."""
+    days = []
+    for doc in tables.get("days", {}).values():
+        counts = {s: int(doc.get(s.value, 0)) for s in Status}
+        days.append(DayCount(date.fromisoformat(doc["day"]), counts))
+    return sorted(days, key=lambda d: d.day)
+
+
+def count_day(
+    days: dict[int, dict[str, Any]], changes: Iterable[Change], at: float, sign: int
+) -> None:
+    """Add (``sign`` 1) or take back (``sign`` -1) the changes in the day table (in place)."""
+    day = datetime.fromtimestamp(at).date()
+    key = day_id(day)
+    doc = dict(days.get(key) or {"day": day.isoformat()})
+    for _pid, _old, new in changes:
+        doc[new.value] = max(0, int(doc.get(new.value, 0)) + sign)
+    days[key] = doc
+
+
+def now() -> float:
+    """Seconds since the epoch; one place so that tests can reason about it."""
+    return time.time()
+
+
+def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
+    """Tags as stored: trimmed, lower case, spaces as dashes, no duplicates, in given order."""
+    clean = ("-".join(t.strip().casefold().split()) for t in tags)
+    return tuple(dict.fromkeys(t for t in clean if t))

@@ -1,0 +1,422 @@
+"""Bad input to the ``papers`` command: one line on stderr, exit 1 (2 for usage), HOME untouched.
+
+Every case runs against a copy of one seeded HOME (the bundled lists imported and one paper
+starred, so that both ``papers.json`` and ``triage.json`` exist) and checks that every file in
+HOME is byte-for-byte what it was. Damaged library files are reported by name and never
+written over. A reader that leaves early (``papers list | head -1``) causes no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "storage" / "sample"
+TWENTY_MB = 20 * 1024 * 1024
+
+
+def papers_command() -> list[str]:
+    """The installed console script beside this Python, else ``python -m tui``."""
+    for name in ("papers", "papers.exe"):
+        script = Path(sys.executable).with_name(name)
+        if script.is_file():
+            return [str(script)]
+    return [sys.executable, "-m", "tui"]
+
+
+PAPERS = papers_command()
+
+
+def make_env(root: Path, **extra: str) -> dict[str, str]:
+    """A clean environment: user folders inside ``root``, no PAPERS_* leaking in."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"PAPERS_HOME", "PAPERS_DEBUG", "PYTHONUNBUFFERED"}
+    }
+    env.update(
+        HOME=str(root / "user"),
+        XDG_CONFIG_HOME=str(root / "xdg-config"),
+        XDG_DATA_HOME=str(root / "xdg-data"),
+        XDG_CACHE_HOME=str(root / "xdg-cache"),
+        XDG_STATE_HOME=str(root / "xdg-state"),
+    )
+    env.update(extra)
+    return env
+
+
+def run(
+    *args: str | Path, env: dict[str, str], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*PAPERS, *map(str, args)],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def one_line_error(result: subprocess.CompletedProcess[str], code: int) -> str:
+    """The error line of a command that must fail with ``code`` and say one line."""
+    assert result.returncode == code, (result.args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("papers: error: "), result.stderr
+    assert "internal error" not in lines[0]
+    assert result.stdout == ""
+    return lines[0]
+
+
+def snapshot(home: Path) -> dict[str, bytes]:
+    """Every file in HOME, by relative path, with its bytes."""
+    return {str(p.relative_to(home)): p.read_bytes() for p in home.rglob("*") if p.is_file()}
+
+
+@dataclass(frozen=True)
+class Seeded:
+    home: Path
+    ids: list[str]
+    starred: str
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Seeded:
+    root = tmp_path_factory.mktemp("seeded")
+    env = make_env(root)
+    home = root / "home"
+    imported = run("--home", home, "import", SAMPLE, env=env)
+    assert imported.returncode == 0 and "38 added" in imported.stdout, imported.stderr
+    listing = run("--home", home, "list", "--json", env=env)
+    ids = [r["id"] for r in json.loads(listing.stdout)]
+    assert run("--home", home, "mark", ids[7], "starred", env=env).returncode == 0
+    assert {"papers.json", "triage.json"} <= {p.name for p in home.iterdir()}
+    return Seeded(home, ids, ids[7])
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return make_env(tmp_path)
+
+
+@pytest.fixture
+def home(seeded: Seeded, tmp_path: Path) -> Path:
+    target = tmp_path / "home"
+    shutil.copytree(seeded.home, target)
+    return target
+
+
+# -- bad list files -------------------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8
+PAPER = {
+    "title": "A paper",
+    "abstract": "We study a problem with a new method and report results on several "
+    "benchmarks, with enough words in the abstract to count as one.",
+}
+
+
+def twenty_mb_paragraph(path: Path) -> None:
+    words = b"lorem ipsum dolor sit amet consectetur adipiscing elit "
+    path.write_bytes((words * (TWENTY_MB // len(words) + 1))[:TWENTY_MB])
+
+
+def twenty_mb_wrapped_paragraph(path: Path) -> None:
+    line = b"lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod\n"
+    path.write_bytes(line * (TWENTY_MB // len(line)))
+
+
+BAD_FILES: dict[str, tuple[str, bytes | Callable[[Path], None], str]] = {
+    # case: (file name, content or writer, what the error line says)
+    "empty file": ("empty.txt", b"", "the file is empty"),
+    "blank file": ("blank.txt", b" \n\n\t\n", "the file is empty"),
+    "binary file": ("list.txt", PNG, "not a text file"),
+    "binary, no NUL": ("list.csv", "café ñ résumé".encode("latin-1") * 20, "not UTF-8 text"),
+    "truncated JSON": ("list.json", json.dumps([PAPER, PAPER]).encode()[:-25], "not valid JSON"),
+    "JSON object, no papers": ("list.json", b'{"name": "x", "n": 2}', "holds no list of papers"),
+    "JSON list of numbers": ("list.json", b"[1, 2, 3]", "holds no list of papers"),
+    "JSON string": ("list.json", b'"papers"', "not valid JSON"),
+    "JSON papers without abstracts": (
+        "list.json",
+        b'[{"title": "A"}, {"title": "B"}]',
+        "no abstract",
+    ),
+    "CSV without abstract column": (
+        "list.csv",
+        b"title,authors,url\nA paper,Ada Lovelace,https://example.org\n",
+        "no abstract column",
+    ),
+    "header line only": ("list.txt", b"My reading list\n", "too short to be an abstract"),
+    "20 MB one paragraph": ("huge.txt", twenty_mb_paragraph, "too long for an abstract"),
+    "20 MB hard-wrapped paragraph": (
+        "wrapped.txt",
+        twenty_mb_wrapped_paragraph,
+        "too long for an abstract",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+def test_bad_list_file(case: str, home: Path, env: dict[str, str], tmp_path: Path) -> None:
+    name, content, says = BAD_FILES[case]
+    path = tmp_path / "input" / name
+    path.parent.mkdir()
+    if callable(content):
+        content(path)
+    else:
+        path.write_bytes(content)
+    before = snapshot(home)
+    start = time.monotonic()
+    result = run("--home", home, "import", path, env=env)
+    elapsed = time.monotonic() - start
+    line = one_line_error(result, 1)
+    assert says in line and name in line, line
+    assert snapshot(home) == before
+    assert elapsed < 5, f"{case}: {elapsed:.1f} s"
+
+
+# -- bad arguments --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    args: Callable[[Seeded, Path], list[str | Path]]
+    code: int
+    says: str
+
+
+CASES: dict[str, Case] = {
+    "missing path": Case(lambda s, t: ["import", t / "nope.txt"], 1, "no such file"),
+    "folder without lists": Case(
+        lambda s, t: ["import", empty_folder(t)], 1, "holds no list files"
+    ),
+    "empty catalog": Case(
+        lambda s, t: ["import", SAMPLE, "--catalog", empty_file(t)], 1, "the file is empty"
+    ),
+    "missing catalog": Case(
+        lambda s, t: ["import", SAMPLE, "--catalog", t / "nope.jsonl"], 1, "no such file"
+    ),
+    "unknown id": Case(lambda s, t: ["mark", "0123456789ab", "read"], 1, "'0123456789ab'"),
+    "known and unknown ids": Case(
+        lambda s, t: ["mark", s.ids[0], "fedcba987654", "read"], 1, "'fedcba987654'"
+    ),
+    "prefix too short": Case(lambda s, t: ["mark", s.ids[0][:3], "read"], 1, "no paper"),
+    "unknown id, note": Case(lambda s, t: ["note", "0123456789ab", "hi"], 1, "no paper"),
+    "unknown id, tag": Case(lambda s, t: ["tag", "0123456789ab", "x"], 1, "no paper"),
+    "unknown id, similar": Case(lambda s, t: ["similar", "0123456789ab"], 1, "no paper"),
+    "export to a missing folder": Case(
+        lambda s, t: ["export", "-o", t / "no" / "such" / "x.md"], 1, "no such folder"
+    ),
+    "unknown status": Case(lambda s, t: ["mark", s.ids[0], "maybe"], 2, "unknown status"),
+    "status before id": Case(lambda s, t: ["mark", "read", s.ids[0]], 2, "unknown status"),
+    "mark without status": Case(lambda s, t: ["mark", s.ids[0]], 2, "then a status"),
+    "list unknown status": Case(lambda s, t: ["list", "--status", "maybe"], 2, "--status"),
+    "export unknown status": Case(lambda s, t: ["export", "--status", "maybe"], 2, "--status"),
+    "export unknown format": Case(lambda s, t: ["export", "--format", "docx"], 2, "--format"),
+    "search limit 0": Case(lambda s, t: ["search", "x", "--limit", "0"], 2, "--limit"),
+    "search limit text": Case(lambda s, t: ["search", "x", "--limit", "ten"], 2, "--limit"),
+    "search without query": Case(lambda s, t: ["search"], 2, "QUERY"),
+    "import without files": Case(lambda s, t: ["import"], 2, "FILE"),
+    "unknown command": Case(lambda s, t: ["frobnicate"], 2, "frobnicate"),
+    "unknown option": Case(lambda s, t: ["list", "--colour"], 2, "--colour"),
+}
+
+
+def empty_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "empty-folder"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "notes.pdf").write_bytes(b"%PDF-1.4")
+    return folder
+
+
+def empty_file(tmp_path: Path) -> Path:
+    path = tmp_path / "catalog.jsonl"
+    path.write_bytes(b"")
+    return path
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_arguments(
+    case: str, seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    spec = CASES[case]
+    args = spec.args(seeded, tmp_path)
+    before = snapshot(home)
+    line = one_line_error(run("--home", home, *args, env=env), spec.code)
+    assert spec.says in line, line
+    if spec.code == 2:
+        assert "--help" in line  # the usage is one --help away
+    assert snapshot(home) == before
+
+
+def test_ambiguous_prefix(home: Path, env: dict[str, str], tmp_path: Path) -> None:
+    """A prefix that two papers' ids share names neither of them."""
+    rows = [
+        {
+            "title": f"Paper {n}",
+            "abstract": f"Paper number {n} studies a question with a method and reports results.",
+        }
+        for n in range(2000)
+    ]
+    extra = tmp_path / "many.jsonl"
+    extra.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    assert "2000 added" in run("--home", home, "import", extra, env=env).stdout
+    ids = [r["id"] for r in json.loads(run("--home", home, "list", "--json", env=env).stdout)]
+    assert len(ids) == 2038
+    shared = Counter(i[:4] for i in ids).most_common(1)[0]
+    assert shared[1] >= 2  # 2,038 ids in 65,536 four-character prefixes: a clash is certain
+    before = snapshot(home)
+    line = one_line_error(run("--home", home, "mark", shared[0], "read", env=env), 1)
+    assert "ambiguous" in line and f"'{shared[0]}'" in line
+    assert snapshot(home) == before
+
+
+# -- damaged library files ------------------------------------------------------------------
+
+
+def half(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+DAMAGE: dict[str, tuple[str, Callable[[bytes, Seeded], bytes], str]] = {
+    # case: (file, new content from the old, what the error line says)
+    "papers.json truncated": ("papers.json", lambda b, s: half(b), "not valid JSON"),
+    "papers.json empty": ("papers.json", lambda b, s: b"", "the file is empty"),
+    "papers.json not JSON": ("papers.json", lambda b, s: b"not json\n", "not valid JSON"),
+    "papers.json a list": ("papers.json", lambda b, s: b"[1,2]", "not an object"),
+    "papers.json bad table": (
+        "papers.json",
+        lambda b, s: b'{"papers": [1, 2]}',
+        "table 'papers' is malformed",
+    ),
+    "papers.json bad record": (
+        "papers.json",
+        lambda b, s: b'{"papers": {"1": {"foo": 1}}}',
+        "malformed",
+    ),
+    "triage.json truncated": ("triage.json", lambda b, s: half(b), "not valid JSON"),
+    "triage.json not JSON": ("triage.json", lambda b, s: b"not json", "not valid JSON"),
+    "triage.json a list": ("triage.json", lambda b, s: b"[1,2]", "not an object"),
+    "triage.json bad status": (
+        "triage.json",
+        lambda b, s: b.replace(b'"starred"', b'"maybe"'),
+        "malformed",
+    ),
+    "triage.json bad history": (
+        "triage.json",
+        lambda b, s: b'{"history": {"1": {"what": 1}}}',
+        "malformed",
+    ),
+}
+
+
+def damage(home: Path, seeded: Seeded, case: str) -> tuple[Path, str]:
+    name, change, says = DAMAGE[case]
+    path = home / name
+    new = change(path.read_bytes(), seeded)
+    assert new != path.read_bytes()
+    path.write_bytes(new)
+    return path, says
+
+
+@pytest.mark.parametrize("case", list(DAMAGE))
+def test_damaged_library_file(case: str, seeded: Seeded, home: Path, env: dict[str, str]) -> None:
+    path, says = damage(home, seeded, case)
+    before = snapshot(home)
+    for args in (["list"], ["mark", seeded.ids[0], "read"]):
+        line = one_line_error(run("--home", home, *args, env=env), 1)
+        assert line.startswith(f"papers: error: {path} is damaged (")
+        assert says in line, line
+        assert snapshot(home) == before
+
+
+@pytest.mark.parametrize("case", ["papers.json truncated", "triage.json not JSON"])
+def test_no_command_writes_over_a_damaged_file(
+    case: str, seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    path, _ = damage(home, seeded, case)
+    before = snapshot(home)
+    commands: list[list[str | Path]] = [
+        ["import", SAMPLE],
+        ["undo"],
+        ["redo"],
+        ["note", seeded.ids[0], "a note"],
+        ["tag", seeded.ids[0], "x"],
+        ["search", "diffusion"],
+        ["export", "-o", tmp_path / "out.md"],
+        ["stats"],
+    ]
+    for args in commands:
+        line = one_line_error(run("--home", home, *args, env=env), 1)
+        assert str(path) in line, (args, line)
+        assert snapshot(home) == before, args
+    assert not (tmp_path / "out.md").exists()
+
+
+# -- a reader that leaves early ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list"],
+        ["list", "--json"],
+        ["search", "diffusion"],
+        ["export", "--status", "all", "--format", "json"],
+        ["stats"],
+    ],
+    ids=" ".join,
+)
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
+def test_closed_pipe_is_no_traceback(
+    args: list[str], unbuffered: bool, seeded: Seeded, tmp_path: Path
+) -> None:
+    env = make_env(tmp_path, **({"PYTHONUNBUFFERED": "1"} if unbuffered else {}))
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first byte
+    try:
+        result = subprocess.run(
+            [*PAPERS, "--home", str(seeded.home), *args],
+            env=env,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert result.stderr.decode() == ""
+    assert result.returncode == 0
+
+
+def test_head_one_is_no_traceback(seeded: Seeded, env: dict[str, str]) -> None:
+    """`papers list --json | head -c 100`: the reader takes a little and closes."""
+    with subprocess.Popen(
+        [*PAPERS, "--home", str(seeded.home), "list", "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = os.read(proc.stdout.fileno(), 100)
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        code = proc.wait(timeout=60)
+    assert first.startswith(b"[")
+    assert err == ""
+    assert code == 0

@@ -1,0 +1,66 @@
+"""Shared fixtures: every test gets its own HOME and config folders; real data when present."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage import Library
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "storage" / "sample"
+DATA = REPO.parent / "shared" / "data"
+REAL_LIST = DATA / "iclr2025.jsonl"
+
+
+@pytest.fixture(autouse=True)
+def isolated_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No test reads or writes the user's real library or config."""
+    monkeypatch.setenv("PAPERS_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PAPERS_DEBUG", raising=False)
+    yield
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """An empty library folder."""
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def sample_files() -> list[Path]:
+    """The two bundled seed lists."""
+    return sorted(SAMPLE.glob("*.txt"))
+
+
+@pytest.fixture(scope="session")
+def _seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("seeded") / "home"
+    Library(folder).import_files(sorted(SAMPLE.glob("*.txt")))
+    return folder
+
+
+@pytest.fixture
+def seeded_home(home: Path, _seeded_template: Path) -> Path:
+    """A library folder holding the 38 sample papers (copied from a session template)."""
+    shutil.copytree(_seeded_template, home)
+    return home
+
+
+@pytest.fixture
+def library(seeded_home: Path) -> Library:
+    """A library with the 38 sample papers, nothing decided."""
+    return Library(seeded_home)
+
+
+@pytest.fixture(scope="session")
+def real_list() -> Path:
+    """The real ICLR 2025 list; tests that need it skip on a clone without ../shared/data."""
+    if not REAL_LIST.is_file():
+        pytest.skip(f"real data absent: {REAL_LIST} (only on machines with ../shared/data)")
+    return REAL_LIST

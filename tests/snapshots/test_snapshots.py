@@ -1,0 +1,75 @@
+"""SVG snapshots of the real app at fixed sizes (cursor blink frozen by tests/tui/conftest.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from storage import Library
+from tests.tui.conftest import clipboard, no_cursor_blink  # noqa: F401 - fixtures
+from tests.tui.helpers import make_app, ready, wait_for
+
+
+def decided_home(home: Path) -> Path:
+    """The sample with a few decisions, so every mark shows."""
+    lib = Library(home)
+    ids = [p.id for p in lib.papers()]
+    lib.set_status(ids[1], "starred")
+    lib.set_status(ids[3], "read")
+    lib.set_status(ids[4], "skipped")
+    return home
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await ready(pilot)
+    await pilot.pause(0.1)
+
+
+def test_inbox(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(decided_home(seeded_home))
+    assert snap_compare(app, terminal_size=(120, 36), run_before=settle)
+
+
+def test_all_tab_with_marks(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(decided_home(seeded_home))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("5", "j", "j")
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+def test_search(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"difusion")
+        await wait_for(pilot, lambda: screen.query_text == "difusion" and screen.hit_rows is not None)
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+def test_help(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+def test_narrow(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(decided_home(seeded_home))
+    assert snap_compare(app, terminal_size=(60, 20), run_before=settle)
+
+
+def test_tiny(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    assert snap_compare(app, terminal_size=(40, 12), run_before=settle)

@@ -1,0 +1,61 @@
+"""Helpers for driving the real app: a fake OS clipboard, waiting for workers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pyperclip
+from textual.pilot import Pilot
+
+from storage import Library
+from tui.app import PapersApp
+from tui.screens.main import MainScreen
+
+
+class FakeClipboard:
+    """The OS clipboard, in memory (the only thing tests mock)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.fail: str | None = None
+
+    def copy(self, text: str) -> None:
+        if self.fail:
+            raise pyperclip.PyperclipException(self.fail)
+        self.text = text
+
+    def paste(self) -> str:
+        return self.text
+
+
+def make_app(home: Path) -> PapersApp:
+    """The real app on the library in ``home`` (first run imports the sample)."""
+    return PapersApp(Library(home))
+
+
+async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app run until ``condition`` holds (workers, the writer thread…)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.02)
+
+
+async def ready(pilot: Pilot[None]) -> MainScreen:
+    """The main screen once its search index is built."""
+    app = pilot.app
+    assert isinstance(app, PapersApp)
+    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.main_screen.index is not None)
+    return app.main_screen
+
+
+async def settled(pilot: Pilot[None]) -> None:
+    """Every decision made so far is on disk and its outcome absorbed."""
+    app = pilot.app
+    assert isinstance(app, PapersApp)
+    await wait_for(pilot, lambda: not app.session.busy)
+    await pilot.pause(0.05)

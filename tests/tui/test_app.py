@@ -1,0 +1,361 @@
+"""The real app driven by keys (Textual's Pilot): every key path changes what it should."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from storage import Library, Status
+from tests.tui.helpers import FakeClipboard, make_app, ready, settled, wait_for
+from tui.app import PapersApp
+from tui.screens.help import HelpScreen
+from tui.widgets.paper_list import PaperList
+
+SIZE = (120, 36)
+
+
+def plist(app: PapersApp) -> PaperList:
+    return app.main_screen.query_one(PaperList)
+
+
+def tab_text(app: PapersApp) -> str:
+    return str(app.main_screen.query_one("#tabs").render())
+
+
+async def test_first_run_imports_the_sample_and_says_how_to_import(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert len(plist(app).rows) == 38
+        assert "Inbox 38" in tab_text(app) and "0 / 38 triaged" in tab_text(app)
+        messages = [n.message for n in app._notifications]
+        assert any("papers import FILE" in m for m in messages)
+        assert app.focused is plist(app)
+
+
+async def test_triage_keys_decide_and_move_on(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        papers = [p.id for p in app.papers]
+        await pilot.press("s")  # star the first: it leaves the Inbox, the next is selected
+        assert plist(app).current is not None and plist(app).current.id == papers[1]
+        assert len(plist(app).rows) == 37
+        await pilot.press("r", "x")
+        assert plist(app).current is not None and plist(app).current.id == papers[3]
+        assert "Inbox 35" in tab_text(app) and "Starred 1" in tab_text(app)
+        await settled(pilot)
+    lib = Library(seeded_home)
+    assert lib.statuses() == {
+        papers[0]: Status.STARRED,
+        papers[1]: Status.READ,
+        papers[2]: Status.SKIPPED,
+    }
+
+
+async def test_in_the_all_tab_a_decision_stays_and_the_cursor_moves(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("5", "s", "s")
+        assert len(plist(app).rows) == 38
+        assert plist(app).cursor == 2
+        await pilot.press("g", "i")  # back to the Inbox
+        await settled(pilot)
+        assert app.session.status(app.papers[0].id) is Status.INBOX
+        assert app.session.status(app.papers[1].id) is Status.STARRED
+
+
+async def test_movement_keys(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("j", "j", "down")
+        assert plist(app).cursor == 3
+        await pilot.press("k", "up")
+        assert plist(app).cursor == 1
+        await pilot.press("G")
+        assert plist(app).cursor == 37
+        await pilot.press("g")
+        assert plist(app).cursor == 0
+        await pilot.press("ctrl+d")
+        half = plist(app).cursor
+        assert half > 3
+        await pilot.press("ctrl+u")
+        assert plist(app).cursor == 0
+
+
+async def test_tabs_show_their_papers(seeded_home: Path) -> None:
+    lib = Library(seeded_home)
+    ids = [p.id for p in lib.papers()]
+    lib.set_statuses(ids[:3], "starred")
+    lib.set_status(ids[3], "read")
+    lib.set_statuses(ids[4:6], "skipped")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        expected = {"1": 32, "2": 3, "3": 1, "4": 2, "5": 38}
+        for key, count in expected.items():
+            await pilot.press(key)
+            assert len(plist(app).rows) == count, key
+        await pilot.press("2")
+        assert [p.id for p in plist(app).row_papers()] == ids[:3]
+
+
+async def test_undo_redo_many_steps_and_across_restarts(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    ids = [p.id for p in Library(seeded_home).papers()]
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("s", "r", "x")
+        await settled(pilot)
+        await pilot.press("u", "u")
+        await settled(pilot)
+        assert app.session.state.statuses == {ids[0]: Status.STARRED}
+        assert plist(app).current is not None and plist(app).current.id == ids[1]
+        await pilot.press("ctrl+r")
+        await settled(pilot)
+        assert app.session.state.statuses == {ids[0]: Status.STARRED, ids[1]: Status.READ}
+    app = make_app(seeded_home)  # a restart: undo reaches the last session's steps
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("u", "u")
+        await settled(pilot)
+        assert app.session.state.statuses == {}
+        await pilot.press("u")
+        await settled(pilot)
+        assert any("Nothing to undo" in n.message for n in app._notifications)
+    assert Library(seeded_home).statuses() == {}
+
+
+async def test_search_as_you_type_esc_keeps_the_filter(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"parasolvr")
+        await wait_for(pilot, lambda: screen.query_text == "parasolvr" and screen.hit_rows is not None)
+        await wait_for(pilot, lambda: plist(app).current is not None and "ParaSolver" in plist(app).current.title)
+        assert app.session.state.statuses == {}
+        await pilot.press("escape")
+        assert app.focused is plist(app)
+        assert screen.query_text == "parasolvr"
+        assert len(plist(app).rows) < 38
+        await pilot.press("escape")
+        assert screen.query_text == ""
+        assert len(plist(app).rows) == 38
+        await pilot.press("slash", *"graph")
+        await wait_for(pilot, lambda: screen.hit_rows is not None and screen.query_text == "graph")
+        await pilot.press("ctrl+l")
+        assert screen.query_text == "" and len(plist(app).rows) == 38
+
+
+async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"curvature")
+        await wait_for(pilot, lambda: bool(screen.hit_words) and plist(app).current is not None)
+        await pilot.pause(0.05)
+        abstract = app.main_screen.query_one("#detail-abstract", Static).content
+        assert isinstance(abstract, Text)
+        spans = [abstract.plain[s.start : s.end].lower() for s in abstract.spans]
+        assert any("curvature" in s for s in spans)
+
+
+async def test_copy_one_link_and_all_links(seeded_home: Path, clipboard: FakeClipboard) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("c")  # the first sample paper (CollabEdit) has a link
+        await wait_for(pilot, lambda: clipboard.text != "")
+        assert clipboard.text == "https://github.com/LINs-lab/CollabEdit"
+        assert app.clipboard == clipboard.text  # OSC 52 as well
+        await pilot.press("j", "y")  # the second has none
+        await wait_for(pilot, lambda: any("no GitHub" in n.message for n in app._notifications))
+        await pilot.press("C")
+        await wait_for(pilot, lambda: clipboard.text.count("\n") == 7)
+        assert len(set(clipboard.text.splitlines())) == 8
+        await wait_for(pilot, lambda: any("8 links from 8 papers" in n.message for n in app._notifications))
+
+
+async def test_copy_without_a_system_clipboard_shows_the_link(seeded_home: Path, clipboard: FakeClipboard) -> None:
+    clipboard.fail = "Pyperclip could not find a copy/paste mechanism for your system."
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: any("OSC 52" in n.message for n in app._notifications))
+        note = next(n for n in app._notifications if "OSC 52" in n.message)
+        assert "https://github.com/LINs-lab/CollabEdit" in note.message
+        assert "no system clipboard" in note.message
+
+
+async def test_export_writes_markdown_where_asked(seeded_home: Path, tmp_path: Path) -> None:
+    lib = Library(seeded_home)
+    ids = [p.id for p in lib.papers()]
+    lib.set_statuses(ids[:2], "starred")
+    target = tmp_path / "out.md"
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "e")
+        field = app.screen.query_one(Input)
+        field.value = str(target)
+        await pilot.press("enter")
+        await wait_for(pilot, target.exists)
+        text = target.read_text()
+        assert text.startswith("# Starred: ICLR 2025 论文列表 (2 papers)")
+        assert "https://github.com/LINs-lab/CollabEdit" in text
+        assert any(str(target) in n.message for n in app._notifications)
+
+
+async def test_note_and_tags(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        first = app.papers[0].id
+        await pilot.press("n", *"try it", "ctrl+s")
+        await pilot.press("t", *"diffusion todo", "enter")
+        await settled(pilot)
+    snap = Library(seeded_home).triage()
+    assert snap.notes == {first: "try it"}
+    assert snap.tags == {first: ("diffusion", "todo")}
+
+
+async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None:
+    abstract = "We study [bold]markup[/bold] and \x1b[31mescape codes\x1b[0m in abstracts, which must show as typed."
+    (tmp_path / "evil.jsonl").write_text(json.dumps({"title": "[red]Evil[/red] \x1b[31mtitle", "abstract": abstract}))
+    Library(home).import_file(tmp_path / "evil.jsonl")
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.pause(0.1)
+        row = plist(app).render_line(0).text
+        # markup shows as typed; an escape code cannot reach the terminal (its text stays visible)
+        assert "[red]Evil[/red] [31mtitle" in row and "\x1b" not in row
+        title = app.main_screen.query_one("#detail-title", Static).visual
+        abstract_view = app.main_screen.query_one("#detail-abstract", Static).visual
+        assert isinstance(title, Content) and isinstance(abstract_view, Content)
+        assert title.plain.startswith("[red]Evil[/red]")
+        assert "[31mtitle" in title.plain
+        assert "[bold]markup[/bold]" in abstract_view.plain
+        assert "[31mescape codes" in abstract_view.plain
+        assert "\x1b" not in title.plain + abstract_view.plain
+
+
+@pytest.mark.parametrize("size", [(40, 12), (60, 20), (30, 8)])
+async def test_narrow_terminals_stack_and_do_not_crash(seeded_home: Path, size: tuple[int, int]) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("j", "s", "slash", *"graph", "escape", "question_mark")
+        await pilot.pause(0.1)
+        assert app.main_screen.has_class("-narrow")
+        await pilot.press("escape", "2", "5", "G")
+        assert app.is_running
+
+
+async def test_another_process_decisions_show_up(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        other = Library(seeded_home)
+        target = other.papers()[5].id
+        other.set_status(target, "starred")
+        await wait_for(pilot, lambda: app.session.status(target) is Status.STARRED, timeout=5)
+        await wait_for(pilot, lambda: "Starred 1" in tab_text(app))
+        assert len(plist(app).rows) == 37
+
+
+async def test_help_and_palette(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("ctrl+p", *"star paper")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settled(pilot)
+        assert list(app.session.state.statuses.values()) == [Status.STARRED]
+
+
+async def test_keys_are_remapped_from_the_config_file(seeded_home: Path) -> None:
+    (seeded_home / "config.toml").write_text('[keys]\nstar = "f"\n')
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("s")
+        assert app.session.state.statuses == {}
+        await pilot.press("f")
+        assert list(app.session.state.statuses.values()) == [Status.STARRED]
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        keys = list(app.screen.table().columns[1].cells)
+        assert "f" in keys and "s" not in keys
+
+
+async def test_bad_config_is_reported_not_fatal(seeded_home: Path) -> None:
+    (seeded_home / "config.toml").write_text("[keys\nstar = ")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert any("does not parse" in n.message for n in app._notifications)
+        await pilot.press("s")
+        assert len(app.session.state.statuses) == 1
+
+
+async def test_bulk_decision_is_one_undo_step(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("space", "space", "space", "D")
+        await pilot.pause(0.1)
+        await pilot.press("x")
+        await settled(pilot)
+        assert list(app.session.state.statuses.values()) == [Status.SKIPPED] * 3
+        assert len(plist(app).rows) == 35
+        await pilot.press("u")
+        await settled(pilot)
+        assert app.session.state.statuses == {}
+
+
+async def test_import_from_inside_the_app(seeded_home: Path, tmp_path: Path) -> None:
+    source = tmp_path / "more.jsonl"
+    source.write_text(
+        json.dumps({"title": "A New Paper", "abstract": "We introduce NEWTHING, a benchmark for testing imports inside the app."})
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        app.screen.query_one("#import-path", Input).value = str(source)
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: len(app.papers) == 39)
+        await wait_for(pilot, lambda: len(plist(app).rows) == 39)
+        assert any("1 added" in n.message for n in app._notifications)
+
+
+async def test_stats_similar_and_suggested_order(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("S")
+        await pilot.pause(0.1)
+        assert type(app.screen).__name__ == "StatsScreen"
+        await pilot.press("escape", "m")
+        await pilot.pause(0.2)
+        assert type(app.screen).__name__ == "SimilarScreen"
+        await pilot.press("escape", "s", "ctrl+o")
+        await pilot.pause(0.1)
+        assert app.main_screen.suggested_rows is not None
+        await pilot.press("ctrl+o")
+        assert app.main_screen.suggested_rows is None

@@ -1,0 +1,131 @@
+"""Never lose a decision: SIGKILL mid-write, two writer processes, atomic files."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from storage import Library, Status
+from storage.files import atomic_write
+
+WRITER = """
+import sys
+from storage import Library
+home, status, first, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+lib = Library(home)
+ids = [p.id for p in lib.papers()][first:first + count]
+print("READY", flush=True)
+for pid in ids:
+    lib.set_status(pid, status)
+    print("ACK", pid, flush=True)
+"""
+
+
+def make_library(home: Path, tmp_path: Path, n: int) -> Library:
+    """A library of ``n`` generated papers (distinct abstracts)."""
+    words = "graph diffusion token sparse robust neural policy kernel bandit vision".split()
+    lines = []
+    rng = random.Random(7)
+    for i in range(n):
+        body = " ".join(rng.choice(words) for _ in range(40))
+        lines.append(json.dumps({"title": f"Paper {i}", "abstract": f"Paper number {i}: {body}."}))
+    source = tmp_path / "many.jsonl"
+    source.write_text("\n".join(lines))
+    lib = Library(home)
+    lib.import_file(source)
+    return lib
+
+
+def start_writer(home: Path, status: str, first: int, count: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(home), status, str(first), str(count)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+def test_sigkill_at_random_moments_loses_no_acknowledged_decision(home: Path, tmp_path: Path) -> None:
+    lib = make_library(home, tmp_path, 2000)
+    rng = random.Random(2025)
+    acknowledged: dict[str, Status] = {}
+    kills = 0
+    first = 0
+    for round_ in range(30):
+        status = ["read", "skipped", "starred"][round_ % 3]
+        proc = start_writer(home, status, first, 60)
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "READY"
+        early = [proc.stdout.readline() for _ in range(rng.randint(1, 8))]
+        time.sleep(rng.uniform(0.0, 0.004))  # then die somewhere inside a later write
+        os.kill(proc.pid, signal.SIGKILL)
+        rest, _ = proc.communicate()
+        out = "".join(early) + rest
+        kills += proc.returncode == -signal.SIGKILL
+        for line in out.splitlines():
+            if line.startswith("ACK "):
+                acknowledged[line.split()[1]] = Status(status)
+        first += 60
+        # the library always opens, and holds every acknowledged decision
+        statuses = Library(home).statuses()
+        missing = {pid for pid, s in acknowledged.items() if statuses.get(pid) is not s}
+        assert not missing, f"round {round_}: lost {len(missing)} acknowledged decisions"
+    assert kills >= 25
+    assert len(acknowledged) >= 30
+    leftovers = [p.name for p in home.iterdir() if p.name.endswith(".tmp")]
+    assert len(leftovers) <= kills  # a killed writer may leave a temporary file, never a torn one
+    assert len(lib.papers()) == 2000
+
+
+def test_two_writer_processes_lose_nothing(home: Path, tmp_path: Path) -> None:
+    make_library(home, tmp_path, 500)
+    writers = [start_writer(home, "starred", 0, 250), start_writer(home, "skipped", 250, 250)]
+    outputs = [w.communicate(timeout=120)[0] for w in writers]
+    assert [w.returncode for w in writers] == [0, 0]
+    assert [o.count("ACK") for o in outputs] == [250, 250]
+    statuses = Library(home).statuses()
+    assert sum(1 for s in statuses.values() if s is Status.STARRED) == 250
+    assert sum(1 for s in statuses.values() if s is Status.SKIPPED) == 250
+    history = json.loads((home / "triage.json").read_text())["history"]
+    assert len(history) == 500
+
+
+def test_atomic_write_keeps_the_previous_version_as_backup(tmp_path: Path) -> None:
+    target = tmp_path / "f.json"
+    atomic_write(target, b"one")
+    atomic_write(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert (tmp_path / "f.json.bak").read_bytes() == b"one"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json", "f.json.bak"]
+
+
+def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "f.json"
+    atomic_write(target, b"good")
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError, match="No space"):
+        atomic_write(target, b"new")
+    assert target.read_bytes() == b"good"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json"]
+
+
+def test_a_library_sees_another_process_decisions(library: Library) -> None:
+    pid = library.papers()[0].id
+    assert library.statuses() == {}
+    other = Library(library.home)
+    other.set_status(pid, "starred")
+    assert library.triage_changed_on_disk()
+    assert library.statuses() == {pid: Status.STARRED}
+    assert not library.triage_changed_on_disk()

@@ -1,0 +1,532 @@
+"""SearchIndex: ranking, typos and prefixes, qualifiers, highlights, updates, and real relevance."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.corpus import load_real_papers, relevance_queries
+from storage.models import Paper, Status
+from storage.search import (
+    Query,
+    SearchIndex,
+    highlight_spans,
+    max_typos,
+    parse_query,
+    tokenize,
+)
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def paper(
+    title: str,
+    abstract: str,
+    *,
+    authors: tuple[str, ...] = (),
+    github: tuple[str, ...] = (),
+    venue_status: str = "Poster",
+    lists: tuple[str, ...] = ("ICLR 2025",),
+    name: str = "",
+    pid: str = "",
+) -> Paper:
+    """A paper with an id derived from its abstract."""
+    return Paper(
+        id=pid or hashlib.sha1(abstract.encode()).hexdigest()[:12],
+        title=title,
+        abstract=abstract,
+        authors=authors,
+        github=github,
+        venue_status=venue_status,
+        list=lists[0],
+        lists=lists,
+        name=name,
+    )
+
+
+PARASOLVER = paper(
+    "ParaSolver: A Hierarchical Parallel Integral Solver for Diffusion Models",
+    "We solve the sampling of diffusion models in parallel with a hierarchical integral solver.",
+    authors=("Jianrong Lu", "Zhiyu Zhu"),
+    github=("https://github.com/example/parasolver",),
+    venue_status="Spotlight",
+)
+SAMPLER = paper(
+    "Learned Reference-based Diffusion Sampler for multi-modal distributions",
+    "Sampling from multi-modal distributions is hard; we learn a reference process.",
+    authors=("Maxence Noble", "Alain Durmus"),
+    venue_status="Oral",
+)
+MONTE_CARLO = paper(
+    "Efficient Monte Carlo Estimation for Bayesian Inference",
+    "We propose a diffusion sampler and compare the diffusion sampler with Langevin dynamics, "
+    "showing that a diffusion sampler is a good sampler.",
+    authors=("Ana Diaz",),
+)
+RICCI = paper(
+    "Graph Neural Ricci Flow: Evolving Feature from a Curvature Perspective",
+    "Ricci curvature of graphs guides message passing; we study its flow.",
+    authors=("Jialong Chen", "Yoshua Bengio"),
+    github=("https://github.com/example/ricci",),
+    venue_status="Oral",
+    lists=("ICLR 2025", "Reading group"),
+)
+RICCI_ONLY = paper(
+    "Ricci Ricci Ricci: Discrete Geometry Notes",
+    "Ricci tensors, Ricci solitons and more Ricci identities for discrete spaces.",
+    authors=("Olivier Bengio-Martin",),
+)
+ORW = paper(
+    "Online Reward-Weighted Fine-Tuning of Flow Matching with Wasserstein Regularization",
+    "We introduce ORW-CFM-W2, an online reward-weighted conditional flow matching method.",
+    authors=("Jiajun Fan",),
+    lists=("Reading group",),
+)
+FLOW_APART = paper(
+    "Flow of Ideas in Graph Matching Competitions",
+    "A flow network is used for matching nodes; no generative modelling here.",
+)
+MIXTURE = paper(
+    "Be More Diverse than the Most Diverse: Optimal Mixtures of Generative Models",
+    "We propose Mixture-UCB, a bandit algorithm selecting a mixture of generative models.",
+)
+GPT = paper(
+    "Judging Judges: GPT-4o as an Evaluator of Open-Ended Answers",
+    "We measure how GPT-4o agrees with human raters on open-ended answers.",
+)
+ATLAS = paper(
+    "Atlas: Mapping Representations of Vision Models",
+    "A map of what vision models encode.",
+)
+ATLAS_WORDS = paper(
+    "An Atlas of Atlases for Atlas Construction",
+    "Atlas construction with atlas registration of atlas images: atlas atlas atlas.",
+)
+KALEIDOSCOPE_TITLE = paper(
+    "Kaleidoscope Embeddings for Symmetric Data",
+    "Embeddings for data with symmetry.",
+)
+KALEIDOSCOPE_ABSTRACT = paper(
+    "Symmetric Representation Learning",
+    "A kaleidoscope view: kaleidoscope groups give kaleidoscope embeddings of symmetric data.",
+)
+
+CORPUS = [
+    PARASOLVER,
+    SAMPLER,
+    MONTE_CARLO,
+    RICCI,
+    RICCI_ONLY,
+    ORW,
+    FLOW_APART,
+    MIXTURE,
+    GPT,
+    ATLAS,
+    ATLAS_WORDS,
+    KALEIDOSCOPE_TITLE,
+    KALEIDOSCOPE_ABSTRACT,
+]
+BY_ID = {p.id: p for p in CORPUS}
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex(CORPUS)
+
+
+def ids(hits: list) -> list[str]:
+    return [h.paper_id for h in hits]
+
+
+def top(index: SearchIndex, query: str, **kwargs: object) -> str:
+    hits = index.search(query, **kwargs)  # type: ignore[arg-type]
+    assert hits, f"no hit for {query!r}"
+    return hits[0].paper_id
+
+
+# --------------------------------------------------------------------------- words
+
+
+def test_corpus_ids_are_unique() -> None:
+    assert len(BY_ID) == len(CORPUS)
+
+
+def test_tokenize_normalises_and_keeps_compounds() -> None:
+    words = tokenize("ORW-CFM-W2 and GPT‑4o on Ｆｉｎｅ ﬁles, Schölkopf {$\\tau$}-bench")
+    for expected in ("orw", "cfm", "w2", "orwcfmw2", "gpt", "4o", "gpt4o", "fine", "files"):
+        assert expected in words
+    assert "scholkopf" in words
+    assert "taubench" in words and "tau" in words and "bench" in words
+
+
+def test_typo_budget_grows_with_length() -> None:
+    assert [max_typos(w) for w in ("gan", "flow", "sampler", "difusion")] == [0, 1, 1, 2]
+
+
+def test_exact_word(index: SearchIndex) -> None:
+    assert top(index, "parasolver") == PARASOLVER.id
+
+
+@pytest.mark.parametrize("query", ["difusion samplr", "diffusoin sampler", "Diffusion Sampler"])
+def test_typos_find_the_title(index: SearchIndex, query: str) -> None:
+    assert top(index, query) == SAMPLER.id
+
+
+def test_short_words_need_exact_spelling(index: SearchIndex) -> None:
+    assert index.search("gpy") == []  # 3 letters: no typo allowed (gpt would be one edit away)
+
+
+@pytest.mark.parametrize("typed", ["para", "paras", "parasol", "parasolv"])
+def test_prefix_while_typing(index: SearchIndex, typed: str) -> None:
+    assert top(index, typed) == PARASOLVER.id
+
+
+def test_prefix_of_last_word_among_others(index: SearchIndex) -> None:
+    assert top(index, "ricci curv") == RICCI.id
+
+
+def test_title_beats_abstract(index: SearchIndex) -> None:
+    hits = ids(index.search("kaleidoscope"))
+    assert hits[:2] == [KALEIDOSCOPE_TITLE.id, KALEIDOSCOPE_ABSTRACT.id]
+    sampler_hits = ids(index.search("diffusion sampler"))
+    assert sampler_hits.index(SAMPLER.id) < sampler_hits.index(MONTE_CARLO.id)
+
+
+def test_all_words_beat_some(index: SearchIndex) -> None:
+    hits = ids(index.search("ricci curvature flow"))
+    assert hits[0] == RICCI.id
+    assert hits.index(RICCI.id) < hits.index(RICCI_ONLY.id)
+
+
+def test_name_match_ranks_first(index: SearchIndex) -> None:
+    assert top(index, "atlas") == ATLAS.id
+    assert top(index, "atlsa") == ATLAS.id  # a typo of the name
+
+
+def test_words_in_title_order_rank_first(index: SearchIndex) -> None:
+    assert top(index, "flow matching") == ORW.id  # title phrase beats "Flow of … Matching"
+
+
+def test_quoted_phrase_is_required(index: SearchIndex) -> None:
+    hits = ids(index.search('"flow matching"', limit=None))
+    assert ORW.id in hits
+    assert FLOW_APART.id not in hits
+
+
+def test_open_quote_matches_while_typing(index: SearchIndex) -> None:
+    assert ORW.id in ids(index.search('"flow match', limit=None))
+    assert FLOW_APART.id not in ids(index.search('"flow match', limit=None))
+
+
+@pytest.mark.parametrize("query", ["orw-cfm-w2", "orwcfmw2", "ORW-CFM-W2", "cfm w2"])
+def test_hyphenated_names(index: SearchIndex, query: str) -> None:
+    assert top(index, query) == ORW.id
+
+
+@pytest.mark.parametrize("query", ["gpt-4o", "gpt4o", "GPT-4o judges"])
+def test_gpt_4o(index: SearchIndex, query: str) -> None:
+    assert top(index, query) == GPT.id
+
+
+def test_mixture_ucb(index: SearchIndex) -> None:
+    assert top(index, "mixture-ucb") == MIXTURE.id
+    assert top(index, "mixtureucb") == MIXTURE.id
+
+
+# --------------------------------------------------------------------------- qualifiers
+
+STATUSES: dict[str, Status] = {
+    PARASOLVER.id: Status.STARRED,
+    RICCI.id: Status.STARRED,
+    SAMPLER.id: Status.READ,
+    ORW.id: Status.SKIPPED,
+}
+
+
+def in_list_order(hits: list) -> bool:
+    order = {p.id: i for i, p in enumerate(CORPUS)}
+    positions = [order[h.paper_id] for h in hits]
+    return positions == sorted(positions)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("is:starred", {PARASOLVER.id, RICCI.id}),
+        ("is:star", {PARASOLVER.id, RICCI.id}),
+        ("is:read", {SAMPLER.id}),
+        ("is:skipped", {ORW.id}),
+        ("is:skip", {ORW.id}),
+        ("is:inbox", {p.id for p in CORPUS} - set(STATUSES)),
+    ],
+)
+def test_is_qualifiers(index: SearchIndex, query: str, expected: set[str]) -> None:
+    hits = index.search(query, limit=None, statuses=STATUSES)
+    assert set(ids(hits)) == expected
+    assert in_list_order(hits)
+    assert all(h.score == 0.0 for h in hits)
+
+
+def test_is_without_statuses_means_inbox(index: SearchIndex) -> None:
+    assert len(index.search("is:inbox", limit=None)) == len(CORPUS)
+    assert index.search("is:starred", limit=None) == []
+
+
+def test_status_strings_are_accepted(index: SearchIndex) -> None:
+    hits = index.search("is:starred", limit=None, statuses={RICCI.id: "starred"})
+    assert ids(hits) == [RICCI.id]
+
+
+def test_has_code(index: SearchIndex) -> None:
+    hits = index.search("has:code", limit=None)
+    assert set(ids(hits)) == {PARASOLVER.id, RICCI.id}
+
+
+@pytest.mark.parametrize("value", ["oral", "ORAL", "Or"])
+def test_status_qualifier(index: SearchIndex, value: str) -> None:
+    hits = index.search(f"status:{value}", limit=None)
+    assert set(ids(hits)) == {SAMPLER.id, RICCI.id}
+
+
+def test_status_spotlight_prefix(index: SearchIndex) -> None:
+    assert ids(index.search("status:spot", limit=None)) == [PARASOLVER.id]
+
+
+@pytest.mark.parametrize(
+    "query", ["author:bengio", "author:Bengio", "author:bengoi", "author:beng"]
+)
+def test_author_qualifier(index: SearchIndex, query: str) -> None:
+    hits = index.search(query, limit=None)
+    assert set(ids(hits)) == {RICCI.id, RICCI_ONLY.id}
+    ricci = next(h for h in hits if h.paper_id == RICCI.id)
+    assert ricci.fields["authors"] == frozenset({"bengio"})
+
+
+def test_author_full_name(index: SearchIndex) -> None:
+    assert ids(index.search('author:"yoshua bengio"', limit=None)) == [RICCI.id]
+
+
+def test_list_qualifier(index: SearchIndex) -> None:
+    assert ids(index.search("list:reading", limit=None)) == [RICCI.id, ORW.id]
+    assert ids(index.search("list:GROUP wasserstein", limit=None)) == [ORW.id]
+
+
+def test_tag_qualifier(index: SearchIndex) -> None:
+    tags = {ATLAS.id: ["todo", "vision"], GPT.id: ["Todo-later"]}
+    hits = index.search("tag:todo", limit=None, tags=tags)
+    assert ids(hits) == [GPT.id, ATLAS.id]
+    assert ids(index.search("tag:vision", limit=None, tags=tags)) == [ATLAS.id]
+    assert index.search("tag:todo", limit=None) == []
+
+
+def test_qualifiers_combine_with_text(index: SearchIndex) -> None:
+    hits = index.search("is:starred has:code diffusion", limit=None, statuses=STATUSES)
+    assert ids(hits) == [PARASOLVER.id]
+    hits = index.search("is:starred curvature", limit=None, statuses=STATUSES)
+    assert ids(hits) == [RICCI.id]
+
+
+def test_negated_qualifier(index: SearchIndex) -> None:
+    hits = index.search("-is:starred -has:code", limit=None, statuses=STATUSES)
+    assert PARASOLVER.id not in ids(hits) and RICCI.id not in ids(hits)
+    assert len(hits) == len(CORPUS) - 2
+
+
+def test_exclusion(index: SearchIndex) -> None:
+    hits = ids(index.search("diffusion -parallel", limit=None))
+    assert SAMPLER.id in hits and MONTE_CARLO.id in hits
+    assert PARASOLVER.id not in hits
+    only_excluded = ids(index.search("-ricci", limit=None))
+    assert RICCI.id not in only_excluded and RICCI_ONLY.id not in only_excluded
+    assert len(only_excluded) == len(CORPUS) - 2
+
+
+def test_excluding_a_compound_and_a_phrase(index: SearchIndex) -> None:
+    assert ORW.id not in ids(index.search("flow -orw-cfm-w2", limit=None))
+    hits = ids(index.search('flow -"flow matching"', limit=None))
+    assert ORW.id not in hits and FLOW_APART.id in hits
+
+
+def test_unknown_qualifier_is_free_text(index: SearchIndex) -> None:
+    assert top(index, "ricci:curvature") == RICCI.id
+    assert parse_query("foo:bar").words == ("foo", "bar")
+
+
+def test_only_qualifiers_keep_list_order_and_limit(index: SearchIndex) -> None:
+    hits = index.search("", limit=None)
+    assert ids(hits) == [p.id for p in CORPUS]
+    assert ids(index.search("-nothingsuchword", limit=3)) == [p.id for p in CORPUS[:3]]
+    assert index.search("diffusion", limit=0) == []
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def test_parse_query() -> None:
+    query = parse_query(
+        'Difusion  -image "Flow Matching" is:star author:"Y. Bengio" -has:code samp'
+    )
+    assert query.words == ("difusion", "samp")
+    assert query.excluded == ("image",)
+    assert query.phrases == ("flow matching",)
+    assert [(q.key, q.value, q.negated) for q in query.qualifiers] == [
+        ("is", "star", False),
+        ("author", "y. bengio", False),
+        ("has", "code", True),
+    ]
+    assert query.typing
+    assert not parse_query("sampler ").typing
+    assert parse_query('"open phr').open_phrase
+    assert parse_query("is:").is_empty  # a qualifier being typed filters nothing yet
+    assert parse_query("is:nonsense").words == ("is", "nonsense")
+    assert parse_query("ORW-CFM-W2").words == ("orw-cfm-w2",)
+    assert parse_query("") == Query()
+
+
+# --------------------------------------------------------------------------- highlights
+
+
+def test_hits_say_which_words_matched_where(index: SearchIndex) -> None:
+    hit = index.search("difusion samplr")[0]
+    assert hit.paper_id == SAMPLER.id
+    assert {"diffusion", "sampler"} <= hit.fields["title"]
+    assert hit.matched == frozenset().union(*hit.fields.values())
+    assert index.highlight_terms(hit) == hit.matched
+    spans = highlight_spans(SAMPLER.title, hit.fields["title"])
+    assert [SAMPLER.title[a:b] for a, b in spans] == ["Diffusion", "Sampler"]
+
+
+def test_highlights_of_compounds_and_names(index: SearchIndex) -> None:
+    hit = index.search("orwcfmw2")[0]
+    assert hit.fields["abstract"] == frozenset({"orwcfmw2"})
+    spans = highlight_spans(ORW.abstract, hit.matched)
+    assert [ORW.abstract[a:b] for a, b in spans] == ["ORW-CFM-W2"]
+    hit = index.search("parasolver")[0]
+    assert {"title", "name", "abstract"} <= set(hit.fields) or {"title", "name"} <= set(hit.fields)
+    assert [PARASOLVER.title[a:b] for a, b in highlight_spans(PARASOLVER.title, hit.matched)] == [
+        "ParaSolver"
+    ]
+
+
+def test_highlight_spans_of_camel_case_parts() -> None:
+    assert highlight_spans("ParaSolver rocks", {"solver"}) == [(4, 10)]
+    assert highlight_spans("nothing here", set()) == []
+
+
+def test_matched_words_are_in_the_paper(index: SearchIndex) -> None:
+    for query in ("difusion samplr", "ricci curv", "flow", "atlas", "gpt-4o"):
+        for hit in index.search(query, limit=None):
+            p = BY_ID[hit.paper_id]
+            text_words = set(tokenize(p.title, camel_case=True)) | set(tokenize(p.abstract))
+            text_words |= set(tokenize(" ".join(p.authors)))
+            assert hit.matched <= text_words, (query, hit)
+
+
+# --------------------------------------------------------------------------- updates
+
+
+def test_add_appends_and_replaces() -> None:
+    index = SearchIndex(CORPUS[:-2])
+    assert index.search("kaleidoscope") == []
+    index.add(CORPUS[-2:])
+    assert top(index, "kaleidoscope") == KALEIDOSCOPE_TITLE.id
+    revised = Paper(
+        id=ATLAS.id, title="Cartography of Vision Models", abstract=ATLAS.abstract, name=""
+    )
+    index.add([revised])
+    assert ATLAS.id not in ids(index.search("atlas", limit=None))
+    assert top(index, "cartography") == ATLAS.id
+    assert len(index) == len(CORPUS)
+    assert [p.id for p in index.papers()] == [p.id for p in CORPUS]  # replaced keeps its place
+    assert index.paper(ATLAS.id) == revised
+
+
+def test_incremental_matches_fresh_build() -> None:
+    incremental = SearchIndex(())
+    for start in range(0, len(CORPUS), 2):  # many small adds, then compaction
+        incremental.add(CORPUS[start : start + 2])
+    incremental.add([CORPUS[3], CORPUS[5]])  # re-index unchanged papers
+    fresh = SearchIndex(CORPUS)
+    for query in ("difusion samplr", "ricci", "flow matching", "atlas", "", "has:code"):
+        assert ids(incremental.search(query, limit=None)) == ids(fresh.search(query, limit=None))
+
+
+def test_empty_index() -> None:
+    assert SearchIndex([]).search("anything") == []
+    assert SearchIndex([]).search("") == []
+
+
+# --------------------------------------------------------------------------- properties
+
+WORDS = ["diffusion", "ricci", "flow", "atlas", "samplr", "gpt-4o", "bengio", "orw", "x", ""]
+QUALIFIERS = ["is:starred", "is:inbox", "-is:read", "has:code", "status:oral", "list:reading"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(max_size=60))
+def test_no_text_raises(text: str) -> None:
+    index = SearchIndex(CORPUS)
+    index.search(text, limit=5, statuses=STATUSES, tags={ATLAS.id: ["todo"]})
+    index.search(text, limit=None)
+
+
+def allowed(p: Paper, status: Status, key: str, value: str) -> bool:
+    """What a qualifier means, written out plainly."""
+    if key == "is":
+        return status.value.startswith(value) or (value == "star" and status == Status.STARRED)
+    if key == "has":
+        return bool(p.github)
+    if key == "status":
+        return p.venue_status.lower().startswith(value)
+    return any(value in x.lower() for x in p.lists)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.sampled_from(WORDS), max_size=3),
+    excluded=st.lists(st.sampled_from(["diffusion", "ricci", "flow", "models"]), max_size=2),
+    qualifiers=st.lists(st.sampled_from(QUALIFIERS), max_size=2),
+    noise=st.text(alphabet=' -":abc', max_size=6),
+)
+def test_results_respect_filters(
+    words: list[str], excluded: list[str], qualifiers: list[str], noise: str
+) -> None:
+    index = SearchIndex(CORPUS)
+    text = " ".join(words + [f"-{w}" for w in excluded] + qualifiers) + " " + noise
+    query = parse_query(text)
+    for hit in index.search(text, limit=None, statuses=STATUSES):
+        p = BY_ID[hit.paper_id]
+        words_of = set(tokenize(p.title, camel_case=True)) | set(tokenize(p.abstract))
+        words_of |= set(tokenize(p.name)) | set(tokenize(" ".join(p.authors)))
+        for word in query.excluded:
+            assert word.replace("-", "") not in words_of, (text, p.title)
+        status = STATUSES.get(p.id, Status.INBOX)
+        for q in query.qualifiers:
+            ok = allowed(p, status, q.key, q.value)
+            assert ok != q.negated, (text, p.title, q)
+
+
+# --------------------------------------------------------------------------- real relevance
+
+
+@pytest.mark.skipif(
+    not (DATA / "iclr2025.jsonl").is_file(), reason="real data ../shared/data/iclr2025.jsonl absent"
+)
+def test_relevance_on_the_real_list() -> None:
+    papers = load_real_papers(DATA)
+    assert papers is not None
+    index = SearchIndex(papers)
+    queries = relevance_queries(papers, seed=0)
+    assert len(queries) >= 300
+    ranks = []
+    for query in queries:
+        found = ids(index.search(query.text, limit=100))
+        ranks.append(found.index(query.target) + 1 if query.target in found else 0)
+    mrr = sum(1 / r for r in ranks if r) / len(ranks)
+    top5 = sum(1 for r in ranks if 0 < r <= 5) / len(ranks)
+    assert mrr >= 0.90, f"MRR {mrr:.3f}"
+    assert top5 >= 0.97, f"top-5 {top5:.3f}"

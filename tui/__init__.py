@@ -1,0 +1,1 @@
+"""papers-tui's terminal side: the Textual app and the ``papers`` command."""

@@ -1,0 +1,81 @@
+"""The Textual app: opens the library, keeps the live triage session, shows the main screen."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from storage.library import Library
+from storage.locations import config_paths
+from storage.models import Paper
+from storage.session import Outcome, TriageSession
+from tui.config import load_config
+from tui.messages import Persisted
+from tui.screens.main import MainScreen
+
+
+def sample_files() -> list[Path]:
+    """The bundled sample lists (the two seed lists), shipped inside the package."""
+    folder = files("storage").joinpath("sample")
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".txt"))
+
+
+class PapersApp(App[None]):
+    """papers-tui: triage a conference's papers from the keyboard."""
+
+    TITLE = "papers"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, id="force_quit")]
+
+    def __init__(self, library: Library, *, import_sample: bool = True) -> None:
+        super().__init__()
+        self.library = library
+        self.first_run = False
+        if import_sample and not library.papers_path.exists():
+            library.import_files(sample_files())
+            self.first_run = True
+        self.papers: list[Paper] = library.papers()
+        config = load_config(config_paths(library.home))
+        self.keymap: dict[str, str] = config.keymap
+        self.config_problems = config.problems
+        self.session = TriageSession(library, self._persisted)
+        self.main_screen = MainScreen()
+        self._quit_anyway = False
+
+    def _persisted(self, outcome: Outcome) -> None:
+        """Called on the writer thread: hand the outcome to the main screen."""
+        self.main_screen.post_message(Persisted(outcome))
+
+    def on_mount(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
+        self.push_screen(self.main_screen)
+        for problem in self.config_problems:
+            self.notify(problem, title="Config", severity="warning", timeout=10, markup=False)
+        if self.first_run:
+            self.notify(
+                "This is the bundled sample (38 ICLR 2025 papers). Import your own list with "
+                "`a` here, or `papers import FILE` in a shell.",
+                title="Welcome to papers",
+                timeout=12,
+                markup=False,
+            )
+
+    async def action_quit(self) -> None:
+        """Quit once every decision is on disk."""
+        if not self.session.flush(timeout=10.0) and not self._quit_anyway:
+            self._quit_anyway = True
+            self.notify(
+                "Decisions are still being saved (the disk has not answered for 10 s). "
+                "Press q again to quit anyway and lose them.",
+                severity="error",
+                timeout=15,
+                markup=False,
+            )
+            return
+        self.session.close(timeout=1.0)
+        self.exit()

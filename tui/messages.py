@@ -1,0 +1,47 @@
+"""App-wide events, posted from worker threads to the main screen."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.message import Message
+
+from storage.models import Paper
+from storage.search import SearchHit, SearchIndex
+from storage.session import Outcome
+
+
+class Persisted(Message):
+    """The writer thread put an operation on disk (or failed to)."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        super().__init__()
+
+
+class IndexReady(Message):
+    """The search index for these papers is built."""
+
+    def __init__(self, papers: Sequence[Paper], index: SearchIndex, seconds: float) -> None:
+        self.papers = papers
+        self.index = index
+        self.seconds = seconds
+        super().__init__()
+
+
+class SearchDone(Message):
+    """Results of one query; the screen drops them if the query changed meanwhile."""
+
+    def __init__(self, query: str, hits: Sequence[SearchHit]) -> None:
+        self.query = query
+        self.hits = hits
+        super().__init__()
+
+
+class PapersChanged(Message):
+    """The library's papers changed (an import here or in another process)."""
+
+    def __init__(self, papers: Sequence[Paper], note: str = "") -> None:
+        self.papers = papers
+        self.note = note
+        super().__init__()

@@ -1,0 +1,1 @@
+"""The app's screens: the main triage screen and its dialogs."""

@@ -1,0 +1,115 @@
+"""Small modal dialogs: a one-line prompt, the note editor, the bulk-decision confirmation."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, TextArea
+
+from storage.models import Paper, Status
+from tui.text import printable
+
+
+class TextPrompt(ModalScreen[str | None]):
+    """Ask for one line of text (a path, tags); Enter accepts, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt_cancel")]
+
+    def __init__(self, title: str, question: str, value: str = "") -> None:
+        super().__init__()
+        self.prompt_title = title
+        self.question = question
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog") as box:
+            box.border_title = self.prompt_title
+            yield Label(Text(printable(self.question)))
+            yield Input(self.value, id="prompt-input", select_on_focus=False)
+            yield Label(Text("Enter to accept · Esc to cancel", style="dim"))
+
+    @on(Input.Submitted)
+    def accept(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NoteEditor(ModalScreen[str | None]):
+    """Edit the note of a paper; ctrl+s saves, Esc cancels."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="note_save"),
+        Binding("escape", "cancel", "Cancel", id="note_cancel"),
+    ]
+
+    def __init__(self, paper: Paper, note: str) -> None:
+        super().__init__()
+        self.paper = paper
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-tall") as box:
+            box.border_title = "Note"
+            yield Label(Text(printable(self.paper.display_title), style="bold"))
+            yield TextArea(self.note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            yield Label(
+                Text("ctrl+s to save · Esc to cancel · an empty note is removed", style="dim")
+            )
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    def action_save(self) -> None:
+        self.dismiss(self.query_one(TextArea).text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class BulkDecision(ModalScreen[Status | None]):
+    """Confirm a decision on many papers: says how many; r / x / s decide, Esc cancels."""
+
+    BINDINGS = [
+        Binding("r", "choose('read')", "Read", id="bulk_read"),
+        Binding("x", "choose('skipped')", "Skip", id="bulk_skip"),
+        Binding("s", "choose('starred')", "Star", id="bulk_star"),
+        Binding("i", "choose('inbox')", "Inbox", id="bulk_inbox"),
+        Binding("escape", "cancel", "Cancel", id="bulk_cancel"),
+    ]
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+    def compose(self) -> ComposeResult:
+        noun = f"{self.count:,} paper{'s' if self.count != 1 else ''}"
+        with Vertical(classes="dialog") as box:
+            box.border_title = "Decide together"
+            yield Label(Text(f"Decide {noun} at once? One undo step takes it back."))
+            with Horizontal(classes="buttons"):
+                yield Button("Read (r)", id="read", variant="primary")
+                yield Button("Skip (x)", id="skipped", variant="error")
+                yield Button("Star (s)", id="starred", variant="warning")
+                yield Button("Inbox (i)", id="inbox")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss(None)
+        else:
+            self.dismiss(Status(event.button.id or "inbox"))
+
+    def action_choose(self, value: str) -> None:
+        self.dismiss(Status(value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

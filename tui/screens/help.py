@@ -1,0 +1,58 @@
+"""The help screen: every key, from the same command definitions as the bindings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui.commands import grouped, key_label, keys_for
+
+INTRO = (
+    "papers: triage a conference from the keyboard. Every decision is saved as you make it; "
+    'u undoes, even after a restart. Remap keys in config.toml ([keys] star = "f").'
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every command with its keys (after the user's remapping); Esc, q or ? closes."""
+
+    BINDINGS = [
+        Binding("escape,q,question_mark", "close", "Close", id="help_close"),
+    ]
+
+    def __init__(self, keymap: Mapping[str, str]) -> None:
+        super().__init__()
+        self.keymap = keymap
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog dialog-wide") as box:
+            box.border_title = "Keys"
+            box.border_subtitle = "Esc closes · ctrl+p: command palette"
+            yield Static(Text(INTRO, style="italic"), classes="help-intro")
+            yield Static(self.table())
+
+    def table(self) -> Table:
+        table = Table.grid(padding=(0, 2))
+        table.add_column("Group", style="bold")
+        table.add_column("Keys", style="bold cyan", no_wrap=True)
+        table.add_column("Action")
+        for group, commands in grouped().items():
+            first = True
+            for command in commands:
+                keys = " ".join(key_label(k) for k in keys_for(command, self.keymap))
+                table.add_row(group if first else "", keys, command.help)
+                first = False
+            table.add_row("", "", "")
+        table.add_row("", "ctrl+p", "Command palette: every action by name")
+        table.add_row("", "esc", "Leave the search box (keeps the filter); again clears it")
+        return table
+
+    def action_close(self) -> None:
+        self.dismiss(None)

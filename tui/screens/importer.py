@@ -1,0 +1,95 @@
+"""Import a list from inside the app: a path prompt, then a progress bar for big lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, ProgressBar
+
+from storage.errors import LibraryError
+from storage.library import Library
+
+
+class ImportScreen(ModalScreen[str | None]):
+    """Ask for a list file (or folder) and an optional catalog, then import with progress.
+
+    Dismisses with a one-line summary of what was imported, or None when cancelled.
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="import_cancel")]
+
+    def __init__(self, library: Library) -> None:
+        super().__init__()
+        self.library = library
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog") as box:
+            box.border_title = "Import a list"
+            yield Label("A list file (text, JSON, JSONL, CSV) or a folder of them:")
+            yield Input(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
+            yield Label("Optional catalog to fill titles, authors and links (Enter to skip):")
+            yield Input(placeholder="catalog file (optional)", id="import-catalog")
+            yield ProgressBar(total=None, show_eta=False, id="import-progress")
+            yield Label(Text("Enter to import · Esc to cancel", style="dim"), id="import-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#import-progress").display = False
+        self.query_one("#import-path", Input).focus()
+
+    @on(Input.Submitted, "#import-path")
+    def path_given(self) -> None:
+        self.query_one("#import-catalog", Input).focus()
+
+    @on(Input.Submitted, "#import-catalog")
+    def start(self) -> None:
+        if self.running:
+            return
+        path = self.query_one("#import-path", Input).value.strip()
+        catalog = self.query_one("#import-catalog", Input).value.strip() or None
+        if not path:
+            self.query_one("#import-path", Input).focus()
+            return
+        self.running = True
+        self.query_one("#import-progress").display = True
+        self._status("Reading…")
+        self.run_import(path, catalog)
+
+    def _status(self, text: str, style: str = "") -> None:
+        self.query_one("#import-status", Label).update(Text(text, style=style))
+
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def run_import(self, path: str, catalog: str | None) -> None:
+        bar = self.query_one("#import-progress", ProgressBar)
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(bar.update, total=total, progress=done)
+            self.app.call_from_thread(self._status, f"{done:,} / {total:,} papers cleaned")
+
+        try:
+            report = self.library.import_files(
+                [Path(path).expanduser()],
+                catalog=Path(catalog).expanduser() if catalog else None,
+                progress=progress,
+            )
+        except (LibraryError, OSError) as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        summary = f"Imported {', '.join(report.lists)}: {report.summary()}"
+        self.app.call_from_thread(self.dismiss, summary)
+
+    def _failed(self, message: str) -> None:
+        self.running = False
+        self.query_one("#import-progress").display = False
+        self._status(f"Not imported: {message}", style="bold red")
+        self.query_one("#import-path", Input).focus()
+
+    def action_cancel(self) -> None:
+        if not self.running:
+            self.dismiss(None)

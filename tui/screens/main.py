@@ -1,0 +1,722 @@
+"""The main screen: tabs with live counts, search, the paper list and the selected paper."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Container
+from textual.events import Key, Resize
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from storage.export import SUFFIXES, export
+from storage.files import atomic_write
+from storage.models import Paper, Status
+from storage.search import SearchIndex
+from tui.clipboard import copy_to_system
+from tui.commands import PaperCommands, bindings
+from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
+from tui.widgets.paper_detail import PaperDetail
+from tui.widgets.paper_list import STATUS_MARKS, PaperList
+
+if TYPE_CHECKING:
+    from storage.similar import SimilarityIndex
+
+    from tui.app import PapersApp
+
+TabName = Literal["inbox", "starred", "read", "skipped", "all"]
+TABS: dict[str, tuple[str, frozenset[Status] | None]] = {
+    "inbox": ("Inbox", frozenset({Status.INBOX})),
+    "starred": ("Starred", frozenset({Status.STARRED})),
+    "read": ("Read", frozenset({Status.READ})),
+    "skipped": ("Skipped", frozenset({Status.SKIPPED})),
+    "all": ("All", None),
+}
+TAB_STATUS = {"inbox": Status.INBOX, "starred": Status.STARRED, "read": Status.READ,
+              "skipped": Status.SKIPPED}  # fmt: skip
+NARROW_WIDTH = 100
+POLL_SECONDS = 1.0
+SEARCH_HINT = '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME tag:X -word'
+
+
+class TabBar(Static):
+    """Tabs with live counts and overall progress; click a tab to show it."""
+
+
+class MainScreen(Screen[None]):
+    """Triage: one key per decision, the list and the paper side by side."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings()
+    COMMANDS: ClassVar = {PaperCommands}
+    AUTO_FOCUS = "#papers"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tab: TabName = "inbox"
+        self.query_text = ""
+        self.hit_rows: list[int] | None = None
+        self.hit_words: dict[str, frozenset[str]] = {}
+        self.index: SearchIndex | None = None
+        self.similar_index: SimilarityIndex | None = None
+        self.suggested: dict[str, str | None] | None = None
+        self.suggested_rows: list[int] | None = None
+        self.position: dict[str, int] = {}
+        self.last_action = ""
+        self._searching_since = 0.0
+
+    @property
+    def papers_app(self) -> PapersApp:
+        from tui.app import PapersApp
+
+        app = self.app
+        assert isinstance(app, PapersApp)
+        return app
+
+    @property
+    def papers(self) -> list[Paper]:
+        return self.papers_app.papers
+
+    # -- layout -----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        app = self.papers_app
+        self.position = {p.id: i for i, p in enumerate(app.papers)}
+        yield TabBar(id="tabs")
+        yield Input(placeholder=SEARCH_HINT, id="search", compact=True)
+        with Container(id="body"):
+            yield PaperList(app.papers, app.session.status, id="papers")
+            yield PaperDetail(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.rebuild()
+        self.set_interval(POLL_SECONDS, self.poll_disk)
+        self.build_index(self.papers)
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.update_tabs()
+
+    @property
+    def paper_list(self) -> PaperList:
+        return self.query_one("#papers", PaperList)
+
+    @property
+    def detail(self) -> PaperDetail:
+        return self.query_one("#detail", PaperDetail)
+
+    @property
+    def search_input(self) -> Input:
+        return self.query_one("#search", Input)
+
+    # -- what the list shows ----------------------------------------------------------------
+    def rows_for_tab(self) -> list[int]:
+        """Indices of the papers the current tab, search and order show."""
+        _, allowed = TABS[self.tab]
+        status = self.papers_app.session.status
+        papers = self.papers
+        if self.hit_rows is not None:
+            base: Sequence[int] = self.hit_rows
+        elif self.tab == "inbox" and self.suggested_rows is not None:
+            base = self.suggested_rows
+        else:
+            base = range(len(papers))
+        if allowed is None:
+            return list(base)
+        return [i for i in base if status(papers[i].id) in allowed]
+
+    def rebuild(self, keep: str | None = None, cursor: int | None = None) -> None:
+        """Recompute the rows and redraw the list, the tabs and the detail."""
+        plist = self.paper_list
+        if keep is None and cursor is None and plist.current is not None:
+            keep = plist.current.id
+        plist.show(self.papers, self.rows_for_tab(), keep=keep, cursor=cursor)
+        plist.border_title = self.list_title()
+        self.update_tabs()
+        plist.announce()
+
+    def list_title(self) -> str:
+        plist = self.paper_list
+        label = TABS[self.tab][0]
+        n = len(plist.rows)
+        where = f"{plist.cursor + 1:,} / {n:,}" if n else "empty"
+        extra = ""
+        if self.hit_rows is not None:
+            extra = " · search"
+        elif self.tab == "inbox" and self.suggested_rows is not None:
+            extra = " · suggested order"
+        if plist.marked:
+            extra += f" · {len(plist.marked)} marked"
+        return f"{label}{extra} · {where}"
+
+    def counts(self) -> dict[str, int]:
+        statuses = self.papers_app.session.state.statuses
+        total = len(self.papers)
+        counts = {"starred": 0, "read": 0, "skipped": 0}
+        position = self.position
+        for pid, status in statuses.items():
+            if pid in position:
+                counts[status.value] += 1
+        counts["inbox"] = total - sum(counts.values())
+        counts["all"] = total
+        return counts
+
+    def update_tabs(self) -> None:
+        counts = self.counts()
+        narrow = self.size.width < 70
+        parts = []
+        for name, (label, _) in TABS.items():
+            short = {"inbox": "In", "starred": "★", "read": "✓", "skipped": "✗", "all": "All"}
+            text = f"{short[name] if narrow else label} {counts[name]:,}"
+            key = list(TABS).index(name) + 1
+            style = "reverse bold" if name == self.tab else "dim" if counts[name] == 0 else ""
+            parts.append(f"[{style} @click=screen.show_tab('{name}')] {key} {text} [/]")
+        total = counts["all"]
+        done = total - counts["inbox"]
+        bar = ""
+        if not narrow and total:
+            filled = round(10 * done / total)
+            bar = f" [$success]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]"
+        progress = f"  {done:,} / {total:,} triaged{bar}"
+        self.query_one("#tabs", TabBar).update("".join(parts) + progress)
+
+    # -- moving -----------------------------------------------------------------------------
+    def action_cursor_down(self) -> None:
+        self.paper_list.move_by(1)
+
+    def action_cursor_up(self) -> None:
+        self.paper_list.move_by(-1)
+
+    def action_cursor_first(self) -> None:
+        self.paper_list.move_to(0)
+
+    def action_cursor_last(self) -> None:
+        self.paper_list.move_to(len(self.paper_list.rows) - 1)
+
+    def action_half_page_down(self) -> None:
+        self.paper_list.move_by(self.paper_list.half_page())
+
+    def action_half_page_up(self) -> None:
+        self.paper_list.move_by(-self.paper_list.half_page())
+
+    def action_show_tab(self, name: str) -> None:
+        if name not in TABS or name == self.tab:
+            return
+        self.tab = name  # type: ignore[assignment]
+        self.rebuild(cursor=0)
+        self.paper_list.focus()
+
+    @on(PaperList.Highlighted)
+    def show_paper(self, event: PaperList.Highlighted) -> None:
+        paper = event.paper
+        plist = self.paper_list
+        plist.border_title = self.list_title()
+        state = self.papers_app.session.state
+        if paper is None:
+            self.detail.show(None)
+            return
+        why = ""
+        if self.suggested is not None and self.hit_rows is None and self.tab == "inbox":
+            because = self.suggested.get(paper.id)
+            if because and because in self.position:
+                like = self.papers[self.position[because]].display_title
+                why = f"Suggested: like your starred paper “{like}”"
+        self.detail.show(
+            paper,
+            state.status(paper.id),
+            note=state.notes.get(paper.id, ""),
+            tags=state.tags.get(paper.id, ()),
+            words=self.hit_words.get(paper.id, ()),
+            why=why,
+        )
+
+    @on(PaperList.Clicked)
+    def open_clicked(self, event: PaperList.Clicked) -> None:
+        self.action_open_link()
+
+    # -- triage -----------------------------------------------------------------------------
+    def action_decide(self, value: str) -> None:
+        """Decide the paper under the cursor, then go to the next one."""
+        plist = self.paper_list
+        paper = plist.current
+        if paper is None:
+            self.app.bell()
+            return
+        status = Status(value)
+        changes = self.papers_app.session.set_status([paper.id], status)
+        self.last_action = f"{STATUS_MARKS[status]} {status.value}: {paper.display_title}"
+        _, allowed = TABS[self.tab]
+        if allowed is not None and status not in allowed:
+            plist.remove_row(plist.cursor)  # it leaves this tab: the next paper moves up
+        else:
+            plist.refresh_paper({paper.id})
+            plist.move_by(1)
+        if changes:
+            self.update_tabs()
+        plist.border_title = self.list_title()
+        plist.announce()
+
+    def action_undo(self) -> None:
+        self.papers_app.session.undo()
+
+    def action_redo(self) -> None:
+        self.papers_app.session.redo()
+
+    @on(Persisted)
+    def persisted(self, event: Persisted) -> None:
+        """The writer thread reports: show undo/redo, reload after errors and outside changes."""
+        outcome = event.outcome
+        session = self.papers_app.session
+        changes = session.absorb(outcome)
+        kind = outcome.op.kind
+        if outcome.error is not None:
+            self.notify(
+                f"Could not save ({outcome.error}); showing what is on disk.",
+                title="Not saved",
+                severity="error",
+                timeout=15,
+                markup=False,
+            )
+            self.rebuild()
+            return
+        if kind in ("undo", "redo"):
+            if not changes:
+                self.notify(f"Nothing to {kind}.", timeout=2, markup=False)
+                return
+            first = changes[0][0]
+            verb = "Undid" if kind == "undo" else "Redid"
+            what = f"{len(changes)} papers" if len(changes) > 1 else self._title(first)
+            self.notify(f"{verb}: {what} → {changes[0][2].value}", timeout=3, markup=False)
+            self.rebuild(keep=first)
+        elif kind == "reload":
+            self.rebuild()
+            self.notify("Updated with decisions made elsewhere.", timeout=3, markup=False)
+
+    def _title(self, paper_id: str) -> str:
+        i = self.position.get(paper_id)
+        return self.papers[i].display_title if i is not None else paper_id
+
+    def poll_disk(self) -> None:
+        """Notice another process's changes (a second window, a `papers mark` script)."""
+        app = self.papers_app
+        try:
+            if app.library.papers_changed_on_disk():
+                self.reload_papers("Papers imported elsewhere were added.")
+            elif not app.session.busy and app.library.triage_changed_on_disk():
+                app.session.reload()
+        except OSError:
+            pass
+
+    # -- bulk -------------------------------------------------------------------------------
+    def action_toggle_mark(self) -> None:
+        plist = self.paper_list
+        paper = plist.current
+        if paper is None:
+            return
+        if paper.id in plist.marked:
+            plist.marked.discard(paper.id)
+        else:
+            plist.marked.add(paper.id)
+        plist.refresh_paper({paper.id})
+        plist.move_by(1)
+        plist.border_title = self.list_title()
+
+    def action_mark_all(self) -> None:
+        plist = self.paper_list
+        shown = {p.id for p in plist.row_papers()}
+        if shown and shown <= plist.marked:
+            plist.marked -= shown
+        else:
+            plist.marked |= shown
+        plist.refresh()
+        plist.border_title = self.list_title()
+
+    def action_decide_marked(self) -> None:
+        from tui.screens.dialogs import BulkDecision
+
+        plist = self.paper_list
+        ids = [p.id for p in plist.row_papers() if p.id in plist.marked] or (
+            [plist.current.id] if plist.current else []
+        )
+        if not ids:
+            self.app.bell()
+            return
+
+        def decided(status: Status | None) -> None:
+            if status is not None:
+                self.decide_many(ids, status)
+
+        self.app.push_screen(BulkDecision(len(ids)), decided)
+
+    def decide_many(self, ids: Sequence[str], status: Status) -> None:
+        """Decide many papers at once: one write, one undo step."""
+        changes = self.papers_app.session.set_status(ids, status)
+        plist = self.paper_list
+        plist.marked -= set(ids)
+        self.last_action = f"{STATUS_MARKS[status]} {len(changes)} papers {status.value}"
+        self.notify(
+            f"{len(changes)} paper{'s' if len(changes) != 1 else ''} → {status.value} "
+            "(one step: u undoes it)",
+            timeout=4,
+            markup=False,
+        )
+        self.rebuild(cursor=plist.cursor)
+
+    # -- search -----------------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        self.search_input.focus()
+
+    def action_clear_search(self) -> None:
+        self.search_input.value = ""
+        self.paper_list.focus()
+
+    def on_key(self, event: Key) -> None:
+        if event.key == "escape":
+            search = self.search_input
+            if search.has_focus:
+                self.paper_list.focus()
+                event.stop()
+            elif self.query_text:
+                search.value = ""
+                event.stop()
+        elif event.key in ("down", "enter") and self.search_input.has_focus:
+            self.paper_list.focus()
+            event.stop()
+
+    @on(Input.Changed, "#search")
+    def query_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value.strip()
+        if not self.query_text:
+            self.hit_rows = None
+            self.hit_words = {}
+            self.rebuild(cursor=0)
+            return
+        if self.index is not None:
+            self.run_search(self.query_text)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def run_search(self, query: str) -> None:
+        """Search off the keystroke path; results for an old query are dropped."""
+        index = self.index
+        if index is None:
+            return
+        state = self.papers_app.session.state
+        hits = index.search(query, limit=None, statuses=dict(state.statuses), tags=dict(state.tags))
+        self.post_message(SearchDone(query, hits))
+
+    @on(SearchDone)
+    def search_done(self, event: SearchDone) -> None:
+        if event.query != self.query_text:
+            return  # stale: the user typed on
+        position = self.position
+        self.hit_rows = [position[h.paper_id] for h in event.hits if h.paper_id in position]
+        self.hit_words = {h.paper_id: h.matched for h in event.hits}
+        self.rebuild(cursor=0)
+
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
+    def build_index(self, papers: Sequence[Paper]) -> None:
+        """Build the search index off the UI thread (about a second at 12,000 papers)."""
+        start = time.perf_counter()
+        index = SearchIndex(papers)
+        self.post_message(IndexReady(papers, index, time.perf_counter() - start))
+
+    @on(IndexReady)
+    def index_ready(self, event: IndexReady) -> None:
+        if event.papers is not self.papers:
+            return
+        self.index = event.index
+        if self.query_text:
+            self.run_search(self.query_text)
+
+    # -- the paper --------------------------------------------------------------------------
+    def _links_text(self, papers: Sequence[Paper]) -> str:
+        return "\n".join(url for p in papers for url in p.github)
+
+    def action_copy_links(self) -> None:
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        if not paper.github:
+            self.notify("This paper links no GitHub repository.", severity="warning", markup=False)
+            return
+        self.copy_text(
+            self._links_text([paper]),
+            f"{len(paper.github)} link" + ("s" if len(paper.github) > 1 else ""),
+        )
+
+    def action_copy_all_links(self) -> None:
+        papers = [p for p in self.paper_list.row_papers() if p.github]
+        if not papers:
+            self.notify(
+                "No paper in this list links a GitHub repository.", severity="warning", markup=False
+            )
+            return
+        text = self._links_text(papers)
+        n = text.count("\n") + 1
+        self.copy_text(text, f"{n} links from {len(papers)} papers")
+
+    def copy_text(self, text: str, what: str) -> None:
+        """Copy by OSC 52 (works over SSH and in tmux) and to the system clipboard."""
+        self.app.copy_to_clipboard(text)
+        self._copy_to_system(text, what)
+
+    @work(thread=True, exit_on_error=False, group="clipboard")
+    def _copy_to_system(self, text: str, what: str) -> None:
+        problem = copy_to_system(text)
+        shown = text if len(text) <= 400 else text[:400] + "…"
+        if problem is None:
+            message = f"Copied {what} to the system clipboard (and the terminal's):\n{shown}"
+            severity = "information"
+        else:
+            message = (
+                f"Sent {what} to the terminal's clipboard (OSC 52); {problem}. "
+                f"If nothing was copied, select it here:\n{shown}"
+            )
+            severity = "warning"
+        self.app.call_from_thread(
+            self.app.notify, message, title="Copied", severity=severity, timeout=8, markup=False
+        )
+
+    def _open(self, url: str) -> None:
+        if not url.startswith(("https://", "http://")):
+            self.notify(f"Not opened: {url!r} is not a web link.", severity="warning", markup=False)
+            return
+        self.app.open_url(url)
+        self.notify(f"Opening {url}", timeout=3, markup=False)
+
+    def action_open_link(self) -> None:
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        url = paper.url or (paper.github[0] if paper.github else "")
+        if not url:
+            self.notify("This paper has no link.", severity="warning", markup=False)
+            return
+        self._open(url)
+
+    def action_open_code(self) -> None:
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        if not paper.github:
+            self.notify("This paper links no GitHub repository.", severity="warning", markup=False)
+            return
+        self._open(paper.github[0])
+
+    def action_edit_note(self) -> None:
+        from tui.screens.dialogs import NoteEditor
+
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        session = self.papers_app.session
+
+        def save(note: str | None) -> None:
+            if note is None:
+                return
+            session.set_note(paper.id, note)
+            self.paper_list.announce()
+            self.notify("Note saved." if note.strip() else "Note cleared.", timeout=2, markup=False)
+
+        self.app.push_screen(NoteEditor(paper, session.state.notes.get(paper.id, "")), save)
+
+    def action_edit_tags(self) -> None:
+        from tui.screens.dialogs import TextPrompt
+
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        session = self.papers_app.session
+        current = " ".join(session.state.tags.get(paper.id, ()))
+
+        def save(text: str | None) -> None:
+            if text is None:
+                return
+            tags = session.set_tags(paper.id, text.replace(",", " ").split())
+            self.paper_list.announce()
+            shown = " ".join(f"#{t}" for t in tags) or "none"
+            self.notify(f"Tags: {shown}", timeout=3, markup=False)
+
+        self.app.push_screen(
+            TextPrompt(
+                "Tags",
+                f"Tags for “{paper.display_title}” (spaces between tags; empty clears):",
+                current,
+            ),
+            save,
+        )
+
+    # -- the library ------------------------------------------------------------------------
+    def action_export(self) -> None:
+        from tui.screens.dialogs import TextPrompt
+
+        papers = self.paper_list.row_papers()
+        if not papers:
+            self.notify("Nothing to export: this list is empty.", severity="warning", markup=False)
+            return
+        default = Path.cwd() / f"papers-{self.tab}{SUFFIXES['markdown']}"
+
+        def write(path_text: str | None) -> None:
+            if not path_text:
+                return
+            target = Path(path_text).expanduser()
+            if target.is_dir():
+                target = target / default.name
+            state = self.papers_app.session.state
+            label = TABS[self.tab][0]
+            lists = list(dict.fromkeys(p.list for p in papers))
+            heading = f"{label}: {lists[0] if len(lists) == 1 else f'{len(lists)} lists'}"
+            if self.query_text:
+                heading += f" (search: {self.query_text})"
+            text = export(papers, state, "markdown", heading=heading)
+            try:
+                atomic_write(target, text.encode("utf-8"), backup=False)
+            except OSError as exc:
+                self.notify(
+                    f"Not written: {target}: {exc.strerror or exc}", severity="error", markup=False
+                )
+                return
+            self.notify(
+                f"Wrote {len(papers)} papers to {target}", title="Exported", timeout=6, markup=False
+            )
+
+        self.app.push_screen(
+            TextPrompt(
+                "Export to Markdown",
+                f"Write the {len(papers)} papers of this list to:",
+                str(default),
+            ),
+            write,
+        )
+
+    def action_import_list(self) -> None:
+        from tui.screens.importer import ImportScreen
+
+        def done(note: str | None) -> None:
+            if note:
+                self.reload_papers(note)
+
+        self.app.push_screen(ImportScreen(self.papers_app.library), done)
+
+    def reload_papers(self, note: str = "") -> None:
+        """Read the papers again (after an import) and rebuild the index off-thread."""
+        app = self.papers_app
+        app.papers = app.library.papers()
+        self.post_message(PapersChanged(app.papers, note))
+
+    @on(PapersChanged)
+    def papers_changed(self, event: PapersChanged) -> None:
+        self.position = {p.id: i for i, p in enumerate(event.papers)}
+        self.index = None
+        self.similar_index = None
+        self.suggested = None
+        self.suggested_rows = None
+        self.hit_rows = None if not self.query_text else []
+        self.rebuild()
+        self.build_index(event.papers)
+        if event.note:
+            self.notify(event.note, title="Library", timeout=6, markup=False)
+
+    def action_stats(self) -> None:
+        from tui.screens.stats import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.papers_app.library))
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.papers_app.keymap))
+
+    async def action_quit(self) -> None:
+        await self.papers_app.action_quit()
+
+    # -- similar papers, suggestions, topics --------------------------------------------------
+    def _similarity(self) -> SimilarityIndex:
+        if self.similar_index is None:
+            from storage.similar import SimilarityIndex
+
+            self.similar_index = SimilarityIndex(self.papers)
+        return self.similar_index
+
+    def action_similar(self) -> None:
+        from tui.screens.similar import SimilarScreen
+
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        neighbours = self._similarity().similar(paper.id, limit=20)
+
+        def chosen(paper_id: str | None) -> None:
+            if paper_id is None:
+                return
+            if self.paper_list.index_of(paper_id) is None:
+                self.tab = "all"
+                self.search_input.value = ""
+                self.hit_rows = None
+            self.rebuild(keep=paper_id)
+
+        self.app.push_screen(
+            SimilarScreen(
+                paper, neighbours, self.papers, self.position, self.papers_app.session.status
+            ),
+            chosen,
+        )
+
+    def action_toggle_order(self) -> None:
+        if self.suggested_rows is not None:
+            self.suggested_rows = None
+            self.suggested = None
+            self.notify("Inbox in list order.", timeout=2, markup=False)
+        else:
+            state = self.papers_app.session.state
+            if not any(s is Status.STARRED for s in state.statuses.values()):
+                self.notify(
+                    "Star a few papers first: suggestions follow your stars.",
+                    severity="warning",
+                    markup=False,
+                )
+                return
+            suggestions = self._similarity().suggest(state.statuses)
+            self.suggested = {s.paper_id: s.because for s in suggestions}
+            self.suggested_rows = [
+                self.position[s.paper_id] for s in suggestions if s.paper_id in self.position
+            ]
+            self.notify(
+                "Inbox in suggested order: most like your starred papers first.",
+                timeout=3,
+                markup=False,
+            )
+        if self.tab != "inbox":
+            self.tab = "inbox"
+        self.rebuild(cursor=0)
+
+    def action_topics(self) -> None:
+        from tui.screens.similar import TopicsScreen
+
+        inbox = [p.id for p in self.papers if self.papers_app.session.status(p.id) is Status.INBOX]
+        if len(inbox) < 4:
+            self.notify("Too few papers in the Inbox to group.", severity="warning", markup=False)
+            return
+        topics = self._similarity().topics(inbox)
+
+        def chosen(result: tuple[Sequence[str], Status | None] | None) -> None:
+            if result is None:
+                return
+            ids, status = result
+            if status is None:
+                plist = self.paper_list
+                plist.marked = set(ids)
+                self.tab = "inbox"
+                self.rebuild()
+                self.notify(
+                    f"Marked {len(ids)} papers: D decides them together.", timeout=4, markup=False
+                )
+            else:
+                self.decide_many(ids, status)
+
+        self.app.push_screen(TopicsScreen(topics, self.papers, self.position), chosen)

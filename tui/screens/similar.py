@@ -1,0 +1,126 @@
+"""Similar papers (``m``) and the Inbox's topic clusters (``T``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from rich.text import Text
+from storage.similar import Neighbour, Topic
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from storage.models import Paper, Status
+from tui.screens.dialogs import BulkDecision
+from tui.text import printable
+from tui.widgets.paper_list import STATUS_MARKS
+
+
+class SimilarScreen(ModalScreen[str | None]):
+    """The papers most like one paper; Enter goes to the chosen one."""
+
+    BINDINGS = [Binding("escape,q,m", "cancel", "Close", id="similar_close")]
+
+    def __init__(
+        self,
+        paper: Paper,
+        neighbours: Sequence[Neighbour],
+        papers: Sequence[Paper],
+        position: Mapping[str, int],
+        status_of: Callable[[str], Status],
+    ) -> None:
+        super().__init__()
+        self.paper = paper
+        self.neighbours = neighbours
+        self.papers = papers
+        self.position = position
+        self.status_of = status_of
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-wide") as box:
+            box.border_title = "Similar papers"
+            box.border_subtitle = "Enter goes to the paper · Esc closes"
+            yield Label(Text(f"Most like “{printable(self.paper.display_title)}”:", style="bold"))
+            options = []
+            for n in self.neighbours:
+                other = self.papers[self.position[n.paper_id]]
+                line = Text(
+                    f"{STATUS_MARKS[self.status_of(n.paper_id)]} {n.score:.2f}  ", style="dim"
+                )
+                line.append(printable(other.display_title))
+                if n.shared:
+                    line.append(f"\n      shares: {', '.join(n.shared[:5])}", style="dim italic")
+                options.append(Option(line, id=n.paper_id))
+            if not options:
+                options.append(Option(Text("No similar papers found.", style="dim"), disabled=True))
+            yield OptionList(*options, id="similar-list")
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TopicsScreen(ModalScreen[tuple[Sequence[str], Status | None] | None]):
+    """Topic clusters of the Inbox: Enter marks a topic's papers, D decides them at once."""
+
+    BINDINGS = [
+        Binding("escape,q", "cancel", "Close", id="topics_close"),
+        Binding("D", "decide", "Decide topic", id="topics_decide"),
+    ]
+
+    def __init__(
+        self, topics: Sequence[Topic], papers: Sequence[Paper], position: Mapping[str, int]
+    ) -> None:
+        super().__init__()
+        self.topics = list(topics)
+        self.papers = papers
+        self.position = position
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-wide") as box:
+            box.border_title = "Topics in the Inbox"
+            box.border_subtitle = "Enter marks the topic's papers · D decides them all · Esc closes"
+            options = []
+            for i, topic in enumerate(self.topics):
+                line = Text(f"{len(topic.paper_ids):>5,}  ", style="bold")
+                line.append(printable(topic.label), style="bold cyan")
+                for pid in topic.paper_ids[:2]:
+                    title = (
+                        self.papers[self.position[pid]].display_title
+                        if pid in self.position
+                        else pid
+                    )
+                    line.append(f"\n       {printable(title)[:100]}", style="dim")
+                options.append(Option(line, id=str(i)))
+            yield OptionList(*options, id="topic-list")
+
+    def _current(self) -> Topic | None:
+        option_list = self.query_one(OptionList)
+        index = option_list.highlighted
+        return self.topics[index] if index is not None and index < len(self.topics) else None
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        topic = self.topics[int(event.option.id or 0)]
+        self.dismiss((topic.paper_ids, None))
+
+    def action_decide(self) -> None:
+        topic = self._current()
+        if topic is None:
+            return
+
+        def decided(status: Status | None) -> None:
+            if status is not None:
+                self.dismiss((topic.paper_ids, status))
+
+        self.app.push_screen(BulkDecision(len(topic.paper_ids)), decided)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,85 @@
+"""Progress that persists: counts, decisions per day (a small chart), pace, per list and venue."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date, timedelta
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Sparkline, Static
+
+from storage.library import Library
+from storage.models import Status
+from tui.text import printable
+
+CHART_DAYS = 30
+
+
+class StatsScreen(ModalScreen[None]):
+    """The library's progress, from the triage log's per-day counts."""
+
+    BINDINGS = [Binding("escape,q,S", "close", "Close", id="stats_close")]
+
+    def __init__(self, library: Library) -> None:
+        super().__init__()
+        self.stats = library.stats()
+
+    def compose(self) -> ComposeResult:
+        stats = self.stats
+        with VerticalScroll(classes="dialog dialog-wide") as box:
+            box.border_title = "Progress"
+            box.border_subtitle = "Esc closes"
+            yield Static(self.summary())
+            yield Label(Text(f"Decisions per day, last {CHART_DAYS} days", style="bold"))
+            yield Sparkline(self.per_day(), id="stats-chart")
+            yield Static(self.table("Per list", stats.by_list))
+            yield Static(self.table("Per venue status", stats.by_venue))
+
+    def summary(self) -> Text:
+        s = self.stats
+        pct = 100 * s.triaged / s.total if s.total else 0.0
+        text = Text()
+        text.append(f"{s.triaged:,} / {s.total:,} triaged ({pct:.1f}%)\n", style="bold")
+        text.append("   ".join(f"{st.value} {s.by_status[st]:,}" for st in Status) + "\n")
+        if s.rate_per_day > 0 and s.days_to_empty_inbox is not None:
+            text.append(
+                f"Pace: {s.rate_per_day:.0f} decisions a day (last 7 days); "
+                f"the Inbox is empty in about {s.days_to_empty_inbox:.1f} days at this pace.\n"
+            )
+        elif s.by_status[Status.INBOX] == 0 and s.total:
+            text.append("The Inbox is empty.\n")
+        else:
+            text.append("Pace: no decisions in the last 7 days.\n")
+        return text
+
+    def per_day(self) -> list[float]:
+        today = date.today()
+        totals = {d.day: d.total for d in self.stats.days}
+        return [
+            float(totals.get(today - timedelta(days=n), 0)) for n in range(CHART_DAYS - 1, -1, -1)
+        ]
+
+    @staticmethod
+    def table(title: str, rows: Mapping[str, Mapping[Status, int]]) -> Table:
+        table = Table(title=title, title_justify="left", expand=True, box=None)
+        table.add_column("")
+        for status in Status:
+            table.add_column(status.value, justify="right")
+        table.add_column("done", justify="right")
+        for name, counts in rows.items():
+            total = sum(counts.values())
+            done = total - counts[Status.INBOX]
+            table.add_row(
+                Text(printable(str(name))),
+                *(f"{counts[s]:,}" for s in Status),
+                f"{100 * done / total:.0f}%" if total else "–",
+            )
+        return table
+
+    def action_close(self) -> None:
+        self.dismiss(None)

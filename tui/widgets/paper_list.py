@@ -1,0 +1,307 @@
+"""The paper list: one line per paper, rendered only where visible (Textual's Line API)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from storage.models import Paper, Status
+from tui.text import printable
+
+STATUS_MARKS = {
+    Status.INBOX: "·",
+    Status.READ: "✓",
+    Status.SKIPPED: "✗",
+    Status.STARRED: "★",
+}
+VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": "Post"}
+
+
+class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
+    """Papers (a view onto the library's list) with a cursor; renders only visible rows.
+
+    The widget holds indices into one shared sequence of papers, so switching tabs or filtering
+    100,000 papers costs one list of integers, and drawing costs only the rows on screen.
+    """
+
+    COMPONENT_CLASSES = {
+        "paper-list--cursor",
+        "paper-list--marked",
+        "paper-list--inbox",
+        "paper-list--read",
+        "paper-list--skipped",
+        "paper-list--starred",
+        "paper-list--oral",
+        "paper-list--spotlight",
+        "paper-list--poster",
+        "paper-list--code",
+        "paper-list--dim",
+    }
+
+    DEFAULT_CSS = """
+    PaperList {
+        background: $surface;
+        scrollbar-size-vertical: 1;
+        overflow-x: hidden;
+        & > .paper-list--cursor { background: $block-cursor-blurred-background; }
+        &:focus > .paper-list--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: bold;
+        }
+        & > .paper-list--marked { background: $secondary 30%; }
+        & > .paper-list--inbox { color: $text-muted; }
+        & > .paper-list--read { color: $success; }
+        & > .paper-list--skipped { color: $error 70%; }
+        & > .paper-list--starred { color: $warning; }
+        & > .paper-list--oral { color: $accent; text-style: bold; }
+        & > .paper-list--spotlight { color: $accent; }
+        & > .paper-list--poster { color: $text-muted; }
+        & > .paper-list--code { color: $success; }
+        & > .paper-list--dim { color: $text-muted; }
+    }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to another paper (or the list became empty: ``paper`` is None)."""
+
+        def __init__(self, paper: Paper | None) -> None:
+            self.paper = paper
+            super().__init__()
+
+    class Clicked(Message):
+        """A row was double-clicked (opens the paper's link)."""
+
+        def __init__(self, paper: Paper) -> None:
+            self.paper = paper
+            super().__init__()
+
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        status_of: Callable[[str], Status],
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._papers = papers
+        self._status_of = status_of
+        self._rows: list[int] = list(range(len(papers)))
+        self.marked: set[str] = set()
+        self._line_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._last_announced: str | None = "\0"
+
+    # -- content ----------------------------------------------------------------------------
+    @property
+    def rows(self) -> Sequence[int]:
+        """Indices (into the papers) of the rows shown, in order."""
+        return self._rows
+
+    @property
+    def papers(self) -> Sequence[Paper]:
+        return self._papers
+
+    def row_papers(self) -> list[Paper]:
+        """The papers shown, in order."""
+        return [self._papers[i] for i in self._rows]
+
+    @property
+    def current(self) -> Paper | None:
+        """The paper under the cursor."""
+        if 0 <= self.cursor < len(self._rows):
+            return self._papers[self._rows[self.cursor]]
+        return None
+
+    def show(
+        self,
+        papers: Sequence[Paper],
+        rows: list[int],
+        *,
+        keep: str | None = None,
+        cursor: int | None = None,
+    ) -> None:
+        """Show ``rows`` of ``papers``; the cursor goes to paper ``keep`` (if shown) or row ``cursor``."""
+        if papers is not self._papers:
+            self._papers = papers
+            self._line_cache.clear()
+        self._rows = rows
+        self.virtual_size = Size(self.size.width, len(rows))
+        target = cursor if cursor is not None else self.cursor
+        if keep is not None:
+            found = self.index_of(keep)
+            if found is not None:
+                target = found
+        self._move(max(0, min(target, len(rows) - 1)), center=keep is not None)
+        self.refresh()
+
+    def index_of(self, paper_id: str) -> int | None:
+        """The row of a paper, or None when it is not shown."""
+        for row, i in enumerate(self._rows):
+            if self._papers[i].id == paper_id:
+                return row
+        return None
+
+    def remove_row(self, row: int) -> None:
+        """Drop one row (a decided paper leaving the Inbox); the cursor stays on the same line."""
+        if 0 <= row < len(self._rows):
+            del self._rows[row]
+            self.virtual_size = Size(self.size.width, len(self._rows))
+            self._move(min(self.cursor, len(self._rows) - 1) if self._rows else 0)
+            self.refresh()
+
+    def insert_row(self, index: int, order: Callable[[int], object] | None = None) -> int:
+        """Put a paper (by index) back in the rows at its place in list order; returns its row."""
+        key = order or (lambda i: i)
+        value = key(index)
+        lo, hi = 0, len(self._rows)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if key(self._rows[mid]) < value:  # type: ignore[operator]
+                lo = mid + 1
+            else:
+                hi = mid
+        self._rows.insert(lo, index)
+        self.virtual_size = Size(self.size.width, len(self._rows))
+        self.refresh()
+        return lo
+
+    def refresh_paper(self, paper_ids: Collection[str] | None = None) -> None:
+        """Repaint the rows of some papers (all rows when None)."""
+        if paper_ids is None:
+            self.refresh()
+            return
+        top = int(self.scroll_offset.y)
+        for y in range(self.size.height):
+            row = top + y
+            if row < len(self._rows) and self._papers[self._rows[row]].id in paper_ids:
+                self.refresh(Region(0, y, self.size.width, 1))
+
+    # -- cursor -----------------------------------------------------------------------------
+    def _move(self, row: int, *, center: bool = False) -> None:
+        self.cursor = row
+        self._scroll_to_cursor(center=center)
+
+    def move_to(self, row: int) -> None:
+        """Put the cursor on a row (clamped)."""
+        if self._rows:
+            self._move(max(0, min(row, len(self._rows) - 1)))
+
+    def move_by(self, delta: int) -> None:
+        self.move_to(self.cursor + delta)
+
+    def half_page(self) -> int:
+        return max(1, self.size.height // 2)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        top = int(self.scroll_offset.y)
+        for row in {old, new}:
+            self.refresh(Region(0, row - top, self.size.width, 1))
+        paper = self.current
+        pid = paper.id if paper else None
+        if pid != self._last_announced:
+            self._last_announced = pid
+            self.post_message(self.Highlighted(paper))
+
+    def announce(self) -> None:
+        """Post ``Highlighted`` for the current paper even if it did not change."""
+        self._last_announced = self.current.id if self.current else None
+        self.post_message(self.Highlighted(self.current))
+
+    def _scroll_to_cursor(self, *, center: bool = False) -> None:
+        height = self.scrollable_content_region.height or self.size.height
+        if height <= 0:
+            return
+        top = int(self.scroll_offset.y)
+        if center and not (top <= self.cursor < top + height):
+            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True)
+        elif self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(event.size.width, len(self._rows))
+        self._line_cache.clear()
+        self._scroll_to_cursor()
+
+    def on_click(self, event: events.Click) -> None:
+        row = int(self.scroll_offset.y) + event.y
+        if 0 <= row < len(self._rows):
+            self.move_to(row)
+            if event.chain >= 2 and self.current is not None:
+                self.post_message(self.Clicked(self.current))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._line_cache.clear()
+
+    # -- drawing ----------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        row = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width or self.size.width
+        if row >= len(self._rows) or width <= 0:
+            return Strip.blank(width, self.rich_style)
+        paper = self._papers[self._rows[row]]
+        status = self._status_of(paper.id)
+        is_cursor = row == self.cursor
+        marked = paper.id in self.marked
+        key = (paper.id, status, width, is_cursor, self.has_focus, marked, paper.title)
+        strip = self._line_cache.get(key)
+        if strip is None:
+            strip = self._render_paper(paper, status, width, is_cursor, marked)
+            self._line_cache[key] = strip
+        return strip
+
+    def _render_paper(
+        self, paper: Paper, status: Status, width: int, is_cursor: bool, marked: bool
+    ) -> Strip:
+        base = self.rich_style
+        if marked:
+            base = base + self.get_component_rich_style("paper-list--marked", partial=True)
+        if is_cursor:
+            base = base + self.get_component_rich_style("paper-list--cursor", partial=True)
+        status_style = self.get_component_rich_style(f"paper-list--{status.value}", partial=True)
+        left = [
+            Segment("▌" if marked else " ", base + status_style),
+            Segment(STATUS_MARKS[status] + " ", base + status_style),
+        ]
+        right: list[Segment] = []
+        venue = VENUE_SHORT.get(paper.venue_status, paper.venue_status[:4])
+        if venue and width >= 40:
+            venue_style = self.get_component_rich_style(
+                f"paper-list--{paper.venue_status.lower()}"
+                if paper.venue_status in VENUE_SHORT
+                else "paper-list--dim",
+                partial=True,
+            )
+            right.append(Segment(f" {venue:<4}", base + venue_style))
+        if width >= 30:
+            code_style = base + self.get_component_rich_style("paper-list--code", partial=True)
+            right.append(Segment(" </>" if paper.github else "    ", code_style))
+        right.append(Segment(" ", base))
+        used = sum(cell_len(s.text) for s in left + right)
+        room = max(0, width - used)
+        title_style = base + (
+            self.get_component_rich_style("paper-list--dim", partial=True)
+            if status is Status.SKIPPED and not is_cursor
+            else Style()
+        )
+        title = printable(paper.display_title)
+        if cell_len(title) > room:
+            title = set_cell_size(title, max(0, room - 1)) + "…" if room > 0 else ""
+        title_segment = Segment(set_cell_size(title, room), title_style)
+        return Strip([*left, title_segment, *right], width).crop(0, width)
