@@ -26,6 +26,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -89,7 +90,7 @@ def _norm(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", text.casefold())
 
 
-def load_records() -> list[dict[str, object]]:
+def load_records() -> list[dict[str, Any]]:
     with DATA.open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
@@ -103,19 +104,25 @@ def seed_abstracts() -> list[str]:
     return out
 
 
+def naive_title(abstract: str) -> str:
+    """The baseline: the abstract's first sentence, cut to the title length."""
+    first = re.split(r"(?<=[.!?])\s+", " ".join(abstract.split()), maxsplit=1)[0]
+    return first[:MAX_TITLE_LENGTH]
+
+
 def names_in_title(title: str, names: tuple[str, ...]) -> bool:
     key = _norm(title)
     return any(_norm(n) in key for n in names)
 
 
-def seed_report(records: list[dict[str, object]]) -> tuple[int, int]:
+def seed_report(records: list[dict[str, Any]]) -> tuple[int, int]:
     by_abstract = {_norm(str(r["abstract"])): r for r in records}
     hits = total = 0
     print("== Seed abstracts: derived title | real title ==")
     for i, abstract in enumerate(seed_abstracts(), 1):
         rec = by_abstract.get(_norm(abstract))
         real = str(rec["title"]) if rec else "?"
-        github = [str(g) for g in rec["github"]] if rec else []  # type: ignore[union-attr]
+        github = [str(g) for g in rec["github"]] if rec else []
         derived = derive_title(abstract, github)
         expected = SEED_NAMES.get(real)
         mark = " "
@@ -134,14 +141,15 @@ def seed_report(records: list[dict[str, object]]) -> tuple[int, int]:
     return hits, total
 
 
-def real_report(records: list[dict[str, object]], misses: int, false_shown: int) -> None:
-    labelled = correct = 0
-    unlabelled = false_names = 0
+def real_report(records: list[dict[str, Any]], misses: int, false_shown: int) -> None:
+    labelled = correct = in_title = naive_in_title = 0
+    unlabelled = false_names = with_name = 0
     miss_examples: list[str] = []
     false_examples: list[str] = []
     for rec in records:
         title, abstract = str(rec["title"]), str(rec["abstract"])
-        github = [str(g) for g in rec["github"]]  # type: ignore[union-attr]
+        github = [str(g) for g in rec["github"]]
+        derived = derive_title(abstract, github)
         name = find_introduced_name(abstract, github)
         m = _PREFIX.match(title)
         if m:
@@ -152,21 +160,34 @@ def real_report(records: list[dict[str, object]], misses: int, false_shown: int)
                     correct += 1
                 elif len(miss_examples) < misses:
                     miss_examples.append(f"  want {prefix!r:28} got {name!r}")
+                if name and _norm(prefix) in _norm(derived.title):
+                    in_title += 1
+                if _norm(prefix) in _norm(naive_title(abstract)):
+                    naive_in_title += 1
         else:
             unlabelled += 1
+            with_name += bool(name)
             if name and _norm(name) not in _norm(title):
                 false_names += 1
                 if len(false_examples) < false_shown:
                     false_examples.append(f"  {name!r:24} | {title}")
     print("\n== All real abstracts ==")
     print(
-        f"Titles 'NAME: ...' with NAME in the abstract: {labelled}; "
-        f"find_introduced_name returns NAME: {correct} ({correct / max(labelled, 1):.1%})"
+        f"Titles 'NAME: ...' with NAME in the abstract: {labelled}; find_introduced_name returns "
+        f"NAME (case-insensitive): {correct} ({correct / max(labelled, 1):.1%}); a name is found "
+        f"and the derived title contains NAME (acronym or its long form): {in_title} "
+        f"({in_title / max(labelled, 1):.1%})"
     )
     print(
-        f"Titles without an 'X:' prefix: {unlabelled}; a name not in the real title returned: "
-        f"{false_names} ({false_names / max(unlabelled, 1):.1%}) "
-        "(an upper bound: many such papers do introduce a name, e.g. SAFE, TAR, PlanSearch)"
+        f"Naive baseline (the first sentence cut to {MAX_TITLE_LENGTH} characters) contains NAME: "
+        f"{naive_in_title} ({naive_in_title / max(labelled, 1):.1%})"
+    )
+    print(
+        f"Titles without an 'X:' prefix: {unlabelled}; a name is returned for {with_name} "
+        f"({with_name / max(unlabelled, 1):.1%}); a name that does not occur in the real title: "
+        f"{false_names} ({false_names / max(unlabelled, 1):.1%}). This is an upper bound on false "
+        "names: most are names the paper does introduce (SAFE, TAR, PlanSearch, ...) but its "
+        "real title does not use."
     )
     if miss_examples:
         print("Some misses:\n" + "\n".join(miss_examples))
@@ -174,16 +195,21 @@ def real_report(records: list[dict[str, object]], misses: int, false_shown: int)
         print("Some names on titles without a prefix:\n" + "\n".join(false_examples))
 
 
-def timing_report(records: list[dict[str, object]]) -> list[str]:
+def timing_report(records: list[dict[str, Any]]) -> list[str]:
     abstracts = [str(r["abstract"]) for r in records]
-    githubs = [[str(g) for g in r["github"]] for r in records]  # type: ignore[union-attr]
-    start = time.perf_counter()
-    titles = [derive_title(a, g).title for a, g in zip(abstracts, githubs, strict=True)]
-    elapsed = time.perf_counter() - start
-    print("\n== Timing ==")
+    githubs = [[str(g) for g in r["github"]] for r in records]
+    titles: list[str] = []
+    best_wall = best_cpu = float("inf")
+    for _ in range(3):  # best of three: the machine may be shared
+        wall, cpu = time.perf_counter(), time.process_time()
+        titles = [derive_title(a, g).title for a, g in zip(abstracts, githubs, strict=True)]
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+    n = len(abstracts)
+    print("\n== Timing (best of 3) ==")
     print(
-        f"derive_title on {len(abstracts)} abstracts: {elapsed:.3f} s "
-        f"({elapsed / len(abstracts) * 1000:.3f} ms per abstract)"
+        f"derive_title on {n} abstracts: {best_wall:.3f} s wall, {best_cpu:.3f} s CPU "
+        f"({best_wall / n * 1000:.3f} ms wall, {best_cpu / n * 1000:.3f} ms CPU per abstract)"
     )
     big = ("We propose FooBar, a method (ABC) for x. " + "word " * 40 + "a (b c) " * 20) * 2000
     big = big[: 2 * 1024 * 1024]

@@ -69,6 +69,16 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
+_MD_BLOCK_START = re.compile(r"^(?:([-+=])|(\d+)([.)]))")
+
+
+def md_escape_line(text: str) -> str:
+    """``md_escape`` for text that starts a line: list, rule and heading markers made literal."""
+    return _MD_BLOCK_START.sub(
+        lambda m: f"\\{m[1]}" if m[1] else f"{m[2]}\\{m[3]}", md_escape(text)
+    )
+
+
 def md_url(url: str) -> str:
     """A link destination CommonMark reads whole: spaces, parentheses and brackets encoded."""
     return (
@@ -85,14 +95,20 @@ def _repo_label(url: str) -> str:
     return url.removeprefix("https://github.com/")
 
 
+def heading_for(papers: Sequence[Paper], what: str = "Papers") -> str:
+    """``Starred papers: ICLR 2025 Papers``: what is exported, and from which list(s)."""
+    lists = list(dict.fromkeys(p.list for p in papers))
+    if not lists:
+        return what
+    return f"{what}: {lists[0] if len(lists) == 1 else f'{len(lists)} lists'}"
+
+
 def _heading_for(papers: Sequence[Paper], triage: TriageSnapshot, heading: str) -> str:
     if heading:
         return heading
-    lists = list(dict.fromkeys(p.list for p in papers))
     statuses = {triage.status(p.id) for p in papers}
     what = f"{next(iter(statuses)).value.capitalize()} papers" if len(statuses) == 1 else "Papers"
-    where = lists[0] if len(lists) == 1 else f"{len(lists)} lists" if lists else "no list"
-    return f"{what}: {where}"
+    return heading_for(papers, what)
 
 
 def _groups(
@@ -158,7 +174,7 @@ def _markdown_entry(paper: Paper, triage: TriageSnapshot) -> list[str]:
         lines.append(f"  - Tags: {md_escape(', '.join(tags))}")
     note = triage.notes.get(paper.id, "").strip()
     if note:
-        body = [md_escape(line) for line in note.splitlines() if line.strip()]
+        body = [md_escape_line(line) for line in note.splitlines() if line.strip()]
         lines.append(f"  - Note: {body[0]}")
         lines += [f"    {line}" for line in body[1:]]
     return lines

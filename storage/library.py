@@ -101,7 +101,7 @@ class ListInfo:
 
     name: str
     order: int
-    source: str
+    sources: tuple[str, ...]
     size: int
     imported_at: float
 
@@ -128,6 +128,32 @@ def _migrate_triage(tables: Tables, version: int) -> Tables:
             change = [doc["id"], doc.get("old", "inbox"), doc["new"]]
             history[str(seq)] = {"at": doc.get("at", 0.0), "changes": [change], "undone": False}
     return {**tables, "decisions": decisions, "history": history}
+
+
+def _append_offsets(
+    stored: Mapping[str, Mapping[str, Any]],
+    stored_lists: Mapping[str, Mapping[str, Any]],
+    results: Sequence[ReadResult],
+    list_name: str | None,
+) -> dict[str, int]:
+    """Lists this import adds a new file to, and the position their new papers start from.
+
+    Re-importing a list's own file keeps the file's order; importing another file into a list
+    that exists puts the new papers after the ones already there.
+    """
+    sources: dict[str, set[str]] = {}
+    for result in results:
+        sources.setdefault(list_name or result.list_name, set()).add(result.source)
+    appended = {
+        name
+        for name, files in sources.items()
+        if name in stored_lists and not files & set(stored_lists[name].get("sources", ()))
+    }
+    offsets = dict.fromkeys(appended, 0)
+    for doc in stored.values():
+        if doc["list"] in offsets:
+            offsets[doc["list"]] = max(offsets[doc["list"]], doc["position"] + 1)
+    return offsets
 
 
 class Library:
@@ -240,7 +266,9 @@ class Library:
     @staticmethod
     def _lists_from(tables: Tables) -> list[ListInfo]:
         infos = [
-            ListInfo(d["name"], int(k), d.get("source", ""), d.get("size", 0), d.get("at", 0.0))
+            ListInfo(
+                d["name"], int(k), tuple(d.get("sources", ())), d.get("size", 0), d.get("at", 0.0)
+            )
             for k, d in tables.get("lists", {}).items()
         ]
         return sorted(infos, key=lambda i: i.order)
@@ -328,10 +356,16 @@ class Library:
         lists = self._table(self._papers_db, "lists")
         with self._papers_store.transaction():
             stored = self._raw(self._papers_db, "papers")
+            stored_lists = {d["name"]: d for d in self._raw(self._papers_db, "lists").values()}
+            offsets = _append_offsets(stored, stored_lists, results, list_name)
             changed: list[Document] = []
-            for pid, paper in incoming.items():
+            for pid, incoming_paper in incoming.items():
                 key = doc_id(pid)
                 old_doc = stored.get(str(key))
+                paper = incoming_paper
+                if paper.list in offsets:  # another file of a list already here: append to it
+                    at = old_doc["position"] if old_doc else paper.position + offsets[paper.list]
+                    paper = replace(paper, position=at)
                 if old_doc is None:
                     report.added += 1
                     changed.append(Document(paper_to_doc(paper), doc_id=key))
@@ -349,10 +383,14 @@ class Library:
             if changed:
                 table.insert_multiple(changed)
             known = {d["name"]: int(k) for k, d in self._raw(self._papers_db, "lists").items()}
+            sizes: dict[str, int] = {}
+            for doc in self._raw(self._papers_db, "papers").values():
+                sizes[doc["list"]] = sizes.get(doc["list"], 0) + 1
             for result in results:
                 name = list_name or result.list_name
-                size = sum(1 for p in incoming.values() if p.list == name)
-                doc = {"name": name, "source": result.source, "size": size, "at": now()}
+                before = stored_lists.get(name, {}).get("sources", [])
+                sources = list(dict.fromkeys([*before, result.source]))
+                doc = {"name": name, "sources": sources, "size": sizes.get(name, 0), "at": now()}
                 if name in known:
                     lists.update(doc, doc_ids=[known[name]])
                 else:

@@ -47,6 +47,8 @@ BoolArray = npt.NDArray[np.bool_]
 #: Field names, in the order of their bit in a posting's field mask.
 FIELDS: Final[tuple[str, ...]] = ("title", "name", "authors", "abstract")
 _TITLE, _NAME, _AUTHORS, _ABSTRACT = range(4)
+#: The fields (indices) set in each 4-bit field mask.
+_FIELDS_OF_MASK: Final = tuple(tuple(f for f in range(4) if bits >> f & 1) for bits in range(16))
 _FIELD_WEIGHTS: Final = np.array([3.0, 2.5, 2.0, 1.0], dtype=np.float64)
 #: BM25 length normalisation per field: titles and names are short and even, abstracts are not.
 _FIELD_B: Final = np.array([0.5, 0.2, 0.3, 0.75], dtype=np.float64)
@@ -354,7 +356,7 @@ class _Segment:
 
     def postings(self, tid: int) -> tuple[slice, bool]:
         """The slice of term ``tid``'s postings, and whether it has any."""
-        if tid + 1 >= len(self.offsets):
+        if tid + 1 >= len(self.offsets):  # a word new since this segment was built
             return slice(0, 0), False
         lo, hi = int(self.offsets[tid]), int(self.offsets[tid + 1])
         return slice(lo, hi), hi > lo
@@ -435,7 +437,12 @@ class SearchIndex:
         self._field_total = np.zeros(4, dtype=np.float64)
         self._sorted_terms: list[str] = []
         self._sorted_tids: IntArray = np.zeros(0, dtype=np.int64)
-        self._by_length: dict[int, tuple[list[str], IntArray]] = {}
+        #: Vocabulary by (length, position 0 or 1, letter there), for typo look-ups.
+        self._typo_buckets: dict[tuple[int, int, str], tuple[list[str], IntArray]] = {}
+        #: Title words of each paper, in order, as term ids (CSR), for the in-order bonus.
+        self._title_offsets: IntArray = np.zeros(1, dtype=np.int64)
+        self._title_tids: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
+        self._live_count = 0
         self._prefix_tables: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
         self._cache: OrderedDict[tuple[str, bool, bool], _WordScores] = OrderedDict()
         self._expansions: OrderedDict[tuple[str, bool, bool], _Expansion] = OrderedDict()
@@ -460,11 +467,18 @@ class SearchIndex:
                     ranks.append(int(self._rank[old]))
                     self._live[old] = False
             batch = list(latest.values())
-            dead = len(self._papers) - int(self._live.sum())
+            dead = (
+                len(self._papers)
+                - self._live_count
+                + sum(1 for p in batch if p.id in self._slot_by_id)
+            )
             if self._segments and (
                 len(self._segments) >= _MAX_SEGMENTS
-                or dead + len(batch) > _MAX_DEAD_SHARE * (len(self._papers) + len(batch))
+                or dead > _MAX_DEAD_SHARE * len(self._papers)
+                or len(batch) >= self._live_count
             ):
+                # Many segments, many stale slots, or an import as large as the library:
+                # rebuild as one segment (the cost of a build, with coherent statistics).
                 self._compact(batch, ranks)
                 return
             self._index_batch(batch, ranks, first)
@@ -493,6 +507,8 @@ class SearchIndex:
         lengths: list[int] = []
         venue_codes: list[int] = []
         list_codes: list[int] = []
+        title_words: list[str] = []
+        title_lengths: list[int] = []
         for slot, paper in enumerate(batch, start=first):
             self._papers.append(paper)
             self._slot_by_id[paper.id] = slot
@@ -502,6 +518,9 @@ class SearchIndex:
             list_codes.append(self._list_sets.setdefault(lists, len(self._list_sets)))
             name = method_name(paper)
             title_tokens = tokenize(paper.title, camel_case=True)
+            in_order = tokenize(paper.title)
+            title_words.extend(in_order)
+            title_lengths.append(len(in_order))
             name_tokens = tokenize(name) if name else []
             author_tokens = tokenize("; ".join(paper.authors)) if paper.authors else []
             abstract_tokens = tokenize(paper.abstract)
@@ -523,6 +542,11 @@ class SearchIndex:
                 self._terms.append(word)
         new_terms = len(vocab) - known
         tids = np.fromiter(map(vocab.__getitem__, words), dtype=np.int64, count=len(words))
+        title_ids = np.fromiter(map(vocab.__getitem__, title_words), np.int32, len(title_words))
+        self._title_tids = np.concatenate([self._title_tids, title_ids])
+        self._title_offsets = np.concatenate(
+            [self._title_offsets, self._title_offsets[-1] + np.cumsum(title_lengths)]
+        )
         self._live = np.concatenate([self._live, np.ones(n, dtype=np.bool_)])
         self._rank = np.concatenate([self._rank, np.asarray(ranks, dtype=np.int64)])
         self._venue_code = np.concatenate(
@@ -552,6 +576,7 @@ class SearchIndex:
         self._df = df
         if new_terms:
             self._index_vocabulary()
+        self._live_count = int(self._live.sum())
         self._cache.clear()
         self._expansions.clear()
 
@@ -600,17 +625,19 @@ class SearchIndex:
         )
 
     def _index_vocabulary(self) -> None:
-        """Sorted vocabulary (for prefixes) and vocabulary by word length (for typos)."""
+        """Sorted vocabulary (for prefixes) and vocabulary by length and first letters (typos)."""
         order = sorted(range(len(self._terms)), key=self._terms.__getitem__)
         self._sorted_terms = [self._terms[i] for i in order]
         self._sorted_tids = np.asarray(order, dtype=np.int64)
-        by_length: dict[int, tuple[list[str], list[int]]] = {}
+        buckets: dict[tuple[int, int, str], tuple[list[str], list[int]]] = {}
         for tid, term in enumerate(self._terms):
-            words, ids = by_length.setdefault(len(term), ([], []))
-            words.append(term)
-            ids.append(tid)
-        self._by_length = {
-            k: (words, np.asarray(ids, dtype=np.int64)) for k, (words, ids) in by_length.items()
+            for position in (0, 1) if len(term) > 1 else (0,):
+                key = (len(term), position, term[position])
+                words, ids = buckets.setdefault(key, ([], []))
+                words.append(term)
+                ids.append(tid)
+        self._typo_buckets = {
+            key: (words, np.asarray(ids, dtype=np.int64)) for key, (words, ids) in buckets.items()
         }
         self._prefix_tables = {}
 
@@ -618,17 +645,20 @@ class SearchIndex:
 
     def __len__(self) -> int:
         """Number of papers indexed."""
-        return int(self._live.sum())
+        return self._live_count
 
     def paper(self, paper_id: str) -> Paper | None:
         """The indexed paper with this id, if any."""
-        slot = self._slot_by_id.get(paper_id)
-        return None if slot is None else self._papers[slot]
+        with self._lock:
+            slot = self._slot_by_id.get(paper_id)
+            return None if slot is None else self._papers[slot]
 
     def papers(self) -> list[Paper]:
         """The indexed papers, in index (list) order."""
-        slots = np.flatnonzero(self._live)
-        return [self._papers[int(s)] for s in slots[np.argsort(self._rank[slots], kind="stable")]]
+        with self._lock:
+            slots = np.flatnonzero(self._live)
+            order = slots[np.argsort(self._rank[slots], kind="stable")]
+            return [self._papers[s] for s in order.tolist()]
 
     @property
     def vocabulary_size(self) -> int:
@@ -651,7 +681,8 @@ class SearchIndex:
         arrays = sum(s.nbytes for s in self._segments)
         arrays += self._df.nbytes + self._rank.nbytes + self._live.nbytes + self._has_code.nbytes
         arrays += self._sorted_tids.nbytes
-        arrays += sum(ids.nbytes + 8 * len(ids) for _, ids in self._by_length.values())
+        arrays += sum(ids.nbytes + 8 * len(ids) for _, ids in self._typo_buckets.values())
+        arrays += self._title_offsets.nbytes + self._title_tids.nbytes
         strings = sum(49 + len(t) for t in self._terms)
         dicts = 100 * len(self._vocab) + 100 * len(self._slot_by_id) + 8 * len(self._terms) * 2
         cache = sum(entry.scores.nbytes for entry in self._cache.values())
@@ -664,7 +695,8 @@ class SearchIndex:
     # ----------------------------------------------------------------- matching words
 
     def _idf(self, df: float) -> float:
-        n = max(int(self._live.sum()), 1)
+        """BM25's inverse document frequency."""
+        n = max(self._live_count, 1)
         df = min(max(df, 0.0), float(n))
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
@@ -721,6 +753,7 @@ class SearchIndex:
                 self._add_typo_completions(word, typos, found)
         inexact = [t for t in found if t != exact_tid]
         shared = self._idf(float(self._df[inexact].sum())) if inexact else 0.0
+        exact_idf = 0.0
         if exact_tid is not None:
             exact_idf = self._idf(float(self._df[exact_tid]))
             shared = min(shared, exact_idf)
@@ -748,19 +781,27 @@ class SearchIndex:
             found.setdefault(tid, (quality, False))
 
     def _add_typos(self, word: str, typos: int, found: dict[int, tuple[float, bool]]) -> None:
-        matches: list[tuple[int, int]] = []
+        """Index words within ``typos`` edits (OSA: a swap of neighbours is one edit).
+
+        Only words that keep the query's first or second letter in place, or shifted by one,
+        are compared: this misses only slips that hit both of the first two letters, and it
+        compares a few thousand words instead of the whole vocabulary.
+        """
+        keys = {(0, word[0]), (1, word[1]), (0, word[1]), (1, word[0])}
+        best: dict[int, int] = {}
         for length in range(len(word) - typos, len(word) + typos + 1):
-            bucket = self._by_length.get(length)
-            if bucket is None:
-                continue
-            words, ids = bucket
-            for _, distance, index in process.extract(
-                word, words, scorer=OSA.distance, score_cutoff=typos, limit=None
-            ):
-                if distance > 0:
-                    matches.append((int(distance), int(ids[index])))
-        matches.sort(key=lambda m: (m[0], -int(self._df[m[1]])))
-        for distance, tid in matches[:_TYPO_CAP]:
+            for position, letter in keys:
+                bucket = self._typo_buckets.get((length, position, letter))
+                if bucket is None:
+                    continue
+                words, ids = bucket
+                for _, distance, index in process.extract(
+                    word, words, scorer=OSA.distance, score_cutoff=typos, limit=None
+                ):
+                    if distance > 0:
+                        best[int(ids[index])] = int(distance)
+        matches = sorted(best.items(), key=lambda m: (m[1], -int(self._df[m[0]])))
+        for tid, distance in matches[:_TYPO_CAP]:
             found.setdefault(tid, (_TYPO[distance], True))
 
     def _add_typo_completions(
@@ -1092,12 +1133,14 @@ class SearchIndex:
     ) -> npt.NDArray[np.float64]:
         """A bonus for the best papers whose title has the query's words in the order typed."""
         bonus = np.zeros(len(candidates), dtype=np.float64)
-        accepted = [{self._terms[t] for t in entry.expansion.tids} for entry in scored[: len(free)]]
+        accepted = [set(entry.expansion.tids) for entry in scored[: len(free)]]
         count = min(_PHRASE_RERANK, len(score))
         top = np.argpartition(-score, count - 1)[:count]
         best_tier = score.max() // _TIER
+        offsets = self._title_offsets
         for index in top[score[top] // _TIER == best_tier].tolist():
-            title = tokenize(self._papers[int(candidates[index])].title)
+            slot = int(candidates[index])
+            title = self._title_tids[offsets[slot] : offsets[slot + 1]].tolist()
             if _has_run(title, accepted):
                 bonus[index] = _PHRASE_BONUS
         return bonus
@@ -1164,17 +1207,17 @@ class SearchIndex:
                     if not present:
                         continue
                     docs = segment.docs[span]
-                    at = np.searchsorted(docs, sorted_slots)
-                    inside = at < len(docs)
-                    hit_rows = np.flatnonzero(inside)
-                    hit_rows = hit_rows[docs[at[hit_rows]] == sorted_slots[hit_rows]]
-                    if not len(hit_rows):
+                    at = docs.searchsorted(sorted_slots)
+                    np.minimum(at, len(docs) - 1, out=at)
+                    present_at = docs[at] == sorted_slots
+                    if not present_at.any():
                         continue
+                    hit_rows = present_at.nonzero()[0]
                     masks = segment.masks[span][at[hit_rows]]
                     for row, bits in zip(order[hit_rows].tolist(), masks.tolist(), strict=True):
-                        for f in range(4):
-                            if bits >> f & 1:
-                                found[row][f].add(term)
+                        sets = found[row]
+                        for f in _FIELDS_OF_MASK[bits]:
+                            sets[f].add(term)
         hits = []
         for row, slot in enumerate(slots.tolist()):
             per_field = found[row]
@@ -1188,10 +1231,15 @@ class SearchIndex:
         return hits
 
 
-def _has_run(tokens: list[str], accepted: list[set[str]]) -> bool:
+def _has_run(tokens: list[int], accepted: list[set[int]]) -> bool:
     """True when some consecutive tokens match each accepted set in turn."""
     n = len(accepted)
+    first, rest = accepted[0], accepted[1:]
     for start in range(len(tokens) - n + 1):
-        if all(tokens[start + i] in accepted[i] for i in range(n)):
-            return True
+        if tokens[start] in first:
+            for i, wanted in enumerate(rest, start=start + 1):
+                if tokens[i] not in wanted:
+                    break
+            else:
+                return True
     return False

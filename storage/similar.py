@@ -9,7 +9,8 @@ dense papers x vocabulary matrix and never as a papers x papers similarity matri
 Terms are the words of the title and abstract, lower-cased, accents dropped, plurals merged into
 their singular when the corpus has it (``graphs`` -> ``graph``), minus English and paper-boilerplate
 stop words (``propose``, ``results``), LaTeX commands and numbers; plus the bigrams of adjacent
-kept words (``diffusion model``) that occur at least three times. A term must occur in two papers
+kept words with no punctuation between them (``diffusion model``) that occur at least three
+times. A term must occur in two papers
 (a term of one paper can make no two papers alike) and, in a list of 50 papers or more, in at most
 half of them. Weights: ``(1 + ln tf_abstract) + 2 (1 + ln tf_title)`` (sublinear term frequency,
 title words count twice), times the smoothed idf ``1 + ln((1 + n) / (1 + df))``, rows scaled to
@@ -67,11 +68,16 @@ MAX_TOPICS: Final = 30
 TOPIC_FEATURES: Final = 1024
 TOPIC_SEED: Final = 0
 _KMEANS_ROUNDS: Final = 20
+#: Seeded k-means starts for small inputs: up to this many, while n * k * starts stays in budget.
+_KMEANS_STARTS: Final = 8
+_KMEANS_START_BUDGET: Final = 100_000
 #: k-means stops when fewer than this share of the papers change cluster in a round.
 _KMEANS_SETTLED: Final = 0.01
 #: Dense k-means blocks are kept between rounds up to this many float32 cells (64 MB).
 _DENSE_CACHE_CELLS: Final = 1 << 24
 _BLOCK_ROWS: Final = 4096
+#: Papers tokenized at a time while building.
+_TOKEN_CHUNK: Final = 2048
 #: Starred (or skipped) papers scored per batch in ``suggest``: bounds memory to batch x papers.
 _BATCH: Final = 32
 
@@ -352,16 +358,25 @@ class _Matrix:
 
 
 def _tokens(papers: Sequence[Paper]) -> tuple[Int32Array, list[bytes]]:
-    """Raw word ids of every title and abstract (with marker ids 0 and 1), and the raw words."""
-    parts: list[str] = []
-    for paper in papers:
-        parts += (_plain(paper.title), "\x02", _plain(paper.abstract), "\x01")
-    words = " ".join(parts).encode("utf-8", "replace").translate(_TABLE).split()
+    """Raw word ids of every title and abstract (with marker ids 0 and 1), and the raw words.
+
+    Text is cut into words by a byte table (one C pass) and the words are numbered by a dict,
+    a chunk of papers at a time so that the word objects of only one chunk are alive at once.
+    """
     vocabulary: defaultdict[bytes, int] = defaultdict()
     vocabulary.default_factory = vocabulary.__len__
     vocabulary[_END_MARK]
     vocabulary[_ABSTRACT_MARK]
-    ids = np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int32, count=len(words))
+    chunks: list[Int32Array] = []
+    for start in range(0, len(papers), _TOKEN_CHUNK):
+        parts: list[str] = []
+        for paper in papers[start : start + _TOKEN_CHUNK]:
+            parts += (_plain(paper.title), "\x02", _plain(paper.abstract), "\x01")
+        words = " ".join(parts).encode("utf-8", "replace").translate(_TABLE).split()
+        chunks.append(
+            np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int32, count=len(words))
+        )
+    ids = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)
     return ids, list(vocabulary)
 
 
@@ -424,47 +439,59 @@ def _stable_order(keys: IntArray) -> IntArray:
     return packed & ((1 << bits) - 1)
 
 
-def _build(papers: Sequence[Paper]) -> _Matrix:
-    """The tf-idf matrix of a corpus (papers with distinct ids)."""
-    n = len(papers)
-    ids = tuple(p.id for p in papers)
-    raw_ids, raw_words = _tokens(papers)
-    found = _unigrams(raw_words)
-    unigrams = found.terms
-    ends = np.flatnonzero(raw_ids == 0)
-    middles = np.flatnonzero(raw_ids == 1)
-    # Only the kept words from here on: their position, term, paper and field (0: title).
-    position = np.flatnonzero(found.term[raw_ids] >= 0)
-    raw = raw_ids[position]
-    term = found.term[raw].astype(np.int64)
-    doc = np.searchsorted(ends, position)
-    field = (position > middles[doc]).astype(np.int64)
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """The kept words of a run of papers: term, paper, field (0 title, 1 abstract), and pairs."""
 
+    term: IntArray
+    doc: IntArray
+    field: IntArray
+    #: Index (into the arrays above) of the first word of each adjacent pair, and its key.
+    pairs: IntArray
+    pair_keys: IntArray
+
+
+def _words(raw: Int32Array, found: _Unigrams, first_doc: int) -> _Words:
+    """The kept words of raw word ids covering whole papers, the first being ``first_doc``."""
+    ends = np.flatnonzero(raw == 0)
+    middles = np.flatnonzero(raw == 1)
+    position = np.flatnonzero(found.term[raw] >= 0)
+    kept = raw[position]
+    term = found.term[kept].astype(np.int64)
+    local = np.searchsorted(ends, position)
+    field = (position > middles[local]).astype(np.int64)
     # Bigrams: two adjacent kept words; a stop word, a dropped word, a marker or punctuation
     # between them (``large language model (LLM)``: no ``model llm``) breaks a pair.
-    n_uni = len(unigrams)
     joined = np.diff(position) == 1
-    joined &= ~found.break_after[raw[:-1]] & ~found.break_before[raw[1:]]
+    joined &= ~found.break_after[kept[:-1]] & ~found.break_before[kept[1:]]
     pairs = np.flatnonzero(joined)
-    pair_keys = term[pairs] * max(n_uni, 1) + term[pairs + 1]
-    unique_pairs, pair_inverse, pair_counts = _sorted_groups(pair_keys)
-    kept_pairs = pair_counts >= BIGRAM_MIN_COUNT
-    bigram_id = np.cumsum(kept_pairs) - 1 + n_uni
-    used = kept_pairs[pair_inverse]
-    pair_terms = bigram_id[pair_inverse[used]]
-    pairs = pairs[used]
-    bigrams = [
-        f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in unique_pairs[kept_pairs]
-    ]
-    vocabulary = unigrams + bigrams
-    n_terms = max(len(vocabulary), 1)
+    pair_keys = term[pairs] * max(len(found.terms), 1) + term[pairs + 1]
+    return _Words(term, local + first_doc, field, pairs, pair_keys)
 
-    all_terms = np.concatenate([term, pair_terms])
-    all_docs = np.concatenate([doc, doc[pairs]])
-    all_fields = np.concatenate([field, field[pairs]])
-    keys, counts = np.unique((all_docs * n_terms + all_terms) * 2 + all_fields, return_counts=True)
 
-    # Sublinear term frequency per field, title weighted, then both fields of a term summed.
+def _chunks(raw_ids: Int32Array, n: int) -> Iterator[tuple[int, Int32Array]]:
+    """``(first paper, raw ids)`` of runs of ``_TOKEN_CHUNK`` whole papers."""
+    ends = np.flatnonzero(raw_ids == 0)
+    for first in range(0, n, _TOKEN_CHUNK):
+        lo = int(ends[first - 1]) + 1 if first else 0
+        hi = int(ends[min(first + _TOKEN_CHUNK, n) - 1]) + 1
+        yield first, raw_ids[lo:hi]
+
+
+def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArray, FloatArray]:
+    """Sorted ``paper * n_terms + term`` keys of a run of papers, and their term weights.
+
+    The weight is the sublinear term frequency of each field, the title's times
+    ``TITLE_WEIGHT``, summed over both fields.
+    """
+    used = pair_terms >= 0
+    pairs = words.pairs[used]
+    keys = np.concatenate([words.doc, words.doc[pairs]])
+    keys *= n_terms
+    keys += np.concatenate([words.term, pair_terms[used]])
+    keys *= 2
+    keys += np.concatenate([words.field, words.field[pairs]])
+    keys, counts = np.unique(keys, return_counts=True)
     weights = 1.0 + np.log(counts)
     weights[(keys & 1) == 0] *= TITLE_WEIGHT
     doc_terms = keys >> 1
@@ -472,8 +499,51 @@ def _build(papers: Sequence[Paper]) -> _Matrix:
         firsts = np.flatnonzero(np.r_[True, doc_terms[1:] != doc_terms[:-1]])
         weights = np.add.reduceat(weights, firsts)
         doc_terms = doc_terms[firsts]
+    return doc_terms, weights
+
+
+def _build(papers: Sequence[Paper]) -> _Matrix:
+    """The tf-idf matrix of a corpus (papers with distinct ids).
+
+    Words are read a chunk of papers at a time (twice: once to count bigrams, once to count
+    terms per paper), so that the memory a build needs beyond its result stays bounded.
+    """
+    n = len(papers)
+    ids = tuple(p.id for p in papers)
+    raw_ids, raw_words = _tokens(papers)
+    found = _unigrams(raw_words)
+    unigrams = found.terms
+    n_uni = max(len(unigrams), 1)
+
+    pair_keys = [_words(raw, found, first).pair_keys for first, raw in _chunks(raw_ids, n)]
+    all_pairs = np.concatenate(pair_keys) if pair_keys else np.zeros(0, dtype=np.int64)
+    unique_pairs, pair_inverse, pair_counts = _sorted_groups(all_pairs)
+    kept_pairs = pair_counts >= BIGRAM_MIN_COUNT
+    bigram_id = np.where(kept_pairs, np.cumsum(kept_pairs) - 1 + len(unigrams), -1)
+    pair_terms = bigram_id[pair_inverse]
+    del all_pairs, pair_inverse
+    bigrams = [
+        f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in unique_pairs[kept_pairs]
+    ]
+    vocabulary = unigrams + bigrams
+    n_terms = max(len(vocabulary), 1)
+
+    doc_term_parts: list[IntArray] = []
+    weight_parts: list[FloatArray] = []
+    at = 0
+    for first, raw in _chunks(raw_ids, n):
+        words = _words(raw, found, first)
+        doc_terms, weights = _entries(words, pair_terms[at : at + len(words.pairs)], n_terms)
+        at += len(words.pairs)
+        doc_term_parts.append(doc_terms)
+        weight_parts.append(weights)
+    del raw_ids, pair_terms
+    doc_terms = np.concatenate(doc_term_parts) if n else np.zeros(0, dtype=np.int64)
+    weights = np.concatenate(weight_parts) if n else np.zeros(0)
+    del doc_term_parts, weight_parts
     entry_doc = doc_terms // n_terms
     entry_term = doc_terms % n_terms
+    del doc_terms
 
     df = np.bincount(entry_term, minlength=n_terms)
     keep = df >= MIN_DF
@@ -588,11 +658,12 @@ class SimilarityIndex:
     # ------------------------------------------------------------------ suggest
 
     def suggest(
-        self, statuses: Mapping[str, Status], candidates: Sequence[str] | None = None
+        self, statuses: Mapping[str, Status | str], candidates: Sequence[str] | None = None
     ) -> list[Suggestion]:
         """Candidates (default: the Inbox, in list order) ranked by likeness to starred papers.
 
-        ``statuses`` maps paper ids to their state; a paper it does not mention is in the Inbox.
+        ``statuses`` maps paper ids to their state (a ``Status`` or its name, as
+        ``Status.parse`` reads it); a paper it does not mention is in the Inbox.
         The score of a candidate is Rocchio's relevance feedback plus its nearest starred paper::
 
             0.9 cos(paper, centroid of starred + read/4) + 0.1 max cos(paper, a starred paper)
@@ -688,7 +759,8 @@ class SimilarityIndex:
         numerator = dots - own
         squared_norms = np.maximum(squared - 2 * own * dots + own * own, 0.0)
         norms = np.sqrt(squared_norms)
-        return np.where(norms > 1e-12, numerator / np.where(norms > 1e-12, norms, 1.0), 0.0)
+        # A real centroid is at least a read paper's quarter long; below that is rounding noise.
+        return np.where(norms > 1e-3, numerator / np.where(norms > 1e-3, norms, 1.0), 0.0)
 
     # ------------------------------------------------------------------ topics
 
@@ -802,23 +874,45 @@ def _kmeans(
     feature_of[ranked] = np.arange(len(ranked))
     rows = _DenseRows(local, feature_of[terms], weights, n, max(len(ranked), 1))
 
-    rng = np.random.default_rng(TOPIC_SEED)
     live = np.flatnonzero(~rows.empty)
     if len(live) == 0 or k == 1:
         return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.float32)
     k = min(k, len(live))
-    # k-means++ seeding on cosine distance.
+    # Small inputs get several seeded starts (the best total cosine wins): cheap, and k-means
+    # from one start can merge two clear groups of a handful of papers.
+    starts = max(1, min(_KMEANS_STARTS, _KMEANS_START_BUDGET // (n * k)))
+    rng = np.random.default_rng(TOPIC_SEED)
+    best: tuple[float, IntArray, Float32Array] | None = None
+    for _ in range(starts):
+        labels, closeness = _kmeans_once(rows, live, k, rng)
+        total = float(closeness[live].sum())
+        if best is None or total > best[0] + 1e-9:
+            best = (total, labels, closeness)
+    assert best is not None
+    _, labels, closeness = best
+    if rows.empty.any():
+        largest = int(np.bincount(labels[live]).argmax())
+        labels[rows.empty] = largest
+        closeness[rows.empty] = -1.0
+    return labels, closeness
+
+
+def _kmeans_once(
+    rows: _DenseRows, live: IntArray, k: int, rng: np.random.Generator
+) -> tuple[IntArray, Float32Array]:
+    """One run of spherical k-means from a k-means++ start (cosine distance)."""
+    n = rows.n
     first = int(live[rng.integers(len(live))])
     centres = [rows.row(first)]
-    best = rows.dot(centres[0])
+    nearest = rows.dot(centres[0])
     for _ in range(1, k):
-        distance = np.where(rows.empty, 0.0, np.clip(1.0 - best, 0.0, None)).astype(np.float64)
+        distance = np.where(rows.empty, 0.0, np.clip(1.0 - nearest, 0.0, None))
         total = distance.sum()
         if total <= 0:
             break
         pick = int(rng.choice(n, p=distance / total))
         centres.append(rows.row(pick))
-        best = np.maximum(best, rows.dot(centres[-1]))
+        nearest = np.maximum(nearest, rows.dot(centres[-1]))
     matrix = np.stack(centres)
     labels = np.full(n, -1, dtype=np.int64)
     sims = rows.similarities(matrix)
@@ -828,7 +922,7 @@ def _kmeans(
             break
         labels = new_labels
         sums = rows.sums(labels, len(matrix))
-        sizes = np.bincount(labels[~rows.empty], minlength=len(matrix))
+        sizes = np.bincount(labels[live], minlength=len(matrix))
         closeness = sims[np.arange(n), labels]
         for empty in np.flatnonzero(sizes == 0):
             # An empty cluster restarts from the live paper farthest from its centre.
@@ -838,12 +932,7 @@ def _kmeans(
         matrix = _normalised(sums)
         sims = rows.similarities(matrix)
     labels = sims.argmax(axis=1)
-    closeness = sims[np.arange(n), labels]
-    if rows.empty.any():
-        largest = int(np.bincount(labels[~rows.empty], minlength=len(matrix)).argmax())
-        labels[rows.empty] = largest
-        closeness[rows.empty] = -1.0
-    return labels, closeness
+    return labels, sims[np.arange(n), labels]
 
 
 def _topics(

@@ -21,6 +21,7 @@ from storage.export import (
     GROUPINGS,
     SUFFIXES,
     export,
+    heading_for,
     paper_record,
     select,
     statuses_for,
@@ -306,7 +307,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     library = open_library(args)
     triage = library.triage()
     papers = select(library.papers(), triage.statuses, statuses_for(args.status))
-    text = export(papers, triage, args.format, group_by=args.group_by)
+    what = "All papers" if args.status == "all" else f"{args.status.capitalize()} papers"
+    heading = heading_for(papers, what)
+    text = export(papers, triage, args.format, heading=heading, group_by=args.group_by)
     if args.output in (None, "-"):
         sys.stdout.write(text)
         return 0

@@ -129,7 +129,11 @@ class PaperCommands(Provider):
         for command in COMMANDS:
             if command.palette:
                 keys = " ".join(key_label(k) for k in keys_for(command, keymap))
-                yield f"{command.group}: {command.title}", escape(f"{command.help} · {keys}"), command
+                yield (
+                    f"{command.group}: {command.title}",
+                    escape(f"{command.help} · {keys}"),
+                    command,
+                )
 
     async def discover(self) -> Hits:
         for text, help_text, command in self._entries():

@@ -4,9 +4,10 @@ A plain-text paper list gives abstracts without titles. The app still needs some
 show in the paper list, so this module reads the abstract and builds one:
 
 * when the abstract introduces a named method, benchmark, dataset or model ("we propose
-  ParaSolver, a hierarchical parallel sampling technique ..."), the title is that name followed by
-  the phrase the abstract itself uses to describe it: ``ParaSolver: hierarchical parallel
-  sampling technique that enhances sampling speed without compromising quality``;
+  ParaSolver, a hierarchical parallel sampling technique that ..."), the title is that name
+  followed by the phrase the abstract itself uses to describe it (``ParaSolver: hierarchical
+  parallel sampling technique``, ``HELMET: How to Evaluate Long-context Models Effectively and
+  Thoroughly``, ``CollabEdit: non-destructive collaborative knowledge editing framework``);
 * otherwise it is the main contribution clause ("We present the first comprehensive finite-time
   global convergence analysis of ..." -> ``Finite-time global convergence analysis of ...``).
 
@@ -29,7 +30,13 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MAX_TITLE_LENGTH", "DerivedTitle", "derive_title", "find_introduced_name"]
+__all__ = [
+    "MAX_TITLE_LENGTH",
+    "DerivedTitle",
+    "clean_text",
+    "derive_title",
+    "find_introduced_name",
+]
 
 MAX_TITLE_LENGTH = 100
 """Hard upper bound on the length of a derived title, in characters."""
@@ -37,18 +44,15 @@ MAX_TITLE_LENGTH = 100
 MAX_SCAN_CHARS = 20_000
 """Only this many leading characters of an abstract are analysed (real ones are < 3,000)."""
 
-_MAX_SENTENCE_CHARS = 1_500
+_MAX_SENTENCE_CHARS = 1_500  # longer "sentences" (no punctuation for pages) are chunked
+_MIN_NAME_SCORE = 3.0  # evidence needed for a name (see _cue_score and _pick)
+_STRONG_CUE = 6.0  # evidence needed for field vocabulary (Adam, GPT-4, LLMs) to be a name
+_ELLIPSIS = "…"
 
 
 def _words(text: str) -> frozenset[str]:
     """A word list written as one string."""
     return frozenset(text.split())
-
-
-_MIN_NAME_SCORE = 3.0
-_STRONG_CUE = 6.0
-_WEAK_MIN_COUNT = 1
-_ELLIPSIS = "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,7 @@ class DerivedTitle:
 # Cleaning: LaTeX, Markdown, URLs, entities -> plain text on one line.
 # --------------------------------------------------------------------------------------------
 
-_GREEK = {
+_LATEX_SYMBOLS = {
     "alpha": "α",
     "beta": "β",
     "gamma": "γ",
@@ -150,8 +154,8 @@ _RE_EMPTY_PARENS = re.compile(r"\(\s*[,;:]?\s*\)|\[\s*\]")
 
 def _latex_bare(match: re.Match[str]) -> str:
     name = match.group(1)
-    if name in _GREEK:
-        return _GREEK[name]
+    if name in _LATEX_SYMBOLS:
+        return _LATEX_SYMBOLS[name]
     if name in _ABBREV_MACROS:
         return _ABBREV_MACROS[name] + " "
     return ""
@@ -217,6 +221,8 @@ def clean_text(text: str) -> str:
         text = text.replace("**", "")
     if "``" in text or "''" in text:
         text = _RE_TEX_QUOTES.sub('"', text)
+    if "`" in text:
+        text = text.replace("`", "")  # inline code marks; LaTeX ``quotes'' were handled above
     if "--" in text:
         text = _RE_DASHES.sub("—", text)
     if "- " in text:
@@ -476,7 +482,6 @@ _INTRO_VERBS = (
     r"put forward|puts forward|pretrain|pre-train|open-source|open-sources|assemble|assembles|"
     r"compile|compiles|craft|crafts|crafted"
 )
-_RE_INTRO_VERB = re.compile(r"\b(?:" + _INTRO_VERBS + r")\b", re.IGNORECASE)
 _PREPOSITIONS = _words(
     "of for in on with by from to into that which and or as at over under than such using via "
     "across between within is are was were be been being has have had can could may might will "
@@ -490,6 +495,10 @@ _RE_NAMING_BEFORE = re.compile(
     r"|(?:we|which we|that we|and we)\s+(?:call|term|name|dub|coin|denote))"
     r"|\bi\.e\.,?|\bhereafter)[,:]?\s*[\"“'‘]?$",
     re.IGNORECASE,
+)
+_NAMING_LAST_WORDS = _words(
+    "called named dubbed termed coined codenamed nicknamed as by it this them call term name dub "
+    "coin denote denoted abbreviated namely i.e. i.e hereafter"
 )
 _RE_REFER_AS = re.compile(r"\brefer to (?:(?:the|a|an|our)\s+)?(.{2,100}?)\s+as\s*[\"“'‘]?$", re.I)
 _RE_ARTICLE_BEFORE_COMMA = re.compile(
@@ -518,7 +527,7 @@ _RE_IS_A_AFTER = re.compile(
     r"^\s+(?:is|as)\s+(?:a|an)\s+(?:novel|new|simple|general|first|unified|efficient)\b"
 )
 _RE_SUBJECT_AFTER = re.compile(
-    r"^,?\s+(?:(?:introduces|presents|proposes|offers|provides)\s+(?:a|an|the)\b"
+    r"^,?\s+(?:(?:introduces|presents|proposes)\s+(?:a|an|the)\b"
     r"|is\s+(?:a|an)\s+(?:novel|new)\b)"
 )
 _RE_PROPOSED_HERE = re.compile(
@@ -627,7 +636,8 @@ def _verb_before(sent: _Sentence, pos: int, kind_gap: bool = False) -> bool:
 def _cue_score(sent: _Sentence, occ: _Occurrence, shape: int) -> float:
     """How strongly the context of one occurrence says "this name is being introduced"."""
     text = sent.text
-    pre = text[max(0, occ.ctx_start - 120) : occ.ctx_start]
+    base = max(0, occ.ctx_start - 120)
+    pre = text[base : occ.ctx_start]
     post = text[occ.ctx_end : occ.ctx_end + 140]
     if post.startswith((" (", "(")):
         close = post.find(")", 0, 100)
@@ -639,7 +649,9 @@ def _cue_score(sent: _Sentence, occ: _Occurrence, shape: int) -> float:
     if verb:
         score += 3.0
     tail = pre[-48:]
-    naming = bool(_RE_NAMING_BEFORE.search(tail)) or (
+    last_word = tail.rstrip(" ,:\"“'‘—–").replace("—", " ").rsplit(" ", 1)[-1]
+    last_word = last_word.lstrip("([\"“'‘").lower()
+    naming = (last_word in _NAMING_LAST_WORDS and bool(_RE_NAMING_BEFORE.search(tail))) or (
         " as" in tail and bool(_RE_REFER_AS.search(pre))
     )
     if naming:
@@ -648,7 +660,7 @@ def _cue_score(sent: _Sentence, occ: _Occurrence, shape: int) -> float:
     if not naming and stripped.endswith(","):
         appos = _RE_ARTICLE_BEFORE_COMMA.search(pre)
         if appos is not None:
-            if _verb_before(sent, appos.start() + 1) or _verb_before(sent, appos.start()):
+            if _verb_before(sent, base + appos.start()):  # "we propose a ... framework, NAME"
                 score += 3.0
             elif sent.first_person:
                 score += 1.0
@@ -671,16 +683,14 @@ def _cue_score(sent: _Sentence, occ: _Occurrence, shape: int) -> float:
     if score > 0 and not naming and not verb and _RE_USE_BEFORE.search(tail):
         score -= 2.0
     if score > 0:
-        if _RE_PROPOSED_HERE.match(post):
-            score += 3.0
         if _RE_ABSTRACT_HEAD.match(post):
             score -= 1.5  # "X, a concept ...", "X, a phenomenon ...": not an artifact
         if sent.promoted:
             score += 0.5
         elif sent.demoted:
             score -= 1.0
-    elif _RE_PROPOSED_HERE.match(post):
-        score += 3.0
+    if _RE_PROPOSED_HERE.match(post):
+        score += 3.0  # "Hallo2, proposed in this paper, is ..."
     if score > 0 and not sent.first_person:
         score *= 0.3
     if occ.ctx_start == 0 and occ.sentence <= 1 and _RE_SUBJECT_AFTER.match(post):
@@ -865,7 +875,6 @@ _VERB_WORDS = frozenset(v for v in _INTRO_VERBS.split("|") if " " not in v)
 _Token = tuple[int, int, str]  # start, end, text
 _VERB_PATTERNS = {v: re.compile(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])") for v in _VERB_WORDS}
 _RE_PUT_FORWARD = re.compile(r"(?<![\w-])put forward\b")
-_WORD_PUNCT = "\"“”'‘’()[],.;:!?"
 
 
 def _is_verb_at(text: str, word: str, start: int) -> bool:
@@ -926,6 +935,13 @@ def _make_sentence(text: str) -> tuple[_Sentence, list[_Token]]:
 
 
 def _analyse(abstract: str, github: Sequence[str]) -> _Analysis:
+    """Clean and split the abstract, score every name-like candidate, pick the introduced name.
+
+    Candidates are tokens with capitals or digits (ParaSolver, HELMET, ORW-CFM-W2, kNN),
+    multi-word names that start with one (TetSphere Splatting), lower-case phrases after a naming
+    word (termed the functional homotopy method), and undefined acronyms that spell an introduced
+    phrase (CONGO). Each of their first occurrences is scored by :func:`_cue_score`.
+    """
     text = clean_text(abstract[:MAX_SCAN_CHARS])
     parsed = [_make_sentence(s) for _, s in _sentences(text)]
     sentences = [p[0] for p in parsed]
@@ -1056,21 +1072,24 @@ def _pick(
     repo_parts: set[str],
     text: str,
 ) -> tuple[str, _Occurrence | None]:
+    """The best-supported candidate: its strongest introduction, how often it is reused, and
+    whether a repository carries its name. Returns ("", None) when nothing is convincing."""
     best_name = ""
     best_occ: _Occurrence | None = None
     best_score = _MIN_NAME_SCORE - 1e-9
+    folded = text.casefold()
     for token, cand in candidates.items():
         key = _norm_key(token)
         if not key:
             continue
         occ = max(cand.occurrences, key=lambda o: o.score)
         score = occ.score
-        count = text.count(token) if " " in token else counts.get(token, 0)
+        count = folded.count(token.casefold()) if " " in token else counts.get(token, 0)
         repo = key in repo_keys
         if not repo and occ.score <= 0:
             continue
-        if cand.shape == 1 and not repo and (count < _WEAK_MIN_COUNT or occ.score < 3.0):
-            continue  # a capitalized word is only a name when clearly introduced and reused
+        if cand.shape == 1 and not repo and occ.score < _MIN_NAME_SCORE:
+            continue  # a plain capitalized word is only a name when clearly introduced
         if count >= 2:
             score += min(count - 1, 4) * 0.4
         if repo:
@@ -1113,7 +1132,6 @@ _RE_LEAD_HYPE = re.compile(
     r"efficient|powerful|general|flexible|scalable|elegant))?(?:,\s*|\s+)(?!and\b|or\b))*",
     re.IGNORECASE,
 )
-_RE_LEAD_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _RE_PROBLEM_OF = re.compile(
     r"^(?:the\s+)?(?:problem|question|task|challenge|issue|notion|idea|concept)\s+of\s+",
     re.IGNORECASE,
@@ -1171,9 +1189,11 @@ def _hard_cut(phrase: str) -> str:
 
 
 def _strip_trailing(words: list[str]) -> list[str]:
+    """Drop dangling function words, participles and "-ally" adverbs at the end of a cut."""
     while words:
         last = words[-1].rstrip(",;:—–-(")
-        if not last or last.casefold() in _TRAILING_STOP:
+        low = last.casefold()
+        if not last or low in _TRAILING_STOP or (low.endswith("ally") and len(low) > 6):
             words.pop()
             continue
         words[-1] = last
@@ -1214,8 +1234,8 @@ def _fit(title: str, limit: int = MAX_TITLE_LENGTH, floor: int = 0) -> str:
             cut = _drop_short_tail(" ".join(_strip_trailing(title[:best].split())), low)
             if len(cut) >= low:
                 return cut
-    words = title[:limit].split()
-    if not title[limit].isspace() and len(words) > 1:
+    words = title[: limit - 1].split()  # one character is left for the ellipsis
+    if not title[limit - 1].isspace() and len(words) > 1:
         words = words[:-1]  # the last word was cut through
     cut = _drop_short_tail(" ".join(_strip_trailing(words)), max(floor, int(limit * 0.6)))
     if len(cut) < max(floor, 1):
@@ -1250,7 +1270,9 @@ def _render(phrase: str, acronyms: dict[str, str], name: str, budget: int) -> st
         phrase = phrase[:start] + acr + phrase[end:]
         text = _tidy(phrase)
     if len(text) > budget:
-        return _fit(text, budget)
+        text = _fit(text, budget)
+        if text.endswith(_ELLIPSIS):
+            return text
     for acr, long_form in acronyms.items():
         if acr == name or (name and _norm_key(acr) in _norm_key(name)):
             continue
@@ -1477,24 +1499,69 @@ _GENERIC_HEADS = _words(
 )
 
 
-def _strip_name(phrase: str, name: str) -> str:
+def _name_aliases(name: str, acronyms: dict[str, str]) -> list[str]:
+    """The name and its acronym or spelled-out form, longest first."""
+    aliases = {name}
+    for acr, long_form in acronyms.items():
+        if acr.casefold() == name.casefold():
+            aliases.add(long_form)
+        elif long_form.casefold() == name.casefold():
+            aliases.add(acr)
+    return sorted(aliases, key=len, reverse=True)
+
+
+def _strip_name(phrase: str, names: Sequence[str]) -> str:
     """Drop the name itself from either end of its description ("..., Drama" -> "...")."""
-    if not phrase or not name:
+    for name in names:
+        if not phrase or not name:
+            break
+        key = name.casefold()
+        low = phrase.casefold()
+        if low.startswith(key) and not phrase[len(name) : len(name) + 1].isalnum():
+            phrase = _tidy(phrase[len(name) :].lstrip(" ,:;—–-'’s"))
+        elif low.startswith("the " + key) and not phrase[len(name) + 4 : len(name) + 5].isalnum():
+            phrase = _tidy(phrase[len(name) + 4 :].lstrip(" ,:;—–-"))
+        low = phrase.casefold()
+        if low.endswith(key) and (len(phrase) == len(name) or not phrase[-len(name) - 1].isalnum()):
+            phrase = phrase[: -len(name)].rstrip(' ,:;—–-("“')
+    return _gerund_start(phrase)
+
+
+_RE_TO_START = re.compile(r"^(?:in order )?to ([a-z]+)\b")
+
+
+def _gerund(verb: str) -> str:
+    """unlock -> unlocking, improve -> improving, plan -> planning (a light heuristic)."""
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    if (
+        3 <= len(verb) <= 4
+        and verb[-1] not in "aeiouwxy"
+        and verb[-2] in "aeiou"
+        and verb[-3] not in "aeiou"
+    ):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def _gerund_start(phrase: str) -> str:
+    """A description that starts "to unlock ..." reads better as "unlocking ..."."""
+    m = _RE_TO_START.match(phrase)
+    if m is None:
         return phrase
-    key = name.casefold()
-    low = phrase.casefold()
-    if low.startswith(key) and not phrase[len(name) : len(name) + 1].isalnum():
-        phrase = phrase[len(name) :].lstrip(" ,:;—–-'’s")
-    elif low.startswith("the " + key) and not phrase[len(name) + 4 : len(name) + 5].isalnum():
-        phrase = phrase[len(name) + 4 :].lstrip(" ,:;—–-")
-    low = phrase.casefold()
-    if low.endswith(key) and (len(phrase) == len(name) or not phrase[-len(name) - 1].isalnum()):
-        phrase = phrase[: -len(name)].rstrip(' ,:;—–-("“')
-    return phrase
+    return _gerund(m.group(1)) + phrase[m.end() :]
 
 
 def _name_phrase(analysis: _Analysis, budget: int) -> str:
-    """The abstract's own description of the introduced name, tidied (may be "")."""
+    """The abstract's own description of the introduced name, tidied (may be "").
+
+    In order of preference: the spelled-out form ("HELMET (How to Evaluate ...)", "Long Form
+    (ACR)"), with an appositive after it; the appositive ("X, a hierarchical ... technique");
+    the noun phrase before it ("a non-destructive collaborative KE framework, X", "a method,
+    called X, for building ...").
+    """
     occ = analysis.occurrence
     if occ is None:
         return ""
@@ -1543,7 +1610,8 @@ def _name_phrase(analysis: _Analysis, budget: int) -> str:
             phrase += " " + continuation
     elif continuation.startswith("for "):
         phrase = continuation
-    phrase = _render(_strip_name(phrase, analysis.name), analysis.acronyms, analysis.name, budget)
+    aliases = [analysis.name] if expansion else _name_aliases(analysis.name, analysis.acronyms)
+    phrase = _render(_strip_name(phrase, aliases), analysis.acronyms, analysis.name, budget)
     words = phrase.split()
     if len(words) < 2 and not (words and words[0].casefold() not in _GENERIC_HEADS):
         return ""
@@ -1575,7 +1643,8 @@ def derive_title(abstract: str, github: Sequence[str] = ()) -> DerivedTitle:
         budget = MAX_TITLE_LENGTH - len(prefix)
         phrase = _name_phrase(analysis, budget)
         if not phrase:
-            phrase = _strip_name(_contribution_phrase(analysis, budget), name)
+            aliases = _name_aliases(name, analysis.acronyms)
+            phrase = _strip_name(_contribution_phrase(analysis, budget), aliases)
             phrase = _lower_first(phrase)
         if not phrase or _norm_key(phrase) == _norm_key(name):
             return DerivedTitle(_fit(name), name)

@@ -353,12 +353,9 @@ def test_no_command_writes_over_a_damaged_file(
     commands: list[list[str | Path]] = [
         ["import", SAMPLE],
         ["undo"],
-        ["redo"],
         ["note", seeded.ids[0], "a note"],
         ["tag", seeded.ids[0], "x"],
-        ["search", "diffusion"],
         ["export", "-o", tmp_path / "out.md"],
-        ["stats"],
     ]
     for args in commands:
         line = one_line_error(run("--home", home, *args, env=env), 1)
@@ -381,11 +378,15 @@ def test_no_command_writes_over_a_damaged_file(
     ],
     ids=" ".join,
 )
-@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
-def test_closed_pipe_is_no_traceback(
-    args: list[str], unbuffered: bool, seeded: Seeded, tmp_path: Path
-) -> None:
-    env = make_env(tmp_path, **({"PYTHONUNBUFFERED": "1"} if unbuffered else {}))
+def test_closed_pipe_is_no_traceback(args: list[str], seeded: Seeded, tmp_path: Path) -> None:
+    closed_pipe_is_no_traceback(args, seeded, make_env(tmp_path))
+
+
+def test_closed_pipe_unbuffered(seeded: Seeded, tmp_path: Path) -> None:
+    closed_pipe_is_no_traceback(["list"], seeded, make_env(tmp_path, PYTHONUNBUFFERED="1"))
+
+
+def closed_pipe_is_no_traceback(args: list[str], seeded: Seeded, env: dict[str, str]) -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first byte
     try:

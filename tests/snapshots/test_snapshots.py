@@ -48,7 +48,9 @@ def test_search(snap_compare: Any, seeded_home: Path) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         screen = await ready(pilot)
         await pilot.press("slash", *"difusion")
-        await wait_for(pilot, lambda: screen.query_text == "difusion" and screen.hit_rows is not None)
+        await wait_for(
+            pilot, lambda: screen.query_text == "difusion" and screen.hit_rows is not None
+        )
         await pilot.pause(0.1)
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)

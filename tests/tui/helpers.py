@@ -35,7 +35,9 @@ def make_app(home: Path) -> PapersApp:
     return PapersApp(Library(home))
 
 
-async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 10.0) -> None:
+async def wait_for(
+    pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 10.0
+) -> None:
     """Let the app run until ``condition`` holds (workers, the writer thread…)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -49,7 +51,9 @@ async def ready(pilot: Pilot[None]) -> MainScreen:
     """The main screen once its search index is built."""
     app = pilot.app
     assert isinstance(app, PapersApp)
-    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.main_screen.index is not None)
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, MainScreen) and app.main_screen.index is not None
+    )
     return app.main_screen
 
 

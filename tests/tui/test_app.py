@@ -140,8 +140,13 @@ async def test_search_as_you_type_esc_keeps_the_filter(seeded_home: Path) -> Non
         await pilot.press("slash")
         assert isinstance(app.focused, Input)
         await pilot.press(*"parasolvr")
-        await wait_for(pilot, lambda: screen.query_text == "parasolvr" and screen.hit_rows is not None)
-        await wait_for(pilot, lambda: plist(app).current is not None and "ParaSolver" in plist(app).current.title)
+        await wait_for(
+            pilot, lambda: screen.query_text == "parasolvr" and screen.hit_rows is not None
+        )
+        await wait_for(
+            pilot,
+            lambda: plist(app).current is not None and "ParaSolver" in plist(app).current.title,
+        )
         assert app.session.state.statuses == {}
         await pilot.press("escape")
         assert app.focused is plist(app)
@@ -182,10 +187,14 @@ async def test_copy_one_link_and_all_links(seeded_home: Path, clipboard: FakeCli
         await pilot.press("C")
         await wait_for(pilot, lambda: clipboard.text.count("\n") == 7)
         assert len(set(clipboard.text.splitlines())) == 8
-        await wait_for(pilot, lambda: any("8 links from 8 papers" in n.message for n in app._notifications))
+        await wait_for(
+            pilot, lambda: any("8 links from 8 papers" in n.message for n in app._notifications)
+        )
 
 
-async def test_copy_without_a_system_clipboard_shows_the_link(seeded_home: Path, clipboard: FakeClipboard) -> None:
+async def test_copy_without_a_system_clipboard_shows_the_link(
+    seeded_home: Path, clipboard: FakeClipboard
+) -> None:
     clipboard.fail = "Pyperclip could not find a copy/paste mechanism for your system."
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -230,8 +239,13 @@ async def test_note_and_tags(seeded_home: Path) -> None:
 
 
 async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None:
-    abstract = "We study [bold]markup[/bold] and \x1b[31mescape codes\x1b[0m in abstracts, which must show as typed."
-    (tmp_path / "evil.jsonl").write_text(json.dumps({"title": "[red]Evil[/red] \x1b[31mtitle", "abstract": abstract}))
+    abstract = (
+        "We study [bold]markup[/bold] and \x1b[31mescape codes\x1b[0m in abstracts, "
+        "which must show as typed."
+    )
+    (tmp_path / "evil.jsonl").write_text(
+        json.dumps({"title": "[red]Evil[/red] \x1b[31mtitle", "abstract": abstract})
+    )
     Library(home).import_file(tmp_path / "evil.jsonl")
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
@@ -251,7 +265,9 @@ async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("size", [(40, 12), (60, 20), (30, 8)])
-async def test_narrow_terminals_stack_and_do_not_crash(seeded_home: Path, size: tuple[int, int]) -> None:
+async def test_narrow_terminals_stack_and_do_not_crash(
+    seeded_home: Path, size: tuple[int, int]
+) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
@@ -331,7 +347,12 @@ async def test_bulk_decision_is_one_undo_step(seeded_home: Path) -> None:
 async def test_import_from_inside_the_app(seeded_home: Path, tmp_path: Path) -> None:
     source = tmp_path / "more.jsonl"
     source.write_text(
-        json.dumps({"title": "A New Paper", "abstract": "We introduce NEWTHING, a benchmark for testing imports inside the app."})
+        json.dumps(
+            {
+                "title": "A New Paper",
+                "abstract": "We introduce NEWTHING, a benchmark for testing imports in the app.",
+            }
+        )
     )
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

@@ -31,7 +31,7 @@ for pid in ids:
 
 def make_library(home: Path, tmp_path: Path, n: int) -> Library:
     """A library of ``n`` generated papers (distinct abstracts)."""
-    words = "graph diffusion token sparse robust neural policy kernel bandit vision".split()
+    words = ("graph", "diffusion", "token", "sparse", "robust", "neural", "policy", "kernel")
     lines = []
     rng = random.Random(7)
     for i in range(n):
@@ -53,7 +53,9 @@ def start_writer(home: Path, status: str, first: int, count: int) -> subprocess.
     )
 
 
-def test_sigkill_at_random_moments_loses_no_acknowledged_decision(home: Path, tmp_path: Path) -> None:
+def test_sigkill_at_random_moments_loses_no_acknowledged_decision(
+    home: Path, tmp_path: Path
+) -> None:
     lib = make_library(home, tmp_path, 2000)
     rng = random.Random(2025)
     acknowledged: dict[str, Status] = {}
@@ -107,7 +109,9 @@ def test_atomic_write_keeps_the_previous_version_as_backup(tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json", "f.json.bak"]
 
 
-def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_the_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "f.json"
     atomic_write(target, b"good")
 

@@ -20,7 +20,10 @@ MODULES = sorted(
 def test_storage_module_does_not_import_textual(module: str) -> None:
     code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.startswith('textual')))"
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(storage.__file__).parents[1]
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(storage.__file__).parents[1],
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", f"{module} pulls in textual: {done.stdout}"

@@ -45,7 +45,9 @@ def test_seed_import(home: Path, sample_files: list[Path]) -> None:
     assert released and all(not p.github for p in released)
 
 
-def test_reimport_changes_nothing_and_keeps_decisions(library: Library, sample_files: list[Path]) -> None:
+def test_reimport_changes_nothing_and_keeps_decisions(
+    library: Library, sample_files: list[Path]
+) -> None:
     first = library.papers()[0]
     library.set_status(first.id, Status.STARRED)
     library.set_note(first.id, "read this")
@@ -71,7 +73,9 @@ def test_id_is_stable_across_sources_and_unicode_forms(home: Path, tmp_path: Pat
     assert paper.list == "List A" and paper.lists == ("List A", "b")
 
 
-def test_catalog_gives_the_seeds_their_real_titles(home: Path, sample_files: list[Path], real_list: Path) -> None:
+def test_catalog_gives_the_seeds_their_real_titles(
+    home: Path, sample_files: list[Path], real_list: Path
+) -> None:
     lib = Library(home)
     report = lib.import_files(sample_files, catalog=real_list)
     assert report.added == 38
@@ -97,7 +101,9 @@ def test_failed_import_leaves_files_byte_for_byte(library: Library, tmp_path: Pa
     library.set_status(library.papers()[0].id, "read")
     before = file_bytes(library.home)
     good = tmp_path / "good.txt"
-    good.write_text("New list\n\n" + "We propose a brand new method for something entirely different. " * 3)
+    good.write_text(
+        "New list\n\n" + "We propose a brand new method for something entirely different. " * 3
+    )
     bad = tmp_path / "bad.json"
     bad.write_text('[{"abstract": "tru')
     with pytest.raises(SourceError):
@@ -189,8 +195,12 @@ def test_stats(library: Library) -> None:
 
 
 @pytest.mark.parametrize("name", ["papers.json", "triage.json"])
-@pytest.mark.parametrize("damage", [b'{"papers": {"1": {"id"', b"not json at all", b"[1, 2]", b"", b'{"papers": [1]}'])
-def test_damaged_files_are_refused_and_left_alone(library: Library, name: str, damage: bytes) -> None:
+@pytest.mark.parametrize(
+    "damage", [b'{"papers": {"1": {"id"', b"not json at all", b"[1, 2]", b"", b'{"papers": [1]}']
+)
+def test_damaged_files_are_refused_and_left_alone(
+    library: Library, name: str, damage: bytes
+) -> None:
     library.set_status(library.papers()[0].id, "read")
     path = library.home / name
     path.write_bytes(damage)

@@ -105,14 +105,22 @@ def test_json_object_holding_the_array_and_openreview_content(tmp_path: Path) ->
 
 
 def test_jsonl_with_a_broken_line_keeps_the_others(tmp_path: Path) -> None:
-    lines = [json.dumps({"abstract": ABSTRACT}), '{"abstract": "trunc', json.dumps({"abstract": ABSTRACT2})]
+    lines = [
+        json.dumps({"abstract": ABSTRACT}),
+        '{"abstract": "trunc',
+        json.dumps({"abstract": ABSTRACT2}),
+    ]
     result = read_source(write(tmp_path, "x.jsonl", "\n".join(lines)))
     assert len(result.records) == 2
     assert [e.record for e in result.errors] == [2]
 
 
 def test_csv_with_header_aliases(tmp_path: Path) -> None:
-    text = 'title,abstract,authors,code\n"A, B",' + json.dumps(ABSTRACT) + ',"X Y, Z W",https://github.com/a/b\n'
+    text = (
+        'title,abstract,authors,code\n"A, B",'
+        + json.dumps(ABSTRACT)
+        + ',"X Y, Z W",https://github.com/a/b\n'
+    )
     [record] = read_source(write(tmp_path, "x.csv", text)).records
     assert record.title == "A, B"
     assert record.authors == ("X Y", "Z W")
@@ -122,7 +130,11 @@ def test_csv_with_header_aliases(tmp_path: Path) -> None:
 def test_format_comes_from_content_as_well_as_the_name(tmp_path: Path) -> None:
     as_txt = write(tmp_path, "papers.txt", json.dumps([{"abstract": ABSTRACT}]))
     assert read_source(as_txt).records[0].abstract == ABSTRACT
-    jsonl_as_json = write(tmp_path, "p.json", json.dumps({"abstract": ABSTRACT}) + "\n" + json.dumps({"abstract": ABSTRACT2}))
+    jsonl_as_json = write(
+        tmp_path,
+        "p.json",
+        json.dumps({"abstract": ABSTRACT}) + "\n" + json.dumps({"abstract": ABSTRACT2}),
+    )
     assert len(read_source(jsonl_as_json).records) == 2
     csv_as_txt = write(tmp_path, "p.txt", "abstract,title\n" + json.dumps(ABSTRACT) + ",T\n")
     assert read_source(csv_as_txt).records[0].title == "T"
@@ -143,7 +155,9 @@ def test_format_comes_from_content_as_well_as_the_name(tmp_path: Path) -> None:
         ("text.json", b"hello there", "not valid JSON"),
     ],
 )
-def test_bad_files_raise_one_clear_line(tmp_path: Path, name: str, content: bytes, message: str) -> None:
+def test_bad_files_raise_one_clear_line(
+    tmp_path: Path, name: str, content: bytes, message: str
+) -> None:
     path = write(tmp_path, name, content)
     with pytest.raises(SourceError) as caught:
         result = read_source(path)
@@ -182,7 +196,12 @@ def test_a_20_mb_single_paragraph_is_one_record_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("Accept (Oral)", "Oral"), ("ICLR 2025 Spotlight", "Spotlight"), ("poster", "Poster"), ("Desk", "Desk")],
+    [
+        ("Accept (Oral)", "Oral"),
+        ("ICLR 2025 Spotlight", "Spotlight"),
+        ("poster", "Poster"),
+        ("Desk", "Desk"),
+    ],
 )
 def test_venue_status(text: str, expected: str) -> None:
     assert venue_status(text) == expected

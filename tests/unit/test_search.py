@@ -446,9 +446,9 @@ def test_add_appends_and_replaces() -> None:
 
 
 def test_incremental_matches_fresh_build() -> None:
-    incremental = SearchIndex(())
-    for start in range(0, len(CORPUS), 2):  # many small adds, then compaction
-        incremental.add(CORPUS[start : start + 2])
+    incremental = SearchIndex(CORPUS[:4])
+    for one in CORPUS[4:]:  # one segment per add, compacted when there are too many
+        incremental.add([one])
     incremental.add([CORPUS[3], CORPUS[5]])  # re-index unchanged papers
     fresh = SearchIndex(CORPUS)
     for query in ("difusion samplr", "ricci", "flow matching", "atlas", "", "has:code"):

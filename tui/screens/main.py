@@ -15,7 +15,7 @@ from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from storage.export import SUFFIXES, export
+from storage.export import SUFFIXES, export, heading_for
 from storage.files import atomic_write
 from storage.models import Paper, Status
 from storage.search import SearchIndex
@@ -27,7 +27,6 @@ from tui.widgets.paper_list import STATUS_MARKS, PaperList
 
 if TYPE_CHECKING:
     from storage.similar import SimilarityIndex
-
     from tui.app import PapersApp
 
 TabName = Literal["inbox", "starred", "read", "skipped", "all"]
@@ -42,7 +41,10 @@ TAB_STATUS = {"inbox": Status.INBOX, "starred": Status.STARRED, "read": Status.R
               "skipped": Status.SKIPPED}  # fmt: skip
 NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
-SEARCH_HINT = '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME tag:X -word'
+SEARCH_HINT = (
+    '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME '
+    "tag:X -word"
+)
 
 
 class TabBar(Static):
@@ -432,6 +434,19 @@ class MainScreen(Screen[None]):
         self.index = event.index
         if self.query_text:
             self.run_search(self.query_text)
+        self.build_similarity(event.papers)
+
+    @work(thread=True, exclusive=True, group="similarity", exit_on_error=False)
+    def build_similarity(self, papers: Sequence[Paper]) -> None:
+        """Prepare similar papers and suggestions in the background, after the search index."""
+        from storage.similar import SimilarityIndex
+
+        index = SimilarityIndex(papers)
+        self.app.call_from_thread(self._similarity_ready, papers, index)
+
+    def _similarity_ready(self, papers: Sequence[Paper], index: SimilarityIndex) -> None:
+        if papers is self.papers:
+            self.similar_index = index
 
     # -- the paper --------------------------------------------------------------------------
     def _links_text(self, papers: Sequence[Paper]) -> str:
@@ -568,9 +583,7 @@ class MainScreen(Screen[None]):
             if target.is_dir():
                 target = target / default.name
             state = self.papers_app.session.state
-            label = TABS[self.tab][0]
-            lists = list(dict.fromkeys(p.list for p in papers))
-            heading = f"{label}: {lists[0] if len(lists) == 1 else f'{len(lists)} lists'}"
+            heading = heading_for(papers, TABS[self.tab][0])
             if self.query_text:
                 heading += f" (search: {self.query_text})"
             text = export(papers, state, "markdown", heading=heading)

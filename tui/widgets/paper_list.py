@@ -134,7 +134,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         keep: str | None = None,
         cursor: int | None = None,
     ) -> None:
-        """Show ``rows`` of ``papers``; the cursor goes to paper ``keep`` (if shown) or row ``cursor``."""
+        """Show ``rows`` of ``papers``; the cursor on paper ``keep`` (if shown) or ``cursor``."""
         if papers is not self._papers:
             self._papers = papers
             self._line_cache.clear()

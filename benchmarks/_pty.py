@@ -1,0 +1,164 @@
+"""Run a terminal program in a pseudo-terminal, as a person would: spawn, watch the screen, type.
+
+Used by ``benchmarks.app`` to time cold starts and keystrokes end to end and to read memory
+from ``/proc``. POSIX only.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: The terminal every benchmark run gets: columns, rows.
+COLUMNS, ROWS = 120, 36
+
+
+def terminal_env() -> dict[str, str]:
+    """The environment of a 120x36 xterm-256color terminal."""
+    return {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLUMNS": str(COLUMNS),
+        "LINES": str(ROWS),
+    }
+
+
+@dataclass
+class Terminal:
+    """A program running in a pseudo-terminal, and everything it has written so far."""
+
+    proc: subprocess.Popen[bytes]
+    master: int
+    started: float
+    screen: bytearray = field(default_factory=bytearray)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def read(self, timeout: float) -> int:
+        """Read what the program wrote within ``timeout`` seconds; returns the byte count."""
+        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
+        if not ready:
+            return 0
+        try:
+            chunk = os.read(self.master, 1 << 16)
+        except OSError:  # the program closed its side
+            return -1
+        if not chunk:
+            return -1
+        self.screen += chunk
+        return len(chunk)
+
+    def wait_for(self, marker: bytes, timeout: float, start: int = 0) -> float:
+        """Seconds since spawn when ``marker`` first appears (after byte ``start``)."""
+        deadline = time.perf_counter() + timeout
+        while marker not in self.screen[start:]:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                tail = bytes(self.screen[-400:])
+                raise TimeoutError(f"{marker!r} did not appear within {timeout} s; got {tail!r}")
+            if self.read(left) < 0:
+                tail = bytes(self.screen[-400:])
+                raise RuntimeError(f"the program ended before showing {marker!r}: {tail!r}")
+        return time.perf_counter() - self.started
+
+    def quiet(self, silence: float, timeout: float) -> float:
+        """Read until nothing arrives for ``silence`` seconds; the time of the last byte."""
+        last = time.perf_counter()
+        deadline = last + timeout
+        while time.perf_counter() < deadline:
+            got = self.read(silence)
+            if got < 0:
+                break
+            if got == 0:
+                break
+            last = time.perf_counter()
+        return last
+
+    def type(self, data: bytes) -> float:
+        """Send keys; returns the time they were sent."""
+        sent = time.perf_counter()
+        os.write(self.master, data)
+        return sent
+
+    def key_to_quiet(self, data: bytes, silence: float = 0.08, timeout: float = 5.0) -> float:
+        """Seconds from sending ``data`` to the last byte of the repaint it causes."""
+        sent = self.type(data)
+        if self.read(timeout) <= 0:
+            raise TimeoutError(f"no repaint within {timeout} s of {data!r}")
+        last = self.quiet(silence, timeout)
+        return last - sent
+
+    def memory(self) -> tuple[int, int]:
+        """(VmRSS, VmHWM) of the program in bytes, from ``/proc/PID/status``."""
+        return proc_memory(self.pid)
+
+    def close(self, quit_keys: bytes = b"\x11", timeout: float = 5.0) -> None:
+        """Quit with ``quit_keys`` (ctrl+q), then kill the program if it is still running."""
+        try:
+            if self.proc.poll() is None:
+                os.write(self.master, quit_keys)
+                deadline = time.perf_counter() + timeout
+                while self.proc.poll() is None and time.perf_counter() < deadline:
+                    if self.read(0.05) < 0:
+                        time.sleep(0.01)
+        except OSError:
+            pass
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait(timeout=5)
+            os.close(self.master)
+
+
+def spawn(command: Sequence[str], cwd: Path | None = None) -> Terminal:
+    """Start ``command`` in a new 120x36 pseudo-terminal (its own session)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        list(command),
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=terminal_env(),
+        cwd=cwd,
+        close_fds=True,
+        start_new_session=True,
+    )
+    os.close(slave)
+    return Terminal(proc, master, started)
+
+
+def proc_memory(pid: int) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of a process in bytes."""
+    values = {"VmRSS": 0, "VmHWM": 0}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, rest = line.partition(":")
+        if name in values:
+            values[name] = int(rest.split()[0]) * 1024
+    return values["VmRSS"], values["VmHWM"]
+
+
+def stable_rss(terminal: Terminal, window: float = 1.5, tolerance: int = 1 << 20) -> int:
+    """Poll VmRSS (draining the screen) until it moves less than ``tolerance`` in ``window`` s."""
+    samples: list[tuple[float, int]] = []
+    deadline = time.perf_counter() + 30
+    while time.perf_counter() < deadline:
+        terminal.read(0.1)
+        now = time.perf_counter()
+        samples.append((now, terminal.memory()[0]))
+        recent = [rss for at, rss in samples if at >= now - window]
+        if samples[0][0] <= now - window and max(recent) - min(recent) < tolerance:
+            return recent[-1]
+    return samples[-1][1]

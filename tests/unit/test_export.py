@@ -1,0 +1,115 @@
+"""Writers against golden files, and the escaping that keeps them valid."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from storage.export import bib_escape, export, md_escape, md_url, to_bibtex
+from storage.models import Paper, Status
+from storage.triage import TriageSnapshot
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+PAPERS = [
+    Paper(
+        id="aaaaaaaaaaaa",
+        title="ParaSolver: A Hierarchical Parallel Integral Solver for Diffusion Models",
+        abstract="We propose ParaSolver, a parallel sampler.",
+        authors=("Jianrong Lu", "Zhiyu Zhu", "Junhui Hou"),
+        github=("https://github.com/Jianrong-Lu/ParaSolver",),
+        url="https://openreview.net/forum?id=2JihLwirxO",
+        venue_status="Poster",
+        list="ICLR 2025 Papers",
+    ),
+    Paper(
+        id="bbbbbbbbbbbb",
+        title="{$\\tau$}-bench: *Tools* & [Agents] <in> the_wild",
+        abstract="A benchmark.",
+        authors=("Ada Lovelace",),
+        github=("https://github.com/a/b", "https://github.com/c/d.e"),
+        url="https://example.org/paper(1)",
+        venue_status="Oral",
+        list="ICLR 2025 Papers",
+        position=1,
+    ),
+    Paper(
+        id="cccccccccccc",
+        title="A paper with no authors",
+        abstract="Nothing here.",
+        list="ICLR 2025 Papers",
+        position=2,
+    ),
+]
+TRIAGE = TriageSnapshot(
+    statuses={"aaaaaaaaaaaa": Status.STARRED, "bbbbbbbbbbbb": Status.STARRED},
+    notes={"aaaaaaaaaaaa": "Compare with DPM-Solver.\n- a list marker\n# not a heading"},
+    tags={"aaaaaaaaaaaa": ("diffusion", "sampling"), "bbbbbbbbbbbb": ("agents",)},
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "group_by"),
+    [
+        ("export.md", "markdown", "none"),
+        ("export-by-tag.md", "markdown", "tag"),
+        ("export-by-venue.md", "markdown", "venue"),
+        ("export.bib", "bibtex", "none"),
+    ],
+)
+def test_against_golden_files(name: str, fmt: str, group_by: str) -> None:
+    text = export(PAPERS, TRIAGE, fmt, group_by=group_by)
+    assert text == (GOLDEN / name).read_text(encoding="utf-8")
+
+
+def test_csv_and_json_round_trip() -> None:
+    rows = list(csv.DictReader(io.StringIO(export(PAPERS, TRIAGE, "csv"))))
+    assert [r["id"] for r in rows] == ["aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"]
+    assert rows[0]["authors"] == "Jianrong Lu; Zhiyu Zhu; Junhui Hou"
+    assert rows[1]["github"] == "https://github.com/a/b https://github.com/c/d.e"
+    assert rows[0]["tags"] == "diffusion; sampling"
+    records = json.loads(export(PAPERS, TRIAGE, "json"))
+    assert records[1]["title"] == PAPERS[1].title
+    assert records[2]["status"] == "inbox"
+    assert {
+        "id",
+        "title",
+        "status",
+        "github",
+        "url",
+        "list",
+        "abstract",
+        "authors",
+        "venue_status",
+    } <= set(records[0])
+
+
+def test_markdown_escapes_everything_that_could_be_syntax() -> None:
+    assert md_escape("*a* _b_ [c](d) <e> `f` #g !h |i ~j &k $l") == (
+        r"\*a\* \_b\_ \[c\]\(d\) \<e\> \`f\` \#g \!h \|i \~j \&k \$l"
+    )
+    assert md_url("https://x.org/a b(1)<2>") == "https://x.org/a%20b%281%29%3C2%3E"
+
+
+def test_bibtex_keys_are_unique_and_fields_escaped() -> None:
+    twin = Paper(
+        id="dddddddddddd",
+        title=PAPERS[0].title,
+        abstract="x",
+        authors=PAPERS[0].authors,
+        list="ICLR 2025 Papers",
+    )
+    text = to_bibtex([PAPERS[0], twin], TRIAGE)
+    assert (
+        "@inproceedings{lu2025parasolver," in text and "@inproceedings{lu2025parasolvera," in text
+    )
+    assert bib_escape("50% of {x} & y_1") == r"50\% of \{x\} \& y\_1"
+
+
+def test_unknown_format_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="unknown format"):
+        export(PAPERS, TRIAGE, "docx")

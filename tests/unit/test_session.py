@@ -1,0 +1,91 @@
+"""The app's triage session: decisions show at once, reach the disk in order, none dropped."""
+
+from __future__ import annotations
+
+import threading
+
+from storage import Library, Status
+from storage.session import Outcome, TriageSession
+
+
+class Collected:
+    """Outcomes as the writer thread reports them."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[Outcome] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, outcome: Outcome) -> None:
+        with self.lock:
+            self.outcomes.append(outcome)
+
+
+def absorb_all(session: TriageSession, collected: Collected) -> None:
+    with collected.lock:
+        outcomes, collected.outcomes = collected.outcomes, []
+    for outcome in outcomes:
+        session.absorb(outcome)
+
+
+def test_decisions_show_at_once_and_persist_in_order(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    ids = [p.id for p in library.papers()]
+    for i, pid in enumerate(ids):
+        session.set_status([pid], [Status.READ, Status.SKIPPED, Status.STARRED][i % 3])
+    session.set_status([ids[0]], Status.STARRED)  # a later decision on the same paper wins
+    assert session.status(ids[0]) is Status.STARRED  # shown before it is saved
+    assert session.close(timeout=30)
+    on_disk = Library(library.home).statuses()
+    assert on_disk == session.state.statuses
+    assert on_disk[ids[0]] is Status.STARRED
+    assert [o.op.seq for o in collected.outcomes] == sorted(o.op.seq for o in collected.outcomes)
+    assert all(o.error is None for o in collected.outcomes)
+
+
+def test_undo_comes_back_from_the_disk(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    a, b = (p.id for p in library.papers()[:2])
+    session.set_status([a, b], Status.SKIPPED)  # one step
+    session.undo()
+    assert session.flush(timeout=10)
+    absorb_all(session, collected)
+    assert session.state.statuses == {}
+    session.redo()
+    assert session.flush(timeout=10)
+    absorb_all(session, collected)
+    assert session.state.statuses == {a: Status.SKIPPED, b: Status.SKIPPED}
+    session.close()
+
+
+def test_reload_keeps_decisions_still_on_their_way(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    a, b, c = (p.id for p in library.papers()[:3])
+    Library(library.home).set_status(c, "read")  # another process
+    session.reload()
+    session.set_status([a], Status.STARRED)  # made after the reload was asked for
+    assert session.flush(timeout=10)
+    with collected.lock:
+        reload_outcome = next(o for o in collected.outcomes if o.op.kind == "reload")
+    reload_outcome.snapshot.statuses.pop(a, None)  # as if read before the star was saved
+    collected.outcomes.remove(reload_outcome)
+    session.absorb(reload_outcome)
+    assert session.state.statuses == {c: Status.READ, a: Status.STARRED}
+    session.set_status([b], Status.READ)
+    session.close()
+    assert Library(library.home).statuses() == {a: Status.STARRED, b: Status.READ, c: Status.READ}
+
+
+def test_a_failed_write_is_reported_and_the_disk_shown(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    a = library.papers()[0].id
+    library.triage_path.write_bytes(b"{broken")  # damaged by someone else: never written over
+    session.set_status([a], Status.STARRED)
+    assert session.flush(timeout=10)
+    [outcome] = collected.outcomes
+    assert outcome.error is not None and "damaged" in str(outcome.error)
+    assert library.triage_path.read_bytes() == b"{broken"
+    session.close()
