@@ -78,9 +78,7 @@ class Terminal:
         deadline = last + timeout
         while time.perf_counter() < deadline:
             got = self.read(silence)
-            if got < 0:
-                break
-            if got == 0:
+            if got <= 0:
                 break
             last = time.perf_counter()
         return last
@@ -103,10 +101,10 @@ class Terminal:
         """(VmRSS, VmHWM) of the program in bytes, from ``/proc/PID/status``."""
         return proc_memory(self.pid)
 
-    def close(self, quit_keys: bytes = b"\x11", timeout: float = 5.0) -> None:
-        """Quit with ``quit_keys`` (ctrl+q), then kill the program if it is still running."""
+    def close(self, quit_keys: bytes | None = b"\x11", timeout: float = 5.0) -> None:
+        """Quit with ``quit_keys`` (ctrl+q; None: kill at once), then kill it if still running."""
         try:
-            if self.proc.poll() is None:
+            if quit_keys is not None and self.proc.poll() is None:
                 os.write(self.master, quit_keys)
                 deadline = time.perf_counter() + timeout
                 while self.proc.poll() is None and time.perf_counter() < deadline:
@@ -148,6 +146,28 @@ def proc_memory(pid: int) -> tuple[int, int]:
         if name in values:
             values[name] = int(rest.split()[0]) * 1024
     return values["VmRSS"], values["VmHWM"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads), from ``/proc/PID/stat``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_idle(terminal: Terminal, window: float = 0.5, busy: float = 0.05) -> float:
+    """Drain the screen until the program uses under ``busy`` of a CPU for ``window`` seconds.
+
+    Returns the time (``perf_counter``) the idle window began: when the work was done.
+    """
+    deadline = time.perf_counter() + 600
+    while time.perf_counter() < deadline:
+        began = time.perf_counter()
+        used = cpu_seconds(terminal.pid)
+        while time.perf_counter() - began < window:
+            terminal.read(window / 5)
+        if cpu_seconds(terminal.pid) - used < busy * (time.perf_counter() - began):
+            return began
+    raise TimeoutError("the program never went idle")
 
 
 def stable_rss(terminal: Terminal, window: float = 1.5, tolerance: int = 1 << 20) -> int:

@@ -40,6 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ import storage.files as storage_files
 from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 from storage.library import Library, paper_to_doc
 from storage.models import Paper, Status
-from storage.triage import HISTORY_LIMIT
+from storage.triage import HISTORY_CHANGES_LIMIT, HISTORY_LIMIT
 
 ROOT = Path(__file__).resolve().parents[1]
 DECISIONS = (Status.READ, Status.SKIPPED, Status.STARRED)
@@ -142,9 +143,57 @@ def timed(call: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, value
 
 
-def best_of(call: Callable[[], Any], repeat: int) -> float:
-    """The best of ``repeat`` timings of ``call`` in seconds."""
-    return min(timed(call)[0] for _ in range(repeat))
+def best_of_interleaved(calls: Sequence[Callable[[], Any]], repeat: int) -> list[float]:
+    """The best of ``repeat`` timings of each call, in seconds; the calls take turns (and turns
+    start from a different call each round) so that no call always runs in the same state."""
+    best = [float("inf")] * len(calls)
+    for round_ in range(repeat):
+        for k in range(len(calls)):
+            at = (k + round_) % len(calls)
+            best[at] = min(best[at], timed(calls[at])[0])
+    return best
+
+
+def settle() -> None:
+    """Flush the dirty pages that setup left (file copies, unsynced writes) before a timing.
+
+    On ext4 (ordered data) the next journal commit, which a timed fsync forces, would
+    otherwise carry them and charge their writing to the timed call.
+    """
+    if hasattr(os, "sync"):
+        os.sync()
+    time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def watch_full_gc() -> Iterator[list[float]]:
+    """Within the block, collect the durations (seconds) of full (generation 2) GC passes."""
+    pauses: list[float] = []
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - started[0])
+
+    gc.callbacks.append(callback)
+    try:
+        yield pauses
+    finally:
+        gc.callbacks.remove(callback)
+
+
+def gc_note(pauses: Sequence[float]) -> str:
+    """A line on the full GC passes that fell into timed calls."""
+    if not pauses:
+        return "no full (generation 2) GC pass fell into these calls"
+    return (
+        f"{len(pauses)} full (generation 2) GC pass(es) fell into these calls, longest "
+        f"{max(pauses) * 1e3:.0f} ms"
+    )
 
 
 def size(path: Path) -> int:
@@ -156,6 +205,14 @@ def table_bytes(path: Path) -> dict[str, int]:
     """Bytes each TinyDB table of a file takes, serialised compactly as the library writes it."""
     tables = orjson.loads(path.read_bytes())
     return {name: len(orjson.dumps(table)) for name, table in tables.items()}
+
+
+def load_note() -> str:
+    """The machine's load average: disk and CPU timings depend on what else runs."""
+    if not hasattr(os, "getloadavg"):
+        return "load average unknown"
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} CPUs"
 
 
 def mb(n: float) -> str:
@@ -286,17 +343,36 @@ def redecide(library: Library, ids: Sequence[str], count: int, rng: random.Rando
             statuses[pid] = new
 
 
-def time_decisions(library: Library, ids: Sequence[str]) -> Latency:
-    """Latency of one durable ``set_status`` for each id (each must change the paper)."""
-    durations = []
+def decision_plan(library: Library, ids: Sequence[str]) -> list[tuple[str, Status]]:
+    """A new status for each id, different from its current one."""
     statuses = library.statuses()
+    plan = []
     for n, pid in enumerate(ids):
         old = statuses.get(pid, Status.INBOX)
-        new = next(s for s in DECISIONS[n % 3 :] + DECISIONS if s is not old)
-        seconds, changes = timed(lambda pid=pid, new=new: library.set_status(pid, new))
+        plan.append((pid, next(s for s in DECISIONS[n % 3 :] + DECISIONS if s is not old)))
+    return plan
+
+
+def decide_all(library: Library, plan: Sequence[tuple[str, Status]]) -> None:
+    """Make the planned decisions one at a time (what a profile looks at)."""
+    for pid, new in plan:
+        library.set_status(pid, new)
+
+
+def time_decisions(library: Library, ids: Sequence[str], floor: DiskFloor | None = None) -> Latency:
+    """Latency of one ``set_status`` for each id (each must change the paper).
+
+    With ``floor``, each call is followed by one sample of the disk's own cost, so that both
+    see the same disk (its latency drifts with what else the machine does).
+    """
+    durations = []
+    for pid, new in decision_plan(library, ids):
+        seconds, changes = timed(partial(library.set_status, pid, new))
         if len(changes) != 1:
             raise RuntimeError(f"set_status({pid}, {new}) changed {len(changes)} papers")
         durations.append(seconds)
+        if floor is not None:
+            floor.sample()
     return Latency.of(durations)
 
 
@@ -309,25 +385,43 @@ def inbox_ids(library: Library, ids: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- disk floor
 
 
-def disk_floor(folder: Path, payload_bytes: int, calls: int) -> tuple[Latency, Latency]:
-    """Latency of ``atomic_write`` of a payload this size, and of one append + fdatasync."""
-    folder.mkdir(parents=True, exist_ok=True)
-    payload = os.urandom(payload_bytes)
-    target = folder / "floor.json"
-    target.write_bytes(payload)
-    writes = [timed(lambda: storage_files.atomic_write(target, payload))[0] for _ in range(calls)]
-    line = b'{"id":"0123456789ab","status":"read","at":1732900000.123}\n'
-    fd = os.open(folder / "floor.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        appends = []
-        for _ in range(calls):
+class DiskFloor:
+    """The disk's own cost of a durable write: ``atomic_write`` of a payload the size of
+    ``triage.json`` in a folder of its own, and one append + fdatasync (a single flush)."""
+
+    LINE = b'{"id":"0123456789ab","status":"read","at":1732900000.123}\n'
+
+    def __init__(self, folder: Path, payload_bytes: int) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.payload_bytes = payload_bytes
+        self._payload = os.urandom(payload_bytes)
+        self._target = folder / "floor.json"
+        self._target.write_bytes(self._payload)
+        self._log = folder / "floor.log"
+        self._write = storage_files.atomic_write  # the real one, even inside a patch
+        self.writes: list[float] = []
+        self.appends: list[float] = []
+
+    def sample(self) -> None:
+        """Time one atomic write and one flushed append."""
+        self.writes.append(timed(lambda: self._write(self._target, self._payload))[0])
+        fd = os.open(self._log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
             start = time.perf_counter()
-            os.write(fd, line)
+            os.write(fd, self.LINE)
             os.fdatasync(fd)
-            appends.append(time.perf_counter() - start)
-    finally:
-        os.close(fd)
-    return Latency.of(writes), Latency.of(appends)
+            self.appends.append(time.perf_counter() - start)
+        finally:
+            os.close(fd)
+
+    def rows(self) -> list[str]:
+        """Latency rows of the samples taken."""
+        return [
+            Latency.of(self.writes).row(
+                f"  disk floor beside it: atomic_write of {self.payload_bytes / 1e3:.0f} kB"
+            ),
+            Latency.of(self.appends).row("  disk floor beside it: append + fdatasync"),
+        ]
 
 
 # --------------------------------------------------------------------------- naive baseline
@@ -379,13 +473,12 @@ def naive_latency(
     try:
         table = db.table("papers")
         table.insert_multiple(docs)
+        settle()
         inbox = [n for n, d in enumerate(docs, start=1) if d["status"] == Status.INBOX.value]
         durations = []
         for n, doc_id in enumerate(rng.sample(inbox, updates)):
             status = DECISIONS[n % 3].value
-            durations.append(
-                timed(lambda d=doc_id, s=status: table.update({"status": s}, doc_ids=[d]))[0]
-            )
+            durations.append(timed(partial(table.update, {"status": status}, doc_ids=[doc_id]))[0])
     finally:
         db.close()
     return Latency.of(durations)
@@ -422,31 +515,36 @@ def section_decision(
     n_papers = len(built.ids)
     calls = 100 if quick else 250
     print(f"\n## 1. One decision at {n_papers:,} papers, 2,000 decided (durable)")
-    print(LATENCY_HEADER)
-    candidates = rng.sample(inbox_ids(library, built.ids), calls + 100)
-    ours = time_decisions(library, candidates[:calls])
-    print(ours.row("Library.set_status (fsync + rename inside)"))
-
-    with unsynced_writes():
-        cpu = time_decisions(library, candidates[calls:])
-    print(cpu.row("  same, file written in place without fsync (CPU part)"))
-    triage_size = size(library.triage_path)
-    floor_write, floor_append = disk_floor(tmp / "floor", triage_size, 40 if quick else 100)
-    print(floor_write.row(f"  disk floor: atomic_write of {triage_size / 1e3:.0f} kB alone"))
-    print(floor_append.row("  disk floor: one append + fdatasync (one flush)"))
-
-    updates = 10 if quick else 30
     statuses = library.statuses()
-    docs = [
+    docs = [  # the naive baseline's library: the same papers, the same 2,000 decided
         {**paper_to_doc(p), "status": statuses.get(p.id, Status.INBOX).value}
         for p in library.papers()
     ]
+    print(LATENCY_HEADER)
+    candidates = rng.sample(inbox_ids(library, built.ids), calls + 100)
+    floor = DiskFloor(tmp / "floor", size(library.triage_path))
+    settle()
+    with watch_full_gc() as pauses:
+        ours = time_decisions(library, candidates[:calls], floor)
+    print(ours.row("Library.set_status (fsync + rename inside)"))
+    for row in floor.rows():
+        print(row)
+    with unsynced_writes():
+        cpu = time_decisions(library, candidates[calls:])
+    print(cpu.row("  same, file written in place without fsync (CPU part)"))
+    print(f"({gc_note(pauses)})")
+    settle()
+    floor_write, floor_append = Latency.of(floor.writes), Latency.of(floor.appends)
+
+    updates = 10 if quick else 30
     naive_path = tmp / "naive" / "library.json"
     naive_path.parent.mkdir(parents=True, exist_ok=True)
     fsync_note = "TinyDB 4.9 fsyncs in write" if TINYDB_FSYNCS else "no fsync"
     naive = naive_latency(docs, naive_path, JSONStorage, updates, rng)
     print(naive.row(f"naive: one TinyDB file, table.update ({fsync_note})"))
-    variants = [("naive, JSONStorage without fsync (not durable)", UnsyncedJSONStorage)]
+    variants: list[tuple[str, type[JSONStorage]]] = [
+        ("naive, JSONStorage without fsync (not durable)", UnsyncedJSONStorage)
+    ]
     if not TINYDB_FSYNCS:
         variants.append(("naive, JSONStorage + fsync subclass", FsyncJSONStorage))
     others = [
@@ -479,11 +577,14 @@ def section_decision(
     if ours.p95 > DECISION_P95_MS:
         print("\nhot spots of 100 durable set_status calls (cProfile, by own time):")
         more = rng.sample(inbox_ids(library, built.ids), 100)
-        print(hot_spots(lambda: time_decisions(library, more)))
+        settle()
+        plan = decision_plan(library, more)
+        print(hot_spots(lambda: decide_all(library, plan)))
         print(
-            f"\nthe disk floor above: one atomic_write costs {floor_write.p50:.1f} ms at p50 "
-            f"(file fsync + freeing the replaced file's blocks + folder fsync), one flush "
-            f"{floor_append.p50:.1f} ms; the CPU part is {cpu.p50:.1f} ms"
+            f"\nbeside the timed calls, atomic_write alone (temp file + fsync, backup link, "
+            f"rename, folder fsync) took {floor_write.p50:.1f} ms at p50 and "
+            f"{floor_write.p95:.1f} ms at p95, one flushed append {floor_append.p50:.1f} / "
+            f"{floor_append.p95:.1f} ms; the CPU part is {cpu.p50:.1f} / {cpu.p95:.1f} ms"
         )
     return ours
 
@@ -496,14 +597,16 @@ def section_bulk(home: Path, ids: Sequence[str], quick: bool, report: Report) ->
     print(f"\n## 2. Bulk decision of {BULK_SIZE} papers ({len(ids):,} papers, 2,000 decided)")
     rng = random.Random(2)
     pool = inbox_ids(library, ids)
+    settle()
     bulk_times: list[float] = []
     undo_times: list[float] = []
     problems: list[str] = []
+    pauses: list[float] = []
     for run in range(runs):
         chosen = rng.sample(pool, BULK_SIZE)
         before = orjson.loads(triage_path.read_bytes()).get("history", {})
-        with counted_writes() as writes:
-            seconds, changes = timed(lambda c=chosen: library.set_statuses(c, "skipped"))
+        with counted_writes() as writes, watch_full_gc() as bulk_pauses:
+            seconds, changes = timed(partial(library.set_statuses, chosen, "skipped"))
         history = orjson.loads(triage_path.read_bytes()).get("history", {})
         added = set(history) - set(before)
         expected = str(max(map(int, before), default=0) + 1)
@@ -513,8 +616,9 @@ def section_bulk(home: Path, ids: Sequence[str], quick: bool, report: Report) ->
             problems.append(f"run {run}: history steps added {sorted(added)}")
         if dict(writes) != {"triage.json": 1}:
             problems.append(f"run {run}: writes {dict(writes)}")
-        with counted_writes() as undo_writes:
+        with counted_writes() as undo_writes, watch_full_gc() as undo_pauses:
             undo_seconds, undone = timed(library.undo)
+        pauses += bulk_pauses + undo_pauses
         after = library.statuses()
         if len(undone) != BULK_SIZE or any(pid in after for pid in chosen):
             problems.append(f"run {run}: undo reverted {len(undone)}")
@@ -527,6 +631,7 @@ def section_bulk(home: Path, ids: Sequence[str], quick: bool, report: Report) ->
     undo = Latency.of(undo_times)
     print(bulk.row(f"Library.set_statuses({BULK_SIZE} ids, 'skipped')"))
     print(undo.row("Library.undo() of it"))
+    print(f"  ({gc_note(pauses)})")
     print(
         "checks: one triage.json write per bulk decision and per undo, exactly one history "
         f"step of {BULK_SIZE} changes added, undo restores the Inbox: "
@@ -558,6 +663,11 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _json_bytes(data: Any) -> bytes:
+    """Serialise with the stdlib as TinyDB does, then encode as writing the file would."""
+    return json.dumps(data).encode("utf-8")
+
+
 def section_codec(home: Path, quick: bool, report: Report) -> None:
     """Target 3: stdlib json against orjson on the two files' payloads, bytes in and out."""
     repeat = 3 if quick else 7
@@ -573,10 +683,15 @@ def section_codec(home: Path, quick: bool, report: Report) -> None:
         data = orjson.loads(raw)
         encoded = json.dumps(data).encode("utf-8")
         with gc_paused():
-            json_dump = best_of(lambda d=data: json.dumps(d).encode("utf-8"), repeat)
-            json_load = best_of(lambda e=encoded: json.loads(e), repeat)
-            or_dump = best_of(lambda d=data: orjson.dumps(d), repeat)
-            or_load = best_of(lambda r=raw: orjson.loads(r), repeat)
+            json_dump, json_load, or_dump, or_load = best_of_interleaved(
+                [
+                    partial(_json_bytes, data),
+                    partial(json.loads, encoded),
+                    partial(orjson.dumps, data),
+                    partial(orjson.loads, raw),
+                ],
+                repeat,
+            )
         speedup = (json_dump + json_load) / (or_dump + or_load)
         speedups.append(speedup)
         print(
@@ -623,9 +738,9 @@ def section_sizes_12k(built: Built, quick: bool, rng: random.Random) -> tuple[fl
     single_step = full["history"] / HISTORY_LIMIT
     per_change = (with_bulk["history"] - (HISTORY_LIMIT - 1) * single_step) / len(remaining)
     print(
-        f"a bulk step costs {per_change:.1f} B per paper it changed, and the cap counts steps, "
-        f"not changes: {HISTORY_LIMIT} bulk steps over 100,000 papers could hold "
-        f"{mb(HISTORY_LIMIT * 100_000 * per_change)} of history"
+        f"a bulk step costs {per_change:.1f} B per paper it changed; the history keeps at most "
+        f"{HISTORY_LIMIT} steps and {HISTORY_CHANGES_LIMIT:,} changes, so bulk steps can hold "
+        f"at most {mb(HISTORY_CHANGES_LIMIT * per_change)} of history"
     )
     first = size(library.triage_path)
     more = 200 if quick else 500
@@ -642,7 +757,7 @@ def section_sizes_12k(built: Built, quick: bool, rng: random.Random) -> tuple[fl
     return per_decision, full["history"], growth
 
 
-def section_100k(tmp: Path, report: Report, rng: random.Random) -> tuple[int, int] | None:
+def section_100k(tmp: Path, report: Report, rng: random.Random) -> tuple[int, int]:
     """Target 4 at 100,000 papers: one decision at 20,000 decided; sizes when all are decided.
 
     Returns (decisions + days + meta bytes, history bytes) of ``triage.json`` with all decided.
@@ -660,19 +775,31 @@ def section_100k(tmp: Path, report: Report, rng: random.Random) -> tuple[int, in
     )
     order = rng.sample(built.ids, len(built.ids))
     decide_setup(library, order[:20_000], singles=200)
+    floor = DiskFloor(tmp / "floor100k", size(library.triage_path))
+    settle()
     print(LATENCY_HEADER)
-    at20k = time_decisions(library, order[20_000:20_060])
+    with watch_full_gc() as pauses:
+        at20k = time_decisions(library, order[20_000:20_060], floor)
     print(at20k.row("Library.set_status at 100k papers, 20k decided (durable)"))
+    for row in floor.rows():
+        print(row)
+    print(f"({gc_note(pauses)})")
     print("CPU hot spots of 20 decisions there (written without fsync; by own time):")
     cpu_ids = order[20_060:20_080]
     with unsynced_writes():
-        print(hot_spots(lambda: time_decisions(library, cpu_ids), top=8))
+        cpu_plan = decision_plan(library, cpu_ids)
+        print(hot_spots(lambda: decide_all(library, cpu_plan), top=8))
     remaining = inbox_ids(library, built.ids)
     with unsynced_writes():
         library.set_statuses(remaining, Status.SKIPPED)
+    settle()
     all_decided = time_decisions(library, order[:20])
     print(LATENCY_HEADER)
     print(all_decided.row("Library.set_status at 100k papers, all decided (durable)"))
+    print("CPU hot spots of 20 decisions there (written without fsync; by own time):")
+    with unsynced_writes():
+        cpu_plan = decision_plan(library, order[20:40])
+        print(hot_spots(lambda: decide_all(library, cpu_plan), top=8))
     tables = describe_triage(library.triage_path, "all decided (bulk steps in the history)")
     report.add(
         "4c decision at 100k / 20k decided",
@@ -758,7 +885,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"storage benchmark{' (quick)' if args.quick else ''}")
     with tempfile.TemporaryDirectory(prefix="papers-storage-bench-") as name:
         tmp = Path(name)
-        print(f"temporary HOMEs in {tmp}")
+        print(f"temporary HOMEs in {tmp}; {load_note()}")
 
         n = 12_000
         seconds, papers = timed(lambda: scaled_corpus(n))
@@ -814,7 +941,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print("\n## Targets")
     report.print()
-    print(f"\nbenchmark took {time.perf_counter() - began:.0f} s")
+    print(f"\nbenchmark took {time.perf_counter() - began:.0f} s; {load_note()}")
     return 0
 
 

@@ -221,6 +221,7 @@ class AtomicJSONStorage(Storage):
         self._tx: Tables | None = None
         self._dirty = False
         self._tx_thread: int | None = None
+        self._copied: set[str] = set()
 
     # -- TinyDB's interface -------------------------------------------------------------
     def read(self) -> Tables | None:
@@ -262,6 +263,21 @@ class AtomicJSONStorage(Storage):
         self._cache, self._cache_sig = tables, sig
         return tables
 
+    def writable_table(self, name: str) -> dict[str, Any]:
+        """Inside a transaction: a table's documents to change directly (ids as text keys).
+
+        The table is copied on first use in the transaction, so readers holding the last
+        parse never see a half-made change; replace documents, do not edit them in place.
+        Unlike TinyDB's table calls, this costs nothing per document left alone.
+        """
+        if self._tx is None or self._tx_thread != threading.get_ident():
+            raise RuntimeError(f"{self.path.name}: writes happen inside transaction()")
+        if name not in self._copied:
+            self._tx[name] = dict(self._tx.get(name, {}))
+            self._copied.add(name)
+        self._dirty = True
+        return self._tx[name]
+
     def changed_on_disk(self) -> bool:
         """True when the file is not the version this storage last read or wrote."""
         return signature(self.path) != self._cache_sig
@@ -279,6 +295,7 @@ class AtomicJSONStorage(Storage):
             self._tx = dict(current) if current is not None else {}
             self._tx_thread = threading.get_ident()
             self._dirty = False
+            self._copied = set()
             try:
                 yield
                 if self._dirty:

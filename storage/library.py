@@ -23,6 +23,7 @@ from storage.models import ImportReport, Paper, Status
 from storage.sources.papers import Catalog, build_paper, enrich
 from storage.sources.readers import ReadResult, list_files, read_source
 from storage.triage import (
+    HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
     Change,
     DayCount,
@@ -119,7 +120,9 @@ def _migrate_triage(tables: Tables, version: int) -> Tables:
     for doc in tables.get("decisions", {}).values():
         pid = str(doc.get("id") or doc.get("paper_id", ""))
         if pid:
-            decisions[str(doc_id(pid))] = {**doc, "id": pid}
+            decisions[str(doc_id(pid))] = {
+                k: v for k, v in doc.items() if k not in ("id", "paper_id")
+            }
     history: dict[str, Any] = {}
     for seq, doc in enumerate(tables.get("history", {}).values(), start=1):
         if "changes" in doc:
@@ -441,7 +444,6 @@ class Library:
         return self._undo_redo(undo=False)
 
     def _undo_redo(self, undo: bool) -> list[Change]:
-        history = self._table(self._triage_db, "history")
         with self._triage_store.transaction():
             steps = sorted(
                 (
@@ -463,7 +465,8 @@ class Library:
             else:
                 changes = list(step.changes)
             self._apply(changes, self._decision_docs([c[0] for c in changes]))
-            history.update({"undone": undo}, doc_ids=[step.seq])
+            history = self._triage_store.writable_table("history")
+            history[str(step.seq)] = {**history[str(step.seq)], "undone": undo}
             self._count(step.changes, step.at, -1 if undo else 1)
         return changes
 
@@ -487,55 +490,51 @@ class Library:
 
     def _decision_docs(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         raw = self._raw(self._triage_db, "decisions")
-        return {pid: dict(raw.get(str(doc_id(pid))) or {"id": pid}) for pid in ids}
+        return {pid: dict(raw.get(str(doc_id(pid))) or {}) for pid in ids}
 
     def _apply(self, changes: Sequence[Change], docs: dict[str, dict[str, Any]]) -> None:
-        at = now()
+        at = round(now())
         for pid, _old, new in changes:
             docs[pid]["status"] = new.value
             docs[pid]["at"] = at
         self._save_decisions(docs)
 
     def _save_decisions(self, docs: Mapping[str, dict[str, Any]]) -> None:
-        """Write decision documents; a plain Inbox paper with no note or tags takes no room."""
-        table = self._table(self._triage_db, "decisions")
-        keys = [doc_id(pid) for pid in docs]
-        existing = self._raw(self._triage_db, "decisions")
-        gone = [k for k in keys if str(k) in existing]
-        if gone:
-            table.remove(doc_ids=gone)
-        keep = [
-            Document(doc, doc_id=doc_id(pid))
-            for pid, doc in docs.items()
-            if doc.get("status", "inbox") != "inbox" or doc.get("note") or doc.get("tags")
-        ]
-        if keep:
-            table.insert_multiple(keep)
+        """Write decision documents; a plain Inbox paper with no note or tags takes no room.
+
+        The triage tables are changed directly rather than through TinyDB's table calls,
+        which convert every document id of the table on each call: a decision then costs
+        the same with 100 papers decided as with 100,000.
+        """
+        table = self._triage_store.writable_table("decisions")
+        for pid, doc in docs.items():
+            key = str(doc_id(pid))
+            if doc.get("status", "inbox") != "inbox" or doc.get("note") or doc.get("tags"):
+                table[key] = {k: v for k, v in doc.items() if k != "id"}
+            else:
+                table.pop(key, None)
 
     def _record(self, changes: Sequence[Change]) -> None:
-        """Log a new step: it drops the redo steps and the oldest beyond the limit."""
-        history = self._table(self._triage_db, "history")
-        raw = self._raw(self._triage_db, "history")
-        seqs = sorted(int(k) for k in raw)
-        drop = [s for s in seqs if raw[str(s)].get("undone")]
-        kept = [s for s in seqs if s not in set(drop)]
-        drop += kept[: max(0, len(kept) + 1 - HISTORY_LIMIT)]
-        if drop:
-            history.remove(doc_ids=drop)
-        step = Step(seq=(seqs[-1] + 1) if seqs else 1, at=now(), changes=tuple(changes))
-        history.insert(Document(step.to_doc(), doc_id=step.seq))
+        """Log a new step: it drops the redo steps, and the oldest beyond the limits."""
+        history = self._triage_store.writable_table("history")
+        seqs = sorted(int(k) for k in history)
+        for seq in seqs:
+            if history[str(seq)].get("undone"):
+                del history[str(seq)]
+        kept = [s for s in seqs if str(s) in history]
+        total = sum(len(history[str(s)].get("changes", ())) for s in kept) + len(changes)
+        while kept and (len(kept) >= HISTORY_LIMIT or total > HISTORY_CHANGES_LIMIT):
+            total -= len(history.pop(str(kept.pop(0))).get("changes", ()))
+        step = Step(seq=(seqs[-1] + 1) if seqs else 1, at=round(now()), changes=tuple(changes))
+        history[str(step.seq)] = step.to_doc()
         self._count(changes, step.at, 1)
 
     def _count(self, changes: Iterable[Change], at: float, sign: int) -> None:
-        days = self._table(self._triage_db, "days")
-        raw = {int(k): v for k, v in self._raw(self._triage_db, "days").items()}
-        before = set(raw)
+        days = self._triage_store.writable_table("days")
+        raw = {int(k): v for k, v in days.items()}
         count_day(raw, changes, at, sign)
         for key, doc in raw.items():
-            if key in before:
-                days.update(doc, doc_ids=[key])
-            else:
-                days.insert(Document(doc, doc_id=key))
+            days[str(key)] = doc
 
     def days(self) -> list[DayCount]:
         """Decisions per day, oldest first."""

@@ -15,21 +15,33 @@ Ranking, in order of precedence:
    frequency; ``field_score`` adds a BM25-saturated term frequency per field, weighted title 3,
    method name 2.5, authors 2, abstract 1.
 
-Query syntax (see ``parse_query``): free words, ``"exact phrase"``, ``-word`` and ``-"phrase"``
-to exclude, and GitHub-like qualifiers ``is:starred``, ``has:code``, ``status:oral``,
-``author:NAME``, ``list:NAME``, ``tag:NAME`` (each negatable with a leading ``-``).
+Query syntax (see ``parse_query``): free words; ``"exact phrase"`` (required, and its last word
+is a prefix while the quote is open); ``-word`` and ``-"phrase"`` exclude; and qualifiers as on
+GitHub, each negatable with a leading ``-``, all case-insensitive:
+
+- ``is:inbox|read|skipped|starred`` (also ``new``, ``skip``, ``star``, or any prefix: ``is:st``);
+- ``has:code``: the paper links a GitHub repository;
+- ``status:oral|spotlight|poster``: the venue status starts with the value;
+- ``author:NAME``: each word matches a word of one author's name (exactly, by prefix or typo);
+- ``list:NAME`` / ``tag:NAME``: the value is part of one of the paper's lists / tags.
+
+A value that is not one of ``is:``'s or ``has:``'s, and an unknown key (``foo:bar``), are free
+text; a key with no value yet (``is:`` while typing) filters nothing.
 """
 
 from __future__ import annotations
 
 import bisect
+import gc
 import math
 import re
 import threading
 import unicodedata
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
 from itertools import repeat
 from typing import Final
 
@@ -140,18 +152,26 @@ def tokenize(text: str, camel_case: bool = False) -> list[str]:
     and the parts joined (``orwcfmw2``); with ``camel_case``, ``ParaSolver`` also gives ``para``
     and ``solver``.
     """
+    words, extra = _split_words(text, camel_case)
+    words.extend(extra)
+    return words
+
+
+def _split_words(text: str, camel_case: bool) -> tuple[list[str], list[str]]:
+    """The words of a text in order, and the extra index words (joined compounds, camel parts)."""
     clean = _strip_latex(text)
     norm = normalize(clean)
-    tokens = norm.translate(_ASCII_SPACES).split() if norm.isascii() else _WORD.findall(norm)
+    words = norm.translate(_ASCII_SPACES).split() if norm.isascii() else _WORD.findall(norm)
+    extra: list[str] = []
     if "-" in norm or "\u2010" in norm:
         # Only the whitespace-separated pieces with a hyphen can hold a compound: scanning
         # those alone is several times faster than running the compound pattern over the text.
         pieces = " ".join(x for x in norm.split() if "-" in x or "\u2010" in x)
-        tokens.extend(_HYPHEN.sub("", compound) for compound in _COMPOUND.findall(pieces))
+        extra.extend(_HYPHEN.sub("", compound) for compound in _COMPOUND.findall(pieces))
     if camel_case:
         for word in _CAMEL.findall(clean):
-            tokens.extend(p.lower() for p in _CAMEL_PART.findall(word) if len(p) >= 3)
-    return tokens
+            extra.extend(p.lower() for p in _CAMEL_PART.findall(word) if len(p) >= 3)
+    return words, extra
 
 
 def method_name(paper: Paper) -> str:
@@ -330,16 +350,163 @@ def _statuses_for(value: str) -> frozenset[Status]:
 # --------------------------------------------------------------------------- hits
 
 
-@dataclass(frozen=True, slots=True)
-class SearchHit:
-    """One paper found: its id, its score (higher is better) and the index words it matched."""
+class SearchHit(tuple[str, float, "_Words", int]):
+    """One paper found: its id, its score (higher is better) and the index words it matched.
 
-    paper_id: str
-    score: float
-    #: Index words that matched (normalised), for highlighting.
-    matched: frozenset[str] = frozenset()
-    #: Field name ("title", "name", "authors", "abstract") -> the matched words found there.
-    fields: Mapping[str, frozenset[str]] = field(default_factory=dict, hash=False)
+    ``matched`` and ``fields`` are worked out when first read, for a block of hits at a time,
+    so that a search returning every paper stays cheap: read them for the papers you show.
+    Immutable; a tuple underneath, because a search may return 100,000 of them and a tuple is
+    the cheapest object Python makes (use the named properties, not the items).
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        paper_id: str,
+        score: float,
+        matched: frozenset[str] = frozenset(),
+        fields: Mapping[str, frozenset[str]] | None = None,
+    ) -> SearchHit:
+        return tuple.__new__(cls, (paper_id, score, _KnownWords(matched, dict(fields or {})), 0))
+
+    @property
+    def paper_id(self) -> str:
+        """The id of the paper found."""
+        return self[0]
+
+    @property
+    def score(self) -> float:
+        """How well it matched: higher is better (0 for a query of filters only)."""
+        return self[1]
+
+    @property
+    def matched(self) -> frozenset[str]:
+        """Index words that matched (normalised), for highlighting."""
+        return self[2].words(self[3])[0]
+
+    @property
+    def fields(self) -> Mapping[str, frozenset[str]]:
+        """Field name ("title", "name", "authors", "abstract") -> the matched words there."""
+        return self[2].words(self[3])[1]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SearchHit):
+            return NotImplemented
+        return (self.paper_id, self.score, self.matched, dict(self.fields)) == (
+            other.paper_id,
+            other.score,
+            other.matched,
+            dict(other.fields),
+        )
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash((self.paper_id, self.score))
+
+    def __repr__(self) -> str:
+        return f"SearchHit({self.paper_id!r}, {self.score!r}, matched={set(self.matched)!r})"
+
+
+class _Words:
+    """Where a hit's matched words come from."""
+
+    def words(self, row: int) -> tuple[frozenset[str], Mapping[str, frozenset[str]]]:
+        """The matched words of the ``row``-th hit of a search, and the fields they are in."""
+        raise NotImplementedError
+
+
+class _NoWords(_Words):
+    """No words matched (a query of filters only)."""
+
+    _EMPTY: Final[tuple[frozenset[str], Mapping[str, frozenset[str]]]] = (frozenset(), {})
+
+    def words(self, row: int) -> tuple[frozenset[str], Mapping[str, frozenset[str]]]:
+        return self._EMPTY
+
+
+_NO_WORDS: Final = _NoWords()
+
+
+class _KnownWords(_Words):
+    """Matched words given outright (a hit made by hand)."""
+
+    def __init__(self, matched: frozenset[str], fields: Mapping[str, frozenset[str]]) -> None:
+        self._found = (matched, fields)
+
+    def words(self, row: int) -> tuple[frozenset[str], Mapping[str, frozenset[str]]]:
+        return self._found
+
+
+class _Explanation(_Words):
+    """Which words each hit of one search matched, and where: worked out block by block.
+
+    It keeps the index's arrays as they were at search time, so an ``add`` meanwhile does not
+    change what a hit says.
+    """
+
+    _BLOCK: Final = 128
+
+    def __init__(
+        self,
+        papers: list[Paper],
+        segments: tuple[_Segment, ...],
+        terms: list[str],
+        slots: IntArray,
+        tids: tuple[int, ...],
+        author_terms: frozenset[str],
+    ) -> None:
+        self._papers = papers
+        self._segments = segments
+        self._terms = terms
+        self._slots = slots
+        self._tids = tids
+        self._author_terms = author_terms
+        self._done: dict[int, tuple[frozenset[str], Mapping[str, frozenset[str]]]] = {}
+
+    def words(self, row: int) -> tuple[frozenset[str], Mapping[str, frozenset[str]]]:
+        """The matched words of the ``row``-th hit, and the fields they are in."""
+        found = self._done.get(row)
+        if found is None:
+            start = row - row % self._BLOCK
+            self._explain(start, min(start + self._BLOCK, len(self._slots)))
+            found = self._done[row]
+        return found
+
+    def _explain(self, start: int, stop: int) -> None:
+        slots = self._slots[start:stop]
+        found: list[list[set[str]]] = [[set(), set(), set(), set()] for _ in range(len(slots))]
+        order = np.argsort(slots, kind="stable")
+        sorted_slots = slots[order]
+        for tid in self._tids:
+            term = self._terms[tid]
+            for segment in self._segments:
+                span, present = segment.postings(tid)
+                if not present:
+                    continue
+                docs = segment.docs[span]
+                at = docs.searchsorted(sorted_slots)
+                np.minimum(at, len(docs) - 1, out=at)
+                present_at = docs[at] == sorted_slots
+                if not present_at.any():
+                    continue
+                rows = present_at.nonzero()[0]
+                masks = segment.masks[span][at[rows]]
+                for row, bits in zip(order[rows].tolist(), masks.tolist(), strict=True):
+                    sets = found[row]
+                    for f in _FIELDS_OF_MASK[bits]:
+                        sets[f].add(term)
+        for offset, slot in enumerate(slots.tolist()):
+            per_field = found[offset]
+            if self._author_terms:
+                authors = tokenize("; ".join(self._papers[slot].authors))
+                per_field[_AUTHORS].update(t for t in authors if t in self._author_terms)
+            fields = {FIELDS[f]: frozenset(per_field[f]) for f in range(4) if per_field[f]}
+            matched = frozenset().union(*fields.values()) if fields else frozenset()
+            self._done[start + offset] = (matched, fields)
 
 
 # --------------------------------------------------------------------------- the index
@@ -418,8 +585,11 @@ class SearchIndex:
     # ----------------------------------------------------------------- building
 
     def _reset(self) -> None:
+        """Empty the index."""
         self._papers: list[Paper] = []
         self._slot_by_id: dict[str, int] = {}
+        #: Paper id of each slot, as an array so that a search picks thousands at once.
+        self._ids: npt.NDArray[np.object_] = np.zeros(0, dtype=object)
         self._live: BoolArray = np.zeros(0, dtype=np.bool_)
         self._rank: IntArray = np.zeros(0, dtype=np.int64)
         self._next_rank = 0
@@ -430,6 +600,8 @@ class SearchIndex:
         self._lists_code: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
         self._list_sets: dict[tuple[str, ...], int] = {}
         self._name_slots: dict[str, list[int]] = {}
+        #: Term ids of words found in authors' names (for ``author:``).
+        self._author_tids: set[int] = set()
         self._vocab: dict[str, int] = {}
         self._terms: list[str] = []
         self._df: IntArray = np.zeros(0, dtype=np.int64)
@@ -509,38 +681,41 @@ class SearchIndex:
         list_codes: list[int] = []
         title_words: list[str] = []
         title_lengths: list[int] = []
-        for slot, paper in enumerate(batch, start=first):
-            self._papers.append(paper)
-            self._slot_by_id[paper.id] = slot
-            venue = normalize(paper.venue_status).strip()
-            venue_codes.append(self._venues.setdefault(venue, len(self._venues)))
-            lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
-            list_codes.append(self._list_sets.setdefault(lists, len(self._list_sets)))
-            name = method_name(paper)
-            title_tokens = tokenize(paper.title, camel_case=True)
-            in_order = tokenize(paper.title)
-            title_words.extend(in_order)
-            title_lengths.append(len(in_order))
-            name_tokens = tokenize(name) if name else []
-            author_tokens = tokenize("; ".join(paper.authors)) if paper.authors else []
-            abstract_tokens = tokenize(paper.abstract)
-            if paper.keywords:
-                abstract_tokens.extend(tokenize(" ".join(paper.keywords)))
-            key = _word_key("".join(_query_words(name)))
-            if key:
-                self._name_slots.setdefault(key, []).append(slot)
-            for tokens in (title_tokens, name_tokens, author_tokens, abstract_tokens):
-                counts = Counter(tokens)
-                words.extend(counts)
-                freqs.extend(counts.values())
-                distinct.append(len(counts))
-                lengths.append(len(tokens))
-        known = len(vocab)
-        for word in dict.fromkeys(words):
-            if word not in vocab:
-                vocab[word] = len(vocab)
-                self._terms.append(word)
-        new_terms = len(vocab) - known
+        author_words: set[str] = set()
+        with _collector_paused():  # many short-lived containers, no cycles among them
+            for slot, paper in enumerate(batch, start=first):
+                self._papers.append(paper)
+                self._slot_by_id[paper.id] = slot
+                venue = normalize(paper.venue_status).strip()
+                venue_codes.append(self._venues.setdefault(venue, len(self._venues)))
+                lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
+                list_codes.append(self._list_sets.setdefault(lists, len(self._list_sets)))
+                name = method_name(paper)
+                in_order, extra = _split_words(paper.title, camel_case=True)
+                title_words.extend(in_order)
+                title_lengths.append(len(in_order))
+                title_tokens = in_order + extra
+                name_tokens = tokenize(name) if name else []
+                author_tokens = tokenize("; ".join(paper.authors)) if paper.authors else []
+                author_words.update(author_tokens)
+                abstract_tokens = tokenize(paper.abstract)
+                if paper.keywords:
+                    abstract_tokens.extend(tokenize(" ".join(paper.keywords)))
+                key = _word_key("".join(_query_words(name)))
+                if key:
+                    self._name_slots.setdefault(key, []).append(slot)
+                for tokens in (title_tokens, name_tokens, author_tokens, abstract_tokens):
+                    counts = Counter(tokens)
+                    words.extend(counts)
+                    freqs.extend(counts.values())
+                    distinct.append(len(counts))
+                    lengths.append(len(tokens))
+        new_words = sorted(set(words).difference(vocab))  # sorted: the same ids every run
+        for word in new_words:
+            vocab[word] = len(vocab)
+        self._terms.extend(new_words)
+        new_terms = len(new_words)
+        self._author_tids.update(vocab[w] for w in author_words)
         tids = np.fromiter(map(vocab.__getitem__, words), dtype=np.int64, count=len(words))
         title_ids = np.fromiter(map(vocab.__getitem__, title_words), np.int32, len(title_words))
         self._title_tids = np.concatenate([self._title_tids, title_ids])
@@ -548,6 +723,9 @@ class SearchIndex:
             [self._title_offsets, self._title_offsets[-1] + np.cumsum(title_lengths)]
         )
         self._live = np.concatenate([self._live, np.ones(n, dtype=np.bool_)])
+        new_ids = np.empty(n, dtype=object)
+        new_ids[:] = [p.id for p in batch]
+        self._ids = np.concatenate([self._ids, new_ids])
         self._rank = np.concatenate([self._rank, np.asarray(ranks, dtype=np.int64)])
         self._venue_code = np.concatenate(
             [self._venue_code, np.asarray(venue_codes, dtype=np.int32)]
@@ -685,6 +863,7 @@ class SearchIndex:
         arrays += self._title_offsets.nbytes + self._title_tids.nbytes
         strings = sum(49 + len(t) for t in self._terms)
         dicts = 100 * len(self._vocab) + 100 * len(self._slot_by_id) + 8 * len(self._terms) * 2
+        dicts += 60 * len(self._author_tids) + 100 * len(self._name_slots)
         cache = sum(entry.scores.nbytes for entry in self._cache.values())
         return arrays + strings + dicts + cache
 
@@ -856,11 +1035,16 @@ class SearchIndex:
         return result
 
     def _resolve(self, word: str, typing: bool) -> list[tuple[str, bool]]:
-        """A compound stands for its joined form if the index knows it, else for its parts."""
+        """A compound stands for its joined form if the index knows it, else for its parts.
+
+        Known means the joined form is an index word or, while typing, begins one: a typo of a
+        joined form would be a guess on a guess, so ``state-space`` then finds "state space".
+        """
         if "-" not in word:
             return [(word, typing)]
         joined = _word_key(word)
-        if joined and self._expand(joined, typing, False).tids:
+        lo, hi = self._prefix_range(joined)
+        if joined in self._vocab or (typing and hi > lo):
             return [(joined, typing)]
         parts = [p for p in word.split("-") if p]
         return [(p, typing and i == len(parts) - 1) for i, p in enumerate(parts)]
@@ -947,18 +1131,44 @@ class SearchIndex:
                 if slot is not None and any(value in normalize(t) for t in paper_tags):
                     mask[slot] = True
             return mask
-        # author: every word of the name matches an author word (exactly, by prefix or typo)
+        # author: every word of the value matches a word of one author's name
         mask = np.ones(size, dtype=np.bool_)
-        words = [_word_key(w) for w in _query_words(value)]
-        if not words:
-            return mask
-        for word in words:
-            expansion = self._expand(word, True, False)
-            word_mask = self._docs_with(expansion.tids, 1 << _AUTHORS)
-            if not qualifier.negated:
-                author_terms.update(self._terms[t] for t in expansion.tids)
-            mask &= word_mask
+        wanted: list[set[int]] = []
+        for word in _query_words(value):
+            joined = _word_key(word)
+            parts = [joined] if joined in self._vocab or "-" not in word else word.split("-")
+            for part in filter(None, parts):
+                tids = self._author_words(part)
+                wanted.append(set(tids))
+                mask &= self._docs_with(tids, 1 << _AUTHORS)
+                if not qualifier.negated:
+                    author_terms.update(self._terms[t] for t in tids)
+        if len(wanted) > 1:  # "yoshua bengio": the words must name the same author
+            for slot in np.flatnonzero(mask).tolist():
+                mask[slot] = any(
+                    all(not wanted_ids.isdisjoint(ids) for wanted_ids in wanted)
+                    for ids in self._author_name_ids(slot)
+                )
         return mask
+
+    def _author_name_ids(self, slot: int) -> list[set[int]]:
+        """The term ids of each author of a paper, author by author."""
+        vocab = self._vocab
+        return [
+            {vocab[t] for t in tokenize(author) if t in vocab}
+            for author in self._papers[slot].authors
+        ]
+
+    def _author_words(self, word: str) -> list[int]:
+        """Words of authors' names that are ``word``, begin with it, or are a typo away."""
+        lo, hi = self._prefix_range(word)
+        tids = [t for t in self._sorted_tids[lo:hi].tolist() if t in self._author_tids]
+        typos = max_typos(word)
+        if typos:
+            near: dict[int, tuple[float, bool]] = {}
+            self._add_typos(word, typos, near)
+            tids.extend(t for t in near if t in self._author_tids)
+        return tids
 
     def _status_mask(
         self, wanted: frozenset[Status], statuses: Mapping[str, Status | str]
@@ -1172,63 +1382,50 @@ class SearchIndex:
             slots = slots[self._ranked(slots, -ranks, limit, checks)]
         if limit is not None:
             slots = slots[:limit]
-        if not author_terms:
-            return [SearchHit(self._papers[s].id, 0.0) for s in slots.tolist()]
-        hits = []
-        for slot in slots.tolist():
-            found = frozenset(
-                t for t in tokenize("; ".join(self._papers[slot].authors)) if t in author_terms
-            )
-            fields = {"authors": found} if found else {}
-            hits.append(SearchHit(self._papers[slot].id, 0.0, found, fields))
-        return hits
+        return self._hits(slots, np.zeros(len(slots)), (), author_terms)
 
     def _hits(
         self,
         slots: IntArray,
         scores: npt.NDArray[np.float64],
-        scored: list[_WordScores],
+        scored: Sequence[_WordScores],
         author_terms: set[str],
     ) -> list[SearchHit]:
-        """Hits with the words each matched, per field."""
-        count = len(slots)
-        found: list[list[set[str]]] = [[set(), set(), set(), set()] for _ in range(count)]
-        order = np.argsort(slots, kind="stable")
-        sorted_slots = slots[order]
-        seen: set[int] = set()
-        for entry in scored:
-            for tid in entry.expansion.tids:
-                if tid in seen:
-                    continue
-                seen.add(tid)
-                term = self._terms[tid]
-                for segment in self._segments:
-                    span, present = segment.postings(tid)
-                    if not present:
-                        continue
-                    docs = segment.docs[span]
-                    at = docs.searchsorted(sorted_slots)
-                    np.minimum(at, len(docs) - 1, out=at)
-                    present_at = docs[at] == sorted_slots
-                    if not present_at.any():
-                        continue
-                    hit_rows = present_at.nonzero()[0]
-                    masks = segment.masks[span][at[hit_rows]]
-                    for row, bits in zip(order[hit_rows].tolist(), masks.tolist(), strict=True):
-                        sets = found[row]
-                        for f in _FIELDS_OF_MASK[bits]:
-                            sets[f].add(term)
-        hits = []
-        for row, slot in enumerate(slots.tolist()):
-            per_field = found[row]
-            if author_terms:
-                per_field[_AUTHORS] |= {
-                    t for t in tokenize("; ".join(self._papers[slot].authors)) if t in author_terms
-                }
-            fields = {FIELDS[f]: frozenset(per_field[f]) for f in range(4) if per_field[f]}
-            matched = frozenset().union(*fields.values()) if fields else frozenset()
-            hits.append(SearchHit(self._papers[slot].id, float(scores[row]), matched, fields))
-        return hits
+        """Hits for papers in ``slots``, explained (matched words per field) when first read."""
+        tids = tuple(dict.fromkeys(t for entry in scored for t in entry.expansion.tids))
+        explanation: _Words = _NO_WORDS
+        if tids or author_terms:
+            explanation = _Explanation(
+                self._papers,
+                tuple(self._segments),
+                self._terms,
+                slots,
+                tids,
+                frozenset(author_terms),
+            )
+        ids = self._ids[slots].tolist()
+        # Tuples made by ``tuple.__new__`` from ``map``: no Python code runs per hit.
+        make = partial(tuple.__new__, SearchHit)
+        with _collector_paused():
+            return list(map(make, zip(ids, scores.tolist(), repeat(explanation), range(len(ids)))))
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while making many objects that all survive.
+
+    A search may return a hit for each of 100,000 papers: with the collector on, making them
+    runs a collection every 700 objects, each walking the whole library, which costs more
+    than making the hits. Nothing made meanwhile is garbage, so nothing is lost; the
+    collector is turned back on (if it was on) even on error.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _has_run(tokens: list[int], accepted: list[set[int]]) -> bool:

@@ -3,10 +3,12 @@
 Kept in ``triage.json`` (TinyDB tables):
 
 ``decisions``  one document per paper that is not plain Inbox (a status, a note or tags);
-               the document id is the paper id read as hexadecimal, so lookups are direct.
+               the document id is the paper id read as hexadecimal (so lookups are direct
+               and the id need not be stored again).
 ``history``    the undo log: one document per step (a whole bulk decision is one step), each a
                list of ``[paper_id, old_status, new_status]``; undone steps stay for redo until
-               a new decision is made. Capped at ``HISTORY_LIMIT`` steps.
+               a new decision is made. Capped at ``HISTORY_LIMIT`` steps and
+               ``HISTORY_CHANGES_LIMIT`` changes.
 ``days``       decisions made per day and per resulting status: progress without an ever
                growing log (a 100,000-paper triage keeps one small document per day).
 """
@@ -22,7 +24,10 @@ from typing import Any
 from storage.models import Status
 
 SCHEMA = 2
+#: Undo reaches back this many steps…
 HISTORY_LIMIT = 1000
+#: …and this many single changes in all, so bulk steps cannot make the file grow without end.
+HISTORY_CHANGES_LIMIT = 50_000
 
 #: One change of one paper: (paper id, status before, status after).
 Change = tuple[str, Status, Status]
@@ -92,8 +97,8 @@ class DayCount:
 def snapshot_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageSnapshot:
     """Read the triage tables of a parsed ``triage.json``."""
     snap = TriageSnapshot()
-    for doc in tables.get("decisions", {}).values():
-        pid = doc["id"]
+    for key, doc in tables.get("decisions", {}).items():
+        pid = doc.get("id") or f"{int(key):012x}"
         status = Status(doc.get("status", "inbox"))
         if status is not Status.INBOX:
             snap.statuses[pid] = status

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from importlib.resources import files
 from pathlib import Path
 
@@ -39,6 +40,9 @@ class PapersApp(App[None]):
             library.import_files(sample_files())
             self.first_run = True
         self.papers: list[Paper] = library.papers()
+        # The papers live as long as the app: keep the collector from walking them again
+        # and again (a full pass over 12,000 papers is a visible pause in a keystroke).
+        gc.freeze()
         config = load_config(config_paths(library.home))
         self.keymap: dict[str, str] = config.keymap
         self.config_problems = config.problems

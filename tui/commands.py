@@ -28,6 +28,9 @@ class Command:
     group: str
     footer: bool = False
     palette: bool = True
+    #: Checked before the focused widget sees the key: for keys that move the focus, so that
+    #: the keys typed right after them (a fast typist, a paste) land where the focus went.
+    priority: bool = False
 
     def binding(self) -> Binding:
         return Binding(
@@ -37,6 +40,7 @@ class Command:
             show=self.footer,
             id=self.id,
             tooltip=self.help,
+            priority=self.priority,
         )
 
 
@@ -64,7 +68,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("tab_read", "3", "show_tab('read')", "Read", "Show the papers marked read", "Lists"),
     Command("tab_skipped", "4", "show_tab('skipped')", "Skipped", "Show the skipped papers", "Lists"),
     Command("tab_all", "5", "show_tab('all')", "All", "Show every paper", "Lists"),
-    Command("search", "slash", "focus_search", "Search", "Search as you type (esc leaves, keeps the filter)", "Lists", footer=True),
+    Command("search", "slash", "focus_search", "Search", "Search as you type (esc leaves, keeps the filter)", "Lists", footer=True, priority=True),
+    Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True),
     Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter", "Lists"),
     Command("suggested", "ctrl+o", "toggle_order", "Suggested order", "Sort the Inbox by likeness to your starred papers, or back to list order", "Lists"),
     Command("similar", "m", "similar", "Similar", "Papers most like this one", "Lists"),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from rich.text import Text
+from textual import events
 from textual.content import Content
 from textual.widgets import Input, Static
 
@@ -380,3 +381,27 @@ async def test_stats_similar_and_suggested_order(seeded_home: Path) -> None:
         assert app.main_screen.suggested_rows is not None
         await pilot.press("ctrl+o")
         assert app.main_screen.suggested_rows is None
+
+
+def burst(app: PapersApp, key: str, char: str) -> None:
+    """Queue a key as the terminal driver does, without waiting for the app in between."""
+    event = events.Key(key, char)
+    event.set_sender(app)
+    assert app._driver is not None
+    app._driver.send_message(event)
+
+
+async def test_typing_fast_after_slash_goes_to_the_search_box(seeded_home: Path) -> None:
+    """A burst of keys (a fast typist, a paste) after `/` must not run triage keys."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        for char in "/graph spectral":
+            burst(app, {"/": "slash", " ": "space"}.get(char, char), char)
+        await wait_for(pilot, lambda: screen.query_text == "graph spectral")
+        assert app.session.state.statuses == {}
+        assert isinstance(app.focused, Input)
+        for char in "\x1bss":  # Esc, then two stars, in one burst
+            burst(app, "escape" if char == "\x1b" else char, char)
+        await wait_for(pilot, lambda: len(app.session.state.statuses) == 2)
+        assert screen.query_text == "graph spectral"

@@ -308,6 +308,12 @@ def test_author_qualifier(index: SearchIndex, query: str) -> None:
 
 def test_author_full_name(index: SearchIndex) -> None:
     assert ids(index.search('author:"yoshua bengio"', limit=None)) == [RICCI.id]
+    assert ids(index.search("author:yoshua-bengio", limit=None)) == [RICCI.id]
+    assert index.search('author:"jialong bengio"', limit=None) == []  # two different authors
+
+
+def test_author_prefix(index: SearchIndex) -> None:
+    assert ids(index.search("author:jia", limit=None)) == [PARASOLVER.id, RICCI.id, ORW.id]
 
 
 def test_list_qualifier(index: SearchIndex) -> None:
@@ -410,6 +416,26 @@ def test_highlights_of_compounds_and_names(index: SearchIndex) -> None:
     assert [PARASOLVER.title[a:b] for a, b in highlight_spans(PARASOLVER.title, hit.matched)] == [
         "ParaSolver"
     ]
+
+
+def test_hits_are_read_only_and_explained_when_read(index: SearchIndex) -> None:
+    hits = index.search("models", limit=None)
+    assert len(hits) >= 3
+    with pytest.raises(AttributeError):
+        hits[0].paper_id = "x"  # type: ignore[misc]
+    for hit in hits:
+        p = BY_ID[hit.paper_id]
+        words = set(tokenize(p.title, camel_case=True)) | set(tokenize(p.abstract))
+        assert hit.matched and hit.matched <= words
+    assert hits == index.search("models", limit=None)
+
+
+def test_hits_keep_their_words_after_an_add() -> None:
+    index = SearchIndex(CORPUS)
+    hits = index.search("ricci curvature", limit=None)
+    index.add([Paper(id=RICCI.id, title="Renamed", abstract="Nothing here.")] + CORPUS[:3])
+    assert hits[0].paper_id == RICCI.id
+    assert hits[0].fields["title"] == frozenset({"ricci", "curvature"})
 
 
 def test_highlight_spans_of_camel_case_parts() -> None:

@@ -51,7 +51,6 @@ class HelpScreen(ModalScreen[None]):
                 first = False
             table.add_row("", "", "")
         table.add_row("", "ctrl+p", "Command palette: every action by name")
-        table.add_row("", "esc", "Leave the search box (keeps the filter); again clears it")
         return table
 
     def action_close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -211,7 +212,7 @@ class MainScreen(Screen[None]):
             return
         self.tab = name  # type: ignore[assignment]
         self.rebuild(cursor=0)
-        self.paper_list.focus()
+        self.set_focus(self.paper_list)
 
     @on(PaperList.Highlighted)
     def show_paper(self, event: PaperList.Highlighted) -> None:
@@ -371,24 +372,32 @@ class MainScreen(Screen[None]):
 
     # -- search -----------------------------------------------------------------------------
     def action_focus_search(self) -> None:
-        self.search_input.focus()
+        search = self.search_input
+        if search.has_focus:  # "/" typed in a query
+            search.insert_text_at_cursor("/")
+        else:
+            self.set_focus(search)
+
+    def action_leave_search(self) -> None:
+        """Esc: leave the search box keeping the filter; from the list, clear the filter."""
+        search = self.search_input
+        if search.has_focus:
+            self.set_focus(self.paper_list)
+        elif self.query_text or search.value:
+            search.value = ""
 
     def action_clear_search(self) -> None:
         self.search_input.value = ""
-        self.paper_list.focus()
+        self.set_focus(self.paper_list)
 
     def on_key(self, event: Key) -> None:
-        if event.key == "escape":
-            search = self.search_input
-            if search.has_focus:
-                self.paper_list.focus()
-                event.stop()
-            elif self.query_text:
-                search.value = ""
-                event.stop()
-        elif event.key in ("down", "enter") and self.search_input.has_focus:
-            self.paper_list.focus()
+        if event.key == "down" and self.search_input.has_focus:
+            self.set_focus(self.paper_list)
             event.stop()
+
+    @on(Input.Submitted, "#search")
+    def query_submitted(self) -> None:
+        self.set_focus(self.paper_list)
 
     @on(Input.Changed, "#search")
     def query_changed(self, event: Input.Changed) -> None:
@@ -620,6 +629,7 @@ class MainScreen(Screen[None]):
         """Read the papers again (after an import) and rebuild the index off-thread."""
         app = self.papers_app
         app.papers = app.library.papers()
+        gc.freeze()  # as at start: the papers stay, the collector need not walk them
         self.post_message(PapersChanged(app.papers, note))
 
     @on(PapersChanged)
