@@ -856,7 +856,7 @@ async def bench_naive(ours: OursResult, kind: str, reps: int, budget: float) -> 
                     "filter key": lambda _key: app.action_filter(),
                     "clear": lambda _key: app.action_clear(),
                 }
-                for i in range(max(5, len(timings.first))):
+                for i in range(min(10, max(5, len(timings.first)))):
                     if name == "clear":
                         app.action_filter()
                     await settle(pilot)
@@ -1120,7 +1120,7 @@ def keystroke_section(
     if n <= 12_000:
         for kind in ("OptionList", "DataTable"):
             log(f"naive {kind} at {n:,} titles")
-            naive[kind] = asyncio.run(bench_naive(ours, kind, reps=30, budget=5 if quick else 10))
+            naive[kind] = asyncio.run(bench_naive(ours, kind, reps=30, budget=4 if quick else 6))
     keystroke_tables(ours, naive, targets if n <= 12_000 else None)
     gc.collect()
 

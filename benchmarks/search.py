@@ -6,9 +6,10 @@ Run from the repository root::
 
 Figures: build time and index memory at 3,703 / 12,000 / 100,000 papers (the real ICLR 2025
 list, scaled by recombining its titles and sentences); latency of every prefix of 30 realistic
-queries, typed one key at a time, at 12,000 and 100,000 papers, beside rapidfuzz ``WRatio`` over
-title + abstract on a sample of the same prefixes; MRR and top-5 on a seeded set of
-half-remembered queries over the real list, beside naive rapidfuzz baselines.
+queries, typed one key at a time, at 12,000 and 100,000 papers, for the best 50 and for every
+match (``limit=None``, as the app asks), beside rapidfuzz ``WRatio`` over title + abstract on a
+sample of the same prefixes; MRR and top-5 on a seeded set of half-remembered queries over the
+real list, beside naive rapidfuzz baselines.
 """
 
 from __future__ import annotations
@@ -290,7 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     print(
-        "\n## As-you-type latency (every prefix of 30 queries, limit 50, caches cleared per query)"
+        "\n## As-you-type latency (every prefix of 30 queries, caches cleared per query;"
+        " limit=50 as a list of results, limit=None as the app asks today)"
     )
     keystrokes = [t for q in TYPED_QUERIES for t in prefixes(q)]
     print(

@@ -40,7 +40,7 @@ import unicodedata
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
 from typing import Final
@@ -58,7 +58,7 @@ BoolArray = npt.NDArray[np.bool_]
 
 #: Field names, in the order of their bit in a posting's field mask.
 FIELDS: Final[tuple[str, ...]] = ("title", "name", "authors", "abstract")
-_TITLE, _NAME, _AUTHORS, _ABSTRACT = range(4)
+_AUTHORS = FIELDS.index("authors")
 #: The fields (indices) set in each 4-bit field mask.
 _FIELDS_OF_MASK: Final = tuple(tuple(f for f in range(4) if bits >> f & 1) for bits in range(16))
 _FIELD_WEIGHTS: Final = np.array([3.0, 2.5, 2.0, 1.0], dtype=np.float64)
@@ -471,8 +471,9 @@ class _Explanation(_Words):
         """The matched words of the ``row``-th hit, and the fields they are in."""
         found = self._done.get(row)
         if found is None:
-            start = row - row % self._BLOCK
-            self._explain(start, min(start + self._BLOCK, len(self._slots)))
+            # Blocks grow with use: reading every hit costs a few passes over the postings.
+            size = max(self._BLOCK, len(self._done))
+            self._explain(row, min(row + size, len(self._slots)))
             found = self._done[row]
         return found
 
@@ -550,16 +551,40 @@ class _Expansion:
 class _PhraseCheck:
     """A phrase a paper must have (``wanted``) or must not have, checked on its text."""
 
-    pattern: re.Pattern[str]
+    words: tuple[str, ...]
+    is_open: bool
     wanted: bool
     #: Papers that have all the phrase's words (others cannot have it), when known.
-    candidates: BoolArray | None
+    candidates: BoolArray | None = field(default=None, compare=False, hash=False)
+    pattern: re.Pattern[str] = field(init=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pattern", _phrase_pattern(self.words, self.is_open))
+
+    @property
+    def key(self) -> tuple[tuple[str, ...], bool]:
+        """What the check looks for (whether wanted or not), to remember its answers by."""
+        return self.words, self.is_open
 
 
 def _phrase_pattern(words: Sequence[str], is_open: bool) -> re.Pattern[str]:
-    """A pattern for the words in a row, separated by anything but letters and digits."""
+    """The words in a row, separated by anything but letters and digits.
+
+    It starts with the first word itself, so that the regex engine can look for it as plain
+    text (many times faster than starting with a look-behind); ``_has_phrase`` checks that the
+    match begins a word.
+    """
     tail = "" if is_open else r"(?![^\W_])"
-    return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(re.escape(w) for w in words) + tail)
+    return re.compile(r"[\W_]+".join(re.escape(w) for w in words) + tail)
+
+
+def _has_phrase(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` matches ``text`` at the start of a word."""
+    for match in pattern.finditer(text):
+        start = match.start()
+        if start == 0 or not text[start - 1].isalnum():
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -618,6 +643,9 @@ class SearchIndex:
         self._prefix_tables: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
         self._cache: OrderedDict[tuple[str, bool, bool], _WordScores] = OrderedDict()
         self._expansions: OrderedDict[tuple[str, bool, bool], _Expansion] = OrderedDict()
+        self._phrase_answers: OrderedDict[tuple[tuple[str, ...], bool], dict[int, bool]] = (
+            OrderedDict()
+        )
 
     def add(self, papers: Sequence[Paper]) -> None:
         """Index new papers (appended in order) and re-index papers whose id is already known."""
@@ -757,6 +785,7 @@ class SearchIndex:
         self._live_count = int(self._live.sum())
         self._cache.clear()
         self._expansions.clear()
+        self._phrase_answers.clear()
 
     def _build_segment(
         self,
@@ -849,10 +878,11 @@ class SearchIndex:
         return sum(len(s.docs) for s in self._segments)
 
     def clear_caches(self) -> None:
-        """Forget cached word matches and scores (they are rebuilt on demand)."""
+        """Forget cached word matches, scores and phrase checks (rebuilt on demand)."""
         with self._lock:
             self._cache.clear()
             self._expansions.clear()
+            self._phrase_answers.clear()
 
     def memory_bytes(self) -> int:
         """Approximate memory of the index itself (not of the papers): arrays and vocabulary."""
@@ -1096,13 +1126,13 @@ class SearchIndex:
                 mask &= ~self._docs_with([joined])
             if len(words) > 1:
                 having = self._words_mask(words, False)
-                checks.append(_PhraseCheck(_phrase_pattern(words, False), False, having))
+                checks.append(_PhraseCheck(tuple(words), False, False, having))
         for i, phrase in enumerate(query.phrases):
             words = phrase.split()
             is_open = query.open_phrase and i == len(query.phrases) - 1
             mask &= self._words_mask(words, is_open)
             if len(words) > 1:
-                checks.append(_PhraseCheck(_phrase_pattern(words, is_open), True, None))
+                checks.append(_PhraseCheck(tuple(words), is_open, True))
         return mask, checks
 
     def _qualifier_mask(
@@ -1201,20 +1231,36 @@ class SearchIndex:
         return mask
 
     def _passes(self, slot: int, checks: Sequence[_PhraseCheck]) -> bool:
-        """Whether a paper has each wanted phrase and none of the unwanted ones."""
-        paper = self._papers[slot]
-        texts: list[str] | None = None
+        """Whether a paper has each wanted phrase and none of the unwanted ones.
+
+        Answers are remembered per phrase, so typing on after a closing quote costs nothing.
+        """
         for check in checks:
             if check.candidates is not None and not check.candidates[slot]:
                 found = False
             else:
-                if texts is None:
-                    raw = (paper.title, paper.name, "; ".join(paper.authors), paper.abstract)
-                    texts = [normalize(_strip_latex(t)) for t in raw if t]
-                found = any(check.pattern.search(t) for t in texts)
+                answers = self._phrase_answers.get(check.key)
+                if answers is None:
+                    answers = self._phrase_answers[check.key] = {}
+                    if len(self._phrase_answers) > _CACHE_SIZE:
+                        self._phrase_answers.popitem(last=False)
+                found_before = answers.get(slot)
+                if found_before is None:
+                    found_before = answers[slot] = self._has_phrase(slot, check)
+                found = found_before
             if found != check.wanted:
                 return False
         return True
+
+    def _has_phrase(self, slot: int, check: _PhraseCheck) -> bool:
+        """Whether the paper has the check's phrase in its title, name, authors or abstract."""
+        paper = self._papers[slot]
+        for text in (paper.title, paper.abstract, paper.name):
+            if text and _has_phrase(check.pattern, normalize(_strip_latex(text))):
+                return True
+        return bool(paper.authors) and _has_phrase(
+            check.pattern, normalize("; ".join(paper.authors))
+        )
 
     def _ranked(
         self,

@@ -167,7 +167,7 @@ async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await pilot.press("slash", *"curvature")
-        await wait_for(pilot, lambda: bool(screen.hit_words) and plist(app).current is not None)
+        await wait_for(pilot, lambda: bool(screen.hits) and plist(app).current is not None)
         await pilot.pause(0.05)
         abstract = app.main_screen.query_one("#detail-abstract", Static).content
         assert isinstance(abstract, Text)

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Input, Static
 from storage.export import SUFFIXES, export, heading_for
 from storage.files import atomic_write
 from storage.models import Paper, Status
-from storage.search import SearchIndex
+from storage.search import SearchHit, SearchIndex
 from tui.clipboard import copy_to_system
 from tui.commands import PaperCommands, bindings
 from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
@@ -64,7 +64,9 @@ class MainScreen(Screen[None]):
         self.tab: TabName = "inbox"
         self.query_text = ""
         self.hit_rows: list[int] | None = None
-        self.hit_words: dict[str, frozenset[str]] = {}
+        #: The hits of the current search by paper id; their matched words are read only
+        #: for the paper shown (working them out for 12,000 hits would cost a keystroke).
+        self.hits: dict[str, SearchHit] = {}
         self.index: SearchIndex | None = None
         self.similar_index: SimilarityIndex | None = None
         self.suggested: dict[str, str | None] | None = None
@@ -234,7 +236,7 @@ class MainScreen(Screen[None]):
             state.status(paper.id),
             note=state.notes.get(paper.id, ""),
             tags=state.tags.get(paper.id, ()),
-            words=self.hit_words.get(paper.id, ()),
+            words=self.hits[paper.id].matched if paper.id in self.hits else (),
             why=why,
         )
 
@@ -404,7 +406,7 @@ class MainScreen(Screen[None]):
         self.query_text = event.value.strip()
         if not self.query_text:
             self.hit_rows = None
-            self.hit_words = {}
+            self.hits = {}
             self.rebuild(cursor=0)
             return
         if self.index is not None:
@@ -426,7 +428,7 @@ class MainScreen(Screen[None]):
             return  # stale: the user typed on
         position = self.position
         self.hit_rows = [position[h.paper_id] for h in event.hits if h.paper_id in position]
-        self.hit_words = {h.paper_id: h.matched for h in event.hits}
+        self.hits = {h.paper_id: h for h in event.hits}
         self.rebuild(cursor=0)
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
