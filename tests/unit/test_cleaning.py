@@ -1,7 +1,8 @@
 """Tests of storage.sources.cleaning: stable keys, GitHub links and display text.
 
 Golden inputs are short snippets copied from real ICLR 2025 abstracts and titles. The seed
-and real-data tests read ../shared (beside the checkout) and skip where it is absent.
+tests read the lists shipped in storage/sample; the real-data tests read ../shared (beside the
+checkout) and skip where it is absent.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from storage.sources.cleaning import (
 )
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-SEEDS = SHARED / "seeds"
+SEEDS = Path(__file__).resolve().parents[2] / "storage" / "sample"  # the seeds, as shipped
 ICLR = SHARED / "data" / "iclr2025.jsonl"
 
 CANONICAL = re.compile(r"https://github\.com/[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
@@ -189,7 +190,7 @@ def test_github_from_code_field(value: str, links: list[str]) -> None:
 def _seed_paragraphs() -> list[str]:
     """Return the abstracts of every seed list: header line, then blank-line paragraphs."""
     if not SEEDS.is_dir():
-        pytest.skip(f"seed lists not found at {SEEDS} (they live beside the checkout)")
+        pytest.skip(f"seed lists not found at {SEEDS}")
     paragraphs: list[str] = []
     for path in sorted(SEEDS.glob("*.txt")):
         _header, _, body = path.read_text(encoding="utf-8").partition("\n")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from rich.text import Text
-from storage.similar import Neighbour, Topic
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from storage.models import Paper, Status
+from storage.similar import Neighbour, Topic
 from tui.screens.dialogs import BulkDecision
 from tui.text import printable
 from tui.widgets.paper_list import STATUS_MARKS
