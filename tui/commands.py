@@ -104,6 +104,7 @@ def keys_for(command: Command, keymap: Mapping[str, str]) -> list[str]:
 
 _KEY_NAMES = {
     "question_mark": "?",
+    "escape": "esc",
     "slash": "/",
     "space": "space",
     "pagedown": "PgDn",

@@ -6,7 +6,7 @@ import gc
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -22,12 +22,13 @@ from storage.models import Paper, Status
 from storage.search import SearchHit, SearchIndex
 from tui.clipboard import copy_to_system
 from tui.commands import PaperCommands, bindings
+from tui.memory import release_memory
 from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
 from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import STATUS_MARKS, PaperList
 
 if TYPE_CHECKING:
-    from storage.similar import SimilarityIndex
+    from storage.similar import Neighbour, SimilarityIndex, Suggestion, Topic
     from tui.app import PapersApp
 
 TabName = Literal["inbox", "starred", "read", "skipped", "all"]
@@ -436,6 +437,7 @@ class MainScreen(Screen[None]):
         """Build the search index off the UI thread (about a second at 12,000 papers)."""
         start = time.perf_counter()
         index = SearchIndex(papers)
+        release_memory()
         self.post_message(IndexReady(papers, index, time.perf_counter() - start))
 
     @on(IndexReady)
@@ -445,19 +447,6 @@ class MainScreen(Screen[None]):
         self.index = event.index
         if self.query_text:
             self.run_search(self.query_text)
-        self.build_similarity(event.papers)
-
-    @work(thread=True, exclusive=True, group="similarity", exit_on_error=False)
-    def build_similarity(self, papers: Sequence[Paper]) -> None:
-        """Prepare similar papers and suggestions in the background, after the search index."""
-        from storage.similar import SimilarityIndex
-
-        index = SimilarityIndex(papers)
-        self.app.call_from_thread(self._similarity_ready, papers, index)
-
-    def _similarity_ready(self, papers: Sequence[Paper], index: SimilarityIndex) -> None:
-        if papers is self.papers:
-            self.similar_index = index
 
     # -- the paper --------------------------------------------------------------------------
     def _links_text(self, papers: Sequence[Paper]) -> str:
@@ -661,20 +650,54 @@ class MainScreen(Screen[None]):
         await self.papers_app.action_quit()
 
     # -- similar papers, suggestions, topics --------------------------------------------------
-    def _similarity(self) -> SimilarityIndex:
-        if self.similar_index is None:
+    # The tf-idf index is built on first use (it costs memory most sessions never need), and
+    # every computation runs off the keystroke path; results come back to ``similarity_done``.
+    @work(thread=True, exclusive=True, group="similarity", exit_on_error=False)
+    def similarity_task(self, task: str, arg: object = None) -> None:
+        """Build the similarity index if need be, then find neighbours, an order or topics."""
+        papers = self.papers
+        index = self.similar_index
+        if index is None:
             from storage.similar import SimilarityIndex
 
-            self.similar_index = SimilarityIndex(self.papers)
-        return self.similar_index
+            self.app.call_from_thread(
+                self.notify, "Preparing similar papers (once per session)…", timeout=3
+            )
+            index = SimilarityIndex(papers)
+            release_memory()
+        result: object
+        if task == "similar":
+            result = index.similar(str(arg), limit=20)
+        elif task == "suggest":
+            assert isinstance(arg, dict)
+            result = index.suggest(arg)
+        else:
+            assert isinstance(arg, list)
+            result = index.topics(arg)
+        self.app.call_from_thread(self.similarity_done, papers, index, task, arg, result)
+
+    def similarity_done(
+        self, papers: Sequence[Paper], index: SimilarityIndex, task: str, arg: object, result: Any
+    ) -> None:
+        if papers is not self.papers:
+            return  # the library changed meanwhile
+        self.similar_index = index
+        if task == "similar":
+            self.show_similar(str(arg), result)
+        elif task == "suggest":
+            self.show_suggested(result)
+        else:
+            self.show_topics(result)
 
     def action_similar(self) -> None:
+        paper = self.paper_list.current
+        if paper is not None:
+            self.similarity_task("similar", paper.id)
+
+    def show_similar(self, paper_id: str, neighbours: Sequence[Neighbour]) -> None:
         from tui.screens.similar import SimilarScreen
 
-        paper = self.paper_list.current
-        if paper is None:
-            return
-        neighbours = self._similarity().similar(paper.id, limit=20)
+        paper = self.papers[self.position[paper_id]]
 
         def chosen(paper_id: str | None) -> None:
             if paper_id is None:
@@ -697,37 +720,40 @@ class MainScreen(Screen[None]):
             self.suggested_rows = None
             self.suggested = None
             self.notify("Inbox in list order.", timeout=2, markup=False)
-        else:
-            state = self.papers_app.session.state
-            if not any(s is Status.STARRED for s in state.statuses.values()):
-                self.notify(
-                    "Star a few papers first: suggestions follow your stars.",
-                    severity="warning",
-                    markup=False,
-                )
-                return
-            suggestions = self._similarity().suggest(state.statuses)
-            self.suggested = {s.paper_id: s.because for s in suggestions}
-            self.suggested_rows = [
-                self.position[s.paper_id] for s in suggestions if s.paper_id in self.position
-            ]
+            self.rebuild(cursor=0)
+            return
+        statuses = dict(self.papers_app.session.state.statuses)
+        if Status.STARRED not in statuses.values():
             self.notify(
-                "Inbox in suggested order: most like your starred papers first.",
-                timeout=3,
+                "Star a few papers first: suggestions follow your stars.",
+                severity="warning",
                 markup=False,
             )
-        if self.tab != "inbox":
-            self.tab = "inbox"
+            return
+        self.similarity_task("suggest", statuses)
+
+    def show_suggested(self, suggestions: Sequence[Suggestion]) -> None:
+        self.suggested = {s.paper_id: s.because for s in suggestions}
+        self.suggested_rows = [
+            self.position[s.paper_id] for s in suggestions if s.paper_id in self.position
+        ]
+        self.notify(
+            "Inbox in suggested order: most like your starred papers first.",
+            timeout=3,
+            markup=False,
+        )
+        self.tab = "inbox"
         self.rebuild(cursor=0)
 
     def action_topics(self) -> None:
-        from tui.screens.similar import TopicsScreen
-
         inbox = [p.id for p in self.papers if self.papers_app.session.status(p.id) is Status.INBOX]
         if len(inbox) < 4:
             self.notify("Too few papers in the Inbox to group.", severity="warning", markup=False)
             return
-        topics = self._similarity().topics(inbox)
+        self.similarity_task("topics", inbox)
+
+    def show_topics(self, topics: Sequence[Topic]) -> None:
+        from tui.screens.similar import TopicsScreen
 
         def chosen(result: tuple[Sequence[str], Status | None] | None) -> None:
             if result is None:
