@@ -144,6 +144,8 @@ def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)
     try:
+        if hasattr(os, "fchmod"):  # mkstemp makes 0600: keep the file's mode, or the usual one
+            os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as out:
             out.write(payload)
             out.flush()
@@ -156,6 +158,27 @@ def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
             tmp.unlink()
         raise
     fsync_folder(folder)
+
+
+def _mode_for(path: Path) -> int:
+    """The permission bits a replaced file keeps, or those a new file gets under the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system tells it."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0o022)  # elsewhere: set and put back
+    os.umask(umask)
+    return umask
 
 
 def backup_path(path: Path) -> Path:
@@ -222,6 +245,10 @@ class AtomicJSONStorage(Storage):
         self._dirty = False
         self._tx_thread: int | None = None
         self._copied: set[str] = set()
+        #: The version found damaged last (not "changed" again until it changes).
+        self._bad_sig: FileSignature | None = None
+        #: Whether the last transaction found the file changed by another process.
+        self.saw_outside_change = False
 
     # -- TinyDB's interface -------------------------------------------------------------
     def read(self) -> Tables | None:
@@ -250,7 +277,11 @@ class AtomicJSONStorage(Storage):
             raw = self.path.read_bytes()
         except FileNotFoundError:
             return None
-        tables = parse_tables(raw, self.path)
+        try:
+            tables = parse_tables(raw, self.path)
+        except DamagedFileError:
+            self._bad_sig = sig
+            raise
         version = schema_of(tables)
         if version > self.schema:
             raise NewerFileError(
@@ -279,8 +310,12 @@ class AtomicJSONStorage(Storage):
         return self._tx[name]
 
     def changed_on_disk(self) -> bool:
-        """True when the file is not the version this storage last read or wrote."""
-        return signature(self.path) != self._cache_sig
+        """True when the file is not the version this storage last read or wrote.
+
+        A version already found damaged does not count as a change again.
+        """
+        sig = signature(self.path)
+        return sig != self._cache_sig and sig != self._bad_sig
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -289,6 +324,7 @@ class AtomicJSONStorage(Storage):
             if self._tx is not None and self._tx_thread == threading.get_ident():
                 yield  # nested: the outer transaction writes
                 return
+            self.saw_outside_change = self.changed_on_disk()
             current = self.load()
             # A shallow copy: TinyDB replaces whole tables, so the cache is not touched
             # unless a document is updated in place; a failure below drops the cache anyway.

@@ -130,33 +130,49 @@ def _migrate_triage(tables: Tables, version: int) -> Tables:
         else:
             change = [doc["id"], doc.get("old", "inbox"), doc["new"]]
             history[str(seq)] = {"at": doc.get("at", 0.0), "changes": [change], "undone": False}
-    return {**tables, "decisions": decisions, "history": history}
+    days: dict[int, dict[str, Any]] = {}
+    for doc in history.values():
+        step = Step.from_doc(0, doc)
+        count_day(days, step.changes, step.at, 1)
+    return {
+        **tables,
+        "decisions": decisions,
+        "history": history,
+        "days": {str(k): v for k, v in days.items()},
+    }
 
 
-def _append_offsets(
+def _file_bases(
     stored: Mapping[str, Mapping[str, Any]],
-    stored_lists: Mapping[str, Mapping[str, Any]],
+    lists: dict[str, Any],
     results: Sequence[ReadResult],
     list_name: str | None,
-) -> dict[str, int]:
-    """Lists this import adds a new file to, and the position their new papers start from.
+) -> dict[tuple[str, str], int]:
+    """Where each imported file's papers start in its list, recording new lists and files.
 
-    Re-importing a list's own file keeps the file's order; importing another file into a list
-    that exists puts the new papers after the ones already there.
+    A list remembers the position its every file starts at: re-importing a file keeps its
+    place, and a new file of a list already here goes after the papers already there.
+    ``lists`` (the transaction's table) gains the new lists and files.
     """
-    sources: dict[str, set[str]] = {}
-    for result in results:
-        sources.setdefault(list_name or result.list_name, set()).add(result.source)
-    appended = {
-        name
-        for name, files in sources.items()
-        if name in stored_lists and not files & set(stored_lists[name].get("sources", ()))
-    }
-    offsets = dict.fromkeys(appended, 0)
+    by_name = {doc["name"]: key for key, doc in lists.items()}
+    next_free: dict[str, int] = {}
     for doc in stored.values():
-        if doc["list"] in offsets:
-            offsets[doc["list"]] = max(offsets[doc["list"]], doc["position"] + 1)
-    return offsets
+        next_free[doc["list"]] = max(next_free.get(doc["list"], 0), doc["position"] + 1)
+    bases: dict[tuple[str, str], int] = {}
+    for result in results:
+        name = list_name or result.list_name
+        if name not in by_name:
+            by_name[name] = str(max((int(k) for k in lists), default=0) + 1)
+            lists[by_name[name]] = {"name": name, "sources": {}, "at": round(now())}
+        key = by_name[name]
+        sources = lists[key].get("sources")
+        sources = dict(sources) if isinstance(sources, dict) else {}
+        if result.source not in sources:
+            sources[result.source] = next_free.get(name, 0)
+            next_free[name] = sources[result.source] + len(result.records)
+        lists[key] = {**lists[key], "sources": sources, "at": round(now())}
+        bases[(name, result.source)] = sources[result.source]
+    return bases
 
 
 class Library:
@@ -220,6 +236,11 @@ class Library:
     def triage_changed_on_disk(self) -> bool:
         """True when another process changed ``triage.json`` since this library last saw it."""
         return self._triage_store.changed_on_disk()
+
+    @property
+    def last_change_met_others(self) -> bool:
+        """True when the last triage change found (and kept) another process's changes."""
+        return self._triage_store.saw_outside_change
 
     def papers_changed_on_disk(self) -> bool:
         """True when another process imported papers since this library last read them."""
@@ -316,16 +337,15 @@ class Library:
     ) -> ImportReport:
         """Clean and store what readers read; ``progress(done, total)`` follows the records."""
         report = ImportReport()
-        incoming: dict[str, Paper] = {}
+        incoming: dict[str, tuple[Paper, str]] = {}  # paper, and the file it came from
         total = sum(len(r.records) for r in results)
         done = 0
-        positions: dict[str, int] = {}  # files imported into one list continue its order
         for result in results:
             name = list_name or result.list_name
             report.errors.extend(result.errors)
             if name not in report.lists:
                 report.lists.append(name)
-            position = positions.get(name, 0)
+            position = 0  # within the file; the file's place in its list is added on storing
             for record in result.records:
                 done += 1
                 if progress is not None and done % 200 == 0:
@@ -337,9 +357,8 @@ class Library:
                 if paper.id in incoming:
                     report.skipped += 1
                     continue
-                incoming[paper.id] = paper
+                incoming[paper.id] = (paper, result.source)
                 position += 1
-            positions[name] = position
         if not incoming:
             first = f": {report.errors[0]}" if report.errors else ""
             raise SourceError(f"no papers found to import{first}")
@@ -350,25 +369,22 @@ class Library:
 
     def _store_papers(
         self,
-        incoming: Mapping[str, Paper],
+        incoming: Mapping[str, tuple[Paper, str]],
         report: ImportReport,
         results: Sequence[ReadResult],
         list_name: str | None,
     ) -> None:
         table = self._table(self._papers_db, "papers")
-        lists = self._table(self._papers_db, "lists")
         with self._papers_store.transaction():
             stored = self._raw(self._papers_db, "papers")
-            stored_lists = {d["name"]: d for d in self._raw(self._papers_db, "lists").values()}
-            offsets = _append_offsets(stored, stored_lists, results, list_name)
+            lists = self._papers_store.writable_table("lists")
+            bases = _file_bases(stored, lists, results, list_name)
             changed: list[Document] = []
-            for pid, incoming_paper in incoming.items():
+            for pid, (incoming_paper, source) in incoming.items():
                 key = doc_id(pid)
+                base = bases[(incoming_paper.list, source)]
+                paper = replace(incoming_paper, position=base + incoming_paper.position)
                 old_doc = stored.get(str(key))
-                paper = incoming_paper
-                if paper.list in offsets:  # another file of a list already here: append to it
-                    at = old_doc["position"] if old_doc else paper.position + offsets[paper.list]
-                    paper = replace(paper, position=at)
                 if old_doc is None:
                     report.added += 1
                     changed.append(Document(paper_to_doc(paper), doc_id=key))
@@ -385,20 +401,11 @@ class Library:
                 table.remove(doc_ids=replaced)
             if changed:
                 table.insert_multiple(changed)
-            known = {d["name"]: int(k) for k, d in self._raw(self._papers_db, "lists").items()}
             sizes: dict[str, int] = {}
             for doc in self._raw(self._papers_db, "papers").values():
                 sizes[doc["list"]] = sizes.get(doc["list"], 0) + 1
-            for result in results:
-                name = list_name or result.list_name
-                before = stored_lists.get(name, {}).get("sources", [])
-                sources = list(dict.fromkeys([*before, result.source]))
-                doc = {"name": name, "sources": sources, "size": sizes.get(name, 0), "at": now()}
-                if name in known:
-                    lists.update(doc, doc_ids=[known[name]])
-                else:
-                    known[name] = max(known.values(), default=0) + 1
-                    lists.insert(Document(doc, doc_id=known[name]))
+            for list_key, doc in list(lists.items()):
+                lists[list_key] = {**doc, "size": sizes.get(doc["name"], 0)}
 
     # -- triage -----------------------------------------------------------------------------
     def triage(self) -> TriageSnapshot:
@@ -542,9 +549,11 @@ class Library:
 
     def stats(self, today: date | None = None) -> LibraryStats:
         """Counts per status, list and venue status; progress; rate and time to an empty Inbox."""
-        papers = self.papers()
-        snap = self.triage()
-        return LibraryStats.compute(papers, snap.statuses, self.days(), today or date.today())
+        tables = self._triage_store.load() or {}  # read once: counts and days agree
+        statuses = snapshot_from_tables(tables).statuses
+        return LibraryStats.compute(
+            self.papers(), statuses, days_from_tables(tables), today or date.today()
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -562,6 +571,17 @@ class LibraryStats:
     @property
     def triaged(self) -> int:
         return self.total - self.by_status.get(Status.INBOX, 0)
+
+    def pace(self) -> str:
+        """One sentence on the pace and when the Inbox will be empty at it."""
+        if self.total and self.by_status.get(Status.INBOX, 0) == 0:
+            return "The Inbox is empty."
+        if self.rate_per_day > 0 and self.days_to_empty_inbox is not None:
+            return (
+                f"Pace: {self.rate_per_day:.0f} decisions a day (last 7 days); the Inbox is "
+                f"empty in about {self.days_to_empty_inbox:.1f} days at this pace."
+            )
+        return "Pace: no decisions in the last 7 days."
 
     @classmethod
     def compute(

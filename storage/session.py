@@ -77,7 +77,10 @@ class TriageSession:
     def set_status(self, paper_ids: Iterable[str], status: Status) -> list[Change]:
         """Decide papers now (in memory) and queue the decision; returns the changes shown."""
         changes = [(pid, self.status(pid), status) for pid in dict.fromkeys(paper_ids)]
-        changes = [c for c in changes if c[1] is not c[2]]
+        with self._lock:
+            undo_queued = any(op.kind in ("undo", "redo") for op in self._pending)
+        if not undo_queued:  # else the state shown is about to change: let the disk decide
+            changes = [c for c in changes if c[1] is not c[2]]
         if changes:
             self._apply(changes)
             self._submit("status", paper_ids=tuple(c[0] for c in changes), status=status)
@@ -129,7 +132,7 @@ class TriageSession:
             self.state = outcome.snapshot
             for op in still_pending:  # made after the snapshot was read: show them again
                 self._replay(op)
-            return []
+            return outcome.changes if outcome.op.kind in ("undo", "redo") else []
         if outcome.op.kind in ("undo", "redo") and outcome.error is None:
             self._apply(outcome.changes)
             for op in still_pending:  # made after the undo: they win
@@ -193,18 +196,21 @@ class TriageSession:
     def _persist(self, op: Operation) -> Outcome:
         lib = self.library
         try:
+            outcome = Outcome(op)
             if op.kind == "status":
-                return Outcome(op, lib.set_statuses(op.paper_ids, op.status))
-            if op.kind == "note":
+                outcome.changes = lib.set_statuses(op.paper_ids, op.status)
+            elif op.kind == "note":
                 lib.set_note(op.paper_ids[0], op.text)
             elif op.kind == "tags":
                 lib.set_tags(op.paper_ids[0], op.tags)
             elif op.kind == "undo":
-                return Outcome(op, lib.undo())
+                outcome.changes = lib.undo()
             elif op.kind == "redo":
-                return Outcome(op, lib.redo())
-            elif op.kind == "reload":
-                return Outcome(op, snapshot=lib.triage())
-            return Outcome(op)
+                outcome.changes = lib.redo()
+            if op.kind == "reload" or lib.last_change_met_others:
+                # Another process wrote since we last looked: our write kept its changes,
+                # and the app must now see them too.
+                outcome.snapshot = lib.triage()
+            return outcome
         except Exception as exc:  # noqa: BLE001 - reported to the user by the app
             return Outcome(op, error=exc)

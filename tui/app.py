@@ -6,6 +6,7 @@ import gc
 from importlib.resources import files
 from pathlib import Path
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 
@@ -70,16 +71,25 @@ class PapersApp(App[None]):
             )
 
     async def action_quit(self) -> None:
-        """Quit once every decision is on disk."""
-        if not self.session.flush(timeout=10.0) and not self._quit_anyway:
-            self._quit_anyway = True
-            self.notify(
-                "Decisions are still being saved (the disk has not answered for 10 s). "
-                "Press q again to quit anyway and lose them.",
-                severity="error",
-                timeout=15,
-                markup=False,
-            )
+        """Quit once every decision is on disk (the screen stays live while it waits)."""
+        if self._quit_anyway or self.session.flush(timeout=0.5):
+            self.session.close(timeout=1.0)
+            self.exit()
             return
-        self.session.close(timeout=1.0)
-        self.exit()
+        self.notify("Saving the last decisions…", timeout=5, markup=False)
+        self._quit_when_saved()
+
+    @work(thread=True, exclusive=True, group="quit", exit_on_error=False)
+    def _quit_when_saved(self) -> None:
+        if self.session.flush(timeout=10.0):
+            self.call_from_thread(self.exit)
+            return
+        self._quit_anyway = True
+        self.call_from_thread(
+            self.notify,
+            "Decisions are still being saved (the disk has not answered for 10 s). "
+            "Press q again to quit anyway and lose them.",
+            severity="error",
+            timeout=15,
+            markup=False,
+        )

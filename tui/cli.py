@@ -364,15 +364,7 @@ def stats_lines(stats: LibraryStats) -> list[str]:
             lines.append(
                 f"  {d.day.isoformat()}  {'█' * max(0, round(20 * d.total / top)):<20} {d.total}"
             )
-    if stats.rate_per_day > 0 and stats.days_to_empty_inbox is not None:
-        lines.append(
-            f"Pace: {stats.rate_per_day:.0f} decisions a day; the Inbox is empty in about "
-            f"{stats.days_to_empty_inbox:.1f} days at this pace"
-        )
-    elif stats.by_status[Status.INBOX] == 0 and stats.total:
-        lines.append("The Inbox is empty.")
-    else:
-        lines.append("Pace: no decisions in the last 7 days")
+    lines.append(stats.pace())
     return lines
 
 
@@ -397,8 +389,12 @@ def open_app(args: argparse.Namespace) -> int:
     library = open_library(args)
     from tui.app import PapersApp
 
-    PapersApp(library).run()
-    return 0
+    app = PapersApp(library)
+    try:
+        app.run()
+    finally:
+        app.session.close(timeout=10.0)  # whatever ended the app, queued decisions are saved
+    return app.return_code or 0
 
 
 # -- entry point ----------------------------------------------------------------------------

@@ -404,3 +404,43 @@ async def test_typing_fast_after_slash_goes_to_the_search_box(seeded_home: Path)
             burst(app, "escape" if char == "\x1b" else char, char)
         await wait_for(pilot, lambda: len(app.session.state.statuses) == 2)
         assert screen.query_text == "graph spectral"
+
+
+async def test_a_file_damaged_while_the_app_runs_is_reported_once(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("s")
+        await settled(pilot)
+        (seeded_home / "triage.json").write_bytes(b'{"decisions": {')
+        await wait_for(pilot, lambda: any("damaged" in n.message for n in app._notifications))
+        await pilot.pause(2.5)  # two more polls: no new message for the same damage
+        assert sum("damaged" in n.message for n in app._notifications) == 1
+        await pilot.press("S")  # stats cannot be read: said, not crashed
+        await pilot.pause(0.1)
+        assert app.is_running and isinstance(app.screen, type(app.main_screen))
+        assert (seeded_home / "triage.json").read_bytes() == b'{"decisions": {'
+
+
+async def test_suggested_order_keeps_papers_put_back_in_the_inbox(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("s", "s", "x")
+        await settled(pilot)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: screen.suggested_rows is not None)
+        assert len(plist(app).rows) == 35
+        await pilot.press("u")
+        await settled(pilot)
+        assert len(plist(app).rows) == 36
+        assert plist(app).current is not None and plist(app).current.id == app.papers[2].id
+
+
+async def test_marks_stay_with_their_list(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("space", "space", "2")
+        assert not plist(app).marked
+        assert "marked" not in str(plist(app).border_title)

@@ -244,6 +244,7 @@ def test_previous_schema_opens_and_migrates(library: Library) -> None:
     lib = Library(library.home)
     assert lib.statuses() == {a: Status.STARRED, b: Status.READ}
     assert lib.triage().notes == {a: "old note"}
+    assert sum(d.total for d in lib.days()) == 2  # progress kept: days rebuilt from the log
     assert lib.undo() == [(b, Status.READ, Status.INBOX)]
     stored = json.loads(lib.triage_path.read_text())
     assert stored["meta"]["1"]["schema"] == 2
@@ -254,3 +255,29 @@ def test_newer_schema_is_refused(library: Library) -> None:
     library.triage_path.write_text(json.dumps({"meta": {"1": {"schema": 99}}}))
     with pytest.raises(NewerFileError, match="newer papers-tui"):
         Library(library.home).statuses()
+
+
+def test_files_of_one_list_keep_their_places_on_reimport(
+    home: Path, sample_files: list[Path]
+) -> None:
+    first, second = sample_files
+    lib = Library(home)
+    lib.import_files([first, second], list_name="Mine")  # one run, two files
+    order = [p.id for p in lib.papers()]
+    assert [p.position for p in lib.papers()] == list(range(38))
+    report = lib.import_file(second, list_name="Mine")
+    assert (report.added, report.updated, report.skipped) == (0, 0, 19)
+    lib.import_file(first, list_name="Mine")
+    assert [p.id for p in lib.papers()] == order
+    [info] = lib.lists()
+    assert info.sources == (str(first), str(second)) and info.size == 38
+
+
+def test_a_later_file_goes_after_the_list(home: Path, sample_files: list[Path]) -> None:
+    first, second = sample_files
+    lib = Library(home)
+    lib.import_file(first, list_name="Mine")
+    lib.import_file(second, list_name="Mine")
+    lib.import_file(second, list_name="Mine")
+    assert [p.position for p in lib.papers()] == list(range(38))
+    assert [p.id for p in lib.papers()][:19] == [p.id for p in Library(home).papers()][:19]

@@ -89,3 +89,30 @@ def test_a_failed_write_is_reported_and_the_disk_shown(library: Library) -> None
     assert outcome.error is not None and "damaged" in str(outcome.error)
     assert library.triage_path.read_bytes() == b"{broken"
     session.close()
+
+
+def test_another_process_decision_shows_even_when_the_app_writes_first(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    a, b = (p.id for p in library.papers()[:2])
+    Library(library.home).set_status(a, "read")  # a `papers mark` in another terminal
+    session.set_status([b], Status.STARRED)  # the app decides before noticing
+    assert session.flush(timeout=10)
+    absorb_all(session, collected)
+    assert session.state.statuses == {a: Status.READ, b: Status.STARRED}
+    assert not library.triage_changed_on_disk()
+    session.close()
+
+
+def test_a_decision_made_while_an_undo_is_queued_is_not_dropped(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    a = library.papers()[0].id
+    session.set_status([a], Status.STARRED)
+    assert session.flush(timeout=10)
+    absorb_all(session, collected)
+    with library.lock:  # hold the writer back, as a busy disk would
+        session.undo()
+        session.set_status([a], Status.STARRED)  # still shown starred: star it again
+    session.close()
+    assert Library(library.home).statuses() == {a: Status.STARRED}

@@ -16,6 +16,7 @@ from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from storage.errors import LibraryError
 from storage.export import SUFFIXES, export, heading_for
 from storage.files import atomic_write
 from storage.models import Paper, Status
@@ -25,7 +26,7 @@ from tui.commands import PaperCommands, bindings
 from tui.memory import release_memory
 from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
 from tui.widgets.paper_detail import PaperDetail
-from tui.widgets.paper_list import STATUS_MARKS, PaperList
+from tui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
     from storage.similar import Neighbour, SimilarityIndex, Suggestion, Topic
@@ -39,8 +40,7 @@ TABS: dict[str, tuple[str, frozenset[Status] | None]] = {
     "skipped": ("Skipped", frozenset({Status.SKIPPED})),
     "all": ("All", None),
 }
-TAB_STATUS = {"inbox": Status.INBOX, "starred": Status.STARRED, "read": Status.READ,
-              "skipped": Status.SKIPPED}  # fmt: skip
+SHORT_LABELS = {"inbox": "In", "starred": "★", "read": "✓", "skipped": "✗", "all": "All"}
 NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
 SEARCH_HINT = (
@@ -73,8 +73,6 @@ class MainScreen(Screen[None]):
         self.suggested: dict[str, str | None] | None = None
         self.suggested_rows: list[int] | None = None
         self.position: dict[str, int] = {}
-        self.last_action = ""
-        self._searching_since = 0.0
 
     @property
     def papers_app(self) -> PapersApp:
@@ -129,7 +127,9 @@ class MainScreen(Screen[None]):
         if self.hit_rows is not None:
             base: Sequence[int] = self.hit_rows
         elif self.tab == "inbox" and self.suggested_rows is not None:
-            base = self.suggested_rows
+            # papers back in the Inbox since the suggestion was made follow, in list order
+            seen = set(self.suggested_rows)
+            base = [*self.suggested_rows, *(i for i in range(len(papers)) if i not in seen)]
         else:
             base = range(len(papers))
         if allowed is None:
@@ -156,8 +156,9 @@ class MainScreen(Screen[None]):
             extra = " · search"
         elif self.tab == "inbox" and self.suggested_rows is not None:
             extra = " · suggested order"
-        if plist.marked:
-            extra += f" · {len(plist.marked)} marked"
+        marked = sum(1 for p in plist.row_papers() if p.id in plist.marked) if plist.marked else 0
+        if marked:
+            extra += f" · {marked} marked"
         return f"{label}{extra} · {where}"
 
     def counts(self) -> dict[str, int]:
@@ -177,8 +178,7 @@ class MainScreen(Screen[None]):
         narrow = self.size.width < 70
         parts = []
         for name, (label, _) in TABS.items():
-            short = {"inbox": "In", "starred": "★", "read": "✓", "skipped": "✗", "all": "All"}
-            text = f"{short[name] if narrow else label} {counts[name]:,}"
+            text = f"{SHORT_LABELS[name] if narrow else label} {counts[name]:,}"
             key = list(TABS).index(name) + 1
             style = "reverse bold" if name == self.tab else "dim" if counts[name] == 0 else ""
             parts.append(f"[{style} @click=screen.show_tab('{name}')] {key} {text} [/]")
@@ -214,6 +214,7 @@ class MainScreen(Screen[None]):
         if name not in TABS or name == self.tab:
             return
         self.tab = name  # type: ignore[assignment]
+        self.paper_list.marked.clear()  # marks belong to the list they were made in
         self.rebuild(cursor=0)
         self.set_focus(self.paper_list)
 
@@ -255,7 +256,7 @@ class MainScreen(Screen[None]):
             return
         status = Status(value)
         changes = self.papers_app.session.set_status([paper.id], status)
-        self.last_action = f"{STATUS_MARKS[status]} {status.value}: {paper.display_title}"
+        plist.marked.discard(paper.id)
         _, allowed = TABS[self.tab]
         if allowed is not None and status not in allowed:
             plist.remove_row(plist.cursor)  # it leaves this tab: the next paper moves up
@@ -281,13 +282,12 @@ class MainScreen(Screen[None]):
         changes = session.absorb(outcome)
         kind = outcome.op.kind
         if outcome.error is not None:
-            self.notify(
-                f"Could not save ({outcome.error}); showing what is on disk.",
-                title="Not saved",
-                severity="error",
-                timeout=15,
-                markup=False,
-            )
+            if kind == "reload":
+                title, message = "Not read", f"{outcome.error} The app goes on with what it loaded."
+            else:
+                shown = " Showing what is on disk." if outcome.snapshot is not None else ""
+                title, message = "Not saved", f"Not saved: {outcome.error}.{shown}"
+            self.notify(message, title=title, severity="error", timeout=20, markup=False)
             self.rebuild()
             return
         if kind in ("undo", "redo"):
@@ -315,8 +315,14 @@ class MainScreen(Screen[None]):
                 self.reload_papers("Papers imported elsewhere were added.")
             elif not app.session.busy and app.library.triage_changed_on_disk():
                 app.session.reload()
-        except OSError:
-            pass
+        except (LibraryError, OSError) as exc:  # reported once: a damaged version is not
+            self.notify(  # "changed" again until someone changes it
+                f"{exc} The app goes on with what it loaded.",
+                title="Library file",
+                severity="error",
+                timeout=20,
+                markup=False,
+            )
 
     # -- bulk -------------------------------------------------------------------------------
     def action_toggle_mark(self) -> None:
@@ -364,7 +370,6 @@ class MainScreen(Screen[None]):
         changes = self.papers_app.session.set_status(ids, status)
         plist = self.paper_list
         plist.marked -= set(ids)
-        self.last_action = f"{STATUS_MARKS[status]} {len(changes)} papers {status.value}"
         self.notify(
             f"{len(changes)} paper{'s' if len(changes) != 1 else ''} → {status.value} "
             "(one step: u undoes it)",
@@ -639,7 +644,12 @@ class MainScreen(Screen[None]):
     def action_stats(self) -> None:
         from tui.screens.stats import StatsScreen
 
-        self.app.push_screen(StatsScreen(self.papers_app.library))
+        try:
+            stats = self.papers_app.library.stats()
+        except LibraryError as exc:
+            self.notify(str(exc), title="Stats", severity="error", timeout=15, markup=False)
+            return
+        self.app.push_screen(StatsScreen(stats))
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
@@ -702,10 +712,11 @@ class MainScreen(Screen[None]):
         def chosen(paper_id: str | None) -> None:
             if paper_id is None:
                 return
-            if self.paper_list.index_of(paper_id) is None:
+            if self.paper_list.index_of(paper_id) is None:  # not shown: show everything
                 self.tab = "all"
-                self.search_input.value = ""
-                self.hit_rows = None
+                with self.search_input.prevent(Input.Changed):
+                    self.search_input.value = ""
+                self.query_text, self.hit_rows, self.hits = "", None, {}
             self.rebuild(keep=paper_id)
 
         self.app.push_screen(

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Sparkline, Static
 
-from storage.library import Library
+from storage.library import LibraryStats
 from storage.models import Status
 from tui.text import printable
 
@@ -25,9 +25,9 @@ class StatsScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,q,S", "close", "Close", id="stats_close")]
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, stats: LibraryStats) -> None:
         super().__init__()
-        self.stats = library.stats()
+        self.stats = stats
 
     def compose(self) -> ComposeResult:
         stats = self.stats
@@ -46,15 +46,7 @@ class StatsScreen(ModalScreen[None]):
         text = Text()
         text.append(f"{s.triaged:,} / {s.total:,} triaged ({pct:.1f}%)\n", style="bold")
         text.append("   ".join(f"{st.value} {s.by_status[st]:,}" for st in Status) + "\n")
-        if s.rate_per_day > 0 and s.days_to_empty_inbox is not None:
-            text.append(
-                f"Pace: {s.rate_per_day:.0f} decisions a day (last 7 days); "
-                f"the Inbox is empty in about {s.days_to_empty_inbox:.1f} days at this pace.\n"
-            )
-        elif s.by_status[Status.INBOX] == 0 and s.total:
-            text.append("The Inbox is empty.\n")
-        else:
-            text.append("Pace: no decisions in the last 7 days.\n")
+        text.append(s.pace() + "\n")
         return text
 
     def per_day(self) -> list[float]:

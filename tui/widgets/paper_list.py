@@ -163,22 +163,6 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             self._move(min(self.cursor, len(self._rows) - 1) if self._rows else 0)
             self.refresh()
 
-    def insert_row(self, index: int, order: Callable[[int], object] | None = None) -> int:
-        """Put a paper (by index) back in the rows at its place in list order; returns its row."""
-        key = order or (lambda i: i)
-        value = key(index)
-        lo, hi = 0, len(self._rows)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if key(self._rows[mid]) < value:  # type: ignore[operator]
-                lo = mid + 1
-            else:
-                hi = mid
-        self._rows.insert(lo, index)
-        self.virtual_size = Size(self.size.width, len(self._rows))
-        self.refresh()
-        return lo
-
     def refresh_paper(self, paper_ids: Collection[str] | None = None) -> None:
         """Repaint the rows of some papers (all rows when None)."""
         if paper_ids is None:
