@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from tinydb import TinyDB
 from tinydb.table import Document, Table
@@ -20,8 +20,6 @@ from tinydb.table import Document, Table
 from storage.errors import SourceError, UnknownPaperError
 from storage.files import AtomicJSONStorage, HomeLock, Tables
 from storage.models import ImportReport, Paper, Status
-from storage.sources.papers import Catalog, build_paper, enrich
-from storage.sources.readers import ReadResult, list_files, read_source
 from storage.triage import (
     HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
@@ -42,6 +40,10 @@ from storage.triage import (
 
 #: Called with (records done, records in all) while an import runs.
 Progress = Callable[[int, int], None]
+
+if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
+    from storage.sources.papers import Catalog
+    from storage.sources.readers import ReadResult
 
 PAPERS_SCHEMA = 1
 PAPERS_FILE = "papers.json"
@@ -320,6 +322,9 @@ class Library:
         ``SourceError`` and leaves the library as it was. Records that cannot be used are
         reported in ``ImportReport.errors``; triage decisions are never touched.
         """
+        from storage.sources.papers import Catalog
+        from storage.sources.readers import list_files, read_source
+
         results = [read_source(f) for p in paths for f in list_files(Path(p))]
         found = None
         if catalog is not None:
@@ -336,6 +341,8 @@ class Library:
         progress: Progress | None = None,
     ) -> ImportReport:
         """Clean and store what readers read; ``progress(done, total)`` follows the records."""
+        from storage.sources.papers import build_paper, enrich
+
         report = ImportReport()
         incoming: dict[str, tuple[Paper, str]] = {}  # paper, and the file it came from
         total = sum(len(r.records) for r in results)

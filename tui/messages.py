@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from storage.models import Paper
-from storage.search import SearchHit, SearchIndex
 from storage.session import Outcome
+
+if TYPE_CHECKING:  # imported when the index is built, after the first paint
+    from storage.search import SearchHit, SearchIndex
 
 
 class Persisted(Message):

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from rich.text import Text
 from textual import events
 from textual.content import Content
 from textual.widgets import Input, Static
@@ -15,6 +14,7 @@ from storage import Library, Status
 from tests.tui.helpers import FakeClipboard, make_app, ready, settled, wait_for
 from tui.app import PapersApp
 from tui.screens.help import HelpScreen
+from tui.widgets.paper_detail import MARK, PaperDetail
 from tui.widgets.paper_list import PaperList
 
 SIZE = (120, 36)
@@ -169,10 +169,9 @@ async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> 
         await pilot.press("slash", *"curvature")
         await wait_for(pilot, lambda: bool(screen.hits) and plist(app).current is not None)
         await pilot.pause(0.05)
-        abstract = app.main_screen.query_one("#detail-abstract", Static).content
-        assert isinstance(abstract, Text)
-        spans = [abstract.plain[s.start : s.end].lower() for s in abstract.spans]
-        assert any("curvature" in s for s in spans)
+        shown = app.main_screen.query_one(PaperDetail).text
+        marked = [shown.plain[s.start : s.end].lower() for s in shown.spans if s.style == MARK]
+        assert "curvature" in marked
 
 
 async def test_copy_one_link_and_all_links(seeded_home: Path, clipboard: FakeClipboard) -> None:
@@ -255,14 +254,12 @@ async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None
         row = plist(app).render_line(0).text
         # markup shows as typed; an escape code cannot reach the terminal (its text stays visible)
         assert "[red]Evil[/red] [31mtitle" in row and "\x1b" not in row
-        title = app.main_screen.query_one("#detail-title", Static).visual
-        abstract_view = app.main_screen.query_one("#detail-abstract", Static).visual
-        assert isinstance(title, Content) and isinstance(abstract_view, Content)
-        assert title.plain.startswith("[red]Evil[/red]")
-        assert "[31mtitle" in title.plain
-        assert "[bold]markup[/bold]" in abstract_view.plain
-        assert "[31mescape codes" in abstract_view.plain
-        assert "\x1b" not in title.plain + abstract_view.plain
+        shown = app.main_screen.query_one("#detail-text", Static).visual
+        assert isinstance(shown, Content)  # what is drawn: no markup was parsed
+        assert shown.plain.startswith("[red]Evil[/red] [31mtitle")
+        assert "[bold]markup[/bold]" in shown.plain
+        assert "[31mescape codes" in shown.plain
+        assert "\x1b" not in shown.plain
 
 
 @pytest.mark.parametrize("size", [(40, 12), (60, 20), (30, 8)])

@@ -20,8 +20,6 @@ from storage.errors import LibraryError
 from storage.export import SUFFIXES, export, heading_for
 from storage.files import atomic_write
 from storage.models import Paper, Status
-from storage.search import SearchHit, SearchIndex
-from tui.clipboard import copy_to_system
 from tui.commands import PaperCommands, bindings
 from tui.memory import release_memory
 from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
@@ -29,6 +27,7 @@ from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
+    from storage.search import SearchHit, SearchIndex
     from storage.similar import Neighbour, SimilarityIndex, Suggestion, Topic
     from tui.app import PapersApp
 
@@ -100,7 +99,8 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.rebuild()
         self.set_interval(POLL_SECONDS, self.poll_disk)
-        self.build_index(self.papers)
+        # after the first frame: the build would otherwise compete with it for the GIL
+        self.call_after_refresh(self.build_index, self.papers)
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
@@ -189,7 +189,7 @@ class MainScreen(Screen[None]):
             filled = round(10 * done / total)
             bar = f" [$success]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]"
         progress = f"  {done:,} / {total:,} triaged{bar}"
-        self.query_one("#tabs", TabBar).update("".join(parts) + progress)
+        self.query_one("#tabs", TabBar).update("".join(parts) + progress, layout=False)
 
     # -- moving -----------------------------------------------------------------------------
     def action_cursor_down(self) -> None:
@@ -440,6 +440,8 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_index(self, papers: Sequence[Paper]) -> None:
         """Build the search index off the UI thread (about a second at 12,000 papers)."""
+        from storage.search import SearchIndex  # numpy and rapidfuzz: not before first paint
+
         start = time.perf_counter()
         index = SearchIndex(papers)
         release_memory()
@@ -487,6 +489,8 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exit_on_error=False, group="clipboard")
     def _copy_to_system(self, text: str, what: str) -> None:
+        from tui.clipboard import copy_to_system  # pyperclip: only when something is copied
+
         problem = copy_to_system(text)
         shown = text if len(text) <= 400 else text[:400] + "…"
         if problem is None:

@@ -18,28 +18,31 @@ STATUS_LABELS = {
     Status.SKIPPED: ("✗ Skipped", "red"),
     Status.STARRED: ("★ Starred", "yellow"),
 }
+MARK = "bold reverse"
 
 
 class PaperDetail(VerticalScroll, can_focus=False):
-    """A scrollable view of one paper; every text is data, never markup."""
+    """A scrollable view of one paper; every text is data, never markup.
+
+    The paper is one ``Text`` in one ``Static``: moving the cursor re-lays out one widget,
+    not one per section.
+    """
 
     DEFAULT_CSS = """
     PaperDetail {
         padding: 0 1;
-        & > #detail-title { text-style: bold; color: $text; margin-bottom: 1; }
-        & > #detail-meta { color: $text-muted; }
-        & > #detail-links { margin-bottom: 1; }
-        & > #detail-abstract { margin-bottom: 1; }
-        & > #detail-note { border-left: thick $accent; padding-left: 1; color: $text; }
+        & > #detail-text { width: 1fr; }
     }
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(id="detail-title", markup=False)
-        yield Static(id="detail-meta", markup=False)
-        yield Static(id="detail-links", markup=False)
-        yield Static(id="detail-abstract", markup=False)
-        yield Static(id="detail-note", markup=False)
+        yield Static(id="detail-text", markup=False)
+
+    @property
+    def text(self) -> Text:
+        """What the pane shows now."""
+        content = self.query_one("#detail-text", Static).content
+        return content if isinstance(content, Text) else Text(str(content))
 
     def show(
         self,
@@ -49,71 +52,68 @@ class PaperDetail(VerticalScroll, can_focus=False):
         note: str = "",
         tags: Sequence[str] = (),
         words: Collection[str] = (),
-        position: str = "",
         why: str = "",
     ) -> None:
         """Show ``paper`` with the search ``words`` highlighted (None: an empty list)."""
-        title = self.query_one("#detail-title", Static)
-        meta = self.query_one("#detail-meta", Static)
-        links = self.query_one("#detail-links", Static)
-        abstract = self.query_one("#detail-abstract", Static)
-        note_view = self.query_one("#detail-note", Static)
-        if paper is None:
-            title.update(Text("No papers here", style="bold"))
-            meta.update(
-                Text("Switch tabs with 1–5, clear the search with ctrl+l, or import a list (a).")
-            )
-            for widget in (links, abstract, note_view):
-                widget.update("")
-            note_view.display = False
-            return
-        mark = "bold reverse"
-        head = highlighted(paper.display_title, words, mark)
-        if paper.title_derived:
-            head.append("  (title derived from the abstract)", style="dim italic")
-        title.update(head)
-
-        info = Text()
-        label, colour = STATUS_LABELS[status]
-        info.append(label, style=f"bold {colour}")
-        if paper.venue_status:
-            info.append(f"  ·  {printable(paper.venue_status)}", style="bold")
-        info.append(f"  ·  {printable(paper.list)}")
-        if len(paper.lists) > 1:
-            info.append(
-                f" (+{len(paper.lists) - 1} more list{'s' if len(paper.lists) > 2 else ''})"
-            )
-        info.append(f"  ·  {paper.id}")
-        if position:
-            info.append(f"  ·  {position}")
-        if paper.authors:
-            info.append("\n")
-            info.append_text(highlighted(", ".join(paper.authors), words, mark))
-        if tags:
-            info.append("\n")
-            info.append(" ".join(f"#{printable(t)}" for t in tags), style="bold magenta")
-        if why:
-            info.append("\n")
-            info.append(printable(why), style="italic")
-        meta.update(info)
-
-        link_text = Text()
-        if paper.url:
-            link_text.append("Paper  ", style="bold")
-            link_text.append(printable(paper.url), style="underline")
-        for url in paper.github:
-            if link_text:
-                link_text.append("\n")
-            link_text.append("Code   ", style="bold green")
-            link_text.append(printable(url), style="underline")
-        if not paper.github:
-            if link_text:
-                link_text.append("\n")
-            link_text.append("Code   none linked in the abstract", style="dim")
-        links.update(link_text)
-        links.display = True
-
-        abstract.update(highlighted(paper.display_abstract, words, mark))
-        note_view.display = bool(note)
-        note_view.update(Text(printable(note)) if note else "")
+        self.query_one("#detail-text", Static).update(
+            paper_text(paper, status, note=note, tags=tags, words=words, why=why)
+        )
         self.scroll_home(animate=False)
+
+
+def paper_text(
+    paper: Paper | None,
+    status: Status = Status.INBOX,
+    *,
+    note: str = "",
+    tags: Sequence[str] = (),
+    words: Collection[str] = (),
+    why: str = "",
+) -> Text:
+    """The detail of a paper as one Rich ``Text`` (no markup is ever parsed)."""
+    if paper is None:
+        text = Text("No papers here\n\n", style="bold")
+        text.append(
+            "Switch tabs with 1–5, clear the search with ctrl+l, or import a list (a).",
+            style="dim",
+        )
+        return text
+    text = Text()
+    text.append_text(highlighted(paper.display_title, words, MARK, base="bold"))
+    if paper.title_derived:
+        text.append("\n(title derived from the abstract)", style="dim italic")
+    text.append("\n\n")
+    label, colour = STATUS_LABELS[status]
+    text.append(label, style=f"bold {colour}")
+    if paper.venue_status:
+        text.append(f"  ·  {printable(paper.venue_status)}", style="bold")
+    text.append(f"  ·  {printable(paper.list)}", style="dim")
+    if len(paper.lists) > 1:
+        more = len(paper.lists) - 1
+        text.append(f" (+{more} more list{'s' if more > 1 else ''})", style="dim")
+    text.append(f"  ·  {paper.id}", style="dim")
+    if paper.authors:
+        text.append("\n")
+        text.append_text(highlighted(", ".join(paper.authors), words, MARK))
+    if tags:
+        text.append("\n")
+        text.append(" ".join(f"#{printable(t)}" for t in tags), style="bold magenta")
+    if why:
+        text.append("\n")
+        text.append(printable(why), style="italic")
+    text.append("\n")
+    if paper.url:
+        text.append("\nPaper  ", style="bold")
+        text.append(printable(paper.url), style="underline")
+    for url in paper.github:
+        text.append("\nCode   ", style="bold green")
+        text.append(printable(url), style="underline")
+    if not paper.github:
+        text.append("\nCode   none linked in the abstract", style="dim")
+    text.append("\n\n")
+    text.append_text(highlighted(paper.display_abstract, words, MARK))
+    if note:
+        text.append("\n\nNote  ", style="bold reverse")
+        text.append(" ")
+        text.append(printable(note))
+    return text
