@@ -41,6 +41,8 @@ TABS: dict[str, tuple[str, frozenset[Status] | None]] = {
 }
 SHORT_LABELS = {"inbox": "In", "starred": "★", "read": "✓", "skipped": "✗", "all": "All"}
 NARROW_WIDTH = 100
+#: The best this many matches are listed (a one-letter query at 100,000 papers matches most).
+SEARCH_LIMIT = 5000
 POLL_SECONDS = 1.0
 SEARCH_HINT = (
     '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME '
@@ -153,7 +155,7 @@ class MainScreen(Screen[None]):
         where = f"{plist.cursor + 1:,} / {n:,}" if n else "empty"
         extra = ""
         if self.hit_rows is not None:
-            extra = " · search"
+            extra = " · search" if len(self.hits) < SEARCH_LIMIT else f" · best {SEARCH_LIMIT:,}"
         elif self.tab == "inbox" and self.suggested_rows is not None:
             extra = " · suggested order"
         marked = sum(1 for p in plist.row_papers() if p.id in plist.marked) if plist.marked else 0
@@ -425,7 +427,9 @@ class MainScreen(Screen[None]):
         if index is None:
             return
         state = self.papers_app.session.state
-        hits = index.search(query, limit=None, statuses=dict(state.statuses), tags=dict(state.tags))
+        hits = index.search(
+            query, limit=SEARCH_LIMIT, statuses=dict(state.statuses), tags=dict(state.tags)
+        )
         self.post_message(SearchDone(query, hits))
 
     @on(SearchDone)
