@@ -42,8 +42,10 @@ class PapersApp(App[None]):
             self.first_run = True
         self.papers: list[Paper] = library.papers()
         # The papers live as long as the app: keep the collector from walking them again
-        # and again (a full pass over 12,000 papers is a visible pause in a keystroke).
+        # and again (a full pass over 12,000 papers is a visible pause in a keystroke),
+        # and let young objects pile up longer between passes: a search makes thousands.
         gc.freeze()
+        gc.set_threshold(20_000, 20, 20)
         config = load_config(config_paths(library.home))
         self.keymap: dict[str, str] = config.keymap
         self.config_problems = config.problems

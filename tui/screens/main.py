@@ -14,7 +14,7 @@ from textual.binding import BindingType
 from textual.containers import Container
 from textual.events import Key, Resize
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from storage.errors import LibraryError
 from storage.export import SUFFIXES, export, heading_for
@@ -23,6 +23,7 @@ from storage.models import Paper, Status
 from tui.commands import PaperCommands, bindings
 from tui.memory import release_memory
 from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
+from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList
 
@@ -96,7 +97,7 @@ class MainScreen(Screen[None]):
         with Container(id="body"):
             yield PaperList(app.papers, app.session.status, id="papers")
             yield PaperDetail(id="detail")
-        yield Footer()
+        yield KeyBar(app.keymap, id="keys")
 
     def on_mount(self) -> None:
         self.rebuild()
