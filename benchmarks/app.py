@@ -53,7 +53,6 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -66,6 +65,7 @@ from textual.widgets import DataTable, Input, OptionList, Static
 from benchmarks import _pty
 from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 from benchmarks.search import TYPED_QUERIES
+from benchmarks.timing import Latency
 from storage import Library
 from storage.models import Paper, Status
 from tui.app import PapersApp, sample_files
@@ -109,36 +109,6 @@ def log(message: str) -> None:
 
 
 # --------------------------------------------------------------------------- statistics
-
-
-@dataclass(frozen=True, slots=True)
-class Latency:
-    """Milliseconds per operation: p50, p95, max over ``count`` samples (``missed`` timed out)."""
-
-    p50: float
-    p95: float
-    max: float
-    count: int
-    missed: int = 0
-
-    @classmethod
-    def of(cls, seconds: Sequence[float], missed: int = 0) -> Latency:
-        """Summarise durations in seconds."""
-        if not seconds:
-            return cls(float("nan"), float("nan"), float("nan"), 0, missed)
-        ms = np.asarray(seconds) * 1000
-        return cls(
-            float(np.percentile(ms, 50)),
-            float(np.percentile(ms, 95)),
-            float(ms.max()),
-            len(ms),
-            missed,
-        )
-
-    def cells(self) -> str:
-        """``p50 | p95 | max | n`` cells of a table row."""
-        n = f"{self.count}" + (f" ({self.missed} timed out)" if self.missed else "")
-        return f"{self.p50:>7.1f} | {self.p95:>7.1f} | {self.max:>7.1f} | {n:>5}"
 
 
 def mb(size: int) -> float:

@@ -20,7 +20,6 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
@@ -35,6 +34,7 @@ from benchmarks.corpus import (
     relevance_queries,
     scaled_corpus,
 )
+from benchmarks.timing import Latency
 from storage.models import Paper, Status
 from storage.search import SearchIndex
 
@@ -72,24 +72,6 @@ TYPED_QUERIES: tuple[str, ...] = (
     "neural operator pde",
 )
 SIZES = (3_703, 12_000, 100_000)
-
-
-@dataclass(frozen=True, slots=True)
-class Latency:
-    """Per-keystroke latency in milliseconds."""
-
-    p50: float
-    p95: float
-    max: float
-    count: int
-
-    @classmethod
-    def of(cls, seconds: Sequence[float]) -> Latency:
-        """Summarise a sample of durations (seconds)."""
-        ms = np.asarray(seconds) * 1000
-        return cls(
-            float(np.percentile(ms, 50)), float(np.percentile(ms, 95)), float(ms.max()), len(ms)
-        )
 
 
 def prefixes(query: str) -> list[str]:

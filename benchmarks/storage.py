@@ -47,13 +47,13 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np
 import orjson
 from tinydb import TinyDB
 from tinydb.storages import JSONStorage
 
 import storage.files as storage_files
 from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
+from benchmarks.timing import Latency
 from storage.library import Library, paper_to_doc
 from storage.models import Paper, Status
 from storage.triage import HISTORY_CHANGES_LIMIT, HISTORY_LIMIT
@@ -76,30 +76,6 @@ GROWTH_LIMIT = 0.01
 
 
 # --------------------------------------------------------------------------- measurement
-
-
-@dataclass(frozen=True, slots=True)
-class Latency:
-    """A sample of durations in milliseconds."""
-
-    p50: float
-    p95: float
-    max: float
-    count: int
-
-    @classmethod
-    def of(cls, seconds: Sequence[float]) -> Latency:
-        """Summarise durations given in seconds."""
-        ms = np.asarray(seconds) * 1000
-        return cls(
-            float(np.percentile(ms, 50)), float(np.percentile(ms, 95)), float(ms.max()), len(ms)
-        )
-
-    def row(self, what: str) -> str:
-        """One line of a latency table."""
-        return (
-            f"{what:<58} | {self.count:>5} | {self.p50:>8.2f} | {self.p95:>8.2f} | {self.max:>8.2f}"
-        )
 
 
 LATENCY_HEADER = f"{'what':<58} | {'calls':>5} | {'p50 ms':>8} | {'p95 ms':>8} | {'max ms':>8}"
