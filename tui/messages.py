@@ -25,10 +25,9 @@ class Persisted(Message):
 class IndexReady(Message):
     """The search index for these papers is built."""
 
-    def __init__(self, papers: Sequence[Paper], index: SearchIndex, seconds: float) -> None:
+    def __init__(self, papers: Sequence[Paper], index: SearchIndex) -> None:
         self.papers = papers
         self.index = index
-        self.seconds = seconds
         super().__init__()
 
 

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import storage.sources.titles as titles_module
+from benchmarks.derived_titles import SEED_ARGUABLE, SEED_NAMES
 from storage.sources.titles import (
     MAX_TITLE_LENGTH,
     DerivedTitle,
@@ -510,45 +511,7 @@ def test_a_name_comes_from_the_text_or_a_repo(abstract: str, github: list[str]) 
 # Real data: the seed figure and whole-corpus checks (skipped without ../shared).
 # ---------------------------------------------------------------------------------------------
 
-# Seed papers that introduce a name, by real title; any listed spelling counts. The names come
-# from the real title's "NAME:" prefix or from an outright introduction in the abstract.
-SEED_NAMES: dict[str, tuple[str, ...]] = {
-    "CollabEdit: Towards Non-destructive Collaborative Knowledge Editing": ("CollabEdit",),
-    "ZIP: An Efficient Zeroth-order Prompt Tuning for Black-box Vision-Language Models": ("ZIP",),
-    "Automated Proof Generation for Rust Code via Self-Evolution": ("SAFE",),
-    "Spectro-Riemannian Graph Neural Networks": ("CUSP",),
-    "ParaSolver: A Hierarchical Parallel Integral Solver for Diffusion Models": ("ParaSolver",),
-    "Online Reward-Weighted Fine-Tuning of Flow Matching with Wasserstein Regularization": (
-        "ORW-CFM-W2",
-    ),
-    "CLIPDrag: Combining Text-based and Drag-based Instructions for Image Editing": ("CLIPDrag",),
-    "I Can Hear You: Selective Robust Training for Deepfake Audio Detection": (
-        "DeepFakeVox-HQ",
-        "F-SAT",
-    ),
-    "From Commands to Prompts: LLM-based Semantic File System for AIOS": ("LSFS",),
-    "Few-Class Arena: A Benchmark for Efficient Selection of Vision Models and Dataset "
-    "Difficulty Measurement": ("Few-Class Arena", "FCA"),
-    "Be More Diverse than the Most Diverse: Optimal Mixtures of Generative Models via "
-    "Mixture-UCB Bandit Algorithms": ("Mixture-UCB",),
-    "HELMET: How to Evaluate Long-context Models Effectively and Thoroughly": ("HELMET",),
-    "DreamBench++: A Human-Aligned Benchmark for Personalized Image Generation": ("DreamBench++",),
-    "Tamper-Resistant Safeguards for Open-Weight LLMs": ("TAR",),
-    "ReMoE: Fully Differentiable Mixture-of-Experts with ReLU Routing": ("ReMoE",),
-    "CONGO: Compressive Online Gradient Optimization": ("CONGO",),
-    "Training-Free Message Passing for Learning on Hypergraphs": ("TF-MP-Module", "TF-HNN"),
-    "FreDF: Learning to Forecast in the Frequency Domain": ("FreDF",),
-    "Planning in Natural Language Improves LLM Search for Code Generation": ("PlanSearch",),
-    "Cross-Modal Safety Mechanism Transfer in Large Vision-Language Models": ("TGA",),
-    "Instruct-SkillMix: A Powerful Pipeline for LLM Instruction Tuning": ("Instruct-SkillMix",),
-    "FedTMOS: Efficient One-Shot Federated Learning with Tsetlin Machine": ("FedTMOS",),
-    "On Quantizing Neural Representation for Variable-Rate Video Coding": ("NeuroQuant",),
-}
-# A name is arguable either way here ("a Knowledge Benchmark Graph (KBG)"): not counted.
-SEED_ARGUABLE = {
-    "Structuring Benchmark into Knowledge Graphs to Assist Large Language Models in Retrieving "
-    "and Designing Models"
-}
+# Seed papers that introduce a name (and the arguable one), judged once for the benchmark too.
 
 
 def _norm(text: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -24,7 +23,7 @@ from tui.commands import PaperCommands, bindings
 from tui.memory import release_memory
 from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
 from tui.widgets.key_bar import KeyBar
-from tui.widgets.paper_detail import PaperDetail
+from tui.widgets.paper_detail import PaperDetail, paper_text
 from tui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
@@ -228,7 +227,7 @@ class MainScreen(Screen[None]):
         plist.border_title = self.list_title()
         state = self.papers_app.session.state
         if paper is None:
-            self.detail.show(None)
+            self.detail.show(paper_text(None))
             return
         why = ""
         if self.suggested is not None and self.hit_rows is None and self.tab == "inbox":
@@ -237,12 +236,14 @@ class MainScreen(Screen[None]):
                 like = self.papers[self.position[because]].display_title
                 why = f"Suggested: like your starred paper “{like}”"
         self.detail.show(
-            paper,
-            state.status(paper.id),
-            note=state.notes.get(paper.id, ""),
-            tags=state.tags.get(paper.id, ()),
-            words=self.hits[paper.id].matched if paper.id in self.hits else (),
-            why=why,
+            paper_text(
+                paper,
+                state.status(paper.id),
+                note=state.notes.get(paper.id, ""),
+                tags=state.tags.get(paper.id, ()),
+                words=self.hits[paper.id].matched if paper.id in self.hits else (),
+                why=why,
+            )
         )
 
     @on(PaperList.Clicked)
@@ -447,10 +448,9 @@ class MainScreen(Screen[None]):
         """Build the search index off the UI thread (about a second at 12,000 papers)."""
         from storage.search import SearchIndex  # numpy and rapidfuzz: not before first paint
 
-        start = time.perf_counter()
         index = SearchIndex(papers)
         release_memory()
-        self.post_message(IndexReady(papers, index, time.perf_counter() - start))
+        self.post_message(IndexReady(papers, index))
 
     @on(IndexReady)
     def index_ready(self, event: IndexReady) -> None:

@@ -44,20 +44,9 @@ class PaperDetail(VerticalScroll, can_focus=False):
         content = self.query_one("#detail-text", Static).content
         return content if isinstance(content, Text) else Text(str(content))
 
-    def show(
-        self,
-        paper: Paper | None,
-        status: Status = Status.INBOX,
-        *,
-        note: str = "",
-        tags: Sequence[str] = (),
-        words: Collection[str] = (),
-        why: str = "",
-    ) -> None:
-        """Show ``paper`` with the search ``words`` highlighted (None: an empty list)."""
-        self.query_one("#detail-text", Static).update(
-            paper_text(paper, status, note=note, tags=tags, words=words, why=why)
-        )
+    def show(self, text: Text) -> None:
+        """Show a paper's text (``paper_text``), from its top."""
+        self.query_one("#detail-text", Static).update(text)
         self.scroll_home(animate=False)
 
 
