@@ -712,7 +712,11 @@ class _Analysis:
     occurrence: _Occurrence | None
 
 
+_RE_REPO_NAME = re.compile(r"[A-Za-z0-9._-]+")
+
+
 def _repo_names(github: Sequence[str]) -> list[str]:
+    """The repository names of the links, those GitHub's syntax allows (letters, digits, ._-)."""
     names: list[str] = []
     for url in github:
         if not isinstance(url, str):
@@ -720,7 +724,7 @@ def _repo_names(github: Sequence[str]) -> list[str]:
         part = url.strip().rstrip("/").rsplit("/", 1)[-1]
         if part.endswith(".git"):
             part = part[:-4]
-        if part:
+        if _RE_REPO_NAME.fullmatch(part):
             names.append(part)
     return names
 

@@ -589,3 +589,10 @@ def test_real_corpus_recall_false_names_and_lengths(records: list[dict[str, Any]
     assert correct / labelled >= 0.72
     # An upper bound on false names: most of these are names the real title just does not use.
     assert false_names / unlabelled <= 0.5
+
+
+def test_a_repo_name_outside_githubs_syntax_is_not_a_name() -> None:
+    # found by hypothesis: a control character in a "repo" became the name but not the title
+    derived = derive_title("A0", ["A0\x1f\x1b"])
+    assert derived.name == "" or derived.title.startswith(derived.name)
+    assert "\x1f" not in derived.name
