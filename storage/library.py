@@ -67,11 +67,18 @@ def paper_to_doc(paper: Paper) -> dict[str, Any]:
 
 
 def paper_from_doc(doc: Mapping[str, Any]) -> Paper:
-    """A paper read back from ``papers.json``."""
-    values = {name: doc[name] for name in _PAPER_FIELDS if name in doc}
-    for name in _TUPLE_FIELDS & values.keys():
-        values[name] = tuple(values[name])
-    return Paper(**values)
+    """A paper read back from ``papers.json`` (fields it lacks take their defaults).
+
+    Positional and without a dict of keywords: opening 12,000 papers runs this 12,000 times
+    before the first paint (half the time of the keyword version).
+    """
+    get = doc.get
+    return Paper(
+        doc["id"], doc["title"], doc["abstract"], tuple(get("authors", ())),
+        tuple(get("github", ())), get("url", ""), tuple(get("keywords", ())),
+        get("venue_status", ""), get("list", ""), get("position", 0),
+        get("title_derived", False), get("name", ""), tuple(get("lists", ())),
+    )  # fmt: skip
 
 
 def merge_paper(old: Paper, new: Paper) -> Paper:

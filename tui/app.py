@@ -40,7 +40,12 @@ class PapersApp(App[None]):
         if import_sample and not library.papers_path.exists():
             library.import_files(sample_files())
             self.first_run = True
-        self.papers: list[Paper] = library.papers()
+        # Loading makes ~100,000 objects, none of them garbage: no collector passes meanwhile.
+        gc.disable()
+        try:
+            self.papers: list[Paper] = library.papers()
+        finally:
+            gc.enable()
         # The papers live as long as the app: keep the collector from walking them again
         # and again (a full pass over 12,000 papers is a visible pause in a keystroke),
         # and let young objects pile up longer between passes: a search makes thousands.
@@ -81,7 +86,7 @@ class PapersApp(App[None]):
         self.notify("Saving the last decisions…", timeout=5, markup=False)
         self._quit_when_saved()
 
-    @work(thread=True, exclusive=True, group="quit", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="quit", exit_on_error=False, description="quit")
     def _quit_when_saved(self) -> None:
         if self.session.flush(timeout=10.0):
             self.call_from_thread(self.exit)

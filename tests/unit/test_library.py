@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from datetime import date
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import pytest
 
 from storage import Library, Status
 from storage.errors import DamagedFileError, NewerFileError, SourceError, UnknownPaperError
+from storage.library import paper_from_doc, paper_to_doc
+from storage.models import Paper
 from storage.sources.papers import paper_id
 from storage.triage import HISTORY_LIMIT
 
@@ -281,3 +284,16 @@ def test_a_later_file_goes_after_the_list(home: Path, sample_files: list[Path]) 
     lib.import_file(second, list_name="Mine")
     assert [p.position for p in lib.papers()] == list(range(38))
     assert [p.id for p in lib.papers()][:19] == [p.id for p in Library(home).papers()][:19]
+
+
+def test_every_paper_field_survives_the_file() -> None:
+    """paper_from_doc is positional (fast at start): a field added to Paper must be read back."""
+    paper = Paper(
+        id="0123456789abcdef", title="T", abstract="A", authors=("a", "b"), github=("g",),
+        url="u", keywords=("k",), venue_status="Oral", list="L", position=7,
+        title_derived=True, name="N", lists=("L", "M"),
+    )  # fmt: skip
+    assert paper_from_doc(paper_to_doc(paper)) == paper
+    assert tuple(paper_to_doc(paper)) == tuple(f.name for f in fields(Paper))
+    minimal = paper_from_doc({"id": "0123456789abcdef", "title": "T", "abstract": "A"})
+    assert minimal == Paper(id="0123456789abcdef", title="T", abstract="A")

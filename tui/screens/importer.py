@@ -64,7 +64,7 @@ class ImportScreen(ModalScreen[str | None]):
     def _status(self, text: str, style: str = "") -> None:
         self.query_one("#import-status", Label).update(Text(text, style=style))
 
-    @work(thread=True, exclusive=True, exit_on_error=False)
+    @work(thread=True, exclusive=True, exit_on_error=False, description="import")
     def run_import(self, path: str, catalog: str | None) -> None:
         bar = self.query_one("#import-progress", ProgressBar)
 
