@@ -23,9 +23,16 @@ COLUMNS, ROWS = 120, 36
 
 
 def terminal_env() -> dict[str, str]:
-    """The environment of a 120x36 xterm-256color terminal."""
+    """The environment of a 120x36 xterm-256color terminal, on a machine that caches bytecode.
+
+    Python writes compiled modules to ``__pycache__`` unless PYTHONDONTWRITEBYTECODE is set
+    (as it is in some sandboxes and CI images): the program's own modules would then be
+    compiled at every start (~40 ms for papers-tui), which no user's machine does. The warm-up
+    run writes the cache.
+    """
+    environ = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return {
-        **os.environ,
+        **environ,
         "TERM": "xterm-256color",
         "COLUMNS": str(COLUMNS),
         "LINES": str(ROWS),

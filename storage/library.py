@@ -266,7 +266,8 @@ class Library:
             return self._papers_cache[1], self._papers_cache[2]
         order = {info.name: info.order for info in self._lists_from(tables)}
         papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
-        papers.sort(key=lambda p: (order.get(p.list, len(order)), p.position))
+        last = len(order)
+        papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
         by_id = {p.id: p for p in papers}
         self._papers_cache = (tables, papers, by_id)
         return papers, by_id

@@ -62,10 +62,13 @@ class PapersApp(App[None]):
         """Called on the writer thread: hand the outcome to the main screen."""
         self.main_screen.post_message(Persisted(outcome))
 
+    def get_default_screen(self) -> MainScreen:
+        """The main screen is the first on the stack: no blank default screen painted first."""
+        return self.main_screen
+
     def on_mount(self) -> None:
         if self.keymap:
             self.set_keymap(self.keymap)
-        self.push_screen(self.main_screen)
         for problem in self.config_problems:
             self.notify(problem, title="Config", severity="warning", timeout=10, markup=False)
         if self.first_run:

@@ -386,10 +386,11 @@ def cmd_similar(args: argparse.Namespace) -> int:
 
 def open_app(args: argparse.Namespace) -> int:
     """Open the Textual app on the library (first run: import the bundled sample)."""
-    library = open_library(args)
     from tui.app import PapersApp
+    from tui.memory import kept_for_good
 
-    app = PapersApp(library)
+    with kept_for_good():
+        app = PapersApp(open_library(args))
     try:
         app.run()
     finally:
