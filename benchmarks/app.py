@@ -70,6 +70,7 @@ from storage import Library
 from storage.models import Paper, Status
 from tui.app import PapersApp, sample_files
 from tui.messages import SearchDone
+from tui.screens.main import SEARCH_LIMIT, map_hits
 from tui.text import printable_block
 from tui.widgets.paper_list import PaperList
 
@@ -537,8 +538,8 @@ class OursBench:
         return shown.startswith(printable_block(paper.display_title))
 
     def show_detail(self) -> None:
-        """What the ``Highlighted`` message the list posts makes the screen do."""
-        self.screen.show_paper(PaperList.Highlighted(self.plist.current))
+        """What the screen does when the cursor lands on another paper."""
+        self.screen.show_current()
 
     async def measure(
         self,
@@ -638,13 +639,14 @@ class OursBench:
                 text = query[:end].strip()
                 start = time.perf_counter()
                 hits = index.search(
-                    text, limit=None, statuses=dict(state.statuses), tags=dict(state.tags)
+                    text, limit=SEARCH_LIMIT, statuses=dict(state.statuses), tags=dict(state.tags)
                 )
+                done = SearchDone(text, hits, screen.position, *map_hits(hits, screen.position))
                 searched = time.perf_counter() - start
 
-                def apply(text: str = text, hits: list[Any] = hits) -> None:
+                def apply(text: str = text, done: SearchDone = done) -> None:
                     screen.query_text = text
-                    screen.search_done(SearchDone(text, hits))
+                    screen.search_done(done)
                     self.show_detail()
 
                 if timed:
@@ -878,7 +880,7 @@ def keystroke_tables(
             ("key -> last frame (screen settled)", Latency.of(t.settled)),
             ("  CPU in frames (compose + encode)", Latency.of(t.frames)),
             ("pilot.press + pause", Latency.of(t.pilot)),
-            ("pure: index.search (a worker thread)", Latency.of(t.search)),
+            ("pure: search + map hits (worker thread)", Latency.of(t.search)),
             ("pure: handler", Latency.of(t.handler)),
             ("pure: list render_line x visible rows", Latency.of(t.render)),
             ("pure: total", Latency.of(t.pure())),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -34,9 +34,22 @@ class IndexReady(Message):
 class SearchDone(Message):
     """Results of one query; the screen drops them if the query changed meanwhile."""
 
-    def __init__(self, query: str, hits: Sequence[SearchHit]) -> None:
+    def __init__(
+        self,
+        query: str,
+        hits: Sequence[SearchHit],
+        position: Mapping[str, int] | None = None,
+        rows: list[int] | None = None,
+        by_id: dict[str, SearchHit] | None = None,
+    ) -> None:
         self.query = query
         self.hits = hits
+        #: The paper positions ``rows`` was worked out with (None: not worked out).
+        self.position = position
+        #: Positions of the hits in the papers, best first.
+        self.rows = rows
+        #: The hits by paper id.
+        self.by_id = by_id or {}
         super().__init__()
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -12,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container
 from textual.events import Key, Resize
-from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from storage.errors import LibraryError
@@ -20,6 +21,7 @@ from storage.export import SUFFIXES, export, heading_for
 from storage.files import atomic_write
 from storage.models import Paper, Status
 from tui.commands import PaperCommands, bindings
+from tui.frames import PacedScreen
 from tui.memory import release_memory
 from tui.messages import IndexReady, PapersChanged, Persisted, SearchDone
 from tui.widgets.key_bar import KeyBar
@@ -44,17 +46,27 @@ NARROW_WIDTH = 100
 #: The best this many matches are listed (a one-letter query at 100,000 papers matches most).
 SEARCH_LIMIT = 5000
 POLL_SECONDS = 1.0
+#: A typed letter waits at most this long to be painted with its results (see ``hold_paint``).
+HOLD_PAINT_SECONDS = 0.016
 SEARCH_HINT = (
     '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME '
     "tag:X -word"
 )
 
 
+def map_hits(
+    hits: Sequence[SearchHit], position: Mapping[str, int]
+) -> tuple[list[int], dict[str, SearchHit]]:
+    """The rows (positions in the papers) of a search's hits, best first, and the hits by id."""
+    by_id = {h.paper_id: h for h in hits if h.paper_id in position}
+    return [position[pid] for pid in by_id], by_id
+
+
 class TabBar(Static):
     """Tabs with live counts and overall progress; click a tab to show it."""
 
 
-class MainScreen(Screen[None]):
+class MainScreen(PacedScreen[None]):
     """Triage: one key per decision, the list and the paper side by side."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings()
@@ -74,6 +86,12 @@ class MainScreen(Screen[None]):
         self.suggested: dict[str, str | None] | None = None
         self.suggested_rows: list[int] | None = None
         self.position: dict[str, int] = {}
+        #: The paper the detail pane shows.
+        self.shown_paper: Paper | None = None
+        self._held_paint: ExitStack | None = None
+        self._hold_timer: Timer | None = None
+        #: Paper ids by position (what ``position`` maps back from).
+        self.ids: list[str] = []
 
     @property
     def papers_app(self) -> PapersApp:
@@ -90,7 +108,7 @@ class MainScreen(Screen[None]):
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         app = self.papers_app
-        self.position = {p.id: i for i, p in enumerate(app.papers)}
+        self.index_papers(app.papers)
         yield TabBar(id="tabs")
         yield Input(placeholder=SEARCH_HINT, id="search", compact=True)
         with Container(id="body"):
@@ -121,10 +139,13 @@ class MainScreen(Screen[None]):
         return self.query_one("#search", Input)
 
     # -- what the list shows ----------------------------------------------------------------
+    def index_papers(self, papers: Sequence[Paper]) -> None:
+        self.ids = [p.id for p in papers]
+        self.position = {pid: i for i, pid in enumerate(self.ids)}
+
     def rows_for_tab(self) -> list[int]:
         """Indices of the papers the current tab, search and order show."""
         _, allowed = TABS[self.tab]
-        status = self.papers_app.session.status
         papers = self.papers
         if self.hit_rows is not None:
             base: Sequence[int] = self.hit_rows
@@ -136,17 +157,21 @@ class MainScreen(Screen[None]):
             base = range(len(papers))
         if allowed is None:
             return list(base)
-        return [i for i in base if status(papers[i].id) in allowed]
+        # the hot loop of a tab switch or a search: plain dict and list lookups
+        ids, status_of, inbox = self.ids, self.papers_app.session.state.statuses.get, Status.INBOX
+        return [i for i in base if status_of(ids[i], inbox) in allowed]
 
-    def rebuild(self, keep: str | None = None, cursor: int | None = None) -> None:
-        """Recompute the rows and redraw the list, the tabs and the detail."""
+    def rebuild(
+        self, keep: str | None = None, cursor: int | None = None, *, counts: bool = True
+    ) -> None:
+        """Recompute the rows and redraw the list, the detail and (``counts``) the tabs."""
         plist = self.paper_list
         if keep is None and cursor is None and plist.current is not None:
             keep = plist.current.id
         plist.show(self.papers, self.rows_for_tab(), keep=keep, cursor=cursor)
-        plist.border_title = self.list_title()
-        self.update_tabs()
-        plist.announce()
+        if counts:
+            self.update_tabs()
+        self.show_current()
 
     def list_title(self) -> str:
         plist = self.paper_list
@@ -221,8 +246,18 @@ class MainScreen(Screen[None]):
         self.set_focus(self.paper_list)
 
     @on(PaperList.Highlighted)
-    def show_paper(self, event: PaperList.Highlighted) -> None:
-        paper = event.paper
+    def paper_highlighted(self, event: PaperList.Highlighted) -> None:
+        """The cursor moved: show its paper, unless that was done already or it moved on."""
+        if event.paper is self.paper_list.current and event.paper is not self.shown_paper:
+            self.show_paper(event.paper)
+
+    def show_current(self) -> None:
+        """Show the paper under the cursor now, in the same frame as the list's change."""
+        self.show_paper(self.paper_list.current)
+
+    def show_paper(self, paper: Paper | None) -> None:
+        """Fill the detail pane (and the list's title, which says where the cursor is)."""
+        self.shown_paper = paper
         plist = self.paper_list
         plist.border_title = self.list_title()
         state = self.papers_app.session.state
@@ -269,8 +304,7 @@ class MainScreen(Screen[None]):
             plist.move_by(1)
         if changes:
             self.update_tabs()
-        plist.border_title = self.list_title()
-        plist.announce()
+        self.show_current()
 
     def action_undo(self) -> None:
         self.papers_app.session.undo()
@@ -417,10 +451,36 @@ class MainScreen(Screen[None]):
         if not self.query_text:
             self.hit_rows = None
             self.hits = {}
-            self.rebuild(cursor=0)
+            self.rebuild(cursor=0, counts=False)
             return
         if self.index is not None:
+            self.hold_paint()
             self.run_search(self.query_text)
+
+    def hold_paint(self) -> None:
+        """Paint the letter just typed together with its results, if they come in time.
+
+        A search takes a few milliseconds off the UI thread. Painted at once, the letter
+        would set Textual's frame clock going and the results would wait for the next tick,
+        up to 17 ms later; held (for ``HOLD_PAINT_SECONDS`` at most), both show in one frame.
+        The keystroke itself is never held: only the painting of it.
+        """
+        if self._held_paint is None:
+            self._held_paint = ExitStack()
+            self._held_paint.enter_context(self.app.batch_update())
+            self._hold_timer = self.set_timer(HOLD_PAINT_SECONDS, self.release_paint)
+
+    def release_paint(self) -> None:
+        """Paint again (results arrived, or the hold ran out)."""
+        held, self._held_paint = self._held_paint, None
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        if held is not None:
+            held.close()
+
+    def on_unmount(self) -> None:
+        self.release_paint()
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
     def run_search(self, query: str) -> None:
@@ -432,16 +492,23 @@ class MainScreen(Screen[None]):
         hits = index.search(
             query, limit=SEARCH_LIMIT, statuses=dict(state.statuses), tags=dict(state.tags)
         )
-        self.post_message(SearchDone(query, hits))
+        # mapped here, not on the UI thread: 5,000 hits cost milliseconds
+        position = self.position
+        rows, by_id = map_hits(hits, position)
+        self.post_message(SearchDone(query, hits, position, rows, by_id))
 
     @on(SearchDone)
     def search_done(self, event: SearchDone) -> None:
         if event.query != self.query_text:
             return  # stale: the user typed on
-        position = self.position
-        self.hit_rows = [position[h.paper_id] for h in event.hits if h.paper_id in position]
-        self.hits = {h.paper_id: h for h in event.hits}
-        self.rebuild(cursor=0)
+        if event.position is self.position and event.rows is not None:
+            rows, by_id = event.rows, event.by_id
+        else:  # mapped for papers replaced since (an import)
+            rows, by_id = map_hits(event.hits, self.position)
+        self.hit_rows = rows
+        self.hits = by_id
+        self.rebuild(cursor=0, counts=False)
+        self.release_paint()
 
     # Every worker gets a description: without one Textual repr()s the arguments, and the
     # repr of 12,000 papers costs 0.14 s of the UI thread at start.
@@ -551,7 +618,7 @@ class MainScreen(Screen[None]):
             if note is None:
                 return
             session.set_note(paper.id, note)
-            self.paper_list.announce()
+            self.show_current()
             self.notify("Note saved." if note.strip() else "Note cleared.", timeout=2, markup=False)
 
         self.app.push_screen(NoteEditor(paper, session.state.notes.get(paper.id, "")), save)
@@ -569,7 +636,7 @@ class MainScreen(Screen[None]):
             if text is None:
                 return
             tags = session.set_tags(paper.id, text.replace(",", " ").split())
-            self.paper_list.announce()
+            self.show_current()
             shown = " ".join(f"#{t}" for t in tags) or "none"
             self.notify(f"Tags: {shown}", timeout=3, markup=False)
 
@@ -641,7 +708,7 @@ class MainScreen(Screen[None]):
 
     @on(PapersChanged)
     def papers_changed(self, event: PapersChanged) -> None:
-        self.position = {p.id: i for i, p in enumerate(event.papers)}
+        self.index_papers(event.papers)
         self.index = None
         self.similar_index = None
         self.suggested = None

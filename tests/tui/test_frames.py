@@ -1,0 +1,86 @@
+"""Frame pacing: the screen timer's catch-up after an idle spell, and the held paint."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from textual.app import App
+from textual.timer import Timer
+
+from tests.tui.helpers import make_app, ready, wait_for
+from tui.frames import FrameTimer
+from tui.screens.main import HOLD_PAINT_SECONDS
+
+SIZE = (120, 36)
+INTERVAL = 0.1
+
+
+async def gaps_after_idle(kind: type[Timer], rounds: int = 4) -> list[float]:
+    """As the screen uses it: paused in each tick, resumed when something needs painting.
+
+    Each round idles for a while, asks for a frame, then at once for another: the gap is
+    how long the second waited for the first.
+    """
+    ticks: list[float] = []
+    gaps: list[float] = []
+    app = App[None]()
+    async with app.run_test():
+        timer: Timer
+
+        def tick() -> None:
+            timer.pause()
+            ticks.append(time.perf_counter())
+
+        timer = kind(app, INTERVAL, callback=tick, pause=True)
+        timer._start()
+        try:
+            for _ in range(rounds):
+                await asyncio.sleep(3.3 * INTERVAL)  # idle: ticks go by unused
+                seen = len(ticks)
+                timer.resume()
+                while len(ticks) == seen:
+                    await asyncio.sleep(0.001)
+                timer.resume()  # the next frame is wanted right away
+                while len(ticks) == seen + 1:
+                    await asyncio.sleep(0.001)
+                gaps.append(ticks[-1] - ticks[-2])
+        finally:
+            timer.stop()
+    return gaps
+
+
+async def test_after_an_idle_spell_the_next_frame_comes_within_one_tick() -> None:
+    gaps = await gaps_after_idle(FrameTimer)
+    assert max(gaps) < INTERVAL + 0.03, gaps
+
+
+async def test_a_letter_is_painted_with_its_results(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", "g")
+        # held while the search runs, released by the results
+        await wait_for(pilot, lambda: screen.query_text == "g" and screen.hit_rows is not None)
+        assert screen._held_paint is None and app._batch_count == 0
+
+
+async def test_a_letter_is_painted_anyway_when_its_search_is_slow(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        screen.run_search = lambda query: None  # type: ignore[method-assign]  # never answers
+        holds: list[float] = []
+        hold = screen.hold_paint
+
+        def held() -> None:
+            holds.append(time.perf_counter())
+            hold()
+
+        screen.hold_paint = held  # type: ignore[method-assign]
+        await pilot.press("slash", "g")
+        assert holds  # the letter waited for its results…
+        await pilot.pause(HOLD_PAINT_SECONDS + 0.05)
+        assert app._batch_count == 0 and screen._held_paint is None  # …but not for long
+        assert screen.search_input.value == "g"
