@@ -309,13 +309,19 @@ class AtomicJSONStorage(Storage):
         self._dirty = True
         return self._tx[name]
 
-    def changed_on_disk(self) -> bool:
-        """True when the file is not the version this storage last read or wrote.
+    def changed_on_disk(self, known: FileSignature | None = None) -> bool:
+        """True when the file is not the version this storage last read or wrote (nor
+        ``known``, a version its owner read another way).
 
         A version already found damaged does not count as a change again.
         """
         sig = signature(self.path)
-        return sig != self._cache_sig and sig != self._bad_sig
+        return sig != self._cache_sig and sig != self._bad_sig and (known is None or sig != known)
+
+    @property
+    def loaded_signature(self) -> FileSignature | None:
+        """The version of the file the last ``load`` returned."""
+        return self._cache_sig
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:

@@ -11,15 +11,17 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from tinydb import TinyDB
 from tinydb.table import Document, Table
 
 from storage.errors import SourceError, UnknownPaperError
-from storage.files import AtomicJSONStorage, HomeLock, Tables
+from storage.files import AtomicJSONStorage, FileSignature, HomeLock, Tables, signature
 from storage.models import ImportReport, Paper, Status
+from storage.snapshot import SNAPSHOT_FILE, Snapshot, read_snapshot, write_snapshot
 from storage.triage import (
     HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
@@ -64,6 +66,18 @@ def paper_to_doc(paper: Paper) -> dict[str, Any]:
         for name in _PAPER_FIELDS
         for value in (getattr(paper, name),)
     }
+
+
+_paper_row = attrgetter(*_PAPER_FIELDS)  # a paper's fields, in order (what Paper(*row) takes)
+
+
+class _Loaded(NamedTuple):
+    """The papers of one version of ``papers.json``."""
+
+    sig: FileSignature | None
+    papers: list[Paper]
+    by_id: dict[str, Paper]
+    lists: dict[str, Any]
 
 
 def paper_from_doc(doc: Mapping[str, Any]) -> Paper:
@@ -209,7 +223,7 @@ class Library:
             schema=TRIAGE_SCHEMA,
             migrate=_migrate_triage,
         )
-        self._papers_cache: tuple[object, list[Paper], dict[str, Paper]] | None = None
+        self._loaded: _Loaded | None = None
 
     # -- files ------------------------------------------------------------------------------
     @property
@@ -253,7 +267,7 @@ class Library:
 
     def papers_changed_on_disk(self) -> bool:
         """True when another process imported papers since this library last read them."""
-        return self._papers_store.changed_on_disk()
+        return self._papers_store.changed_on_disk(self._loaded.sig if self._loaded else None)
 
     # -- papers -----------------------------------------------------------------------------
     def papers(self) -> list[Paper]:
@@ -261,16 +275,31 @@ class Library:
         return list(self._papers()[0])
 
     def _papers(self) -> tuple[list[Paper], dict[str, Paper]]:
-        tables = self._papers_store.load() or {}
-        if self._papers_cache is not None and self._papers_cache[0] is tables:
-            return self._papers_cache[1], self._papers_cache[2]
-        order = {info.name: info.order for info in self._lists_from(tables)}
-        papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
-        last = len(order)
-        papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
-        by_id = {p.id: p for p in papers}
-        self._papers_cache = (tables, papers, by_id)
-        return papers, by_id
+        loaded = self._load_papers()
+        return loaded.papers, loaded.by_id
+
+    def _load_papers(self) -> _Loaded:
+        """The papers of the current ``papers.json``: as last loaded, from its snapshot, or
+        parsed (and then snapshotted for the next start)."""
+        sig = signature(self.papers_path)
+        if self._loaded is not None and self._loaded.sig == sig:
+            return self._loaded
+        snapshot_path = self.home / SNAPSHOT_FILE
+        snapshot = read_snapshot(snapshot_path, sig, _PAPER_FIELDS) if sig else None
+        if snapshot is not None:
+            papers = [Paper(*row) for row in snapshot.rows]  # saved in list order
+        else:
+            tables = self._papers_store.load() or {}
+            sig = self._papers_store.loaded_signature
+            order = {info.name: info.order for info in self._lists_from(tables.get("lists", {}))}
+            papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
+            last = len(order)
+            papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
+            snapshot = Snapshot([_paper_row(p) for p in papers], tables.get("lists", {}))
+            if sig is not None:
+                write_snapshot(snapshot_path, sig, _PAPER_FIELDS, snapshot)
+        self._loaded = _Loaded(sig, papers, {p.id: p for p in papers}, snapshot.lists)
+        return self._loaded
 
     def __len__(self) -> int:
         return len(self._papers()[1])
@@ -295,15 +324,15 @@ class Library:
 
     def lists(self) -> list[ListInfo]:
         """The imported lists, in import order."""
-        return self._lists_from(self._papers_store.load() or {})
+        return self._lists_from(self._load_papers().lists)
 
     @staticmethod
-    def _lists_from(tables: Tables) -> list[ListInfo]:
+    def _lists_from(table: Mapping[str, Any]) -> list[ListInfo]:
         infos = [
             ListInfo(
                 d["name"], int(k), tuple(d.get("sources", ())), d.get("size", 0), d.get("at", 0.0)
             )
-            for k, d in tables.get("lists", {}).items()
+            for k, d in table.items()
         ]
         return sorted(infos, key=lambda i: i.order)
 
@@ -378,6 +407,7 @@ class Library:
             first = f": {report.errors[0]}" if report.errors else ""
             raise SourceError(f"no papers found to import{first}")
         self._store_papers(incoming, report, results, list_name)
+        self._load_papers()  # snapshots the new papers now, not at the next start
         if progress is not None:
             progress(total, total)
         return report

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import home_files
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "storage" / "sample"
 TWENTY_MB = 20 * 1024 * 1024
@@ -80,11 +82,6 @@ def one_line_error(result: subprocess.CompletedProcess[str], code: int) -> str:
     assert "internal error" not in lines[0]
     assert result.stdout == ""
     return lines[0]
-
-
-def snapshot(home: Path) -> dict[str, bytes]:
-    """Every file in HOME, by relative path, with its bytes."""
-    return {str(p.relative_to(home)): p.read_bytes() for p in home.rglob("*") if p.is_file()}
 
 
 @dataclass(frozen=True)
@@ -179,13 +176,13 @@ def test_bad_list_file(case: str, home: Path, env: dict[str, str], tmp_path: Pat
         content(path)
     else:
         path.write_bytes(content)
-    before = snapshot(home)
+    before = home_files(home)
     start = time.monotonic()
     result = run("--home", home, "import", path, env=env)
     elapsed = time.monotonic() - start
     line = one_line_error(result, 1)
     assert says in line and name in line, line
-    assert snapshot(home) == before
+    assert home_files(home) == before
     assert elapsed < 5, f"{case}: {elapsed:.1f} s"
 
 
@@ -255,12 +252,12 @@ def test_bad_arguments(
 ) -> None:
     spec = CASES[case]
     args = spec.args(seeded, tmp_path)
-    before = snapshot(home)
+    before = home_files(home)
     line = one_line_error(run("--home", home, *args, env=env), spec.code)
     assert spec.says in line, line
     if spec.code == 2:
         assert "--help" in line  # the usage is one --help away
-    assert snapshot(home) == before
+    assert home_files(home) == before
 
 
 def test_ambiguous_prefix(home: Path, env: dict[str, str], tmp_path: Path) -> None:
@@ -279,10 +276,10 @@ def test_ambiguous_prefix(home: Path, env: dict[str, str], tmp_path: Path) -> No
     assert len(ids) == 2038
     shared = Counter(i[:4] for i in ids).most_common(1)[0]
     assert shared[1] >= 2  # 2,038 ids in 65,536 four-character prefixes: a clash is certain
-    before = snapshot(home)
+    before = home_files(home)
     line = one_line_error(run("--home", home, "mark", shared[0], "read", env=env), 1)
     assert "ambiguous" in line and f"'{shared[0]}'" in line
-    assert snapshot(home) == before
+    assert home_files(home) == before
 
 
 # -- damaged library files ------------------------------------------------------------------
@@ -336,12 +333,12 @@ def damage(home: Path, seeded: Seeded, case: str) -> tuple[Path, str]:
 @pytest.mark.parametrize("case", list(DAMAGE))
 def test_damaged_library_file(case: str, seeded: Seeded, home: Path, env: dict[str, str]) -> None:
     path, says = damage(home, seeded, case)
-    before = snapshot(home)
+    before = home_files(home)
     for args in (["list"], ["mark", seeded.ids[0], "read"]):
         line = one_line_error(run("--home", home, *args, env=env), 1)
         assert line.startswith(f"papers: error: {path} is damaged (")
         assert says in line, line
-        assert snapshot(home) == before
+        assert home_files(home) == before
 
 
 @pytest.mark.parametrize("case", ["papers.json truncated", "triage.json not JSON"])
@@ -349,7 +346,7 @@ def test_no_command_writes_over_a_damaged_file(
     case: str, seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
     path, _ = damage(home, seeded, case)
-    before = snapshot(home)
+    before = home_files(home)
     commands: list[list[str | Path]] = [
         ["import", SAMPLE],
         ["undo"],
@@ -360,7 +357,7 @@ def test_no_command_writes_over_a_damaged_file(
     for args in commands:
         line = one_line_error(run("--home", home, *args, env=env), 1)
         assert str(path) in line, (args, line)
-        assert snapshot(home) == before, args
+        assert home_files(home) == before, args
     assert not (tmp_path / "out.md").exists()
 
 

@@ -23,6 +23,8 @@ from urllib.parse import unquote
 
 import pytest
 
+from tests.helpers import home_files
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "storage" / "sample"
 DATA = REPO.parent / "shared" / "data"
@@ -93,10 +95,6 @@ def ok(result: subprocess.CompletedProcess[str]) -> str:
     assert result.returncode == 0, (result.args, result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
     return result.stdout
-
-
-def snapshot(home: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(home)): p.read_bytes() for p in home.rglob("*") if p.is_file()}
 
 
 def seed_paragraphs() -> list[str]:
@@ -394,7 +392,7 @@ def test_list_text_matches_json(seeded: Seeded, home: Path, env: dict[str, str])
 def test_reading_writes_nothing_and_marking_leaves_papers_json(
     seeded: Seeded, home: Path, env: dict[str, str]
 ) -> None:
-    before = snapshot(home)
+    before = home_files(home)
     for args in (
         ["list"],
         ["list", "--status", "starred", "--json"],
@@ -403,9 +401,9 @@ def test_reading_writes_nothing_and_marking_leaves_papers_json(
         ["stats", "--json"],
     ):
         ok(run("--home", home, *args, env=env))
-    assert snapshot(home) == before
+    assert home_files(home) == before
     ok(run("--home", home, "mark", seeded.collabedit, "read", env=env))
-    after = snapshot(home)
+    after = home_files(home)
     assert after["papers.json"] == before["papers.json"]  # a decision never rewrites it
     assert after["triage.json"] != before["triage.json"]
 

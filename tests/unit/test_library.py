@@ -15,6 +15,7 @@ from storage.library import paper_from_doc, paper_to_doc
 from storage.models import Paper
 from storage.sources.papers import paper_id
 from storage.triage import HISTORY_LIMIT
+from tests.helpers import home_files
 
 SEED_LINKS = {
     "https://github.com/LINs-lab/CollabEdit",
@@ -26,10 +27,6 @@ SEED_LINKS = {
     "https://github.com/Master-PLC/FreDF",
     "https://github.com/Eric-qi/NeuroQuant",
 }
-
-
-def file_bytes(home: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(home.iterdir()) if p.is_file()}
 
 
 def test_seed_import(home: Path, sample_files: list[Path]) -> None:
@@ -102,7 +99,7 @@ def test_real_list_links_and_order(home: Path, real_list: Path) -> None:
 
 def test_failed_import_leaves_files_byte_for_byte(library: Library, tmp_path: Path) -> None:
     library.set_status(library.papers()[0].id, "read")
-    before = file_bytes(library.home)
+    before = home_files(library.home)
     good = tmp_path / "good.txt"
     good.write_text(
         "New list\n\n" + "We propose a brand new method for something entirely different. " * 3
@@ -111,7 +108,7 @@ def test_failed_import_leaves_files_byte_for_byte(library: Library, tmp_path: Pa
     bad.write_text('[{"abstract": "tru')
     with pytest.raises(SourceError):
         library.import_files([good, bad])
-    assert file_bytes(library.home) == before
+    assert home_files(library.home) == before
     assert len(library.papers()) == 38
 
 

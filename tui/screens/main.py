@@ -47,7 +47,7 @@ NARROW_WIDTH = 100
 SEARCH_LIMIT = 5000
 POLL_SECONDS = 1.0
 #: A typed letter waits at most this long to be painted with its results (see ``hold_paint``).
-HOLD_PAINT_SECONDS = 0.016
+HOLD_PAINT_SECONDS = 0.02
 SEARCH_HINT = (
     '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME '
     "tag:X -word"

@@ -1,0 +1,20 @@
+"""Helpers shared by the test folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.snapshot import SNAPSHOT_FILE
+
+
+def home_files(home: Path) -> dict[str, bytes]:
+    """Every file in HOME, by relative path, with its bytes: what must not change.
+
+    Leaves out the papers snapshot: a cache derived from ``papers.json`` that any read may
+    (re)write, never data.
+    """
+    return {
+        str(p.relative_to(home)): p.read_bytes()
+        for p in sorted(home.rglob("*"))
+        if p.is_file() and p.name != SNAPSHOT_FILE
+    }
