@@ -66,10 +66,12 @@ class Terminal:
         self.screen += chunk
         return len(chunk)
 
-    def wait_for(self, marker: bytes, timeout: float, start: int = 0) -> float:
-        """Seconds since spawn when ``marker`` first appears (after byte ``start``)."""
+    def wait_for(self, marker: bytes | tuple[bytes, ...], timeout: float, start: int = 0) -> float:
+        """Seconds since spawn when ``marker`` (or one of several) first appears after byte
+        ``start``."""
         deadline = time.perf_counter() + timeout
-        while marker not in self.screen[start:]:
+        markers = marker if isinstance(marker, tuple) else (marker,)
+        while not any(m in self.screen[start:] for m in markers):
             left = deadline - time.perf_counter()
             if left <= 0:
                 tail = bytes(self.screen[-400:])

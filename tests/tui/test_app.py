@@ -441,3 +441,27 @@ async def test_marks_stay_with_their_list(seeded_home: Path) -> None:
         await pilot.press("space", "space", "2")
         assert not plist(app).marked
         assert "marked" not in str(plist(app).border_title)
+
+
+async def test_the_detail_always_shows_the_paper_under_the_cursor(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+
+    def shows_current() -> bool:
+        paper = plist(app).current
+        shown = app.main_screen.query_one(PaperDetail).text.plain
+        return paper is not None and shown.startswith(paper.display_title)
+
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        for keys in (("j", "j"), ("k",), ("G",), ("g",), ("s",), ("x", "r"), ("5",), ("j",)):
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert shows_current(), keys
+        await pilot.press("1", "slash", *"graph")
+        await wait_for(pilot, lambda: screen.query_text == "graph" and bool(screen.hits))
+        await pilot.pause()
+        assert shows_current()
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert shows_current()
+        assert screen.shown_paper is plist(app).current
