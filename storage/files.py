@@ -267,16 +267,21 @@ class AtomicJSONStorage(Storage):
     # -- ours ---------------------------------------------------------------------------
     def load(self) -> Tables | None:
         """Read the file (or reuse the last parse when it has not changed on disk)."""
+        return self.load_signed()[0]
+
+    def load_signed(self) -> tuple[Tables | None, FileSignature | None]:
+        """``load``, and the version of the file the tables are (taken together: another
+        thread may write the file meanwhile)."""
         sig = signature(self.path)
         if sig is None:
             self._cache, self._cache_sig = None, None
-            return None
+            return None, None
         if sig == self._cache_sig and self._cache is not None:
-            return self._cache
+            return self._cache, sig
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
-            return None
+            return None, None
         try:
             tables = parse_tables(raw, self.path)
         except DamagedFileError:
@@ -292,7 +297,7 @@ class AtomicJSONStorage(Storage):
             tables = self._migrate(tables, version) if self._migrate else tables
             tables.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
         self._cache, self._cache_sig = tables, sig
-        return tables
+        return tables, sig
 
     def writable_table(self, name: str) -> dict[str, Any]:
         """Inside a transaction: a table's documents to change directly (ids as text keys).
@@ -309,14 +314,18 @@ class AtomicJSONStorage(Storage):
         self._dirty = True
         return self._tx[name]
 
-    def changed_on_disk(self, known: FileSignature | None = None) -> bool:
-        """True when the file is not the version this storage last read or wrote (nor
-        ``known``, a version its owner read another way).
+    def changed_on_disk(self) -> bool:
+        """True when the file is not the version this storage last read or wrote.
 
         A version already found damaged does not count as a change again.
         """
         sig = signature(self.path)
-        return sig != self._cache_sig and sig != self._bad_sig and (known is None or sig != known)
+        return sig != self._cache_sig and sig != self._bad_sig
+
+    def changed_since(self, known: FileSignature | None) -> bool:
+        """True when the file is not the version ``known`` (nor one found damaged already)."""
+        sig = signature(self.path)
+        return sig != known and sig != self._bad_sig
 
     @property
     def loaded_signature(self) -> FileSignature | None:

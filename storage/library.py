@@ -267,12 +267,22 @@ class Library:
 
     def papers_changed_on_disk(self) -> bool:
         """True when another process imported papers since this library last read them."""
-        return self._papers_store.changed_on_disk(self._loaded.sig if self._loaded else None)
+        return self._papers_store.changed_since(self._loaded.sig if self._loaded else None)
+
+    def papers_changed_since(self, version: FileSignature | None) -> bool:
+        """True when ``papers.json`` is no longer the ``version`` of ``versioned_papers``."""
+        return self._papers_store.changed_since(version)
 
     # -- papers -----------------------------------------------------------------------------
     def papers(self) -> list[Paper]:
         """Every paper, in list order (lists in import order, then position in the list)."""
         return list(self._papers()[0])
+
+    def versioned_papers(self) -> tuple[list[Paper], FileSignature | None]:
+        """``papers()``, and the version of ``papers.json`` they are, for
+        ``papers_changed_since`` (a reader that shows papers asks whether *they* are stale)."""
+        loaded = self._load_papers()
+        return list(loaded.papers), loaded.sig
 
     def _papers(self) -> tuple[list[Paper], dict[str, Paper]]:
         loaded = self._load_papers()
@@ -285,19 +295,19 @@ class Library:
         if self._loaded is not None and self._loaded.sig == sig:
             return self._loaded
         snapshot_path = self.home / SNAPSHOT_FILE
-        snapshot = read_snapshot(snapshot_path, sig, _PAPER_FIELDS) if sig else None
+        snapshot = read_snapshot(snapshot_path, sig, PAPERS_SCHEMA, _PAPER_FIELDS) if sig else None
         if snapshot is not None:
             papers = [Paper(*row) for row in snapshot.rows]  # saved in list order
         else:
-            tables = self._papers_store.load() or {}
-            sig = self._papers_store.loaded_signature
+            found, sig = self._papers_store.load_signed()
+            tables = found or {}
             order = {info.name: info.order for info in self._lists_from(tables.get("lists", {}))}
             papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
             last = len(order)
             papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
             snapshot = Snapshot([_paper_row(p) for p in papers], tables.get("lists", {}))
             if sig is not None:
-                write_snapshot(snapshot_path, sig, _PAPER_FIELDS, snapshot)
+                write_snapshot(snapshot_path, sig, PAPERS_SCHEMA, _PAPER_FIELDS, snapshot)
         self._loaded = _Loaded(sig, papers, {p.id: p for p in papers}, snapshot.lists)
         return self._loaded
 

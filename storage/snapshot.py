@@ -15,6 +15,8 @@ import marshal
 import mmap
 import os
 import sys
+import tempfile
+import time
 import zlib
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -22,8 +24,10 @@ from typing import Any, NamedTuple
 from storage.files import FileSignature
 
 SNAPSHOT_FILE = "papers.cache"
-#: Bumped whenever what a snapshot holds changes shape.
+#: Bumped whenever what a snapshot holds, or how papers are read into it, changes.
 FORMAT = 1
+#: Temporary files of a writer killed mid-write older than this are swept away.
+_STALE_TEMPORARY_S = 600
 _MAGIC = b"papers-tui snapshot\n"
 
 
@@ -35,13 +39,16 @@ class Snapshot(NamedTuple):
     lists: dict[str, Any]
 
 
-def _key(sig: FileSignature, fields: tuple[str, ...]) -> tuple[Any, ...]:
-    return (FORMAT, sys.implementation.cache_tag, marshal.version, tuple(sig), fields)
+def _key(sig: FileSignature, schema: int, fields: tuple[str, ...]) -> tuple[Any, ...]:
+    return (FORMAT, sys.implementation.cache_tag, marshal.version, tuple(sig), schema, fields)
 
 
-def read_snapshot(path: Path, sig: FileSignature, fields: tuple[str, ...]) -> Snapshot | None:
-    """The snapshot at ``path`` if it was made from the file version ``sig``, else None."""
-    head = _MAGIC + marshal.dumps(_key(sig, fields))
+def read_snapshot(
+    path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...]
+) -> Snapshot | None:
+    """The snapshot at ``path`` if it was made from the file version ``sig`` by a reader of
+    ``papers.json`` schema ``schema`` with these paper ``fields``, else None."""
+    head = _MAGIC + marshal.dumps(_key(sig, schema, fields))
     try:
         # mapped, not read: no copy of the whole file before it is decoded
         with (
@@ -64,18 +71,33 @@ def read_snapshot(path: Path, sig: FileSignature, fields: tuple[str, ...]) -> Sn
 
 
 def write_snapshot(
-    path: Path, sig: FileSignature, fields: tuple[str, ...], snapshot: Snapshot
+    path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...], snapshot: Snapshot
 ) -> None:
     """Write the snapshot of file version ``sig`` (best effort: a cache that cannot be
     written is simply not there next time)."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary: str | None = None
     try:
-        head = _MAGIC + marshal.dumps(_key(sig, fields))
+        head = _MAGIC + marshal.dumps(_key(sig, schema, fields))
         body = marshal.dumps((snapshot.rows, snapshot.lists))
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
             handle.write(head + zlib.crc32(body).to_bytes(4, "big") + body)
         os.replace(temporary, path)
+        temporary = None
     except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+        pass
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    _sweep_temporaries(path)
+
+
+def _sweep_temporaries(path: Path) -> None:
+    """Remove temporary snapshots left by writers killed mid-write (old enough to be dead)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if now - leftover.stat().st_mtime > _STALE_TEMPORARY_S:
+                    leftover.unlink()

@@ -10,11 +10,13 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 
+from storage.files import FileSignature
 from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
 from storage.session import Outcome, TriageSession
 from tui.config import load_config
+from tui.memory import kept_for_good
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
 
@@ -40,16 +42,14 @@ class PapersApp(App[None]):
         if import_sample and not library.papers_path.exists():
             library.import_files(sample_files())
             self.first_run = True
-        # Loading makes ~100,000 objects, none of them garbage: no collector passes meanwhile.
-        gc.disable()
-        try:
-            self.papers: list[Paper] = library.papers()
-        finally:
-            gc.enable()
-        # The papers live as long as the app: keep the collector from walking them again
-        # and again (a full pass over 12,000 papers is a visible pause in a keystroke),
-        # and let young objects pile up longer between passes: a search makes thousands.
-        gc.freeze()
+        # The papers live as long as the app: loaded without collector passes and frozen out
+        # of later ones (a full pass over 12,000 papers is a visible pause in a keystroke);
+        # young objects pile up longer between passes: a search makes thousands.
+        with kept_for_good():
+            papers, version = library.versioned_papers()
+        self.papers: list[Paper] = papers
+        #: The version of papers.json the papers are (to notice another process's import).
+        self.papers_version: FileSignature | None = version
         gc.set_threshold(20_000, 20, 20)
         config = load_config(config_paths(library.home))
         self.keymap: dict[str, str] = config.keymap

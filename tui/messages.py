@@ -51,12 +51,3 @@ class SearchDone(Message):
         #: The hits by paper id.
         self.by_id = by_id or {}
         super().__init__()
-
-
-class PapersChanged(Message):
-    """The library's papers changed (an import here or in another process)."""
-
-    def __init__(self, papers: Sequence[Paper], note: str = "") -> None:
-        self.papers = papers
-        self.note = note
-        super().__init__()

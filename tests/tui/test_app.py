@@ -465,3 +465,43 @@ async def test_the_detail_always_shows_the_paper_under_the_cursor(seeded_home: P
         await pilot.pause()
         assert shows_current()
         assert screen.shown_paper is plist(app).current
+
+
+async def test_papers_imported_elsewhere_replace_the_list_at_once(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """A key handled right after the reload sees the new papers through the new positions."""
+    source = tmp_path / "first.jsonl"
+    source.write_text(
+        json.dumps({"title": "Zeroth Paper", "abstract": "We introduce ZERO, listed first of all."})
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("s")  # one starred paper
+        await wait_for(pilot, lambda: not app.session.busy)
+        starred = set(app.session.state.statuses)
+        Library(seeded_home).import_file(source, list_name="A first list")
+        screen.reload_papers()
+        screen.action_show_tab("starred")
+        assert [p.id for p in plist(app).row_papers()] == list(starred)
+        screen.action_show_tab("all")
+        assert len(plist(app).rows) == 39
+
+
+async def test_an_import_elsewhere_shows_up_even_if_the_library_read_it_first(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """The writer thread may read the new papers.json before the screen polls: the screen
+    asks whether the papers *it shows* are stale, not whether the library has seen the file."""
+    source = tmp_path / "more.jsonl"
+    source.write_text(
+        json.dumps({"title": "Elsewhere", "abstract": "We introduce ELSEWHERE, imported aside."})
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        Library(seeded_home).import_file(source)
+        app.library.papers()  # as the writer thread does when it resolves an id
+        await wait_for(pilot, lambda: len(app.papers) == 39, timeout=5)
+        await wait_for(pilot, lambda: "All 39" in tab_text(app))

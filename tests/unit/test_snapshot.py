@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from pathlib import Path
 
 import pytest
 
 from storage import Library
-from storage.errors import DamagedFileError
-from storage.snapshot import SNAPSHOT_FILE
+from storage.errors import DamagedFileError, NewerFileError
+from storage.files import signature
+from storage.library import _PAPER_FIELDS, PAPERS_SCHEMA, _paper_row
+from storage.snapshot import SNAPSHOT_FILE, Snapshot, write_snapshot
 
 
 def opened(home: Path) -> tuple[Library, bool]:
@@ -84,3 +89,36 @@ def test_no_snapshot_where_it_cannot_be_written(seeded_home: Path) -> None:
     library, parsed = opened(seeded_home)
     assert parsed and len(library.papers()) == 38
     assert not list(seeded_home.glob(f".{SNAPSHOT_FILE}*"))  # no temporary file left
+
+
+def test_a_snapshot_by_a_newer_reader_does_not_open_a_newer_file(seeded_home: Path) -> None:
+    """A newer papers-tui's papers.json (and its snapshot) is refused, not read."""
+    library, _ = opened(seeded_home)
+    rows = [_paper_row(p) for p in library.papers()]
+    papers_path = seeded_home / "papers.json"
+    tables = json.loads(papers_path.read_text(encoding="utf-8"))
+    tables["meta"]["1"]["schema"] = PAPERS_SCHEMA + 1
+    papers_path.write_text(json.dumps(tables), encoding="utf-8")
+    sig = signature(papers_path)
+    assert sig is not None
+    write_snapshot(
+        seeded_home / SNAPSHOT_FILE,
+        sig,
+        PAPERS_SCHEMA + 1,
+        _PAPER_FIELDS,
+        Snapshot(rows, tables["lists"]),
+    )
+    with pytest.raises(NewerFileError):
+        Library(seeded_home).papers()
+
+
+def test_temporaries_of_killed_writers_are_swept(seeded_home: Path) -> None:
+    old = seeded_home / f".{SNAPSHOT_FILE}.dead.tmp"
+    fresh = seeded_home / f".{SNAPSHOT_FILE}.busy.tmp"
+    for leftover in (old, fresh):
+        leftover.write_bytes(b"half a snapshot")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    (seeded_home / SNAPSHOT_FILE).unlink()
+    opened(seeded_home)  # writes the snapshot
+    assert not old.exists()
+    assert fresh.exists()  # may be another process writing right now
