@@ -69,8 +69,8 @@ from benchmarks.timing import Latency
 from storage import Library
 from storage.models import Paper, Status
 from tui.app import PapersApp, sample_files
-from tui.messages import SearchDone
-from tui.screens.main import SEARCH_LIMIT, map_hits
+from tui.messages import Found, SearchDone
+from tui.screens.main import SEARCH_LIMIT
 from tui.text import printable_block
 from tui.widgets.paper_list import PaperList
 
@@ -639,10 +639,10 @@ class OursBench:
             for end in ends:
                 text = query[:end].strip()
                 start = time.perf_counter()
-                hits = index.search(
+                ranking = index.rank(
                     text, limit=SEARCH_LIMIT, statuses=dict(state.statuses), tags=dict(state.tags)
                 )
-                done = SearchDone(text, hits, screen.position, *map_hits(hits, screen.position))
+                done = SearchDone(text, Found.of(ranking, screen.position))
                 searched = time.perf_counter() - start
 
                 def apply(text: str = text, done: SearchDone = done) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -11,7 +12,7 @@ from storage.models import Paper
 from storage.session import Outcome
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
-    from storage.search import SearchHit, SearchIndex
+    from storage.search import Ranking, SearchIndex
 
 
 class Persisted(Message):
@@ -31,23 +32,36 @@ class IndexReady(Message):
         super().__init__()
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A search's papers as the screen uses them: rows for the list, words for the detail."""
+
+    ranking: Ranking
+    #: The paper positions ``rows`` refer to (replaced by an import).
+    position: Mapping[str, int]
+    #: Positions in the papers of the papers found, best first.
+    rows: list[int]
+    #: Paper id -> its row in ``ranking``.
+    where: dict[str, int]
+
+    @classmethod
+    def of(cls, ranking: Ranking, position: Mapping[str, int]) -> Found:
+        where = {pid: i for i, pid in enumerate(ranking.ids) if pid in position}
+        return cls(ranking, position, [position[pid] for pid in where], where)
+
+    def __len__(self) -> int:
+        return len(self.ranking)
+
+    def matched(self, paper_id: str) -> frozenset[str]:
+        """The index words the paper matched (none when it was not found)."""
+        row = self.where.get(paper_id)
+        return frozenset() if row is None else self.ranking.hit(row).matched
+
+
 class SearchDone(Message):
     """Results of one query; the screen drops them if the query changed meanwhile."""
 
-    def __init__(
-        self,
-        query: str,
-        hits: Sequence[SearchHit],
-        position: Mapping[str, int] | None = None,
-        rows: list[int] | None = None,
-        by_id: dict[str, SearchHit] | None = None,
-    ) -> None:
+    def __init__(self, query: str, found: Found) -> None:
         self.query = query
-        self.hits = hits
-        #: The paper positions ``rows`` was worked out with (None: not worked out).
-        self.position = position
-        #: Positions of the hits in the papers, best first.
-        self.rows = rows
-        #: The hits by paper id.
-        self.by_id = by_id or {}
+        self.found = found
         super().__init__()

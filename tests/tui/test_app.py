@@ -167,7 +167,7 @@ async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await pilot.press("slash", *"curvature")
-        await wait_for(pilot, lambda: bool(screen.hits) and plist(app).current is not None)
+        await wait_for(pilot, lambda: screen.found is not None and plist(app).current is not None)
         await pilot.pause(0.05)
         shown = app.main_screen.query_one(PaperDetail).text
         marked = [shown.plain[s.start : s.end].lower() for s in shown.spans if s.style == MARK]
@@ -458,7 +458,7 @@ async def test_the_detail_always_shows_the_paper_under_the_cursor(seeded_home: P
             await pilot.pause()
             assert shows_current(), keys
         await pilot.press("1", "slash", *"graph")
-        await wait_for(pilot, lambda: screen.query_text == "graph" and bool(screen.hits))
+        await wait_for(pilot, lambda: screen.query_text == "graph" and screen.found is not None)
         await pilot.pause()
         assert shows_current()
         await pilot.press("ctrl+l")

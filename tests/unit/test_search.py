@@ -556,3 +556,15 @@ def test_relevance_on_the_real_list() -> None:
     top5 = sum(1 for r in ranks if 0 < r <= 5) / len(ranks)
     assert mrr >= 0.90, f"MRR {mrr:.3f}"
     assert top5 >= 0.97, f"top-5 {top5:.3f}"
+
+
+@pytest.mark.parametrize("query", ["ricci curvature", "graph", "is:inbox", "zzzz"])
+def test_a_ranking_holds_the_same_papers_as_the_hits(index: SearchIndex, query: str) -> None:
+    """``rank`` is ``search`` without making every hit: the same papers, the same hits."""
+    hits = index.search(query, limit=None)
+    ranking = index.rank(query, limit=None)
+    assert ranking.ids == ids(hits) and len(ranking) == len(hits)
+    assert ranking.hits() == hits
+    for row in range(len(hits)):
+        assert ranking.hit(row) == hits[row]
+        assert ranking.hit(row).matched == hits[row].matched

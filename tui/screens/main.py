@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -23,13 +23,13 @@ from storage.models import Paper, Status
 from tui.commands import PaperCommands, bindings
 from tui.frames import PacedScreen
 from tui.memory import kept_for_good, release_memory
-from tui.messages import IndexReady, Persisted, SearchDone
+from tui.messages import Found, IndexReady, Persisted, SearchDone
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_detail import PaperDetail, paper_text
 from tui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
-    from storage.search import SearchHit, SearchIndex
+    from storage.search import SearchIndex
     from storage.similar import Neighbour, SimilarityIndex, Suggestion, Topic
     from tui.app import PapersApp
 
@@ -54,14 +54,6 @@ SEARCH_HINT = (
 )
 
 
-def map_hits(
-    hits: Sequence[SearchHit], position: Mapping[str, int]
-) -> tuple[list[int], dict[str, SearchHit]]:
-    """The rows (positions in the papers) of a search's hits, best first, and the hits by id."""
-    by_id = {h.paper_id: h for h in hits if h.paper_id in position}
-    return [position[pid] for pid in by_id], by_id
-
-
 class TabBar(Static):
     """Tabs with live counts and overall progress; click a tab to show it."""
 
@@ -78,9 +70,9 @@ class MainScreen(PacedScreen[None]):
         self.tab: TabName = "inbox"
         self.query_text = ""
         self.hit_rows: list[int] | None = None
-        #: The hits of the current search by paper id; their matched words are read only
-        #: for the paper shown (working them out for 12,000 hits would cost a keystroke).
-        self.hits: dict[str, SearchHit] = {}
+        #: The current search's papers; their matched words are read only for the paper
+        #: shown (working them out for 5,000 papers would cost a keystroke).
+        self.found: Found | None = None
         self.index: SearchIndex | None = None
         self.similar_index: SimilarityIndex | None = None
         self.suggested: dict[str, str | None] | None = None
@@ -187,7 +179,8 @@ class MainScreen(PacedScreen[None]):
         where = f"{plist.cursor + 1:,} / {n:,}" if n else "empty"
         extra = ""
         if self.hit_rows is not None:
-            extra = " · search" if len(self.hits) < SEARCH_LIMIT else f" · best {SEARCH_LIMIT:,}"
+            found = len(self.found) if self.found is not None else 0
+            extra = " · search" if found < SEARCH_LIMIT else f" · best {SEARCH_LIMIT:,}"
         elif self.tab == "inbox" and self.suggested_rows is not None:
             extra = " · suggested order"
         marked = sum(1 for p in plist.row_papers() if p.id in plist.marked) if plist.marked else 0
@@ -283,7 +276,7 @@ class MainScreen(PacedScreen[None]):
                 state.status(paper.id),
                 note=state.notes.get(paper.id, ""),
                 tags=state.tags.get(paper.id, ()),
-                words=self.hits[paper.id].matched if paper.id in self.hits else (),
+                words=self.found.matched(paper.id) if self.found is not None else (),
                 why=why,
             )
         )
@@ -457,7 +450,7 @@ class MainScreen(PacedScreen[None]):
         self.query_text = event.value.strip()
         if not self.query_text:
             self.hit_rows = None
-            self.hits = {}
+            self.found = None
             self.rebuild(cursor=0, counts=False)
             return
         if self.index is not None:
@@ -496,24 +489,21 @@ class MainScreen(PacedScreen[None]):
         if index is None:
             return
         state = self.papers_app.session.state
-        hits = index.search(
+        ranking = index.rank(
             query, limit=SEARCH_LIMIT, statuses=dict(state.statuses), tags=dict(state.tags)
         )
-        # mapped here, not on the UI thread: 5,000 hits cost milliseconds
-        position = self.position
-        rows, by_id = map_hits(hits, position)
-        self.post_message(SearchDone(query, hits, position, rows, by_id))
+        # mapped here, not on the UI thread: 5,000 papers cost milliseconds
+        self.post_message(SearchDone(query, Found.of(ranking, self.position)))
 
     @on(SearchDone)
     def search_done(self, event: SearchDone) -> None:
         if event.query != self.query_text:
             return  # stale: the user typed on
-        if event.position is self.position and event.rows is not None:
-            rows, by_id = event.rows, event.by_id
-        else:  # mapped for papers replaced since (an import)
-            rows, by_id = map_hits(event.hits, self.position)
-        self.hit_rows = rows
-        self.hits = by_id
+        found = event.found
+        if found.position is not self.position:  # mapped for papers replaced since (an import)
+            found = Found.of(found.ranking, self.position)
+        self.found = found
+        self.hit_rows = found.rows
         self.rebuild(cursor=0, counts=False)
         self.release_paint()
 
@@ -721,7 +711,7 @@ class MainScreen(PacedScreen[None]):
         self.suggested = None
         self.suggested_rows = None
         self.hit_rows = None if not self.query_text else []
-        self.hits = {}
+        self.found = None
         self.rebuild()
         self.build_index(app.papers)
         if note:
@@ -808,7 +798,7 @@ class MainScreen(PacedScreen[None]):
                 self.tab = "all"
                 with self.search_input.prevent(Input.Changed):
                     self.search_input.value = ""
-                self.query_text, self.hit_rows, self.hits = "", None, {}
+                self.query_text, self.hit_rows, self.found = "", None, None
             self.rebuild(keep=paper_id)
 
         self.app.push_screen(
