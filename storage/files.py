@@ -327,6 +327,11 @@ class AtomicJSONStorage(Storage):
         sig = signature(self.path)
         return sig != known and sig != self._bad_sig
 
+    def forget(self) -> None:
+        """Drop the parsed tables (the next ``load`` reads the file again); what version was
+        last read is still known to ``changed_on_disk``."""
+        self._cache = None
+
     @property
     def loaded_signature(self) -> FileSignature | None:
         """The version of the file the last ``load`` returned."""

@@ -308,6 +308,9 @@ class Library:
             snapshot = Snapshot([_paper_row(p) for p in papers], tables.get("lists", {}))
             if sig is not None:
                 write_snapshot(snapshot_path, sig, PAPERS_SCHEMA, _PAPER_FIELDS, snapshot)
+            # the papers hold what is needed: the parsed file would double the memory for as
+            # long as the library is open (an import reads the file again)
+            self._papers_store.forget()
         self._loaded = _Loaded(sig, papers, {p.id: p for p in papers}, snapshot.lists)
         return self._loaded
 

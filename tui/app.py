@@ -50,10 +50,11 @@ class PapersApp(App[None]):
         #: The version of papers.json the papers are (to notice another process's import).
         self.papers_version: FileSignature | None = version
         # Painting leaves cyclic garbage (Textual's strips and their caches, ~8,000 objects a
-        # keystroke) that only the collector frees. Passes every 5,000 new objects keep each
-        # one small: (20,000, 20, 20) let it pile up into 130 ms pauses; Python's default
-        # (700, 10, 10) runs so often that the passes add up (measured on filter keys).
-        gc.set_threshold(5_000, 10, 10)
+        # keystroke) that only the collector frees. Young passes every 5,000 new objects keep
+        # each small: (20,000, 20, 20) let it pile up into 130 ms pauses; Python's default
+        # (700, 10, 10) runs so often that the passes add up (measured on filter keys). Full
+        # passes run when the screen is still (tui/frames.py), so their own threshold is high.
+        gc.set_threshold(5_000, 10, 100)
         config = load_config(config_paths(library.home))
         self.keymap: dict[str, str] = config.keymap
         self.config_problems = config.problems

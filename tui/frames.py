@@ -11,6 +11,8 @@ arithmetic fixed; everything else is Textual's.
 
 from __future__ import annotations
 
+import gc
+
 from textual import _time
 from textual.screen import UPDATE_PERIOD, Screen, ScreenResultType
 from textual.timer import EventTargetGone, Timer
@@ -46,10 +48,28 @@ class FrameTimer(Timer):
                 break
 
 
+#: Seconds without a frame after which the garbage collector runs: the user is reading, not
+#: typing (a pass takes up to ~30 ms: keys a second apart rarely meet one).
+IDLE_COLLECT_S = 1.0
+
+
 class PacedScreen(Screen[ScreenResultType]):
-    """A screen painted by a ``FrameTimer``."""
+    """A screen painted by a ``FrameTimer``, collecting garbage while nothing is painted.
+
+    Painting leaves cyclic garbage (Textual's strips cache themselves), which only the
+    collector frees. Collected on its own schedule, a full pass could land in a keystroke
+    (60 ms seen); run when the screen has been still for ``IDLE_COLLECT_S``, it finds little
+    (the app sets the full pass's own threshold high: see ``PapersApp``).
+    """
 
     _frame_timer: FrameTimer | None = None
+    _collect_timer: Timer | None = None
+
+    def _on_timer_update(self) -> None:
+        super()._on_timer_update()
+        if self._collect_timer is not None:
+            self._collect_timer.stop()
+        self._collect_timer = self.set_timer(IDLE_COLLECT_S, _collect, name="idle-collect")
 
     @property
     def _update_timer(self) -> Timer:
@@ -65,3 +85,7 @@ class PacedScreen(Screen[ScreenResultType]):
             self._timers.add(timer)
             self._frame_timer = timer
         return self._frame_timer
+
+
+def _collect() -> None:
+    gc.collect()

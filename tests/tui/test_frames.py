@@ -87,3 +87,10 @@ async def test_a_letter_is_painted_anyway_when_its_search_is_slow(seeded_home: P
         await pilot.pause(HOLD_PAINT_SECONDS + 0.05)
         assert app._batch_count == 0 and screen._held_paint is None  # …but not for long
         assert screen.search_input.value == "g"
+
+
+async def test_the_main_screen_is_painted_by_the_fixed_timer(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        assert isinstance(screen._update_timer, FrameTimer)

@@ -45,8 +45,14 @@ class PaperDetail(VerticalScroll, can_focus=False):
         return content if isinstance(content, Text) else Text(str(content))
 
     def show(self, text: Text) -> None:
-        """Show a paper's text (``paper_text``), from its top."""
-        self.query_one("#detail-text", Static).update(text)
+        """Show a paper's text (``paper_text``), from its top.
+
+        The same text again (the same paper at the top of a search typed on, a status shown
+        again) is not laid out and drawn again: that is most of a keystroke's frame.
+        """
+        static = self.query_one("#detail-text", Static)
+        if text != static.content:
+            static.update(text)
         self.scroll_home(animate=False)
 
 
