@@ -6,7 +6,8 @@ next tick, then the loop adds one again): the frame that follows the first frame
 idle spell waits one to two ticks (17-33 ms) instead of up to one. A keystroke in the search
 box hits exactly that: the typed letter is painted at once, the results a frame later, so a
 third of a filter's latency was this wait. ``PacedScreen`` gives a screen a timer with the
-arithmetic fixed; everything else is Textual's.
+arithmetic fixed (everything else is Textual's), and runs the garbage collector's full pass
+when the screen has been still for a second, not in the middle of a keystroke.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import statistics
 import time
 from pathlib import Path
@@ -11,7 +12,7 @@ from textual.app import App
 from textual.timer import Timer
 
 from tests.tui.helpers import make_app, ready, wait_for
-from tui.frames import FrameTimer
+from tui.frames import IDLE_COLLECT_S, FrameTimer
 from tui.screens.main import HOLD_PAINT_SECONDS
 
 SIZE = (120, 36)
@@ -94,3 +95,22 @@ async def test_the_main_screen_is_painted_by_the_fixed_timer(seeded_home: Path) 
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         assert isinstance(screen._update_timer, FrameTimer)
+
+
+async def test_the_collector_runs_when_the_screen_is_still(seeded_home: Path) -> None:
+    full_passes: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full_passes.append(1)
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        gc.callbacks.append(watch)
+        try:
+            await pilot.press("j")
+            await pilot.pause(IDLE_COLLECT_S + 0.5)
+        finally:
+            gc.callbacks.remove(watch)
+        assert full_passes
