@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 from storage import Library, Status
 from tests.tui.helpers import FakeClipboard, make_app, ready, settled, wait_for
 from tui.app import PapersApp
+from tui.screens.dialogs import typed_path
 from tui.screens.help import HelpScreen
 from tui.widgets.paper_detail import MARK, PaperDetail
 from tui.widgets.paper_list import PaperList
@@ -505,3 +506,30 @@ async def test_an_import_elsewhere_shows_up_even_if_the_library_read_it_first(
         app.library.papers()  # as the writer thread does when it resolves an id
         await wait_for(pilot, lambda: len(app.papers) == 39, timeout=5)
         await wait_for(pilot, lambda: "All 39" in tab_text(app))
+
+
+async def test_an_absolute_path_typed_after_the_prefilled_folder(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """The import prompt starts at the current folder; typing /abs/path after it means it."""
+    source = tmp_path / "more.jsonl"
+    source.write_text(
+        json.dumps({"title": "Typed Path", "abstract": "We introduce TYPED, imported by hand."})
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        field = app.screen.query_one("#import-path", Input)
+        assert field.value.endswith("/")
+        field.cursor_position = len(field.value)
+        await pilot.press(*str(source))
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: len(app.papers) == 39)
+
+
+def test_typed_paths() -> None:
+    assert typed_path("/home/me/papers//data/list.jsonl") == Path("/data/list.jsonl")
+    assert typed_path("/home/me/papers/~/list.jsonl") == Path("~/list.jsonl").expanduser()
+    assert typed_path(" /home/me/papers/list.jsonl ") == Path("/home/me/papers/list.jsonl")
+    assert typed_path("lists/a.txt") == Path("lists/a.txt")

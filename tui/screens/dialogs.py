@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,6 +14,18 @@ from textual.widgets import Button, Input, Label, TextArea
 
 from storage.models import Paper, Status
 from tui.text import printable
+
+
+def typed_path(text: str) -> Path:
+    """The path typed into a prompt that was filled with a folder to start from.
+
+    As in Emacs, typing an absolute path after the folder starts again at the root: in
+    ``/home/me/papers//data/list.jsonl`` or ``/home/me/papers/~/list.jsonl`` the last ``//``
+    or ``/~/`` begins the path meant. ``~`` is the home folder.
+    """
+    text = text.strip()
+    start = max(text.rfind("//") + 1, text.rfind("/~/") + 1)
+    return Path(text[start:]).expanduser()
 
 
 class TextPrompt(ModalScreen[str | None]):

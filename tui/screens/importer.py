@@ -14,6 +14,7 @@ from textual.widgets import Input, Label, ProgressBar
 
 from storage.errors import LibraryError
 from storage.library import Library
+from tui.screens.dialogs import typed_path
 
 
 class ImportScreen(ModalScreen[str | None]):
@@ -74,8 +75,8 @@ class ImportScreen(ModalScreen[str | None]):
 
         try:
             report = self.library.import_files(
-                [Path(path).expanduser()],
-                catalog=Path(catalog).expanduser() if catalog else None,
+                [typed_path(path)],
+                catalog=typed_path(catalog) if catalog else None,
                 progress=progress,
             )
         except (LibraryError, OSError) as exc:

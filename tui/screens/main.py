@@ -648,7 +648,7 @@ class MainScreen(PacedScreen[None]):
 
     # -- the library ------------------------------------------------------------------------
     def action_export(self) -> None:
-        from tui.screens.dialogs import TextPrompt
+        from tui.screens.dialogs import TextPrompt, typed_path
 
         papers = self.paper_list.row_papers()
         if not papers:
@@ -659,7 +659,7 @@ class MainScreen(PacedScreen[None]):
         def write(path_text: str | None) -> None:
             if not path_text:
                 return
-            target = Path(path_text).expanduser()
+            target = typed_path(path_text)
             if target.is_dir():
                 target = target / default.name
             state = self.papers_app.session.state
