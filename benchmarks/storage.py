@@ -54,6 +54,7 @@ from tinydb.storages import JSONStorage
 import storage.files as storage_files
 from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 from benchmarks.timing import Latency
+from storage.collector import collector_paused
 from storage.library import Library, paper_to_doc
 from storage.models import Paper, Status
 from storage.triage import HISTORY_CHANGES_LIMIT, HISTORY_LIMIT
@@ -630,13 +631,8 @@ def gc_paused() -> Iterator[None]:
     would be charged to whichever codec happened to trigger one.
     """
     gc.collect()
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _json_bytes(data: Any) -> bytes:

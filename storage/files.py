@@ -319,8 +319,7 @@ class AtomicJSONStorage(Storage):
 
         A version already found damaged does not count as a change again.
         """
-        sig = signature(self.path)
-        return sig != self._cache_sig and sig != self._bad_sig
+        return self.changed_since(self._cache_sig)
 
     def changed_since(self, known: FileSignature | None) -> bool:
         """True when the file is not the version ``known`` (nor one found damaged already)."""
@@ -331,11 +330,6 @@ class AtomicJSONStorage(Storage):
         """Drop the parsed tables (the next ``load`` reads the file again); what version was
         last read is still known to ``changed_on_disk``."""
         self._cache = None
-
-    @property
-    def loaded_signature(self) -> FileSignature | None:
-        """The version of the file the last ``load`` returned."""
-        return self._cache_sig
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:

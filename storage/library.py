@@ -265,10 +265,6 @@ class Library:
         """True when the last triage change found (and kept) another process's changes."""
         return self._triage_store.saw_outside_change
 
-    def papers_changed_on_disk(self) -> bool:
-        """True when another process imported papers since this library last read them."""
-        return self._papers_store.changed_since(self._loaded.sig if self._loaded else None)
-
     def papers_changed_since(self, version: FileSignature | None) -> bool:
         """True when ``papers.json`` is no longer the ``version`` of ``versioned_papers``."""
         return self._papers_store.changed_since(version)

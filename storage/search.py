@@ -32,15 +32,13 @@ text; a key with no value yet (``is:`` while typing) filters nothing.
 from __future__ import annotations
 
 import bisect
-import gc
 import math
 import re
 import threading
 import unicodedata
 from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
@@ -51,6 +49,7 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from storage.collector import collector_paused
 from storage.models import Paper, Status
 
 FloatArray = npt.NDArray[np.float32]
@@ -627,7 +626,7 @@ class Ranking:
         # Tuples made by ``tuple.__new__`` from ``map``: no Python code runs per hit.
         make = partial(tuple.__new__, SearchHit)
         rows = zip(self.ids, self._scores, repeat(self._explanation), range(len(self.ids)))
-        with _collector_paused():
+        with collector_paused():
             return list(map(make, rows))
 
 
@@ -758,7 +757,7 @@ class SearchIndex:
                 terms.append(word)
             return tid
 
-        with _collector_paused():  # many short-lived containers, no cycles among them
+        with collector_paused():  # many short-lived containers, no cycles among them
             for slot, paper in enumerate(batch, start=first):
                 self._papers.append(paper)
                 self._slot_by_id[paper.id] = slot
@@ -1540,24 +1539,6 @@ class SearchIndex:
                 frozenset(author_terms),
             )
         return Ranking(self._ids[slots].tolist(), scores.tolist(), explanation)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while making many objects that all survive.
-
-    A search may return a hit for each of 100,000 papers: with the collector on, making them
-    runs a collection every 700 objects, each walking the whole library, which costs more
-    than making the hits. Nothing made meanwhile is garbage, so nothing is lost; the
-    collector is turned back on (if it was on) even on error.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _has_run(tokens: list[int], accepted: list[set[int]]) -> bool:

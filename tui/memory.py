@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
+from storage.collector import collector_paused
+
 
 @cache
 def _malloc_trim() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
@@ -45,11 +47,8 @@ def kept_for_good() -> Iterator[None]:
     trigger (during the load, or right after it over the young generation) cost as much as
     the load itself: 0.18 s -> 0.09 s at start.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
+    with collector_paused():
+        try:
+            yield
+        finally:
+            gc.freeze()  # before the collector is back: the young objects are never walked

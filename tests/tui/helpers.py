@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +29,12 @@ class FakeClipboard:
 
     def paste(self) -> str:
         return self.text
+
+
+def one_paper_list(path: Path, title: str, abstract: str) -> Path:
+    """A JSONL list file holding one paper."""
+    path.write_text(json.dumps({"title": title, "abstract": abstract}), encoding="utf-8")
+    return path
 
 
 def make_app(home: Path) -> PapersApp:

@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.widgets import Input, Static
 
 from storage import Library, Status
-from tests.tui.helpers import FakeClipboard, make_app, ready, settled, wait_for
+from tests.tui.helpers import FakeClipboard, make_app, one_paper_list, ready, settled, wait_for
 from tui.app import PapersApp
 from tui.screens.dialogs import typed_path
 from tui.screens.help import HelpScreen
@@ -344,14 +344,10 @@ async def test_bulk_decision_is_one_undo_step(seeded_home: Path) -> None:
 
 
 async def test_import_from_inside_the_app(seeded_home: Path, tmp_path: Path) -> None:
-    source = tmp_path / "more.jsonl"
-    source.write_text(
-        json.dumps(
-            {
-                "title": "A New Paper",
-                "abstract": "We introduce NEWTHING, a benchmark for testing imports in the app.",
-            }
-        )
+    source = one_paper_list(
+        tmp_path / "more.jsonl",
+        "A New Paper",
+        "We introduce NEWTHING, a benchmark for testing imports in the app.",
     )
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -472,9 +468,8 @@ async def test_papers_imported_elsewhere_replace_the_list_at_once(
     seeded_home: Path, tmp_path: Path
 ) -> None:
     """A key handled right after the reload sees the new papers through the new positions."""
-    source = tmp_path / "first.jsonl"
-    source.write_text(
-        json.dumps({"title": "Zeroth Paper", "abstract": "We introduce ZERO, listed first of all."})
+    source = one_paper_list(
+        tmp_path / "first.jsonl", "Zeroth Paper", "We introduce ZERO, listed first of all."
     )
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -495,9 +490,8 @@ async def test_an_import_elsewhere_shows_up_even_if_the_library_read_it_first(
 ) -> None:
     """The writer thread may read the new papers.json before the screen polls: the screen
     asks whether the papers *it shows* are stale, not whether the library has seen the file."""
-    source = tmp_path / "more.jsonl"
-    source.write_text(
-        json.dumps({"title": "Elsewhere", "abstract": "We introduce ELSEWHERE, imported aside."})
+    source = one_paper_list(
+        tmp_path / "more.jsonl", "Elsewhere", "We introduce ELSEWHERE, imported aside."
     )
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -512,9 +506,8 @@ async def test_an_absolute_path_typed_after_the_prefilled_folder(
     seeded_home: Path, tmp_path: Path
 ) -> None:
     """The import prompt starts at the current folder; typing /abs/path after it means it."""
-    source = tmp_path / "more.jsonl"
-    source.write_text(
-        json.dumps({"title": "Typed Path", "abstract": "We introduce TYPED, imported by hand."})
+    source = one_paper_list(
+        tmp_path / "more.jsonl", "Typed Path", "We introduce TYPED, imported by hand."
     )
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

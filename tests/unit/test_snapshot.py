@@ -20,7 +20,7 @@ def opened(home: Path) -> tuple[Library, bool]:
     """A new Library on ``home`` with its papers read; whether it had to parse the JSON."""
     library = Library(home)
     library.papers()
-    return library, library._papers_store.loaded_signature is not None
+    return library, not library._papers_store.changed_on_disk()  # it read papers.json
 
 
 def test_the_next_open_reads_the_snapshot_and_sees_the_same(seeded_home: Path) -> None:
@@ -31,13 +31,15 @@ def test_the_next_open_reads_the_snapshot_and_sees_the_same(seeded_home: Path) -
     assert not parsed
     assert second.papers() == first.papers()
     assert second.lists() == first.lists()
-    assert not second.papers_changed_on_disk()
+    papers, version = second.versioned_papers()
+    assert papers == first.papers() and not second.papers_changed_since(version)
 
 
 def test_an_import_elsewhere_is_seen_not_the_old_snapshot(
     seeded_home: Path, tmp_path: Path
 ) -> None:
     reader, _ = opened(seeded_home)
+    _, version = reader.versioned_papers()
     extra = tmp_path / "more.txt"
     extra.write_text(
         "More papers\n\nWe study a new problem in depth and propose a method that solves it "
@@ -51,7 +53,7 @@ def test_an_import_elsewhere_is_seen_not_the_old_snapshot(
     after, parsed = opened(seeded_home)
     assert parsed and len(after.papers()) == 39
     assert [info.name for info in after.lists()][-1] == "More papers"
-    assert reader.papers_changed_on_disk()
+    assert reader.papers_changed_since(version)
     assert len(reader.papers()) == 39
     assert not opened(seeded_home)[1]  # and the snapshot was made again
 
