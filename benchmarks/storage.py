@@ -54,7 +54,7 @@ from tinydb.storages import JSONStorage
 import storage.files as storage_files
 from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 from benchmarks.timing import Latency
-from storage.collector import collector_paused
+from storage.gc_pause import collector_paused
 from storage.library import Library, paper_to_doc
 from storage.models import Paper, Status
 from storage.triage import HISTORY_CHANGES_LIMIT, HISTORY_LIMIT

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from storage.collector import collector_paused
+from storage.gc_pause import collector_paused
 from storage.models import Paper, Status
 
 FloatArray = npt.NDArray[np.float32]

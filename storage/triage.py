@@ -74,8 +74,6 @@ class TriageSnapshot:
     statuses: dict[str, Status] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    can_undo: bool = False
-    can_redo: bool = False
 
     def status(self, paper_id: str) -> Status:
         return self.statuses.get(paper_id, Status.INBOX)
@@ -106,9 +104,6 @@ def snapshot_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageSnaps
             snap.notes[pid] = doc["note"]
         if doc.get("tags"):
             snap.tags[pid] = tuple(doc["tags"])
-    history = tables.get("history", {}).values()
-    snap.can_undo = any(not h.get("undone") for h in history)
-    snap.can_redo = any(h.get("undone") for h in history)
     return snap
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
-from storage.collector import collector_paused
+from storage.gc_pause import collector_paused
 
 
 @cache
