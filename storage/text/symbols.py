@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-#: Greek letters by their LaTeX names (``\\alpha`` → α, ``\\varphi`` → φ, ``\\Omega`` → Ω).
+#: Greek letters by their LaTeX names (``\alpha`` → α, ``\varphi`` → φ, ``\Omega`` → Ω).
 GREEK: Final[Mapping[str, str]] = {
     "alpha": "α",
     "beta": "β",
@@ -74,5 +74,5 @@ GREEK: Final[Mapping[str, str]] = {
     "varOmega": "Ω",
 }
 
-#: The Greek letter names, lower case (``\\Tau`` and ``\\tau`` both name a letter).
+#: The Greek letter names, lower case (``\Tau`` and ``\tau`` both name a letter).
 GREEK_NAMES: Final[frozenset[str]] = frozenset(name.lower() for name in GREEK)
