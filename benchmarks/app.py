@@ -69,9 +69,8 @@ from benchmarks.timing import Latency
 from storage import Library
 from storage.models import Paper, Status
 from tui.app import PapersApp, sample_files
-from tui.messages import Found, SearchDone
-from tui.screens.main import SEARCH_LIMIT
 from tui.text import printable_block
+from tui.view import SEARCH_LIMIT, Found
 from tui.widgets.paper_list import PaperList
 
 SIZE = (_pty.COLUMNS, _pty.ROWS)
@@ -586,7 +585,7 @@ class OursBench:
                 name = TAB_KEYS[key]
 
                 def done(name: str = name) -> bool:
-                    return self.screen.tab == name and self.detail_current()
+                    return self.screen.view.tab == name and self.detail_current()
 
                 def switch(name: str = name) -> None:
                     self.screen.action_show_tab(name)
@@ -594,7 +593,7 @@ class OursBench:
 
                 await self.measure(timings, key, done, mode, switch)
                 rows.setdefault(name, list(self.plist.rows))
-        if self.screen.tab != "inbox":
+        if self.screen.view.tab != "inbox":
             self.screen.action_show_tab("inbox")
             await settle(self.pilot)
 
@@ -606,7 +605,7 @@ class OursBench:
         queries = list(TYPED_QUERIES[: reps.queries])
 
         def cleared() -> bool:
-            return screen.hit_rows is None and not screen.query_text and self.detail_current()
+            return screen.view.hit_rows is None and not screen.view.query and self.detail_current()
 
         for mode, count, chars in (
             ("paint", reps.queries, reps.chars),
@@ -616,12 +615,12 @@ class OursBench:
                 await self.pilot.press("slash")
                 await settle(self.pilot)
                 for end in range(1, min(chars, len(query)) + 1):
-                    text, before = query[:end].strip(), screen.hit_rows
+                    text, before = query[:end].strip(), screen.view.hit_rows
 
                     def applied(text: str = text, before: object = before) -> bool:
                         return (
-                            screen.query_text == text
-                            and screen.hit_rows is not before
+                            screen.view.query == text
+                            and screen.view.hit_rows is not before
                             and self.detail_current()
                         )
 
@@ -642,12 +641,11 @@ class OursBench:
                 ranking = index.rank(
                     text, limit=SEARCH_LIMIT, statuses=dict(state.statuses), tags=dict(state.tags)
                 )
-                done = SearchDone(text, Found.of(ranking, screen.position))
+                found = screen.view.found_by(ranking)
                 searched = time.perf_counter() - start
 
-                def apply(text: str = text, done: SearchDone = done) -> None:
-                    screen.query_text = text
-                    screen.search_done(done)
+                def apply(text: str = text, found: Found = found) -> None:
+                    screen.search_results(text, found)
                     self.show_detail()
 
                 if timed:
@@ -658,7 +656,7 @@ class OursBench:
                     await settle(self.pilot)
 
             def clear() -> None:
-                screen.query_changed(Input.Changed(screen.search_input, ""))
+                screen.query_changed(Input.Changed(screen.search_box, ""))
                 self.show_detail()
 
             await self.measure(clearing, "", lambda: True, "pure", clear)
@@ -683,7 +681,7 @@ async def bench_ours(home: Path, reps: Reps) -> OursResult:
             await settle(pilot)
             bench = OursBench(app, pilot, meter)
             # The cursor blinks every 0.5 s in the search box: frames no keystroke asked for.
-            bench.screen.search_input.cursor_blink = False
+            bench.screen.search_box.cursor_blink = False
             n = len(app.papers)
             steps: list[tuple[str, Callable[[], Any]]] = [
                 ("triage s", lambda: bench.triage(actions["triage s"], reps)),

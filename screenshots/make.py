@@ -47,7 +47,7 @@ async def shoot(home: Path, name: str, size: tuple[int, int], keys: Sequence[str
             await pilot.press(key)
         for _ in range(50):  # let a search finish
             screen = app.main_screen
-            if not screen.query_text or screen.hit_rows is not None:
+            if not screen.view.query or screen.view.hit_rows is not None:
                 break
             await pilot.pause(0.02)
         await pilot.pause(0.2)

@@ -8,13 +8,12 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App
-from textual.binding import Binding
 
-from storage.files import FileSignature
 from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
 from storage.session import Outcome, TriageSession
+from tui.commands import bindings
 from tui.config import load_config
 from tui.memory import kept_for_good
 from tui.messages import Persisted
@@ -33,7 +32,7 @@ class PapersApp(App[None]):
     TITLE = "papers"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, id="force_quit")]
+    BINDINGS = bindings("app")
 
     def __init__(self, library: Library, *, import_sample: bool = True) -> None:
         super().__init__()
@@ -46,9 +45,6 @@ class PapersApp(App[None]):
         # of later ones (a full pass over 12,000 papers is a visible pause in a keystroke).
         with kept_for_good():
             papers, version = library.versioned_papers()
-        self.papers: list[Paper] = papers
-        #: The version of papers.json the papers are (to notice another process's import).
-        self.papers_version: FileSignature | None = version
         # Painting leaves cyclic garbage (Textual's strips and their caches, ~8,000 objects a
         # keystroke) that only the collector frees. Young passes every 5,000 new objects keep
         # each small: (20,000, 20, 20) let it pile up into 130 ms pauses; Python's default
@@ -59,8 +55,13 @@ class PapersApp(App[None]):
         self.keymap: dict[str, str] = config.keymap
         self.config_problems = config.problems
         self.session = TriageSession(library, self._persisted)
-        self.main_screen = MainScreen()
+        self.main_screen = MainScreen(library, self.session, papers, version, self.keymap)
         self._quit_anyway = False
+
+    @property
+    def papers(self) -> list[Paper]:
+        """The papers the app shows, in list order."""
+        return self.main_screen.view.papers
 
     def _persisted(self, outcome: Outcome) -> None:
         """Called on the writer thread: hand the outcome to the main screen."""

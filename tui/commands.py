@@ -1,8 +1,10 @@
-"""Every action of the main screen, defined once: key binding, footer, help screen, palette.
+"""Every key of the app, defined once: binding, footer, help screen, palette, remapping.
 
 A ``Command`` names its binding id (users remap it in ``config.toml``), its default keys,
-the screen action it runs, and the words the footer, the help screen and the command palette
-show. ``bindings()`` makes the Textual ``Binding``s; ``PaperCommands`` is the palette provider.
+the screen it belongs to (``scope``: the main screen or one of the dialogs), the action it
+runs there, and the words the footer, the help screen and the command palette show.
+``bindings(scope)`` makes a screen's Textual ``Binding``s; ``PaperCommands`` is the palette
+provider; the README's key table is ``key_table()`` (a test compares them).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class Command:
     group: str
     footer: bool = False
     palette: bool = True
+    #: The screen whose binding this is: "main", or a dialog's name (see ``SCOPES``).
+    scope: str = "main"
     #: Checked before the focused widget sees the key: for keys that move the focus, so that
     #: the keys typed right after them (a fast typist, a paste) land where the focus went.
     priority: bool = False
@@ -87,14 +91,34 @@ COMMANDS: tuple[Command, ...] = (
     Command("stats", "S", "stats", "Stats", "Progress: decisions per day, pace, per list and venue", "Library"),
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
     Command("quit", "q", "quit", "Quit", "Quit (every decision is already saved)", "Library", footer=True),
+    Command("force_quit", "ctrl+q", "quit", "Quit", "Quit from any screen", "Library", palette=False, scope="app"),
+    # Dialogs: keys of the screens that open over the main one
+    Command("prompt_cancel", "escape", "cancel", "Cancel", "Prompt (export, tags): close it without doing anything", "Dialogs", palette=False, scope="prompt"),
+    Command("note_save", "ctrl+s", "save", "Save", "Note editor: save the note", "Dialogs", palette=False, scope="note"),
+    Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving", "Dialogs", palette=False, scope="note"),
+    Command("bulk_read", "r", "choose('read')", "Read", "Bulk decision: mark every marked paper read", "Dialogs", palette=False, scope="bulk"),
+    Command("bulk_skip", "x", "choose('skipped')", "Skip", "Bulk decision: skip every marked paper", "Dialogs", palette=False, scope="bulk"),
+    Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk"),
+    Command("bulk_inbox", "i", "choose('inbox')", "Inbox", "Bulk decision: put every marked paper back in the Inbox", "Dialogs", palette=False, scope="bulk"),
+    Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
+    Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it (not while importing)", "Dialogs", palette=False, scope="import"),
+    Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
+    Command("stats_close", "escape,q,S", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats"),
+    Command("similar_close", "escape,q,m", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar"),
+    Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
+    Command("topics_decide", "D", "decide", "Decide topic", "Topics: decide every paper of the highlighted topic at once", "Dialogs", palette=False, scope="topics"),
 )  # fmt: skip
 
 BY_ID: Mapping[str, Command] = {c.id: c for c in COMMANDS}
 
 
-def bindings() -> list[BindingType]:
-    """The main screen's key bindings, one per command."""
-    return [c.binding() for c in COMMANDS]
+#: The screens that have keys: the main one, the app (every screen), and the dialogs.
+SCOPES = ("main", "app", "prompt", "note", "bulk", "import", "help", "stats", "similar", "topics")
+
+
+def bindings(scope: str = "main") -> list[BindingType]:
+    """The key bindings of one screen (``scope``), one per command."""
+    return [c.binding() for c in COMMANDS if c.scope == scope]
 
 
 def keys_for(command: Command, keymap: Mapping[str, str]) -> list[str]:
@@ -125,6 +149,18 @@ def grouped(commands: Iterable[Command] = COMMANDS) -> dict[str, list[Command]]:
     for command in commands:
         groups.setdefault(command.group, []).append(command)
     return groups
+
+
+def key_table() -> str:
+    """The README's key table (Markdown): every command, its default keys and its id."""
+    lines = ["| keys | what it does | id |", "| --- | --- | --- |"]
+    for group, commands in grouped().items():
+        lines.append(f"| **{group}** | | |")
+        for command in commands:
+            keys = " ".join(f"`{key_label(k)}`" for k in keys_for(command, {}))
+            lines.append(f"| {keys} | {command.help} | `{command.id}` |")
+    lines.append("| `ctrl+p` | Command palette: every action by name | |")
+    return "\n".join(lines) + "\n"
 
 
 class PaperCommands(Provider):

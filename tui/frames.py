@@ -18,6 +18,15 @@ from textual import _time
 from textual.screen import UPDATE_PERIOD, Screen, ScreenResultType
 from textual.timer import EventTargetGone, Timer
 
+#: The Textual code this module copies or relies on, by the SHA-256 (first 16 hex digits) of
+#: its source in the pinned Textual. A test fails when an upgrade changes any of them: read
+#: the new source, port the fix (or drop it, if Textual fixed the catch-up) and update these.
+UPSTREAM = {
+    "textual.timer.Timer._run": "92f4923ce3b2fa97",  # copied by FrameTimer._run
+    "textual.screen.Screen._update_timer": "ed1ff3583a641eba",  # replaced by PacedScreen's
+    "textual.screen.Screen._on_timer_update": "af1f31e0921c3100",  # extended by PacedScreen's
+}
+
 
 class FrameTimer(Timer):
     """``Timer`` whose ticks, after a pause, resume at the next tick of its schedule."""

@@ -49,7 +49,7 @@ def test_search(snap_compare: Any, seeded_home: Path) -> None:
         screen = await ready(pilot)
         await pilot.press("slash", *"difusion")
         await wait_for(
-            pilot, lambda: screen.query_text == "difusion" and screen.hit_rows is not None
+            pilot, lambda: screen.view.query == "difusion" and screen.view.hit_rows is not None
         )
         await pilot.pause(0.1)
 

@@ -143,7 +143,7 @@ async def test_search_as_you_type_esc_keeps_the_filter(seeded_home: Path) -> Non
         assert isinstance(app.focused, Input)
         await pilot.press(*"parasolvr")
         await wait_for(
-            pilot, lambda: screen.query_text == "parasolvr" and screen.hit_rows is not None
+            pilot, lambda: screen.view.query == "parasolvr" and screen.view.hit_rows is not None
         )
         await wait_for(
             pilot,
@@ -152,15 +152,17 @@ async def test_search_as_you_type_esc_keeps_the_filter(seeded_home: Path) -> Non
         assert app.session.state.statuses == {}
         await pilot.press("escape")
         assert app.focused is plist(app)
-        assert screen.query_text == "parasolvr"
+        assert screen.view.query == "parasolvr"
         assert len(plist(app).rows) < 38
         await pilot.press("escape")
-        assert screen.query_text == ""
+        assert screen.view.query == ""
         assert len(plist(app).rows) == 38
         await pilot.press("slash", *"graph")
-        await wait_for(pilot, lambda: screen.hit_rows is not None and screen.query_text == "graph")
+        await wait_for(
+            pilot, lambda: screen.view.hit_rows is not None and screen.view.query == "graph"
+        )
         await pilot.press("ctrl+l")
-        assert screen.query_text == "" and len(plist(app).rows) == 38
+        assert screen.view.query == "" and len(plist(app).rows) == 38
 
 
 async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> None:
@@ -168,7 +170,9 @@ async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await pilot.press("slash", *"curvature")
-        await wait_for(pilot, lambda: screen.found is not None and plist(app).current is not None)
+        await wait_for(
+            pilot, lambda: screen.view.found is not None and plist(app).current is not None
+        )
         await pilot.pause(0.05)
         shown = app.main_screen.query_one(PaperDetail).text
         marked = [shown.plain[s.start : s.end].lower() for s in shown.spans if s.style == MARK]
@@ -370,10 +374,10 @@ async def test_stats_similar_and_suggested_order(seeded_home: Path) -> None:
         await pilot.press("escape", "m")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SimilarScreen")
         await pilot.press("escape", "s", "ctrl+o")
-        await wait_for(pilot, lambda: app.main_screen.suggested_rows is not None)
-        assert app.main_screen.suggested_rows[0] != 0  # the starred paper is not in the Inbox
+        await wait_for(pilot, lambda: app.main_screen.view.suggested_rows is not None)
+        assert app.main_screen.view.suggested_rows[0] != 0  # the starred paper is not in the Inbox
         await pilot.press("ctrl+o")
-        assert app.main_screen.suggested_rows is None
+        assert app.main_screen.view.suggested_rows is None
 
 
 def burst(app: PapersApp, key: str, char: str) -> None:
@@ -391,13 +395,13 @@ async def test_typing_fast_after_slash_goes_to_the_search_box(seeded_home: Path)
         screen = await ready(pilot)
         for char in "/graph spectral":
             burst(app, {"/": "slash", " ": "space"}.get(char, char), char)
-        await wait_for(pilot, lambda: screen.query_text == "graph spectral")
+        await wait_for(pilot, lambda: screen.view.query == "graph spectral")
         assert app.session.state.statuses == {}
         assert isinstance(app.focused, Input)
         for char in "\x1bss":  # Esc, then two stars, in one burst
             burst(app, "escape" if char == "\x1b" else char, char)
         await wait_for(pilot, lambda: len(app.session.state.statuses) == 2)
-        assert screen.query_text == "graph spectral"
+        assert screen.view.query == "graph spectral"
 
 
 async def test_a_file_damaged_while_the_app_runs_is_reported_once(seeded_home: Path) -> None:
@@ -423,7 +427,7 @@ async def test_suggested_order_keeps_papers_put_back_in_the_inbox(seeded_home: P
         await pilot.press("s", "s", "x")
         await settled(pilot)
         await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: screen.suggested_rows is not None)
+        await wait_for(pilot, lambda: screen.view.suggested_rows is not None)
         assert len(plist(app).rows) == 35
         await pilot.press("u")
         await settled(pilot)
@@ -455,7 +459,9 @@ async def test_the_detail_always_shows_the_paper_under_the_cursor(seeded_home: P
             await pilot.pause()
             assert shows_current(), keys
         await pilot.press("1", "slash", *"graph")
-        await wait_for(pilot, lambda: screen.query_text == "graph" and screen.found is not None)
+        await wait_for(
+            pilot, lambda: screen.view.query == "graph" and screen.view.found is not None
+        )
         await pilot.pause()
         assert shows_current()
         await pilot.press("ctrl+l")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from storage import Library
 from storage.search import SearchIndex
-from tui.messages import Found
+from tui.view import Found
 
 
 def test_found_maps_papers_to_rows_and_reads_words_on_demand(seeded_home: Path) -> None:

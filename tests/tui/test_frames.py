@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hashlib
+import importlib
+import inspect
 import statistics
+import textwrap
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 from textual.app import App
 from textual.timer import Timer
 
 from tests.tui.helpers import make_app, ready, wait_for
-from tui.frames import IDLE_COLLECT_S, FrameTimer
-from tui.screens.main import HOLD_PAINT_SECONDS
+from tui.frames import IDLE_COLLECT_S, UPSTREAM, FrameTimer
+from tui.widgets.search_box import HOLD_PAINT_SECONDS
 
 SIZE = (120, 36)
 INTERVAL = 0.1
@@ -66,28 +71,42 @@ async def test_a_letter_is_painted_with_its_results(seeded_home: Path) -> None:
         screen = await ready(pilot)
         await pilot.press("slash", "g")
         # held while the search runs, released by the results
-        await wait_for(pilot, lambda: screen.query_text == "g" and screen.hit_rows is not None)
-        assert screen._held_paint is None and app._batch_count == 0
+        await wait_for(pilot, lambda: screen.view.query == "g" and screen.view.hit_rows is not None)
+        assert not screen.search_box.holding and app._batch_count == 0
 
 
 async def test_a_letter_is_painted_anyway_when_its_search_is_slow(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        screen.run_search = lambda query: None  # type: ignore[method-assign]  # never answers
+        screen.search_box.run_search = lambda query: None  # type: ignore[method-assign]  # never answers
         holds: list[float] = []
-        hold = screen.hold_paint
+        hold = screen.search_box.hold_paint
 
         def held() -> None:
             holds.append(time.perf_counter())
             hold()
 
-        screen.hold_paint = held  # type: ignore[method-assign]
+        screen.search_box.hold_paint = held  # type: ignore[method-assign]
         await pilot.press("slash", "g")
         assert holds  # the letter waited for its results…
         await pilot.pause(HOLD_PAINT_SECONDS + 0.05)
-        assert app._batch_count == 0 and screen._held_paint is None  # …but not for long
-        assert screen.search_input.value == "g"
+        assert app._batch_count == 0 and not screen.search_box.holding  # …but not for long
+        assert screen.search_box.value == "g"
+
+
+def test_the_textual_code_frames_copies_is_what_it_was() -> None:
+    """An upgrade of Textual that changes what tui/frames.py copies must be looked at."""
+    for dotted, expected in UPSTREAM.items():
+        module_name, cls_name, member = dotted.rsplit(".", 2)
+        found = inspect.getattr_static(
+            getattr(importlib.import_module(module_name), cls_name), member
+        )
+        source = textwrap.dedent(inspect.getsource(getattr(found, "fget", found)))
+        digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+        assert digest == expected, (
+            f"Textual's {dotted} changed (Textual {version('textual')}): revisit tui/frames.py"
+        )
 
 
 async def test_the_main_screen_is_painted_by_the_fixed_timer(seeded_home: Path) -> None:

@@ -7,12 +7,12 @@ from pathlib import Path
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, TextArea
 
 from storage.models import Paper, Status
+from tui.commands import bindings
 from tui.text import printable
 
 
@@ -31,7 +31,7 @@ def typed_path(text: str) -> Path:
 class TextPrompt(ModalScreen[str | None]):
     """Ask for one line of text (a path, tags); Enter accepts, Esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt_cancel")]
+    BINDINGS = bindings("prompt")
 
     def __init__(self, title: str, question: str, value: str = "") -> None:
         super().__init__()
@@ -57,10 +57,7 @@ class TextPrompt(ModalScreen[str | None]):
 class NoteEditor(ModalScreen[str | None]):
     """Edit the note of a paper; ctrl+s saves, Esc cancels."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", id="note_save"),
-        Binding("escape", "cancel", "Cancel", id="note_cancel"),
-    ]
+    BINDINGS = bindings("note")
 
     def __init__(self, paper: Paper, note: str) -> None:
         super().__init__()
@@ -91,13 +88,7 @@ class NoteEditor(ModalScreen[str | None]):
 class BulkDecision(ModalScreen[Status | None]):
     """Confirm a decision on many papers: says how many; r / x / s decide, Esc cancels."""
 
-    BINDINGS = [
-        Binding("r", "choose('read')", "Read", id="bulk_read"),
-        Binding("x", "choose('skipped')", "Skip", id="bulk_skip"),
-        Binding("s", "choose('starred')", "Star", id="bulk_star"),
-        Binding("i", "choose('inbox')", "Inbox", id="bulk_inbox"),
-        Binding("escape", "cancel", "Cancel", id="bulk_cancel"),
-    ]
+    BINDINGS = bindings("bulk")
 
     def __init__(self, count: int) -> None:
         super().__init__()

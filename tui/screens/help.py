@@ -7,12 +7,11 @@ from collections.abc import Mapping
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.commands import grouped, key_label, keys_for
+from tui.commands import COMMANDS, bindings, grouped, key_label, keys_for
 
 INTRO = (
     "papers: triage a conference from the keyboard. Every decision is saved as you make it; "
@@ -23,9 +22,7 @@ INTRO = (
 class HelpScreen(ModalScreen[None]):
     """Every command with its keys (after the user's remapping); Esc, q or ? closes."""
 
-    BINDINGS = [
-        Binding("escape,q,question_mark", "close", "Close", id="help_close"),
-    ]
+    BINDINGS = bindings("help")
 
     def __init__(self, keymap: Mapping[str, str]) -> None:
         super().__init__()
@@ -37,20 +34,24 @@ class HelpScreen(ModalScreen[None]):
             box.border_subtitle = "Esc closes · ctrl+p: command palette"
             yield Static(Text(INTRO, style="italic"), classes="help-intro")
             yield Static(self.table())
+            yield Static(self.table(dialogs=True))
 
-    def table(self) -> Table:
+    def table(self, *, dialogs: bool = False) -> Table:
+        """The keys of the main screen, or (``dialogs``) those of the dialogs over it."""
         table = Table.grid(padding=(0, 2))
         table.add_column("Group", style="bold")
         table.add_column("Keys", style="bold cyan", no_wrap=True)
         table.add_column("Action")
-        for group, commands in grouped().items():
+        shown = [c for c in COMMANDS if (c.scope not in ("main", "app")) == dialogs]
+        for group, commands in grouped(shown).items():
             first = True
             for command in commands:
                 keys = " ".join(key_label(k) for k in keys_for(command, self.keymap))
                 table.add_row(group if first else "", keys, command.help)
                 first = False
             table.add_row("", "", "")
-        table.add_row("", "ctrl+p", "Command palette: every action by name")
+        if not dialogs:
+            table.add_row("", "ctrl+p", "Command palette: every action by name")
         return table
 
     def action_close(self) -> None:

@@ -7,13 +7,13 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, ProgressBar
 
 from storage.errors import LibraryError
 from storage.library import Library
+from tui.commands import bindings
 from tui.screens.dialogs import typed_path
 
 
@@ -23,7 +23,7 @@ class ImportScreen(ModalScreen[str | None]):
     Dismisses with a one-line summary of what was imported, or None when cancelled.
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="import_cancel")]
+    BINDINGS = bindings("import")
 
     def __init__(self, library: Library) -> None:
         super().__init__()

@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping, Sequence
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
@@ -15,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from storage.models import Paper, Status
 from storage.similar import Neighbour, Topic
+from tui.commands import bindings
 from tui.screens.dialogs import BulkDecision
 from tui.text import printable
 from tui.widgets.paper_list import STATUS_MARKS
@@ -23,7 +23,7 @@ from tui.widgets.paper_list import STATUS_MARKS
 class SimilarScreen(ModalScreen[str | None]):
     """The papers most like one paper; Enter goes to the chosen one."""
 
-    BINDINGS = [Binding("escape,q,m", "cancel", "Close", id="similar_close")]
+    BINDINGS = bindings("similar")
 
     def __init__(
         self,
@@ -70,10 +70,7 @@ class SimilarScreen(ModalScreen[str | None]):
 class TopicsScreen(ModalScreen[tuple[Sequence[str], Status | None] | None]):
     """Topic clusters of the Inbox: Enter marks a topic's papers, D decides them at once."""
 
-    BINDINGS = [
-        Binding("escape,q", "cancel", "Close", id="topics_close"),
-        Binding("D", "decide", "Decide topic", id="topics_decide"),
-    ]
+    BINDINGS = bindings("topics")
 
     def __init__(
         self, topics: Sequence[Topic], papers: Sequence[Paper], position: Mapping[str, int]

@@ -8,13 +8,13 @@ from datetime import date, timedelta
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Sparkline, Static
 
 from storage.library import LibraryStats
 from storage.models import Status
+from tui.commands import bindings
 from tui.text import printable
 
 CHART_DAYS = 30
@@ -23,7 +23,7 @@ CHART_DAYS = 30
 class StatsScreen(ModalScreen[None]):
     """The library's progress, from the triage log's per-day counts."""
 
-    BINDINGS = [Binding("escape,q,S", "close", "Close", id="stats_close")]
+    BINDINGS = bindings("stats")
 
     def __init__(self, stats: LibraryStats) -> None:
         super().__init__()

@@ -92,6 +92,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self,
         papers: Sequence[Paper],
         status_of: Callable[[str], Status],
+        marked: set[str],
         *,
         name: str | None = None,
         id: str | None = None,
@@ -101,7 +102,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self._papers = papers
         self._status_of = status_of
         self._rows: list[int] = list(range(len(papers)))
-        self.marked: set[str] = set()
+        #: Papers marked for a bulk decision (the view's set: drawn, never changed here).
+        self.marked = marked
         self._line_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         #: Titles as drawn (LaTeX made readable, control characters shown), by paper id.
         self._titles: dict[str, str] = {}

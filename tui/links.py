@@ -1,0 +1,83 @@
+"""A paper's links: copied to the clipboard (terminal and system) or opened in the browser."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import App
+
+from storage.models import Paper
+
+#: A copied text longer than this is cut in the notification that shows it.
+SHOWN_CHARS = 400
+
+
+def copy_paper_links(app: App[object], paper: Paper | None) -> None:
+    """Copy the GitHub links of the paper under the cursor."""
+    if paper is None:
+        return
+    if not paper.github:
+        app.notify("This paper links no GitHub repository.", severity="warning", markup=False)
+        return
+    n = len(paper.github)
+    copy_text(app, "\n".join(paper.github), f"{n} link" + ("s" if n > 1 else ""))
+
+
+def copy_list_links(app: App[object], papers: Sequence[Paper]) -> None:
+    """Copy the GitHub links of every paper in the list, one per line."""
+    linked = [p for p in papers if p.github]
+    if not linked:
+        app.notify(
+            "No paper in this list links a GitHub repository.", severity="warning", markup=False
+        )
+        return
+    links = [url for p in linked for url in p.github]
+    copy_text(app, "\n".join(links), f"{len(links):,} links from {len(linked):,} papers")
+
+
+def copy_text(app: App[object], text: str, what: str) -> None:
+    """Copy by OSC 52 (works over SSH and in tmux) and to the system clipboard."""
+    app.copy_to_clipboard(text)
+
+    def to_system() -> None:
+        from tui.clipboard import copy_to_system  # pyperclip: only when something is copied
+
+        problem = copy_to_system(text)
+        shown = text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+        if problem is None:
+            message = f"Copied {what} to the system clipboard (and the terminal's):\n{shown}"
+        else:
+            message = (
+                f"Sent {what} to the terminal's clipboard (OSC 52); {problem}. "
+                f"If nothing was copied, select it here:\n{shown}"
+            )
+        app.call_from_thread(
+            app.notify,
+            message,
+            title="Copied",
+            severity="information" if problem is None else "warning",
+            timeout=8,
+            markup=False,
+        )
+
+    app.run_worker(
+        to_system, thread=True, group="clipboard", exit_on_error=False, description="copy"
+    )
+
+
+def open_paper(app: App[object], paper: Paper | None, *, code: bool = False) -> None:
+    """Open the paper's page (its code when it has no page, or when ``code``)."""
+    if paper is None:
+        return
+    if code and not paper.github:
+        app.notify("This paper links no GitHub repository.", severity="warning", markup=False)
+        return
+    url = paper.github[0] if code else paper.url or (paper.github[0] if paper.github else "")
+    if not url:
+        app.notify("This paper has no link.", severity="warning", markup=False)
+        return
+    if not url.startswith(("https://", "http://")):
+        app.notify(f"Not opened: {url!r} is not a web link.", severity="warning", markup=False)
+        return
+    app.open_url(url)
+    app.notify(f"Opening {url}", timeout=3, markup=False)

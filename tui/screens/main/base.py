@@ -1,0 +1,145 @@
+"""What every part of the main screen shares: its state and keeping the list and pane in step."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from textual import work
+
+from storage.files import FileSignature
+from storage.library import Library
+from storage.models import Paper, Status
+from storage.session import TriageSession
+from tui.frames import PacedScreen
+from tui.memory import kept_for_good, release_memory
+from tui.messages import IndexReady
+from tui.similarity import Similarity
+from tui.view import TriageView
+from tui.widgets.paper_detail import PaperDetail, paper_text
+from tui.widgets.paper_list import PaperList
+from tui.widgets.search_box import SearchBox
+from tui.widgets.tab_bar import TabBar
+
+if TYPE_CHECKING:
+    from storage.search import SearchIndex
+
+
+class MainBase(PacedScreen[None]):
+    """The main screen's state and drawing; its actions live in the parts built on it."""
+
+    def __init__(
+        self,
+        library: Library,
+        session: TriageSession,
+        papers: list[Paper],
+        version: FileSignature | None,
+        keymap: dict[str, str],
+    ) -> None:
+        super().__init__()
+        self.library = library
+        self.session = session
+        #: The version of papers.json the papers are (to notice another process's import).
+        self.papers_version = version
+        self.keymap = keymap
+        self.view = TriageView(papers, lambda: session.state.statuses)
+        self.index: SearchIndex | None = None
+        self.similarity = Similarity(self._notify_from_thread)
+        #: The paper the detail pane shows.
+        self.shown_paper: Paper | None = None
+
+    def _notify_from_thread(self, message: str) -> None:
+        self.app.call_from_thread(self.notify, message, timeout=3, markup=False)
+
+    @property
+    def paper_list(self) -> PaperList:
+        return self.query_one("#papers", PaperList)
+
+    @property
+    def detail(self) -> PaperDetail:
+        return self.query_one("#detail", PaperDetail)
+
+    @property
+    def search_box(self) -> SearchBox:
+        return self.query_one("#search", SearchBox)
+
+    def rebuild(
+        self, keep: str | None = None, cursor: int | None = None, *, counts: bool = True
+    ) -> None:
+        """Recompute the rows and redraw the list, the detail and (``counts``) the tabs."""
+        plist = self.paper_list
+        if keep is None and cursor is None and plist.current is not None:
+            keep = plist.current.id
+        plist.show(self.view.papers, self.view.rows(), keep=keep, cursor=cursor)
+        if counts:
+            self.update_tabs()
+        self.show_current()
+
+    def update_tabs(self) -> None:
+        self.query_one("#tabs", TabBar).show(self.view.counts(), self.view.tab)
+
+    def update_list_title(self) -> None:
+        """The list's title says where the cursor is, in which list, with how many marked."""
+        plist = self.paper_list
+        plist.border_title = self.view.list_title(plist.cursor, plist.rows)
+
+    def show_current(self) -> None:
+        """Show the paper under the cursor now, in the same frame as the list's change."""
+        self.show_paper(self.paper_list.current)
+
+    def show_paper(self, paper: Paper | None) -> None:
+        """Fill the detail pane (and the list's title, which says where the cursor is)."""
+        self.shown_paper = paper
+        self.update_list_title()
+        if paper is None:
+            self.detail.show(paper_text(None))
+            return
+        state = self.session.state
+        text = paper_text(
+            paper,
+            state.status(paper.id),
+            note=state.notes.get(paper.id, ""),
+            tags=state.tags.get(paper.id, ()),
+            words=self.view.matched(paper.id),
+            why=self.view.why(paper),
+        )
+        self.detail.show(text)
+
+    def decide_many(self, ids: Sequence[str], status: Status) -> None:
+        """Decide many papers at once: one write, one undo step."""
+        changes = self.session.set_status(ids, status)
+        self.view.marked.difference_update(ids)
+        n = len(changes)
+        self.notify(
+            f"{n:,} paper{'s' if n != 1 else ''} → {status.value} (one step: u undoes it)",
+            timeout=4,
+            markup=False,
+        )
+        self.rebuild(cursor=self.paper_list.cursor)
+
+    def reload_papers(self, note: str = "") -> None:
+        """Read the papers again (after an import) and rebuild the index off-thread.
+
+        Everything that maps rows to papers changes here at once: a key handled in between
+        would otherwise read the new papers through the old positions.
+        """
+        with kept_for_good():  # as at start
+            papers, self.papers_version = self.library.versioned_papers()
+        self.view.replace_papers(papers)
+        self.index = None
+        self.search_box.use(None)
+        self.rebuild()
+        self.build_index(papers)
+        if note:
+            self.notify(note, title="Library", timeout=6, markup=False)
+
+    # Every worker gets a description: without one Textual repr()s the arguments, and the
+    # repr of 12,000 papers costs 0.14 s of the UI thread at start.
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False, description="index")
+    def build_index(self, papers: Sequence[Paper]) -> None:
+        """Build the search index off the UI thread (about a second at 12,000 papers)."""
+        from storage.search import SearchIndex  # numpy and rapidfuzz: not before first paint
+
+        index = SearchIndex(papers)
+        release_memory()
+        self.post_message(IndexReady(papers, index))

@@ -1,0 +1,192 @@
+"""The main screen: tabs with live counts, search, the paper list and the selected paper.
+
+What shows (tab, search results, suggested order, marks) is ``TriageView``'s; the search box
+runs the queries; similarity work runs in ``Similarity``; links and export have their own
+modules. The screen is assembled from parts by concern (``base``: state and drawing;
+``search``; ``library``: the paper and the library; ``similarity``); this module holds the
+layout, moving, triage and marks, and noticing other processes' changes.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Container
+from textual.events import Resize
+
+from storage.errors import LibraryError
+from storage.models import Status
+from tui.commands import PaperCommands, bindings
+from tui.messages import Persisted
+from tui.outcomes import report
+from tui.screens.main.library import LibraryPart
+from tui.screens.main.search import SearchPart
+from tui.screens.main.similarity import SimilarityPart
+from tui.widgets.key_bar import KeyBar
+from tui.widgets.paper_detail import PaperDetail
+from tui.widgets.paper_list import PaperList
+from tui.widgets.search_box import SearchBox
+from tui.widgets.tab_bar import TabBar
+
+NARROW_WIDTH = 100
+POLL_SECONDS = 1.0
+SEARCH_HINT = (
+    '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME '
+    "tag:X -word"
+)
+
+
+class MainScreen(SearchPart, LibraryPart, SimilarityPart):
+    """Triage: one key per decision, the list and the paper side by side."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings()
+    COMMANDS: ClassVar = {PaperCommands}
+    AUTO_FOCUS = "#papers"
+
+    def compose(self) -> ComposeResult:
+        yield TabBar(id="tabs")
+        yield SearchBox(self.search_results, placeholder=SEARCH_HINT, id="search")
+        with Container(id="body"):
+            yield PaperList(self.view.papers, self.session.status, self.view.marked, id="papers")
+            yield PaperDetail(id="detail")
+        yield KeyBar(self.keymap, id="keys")
+
+    def on_mount(self) -> None:
+        self.rebuild()
+        self.set_interval(POLL_SECONDS, self.poll_disk)
+        # after the first frame: the build would otherwise compete with it for the GIL
+        self.call_after_refresh(self.build_index, self.view.papers)
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.update_tabs()
+
+    # -- moving -----------------------------------------------------------------------------
+    def action_cursor_down(self) -> None:
+        self.paper_list.move_by(1)
+
+    def action_cursor_up(self) -> None:
+        self.paper_list.move_by(-1)
+
+    def action_cursor_first(self) -> None:
+        self.paper_list.move_to(0)
+
+    def action_cursor_last(self) -> None:
+        self.paper_list.move_to(len(self.paper_list.rows) - 1)
+
+    def action_half_page_down(self) -> None:
+        self.paper_list.move_by(self.paper_list.half_page())
+
+    def action_half_page_up(self) -> None:
+        self.paper_list.move_by(-self.paper_list.half_page())
+
+    def action_show_tab(self, name: str) -> None:
+        if self.view.show_tab(name):
+            self.rebuild(cursor=0)
+            self.set_focus(self.paper_list)
+
+    @on(PaperList.Highlighted)
+    def paper_highlighted(self, event: PaperList.Highlighted) -> None:
+        """The cursor moved: show its paper, unless that was done already or it moved on."""
+        if event.paper is self.paper_list.current and event.paper is not self.shown_paper:
+            self.show_paper(event.paper)
+
+    # -- triage -----------------------------------------------------------------------------
+    def action_decide(self, value: str) -> None:
+        """Decide the paper under the cursor, then go to the next one."""
+        plist = self.paper_list
+        paper = plist.current
+        if paper is None:
+            self.app.bell()
+            return
+        status = Status(value)
+        changes = self.session.set_status([paper.id], status)
+        self.view.marked.discard(paper.id)
+        if self.view.keeps(status):
+            plist.refresh_paper({paper.id})
+            plist.move_by(1)
+        else:
+            plist.remove_row(plist.cursor)  # it leaves this tab: the next paper moves up
+        if changes:
+            self.update_tabs()
+        self.show_current()
+
+    def action_undo(self) -> None:
+        self.session.undo()
+
+    def action_redo(self) -> None:
+        self.session.redo()
+
+    @on(Persisted)
+    def persisted(self, event: Persisted) -> None:
+        """The writer thread reports: show undo/redo, reload after errors and outside changes."""
+        changes = self.session.absorb(event.outcome)
+        said = report(event.outcome, changes, self.view.title)
+        if said.message:
+            self.notify(
+                said.message,
+                title=said.title,
+                severity=said.severity,
+                timeout=said.timeout,
+                markup=False,
+            )
+        if said.redraw:
+            self.rebuild(keep=said.keep)
+
+    def poll_disk(self) -> None:
+        """Notice another process's changes (a second window, a `papers mark` script)."""
+        try:
+            if self.library.papers_changed_since(self.papers_version):
+                self.reload_papers("Papers imported elsewhere were added.")
+            elif not self.session.busy and self.library.triage_changed_on_disk():
+                self.session.reload()
+        except (LibraryError, OSError) as exc:  # reported once: a damaged version is not
+            self.notify(  # "changed" again until someone changes it
+                f"{exc} The app goes on with what it loaded.",
+                title="Library file",
+                severity="error",
+                timeout=20,
+                markup=False,
+            )
+
+    # -- marks ------------------------------------------------------------------------------
+    def action_toggle_mark(self) -> None:
+        plist = self.paper_list
+        paper = plist.current
+        if paper is None:
+            return
+        self.view.marked.symmetric_difference_update({paper.id})
+        plist.refresh_paper({paper.id})
+        plist.move_by(1)
+        self.update_list_title()
+
+    def action_mark_all(self) -> None:
+        plist = self.paper_list
+        shown = {self.view.ids[i] for i in plist.rows}
+        if shown and shown <= self.view.marked:
+            self.view.marked.difference_update(shown)
+        else:
+            self.view.marked.update(shown)
+        plist.refresh()
+        self.update_list_title()
+
+    def action_decide_marked(self) -> None:
+        from tui.screens.dialogs import BulkDecision
+
+        plist = self.paper_list
+        ids = self.view.marked_in(plist.rows) or ([plist.current.id] if plist.current else [])
+        if not ids:
+            self.app.bell()
+            return
+
+        def decided(status: Status | None) -> None:
+            if status is not None:
+                self.decide_many(ids, status)
+
+        self.app.push_screen(BulkDecision(len(ids)), decided)
+
+    async def action_quit(self) -> None:
+        await self.app.run_action("app.quit")

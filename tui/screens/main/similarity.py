@@ -1,0 +1,97 @@
+"""The main screen's similarity keys: similar papers, the suggested order, topic clusters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on
+from textual.widgets import Input
+
+from storage.models import Status
+from tui.messages import SimilarReady, SuggestionsReady, TopicsReady
+from tui.screens.main.base import MainBase
+
+
+class SimilarityPart(MainBase):
+    """``m``, ctrl+o and ``T``: each runs off the keystroke path, its result comes back as a
+    message and is dropped when the papers changed meanwhile."""
+
+    def action_similar(self) -> None:
+        paper = self.paper_list.current
+        if paper is not None:
+            self.similarity.similar(self, self.view.papers, paper.id)
+
+    @on(SimilarReady)
+    def similar_ready(self, event: SimilarReady) -> None:
+        from tui.screens.similar import SimilarScreen
+
+        paper = self.view.paper(event.paper_id)
+        if event.papers is not self.view.papers or paper is None:
+            return  # the library changed meanwhile
+
+        def chosen(paper_id: str | None) -> None:
+            if paper_id is None:
+                return
+            if self.paper_list.index_of(paper_id) is None:  # not shown: show everything
+                self.view.tab = "all"
+                with self.search_box.prevent(Input.Changed):
+                    self.search_box.clear_text()
+                self.view.clear_search()
+            self.rebuild(keep=paper_id)
+
+        screen = SimilarScreen(
+            paper, event.neighbours, self.view.papers, self.view.position, self.session.status
+        )
+        self.app.push_screen(screen, chosen)
+
+    def action_toggle_order(self) -> None:
+        if self.view.suggested_rows is not None:
+            self.view.unsuggest()
+            self.notify("Inbox in list order.", timeout=2, markup=False)
+            self.rebuild(cursor=0)
+            return
+        statuses = self.session.state.statuses
+        if Status.STARRED not in statuses.values():
+            message = "Star a few papers first: suggestions follow your stars."
+            self.notify(message, severity="warning", markup=False)
+            return
+        self.similarity.suggest(self, self.view.papers, statuses)
+
+    @on(SuggestionsReady)
+    def suggestions_ready(self, event: SuggestionsReady) -> None:
+        if event.papers is self.view.papers:
+            self.view.suggest(event.suggestions)
+            message = "Inbox in suggested order: most like your starred papers first."
+            self.notify(message, timeout=3, markup=False)
+            self.rebuild(cursor=0)
+
+    def action_topics(self) -> None:
+        inbox = [p.id for p in self.view.papers if self.session.status(p.id) is Status.INBOX]
+        if len(inbox) < 4:
+            self.notify("Too few papers in the Inbox to group.", severity="warning", markup=False)
+            return
+        self.similarity.topics(self, self.view.papers, inbox)
+
+    @on(TopicsReady)
+    def topics_ready(self, event: TopicsReady) -> None:
+        from tui.screens.similar import TopicsScreen
+
+        if event.papers is not self.view.papers:
+            return
+
+        def chosen(result: tuple[Sequence[str], Status | None] | None) -> None:
+            if result is None:
+                return
+            ids, status = result
+            if status is not None:
+                self.decide_many(ids, status)
+                return
+            self.view.marked.clear()
+            self.view.marked.update(ids)
+            self.view.tab = "inbox"
+            self.rebuild()
+            message = f"Marked {len(ids):,} papers: D decides them together."
+            self.notify(message, timeout=4, markup=False)
+
+        screen = TopicsScreen(event.topics, self.view.papers, self.view.position)
+        self.app.push_screen(screen, chosen)

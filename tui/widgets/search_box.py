@@ -1,0 +1,121 @@
+"""The search box: runs each query off the keystroke path and paints a letter with its results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import ExitStack
+
+from textual import on, work
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Input
+
+from tui.view import Found
+
+#: A typed letter waits at most this long to be painted with its results (see ``hold_paint``).
+HOLD_PAINT_SECONDS = 0.02
+
+
+class SearchBox(Input):
+    """One line of search text. Each change runs ``searcher`` in a thread (the latest query
+    wins) and hands its result to ``on_results`` on the UI thread, unless the text changed
+    meanwhile. (An emptied box searches nothing: its ``Input.Changed`` says so.)
+
+    The searcher is given when there is something to search (``use``): until then typing
+    only records the text, and ``use`` runs the query typed so far.
+    """
+
+    class Submitted(Message):
+        """Enter was pressed in the box."""
+
+    class _Found(Message):
+        """A search's result, posted by its thread."""
+
+        def __init__(self, text: str, result: Found) -> None:
+            self.text = text
+            self.result = result
+            super().__init__()
+
+    def __init__(
+        self,
+        on_results: Callable[[str, Found], None],
+        *,
+        placeholder: str = "",
+        id: str | None = None,
+    ) -> None:
+        super().__init__(placeholder=placeholder, id=id, compact=True)
+        self._on_results = on_results
+        self._searcher: Callable[[str], Found] | None = None
+        self._held_paint: ExitStack | None = None
+        self._hold_timer: Timer | None = None
+
+    @property
+    def search_text(self) -> str:
+        """The search text, stripped."""
+        return self.value.strip()
+
+    def use(self, searcher: Callable[[str], Found] | None) -> None:
+        """Search with ``searcher`` from now on (None: nothing to search with yet)."""
+        self._searcher = searcher
+        if searcher is not None and self.search_text:
+            self.run_search(self.search_text)
+
+    def clear_text(self) -> None:
+        """Empty the box (which ends the search)."""
+        self.value = ""
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        query = self.search_text
+        if query and self._searcher is not None:
+            self.hold_paint()
+            self.run_search(query)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Submitted())
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
+    def run_search(self, query: str) -> None:
+        """Search off the keystroke path; the result comes back through ``_found``."""
+        searcher = self._searcher
+        if searcher is not None:
+            self.post_message(self._Found(query, searcher(query)))
+
+    @on(_Found)
+    def _found(self, event: _Found) -> None:
+        event.stop()
+        if event.text == self.search_text:  # else stale: the user typed on (their hold goes on)
+            self._on_results(event.text, event.result)
+            self.release_paint()
+
+    def hold_paint(self) -> None:
+        """Paint the letter just typed together with its results, if they come in time.
+
+        A search takes a few milliseconds off the UI thread. Painted at once, the letter
+        would set Textual's frame clock going and the results would wait for the next tick,
+        up to 17 ms later; held (for ``HOLD_PAINT_SECONDS`` at most), both show in one frame.
+        The keystroke itself is never held: only the painting of it.
+        """
+        if self._held_paint is None:
+            self._held_paint = ExitStack()
+            self._held_paint.enter_context(self.app.batch_update())
+            self._hold_timer = self.set_timer(HOLD_PAINT_SECONDS, self.release_paint)
+
+    def release_paint(self) -> None:
+        """Paint again (results arrived, or the hold ran out)."""
+        held, self._held_paint = self._held_paint, None
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        if held is not None:
+            held.close()
+
+    @property
+    def holding(self) -> bool:
+        """Whether a typed letter is waiting to be painted with its results."""
+        return self._held_paint is not None
+
+    def on_unmount(self) -> None:
+        self.release_paint()
