@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storage.sources.cleaning import extract_github_links  # noqa: E402
+from storage.sources.links import extract_github_links  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iclr2025.jsonl"
 

@@ -45,7 +45,7 @@ Progress = Callable[[int, int], None]
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.sources.papers import Catalog
-    from storage.sources.readers import ReadResult
+    from storage.sources.records import ReadResult
 
 PAPERS_SCHEMA = 1
 PAPERS_FILE = "papers.json"
@@ -369,7 +369,7 @@ class Library:
         reported in ``ImportReport.errors``; triage decisions are never touched.
         """
         from storage.sources.papers import Catalog
-        from storage.sources.readers import list_files, read_source
+        from storage.sources.registry import list_files, read_source
 
         results = [read_source(f) for p in paths for f in list_files(Path(p))]
         found = None

@@ -59,14 +59,14 @@ class Paper:
     @property
     def display_abstract(self) -> str:
         """The abstract with LaTeX turned into readable Unicode and whitespace normalised."""
-        from storage.sources.cleaning import display_text
+        from storage.text.latex import to_unicode as display_text
 
         return display_text(self.abstract)
 
     @property
     def display_title(self) -> str:
         """The title with LaTeX turned into readable Unicode."""
-        from storage.sources.cleaning import display_text
+        from storage.text.latex import to_unicode as display_text
 
         return display_text(self.title)
 

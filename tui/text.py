@@ -2,36 +2,18 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Collection
 
 from rich.style import Style
 from rich.text import Text
 
-# C0 and C1 control characters (and DEL) as their visible Unicode pictures: an ESC in a title
-# shows as "␛[31m" instead of turning the terminal red. Tabs and newlines are spaces here.
-_CONTROL = {c: chr(0x2400 + c) for c in range(0x20)} | {0x7F: "␡"}
-_CONTROL |= {c: "�" for c in range(0x80, 0xA0)}
-_CONTROL[0x09] = " "
-_CONTROL[0x0A] = " "
+from storage.text.highlight import highlight_spans
+from storage.text.sanitize import printable, printable_block
 
+__all__ = ["highlighted", "printable", "printable_block"]
 
-def printable(text: str) -> str:
-    """``text`` with control characters made visible, safe to hand to the terminal."""
-    return text.translate(_CONTROL)
-
-
-def printable_block(text: str) -> str:
-    """Like ``printable`` but keeps newlines (for abstracts and notes)."""
-    return "\n".join(printable(line) for line in text.split("\n"))
-
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _fold(word: str) -> str:
-    return unicodedata.normalize("NFKC", word).casefold()
+#: A shown word that starts with a matched word and is at most this much longer is marked too.
+_PREFIX_SLACK = 3
 
 
 def highlighted(text: str, words: Collection[str], style: Style | str, base: str = "") -> Text:
@@ -39,11 +21,6 @@ def highlighted(text: str, words: Collection[str], style: Style | str, base: str
     out = Text(printable_block(text), style=base)
     if not words:
         return out
-    wanted = {_fold(w) for w in words}
-    for match in _WORD.finditer(out.plain):
-        word = _fold(match.group())
-        if word in wanted or any(
-            len(w) >= 3 and word.startswith(w) and len(word) - len(w) <= 3 for w in wanted
-        ):
-            out.stylize(style, match.start(), match.end())
+    for start, end in highlight_spans(out.plain, words, prefix_slack=_PREFIX_SLACK):
+        out.stylize(style, start, end)
     return out

@@ -8,9 +8,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from storage.models import Paper
-from storage.sources.cleaning import extract_github_links, normalize_key
-from storage.sources.readers import ReadResult, SourceRecord
+from storage.sources.links import extract_github_links
+from storage.sources.records import ReadResult, SourceRecord
 from storage.sources.titles import derive_title
+from storage.text.normalize import key as normalize_key
 
 ID_LENGTH = 12
 

@@ -1,7 +1,10 @@
 """Text as papers-tui reads, compares and shows it: one home for every text rule.
 
 - ``normalize``: the forms in which text is compared (``fold``) and keyed (``key``);
-- ``symbols``: the LaTeX symbol table (Greek letters and friends), written once.
+- ``symbols``: the LaTeX symbol tables (Greek letters, operators, accents, math alphabets, scripts);
+- ``latex``: the one LaTeX and Markdown to Unicode converter (``to_unicode``), for display;
+- ``highlight``: where the words a search matched occur in a text (``highlight_spans``);
+- ``sanitize``: text safe for a terminal, control characters made visible (``printable``).
 
 Pure standard library, total (no function raises on any string) and linear-time on hostile
 input: every reader, the search index, similarity and the screen go through here.

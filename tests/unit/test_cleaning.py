@@ -16,13 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storage.sources import cleaning
-from storage.sources.cleaning import (
-    display_text,
-    extract_github_links,
-    github_from_code_field,
-    normalize_key,
-)
+from storage.sources.links import extract_github_links, github_from_code_field
+from storage.text import latex as cleaning
+from storage.text.latex import to_unicode as display_text
+from storage.text.normalize import key as normalize_key
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 SEEDS = Path(__file__).resolve().parents[2] / "storage" / "sample"  # the seeds, as shipped

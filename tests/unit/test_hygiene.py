@@ -12,9 +12,9 @@ import pytest
 
 import storage
 
-MODULES = sorted(
-    m.name for m in pkgutil.walk_packages(storage.__path__, prefix="storage.") if not m.ispkg
-) + ["storage"]
+MODULES = sorted(m.name for m in pkgutil.walk_packages(storage.__path__, prefix="storage.")) + [
+    "storage"
+]
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -10,13 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage.errors import SourceError
-from storage.sources.readers import (
-    list_files,
-    read_source,
-    read_text_content,
-    split_title,
-    venue_status,
-)
+from storage.sources.plain_text import split_title
+from storage.sources.records import venue_status
+from storage.sources.registry import list_files, read_source, read_text_content
 
 ABSTRACT = (
     "We propose ParaSolver, a hierarchical parallel sampling technique for diffusion models "

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import storage.sources.titles as titles_module
+import storage.sources.titles.tokens as titles_module
 from benchmarks.derived_titles import SEED_ARGUABLE, SEED_NAMES
 from storage.sources.titles import (
     MAX_TITLE_LENGTH,

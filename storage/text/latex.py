@@ -1,7 +1,13 @@
-"""Text cleaning shared by every source: stable keys, GitHub links and display text.
+"""LaTeX and Markdown made readable: the one converter from source text to display Unicode.
 
-Everything here is pure standard library and total: no function raises on any string, and
-every regular expression is written so that it runs in linear time on hostile input.
+Abstracts and titles arrive with TeX math and commands (``$\\ell_{2}$``, ``\\textbf{...}``),
+Markdown links and emphasis, HTML entities and stray control characters. :func:`to_unicode`
+turns all of them into plain readable Unicode (``ℓ₂``), one space between words and one blank
+line between paragraphs. What a symbol command stands for is in ``storage.text.symbols``; here is
+how commands read their arguments and how math is set on one line.
+
+Pure standard library and total: no function raises on any string, and every pass is linear
+in its input (a text with too much markup is shown as plain text, see ``_MAX_MARKUP``).
 """
 
 from __future__ import annotations
@@ -10,175 +16,21 @@ import html
 import html.entities
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
 
-__all__ = [
-    "display_text",
-    "extract_github_links",
-    "github_from_code_field",
-    "normalize_key",
-]
-
-# --------------------------------------------------------------------------------------
-# Keys
-# --------------------------------------------------------------------------------------
-
-_NOT_ALNUM_RE = re.compile(r"[\W_]+")
-_ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
-
-
-def normalize_key(text: str) -> str:
-    """Return `text` NFKC-normalised and case-folded, keeping only letters and digits."""
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    if folded.isascii():  # the common case, about ten times faster than the regex
-        return folded.encode("ascii").translate(None, _ASCII_NOT_ALNUM).decode("ascii")
-    return _NOT_ALNUM_RE.sub("", folded)
-
-
-# --------------------------------------------------------------------------------------
-# GitHub links
-# --------------------------------------------------------------------------------------
-
-# `github.com/OWNER/REPO`, with or without a scheme and `www.`, not preceded by a word
-# character, a dot or a hyphen (so `gist.github.com` and `mygithub.com` never match).
-# OWNER follows GitHub's login syntax, REPO its repository-name syntax; both are bounded and
-# ASCII (only the host is case-insensitive: under re.IGNORECASE `[a-z]` would match "İ").
-_GITHUB_RE = re.compile(
-    r"(?<![\w.-])(?i:(?:https?://)?(?:www\.)?github\.com/|git@github\.com:)"
-    r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})"
+from storage.text.symbols import (
+    DINGS,
+    DOUBLE_STRUCK,
+    FRAKTUR,
+    LETTER_ACCENTS,
+    MATH_ACCENTS,
+    SCRIPT,
+    SUBSCRIPTS,
+    SUPERSCRIPTS,
+    SYMBOL_ACCENTS,
+    SYMBOLS,
 )
-# LaTeX / Markdown escapes that authors put inside URLs (`IDI\_release`).
-_URL_ESCAPE_RE = re.compile(r"\\([_#%&~$])")
-# First path segments of github.com that are site pages, not users or organisations.
-_RESERVED_OWNERS = frozenset(
-    {
-        "about",
-        "account",
-        "apps",
-        "codespaces",
-        "collections",
-        "contact",
-        "customer-stories",
-        "dashboard",
-        "enterprise",
-        "events",
-        "explore",
-        "features",
-        "issues",
-        "join",
-        "login",
-        "logout",
-        "marketplace",
-        "new",
-        "notifications",
-        "organizations",
-        "orgs",
-        "pricing",
-        "pulls",
-        "readme",
-        "search",
-        "security",
-        "sessions",
-        "settings",
-        "signup",
-        "site",
-        "sponsors",
-        "stars",
-        "team",
-        "topics",
-        "trending",
-        "users",
-    }
-)
-# A bare `OWNER/REPO` (optionally `/tree/...` after it) in a code field.
-_BARE_REPO_RE = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})(?:[/#?].*)?")
-_CODE_ITEM_SPLIT_RE = re.compile(r"[\s,;|]+")
-_CODE_ITEM_STRIP = "[](){}<>'\"`"
-_PLACEHOLDERS = frozenset({"n/a", "na/na", "none/none", "tbd/tbd"})
 
-
-def _repo_url(owner: str, repo: str) -> str | None:
-    """Return the canonical URL of OWNER/REPO, or None when it is not a repository."""
-    repo = repo.rstrip(".")
-    if repo[-4:].lower() == ".git":
-        repo = repo[:-4].rstrip(".")
-    if not repo or owner.lower() in _RESERVED_OWNERS:
-        return None
-    return f"https://github.com/{owner}/{repo}"
-
-
-def _flatten(values: Iterable[object]) -> Iterator[str]:
-    """Yield the strings of `values`, descending into lists and tuples, skipping the rest."""
-    for value in values:
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, list | tuple):
-            yield from _flatten(value)
-
-
-def _add_link(url: str | None, found: list[str], seen: set[str]) -> None:
-    """Append `url` to `found` unless it is None or already there (ignoring case)."""
-    if url is not None and url.lower() not in seen:
-        seen.add(url.lower())
-        found.append(url)
-
-
-def extract_github_links(*texts: str) -> tuple[str, ...]:
-    """Return every GitHub repository linked in `texts` as `https://github.com/OWNER/REPO`.
-
-    Links come in order of first appearance, de-duplicated ignoring case (the first
-    spelling wins). `github.io` pages, gists, bare `github.com/OWNER` and site pages such as
-    `github.com/topics/...` are not repositories; prose like "on GitHub" is not a link.
-    """
-    found: list[str] = []
-    seen: set[str] = set()
-    for text in _flatten(texts):
-        if "github" not in text.lower():
-            continue
-        if "\\" in text:
-            text = _URL_ESCAPE_RE.sub(r"\1", text)
-        for match in _GITHUB_RE.finditer(text):
-            _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
-    return tuple(found)
-
-
-def github_from_code_field(value: str) -> tuple[str, ...]:
-    """Return the repositories of a catalog's code field: full URLs and bare `OWNER/REPO`.
-
-    A field made only of links and `OWNER/REPO` items (separated by spaces, commas or
-    written as a list) yields all of them; prose yields only its full github.com URLs.
-    """
-    found: list[str] = []
-    seen: set[str] = set()
-    for text in _flatten([value]):
-        items = [item.strip(_CODE_ITEM_STRIP) for item in _CODE_ITEM_SPLIT_RE.split(text)]
-        items = [item for item in items if item]
-        bare = [_BARE_REPO_RE.fullmatch(item) for item in items]
-        link_like = all(
-            "://" in item or "github.com" in item.lower() or match is not None
-            for item, match in zip(items, bare, strict=True)
-        )
-        if not link_like:
-            for url in extract_github_links(text):
-                _add_link(url, found, seen)
-            continue
-        for item, match in zip(items, bare, strict=True):
-            if "github.com" in item.lower():
-                for url in extract_github_links(item):
-                    _add_link(url, found, seen)
-            elif (
-                match is not None
-                and "://" not in item
-                and "." not in match.group(1)
-                and item.lower() not in _PLACEHOLDERS
-            ):
-                _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
-    return tuple(found)
-
-
-# --------------------------------------------------------------------------------------
-# Display text: LaTeX and Markdown made readable
-# --------------------------------------------------------------------------------------
+__all__ = ["to_unicode"]
 
 # Private-use stand-ins for characters that must survive the Markdown emphasis pass
 # (an asterisk from math, an underscore inside a URL, ...). Stripped from the input first.
@@ -232,325 +84,10 @@ _MAX_MATH = 2000
 _MARKUP = ("\\", "$", "{", "}", "_", "^", "~", "*", "`", "[", "&", "--", "://", "www.")
 _MAX_MARKUP = 20_000
 
-_GREEK = {
-    "alpha": "α",
-    "beta": "β",
-    "gamma": "γ",
-    "delta": "δ",
-    "epsilon": "ε",
-    "varepsilon": "ε",
-    "zeta": "ζ",
-    "eta": "η",
-    "theta": "θ",
-    "vartheta": "ϑ",
-    "iota": "ι",
-    "kappa": "κ",
-    "varkappa": "ϰ",
-    "lambda": "λ",
-    "mu": "μ",
-    "nu": "ν",
-    "xi": "ξ",
-    "omicron": "ο",
-    "pi": "π",
-    "varpi": "ϖ",
-    "rho": "ρ",
-    "varrho": "ϱ",
-    "sigma": "σ",
-    "varsigma": "ς",
-    "tau": "τ",
-    "upsilon": "υ",
-    "phi": "φ",
-    "varphi": "φ",
-    "chi": "χ",
-    "psi": "ψ",
-    "omega": "ω",
-    "Alpha": "Α",
-    "Beta": "Β",
-    "Gamma": "Γ",
-    "Delta": "Δ",
-    "Epsilon": "Ε",
-    "Zeta": "Ζ",
-    "Eta": "Η",
-    "Theta": "Θ",
-    "Iota": "Ι",
-    "Kappa": "Κ",
-    "Lambda": "Λ",
-    "Mu": "Μ",
-    "Nu": "Ν",
-    "Xi": "Ξ",
-    "Omicron": "Ο",
-    "Pi": "Π",
-    "Rho": "Ρ",
-    "Sigma": "Σ",
-    "Tau": "Τ",
-    "Upsilon": "Υ",
-    "Phi": "Φ",
-    "Chi": "Χ",
-    "Psi": "Ψ",
-    "Omega": "Ω",
-    "varGamma": "Γ",
-    "varDelta": "Δ",
-    "varTheta": "Θ",
-    "varLambda": "Λ",
-    "varXi": "Ξ",
-    "varPi": "Π",
-    "varSigma": "Σ",
-    "varPhi": "Φ",
-    "varPsi": "Ψ",
-    "varOmega": "Ω",
-}
-
-_SYMBOLS: dict[str, str] = {
-    **_GREEK,
-    # letter-like
-    "ell": "ℓ",
-    "hbar": "ℏ",
-    "aleph": "ℵ",
-    "wp": "℘",
-    "Re": "ℜ",
-    "Im": "ℑ",
-    "partial": "∂",
-    "nabla": "∇",
-    "infty": "∞",
-    "emptyset": "∅",
-    "varnothing": "∅",
-    "R": "ℝ",
-    "N": "ℕ",
-    "Z": "ℤ",
-    # binary operators
-    "times": "×",
-    "cdot": "·",
-    "cdotp": "·",
-    "bullet": "•",
-    "pm": "±",
-    "mp": "∓",
-    "div": "÷",
-    "ast": "∗",
-    "star": "⋆",
-    "circ": "∘",
-    "otimes": "⊗",
-    "oplus": "⊕",
-    "ominus": "⊖",
-    "odot": "⊙",
-    "oslash": "⊘",
-    "setminus": "∖",
-    "cup": "∪",
-    "cap": "∩",
-    "bigcup": "⋃",
-    "bigcap": "⋂",
-    "sqcup": "⊔",
-    "uplus": "⊎",
-    "vee": "∨",
-    "lor": "∨",
-    "wedge": "∧",
-    "land": "∧",
-    "bigvee": "⋁",
-    "bigwedge": "⋀",
-    "bigoplus": "⨁",
-    "bigotimes": "⨂",
-    "dagger": "†",
-    "dag": "†",
-    "ddagger": "‡",
-    "ddag": "‡",
-    "amalg": "⨿",
-    "wr": "≀",
-    # big operators
-    "sum": "∑",
-    "prod": "∏",
-    "coprod": "∐",
-    "int": "∫",
-    "iint": "∬",
-    "iiint": "∭",
-    "oint": "∮",
-    # relations
-    "leq": "≤",
-    "le": "≤",
-    "leqslant": "≤",
-    "geq": "≥",
-    "ge": "≥",
-    "geqslant": "≥",
-    "neq": "≠",
-    "ne": "≠",
-    "ll": "≪",
-    "gg": "≫",
-    "lll": "⋘",
-    "ggg": "⋙",
-    "approx": "≈",
-    "approxeq": "≊",
-    "sim": "~",
-    "simeq": "≃",
-    "cong": "≅",
-    "equiv": "≡",
-    "propto": "∝",
-    "asymp": "≍",
-    "lesssim": "≲",
-    "gtrsim": "≳",
-    "prec": "≺",
-    "succ": "≻",
-    "preceq": "⪯",
-    "succeq": "⪰",
-    "in": "∈",
-    "notin": "∉",
-    "ni": "∋",
-    "subset": "⊂",
-    "subseteq": "⊆",
-    "subsetneq": "⊊",
-    "supset": "⊃",
-    "supseteq": "⊇",
-    "supsetneq": "⊋",
-    "sqsubseteq": "⊑",
-    "sqsupseteq": "⊒",
-    "perp": "⊥",
-    "parallel": "∥",
-    "mid": "|",
-    "nmid": "∤",
-    "vdash": "⊢",
-    "dashv": "⊣",
-    "models": "⊨",
-    "triangleq": "≜",
-    "coloneqq": "≔",
-    "coloneq": "≔",
-    "doteq": "≐",
-    "forall": "∀",
-    "exists": "∃",
-    "nexists": "∄",
-    "neg": "¬",
-    "lnot": "¬",
-    "top": "⊤",
-    "bot": "⊥",
-    "angle": "∠",
-    "triangle": "△",
-    "square": "□",
-    "Box": "□",
-    "Diamond": "◇",
-    "diamond": "⋄",
-    "checkmark": "✓",
-    "prime": "′",
-    "degree": "°",
-    "surd": "√",
-    # arrows
-    "to": "→",
-    "rightarrow": "→",
-    "longrightarrow": "⟶",
-    "gets": "←",
-    "leftarrow": "←",
-    "longleftarrow": "⟵",
-    "leftrightarrow": "↔",
-    "longleftrightarrow": "⟷",
-    "Rightarrow": "⇒",
-    "Longrightarrow": "⟹",
-    "implies": "⟹",
-    "Leftarrow": "⇐",
-    "Longleftarrow": "⟸",
-    "impliedby": "⟸",
-    "Leftrightarrow": "⇔",
-    "Longleftrightarrow": "⟺",
-    "iff": "⟺",
-    "uparrow": "↑",
-    "downarrow": "↓",
-    "updownarrow": "↕",
-    "Uparrow": "⇑",
-    "Downarrow": "⇓",
-    "nearrow": "↗",
-    "searrow": "↘",
-    "nwarrow": "↖",
-    "swarrow": "↙",
-    "mapsto": "↦",
-    "longmapsto": "⟼",
-    "hookrightarrow": "↪",
-    "hookleftarrow": "↩",
-    "rightharpoonup": "⇀",
-    "leftharpoonup": "↼",
-    "rightleftharpoons": "⇌",
-    "leadsto": "⇝",
-    # delimiters
-    "langle": "⟨",
-    "rangle": "⟩",
-    "lceil": "⌈",
-    "rceil": "⌉",
-    "lfloor": "⌊",
-    "rfloor": "⌋",
-    "lvert": "|",
-    "rvert": "|",
-    "vert": "|",
-    "lVert": "‖",
-    "rVert": "‖",
-    "Vert": "‖",
-    "lbrace": "{",
-    "rbrace": "}",
-    "lbrack": "[",
-    "rbrack": "]",
-    "backslash": "\\",
-    # dots and spaces
-    "dots": "…",
-    "ldots": "…",
-    "dotsc": "…",
-    "dotsb": "⋯",
-    "cdots": "⋯",
-    "vdots": "⋮",
-    "ddots": "⋱",
-    "quad": " ",
-    "qquad": " ",
-    "enspace": " ",
-    "thinspace": " ",
-    "medspace": " ",
-    "thickspace": " ",
-    "space": " ",
-    "newline": " ",
-    "linebreak": " ",
-    "par": " ",
-    "item": " ",
-    "hfill": " ",
-    # text symbols
-    "textbackslash": "\\",
-    "textasciitilde": "~",
-    "textasciicircum": "^",
-    "textendash": "–",
-    "textemdash": "—",
-    "textquoteleft": "‘",
-    "textquoteright": "’",
-    "textquotedblleft": "“",
-    "textquotedblright": "”",
-    "textbar": "|",
-    "textless": "<",
-    "textgreater": ">",
-    "textbullet": "•",
-    "textdegree": "°",
-    "textregistered": "®",
-    "texttrademark": "™",
-    "textcopyright": "©",
-    "copyright": "©",
-    "textsection": "§",
-    "S": "§",
-    "P": "¶",
-    "pounds": "£",
-    "euro": "€",
-    "textdollar": "$",
-    "textunderscore": _USCORE,
-    "textasteriskcentered": _STAR,
-    "i": "ı",
-    "j": "ȷ",
-    "o": "ø",
-    "O": "Ø",
-    "ss": "ß",
-    "ae": "æ",
-    "AE": "Æ",
-    "oe": "œ",
-    "OE": "Œ",
-    "aa": "å",
-    "AA": "Å",
-    "l": "ł",
-    "L": "Ł",
-    "LaTeX": "LaTeX",
-    "TeX": "TeX",
-    "eg": "e.g.",
-    "ie": "i.e.",
-    "etal": "et al.",
-    "etc": "etc.",
-    "vs": "vs.",
-    "wrt": "w.r.t.",
-    "cf": "cf.",
-}
+# LaTeX / Markdown escapes that authors put inside URLs (`IDI\_release`).
+_URL_ESCAPE_RE = re.compile(r"\\([_#%&~$])")
+# The shared symbol table, with the characters that must survive the Markdown pass guarded.
+_SYMBOLS = {**SYMBOLS, "textunderscore": _USCORE, "textasteriskcentered": _STAR}
 
 
 def _names(text: str) -> frozenset[str]:
@@ -587,47 +124,6 @@ _ESCAPES = {
     "@": "",
     "|": "‖",
     "\\": " ",
-}
-# Accents written with a symbol (`\"o`), and their fallback when nothing composes.
-_SYMBOL_ACCENTS = {
-    '"': ("\u0308", '"'),
-    "'": ("\u0301", "'"),
-    "`": ("\u0300", "`"),
-    "^": ("\u0302", "^"),
-    "~": ("\u0303", "~"),
-    "=": ("\u0304", "="),
-    ".": ("\u0307", "."),
-}
-# Accents written with a letter (`\v{c}`); when nothing composes the letter is kept bare.
-_LETTER_ACCENTS = {
-    "u": "\u0306",
-    "v": "\u030c",
-    "H": "\u030b",
-    "c": "\u0327",
-    "k": "\u0328",
-    "r": "\u030a",
-    "b": "\u0331",
-    "d": "\u0323",
-    "t": "\u0361",
-}
-# Math accents; on a single character they become a combining mark.
-_MATH_ACCENTS = {
-    "hat": "\u0302",
-    "widehat": "\u0302",
-    "tilde": "\u0303",
-    "widetilde": "\u0303",
-    "Tilde": "\u0303",
-    "bar": "\u0304",
-    "overline": "\u0305",
-    "vec": "\u20d7",
-    "overrightarrow": "\u20d7",
-    "dot": "\u0307",
-    "ddot": "\u0308",
-    "check": "\u030c",
-    "breve": "\u0306",
-    "acute": "\u0301",
-    "grave": "\u0300",
-    "mathring": "\u030a",
 }
 # One argument, kept as is, read in the current mode (`\underline{T}ool`, `\mathrm{d}`).
 _KEEP_ARGUMENT = _names(
@@ -667,81 +163,21 @@ _FRACTIONS = _names("frac dfrac tfrac cfrac")
 _BINOMIALS = _names("binom dbinom tbinom")
 _DELIMITER_SIZERS = _names("left right middle")
 
-
-def _alphabet(upper: int, lower: int | None, exceptions: dict[str, str]) -> dict[str, str]:
-    """Map A-Z (and a-z) onto a Unicode mathematical alphabet starting at the given points."""
-    table = {chr(65 + k): chr(upper + k) for k in range(26)}
-    if lower is not None:
-        table.update({chr(97 + k): chr(lower + k) for k in range(26)})
-    table.update(exceptions)
-    return table
-
-
-_DOUBLE_STRUCK = _alphabet(
-    0x1D538,
-    0x1D552,
-    {"C": "ℂ", "H": "ℍ", "N": "ℕ", "P": "ℙ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"},
-)
-_DOUBLE_STRUCK.update({str(k): chr(0x1D7D8 + k) for k in range(10)})
-_SCRIPT = _alphabet(
-    0x1D49C,
-    0x1D4B6,
-    {
-        "B": "ℬ",
-        "E": "ℰ",
-        "F": "ℱ",
-        "H": "ℋ",
-        "I": "ℐ",
-        "L": "ℒ",
-        "M": "ℳ",
-        "R": "ℛ",
-        "e": "ℯ",
-        "g": "ℊ",
-        "o": "ℴ",
-    },
-)
-_FRAKTUR = _alphabet(0x1D504, 0x1D51E, {"C": "ℭ", "H": "ℌ", "I": "ℑ", "R": "ℜ", "Z": "ℨ"})
 _FONTS = {
-    "mathbb": _DOUBLE_STRUCK,
-    "Bbb": _DOUBLE_STRUCK,
-    "mathds": _DOUBLE_STRUCK,
-    "mathcal": _SCRIPT,
-    "mathscr": _SCRIPT,
-    "cal": _SCRIPT,
-    "mathfrak": _FRAKTUR,
-    "frak": _FRAKTUR,
+    "mathbb": DOUBLE_STRUCK,
+    "Bbb": DOUBLE_STRUCK,
+    "mathds": DOUBLE_STRUCK,
+    "mathcal": SCRIPT,
+    "mathscr": SCRIPT,
+    "cal": SCRIPT,
+    "mathfrak": FRAKTUR,
+    "frak": FRAKTUR,
 }
-
-_SUPERSCRIPTS = dict(
-    zip(
-        "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθιφχ⊤∘",
-        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᶥᵠᵡᵀ°",
-        strict=True,
-    )
-)
-# Glyphs that already sit high: allowed as they are in a superscript.
-_SUPERSCRIPTS.update({c: c for c in "′″‴⋆†‡°" + _STAR + "".join(_SUPERSCRIPTS.values())})
-_SUPERSCRIPTS["*"] = _STAR
-_SUPERSCRIPTS["∗"] = _STAR
-_SUBSCRIPTS = dict(
-    zip(
-        "0123456789+-−=()aehijklmnoprstuvxβγρφχ",
-        "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ",
-        strict=True,
-    )
-)
-_SUBSCRIPTS.update({c: c for c in "".join(_SUBSCRIPTS.values())})
-
-# pifont's \ding numbers for circled digits.
-_DINGS = {51: "✓", 52: "✔", 55: "✗", 56: "✘", 72: "★", 73: "☆", 108: "●", 110: "■"}
-for _k in range(10):
-    _DINGS[172 + _k] = chr(0x2460 + _k)
-    _DINGS[182 + _k] = chr(0x2776 + _k)
-    _DINGS[192 + _k] = chr(0x2780 + _k)
-    _DINGS[202 + _k] = chr(0x278A + _k)
+# An asterisk in a superscript (`x^*`) is guarded like every math asterisk.
+_SUPERSCRIPTS = {**SUPERSCRIPTS, _STAR: _STAR, "*": _STAR, "∗": _STAR}
 
 _FRACTION_OPERATORS = frozenset(" +-−±∓·×/÷=<>≤≥,:;|")
-_SCRIPT_CHARS = re.escape("".join(set(_SUPERSCRIPTS.values()) | set(_SUBSCRIPTS.values())))
+_SCRIPT_CHARS = re.escape("".join(set(_SUPERSCRIPTS.values()) | set(SUBSCRIPTS.values())))
 # A number or one symbol, optionally under a root, followed by scripts: `0.5`, `√d`, `x²`.
 _ATOM_RE = re.compile(
     rf"√?(?:\d+(?:\.\d+)?|\S)(?:[{_SCRIPT_CHARS}]|[\^{_USCORE}](?:\([^()]*\)|[^\s()]))*"
@@ -786,7 +222,7 @@ def _script(marker: str, argument: str) -> str:
     argument = argument.strip()
     if not argument:
         return ""
-    table = _SUPERSCRIPTS if marker == "^" else _SUBSCRIPTS
+    table = _SUPERSCRIPTS if marker == "^" else SUBSCRIPTS
     compact = "".join(argument.split())
     if all(c in table for c in compact):
         return "".join(table[c] for c in compact)
@@ -1058,13 +494,13 @@ class _Parser:
             else:
                 self._skip_leading_space(j, end)
             return "", j
-        if base in _LETTER_ACCENTS:
+        if base in LETTER_ACCENTS:
             if base == "b" and not (j < end and self.kinds[j] == "open"):
                 return "", j  # `\b geometric \b score`: an author's lost macro, not an accent
             argument, j = self.argument(j, end, math, depth)
             if argument is None:
                 return "", j
-            combined = _combine(argument, _LETTER_ACCENTS[base])
+            combined = _combine(argument, LETTER_ACCENTS[base])
             return (combined if combined and len(combined) == 1 else argument), j
         return self._command_with_arguments(base, j, end, math, depth)
 
@@ -1104,9 +540,9 @@ class _Parser:
             if root is None:
                 root = _script("^", index) + "√"
             return root + _group((argument or "").strip()), j
-        if base in _MATH_ACCENTS:
+        if base in MATH_ACCENTS:
             argument, j = self.argument(j, end, math, depth)
-            combined = _combine(argument or "", _MATH_ACCENTS[base])
+            combined = _combine(argument or "", MATH_ACCENTS[base])
             return (combined if combined is not None else argument or ""), j
         if base == "not":
             argument, j = self.argument(j, end, math, depth)
@@ -1138,7 +574,7 @@ class _Parser:
         if base == "ding":
             argument, j = self.argument(j, end, math, depth)
             number = (argument or "").strip()
-            return (_DINGS.get(int(number), "") if number.isdecimal() else ""), j
+            return (DINGS.get(int(number), "") if number.isdecimal() else ""), j
         # Unknown command: `\underline{T}ool` keeps its argument, `\ours{}` and `\model`
         # (an author's macro whose definition is lost) keep their name.
         if j < end and self.kinds[j] == "open":
@@ -1152,8 +588,8 @@ class _Parser:
         self, name: str, j: int, end: int, math: bool, depth: int
     ) -> tuple[str, int]:
         """Render `\\%`, `\\{`, `\\"o` and the other one-character commands."""
-        if name in _SYMBOL_ACCENTS:
-            mark, fallback = _SYMBOL_ACCENTS[name]
+        if name in SYMBOL_ACCENTS:
+            mark, fallback = SYMBOL_ACCENTS[name]
             if j < end and self.kinds[j] in ("text", "open"):
                 argument, after = self.argument(j, end, math, depth, skip_space=False)
                 if argument is not None:
@@ -1199,13 +635,16 @@ def _entity(match: re.Match[str]) -> str:
 
 def _without_controls(text: str) -> str:
     """Return `text` without control characters (a lone CR is a newline, a tab a space)."""
+    if text.isprintable():  # no control character nor sentinel (neither is printable)
+        return text
     return text.translate(_CONTROL_TABLE) if _CONTROL_RE.search(text) else text
 
 
 def _render(text: str) -> str:
     """Render a whole text; paragraphs (blank-line separated) are kept apart by "\\n\\n"."""
     text = _without_controls(text.replace("\r\n", "\n"))
-    if sum(text.count(markup) for markup in _MARKUP) > _MAX_MARKUP:
+    # The markers share no character, so a text shorter than the limit cannot hold more.
+    if len(text) > _MAX_MARKUP and sum(text.count(m) for m in _MARKUP) > _MAX_MARKUP:
         paragraphs = (" ".join(p.split()) for p in _PARAGRAPH_RE.split(text))
         return "\n\n".join(p for p in paragraphs if p)
     if "&" in text:
@@ -1214,7 +653,7 @@ def _render(text: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def display_text(text: str) -> str:
+def to_unicode(text: str) -> str:
     """Return the display form of an abstract or title: LaTeX and Markdown made readable.
 
     Math and commands become Unicode (`$\\ell_{2}$` → `ℓ₂`, `\\textbf{x}` → `x`), HTML

@@ -1,0 +1,62 @@
+"""Writers: a list of papers as Markdown, CSV, JSON or BibTeX, and the file an export goes to.
+
+- ``registry``: the formats, declared once (``EXPORTERS``), and ``export`` that writes one;
+- ``markdown``, ``csv_table``, ``json_array``, ``bibtex``: one module per format;
+- ``selection``: the papers an export takes (by status), headings, groups, records;
+- ``destination``: ``write_export``, the one export-to-file flow of the CLI and the app.
+"""
+
+from __future__ import annotations
+
+from storage.export.bibtex import bib_escape, bibtex_key, to_bibtex
+from storage.export.csv_table import CSV_COLUMNS, to_csv
+from storage.export.destination import write_export
+from storage.export.exporter import Exporter, ExportOptions
+from storage.export.json_array import to_json
+from storage.export.markdown import md_escape, md_escape_line, md_url, to_markdown
+from storage.export.registry import (
+    EXPORTERS,
+    FORMATS,
+    SUFFIXES,
+    export,
+    export_formats,
+    exporter_named,
+)
+from storage.export.selection import (
+    GROUPINGS,
+    groups,
+    heading_for,
+    heading_of,
+    paper_record,
+    select,
+    statuses_for,
+)
+
+__all__ = [
+    "CSV_COLUMNS",
+    "EXPORTERS",
+    "FORMATS",
+    "GROUPINGS",
+    "SUFFIXES",
+    "ExportOptions",
+    "Exporter",
+    "bib_escape",
+    "bibtex_key",
+    "export",
+    "export_formats",
+    "exporter_named",
+    "groups",
+    "heading_for",
+    "heading_of",
+    "md_escape",
+    "md_escape_line",
+    "md_url",
+    "paper_record",
+    "select",
+    "statuses_for",
+    "to_bibtex",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+    "write_export",
+]

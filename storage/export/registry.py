@@ -1,0 +1,51 @@
+"""Every format papers-tui writes, declared once, and ``export`` that writes through one.
+
+To write a new format, add its module beside this one (a writer and its ``Exporter``: name,
+label, suffix, description) and add the ``Exporter`` to ``EXPORTERS``: ``papers export
+--format``, its help and the default file names all follow from the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from storage.export.bibtex import BIBTEX
+from storage.export.csv_table import CSV
+from storage.export.exporter import Exporter, ExportOptions
+from storage.export.json_array import JSON
+from storage.export.markdown import MARKDOWN
+from storage.models import Paper
+from storage.triage import TriageSnapshot
+
+#: The output formats, in the order help texts name them; the first is the default.
+EXPORTERS: tuple[Exporter, ...] = (MARKDOWN, CSV, JSON, BIBTEX)
+
+FORMATS = tuple(exporter.name for exporter in EXPORTERS)
+SUFFIXES = {exporter.name: exporter.suffix for exporter in EXPORTERS}
+
+
+def exporter_named(name: str) -> Exporter:
+    """The exporter of a ``--format`` name; ValueError for a name no exporter has."""
+    for exporter in EXPORTERS:
+        if exporter.name == name:
+            return exporter
+    raise ValueError(f"unknown format {name!r} (choose from {', '.join(FORMATS)})")
+
+
+def export(
+    papers: Sequence[Paper],
+    triage: TriageSnapshot,
+    fmt: str = "markdown",
+    *,
+    heading: str = "",
+    group_by: str = "none",
+) -> str:
+    """The papers in format ``fmt`` (one of ``FORMATS``), as text."""
+    options = ExportOptions(heading=heading, group_by=group_by)
+    return exporter_named(fmt).write(papers, triage, options)
+
+
+def export_formats() -> str:
+    """The formats for people, as help texts name them: ``Markdown, CSV, JSON or BibTeX``."""
+    *others, last = [exporter.label for exporter in EXPORTERS]
+    return f"{', '.join(others)} or {last}" if others else last

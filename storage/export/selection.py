@@ -1,0 +1,92 @@
+"""What an export holds: the papers chosen by status, as records, under headings and groups."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from storage.models import Paper, Status
+from storage.triage import TriageSnapshot
+
+GROUPINGS = ("none", "tag", "venue", "list")
+
+
+def statuses_for(name: str) -> frozenset[Status]:
+    """The statuses a ``--status`` value selects (``all`` selects every status)."""
+    if name.strip().casefold() == "all":
+        return frozenset(Status)
+    return frozenset({Status.parse(name)})
+
+
+def select(
+    papers: Iterable[Paper], statuses: Mapping[str, Status], wanted: frozenset[Status]
+) -> list[Paper]:
+    """The papers whose status is one of ``wanted``, in the given order."""
+    return [p for p in papers if statuses.get(p.id, Status.INBOX) in wanted]
+
+
+def paper_record(paper: Paper, triage: TriageSnapshot) -> dict[str, Any]:
+    """A paper as a JSON object: the ``--json`` contract of the CLI, plus note and tags."""
+    return {
+        "id": paper.id,
+        "title": paper.title,
+        "status": triage.status(paper.id).value,
+        "github": list(paper.github),
+        "url": paper.url,
+        "list": paper.list,
+        "abstract": paper.abstract,
+        "authors": list(paper.authors),
+        "venue_status": paper.venue_status,
+        "keywords": list(paper.keywords),
+        "position": paper.position,
+        "note": triage.notes.get(paper.id, ""),
+        "tags": list(triage.tags.get(paper.id, ())),
+        "title_derived": paper.title_derived,
+    }
+
+
+def heading_for(papers: Sequence[Paper], what: str = "Papers") -> str:
+    """``Starred papers: ICLR 2025 Papers``: what is exported, and from which list(s)."""
+    lists = list(dict.fromkeys(p.list for p in papers))
+    if not lists:
+        return what
+    return f"{what}: {lists[0] if len(lists) == 1 else f'{len(lists)} lists'}"
+
+
+def heading_of(papers: Sequence[Paper], triage: TriageSnapshot, heading: str) -> str:
+    """``heading`` when given, else one made from the papers' status (when they share one)."""
+    if heading:
+        return heading
+    statuses = {triage.status(p.id) for p in papers}
+    what = f"{next(iter(statuses)).value.capitalize()} papers" if len(statuses) == 1 else "Papers"
+    return heading_for(papers, what)
+
+
+def groups(
+    papers: Sequence[Paper], triage: TriageSnapshot, group_by: str
+) -> list[tuple[str, list[Paper]]]:
+    """``(group name, its papers)`` by one of ``GROUPINGS``; one unnamed group for "none".
+
+    A paper with several tags is in each of their groups; venue groups come Oral, Spotlight,
+    Poster first, and tag groups alphabetically with "untagged" last.
+    """
+    if group_by == "none":
+        return [("", list(papers))]
+    found: dict[str, list[Paper]] = {}
+    for paper in papers:
+        if group_by == "tag":
+            keys: Iterable[str] = triage.tags.get(paper.id) or ("untagged",)
+        elif group_by == "venue":
+            keys = (paper.venue_status or "No venue status",)
+        elif group_by == "list":
+            keys = (paper.list,)
+        else:
+            raise ValueError(f"unknown grouping {group_by!r} (choose from {', '.join(GROUPINGS)})")
+        for key in keys:
+            found.setdefault(key, []).append(paper)
+    order = {"Oral": 0, "Spotlight": 1, "Poster": 2}
+    if group_by == "venue":
+        return sorted(found.items(), key=lambda kv: (order.get(kv[0], 3), kv[0]))
+    if group_by == "tag":
+        return sorted(found.items(), key=lambda kv: (kv[0] == "untagged", kv[0]))
+    return list(found.items())

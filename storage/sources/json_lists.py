@@ -1,0 +1,163 @@
+"""Paper lists as JSON (an array of papers, or an object holding one) and JSON Lines (one paper
+per line), including OpenReview's record shapes (``content`` dicts, ``{"value": x}`` wrappers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from storage.errors import SourceError
+from storage.models import RecordError
+from storage.sources.records import (
+    MAX_HEADER_CHARS,
+    Fit,
+    Reader,
+    ReadResult,
+    field_value,
+    opening,
+)
+
+JSON_SUFFIXES = (".json",)
+JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+
+
+def _not_json(path: Path) -> SourceError:
+    return SourceError(f"{path}: not valid JSON (it does not start with '[' or '{{')")
+
+
+def sniff_json(text: str, path: Path) -> Fit:
+    """An array opens JSON; so does an object, unless the name says JSON Lines."""
+    head = opening(text)
+    suffix = path.suffix.lower()
+    if head == "[" or (head == "{" and suffix not in JSON_LINES_SUFFIXES):
+        return Fit.OPENS
+    return Fit.NAMED if suffix in JSON_SUFFIXES else Fit.NO
+
+
+def read_json(text: str, path: Path) -> ReadResult:
+    """A JSON document of papers; JSON Lines under another name are read as JSON Lines."""
+    head = opening(text)
+    if head not in ("[", "{"):
+        raise _not_json(path)
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        if head == "{" and _looks_like_jsonl(text):
+            return read_jsonl(text, path)
+        reason = f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        raise SourceError(f"{path}: not valid JSON ({reason})") from None
+    return read_json_data(data, path)
+
+
+def _looks_like_jsonl(text: str) -> bool:
+    lines = [line for line in text.splitlines()[:5] if line.strip()]
+    return len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines)
+
+
+def read_json_data(data: Any, path: Path) -> ReadResult:
+    """A JSON array of papers, or an object holding one (``{"papers": [...]}``)."""
+    items, list_name = _find_paper_array(data)
+    if items is None:
+        raise SourceError(
+            f"{path}: the JSON holds no list of papers "
+            "(expected an array of objects with an abstract, or an object holding one)"
+        )
+    result = ReadResult(source=str(path), list_name=list_name or path.stem)
+    for number, item in enumerate(items, start=1):
+        _add_item(result, number, item)
+    return result
+
+
+def sniff_jsonl(text: str, path: Path) -> Fit:
+    """An object opens JSON Lines (JSON takes it first unless the name says JSON Lines)."""
+    if opening(text) == "{":
+        return Fit.OPENS
+    return Fit.NAMED if path.suffix.lower() in JSON_LINES_SUFFIXES else Fit.NO
+
+
+def read_jsonl(text: str, path: Path) -> ReadResult:
+    """One JSON object per line; a line that does not parse is a record error, not a failure."""
+    if opening(text) != "{":
+        raise _not_json(path)
+    result = ReadResult(source=str(path), list_name=path.stem)
+    number = 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        number += 1
+        try:
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            result.errors.append(RecordError(result.source, number, f"not JSON ({exc.msg})"))
+            continue
+        _add_item(result, number, item)
+    if not result.records and all("not JSON" in e.reason for e in result.errors):
+        raise SourceError(f"{path}: not valid JSON Lines (no line holds a JSON object)")
+    return result
+
+
+def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]:
+    """The array of paper objects in ``data``, and a list name found beside it."""
+    if isinstance(data, list):
+        if data and sum(isinstance(x, dict) for x in data) >= max(1, len(data) // 2):
+            return data, ""
+        return None, ""
+    if isinstance(data, dict) and depth < 3:
+        if field_value(data, "abstract") is not None:  # a single paper
+            return [data], ""
+        name = ""
+        for key in ("name", "list", "title", "venue"):
+            if isinstance(data.get(key), str) and len(data[key]) <= MAX_HEADER_CHARS:
+                name = data[key].strip()
+                break
+        for value in data.values():
+            found, inner = _find_paper_array(value, depth + 1)
+            if found is not None:
+                return found, inner or name
+        values = list(data.values())
+        if (
+            values
+            and all(isinstance(v, dict) for v in values)  # {"id": {paper}, ...}
+            and any(field_value(_unwrap(v), "abstract") is not None for v in values[:20])
+        ):
+            return values, name
+    return None, ""
+
+
+def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
+    """Flatten OpenReview-style records: ``content`` dicts and ``{"value": x}`` wrappers."""
+    flat: dict[str, Any] = {}
+    content = item.get("content")
+    sources = [item, content] if isinstance(content, Mapping) else [item]
+    for source in sources:
+        for key, value in source.items():
+            if isinstance(value, Mapping) and "value" in value:
+                value = value["value"]
+            flat[str(key).strip().lower()] = value
+    return flat
+
+
+def _add_item(result: ReadResult, number: int, item: Any) -> None:
+    if not isinstance(item, Mapping):
+        result.errors.append(RecordError(result.source, number, "not an object"))
+    else:
+        result.add(number, _unwrap(item))
+
+
+JSON = Reader(
+    name="JSON",
+    label="JSON",
+    suffixes=JSON_SUFFIXES,
+    sniff=sniff_json,
+    read=read_json,
+)
+JSON_LINES = Reader(
+    name="JSON Lines",
+    label="JSONL",
+    suffixes=JSON_LINES_SUFFIXES,
+    sniff=sniff_jsonl,
+    read=read_jsonl,
+)

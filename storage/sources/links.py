@@ -1,0 +1,148 @@
+"""GitHub repositories linked from a paper: in its text, and in a catalog's code field.
+
+Pure standard library and total: no function raises on any string, and every regular
+expression is written so that it runs in linear time on hostile input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+__all__ = ["extract_github_links", "github_from_code_field"]
+
+# `github.com/OWNER/REPO`, with or without a scheme and `www.`, not preceded by a word
+# character, a dot or a hyphen (so `gist.github.com` and `mygithub.com` never match).
+# OWNER follows GitHub's login syntax, REPO its repository-name syntax; both are bounded and
+# ASCII (only the host is case-insensitive: under re.IGNORECASE `[a-z]` would match "İ").
+_GITHUB_RE = re.compile(
+    r"(?<![\w.-])(?i:(?:https?://)?(?:www\.)?github\.com/|git@github\.com:)"
+    r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})"
+)
+# LaTeX / Markdown escapes that authors put inside URLs (`IDI\_release`).
+_URL_ESCAPE_RE = re.compile(r"\\([_#%&~$])")
+# First path segments of github.com that are site pages, not users or organisations.
+_RESERVED_OWNERS = frozenset(
+    {
+        "about",
+        "account",
+        "apps",
+        "codespaces",
+        "collections",
+        "contact",
+        "customer-stories",
+        "dashboard",
+        "enterprise",
+        "events",
+        "explore",
+        "features",
+        "issues",
+        "join",
+        "login",
+        "logout",
+        "marketplace",
+        "new",
+        "notifications",
+        "organizations",
+        "orgs",
+        "pricing",
+        "pulls",
+        "readme",
+        "search",
+        "security",
+        "sessions",
+        "settings",
+        "signup",
+        "site",
+        "sponsors",
+        "stars",
+        "team",
+        "topics",
+        "trending",
+        "users",
+    }
+)
+# A bare `OWNER/REPO` (optionally `/tree/...` after it) in a code field.
+_BARE_REPO_RE = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})(?:[/#?].*)?")
+_CODE_ITEM_SPLIT_RE = re.compile(r"[\s,;|]+")
+_CODE_ITEM_STRIP = "[](){}<>'\"`"
+_PLACEHOLDERS = frozenset({"n/a", "na/na", "none/none", "tbd/tbd"})
+
+
+def _repo_url(owner: str, repo: str) -> str | None:
+    """Return the canonical URL of OWNER/REPO, or None when it is not a repository."""
+    repo = repo.rstrip(".")
+    if repo[-4:].lower() == ".git":
+        repo = repo[:-4].rstrip(".")
+    if not repo or owner.lower() in _RESERVED_OWNERS:
+        return None
+    return f"https://github.com/{owner}/{repo}"
+
+
+def _flatten(values: Iterable[object]) -> Iterator[str]:
+    """Yield the strings of `values`, descending into lists and tuples, skipping the rest."""
+    for value in values:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list | tuple):
+            yield from _flatten(value)
+
+
+def _add_link(url: str | None, found: list[str], seen: set[str]) -> None:
+    """Append `url` to `found` unless it is None or already there (ignoring case)."""
+    if url is not None and url.lower() not in seen:
+        seen.add(url.lower())
+        found.append(url)
+
+
+def extract_github_links(*texts: str) -> tuple[str, ...]:
+    """Return every GitHub repository linked in `texts` as `https://github.com/OWNER/REPO`.
+
+    Links come in order of first appearance, de-duplicated ignoring case (the first
+    spelling wins). `github.io` pages, gists, bare `github.com/OWNER` and site pages such as
+    `github.com/topics/...` are not repositories; prose like "on GitHub" is not a link.
+    """
+    found: list[str] = []
+    seen: set[str] = set()
+    for text in _flatten(texts):
+        if "github" not in text.lower():
+            continue
+        if "\\" in text:
+            text = _URL_ESCAPE_RE.sub(r"\1", text)
+        for match in _GITHUB_RE.finditer(text):
+            _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
+    return tuple(found)
+
+
+def github_from_code_field(value: str) -> tuple[str, ...]:
+    """Return the repositories of a catalog's code field: full URLs and bare `OWNER/REPO`.
+
+    A field made only of links and `OWNER/REPO` items (separated by spaces, commas or
+    written as a list) yields all of them; prose yields only its full github.com URLs.
+    """
+    found: list[str] = []
+    seen: set[str] = set()
+    for text in _flatten([value]):
+        items = [item.strip(_CODE_ITEM_STRIP) for item in _CODE_ITEM_SPLIT_RE.split(text)]
+        items = [item for item in items if item]
+        bare = [_BARE_REPO_RE.fullmatch(item) for item in items]
+        link_like = all(
+            "://" in item or "github.com" in item.lower() or match is not None
+            for item, match in zip(items, bare, strict=True)
+        )
+        if not link_like:
+            for url in extract_github_links(text):
+                _add_link(url, found, seen)
+            continue
+        for item, match in zip(items, bare, strict=True):
+            if "github.com" in item.lower():
+                for url in extract_github_links(item):
+                    _add_link(url, found, seen)
+            elif (
+                match is not None
+                and "://" not in item
+                and "." not in match.group(1)
+                and item.lower() not in _PLACEHOLDERS
+            ):
+                _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
+    return tuple(found)

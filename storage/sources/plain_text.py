@@ -1,0 +1,91 @@
+"""The plain-text list (the seeds' format): a header line naming the list, then one abstract per
+paragraph, each optionally under a title line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from storage.errors import SourceError
+from storage.models import RecordError
+from storage.sources.records import (
+    MAX_HEADER_CHARS,
+    Fit,
+    Reader,
+    ReadResult,
+    SourceRecord,
+    abstract_problem,
+)
+
+#: A title line longer than this is prose, not a title.
+MAX_TITLE_CHARS = 250
+
+_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
+
+
+def sniff_plain_text(text: str, path: Path) -> Fit:
+    """Any text can be a list of paragraphs: the reader of last resort."""
+    return Fit.ANY
+
+
+def read_plain_text(text: str, path: Path) -> ReadResult:
+    """The plain list: a header line naming the list, then one abstract per paragraph.
+
+    A paragraph whose first line is short and unpunctuated, followed by more lines, is read
+    as a title and its abstract.
+    """
+    source = str(path)
+    paragraphs = [p.strip() for p in _BLANK_LINE.split(text.replace("\r\n", "\n"))]
+    paragraphs = [p for p in paragraphs if p]
+    list_name = path.stem
+    if len(paragraphs) > 1 and is_header(paragraphs[0]):
+        list_name = paragraphs.pop(0).strip().lstrip("#").strip() or path.stem
+    result = ReadResult(source=source, list_name=list_name)
+    for number, paragraph in enumerate(paragraphs, start=1):
+        title, paragraph = split_title(paragraph)
+        problem = abstract_problem(paragraph)
+        if problem:
+            result.errors.append(RecordError(source, number, f"paragraph {problem}"))
+            continue
+        result.records.append(SourceRecord(abstract=paragraph, title=title))
+    if not result.records and not result.errors:
+        raise SourceError(f"{path}: holds a header line but no abstracts")
+    return result
+
+
+def is_header(paragraph: str) -> bool:
+    """A first paragraph that names the list: one short line, not a sentence of prose."""
+    line = paragraph.strip()
+    if "\n" in line or len(line) > MAX_HEADER_CHARS:
+        return False
+    return len(line.split()) <= 8 or not line.endswith((".", "!", "?"))
+
+
+def split_title(paragraph: str) -> tuple[str, str]:
+    """``("Title", "abstract")`` when a paragraph opens with a title line, else ``("", paragraph)``.
+
+    A title line is short, ends without sentence punctuation and is clearly shorter than the
+    lines after it; a hard-wrapped abstract (lines of about one length) is left whole.
+    """
+    lines = [line.strip() for line in paragraph.split("\n") if line.strip()]
+    if len(lines) < 2:
+        return "", paragraph
+    first, rest = lines[0], lines[1:]
+    longest = max(len(line) for line in rest)
+    if (
+        len(first) <= MAX_TITLE_CHARS
+        and not first.endswith((".", ",", ";", ":", "-"))
+        and len(first) < 0.85 * longest
+        and len(" ".join(rest)) > 2 * len(first)
+    ):
+        return first, "\n".join(rest)
+    return "", paragraph
+
+
+PLAIN_TEXT = Reader(
+    name="plain text",
+    label="text",
+    suffixes=(".txt", ".text", ".md"),
+    sniff=sniff_plain_text,
+    read=read_plain_text,
+)

@@ -1,0 +1,268 @@
+"""What every reader shares: the text it reads, the record it makes, and how it declares itself.
+
+A reader (one module per format beside this one) turns a file's text into ``SourceRecord``s (the
+fields a source gave, under our names) plus a ``RecordError`` for every record it could not
+use, gathered in a ``ReadResult``; a file that cannot be read at all raises ``SourceError`` with
+a one-line message. Each format declares itself once as a ``Reader``; ``registry.py`` lists them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+from storage.errors import SourceError
+from storage.models import RecordError
+from storage.sources.links import github_from_code_field
+
+#: Abstracts are a few thousand characters; anything far longer is not one.
+MAX_ABSTRACT_CHARS = 20_000
+#: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
+MIN_ABSTRACT_CHARS = 40
+#: A first line (or a name field) this short names the list.
+MAX_HEADER_CHARS = 150
+
+# Field names real exports use, by the name we give the field.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "title": ("title", "paper_title", "name_of_paper"),
+    "abstract": ("abstract", "summary", "paper_abstract", "abstract_text", "tldr_abstract"),
+    "authors": ("authors", "author", "author_names", "authors_list", "creators"),
+    "url": (
+        "url",
+        "site",
+        "forum",
+        "openreview",
+        "paper_url",
+        "link",
+        "html_url",
+        "pdf_url",
+        "pdf",
+    ),
+    "github": ("github", "code", "code_url", "github_url", "repo", "repository", "code_link"),
+    "venue_status": ("status", "decision", "venue_status", "presentation"),
+    "keywords": ("keywords", "keyword", "topics", "subjects"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """One paper as a source gave it, under our field names; not yet cleaned."""
+
+    abstract: str
+    title: str = ""
+    authors: tuple[str, ...] = ()
+    url: str = ""
+    github: tuple[str, ...] = ()
+    venue_status: str = ""
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """What a reader made of one file: the list's name, its records and the records it skipped."""
+
+    source: str
+    list_name: str
+    records: list[SourceRecord] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=list)
+
+    def add(self, number: int, fields: Mapping[str, Any]) -> None:
+        """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""
+        record, problem = record_from_fields(fields)
+        if record is None:
+            self.errors.append(RecordError(self.source, number, problem))
+        else:
+            self.records.append(record)
+
+
+class Fit(IntEnum):
+    """How strongly a file looks like a reader's format: the strongest fit reads the file."""
+
+    NO = 0
+    #: The reader takes any text: the last resort (the plain-text list).
+    ANY = 1
+    #: A hint: the file name, or a first line that reads like the format's header.
+    HINTED = 2
+    #: The file name names a strict format: the file is read as it, or refused saying why.
+    NAMED = 3
+    #: The text opens the way only this format opens (``[`` or ``{`` for JSON).
+    OPENS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """One input format, declared once: its names, the files it owns, how to spot and read it."""
+
+    #: What people call the format: "JSON Lines".
+    name: str
+    #: Its short form in a list of formats: "JSONL".
+    label: str
+    #: File name suffixes (lower case, with the dot) a folder's files are picked by.
+    suffixes: tuple[str, ...]
+    #: How strongly ``(text, path)`` looks like this format.
+    sniff: Callable[[str, Path], Fit]
+    #: The file's records; ``SourceError`` when the file cannot be read as this format at all.
+    read: Callable[[str, Path], ReadResult]
+
+
+def decode(raw: bytes, path: Path) -> str:
+    """Bytes to text: UTF-8 (with or without BOM) or BOM-marked UTF-16; anything else is refused."""
+    if not raw.strip():
+        raise SourceError(f"{path}: the file is empty, nothing to import")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            raise SourceError(f"{path}: not a text file (bad UTF-16)") from None
+    if b"\x00" in raw[:65536]:
+        raise SourceError(f"{path}: not a text file (it holds binary data)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            f"{path}: not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
+        ) from None
+
+
+_NOT_SPACE = re.compile(r"\S")
+
+
+def first_line(text: str, limit: int) -> str | None:
+    """The first line that holds more than whitespace, from its first visible character.
+
+    None when it is longer than ``limit``. Found without copying ``text``, so that every
+    reader may sniff a large file.
+    """
+    start = _NOT_SPACE.search(text)
+    if start is None:
+        return ""
+    window = start.start() + limit + 1
+    end = text.find("\n", start.start(), window)
+    line = text[start.start() : end if end >= 0 else window]
+    return line if len(line) <= limit else None
+
+
+def opening(text: str) -> str:
+    """The first visible character of ``text`` ("" for none): ``[`` or ``{`` opens JSON."""
+    start = _NOT_SPACE.search(text)
+    return start.group() if start else ""
+
+
+def abstract_problem(text: str) -> str:
+    """Why ``text`` cannot be an abstract, or "" when it can."""
+    if len(text) > MAX_ABSTRACT_CHARS:
+        return f"is {len(text):,} characters long, too long for an abstract"
+    if sum(ch.isalnum() for ch in text[: MIN_ABSTRACT_CHARS * 4]) < MIN_ABSTRACT_CHARS // 2:
+        return "is too short to be an abstract"
+    return ""
+
+
+def field_value(item: Mapping[str, Any], name: str) -> Any:
+    """The first non-empty value of our field ``name`` under any of its ``ALIASES``, or None."""
+    for alias in ALIASES[name]:
+        value = item.get(alias)
+        if value not in (None, "", [], {}):
+            return value
+    return None
+
+
+def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, str]:
+    """Map a source's fields (lower-cased names) onto a ``SourceRecord``, or say what is missing."""
+    abstract = field_value(item, "abstract")
+    if abstract is None:
+        return None, "no abstract"
+    if not isinstance(abstract, str):
+        return None, "the abstract is not text"
+    abstract = abstract.strip()
+    problem = abstract_problem(abstract)
+    if problem:
+        return None, f"the abstract {problem}"
+    github: list[str] = []
+    for value in _strings(field_value(item, "github")):
+        github.extend(github_from_code_field(value))
+    return (
+        SourceRecord(
+            abstract=abstract,
+            title=_one_line(field_value(item, "title")),
+            authors=_authors(field_value(item, "authors")),
+            url=_url(item),
+            github=tuple(dict.fromkeys(github)),
+            venue_status=venue_status(_one_line(field_value(item, "venue_status"))),
+            keywords=_keywords(field_value(item, "keywords")),
+        ),
+        "",
+    )
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if value is None:
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key in ("url", "href", "name", "value"):
+            if isinstance(value.get(key), str):
+                yield value[key]
+                return
+    elif isinstance(value, Iterable):
+        for item in value:
+            yield from _strings(item)
+    else:
+        yield str(value)
+
+
+def _one_line(value: Any) -> str:
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else " ".join(_strings(value))
+    return " ".join(text.split())
+
+
+_AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+)?|\s+and\s+|\s*\n\s*")
+
+
+def _authors(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
+    else:
+        parts = _strings(value)
+    return tuple(dict.fromkeys(" ".join(p.split()) for p in parts if p and p.strip()))
+
+
+def _keywords(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    parts = re.split(r"\s*[;,]\s*", value) if isinstance(value, str) else _strings(value)
+    return tuple(dict.fromkeys(" ".join(p.split()) for p in parts if p and p.strip()))
+
+
+_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
+
+
+def _url(item: Mapping[str, Any]) -> str:
+    for alias in ALIASES["url"]:
+        for value in _strings(item.get(alias)):
+            value = value.strip()
+            if value.startswith(("http://", "https://")):
+                return value
+            if alias in ("forum", "openreview") and _OPENREVIEW_ID.match(value):
+                return f"https://openreview.net/forum?id={value}"
+    return ""
+
+
+_VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")
+
+
+def venue_status(text: str) -> str:
+    """``Accept (Oral)``, ``ICLR 2025 oral`` → ``Oral``; other statuses are kept as written."""
+    low = text.casefold()
+    for word in _VENUE_WORDS:
+        if word in low:
+            return word.capitalize()
+    return text[:40]
