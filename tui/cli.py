@@ -21,15 +21,18 @@ from storage.export import (
     GROUPINGS,
     SUFFIXES,
     export,
+    export_formats,
     heading_for,
     paper_record,
     select,
     statuses_for,
+    write_export,
 )
-from storage.files import atomic_write, backup_path
+from storage.files import backup_path
 from storage.library import LibraryStats
 from storage.locations import library_home
 from storage.models import Paper
+from storage.sources.registry import readable_formats
 from storage.triage import TriageSnapshot
 
 PROG = "papers"
@@ -66,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("import", parents=[common], help="add paper lists to the library")
     p.add_argument(
-        "files", nargs="+", metavar="FILE", help="list files or folders (text, JSON, JSONL, CSV)"
+        "files", nargs="+", metavar="FILE", help=f"list files or folders ({readable_formats()})"
     )
     p.add_argument(
         "--catalog", metavar="FILE", help="fill titles, authors, links from this catalog"
@@ -86,13 +89,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON array")
     p.set_defaults(run=cmd_list)
 
-    p = sub.add_parser("search", parents=[common], help="search as the app does (best first)")
-    p.add_argument(
-        "query",
-        nargs="+",
-        metavar="QUERY",
-        help="words and qualifiers (is:starred, has:code, author:NAME…)",
+    from storage.search.qualifiers import qualifier_help
+
+    p = sub.add_parser(
+        "search",
+        parents=[common],
+        help="search as the app does (best first)",
+        description="Search the library as the app does: typos forgiven, best first.",
+        epilog=qualifier_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("query", nargs="+", metavar="QUERY", help="words and qualifiers (below)")
     p.add_argument(
         "--limit", type=_positive, default=20, metavar="N", help="at most N results (default 20)"
     )
@@ -125,9 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("tags", nargs="*", metavar="TAG", help="the tags (nothing clears them)")
     p.set_defaults(run=cmd_tag)
 
-    p = sub.add_parser(
-        "export", parents=[common], help="write papers as Markdown, CSV, JSON or BibTeX"
-    )
+    p = sub.add_parser("export", parents=[common], help=f"write papers as {export_formats()}")
     p.add_argument(
         "--status",
         default="starred",
@@ -313,15 +318,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         sys.stdout.write(text)
         return 0
-    target = Path(args.output).expanduser()
-    if target.is_dir():
-        target = target / f"{args.status}{SUFFIXES[args.format]}"
-    if not target.parent.is_dir():
-        raise LibraryError(f"{target.parent}: no such folder")
-    try:
-        atomic_write(target, text.encode("utf-8"), backup=False)
-    except OSError as exc:
-        raise LibraryError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    target = write_export(Path(args.output), text, f"{args.status}{SUFFIXES[args.format]}")
     n = len(papers)
     print(f"Wrote {n} {args.status} paper{'s' if n != 1 else ''} to {target}", file=sys.stderr)
     return 0

@@ -14,11 +14,11 @@ from storage.models import Paper, Status
 from storage.search import (
     Query,
     SearchIndex,
-    highlight_spans,
     max_typos,
     parse_query,
     tokenize,
 )
+from storage.text.highlight import highlight_spans
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 

@@ -1,0 +1,157 @@
+"""``SearchIndex``: the one object the app and the CLI search through.
+
+It composes the parts of this package: the papers by slot (``table.py``), the vocabulary and
+what a query word stands for in it (``vocabulary.py``), the postings (``postings.py``, built by
+``build.py``), the filters (``filters.py``) and the ranking (``ranking.py``). It owns the lock:
+the parts assume one caller at a time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from storage.models import Paper, Status
+from storage.search.build import index_batch
+from storage.search.filters import Filters
+from storage.search.hits import Ranking, SearchHit
+from storage.search.postings import Postings
+from storage.search.query import Query, parse_query
+from storage.search.ranking import Ranker, words_to_score
+from storage.search.table import PaperTable
+from storage.search.vocabulary import Vocabulary
+
+#: A rebuild merges the segments when there are this many, or when this share of slots is dead.
+_MAX_SEGMENTS: Final = 8
+_MAX_DEAD_SHARE: Final = 0.25
+
+
+class SearchIndex:
+    """An inverted index over papers' titles, method names, authors and abstracts.
+
+    Build it once per library load; ``add`` indexes imported papers without a rebuild.
+    Safe to call from worker threads: queries and updates are serialised by a lock.
+    """
+
+    def __init__(self, papers: Sequence[Paper] = ()) -> None:
+        self._lock = threading.RLock()
+        self._reset(next_rank=0)
+        self.add(papers)
+
+    def _reset(self, next_rank: int) -> None:
+        """Empty the index (a search still reading the old parts keeps them)."""
+        self._table = PaperTable(next_rank)
+        self._vocabulary = Vocabulary()
+        self._postings = Postings()
+        self._filters = Filters(self._table, self._vocabulary, self._postings)
+        self._ranker = Ranker(self._table, self._vocabulary, self._postings, self._filters)
+
+    # ----------------------------------------------------------------- building
+
+    def add(self, papers: Sequence[Paper]) -> None:
+        """Index new papers (appended in order) and re-index papers whose id is already known."""
+        with self._lock:
+            latest = {paper.id: paper for paper in papers}
+            if not latest:
+                return
+            table = self._table
+            batch = list(latest.values())
+            replaced = sum(1 for p in batch if p.id in table.slot_by_id)
+            ranks = table.ranks_for(batch)
+            dead = len(table) - table.live_count + replaced
+            if self._postings.segments and (
+                len(self._postings.segments) >= _MAX_SEGMENTS
+                or dead > _MAX_DEAD_SHARE * len(table)
+                or len(batch) >= table.live_count
+            ):
+                # Many segments, many stale slots, or an import as large as the library:
+                # rebuild as one segment (the cost of a build, with coherent statistics).
+                live = [(int(table.rank[s]), table.papers[s]) for s in table.live_slots().tolist()]
+                live.extend(zip(ranks, batch, strict=True))
+                live.sort(key=lambda pair: pair[0])
+                self._reset(table.next_rank)
+                batch, ranks = [p for _, p in live], [r for r, _ in live]
+            index_batch(batch, ranks, self._table, self._vocabulary, self._postings)
+            self.clear_caches()
+
+    # ----------------------------------------------------------------- introspection
+
+    def __len__(self) -> int:
+        """Number of papers indexed."""
+        return self._table.live_count
+
+    def paper(self, paper_id: str) -> Paper | None:
+        """The indexed paper with this id, if any."""
+        with self._lock:
+            slot = self._table.slot_by_id.get(paper_id)
+            return None if slot is None else self._table.papers[slot]
+
+    def papers(self) -> list[Paper]:
+        """The indexed papers, in index (list) order."""
+        with self._lock:
+            return [self._table.papers[s] for s in self._table.live_slots().tolist()]
+
+    @property
+    def vocabulary_size(self) -> int:
+        """Number of distinct index words."""
+        return len(self._vocabulary)
+
+    @property
+    def postings(self) -> int:
+        """Number of (word, paper) postings."""
+        return len(self._postings)
+
+    def clear_caches(self) -> None:
+        """Forget cached word matches, scores and phrase checks (rebuilt on demand)."""
+        with self._lock:
+            self._vocabulary.clear_cache()
+            self._ranker.clear_cache()
+            self._filters.clear_cache()
+
+    def memory_bytes(self) -> int:
+        """Approximate memory of the index itself (not of the papers): arrays and vocabulary."""
+        return (
+            self._postings.nbytes
+            + self._table.memory_bytes()
+            + self._vocabulary.memory_bytes()
+            + self._ranker.cache_bytes()
+        )
+
+    def highlight_terms(self, hit: SearchHit) -> frozenset[str]:
+        """The index words to highlight for a hit (``storage.text.highlight`` finds them)."""
+        return hit.matched
+
+    # ----------------------------------------------------------------- searching
+
+    def search(
+        self,
+        query: str | Query,
+        limit: int | None = 20,
+        statuses: Mapping[str, Status | str] | None = None,
+        tags: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[SearchHit]:
+        """Papers matching ``query``, best first (list order when only filters are given).
+
+        ``statuses`` maps paper ids to triage states (absent ids are in the inbox) for ``is:``;
+        ``tags`` maps paper ids to tags for ``tag:``. ``limit=None`` returns every match.
+        """
+        return self.rank(query, limit, statuses, tags).hits()
+
+    def rank(
+        self,
+        query: str | Query,
+        limit: int | None = 20,
+        statuses: Mapping[str, Status | str] | None = None,
+        tags: Mapping[str, Sequence[str]] | None = None,
+    ) -> Ranking:
+        """``search``, as a ``Ranking``: the ids at once, a hit only for the papers read."""
+        parsed = parse_query(query) if isinstance(query, str) else query
+        with self._lock:
+            if limit is not None and limit <= 0 or not len(self._table):
+                return Ranking([], [])
+            allowed = self._filters.allowed(parsed, statuses, tags)
+            words = words_to_score(parsed, self._vocabulary)
+            if not words:
+                return self._ranker.in_list_order(allowed, limit)
+            return self._ranker.ranked(words, allowed, limit)

@@ -1,0 +1,100 @@
+"""Postings: for each index word, the papers that have it, with a field-weighted BM25 score.
+
+Postings live in *segments*, one per indexed batch of papers, each a CSR table by term id
+(``offsets``, then per posting the paper slot, its score and the fields the word is in).
+A build makes one segment; ``SearchIndex.add`` appends one per import until a rebuild merges
+them (see ``build.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Field names, in the order of their bit in a posting's field mask.
+FIELDS: Final[tuple[str, ...]] = ("title", "name", "authors", "abstract")
+AUTHORS: Final = FIELDS.index("authors")
+#: Every field's bit set.
+ALL_FIELDS: Final = 0xFF
+#: The fields (indices) set in each 4-bit field mask.
+FIELDS_OF_MASK: Final = tuple(tuple(f for f in range(4) if bits >> f & 1) for bits in range(16))
+#: How much a word counts in each field: a title word most, an abstract word least.
+FIELD_WEIGHTS: Final = np.array([3.0, 2.5, 2.0, 1.0], dtype=np.float64)
+#: BM25 length normalisation per field: titles and names are short and even, abstracts are not.
+FIELD_B: Final = np.array([0.5, 0.2, 0.3, 0.75], dtype=np.float64)
+#: BM25's term-frequency saturation.
+K1: Final = 1.2
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """Postings of a batch of papers, by term id (CSR): docs, field-weighted scores, field masks."""
+
+    offsets: IntArray
+    docs: npt.NDArray[np.int32]
+    scores: npt.NDArray[np.float16]
+    masks: npt.NDArray[np.uint8]
+
+    def postings(self, tid: int) -> tuple[slice, bool]:
+        """The slice of term ``tid``'s postings, and whether it has any."""
+        if tid + 1 >= len(self.offsets):  # a word new since this segment was built
+            return slice(0, 0), False
+        lo, hi = int(self.offsets[tid]), int(self.offsets[tid + 1])
+        return slice(lo, hi), hi > lo
+
+    @property
+    def nbytes(self) -> int:
+        """Memory of the arrays."""
+        return self.offsets.nbytes + self.docs.nbytes + self.scores.nbytes + self.masks.nbytes
+
+
+class Postings:
+    """Every segment of an index, and the field lengths BM25 normalises by."""
+
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
+        #: Words in each field over every paper indexed (for BM25's average field length).
+        self.field_total = np.zeros(4, dtype=np.float64)
+
+    def __len__(self) -> int:
+        """Number of (word, paper) postings."""
+        return sum(len(s.docs) for s in self.segments)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory of the segments' arrays."""
+        return sum(s.nbytes for s in self.segments)
+
+    def docs_with(self, tids: Iterable[int], size: int, field_bits: int = ALL_FIELDS) -> BoolArray:
+        """Papers (a mask over ``size`` slots) that contain any of the terms (in those fields)."""
+        mask = np.zeros(size, dtype=np.bool_)
+        for tid in tids:
+            for segment in self.segments:
+                span, present = segment.postings(tid)
+                if not present:
+                    continue
+                docs = segment.docs[span]
+                if field_bits != ALL_FIELDS:
+                    docs = docs[(segment.masks[span] & field_bits) != 0]
+                mask[docs] = True
+        return mask
+
+    def best_scores(self, tids: Sequence[int], weights: Sequence[float], size: int) -> FloatArray:
+        """Per paper, the best posting score among the terms, each times its weight."""
+        scores = np.zeros(size, dtype=np.float32)
+        for tid, weight in zip(tids, weights, strict=True):
+            for segment in self.segments:
+                span, present = segment.postings(tid)
+                if not present:
+                    continue
+                docs = segment.docs[span]
+                scores[docs] = np.maximum(scores[docs], segment.scores[span] * np.float32(weight))
+        return scores

@@ -1,0 +1,240 @@
+"""Search qualifiers (``is:starred``, ``author:bengio``), each declared once.
+
+A ``QualifierKind`` says everything about one key: the value people type, a line of help, an
+example, which values it takes (another value makes ``key:value`` plain text), and which papers
+it selects. Parsing (``parse_query``), filtering (``filters.py``), the app's search hint, the
+help of ``papers search`` and the README's list of qualifiers all read ``QUALIFIERS``: to add a
+qualifier, add one entry there.
+
+Qualifiers are written as on GitHub, case-insensitive, and any of them is negated by a leading
+``-`` (``-is:read``). A key with no value yet (``is:`` while typing) filters nothing.
+
+Nothing here needs numpy: the CLI builds its help from this module without loading the index.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Protocol
+
+from storage.models import Paper, Status
+from storage.text.normalize import fold
+
+if TYPE_CHECKING:
+    from storage.search.postings import BoolArray
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """A ``key:value`` filter of a query, such as ``is:starred``; ``negated`` for ``-key:value``."""
+
+    key: str
+    value: str
+    negated: bool = False
+
+
+class PaperFacts(Protocol):
+    """What a qualifier may ask about the indexed papers; each answer is a mask over them."""
+
+    def with_status(self, wanted: frozenset[Status]) -> BoolArray:
+        """Papers in one of the wanted triage states."""
+        ...
+
+    def with_code(self) -> BoolArray:
+        """Papers that link a GitHub repository."""
+        ...
+
+    def with_venue(self, accepts: Callable[[str], bool]) -> BoolArray:
+        """Papers with a venue status (folded: ``oral``) that ``accepts`` takes."""
+        ...
+
+    def in_lists(self, accepts: Callable[[tuple[str, ...]], bool]) -> BoolArray:
+        """Papers whose list names (folded) ``accepts`` takes."""
+        ...
+
+    def tagged(self, accepts: Callable[[Sequence[str]], bool]) -> BoolArray:
+        """Papers whose tags (as the user wrote them) ``accepts`` takes; untagged papers never."""
+        ...
+
+    def by_author(self, name: str, *, highlight: bool) -> BoolArray:
+        """Papers with one author whose name has every word of ``name`` (exactly, as a
+        prefix, or a typo away); with ``highlight``, the hits mark the author words matched."""
+        ...
+
+    def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:
+        """Papers that ``accepts`` takes, one by one (for a qualifier on any other field)."""
+        ...
+
+
+def _any_value(value: str) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class QualifierKind:
+    """One qualifier key, declared once: syntax, help, the values it takes, what it selects."""
+
+    #: The key before the colon, lower case (``is``).
+    key: str
+    #: The value as help texts show it (``STATE``, ``NAME``, or the one value, ``code``).
+    value: str
+    #: What the qualifier keeps, in one line of help.
+    help: str
+    #: A query using it, as the help shows it (``is:starred``).
+    example: str
+    #: Which papers a qualifier of this key keeps (the query's ``negated`` is applied after).
+    select: Callable[[PaperFacts, Qualifier], BoolArray]
+    #: Whether a (folded, non-empty) value is one of this key's; otherwise ``key:value`` is text.
+    accepts: Callable[[str], bool] = _any_value
+    #: How the app's one-line search hint shows it; empty to leave it out (the box is narrow).
+    hint: str = ""
+
+    @property
+    def syntax(self) -> str:
+        """``key:VALUE``, as help texts list it."""
+        return f"{self.key}:{self.value}"
+
+
+#: The words ``is:`` takes, and the triage state each names.
+STATUS_WORDS: Final[Mapping[str, Status]] = {
+    "inbox": Status.INBOX,
+    "new": Status.INBOX,
+    "read": Status.READ,
+    "skipped": Status.SKIPPED,
+    "skip": Status.SKIPPED,
+    "starred": Status.STARRED,
+    "star": Status.STARRED,
+}
+
+
+def statuses_for(value: str) -> frozenset[Status]:
+    """Triage states named by an ``is:`` value or a prefix of one (``is:st`` is starred)."""
+    return frozenset(s for word, s in STATUS_WORDS.items() if word.startswith(value))
+
+
+def _by_author(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
+    # A negated author is not what the user is looking at: its words are not marked.
+    return facts.by_author(qualifier.value, highlight=not qualifier.negated)
+
+
+#: Every qualifier, in the order help texts list them.
+QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
+    QualifierKind(
+        key="is",
+        value="STATE",
+        help="the triage state: inbox, read, skipped or starred (also new, skip, star, a prefix)",
+        example="is:starred",
+        select=lambda facts, q: facts.with_status(statuses_for(q.value)),
+        accepts=lambda value: bool(statuses_for(value)),
+        hint="is:starred",
+    ),
+    QualifierKind(
+        key="has",
+        value="code",
+        help="the paper links a GitHub repository",
+        example="has:code",
+        select=lambda facts, q: facts.with_code(),
+        accepts="code".startswith,
+        hint="has:code",
+    ),
+    QualifierKind(
+        key="status",
+        value="VENUE",
+        help="the venue status starts with VENUE (oral, spotlight, poster)",
+        example="status:oral",
+        select=lambda facts, q: facts.with_venue(lambda venue: venue.startswith(q.value)),
+        hint="status:oral",
+    ),
+    QualifierKind(
+        key="author",
+        value="NAME",
+        help="every word of NAME in one author's name (as a prefix, or with a typo)",
+        example='author:"yoshua bengio"',
+        select=_by_author,
+        hint="author:NAME",
+    ),
+    QualifierKind(
+        key="list",
+        value="NAME",
+        help="NAME is part of the name of a list the paper is in",
+        example='list:"iclr 2025"',
+        select=lambda facts, q: facts.in_lists(lambda names: any(q.value in n for n in names)),
+    ),
+    QualifierKind(
+        key="tag",
+        value="NAME",
+        help="NAME is part of one of the paper's tags",
+        example="tag:toread",
+        select=lambda facts, q: facts.tagged(lambda tags: any(q.value in fold(t) for t in tags)),
+        hint="tag:X",
+    ),
+)
+
+QUALIFIER_KEYS: Final[frozenset[str]] = frozenset(kind.key for kind in QUALIFIERS)
+_BY_KEY: Final[Mapping[str, QualifierKind]] = {kind.key: kind for kind in QUALIFIERS}
+
+
+def kind_of(qualifier: Qualifier) -> QualifierKind:
+    """The declaration of a parsed qualifier's key."""
+    return _BY_KEY[qualifier.key]
+
+
+def read_qualifier(key: str, value: str, negated: bool) -> Qualifier | None:
+    """The qualifier for ``key:value`` (``key`` lower case), or None when it is not one (then
+    it is free text)."""
+    kind = _BY_KEY.get(key)
+    if kind is None:
+        return None
+    norm = " ".join(fold(value).split())
+    if not norm or not kind.accepts(norm):
+        return None
+    return Qualifier(key, norm, negated)
+
+
+# --------------------------------------------------------------------------- help texts
+
+#: The rest of the query syntax, as help texts say it after the qualifiers.
+OTHER_SYNTAX: Final = (
+    '"exact phrase" wants the words in a row; -word and -"phrase" leave papers out; '
+    "an unknown qualifier is plain text"
+)
+
+
+def search_hint() -> str:
+    """The app's one-line search hint (the app puts its search key before it)."""
+    shown = " ".join(kind.hint for kind in QUALIFIERS if kind.hint)
+    return f'search: words (typos ok), "a phrase", {shown} -word'
+
+
+def qualifier_help(width: int = 78) -> str:
+    """The qualifiers for ``papers search --help``: one entry each, then the rest of the syntax."""
+    column = max(len(kind.syntax) for kind in QUALIFIERS) + 4
+    lines = ["qualifiers (case-insensitive; negate any with a leading -, as in -is:read):"]
+    for kind in QUALIFIERS:
+        entry = textwrap.wrap(
+            kind.help,
+            width,
+            initial_indent=f"  {kind.syntax}".ljust(column),
+            subsequent_indent=" " * column,
+            break_on_hyphens=False,
+        )
+        if kind.example != kind.syntax:
+            example = f"e.g. {kind.example}"
+            if len(entry[-1]) + 2 + len(example) <= width:
+                entry[-1] += f"; {example}"
+            else:
+                entry.append(" " * column + example)
+        lines += entry
+    lines += textwrap.wrap(f"also: {OTHER_SYNTAX}", width, break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def qualifier_markdown() -> str:
+    """The README's list of qualifiers (between its ``<!-- qualifiers -->`` markers)."""
+    return "\n".join(
+        f"- `{kind.syntax}`: {kind.help}"
+        + (f"; e.g. `{kind.example}`" if kind.example != kind.syntax else "")
+        for kind in QUALIFIERS
+    )

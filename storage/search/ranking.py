@@ -1,0 +1,259 @@
+"""Ranking the papers a query's words match, best first.
+
+In order of precedence:
+
+1. how many query words a paper matches (all words beat some);
+2. a bonus when the query names the paper's method (``ParaSolver``) or, typed in order, is a
+   phrase of its title;
+3. the sum over query words of ``quality * idf * field_score``: ``quality`` is 1 for an exact
+   word, less for a completion of a prefix or a typo; ``idf`` is BM25's inverse document
+   frequency; ``field_score`` adds a BM25-saturated term frequency per field, weighted title 3,
+   method name 2.5, authors 2, abstract 1 (``postings.py``).
+
+Ties go to the paper earlier in the list; only the best ``limit`` are sorted.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from storage.search.filters import Allowed, Filters, PhraseCheck
+from storage.search.hits import NO_WORDS, Explanation, MatchedWords, Ranking
+from storage.search.postings import FloatArray, IntArray, Postings
+from storage.search.query import Query
+from storage.search.table import PaperTable
+from storage.search.vocabulary import Expansion, Vocabulary
+
+#: Ranking tiers: the number of query words matched comes first, then bonuses, then relevance.
+_TIER: Final = 1e6
+_NAME_BONUS: Final = 1000.0
+_PHRASE_BONUS: Final = 500.0
+#: How many of the best papers the in-order title bonus looks at.
+_PHRASE_RERANK: Final = 50
+#: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
+_SCORES_KEPT: Final = 32
+
+#: A word to score: the index word, whether it is still being typed, whether only an exact
+#: match counts (a word of a phrase).
+ScoredWord = tuple[str, bool, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class WordScores:
+    """Per-paper score of one query word, and its expansion."""
+
+    scores: FloatArray
+    expansion: Expansion
+
+
+def words_to_score(query: Query, vocabulary: Vocabulary) -> list[ScoredWord]:
+    """The words a query is scored by: its free words (compounds resolved), then its phrases'."""
+    words: list[ScoredWord] = []
+    for i, word in enumerate(query.words):
+        typing = query.typing and i == len(query.words) - 1
+        words.extend((w, t, False) for w, t in vocabulary.resolve(word, typing))
+    for i, phrase in enumerate(query.phrases):
+        is_open = query.open_phrase and i == len(query.phrases) - 1
+        parts = phrase.split()
+        words.extend((w, is_open and j == len(parts) - 1, True) for j, w in enumerate(parts))
+    return words
+
+
+class Ranker:
+    """Scores papers for a query's words over one index, remembering recent words' scores."""
+
+    def __init__(
+        self, table: PaperTable, vocabulary: Vocabulary, postings: Postings, filters: Filters
+    ) -> None:
+        self._table = table
+        self._vocabulary = vocabulary
+        self._postings = postings
+        self._filters = filters
+        self._scores: OrderedDict[ScoredWord, WordScores] = OrderedDict()
+
+    def clear_cache(self) -> None:
+        """Forget remembered word scores."""
+        self._scores.clear()
+
+    def cache_bytes(self) -> int:
+        """Memory of the remembered word scores."""
+        return sum(entry.scores.nbytes for entry in self._scores.values())
+
+    def ranked(self, words: list[ScoredWord], allowed: Allowed, limit: int | None) -> Ranking:
+        """The allowed papers the words match, best first."""
+        size = len(self._table)
+        scored = [self._word_scores(word) for word in words]
+        total = np.zeros(size, dtype=np.float64)
+        covered = np.zeros(size, dtype=np.int64)
+        for entry in scored:
+            total += entry.scores
+            covered += entry.scores > 0
+        candidates = np.flatnonzero(allowed.mask & (covered > 0))
+        if not len(candidates):
+            return Ranking([], [])
+        score = covered[candidates] * _TIER + total[candidates]
+        score += self._name_bonus(words, scored, candidates)
+        free = [(w, t) for w, t, exact in words if not exact]
+        if len(free) >= 2:
+            score += self._phrase_bonus(free, scored, candidates, score)
+        order = self._passing(candidates, score, limit, allowed.checks)
+        return self._ranking(candidates[order], score[order], scored, allowed.author_terms)
+
+    def in_list_order(self, allowed: Allowed, limit: int | None) -> Ranking:
+        """Every paper the filters allow, in list order (a query without words)."""
+        slots = self._table.in_list_order(np.flatnonzero(allowed.mask))
+        if allowed.checks:
+            ranks = self._table.rank[slots].astype(np.float64)
+            slots = slots[self._passing(slots, -ranks, limit, allowed.checks)]
+        if limit is not None:
+            slots = slots[:limit]
+        return self._ranking(slots, np.zeros(len(slots)), (), allowed.author_terms)
+
+    def _word_scores(self, word: ScoredWord) -> WordScores:
+        """Per-paper scores of one query word (the best of its expansions), cached."""
+        cached = self._scores.get(word)
+        if cached is not None:
+            self._scores.move_to_end(word)
+            return cached
+        expansion = self._vocabulary.expand(*word)
+        scores = self._postings.best_scores(expansion.tids, expansion.weights, len(self._table))
+        result = WordScores(scores, expansion)
+        self._scores[word] = result
+        if len(self._scores) > _SCORES_KEPT:
+            self._scores.popitem(last=False)
+        return result
+
+    def _name_bonus(
+        self, words: list[ScoredWord], scored: list[WordScores], candidates: IntArray
+    ) -> npt.NDArray[np.float64]:
+        """A bonus for papers whose method name the query says (or nearly says, or begins)."""
+        result = np.zeros(len(candidates), dtype=np.float64)
+        name_slots = self._table.name_slots
+        if not name_slots:
+            return result
+        bonus: dict[int, float] = {}
+
+        def grant(key: str, amount: float) -> None:
+            for slot in name_slots.get(key, ()):
+                if amount > bonus.get(slot, 0.0):
+                    bonus[slot] = amount
+
+        if len(words) > 1:
+            grant("".join(w for w, _, _ in words), _NAME_BONUS)
+        terms = self._vocabulary.terms
+        for (word, typing, _), entry in zip(words, scored, strict=True):
+            expansion = entry.expansion
+            for tid, quality, whole in zip(
+                expansion.tids, expansion.qualities, expansion.whole, strict=True
+            ):
+                term = terms[tid]
+                if term == word:
+                    grant(term, _NAME_BONUS)
+                elif word in self._vocabulary:
+                    continue  # a real word: the user did not mean a look-alike name
+                elif whole:
+                    grant(term, _NAME_BONUS * quality)
+                elif typing and len(word) >= 0.75 * len(term):
+                    grant(term, 0.5 * _NAME_BONUS * quality)
+        if bonus:
+            full = np.zeros(len(self._table), dtype=np.float64)
+            slots = np.fromiter(bonus.keys(), np.int64, len(bonus))
+            full[slots] = np.fromiter(bonus.values(), np.float64, len(bonus))
+            result = full[candidates]
+        return result
+
+    def _phrase_bonus(
+        self,
+        free: list[tuple[str, bool]],
+        scored: list[WordScores],
+        candidates: IntArray,
+        score: npt.NDArray[np.float64],
+    ) -> npt.NDArray[np.float64]:
+        """A bonus for the best papers whose title has the query's words in the order typed."""
+        bonus = np.zeros(len(candidates), dtype=np.float64)
+        accepted = [set(entry.expansion.tids) for entry in scored[: len(free)]]
+        count = min(_PHRASE_RERANK, len(score))
+        top = np.argpartition(-score, count - 1)[:count]
+        best_tier = score.max() // _TIER
+        for index in top[score[top] // _TIER == best_tier].tolist():
+            if _has_run(self._table.title(int(candidates[index])), accepted):
+                bonus[index] = _PHRASE_BONUS
+        return bonus
+
+    def _passing(
+        self,
+        candidates: IntArray,
+        score: npt.NDArray[np.float64],
+        limit: int | None,
+        checks: Sequence[PhraseCheck],
+    ) -> IntArray:
+        """Indices into ``candidates`` of the best ``limit`` that pass the phrase checks."""
+        if not checks:
+            return self._best(candidates, score, limit)
+        kept: list[int] = []
+
+        def scan(order: IntArray) -> bool:
+            for i in order.tolist():
+                if self._filters.passes(int(candidates[i]), checks):
+                    kept.append(i)
+                    if limit is not None and len(kept) >= limit:
+                        return True
+            return False
+
+        first = self._best(candidates, score, None if limit is None else 4 * limit + 16)
+        if not scan(first) and limit is not None and len(first) < len(candidates):
+            scan(self._best(candidates, score, None)[len(first) :])
+        return np.asarray(kept, dtype=np.int64)
+
+    def _best(
+        self, candidates: IntArray, score: npt.NDArray[np.float64], limit: int | None
+    ) -> IntArray:
+        """Indices into ``candidates`` of the best ``limit``, by score then list order."""
+        if limit is not None and limit < len(candidates):
+            kth = np.partition(-score, limit - 1)[limit - 1]
+            keep = np.flatnonzero(-score <= kth)
+        else:
+            keep = np.arange(len(candidates))
+        order = keep[np.lexsort((self._table.rank[candidates[keep]], -score[keep]))]
+        return order[:limit] if limit is not None else order
+
+    def _ranking(
+        self,
+        slots: IntArray,
+        scores: npt.NDArray[np.float64],
+        scored: Sequence[WordScores],
+        author_terms: set[str],
+    ) -> Ranking:
+        """The papers in ``slots``, explained (matched words per field) when first read."""
+        tids = tuple(dict.fromkeys(t for entry in scored for t in entry.expansion.tids))
+        explanation: Explanation = NO_WORDS
+        if tids or author_terms:
+            explanation = MatchedWords(
+                self._table.papers,
+                tuple(self._postings.segments),
+                self._vocabulary.terms,
+                slots,
+                tids,
+                frozenset(author_terms),
+            )
+        return Ranking(self._table.ids[slots].tolist(), scores.tolist(), explanation)
+
+
+def _has_run(tokens: list[int], accepted: list[set[int]]) -> bool:
+    """True when some consecutive tokens match each accepted set in turn."""
+    n = len(accepted)
+    first, rest = accepted[0], accepted[1:]
+    for start in range(len(tokens) - n + 1):
+        if tokens[start] in first:
+            for i, wanted in enumerate(rest, start=start + 1):
+                if tokens[i] not in wanted:
+                    break
+            else:
+                return True
+    return False

@@ -1,0 +1,172 @@
+"""The words of a text as the index sees them, and the words of a query.
+
+Words are runs of letters and digits, folded (``storage.text.normalize.fold``: ``Lévy`` reads
+``levy``). Two kinds of *extra* index words help half-remembered names: a hyphenated compound
+also gives its parts joined (``ORW-CFM-W2`` → ``orwcfmw2``), and a camelCase title word its
+parts (``ParaSolver`` → ``para``, ``solver``).
+
+LaTeX is read as it is shown, through the one converter (``storage.text.latex``): ``$\\ell_2$``
+reads ``l2``, ``M\\"uller`` reads ``muller``. Greek letters are read by their names, written in
+LaTeX or not, in papers and in queries alike: ``tau`` finds ``$\\tau$`` and ``τ-bench`` finds
+``$\\tau$-bench``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Final
+
+from storage.models import Paper
+from storage.text.latex import to_unicode
+from storage.text.normalize import fold as normalize
+from storage.text.symbols import GREEK
+
+__all__ = [
+    "WORD",
+    "folded",
+    "index_text",
+    "max_typos",
+    "method_name",
+    "normalize",
+    "query_words",
+    "split_words",
+    "tokenize",
+    "word_key",
+]
+
+#: A word: a run of letters and digits.
+WORD: Final = re.compile(r"[^\W_]+")
+#: ASCII text: every character but letters and digits becomes a space (faster than a regex).
+_ASCII_SPACES: Final = str.maketrans({chr(i): " " for i in range(128) if not chr(i).isalnum()})
+_COMPOUND: Final = re.compile(r"[^\W_]+(?:[-\u2010][^\W_]+)+")
+_WORD_OR_COMPOUND: Final = re.compile(r"[^\W_]+(?:[-\u2010\u2011][^\W_]+)*")
+_HYPHEN: Final = re.compile(r"[-\u2010\u2011]")
+_CAMEL: Final = re.compile(r"(?<![^\W_])[A-Z]?[a-z]+(?:[A-Z][a-z]+)+(?![^\W_])")
+_CAMEL_PART: Final = re.compile(r"[A-Z]?[a-z]+")
+_NAME_PREFIX: Final = re.compile(r"^\s*([^\s:][^:]{0,40}?)\s*:\s+\S")
+_GREEK_LETTER: Final = re.compile("[\u0370-\u03ff]")
+#: LaTeX in running text: inline math (``$`` after and before a non-space, not a price like
+#: ``$5 and $6``), a command with its brace arguments, an accent or escape (``\\"u``, ``\\%``).
+_LATEX: Final = re.compile(
+    r"\$(?=[^\s$])[^$\n]{0,300}?(?<=[^\s$])\$(?!\d)"
+    r"|\\[A-Za-z]+\*?(?:\{[^{}\n]{0,300}\})*"
+    r"|\\[^A-Za-z\s](?:\{[A-Za-z]?\}|[A-Za-z])?"
+)
+
+
+def _greek_names() -> dict[str, str]:
+    """The name of each Greek letter, as written (``Σ`` → ``Sigma``) and folded (``σ`` →
+    ``sigma``); the first name of a letter wins (``ε`` is ``epsilon``, not ``varepsilon``)."""
+    names: dict[str, str] = {}
+    for name, letter in GREEK.items():
+        names.setdefault(unicodedata.normalize("NFKC", letter), name)
+        names.setdefault(normalize(letter), name.lower())
+    return names
+
+
+_GREEK_NAME: Final = _greek_names()
+
+
+def _spell(letter: re.Match[str]) -> str:
+    return _GREEK_NAME.get(letter.group(), letter.group())
+
+
+def _spelled(text: str) -> str:
+    """Greek letters by their names (``τ-bench`` → ``tau-bench``)."""
+    if text.isascii() or not _GREEK_LETTER.search(text):
+        return text
+    return _GREEK_LETTER.sub(_spell, text)
+
+
+@lru_cache(maxsize=4096)
+def _unicode(latex: str) -> str:
+    """One piece of LaTeX as the index reads it: as ``to_unicode`` shows it, in compatibility
+    form (``ℓ₂`` reads ``l2``), Greek letters by name, anything but letters and digits a space.
+
+    What is left is ASCII wherever the piece was, so the text keeps the fast ASCII path of
+    ``split_words``; its case is kept, for camelCase names. Pieces repeat (``$\\times$``).
+    """
+    compatible = _spelled(unicodedata.normalize("NFKC", to_unicode(latex)))
+    return "".join(c if c.isalnum() else " " for c in compatible)
+
+
+def _as_unicode(latex: re.Match[str]) -> str:
+    return _unicode(latex.group())
+
+
+def index_text(text: str) -> str:
+    """The text the index reads, case kept: its LaTeX pieces converted (``_unicode``), braces
+    dropped (``{$\\tau$}-bench`` → ``tau-bench``).
+
+    Only the pieces go through the converter, not the whole text: the same words, several times
+    faster (it would rewrite every Markdown mark and entity of an abstract, which tokenising
+    drops anyway).
+    """
+    if "\\" not in text and "{" not in text and "$" not in text:
+        return text
+    text = _LATEX.sub(_as_unicode, text)
+    return text.replace("{", "").replace("}", "")
+
+
+def folded(text: str) -> str:
+    """A text as the index compares it: LaTeX converted, folded, Greek letters by name."""
+    return _spelled(normalize(index_text(text)))
+
+
+def word_key(word: str) -> str:
+    """The index word for a normalised word or hyphenated compound: hyphens dropped."""
+    return _HYPHEN.sub("", word)
+
+
+def tokenize(text: str, camel_case: bool = False) -> list[str]:
+    """The index words of a text.
+
+    Words are runs of letters and digits. A hyphenated compound (``ORW-CFM-W2``) gives its parts
+    and the parts joined (``orwcfmw2``); with ``camel_case``, ``ParaSolver`` also gives ``para``
+    and ``solver``.
+    """
+    words, extra = split_words(text, camel_case)
+    words.extend(extra)
+    return words
+
+
+def split_words(text: str, camel_case: bool) -> tuple[list[str], list[str]]:
+    """The words of a text in order, and the extra index words (joined compounds, camel parts)."""
+    clean = index_text(text)
+    norm = _spelled(normalize(clean))
+    words = norm.translate(_ASCII_SPACES).split() if norm.isascii() else WORD.findall(norm)
+    extra: list[str] = []
+    if "-" in norm or "\u2010" in norm:
+        # Only the whitespace-separated pieces with a hyphen can hold a compound: scanning
+        # those alone is several times faster than running the compound pattern over the text.
+        pieces = " ".join(x for x in norm.split() if "-" in x or "\u2010" in x)
+        extra.extend(_HYPHEN.sub("", compound) for compound in _COMPOUND.findall(pieces))
+    if camel_case:
+        for word in _CAMEL.findall(clean):
+            extra.extend(p.lower() for p in _CAMEL_PART.findall(word) if len(p) >= 3)
+    return words, extra
+
+
+def method_name(paper: Paper) -> str:
+    """The paper's method name, or the ``NAME`` of a ``NAME: what it does`` title."""
+    if paper.name:
+        return paper.name
+    match = _NAME_PREFIX.match(paper.title)
+    if not match:
+        return ""
+    name = match.group(1).strip()
+    return name if len(name.split()) <= 3 else ""
+
+
+def query_words(text: str) -> list[str]:
+    """Words of query text, read as the index reads papers; compounds keep their hyphens
+    (``orw-cfm-w2``)."""
+    return [_HYPHEN.sub("-", w) for w in _WORD_OR_COMPOUND.findall(folded(text))]
+
+
+def max_typos(word: str) -> int:
+    """Edits forgiven in a word: none up to 3 characters, 1 up to 7, 2 from 8."""
+    n = len(word)
+    return 0 if n <= 3 else 1 if n <= 7 else 2

@@ -1,0 +1,307 @@
+"""The index's vocabulary, and what a query word stands for in it.
+
+A query word is never compared with whole documents: it is *expanded* into the index words it
+may mean (exactly itself, completions of it as a prefix, words a typo or two away), each with a
+quality (1 for the word itself, less for a completion or a typo) and an idf weight.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from storage.search.postings import IntArray
+from storage.search.text import max_typos, word_key
+
+#: Match quality of an index word for a query word, by how it matched.
+_EXACT: Final = 1.0
+_PREFIX_TYPING: Final = 0.9
+_PREFIX_DONE: Final = 0.7
+_TYPO: Final = (1.0, 0.7, 0.5)
+_TYPO_PREFIX: Final = (0.9, 0.55, 0.4)
+#: At most this many completions of a prefix, the most frequent first (by prefix length 1, 2, 3+).
+_PREFIX_CAP: Final = (16, 32, 64)
+_TYPO_CAP: Final = 48
+#: Expansions remembered (a few keystrokes' worth of words, typed and retyped).
+_EXPANSIONS_KEPT: Final = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """The index words a query word stands for, with their weight (quality times idf)."""
+
+    tids: tuple[int, ...] = ()
+    weights: tuple[float, ...] = ()
+    #: How well each index word matches the query word (1 exact, less for a completion or typo).
+    qualities: tuple[float, ...] = ()
+    #: True for whole-word matches (exact or a typo), False for completions of a prefix.
+    whole: tuple[bool, ...] = ()
+
+
+class Vocabulary:
+    """Index words by id, their document frequencies, and the tables that find look-alikes.
+
+    Words get ids in order of first sight and keep them until the index is rebuilt; the sorted
+    vocabulary finds completions of a prefix, buckets by length and letter find typos.
+    """
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.terms: list[str] = []
+        #: Papers that have each word (including replaced papers, until a rebuild).
+        self.df: IntArray = np.zeros(0, dtype=np.int64)
+        #: Papers the idf counts: the live ones.
+        self.live_papers = 0
+        #: Term ids of words found in authors' names (for ``author:``).
+        self.author_tids: set[int] = set()
+        self._sorted_terms: list[str] = []
+        self._sorted_tids: IntArray = np.zeros(0, dtype=np.int64)
+        #: Vocabulary by (length, position 0 or 1, letter there), for typo look-ups.
+        self._typo_buckets: dict[tuple[int, int, str], tuple[list[str], IntArray]] = {}
+        self._prefix_tables: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
+        self._expansions: OrderedDict[tuple[str, bool, bool], Expansion] = OrderedDict()
+
+    def __len__(self) -> int:
+        """Number of distinct index words."""
+        return len(self.terms)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.ids
+
+    def word_ids(self) -> Callable[[str], int]:
+        """A function from an index word to its id, giving a new word the next id.
+
+        A closure over the tables rather than a method: a build calls it for every word of
+        every paper, millions of times, and the method's lookups would cost it ~3%.
+        """
+        ids, terms = self.ids, self.terms
+
+        def tid_of(word: str) -> int:
+            tid = ids.get(word)
+            if tid is None:
+                tid = ids[word] = len(terms)
+                terms.append(word)
+            return tid
+
+        return tid_of
+
+    def count(self, per_term: IntArray, new_words: bool) -> None:
+        """Add a segment's papers per term to the document frequencies; with ``new_words``,
+        rebuild the look-up tables for the words added since."""
+        df = np.zeros(len(self.terms), dtype=np.int64)
+        df[: len(self.df)] = self.df
+        df[: len(per_term)] += per_term
+        self.df = df
+        if new_words:
+            self._index_words()
+
+    def _index_words(self) -> None:
+        """Sorted vocabulary (for prefixes) and vocabulary by length and first letters (typos)."""
+        order = sorted(range(len(self.terms)), key=self.terms.__getitem__)
+        self._sorted_terms = [self.terms[i] for i in order]
+        self._sorted_tids = np.asarray(order, dtype=np.int64)
+        buckets: dict[tuple[int, int, str], tuple[list[str], list[int]]] = {}
+        for tid, term in enumerate(self.terms):
+            for position in (0, 1) if len(term) > 1 else (0,):
+                key = (len(term), position, term[position])
+                words, ids = buckets.setdefault(key, ([], []))
+                words.append(term)
+                ids.append(tid)
+        self._typo_buckets = {
+            key: (words, np.asarray(ids, dtype=np.int64)) for key, (words, ids) in buckets.items()
+        }
+        self._prefix_tables = {}
+
+    def clear_cache(self) -> None:
+        """Forget remembered expansions."""
+        self._expansions.clear()
+
+    def memory_bytes(self) -> int:
+        """Approximate memory of the words, their ids, frequencies and look-up tables."""
+        arrays = self.df.nbytes + self._sorted_tids.nbytes
+        arrays += sum(ids.nbytes + 8 * len(ids) for _, ids in self._typo_buckets.values())
+        strings = sum(49 + len(t) for t in self.terms)
+        dicts = 100 * len(self.ids) + 8 * len(self.terms) * 2 + 60 * len(self.author_tids)
+        return arrays + strings + dicts
+
+    # ----------------------------------------------------------------- look-ups
+
+    def idf(self, df: float) -> float:
+        """BM25's inverse document frequency."""
+        n = max(self.live_papers, 1)
+        df = min(max(df, 0.0), float(n))
+        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+    def prefix_range(self, prefix: str) -> tuple[int, int]:
+        """Where the words beginning with ``prefix`` are in the sorted vocabulary."""
+        lo = bisect.bisect_left(self._sorted_terms, prefix)
+        hi = bisect.bisect_left(self._sorted_terms, prefix + "\U0010ffff", lo)
+        return lo, hi
+
+    def starting_with(self, prefix: str) -> list[int]:
+        """Ids of the words beginning with ``prefix``, in alphabetical order."""
+        lo, hi = self.prefix_range(prefix)
+        return list(self._sorted_tids[lo:hi].tolist())
+
+    def resolve(self, word: str, typing: bool) -> list[tuple[str, bool]]:
+        """A compound stands for its joined form if the index knows it, else for its parts.
+
+        Known means the joined form is an index word or, while typing, begins one: a typo of a
+        joined form would be a guess on a guess, so ``state-space`` then finds "state space".
+        """
+        if "-" not in word:
+            return [(word, typing)]
+        joined = word_key(word)
+        lo, hi = self.prefix_range(joined)
+        if joined in self.ids or (typing and hi > lo):
+            return [(joined, typing)]
+        parts = [p for p in word.split("-") if p]
+        return [(p, typing and i == len(parts) - 1) for i, p in enumerate(parts)]
+
+    def author_words(self, word: str) -> list[int]:
+        """Words of authors' names that are ``word``, begin with it, or are a typo away."""
+        tids = [t for t in self.starting_with(word) if t in self.author_tids]
+        typos = max_typos(word)
+        if typos:
+            near: dict[int, tuple[float, bool]] = {}
+            self._add_typos(word, typos, near)
+            tids.extend(t for t in near if t in self.author_tids)
+        return tids
+
+    # ----------------------------------------------------------------- expansion
+
+    def expand(self, word: str, typing: bool, exact_only: bool) -> Expansion:
+        """Index words matching a query word (cached): exactly, as a completion, or with typos.
+
+        Every inexact match of a word shares one idf, that of all of them together: the query
+        word means one thing, and its rarest look-alike is not the likeliest.
+        """
+        key = (word, typing, exact_only)
+        cached = self._expansions.get(key)
+        if cached is not None:
+            self._expansions.move_to_end(key)
+            return cached
+        found: dict[int, tuple[float, bool]] = {}
+        exact_tid = self.ids.get(word)
+        if exact_tid is not None:
+            found[exact_tid] = (_EXACT, True)
+        if typing or (not exact_only and len(word) >= 4):
+            self._add_completions(word, found, typing)
+        typos = 0 if exact_only else max_typos(word)
+        if typos and self.terms:
+            self._add_typos(word, typos, found)
+            if typing:
+                self._add_typo_completions(word, typos, found)
+        inexact = [t for t in found if t != exact_tid]
+        shared = self.idf(float(self.df[inexact].sum())) if inexact else 0.0
+        exact_idf = 0.0
+        if exact_tid is not None:
+            exact_idf = self.idf(float(self.df[exact_tid]))
+            shared = min(shared, exact_idf)
+        tids = tuple(found)
+        expansion = Expansion(
+            tids=tids,
+            weights=tuple(found[t][0] * (exact_idf if t == exact_tid else shared) for t in tids),
+            qualities=tuple(found[t][0] for t in tids),
+            whole=tuple(found[t][1] for t in tids),
+        )
+        self._expansions[key] = expansion
+        if len(self._expansions) > _EXPANSIONS_KEPT:
+            self._expansions.popitem(last=False)
+        return expansion
+
+    def _top_by_df(self, tids: IntArray, cap: int) -> IntArray:
+        if len(tids) <= cap:
+            return tids
+        keep = np.argpartition(-self.df[tids], cap - 1)[:cap]
+        return tids[keep]
+
+    def _prefix_table(self, length: int, first: str) -> tuple[list[str], list[int]]:
+        """Vocabulary words starting with ``first``, cut to ``length`` characters, deduplicated.
+
+        Cutting keeps the sorted order, so the words with the ``i``-th prefix are
+        ``sorted_terms[starts[i]:starts[i + 1]]``. Built on first use, per length and letter.
+        """
+        table = self._prefix_tables.get((length, first))
+        if table is None:
+            lo, hi = self.prefix_range(first)
+            heads = [t[:length] for t in self._sorted_terms[lo:hi]]
+            at = [0] + [i for i in range(1, len(heads)) if heads[i] != heads[i - 1]]
+            prefixes = [heads[i] for i in at] if heads else []
+            starts = [lo + i for i in at] if heads else []
+            starts.append(hi)
+            table = (prefixes, starts)
+            self._prefix_tables[(length, first)] = table
+        return table
+
+    def _add_completions(
+        self, word: str, found: dict[int, tuple[float, bool]], typing: bool
+    ) -> None:
+        lo, hi = self.prefix_range(word)
+        if hi <= lo:
+            return
+        quality = _PREFIX_TYPING if typing else _PREFIX_DONE
+        cap = _PREFIX_CAP[min(len(word), 3) - 1] if typing else _PREFIX_CAP[1]
+        for tid in self._top_by_df(self._sorted_tids[lo:hi], cap).tolist():
+            found.setdefault(tid, (quality, False))
+
+    def _add_typos(self, word: str, typos: int, found: dict[int, tuple[float, bool]]) -> None:
+        """Index words within ``typos`` edits (OSA: a swap of neighbours is one edit).
+
+        Only words that keep the query's first or second letter in place, or shifted by one,
+        are compared: this misses only slips that hit both of the first two letters, and it
+        compares a few thousand words instead of the whole vocabulary.
+        """
+        keys = {(0, word[0]), (1, word[1]), (0, word[1]), (1, word[0])}
+        best: dict[int, int] = {}
+        for length in range(len(word) - typos, len(word) + typos + 1):
+            for position, letter in keys:
+                bucket = self._typo_buckets.get((length, position, letter))
+                if bucket is None:
+                    continue
+                words, ids = bucket
+                for _, distance, index in process.extract(
+                    word, words, scorer=OSA.distance, score_cutoff=typos, limit=None
+                ):
+                    if distance > 0:
+                        best[int(ids[index])] = int(distance)
+        matches = sorted(best.items(), key=lambda m: (m[1], -int(self.df[m[0]])))
+        for tid, distance in matches[:_TYPO_CAP]:
+            found.setdefault(tid, (_TYPO[distance], True))
+
+    def _add_typo_completions(
+        self, word: str, typos: int, found: dict[int, tuple[float, bool]]
+    ) -> None:
+        """Completions of prefixes a few typos away from ``word`` (same first letter).
+
+        Slips while typing rarely hit the first letter, and keeping it bounds the work to a
+        slice of the vocabulary. They are kept only when far more frequent than the exact
+        completions: ``multimo`` completes to ``multimodal``, not to ``multihop``.
+        """
+        ranges: list[tuple[int, int, int]] = []
+        for length in range(max(len(word) - typos, 3), len(word) + typos + 1):
+            prefixes, starts = self._prefix_table(length, word[0])
+            for _, distance, index in process.extract(
+                word, prefixes, scorer=OSA.distance, score_cutoff=typos, limit=None
+            ):
+                if distance > 0:
+                    ranges.append((int(distance), starts[index], starts[index + 1]))
+        if not ranges:
+            return
+        best = min(r[0] for r in ranges)
+        pieces = [self._sorted_tids[lo:hi] for d, lo, hi in ranges if d == best]
+        candidates = np.unique(np.concatenate(pieces))
+        lo, hi = self.prefix_range(word)
+        exact_df = int(self.df[self._sorted_tids[lo:hi]].sum())
+        if int(self.df[candidates].sum()) <= 10 * exact_df:
+            return
+        for tid in self._top_by_df(candidates, _TYPO_CAP).tolist():
+            found.setdefault(tid, (_TYPO_PREFIX[best], False))

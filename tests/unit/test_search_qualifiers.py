@@ -1,0 +1,101 @@
+"""The qualifier registry: each qualifier declared once, and every help text made from it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from storage.models import Paper
+from storage.search import QUALIFIERS, SearchIndex, parse_query, search_hint
+from storage.search import qualifiers as registry
+from storage.search.qualifiers import (
+    QualifierKind,
+    qualifier_help,
+    qualifier_markdown,
+)
+from tui.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+README_BLOCK = re.compile(r"<!-- qualifiers -->\n(.*?)\n<!-- /qualifiers -->", re.DOTALL)
+
+
+def test_readme_lists_the_registry() -> None:
+    """The README's qualifier list is ``qualifier_markdown()``, between its markers."""
+    found = README_BLOCK.search((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert found, "README.md: no <!-- qualifiers --> … <!-- /qualifiers --> block"
+    assert found.group(1) == qualifier_markdown(), (
+        "README.md's qualifier list drifted from storage/search/qualifiers.py: paste in "
+        "storage.search.qualifier_markdown()"
+    )
+
+
+def test_cli_search_help_lists_every_qualifier(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["search", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert qualifier_help() in out
+    for kind in QUALIFIERS:
+        assert f"  {kind.syntax} " in out, kind.key
+        assert kind.example in out, kind.key
+
+
+def test_search_hint_is_one_line_with_the_hinted_qualifiers() -> None:
+    hint = search_hint()
+    assert "\n" not in hint
+    assert len(hint) < 100  # it fits the search box of an 80-column-wide app, after its key
+    for kind in QUALIFIERS:
+        if kind.hint:
+            assert kind.hint in hint
+
+
+def test_the_registry_is_complete_and_its_examples_parse() -> None:
+    keys = [kind.key for kind in QUALIFIERS]
+    assert len(keys) == len(set(keys))
+    assert set(keys) == registry.QUALIFIER_KEYS
+    for kind in QUALIFIERS:
+        assert kind.key == kind.key.lower() and kind.help and kind.syntax.startswith(kind.key)
+        query = parse_query(f"{kind.example} -{kind.example}")
+        assert [(q.key, q.negated) for q in query.qualifiers] == [
+            (kind.key, False),
+            (kind.key, True),
+        ], kind.key
+        assert not query.words, kind.key
+
+
+def test_reading_the_registry_loads_no_numerical_library() -> None:
+    """The CLI's help and the app's hint read the registry before any search: no numpy."""
+    code = (
+        "import sys, storage.search; storage.search.qualifier_help(); "
+        "storage.search.parse_query('is:starred'); "
+        "print(sorted(m for m in ('numpy', 'rapidfuzz') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_qualifier_declared_once_parses_and_filters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One entry is enough: parsing and filtering find a new qualifier in the registry."""
+    keyword = QualifierKind(
+        key="keyword",
+        value="WORD",
+        help="one of the paper's keywords starts with WORD",
+        example="keyword:graphs",
+        select=lambda facts, q: facts.where(
+            lambda paper: any(k.lower().startswith(q.value) for k in paper.keywords)
+        ),
+    )
+    monkeypatch.setitem(registry._BY_KEY, "keyword", keyword)
+    papers = [
+        Paper(id="a", title="Graph curvature", abstract="ricci flow", keywords=("Graphs",)),
+        Paper(id="b", title="Graph sampling", abstract="random walks", keywords=("Sampling",)),
+    ]
+    index = SearchIndex(papers)
+    assert [h.paper_id for h in index.search("keyword:graph")] == ["a"]
+    assert [h.paper_id for h in index.search("graph -keyword:graph")] == ["b"]
