@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-PARTS = ("github_links", "derived_titles", "storage", "search", "similar", "app")
+PARTS = ("github_links", "derived_titles", "storage", "search", "similar", "app", "glass")
 
 
 def main(argv: list[str]) -> int:

@@ -1,7 +1,8 @@
 """Run a terminal program in a pseudo-terminal, as a person would: spawn, watch the screen, type.
 
 Used by ``benchmarks.app`` to time cold starts and keystrokes end to end and to read memory
-from ``/proc``. POSIX only.
+from ``/proc``, and by ``benchmarks.glass``, whose ``Recorder`` reads the program's output in a
+thread of its own so that nothing the benchmark does delays a byte. POSIX only.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import select
 import struct
 import subprocess
 import termios
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -191,3 +193,76 @@ def stable_rss(terminal: Terminal, window: float = 1.5, tolerance: int = 1 << 20
         if samples[0][0] <= now - window and max(recent) - min(recent) < tolerance:
             return recent[-1]
     return samples[-1][1]
+
+
+class Recorder:
+    """Everything a program writes to its terminal, read by a thread of its own as it arrives.
+
+    Each chunk is kept with the ``perf_counter`` time (a monotonic clock) it was read, so the
+    reading never waits for whatever the caller does with the bytes (a terminal emulator's
+    parse costs more than the program's frames). ``answers`` are the replies a terminal sends
+    to queries (request bytes -> reply bytes), e.g. that it supports synchronized output.
+    While a recorder runs, do not call ``Terminal.read`` (or anything that reads) yourself:
+    ``stop`` it first.
+    """
+
+    def __init__(self, terminal: Terminal, answers: Mapping[bytes, bytes] | None = None) -> None:
+        self.terminal = terminal
+        self.answers = dict(answers or {})
+        #: (time read, bytes), in order; appended by the reader thread only.
+        self.chunks: list[tuple[float, bytes]] = []
+        self.ended = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, name="pty-recorder", daemon=True)
+        self._thread.start()
+
+    @property
+    def last(self) -> float:
+        """When the latest chunk arrived (0.0 before the first)."""
+        chunks = self.chunks
+        return chunks[-1][0] if chunks else 0.0
+
+    def _read(self) -> None:
+        master = self.terminal.master
+        longest = max((len(query) for query in self.answers), default=1)
+        tail = b""
+        while not self._stop.is_set():
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # the program closed its side
+                chunk = b""
+            now = time.perf_counter()
+            if not chunk:
+                self.ended = True
+                return
+            self.chunks.append((now, chunk))
+            if self.answers:
+                seen = tail + chunk
+                for query, reply in self.answers.items():
+                    if query in seen:
+                        os.write(master, reply)
+                tail = seen[-(longest - 1) :] if longest > 1 else b""
+
+    def wait_quiet(self, since: float, silence: float, timeout: float) -> bool:
+        """Wait until output came after ``since`` and then nothing for ``silence`` seconds.
+
+        False when nothing came within ``timeout`` seconds of ``since`` (or the program
+        ended); a program that never stops writing is given up on after ``timeout`` too.
+        """
+        deadline = since + timeout
+        while True:
+            now = time.perf_counter()
+            last = self.last
+            if last > since and now - last >= silence:
+                return True
+            if now > deadline or self.ended:
+                return last > since
+            time.sleep(0.001)
+
+    def stop(self) -> None:
+        """Stop reading (the terminal stays open)."""
+        self._stop.set()
+        self._thread.join(timeout=2)

@@ -1,0 +1,1021 @@
+"""Keystroke to glass: the real app in a pseudo-terminal, its output replayed in an emulator.
+
+Run from the repository root::
+
+    python -m benchmarks.glass [--quick] [--workdir DIR] [--no-sync] [--seed N]
+
+What is measured. The installed ``papers --home HOME`` runs in a 120x36 pseudo-terminal
+(TERM=xterm-256color). The benchmark is the terminal: it writes each key's bytes as a terminal
+does (``j``, ``s``, ``2``, ``/``, letters, ``\\x1b`` for Esc, ``\\x0c`` for ctrl+l, ``\\x04``
+for ctrl+d), one key at a time, the next one 150-300 ms (random) after the previous one and
+never before the app has been silent for 120 ms and stopped using the CPU (a search worker may
+still be busy after a silence), so every key meets an idle app as a person's key does. Per
+keystroke it records, from the moment the key's byte is written:
+
+- **first change**: the first time the screen (as a terminal would show it) differs from the
+  screen before the key; **pane**: the same for the paper pane, the right half of the screen
+  (columns 60-119 of rows 2-34; the list is the left half);
+- **settled**: the last change of the screen before the next key (so at least 120 ms of
+  silence, often more, follow it);
+- **frames**: how many frames the key produced. The benchmark answers Textual's query for
+  synchronized output (``\\x1b[?2026$p``) as kitty, WezTerm, foot, Ghostty, iTerm2 or Windows
+  Terminal do, so Textual 8.2.8 wraps every frame in ``\\x1b[?2026h`` ... ``\\x1b[?2026l`` and a
+  frame is one such pair; the screen is compared at the end of each pair, when such a terminal
+  presents it. With ``--no-sync`` (an xterm that does not answer) frames are not marked: the
+  screen is compared after every chunk read, and frames are counted as bursts of output
+  separated by at least 2 ms of silence. Bursts are reported in both modes;
+- **checks**: whether the key did what it should, read from the screen: after ``j``/``k``/
+  ``ctrl+d`` the pane's first three lines of text (the title) changed; after ``r``/``x``/``s``
+  the Inbox count in the tab bar is one less; after a tab key the tab's name shows below the
+  tab bar; after a typed letter the query typed so far is on screen; after ``ctrl+l`` the query
+  is gone and the list changed. A key that changed nothing visible fails its check too.
+
+A change of one cell whose character stays the same (the search box's text cursor blinking)
+is not a change and its frame is not counted. Times are ``perf_counter`` (monotonic) stamps
+taken by a reader thread (``_pty.Recorder``) as each chunk is read with ``select``; the
+emulator (``pyte``) parses the chunks later, between keys, so its cost never delays a read.
+The app's own start is not measured: the app is first left to paint its Inbox, then a probe
+query (``diffusion``) is typed and the benchmark waits until its results change the list (the
+search index is built off the UI thread after the first paint), clears it, and waits until the
+process is idle; the time from spawning it to the probe's results is printed as "search
+ready". A warm-up start of each program comes first (bytecode caches, see
+``_pty.terminal_env``; disk caches; the real app's warm-up waits for its search index too, so
+an index kept on disk is there for the measured start).
+
+Keys, in order: a triage session in the Inbox (random ``j``/``k``/``r``/``x``/``s``/``ctrl+d``),
+tab switches (``2``, ``3``, ``4``, ``5``, ``1``, ...), then queries from
+``benchmarks.search.TYPED_QUERIES``: ``/``, every letter, ``Esc`` (leaves the box, keeps the
+filter; Textual waits ``ESCDELAY``, 100 ms, for a lone Esc byte: a cost users of terminals
+without the kitty keyboard protocol pay too), ``ctrl+l`` (clears the filter). In the same run,
+``j``/``k`` in a minimal Textual app (one line of text changed by the key: the floor) and in the
+naive app of ``benchmarks.app`` (a stock ``OptionList`` of the Inbox titles and a ``Static``
+with the highlighted paper, side by side). Sizes: 12,000 and 100,000 papers (``--quick``: 12,000
+and fewer keys), built as ``benchmarks.app`` builds them (same folder names, so one
+``--workdir`` serves both); each run triages a scratch copy. The targets of issue 13 are judged
+on the settled times. A full run takes about 5 minutes once the libraries exist (building them
+adds half a minute), ``--quick`` about 70 seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import version
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pyte
+
+from benchmarks import _pty
+from benchmarks.app import (
+    import_library,
+    papers_command,
+    papers_interpreter,
+    scratch_copy,
+    seed_triage,
+    write_jsonl,
+)
+from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
+from benchmarks.search import TYPED_QUERIES
+from benchmarks.timing import Latency
+from storage import Library
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+COLUMNS, ROWS = _pty.COLUMNS, _pty.ROWS
+#: The paper pane and the list: right and left halves of the rows between the bars.
+PANE_COLUMNS = range(COLUMNS // 2, COLUMNS)
+LIST_COLUMNS = range(0, COLUMNS // 2)
+BODY_ROWS = range(2, ROWS - 1)
+#: Borders and scrollbars, stripped from the ends of a pane's lines to find its heading.
+FRAME_CHARACTERS = " │┃╭╮╰╯─━▁▂▃▄▅▆▇█▔▎▊▌▐"
+
+SYNC_START = b"\x1b[?2026h"
+SYNC_END = b"\x1b[?2026l"
+#: Textual asks whether the terminal supports synchronized output (DECRQM 2026) ...
+SYNC_QUERY = b"\x1b[?2026$p"
+#: ... and a terminal that does answers "supported, currently off" (DECRPM).
+SYNC_SUPPORTED = b"\x1b[?2026;2$y"
+
+#: Silence that ends a keystroke's repaint; the next key waits at least this long.
+QUIET_S = 0.12
+#: A person's pace: the next key comes this long (random) after the previous one.
+GAP_S = (0.15, 0.30)
+#: Output closer together than this is one burst (a frame, when frames are not marked).
+BURST_GAP_S = 0.002
+KEY_TIMEOUT_S = 30.0
+#: A process that used this share of a CPU over this window is still working on the key ...
+BUSY_SHARE, BUSY_WINDOW_S = 0.3, 0.05
+#: ... unless it has written nothing for this long.
+BUSY_LIMIT_S = 5.0
+
+TAB_NAMES = {"1": "Inbox", "2": "Starred", "3": "Read", "4": "Skipped", "5": "All"}
+PROBE_QUERY = "diffusion"
+
+#: Targets of issue 13 (settled times, ms).
+NAV_MEDIAN_MS, NAV_P95_MS, NAV_P95_100K_MS = 12.0, 25.0, 40.0
+ONE_FRAME_SHARE = 0.95
+LETTER_P95_MS = 35.0
+FLOOR_RATIO = 3.0
+SEARCH_READY_S = 2.0
+JUDGED = ("j/k", "r/x/s", "tab 1-5")
+
+KINDS = (
+    "j/k",
+    "r/x/s",
+    "tab 1-5",
+    "ctrl+d",
+    "/ (focus search)",
+    "search letter",
+    "  1st letter",
+    "  2nd letter",
+    "  3rd+ letter",
+    "esc (leave search)",
+    "ctrl+l (clear)",
+)
+
+MINIMAL_TEXT = "line 0 of a minimal Textual app"
+MINIMAL_APP = '''"""The floor: a minimal Textual app, one line of text changed by j and k."""
+
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+
+class OneLine(App[None]):
+    BINDINGS = [("j", "move(1)"), ("k", "move(-1)")]
+    line = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("line 0 of a minimal Textual app", id="line")
+
+    def action_move(self, step: int) -> None:
+        self.line += step
+        self.query_one("#line", Static).update(f"line {self.line} of a minimal Textual app")
+
+
+if __name__ == "__main__":
+    OneLine().run()
+'''
+NAIVE_MARK = "naive OptionList"
+NAIVE_APP = '''"""benchmarks.app's naive paper list: an OptionList of titles, a Static with one."""
+
+import json
+import sys
+
+sys.path.insert(0, @REPOSITORY@)
+
+from rich.text import Text
+from textual.widgets import OptionList, Static
+
+from benchmarks.app import NaiveApp
+
+
+class NaiveGlass(NaiveApp):
+    """Side by side as in papers-tui: the list on the left, the highlighted paper on the right."""
+
+    CSS = """
+    Screen { layout: grid; grid-size: 2 2; grid-rows: 1 1fr; }
+    #tabs { column-span: 2; }
+    """
+    BINDINGS = [*NaiveApp.BINDINGS, ("j", "move(1)"), ("k", "move(-1)")]
+
+    def __init__(self, papers: list[list[str]]) -> None:
+        super().__init__([p[0] for p in papers], [], [], "OptionList")
+        self.papers = papers
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#tabs", Static).update(f"@MARK@: {len(self.papers):,} papers")
+        self.query_one("#list", OptionList).highlighted = 0
+
+    def action_move(self, step: int) -> None:
+        view = self.query_one("#list", OptionList)
+        view.action_cursor_down() if step > 0 else view.action_cursor_up()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        title, authors, abstract = self.papers[event.option_index]
+        self.query_one("#detail", Static).update(Text(f"{title}\\n\\n{authors}\\n\\n{abstract}"))
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1], encoding="utf-8") as handle:
+        NaiveGlass(json.load(handle)).run()
+'''
+
+_began = time.perf_counter()
+
+
+def log(message: str) -> None:
+    """Progress on stderr, with the time since the benchmark started."""
+    print(f"[{time.perf_counter() - _began:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- the emulator
+
+
+@dataclass(frozen=True, slots=True)
+class Paint:
+    """A moment a terminal would show new content: a frame's end, or a chunk outside frames."""
+
+    at: float  #: when the bytes that complete it were read
+    frame: bool  #: it ends a synchronized-update frame
+    screen: bool  #: something visible changed (a blinking text cursor alone does not count)
+    pane: bool  #: the paper pane changed
+    blink: bool  #: the only change was one cell's attributes (the text cursor blinking)
+
+
+def _held_back(data: bytes, markers: Sequence[bytes]) -> int:
+    """How many bytes at the end of ``data`` could be the start of a marker split by a read."""
+    for size in range(max(len(m) for m in markers) - 1, 0, -1):
+        tail = data[-size:]
+        if any(m.startswith(tail) for m in markers):
+            return size
+    return 0
+
+
+class Emulator:
+    """A pyte screen fed a program's output, reporting each moment the picture changes.
+
+    With synchronized output a terminal holds the picture from ``?2026h`` and shows it at
+    ``?2026l``: the screen is compared there. Outside such frames it shows bytes as they come:
+    the screen is compared after every chunk.
+    """
+
+    def __init__(self, columns: int = COLUMNS, rows: int = ROWS) -> None:
+        self.screen = pyte.Screen(columns, rows)
+        self._stream = pyte.ByteStream(self.screen)
+        self._cells = [self._row(y) for y in range(rows)]
+        self.screen.dirty.clear()
+        self._carry = b""
+        self.in_frame = False
+
+    def _row(self, y: int) -> tuple[pyte.screens.Char, ...]:
+        line = self.screen.buffer[y]
+        return tuple(line[x] for x in range(self.screen.columns))
+
+    def feed(self, at: float, chunk: bytes) -> list[Paint]:
+        """Parse one chunk read at ``at``; the paints it completes."""
+        data = self._carry + chunk
+        keep = _held_back(data, (SYNC_START, SYNC_END))
+        data, self._carry = (data[:-keep], data[-keep:]) if keep else (data, b"")
+        paints: list[Paint] = []
+        position = 0
+        while (end := data.find(SYNC_END, position)) >= 0:
+            self._stream.feed(data[position : end + len(SYNC_END)])
+            self.in_frame = False
+            paints.append(self._compare(at, frame=True))
+            position = end + len(SYNC_END)
+        rest = data[position:]
+        start = rest.find(SYNC_START)
+        if start >= 0:
+            if start and not self.in_frame:
+                self._stream.feed(rest[:start])
+                paints.append(self._compare(at, frame=False))
+            self._stream.feed(rest[start:])
+            self.in_frame = True
+        elif rest:
+            self._stream.feed(rest)
+            if not self.in_frame:
+                paints.append(self._compare(at, frame=False))
+        return paints
+
+    def _compare(self, at: float, frame: bool) -> Paint:
+        changed: list[tuple[int, int, bool]] = []  # (row, column, character changed)
+        for y in sorted(self.screen.dirty):
+            if not 0 <= y < self.screen.lines:
+                continue
+            new = self._row(y)
+            old = self._cells[y]
+            if new != old:
+                changed.extend(
+                    (y, x, a.data != b.data)
+                    for x, (a, b) in enumerate(zip(old, new, strict=True))
+                    if a != b
+                )
+                self._cells[y] = new
+        self.screen.dirty.clear()
+        blink = len(changed) == 1 and not changed[0][2]
+        pane = any(y in BODY_ROWS and x in PANE_COLUMNS for y, x, _ in changed)
+        return Paint(at, frame, bool(changed) and not blink, pane and not blink, blink)
+
+    def lines(self) -> list[str]:
+        """The text of every row."""
+        return list(self.screen.display)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the screen shows at one moment, as text."""
+
+    lines: list[str]
+
+    def region(self, columns: range, rows: range = BODY_ROWS) -> str:
+        return "\n".join(self.lines[y][columns.start : columns.stop] for y in rows)
+
+    @property
+    def pane(self) -> str:
+        return self.region(PANE_COLUMNS)
+
+    @property
+    def pane_heading(self) -> list[str]:
+        """The first three lines of text in the pane (the paper's title, for a paper)."""
+        lines = (line.strip(FRAME_CHARACTERS) for line in self.pane.splitlines())
+        return [line for line in lines if line][:3]
+
+    @property
+    def listing(self) -> str:
+        return self.region(LIST_COLUMNS)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def count(self, label: str) -> int | None:
+        """The number after ``label`` in the tab bar (e.g. ``Inbox 9,574``), if shown."""
+        match = re.search(rf"{re.escape(label)}\s+([\d,]+)", "\n".join(self.lines[:2]))
+        return int(match.group(1).replace(",", "")) if match else None
+
+
+# --------------------------------------------------------------------------- keystrokes
+
+#: Whether a key did what it should: (screen before, screen after) -> ok.
+Check = Callable[[View, View], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One keystroke to time: its bytes, the report row it belongs to, what shows it worked."""
+
+    data: bytes
+    kinds: tuple[str, ...]
+    check: Check
+
+
+@dataclass(frozen=True, slots=True)
+class Stroke:
+    """What one keystroke caused, in seconds from writing its byte."""
+
+    kinds: tuple[str, ...]
+    first: float | None  #: first visible change of the screen
+    first_pane: float | None  #: first change of the paper pane
+    settled: float | None  #: last visible change before the next key
+    frames: int  #: frames written (synchronized updates; bursts without them)
+    bursts: int  #: output bursts separated by BURST_GAP_S of silence
+    ok: bool  #: the check held
+
+
+def bursts_of(times: Sequence[float], gap: float = BURST_GAP_S) -> int:
+    """How many bursts the chunk arrival ``times`` form, ``gap`` seconds of silence apart."""
+    return sum(1 for i, at in enumerate(times) if i == 0 or at - times[i - 1] >= gap)
+
+
+def stroke_of(
+    key: Key, sent: float, paints: Sequence[Paint], arrivals: Sequence[float], ok: bool
+) -> Stroke:
+    """Summarise the paints and chunks that followed a key written at ``sent``."""
+    shown = [p.at for p in paints if p.screen]
+    pane = [p.at for p in paints if p.pane]
+    framed = [p for p in paints if p.frame and not p.blink]
+    bursts = bursts_of(arrivals)
+    return Stroke(
+        key.kinds,
+        shown[0] - sent if shown else None,
+        pane[0] - sent if pane else None,
+        shown[-1] - sent if shown else None,
+        len(framed) if any(p.frame for p in paints) else bursts,
+        bursts,
+        ok and bool(shown),
+    )
+
+
+@dataclass
+class _Pending:
+    key: Key
+    before: View
+    sent: float
+    paints: list[Paint] = field(default_factory=list)
+    arrivals: list[float] = field(default_factory=list)
+
+
+class Glass:
+    """A program in a 120x36 pseudo-terminal, timed from its keys to what the screen shows."""
+
+    def __init__(self, command: Sequence[str], sync: bool, rng: random.Random) -> None:
+        self.terminal = _pty.spawn(command)
+        answers = {SYNC_QUERY: SYNC_SUPPORTED} if sync else None
+        self.recorder = _pty.Recorder(self.terminal, answers)
+        self.emulator = Emulator()
+        self.rng = rng
+        self.strokes: list[Stroke] = []
+        self.failures: list[str] = []
+        self._parsed = 0
+        self._pending: _Pending | None = None
+
+    @property
+    def started(self) -> float:
+        return self.terminal.started
+
+    def catch_up(self) -> None:
+        """Parse every chunk read so far; paints after a key's byte belong to that key."""
+        chunks = self.recorder.chunks
+        pending = self._pending
+        while self._parsed < len(chunks):
+            at, chunk = chunks[self._parsed]
+            self._parsed += 1
+            paints = self.emulator.feed(at, chunk)
+            if pending is not None and at >= pending.sent:
+                pending.paints.extend(paints)
+                pending.arrivals.append(at)
+
+    def view(self) -> View:
+        self.catch_up()
+        return View(self.emulator.lines())
+
+    def wait_for(self, ready: Callable[[View], bool], timeout: float, what: str) -> float:
+        """Wait until ``ready(view)`` holds; the time it was first seen to hold."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            view = self.view()
+            if ready(view):
+                return time.perf_counter()
+            if time.perf_counter() > deadline or self.recorder.ended:
+                tail = "\n".join(view.lines)
+                raise TimeoutError(f"{what}: not on screen after {timeout:.0f} s; screen:\n{tail}")
+            time.sleep(0.01)
+
+    def settle(self, silence: float = 0.3, timeout: float = 30.0) -> None:
+        """Wait until the program has written nothing for ``silence`` seconds."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() - self.recorder.last < silence:
+            if time.perf_counter() > deadline:
+                break
+            time.sleep(0.01)
+        self.catch_up()
+
+    def idle(self, window: float = 0.5, busy: float = 0.05, timeout: float = 120.0) -> None:
+        """Wait until the program uses under ``busy`` of a CPU for ``window`` seconds."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            began, used = time.perf_counter(), _pty.cpu_seconds(self.terminal.pid)
+            time.sleep(window)
+            self.catch_up()
+            spent = _pty.cpu_seconds(self.terminal.pid) - used
+            if spent < busy * (time.perf_counter() - began):
+                return
+        log(f"warning: the program still used the CPU after {timeout:.0f} s; keys start anyway")
+
+    def type(self, text: bytes, pause: float = 0.05) -> None:
+        """Type untimed keys, one byte at a time."""
+        for byte in text:
+            self.terminal.type(bytes([byte]))
+            time.sleep(pause)
+
+    def press(self, key: Key) -> None:
+        """Write one timed key, wait for the app to go quiet, then a person's pause."""
+        self.finish()
+        before = View(self.emulator.lines())
+        sent = self.terminal.type(key.data)
+        self._pending = pending = _Pending(key, before, sent)
+        self.wait_done(sent)
+        self.catch_up()  # between keys: the app is idle, so parsing delays nothing it does
+        due = pending.sent + self.rng.uniform(*GAP_S)
+        time.sleep(max(due - time.perf_counter(), 0.02))
+
+    def wait_done(self, sent: float) -> None:
+        """Wait until the key's output has stopped for QUIET_S and the process is idle.
+
+        Silence alone could end a keystroke while a worker thread still searches: while the
+        process keeps using the CPU (up to BUSY_LIMIT_S after its last output), its next
+        output is waited for.
+        """
+        if not self.recorder.wait_quiet(sent, QUIET_S, KEY_TIMEOUT_S):
+            return
+        pid = self.terminal.pid
+        while time.perf_counter() - self.recorder.last < BUSY_LIMIT_S:
+            began, used = time.perf_counter(), _pty.cpu_seconds(pid)
+            time.sleep(BUSY_WINDOW_S)
+            if _pty.cpu_seconds(pid) - used < BUSY_SHARE * (time.perf_counter() - began):
+                return
+            if self.recorder.last > began:  # it wrote again: wait for silence after that
+                self.recorder.wait_quiet(began, QUIET_S, KEY_TIMEOUT_S)
+
+    def finish(self) -> None:
+        """Close the pending keystroke: everything up to now was its doing."""
+        pending = self._pending
+        if pending is None:
+            return
+        self.catch_up()
+        self._pending = None
+        after = View(self.emulator.lines())
+        ok = pending.key.check(pending.before, after)
+        stroke = stroke_of(pending.key, pending.sent, pending.paints, pending.arrivals, ok)
+        self.strokes.append(stroke)
+        if not stroke.ok and len(self.failures) < 5:
+            self.failures.append(
+                f"{pending.key.data!r} ({pending.key.kinds[0]}): check failed; screen after:\n"
+                + "\n".join(after.lines[:6])
+            )
+
+    def close(self) -> None:
+        self.finish()
+        self.recorder.stop()
+        self.terminal.close()
+
+
+# --------------------------------------------------------------------------- what to type
+
+
+def pane_changed(before: View, after: View) -> bool:
+    """The pane shows another paper: its first lines of text (the title) changed."""
+    return before.pane_heading != after.pane_heading
+
+
+def screen_changed(before: View, after: View) -> bool:
+    return before.lines != after.lines
+
+
+def shown_anything(before: View, after: View) -> bool:
+    """Any visible change will do (a stroke without one fails anyway): focus moved."""
+    return True
+
+
+def inbox_one_less(before: View, after: View) -> bool:
+    was, now = before.count("Inbox"), after.count("Inbox")
+    if was is None or now is None:
+        return pane_changed(before, after)
+    return now == was - 1
+
+
+def tab_shown(name: str) -> Check:
+    def check(before: View, after: View) -> bool:
+        below_tabs = "\n".join(after.lines[1:])
+        return screen_changed(before, after) and name in below_tabs
+
+    return check
+
+
+def query_shown(typed: str) -> Check:
+    def check(before: View, after: View) -> bool:
+        return typed.strip() in after.text
+
+    return check
+
+
+def query_cleared(query: str) -> Check:
+    def check(before: View, after: View) -> bool:
+        return query.strip() not in "\n".join(after.lines[:2]) and before.listing != after.listing
+
+    return check
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How many keys of each part to time at one size."""
+
+    triage: int  #: keys of the triage session (j/k/r/x/s/ctrl+d)
+    tabs: int  #: tab switches
+    queries: int  #: queries typed, every letter
+    floor: int  #: j/k in the minimal and naive apps
+
+
+def triage_session(count: int, rng: random.Random) -> Iterator[Key]:
+    """A person triaging the Inbox: mostly ``j``, some ``k``, a decision every third key."""
+    row = 0
+    for _ in range(count):
+        roll = rng.random()
+        if roll < 0.15 and row > 0:
+            row -= 1
+            yield Key(b"k", ("j/k",), pane_changed)
+        elif roll < 0.55:
+            row += 1
+            yield Key(b"j", ("j/k",), pane_changed)
+        elif roll < 0.9:
+            yield Key(rng.choice((b"r", b"x", b"s")), ("r/x/s",), inbox_one_less)
+        else:
+            row += 16
+            yield Key(b"\x04", ("ctrl+d",), pane_changed)
+
+
+def tab_switches(count: int) -> Iterator[Key]:
+    """``2``, ``3``, ``4``, ``5``, ``1``, ... ending on the Inbox."""
+    keys = "23451" * (count // 5 + 1)
+    for key in keys[: max(5, count - count % 5)]:
+        yield Key(key.encode(), ("tab 1-5",), tab_shown(TAB_NAMES[key]))
+
+
+def searches(queries: Sequence[str]) -> Iterator[Key]:
+    """Each query: ``/``, every letter, Esc (leave the box), ctrl+l (clear the filter)."""
+    for query in queries:
+        yield Key(b"/", ("/ (focus search)",), shown_anything)
+        for end in range(1, len(query) + 1):
+            position = ("  1st letter", "  2nd letter")[end - 1] if end <= 2 else "  3rd+ letter"
+            kinds = ("search letter", position)
+            yield Key(query[end - 1].encode(), kinds, query_shown(query[:end]))
+        yield Key(b"\x1b", ("esc (leave search)",), shown_anything)
+        yield Key(b"\x0c", ("ctrl+l (clear)",), query_cleared(query))
+
+
+# --------------------------------------------------------------------------- programs
+
+
+@dataclass
+class Run:
+    """The keystrokes of one program at one size."""
+
+    program: str
+    papers: int
+    strokes: list[Stroke]
+    ready_s: float | None = None  #: spawn -> first search results (the real app)
+    failures: list[str] = field(default_factory=list)
+
+
+def drive(glass: Glass, keys: Iterator[Key], label: str) -> None:
+    """Press every key, logging progress now and then."""
+    for number, key in enumerate(keys, start=1):
+        glass.press(key)
+        if number % 50 == 0:
+            log(f"  {label}: {number} keys")
+    glass.finish()
+
+
+def searchable(glass: Glass) -> float:
+    """Wait until the real app has painted its Inbox and answers a search; when it answered.
+
+    The probe query is typed as soon as the Inbox is painted: its results change the list
+    once the search index is built. Then the filter is cleared and the app left to go idle.
+    """
+    glass.wait_for(lambda v: "Inbox" in v.text, 600, "the Inbox")
+    glass.settle()
+    listing = glass.view().listing
+    glass.type(b"/")
+    glass.settle(0.2)
+    glass.type(PROBE_QUERY.encode())
+    ready = glass.wait_for(lambda v: v.listing != listing, 600, "results of a probe search")
+    glass.settle()
+    glass.type(b"\x0c")
+    glass.wait_for(lambda v: v.listing == listing, 30, "the Inbox after the probe")
+    glass.settle()
+    glass.idle()
+    return ready - glass.started
+
+
+def shows(marker: str) -> Callable[[Glass], float]:
+    """Readiness of a comparison app: ``marker`` on screen, then silence and an idle process."""
+
+    def ready(glass: Glass) -> float:
+        at = glass.wait_for(lambda v: marker in v.text, 600, marker)
+        glass.settle()
+        glass.idle()
+        return at - glass.started
+
+    return ready
+
+
+def run_ours(home: Path, papers: int, plan: Plan, sync: bool, seed: int) -> Run:
+    """The real app, once it answers searches: the triage session, tab switches, queries."""
+    rng = random.Random(seed)
+    glass = Glass(papers_command(home), sync, rng)
+    try:
+        ready = searchable(glass)
+        log(f"  papers at {papers:,}: search ready {ready:.1f} s after start")
+        drive(glass, triage_session(plan.triage, rng), f"papers {papers:,} triage")
+        drive(glass, tab_switches(plan.tabs), f"papers {papers:,} tabs")
+        drive(glass, searches(TYPED_QUERIES[: plan.queries]), f"papers {papers:,} search")
+    finally:
+        glass.close()
+    return Run("papers-tui", papers, glass.strokes, ready, glass.failures)
+
+
+def run_floor(
+    name: str, command: Sequence[str], marker: str, papers: int, count: int, sync: bool, seed: int
+) -> Run:
+    """``j``/``k`` in a comparison app (the minimal one, the naive one)."""
+    rng = random.Random(seed)
+    glass = Glass(command, sync, rng)
+    check = pane_changed if name.startswith("naive") else screen_changed
+    try:
+        shows(marker)(glass)
+        keys = (
+            Key(b"j" if i < 3 or rng.random() < 0.7 else b"k", ("j/k",), check)
+            for i in range(count)
+        )
+        drive(glass, keys, name)
+    finally:
+        glass.close()
+    return Run(name, papers, glass.strokes, failures=glass.failures)
+
+
+def warm_up(command: Sequence[str], ready: Callable[[Glass], float], sync: bool) -> None:
+    """Start a program once until it is ready: bytecode and disk caches written and warm."""
+    glass = Glass(command, sync, random.Random(0))
+    try:
+        ready(glass)
+    finally:
+        glass.close()
+
+
+def naive_papers(home: Path, target: Path) -> None:
+    """The Inbox papers (title, authors, abstract) for the naive app, as JSON."""
+    library = Library(home)
+    decided = library.statuses()
+    rows = [
+        [p.title, ", ".join(p.authors), p.abstract] for p in library.papers() if p.id not in decided
+    ]
+    target.write_text(json.dumps(rows), encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- libraries
+
+
+def library_home(workdir: Path, papers: int) -> Path:
+    """The library of ``papers`` papers in ``workdir`` (built once, as benchmarks.app does)."""
+    home = workdir / f"home-{papers}"
+    if not (home / "papers.json").exists():
+        log(f"building the {papers:,}-paper library")
+        source = workdir / f"scaled-{papers}.jsonl"
+        write_jsonl(scaled_corpus(papers, seed=0), source)
+        import_library(home, source)
+        seed_triage(home)
+        source.unlink()
+    return home
+
+
+# --------------------------------------------------------------------------- report
+
+
+def latency(seconds: Sequence[float | None]) -> Latency:
+    return Latency.of([s for s in seconds if s is not None], missed=sum(s is None for s in seconds))
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """One report row: the strokes of one kind."""
+
+    count: int
+    first: Latency
+    pane: Latency
+    settled: Latency
+    one_frame: float
+    frames: float
+    bursts: float
+    failed: int
+
+    @classmethod
+    def of(cls, strokes: Sequence[Stroke]) -> Summary:
+        n = len(strokes)
+        return cls(
+            n,
+            latency([s.first for s in strokes]),
+            Latency.of([s.first_pane for s in strokes if s.first_pane is not None]),
+            latency([s.settled for s in strokes]),
+            sum(s.frames == 1 for s in strokes) / n if n else float("nan"),
+            statistics.fmean(s.frames for s in strokes) if n else float("nan"),
+            statistics.fmean(s.bursts for s in strokes) if n else float("nan"),
+            sum(not s.ok for s in strokes),
+        )
+
+
+def summaries(run: Run) -> dict[str, Summary]:
+    """Rows by kind, in report order."""
+    return {
+        kind: Summary.of(picked)
+        for kind in KINDS
+        if (picked := [s for s in run.strokes if kind in s.kinds])
+    }
+
+
+def print_run(run: Run, sync: bool) -> dict[str, Summary]:
+    """The per-kind table of one program at one size."""
+    rows = summaries(run)
+    frames = "?2026 frames" if sync else "bursts"
+    header = (
+        f"{'key':<19} | {'n':>4} | {'first p50':>9} | {'p95':>6} | {'pane p50':>8} | {'p95':>6} | "
+        f"{'settled p50':>11} | {'p95':>6} | {'max':>6} | {'1 frame':>7} | {'frames':>6} | "
+        f"{'bursts':>6} | {'bad':>3}"
+    )
+    print(f"\n## {run.program} at {run.papers:,} papers (ms from the key's byte; frames: {frames})")
+    print(header)
+    print("-" * len(header))
+    for kind, s in rows.items():
+        print(
+            f"{kind:<19} | {s.count:>4} | {s.first.p50:>9.1f} | {s.first.p95:>6.1f} | "
+            f"{s.pane.p50:>8.1f} | {s.pane.p95:>6.1f} | {s.settled.p50:>11.1f} | "
+            f"{s.settled.p95:>6.1f} | {s.settled.max:>6.1f} | {s.one_frame:>7.0%} | "
+            f"{s.frames:>6.2f} | {s.bursts:>6.2f} | {s.failed:>3}"
+        )
+    if run.ready_s is not None:
+        print(f"search ready (first results of a query typed at first paint): {run.ready_s:.1f} s")
+    for failure in run.failures:
+        log(f"{run.program} at {run.papers:,}: {failure}")
+    return rows
+
+
+Target = tuple[str, str, bool]
+
+
+def judge(
+    papers: int,
+    ours: dict[str, Summary],
+    floor: dict[str, Summary],
+    ready_s: float | None,
+) -> list[Target]:
+    """Issue 13's figures at one size."""
+    targets: list[Target] = []
+    nav = [k for k in JUDGED if k in ours]
+    floor_median = floor["j/k"].settled.p50 if "j/k" in floor else float("nan")
+    for kind in nav:
+        s = ours[kind].settled
+        if papers <= 12_000:
+            targets.append(
+                (
+                    f"{papers:,}: {kind} settled p50 <= {NAV_MEDIAN_MS:.0f} "
+                    f"and p95 <= {NAV_P95_MS:.0f}",
+                    f"p50 {s.p50:.1f} / p95 {s.p95:.1f} ms",
+                    s.p50 <= NAV_MEDIAN_MS and s.p95 <= NAV_P95_MS and not s.missed,
+                )
+            )
+            ratio = s.p50 / floor_median
+            targets.append(
+                (
+                    f"{papers:,}: {kind} p50 <= {FLOOR_RATIO:.0f}x minimal app's j/k",
+                    f"{ratio:.1f}x ({s.p50:.1f} / {floor_median:.1f} ms)",
+                    ratio <= FLOOR_RATIO,
+                )
+            )
+        else:
+            targets.append(
+                (
+                    f"{papers:,}: {kind} settled p95 <= {NAV_P95_100K_MS:.0f}",
+                    f"p50 {s.p50:.1f} / p95 {s.p95:.1f} ms",
+                    s.p95 <= NAV_P95_100K_MS and not s.missed,
+                )
+            )
+    if papers <= 12_000 and nav:
+        total = sum(ours[k].count for k in nav)
+        one = sum(ours[k].one_frame * ours[k].count for k in nav) / total
+        targets.append(
+            (
+                f"{papers:,}: one frame for >= {ONE_FRAME_SHARE:.0%} of {', '.join(nav)}",
+                f"{one:.0%} of {total}",
+                one >= ONE_FRAME_SHARE,
+            )
+        )
+    if papers <= 12_000 and "search letter" in ours:
+        s = ours["search letter"].settled
+        targets.append(
+            (
+                f"{papers:,}: each search letter settled p95 <= {LETTER_P95_MS:.0f}",
+                f"p50 {s.p50:.1f} / p95 {s.p95:.1f} ms",
+                s.p95 <= LETTER_P95_MS and not s.missed,
+            )
+        )
+    if papers > 12_000 and ready_s is not None:
+        targets.append(
+            (
+                f"{papers:,}: search ready <= {SEARCH_READY_S:.0f} s after start",
+                f"{ready_s:.1f} s",
+                ready_s <= SEARCH_READY_S,
+            )
+        )
+    return targets
+
+
+def print_comparison(runs: Sequence[Run]) -> None:
+    """j/k in every program at one size, and the ratios to the minimal app."""
+    rows = {run.program: Summary.of([s for s in run.strokes if "j/k" in s.kinds]) for run in runs}
+    floor = rows.get("minimal")
+    header = (
+        f"{'program':<18} | {'n':>4} | {'first p50':>9} | {'settled p50':>11} | {'p95':>6} | "
+        f"{'1 frame':>7} | {'frames':>6} | {'x minimal p50':>13} | {'x minimal p95':>13}"
+    )
+    print(f"\n## j/k side by side at {runs[0].papers:,} papers (settled, ms)")
+    print(header)
+    print("-" * len(header))
+    for program, s in rows.items():
+        ratio50 = s.settled.p50 / floor.settled.p50 if floor else float("nan")
+        ratio95 = s.settled.p95 / floor.settled.p95 if floor else float("nan")
+        print(
+            f"{program:<18} | {s.count:>4} | {s.first.p50:>9.1f} | {s.settled.p50:>11.1f} | "
+            f"{s.settled.p95:>6.1f} | {s.one_frame:>7.0%} | {s.frames:>6.2f} | "
+            f"{ratio50:>13.1f} | {ratio95:>13.1f}"
+        )
+
+
+def print_targets(targets: Sequence[Target]) -> None:
+    header = f"{'target (issue 13)':<58} | {'measured':<32} | verdict"
+    print("\n## Targets")
+    print(header)
+    print("-" * len(header))
+    for name, value, ok in targets:
+        print(f"{name:<58} | {value:<32} | {'PASS' if ok else 'MISS'}")
+
+
+# --------------------------------------------------------------------------- main
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print its tables; exit 0 unless something crashed."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="12,000 papers only, fewer keys")
+    parser.add_argument("--workdir", type=Path, help="build (and reuse) the libraries here")
+    parser.add_argument(
+        "--no-sync",
+        action="store_true",
+        help="do not answer the synchronized-output query (an xterm): frames are bursts",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the keys and the gaps")
+    args = parser.parse_args(argv)
+    if not (DATA_DIR / REAL_LIST).is_file():
+        print(f"the real data ({DATA_DIR / REAL_LIST}) is absent: nothing to measure")
+        return 0
+    if args.workdir is not None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        return run(args.workdir.resolve(), args.quick, not args.no_sync, args.seed)
+    with tempfile.TemporaryDirectory(prefix="papers-glass-") as folder:
+        return run(Path(folder), args.quick, not args.no_sync, args.seed)
+
+
+def run(workdir: Path, quick: bool, sync: bool, seed: int) -> int:
+    """The benchmark proper, with its libraries and scratch copies in ``workdir``."""
+    began = time.perf_counter()
+    sys.setswitchinterval(0.0005)  # the reader thread gets the interpreter back quickly
+    plans = (
+        {12_000: Plan(triage=60, tabs=10, queries=3, floor=30)}
+        if quick
+        else {
+            12_000: Plan(triage=150, tabs=25, queries=8, floor=60),
+            100_000: Plan(triage=120, tabs=15, queries=4, floor=50),
+        }
+    )
+    print(f"glass benchmark{' (quick)' if quick else ''}: pty {COLUMNS}x{ROWS}, xterm-256color")
+    print(
+        f"python {sys.version.split()[0]}, textual {version('textual')}, pyte {version('pyte')}, "
+        f"{os.cpu_count()} CPUs; papers runs on {papers_interpreter()}; synchronized output "
+        f"{'answered (frames are ?2026h..l pairs)' if sync else 'not answered (frames: bursts)'}"
+    )
+    print(f"load average at the start: {load()} (other work on the machine colours the figures)")
+    minimal = workdir / "glass_minimal.py"
+    minimal.write_text(MINIMAL_APP, encoding="utf-8")
+    naive = workdir / "glass_naive.py"
+    naive.write_text(
+        NAIVE_APP.replace("@REPOSITORY@", repr(str(REPOSITORY))).replace("@MARK@", NAIVE_MARK),
+        encoding="utf-8",
+    )
+    interpreter = papers_interpreter()
+    targets: list[Target] = []
+    warmed = False
+    for papers, plan in plans.items():
+        home = scratch_copy(library_home(workdir, papers), workdir, f"glass-{papers}")
+        naive_list = workdir / f"glass-naive-{papers}.json"
+        naive_papers(home, naive_list)
+        commands = {
+            "minimal": ([interpreter, str(minimal)], MINIMAL_TEXT),
+            "naive OptionList": ([interpreter, str(naive), str(naive_list)], NAIVE_MARK),
+        }
+        log(f"{papers:,} papers: warm-up starts")
+        warm_up(papers_command(home), searchable, sync)
+        if not warmed:  # the comparison apps' files are the same at every size
+            for command, marker in commands.values():
+                warm_up(command, shows(marker), sync)
+            warmed = True
+        log(f"{papers:,} papers: papers-tui")
+        ours = run_ours(home, papers, plan, sync, seed)
+        runs = [ours]
+        for name, (command, marker) in commands.items():
+            log(f"{papers:,} papers: {name}")
+            runs.append(run_floor(name, command, marker, papers, plan.floor, sync, seed))
+        ours_rows = print_run(ours, sync)
+        floor_rows = {}
+        for other in runs[1:]:
+            rows = print_run(other, sync)
+            if other.program == "minimal":
+                floor_rows = rows
+        print_comparison(runs)
+        targets += judge(papers, ours_rows, floor_rows, ours.ready_s)
+        shutil.rmtree(home)
+        naive_list.unlink()
+    print_targets(targets)
+    print(
+        f"\nbenchmark took {time.perf_counter() - began:.0f} s; load average at the end: {load()}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
