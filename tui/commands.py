@@ -87,7 +87,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("tag", "t", "edit_tags", "Tags", "Tag the paper (search them with tag:NAME)", "Paper"),
     # The library
     Command("export", "e", "export", "Export", "Export the current list to Markdown", "Library"),
-    Command("import", "a", "import_list", "Import", "Import a paper list (text, JSON, JSONL, CSV, or a folder)", "Library"),
+    Command("import", "a", "import_list", "Import", "Import a paper list, or a folder of them", "Library"),
     Command("stats", "S", "stats", "Stats", "Progress: decisions per day, pace, per list and venue", "Library"),
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
     Command("quit", "q", "quit", "Quit", "Quit (every decision is already saved)", "Library", footer=True),

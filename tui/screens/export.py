@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual.app import App
 
-from storage.export import SUFFIXES, export
-from storage.files import atomic_write
+from storage.errors import LibraryError
+from storage.export import SUFFIXES, export, write_export
 from storage.models import Paper
 from storage.triage import TriageSnapshot
 from tui.screens.dialogs import TextPrompt, typed_path
@@ -27,16 +27,11 @@ def ask_export(
     def write(path_text: str | None) -> None:
         if not path_text:
             return
-        target = typed_path(path_text)
-        if target.is_dir():
-            target = target / default.name
         text = export(papers, triage, "markdown", heading=heading)
         try:
-            atomic_write(target, text.encode("utf-8"), backup=False)
-        except OSError as exc:
-            app.notify(
-                f"Not written: {target}: {exc.strerror or exc}", severity="error", markup=False
-            )
+            target = write_export(typed_path(path_text), text, default.name)
+        except LibraryError as exc:
+            app.notify(f"Not written: {exc}", severity="error", markup=False)
             return
         app.notify(
             f"Wrote {len(papers)} papers to {target}", title="Exported", timeout=6, markup=False

@@ -13,6 +13,7 @@ from textual.widgets import Input, Label, ProgressBar
 
 from storage.errors import LibraryError
 from storage.library import Library
+from storage.sources.registry import readable_formats
 from tui.commands import bindings
 from tui.screens.dialogs import typed_path
 
@@ -33,7 +34,7 @@ class ImportScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = "Import a list"
-            yield Label("A list file (text, JSON, JSONL, CSV) or a folder of them:")
+            yield Label(f"A list file ({readable_formats()}) or a folder of them:")
             yield Input(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
             yield Label("Optional catalog to fill titles, authors and links (Enter to skip):")
             yield Input(placeholder="catalog file (optional)", id="import-catalog")

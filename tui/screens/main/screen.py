@@ -19,6 +19,7 @@ from textual.events import Resize
 
 from storage.errors import LibraryError
 from storage.models import Status
+from storage.search.qualifiers import search_hint
 from tui.commands import PaperCommands, bindings
 from tui.messages import Persisted
 from tui.outcomes import report
@@ -33,10 +34,6 @@ from tui.widgets.tab_bar import TabBar
 
 NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
-SEARCH_HINT = (
-    '/ search: words (typos ok), "a phrase", is:starred has:code status:oral author:NAME '
-    "tag:X -word"
-)
 
 
 class MainScreen(SearchPart, LibraryPart, SimilarityPart):
@@ -48,7 +45,7 @@ class MainScreen(SearchPart, LibraryPart, SimilarityPart):
 
     def compose(self) -> ComposeResult:
         yield TabBar(id="tabs")
-        yield SearchBox(self.search_results, placeholder=SEARCH_HINT, id="search")
+        yield SearchBox(self.search_results, placeholder=f"/ {search_hint()}", id="search")
         with Container(id="body"):
             yield PaperList(self.view.papers, self.session.status, self.view.marked, id="papers")
             yield PaperDetail(id="detail")
