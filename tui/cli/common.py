@@ -1,0 +1,60 @@
+"""What every command shares: the program name, usage errors, opening the library."""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn, TypeAlias
+
+from storage import Library
+from storage.errors import DamagedFileError
+from storage.files import backup_path
+from storage.locations import library_home
+
+PROG = "papers"
+STATUS_CHOICES = ("inbox", "read", "skipped", "starred", "all")
+
+
+class UsageError(Exception):
+    """A command line that does not make sense: exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        # One line, like every other error; the usage is one `--help` away.
+        self.exit(2, f"{PROG}: error: {message} (see `{self.prog} --help`)\n")
+
+
+#: What ``add_subparsers`` returns: each group of commands adds its own to it.
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+
+def positive(text: str) -> int:
+    """An option's value that must be a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def open_library(args: argparse.Namespace) -> Library:
+    """The library of ``--home`` / ``$PAPERS_HOME`` / the user data folder.
+
+    Both files are read (and every record checked) before a command runs, so that a damaged
+    file is reported by name and never written over.
+    """
+    library = Library(library_home(getattr(args, "home", None)))
+    for path, read in (
+        (library.papers_path, lambda: (library.papers(), library.lists())),
+        (library.triage_path, lambda: (library.triage(), library.days())),
+    ):
+        try:
+            read()
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            reason = f"a record is malformed: {type(exc).__name__}: {exc}"
+            raise DamagedFileError(path, reason, backup_path(path)) from None
+    return library

@@ -1,0 +1,83 @@
+"""Commands that change decisions: ``mark``, ``undo``, ``redo``, ``note``, ``tag``."""
+
+from __future__ import annotations
+
+import argparse
+
+from storage import Status
+from tui.cli.common import Parser, Subparsers, UsageError, open_library
+from tui.cli.output import print_changes
+
+
+def add_mark(sub: Subparsers, common: Parser) -> None:
+    """``papers mark ID… STATUS``, ``papers undo``, ``papers redo``."""
+    p = sub.add_parser("mark", parents=[common], help="set the status of papers (one undo step)")
+    p.add_argument(
+        "args",
+        nargs="+",
+        metavar="ID... STATUS",
+        help="paper ids (or unique prefixes), then inbox|read|skipped|starred",
+    )
+    p.set_defaults(run=cmd_mark)
+
+    for name, doc in (
+        ("undo", "undo the latest decision"),
+        ("redo", "redo the latest undone decision"),
+    ):
+        p = sub.add_parser(name, parents=[common], help=doc)
+        p.set_defaults(run=cmd_undo if name == "undo" else cmd_redo)
+
+
+def add_note(sub: Subparsers, common: Parser) -> None:
+    """``papers note ID TEXT…``, ``papers tag ID TAG…``."""
+    p = sub.add_parser("note", parents=[common], help="set or clear the note of a paper")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("text", nargs="*", metavar="TEXT", help="the note (nothing clears it)")
+    p.set_defaults(run=cmd_note)
+
+    p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("tags", nargs="*", metavar="TAG", help="the tags (nothing clears them)")
+    p.set_defaults(run=cmd_tag)
+
+
+def cmd_mark(args: argparse.Namespace) -> int:
+    if len(args.args) < 2:
+        raise UsageError("give one or more paper ids, then a status")
+    *ids, status_text = args.args
+    try:
+        status = Status.parse(status_text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    library = open_library(args)
+    changes = library.set_statuses(ids, status)
+    changed = {pid for pid, _old, _new in changes}
+    for pid in dict.fromkeys(library.resolve_id(i) for i in ids):
+        paper = library.paper(pid)
+        verb = f"{status.value:<7}" if pid in changed else f"already {status.value}"
+        print(f"{pid}  {verb}  {paper.display_title}")
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    return print_changes(library, library.undo(), "undo")
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    return print_changes(library, library.redo(), "redo")
+
+
+def cmd_note(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    library.set_note(args.id, " ".join(args.text))
+    print("note cleared" if not args.text else "note saved")
+    return 0
+
+
+def cmd_tag(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    tags = library.set_tags(args.id, args.tags)
+    print("tags: " + (", ".join(tags) if tags else "none"))
+    return 0

@@ -1,0 +1,110 @@
+"""The ``papers`` command: open the app, or script the library (import, list, mark, export…).
+
+Errors are one line on stderr and exit code 1 (2 for usage errors); never a traceback. Each
+group of commands declares its own options (``add_…``) and runs them (``cmd_…``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from storage import LibraryError
+from tui.cli import deciding, library_io, reading
+from tui.cli.common import PROG, Parser, UsageError, open_library
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    common = Parser(add_help=False)
+    common.add_argument(
+        "--home",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="library folder (default: $PAPERS_HOME, else the user data folder)",
+    )
+    parser = Parser(
+        prog=PROG,
+        description="Triage research papers: import lists, search, read / skip / star, export.",
+        epilog="Run `papers` alone to open the app; `papers COMMAND --help` for its options.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    library_io.add_import(sub, common)
+    reading.add_list(sub, common)
+    reading.add_search(sub, common)
+    deciding.add_mark(sub, common)
+    deciding.add_note(sub, common)
+    library_io.add_export(sub, common)
+    reading.add_stats(sub, common)
+    reading.add_similar(sub, common)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("papers-tui")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def open_app(args: argparse.Namespace) -> int:
+    """Open the Textual app on the library (first run: import the bundled sample)."""
+    from tui.app import PapersApp
+    from tui.memory import kept_for_good
+
+    with kept_for_good():
+        app = PapersApp(open_library(args))
+    try:
+        app.run()
+    finally:
+        app.session.close(timeout=10.0)  # whatever ended the app, queued decisions are saved
+    return app.return_code or 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``papers``; returns the exit code (the console script exits with it)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
+    try:
+        code = run(args)
+        sys.stdout.flush()  # inside the try: a reader that left is a BrokenPipeError here
+    except UsageError as exc:
+        print(f"{PROG}: error: {exc} (see `{PROG} {args.command} --help`)", file=sys.stderr)
+        return 2
+    except LibraryError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # `papers list | head`: the reader left; say nothing more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except OSError as exc:  # a full disk, a folder without write permission…
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{PROG}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the promise is: never a traceback
+        if os.environ.get("PAPERS_DEBUG"):
+            raise
+        print(
+            f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+            "(run again with PAPERS_DEBUG=1 to see where)",
+            file=sys.stderr,
+        )
+        return 1
+    return code
+
+
+def run() -> None:  # pragma: no cover - console script wrapper
+    """Console-script entry point."""
+    sys.exit(main())
