@@ -15,8 +15,8 @@ Where things are, one idea per module:
 - ``hits``: ``Ranking`` and ``SearchHit``, matched words explained lazily;
 - ``index``: ``SearchIndex``, composing them behind one lock.
 
-The index itself (numpy, rapidfuzz) is imported on first use, so that reading the qualifiers
-(for a help text or a hint) costs no numerical library.
+Every name is imported on first use, so that reading the qualifiers (for a help text or the
+app's search hint, at start) costs neither the text rules nor numpy and rapidfuzz.
 """
 
 from __future__ import annotations
@@ -24,21 +24,20 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from storage.search.qualifiers import (
-    QUALIFIER_KEYS,
-    QUALIFIERS,
-    Qualifier,
-    QualifierKind,
-    qualifier_help,
-    qualifier_markdown,
-    search_hint,
-)
-from storage.search.query import Query, parse_query
-from storage.search.text import max_typos, method_name, normalize, tokenize
-
 if TYPE_CHECKING:
     from storage.search.hits import Ranking, SearchHit
     from storage.search.index import SearchIndex
+    from storage.search.qualifiers import (
+        QUALIFIER_KEYS,
+        QUALIFIERS,
+        Qualifier,
+        QualifierKind,
+        qualifier_help,
+        qualifier_markdown,
+        search_hint,
+    )
+    from storage.search.query import Query, parse_query
+    from storage.search.text import max_typos, method_name, normalize, tokenize
 
 __all__ = [
     "QUALIFIERS",
@@ -59,17 +58,32 @@ __all__ = [
     "tokenize",
 ]
 
-#: Names whose modules load numpy, by the module that defines them.
-_INDEX_NAMES = {
+#: The package's names, by the module that defines them.
+_WHERE = {
     "SearchIndex": "storage.search.index",
     "SearchHit": "storage.search.hits",
     "Ranking": "storage.search.hits",
+    "Query": "storage.search.query",
+    "parse_query": "storage.search.query",
+    **dict.fromkeys(["max_typos", "method_name", "normalize", "tokenize"], "storage.search.text"),
+    **dict.fromkeys(
+        [
+            "QUALIFIER_KEYS",
+            "QUALIFIERS",
+            "Qualifier",
+            "QualifierKind",
+            "qualifier_help",
+            "qualifier_markdown",
+            "search_hint",
+        ],
+        "storage.search.qualifiers",
+    ),
 }
 
 
 def __getattr__(name: str) -> Any:
-    """The index's names, imported when first asked for."""
-    module = _INDEX_NAMES.get(name)
+    """A name of the package, imported when first asked for."""
+    module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
