@@ -527,12 +527,12 @@ class OursBench:
         self.meter = meter
         self.screen = app.main_screen
         self.plist: PaperList = self.screen.paper_list
-        self.detail: Static = self.screen.query_one("#detail-text", Static)
+        self.detail = self.screen.detail
 
     def detail_current(self) -> bool:
         """The detail pane shows the paper under the cursor."""
         paper = self.plist.current
-        shown = str(self.detail.content)
+        shown = self.detail.text.plain
         if paper is None:
             return shown.startswith("No papers")
         return shown.startswith(printable_block(paper.display_title))

@@ -9,7 +9,7 @@ provider; the README's key table is ``key_table()`` (a test compares them).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -58,6 +58,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("redo", "ctrl+r", "redo", "Redo", "Redo the last undone decision", "Triage"),
     Command("mark", "space", "toggle_mark", "Mark", "Mark or unmark the paper for a bulk decision", "Triage"),
     Command("mark_all", "ctrl+a", "mark_all", "Mark all", "Mark every paper of the current list", "Triage"),
+    Command("marked_view", "M", "toggle_marked_view", "Marked", "Show only the marked papers, to review them before D (again: the whole list)", "Triage"),
     Command("decide_marked", "D", "decide_marked", "Decide marked", "Read, skip or star every marked paper at once (one undo step)", "Triage"),
     # Moving
     Command("down", "j,down", "cursor_down", "Next", "Next paper", "Move", palette=False),
@@ -86,13 +87,32 @@ COMMANDS: tuple[Command, ...] = (
     Command("note", "n", "edit_note", "Note", "Write a note on the paper", "Paper"),
     Command("tag", "t", "edit_tags", "Tags", "Tag the paper (search them with tag:NAME)", "Paper"),
     # The library
-    Command("export", "e", "export", "Export", "Export the current list to Markdown", "Library"),
+    Command("export", "e", "export", "Export", "Export the list shown (or the marked papers): any format, to a file or the clipboard", "Library"),
     Command("import", "a", "import_list", "Import", "Import a paper list, or a folder of them", "Library"),
     Command("stats", "S", "stats", "Stats", "Progress: decisions per day, pace, per list and venue", "Library"),
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
     Command("quit", "q", "quit", "Quit", "Quit (every decision is already saved)", "Library", footer=True),
     Command("force_quit", "ctrl+q", "quit", "Quit", "Quit from any screen", "Library", palette=False, scope="app"),
+    # The paper pane: keys from the list, and keys while it has the focus
+    Command("pane_down", "J", "pane_scroll(3)", "Scroll paper", "Scroll the paper down a few lines", "Paper", palette=False),
+    Command("pane_up", "K", "pane_scroll(-3)", "Scroll paper up", "Scroll the paper up a few lines", "Paper", palette=False),
+    Command("pane_page_down", "ctrl+f", "pane_page(1)", "Paper page down", "Scroll the paper down a page", "Paper", palette=False),
+    Command("pane_page_up", "ctrl+b", "pane_page(-1)", "Paper page up", "Scroll the paper up a page", "Paper", palette=False),
+    Command("focus_pane", "l,right", "focus_pane", "Read the paper", "Move into the paper (then j/k/space scroll it; h or esc go back)", "Paper"),
+    Command("zoom", "z", "zoom", "Zoom", "Show the paper full screen, or the list and the paper again", "Paper"),
+    Command("split_narrower", "less_than_sign", "split(-5)", "Narrower list", "Give the paper more room (remembered)", "Paper"),
+    Command("split_wider", "greater_than_sign", "split(5)", "Wider list", "Give the list more room (remembered)", "Paper"),
+    Command("line_down", "j,down", "scroll_lines(1)", "Down", "Paper pane: a line down", "Paper pane", palette=False, scope="pane"),
+    Command("line_up", "k,up", "scroll_lines(-1)", "Up", "Paper pane: a line up", "Paper pane", palette=False, scope="pane"),
+    Command("page_down", "space,pagedown,ctrl+f,ctrl+d", "scroll_page(1)", "Page down", "Paper pane: a page down", "Paper pane", palette=False, scope="pane"),
+    Command("page_up", "shift+space,pageup,ctrl+b,ctrl+u", "scroll_page(-1)", "Page up", "Paper pane: a page up", "Paper pane", palette=False, scope="pane"),
+    Command("paper_top", "g,home", "scroll_top", "Top", "Paper pane: the title", "Paper pane", palette=False, scope="pane"),
+    Command("paper_end", "G,end", "scroll_bottom", "End", "Paper pane: the end of the abstract", "Paper pane", palette=False, scope="pane"),
+    Command("leave_pane", "h,left", "leave", "Back to the list", "Paper pane: back to the list", "Paper pane", palette=False, scope="pane"),
     # Dialogs: keys of the screens that open over the main one
+    Command("path_complete", "tab", "complete", "Complete", "A path field: complete the file or folder name", "Dialogs", palette=False, scope="path"),
+    Command("export_copy", "ctrl+y", "copy", "Copy", "Export: copy to the clipboard instead of writing a file", "Dialogs", palette=False, scope="export"),
+    Command("export_cancel", "escape", "cancel", "Cancel", "Export: close without exporting", "Dialogs", palette=False, scope="export"),
     Command("prompt_cancel", "escape", "cancel", "Cancel", "Prompt (export, tags): close it without doing anything", "Dialogs", palette=False, scope="prompt"),
     Command("note_save", "ctrl+s", "save", "Save", "Note editor: save the note", "Dialogs", palette=False, scope="note"),
     Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving", "Dialogs", palette=False, scope="note"),
@@ -101,8 +121,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk"),
     Command("bulk_inbox", "i", "choose('inbox')", "Inbox", "Bulk decision: put every marked paper back in the Inbox", "Dialogs", palette=False, scope="bulk"),
     Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
+    Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it (not while importing)", "Dialogs", palette=False, scope="import"),
     Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
+    Command("help_down", "j,down", "scroll(1)", "Down", "Help: a line down", "Dialogs", palette=False, scope="help"),
+    Command("help_up", "k,up", "scroll(-1)", "Up", "Help: a line up", "Dialogs", palette=False, scope="help"),
+    Command("help_page_down", "space,pagedown,ctrl+d", "scroll_page(1)", "Page down", "Help: a page down", "Dialogs", palette=False, scope="help"),
+    Command("help_page_up", "shift+space,pageup,ctrl+u", "scroll_page(-1)", "Page up", "Help: a page up", "Dialogs", palette=False, scope="help"),
+    Command("help_top", "g,home", "scroll_edge(0)", "Top", "Help: the top", "Dialogs", palette=False, scope="help"),
+    Command("help_end", "G,end", "scroll_edge(1)", "End", "Help: the end", "Dialogs", palette=False, scope="help"),
     Command("stats_close", "escape,q,S", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats"),
     Command("similar_close", "escape,q,m", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar"),
     Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
@@ -113,7 +140,21 @@ BY_ID: Mapping[str, Command] = {c.id: c for c in COMMANDS}
 
 
 #: The screens that have keys: the main one, the app (every screen), and the dialogs.
-SCOPES = ("main", "app", "prompt", "note", "bulk", "import", "help", "stats", "similar", "topics")
+SCOPES = (
+    "main",
+    "app",
+    "pane",
+    "path",
+    "export",
+    "prompt",
+    "note",
+    "bulk",
+    "import",
+    "help",
+    "stats",
+    "similar",
+    "topics",
+)
 
 
 def bindings(scope: str = "main") -> list[BindingType]:
@@ -164,34 +205,31 @@ def key_table() -> str:
 
 
 class PaperCommands(Provider):
-    """The command palette's entries: every command of the main screen, with its key."""
+    """The command palette: the commands of the screen it opened on, in the order of the
+    table (with their keys), then the app's own few (theme, screenshot)."""
 
-    def _entries(self) -> Iterable[tuple[str, str, Command]]:
+    def _entries(self) -> Iterable[tuple[str, str, Callable[[], object]]]:
         keymap: Mapping[str, str] = getattr(self.app, "keymap", {})
+        screen = self.screen
         for command in COMMANDS:
-            if command.palette:
+            name = command.action.split("(")[0]
+            if command.palette and hasattr(screen, f"action_{name}"):
                 keys = " ".join(key_label(k) for k in keys_for(command, keymap))
                 yield (
                     f"{command.group}: {command.title}",
                     escape(f"{command.help} · {keys}"),
-                    command,
+                    partial(screen.run_action, command.action),
                 )
+        for title, help_text, run in getattr(self.app, "palette_extras", list)():
+            yield f"App: {title}", escape(help_text), run
 
     async def discover(self) -> Hits:
-        for text, help_text, command in self._entries():
-            yield DiscoveryHit(
-                text, partial(self.screen.run_action, command.action), help=help_text
-            )
+        for text, help_text, run in self._entries():
+            yield DiscoveryHit(text, run, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for text, help_text, command in self._entries():
-            score = max(matcher.match(text), matcher.match(command.help) * 0.8)
+        for text, help_text, run in self._entries():
+            score = max(matcher.match(text), matcher.match(help_text) * 0.8)
             if score > 0:
-                yield Hit(
-                    score,
-                    matcher.highlight(text),
-                    partial(self.screen.run_action, command.action),
-                    text=text,
-                    help=help_text,
-                )
+                yield Hit(score, matcher.highlight(text), run, text=text, help=help_text)

@@ -76,6 +76,10 @@ class TriageView:
         self.suggested_rows: list[int] | None = None
         #: Papers marked for a bulk decision (one set for the view's life: widgets share it).
         self.marked: set[str] = set()
+        #: Only the marked papers of the list show (to review them before deciding).
+        self.only_marked = False
+        #: Tab → the paper the cursor was on when the tab was left.
+        self.places: dict[str, str] = {}
         self.papers: list[Paper] = []
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
@@ -101,13 +105,21 @@ class TriageView:
         return paper.display_title if paper is not None else paper_id
 
     # -- tabs -----------------------------------------------------------------------------
-    def show_tab(self, name: str) -> bool:
-        """Switch to tab ``name``; False when it is not a tab or already shown."""
+    def show_tab(self, name: str, leaving: str | None = None) -> bool:
+        """Switch to tab ``name``, remembering ``leaving`` (the paper the cursor was on) as
+        the place to come back to; False when it is not a tab or already shown."""
         if name not in TABS or name == self.tab:
             return False
+        if leaving is not None:
+            self.places[self.tab] = leaving
         self.tab = name
         self.marked.clear()  # marks belong to the list they were made in
+        self.only_marked = False
         return True
+
+    def place(self) -> str | None:
+        """The paper the cursor was on when the current tab was last left (None: its top)."""
+        return self.places.get(self.tab)
 
     def keeps(self, status: Status) -> bool:
         """Whether a paper given ``status`` stays in the current tab."""
@@ -175,7 +187,14 @@ class TriageView:
 
     # -- what the list shows --------------------------------------------------------------
     def rows(self) -> list[int]:
-        """Indices of the papers the current tab, search and order show."""
+        """Indices of the papers the current tab, search, order and marks show."""
+        rows = self._tab_rows()
+        if self.only_marked:
+            ids, marked = self.ids, self.marked
+            return [i for i in rows if ids[i] in marked]
+        return rows
+
+    def _tab_rows(self) -> list[int]:
         allowed = TABS[self.tab][1]
         base: Sequence[int]
         if self.found is not None:
@@ -221,7 +240,9 @@ class TriageView:
             extra = " · search" if len(self.found) < SEARCH_LIMIT else f" · best {SEARCH_LIMIT:,}"
         elif self.tab == "inbox" and self.suggested_rows is not None:
             extra = " · suggested order"
-        if self.marked:
+        if self.only_marked:
+            extra += " · marked only"
+        elif self.marked:
             ids = self.ids
             marked = sum(1 for i in rows if ids[i] in self.marked)
             if marked:

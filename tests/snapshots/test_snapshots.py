@@ -75,3 +75,52 @@ def test_narrow(snap_compare: Any, seeded_home: Path) -> None:
 def test_tiny(snap_compare: Any, seeded_home: Path) -> None:
     app = make_app(seeded_home)
     assert snap_compare(app, terminal_size=(40, 12), run_before=settle)
+
+
+def test_narrow_80x24_abstract_scrolled(snap_compare: Any, seeded_home: Path) -> None:
+    """At 80x24 the abstract is read from the keyboard: into the paper, a page down."""
+    app = make_app(decided_home(seeded_home))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("l", "space")
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_zoomed_paper(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(decided_home(seeded_home))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("j", "z")
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+def test_light_theme(snap_compare: Any, seeded_home: Path) -> None:
+    home = decided_home(seeded_home)
+    lib = Library(home)
+    lib.set_note(lib.papers()[0].id, "Compare with model soups.")
+    app = make_app(home)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        pilot.app.theme = "textual-light"
+        await pilot.press("5")
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+def test_marked_view(snap_compare: Any, seeded_home: Path) -> None:
+    app = make_app(decided_home(seeded_home))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("space", "j", "space", "j", "j", "space", "M")
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.content import Content
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from storage import Library, Status
 from tests.tui.helpers import FakeClipboard, make_app, one_paper_list, ready, settled, wait_for
 from tui.app import PapersApp
-from tui.screens.dialogs import typed_path
+from tui.paths import typed_path
 from tui.screens.help import HelpScreen
-from tui.widgets.paper_detail import MARK, PaperDetail
 from tui.widgets.paper_list import PaperList
+from tui.widgets.paper_pane import PaperPane
+from tui.widgets.styles import component_style
 
 SIZE = (120, 36)
 
@@ -174,8 +174,9 @@ async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> 
             pilot, lambda: screen.view.found is not None and plist(app).current is not None
         )
         await pilot.pause(0.05)
-        shown = app.main_screen.query_one(PaperDetail).text
-        marked = [shown.plain[s.start : s.end].lower() for s in shown.spans if s.style == MARK]
+        pane = app.main_screen.query_one(PaperPane)
+        shown, match = pane.text, component_style(pane, "paper-pane--match")
+        marked = [shown.plain[s.start : s.end].lower() for s in shown.spans if s.style == match]
         assert "curvature" in marked
 
 
@@ -259,8 +260,7 @@ async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None
         row = plist(app).render_line(0).text
         # markup shows as typed; an escape code cannot reach the terminal (its text stays visible)
         assert "[red]Evil[/red] [31mtitle" in row and "\x1b" not in row
-        shown = app.main_screen.query_one("#detail-text", Static).visual
-        assert isinstance(shown, Content)  # what is drawn: no markup was parsed
+        shown = app.main_screen.query_one(PaperPane).text  # what is drawn: no markup parsed
         assert shown.plain.startswith("[red]Evil[/red] [31mtitle")
         assert "[bold]markup[/bold]" in shown.plain
         assert "[31mescape codes" in shown.plain
@@ -449,7 +449,7 @@ async def test_the_detail_always_shows_the_paper_under_the_cursor(seeded_home: P
 
     def shows_current() -> bool:
         paper = plist(app).current
-        shown = app.main_screen.query_one(PaperDetail).text.plain
+        shown = app.main_screen.query_one(PaperPane).text.plain
         return paper is not None and shown.startswith(paper.display_title)
 
     async with app.run_test(size=SIZE) as pilot:

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, TextArea
+from textual.widgets import Button, Input, Label, Static, TextArea
 
 from storage.models import Paper, Status
 from tui.commands import bindings
 from tui.text import printable
-
-
-def typed_path(text: str) -> Path:
-    """The path typed into a prompt that was filled with a folder to start from.
-
-    As in Emacs, typing an absolute path after the folder starts again at the root: in
-    ``/home/me/papers//data/list.jsonl`` or ``/home/me/papers/~/list.jsonl`` the last ``//``
-    or ``/~/`` begins the path meant. ``~`` is the home folder.
-    """
-    text = text.strip()
-    start = max(text.rfind("//") + 1, text.rfind("/~/") + 1)
-    return Path(text[start:]).expanduser()
 
 
 class TextPrompt(ModalScreen[str | None]):
@@ -42,7 +28,7 @@ class TextPrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = self.prompt_title
-            yield Label(Text(printable(self.question)))
+            yield Static(Text(printable(self.question)), classes="note")
             yield Input(self.value, id="prompt-input", select_on_focus=False)
             yield Label(Text("Enter to accept · Esc to cancel", style="dim"))
 

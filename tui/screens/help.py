@@ -40,19 +40,33 @@ class HelpScreen(ModalScreen[None]):
         """The keys of the main screen, or (``dialogs``) those of the dialogs over it."""
         table = Table.grid(padding=(0, 2))
         table.add_column("Group", style="bold")
-        table.add_column("Keys", style="bold cyan", no_wrap=True)
+        table.add_column("Keys", style="bold", no_wrap=True)
         table.add_column("Action")
+        table.add_column("id (config.toml)", style="dim", no_wrap=True)
         shown = [c for c in COMMANDS if (c.scope not in ("main", "app")) == dialogs]
         for group, commands in grouped(shown).items():
             first = True
             for command in commands:
                 keys = " ".join(key_label(k) for k in keys_for(command, self.keymap))
-                table.add_row(group if first else "", keys, command.help)
+                table.add_row(group if first else "", keys, command.help, command.id)
                 first = False
-            table.add_row("", "", "")
+            table.add_row("", "", "", "")
         if not dialogs:
-            table.add_row("", "ctrl+p", "Command palette: every action by name")
+            table.add_row("", "ctrl+p", "Command palette: every action by name", "")
         return table
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the help by ``lines``."""
+        box = self.query_one(VerticalScroll)
+        box.scroll_to(y=box.scroll_y + lines, animate=False)
+
+    def action_scroll_page(self, pages: int) -> None:
+        box = self.query_one(VerticalScroll)
+        box.scroll_to(y=box.scroll_y + pages * max(1, box.size.height - 2), animate=False)
+
+    def action_scroll_edge(self, end: int) -> None:
+        box = self.query_one(VerticalScroll)
+        box.scroll_to(y=box.max_scroll_y if end else 0, animate=False)

@@ -9,13 +9,15 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, ProgressBar
+from textual.widgets import Input, Label, ProgressBar, Static
 
 from storage.errors import LibraryError
 from storage.library import Library
 from storage.sources.registry import readable_formats
 from tui.commands import bindings
-from tui.screens.dialogs import typed_path
+from tui.paths import typed_path
+from tui.text import printable
+from tui.widgets.path_input import PathInput
 
 
 class ImportScreen(ModalScreen[str | None]):
@@ -35,22 +37,32 @@ class ImportScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog") as box:
             box.border_title = "Import a list"
             yield Label(f"A list file ({readable_formats()}) or a folder of them:")
-            yield Input(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
-            yield Label("Optional catalog to fill titles, authors and links (Enter to skip):")
-            yield Input(placeholder="catalog file (optional)", id="import-catalog")
+            yield PathInput(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
+            yield Label("Optionally, a catalog to fill titles, authors and links (↓ to go there):")
+            yield PathInput(placeholder="catalog file (optional)", id="import-catalog")
             yield ProgressBar(total=None, show_eta=False, id="import-progress")
-            yield Label(Text("Enter to import · Esc to cancel", style="dim"), id="import-status")
+            yield Static(
+                Text("Enter imports · Tab completes a path · Esc cancels", style="dim"),
+                id="import-status",
+                classes="note",
+            )
 
     def on_mount(self) -> None:
         self.query_one("#import-progress").display = False
         self.query_one("#import-path", Input).focus()
 
-    @on(Input.Submitted, "#import-path")
-    def path_given(self) -> None:
-        self.query_one("#import-catalog", Input).focus()
+    def action_other_field(self) -> None:
+        """↓ / ↑: between the list's path and the catalog's."""
+        path = self.query_one("#import-path", PathInput)
+        (self.query_one("#import-catalog", PathInput) if path.has_focus else path).focus()
 
-    @on(Input.Submitted, "#import-catalog")
+    @on(PathInput.Completions)
+    def completions(self, event: PathInput.Completions) -> None:
+        self._status("  ".join(printable(n) for n in event.names) or "Nothing matches.", "dim")
+
+    @on(Input.Submitted)
     def start(self) -> None:
+        """Enter, in either field: import."""
         if self.running:
             return
         path = self.query_one("#import-path", Input).value.strip()
@@ -64,7 +76,7 @@ class ImportScreen(ModalScreen[str | None]):
         self.run_import(path, catalog)
 
     def _status(self, text: str, style: str = "") -> None:
-        self.query_one("#import-status", Label).update(Text(text, style=style))
+        self.query_one("#import-status", Static).update(Text(text, style=style))
 
     @work(thread=True, exclusive=True, exit_on_error=False, description="import")
     def run_import(self, path: str, catalog: str | None) -> None:

@@ -25,6 +25,10 @@ class KeyBar(Static):
         color: $text-muted;
         text-wrap: nowrap;
         text-overflow: ellipsis;
+        link-style: none;
+        link-style-hover: bold;
+        link-color-hover: $text;
+        link-background-hover: $boost;
     }
     """
 
@@ -38,7 +42,7 @@ class KeyBar(Static):
             if command.footer:
                 key = escape(key_label(keys_for(command, self.keymap)[0]))
                 parts.append(
-                    f"[@click=screen.{command.action}][b $accent]{key}[/] {command.title}[/]"
+                    f"[@click=screen.{command.action}][b $text-accent]{key}[/] {command.title}[/]"
                 )
-        parts.append("[@click=app.command_palette][b $accent]^p[/] palette[/]")
+        parts.append("[@click=app.command_palette][b $text-accent]^p[/] palette[/]")
         self.update("  ".join(parts), layout=False)

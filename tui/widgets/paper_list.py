@@ -17,6 +17,8 @@ from textual.strip import Strip
 
 from storage.models import Paper, Status
 from tui.text import printable
+from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
+from tui.widgets.styles import component_style, readable_style
 
 STATUS_MARKS = {
     Status.INBOX: "·",
@@ -24,7 +26,9 @@ STATUS_MARKS = {
     Status.SKIPPED: "✗",
     Status.STARRED: "★",
 }
-VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": "Post"}
+#: Venue badges worth a column's colour; posters (most papers) show none, other statuses are
+#: shown quietly by their first letters.
+VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": ""}
 
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
@@ -43,17 +47,21 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--starred",
         "paper-list--oral",
         "paper-list--spotlight",
-        "paper-list--poster",
+        "paper-list--note",
         "paper-list--code",
         "paper-list--dim",
+        "paper-list--thumb",
     }
 
     DEFAULT_CSS = """
     PaperList {
         background: $surface;
-        scrollbar-size-vertical: 1;
+        scrollbar-size-vertical: 0;  /* the thumb is drawn with the lines (scrolling.py) */
         overflow-x: hidden;
-        & > .paper-list--cursor { background: $block-cursor-blurred-background; }
+        & > .paper-list--cursor {
+            background: $block-cursor-blurred-background;
+            color: $text;
+        }
         &:focus > .paper-list--cursor {
             background: $block-cursor-background;
             color: $block-cursor-foreground;
@@ -61,14 +69,15 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         }
         & > .paper-list--marked { background: $secondary 30%; }
         & > .paper-list--inbox { color: $text-muted; }
-        & > .paper-list--read { color: $success; }
-        & > .paper-list--skipped { color: $error 70%; }
-        & > .paper-list--starred { color: $warning; }
-        & > .paper-list--oral { color: $accent; text-style: bold; }
-        & > .paper-list--spotlight { color: $accent; }
-        & > .paper-list--poster { color: $text-muted; }
-        & > .paper-list--code { color: $success; }
+        & > .paper-list--read { color: $text-success; }
+        & > .paper-list--skipped { color: $text-error; }
+        & > .paper-list--starred { color: $text-warning; }
+        & > .paper-list--oral { color: $text-accent; text-style: bold; }
+        & > .paper-list--spotlight { color: $text-accent; }
+        & > .paper-list--note { color: $text-secondary; }
+        & > .paper-list--code { color: $text-success; }
         & > .paper-list--dim { color: $text-muted; }
+        & > .paper-list--thumb { color: $scrollbar; }
     }
     """
 
@@ -93,6 +102,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         papers: Sequence[Paper],
         status_of: Callable[[str], Status],
         marked: set[str],
+        noted: Callable[[str], bool],
         *,
         name: str | None = None,
         id: str | None = None,
@@ -101,6 +111,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         super().__init__(name=name, id=id, classes=classes)
         self._papers = papers
         self._status_of = status_of
+        self._noted = noted
         self._rows: list[int] = list(range(len(papers)))
         #: Papers marked for a bulk decision (the view's set: drawn, never changed here).
         self.marked = marked
@@ -111,7 +122,18 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self._base_style = Style()
         self._styles: dict[tuple[str, bool, bool], Style] = {}
         self._width = 0
+        #: Rows of the screen the scroll thumb covers, and its style (set per frame).
+        self._thumb = range(0)
+        self._thumb_style = Style()
         self._last_announced: str | None = "\0"
+        #: Paper id → its index in the papers (made on first use).
+        self._position: dict[str, int] | None = None
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        """Scrollable whenever there is more than fits (there is no scrollbar widget to ask:
+        the thumb is drawn with the lines)."""
+        return self.max_scroll_y > 0
 
     # -- content ----------------------------------------------------------------------------
     @property
@@ -147,8 +169,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             self._papers = papers
             self._line_cache.clear()
             self._titles.clear()
+            self._position = None
         self._rows = rows
-        self.virtual_size = Size(self.size.width, len(rows))
+        set_virtual_size(self, Size(self.size.width, len(rows)))
         target = cursor if cursor is not None else self.cursor
         if keep is not None:
             found = self.index_of(keep)
@@ -159,16 +182,18 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def index_of(self, paper_id: str) -> int | None:
         """The row of a paper, or None when it is not shown."""
-        for row, i in enumerate(self._rows):
-            if self._papers[i].id == paper_id:
-                return row
-        return None
+        if self._position is None:  # made once per list of papers: rows are searched in C
+            self._position = {paper.id: i for i, paper in enumerate(self._papers)}
+        try:
+            return self._rows.index(self._position[paper_id])
+        except (KeyError, ValueError):
+            return None
 
     def remove_row(self, row: int) -> None:
         """Drop one row (a decided paper leaving the Inbox); the cursor stays on the same line."""
         if 0 <= row < len(self._rows):
             del self._rows[row]
-            self.virtual_size = Size(self.size.width, len(self._rows))
+            set_virtual_size(self, Size(self.size.width, len(self._rows)))
             self._move(min(self.cursor, len(self._rows) - 1) if self._rows else 0)
             self.refresh()
 
@@ -241,24 +266,33 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def render_lines(self, crop: Region) -> list[Strip]:
         # What every line shares, worked out once per frame, not once per line (the style
         # walks the widget's ancestors: a third of the cost of drawing a fresh screenful).
-        self._base_style = self.rich_style
+        self._base_style = readable_style(self.rich_style)
         self._styles = {}
-        self._width = self.scrollable_content_region.width or self.size.width
+        # the last column is the scroll thumb's
+        self._width = max(0, (self.scrollable_content_region.width or self.size.width) - 1)
+        top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        self._thumb = thumb_rows(top, height, len(self._rows))
+        self._thumb_style = self._base_style + component_style(self, "paper-list--thumb")
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
+        thumb = Strip([thumb_segment(y, self._thumb, self._thumb_style)], 1)
+        return Strip.join([self._paper_line(y), thumb])
+
+    def _paper_line(self, y: int) -> Strip:
         row = int(self.scroll_offset.y) + y
-        width = self._width or self.scrollable_content_region.width or self.size.width
+        width = self._width
         if row >= len(self._rows) or width <= 0:
             return Strip.blank(width, self._base_style)
         paper = self._papers[self._rows[row]]
         status = self._status_of(paper.id)
         is_cursor = row == self.cursor
         marked = paper.id in self.marked
-        key = (paper.id, status, width, is_cursor, self.has_focus, marked, paper.title)
+        noted = self._noted(paper.id)
+        key = (paper.id, status, width, is_cursor, self.has_focus, marked, noted, paper.title)
         strip = self._line_cache.get(key)
         if strip is None:
-            strip = self._render_paper(paper, status, width, is_cursor, marked)
+            strip = self._render_paper(paper, status, width, is_cursor, marked, noted)
             self._line_cache[key] = strip
         return strip
 
@@ -269,16 +303,16 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         if style is None:
             style = self._base_style
             if marked:
-                style += self.get_component_rich_style("paper-list--marked", partial=True)
-            if is_cursor:
-                style += self.get_component_rich_style("paper-list--cursor", partial=True)
-            if component:
-                style += self.get_component_rich_style(component, partial=True)
+                style += component_style(self, "paper-list--marked")
+            if is_cursor:  # the cursor's colours win: a muted colour on it is unreadable
+                style += component_style(self, "paper-list--cursor")
+            elif component:
+                style += component_style(self, component)
             self._styles[key] = style
         return style
 
     def _render_paper(
-        self, paper: Paper, status: Status, width: int, is_cursor: bool, marked: bool
+        self, paper: Paper, status: Status, width: int, is_cursor: bool, marked: bool, noted: bool
     ) -> Strip:
         status_style = self._style(f"paper-list--{status.value}", marked, is_cursor)
         left = [
@@ -286,15 +320,15 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             Segment(STATUS_MARKS[status] + " ", status_style),
         ]
         right: list[Segment] = []
-        venue = VENUE_SHORT.get(paper.venue_status, paper.venue_status[:4])
-        if venue and width >= 40:
-            component = (
-                f"paper-list--{paper.venue_status.lower()}"
-                if paper.venue_status in VENUE_SHORT
-                else "paper-list--dim"
-            )
+        if width >= 40:
+            venue = VENUE_SHORT.get(paper.venue_status)
+            component = f"paper-list--{paper.venue_status.lower()}" if venue else ""
+            if venue is None:  # a status of the list's own: its first letters, quietly
+                venue, component = printable(paper.venue_status)[:4], "paper-list--dim"
             right.append(Segment(f" {venue:<4}", self._style(component, marked, is_cursor)))
         if width >= 30:
+            note_style = self._style("paper-list--note", marked, is_cursor)
+            right.append(Segment(" ✎" if noted else "  ", note_style))
             code_style = self._style("paper-list--code", marked, is_cursor)
             right.append(Segment(" </>" if paper.github else "    ", code_style))
         right.append(Segment(" ", self._style("", marked, is_cursor)))

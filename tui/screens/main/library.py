@@ -6,6 +6,7 @@ from textual import on
 
 from storage.errors import LibraryError
 from storage.export import heading_for
+from storage.text.words import count
 from tui import links
 from tui.screens.main.base import MainBase
 from tui.view import TABS
@@ -66,13 +67,23 @@ class LibraryPart(MainBase):
         self.app.push_screen(TextPrompt("Tags", question, current), save)
 
     def action_export(self) -> None:
-        from tui.screens.export import ask_export
+        from tui.screens.export import Choice, ExportScreen
 
         papers = self.paper_list.row_papers()
+        if not papers:
+            self.notify("Nothing to export: this list is empty.", severity="warning", markup=False)
+            return
         heading = heading_for(papers, TABS[self.view.tab][0])
         if self.view.query:
             heading += f" (search: {self.view.query})"
-        ask_export(self.app, papers, self.session.state, heading, f"papers-{self.view.tab}")
+        choices = [Choice(f"This list: {count(len(papers), 'paper')}", heading, papers)]
+        marked = [p for p in papers if p.id in self.view.marked]
+        if marked:
+            label = f"The marked papers: {count(len(marked), 'paper')}"
+            choices.insert(0, Choice(label, heading_for(marked, "Marked papers"), marked))
+        name = f"papers-{self.view.tab}"
+        screen = ExportScreen(choices, self.session.state, name, self.library.home)
+        self.app.push_screen(screen)
 
     def action_import_list(self) -> None:
         from tui.screens.importer import ImportScreen

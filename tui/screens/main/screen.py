@@ -3,7 +3,8 @@
 What shows (tab, search results, suggested order, marks) is ``TriageView``'s; the search box
 runs the queries; similarity work runs in ``Similarity``; links and export have their own
 modules. The screen is assembled from parts by concern (``base``: state and drawing;
-``search``; ``library``: the paper and the library; ``similarity``); this module holds the
+``search``; ``reading``: the paper pane; ``library``: the paper and the library;
+``similarity``); this module holds the
 layout, moving, triage and marks, and noticing other processes' changes.
 """
 
@@ -20,15 +21,16 @@ from textual.events import Resize
 from storage.errors import LibraryError
 from storage.models import Status
 from storage.search.qualifiers import search_hint
-from tui.commands import PaperCommands, bindings
+from tui.commands import bindings
 from tui.messages import Persisted
 from tui.outcomes import report
 from tui.screens.main.library import LibraryPart
+from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
 from tui.screens.main.similarity import SimilarityPart
 from tui.widgets.key_bar import KeyBar
-from tui.widgets.paper_detail import PaperDetail
 from tui.widgets.paper_list import PaperList
+from tui.widgets.paper_pane import PaperPane
 from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import TabBar
 
@@ -36,19 +38,24 @@ NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
 
 
-class MainScreen(SearchPart, LibraryPart, SimilarityPart):
+class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
     """Triage: one key per decision, the list and the paper side by side."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings()
-    COMMANDS: ClassVar = {PaperCommands}
     AUTO_FOCUS = "#papers"
 
     def compose(self) -> ComposeResult:
         yield TabBar(id="tabs")
         yield SearchBox(self.search_results, placeholder=f"/ {search_hint()}", id="search")
         with Container(id="body"):
-            yield PaperList(self.view.papers, self.session.status, self.view.marked, id="papers")
-            yield PaperDetail(id="detail")
+            yield PaperList(
+                self.view.papers,
+                self.session.status,
+                self.view.marked,
+                lambda paper_id: paper_id in self.session.state.notes,
+                id="papers",
+            )
+            yield PaperPane(id="detail")
         yield KeyBar(self.keymap, id="keys")
 
     def on_mount(self) -> None:
@@ -59,31 +66,43 @@ class MainScreen(SearchPart, LibraryPart, SimilarityPart):
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.apply_split()
         self.update_tabs()
 
     # -- moving -----------------------------------------------------------------------------
+    # Each move shows its paper at once: the list and the pane change in the same frame.
+    def _move_to(self, row: int) -> None:
+        self.paper_list.move_to(row)
+        self.show_current()
+
     def action_cursor_down(self) -> None:
-        self.paper_list.move_by(1)
+        self._move_to(self.paper_list.cursor + 1)
 
     def action_cursor_up(self) -> None:
-        self.paper_list.move_by(-1)
+        self._move_to(self.paper_list.cursor - 1)
 
     def action_cursor_first(self) -> None:
-        self.paper_list.move_to(0)
+        self._move_to(0)
 
     def action_cursor_last(self) -> None:
-        self.paper_list.move_to(len(self.paper_list.rows) - 1)
+        self._move_to(len(self.paper_list.rows) - 1)
 
     def action_half_page_down(self) -> None:
-        self.paper_list.move_by(self.paper_list.half_page())
+        self._move_to(self.paper_list.cursor + self.paper_list.half_page())
 
     def action_half_page_up(self) -> None:
-        self.paper_list.move_by(-self.paper_list.half_page())
+        self._move_to(self.paper_list.cursor - self.paper_list.half_page())
 
     def action_show_tab(self, name: str) -> None:
-        if self.view.show_tab(name):
-            self.rebuild(cursor=0)
+        """Show another tab, where the cursor was when it was last left (else its top)."""
+        current = self.paper_list.current
+        if self.view.show_tab(name, leaving=current.id if current else None):
+            self.rebuild(keep=self.view.place(), cursor=0)
             self.set_focus(self.paper_list)
+
+    @on(TabBar.Clicked)
+    def tab_clicked(self, event: TabBar.Clicked) -> None:
+        self.action_show_tab(event.tab)
 
     @on(PaperList.Highlighted)
     def paper_highlighted(self, event: PaperList.Highlighted) -> None:
@@ -169,6 +188,15 @@ class MainScreen(SearchPart, LibraryPart, SimilarityPart):
             self.view.marked.update(shown)
         plist.refresh()
         self.update_list_title()
+
+    def action_toggle_marked_view(self) -> None:
+        """Only the marked papers, or the whole list again."""
+        if not self.view.only_marked and not self.view.marked_in(self.paper_list.rows):
+            message = "Nothing marked here: space marks a paper, ctrl+a every paper."
+            self.notify(message, severity="warning", markup=False)
+            return
+        self.view.only_marked = not self.view.only_marked
+        self.rebuild()
 
     def action_decide_marked(self) -> None:
         from tui.screens.dialogs import BulkDecision

@@ -30,9 +30,13 @@ class SearchPart(MainBase):
             self.set_focus(box)
 
     def action_leave_search(self) -> None:
-        """Esc: leave the search box keeping the filter; from the list, clear the filter."""
+        """Esc: leave the search box (keeping the filter) or the paper; from the list, unzoom,
+        then clear the filter."""
         box = self.search_box
-        if box.has_focus:
+        if box.has_focus or self.detail.has_focus and not self.has_class("-zoom"):
+            self.set_focus(self.paper_list)
+        elif self.has_class("-zoom"):  # back to the list and the paper side by side
+            self.remove_class("-zoom")
             self.set_focus(self.paper_list)
         elif self.view.query or box.value:
             box.clear_text()
@@ -52,8 +56,8 @@ class SearchPart(MainBase):
 
     @on(Input.Changed, "#search")
     def query_changed(self, event: Input.Changed) -> None:
-        if not self.view.set_query(event.value):  # the search ended: every paper again
-            self.rebuild(cursor=0, counts=False)
+        if not self.view.set_query(event.value):  # the search ended: every paper again,
+            self.rebuild(counts=False)  # the cursor still on the paper it was on
 
     def search_results(self, query: str, found: Found) -> None:
         """A search's papers arrived for the text in the box: list them, best first."""

@@ -1,0 +1,163 @@
+"""config.toml: a key setting that would leave a key dead is reported and falls back to defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from storage import Status
+from tests.tui.helpers import make_app, ready
+from tui.commands import BY_ID, COMMANDS, keys_for
+from tui.config import load_config
+from tui.keys import normalise_key
+from tui.screens.help import HelpScreen
+
+
+def config(tmp_path: Path, *settings: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text("[keys]\n" + "\n".join(settings) + "\n", encoding="utf-8")
+    return path
+
+
+def test_every_default_key_is_a_key_name() -> None:
+    for command in COMMANDS:
+        for key in keys_for(command, {}):
+            assert normalise_key(key) == key, (command.id, key)
+
+
+def test_no_default_keys_clash() -> None:
+    assert load_config([]).problems == []
+    assert not load_config([]).keymap
+
+
+@pytest.mark.parametrize(
+    ("written", "named"),
+    [
+        ("f", "f"),
+        ("G", "G"),
+        ("?", "question_mark"),
+        ("question_mark", "question_mark"),
+        ("Ctrl+F", "ctrl+f"),
+        ("ctrl+shift+pageup", "ctrl+shift+pageup"),
+        ("F5", "f5"),
+        ("é", "é"),
+        ("€", "euro_sign"),
+        ("euro_sign", "euro_sign"),
+        (" escape ", "escape"),
+    ],
+)
+def test_key_names_are_normalised_as_textual_names_key_events(written: str, named: str) -> None:
+    assert normalise_key(written) == named
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        *("notakey", "ctrl+", "+", "", "😀", "grinning_face", "❤", "ctrl+ctrl+a", "hyper+"),
+        *("cmd+a", "\x1b", "\u202e", "e\u0301", "zz"),
+    ],
+)
+def test_what_is_no_key_name(written: str) -> None:
+    assert normalise_key(written) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ('"notakey"', "'notakey' is not a key name"),
+        ('"ctrl+"', "'ctrl+' is not a key name"),
+        ('"😀"', "'😀' is not a key name"),
+        ('"f,notakey"', "'notakey' is not a key name"),
+        ('""', "no key given"),
+        ('" , "', "no key given"),
+        ("5", "no key given"),
+        ('["f"]', "no key given"),
+    ],
+)
+def test_a_dead_key_setting_is_one_warning_and_the_defaults(
+    tmp_path: Path, value: str, says: str
+) -> None:
+    loaded = load_config([config(tmp_path, f"star = {value}")])
+    [problem] = loaded.problems
+    assert problem.startswith(f"{tmp_path / 'config.toml'}: [keys] star = ")
+    assert says in problem and "keeps its default keys (s)" in problem
+    assert "\n" not in problem
+    assert loaded.keymap == {}
+
+
+def test_two_commands_of_one_screen_on_one_key(tmp_path: Path) -> None:
+    loaded = load_config([config(tmp_path, 'star = "f"', 'skip = "f"')])
+    [problem] = loaded.problems
+    assert "skip and star both bind 'f' on the main screen" in problem
+    assert "skip, star keep their default keys (x; s)" in problem
+    assert loaded.keymap == {}
+
+
+def test_a_remapped_key_that_takes_another_commands_default(tmp_path: Path) -> None:
+    loaded = load_config([config(tmp_path, 'star = "x"', 'note = "?"')])
+    assert len(loaded.problems) == 2
+    assert "skip and star both bind 'x'" in loaded.problems[0]
+    assert "star keeps its default keys (s)" in loaded.problems[0]
+    assert "note and help both bind 'question_mark'" in loaded.problems[1]
+    assert loaded.keymap == {}
+
+
+def test_an_app_key_counts_on_every_screen(tmp_path: Path) -> None:
+    loaded = load_config([config(tmp_path, 'bulk_star = "ctrl+q"')])
+    [problem] = loaded.problems
+    assert "force_quit" in problem and "bulk dialog" in problem
+
+
+def test_keys_shared_across_screens_and_swaps_are_fine(tmp_path: Path) -> None:
+    loaded = load_config([config(tmp_path, 'star = "x"', 'skip = "s"', 'bulk_star = "f"')])
+    assert loaded.problems == []
+    assert loaded.keymap == {"star": "x", "skip": "s", "bulk_star": "f"}
+
+
+def test_putting_back_a_default_can_clash_again(tmp_path: Path) -> None:
+    # star's default "s" comes back, and read had taken it: read goes back to "r" as well.
+    loaded = load_config([config(tmp_path, 'star = "f"', 'skip = "f"', 'read = "s"')])
+    assert loaded.keymap == {}
+    assert len(loaded.problems) == 2
+
+
+def test_a_later_file_decides_even_when_it_is_wrong(tmp_path: Path) -> None:
+    first = tmp_path / "a"
+    first.mkdir()
+    good = config(first, 'star = "f"')
+    loaded = load_config([good, config(tmp_path, 'star = "notakey"')])
+    assert loaded.keymap == {} and len(loaded.problems) == 1
+    assert load_config([good]).keymap == {"star": "f"}
+
+
+def test_an_unknown_command_is_named(tmp_path: Path) -> None:
+    [problem] = load_config([config(tmp_path, 'stra = "f"')]).problems
+    assert "[keys] stra: no such command" in problem
+
+
+async def test_the_app_starts_with_the_defaults_and_one_warning_a_setting(
+    seeded_home: Path,
+) -> None:
+    config(seeded_home, 'star = "f"', 'skip = "f"', 'read = "notakey"', 'tag = "!"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        warnings = [n.message for n in app._notifications if n.title == "Config"]
+        assert len(warnings) == 2
+        assert any("star" in w and "skip" in w for w in warnings)
+        assert any("read" in w and "notakey" in w for w in warnings)
+        assert app.keymap == {"tag": "exclamation_mark"}
+        await pilot.press("s")  # star's default key works: no dead key
+        await pilot.press("r")
+        assert sorted(app.session.state.statuses.values()) == [Status.READ, Status.STARRED]
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = {c: k for c, k in zip(*(col.cells for col in (
+            app.screen.table().columns[2], app.screen.table().columns[1]
+        )), strict=True)}  # fmt: skip
+        assert rows[BY_ID["star"].help] == "s" and rows[BY_ID["skip"].help] == "x"
+        assert rows[BY_ID["tag"].help] == "exclamation_mark"
+        await pilot.press("escape")
+        await pilot.press("exclamation_mark")  # a key written as its character works
+        assert app.screen.__class__.__name__ != "MainScreen"

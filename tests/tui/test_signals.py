@@ -1,0 +1,151 @@
+"""Every decision on the screen is on disk when `papers` ends by a signal, in a real terminal.
+
+Each run starts the real `papers` in a pseudo-terminal on the 38 sample papers, types a burst
+of ten `s` (star, next), and once the first star is painted waits 5–50 ms and sends the
+signal: the decisions are then partly on the screen and partly still queued for the writer.
+The run passes when the app exits by itself, with 128 + the signal's number, the terminal
+restored and no traceback, and the disk holds at least the stars the screen last showed.
+30 runs each of SIGTERM and SIGHUP, a few of SIGINT and of the terminal closing; three at a
+time (about 25 s on two cores).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import signal
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from benchmarks._pty import spawn
+from storage import Library, Status
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+BURST = 10
+COUNT = re.compile(rb"(\d+) / 38 triaged")
+LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
+
+
+def papers_command() -> list[str]:
+    script = Path(sys.executable).with_name("papers")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one run saw: the stars last on the screen, the stars on disk, how it ended."""
+
+    signal: str
+    delay_ms: int
+    shown: int
+    on_disk: int
+    code: int | None
+    restored: bool
+    traceback: bool
+
+
+def shown_count(screen: bytes) -> int:
+    """The last "N / 38 triaged" the app painted."""
+    counts = COUNT.findall(screen)
+    assert counts, f"no progress count on the screen: {screen[-300:]!r}"
+    return int(counts[-1])
+
+
+def one_run(home: Path, number: signal.Signals, delay: float, close_terminal: bool) -> Run:
+    terminal = spawn([*papers_command(), "--home", str(home)])
+    try:
+        terminal.wait_for(b"triaged", timeout=60)
+        terminal.quiet(0.15, timeout=5)
+        start = len(terminal.screen)
+        terminal.type(b"s" * BURST)
+        while shown_count(bytes(terminal.screen[start:]) or b"0 / 38 triaged") == 0:
+            if terminal.read(10.0) < 0:
+                raise AssertionError("the app ended before painting a decision")
+        until = time.perf_counter() + delay
+        while (left := until - time.perf_counter()) > 0:
+            terminal.read(left)
+        if close_terminal:  # the window closes: what the app writes from now on goes nowhere
+            while terminal.read(0) > 0:
+                pass
+            os.close(terminal.master)
+        before_signal = len(terminal.screen)
+        os.kill(terminal.pid, number)
+        deadline = time.perf_counter() + 30
+        while terminal.proc.poll() is None and time.perf_counter() < deadline:
+            if close_terminal or terminal.read(0.05) < 0:
+                time.sleep(0.01)
+        if not close_terminal:
+            while terminal.read(0.02) > 0:
+                pass
+        code = terminal.proc.poll()
+        screen = bytes(terminal.screen)
+    finally:
+        if terminal.proc.poll() is None:
+            terminal.proc.kill()
+        terminal.proc.wait(timeout=10)
+        if not close_terminal:
+            os.close(terminal.master)
+    stars = sum(s is Status.STARRED for s in Library(home).statuses().values())
+    return Run(
+        signal=number.name + (" (terminal closed)" if close_terminal else ""),
+        delay_ms=round(delay * 1000),
+        shown=shown_count(screen[start:]),
+        on_disk=stars,
+        code=code,
+        restored=close_terminal or LEAVE_ALTERNATE_SCREEN in screen[before_signal:],
+        traceback=b"Traceback" in screen,
+    )
+
+
+def test_decisions_shown_survive_sigterm_sighup_sigint_and_the_terminal_closing(
+    tmp_path: Path, _seeded_template: Path
+) -> None:
+    rng = random.Random(12)
+    plan: list[tuple[signal.Signals, bool]] = (
+        [(signal.SIGTERM, False)] * 30
+        + [(signal.SIGHUP, False)] * 30
+        + [(signal.SIGINT, False)] * 4
+        + [(signal.SIGHUP, True)] * 4
+    )
+    rng.shuffle(plan)
+
+    def job(i: int) -> Callable[[], Run]:
+        home = tmp_path / f"run{i}"
+        shutil.copytree(_seeded_template, home)
+        number, close_terminal = plan[i]
+        delay = rng.uniform(0.005, 0.050)
+        return lambda: one_run(home, number, delay, close_terminal)
+
+    jobs = [job(i) for i in range(len(plan))]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        runs = list(pool.map(lambda run: run(), jobs))
+
+    lost = [r for r in runs if r.on_disk < r.shown]
+    assert not lost, lost
+    for run in runs:
+        assert run.code == 128 + signal.Signals[run.signal.split()[0]].value, run
+        assert run.restored and not run.traceback, run
+        assert run.on_disk <= BURST
+    by_signal = {name: [r for r in runs if r.signal == name] for name in {r.signal for r in runs}}
+    assert len(by_signal["SIGTERM"]) == 30 and len(by_signal["SIGHUP"]) == 30
+    # The race was really run: every signal came with stars on the screen.
+    assert all(r.shown > 0 for r in runs)
+    print(
+        "\nsignal runs:",
+        {name: len(rs) for name, rs in sorted(by_signal.items())},
+        "decisions shown:",
+        sum(r.shown for r in runs),
+        "on disk:",
+        sum(r.on_disk for r in runs),
+        "lost:",
+        sum(max(0, r.shown - r.on_disk) for r in runs),
+    )

@@ -1,0 +1,282 @@
+"""The paper pane: the selected paper, wrapped once and drawn a line at a time.
+
+A ``Static`` in a scrolling container lays out and wraps the paper twice (to learn its
+height, then to draw it), and the container then re-lays out and redraws its scrollbar in
+the frames after: a keystroke showed as four frames. Here the paper is wrapped once per
+(paper, width, theme) into strips, ``virtual_size`` says how many lines there are, and only
+the lines on screen are drawn (Textual's Line API): the list and the pane change in one frame.
+The scrollbar is always there, so no layout follows a change of paper.
+
+Every text is data, never markup; colours come from the theme (component classes), so
+every built-in theme, light or dark, is readable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.content import Content
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
+
+from storage.models import Paper, Status
+from tui.commands import bindings
+from tui.text import highlighted, printable
+from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
+from tui.widgets.styles import component_style, readable_style
+
+STATUS_LABELS = {
+    Status.INBOX: "Inbox",
+    Status.READ: "✓ Read",
+    Status.SKIPPED: "✗ Skipped",
+    Status.STARRED: "★ Starred",
+}
+#: The style of a part of the pane's text, by name (``title``, ``muted``, ``read``…).
+StyleOf = Callable[[str], Style]
+#: Venue statuses worth a colour; every other one is quiet.
+LOUD_VENUES = frozenset({"Oral", "Spotlight"})
+
+
+@dataclass(frozen=True, slots=True)
+class PaperView:
+    """What the pane shows of a paper: the paper, its triage state, and why it is here."""
+
+    paper: Paper
+    status: Status = Status.INBOX
+    note: str = ""
+    tags: Sequence[str] = ()
+    #: Search words the paper matched, to highlight.
+    words: Collection[str] = ()
+    #: Why the paper is where it is in a suggested order ("" when it is not).
+    why: str = ""
+
+
+class PaperPane(ScrollView, can_focus=True):
+    """One paper, scrollable by keys and the mouse; ``show`` a ``PaperView`` (None: nothing)."""
+
+    COMPONENT_CLASSES = {
+        "paper-pane--title",
+        "paper-pane--muted",
+        "paper-pane--match",
+        "paper-pane--inbox",
+        "paper-pane--read",
+        "paper-pane--skipped",
+        "paper-pane--starred",
+        "paper-pane--venue",
+        "paper-pane--label",
+        "paper-pane--code",
+        "paper-pane--link",
+        "paper-pane--tags",
+        "paper-pane--note",
+        "paper-pane--thumb",
+    }
+
+    DEFAULT_CSS = """
+    PaperPane {
+        padding: 0 1;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 0;  /* the thumb is drawn with the lines (scrolling.py) */
+        & > .paper-pane--title { text-style: bold; }
+        & > .paper-pane--muted { color: $text-muted; }
+        & > .paper-pane--match { color: $text-accent; text-style: bold; }
+        & > .paper-pane--inbox { color: $text-muted; text-style: bold; }
+        & > .paper-pane--read { color: $text-success; text-style: bold; }
+        & > .paper-pane--skipped { color: $text-error; text-style: bold; }
+        & > .paper-pane--starred { color: $text-warning; text-style: bold; }
+        & > .paper-pane--venue { color: $text-accent; text-style: bold; }
+        & > .paper-pane--label { text-style: bold; }
+        & > .paper-pane--code { color: $text-success; text-style: bold; }
+        & > .paper-pane--link { color: $text-primary; }
+        & > .paper-pane--tags { color: $text-secondary; text-style: bold; }
+        & > .paper-pane--note { color: $text; text-style: italic; }
+        & > .paper-pane--thumb { color: $scrollbar; }
+    }
+    """
+
+    BINDINGS = bindings("pane")
+
+    class Leave(Message):
+        """The reader asked to go back to the list (``h``)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown: PaperView | None = None
+        self._drawn = False
+        self._text = Text()
+        #: The text wrapped at ``_width`` (made on the first draw after a change).
+        self._lines: list[Strip] | None = None
+        self._width = 0
+        self._styles: dict[str, Style] = {}
+        #: Set per frame: the rows the scroll thumb covers, the base and the thumb's style.
+        self._thumb = range(0)
+        self._base = Style()
+        self._thumb_style = Style()
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        """Scrollable whenever there is more than fits (there is no scrollbar widget to ask:
+        the thumb is drawn with the lines)."""
+        return self.max_scroll_y > 0
+
+    @property
+    def shown(self) -> PaperView | None:
+        """The paper shown (None: the "no papers here" text)."""
+        return self._shown
+
+    @property
+    def text(self) -> Text:
+        """What the pane shows now, as text with its styles."""
+        return self._text
+
+    def show(self, view: PaperView | None, *, top: bool = True) -> None:
+        """Show a paper (from its first line when ``top``).
+
+        The same paper shown the same way again (the same paper at the top of a search typed
+        on, a status shown again) is not wrapped and drawn again.
+        """
+        if view != self._shown or not self._drawn:
+            self._shown = view
+            self._render_text()
+        if top and self.scroll_y:
+            self.scroll_to(y=0, animate=False, immediate=True)
+
+    # -- scrolling ------------------------------------------------------------------------
+    @property
+    def page(self) -> int:
+        """Lines in a page: the pane's height less one line kept for context."""
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def action_scroll_lines(self, lines: int) -> None:
+        """Scroll by ``lines`` (down when positive)."""
+        self.scroll_to(y=self.scroll_y + lines, animate=False, immediate=True)
+
+    def action_scroll_page(self, pages: int) -> None:
+        """Scroll by whole pages (down when positive)."""
+        self.action_scroll_lines(pages * self.page)
+
+    def action_scroll_top(self) -> None:
+        self.scroll_to(y=0, animate=False, immediate=True)
+
+    def action_scroll_bottom(self) -> None:
+        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+
+    def action_leave(self) -> None:
+        self.post_message(self.Leave())
+
+    # -- drawing --------------------------------------------------------------------------
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = component_style(self, f"paper-pane--{name}")
+        return style
+
+    def _render_text(self) -> None:
+        self._drawn = True
+        self._text = paper_text(self._shown, self._style)
+        self._lines = None
+        self._wrap()
+        self.refresh()
+
+    def _wrap(self) -> list[Strip]:
+        """The text's lines at the current width (wrapped once per text and width); the last
+        column is the scroll thumb's."""
+        width = max(0, self.scrollable_content_region.width - 1)
+        if self._lines is None or width != self._width:
+            self._width = width
+            if width <= 0:
+                self._lines = []
+            else:
+                content = Content.from_rich_text(self._text)
+                self._lines = Visual.to_strips(self, content, width, None, self.visual_style)
+            set_virtual_size(self, Size(width, len(self._lines)))
+        return self._lines
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._wrap()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = {}  # a new theme: colours again, the text again
+        if self.is_mounted:
+            self._render_text()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = self._wrap()
+        top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        self._thumb = thumb_rows(top, height, len(lines))
+        self._base = readable_style(self.visual_style.rich_style)
+        self._thumb_style = self._base + self._style("thumb")
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._wrap()
+        row = int(self.scroll_offset.y) + y
+        if 0 <= row < len(lines):
+            line = lines[row].crop_extend(0, self._width, self._base)
+        else:
+            line = Strip.blank(self._width, self._base)
+        return Strip.join([line, Strip([thumb_segment(y, self._thumb, self._thumb_style)], 1)])
+
+
+def paper_text(view: PaperView | None, style: StyleOf) -> Text:
+    """A paper as one ``Text``: title, state, authors, tags, note, links, then the abstract.
+
+    ``style(name)`` gives the style of a part (``title``, ``muted``, ``read``…). What the
+    user wrote about the paper (note, tags) comes before the abstract: it is what they read
+    the paper for.
+    """
+    if view is None:
+        text = Text()
+        text.append("No papers here\n\n", style=style("title"))
+        text.append(
+            "Switch tabs with 1–5, clear the search with ctrl+l, or import a list (a).",
+            style=style("muted"),
+        )
+        return text
+    paper, words, match = view.paper, view.words, style("match")
+    text = Text()  # (a Text's own style would carry over to all that is appended)
+    text.append_text(highlighted(paper.display_title, words, match, base=style("title")))
+    if paper.title_derived:
+        aside = style("muted") + Style(italic=True)
+        text.append("\n(title derived from the abstract)", style=aside)
+    text.append("\n\n")
+    text.append(STATUS_LABELS[view.status], style=style(view.status.value))
+    if paper.venue_status:
+        venue = style("venue" if paper.venue_status in LOUD_VENUES else "muted")
+        text.append(f"  ·  {printable(paper.venue_status)}", style=venue)
+    for name in paper.lists or (paper.list,):
+        text.append(f"  ·  {printable(name)}", style=style("muted"))
+    text.append(f"  ·  {paper.id}", style=style("muted"))
+    if paper.authors:
+        text.append("\n")
+        text.append_text(highlighted(", ".join(paper.authors), words, match))
+    if view.tags:
+        text.append("\n")
+        text.append(" ".join(f"#{printable(t)}" for t in view.tags), style=style("tags"))
+    if view.note:
+        text.append("\n\n")
+        text.append("Note  ", style=style("label"))
+        text.append_text(highlighted(view.note, (), match, base=style("note")))
+    if view.why:
+        text.append("\n")
+        text.append(printable(view.why), style=style("muted") + Style(italic=True))
+    text.append("\n")
+    if paper.url:
+        text.append("\nPaper  ", style=style("label"))
+        text.append(printable(paper.url), style=style("link"))
+    for url in paper.github:
+        text.append("\nCode   ", style=style("code"))
+        text.append(printable(url), style=style("link"))
+    if not paper.github:
+        text.append("\nCode   none linked in the abstract", style=style("muted"))
+    text.append("\n\n")
+    text.append_text(highlighted(paper.display_abstract, words, match))
+    return text
