@@ -11,7 +11,10 @@ import subprocess
 import sys
 import time
 
-PARTS = ("github_links", "derived_titles", "storage", "search", "similar", "app", "glass")
+PARTS = (
+    "github_links", "derived_titles", "storage", "search", "similar", "interchange", "app", "cli",
+    "sync", "glass",
+)  # fmt: skip
 
 
 def main(argv: list[str]) -> int:

@@ -1,7 +1,8 @@
 """Regenerate the README's screenshots from the real app: ``python screenshots/make.py``.
 
-Each SVG comes from the running app (``App.run_test`` + ``save_screenshot``) on the bundled
-sample with a few decisions made, never drawn by hand.
+Each SVG comes from the running app (``App.run_test`` + ``save_screenshot``), never drawn by
+hand: on the real ICLR 2025 list when ``../shared/data`` is beside the checkout (the bundled
+sample otherwise), with a few decisions, a note and a tag made first.
 """
 
 from __future__ import annotations
@@ -19,28 +20,34 @@ from tui.app import PapersApp, sample_files
 from tui.screens.main import MainScreen
 
 OUT = Path(__file__).resolve().parent
+REAL_LIST = OUT.parents[1] / "shared" / "data" / "iclr2025.jsonl"
 
 
-def sample_home(folder: Path) -> Path:
-    """The bundled sample with a few decisions, a note and a tag."""
+def make_home(folder: Path) -> Path:
+    """The real list (or the sample) with a few decisions, a note and a tag."""
     home = folder / "home"
     library = Library(home)
-    library.import_files(sample_files())
+    library.import_files([REAL_LIST] if REAL_LIST.is_file() else sample_files())
     ids = [p.id for p in library.papers()]
     library.set_status(ids[1], "starred")
     library.set_status(ids[3], "read")
     library.set_status(ids[4], "skipped")
-    library.set_note(ids[0], "Compare the merging with model soups.")
-    library.set_tags(ids[0], ["editing", "llm"])
+    library.set_statuses(ids[10:14], "starred")
+    library.set_note(ids[0], "Compare the dropout analysis with DropEdge; try on OGB.")
+    library.set_tags(ids[0], ["graphs", "reading-group"])
     return home
 
 
-async def shoot(home: Path, name: str, size: tuple[int, int], keys: Sequence[str] = ()) -> Path:
-    """Run the app at ``size``, press ``keys``, save ``name``.svg."""
+async def shoot(
+    home: Path, name: str, size: tuple[int, int], keys: Sequence[str] = (), theme: str = ""
+) -> Path:
+    """Run the app at ``size`` (in ``theme``), press ``keys``, save ``name``.svg."""
     app = PapersApp(Library(home))
     async with app.run_test(size=size) as pilot:
         while not (isinstance(app.screen, MainScreen) and app.main_screen.index is not None):
             await pilot.pause(0.02)
+        if theme:
+            app.theme = theme
         for field in app.query(Input):
             field.cursor_blink = False
         for key in keys:
@@ -58,12 +65,16 @@ async def shoot(home: Path, name: str, size: tuple[int, int], keys: Sequence[str
 
 async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        home = sample_home(Path(folder))
+        home = make_home(Path(folder))
         shots = [
             await shoot(home, "main", (120, 36)),
             await shoot(home, "search", (120, 36), ["slash", *"difusion sampling", "escape"]),
+            await shoot(home, "zoom", (120, 36), ["z"]),
+            await shoot(home, "marked", (120, 36), ["space", "j", "j", "space", "j", "space", "M"]),
+            await shoot(home, "narrow", (80, 24), ["j", "l", "space"]),
             await shoot(home, "help", (120, 36), ["question_mark"]),
-            await shoot(home, "narrow", (60, 20), ["j"]),
+            # last: the theme chosen is remembered in the library's folder
+            await shoot(home, "light", (120, 36), ["5"], theme="textual-light"),
         ]
     for shot in shots:
         print(f"wrote {shot.relative_to(OUT.parent)}", file=sys.stderr)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 import threading
@@ -139,25 +140,59 @@ def fsync_folder(folder: Path) -> None:
 
 
 def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
-    """Replace ``path`` with ``payload`` so that a crash leaves the old file or the new one."""
-    folder = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    """Replace ``path`` with ``payload`` so that a crash leaves the old file or the new one.
+
+    A symbolic link is written through: its target is replaced (atomically, beside itself) and
+    the link stays a link, as dotfile managers expect. ``NAME.bak`` stays beside ``path``.
+    """
+    target = link_target(path)
+    folder = target.parent
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)
     try:
         if hasattr(os, "fchmod"):  # mkstemp makes 0600: keep the file's mode, or the usual one
-            os.fchmod(fd, _mode_for(path))
+            os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "wb") as out:
             out.write(payload)
             out.flush()
             os.fsync(out.fileno())
-        if backup and path.exists():
+        if backup and target.exists():
             _keep_backup(path)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
     fsync_folder(folder)
+
+
+def link_target(path: Path) -> Path:
+    """The file a write to ``path`` must replace: ``path`` itself, or where its symlinks lead.
+
+    A dangling link leads to the file it names (the write creates it); a loop of links is an
+    ``OSError`` (ELOOP), like any other path that cannot be opened.
+    """
+    if not path.is_symlink():
+        return path
+    with contextlib.suppress(FileNotFoundError):  # dangling: the write creates what it names
+        os.stat(path)  # a loop of links raises here (ELOOP), before anything is written
+    return Path(os.path.realpath(path))
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def special_kind(mode: int) -> str:
+    """What a file of ``st_mode`` is when it is not a regular file ("a FIFO"…); "" when it is."""
+    if stat.S_ISREG(mode):
+        return ""
+    return next((kind for is_kind, kind in _KINDS if is_kind(mode)), "a special file")
 
 
 def _mode_for(path: Path) -> int:
@@ -193,8 +228,8 @@ def _keep_backup(path: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         link.unlink()
     try:
-        os.link(path, link)
-    except OSError:  # file systems without hard links: keep no backup rather than copy
+        os.link(link_target(path), link)  # the file itself: os.link would link a symlink
+    except OSError:  # no hard links here (or the link leads to another disk): keep no backup
         return
     os.replace(link, bak)
 

@@ -8,23 +8,41 @@ locked, re-read before every change.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from tinydb import TinyDB
-from tinydb.table import Document, Table
+from tinydb.table import Table
 
+from storage.derived import code_fingerprint, code_version
 from storage.errors import SourceError, UnknownPaperError
 from storage.files import AtomicJSONStorage, FileSignature, HomeLock, Tables, signature
+from storage.importing import Candidate, candidate, iter_decisions, resolve, take_decisions
+from storage.importing import Progress as Progress
+from storage.importing import store as store_incoming
+from storage.loaded_papers import LoadedPapers
+from storage.migration import migrate_papers, triage_migration
 from storage.models import ImportReport, Paper, Status
-from storage.snapshot import SNAPSHOT_FILE, Snapshot, read_snapshot, write_snapshot
+from storage.removal import (
+    Removal,
+    StepDone,
+    pop_decisions,
+    redo_removal,
+    take_out_of,
+    undo_removal,
+)
+from storage.snapshot import SNAPSHOT_FILE, Snapshot, SnapshotReader, write_snapshot
+from storage.stats import Counted, LibraryStats
 from storage.triage import (
+    DECIDE,
     HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
+    REMOVE,
+    RESTORE,
     Change,
     DayCount,
     Step,
@@ -40,23 +58,21 @@ from storage.triage import (
     SCHEMA as TRIAGE_SCHEMA,
 )
 
-#: Called with (records done, records in all) while an import runs.
-Progress = Callable[[int, int], None]
-
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
+    from storage.sources.limits import ReadLimits
     from storage.sources.papers import Catalog
     from storage.sources.records import ReadResult
 
-PAPERS_SCHEMA = 1
+PAPERS_SCHEMA = 2
 PAPERS_FILE = "papers.json"
 TRIAGE_FILE = "triage.json"
 LOCK_FILE = ".lock"
 
 _PAPER_FIELDS = (
     "id", "title", "abstract", "authors", "github", "url", "keywords",
-    "venue_status", "list", "position", "title_derived", "name", "lists",
+    "venue_status", "list", "position", "title_derived", "name", "lists", "venue", "extra",
 )  # fmt: skip
-_TUPLE_FIELDS = frozenset({"authors", "github", "keywords", "lists"})
+_TUPLE_FIELDS = frozenset({"authors", "github", "keywords", "lists", "extra"})
 
 
 def paper_to_doc(paper: Paper) -> dict[str, Any]:
@@ -71,13 +87,11 @@ def paper_to_doc(paper: Paper) -> dict[str, Any]:
 _paper_row = attrgetter(*_PAPER_FIELDS)  # a paper's fields, in order (what Paper(*row) takes)
 
 
-class _Loaded(NamedTuple):
-    """The papers of one version of ``papers.json``."""
-
-    sig: FileSignature | None
-    papers: list[Paper]
-    by_id: dict[str, Paper]
-    lists: dict[str, Any]
+def reading_code() -> int:
+    """The version of the code that reads ``papers.json`` into papers (what files derived
+    from the papers depend on besides the file itself)."""
+    readers = (paper_from_doc, Library._parse_papers, Library._lists_from)
+    return code_version("storage.snapshot", "storage.models") ^ code_fingerprint(*readers)
 
 
 def paper_from_doc(doc: Mapping[str, Any]) -> Paper:
@@ -92,31 +106,8 @@ def paper_from_doc(doc: Mapping[str, Any]) -> Paper:
         tuple(get("github", ())), get("url", ""), tuple(get("keywords", ())),
         get("venue_status", ""), get("list", ""), get("position", 0),
         get("title_derived", False), get("name", ""), tuple(get("lists", ())),
+        get("venue", ""), tuple(map(tuple, get("extra", ()))),
     )  # fmt: skip
-
-
-def merge_paper(old: Paper, new: Paper) -> Paper:
-    """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
-
-    A real title beats a derived one; empty fields never wipe known ones; links are merged;
-    the paper keeps its first list and, within that list, takes its new position.
-    """
-    keep_title = new.title_derived and not old.title_derived
-    same_list = new.list == old.list
-    return replace(
-        old,
-        title=old.title if keep_title else new.title,
-        title_derived=old.title_derived if keep_title else new.title_derived,
-        name=old.name if keep_title else (new.name or old.name),
-        abstract=new.abstract,
-        authors=new.authors or old.authors,
-        github=tuple(dict.fromkeys(old.github + new.github)),
-        url=new.url or old.url,
-        keywords=new.keywords or old.keywords,
-        venue_status=new.venue_status or old.venue_status,
-        position=new.position if same_list else old.position,
-        lists=tuple(dict.fromkeys(old.lists + new.lists)),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,74 +119,6 @@ class ListInfo:
     sources: tuple[str, ...]
     size: int
     imported_at: float
-
-
-def _migrate_triage(tables: Tables, version: int) -> Tables:
-    """Upgrade a ``triage.json`` of an older schema.
-
-    Schema 1 kept one history document per single change (``{"id", "old", "new", "at"}``) with
-    TinyDB's counter ids and decisions keyed the same way; schema 2 groups changes into steps
-    and keys decisions by paper id.
-    """
-    if version >= 2:
-        return tables
-    decisions: dict[str, Any] = {}
-    for doc in tables.get("decisions", {}).values():
-        pid = str(doc.get("id") or doc.get("paper_id", ""))
-        if pid:
-            decisions[str(doc_id(pid))] = {
-                k: v for k, v in doc.items() if k not in ("id", "paper_id")
-            }
-    history: dict[str, Any] = {}
-    for seq, doc in enumerate(tables.get("history", {}).values(), start=1):
-        if "changes" in doc:
-            history[str(seq)] = doc
-        else:
-            change = [doc["id"], doc.get("old", "inbox"), doc["new"]]
-            history[str(seq)] = {"at": doc.get("at", 0.0), "changes": [change], "undone": False}
-    days: dict[int, dict[str, Any]] = {}
-    for doc in history.values():
-        step = Step.from_doc(0, doc)
-        count_day(days, step.changes, step.at, 1)
-    return {
-        **tables,
-        "decisions": decisions,
-        "history": history,
-        "days": {str(k): v for k, v in days.items()},
-    }
-
-
-def _file_bases(
-    stored: Mapping[str, Mapping[str, Any]],
-    lists: dict[str, Any],
-    results: Sequence[ReadResult],
-    list_name: str | None,
-) -> dict[tuple[str, str], int]:
-    """Where each imported file's papers start in its list, recording new lists and files.
-
-    A list remembers the position its every file starts at: re-importing a file keeps its
-    place, and a new file of a list already here goes after the papers already there.
-    ``lists`` (the transaction's table) gains the new lists and files.
-    """
-    by_name = {doc["name"]: key for key, doc in lists.items()}
-    next_free: dict[str, int] = {}
-    for doc in stored.values():
-        next_free[doc["list"]] = max(next_free.get(doc["list"], 0), doc["position"] + 1)
-    bases: dict[tuple[str, str], int] = {}
-    for result in results:
-        name = list_name or result.list_name
-        if name not in by_name:
-            by_name[name] = str(max((int(k) for k in lists), default=0) + 1)
-            lists[by_name[name]] = {"name": name, "sources": {}, "at": round(now())}
-        key = by_name[name]
-        sources = lists[key].get("sources")
-        sources = dict(sources) if isinstance(sources, dict) else {}
-        if result.source not in sources:
-            sources[result.source] = next_free.get(name, 0)
-            next_free[name] = sources[result.source] + len(result.records)
-        lists[key] = {**lists[key], "sources": sources, "at": round(now())}
-        bases[(name, result.source)] = sources[result.source]
-    return bases
 
 
 class Library:
@@ -214,16 +137,21 @@ class Library:
             lock=self.lock,
             kind="papers",
             schema=PAPERS_SCHEMA,
+            migrate=migrate_papers,
         )
+        #: Set when triage.json was read in an older schema: it is written once, migrated.
+        self._triage_migrated = False
         self._triage_db = TinyDB(
             self.home / TRIAGE_FILE,
             storage=AtomicJSONStorage,
             lock=self.lock,
             kind="triage",
             schema=TRIAGE_SCHEMA,
-            migrate=_migrate_triage,
+            migrate=triage_migration(self.home / PAPERS_FILE, self._note_triage_migrated),
         )
-        self._loaded: _Loaded | None = None
+        self._loaded: LoadedPapers | None = None
+        #: The last parse of triage.json read, and its triage (a command reads it twice).
+        self._triage_read: tuple[Tables, TriageSnapshot] | None = None
 
     # -- files ------------------------------------------------------------------------------
     @property
@@ -272,59 +200,74 @@ class Library:
     # -- papers -----------------------------------------------------------------------------
     def papers(self) -> list[Paper]:
         """Every paper, in list order (lists in import order, then position in the list)."""
-        return list(self._papers()[0])
+        return list(self._load_papers().all())
 
     def versioned_papers(self) -> tuple[list[Paper], FileSignature | None]:
         """``papers()``, and the version of ``papers.json`` they are, for
         ``papers_changed_since`` (a reader that shows papers asks whether *they* are stale)."""
         loaded = self._load_papers()
-        return list(loaded.papers), loaded.sig
+        return list(loaded.all()), loaded.sig
 
-    def _papers(self) -> tuple[list[Paper], dict[str, Paper]]:
-        loaded = self._load_papers()
-        return loaded.papers, loaded.by_id
+    def loaded_papers(self) -> LoadedPapers:
+        """The papers of the current ``papers.json``, read only as far as asked: ids, a few
+        papers by row, chunks in list order, one field of each (see ``storage.loaded_papers``)."""
+        return self._load_papers()
 
-    def _load_papers(self) -> _Loaded:
-        """The papers of the current ``papers.json``: as last loaded, from its snapshot, or
-        parsed (and then snapshotted for the next start)."""
+    def _load_papers(self) -> LoadedPapers:
+        """The papers of the current ``papers.json``: as last loaded, from its snapshot (read
+        as far as asked), or parsed (and then snapshotted for the next start)."""
         sig = signature(self.papers_path)
         if self._loaded is not None and self._loaded.sig == sig:
             return self._loaded
-        snapshot_path = self.home / SNAPSHOT_FILE
-        snapshot = read_snapshot(snapshot_path, sig, PAPERS_SCHEMA, _PAPER_FIELDS) if sig else None
-        if snapshot is not None:
-            papers = [Paper(*row) for row in snapshot.rows]  # saved in list order
+        reader = None
+        if sig is not None:
+            reader = SnapshotReader.open(
+                self.home / SNAPSHOT_FILE, sig, PAPERS_SCHEMA, _PAPER_FIELDS, reading_code()
+            )
+        if reader is not None:
+            self._loaded = LoadedPapers(sig, reader.lists, self._reparse, reader=reader)
         else:
-            found, sig = self._papers_store.load_signed()
-            tables = found or {}
-            order = {info.name: info.order for info in self._lists_from(tables.get("lists", {}))}
-            papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
-            last = len(order)
-            papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
-            snapshot = Snapshot([_paper_row(p) for p in papers], tables.get("lists", {}))
-            if sig is not None:
-                write_snapshot(snapshot_path, sig, PAPERS_SCHEMA, _PAPER_FIELDS, snapshot)
-            # the papers hold what is needed: the parsed file would double the memory for as
-            # long as the library is open (an import reads the file again)
-            self._papers_store.forget()
-        self._loaded = _Loaded(sig, papers, {p.id: p for p in papers}, snapshot.lists)
+            papers, sig, lists = self._parse_papers()
+            self._loaded = LoadedPapers(sig, lists, self._reparse, papers=papers)
         return self._loaded
 
+    def _reparse(self) -> tuple[list[Paper], FileSignature | None]:
+        return self._parse_papers()[:2]
+
+    def _parse_papers(self) -> tuple[list[Paper], FileSignature | None, dict[str, Any]]:
+        """The papers of ``papers.json`` parsed, in list order (and snapshotted), its version
+        and its lists table."""
+        found, sig = self._papers_store.load_signed()
+        tables = found or {}
+        order = {info.name: info.order for info in self._lists_from(tables.get("lists", {}))}
+        papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
+        last = len(order)
+        papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
+        lists: dict[str, Any] = tables.get("lists", {})
+        if sig is not None:
+            snapshot = Snapshot([_paper_row(p) for p in papers], lists)
+            path = self.home / SNAPSHOT_FILE
+            write_snapshot(path, sig, PAPERS_SCHEMA, _PAPER_FIELDS, snapshot, reading_code())
+        # the papers hold what is needed: the parsed file would double the memory for as
+        # long as the library is open (an import reads the file again)
+        self._papers_store.forget()
+        return papers, sig, lists
+
     def __len__(self) -> int:
-        return len(self._papers()[1])
+        return len(self._load_papers())
 
     def paper(self, paper_id: str) -> Paper:
         """The paper with this id (or unique id prefix)."""
-        return self._papers()[1][self.resolve_id(paper_id)]
+        return self._load_papers().paper(self.resolve_id(paper_id))
 
     def resolve_id(self, text: str) -> str:
         """The full id of the paper that ``text`` names: its id or a unique prefix (>= 4 chars)."""
-        by_id = self._papers()[1]
+        loaded = self._load_papers()
         key = text.strip().lower()
-        if key in by_id:
+        if loaded.row_of(key) is not None:
             return key
         if len(key) >= 4:
-            found = [pid for pid in by_id if pid.startswith(key)]
+            found = [pid for pid in loaded.ids() if pid.startswith(key)]
             if len(found) == 1:
                 return found[0]
             if len(found) > 1:
@@ -351,9 +294,13 @@ class Library:
         path: str | os.PathLike[str],
         catalog: str | os.PathLike[str] | None = None,
         list_name: str | None = None,
+        *,
+        take_theirs: bool = False,
     ) -> ImportReport:
         """Import one list file (or a folder of them); see ``import_files``."""
-        return self.import_files([path], catalog=catalog, list_name=list_name)
+        return self.import_files(
+            [path], catalog=catalog, list_name=list_name, take_theirs=take_theirs
+        )
 
     def import_files(
         self,
@@ -361,23 +308,31 @@ class Library:
         catalog: str | os.PathLike[str] | None = None,
         list_name: str | None = None,
         progress: Progress | None = None,
+        limits: ReadLimits | None = None,
+        *,
+        take_theirs: bool = False,
     ) -> ImportReport:
         """Import list files as one all-or-nothing change of ``papers.json``.
 
         Every file is read before anything is written: a file that cannot be read raises
         ``SourceError`` and leaves the library as it was. Records that cannot be used are
-        reported in ``ImportReport.errors``; triage decisions are never touched.
+        reported in ``ImportReport.errors``. Decisions a file carries (our own exports, a
+        library) go to the papers still in the Inbox, or to every paper with ``take_theirs``;
+        no other decision is touched. ``limits``: how much a file may hold, whether pipes and
+        devices are read (regular files only, up to
+        ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
         """
         from storage.sources.papers import Catalog
         from storage.sources.registry import list_files, read_source
 
-        results = [read_source(f) for p in paths for f in list_files(Path(p))]
+        results = [read_source(f, limits) for p in paths for f in list_files(Path(p))]
         found = None
         if catalog is not None:
-            found = Catalog.from_results(read_source(f) for f in list_files(Path(catalog)))
+            files = list_files(Path(catalog))
+            found = Catalog.from_results(read_source(f, limits) for f in files)
             if not len(found):
                 raise SourceError(f"{catalog}: the catalog holds no papers")
-        return self.import_results(results, found, list_name, progress)
+        return self.import_results(results, found, list_name, progress, take_theirs=take_theirs)
 
     def import_results(
         self,
@@ -385,86 +340,77 @@ class Library:
         catalog: Catalog | None = None,
         list_name: str | None = None,
         progress: Progress | None = None,
+        *,
+        take_theirs: bool = False,
     ) -> ImportReport:
-        """Clean and store what readers read; ``progress(done, total)`` follows the records."""
-        from storage.sources.papers import build_paper, enrich
+        """Clean, match and store what readers read (``storage.importing``);
+        ``progress(done, total)`` follows the records."""
+        from storage.sources.papers import enrich
 
         report = ImportReport()
-        incoming: dict[str, tuple[Paper, str]] = {}  # paper, and the file it came from
+        candidates: list[Candidate] = []
         total = sum(len(r.records) for r in results)
-        done = 0
         for result in results:
-            name = list_name or result.list_name
             report.errors.extend(result.errors)
-            if name not in report.lists:
-                report.lists.append(name)
-            position = 0  # within the file; the file's place in its list is added on storing
+            positions: dict[str, int] = {}  # within the file, by list; the file's place is added
             for record in result.records:
-                done += 1
-                if progress is not None and done % 200 == 0:
-                    progress(done, total)
+                if progress is not None and len(candidates) % 200 == 199:
+                    progress(len(candidates) + 1, total)
                 entry = catalog.find(record) if catalog else None
-                paper = build_paper(
-                    record if entry is None else enrich(record, entry), name, position
-                )
-                if paper.id in incoming:
-                    report.skipped += 1
-                    continue
-                incoming[paper.id] = (paper, result.source)
-                position += 1
-        if not incoming:
+                record = record if entry is None else enrich(record, entry)
+                lists = record.lists if record.lists and not list_name else ()
+                lists = lists or (list_name or result.list_name,)
+                for name in lists:
+                    if name not in report.lists:
+                        report.lists.append(name)
+                position = positions.get(lists[0], 0)
+                positions[lists[0]] = position + 1
+                candidates.append(candidate(record, lists[0], lists, position, result.source))
+        if not candidates:
             first = f": {report.errors[0]}" if report.errors else ""
             raise SourceError(f"no papers found to import{first}")
-        self._store_papers(incoming, report, results, list_name)
+        with self._papers_store.transaction():
+            stored = self._raw(self._papers_db, "papers")
+            incoming = resolve(candidates, stored, report)
+            papers = self._papers_store.writable_table("papers")
+            lists_table = self._papers_store.writable_table("lists")
+            converters = (paper_to_doc, paper_from_doc)
+            store_incoming(stored, papers, lists_table, incoming, report, converters)
+        carried = list(iter_decisions(incoming))
+        if carried:
+            with self._triage_store.transaction():
+                docs = self._decision_docs([pid for pid, _ in carried])
+                changes = take_decisions(docs, carried, take_theirs, report)
+                self._save_decisions(docs)
+                if changes:
+                    self._record(changes, RESTORE)
         self._load_papers()  # snapshots the new papers now, not at the next start
         if progress is not None:
             progress(total, total)
         return report
 
-    def _store_papers(
-        self,
-        incoming: Mapping[str, tuple[Paper, str]],
-        report: ImportReport,
-        results: Sequence[ReadResult],
-        list_name: str | None,
-    ) -> None:
-        table = self._table(self._papers_db, "papers")
-        with self._papers_store.transaction():
-            stored = self._raw(self._papers_db, "papers")
-            lists = self._papers_store.writable_table("lists")
-            bases = _file_bases(stored, lists, results, list_name)
-            changed: list[Document] = []
-            for pid, (incoming_paper, source) in incoming.items():
-                key = doc_id(pid)
-                base = bases[(incoming_paper.list, source)]
-                paper = replace(incoming_paper, position=base + incoming_paper.position)
-                old_doc = stored.get(str(key))
-                if old_doc is None:
-                    report.added += 1
-                    changed.append(Document(paper_to_doc(paper), doc_id=key))
-                    continue
-                old = paper_from_doc(old_doc)
-                merged = merge_paper(old, paper)
-                if merged == old:
-                    report.skipped += 1
-                else:
-                    report.updated += 1
-                    changed.append(Document(paper_to_doc(merged), doc_id=key))
-            replaced = [d.doc_id for d in changed if str(d.doc_id) in stored]
-            if replaced:
-                table.remove(doc_ids=replaced)
-            if changed:
-                table.insert_multiple(changed)
-            sizes: dict[str, int] = {}
-            for doc in self._raw(self._papers_db, "papers").values():
-                sizes[doc["list"]] = sizes.get(doc["list"], 0) + 1
-            for list_key, doc in list(lists.items()):
-                lists[list_key] = {**doc, "size": sizes.get(doc["name"], 0)}
-
     # -- triage -----------------------------------------------------------------------------
     def triage(self) -> TriageSnapshot:
         """Statuses, notes and tags of every paper, read in one go."""
-        return snapshot_from_tables(self._triage_store.load() or {})
+        tables = self._triage_store.load() or {}
+        read = self._triage_read
+        if read is None or read[0] is not tables:  # the file changed (or was never read)
+            read = self._triage_read = (tables, snapshot_from_tables(tables))
+        found = read[1]  # a copy: callers may change theirs
+        if self._triage_migrated:
+            self._save_migrated_triage()
+        return TriageSnapshot(
+            dict(found.statuses), dict(found.notes), dict(found.tags), dict(found.decided_at)
+        )
+
+    def _note_triage_migrated(self) -> None:
+        self._triage_migrated = True
+
+    def _save_migrated_triage(self) -> None:
+        """Write ``triage.json`` migrated (``storage.migration``), once: the next read is plain."""
+        self._triage_migrated = False
+        with self._triage_store.transaction():
+            self._triage_store.writable_table("decisions")
 
     def statuses(self) -> dict[str, Status]:
         """Paper id → status, for papers not in the Inbox."""
@@ -497,14 +443,26 @@ class Library:
         return changes
 
     def undo(self) -> list[Change]:
-        """Undo the latest step (of any process); returns the changes it reverted, [] if none."""
-        return self._undo_redo(undo=True)
+        """Undo the latest step (of any process); returns the changes it reverted, [] if none.
+
+        Undoing a removal gives ``(id, inbox, status)`` for each paper put back (see
+        ``undo_step`` for what a step did in full).
+        """
+        return self.undo_step().changes
 
     def redo(self) -> list[Change]:
         """Redo the latest undone step; returns the changes it made again, [] if none."""
+        return self.redo_step().changes
+
+    def undo_step(self) -> StepDone:
+        """Undo the latest step: its changes, and the papers a removal's undo put back."""
+        return self._undo_redo(undo=True)
+
+    def redo_step(self) -> StepDone:
+        """Redo the latest undone step: its changes, and the papers a removal took out again."""
         return self._undo_redo(undo=False)
 
-    def _undo_redo(self, undo: bool) -> list[Change]:
+    def _undo_redo(self, undo: bool) -> StepDone:
         with self._triage_store.transaction():
             steps = sorted(
                 (
@@ -520,16 +478,58 @@ class Library:
                 todo = [s for s in steps if s.undone]
                 step = todo[0] if todo else None
             if step is None:
-                return []
+                return StepDone()
+            history = self._triage_store.writable_table("history")
+            doc = history[str(step.seq)]
+            if step.kind == REMOVE:  # papers.json changes too
+                with self._papers_store.transaction():
+                    if undo:
+                        done = undo_removal(self._papers_store, self._triage_store, doc)
+                    else:
+                        done = redo_removal(self._papers_store, self._triage_store, history, doc)
+                history[str(step.seq)] = {**history[str(step.seq)], "undone": undo}
+                self._loaded = None
+                return done
             if undo:
                 changes = [(pid, new, old) for pid, old, new in reversed(step.changes)]
             else:
                 changes = list(step.changes)
             self._apply(changes, self._decision_docs([c[0] for c in changes]))
-            history = self._triage_store.writable_table("history")
-            history[str(step.seq)] = {**history[str(step.seq)], "undone": undo}
-            self._count(step.changes, step.at, -1 if undo else 1)
-        return changes
+            history[str(step.seq)] = {**doc, "undone": undo}
+            if step.counted:
+                self._count(step.changes, step.at, -1 if undo else 1)
+        return StepDone(changes)
+
+    # -- remove -----------------------------------------------------------------------------
+    def remove(self, paper_ids: Iterable[str]) -> Removal:
+        """Take papers out (ids or unique prefixes), as one undo step; returns what went.
+
+        Their decisions, notes and tags are kept in the undo step: ``undo`` puts the papers
+        back with them.
+        """
+        ids = list(dict.fromkeys(self.resolve_id(p) for p in paper_ids))
+        return self._remove(ids, None)
+
+    def remove_list(self, name: str) -> Removal:
+        """Take a list out, as one undo step: its papers go, except those also in another
+        list (they only leave this one). ``UnknownPaperError`` for a list not in the library."""
+        if name not in {info.name for info in self.lists()}:
+            known = ", ".join(repr(i.name) for i in self.lists()[:10]) or "none"
+            raise UnknownPaperError(f"no list is named {name!r} (the lists: {known})")
+        return self._remove([], name)
+
+    def _remove(self, ids: Sequence[str], list_name: str | None) -> Removal:
+        token = f"{now():.6f}"
+        with self._triage_store.transaction():
+            history = self._raw(self._triage_db, "history")
+            with self._papers_store.transaction():
+                removal = take_out_of(self._papers_store, history, token, ids, list_name)
+            if removal:
+                decisions = pop_decisions(self._triage_store, removal.ids)
+                payload = {"token": token, "ids": list(removal.ids), "list": list_name}
+                self._record([], REMOVE, {"removal": {**payload, "decisions": decisions}})
+        self._load_papers()
+        return removal
 
     def set_note(self, paper_id: str, note: str) -> None:
         """Set (or, with "", clear) the note of a paper."""
@@ -575,8 +575,11 @@ class Library:
             else:
                 table.pop(key, None)
 
-    def _record(self, changes: Sequence[Change]) -> None:
-        """Log a new step: it drops the redo steps, and the oldest beyond the limits."""
+    def _record(
+        self, changes: Sequence[Change], kind: str = DECIDE, more: Mapping[str, Any] | None = None
+    ) -> None:
+        """Log a new step of ``kind`` (``more``: what else it keeps): it drops the redo steps,
+        and the oldest beyond the limits. Only the user's decisions count in the days."""
         history = self._triage_store.writable_table("history")
         seqs = sorted(int(k) for k in history)
         for seq in seqs:
@@ -586,9 +589,11 @@ class Library:
         total = sum(len(history[str(s)].get("changes", ())) for s in kept) + len(changes)
         while kept and (len(kept) >= HISTORY_LIMIT or total > HISTORY_CHANGES_LIMIT):
             total -= len(history.pop(str(kept.pop(0))).get("changes", ()))
-        step = Step(seq=(seqs[-1] + 1) if seqs else 1, at=round(now()), changes=tuple(changes))
-        history[str(step.seq)] = step.to_doc()
-        self._count(changes, step.at, 1)
+        seq = (seqs[-1] + 1) if seqs else 1
+        step = Step(seq=seq, at=round(now()), changes=tuple(changes), kind=kind)
+        history[str(step.seq)] = {**step.to_doc(), **(more or {})}
+        if step.counted:
+            self._count(changes, step.at, 1)
 
     def _count(self, changes: Iterable[Change], at: float, sign: int) -> None:
         days = self._triage_store.writable_table("days")
@@ -605,79 +610,19 @@ class Library:
         """Counts per status, list and venue status; progress; rate and time to an empty Inbox."""
         tables = self._triage_store.load() or {}  # read once: counts and days agree
         statuses = snapshot_from_tables(tables).statuses
+        loaded = self._load_papers()  # three fields of each paper, not the papers
+        counted = [loaded.column(f) for f in ("id", "list", "venue_status", "lists")]
         return LibraryStats.compute(
-            self.papers(), statuses, days_from_tables(tables), today or date.today()
+            list(map(Counted, *counted)), statuses, days_from_tables(tables), today or date.today()
         )
 
+    # -- sync: how storage.sync reads and changes the files --------------------------------
+    def sync_store(self, name: str) -> AtomicJSONStorage:
+        """The storage of ``papers.json`` ("papers") or ``triage.json`` ("triage"): storage.sync
+        reads it and changes it in its own ``transaction()``s, as the library does."""
+        return self._papers_store if name == "papers" else self._triage_store
 
-@dataclass(frozen=True, slots=True)
-class LibraryStats:
-    """Progress figures of a library, as shown by ``papers stats`` and the app's stats screen."""
-
-    total: int
-    by_status: Mapping[Status, int]
-    by_list: Mapping[str, Mapping[Status, int]]
-    by_venue: Mapping[str, Mapping[Status, int]]
-    days: Sequence[DayCount]
-    rate_per_day: float
-    days_to_empty_inbox: float | None
-
-    @property
-    def triaged(self) -> int:
-        return self.total - self.by_status.get(Status.INBOX, 0)
-
-    def pace(self) -> str:
-        """One sentence on the pace and when the Inbox will be empty at it."""
-        if self.total and self.by_status.get(Status.INBOX, 0) == 0:
-            return "The Inbox is empty."
-        if self.rate_per_day > 0 and self.days_to_empty_inbox is not None:
-            return (
-                f"Pace: {self.rate_per_day:.0f} decisions a day (last 7 days); the Inbox is "
-                f"empty in about {self.days_to_empty_inbox:.1f} days at this pace."
-            )
-        return "Pace: no decisions in the last 7 days."
-
-    @classmethod
-    def compute(
-        cls,
-        papers: Sequence[Paper],
-        statuses: Mapping[str, Status],
-        days: Sequence[DayCount],
-        today: date,
-    ) -> LibraryStats:
-        """Figures from the papers, their statuses and the per-day counts."""
-        by_status = dict.fromkeys(Status, 0)
-        by_list: dict[str, dict[Status, int]] = {}
-        by_venue: dict[str, dict[Status, int]] = {}
-        for paper in papers:
-            status = statuses.get(paper.id, Status.INBOX)
-            by_status[status] += 1
-            by_list.setdefault(paper.list, dict.fromkeys(Status, 0))[status] += 1
-            venue = paper.venue_status or "unknown"
-            by_venue.setdefault(venue, dict.fromkeys(Status, 0))[status] += 1
-        recent = [d for d in days if d.day > today - timedelta(days=7)]
-        active = [d for d in recent if d.total > 0]
-        rate = sum(d.total for d in active) / len(active) if active else 0.0
-        inbox = by_status[Status.INBOX]
-        eta = inbox / rate if rate > 0 else (0.0 if inbox == 0 else None)
-        return cls(len(papers), by_status, by_list, by_venue, list(days), rate, eta)
-
-    def to_json(self) -> dict[str, Any]:
-        """The figures as plain JSON values."""
-
-        def plain(counts: Mapping[Status, int]) -> dict[str, int]:
-            return {s.value: n for s, n in counts.items()}
-
-        return {
-            "total": self.total,
-            "triaged": self.triaged,
-            "progress": round(self.triaged / self.total, 4) if self.total else 0.0,
-            "by_status": plain(self.by_status),
-            "by_list": {k: plain(v) for k, v in self.by_list.items()},
-            "by_venue_status": {k: plain(v) for k, v in self.by_venue.items()},
-            "per_day": [{"day": d.day.isoformat(), **plain(d.counts)} for d in self.days],
-            "rate_per_day": round(self.rate_per_day, 2),
-            "days_to_empty_inbox": (
-                None if self.days_to_empty_inbox is None else round(self.days_to_empty_inbox, 1)
-            ),
-        }
+    def save_synced_decisions(self, docs: Mapping[str, dict[str, Any]]) -> None:
+        """Inside a ``sync_store("triage")`` transaction: write decision documents (by paper
+        id) as the library writes its own."""
+        self._save_decisions(docs)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeAlias
+
+#: The value of an extra field: a number (a rating, a count) or a text (an area, a DOI).
+ExtraValue: TypeAlias = str | int | float
 
 
 class Status(StrEnum):
@@ -55,6 +59,13 @@ class Paper:
     name: str = ""
     #: Every list the paper appears in; ``list`` is the first of them.
     lists: tuple[str, ...] = ()
+    #: The conference or journal and its year, as the source or the list name says it
+    #: (``ICLR 2025``); "" when nothing says.
+    venue: str = ""
+    #: Further facts a list gave, as ``(name, value)`` pairs in the order of
+    #: ``storage.sources.fields.EXTRA_FIELDS`` (``("rating", 6.5)``, ``("citations", 120)``).
+    #: Pairs rather than a dict: a paper stays hashable and its fields plain data.
+    extra: tuple[tuple[str, ExtraValue], ...] = ()
 
     @property
     def display_abstract(self) -> str:
@@ -70,6 +81,13 @@ class Paper:
 
         return display_text(self.title)
 
+    def fact(self, name: str) -> ExtraValue | None:
+        """The extra field ``name`` (``rating``, ``citations``, ``area``…), None when absent."""
+        for key, value in self.extra:
+            if key == name:
+                return value
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class RecordError:
@@ -83,15 +101,53 @@ class RecordError:
         return f"{self.source}: record {self.record}: {self.reason}"
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a file says the user made of a paper (our own exports and libraries carry it)."""
+
+    status: Status = Status.INBOX
+    note: str = ""
+    tags: tuple[str, ...] = ()
+    #: When the status was given (seconds since the epoch), when the file says.
+    at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """Two records an import found to be one paper (or kept apart), and why."""
+
+    paper_id: str
+    title: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.paper_id}  {self.title}: {self.reason}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 @dataclass(slots=True)
 class ImportReport:
-    """What an import did: counts of papers added, updated and skipped, and record errors."""
+    """What an import did: counts of papers added, updated and skipped, and record errors.
+
+    ``merged`` lists the records taken as a paper met under another form (the same abstract
+    written differently, a title-only record joining its paper); ``apart``, the records that
+    share an abstract with a different paper and were kept apart. Decisions carried by the
+    file (our own exports, a library) are ``restored`` for papers still in the Inbox;
+    ``differing`` counts those not taken because the library decided otherwise.
+    """
 
     added: int = 0
     updated: int = 0
     skipped: int = 0
     errors: list[RecordError] = field(default_factory=list)
     lists: list[str] = field(default_factory=list)
+    merged: list[Merge] = field(default_factory=list)
+    apart: list[Merge] = field(default_factory=list)
+    restored: int = 0
+    differing: int = 0
 
     @property
     def total(self) -> int:
@@ -100,7 +156,17 @@ class ImportReport:
     def summary(self) -> str:
         """One line for people: "3703 added, 0 updated, 0 skipped (unchanged), 1 error"."""
         line = f"{self.added} added, {self.updated} updated, {self.skipped} skipped (unchanged)"
+        if self.merged:
+            line += f", {len(self.merged)} merged"
+        if self.apart:
+            line += f", {len(self.apart)} kept apart"
+        if self.restored:
+            line += f", {_plural(self.restored, 'decision')} restored"
+        if self.differing:
+            line += (
+                f", {_plural(self.differing, 'decision')} of the file differ from yours "
+                "(kept yours)"
+            )
         if self.errors:
-            n = len(self.errors)
-            line += f", {n} record error{'s' if n != 1 else ''}"
+            line += f", {_plural(len(self.errors), 'record error')}"
         return line

@@ -8,7 +8,10 @@ Kept in ``triage.json`` (TinyDB tables):
 ``history``    the undo log: one document per step (a whole bulk decision is one step), each a
                list of ``[paper_id, old_status, new_status]``; undone steps stay for redo until
                a new decision is made. Capped at ``HISTORY_LIMIT`` steps and
-               ``HISTORY_CHANGES_LIMIT`` changes.
+               ``HISTORY_CHANGES_LIMIT`` changes. A step's ``kind`` says what made it:
+               ``decide`` (the user; counted in ``days``), ``restore`` (an import giving the
+               decisions its file carries) or ``remove`` (papers taken out: their decisions
+               wait in the step's ``removal`` for an undo, see ``storage.removal``).
 ``days``       decisions made per day and per resulting status: progress without an ever
                growing log (a 100,000-paper triage keeps one small document per day).
 """
@@ -23,7 +26,7 @@ from typing import Any
 
 from storage.models import Status
 
-SCHEMA = 2
+SCHEMA = 3
 #: Undo reaches back this many steps…
 HISTORY_LIMIT = 1000
 #: …and this many single changes in all, so bulk steps cannot make the file grow without end.
@@ -31,6 +34,9 @@ HISTORY_CHANGES_LIMIT = 50_000
 
 #: One change of one paper: (paper id, status before, status after).
 Change = tuple[str, Status, Status]
+
+#: The kinds of undo steps (see the module).
+DECIDE, RESTORE, REMOVE = "decide", "restore", "remove"
 
 
 def doc_id(paper_id: str) -> int:
@@ -51,20 +57,31 @@ class Step:
     at: float
     changes: tuple[Change, ...]
     undone: bool = False
+    #: ``decide``, ``restore`` or ``remove`` (see the module).
+    kind: str = DECIDE
+
+    @property
+    def counted(self) -> bool:
+        """Whether the step counts in the per-day figures (the user's own decisions do)."""
+        return self.kind == DECIDE
 
     def to_doc(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "at": self.at,
             "changes": [[pid, old.value, new.value] for pid, old, new in self.changes],
             "undone": self.undone,
         }
+        if self.kind != DECIDE:
+            doc["kind"] = self.kind
+        return doc
 
     @classmethod
     def from_doc(cls, seq: int, doc: Mapping[str, Any]) -> Step:
         changes = tuple(
             (str(pid), Status(old), Status(new)) for pid, old, new in doc.get("changes", ())
         )
-        return cls(seq, float(doc.get("at", 0.0)), changes, bool(doc.get("undone", False)))
+        kind = str(doc.get("kind", DECIDE))
+        return cls(seq, float(doc.get("at", 0.0)), changes, bool(doc.get("undone", False)), kind)
 
 
 @dataclass(slots=True)
@@ -74,6 +91,8 @@ class TriageSnapshot:
     statuses: dict[str, Status] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: When each decided paper got its status (seconds since the epoch).
+    decided_at: dict[str, float] = field(default_factory=dict)
 
     def status(self, paper_id: str) -> Status:
         return self.statuses.get(paper_id, Status.INBOX)
@@ -100,6 +119,8 @@ def snapshot_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageSnaps
         status = Status(doc.get("status", "inbox"))
         if status is not Status.INBOX:
             snap.statuses[pid] = status
+            if isinstance(doc.get("at"), int | float):
+                snap.decided_at[pid] = float(doc["at"])
         if doc.get("note"):
             snap.notes[pid] = doc["note"]
         if doc.get("tags"):
@@ -134,6 +155,10 @@ def now() -> float:
 
 
 def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
-    """Tags as stored: trimmed, lower case, spaces as dashes, no duplicates, in given order."""
-    clean = ("-".join(t.strip().casefold().split()) for t in tags)
+    """Tags as stored: trimmed, lower case, spaces as dashes, no duplicates, in given order.
+
+    A comma or semicolon separates tags (``"a, b"`` is two): exports list tags with them.
+    """
+    parts = (part for t in tags for part in t.replace(";", ",").split(","))
+    clean = ("-".join(p.strip().casefold().split()) for p in parts)
     return tuple(dict.fromkeys(t for t in clean if t))

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storage.search.store import INDEX_FILE
 from storage.snapshot import SNAPSHOT_FILE
+
+#: Files derived from ``papers.json`` that any read may (re)write: never data.
+DERIVED_FILES = frozenset({SNAPSHOT_FILE, INDEX_FILE})
 
 
 def home_files(home: Path) -> dict[str, bytes]:
     """Every file in HOME, by relative path, with its bytes: what must not change.
 
-    Leaves out the papers snapshot: a cache derived from ``papers.json`` that any read may
-    (re)write, never data.
+    Leaves out the files derived from ``papers.json`` (the papers snapshot, the search index):
+    caches that any read may (re)write, never data.
     """
     return {
         str(p.relative_to(home)): p.read_bytes()
         for p in sorted(home.rglob("*"))
-        if p.is_file() and p.name != SNAPSHOT_FILE
+        if p.is_file() and p.name not in DERIVED_FILES
     }

@@ -90,6 +90,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("export", "e", "export", "Export", "Export the list shown (or the marked papers): any format, to a file or the clipboard", "Library"),
     Command("import", "a", "import_list", "Import", "Import a paper list, or a folder of them", "Library"),
     Command("stats", "S", "stats", "Stats", "Progress: decisions per day, pace, per list and venue", "Library"),
+    Command("sync", "Y", "sync", "Sync", "Sync with the [sync] folder now (the app also syncs on start, after decisions and on quit)", "Library"),
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
     Command("quit", "q", "quit", "Quit", "Quit (every decision is already saved)", "Library", footer=True),
     Command("force_quit", "ctrl+q", "quit", "Quit", "Quit from any screen", "Library", palette=False, scope="app"),

@@ -6,7 +6,17 @@ star = "f"          # a command id (see the help screen) = one key or several, c
 skip = "x,delete"
 ```
 Read from the platform's config folder, then HOME (HOME wins). A file that does not parse is
-reported and ignored: the app opens with the default keys.
+reported and ignored: the app opens with the default keys. So is each setting that would leave
+a key dead: an empty value, a name that is no key (``"notakey"``, ``"ctrl+"``, an emoji), or a
+key that another command of the same screen already has (``star = "f"`` and ``skip = "f"``).
+Each gets a one-line warning at start naming the setting, and its command keeps its default
+keys, which the footer and the help screen then show.
+
+```toml
+[sync]
+folder = "~/Sync/papers"   # the app syncs with it on start, after decisions and on quit
+name = "laptop"            # this device's name there (default: the host name)
+```
 """
 
 from __future__ import annotations
@@ -16,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui.commands import BY_ID
+from tui.commands import BY_ID, COMMANDS, SCOPES, keys_for
+from tui.keys import clashes, normalise_key
 
 
 @dataclass(slots=True)
@@ -25,11 +36,16 @@ class Config:
 
     keymap: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    #: ``[sync] folder``: the folder to sync the library with (None: no sync).
+    sync_folder: Path | None = None
+    #: ``[sync] name``: this device's name in that folder ("" for the host name).
+    sync_name: str = ""
 
 
 def load_config(paths: Sequence[Path]) -> Config:
     """Read the config files in order; later files override earlier ones."""
     config = Config()
+    set_in: dict[str, Path] = {}  # command id → the file that set its keys
     for path in paths:
         if not path.is_file():
             continue
@@ -38,15 +54,90 @@ def load_config(paths: Sequence[Path]) -> Config:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             config.problems.append(f"{path}: ignored, it does not parse ({exc})")
             continue
+        _read_sync(data.get("sync", {}), path, config)
         keys = data.get("keys", {})
         if not isinstance(keys, dict):
             config.problems.append(f'{path}: [keys] must be a table of command = "key"')
             continue
         for command_id, value in keys.items():
-            if command_id not in BY_ID:
-                config.problems.append(f"{path}: unknown command {command_id!r} in [keys]")
-            elif not isinstance(value, str) or not value.strip():
-                config.problems.append(f"{path}: keys for {command_id!r} must be a string")
+            config.keymap.pop(command_id, None)  # this file decides, even when it is wrong
+            problem = _key_problem(command_id, value)
+            if problem:
+                config.problems.append(f"{path}: [keys] {problem}")
             else:
-                config.keymap[command_id] = ",".join(k.strip() for k in value.split(","))
+                config.keymap[command_id] = ",".join(
+                    dict.fromkeys(str(normalise_key(k)) for k in value.split(",") if k.strip())
+                )
+                set_in[command_id] = path
+    config.problems.extend(_drop_clashes(config.keymap, set_in))
     return config
+
+
+def _read_sync(table: object, path: Path, config: Config) -> None:
+    """The ``[sync]`` table: a folder (``~`` and paths relative to the config file work)."""
+    if not isinstance(table, dict):
+        config.problems.append(f'{path}: [sync] must be a table (folder = "…")')
+        return
+    for key, value in table.items():
+        if key not in ("folder", "name") or not isinstance(value, str):
+            config.problems.append(f"{path}: [sync] {key} = {value!r}: ignored (folder, name)")
+        elif key == "name":
+            config.sync_name = value.strip()
+        elif value.strip():
+            config.sync_folder = path.parent / Path(value.strip()).expanduser()
+        else:
+            config.sync_folder = None
+
+
+def _key_problem(command_id: str, value: object) -> str:
+    """What is wrong with the setting ``command_id = value`` ("" when nothing)."""
+    if command_id not in BY_ID:
+        return f"{command_id}: no such command (the help screen lists their ids)"
+    default = f"it keeps its default keys ({BY_ID[command_id].keys})"
+    if not isinstance(value, str) or not value.replace(",", "").strip():
+        return f"{command_id} = {value!r}: no key given; {default}"
+    for key in value.split(","):
+        if key.strip() and normalise_key(key) is None:
+            return f"{command_id} = {value!r}: {key.strip()!r} is not a key name; {default}"
+    return ""
+
+
+def _scope_words(scope: str) -> str:
+    named = {"main": "the main screen", "app": "every screen", "pane": "the paper pane"}
+    return named.get(scope, f"the {scope} dialog" if scope != "path" else "path fields")
+
+
+def _drop_clashes(keymap: dict[str, str], set_in: dict[str, Path]) -> list[str]:
+    """Put back the default keys of remapped commands whose keys clash on one screen.
+
+    Keys shared by different screens are fine (``s`` stars on the main screen and in the bulk
+    dialog); the app's own keys (``ctrl+q``) count on every screen. Returns the warnings.
+    """
+    problems: list[str] = []
+    while True:
+        clash = _first_clash(keymap)
+        if clash is None:
+            return problems
+        key, scope, names = clash
+        mine = [name for name in names if name in keymap]
+        where = set_in[mine[0]]
+        defaults = "; ".join(BY_ID[name].keys for name in mine)
+        keep = "keeps its default keys" if len(mine) == 1 else "keep their default keys"
+        problems.append(
+            f"{where}: [keys] {' and '.join(names)} both bind {key!r} on {_scope_words(scope)}; "
+            f"{', '.join(mine)} {keep} ({defaults})"
+        )
+        for name in mine:
+            del keymap[name]
+
+
+def _first_clash(keymap: dict[str, str]) -> tuple[str, str, list[str]] | None:
+    """The first key two commands of one screen share, one of them remapped: (key, screen,
+    commands)."""
+    for scope in SCOPES:
+        together = [c for c in COMMANDS if c.scope in (scope, "app")]
+        keys = {c.id: [normalise_key(k) or k for k in keys_for(c, keymap)] for c in together}
+        for key, names in clashes(keys).items():
+            if any(name in keymap for name in names):
+                return key, scope, names
+    return None

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from textual.app import App
 
 from storage.models import Paper
+from storage.sources.links import web_url
 
 #: A copied text longer than this is cut in the notification that shows it.
 SHOWN_CHARS = 400
@@ -76,8 +77,28 @@ def open_paper(app: App[object], paper: Paper | None, *, code: bool = False) -> 
     if not url:
         app.notify("This paper has no link.", severity="warning", markup=False)
         return
-    if not url.startswith(("https://", "http://")):
+    if not web_url(url):  # a library imported before links were checked may hold anything
         app.notify(f"Not opened: {url!r} is not a web link.", severity="warning", markup=False)
         return
-    app.open_url(url)
-    app.notify(f"Opening {url}", timeout=3, markup=False)
+    url = web_url(url)
+
+    def open_it() -> None:
+        from tui.browser import open_in_browser
+
+        opening = open_in_browser(url)
+        if opening.opened:
+            message = f"Opened {url} in the browser" + (
+                f" ({opening.detail})" if opening.detail else ""
+            )
+        else:
+            message = f"Could not open {url}: {opening.detail}"
+        app.call_from_thread(
+            app.notify,
+            message,
+            title="Browser",
+            severity="information" if opening.opened else "error",
+            timeout=4 if opening.opened else 10,
+            markup=False,
+        )
+
+    app.run_worker(open_it, thread=True, group="browser", exit_on_error=False, description="open")

@@ -16,7 +16,9 @@ __all__ = ["highlighted", "printable", "printable_block"]
 _PREFIX_SLACK = 3
 
 
-def highlighted(text: str, words: Collection[str], style: Style | str, base: str = "") -> Text:
+def highlighted(
+    text: str, words: Collection[str], style: Style | str, base: Style | str = ""
+) -> Text:
     """``text`` as a Rich ``Text`` (no markup parsing), with every word in ``words`` styled."""
     out = Text(printable_block(text), style=base)
     if not words:

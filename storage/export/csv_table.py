@@ -1,4 +1,8 @@
-"""CSV (RFC 4180): a header row, then one row per paper, safe to open in a spreadsheet."""
+"""CSV (RFC 4180): a header row, then one row per paper, safe to open in a spreadsheet.
+
+It carries what ``papers import`` needs to restore the papers and their decisions (status,
+note, tags, lists, venue, extra fields, decision time): our CSV reader reads it back whole.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +13,23 @@ from collections.abc import Sequence
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import paper_record
 from storage.models import Paper
+from storage.sources.fields import EXTRA_FIELDS
 from storage.triage import TriageSnapshot
 
 CSV_COLUMNS = (
     "id", "title", "status", "authors", "url", "github", "list",
-    "venue_status", "tags", "note", "abstract",
+    "venue_status", "tags", "note", "abstract", "lists", "venue", "decided_at", "title_derived",
+    *(f.name for f in EXTRA_FIELDS),
 )  # fmt: skip
+
+#: A cell starting with one of these is a formula to a spreadsheet (OWASP's list).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def to_csv(
     papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
-    """One row per paper; several authors joined by "; ", several links by spaces."""
+    """One row per paper; several authors, tags and lists joined by "; ", links by spaces."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -29,19 +38,28 @@ def to_csv(
         record["authors"] = "; ".join(paper.authors)
         record["github"] = " ".join(paper.github)
         record["tags"] = "; ".join(record["tags"])
-        writer.writerow([_csv_safe(str(record[c])) for c in CSV_COLUMNS])
+        record["lists"] = "; ".join(record["lists"])
+        at = record["decided_at"]
+        record["decided_at"] = "" if at is None else f"{at:.0f}"
+        record["title_derived"] = "true" if paper.title_derived else ""
+        record.update(paper.extra)
+        writer.writerow([csv_safe(str(record.get(c, ""))) for c in CSV_COLUMNS])
     return out.getvalue()
 
 
-def _csv_safe(value: str) -> str:
-    """Keep spreadsheets from running a cell as a formula (a title starting with "=")."""
-    return "'" + value if value[:1] in ("=", "+", "@") or value.startswith("-=") else value
+def csv_safe(value: str) -> str:
+    """A cell no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``, ``@``,
+    a tab or a carriage return gets a leading ``'`` (our reader takes it off again). A
+    carriage return is a line break (the writer quotes a cell with "\\n", not one with "\\r")."""
+    guarded = "'" + value if value.startswith(_FORMULA_STARTS) else value
+    # NUL makes a file binary to every reader: it is written as U+FFFD
+    return guarded.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
 
 
 CSV = Exporter(
     name="csv",
     label="CSV",
     suffix=".csv",
-    description="one row per paper: id, title, status, authors, links, tags, note, abstract",
+    description="one row per paper: id, title, status, authors, links, tags, note, abstract…",
     write=to_csv,
 )

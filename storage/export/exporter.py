@@ -17,6 +17,8 @@ class ExportOptions:
     heading: str = ""
     #: Sections by one of ``GROUPINGS`` ("none": one run of papers).
     group_by: str = "none"
+    #: Whether a format that lists papers for reading (Markdown) gives their abstracts too.
+    abstracts: bool = False
 
 
 #: The options of a plain export: a heading made from the papers, no groups.

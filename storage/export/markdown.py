@@ -1,4 +1,9 @@
-"""Markdown (CommonMark): a heading with the list and count, then one entry per paper."""
+"""Markdown (CommonMark): a heading with the list and count, then one entry per paper.
+
+Titles, authors and other data are escaped (shown literally); the user's notes are the user's
+Markdown, kept as written inside their paper's entry (control characters made visible).
+When the papers have several triage states, each entry says its own.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,16 @@ from collections.abc import Sequence
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import groups, heading_of
 from storage.models import Paper
+from storage.text.sanitize import printable, printable_block
 from storage.triage import TriageSnapshot
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#!|~&$])")
 
 
 def md_escape(text: str) -> str:
-    """Text that CommonMark shows literally, on one line."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    """Text that CommonMark shows literally, on one line (control characters made visible:
+    ``cat export.md`` must not obey an ESC, ``ESC c`` or the 8-bit CSI U+009B)."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
 
 
 _MD_BLOCK_START = re.compile(r"^(?:([-+=])|(\d+)([.)]))")
@@ -28,11 +35,15 @@ def md_escape_line(text: str) -> str:
     )
 
 
+# Whitespace and controls inside a link (a URL imported before links were checked) as %XX: a
+# newline there would end the entry and start Markdown of the file's choosing.
+_URL_BREAKS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def md_url(url: str) -> str:
     """A link destination CommonMark reads whole: spaces, parentheses and brackets encoded."""
     return (
-        url.strip()
-        .replace(" ", "%20")
+        _URL_BREAKS.sub(lambda m: "".join(f"%{b:02X}" for b in m[0].encode()), url.strip())
         .replace("(", "%28")
         .replace(")", "%29")
         .replace("<", "%3C")
@@ -50,11 +61,12 @@ def to_markdown(
     """A heading with the list and count, then one entry per paper: links, authors, note."""
     count = f"{len(papers)} paper{'s' if len(papers) != 1 else ''}"
     lines = [f"# {md_escape(heading_of(papers, triage, options.heading))} ({count})", ""]
+    several = len({triage.status(p.id) for p in papers}) > 1
     for group, members in groups(papers, triage, options.group_by):
         if group:
             lines += [f"## {md_escape(group)} ({len(members)})", ""]
         for paper in members:
-            lines += _entry(paper, triage)
+            lines += _entry(paper, triage, status=several, abstract=options.abstracts)
         if group:
             lines.append("")
     if lines[-1] != "":
@@ -62,11 +74,13 @@ def to_markdown(
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _entry(paper: Paper, triage: TriageSnapshot) -> list[str]:
+def _entry(paper: Paper, triage: TriageSnapshot, *, status: bool, abstract: bool) -> list[str]:
     title = md_escape(paper.display_title)
     head = f"- **[{title}]({md_url(paper.url)})**" if paper.url else f"- **{title}**"
     if paper.venue_status:
         head += f" · {md_escape(paper.venue_status)}"
+    if status:
+        head += f" · {triage.status(paper.id).value}"
     lines = [head]
     if paper.authors:
         lines.append(f"  - Authors: {md_escape(', '.join(paper.authors))}")
@@ -76,12 +90,30 @@ def _entry(paper: Paper, triage: TriageSnapshot) -> list[str]:
     tags = triage.tags.get(paper.id)
     if tags:
         lines.append(f"  - Tags: {md_escape(', '.join(tags))}")
-    note = triage.notes.get(paper.id, "").strip()
-    if note:
-        body = [md_escape_line(line) for line in note.splitlines() if line.strip()]
-        lines.append(f"  - Note: {body[0]}")
-        lines += [f"    {line}" for line in body[1:]]
+    facts = [f"{name}: {value}" for name, value in paper.extra if name in _SHOWN_FACTS]
+    if facts:
+        lines.append(f"  - {md_escape(' · '.join(facts))}")
+    if abstract and paper.abstract:
+        lines += ["", *(f"  > {md_escape(p)}" if p else "  >" for p in _paragraphs(paper)), ""]
+    note = printable_block(triage.notes.get(paper.id, "")).strip()
+    if note:  # the user's Markdown, indented into the entry: it cannot end the list
+        body = note.splitlines()
+        lines += ["", "  Note:", ""]
+        lines += [f"  {line}" if line.strip() else "" for line in body]
+        lines.append("")
     return lines
+
+
+#: The extra fields an entry shows (a DOI and a TL;DR are for other formats).
+_SHOWN_FACTS = ("rating", "citations", "area")
+
+
+def _paragraphs(paper: Paper) -> list[str]:
+    """The display abstract, paragraph by paragraph, with an empty line between them."""
+    out: list[str] = []
+    for paragraph in paper.display_abstract.split("\n\n"):
+        out += ["", paragraph] if out else [paragraph]
+    return out
 
 
 MARKDOWN = Exporter(

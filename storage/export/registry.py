@@ -10,15 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from storage.export.bibtex import BIBTEX
+from storage.export.csl_json import CSL_JSON
 from storage.export.csv_table import CSV
 from storage.export.exporter import Exporter, ExportOptions
 from storage.export.json_array import JSON
 from storage.export.markdown import MARKDOWN
+from storage.export.ris import RIS
 from storage.models import Paper
 from storage.triage import TriageSnapshot
 
 #: The output formats, in the order help texts name them; the first is the default.
-EXPORTERS: tuple[Exporter, ...] = (MARKDOWN, CSV, JSON, BIBTEX)
+EXPORTERS: tuple[Exporter, ...] = (MARKDOWN, CSV, JSON, BIBTEX, CSL_JSON, RIS)
 
 FORMATS = tuple(exporter.name for exporter in EXPORTERS)
 SUFFIXES = {exporter.name: exporter.suffix for exporter in EXPORTERS}
@@ -39,9 +41,11 @@ def export(
     *,
     heading: str = "",
     group_by: str = "none",
+    abstracts: bool = False,
 ) -> str:
-    """The papers in format ``fmt`` (one of ``FORMATS``), as text."""
-    options = ExportOptions(heading=heading, group_by=group_by)
+    """The papers in format ``fmt`` (one of ``FORMATS``), as text (for a file or the
+    clipboard alike)."""
+    options = ExportOptions(heading=heading, group_by=group_by, abstracts=abstracts)
     return exporter_named(fmt).write(papers, triage, options)
 
 

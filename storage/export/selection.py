@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from storage.models import Paper, Status
+from storage.sources.venues import VenueFound, find_venue, find_year
 from storage.triage import TriageSnapshot
 
 GROUPINGS = ("none", "tag", "venue", "list")
@@ -42,7 +43,20 @@ def paper_record(paper: Paper, triage: TriageSnapshot) -> dict[str, Any]:
         "note": triage.notes.get(paper.id, ""),
         "tags": list(triage.tags.get(paper.id, ())),
         "title_derived": paper.title_derived,
+        "lists": list(paper.lists or (paper.list,)),
+        "venue": paper.venue,
+        "extra": dict(paper.extra),
+        "decided_at": triage.decided_at.get(paper.id),
     }
+
+
+def venue_of(paper: Paper) -> VenueFound:
+    """The venue a paper cites: the known venue its source or one of its lists names, and the
+    year they give (``ICLR 2025 论文列表`` → ICLR, 2025)."""
+    texts = (paper.venue, *(paper.lists or (paper.list,)))
+    venue = next((f.venue for t in texts if (f := find_venue(t)).venue is not None), None)
+    year = next((y for t in texts if (y := find_year(t)) is not None), None)
+    return VenueFound(venue, year)
 
 
 def heading_for(papers: Sequence[Paper], what: str = "Papers") -> str:
@@ -78,8 +92,8 @@ def groups(
             keys: Iterable[str] = triage.tags.get(paper.id) or ("untagged",)
         elif group_by == "venue":
             keys = (paper.venue_status or "No venue status",)
-        elif group_by == "list":
-            keys = (paper.list,)
+        elif group_by == "list":  # a paper in several lists is in each of their groups
+            keys = paper.lists or (paper.list,)
         else:
             raise ValueError(f"unknown grouping {group_by!r} (choose from {', '.join(GROUPINGS)})")
         for key in keys:

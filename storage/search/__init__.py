@@ -11,8 +11,10 @@ Where things are, one idea per module:
 - ``qualifiers``: every ``key:value`` qualifier declared once, and the help texts made from them;
 - ``query``: search text read as a ``Query`` (``parse_query``);
 - ``postings``, ``build``, ``table``, ``vocabulary``: what the index holds, and how it is built;
-- ``filters``: qualifier masks, phrases and exclusions; ``ranking``: scores, bonuses, best-k;
-- ``hits``: ``Ranking`` and ``SearchHit``, matched words explained lazily;
+- ``filters``: qualifier masks, phrases and exclusions; ``matching``: which papers the words
+  select (every word, ``OR`` groups, else the closest); ``ranking``: scores, bonuses, best-k;
+- ``hits``: ``Ranking`` (with ``partial`` when no paper has every word) and ``SearchHit``,
+  matched words explained lazily;
 - ``index``: ``SearchIndex``, composing them behind one lock.
 
 Every name is imported on first use, so that reading the qualifiers (for a help text or the

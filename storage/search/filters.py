@@ -3,14 +3,15 @@
 Qualifiers are declared in ``qualifiers.py``; here is what they ask of the index
 (``PaperFacts``). A phrase of several words first narrows the papers to those with all its
 words; whether the words are in a row is checked later, paper by paper, only as far as the
-results go (``Filters.passes``), and the answers are remembered per phrase.
+results go (``Filters.passes``), and the answers are remembered per phrase. A phrase joined to
+other terms by ``OR`` narrows nothing here: ``matching.py`` weighs it with its alternatives.
 """
 
 from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Final
@@ -18,7 +19,7 @@ from typing import Final
 import numpy as np
 
 from storage.models import Paper, Status
-from storage.search.postings import AUTHORS, BoolArray, Postings
+from storage.search.postings import ALL_FIELDS, AUTHORS, FIELDS, BoolArray, Postings
 from storage.search.qualifiers import kind_of
 from storage.search.query import Query
 from storage.search.table import PaperTable
@@ -27,26 +28,39 @@ from storage.search.vocabulary import Vocabulary
 
 #: Phrases whose answers (which papers have them) are remembered.
 _PHRASES_KEPT: Final = 32
+#: The fields a phrase is looked for in, in the order read: where it most likely is first.
+_READ_ORDER: Final = ("title", "abstract", "name", "authors")
 
 
 @dataclass(frozen=True, slots=True)
-class PhraseCheck:
-    """A phrase a paper must have (``wanted``) or must not have, checked on its text."""
+class Phrase:
+    """Words in a row (the last one as a prefix when ``is_open``), looked for in some fields."""
 
     words: tuple[str, ...]
     is_open: bool
-    wanted: bool
-    #: Papers that have all the phrase's words (others cannot have it), when known.
-    candidates: BoolArray | None = field(default=None, compare=False, hash=False)
+    #: The fields whose text is read (``title:"a phrase"`` reads the title only).
+    fields: tuple[str, ...] = _READ_ORDER
     pattern: re.Pattern[str] = field(init=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pattern", _phrase_pattern(self.words, self.is_open))
 
     @property
-    def key(self) -> tuple[tuple[str, ...], bool]:
-        """What the check looks for (whether wanted or not), to remember its answers by."""
-        return self.words, self.is_open
+    def key(self) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
+        """What is looked for, and where: the answers are remembered by it."""
+        return self.words, self.is_open, self.fields
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseCheck:
+    """Phrases of which a paper must have one (``wanted``), or none, checked on its text."""
+
+    phrases: tuple[Phrase, ...]
+    wanted: bool
+    #: Papers that have all the words of one of the phrases (others cannot have it), if known.
+    candidates: BoolArray | None = field(default=None, compare=False, hash=False)
+    #: Papers the check does not apply to (they meet an ``OR`` group with another term).
+    excused: BoolArray | None = field(default=None, compare=False, hash=False)
 
 
 def _phrase_pattern(words: Sequence[str], is_open: bool) -> re.Pattern[str]:
@@ -78,6 +92,8 @@ class Allowed:
     checks: list[PhraseCheck]
     #: Author words that ``author:`` matched, for the hits to mark.
     author_terms: set[str]
+    #: Words that ``title:`` and ``abstract:`` matched (term id -> the field bits to mark).
+    field_terms: dict[int, int]
 
 
 def _as_status(value: Status | str) -> Status:
@@ -97,9 +113,9 @@ class Filters:
         self._table = table
         self._vocabulary = vocabulary
         self._postings = postings
-        self._phrase_answers: OrderedDict[tuple[tuple[str, ...], bool], dict[int, bool]] = (
-            OrderedDict()
-        )
+        self._phrase_answers: OrderedDict[
+            tuple[tuple[str, ...], bool, tuple[str, ...]], dict[int, bool]
+        ] = OrderedDict()
 
     def clear_cache(self) -> None:
         """Forget the remembered phrase answers."""
@@ -110,11 +126,15 @@ class Filters:
         query: Query,
         statuses: Mapping[str, Status | str] | None,
         tags: Mapping[str, Sequence[str]] | None,
+        notes: Collection[str] = (),
     ) -> Allowed:
-        """Papers the qualifiers, exclusions and phrases allow, and the phrase checks left."""
+        """Papers the qualifiers, exclusions and phrases allow, and the phrase checks left.
+
+        ``notes`` holds the ids of the papers with a note (for ``has:note``).
+        """
         mask = self._table.live.copy()
         checks: list[PhraseCheck] = []
-        facts = _Facts(self._table, self._vocabulary, self._postings, statuses or {}, tags or {})
+        facts = _Facts(self, self._table, self._vocabulary, statuses or {}, tags or {}, notes)
         for qualifier in query.qualifiers:
             selected = kind_of(qualifier).select(facts, qualifier)
             if qualifier.negated:
@@ -131,81 +151,109 @@ class Filters:
             if joined is not None:
                 mask &= ~self.docs_with([joined])
             if len(words) > 1:
-                having = self._words_mask(words, False)
-                checks.append(PhraseCheck(tuple(words), False, False, having))
+                having = self.words_mask(words, False)
+                checks.append(PhraseCheck((Phrase(tuple(words), False),), False, having))
+        _, grouped = query.grouped()
         for i, phrase in enumerate(query.phrases):
+            if i in grouped:
+                continue  # one of an OR group's terms: weighed with the others
             words = phrase.split()
             is_open = query.open_phrase and i == len(query.phrases) - 1
-            mask &= self._words_mask(words, is_open)
+            mask &= self.words_mask(words, is_open)
             if len(words) > 1:
-                checks.append(PhraseCheck(tuple(words), is_open, True))
-        return Allowed(mask, checks, facts.author_terms)
+                checks.append(PhraseCheck((Phrase(tuple(words), is_open),), True))
+        return Allowed(mask, checks, facts.author_terms, facts.field_terms)
 
-    def docs_with(self, tids: Iterable[int]) -> BoolArray:
-        """Papers that contain any of the terms."""
-        return self._postings.docs_with(tids, len(self._table))
+    def docs_with(self, tids: Iterable[int], field_bits: int = ALL_FIELDS) -> BoolArray:
+        """Papers that contain any of the terms (in those fields)."""
+        return self._postings.docs_with(tids, len(self._table), field_bits)
 
-    def _words_mask(self, words: Sequence[str], is_open: bool) -> BoolArray:
-        """Papers with every one of the words (the last as a prefix when ``is_open``)."""
+    def words_mask(
+        self, words: Sequence[str], is_open: bool, field_bits: int = ALL_FIELDS
+    ) -> BoolArray:
+        """Papers with every one of the words (the last as a prefix when ``is_open``), in
+        those fields."""
         mask = self._table.live.copy()
         for i, word in enumerate(words):
             if is_open and i == len(words) - 1:
-                mask &= self.docs_with(self._vocabulary.expand(word, True, True).tids)
+                tids = self._vocabulary.expand(word, True, True).tids
+                mask &= self.docs_with(tids, field_bits)
                 continue
             tid = self._vocabulary.ids.get(word)
             if tid is None:
                 return np.zeros(len(self._table), dtype=np.bool_)
-            mask &= self.docs_with([tid])
+            mask &= self.docs_with([tid], field_bits)
         return mask
 
     def passes(self, slot: int, checks: Sequence[PhraseCheck]) -> bool:
-        """Whether a paper has each wanted phrase and none of the unwanted ones.
-
-        Answers are remembered per phrase, so typing on after a closing quote costs nothing.
-        """
+        """Whether a paper has one phrase of each wanted check and none of the unwanted ones."""
         for check in checks:
+            if check.excused is not None and check.excused[slot]:
+                continue
             if check.candidates is not None and not check.candidates[slot]:
                 found = False
             else:
-                answers = self._phrase_answers.get(check.key)
-                if answers is None:
-                    answers = self._phrase_answers[check.key] = {}
-                    if len(self._phrase_answers) > _PHRASES_KEPT:
-                        self._phrase_answers.popitem(last=False)
-                found_before = answers.get(slot)
-                if found_before is None:
-                    found_before = answers[slot] = self._has_phrase(slot, check)
-                found = found_before
+                found = any(self.has_phrase(slot, phrase) for phrase in check.phrases)
             if found != check.wanted:
                 return False
         return True
 
-    def _has_phrase(self, slot: int, check: PhraseCheck) -> bool:
-        """Whether the paper has the check's phrase in its title, name, authors or abstract."""
+    def has_phrase(self, slot: int, phrase: Phrase) -> bool:
+        """Whether the paper has the phrase in the fields it names.
+
+        Answers are remembered per phrase, so typing on after a closing quote costs nothing.
+        """
+        answers = self._phrase_answers.get(phrase.key)
+        if answers is None:
+            answers = self._phrase_answers[phrase.key] = {}
+            if len(self._phrase_answers) > _PHRASES_KEPT:
+                self._phrase_answers.popitem(last=False)
+        found = answers.get(slot)
+        if found is None:
+            found = answers[slot] = self._read_phrase(slot, phrase)
+        return found
+
+    def _read_phrase(self, slot: int, phrase: Phrase) -> bool:
         paper = self._table.papers[slot]
-        for text in (paper.title, paper.abstract, paper.name):
-            if text and _has_phrase(check.pattern, folded(text)):
-                return True
-        return bool(paper.authors) and _has_phrase(check.pattern, folded("; ".join(paper.authors)))
+        for name in phrase.fields:
+            for text in _field_texts(paper, name):
+                if text and _has_phrase(phrase.pattern, folded(text)):
+                    return True
+        return False
+
+
+def _field_texts(paper: Paper, field: str) -> tuple[str, ...]:
+    """The texts of a paper that the index reads into a field."""
+    if field == "title":
+        return (paper.title,)
+    if field == "abstract":
+        return (paper.abstract, " ".join(paper.keywords)) if paper.keywords else (paper.abstract,)
+    if field == "authors":
+        return ("; ".join(paper.authors),) if paper.authors else ()
+    return (paper.name,) if paper.name else ()
 
 
 class _Facts:
-    """The ``PaperFacts`` of one search: the index, with that search's triage states and tags."""
+    """The ``PaperFacts`` of one search: the index, with that search's triage states, tags and
+    notes."""
 
     def __init__(
         self,
+        filters: Filters,
         table: PaperTable,
         vocabulary: Vocabulary,
-        postings: Postings,
         statuses: Mapping[str, Status | str],
         tags: Mapping[str, Sequence[str]],
+        notes: Collection[str],
     ) -> None:
+        self._filters = filters
         self._table = table
         self._vocabulary = vocabulary
-        self._postings = postings
         self._statuses = statuses
         self._tags = tags
+        self._notes = notes
         self.author_terms: set[str] = set()
+        self.field_terms: dict[int, int] = {}
 
     def with_status(self, wanted: frozenset[Status]) -> BoolArray:
         """Papers in one of the wanted triage states (papers absent from ``statuses``: inbox)."""
@@ -237,6 +285,39 @@ class _Facts:
         codes = [c for names, c in self._table.list_sets.items() if accepts(names)]
         return np.isin(self._table.lists_code, codes)
 
+    def with_note(self) -> BoolArray:
+        """Papers with a note (the ids of papers not indexed are left out)."""
+        slots = [self._table.slot_by_id.get(pid, -1) for pid in self._notes]
+        mask = np.zeros(len(self._table), dtype=np.bool_)
+        mask[[s for s in slots if s >= 0]] = True
+        return mask
+
+    def in_field(self, field: str, text: str, *, highlight: bool) -> BoolArray:
+        """Papers whose ``field`` has the word of ``text`` (exactly, as a prefix, or a typo
+        away) or, for several words, has them in a row (the last as a prefix)."""
+        vocabulary = self._vocabulary
+        bits = 1 << FIELDS.index(field)
+        words = query_words(text)
+        joined = word_key(words[0]) if len(words) == 1 else ""
+        if joined and (joined in vocabulary or "-" not in words[0]):
+            tids = vocabulary.look_alikes(joined)
+            mask = self._filters.docs_with(tids, bits)
+        else:
+            parts = tuple(p for word in words for p in word.split("-") if p)
+            if not parts:
+                return np.zeros(len(self._table), dtype=np.bool_)
+            mask = self._filters.words_mask(parts, True, bits)
+            if len(parts) > 1:
+                phrase = Phrase(parts, True, (field,))
+                for slot in np.flatnonzero(mask).tolist():
+                    mask[slot] = self._filters.has_phrase(slot, phrase)
+            tids = [vocabulary.ids[p] for p in parts[:-1] if p in vocabulary]
+            tids += vocabulary.expand(parts[-1], True, True).tids
+        if highlight:
+            for tid in tids:
+                self.field_terms[tid] = self.field_terms.get(tid, 0) | bits
+        return mask
+
     def tagged(self, accepts: Callable[[Sequence[str]], bool]) -> BoolArray:
         """Papers whose tags ``accepts`` takes."""
         mask = np.zeros(len(self._table), dtype=np.bool_)
@@ -262,7 +343,7 @@ class _Facts:
             for part in filter(None, parts):
                 tids = vocabulary.author_words(part)
                 wanted.append(set(tids))
-                mask &= self._postings.docs_with(tids, len(self._table), 1 << AUTHORS)
+                mask &= self._filters.docs_with(tids, 1 << AUTHORS)
                 if highlight:
                     self.author_terms.update(vocabulary.terms[t] for t in tids)
         if len(wanted) > 1:  # "yoshua bengio": the words must name the same author

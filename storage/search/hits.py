@@ -65,13 +65,15 @@ class MatchedWords(Explanation):
 
     def __init__(
         self,
-        papers: list[Paper],
+        papers: Sequence[Paper],
         segments: tuple[Segment, ...],
         terms: list[str],
         slots: IntArray,
-        tids: tuple[int, ...],
+        tids: tuple[tuple[int, int], ...],
         author_terms: frozenset[str],
     ) -> None:
+        """``tids`` pairs each matched term id with the fields (bits) where it counts: every
+        field for a query word, the title only for ``title:``."""
         self._papers = papers
         self._segments = segments
         self._terms = terms
@@ -95,7 +97,7 @@ class MatchedWords(Explanation):
         found: list[list[set[str]]] = [[set(), set(), set(), set()] for _ in range(len(slots))]
         order = np.argsort(slots, kind="stable")
         sorted_slots = slots[order]
-        for tid in self._tids:
+        for tid, wanted in self._tids:
             term = self._terms[tid]
             for segment in self._segments:
                 span, present = segment.postings(tid)
@@ -108,7 +110,7 @@ class MatchedWords(Explanation):
                 if not present_at.any():
                     continue
                 rows = present_at.nonzero()[0]
-                masks = segment.masks[span][at[rows]]
+                masks = segment.masks[span][at[rows]] & wanted
                 for row, bits in zip(order[rows].tolist(), masks.tolist(), strict=True):
                     sets = found[row]
                     for f in FIELDS_OF_MASK[bits]:
@@ -193,15 +195,31 @@ class Ranking:
     search, and leaves the collector 5,000 objects to walk.
     """
 
-    __slots__ = ("_explanation", "_scores", "ids")
+    __slots__ = ("_explanation", "_scores", "ids", "partial")
 
     def __init__(
-        self, ids: list[str], scores: Sequence[float], explanation: Explanation = NO_WORDS
+        self,
+        ids: list[str],
+        scores: Sequence[float],
+        explanation: Explanation = NO_WORDS,
+        partial: tuple[int, int] | None = None,
     ) -> None:
         #: Paper ids, best first.
         self.ids = ids
         self._scores = scores
         self._explanation = explanation
+        #: ``(matched, of)`` when no paper matched every word of the query and these papers
+        #: are the closest: they match ``matched`` of its ``of`` words (``matching.py``).
+        self.partial = partial
+
+    def partial_note(self) -> str:
+        """What the papers are when no paper has every word, in one line ("no paper has all 4
+        words; showing those with 3 of 4"); empty when they have every word."""
+        if self.partial is None:
+            return ""
+        matched, of = self.partial
+        every = "both words" if of == 2 else f"all {of:,} words"
+        return f"no paper has {every}; showing those with {matched:,} of {of:,}"
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -9,16 +9,17 @@ the parts assume one caller at a time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
 from storage.models import Paper, Status
 from storage.search.build import index_batch
 from storage.search.filters import Filters
 from storage.search.hits import Ranking, SearchHit
+from storage.search.matching import plan_query
 from storage.search.postings import Postings
 from storage.search.query import Query, parse_query
-from storage.search.ranking import Ranker, words_to_score
+from storage.search.ranking import Ranker
 from storage.search.table import PaperTable
 from storage.search.vocabulary import Vocabulary
 
@@ -39,13 +40,31 @@ class SearchIndex:
         self._reset(next_rank=0)
         self.add(papers)
 
+    @classmethod
+    def from_parts(
+        cls, table: PaperTable, vocabulary: Vocabulary, postings: Postings
+    ) -> SearchIndex:
+        """An index of parts made elsewhere (``store.py`` loads them from disk)."""
+        index = cls()
+        with index._lock:
+            index._assemble(table, vocabulary, postings)
+        return index
+
     def _reset(self, next_rank: int) -> None:
         """Empty the index (a search still reading the old parts keeps them)."""
-        self._table = PaperTable(next_rank)
-        self._vocabulary = Vocabulary()
-        self._postings = Postings()
+        self._assemble(PaperTable(next_rank), Vocabulary(), Postings())
+
+    def _assemble(self, table: PaperTable, vocabulary: Vocabulary, postings: Postings) -> None:
+        self._table = table
+        self._vocabulary = vocabulary
+        self._postings = postings
         self._filters = Filters(self._table, self._vocabulary, self._postings)
         self._ranker = Ranker(self._table, self._vocabulary, self._postings, self._filters)
+
+    def parts(self) -> tuple[PaperTable, Vocabulary, Postings]:
+        """The index's parts, as they are now (``store.py`` saves them)."""
+        with self._lock:
+            return self._table, self._vocabulary, self._postings
 
     # ----------------------------------------------------------------- building
 
@@ -130,13 +149,17 @@ class SearchIndex:
         limit: int | None = 20,
         statuses: Mapping[str, Status | str] | None = None,
         tags: Mapping[str, Sequence[str]] | None = None,
+        notes: Mapping[str, str] | Collection[str] | None = None,
     ) -> list[SearchHit]:
         """Papers matching ``query``, best first (list order when only filters are given).
 
-        ``statuses`` maps paper ids to triage states (absent ids are in the inbox) for ``is:``;
-        ``tags`` maps paper ids to tags for ``tag:``. ``limit=None`` returns every match.
+        A paper matches when it has every word of the query (or, when none has, when it is one
+        of the closest: ``rank`` says so). ``statuses`` maps paper ids to triage states (absent
+        ids are in the inbox) for ``is:``; ``tags`` maps paper ids to tags for ``tag:``;
+        ``notes`` maps paper ids to notes, or holds the ids of the papers with a note, for
+        ``has:note``. ``limit=None`` returns every match.
         """
-        return self.rank(query, limit, statuses, tags).hits()
+        return self.rank(query, limit, statuses, tags, notes).hits()
 
     def rank(
         self,
@@ -144,14 +167,18 @@ class SearchIndex:
         limit: int | None = 20,
         statuses: Mapping[str, Status | str] | None = None,
         tags: Mapping[str, Sequence[str]] | None = None,
+        notes: Mapping[str, str] | Collection[str] | None = None,
     ) -> Ranking:
-        """``search``, as a ``Ranking``: the ids at once, a hit only for the papers read."""
+        """``search``, as a ``Ranking``: the ids at once, a hit only for the papers read, and
+        whether they match only part of the query (``Ranking.partial``)."""
         parsed = parse_query(query) if isinstance(query, str) else query
+        if isinstance(notes, Mapping):
+            notes = [pid for pid, note in notes.items() if note and note.strip()]
         with self._lock:
             if limit is not None and limit <= 0 or not len(self._table):
                 return Ranking([], [])
-            allowed = self._filters.allowed(parsed, statuses, tags)
-            words = words_to_score(parsed, self._vocabulary)
-            if not words:
+            allowed = self._filters.allowed(parsed, statuses, tags, notes or ())
+            plan = plan_query(parsed, self._vocabulary)
+            if not plan.words:
                 return self._ranker.in_list_order(allowed, limit)
-            return self._ranker.ranked(words, allowed, limit)
+            return self._ranker.ranked(plan, allowed, limit)

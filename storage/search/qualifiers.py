@@ -14,6 +14,7 @@ Nothing here needs numpy: the CLI builds its help from this module without loadi
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,10 @@ class PaperFacts(Protocol):
         """Papers that link a GitHub repository."""
         ...
 
+    def with_note(self) -> BoolArray:
+        """Papers with a note."""
+        ...
+
     def with_venue(self, accepts: Callable[[str], bool]) -> BoolArray:
         """Papers with a venue status (folded: ``oral``) that ``accepts`` takes."""
         ...
@@ -61,6 +66,12 @@ class PaperFacts(Protocol):
     def by_author(self, name: str, *, highlight: bool) -> BoolArray:
         """Papers with one author whose name has every word of ``name`` (exactly, as a
         prefix, or a typo away); with ``highlight``, the hits mark the author words matched."""
+        ...
+
+    def in_field(self, field: str, text: str, *, highlight: bool) -> BoolArray:
+        """Papers whose ``field`` ("title", "abstract") has the word of ``text`` (exactly, as a
+        prefix, or a typo away) or, for several words, has them in a row; with ``highlight``,
+        the hits mark the words matched there."""
         ...
 
     def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:
@@ -114,6 +125,71 @@ def statuses_for(value: str) -> frozenset[Status]:
     return frozenset(s for word, s in STATUS_WORDS.items() if word.startswith(value))
 
 
+#: What ``has:`` asks of the papers, by the word it takes (a prefix, or a plural, will do).
+HAS_WORDS: Final[Mapping[str, Callable[[PaperFacts], BoolArray]]] = {
+    "code": lambda facts: facts.with_code(),
+    "note": lambda facts: facts.with_note(),
+}
+
+
+def has_word(value: str) -> str | None:
+    """The ``has:`` word a value names (``has:n`` and ``has:notes`` name ``note``), if any."""
+    return next((w for w in HAS_WORDS if w.startswith(value) or value == f"{w}s"), None)
+
+
+def _has(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
+    return HAS_WORDS[has_word(qualifier.value) or ""](facts)
+
+
+def _has_a_word(value: str) -> bool:
+    return any(c.isalnum() for c in value)
+
+
+def _in_field(field: str) -> Callable[[PaperFacts, Qualifier], BoolArray]:
+    def select(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
+        # A negated field word is not what the user is looking at: it is not marked.
+        return facts.in_field(field, qualifier.value, highlight=not qualifier.negated)
+
+    return select
+
+
+_NUMBER_TEST: Final = re.compile(
+    r"(?P<op>>=|<=|>|<|=)?(?P<a>-?\d+(?:\.\d+)?)(?:\.\.(?P<b>-?\d+(?:\.\d+)?))?"
+)
+
+
+def number_test(value: str) -> Callable[[float], bool] | None:
+    """What ``>6``, ``>=6.5``, ``<4``, ``5..7`` or ``6`` asks of a number; None for no such."""
+    match = _NUMBER_TEST.fullmatch(value.replace(" ", ""))
+    if match is None or (match["op"] and match["b"]):
+        return None
+    a = float(match["a"])
+    if match["b"]:
+        b = float(match["b"])
+        return lambda n: a <= n <= b
+    tests: dict[str, Callable[[float], bool]] = {
+        ">": lambda n: n > a, ">=": lambda n: n >= a, "<": lambda n: n < a,
+        "<=": lambda n: n <= a, "=": lambda n: n == a, "": lambda n: n == a,
+    }  # fmt: skip
+    return tests[match["op"] or ""]
+
+
+def _by_number(field: str) -> Callable[[PaperFacts, Qualifier], BoolArray]:
+    """Papers whose extra field ``field`` (a number) passes the qualifier's test; papers
+    without the field never do."""
+
+    def select(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
+        test = number_test(qualifier.value) or (lambda n: False)
+
+        def passes(paper: Paper) -> bool:
+            value = paper.fact(field)
+            return isinstance(value, int | float) and test(float(value))
+
+        return facts.where(passes)
+
+    return select
+
+
 def _by_author(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
     # A negated author is not what the user is looking at: its words are not marked.
     return facts.by_author(qualifier.value, highlight=not qualifier.negated)
@@ -132,11 +208,11 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
     ),
     QualifierKind(
         key="has",
-        value="code",
-        help="the paper links a GitHub repository",
-        example="has:code",
-        select=lambda facts, q: facts.with_code(),
-        accepts="code".startswith,
+        value="WHAT",
+        help="code: the paper links a GitHub repository; note: you wrote a note on it",
+        example="has:note",
+        select=_has,
+        accepts=lambda value: has_word(value) is not None,
         hint="has:code",
     ),
     QualifierKind(
@@ -156,6 +232,22 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         hint="author:NAME",
     ),
     QualifierKind(
+        key="title",
+        value="WORD",
+        help="WORD in the title (as a prefix, or with a typo); quoted, words in a row there",
+        example='title:"flow matching"',
+        select=_in_field("title"),
+        accepts=_has_a_word,
+    ),
+    QualifierKind(
+        key="abstract",
+        value="WORD",
+        help="WORD in the abstract or keywords (as title: does)",
+        example="abstract:benchmark",
+        select=_in_field("abstract"),
+        accepts=_has_a_word,
+    ),
+    QualifierKind(
         key="list",
         value="NAME",
         help="NAME is part of the name of a list the paper is in",
@@ -169,6 +261,31 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="tag:toread",
         select=lambda facts, q: facts.tagged(lambda tags: any(q.value in fold(t) for t in tags)),
         hint="tag:X",
+    ),
+    QualifierKind(
+        key="rating",
+        value="N",
+        help="the average review rating a list gave: >6, >=6.5, <4, 5..7 or 6",
+        example="rating:>6",
+        select=_by_number("rating"),
+        accepts=lambda value: number_test(value) is not None,
+    ),
+    QualifierKind(
+        key="citations",
+        value="N",
+        help="the citation count a list gave: >100, <10, 10..50 or 0",
+        example="citations:>100",
+        select=_by_number("citations"),
+        accepts=lambda value: number_test(value) is not None,
+    ),
+    QualifierKind(
+        key="area",
+        value="NAME",
+        help="NAME is part of the paper's primary area (or track), as its list gave it",
+        example='area:"reinforcement learning"',
+        select=lambda facts, q: facts.where(
+            lambda paper: q.value in fold(str(paper.fact("area") or ""))
+        ),
     ),
 )
 
@@ -197,7 +314,8 @@ def read_qualifier(key: str, value: str, negated: bool) -> Qualifier | None:
 
 #: The rest of the query syntax, as help texts say it after the qualifiers.
 OTHER_SYNTAX: Final = (
-    '"exact phrase" wants the words in a row; -word and -"phrase" leave papers out; '
+    'a paper must match every word; "exact phrase" wants the words in a row; OR between two '
+    'words or phrases wants either; -word and -"phrase" leave papers out; '
     "an unknown qualifier is plain text"
 )
 

@@ -2,8 +2,11 @@
 
 Syntax: free words; ``"exact phrase"`` (required, and its last word is a prefix while the quote
 is open); ``-word`` and ``-"phrase"`` exclude; ``key:value`` qualifiers (``qualifiers.py``),
-each negatable with a leading ``-``. A value a qualifier does not take, and an unknown key
-(``foo:bar``), are free text: nothing typed is an error.
+each negatable with a leading ``-``; ``OR`` (upper case, as on GitHub and Google) between two
+words or phrases makes them alternatives (``diffusion OR flow matching`` wants "matching" and
+one of "diffusion" and "flow"). A value a qualifier does not take, an unknown key
+(``foo:bar``), a lower-case "or" and an ``OR`` with nothing to join are free text or nothing:
+nothing typed is an error.
 """
 
 from __future__ import annotations
@@ -14,6 +17,18 @@ from typing import Final
 
 from storage.search.qualifiers import QUALIFIER_KEYS, Qualifier, read_qualifier
 from storage.search.text import WORD, folded, query_words
+
+#: The word that joins two terms as alternatives.
+OR: Final = "OR"
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One term typed: the positions of its words in ``Query.words`` (a chunk such as
+    ``graph/neural`` gives two), or of its phrase in ``Query.phrases``."""
+
+    words: tuple[int, ...] = ()
+    phrase: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +44,16 @@ class Query:
     typing: bool = False
     #: The last phrase has no closing quote yet: its last word is matched as a prefix.
     open_phrase: bool = False
+    #: Terms joined by ``OR``, each group in the order typed: a paper needs one term of each
+    #: group (its words and phrases are also in ``words`` and ``phrases``).
+    either: tuple[tuple[Term, ...], ...] = ()
+
+    def grouped(self) -> tuple[frozenset[int], frozenset[int]]:
+        """The positions of the words, and of the phrases, that belong to an ``OR`` group."""
+        terms = [term for group in self.either for term in group]
+        words = frozenset(i for term in terms for i in term.words)
+        phrases = frozenset(term.phrase for term in terms if term.phrase is not None)
+        return words, phrases
 
     @property
     def is_empty(self) -> bool:
@@ -55,6 +80,7 @@ def parse_query(text: str) -> Query:
     phrases: list[str] = []
     excluded_phrases: list[str] = []
     qualifiers: list[Qualifier] = []
+    groups = _Groups()
     typing = open_phrase = False
     for match in _CHUNK.finditer(text):
         negated = bool(match.group("neg"))
@@ -68,24 +94,38 @@ def parse_query(text: str) -> Query:
             qualifier = read_qualifier(key.lower(), value, negated)
             if qualifier is not None:
                 qualifiers.append(qualifier)
+                groups.other()
                 continue
             if not value.strip() and key.lower() in QUALIFIER_KEYS:
+                groups.other()
                 continue  # "is:" being typed: no filter yet
             chunk = f"{key} {value}"
         elif match.group("phrase") is not None:
             phrase = " ".join(WORD.findall(folded(match.group("phrase"))))
-            if phrase:
-                (excluded_phrases if negated else phrases).append(phrase)
-                open_phrase = last and not match.group("close") and not negated
+            if phrase and not negated:
+                groups.term(Term(phrase=len(phrases)))
+                phrases.append(phrase)
+                open_phrase = last and not match.group("close")
+            else:
+                groups.other()
+                if phrase:
+                    excluded_phrases.append(phrase)
             continue
         else:
             chunk = match.group("word")
+            if chunk == OR and not negated:
+                groups.join()
+                continue
         found = query_words(chunk)
         if negated:
             excluded.extend(found)
+            groups.other()
         elif found:
+            groups.term(Term(words=tuple(range(len(words), len(words) + len(found)))))
             words.extend(found)
             typing = last and text[-1:].strip() != "" and WORD.search(text[-1]) is not None
+        else:
+            groups.other()
     return Query(
         words=tuple(words),
         excluded=tuple(excluded),
@@ -94,4 +134,38 @@ def parse_query(text: str) -> Query:
         qualifiers=tuple(qualifiers),
         typing=typing,
         open_phrase=open_phrase,
+        either=groups.found(),
     )
+
+
+class _Groups:
+    """The ``OR`` groups of a query, as its chunks are read: an ``OR`` joins the term just before
+    it to the term just after it; anything else between them (a qualifier, an exclusion, the
+    end of the text) leaves it joining nothing."""
+
+    def __init__(self) -> None:
+        self._groups: list[list[Term]] = []
+        self._previous: Term | None = None
+        self._joining: Term | None = None
+
+    def term(self, term: Term) -> None:
+        """A word or phrase the query wants."""
+        joining, self._joining, self._previous = self._joining, None, term
+        if joining is None:
+            return
+        if self._groups and self._groups[-1][-1] is joining:
+            self._groups[-1].append(term)
+        else:
+            self._groups.append([joining, term])
+
+    def join(self) -> None:
+        """An ``OR``: the previous term, if any, is joined to the next."""
+        self._joining, self._previous = self._previous, None
+
+    def other(self) -> None:
+        """A chunk that is not a wanted term: it breaks any ``OR`` in progress."""
+        self._joining = self._previous = None
+
+    def found(self) -> tuple[tuple[Term, ...], ...]:
+        """The groups, each in the order typed."""
+        return tuple(tuple(group) for group in self._groups)

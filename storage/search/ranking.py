@@ -1,8 +1,10 @@
-"""Ranking the papers a query's words match, best first.
+"""Ranking the papers a query's words select (``matching.py``), best first.
 
 In order of precedence:
 
-1. how many query words a paper matches (all words beat some);
+1. how many query words a paper matches (an ``OR`` group counts as one word): a paper with
+   every word is listed with the others that have them all, before those with more of the
+   words that do not narrow a query (``of``);
 2. a bonus when the query names the paper's method (``ParaSolver``) or, typed in order, is a
    phrase of its title;
 3. the sum over query words of ``quality * idf * field_score``: ``quality`` is 1 for an exact
@@ -25,8 +27,8 @@ import numpy.typing as npt
 
 from storage.search.filters import Allowed, Filters, PhraseCheck
 from storage.search.hits import NO_WORDS, Explanation, MatchedWords, Ranking
-from storage.search.postings import FloatArray, IntArray, Postings
-from storage.search.query import Query
+from storage.search.matching import Plan, ScoredWord, selection
+from storage.search.postings import ALL_FIELDS, FloatArray, IntArray, Postings
 from storage.search.table import PaperTable
 from storage.search.vocabulary import Expansion, Vocabulary
 
@@ -39,10 +41,6 @@ _PHRASE_RERANK: Final = 50
 #: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
 _SCORES_KEPT: Final = 32
 
-#: A word to score: the index word, whether it is still being typed, whether only an exact
-#: match counts (a word of a phrase).
-ScoredWord = tuple[str, bool, bool]
-
 
 @dataclass(frozen=True, slots=True)
 class WordScores:
@@ -50,19 +48,6 @@ class WordScores:
 
     scores: FloatArray
     expansion: Expansion
-
-
-def words_to_score(query: Query, vocabulary: Vocabulary) -> list[ScoredWord]:
-    """The words a query is scored by: its free words (compounds resolved), then its phrases'."""
-    words: list[ScoredWord] = []
-    for i, word in enumerate(query.words):
-        typing = query.typing and i == len(query.words) - 1
-        words.extend((w, t, False) for w, t in vocabulary.resolve(word, typing))
-    for i, phrase in enumerate(query.phrases):
-        is_open = query.open_phrase and i == len(query.phrases) - 1
-        parts = phrase.split()
-        words.extend((w, is_open and j == len(parts) - 1, True) for j, w in enumerate(parts))
-    return words
 
 
 class Ranker:
@@ -85,25 +70,30 @@ class Ranker:
         """Memory of the remembered word scores."""
         return sum(entry.scores.nbytes for entry in self._scores.values())
 
-    def ranked(self, words: list[ScoredWord], allowed: Allowed, limit: int | None) -> Ranking:
-        """The allowed papers the words match, best first."""
-        size = len(self._table)
+    def ranked(self, plan: Plan, allowed: Allowed, limit: int | None) -> Ranking:
+        """The allowed papers the plan's words select, best first."""
+        words = plan.words
         scored = [self._word_scores(word) for word in words]
-        total = np.zeros(size, dtype=np.float64)
-        covered = np.zeros(size, dtype=np.int64)
+        total = np.zeros(len(self._table), dtype=np.float64)
         for entry in scored:
             total += entry.scores
-            covered += entry.scores > 0
-        candidates = np.flatnonzero(allowed.mask & (covered > 0))
-        if not len(candidates):
-            return Ranking([], [])
-        score = covered[candidates] * _TIER + total[candidates]
-        score += self._name_bonus(words, scored, candidates)
-        free = [(w, t) for w, t, exact in words if not exact]
-        if len(free) >= 2:
-            score += self._phrase_bonus(free, scored, candidates, score)
-        order = self._passing(candidates, score, limit, allowed.checks)
-        return self._ranking(candidates[order], score[order], scored, allowed.author_terms)
+        chosen = selection(plan, [entry.scores > 0 for entry in scored], self._table.live)
+        pool = allowed.mask & (chosen.tier > 0)
+        checks = [*allowed.checks, *chosen.checks]
+        for level in chosen.levels(pool):
+            candidates = np.flatnonzero(pool & (chosen.met == level))
+            if not len(candidates):
+                continue
+            score = chosen.tier[candidates] * _TIER + total[candidates]
+            score += self._name_bonus(words, scored, candidates)
+            free = [(w, t) for w, t, exact in words if not exact]
+            if len(free) >= 2 and not plan.has_groups:
+                score += self._phrase_bonus(free, scored, candidates, score)
+            order = self._passing(candidates, score, limit, checks)
+            if len(order):
+                partial = None if level == chosen.narrowing else (level, chosen.narrowing)
+                return self._ranking(candidates[order], score[order], scored, allowed, partial)
+        return Ranking([], [])
 
     def in_list_order(self, allowed: Allowed, limit: int | None) -> Ranking:
         """Every paper the filters allow, in list order (a query without words)."""
@@ -113,7 +103,7 @@ class Ranker:
             slots = slots[self._passing(slots, -ranks, limit, allowed.checks)]
         if limit is not None:
             slots = slots[:limit]
-        return self._ranking(slots, np.zeros(len(slots)), (), allowed.author_terms)
+        return self._ranking(slots, np.zeros(len(slots)), (), allowed)
 
     def _word_scores(self, word: ScoredWord) -> WordScores:
         """Per-paper scores of one query word (the best of its expansions), cached."""
@@ -228,21 +218,24 @@ class Ranker:
         slots: IntArray,
         scores: npt.NDArray[np.float64],
         scored: Sequence[WordScores],
-        author_terms: set[str],
+        allowed: Allowed,
+        partial: tuple[int, int] | None = None,
     ) -> Ranking:
         """The papers in ``slots``, explained (matched words per field) when first read."""
-        tids = tuple(dict.fromkeys(t for entry in scored for t in entry.expansion.tids))
+        fields = dict.fromkeys((t for entry in scored for t in entry.expansion.tids), ALL_FIELDS)
+        for tid, bits in allowed.field_terms.items():
+            fields[tid] = fields.get(tid, 0) | bits
         explanation: Explanation = NO_WORDS
-        if tids or author_terms:
+        if fields or allowed.author_terms:
             explanation = MatchedWords(
                 self._table.papers,
                 tuple(self._postings.segments),
                 self._vocabulary.terms,
                 slots,
-                tids,
-                frozenset(author_terms),
+                tuple(fields.items()),
+                frozenset(allowed.author_terms),
             )
-        return Ranking(self._table.ids[slots].tolist(), scores.tolist(), explanation)
+        return Ranking(self._table.ids[slots].tolist(), scores.tolist(), explanation, partial)
 
 
 def _has_run(tokens: list[int], accepted: list[set[int]]) -> bool:

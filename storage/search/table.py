@@ -7,7 +7,7 @@ marks the old one dead, and keeps its place in the list (its *rank*), until a re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +20,8 @@ class PaperTable:
     """The indexed papers by slot, and per slot the arrays a search reads."""
 
     def __init__(self, next_rank: int = 0) -> None:
-        self.papers: list[Paper] = []
+        #: The paper of each slot (an index loaded from disk reads them as far as asked).
+        self.papers: MutableSequence[Paper] = []
         self.slot_by_id: dict[str, int] = {}
         #: Paper id of each slot, as an array so that a search picks thousands at once.
         self.ids: npt.NDArray[np.object_] = np.zeros(0, dtype=object)

@@ -14,7 +14,7 @@ from typing import Final
 import numpy as np
 
 from storage.models import Paper, Status
-from storage.similar.matrix import FloatArray, IntArray, build
+from storage.similar.matrix import FloatArray, IntArray, Matrix, build
 from storage.similar.terms import distinct
 from storage.similar.topics import Topic, cluster
 
@@ -64,13 +64,29 @@ class SimilarityIndex:
     """Paper-to-paper similarity over a library: neighbours, suggested order, topics."""
 
     def __init__(self, papers: Sequence[Paper] = ()) -> None:
-        self._papers: dict[str, Paper] = {paper.id: paper for paper in papers}
+        self._given: Sequence[Paper] = ()
+        self._papers: dict[str, Paper] | None = {paper.id: paper for paper in papers}
         self._matrix = build(list(self._papers.values()))
+
+    @classmethod
+    def from_matrix(cls, matrix: Matrix, papers: Sequence[Paper]) -> SimilarityIndex:
+        """The index of ``papers`` whose matrix was built before (``store.py`` loads it); the
+        papers are read only if papers are added."""
+        index = cls()
+        index._given, index._papers, index._matrix = papers, None, matrix
+        return index
+
+    @property
+    def matrix(self) -> Matrix:
+        """The tf-idf matrix (``store.py`` saves it)."""
+        return self._matrix
 
     def add(self, papers: Sequence[Paper]) -> None:
         """Add papers (a paper with a known id replaces it in place) and rebuild the matrix."""
         if not papers:
             return
+        if self._papers is None:
+            self._papers = {paper.id: paper for paper in self._given}
         for paper in papers:
             self._papers[paper.id] = paper
         # One assignment, so that a query in another thread sees the old or the new matrix.

@@ -1,4 +1,5 @@
-"""Paper lists as CSV or TSV: a header row that names an abstract column, one paper per row."""
+"""Paper lists as CSV or TSV (RFC 4180): a header row naming an abstract (or title) column,
+one paper per row. Our own CSV export reads back whole: statuses, notes and tags too."""
 
 from __future__ import annotations
 
@@ -42,36 +43,63 @@ def _looks_like_csv(text: str) -> bool:
     return len(cells) > 1 and bool(cells & set(ALIASES["abstract"]))
 
 
+def _delimiter(header: str, path: Path) -> str:
+    """The delimiter of a header row: the candidate it holds most of, outside quotes.
+
+    Only the delimiter is guessed: quoting is RFC 4180's, whatever the first rows hold
+    (``csv.Sniffer`` guesses ``doublequote=False`` when no ``""`` appears early, and then
+    splits every abstract that holds a quote).
+    """
+    outside = re.sub(r'"[^"]*"', "", header)
+    counts = {d: outside.count(d) for d in ",\t;"}
+    best = max(counts, key=lambda d: counts[d])
+    if counts[best] == 0:
+        return "\t" if path.suffix.lower() == ".tsv" else ","
+    return best
+
+
+#: Our CSV export writes a cell that a spreadsheet would run as a formula behind a "'":
+#: what follows the quote is the cell.
+_FORMULA_GUARD = re.compile(r"^'(?=[=+\-@\t\r\n])")
+#: Record errors reported before the rest are only counted.
+_MAX_ROW_ERRORS = 100
+
+
 def read_csv(text: str, path: Path) -> ReadResult:
-    """A CSV (or TSV) file with a header row that names an abstract column."""
-    sample = text[:8192]
-    try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",\t;")
-    except csv.Error:
-        dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.excel
+    """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column."""
+    header_line = text[: text.find("\n") if "\n" in text[:65536] else 65536]
+    delimiter = _delimiter(header_line, path)
     csv.field_size_limit(max(MAX_ABSTRACT_CHARS * 50, 1 << 24))
-    reader = csv.reader(io.StringIO(text), dialect)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', doublequote=True)
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
         raise SourceError(f"{path}: not a CSV file with a header row") from None
     names = [h.strip().lstrip("\ufeff").lower() for h in header]
-    if not set(names) & set(ALIASES["abstract"]):
+    if not set(names) & (set(ALIASES["abstract"]) | set(ALIASES["title"])):
         shown = ", ".join(h for h in names[:8] if h) or "none"
-        raise SourceError(f"{path}: the CSV has no abstract column (its columns: {shown})")
+        raise SourceError(f"{path}: the CSV has no abstract or title column (its columns: {shown})")
     result = ReadResult(source=str(path), list_name=path.stem)
     number = 0
-    try:
-        for row in reader:
-            if not any(cell.strip() for cell in row):
-                continue
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
             number += 1
-            result.add(
-                number,
-                {names[i]: cell for i, cell in enumerate(row) if i < len(names) and names[i]},
-            )
-    except csv.Error as exc:
-        result.errors.append(RecordError(result.source, number + 1, f"bad CSV row ({exc})"))
+            if len(result.errors) < _MAX_ROW_ERRORS:
+                result.errors.append(RecordError(result.source, number, f"bad CSV row ({exc})"))
+            continue
+        if not any(cell.strip() for cell in row):
+            continue
+        number += 1
+        fields = {
+            names[i]: _FORMULA_GUARD.sub("", cell)
+            for i, cell in enumerate(row)
+            if i < len(names) and names[i]
+        }
+        result.add(number, fields)
     return result
 
 

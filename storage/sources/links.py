@@ -1,4 +1,4 @@
-"""GitHub repositories linked from a paper: in its text, and in a catalog's code field.
+"""Links of a paper: GitHub repositories in its text or a catalog's code field; its web page.
 
 Pure standard library and total: no function raises on any string, and every regular
 expression is written so that it runs in linear time on hostile input.
@@ -7,9 +7,17 @@ expression is written so that it runs in linear time on hostile input.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
+from urllib.parse import urlsplit
 
-__all__ = ["extract_github_links", "github_from_code_field"]
+__all__ = ["extract_github_links", "github_from_code_field", "web_url"]
+
+#: Longer than this, a paper's page address is not one (browsers stop near 2,000 characters).
+MAX_URL_CHARS = 4096
+# Printable ASCII that RFC 3986 never allows raw in a URL, yet browsers take: written as %XX,
+# so that "}" cannot close a BibTeX field, nor ">" or "|" end a Markdown link or table cell.
+_UNSAFE_IN_URL = {ch: f"%{ord(ch):02X}" for ch in '"<>\\^`{|}'}
 
 # `github.com/OWNER/REPO`, with or without a scheme and `www.`, not preceded by a word
 # character, a dot or a hyphen (so `gist.github.com` and `mygithub.com` never match).
@@ -146,3 +154,26 @@ def github_from_code_field(value: str) -> tuple[str, ...]:
             ):
                 _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
     return tuple(found)
+
+
+def web_url(value: str) -> str:
+    """``value`` as a web page address (``http(s)://`` and a host, on one line); "" if not one.
+
+    The whitespace around it is dropped. One inside it (a newline that would start a Markdown
+    line or a BibTeX field), a control or a formatting character (a bidirectional override)
+    makes it no address: a paper keeps no link rather than a wrong one. The scheme is written
+    in lower case, and the few characters RFC 3986 forbids as ``%XX``.
+    """
+    url = value.strip()
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or len(url) > MAX_URL_CHARS:
+        return ""
+    if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in url):
+        return ""
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:  # a malformed port or IPv6 address
+        return ""
+    if not host:
+        return ""
+    return f"{scheme.lower()}://" + "".join(_UNSAFE_IN_URL.get(ch, ch) for ch in rest)

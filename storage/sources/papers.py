@@ -1,65 +1,92 @@
-"""From source records to ``Paper``s: stable ids, links, titles, and catalog enrichment."""
+"""From source records to ``Paper``s: ids, links, titles, venues, and catalog enrichment."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from storage.identity import (
+    ID_LENGTH,
+    abstract_identity,
+    id_of_abstract,
+    id_of_title,
+    title_key,
+    titles_compatible,
+)
+from storage.importing import unique_links
 from storage.models import Paper
+from storage.sources.fields import merge_extra
 from storage.sources.links import extract_github_links
 from storage.sources.records import ReadResult, SourceRecord
 from storage.sources.titles import derive_title
-from storage.text.normalize import key as normalize_key
+from storage.sources.venues import venue_text
 
-ID_LENGTH = 12
+__all__ = [
+    "ID_LENGTH", "Catalog", "build_paper", "enrich", "name_from_title", "paper_id", "unique_links",
+]  # fmt: skip
 
 
-def paper_id(abstract: str) -> str:
-    """The stable id of a paper: 12 hex characters of the hash of its normalised abstract."""
-    return hashlib.sha1(normalize_key(abstract).encode("utf-8")).hexdigest()[:ID_LENGTH]
+def paper_id(abstract: str, title: str = "") -> str:
+    """The id of a paper: from its abstract (``storage.identity``), or from its title when it
+    has no real abstract. A paper sharing its abstract with another may get another id on
+    import (``storage.importing``)."""
+    identity = abstract_identity(abstract)
+    return id_of_abstract(identity) if identity is not None else id_of_title(title)
 
 
 @dataclass(slots=True)
 class Catalog:
-    """Records of a catalog file, found by normalised abstract or, failing that, by title."""
+    """Records of a catalog file, found by abstract (with a compatible title) or by title."""
 
     by_abstract: dict[str, SourceRecord] = field(default_factory=dict)
     by_title: dict[str, SourceRecord] = field(default_factory=dict)
 
     @classmethod
     def from_results(cls, results: Iterable[ReadResult]) -> Catalog:
-        """Index every record of the catalog's files."""
+        """Index every record of the catalog's files (title-only records by title alone)."""
         catalog = cls()
         for result in results:
             for record in result.records:
-                catalog.by_abstract.setdefault(normalize_key(record.abstract), record)
+                identity = abstract_identity(record.abstract)
+                if identity is not None:
+                    catalog.by_abstract.setdefault(identity, record)
                 if record.title:
-                    catalog.by_title.setdefault(normalize_key(record.title), record)
+                    catalog.by_title.setdefault(title_key(record.title), record)
         return catalog
 
     def __len__(self) -> int:
-        return len(self.by_abstract)
+        return len(self.by_abstract) + sum(not r.abstract for r in self.by_title.values())
 
     def find(self, record: SourceRecord) -> SourceRecord | None:
         """The catalog's record for the same paper, if it has one."""
-        found = self.by_abstract.get(normalize_key(record.abstract))
-        if found is None and record.title:
-            found = self.by_title.get(normalize_key(record.title))
-        return found
+        identity = abstract_identity(record.abstract)
+        found = self.by_abstract.get(identity) if identity is not None else None
+        if found is not None and titles_compatible(found.title, record.title):
+            return found
+        if record.title:
+            by_title = self.by_title.get(title_key(record.title))
+            # a catalog record with another abstract is another paper of the same title
+            if by_title is not None and (
+                not by_title.abstract or abstract_identity(by_title.abstract) in (None, identity)
+            ):
+                return by_title
+        return None
 
 
 def enrich(record: SourceRecord, entry: SourceRecord) -> SourceRecord:
     """Fill what ``record`` lacks from a catalog ``entry`` of the same paper; links are merged."""
-    return SourceRecord(
-        abstract=record.abstract,
+    return replace(
+        record,
+        abstract=record.abstract or entry.abstract,
         title=record.title or entry.title,
         authors=record.authors or entry.authors,
         url=record.url or entry.url,
-        github=tuple(dict.fromkeys(record.github + entry.github)),
+        github=unique_links(record.github + entry.github),
         venue_status=record.venue_status or entry.venue_status,
         keywords=record.keywords or entry.keywords,
+        venue=record.venue or entry.venue,
+        extra=merge_extra(entry.extra, record.extra),
     )
 
 
@@ -75,17 +102,28 @@ def name_from_title(title: str) -> str:
     return name if len(name.split()) <= 3 else ""
 
 
-def build_paper(record: SourceRecord, list_name: str, position: int) -> Paper:
-    """Clean one record into a ``Paper``: id, links from prose and code fields, a title."""
-    github = tuple(dict.fromkeys(extract_github_links(record.abstract) + record.github))
+def build_paper(
+    record: SourceRecord,
+    list_name: str,
+    position: int,
+    pid: str | None = None,
+    lists: tuple[str, ...] = (),
+) -> Paper:
+    """Clean one record into a ``Paper``: links from prose and code fields, a title, a venue.
+
+    ``pid`` is the id the import gave it (``paper_id`` of its text when None); ``lists``,
+    every list it is in (``list_name`` alone when empty).
+    """
+    github = unique_links(extract_github_links(record.abstract) + record.github)
     title = " ".join(record.title.split())
     if title:
         name, derived = name_from_title(title), False
     else:
         made = derive_title(record.abstract, github)
         title, name, derived = made.title, made.name, True
+    lists = lists or (list_name,)
     return Paper(
-        id=paper_id(record.abstract),
+        id=pid or paper_id(record.abstract, title),
         title=title,
         abstract=record.abstract,
         authors=record.authors,
@@ -93,9 +131,11 @@ def build_paper(record: SourceRecord, list_name: str, position: int) -> Paper:
         url=record.url,
         keywords=record.keywords,
         venue_status=record.venue_status,
-        list=list_name,
+        list=lists[0],
         position=position,
         title_derived=derived,
         name=name,
-        lists=(list_name,),
+        lists=lists,
+        venue=venue_text(record.venue, *lists),
+        extra=record.extra,
     )

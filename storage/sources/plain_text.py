@@ -23,9 +23,15 @@ MAX_TITLE_CHARS = 250
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
+#: Files of these kinds are never lists of abstracts, whatever their text: a README's
+#: paragraphs are no papers, nor are a BibTeX or RIS file's lines.
+NOT_PLAIN_LISTS = frozenset({".md", ".markdown", ".rst", ".bib", ".bibtex", ".ris", ".html"})
+
+
 def sniff_plain_text(text: str, path: Path) -> Fit:
-    """Any text can be a list of paragraphs: the reader of last resort."""
-    return Fit.ANY
+    """Any text can be a list of paragraphs, the reader of last resort, except a file whose
+    name says it is something else (Markdown, BibTeX, RIS…)."""
+    return Fit.NO if path.suffix.lower() in NOT_PLAIN_LISTS else Fit.ANY
 
 
 def read_plain_text(text: str, path: Path) -> ReadResult:
@@ -85,7 +91,7 @@ def split_title(paragraph: str) -> tuple[str, str]:
 PLAIN_TEXT = Reader(
     name="plain text",
     label="text",
-    suffixes=(".txt", ".text", ".md"),
+    suffixes=(".txt", ".text"),
     sniff=sniff_plain_text,
     read=read_plain_text,
 )

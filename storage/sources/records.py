@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from storage.errors import SourceError
-from storage.models import RecordError
-from storage.sources.links import github_from_code_field
+from storage.identity import is_placeholder
+from storage.models import Decision, ExtraValue, RecordError
+from storage.sources.fields import decision_of, extra_fields, lists_of, triage_status
+from storage.sources.links import github_from_code_field, web_url
 
 #: Abstracts are a few thousand characters; anything far longer is not one.
 MAX_ABSTRACT_CHARS = 20_000
@@ -25,6 +27,8 @@ MAX_ABSTRACT_CHARS = 20_000
 MIN_ABSTRACT_CHARS = 40
 #: A first line (or a name field) this short names the list.
 MAX_HEADER_CHARS = 150
+#: Titles are a line; a longer "title" field is cut here.
+MAX_TITLE_CHARS = 1000
 
 # Field names real exports use, by the name we give the field.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -43,14 +47,21 @@ ALIASES: dict[str, tuple[str, ...]] = {
         "pdf",
     ),
     "github": ("github", "code", "code_url", "github_url", "repo", "repository", "code_link"),
-    "venue_status": ("status", "decision", "venue_status", "presentation"),
+    "venue_status": ("venue_status", "status", "decision", "presentation"),
     "keywords": ("keywords", "keyword", "topics", "subjects"),
+    # OpenReview API v2 says "ICLR 2025 Oral" in ``venue``, ``ICLR.cc/2025/Conference`` in
+    # ``venueid``; BibTeX-like sources say ``booktitle`` or ``journal``, and ``year``.
+    "venue": ("venue", "venueid", "conference", "booktitle", "journal", "container-title"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class SourceRecord:
-    """One paper as a source gave it, under our field names; not yet cleaned."""
+    """One paper as a source gave it, under our field names; not yet cleaned.
+
+    ``abstract`` is "" for a record without one (BibTeX, RIS, a title-only catalog): it then
+    has a title, by which it is known.
+    """
 
     abstract: str
     title: str = ""
@@ -59,6 +70,13 @@ class SourceRecord:
     github: tuple[str, ...] = ()
     venue_status: str = ""
     keywords: tuple[str, ...] = ()
+    #: The venue as the source says it (``ICLR 2025 Oral``, a booktitle and its year).
+    venue: str = ""
+    extra: tuple[tuple[str, ExtraValue], ...] = ()
+    #: The lists the source says the paper is in (our exports, a library); () for none.
+    lists: tuple[str, ...] = ()
+    #: What the user made of the paper, when the source says (our exports, a library).
+    decision: Decision | None = None
 
 
 @dataclass(slots=True)
@@ -171,31 +189,59 @@ def field_value(item: Mapping[str, Any], name: str) -> Any:
 
 
 def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, str]:
-    """Map a source's fields (lower-cased names) onto a ``SourceRecord``, or say what is missing."""
+    """Map a source's fields (lower-cased names) onto a ``SourceRecord``, or say what is missing.
+
+    A record needs an abstract or a title; one with only a title is known by it. A ``status``
+    that is a triage state ("starred") is the user's decision (our own exports), not the
+    venue's; ``title_derived`` (ours too) drops the title, which is derived again.
+    """
     abstract = field_value(item, "abstract")
-    if abstract is None:
-        return None, "no abstract"
-    if not isinstance(abstract, str):
+    if abstract is not None and not isinstance(abstract, str):
         return None, "the abstract is not text"
-    abstract = abstract.strip()
-    problem = abstract_problem(abstract)
-    if problem:
-        return None, f"the abstract {problem}"
+    abstract = (abstract or "").strip()
+    if len(abstract) > MAX_ABSTRACT_CHARS:
+        return None, f"the abstract {abstract_problem(abstract)}"
+    derived = item.get("title_derived") in (True, "true", "True")  # ours: derived again
+    title = "" if derived else _one_line(field_value(item, "title"))
+    if not abstract and not title:
+        return None, "no abstract and no title"
+    if abstract and (abstract_problem(abstract) or is_placeholder(abstract)):
+        # a stray value or a placeholder: no abstract, the paper is known by its title
+        if not title:
+            problem = abstract_problem(abstract) or "is a placeholder"
+            return None, f"the abstract {problem}, and there is no title"
+        abstract = ""
     github: list[str] = []
     for value in _strings(field_value(item, "github")):
         github.extend(github_from_code_field(value))
+    venue_field = {**item, "status": None} if triage_status(item.get("status")) else item
+    venue = _venue(item)
+    stated = _one_line(field_value(venue_field, "venue_status"))
     return (
         SourceRecord(
             abstract=abstract,
-            title=_one_line(field_value(item, "title")),
+            title=title[:MAX_TITLE_CHARS],
             authors=_authors(field_value(item, "authors")),
             url=_url(item),
             github=tuple(dict.fromkeys(github)),
-            venue_status=venue_status(_one_line(field_value(item, "venue_status"))),
+            venue_status=venue_status(stated) if stated else _status_word(venue),
             keywords=_keywords(field_value(item, "keywords")),
+            venue=venue,
+            extra=extra_fields(item),
+            lists=lists_of(item),
+            decision=decision_of(item),
         ),
         "",
     )
+
+
+def _venue(item: Mapping[str, Any]) -> str:
+    """The venue a record names, with its year when a separate field gives it."""
+    venue = _one_line(field_value(item, "venue"))[:MAX_HEADER_CHARS]
+    year = _one_line(item.get("year"))[:10]
+    if venue and year and year not in venue:
+        venue = f"{venue} {year}"
+    return venue
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -249,14 +295,20 @@ def _url(item: Mapping[str, Any]) -> str:
     for alias in ALIASES["url"]:
         for value in _strings(item.get(alias)):
             value = value.strip()
-            if value.startswith(("http://", "https://")):
-                return value
-            if alias in ("forum", "openreview") and _OPENREVIEW_ID.match(value):
+            if url := web_url(value):  # one line, http(s), a host: no newline reaches an export
+                return url
+            if alias in ("forum", "openreview") and _OPENREVIEW_ID.fullmatch(value):
                 return f"https://openreview.net/forum?id={value}"
     return ""
 
 
 _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")
+
+
+def _status_word(text: str) -> str:
+    """The presentation a venue names (``ICLR 2025 Oral`` → ``Oral``), or ""."""
+    low = text.casefold()
+    return next((w.capitalize() for w in _VENUE_WORDS if w in low), "")
 
 
 def venue_status(text: str) -> str:

@@ -15,25 +15,38 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from storage.errors import SourceError
+from storage.sources.arxiv_email import ARXIV_EMAIL
+from storage.sources.bibtex import BIBTEX
+from storage.sources.csl_json import CSL_JSON
 from storage.sources.csv_lists import CSV_TSV
 from storage.sources.json_lists import JSON, JSON_LINES
+from storage.sources.library_files import LIBRARY
+from storage.sources.limits import ReadLimits, read_bounded
 from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import Fit, Reader, ReadResult, decode
+from storage.sources.ris import RIS
 
-#: The readers, in the order that breaks a tie between equally strong fits.
-READERS: tuple[Reader, ...] = (JSON, JSON_LINES, CSV_TSV, PLAIN_TEXT)
+#: The readers, in the order that breaks a tie between equally strong fits: a library's own
+#: files and CSL-JSON before other JSON, an arXiv email before other text.
+READERS: tuple[Reader, ...] = (
+    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_EMAIL, PLAIN_TEXT,
+)  # fmt: skip
+
+#: The readers as help texts name them: the native plain-text list first, common formats next.
+SHOWN_ORDER: tuple[Reader, ...] = (
+    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, ARXIV_EMAIL, LIBRARY,
+)  # fmt: skip
 
 #: The suffixes of the files a folder import picks up.
 LIST_SUFFIXES = frozenset(suffix for reader in READERS for suffix in reader.suffixes)
 
 
 def readable_formats(*, folder: bool = False) -> str:
-    """The formats for people, as help texts name them: ``text, JSON, JSONL, CSV``.
+    """The formats for people, as help texts name them: ``text, JSON, JSONL, CSV, …``.
 
     With ``folder``, ``… or a folder`` (of such files).
     """
-    # The plain-text list is the native format: help texts name it first.
-    labels = [PLAIN_TEXT.label] + [r.label for r in READERS if r is not PLAIN_TEXT]
+    labels = [r.label for r in SHOWN_ORDER]
     return ", ".join(labels) + (" or a folder" if folder else "")
 
 
@@ -57,21 +70,18 @@ def read_text_content(text: str, path: Path, readers: Sequence[Reader] = READERS
     return reader.read(text, path)
 
 
-def read_source(path: Path) -> ReadResult:
-    """Read one list file, whatever its format."""
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise SourceError(f"{path}: is a folder") from None
-    except FileNotFoundError:
-        raise SourceError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+def read_source(path: Path, limits: ReadLimits | None = None) -> ReadResult:
+    """Read one list file, whatever its format: a regular file within the size cap."""
+    raw = read_bounded(path, limits or ReadLimits())
     return read_text_content(decode(raw, path), path)
 
 
 def list_files(path: Path) -> list[Path]:
-    """The list files a path names: the file itself, or a folder's list files (recursively)."""
+    """The list files a path names: the file itself, or a folder's list files (recursively).
+
+    A folder gives its regular files with a list suffix, not hidden, not behind a symlinked
+    folder (no loops); what the path itself is, ``read_source`` checks.
+    """
     if not path.exists():
         raise SourceError(f"{path}: no such file or folder")
     if path.is_dir():

@@ -1,24 +1,62 @@
 """Text safe to write to a terminal: control characters shown as visible symbols, never obeyed.
 
 Everything that came from a file is data at the screen's border: an ESC in a title shows as
-``␛[31m`` instead of turning the terminal red.
+``␛[31m`` instead of turning the terminal red, and an OSC 52 sequence cannot write the
+clipboard. What is made visible:
+
+- C0 controls (U+0000–U+001F) as their Control Pictures (``␛`` for ESC, ``␇`` for BEL…), DEL
+  as ``␡``; a tab or a newline is a space on one line (``printable_block`` keeps newlines);
+- C1 controls (U+0080–U+009F, among them the 8-bit CSI U+009B that some terminals obey like
+  ``ESC [``) as ``�``;
+- bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) as ``�``:
+  they reorder the text after them, so that what shows is not what is there ("Trojan Source");
+- the line and paragraph separators U+2028 and U+2029 as spaces (some terminals break the
+  line there, others show nothing).
+
+The directional marks U+200E, U+200F and U+061C are kept: they are part of ordinary Arabic and
+Hebrew text, set the direction of the neutral characters beside them only, and cannot reverse a
+run of text the way an override does.
 """
 
 from __future__ import annotations
 
-# C0 and C1 control characters (and DEL) as their visible Unicode pictures. Tabs and newlines
-# are spaces here; ``printable_block`` keeps the newlines.
-_CONTROL = {c: chr(0x2400 + c) for c in range(0x20)} | {0x7F: "␡"}
-_CONTROL |= {c: "�" for c in range(0x80, 0xA0)}
-_CONTROL[0x09] = " "
-_CONTROL[0x0A] = " "
+import re
+
+#: What a character that would steer the terminal or reorder the text shows as.
+REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
+
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+_SEPARATORS = "\u2028\u2029"
+
+_CONTROL: dict[int, str] = {c: chr(0x2400 + c) for c in range(0x20)} | {0x7F: "␡"}
+_CONTROL |= {c: REPLACEMENT for c in (*range(0x80, 0xA0), *range(0x202A, 0x202F))}
+_CONTROL |= {c: REPLACEMENT for c in range(0x2066, 0x206A)}
+_CONTROL |= {0x09: " ", 0x0A: " ", 0x2028: " ", 0x2029: " "}
+
+# Searched before translating: most text holds none of these, and is returned as it is.
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_SEPARATORS}]")
+_UNSAFE_IN_BLOCK = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{_BIDI}{_SEPARATORS}]")
+# In JSON text these characters can only stand inside strings (JSON's own syntax is ASCII), so
+# writing them as \uXXXX escapes is lossless: every parser reads back the same string. Tab and
+# newline are the whitespace between tokens (inside strings every encoder escapes them).
+_UNSAFE_IN_JSON = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_SEPARATORS}]")
 
 
 def printable(text: str) -> str:
-    """``text`` with control characters made visible, safe to hand to the terminal."""
-    return text.translate(_CONTROL)
+    """``text`` on one line with control characters made visible, safe to hand to a terminal."""
+    return text.translate(_CONTROL) if _UNSAFE.search(text) else text
 
 
 def printable_block(text: str) -> str:
-    """Like ``printable`` but keeps newlines (for abstracts and notes)."""
-    return "\n".join(printable(line) for line in text.split("\n"))
+    """Like ``printable`` but keeps newlines (for abstracts, notes, whole documents)."""
+    if not _UNSAFE_IN_BLOCK.search(text):
+        return text
+    return "\n".join(line.translate(_CONTROL) for line in text.split("\n"))
+
+
+def json_safe(document: str) -> str:
+    """A JSON document with every control and bidirectional character written as ``\\uXXXX``.
+
+    The same data for any JSON parser, and nothing in it that a terminal would obey.
+    """
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", document)

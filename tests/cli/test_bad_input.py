@@ -147,15 +147,16 @@ BAD_FILES: dict[str, tuple[str, bytes | Callable[[Path], None], str]] = {
     "JSON object, no papers": ("list.json", b'{"name": "x", "n": 2}', "holds no list of papers"),
     "JSON list of numbers": ("list.json", b"[1, 2, 3]", "holds no list of papers"),
     "JSON string": ("list.json", b'"papers"', "not valid JSON"),
-    "JSON papers without abstracts": (
+    # (a record with a title and no abstract is a paper known by its title)
+    "JSON papers without abstracts or titles": (
         "list.json",
-        b'[{"title": "A"}, {"title": "B"}]',
-        "no abstract",
+        b'[{"authors": "A"}, {"url": "https://example.org"}]',
+        "no abstract and no title",
     ),
-    "CSV without abstract column": (
+    "CSV without abstract or title column": (
         "list.csv",
-        b"title,authors,url\nA paper,Ada Lovelace,https://example.org\n",
-        "no abstract column",
+        b"authors,url\nAda Lovelace,https://example.org\n",
+        "no abstract or title column",
     ),
     "header line only": ("list.txt", b"My reading list\n", "too short to be an abstract"),
     "20 MB one paragraph": ("huge.txt", twenty_mb_paragraph, "too long for an abstract"),

@@ -87,8 +87,11 @@ def test_a_file_no_reader_takes_gets_one_line_naming_the_formats_tried(tmp_path:
 def test_help_texts_name_the_formats_from_the_registry(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert readable_formats() == "text, JSON, JSONL, CSV"
-    assert readable_formats(folder=True) == "text, JSON, JSONL, CSV or a folder"
+    formats = (
+        "text, JSON, JSONL, CSV, BibTeX, RIS, CSL-JSON, arXiv listing emails, papers-tui library"
+    )
+    assert readable_formats() == formats
+    assert readable_formats(folder=True) == f"{formats} or a folder"
     monkeypatch.setenv("COLUMNS", "200")  # one line per option: the formats are not wrapped
     with pytest.raises(SystemExit):
         build_parser().parse_args(["import", "--help"])

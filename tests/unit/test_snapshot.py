@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
+from datetime import date
 from pathlib import Path
 
 import pytest
 
-from storage import Library
+import storage.library as library_module
+from storage import Library, Paper, Status, snapshot
 from storage.errors import DamagedFileError, NewerFileError
 from storage.files import signature
 from storage.library import _PAPER_FIELDS, PAPERS_SCHEMA, _paper_row
+from storage.loaded_papers import PapersChangedError
 from storage.snapshot import SNAPSHOT_FILE, Snapshot, write_snapshot
+from storage.stats import LibraryStats
 
 
 def opened(home: Path) -> tuple[Library, bool]:
@@ -124,3 +129,120 @@ def test_temporaries_of_killed_writers_are_swept(seeded_home: Path) -> None:
     opened(seeded_home)  # writes the snapshot
     assert not old.exists()
     assert fresh.exists()  # may be another process writing right now
+
+
+# -- reading in parts ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def chunked_home(seeded_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The sample library with a snapshot of 4 papers a chunk (38 papers: 10 chunks)."""
+    monkeypatch.setattr(snapshot, "CHUNK_ROWS", 4)
+    (seeded_home / SNAPSHOT_FILE).unlink()
+    Library(seeded_home).papers()  # parses, and writes the snapshot in chunks of 4
+    return seeded_home
+
+
+def test_paper_fields_are_the_papers_fields_in_order() -> None:
+    """A snapshot row is ``Paper(*row)``: the stored field list is the dataclass's."""
+    assert tuple(f.name for f in dataclasses.fields(Paper)) == _PAPER_FIELDS
+
+
+def test_a_snapshot_is_read_only_as_far_as_asked(chunked_home: Path) -> None:
+    expected = Library(chunked_home).papers()
+    library = Library(chunked_home)
+    loaded = library.loaded_papers()
+    assert loaded.from_snapshot and len(loaded) == 38
+    assert next(loaded.chunks()) == expected[:4]
+    assert loaded.ids() == [p.id for p in expected]
+    assert library.resolve_id(expected[21].id[:8]) == expected[21].id
+    assert library.paper(expected[21].id) == expected[21]
+    assert loaded.papers_at([37, 0, 9]) == [expected[37], expected[0], expected[9]]
+    assert loaded.column("list") == [p.list for p in expected]
+    assert sorted(loaded._decoded) == [0, 2, 5, 9]  # the chunks of the papers read: no more
+    assert loaded.from_snapshot and library._papers_store.changed_on_disk()  # JSON not parsed
+    assert list(loaded.sequence()) == expected and loaded.sequence()[-1] == expected[-1]
+    assert loaded.all() == expected and not loaded.from_snapshot
+
+
+def test_the_decided_papers_are_read_alone(chunked_home: Path) -> None:
+    library = Library(chunked_home)
+    papers = library.papers()
+    library.set_status(papers[30].id, Status.STARRED)
+    library.set_status(papers[2].id, Status.STARRED)
+    library.set_status(papers[3].id, Status.READ)
+    statuses = library.statuses()
+    fresh = Library(chunked_home).loaded_papers()
+    found = [p for chunk in fresh.selected(statuses, frozenset({Status.STARRED})) for p in chunk]
+    assert found == [papers[2], papers[30]]
+    inbox = [p for c in fresh.selected(statuses, frozenset({Status.INBOX})) for p in c]
+    assert inbox == [p for i, p in enumerate(papers) if i not in (2, 3, 30)]
+
+
+def test_stats_from_the_snapshot_are_those_of_the_papers(chunked_home: Path) -> None:
+    library = Library(chunked_home)
+    papers = library.papers()
+    library.set_status(papers[5].id, Status.SKIPPED)
+    stats = Library(chunked_home).stats()
+    triage = library.triage()
+    days = library.days()
+    assert stats == LibraryStats.compute(papers, triage.statuses, days, date.today())
+    assert stats.by_status[Status.SKIPPED] == 1 and stats.total == 38
+
+
+def flip_byte(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_chunk_is_read_from_the_json_instead(chunked_home: Path) -> None:
+    expected = Library(chunked_home).papers()
+    flip_byte(chunked_home / SNAPSHOT_FILE, -5000)  # in a chunk near the end: the header holds
+    library = Library(chunked_home)
+    loaded = library.loaded_papers()
+    assert loaded.from_snapshot  # the header is sound
+    assert [p for chunk in loaded.chunks() for p in chunk] == expected
+    assert not loaded.from_snapshot  # the rest came from papers.json
+    assert library.papers() == expected
+    assert not opened(chunked_home)[1]  # and the snapshot was made again
+
+
+def test_a_damaged_chunk_after_an_import_elsewhere_is_an_error(chunked_home: Path) -> None:
+    reader = Library(chunked_home)
+    loaded = reader.loaded_papers()
+    assert loaded.ids()
+    flip_byte(chunked_home / SNAPSHOT_FILE, -5000)
+    tables = json.loads((chunked_home / "papers.json").read_text(encoding="utf-8"))
+    (chunked_home / "papers.json").write_text(json.dumps(tables), encoding="utf-8")
+    with pytest.raises(PapersChangedError):
+        loaded.all()
+
+
+def test_a_snapshot_made_by_other_code_is_not_used(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = Library(seeded_home).papers()
+    monkeypatch.setattr(library_module, "reading_code", lambda: 12345)
+    library, parsed = opened(seeded_home)
+    assert parsed and library.papers() == expected
+
+
+def test_a_snapshot_of_a_newer_format_is_not_used(seeded_home: Path) -> None:
+    expected = Library(seeded_home).papers()
+    path = seeded_home / SNAPSHOT_FILE
+    path.write_bytes(path.read_bytes().replace(b"snapshot 2 ", b"snapshot 3 ", 1))
+    library, parsed = opened(seeded_home)
+    assert parsed and library.papers() == expected
+
+
+def test_many_papers_by_row_read_each_chunk_once(chunked_home: Path) -> None:
+    expected = Library(chunked_home).papers()
+    rows = [*range(37, 0, -2), *range(0, 38, 2)]  # more rows than read one by one
+    loaded = Library(chunked_home).loaded_papers()
+    assert loaded.papers_at(rows) == [expected[row] for row in rows]
+    assert loaded.from_snapshot and len(loaded._decoded) == 10  # each chunk read once
+    flip_byte(chunked_home / SNAPSHOT_FILE, -5000)
+    damaged = Library(chunked_home).loaded_papers()
+    assert damaged.papers_at(rows) == [expected[row] for row in rows]
+    assert not damaged.from_snapshot  # the damaged chunk sent it to papers.json

@@ -9,6 +9,7 @@ from storage import Library
 from storage.errors import DamagedFileError
 from storage.files import backup_path
 from storage.locations import library_home
+from storage.text.sanitize import printable
 
 PROG = "papers"
 STATUS_CHOICES = ("inbox", "read", "skipped", "starred", "all")
@@ -22,8 +23,9 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like every other error."""
 
     def error(self, message: str) -> NoReturn:
-        # One line, like every other error; the usage is one `--help` away.
-        self.exit(2, f"{PROG}: error: {message} (see `{self.prog} --help`)\n")
+        # One line, like every other error; the usage is one `--help` away. The message quotes
+        # the command line, which may hold anything (a file name pasted with its escapes).
+        self.exit(2, printable(f"{PROG}: error: {message} (see `{self.prog} --help`)") + "\n")
 
 
 #: What ``add_subparsers`` returns: each group of commands adds its own to it.
@@ -41,15 +43,28 @@ def positive(text: str) -> int:
     return value
 
 
+def byte_size(text: str) -> int:
+    """An option's value that is a size: ``500MB``, ``2GB`` (powers of 1024)."""
+    from storage.sources.limits import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def open_library(args: argparse.Namespace) -> Library:
     """The library of ``--home`` / ``$PAPERS_HOME`` / the user data folder.
 
     Both files are read (and every record checked) before a command runs, so that a damaged
-    file is reported by name and never written over.
+    file is reported by name and never written over. A valid ``papers.cache`` of the current
+    ``papers.json`` stands for reading it: it is written only from a parse in which every
+    record was read, and names that exact version of the file (its papers are then read only
+    as far as the command needs).
     """
     library = Library(library_home(getattr(args, "home", None)))
     for path, read in (
-        (library.papers_path, lambda: (library.papers(), library.lists())),
+        (library.papers_path, lambda: (library.loaded_papers(), library.lists())),
         (library.triage_path, lambda: (library.triage(), library.days())),
     ):
         try:

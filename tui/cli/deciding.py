@@ -6,7 +6,7 @@ import argparse
 
 from storage import Status
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
-from tui.cli.output import print_changes
+from tui.cli.output import print_changes, say
 
 
 def add_mark(sub: Subparsers, common: Parser) -> None:
@@ -49,13 +49,13 @@ def cmd_mark(args: argparse.Namespace) -> int:
         status = Status.parse(status_text)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    library = open_library(args)
+    library = open_library(args)  # ids are resolved from the snapshot's ids: papers are not read
     changes = library.set_statuses(ids, status)
     changed = {pid for pid, _old, _new in changes}
     for pid in dict.fromkeys(library.resolve_id(i) for i in ids):
-        paper = library.paper(pid)
+        paper = library.paper(pid)  # one chunk of the snapshot
         verb = f"{status.value:<7}" if pid in changed else f"already {status.value}"
-        print(f"{pid}  {verb}  {paper.display_title}")
+        say(f"{pid}  {verb}  {paper.display_title}")
     return 0
 
 
@@ -72,12 +72,12 @@ def cmd_redo(args: argparse.Namespace) -> int:
 def cmd_note(args: argparse.Namespace) -> int:
     library = open_library(args)
     library.set_note(args.id, " ".join(args.text))
-    print("note cleared" if not args.text else "note saved")
+    say("note cleared" if not args.text else "note saved")
     return 0
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
     library = open_library(args)
     tags = library.set_tags(args.id, args.tags)
-    print("tags: " + (", ".join(tags) if tags else "none"))
+    say("tags: " + (", ".join(tags) if tags else "none"))
     return 0

@@ -1,9 +1,10 @@
-"""Commands that move papers in and out: ``papers import`` and ``papers export``."""
+"""Commands that move papers in and out: ``papers import`` and ``papers export``.
+
+``papers remove`` is in ``removing.py``."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from storage.export import (
@@ -15,10 +16,12 @@ from storage.export import (
     heading_for,
     select,
     statuses_for,
-    write_export,
 )
+from storage.export.destination import write_export
+from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
-from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, open_library
+from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, byte_size, open_library
+from tui.cli.output import complain, say, write_document
 
 
 def add_import(sub: Subparsers, common: Parser) -> None:
@@ -35,6 +38,24 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         dest="list_name",
         metavar="NAME",
         help="name the list (default: its header or file name)",
+    )
+    p.add_argument(
+        "--max-size",
+        type=byte_size,
+        default=DEFAULT_MAX_BYTES,
+        metavar="SIZE",
+        help=f"read files up to SIZE, e.g. 2GB (default {size_text(DEFAULT_MAX_BYTES)})",
+    )
+    p.add_argument(
+        "--any-file",
+        action="store_true",
+        help="also read pipes and devices, e.g. <(zcat list.jsonl.gz) (default: files only)",
+    )
+    p.add_argument(
+        "--take-theirs",
+        action="store_true",
+        help="decisions the file carries (our exports, a library) replace yours "
+        "(default: only papers still in the Inbox take them)",
     )
     p.set_defaults(run=cmd_import)
 
@@ -55,6 +76,7 @@ def add_export(sub: Subparsers, common: Parser) -> None:
         choices=GROUPINGS,
         help="Markdown sections by tag, venue status or list",
     )
+    p.add_argument("--abstracts", action="store_true", help="Markdown: each paper's abstract too")
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
     )
@@ -63,13 +85,23 @@ def add_export(sub: Subparsers, common: Parser) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     library = open_library(args)
-    report = library.import_files(args.files, catalog=args.catalog, list_name=args.list_name)
+    report = library.import_files(
+        args.files,
+        catalog=args.catalog,
+        list_name=args.list_name,
+        limits=ReadLimits(max_bytes=args.max_size, special_files=args.any_file),
+        take_theirs=args.take_theirs,
+    )
     lists = ", ".join(report.lists)
-    print(f"Imported {lists}: {report.summary()}")
+    say(f"Imported {lists}: {report.summary()}")
+    for what, merges in (("merged", report.merged), ("kept apart", report.apart)):
+        say(*(f"  {what}: {m}" for m in merges[:5]))
+        if len(merges) > 5:
+            say(f"  … and {len(merges) - 5} more {what}")
     for error in report.errors[:5]:
-        print(f"  skipped {error}", file=sys.stderr)
+        complain(f"  skipped {error}")
     if len(report.errors) > 5:
-        print(f"  … and {len(report.errors) - 5} more record errors", file=sys.stderr)
+        complain(f"  … and {len(report.errors) - 5} more record errors")
     return 0
 
 
@@ -79,11 +111,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     papers = select(library.papers(), triage.statuses, statuses_for(args.status))
     what = "All papers" if args.status == "all" else f"{args.status.capitalize()} papers"
     heading = heading_for(papers, what)
-    text = export(papers, triage, args.format, heading=heading, group_by=args.group_by)
+    text = export(
+        papers, triage, args.format, heading=heading, group_by=args.group_by,
+        abstracts=args.abstracts,
+    )  # fmt: skip
     if args.output in (None, "-"):
-        sys.stdout.write(text)
+        write_document(text, is_json=SUFFIXES[args.format].endswith("json"))  # CSL-JSON too
         return 0
-    target = write_export(Path(args.output), text, f"{args.status}{SUFFIXES[args.format]}")
+    # -o names the file: it is replaced if it exists (a folder's default file is not).
+    default_name = f"{args.status}{SUFFIXES[args.format]}"
+    target = write_export(Path(args.output), text, default_name, home=library.home, replace=True)
     n = len(papers)
-    print(f"Wrote {n} {args.status} paper{'s' if n != 1 else ''} to {target}", file=sys.stderr)
+    complain(f"Wrote {n} {args.status} paper{'s' if n != 1 else ''} to {target}")
     return 0

@@ -12,8 +12,9 @@ import sys
 from collections.abc import Callable, Sequence
 
 from storage import LibraryError
-from tui.cli import deciding, library_io, reading
+from tui.cli import deciding, library_io, reading, removing, sync
 from tui.cli.common import PROG, Parser, UsageError, open_library
+from tui.cli.output import complain
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,8 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
     deciding.add_mark(sub, common)
     deciding.add_note(sub, common)
     library_io.add_export(sub, common)
+    removing.add_remove(sub, common)
     reading.add_stats(sub, common)
     reading.add_similar(sub, common)
+    sync.add_sync(sub, common)
     return parser
 
 
@@ -55,17 +58,25 @@ def _version() -> str:
 
 
 def open_app(args: argparse.Namespace) -> int:
-    """Open the Textual app on the library (first run: import the bundled sample)."""
+    """Open the Textual app on the library (first run: import the bundled sample).
+
+    SIGTERM, SIGHUP (the terminal closed) and SIGINT end it as ``q`` does (``tui/signals.py``):
+    the terminal restored, every decision shown saved, exit code 128 + the signal's number.
+    """
     from tui.app import PapersApp
     from tui.memory import kept_for_good
+    from tui.signals import ending_by_signals
 
-    with kept_for_good():
-        app = PapersApp(open_library(args))
-    try:
-        app.run()
-    finally:
-        app.session.close(timeout=10.0)  # whatever ended the app, queued decisions are saved
-    return app.return_code or 0
+    with ending_by_signals() as ending:
+        with kept_for_good():
+            app = PapersApp(open_library(args))
+        ending.watch(app)
+        try:
+            app.run()
+        finally:
+            ending.closing()
+            app.session.close(timeout=10.0)  # whatever ended the app, queued decisions are saved
+    return ending.code or app.return_code or 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,10 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = run(args)
         sys.stdout.flush()  # inside the try: a reader that left is a BrokenPipeError here
     except UsageError as exc:
-        print(f"{PROG}: error: {exc} (see `{PROG} {args.command} --help`)", file=sys.stderr)
+        complain(f"{PROG}: error: {exc} (see `{PROG} {args.command} --help`)")
         return 2
     except LibraryError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        complain(f"{PROG}: error: {exc}")
         return 1
     except BrokenPipeError:
         # `papers list | head`: the reader left; say nothing more.
@@ -89,17 +100,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as exc:  # a full disk, a folder without write permission…
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"{PROG}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        complain(f"{PROG}: error: {where}{exc.strerror or exc}")
         return 1
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the promise is: never a traceback
         if os.environ.get("PAPERS_DEBUG"):
             raise
-        print(
+        complain(
             f"{PROG}: internal error: {type(exc).__name__}: {exc} "
-            "(run again with PAPERS_DEBUG=1 to see where)",
-            file=sys.stderr,
+            "(run again with PAPERS_DEBUG=1 to see where)"
         )
         return 1
     return code

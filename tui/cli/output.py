@@ -1,38 +1,83 @@
-"""What the commands print about papers: one line each, or a JSON array."""
+"""Everything the commands print goes through here: data made safe for the terminal it reaches.
+
+Text from files (titles, list names, venue statuses, notes, file names in messages) may hold
+escape sequences; printed raw, they would clear the screen or write the clipboard. So:
+
+- lines for people (``say``, ``complain``) show control and bidirectional characters as
+  visible symbols, wherever they go (a line break inside a value is a space);
+- JSON (``write_json``, JSON exports) and the other exports (``write_document``) reach a pipe
+  or a file as written (a script gets the exact text; JSON escapes C0 controls and ESC itself)
+  and a terminal made safe: JSON with every control and bidirectional character escaped as
+  ``\\uXXXX`` (the same data for a parser), other formats with them made visible.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 import orjson
 
 from storage import Library, Status
 from storage.export import paper_record
 from storage.models import Paper
+from storage.text.sanitize import json_safe, printable, printable_block
 from storage.triage import TriageSnapshot
 
 
+def say(*lines: str) -> None:
+    """Print lines for people on standard output, each one line, every character visible."""
+    sys.stdout.write("".join(printable(line) + "\n" for line in lines))
+
+
+def complain(message: str) -> None:
+    """Print one line on standard error (an error, a warning), the data in it visible."""
+    sys.stderr.write(printable(message) + "\n")
+
+
+def write_json(data: object) -> None:
+    """Print ``data`` as indented JSON (on a terminal: ``\\u009b``, ``\\u202e`` escaped too)."""
+    write_document(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n", is_json=True)
+
+
+def write_document(text: str, *, is_json: bool = False) -> None:
+    """Print an export: to a pipe or a file as written, to a terminal made safe."""
+    if is_terminal(sys.stdout):
+        text = json_safe(text) if is_json else printable_block(text)
+    sys.stdout.write(text)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """True when ``stream`` is a terminal (a closed or replaced stream is not)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def paper_line(paper: Paper, triage: TriageSnapshot) -> str:
+    """One paper for ``papers list``: id, status, title, venue status, a code mark."""
     code = " [code]" if paper.github else ""
     venue = f" ({paper.venue_status})" if paper.venue_status else ""
     return f"{paper.id}  {triage.status(paper.id).value:<7}  {paper.display_title}{venue}{code}"
 
 
 def print_papers(papers: Sequence[Paper], triage: TriageSnapshot, as_json: bool) -> None:
+    """Papers one line each, or (``as_json``) as a JSON array of their records."""
     if as_json:
-        records = [paper_record(p, triage) for p in papers]
-        sys.stdout.write(orjson.dumps(records, option=orjson.OPT_INDENT_2).decode() + "\n")
+        write_json([paper_record(p, triage) for p in papers])
     else:
-        sys.stdout.write("".join(paper_line(p, triage) + "\n" for p in papers))
+        say(*(paper_line(p, triage) for p in papers))
 
 
 def print_changes(
     library: Library, changes: Sequence[tuple[str, Status, Status]], what: str
 ) -> int:
+    """What an undo or redo changed, one paper a line."""
     if not changes:
-        print(f"nothing to {what}")
+        say(f"nothing to {what}")
         return 0
     for pid, old, new in changes:
-        print(f"{pid}  {old.value} → {new.value}  {library.paper(pid).display_title}")
+        say(f"{pid}  {old.value} → {new.value}  {library.paper(pid).display_title}")
     return 0

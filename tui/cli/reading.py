@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
-
-import orjson
+from typing import TYPE_CHECKING
 
 from storage import Status
-from storage.export import select, statuses_for
-from storage.library import LibraryStats
-from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, open_library, positive
-from tui.cli.output import print_papers
+from storage.export import statuses_for
+from storage.locations import library_home
+from storage.stats import LibraryStats
+from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, open_library, positive
+from tui.cli.output import complain, print_papers, say, write_json
+
+if TYPE_CHECKING:
+    from storage.searches import SavedSearches
 
 
 def add_list(sub: Subparsers, common: Parser) -> None:
@@ -30,16 +33,26 @@ def add_search(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "search",
         parents=[common],
-        help="search as the app does (best first)",
-        description="Search the library as the app does: typos forgiven, best first.",
+        help="search as the app does (best first); save and reuse searches",
+        description=(
+            "Search the library as the app does: the papers with every word (typos forgiven), "
+            "best first; when none has them all, the closest (a line on stderr says so)."
+        ),
         epilog=qualifier_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("query", nargs="+", metavar="QUERY", help="words and qualifiers (below)")
+    p.add_argument("query", nargs="*", metavar="QUERY", help="words and qualifiers (below)")
     p.add_argument(
         "--limit", type=positive, default=20, metavar="N", help="at most N results (default 20)"
     )
     p.add_argument("--json", action="store_true", help="print a JSON array")
+    saved = p.add_mutually_exclusive_group()
+    saved.add_argument("--save", metavar="NAME", help="save QUERY as NAME, then search it")
+    saved.add_argument(
+        "--saved", metavar="NAME", help="run the search saved as NAME (QUERY narrows it)"
+    )
+    saved.add_argument("--list-saved", action="store_true", help="list the saved searches")
+    saved.add_argument("--delete-saved", metavar="NAME", help="forget the search saved as NAME")
     p.set_defaults(run=cmd_search)
 
 
@@ -64,23 +77,61 @@ def add_similar(sub: Subparsers, common: Parser) -> None:
 def cmd_list(args: argparse.Namespace) -> int:
     library = open_library(args)
     triage = library.triage()
-    papers = select(library.papers(), triage.statuses, statuses_for(args.status))
-    print_papers(papers, triage, args.json)
+    chunks = library.loaded_papers().selected(triage.statuses, statuses_for(args.status))
+    if args.json:  # one array: every paper first
+        print_papers([paper for chunk in chunks for paper in chunk], triage, True)
+        return 0
+    for papers in chunks:  # `papers list | head` reads the first chunks only
+        print_papers(papers, triage, False)
     return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from storage.search import SearchIndex
+    from storage.search.store import index_for
+    from storage.searches import SavedSearches
 
+    query = " ".join(args.query)
+    if args.list_saved or args.delete_saved is not None:
+        if query:
+            raise UsageError("--list-saved and --delete-saved take no QUERY")
+        return _manage_saved(SavedSearches(library_home(getattr(args, "home", None))), args)
+    if not query and args.saved is None:
+        raise UsageError("a QUERY is needed (or --saved NAME, --list-saved)")
     library = open_library(args)
+    searches = SavedSearches(library.home, library.lock)
+    if args.saved is not None:
+        query = f"{searches.find(args.saved).query} {query}".strip()
+    elif args.save is not None:
+        saved = searches.save(args.save, query)
+        complain(f"saved search {saved.name!r}: {saved.query}")
     triage = library.triage()
-    papers = library.papers()
-    by_id = {p.id: p for p in papers}
-    index = SearchIndex(papers)
-    hits = index.search(
-        " ".join(args.query), limit=args.limit, statuses=triage.statuses, tags=triage.tags
+    loaded = library.loaded_papers()
+    # the index saved beside papers.json (built and saved the first time): only the hits'
+    # papers are read
+    index = index_for(library.home, loaded.sequence(), loaded.sig)
+    ranking = index.rank(
+        query, limit=args.limit, statuses=triage.statuses, tags=triage.tags, notes=triage.notes
     )
-    print_papers([by_id[h.paper_id] for h in hits], triage, args.json)
+    if ranking.partial is not None:
+        complain(ranking.partial_note())
+    found = [index.paper(pid) for pid in ranking.ids]  # by slot: the place in the list
+    print_papers([paper for paper in found if paper is not None], triage, args.json)
+    return 0
+
+
+def _manage_saved(searches: SavedSearches, args: argparse.Namespace) -> int:
+    """``--list-saved`` (names and queries, in the order saved) and ``--delete-saved NAME``."""
+    if args.delete_saved is not None:
+        gone = searches.find(args.delete_saved)
+        searches.delete(gone.name)
+        say(f"deleted saved search {gone.name!r}: {gone.query}")
+        return 0
+    listed = searches.all()
+    if args.json:
+        write_json([{"name": s.name, "query": s.query} for s in listed])
+        return 0
+    width = max((len(s.name) for s in listed), default=0)
+    say(*(f"{s.name:<{width}}  {s.query}" for s in listed))
     return 0
 
 
@@ -88,9 +139,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     library = open_library(args)
     stats = library.stats()
     if args.json:
-        print(orjson.dumps(stats.to_json(), option=orjson.OPT_INDENT_2).decode())
+        write_json(stats.to_json())
         return 0
-    print("\n".join(stats_lines(stats)))
+    say(*stats_lines(stats))
     return 0
 
 
@@ -126,16 +177,17 @@ def stats_lines(stats: LibraryStats) -> list[str]:
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
-    from storage.similar import SimilarityIndex
+    from storage.similar.store import similarity_for
 
     library = open_library(args)
-    papers = library.papers()
+    loaded = library.loaded_papers()
     pid = library.resolve_id(args.id)
     triage = library.triage()
-    index = SimilarityIndex(papers)
-    by_id = {p.id: p for p in papers}
-    neighbours = [by_id[n.paper_id] for n in index.similar(pid, limit=args.limit)]
+    # the index saved beside papers.json (built and saved the first time)
+    index = similarity_for(library.home, loaded.sequence(), loaded.sig)
+    neighbours = [loaded.paper(n.paper_id) for n in index.similar(pid, limit=args.limit)]
+    by_id = {pid: loaded.paper(pid)}
     if not args.json:
-        print(f"Papers like {pid}  {by_id[pid].display_title}:")
+        say(f"Papers like {pid}  {by_id[pid].display_title}:")
     print_papers(neighbours, triage, args.json)
     return 0

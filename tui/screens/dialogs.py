@@ -11,7 +11,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from storage.models import Paper, Status
 from tui.commands import bindings
-from tui.text import printable
+from tui.text import printable, printable_block
 
 
 class TextPrompt(ModalScreen[str | None]):
@@ -24,17 +24,21 @@ class TextPrompt(ModalScreen[str | None]):
         self.prompt_title = title
         self.question = question
         self.value = value
+        #: The value as the field shows it: what came from a file (a tag) shows, never acts.
+        self.shown_value = printable(value)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
-            box.border_title = self.prompt_title
+            box.border_title = Text(printable(self.prompt_title))  # Text: no markup in it
             yield Static(Text(printable(self.question)), classes="note")
-            yield Input(self.value, id="prompt-input", select_on_focus=False)
+            yield Input(self.shown_value, id="prompt-input", select_on_focus=False)
             yield Label(Text("Enter to accept · Esc to cancel", style="dim"))
 
     @on(Input.Submitted)
     def accept(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
+        # Accepted as shown: the value as it was (not its visible stand-ins).
+        value = self.value if event.value == self.shown_value else event.value
+        self.dismiss(value.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -49,12 +53,14 @@ class NoteEditor(ModalScreen[str | None]):
         super().__init__()
         self.paper = paper
         self.note = note
+        #: The note as the editor shows it: control characters (an imported note's) visible.
+        self.shown_note = printable_block(note)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-tall") as box:
             box.border_title = "Note"
             yield Label(Text(printable(self.paper.display_title), style="bold"))
-            yield TextArea(self.note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            yield TextArea(self.shown_note, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Label(
                 Text("ctrl+s to save · Esc to cancel · an empty note is removed", style="dim")
             )
@@ -65,7 +71,8 @@ class NoteEditor(ModalScreen[str | None]):
         area.move_cursor(area.document.end)
 
     def action_save(self) -> None:
-        self.dismiss(self.query_one(TextArea).text)
+        text = self.query_one(TextArea).text
+        self.dismiss(self.note if text == self.shown_note else text)  # unedited: as it was
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -76,7 +76,8 @@ class ImportScreen(ModalScreen[str | None]):
         self.run_import(path, catalog)
 
     def _status(self, text: str, style: str = "") -> None:
-        self.query_one("#import-status", Static).update(Text(text, style=style))
+        # An error quotes the path and what the file held: shown, never obeyed.
+        self.query_one("#import-status", Static).update(Text(printable(text), style=style))
 
     @work(thread=True, exclusive=True, exit_on_error=False, description="import")
     def run_import(self, path: str, catalog: str | None) -> None:

@@ -53,7 +53,8 @@ class SimilarScreen(ModalScreen[str | None]):
                 )
                 line.append(printable(other.display_title))
                 if n.shared:
-                    line.append(f"\n      shares: {', '.join(n.shared[:5])}", style="dim italic")
+                    shared = printable(", ".join(n.shared[:5]))  # words of the abstracts
+                    line.append(f"\n      shares: {shared}", style="dim italic")
                 options.append(Option(line, id=n.paper_id))
             if not options:
                 options.append(Option(Text("No similar papers found.", style="dim"), disabled=True))

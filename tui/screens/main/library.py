@@ -104,6 +104,11 @@ class LibraryPart(MainBase):
             return
         self.app.push_screen(StatsScreen(stats))
 
+    def action_sync(self) -> None:
+        from tui.syncing import sync_now  # the work is tui/syncing.py's, off this thread
+
+        sync_now(self.app)
+
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
 

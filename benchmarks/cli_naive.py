@@ -1,0 +1,59 @@
+"""The naive ``papers`` commands that ``benchmarks.cli`` times beside ours.
+
+    python -m benchmarks.cli_naive HOME search|list|mark|stats|export [ARGS…]
+
+Each loads every paper (``Library.papers()``, as every command did before the papers were read
+in chunks) and, for ``search``, builds the search index, as every call did before it was
+saved. A module of its own: it imports no more than a ``papers`` command does.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from datetime import date
+
+from storage import Library, Status
+from storage.export import export, select
+from storage.search import SearchIndex
+from storage.stats import LibraryStats
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run one naive command; its output is what the user would read (one line per paper)."""
+    home, command, *rest = argv
+    library = Library(home)
+    papers = library.papers()  # every paper made, as `open_library` did
+    library.lists()
+    triage = library.triage()
+    out = sys.stdout
+    try:
+        if command == "search":
+            hits = SearchIndex(papers).search(
+                " ".join(rest), limit=20, statuses=triage.statuses, tags=triage.tags
+            )
+            by_id = {p.id: p for p in papers}
+            out.write("".join(f"{h.paper_id}  {by_id[h.paper_id].display_title}\n" for h in hits))
+        elif command == "list":
+            out.write("".join(f"{p.id}  {p.display_title}\n" for p in papers))
+        elif command == "mark":
+            by_id = {p.id: p for p in papers}
+            library.set_statuses([rest[0]], rest[1])
+            out.write(f"{rest[0]}  {rest[1]}  {by_id[rest[0]].display_title}\n")
+        elif command == "stats":
+            stats = LibraryStats.compute(papers, triage.statuses, library.days(), date.today())
+            out.write(f"{stats.triaged} / {stats.total}\n")
+        elif command == "export":
+            starred = select(papers, triage.statuses, frozenset({Status.STARRED}))
+            out.write(export(starred, triage, "markdown"))
+        else:
+            raise SystemExit(f"unknown command {command!r}")
+        out.flush()
+    except BrokenPipeError:  # `| head`: the reader left
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,207 @@
+"""A derived file of numpy arrays and Python values: written once, read through a memory map.
+
+The search and similarity indexes are saved so. The file is a magic line naming its kind,
+format and Python; a header (its length and checksum, then a ``marshal`` of the caller's key,
+where each array lies, where the values lie and their checksum, and the body's size and
+checksum); then the body: each array at an offset aligned for numpy, then one ``marshal``
+block of the Python values.
+
+Reading checks everything before anything is believed (the key, the size, both checksums)
+and hands out the arrays as read-only views of a memory map: only the pages a caller touches
+are read from disk (the checksum's pass lets its pages go as it goes). A file is only ever
+replaced (``storage.derived.write_derived``), never written in place, so a map stays valid
+while it is used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import marshal
+import mmap
+import threading
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO, Final, NamedTuple, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from storage.derived import code_version, python_tag, write_derived
+from storage.files import FileSignature
+from storage.models import Paper
+
+_Index = TypeVar("_Index")
+_Made = TypeVar("_Made")
+_ALIGN: Final = 64
+#: Checked at a time (then its pages are let go).
+_CHECK_BLOCK: Final = 1 << 23
+_LET_GO: Final = getattr(mmap, "MADV_DONTNEED", None)  # not on every system
+Array = npt.NDArray[Any]
+#: Where each array lies in the body: offset, dtype, shape.
+_Layout = dict[str, tuple[int, str, tuple[int, ...]]]
+
+
+class ArrayFile(NamedTuple):
+    """What a file holds: its arrays (read-only, memory-mapped) and its Python values."""
+
+    arrays: Mapping[str, Array]
+    values: Any
+
+
+def papers_key(sig: FileSignature, modules: Sequence[str]) -> tuple[Any, ...]:
+    """The key of a file derived from the papers of ``papers.json`` version ``sig`` by the code
+    of ``modules``: also the paper fields, the code reading the papers, and numpy."""
+    from storage.library import reading_code  # the library reads no index: only when used
+
+    fields = tuple(f.name for f in dataclasses.fields(Paper))
+    return (tuple(sig), fields, code_version(*modules), reading_code(), np.__version__)
+
+
+def load_or_build(
+    path: Path,
+    sig: FileSignature | None,
+    load: Callable[[Path, FileSignature], _Index | None],
+    build: Callable[[], _Index],
+    save: Callable[[Path, FileSignature, _Index], bool],
+) -> _Index:
+    """What ``load`` reads from ``path`` for papers.json version ``sig``; else what ``build``
+    makes, saved there for next time."""
+    if sig is not None:
+        found = load(path, sig)
+        if found is not None:
+            return found
+    made = build()
+    if sig is not None:
+        save(path, sig, made)
+    return made
+
+
+def _magic(kind: str, version: int) -> bytes:
+    return f"papers-tui {kind} {version} ".encode() + python_tag() + b"\n"
+
+
+def _padding(offset: int) -> bytes:
+    return b"\0" * (-offset % _ALIGN)
+
+
+def write_array_file(
+    path: Path, kind: str, version: int, key: Any, arrays: Mapping[str, Array], values: Any
+) -> bool:
+    """Write the file (best effort); False when it could not be written."""
+    parts: list[bytes | memoryview] = []
+    layout: _Layout = {}
+    offset = 0
+    for name, array in arrays.items():
+        data = np.ascontiguousarray(array)
+        parts.append(_padding(offset))
+        offset += len(parts[-1])
+        layout[name] = (offset, data.dtype.str, data.shape)
+        parts.append(data.data.cast("B"))
+        offset += data.nbytes
+    parts.append(_padding(offset))
+    offset += len(parts[-1])
+    python = marshal.dumps(values)
+    parts.append(python)
+    body_crc = 0
+    for part in parts:
+        body_crc = zlib.crc32(part, body_crc)
+    place = (offset, len(python), zlib.crc32(python))
+    head = marshal.dumps((key, layout, place, offset + len(python), body_crc))
+    lengths = len(head).to_bytes(4, "big") + zlib.crc32(head).to_bytes(4, "big")
+    magic = _magic(kind, version)
+    start = len(magic) + len(lengths) + len(head)
+    return write_derived(path, [magic, lengths, head, _padding(start), *parts])
+
+
+def read_array_file(
+    path: Path, kind: str, version: int, key: Any, make: Callable[[ArrayFile], _Made | None]
+) -> _Made | None:
+    """What ``make`` makes of the file's arrays and values, if the file is of this kind,
+    format and ``key``, whole and undamaged; else None.
+
+    ``make`` runs while another thread checks the body (the checksum of 130 MB takes 60 ms at
+    100,000 papers, about what making a search index of it takes): what it made is returned
+    only once the check holds, and never otherwise.
+    """
+    try:
+        with path.open("rb") as handle:
+            found = _checked(handle, _magic(kind, version), key)
+            if found is None:
+                return None
+            body_start, layout, (at, length, values_crc), body_size, body_crc = found
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None  # unreadable, or not what we wrote
+    if len(mapped) != body_start + body_size:
+        return None  # cut short, or grown
+    check = _Check(mapped, body_start)
+    check.start()
+    try:
+        with memoryview(mapped)[body_start + at : body_start + at + length] as view:
+            # checked on its own first: ``marshal`` is not meant for damaged data; the arrays
+            # are only numbers, and what is made of them is dropped unless the body checks
+            if zlib.crc32(view) != values_crc:
+                raise ValueError("the values are damaged")
+            values = marshal.loads(view)
+        arrays = {
+            name: _array(mapped, body_start + offset, dtype, shape)
+            for name, (offset, dtype, shape) in layout.items()
+        }
+        made = make(ArrayFile(arrays, values))
+    except (ValueError, EOFError, TypeError, KeyError, IndexError):
+        made = None  # not what we wrote
+    finally:
+        check.join()
+    return made if check.checksum == body_crc else None
+
+
+def _array(mapped: mmap.mmap, offset: int, dtype: str, shape: tuple[int, ...]) -> Array:
+    count = int(np.prod(shape, dtype=np.int64))
+    if not count:
+        return np.zeros(shape, dtype=np.dtype(dtype))
+    return np.frombuffer(mapped, np.dtype(dtype), count, offset).reshape(shape)
+
+
+class _Check(threading.Thread):
+    """The checksum of a map from ``start``, on its own thread (``zlib`` lets go of the
+    interpreter while it reads), a block at a time, each block's pages let go once read: the
+    check does not count the file in the process's memory (RSS, VmHWM)."""
+
+    def __init__(self, mapped: mmap.mmap, start: int) -> None:
+        super().__init__(name="array file check", daemon=True)
+        self._mapped = mapped
+        self._start = start
+        #: The checksum, once the thread has ended (-1 if it failed).
+        self.checksum = -1
+
+    def run(self) -> None:
+        mapped, checksum = self._mapped, 0
+        with memoryview(mapped) as view:
+            for at in range(self._start, len(mapped), _CHECK_BLOCK):
+                end = min(at + _CHECK_BLOCK, len(mapped))
+                checksum = zlib.crc32(view[at:end], checksum)
+                if _LET_GO is not None:
+                    page = at - at % mmap.PAGESIZE
+                    mapped.madvise(_LET_GO, page, end - page)
+        self.checksum = checksum
+
+
+def _checked(
+    handle: BinaryIO, magic: bytes, key: Any
+) -> tuple[int, _Layout, tuple[int, int, int], int, int] | None:
+    """Where the body starts, the arrays' layout, the values' place, the body's size and
+    checksum, once the header is whole and its key is ``key``."""
+    start = handle.read(len(magic) + 8)
+    if len(start) < len(magic) + 8 or not start.startswith(magic):
+        return None  # another kind, format or Python
+    size = int.from_bytes(start[len(magic) : len(magic) + 4], "big")
+    head = handle.read(size)
+    if len(head) != size or zlib.crc32(head) != int.from_bytes(start[-4:], "big"):
+        return None
+    found_key, layout, values, body_size, body_crc = marshal.loads(head)
+    if found_key != key:
+        return None  # made from another version of papers.json, or by other code
+    body_start = len(start) + size
+    body_start += -body_start % _ALIGN
+    return body_start, layout, values, body_size, body_crc

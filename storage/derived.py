@@ -1,0 +1,103 @@
+"""What the files derived from ``papers.json`` share: their version key and how they are written.
+
+A derived file (``papers.cache``, ``search.index``) is a copy of what ``papers.json`` holds,
+in a form that loads fast. It is only trusted when it names the exact version of the file it
+was made from, the code that made it and the Python reading it; otherwise it is ignored and
+made again. Writing one is best effort: a file that cannot be written is simply not there next
+time, and the temporaries of writers killed mid-write are swept once they are old enough to be
+dead. Deleting a derived file is always safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+#: Temporary files of a writer killed mid-write older than this are swept away.
+STALE_TEMPORARY_S = 600
+
+
+def python_tag() -> bytes:
+    """The Python a derived file was written by (its ``marshal`` format and byte order)."""
+    return f"{sys.implementation.cache_tag} m{marshal.version} {sys.byteorder}".encode()
+
+
+@cache
+def code_version(*modules: str) -> int:
+    """A checksum of the source of ``modules``: a derived file made by other code is stale.
+
+    Read once per process (a few hundred microseconds): a change to how papers are read or
+    indexed then needs no version number bumped by hand to reach the files on disk.
+    """
+    checksum = 0
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
+        try:
+            source = Path(origin).read_bytes() if origin else name.encode()
+        except OSError:
+            source = name.encode()
+        checksum = zlib.crc32(source, zlib.crc32(name.encode(), checksum))
+    return checksum
+
+
+def code_fingerprint(*functions: Callable[..., Any]) -> int:
+    """A checksum of what ``functions`` do (their bytecode, constants and names, not their
+    lines): moving them in their file, or editing their neighbours, changes nothing."""
+    return zlib.crc32(marshal.dumps(tuple(_code_key(f.__code__) for f in functions)))
+
+
+def _code_key(code: CodeType) -> tuple[Any, ...]:
+    return (code.co_code, tuple(map(_const_key, code.co_consts)), code.co_names)
+
+
+def _const_key(const: Any) -> Any:
+    if isinstance(const, CodeType):
+        return _code_key(const)
+    if isinstance(const, frozenset):  # ``x in {"a", "b"}``: its order changes per process
+        return tuple(sorted(map(repr, const)))
+    return const
+
+
+def write_derived(path: Path, parts: Iterable[bytes | memoryview]) -> bool:
+    """Write ``path`` from ``parts`` through a temporary file and a rename; False if it failed.
+
+    No fsync: a file cut short by a crash fails its size or checksum check and is made again.
+    """
+    temporary: str | None = None
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            for part in parts:
+                handle.write(part)
+        os.replace(temporary, path)
+        temporary = None
+        return True
+    except (OSError, ValueError):
+        return False
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        sweep_temporaries(path)
+
+
+def sweep_temporaries(path: Path) -> None:
+    """Remove temporaries of ``path`` left by writers killed mid-write (old enough to be dead)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if now - leftover.stat().st_mtime > STALE_TEMPORARY_S:
+                    leftover.unlink()

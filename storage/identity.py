@@ -1,0 +1,152 @@
+"""When two records are one paper, and the id a paper gets.
+
+Two records are one paper when they have the same abstract and compatible titles (a record
+without a title, or with a title derived from its abstract, is compatible with any). "The
+same abstract" is compared in a form that forgives how a source writes it — LaTeX or Unicode
+(``$\\alpha$`` = ``α``), ligatures, case, spacing, punctuation — but not what it says: the
+numbers and math operators it holds must be the same ("by 9.5%" is not "by 95%", ``α + β`` is
+not ``α − β``). A placeholder ("The abstract of this paper is not available") is no abstract.
+
+A paper's id is 12 hex characters of a hash:
+
+- of its abstract's identity (``abstract_identity``), for a record with a real abstract;
+- of its title (``title_key``), for a record without one (BibTeX, RIS, title-only catalogs);
+- of both, for a paper that shares its abstract with a different paper already known
+  (``id_with_title``): the two stay apart.
+
+Changing anything here changes ids: ``storage.migration`` moves existing libraries over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from typing import Final
+
+from storage.text.normalize import key
+
+__all__ = [
+    "ID_LENGTH",
+    "abstract_identity",
+    "id_of_abstract",
+    "id_of_title",
+    "id_with_title",
+    "is_placeholder",
+    "text_key",
+    "title_key",
+    "titles_compatible",
+]
+
+ID_LENGTH: Final = 12
+#: An abstract with fewer letters and digits than this is no abstract (a stray field).
+MIN_ABSTRACT_ALNUM: Final = 20
+
+# What a placeholder says, on text folded and reduced to words: a line about a missing
+# abstract. Real abstracts are hundreds of characters, so only short texts are looked at.
+_PLACEHOLDER: Final = re.compile(
+    r"^(?:n a|na|tba|tbd|none|null|nan|todo|abstract|empty|missing|withdrawn)$"
+    r"|\bno abstract\b|\babstract (?:is )?(?:not |un)available\b|\bnot available\b"
+    r"|\bunavailable\b|\bcoming soon\b|\bplaceholder\b|\babstract (?:tba|tbd|pending|missing)\b"
+    r"|\bto be (?:announced|added|provided|determined)\b"
+)
+_PLACEHOLDER_MAX_CHARS: Final = 160
+
+# What must agree between two abstracts of one paper besides their words: numbers as written
+# (with their decimal points), and math operators. A dash counts as a minus unless it joins
+# two letters (``state-of-the-art``); every kind of dash is the same minus (``-``, ``−``,
+# ``–``), so ASCII and Unicode renderings of one text agree.
+_LETTER = r"[^\W\d_]"
+_DASH_CHAR = "[-‐‑‒–—−]"
+_DASH = "[-‐‑‒–—−]++"  # a run of dashes is one (``--`` is LaTeX's ``–``), never split
+_OPERATORS = "+±∓×÷=≠≈<>≤≥≪≫∝/%⁄"
+_SIGNS: Final = re.compile(  # the look-ahead lets the engine skip plain text fast (3×)
+    rf"(?=[\d{_OPERATORS}‐‑‒–—−-])"
+    rf"(?:\d+(?:[.,]\d+)*|[{_OPERATORS}]"
+    rf"|(?<!{_LETTER})(?<!{_DASH_CHAR}){_DASH}|(?<!{_DASH_CHAR}){_DASH}(?!{_LETTER}))"
+)
+_DASH_RUN: Final = re.compile("-+")
+_SAME_SIGN: Final = str.maketrans({"⁄": "/", **dict.fromkeys("‐‑‒–—−", "-")})
+
+#: Titles of one paper differ little (a subtitle, a revision): this similar, in 0–100.
+_TITLE_SIMILARITY: Final = 80
+
+
+def _readable(text: str) -> str:
+    """``text`` as people read it: LaTeX, Markdown and entities turned into Unicode.
+
+    Always through the converter (it skips plain paragraphs fast), so that a text and its
+    display form, as our exports write it, read alike.
+    """
+    from storage.text.latex import to_unicode
+
+    return to_unicode(text)
+
+
+def text_key(text: str) -> str:
+    """Letters and digits of the readable text, folded: ``{$\\tau$}-Bench`` is ``τbench``."""
+    return key(_readable(text))
+
+
+def title_key(title: str) -> str:
+    """The form titles are matched in (case, accents' forms, LaTeX and punctuation forgiven)."""
+    return text_key(title)
+
+
+def is_placeholder(abstract: str) -> bool:
+    """True for an abstract that only says there is none ("Abstract not available", "N/A")."""
+    text = " ".join(abstract.split())
+    if len(text) > _PLACEHOLDER_MAX_CHARS:
+        return False
+    if sum(ch.isalnum() for ch in text) < MIN_ABSTRACT_ALNUM:
+        return True
+    words = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()))
+    return _PLACEHOLDER.search(words) is not None
+
+
+def _signs(text: str) -> str:
+    """The numbers and operators of ``text``, in order (see ``_SIGNS``)."""
+    return _DASH_RUN.sub("-", " ".join(_SIGNS.findall(text)).translate(_SAME_SIGN))
+
+
+def abstract_identity(abstract: str) -> str | None:
+    """What two abstracts of one paper share: their words and their numbers and operators.
+
+    None for no abstract (empty, a placeholder): such a record is known by its title.
+    """
+    if not abstract or is_placeholder(abstract):
+        return None
+    readable = unicodedata.normalize("NFKC", _readable(abstract))
+    return f"{key(readable)}\x1f{_signs(readable)}"
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:ID_LENGTH]
+
+
+def id_of_abstract(identity: str) -> str:
+    """The id of a paper known by its abstract (``abstract_identity``)."""
+    return _hash(identity)
+
+
+def id_of_title(title: str) -> str:
+    """The id of a paper known by its title alone (a record without an abstract)."""
+    return _hash("title\x1f" + title_key(title))
+
+
+def id_with_title(identity: str, title: str) -> str:
+    """The id of a paper that shares its abstract with another paper: abstract and title."""
+    return _hash(f"{identity}\x1ftitle\x1f{title_key(title)}")
+
+
+def titles_compatible(first: str, second: str) -> bool:
+    """Whether two titles (either "" for none) may be one paper's: either missing, the same
+    words, one the start of the other (a subtitle dropped), or nearly the same words."""
+    a, b = title_key(first), title_key(second)
+    if not a or not b or a == b:
+        return True
+    if a.startswith(b) or b.startswith(a):
+        return min(len(a), len(b)) >= 4
+    from rapidfuzz import fuzz  # only when two titles differ: opening a library needs none
+
+    return fuzz.ratio(a, b) >= _TITLE_SIMILARITY

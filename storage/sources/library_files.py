@@ -1,0 +1,147 @@
+"""Another papers-tui library: its folder, or its ``papers.json``, restores its papers whole.
+
+Every paper comes back with its lists, venue and extra fields, in the library's list order;
+when ``triage.json`` sits beside ``papers.json`` (a library folder, a copy of one), each
+paper also brings its decision: status, note, tags and when it was made (of any schema of the
+file: ids of older libraries are matched through the papers' own documents). Imported into
+another library, those decisions go to papers still in its Inbox (see
+``storage.importing``). A folder import meets ``triage.json`` too: it adds no paper of its
+own (its decisions came with ``papers.json``).
+
+The files are recognised by name and content (``"kind": "papers"`` in their ``meta`` table),
+never by suffix alone: ``.json`` is JSON's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from storage.errors import SourceError
+from storage.models import Decision, RecordError, Status
+from storage.sources.fields import decision_of
+from storage.sources.records import Fit, Reader, ReadResult, opening
+
+#: The file names of a library, and the kind each declares in its ``meta`` table.
+KINDS = {"papers.json": "papers", "triage.json": "triage"}
+
+
+def _declared_kind(text: str) -> str:
+    """The ``kind`` a library file's ``meta`` table declares ("" for none), found cheaply."""
+    for kind in KINDS.values():
+        if f'"kind":"{kind}"' in text or f'"kind": "{kind}"' in text:
+            return kind
+    return ""
+
+
+def sniff_library(text: str, path: Path) -> Fit:
+    """A library's own file: its name, a JSON object, and the kind it declares."""
+    if path.name.lower() in KINDS and opening(text) == "{" and _declared_kind(text):
+        return Fit.OPENS
+    return Fit.NO
+
+
+def _tables(text: str, path: Path) -> dict[str, Any]:
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise SourceError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(data, dict):
+        raise SourceError(f"{path}: not a papers-tui library file")
+    return data
+
+
+def _decisions(folder: Path) -> dict[str, Decision]:
+    """The decisions of the ``triage.json`` beside a ``papers.json``, by paper id ({} when
+    there is none or it does not parse: the papers still come)."""
+    from storage.files import schema_of
+    from storage.migration import triage_from_v1
+
+    try:
+        tables = orjson.loads((folder / "triage.json").read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    if not isinstance(tables, dict):
+        return {}
+    try:
+        if schema_of(tables) < 2:
+            tables = triage_from_v1(tables)
+    except (KeyError, TypeError, ValueError, AttributeError):  # a damaged file: no decisions
+        return {}
+    if not isinstance(tables.get("decisions"), dict):
+        return {}
+    found: dict[str, Decision] = {}
+    for key, doc in tables.get("decisions", {}).items():
+        if not isinstance(doc, dict) or not str(key).isdigit():
+            continue
+        pid = str(doc.get("id") or f"{int(key):012x}")
+        decision = decision_of({**doc, "decided_at": doc.get("at")})
+        if decision is not None:
+            found[pid] = decision
+    return found
+
+
+def _order(tables: Mapping[str, Any]) -> dict[str, int]:
+    lists = tables.get("lists", {})
+    if not isinstance(lists, dict):
+        return {}
+    return {
+        doc["name"]: int(key)
+        for key, doc in lists.items()
+        if isinstance(doc, dict) and isinstance(doc.get("name"), str) and str(key).isdigit()
+    }
+
+
+def read_library(text: str, path: Path) -> ReadResult:
+    """The papers of a library's ``papers.json`` (with the decisions of its ``triage.json``);
+    a ``triage.json`` alone gives none."""
+    tables = _tables(text, path)
+    result = ReadResult(source=str(path), list_name=path.parent.name or path.stem)
+    if _declared_kind(text) == "triage" and "papers" not in tables:
+        return result  # its decisions come with papers.json
+    papers = tables.get("papers", {})
+    if not isinstance(papers, dict):
+        raise SourceError(f"{path}: not a papers-tui library file (no papers table)")
+    decisions = _decisions(path.parent)
+    order = _order(tables)
+
+    def place(doc: Any) -> tuple[int, int]:
+        if not isinstance(doc, dict):
+            return (len(order) + 1, 0)
+        name, position = doc.get("list"), doc.get("position", 0)
+        return order.get(name if isinstance(name, str) else "", len(order)), (
+            position if isinstance(position, int) else 0
+        )
+
+    for number, doc in enumerate(sorted(papers.values(), key=place), start=1):
+        if not isinstance(doc, dict):
+            result.errors.append(RecordError(result.source, number, "not an object"))
+            continue
+        fields = {str(k).lower(): v for k, v in doc.items() if k != "status"}
+        extra = doc.get("extra")
+        if isinstance(extra, list):  # stored as (name, value) pairs
+            fields["extra"] = {p[0]: p[1] for p in extra if isinstance(p, list) and len(p) == 2}
+        decision = decisions.get(str(doc.get("id", "")))
+        if decision is not None:
+            fields.update(
+                status=decision.status.value,
+                note=decision.note,
+                tags=list(decision.tags),
+                decided_at=decision.at,
+            )
+        elif fields.get("venue_status") in {s.value for s in Status}:
+            fields["venue_status"] = ""
+        result.add(number, fields)
+    return result
+
+
+LIBRARY = Reader(
+    name="papers-tui library",
+    label="papers-tui library",
+    suffixes=(".papers-tui",),
+    sniff=sniff_library,
+    read=read_library,
+)

@@ -1,0 +1,114 @@
+"""How much an import reads: regular files only (unless told), and never more than a size cap.
+
+``papers import /dev/zero`` once grew to 7 GB in 8 s: a list file is read whole, so a device, a
+FIFO that never ends or a mistyped multi-gigabyte file must be stopped before it is read, not
+after. A regular file's size is known before reading it; anything else is refused unless
+``special_files`` says to read it, and then it is read in chunks up to the cap.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from storage.errors import SourceError
+from storage.files import special_kind
+
+#: The largest list an import reads unless told otherwise (``papers import --max-size``).
+#: 256 MB holds ~150,000 papers with their abstracts (ICLR 2025's 3,703 take 6.3 MB): every
+#: conference and a year of the busiest arXiv category fit, while reading it whole (and the
+#: papers made of it) stays within the memory of an ordinary laptop.
+DEFAULT_MAX_BYTES = 256 * 1024**2
+
+_CHUNK = 1024**2
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """What an import may read: at most ``max_bytes`` a file; pipes and devices only if asked."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    #: Read FIFOs and devices too (``papers import <(zcat list.jsonl.gz)``), up to the cap.
+    special_files: bool = False
+
+
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """``2GB``, ``500M``, ``1.5 GiB``, ``100000`` → bytes (K, M, G, T: powers of 1024).
+
+    ValueError for anything else, or for nothing at all (0).
+    """
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a size: {text!r} (write e.g. 500MB or 2GB)")
+    size = int(float(match[1]) * _UNITS[match[2].lower()])
+    if size < 1:
+        raise ValueError(f"not a size: {text!r} (it must be more than nothing)")
+    return size
+
+
+def size_text(size: int) -> str:
+    """A size for people: ``7.2 GB``, ``256 MB``, ``512 bytes``."""
+    for unit, factor in (("TB", 1024**4), ("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if size >= factor:
+            return f"{size / factor:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{size} bytes"
+
+
+def read_bounded(path: Path, limits: ReadLimits) -> bytes:
+    """The bytes of the list file ``path``, or ``SourceError`` (one line) saying why not."""
+    try:
+        # Looked at before it is opened: opening some devices does something (a tape rewinds).
+        kind = special_kind(os.stat(path).st_mode)
+        if kind == "a folder":
+            raise SourceError(f"{path}: is a folder")
+        if kind and not limits.special_files:
+            raise SourceError(
+                f"{path}: is {kind}, not a regular file; papers imports list files and folders "
+                "(--any-file reads it anyway, up to --max-size)"
+            )
+        # Non-blocking, so that opening a FIFO without a writer does not hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise SourceError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return _read_up_to(fd, path, limits)
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def _read_up_to(fd: int, path: Path, limits: ReadLimits) -> bytes:
+    info = os.fstat(fd)  # the file opened, which may not be the one looked at a moment ago
+    kind = special_kind(info.st_mode)
+    if kind and (kind == "a folder" or not limits.special_files):
+        raise SourceError(f"{path}: is {kind}, not a regular file")
+    if not kind and info.st_size > limits.max_bytes:
+        raise _too_big(path, limits, info.st_size)
+    if kind:  # opened without blocking (see above): a pipe is now read as it comes
+        os.set_blocking(fd, True)
+    chunks: list[bytes] = []
+    total = 0
+    first = info.st_size + 1 if not kind else _CHUNK  # a regular file: in one read, usually
+    while chunk := os.read(fd, min(max(first, _CHUNK), limits.max_bytes + 1 - total)):
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limits.max_bytes:
+            raise _too_big(path, limits)
+    return b"".join(chunks)
+
+
+def _too_big(path: Path, limits: ReadLimits, size: int | None = None) -> SourceError:
+    found = f"{size_text(size)}, " if size is not None else ""
+    return SourceError(
+        f"{path}: {found}larger than {size_text(limits.max_bytes)}, the most an import reads "
+        "(--max-size raises it)"
+    )

@@ -1,0 +1,140 @@
+"""Conferences and journals by name: ``ICLR 2025`` recognised in a list name or a source's
+venue field, and written back the way references cite it.
+
+A small table of the venues research lists come from. ``find_venue`` reads a venue and its
+year out of free text (``iclr2025``, ``ICLR 2025 论文列表``, ``ICLR.cc/2025/Conference``,
+``International Conference on Learning Representations``); exporters cite it in full
+(``International Conference on Learning Representations (ICLR)``, 2025).
+
+Pure standard library and total: every function takes any string, in linear time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["KNOWN_VENUES", "Venue", "VenueFound", "find_venue", "find_year", "venue_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Venue:
+    """A conference or journal: its short name, its full name, and whether it is a journal."""
+
+    short: str
+    full: str
+    journal: bool = False
+
+    @property
+    def citation(self) -> str:
+        """The name as references cite it: ``International Conference on … (ICLR)``."""
+        return f"{self.full} ({self.short})"
+
+
+#: The venues recognised, most cited first. Aliases are other ways lists write the short name.
+KNOWN_VENUES: Final[tuple[tuple[Venue, tuple[str, ...]], ...]] = (
+    (Venue("ICLR", "International Conference on Learning Representations"), ()),
+    (Venue("NeurIPS", "Advances in Neural Information Processing Systems"), ("nips",)),
+    (Venue("ICML", "International Conference on Machine Learning"), ()),
+    (Venue("CVPR", "IEEE/CVF Conference on Computer Vision and Pattern Recognition"), ()),
+    (Venue("ICCV", "IEEE/CVF International Conference on Computer Vision"), ()),
+    (Venue("ECCV", "European Conference on Computer Vision"), ()),
+    (Venue("ACL", "Annual Meeting of the Association for Computational Linguistics"), ()),
+    (Venue("EMNLP", "Conference on Empirical Methods in Natural Language Processing"), ()),
+    (
+        Venue(
+            "NAACL",
+            "Conference of the North American Chapter of the Association for "
+            "Computational Linguistics",
+        ),
+        (),
+    ),
+    (Venue("AAAI", "AAAI Conference on Artificial Intelligence"), ()),
+    (Venue("IJCAI", "International Joint Conference on Artificial Intelligence"), ()),
+    (Venue("KDD", "ACM SIGKDD Conference on Knowledge Discovery and Data Mining"), ("sigkdd",)),
+    (Venue("AISTATS", "International Conference on Artificial Intelligence and Statistics"), ()),
+    (Venue("UAI", "Conference on Uncertainty in Artificial Intelligence"), ()),
+    (Venue("COLT", "Conference on Learning Theory"), ()),
+    (Venue("CoRL", "Conference on Robot Learning"), ()),
+    (Venue("COLM", "Conference on Language Modeling"), ()),
+    (Venue("WACV", "IEEE/CVF Winter Conference on Applications of Computer Vision"), ()),
+    (Venue("ICRA", "IEEE International Conference on Robotics and Automation"), ()),
+    (
+        Venue(
+            "SIGIR",
+            "International ACM SIGIR Conference on Research and Development in "
+            "Information Retrieval",
+        ),
+        (),
+    ),  # fmt: skip
+    (Venue("WWW", "The ACM Web Conference"), ("thewebconf",)),
+    (Venue("TMLR", "Transactions on Machine Learning Research", journal=True), ()),
+    (Venue("JMLR", "Journal of Machine Learning Research", journal=True), ()),
+    (
+        Venue(
+            "TPAMI", "IEEE Transactions on Pattern Analysis and Machine Intelligence", journal=True
+        ),
+        ("pami",),
+    ),
+)
+
+_BY_NAME: Final[dict[str, Venue]] = {}
+for _venue, _aliases in KNOWN_VENUES:
+    for _name in (_venue.short, *_aliases):
+        _BY_NAME[_name.casefold()] = _venue
+    _BY_NAME[" ".join(_venue.full.casefold().split())] = _venue
+
+# A short name as a word of its own or glued to a year (``iclr2025``); full names as words.
+_NAME_RE: Final = re.compile(
+    r"(?<![^\W\d_])("
+    + "|".join(re.escape(n) for n in sorted(_BY_NAME, key=len, reverse=True))
+    + r")(?![^\W\d_])",
+    re.IGNORECASE,
+)
+# A year of our era, not part of a longer number: ``iclr2025`` and ``2025-01`` both give 2025.
+_YEAR_RE: Final = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
+#: Longer than this, a text is no venue name (only its start is looked at).
+_MAX_CHARS: Final = 300
+
+
+@dataclass(frozen=True, slots=True)
+class VenueFound:
+    """What a text says of a venue: a known one (or None) and a year (or None)."""
+
+    venue: Venue | None
+    year: int | None
+
+    @property
+    def text(self) -> str:
+        """``ICLR 2025``, ``ICLR``, or "" for a text that names no known venue."""
+        if self.venue is None:
+            return ""
+        return f"{self.venue.short} {self.year}" if self.year else self.venue.short
+
+
+def find_year(text: str) -> int | None:
+    """The first year (1950–2099) in ``text`` that is not part of a longer number."""
+    match = _YEAR_RE.search(text[:_MAX_CHARS])
+    return int(match.group(1)) if match else None
+
+
+def find_venue(text: str) -> VenueFound:
+    """The known venue and year ``text`` names (``iclr2025``, ``ICLR.cc/2025/Conference``)."""
+    head = " ".join(text[:_MAX_CHARS].split())
+    match = _NAME_RE.search(head.replace("_", " "))
+    venue = _BY_NAME.get(" ".join(match.group(1).casefold().split())) if match else None
+    return VenueFound(venue, find_year(head))
+
+
+def venue_text(stated: str, *hints: str) -> str:
+    """A paper's venue, from a source's venue field (``stated``) and other texts (the year
+    field, the list name): a known venue as ``ICLR 2025``, its year from whichever text has
+    one; otherwise ``stated`` as written (on one line, at most 200 characters), or ""."""
+    texts = (stated, *hints)
+    for text in texts:
+        found = find_venue(text)
+        if found.venue is not None:
+            year = next((y for t in (text, *texts) if (y := find_year(t)) is not None), None)
+            return VenueFound(found.venue, year).text
+    return " ".join(stated[:_MAX_CHARS].split())[:200]

@@ -1,0 +1,223 @@
+"""The sync folder: one subfolder per device, each written by that device alone.
+
+::
+
+    DIR/papers-tui/<device id>/triage.jsonl   statuses, notes, tags: appended to, never rewritten
+                              papers.jsonl   papers and their removals: appended to
+                              device.json    the device's name and last sync: replaced atomically
+
+A file-sync tool or git therefore never sees two writers of one file. What such tools do all the
+same is read as it comes: a file still arriving ends in an incomplete record (read up to it, the
+rest next time); a conflicted copy (``triage (conflicted copy).jsonl``, ``triage.sync-conflict-
+….jsonl``, ``triage 2.jsonl``) is one more log to read, since every record names its device; a
+file replaced or cut shorter is read again from its start; a line that is not a record is
+skipped and counted. Files whose names start with a dot are the tools' own (temporary files,
+placeholders) and are left alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from storage.errors import LibraryError
+from storage.files import atomic_write, fsync_folder
+from storage.sync.records import Record, is_id, parse_record
+
+ROOT_NAME = "papers-tui"
+TRIAGE_LOG = "triage.jsonl"
+PAPERS_LOG = "papers.jsonl"
+CARD = "device.json"
+LOG_SUFFIX = ".jsonl"
+#: The bytes before a cursor that tell whether a file is still the one read (not replaced).
+_TAIL = 64
+
+
+class SyncError(LibraryError):
+    """The sync folder cannot be used at all (missing, not a folder, unreadable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogFile:
+    """One log file found in the folder."""
+
+    path: Path
+    #: Where it is, relative to the folder's root (``<device>/triage.jsonl``): what the read
+    #: position is remembered under.
+    key: str
+    #: The device folder it is in.
+    folder: str
+
+    @property
+    def conflicted(self) -> bool:
+        """True for a sync tool's copy of a log (any name but the log's own)."""
+        return self.path.name not in (TRIAGE_LOG, PAPERS_LOG)
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    """How far a log was read: bytes of complete lines, and a digest of the bytes before."""
+
+    offset: int
+    tail: str
+
+    def to_json(self) -> list[Any]:
+        return [self.offset, self.tail]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Cursor | None:
+        if isinstance(data, list) and len(data) == 2 and isinstance(data[0], int):
+            return cls(max(0, data[0]), str(data[1]))
+        return None
+
+
+@dataclass(slots=True)
+class LogRead:
+    """The records read from one log since its cursor."""
+
+    records: list[Record] = field(default_factory=list)
+    cursor: Cursor = Cursor(0, "")
+    #: The file was replaced or cut shorter since last read: read again from its start.
+    restarted: bool = False
+    #: Bytes after the last complete line: a record still arriving.
+    waiting: int = 0
+    #: Complete lines that are no record (damaged, or a later version's).
+    skipped: int = 0
+
+
+def _tail_digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+class SyncFolder:
+    """A folder that a file-sync tool or git carries between devices."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).expanduser()
+        if not self.path.exists():
+            raise SyncError(f"{self.path}: the sync folder does not exist (is it mounted?)")
+        if not self.path.is_dir():
+            raise SyncError(f"{self.path}: not a folder")
+        self.root = self.path / ROOT_NAME
+
+    def device_folder(self, device: str) -> Path:
+        return self.root / device
+
+    def log_files(self) -> list[LogFile]:
+        """Every log of every device, conflicted copies included, in a stable order."""
+        found: list[LogFile] = []
+        for folder in _entries(self.root):
+            if not folder.is_dir() or folder.name.startswith("."):
+                continue
+            for entry in _entries(Path(folder.path)):
+                name = entry.name
+                if name.startswith(".") or not name.endswith(LOG_SUFFIX):
+                    continue
+                if entry.is_file():
+                    found.append(LogFile(Path(entry.path), f"{folder.name}/{name}", folder.name))
+        return sorted(found, key=lambda log: log.key)
+
+    def read(self, log: LogFile, cursor: Cursor | None) -> LogRead:
+        """The complete records of ``log`` after ``cursor`` (all of them without one)."""
+        result = LogRead()
+        with open(log.path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            start = cursor.offset if cursor is not None else 0
+            if start > size:
+                start, result.restarted = 0, True
+            before = max(0, start - _TAIL)
+            handle.seek(before)
+            buffer = handle.read()
+            replaced = cursor is not None and _tail_digest(buffer[: start - before]) != cursor.tail
+            if start > 0 and replaced:
+                start, before, result.restarted = 0, 0, True
+                handle.seek(0)
+                buffer = handle.read()
+        base = start - before  # where this read's bytes start in the buffer
+        stop = buffer.rfind(b"\n", base) + 1 or base  # after the last complete line
+        result.waiting = len(buffer) - stop  # the rest is a record still arriving
+        for line in buffer[base:stop].split(b"\n"):
+            if not line.strip():
+                continue
+            try:
+                record = parse_record(line)
+            except ValueError:
+                record = None
+            if record is None:
+                result.skipped += 1
+            else:
+                result.records.append(record)
+        result.cursor = Cursor(before + stop, _tail_digest(buffer[max(0, stop - _TAIL) : stop]))
+        return result
+
+    def append(self, device: str, name: str, lines: bytes) -> int:
+        """Append complete lines to one of this device's logs, durably; returns its new size.
+
+        A log that ends in a broken line (a write cut short) gets a line break first, so the
+        broken line stays one skipped line instead of spoiling the first record appended.
+        """
+        folder = self.device_folder(device)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                lines = b"\n" + lines
+            written = 0
+            while written < len(lines):
+                written += os.write(fd, lines[written:])
+            os.fsync(fd)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        fsync_folder(folder)
+        return size
+
+    def end_cursor(self, device: str, name: str) -> Cursor:
+        """A cursor at the end of one of this device's logs (what it wrote need not be read
+        back)."""
+        with open(self.device_folder(device) / name, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(max(0, size - _TAIL))
+            return Cursor(size, _tail_digest(handle.read()))
+
+    def size_of(self, device: str, name: str) -> int:
+        """The size of one of this device's logs (0 when it does not exist)."""
+        try:
+            return (self.device_folder(device) / name).stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def write_card(self, device: str, card: dict[str, Any]) -> None:
+        """Replace this device's card (its name, when it last synced)."""
+        folder = self.device_folder(device)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / CARD, orjson.dumps(card), backup=False)
+
+    def cards(self) -> dict[str, dict[str, Any]]:
+        """Every device's card that reads well, by device id."""
+        found: dict[str, dict[str, Any]] = {}
+        for folder in _entries(self.root):
+            if folder.name.startswith(".") or not is_id(folder.name):
+                continue
+            try:
+                card = orjson.loads((Path(folder.path) / CARD).read_bytes())
+            except (OSError, orjson.JSONDecodeError):
+                continue
+            if isinstance(card, dict) and card.get("id") == folder.name:
+                found[folder.name] = card
+        return found
+
+
+def _entries(path: Path) -> Iterator[os.DirEntry[str]]:
+    """The entries of a folder, none when it is missing or unreadable."""
+    with contextlib.suppress(OSError), os.scandir(path) as entries:
+        yield from list(entries)

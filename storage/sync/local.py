@@ -1,0 +1,171 @@
+"""The changes made on this device since its last sync, read from the library's files.
+
+After a sync the library's files hold exactly the registers' values, so a value that differs
+from its register now was changed here since: that is a record to send. Two subtleties:
+
+- A paper decided and put back between two syncs looks unchanged, yet the user decided it
+  after whatever another device did meanwhile; the undo log tells (a step made or undone since
+  the last sync), and so does a decision's time (``redecided``): their papers' statuses are
+  sent again.
+- A removal (``Library.remove``) keeps the papers' decisions in its undo step, so the removed
+  papers look put back in the Inbox; that is not a decision, and is not sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from storage.models import Status
+from storage.sync.records import NOTE, PAPER, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
+from storage.sync.records import paper_digest as digest_of
+from storage.sync.state import SyncState
+from storage.triage import TriageSnapshot
+
+#: A register's value when nothing was ever recorded.
+DEFAULTS: Mapping[str, Any] = {STATUS: Status.INBOX.value, NOTE: "", TAGS: []}
+
+
+def triage_values(snapshot: TriageSnapshot, pid: str) -> dict[str, Any]:
+    """A paper's triage as register values."""
+    return {
+        STATUS: snapshot.status(pid).value,
+        NOTE: snapshot.notes.get(pid, ""),
+        TAGS: list(snapshot.tags.get(pid, ())),
+    }
+
+
+class Base:
+    """What the library's files held after the last sync: the registers' values, except where
+    a merge was cut short after writing them (``written``: what it wrote)."""
+
+    def __init__(
+        self,
+        state: SyncState,
+        written: Mapping[str, Mapping[str, Any]],
+        papers_written: Mapping[str, Any],
+    ) -> None:
+        self._registers = state.registers
+        self._written = written
+        #: Papers a merge cut short was writing (papers.json may or may not have them).
+        self.papers_written = papers_written
+
+    def value(self, kind: str, pid: str) -> Any:
+        written = self._written.get(kind, {})
+        if pid in written:
+            return written[pid]
+        held = self._registers[kind].get(pid)
+        if kind == PAPER:
+            return None if held is None else (held[3] if len(held) > 3 else held[2])
+        return DEFAULTS[kind] if held is None else held[2]
+
+    def removed(self, pid: str) -> bool:
+        """True when the paper was known, and removed, at the last sync."""
+        written = self._written.get(PAPER, {})
+        if pid in written:
+            return written[pid] is None
+        held = self._registers[PAPER].get(pid)
+        return held is not None and held[2] is None
+
+
+def step_marks(history: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The undo log's steps as remembered between syncs: number → [time, undone]."""
+    return {
+        key: [doc.get("at"), bool(doc.get("undone"))]
+        for key, doc in history.items()
+        if isinstance(doc, dict)
+    }
+
+
+def touched_papers(history: Mapping[str, Any], seen: Mapping[str, Any]) -> dict[str, float | None]:
+    """Papers in undo steps made, undone or redone since the steps ``seen``: paper → when
+    (the step's time; None, meaning now, for an undo or redo, whose time is not kept)."""
+    touched: dict[str, float | None] = {}
+    for key, mark in step_marks(history).items():
+        before = seen.get(key)
+        if before == mark:
+            continue
+        made = before is None or before[0] != mark[0]
+        at = mark[0] if made and isinstance(mark[0], int | float) else None
+        for change in history[key].get("changes") or ():
+            if isinstance(change, list) and change and isinstance(change[0], str):
+                pid = change[0]
+                known = touched.get(pid, 0.0)
+                touched[pid] = None if at is None or known is None else max(at, known)
+    return touched
+
+
+def redecided(snapshot: TriageSnapshot, known: Mapping[str, float]) -> dict[str, float]:
+    """Papers whose status was set since the last sync (its time changed), even to the status
+    they had then: an undo and a redo, or a decision taken back and made again."""
+    return {pid: at for pid, at in snapshot.decided_at.items() if known.get(pid) != at}
+
+
+def triage_changes(
+    snapshot: TriageSnapshot,
+    touched: Mapping[str, float | None],
+    base: Base,
+    state: SyncState,
+    clock: Clock,
+    present: Callable[[str], bool],
+) -> tuple[list[Record], set[str]]:
+    """Records of the statuses, notes and tags changed here since the last sync; and the
+    papers whose triage a removal took out here (not sent: the merge puts it back when they
+    are in the library again).
+
+    Stamped by ``clock``: after everything this device had seen (each was changed after its
+    last sync), or, for a state made afresh, at when each was made (``decided_at``), so that
+    libraries synced for the first time merge by when their decisions were made.
+    """
+    registers = state.registers
+    pids: set[str] = set(snapshot.statuses) | set(snapshot.notes) | set(snapshot.tags)
+    pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
+    records: list[Record] = []
+    kept: set[str] = set()
+    for pid in sorted(pids):
+        local = triage_values(snapshot, pid)
+        changed = [
+            kind
+            for kind in TRIAGE_KINDS
+            if local[kind] != base.value(kind, pid) or (kind == STATUS and pid in touched)
+        ]
+        if not changed:
+            continue
+        if local == DEFAULTS and (not present(pid) or base.removed(pid)):
+            kept.add(pid)  # a removal keeps its papers' triage in its undo step
+            continue
+        for kind in changed:
+            made_at = snapshot.decided_at.get(pid) if kind == STATUS else None
+            if made_at is None and kind == STATUS:
+                made_at = touched.get(pid)
+            if state.fresh:
+                stamp = clock.at(made_at if made_at is not None else 0.001)
+            else:
+                stamp = clock.tick(made_at)
+            records.append(Record(kind, stamp, state.device, pid, local[kind]))
+    return records, kept
+
+
+def paper_changes(
+    papers: Mapping[str, Mapping[str, Any]], base: Base, state: SyncState
+) -> list[tuple[str, dict[str, Any] | None]]:
+    """Papers added, changed or removed here since the last sync, unstamped: (id, document,
+    or None for a removal). A papers.json with no papers at all sends no removals: a file
+    lost or replaced is not the user taking every paper out."""
+    found: list[tuple[str, dict[str, Any] | None]] = []
+    written = base.papers_written
+    for pid, doc in papers.items():
+        digest = digest_of(doc)
+        if digest != base.value(PAPER, pid) and (pid not in written or written[pid] != digest):
+            found.append((pid, dict(doc)))
+    if papers:
+        for pid in state.registers[PAPER]:
+            being_removed = pid in written and written[pid] is None
+            if pid not in papers and base.value(PAPER, pid) is not None and not being_removed:
+                found.append((pid, None))
+    return sorted(found, key=lambda item: item[0])
+
+
+def papers_by_id(table: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """papers.json's papers table, by paper id."""
+    return {doc["id"]: doc for doc in table.values() if isinstance(doc.get("id"), str)}

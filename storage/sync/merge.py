@@ -1,0 +1,196 @@
+"""Merging: records folded into the registers, and what the library must change to match.
+
+Folding is a maximum per register (``storage.sync.records``): the same records give the same
+registers in any order, any number of times. What the library must change is then the
+registers whose holder changed, compared with the library's files; papers arrive as documents,
+checked and put in this version's shape before they are written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from storage.library import paper_from_doc, paper_to_doc
+from storage.models import Paper
+from storage.sync.local import triage_values
+from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
+from storage.sync.state import SyncState, beats, register_of
+from storage.triage import TriageSnapshot
+
+#: A stamp this far ahead of the wall clock is worth a word (milliseconds).
+AHEAD_MS = 5 * 60 * 1000
+
+
+@dataclass(slots=True)
+class Folded:
+    """What folding records did to the registers."""
+
+    #: Registers whose holder changed, by kind.
+    changed: dict[str, set[str]] = field(default_factory=lambda: {k: set() for k in KINDS})
+    #: Documents of papers as their holders have them.
+    docs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Devices whose records are stamped ahead of this device's clock: by how much (ms).
+    ahead: dict[str, int] = field(default_factory=dict)
+
+
+def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
+    """Fold records into the registers; returns how many were read (the clock sees them all)."""
+    count = 0
+    now = clock.now_ms()
+    devices = state.devices
+    for record in records:
+        count += 1
+        clock.see(record.stamp)
+        registers = state.registers[record.kind]
+        new = register_of(record)
+        held = registers.get(record.paper)
+        if beats(record.kind, new, held):
+            held = registers[record.paper] = new
+            folded.changed[record.kind].add(record.paper)
+        if record.kind == PAPER and record.value is not None and held and held[:3] == new:
+            folded.docs[record.paper] = record.value
+        known = devices.setdefault(record.device, {})
+        known["last"] = max(int(known.get("last", 0)), record.stamp)
+        if record.stamp - now > AHEAD_MS:
+            ahead = folded.ahead.get(record.device, 0)
+            folded.ahead[record.device] = max(ahead, record.stamp - now)
+    return count
+
+
+def clean_paper(pid: str, doc: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A paper document from another device in this version's shape, or None when it is not
+    a paper (a field of the wrong type, another paper's id)."""
+    try:
+        paper = paper_from_doc(doc)
+        clean = paper_to_doc(paper)
+    except (KeyError, TypeError, ValueError):
+        return None
+    if paper.id != pid:
+        return None
+    for name, value in clean.items():
+        if not _fits(value, _SHAPE[name]):
+            return None
+    return clean
+
+
+def _fits(value: Any, like: Any) -> bool:
+    if isinstance(like, int):  # bool is an int: position, title_derived
+        return type(value) is type(like)
+    if isinstance(like, str):
+        return isinstance(value, str)
+    if isinstance(like, list):
+        return isinstance(value, list) and all(
+            isinstance(v, str) or (isinstance(v, list) and all(isinstance(w, str) for w in v))
+            for v in value
+        )
+    return True
+
+
+#: The type of every field of a stored paper, from an empty paper.
+_SHAPE: Mapping[str, Any] = paper_to_doc(Paper("0", "", ""))
+
+
+@dataclass(slots=True)
+class Plan:
+    """What the library must change to hold the registers' values."""
+
+    #: Paper → register → value, for statuses, notes and tags.
+    triage: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The stamps of the statuses in ``triage`` (they give the decision's time).
+    stamps: dict[str, int] = field(default_factory=dict)
+    #: Paper → its document to write, or None to take it out.
+    papers: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    #: Papers whose records could not be used (reported).
+    unusable: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.triage or self.papers)
+
+    def written(self) -> dict[str, dict[str, Any]]:
+        """What the library holds once this plan is written: register → paper → value (for a
+        paper, its digest, or None), kept until it is (``SyncState.pending``)."""
+        found: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
+        for pid, values in self.triage.items():
+            for kind, value in values.items():
+                found[kind][pid] = value
+        for pid, doc in self.papers.items():
+            found[PAPER][pid] = None if doc is None else paper_digest(doc)
+        return found
+
+
+def plan_merge(
+    state: SyncState,
+    pids: Mapping[str, Iterable[str]],
+    snapshot: TriageSnapshot,
+    papers: Mapping[str, Mapping[str, Any]] | None,
+    docs: Mapping[str, dict[str, Any]],
+) -> Plan:
+    """The changes that bring the library to the registers, for the papers ``pids`` names
+    (by kind): those whose holders changed, and those a merge cut short left to write.
+    ``papers`` (papers.json's papers by id) is needed when papers changed."""
+    plan = Plan()
+    for kind in TRIAGE_KINDS:
+        registers = state.registers[kind]
+        for pid in sorted(set(pids.get(kind, ()))):
+            held = registers.get(pid)
+            if held is None or triage_values(snapshot, pid)[kind] == held[2]:
+                continue
+            plan.triage.setdefault(pid, {})[kind] = held[2]
+            if kind == TRIAGE_KINDS[0]:
+                plan.stamps[pid] = held[0]
+    for pid in sorted(set(pids.get(PAPER, ()))):
+        _plan_paper(state, pid, papers or {}, docs, plan)
+    return plan
+
+
+def _plan_paper(
+    state: SyncState,
+    pid: str,
+    papers: Mapping[str, Mapping[str, Any]],
+    docs: Mapping[str, dict[str, Any]],
+    plan: Plan,
+) -> None:
+    held = state.registers[PAPER].get(pid)
+    if held is None:
+        return
+    local = papers.get(pid)
+    if held[2] is None:
+        if local is not None:
+            plan.papers[pid] = None
+        return
+    wanted = held[3] if len(held) > 3 else held[2]
+    if local is not None and paper_digest(local) == wanted:
+        return
+    doc = docs.get(pid)
+    clean = clean_paper(pid, doc) if doc is not None else None
+    if clean is None:
+        plan.unusable.append(pid)
+        return
+    digest = paper_digest(clean)
+    state.registers[PAPER][pid] = held[:3] if digest == held[2] else [*held[:3], digest]
+    if local is None or paper_digest(local) != digest:
+        plan.papers[pid] = clean
+
+
+def relay_records(
+    state: SyncState,
+    devices: set[str],
+    paper_doc: Callable[[str], dict[str, Any] | None],
+) -> list[Record]:
+    """The records holding registers for ``devices``, to pass on in this device's log: their
+    own log is gone (deleted, or replaced by an older copy), and a device that joins later
+    must still get them. Papers come from the library (``paper_doc``)."""
+    found: list[Record] = []
+    for kind in KINDS:
+        for pid, held in sorted(state.registers[kind].items()):
+            if held[1] not in devices:
+                continue
+            value = held[2]
+            if kind == PAPER and value is not None:
+                value = paper_doc(pid)
+                if value is None:
+                    continue
+            found.append(Record(kind, held[0], held[1], pid, value))
+    return found

@@ -1,0 +1,155 @@
+"""What a device writes in the sync folder: records, one JSON array a line, and their order.
+
+Every change a device makes is one record, self-contained (it names its device), so a record
+means the same wherever it is read: in its device's log, a conflicted copy of that log, or
+another device's log that passes it on::
+
+    ["s", STAMP, DEVICE, PAPER, "read"]           the paper's status
+    ["n", STAMP, DEVICE, PAPER, "a note"]         its note ("" clears it)
+    ["g", STAMP, DEVICE, PAPER, ["tag", ...]]     its tags
+    ["P", STAMP, DEVICE, PAPER, {paper} | null]   the paper itself, or its removal
+
+Each (paper, kind) is a last-writer-wins register: the record greatest in ``(STAMP, DEVICE,
+value)`` holds. STAMP is a hybrid logical clock in milliseconds (``Clock``): a change made after
+a device has seen a record always stamps greater than it, whatever the devices' clocks say, and
+changes made apart are ordered by when they were made. The order is total, so every device that
+has read the same records shows the same library, in whatever order the records arrived.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
+
+from storage.models import Status
+
+STATUS: Final = "s"
+NOTE: Final = "n"
+TAGS: Final = "g"
+PAPER: Final = "P"
+#: The registers of a paper's triage, in the order records of one change are written.
+TRIAGE_KINDS: Final = (STATUS, NOTE, TAGS)
+KINDS: Final = (*TRIAGE_KINDS, PAPER)
+
+#: Stamps are milliseconds since the epoch; beyond this a record is not believed.
+MAX_STAMP: Final = 2**53
+#: A note longer than this is not a note (a damaged or hostile record).
+MAX_NOTE: Final = 100_000
+MAX_TAGS: Final = 200
+
+_HEX_ID = re.compile(r"[0-9a-f]{4,32}")
+_STATUSES = frozenset(s.value for s in Status)
+
+#: A register's holder: (stamp, device, what decides a tie: the value's bytes or the digest).
+Holder = tuple[int, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One change of one paper by one device."""
+
+    kind: str
+    stamp: int
+    device: str
+    paper: str
+    value: Any
+
+    def line(self) -> bytes:
+        """The record as written: one JSON array and a newline."""
+        return orjson.dumps([self.kind, self.stamp, self.device, self.paper, self.value]) + b"\n"
+
+    def holder(self) -> Holder:
+        """What orders this record against others of its register (greatest holds)."""
+        return (self.stamp, self.device, tie_value(self.kind, self.value))
+
+
+def tie_value(kind: str, value: Any) -> str:
+    """The part of a register's holder that breaks a tie of stamp and device: for a paper its
+    digest ("" for a removal), for the rest the value's JSON."""
+    if kind == PAPER:
+        return "" if value is None else paper_digest(value)
+    return orjson.dumps(value).decode()
+
+
+def paper_digest(doc: Any) -> str:
+    """A short digest of a paper document: equal documents, equal digests, on every device."""
+    raw = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def is_id(text: object) -> bool:
+    """True for a paper or device id: lower-case hexadecimal, 4 to 32 characters."""
+    return isinstance(text, str) and _HEX_ID.fullmatch(text) is not None
+
+
+def parse_record(raw: bytes) -> Record | None:
+    """A record from one line; None when it is well-formed JSON but no record this version
+    uses (a later version's kind, or nonsense): skipped, never fatal.
+
+    Raises ``ValueError`` when the line is not JSON at all (a record still arriving).
+    """
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(data, list) or len(data) != 5:
+        return None
+    kind, stamp, device, paper, value = data
+    if kind not in KINDS or not is_id(device) or not is_id(paper):
+        return None
+    if not isinstance(stamp, int) or isinstance(stamp, bool) or not 0 < stamp < MAX_STAMP:
+        return None
+    if not _valid_value(kind, value):
+        return None
+    return Record(kind, stamp, device, paper, value)
+
+
+def _valid_value(kind: str, value: Any) -> bool:
+    if kind == STATUS:
+        return value in _STATUSES
+    if kind == NOTE:
+        return isinstance(value, str) and len(value) <= MAX_NOTE
+    if kind == TAGS:
+        return (
+            isinstance(value, list)
+            and len(value) <= MAX_TAGS
+            and all(isinstance(t, str) and t for t in value)
+        )
+    return value is None or isinstance(value, dict)  # a paper: checked when applied
+
+
+class Clock:
+    """A hybrid logical clock in milliseconds: never behind the wall clock, never behind a
+    stamp it has seen or made, so each stamp it makes is greater than every one before."""
+
+    def __init__(self, last: int = 0, wall: Callable[[], float] = time.time) -> None:
+        self.last = last
+        self._wall = wall
+
+    def now_ms(self) -> int:
+        return int(self._wall() * 1000)
+
+    def tick(self, made_at: float | None = None) -> int:
+        """A new stamp for a change made at ``made_at`` (seconds; default now): that moment,
+        or later when the clock has already seen later stamps."""
+        now = self.now_ms()
+        at = now if made_at is None else min(int(made_at * 1000), now)
+        self.last = max(at, self.last + 1)
+        return self.last
+
+    def at(self, made_at: float) -> int:
+        """The stamp of a change made at ``made_at`` (seconds) before this device had seen any
+        other's records (a library synced for the first time): ordered by when it was made."""
+        stamp = max(1, min(int(made_at * 1000), self.now_ms()))
+        self.see(stamp)
+        return stamp
+
+    def see(self, stamp: int) -> None:
+        """Take in a stamp read from another device."""
+        self.last = max(self.last, stamp)

@@ -1,0 +1,430 @@
+"""One sync of a library with a folder: send what changed here, merge what the others sent.
+
+Under the HOME lock, so that nothing in this HOME changes in between (an open app's writer
+waits, as for any other process's change):
+
+1. read the library's files, and send what changed since the last sync (``storage.sync.local``);
+2. read every device's logs from where the last sync stopped, folding them into the registers;
+3. pass on the records of a device whose log has gone (``merge.relay_records``);
+4. note the merge as pending in the state, append this device's records to its own logs, then
+   write the merge into the library (``storage.sync.apply``) and note it done.
+
+A cut short sync (a crash, a full disk) leaves the state saying what it was writing, and the
+next one finishes it; the folder missing, read-only or half-arrived never loses a change: what
+cannot be sent waits in the state's outbox, what has not fully arrived is read next time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from storage.files import Tables, signature
+from storage.library import Library
+from storage.sync.apply import apply_plan, written_generation
+from storage.sync.device import Device, clean_name, load_device, renew_device
+from storage.sync.folder import PAPERS_LOG, TRIAGE_LOG, Cursor, LogFile, SyncFolder
+from storage.sync.local import (
+    Base,
+    paper_changes,
+    papers_by_id,
+    redecided,
+    step_marks,
+    touched_papers,
+    triage_changes,
+)
+from storage.sync.merge import Folded, Plan, fold, plan_merge, relay_records
+from storage.sync.records import (
+    KINDS,
+    PAPER,
+    TRIAGE_KINDS,
+    Clock,
+    Record,
+    parse_record,
+    tie_value,
+)
+from storage.sync.state import SyncState, load_state, marker_key, save_state, state_path
+from storage.triage import snapshot_from_tables
+
+#: A device's card is rewritten at least this often while it syncs (its "last seen").
+CARD_EVERY_MS = 60 * 60 * 1000
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What one sync did, for people."""
+
+    folder: Path
+    device: Device
+    #: Records this device sent (its changes since the last sync).
+    sent: int = 0
+    #: Records read from the other devices' logs.
+    received: int = 0
+    #: Records of other devices passed on because their log disappeared.
+    relayed: int = 0
+    #: How many other devices the folder has told of.
+    devices: int = 0
+    #: What changed in the library: statuses, notes, tags, papers, removals.
+    applied: Counter[str] = field(default_factory=Counter)
+    #: Records made here that wait to be written into the folder.
+    waiting: int = 0
+    #: One line each: what the folder or its files made this sync skip or work around.
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line: what was sent, received and changed here."""
+        changed = ", ".join(f"{n:,} {what}" for what, n in sorted(self.applied.items()) if n)
+        others = f"{self.devices} other device{'s' if self.devices != 1 else ''}"
+        line = (
+            f"synced with {self.folder} as {self.device.name} ({self.device.short}): "
+            f"sent {self.sent:,}, received {self.received:,} from {others}; "
+            f"changed here: {changed or 'nothing'}"
+        )
+        if self.waiting:
+            line += f"; {self.waiting:,} changes wait to be sent"
+        return line
+
+
+def sync_library(
+    library: Library,
+    folder: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    wall: Callable[[], float] = time.time,
+) -> SyncReport:
+    """Sync ``library`` with ``folder`` as this HOME's device (``name``: rename it).
+
+    Raises ``SyncError`` when the folder cannot be used at all; everything else it meets is
+    worked around and said in ``SyncReport.problems``.
+    """
+    return _sync(library, folder, name, wall, dry=False)
+
+
+def preview_sync(library: Library, folder: str | os.PathLike[str]) -> SyncReport:
+    """What ``sync_library`` would do now, without writing anything anywhere: ``sent`` is what
+    waits to be sent, ``received`` what waits to be read."""
+    return _sync(library, folder, None, time.time, dry=True)
+
+
+def _sync(
+    library: Library,
+    folder: str | os.PathLike[str],
+    name: str | None,
+    wall: Callable[[], float],
+    *,
+    dry: bool,
+) -> SyncReport:
+    place = SyncFolder(folder)
+    device, moved = load_device(library.home, name, save=not dry)
+    report = SyncReport(place.path, device)
+    if moved:
+        report.problems.append(
+            f"this library was copied from another machine: it syncs as a new device, "
+            f"{device.name} ({device.short})"
+        )
+    with library.lock:
+        _Sync(library, place, report, wall, dry=dry).run()
+    return report
+
+
+class _Sync:
+    """The steps of one sync, sharing what they read."""
+
+    def __init__(
+        self,
+        library: Library,
+        place: SyncFolder,
+        report: SyncReport,
+        wall: Callable[[], float],
+        *,
+        dry: bool,
+    ) -> None:
+        self.dry = dry
+        self.library = library
+        self.place = place
+        self.report = report
+        self.path = state_path(library.home, place.path)
+        self.marker = marker_key(place.path)
+        state, problem = load_state(self.path, place.path, report.device.id)
+        if problem:
+            report.problems.append(problem)
+        self.state = state
+        self.loaded = orjson.dumps(state.to_json())  # as it was: the merge's pending note
+        self.clock = Clock(state.clock, wall)
+        self.folded = Folded()
+        self._papers: dict[str, dict[str, Any]] | None = None
+        #: Whether the state changed (else it is not written: a sync with nothing to do
+        #: writes nothing anywhere).
+        self.dirty = state.fresh
+
+    @property
+    def device(self) -> Device:
+        return self.report.device
+
+    def run(self) -> None:
+        state = self.state
+        clean_outbox = not state.outbox  # else our last sync was cut short after writing it
+        fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
+        triage = self.library.sync_store("triage").load() or {}
+        pending = state.pending or {}
+        written_here = written_generation(triage, self.marker) == pending.get("generation")
+        written = {k: v for k, v in pending.items() if k in TRIAGE_KINDS}
+        base = Base(state, written if written_here else {}, pending.get(PAPER) or {})
+        again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
+        snapshot = snapshot_from_tables(triage)
+        loaded = self.library.loaded_papers()
+        present = lambda pid: loaded.row_of(pid) is not None  # noqa: E731
+        touched = touched_papers(triage.get("history", {}), state.steps)
+        for pid, at in redecided(snapshot, state.decided_at).items():
+            touched[pid] = at if touched.get(pid, 0.0) is not None else None
+        records, kept = triage_changes(snapshot, touched, base, state, self.clock, present)
+        self._send(records)
+        for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
+            again[kind].update(pid for pid in kept if present(pid))
+        candidates = self._paper_candidates(base)
+        self._read_cards()
+        self._read_logs(check_clone=clean_outbox)
+        self._send(self._stamp_papers(candidates))
+        for kind in KINDS:
+            again[kind].update(self.folded.changed[kind])
+        for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
+            again[kind].update(self.folded.changed[PAPER])
+        papers = self._load_papers() if again[PAPER] else None
+        plan = plan_merge(state, again, snapshot, papers, self.folded.docs)
+        if plan.unusable:
+            self.report.problems.append(
+                f"{len(plan.unusable)} paper record(s) are no paper this version reads: "
+                f"skipped ({', '.join(plan.unusable[:3])})"
+            )
+        self._write(plan, triage)
+
+    # -- what changed here ----------------------------------------------------------------
+    def _paper_candidates(self, base: Base) -> list[tuple[str, dict[str, Any] | None]]:
+        """Papers changed here, when papers.json changed since the last sync."""
+        version = signature(self.library.papers_path)
+        known = self.state.papers_version
+        if not self.state.fresh and known is not None and list(version or ()) == known:
+            return []
+        self.dirty = True
+        return paper_changes(self._load_papers(), base, self.state)
+
+    def _load_papers(self) -> dict[str, dict[str, Any]]:
+        if self._papers is None:
+            tables = self.library.sync_store("papers").load() or {}
+            self._papers = papers_by_id(tables.get("papers", {}))
+        return self._papers
+
+    def _stamp_papers(self, candidates: list[tuple[str, dict[str, Any] | None]]) -> list[Record]:
+        """Records of the papers changed here, but for those the folder already holds as
+        they are here (two devices that imported the same list send it once)."""
+        records: list[Record] = []
+        registers = self.state.registers[PAPER]
+        for pid, doc in candidates:
+            held = registers.get(pid)
+            if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:
+                continue  # the folder holds it as it is here
+            records.append(Record(PAPER, self.clock.tick(), self.device.id, pid, doc))
+        return records
+
+    def _send(self, records: list[Record]) -> None:
+        """This device's records: into the registers and the outbox (written at the end)."""
+        if records:
+            fold(self.state, records, self.clock, Folded())
+            self.state.outbox.extend(_row(r) for r in records)
+            self.report.sent += len(records)
+            self.dirty = True
+
+    # -- what the others sent ---------------------------------------------------------------
+    def _read_cards(self) -> None:
+        """The devices' names and last syncs, from their cards."""
+        for device, card in self.place.cards().items():
+            known = self.state.devices.setdefault(device, {})
+            name = clean_name(str(card.get("name") or ""))
+            seen = card.get("synced")
+            if name and known.get("name") != name:
+                known["name"] = name
+                self.dirty = True
+            if isinstance(seen, int) and known.get("seen") != seen:
+                known["seen"] = seen
+                self.dirty = True
+
+    def _name(self, folder: str) -> str:
+        """A device folder as people know it: the device's name and short id."""
+        name = self.state.devices.get(folder, {}).get("name")
+        return f"{name} ({folder[:8]})" if name else folder
+
+    def _read_logs(self, *, check_clone: bool) -> None:
+        """Fold every log's new records; note what the folder made us skip or pass on."""
+        state, report = self.state, self.report
+        relay: set[str] = set()
+        logs = self.place.log_files()
+        for log in logs:
+            if check_clone and log.folder == self.device.id and not log.conflicted:
+                self._check_clone(log)
+            relay.update(self._read(log))
+        for key in [k for k in state.cursors if k not in {log.key for log in logs}]:
+            relay.update(state.cursors.pop(key)[2])  # a log that disappeared
+            self.dirty = True
+        if relay:
+            records = relay_records(state, relay, self._load_papers().get)
+            state.outbox.extend(_row(r) for r in records)
+            report.relayed += len(records)
+            self.dirty = True
+        conflicted = [f"{self._name(g.folder)}: {g.path.name}" for g in logs if g.conflicted]
+        if conflicted:
+            more = " …" if len(conflicted) > 3 else ""
+            report.problems.append(
+                f"read {len(conflicted)} conflicted copy(ies) a sync tool made (each device "
+                f"writes only its own files; nothing is lost): {'; '.join(conflicted[:3])}{more}"
+            )
+        report.devices = len(set(state.devices) - {self.device.id})
+        for device, ahead in sorted(self.folded.ahead.items()):
+            report.problems.append(
+                f"{self._name(device)}: its clock is {ahead / 60000:,.0f} min ahead of this "
+                "one's (merging stays right; that clock wants setting)"
+            )
+
+    def _read(self, log: LogFile) -> set[str]:
+        """Read one log from its cursor; the devices to pass on (it restarted: replaced)."""
+        state = self.state
+        kept = state.cursors.get(log.key)
+        cursor = Cursor.from_json(kept[:2]) if kept else None
+        try:
+            read = self.place.read(log, cursor)
+        except OSError as exc:
+            self.report.problems.append(f"{log.key}: not read ({exc.strerror or exc})")
+            return set()
+        devices = set(kept[2]) if kept else set()
+        fold(state, read.records, self.clock, self.folded)
+        devices.update(r.device for r in read.records)
+        if log.folder != self.device.id or log.conflicted:
+            self.report.received += sum(1 for r in read.records if r.device != self.device.id)
+        where = f"{self._name(log.folder)}: {log.path.name}"
+        if read.waiting:
+            self.report.problems.append(
+                f"{where}: its last record has not fully arrived (read up to it; the rest next "
+                "time)"
+            )
+        if read.skipped:
+            self.report.problems.append(f"{where}: {read.skipped} damaged line(s) skipped")
+        new = [*read.cursor.to_json(), sorted(devices)]
+        if kept != new:
+            state.cursors[log.key] = new
+            self.dirty = True
+        return set(kept[2]) if kept and read.restarted else set()
+
+    def _check_clone(self, log: LogFile) -> None:
+        """Another machine writing as this device (a copy of this HOME): take a new id."""
+        known = self.state.own_sizes.get(log.path.name)
+        if known is None or log.path.stat().st_size <= known or self.dry:
+            return
+        old = self.device
+        self.report.device = renew_device(self.library.home, old)
+        self.state.device = self.report.device.id
+        self.state.own_sizes = {}
+        self.dirty = True
+        self.report.problems.append(
+            f"another machine writes as this device ({old.short}): this library is a copy of "
+            f"another; it syncs as a new device from now on ({self.report.device.short})"
+        )
+
+    # -- writing ----------------------------------------------------------------------------
+    def _write(self, plan: Plan, triage: Tables) -> None:
+        state = self.state
+        if self.dry:
+            self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
+            return
+        if state.outbox or plan:
+            self._note_pending(plan)
+        if state.outbox:
+            self._append_outbox()
+        if plan:
+            generation = state.generation + 1
+            self.report.applied.update(apply_plan(self.library, plan, (self.marker, generation)))
+            state.generation = generation
+            triage = self.library.sync_store("triage").load() or {}
+            self.dirty = True
+        if state.pending is not None:
+            state.pending = None
+            self.dirty = True
+        marks = step_marks(triage.get("history", {}))
+        version = list(signature(self.library.papers_path) or ())
+        decided = snapshot_from_tables(triage).decided_at
+        if marks != state.steps or version != state.papers_version or decided != state.decided_at:
+            state.steps, state.papers_version, state.decided_at = marks, version, decided
+            self.dirty = True
+        state.clock = self.clock.last
+        self.report.waiting = len(state.outbox)
+        now = self.clock.now_ms()
+        card_due = now - int(state.devices.get(self.device.id, {}).get("card", 0)) > CARD_EVERY_MS
+        if self.dirty or card_due:
+            state.synced_at = now
+            state.fresh = False
+            self._write_card(now)
+            save_state(self.path, state)
+
+    def _note_pending(self, plan: Plan) -> None:
+        """Save the state as loaded, but for the outbox and what ``plan`` writes: a sync cut
+        short from here on is finished by the next one."""
+        noted = orjson.loads(self.loaded)
+        noted.update(outbox=self.state.outbox, clock=self.clock.last, device=self.device.id)
+        if plan:
+            noted["pending"] = {"generation": self.state.generation + 1, **plan.written()}
+        save_state(self.path, SyncState.from_json(noted))
+
+    def _append_outbox(self) -> None:
+        """Append the outbox to this device's logs; what cannot be written waits in it."""
+        state = self.state
+        try:
+            for name, rows in (
+                (TRIAGE_LOG, [r for r in state.outbox if r[0] != PAPER]),
+                (PAPERS_LOG, [r for r in state.outbox if r[0] == PAPER]),
+            ):
+                if rows:
+                    self._append(name, rows)
+        except OSError as exc:
+            self.report.problems.append(
+                f"{self.place.path}: cannot write ({exc.strerror or exc}): "
+                f"{len(state.outbox):,} changes wait in this library to be sent"
+            )
+            return
+        state.outbox = []
+
+    def _append(self, name: str, rows: list[list[Any]]) -> None:
+        state, device = self.state, self.device.id
+        key = f"{device}/{name}"
+        kept = state.cursors.get(key) or [0, "", []]
+        read_to_end = kept[0] == self.place.size_of(device, name)
+        state.own_sizes[name] = self.place.append(device, name, b"".join(map(_line, rows)))
+        if read_to_end:  # what was just written need not be read back
+            devices = sorted({*kept[2], *(row[2] for row in rows)})
+            state.cursors[key] = [*self.place.end_cursor(device, name).to_json(), devices]
+
+    def _write_card(self, now: int) -> None:
+        card = {"id": self.device.id, "name": self.device.name, "synced": now}
+        try:
+            self.place.write_card(self.device.id, card)
+        except OSError:
+            return  # said already, when the records could not be written
+        known = self.state.devices.setdefault(self.device.id, {})
+        known.update(card=now, name=self.device.name, seen=now)
+
+
+def _row(record: Record) -> list[Any]:
+    return [record.kind, record.stamp, record.device, record.paper, record.value]
+
+
+def _line(row: list[Any]) -> bytes:
+    return orjson.dumps(row) + b"\n"
+
+
+def _records(rows: Iterable[list[Any]]) -> list[Record]:
+    found = (parse_record(orjson.dumps(row)) for row in rows)
+    return [record for record in found if record is not None]

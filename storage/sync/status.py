@@ -1,0 +1,100 @@
+"""``papers sync --status``: the devices a folder has seen, and what waits to go either way."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from storage.library import Library
+from storage.sync.device import Device
+from storage.sync.folder import SyncFolder
+from storage.sync.run import preview_sync
+from storage.sync.state import load_state, state_path
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceSeen:
+    """A device whose records or card the folder holds."""
+
+    id: str
+    name: str
+    #: When it last synced (milliseconds since the epoch; 0 when unknown).
+    last_seen: int
+    this: bool = False
+
+
+@dataclass(slots=True)
+class SyncStatus:
+    """Where this library stands with a sync folder."""
+
+    folder: Path
+    device: Device
+    #: When this device last synced with the folder (ms since the epoch; 0: never).
+    synced_at: int
+    devices: list[DeviceSeen] = field(default_factory=list)
+    #: Changes made here that the next sync sends.
+    to_send: int = 0
+    #: Records of other devices in the folder not read yet.
+    to_receive: int = 0
+    #: Changes made here that a sync could not write into the folder yet.
+    waiting: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """The status for people, one fact a line."""
+        lines = [
+            f"folder: {self.folder}",
+            f"this device: {self.device.name} ({self.device.short}), "
+            f"last synced {when(self.synced_at)}",
+            f"devices seen: {len(self.devices)}",
+        ]
+        width = max((len(d.name) for d in self.devices), default=0)
+        for seen in self.devices:
+            mark = "  (this one)" if seen.this else ""
+            lines.append(
+                f"  {seen.name:<{width}}  {seen.id[:8]}  last seen {when(seen.last_seen)}{mark}"
+            )
+        pending = f"pending: {self.to_send:,} changes to send, {self.to_receive:,} to receive"
+        if self.waiting:
+            pending += f" ({self.waiting:,} more made here wait for a writable folder)"
+        lines.append(pending)
+        return lines
+
+
+def when(ms: int) -> str:
+    """A moment for people: ``2026-11-30 14:02``, or ``never``."""
+    if ms <= 0:
+        return "never"
+    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+
+
+def sync_status(library: Library, folder: str | os.PathLike[str]) -> SyncStatus:
+    """What the folder holds and what waits, without changing anything."""
+    preview = preview_sync(library, folder)
+    place = SyncFolder(folder)
+    state, _problem = load_state(state_path(library.home, place.path), place.path, "")
+    cards = place.cards()
+    me = preview.device.id
+    ids = (set(state.devices) | set(cards) | {me}) - {""}
+    devices = []
+    for device in ids:
+        known = state.devices.get(device, {})
+        card = cards.get(device, {})
+        name = card.get("name") or known.get("name") or ("this one" if device == me else "?")
+        seen = card.get("synced") or known.get("seen") or known.get("last") or 0
+        if device == me:
+            name, seen = preview.device.name, state.synced_at
+        devices.append(DeviceSeen(device, str(name), int(seen), this=device == me))
+    devices.sort(key=lambda d: (not d.this, -d.last_seen, d.name))
+    return SyncStatus(
+        folder=place.path,
+        device=preview.device,
+        synced_at=state.synced_at,
+        devices=devices,
+        to_send=preview.sent,
+        to_receive=preview.received,
+        waiting=preview.waiting,
+        problems=preview.problems,
+    )

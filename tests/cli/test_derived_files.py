@@ -1,0 +1,107 @@
+"""The CLI and the files derived from ``papers.json``: reused when valid, never trusted when not.
+
+``papers.cache`` (the papers in chunks) and ``search.index`` (the search index) let a command
+read only what it prints; a damaged ``papers.json`` is still reported by name, and no command
+writes it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from storage.search.store import INDEX_FILE
+from storage.snapshot import SNAPSHOT_FILE
+from tests.cli.test_bad_input import SAMPLE, make_env, one_line_error, run
+from tests.helpers import home_files
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("derived")
+    home = root / "home"
+    result = run("--home", home, "import", SAMPLE, env=make_env(root))
+    assert result.returncode == 0, result.stderr
+    return home
+
+
+@pytest.fixture
+def home(template: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "home"
+    shutil.copytree(template, copy)
+    return copy
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return make_env(tmp_path)
+
+
+def ok(*args: str | Path, env: dict[str, str]) -> str:
+    result = run(*args, env=env)
+    assert result.returncode == 0 and result.stderr == "", (args, result.stderr)
+    return result.stdout
+
+
+def test_search_saves_its_index_and_answers_the_same_from_it(
+    home: Path, env: dict[str, str]
+) -> None:
+    first = ok("--home", home, "search", "difusion", "model", env=env)
+    index = home / INDEX_FILE
+    assert first and index.exists()
+    made = index.stat().st_mtime_ns
+    assert ok("--home", home, "search", "difusion", "model", env=env) == first
+    assert index.stat().st_mtime_ns == made  # loaded, not built again
+    as_json = ok("--home", home, "search", "graph", "--json", env=env)
+    index.unlink()
+    assert ok("--home", home, "search", "graph", "--json", env=env) == as_json
+
+
+def test_damaged_derived_files_change_no_answer(home: Path, env: dict[str, str]) -> None:
+    listing = ok("--home", home, "list", env=env)
+    found = ok("--home", home, "search", "language", "model", env=env)
+    for name in (SNAPSHOT_FILE, INDEX_FILE):
+        path = home / name
+        data = bytearray(path.read_bytes())
+        data[-500] ^= 0xFF
+        path.write_bytes(bytes(data))
+    assert ok("--home", home, "search", "language", "model", env=env) == found
+    assert ok("--home", home, "list", env=env) == listing
+    assert ok("--home", home, "stats", env=env)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b'{"papers": {"1": ', b"", b'{"papers": {"1": {"foo": 1}}}'],
+    ids=["truncated", "empty", "bad record"],
+)
+def test_a_damaged_papers_file_is_reported_despite_valid_derived_files(
+    home: Path, env: dict[str, str], damage: bytes
+) -> None:
+    ok("--home", home, "search", "graph", env=env)  # snapshot and index of the good file
+    ids = ok("--home", home, "list", env=env).split()
+    papers = home / "papers.json"
+    papers.write_bytes(damage)
+    before = home_files(home)
+    for args in (
+        ["list"],
+        ["search", "graph"],
+        ["mark", ids[0], "read"],
+        ["stats"],
+        ["export"],
+        ["similar", ids[0]],
+    ):
+        line = one_line_error(run("--home", home, *args, env=env), 1)
+        assert line.startswith(f"papers: error: {papers} is damaged ("), (args, line)
+        assert home_files(home) == before, args
+
+
+def test_mark_reads_ids_from_the_snapshot(home: Path, env: dict[str, str]) -> None:
+    ids = [line.split()[0] for line in ok("--home", home, "list", env=env).splitlines()]
+    marked = ok("--home", home, "mark", ids[3][:6], ids[30], "starred", env=env)
+    assert [line.split()[0] for line in marked.splitlines()] == [ids[3], ids[30]]
+    starred = ok("--home", home, "list", "--status", "starred", env=env)
+    assert [line.split()[0] for line in starred.splitlines()] == [ids[3], ids[30]]
+    assert "2 / 38 triaged" in ok("--home", home, "stats", env=env)

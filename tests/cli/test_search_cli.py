@@ -1,0 +1,106 @@
+"""``papers search``: the set of papers with every word, the partial-match line, has:note, and
+the saved-search flags, run as real subprocesses in a temporary HOME."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import make_env, ok, run
+
+PAPERS = [
+    {
+        "title": "Graph Neural Networks for Molecules",
+        "abstract": "A graph neural network predicts molecular properties.",
+    },
+    {
+        "title": "Neural Fields",
+        "abstract": "Neural networks as continuous signals.",
+    },
+    {
+        "title": "Diffusion Samplers",
+        "abstract": "Sampling with diffusion models and flow matching.",
+    },
+    {
+        "title": "Flow Matching for Proteins",
+        "abstract": "Conditional flow matching generates protein backbones.",
+    },
+]
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return make_env(tmp_path)
+
+
+@pytest.fixture
+def home(tmp_path: Path, env: dict[str, str]) -> Path:
+    """A HOME with the four papers above imported."""
+    source = tmp_path / "papers.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in PAPERS), encoding="utf-8")
+    home = tmp_path / "home"
+    assert "4 added" in ok(run("--home", home, "import", source, env=env))
+    return home
+
+
+def titles(out: str) -> list[str]:
+    return [line.split(maxsplit=2)[2] for line in out.splitlines()]
+
+
+def search(home: Path, env: dict[str, str], *args: str) -> tuple[str, str]:
+    done = run("--home", home, "search", *args, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr
+
+
+def test_search_lists_the_papers_with_every_word(home: Path, env: dict[str, str]) -> None:
+    out, err = search(home, env, "graph", "neural", "network")
+    assert titles(out) == ["Graph Neural Networks for Molecules"] and err == ""
+    out, err = search(home, env, "graph", "neural", "zebra")
+    assert titles(out) == ["Graph Neural Networks for Molecules"]
+    assert err == "no paper has all 3 words; showing those with 2 of 3\n"
+    out, _ = search(home, env, "diffusion", "OR", "proteins")
+    assert sorted(titles(out)) == ["Diffusion Samplers", "Flow Matching for Proteins"]
+
+
+def test_has_note_reads_the_notes(home: Path, env: dict[str, str]) -> None:
+    (first,) = json.loads(search(home, env, "molecules", "--json")[0])
+    ok(run("--home", home, "note", first["id"], "check the baselines", env=env))
+    out, _ = search(home, env, "has:note")
+    assert titles(out) == ["Graph Neural Networks for Molecules"]
+
+
+def test_save_run_list_and_delete_searches(home: Path, env: dict[str, str]) -> None:
+    out, err = search(home, env, "--save", "Flows", "flow", "matching")
+    assert sorted(titles(out)) == ["Diffusion Samplers", "Flow Matching for Proteins"]
+    assert err == "saved search 'Flows': flow matching\n"
+    search(home, env, "--save", "gnn", "graph neural")
+    out, _ = search(home, env, "--saved", "flows")  # names ignore case
+    assert sorted(titles(out)) == ["Diffusion Samplers", "Flow Matching for Proteins"]
+    out, _ = search(home, env, "--saved", "FLOWS", "proteins")  # words after narrow it
+    assert titles(out) == ["Flow Matching for Proteins"]
+    assert search(home, env, "--list-saved")[0] == "Flows  flow matching\ngnn    graph neural\n"
+    listed = json.loads(search(home, env, "--list-saved", "--json")[0])
+    assert listed == [
+        {"name": "Flows", "query": "flow matching"},
+        {"name": "gnn", "query": "graph neural"},
+    ]
+    search(home, env, "--save", "flows", "flow OR diffusion")  # replaced, in its place
+    assert search(home, env, "--list-saved")[0].splitlines()[0] == "flows  flow OR diffusion"
+    out, _ = search(home, env, "--delete-saved", "Flows")
+    assert out == "deleted saved search 'flows': flow OR diffusion\n"
+    assert search(home, env, "--list-saved")[0] == "gnn  graph neural\n"
+
+
+def test_saved_search_errors_are_one_line(home: Path, env: dict[str, str]) -> None:
+    missing = run("--home", home, "search", "--saved", "nope", env=env)
+    assert missing.returncode == 1
+    assert missing.stderr == "papers: error: no saved search is called 'nope' (saved: none yet)\n"
+    assert run("--home", home, "search", "--delete-saved", "nope", env=env).returncode == 1
+    for args in (["--list-saved", "extra"], [], ["--save", "x", "--saved", "y", "q"]):
+        done = run("--home", home, "search", *args, env=env)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
+    empty = run("--home", home, "search", "--save", " ", "query", env=env)
+    assert empty.returncode == 1 and "needs a name" in empty.stderr

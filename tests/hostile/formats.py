@@ -1,0 +1,180 @@
+"""How to write a paper's fields in each format papers-tui reads: one writer per reader.
+
+``FORMATS`` is keyed by ``Reader.name`` (``storage.sources.registry.READERS``): a new reader is
+covered by every test of this folder once its name and a writer are added here (a test fails,
+naming it, until they are). Each writer keeps the hostile text inside its field the way the
+format allows: escaped where it can be (JSON, CSV, BibTeX), on one line where the format is
+made of lines (plain text, RIS, arXiv mail).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from storage.errors import SourceError
+from tests.hostile.hostile import FIELDS
+
+Papers = list[Mapping[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """How to write papers in one reader's format, and which of ``FIELDS`` it carries."""
+
+    #: The file's name; ``{stem}`` stands for a name the test chooses (the list's, for some).
+    file_name: str
+    fields: tuple[str, ...]
+    #: Papers' fields (each with the same ``list``) → the file's text.
+    write: Callable[[Papers], str]
+    #: Examples hypothesis tries per field (fewer where writing one costs a library).
+    examples: int = 100
+
+
+def flat(text: str) -> str:
+    """``text`` on one line: for formats made of lines, where a line break ends a field."""
+    return re.sub(r"\s*[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]\s*", " ", text)
+
+
+def _record(paper: Mapping[str, str]) -> dict[str, str]:
+    return {
+        "title": paper["title"],
+        "abstract": paper["abstract"],
+        "authors": paper["authors"],
+        "url": paper["url"],
+        "code": paper["github"],
+        "decision": paper["venue_status"],
+        "keywords": paper["keywords"],
+    }
+
+
+def _json(papers: Papers) -> str:
+    return json.dumps({"name": papers[0]["list"], "papers": [_record(p) for p in papers]})
+
+
+def _json_lines(papers: Papers) -> str:
+    return "\n".join(json.dumps(_record(p)) for p in papers) + "\n"
+
+
+def _csv(papers: Papers) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)  # RFC 4180: CRLF, so that a lone CR in a field is quoted
+    rows = [_record(p) for p in papers]
+    writer.writerow(rows[0].keys())
+    writer.writerows(row.values() for row in rows)
+    return out.getvalue()
+
+
+def _plain_text(papers: Papers) -> str:
+    body = "\n\n".join(f"{flat(p['title'])}\n{flat(p['abstract'])}" for p in papers)
+    return f"{flat(papers[0]['list'])}\n\n{body}\n"
+
+
+_BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}"}
+
+
+def _bibtex(papers: Papers) -> str:
+    def value(text: str) -> str:
+        return "{" + "".join(_BIB_SPECIAL.get(ch, ch) for ch in text) + "}"
+
+    entries = []
+    for i, p in enumerate(papers):
+        fields = {
+            "title": p["title"],
+            "abstract": p["abstract"],
+            "author": " and ".join(p["authors"].split(";")),
+            "url": p["url"],
+            "note": p["github"],
+            "keywords": p["keywords"],
+        }
+        body = ",\n".join(f"  {name} = {value(text)}" for name, text in fields.items())
+        entries.append(f"@article{{paper{i},\n{body}\n}}\n")
+    return "\n".join(entries)
+
+
+def _ris(papers: Papers) -> str:
+    records = []
+    for p in papers:
+        lines = ["TY  - CONF", f"TI  - {flat(p['title'])}", f"AB  - {flat(p['abstract'])}"]
+        lines += [f"AU  - {flat(a)}" for a in p["authors"].split(";")]
+        lines += [f"UR  - {flat(p['url'])}", f"N1  - {flat(p['github'])}"]
+        lines += [f"KW  - {flat(k)}" for k in p["keywords"].split(",")]
+        records.append("\n".join([*lines, "ER  - "]))
+    return "\n\n".join(records) + "\n"
+
+
+def _csl_json(papers: Papers) -> str:
+    items = [
+        {
+            "type": "paper-conference",
+            "title": p["title"],
+            "abstract": p["abstract"],
+            "author": [{"family": a, "given": ""} for a in p["authors"].split(";")],
+            "URL": p["url"],
+            "note": p["github"],
+            "keyword": p["keywords"],
+            "container-title": "A conference",
+        }
+        for p in papers
+    ]
+    return json.dumps(items)
+
+
+def _arxiv_email(papers: Papers) -> str:
+    rule = "-" * 78
+    entries = []
+    for i, p in enumerate(papers):
+        number = f"2501.{i + 1:05d}"
+        entries.append(
+            f"{rule}\n\\\\\narXiv:{number}\nDate: Mon, 6 Jan 2025 00:00:00 GMT   (10kb)\n\n"
+            f"Title: {flat(p['title'])}\nAuthors: {flat(p['authors'])}\n"
+            f"Categories: {flat(p['keywords'])}\nComments: {flat(p['github'])}\n\\\\\n"
+            f"  {flat(p['abstract'])}\n\\\\ ( https://arxiv.org/abs/{number} ,  10kb)\n"
+        )
+    return "".join(entries) + rule + "\n"
+
+
+def _library(papers: Papers) -> str:
+    """The ``papers.json`` of a library that imported the papers (none when it refused them)."""
+    from storage import Library
+
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "list.json"
+        source.write_text(_json(papers), encoding="utf-8")
+        library = Library(Path(folder) / "home")
+        try:
+            library.import_file(source)
+        except SourceError:
+            return '{"meta": {"1": {"schema": 1, "kind": "papers"}}}'
+        return library.papers_path.read_text(encoding="utf-8")
+
+
+#: Reader name (``Reader.name``) → how to write its files. One line per reader; a writer
+#: whose reader is not registered yet waits here (the tests take registered readers only).
+FORMATS: dict[str, Format] = {
+    "JSON": Format("{stem}.json", FIELDS, _json),
+    "JSON Lines": Format("{stem}.jsonl", FIELDS[:-1], _json_lines),
+    "CSV/TSV": Format("{stem}.csv", FIELDS[:-1], _csv),
+    "plain text": Format("{stem}.txt", ("title", "abstract", "list"), _plain_text),
+    "BibTeX": Format("{stem}.bib", (*FIELDS[:5], "keywords"), _bibtex),
+    "RIS": Format("{stem}.ris", (*FIELDS[:5], "keywords"), _ris),
+    "CSL-JSON": Format("{stem}.csl-json", (*FIELDS[:5], "keywords"), _csl_json),
+    "arXiv listing email": Format(
+        "{stem}.eml", ("title", "abstract", "authors", "github", "keywords"), _arxiv_email
+    ),
+    "papers-tui library": Format("papers.json", FIELDS, _library, examples=15),
+}
+
+
+def registered_formats() -> dict[str, Format]:
+    """The formats of ``FORMATS`` whose reader is in the registry now."""
+    from storage.sources.registry import READERS
+
+    names = {reader.name for reader in READERS}
+    return {name: fmt for name, fmt in FORMATS.items() if name in names}

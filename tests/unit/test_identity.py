@@ -1,0 +1,225 @@
+"""When two records are one paper, ids, the import report's merges, and moving old libraries."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from storage import Library, Status
+from storage.identity import (
+    abstract_identity,
+    is_placeholder,
+    titles_compatible,
+)
+from storage.sources.papers import paper_id
+from storage.text.normalize import key
+
+ABSTRACT = (
+    "We propose a sampler that improves accuracy by 9.5% over the baseline, using the "
+    "combination alpha + beta of two well known schedules, on three benchmarks."
+)
+
+
+def write_jsonl(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            r"We use $\alpha + \beta$ and $\ell_2$ loss on ﬁne data sets.",
+            "We use α + β and ℓ₂ loss on fine data sets.",
+        ),
+        (
+            r"Gains of 10\% with \textbf{ParaSolver} -- a new sampler.",
+            "Gains of 10% with ParaSolver – a new sampler.",
+        ),
+        (
+            "state-of-the-art results at 10^-3 learning rate",
+            "State of the art results at 10⁻³ learning rate",
+        ),
+    ],
+)
+def test_latex_and_unicode_forms_are_one_abstract(first: str, second: str) -> None:
+    padded = " with enough words to be read as a real abstract of a paper"
+    assert abstract_identity(first + padded) == abstract_identity(second + padded)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("improves accuracy by 9.5% over", "improves accuracy by 95% over"),
+        ("the combination α + β of two", "the combination α − β of two"),
+        (r"the combination $\alpha + \beta$ of two", r"the combination $\alpha - \beta$ of two"),
+        ("a bound of x ≤ 3 holds", "a bound of x ≥ 3 holds"),
+    ],
+)
+def test_numbers_and_operators_keep_abstracts_apart(first: str, second: str) -> None:
+    padded = " in every one of the experiments that we report in this paper today"
+    assert abstract_identity(first + padded) != abstract_identity(second + padded)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The abstract of this paper is not available", "N/A", "No abstract available.", "TBD", ""],
+)
+def test_placeholders_are_no_abstract(text: str) -> None:
+    assert is_placeholder(text) and abstract_identity(text) is None
+
+
+def test_a_short_real_abstract_is_no_placeholder() -> None:
+    assert not is_placeholder("We show that transformers do not need attention in most tasks.")
+
+
+def test_titles_compatible() -> None:
+    assert titles_compatible("", "Anything at all")
+    assert titles_compatible(r"{$\tau$}-bench: tools", "τ-bench: Tools")
+    assert titles_compatible("MaRS: A Fast Sampler", "MRS: A Fast Sampler")
+    assert titles_compatible("Sampler", "Sampler: and a subtitle")
+    assert not titles_compatible("Graph curvature flows", "Protein folding at scale")
+
+
+def test_placeholder_records_stay_apart_by_title(home: Path, tmp_path: Path) -> None:
+    placeholder = "The abstract of this paper is not available"
+    rows = [
+        {"title": "First paper", "abstract": placeholder, "authors": ["A"], "url": "https://a.org/1"},
+        {"title": "Second paper", "abstract": placeholder, "authors": ["B"], "url": "https://a.org/2"},
+    ]  # fmt: skip
+    report = Library(home).import_file(write_jsonl(tmp_path / "p.jsonl", rows))
+    papers = Library(home).papers()
+    assert report.added == 2 and not report.merged
+    assert [(p.title, p.abstract, p.authors, p.url) for p in papers] == [
+        ("First paper", "", ("A",), "https://a.org/1"),
+        ("Second paper", "", ("B",), "https://a.org/2"),
+    ]
+
+
+def test_near_identical_abstracts_stay_apart(home: Path, tmp_path: Path) -> None:
+    rows = [
+        {"abstract": ABSTRACT},
+        {"abstract": ABSTRACT.replace("9.5%", "95%")},
+        {"abstract": ABSTRACT.replace("alpha + beta", "alpha - beta")},
+    ]
+    report = Library(home).import_file(write_jsonl(tmp_path / "n.jsonl", rows))
+    assert report.added == 3 and not report.merged
+
+
+def test_same_abstract_different_titles_kept_apart_and_reported(home: Path, tmp_path: Path) -> None:
+    rows = [
+        {"title": "Graph curvature flows", "abstract": ABSTRACT},
+        {"title": "Protein folding at scale", "abstract": ABSTRACT},
+        {"title": "Graph Curvature Flows", "abstract": ABSTRACT + "  "},
+    ]
+    lib = Library(home)
+    report = lib.import_file(write_jsonl(tmp_path / "t.jsonl", rows))
+    assert report.added == 2
+    assert [m.reason for m in report.merged] == ["the same paper twice in the import"]
+    [apart] = report.apart
+    assert apart.title == "Protein folding at scale" and "not its title" in apart.reason
+    assert len({p.id for p in lib.papers()}) == 2
+    again = lib.import_file(write_jsonl(tmp_path / "t.jsonl", rows))
+    assert (again.added, again.skipped, again.apart) == (0, 2, [])
+
+
+def test_title_only_record_joins_its_paper(home: Path, tmp_path: Path) -> None:
+    lib = Library(home)
+    lib.import_file(
+        write_jsonl(tmp_path / "a.jsonl", [{"title": "Graph flows", "abstract": ABSTRACT}])
+    )
+    links = [{"title": "GRAPH FLOWS", "github": ["https://github.com/o/r"], "rating": [6, 8]}]
+    report = lib.import_file(write_jsonl(tmp_path / "links.jsonl", links))
+    [paper] = lib.papers()
+    assert report.updated == 1 and report.merged[0].reason.startswith("the same title")
+    assert paper.github == ("https://github.com/o/r",) and paper.fact("rating") == 7.0
+    assert paper.lists == ("a", "links")
+    assert paper.id == paper_id(ABSTRACT)
+
+
+def test_a_paper_known_by_title_takes_its_abstract_later(home: Path, tmp_path: Path) -> None:
+    lib = Library(home)
+    lib.import_file(write_jsonl(tmp_path / "t.jsonl", [{"title": "Graph flows"}]))
+    [before] = lib.papers()
+    lib.set_status(before.id, "starred")
+    lib.import_file(
+        write_jsonl(tmp_path / "a.jsonl", [{"title": "Graph flows", "abstract": ABSTRACT}])
+    )
+    [after] = lib.papers()
+    assert after.id == before.id and after.abstract == ABSTRACT
+    assert lib.status(after.id) is Status.STARRED
+
+
+def test_real_list_merges_nothing_and_seeds_find_their_records(
+    home: Path, real_list: Path, sample_files: list[Path]
+) -> None:
+    lib = Library(home)
+    report = lib.import_files([*sample_files, real_list])
+    assert len(lib) == 3703 and report.added == 3703 and not report.apart
+    assert len(report.merged) == 38  # the seeds' 38 abstracts, met again in the real list
+    alone = Library(home.parent / "alone")
+    alone_report = alone.import_file(real_list)
+    assert len(alone) == 3703 and not alone_report.merged and not alone_report.apart
+
+
+# -- an old library moves to the new ids -------------------------------------------------------
+
+
+def _old_id(abstract: str) -> str:
+    """The id rule of papers.json schema 1: the hash of the abstract's letters and digits."""
+    return hashlib.sha1(key(abstract).encode()).hexdigest()[:12]
+
+
+def _doc(pid: str, title: str, abstract: str, position: int, lst: str = "Old list") -> dict:
+    return {
+        "id": pid, "title": title, "abstract": abstract, "authors": [], "github": [],
+        "url": "", "keywords": [], "venue_status": "", "list": lst, "position": position,
+        "title_derived": False, "name": "", "lists": [lst],
+    }  # fmt: skip
+
+
+def test_a_schema_1_library_migrates_and_decisions_follow(home: Path) -> None:
+    latex = r"We use $\alpha$ and $\beta$ schedules to sample faster than any baseline we know."
+    plain = "We use α and β schedules to sample faster than any baseline we know."
+    other = "A second paper about graphs, with enough words to be an abstract of a paper."
+    placeholder = "The abstract of this paper is not available"
+    ids = [_old_id(t) for t in (latex, plain, other, placeholder)]
+    assert len(set(ids)) == 4  # the old rule kept the LaTeX and Unicode forms apart
+    titles = ["Sampler", "Sampler", "Graphs", "No abstract"]
+    abstracts = [latex, plain, other, placeholder]
+    rows = zip(ids, titles, abstracts, strict=True)
+    papers = {str(int(pid, 16)): _doc(pid, t, a, i) for i, (pid, t, a) in enumerate(rows)}
+    home.mkdir()
+    (home / "papers.json").write_text(json.dumps({
+        "papers": papers,
+        "lists": {"1": {"name": "Old list", "sources": {"old.txt": 0}, "size": 4, "at": 1}},
+        "meta": {"1": {"schema": 1, "kind": "papers"}},
+    }))  # fmt: skip
+    (home / "triage.json").write_text(json.dumps({
+        "decisions": {
+            str(int(ids[0], 16)): {"status": "read", "at": 100, "note": "older note"},
+            str(int(ids[1], 16)): {"status": "starred", "at": 200, "tags": ["x"]},
+            str(int(ids[2], 16)): {"status": "skipped", "at": 150},
+            str(int(ids[3], 16)): {"note": "no abstract, still mine"},
+        },
+        "history": {"1": {"at": 100, "changes": [[ids[2], "inbox", "skipped"]], "undone": False}},
+        "days": {},
+        "meta": {"1": {"schema": 2, "kind": "triage"}},
+    }))  # fmt: skip
+    lib = Library(home)
+    by_title = {p.title: p for p in lib.papers()}
+    assert sorted(by_title) == ["Graphs", "No abstract", "Sampler"]  # the two forms: one paper
+    sampler, graphs, empty = by_title["Sampler"], by_title["Graphs"], by_title["No abstract"]
+    assert graphs.id == paper_id(other) and empty.id == paper_id("", "No abstract")
+    triage = lib.triage()
+    assert triage.statuses == {sampler.id: Status.STARRED, graphs.id: Status.SKIPPED}
+    assert triage.notes == {sampler.id: "older note", empty.id: "no abstract, still mine"}
+    assert triage.tags == {sampler.id: ("x",)}
+    assert json.loads((home / "triage.json").read_text())["meta"]["1"]["schema"] == 3
+    assert lib.undo() == [(graphs.id, Status.SKIPPED, Status.INBOX)]  # the log follows too
+    reopened = Library(home)
+    assert {p.id for p in reopened.papers()} == {sampler.id, graphs.id, empty.id}
+    assert reopened.statuses() == {sampler.id: Status.STARRED}

@@ -1,0 +1,149 @@
+"""Exports valid where they land: BibTeX for pdflatex + bibtex and biber, CSL-JSON and RIS
+that read back as the same papers, CSV safe in a spreadsheet, Markdown with abstracts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from storage.export import export
+from storage.models import Paper, Status
+from storage.sources.registry import read_text_content
+from storage.triage import TriageSnapshot
+
+HOSTILE = [
+    Paper(
+        id="aaaaaaaaaaaa",
+        title=r"{$\tau$}-bench: ℓ∞ bounds, 50% & $x_1$ {unbalanced",
+        abstract="A benchmark with α + β ≤ 3 and a } brace, and 10⁻³ rates: enough words.",
+        authors=("Ann {Lee", "Jörg Müller", "Smith and Sons"),
+        url="https://example.org/a_b?x=1&y=%7B#frag",
+        github=("https://github.com/o/r_x",),
+        list="iclr2025",
+        lists=("iclr2025",),
+        extra=(("rating", 6.5), ("doi", "10.1/x")),
+    ),
+    Paper(
+        id="bbbbbbbbbbbb",
+        title="Plain paper",
+        abstract="A plain paper.",
+        authors=("Lee Ann",),
+        venue="TMLR 2024",
+        list="Other",
+    ),
+    Paper(id="cccccccccccc", title="Plain paper", abstract="x", list="Other 2023"),
+]
+TRIAGE = TriageSnapshot(statuses={"aaaaaaaaaaaa": Status.STARRED})
+
+
+def test_bibtex_is_ascii_balanced_and_cites_the_venue() -> None:
+    text = export(HOSTILE, TRIAGE, "bibtex")
+    assert text.isascii() and text.count("{") == text.count("}")
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks
+    first, second, third = library.entries
+    assert first.entry_type == "inproceedings" and first.key == "lee2025bench"
+    assert first["booktitle"] == "International Conference on Learning Representations (ICLR)"
+    assert first["year"] == "2025" and first["doi"] == "10.1/x"
+    assert first["author"] == r"Ann {$\lbrace$}Lee and J{\"{o}}rg M{\"{u}}ller and {Smith and Sons}"
+    assert second.entry_type == "article" and second["journal"].startswith("Transactions on")
+    assert third.entry_type == "misc" and third["year"] == "2023" and third.key == "anon2023plain"
+    assert len({e.key for e in library.entries}) == 3
+
+
+def test_bibtex_reads_back_as_the_same_papers() -> None:
+    text = export(HOSTILE, TRIAGE, "bibtex")
+    records = read_text_content(text, Path("back.bib")).records
+    assert [r.title for r in records] == [p.display_title for p in HOSTILE]
+    assert [r.authors for r in records] == [p.authors for p in HOSTILE]
+    assert records[0].github == HOSTILE[0].github
+
+
+needs_tex = pytest.mark.skipif(
+    not all(shutil.which(t) for t in ("pdflatex", "bibtex", "biber")),
+    reason="pdflatex, bibtex or biber is not installed (.ci/run installs them where apt can)",
+)
+
+
+def _sample(real_list: Path | None) -> list[Paper]:
+    """The hostile papers, and 60 of the real list's (LaTeX, Unicode, long author lists)."""
+    papers = list(HOSTILE)
+    if real_list is not None:
+        from storage.sources.papers import build_paper
+        from storage.sources.registry import read_source
+
+        records = read_source(real_list).records
+        papers += [build_paper(r, "iclr2025", i) for i, r in enumerate(records[::62])]
+    return papers
+
+
+@needs_tex
+def test_pdflatex_bibtex_and_biber_accept_the_export(tmp_path: Path) -> None:
+    from tests.conftest import REAL_LIST
+
+    papers = _sample(REAL_LIST if REAL_LIST.is_file() else None)
+    (tmp_path / "refs.bib").write_text(export(papers, TRIAGE, "bibtex"), encoding="ascii")
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\nocite{*}"
+        "\\bibliographystyle{plain}\\bibliography{refs}\\end{document}\n"
+    )
+
+    def run(*command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            command, cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+        )
+
+    latex = ("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex")
+    assert run(*latex).returncode == 0
+    bibtex = run("bibtex", "doc")
+    assert "error message" not in bibtex.stdout, bibtex.stdout
+    final = run(*latex)
+    assert final.returncode == 0, final.stdout[-2000:]
+    assert (tmp_path / "doc.pdf").is_file()
+    biber = run("biber", "--tool", "--output-file", "out.bib", "refs.bib")
+    assert biber.returncode == 0 and "ERROR -" not in biber.stdout, biber.stdout[-2000:]
+    assert "WARN -" not in biber.stdout, biber.stdout[-2000:]
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("csl-json", "x.json"), ("ris", "x.ris")])
+def test_csl_json_and_ris_read_back(fmt: str, name: str) -> None:
+    text = export(HOSTILE, TRIAGE, fmt)
+    records = read_text_content(text, Path(name)).records
+    assert [r.title for r in records] == [p.display_title for p in HOSTILE]
+    assert [r.authors for r in records] == [p.authors for p in HOSTILE]
+    assert records[0].venue.startswith("International Conference on Learning Representations")
+    assert records[0].github == HOSTILE[0].github and dict(records[0].extra)["doi"] == "10.1/x"
+    if fmt == "csl-json":
+        item = json.loads(text)[0]
+        assert item["type"] == "paper-conference" and item["issued"] == {"date-parts": [[2025]]}
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_never_start_a_formula(start: str) -> None:
+    paper = Paper(id="dddddddddddd", title=f"{start}1+1", abstract="An abstract here.")
+    text = export(
+        [paper], TriageSnapshot(notes={"dddddddddddd": f"{start}cmd|' /C calc'!A0"}), "csv"
+    )
+    row = next(csv.DictReader(io.StringIO(text)))
+    assert all(not v.startswith(("=", "+", "-", "@", "\t", "\r")) for v in row.values())
+    [record] = read_text_content(text, Path("x.csv")).records
+    assert record.title == f"{start}1+1".strip()
+    assert record.decision is not None  # a note starts with no space: set_note strips it
+    assert record.decision.note == f"{start}cmd|' /C calc'!A0".strip()
+
+
+def test_markdown_abstracts_status_and_facts() -> None:
+    text = export(HOSTILE[:2], TRIAGE, "markdown", abstracts=True)
+    lines = text.splitlines()
+    assert lines[2].endswith(" · starred") and lines[2].count(" · ") == 1
+    assert "  - rating: 6.5" in lines
+    assert any(line.startswith("  > A benchmark with α + β ≤ 3") for line in lines)
+    one_status = export(HOSTILE[:1], TRIAGE, "markdown")
+    assert "starred" not in one_status.splitlines()[2]

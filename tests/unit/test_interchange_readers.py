@@ -1,0 +1,210 @@
+"""The readers of other tools' files and of our own: BibTeX, RIS, CSL-JSON, arXiv emails,
+OpenReview v1/v2, CSV as RFC 4180, a papers-tui library, and what is never a list."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from storage import Library, Status
+from storage.errors import SourceError
+from storage.sources.records import Reader
+from storage.sources.registry import READERS, read_source, read_text_content, reader_for
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "interchange"
+
+
+def test_bibtex_macros_crossref_latex_and_failed_blocks() -> None:
+    result = read_source(FIXTURES / "zotero.bib")
+    tau, child = result.records
+    assert tau.title == "τ-bench: A Benchmark for Über Agents"
+    assert tau.authors == ("Jörg Müller", "Ann Lee", "Google Research")
+    assert tau.venue == "Proc. of International Conference on Learning Representations 2025"
+    assert tau.url == "https://openreview.net/forum?id=tau"
+    assert r"95\% of tasks" in tau.abstract  # as written: the display converts it
+    assert child.abstract == "" and child.title == "A Paper Without an Abstract"
+    assert child.authors == ("John Smith", "John von Neumann Jr")
+    assert child.venue.startswith("International Conference on Learning Representations")
+    assert dict(child.extra) == {"doi": "10.1234/abc.5"}
+    [error] = result.errors
+    assert "not a BibTeX entry" in error.reason and "broken" in error.reason
+
+
+def test_bibtex_imports_as_papers_with_venue(home: Path) -> None:
+    lib = Library(home)
+    report = lib.import_file(FIXTURES / "zotero.bib")
+    assert report.added == 2 and len(report.errors) == 1
+    tau = lib.papers()[0]
+    assert tau.venue == "ICLR 2025" and tau.display_abstract.endswith("and ℓ₂ costs.")
+
+
+def test_ris_lenient_lines_and_a_last_record_without_er() -> None:
+    great, doe = read_source(FIXTURES / "zotero.ris").records
+    assert great.title == "A Great Paper on two lines"
+    assert great.authors == ("Ann Lee", "Bob Smith") and great.keywords == ("graphs", "sampling")
+    assert great.venue == "International Conference on Learning Representations 2025"
+    assert great.url == "https://openreview.net/forum?id=great"
+    assert dict(great.extra) == {"doi": "10.1/great"}
+    assert doe.title == "A one-space record with no ER at the end" and doe.authors == ("Jane Doe",)
+
+
+def test_csl_json_is_told_from_other_json_by_its_content() -> None:
+    path = FIXTURES / "zotero.json"
+    assert reader_for(path.read_text(), path).name == "CSL-JSON"  # type: ignore[union-attr]
+    [item] = read_source(path).records
+    assert item.title == "Graph Flows for Everyone" and item.authors == ("Ann Lee", "OpenAI")
+    assert item.venue == "International Conference on Learning Representations 2025"
+    assert item.github == ("https://github.com/ann/flows",) and item.decision is None
+    assert item.keywords == ("graphs", "flows") and dict(item.extra) == {"doi": "10.5/flows"}
+
+
+def test_openreview_v1_and_v2_with_venue_and_extra_fields() -> None:
+    v2, v1 = read_source(FIXTURES / "openreview_v2.json").records
+    assert v2.title == "An OpenReview v2 Paper" and v2.authors == ("Ann Lee", "Bob Smith")
+    assert (v2.venue, v2.venue_status) == ("ICLR 2025 Oral", "Oral")
+    assert v2.url == "https://openreview.net/forum?id=abc123XYZ"
+    assert dict(v2.extra) == {"area": "reinforcement learning"}
+    assert (v1.venue, v1.venue_status) == ("ICLR 2024 Poster", "Poster")
+    assert dict(v1.extra) == {"rating": 6.33}
+
+
+def test_arxiv_listing_email() -> None:
+    result = read_source(FIXTURES / "listing.eml")
+    [paper] = result.records
+    assert paper.title == "A Very Long Title That Wraps Onto a Second Line"
+    assert paper.authors == ("Ann Lee", "Bob Smith", "Carol Jones")
+    assert paper.url == "https://arxiv.org/abs/2411.12345" and paper.venue == "ICLR 2025"
+    assert paper.github == ("https://github.com/a/b",) and paper.keywords == ("cs.LG", "cs.AI")
+    assert paper.abstract.startswith("We propose a method")
+    [notice] = result.errors
+    assert "replacement notice" in notice.reason
+
+
+@pytest.mark.parametrize("name", ["README.md", "refs.bib", "refs.ris"])
+def test_markdown_bibtex_and_ris_are_never_paragraph_lists(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text(
+        "# My project\n\nSome prose about the project that is long enough to be a paragraph.\n\n"
+        "See [the site](https://example.org) for the documentation and more prose here.\n"
+    )
+    with pytest.raises(SourceError) as caught:
+        read_source(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_csv_is_read_as_rfc_4180_whatever_the_first_rows_hold(tmp_path: Path) -> None:
+    rows = [
+        (f"Paper {i}", f"An abstract number {i} that is long enough to be one, with words.")
+        for i in range(200)
+    ]
+    rows.append(("Quoted", 'It says "Interestingly, FINALLY" inside, and keeps, its commas.'))
+    path = tmp_path / "list.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["title", "abstract"])
+        writer.writerows(rows)
+    result = read_source(path)
+    assert [(r.title, r.abstract) for r in result.records] == rows and not result.errors
+
+
+def test_title_only_catalog_adds_links_by_title(home: Path, tmp_path: Path) -> None:
+    abstract = "A paper whose abstract links no code at all, written with enough words here."
+    (tmp_path / "list.jsonl").write_text(json.dumps({"title": "Graph Flows", "abstract": abstract}))
+    (tmp_path / "links.jsonl").write_text(
+        json.dumps({"title": "Graph flows", "github": ["https://github.com/o/flows"]})
+    )
+    lib = Library(home)
+    report = lib.import_file(tmp_path / "list.jsonl", catalog=tmp_path / "links.jsonl")
+    assert report.added == 1 and lib.papers()[0].github == ("https://github.com/o/flows",)
+
+
+def test_a_library_folder_restores_papers_and_decisions(library: Library, tmp_path: Path) -> None:
+    first, second = library.papers()[:2]
+    library.set_status(first.id, "starred")
+    library.set_note(second.id, "mine")
+    library.set_tags(second.id, ["x"])
+    other = Library(tmp_path / "other")
+    report = other.import_file(library.home)  # the folder: papers.json and triage.json
+    assert report.added == 38 and report.restored == 2
+    assert [p.id for p in other.papers()] == [p.id for p in library.papers()]
+    assert other.statuses() == {first.id: Status.STARRED}
+    assert other.triage().notes == {second.id: "mine"} and other.triage().tags == {
+        second.id: ("x",)
+    }
+    alone = Library(tmp_path / "alone")
+    assert alone.import_file(library.papers_path).added == 38  # papers.json alone: all of them
+
+
+def test_our_json_export_into_an_existing_library(library: Library, tmp_path: Path) -> None:
+    from storage.export import export
+
+    a, b, c = (p.id for p in library.papers()[:3])
+    library.set_status(a, "starred")
+    library.set_status(b, "read")
+    path = tmp_path / "backup.json"
+    path.write_text(export(library.papers(), library.triage(), "json"))
+    other = Library(tmp_path / "other")
+    other.import_file(path)
+    other.set_status(a, "skipped")  # decided otherwise here
+    other.set_status(b, "inbox")
+    report = other.import_file(path)
+    assert (report.restored, report.differing) == (1, 1)
+    assert other.statuses() == {a: Status.SKIPPED, b: Status.READ}
+    assert other.import_file(path, take_theirs=True).restored == 1
+    assert other.statuses() == {a: Status.STARRED, b: Status.READ}
+    assert c not in other.statuses()
+
+
+_MARKUP = st.sampled_from(
+    [
+        "@misc{k,",
+        "title = {",
+        "}",
+        "{",
+        "TY  - ",
+        "ER  - ",
+        "\\\\\n",
+        "Title: ",
+        "Authors: ",
+        "-" * 30 + "\n",
+        '"',
+        ",",
+        "\n",
+        '{"type": "x"',
+        "#",
+        "=",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.one_of(_MARKUP, st.text(max_size=20)), max_size=60).map("".join),
+    st.sampled_from(["x.bib", "x.ris", "x.eml", "x.csl-json", "papers.json", "x.csv", "x.txt"]),
+)
+def test_no_text_makes_the_new_readers_raise_anything_but_source_error(
+    text: str, name: str
+) -> None:
+    try:
+        result = read_text_content(text, Path(name))
+    except SourceError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert all(r.abstract.strip() or r.title.strip() for r in result.records)
+
+
+@pytest.mark.parametrize("reader", READERS, ids=lambda r: r.name)
+def test_readers_take_hostile_input_in_linear_time(reader: Reader) -> None:
+    path = Path("papers.json" if reader.name == "papers-tui library" else f"x{reader.suffixes[0]}")
+    for text in ("@a{" * 50_000, "{" * 200_000, "TY  - JOUR\n" * 50_000, '"' * 200_000):
+        start = time.perf_counter()
+        with contextlib.suppress(SourceError):
+            reader.read(text, path)
+        assert time.perf_counter() - start < 5, (reader.name, text[:10])

@@ -1,0 +1,92 @@
+"""Removing papers and lists: one undo step, decisions kept in the history, undo and redo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from storage import Library, Status
+from storage.errors import UnknownPaperError
+
+
+def test_remove_papers_is_one_step_and_undo_brings_them_back(library: Library) -> None:
+    a, b, c = library.papers()[:3]
+    library.set_status(a.id, "starred")
+    library.set_note(a.id, "keep this")
+    library.set_tags(b.id, ["later"])
+    removal = library.remove([a.id, b.id[:8]])
+    assert removal.ids == (a.id, b.id) and removal.titles == (a.title, b.title)
+    assert len(library) == 36 and a.id not in {p.id for p in library.papers()}
+    assert library.statuses() == {} and library.triage().notes == {}
+    assert Library(library.home).papers()[0] == c  # the files say so too
+    assert library.undo() == [
+        (a.id, Status.INBOX, Status.STARRED),
+        (b.id, Status.INBOX, Status.INBOX),
+    ]
+    assert [p.id for p in library.papers()][:3] == [a.id, b.id, c.id]  # in their places
+    assert library.statuses() == {a.id: Status.STARRED}
+    assert library.triage().notes == {a.id: "keep this"} and library.triage().tags == {
+        b.id: ("later",)
+    }
+    done = library.redo_step()
+    assert done.removed is not None and done.removed.ids == (a.id, b.id) and len(library) == 36
+    assert library.undo_step().restored is not None and len(library) == 38
+    assert library.undo() == [(a.id, Status.STARRED, Status.INBOX)]  # the decision before it
+
+
+def test_remove_a_list_keeps_papers_in_other_lists(home: Path, tmp_path: Path) -> None:
+    abstract = "A paper that two lists share, with enough words to be an abstract of a paper."
+    (tmp_path / "one.txt").write_text(
+        f"One\n\n{abstract}\n\nOnly in the first list, a paper of its own with words.\n"
+    )
+    (tmp_path / "two.txt").write_text(
+        f"Two\n\n{abstract}\n\nOnly in the second list, another paper with words.\n"
+    )
+    lib = Library(home)
+    lib.import_files([tmp_path / "one.txt", tmp_path / "two.txt"])
+    shared, only_one, only_two = lib.papers()
+    lib.set_status(only_one.id, "read")
+    removal = lib.remove_list("One")
+    assert (
+        removal.ids == (only_one.id,) and removal.lists == ("One",) and removal.kept == (shared.id,)
+    )
+    assert [i.name for i in lib.lists()] == ["Two"]
+    moved = {p.id: p for p in lib.papers()}[shared.id]
+    assert moved.list == "Two" and moved.lists == ("Two",)
+    assert lib.stats().by_list.keys() == {"Two"}
+    lib.undo()
+    assert [p.id for p in lib.papers()] == [shared.id, only_one.id, only_two.id]
+    assert [i.name for i in lib.lists()] == ["One", "Two"] and lib.papers()[0].lists == (
+        "One",
+        "Two",
+    )
+    assert lib.status(only_one.id) is Status.READ
+
+
+def test_remove_unknown_ids_and_lists_are_one_line_errors(library: Library) -> None:
+    with pytest.raises(UnknownPaperError, match="no paper has the id"):
+        library.remove(["ffffffffffff"])
+    with pytest.raises(UnknownPaperError, match="no list is named 'Nope'") as caught:
+        library.remove_list("Nope")
+    assert "\n" not in str(caught.value)
+
+
+def test_a_new_decision_after_an_undone_removal_forgets_it(library: Library) -> None:
+    first, second = library.papers()[:2]
+    library.remove([first.id])
+    library.undo()
+    library.set_status(second.id, "read")  # drops the redo step
+    library.remove([second.id])  # and its removed papers are no longer kept
+    removed = json.loads(library.papers_path.read_text())["removed"]
+    assert len(removed) == 1
+    assert library.redo() == []
+
+
+def test_removal_steps_do_not_count_as_decisions(library: Library) -> None:
+    pid = library.papers()[0].id
+    library.set_status(pid, "read")
+    library.remove([pid])
+    library.undo()
+    assert sum(d.total for d in library.days()) == 1

@@ -1,0 +1,237 @@
+"""The search index on disk: the same answers as a fresh build, and never a stale or damaged one."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import storage.array_file as array_file
+from benchmarks.corpus import load_real_papers, relevance_queries
+from storage import Library, Paper
+from storage.files import FileSignature, signature
+from storage.search import SearchIndex
+from storage.search.store import (
+    INDEX_FILE,
+    build_elsewhere,
+    index_for,
+    load_index,
+    save_index,
+)
+
+#: Queries that reach every part of the ranking: typos, prefixes, compounds, phrases,
+#: exclusions, qualifiers, an author's name, filters alone.
+QUERIES = (
+    "diffusion",
+    "difusion sampler",
+    "transf",
+    "graph neural",
+    "state-space model",
+    '"language model"',
+    '"language mod',
+    "-graph learning",
+    'reinforcement -"policy gradient"',
+    "has:code",
+    "status:oral vision",
+    "author:bengio",
+    'author:"yoshua bengio"',
+    "list:iclr attention",
+    "is:starred",
+    "-is:inbox",
+    "tag:toread",
+    "zzzzqqq",
+    "a",
+)
+
+
+def answers(
+    index: SearchIndex, statuses: dict[str, str], tags: dict[str, tuple[str, ...]]
+) -> list[object]:
+    """Every query's ids, scores, matched words and fields: all that a search says."""
+    found = []
+    for query in QUERIES:
+        for limit in (5, None):
+            hits = index.search(query, limit=limit, statuses=statuses, tags=tags)
+            found.append([(h.paper_id, h.score, h.matched, dict(h.fields)) for h in hits])
+    return found
+
+
+@pytest.fixture
+def library(seeded_home: Path) -> Library:
+    return Library(seeded_home)
+
+
+def saved(library: Library) -> tuple[list[Paper], FileSignature, Path]:
+    papers, sig = library.versioned_papers()
+    assert sig is not None
+    path = library.home / INDEX_FILE
+    assert save_index(path, sig, SearchIndex(papers))
+    return papers, sig, path
+
+
+def test_a_loaded_index_answers_as_a_fresh_build(library: Library) -> None:
+    papers, sig, path = saved(library)
+    statuses = {papers[0].id: "starred", papers[3].id: "read"}
+    tags = {papers[1].id: ("toread",)}
+    expected = answers(SearchIndex(papers), statuses, tags)
+    assert any(expected) and all(any(a) for a in expected[:8])
+    loaded = load_index(path, sig, papers)
+    assert loaded is not None
+    assert answers(loaded, statuses, tags) == expected
+    lazy = load_index(path, sig, Library(library.home).loaded_papers().sequence())
+    assert lazy is not None
+    assert answers(lazy, statuses, tags) == expected
+    assert lazy.papers() == papers and lazy.paper(papers[9].id) == papers[9]
+
+
+def test_real_list_rankings_are_those_of_a_fresh_build(tmp_path: Path) -> None:
+    papers = load_real_papers()
+    if papers is None:
+        pytest.skip("the real list is absent")
+    sig = FileSignature(1, 2, 3)
+    fresh = SearchIndex(papers)
+    assert save_index(tmp_path / INDEX_FILE, sig, fresh)
+    loaded = load_index(tmp_path / INDEX_FILE, sig, papers)
+    assert loaded is not None
+    for query in relevance_queries(papers, seed=0)[:150]:
+        want = fresh.rank(query.text, limit=20)
+        got = loaded.rank(query.text, limit=20)
+        assert got.ids == want.ids and list(got._scores) == list(want._scores), query.text
+
+
+def test_a_loaded_index_grows_like_a_built_one(library: Library, tmp_path: Path) -> None:
+    papers, sig, path = saved(library)
+    lazy = load_index(path, sig, Library(library.home).loaded_papers().sequence())
+    assert lazy is not None
+    extra = Paper("feedbeef0001", "Quokka: a marsupial optimiser", "We optimise quokkas well.")
+    changed = Paper(papers[4].id, "Renamed wombat method", papers[4].abstract)
+    built = SearchIndex(papers)
+    for index in (lazy, built):
+        index.add([extra, changed])
+    assert answers(lazy, {}, {}) == answers(built, {}, {})
+    assert lazy.search("quokka")[0].paper_id == extra.id
+    assert not save_index(path, sig, lazy)  # grown: slots are no longer places in the list
+    assert load_index(path, sig, papers) is not None  # the saved one is still there
+
+
+def test_the_index_of_another_version_or_other_papers_is_not_used(library: Library) -> None:
+    papers, sig, path = saved(library)
+    assert load_index(path, FileSignature(sig.inode, sig.size + 1, sig.mtime_ns), papers) is None
+    assert load_index(path, sig, papers[1:]) is None
+    assert load_index(path, sig, [*papers[1:], papers[0]]) is None
+
+
+def test_an_index_made_by_other_code_is_not_used(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    papers, sig, path = saved(library)
+    monkeypatch.setattr(array_file, "code_version", lambda *modules: 7)
+    assert load_index(path, sig, papers) is None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda b: b[:-100],  # torn
+        lambda b: b[: len(b) // 2],
+        lambda b: b"",
+        lambda b: b[:40],
+        lambda b: b.replace(b"search index 2 ", b"search index 3 ", 1),  # a newer format
+        lambda b: b[:300] + bytes([b[300] ^ 0xFF]) + b[301:],  # the header or the arrays
+        lambda b: b[:-300] + bytes([b[-300] ^ 0xFF]) + b[-299:],  # the Python parts
+        lambda b: b + b"\0",
+    ],
+    ids=["torn", "half", "empty", "head only", "newer", "flip early", "flip late", "longer"],
+)
+def test_a_damaged_index_is_ignored_and_made_again(
+    library: Library, damage: Callable[[bytes], bytes]
+) -> None:
+    papers, sig, path = saved(library)
+    good = path.read_bytes()
+    path.write_bytes(damage(good))
+    assert load_index(path, sig, papers) is None
+    index = index_for(library.home, papers, sig)  # builds and saves it again
+    assert index.search("diffusion") == SearchIndex(papers).search("diffusion")
+    assert path.read_bytes() == good
+    assert load_index(path, sig, papers) is not None
+
+
+def test_index_for_builds_once_then_loads(library: Library) -> None:
+    papers, sig = library.versioned_papers()
+    path = library.home / INDEX_FILE
+    assert not path.exists()
+    first = index_for(library.home, papers, sig)
+    made = path.stat().st_mtime_ns
+    second = index_for(library.home, papers, sig)
+    assert path.stat().st_mtime_ns == made
+    assert second.search("graph") == first.search("graph")
+
+
+def test_an_import_makes_the_saved_index_stale(library: Library, tmp_path: Path) -> None:
+    papers, sig, path = saved(library)
+    extra = tmp_path / "more.txt"
+    extra.write_text(
+        "More papers\n\nWe study quokka optimisation in depth and propose a method that "
+        "solves it well; experiments on many benchmarks show large gains over baselines.\n",
+        encoding="utf-8",
+    )
+    library.import_file(extra)
+    new_papers, new_sig = library.versioned_papers()
+    assert new_sig != sig
+    assert load_index(path, new_sig, new_papers) is None  # keyed by the old version
+    assert index_for(library.home, new_papers, new_sig).search("quokka")
+
+
+def test_no_index_where_it_cannot_be_written(library: Library) -> None:
+    papers, sig = library.versioned_papers()
+    assert sig is not None
+    path = library.home / INDEX_FILE
+    path.mkdir()  # a folder in its place: writing it fails
+    assert not save_index(path, sig, SearchIndex(papers))
+    assert index_for(library.home, papers, sig).search("graph")  # built, just not saved
+    assert not list(library.home.glob(f".{INDEX_FILE}*"))  # no temporary file left
+
+
+def test_temporaries_of_killed_writers_are_swept(library: Library) -> None:
+    old = library.home / f".{INDEX_FILE}.dead.tmp"
+    fresh = library.home / f".{INDEX_FILE}.busy.tmp"
+    for leftover in (old, fresh):
+        leftover.write_bytes(b"half an index")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    saved(library)
+    assert not old.exists()
+    assert fresh.exists()  # may be another process writing right now
+
+
+def test_an_empty_library_saves_no_index(tmp_path: Path) -> None:
+    """Nothing to save (an empty index costs nothing to build), and nothing goes wrong."""
+    sig = FileSignature(1, 2, 3)
+    assert not save_index(tmp_path / INDEX_FILE, sig, SearchIndex([]))
+    assert index_for(tmp_path, [], sig).search("anything") == []
+    assert not (tmp_path / INDEX_FILE).exists()
+
+
+def test_the_signature_is_papers_json(library: Library) -> None:
+    """What the CLI and the app key the index by is the version they read the papers from."""
+    papers, sig = library.versioned_papers()
+    assert sig == signature(library.papers_path)
+
+
+def test_a_child_process_builds_and_saves_the_index(library: Library) -> None:
+    papers, sig = library.versioned_papers()
+    assert sig is not None
+    assert build_elsewhere(library.home, sig)
+    loaded = load_index(library.home / INDEX_FILE, sig, papers)
+    assert loaded is not None
+    assert answers(loaded, {}, {}) == answers(SearchIndex(papers), {}, {})
+
+
+def test_a_child_process_builds_nothing_for_another_version(library: Library) -> None:
+    _, sig = library.versioned_papers()
+    assert sig is not None
+    assert not build_elsewhere(library.home, FileSignature(sig.inode, sig.size, sig.mtime_ns + 1))
+    assert not build_elsewhere(library.home, sig, cancelled=lambda: True)
+    assert not (library.home / INDEX_FILE).exists()

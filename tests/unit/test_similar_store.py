@@ -1,0 +1,71 @@
+"""The similarity index on disk: the same neighbours as a fresh build, never a stale one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from storage import Library
+from storage.files import FileSignature
+from storage.similar import SimilarityIndex
+from storage.similar.store import (
+    SIMILAR_FILE,
+    load_similarity,
+    save_similarity,
+    similarity_for,
+)
+
+
+def test_a_loaded_similarity_index_answers_as_a_fresh_build(seeded_home: Path) -> None:
+    library = Library(seeded_home)
+    papers, sig = library.versioned_papers()
+    assert sig is not None
+    fresh = SimilarityIndex(papers)
+    path = seeded_home / SIMILAR_FILE
+    assert save_similarity(path, sig, fresh)
+    for given in (papers, Library(seeded_home).loaded_papers().sequence()):
+        loaded = load_similarity(path, sig, given)
+        assert loaded is not None
+        for paper in papers:
+            assert loaded.similar(paper.id, limit=5) == fresh.similar(paper.id, limit=5)
+        statuses = {papers[0].id: "starred", papers[5].id: "skipped"}
+        assert loaded.suggest(statuses) == fresh.suggest(statuses)
+        assert loaded.terms(papers[3].id) == fresh.terms(papers[3].id)
+
+
+def test_a_loaded_similarity_index_grows_like_a_built_one(seeded_home: Path) -> None:
+    library = Library(seeded_home)
+    papers, sig = library.versioned_papers()
+    assert sig is not None
+    assert save_similarity(seeded_home / SIMILAR_FILE, sig, SimilarityIndex(papers))
+    loaded = load_similarity(seeded_home / SIMILAR_FILE, sig, papers)
+    assert loaded is not None
+    built = SimilarityIndex(papers)
+    for index in (loaded, built):
+        index.add(papers[:2])
+    assert loaded.similar(papers[1].id) == built.similar(papers[1].id)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [lambda b: b[:-10], lambda b: b[:200] + bytes([b[200] ^ 1]) + b[201:], lambda b: b + b"x"],
+    ids=["torn", "flipped", "longer"],
+)
+def test_a_stale_or_damaged_similarity_index_is_made_again(
+    seeded_home: Path, damage: Callable[[bytes], bytes]
+) -> None:
+    library = Library(seeded_home)
+    papers, sig = library.versioned_papers()
+    assert sig is not None
+    path = seeded_home / SIMILAR_FILE
+    similarity_for(seeded_home, papers, sig)
+    good = path.read_bytes()
+    other = FileSignature(sig.inode, sig.size, sig.mtime_ns + 1)
+    assert load_similarity(path, other, papers) is None
+    assert load_similarity(path, sig, papers[1:]) is None
+    path.write_bytes(damage(good))
+    assert load_similarity(path, sig, papers) is None
+    assert similarity_for(seeded_home, papers, sig).similar(papers[0].id)
+    assert path.read_bytes() == good

@@ -1,0 +1,340 @@
+"""Sync between machines (storage.sync): devices merge through one folder, nothing lost."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import orjson
+import pytest
+
+from storage import Library
+from storage.sync import SyncError, sync_library
+from storage.sync.device import device_path, load_device
+from storage.sync.folder import ROOT_NAME, SyncFolder
+from storage.sync.records import Clock, parse_record
+from tests.unit.test_sync_support import Machine, all_records, seeded, shown
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    path = tmp_path / "synced"
+    path.mkdir()
+    return path
+
+
+def test_a_new_machine_joins_by_syncing_an_empty_home(tmp_path: Path, folder: Path) -> None:
+    laptop = seeded(tmp_path / "laptop")
+    ids = [p.id for p in laptop.papers()]
+    laptop.set_status(ids[0], "starred")
+    laptop.set_statuses(ids[1:4], "read")
+    laptop.set_note(ids[5], "read the appendix")
+    laptop.set_tags(ids[5], ["rl", "theory"])
+    sync_library(laptop, folder)
+
+    desktop = Library(tmp_path / "desktop")
+    report = sync_library(desktop, folder)
+
+    assert shown(desktop) == shown(laptop)
+    assert report.applied["papers"] == 38 and report.applied["statuses"] == 4
+    assert report.received == 38 + 6 and report.devices == 1
+
+
+def test_changes_flow_both_ways_and_a_second_sync_does_nothing(
+    tmp_path: Path, folder: Path
+) -> None:
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    sync_library(a, folder), sync_library(b, folder)
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "read")
+    b.set_status(ids[1], "skipped")
+    b.set_note(ids[0], "from b")
+    for library in (a, b, a):
+        sync_library(library, folder)
+    assert shown(a) == shown(b)
+    assert a.triage().notes[ids[0]] == "from b"
+    files = {p: p.stat().st_mtime_ns for p in folder.rglob("*")}
+    report = sync_library(a, folder)
+    assert (report.sent, report.received, sum(report.applied.values())) == (0, 0, 0)
+    assert {p: p.stat().st_mtime_ns for p in folder.rglob("*")} == files  # nothing written
+
+
+def test_concurrent_edits_resolve_the_same_whatever_the_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three devices decide the same papers offline; each receives the others' logs in its
+    own order: they all end the same, the latest decision of each paper winning."""
+    import storage.library
+
+    clock = [1_700_000_000.0]
+    monkeypatch.setattr(storage.library, "now", lambda: clock[0])
+    machines = []
+    for n in range(3):
+        machine = Machine(tmp_path / f"h{n}", tmp_path / f"f{n}", base=lambda: clock[0])
+        machines.append(machine)
+    first = machines[0]
+    first.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    first.sync()
+    for machine in machines[1:]:
+        shutil.copytree(first.folder, machine.folder, dirs_exist_ok=True)
+        machine.sync()
+    ids = [p.id for p in first.library.papers()][:5]
+    for n, machine in enumerate(machines):
+        for pid in ids:
+            clock[0] += 1
+            machine.library.set_status(pid, ("read", "skipped", "starred")[n])
+        machine.sync()
+    logs = {n: m.folder / ROOT_NAME / m.device_id for n, m in enumerate(machines)}
+    orders = [(1, 2), (2, 0), (1, 0)]
+    for machine, order in zip(machines, orders, strict=True):
+        for n in order:
+            shutil.copytree(logs[n], machine.folder / ROOT_NAME / logs[n].name, dirs_exist_ok=True)
+            machine.sync()
+    results = [shown(m.library) for m in machines]
+    assert results[0] == results[1] == results[2]
+    assert {results[0][1][pid] for pid in ids} == {"starred"}  # the last device decided last
+
+
+def test_a_change_made_after_seeing_another_wins_whatever_the_clocks(
+    tmp_path: Path, folder: Path
+) -> None:
+    """The laptop's clock is an hour fast: its decision reaches the desktop, whose user
+    changes it after; the desktop's change must win though its clock says it is earlier."""
+    now = 1_800_000_000.0
+    laptop = Machine(tmp_path / "laptop", folder, skew=3600, base=lambda: now)
+    desktop = Machine(tmp_path / "desktop", folder, base=lambda: now)
+    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    pid = laptop.library.papers()[0].id
+    laptop.library.set_status(pid, "starred")
+    laptop.sync()
+    report = desktop.sync()
+    assert any("clock is 60 min ahead" in p for p in report.problems)
+    desktop.library.set_status(pid, "skipped")
+    desktop.sync()
+    laptop.sync()
+    assert laptop.library.status(pid).value == desktop.library.status(pid).value == "skipped"
+
+
+def test_undo_on_one_device_undoes_its_step_everywhere(tmp_path: Path, folder: Path) -> None:
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_statuses(ids[:3], "read")
+    sync_library(a, folder), sync_library(b, folder)
+    assert b.status(ids[0]).value == "read"
+    b.set_status(ids[5], "starred")  # b's own step: a's undo must not touch it
+    sync_library(b, folder), sync_library(a, folder)
+    assert [pid for pid, _old, _new in a.undo()] == list(reversed(ids[:3]))
+    sync_library(a, folder), sync_library(b, folder)
+    assert [b.status(pid).value for pid in ids[:3]] == ["inbox"] * 3
+    assert b.status(ids[5]).value == "starred"
+    assert shown(a) == shown(b)
+
+
+def test_a_decision_from_elsewhere_leaves_this_devices_undo(tmp_path: Path, folder: Path) -> None:
+    """Undo here undoes what was decided here: never a later decision from another device."""
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    sync_library(a, folder), sync_library(b, folder)
+    a.set_status(ids[0], "read")
+    a.set_status(ids[1], "read")
+    sync_library(a, folder), sync_library(b, folder)
+    b.set_status(ids[1], "starred")  # b changes its mind about a paper a decided
+    sync_library(b, folder), sync_library(a, folder)
+    # a's last step held only ids[1], which b's decision replaced: undo goes to the one before
+    assert [c[0] for c in a.undo()] == [ids[0]]
+    assert a.status(ids[0]).value == "inbox" and a.status(ids[1]).value == "starred"
+
+
+def test_removals_travel_and_their_undo_brings_the_papers_back(
+    tmp_path: Path, folder: Path
+) -> None:
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "starred")
+    sync_library(a, folder), sync_library(b, folder)
+    a.remove(ids[:2])
+    report = sync_library(a, folder)
+    assert report.sent == 2  # two removals; the starred decision waits in a's undo step
+    report = sync_library(b, folder)
+    assert report.applied["removals"] == 2 and len(b.papers()) == 36
+    assert shown(a) == shown(b)
+    a.undo()  # the removal comes back, with its star
+    sync_library(a, folder), sync_library(b, folder)
+    assert len(b.papers()) == 38 and b.status(ids[0]).value == "starred"
+    assert shown(a) == shown(b)
+
+
+def test_a_record_still_arriving_waits_and_nothing_is_lost(tmp_path: Path, folder: Path) -> None:
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    sync_library(a, folder)
+    b = Library(tmp_path / "b")
+    sync_library(b, folder)
+    a.set_statuses(ids[:4], "read")
+    sync_library(a, folder)
+    log = next(folder.rglob("triage.jsonl"))
+    whole = log.read_bytes()
+    log.write_bytes(whole[: len(whole) - 20])  # the sync tool has not delivered the end yet
+    report = sync_library(b, folder)
+    assert report.received == 3
+    assert any("not fully arrived" in p for p in report.problems)
+    log.write_bytes(whole)
+    report = sync_library(b, folder)
+    assert report.received == 1 and not report.problems
+    assert shown(a) == shown(b)
+
+
+def test_conflicted_copies_and_duplicates_are_read_once_each(tmp_path: Path, folder: Path) -> None:
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "read")
+    sync_library(a, folder)
+    log = next(folder.rglob("triage.jsonl"))
+    copy = log.with_name("triage (desktop's conflicted copy 2026-11-30).jsonl")
+    shutil.copyfile(log, copy)
+    with copy.open("ab") as out:  # a second writer's record, only in the copy
+        out.write(orjson.dumps(["s", 1_900_000_000_000, "ab" * 8, ids[1], "starred"]) + b"\n")
+        out.write(b"\x00\x00 damaged\n")
+    b = Library(tmp_path / "b")
+    report = sync_library(b, folder)
+    assert b.status(ids[0]).value == "read" and b.status(ids[1]).value == "starred"
+    assert any("conflicted cop" in p for p in report.problems)
+    assert any("1 damaged line" in p for p in report.problems)
+
+
+def test_a_deleted_log_is_passed_on_so_that_later_devices_get_it(
+    tmp_path: Path, folder: Path
+) -> None:
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "starred")
+    sync_library(a, folder), sync_library(b, folder)
+    shutil.rmtree(folder / ROOT_NAME / load_device(a.home)[0].id)  # someone tidied up
+    report = sync_library(b, folder)
+    assert report.relayed >= 39  # a's papers and its star, in b's log now
+    c = Library(tmp_path / "c")
+    sync_library(c, folder)
+    assert shown(c) == shown(b) and c.status(ids[0]).value == "starred"
+    report = sync_library(a, folder)  # a sends its own again too: nothing changes
+    assert shown(a) == shown(c)
+
+
+def test_two_devices_with_one_name_are_two(tmp_path: Path, folder: Path) -> None:
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ra = sync_library(a, folder, name="laptop")
+    rb = sync_library(b, folder, name="laptop")
+    assert ra.device.name == rb.device.name == "laptop" and ra.device.id != rb.device.id
+    assert len(list((folder / ROOT_NAME).iterdir())) == 2
+    assert sync_library(a, folder).device == ra.device  # the name is kept
+
+
+def test_a_copied_home_becomes_a_new_device(tmp_path: Path, folder: Path) -> None:
+    a = seeded(tmp_path / "a")
+    first = sync_library(a, folder).device
+    data = orjson.loads(device_path(a.home).read_bytes())
+    device_path(a.home).write_bytes(orjson.dumps({**data, "place": "another machine"}))
+    report = sync_library(a, folder)
+    assert report.device.id != first.id
+    assert any("copied from another machine" in p for p in report.problems)
+
+
+def test_another_machine_writing_as_this_one_is_noticed(tmp_path: Path, folder: Path) -> None:
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    first = sync_library(a, folder).device
+    a.set_status(ids[0], "read")
+    sync_library(a, folder)
+    log = folder / ROOT_NAME / first.id / "triage.jsonl"
+    with log.open("ab") as out:  # a copy of this HOME on another machine, syncing too
+        out.write(orjson.dumps(["s", 1_900_000_000_000, first.id, ids[1], "skipped"]) + b"\n")
+    report = sync_library(a, folder)
+    assert report.device.id != first.id and a.status(ids[1]).value == "skipped"
+    assert any("writes as this device" in p for p in report.problems)
+
+
+def test_a_missing_folder_is_an_error_and_a_read_only_one_keeps_changes_waiting(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    with pytest.raises(SyncError, match="does not exist"):
+        sync_library(a, tmp_path / "unmounted")
+    sync_library(a, folder)
+    a.set_status(ids[0], "read")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")  # a read-only mount (root writes anyway)
+
+    monkeypatch.setattr(SyncFolder, "append", refuse)
+    monkeypatch.setattr(SyncFolder, "write_card", refuse)
+    report = sync_library(a, folder)
+    assert report.waiting == 1 and any("cannot write" in p for p in report.problems)
+    a.set_status(ids[1], "skipped")
+    report = sync_library(a, folder)
+    assert report.waiting == 2 and report.sent == 1
+    monkeypatch.undo()
+    report = sync_library(a, folder)
+    assert report.waiting == 0 and not report.problems
+    b = Library(tmp_path / "b")
+    sync_library(b, folder)
+    assert b.status(ids[0]).value == "read" and b.status(ids[1]).value == "skipped"
+
+
+def test_a_sync_cut_short_is_finished_by_the_next(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    sync_library(a, folder), sync_library(b, folder)
+    a.set_statuses(ids[:3], "starred")
+    sync_library(a, folder)
+    b.set_status(ids[4], "read")
+
+    import storage.sync.run as run
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(run, "apply_plan", crash)
+    with pytest.raises(OSError):
+        sync_library(b, folder)
+    monkeypatch.undo()
+    b.set_note(ids[4], "written after the crash")
+    sync_library(b, folder), sync_library(a, folder)
+    assert shown(a) == shown(b)
+    assert [b.status(pid).value for pid in ids[:3]] == ["starred"] * 3
+    assert a.triage().notes[ids[4]] == "written after the crash"
+
+
+def test_libraries_synced_for_the_first_time_merge_by_when_decisions_were_made(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import storage.library
+
+    a, b = seeded(tmp_path / "a"), seeded(tmp_path / "b")
+    pid = a.papers()[0].id
+    monkeypatch.setattr(storage.library, "now", lambda: 1_700_000_000.0)
+    a.set_status(pid, "read")
+    monkeypatch.setattr(storage.library, "now", lambda: 1_700_000_100.0)
+    b.set_status(pid, "starred")  # later, on a library that never synced
+    monkeypatch.undo()
+    sync_library(b, folder), sync_library(a, folder), sync_library(b, folder)
+    assert a.status(pid).value == b.status(pid).value == "starred"
+    assert len(list(folder.rglob("papers.jsonl"))) == 1  # the same list is sent once
+
+
+def test_records_are_small_and_the_clock_is_monotonic() -> None:
+    record = parse_record(orjson.dumps(["s", 1_800_000_000_123, "ab" * 8, "12" * 6, "starred"]))
+    assert record is not None and len(record.line()) <= 150
+    assert parse_record(b'["s", 1, "zz", "12", "read"]') is None  # no device id
+    with pytest.raises(ValueError):
+        parse_record(b'["s", 1, "ab')  # still arriving
+    clock = Clock(5_000_000_000_000, lambda: 1_000.0)  # the wall clock is far behind
+    assert clock.tick() == 5_000_000_000_001 and clock.tick() == 5_000_000_000_002
+
+
+def test_every_record_in_the_logs_parses(tmp_path: Path, folder: Path) -> None:
+    a = seeded(tmp_path / "a")
+    a.set_tags(a.papers()[0].id, ["x"])
+    sync_library(a, folder)
+    assert len(all_records(folder)) == 39

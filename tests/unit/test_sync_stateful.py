@@ -1,0 +1,308 @@
+"""Three devices, random changes, random deliveries by a sync tool: nothing lost, one library.
+
+Each device has its own HOME and its own copy of the synced folder, and a clock of its own
+(hours off, either way). Between random decisions, notes, tags, undos, redos, imports and
+removals, a sync tool delivers files from one copy to another, often only a part of them (cut
+anywhere, mid-record too), in any order; now and then it makes a conflicted copy. After a full
+exchange at the end of every run:
+
+1. every device shows the same library (papers, statuses, notes, tags);
+2. each of its papers' statuses, notes and tags is the greatest record of the logs (the merge
+   is last-writer-wins on the records, whatever order they arrived in);
+3. every change a device made before a sync is in the folder after it: a record of that
+   device with that value (no acknowledged change is dropped on the way out);
+4. that record is stamped after every record the device had read before (a change made after
+   seeing another supersedes it, whatever the clocks say).
+
+2 and 3 make every acknowledged decision present at the end, or superseded by a record
+stamped later; 4 makes "later" include every decision made after seeing it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, event, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from storage.sync.folder import ROOT_NAME
+from storage.sync.records import STATUS
+from tests.unit.test_sync_support import Machine, all_records, shown
+
+DEVICES = 3
+PAPERS = 10
+#: Three lists of the same pool of papers, overlapping.
+LISTS = ((0, 1, 2, 3, 4, 5), (3, 4, 5, 6, 7), (7, 8, 9, 0))
+STATUSES = ("inbox", "read", "skipped", "starred")
+DEFAULTS: dict[str, Any] = {STATUS: "inbox", "n": "", "g": ()}
+
+device = st.integers(0, DEVICES - 1)
+paper = st.integers(0, PAPERS - 1)
+
+
+def _pool(folder: Path) -> list[Path]:
+    files = []
+    for n, members in enumerate(LISTS):
+        path = folder / f"list{n}.jsonl"
+        rows = [
+            {"title": f"Paper {i}", "abstract": f"We study problem {i} of the pool, at length."}
+            for i in members
+        ]
+        path.write_bytes(b"\n".join(orjson.dumps(r) for r in rows))
+        files.append(path)
+    return files
+
+
+class SyncedDevices(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.root = Path(tempfile.mkdtemp(prefix="papers-sync-"))
+        self.lists = _pool(self.root)
+        self.time = NOW[0] = 1_700_000_000.0
+        skews = (0.0, 3 * 3600.0, -2 * 3600.0)  # one device's clock 3 h fast, one 2 h slow
+        self.machines = [
+            Machine(self.root / f"home{n}", self.root / f"folder{n}", skews[n], self.now)
+            for n in range(DEVICES)
+        ]
+        self.ids: list[str] = []
+        #: Per device: its triage as shown after its last sync (what it sends changes against).
+        self.after_sync: list[dict[tuple[str, str], Any]] = [{} for _ in range(DEVICES)]
+        #: Per device: the greatest stamp in the records it had read at its last sync.
+        self.seen_stamp = [0] * DEVICES
+        #: Per device: the papers decided since its last sync, and the status last given.
+        self.decided: list[dict[str, str]] = [{} for _ in range(DEVICES)]
+        #: Per device: the papers whose decision was undone since its last sync.
+        self.withdrawn: list[set[str]] = [set() for _ in range(DEVICES)]
+
+    def now(self) -> float:
+        NOW[0] = self.time
+        return self.time
+
+    def teardown(self) -> None:
+        try:
+            self.exchange_everything()
+            self.check_one_library()
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    # -- what users do ---------------------------------------------------------------------
+    def _present(self, n: int, i: int) -> str | None:
+        pid = self.ids[i]
+        return pid if self.machines[n].library.loaded_papers().row_of(pid) is not None else None
+
+    @initialize(
+        first=st.lists(st.tuples(paper, st.sampled_from(STATUSES[1:])), max_size=6),
+        second=st.lists(st.tuples(paper, st.sampled_from(STATUSES[1:])), max_size=6),
+    )
+    def start(self, first: list[tuple[int, str]], second: list[tuple[int, str]]) -> None:
+        """Device 0 has two lists, device 1 the third, device 2 nothing yet (it joins); the
+        first two have decided a few papers before they ever synced."""
+        probe = Machine(self.root / "probe", self.root / "probe-folder").library
+        for path in self.lists:
+            probe.import_file(path)
+        by_title = {p.title: p.id for p in probe.papers()}
+        self.ids = [by_title[f"Paper {i}"] for i in range(PAPERS)]
+        self.machines[0].library.import_files(self.lists[:2])
+        self.machines[1].library.import_file(self.lists[2])
+        self.decide(0, first)
+        self.time_passes(60)
+        self.decide(1, second)
+
+    @rule(n=device, which=st.integers(0, len(LISTS) - 1))
+    def import_list(self, n: int, which: int) -> None:
+        self.machines[n].library.import_file(self.lists[which])
+
+    @rule(n=device, choices=st.lists(st.tuples(paper, st.sampled_from(STATUSES)), max_size=4))
+    def decide(self, n: int, choices: list[tuple[int, str]]) -> None:
+        for i, status in choices:
+            pid = self._present(n, i)
+            if pid and self.machines[n].library.set_status(pid, status):
+                self.decided[n][pid] = status
+                event("a decision")
+
+    @rule(n=device, i=paper, note=st.sampled_from(("", "good", "read §3")))
+    def note(self, n: int, i: int, note: str) -> None:
+        pid = self._present(n, i)
+        if pid:
+            self.machines[n].library.set_note(pid, note)
+
+    @rule(n=device, i=paper, tags=st.sampled_from(([], ["rl"], ["rl", "theory"])))
+    def tag(self, n: int, i: int, tags: list[str]) -> None:
+        pid = self._present(n, i)
+        if pid:
+            self.machines[n].library.set_tags(pid, tags)
+
+    @rule(n=device, redo=st.booleans())
+    def undo(self, n: int, redo: bool) -> None:
+        library = self.machines[n].library
+        changes = library.redo() if redo else library.undo()
+        for pid, _old, new in changes:
+            if not redo:
+                self.decided[n].pop(pid, None)  # withdrawn: not a decision of its own
+                self.withdrawn[n].add(pid)
+            elif pid in self.withdrawn[n]:
+                self.withdrawn[n].discard(pid)  # undone and redone since the last sync: the
+                # files are as they were, nothing to send
+            else:
+                self.decided[n][pid] = new.value  # a decision undone before the sync, again
+        if changes:
+            event("an undo or redo")
+
+    @rule(n=device, i=paper)
+    def remove(self, n: int, i: int) -> None:
+        pid = self._present(n, i)
+        if pid and self.machines[n].library.remove([pid]):
+            self.decided[n].pop(pid, None)
+            event("a removal")
+
+    @rule(seconds=st.sampled_from((0.2, 1.0, 30.0, 5000.0)))
+    def time_passes(self, seconds: float) -> None:
+        self.time += seconds
+        NOW[0] = self.time
+
+    # -- what devices and the sync tool do -------------------------------------------------
+    @rule(n=device)
+    def sync(self, n: int) -> None:
+        self.sync_and_check(n)
+
+    def sync_and_check(self, n: int) -> int:
+        """Sync device ``n`` and check what it sent (3 and 4); returns how many records."""
+        machine = self.machines[n]
+        before = self._triage(n)
+        last = self.after_sync[n]
+        changed = {k: v for k, v in before.items() if v != last.get(k, DEFAULTS[k[0]])}
+        for pid, status in self.decided[n].items():  # decided, even if back to where it was
+            if before.get((STATUS, pid)) == status:
+                changed[(STATUS, pid)] = status
+        self.decided[n], self.withdrawn[n] = {}, set()
+        report = machine.sync()
+        records = [r for r in all_records(machine.folder) if r.device == machine.device_id]
+        latest: dict[tuple[str, str], Any] = {}
+        for record in sorted(records, key=lambda r: r.stamp):
+            latest[(record.kind, record.paper)] = record
+        for (kind, pid), value in changed.items():
+            if machine.library.loaded_papers().row_of(pid) is None:
+                continue  # a removal took the paper (its triage waits in the undo step)
+            sent = latest.get((kind, pid))
+            assert sent is not None, f"device {n}: {kind} of {pid} = {value!r} was not sent"
+            assert sent.value == value or (kind == "g" and tuple(sent.value) == value)
+            assert sent.stamp > self.seen_stamp[n], "a change made after a record stamps lower"
+        self.after_sync[n] = self._triage(n)
+        self.seen_stamp[n] = max((r.stamp for r in all_records(machine.folder)), default=0)
+        # A decision's time is kept to the second: one undone and redone within the second of
+        # a sync is the same file as before it. People take longer than that.
+        self.time_passes(1.0)
+        return report.sent + report.relayed
+
+    def _triage(self, n: int) -> dict[tuple[str, str], Any]:
+        _papers, statuses, notes, tags = shown(self.machines[n].library)
+        found: dict[tuple[str, str], Any] = {}
+        for pid in set(_papers):
+            found[(STATUS, pid)] = statuses.get(pid, "inbox")
+            found[("n", pid)] = notes.get(pid, "")
+            found[("g", pid)] = tuple(tags.get(pid, ()))
+        return found
+
+    @rule(src=device, dst=device, data=st.data())
+    def deliver(self, src: int, dst: int, data: st.DataObject) -> None:
+        """The sync tool copies what ``src``'s folder has to ``dst``'s, maybe only a part."""
+        if src == dst:
+            return
+        whole = data.draw(st.booleans())
+        fraction = 1.0 if whole else data.draw(st.floats(0.0, 1.0))
+        self._copy(self.machines[src].folder, self.machines[dst], fraction)
+
+    @rule(n=device)
+    def conflicted_copy(self, n: int) -> None:
+        logs = sorted(self.machines[n].folder.rglob("triage.jsonl"))
+        if logs:
+            shutil.copyfile(logs[0], logs[0].with_name("triage (conflicted copy).jsonl"))
+
+    def _copy(self, source: Path, target: Machine, fraction: float) -> None:
+        own = target.folder / ROOT_NAME / target.device_id
+        for path in sorted(source.rglob("*")):
+            dest = target.folder / path.relative_to(source)
+            if not path.is_file() or dest.parent == own:
+                continue  # a device's own files are its own
+            data = path.read_bytes()
+            have = dest.read_bytes() if dest.exists() else b""
+            if path.name == "device.json":
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(data)
+            elif data.startswith(have) and len(data) > len(have):
+                cut = len(have) + round((len(data) - len(have)) * fraction)
+                if cut < len(data) and data[cut - 1 : cut] != b"\n":
+                    event("a record cut in two by a delivery")
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(data[:cut])
+
+    # -- the end ---------------------------------------------------------------------------
+    def exchange_everything(self) -> None:
+        """Every device syncs and the sync tool delivers everything everywhere, until a round
+        sends nothing new; then each device syncs once more."""
+        for _round in range(4):
+            sent = sum(self.sync_and_check(n) for n in range(DEVICES))
+            for src in range(DEVICES):
+                for dst in range(DEVICES):
+                    if src != dst:
+                        self._copy(self.machines[src].folder, self.machines[dst], 1.0)
+            if not sent and _round:
+                break
+        for n in range(DEVICES):
+            self.sync_and_check(n)
+
+    def check_one_library(self) -> None:
+        views = [shown(m.library) for m in self.machines]
+        assert views[0] == views[1] == views[2]
+        event(f"papers at the end: {min(len(views[0][0]), 10) // 5 * 5}+")
+        event(f"decided at the end: {min(len(views[0][1]), 6) // 3 * 3}+")
+        event(f"notes or tags at the end: {min(len(views[0][2]) + len(views[0][3]), 2)}+")
+        greatest: dict[tuple[str, str], Any] = {}
+        for record in all_records(self.machines[0].folder):
+            key = (record.kind, record.paper)
+            if key not in greatest or record.holder() > greatest[key].holder():
+                greatest[key] = record
+        papers, statuses, notes, tags = views[0]
+        for pid in papers:
+            for kind, shown_value, default in (
+                (STATUS, statuses.get(pid, "inbox"), "inbox"),
+                ("n", notes.get(pid, ""), ""),
+                ("g", list(tags.get(pid, ())), []),
+            ):
+                record = greatest.get((kind, pid))
+                assert shown_value == (record.value if record is not None else default)
+
+    @invariant()
+    def libraries_open(self) -> None:
+        for machine in self.machines:
+            machine.library.check()
+
+
+#: The test's "real" time, which the libraries' decisions are stamped with.
+NOW = [1_700_000_000.0]
+
+
+@pytest.fixture(autouse=True)
+def _no_fsync_and_test_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Durability is tested elsewhere (here fsync only makes the runs slow); decisions are
+    made at the test's time, which each device's clock then reads with its own error."""
+    import storage.library
+
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+    monkeypatch.setattr(storage.library, "now", lambda: NOW[0])
+
+
+SyncedDevices.TestCase.settings = settings(
+    max_examples=int(os.environ.get("SYNC_EXAMPLES", "200")),
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+test_three_devices = SyncedDevices.TestCase

@@ -1,0 +1,90 @@
+"""What the sync tests share: devices with their own HOME, what a library shows, the logs."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from storage import Library
+from storage.library import paper_to_doc
+from storage.sync import SyncReport, sync_library
+from storage.sync.device import load_device
+from storage.sync.folder import SyncFolder
+from storage.sync.records import Record
+
+SAMPLE = Path(__file__).resolve().parents[2] / "storage" / "sample"
+
+#: What a library shows: its papers, and the statuses, notes and tags of those papers.
+Shown = tuple[dict[str, Any], dict[str, str], dict[str, str], dict[str, tuple[str, ...]]]
+
+
+def shown(library: Library) -> Shown:
+    """Everything a library shows of its papers (decisions of papers it no longer has are
+    kept in undo steps, and not shown)."""
+    papers = {p.id: paper_to_doc(p) for p in library.papers()}
+    triage = library.triage()
+    return (
+        papers,
+        {pid: s.value for pid, s in triage.statuses.items() if pid in papers},
+        {pid: n for pid, n in triage.notes.items() if pid in papers},
+        {pid: t for pid, t in triage.tags.items() if pid in papers},
+    )
+
+
+@dataclass
+class Machine:
+    """A device: its own HOME, its own copy of the synced folder, its own clock."""
+
+    home: Path
+    folder: Path
+    skew: float = 0.0
+    base: Callable[[], float] | None = None
+
+    def __post_init__(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.library = Library(self.home)
+        self._device = ""
+
+    @property
+    def device_id(self) -> str:
+        if not self._device:
+            self._device = load_device(self.home)[0].id
+        return self._device
+
+    def wall(self) -> float:
+        import time
+
+        return (self.base or time.time)() + self.skew
+
+    def sync(self, name: str | None = None) -> SyncReport:
+        report = sync_library(self.library, self.folder, name=name, wall=self.wall)
+        self._device = report.device.id
+        return report
+
+
+def seeded(home: Path) -> Library:
+    """A library holding the 38 sample papers."""
+    library = Library(home)
+    library.import_files(sorted(SAMPLE.glob("*.txt")))
+    return library
+
+
+def all_records(folder: Path) -> list[Record]:
+    """Every record in every log of the folder."""
+    place = SyncFolder(folder)
+    found: list[Record] = []
+    for log in place.log_files():
+        found.extend(place.read(log, None).records)
+    return found
+
+
+def copy_folder(source: Path, target: Path) -> None:
+    """What a sync tool does, all at once: the target holds the source's files."""
+    for path in sorted(source.rglob("*")):
+        if path.is_file():
+            dest = target / path.relative_to(source)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)

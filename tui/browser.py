@@ -1,0 +1,66 @@
+"""Open a web page in the user's browser, keeping the browser's own output off the app's screen.
+
+``webbrowser.open`` runs the opener (``$BROWSER``, ``xdg-open``, ``gio``…) with the app's
+terminal as its output: what it prints (``gio: … Operation not supported``) lands on the
+screen and stays there, and whether it worked is not known. So Python's ``webbrowser`` runs
+in a child process instead: its output goes to a file, read back to say why opening failed;
+it runs in a session of its own without ``TERM``, so that no text-mode browser tries to take
+over the app's terminal; and its exit code says whether a browser took the page.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from storage.text.sanitize import printable
+
+#: How long a browser gets to say it opened the page; one still running then has it in front.
+WAIT_SECONDS = 5.0
+
+_OPEN = "import sys, webbrowser; sys.exit(0 if webbrowser.open(sys.argv[1], new=2) else 3)"
+_NOTHING_OPENED = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """What became of asking for a page to be opened."""
+
+    opened: bool
+    #: One line for people: why it failed, or that the browser has not answered yet.
+    detail: str = ""
+
+
+def open_in_browser(url: str, wait: float = WAIT_SECONDS) -> Opening:
+    """Open ``url`` in the user's browser (blocks up to ``wait`` seconds: run it off-thread)."""
+    environment = {k: v for k, v in os.environ.items() if k != "TERM"}
+    with tempfile.TemporaryFile() as output:
+        try:
+            child = subprocess.Popen(
+                [sys.executable, "-c", _OPEN, url],
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=output,
+                env=environment,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            return Opening(False, f"the browser could not be started ({exc.strerror or exc})")
+        try:
+            code = child.wait(timeout=wait)
+        except subprocess.TimeoutExpired:  # a browser that stays in the foreground
+            return Opening(True, f"the browser has not answered after {wait:.0f} s")
+        if code == 0:
+            return Opening(True)
+        output.seek(0, os.SEEK_END)
+        output.seek(max(0, output.tell() - 4096))
+        said = [line.strip() for line in output.read().decode(errors="replace").splitlines()]
+    last = printable(next((line for line in reversed(said) if line), ""))[:200]
+    if last:
+        return Opening(False, last)
+    if code == _NOTHING_OPENED:
+        return Opening(False, "no browser found (set BROWSER to the command that opens one)")
+    return Opening(False, f"the browser command failed (exit code {code})")

@@ -1,0 +1,48 @@
+"""``papers remove``: take papers, or a whole list, out of the library (one undo step)."""
+
+from __future__ import annotations
+
+import argparse
+
+from storage.text.latex import to_unicode
+from tui.cli.common import Parser, Subparsers, UsageError, open_library
+from tui.cli.output import say
+
+#: Papers a removal names one by one; past this it says how many more.
+_SHOWN = 10
+
+
+def add_remove(sub: Subparsers, common: Parser) -> None:
+    """``papers remove ID…`` and ``papers remove --list NAME``."""
+    p = sub.add_parser(
+        "remove",
+        parents=[common],
+        help="take papers or a list out (one undo step; decisions kept in the history)",
+        description="Take papers out of the library, or a whole list (its papers that are in "
+        "another list too stay there). One step: `papers undo` puts everything back, "
+        "decisions, notes and tags included.",
+    )
+    p.add_argument("ids", nargs="*", metavar="ID", help="paper ids (or unique prefixes)")
+    p.add_argument("--list", dest="list_name", metavar="NAME", help="remove the list NAME")
+    p.set_defaults(run=cmd_remove)
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    if bool(args.ids) == bool(args.list_name):
+        raise UsageError("give paper ids, or --list NAME (one of them)")
+    library = open_library(args)
+    name = args.list_name
+    removal = library.remove_list(name) if name else library.remove(args.ids)
+    n = len(removal.ids)
+    what = f"{n} paper{'s' if n != 1 else ''}"
+    if removal.lists:
+        what += f" and the list {', '.join(removal.lists)}"
+    say(f"Removed {what}; `papers undo` puts them back.")
+    shown = zip(removal.ids[:_SHOWN], removal.titles[:_SHOWN], strict=True)
+    say(*(f"  {pid}  {to_unicode(title)}" for pid, title in shown))
+    if n > _SHOWN:
+        say(f"  … and {n - _SHOWN} more")
+    if removal.kept:
+        k = len(removal.kept)
+        say(f"{k} paper{'s' if k != 1 else ''} of the list stay: they are in other lists too.")
+    return 0

@@ -1,0 +1,71 @@
+"""``papers sync [DIR]``: merge this library with others through a folder a sync tool carries."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tui.cli.common import Parser, Subparsers, UsageError, open_library
+from tui.cli.output import complain, say
+
+DESCRIPTION = (
+    "Merge this library with the libraries of your other devices through DIR, any folder a "
+    "file-sync tool or git carries (Syncthing, Dropbox, iCloud, a git repository, a USB "
+    "stick). Each device writes only its own files there; decisions, notes, tags, undos, "
+    "papers and removals made on any device reach every other, the latest change of a paper "
+    "winning. A new machine joins by syncing an empty library. Problems with the folder's "
+    "files are one line each on stderr; the exit code is 1 when changes made here could not "
+    "be written into DIR (they wait, and go with the next sync)."
+)
+
+
+def add_sync(sub: Subparsers, common: Parser) -> None:
+    """``papers sync [DIR] [--status] [--name NAME]``."""
+    p = sub.add_parser(
+        "sync",
+        parents=[common],
+        help="merge this library with others through a synced folder",
+        description=DESCRIPTION,
+    )
+    p.add_argument(
+        "folder",
+        nargs="?",
+        metavar="DIR",
+        help='the synced folder (default: [sync] folder = "…" in config.toml)',
+    )
+    p.add_argument(
+        "--status",
+        action="store_true",
+        help="show the devices seen and what waits to be sent or received; change nothing",
+    )
+    p.add_argument("--name", metavar="NAME", help="this device's name in the folder (kept)")
+    p.set_defaults(run=cmd_sync)
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    from storage.sync import sync_library
+    from storage.sync.status import sync_status
+
+    library = open_library(args)
+    folder = Path(args.folder) if args.folder else _configured_folder(library.home)
+    if args.status:
+        status = sync_status(library, folder)
+        say(*status.lines())
+        for problem in status.problems:
+            complain(f"papers: note: {problem}")
+        return 0
+    report = sync_library(library, folder, name=args.name)
+    say(report.summary())
+    for problem in report.problems:
+        complain(f"papers: note: {problem}")
+    return 1 if report.waiting else 0
+
+
+def _configured_folder(home: Path) -> Path:
+    from storage.locations import config_paths
+    from tui.config import load_config
+
+    config = load_config(config_paths(home))
+    if config.sync_folder is None:
+        raise UsageError('give the synced folder DIR, or set [sync] folder = "…" in config.toml')
+    return config.sync_folder

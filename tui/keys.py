@@ -1,0 +1,72 @@
+"""Key names as Textual reads them: which names are keys, and which bindings clash.
+
+A key is ``[modifier+]…name``: the modifiers ``ctrl``, ``shift``, ``alt``, ``meta``, ``super``,
+``hyper``, and a name Textual gives a key event: one character a keyboard types (``f``, ``G``,
+``é``, ``?``), or a named key (``escape``, ``pagedown``, ``f5``, ``question_mark``). Textual
+accepts any string as a binding, so a misspelt name (``"notakey"``, ``"ctrl+"``, an emoji) would
+bind nothing: a dead key. ``normalise_key`` says so before the app starts.
+"""
+
+from __future__ import annotations
+
+import string
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+# Pinned Textual (pyproject): the function that names a typed character's key event (`?` is
+# "question_mark"); tests/tui/test_config.py checks that a key so named reaches its binding.
+from textual.keys import Keys, _character_to_key, key_to_character
+
+MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+
+#: Keys with a name rather than a character: ``escape``, ``f5``, ``pagedown``, ``question_mark``.
+NAMED_KEYS = frozenset(
+    {
+        name
+        for key in Keys
+        if not key.value.startswith("<")
+        for name in (key.value.rsplit("+", 1)[-1],)
+        if len(name) > 1 and "-" not in name
+    }
+    | {_character_to_key(ch) for ch in string.punctuation}
+)
+
+
+def _typable(ch: str) -> bool:
+    """True for a character a keyboard types as one key: a letter, digit, mark or symbol."""
+    category = unicodedata.category(ch)
+    if category[0] not in "LNPS":  # controls, formats, separators, combining marks, unassigned
+        return False
+    # Pictographs and emoji (U+2000 on): no keyboard has them as a key.
+    return not (category == "So" and ord(ch) >= 0x2000)
+
+
+def normalise_key(key: str) -> str | None:
+    """``key`` as Textual names its key event (``ctrl+F`` → ``ctrl+f``, ``?`` →
+    ``question_mark``), or None when no key press is ever named so."""
+    *modifiers, name = key.strip().split("+")
+    modifiers = [m.lower() for m in modifiers]
+    if any(m not in MODIFIERS for m in modifiers) or len(set(modifiers)) < len(modifiers):
+        return None
+    if len(name) == 1:
+        if not _typable(name):
+            return None
+        name = _character_to_key(name)
+        if modifiers and name.isalpha():  # ctrl+F is ctrl+f: terminals send no case with ctrl
+            name = name.lower()
+    elif name.lower() in NAMED_KEYS:
+        name = name.lower()
+    else:  # a character by its name, as Textual names keys beyond ASCII ("euro_sign")
+        character = key_to_character(name)
+        if not character or not _typable(character) or _character_to_key(character) != name:
+            return None
+    return "+".join([*modifiers, name])
+
+
+def clashes(keys_by_command: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """The keys bound to more than one of these commands: key → the commands, in order."""
+    owners: dict[str, list[str]] = {}
+    for command, keys in keys_by_command.items():
+        for key in dict.fromkeys(keys):
+            owners.setdefault(key, []).append(command)
+    return {key: names for key, names in owners.items() if len(names) > 1}

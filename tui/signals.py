@@ -1,0 +1,73 @@
+"""Ending the app by a signal (``kill``, the terminal window closed, ctrl+c from outside) the way
+``q`` ends it: the terminal restored, every decision on the screen on disk.
+
+Without this, SIGTERM and SIGHUP end the process at once: decisions shown on the screen but
+still queued for the writer thread never reach the disk, and the terminal is left in the app's
+mode. ``ending_by_signals`` handles SIGTERM, SIGHUP and SIGINT for as long as ``papers`` runs
+the app, in three phases:
+
+- before the app's event loop runs, nothing is on the screen and nothing is decided: the
+  signal ends the process at once (``SystemExit``, through the callers' ``finally``);
+- while it runs, the signal asks the app to exit, from the event loop, as ``q`` does; the
+  caller then waits (bounded) for the writer queue to drain;
+- once the caller is saving the last decisions (``closing``), signals change nothing: a
+  second ``kill`` must not cut the wait that the first one started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+from textual.app import App
+
+#: The signals that end the app with its decisions saved.
+ENDING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
+)
+
+
+class SignalEnding:
+    """What the signals do now, and the exit code a signal asked for (128 + its number)."""
+
+    def __init__(self) -> None:
+        self.app: App[Any] | None = None
+        self.saving = False
+        self.code: int | None = None
+
+    def watch(self, app: App[Any]) -> None:
+        """From now on a signal ends ``app`` (once its event loop runs)."""
+        self.app = app
+
+    def closing(self) -> None:
+        """From now on a signal changes nothing: the caller is saving the last decisions."""
+        self.saving = True
+
+    def on_signal(self, number: int, _frame: FrameType | None) -> None:
+        """The handler of every ending signal (runs on the main thread, between bytecodes)."""
+        self.code = 128 + number
+        if self.saving:
+            return
+        try:  # the app's event loop runs on this thread: is it running now?
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise SystemExit(self.code) from None
+        app = self.app
+        if app is not None:
+            loop.call_soon_threadsafe(app.exit, None, self.code)
+
+
+@contextlib.contextmanager
+def ending_by_signals() -> Iterator[SignalEnding]:
+    """Handle the ending signals while the block runs; the previous handlers come back after."""
+    ending = SignalEnding()
+    previous = {number: signal.signal(number, ending.on_signal) for number in ENDING_SIGNALS}
+    try:
+        yield ending
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
