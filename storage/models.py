@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeAlias
 
+from storage.text.words import count
+
 #: The value of an extra field: a number (a rating, a count) or a text (an area, a DOI).
 ExtraValue: TypeAlias = str | int | float
 
@@ -124,10 +126,6 @@ class Merge:
         return f"{self.paper_id}  {self.title}: {self.reason}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 @dataclass(slots=True)
 class ImportReport:
     """What an import did: counts of papers added, updated and skipped, and record errors.
@@ -154,19 +152,21 @@ class ImportReport:
         return self.added + self.updated + self.skipped
 
     def summary(self) -> str:
-        """One line for people: "3703 added, 0 updated, 0 skipped (unchanged), 1 error"."""
-        line = f"{self.added} added, {self.updated} updated, {self.skipped} skipped (unchanged)"
+        """One line for people: "3,703 added, 0 updated, 0 skipped (unchanged), 1 record error"
+        (the words DESIGN.md gives the import's report)."""
+        line = (
+            f"{self.added:,} added, {self.updated:,} updated, {self.skipped:,} skipped (unchanged)"
+        )
         if self.merged:
-            line += f", {len(self.merged)} merged"
+            line += f", {len(self.merged):,} merged"
         if self.apart:
-            line += f", {len(self.apart)} kept apart"
+            line += f", {len(self.apart):,} kept apart"
         if self.restored:
-            line += f", {_plural(self.restored, 'decision')} restored"
+            line += f", {count(self.restored, 'decision')} restored"
         if self.differing:
             line += (
-                f", {_plural(self.differing, 'decision')} of the file differ from yours "
-                "(kept yours)"
+                f", {count(self.differing, 'decision')} of the file differ from yours (kept yours)"
             )
         if self.errors:
-            line += f", {_plural(len(self.errors), 'record error')}"
+            line += f", {count(len(self.errors), 'record error')}"
         return line

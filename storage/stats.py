@@ -9,7 +9,11 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from storage.models import Status
+from storage.text.words import count
 from storage.triage import DayCount
+
+#: The pace is taken over the last week.
+PACE_DAYS = 7
 
 
 class Counted(NamedTuple):
@@ -32,6 +36,13 @@ def _by_name(pairs: Counter[tuple[str, Status]]) -> dict[str, dict[Status, int]]
     return found
 
 
+def done_share(counts: Mapping[Status, int]) -> str:
+    """``16%``: the share of a list's papers out of the Inbox (``–`` for an empty list)."""
+    total = sum(counts.values())
+    done = total - counts.get(Status.INBOX, 0)
+    return f"{100 * done / total:.0f}%" if total else "–"
+
+
 @dataclass(frozen=True, slots=True)
 class LibraryStats:
     """Progress figures of a library, as shown by ``papers stats`` and the app's stats screen."""
@@ -41,23 +52,46 @@ class LibraryStats:
     by_list: Mapping[str, Mapping[Status, int]]
     by_venue: Mapping[str, Mapping[Status, int]]
     days: Sequence[DayCount]
+    #: Decisions a day, averaged over every calendar day of the last ``pace_days``.
     rate_per_day: float
     days_to_empty_inbox: float | None
+    #: The days the pace averages over: the last week, or fewer when the first decision is
+    #: younger (a library started today has its pace from today alone).
+    pace_days: int = PACE_DAYS
 
     @property
     def triaged(self) -> int:
         return self.total - self.by_status.get(Status.INBOX, 0)
 
+    def progress(self) -> str:
+        """``3 / 38 triaged (7.9%)``: the first line of ``papers stats`` and the stats screen."""
+        pct = 100 * self.triaged / self.total if self.total else 0.0
+        return f"{self.triaged:,} / {self.total:,} triaged ({pct:.1f}%)"
+
+    def status_counts(self) -> str:
+        """``inbox 35  read 2  skipped 0  starred 1``: the papers in each state."""
+        return "  ".join(f"{s.value} {self.by_status.get(s, 0):,}" for s in Status)
+
     def pace(self) -> str:
         """One sentence on the pace and when the Inbox will be empty at it."""
         if self.total and self.by_status.get(Status.INBOX, 0) == 0:
             return "The Inbox is empty."
-        if self.rate_per_day > 0 and self.days_to_empty_inbox is not None:
-            return (
-                f"Pace: {self.rate_per_day:.0f} decisions a day (last 7 days); the Inbox is "
-                f"empty in about {self.days_to_empty_inbox:.1f} days at this pace."
-            )
-        return "Pace: no decisions in the last 7 days."
+        days, rate = self.pace_days, self.rate_per_day
+        if rate > 0 and self.days_to_empty_inbox is not None:
+            if days == 1:  # a library whose first decision was today
+                made = f"{count(round(rate), 'decision')} today"
+            elif rate >= 1:
+                made = f"{count(round(rate), 'decision')} a day (last {days} days)"
+            else:  # "0 decisions a day" would hide the few there were
+                made = f"{count(round(rate * days), 'decision')} in the last {days} days"
+            eta = self.days_to_empty_inbox
+            when = "in less than a day" if eta < 1 else f"in about {eta:,.1f} days"
+            return f"Pace: {made}; the Inbox is empty {when} at this pace."
+        return (
+            "Pace: no decisions today."
+            if days == 1
+            else f"Pace: no decisions in the last {days} days."
+        )
 
     @classmethod
     def compute(
@@ -83,12 +117,16 @@ class LibraryStats:
         by_list = _by_name(pairs)
         venues = [p.venue_status or "unknown" for p in papers]
         by_venue = _by_name(Counter(zip(venues, states, strict=True)))
-        recent = [d for d in days if d.day > today - timedelta(days=7)]
-        active = [d for d in recent if d.total > 0]
-        rate = sum(d.total for d in active) / len(active) if active else 0.0
+        # every calendar day of the window counts, a day without decisions too: 70 decisions
+        # on one day of a week are 10 a day; days before the first decision are not counted
+        start = today - timedelta(days=PACE_DAYS - 1)
+        if days:
+            start = min(today, max(start, min(d.day for d in days)))
+        pace_days = (today - start).days + 1
+        rate = sum(d.total for d in days if d.day >= start) / pace_days
         inbox = by_status[Status.INBOX]
         eta = inbox / rate if rate > 0 else (0.0 if inbox == 0 else None)
-        return cls(len(papers), by_status, by_list, by_venue, list(days), rate, eta)
+        return cls(len(papers), by_status, by_list, by_venue, list(days), rate, eta, pace_days)
 
     def to_json(self) -> dict[str, Any]:
         """The figures as plain JSON values."""

@@ -8,6 +8,7 @@ from textual.app import App
 
 from storage.models import Paper
 from storage.sources.links import web_url
+from storage.text.words import count
 
 #: A copied text longer than this is cut in the notification that shows it.
 SHOWN_CHARS = 400
@@ -20,8 +21,7 @@ def copy_paper_links(app: App[object], paper: Paper | None) -> None:
     if not paper.github:
         app.notify("This paper links no GitHub repository.", severity="warning", markup=False)
         return
-    n = len(paper.github)
-    copy_text(app, "\n".join(paper.github), f"{n} link" + ("s" if n > 1 else ""))
+    copy_text(app, "\n".join(paper.github), count(len(paper.github), "link"))
 
 
 def copy_list_links(app: App[object], papers: Sequence[Paper]) -> None:
@@ -33,7 +33,8 @@ def copy_list_links(app: App[object], papers: Sequence[Paper]) -> None:
         )
         return
     links = [url for p in linked for url in p.github]
-    copy_text(app, "\n".join(links), f"{len(links):,} links from {len(linked):,} papers")
+    what = f"{count(len(links), 'link')} from {count(len(linked), 'paper')}"
+    copy_text(app, "\n".join(links), what)
 
 
 def copy_text(app: App[object], text: str, what: str) -> None:

@@ -14,6 +14,7 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import groups, heading_of
 from storage.models import Paper
 from storage.text.sanitize import printable, printable_block
+from storage.text.words import count
 from storage.triage import TriageSnapshot
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#!|~&$])")
@@ -59,12 +60,12 @@ def to_markdown(
     papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """A heading with the list and count, then one entry per paper: links, authors, note."""
-    count = f"{len(papers)} paper{'s' if len(papers) != 1 else ''}"
-    lines = [f"# {md_escape(heading_of(papers, triage, options.heading))} ({count})", ""]
+    heading = md_escape(heading_of(papers, triage, options.heading))
+    lines = [f"# {heading} ({count(len(papers), 'paper')})", ""]
     several = len({triage.status(p.id) for p in papers}) > 1
     for group, members in groups(papers, triage, options.group_by):
         if group:
-            lines += [f"## {md_escape(group)} ({len(members)})", ""]
+            lines += [f"## {md_escape(group)} ({len(members):,})", ""]
         for paper in members:
             lines += _entry(paper, triage, status=several, abstract=options.abstracts)
         if group:

@@ -18,6 +18,7 @@ from storage.sources.records import (
     ReadResult,
     first_line,
 )
+from storage.text.sanitize import printable
 
 CSV_SUFFIXES = (".csv", ".tsv")
 #: A first line longer than this is prose, not a header row.
@@ -77,7 +78,7 @@ def read_csv(text: str, path: Path) -> ReadResult:
         raise SourceError(f"{path}: not a CSV file with a header row") from None
     names = [h.strip().lstrip("\ufeff").lower() for h in header]
     if not set(names) & (set(ALIASES["abstract"]) | set(ALIASES["title"])):
-        shown = ", ".join(h for h in names[:8] if h) or "none"
+        shown = printable(", ".join(h for h in names[:8] if h)) or "none"  # one line, always
         raise SourceError(f"{path}: the CSV has no abstract or title column (its columns: {shown})")
     result = ReadResult(source=str(path), list_name=path.stem)
     number = 0

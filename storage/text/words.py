@@ -1,14 +1,37 @@
-"""Numbers in sentences: "1 paper", "3,703 papers"."""
+"""Numbers in sentences: "1 paper", "3,703 papers", "2 saved searches".
+
+Every count the CLI and the app show goes through ``count`` (or ``plural`` where the number is
+written apart), so that no message says "1 papers" or "3703 marked".
+"""
 
 from __future__ import annotations
 
-#: Nouns whose plural is not the noun and an "s".
-_PLURALS = {"query": "queries", "entry": "entries", "library": "libraries"}
+#: Plurals given outright (``_plural_word``'s rules make the others).
+_PLURALS = {
+    "query": "queries",
+    "entry": "entries",
+    "library": "libraries",
+    "status": "statuses",
+}
 
 
 def plural(n: int, noun: str) -> str:
-    """``noun`` as it reads after the number ``n``."""
-    return noun if n == 1 else _PLURALS.get(noun, noun + "s")
+    """``noun`` as it reads after the number ``n``; in a noun of several words ("record
+    error", "starred paper") the last word takes the number."""
+    if n == 1:
+        return noun
+    head, space, last = noun.rpartition(" ")
+    return head + space + _plural_word(last)
+
+
+def _plural_word(word: str) -> str:
+    if word in _PLURALS:
+        return _PLURALS[word]
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"  # matches, searches, statuses
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return word[:-1] + "ies"  # entries, libraries (days, keys keep the y)
+    return word + "s"
 
 
 def count(n: int, noun: str) -> str:

@@ -272,7 +272,7 @@ def test_ambiguous_prefix(home: Path, env: dict[str, str], tmp_path: Path) -> No
     ]
     extra = tmp_path / "many.jsonl"
     extra.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
-    assert "2000 added" in run("--home", home, "import", extra, env=env).stdout
+    assert "2,000 added" in run("--home", home, "import", extra, env=env).stdout
     ids = [r["id"] for r in json.loads(run("--home", home, "list", "--json", env=env).stdout)]
     assert len(ids) == 2038
     shared = Counter(i[:4] for i in ids).most_common(1)[0]

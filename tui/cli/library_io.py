@@ -20,6 +20,7 @@ from storage.export import (
 from storage.export.destination import write_export
 from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
+from storage.text.words import count
 from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, byte_size, open_library
 from tui.cli.output import complain, say, write_document
 
@@ -97,11 +98,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     for what, merges in (("merged", report.merged), ("kept apart", report.apart)):
         say(*(f"  {what}: {m}" for m in merges[:5]))
         if len(merges) > 5:
-            say(f"  … and {len(merges) - 5} more {what}")
+            say(f"  … and {len(merges) - 5:,} more {what}")
     for error in report.errors[:5]:
-        complain(f"  skipped {error}")
+        complain(f"  not imported: {error}")
     if len(report.errors) > 5:
-        complain(f"  … and {len(report.errors) - 5} more record errors")
+        complain(f"  … and {count(len(report.errors) - 5, 'more record error')}")
     return 0
 
 
@@ -121,6 +122,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     # -o names the file: it is replaced if it exists (a folder's default file is not).
     default_name = f"{args.status}{SUFFIXES[args.format]}"
     target = write_export(Path(args.output), text, default_name, home=library.home, replace=True)
-    n = len(papers)
-    complain(f"Wrote {n} {args.status} paper{'s' if n != 1 else ''} to {target}")
+    what = "paper" if args.status == "all" else f"{args.status} paper"
+    complain(f"Wrote {count(len(papers), what)} to {target}")
     return 0

@@ -14,7 +14,7 @@ escape sequences; printed raw, they would clear the screen or write the clipboar
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TextIO
 
 import orjson
@@ -54,6 +54,26 @@ def is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def columns(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[str]:
+    """Rows of cells as lines, each column as wide as its widest cell on the terminal: a CJK
+    character takes two cells, a combining accent none, so a list named in Chinese does not
+    push the columns after it. Cells are made printable first (what shows is what is
+    measured); the columns in ``right`` are aligned right, the last column is not padded."""
+    from rich.cells import cell_len  # the measure Textual draws with: the CLI and the app agree
+
+    shown = [[printable(cell) for cell in row] for row in rows]
+    widths = [max(cell_len(row[i]) for row in shown) for i in range(len(shown[0]))] if shown else []
+    lines = []
+    for row in shown:
+        cells = []
+        for i, cell in enumerate(row):
+            pad = " " * (widths[i] - cell_len(cell))
+            last = i == len(row) - 1
+            cells.append(pad + cell if i in right else cell if last else cell + pad)
+        lines.append("  ".join(cells))
+    return lines
 
 
 def paper_line(paper: Paper, triage: TriageSnapshot) -> str:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from storage import Status
 from storage.export import statuses_for
 from storage.locations import library_home
-from storage.stats import LibraryStats
+from storage.stats import LibraryStats, done_share
 from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, open_library, positive
-from tui.cli.output import complain, print_papers, say, write_json
+from tui.cli.output import columns, complain, print_papers, say, write_json
 
 if TYPE_CHECKING:
     from storage.searches import SavedSearches
@@ -130,8 +131,7 @@ def _manage_saved(searches: SavedSearches, args: argparse.Namespace) -> int:
     if args.json:
         write_json([{"name": s.name, "query": s.query} for s in listed])
         return 0
-    width = max((len(s.name) for s in listed), default=0)
-    say(*(f"{s.name:<{width}}  {s.query}" for s in listed))
+    say(*columns([[s.name, s.query] for s in listed]))
     return 0
 
 
@@ -146,32 +146,30 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def stats_lines(stats: LibraryStats) -> list[str]:
-    """``papers stats`` for people: progress, counts per status, list and venue, pace."""
-    pct = 100 * stats.triaged / stats.total if stats.total else 0.0
-    lines = [f"{stats.triaged:,} / {stats.total:,} triaged ({pct:.1f}%)", ""]
-    lines.append("  ".join(f"{s.value} {stats.by_status[s]:,}" for s in Status))
+    """``papers stats`` for people: progress, counts per status, list and venue, pace (the
+    words and columns of the app's stats screen)."""
+    lines = [stats.progress(), "", stats.status_counts()]
 
-    def table(title: str, rows: dict[str, dict[Status, int]]) -> None:
+    def table(title: str, rows: Mapping[str, Mapping[Status, int]]) -> None:
         if not rows:
             return
-        width = max(len(name) for name in rows)
-        lines.extend(["", title])
-        for name, counts in rows.items():
-            done = sum(counts.values()) - counts[Status.INBOX]
-            cells = "  ".join(f"{s.value} {counts[s]:>5,}" for s in Status)
-            lines.append(f"  {name:<{width}}  {cells}  ({done:,}/{sum(counts.values()):,})")
+        head = [title, *(s.value for s in Status), "done"]
+        body = [
+            [f"  {name}", *(f"{counts[s]:,}" for s in Status), done_share(counts)]
+            for name, counts in rows.items()
+        ]
+        lines.extend(["", *columns([head, *body], right=range(1, len(head)))])
 
-    table("Per list:", {k: dict(v) for k, v in stats.by_list.items()})
-    table("Per venue status:", {k: dict(v) for k, v in stats.by_venue.items()})
+    table("Per list", stats.by_list)
+    table("Per venue status", stats.by_venue)
     lines.append("")
     recent = stats.days[-7:]
     if recent:
-        lines.append("Decisions per day:")
+        lines.append("Decisions per day")
         top = max(d.total for d in recent) or 1
         for d in recent:
-            lines.append(
-                f"  {d.day.isoformat()}  {'█' * max(0, round(20 * d.total / top)):<20} {d.total}"
-            )
+            bar = "█" * max(0, round(20 * d.total / top))
+            lines.append(f"  {d.day.isoformat()}  {bar:<20} {d.total:,}")
     lines.append(stats.pace())
     return lines
 

@@ -14,6 +14,7 @@ from textual.widgets import Input, Label, ProgressBar, Static
 from storage.errors import LibraryError
 from storage.library import Library
 from storage.sources.registry import readable_formats
+from storage.text.words import count
 from tui.commands import bindings
 from tui.paths import typed_path
 from tui.text import printable
@@ -85,7 +86,7 @@ class ImportScreen(ModalScreen[str | None]):
 
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(bar.update, total=total, progress=done)
-            self.app.call_from_thread(self._status, f"{done:,} / {total:,} papers cleaned")
+            self.app.call_from_thread(self._status, f"{done:,} / {count(total, 'paper')} cleaned")
 
         try:
             report = self.library.import_files(

@@ -1,0 +1,65 @@
+"""The pace of ``LibraryStats``: decisions a day over the calendar days of its window."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from storage.models import Status
+from storage.stats import Counted, LibraryStats
+from storage.triage import DayCount
+
+TODAY = date(2026, 3, 10)
+
+
+def day(days_ago: int, read: int) -> DayCount:
+    return DayCount(TODAY - timedelta(days=days_ago), {Status.READ: read})
+
+
+def stats(inbox: int, days: list[DayCount]) -> LibraryStats:
+    papers = [Counted(f"p{i}", "list", "") for i in range(inbox + 1)]
+    return LibraryStats.compute(papers, {"p0": Status.READ}, days, TODAY)
+
+
+def test_a_busy_day_in_a_quiet_week_is_averaged_over_the_week() -> None:
+    # the first decision was long ago: the window is the whole week, quiet days included
+    s = stats(700, [day(30, 1), day(2, 70)])
+    assert s.pace_days == 7
+    assert s.rate_per_day == 10
+    assert s.days_to_empty_inbox == pytest.approx(70)
+    assert s.pace() == (
+        "Pace: 10 decisions a day (last 7 days); "
+        "the Inbox is empty in about 70.0 days at this pace."
+    )
+
+
+def test_days_before_the_first_decision_do_not_count() -> None:
+    s = stats(100, [day(2, 30), day(0, 0)])
+    assert s.pace_days == 3 and s.rate_per_day == 10
+    assert "10 decisions a day (last 3 days)" in s.pace()
+    first_day = stats(100, [day(0, 20)])
+    assert first_day.pace_days == 1 and first_day.rate_per_day == 20
+    assert first_day.pace() == (
+        "Pace: 20 decisions today; the Inbox is empty in about 5.0 days at this pace."
+    )
+
+
+def test_days_older_than_the_window_are_left_out() -> None:
+    s = stats(10, [day(7, 500), day(6, 7)])
+    assert s.pace_days == 7 and s.rate_per_day == 1
+
+
+def test_a_slow_week_says_how_many_decisions_it_had() -> None:
+    s = stats(10, [day(20, 0), day(3, 2)])
+    assert s.rate_per_day == pytest.approx(2 / 7)
+    assert s.pace() == (
+        "Pace: 2 decisions in the last 7 days; the Inbox is empty in about 35.0 days at this pace."
+    )
+
+
+def test_no_decisions() -> None:
+    assert stats(5, [day(10, 3)]).pace() == "Pace: no decisions in the last 7 days."
+    assert stats(5, []).pace() == "Pace: no decisions in the last 7 days."
+    assert stats(5, [day(0, 0)]).pace() == "Pace: no decisions today."
+    assert stats(0, [day(0, 1)]).pace() == "The Inbox is empty."
