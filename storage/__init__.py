@@ -1,4 +1,5 @@
-"""papers-tui's storage layer: models, importers, the TinyDB library, search and export.
+"""papers-tui's storage layer: models, importers, the TinyDB library, search, similar papers,
+export and sync between devices.
 
 Nothing here imports Textual (a test checks it), so scripts can use it on their own.
 """

@@ -1,4 +1,5 @@
-"""Where papers-tui keeps its files: HOME for the library, a config folder for key maps."""
+"""Where papers-tui keeps its files: HOME for the library, a config folder for ``config.toml``
+(key maps, the sync folder)."""
 
 from __future__ import annotations
 

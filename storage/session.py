@@ -6,6 +6,11 @@ at once, and hands the same operation to one writer thread that persists operati
 order they were made, never dropping one. Undo and redo are answered from the disk (they may
 undo another process's step), and ``reload`` re-reads the file when another process changed it,
 re-applying the operations still on their way.
+
+Removals go through the same writer, in order with the decisions around them, and are steps of
+the same undo log: undoing one puts its papers back (with their decisions, notes and tags), and
+redoing it takes them out again. An operation that changed the papers says so in its
+``Outcome`` (``removed``, ``restored``): the app then reads the papers again.
 """
 
 from __future__ import annotations
@@ -20,9 +25,13 @@ from typing import Literal
 
 from storage.library import Library
 from storage.models import Status
+from storage.removal import Removal
 from storage.triage import Change, TriageSnapshot, normalise_tags
 
-OpKind = Literal["status", "note", "tags", "undo", "redo", "reload"]
+OpKind = Literal["status", "note", "tags", "undo", "redo", "reload", "remove"]
+
+#: Operations that may change the papers, not only their triage (removals and their undo).
+PAPER_KINDS: frozenset[OpKind] = frozenset({"undo", "redo", "remove"})
 
 
 @dataclass(slots=True)
@@ -35,6 +44,8 @@ class Operation:
     status: Status = Status.INBOX
     text: str = ""
     tags: tuple[str, ...] = ()
+    #: The list a "remove" operation takes out (None: it removes ``paper_ids``).
+    list_name: str | None = None
 
 
 @dataclass(slots=True)
@@ -45,6 +56,15 @@ class Outcome:
     changes: list[Change] = field(default_factory=list)
     snapshot: TriageSnapshot | None = None
     error: Exception | None = None
+    #: What a removal, or the redo of one, took out.
+    removed: Removal | None = None
+    #: What the undo of a removal put back.
+    restored: Removal | None = None
+
+    @property
+    def papers_changed(self) -> bool:
+        """Whether papers left or came back (the app must read them again)."""
+        return bool(self.removed) or bool(self.restored)
 
 
 class TriageSession:
@@ -73,6 +93,13 @@ class TriageSession:
         """True while operations are still on their way to the disk."""
         return not self._idle.is_set()
 
+    @property
+    def changing_papers(self) -> bool:
+        """True from the moment a removal, undo or redo is queued until its outcome is
+        absorbed: ``papers.json`` may change meanwhile, and that change is the app's own."""
+        with self._lock:
+            return any(op.kind in PAPER_KINDS for op in self._pending)
+
     # -- operations (called on the UI thread) -----------------------------------------------
     def set_status(self, paper_ids: Iterable[str], status: Status) -> list[Change]:
         """Decide papers now (in memory) and queue the decision; returns the changes shown."""
@@ -98,8 +125,13 @@ class TriageSession:
         self._submit("tags", paper_ids=(paper_id,), tags=clean)
         return clean
 
+    def remove(self, paper_ids: Iterable[str] = (), list_name: str | None = None) -> None:
+        """Queue the removal of papers, or of the list ``list_name`` (one undo step); what
+        went arrives in an ``Outcome``."""
+        self._submit("remove", paper_ids=tuple(dict.fromkeys(paper_ids)), list_name=list_name)
+
     def undo(self) -> None:
-        """Queue an undo; its changes arrive in an ``Outcome``."""
+        """Queue an undo (of a decision or a removal); its changes arrive in an ``Outcome``."""
         self._submit("undo")
 
     def redo(self) -> None:
@@ -203,13 +235,19 @@ class TriageSession:
                 lib.set_note(op.paper_ids[0], op.text)
             elif op.kind == "tags":
                 lib.set_tags(op.paper_ids[0], op.tags)
-            elif op.kind == "undo":
-                outcome.changes = lib.undo()
-            elif op.kind == "redo":
-                outcome.changes = lib.redo()
-            if op.kind == "reload" or lib.last_change_met_others:
+            elif op.kind in ("undo", "redo"):
+                done = lib.undo_step() if op.kind == "undo" else lib.redo_step()
+                outcome.changes = done.changes
+                outcome.removed, outcome.restored = done.removed, done.restored
+            elif op.kind == "remove":
+                if op.list_name is not None:
+                    outcome.removed = lib.remove_list(op.list_name)
+                else:
+                    outcome.removed = lib.remove(op.paper_ids)
+            if op.kind == "reload" or lib.last_change_met_others or outcome.papers_changed:
                 # Another process wrote since we last looked: our write kept its changes,
-                # and the app must now see them too.
+                # and the app must now see them too. Papers that left or came back took
+                # their decisions, notes and tags with them: the disk says which.
                 outcome.snapshot = lib.triage()
             return outcome
         except Exception as exc:  # noqa: BLE001 - reported to the user by the app

@@ -73,9 +73,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("tab_read", "3", "show_tab('read')", "Read", "Show the papers marked read", "Lists"),
     Command("tab_skipped", "4", "show_tab('skipped')", "Skipped", "Show the skipped papers", "Lists"),
     Command("tab_all", "5", "show_tab('all')", "All", "Show every paper", "Lists"),
+    Command("tab_saved_first", "6", "show_saved(1)", "Saved search 1", "Show the first saved search's tab (each saved search is a tab after All)", "Lists", palette=False),
+    Command("tab_saved_second", "7", "show_saved(2)", "Saved search 2", "Show the second saved search's tab", "Lists", palette=False),
+    Command("tab_saved_third", "8", "show_saved(3)", "Saved search 3", "Show the third saved search's tab", "Lists", palette=False),
+    Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: ctrl+p, Search: NAME)", "Lists", palette=False),
     Command("search", "slash", "focus_search", "Search", "Search as you type (esc leaves, keeps the filter)", "Lists", footer=True, priority=True),
     Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True),
     Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter", "Lists"),
+    Command("save_search", "ctrl+s", "save_search", "Save search", "Save the search typed as a tab, by name (the CLI runs it too: papers search --saved NAME)", "Lists"),
+    Command("delete_search", "ctrl+w", "delete_search", "Delete saved search", "Delete the saved search whose tab is shown, closing the tab", "Lists"),
     Command("suggested", "ctrl+o", "toggle_order", "Suggested order", "Sort the Inbox by likeness to your starred papers, or back to list order", "Lists"),
     Command("similar", "m", "similar", "Similar", "Papers most like this one", "Lists"),
     Command("topics", "T", "topics", "Topics", "Group the Inbox into topic clusters; mark one to decide it at once", "Lists"),
@@ -89,6 +95,8 @@ COMMANDS: tuple[Command, ...] = (
     # The library
     Command("export", "e", "export", "Export", "Export the list shown (or the marked papers): any format, to a file or the clipboard", "Library"),
     Command("import", "a", "import_list", "Import", "Import a paper list, or a folder of them", "Library"),
+    Command("remove", "delete", "remove", "Remove", "Remove the paper, or the marked papers, from the library (asks first; u brings them back)", "Library"),
+    Command("remove_list", "shift+delete", "remove_list", "Remove list…", "Remove one of the imported lists (asks which, then to confirm; u brings it back)", "Library"),
     Command("stats", "S", "stats", "Stats", "Progress: decisions per day, pace, per list and venue", "Library"),
     Command("sync", "Y", "sync", "Sync", "Sync with the [sync] folder now (the app also syncs on start, after decisions and on quit)", "Library"),
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
@@ -122,6 +130,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk"),
     Command("bulk_inbox", "i", "choose('inbox')", "Inbox", "Bulk decision: put every marked paper back in the Inbox", "Dialogs", palette=False, scope="bulk"),
     Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
+    Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (u brings them back)", "Dialogs", palette=False, scope="remove"),
+    Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
+    Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it (not while importing)", "Dialogs", palette=False, scope="import"),
     Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
@@ -150,6 +161,8 @@ SCOPES = (
     "prompt",
     "note",
     "bulk",
+    "remove",
+    "lists",
     "import",
     "help",
     "stats",
@@ -207,7 +220,8 @@ def key_table() -> str:
 
 class PaperCommands(Provider):
     """The command palette: the commands of the screen it opened on, in the order of the
-    table (with their keys), then the app's own few (theme, screenshot)."""
+    table (with their keys), its saved searches (show one, delete one), then the app's own
+    few (theme, screenshot)."""
 
     def _entries(self) -> Iterable[tuple[str, str, Callable[[], object]]]:
         keymap: Mapping[str, str] = getattr(self.app, "keymap", {})
@@ -221,6 +235,8 @@ class PaperCommands(Provider):
                     escape(f"{command.help} · {keys}"),
                     partial(screen.run_action, command.action),
                 )
+        for title, help_text, run in getattr(screen, "palette_searches", list)():
+            yield escape(title), escape(help_text), run  # names and queries are the user's
         for title, help_text, run in getattr(self.app, "palette_extras", list)():
             yield f"App: {title}", escape(help_text), run
 

@@ -3,7 +3,7 @@
 ```toml
 [keys]
 star = "f"          # a command id (see the help screen) = one key or several, comma-separated
-skip = "x,delete"
+skip = "x,minus"
 ```
 Read from the platform's config folder, then HOME (HOME wins). A file that does not parse is
 reported and ignored: the app opens with the default keys. So is each setting that would leave

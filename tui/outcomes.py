@@ -6,7 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from storage.session import Outcome
+from storage.removal import Removal
+from storage.session import PAPER_KINDS, Outcome
+from storage.text.words import count, plural
 from storage.triage import Change
 
 Severity = Literal["information", "warning", "error"]
@@ -21,6 +23,8 @@ class Report:
     severity: Severity = "information"
     timeout: float = 3
     redraw: bool = False
+    #: Papers left or came back (a removal, its undo or redo): read them again, then redraw.
+    reload: bool = False
     #: The paper the cursor should land on when redrawing.
     keep: str | None = None
 
@@ -34,14 +38,36 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
         else:
             shown = " Showing what is on disk." if outcome.snapshot is not None else ""
             title, message = "Not saved", f"Not saved: {outcome.error}.{shown}"
-        return Report(message, title, "error", timeout=20, redraw=True)
+        # a removal the screen hid at once, or an undo that may have got halfway: the papers
+        # on disk are the ones to show
+        reload = kind in PAPER_KINDS
+        return Report(message, title, "error", timeout=20, redraw=True, reload=reload)
+    if kind == "remove":
+        if not outcome.removed:
+            return Report("Nothing removed.", timeout=2, reload=True)
+        return Report(f"Removed {_what(outcome.removed)}. u brings it all back.", reload=True)
+    if outcome.restored:
+        first = outcome.restored.ids[0] if outcome.restored.ids else None
+        message = f"Undid the removal: {_what(outcome.restored)} back."
+        return Report(message, reload=True, keep=first)
+    if outcome.removed:
+        return Report(f"Redid the removal: {_what(outcome.removed)} out again.", reload=True)
     if kind in ("undo", "redo"):
         if not changes:
             return Report(f"Nothing to {kind}.", timeout=2)
         first = changes[0][0]
         verb = "Undid" if kind == "undo" else "Redid"
-        what = f"{len(changes):,} papers" if len(changes) > 1 else title_of(first)
+        what = count(len(changes), "paper") if len(changes) > 1 else title_of(first)
         return Report(f"{verb}: {what} → {changes[0][2].value}", redraw=True, keep=first)
     if kind == "reload":
         return Report("Updated with decisions made elsewhere.", redraw=True)
     return Report()
+
+
+def _what(removal: Removal) -> str:
+    """``3 papers``, ``the list “ICLR 2025” (19 papers)``: what a removal took out."""
+    papers = count(len(removal.ids), "paper")
+    if not removal.lists:
+        return papers
+    names = ", ".join(f"“{name}”" for name in removal.lists)
+    return f"the {plural(len(removal.lists), 'list')} {names} ({papers})"

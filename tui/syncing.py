@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from storage.errors import LibraryError
 from storage.files import signature
+from storage.library import PAPERS_FILE, TRIAGE_FILE
+from storage.text.words import count
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -37,7 +39,7 @@ SETTLE_SECONDS = 3.0
 LONGEST_WAIT = 30.0
 NO_FOLDER = 'No sync folder: set [sync] folder = "…" in config.toml (or run `papers sync DIR`).'
 
-#: Says one thing to the user (message, severity, whether it answers a request).
+#: Says one thing to the user: the message and its severity.
 Notifier = Callable[[str, "SeverityLevel"], None]
 
 
@@ -95,6 +97,23 @@ class AppSync:
             return f"sync: {waiting:,} to send"
         return f"synced {datetime.fromtimestamp(self.synced_at):%H:%M}"
 
+    @property
+    def detail(self) -> str:
+        """One line for the stats screen: the state, the folder, this device and the others
+        ("" without a sync folder)."""
+        if not self.active:
+            return ""
+        line = f"Sync: {self.text} · {self.folder}"
+        if self.report is not None:
+            device = self.report.device
+            line += (
+                f" · this device {device.name} ({device.short}),"
+                f" {count(self.report.devices, 'other device')}"
+            )
+        if self.error:
+            line += f" · {self.error}"
+        return line
+
     # -- called on the UI thread ------------------------------------------------------------
     def start(self) -> None:
         """Sync now, then whenever the library or the folder changes."""
@@ -150,7 +169,7 @@ class AppSync:
         self._sync(requested=False)
 
     def _local(self) -> tuple[object, ...]:
-        return (signature(self.home / "triage.json"), signature(self.home / "papers.json"))
+        return (signature(self.home / TRIAGE_FILE), signature(self.home / PAPERS_FILE))
 
     def _remote(self) -> tuple[object, ...]:
         """What tells that the other devices' files changed: their sizes and times."""
@@ -195,8 +214,7 @@ class AppSync:
         if requested:
             self._notify(report.summary(), "information")
         elif arrived:
-            changes = f"{arrived:,} change{'s' if arrived != 1 else ''}"
-            self._notify(f"{changes} arrived from other devices.", "information")
+            self._notify(f"{count(arrived, 'change')} arrived from other devices.", "information")
 
     def _fail(self, message: str, requested: bool) -> None:
         self.error = message
@@ -208,6 +226,12 @@ class AppSync:
         if message not in self._said:
             self._said.add(message)
             self._notify(message, severity)
+
+
+def sync_detail(app: App[Any]) -> str:
+    """The stats screen's sync line for ``app`` ("" when it does not sync)."""
+    syncing = getattr(app, "syncing", None)
+    return syncing.detail if isinstance(syncing, AppSync) else ""
 
 
 def sync_now(app: App[Any]) -> None:

@@ -1,7 +1,10 @@
-"""Writers: a list of papers as Markdown, CSV, JSON or BibTeX, and the file an export goes to.
+"""Writers: papers as Markdown, CSV, JSON, BibTeX, CSL-JSON or RIS, and the file they go to.
 
 - ``registry``: the formats, declared once (``EXPORTERS``), and ``export`` that writes one;
-- ``markdown``, ``csv_table``, ``json_array``, ``bibtex``: one module per format;
+- ``exporter``: what a format declares (``Exporter``) and the options every writer is given;
+- ``markdown``, ``csv_table``, ``json_array``, ``bibtex``, ``csl_json``, ``ris``: one module
+  per format;
+- ``tex``: text as BibTeX holds it (ASCII, LaTeX escapes, balanced braces);
 - ``selection``: the papers an export takes (by status), headings, groups, records;
 - ``destination``: ``write_export``, the one export-to-file flow of the CLI and the app.
 """

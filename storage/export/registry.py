@@ -50,6 +50,6 @@ def export(
 
 
 def export_formats() -> str:
-    """The formats for people, as help texts name them: ``Markdown, CSV, JSON or BibTeX``."""
+    """The formats for people, as help texts name them: ``Markdown, CSV, …, CSL-JSON or RIS``."""
     *others, last = [exporter.label for exporter in EXPORTERS]
     return f"{', '.join(others)} or {last}" if others else last

@@ -15,7 +15,9 @@ Where things are, one idea per module:
   select (every word, ``OR`` groups, else the closest); ``ranking``: scores, bonuses, best-k;
 - ``hits``: ``Ranking`` (with ``partial`` when no paper has every word) and ``SearchHit``,
   matched words explained lazily;
-- ``index``: ``SearchIndex``, composing them behind one lock.
+- ``index``: ``SearchIndex``, composing them behind one lock;
+- ``store``: the index on disk (``search.index`` beside ``papers.json``), memory-mapped and
+  reused only while it matches the papers it was built from (``index_for``).
 
 Every name is imported on first use, so that reading the qualifiers (for a help text or the
 app's search hint, at start) costs neither the text rules nor numpy and rapidfuzz.

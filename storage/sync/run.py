@@ -51,10 +51,21 @@ from storage.sync.records import (
     tie_value,
 )
 from storage.sync.state import SyncState, load_state, marker_key, save_state, state_path
+from storage.text.words import count
 from storage.triage import snapshot_from_tables
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
 CARD_EVERY_MS = 60 * 60 * 1000
+
+
+#: The kinds of change a sync counts (``SyncReport.applied``), one of each.
+_ONE = {
+    "papers": "paper",
+    "removals": "removal",
+    "statuses": "status",
+    "notes": "note",
+    "tags": "tag",
+}
 
 
 @dataclass(slots=True)
@@ -80,15 +91,18 @@ class SyncReport:
 
     def summary(self) -> str:
         """One line: what was sent, received and changed here."""
-        changed = ", ".join(f"{n:,} {what}" for what, n in sorted(self.applied.items()) if n)
-        others = f"{self.devices} other device{'s' if self.devices != 1 else ''}"
+        changed = ", ".join(
+            count(n, _ONE.get(what, what)) for what, n in sorted(self.applied.items()) if n
+        )
+        others = f"{count(self.devices, 'other device')}"
         line = (
             f"synced with {self.folder} as {self.device.name} ({self.device.short}): "
             f"sent {self.sent:,}, received {self.received:,} from {others}; "
             f"changed here: {changed or 'nothing'}"
         )
         if self.waiting:
-            line += f"; {self.waiting:,} changes wait to be sent"
+            waits = "waits" if self.waiting == 1 else "wait"
+            line += f"; {count(self.waiting, 'change')} {waits} to be sent"
         return line
 
 

@@ -1,4 +1,4 @@
-"""What this device remembers of one sync folder: ``HOME/sync/<folder key>.json``.
+"""What this device remembers of one sync folder: ``HOME/sync/folder-<folder key>.json``.
 
 - ``registers``: every register's holder as last merged (stamp, device, value; for a paper its
   digest), which is also what the library's files held after that merge: a value in the files

@@ -12,6 +12,7 @@ from storage.sync.device import Device
 from storage.sync.folder import SyncFolder
 from storage.sync.run import preview_sync
 from storage.sync.state import load_state, state_path
+from storage.text.words import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,9 @@ class SyncStatus:
             lines.append(
                 f"  {seen.name:<{width}}  {seen.id[:8]}  last seen {when(seen.last_seen)}{mark}"
             )
-        pending = f"pending: {self.to_send:,} changes to send, {self.to_receive:,} to receive"
+        pending = (
+            f"pending: {count(self.to_send, 'change')} to send, {self.to_receive:,} to receive"
+        )
         if self.waiting:
             pending += f" ({self.waiting:,} more made here wait for a writable folder)"
         lines.append(pending)

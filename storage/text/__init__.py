@@ -4,7 +4,8 @@
 - ``symbols``: the LaTeX symbol tables (Greek letters, operators, accents, math alphabets, scripts);
 - ``latex``: the one LaTeX and Markdown to Unicode converter (``to_unicode``), for display;
 - ``highlight``: where the words a search matched occur in a text (``highlight_spans``);
-- ``sanitize``: text safe for a terminal, control characters made visible (``printable``).
+- ``sanitize``: text safe for a terminal, control characters made visible (``printable``);
+- ``words``: numbers in sentences, the noun in the right number (``count``: "1 paper").
 
 Pure standard library, total (no function raises on any string) and linear-time on hostile
 input: every reader, the search index, similarity and the screen go through here.

@@ -226,7 +226,7 @@ async def test_export_writes_markdown_where_asked(seeded_home: Path, tmp_path: P
         await pilot.press("enter")
         await wait_for(pilot, target.exists)
         text = target.read_text()
-        assert text.startswith("# Starred: ICLR 2025 论文列表 (2 papers)")
+        assert text.startswith("# Starred papers: ICLR 2025 论文列表 (2 papers)")
         assert "https://github.com/LINs-lab/CollabEdit" in text
         assert any(str(target) in n.message for n in app._notifications)
 

@@ -143,9 +143,9 @@ async def test_export_asks_before_replacing_and_can_copy_instead(
         assert isinstance(app.screen, ExportScreen)
         await pilot.press("enter")
         await wait_for(pilot, lambda: target.read_text() != "keep me")
-        assert target.read_text().startswith("# Inbox: ")
+        assert target.read_text().startswith("# Inbox papers: ")
         await pilot.press("e", "ctrl+y")
-        await wait_for(pilot, lambda: clipboard.text.startswith("# Inbox: "))
+        await wait_for(pilot, lambda: clipboard.text.startswith("# Inbox papers: "))
 
 
 async def test_export_writes_the_format_chosen(seeded_home: Path, tmp_path: Path) -> None:

@@ -7,10 +7,12 @@ import pytest
 from storage import Library, Status
 from storage.models import Paper
 from storage.search import SearchIndex
+from storage.searches import SavedSearch
 from storage.session import Operation, Outcome
 from storage.similar import Suggestion
+from storage.triage import TriageSnapshot
 from tui.outcomes import report
-from tui.view import SEARCH_LIMIT, TriageView
+from tui.view import SEARCH_LIMIT, TriageView, split_query
 
 
 @pytest.fixture
@@ -104,3 +106,131 @@ def test_what_the_writer_reports_is_said(papers: list[Paper]) -> None:
     said = report(failed, [], str)
     assert said.severity == "error" and "Not saved: disk full" in said.message and said.redraw
     assert report(Outcome(Operation(4, "status")), [], str).message == ""
+
+
+# -- saved searches as tabs -----------------------------------------------------------------
+
+
+def saved_view(
+    papers: list[Paper], statuses: dict[str, Status], *searches: SavedSearch
+) -> TriageView:
+    """A view with tabs for ``searches``, each searched as the screen does (once)."""
+    view = view_of(papers, statuses)
+    index = SearchIndex(papers)
+    for tab in view.set_saved(searches):
+        query, live = split_query(tab.search.query)
+        assert view.take_saved(tab.search, view.found_by(index.rank(query, limit=None)), live)
+    return view
+
+
+def test_a_saved_query_is_searched_once_and_its_triage_qualifiers_applied_live() -> None:
+    query, live = split_query("diffusion is:inbox -tag:later has:code title:model")
+    assert query.words == ("diffusion",)
+    assert [(q.key, q.value) for q in query.qualifiers] == [("has", "code"), ("title", "model")]
+    assert [(q.key, q.value, q.negated) for q in live] == [
+        ("is", "inbox", False),
+        ("tag", "later", True),
+    ]
+    assert split_query("has:note")[1][0].key == "has"  # a note is triage, code is not
+
+
+def test_a_saved_search_is_a_tab_with_its_count(papers: list[Paper]) -> None:
+    statuses: dict[str, Status] = {}
+    view = saved_view(papers, statuses, SavedSearch("Diffusion", "diffusion is:inbox"))
+    name = "saved:diffusion"
+    rows = view.saved[0].found.rows if view.saved[0].found else []
+    assert len(rows) == 5 and view.counts()[name] == 5
+    assert view.show_tab(name, leaving=papers[3].id) and view.tab == name
+    assert view.rows() == rows and view.label() == "Diffusion"
+    assert view.list_title(0, view.rows()) == "Diffusion · 1 / 5"
+    # starred elsewhere (or here): it leaves the tab, the count follows, without a search
+    statuses[view.ids[rows[0]]] = Status.STARRED
+    assert not view.keeps(Status.STARRED, view.ids[rows[0]])
+    assert view.keeps(Status.INBOX, view.ids[rows[1]])
+    assert view.rows() == rows[1:] and view.counts()[name] == 4
+    assert view.counts()["starred"] == 1
+    # each tab keeps its place
+    assert view.show_tab("inbox", leaving=view.ids[rows[2]])
+    assert view.place() == papers[3].id
+    assert view.show_tab(name) and view.place() == view.ids[rows[2]]
+
+
+def test_a_search_typed_in_a_saved_tab_narrows_it(papers: list[Paper]) -> None:
+    view = saved_view(papers, {}, SavedSearch("Models", "language model"))
+    view.show_tab("saved:models")
+    index = SearchIndex(papers)
+    view.set_query("diffusion")
+    assert view.accept("diffusion", view.found_by(index.rank("diffusion", limit=None)))
+    tab = view.saved[0]
+    assert tab.found is not None and view.found is not None
+    inside = set(tab.found.rows)
+    assert view.rows() == [i for i in view.found.rows if i in inside]
+    assert 0 < len(view.rows()) < len(view.found.rows)
+    assert view.counts()["saved:models"] == len(tab.found.rows)  # the tab's own count
+
+
+def test_has_note_and_tags_read_the_live_triage(papers: list[Paper]) -> None:
+    view = saved_view(papers, {}, SavedSearch("Noted", "has:note"), SavedSearch("T", "tag:todo"))
+    triage = TriageSnapshot(notes={papers[4].id: "read §3"}, tags={papers[6].id: ("todo",)})
+    view.triage = lambda: triage
+    assert view.counts()["saved:noted"] == 1 and view.counts()["saved:t"] == 1
+    view.show_tab("saved:noted")
+    assert view.rows() == [4]
+    triage.notes[papers[9].id] = "another"
+    assert view.rows() == [4, 9]  # list order: a query of filters only
+
+
+def test_saved_tabs_follow_the_file(papers: list[Paper]) -> None:
+    view = saved_view(papers, {}, SavedSearch("A", "diffusion"), SavedSearch("B", "graph"))
+    view.show_tab("saved:a", leaving=papers[0].id)
+    view.show_tab("saved:b", leaving=papers[1].id)
+    # unchanged queries keep their papers; a changed one is searched again
+    todo = view.set_saved([SavedSearch("a", "diffusion"), SavedSearch("B", "graph neural")])
+    assert [t.search.name for t in todo] == ["B"] and view.saved[0].search.name == "a"
+    assert view.saved[0].found is not None and view.saved[1].found is None
+    assert view.list_title(0, view.rows()) == "B · searching…" and view.rows() == []
+    assert "saved:b" not in view.counts()
+    # the tab shown closes: the Inbox shows, and the closed tab's place is forgotten
+    view.marked.add(papers[0].id)
+    assert view.set_saved([SavedSearch("C", "model")])[0].search.name == "C"
+    assert view.tab == "inbox" and not view.marked
+    assert "saved:a" not in view.places and view.places["inbox"] == papers[0].id
+    assert not view.show_tab("saved:a")
+
+
+def test_saved_tabs_are_mapped_to_new_papers(papers: list[Paper]) -> None:
+    view = saved_view(papers, {}, SavedSearch("A", "diffusion"))
+    view.show_tab("saved:a")
+    before = [view.ids[i] for i in view.rows()]
+    view.replace_papers(list(reversed(papers)))
+    assert [view.ids[i] for i in view.rows()] == before
+
+
+def test_a_partial_search_says_so(papers: list[Paper]) -> None:
+    view = saved_view(papers, {}, SavedSearch("[x] Odd", "diffusion model qqzzxx"))
+    index = SearchIndex(papers)
+    view.set_query("diffusion qqzzxx")
+    view.accept("diffusion qqzzxx", view.found_by(index.rank("diffusion qqzzxx", limit=None)))
+    assert view.list_title(0, view.rows()) == "Inbox · search: 1 of 2 words · 1 / 5"
+    assert view.list_note() == "no paper has both words; showing those with 1 of 2"
+    view.clear_search()
+    assert view.list_note() == ""
+    view.show_tab("saved:[x] odd")
+    # the saved search's own fallback; a bracket of its name is no markup in the title
+    assert view.list_title(0, view.rows()) == "\\[x] Odd · 2 of 3 words · 1 / 5"
+    assert view.list_note() == "no paper has all 3 words; showing those with 2 of 3"
+
+
+def test_triage_qualifiers_walk_the_smaller_side(papers: list[Paper]) -> None:
+    statuses = {p.id: Status.READ for p in papers[:30]}
+    view = saved_view(
+        papers, statuses, SavedSearch("Unread", "-is:read"), SavedSearch("D", "diffusion is:read")
+    )
+    diffusion = view.saved[1].found.rows if view.saved[1].found else []
+    # 38 rows against 30 decisions: the decisions are walked; 5 rows against 30: the rows
+    assert view.counts()["saved:unread"] == 8
+    assert view.counts()["saved:d"] == sum(1 for i in diffusion if i < 30) > 0
+    view.show_tab("saved:d")
+    assert view.rows() == [i for i in diffusion if i < 30]
+    view.show_tab("saved:unread")
+    assert view.rows() == list(range(30, 38))

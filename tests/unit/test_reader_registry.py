@@ -13,6 +13,7 @@ from storage.sources.records import Fit, Reader
 from storage.sources.registry import (
     LIST_SUFFIXES,
     READERS,
+    SHOWN_ORDER,
     list_files,
     read_text_content,
     readable_formats,
@@ -39,6 +40,14 @@ def test_names_and_suffixes_are_unique_and_make_the_folder_suffixes() -> None:
     assert len(set(names)) == len(names)
     assert len(set(suffixes)) == len(suffixes)
     assert set(suffixes) == LIST_SUFFIXES
+
+
+def test_help_texts_show_every_reader_once() -> None:
+    # the readers are declared twice (precedence, and the order help texts show): a reader
+    # missing from SHOWN_ORDER would silently drop out of every help text
+    shown = [r.name for r in SHOWN_ORDER]
+    assert sorted(shown) == sorted(r.name for r in READERS)
+    assert readable_formats() == ", ".join(r.label for r in SHOWN_ORDER)
 
 
 def test_a_folder_picks_up_a_file_of_every_reader(tmp_path: Path) -> None:

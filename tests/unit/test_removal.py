@@ -9,6 +9,7 @@ import pytest
 
 from storage import Library, Status
 from storage.errors import UnknownPaperError
+from storage.removal import StepDone
 
 
 def test_remove_papers_is_one_step_and_undo_brings_them_back(library: Library) -> None:
@@ -90,3 +91,30 @@ def test_removal_steps_do_not_count_as_decisions(library: Library) -> None:
     library.remove([pid])
     library.undo()
     assert sum(d.total for d in library.days()) == 1
+
+
+def test_decisions_and_removals_undo_and_redo_as_one_sequence(library: Library) -> None:
+    a, b, c, d = (p.id for p in library.papers()[:4])
+    first_list = library.lists()[0].name
+    library.set_status(a, "read")  # 1
+    library.set_note(b, "a note")
+    library.set_status(b, "starred")  # 2
+    library.remove([b])  # 3
+    library.set_statuses([c, d], "skipped")  # 4: a bulk decision
+    library.remove_list(first_list)  # 5
+    end = (len(library), library.triage())
+    undone = [library.undo_step() for _ in range(5)]
+    assert [bool(s.restored) for s in undone] == [True, False, True, False, False]
+    assert undone[1].changes == [
+        (d, Status.SKIPPED, Status.INBOX),
+        (c, Status.SKIPPED, Status.INBOX),
+    ]
+    assert undone[2].changes == [(b, Status.INBOX, Status.STARRED)]
+    assert undone[4].changes == [(a, Status.READ, Status.INBOX)]
+    assert library.undo_step() == StepDone() and len(library) == 38
+    assert library.statuses() == {} and library.triage().notes == {b: "a note"}
+    redone = [library.redo_step() for _ in range(5)]
+    assert [bool(s.removed) for s in redone] == [False, False, True, False, True]
+    assert redone[2].removed is not None and redone[2].removed.ids == (b,)
+    assert library.redo_step() == StepDone()
+    assert (len(library), library.triage()) == end

@@ -116,3 +116,67 @@ def test_a_decision_made_while_an_undo_is_queued_is_not_dropped(library: Library
         session.set_status([a], Status.STARRED)  # still shown starred: star it again
     session.close()
     assert Library(library.home).statuses() == {a: Status.STARRED}
+
+
+def run_all(session: TriageSession, collected: Collected) -> list[Outcome]:
+    """Wait for the writer, absorb what it reported; returns those outcomes."""
+    assert session.flush(timeout=10)
+    with collected.lock:
+        outcomes = list(collected.outcomes)
+    absorb_all(session, collected)
+    return outcomes
+
+
+def test_removal_is_a_step_of_the_same_undo_log(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    a, b, c = (p.id for p in library.papers()[:3])
+    session.set_status([a], Status.STARRED)  # 1
+    session.set_note(a, "why it matters")
+    session.remove([a, b])  # 2: in order after the decision, which it keeps
+    session.set_status([c], Status.READ)  # 3
+    [*_, removed, _decided] = run_all(session, collected)
+    assert removed.removed is not None and removed.removed.ids == (a, b)
+    assert removed.papers_changed and len(Library(library.home)) == 36
+    assert session.state.statuses == {c: Status.READ} and session.state.notes == {}
+
+    session.undo()  # 3
+    session.undo()  # 2: the papers come back with their decision and note
+    [undid_read, restored] = run_all(session, collected)
+    assert undid_read.changes == [(c, Status.READ, Status.INBOX)] and not undid_read.restored
+    assert restored.restored is not None and set(restored.restored.ids) == {a, b}
+    assert len(Library(library.home)) == 38
+    assert session.state.statuses == {a: Status.STARRED}
+    assert session.state.notes == {a: "why it matters"}
+
+    session.redo()  # 2: out again
+    [redone] = run_all(session, collected)
+    assert redone.removed is not None and redone.removed.ids == (a, b) and redone.papers_changed
+    assert session.state.statuses == {} and len(Library(library.home)) == 36
+    session.redo()  # 3
+    [again] = run_all(session, collected)
+    assert again.changes == [(c, Status.INBOX, Status.READ)]
+    session.close()
+
+
+def test_a_list_removal_and_the_papers_it_changes(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    first = library.lists()[0]
+    session.remove(list_name=first.name)
+    assert session.changing_papers  # until its outcome is absorbed: the app's own change
+    [outcome] = run_all(session, collected)
+    assert not session.changing_papers
+    assert outcome.removed is not None and outcome.removed.lists == (first.name,)
+    assert len(outcome.removed.ids) == first.size and len(Library(library.home)) == 38 - first.size
+    session.close()
+
+
+def test_a_failed_removal_is_reported(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    session.remove(list_name="No such list")
+    [outcome] = run_all(session, collected)
+    assert outcome.error is not None and "no list is named" in str(outcome.error)
+    assert outcome.snapshot is not None and not outcome.papers_changed
+    session.close()

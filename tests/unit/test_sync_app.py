@@ -43,9 +43,12 @@ def test_it_syncs_on_start_after_changes_on_request_and_on_close(
     ids = [p.id for p in library.papers()]
     said: list[tuple[str, str]] = []
     sync = AppSync(library.home, folder, "laptop", lambda m, s: said.append((m, s)))
+    assert sync.detail == f"Sync: sync waiting · {folder}"
     sync.start()
     assert wait_until(lambda: sync.synced_at is not None)  # on start: the papers went
     assert sync.text.startswith("synced ") and sync.report is not None
+    assert sync.detail.startswith("Sync: synced ") and "laptop" in sync.detail
+    assert sync.detail.endswith("0 other devices")
     library.set_status(ids[0], "starred")  # the app's writer, as far as the sync can tell
     assert wait_until(lambda: sync.report is not None and sync.report.sent == 1)
     other = Library(tmp_path / "desktop")

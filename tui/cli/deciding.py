@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from storage import Status
+from storage import Library, Status
+from storage.removal import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.output import print_changes, say
+from tui.cli.removing import say_removal
 
 
 def add_mark(sub: Subparsers, common: Parser) -> None:
@@ -21,8 +23,8 @@ def add_mark(sub: Subparsers, common: Parser) -> None:
     p.set_defaults(run=cmd_mark)
 
     for name, doc in (
-        ("undo", "undo the latest decision"),
-        ("redo", "redo the latest undone decision"),
+        ("undo", "undo the latest decision or removal"),
+        ("redo", "redo the latest undone decision or removal"),
     ):
         p = sub.add_parser(name, parents=[common], help=doc)
         p.set_defaults(run=cmd_undo if name == "undo" else cmd_redo)
@@ -61,12 +63,24 @@ def cmd_mark(args: argparse.Namespace) -> int:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     library = open_library(args)
-    return print_changes(library, library.undo(), "undo")
+    return say_step(library, library.undo_step(), "undo")
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
     library = open_library(args)
-    return print_changes(library, library.redo(), "redo")
+    return say_step(library, library.redo_step(), "redo")
+
+
+def say_step(library: Library, done: StepDone, what: str) -> int:
+    """What an undo or redo did: the papers a removal's undo put back or its redo took out
+    again, else the decisions it changed."""
+    if done.restored:
+        say_removal(done.restored, "Put back {}; `papers redo` takes them out again.")
+    elif done.removed:
+        say_removal(done.removed, "Removed {} again; `papers undo` puts them back.")
+    else:
+        print_changes(library, done.changes, what)
+    return 0
 
 
 def cmd_note(args: argparse.Namespace) -> int:

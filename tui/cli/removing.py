@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from storage.removal import Removal
 from storage.text.latex import to_unicode
+from storage.text.words import count, plural
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.output import say
 
@@ -33,16 +35,25 @@ def cmd_remove(args: argparse.Namespace) -> int:
     library = open_library(args)
     name = args.list_name
     removal = library.remove_list(name) if name else library.remove(args.ids)
+    say_removal(removal, "Removed {}; `papers undo` puts them back.")
+    return 0
+
+
+def say_removal(removal: Removal, headline: str) -> None:
+    """What a removal (or the undo or redo of one) took out or put back: ``headline`` with
+    how many papers and which lists in its ``{}``, then the first papers one a line."""
     n = len(removal.ids)
-    what = f"{n} paper{'s' if n != 1 else ''}"
+    what = count(n, "paper")
     if removal.lists:
-        what += f" and the list {', '.join(removal.lists)}"
-    say(f"Removed {what}; `papers undo` puts them back.")
+        what += f" and the {plural(len(removal.lists), 'list')} {', '.join(removal.lists)}"
+    say(headline.format(what))
     shown = zip(removal.ids[:_SHOWN], removal.titles[:_SHOWN], strict=True)
     say(*(f"  {pid}  {to_unicode(title)}" for pid, title in shown))
     if n > _SHOWN:
-        say(f"  … and {n - _SHOWN} more")
+        say(f"  … and {n - _SHOWN:,} more")
     if removal.kept:
         k = len(removal.kept)
-        say(f"{k} paper{'s' if k != 1 else ''} of the list stay: they are in other lists too.")
-    return 0
+        if k == 1:
+            say("1 paper of the list stays: it is in another list too.")
+        else:
+            say(f"{count(k, 'paper')} of the list stay: they are in other lists too.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tui.cli.common import Parser, Subparsers, UsageError, open_library
+from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library
 from tui.cli.output import complain, say
 
 DESCRIPTION = (
@@ -52,12 +52,12 @@ def cmd_sync(args: argparse.Namespace) -> int:
         status = sync_status(library, folder)
         say(*status.lines())
         for problem in status.problems:
-            complain(f"papers: note: {problem}")
+            complain(f"{PROG}: note: {problem}")
         return 0
     report = sync_library(library, folder, name=args.name)
     say(report.summary())
     for problem in report.problems:
-        complain(f"papers: note: {problem}")
+        complain(f"{PROG}: note: {problem}")
     return 1 if report.waiting else 0
 
 

@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from storage.models import Paper, Status
+from storage.text.words import count
 from tui.commands import bindings
 from tui.text import printable, printable_block
 
@@ -88,7 +89,7 @@ class BulkDecision(ModalScreen[Status | None]):
         self.count = count
 
     def compose(self) -> ComposeResult:
-        noun = f"{self.count:,} paper{'s' if self.count != 1 else ''}"
+        noun = count(self.count, "paper")
         with Vertical(classes="dialog") as box:
             box.border_title = "Decide together"
             yield Label(Text(f"Decide {noun} at once? One undo step takes it back."))

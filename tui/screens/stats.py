@@ -14,6 +14,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from storage.library import LibraryStats
 from storage.models import Status
+from storage.stats import done_share
 from tui.commands import bindings
 from tui.text import printable
 
@@ -25,9 +26,11 @@ class StatsScreen(ModalScreen[None]):
 
     BINDINGS = bindings("stats")
 
-    def __init__(self, stats: LibraryStats) -> None:
+    def __init__(self, stats: LibraryStats, sync: str = "") -> None:
         super().__init__()
         self.stats = stats
+        #: How the sync with the [sync] folder stands, one line ("" when there is none).
+        self.sync = sync
 
     def compose(self) -> ComposeResult:
         stats = self.stats
@@ -42,11 +45,12 @@ class StatsScreen(ModalScreen[None]):
 
     def summary(self) -> Text:
         s = self.stats
-        pct = 100 * s.triaged / s.total if s.total else 0.0
         text = Text()
-        text.append(f"{s.triaged:,} / {s.total:,} triaged ({pct:.1f}%)\n", style="bold")
-        text.append("   ".join(f"{st.value} {s.by_status[st]:,}" for st in Status) + "\n")
+        text.append(s.progress() + "\n", style="bold")
+        text.append(s.status_counts() + "\n")
         text.append(s.pace() + "\n")
+        if self.sync:
+            text.append(printable(self.sync) + "\n", style="dim")
         return text
 
     def per_day(self) -> list[float]:
@@ -64,12 +68,8 @@ class StatsScreen(ModalScreen[None]):
             table.add_column(status.value, justify="right")
         table.add_column("done", justify="right")
         for name, counts in rows.items():
-            total = sum(counts.values())
-            done = total - counts[Status.INBOX]
             table.add_row(
-                Text(printable(str(name))),
-                *(f"{counts[s]:,}" for s in Status),
-                f"{100 * done / total:.0f}%" if total else "–",
+                Text(printable(str(name))), *(f"{counts[s]:,}" for s in Status), done_share(counts)
             )
         return table
 

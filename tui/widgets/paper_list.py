@@ -152,8 +152,12 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     @property
     def current(self) -> Paper | None:
         """The paper under the cursor."""
-        if 0 <= self.cursor < len(self._rows):
-            return self._papers[self._rows[self.cursor]]
+        return self.paper_at(self.cursor)
+
+    def paper_at(self, row: int) -> Paper | None:
+        """The paper on ``row`` (None outside the list)."""
+        if 0 <= row < len(self._rows):
+            return self._papers[self._rows[row]]
         return None
 
     def show(

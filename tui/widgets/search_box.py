@@ -25,8 +25,9 @@ class SearchBox(Input):
     only records the text, and ``use`` runs the query typed so far.
     """
 
-    class Submitted(Message):
-        """Enter was pressed in the box."""
+    class Entered(Message):
+        """Enter was pressed in the box. (Not called ``Submitted``: ``Input.action_submit``
+        makes ``self.Submitted(...)`` with the arguments of ``Input.Submitted``.)"""
 
     class _Found(Message):
         """A search's result, posted by its thread."""
@@ -74,7 +75,7 @@ class SearchBox(Input):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.post_message(self.Submitted())
+        self.post_message(self.Entered())
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
     def run_search(self, query: str) -> None:

@@ -1,8 +1,8 @@
-"""The tab bar: one tab per status with its live count, and the overall progress."""
+"""The tab bar: one tab per status and per saved search with its live count, and the progress."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -16,10 +16,19 @@ from tui.widgets.styles import component_style
 SHORT_LABELS = {"inbox": "In", "starred": "★", "read": "✓", "skipped": "✗", "all": "All"}
 #: Narrower than this, tabs show short labels and no progress bar.
 SHORT_WIDTH = 70
+#: The keys of the first saved searches' tabs (after the built-in tabs' 1…5).
+SAVED_KEYS = "6789"
+#: A saved search's name is cut to no fewer characters than this to fit the bar.
+SHORTEST_NAME = 4
 
 
 class TabBar(Static):
-    """Tabs with live counts and overall progress; click a tab to show it."""
+    """Tabs with live counts and overall progress; click a tab to show it.
+
+    The saved searches' tabs (``use_saved``) follow the built-in ones; when they do not fit,
+    the progress bar goes first, then the progress words, then the built-in tabs take their
+    short labels, then the saved searches' names are cut.
+    """
 
     COMPONENT_CLASSES = {"tab-bar--current", "tab-bar--empty", "tab-bar--done", "tab-bar--todo"}
 
@@ -35,6 +44,8 @@ class TabBar(Static):
     _shown: tuple[Mapping[str, int], str] | None = None
     #: Where each tab is drawn: (first column, end column, tab name).
     _spans: list[tuple[int, int, str]] = []
+    #: The saved searches' tabs: (tab name, label), in order.
+    _saved: tuple[tuple[str, str], ...] = ()
 
     class Clicked(Message):
         """A tab was clicked."""
@@ -48,27 +59,77 @@ class TabBar(Static):
             if start <= event.x < end:
                 self.post_message(self.Clicked(name))
 
+    def use_saved(self, tabs: Sequence[tuple[str, str]]) -> None:
+        """Draw these saved searches' tabs ((tab name, label), in order) from the next ``show``."""
+        self._saved = tuple(tabs)
+
     def show(self, counts: Mapping[str, int], current: str) -> None:
-        """Draw the tabs for these counts, ``current`` highlighted."""
+        """Draw the tabs for these counts, ``current`` highlighted (a saved search's tab
+        without a count yet shows "…")."""
         self._shown = (counts, current)
-        self._spans = []
         narrow = self.size.width < SHORT_WIDTH
+        if not self._saved:
+            text, self._spans = self._draw(counts, current, short=narrow, progress=2)
+        else:
+            text, self._spans = self._fitted(counts, current, narrow)
+        self.update(text, layout=False)
+
+    def _fitted(
+        self, counts: Mapping[str, int], current: str, narrow: bool
+    ) -> tuple[Text, list[tuple[int, int, str]]]:
+        """The bar with the saved searches' tabs, made to fit the width (see the class)."""
+        width = self.size.width
+        tries = [(narrow, 2), (narrow, 1), (narrow, 0), (True, 0)]  # see the class
+        for short, progress in tries:
+            drawn = self._draw(counts, current, short=short, progress=progress)
+            if drawn[0].cell_len <= width:
+                return drawn
+        longest = max(len(label) for _, label in self._saved)
+        for cut in range(longest - 1, SHORTEST_NAME - 1, -1):
+            drawn = self._draw(counts, current, short=True, progress=0, cut=cut)
+            if drawn[0].cell_len <= width:
+                break
+        return drawn
+
+    def _draw(
+        self,
+        counts: Mapping[str, int],
+        current: str,
+        *,
+        short: bool,
+        progress: int,
+        cut: int | None = None,
+    ) -> tuple[Text, list[tuple[int, int, str]]]:
+        """The bar: built-in tabs (``short`` labels or not), saved searches' tabs (names cut
+        to ``cut`` characters), and the progress (2: words and bar, 1: words, 0: none)."""
+        spans: list[tuple[int, int, str]] = []
         text = Text()
-        for key, (name, (label, _)) in enumerate(TABS.items(), start=1):
-            part = "current" if name == current else "empty" if counts[name] == 0 else ""
+
+        def tab(name: str, shown: str) -> None:
+            count = counts.get(name)
+            part = "current" if name == current else "empty" if count == 0 else ""
             style = component_style(self, f"tab-bar--{part}") if part else Style()
-            shown = f" {key} {SHORT_LABELS[name] if narrow else label} {counts[name]:,} "
-            self._spans.append((text.cell_len, text.cell_len + len(shown), name))
+            spans.append((text.cell_len, text.cell_len + Text(shown).cell_len, name))
             text.append(shown, style=style)
+
+        for key, (name, (label, _)) in enumerate(TABS.items(), start=1):
+            tab(name, f" {key} {SHORT_LABELS[name] if short else label} {counts[name]:,} ")
+        for i, (name, label) in enumerate(self._saved):
+            if cut is not None and len(label) > cut:
+                label = label[: cut - 1] + "…"
+            hotkey = f"{SAVED_KEYS[i]} " if i < len(SAVED_KEYS) else ""
+            count = counts.get(name)
+            tab(name, f" {hotkey}{label} {'…' if count is None else f'{count:,}'} ")
         total = counts["all"]
         done = total - counts["inbox"]
-        text.append(f"  {done:,} / {total:,} triaged")
-        if not narrow and total:
+        if progress:
+            text.append(f"  {done:,} / {total:,} triaged")
+        if progress == 2 and not short and total:
             filled = round(10 * done / total)
             text.append(" ")
             text.append("█" * filled, style=component_style(self, "tab-bar--done"))
             text.append("░" * (10 - filled), style=component_style(self, "tab-bar--todo"))
-        self.update(text, layout=False)
+        return text, spans
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -11,6 +11,7 @@ from storage.files import FileSignature
 from storage.library import Library
 from storage.models import Paper, Status
 from storage.session import TriageSession
+from storage.text.words import count
 from tui.frames import PacedScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
@@ -97,8 +98,13 @@ class MainBase(PacedScreen[None]):
         if paper is None:
             self.detail.show(None)
             return
+        self.detail.show(self.paper_view(paper))
+        self.call_after_refresh(self.prepare_neighbours, paper)
+
+    def paper_view(self, paper: Paper) -> PaperView:
+        """What the pane shows of ``paper``: the paper with its triage state and search."""
         state = self.session.state
-        view = PaperView(
+        return PaperView(
             paper,
             state.status(paper.id),
             note=state.notes.get(paper.id, ""),
@@ -106,7 +112,17 @@ class MainBase(PacedScreen[None]):
             words=self.view.matched(paper.id),
             why=self.view.why(paper),
         )
-        self.detail.show(view)
+
+    def prepare_neighbours(self, paper: Paper) -> None:
+        """Once the frame is out: wrap the papers a next key most likely shows (the rows
+        after and before the cursor), so that key spends no time wrapping an abstract."""
+        plist = self.paper_list
+        if plist.current is not paper:  # the cursor moved on meanwhile: that key prepares
+            return
+        for row in (plist.cursor + 1, plist.cursor - 1):
+            neighbour = plist.paper_at(row)
+            if neighbour is not None:
+                self.detail.prepare(self.paper_view(neighbour))
 
     def decide_many(self, ids: Sequence[str], status: Status) -> None:
         """Decide many papers at once: one write, one undo step."""
@@ -116,27 +132,36 @@ class MainBase(PacedScreen[None]):
             self.view.only_marked = False
         n = len(changes)
         self.notify(
-            f"{n:,} paper{'s' if n != 1 else ''} → {status.value} (one step: u undoes it)",
+            f"{count(n, 'paper')} → {status.value} (one step: u undoes it)",
             timeout=4,
             markup=False,
         )
         self.rebuild(cursor=self.paper_list.cursor)
 
-    def reload_papers(self, note: str = "") -> None:
-        """Read the papers again (after an import) and rebuild the index off-thread.
+    def reload_papers(self, note: str = "", keep: str | None = None) -> None:
+        """Read the papers again (after an import or a removal) and rebuild the index
+        off-thread; the cursor stays on its paper, or goes to ``keep``.
 
         Everything that maps rows to papers changes here at once: a key handled in between
         would otherwise read the new papers through the old positions.
         """
         with kept_for_good():  # as at start
             papers, self.papers_version = self.library.versioned_papers()
-        self.view.replace_papers(papers)
+        self.replace_papers(papers)
         self.index = None
         self.search_box.use(None)
-        self.rebuild()
+        self.rebuild(keep=keep)
         self.build_index(papers)
         if note:
             self.notify(note, title="Library", timeout=6, markup=False)
+
+    def replace_papers(self, papers: list[Paper]) -> None:
+        """Show other papers; a search's results stay, mapped to them, until the search
+        runs again (else the whole list would show for as long as the index takes)."""
+        found = self.view.found
+        self.view.replace_papers(papers)
+        if found is not None:
+            self.view.accept(self.view.query, found)
 
     # Every worker gets a description: without one Textual repr()s the arguments, and the
     # repr of 12,000 papers costs 0.14 s of the UI thread at start.

@@ -1,6 +1,10 @@
-"""The main screen's actions on the paper and the library: links, notes, tags, export, import."""
+"""The main screen's actions on the paper and the library: links, notes, tags, export, import,
+removal."""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Collection
 
 from textual import on
 
@@ -9,7 +13,6 @@ from storage.export import heading_for
 from storage.text.words import count
 from tui import links
 from tui.screens.main.base import MainBase
-from tui.view import TABS
 from tui.widgets.paper_list import PaperList
 
 
@@ -42,6 +45,8 @@ class LibraryPart(MainBase):
         def save(note: str | None) -> None:
             if note is not None:
                 self.session.set_note(paper.id, note)
+                if self.view.saved:  # a has:note tab's count changes with it
+                    self.update_tabs()
                 self.show_current()
                 saved = "Note saved." if note.strip() else "Note cleared."
                 self.notify(saved, timeout=2, markup=False)
@@ -58,6 +63,8 @@ class LibraryPart(MainBase):
         def save(text: str | None) -> None:
             if text is not None:
                 tags = self.session.set_tags(paper.id, text.replace(",", " ").split())
+                if self.view.saved:  # a tag: tab's count changes with it
+                    self.update_tabs()
                 self.show_current()
                 shown = " ".join(f"#{t}" for t in tags) or "none"
                 self.notify(f"Tags: {shown}", timeout=3, markup=False)
@@ -73,7 +80,10 @@ class LibraryPart(MainBase):
         if not papers:
             self.notify("Nothing to export: this list is empty.", severity="warning", markup=False)
             return
-        heading = heading_for(papers, TABS[self.view.tab][0])
+        saved = self.view.saved_tab()
+        label = self.view.label()
+        # "Starred papers: …" as the CLI says; a saved search by its name
+        heading = heading_for(papers, f"Search “{label}”" if saved else f"{label} papers")
         if self.view.query:
             heading += f" (search: {self.view.query})"
         choices = [Choice(f"This list: {count(len(papers), 'paper')}", heading, papers)]
@@ -81,7 +91,9 @@ class LibraryPart(MainBase):
         if marked:
             label = f"The marked papers: {count(len(marked), 'paper')}"
             choices.insert(0, Choice(label, heading_for(marked, "Marked papers"), marked))
-        name = f"papers-{self.view.tab}"
+        # a file name from the tab: a saved search's name may hold anything, even "/"
+        stem = re.sub(r"[^\w.-]+", "-", label.casefold()).strip("-.") if saved else self.view.tab
+        name = f"papers-{stem or 'search'}"
         screen = ExportScreen(choices, self.session.state, name, self.library.home)
         self.app.push_screen(screen)
 
@@ -94,6 +106,64 @@ class LibraryPart(MainBase):
 
         self.app.push_screen(ImportScreen(self.library), done)
 
+    def action_remove(self) -> None:
+        """Remove the marked papers of the list shown, else the paper under the cursor, once
+        the user confirms (one undo step)."""
+        from tui.screens.remove import ConfirmRemoval
+
+        plist = self.paper_list
+        ids = self.view.marked_in(plist.rows) or ([plist.current.id] if plist.current else [])
+        if not ids:
+            self.app.bell()
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.remove_papers(ids)
+
+        titles = [self.view.title(pid) for pid in ids]
+        self.app.push_screen(ConfirmRemoval.for_papers(titles), confirmed)
+
+    def action_remove_list(self) -> None:
+        """Choose one of the imported lists, then remove it once the user confirms."""
+        from tui.screens.remove import ConfirmRemoval, ListChooser
+
+        try:
+            lists = {info.name: info for info in self.library.lists()}
+        except LibraryError as exc:
+            self.notify(str(exc), title="Lists", severity="error", timeout=15, markup=False)
+            return
+        if not lists:
+            self.notify("No list to remove: the library is empty.", markup=False)
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                return
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self.remove_papers(list_name=name)
+
+            self.app.push_screen(ConfirmRemoval.for_list(lists[name]), confirmed)
+
+        self.app.push_screen(ListChooser(list(lists.values())), chosen)
+
+    def remove_papers(self, ids: Collection[str] = (), list_name: str | None = None) -> None:
+        """Take papers, or the list ``list_name``, out: they leave the screen now and the disk
+        in order with the decisions made before; the papers are read again when the writer
+        reports (``Report.reload``), the same as after an undo or redo of a removal."""
+        self.session.remove(ids, list_name)
+        if list_name is not None:  # a paper in another list too stays
+            ids = [p.id for p in self.view.papers if set(p.lists or (p.list,)) == {list_name}]
+        gone = set(ids)
+        self.view.marked.difference_update(gone)
+        if not self.view.marked:
+            self.view.only_marked = False
+        cursor = self.paper_list.cursor
+        self.replace_papers([p for p in self.view.papers if p.id not in gone])
+        self.rebuild(cursor=cursor)
+
     def action_stats(self) -> None:
         from tui.screens.stats import StatsScreen
 
@@ -102,7 +172,9 @@ class LibraryPart(MainBase):
         except LibraryError as exc:
             self.notify(str(exc), title="Stats", severity="error", timeout=15, markup=False)
             return
-        self.app.push_screen(StatsScreen(stats))
+        from tui.syncing import sync_detail
+
+        self.app.push_screen(StatsScreen(stats, sync=sync_detail(self.app)))
 
     def action_sync(self) -> None:
         from tui.syncing import sync_now  # the work is tui/syncing.py's, off this thread

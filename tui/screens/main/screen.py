@@ -59,6 +59,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
         yield KeyBar(self.keymap, id="keys")
 
     def on_mount(self) -> None:
+        self.read_saved_searches()
         self.rebuild()
         self.set_interval(POLL_SECONDS, self.poll_disk)
         # after the first frame: the build would otherwise compete with it for the GIL
@@ -121,7 +122,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
         status = Status(value)
         changes = self.session.set_status([paper.id], status)
         self.view.marked.discard(paper.id)
-        if self.view.keeps(status):
+        if self.view.keeps(status, paper.id):
             plist.refresh_paper({paper.id})
             plist.move_by(1)
         else:
@@ -149,13 +150,17 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
                 timeout=said.timeout,
                 markup=False,
             )
-        if said.redraw:
+        if said.reload:  # papers left or came back: a removal, or its undo or redo
+            self.reload_papers(keep=said.keep)
+        elif said.redraw:
             self.rebuild(keep=said.keep)
 
     def poll_disk(self) -> None:
         """Notice another process's changes (a second window, a `papers mark` script)."""
+        self.read_saved_searches()  # `papers search --save` or another window
         try:
-            if self.library.papers_changed_since(self.papers_version):
+            ours = self.session.changing_papers  # a removal of ours: its outcome reloads
+            if not ours and self.library.papers_changed_since(self.papers_version):
                 self.reload_papers("Papers imported elsewhere were added.")
             elif not self.session.busy and self.library.triage_changed_on_disk():
                 self.session.reload()

@@ -1,26 +1,61 @@
-"""The main screen's search: the box's keys, its results, and the index it searches."""
+"""The main screen's search: the box's keys, its results, the index it searches, and the saved
+searches, each a tab."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import on, work
 from textual.events import Key
+from textual.message import Message
 from textual.widgets import Input
 
+from storage.errors import LibraryError
+from storage.files import FileSignature, signature
+from storage.models import Paper
+from storage.searches import SavedSearch, SavedSearches
 from tui.messages import IndexReady
 from tui.screens.main.base import MainBase
-from tui.view import SEARCH_LIMIT, Found
+from tui.text import printable
+from tui.view import SEARCH_LIMIT, Found, split_query
 from tui.widgets.search_box import SearchBox
+from tui.widgets.tab_bar import SAVED_KEYS, TabBar
 
 if TYPE_CHECKING:
     from storage.search import SearchIndex
+    from storage.search.qualifiers import Qualifier
 
 
 class SearchPart(MainBase):
     """Search as you type: ``/`` focuses the box, Esc leaves it (keeping the filter), Esc
-    again or ctrl+l clears it; results replace the list, best first."""
+    again or ctrl+l clears it; results replace the list, best first.
+
+    ctrl+s saves the search typed under a name: each saved search is a tab after the built-in
+    ones (keys 6…9 for the first four), searched once per library and query
+    (``TriageView``'s ``SavedTab``), closed by ctrl+w. ``searches.json`` is read again when it
+    changes, so a search saved by ``papers search --save`` shows up, and the other way round.
+    """
+
+    class SavedFound(Message):
+        """Saved searches' papers, searched in a thread for these papers."""
+
+        def __init__(
+            self,
+            papers: Sequence[Paper],
+            results: list[tuple[SavedSearch, Found, tuple[Qualifier, ...]]],
+        ) -> None:
+            self.papers = papers
+            self.results = results
+            super().__init__()
+
+    #: The version of searches.json the tabs were made from (None: no file).
+    _saved_version: FileSignature | None = None
+    #: searches.json was not read (its version), so that the problem is said once.
+    _saved_problem: FileSignature | None = None
+    #: What the list's bottom border says (see ``update_list_title``).
+    _list_note = ""
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -50,7 +85,7 @@ class SearchPart(MainBase):
             self.set_focus(self.paper_list)
             event.stop()
 
-    @on(SearchBox.Submitted)
+    @on(SearchBox.Entered)
     def query_submitted(self) -> None:
         self.set_focus(self.paper_list)
 
@@ -65,13 +100,27 @@ class SearchPart(MainBase):
         if self.view.accept(query, found):
             self.rebuild(cursor=0, counts=False)
 
+    def update_list_title(self) -> None:
+        """The list's title; and, on its bottom border, what the list is when no paper has
+        every word of the search ("no paper has all 4 words; showing those with 3 of 4")."""
+        super().update_list_title()
+        note = self.view.list_note()
+        if note != self._list_note:
+            self._list_note = note
+            self.paper_list.border_subtitle = note or None
+
     def searcher(self, index: SearchIndex) -> Callable[[str], Found]:
         """The search the box runs (in a thread): the app's ranking, mapped to rows."""
-        state, view = self.session.state, self.view
+        session, view = self.session, self.view
 
         def search(query: str) -> Found:
+            state = session.state  # read each time: a reload replaces it
             ranking = index.rank(
-                query, limit=SEARCH_LIMIT, statuses=dict(state.statuses), tags=dict(state.tags)
+                query,
+                limit=SEARCH_LIMIT,
+                statuses=dict(state.statuses),
+                tags=dict(state.tags),
+                notes=dict(state.notes),
             )
             return view.found_by(ranking)  # mapped here: 5,000 papers cost milliseconds
 
@@ -82,3 +131,170 @@ class SearchPart(MainBase):
         if event.papers is self.view.papers:
             self.index = event.index
             self.search_box.use(self.searcher(event.index))
+            self.search_saved(event.index, event.papers, [tab.search for tab in self.view.saved])
+
+    # -- saved searches ---------------------------------------------------------------------
+    @property
+    def saved_searches(self) -> SavedSearches:
+        """The saved searches of the library's HOME (under its lock)."""
+        return SavedSearches(self.library.home, self.library.lock)
+
+    def read_saved_searches(self) -> None:
+        """A tab per saved search, read again when searches.json changed (at start, then on
+        every poll of the disk: the CLI may have saved or deleted one)."""
+        self.view.triage = lambda: self.session.state  # notes and tags too (has:note, tag:)
+        searches = self.saved_searches
+        version = signature(searches.path)
+        if version == self._saved_version:
+            return
+        try:
+            saved = searches.all()
+        except (LibraryError, OSError) as exc:
+            if version != self._saved_problem:
+                self._saved_problem = version
+                self.notify(
+                    f"{exc} The saved searches' tabs stay as they were.",
+                    title="Saved searches",
+                    severity="error",
+                    timeout=15,
+                    markup=False,
+                )
+            return
+        self._saved_version = version
+        shown = self.view.tab
+        todo = self.view.set_saved(saved)
+        self.query_one("#tabs", TabBar).use_saved(
+            [(tab.name, self.view.label(tab.name)) for tab in self.view.saved]
+        )
+        if todo and self.index is not None:
+            self.search_saved(self.index, self.view.papers, [tab.search for tab in todo])
+        if self.view.tab != shown or any(tab.name == shown for tab in todo):
+            self.rebuild(keep=self.view.place(), cursor=0)  # the tab shown closed or changed
+        else:
+            self.update_tabs()
+
+    @work(thread=True, group="saved", exit_on_error=False, description="saved searches")
+    def search_saved(
+        self, index: SearchIndex, papers: Sequence[Paper], searches: list[SavedSearch]
+    ) -> None:
+        """Search the saved searches' words once, off the UI thread: their triage qualifiers
+        are applied as papers are triaged (``TriageView``)."""
+        if not searches:
+            return
+        results = []
+        for search in searches:
+            query, live = split_query(search.query)
+            # a query of filters only lists papers in list order: every one, for the triage
+            # qualifiers to choose from (a query of words: its best, as the box lists them)
+            limit = SEARCH_LIMIT if query.words or query.phrases else None
+            found = self.view.found_by(index.rank(query, limit=limit))
+            results.append((search, found, live))
+        self.post_message(self.SavedFound(papers, results))
+
+    @on(SavedFound)
+    def saved_found(self, event: SavedFound) -> None:
+        if event.papers is not self.view.papers:
+            return  # papers changed meanwhile: their index searches again when ready
+        took = [s for s, found, live in event.results if self.view.take_saved(s, found, live)]
+        tab = self.view.saved_tab()
+        if tab is None or tab.search not in took:
+            self.update_tabs()
+        elif self.paper_list.current is not None:  # searched again: the cursor stays put
+            self.rebuild()
+        else:  # its first papers: where the cursor was when the tab was last left
+            self.rebuild(keep=self.view.place(), cursor=0)
+
+    def action_show_tab(self, name: str) -> None:  # the screen's (screen.py)
+        raise NotImplementedError
+
+    def action_show_saved(self, number: int) -> None:
+        """Show the tab of the ``number``-th saved search (keys 6…9)."""
+        if number > len(self.view.saved):
+            self.notify(
+                f"No saved search {number}: ctrl+s saves the search typed as a tab.",
+                severity="warning",
+                timeout=4,
+                markup=False,
+            )
+            return
+        self.action_show_tab(self.view.saved[number - 1].name)
+
+    def action_save_search(self) -> None:
+        """Ask for a name, then save the search typed under it: a tab, and a search the CLI
+        runs (``papers search --saved NAME``). A known name gets the new query."""
+        from storage.searches import MAX_NAME
+        from tui.screens.dialogs import TextPrompt
+
+        query = self.search_box.search_text
+        if not query:
+            self.notify(
+                "Type a search first (/), then ctrl+s saves it as a tab.",
+                severity="warning",
+                timeout=4,
+                markup=False,
+            )
+            return
+
+        def save(name: str | None) -> None:
+            if not name:
+                return
+            try:
+                saved = self.saved_searches.save(name, query)
+            except (LibraryError, OSError) as exc:
+                self.notify(str(exc), title="Not saved", severity="error", markup=False)
+                return
+            self.read_saved_searches()
+            self.notify(f"Saved “{saved.name}”: {self._where(saved)}.", timeout=5, markup=False)
+
+        question = f"Save “{query}” as a tab named:"
+        self.app.push_screen(TextPrompt("Save search", question, query[:MAX_NAME]), save)
+
+    def _where(self, search: SavedSearch) -> str:
+        """Where a saved search's tab is, in words ("tab 6", "the 5th saved search's tab")."""
+        at = next((i for i, tab in enumerate(self.view.saved) if tab.search == search), None)
+        if at is None:
+            return "its tab"
+        if at < len(SAVED_KEYS):
+            return f"its tab is {SAVED_KEYS[at]}"
+        return "its tab follows the others (ctrl+p: Search)"
+
+    def action_delete_search(self) -> None:
+        """Delete the saved search whose tab is shown (its tab closes)."""
+        tab = self.view.saved_tab()
+        if tab is None:
+            self.notify(
+                "This is no saved search's tab: ctrl+w closes one (6…9, or ctrl+p: Search).",
+                severity="warning",
+                timeout=4,
+                markup=False,
+            )
+            return
+        self.delete_saved(tab.search)
+
+    def delete_saved(self, search: SavedSearch) -> None:
+        """Forget a saved search: its tab closes, here and in every other window."""
+        try:
+            gone = self.saved_searches.delete(search.name)
+        except (LibraryError, OSError) as exc:
+            self.notify(str(exc), title="Not deleted", severity="error", markup=False)
+            return
+        self.read_saved_searches()
+        if gone:
+            self.notify(
+                f"Deleted the saved search “{search.name}” ({search.query}).",
+                timeout=6,
+                markup=False,
+            )
+
+    def palette_searches(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """The command palette's entries for the saved searches: show each, then delete each."""
+        shown: list[tuple[str, str, Callable[[], object]]] = []
+        deleted: list[tuple[str, str, Callable[[], object]]] = []
+        for i, tab in enumerate(self.view.saved):
+            key = f" · {SAVED_KEYS[i]}" if i < len(SAVED_KEYS) else ""
+            name, query = printable(tab.search.name), printable(tab.search.query)
+            show = partial(self.action_show_tab, tab.name)
+            shown.append((f"Search: {name}", f"Show its tab: “{query}”{key}", show))
+            forget = partial(self.delete_saved, tab.search)
+            deleted.append((f"Delete search: {name}", f"Forget “{query}”, closing its tab", forget))
+        return shown + deleted

@@ -1,0 +1,29 @@
+"""The app syncs with the [sync] folder of its config and says how it stands on the stats screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from storage import Library
+from storage.sync import sync_library
+from tests.tui.helpers import make_app, ready, wait_for
+
+SIZE = (120, 36)
+
+
+async def test_the_stats_screen_says_how_the_sync_stands(seeded_home: Path) -> None:
+    (seeded_home / "synced").mkdir()
+    (seeded_home / "config.toml").write_text('[sync]\nfolder = "synced"\nname = "laptop"\n')
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await wait_for(pilot, lambda: app.syncing.synced_at is not None)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "StatsScreen")
+        text = "\n".join(str(s.render()) for s in app.screen.query(Static))
+        assert "Sync: synced " in text and "laptop" in text and "0 other devices" in text
+    other = Library(seeded_home.parent / "desktop")
+    sync_library(other, seeded_home / "synced")  # the papers the app sent on start arrived
+    assert len(other) == 38

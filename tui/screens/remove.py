@@ -1,0 +1,101 @@
+"""The dialogs of a removal: which list to remove, and the confirmation saying what goes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from storage.library import ListInfo
+from storage.text.words import count
+from tui.commands import bindings
+from tui.text import printable
+
+
+class ConfirmRemoval(ModalScreen[bool]):
+    """Ask before papers leave the library: says what goes and that ``u`` brings it back;
+    y removes, n or Esc keeps everything (the focus starts on Cancel: Enter keeps too)."""
+
+    BINDINGS = bindings("remove")
+    AUTO_FOCUS = "#cancel"
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog") as box:
+            box.border_title = "Remove"
+            yield Static(Text(printable(self.question)), classes="note")
+            yield Static(
+                Text(
+                    "Their decisions, notes and tags go with them; u (undo) brings it all "
+                    "back, as one step.",
+                    style="dim",
+                ),
+                classes="note",
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Remove (y)", id="remove", variant="error")
+                yield Button("Cancel (n, Esc)", id="cancel")
+
+    @classmethod
+    def for_papers(cls, titles: Sequence[str]) -> ConfirmRemoval:
+        """The question for papers: by title when there is one, else how many."""
+        if len(titles) == 1:
+            return cls(f"Remove “{titles[0]}” from the library?")
+        return cls(f"Remove {count(len(titles), 'paper')} from the library?")
+
+    @classmethod
+    def for_list(cls, info: ListInfo) -> ConfirmRemoval:
+        """The question for a list: its name and size; papers in another list too stay."""
+        return cls(
+            f"Remove the list “{info.name}” ({count(info.size, 'paper')}) from the library? "
+            "Its papers that are in another list too stay there."
+        )
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "remove")
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class ListChooser(ModalScreen[str | None]):
+    """Pick one of the imported lists (Enter), or none (Esc)."""
+
+    BINDINGS = bindings("lists")
+
+    def __init__(self, lists: Sequence[ListInfo], title: str = "Remove a list") -> None:
+        super().__init__()
+        self.lists = list(lists)
+        self.chooser_title = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-tall") as box:
+            box.border_title = self.chooser_title
+            yield Label(Text("Which list? Enter chooses it · Esc closes", style="dim"))
+            yield OptionList(
+                *(
+                    Option(Text(f"{printable(info.name)}  ·  {count(info.size, 'paper')}"))
+                    for info in self.lists
+                ),
+                id="list-choice",
+            )
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.lists[event.option_index].name)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
