@@ -22,10 +22,17 @@ Then the app in a 120x36 pseudo-terminal: seconds from spawn to the first paint 
 first search results (``/diffusion`` typed as soon as it paints), without the index on disk
 (it is built, then saved) and with it; and the app's peak RSS (VmHWM).
 
+Then ``papers import`` of the library's list (``scaled-N.jsonl``, written in the work folder
+when absent) into an empty HOME: seconds from spawn to exit and peak RSS, the process's own
+(``wait4``) and its second process's (``storage.abstract_ids``, sampled every 20 ms), the two
+added against the target; beside the naive import (the whole file read at once, cleaned in
+one process: ``benchmarks/cli_naive.py``).
+
 Targets at 100,000 papers (later calls): search <= 0.5 s, list | head <= 0.5 s,
 mark <= 0.3 s; the app's search ready <= 2 s after start with the index on disk and its peak
-RSS <= 600 MB. ``--quick``: 12,000 papers only, fewer runs. The libraries are those of
-``benchmarks.app`` (built in ``--workdir`` when absent, else reused).
+RSS <= 600 MB; import <= 10 s with peak RSS <= 600 MB. ``--quick``: 12,000 papers only, fewer
+runs. The libraries are those of ``benchmarks.app`` (built in ``--workdir`` when absent, else
+reused).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,13 +54,22 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _pty
-from benchmarks.app import PAINTED, build_libraries, log, papers_command, scratch_copy
-from benchmarks.corpus import DATA_DIR, REAL_LIST
+from benchmarks.app import (
+    PAINTED,
+    build_libraries,
+    log,
+    papers_command,
+    scratch_copy,
+    write_jsonl,
+)
+from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 
 #: Targets at 100,000 papers, seconds per later call.
 TARGETS_100K = {"search": 0.5, "list | head": 0.5, "mark": 0.3}
 APP_SEARCH_READY_S = 2.0
 APP_PEAK_MB = 600.0
+IMPORT_S = 10.0
+IMPORT_PEAK_MB = 600.0
 QUERY = ("diffusion", "sampler")
 HEAD_LINES = 20
 Target = tuple[str, str, bool]
@@ -133,6 +150,125 @@ def prepare(home: Path, workdir: Path, name: str) -> tuple[Path, str]:
         [sys.executable, "-c", prime, str(copy)], capture_output=True, text=True, check=True
     )
     return copy, out.stdout.strip()
+
+
+# --------------------------------------------------------------------------- import
+
+
+def descendants_rss(pid: int) -> int:
+    """The resident memory of a process's descendants, in bytes (0 when it has none)."""
+    total, pending, first = 0, [pid], True
+    while pending:
+        current = pending.pop()
+        try:
+            if not first:
+                status = Path(f"/proc/{current}/status").read_text()
+                total += sum(
+                    int(line.split()[1]) * 1024
+                    for line in status.splitlines()
+                    if line.startswith("VmRSS:")
+                )
+            first = False
+            for task in os.listdir(f"/proc/{current}/task"):
+                children = Path(f"/proc/{current}/task/{task}/children").read_text()
+                pending.extend(int(child) for child in children.split())
+        except (OSError, ValueError):
+            continue  # ended meanwhile
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRun:
+    """One import: seconds from spawn to exit, the process's peak RSS, and the peak RSS of its
+    descendants (its second process; sampled every 20 ms, 0 where /proc cannot be read)."""
+
+    seconds: float
+    peak: int
+    second_peak: int
+
+
+def run_import(command: Sequence[str]) -> ImportRun:
+    """Spawn an import, sample its second process's memory until it exits."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        list(command), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+    )
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.02):
+            peak[0] = max(peak[0], descendants_rss(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    assert proc.stderr is not None
+    errors = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode:
+        raise RuntimeError(f"{command} failed ({proc.returncode}): {errors.decode()[-500:]}")
+    return ImportRun(seconds, usage.ru_maxrss * 1024, peak[0])
+
+
+def import_section(workdir: Path, n: int, runs: int, targets: list[Target]) -> None:
+    """``papers import`` of ``n`` papers into an empty HOME, ours and the naive one."""
+    source = workdir / f"scaled-{n}.jsonl"
+    if not source.exists():
+        log(f"writing the {n:,}-paper list")
+        write_jsonl(scaled_corpus(n, seed=0), source)
+    found: dict[str, list[ImportRun]] = {"ours": [], "naive": []}
+    for i in range(runs):  # alternately: both meet the machine as it is
+        for approach, runs_of in found.items():
+            log(f"{approach} import of {n:,} papers ({i + 1}/{runs})")
+            home = workdir / "scratch" / f"import-{approach}-{n}"
+            shutil.rmtree(home, ignore_errors=True)
+            if approach == "ours":
+                command = [*papers_command(home), "import", str(source)]
+            else:
+                command = [sys.executable, "-m", "benchmarks.cli_naive", str(home), "import"]
+                command.append(str(source))
+            runs_of.append(run_import(command))
+            shutil.rmtree(home)
+    rows = []
+    for approach, runs_of in found.items():
+        seconds = statistics.median(r.seconds for r in runs_of)
+        peak = max(r.peak for r in runs_of)
+        second = max(r.second_peak for r in runs_of)
+        rows.append(
+            f"{approach:<8} | {seconds:>7.2f} | {min(r.seconds for r in runs_of):>7.2f} | "
+            f"{mb(peak):>7.0f} | {mb(second):>10.0f} | {mb(peak + second):>7.0f}"
+        )
+    print_table(
+        f"papers import of {n:,} papers into an empty HOME (s from spawn to exit, median and "
+        f"best of {runs}; peak RSS of the process, of its second process (sampled), and the two "
+        "added: at least what they ever hold at once)",
+        f"{'import':<8} | {'median':>7} | {'best':>7} | {'peak MB':>7} | {'second MB':>10} | "
+        f"{'both MB':>7}",
+        rows,
+    )
+    if n == 100_000:
+        ours = found["ours"]
+        seconds = statistics.median(r.seconds for r in ours)
+        peak = mb(max(r.peak + r.second_peak for r in ours))
+        targets.append(
+            (
+                f"papers import at {n:,}: <= {IMPORT_S:.0f} s",
+                f"{seconds:.2f} s",
+                seconds <= IMPORT_S,
+            )
+        )
+        targets.append(
+            (
+                f"papers import peak RSS at {n:,}: <= {IMPORT_PEAK_MB:.0f} MB",
+                f"{peak:.0f} MB",
+                peak <= IMPORT_PEAK_MB,
+            )
+        )
 
 
 # --------------------------------------------------------------------------- the app
@@ -222,6 +358,7 @@ def run(workdir: Path, quick: bool) -> int:
             rows,
         )
         app_section(home, workdir, n, targets)
+        import_section(workdir, n, 3 if n <= 12_000 else 2, targets)
     print_table(
         "Targets",
         f"{'target':<52} | {'measured':<10} | verdict",

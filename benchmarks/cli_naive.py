@@ -1,10 +1,12 @@
 """The naive ``papers`` commands that ``benchmarks.cli`` times beside ours.
 
-    python -m benchmarks.cli_naive HOME search|list|mark|stats|export [ARGS…]
+    python -m benchmarks.cli_naive HOME search|list|mark|stats|export|import [ARGS…]
 
 Each loads every paper (``Library.papers()``, as every command did before the papers were read
 in chunks) and, for ``search``, builds the search index, as every call did before it was
-saved. A module of its own: it imports no more than a ``papers`` command does.
+saved; ``import FILE`` reads the whole file at once and cleans it in this process alone, as
+the import did before it read a large JSON Lines list line by line and shared the work with a
+second process. A module of its own: it imports no more than a ``papers`` command does.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 
 from storage import Library, Status
 from storage.export import export, select
@@ -47,6 +50,11 @@ def main(argv: Sequence[str]) -> int:
         elif command == "export":
             starred = select(papers, triage.statuses, frozenset({Status.STARRED}))
             out.write(export(starred, triage, "markdown"))
+        elif command == "import":
+            from storage.sources.registry import read_source
+
+            report = library.import_results([read_source(Path(rest[0]))])
+            out.write(f"{report.summary()}\n")
         else:
             raise SystemExit(f"unknown command {command!r}")
         out.flush()

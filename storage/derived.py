@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from types import CodeType
-from typing import Any
+from typing import Any, BinaryIO
 
 #: Temporary files of a writer killed mid-write older than this are swept away.
 STALE_TEMPORARY_S = 600
@@ -75,12 +75,23 @@ def write_derived(path: Path, parts: Iterable[bytes | memoryview]) -> bool:
 
     No fsync: a file cut short by a crash fails its size or checksum check and is made again.
     """
+
+    def write(handle: BinaryIO) -> None:
+        for part in parts:
+            handle.write(part)
+
+    return write_derived_with(path, write)
+
+
+def write_derived_with(path: Path, write: Callable[[BinaryIO], None]) -> bool:
+    """``write_derived`` of what ``write`` writes into the open temporary file (which it may
+    seek in: a header written last, before the parts it describes). ``OSError`` and
+    ``ValueError`` from ``write`` mean a failed write."""
     temporary: str | None = None
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
-            for part in parts:
-                handle.write(part)
+            write(handle)
         os.replace(temporary, path)
         temporary = None
         return True

@@ -20,7 +20,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -145,6 +146,12 @@ def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
     A symbolic link is written through: its target is replaced (atomically, beside itself) and
     the link stays a link, as dotfile managers expect. ``NAME.bak`` stays beside ``path``.
     """
+    atomic_write_parts(path, (payload,), backup=backup)
+
+
+def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = True) -> None:
+    """``atomic_write`` of the bytes ``parts`` make one after the other, each written as it
+    comes: the whole payload is never in memory (a library of 100,000 papers is 180 MB)."""
     target = link_target(path)
     folder = target.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -153,7 +160,8 @@ def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
         if hasattr(os, "fchmod"):  # mkstemp makes 0600: keep the file's mode, or the usual one
             os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "wb") as out:
-            out.write(payload)
+            for part in parts:
+                out.write(part)
             out.flush()
             os.fsync(out.fileno())
         if backup and target.exists():
@@ -248,6 +256,31 @@ def parse_tables(raw: bytes, path: Path) -> Tables:
         if not isinstance(table, dict) or not all(isinstance(d, dict) for d in table.values()):
             raise DamagedFileError(path, f"not a TinyDB file: table {name!r} is malformed", None)
     return data
+
+
+#: Documents of a large table encoded at a time (see ``encoded_tables``).
+_DOCUMENTS_AT_ONCE = 1000
+
+
+def encoded_tables(tables: Tables) -> Iterator[bytes]:
+    """``orjson.dumps(tables)``, byte for byte, in parts: a large table a slice of documents at
+    a time, so that writing a library never holds its whole text in memory."""
+    if not all(isinstance(name, str) for name in tables):
+        yield orjson.dumps(tables)  # what it says of a key that is not text
+        return
+    yield b"{"
+    for number, (name, table) in enumerate(tables.items()):
+        yield (b"," if number else b"") + orjson.dumps(name) + b":"
+        if not isinstance(table, dict) or len(table) <= _DOCUMENTS_AT_ONCE:
+            yield orjson.dumps(table)
+            continue
+        documents = iter(table.items())
+        separator = b"{"
+        while part := dict(islice(documents, _DOCUMENTS_AT_ONCE)):
+            yield separator + orjson.dumps(part)[1:-1]  # without its braces
+            separator = b","
+        yield b"}"
+    yield b"}"
 
 
 def schema_of(tables: Tables) -> int:
@@ -385,7 +418,7 @@ class AtomicJSONStorage(Storage):
                 yield
                 if self._dirty:
                     self._tx.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
-                    atomic_write(self.path, orjson.dumps(self._tx))
+                    atomic_write_parts(self.path, encoded_tables(self._tx))
                     self._cache, self._cache_sig = self._tx, signature(self.path)
             except BaseException:
                 self._cache, self._cache_sig = None, None

@@ -95,6 +95,12 @@ def title_key(title: str) -> str:
 
 def is_placeholder(abstract: str) -> bool:
     """True for an abstract that only says there is none ("Abstract not available", "N/A")."""
+    # A real abstract is told by its start: the words of a prefix, joined, are never longer
+    # than those of the whole text, so no need to join the whole text's words (twice per
+    # record on an import).
+    head = abstract[: 2 * _PLACEHOLDER_MAX_CHARS]
+    if len(head) > _PLACEHOLDER_MAX_CHARS and len(" ".join(head.split())) > _PLACEHOLDER_MAX_CHARS:
+        return False
     text = " ".join(abstract.split())
     if len(text) > _PLACEHOLDER_MAX_CHARS:
         return False

@@ -2,8 +2,10 @@
 
 An import runs in three steps:
 
-1. ``candidates``: every record cleaned into a paper (links, a title, a venue), outside any
-   lock: this is the slow part, and it does not depend on the library;
+1. ``gather``: every record cleaned into a paper (links, a title, a venue, the id its text
+   gives it), outside any lock: this is the slow part, and it does not depend on the library.
+   Files are read as they are cleaned (a large JSON Lines list line by line), so that memory
+   holds the papers, not the records and the text they came from as well;
 2. ``resolve``: under the lock, each candidate matched with the papers known (the library's
    and the import's own), by the rules of ``storage.identity``: the same abstract and a
    compatible title, or, for a record without an abstract, the same title. A match merges
@@ -18,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from itertools import islice
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from storage.errors import SourceError
 from storage.identity import (
     abstract_identity,
-    id_of_abstract,
     id_of_title,
     id_with_title,
     title_key,
@@ -31,6 +34,10 @@ from storage.identity import (
 from storage.models import Decision, ImportReport, Merge, Paper, Status
 from storage.sources.fields import merge_extra
 from storage.triage import doc_id, now
+
+if TYPE_CHECKING:  # the readers load when a list is read: opening a library needs none
+    from storage.sources.papers import Catalog
+    from storage.sources.records import ReadResult, RecordStream, SourceRecord
 
 #: Called with (records done, records in all) while an import runs.
 Progress = Callable[[int, int], None]
@@ -74,13 +81,19 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A record of the import, cleaned into a paper, before it is matched with the library."""
+    """A record of the import, cleaned into a paper, before it is matched with the library.
+
+    The paper has the id its text gives it (``id_of_abstract``, or ``id_of_title`` for a paper
+    known by its title): the one it keeps unless matching says otherwise.
+    """
 
     paper: Paper
     #: The file it came from (a list remembers where each of its files starts).
     source: str
-    #: ``storage.identity.abstract_identity`` of its abstract (None: known by its title).
-    identity: str | None
+    #: Whether its abstract has an identity (``abstract_identity``); else it is known by its
+    #: title. The identity itself is made again in the rare case it is needed (a paper that
+    #: shares its abstract with another): 100,000 of them would hold 100 MB.
+    by_abstract: bool
     decision: Decision | None
 
 
@@ -164,11 +177,13 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
     """The id a candidate takes, and why it joins a known paper ("" when nothing says)."""
     paper = cand.paper
     title = _real_title(paper.title, paper.title_derived)
-    if cand.identity is not None:
-        pid = id_of_abstract(cand.identity)
+    if cand.by_abstract:
+        pid = paper.id
         found = known.get(pid)
         if found is not None and not titles_compatible(found[0], title):
-            apart = id_with_title(cand.identity, title)
+            identity = abstract_identity(paper.abstract)
+            assert identity is not None  # as when the candidate was made
+            apart = id_with_title(identity, title)
             if known.get(apart) is None:  # said once, when the paper is first met
                 why = f"shares its abstract with {pid} ({found[0][:60]}), not its title"
                 report.apart.append(Merge(apart, paper.display_title, why))
@@ -184,7 +199,7 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
     other = known.by_title(title, without_abstract=False)
     if other is not None:
         return other, "the same title; the record has no abstract"
-    return id_of_title(title), ""
+    return paper.id, ""
 
 
 def resolve(
@@ -196,7 +211,7 @@ def resolve(
     known = _Known(stored)
     for cand in candidates:
         pid, reason = _resolve_id(known, cand, report)
-        paper = replace(cand.paper, id=pid)
+        paper = cand.paper if cand.paper.id == pid else replace(cand.paper, id=pid)
         entry = known.incoming.get(pid)
         if entry is not None:  # twice in this import: one paper
             if reason or entry.paper.abstract != paper.abstract:
@@ -231,7 +246,9 @@ def store(
     for pid, entry in incoming.items():
         key = _doc_key(pid)
         base = bases[(entry.paper.list, entry.source)]
-        paper = replace(entry.paper, position=base + entry.paper.position)
+        paper = entry.paper
+        if base:
+            paper = replace(paper, position=base + paper.position)
         old_doc = stored.get(key)
         if old_doc is None:
             report.added += 1
@@ -353,12 +370,101 @@ def take_decisions(
     return changes
 
 
+class _Placed(NamedTuple):
+    """A record of the import and its place: its lists, its position, the file it came from."""
+
+    record: SourceRecord
+    lists: tuple[str, ...]
+    position: int
+    source: str
+
+
 def candidate(
-    record: Any, list_name: str, lists: tuple[str, ...], position: int, source: str
+    record: SourceRecord,
+    list_name: str,
+    lists: tuple[str, ...],
+    position: int,
+    source: str,
+    abstract_id: str | None,
 ) -> Candidate:
-    """A record cleaned into a paper (its id still to be matched with the library's)."""
+    """A record cleaned into a paper (its id still to be matched with the library's);
+    ``abstract_id`` is that of its abstract (``storage.abstract_ids``), None for none."""
     from storage.sources.papers import build_paper  # the title deriver loads when used
 
-    paper = build_paper(record, list_name, position, "0" * 12, lists)
-    identity = abstract_identity(paper.abstract)
-    return Candidate(paper, source, identity, record.decision)
+    if abstract_id is not None:
+        paper = build_paper(record, list_name, position, abstract_id, lists)
+    else:
+        paper = build_paper(record, list_name, position, "0" * 12, lists)
+        paper = replace(paper, id=id_of_title(_real_title(paper.title, paper.title_derived)))
+    return Candidate(paper, source, abstract_id is not None, record.decision)
+
+
+#: Streams of this many bytes in all (some 10,000 papers) are worth a second process for the
+#: ids of their abstracts (``storage.abstract_ids``), which takes a fraction of a second to start.
+SECOND_PROCESS_BYTES = 16 * 1024**2
+
+
+def gather(
+    sources: Sequence[ReadResult | RecordStream],
+    catalog: Catalog | None,
+    list_name: str | None,
+    report: ImportReport,
+    progress: Progress | None = None,
+) -> list[Candidate]:
+    """Every record of ``sources`` cleaned into a candidate, in order (step 1); the records
+    that could not be used go to ``report.errors``, the lists met to ``report.lists``.
+
+    A record takes the lists it names (our exports), else ``list_name``, else its file's list;
+    its position counts within its file and first list. ``SourceError`` when no record is
+    usable.
+    """
+    from storage.abstract_ids import BATCH, with_ids
+    from storage.sources.records import RecordStream
+
+    streamed = sum(s.size for s in sources if isinstance(s, RecordStream))
+    placed = _placed(sources, catalog, list_name, report, progress)
+    batches = iter(lambda: list(islice(placed, BATCH)), [])
+    candidates: list[Candidate] = []
+    found = with_ids(
+        batches,
+        lambda batch: [p.record.abstract for p in batch],
+        second_process=streamed >= SECOND_PROCESS_BYTES,
+    )
+    for batch, ids in found:
+        for (record, lists, position, source), pid in zip(batch, ids, strict=True):
+            candidates.append(candidate(record, lists[0], lists, position, source, pid))
+    if not candidates:
+        first = f": {report.errors[0]}" if report.errors else ""
+        raise SourceError(f"no papers found to import{first}")
+    return candidates
+
+
+def _placed(
+    sources: Sequence[ReadResult | RecordStream],
+    catalog: Catalog | None,
+    list_name: str | None,
+    report: ImportReport,
+    progress: Progress | None,
+) -> Iterator[_Placed]:
+    """The records of ``sources`` (enriched from the catalog) in their places (see ``gather``)."""
+    from storage.sources.papers import enrich
+
+    total = sum(source.expected() for source in sources) if progress is not None else 0
+    done = 0
+    for result in sources:
+        positions: dict[str, int] = {}  # within the file, by list; the file's place is added
+        for record in result.records:
+            if progress is not None and done % 200 == 199:
+                progress(done + 1, total)
+            done += 1
+            entry = catalog.find(record) if catalog else None
+            record = record if entry is None else enrich(record, entry)
+            lists = record.lists if record.lists and not list_name else ()
+            lists = lists or (list_name or result.list_name,)
+            for name in lists:
+                if name not in report.lists:
+                    report.lists.append(name)
+            position = positions.get(lists[0], 0)
+            positions[lists[0]] = position + 1
+            yield _Placed(record, lists, position, result.source)
+        report.errors.extend(result.errors)  # a stream's, once it is read

@@ -7,6 +7,7 @@ locked, re-read before every change.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,10 +20,11 @@ from tinydb import TinyDB
 from tinydb.table import Table
 
 from storage.derived import code_fingerprint, code_version
-from storage.errors import SourceError, UnknownPaperError
+from storage.errors import LibraryError, SourceError, UnknownPaperError
 from storage.files import AtomicJSONStorage, FileSignature, HomeLock, Tables, signature
-from storage.importing import Candidate, candidate, iter_decisions, resolve, take_decisions
+from storage.gc_pause import collector_paused
 from storage.importing import Progress as Progress
+from storage.importing import gather, iter_decisions, resolve, take_decisions
 from storage.importing import store as store_incoming
 from storage.loaded_papers import LoadedPapers
 from storage.migration import migrate_papers, triage_migration
@@ -61,7 +63,7 @@ from storage.triage import (
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.sources.limits import ReadLimits
     from storage.sources.papers import Catalog
-    from storage.sources.records import ReadResult
+    from storage.sources.records import ReadResult, RecordStream
 
 PAPERS_SCHEMA = 2
 PAPERS_FILE = "papers.json"
@@ -323,9 +325,10 @@ class Library:
         ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
         """
         from storage.sources.papers import Catalog
-        from storage.sources.registry import list_files, read_source
+        from storage.sources.registry import list_files, open_source, read_source
 
-        results = [read_source(f, limits) for p in paths for f in list_files(Path(p))]
+        # a large JSON Lines list is checked here, and read line by line as it is cleaned
+        results = [open_source(f, limits) for p in paths for f in list_files(Path(p))]
         found = None
         if catalog is not None:
             files = list_files(Path(catalog))
@@ -336,7 +339,7 @@ class Library:
 
     def import_results(
         self,
-        results: Sequence[ReadResult],
+        results: Sequence[ReadResult | RecordStream],
         catalog: Catalog | None = None,
         list_name: str | None = None,
         progress: Progress | None = None,
@@ -345,38 +348,36 @@ class Library:
     ) -> ImportReport:
         """Clean, match and store what readers read (``storage.importing``);
         ``progress(done, total)`` follows the records."""
-        from storage.sources.papers import enrich
-
         report = ImportReport()
-        candidates: list[Candidate] = []
-        total = sum(len(r.records) for r in results)
-        for result in results:
-            report.errors.extend(result.errors)
-            positions: dict[str, int] = {}  # within the file, by list; the file's place is added
-            for record in result.records:
-                if progress is not None and len(candidates) % 200 == 199:
-                    progress(len(candidates) + 1, total)
-                entry = catalog.find(record) if catalog else None
-                record = record if entry is None else enrich(record, entry)
-                lists = record.lists if record.lists and not list_name else ()
-                lists = lists or (list_name or result.list_name,)
-                for name in lists:
-                    if name not in report.lists:
-                        report.lists.append(name)
-                position = positions.get(lists[0], 0)
-                positions[lists[0]] = position + 1
-                candidates.append(candidate(record, lists[0], lists, position, result.source))
-        if not candidates:
-            first = f": {report.errors[0]}" if report.errors else ""
-            raise SourceError(f"no papers found to import{first}")
+        with collector_paused():  # 100,000 papers make millions of objects, none of them garbage
+            self._import(results, catalog, list_name, progress, take_theirs, report)
+        return report
+
+    def _import(
+        self,
+        results: Sequence[ReadResult | RecordStream],
+        catalog: Catalog | None,
+        list_name: str | None,
+        progress: Progress | None,
+        take_theirs: bool,
+        report: ImportReport,
+    ) -> None:
+        # papers.json read now (its parse peaks at several times its size), not once the new
+        # papers are in memory too; the transaction reads it again only if it changed meanwhile
+        with contextlib.suppress(LibraryError):  # said by the transaction, as it would be
+            self._papers_store.load()
+        candidates = gather(results, catalog, list_name, report, progress)
+        total = len(candidates)
         with self._papers_store.transaction():
             stored = self._raw(self._papers_db, "papers")
             incoming = resolve(candidates, stored, report)
+            del candidates  # the papers are in ``incoming`` now
             papers = self._papers_store.writable_table("papers")
             lists_table = self._papers_store.writable_table("lists")
             converters = (paper_to_doc, paper_from_doc)
             store_incoming(stored, papers, lists_table, incoming, report, converters)
         carried = list(iter_decisions(incoming))
+        del incoming  # the stored documents hold the papers: reading them back needs no more
         if carried:
             with self._triage_store.transaction():
                 docs = self._decision_docs([pid for pid, _ in carried])
@@ -387,7 +388,6 @@ class Library:
         self._load_papers()  # snapshots the new papers now, not at the next start
         if progress is not None:
             progress(total, total)
-        return report
 
     # -- triage -----------------------------------------------------------------------------
     def triage(self) -> TriageSnapshot:
@@ -463,6 +463,14 @@ class Library:
         return self._undo_redo(undo=False)
 
     def _undo_redo(self, undo: bool) -> StepDone:
+        done = self._undo_redo_in_files(undo)
+        if done.restored is not None or done.removed is not None:
+            # read (and snapshotted) here, as after a removal: the app's writer thread pays
+            # for it, not the screen that shows the papers next
+            self._load_papers()
+        return done
+
+    def _undo_redo_in_files(self, undo: bool) -> StepDone:
         with self._triage_store.transaction():
             steps = sorted(
                 (

@@ -1,15 +1,17 @@
 """How much an import reads: regular files only (unless told), and never more than a size cap.
 
-``papers import /dev/zero`` once grew to 7 GB in 8 s: a list file is read whole, so a device, a
-FIFO that never ends or a mistyped multi-gigabyte file must be stopped before it is read, not
-after. A regular file's size is known before reading it; anything else is refused unless
-``special_files`` says to read it, and then it is read in chunks up to the cap.
+``papers import /dev/zero`` once grew to 7 GB in 8 s: a list file is read whole (or, a large
+JSON Lines list, line by line: ``ListFile``), so a device, a FIFO that never ends or a mistyped
+multi-gigabyte file must be stopped before it is read, not after. A regular file's size is
+known before reading it; anything else is refused unless ``special_files`` says to read it, and
+then it is read in chunks up to the cap.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,6 +64,92 @@ def size_text(size: int) -> str:
 
 def read_bounded(path: Path, limits: ReadLimits) -> bytes:
     """The bytes of the list file ``path``, or ``SourceError`` (one line) saying why not."""
+    with ListFile(path, limits) as file:
+        return file.read_all()
+
+
+class ListFile:
+    """A list file open for reading within its ``ReadLimits``: whole, or its start and then
+    line by line, so that a list of 100,000 papers need never be in memory at once.
+
+    Every failure is a ``SourceError`` (one line); the cap counts every byte read.
+    """
+
+    def __init__(self, path: Path, limits: ReadLimits) -> None:
+        self.path = path
+        self.limits = limits
+        self._fd = _open(path, limits)
+        try:
+            info = _checked(self._fd, path, limits)
+        except BaseException:
+            os.close(self._fd)
+            raise
+        #: Whether it is a regular file (else a pipe or a device, read as it comes).
+        self.regular = not special_kind(info.st_mode)
+        #: What tells this version of the file from another: (inode, size, modification time).
+        self.version = (info.st_ino, info.st_size, info.st_mtime_ns)
+        # A regular file is read in one request, usually; a pipe a chunk at a time.
+        self._request = max(info.st_size + 1, _CHUNK) if self.regular else _CHUNK
+        self._total = 0
+
+    def __enter__(self) -> ListFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the file."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def read(self, size: int) -> bytes:
+        """The next ``size`` bytes (fewer only at the end of the file)."""
+        parts: list[bytes] = []
+        wanted = size
+        while wanted > 0:
+            request = min(wanted, self._request, self.limits.max_bytes + 1 - self._total)
+            try:
+                chunk = os.read(self._fd, request)
+            except OSError as exc:
+                raise SourceError(f"{self.path}: cannot be read ({exc.strerror or exc})") from None
+            if not chunk:
+                break
+            parts.append(chunk)
+            wanted -= len(chunk)
+            self._total += len(chunk)
+            if self._total > self.limits.max_bytes:
+                raise _too_big(self.path, self.limits)
+        return b"".join(parts)
+
+    def read_all(self) -> bytes:
+        """The rest of the file."""
+        return self.read(self.limits.max_bytes + 1)
+
+    def lines(self, start: bytes = b"") -> Iterator[bytes]:
+        """The lines (without their ``\\n``) of ``start`` and then of the rest of the file, read
+        a chunk at a time: memory holds a chunk and the line it ends in, however long."""
+        tail: list[bytes] = []
+        chunk = start
+        while True:
+            if b"\n" in chunk:
+                first, *middle, last = chunk.split(b"\n")
+                tail.append(first)
+                yield b"".join(tail)
+                yield from middle
+                tail = [last]
+            else:
+                tail.append(chunk)
+            chunk = self.read(_CHUNK)
+            if not chunk:
+                break
+        if any(tail):
+            yield b"".join(tail)
+
+
+def _open(path: Path, limits: ReadLimits) -> int:
+    """A descriptor of ``path``, looked at before it is opened (see ``read_bounded``)."""
     try:
         # Looked at before it is opened: opening some devices does something (a tape rewinds).
         kind = special_kind(os.stat(path).st_mode)
@@ -73,37 +161,27 @@ def read_bounded(path: Path, limits: ReadLimits) -> bytes:
                 "(--any-file reads it anyway, up to --max-size)"
             )
         # Non-blocking, so that opening a FIFO without a writer does not hang.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise SourceError(f"{path}: no such file") from None
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _checked(fd: int, path: Path, limits: ReadLimits) -> os.stat_result:
+    """What ``fd`` is, once open; ``SourceError`` when it is not to be read."""
     try:
-        return _read_up_to(fd, path, limits)
+        info = os.fstat(fd)  # the file opened, which may not be the one looked at a moment ago
+        kind = special_kind(info.st_mode)
+        if kind and (kind == "a folder" or not limits.special_files):
+            raise SourceError(f"{path}: is {kind}, not a regular file")
+        if not kind and info.st_size > limits.max_bytes:
+            raise _too_big(path, limits, info.st_size)
+        if kind:  # opened without blocking (see above): a pipe is now read as it comes
+            os.set_blocking(fd, True)
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    finally:
-        os.close(fd)
-
-
-def _read_up_to(fd: int, path: Path, limits: ReadLimits) -> bytes:
-    info = os.fstat(fd)  # the file opened, which may not be the one looked at a moment ago
-    kind = special_kind(info.st_mode)
-    if kind and (kind == "a folder" or not limits.special_files):
-        raise SourceError(f"{path}: is {kind}, not a regular file")
-    if not kind and info.st_size > limits.max_bytes:
-        raise _too_big(path, limits, info.st_size)
-    if kind:  # opened without blocking (see above): a pipe is now read as it comes
-        os.set_blocking(fd, True)
-    chunks: list[bytes] = []
-    total = 0
-    first = info.st_size + 1 if not kind else _CHUNK  # a regular file: in one read, usually
-    while chunk := os.read(fd, min(max(first, _CHUNK), limits.max_bytes + 1 - total)):
-        chunks.append(chunk)
-        total += len(chunk)
-        if total > limits.max_bytes:
-            raise _too_big(path, limits)
-    return b"".join(chunks)
+    return info
 
 
 def _too_big(path: Path, limits: ReadLimits, size: int | None = None) -> SourceError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from storage.identity import (
     ID_LENGTH,
@@ -136,6 +137,12 @@ def build_paper(
         title_derived=derived,
         name=name,
         lists=lists,
-        venue=venue_text(record.venue, *lists),
+        venue=_venue(record.venue, lists),
         extra=record.extra,
     )
+
+
+@lru_cache(maxsize=256)
+def _venue(stated: str, lists: tuple[str, ...]) -> str:
+    """``venue_text`` of a record's venue and lists, which a file's records mostly share."""
+    return venue_text(stated, *lists)

@@ -29,6 +29,8 @@ MIN_ABSTRACT_CHARS = 40
 MAX_HEADER_CHARS = 150
 #: Titles are a line; a longer "title" field is cut here.
 MAX_TITLE_CHARS = 1000
+#: The most of a file's text a reader's ``sniff`` looks at.
+SNIFF_CHARS = 65536
 
 # Field names real exports use, by the name we give the field.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -96,6 +98,29 @@ class ReadResult:
         else:
             self.records.append(record)
 
+    def expected(self) -> int:
+        """How many records it holds (as ``RecordStream.expected`` says for a stream)."""
+        return len(self.records)
+
+
+@dataclass(slots=True)
+class RecordStream:
+    """What a reader makes of one file, record by record as it reads it (a large JSON Lines
+    list, line by line): the records of a ``ReadResult`` without holding them all at once.
+
+    ``records`` reads the file when iterated, once; ``errors`` fills as it goes, and a file
+    found unreadable part way raises ``SourceError`` then.
+    """
+
+    source: str
+    list_name: str
+    records: Iterable[SourceRecord]
+    errors: list[RecordError]
+    #: How many records the file may hold (its lines: the records and the errors), for progress.
+    expected: Callable[[], int]
+    #: The file's size in bytes.
+    size: int
+
 
 class Fit(IntEnum):
     """How strongly a file looks like a reader's format: the strongest fit reads the file."""
@@ -121,7 +146,9 @@ class Reader:
     label: str
     #: File name suffixes (lower case, with the dot) a folder's files are picked by.
     suffixes: tuple[str, ...]
-    #: How strongly ``(text, path)`` looks like this format.
+    #: How strongly ``(text, path)`` looks like this format, told by the start of the text:
+    #: its leading whitespace and ``SNIFF_CHARS`` characters after it at most (a library's own
+    #: files, known by their names, aside), so that a large file is known by its start.
     sniff: Callable[[str, Path], Fit]
     #: The file's records; ``SourceError`` when the file cannot be read as this format at all.
     read: Callable[[str, Path], ReadResult]
@@ -141,9 +168,12 @@ def decode(raw: bytes, path: Path) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise SourceError(
-            f"{path}: not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
-        ) from None
+        raise not_utf8(path, exc.start) from None
+
+
+def not_utf8(path: Path, at: int) -> SourceError:
+    """The error for a file that is not UTF-8 text from byte ``at`` (after a BOM) on."""
+    return SourceError(f"{path}: not UTF-8 text (byte {at} cannot be decoded); save it as UTF-8")
 
 
 _NOT_SPACE = re.compile(r"\S")
@@ -170,11 +200,21 @@ def opening(text: str) -> str:
     return start.group() if start else ""
 
 
+_ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
+
+
+def _alnum_count(text: str) -> int:
+    """How many letters and digits ``text`` holds (ASCII counted in C: every record asks)."""
+    if text.isascii():
+        return len(text.encode("ascii").translate(None, _ASCII_NOT_ALNUM))
+    return sum(map(str.isalnum, text))
+
+
 def abstract_problem(text: str) -> str:
     """Why ``text`` cannot be an abstract, or "" when it can."""
     if len(text) > MAX_ABSTRACT_CHARS:
         return f"is {len(text):,} characters long, too long for an abstract"
-    if sum(ch.isalnum() for ch in text[: MIN_ABSTRACT_CHARS * 4]) < MIN_ABSTRACT_CHARS // 2:
+    if _alnum_count(text[: MIN_ABSTRACT_CHARS * 4]) < MIN_ABSTRACT_CHARS // 2:
         return "is too short to be an abstract"
     return ""
 
@@ -249,6 +289,12 @@ def _strings(value: Any) -> Iterator[str]:
         return
     if isinstance(value, str):
         yield value
+    elif isinstance(value, list | tuple):  # what JSON gives, told apart before the ABCs below
+        for item in value:
+            if isinstance(item, str):
+                yield item
+            else:
+                yield from _strings(item)
     elif isinstance(value, Mapping):
         for key in ("url", "href", "name", "value"):
             if isinstance(value.get(key), str):
@@ -293,7 +339,9 @@ _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 
 def _url(item: Mapping[str, Any]) -> str:
     for alias in ALIASES["url"]:
-        for value in _strings(item.get(alias)):
+        if item.get(alias) is None:
+            continue
+        for value in _strings(item[alias]):
             value = value.strip()
             if url := web_url(value):  # one line, http(s), a host: no newline reaches an export
                 return url

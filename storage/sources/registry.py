@@ -11,19 +11,33 @@ a name that says JSON, which beats a CSV header row or name, which beats the pla
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import orjson
+
 from storage.errors import SourceError
+from storage.models import RecordError
 from storage.sources.arxiv_email import ARXIV_EMAIL
 from storage.sources.bibtex import BIBTEX
 from storage.sources.csl_json import CSL_JSON
 from storage.sources.csv_lists import CSV_TSV
 from storage.sources.json_lists import JSON, JSON_LINES
+from storage.sources.json_lists import _add_item as add_json_item
 from storage.sources.library_files import LIBRARY
-from storage.sources.limits import ReadLimits, read_bounded
+from storage.sources.limits import ListFile, ReadLimits, read_bounded
 from storage.sources.plain_text import PLAIN_TEXT
-from storage.sources.records import Fit, Reader, ReadResult, decode
+from storage.sources.records import (
+    SNIFF_CHARS,
+    Fit,
+    Reader,
+    ReadResult,
+    RecordStream,
+    SourceRecord,
+    decode,
+    not_utf8,
+    opening,
+)
 from storage.sources.ris import RIS
 
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
@@ -74,6 +88,99 @@ def read_source(path: Path, limits: ReadLimits | None = None) -> ReadResult:
     """Read one list file, whatever its format: a regular file within the size cap."""
     raw = read_bounded(path, limits or ReadLimits())
     return read_text_content(decode(raw, path), path)
+
+
+#: A file is first read this far: a file no longer than this is read whole, as ``read_source``
+#: reads it; a longer one whose start says JSON Lines is then read line by line.
+HEAD_BYTES = 1024**2
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def open_source(path: Path, limits: ReadLimits | None = None) -> ReadResult | RecordStream:
+    """One list file, whatever its format, as ``read_source`` reads it; a JSON Lines list longer
+    than ``HEAD_BYTES`` as a ``RecordStream`` instead, read line by line when its records are.
+
+    The records, the errors and the failures are those of ``read_source``, in the same order.
+    """
+    limits = limits or ReadLimits()
+    with ListFile(path, limits) as file:
+        head = file.read(HEAD_BYTES)
+        if not _reads_by_line(file, head, path):
+            return read_text_content(decode(head + file.read_all(), path), path)
+        version = file.version
+    errors: list[RecordError] = []
+    return RecordStream(
+        source=str(path),
+        list_name=path.stem,
+        records=_json_lines(path, limits, version, errors),
+        errors=errors,
+        expected=lambda: _line_count(path, limits),
+        size=version[1],
+    )
+
+
+def _reads_by_line(file: ListFile, head: bytes, path: Path) -> bool:
+    """Whether the file whose first bytes are ``head`` is a JSON Lines list longer than them,
+    of UTF-8 lines: the whole text would go to the same reader (sniffs look at its start)."""
+    if not file.regular or len(head) < HEAD_BYTES or b"\x00" in head[:65536]:
+        return False  # read whole: short, a pipe, or to be refused as read_source refuses it
+    try:
+        text = head[: head.rfind(b"\n") + 1].decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    if len(text.lstrip()) < SNIFF_CHARS or opening(text) != "{":
+        return False
+    return reader_for(text, path) is JSON_LINES
+
+
+def _json_lines(
+    path: Path, limits: ReadLimits, version: tuple[int, int, int], errors: list[RecordError]
+) -> Iterator[SourceRecord]:
+    """The records of a JSON Lines list, line by line, as ``JSON_LINES.read`` reads the text."""
+    source = str(path)
+    result = ReadResult(source=source, list_name=path.stem)  # one record at a time
+    number = found = 0
+    at = 0  # where the line starts in the text (a BOM is not text)
+    with ListFile(path, limits) as file:
+        if file.version != version:
+            raise SourceError(f"{path}: changed while it was being imported; import it again")
+        for raw in _first_without_bom(file.lines()):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise not_utf8(path, at + exc.start) from None
+            at += len(raw) + 1
+            for line in text.splitlines():  # the line ends of ``str.splitlines``, as the reader
+                if not line.strip():
+                    continue
+                number += 1
+                try:
+                    item = orjson.loads(line)
+                except orjson.JSONDecodeError as exc:
+                    errors.append(RecordError(source, number, f"not JSON ({exc.msg})"))
+                    continue
+                add_json_item(result, number, item)
+                errors.extend(result.errors)
+                result.errors.clear()
+                if result.records:
+                    found += 1
+                    yield result.records.pop()
+    if not found and all("not JSON" in e.reason for e in errors):
+        raise SourceError(f"{path}: not valid JSON Lines (no line holds a JSON object)")
+
+
+def _first_without_bom(lines: Iterator[bytes]) -> Iterator[bytes]:
+    """``lines``, the first without the UTF-8 byte order mark it may open with."""
+    for first in lines:
+        yield first.removeprefix(_UTF8_BOM)
+        break
+    yield from lines
+
+
+def _line_count(path: Path, limits: ReadLimits) -> int:
+    """How many lines of ``path`` hold something: as many as the records and errors, nearly."""
+    with ListFile(path, limits) as file:
+        return sum(1 for line in file.lines() if line.strip())
 
 
 def list_files(path: Path) -> list[Path]:
