@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from storage import Library
 from tui.app import PapersApp
 from tui.screens.main import MainScreen
+from tui.widgets.paper_list import PaperList
 
 
 class FakeClipboard:
@@ -70,3 +71,18 @@ async def settled(pilot: Pilot[None]) -> None:
     assert isinstance(app, PapersApp)
     await wait_for(pilot, lambda: not app.session.busy)
     await pilot.pause(0.05)
+
+
+def plist(app: PapersApp) -> PaperList:
+    """The main screen's paper list."""
+    return app.main_screen.query_one(PaperList)
+
+
+def tab_text(app: PapersApp) -> str:
+    """The tab bar as text."""
+    return str(app.main_screen.query_one("#tabs").render())
+
+
+def messages(app: PapersApp) -> list[str]:
+    """Every notification the app showed."""
+    return [n.message for n in app._notifications]

@@ -10,23 +10,23 @@ from textual import events
 from textual.widgets import Input
 
 from storage import Library, Status
-from tests.tui.helpers import FakeClipboard, make_app, one_paper_list, ready, settled, wait_for
+from tests.tui.helpers import (
+    FakeClipboard,
+    make_app,
+    one_paper_list,
+    plist,
+    ready,
+    settled,
+    tab_text,
+    wait_for,
+)
 from tui.app import PapersApp
 from tui.paths import typed_path
 from tui.screens.help import HelpScreen
-from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
 from tui.widgets.styles import component_style
 
 SIZE = (120, 36)
-
-
-def plist(app: PapersApp) -> PaperList:
-    return app.main_screen.query_one(PaperList)
-
-
-def tab_text(app: PapersApp) -> str:
-    return str(app.main_screen.query_one("#tabs").render())
 
 
 async def test_first_run_imports_the_sample_and_says_how_to_import(home: Path) -> None:

@@ -10,20 +10,15 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input
 
 from storage import Library, Status
-from tests.tui.helpers import FakeClipboard, make_app, ready, settled, wait_for
+from tests.tui.helpers import FakeClipboard, make_app, plist, ready, settled, wait_for
 from tui.app import PapersApp
 from tui.screens.export import ExportScreen
 from tui.screens.help import HelpScreen
 from tui.ui_state import UI_FILE
-from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
 
 NARROW = (80, 24)
 WIDE = (120, 36)
-
-
-def plist(app: PapersApp) -> PaperList:
-    return app.main_screen.query_one(PaperList)
 
 
 def pane(app: PapersApp) -> PaperPane:

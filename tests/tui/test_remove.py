@@ -8,24 +8,11 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from storage import Library, Status
-from tests.tui.helpers import make_app, ready, settled, wait_for
+from tests.tui.helpers import make_app, messages, plist, ready, settled, tab_text, wait_for
 from tui.app import PapersApp
 from tui.screens.remove import ConfirmRemoval, ListChooser
-from tui.widgets.paper_list import PaperList
 
 SIZE = (120, 36)
-
-
-def plist(app: PapersApp) -> PaperList:
-    return app.main_screen.query_one(PaperList)
-
-
-def tab_text(app: PapersApp) -> str:
-    return str(app.main_screen.query_one("#tabs").render())
-
-
-def messages(app: PapersApp) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 def shown_ids(app: PapersApp) -> list[str]:

@@ -10,27 +10,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from storage.searches import SEARCHES_FILE, SavedSearches
-from tests.tui.helpers import make_app, ready, settled, wait_for
-from tui.app import PapersApp
+from tests.tui.helpers import make_app, messages, plist, ready, settled, tab_text, wait_for
 from tui.commands import PaperCommands
 from tui.screens.dialogs import NoteEditor, TextPrompt
 from tui.screens.main import MainScreen
-from tui.widgets.paper_list import PaperList
 from tui.widgets.tab_bar import TabBar
 
 SIZE = (120, 36)
-
-
-def plist(app: PapersApp) -> PaperList:
-    return app.main_screen.query_one(PaperList)
-
-
-def tab_text(app: PapersApp) -> str:
-    return str(app.main_screen.query_one("#tabs").render())
-
-
-def messages(app: PapersApp) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 async def search(pilot: Pilot[None], screen: MainScreen, text: str) -> None:
