@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from storage.errors import LibraryError
 from storage.files import signature
 from storage.library import PAPERS_FILE, TRIAGE_FILE
+from storage.text.sanitize import printable
 from storage.text.words import count
 
 if TYPE_CHECKING:
@@ -52,7 +53,9 @@ class AppSync:
         self.home = home
         self.folder = folder
         self.name = name
-        self._notify = notify or (lambda message, severity: None)
+        tell = notify or (lambda message, severity: None)
+        # Messages name the folder's files and devices: whoever writes there chose the names.
+        self._notify: Notifier = lambda message, severity: tell(printable(message), severity)
         self._wake = threading.Event()
         self._stop = False
         self._requested = False

@@ -50,8 +50,10 @@ def default_name() -> str:
 
 
 def clean_name(name: str) -> str:
-    """A device name as kept: printable, one line, at most ``MAX_NAME`` characters."""
-    return " ".join("".join(c for c in name if c.isprintable()).split())[:MAX_NAME]
+    """A device name as kept: printable, one line (a tab or line break is a space), at most
+    ``MAX_NAME`` characters."""
+    shown = "".join(c if c.isprintable() else " " if c.isspace() else "" for c in name)
+    return " ".join(shown.split())[:MAX_NAME]
 
 
 def _machine() -> str:

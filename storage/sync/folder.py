@@ -7,19 +7,26 @@
                               device.json    the device's name and last sync: replaced atomically
 
 A file-sync tool or git therefore never sees two writers of one file. What such tools do all the
-same is read as it comes: a file still arriving ends in an incomplete record (read up to it, the
-rest next time); a conflicted copy (``triage (conflicted copy).jsonl``, ``triage.sync-conflict-
-….jsonl``, ``triage 2.jsonl``) is one more log to read, since every record names its device; a
-file replaced or cut shorter is read again from its start; a line that is not a record is
-skipped and counted. Files whose names start with a dot are the tools' own (temporary files,
-placeholders) and are left alone.
+same is read as it comes: a file still arriving ends in an incomplete record, or holds a block
+of zeros where bytes have not arrived (read up to it, the rest next time); a conflicted copy
+(``triage (conflicted copy).jsonl``, ``triage.sync-conflict-….jsonl``, ``triage 2.jsonl``) is
+one more log to read, since every record names its device; a file replaced or cut shorter is
+read again from its start; a line that is not a record is skipped and counted. Files whose
+names start with a dot are the tools' own (temporary files, placeholders) and are left alone.
+
+Whoever else can write in the folder (a shared folder, a git remote) could put a symbolic link
+where a device's file or folder goes: it is never followed, read or written through (one append
+through it would write into any file of this user's, a card would replace it), and only regular
+files are read, a card up to ``MAX_CARD`` bytes (a link to ``/dev/zero`` or a FIFO is no card).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +45,12 @@ CARD = "device.json"
 LOG_SUFFIX = ".jsonl"
 #: The bytes before a cursor that tell whether a file is still the one read (not replaced).
 _TAIL = 64
+#: Zeros where a block of a file has not arrived: a block is 512 bytes at the least.
+_HOLE = b"\0" * 512
+#: A device's card is a few dozen bytes; a bigger one is no card.
+MAX_CARD = 64 * 1024
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 class SyncError(LibraryError):
@@ -86,7 +99,8 @@ class LogRead:
     cursor: Cursor = Cursor(0, "")
     #: The file was replaced or cut shorter since last read: read again from its start.
     restarted: bool = False
-    #: Bytes after the last complete line: a record still arriving.
+    #: Bytes after the last complete line, or from the first line not fully arrived (a block
+    #: of zeros where its bytes go): records still arriving, read again next time.
     waiting: int = 0
     #: Complete lines that are no record (damaged, or a later version's).
     skipped: int = 0
@@ -114,20 +128,20 @@ class SyncFolder:
         """Every log of every device, conflicted copies included, in a stable order."""
         found: list[LogFile] = []
         for folder in _entries(self.root):
-            if not folder.is_dir() or folder.name.startswith("."):
+            if not folder.is_dir(follow_symlinks=False) or folder.name.startswith("."):
                 continue
             for entry in _entries(Path(folder.path)):
                 name = entry.name
                 if name.startswith(".") or not name.endswith(LOG_SUFFIX):
                     continue
-                if entry.is_file():
+                if entry.is_file() or entry.is_symlink():  # a link: said when it is read
                     found.append(LogFile(Path(entry.path), f"{folder.name}/{name}", folder.name))
         return sorted(found, key=lambda log: log.key)
 
     def read(self, log: LogFile, cursor: Cursor | None) -> LogRead:
         """The complete records of ``log`` after ``cursor`` (all of them without one)."""
         result = LogRead()
-        with open(log.path, "rb") as handle:
+        with os.fdopen(_open_regular(log.path, os.O_RDONLY), "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             start = cursor.offset if cursor is not None else 0
             if start > size:
@@ -142,9 +156,15 @@ class SyncFolder:
                 buffer = handle.read()
         base = start - before  # where this read's bytes start in the buffer
         stop = buffer.rfind(b"\n", base) + 1 or base  # after the last complete line
-        result.waiting = len(buffer) - stop  # the rest is a record still arriving
+        # Where a sync tool fills a file block by block, in any order, a block yet to come
+        # reads as zeros (``_HOLE``; a few zeros are damage: no record holds one). The cursor
+        # stops before the first line holding a hole, so that it is read once it has arrived;
+        # the records after it are taken now all the same (folding them again changes nothing).
+        hole = buffer.find(_HOLE, base, stop)
+        settled = stop if hole < 0 else buffer.rfind(b"\n", base, hole) + 1 or base
+        result.waiting = len(buffer) - settled  # the rest: records still arriving
         for line in buffer[base:stop].split(b"\n"):
-            if not line.strip():
+            if not line.strip() or _HOLE in line:
                 continue
             try:
                 record = parse_record(line)
@@ -154,7 +174,8 @@ class SyncFolder:
                 result.skipped += 1
             else:
                 result.records.append(record)
-        result.cursor = Cursor(before + stop, _tail_digest(buffer[max(0, stop - _TAIL) : stop]))
+        tail = buffer[max(0, settled - _TAIL) : settled]
+        result.cursor = Cursor(before + settled, _tail_digest(tail))
         return result
 
     def append(self, device: str, name: str, lines: bytes) -> int:
@@ -163,10 +184,9 @@ class SyncFolder:
         A log that ends in a broken line (a write cut short) gets a line break first, so the
         broken line stays one skipped line instead of spoiling the first record appended.
         """
-        folder = self.device_folder(device)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = self._own_folder(device)
         path = folder / name
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = _open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
         try:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
@@ -197,10 +217,21 @@ class SyncFolder:
             return 0
 
     def write_card(self, device: str, card: dict[str, Any]) -> None:
-        """Replace this device's card (its name, when it last synced)."""
+        """Replace this device's card (its name, when it last synced); a link put in its
+        place is taken away, never written through."""
+        path = self._own_folder(device) / CARD
+        if path.is_symlink():
+            path.unlink()
+        atomic_write(path, orjson.dumps(card), backup=False)
+
+    def _own_folder(self, device: str) -> Path:
+        """This device's folder, made as needed: never a symbolic link, nor inside one."""
         folder = self.device_folder(device)
+        for part in (self.root, folder):
+            if part.is_symlink():
+                raise _link_error(part)
         folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(folder / CARD, orjson.dumps(card), backup=False)
+        return folder
 
     def cards(self) -> dict[str, dict[str, Any]]:
         """Every device's card that reads well, by device id."""
@@ -208,13 +239,45 @@ class SyncFolder:
         for folder in _entries(self.root):
             if folder.name.startswith(".") or not is_id(folder.name):
                 continue
+            if not folder.is_dir(follow_symlinks=False):
+                continue
             try:
-                card = orjson.loads((Path(folder.path) / CARD).read_bytes())
+                card = orjson.loads(_read_small(Path(folder.path) / CARD, MAX_CARD))
             except (OSError, orjson.JSONDecodeError):
                 continue
             if isinstance(card, dict) and card.get("id") == folder.name:
                 found[folder.name] = card
         return found
+
+
+def _link_error(path: Path) -> OSError:
+    return OSError(errno.ELOOP, "a symbolic link, never followed", str(path))
+
+
+def _open_regular(path: Path, flags: int) -> int:
+    """A descriptor of the regular file ``path``: ``OSError`` for a symbolic link (never
+    followed), a FIFO or a device (opened without waiting, then refused)."""
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | _NONBLOCK, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or path.is_symlink():
+            raise _link_error(path) from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    if _NONBLOCK:
+        os.set_blocking(fd, True)
+    return fd
+
+
+def _read_small(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``; ``OSError`` when it is none or over ``limit``."""
+    with os.fdopen(_open_regular(path, os.O_RDONLY), "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, "too big", str(path))
+    return data
 
 
 def _entries(path: Path) -> Iterator[os.DirEntry[str]]:

@@ -37,8 +37,14 @@ PAPER: Final = "P"
 TRIAGE_KINDS: Final = (STATUS, NOTE, TAGS)
 KINDS: Final = (*TRIAGE_KINDS, PAPER)
 
-#: Stamps are milliseconds since the epoch; beyond this a record is not believed.
-MAX_STAMP: Final = 2**53
+#: Stamps are milliseconds since the epoch; a record stamped in the year 9999 or after is not
+#: believed: no clock is that far ahead, and a decision made then could not even be dated
+#: (one such record would stop every device's sync at the decision's day).
+MAX_STAMP: Final = 253_370_764_800_000
+#: The hybrid clock goes no further than this, whatever its wall clock says or it has seen, so
+#: that the stamps it makes after seeing one near ``MAX_STAMP`` are still believed everywhere
+#: (the headroom is 2**36 stamps: two years of milliseconds).
+CLOCK_CEILING: Final = MAX_STAMP - 2**36
 #: A note longer than this is not a note (a damaged or hostile record).
 MAX_NOTE: Final = 100_000
 MAX_TAGS: Final = 200
@@ -129,11 +135,11 @@ class Clock:
     stamp it has seen or made, so each stamp it makes is greater than every one before."""
 
     def __init__(self, last: int = 0, wall: Callable[[], float] = time.time) -> None:
-        self.last = last
+        self.last = min(last, CLOCK_CEILING)
         self._wall = wall
 
     def now_ms(self) -> int:
-        return int(self._wall() * 1000)
+        return min(int(self._wall() * 1000), CLOCK_CEILING)
 
     def tick(self, made_at: float | None = None) -> int:
         """A new stamp for a change made at ``made_at`` (seconds; default now): that moment,
@@ -152,4 +158,4 @@ class Clock:
 
     def see(self, stamp: int) -> None:
         """Take in a stamp read from another device."""
-        self.last = max(self.last, stamp)
+        self.last = max(self.last, min(stamp, CLOCK_CEILING))

@@ -260,7 +260,7 @@ class _Sync:
         """The devices' names and last syncs, from their cards."""
         for device, card in self.place.cards().items():
             known = self.state.devices.setdefault(device, {})
-            name = clean_name(str(card.get("name") or ""))
+            name = clean_name(card["name"]) if isinstance(card.get("name"), str) else ""
             seen = card.get("synced")
             if name and known.get("name") != name:
                 known["name"] = name
@@ -301,7 +301,7 @@ class _Sync:
         report.devices = len(set(state.devices) - {self.device.id})
         for device, ahead in sorted(self.folded.ahead.items()):
             report.problems.append(
-                f"{self._name(device)}: its clock is {ahead / 60000:,.0f} min ahead of this "
+                f"{self._name(device)}: its clock is {_span(ahead)} ahead of this "
                 "one's (merging stays right; that clock wants setting)"
             )
 
@@ -310,17 +310,17 @@ class _Sync:
         state = self.state
         kept = state.cursors.get(log.key)
         cursor = Cursor.from_json(kept[:2]) if kept else None
+        where = f"{self._name(log.folder)}: {log.path.name}"
         try:
             read = self.place.read(log, cursor)
         except OSError as exc:
-            self.report.problems.append(f"{log.key}: not read ({exc.strerror or exc})")
+            self.report.problems.append(f"{where}: not read ({exc.strerror or exc})")
             return set()
         devices = set(kept[2]) if kept else set()
         fold(state, read.records, self.clock, self.folded)
         devices.update(r.device for r in read.records)
         if log.folder != self.device.id or log.conflicted:
             self.report.received += sum(1 for r in read.records if r.device != self.device.id)
-        where = f"{self._name(log.folder)}: {log.path.name}"
         if read.waiting:
             self.report.problems.append(
                 f"{where}: its last record has not fully arrived (read up to it; the rest next "
@@ -337,7 +337,9 @@ class _Sync:
     def _check_clone(self, log: LogFile) -> None:
         """Another machine writing as this device (a copy of this HOME): take a new id."""
         known = self.state.own_sizes.get(log.path.name)
-        if known is None or log.path.stat().st_size <= known or self.dry:
+        if known is None or self.dry or log.path.is_symlink():  # a link: never written to
+            return
+        if log.path.stat().st_size <= known:
             return
         old = self.device
         self.report.device = renew_device(self.library.home, old)
@@ -404,9 +406,10 @@ class _Sync:
                 if rows:
                     self._append(name, rows)
         except OSError as exc:
+            waits = "waits" if len(state.outbox) == 1 else "wait"
             self.report.problems.append(
-                f"{self.place.path}: cannot write ({exc.strerror or exc}): "
-                f"{len(state.outbox):,} changes wait in this library to be sent"
+                f"{exc.filename or self.place.path}: cannot write ({exc.strerror or exc}): "
+                f"{count(len(state.outbox), 'change')} {waits} in this library to be sent"
             )
             return
         state.outbox = []
@@ -429,6 +432,18 @@ class _Sync:
             return  # said already, when the records could not be written
         known = self.state.devices.setdefault(self.device.id, {})
         known.update(card=now, name=self.device.name, seen=now)
+
+
+def _span(ms: int) -> str:
+    """A length of time for people, in the unit that reads best: ``12 min``, ``3 days``."""
+    minutes = ms / 60_000
+    if minutes < 120:
+        return f"{minutes:,.0f} min"
+    if minutes < 48 * 60:
+        return count(round(minutes / 60), "hour")
+    if minutes < 730 * 24 * 60:
+        return count(round(minutes / (24 * 60)), "day")
+    return count(round(minutes / (365.25 * 24 * 60)), "year")
 
 
 def _row(record: Record) -> list[Any]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from storage.library import Library
-from storage.sync.device import Device
+from storage.sync.device import Device, clean_name
 from storage.sync.folder import SyncFolder
 from storage.sync.run import preview_sync
 from storage.sync.state import load_state, state_path
@@ -43,34 +44,50 @@ class SyncStatus:
     waiting: int = 0
     problems: list[str] = field(default_factory=list)
 
-    def lines(self) -> list[str]:
-        """The status for people, one fact a line."""
+    def lines(self, align: Callable[[Sequence[Sequence[str]]], list[str]]) -> list[str]:
+        """The status for people, one fact a line; ``align`` makes the table of devices's rows
+        of cells into lines (by their width on the terminal: a name may be Chinese)."""
         lines = [
             f"folder: {self.folder}",
             f"this device: {self.device.name} ({self.device.short}), "
             f"last synced {when(self.synced_at)}",
             f"devices seen: {len(self.devices)}",
         ]
-        width = max((len(d.name) for d in self.devices), default=0)
-        for seen in self.devices:
-            mark = "  (this one)" if seen.this else ""
-            lines.append(
-                f"  {seen.name:<{width}}  {seen.id[:8]}  last seen {when(seen.last_seen)}{mark}"
-            )
+        rows = [
+            [
+                seen.name,
+                seen.id[:8],
+                f"last seen {when(seen.last_seen)}" + ("  (this one)" if seen.this else ""),
+            ]
+            for seen in self.devices
+        ]
+        lines.extend(f"  {line}" for line in align(rows))
         pending = (
             f"pending: {count(self.to_send, 'change')} to send, {self.to_receive:,} to receive"
         )
         if self.waiting:
-            pending += f" ({self.waiting:,} more made here wait for a writable folder)"
+            wait = "waits" if self.waiting == 1 else "wait"
+            pending += f" ({self.waiting:,} more made here {wait} for a writable folder)"
         lines.append(pending)
         return lines
 
 
 def when(ms: int) -> str:
-    """A moment for people: ``2026-11-30 14:02``, or ``never``."""
+    """A moment for people: ``2026-11-30 14:02``, ``never``, or ``unknown`` for one no
+    calendar holds (another device's card says what it likes)."""
     if ms <= 0:
         return "never"
-    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+    try:
+        return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, OSError, ValueError):
+        return "unknown"
+
+
+def _moment(value: object) -> int:
+    """A time in milliseconds read from a card or the state (0 when it is none)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return int(value) if 0 < value < 2**63 else 0
 
 
 def sync_status(library: Library, folder: str | os.PathLike[str]) -> SyncStatus:
@@ -85,11 +102,13 @@ def sync_status(library: Library, folder: str | os.PathLike[str]) -> SyncStatus:
     for device in ids:
         known = state.devices.get(device, {})
         card = cards.get(device, {})
-        name = card.get("name") or known.get("name") or ("this one" if device == me else "?")
-        seen = card.get("synced") or known.get("seen") or known.get("last") or 0
+        names = (card.get("name"), known.get("name"))
+        name = next((clean_name(n) for n in names if isinstance(n, str) and clean_name(n)), "?")
+        times = (card.get("synced"), known.get("seen"), known.get("last"))
+        seen = next((t for t in map(_moment, times) if t), 0)
         if device == me:
             name, seen = preview.device.name, state.synced_at
-        devices.append(DeviceSeen(device, str(name), int(seen), this=device == me))
+        devices.append(DeviceSeen(device, name, seen, this=device == me))
     devices.sort(key=lambda d: (not d.this, -d.last_seen, d.name))
     return SyncStatus(
         folder=place.path,

@@ -77,3 +77,20 @@ def test_a_folder_that_goes_away_is_said_once(tmp_path: Path) -> None:
     assert wait_until(lambda: len(said) == 2)
     assert sync.close() and sync.text == "sync failed"
     assert all("does not exist" in m and s == "error" for m, s in said)
+
+
+def test_what_it_notifies_shows_no_escape_codes_from_the_folder(tmp_path: Path) -> None:
+    """File names in the folder are chosen by whoever writes there: a conflicted copy named
+    with escape codes is named in a notification with the codes made visible."""
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    other = seeded(tmp_path / "desktop")
+    sync_library(other, folder)
+    device = next((folder / "papers-tui").iterdir())
+    (device / "triage (conflicted copy \x1b[2J\x1b]0;pwn\x07).jsonl").write_bytes(b"")
+    said: list[tuple[str, str]] = []
+    sync = AppSync(tmp_path / "home", folder, notify=lambda m, s: said.append((m, s)))
+    sync.request()
+    assert wait_until(lambda: any("conflicted" in m for m, _s in said))
+    assert sync.close()
+    assert not any(c in m for m, _s in said for c in "\x1b\x07")

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library
-from tui.cli.output import complain, say
+from tui.cli.output import columns, complain, say
 
 DESCRIPTION = (
     "Merge this library with the libraries of your other devices through DIR, any folder a "
@@ -50,7 +50,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
     folder = Path(args.folder) if args.folder else _configured_folder(library.home)
     if args.status:
         status = sync_status(library, folder)
-        say(*status.lines())
+        say(*status.lines(columns))
         for problem in status.problems:
             complain(f"{PROG}: note: {problem}")
         return 0

@@ -1,0 +1,99 @@
+"""The limits a sync keeps whatever other devices write: stamps, names, cards, files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+
+from storage import Library
+from storage.sync import sync_library
+from storage.sync.device import MAX_NAME, clean_name
+from storage.sync.folder import MAX_CARD, SyncFolder
+from storage.sync.records import CLOCK_CEILING, MAX_STAMP, Clock, parse_record
+from tests.unit.test_sync_support import seeded
+
+DEVICE = "eeee000000000001"
+PAPER = "0123456789ab"
+
+
+def record(stamp: int) -> bytes:
+    return orjson.dumps(["s", stamp, DEVICE, PAPER, "read"])
+
+
+def test_a_stamp_no_calendar_holds_is_no_record_and_the_clock_keeps_headroom() -> None:
+    assert parse_record(record(MAX_STAMP - 1)) is not None
+    assert parse_record(record(MAX_STAMP)) is None
+    clock = Clock(wall=lambda: 1_700_000_000.0)
+    clock.see(MAX_STAMP - 1)  # a record believed, stamped at the very end
+    stamps = [clock.tick() for _ in range(1000)]
+    assert all(parse_record(record(s)) is not None for s in stamps)  # still read everywhere
+    assert stamps == sorted(set(stamps))  # and each after the one before
+    assert Clock(2**53).last == CLOCK_CEILING  # a state saved by an earlier version
+    assert Clock(wall=lambda: 1e15).tick() == CLOCK_CEILING  # a wall clock in year 31,000
+
+
+def test_a_device_name_is_one_printable_line() -> None:
+    assert clean_name("lab\tdesk\n\x1b[31m") == "lab desk [31m"
+    assert clean_name("\u202eevil") == "evil"
+    assert len(clean_name("研" * 500)) == MAX_NAME
+
+
+def test_cards_are_small_regular_files(tmp_path: Path) -> None:
+    place = SyncFolder(tmp_path)
+    for n, write in enumerate(
+        (
+            lambda p: p.write_bytes(orjson.dumps({"id": p.parent.name, "name": "fine"})),
+            lambda p: p.write_bytes(orjson.dumps({"id": p.parent.name, "pad": "x" * MAX_CARD})),
+            lambda p: p.symlink_to("/dev/zero"),
+            lambda p: os.mkfifo(p) if hasattr(os, "mkfifo") else None,
+        )
+    ):
+        folder = tmp_path / "papers-tui" / f"eeee00000000000{n}"
+        folder.mkdir(parents=True)
+        write(folder / "device.json")
+    assert list(place.cards()) == ["eeee000000000000"]
+
+
+@pytest.mark.parametrize("block", [0, 1, 3])
+def test_a_block_of_zeros_is_read_again_once_it_arrives(tmp_path: Path, block: int) -> None:
+    """What a sync tool filling a file block by block, in any order, shows before a block
+    arrives: 4 KiB of zeros, across lines. A few zeros in a line are damage, as before."""
+    place = SyncFolder(tmp_path)
+    whole = b"".join(record(1_700_000_000_000 + n) + b"\n" for n in range(300))
+    log_path = tmp_path / "papers-tui" / DEVICE / "triage.jsonl"
+    log_path.parent.mkdir(parents=True)
+    start, end = block * 4096, (block + 1) * 4096
+    log_path.write_bytes(whole[:start] + b"\0" * 4096 + whole[end:] + b"\0\0 damaged\n")
+    (log,) = place.log_files()
+    first = place.read(log, None)
+    assert first.waiting and first.skipped == 1
+    assert first.cursor.offset == whole.rfind(b"\n", 0, start) + 1
+    assert len(first.records) < 300
+    log_path.write_bytes(whole + b"\0\0 damaged\n")
+    second = place.read(log, first.cursor)
+    assert not second.restarted and not second.waiting
+    stamps = {r.stamp for r in first.records} | {r.stamp for r in second.records}
+    assert stamps == {1_700_000_000_000 + n for n in range(300)}  # every record, once arrived
+    assert second.cursor.offset == log_path.stat().st_size
+
+
+def test_a_dangling_link_as_this_devices_log_keeps_the_change_waiting(tmp_path: Path) -> None:
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    library = seeded(tmp_path / "home")
+    report = sync_library(library, folder)
+    log = folder / "papers-tui" / report.device.id / "triage.jsonl"
+    log.unlink(missing_ok=True)
+    log.symlink_to(tmp_path / "nowhere" / "x")
+    library.set_status(library.papers()[0].id, "read")
+    report = sync_library(library, folder)
+    assert report.waiting == 1 and any("symbolic link" in p for p in report.problems)
+    assert not (tmp_path / "nowhere").exists()
+    log.unlink()
+    assert sync_library(library, folder).waiting == 0
+    other = Library(tmp_path / "other")
+    sync_library(other, folder)
+    assert other.status(library.papers()[0].id).value == "read"
