@@ -129,6 +129,8 @@ ONE_FRAME_SHARE = 0.95
 LETTER_P95_MS = 35.0
 FLOOR_RATIO = 3.0
 SEARCH_READY_S = 2.0
+#: The app's peak memory (VmHWM) at 100,000 papers, index loaded and every key typed.
+PEAK_RSS_MB = 600.0
 JUDGED = ("j/k", "r/x/s", "tab 1-5")
 
 KINDS = (
@@ -638,6 +640,7 @@ class Run:
     strokes: list[Stroke]
     ready_s: float | None = None  #: spawn -> first search results (the real app)
     failures: list[str] = field(default_factory=list)
+    peak_mb: float | None = None  #: the real app's VmHWM after its last key
 
 
 def drive(glass: Glass, keys: Iterator[Key], label: str) -> None:
@@ -697,9 +700,11 @@ def run_ours(home: Path, papers: int, plan: Plan, sync: bool, seed: int) -> Run:
         drive(glass, triage_session(plan.triage, rng), f"papers {papers:,} triage")
         drive(glass, tab_switches(plan.tabs), f"papers {papers:,} tabs")
         drive(glass, searches(TYPED_QUERIES[: plan.queries]), f"papers {papers:,} search")
+        glass.finish()
+        peak_mb = glass.terminal.memory()[1] / 2**20
     finally:
         glass.close()
-    return Run("papers-tui", papers, glass.strokes, ready, glass.failures)
+    return Run("papers-tui", papers, glass.strokes, ready, glass.failures, peak_mb)
 
 
 def run_floor(
@@ -821,6 +826,8 @@ def print_run(run: Run, sync: bool) -> dict[str, Summary]:
         )
     if run.ready_s is not None:
         print(f"search ready (first results of a query typed at first paint): {run.ready_s:.1f} s")
+    if run.peak_mb is not None:
+        print(f"peak memory (VmHWM) after the last key: {run.peak_mb:,.0f} MB")
     for failure in run.failures:
         log(f"{run.program} at {run.papers:,}: {failure}")
     return rows
@@ -834,6 +841,7 @@ def judge(
     ours: dict[str, Summary],
     floor: dict[str, Summary],
     ready_s: float | None,
+    peak_mb: float | None = None,
 ) -> list[Target]:
     """Issue 13's figures at one size."""
     targets: list[Target] = []
@@ -891,6 +899,14 @@ def judge(
                 f"{papers:,}: search ready <= {SEARCH_READY_S:.0f} s after start",
                 f"{ready_s:.1f} s",
                 ready_s <= SEARCH_READY_S,
+            )
+        )
+    if papers > 12_000 and peak_mb is not None:
+        targets.append(
+            (
+                f"{papers:,}: the app's peak RSS <= {PEAK_RSS_MB:.0f} MB",
+                f"{peak_mb:,.0f} MB",
+                peak_mb <= PEAK_RSS_MB,
             )
         )
     return targets
@@ -1012,7 +1028,7 @@ def run(workdir: Path, quick: bool, sync: bool, seed: int) -> int:
             if other.program == "minimal":
                 floor_rows = rows
         print_comparison(runs)
-        targets += judge(papers, ours_rows, floor_rows, ours.ready_s)
+        targets += judge(papers, ours_rows, floor_rows, ours.ready_s, ours.peak_mb)
         shutil.rmtree(home)
         naive_list.unlink()
     print_targets(targets)

@@ -28,6 +28,10 @@ from storage.models import Status
 from storage.removal import Removal
 from storage.triage import Change, TriageSnapshot, normalise_tags
 
+#: The longest the writer waits for ``release_writes`` after ``hold_writes``: a UI that never
+#: releases (it crashed mid-frame) delays a decision's write by this much, never loses it.
+HOLD_LIMIT_S = 0.1
+
 OpKind = Literal["status", "note", "tags", "undo", "redo", "reload", "remove"]
 
 #: Operations that may change the papers, not only their triage (removals and their undo).
@@ -79,8 +83,13 @@ class TriageSession:
         self._lock = threading.Lock()
         self._seq = 0
         self._done = 0
+        #: Changes whenever the live state does (what a view may key its caches on).
+        self.version = 0
         self._idle = threading.Event()
         self._idle.set()
+        #: Cleared while the UI draws what an operation changed (see ``hold_writes``).
+        self._go = threading.Event()
+        self._go.set()
         self._thread = threading.Thread(target=self._run, name="papers-writer", daemon=True)
         self._thread.start()
 
@@ -142,8 +151,23 @@ class TriageSession:
         """Queue a re-read of the file (another process changed it)."""
         self._submit("reload")
 
+    def hold_writes(self) -> None:
+        """Keep the writer from starting an operation until ``release_writes`` (or
+        ``HOLD_LIMIT_S``).
+
+        The writer's work is Python (JSON, TinyDB) and takes the GIL: started while the UI
+        thread draws the keystroke that queued it, it made that frame wait (2-3 ms a decision,
+        more in bursts). The UI holds the writes for the frame, then releases them.
+        """
+        self._go.clear()
+
+    def release_writes(self) -> None:
+        """Let the writer go on (see ``hold_writes``)."""
+        self._go.set()
+
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued operation is on disk; False if ``timeout`` ran out."""
+        self._go.set()
         return self._idle.wait(timeout)
 
     def close(self, timeout: float | None = 30.0) -> bool:
@@ -162,6 +186,7 @@ class TriageSession:
             still_pending = list(self._pending)
         if outcome.snapshot is not None:
             self.state = outcome.snapshot
+            self.version += 1
             for op in still_pending:  # made after the snapshot was read: show them again
                 self._replay(op)
             return outcome.changes if outcome.op.kind in ("undo", "redo") else []
@@ -182,6 +207,7 @@ class TriageSession:
         self._queue.put(op)
 
     def _apply(self, changes: Iterable[Change]) -> None:
+        self.version += 1
         for pid, _old, new in changes:
             if new is Status.INBOX:
                 self.state.statuses.pop(pid, None)
@@ -189,12 +215,14 @@ class TriageSession:
                 self.state.statuses[pid] = new
 
     def _set_note_locally(self, paper_id: str, note: str) -> None:
+        self.version += 1
         if note:
             self.state.notes[paper_id] = note
         else:
             self.state.notes.pop(paper_id, None)
 
     def _set_tags_locally(self, paper_id: str, tags: tuple[str, ...]) -> None:
+        self.version += 1
         if tags:
             self.state.tags[paper_id] = tags
         else:
@@ -213,6 +241,7 @@ class TriageSession:
             op = self._queue.get()
             if op is None:
                 return
+            self._go.wait(HOLD_LIMIT_S)
             outcome = self._persist(op)
             if outcome.error is not None and outcome.snapshot is None:
                 # The UI showed something the disk does not have: show the disk again.

@@ -13,13 +13,14 @@ its count stay right without a search per keystroke.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias, TypeVar
 
 from storage.models import Paper, Status
 from storage.text.sanitize import printable
+from storage.triage import Change
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
     from storage.search import Ranking
@@ -253,6 +254,15 @@ class SavedTab:
             self.row_array = np.asarray(found.rows, dtype=np.int64)
 
 
+def _same(kept: tuple[object, ...], stamp: tuple[object, ...]) -> bool:
+    """The same version (equal) of the same objects (identical)."""
+    return (
+        len(kept) == len(stamp)
+        and kept[0] == stamp[0]
+        and all(a is b for a, b in zip(kept[1:], stamp[1:], strict=True))
+    )
+
+
 class TriageView:
     """The main screen's state: which papers show, in which order, and what they are called.
 
@@ -260,8 +270,18 @@ class TriageView:
     view never writes them.
     """
 
-    def __init__(self, papers: list[Paper], statuses: Callable[[], Mapping[str, Status]]) -> None:
+    def __init__(
+        self,
+        papers: list[Paper],
+        statuses: Callable[[], Mapping[str, Status]],
+        version: Callable[[], int] | None = None,
+    ) -> None:
         self._statuses = statuses
+        #: A number that changes whenever the statuses do (the session's): the built-in tabs'
+        #: rows are then kept until it changes (a tab key costs no walk over the papers).
+        self._version = version
+        self._kept_rows: tuple[tuple[object, ...], dict[str, list[int]]] = ((), {})
+        self._kept_counts: tuple[tuple[object, ...], dict[str, int]] = ((), {})
         self.tab: TabName = "inbox"
         #: The search text, stripped ("" for no search).
         self.query = ""
@@ -460,11 +480,28 @@ class TriageView:
                 inside = tab.row_set
                 rows = [i for i in self.found.rows if i in inside]
             return self._live_rows(tab, rows)
-        allowed = TABS[self.tab][1]
+        return self.tab_rows(self.tab)
+
+    def tab_rows(self, name: TabName) -> list[int]:
+        """The rows of built-in tab ``name`` under the current search (a new list)."""
+        if self.found is not None or self._version is None:
+            return self._tab_rows_now(name)
+        stamp = self._stamp()
+        kept_stamp, kept = self._kept_rows
+        if not _same(kept_stamp, stamp):
+            kept = {}
+            self._kept_rows = (stamp, kept)
+        rows = kept.get(name)
+        if rows is None:
+            rows = kept[name] = self._tab_rows_now(name)
+        return list(rows)
+
+    def _tab_rows_now(self, name: TabName) -> list[int]:
+        allowed = TABS[name][1]
         base: Sequence[int]
         if self.found is not None:
             base = self.found.rows
-        elif self.tab == "inbox" and self.suggested_rows is not None:
+        elif name == "inbox" and self.suggested_rows is not None:
             # papers back in the Inbox since the suggestion was made follow, in list order
             seen = set(self.suggested_rows)
             rest = (i for i in range(len(self.papers)) if i not in seen)
@@ -484,15 +521,39 @@ class TriageView:
         ids, status_of, inbox = self.ids, statuses.get, Status.INBOX
         return [i for i in base if status_of(ids[i], inbox) in allowed]
 
+    def _stamp(self) -> tuple[object, ...]:
+        """What the built-in tabs' rows and counts depend on (compared by identity)."""
+        version = self._version() if self._version is not None else object()
+        return (version, self.papers, self.suggested_rows)
+
+    def decided(self, changes: Iterable[Change], before: int) -> None:
+        """Move the counts kept at version ``before`` by ``changes``, the one change made
+        since (a decision), rather than count every paper again at the next ``counts``."""
+        stamp, kept = self._kept_counts
+        if self._version is None or not _same(stamp, (before, *self._stamp()[1:])):
+            return
+        position = self.position
+        for pid, old, new in changes:
+            if pid in position:
+                kept[old.value] -= 1
+                kept[new.value] += 1
+        self._kept_counts = (self._stamp(), kept)
+
     def counts(self) -> dict[str, int]:
-        """Papers per tab. Counted in C (20,000 decisions at 100,000 papers: ~1 ms, not 25)."""
-        statuses = self._statuses()
-        found = Counter(statuses.values())
-        for pid in statuses.keys() - self.position.keys():  # decided, then gone from the lists
-            found[statuses[pid]] -= 1
-        counts = {s.value: found[s] for s in (Status.STARRED, Status.READ, Status.SKIPPED)}
-        counts["inbox"] = len(self.papers) - sum(counts.values())
-        counts["all"] = len(self.papers)
+        """Papers per tab. Counted in C (20,000 decisions at 100,000 papers: ~1 ms, not 25),
+        the built-in tabs' once per change of the statuses."""
+        stamp = self._stamp()
+        if _same(self._kept_counts[0], stamp):
+            counts = dict(self._kept_counts[1])
+        else:
+            statuses = self._statuses()
+            found = Counter(statuses.values())
+            for pid in statuses.keys() - self.position.keys():  # decided, then gone
+                found[statuses[pid]] -= 1
+            counts = {s.value: found[s] for s in (Status.STARRED, Status.READ, Status.SKIPPED)}
+            counts["inbox"] = len(self.papers) - sum(counts.values())
+            counts["all"] = len(self.papers)
+            self._kept_counts = (stamp, dict(counts))
         for tab in self.saved:  # a tab not searched yet has no count
             if tab.found is not None:
                 rows = tab.found.rows

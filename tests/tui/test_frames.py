@@ -17,7 +17,8 @@ from textual.app import App
 from textual.timer import Timer
 
 from tests.tui.helpers import make_app, ready, wait_for
-from tui.frames import IDLE_COLLECT_S, UPSTREAM, FrameTimer
+from tui.frames import AFTER_FRAME_LIMIT_S, IDLE_COLLECT_S, UPSTREAM, FrameTimer
+from tui.widgets import composed
 from tui.widgets.search_box import HOLD_PAINT_SECONDS
 
 SIZE = (120, 36)
@@ -96,8 +97,9 @@ async def test_a_letter_is_painted_anyway_when_its_search_is_slow(seeded_home: P
 
 
 def test_the_textual_code_frames_copies_is_what_it_was() -> None:
-    """An upgrade of Textual that changes what tui/frames.py copies must be looked at."""
-    for dotted, expected in UPSTREAM.items():
+    """An upgrade of Textual that changes what tui/frames.py copies, or what
+    tui/widgets/composed.py extends, must be looked at."""
+    for dotted, expected in {**UPSTREAM, **composed.UPSTREAM}.items():
         module_name, cls_name, member = dotted.rsplit(".", 2)
         found = inspect.getattr_static(
             getattr(importlib.import_module(module_name), cls_name), member
@@ -106,6 +108,7 @@ def test_the_textual_code_frames_copies_is_what_it_was() -> None:
         digest = hashlib.sha256(source.encode()).hexdigest()[:16]
         assert digest == expected, (
             f"Textual's {dotted} changed (Textual {version('textual')}): revisit tui/frames.py"
+            " and tui/widgets/composed.py"
         )
 
 
@@ -133,3 +136,29 @@ async def test_the_collector_runs_when_the_screen_is_still(seeded_home: Path) ->
         finally:
             gc.callbacks.remove(watch)
         assert full_passes
+
+
+async def test_after_frame_callbacks_run_after_the_frame(seeded_home: Path) -> None:
+    """Work put after a keystroke's frame runs once that frame is drawn, never before it
+    (Textual's call_after_refresh could run it before the widgets asked to be drawn)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.pause(0.2)
+        events: list[str] = []
+        refresh = screen._compositor_refresh
+
+        def drawing() -> None:
+            events.append("frame")
+            refresh()
+
+        screen._compositor_refresh = drawing  # type: ignore[method-assign]
+        screen.paper_list.move_by(1)
+        screen.call_after_frame(lambda: events.append("after"))
+        await wait_for(pilot, lambda: "after" in events)
+        assert events[0] == "frame" and events.index("after") > 0
+        events.clear()
+        screen.call_after_frame(lambda: events.append("after"))  # nothing to draw:
+        began = time.perf_counter()
+        await wait_for(pilot, lambda: "after" in events)  # it runs all the same
+        assert time.perf_counter() - began < AFTER_FRAME_LIMIT_S + 0.5

@@ -234,3 +234,38 @@ def test_triage_qualifiers_walk_the_smaller_side(papers: list[Paper]) -> None:
     assert view.rows() == [i for i in diffusion if i < 30]
     view.show_tab("saved:unread")
     assert view.rows() == list(range(30, 38))
+
+
+def test_counts_and_rows_kept_between_changes_stay_exact(papers: list[Paper]) -> None:
+    """Tabs' rows and counts kept per version of the statuses, moved by each decision,
+    are always what counting every paper again gives."""
+    import random
+
+    rng = random.Random(7)
+    statuses: dict[str, Status] = {}
+    version = [0]
+    kept = TriageView(papers, lambda: statuses, lambda: version[0])
+    fresh = view_of(papers, statuses)
+    ids = [p.id for p in papers]
+    tabs = ("inbox", "starred", "read", "skipped", "all")
+    for _ in range(300):
+        pid = rng.choice(ids)
+        new = rng.choice(list(Status))
+        before = version[0]
+        change = (pid, statuses.get(pid, Status.INBOX), new)
+        if rng.random() < 0.8:  # a decision, as the screen makes it
+            version[0] += 1
+            if new is Status.INBOX:
+                statuses.pop(pid, None)
+            else:
+                statuses[pid] = new
+            kept.decided([change], before)
+        else:  # anything else that changes the statuses moves the version
+            statuses[rng.choice(ids)] = rng.choice([Status.READ, Status.SKIPPED])
+            version[0] += 1
+        assert kept.counts() == fresh.counts()
+        tab = rng.choice(tabs)
+        assert kept.tab_rows(tab) == fresh.tab_rows(tab)
+    rows = kept.tab_rows("inbox")
+    rows.clear()  # a copy: the kept rows are not the caller's to change
+    assert kept.tab_rows("inbox") == fresh.tab_rows("inbox")

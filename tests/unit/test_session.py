@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from storage import Library, Status
-from storage.session import Outcome, TriageSession
+from storage.session import HOLD_LIMIT_S, Outcome, TriageSession
 
 
 class Collected:
@@ -180,3 +181,37 @@ def test_a_failed_removal_is_reported(library: Library) -> None:
     assert outcome.error is not None and "no list is named" in str(outcome.error)
     assert outcome.snapshot is not None and not outcome.papers_changed
     session.close()
+
+
+def test_held_writes_wait_for_their_release_and_never_for_long(library: Library) -> None:
+    session = TriageSession(library, Collected())
+    first, second = (p.id for p in library.papers()[:2])
+    session.hold_writes()
+    session.set_status([first], Status.READ)
+    assert session.status(first) is Status.READ  # shown at once
+    time.sleep(HOLD_LIMIT_S / 3)
+    assert session.busy  # held: not yet written…
+    assert Library(library.home).status(first) is Status.INBOX
+    session.release_writes()
+    assert session.flush(timeout=10)  # …released: written
+    assert Library(library.home).status(first) is Status.READ
+    session.hold_writes()  # a UI that never releases delays a write, never loses it
+    session.set_status([second], Status.STARRED)
+    assert session.close(timeout=10)
+    assert Library(library.home).status(second) is Status.STARRED
+
+
+def test_the_version_moves_with_every_change_of_the_live_state(library: Library) -> None:
+    session = TriageSession(library, Collected())
+    pid = library.papers()[0].id
+    seen = [session.version]
+    session.set_status([pid], Status.READ)
+    seen.append(session.version)
+    session.set_status([pid], Status.READ)  # no change: the same version
+    seen.append(session.version)
+    session.set_note(pid, "a note")
+    seen.append(session.version)
+    session.set_tags(pid, ["x"])
+    seen.append(session.version)
+    assert session.close(timeout=10)
+    assert seen[0] < seen[1] == seen[2] < seen[3] < seen[4]

@@ -17,6 +17,7 @@ from textual.strip import Strip
 
 from storage.models import Paper, Status
 from tui.text import printable
+from tui.widgets.composed import ComposedLines, compact, use_composed_lines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -81,7 +82,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     }
     """
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    #: No repaint of its own: ``watch_cursor`` repaints the two rows that change (a whole-list
+    #: repaint per ``j`` was half the keystroke's drawing).
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     class Highlighted(Message):
         """The cursor moved to another paper (or the list became empty: ``paper`` is None)."""
@@ -109,6 +112,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        use_composed_lines(self)
         self._papers = papers
         self._status_of = status_of
         self._noted = noted
@@ -121,6 +125,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         #: Set by ``render_lines`` for the lines it draws: the same for every line.
         self._base_style = Style()
         self._styles: dict[tuple[str, bool, bool], Style] = {}
+        #: The base style and focus the memoised styles (``_styles``) were made for.
+        self._style_state: tuple[Style, bool] | None = None
         self._width = 0
         #: Rows of the screen the scroll thumb covers, and its style (set per frame).
         self._thumb = range(0)
@@ -176,20 +182,44 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             self._position = None
         self._rows = rows
         set_virtual_size(self, Size(self.size.width, len(rows)))
+        self._move(self._landing(rows, keep, cursor), center=keep is not None)
+        self.refresh()
+
+    def _landing(self, rows: Sequence[int], keep: str | None, cursor: int | None) -> int:
+        """The row ``show(rows, keep=keep, cursor=cursor)`` puts the cursor on."""
         target = cursor if cursor is not None else self.cursor
         if keep is not None:
-            found = self.index_of(keep)
+            found = self._row_of(rows, keep)
             if found is not None:
                 target = found
-        self._move(max(0, min(target, len(rows) - 1)), center=keep is not None)
-        self.refresh()
+        return max(0, min(target, len(rows) - 1))
+
+    def prepare(self, rows: Sequence[int], keep: str | None, cursor: int | None) -> Paper | None:
+        """Draw ahead what ``show(rows, keep=keep, cursor=cursor)`` would show (its rows,
+        bordered and turned into escape codes), so that showing it costs its frame little:
+        the screen calls this for the other tabs while the user reads. Returns the paper
+        that would be under the cursor."""
+        height = self.scrollable_content_region.height
+        if not rows or height <= 0 or self._width <= 0 or self._style_state is None:
+            return None
+        target = self._landing(rows, keep, cursor)
+        top = _top_for(target, int(self.scroll_offset.y), height, len(rows), keep is not None)
+        thumb = thumb_rows(top, height, len(rows))
+        strips = [self._row_strip(rows, top + y, y, target, thumb) for y in range(height)]
+        composed = self._styles_cache
+        if isinstance(composed, ComposedLines):
+            composed.warm(self, strips.__getitem__, height)
+        return self._papers[rows[target]]
 
     def index_of(self, paper_id: str) -> int | None:
         """The row of a paper, or None when it is not shown."""
+        return self._row_of(self._rows, paper_id)
+
+    def _row_of(self, rows: Sequence[int], paper_id: str) -> int | None:
         if self._position is None:  # made once per list of papers: rows are searched in C
             self._position = {paper.id: i for i, paper in enumerate(self._papers)}
         try:
-            return self._rows.index(self._position[paper_id])
+            return rows.index(self._position[paper_id])
         except (KeyError, ValueError):
             return None
 
@@ -211,6 +241,31 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             row = top + y
             if row < len(self._rows) and self._papers[self._rows[row]].id in paper_ids:
                 self.refresh(Region(0, y, self.size.width, 1))
+
+    def set_title(self, title: str | None) -> None:
+        """Set the border's title (where the cursor is), repainting only the top border row.
+
+        Textual's ``border_title`` repaints the whole widget on every set: the title moves
+        with the cursor, and a whole-list repaint per ``j`` was half the keystroke's drawing.
+        """
+        self._set_border_text("_border_title", title, 0)
+
+    def set_subtitle(self, subtitle: str | None) -> None:
+        """Set the border's subtitle, repainting only the bottom border row."""
+        self._set_border_text("_border_subtitle", subtitle, self.outer_size.height - 1)
+
+    def _set_border_text(self, name: str, text: str | None, row: int) -> None:
+        new = None if text is None else self.render_str(text).expand_tabs(4).split()[0]
+        old = getattr(self, name)
+        if (new and new.markup) == (old and old.markup):  # Content's == ignores the styles
+            return
+        setattr(self, name, new)
+        if not self.is_mounted:
+            self.refresh()
+            return
+        # refresh() takes content coordinates: the border rows lie outside the content
+        left, top = self.content_offset
+        self.refresh(Region(-left, row - top, self.outer_size.width, 1))
 
     # -- cursor -----------------------------------------------------------------------------
     def _move(self, row: int, *, center: bool = False) -> None:
@@ -243,12 +298,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         if height <= 0:
             return
         top = int(self.scroll_offset.y)
-        if center and not (top <= self.cursor < top + height):
-            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True)
-        elif self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+        new_top = _top_for(self.cursor, top, height, len(self._rows), center)
+        if new_top != top:
+            self.scroll_to(y=new_top, animate=False, immediate=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(event.size.width, len(self._rows))
@@ -265,43 +317,62 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._line_cache.clear()
+        self._style_state = None
 
     # -- drawing ----------------------------------------------------------------------------
     def render_lines(self, crop: Region) -> list[Strip]:
         # What every line shares, worked out once per frame, not once per line (the style
-        # walks the widget's ancestors: a third of the cost of drawing a fresh screenful).
-        self._base_style = readable_style(self.rich_style)
-        self._styles = {}
+        # walks the widget's ancestors: a third of the cost of drawing a fresh screenful);
+        # the component styles only when the base style or the focus changed.
+        base = readable_style(self.rich_style)
+        if (base, self.has_focus) != self._style_state:
+            self._style_state = (base, self.has_focus)
+            self._base_style = base
+            self._styles = {}
+            self._line_cache.clear()
+            self._thumb_style = base + component_style(self, "paper-list--thumb")
         # the last column is the scroll thumb's
         self._width = max(0, (self.scrollable_content_region.width or self.size.width) - 1)
         top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
         self._thumb = thumb_rows(top, height, len(self._rows))
-        self._thumb_style = self._base_style + component_style(self, "paper-list--thumb")
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        thumb = Strip([thumb_segment(y, self._thumb, self._thumb_style)], 1)
-        return Strip.join([self._paper_line(y), thumb])
+        top = int(self.scroll_offset.y)
+        return self._row_strip(self._rows, top + y, y, self.cursor, self._thumb)
 
-    def _paper_line(self, y: int) -> Strip:
-        row = int(self.scroll_offset.y) + y
+    def _row_strip(self, rows: Sequence[int], row: int, y: int, cursor: int, thumb: range) -> Strip:
+        """Row ``row`` of ``rows`` drawn on screen line ``y``, with the thumb's column: the
+        same ``Strip`` object for as long as the row shows the same (what
+        tui/widgets/composed.py builds on)."""
         width = self._width
-        if row >= len(self._rows) or width <= 0:
-            return Strip.blank(width, self._base_style)
-        paper = self._papers[self._rows[row]]
-        status = self._status_of(paper.id)
-        is_cursor = row == self.cursor
-        marked = paper.id in self.marked
-        noted = self._noted(paper.id)
-        key = (paper.id, status, width, is_cursor, self.has_focus, marked, noted, paper.title)
+        in_thumb = y in thumb
+        paper = None
+        if row < len(rows) and width > 0:
+            paper = self._papers[rows[row]]
+            status = self._status_of(paper.id)
+            is_cursor = row == cursor
+            marked = paper.id in self.marked
+            noted = self._noted(paper.id)
+            key: tuple[object, ...] = (
+                paper.id, status, width, is_cursor, self.has_focus, marked, noted, paper.title,
+                in_thumb,
+            )  # fmt: skip
+        else:
+            key = (None, width, in_thumb)
         strip = self._line_cache.get(key)
         if strip is None:
-            strip = self._render_paper(paper, status, width, is_cursor, marked, noted)
-            self._line_cache[key] = strip
+            if paper is None:
+                line = Strip.blank(width, self._base_style)
+            else:
+                line = self._render_paper(paper, status, width, is_cursor, marked, noted)
+            tail = thumb_segment(y, thumb, self._thumb_style)
+            strip = self._line_cache[key] = Strip(compact([*line, tail]), width + 1)
         return strip
 
     def _style(self, component: str, marked: bool, is_cursor: bool) -> Style:
-        """The base style of a row plus a component's, memoised for the frame being drawn."""
+        """The base style of a row plus a component's, memoised until the base or the focus
+        changes."""
         key = (component, marked, is_cursor)
         style = self._styles.get(key)
         if style is None:
@@ -347,3 +418,15 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             title = set_cell_size(title, max(0, room - 1)) + "…" if room > 0 else ""
         title_segment = Segment(set_cell_size(title, room), title_style)
         return Strip([*left, title_segment, *right], width).crop(0, width)
+
+
+def _top_for(cursor: int, top: int, height: int, total: int, center: bool) -> int:
+    """The first line shown once the cursor is on row ``cursor``, from ``top`` on a view of
+    ``height`` lines over ``total`` rows (``center``: a cursor out of view is centred)."""
+    if center and not (top <= cursor < top + height):
+        top = max(0, cursor - height // 2)
+    elif cursor < top:
+        top = cursor
+    elif cursor >= top + height:
+        top = cursor - height + 1
+    return max(0, min(top, total - height))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -29,6 +30,7 @@ from textual.visual import Visual
 from storage.models import Paper, Status
 from tui.commands import bindings
 from tui.text import highlighted, printable
+from tui.widgets.composed import ComposedLines, compact, use_composed_lines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -122,6 +124,11 @@ class PaperPane(ScrollView, can_focus=True):
         self._thumb = range(0)
         self._base = Style()
         self._thumb_style = Style()
+        #: Rows as drawn (a wrapped line, its padding and the thumb's column), by the wrapped
+        #: lines' identity, the row and whether the thumb covers it: the same paper gives the
+        #: same ``Strip`` objects, which tui/widgets/composed.py builds on.
+        self._rows: LRUCache[Hashable, tuple[list[Strip], Strip]] = LRUCache(512)
+        use_composed_lines(self)
 
     @property
     def allow_vertical_scroll(self) -> bool:
@@ -187,9 +194,20 @@ class PaperPane(ScrollView, can_focus=True):
         12,000 papers, which would otherwise be spent inside the keystroke)."""
         width = self._text_width
         key = _wrap_key(view, width)
-        if width > 0 and key not in self._wrapped:
+        if width <= 0:
+            return
+        if key not in self._wrapped:
             text = paper_text(view, self._style)
             self._remember(key, view.paper, text, self._strips(text, width))
+        lines = self._wrapped[key][2]
+        if width != self._width:
+            return  # rows are drawn at the width of the lines shown: a resize is on its way
+        # and its first screenful drawn, bordered and turned into escape codes
+        height = self.scrollable_content_region.height
+        thumb = thumb_rows(0, height, len(lines))
+        composed = self._styles_cache
+        if isinstance(composed, ComposedLines):
+            composed.warm(self, lambda y: self._row(lines, y, y, thumb), height)
 
     @property
     def _text_width(self) -> int:
@@ -239,6 +257,7 @@ class PaperPane(ScrollView, can_focus=True):
         super().notify_style_update()
         self._styles = {}  # a new theme: colours again, the text again
         self._wrapped = {}
+        self._rows.clear()
         if self.is_mounted:
             self._render_text()
 
@@ -251,13 +270,21 @@ class PaperPane(ScrollView, can_focus=True):
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        lines = self._wrap()
-        row = int(self.scroll_offset.y) + y
+        return self._row(self._wrap(), int(self.scroll_offset.y) + y, y, self._thumb)
+
+    def _row(self, lines: list[Strip], row: int, y: int, thumb: range) -> Strip:
+        """Line ``row`` of ``lines`` drawn on screen row ``y``, with the thumb's column."""
+        key = (id(lines), row, y in thumb, self._base)
+        kept = self._rows.get(key)
+        if kept is not None and kept[0] is lines:
+            return kept[1]
         if 0 <= row < len(lines):
             line = lines[row].crop_extend(0, self._width, self._base)
         else:
             line = Strip.blank(self._width, self._base)
-        return Strip.join([line, Strip([thumb_segment(y, self._thumb, self._thumb_style)], 1)])
+        strip = Strip(compact([*line, thumb_segment(y, thumb, self._thumb_style)]), self._width + 1)
+        self._rows[key] = (lines, strip)
+        return strip
 
 
 #: How many wrapped papers the pane keeps (the one shown, its neighbours, a few visited).

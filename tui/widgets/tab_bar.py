@@ -46,6 +46,11 @@ class TabBar(Static):
     _spans: list[tuple[int, int, str]] = []
     #: The saved searches' tabs: (tab name, label), in order.
     _saved: tuple[tuple[str, str], ...] = ()
+    #: Component styles by name, until the styles change (each costs a walk of the CSS and
+    #: a blend, and a decision redraws the bar: see ``_component``).
+    _components: dict[str, Style] = {}
+    #: What the bar was last drawn for: counts, current tab, saved tabs, width.
+    _drawn: tuple[object, ...] = ()
 
     class Clicked(Message):
         """A tab was clicked."""
@@ -66,7 +71,10 @@ class TabBar(Static):
     def show(self, counts: Mapping[str, int], current: str) -> None:
         """Draw the tabs for these counts, ``current`` highlighted (a saved search's tab
         without a count yet shows "…")."""
-        self._shown = (counts, current)
+        drawn = (dict(counts), current, self._saved, self.size.width)
+        if drawn == self._drawn:
+            return  # (a tab key redraws the bar: often with the same counts)
+        self._shown, self._drawn = (counts, current), drawn
         narrow = self.size.width < SHORT_WIDTH
         if not self._saved:
             text, self._spans = self._draw(counts, current, short=narrow, progress=2)
@@ -108,7 +116,7 @@ class TabBar(Static):
         def tab(name: str, shown: str) -> None:
             count = counts.get(name)
             part = "current" if name == current else "empty" if count == 0 else ""
-            style = component_style(self, f"tab-bar--{part}") if part else Style()
+            style = self._component(f"tab-bar--{part}") if part else Style()
             spans.append((text.cell_len, text.cell_len + Text(shown).cell_len, name))
             text.append(shown, style=style)
 
@@ -127,11 +135,23 @@ class TabBar(Static):
         if progress == 2 and not short and total:
             filled = round(10 * done / total)
             text.append(" ")
-            text.append("█" * filled, style=component_style(self, "tab-bar--done"))
-            text.append("░" * (10 - filled), style=component_style(self, "tab-bar--todo"))
+            text.append("█" * filled, style=self._component("tab-bar--done"))
+            text.append("░" * (10 - filled), style=self._component("tab-bar--todo"))
         return text, spans
+
+    def _component(self, name: str) -> Style:
+        style = self._components.get(name)
+        if style is None:
+            style = self._components[name] = component_style(self, name)
+        return style
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        if self._shown is not None:  # a new theme: the colours again
+        # A new theme: the colours again, once every style has changed (the components'
+        # may change after this widget's own).
+        self.call_later(self._redraw)
+
+    def _redraw(self) -> None:
+        self._components, self._drawn = {}, ()
+        if self._shown is not None:
             self.show(*self._shown)

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.timer import Timer
 
 from storage.files import FileSignature
 from storage.library import Library
 from storage.models import Paper, Status
 from storage.session import TriageSession
 from storage.text.words import count
+from storage.triage import Change
 from tui.frames import PacedScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
 from tui.similarity import Similarity
 from tui.ui_state import load_ui_state
-from tui.view import TriageView
+from tui.view import TABS, TabName, TriageView
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane, PaperView
 from tui.widgets.search_box import SearchBox
@@ -25,6 +28,11 @@ from tui.widgets.tab_bar import TabBar
 
 if TYPE_CHECKING:
     from storage.search import SearchIndex
+
+#: Stillness (seconds) after a frame before the other tabs are drawn ahead, and the pause
+#: between two of them (each ~3-5 ms of the UI thread at 12,000 papers).
+TABS_AHEAD_AFTER_S = 0.05
+TAB_AHEAD_GAP_S = 0.01
 
 
 class MainBase(PacedScreen[None]):
@@ -44,11 +52,13 @@ class MainBase(PacedScreen[None]):
         #: The version of papers.json the papers are (to notice another process's import).
         self.papers_version = version
         self.keymap = keymap
-        self.view = TriageView(papers, lambda: session.state.statuses)
+        self.view = TriageView(papers, lambda: session.state.statuses, lambda: session.version)
         self.index: SearchIndex | None = None
         self.similarity = Similarity(self._notify_from_thread)
         #: The paper the detail pane shows.
         self.shown_paper: Paper | None = None
+        #: The timer of the next tab to draw ahead (``prepare_tabs_later``).
+        self._tabs_ahead: Timer | None = None
         #: How the user left the app's look (theme, split), remembered in HOME.
         self.ui = load_ui_state(library.home)
 
@@ -85,7 +95,7 @@ class MainBase(PacedScreen[None]):
     def update_list_title(self) -> None:
         """The list's title says where the cursor is, in which list, with how many marked."""
         plist = self.paper_list
-        plist.border_title = self.view.list_title(plist.cursor, plist.rows)
+        plist.set_title(self.view.list_title(plist.cursor, plist.rows))
 
     def show_current(self) -> None:
         """Show the paper under the cursor now, in the same frame as the list's change."""
@@ -99,7 +109,8 @@ class MainBase(PacedScreen[None]):
             self.detail.show(None)
             return
         self.detail.show(self.paper_view(paper))
-        self.call_after_refresh(self.prepare_neighbours, paper)
+        self.call_after_frame(partial(self.prepare_neighbours, paper))
+        self.call_after_frame(self.prepare_tabs_later)
 
     def paper_view(self, paper: Paper) -> PaperView:
         """What the pane shows of ``paper``: the paper with its triage state and search."""
@@ -114,19 +125,60 @@ class MainBase(PacedScreen[None]):
         )
 
     def prepare_neighbours(self, paper: Paper) -> None:
-        """Once the frame is out: wrap the papers a next key most likely shows (the rows
-        after and before the cursor), so that key spends no time wrapping an abstract."""
+        """Once the frame is out: draw ahead what a next key most likely shows (the papers
+        after and before the cursor, the list after a decision takes this paper out), so
+        that key spends no time wrapping an abstract or styling rows."""
         plist = self.paper_list
         if plist.current is not paper:  # the cursor moved on meanwhile: that key prepares
             return
-        for row in (plist.cursor + 1, plist.cursor - 1):
+        rows, cursor = plist.rows, plist.cursor
+        for row in (cursor + 1, cursor - 1):
             neighbour = plist.paper_at(row)
             if neighbour is not None:
                 self.detail.prepare(self.paper_view(neighbour))
+                plist.prepare(rows, None, row)  # the list after j or k
+        if not self.view.keeps(Status.READ, paper.id):  # the list after r, x or s
+            plist.prepare([*rows[:cursor], *rows[cursor + 1 :]], None, cursor)
+
+    def prepare_tabs_later(self) -> None:
+        """Draw the other tabs ahead (``prepare_tab``) once the user has been still for
+        ``TABS_AHEAD_AFTER_S``, one tab per turn of the event loop, so that a key pressed
+        meanwhile waits for one tab's work at most."""
+        if self._tabs_ahead is not None:
+            self._tabs_ahead.stop()
+        waiting = [name for name in TABS if name != self.view.tab]
+
+        def next_tab() -> None:
+            if waiting:
+                self.prepare_tab(waiting.pop(0))
+                self._tabs_ahead = self.set_timer(TAB_AHEAD_GAP_S, next_tab, name="tabs-ahead")
+
+        self._tabs_ahead = self.set_timer(TABS_AHEAD_AFTER_S, next_tab, name="tabs-ahead")
+
+    def prepare_tab(self, name: TabName) -> None:
+        """Draw ahead what the key of built-in tab ``name`` would show: its rows (kept by the
+        view), its list's screenful and the paper under its cursor (as ``action_show_tab``
+        would show them), so that switching costs its frame little."""
+        view = self.view
+        if view.only_marked or name == view.tab:
+            return
+        paper = self.paper_list.prepare(view.tab_rows(name), view.places.get(name), 0)
+        if paper is not None:
+            self.detail.prepare(self.paper_view(paper))
+
+    def set_status(self, ids: Sequence[str], status: Status) -> list[Change]:
+        """Decide papers now; their write waits until the frame that shows it is out (the
+        writer's Python work would take the GIL from that frame: see ``hold_writes``)."""
+        self.session.hold_writes()
+        self.call_after_frame(self.session.release_writes)
+        before = self.session.version
+        changes = self.session.set_status(ids, status)
+        self.view.decided(changes, before)
+        return changes
 
     def decide_many(self, ids: Sequence[str], status: Status) -> None:
         """Decide many papers at once: one write, one undo step."""
-        changes = self.session.set_status(ids, status)
+        changes = self.set_status(ids, status)
         self.view.marked.difference_update(ids)
         if not self.view.marked:
             self.view.only_marked = False

@@ -120,7 +120,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
             self.app.bell()
             return
         status = Status(value)
-        changes = self.session.set_status([paper.id], status)
+        changes = self.set_status([paper.id], status)
         self.view.marked.discard(paper.id)
         if self.view.keeps(status, paper.id):
             plist.refresh_paper({paper.id})

@@ -78,7 +78,15 @@ class SearchPart(MainBase):
 
     def action_clear_search(self) -> None:
         self.search_box.clear_text()
+        self.end_search()  # now: the list comes back in the frame that empties the box
         self.set_focus(self.paper_list)
+
+    def end_search(self) -> None:
+        """Show every paper of the tab again, the cursor still on the paper it was on (once:
+        the box's own change message finds the search ended)."""
+        if self.view.query or self.view.found is not None:
+            self.view.set_query("")
+            self.rebuild(counts=False)
 
     def on_key(self, event: Key) -> None:
         if event.key == "down" and self.search_box.has_focus:
@@ -91,8 +99,10 @@ class SearchPart(MainBase):
 
     @on(Input.Changed, "#search")
     def query_changed(self, event: Input.Changed) -> None:
-        if not self.view.set_query(event.value):  # the search ended: every paper again,
-            self.rebuild(counts=False)  # the cursor still on the paper it was on
+        if not event.value.strip():
+            self.end_search()
+        else:
+            self.view.set_query(event.value)
 
     def search_results(self, query: str, found: Found) -> None:
         """A search's papers arrived for the text in the box: list them, best first."""
@@ -107,7 +117,7 @@ class SearchPart(MainBase):
         note = self.view.list_note()
         if note != self._list_note:
             self._list_note = note
-            self.paper_list.border_subtitle = note or None
+            self.paper_list.set_subtitle(note or None)
 
     def searcher(self, index: SearchIndex) -> Callable[[str], Found]:
         """The search the box runs (in a thread): the app's ranking, mapped to rows."""

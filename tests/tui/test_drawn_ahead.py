@@ -1,0 +1,201 @@
+"""What a keystroke draws: the rows that changed, lines made ahead and reused, one writer held.
+
+The figures of issue 13 are measured by ``benchmarks.glass``; these tests hold the mechanisms
+those figures rest on: a ``j`` repaints two rows of the list (not the list), a decided paper
+leaving the Inbox moves rows drawn before (the same strips, not new ones), what the list and
+the pane would show after the next key or another tab is drawn while the user reads, and the
+decision's write waits for the frame that shows it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.segment import Segment
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widgets import Static
+
+from tests.tui.helpers import make_app, ready, settled
+from tui.screens.main.base import TABS_AHEAD_AFTER_S
+from tui.widgets.composed import ComposedLines, compact, use_composed_lines
+from tui.widgets.paper_pane import PaperPane
+
+SIZE = (120, 36)
+
+
+class Counting:
+    """Counts the calls of a method of one object (wrapped on the instance)."""
+
+    def __init__(self, target: object, name: str) -> None:
+        self.calls = 0
+        wrapped = getattr(target, name)
+
+        def counted(*args: object, **kwargs: object) -> object:
+            self.calls += 1
+            return wrapped(*args, **kwargs)
+
+        setattr(target, name, counted)
+
+
+async def test_j_repaints_two_rows_of_the_list_not_the_list(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        plist = screen.paper_list
+        await settled(pilot)
+        await pilot.pause(0.2)
+        drawn = Counting(plist, "render_line")
+        await pilot.press("j")
+        await pilot.pause(0.05)
+        assert plist.cursor == 1
+        assert drawn.calls == 2  # the row the cursor left, the row it came to
+        assert "2 / 38" in str(plist.border_title)  # the title (a border row) moved too
+
+
+async def test_rows_a_decision_moves_up_are_not_styled_again(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        plist = screen.paper_list
+        await pilot.press("j")  # (a key: the list is drawn as it is once focused)
+        await settled(pilot)
+        await pilot.pause(0.2)  # the list after r, x or s is drawn ahead meanwhile
+        composed = plist._styles_cache
+        assert isinstance(composed, ComposedLines)
+        asked, made = [0], [0]  # content rows asked for in frames, and made anew there
+        draw, style_line = composed.render, composed.render_line
+
+        def drawing(*args: Any, **kwargs: Any) -> list[Strip]:
+            misses = composed._by_content.misses
+            composed.render_line = styling  # type: ignore[method-assign]
+            try:
+                return draw(*args, **kwargs)
+            finally:
+                composed.render_line = style_line  # type: ignore[method-assign]
+                made[0] += composed._by_content.misses - misses
+
+        def styling(styles: Any, y: int, *args: Any) -> Strip:
+            asked[0] += y in composed._content_rows
+            return style_line(styles, y, *args)
+
+        composed.render = drawing  # type: ignore[method-assign]
+        before = plist.paper_at(plist.cursor + 1)
+        await pilot.press("r")
+        await pilot.pause(0.05)
+        assert plist.current is before  # the next paper moved up under the cursor
+        assert asked[0] >= plist.size.height - 1  # every row was drawn again (all moved)…
+        assert made[0] == 0  # …from bordered lines made ahead
+
+
+async def test_the_list_is_drawn_ahead_where_show_will_land(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(100, 20)) as pilot:
+        screen = await ready(pilot)
+        plist = screen.paper_list
+        await settled(pilot)
+        papers = list(plist.papers)
+        everything = list(range(len(papers)))
+        odd = everything[1::2]
+        cases = [
+            (everything, None, 0),
+            (everything, papers[30].id, 0),  # out of view: centred
+            (odd, papers[3].id, 0),
+            (odd, papers[4].id, 5),  # not in the rows: the cursor row
+            (odd, None, 500),  # past the end: the last row
+            (everything[:3], None, 2),
+        ]
+        for rows, keep, cursor in cases:
+            expected = plist.prepare(rows, keep, cursor)
+            plist.show(plist.papers, list(rows), keep=keep, cursor=cursor)
+            await pilot.pause()
+            assert plist.current is expected, (keep, cursor)
+
+
+async def test_another_tab_shows_the_paper_wrapped_ahead(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        pane = screen.query_one(PaperPane)
+        for key in "rrs":
+            await pilot.press(key)
+        await settled(pilot)
+        await pilot.pause(TABS_AHEAD_AFTER_S + 0.3)
+        first_read = screen.paper_list.papers[screen.view.tab_rows("read")[0]]
+        wrapped = [lines for paper, _text, lines in pane._wrapped.values() if paper is first_read]
+        assert wrapped, "the Read tab's first paper was not wrapped ahead"
+        await pilot.press("3")
+        await pilot.pause(0.05)
+        assert screen.view.tab == "read" and pane.shown is not None
+        assert pane.shown.paper is first_read
+        assert any(pane._lines is lines for lines in wrapped)  # not wrapped again
+
+
+async def test_a_decision_is_written_after_its_frame(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await settled(pilot)
+        session = app.session
+        held: list[bool] = []
+        persist = session._persist
+
+        def noting(op: object) -> object:
+            held.append(screen._after_frame is not None)  # callbacks still waiting: held
+            return persist(op)  # type: ignore[arg-type]
+
+        session._persist = noting  # type: ignore[method-assign]
+        await pilot.press("r")
+        await settled(pilot)
+        assert held == [False]  # written, and only once the frame's callbacks had run
+        assert app.library.status(screen.view.papers[0].id).value == "read"
+
+
+class Boxed(App[None]):
+    CSS = "Static { border: round red; padding: 1 2; height: 9; } #b { border: none; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("a line\nanother, longer line\n\nthe last", id="a")
+        yield Static("no border", id="b")
+
+
+@pytest.mark.parametrize("widget_id", ["a", "b"])
+async def test_composed_lines_are_textual_s_own(widget_id: str) -> None:
+    """Bordered and padded lines made by ComposedLines are the ones Textual makes."""
+    app = Boxed()
+    async with app.run_test(size=(40, 20)) as pilot:
+        widget = app.query_one(f"#{widget_id}")
+        await pilot.pause()
+        region = Region(0, 0, widget.size.width, widget.size.height)
+        theirs = [list(strip) for strip in widget.render_lines(region)]
+        use_composed_lines(widget)
+        ours = [list(strip) for strip in widget.render_lines(region)]
+        assert ours == theirs
+        again = widget.render_lines(region)
+        assert [list(strip) for strip in again] == theirs
+        assert isinstance(widget._styles_cache, ComposedLines)
+
+
+RED, BLUE = Style(color="red", bgcolor="black"), Style(color="blue", bgcolor="black")
+
+
+def test_compact_joins_what_a_terminal_draws_alike() -> None:
+    underlined = Style(color="blue", bgcolor="black", underline=True)
+    other_bg = Style(color="red", bgcolor="white")
+    segments = [
+        Segment("a", RED),
+        Segment("b", RED),  # same style: joined
+        Segment("  ", BLUE),  # blanks on the same background: joined, colour unseen
+        Segment("c", BLUE),  # text in another colour: kept apart
+        Segment("  ", underlined),  # an underline shows on blanks: kept
+        Segment(" ", other_bg),  # another background: kept
+        Segment("", None, []),  # a control segment: never joined
+    ]
+    joined = compact(segments)
+    assert [s.text for s in joined] == ["ab  ", "c", "  ", " ", ""]
+    assert Strip(joined).cell_length == Strip(segments).cell_length
+    assert joined[0].style == RED and joined[2].style == underlined
