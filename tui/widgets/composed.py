@@ -126,21 +126,20 @@ _SEEN_ON_BLANKS = ("underline", "underline2", "strike", "reverse", "overline", "
 
 
 def compact(segments: Iterable[Segment]) -> list[Segment]:
-    """Join neighbouring segments a terminal draws alike: the same style, or blanks after a
-    segment with the same background (a blank's foreground colour shows nowhere).
+    """Join blanks to the segment before them when it has the same background (a blank's
+    foreground colour shows nowhere).
 
     Textual writes every segment as its own style sequence and reset (~25 bytes): a list row
     made of ten segments cost more bytes in styles than in text, and bytes are time on the
-    way to the glass.
+    way to the glass. Text is never joined to text: a screenshot (SVG) lays each segment out
+    as one run of its font, where a symbol narrower or wider than a cell would move the
+    characters after it.
     """
     joined: list[Segment] = []
     for segment in segments:
-        if joined and not segment.control:
+        if joined and not segment.control and not segment.text.strip(" "):
             text, style, control = joined[-1]
-            if not control and (
-                style == segment.style
-                or (not segment.text.strip(" ") and _blank_alike(style, segment.style))
-            ):
+            if not control and _blank_alike(style, segment.style):
                 joined[-1] = Segment(text + segment.text, style)
                 continue
         joined.append(segment)

@@ -131,6 +131,8 @@ class MainBase(PacedScreen[None]):
         plist = self.paper_list
         if plist.current is not paper:  # the cursor moved on meanwhile: that key prepares
             return
+        if self.search_box.has_focus:  # typing: the next letter changes all of it (and its
+            return  # results would wait for this work)
         rows, cursor = plist.rows, plist.cursor
         for row in (cursor + 1, cursor - 1):
             neighbour = plist.paper_at(row)
@@ -146,6 +148,8 @@ class MainBase(PacedScreen[None]):
         meanwhile waits for one tab's work at most."""
         if self._tabs_ahead is not None:
             self._tabs_ahead.stop()
+        if self.index is None or self.view.query:  # starting (the index loads and the first
+            return  # search wants it), or searching (letters come fast: each one redraws)
         waiting = [name for name in TABS if name != self.view.tab]
 
         def next_tab() -> None:

@@ -142,6 +142,7 @@ class SearchPart(MainBase):
             self.index = event.index
             self.search_box.use(self.searcher(event.index))
             self.search_saved(event.index, event.papers, [tab.search for tab in self.view.saved])
+            self.prepare_tabs_later()
 
     # -- saved searches ---------------------------------------------------------------------
     @property
