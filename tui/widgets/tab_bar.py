@@ -48,7 +48,7 @@ class TabBar(Static):
     _saved: tuple[tuple[str, str], ...] = ()
     #: Component styles by name, until the styles change (each costs a walk of the CSS and
     #: a blend, and a decision redraws the bar: see ``_component``).
-    _components: dict[str, Style] = {}
+    _components: dict[str, Style] | None = None
     #: What the bar was last drawn for: counts, current tab, saved tabs, width.
     _drawn: tuple[object, ...] = ()
 
@@ -140,6 +140,8 @@ class TabBar(Static):
         return text, spans
 
     def _component(self, name: str) -> Style:
+        if self._components is None:  # (per bar: a class-wide dict would outlive a theme)
+            self._components = {}
         style = self._components.get(name)
         if style is None:
             style = self._components[name] = component_style(self, name)
@@ -152,6 +154,6 @@ class TabBar(Static):
         self.call_later(self._redraw)
 
     def _redraw(self) -> None:
-        self._components, self._drawn = {}, ()
+        self._components, self._drawn = None, ()
         if self._shown is not None:
             self.show(*self._shown)
