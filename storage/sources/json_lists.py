@@ -3,7 +3,7 @@ per line), including OpenReview's record shapes (``content`` dicts, ``{"value": 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,18 +85,28 @@ def read_jsonl(text: str, path: Path) -> ReadResult:
     result = ReadResult(source=str(path), list_name=path.stem)
     number = 0
     for line in text.splitlines():
-        if not line.strip():
-            continue
-        number += 1
-        try:
-            item = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            result.errors.append(RecordError(result.source, number, f"not JSON ({exc.msg})"))
-            continue
-        _add_item(result, number, item)
-    if not result.records and all("not JSON" in e.reason for e in result.errors):
-        raise SourceError(f"{path}: not valid JSON Lines (no line holds a JSON object)")
+        if line.strip():
+            number += 1
+            add_json_line(result, number, line)
+    refuse_no_json_lines(path, len(result.records), result.errors)
     return result
+
+
+def add_json_line(result: ReadResult, number: int, line: str) -> None:
+    """Line ``number`` of a JSON Lines list into ``result``: its record, or why it is none
+    (shared with the line-by-line import of a long list, storage/sources/registry.py)."""
+    try:
+        item = orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        result.errors.append(RecordError(result.source, number, f"not JSON ({exc.msg})"))
+        return
+    _add_item(result, number, item)
+
+
+def refuse_no_json_lines(path: Path, records: int, errors: Sequence[RecordError]) -> None:
+    """A list in which no line held a JSON object is no JSON Lines list."""
+    if not records and all("not JSON" in e.reason for e in errors):
+        raise SourceError(f"{path}: not valid JSON Lines (no line holds a JSON object)")
 
 
 def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]:

@@ -14,16 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import orjson
-
 from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.arxiv_email import ARXIV_EMAIL
 from storage.sources.bibtex import BIBTEX
 from storage.sources.csl_json import CSL_JSON
 from storage.sources.csv_lists import CSV_TSV
-from storage.sources.json_lists import JSON, JSON_LINES
-from storage.sources.json_lists import _add_item as add_json_item
+from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
 from storage.sources.limits import ListFile, ReadLimits, read_bounded
 from storage.sources.plain_text import PLAIN_TEXT
@@ -137,8 +134,7 @@ def _json_lines(
     path: Path, limits: ReadLimits, version: tuple[int, int, int], errors: list[RecordError]
 ) -> Iterator[SourceRecord]:
     """The records of a JSON Lines list, line by line, as ``JSON_LINES.read`` reads the text."""
-    source = str(path)
-    result = ReadResult(source=source, list_name=path.stem)  # one record at a time
+    result = ReadResult(source=str(path), list_name=path.stem)  # one record at a time
     number = found = 0
     at = 0  # where the line starts in the text (a BOM is not text)
     with ListFile(path, limits) as file:
@@ -154,19 +150,13 @@ def _json_lines(
                 if not line.strip():
                     continue
                 number += 1
-                try:
-                    item = orjson.loads(line)
-                except orjson.JSONDecodeError as exc:
-                    errors.append(RecordError(source, number, f"not JSON ({exc.msg})"))
-                    continue
-                add_json_item(result, number, item)
+                add_json_line(result, number, line)
                 errors.extend(result.errors)
                 result.errors.clear()
                 if result.records:
                     found += 1
                     yield result.records.pop()
-    if not found and all("not JSON" in e.reason for e in errors):
-        raise SourceError(f"{path}: not valid JSON Lines (no line holds a JSON object)")
+    refuse_no_json_lines(path, found, errors)
 
 
 def _first_without_bom(lines: Iterator[bytes]) -> Iterator[bytes]:

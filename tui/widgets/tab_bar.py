@@ -41,7 +41,6 @@ class TabBar(Static):
     }
     """
 
-    _shown: tuple[Mapping[str, int], str] | None = None
     #: Where each tab is drawn: (first column, end column, tab name).
     _spans: list[tuple[int, int, str]] = []
     #: The saved searches' tabs: (tab name, label), in order.
@@ -50,7 +49,7 @@ class TabBar(Static):
     #: a blend, and a decision redraws the bar: see ``_component``).
     _components: dict[str, Style] | None = None
     #: What the bar was last drawn for: counts, current tab, saved tabs, width.
-    _drawn: tuple[object, ...] = ()
+    _drawn: tuple[dict[str, int], str, tuple[tuple[str, str], ...], int] | None = None
 
     class Clicked(Message):
         """A tab was clicked."""
@@ -74,7 +73,7 @@ class TabBar(Static):
         drawn = (dict(counts), current, self._saved, self.size.width)
         if drawn == self._drawn:
             return  # (a tab key redraws the bar: often with the same counts)
-        self._shown, self._drawn = (counts, current), drawn
+        self._drawn = drawn
         narrow = self.size.width < SHORT_WIDTH
         if not self._saved:
             text, self._spans = self._draw(counts, current, short=narrow, progress=2)
@@ -154,6 +153,6 @@ class TabBar(Static):
         self.call_later(self._redraw)
 
     def _redraw(self) -> None:
-        self._components, self._drawn = None, ()
-        if self._shown is not None:
-            self.show(*self._shown)
+        drawn, self._components, self._drawn = self._drawn, None, None
+        if drawn is not None:
+            self.show(drawn[0], drawn[1])
