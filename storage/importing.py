@@ -24,6 +24,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from storage.errors import SourceError
+from storage.files.triage_file import doc_id, now
 from storage.identity import (
     abstract_identity,
     id_of_title,
@@ -33,7 +34,6 @@ from storage.identity import (
 )
 from storage.models import Decision, ImportReport, Merge, Paper, Status
 from storage.sources.fields import merge_extra
-from storage.triage import doc_id, now
 
 if TYPE_CHECKING:  # the readers load when a list is read: opening a library needs none
     from storage.sources.papers import Catalog

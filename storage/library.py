@@ -19,14 +19,40 @@ from typing import TYPE_CHECKING, Any, cast
 from tinydb import TinyDB
 from tinydb.table import Table
 
-from storage.derived import code_fingerprint, code_version
+from storage.cache.derived import code_fingerprint, code_version
+from storage.cache.loaded_papers import LoadedPapers
+from storage.cache.papers_cache import (
+    PAPERS_CACHE_FILE,
+    PapersCache,
+    PapersCacheReader,
+    write_papers_cache,
+)
 from storage.errors import LibraryError, SourceError, UnknownPaperError
-from storage.files import AtomicJSONStorage, FileSignature, HomeLock, Tables, signature
+from storage.files.atomic import AtomicJSONStorage, FileSignature, HomeLock, Tables, signature
+from storage.files.triage_file import (
+    DECIDE,
+    HISTORY_CHANGES_LIMIT,
+    HISTORY_LIMIT,
+    REMOVE,
+    RESTORE,
+    Change,
+    DayCount,
+    Step,
+    TriageState,
+    count_day,
+    days_from_tables,
+    doc_id,
+    normalise_tags,
+    now,
+    state_from_tables,
+)
+from storage.files.triage_file import (
+    SCHEMA as TRIAGE_SCHEMA,
+)
 from storage.gc_pause import collector_paused
 from storage.importing import Progress as Progress
 from storage.importing import gather, iter_decisions, resolve, take_decisions
 from storage.importing import store as store_incoming
-from storage.loaded_papers import LoadedPapers
 from storage.migration import migrate_papers, triage_migration
 from storage.models import ImportReport, Paper, Status
 from storage.removal import (
@@ -37,28 +63,7 @@ from storage.removal import (
     take_out_of,
     undo_removal,
 )
-from storage.snapshot import SNAPSHOT_FILE, Snapshot, SnapshotReader, write_snapshot
 from storage.stats import Counted, LibraryStats
-from storage.triage import (
-    DECIDE,
-    HISTORY_CHANGES_LIMIT,
-    HISTORY_LIMIT,
-    REMOVE,
-    RESTORE,
-    Change,
-    DayCount,
-    Step,
-    TriageSnapshot,
-    count_day,
-    days_from_tables,
-    doc_id,
-    normalise_tags,
-    now,
-    snapshot_from_tables,
-)
-from storage.triage import (
-    SCHEMA as TRIAGE_SCHEMA,
-)
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.sources.limits import ReadLimits
@@ -93,7 +98,7 @@ def reading_code() -> int:
     """The version of the code that reads ``papers.json`` into papers (what files derived
     from the papers depend on besides the file itself)."""
     readers = (paper_from_doc, Library._parse_papers, Library._lists_from)
-    return code_version("storage.snapshot", "storage.models") ^ code_fingerprint(*readers)
+    return code_version("storage.cache.papers_cache", "storage.models") ^ code_fingerprint(*readers)
 
 
 def paper_from_doc(doc: Mapping[str, Any]) -> Paper:
@@ -153,7 +158,7 @@ class Library:
         )
         self._loaded: LoadedPapers | None = None
         #: The last parse of triage.json read, and its triage (a command reads it twice).
-        self._triage_read: tuple[Tables, TriageSnapshot] | None = None
+        self._triage_read: tuple[Tables, TriageState] | None = None
 
     # -- files ------------------------------------------------------------------------------
     @property
@@ -212,19 +217,20 @@ class Library:
 
     def loaded_papers(self) -> LoadedPapers:
         """The papers of the current ``papers.json``, read only as far as asked: ids, a few
-        papers by row, chunks in list order, one field of each (see ``storage.loaded_papers``)."""
+        papers by row, chunks in list order, one field of each
+        (see ``storage.cache.loaded_papers``)."""
         return self._load_papers()
 
     def _load_papers(self) -> LoadedPapers:
-        """The papers of the current ``papers.json``: as last loaded, from its snapshot (read
-        as far as asked), or parsed (and then snapshotted for the next start)."""
+        """The papers of the current ``papers.json``: as last loaded, from its cache (read
+        as far as asked), or parsed (and then cached for the next start)."""
         sig = signature(self.papers_path)
         if self._loaded is not None and self._loaded.sig == sig:
             return self._loaded
         reader = None
         if sig is not None:
-            reader = SnapshotReader.open(
-                self.home / SNAPSHOT_FILE, sig, PAPERS_SCHEMA, _PAPER_FIELDS, reading_code()
+            reader = PapersCacheReader.open(
+                self.home / PAPERS_CACHE_FILE, sig, PAPERS_SCHEMA, _PAPER_FIELDS, reading_code()
             )
         if reader is not None:
             self._loaded = LoadedPapers(sig, reader.lists, self._reparse, reader=reader)
@@ -237,7 +243,7 @@ class Library:
         return self._parse_papers()[:2]
 
     def _parse_papers(self) -> tuple[list[Paper], FileSignature | None, dict[str, Any]]:
-        """The papers of ``papers.json`` parsed, in list order (and snapshotted), its version
+        """The papers of ``papers.json`` parsed, in list order (and cached), its version
         and its lists table."""
         found, sig = self._papers_store.load_signed()
         tables = found or {}
@@ -247,9 +253,9 @@ class Library:
         papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
         lists: dict[str, Any] = tables.get("lists", {})
         if sig is not None:
-            snapshot = Snapshot([_paper_row(p) for p in papers], lists)
-            path = self.home / SNAPSHOT_FILE
-            write_snapshot(path, sig, PAPERS_SCHEMA, _PAPER_FIELDS, snapshot, reading_code())
+            content = PapersCache([_paper_row(p) for p in papers], lists)
+            path = self.home / PAPERS_CACHE_FILE
+            write_papers_cache(path, sig, PAPERS_SCHEMA, _PAPER_FIELDS, content, reading_code())
         # the papers hold what is needed: the parsed file would double the memory for as
         # long as the library is open (an import reads the file again)
         self._papers_store.forget()
@@ -385,21 +391,21 @@ class Library:
                 self._save_decisions(docs)
                 if changes:
                     self._record(changes, RESTORE)
-        self._load_papers()  # snapshots the new papers now, not at the next start
+        self._load_papers()  # caches the new papers now, not at the next start
         if progress is not None:
             progress(total, total)
 
     # -- triage -----------------------------------------------------------------------------
-    def triage(self) -> TriageSnapshot:
+    def triage(self) -> TriageState:
         """Statuses, notes and tags of every paper, read in one go."""
         tables = self._triage_store.load() or {}
         read = self._triage_read
         if read is None or read[0] is not tables:  # the file changed (or was never read)
-            read = self._triage_read = (tables, snapshot_from_tables(tables))
+            read = self._triage_read = (tables, state_from_tables(tables))
         found = read[1]  # a copy: callers may change theirs
         if self._triage_migrated:
             self._save_migrated_triage()
-        return TriageSnapshot(
+        return TriageState(
             dict(found.statuses), dict(found.notes), dict(found.tags), dict(found.decided_at)
         )
 
@@ -465,7 +471,7 @@ class Library:
     def _undo_redo(self, undo: bool) -> StepDone:
         done = self._undo_redo_in_files(undo)
         if done.restored is not None or done.removed is not None:
-            # read (and snapshotted) here, as after a removal: the app's writer thread pays
+            # read (and cached) here, as after a removal: the app's writer thread pays
             # for it, not the screen that shows the papers next
             self._load_papers()
         return done
@@ -617,7 +623,7 @@ class Library:
     def stats(self, today: date | None = None) -> LibraryStats:
         """Counts per status, list and venue status; progress; rate and time to an empty Inbox."""
         tables = self._triage_store.load() or {}  # read once: counts and days agree
-        statuses = snapshot_from_tables(tables).statuses
+        statuses = state_from_tables(tables).statuses
         loaded = self._load_papers()  # three fields of each paper, not the papers
         counted = [loaded.column(f) for f in ("id", "list", "venue_status", "lists")]
         return LibraryStats.compute(

@@ -20,8 +20,8 @@ from typing import Any
 
 import orjson
 
-from storage.files import Tables, schema_of
-from storage.triage import Step, count_day, doc_id
+from storage.files.atomic import Tables, schema_of
+from storage.files.triage_file import Step, count_day, doc_id
 
 #: The table of ``papers.json`` that maps ids of schema 1 to their schema-2 ids.
 RENAMED_TABLE = "renamed"

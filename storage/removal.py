@@ -17,10 +17,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.files import AtomicJSONStorage
+from storage.files.atomic import AtomicJSONStorage
+from storage.files.triage_file import Change, doc_id, now
 from storage.importing import list_sizes
 from storage.models import Status
-from storage.triage import Change, doc_id, now
 
 #: ``papers.json``'s table of removed papers, by the token of their removal.
 REMOVED_TABLE = "removed"

@@ -13,18 +13,18 @@ from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
+from storage.files.ui_state import save_ui_state
 from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
-from storage.session import Outcome, TriageSession
 from storage.text.sanitize import printable, printable_block
 from tui.commands import PaperCommands, bindings
 from tui.config import load_config
 from tui.memory import kept_for_good
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
+from tui.session import Outcome, TriageSession
 from tui.syncing import AppSync
-from tui.ui_state import save_ui_state
 
 
 def sample_files() -> list[Path]:

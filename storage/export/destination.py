@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import LibraryError
-from storage.files import atomic_write, link_target, special_kind
+from storage.files.atomic import atomic_write, link_target, special_kind
 from storage.library import LOCK_FILE, PAPERS_FILE, TRIAGE_FILE
 
 

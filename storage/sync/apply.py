@@ -17,12 +17,12 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from storage.errors import UnknownPaperError
+from storage.files.triage_file import count_day, doc_id, now
 from storage.importing import list_sizes
 from storage.library import Library
 from storage.models import Status
 from storage.sync.merge import Plan
 from storage.sync.records import NOTE, STATUS, TAGS
-from storage.triage import count_day, doc_id, now
 
 #: The table of ``triage.json`` that marks the last merge written from each folder.
 SYNC_TABLE = "sync"

@@ -16,22 +16,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from storage.files.triage_file import TriageState
 from storage.models import Status
 from storage.sync.records import NOTE, PAPER, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
 from storage.sync.records import paper_digest as digest_of
 from storage.sync.state import SyncState
-from storage.triage import TriageSnapshot
 
 #: A register's value when nothing was ever recorded.
 DEFAULTS: Mapping[str, Any] = {STATUS: Status.INBOX.value, NOTE: "", TAGS: []}
 
 
-def triage_values(snapshot: TriageSnapshot, pid: str) -> dict[str, Any]:
+def triage_values(triage: TriageState, pid: str) -> dict[str, Any]:
     """A paper's triage as register values."""
     return {
-        STATUS: snapshot.status(pid).value,
-        NOTE: snapshot.notes.get(pid, ""),
-        TAGS: list(snapshot.tags.get(pid, ())),
+        STATUS: triage.status(pid).value,
+        NOTE: triage.notes.get(pid, ""),
+        TAGS: list(triage.tags.get(pid, ())),
     }
 
 
@@ -95,14 +95,14 @@ def touched_papers(history: Mapping[str, Any], seen: Mapping[str, Any]) -> dict[
     return touched
 
 
-def redecided(snapshot: TriageSnapshot, known: Mapping[str, float]) -> dict[str, float]:
+def redecided(triage: TriageState, known: Mapping[str, float]) -> dict[str, float]:
     """Papers whose status was set since the last sync (its time changed), even to the status
     they had then: an undo and a redo, or a decision taken back and made again."""
-    return {pid: at for pid, at in snapshot.decided_at.items() if known.get(pid) != at}
+    return {pid: at for pid, at in triage.decided_at.items() if known.get(pid) != at}
 
 
 def triage_changes(
-    snapshot: TriageSnapshot,
+    triage: TriageState,
     touched: Mapping[str, float | None],
     base: Base,
     state: SyncState,
@@ -118,12 +118,12 @@ def triage_changes(
     libraries synced for the first time merge by when their decisions were made.
     """
     registers = state.registers
-    pids: set[str] = set(snapshot.statuses) | set(snapshot.notes) | set(snapshot.tags)
+    pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
     records: list[Record] = []
     kept: set[str] = set()
     for pid in sorted(pids):
-        local = triage_values(snapshot, pid)
+        local = triage_values(triage, pid)
         changed = [
             kind
             for kind in TRIAGE_KINDS
@@ -135,7 +135,7 @@ def triage_changes(
             kept.add(pid)  # a removal keeps its papers' triage in its undo step
             continue
         for kind in changed:
-            made_at = snapshot.decided_at.get(pid) if kind == STATUS else None
+            made_at = triage.decided_at.get(pid) if kind == STATUS else None
             if made_at is None and kind == STATUS:
                 made_at = touched.get(pid)
             if state.fresh:

@@ -26,7 +26,8 @@ from typing import Any
 
 import orjson
 
-from storage.files import Tables, signature
+from storage.files.atomic import Tables, signature
+from storage.files.triage_file import state_from_tables
 from storage.library import Library
 from storage.sync.apply import apply_plan, written_generation
 from storage.sync.device import Device, clean_name, load_device, renew_device
@@ -52,7 +53,6 @@ from storage.sync.records import (
 )
 from storage.sync.state import SyncState, load_state, marker_key, save_state, state_path
 from storage.text.words import count
-from storage.triage import snapshot_from_tables
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
 CARD_EVERY_MS = 60 * 60 * 1000
@@ -192,13 +192,13 @@ class _Sync:
         written = {k: v for k, v in pending.items() if k in TRIAGE_KINDS}
         base = Base(state, written if written_here else {}, pending.get(PAPER) or {})
         again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
-        snapshot = snapshot_from_tables(triage)
+        triage_state = state_from_tables(triage)
         loaded = self.library.loaded_papers()
         present = lambda pid: loaded.row_of(pid) is not None  # noqa: E731
         touched = touched_papers(triage.get("history", {}), state.steps)
-        for pid, at in redecided(snapshot, state.decided_at).items():
+        for pid, at in redecided(triage_state, state.decided_at).items():
             touched[pid] = at if touched.get(pid, 0.0) is not None else None
-        records, kept = triage_changes(snapshot, touched, base, state, self.clock, present)
+        records, kept = triage_changes(triage_state, touched, base, state, self.clock, present)
         self._send(records)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update(pid for pid in kept if present(pid))
@@ -211,7 +211,7 @@ class _Sync:
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
             again[kind].update(self.folded.changed[PAPER])
         papers = self._load_papers() if again[PAPER] else None
-        plan = plan_merge(state, again, snapshot, papers, self.folded.docs)
+        plan = plan_merge(state, again, triage_state, papers, self.folded.docs)
         if plan.unusable:
             self.report.problems.append(
                 f"{len(plan.unusable)} paper record(s) are no paper this version reads: "
@@ -372,7 +372,7 @@ class _Sync:
             self.dirty = True
         marks = step_marks(triage.get("history", {}))
         version = list(signature(self.library.papers_path) or ())
-        decided = snapshot_from_tables(triage).decided_at
+        decided = state_from_tables(triage).decided_at
         if marks != state.steps or version != state.papers_version or decided != state.decided_at:
             state.steps, state.papers_version, state.decided_at = marks, version, decided
             self.dirty = True

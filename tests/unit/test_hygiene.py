@@ -31,7 +31,9 @@ def test_storage_module_does_not_import_textual(module: str) -> None:
 
 
 def test_every_storage_module_is_checked() -> None:
-    assert {"storage.library", "storage.search", "storage.files", "storage.export"} <= set(MODULES)
+    assert {"storage.library", "storage.search", "storage.files.atomic", "storage.export"} <= set(
+        MODULES
+    )
 
 
 def test_import_contracts_hold() -> None:

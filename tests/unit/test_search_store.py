@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-import storage.array_file as array_file
+import storage.cache.array_file as array_file
 from benchmarks.corpus import load_real_papers, relevance_queries
 from storage import Library, Paper
-from storage.files import FileSignature, signature
-from storage.search import SearchIndex
-from storage.search.store import (
+from storage.cache.search_index import (
     INDEX_FILE,
     build_elsewhere,
     index_for,
     load_index,
     save_index,
 )
+from storage.files.atomic import FileSignature, signature
+from storage.search import SearchIndex
 
 #: Queries that reach every part of the ranking: typos, prefixes, compounds, phrases,
 #: exclusions, qualifiers, an author's name, filters alone.

@@ -17,9 +17,9 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 from storage.errors import LibraryError
 from storage.export import EXPORTERS, export
 from storage.export.destination import export_target, write_export
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
-from storage.triage import TriageSnapshot
 from tui import links
 from tui.commands import bindings
 from tui.paths import typed_path
@@ -42,7 +42,7 @@ class ExportScreen(ModalScreen[None]):
     BINDINGS = bindings("export")
 
     def __init__(
-        self, choices: Sequence[Choice], triage: TriageSnapshot, name: str, home: Path
+        self, choices: Sequence[Choice], triage: TriageState, name: str, home: Path
     ) -> None:
         super().__init__()
         self.choices = list(choices)

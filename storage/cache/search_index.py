@@ -2,11 +2,11 @@
 
 Building the index of 100,000 papers takes ~20 s; loading it takes a fraction of a second, so
 that every ``papers search`` and every start of the app after the first reuse it. The file
-(``storage.array_file``) holds the index's numpy arrays, read straight from a read-only memory
+(``storage.cache.array_file``) holds the index's numpy arrays, read straight from a read-only memory
 map (only the pages a search touches are read), and the Python parts (words, a checksum of
 the paper ids, venues, lists, method names, look-up tables).
 
-It is derived data (``storage.derived``) and never trusted: it is used only when its key names
+It is derived data (``storage.cache.derived``) and never trusted: it is used only when its key names
 the exact version of ``papers.json`` (inode, size, modification time), the paper fields, the
 code that indexes and reads papers, the Python and numpy reading it, and when its size and the
 checksums of its header and body hold and its paper ids are those of the papers given.
@@ -14,7 +14,7 @@ Anything else and it is ignored (the caller builds the index again and saves it 
 
 Only an index as built (one segment, every slot live, slot = place in the list) is saved: the
 paper of slot ``i`` is then the ``i``-th of the papers the loader is given, which may be read
-lazily (``storage.loaded_papers.PaperSequence``) so that a search reads only its hits.
+lazily (``storage.cache.loaded_papers.PaperSequence``) so that a search reads only its hits.
 """
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ from typing import Any, Final
 
 import numpy as np
 
-from storage.array_file import (
+from storage.cache.array_file import (
     Array,
     load_or_build,
     papers_key,
     read_array_file,
     write_array_file,
 )
-from storage.files import FileSignature
-from storage.loaded_papers import PaperSequence, ids_checksum, ids_of
+from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
+from storage.files.atomic import FileSignature
 from storage.models import Paper
 from storage.search.index import SearchIndex
 from storage.search.postings import Postings, Segment
@@ -49,13 +49,13 @@ FORMAT: Final = 2
 _KIND: Final = "search index"
 #: The modules whose code decides what an index of given papers holds.
 _INDEXING_CODE: Final = (
-    "storage.array_file",
+    "storage.cache.array_file",
     "storage.search.build",
     "storage.search.postings",
     "storage.search.table",
     "storage.search.text",
     "storage.search.vocabulary",
-    "storage.search.store",
+    "storage.cache.search_index",
     "storage.text.latex",
     "storage.text.normalize",
     "storage.text.symbols",
@@ -190,7 +190,7 @@ def build_elsewhere(
     package_root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
-    command = [sys.executable, "-m", "storage.search.store", str(home), *map(str, sig)]
+    command = [sys.executable, "-m", "storage.cache.search_index", str(home), *map(str, sig)]
     try:
         child = subprocess.Popen(
             command,
@@ -212,7 +212,7 @@ def build_elsewhere(
 
 
 def _build_and_save(argv: Sequence[str]) -> int:
-    """``python -m storage.search.store HOME INODE SIZE MTIME_NS``: what ``build_elsewhere``
+    """``python -m storage.cache.search_index HOME INODE SIZE MTIME_NS``: what ``build_elsewhere``
     runs. Exit 0 when the index of that version of HOME's papers.json was saved."""
     from storage.library import Library
 

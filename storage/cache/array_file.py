@@ -9,7 +9,7 @@ block of the Python values.
 Reading checks everything before anything is believed (the key, the size, both checksums)
 and hands out the arrays as read-only views of a memory map: only the pages a caller touches
 are read from disk (the checksum's pass lets its pages go as it goes). A file is only ever
-replaced (``storage.derived.write_derived``), never written in place, so a map stays valid
+replaced (``storage.cache.derived.write_derived``), never written in place, so a map stays valid
 while it is used.
 """
 
@@ -27,8 +27,8 @@ from typing import Any, BinaryIO, Final, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from storage.derived import code_version, python_tag, write_derived
-from storage.files import FileSignature
+from storage.cache.derived import code_version, python_tag, write_derived
+from storage.files.atomic import FileSignature
 from storage.models import Paper
 
 _Index = TypeVar("_Index")

@@ -85,7 +85,7 @@ class Step:
 
 
 @dataclass(slots=True)
-class TriageSnapshot:
+class TriageState:
     """The whole triage state as plain dictionaries, read in one go."""
 
     statuses: dict[str, Status] = field(default_factory=dict)
@@ -111,9 +111,9 @@ class DayCount:
         return sum(n for s, n in self.counts.items() if s is not Status.INBOX)
 
 
-def snapshot_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageSnapshot:
+def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
     """Read the triage tables of a parsed ``triage.json``."""
-    snap = TriageSnapshot()
+    snap = TriageState()
     for key, doc in tables.get("decisions", {}).items():
         pid = doc.get("id") or f"{int(key):012x}"
         status = Status(doc.get("status", "inbox"))

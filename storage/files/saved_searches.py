@@ -20,7 +20,7 @@ from typing import Any, Final
 import orjson
 
 from storage.errors import DamagedFileError, LibraryError, NewerFileError
-from storage.files import HomeLock, atomic_write, backup_path
+from storage.files.atomic import HomeLock, atomic_write, backup_path
 from storage.text.normalize import fold
 
 SEARCHES_FILE: Final = "searches.json"
