@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from storage.files.triage_file import Change
-from storage.removal import Removal
+from storage.models import Removal
 from storage.text.words import count, plural
 from tui.session import PAPER_KINDS, Outcome
 

@@ -25,8 +25,7 @@ from typing import Literal
 
 from storage.files.triage_file import Change, TriageState, normalise_tags
 from storage.library import Library
-from storage.models import Status
-from storage.removal import Removal
+from storage.models import Removal, Status
 
 #: The longest the writer waits for ``release_writes`` after ``hold_writes``: a UI that never
 #: releases (it crashed mid-frame) delays a decision's write by this much, never loses it.

@@ -20,14 +20,14 @@ import marshal
 import mmap
 import threading
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from storage.cache.derived import code_version, python_tag, write_derived
+from storage.cache.derived import python_tag, write_derived
 from storage.files.atomic import FileSignature
 from storage.models import Paper
 
@@ -49,13 +49,12 @@ class ArrayFile(NamedTuple):
     values: Any
 
 
-def papers_key(sig: FileSignature, modules: Sequence[str]) -> tuple[Any, ...]:
-    """The key of a file derived from the papers of ``papers.json`` version ``sig`` by the code
-    of ``modules``: also the paper fields, the code reading the papers, and numpy."""
-    from storage.library import reading_code  # the library reads no index: only when used
-
+def papers_key(sig: FileSignature) -> tuple[Any, ...]:
+    """The key of a file derived from the papers of ``papers.json`` version ``sig``: also the
+    paper fields and numpy (the file's own ``FORMAT``, bumped by hand when the code that makes
+    it changes what it holds, is in its magic line)."""
     fields = tuple(f.name for f in dataclasses.fields(Paper))
-    return (tuple(sig), fields, code_version(*modules), reading_code(), np.__version__)
+    return (tuple(sig), fields, np.__version__)
 
 
 def load_or_build(

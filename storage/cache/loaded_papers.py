@@ -17,11 +17,19 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence, Sequence
+from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from storage.cache.papers_cache import DamagedCacheError, PapersCacheReader
+from storage.cache.papers_cache import (
+    PAPERS_CACHE_FILE,
+    DamagedCacheError,
+    PapersCache,
+    PapersCacheReader,
+    write_papers_cache,
+)
 from storage.errors import LibraryError
 from storage.files.atomic import FileSignature
+from storage.files.papers_file import FIELDS, SCHEMA, PapersFile, paper_row
 from storage.models import Paper, Status
 
 #: Reads ``papers.json`` again: its papers in list order, and the version they are.
@@ -30,6 +38,29 @@ _Arg = TypeVar("_Arg")
 _Found = TypeVar("_Found")
 #: Chunks of papers kept decoded for random access (a search's hits, phrase checks).
 _CHUNKS_KEPT = 32
+
+
+def open_papers(papers_file: PapersFile, home: Path) -> LoadedPapers:
+    """The papers of the current ``papers.json``: from ``papers.cache`` (read as far as asked)
+    when it was made from this very version, else parsed, and cached for the next start."""
+    path = home / PAPERS_CACHE_FILE
+
+    def parse() -> tuple[list[Paper], FileSignature | None, dict[str, Any]]:
+        papers, sig, lists = papers_file.parse()
+        if sig is not None:
+            content = PapersCache([paper_row(p) for p in papers], lists)
+            write_papers_cache(path, sig, SCHEMA, FIELDS, content)
+        return papers, sig, lists
+
+    def reparse() -> tuple[list[Paper], FileSignature | None]:
+        return parse()[:2]
+
+    sig = papers_file.signature()
+    reader = PapersCacheReader.open(path, sig, SCHEMA, FIELDS) if sig is not None else None
+    if reader is not None:
+        return LoadedPapers(sig, reader.lists, reparse, reader=reader)
+    papers, sig, lists = parse()
+    return LoadedPapers(sig, lists, reparse, papers=papers)
 
 
 class PapersChangedError(LibraryError):

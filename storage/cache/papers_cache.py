@@ -9,12 +9,13 @@ chunk field by field (one ``marshal`` block per field, each with its own checksu
   the blocks of its chunk;
 - counting papers per list reads the ``list`` blocks.
 
-It is derived data (``storage.cache.derived``): the header names the version of ``papers.json`` it
-was made from (inode, size, modification time), its schema, the paper fields, the code that
-read it and the Python that wrote it, and is checked (size and checksum) before anything in it
-is believed; each block is checked when read. A damaged block raises ``DamagedCacheError``
-for the reader to fall back on the JSON, the one source of truth. A valid cache also proves
-that the JSON it names parsed and that its every record was readable: it is written only then.
+It is derived data (``storage.cache.derived``): the header names the version of ``papers.json``
+it was made from (inode, size, modification time), its schema, the paper fields, the format of
+this file (``FORMAT``) and the Python that wrote it, and is checked (size and checksum) before
+anything in it is believed; each block is checked when read. A damaged block raises
+``DamagedCacheError`` for the reader to fall back on the JSON, the one source of truth. A valid
+cache also proves that the JSON it names parsed and that its every record was readable: it is
+written only then.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from storage.cache.derived import python_tag, write_derived_with
 from storage.files.atomic import FileSignature
 
 PAPERS_CACHE_FILE = "papers.cache"
-#: Bumped whenever the layout of the file changes (what it holds is in its key).
-FORMAT = 2
+#: Bumped by hand whenever the layout of the file changes, or what it holds of a paper does
+#: (``storage.files.papers_file``'s ``paper_from_doc``): a cache of another format is made again.
+FORMAT = 3
 #: Papers per chunk: what ``papers list | head`` reads, and showing one paper (~0.4 MB).
 CHUNK_ROWS = 256
 _MAGIC = b"papers-tui papers.cache %d " % FORMAT + python_tag() + b"\n"
@@ -50,8 +52,8 @@ class DamagedCacheError(Exception):
     """A block of the cache fails its checksum: the cache must not be used any more."""
 
 
-def _key(sig: FileSignature, schema: int, fields: tuple[str, ...], code: int) -> tuple[Any, ...]:
-    return (tuple(sig), schema, fields, code)
+def _key(sig: FileSignature, schema: int, fields: tuple[str, ...]) -> tuple[Any, ...]:
+    return (tuple(sig), schema, fields)
 
 
 def write_papers_cache(
@@ -60,7 +62,6 @@ def write_papers_cache(
     schema: int,
     fields: tuple[str, ...],
     content: PapersCache,
-    code: int = 0,
 ) -> None:
     """Write the cache of file version ``sig`` (best effort), each block as it is made.
 
@@ -68,7 +69,7 @@ def write_papers_cache(
     first block: 100,000 papers make 160 MB of blocks, never all in memory. What the header
     does not fill of its room is zeros, which ``marshal.loads`` leaves unread.
     """
-    key = _key(sig, schema, fields, code)
+    key = _key(sig, schema, fields)
     rows = content.rows
     chunks = -(-len(rows) // CHUNK_ROWS)
     room = _header_room(key, chunks * len(fields), content.lists)
@@ -128,16 +129,16 @@ class PapersCacheReader:
 
     @classmethod
     def open(
-        cls, path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...], code: int = 0
+        cls, path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...]
     ) -> PapersCacheReader | None:
         """The cache at ``path`` if it was made from the file version ``sig`` by a reader of
-        ``papers.json`` schema ``schema`` with these paper ``fields`` and code, else None."""
+        ``papers.json`` schema ``schema`` with these paper ``fields``, else None."""
         try:
             handle = path.open("rb")
         except OSError:
             return None
         try:
-            reader = cls._checked(handle, sig, schema, fields, code)
+            reader = cls._checked(handle, sig, schema, fields)
         except (OSError, ValueError, EOFError, TypeError, IndexError):
             reader = None  # not what we wrote
         if reader is None:
@@ -146,7 +147,7 @@ class PapersCacheReader:
 
     @classmethod
     def _checked(
-        cls, handle: BinaryIO, sig: FileSignature, schema: int, fields: tuple[str, ...], code: int
+        cls, handle: BinaryIO, sig: FileSignature, schema: int, fields: tuple[str, ...]
     ) -> PapersCacheReader | None:
         start = handle.read(len(_MAGIC) + _LENGTHS)
         if len(start) < len(_MAGIC) + _LENGTHS or not start.startswith(_MAGIC):
@@ -157,8 +158,8 @@ class PapersCacheReader:
         if len(head) != size or zlib.crc32(head) != checksum:
             return None  # torn or damaged
         key, count, chunk_rows, body_size, blocks, lists = marshal.loads(head)
-        if key != _key(sig, schema, fields, code):
-            return None  # made from another version of papers.json, or by other code
+        if key != _key(sig, schema, fields):
+            return None  # made from another version of papers.json
         body_start = len(start) + size
         chunks = -(-count // chunk_rows) if chunk_rows > 0 else -1
         if (
@@ -203,19 +204,3 @@ class PapersCacheReader:
         """Close the file (the reader raises ``DamagedCacheError`` if read afterwards)."""
         with self._lock:
             self._handle.close()
-
-
-def read_papers_cache(
-    path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...], code: int = 0
-) -> PapersCache | None:
-    """The whole cache at ``path`` if it is valid for ``sig`` (see ``PapersCacheReader.open``)."""
-    reader = PapersCacheReader.open(path, sig, schema, fields, code)
-    if reader is None:
-        return None
-    try:
-        rows = [row for chunk in range(reader.chunks) for row in reader.rows(chunk)]
-    except DamagedCacheError:
-        return None
-    finally:
-        reader.close()
-    return PapersCache(rows, reader.lists)

@@ -2,13 +2,13 @@
 
 Building the index of 100,000 papers takes ~20 s; loading it takes a fraction of a second, so
 that every ``papers search`` and every start of the app after the first reuse it. The file
-(``storage.cache.array_file``) holds the index's numpy arrays, read straight from a read-only memory
-map (only the pages a search touches are read), and the Python parts (words, a checksum of
-the paper ids, venues, lists, method names, look-up tables).
+(``storage.cache.array_file``) holds the index's numpy arrays, read straight from a read-only
+memory map (only the pages a search touches are read), and the Python parts (words, a
+checksum of the paper ids, venues, lists, method names, look-up tables).
 
-It is derived data (``storage.cache.derived``) and never trusted: it is used only when its key names
-the exact version of ``papers.json`` (inode, size, modification time), the paper fields, the
-code that indexes and reads papers, the Python and numpy reading it, and when its size and the
+It is derived data (``storage.cache.derived``) and never trusted: it is used only when its key
+names the exact version of ``papers.json`` (inode, size, modification time), the paper fields,
+its ``FORMAT``, the Python and numpy reading it, and when its size and the
 checksums of its header and body hold and its paper ids are those of the papers given.
 Anything else and it is ignored (the caller builds the index again and saves it anew).
 
@@ -44,23 +44,12 @@ from storage.search.table import PaperTable
 from storage.search.vocabulary import Vocabulary
 
 INDEX_FILE: Final = "search.index"
-#: Bumped whenever the layout of the file changes (what it holds is in its key).
-FORMAT: Final = 2
+#: Bumped by hand whenever what an index of given papers holds changes: the layout of this
+#: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
+#: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
+#: ``Paper`` fields). An index of another format is ignored and built again.
+FORMAT: Final = 3
 _KIND: Final = "search index"
-#: The modules whose code decides what an index of given papers holds.
-_INDEXING_CODE: Final = (
-    "storage.cache.array_file",
-    "storage.search.build",
-    "storage.search.postings",
-    "storage.search.table",
-    "storage.search.text",
-    "storage.search.vocabulary",
-    "storage.cache.search_index",
-    "storage.text.latex",
-    "storage.text.normalize",
-    "storage.text.symbols",
-    "storage.models",
-)
 
 
 def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
@@ -104,7 +93,7 @@ def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
         vocabulary.live_papers,
         bucket_keys,
     )
-    return write_array_file(path, _KIND, FORMAT, papers_key(sig, _INDEXING_CODE), arrays, values)
+    return write_array_file(path, _KIND, FORMAT, papers_key(sig), arrays, values)
 
 
 def load_index(path: Path, sig: FileSignature, papers: Sequence[Paper]) -> SearchIndex | None:
@@ -114,7 +103,7 @@ def load_index(path: Path, sig: FileSignature, papers: Sequence[Paper]) -> Searc
         path,
         _KIND,
         FORMAT,
-        papers_key(sig, _INDEXING_CODE),
+        papers_key(sig),
         lambda found: _assemble(found.arrays, found.values, papers),
     )
 

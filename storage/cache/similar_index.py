@@ -30,17 +30,11 @@ from storage.similar.index import SimilarityIndex
 from storage.similar.matrix import Matrix
 
 SIMILAR_FILE: Final = "similar.index"
-#: Bumped whenever the layout of the file changes (what it holds is in its key).
-FORMAT: Final = 2
+#: Bumped by hand whenever what the matrix of given papers holds changes: the layout of this
+#: file, or the code that decides it (``storage.similar``'s ``matrix`` and ``terms``, the
+#: ``Paper`` fields). A file of another format is ignored and made again.
+FORMAT: Final = 3
 _KIND: Final = "similarity index"
-#: The modules whose code decides what the matrix of given papers holds.
-_MATRIX_CODE: Final = (
-    "storage.cache.array_file",
-    "storage.similar.matrix",
-    "storage.similar.terms",
-    "storage.cache.similar_index",
-    "storage.models",
-)
 _ARRAYS: Final = ("indptr", "indices", "data", "post_ptr", "post_docs", "post_data")
 
 
@@ -49,7 +43,7 @@ def save_similarity(path: Path, sig: FileSignature, index: SimilarityIndex) -> b
     matrix = index.matrix
     arrays = {name: getattr(matrix, name) for name in _ARRAYS}
     values = (ids_checksum(matrix.ids), list(matrix.terms))
-    return write_array_file(path, _KIND, FORMAT, papers_key(sig, _MATRIX_CODE), arrays, values)
+    return write_array_file(path, _KIND, FORMAT, papers_key(sig), arrays, values)
 
 
 def load_similarity(
@@ -61,7 +55,7 @@ def load_similarity(
         path,
         _KIND,
         FORMAT,
-        papers_key(sig, _MATRIX_CODE),
+        papers_key(sig),
         lambda found: _index(found, papers),
     )
 

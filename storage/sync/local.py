@@ -13,10 +13,10 @@ from its register now was changed here since: that is a record to send. Two subt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from storage.files.triage_file import TriageState
+from storage.files.triage_model import Step, TriageState
 from storage.models import Status
 from storage.sync.records import NOTE, PAPER, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
 from storage.sync.records import paper_digest as digest_of
@@ -68,30 +68,25 @@ class Base:
         return held is not None and held[2] is None
 
 
-def step_marks(history: Mapping[str, Any]) -> dict[str, list[Any]]:
+def step_marks(steps: Iterable[Step]) -> dict[str, list[Any]]:
     """The undo log's steps as remembered between syncs: number → [time, undone]."""
-    return {
-        key: [doc.get("at"), bool(doc.get("undone"))]
-        for key, doc in history.items()
-        if isinstance(doc, dict)
-    }
+    return {str(step.seq): [step.at, step.undone] for step in steps}
 
 
-def touched_papers(history: Mapping[str, Any], seen: Mapping[str, Any]) -> dict[str, float | None]:
+def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, float | None]:
     """Papers in undo steps made, undone or redone since the steps ``seen``: paper → when
     (the step's time; None, meaning now, for an undo or redo, whose time is not kept)."""
     touched: dict[str, float | None] = {}
-    for key, mark in step_marks(history).items():
-        before = seen.get(key)
+    for step in steps:
+        mark = [step.at, step.undone]
+        before = seen.get(str(step.seq))
         if before == mark:
             continue
         made = before is None or before[0] != mark[0]
-        at = mark[0] if made and isinstance(mark[0], int | float) else None
-        for change in history[key].get("changes") or ():
-            if isinstance(change, list) and change and isinstance(change[0], str):
-                pid = change[0]
-                known = touched.get(pid, 0.0)
-                touched[pid] = None if at is None or known is None else max(at, known)
+        at = step.at if made else None
+        for pid, _old, _new in step.changes:
+            known = touched.get(pid, 0.0)
+            touched[pid] = None if at is None or known is None else max(at, known)
     return touched
 
 
@@ -164,8 +159,3 @@ def paper_changes(
             if pid not in papers and base.value(PAPER, pid) is not None and not being_removed:
                 found.append((pid, None))
     return sorted(found, key=lambda item: item[0])
-
-
-def papers_by_id(table: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """papers.json's papers table, by paper id."""
-    return {doc["id"]: doc for doc in table.values() if isinstance(doc.get("id"), str)}

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from storage.files.papers_file import paper_from_doc, paper_to_doc
 from storage.files.triage_file import TriageState
-from storage.library import paper_from_doc, paper_to_doc
 from storage.models import Paper
 from storage.sync.local import triage_values
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest

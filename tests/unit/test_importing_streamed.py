@@ -14,16 +14,16 @@ from pathlib import Path
 import orjson
 import pytest
 
-import storage.abstract_ids as abstract_ids_module
 import storage.files.atomic as files_module
-import storage.importing as importing
+import storage.importing.abstract_ids as abstract_ids_module
+import storage.importing.gather as importing
 import storage.sources.limits as limits_module
 import storage.sources.registry as registry
 from storage import Library
-from storage.abstract_ids import abstract_ids, serve, with_ids
 from storage.cache import papers_cache
 from storage.errors import SourceError
 from storage.files.atomic import encoded_tables
+from storage.importing.abstract_ids import abstract_ids, serve, with_ids
 from storage.sources.limits import ListFile, ReadLimits
 from storage.sources.records import SNIFF_CHARS, ReadResult, RecordStream
 from storage.sources.registry import READERS, open_source, read_source

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-import storage.library as library_module
 from storage import Library, Paper, Status
 from storage.cache import papers_cache
 from storage.cache.loaded_papers import PapersChangedError
-from storage.cache.papers_cache import PAPERS_CACHE_FILE, PapersCache, write_papers_cache
+from storage.cache.papers_cache import FORMAT, PAPERS_CACHE_FILE, PapersCache, write_papers_cache
 from storage.errors import DamagedFileError, NewerFileError
 from storage.files.atomic import signature
-from storage.library import _PAPER_FIELDS, PAPERS_SCHEMA, _paper_row
+from storage.files.papers_file import FIELDS as _PAPER_FIELDS
+from storage.files.papers_file import SCHEMA as PAPERS_SCHEMA
+from storage.files.papers_file import paper_row as _paper_row
 from storage.stats import LibraryStats
 
 
@@ -26,7 +27,7 @@ def opened(home: Path) -> tuple[Library, bool]:
     """A new Library on ``home`` with its papers read; whether it had to parse the JSON."""
     library = Library(home)
     library.papers()
-    return library, not library._papers_store.changed_on_disk()  # it read papers.json
+    return library, not library.papers_file.changed_on_disk()  # it read papers.json
 
 
 def test_the_next_open_reads_the_cache_and_sees_the_same(seeded_home: Path) -> None:
@@ -159,7 +160,7 @@ def test_a_cache_is_read_only_as_far_as_asked(chunked_home: Path) -> None:
     assert loaded.papers_at([37, 0, 9]) == [expected[37], expected[0], expected[9]]
     assert loaded.column("list") == [p.list for p in expected]
     assert sorted(loaded._decoded) == [0, 2, 5, 9]  # the chunks of the papers read: no more
-    assert loaded.from_cache and library._papers_store.changed_on_disk()  # JSON not parsed
+    assert loaded.from_cache and library.papers_file.changed_on_disk()  # JSON not parsed
     assert list(loaded.sequence()) == expected and loaded.sequence()[-1] == expected[-1]
     assert loaded.all() == expected and not loaded.from_cache
 
@@ -218,19 +219,12 @@ def test_a_damaged_chunk_after_an_import_elsewhere_is_an_error(chunked_home: Pat
         loaded.all()
 
 
-def test_a_cache_made_by_other_code_is_not_used(
-    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    expected = Library(seeded_home).papers()
-    monkeypatch.setattr(library_module, "reading_code", lambda: 12345)
-    library, parsed = opened(seeded_home)
-    assert parsed and library.papers() == expected
-
-
 def test_a_cache_of_a_newer_format_is_not_used(seeded_home: Path) -> None:
     expected = Library(seeded_home).papers()
     path = seeded_home / PAPERS_CACHE_FILE
-    path.write_bytes(path.read_bytes().replace(b"papers.cache 2 ", b"papers.cache 3 ", 1))
+    now, newer = (b"papers.cache %d " % n for n in (FORMAT, FORMAT + 1))
+    assert now in path.read_bytes()
+    path.write_bytes(path.read_bytes().replace(now, newer, 1))
     library, parsed = opened(seeded_home)
     assert parsed and library.papers() == expected
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from storage import Library, Status
-from storage.removal import StepDone
+from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.output import print_changes, say
 from tui.cli.removing import say_removal

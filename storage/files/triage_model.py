@@ -1,0 +1,173 @@
+"""What ``triage.json`` holds, as values: decisions, notes, tags, the undo log, daily counts.
+
+Pure (no file is read or written here: ``storage.files.triage_file`` owns the file). Its
+TinyDB tables:
+
+``decisions``  one document per paper that is not plain Inbox (a status, a note or tags);
+               the document id is the paper id read as hexadecimal (so lookups are direct
+               and the id need not be stored again).
+``history``    the undo log: one document per step (a whole bulk decision is one step), each a
+               list of ``[paper_id, old_status, new_status]``; undone steps stay for redo until
+               a new decision is made. Capped at ``HISTORY_LIMIT`` steps and
+               ``HISTORY_CHANGES_LIMIT`` changes. A step's ``kind`` says what made it:
+               ``decide`` (the user; counted in ``days``), ``restore`` (an import giving the
+               decisions its file carries) or ``remove`` (papers taken out: their decisions
+               wait in the step's ``removal`` for an undo, see ``storage.files.removed_papers``).
+``days``       decisions made per day and per resulting status: progress without an ever
+               growing log (a 100,000-paper triage keeps one small document per day).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from storage.models import Change, Status
+
+SCHEMA = 3
+#: Undo reaches back this many steps…
+HISTORY_LIMIT = 1000
+#: …and this many single changes in all, so bulk steps cannot make the file grow without end.
+HISTORY_CHANGES_LIMIT = 50_000
+
+#: The kinds of undo steps (see the module).
+DECIDE, RESTORE, REMOVE = "decide", "restore", "remove"
+
+
+def doc_id(paper_id: str) -> int:
+    """The TinyDB document id of a paper: its hex id as a number."""
+    return int(paper_id, 16)
+
+
+def day_id(day: date) -> int:
+    """The TinyDB document id of a day: 20261129."""
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One undoable step: the changes one action made, together."""
+
+    seq: int
+    at: float
+    changes: tuple[Change, ...]
+    undone: bool = False
+    #: ``decide``, ``restore`` or ``remove`` (see the module).
+    kind: str = DECIDE
+    #: A removal's token: its papers wait under it in ``papers.json``'s ``removed`` table.
+    removal_token: str = ""
+
+    @property
+    def counted(self) -> bool:
+        """Whether the step counts in the per-day figures (the user's own decisions do)."""
+        return self.kind == DECIDE
+
+    def to_doc(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "at": self.at,
+            "changes": [[pid, old.value, new.value] for pid, old, new in self.changes],
+            "undone": self.undone,
+        }
+        if self.kind != DECIDE:
+            doc["kind"] = self.kind
+        return doc
+
+    @classmethod
+    def from_doc(cls, seq: int, doc: Mapping[str, Any]) -> Step:
+        changes = tuple(
+            (str(pid), Status(old), Status(new)) for pid, old, new in doc.get("changes", ())
+        )
+        kind = str(doc.get("kind", DECIDE))
+        removal = doc.get("removal")
+        token = removal.get("token") if isinstance(removal, dict) else None
+        return cls(
+            seq,
+            float(doc.get("at", 0.0)),
+            changes,
+            bool(doc.get("undone", False)),
+            kind,
+            "" if token is None else str(token),
+        )
+
+
+@dataclass(slots=True)
+class TriageState:
+    """The whole triage state as plain dictionaries, read in one go."""
+
+    statuses: dict[str, Status] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: When each decided paper got its status (seconds since the epoch).
+    decided_at: dict[str, float] = field(default_factory=dict)
+
+    def status(self, paper_id: str) -> Status:
+        return self.statuses.get(paper_id, Status.INBOX)
+
+
+@dataclass(frozen=True, slots=True)
+class DayCount:
+    """Decisions made on one day, by the status they gave."""
+
+    day: date
+    counts: Mapping[Status, int]
+
+    @property
+    def total(self) -> int:
+        """Decisions that took a paper out of the Inbox, less those put back."""
+        return sum(n for s, n in self.counts.items() if s is not Status.INBOX)
+
+
+def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
+    """Read the triage tables of a parsed ``triage.json``."""
+    snap = TriageState()
+    for key, doc in tables.get("decisions", {}).items():
+        pid = doc.get("id") or f"{int(key):012x}"
+        status = Status(doc.get("status", "inbox"))
+        if status is not Status.INBOX:
+            snap.statuses[pid] = status
+            if isinstance(doc.get("at"), int | float):
+                snap.decided_at[pid] = float(doc["at"])
+        if doc.get("note"):
+            snap.notes[pid] = doc["note"]
+        if doc.get("tags"):
+            snap.tags[pid] = tuple(doc["tags"])
+    return snap
+
+
+def days_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> list[DayCount]:
+    """The per-day decision counts, oldest first."""
+    days = []
+    for doc in tables.get("days", {}).values():
+        counts = {s: int(doc.get(s.value, 0)) for s in Status}
+        days.append(DayCount(date.fromisoformat(doc["day"]), counts))
+    return sorted(days, key=lambda d: d.day)
+
+
+def count_day(
+    days: dict[int, dict[str, Any]], changes: Iterable[Change], at: float, sign: int
+) -> None:
+    """Add (``sign`` 1) or take back (``sign`` -1) the changes in the day table (in place)."""
+    day = datetime.fromtimestamp(at).date()
+    key = day_id(day)
+    doc = dict(days.get(key) or {"day": day.isoformat()})
+    for _pid, _old, new in changes:
+        doc[new.value] = max(0, int(doc.get(new.value, 0)) + sign)
+    days[key] = doc
+
+
+def now() -> float:
+    """Seconds since the epoch; one place so that tests can reason about it."""
+    return time.time()
+
+
+def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
+    """Tags as stored: trimmed, lower case, spaces as dashes, no duplicates, in given order.
+
+    A comma or semicolon separates tags (``"a, b"`` is two): exports list tags with them.
+    """
+    parts = (part for t in tags for part in t.replace(";", ",").split(","))
+    clean = ("-".join(p.strip().casefold().split()) for p in parts)
+    return tuple(dict.fromkeys(t for t in clean if t))
