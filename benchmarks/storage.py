@@ -56,9 +56,9 @@ from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 from benchmarks.timing import Latency
 from storage.files.papers_file import paper_to_doc
 from storage.files.triage_file import HISTORY_CHANGES_LIMIT, HISTORY_LIMIT
-from storage.gc_pause import collector_paused
 from storage.library import Library
 from storage.models import Paper, Status
+from tui.memory import collector_paused
 
 ROOT = Path(__file__).resolve().parents[1]
 DECISIONS = (Status.READ, Status.SKIPPED, Status.STARRED)

@@ -16,6 +16,7 @@ from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
 from tui.commands import bindings
+from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import printable
 from tui.widgets.path_input import PathInput
@@ -89,11 +90,12 @@ class ImportScreen(ModalScreen[str | None]):
             self.app.call_from_thread(self._status, f"{done:,} / {count(total, 'paper')} cleaned")
 
         try:
-            report = self.library.import_files(
-                [typed_path(path)],
-                catalog=typed_path(catalog) if catalog else None,
-                progress=progress,
-            )
+            with collector_paused():  # a tenth of a large import (see tui.memory)
+                report = self.library.import_files(
+                    [typed_path(path)],
+                    catalog=typed_path(catalog) if catalog else None,
+                    progress=progress,
+                )
         except (LibraryError, OSError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
