@@ -13,6 +13,7 @@ paints, the first time each watched text was on the glass.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -42,10 +43,10 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
 )
-#: The browser window of the figures and the screenshot: 120x36 cells of the page's font.
-WINDOW = (1160, 660)
-#: A phone held upright: about 40 columns.
-PHONE = (390, 844)
+#: The page of the figures and the screenshot: 120x36 cells of its 16 px font.
+WINDOW = (1085, 770)
+#: A phone held upright (360 CSS pixels, as most Android phones): 40 columns.
+PHONE = (360, 780)
 
 _WATCH = """
 (() => {
@@ -113,14 +114,21 @@ class Served:
         return children_of(self.proc.pid)
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
-        """End the server by ``sig`` and wait; returns its exit code."""
+        """End the server by ``sig`` and wait; returns its exit code. App children still
+        running then (a test that failed half-way) are killed."""
+        children = self.children() if self.proc.poll() is None else []
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
         try:
-            return self.proc.wait(timeout=timeout)
+            code = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            return self.proc.wait()
+            code = self.proc.wait()
+        for pid in children:
+            if alive(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        return code
 
 
 def papers_command() -> list[str]:
@@ -211,6 +219,11 @@ class Browser:
         options.add_argument(f"--window-size={size[0]},{size[1]}")
         self.driver = webdriver.Chrome(
             options=options, service=Service(CHROMEDRIVER, log_output=subprocess.DEVNULL)
+        )
+        # the page's own size, whatever the headless window's frame takes
+        metrics = {"width": size[0], "height": size[1], "deviceScaleFactor": 1}
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {**metrics, "mobile": size[0] < 600}
         )
         self.driver.execute_cdp_cmd(
             "Page.addScriptToEvaluateOnNewDocument", {"source": _WATCH % json.dumps(list(watch))}

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks._browser import Served, alive, children_of, papers_command, serve
+from benchmarks._browser import Served, alive, papers_command, serve
 from storage import Library, Status
 
 pytestmark = pytest.mark.usefixtures("needs_serve")
