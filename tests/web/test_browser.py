@@ -155,7 +155,8 @@ def test_o_opens_the_paper_in_a_new_tab_of_the_same_browser(tmp_path: Path) -> N
             browser.wait_for("Inbox · 1 / 3")
             browser.press("o")
             assert wait_until(lambda: len(browser.driver.window_handles) == 2)
-            assert wait_until(lambda: asked) == ["/paper/0 referer=None"]
+            papers_asked = lambda: [a for a in asked if a.startswith("/paper/")]  # noqa: E731
+            assert wait_until(papers_asked) == ["/paper/0 referer=None"]
             browser.wait_for("in a new tab")
     finally:
         server.stop()
