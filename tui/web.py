@@ -20,7 +20,6 @@ Nothing here imports textual-serve: this module runs in the app's process.
 from __future__ import annotations
 
 import io
-import ipaddress
 import os
 import re
 from typing import Any
@@ -43,6 +42,8 @@ def in_browser(app: App[Any]) -> bool:
 def clipboard_allowed(origin: str | None = None) -> bool:
     """Whether a page of ``origin`` (default: this child's page) may write the clipboard:
     browsers allow it to secure contexts only, https or a loopback address."""
+    import ipaddress  # (1 ms: only when something is copied)
+
     origin = os.environ.get(ORIGIN_VARIABLE, "") if origin is None else origin
     try:
         parts = urlsplit(origin)

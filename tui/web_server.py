@@ -224,7 +224,11 @@ class PapersServer(Server):
 
     def refusal(self, request: web.Request) -> str | None:
         """Why ``request`` may not reach the library (None: it may)."""
-        if self.loopback and not is_loopback(request.url.host or ""):
+        try:
+            host = request.url.host or ""
+        except ValueError:  # a Host header that is no host
+            host = ""
+        if self.loopback and not is_loopback(host):
             return f"this server answers only at this machine's address ({self.public_url})"
         origin = request.headers.get("Origin")
         if request.path == "/ws" and origin is not None:

@@ -7,13 +7,8 @@ runs: ``papers`` and every other command start without them.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import importlib.util
-import logging
-import secrets
 import sys
 
-from storage.text.sanitize import printable
 from tui.cli.common import PROG, Parser, Subparsers, open_library
 from tui.cli.output import say
 
@@ -67,6 +62,11 @@ def port_number(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    # asyncio alone is ~15 ms: everything here is imported once `papers serve` runs
+    import asyncio
+    import importlib.util
+    import secrets
+
     from storage.errors import LibraryError
 
     if importlib.util.find_spec("textual_serve") is None:
@@ -98,18 +98,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-class _PrintableFormatter(logging.Formatter):
-    """Log lines quote requests (a path, a header): shown with every character visible."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return printable(super().format(record))
-
-
 def _quiet_logging() -> None:
     """A tab opened or closed, a request refused: one line each on stderr; textual-serve's
-    and aiohttp's own logs only when something went wrong."""
+    and aiohttp's own logs only when something went wrong. Log lines quote requests (a path,
+    a header): shown with every character visible."""
+    import logging
+
+    from storage.text.sanitize import printable
+
+    class PrintableFormatter(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return printable(super().format(record))
+
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_PrintableFormatter(f"{PROG} serve: %(message)s"))
+    handler.setFormatter(PrintableFormatter(f"{PROG} serve: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING)
