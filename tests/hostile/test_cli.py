@@ -111,6 +111,8 @@ COMMANDS: dict[str, list[Case]] = {
     # Commands on their way (DESIGN.md's contract): walked as soon as the parser has them.
     "remove": [lambda c: c.ids[20:23], lambda c: ["--list", f"List 0 {CLEAR}"], lambda c: [OSC52]],
     "sync": [lambda c: [c.tmp / f"synced {OSC52}"], lambda c: [c.tmp / "missing" / CLEAR]],
+    # (a server that starts would not return: its own tests are in tests/web)
+    "serve": [lambda c: ["--port", CLEAR], lambda c: ["--port", "8000", "--port", OSC52]],
 }
 
 
