@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,12 +20,13 @@ from storage.errors import LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import LOCK_FILE, FileSignature, HomeLock
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
-from storage.files.triage_model import REMOVE, RESTORE, DayCount, Step, TriageState, now
+from storage.files.triage_model import REMOVE, RESTORE, DayCount, Move, Step, TriageState, now
 from storage.importing import Progress as Progress
 from storage.importing.gather import gather
 from storage.importing.resolve import resolve
 from storage.importing.store import iter_decisions, store
 from storage.models import Change, ImportReport, Paper, Removal, Status, StepDone
+from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
 from storage.stats import Counted, LibraryStats
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
@@ -50,6 +51,9 @@ class Library:
         self.papers_file = PapersFile(self.home, self.lock)
         self.triage_file = TriageFile(self.home, self.lock, self.papers_file.renamed_ids)
         self._loaded: LoadedPapers | None = None
+        #: Where a newly starred paper joins the reading queue: its head (True) or its end
+        #: (``config.toml``'s ``[queue] new = "top"``, set by the app and the CLI).
+        self.queue_top = False
 
     # -- files ------------------------------------------------------------------------------
     @property
@@ -222,10 +226,62 @@ class Library:
         return self.set_statuses([paper_id], status)
 
     def set_statuses(self, paper_ids: Iterable[str], status: Status | str) -> list[Change]:
-        """Decide many papers in one write and one undo step; durable when it returns."""
+        """Decide many papers in one write and one undo step; durable when it returns.
+        Papers starred join the reading queue (at its end, or its head: ``queue_top``)."""
         new = Status.parse(status)
         ids = list(dict.fromkeys(self.resolve_id(p) for p in paper_ids))
-        return self.triage_file.decide(ids, new)
+        return self.triage_file.decide(ids, new, top=self.queue_top)
+
+    # -- the reading queue ------------------------------------------------------------------
+    def queue(self) -> list[str]:
+        """The reading queue: the starred papers' ids, head first (``storage.queue``)."""
+        state = self.triage()
+        return queue_ids(state.statuses, state.positions, state.decided_at)
+
+    def move_in_queue(self, paper_id: str, to: int | str) -> list[Move]:
+        """Move a starred paper to place ``to`` of the queue (1: the head; "top", "bottom"),
+        as one undo step; returns the moves made (none when it is there already).
+        ``UnknownPaperError`` for a paper not in the queue."""
+        pid = self.resolve_id(paper_id)
+        with self.triage_file.change() as triage:
+            state = triage.state()
+            queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
+            if pid not in queue.keys:
+                raise UnknownPaperError(f"{pid} is not in the reading queue (star it first)")
+            index = 0 if to == "top" else len(queue) if to == "bottom" else int(to) - 1
+            return triage.place(move_to(queue, pid, index))
+
+    def place_in_queue(self, placement: Mapping[str, float]) -> list[Move]:
+        """Give papers of the queue positions worked out elsewhere (the app's session), as one
+        undo step; papers no longer starred are left alone."""
+        with self.triage_file.change() as triage:
+            return triage.place(placement)
+
+    def sort_queue(self, name: str) -> list[Move]:
+        """Sort the queue once by one of ``storage.queue.SORTS`` (``ValueError`` for another
+        name), as one undo step; returns the moves made."""
+        sort = sort_named(name)
+        with self.triage_file.change() as triage:
+            state = triage.state()
+            queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
+            facts = self.sort_facts(list(queue.ids), state)
+            return triage.place(renumbered(queue, sort.order(queue.ids, facts)))
+
+    def sort_facts(self, ids: Sequence[str], state: TriageState) -> SortFacts:
+        """What the queue's sorts read of its papers ``ids``: the papers, when each was
+        starred, likeness (from ``similar.index``), pages (from the PDFs' text)."""
+        from storage.cache.pdf_text import PdfTexts
+        from storage.cache.similar_index import similarity_for
+
+        loaded = self.loaded_papers()
+        papers = {pid: loaded.paper(pid) for pid in ids if loaded.row_of(pid) is not None}
+        likeness: dict[str, float] = {}
+        if len(papers) > 1:
+            index = similarity_for(self.home, loaded.sequence(), loaded.sig)
+            found = index.suggest(state.statuses, candidates=list(papers))
+            likeness = {s.paper_id: s.score for s in found}
+        pages = PdfTexts.open(self.home).pages()
+        return SortFacts(papers, state.decided_at, likeness, pages)
 
     def set_note(self, paper_id: str, note: str) -> None:
         """Set (or, with "", clear) the note of a paper."""
@@ -281,7 +337,7 @@ class Library:
             if step is None:
                 return StepDone()
             if step.kind != REMOVE:
-                return StepDone(triage.replay(step, undo=undo))
+                return StepDone(triage.replay(step, undo=undo), moves=list(step.moves))
             removal = triage.step_document(step).get("removal", {})
             token = str(removal.get("token"))
             with self.papers_file.change() as papers:

@@ -195,10 +195,13 @@ class Removal:
 
 @dataclass(frozen=True, slots=True)
 class StepDone:
-    """What an undo or redo did: the status changes, and the papers put back or taken out."""
+    """What an undo or redo did: the status changes, the papers put back or taken out, the
+    papers moved in the reading queue."""
 
     changes: list[Change] = field(default_factory=list)
     #: Papers an undone removal put back.
     restored: Removal | None = None
     #: Papers a redone removal took out again.
     removed: Removal | None = None
+    #: What an undo or redo of the queue's order moved: (paper, position before, after).
+    moves: list[tuple[str, float | None, float | None]] = field(default_factory=list)

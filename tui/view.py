@@ -190,6 +190,9 @@ class _TriageFacts:
     def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:
         raise _NotTriage
 
+    def in_pdf(self, text: str) -> BoolArray:
+        raise _NotTriage
+
 
 def _triage_passes(qualifiers: Sequence[Qualifier], facts: _TriageFacts) -> BoolArray:
     """Which of the facts' papers pass every one of the triage qualifiers."""

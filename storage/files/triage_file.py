@@ -1,4 +1,5 @@
-"""``triage.json``: every decision, note and tag, the undo log, the days, the sync marks.
+"""``triage.json``: every decision, note and tag, the queue's order, the undo log, the days, the
+sync marks.
 
 This module alone reads and writes the file (its tables are described in ``triage_model``,
 which holds their values). It is written on every decision, so it stays small: a plain Inbox
@@ -24,8 +25,10 @@ from storage.files.triage_model import (
     DECIDE,
     HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
+    ORDER,
     SCHEMA,
     DayCount,
+    Move,
     Step,
     TriageState,
     count_day,
@@ -33,9 +36,11 @@ from storage.files.triage_model import (
     doc_id,
     normalise_tags,
     now,
+    position_of,
     state_from_tables,
 )
 from storage.models import Change, Decision, ImportReport, Status
+from storage.queue.order import end_position
 
 TRIAGE_FILE = "triage.json"
 #: The table that marks the last merge written from each sync folder.
@@ -53,6 +58,10 @@ class Received:
     at_ms: int = 0
     note: str | None = None
     tags: tuple[str, ...] | None = None
+    #: Whether ``position`` arrived (a position may arrive as None: the paper has none).
+    has_position: bool = False
+    #: Its position in the reading queue.
+    position: float | None = None
 
 
 class TriageFile:
@@ -97,7 +106,11 @@ class TriageFile:
             read = self._read = (tables, state_from_tables(tables))
         found = read[1]
         return TriageState(
-            dict(found.statuses), dict(found.notes), dict(found.tags), dict(found.decided_at)
+            dict(found.statuses),
+            dict(found.notes),
+            dict(found.tags),
+            dict(found.decided_at),
+            dict(found.positions),
         )
 
     def status(self, paper_id: str) -> Status:
@@ -141,10 +154,11 @@ class TriageFile:
         with self._store.transaction():
             yield TriageChange(self._store)
 
-    def decide(self, ids: Sequence[str], status: Status) -> list[Change]:
-        """Give papers a status, one undo step; returns the changes made (none if the same)."""
+    def decide(self, ids: Sequence[str], status: Status, *, top: bool = False) -> list[Change]:
+        """Give papers a status, one undo step; returns the changes made (none if the same).
+        Papers starred join the reading queue at its end (``top``: at its head)."""
         with self.change() as change:
-            return change.decide(ids, status)
+            return change.decide(ids, status, top=top)
 
     def set_note(self, paper_id: str, note: str) -> None:
         """Set (or, with "", clear) a paper's note."""
@@ -195,7 +209,7 @@ class TriageChange:
             else:
                 table.pop(key, None)
 
-    def decide(self, ids: Sequence[str], status: Status) -> list[Change]:
+    def decide(self, ids: Sequence[str], status: Status, *, top: bool = False) -> list[Change]:
         """Give papers a status as one undo step (see ``TriageFile.decide``)."""
         docs = self.documents(ids)
         changes: list[Change] = []
@@ -204,9 +218,54 @@ class TriageChange:
             if old is not status:
                 changes.append((pid, old, status))
         if changes:
+            if status is Status.STARRED:  # a new star joins the queue (a position of its own)
+                self._join_queue([c[0] for c in changes], docs, top=top, keep=False)
             self._apply(changes, docs)
             self.record(changes)
         return changes
+
+    def state(self) -> TriageState:
+        """The triage as the transaction found it."""
+        return state_from_tables(self._found)
+
+    def _queue_keys(self) -> list[float]:
+        """Where the starred papers stand in the queue, as the transaction found them."""
+        keys = []
+        for doc in self._found.get("decisions", {}).values():
+            if doc.get("status") == Status.STARRED.value:
+                position = position_of(doc)
+                keys.append(position if position is not None else float(doc.get("at", 0.0)))
+        return keys
+
+    def _join_queue(
+        self, ids: Sequence[str], docs: dict[str, dict[str, Any]], *, top: bool, keep: bool
+    ) -> None:
+        """Give papers that are being starred a position after the queue's last (``top``:
+        before its first), in the order given; ``keep``: a paper with one keeps it (an undo
+        puts a paper back where it was)."""
+        if keep:
+            ids = [pid for pid in ids if position_of(docs[pid]) is None]
+        if not ids:
+            return
+        start = end_position(self._queue_keys(), top=top)
+        step = -1.0 if top else 1.0
+        for i, pid in enumerate(reversed(ids) if top else ids):
+            docs[pid]["q"] = start + i * step
+
+    def place(self, placement: Mapping[str, float]) -> list[Move]:
+        """Give papers of the queue new positions, as one undo step (``order``); returns the
+        moves made (none when every paper is where it was)."""
+        docs = self.documents(placement)
+        moves: list[Move] = []
+        for pid, new in placement.items():
+            old = position_of(docs[pid])
+            if old != new and docs[pid].get("status") == Status.STARRED.value:
+                moves.append((pid, old, new))
+                docs[pid]["q"] = new
+        if moves:
+            self.save(docs)
+            self.record([], ORDER, moves=[list(move) for move in moves])
+        return moves
 
     def update(self, paper_id: str, **values: Any) -> None:
         """Set parts of a paper's document other than its status (``note``, ``tags``)."""
@@ -216,7 +275,9 @@ class TriageChange:
 
     def _apply(self, changes: Sequence[Change], docs: dict[str, dict[str, Any]]) -> None:
         at = round(now())
-        for pid, _old, new in changes:
+        for pid, old, new in changes:
+            if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
+                docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
             docs[pid]["status"] = new.value
             docs[pid]["at"] = at
         self.save(docs)
@@ -267,17 +328,35 @@ class TriageChange:
             self._count(changes, step.at, 1)
 
     def replay(self, step: Step, *, undo: bool) -> list[Change]:
-        """Undo (or redo) a step of decisions: its changes, reversed (or again), and the
-        step marked; returns the changes made."""
+        """Undo (or redo) a step of decisions, or of the queue's order: its changes (or
+        moves), reversed (or again), and the step marked; returns the changes made."""
+        if step.kind == ORDER:
+            self._replay_moves(step, undo=undo)
+            return []
         if undo:
             changes = [(pid, new, old) for pid, old, new in reversed(step.changes)]
         else:
             changes = list(step.changes)
-        self._apply(changes, self.documents(c[0] for c in changes))
+        docs = self.documents(c[0] for c in changes)
+        starred = [pid for pid, _old, new in changes if new is Status.STARRED]
+        self._join_queue(starred, docs, top=False, keep=True)  # back in place, else at the end
+        self._apply(changes, docs)
         self.mark(step, undone=undo)
         if step.counted:
             self._count(step.changes, step.at, -1 if undo else 1)
         return changes
+
+    def _replay_moves(self, step: Step, *, undo: bool) -> None:
+        """Put the papers an ``order`` step moved back where they were (or moved again)."""
+        docs = self.documents(move[0] for move in step.moves)
+        for pid, old, new in step.moves:
+            value = old if undo else new
+            if value is None:
+                docs[pid].pop("q", None)
+            else:
+                docs[pid]["q"] = value
+        self.save(docs)
+        self.mark(step, undone=undo)
 
     def mark(self, step: Step, *, undone: bool, **more: Any) -> None:
         """Mark a step undone (or done again), keeping ``more`` in it."""
@@ -350,7 +429,16 @@ class TriageChange:
             if values.tags is not None:
                 doc["tags"] = list(values.tags)
                 done["tags"] += 1
+            if values.has_position:
+                if values.position is None:
+                    doc.pop("q", None)
+                else:
+                    doc["q"] = values.position
+                done["positions"] += 1
         self.save(docs)
+        moved = {pid for pid, values in received.items() if values.has_position}
+        if moved:
+            self._leave_undo_steps(moved, "moves")
         if decided:
             self._leave_undo_steps({d[0] for d in decided})
             days = self._store.writable_table("days")
@@ -361,17 +449,18 @@ class TriageChange:
                 days[str(key)] = doc
         return done
 
-    def _leave_undo_steps(self, pids: Collection[str]) -> None:
-        """Take ``pids`` out of this device's undo steps (a decision from elsewhere replaced
-        theirs); a step left with nothing to undo goes."""
+    def _leave_undo_steps(self, pids: Collection[str], part: str = "changes") -> None:
+        """Take ``pids`` out of this device's undo steps (a decision, or with ``part``
+        "moves" a position in the queue, from elsewhere replaced theirs); a step left with
+        nothing to undo goes."""
         history = self._store.writable_table("history")
         for key, doc in list(history.items()):
-            changes = doc.get("changes") or []
+            changes = doc.get(part) or []
             kept = [c for c in changes if not (isinstance(c, list) and c and c[0] in pids)]
             if len(kept) == len(changes):
                 continue
-            if kept or not set(doc) <= _PLAIN_STEP:
-                history[key] = {**doc, "changes": kept}
+            if kept or not set(doc) - {part} <= _PLAIN_STEP:
+                history[key] = {**doc, part: kept}
             else:
                 del history[key]
 

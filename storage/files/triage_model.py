@@ -12,13 +12,21 @@ TinyDB tables:
                ``HISTORY_CHANGES_LIMIT`` changes. A step's ``kind`` says what made it:
                ``decide`` (the user; counted in ``days``), ``restore`` (an import giving the
                decisions its file carries) or ``remove`` (papers taken out: their decisions
-               wait in the step's ``removal`` for an undo, see ``storage.files.removed_papers``).
+               wait in the step's ``removal`` for an undo, see ``storage.files.removed_papers``)
+               or ``order`` (the reading queue reordered: its ``moves``, each
+               ``[paper_id, old_position, new_position]``, a position ``None`` when it had none).
 ``days``       decisions made per day and per resulting status: progress without an ever
                growing log (a 100,000-paper triage keeps one small document per day).
+
+A decision document may hold ``q``, the paper's position in the reading queue
+(``storage.queue.order``): given when the paper is starred, kept when it leaves the queue (an
+undo puts it back in its place; a paper read from the queue is told from one read from the
+Inbox by it).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +42,10 @@ HISTORY_LIMIT = 1000
 HISTORY_CHANGES_LIMIT = 50_000
 
 #: The kinds of undo steps (see the module).
-DECIDE, RESTORE, REMOVE = "decide", "restore", "remove"
+DECIDE, RESTORE, REMOVE, ORDER = "decide", "restore", "remove", "order"
+
+#: One paper's move in the queue: (paper id, position before, position after).
+Move = tuple[str, float | None, float | None]
 
 
 def doc_id(paper_id: str) -> int:
@@ -59,6 +70,8 @@ class Step:
     kind: str = DECIDE
     #: A removal's token: its papers wait under it in ``papers.json``'s ``removed`` table.
     removal_token: str = ""
+    #: An ``order`` step's moves.
+    moves: tuple[Move, ...] = ()
 
     @property
     def counted(self) -> bool:
@@ -73,6 +86,8 @@ class Step:
         }
         if self.kind != DECIDE:
             doc["kind"] = self.kind
+        if self.moves:
+            doc["moves"] = [list(move) for move in self.moves]
         return doc
 
     @classmethod
@@ -83,6 +98,9 @@ class Step:
         kind = str(doc.get("kind", DECIDE))
         removal = doc.get("removal")
         token = removal.get("token") if isinstance(removal, dict) else None
+        moves = tuple(
+            (str(pid), _position(old), _position(new)) for pid, old, new in doc.get("moves", ())
+        )
         return cls(
             seq,
             float(doc.get("at", 0.0)),
@@ -90,7 +108,25 @@ class Step:
             bool(doc.get("undone", False)),
             kind,
             "" if token is None else str(token),
+            moves,
         )
+
+
+def _position(value: Any) -> float | None:
+    """A stored queue position (None for none; ``ValueError`` for what is no number)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"not a queue position: {value!r}")
+    return float(value)
+
+
+def position_of(doc: Mapping[str, Any]) -> float | None:
+    """The queue position a decision document holds (None: none, or none readable)."""
+    try:
+        return _position(doc.get("q"))
+    except ValueError:
+        return None
 
 
 @dataclass(slots=True)
@@ -102,6 +138,9 @@ class TriageState:
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: When each decided paper got its status (seconds since the epoch).
     decided_at: dict[str, float] = field(default_factory=dict)
+    #: Positions in the reading queue (``storage.queue``), of the papers that have one: the
+    #: starred ones, and those that left the queue (kept for an undo).
+    positions: dict[str, float] = field(default_factory=dict)
 
     def status(self, paper_id: str) -> Status:
         return self.statuses.get(paper_id, Status.INBOX)
@@ -134,6 +173,10 @@ def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
             snap.notes[pid] = doc["note"]
         if doc.get("tags"):
             snap.tags[pid] = tuple(doc["tags"])
+        if "q" in doc:
+            position = position_of(doc)
+            if position is not None:
+                snap.positions[pid] = position
     return snap
 
 

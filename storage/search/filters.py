@@ -20,7 +20,7 @@ import numpy as np
 
 from storage.models import Paper, Status
 from storage.search.postings import ALL_FIELDS, AUTHORS, FIELDS, BoolArray, Postings
-from storage.search.qualifiers import kind_of
+from storage.search.qualifiers import PdfTextSearch, kind_of
 from storage.search.query import Query
 from storage.search.table import PaperTable
 from storage.search.text import folded, query_words, tokenize, word_key
@@ -127,14 +127,17 @@ class Filters:
         statuses: Mapping[str, Status | str] | None,
         tags: Mapping[str, Sequence[str]] | None,
         notes: Collection[str] = (),
+        pdf_text: PdfTextSearch | None = None,
     ) -> Allowed:
         """Papers the qualifiers, exclusions and phrases allow, and the phrase checks left.
 
-        ``notes`` holds the ids of the papers with a note (for ``has:note``).
+        ``notes`` holds the ids of the papers with a note (for ``has:note``); ``pdf_text``
+        the text of the downloaded PDFs (for ``pdf:``).
         """
         mask = self._table.live.copy()
         checks: list[PhraseCheck] = []
         facts = _Facts(self, self._table, self._vocabulary, statuses or {}, tags or {}, notes)
+        facts.pdf_text = pdf_text
         for qualifier in query.qualifiers:
             selected = kind_of(qualifier).select(facts, qualifier)
             if qualifier.negated:
@@ -254,6 +257,7 @@ class _Facts:
         self._notes = notes
         self.author_terms: set[str] = set()
         self.field_terms: dict[int, int] = {}
+        self.pdf_text: PdfTextSearch | None = None
 
     def with_status(self, wanted: frozenset[Status]) -> BoolArray:
         """Papers in one of the wanted triage states (papers absent from ``statuses``: inbox)."""
@@ -326,6 +330,14 @@ class _Facts:
             if slot is not None and accepts(paper_tags):
                 mask[slot] = True
         return mask
+
+    def in_pdf(self, text: str) -> BoolArray:
+        """Papers whose downloaded PDF has the words of ``text`` in a row."""
+        mask = np.zeros(len(self._table), dtype=np.bool_)
+        if self.pdf_text is not None:
+            slots = [self._table.slot_by_id.get(pid, -1) for pid in self.pdf_text.papers_with(text)]
+            mask[[s for s in slots if s >= 0]] = True
+        return mask & self._table.live
 
     def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:
         """Papers that ``accepts`` takes, one by one."""

@@ -18,6 +18,7 @@ from storage.search.filters import Filters
 from storage.search.hits import Ranking, SearchHit
 from storage.search.matching import plan_query
 from storage.search.postings import Postings
+from storage.search.qualifiers import PdfTextSearch
 from storage.search.query import Query, parse_query
 from storage.search.ranking import Ranker
 from storage.search.table import PaperTable
@@ -150,6 +151,7 @@ class SearchIndex:
         statuses: Mapping[str, Status | str] | None = None,
         tags: Mapping[str, Sequence[str]] | None = None,
         notes: Mapping[str, str] | Collection[str] | None = None,
+        pdf_text: PdfTextSearch | None = None,
     ) -> list[SearchHit]:
         """Papers matching ``query``, best first (list order when only filters are given).
 
@@ -157,9 +159,10 @@ class SearchIndex:
         of the closest: ``rank`` says so). ``statuses`` maps paper ids to triage states (absent
         ids are in the inbox) for ``is:``; ``tags`` maps paper ids to tags for ``tag:``;
         ``notes`` maps paper ids to notes, or holds the ids of the papers with a note, for
-        ``has:note``. ``limit=None`` returns every match.
+        ``has:note``; ``pdf_text`` is the text of the downloaded PDFs, for ``pdf:``.
+        ``limit=None`` returns every match.
         """
-        return self.rank(query, limit, statuses, tags, notes).hits()
+        return self.rank(query, limit, statuses, tags, notes, pdf_text).hits()
 
     def rank(
         self,
@@ -168,6 +171,7 @@ class SearchIndex:
         statuses: Mapping[str, Status | str] | None = None,
         tags: Mapping[str, Sequence[str]] | None = None,
         notes: Mapping[str, str] | Collection[str] | None = None,
+        pdf_text: PdfTextSearch | None = None,
     ) -> Ranking:
         """``search``, as a ``Ranking``: the ids at once, a hit only for the papers read, and
         whether they match only part of the query (``Ranking.partial``)."""
@@ -177,7 +181,7 @@ class SearchIndex:
         with self._lock:
             if limit is not None and limit <= 0 or not len(self._table):
                 return Ranking([], [])
-            allowed = self._filters.allowed(parsed, statuses, tags, notes or ())
+            allowed = self._filters.allowed(parsed, statuses, tags, notes or (), pdf_text)
             plan = plan_query(parsed, self._vocabulary)
             if not plan.words:
                 return self._ranker.in_list_order(allowed, limit)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
@@ -76,6 +76,19 @@ class PaperFacts(Protocol):
 
     def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:
         """Papers that ``accepts`` takes, one by one (for a qualifier on any other field)."""
+        ...
+
+    def in_pdf(self, text: str) -> BoolArray:
+        """Papers whose downloaded PDF's text has the words of ``text`` in a row (the last as
+        a prefix); none when no PDF text is at hand."""
+        ...
+
+
+class PdfTextSearch(Protocol):
+    """The text of the downloaded PDFs, as a search asks it (``storage.cache.pdf_text``)."""
+
+    def papers_with(self, value: str) -> Collection[str]:
+        """The ids of the papers whose PDF has the words of ``value`` in a row."""
         ...
 
 
@@ -277,6 +290,17 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="citations:>100",
         select=_by_number("citations"),
         accepts=lambda value: number_test(value) is not None,
+    ),
+    QualifierKind(
+        key="pdf",
+        value="WORD",
+        help=(
+            "WORD in the text of the paper's downloaded PDF (papers pdf downloads them); "
+            "quoted, words in a row there"
+        ),
+        example='pdf:"reward model"',
+        select=lambda facts, q: facts.in_pdf(q.value),
+        accepts=_has_a_word,
     ),
     QualifierKind(
         key="area",

@@ -20,12 +20,13 @@ from storage.files.triage_file import Received
 from storage.library import Library
 from storage.models import Status
 from storage.sync.merge import Plan
-from storage.sync.records import NOTE, STATUS, TAGS
+from storage.sync.records import NOTE, QUEUE, STATUS, TAGS
 
 
 def apply_plan(library: Library, plan: Plan, marker: tuple[str, int]) -> Counter[str]:
     """Write ``plan`` into the library; ``marker``: (folder key, merge generation). Returns
-    what changed: statuses, notes, tags, papers (added or updated), removals."""
+    what changed: statuses, notes, tags, positions in the queue, papers (added or updated),
+    removals."""
     done: Counter[str] = Counter()
     written = {pid: doc for pid, doc in plan.papers.items() if doc is not None}
     if written:
@@ -41,6 +42,8 @@ def apply_plan(library: Library, plan: Plan, marker: tuple[str, int]) -> Counter
             at_ms=plan.stamps[pid] if STATUS in values else 0,
             note=values.get(NOTE),
             tags=tuple(values[TAGS]) if TAGS in values else None,
+            has_position=QUEUE in values,
+            position=values.get(QUEUE),
         )
         for pid, values in plan.triage.items()
     }

@@ -18,12 +18,12 @@ from typing import Any
 
 from storage.files.triage_model import Step, TriageState
 from storage.models import Status
-from storage.sync.records import NOTE, PAPER, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
+from storage.sync.records import NOTE, PAPER, QUEUE, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
 from storage.sync.records import paper_digest as digest_of
 from storage.sync.state import SyncState
 
 #: A register's value when nothing was ever recorded.
-DEFAULTS: Mapping[str, Any] = {STATUS: Status.INBOX.value, NOTE: "", TAGS: []}
+DEFAULTS: Mapping[str, Any] = {STATUS: Status.INBOX.value, NOTE: "", TAGS: [], QUEUE: None}
 
 
 def triage_values(triage: TriageState, pid: str) -> dict[str, Any]:
@@ -32,6 +32,7 @@ def triage_values(triage: TriageState, pid: str) -> dict[str, Any]:
         STATUS: triage.status(pid).value,
         NOTE: triage.notes.get(pid, ""),
         TAGS: list(triage.tags.get(pid, ())),
+        QUEUE: triage.positions.get(pid),
     }
 
 
@@ -114,6 +115,7 @@ def triage_changes(
     """
     registers = state.registers
     pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
+    pids.update(triage.positions)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
     records: list[Record] = []
     kept: set[str] = set()

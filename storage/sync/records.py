@@ -7,6 +7,7 @@ another device's log that passes it on::
     ["s", STAMP, DEVICE, PAPER, "read"]           the paper's status
     ["n", STAMP, DEVICE, PAPER, "a note"]         its note ("" clears it)
     ["g", STAMP, DEVICE, PAPER, ["tag", ...]]     its tags
+    ["q", STAMP, DEVICE, PAPER, 3.5 | null]       its position in the reading queue
     ["P", STAMP, DEVICE, PAPER, {paper} | null]   the paper itself, or its removal
 
 Each (paper, kind) is a last-writer-wins register: the record greatest in ``(STAMP, DEVICE,
@@ -19,6 +20,7 @@ has read the same records shows the same library, in whatever order the records 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import time
 from collections.abc import Callable
@@ -32,9 +34,10 @@ from storage.models import Status
 STATUS: Final = "s"
 NOTE: Final = "n"
 TAGS: Final = "g"
+QUEUE: Final = "q"
 PAPER: Final = "P"
 #: The registers of a paper's triage, in the order records of one change are written.
-TRIAGE_KINDS: Final = (STATUS, NOTE, TAGS)
+TRIAGE_KINDS: Final = (STATUS, NOTE, TAGS, QUEUE)
 KINDS: Final = (*TRIAGE_KINDS, PAPER)
 
 #: Stamps are milliseconds since the epoch; a record stamped in the year 9999 or after is not
@@ -48,6 +51,8 @@ CLOCK_CEILING: Final = MAX_STAMP - 2**36
 #: A note longer than this is not a note (a damaged or hostile record).
 MAX_NOTE: Final = 100_000
 MAX_TAGS: Final = 200
+#: A queue position beyond this is not one (positions are near 1 or near a time in seconds).
+MAX_POSITION: Final = 1e15
 
 _HEX_ID = re.compile(r"[0-9a-f]{4,32}")
 _STATUSES = frozenset(s.value for s in Status)
@@ -126,6 +131,13 @@ def _valid_value(kind: str, value: Any) -> bool:
             isinstance(value, list)
             and len(value) <= MAX_TAGS
             and all(isinstance(t, str) and t for t in value)
+        )
+    if kind == QUEUE:
+        return value is None or (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and abs(value) < MAX_POSITION
         )
     return value is None or isinstance(value, dict)  # a paper: checked when applied
 

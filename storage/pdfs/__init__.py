@@ -1,0 +1,15 @@
+"""PDFs of papers: where a paper's PDF is on the web, its local copy, downloading it.
+
+- ``links``: ``pdf_url(paper)``, the PDF's address (OpenReview, arXiv, a list's ``pdf`` field);
+- ``folder``: the folder of local copies (``HOME/pdfs`` unless ``[pdf] folder`` says), their
+  names (``Title (id).pdf``), which papers have one, leftovers swept;
+- ``download``: polite, checked, resumable downloads into that folder;
+- ``text``: a PDF read to text (pypdf), for ``storage.cache.pdf_text``.
+"""
+
+from __future__ import annotations
+
+from storage.pdfs.folder import PdfFolder, pdf_name
+from storage.pdfs.links import pdf_url
+
+__all__ = ["PdfFolder", "pdf_name", "pdf_url"]

@@ -1,0 +1,430 @@
+"""Downloading papers' PDFs into the folder of local copies: politely, checked, resumable.
+
+One request at a time, with a pause between two (``DownloadOptions.pause``). A server that
+answers 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait`` seconds (the wait is
+reported); one asking for longer fails that paper with the time it asked for. Each file is
+written to ``.ID.pdf.part`` in the folder and checked before it takes its name: it starts
+with ``%PDF-`` (an HTML login page does not), stays under ``max_bytes`` (a larger file is
+refused from its ``Content-Length``, or stopped when it grows past the cap), arrives whole
+(the ``Content-Length`` it announced, and ``%%EOF`` near its end), then is fsynced and
+renamed to ``Title (id).pdf`` (``storage.pdfs.folder``). A download cut short (the
+connection lost, the process killed) leaves only its part, from which the next one resumes
+with a ``Range`` request; a file with the final name is always whole.
+
+The standard library's ``urllib`` does the HTTP: one request at a time needs no more, and
+it adds no dependency. Only ``http`` and ``https`` addresses are fetched, redirects too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import os
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Final
+
+from storage.models import Paper
+from storage.pdfs.folder import PdfFolder, pdf_name
+from storage.pdfs.links import pdf_url
+from storage.text.words import count
+
+MB: Final = 1024 * 1024
+#: What a PDF must start with.
+PDF_MAGIC: Final = b"%PDF-"
+#: ``%%EOF`` must be within this many bytes of a PDF's end (some add a few after it).
+EOF_WITHIN: Final = 2048
+_CHUNK: Final = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class DownloadOptions:
+    """How downloads behave; the defaults suit a public server."""
+
+    #: Seconds between two requests.
+    pause: float = 1.0
+    #: A PDF larger than this is refused.
+    max_bytes: int = 100 * MB
+    #: The longest ``Retry-After`` waited for (a longer one fails the paper).
+    max_wait: float = 120.0
+    #: The wait after a 429 or 503 that names none.
+    default_wait: float = 10.0
+    #: Times a paper is asked for again after a 429 or 503.
+    retries: int = 3
+    #: Seconds without an answer before a request fails.
+    timeout: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What a download is doing, for a progress line."""
+
+    #: ``start``, ``bytes``, ``wait``, ``done``, ``skipped`` or ``failed``.
+    kind: str
+    paper: Paper
+    #: The paper's place in the batch (1-based) and the batch's size.
+    index: int
+    total: int
+    received: int = 0
+    #: The file's size when known (0: unknown).
+    size: int = 0
+    #: Seconds waited (``wait``).
+    seconds: float = 0.0
+    #: The cause of a failure, or what a wait is for.
+    message: str = ""
+    path: Path | None = None
+
+
+@dataclass(slots=True)
+class DownloadReport:
+    """What a batch of downloads did."""
+
+    done: list[Path] = field(default_factory=list)
+    #: Papers that had their copy already.
+    skipped: int = 0
+    #: One line per paper that failed: ``id  title: cause``.
+    failed: list[str] = field(default_factory=list)
+    #: True when the batch was stopped before its end.
+    cancelled: bool = False
+
+    def summary(self) -> str:
+        """``3 downloaded, 1 already here, 1 failed``."""
+        parts = [f"{count(len(self.done), 'PDF')} downloaded"]
+        if self.skipped:
+            parts.append(f"{self.skipped:,} already here")
+        if self.failed:
+            parts.append(f"{self.failed and len(self.failed):,} failed")
+        if self.cancelled:
+            parts.append("stopped (the rest resumes next time)")
+        return ", ".join(parts)
+
+
+class DownloadError(Exception):
+    """A paper's PDF could not be had: the cause, in one line."""
+
+
+class _Wait(Exception):
+    """The server asks to come back in ``seconds``."""
+
+    def __init__(self, seconds: float, status: int) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+        self.status = status
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """Redirects followed to ``http`` and ``https`` addresses only."""
+
+    def redirect_request(
+        self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:  # fmt: skip
+        if not newurl.lower().startswith(("http://", "https://")):
+            raise DownloadError(f"redirected to a non-web address ({newurl[:80]!r})")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _opener() -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(_Redirects())
+
+
+def user_agent() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        mine = version("papers-tui")
+    except PackageNotFoundError:
+        mine = "0"
+    return f"papers-tui/{mine} (a reading list; one request at a time)"
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds a ``Retry-After`` header asks for (a number, or an HTTP date); None for none."""
+    if not value:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def download_pdfs(
+    papers: Sequence[Paper],
+    folder: PdfFolder,
+    options: DownloadOptions = DownloadOptions(),
+    progress: Callable[[Event], None] = lambda event: None,
+    cancelled: Callable[[], bool] = lambda: False,
+    sleep: Callable[[float], None] = time.sleep,
+) -> DownloadReport:
+    """Download the PDFs of ``papers`` that have no local copy yet, one at a time."""
+    report = DownloadReport()
+    folder.path.mkdir(parents=True, exist_ok=True)
+    folder.sweep()
+    opener = _opener()
+    asked = False
+    total = len(papers)
+
+    def wait(seconds: float) -> bool:
+        """Sleep in short steps; False when cancelled meanwhile."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            if cancelled():
+                return False
+            sleep(min(left, 0.2))
+        return not cancelled()
+
+    for index, paper in enumerate(papers, start=1):
+        if cancelled():
+            report.cancelled = True
+            break
+        have = folder.copy_of(paper.id)
+        if have is not None:
+            report.skipped += 1
+            progress(Event("skipped", paper, index, total, path=have))
+            continue
+        url = pdf_url(paper)
+        if not url:
+            cause = "no PDF address known (no OpenReview or arXiv page, no pdf field)"
+            report.failed.append(_line(paper, cause))
+            progress(Event("failed", paper, index, total, message=cause))
+            continue
+        tries = 0
+        while True:
+            if asked and not wait(options.pause):
+                report.cancelled = True
+                break
+            asked = True
+            progress(Event("start", paper, index, total))
+            job = _Job(paper, index, total, folder, options, progress, cancelled)
+            try:
+                path = _fetch(opener, url, job)
+            except _Wait as asked_to:
+                tries += 1
+                seconds = asked_to.seconds
+                if seconds > options.max_wait:
+                    cause = (
+                        f"HTTP {asked_to.status}: the server asks to wait {seconds:,.0f} s "
+                        f"(more than {options.max_wait:,.0f} s): try again later"
+                    )
+                elif tries > options.retries:
+                    cause = f"HTTP {asked_to.status} again after {tries - 1} waits: try again later"
+                else:
+                    message = f"HTTP {asked_to.status}: the server asks to wait {seconds:,.0f} s"
+                    progress(Event("wait", paper, index, total, seconds=seconds, message=message))
+                    if wait(seconds):
+                        asked = False  # the wait was the pause
+                        continue
+                    report.cancelled = True
+                    break
+                report.failed.append(_line(paper, cause))
+                progress(Event("failed", paper, index, total, message=cause))
+            except DownloadError as exc:
+                report.failed.append(_line(paper, str(exc)))
+                progress(Event("failed", paper, index, total, message=str(exc)))
+            else:
+                if path is None:
+                    report.cancelled = True
+                else:
+                    report.done.append(path)
+                    progress(Event("done", paper, index, total, path=path))
+            break
+        if report.cancelled:
+            break
+    return report
+
+
+def _line(paper: Paper, cause: str) -> str:
+    return f"{paper.id}  {paper.display_title}: {cause}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One paper's download: what it reports to, where it writes."""
+
+    paper: Paper
+    index: int
+    total: int
+    folder: PdfFolder
+    options: DownloadOptions
+    progress: Callable[[Event], None]
+    cancelled: Callable[[], bool]
+
+    def event(self, kind: str, **values: Any) -> Event:
+        return Event(kind, self.paper, self.index, self.total, **values)
+
+
+def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path | None:
+    """One request for one paper's PDF; its path once whole and checked (None: cancelled,
+    the part kept). Raises ``_Wait`` or ``DownloadError``."""
+    part = job.folder.part_of(job.paper.id)
+    offset = _size(part)
+    headers = {"User-Agent": user_agent(), "Accept": "application/pdf"}
+    if offset:
+        headers["Range"] = f"bytes={offset}-"
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        response = opener.open(request, timeout=job.options.timeout)
+    except urllib.error.HTTPError as exc:
+        with contextlib.closing(exc):
+            if exc.code in (429, 503):
+                seconds = retry_after(exc.headers.get("Retry-After"))
+                wait = job.options.default_wait if seconds is None else seconds
+                raise _Wait(wait, exc.code) from None
+            if exc.code != 416 or not offset:
+                raise DownloadError(f"HTTP {exc.code} {exc.reason}") from None
+        _remove(part)  # 416: the part is no start of the file; start again
+        return _fetch(opener, url, job)
+    except DownloadError:
+        raise
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise DownloadError(_network_cause(exc)) from None
+    with contextlib.closing(response):
+        length = _length(response.headers.get("Content-Length"))
+        if response.status == 206:
+            if _range_start(response.headers.get("Content-Range")) != offset:
+                _remove(part)
+                raise DownloadError("the server resumed at the wrong place (starts again)")
+        elif offset:  # the server sent the whole file: start again
+            offset = 0
+        size = offset + length if length is not None else 0
+        if size > job.options.max_bytes:
+            _remove(part)
+            raise DownloadError(f"{_mb(size)} is over the {_mb(job.options.max_bytes)} cap")
+        try:
+            whole = _receive(response, part, offset, size if length is not None else None, job)
+        except _NotPdf as exc:
+            _remove(part)
+            raise DownloadError(str(exc)) from None
+        except OSError as exc:
+            where = job.folder.path
+            raise DownloadError(f"cannot write in {where} ({exc.strerror or exc})") from None
+    if not whole:
+        return None
+    problem = _check(part)
+    if problem:
+        _remove(part)
+        raise DownloadError(problem)
+    final = job.folder.path / pdf_name(job.paper)
+    try:
+        os.replace(part, final)
+        _sync_folder(job.folder.path)
+    except OSError as exc:
+        raise DownloadError(f"cannot write {final.name} ({exc.strerror or exc})") from None
+    return final
+
+
+def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job) -> bool:
+    """Write the response's body into ``part`` from ``offset``, checking it as it comes;
+    True when it is all there and on disk, False when cancelled (the part kept)."""
+    received = offset
+    head = b""
+    cap = job.options.max_bytes
+    with open(part, "r+b" if offset else "wb") as out:
+        out.seek(offset)
+        out.truncate()
+        while True:
+            if job.cancelled():
+                out.flush()
+                return False
+            try:
+                chunk = response.read(_CHUNK)
+            except (OSError, ValueError) as exc:
+                out.flush()
+                raise DownloadError(f"{_network_cause(exc)} after {_mb(received)}") from None
+            if not chunk:
+                break
+            if not offset and len(head) < len(PDF_MAGIC):  # a resumed part was checked
+                head = (head + chunk)[: len(PDF_MAGIC)]
+                if len(head) == len(PDF_MAGIC) and head != PDF_MAGIC:
+                    kind = response.headers.get_content_type()
+                    raise _NotPdf(f"not a PDF (the server sent {kind}: a login or error page?)")
+            received += len(chunk)
+            if received > cap:
+                raise _NotPdf(f"over the {_mb(cap)} cap")
+            out.write(chunk)
+            job.progress(job.event("bytes", received=received, size=size or 0))
+        out.flush()
+        if size is not None and received < size:
+            cut = f"cut short after {_mb(received)} of {_mb(size)} (resumes next time)"
+            raise DownloadError(cut)
+        os.fsync(out.fileno())
+    return True
+
+
+class _NotPdf(Exception):
+    """What arrives is no PDF (or too large): the part goes."""
+
+
+def _check(path: Path) -> str:
+    """What is wrong with a downloaded file ("" when it is a whole PDF)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(PDF_MAGIC))
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - EOF_WITHIN))
+            tail = handle.read()
+    except OSError as exc:
+        return f"cannot read it back ({exc.strerror or exc})"
+    if head != PDF_MAGIC:
+        return "not a PDF (it does not start with %PDF-)"
+    if b"%%EOF" not in tail:
+        return "damaged or cut short (no %%EOF at its end)"
+    return ""
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() and not path.is_symlink() else 0
+    except OSError:
+        return 0
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def _sync_folder(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _length(value: str | None) -> int | None:
+    return int(value) if value and value.strip().isdigit() else None
+
+
+def _range_start(value: str | None) -> int | None:
+    """The first byte a ``Content-Range: bytes START-END/SIZE`` covers."""
+    if not value or not value.startswith("bytes "):
+        return None
+    first = value[6:].split("-", 1)[0].strip()
+    return int(first) if first.isdigit() else None
+
+
+def _mb(size: int) -> str:
+    return f"{size / MB:,.1f} MB" if size >= MB else f"{size / 1024:,.0f} KB"
+
+
+def _network_cause(exc: BaseException) -> str:
+    """A network failure in a few words."""
+    reason = getattr(exc, "reason", exc)
+    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+        return "no answer in time"
+    if isinstance(reason, OSError) and reason.strerror:
+        return f"cannot connect ({reason.strerror})"
+    return f"cannot download ({reason})"

@@ -1,0 +1,118 @@
+"""The folder of local PDF copies: their names, which papers have one, leftovers swept.
+
+A copy is named ``Title (id).pdf``: the title for people browsing the folder, the id for
+this program, which knows a paper's copy by the ``(id).pdf`` its name ends with (a title
+changed since, or renamed by hand before the id, still names the same paper). Every character
+a file system may refuse (``/ \\ : * ? " < > |``, controls, a trailing dot or space) or that
+would mislead a terminal (bidirectional controls) is replaced, and the title cut to
+``TITLE_BYTES`` bytes of UTF-8 (file systems allow 255 a name).
+
+A download in progress is ``.ID.pdf.part`` in the folder: never a file with the final name
+until it is whole and checked (``storage.pdfs.download``). A part left by a download that
+stopped is where the next one resumes; one older than ``PART_KEPT_S``, or of a paper that
+has its copy, is swept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+import unicodedata
+from pathlib import Path
+from typing import Final
+
+from storage.models import Paper
+
+#: The folder of copies inside HOME unless ``[pdf] folder`` names another.
+PDF_DIR: Final = "pdfs"
+#: The most bytes of a title kept in a file name (with the id and ``.pdf``: under 160).
+TITLE_BYTES: Final = 120
+#: A partial download this old is given up on.
+PART_KEPT_S: Final = 7 * 24 * 3600
+PART_SUFFIX: Final = ".pdf.part"
+
+_REFUSED: Final = re.compile(r'[/\\:*?"<>|\x00-\x1f\x7f-\x9f]')
+_COPY: Final = re.compile(r"\((?P<id>[0-9a-f]{4,32})\)\.pdf$")
+_PART: Final = re.compile(r"^\.(?P<id>[0-9a-f]{4,32})\.pdf\.part$")
+
+
+def safe_title(title: str) -> str:
+    """A title as a file name may hold it (see the module)."""
+    text = unicodedata.normalize("NFC", title)
+    text = "".join(
+        "_" if unicodedata.category(ch) in ("Cf", "Zl", "Zp", "Co", "Cs") else ch for ch in text
+    )
+    text = " ".join(_REFUSED.sub("_", text).split())
+    cut = text.encode("utf-8")[:TITLE_BYTES].decode("utf-8", "ignore")
+    if len(cut) < len(text):
+        cut = cut.rstrip() + "…"
+    return cut.strip(" .") or "paper"
+
+
+def pdf_name(paper: Paper) -> str:
+    """The file name of a paper's local copy: ``Title (id).pdf``."""
+    return f"{safe_title(paper.display_title)} ({paper.id}).pdf"
+
+
+def part_name(paper_id: str) -> str:
+    """The file name of a paper's download in progress."""
+    return f".{paper_id}{PART_SUFFIX}"
+
+
+class PdfFolder:
+    """The folder of local copies; what it holds is read again only when it changed."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._seen: tuple[int, dict[str, Path]] | None = None
+
+    def copies(self) -> dict[str, Path]:
+        """Paper id → its local copy (a regular file, or a link to one)."""
+        try:
+            stamp = self.path.stat().st_mtime_ns
+        except OSError:
+            return {}
+        if self._seen is not None and self._seen[0] == stamp:
+            return self._seen[1]
+        found: dict[str, Path] = {}
+        with contextlib.suppress(OSError), os.scandir(self.path) as entries:
+            for entry in entries:
+                match = _COPY.search(entry.name)
+                if match and not entry.name.startswith(".") and _is_file(entry):
+                    found.setdefault(match["id"], Path(entry.path))
+        self._seen = (stamp, found)
+        return found
+
+    def copy_of(self, paper_id: str) -> Path | None:
+        """The paper's local copy, if there is one."""
+        return self.copies().get(paper_id)
+
+    def part_of(self, paper_id: str) -> Path:
+        """Where the paper's download in progress is (or would be)."""
+        return self.path / part_name(paper_id)
+
+    def sweep(self, now: float | None = None) -> int:
+        """Remove partial downloads given up on (see the module); returns how many went."""
+        now = time.time() if now is None else now
+        copies = self.copies()
+        gone = 0
+        with contextlib.suppress(OSError), os.scandir(self.path) as entries:
+            for entry in entries:
+                match = _PART.match(entry.name)
+                if not match or entry.is_symlink():
+                    continue
+                with contextlib.suppress(OSError):
+                    old = now - entry.stat().st_mtime > PART_KEPT_S
+                    if old or match["id"] in copies:
+                        os.unlink(entry.path)
+                        gone += 1
+        return gone
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False

@@ -1,0 +1,101 @@
+"""The sorts a reading queue can be given once: each a key over the queue's papers.
+
+A sort is stable: papers it cannot tell apart (no rating, the same venue status) keep the
+order they had. It gives an order; the caller writes it as positions (one undo step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from storage.models import Paper
+
+#: Venue statuses in the order a reader wants them first.
+VENUE_ORDER: Final = {"oral": 0, "spotlight": 1, "poster": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class SortFacts:
+    """What the sorts read of the queue's papers beyond the papers themselves."""
+
+    papers: Mapping[str, Paper]
+    #: When each paper was starred (seconds since the epoch).
+    decided_at: Mapping[str, float] = field(default_factory=dict)
+    #: Likeness to the other starred papers (higher: more alike), when worked out.
+    likeness: Mapping[str, float] = field(default_factory=dict)
+    #: Pages of the downloaded PDF, when its text was read.
+    pages: Mapping[str, int] = field(default_factory=dict)
+
+
+def _rating(pid: str, facts: SortFacts) -> Any:
+    paper = facts.papers.get(pid)
+    value = paper.fact("rating") if paper is not None else None
+    return (0, -float(value)) if isinstance(value, int | float) else (1, 0.0)
+
+
+def _likeness(pid: str, facts: SortFacts) -> Any:
+    score = facts.likeness.get(pid)
+    return (0, -score) if score is not None else (1, 0.0)
+
+
+def _venue(pid: str, facts: SortFacts) -> Any:
+    paper = facts.papers.get(pid)
+    status = (paper.venue_status if paper is not None else "").strip().casefold()
+    first = status.split()[0] if status else ""
+    return VENUE_ORDER.get(first, 3 if status else 4)
+
+
+def _length(pid: str, facts: SortFacts) -> Any:
+    pages = facts.pages.get(pid)
+    if pages:
+        return (0, pages)
+    paper = facts.papers.get(pid)
+    return (1, len(paper.abstract.split()) if paper is not None else 0)
+
+
+def _starred(pid: str, facts: SortFacts) -> Any:
+    return facts.decided_at.get(pid, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueSort:
+    """One way to sort the queue: its name (``papers queue sort NAME``), label and key."""
+
+    name: str
+    label: str
+    key: Callable[[str, SortFacts], Any]
+    #: Whether it needs the similarity index (``SortFacts.likeness``).
+    needs_likeness: bool = False
+
+    def order(self, ids: Sequence[str], facts: SortFacts) -> list[str]:
+        """``ids`` sorted by this key (stably: ties keep their order)."""
+        return sorted(ids, key=lambda pid: self.key(pid, facts))
+
+
+SORTS: Final[tuple[QueueSort, ...]] = (
+    QueueSort("rating", "By rating, highest first (papers without one last)", _rating),
+    QueueSort(
+        "likeness",
+        "By likeness to your other starred papers, most alike first",
+        _likeness,
+        needs_likeness=True,
+    ),
+    QueueSort("venue", "By venue status: orals, spotlights, posters, then the rest", _venue),
+    QueueSort(
+        "length",
+        "By length, shortest first (the PDF's pages when read, else the abstract's words)",
+        _length,
+    ),
+    QueueSort("starred", "By when you starred them, oldest first", _starred),
+)
+
+
+def sort_named(name: str) -> QueueSort:
+    """The sort called ``name`` (``ValueError`` naming the sorts for another)."""
+    for sort in SORTS:
+        if sort.name == name.strip().casefold():
+            return sort
+    names = ", ".join(s.name for s in SORTS)
+    raise ValueError(f"no sort is called {name!r} (choose from {names})")
