@@ -20,10 +20,30 @@ def statuses_for(name: str) -> frozenset[Status]:
 
 
 def select(
-    papers: Iterable[Paper], statuses: Mapping[str, Status], wanted: frozenset[Status]
+    papers: Iterable[Paper],
+    statuses: Mapping[str, Status],
+    wanted: frozenset[Status],
+    triage: TriageState | None = None,
 ) -> list[Paper]:
-    """The papers whose status is one of ``wanted``, in the given order."""
-    return [p for p in papers if statuses.get(p.id, Status.INBOX) in wanted]
+    """The papers whose status is one of ``wanted``, in the given order; the starred papers
+    alone in the reading queue's order (given ``triage``: its positions)."""
+    chosen = [p for p in papers if statuses.get(p.id, Status.INBOX) in wanted]
+    if triage is not None and wanted == {Status.STARRED}:
+        return in_queue_order(chosen, triage)
+    return chosen
+
+
+def in_queue_order(papers: Iterable[Paper], triage: TriageState) -> list[Paper]:
+    """Papers (starred ones) in the reading queue's order (``storage.queue``): every export
+    of the starred list is a reading list in the order the user gave it."""
+    from storage.queue import queue_ids
+
+    place = {
+        pid: i
+        for i, pid in enumerate(queue_ids(triage.statuses, triage.positions, triage.decided_at))
+    }
+    listed = list(papers)
+    return sorted(listed, key=lambda p: place.get(p.id, len(place)))
 
 
 def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:

@@ -111,6 +111,7 @@ class TriageFile:
             dict(found.tags),
             dict(found.decided_at),
             dict(found.positions),
+            dict(found.positioned_at),
         )
 
     def status(self, paper_id: str) -> Status:
@@ -249,19 +250,21 @@ class TriageChange:
             return
         start = end_position(self._queue_keys(), top=top)
         step = -1.0 if top else 1.0
+        at = round(now(), 3)
         for i, pid in enumerate(reversed(ids) if top else ids):
-            docs[pid]["q"] = start + i * step
+            docs[pid]["q"], docs[pid]["qa"] = start + i * step, at
 
     def place(self, placement: Mapping[str, float]) -> list[Move]:
         """Give papers of the queue new positions, as one undo step (``order``); returns the
         moves made (none when every paper is where it was)."""
         docs = self.documents(placement)
         moves: list[Move] = []
+        at = round(now(), 3)
         for pid, new in placement.items():
             old = position_of(docs[pid])
             if old != new and docs[pid].get("status") == Status.STARRED.value:
                 moves.append((pid, old, new))
-                docs[pid]["q"] = new
+                docs[pid]["q"], docs[pid]["qa"] = new, at
         if moves:
             self.save(docs)
             self.record([], ORDER, moves=[list(move) for move in moves])
@@ -349,12 +352,14 @@ class TriageChange:
     def _replay_moves(self, step: Step, *, undo: bool) -> None:
         """Put the papers an ``order`` step moved back where they were (or moved again)."""
         docs = self.documents(move[0] for move in step.moves)
+        at = round(now(), 3)
         for pid, old, new in step.moves:
             value = old if undo else new
             if value is None:
                 docs[pid].pop("q", None)
+                docs[pid].pop("qa", None)
             else:
-                docs[pid]["q"] = value
+                docs[pid]["q"], docs[pid]["qa"] = value, at
         self.save(docs)
         self.mark(step, undone=undo)
 
@@ -430,6 +435,7 @@ class TriageChange:
                 doc["tags"] = list(values.tags)
                 done["tags"] += 1
             if values.has_position:
+                doc.pop("qa", None)  # given elsewhere: its time is the record's
                 if values.position is None:
                     doc.pop("q", None)
                 else:

@@ -21,7 +21,8 @@ TinyDB tables:
 A decision document may hold ``q``, the paper's position in the reading queue
 (``storage.queue.order``): given when the paper is starred, kept when it leaves the queue (an
 undo puts it back in its place; a paper read from the queue is told from one read from the
-Inbox by it).
+Inbox by it); and ``qa``, when it was given (seconds: sync orders two devices' moves of one
+paper by it).
 """
 
 from __future__ import annotations
@@ -141,6 +142,8 @@ class TriageState:
     #: Positions in the reading queue (``storage.queue``), of the papers that have one: the
     #: starred ones, and those that left the queue (kept for an undo).
     positions: dict[str, float] = field(default_factory=dict)
+    #: When each position was given (seconds since the epoch), where it is known.
+    positioned_at: dict[str, float] = field(default_factory=dict)
 
     def status(self, paper_id: str) -> Status:
         return self.statuses.get(paper_id, Status.INBOX)
@@ -177,6 +180,8 @@ def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
             position = position_of(doc)
             if position is not None:
                 snap.positions[pid] = position
+                if isinstance(doc.get("qa"), int | float):
+                    snap.positioned_at[pid] = float(doc["qa"])
     return snap
 
 

@@ -133,6 +133,8 @@ def triage_changes(
             continue
         for kind in changed:
             made_at = triage.decided_at.get(pid) if kind == STATUS else None
+            if kind == QUEUE:
+                made_at = triage.positioned_at.get(pid)
             if made_at is None and kind == STATUS:
                 made_at = touched.get(pid)
             if state.fresh:

@@ -50,7 +50,8 @@ def test_it_syncs_on_start_after_changes_on_request_and_on_close(
     assert sync.detail.startswith("Sync: synced ") and "laptop" in sync.detail
     assert sync.detail.endswith("0 other devices")
     library.set_status(ids[0], "starred")  # the app's writer, as far as the sync can tell
-    assert wait_until(lambda: sync.report is not None and sync.report.sent == 1)
+    # two records: its status and its place in the reading queue
+    assert wait_until(lambda: sync.report is not None and sync.report.sent == 2)
     other = Library(tmp_path / "desktop")
     sync_library(other, folder)
     other.set_status(ids[1], "read")

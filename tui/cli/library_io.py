@@ -112,7 +112,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     library = open_library(args)
     triage = library.triage()
-    papers = select(library.papers(), triage.statuses, statuses_for(args.status))
+    papers = select(library.papers(), triage.statuses, statuses_for(args.status), triage)
     what = "All papers" if args.status == "all" else f"{args.status.capitalize()} papers"
     heading = heading_for(papers, what)
     text = export(
