@@ -161,11 +161,11 @@ def test_renumbered_writes_only_what_changes() -> None:
 
 
 def test_sorts_by_rating_venue_length_and_likeness(tmp_path: Path) -> None:
-    from storage.queue.sorts import SortFacts
     from storage.models import Paper
+    from storage.queue.sorts import SortFacts
 
     papers = {
-        "aaaa": Paper("aaaa", "A", "one two three four", venue_status="Poster", extra=(("rating", 5.0),)),
+        "aaaa": Paper("aaaa", "A", "one two three", venue_status="Poster", extra=(("rating", 5.0),)),
         "bbbb": Paper("bbbb", "B", "one", venue_status="Oral", extra=(("rating", 8.0),)),
         "cccc": Paper("cccc", "C", "one two", venue_status="Spotlight"),
     }  # fmt: skip
