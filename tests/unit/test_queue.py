@@ -165,7 +165,7 @@ def test_sorts_by_rating_venue_length_and_likeness(tmp_path: Path) -> None:
     from storage.queue.sorts import SortFacts
 
     papers = {
-        "aaaa": Paper("aaaa", "A", "one two three", venue_status="Poster", extra=(("rating", 5.0),)),
+        "aaaa": Paper("aaaa", "A", "a b c", venue_status="Poster", extra=(("rating", 5.0),)),
         "bbbb": Paper("bbbb", "B", "one", venue_status="Oral", extra=(("rating", 8.0),)),
         "cccc": Paper("cccc", "C", "one two", venue_status="Spotlight"),
     }  # fmt: skip
