@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,7 +28,7 @@ from storage.importing.resolve import resolve
 from storage.importing.store import iter_decisions, store
 from storage.models import Change, ImportReport, Paper, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
-from storage.stats import Counted, LibraryStats
+from storage.stats import Counted, LibraryStats, QueueStats
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.sources.limits import ReadLimits
@@ -300,9 +301,12 @@ class Library:
         state, days = self.triage_file.state_and_days()  # read once: counts and days agree
         loaded = self.loaded_papers()  # four fields of each paper, not the papers
         counted = [loaded.column(f) for f in ("id", "list", "venue_status", "lists")]
-        return LibraryStats.compute(
-            list(map(Counted, *counted)), state.statuses, days, today or date.today()
-        )
+        today = today or date.today()
+        stats = LibraryStats.compute(list(map(Counted, *counted)), state.statuses, days, today)
+        present = set(counted[0])
+        statuses = {pid: s for pid, s in state.statuses.items() if pid in present}
+        queue = QueueStats.compute(statuses, state.positions, state.decided_at, today)
+        return replace(stats, queue=queue)
 
     # -- undo -------------------------------------------------------------------------------
     def undo(self) -> list[Change]:

@@ -14,6 +14,8 @@ from storage.text.words import count
 
 #: The pace is taken over the last week.
 PACE_DAYS = 7
+#: The queue's pace is taken over the last four weeks.
+QUEUE_PACE_WEEKS = 4
 
 
 class Counted(NamedTuple):
@@ -58,6 +60,8 @@ class LibraryStats:
     #: The days the pace averages over: the last week, or fewer when the first decision is
     #: younger (a library started today has its pace from today alone).
     pace_days: int = PACE_DAYS
+    #: The reading queue: papers waiting, papers read from it per week.
+    queue: QueueStats | None = None
 
     @property
     def triaged(self) -> int:
@@ -134,7 +138,9 @@ class LibraryStats:
         def plain(counts: Mapping[Status, int]) -> dict[str, int]:
             return {s.value: n for s, n in counts.items()}
 
+        queue = self.queue.to_json() if self.queue is not None else None
         return {
+            "queue": queue,
             "total": self.total,
             "triaged": self.triaged,
             "progress": round(self.triaged / self.total, 4) if self.total else 0.0,
@@ -146,4 +152,81 @@ class LibraryStats:
             "days_to_empty_inbox": (
                 None if self.days_to_empty_inbox is None else round(self.days_to_empty_inbox, 1)
             ),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStats:
+    """The reading queue's progress: how many wait, how many were read from it each week,
+    and when it is empty at that pace."""
+
+    waiting: int
+    #: (the Monday of a week, papers read from the queue that week), oldest first, every
+    #: week from the first paper read (at most a year back) to this one.
+    per_week: Sequence[tuple[date, int]]
+    #: Papers read from the queue a week, over the last ``QUEUE_PACE_WEEKS`` weeks (fewer
+    #: when the first was read since).
+    rate_per_week: float
+    weeks_to_empty: float | None
+    pace_weeks: int = QUEUE_PACE_WEEKS
+
+    @classmethod
+    def compute(
+        cls,
+        statuses: Mapping[str, Status],
+        positions: Mapping[str, float],
+        decided_at: Mapping[str, float],
+        today: date,
+    ) -> QueueStats:
+        """A paper read from the queue is a read paper that had a place in it (its place is
+        kept when it leaves, for an undo): counted in the week it was read."""
+        waiting = sum(1 for s in statuses.values() if s is Status.STARRED)
+        this_week = today - timedelta(days=today.weekday())
+        first = this_week - timedelta(weeks=52)
+        weeks: Counter[date] = Counter()
+        for pid, status in statuses.items():
+            at = decided_at.get(pid)
+            if status is Status.READ and pid in positions and at is not None:
+                day = date.fromtimestamp(at)
+                weeks[max(first, day - timedelta(days=day.weekday()))] += 1
+        start = min(weeks, default=this_week)
+        per_week = []
+        week = start
+        while week <= this_week:
+            per_week.append((week, weeks.get(week, 0)))
+            week += timedelta(weeks=1)
+        recent = per_week[-QUEUE_PACE_WEEKS:]
+        # the week under way counts by its days gone: 3 read by Wednesday is 7 a week
+        span = len(recent) - 1 + (today.weekday() + 1) / 7
+        rate = sum(n for _w, n in recent) / span if weeks else 0.0
+        eta = waiting / rate if rate > 0 else (0.0 if waiting == 0 else None)
+        return cls(waiting, per_week, rate, eta, len(recent))
+
+    def sentence(self) -> str:
+        """One sentence on the queue: what waits, the pace, when it is empty at it."""
+        if not self.waiting:
+            return "Reading queue: empty (star papers to queue them)."
+        head = f"Reading queue: {count(self.waiting, 'paper')} waiting"
+        if self.rate_per_week <= 0 or self.weeks_to_empty is None:
+            return f"{head}; none read from it yet."
+        rate = self.rate_per_week
+        pace = f"{rate:,.1f} read a week" if rate < 10 else f"{rate:,.0f} read a week"
+        weeks = self.weeks_to_empty
+        when = (
+            "within a week"
+            if weeks < 1
+            else f"in about {weeks:,.1f} weeks"
+            if weeks < 20
+            else f"in about {weeks / 4.35:,.0f} months"
+        )
+        return f"{head}; {pace} (last {count(self.pace_weeks, 'week')}): empty {when} at this pace."
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "waiting": self.waiting,
+            "read_per_week": [{"week": w.isoformat(), "read": n} for w, n in self.per_week],
+            "rate_per_week": round(self.rate_per_week, 2),
+            "weeks_to_empty": None
+            if self.weeks_to_empty is None
+            else round(self.weeks_to_empty, 1),
         }

@@ -16,6 +16,12 @@ keys, which the footer and the help screen then show.
 [sync]
 folder = "~/Sync/papers"   # the app syncs with it on start, after decisions and on quit
 name = "laptop"            # this device's name there (default: the host name)
+
+[queue]
+new = "top"                # a paper starred joins the reading queue at its head ("end": last)
+
+[pdf]
+folder = "~/Papers"        # where PDFs are downloaded (default: HOME/pdfs)
 ```
 """
 
@@ -40,6 +46,10 @@ class Config:
     sync_folder: Path | None = None
     #: ``[sync] name``: this device's name in that folder ("" for the host name).
     sync_name: str = ""
+    #: ``[queue] new = "top"``: a newly starred paper joins the queue at its head.
+    queue_top: bool = False
+    #: ``[pdf] folder``: where PDFs are downloaded (None: HOME/pdfs).
+    pdf_folder: Path | None = None
 
 
 def load_config(paths: Sequence[Path]) -> Config:
@@ -55,6 +65,8 @@ def load_config(paths: Sequence[Path]) -> Config:
             config.problems.append(f"{path}: ignored, it does not parse ({exc})")
             continue
         _read_sync(data.get("sync", {}), path, config)
+        _read_queue(data.get("queue", {}), path, config)
+        _read_pdf(data.get("pdf", {}), path, config)
         keys = data.get("keys", {})
         if not isinstance(keys, dict):
             config.problems.append(f'{path}: [keys] must be a table of command = "key"')
@@ -87,6 +99,46 @@ def _read_sync(table: object, path: Path, config: Config) -> None:
             config.sync_folder = path.parent / Path(value.strip()).expanduser()
         else:
             config.sync_folder = None
+
+
+def _read_queue(table: object, path: Path, config: Config) -> None:
+    """The ``[queue]`` table: where a newly starred paper joins the reading queue."""
+    if not isinstance(table, dict):
+        config.problems.append(f'{path}: [queue] must be a table (new = "end" or "top")')
+        return
+    for key, value in table.items():
+        if key == "new" and isinstance(value, str) and value.strip().lower() in ("top", "end"):
+            config.queue_top = value.strip().lower() == "top"
+        else:
+            config.problems.append(
+                f'{path}: [queue] {key} = {value!r}: ignored (new = "top"|"end")'
+            )
+
+
+def _read_pdf(table: object, path: Path, config: Config) -> None:
+    """The ``[pdf]`` table: the folder PDFs are downloaded into."""
+    if not isinstance(table, dict):
+        config.problems.append(f'{path}: [pdf] must be a table (folder = "…")')
+        return
+    for key, value in table.items():
+        if key == "folder" and isinstance(value, str) and value.strip():
+            config.pdf_folder = path.parent / Path(value.strip()).expanduser()
+        else:
+            config.problems.append(f"{path}: [pdf] {key} = {value!r}: ignored (folder)")
+
+
+def library_config(home: Path) -> Config:
+    """The configuration of the library in ``home`` (for commands that need its settings)."""
+    from storage.locations import config_paths
+
+    return load_config(config_paths(home))
+
+
+def pdf_folder(home: Path, config: Config) -> Path:
+    """Where the PDFs of the library in ``home`` go: ``[pdf] folder``, else HOME/pdfs."""
+    from storage.pdfs.folder import PDF_DIR
+
+    return config.pdf_folder if config.pdf_folder is not None else home / PDF_DIR
 
 
 def _key_problem(command_id: str, value: object) -> str:

@@ -52,6 +52,10 @@ def cmd_mark(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     library = open_library(args)  # ids are resolved from papers.cache's ids: papers are not read
+    if status is Status.STARRED:
+        from tui.config import library_config
+
+        library.queue_top = library_config(library.home).queue_top
     changes = library.set_statuses(ids, status)
     changed = {pid for pid, _old, _new in changes}
     for pid in dict.fromkeys(library.resolve_id(i) for i in ids):
@@ -78,6 +82,14 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
         say_removal(done.restored, "Put back {}; `papers redo` takes them out again.")
     elif done.removed:
         say_removal(done.removed, "Removed {} again; `papers undo` puts them back.")
+    elif done.moves:
+        from storage.text.words import count
+
+        say(f"{what}: {count(len(done.moves), 'paper')} moved back in the reading queue")
+        queue = library.queue()
+        for pid, _old, _new in done.moves[:10]:
+            if pid in queue:
+                say(f"{pid}  #{queue.index(pid) + 1:<4} {library.paper(pid).display_title}")
     else:
         print_changes(library, done.changes, what)
     return 0

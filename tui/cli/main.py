@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from storage import LibraryError
-from tui.cli import deciding, library_io, reading, removing, serve, sync
+from tui.cli import deciding, library_io, pdfs, queue, reading, removing, serve, sync
 from tui.cli.common import PROG, Parser, UsageError, open_library
 from tui.cli.output import complain
 
@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     library_io.add_export(sub, common)
     removing.add_remove(sub, common)
     reading.add_stats(sub, common)
+    queue.add_queue(sub, common)
+    pdfs.add_pdf(sub, common)
     reading.add_similar(sub, common)
     sync.add_sync(sub, common)
     serve.add_serve(sub, common)

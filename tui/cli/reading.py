@@ -171,6 +171,13 @@ def stats_lines(stats: LibraryStats) -> list[str]:
             bar = "█" * max(0, round(20 * d.total / top))
             lines.append(f"  {d.day.isoformat()}  {bar:<20} {d.total:,}")
     lines.append(stats.pace())
+    queue = stats.queue
+    if queue is not None:
+        lines += ["", queue.sentence()]
+        if any(n for _w, n in queue.per_week):
+            lines.append("Read from the queue per week")
+            for week, n in queue.per_week[-6:]:
+                lines.append(f"  week of {week.isoformat()}  {'█' * min(n, 40):<20} {n:,}")
     return lines
 
 

@@ -1,0 +1,187 @@
+"""A real HTTP server on 127.0.0.1 serving PDFs the tests make, and misbehaving on request.
+
+``PdfServer`` serves ``/forum?id=X`` (a page), ``/pdf?id=X`` and ``/pdf/X`` (the PDF of paper
+``X``). What each id gets is set in ``behaviour``: ``ok`` (the PDF, with ``Range``
+support), ``html`` (a login page instead), ``truncated`` (half the bytes, then the
+connection closes), ``big`` (a ``Content-Length`` over any cap), ``huge`` (no length, more
+bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S`` the first N times), ``slow``
+(the bytes a few KB at a time), ``missing`` (404). Every request is recorded, with when it
+started and ended, so that tests can check one-at-a-time and the pauses.
+"""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+
+@dataclass
+class Request:
+    path: str
+    paper: str
+    headers: dict[str, str]
+    start: float
+    end: float = 0.0
+    status: int = 0
+
+
+@dataclass
+class PdfServer:
+    """Start with ``start()``, stop with ``stop()``; ``base`` is its address."""
+
+    pdfs: dict[str, bytes] = field(default_factory=dict)
+    behaviour: dict[str, str] = field(default_factory=dict)
+    requests: list[Request] = field(default_factory=list)
+    #: Seconds between two chunks of a ``slow`` answer.
+    slow_gap: float = 0.05
+    _asked: Counter[str] = field(default_factory=Counter)
+    _active: int = 0
+    most_at_once: int = 0
+
+    def start(self) -> PdfServer:
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:  # quiet
+                return
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                server._serve(self)
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    @property
+    def base(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def forum(self, paper: str) -> str:
+        return f"{self.base}/forum?id={paper}"
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _serve(self, handler: http.server.BaseHTTPRequestHandler) -> None:
+        parts = urlsplit(handler.path)
+        paper = (parse_qs(parts.query).get("id") or [""])[0]
+        if parts.path.startswith("/pdf/"):
+            paper = parts.path.removeprefix("/pdf/")
+        request = Request(handler.path, paper, dict(handler.headers), time.monotonic())
+        self.requests.append(request)
+        self._active += 1
+        self.most_at_once = max(self.most_at_once, self._active)
+        try:
+            request.status = self._answer(handler, paper)
+        except (BrokenPipeError, ConnectionResetError):
+            request.status = -1
+        finally:
+            self._active -= 1
+            request.end = time.monotonic()
+
+    def _answer(self, handler: http.server.BaseHTTPRequestHandler, paper: str) -> int:
+        how = self.behaviour.get(paper, "ok")
+        self._asked[paper] += 1
+        body = self.pdfs.get(paper)
+        if how.startswith("busy:"):
+            _, times, wait = how.split(":")
+            if self._asked[paper] <= int(times):
+                return self._send(handler, 429, b"slow down", {"Retry-After": wait})
+        if how == "missing" or body is None:
+            return self._send(handler, 404, b"not found")
+        if how == "html":
+            page = b"<!DOCTYPE html><html><body>Please log in</body></html>"
+            return self._send(handler, 200, page, {"Content-Type": "text/html"})
+        if how == "big":
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/pdf")
+            handler.send_header("Content-Length", str(10**12))
+            handler.end_headers()
+            handler.wfile.write(body[:1000])
+            handler.close_connection = True
+            return 200
+        if how == "huge":
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/pdf")
+            handler.send_header("Connection", "close")
+            handler.end_headers()
+            handler.wfile.write(body)
+            for _ in range(200):
+                handler.wfile.write(b"%" * 65536)
+            handler.close_connection = True
+            return 200
+        start = 0
+        wanted = handler.headers.get("Range", "")
+        status, headers = 200, {"Content-Type": "application/pdf", "Accept-Ranges": "bytes"}
+        if wanted.startswith("bytes=") and how != "norange":
+            start = int(wanted[6:].split("-")[0])
+            if start >= len(body):
+                return self._send(handler, 416, b"", {"Content-Range": f"bytes */{len(body)}"})
+            status = 206
+            headers["Content-Range"] = f"bytes {start}-{len(body) - 1}/{len(body)}"
+        part = body[start:]
+        if how == "truncated" and self._asked[paper] == 1:
+            handler.send_response(status)
+            for name, value in headers.items():
+                handler.send_header(name, value)
+            handler.send_header("Content-Length", str(len(part)))
+            handler.end_headers()
+            handler.wfile.write(part[: len(part) // 2])
+            handler.wfile.flush()
+            handler.close_connection = True
+            return status
+        if how == "slow":
+            handler.send_response(status)
+            for name, value in headers.items():
+                handler.send_header(name, value)
+            handler.send_header("Content-Length", str(len(part)))
+            handler.end_headers()
+            for i in range(0, len(part), 4096):
+                handler.wfile.write(part[i : i + 4096])
+                handler.wfile.flush()
+                time.sleep(self.slow_gap)
+            return status
+        return self._send(handler, status, part, headers)
+
+    @staticmethod
+    def _send(
+        handler: http.server.BaseHTTPRequestHandler,
+        status: int,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+    ) -> int:
+        handler.send_response(status)
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+        return status
+
+
+def library_list(path: Path, server: PdfServer, titles: dict[str, str]) -> Path:
+    """A JSON list of papers whose pages are the server's forum pages (id → title); the
+    server's ids are the OpenReview ids, not the library's."""
+    import json
+
+    records = [
+        {
+            "title": title,
+            "abstract": f"We study {title.lower()} with care; the abstract of paper {key}.",
+            "url": server.forum(key),
+        }
+        for key, title in titles.items()
+    ]
+    path.write_text(json.dumps(records), encoding="utf-8")
+    return path

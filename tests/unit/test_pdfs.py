@@ -1,0 +1,231 @@
+"""PDFs (storage.pdfs, storage.cache.pdf_text): links, names, downloads from a real local
+server (429s, broken files, resumes), the text read and searched with pdf:."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from storage.cache.pdf_text import PdfTexts, update_texts
+from storage.models import Paper
+from storage.pdfs.download import DownloadOptions, Event, download_pdfs, retry_after
+from storage.pdfs.folder import TITLE_BYTES, PdfFolder, pdf_name, safe_title
+from storage.pdfs.links import pdf_url
+from tests.pdf_files import paper_pdf
+from tests.pdf_server import PdfServer
+
+FAST = DownloadOptions(pause=0.0, max_wait=5.0, default_wait=0.1)
+
+
+@pytest.fixture(scope="module")
+def pdf_bytes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    folder = tmp_path_factory.mktemp("made")
+    made = {}
+    for n, key in enumerate(["aaaa01", "bbbb02", "cccc03", "dddd04"]):
+        marker = f"The quokka lemma {key} holds for every bounded sampler."
+        path = paper_pdf(folder / f"{key}.pdf", f"Paper {key}", 3, seed=n, marker=marker)
+        made[key] = path.read_bytes()
+    return made
+
+
+@pytest.fixture
+def server(pdf_bytes: dict[str, bytes]):  # type: ignore[no-untyped-def]
+    running = PdfServer(pdfs=dict(pdf_bytes)).start()
+    yield running
+    running.stop()
+
+
+def paper(server: PdfServer, key: str, title: str = "") -> Paper:
+    return Paper(f"{key}000000"[:12], title or f"Paper {key}", "abstract", url=server.forum(key))
+
+
+# -- where the PDF is -----------------------------------------------------------------------
+
+
+def test_pdf_links_from_openreview_arxiv_and_a_pdf_field() -> None:
+    assert pdf_url(Paper("a", "t", "x", url="https://openreview.net/forum?id=Ab-9_x")) == (
+        "https://openreview.net/pdf?id=Ab-9_x"
+    )
+    assert pdf_url(Paper("a", "t", "x", url="https://arxiv.org/abs/2401.01234v2")) == (
+        "https://arxiv.org/pdf/2401.01234v2"
+    )
+    assert pdf_url(Paper("a", "t", "x", url="http://export.arxiv.org/abs/hep-th/9901001")) == (
+        "http://export.arxiv.org/pdf/hep-th/9901001"
+    )
+    relative = Paper(
+        "a", "t", "x", url="https://openreview.net/forum?id=Q", extra=(("pdf", "/pdf/1f2e.pdf"),)
+    )
+    assert pdf_url(relative) == "https://openreview.net/pdf/1f2e.pdf"
+    assert pdf_url(Paper("a", "t", "x", url="https://example.org/paper.PDF")).endswith(".PDF")
+    for page in ("https://github.com/a/b", "", "javascript:alert(1)", "https://x.org/forum"):
+        assert pdf_url(Paper("a", "t", "x", url=page)) == ""
+    hostile = Paper("a", "t", "x", extra=(("pdf", "file:///etc/passwd"),))
+    assert pdf_url(hostile) == ""
+
+
+def test_file_names_replace_what_file_systems_refuse() -> None:
+    name = pdf_name(Paper("0123456789ab", 'A/B: "C" <d> e|f? g*\\h\x1b[2J\u202e.', "x"))
+    assert name.endswith(" (0123456789ab).pdf")
+    assert not set(name) & set('/\\:*?"<>|\x1b\u202e')
+    assert safe_title("  ...  ") == "paper" and safe_title("Title. ") == "Title"
+    long = safe_title("é" * 500)
+    assert len(long.encode()) <= TITLE_BYTES + 3 and long.endswith("…")
+    assert len(pdf_name(Paper("0123456789ab", "x" * 1000, "y")).encode()) < 200
+
+
+def test_retry_after_in_seconds_or_as_a_date() -> None:
+    assert retry_after("120") == 120.0
+    assert retry_after(None) is None and retry_after("soon") is None
+    in_a_minute = retry_after("Wed, 01 Dec 2100 00:01:00 GMT", now=4_131_302_400.0)
+    assert in_a_minute == 60.0
+
+
+# -- downloading ----------------------------------------------------------------------------
+
+
+def test_downloads_one_at_a_time_with_pauses_into_named_checked_files(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
+) -> None:
+    papers = [paper(server, k, f"Title {k}: a/b") for k in ("aaaa01", "bbbb02", "cccc03")]
+    events: list[Event] = []
+    folder = PdfFolder(tmp_path / "pdfs")
+    options = DownloadOptions(pause=0.2)
+    report = download_pdfs(papers, folder, options, events.append)
+    assert len(report.done) == 3 and not report.failed
+    for p in papers:
+        copy = folder.copy_of(p.id)
+        assert copy is not None and copy.name == pdf_name(p)
+        assert copy.read_bytes() == pdf_bytes[p.url.rsplit("=", 1)[1]]
+    assert server.most_at_once == 1
+    gaps = [b.start - a.end for a, b in zip(server.requests, server.requests[1:], strict=False)]
+    assert min(gaps) >= 0.18
+    assert {e.kind for e in events} >= {"start", "bytes", "done"}
+    again = download_pdfs(papers, folder, FAST)  # nothing to do: each one already here
+    assert again.skipped == 3 and not again.done and len(server.requests) == 3
+    assert sorted(p.name for p in folder.path.iterdir()) == sorted(pdf_name(p) for p in papers)
+
+
+def test_a_429_is_waited_for_as_retry_after_says_and_shown(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    server.behaviour["aaaa01"] = "busy:2:1"
+    events: list[Event] = []
+    start = time.monotonic()
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST, events.append)
+    assert len(report.done) == 1
+    assert time.monotonic() - start >= 2.0  # two waits of one second
+    waits = [e for e in events if e.kind == "wait"]
+    assert len(waits) == 2 and waits[0].seconds == 1.0 and "429" in waits[0].message
+
+
+def test_a_retry_after_longer_than_the_bound_fails_the_paper_not_the_batch(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    server.behaviour["aaaa01"] = "busy:9:3600"
+    papers = [paper(server, "aaaa01"), paper(server, "bbbb02")]
+    report = download_pdfs(papers, PdfFolder(tmp_path), FAST)
+    assert len(report.done) == 1 and len(report.failed) == 1
+    assert "3,600 s" in report.failed[0] and report.failed[0].startswith(papers[0].id)
+
+
+@pytest.mark.parametrize(
+    ("how", "cause"),
+    [
+        ("html", "not a PDF (the server sent text/html"),
+        ("big", "cap"),
+        ("huge", "cap"),
+        ("missing", "HTTP 404"),
+    ],
+)
+def test_broken_answers_fail_in_one_line_and_leave_nothing(
+    tmp_path: Path, server: PdfServer, how: str, cause: str
+) -> None:
+    server.behaviour["aaaa01"] = how
+    options = DownloadOptions(pause=0.0, max_bytes=2 * 1024 * 1024)
+    target = paper(server, "aaaa01", "Broken")
+    report = download_pdfs([target], PdfFolder(tmp_path), options)
+    assert not report.done and len(report.failed) == 1
+    assert cause in report.failed[0] and "\n" not in report.failed[0]
+    assert report.failed[0].startswith(f"{target.id}  Broken: ")
+    assert list(tmp_path.iterdir()) == []  # no part, no file
+
+
+def test_a_download_cut_short_resumes_where_it_stopped(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
+) -> None:
+    server.behaviour["aaaa01"] = "truncated"
+    target = paper(server, "aaaa01")
+    folder = PdfFolder(tmp_path)
+    first = download_pdfs([target], folder, FAST)
+    assert "cut short" in first.failed[0] and folder.copy_of(target.id) is None
+    part = folder.part_of(target.id)
+    assert 0 < part.stat().st_size < len(pdf_bytes["aaaa01"])
+    second = download_pdfs([target], folder, FAST)
+    assert len(second.done) == 1
+    assert server.requests[-1].headers.get("Range") == f"bytes={len(pdf_bytes['aaaa01']) // 2}-"
+    assert folder.copy_of(target.id).read_bytes() == pdf_bytes["aaaa01"]  # type: ignore[union-attr]
+    assert not part.exists()
+
+
+def test_a_damaged_pdf_without_its_end_is_refused(tmp_path: Path, server: PdfServer) -> None:
+    server.pdfs["aaaa01"] = server.pdfs["aaaa01"][:-2000]  # no %%EOF
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
+    assert "no %%EOF" in report.failed[0] and list(tmp_path.iterdir()) == []
+
+
+def test_a_paper_without_a_known_pdf_says_so(tmp_path: Path) -> None:
+    report = download_pdfs([Paper("abcd", "No link", "x")], PdfFolder(tmp_path), FAST)
+    assert "no PDF address known" in report.failed[0]
+
+
+def test_old_partial_downloads_are_swept(tmp_path: Path) -> None:
+    folder = PdfFolder(tmp_path)
+    stale, fresh = folder.part_of("aaaa"), folder.part_of("bbbb")
+    stale.write_bytes(b"%PDF-")
+    fresh.write_bytes(b"%PDF-")
+    old = time.time() - 8 * 24 * 3600
+    import os
+
+    os.utime(stale, (old, old))
+    assert folder.sweep() == 1 and fresh.exists() and not stale.exists()
+
+
+# -- the text -------------------------------------------------------------------------------
+
+
+def test_the_text_is_read_searched_and_kept_while_the_copy_is_the_same(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    folder = PdfFolder(home / "pdfs")
+    papers = [paper(server, k) for k in ("aaaa01", "bbbb02")]
+    download_pdfs(papers, folder, FAST)
+    texts = update_texts(home, folder.copies())
+    assert len(texts) == 2 and texts.pages() == {p.id: 3 for p in papers}
+    found = PdfTexts.open(home).search("quokka lemma")
+    assert set(found) == {p.id for p in papers}
+    match = found[papers[0].id]
+    assert match.page == 3 and "quokka lemma" in match.line.lower()
+    assert PdfTexts.open(home).papers_with("quokka lemma aaaa01") == {papers[0].id}
+    assert PdfTexts.open(home).papers_with("quok") == {p.id for p in papers}  # a prefix
+    assert PdfTexts.open(home).papers_with("uokka") == set()  # not inside a word
+    # a copied HOME (times changed) keeps its texts: nothing is read again
+    import os
+
+    for copy in folder.copies().values():
+        os.utime(copy, (1, 1))
+    again = PdfTexts.open(home)
+    assert again.stale(folder.copies()) == []
+    # a damaged copy is an entry with its cause, not a crash
+    damaged = folder.copies()[papers[1].id]
+    damaged.write_bytes(b"%PDF-1.4\n garbage \n%%EOF\n")
+    redone = update_texts(home, folder.copies())
+    assert papers[1].id not in redone and redone.problem(papers[1].id).startswith("unreadable")
+
+
+def test_a_damaged_text_file_is_made_again(tmp_path: Path) -> None:
+    (tmp_path / "pdf-text.cache").write_bytes(b"papers-tui pdf-text 1\n garbage")
+    assert len(PdfTexts.open(tmp_path)) == 0

@@ -1,0 +1,103 @@
+"""``papers pdf``: download the PDFs of the reading queue (or of some papers), then read
+their text for ``pdf:`` searches."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from storage.text.words import count
+from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, byte_size, open_library
+from tui.cli.output import complain, is_terminal
+
+
+def add_pdf(sub: Subparsers, common: Parser) -> None:
+    """``papers pdf [--status S | ID…]``."""
+    p = sub.add_parser(
+        "pdf",
+        parents=[common],
+        help="download PDFs (default: the reading queue) into HOME/pdfs ([pdf] folder)",
+        description=(
+            "Download papers' PDFs, one request at a time with a pause between them, each "
+            "checked (a PDF, under the size cap, whole) before it takes its name "
+            "'Title (id).pdf'; a download cut short resumes where it stopped. Then their text "
+            "is read, for pdf:WORD searches."
+        ),
+    )
+    p.add_argument("ids", nargs="*", metavar="ID", help="these papers (default: --status)")
+    p.add_argument(
+        "--status",
+        choices=STATUS_CHOICES,
+        help="the papers of this status (default: starred, in queue order)",
+    )
+    p.add_argument("--folder", metavar="DIR", help="download into DIR (default: [pdf] folder)")
+    p.add_argument(
+        "--pause", type=float, default=1.0, metavar="SECONDS", help="between requests (1)"
+    )
+    p.add_argument(
+        "--max-size", type=byte_size, default="100MB", metavar="SIZE", help="per PDF (100MB)"
+    )
+    p.add_argument(
+        "--max-wait", type=float, default=120.0, metavar="SECONDS",
+        help="the longest Retry-After waited for (120)",
+    )  # fmt: skip
+    p.add_argument("--no-text", action="store_true", help="do not read the PDFs' text")
+    p.set_defaults(run=cmd_pdf)
+
+
+def cmd_pdf(args: argparse.Namespace) -> int:
+    from storage.cache.pdf_text import update_texts
+    from storage.export import select, statuses_for
+    from storage.pdfs.download import DownloadOptions, Event, download_pdfs
+    from storage.pdfs.folder import PdfFolder
+    from tui.config import library_config, pdf_folder
+
+    if args.ids and args.status:
+        raise UsageError("give paper ids or --status, not both")
+    if args.pause < 0 or args.max_wait < 0:
+        raise UsageError("--pause and --max-wait cannot be negative")
+    library = open_library(args)
+    config = library_config(library.home)
+    folder = PdfFolder(
+        Path(args.folder).expanduser() if args.folder else pdf_folder(library.home, config)
+    )
+    triage = library.triage()
+    if args.ids:
+        papers = [library.paper(i) for i in dict.fromkeys(library.resolve_id(i) for i in args.ids)]
+    else:
+        status = args.status or "starred"
+        papers = select(library.papers(), triage.statuses, statuses_for(status), triage)
+        if not papers:
+            complain(f"papers: no {status} papers: nothing to download")
+            return 0
+    live = is_terminal(sys.stderr)
+
+    def progress(event: Event) -> None:
+        where = f"[{event.index}/{event.total}] {event.paper.id}"
+        if event.kind == "bytes":
+            if live:
+                size = f" of {event.size / 1e6:,.1f}" if event.size else ""
+                sys.stderr.write(f"\r{where}  {event.received / 1e6:,.1f}{size} MB  ")
+                sys.stderr.flush()
+            return
+        if live:
+            sys.stderr.write("\r\x1b[K")
+        title = event.paper.display_title
+        if event.kind == "done" and event.path is not None:
+            complain(f"{where}  downloaded: {event.path.name}")
+        elif event.kind == "skipped":
+            complain(f"{where}  already here  {title}")
+        elif event.kind == "wait":
+            complain(f"{where}  waiting {event.seconds:,.0f} s ({event.message})")
+        elif event.kind == "failed":
+            complain(f"{where}  failed: {title}: {event.message}")
+
+    options = DownloadOptions(pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait)
+    report = download_pdfs(papers, folder, options, progress)
+    complain(f"{report.summary()} into {folder.path}")
+    if not args.no_text:
+        copies = folder.copies()
+        texts = update_texts(library.home, copies)
+        complain(f"text of {count(len(texts), 'PDF')} ready for pdf: searches")
+    return 1 if report.failed else 0

@@ -1,0 +1,120 @@
+"""The reading queue from the shell: ``papers queue`` (and ``move``, ``sort``), ``papers next``."""
+
+from __future__ import annotations
+
+import argparse
+
+from storage.errors import LibraryError
+from storage.export import paper_record
+from storage.queue import SORTS, sort_named
+from storage.text.words import count
+from tui.cli.common import Parser, Subparsers, open_library
+from tui.cli.output import print_papers, say, write_json
+
+
+def add_queue(sub: Subparsers, common: Parser) -> None:
+    """``papers queue [--json]``, ``papers queue move ID --to N|top|bottom``,
+    ``papers queue sort NAME``, ``papers next``."""
+    p = sub.add_parser(
+        "queue",
+        parents=[common],
+        help="the reading queue: starred papers in your order (move, sort)",
+        description="The reading queue: the starred papers, head first, in the order you give.",
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.set_defaults(run=cmd_queue)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    move = actions.add_parser(
+        "move", parents=[common], help="move a paper to a place in the queue (one undo step)"
+    )
+    move.add_argument("id", metavar="ID", help="a starred paper's id (or unique prefix)")
+    move.add_argument(
+        "--to", required=True, metavar="N|top|bottom", type=_place, help="1 is the head"
+    )
+    move.set_defaults(run=cmd_queue_move)
+    names = ", ".join(s.name for s in SORTS)
+    sort = actions.add_parser(
+        "sort",
+        parents=[common],
+        help=f"sort the queue once ({names}; one undo step)",
+        description="Sort the queue once; later moves and new stars keep their places.",
+        epilog="; ".join(f"{s.name}: {s.label}" for s in SORTS),
+    )
+    sort.add_argument("name", metavar="NAME", choices=[s.name for s in SORTS], help=names)
+    sort.set_defaults(run=cmd_queue_sort)
+
+    p = sub.add_parser(
+        "next",
+        parents=[common],
+        help="the head of the reading queue, one line (exit 1 when it is empty)",
+    )
+    p.add_argument("--json", action="store_true", help="print the paper as a JSON object")
+    p.set_defaults(run=cmd_next)
+
+
+def _place(text: str) -> int | str:
+    word = text.strip().lower()
+    if word in ("top", "bottom", "head", "end", "first", "last"):
+        return "top" if word in ("top", "head", "first") else "bottom"
+    try:
+        value = int(word)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a place: {text!r} (a number, top or bottom)"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("places start at 1 (the head)")
+    return value
+
+
+def cmd_queue(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    triage = library.triage()
+    ids = library.queue()
+    papers = [library.paper(pid) for pid in ids]
+    if args.json:
+        print_papers(papers, triage, True)
+        return 0
+    if not papers:
+        say("The reading queue is empty: star papers (papers mark ID starred) to queue them.")
+        return 0
+    width = len(str(len(papers)))
+    for place, paper in enumerate(papers, start=1):
+        venue = f" ({paper.venue_status})" if paper.venue_status else ""
+        say(f"{place:>{width}}  {paper.id}  {paper.display_title}{venue}")
+    return 0
+
+
+def cmd_queue_move(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    pid = library.resolve_id(args.id)
+    moves = library.move_in_queue(pid, args.to)
+    queue = library.queue()
+    place = queue.index(pid) + 1
+    title = library.paper(pid).display_title
+    where = f"#{place} of {len(queue):,}"
+    say(f"{pid}  {'moved to' if moves else 'already at'} {where}  {title}")
+    return 0
+
+
+def cmd_queue_sort(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    sort = sort_named(args.name)
+    moves = library.sort_queue(sort.name)
+    moved = len({pid for pid, _old, _new in moves})
+    say(f"Sorted {count(len(library.queue()), 'paper')} {sort.label.split(',')[0].lower()}: "
+        f"{count(moved, 'paper')} moved (papers undo puts them back)")  # fmt: skip
+    return 0
+
+
+def cmd_next(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    ids = library.queue()
+    if not ids:
+        raise LibraryError("the reading queue is empty (star papers to queue them)")
+    paper = library.paper(ids[0])
+    if args.json:
+        write_json({**paper_record(paper, library.triage()), "waiting": len(ids)})
+        return 0
+    say(f"{paper.id}  {paper.display_title}")
+    return 0
