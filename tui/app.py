@@ -20,7 +20,7 @@ from storage.locations import config_paths
 from storage.models import Paper
 from storage.text.sanitize import printable, printable_block
 from tui.commands import PaperCommands, bindings
-from tui.config import load_config
+from tui.config import load_config, pdf_folder
 from tui.memory import kept_for_good
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
@@ -67,8 +67,11 @@ class PapersApp(App[None]):
         self.config_problems = config.problems
         #: The [sync] folder's sync: on start, after decisions, on quit (tui/syncing.py).
         self.syncing = AppSync.for_app(self, library.home, config)
+        library.queue_top = config.queue_top  # [queue] new = "top"
         self.session = TriageSession(library, self._persisted)
-        self.main_screen = MainScreen(library, self.session, papers, version, self.keymap)
+        self.main_screen = MainScreen(
+            library, self.session, papers, version, self.keymap, pdf_folder(library.home, config)
+        )
         self._quit_anyway = False
 
     @property

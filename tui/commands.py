@@ -92,6 +92,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("open_code", "O", "open_code", "Open code", "Open the paper's GitHub repository in the browser", "Paper"),
     Command("note", "n", "edit_note", "Note", "Write a note on the paper", "Paper"),
     Command("tag", "t", "edit_tags", "Tags", "Tag the paper (search them with tag:NAME)", "Paper"),
+    Command("open_pdf", "p", "open_pdf", "Open PDF", "Open the paper's PDF: the local copy, else the source's (OpenReview, arXiv)", "Paper"),
+    Command("download_pdfs", "P", "download_pdfs", "Download PDFs", "Download the PDFs of the marked papers, else of the reading queue, in the background (then their text, for pdf:)", "Paper"),
+    # The reading queue (the Starred tab)
+    Command("queue_up", "left_square_bracket,ctrl+up", "queue_move('up')", "Queue: up", "Reading queue: move the paper one place up (Starred tab)", "Queue"),
+    Command("queue_down", "right_square_bracket,ctrl+down", "queue_move('down')", "Queue: down", "Reading queue: move the paper one place down", "Queue"),
+    Command("queue_top", "left_curly_bracket,ctrl+home", "queue_move('top')", "Queue: to the top", "Reading queue: move the paper to the head (read next)", "Queue"),
+    Command("queue_bottom", "right_curly_bracket,ctrl+end", "queue_move('bottom')", "Queue: to the bottom", "Reading queue: move the paper to the end", "Queue"),
+    Command("queue_sort", "Q", "queue_sort", "Sort queue", "Reading queue: sort it once by rating, likeness, venue, length or when starred (one undo step)", "Queue"),
     # The library
     Command("export", "e", "export", "Export", "Export the list shown (or the marked papers): any format, to a file or the clipboard", "Library"),
     Command("import", "a", "import_list", "Import", "Import a paper list, or a folder of them", "Library"),
@@ -146,6 +154,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("similar_close", "escape,q,m", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar"),
     Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
     Command("topics_decide", "D", "decide", "Decide topic", "Topics: decide every paper of the highlighted topic at once", "Dialogs", palette=False, scope="topics"),
+    Command("queue_sort_cancel", "escape,q", "cancel", "Close", "Sort the queue: close without sorting", "Dialogs", palette=False, scope="queue_sort"),
 )  # fmt: skip
 
 BY_ID: Mapping[str, Command] = {c.id: c for c in COMMANDS}
@@ -168,6 +177,7 @@ SCOPES = (
     "stats",
     "similar",
     "topics",
+    "queue_sort",
 )
 
 
@@ -190,6 +200,10 @@ _KEY_NAMES = {
     "pageup": "PgUp",
     "down": "↓",
     "up": "↑",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
+    "left_curly_bracket": "{",
+    "right_curly_bracket": "}",
 }
 
 

@@ -53,10 +53,16 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
     if outcome.removed:
         return Report(f"Redid the removal: {_what(outcome.removed)} out again.", reload=True)
     if kind in ("undo", "redo"):
+        verb = "Undid" if kind == "undo" else "Redid"
+        if outcome.moves and not changes:
+            moved = outcome.moves[0][0]
+            several = count(len(outcome.moves), "paper")
+            what = title_of(moved) if len(outcome.moves) == 1 else several
+            message = f"{verb} a move in the reading queue: {what}"
+            return Report(message, timeout=3, redraw=True, keep=moved)
         if not changes:
             return Report(f"Nothing to {kind}.", timeout=2)
         first = changes[0][0]
-        verb = "Undid" if kind == "undo" else "Redid"
         what = count(len(changes), "paper") if len(changes) > 1 else title_of(first)
         return Report(f"{verb}: {what} → {changes[0][2].value}", redraw=True, keep=first)
     if kind == "reload":

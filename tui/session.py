@@ -19,19 +19,21 @@ import contextlib
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from storage.files.triage_file import Change, TriageState, normalise_tags
+from storage.files.triage_model import now
 from storage.library import Library
 from storage.models import Removal, Status
+from storage.queue import end_position, queue_ids, sort_key
 
 #: The longest the writer waits for ``release_writes`` after ``hold_writes``: a UI that never
 #: releases (it crashed mid-frame) delays a decision's write by this much, never loses it.
 HOLD_LIMIT_S = 0.1
 
-OpKind = Literal["status", "note", "tags", "undo", "redo", "reload", "remove"]
+OpKind = Literal["status", "note", "tags", "undo", "redo", "reload", "remove", "queue"]
 
 #: Operations that may change the papers, not only their triage (removals and their undo).
 PAPER_KINDS: frozenset[OpKind] = frozenset({"undo", "redo", "remove"})
@@ -49,6 +51,8 @@ class Operation:
     tags: tuple[str, ...] = ()
     #: The list a "remove" operation takes out (None: it removes ``paper_ids``).
     list_name: str | None = None
+    #: The positions a "queue" operation gives papers of the reading queue.
+    placement: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -63,6 +67,8 @@ class Outcome:
     removed: Removal | None = None
     #: What the undo of a removal put back.
     restored: Removal | None = None
+    #: What the undo or redo of a move in the reading queue moved: (paper, before, after).
+    moves: list[tuple[str, float | None, float | None]] = field(default_factory=list)
 
     @property
     def papers_changed(self) -> bool:
@@ -132,6 +138,19 @@ class TriageSession:
         self._set_tags_locally(paper_id, clean)
         self._submit("tags", paper_ids=(paper_id,), tags=clean)
         return clean
+
+    def queue_ids(self) -> list[str]:
+        """The reading queue as it shows now: the starred papers, head first."""
+        state = self.state
+        return queue_ids(state.statuses, state.positions, state.decided_at)
+
+    def place(self, placement: Mapping[str, float]) -> None:
+        """Move papers in the reading queue now (in memory) and queue the move (one undo
+        step): ``placement`` gives each its new position (``storage.queue.move_to``)."""
+        if not placement:
+            return
+        self._place_locally(placement)
+        self._submit("queue", placement=dict(placement))
 
     def remove(self, paper_ids: Iterable[str] = (), list_name: str | None = None) -> None:
         """Queue the removal of papers, or of the list ``list_name`` (one undo step); what
@@ -206,12 +225,38 @@ class TriageSession:
         self._queue.put(op)
 
     def _apply(self, changes: Iterable[Change]) -> None:
+        """Statuses changed in memory as ``TriageChange.decide`` changes them on disk: a
+        paper starred joins the queue (the same position the disk will give it), one that
+        leaves keeps its place for an undo."""
         self.version += 1
-        for pid, _old, new in changes:
+        state = self.state
+        at = round(now())
+        joining: list[str] = []
+        for pid, old, new in changes:
+            if old is Status.STARRED and new is not old and pid not in state.positions:
+                state.positions[pid] = state.decided_at.get(pid, 0.0)
+            if new is Status.STARRED and old is not new:
+                joining.append(pid)
             if new is Status.INBOX:
-                self.state.statuses.pop(pid, None)
+                state.statuses.pop(pid, None)
+                state.positions.pop(pid, None)  # the disk keeps no room for an Inbox paper
             else:
-                self.state.statuses[pid] = new
+                state.statuses[pid] = new
+                state.decided_at[pid] = at
+        if joining:
+            top = self.library.queue_top
+            keys = [
+                sort_key(pid, state.positions, state.decided_at)
+                for pid, status in state.statuses.items()
+                if status is Status.STARRED and pid not in joining
+            ]
+            start, step = end_position(keys, top=top), -1.0 if top else 1.0
+            for i, pid in enumerate(reversed(joining) if top else joining):
+                state.positions[pid] = start + i * step
+
+    def _place_locally(self, placement: Mapping[str, float]) -> None:
+        self.version += 1
+        self.state.positions.update(placement)
 
     def _set_note_locally(self, paper_id: str, note: str) -> None:
         self.version += 1
@@ -234,6 +279,8 @@ class TriageSession:
             self._set_note_locally(op.paper_ids[0], op.text)
         elif op.kind == "tags":
             self._set_tags_locally(op.paper_ids[0], op.tags)
+        elif op.kind == "queue":
+            self._place_locally(op.placement)
 
     def _run(self) -> None:
         while True:
@@ -263,10 +310,16 @@ class TriageSession:
                 lib.set_note(op.paper_ids[0], op.text)
             elif op.kind == "tags":
                 lib.set_tags(op.paper_ids[0], op.tags)
+            elif op.kind == "queue":
+                lib.place_in_queue(op.placement)
             elif op.kind in ("undo", "redo"):
                 done = lib.undo_step() if op.kind == "undo" else lib.redo_step()
                 outcome.changes = done.changes
                 outcome.removed, outcome.restored = done.removed, done.restored
+                outcome.moves = done.moves
+                starred = any(Status.STARRED in (old, new) for _p, old, new in done.changes)
+                if done.moves or starred:  # places in the queue changed: the disk says which
+                    outcome.triage = lib.triage()
             elif op.kind == "remove":
                 if op.list_name is not None:
                     outcome.removed = lib.remove_list(op.list_name)

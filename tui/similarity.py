@@ -40,6 +40,10 @@ class Similarity:
             self._papers, self._index = papers, index
         return self._index
 
+    def index_for(self, papers: Sequence[Paper]) -> SimilarityIndex:
+        """The index of ``papers``, built first if need be (call it off the UI thread)."""
+        return self._index_of(papers)
+
     def _run(self, node: DOMNode, work: Callable[[], Message], what: str) -> None:
         """Run ``work`` in a thread for ``node`` and post the message it returns to it."""
         node.run_worker(

@@ -304,6 +304,9 @@ class TriageView:
         #: The live triage that saved tabs' triage qualifiers read (the screen gives notes
         #: and tags; by default only the statuses are known).
         self.triage: Callable[[], Triage] = lambda: _Decisions(statuses())
+        #: The reading queue, head first (the Starred tab shows it in this order; None:
+        #: list order).
+        self.queue: Callable[[], Sequence[str]] | None = None
         self.papers: list[Paper] = []
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
@@ -501,6 +504,9 @@ class TriageView:
 
     def _tab_rows_now(self, name: TabName) -> list[int]:
         allowed = TABS[name][1]
+        if name == "starred" and self.found is None and self.queue is not None:
+            position = self.position  # the reading queue, in the user's order
+            return [position[pid] for pid in self.queue() if pid in position]
         base: Sequence[int]
         if self.found is not None:
             base = self.found.rows
@@ -593,6 +599,8 @@ class TriageView:
             extra = _found_extra(tab.found, "")
         elif self.tab == "inbox" and self.suggested_rows is not None:
             extra = " · suggested order"
+        elif self.tab == "starred" and self.queue is not None and not self.only_marked:
+            extra = " · reading queue"
         if self.only_marked:
             extra += " · marked only"
         elif self.marked:

@@ -107,6 +107,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         marked: set[str],
         noted: Callable[[str], bool],
         *,
+        has_pdf: Callable[[str], bool] = lambda paper_id: False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -116,6 +117,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self._papers = papers
         self._status_of = status_of
         self._noted = noted
+        #: Whether a paper has a local PDF (a mark in its row).
+        self._has_pdf = has_pdf
         self._rows: list[int] = list(range(len(papers)))
         #: Papers marked for a bulk decision (the view's set: drawn, never changed here).
         self.marked = marked
@@ -230,6 +233,18 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             set_virtual_size(self, Size(self.size.width, len(self._rows)))
             self._move(min(self.cursor, len(self._rows) - 1) if self._rows else 0)
             self.refresh()
+
+    def swap_rows(self, row: int, other: int) -> None:
+        """Swap two rows (a paper moved one place in the reading queue); the cursor follows
+        the paper that was on ``row``. Only the two rows are repainted."""
+        rows = self._rows
+        if not (0 <= row < len(rows) and 0 <= other < len(rows)):
+            return
+        rows[row], rows[other] = rows[other], rows[row]
+        top = int(self.scroll_offset.y)
+        for y in (row, other):
+            self.refresh(Region(0, y - top, self.size.width, 1))
+        self._move(other)
 
     def refresh_paper(self, paper_ids: Collection[str] | None = None) -> None:
         """Repaint the rows of some papers (all rows when None)."""
@@ -354,9 +369,10 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             is_cursor = row == cursor
             marked = paper.id in self.marked
             noted = self._noted(paper.id)
+            pdf = self._has_pdf(paper.id)
             key: tuple[object, ...] = (
                 paper.id, status, width, is_cursor, self.has_focus, marked, noted, paper.title,
-                in_thumb,
+                in_thumb, pdf,
             )  # fmt: skip
         else:
             key = (None, width, in_thumb)
@@ -365,7 +381,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             if paper is None:
                 line = Strip.blank(width, self._base_style)
             else:
-                line = self._render_paper(paper, status, width, is_cursor, marked, noted)
+                line = self._render_paper(paper, status, width, is_cursor, marked, noted, pdf)
             tail = thumb_segment(y, thumb, self._thumb_style)
             strip = self._line_cache[key] = Strip(compact([*line, tail]), width + 1)
         return strip
@@ -387,7 +403,14 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         return style
 
     def _render_paper(
-        self, paper: Paper, status: Status, width: int, is_cursor: bool, marked: bool, noted: bool
+        self,
+        paper: Paper,
+        status: Status,
+        width: int,
+        is_cursor: bool,
+        marked: bool,
+        noted: bool,
+        pdf: bool = False,
     ) -> Strip:
         status_style = self._style(f"paper-list--{status.value}", marked, is_cursor)
         left = [
@@ -404,6 +427,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         if width >= 30:
             note_style = self._style("paper-list--note", marked, is_cursor)
             right.append(Segment(" ✎" if noted else "  ", note_style))
+            right.append(Segment(" ⎙" if pdf else "  ", note_style))
             code_style = self._style("paper-list--code", marked, is_cursor)
             right.append(Segment(" </>" if paper.github else "    ", code_style))
         right.append(Segment(" ", self._style("", marked, is_cursor)))

@@ -58,6 +58,12 @@ class PaperView:
     words: Collection[str] = ()
     #: Why the paper is where it is in a suggested order ("" when it is not).
     why: str = ""
+    #: Its place in the reading queue ("#1 of 12 in the queue"), or when it was read from it.
+    queue: str = ""
+    #: Its PDF: the local copy, the address ``p`` opens, or none known.
+    pdf: str = ""
+    #: The line of its PDF a ``pdf:`` search matched ("" when none).
+    pdf_line: str = ""
 
 
 class PaperPane(ScrollView, can_focus=True):
@@ -304,6 +310,9 @@ def _wrap_key(view: PaperView | None, width: int) -> Hashable:
         tuple(view.tags),
         frozenset(view.words),
         view.why,
+        view.queue,
+        view.pdf,
+        view.pdf_line,
         width,
     )
 
@@ -337,6 +346,8 @@ def paper_text(view: PaperView | None, style: StyleOf) -> Text:
     for name in paper.lists or (paper.list,):
         text.append(f"  ·  {printable(name)}", style=style("muted"))
     text.append(f"  ·  {paper.id}", style=style("muted"))
+    if view.queue:
+        text.append(f"  ·  {printable(view.queue)}", style=style("starred"))
     if paper.authors:
         text.append("\n")
         text.append_text(highlighted(", ".join(paper.authors), words, match))
@@ -359,6 +370,12 @@ def paper_text(view: PaperView | None, style: StyleOf) -> Text:
         text.append(printable(url), style=style("link"))
     if not paper.github:
         text.append("\nCode   none linked in the abstract", style=style("muted"))
+    if view.pdf:
+        text.append("\nPDF    ", style=style("label"))
+        text.append(printable(view.pdf), style=style("link"))
+    if view.pdf_line:
+        text.append("\n       ", style=style("label"))
+        text.append_text(highlighted(view.pdf_line, words, match, base=style("note")))
     text.append("\n\n")
     text.append_text(highlighted(paper.display_abstract, words, match))
     return text

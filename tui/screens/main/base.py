@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -14,10 +15,12 @@ from storage.files.triage_file import Change
 from storage.files.ui_state import load_ui_state
 from storage.library import Library
 from storage.models import Paper, Status
+from storage.pdfs.folder import PDF_DIR
 from storage.text.words import count
 from tui.frames import PacedScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
+from tui.pdfs import AppPdfs, queue_line
 from tui.session import TriageSession
 from tui.similarity import Similarity
 from tui.view import TABS, TabName, TriageView
@@ -45,14 +48,20 @@ class MainBase(PacedScreen[None]):
         papers: list[Paper],
         version: FileSignature | None,
         keymap: dict[str, str],
+        pdf_folder: Path | None = None,
     ) -> None:
         super().__init__()
         self.library = library
         self.session = session
+        #: The local PDFs and their text (``tui.pdfs``).
+        self.pdfs = AppPdfs(library.home, pdf_folder or library.home / PDF_DIR)
+        self.pdfs.rescan()
+        self._queue_kept: tuple[int, list[str]] = (-1, [])
         #: The version of papers.json the papers are (to notice another process's import).
         self.papers_version = version
         self.keymap = keymap
         self.view = TriageView(papers, lambda: session.state.statuses, lambda: session.version)
+        self.view.queue = self.queue_ids
         self.index: SearchIndex | None = None
         self.similarity = Similarity(self._notify_from_thread)
         #: The paper the detail pane shows.
@@ -112,16 +121,31 @@ class MainBase(PacedScreen[None]):
         self.call_after_frame(partial(self.prepare_neighbours, paper))
         self.call_after_frame(self.prepare_tabs_later)
 
+    def queue_ids(self) -> list[str]:
+        """The reading queue, head first (kept until the live triage changes)."""
+        version = self.session.version
+        if self._queue_kept[0] != version:
+            self._queue_kept = (version, self.session.queue_ids())
+        return self._queue_kept[1]
+
     def paper_view(self, paper: Paper) -> PaperView:
-        """What the pane shows of ``paper``: the paper with its triage state and search."""
+        """What the pane shows of ``paper``: the paper with its triage state and search, its
+        place in the reading queue and its PDF."""
         state = self.session.state
+        status = state.status(paper.id)
+        match = self.pdfs.matched(paper.id, self.view.query) if self.view.query else None
         return PaperView(
             paper,
-            state.status(paper.id),
+            status,
             note=state.notes.get(paper.id, ""),
             tags=state.tags.get(paper.id, ()),
             words=self.view.matched(paper.id),
             why=self.view.why(paper),
+            queue=queue_line(
+                paper.id, status, self.queue_ids(), state.decided_at, paper.id in state.positions
+            ),
+            pdf=self.pdfs.state(paper),
+            pdf_line=f"p. {match.page}: {match.line}" if match is not None else "",
         )
 
     def prepare_neighbours(self, paper: Paper) -> None:

@@ -25,6 +25,7 @@ from tui.commands import bindings
 from tui.messages import Persisted
 from tui.outcomes import report
 from tui.screens.main.library import LibraryPart
+from tui.screens.main.queue import QueuePart
 from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
 from tui.screens.main.similarity import SimilarityPart
@@ -38,7 +39,7 @@ NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
 
 
-class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
+class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart):
     """Triage: one key per decision, the list and the paper side by side."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings()
@@ -53,6 +54,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
                 self.session.status,
                 self.view.marked,
                 lambda paper_id: paper_id in self.session.state.notes,
+                has_pdf=self.pdfs.has_copy,
                 id="papers",
             )
             yield PaperPane(id="detail")
@@ -66,6 +68,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
         self.read_saved_searches()
         self.rebuild()
         self.set_interval(POLL_SECONDS, self.poll_disk)
+        self.set_timer(2.0, self.read_pdf_texts)  # the PDFs' text, once the screen is still
         # after the first frame: the build would otherwise compete with it for the GIL
         self.call_after_refresh(self.build_index, self.view.papers)
 

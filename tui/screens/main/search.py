@@ -121,7 +121,7 @@ class SearchPart(MainBase):
 
     def searcher(self, index: SearchIndex) -> Callable[[str], Found]:
         """The search the box runs (in a thread): the app's ranking, mapped to rows."""
-        session, view = self.session, self.view
+        session, view, pdfs = self.session, self.view, self.pdfs
 
         def search(query: str) -> Found:
             state = session.state  # read each time: a reload replaces it
@@ -131,6 +131,7 @@ class SearchPart(MainBase):
                 statuses=dict(state.statuses),
                 tags=dict(state.tags),
                 notes=dict(state.notes),
+                pdf_text=pdfs,
             )
             return view.found_by(ranking)  # mapped here: 5,000 papers cost milliseconds
 

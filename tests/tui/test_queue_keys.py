@@ -1,0 +1,177 @@
+"""The reading queue and PDFs in the app (Pilot): move keys, a sort as one undo step, r
+from the queue, the pane's PDF state, p and P against a real local server, pdf: search."""
+
+from __future__ import annotations
+
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from storage import Library, Status
+from tests.pdf_files import paper_pdf
+from tests.pdf_server import PdfServer, library_list
+from tests.tui.helpers import make_app, messages, plist, ready, settled, wait_for
+from tui.app import PapersApp
+from tui.screens.queue_sort import QueueSortDialog
+from tui.widgets.paper_pane import PaperPane
+
+WIDE = (120, 36)
+
+
+def queued(home: Path, n: int = 5) -> list[str]:
+    """Star ``n`` papers one by one, a minute apart an hour ago (their times order them)."""
+    import time
+
+    import storage.files.triage_file as triage_file
+
+    library = Library(home)
+    ids = [p.id for p in library.papers()][:n]
+    real = triage_file.now
+    try:
+        for i, pid in enumerate(ids):
+            triage_file.now = lambda i=i: time.time() - 3600 + 60 * i  # type: ignore[misc]
+            library.set_status(pid, "starred")
+    finally:
+        triage_file.now = real
+    return ids
+
+
+def pane_text(app: PapersApp) -> str:
+    return app.main_screen.query_one(PaperPane).text.plain
+
+
+async def test_move_keys_reorder_the_queue_at_once_and_on_disk(seeded_home: Path) -> None:
+    ids = queued(seeded_home)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        assert [p.id for p in plist(app).row_papers()] == ids
+        assert "reading queue" in app.main_screen.view.list_title(0, plist(app).rows)
+        assert "#1 of 5 in the queue" in pane_text(app)
+        await pilot.press("j", "j", "right_square_bracket")  # the third paper one place down
+        assert [p.id for p in plist(app).row_papers()] == [ids[0], ids[1], ids[3], ids[2], ids[4]]
+        assert plist(app).current.id == ids[2] and plist(app).cursor == 3  # type: ignore[union-attr]
+        await pilot.press("left_curly_bracket")  # to the top
+        assert plist(app).row_papers()[0].id == ids[2] and plist(app).cursor == 0
+        await pilot.press("G", "left_square_bracket")  # the last one up one place
+        order = [p.id for p in plist(app).row_papers()]
+        assert order == [ids[2], ids[0], ids[1], ids[4], ids[3]]
+        await settled(pilot)
+        assert Library(seeded_home).queue() == order
+        await pilot.press("u")  # one move, one undo step
+        await settled(pilot)
+        await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()][-1] == ids[4])
+        assert Library(seeded_home).queue() == [ids[2], ids[0], ids[1], ids[3], ids[4]]
+        await pilot.press("1", "right_square_bracket")  # not the queue: says where it is
+        assert any("Starred tab" in m for m in messages(app))
+    assert Library(seeded_home).statuses() == dict.fromkeys(ids, Status.STARRED)
+
+
+async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
+    seeded_home: Path,
+) -> None:
+    ids = queued(seeded_home, 6)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "G", "left_curly_bracket")  # the last to the top
+        await pilot.press("Q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
+        await pilot.press("down", "down", "down", "down", "enter")  # by when starred
+        await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()] == ids)
+        await settled(pilot)
+        assert Library(seeded_home).queue() == ids
+        await pilot.press("u")
+        await settled(pilot)
+        await wait_for(pilot, lambda: plist(app).row_papers()[0].id == ids[5])
+        head = plist(app).current
+        assert head is not None and head.id == ids[5] and plist(app).cursor == 0
+        await pilot.press("r")  # read: out of the queue, the next one is the head
+        assert plist(app).current.id == ids[0]  # type: ignore[union-attr]
+        await settled(pilot)
+    library = Library(seeded_home)
+    assert library.status(ids[5]) is Status.READ and ids[5] not in library.queue()
+    stats = library.stats()
+    assert stats.queue is not None and stats.queue.waiting == 5
+    assert sum(n for _w, n in stats.queue.per_week) == 1
+
+
+async def test_a_new_star_joins_the_end_or_the_top_as_config_says(seeded_home: Path) -> None:
+    ids = queued(seeded_home, 2)
+    (seeded_home / "config.toml").write_text('[queue]\nnew = "top"\n', encoding="utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        newcomer = plist(app).current
+        assert newcomer is not None
+        await pilot.press("s", "2")
+        assert [p.id for p in plist(app).row_papers()] == [newcomer.id, *ids]
+        await settled(pilot)
+    assert Library(seeded_home).queue() == [newcomer.id, *ids]
+
+
+@pytest.fixture
+def server() -> PdfServer:  # type: ignore[misc]
+    running = PdfServer().start()
+    yield running  # type: ignore[misc]
+    running.stop()
+
+
+def pdf_library(home: Path, server: PdfServer, tmp_path: Path) -> list[str]:
+    titles = {f"k{n}": f"Sampler study {n}" for n in range(3)}
+    for n, key in enumerate(titles):
+        marker = f"A wombat theorem {key} bounds the sampler error."
+        server.pdfs[key] = paper_pdf(
+            tmp_path / f"{key}.pdf", titles[key], 2, seed=n, marker=marker
+        ).read_bytes()
+    server.behaviour["k2"] = "html"
+    library = Library(home)
+    library.import_file(library_list(tmp_path / "list.json", server, titles))
+    ids = [p.id for p in library.papers()]
+    for pid in ids:
+        library.set_status(pid, "starred")
+    return ids
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
+async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_its_words(
+    home: Path, tmp_path: Path, server: PdfServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" >> "{opened}"\n')
+    browser.chmod(browser.stat().st_mode | stat.S_IXUSR)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("BROWSER", str(browser))
+    ids = pdf_library(home, server, tmp_path)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        assert "p opens it" in pane_text(app) and "/pdf?id=k0" in pane_text(app)
+        await pilot.press("p")  # no local copy: the source's PDF
+        await wait_for(pilot, lambda: opened.is_file() and "/pdf?id=k0" in opened.read_text())
+        screen.pdfs.folder.path.mkdir(parents=True, exist_ok=True)
+        await pilot.press("P")
+        await wait_for(
+            pilot, lambda: any(m.startswith("2 PDFs downloaded") for m in messages(app)), 20
+        )
+        failure = next(m for m in messages(app) if m.startswith("2 PDFs downloaded"))
+        assert "1 failed" in failure and "not a PDF" in failure and ids[2] in failure
+        assert screen.pdfs.has_copy(ids[0]) and not screen.pdfs.has_copy(ids[2])
+        assert "local: Sampler study 0" in pane_text(app)
+        row = plist(app).render_line(0).text
+        assert "⎙" in row
+        await wait_for(
+            pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 2, 20
+        )
+        await pilot.press("slash", *"pdf:wombat", "escape")
+        await wait_for(pilot, lambda: len(plist(app).rows) == 2)
+        assert "p. 2: A wombat theorem" in pane_text(app)
+        await pilot.press("p")  # the local copy now
+        await wait_for(pilot, lambda: "file://" in opened.read_text())
+        assert server.most_at_once == 1

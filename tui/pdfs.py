@@ -1,0 +1,104 @@
+"""The app's PDFs: which papers have a local copy, what the pane says of a paper's PDF, the
+text searched with ``pdf:``, downloads and text reading off the screen's thread.
+
+The copies are known from one scan of the folder (``storage.pdfs.folder``), made again when
+the folder changes; the texts (``storage.cache.pdf_text``) are read by a child process (see
+``extract_elsewhere``) in a thread worker, then loaded here for the search's worker to read.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection
+from datetime import date
+from pathlib import Path
+
+from storage.cache.pdf_text import PdfMatch, PdfTexts
+from storage.models import Paper, Status
+from storage.pdfs.folder import PdfFolder
+from storage.pdfs.links import pdf_url
+from storage.search.query import parse_query
+
+
+class AppPdfs:
+    """The local copies and their text, as the screen shows and searches them."""
+
+    def __init__(self, home: Path, folder: Path) -> None:
+        self.home = home
+        self.folder = PdfFolder(folder)
+        self._copies: dict[str, Path] = {}
+        self._texts: PdfTexts | None = None
+        self._lock = threading.Lock()
+        #: Set while a download or a reading of texts runs (one at a time).
+        self.busy = False
+
+    # -- copies ---------------------------------------------------------------------------
+    def rescan(self) -> dict[str, Path]:
+        """Read the folder again (after a download; cheap when it did not change)."""
+        self._copies = self.folder.copies()
+        return self._copies
+
+    def has_copy(self, paper_id: str) -> bool:
+        """Whether the paper has a local copy (as last scanned: a row's mark)."""
+        return paper_id in self._copies
+
+    def copy_of(self, paper_id: str) -> Path | None:
+        return self._copies.get(paper_id)
+
+    # -- texts ----------------------------------------------------------------------------
+    def load_texts(self) -> PdfTexts:
+        """The texts as saved now (off the screen's thread: it reads the whole file)."""
+        texts = PdfTexts.open(self.home)
+        with self._lock:
+            self._texts = texts
+        return texts
+
+    @property
+    def texts(self) -> PdfTexts | None:
+        with self._lock:
+            return self._texts
+
+    def papers_with(self, value: str) -> Collection[str]:
+        """``PdfTextSearch`` for the search's worker: the texts loaded, else loaded now."""
+        texts = self.texts or self.load_texts()
+        return texts.papers_with(value)
+
+    def matched(self, paper_id: str, query: str) -> PdfMatch | None:
+        """Where the ``pdf:`` words of ``query`` are in the paper's PDF (None: no such)."""
+        texts = self.texts
+        if texts is None or "pdf:" not in query.casefold():
+            return None
+        for qualifier in parse_query(query).qualifiers:
+            if qualifier.key == "pdf" and not qualifier.negated:
+                found = texts.search(qualifier.value).get(paper_id)
+                if found is not None:
+                    return found
+        return None
+
+    # -- what the pane says ----------------------------------------------------------------
+    def state(self, paper: Paper) -> str:
+        """The paper's PDF for the pane: its local copy, else the address ``p`` opens."""
+        copy = self.copy_of(paper.id)
+        if copy is not None:
+            texts = self.texts
+            pages = texts.pages().get(paper.id) if texts is not None else None
+            extra = f" · {pages} pages" if pages else ""
+            problem = texts.problem(paper.id) if texts is not None else ""
+            if problem:
+                extra += f" · its text: {problem}"
+            return f"local: {copy.name}{extra} (p opens it)"
+        url = pdf_url(paper)
+        if url:
+            return f"{url} (p opens it; P downloads the queue's)"
+        return "none known (no OpenReview or arXiv page, no pdf field)"
+
+
+def queue_line(
+    paper_id: str, status: Status, queue: list[str], decided_at: dict[str, float], had_place: bool
+) -> str:
+    """The paper's place in the reading queue for the pane ("" when it has none)."""
+    if status is Status.STARRED and paper_id in queue:
+        return f"#{queue.index(paper_id) + 1} of {len(queue):,} in the queue"
+    if status is Status.READ and had_place and paper_id in decided_at:
+        return f"read from the queue on {date.fromtimestamp(decided_at[paper_id]).isoformat()}"
+    return ""

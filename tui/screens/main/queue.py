@@ -1,0 +1,270 @@
+"""The main screen's reading-queue and PDF keys: move the paper under the cursor in the
+queue, sort the queue once, open a paper's PDF, download the PDFs of the queue (or of the
+marked papers) and read their text, off the screen's thread."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
+from storage.models import Paper
+from storage.queue import QueueOrder, SortFacts, move_to, renumbered, sort_named
+from storage.text.words import count
+from tui import links
+from tui.screens.main.base import MainBase
+from tui.web import in_browser
+
+if TYPE_CHECKING:
+    from tui.screens.main.search import SearchPart
+
+#: Progress on the list's bottom border is redrawn at most this often (seconds).
+PROGRESS_EVERY_S = 0.25
+
+
+class QueuePart(MainBase):
+    """``[`` ``]`` ``{`` ``}`` (ctrl+arrows) move a paper in the queue, ``Q`` sorts it;
+    ``p`` opens a PDF, ``P`` downloads PDFs."""
+
+    # -- the queue ------------------------------------------------------------------------
+    def _in_queue_view(self) -> bool:
+        """Whether the list shows the reading queue in its order (the Starred tab, no search,
+        not only the marked papers); says why not when it does not."""
+        view = self.view
+        if view.tab == "starred" and not view.query and not view.only_marked:
+            return True
+        why = "Clear the search first (ctrl+l): " if view.query else ""
+        self.notify(
+            f"{why}the reading queue is the Starred tab (2): move papers there.",
+            severity="warning",
+            timeout=3,
+            markup=False,
+        )
+        return False
+
+    def action_queue_move(self, where: str) -> None:
+        """Move the paper under the cursor up, down, to the top or to the bottom of the
+        queue: shown at once, written by the session's writer (one undo step)."""
+        paper = self.paper_list.current
+        if paper is None or not self._in_queue_view():
+            self.app.bell()
+            return
+        state = self.session.state
+        queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
+        if paper.id not in queue.keys:
+            return
+        here = queue.ids.index(paper.id)
+        target = {"up": here - 1, "down": here + 1, "top": 0, "bottom": len(queue) - 1}[where]
+        if not 0 <= target < len(queue) or target == here:
+            self.app.bell()
+            return
+        self.session.hold_writes()
+        self.call_after_frame(self.session.release_writes)
+        self.session.place(move_to(queue, paper.id, target))
+        if where in ("up", "down"):  # two rows swap: the cursor follows its paper
+            self.paper_list.swap_rows(here, target)
+            self.show_current()
+        else:
+            self.rebuild(keep=paper.id, counts=False)
+
+    def action_queue_sort(self) -> None:
+        """Choose a sort, then sort the queue once by it (one undo step)."""
+        from tui.screens.queue_sort import QueueSortDialog
+
+        if not self._in_queue_view():
+            return
+        if not self.queue_ids():
+            self.notify("The reading queue is empty: star papers (s) to queue them.", markup=False)
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is not None:
+                self.sort_queue(name)
+
+        self.app.push_screen(QueueSortDialog(), chosen)
+
+    def sort_queue(self, name: str) -> None:
+        """Sort the queue by ``name`` in a thread (likeness needs the similarity index), then
+        write the new order as one step."""
+        sort = sort_named(name)
+        state = self.session.state
+        ids = list(self.queue_ids())
+        papers = {pid: p for pid in ids if (p := self.view.paper(pid)) is not None}
+        statuses, decided = dict(state.statuses), dict(state.decided_at)
+        all_papers = self.view.papers
+
+        def work() -> None:
+            likeness: dict[str, float] = {}
+            if sort.needs_likeness and len(papers) > 1:
+                index = self.similarity.index_for(all_papers)
+                found = index.suggest(statuses, candidates=list(papers))
+                likeness = {s.paper_id: s.score for s in found}
+            texts = self.pdfs.texts or self.pdfs.load_texts()
+            facts = SortFacts(papers, decided, likeness, texts.pages())
+            order = sort.order(ids, facts)
+            self.app.call_from_thread(self._sorted, sort.label, order)
+
+        self.run_worker(
+            work, thread=True, exclusive=True, group="queue", exit_on_error=False,
+            description="sort the queue",
+        )  # fmt: skip
+
+    def _sorted(self, label: str, order: Sequence[str]) -> None:
+        state = self.session.state
+        queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
+        order = [pid for pid in order if pid in queue.keys]
+        order += [pid for pid in queue.ids if pid not in set(order)]  # starred meanwhile
+        placement = renumbered(queue, order)
+        self.session.place(placement)
+        if self.view.tab == "starred":
+            self.rebuild(cursor=0, counts=False)
+        what = label.split(",")[0].lower()
+        self.notify(f"Queue sorted {what} (one step: u undoes it).", timeout=4, markup=False)
+
+    # -- PDFs -----------------------------------------------------------------------------
+    def action_open_pdf(self) -> None:
+        """Open the paper's PDF: the local copy (in a terminal), else the source's PDF."""
+        from storage.pdfs.links import pdf_url
+
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        copy = self.pdfs.copy_of(paper.id)
+        if copy is not None and not in_browser(self.app) and copy.is_file():
+            links.open_link(self.app, copy.resolve().as_uri())
+            return
+        url = pdf_url(paper)
+        if not url:
+            self.notify(
+                "No PDF known for this paper (no OpenReview or arXiv page, no pdf field).",
+                severity="warning",
+                markup=False,
+            )
+            return
+        links.open_link(self.app, url)
+
+    def action_download_pdfs(self) -> None:
+        """Download the PDFs of the marked papers of the list, else of the reading queue, in
+        the background (progress on the list's bottom border), then read their text."""
+        if self.pdfs.busy:
+            self.notify("PDFs are being downloaded already.", markup=False, timeout=3)
+            return
+        marked = self.view.marked_in(self.paper_list.rows)
+        ids = marked or list(self.queue_ids())
+        papers = [p for pid in ids if (p := self.view.paper(pid)) is not None]
+        todo = [p for p in papers if not self.pdfs.has_copy(p.id)]
+        if not todo:
+            what = "marked papers" if marked else "papers of the queue"
+            self.notify(f"Every one of the {what} has its PDF here.", markup=False, timeout=3)
+            self.read_pdf_texts()
+            return
+        self.pdfs.busy = True
+        self.notify(
+            f"Downloading {count(len(todo), 'PDF')} into {self.pdfs.folder.path}, one at a time…",
+            timeout=4,
+            markup=False,
+        )
+        self.run_worker(
+            lambda: self._download(todo), thread=True, exclusive=True, group="pdf",
+            exit_on_error=False, description="download PDFs",
+        )  # fmt: skip
+
+    def _download(self, papers: list[Paper]) -> None:
+        from textual.worker import get_current_worker
+
+        from storage.pdfs.download import Event, download_pdfs
+
+        worker = get_current_worker()
+        last = [0.0]
+
+        def progress(event: Event) -> None:
+            now = time.monotonic()
+            if event.kind == "bytes" and now - last[0] < PROGRESS_EVERY_S:
+                return
+            last[0] = now
+            where = f"PDF {event.index}/{event.total}"
+            if event.kind == "bytes":
+                size = f" of {event.size / 1e6:,.1f}" if event.size else ""
+                text = f"{where}: {event.received / 1e6:,.1f}{size} MB"
+            elif event.kind == "wait":
+                text = f"{where}: waiting {event.seconds:,.0f} s (the server asked)"
+            elif event.kind == "failed":
+                text = f"{where}: failed ({event.message})"
+            else:
+                text = f"{where}: {event.paper.display_title[:40]}"
+            self.app.call_from_thread(self._progress, text)
+            if event.kind == "done":
+                self.app.call_from_thread(self._pdf_arrived, event.paper.id)
+
+        try:
+            report = download_pdfs(
+                papers, self.pdfs.folder, progress=progress, cancelled=lambda: worker.is_cancelled
+            )
+        finally:
+            self.pdfs.busy = False
+        self.app.call_from_thread(self._downloaded, report)
+
+    def _progress(self, text: str | None) -> None:
+        self.paper_list.set_subtitle(text)
+
+    def _pdf_arrived(self, paper_id: str) -> None:
+        self.pdfs.rescan()
+        self.paper_list.refresh_paper({paper_id})
+        current = self.paper_list.current
+        if current is not None and current.id == paper_id:
+            self.show_current()
+
+    def _downloaded(self, report: object) -> None:
+        from storage.pdfs.download import DownloadReport
+
+        assert isinstance(report, DownloadReport)
+        self._progress(None)
+        failed = report.failed
+        message = report.summary()
+        if failed:
+            message += ":\n" + "\n".join(failed[:5])
+            if len(failed) > 5:
+                message += f"\n… and {len(failed) - 5:,} more (papers pdf lists them all)"
+        self.notify(
+            message,
+            title="PDFs",
+            severity="warning" if failed else "information",
+            timeout=12 if failed else 5,
+            markup=False,
+        )
+        self.read_pdf_texts()
+
+    def read_pdf_texts(self) -> None:
+        """Read the text of the local PDFs that have none yet, in a child process watched by
+        a thread worker (the keys keep their interpreter), then load it for ``pdf:``."""
+        copies = self.pdfs.rescan()
+
+        def work() -> None:
+            from textual.worker import get_current_worker
+
+            from storage.cache.pdf_text import PdfTexts, extract_elsewhere
+
+            worker = get_current_worker()
+            if copies and PdfTexts.open(self.library.home).stale(copies):
+
+                def progress(done: int, total: int) -> None:
+                    self.app.call_from_thread(self._progress, f"PDF text {done}/{total}")
+
+                extract_elsewhere(
+                    self.library.home, self.pdfs.folder.path, progress, lambda: worker.is_cancelled
+                )
+                self.app.call_from_thread(self._progress, None)
+            self.pdfs.load_texts()
+            self.app.call_from_thread(self._texts_ready)
+
+        self.run_worker(
+            work, thread=True, exclusive=True, group="pdf-text", exit_on_error=False,
+            description="read PDF text",
+        )  # fmt: skip
+
+    def _texts_ready(self) -> None:
+        if "pdf:" in self.view.query.casefold() and self.index is not None:
+            searcher = cast("SearchPart", self).searcher  # the query again, with the texts
+            self.search_box.use(searcher(self.index))
+        if self.paper_list.current is not None:
+            self.show_current()
