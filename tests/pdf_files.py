@@ -46,9 +46,11 @@ def paper_pdf(
     *,
     seed: int = 0,
     marker: str = "",
+    written: list[str] | None = None,
 ) -> Path:
     """Write a paper of ``pages`` pages to ``path`` (returns it). ``marker``: a sentence put on
-    the last page, for a test to find."""
+    the last page, for a test to find; ``written``: receives every line written (what an
+    extractor should find)."""
     from fpdf import FPDF
 
     rng = random.Random(seed)
@@ -93,6 +95,8 @@ def paper_pdf(
             for i, row in enumerate(lines[:rows]):
                 pdf.set_xy(x, y + i * line)
                 pdf.cell(column, line, text(row))
+                if written is not None:
+                    written.append(text(row))
         pdf.set_xy(margin, 792 - 36)
         pdf.cell(612 - 2 * margin, line, str(page + 1), align="C")
     path.parent.mkdir(parents=True, exist_ok=True)

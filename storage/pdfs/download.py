@@ -282,6 +282,9 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
                 raise _Wait(wait, exc.code) from None
             if exc.code != 416 or not offset:
                 raise DownloadError(f"HTTP {exc.code} {exc.reason}") from None
+            whole = _range_size(exc.headers.get("Content-Range")) == offset
+        if whole and not _check(part):  # 416: the part is the whole file (cut short at its end)
+            return _finish(part, job)
         _remove(part)  # 416: the part is no start of the file; start again
         return _fetch(opener, url, job)
     except DownloadError:
@@ -314,8 +317,15 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
     if problem:
         _remove(part)
         raise DownloadError(problem)
+    return _finish(part, job)
+
+
+def _finish(part: Path, job: _Job) -> Path:
+    """The checked part under its final name (renamed, the folder synced)."""
     final = job.folder.path / pdf_name(job.paper)
     try:
+        with open(part, "rb+") as handle:  # on disk before it takes its name
+            os.fsync(handle.fileno())
         os.replace(part, final)
         _sync_folder(job.folder.path)
     except OSError as exc:
@@ -414,6 +424,12 @@ def _range_start(value: str | None) -> int | None:
         return None
     first = value[6:].split("-", 1)[0].strip()
     return int(first) if first.isdigit() else None
+
+
+def _range_size(value: str | None) -> int | None:
+    """The whole file's size a ``Content-Range: bytes */SIZE`` names."""
+    total = (value or "").rpartition("/")[2].strip()
+    return int(total) if total.isdigit() else None
 
 
 def _mb(size: int) -> str:

@@ -110,8 +110,15 @@ def cmd_search(args: argparse.Namespace) -> int:
     # the index saved beside papers.json (built and saved the first time): only the hits'
     # papers are read
     index = index_for(library.home, loaded.sequence(), loaded.sig)
+    from storage.cache.pdf_text import LazyPdfTexts  # read only when the query has pdf:
+
     ranking = index.rank(
-        query, limit=args.limit, statuses=triage.statuses, tags=triage.tags, notes=triage.notes
+        query,
+        limit=args.limit,
+        statuses=triage.statuses,
+        tags=triage.tags,
+        notes=triage.notes,
+        pdf_text=LazyPdfTexts(library.home),
     )
     if ranking.partial is not None:
         complain(ranking.partial_note())

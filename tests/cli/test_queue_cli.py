@@ -1,0 +1,186 @@
+"""``papers queue``, ``queue move``, ``queue sort``, ``next`` and ``pdf``, run as users run
+them (real subprocesses), the PDFs from a real server on 127.0.0.1; kill -9 in the middle of
+twenty downloads leaves no file half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import PAPERS, SAMPLE, make_env, ok, run
+from tests.pdf_files import paper_pdf
+from tests.pdf_server import PdfServer, library_list
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return make_env(tmp_path)
+
+
+def starred_home(tmp_path: Path, env: dict[str, str], n: int = 4) -> tuple[Path, list[str]]:
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", SAMPLE, env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][:n]
+    for pid in ids:
+        ok(run("--home", home, "mark", pid, "starred", env=env))
+    return home, ids
+
+
+def queue_ids(home: Path, env: dict[str, str]) -> list[str]:
+    return [r["id"] for r in json.loads(ok(run("--home", home, "queue", "--json", env=env)))]
+
+
+def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
+    home, ids = starred_home(tmp_path, env)
+    lines = ok(run("--home", home, "queue", env=env)).splitlines()
+    assert [line.split()[:2] for line in lines] == [[str(i + 1), pid] for i, pid in enumerate(ids)]
+    out = ok(run("--home", home, "queue", "move", ids[3][:6], "--to", "top", env=env))
+    assert out.startswith(f"{ids[3]}  moved to #1 of 4")
+    assert queue_ids(home, env) == [ids[3], *ids[:3]]
+    ok(run("--home", home, "queue", "move", ids[3], "--to", "3", env=env))
+    assert queue_ids(home, env) == [ids[0], ids[1], ids[3], ids[2]]
+    ok(run("--home", home, "queue", "move", ids[0], "--to", "bottom", env=env))
+    head = ok(run("--home", home, "next", env=env))
+    assert head.startswith(f"{ids[1]}  ") and head.count("\n") == 1
+    assert json.loads(ok(run("--home", home, "next", "--json", env=env)))["waiting"] == 4
+    assert "moved back in the reading queue" in ok(run("--home", home, "undo", env=env))
+    assert queue_ids(home, env) == [ids[0], ids[1], ids[3], ids[2]]
+    ok(run("--home", home, "mark", *ids, "read", env=env))
+    empty = run("--home", home, "next", env=env)
+    assert empty.returncode == 1 and empty.stdout == ""
+    assert empty.stderr == "papers: error: the reading queue is empty (star papers to queue them)\n"
+    stats = json.loads(ok(run("--home", home, "stats", "--json", env=env)))
+    assert stats["queue"]["waiting"] == 0 and stats["queue"]["read_per_week"][-1]["read"] == 4
+    assert "Reading queue: empty" in ok(run("--home", home, "stats", env=env))
+
+
+def test_queue_errors_are_one_line(tmp_path: Path, env: dict[str, str]) -> None:
+    home, ids = starred_home(tmp_path, env, 2)
+    inbox = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][5]
+    for args, code, words in (
+        (("queue", "move", inbox, "--to", "1"), 1, "is not in the reading queue"),
+        (("queue", "move", ids[0], "--to", "0"), 2, "places start at 1"),
+        (("queue", "move", ids[0], "--to", "up"), 2, "not a place"),
+        (("queue", "move", "zzzz", "--to", "top"), 1, "no paper has the id"),
+        (("queue", "sort", "colour"), 2, "invalid choice"),
+    ):
+        result = run("--home", home, *args, env=env)
+        assert result.returncode == code and words in result.stderr, (args, result.stderr)
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_queue_sort_and_the_starred_export_in_queue_order(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    home, ids = starred_home(tmp_path, env, 5)
+    ok(run("--home", home, "queue", "move", ids[4], "--to", "top", env=env))
+    exported = json.loads(ok(run("--home", home, "export", "--format", "json", env=env)))
+    assert [r["id"] for r in exported] == [ids[4], *ids[:4]]
+    out = ok(run("--home", home, "queue", "sort", "starred", env=env))
+    assert out.startswith("Sorted 5 papers by when you starred them")
+    assert queue_ids(home, env) == ids  # marked one after the other: starred in this order
+    markdown = ok(run("--home", home, "export", env=env))
+    titles = [json.loads(ok(run("--home", home, "next", "--json", env=env)))["title"]]
+    assert markdown.index(titles[0][:15]) < len(markdown)
+
+
+@pytest.fixture
+def server() -> PdfServer:  # type: ignore[misc]
+    running = PdfServer().start()
+    yield running  # type: ignore[misc]
+    running.stop()
+
+
+def pdf_home(
+    tmp_path: Path, env: dict[str, str], server: PdfServer, n: int, pages: int = 2
+) -> tuple[Path, list[str]]:
+    titles = {f"p{i:02d}": f'Study {i}: a/b "quoted" <x>' for i in range(n)}
+    made = tmp_path / "made"
+    for i, key in enumerate(titles):
+        marker = f"The numbat bound {key} is tight."
+        path = paper_pdf(made / f"{key}.pdf", titles[key], pages, seed=i, marker=marker)
+        server.pdfs[key] = path.read_bytes()
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", library_list(tmp_path / "list.json", server, titles), env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))]
+    ok(run("--home", home, "mark", *ids, "starred", env=env))
+    return home, ids
+
+
+def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    home, ids = pdf_home(tmp_path, env, server, 3)
+    server.behaviour["p01"] = "html"
+    server.behaviour["p02"] = "busy:1:1"
+    result = run("--home", home, "pdf", "--pause", "0", env=env)
+    assert result.returncode == 1, result.stderr
+    failed = [line for line in result.stderr.splitlines() if "failed:" in line]
+    assert len(failed) == 1 and ids[1] in failed[0] and "not a PDF" in failed[0]
+    assert "waiting 1 s (HTTP 429" in result.stderr
+    assert "2 PDFs downloaded, 1 failed" in result.stderr
+    folder = home / "pdfs"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [
+        f"Study 0_ a_b _quoted_ _x_ ({ids[0]}).pdf",
+        f"Study 2_ a_b _quoted_ _x_ ({ids[2]}).pdf",
+    ]
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert sorted(r["id"] for r in found) == sorted([ids[0], ids[2]])
+    phrase = json.loads(
+        ok(run("--home", home, "search", 'pdf:"numbat bound p02"', "--json", env=env))
+    )
+    assert [r["id"] for r in phrase] == [ids[2]]
+    server.behaviour.pop("p01")
+    again = run("--home", home, "pdf", "--pause", "0", ids[1], env=env)
+    assert again.returncode == 0 and "1 PDF downloaded" in again.stderr
+    config = tmp_path / "home" / "config.toml"
+    config.write_text(f'[pdf]\nfolder = "{tmp_path / "elsewhere"}"\n', encoding="utf-8")
+    ok(run("--home", home, "pdf", "--pause", "0", "--no-text", ids[0], env=env))
+    assert [p.name for p in (tmp_path / "elsewhere").iterdir()][0].endswith(f"({ids[0]}).pdf")
+
+
+def test_kill_9_in_the_middle_of_twenty_downloads_leaves_nothing_half_written(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    home, ids = pdf_home(tmp_path, env, server, 20, pages=3)
+    for key in list(server.pdfs):
+        server.behaviour[key] = "slow"
+    server.slow_gap = 0.01
+    child = subprocess.Popen(
+        [*PAPERS, "--home", str(home), "pdf", "--pause", "0", "--no-text"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    folder = home / "pdfs"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # some done, one on its way
+        done = [p for p in folder.glob("*.pdf")] if folder.is_dir() else []
+        parts = list(folder.glob(".*.part")) if folder.is_dir() else []
+        if len(done) >= 5 and parts and parts[0].stat().st_size > 4096:
+            break
+        time.sleep(0.01)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    finished = sorted(folder.glob("*.pdf"))
+    assert 5 <= len(finished) < 20
+    by_key = {key: body for key, body in server.pdfs.items()}
+    for path in finished:  # every file with a final name is a whole PDF, byte for byte
+        key = next(k for k in by_key if path.read_bytes() == by_key[k])
+        assert key
+    parts = list(folder.glob(".*.part"))
+    assert len(parts) <= 1  # the one cut short, kept to resume from
+    before = len(server.requests)
+    ok(run("--home", home, "pdf", "--pause", "0", "--no-text", env=env, timeout=120))
+    assert len(list(folder.glob("*.pdf"))) == 20 and not list(folder.glob(".*"))
+    resumed = [r for r in server.requests[before:] if r.headers.get("Range")]
+    assert len(resumed) == len(parts)
+    assert len(server.requests) - before == 20 - len(finished)
