@@ -132,10 +132,16 @@ FLOOR_RATIO = 3.0
 SEARCH_READY_S = 2.0
 #: The app's peak memory (VmHWM) at 100,000 papers, index loaded and every key typed.
 PEAK_RSS_MB = 600.0
-JUDGED = ("j/k", "r/x/s", "tab 1-5")
+JUDGED = ("j/k", "r/x/s", "tab 1-5", "queue move", "j/k, PDF text read")
+#: The reading queue the 12,000-paper run holds (issue 22): its move keys are timed too.
+QUEUE_PAPERS = 500
+#: j/k pressed while the app's child process reads PDFs' text are also reported apart.
+READING_PDFS = "j/k, PDF text read"
 
 KINDS = (
     "j/k",
+    READING_PDFS,
+    "queue move",
     "r/x/s",
     "tab 1-5",
     "ctrl+d",
@@ -590,6 +596,7 @@ class Plan:
     tabs: int  #: tab switches
     queries: int  #: queries typed, every letter
     floor: int  #: j/k in the minimal and naive apps
+    queue: int = 0  #: keys in the reading queue (the Starred tab): moves, and j/k between them
 
 
 def triage_session(count: int, rng: random.Random) -> Iterator[Key]:
@@ -608,6 +615,32 @@ def triage_session(count: int, rng: random.Random) -> Iterator[Key]:
         else:
             row += 16
             yield Key(b"\x04", ("ctrl+d",), pane_changed)
+
+
+def queue_moves(count: int, rng: random.Random) -> Iterator[Key]:
+    """In the Starred tab (the reading queue): the paper under the cursor moved down, up, to
+    the top or the bottom (``]``, ``[``, ``}``, ``{``), now and then ``j`` to another; back
+    to the Inbox at the end."""
+    yield Key(b"2", ("tab 1-5",), tab_shown("Starred"))
+    for _ in range(count):
+        roll = rng.random()
+        if roll < 0.2:
+            yield Key(b"j", ("j/k",), pane_changed)
+        else:
+            move = b"]" if roll < 0.55 else b"[" if roll < 0.85 else rng.choice((b"}", b"{"))
+            yield Key(move, ("queue move",), screen_changed)
+    yield Key(b"1", ("tab 1-5",), tab_shown("Inbox"))
+
+
+def reading_pdfs() -> bool:
+    """Whether a child of the app reads PDFs' text now (``storage.cache.pdf_text``)."""
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        try:
+            if b"storage.cache.pdf_text" in (entry / "cmdline").read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def tab_switches(count: int) -> Iterator[Key]:
@@ -644,9 +677,12 @@ class Run:
     peak_mb: float | None = None  #: the real app's VmHWM after its last key
 
 
-def drive(glass: Glass, keys: Iterator[Key], label: str) -> None:
-    """Press every key, logging progress now and then."""
+def drive(glass: Glass, keys: Iterator[Key], label: str, pdfs: bool = False) -> None:
+    """Press every key, logging progress now and then; with ``pdfs``, a j/k pressed while
+    the app reads PDFs' text counts in a row of its own too."""
     for number, key in enumerate(keys, start=1):
+        if pdfs and key.kinds == ("j/k",) and reading_pdfs():
+            key = Key(key.data, (*key.kinds, READING_PDFS), key.check)
         glass.press(key)
         if number % 50 == 0:
             log(f"  {label}: {number} keys")
@@ -700,8 +736,10 @@ def run_ours(home: Path, papers: int, plan: Plan, sync: bool, seed: int) -> Run:
     try:
         ready = searchable(glass)
         log(f"  papers at {papers:,}: search ready {ready:.1f} s after start")
-        drive(glass, triage_session(plan.triage, rng), f"papers {papers:,} triage")
+        drive(glass, triage_session(plan.triage, rng), f"papers {papers:,} triage", pdfs=True)
         drive(glass, tab_switches(plan.tabs), f"papers {papers:,} tabs")
+        if plan.queue:
+            drive(glass, queue_moves(plan.queue, rng), f"papers {papers:,} queue")
         drive(glass, searches(TYPED_QUERIES[: plan.queries]), f"papers {papers:,} search")
         glass.finish()
         peak_mb = glass.terminal.memory()[1] / 2**20
@@ -964,26 +1002,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="do not answer the synchronized-output query (an xterm): frames are bursts",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the keys and the gaps")
+    parser.add_argument(
+        "--pdfs",
+        type=Path,
+        help="a folder of PDFs (benchmarks.pdfs --workdir W makes W/made): copied into the "
+        "12,000-paper HOME, their text read while the keys come",
+    )
     args = parser.parse_args(argv)
     if not (DATA_DIR / REAL_LIST).is_file():
         print(f"the real data ({DATA_DIR / REAL_LIST}) is absent: nothing to measure")
         return 0
     if args.workdir is not None:
         args.workdir.mkdir(parents=True, exist_ok=True)
-        return run(args.workdir.resolve(), args.quick, not args.no_sync, args.seed)
+        return run(args.workdir.resolve(), args.quick, not args.no_sync, args.seed, args.pdfs)
     with tempfile.TemporaryDirectory(prefix="papers-glass-") as folder:
-        return run(Path(folder), args.quick, not args.no_sync, args.seed)
+        return run(Path(folder), args.quick, not args.no_sync, args.seed, args.pdfs)
 
 
-def run(workdir: Path, quick: bool, sync: bool, seed: int) -> int:
+def queue_home(home: Path, size: int, pdfs: Path | None) -> None:
+    """Star ``size`` papers of the scratch library (a reading queue of that length); with
+    ``pdfs``, put its PDFs in HOME/pdfs, so that the app reads their text while keys come."""
+    library = Library(home)
+    ids = [p.id for p in library.papers()]
+    step = max(1, len(ids) // (size + 1))
+    library.set_statuses(ids[step::step][:size], "starred")
+    if pdfs is not None:
+        folder = home / "pdfs"
+        folder.mkdir(exist_ok=True)
+        for n, source in enumerate(sorted(pdfs.glob("*.pdf"))):
+            shutil.copy(source, folder / f"Paper {n} ({ids[n]}).pdf")
+        log(f"{len(list(folder.iterdir()))} PDFs in HOME/pdfs: their text is read as keys come")
+
+
+def run(workdir: Path, quick: bool, sync: bool, seed: int, pdfs: Path | None = None) -> int:
     """The benchmark proper, with its libraries and scratch copies in ``workdir``."""
     began = time.perf_counter()
     sys.setswitchinterval(0.0005)  # the reader thread gets the interpreter back quickly
     plans = (
-        {12_000: Plan(triage=60, tabs=10, queries=3, floor=30)}
+        {12_000: Plan(triage=60, tabs=10, queries=3, floor=30, queue=40)}
         if quick
         else {
-            12_000: Plan(triage=150, tabs=25, queries=8, floor=60),
+            12_000: Plan(triage=150, tabs=25, queries=8, floor=60, queue=80),
             100_000: Plan(triage=120, tabs=15, queries=4, floor=50),
         }
     )
@@ -1006,6 +1065,8 @@ def run(workdir: Path, quick: bool, sync: bool, seed: int) -> int:
     warmed = False
     for papers, plan in plans.items():
         home = scratch_copy(library_home(workdir, papers), workdir, f"glass-{papers}")
+        if plan.queue:
+            queue_home(home, QUEUE_PAPERS, pdfs)
         naive_list = workdir / f"glass-naive-{papers}.json"
         naive_papers(home, naive_list)
         commands = {

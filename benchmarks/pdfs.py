@@ -213,7 +213,7 @@ def kill_downloads(made: Sequence[tuple[Path, list[str], int]], workdir: Path, k
 
     from tests.pdf_server import PdfServer
 
-    server = PdfServer(slow_gap=0.002).start()
+    server = PdfServer(slow_gap=0.02).start()
     try:
         home = workdir / "kill-home"
         shutil.rmtree(home, ignore_errors=True)
