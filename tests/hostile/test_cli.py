@@ -111,6 +111,22 @@ COMMANDS: dict[str, list[Case]] = {
     # Commands on their way (DESIGN.md's contract): walked as soon as the parser has them.
     "remove": [lambda c: c.ids[20:23], lambda c: ["--list", f"List 0 {CLEAR}"], lambda c: [OSC52]],
     "sync": [lambda c: [c.tmp / f"synced {OSC52}"], lambda c: [c.tmp / "missing" / CLEAR]],
+    "queue": [
+        lambda c: [],
+        lambda c: ["--json"],
+        lambda c: ["move", c.ids[12], "--to", "top"],
+        lambda c: ["move", c.ids[40], "--to", "1"],
+        lambda c: ["move", OSC52, "--to", CLEAR],
+        lambda c: ["sort", "venue"],
+        lambda c: ["sort", OSC52],
+    ],
+    "next": [lambda c: [], lambda c: ["--json"]],
+    # (no download reaches beyond the machine: only arguments that fail before any request)
+    "pdf": [
+        lambda c: ["--folder", c.tmp / f"pdfs {CLEAR}", OSC52],
+        lambda c: ["--pause", CLEAR],
+        lambda c: ["--status", "starred", c.ids[0]],
+    ],
     # (a server that starts would not return: its own tests are in tests/web)
     "serve": [lambda c: ["--port", CLEAR], lambda c: ["--port", "8000", "--port", OSC52]],
 }

@@ -175,3 +175,18 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
         await pilot.press("p")  # the local copy now
         await wait_for(pilot, lambda: "file://" in opened.read_text())
         assert server.most_at_once == 1
+
+
+async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:
+    from tui.screens.stats import StatsScreen
+
+    ids = queued(seeded_home, 4)
+    Library(seeded_home).set_status(ids[0], "read")
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
+        summary = app.screen.summary().plain  # type: ignore[attr-defined]
+        assert "Reading queue: 3 papers waiting; " in summary and "read a week" in summary
+        assert "Read from the queue per week: " in summary
