@@ -617,18 +617,24 @@ def triage_session(count: int, rng: random.Random) -> Iterator[Key]:
             yield Key(b"\x04", ("ctrl+d",), pane_changed)
 
 
-def queue_moves(count: int, rng: random.Random) -> Iterator[Key]:
-    """In the Starred tab (the reading queue): the paper under the cursor moved down, up, to
-    the top or the bottom (``]``, ``[``, ``}``, ``{``), now and then ``j`` to another; back
-    to the Inbox at the end."""
+def queue_moves(count: int, size: int, rng: random.Random) -> Iterator[Key]:
+    """In the Starred tab (the reading queue of ``size`` papers): the paper under the cursor
+    moved down, up, to the top or the bottom (``]``, ``[``, ``}``, ``{``), now and then ``j``
+    to another; never a move that cannot be made (the cursor's row is followed). Back to the
+    Inbox at the end."""
     yield Key(b"2", ("tab 1-5",), tab_shown("Starred"))
+    row = 0
     for _ in range(count):
         roll = rng.random()
-        if roll < 0.2:
+        if roll < 0.2 and row < size - 1:
+            row += 1
             yield Key(b"j", ("j/k",), pane_changed)
+            continue
+        if roll < 0.55 and row < size - 1 or row == 0:
+            move, row = (b"]", row + 1) if rng.random() < 0.9 else (b"}", size - 1)
         else:
-            move = b"]" if roll < 0.55 else b"[" if roll < 0.85 else rng.choice((b"}", b"{"))
-            yield Key(move, ("queue move",), screen_changed)
+            move, row = (b"[", row - 1) if rng.random() < 0.9 else (b"{", 0)
+        yield Key(move, ("queue move",), screen_changed)
     yield Key(b"1", ("tab 1-5",), tab_shown("Inbox"))
 
 
@@ -739,7 +745,7 @@ def run_ours(home: Path, papers: int, plan: Plan, sync: bool, seed: int) -> Run:
         drive(glass, triage_session(plan.triage, rng), f"papers {papers:,} triage", pdfs=True)
         drive(glass, tab_switches(plan.tabs), f"papers {papers:,} tabs")
         if plan.queue:
-            drive(glass, queue_moves(plan.queue, rng), f"papers {papers:,} queue")
+            drive(glass, queue_moves(plan.queue, QUEUE_PAPERS, rng), f"papers {papers:,} queue")
         drive(glass, searches(TYPED_QUERIES[: plan.queries]), f"papers {papers:,} search")
         glass.finish()
         peak_mb = glass.terminal.memory()[1] / 2**20
@@ -1024,8 +1030,10 @@ def queue_home(home: Path, size: int, pdfs: Path | None) -> None:
     ``pdfs``, put its PDFs in HOME/pdfs, so that the app reads their text while keys come."""
     library = Library(home)
     ids = [p.id for p in library.papers()]
+    library.set_statuses(library.queue(), "read")  # the library's own stars: read
     step = max(1, len(ids) // (size + 1))
     library.set_statuses(ids[step::step][:size], "starred")
+    assert len(library.queue()) == size
     if pdfs is not None:
         folder = home / "pdfs"
         folder.mkdir(exist_ok=True)

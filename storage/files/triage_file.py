@@ -440,7 +440,7 @@ class TriageChange:
                     doc.pop("q", None)
                 else:
                     doc["q"] = values.position
-                done["positions"] += 1
+                done["queue moves"] += 1
         self.save(docs)
         moved = {pid for pid, values in received.items() if values.has_position}
         if moved:

@@ -63,6 +63,7 @@ _ONE = {
     "statuses": "status",
     "notes": "note",
     "tags": "tag",
+    "queue moves": "queue move",
 }
 
 

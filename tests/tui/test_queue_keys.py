@@ -50,7 +50,10 @@ async def test_move_keys_reorder_the_queue_at_once_and_on_disk(seeded_home: Path
         await pilot.press("2")
         assert [p.id for p in plist(app).row_papers()] == ids
         assert "reading queue" in app.main_screen.view.list_title(0, plist(app).rows)
+        assert "reading queue · 1 / 5" in app.main_screen.view.list_title(0, plist(app).rows)
+        await pilot.press("5")  # elsewhere the pane says where the paper stands in the queue
         assert "#1 of 5 in the queue" in pane_text(app)
+        await pilot.press("2")
         await pilot.press("j", "j", "right_square_bracket")  # the third paper one place down
         assert [p.id for p in plist(app).row_papers()] == [ids[0], ids[1], ids[3], ids[2], ids[4]]
         assert plist(app).current.id == ids[2] and plist(app).cursor == 3  # type: ignore[union-attr]

@@ -141,12 +141,19 @@ class MainBase(PacedScreen[None]):
             tags=state.tags.get(paper.id, ()),
             words=self.view.matched(paper.id),
             why=self.view.why(paper),
-            queue=queue_line(
-                paper.id, status, self.queue_ids(), state.decided_at, paper.id in state.positions
-            ),
+            queue=self._queue_line(paper, status),
             pdf=self.pdfs.state(paper),
             pdf_line=f"p. {match.page}: {match.line}" if match is not None else "",
         )
+
+    def _queue_line(self, paper: Paper, status: Status) -> str:
+        """The paper's place in the queue for the pane: not in the queue's own tab, whose
+        title says it (``3 / 500``), so that a move there leaves the pane as it is."""
+        if self.view.tab == "starred" and not self.view.query and status is Status.STARRED:
+            return ""
+        state = self.session.state
+        had_place = paper.id in state.positions
+        return queue_line(paper.id, status, self.queue_ids(), state.decided_at, had_place)
 
     def prepare_neighbours(self, paper: Paper) -> None:
         """Once the frame is out: draw ahead what a next key most likely shows (the papers
