@@ -355,6 +355,8 @@ def _main(argv: list[str]) -> int:
     from storage.pdfs.folder import PdfFolder
 
     home, folder = Path(argv[0]), Path(argv[1])
+    with contextlib.suppress(AttributeError, OSError):  # behind the app that waits for it
+        os.nice(10)
 
     def say(done: int, total: int) -> None:
         sys.stdout.write(f"{done} {total}\n")

@@ -245,24 +245,28 @@ class QueuePart(MainBase):
             from storage.cache.pdf_text import PdfTexts, extract_elsewhere
 
             worker = get_current_worker()
-            if copies and PdfTexts.open(self.library.home).stale(copies):
-
-                def progress(done: int, total: int) -> None:
-                    self.app.call_from_thread(self._progress, f"PDF text {done}/{total}")
-
+            todo = PdfTexts.open(self.library.home).stale(copies) if copies else []
+            if todo:  # no progress drawn: a repaint per PDF would share every key's frame
                 extract_elsewhere(
-                    self.library.home, self.pdfs.folder.path, progress, lambda: worker.is_cancelled
+                    self.library.home,
+                    self.pdfs.folder.path,
+                    cancelled=lambda: worker.is_cancelled,
                 )
-                self.app.call_from_thread(self._progress, None)
-            self.pdfs.load_texts()
-            self.app.call_from_thread(self._texts_ready)
+            texts = self.pdfs.load_texts()
+            self.app.call_from_thread(self._texts_ready, len(todo), len(texts))
 
         self.run_worker(
             work, thread=True, exclusive=True, group="pdf-text", exit_on_error=False,
             description="read PDF text",
         )  # fmt: skip
 
-    def _texts_ready(self) -> None:
+    def _texts_ready(self, read: int = 0, ready: int = 0) -> None:
+        if read:
+            self.notify(
+                f"The text of {count(ready, 'PDF')} is ready for pdf: searches.",
+                timeout=3,
+                markup=False,
+            )
         if "pdf:" in self.view.query.casefold() and self.index is not None:
             searcher = cast("SearchPart", self).searcher  # the query again, with the texts
             self.search_box.use(searcher(self.index))
