@@ -690,7 +690,7 @@ def test_stats(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
     ok(run("--home", home, "mark", ids[0], ids[20], "read", env=env))
     stats = json.loads(ok(run("--home", home, "stats", "--json", env=env)))
     assert set(stats) == {
-        "total", "triaged", "progress", "by_status", "by_list", "by_venue_status",
+        "total", "triaged", "progress", "by_status", "by_list", "by_venue_status", "queue",
         "per_day", "rate_per_day", "days_to_empty_inbox",
     }  # fmt: skip
     assert stats["total"] == 38 and stats["triaged"] == 3

@@ -69,9 +69,10 @@ def test_sync_says_what_it_did_and_status_what_waits(env: dict[str, str], tmp_pa
     papers(env, a, "mark", first, "starred")
     done = papers(env, a, "sync", str(folder), "--name", "laptop")
     assert done.stdout.startswith(f"synced with {folder} as laptop (")
-    assert "sent 6, received 0" in done.stdout and done.stderr == ""
+    # 5 papers, the star and its place in the reading queue
+    assert "sent 7, received 0" in done.stdout and done.stderr == ""
     done = papers(env, b, "sync", str(folder), "--name", "laptop")  # the same name: two devices
-    assert "received 6 from 1 other device" in done.stdout
+    assert "received 7 from 1 other device" in done.stdout
     assert statuses(env, b)[first] == "starred"
     papers(env, b, "mark", first, "read")
     status = papers(env, a, "sync", "--status", str(folder)).stdout.splitlines()
@@ -239,7 +240,8 @@ def test_the_app_and_the_cli_on_two_homes_lose_no_decision(
         wanted.update(dict.fromkeys(batch, status))
     out, err = app.communicate(timeout=TIMEOUT * 2)
     assert app.returncode == 0, err
-    assert out.splitlines() == ["sent by the background sync before quitting: 500", "decided 500"]
+    # 500 statuses, and the places in the reading queue of the 166 papers starred
+    assert out.splitlines() == ["sent by the background sync before quitting: 666", "decided 500"]
     papers(env, b, "sync", str(folder))  # the app's last sync (on quit) reaches the CLI's home
     papers(env, a, "sync", str(folder))  # and the CLI's last batch reaches the app's home
     on_a, on_b = statuses(env, a), statuses(env, b)
