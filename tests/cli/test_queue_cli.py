@@ -82,12 +82,17 @@ def test_queue_sort_and_the_starred_export_in_queue_order(
     ok(run("--home", home, "queue", "move", ids[4], "--to", "top", env=env))
     exported = json.loads(ok(run("--home", home, "export", "--format", "json", env=env)))
     assert [r["id"] for r in exported] == [ids[4], *ids[:4]]
-    out = ok(run("--home", home, "queue", "sort", "starred", env=env))
-    assert out.startswith("Sorted 5 papers by when you starred them")
-    assert queue_ids(home, env) == ids  # marked one after the other: starred in this order
+    out = ok(run("--home", home, "queue", "sort", "length", env=env))
+    assert out.startswith("Sorted 5 papers by length")
+    records = {r["id"]: r for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))}
+    before = [ids[4], *ids[:4]]
+    shortest = sorted(before, key=lambda pid: len(records[pid]["abstract"].split()))
+    assert queue_ids(home, env) == shortest
     markdown = ok(run("--home", home, "export", env=env))
-    titles = [json.loads(ok(run("--home", home, "next", "--json", env=env)))["title"]]
-    assert markdown.index(titles[0][:15]) < len(markdown)
+    where = [markdown.index(records[pid]["title"][:12]) for pid in shortest]
+    assert where == sorted(where)  # the Markdown reading list in queue order
+    ok(run("--home", home, "undo", env=env))
+    assert queue_ids(home, env) == before
 
 
 @pytest.fixture

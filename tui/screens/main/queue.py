@@ -113,7 +113,8 @@ class QueuePart(MainBase):
         state = self.session.state
         queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
         order = [pid for pid in order if pid in queue.keys]
-        order += [pid for pid in queue.ids if pid not in set(order)]  # starred meanwhile
+        sorted_ids = set(order)
+        order += [pid for pid in queue.ids if pid not in sorted_ids]  # starred meanwhile
         placement = renumbered(queue, order)
         self.session.place(placement)
         if self.view.tab == "starred":
