@@ -87,6 +87,9 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ),
     ExtraField("doi", "DOI", ("doi",), str),
     ExtraField("tldr", "TL;DR", ("tldr", "tl;dr", "tl_dr"), str),
+    # The paper's PDF, as a list gives it (OpenReview's content.pdf: often a path on its site);
+    # storage.pdfs.links.pdf_url reads it against the paper's page
+    ExtraField("pdf", "PDF", ("pdf", "pdf_url", "pdfurl", "pdf_link"), str),
 )
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NUMBER: Final = re.compile(r"[-+]?\d+(?:\.\d+)?")

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import time
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -186,7 +187,8 @@ def test_stats_from_the_cache_are_those_of_the_papers(chunked_home: Path) -> Non
     stats = Library(chunked_home).stats()
     triage = library.triage()
     days = library.days()
-    assert stats == LibraryStats.compute(papers, triage.statuses, days, date.today())
+    expected = LibraryStats.compute(papers, triage.statuses, days, date.today())
+    assert replace(stats, queue=None) == expected  # (the queue's figures: tests/unit/test_queue)
     assert stats.by_status[Status.SKIPPED] == 1 and stats.total == 38
 
 

@@ -44,25 +44,40 @@ def paper(server: PdfServer, key: str, title: str = "") -> Paper:
 # -- where the PDF is -----------------------------------------------------------------------
 
 
+#: Every address in these tests is this machine's (the paths are what OpenReview and arXiv use).
+SITE = "http://127.0.0.1:9"
+
+
 def test_pdf_links_from_openreview_arxiv_and_a_pdf_field() -> None:
-    assert pdf_url(Paper("a", "t", "x", url="https://openreview.net/forum?id=Ab-9_x")) == (
-        "https://openreview.net/pdf?id=Ab-9_x"
-    )
-    assert pdf_url(Paper("a", "t", "x", url="https://arxiv.org/abs/2401.01234v2")) == (
-        "https://arxiv.org/pdf/2401.01234v2"
-    )
-    assert pdf_url(Paper("a", "t", "x", url="http://export.arxiv.org/abs/hep-th/9901001")) == (
-        "http://export.arxiv.org/pdf/hep-th/9901001"
-    )
-    relative = Paper(
-        "a", "t", "x", url="https://openreview.net/forum?id=Q", extra=(("pdf", "/pdf/1f2e.pdf"),)
-    )
-    assert pdf_url(relative) == "https://openreview.net/pdf/1f2e.pdf"
-    assert pdf_url(Paper("a", "t", "x", url="https://example.org/paper.PDF")).endswith(".PDF")
-    for page in ("https://github.com/a/b", "", "javascript:alert(1)", "https://x.org/forum"):
-        assert pdf_url(Paper("a", "t", "x", url=page)) == ""
-    hostile = Paper("a", "t", "x", extra=(("pdf", "file:///etc/passwd"),))
-    assert pdf_url(hostile) == ""
+    def url_of(page: str, **more: object) -> str:
+        return pdf_url(Paper("a", "t", "x", url=page, **more))  # type: ignore[arg-type]
+
+    assert url_of(f"{SITE}/forum?id=Ab-9_x") == f"{SITE}/pdf?id=Ab-9_x"  # OpenReview
+    assert url_of(f"{SITE}/abs/2401.01234v2") == f"{SITE}/pdf/2401.01234v2"  # arXiv
+    assert url_of(f"{SITE}/abs/hep-th/9901001") == f"{SITE}/pdf/hep-th/9901001"  # an old id
+    relative = url_of(f"{SITE}/forum?id=Q", extra=(("pdf", "/pdf/1f2e.pdf"),))
+    assert relative == f"{SITE}/pdf/1f2e.pdf"  # OpenReview's content.pdf: a path on its site
+    assert url_of(f"{SITE}/paper.PDF").endswith(".PDF")
+    for page in (f"{SITE}/a/b", "", "javascript:alert(1)", f"{SITE}/forum", f"{SITE}/abs/notanid"):
+        assert url_of(page) == ""
+    assert url_of("", extra=(("pdf", "file:///etc/passwd"),)) == ""
+
+
+def test_a_lists_pdf_field_is_kept_and_read_against_the_page(tmp_path: Path) -> None:
+    import json
+
+    from storage import Library
+
+    listed = tmp_path / "list.json"
+    records = [
+        {"title": "A", "abstract": "First.", "url": f"{SITE}/forum?id=A1", "pdf": "/pdf/aa.pdf"},
+        {"title": "B", "abstract": "Second abstract.", "pdf_url": f"{SITE}/b.pdf"},
+    ]  # fmt: skip
+    listed.write_text(json.dumps(records), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(listed)
+    found = {p.title: pdf_url(p) for p in library.papers()}
+    assert found == {"A": f"{SITE}/pdf/aa.pdf", "B": f"{SITE}/b.pdf"}
 
 
 def test_file_names_replace_what_file_systems_refuse() -> None:
