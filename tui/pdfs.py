@@ -89,7 +89,7 @@ class AppPdfs:
             return f"local: {copy.name}{extra} (p opens it)"
         url = pdf_url(paper)
         if url:
-            return f"{url} (p opens it; P downloads the queue's)"
+            return f"{url} (p opens it)"
         return "none known (no OpenReview or arXiv page, no pdf field)"
 
 
