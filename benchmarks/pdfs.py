@@ -198,7 +198,7 @@ def search_times(home: Path, count: int) -> None:
         return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
     print(f"\n## pdf: search over {len(texts)} PDFs' text ({len(queries)} queries)")
-    print(f"loaded and folded once: {1000 * opened:.0f} ms (off the screen's thread)")
+    print(f"loaded, folded and indexed once: {1000 * opened:.0f} ms (off the screen's thread)")
     print(
         f"ours:  p50 {p(ours, 0.5):.1f} ms, p95 {p(ours, 0.95):.1f} ms; {statistics.mean(hits):.0f} papers a query"
     )
