@@ -15,9 +15,12 @@ process (``python -m storage.cache.pdf_text HOME FOLDER``), which saves what it 
 every few papers, so that the app's keys do not share the interpreter with it, and a child
 killed midway loses little.
 
-Search folds the texts once (``storage.text.normalize.fold``) and looks for the words in a
-row, each word whole but the last, a prefix (it may still be being typed), as ``title:`` does
-with a phrase; a match gives its page and line, which the paper pane shows.
+Search folds the texts once (``storage.text.normalize.fold``) and indexes their words (each
+word → the papers that have it), then looks for the words in a row, each whole but the last, a
+prefix (it may still be being typed), as ``title:`` does with a phrase, in the papers that
+have them all; a match gives its page and line, which the paper pane shows. Over 100 PDFs a
+query takes ~7 ms (p50), where folding every text per query took ~130 ms
+(``python -m benchmarks.pdfs``); the index costs the first ``pdf:`` query of a session ~1 s.
 """
 
 from __future__ import annotations
