@@ -17,6 +17,12 @@ keys, which the footer and the help screen then show.
 folder = "~/Sync/papers"   # the app syncs with it on start, after decisions and on quit
 name = "laptop"            # this device's name there (default: the host name)
 ```
+
+```toml
+[venues]                   # short names for `papers fetch` and the import dialog
+aaai-ws = "ICML.cc/2025/Workshop/FMSD"      # an OpenReview venue id
+cvpr25 = "paperlists:cvpr2025"              # or any source: paperlists:…, arxiv:…
+```
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ class Config:
     sync_folder: Path | None = None
     #: ``[sync] name``: this device's name in that folder ("" for the host name).
     sync_name: str = ""
+    #: ``[venues]``: short names the user adds for fetching (name → source or venue id).
+    venues: dict[str, str] = field(default_factory=dict)
 
 
 def load_config(paths: Sequence[Path]) -> Config:
@@ -55,6 +63,7 @@ def load_config(paths: Sequence[Path]) -> Config:
             config.problems.append(f"{path}: ignored, it does not parse ({exc})")
             continue
         _read_sync(data.get("sync", {}), path, config)
+        _read_venues(data.get("venues", {}), path, config)
         keys = data.get("keys", {})
         if not isinstance(keys, dict):
             config.problems.append(f'{path}: [keys] must be a table of command = "key"')
@@ -87,6 +96,19 @@ def _read_sync(table: object, path: Path, config: Config) -> None:
             config.sync_folder = path.parent / Path(value.strip()).expanduser()
         else:
             config.sync_folder = None
+
+
+def _read_venues(table: object, path: Path, config: Config) -> None:
+    """The ``[venues]`` table: short name = "VENUE_ID" or "source:argument"."""
+    if not isinstance(table, dict):
+        config.problems.append(f'{path}: [venues] must be a table (name = "VENUE_ID")')
+        return
+    for name, value in table.items():
+        text = value.strip() if isinstance(value, str) else ""
+        if not text or len(text) > 500 or not name.strip() or any(c.isspace() for c in name):
+            config.problems.append(f"{path}: [venues] {name} = {value!r}: ignored")
+        else:
+            config.venues[name.strip().casefold()] = text
 
 
 def _key_problem(command_id: str, value: object) -> str:
