@@ -46,6 +46,8 @@ class Fault:
     seconds: float = 0.0
     #: How many requests it answers (then the service answers normally).
     times: int = 1
+    #: How many matching requests it lets through first.
+    skip: int = 0
 
 
 @dataclass
@@ -133,6 +135,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _fault(self, path: str) -> bool:
         for fault in self.services.faults:
             if fault.times > 0 and path.startswith(fault.prefix):
+                if fault.skip > 0:
+                    fault.skip -= 1
+                    return False
                 fault.times -= 1
                 self._play(fault)
                 return True
