@@ -97,6 +97,7 @@ class Web:
                 except FetchError:
                     self.cache.drop(address)  # a damaged page: fetched again
         if before is not None:
+            self._client_for_use()  # made first: the spacing counts from the request itself
             before()
         body, content_type = self._request("GET", address)
         value = parse(body, host, content_type)

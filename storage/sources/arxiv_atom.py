@@ -128,9 +128,9 @@ def _fields(entry: Element) -> dict[str, Any]:
         elif link.get("rel", "alternate") == "alternate":
             fields.setdefault("url", _https(href))
     match = _ID.search(fields["id"])
-    if match:
+    if match:  # the abstract page without a version: the latest
         fields["arxiv"] = match[1]
-        fields.setdefault("url", f"https://arxiv.org/abs/{match[1]}")
+        fields["url"] = f"https://arxiv.org/abs/{match[1]}"
     primary = entry.find("arxiv:primary_category", _NS)
     categories = [primary.get("term", "")] if primary is not None else []
     categories += [c.get("term", "") for c in entry.findall("a:category", _NS)]

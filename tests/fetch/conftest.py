@@ -45,7 +45,9 @@ def env(services: tuple[Services, str], tmp_path: Path) -> dict[str, str]:
     }
 
 
-def papers(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def papers(
+    env: dict[str, str], *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """Run the real ``papers`` with ``env``."""
     return subprocess.run(
         [*PAPERS, *args], env=env, capture_output=True, text=True, timeout=timeout,

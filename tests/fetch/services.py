@@ -19,6 +19,7 @@ is logged with its time. The records themselves are built by ``shapes.py``.
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -110,7 +111,9 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
         self.services.log.append(
-            Logged(parts.path, query, time.monotonic(), {k.lower(): v for k, v in self.headers.items()})
+            Logged(
+                parts.path, query, time.monotonic(), {k.lower(): v for k, v in self.headers.items()}
+            )
         )
         if self._fault(parts.path):
             return
@@ -120,7 +123,10 @@ class _Handler(BaseHTTPRequestHandler):
                 self._openreview(path[5:], query, version=2 if path.startswith("/or2") else 1)
             elif path.startswith("/pl/"):
                 name = path.rsplit("/", 1)[-1].removesuffix(".json")
-                if name in self.services.paperlists and path == f"/pl/{name.rstrip('0123456789')}/{name}.json":
+                if (
+                    name in self.services.paperlists
+                    and path == f"/pl/{name.rstrip('0123456789')}/{name}.json"
+                ):
                     self._json(200, self.services.paperlists[name])
                 else:
                     self._send(404, b"404: Not Found", "text/plain")
@@ -180,7 +186,10 @@ class _Handler(BaseHTTPRequestHandler):
             venue = venues.get(query.get("id", ""))
             if venue is None:
                 if version == 2:
-                    self._json(404, {"name": "NotFoundError", "message": f"Group Not Found: {query.get('id')}"})
+                    self._json(
+                        404,
+                        {"name": "NotFoundError", "message": f"Group Not Found: {query.get('id')}"},
+                    )
                 else:
                     self._json(200, {"groups": []})
                 return
@@ -215,7 +224,7 @@ class _Handler(BaseHTTPRequestHandler):
         start = int(query.get("start") or 0)
         size = int(query.get("max_results") or 10)
         if query.get("id_list"):
-            ids = query["id_list"].split(",")
+            ids = [re.sub(r"v\d+$", "", i) for i in query["id_list"].split(",")]
             entries = [self.services.arxiv_ids[i] for i in ids if i in self.services.arxiv_ids]
         else:
             entries = self.services.arxiv_queries.get(query.get("search_query", ""), [])

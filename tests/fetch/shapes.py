@@ -84,31 +84,40 @@ def v2_reviews(paper: Made, venue_id: str, number: int, pid: str) -> list[dict[s
     """The direct replies of a v2 submission: its official reviews, a comment, a decision."""
     replies = []
     for i, (rating, confidence) in enumerate(zip(paper.ratings, paper.confidences, strict=False)):
-        replies.append({
-            "id": note_id(f"{pid}-review-{i}"),
-            "forum": pid,
-            "replyto": pid,
-            "invitations": [f"{venue_id}/Submission{number}/-/Official_Review", f"{venue_id}/-/Edit"],
-            "signatures": [f"{venue_id}/Submission{number}/Reviewer_{i}"],
-            "content": {
-                "summary": {"value": "The paper studies something. " * 40},
-                "rating": {"value": rating},
-                "confidence": {"value": confidence},
-                "soundness": {"value": 3},
-            },
-        })
-    replies.append({
-        "id": note_id(f"{pid}-comment"),
-        "invitations": [f"{venue_id}/Submission{number}/-/Official_Comment"],
-        "content": {"comment": {"value": "Rating: 1 (a number in a comment is no rating)"}},
-    })
+        replies.append(
+            {
+                "id": note_id(f"{pid}-review-{i}"),
+                "forum": pid,
+                "replyto": pid,
+                "invitations": [
+                    f"{venue_id}/Submission{number}/-/Official_Review",
+                    f"{venue_id}/-/Edit",
+                ],
+                "signatures": [f"{venue_id}/Submission{number}/Reviewer_{i}"],
+                "content": {
+                    "summary": {"value": "The paper studies something. " * 40},
+                    "rating": {"value": rating},
+                    "confidence": {"value": confidence},
+                    "soundness": {"value": 3},
+                },
+            }
+        )
+    replies.append(
+        {
+            "id": note_id(f"{pid}-comment"),
+            "invitations": [f"{venue_id}/Submission{number}/-/Official_Comment"],
+            "content": {"comment": {"value": "Rating: 1 (a number in a comment is no rating)"}},
+        }
+    )
     if not paper.fate or paper.fate == "Rejected_Submission":
         decision = "Reject" if paper.fate else f"Accept ({paper.presentation.lower()})"
-        replies.append({
-            "id": note_id(f"{pid}-decision"),
-            "invitations": [f"{venue_id}/Submission{number}/-/Decision"],
-            "content": {"decision": {"value": decision}},
-        })
+        replies.append(
+            {
+                "id": note_id(f"{pid}-decision"),
+                "invitations": [f"{venue_id}/Submission{number}/-/Decision"],
+                "content": {"decision": {"value": decision}},
+            }
+        )
     return replies
 
 
@@ -135,43 +144,64 @@ def v2_venue(papers: Sequence[Made], venue_id: str, *, domain: bool = True) -> V
     return Venue(group, notes, replies)
 
 
+_V1_OWN_INVITATION = ("Withdrawn_Submission", "Desk_Rejected_Submission")
+_COPILOT_STATUS = {
+    "Rejected_Submission": "Reject",
+    "Withdrawn_Submission": "Withdraw",
+    "Desk_Rejected_Submission": "Desk Reject",
+}
+
+
 def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
     """A venue of API v1: plain values, one ``invitation`` a note, decisions as replies."""
     notes, replies = [], {}
     for number, paper in enumerate(papers, start=1):
         pid = paper.note_id or note_id(paper.title + paper.abstract[:40])
-        kind = {"Withdrawn_Submission": "Withdrawn_Submission",
-                "Desk_Rejected_Submission": "Desk_Rejected_Submission"}.get(paper.fate, "Blind_Submission")  # fmt: skip
+        kind = paper.fate if paper.fate in _V1_OWN_INVITATION else "Blind_Submission"
         short = _short(venue_id)
-        notes.append({
-            "id": pid,
-            "forum": pid,
-            "number": number,
-            "invitation": f"{venue_id}/-/{kind}",
-            "content": {
-                "title": paper.title,
-                "authors": paper.authors,
-                "abstract": paper.abstract,
-                "keywords": paper.keywords,
-                "pdf": f"/pdf/{hashlib.sha1(pid.encode()).hexdigest()}.pdf",
-                "venue": f"{short} {paper.presentation.lower()}" if not paper.fate else f"Submitted to {short}",
-                "venueid": venue_id if not paper.fate else f"{venue_id}/{paper.fate}",
-            },
-        })
+        notes.append(
+            {
+                "id": pid,
+                "forum": pid,
+                "number": number,
+                "invitation": f"{venue_id}/-/{kind}",
+                "content": {
+                    "title": paper.title,
+                    "authors": paper.authors,
+                    "abstract": paper.abstract,
+                    "keywords": paper.keywords,
+                    "pdf": f"/pdf/{hashlib.sha1(pid.encode()).hexdigest()}.pdf",
+                    "venue": f"{short} {paper.presentation.lower()}"
+                    if not paper.fate
+                    else f"Submitted to {short}",
+                    "venueid": venue_id if not paper.fate else f"{venue_id}/{paper.fate}",
+                },
+            }
+        )
         these = []
-        for i, (rating, confidence) in enumerate(zip(paper.ratings, paper.confidences, strict=False)):
-            these.append({
-                "id": note_id(f"{pid}-r{i}"),
-                "invitation": f"{venue_id}/Paper{number}/-/Official_Review",
-                "content": {"recommendation": rating, "confidence": confidence, "review": "Fine."},
-            })
+        for i, (rating, confidence) in enumerate(
+            zip(paper.ratings, paper.confidences, strict=False)
+        ):
+            these.append(
+                {
+                    "id": note_id(f"{pid}-r{i}"),
+                    "invitation": f"{venue_id}/Paper{number}/-/Official_Review",
+                    "content": {
+                        "recommendation": rating,
+                        "confidence": confidence,
+                        "review": "Fine.",
+                    },
+                }
+            )
         if kind == "Blind_Submission":
             decision = "Reject" if paper.fate else f"Accept: {paper.presentation.lower()}"
-            these.append({
-                "id": note_id(f"{pid}-d"),
-                "invitation": f"{venue_id}/Paper{number}/-/Decision",
-                "content": {"decision": decision, "title": "Paper Decision"},
-            })
+            these.append(
+                {
+                    "id": note_id(f"{pid}-d"),
+                    "invitation": f"{venue_id}/Paper{number}/-/Decision",
+                    "content": {"decision": decision, "title": "Paper Decision"},
+                }
+            )
         replies[pid] = these
     return Venue({"id": venue_id, "members": []}, notes, replies)
 
@@ -179,8 +209,7 @@ def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
 def paperlists_record(paper: Made, conf: str, year: int) -> dict[str, Any]:
     """A Paper Copilot record: ``;``-joined authors and scores, the status in words."""
     pid = paper.note_id or note_id(paper.title + paper.abstract[:40])
-    status = {"": paper.presentation, "Rejected_Submission": "Reject",
-              "Withdrawn_Submission": "Withdraw", "Desk_Rejected_Submission": "Desk Reject"}[paper.fate]  # fmt: skip
+    status = _COPILOT_STATUS.get(paper.fate, paper.presentation)
     return {
         "id": pid,
         "title": paper.title,
@@ -192,7 +221,9 @@ def paperlists_record(paper: Made, conf: str, year: int) -> dict[str, Any]:
         "primary_area": "generative_models",
         "author": ";".join(paper.authors),
         "authorids": ";".join(f"~{a.replace(' ', '_')}1" for a in paper.authors),
-        "aff": ";".join("MIT+Google" if i == 0 else "ETH Zurich" for i in range(len(paper.authors))),
+        "aff": ";".join(
+            "MIT+Google" if i == 0 else "ETH Zurich" for i in range(len(paper.authors))
+        ),
         "aff_unique_norm": "Massachusetts Institute of Technology;Google;ETH Zurich",
         "rating": ";".join(str(r) for r in paper.ratings),
         "confidence": ";".join(str(c) for c in paper.confidences),
@@ -234,13 +265,17 @@ def atom_entry(
         more += f'<link title="doi" href="https://doi.org/{escape(doi)}" rel="related"/>'
     if journal:
         more += f"<arxiv:journal_ref>{escape(journal)}</arxiv:journal_ref>"
-    cats = "".join(f'<category term={quoteattr(c)} scheme="http://arxiv.org/schemas/atom"/>' for c in categories)
+    cats = "".join(
+        f'<category term={quoteattr(c)} scheme="http://arxiv.org/schemas/atom"/>'
+        for c in categories
+    )
     return (
         f"<entry><id>http://arxiv.org/abs/{arxiv_id}v{version}</id>"
         f"<updated>2025-01-05T10:00:00Z</updated><published>{published}</published>"
         f"<title>{escape(title)}</title><summary>{escape(summary)}</summary>{people}{more}"
         f'<link href="http://arxiv.org/abs/{arxiv_id}v{version}" rel="alternate" type="text/html"/>'
-        f'<link title="pdf" href="http://arxiv.org/pdf/{arxiv_id}v{version}" rel="related" type="application/pdf"/>'
+        f'<link title="pdf" href="http://arxiv.org/pdf/{arxiv_id}v{version}" rel="related" '
+        'type="application/pdf"/>'
         f'<arxiv:primary_category term={quoteattr(categories[0])} scheme="http://arxiv.org/schemas/atom"/>'
         f"{cats}</entry>"
     )
@@ -253,8 +288,9 @@ def atom_feed(entries: Sequence[str], *, total: int, start: int = 0, per_page: i
         '<feed xmlns="http://www.w3.org/2005/Atom" '
         'xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" '
         'xmlns:arxiv="http://arxiv.org/schemas/atom">'
-        '<link href="http://arxiv.org/api/query?search_query=x" rel="self" type="application/atom+xml"/>'
-        "<title type=\"html\">ArXiv Query: search_query=x&amp;id_list=&amp;start=0</title>"
+        '<link href="http://arxiv.org/api/query?search_query=x" rel="self" '
+        'type="application/atom+xml"/>'
+        '<title type="html">ArXiv Query: search_query=x&amp;id_list=&amp;start=0</title>'
         "<id>http://arxiv.org/api/abc</id><updated>2025-01-06T00:00:00-05:00</updated>"
         f"<opensearch:totalResults>{total}</opensearch:totalResults>"
         f"<opensearch:startIndex>{start}</opensearch:startIndex>"
@@ -271,18 +307,20 @@ def atom_error(message: str) -> str:
         "<title>Error</title>"
         f"<summary>{escape(message)}</summary>"
         "<updated>2025-01-06T00:00:00-05:00</updated>"
-        '<link href="http://arxiv.org/api/errors#incorrect_id_format_for_1234" rel="alternate" type="text/html"/>'
+        '<link href="http://arxiv.org/api/errors#incorrect_id_format_for_1234" rel="alternate" '
+        'type="text/html"/>'
         "<author><name>arXiv api core</name></author></entry>"
     )
     return atom_feed([entry], total=1, per_page=1)
 
 
-_WORDS = (
+_PROSE = (
     "we propose a method for learning representations of graphs that scales to millions of "
     "nodes and improves accuracy on benchmark tasks while reducing the cost of training by "
     "sharing parameters across layers and using a sparse attention pattern over neighbours "
     "theory shows convergence under mild assumptions and experiments confirm the gains"
-).split()
+)
+_WORDS = _PROSE.split()
 
 
 def made_up(n: int, seed: int = 7, fate: str = "Rejected_Submission") -> list[Made]:

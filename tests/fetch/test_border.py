@@ -70,7 +70,15 @@ def test_a_silent_server_times_out(services, env, seeded: Path) -> None:
     ("fault", "said"),
     [
         (Fault("/or2/notes", "status", status=500), "HTTP 500 Internal Server Error"),
-        (Fault("/or2/notes", "status", status=403, body=b'{"name":"ForbiddenError","message":"Forbidden"}'), "HTTP 403 Forbidden (Forbidden)"),
+        (
+            Fault(
+                "/or2/notes",
+                "status",
+                status=403,
+                body=b'{"name":"ForbiddenError","message":"Forbidden"}',
+            ),
+            "HTTP 403 Forbidden (Forbidden)",
+        ),
         (Fault("/or2/notes", "html"), "an HTML page came where JSON was expected"),
         (Fault("/or2/notes", "body", body=b'{"notes": [{"id": "a"'), "not valid JSON"),
         (Fault("/or2/notes", "body", body=b"[" * 100_000 + b"]" * 100_000), "not valid JSON"),
@@ -80,7 +88,18 @@ def test_a_silent_server_times_out(services, env, seeded: Path) -> None:
         (Fault("/or2/groups", "body", body=b'{"groups": 7}'), "unexpected answer to /groups"),
         (Fault("/or2/notes", "body", body=b"\xff\xfe\x00garbage"), "not valid JSON"),
     ],
-    ids=["500", "403", "html", "truncated-json", "deep", "shape", "string", "cut", "groups", "binary"],
+    ids=[
+        "500",
+        "403",
+        "html",
+        "truncated-json",
+        "deep",
+        "shape",
+        "string",
+        "cut",
+        "groups",
+        "binary",
+    ],
 )
 def test_bad_answers_are_one_line(services, env, seeded: Path, fault: Fault, said: str) -> None:
     found, _ = services
@@ -104,7 +123,9 @@ def test_429_with_retry_after_is_waited_for_and_said(services, env) -> None:
     found.faults.append(Fault("/or2/notes", "status", status=429, headers={"Retry-After": "1"}))
     done = papers(env, "fetch", "iclr2025")
     assert done.returncode == 0, done.stderr
-    assert "HTTP 429 Too Many Requests; waiting 1 s as it asks (Retry-After) (1 of 3)" in done.stderr
+    assert (
+        "HTTP 429 Too Many Requests; waiting 1 s as it asks (Retry-After) (1 of 3)" in done.stderr
+    )
     notes = found.requests_to("/or2/notes")
     assert notes[1].at - notes[0].at >= 0.95
 
@@ -120,7 +141,9 @@ def test_a_wait_longer_than_the_bound_is_an_error(services, env, seeded: Path) -
 def test_429_for_ever_gives_up_after_the_retries(services, env, seeded: Path) -> None:
     found, _ = services
     _serve(found)
-    found.faults.append(Fault("/or2/notes", "status", status=429, headers={"Retry-After": "0"}, times=10))
+    found.faults.append(
+        Fault("/or2/notes", "status", status=429, headers={"Retry-After": "0"}, times=10)
+    )
     line = _fails(env, home=seeded)
     assert "HTTP 429 Too Many Requests, still after 3 retries" in line
     assert len(found.requests_to("/or2/notes")) == 4
@@ -137,7 +160,11 @@ def test_tls_to_a_plain_server_is_a_tls_error(services, env, seeded: Path) -> No
 def test_only_http_base_urls(services, env, url: str) -> None:
     env = {**env, "PAPERS_OPENREVIEW_API": url} if url else {**env, "PAPERS_OPENREVIEW_API": " "}
     done = papers(env, "fetch", "iclr2025")
-    assert done.returncode == 1 and "not an http(s) URL" in done.stderr and "PAPERS_OPENREVIEW_API" in done.stderr
+    assert (
+        done.returncode == 1
+        and "not an http(s) URL" in done.stderr
+        and "PAPERS_OPENREVIEW_API" in done.stderr
+    )
 
 
 def test_the_proxy_variables_are_honoured(services, env) -> None:
@@ -145,7 +172,12 @@ def test_the_proxy_variables_are_honoured(services, env) -> None:
     _serve(found)
     proxy = f"http://{services[1].removeprefix('http://')}"
     # a base URL nothing listens on, reached through the stand-in acting as the proxy
-    env = {**env, "PAPERS_OPENREVIEW_API": "http://127.0.0.2:9/or2", "HTTP_PROXY": proxy, "NO_PROXY": ""}
+    env = {
+        **env,
+        "PAPERS_OPENREVIEW_API": "http://127.0.0.2:9/or2",
+        "HTTP_PROXY": proxy,
+        "NO_PROXY": "",
+    }
     done = papers(env, "fetch", "iclr2025")
     assert done.returncode == 0, done.stderr
     assert "3 added" in done.stdout
@@ -172,7 +204,10 @@ def test_a_name_that_does_not_resolve_is_a_dns_failure(monkeypatch: pytest.Monke
     monkeypatch.setattr(socket, "getaddrinfo", no_dns)
     with Web(WebOptions(timeout=2)) as web, pytest.raises(FetchError) as caught:
         web.get_json("http://localhost:9/or2/notes")
-    assert str(caught.value) == "localhost:9: cannot resolve the host name (DNS failure, or no network)"
+    assert (
+        str(caught.value)
+        == "localhost:9: cannot resolve the host name (DNS failure, or no network)"
+    )
 
 
 def test_an_unreachable_network_is_said(monkeypatch: pytest.MonkeyPatch) -> None:

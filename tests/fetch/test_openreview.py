@@ -104,7 +104,11 @@ def test_a_v1_venue_pages_by_offset_and_reads_decisions_from_replies(services, e
     listed = {p["title"]: p for p in _listed(env)}
     assert {p["venue_status"] for p in listed.values()} == {"Poster"}
     assert listed[made[0].title]["extra"]["rating"] == 7.0  # v1 fetches the replies anyway
-    offsets = [r.query.get("offset") for r in found.requests_to("/or1/notes") if r.query.get("limit") != "1"]
+    offsets = [
+        r.query.get("offset")
+        for r in found.requests_to("/or1/notes")
+        if r.query.get("limit") != "1"
+    ]
     assert offsets == ["0", "200"]
     assert not found.requests_to("/or2/notes")
     done = papers(env, "fetch", "iclr2023", "--all")
@@ -113,7 +117,9 @@ def test_a_v1_venue_pages_by_offset_and_reads_decisions_from_replies(services, e
     assert statuses.count("Rejected") == 20 and statuses.count("Withdrawn") == 3
 
 
-def test_a_venue_that_does_not_exist_is_one_line_naming_the_short_names(services, env, tmp_path: Path) -> None:
+def test_a_venue_that_does_not_exist_is_one_line_naming_the_short_names(
+    services, env, tmp_path: Path
+) -> None:
     found, _ = services
     found.v2[ICLR25] = _venue()
     papers(env, "fetch", "iclr2025")
@@ -148,7 +154,9 @@ def test_fetching_again_updates_what_changed_and_keeps_the_users_triage(services
     assert listed[first]["status"] == "starred" and listed[first]["note"] == "read this first"
 
 
-def test_a_repeated_fetch_reads_the_cache_and_refresh_ignores_it(services, env, tmp_path: Path) -> None:
+def test_a_repeated_fetch_reads_the_cache_and_refresh_ignores_it(
+    services, env, tmp_path: Path
+) -> None:
     found, _ = services
     found.v2[ICLR25] = _venue()
     assert papers(env, "fetch", "iclr2025").returncode == 0
@@ -183,7 +191,10 @@ def test_credentials_are_used_only_when_the_environment_has_them(services, env) 
     login = {**env, "OPENREVIEW_USERNAME": "reader@example.org", "OPENREVIEW_PASSWORD": "secret"}
     done = papers(login, "fetch", "iclr2025")
     assert done.returncode == 0, done.stderr
-    assert all(r.headers.get("authorization") == "Bearer token-123" for r in found.requests_to("/or2/notes"))
+    assert all(
+        r.headers.get("authorization") == "Bearer token-123"
+        for r in found.requests_to("/or2/notes")
+    )
     wrong = {**login, "OPENREVIEW_PASSWORD": "nope"}
     done = papers(wrong, "fetch", "iclr2025", "--refresh")
     assert done.returncode == 1 and "HTTP 400" in done.stderr and "Invalid username" in done.stderr
