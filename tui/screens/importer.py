@@ -22,7 +22,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 
 from storage.errors import LibraryError
 from storage.library import Library
@@ -102,14 +102,16 @@ class ImportScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = "Import a list"
-            yield Label(
-                f"A list file ({readable_formats()}) or a folder of them, or a list to fetch "
-                "(iclr2025, openreview:VENUE_ID, paperlists:iclr2025, arxiv:QUERY; "
-                "options: --all --reviews --refresh --max N):"
+            yield Static(
+                f"A list file ({readable_formats()}) or a folder of them; or a list to fetch: "
+                "iclr2025, openreview:VENUE_ID, paperlists:iclr2025, arxiv:QUERY, with "
+                "--all --reviews --refresh --max N after it:"
             )
             yield PathInput(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
-            yield Label("Optionally, a catalog to fill titles, authors and links: a file, or a "
-                        "list to fetch (↓ to go there):")  # fmt: skip
+            yield Static(
+                "Optionally, a catalog to fill titles, authors and links: a file, or a list to "
+                "fetch (↓ to go there):"
+            )
             yield PathInput(placeholder="catalog file or iclr2025 (optional)", id="import-catalog")
             yield ProgressBar(total=None, show_eta=False, id="import-progress")
             yield Static(
