@@ -227,7 +227,7 @@ def paperlists_record(paper: Made, conf: str, year: int) -> dict[str, Any]:
         "aff_unique_norm": "Massachusetts Institute of Technology;Google;ETH Zurich",
         "rating": ";".join(str(r) for r in paper.ratings),
         "confidence": ";".join(str(c) for c in paper.confidences),
-        "rating_avg": [sum(paper.ratings) / len(paper.ratings), 0.5] if paper.ratings else [0, 0],
+        "rating_avg": _mean_and_spread(paper.ratings),
         "github": "",
         "project": "",
         "site": f"https://{conf}.cc/virtual/{year}/poster/{abs(hash(pid)) % 100000}",
@@ -235,6 +235,15 @@ def paperlists_record(paper: Made, conf: str, year: int) -> dict[str, Any]:
         "pdf": f"https://openreview.net/pdf?id={pid}",
         "gs_citation": -1,
     }
+
+
+def _mean_and_spread(ratings: Sequence[Any]) -> list[float]:
+    """Paper Copilot's ``rating_avg``: [mean, standard deviation] of the numeric ratings."""
+    numbers = [float(r) for r in ratings if isinstance(r, int | float)]
+    if not numbers:
+        return [0.0, 0.0]
+    mean = sum(numbers) / len(numbers)
+    return [mean, (sum((n - mean) ** 2 for n in numbers) / len(numbers)) ** 0.5]
 
 
 def atom_entry(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -118,35 +119,25 @@ def venue_names(home: Path) -> dict[str, str]:
 
 
 class _Shown:
-    """Progress on standard error, when it is a terminal: one line, rewritten."""
+    """Progress on standard error, when it is a terminal: a line every few seconds (plain
+    lines: the command writes no escape sequence of its own)."""
+
+    EVERY = 2.0
 
     def __init__(self) -> None:
         self.live = is_terminal(sys.stderr)
-        self.drawn = False
+        self.last = time.monotonic()
 
     def progress(self, what: str, done: int, total: int | None) -> None:
-        if not self.live:
+        now = time.monotonic()
+        if not self.live or now - self.last < self.EVERY:
             return
+        self.last = now
         of = f" / {total:,}" if total is not None else ""
-        sys.stderr.write(f"\r\x1b[2K{_visible(what)}: {done:,}{of} papers")
-        sys.stderr.flush()
-        self.drawn = True
+        complain(f"{what[:100]}: {done:,}{of} papers")
 
     def notify(self, line: str) -> None:
-        self.end()
         complain(line)
-
-    def end(self) -> None:
-        if self.drawn:
-            sys.stderr.write("\r\x1b[2K")
-            sys.stderr.flush()
-            self.drawn = False
-
-
-def _visible(text: str) -> str:
-    from storage.text.sanitize import printable
-
-    return printable(text)[:100]
 
 
 def fetch_named(args: argparse.Namespace, words: Sequence[str]) -> Fetched:
@@ -163,10 +154,7 @@ def fetch_named(args: argparse.Namespace, words: Sequence[str]) -> Fetched:
     options = WebOptions(
         max_bytes=args.max_size, timeout=args.timeout, refresh=args.refresh, notify=shown.notify
     )
-    try:
-        return fetch_all(words, request, home, options)
-    finally:
-        shown.end()
+    return fetch_all(words, request, home, options)
 
 
 def _said(fetched: Fetched) -> str:
