@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui.commands import BY_ID, COMMANDS, SCOPES, keys_for
-from tui.keys import clashes, normalise_key
+# The command table (and with it Textual) loads when keys are read: `papers fetch` reads
+# only [venues] (``load_venues``) and starts without it.
 
 
 @dataclass(slots=True)
@@ -50,8 +50,25 @@ class Config:
     venues: dict[str, str] = field(default_factory=dict)
 
 
+def load_venues(paths: Sequence[Path]) -> Config:
+    """Only the ``[venues]`` tables of the config files (the command line's fetch)."""
+    config = Config()
+    for path in paths:
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            config.problems.append(f"{path}: [venues] ignored, the file does not parse ({exc})")
+            continue
+        _read_venues(data.get("venues", {}), path, config)
+    return config
+
+
 def load_config(paths: Sequence[Path]) -> Config:
     """Read the config files in order; later files override earlier ones."""
+    from tui.keys import normalise_key
+
     config = Config()
     set_in: dict[str, Path] = {}  # command id → the file that set its keys
     for path in paths:
@@ -113,6 +130,9 @@ def _read_venues(table: object, path: Path, config: Config) -> None:
 
 def _key_problem(command_id: str, value: object) -> str:
     """What is wrong with the setting ``command_id = value`` ("" when nothing)."""
+    from tui.commands import BY_ID
+    from tui.keys import normalise_key
+
     if command_id not in BY_ID:
         return f"{command_id}: no such command (the help screen lists their ids)"
     default = f"it keeps its default keys ({BY_ID[command_id].keys})"
@@ -135,6 +155,8 @@ def _drop_clashes(keymap: dict[str, str], set_in: dict[str, Path]) -> list[str]:
     Keys shared by different screens are fine (``s`` stars on the main screen and in the bulk
     dialog); the app's own keys (``ctrl+q``) count on every screen. Returns the warnings.
     """
+    from tui.commands import BY_ID
+
     problems: list[str] = []
     while True:
         clash = _first_clash(keymap)
@@ -156,6 +178,9 @@ def _drop_clashes(keymap: dict[str, str], set_in: dict[str, Path]) -> list[str]:
 def _first_clash(keymap: dict[str, str]) -> tuple[str, str, list[str]] | None:
     """The first key two commands of one screen share, one of them remapped: (key, screen,
     commands)."""
+    from tui.commands import COMMANDS, SCOPES, keys_for
+    from tui.keys import clashes, normalise_key
+
     for scope in SCOPES:
         together = [c for c in COMMANDS if c.scope in (scope, "app")]
         keys = {c.id: [normalise_key(k) or k for k in keys_for(c, keymap)] for c in together}

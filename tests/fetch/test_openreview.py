@@ -198,3 +198,19 @@ def test_credentials_are_used_only_when_the_environment_has_them(services, env) 
     wrong = {**login, "OPENREVIEW_PASSWORD": "nope"}
     done = papers(wrong, "fetch", "iclr2025", "--refresh")
     assert done.returncode == 1 and "HTTP 400" in done.stderr and "Invalid username" in done.stderr
+
+
+def test_short_names_from_config_toml(services, env, tmp_path: Path) -> None:
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    home = tmp_path / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(
+        '[venues]\nmine = "ICLR.cc/2025/Conference"\nbroken = 7\n', encoding="utf-8"
+    )
+    done = papers(env, "fetch", "mine")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout
+    assert "[venues] broken = 7: ignored" in done.stderr
+    done = papers(env, "fetch", "iclr2031")
+    assert "from config.toml: broken" not in done.stderr and "mine" in done.stderr.splitlines()[-1]

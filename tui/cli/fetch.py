@@ -109,12 +109,11 @@ def add_enrich(sub: Subparsers, common: Parser) -> None:
 
 def venue_names(home: Path) -> dict[str, str]:
     """The short names ``config.toml`` adds (``[venues]``); its problems are said once."""
-    from tui.config import load_config
+    from tui.config import load_venues
 
-    config = load_config(config_paths(home))
+    config = load_venues(config_paths(home))
     for problem in config.problems:
-        if "[venues]" in problem:
-            complain(f"papers: warning: {problem}")
+        complain(f"papers: warning: {problem}")
     return config.venues
 
 
