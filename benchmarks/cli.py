@@ -24,9 +24,9 @@ first search results (``/diffusion`` typed as soon as it paints), without the in
 
 Then ``papers import`` of the library's list (``scaled-N.jsonl``, written in the work folder
 when absent) into an empty HOME: seconds from spawn to exit and peak RSS, the process's own
-(``wait4``) and its second process's (``storage.abstract_ids``, sampled every 20 ms), the two
-added against the target; beside the naive import (the whole file read at once, cleaned in
-one process: ``benchmarks/cli_naive.py``).
+(``wait4``) and its second process's (``storage.importing.abstract_ids``, sampled every
+20 ms), the two added against the target; beside the naive import (the whole file read at
+once, cleaned in one process: ``benchmarks/cli_naive.py``).
 
 Targets at 100,000 papers (later calls): search <= 0.5 s, list | head <= 0.5 s,
 mark <= 0.3 s; the app's search ready <= 2 s after start with the index on disk and its peak

@@ -51,13 +51,14 @@ import orjson
 from tinydb import TinyDB
 from tinydb.storages import JSONStorage
 
-import storage.files as storage_files
+import storage.files.atomic as storage_files
 from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 from benchmarks.timing import Latency
-from storage.gc_pause import collector_paused
-from storage.library import Library, paper_to_doc
+from storage.files.papers_file import paper_to_doc
+from storage.files.triage_file import HISTORY_CHANGES_LIMIT, HISTORY_LIMIT
+from storage.library import Library
 from storage.models import Paper, Status
-from storage.triage import HISTORY_CHANGES_LIMIT, HISTORY_LIMIT
+from tui.memory import collector_paused
 
 ROOT = Path(__file__).resolve().parents[1]
 DECISIONS = (Status.READ, Status.SKIPPED, Status.STARRED)
@@ -673,7 +674,7 @@ def section_codec(home: Path, quick: bool, report: Report) -> None:
         )
     print(
         "(stdlib: json.dumps(...).encode() and json.loads(bytes), as TinyDB's JSONStorage "
-        "does through a text file; orjson: bytes in and out, as storage.files does)"
+        "does through a text file; orjson: bytes in and out, as storage.files.atomic does)"
     )
     report.add(
         "3 orjson vs stdlib json (dump + parse)",

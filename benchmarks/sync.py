@@ -45,7 +45,8 @@ import orjson
 
 from benchmarks.corpus import DATA_DIR, REAL_LIST, scaled_corpus
 from benchmarks.storage import build_library
-from storage.library import Library, paper_to_doc
+from storage.files.papers_file import paper_to_doc
+from storage.library import Library
 from storage.models import Status
 from storage.sync import sync_library
 from storage.sync.records import STATUS, Record

@@ -2,7 +2,10 @@
 
 Each SVG comes from the running app (``App.run_test`` + ``save_screenshot``), never drawn by
 hand: on the real ICLR 2025 list when ``../shared/data`` is beside the checkout (the bundled
-sample otherwise), with a few decisions, a note and a tag made first.
+sample otherwise), with a few decisions, a note and a tag made first. The browser's views
+(``browser.png``, ``phone.png``) are ``papers serve`` on the same library photographed by
+headless Chromium (``benchmarks/_browser.py``); without Chromium or the web extra they are
+left as they are, saying why.
 """
 
 from __future__ import annotations
@@ -10,11 +13,16 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from textual.widgets import Input
 
+if __package__ in (None, ""):  # run as a script: benchmarks/ is beside this folder
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import _browser
 from storage import Library
 from tui.app import PapersApp, sample_files
 from tui.screens.main import MainScreen
@@ -63,6 +71,26 @@ async def shoot(
     return path
 
 
+def photograph_served(home: Path) -> list[Path]:
+    """``papers serve`` on ``home`` in headless Chromium: a 120x36 page and a phone's."""
+    why = _browser.missing()
+    if why is not None:
+        print(f"browser.png, phone.png left as they are: {why}", file=sys.stderr)
+        return []
+    served = _browser.serve(home)
+    shots = []
+    try:
+        for name, size in (("browser", _browser.WINDOW), ("phone", _browser.PHONE)):
+            with _browser.Browser(size=size) as browser:
+                browser.open(served.url)
+                browser.wait_for(lambda text: "Inbox · 1 / " in text, timeout=30)
+                time.sleep(1.0)  # the fade-in of the page, the font
+                shots.append(browser.screenshot(OUT / f"{name}.png"))
+    finally:
+        served.stop()
+    return shots
+
+
 async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         home = make_home(Path(folder))
@@ -73,9 +101,10 @@ async def main() -> None:
             await shoot(home, "marked", (120, 36), ["space", "j", "j", "space", "j", "space", "M"]),
             await shoot(home, "narrow", (80, 24), ["j", "l", "space"]),
             await shoot(home, "help", (120, 36), ["question_mark"]),
-            # last: the theme chosen is remembered in the library's folder
-            await shoot(home, "light", (120, 36), ["5"], theme="textual-light"),
         ]
+        shots += photograph_served(home)
+        # last: the theme chosen is remembered in the library's folder
+        shots.append(await shoot(home, "light", (120, 36), ["5"], theme="textual-light"))
     for shot in shots:
         print(f"wrote {shot.relative_to(OUT.parent)}", file=sys.stderr)
 

@@ -170,3 +170,35 @@ class ImportReport:
         if self.errors:
             line += f", {count(len(self.errors), 'record error')}"
         return line
+
+
+#: One change of one paper's status: (paper id, status before, status after).
+Change = tuple[str, Status, Status]
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """What a removal took out of the library (or its undo put back)."""
+
+    #: The papers taken out, in list order.
+    ids: tuple[str, ...] = ()
+    #: Their titles, in the same order (for messages).
+    titles: tuple[str, ...] = ()
+    #: The lists taken out.
+    lists: tuple[str, ...] = ()
+    #: Papers of a removed list that stay, being in another list too.
+    kept: tuple[str, ...] = field(default=())
+
+    def __bool__(self) -> bool:
+        return bool(self.ids or self.lists)
+
+
+@dataclass(frozen=True, slots=True)
+class StepDone:
+    """What an undo or redo did: the status changes, and the papers put back or taken out."""
+
+    changes: list[Change] = field(default_factory=list)
+    #: Papers an undone removal put back.
+    restored: Removal | None = None
+    #: Papers a redone removal took out again.
+    removed: Removal | None = None

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, NamedTuple
 
+from storage.files.triage_file import DayCount
 from storage.models import Status
 from storage.text.words import count
-from storage.triage import DayCount
 
 #: The pace is taken over the last week.
 PACE_DAYS = 7

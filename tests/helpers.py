@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.search.store import INDEX_FILE
-from storage.snapshot import SNAPSHOT_FILE
+from storage.cache.papers_cache import PAPERS_CACHE_FILE
+from storage.cache.search_index import INDEX_FILE
 
 #: Files derived from ``papers.json`` that any read may (re)write: never data.
-DERIVED_FILES = frozenset({SNAPSHOT_FILE, INDEX_FILE})
+DERIVED_FILES = frozenset({PAPERS_CACHE_FILE, INDEX_FILE})
 
 
 def home_files(home: Path) -> dict[str, bytes]:
     """Every file in HOME, by relative path, with its bytes: what must not change.
 
-    Leaves out the files derived from ``papers.json`` (the papers snapshot, the search index):
+    Leaves out the files derived from ``papers.json`` (papers.cache, the search index):
     caches that any read may (re)write, never data.
     """
     return {

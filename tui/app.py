@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.resources import files
@@ -13,18 +14,19 @@ from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
+from storage.files.ui_state import save_ui_state
 from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
-from storage.session import Outcome, TriageSession
 from storage.text.sanitize import printable, printable_block
 from tui.commands import PaperCommands, bindings
 from tui.config import load_config
 from tui.memory import kept_for_good
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
+from tui.session import Outcome, TriageSession
 from tui.syncing import AppSync
-from tui.ui_state import save_ui_state
+from tui.web import in_browser, offer_download
 
 
 def sample_files() -> list[Path]:
@@ -126,13 +128,19 @@ class PapersApp(App[None]):
             ("Theme", "Change the theme (remembered)", self.action_change_theme),
             (
                 "Screenshot",
-                "Save an SVG screenshot in the current folder",
+                "Save an SVG screenshot in the current folder (in a browser: download it)",
                 lambda: self.set_timer(0.1, self.screenshot_here),  # once the palette is gone
             ),
         ]
 
     def screenshot_here(self) -> None:
-        """Save what the screen shows now as an SVG in the current folder, and say where."""
+        """Save what the screen shows now as an SVG in the current folder, and say where (in
+        a browser tab: offer it as a download)."""
+        if in_browser(self):
+            name = f"papers-{time.strftime('%Y%m%d-%H%M%S')}.svg"
+            offer_download(self, self.export_screenshot(), name)
+            self.notify(f"Sent {name} to your browser", title="Screenshot", markup=False)
+            return
         try:
             path = self.save_screenshot(path=str(Path.cwd()))
         except OSError as exc:

@@ -1,4 +1,6 @@
-"""A paper's links: copied to the clipboard (terminal and system) or opened in the browser."""
+"""A paper's links: copied to the clipboard (terminal and system) or opened in the browser.
+
+In a browser tab (``papers serve``) both go to that browser instead (``tui/web.py``)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from textual.app import App
 from storage.models import Paper
 from storage.sources.links import web_url
 from storage.text.words import count
+from tui.web import copy_in_browser, in_browser, open_in_tab
 
 #: A copied text longer than this is cut in the notification that shows it.
 SHOWN_CHARS = 400
@@ -38,7 +41,11 @@ def copy_list_links(app: App[object], papers: Sequence[Paper]) -> None:
 
 
 def copy_text(app: App[object], text: str, what: str) -> None:
-    """Copy by OSC 52 (works over SSH and in tmux) and to the system clipboard."""
+    """Copy by OSC 52 (works over SSH and in tmux) and to the system clipboard (in a browser
+    tab: to the browser's clipboard only, never the server's)."""
+    if in_browser(app):
+        copy_in_browser(app, text, what)
+        return
     app.copy_to_clipboard(text)
 
     def to_system() -> None:
@@ -81,7 +88,15 @@ def open_paper(app: App[object], paper: Paper | None, *, code: bool = False) -> 
     if not web_url(url):  # a library imported before links were checked may hold anything
         app.notify(f"Not opened: {url!r} is not a web link.", severity="warning", markup=False)
         return
-    url = web_url(url)
+    open_link(app, web_url(url))
+
+
+def open_link(app: App[object], url: str) -> None:
+    """Open ``url`` (a checked web link) in the user's browser: the one the app runs in when
+    it runs in a browser tab, else the system's, in a child process kept off the screen."""
+    if in_browser(app):
+        open_in_tab(app, url)
+        return
 
     def open_it() -> None:
         from tui.browser import open_in_browser

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from storage.models import Paper
-from storage.session import Outcome
+from tui.session import Outcome
 
 if TYPE_CHECKING:  # imported when first needed, after the first paint
     from storage.search import SearchIndex

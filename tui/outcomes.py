@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from storage.removal import Removal
-from storage.session import PAPER_KINDS, Outcome
+from storage.files.triage_file import Change
+from storage.models import Removal
 from storage.text.words import count, plural
-from storage.triage import Change
+from tui.session import PAPER_KINDS, Outcome
 
 Severity = Literal["information", "warning", "error"]
 
@@ -36,7 +36,7 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
         if kind == "reload":
             title, message = "Not read", f"{outcome.error} The app goes on with what it loaded."
         else:
-            shown = " Showing what is on disk." if outcome.snapshot is not None else ""
+            shown = " Showing what is on disk." if outcome.triage is not None else ""
             title, message = "Not saved", f"Not saved: {outcome.error}.{shown}"
         # a removal the screen hid at once, or an undo that may have got halfway: the papers
         # on disk are the ones to show

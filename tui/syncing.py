@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.errors import LibraryError
-from storage.files import signature
-from storage.library import PAPERS_FILE, TRIAGE_FILE
+from storage.files.atomic import signature
+from storage.files.papers_file import PAPERS_FILE
+from storage.files.triage_file import TRIAGE_FILE
 from storage.text.sanitize import printable
 from storage.text.words import count
 

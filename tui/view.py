@@ -18,16 +18,16 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias, TypeVar
 
+from storage.files.triage_file import Change
 from storage.models import Paper, Status
 from storage.text.sanitize import printable
-from storage.triage import Change
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
+    from storage.files.saved_searches import SavedSearch
     from storage.search import Ranking
     from storage.search.postings import BoolArray, IntArray
     from storage.search.qualifiers import Qualifier
     from storage.search.query import Query
-    from storage.searches import SavedSearch
     from storage.similar import Suggestion
 
 #: A tab's name: one of ``TABS``, or ``SAVED_PREFIX`` and a saved search's folded name.
@@ -91,7 +91,7 @@ class Found:
 
 
 class Triage(Protocol):
-    """The live triage a saved tab's triage qualifiers read (``TriageSnapshot`` is one)."""
+    """The live triage a saved tab's triage qualifiers read (``TriageState`` is one)."""
 
     @property
     def statuses(self) -> Mapping[str, Status]: ...

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import venue_of
 from storage.export.tex import tex_ascii
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.links import web_url
-from storage.triage import TriageSnapshot
 
 
 def bib_escape(text: str) -> str:
@@ -90,7 +90,7 @@ def bibtex_entry(paper: Paper, key: str) -> str:
 
 
 def to_bibtex(
-    papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """One entry per paper (``@inproceedings``, ``@article`` or ``@misc``)."""
     taken: set[str] = set()

@@ -10,9 +10,9 @@ import orjson
 from storage.export.bibtex import bibtex_key
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import venue_of
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.links import web_url
-from storage.triage import TriageSnapshot
 
 
 def csl_name(name: str) -> dict[str, str]:
@@ -50,7 +50,7 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
 
 
 def to_csl_json(
-    papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """A CSL-JSON array, one item per paper, keyed as in the BibTeX export."""
     taken: set[str] = set()

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import paper_record
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
-from storage.triage import TriageSnapshot
 
 CSV_COLUMNS = (
     "id", "title", "status", "authors", "url", "github", "list",
@@ -27,7 +27,7 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def to_csv(
-    papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """One row per paper; several authors, tags and lists joined by "; ", links by spaces."""
     out = io.StringIO()

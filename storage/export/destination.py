@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import LibraryError
-from storage.files import atomic_write, link_target, special_kind
-from storage.library import LOCK_FILE, PAPERS_FILE, TRIAGE_FILE
+from storage.files.atomic import LOCK_FILE, atomic_write, link_target, special_kind
+from storage.files.papers_file import PAPERS_FILE
+from storage.files.triage_file import TRIAGE_FILE
 
 
 class TargetExistsError(LibraryError):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.triage import TriageSnapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,7 @@ class ExportOptions:
 DEFAULT_OPTIONS = ExportOptions()
 
 #: Writes papers (in list order) with their triage state as the text of one format.
-Writer = Callable[[Sequence[Paper], TriageSnapshot, ExportOptions], str]
+Writer = Callable[[Sequence[Paper], TriageState, ExportOptions], str]
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,12 +8,12 @@ import orjson
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import paper_record
+from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.triage import TriageSnapshot
 
 
 def to_json(
-    papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """A JSON array of paper objects (``paper_record``), in list order."""
     records = [paper_record(p, triage) for p in papers]

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import groups, heading_of
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.sanitize import printable, printable_block
 from storage.text.words import count
-from storage.triage import TriageSnapshot
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#!|~&$])")
 
@@ -57,7 +57,7 @@ def _repo_label(url: str) -> str:
 
 
 def to_markdown(
-    papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """A heading with the list and count, then one entry per paper: links, authors, note."""
     heading = md_escape(heading_of(papers, triage, options.heading))
@@ -75,7 +75,7 @@ def to_markdown(
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _entry(paper: Paper, triage: TriageSnapshot, *, status: bool, abstract: bool) -> list[str]:
+def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -> list[str]:
     title = md_escape(paper.display_title)
     head = f"- **[{title}]({md_url(paper.url)})**" if paper.url else f"- **{title}**"
     if paper.venue_status:

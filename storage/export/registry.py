@@ -16,8 +16,8 @@ from storage.export.exporter import Exporter, ExportOptions
 from storage.export.json_array import JSON
 from storage.export.markdown import MARKDOWN
 from storage.export.ris import RIS
+from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.triage import TriageSnapshot
 
 #: The output formats, in the order help texts name them; the first is the default.
 EXPORTERS: tuple[Exporter, ...] = (MARKDOWN, CSV, JSON, BIBTEX, CSL_JSON, RIS)
@@ -36,7 +36,7 @@ def exporter_named(name: str) -> Exporter:
 
 def export(
     papers: Sequence[Paper],
-    triage: TriageSnapshot,
+    triage: TriageState,
     fmt: str = "markdown",
     *,
     heading: str = "",

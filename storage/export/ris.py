@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import venue_of
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.links import web_url
 from storage.text.sanitize import printable
-from storage.triage import TriageSnapshot
 
 
 def _line(tag: str, value: str) -> str:
@@ -47,7 +47,7 @@ def ris_entry(paper: Paper) -> list[str]:
 
 
 def to_ris(
-    papers: Sequence[Paper], triage: TriageSnapshot, options: ExportOptions = DEFAULT_OPTIONS
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """One RIS record per paper, separated by blank lines."""
     return "".join("\n".join(ris_entry(p)) + "\n\n" for p in papers)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.sources.venues import VenueFound, find_venue, find_year
-from storage.triage import TriageSnapshot
 
 GROUPINGS = ("none", "tag", "venue", "list")
 
@@ -26,7 +26,7 @@ def select(
     return [p for p in papers if statuses.get(p.id, Status.INBOX) in wanted]
 
 
-def paper_record(paper: Paper, triage: TriageSnapshot) -> dict[str, Any]:
+def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
     """A paper as a JSON object: the ``--json`` contract of the CLI, plus note and tags."""
     return {
         "id": paper.id,
@@ -67,7 +67,7 @@ def heading_for(papers: Sequence[Paper], what: str = "Papers") -> str:
     return f"{what}: {lists[0] if len(lists) == 1 else f'{len(lists)} lists'}"
 
 
-def heading_of(papers: Sequence[Paper], triage: TriageSnapshot, heading: str) -> str:
+def heading_of(papers: Sequence[Paper], triage: TriageState, heading: str) -> str:
     """``heading`` when given, else one made from the papers' status (when they share one)."""
     if heading:
         return heading
@@ -77,7 +77,7 @@ def heading_of(papers: Sequence[Paper], triage: TriageSnapshot, heading: str) ->
 
 
 def groups(
-    papers: Sequence[Paper], triage: TriageSnapshot, group_by: str
+    papers: Sequence[Paper], triage: TriageState, group_by: str
 ) -> list[tuple[str, list[Paper]]]:
     """``(group name, its papers)`` by one of ``GROUPINGS``; one unnamed group for "none".
 

@@ -16,7 +16,6 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from storage.gc_pause import collector_paused
 from storage.models import Paper
 from storage.search.postings import FIELD_B, FIELD_WEIGHTS, K1, IntArray, Postings, Segment
 from storage.search.table import PaperTable
@@ -58,34 +57,33 @@ def index_batch(
     title_lengths: list[int] = []
     author_words: set[str] = set()
 
-    with collector_paused():  # many short-lived containers, no cycles among them
-        for slot, paper in enumerate(batch, start=first):
-            table.papers.append(paper)
-            table.slot_by_id[paper.id] = slot
-            venue = normalize(paper.venue_status).strip()
-            venue_codes.append(table.venues.setdefault(venue, len(table.venues)))
-            lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
-            list_codes.append(table.list_sets.setdefault(lists, len(table.list_sets)))
-            name = method_name(paper)
-            in_order, extra = split_words(paper.title, camel_case=True)
-            title_array.extend(map(tid_of, in_order))
-            title_lengths.append(len(in_order))
-            title_tokens = in_order + extra
-            name_tokens = tokenize(name) if name else []
-            author_tokens = tokenize("; ".join(paper.authors)) if paper.authors else []
-            author_words.update(author_tokens)
-            abstract_tokens = tokenize(paper.abstract)
-            if paper.keywords:
-                abstract_tokens.extend(tokenize(" ".join(paper.keywords)))
-            key = word_key("".join(query_words(name)))
-            if key:
-                table.name_slots.setdefault(key, []).append(slot)
-            for tokens in (title_tokens, name_tokens, author_tokens, abstract_tokens):
-                counts = Counter(tokens)
-                tid_array.extend(map(tid_of, counts))  # ids in order of first sight
-                freq_array.extend(counts.values())
-                distinct.append(len(counts))
-                lengths.append(len(tokens))
+    for slot, paper in enumerate(batch, start=first):
+        table.papers.append(paper)
+        table.slot_by_id[paper.id] = slot
+        venue = normalize(paper.venue_status).strip()
+        venue_codes.append(table.venues.setdefault(venue, len(table.venues)))
+        lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
+        list_codes.append(table.list_sets.setdefault(lists, len(table.list_sets)))
+        name = method_name(paper)
+        in_order, extra = split_words(paper.title, camel_case=True)
+        title_array.extend(map(tid_of, in_order))
+        title_lengths.append(len(in_order))
+        title_tokens = in_order + extra
+        name_tokens = tokenize(name) if name else []
+        author_tokens = tokenize("; ".join(paper.authors)) if paper.authors else []
+        author_words.update(author_tokens)
+        abstract_tokens = tokenize(paper.abstract)
+        if paper.keywords:
+            abstract_tokens.extend(tokenize(" ".join(paper.keywords)))
+        key = word_key("".join(query_words(name)))
+        if key:
+            table.name_slots.setdefault(key, []).append(slot)
+        for tokens in (title_tokens, name_tokens, author_tokens, abstract_tokens):
+            counts = Counter(tokens)
+            tid_array.extend(map(tid_of, counts))  # ids in order of first sight
+            freq_array.extend(counts.values())
+            distinct.append(len(counts))
+            lengths.append(len(tokens))
     vocabulary.author_tids.update(vocabulary.ids[w] for w in author_words)
     tids = np.frombuffer(tid_array, dtype=np.int32)  # a view: no copy of millions
     title_ids = np.frombuffer(title_array, dtype=np.int32).copy()

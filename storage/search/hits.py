@@ -14,7 +14,6 @@ from typing import Final
 
 import numpy as np
 
-from storage.gc_pause import collector_paused
 from storage.models import Paper
 from storage.search.postings import AUTHORS, FIELDS, FIELDS_OF_MASK, IntArray, Segment
 from storage.search.text import tokenize
@@ -233,5 +232,4 @@ class Ranking:
         # Tuples made by ``tuple.__new__`` from ``map``: no Python code runs per hit.
         make = partial(tuple.__new__, SearchHit)
         rows = zip(self.ids, self._scores, repeat(self._explanation), range(len(self.ids)))
-        with collector_paused():
-            return list(map(make, rows))
+        return list(map(make, rows))

@@ -179,7 +179,7 @@ def triage_status(value: Any) -> Status | None:
 
 
 def _tags(value: Any) -> tuple[str, ...]:
-    from storage.triage import normalise_tags
+    from storage.files.triage_file import normalise_tags
 
     if isinstance(value, str):
         return normalise_tags(re.split(r"[;,]", value[:_MAX_TEXT]))

@@ -57,8 +57,8 @@ def _tables(text: str, path: Path) -> dict[str, Any]:
 def _decisions(folder: Path) -> dict[str, Decision]:
     """The decisions of the ``triage.json`` beside a ``papers.json``, by paper id ({} when
     there is none or it does not parse: the papers still come)."""
-    from storage.files import schema_of
-    from storage.migration import triage_from_v1
+    from storage.files.atomic import schema_of
+    from storage.files.migrations import triage_from_v1
 
     try:
         tables = orjson.loads((folder / "triage.json").read_bytes())

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import SourceError
-from storage.files import special_kind
+from storage.files.atomic import special_kind
 
 #: The largest list an import reads unless told otherwise (``papers import --max-size``).
 #: 256 MB holds ~150,000 papers with their abstracts (ICLR 2025's 3,703 take 6.3 MB): every

@@ -177,3 +177,12 @@ def web_url(value: str) -> str:
     if not host:
         return ""
     return f"{scheme.lower()}://" + "".join(_UNSAFE_IN_URL.get(ch, ch) for ch in rest)
+
+
+def unique_links(links: Iterable[str]) -> tuple[str, ...]:
+    """Links without repeats, in order: GitHub names are case-insensitive, so ``Owner/Repo``
+    and ``owner/repo`` are one repository (the first spelling is kept)."""
+    seen: dict[str, str] = {}
+    for link in links:
+        seen.setdefault(link.casefold(), link)
+    return tuple(seen.values())

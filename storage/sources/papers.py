@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from storage.identity import (
+from storage.importing.identity import (
     ID_LENGTH,
     abstract_identity,
     id_of_abstract,
@@ -15,10 +15,9 @@ from storage.identity import (
     title_key,
     titles_compatible,
 )
-from storage.importing import unique_links
 from storage.models import Paper
 from storage.sources.fields import merge_extra
-from storage.sources.links import extract_github_links
+from storage.sources.links import extract_github_links, unique_links
 from storage.sources.records import ReadResult, SourceRecord
 from storage.sources.titles import derive_title
 from storage.sources.venues import venue_text
@@ -29,8 +28,8 @@ __all__ = [
 
 
 def paper_id(abstract: str, title: str = "") -> str:
-    """The id of a paper: from its abstract (``storage.identity``), or from its title when it
-    has no real abstract. A paper sharing its abstract with another may get another id on
+    """The id of a paper: from its abstract (``storage.importing.identity``), or from its title
+    when it has no real abstract. A paper sharing its abstract with another may get another id on
     import (``storage.importing``)."""
     identity = abstract_identity(abstract)
     return id_of_abstract(identity) if identity is not None else id_of_title(title)

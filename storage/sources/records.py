@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from storage.errors import SourceError
-from storage.identity import is_placeholder
+from storage.importing.identity import is_placeholder
 from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.fields import decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import github_from_code_field, web_url

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import orjson
 
-from storage.files import atomic_write
+from storage.files.atomic import atomic_write
 from storage.sync.records import is_id
 
 SYNC_DIR = "sync"

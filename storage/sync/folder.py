@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 
 from storage.errors import LibraryError
-from storage.files import atomic_write, fsync_folder
+from storage.files.atomic import atomic_write, fsync_folder
 from storage.sync.records import Record, is_id, parse_record
 
 ROOT_NAME = "papers-tui"

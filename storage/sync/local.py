@@ -13,25 +13,25 @@ from its register now was changed here since: that is a record to send. Two subt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from storage.files.triage_model import Step, TriageState
 from storage.models import Status
 from storage.sync.records import NOTE, PAPER, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
 from storage.sync.records import paper_digest as digest_of
 from storage.sync.state import SyncState
-from storage.triage import TriageSnapshot
 
 #: A register's value when nothing was ever recorded.
 DEFAULTS: Mapping[str, Any] = {STATUS: Status.INBOX.value, NOTE: "", TAGS: []}
 
 
-def triage_values(snapshot: TriageSnapshot, pid: str) -> dict[str, Any]:
+def triage_values(triage: TriageState, pid: str) -> dict[str, Any]:
     """A paper's triage as register values."""
     return {
-        STATUS: snapshot.status(pid).value,
-        NOTE: snapshot.notes.get(pid, ""),
-        TAGS: list(snapshot.tags.get(pid, ())),
+        STATUS: triage.status(pid).value,
+        NOTE: triage.notes.get(pid, ""),
+        TAGS: list(triage.tags.get(pid, ())),
     }
 
 
@@ -68,41 +68,36 @@ class Base:
         return held is not None and held[2] is None
 
 
-def step_marks(history: Mapping[str, Any]) -> dict[str, list[Any]]:
+def step_marks(steps: Iterable[Step]) -> dict[str, list[Any]]:
     """The undo log's steps as remembered between syncs: number → [time, undone]."""
-    return {
-        key: [doc.get("at"), bool(doc.get("undone"))]
-        for key, doc in history.items()
-        if isinstance(doc, dict)
-    }
+    return {str(step.seq): [step.at, step.undone] for step in steps}
 
 
-def touched_papers(history: Mapping[str, Any], seen: Mapping[str, Any]) -> dict[str, float | None]:
+def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, float | None]:
     """Papers in undo steps made, undone or redone since the steps ``seen``: paper → when
     (the step's time; None, meaning now, for an undo or redo, whose time is not kept)."""
     touched: dict[str, float | None] = {}
-    for key, mark in step_marks(history).items():
-        before = seen.get(key)
+    for step in steps:
+        mark = [step.at, step.undone]
+        before = seen.get(str(step.seq))
         if before == mark:
             continue
         made = before is None or before[0] != mark[0]
-        at = mark[0] if made and isinstance(mark[0], int | float) else None
-        for change in history[key].get("changes") or ():
-            if isinstance(change, list) and change and isinstance(change[0], str):
-                pid = change[0]
-                known = touched.get(pid, 0.0)
-                touched[pid] = None if at is None or known is None else max(at, known)
+        at = step.at if made else None
+        for pid, _old, _new in step.changes:
+            known = touched.get(pid, 0.0)
+            touched[pid] = None if at is None or known is None else max(at, known)
     return touched
 
 
-def redecided(snapshot: TriageSnapshot, known: Mapping[str, float]) -> dict[str, float]:
+def redecided(triage: TriageState, known: Mapping[str, float]) -> dict[str, float]:
     """Papers whose status was set since the last sync (its time changed), even to the status
     they had then: an undo and a redo, or a decision taken back and made again."""
-    return {pid: at for pid, at in snapshot.decided_at.items() if known.get(pid) != at}
+    return {pid: at for pid, at in triage.decided_at.items() if known.get(pid) != at}
 
 
 def triage_changes(
-    snapshot: TriageSnapshot,
+    triage: TriageState,
     touched: Mapping[str, float | None],
     base: Base,
     state: SyncState,
@@ -118,12 +113,12 @@ def triage_changes(
     libraries synced for the first time merge by when their decisions were made.
     """
     registers = state.registers
-    pids: set[str] = set(snapshot.statuses) | set(snapshot.notes) | set(snapshot.tags)
+    pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
     records: list[Record] = []
     kept: set[str] = set()
     for pid in sorted(pids):
-        local = triage_values(snapshot, pid)
+        local = triage_values(triage, pid)
         changed = [
             kind
             for kind in TRIAGE_KINDS
@@ -135,7 +130,7 @@ def triage_changes(
             kept.add(pid)  # a removal keeps its papers' triage in its undo step
             continue
         for kind in changed:
-            made_at = snapshot.decided_at.get(pid) if kind == STATUS else None
+            made_at = triage.decided_at.get(pid) if kind == STATUS else None
             if made_at is None and kind == STATUS:
                 made_at = touched.get(pid)
             if state.fresh:
@@ -164,8 +159,3 @@ def paper_changes(
             if pid not in papers and base.value(PAPER, pid) is not None and not being_removed:
                 found.append((pid, None))
     return sorted(found, key=lambda item: item[0])
-
-
-def papers_by_id(table: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """papers.json's papers table, by paper id."""
-    return {doc["id"]: doc for doc in table.values() if isinstance(doc.get("id"), str)}

@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.library import paper_from_doc, paper_to_doc
+from storage.files.papers_file import paper_from_doc, paper_to_doc
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sync.local import triage_values
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
 from storage.sync.state import SyncState, beats, register_of
-from storage.triage import TriageSnapshot
 
 #: A stamp this far ahead of the wall clock is worth a word (milliseconds).
 AHEAD_MS = 5 * 60 * 1000
@@ -123,7 +123,7 @@ class Plan:
 def plan_merge(
     state: SyncState,
     pids: Mapping[str, Iterable[str]],
-    snapshot: TriageSnapshot,
+    triage: TriageState,
     papers: Mapping[str, Mapping[str, Any]] | None,
     docs: Mapping[str, dict[str, Any]],
 ) -> Plan:
@@ -135,7 +135,7 @@ def plan_merge(
         registers = state.registers[kind]
         for pid in sorted(set(pids.get(kind, ()))):
             held = registers.get(pid)
-            if held is None or triage_values(snapshot, pid)[kind] == held[2]:
+            if held is None or triage_values(triage, pid)[kind] == held[2]:
                 continue
             plan.triage.setdefault(pid, {})[kind] = held[2]
             if kind == TRIAGE_KINDS[0]:

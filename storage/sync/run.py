@@ -26,15 +26,14 @@ from typing import Any
 
 import orjson
 
-from storage.files import Tables, signature
+from storage.files.atomic import signature
 from storage.library import Library
-from storage.sync.apply import apply_plan, written_generation
+from storage.sync.apply import apply_plan
 from storage.sync.device import Device, clean_name, load_device, renew_device
 from storage.sync.folder import PAPERS_LOG, TRIAGE_LOG, Cursor, LogFile, SyncFolder
 from storage.sync.local import (
     Base,
     paper_changes,
-    papers_by_id,
     redecided,
     step_marks,
     touched_papers,
@@ -52,7 +51,6 @@ from storage.sync.records import (
 )
 from storage.sync.state import SyncState, load_state, marker_key, save_state, state_path
 from storage.text.words import count
-from storage.triage import snapshot_from_tables
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
 CARD_EVERY_MS = 60 * 60 * 1000
@@ -186,19 +184,19 @@ class _Sync:
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
         fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
-        triage = self.library.sync_store("triage").load() or {}
+        triage = self.library.triage_file
         pending = state.pending or {}
-        written_here = written_generation(triage, self.marker) == pending.get("generation")
+        written_here = triage.synced_generation(self.marker) == pending.get("generation")
         written = {k: v for k, v in pending.items() if k in TRIAGE_KINDS}
         base = Base(state, written if written_here else {}, pending.get(PAPER) or {})
         again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
-        snapshot = snapshot_from_tables(triage)
+        triage_state = triage.state()
         loaded = self.library.loaded_papers()
         present = lambda pid: loaded.row_of(pid) is not None  # noqa: E731
-        touched = touched_papers(triage.get("history", {}), state.steps)
-        for pid, at in redecided(snapshot, state.decided_at).items():
+        touched = touched_papers(triage.steps(), state.steps)
+        for pid, at in redecided(triage_state, state.decided_at).items():
             touched[pid] = at if touched.get(pid, 0.0) is not None else None
-        records, kept = triage_changes(snapshot, touched, base, state, self.clock, present)
+        records, kept = triage_changes(triage_state, touched, base, state, self.clock, present)
         self._send(records)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update(pid for pid in kept if present(pid))
@@ -211,13 +209,13 @@ class _Sync:
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
             again[kind].update(self.folded.changed[PAPER])
         papers = self._load_papers() if again[PAPER] else None
-        plan = plan_merge(state, again, snapshot, papers, self.folded.docs)
+        plan = plan_merge(state, again, triage_state, papers, self.folded.docs)
         if plan.unusable:
             self.report.problems.append(
                 f"{len(plan.unusable)} paper record(s) are no paper this version reads: "
                 f"skipped ({', '.join(plan.unusable[:3])})"
             )
-        self._write(plan, triage)
+        self._write(plan)
 
     # -- what changed here ----------------------------------------------------------------
     def _paper_candidates(self, base: Base) -> list[tuple[str, dict[str, Any] | None]]:
@@ -231,8 +229,7 @@ class _Sync:
 
     def _load_papers(self) -> dict[str, dict[str, Any]]:
         if self._papers is None:
-            tables = self.library.sync_store("papers").load() or {}
-            self._papers = papers_by_id(tables.get("papers", {}))
+            self._papers = self.library.papers_file.documents()
         return self._papers
 
     def _stamp_papers(self, candidates: list[tuple[str, dict[str, Any] | None]]) -> list[Record]:
@@ -352,7 +349,7 @@ class _Sync:
         )
 
     # -- writing ----------------------------------------------------------------------------
-    def _write(self, plan: Plan, triage: Tables) -> None:
+    def _write(self, plan: Plan) -> None:
         state = self.state
         if self.dry:
             self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
@@ -365,14 +362,14 @@ class _Sync:
             generation = state.generation + 1
             self.report.applied.update(apply_plan(self.library, plan, (self.marker, generation)))
             state.generation = generation
-            triage = self.library.sync_store("triage").load() or {}
             self.dirty = True
         if state.pending is not None:
             state.pending = None
             self.dirty = True
-        marks = step_marks(triage.get("history", {}))
+        triage = self.library.triage_file
+        marks = step_marks(triage.steps())
         version = list(signature(self.library.papers_path) or ())
-        decided = snapshot_from_tables(triage).decided_at
+        decided = triage.state().decided_at
         if marks != state.steps or version != state.papers_version or decided != state.decided_at:
             state.steps, state.papers_version, state.decided_at = marks, version, decided
             self.dirty = True

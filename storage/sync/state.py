@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from storage.files import atomic_write
+from storage.files.atomic import atomic_write
 from storage.sync.device import SYNC_DIR
 from storage.sync.records import KINDS, PAPER, Record, tie_value
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.search.store import INDEX_FILE
-from storage.snapshot import SNAPSHOT_FILE
+from storage.cache.papers_cache import PAPERS_CACHE_FILE
+from storage.cache.search_index import INDEX_FILE
 from tests.cli.test_bad_input import SAMPLE, make_env, one_line_error, run
 from tests.helpers import home_files
 
@@ -62,7 +62,7 @@ def test_search_saves_its_index_and_answers_the_same_from_it(
 def test_damaged_derived_files_change_no_answer(home: Path, env: dict[str, str]) -> None:
     listing = ok("--home", home, "list", env=env)
     found = ok("--home", home, "search", "language", "model", env=env)
-    for name in (SNAPSHOT_FILE, INDEX_FILE):
+    for name in (PAPERS_CACHE_FILE, INDEX_FILE):
         path = home / name
         data = bytearray(path.read_bytes())
         data[-500] ^= 0xFF
@@ -80,7 +80,7 @@ def test_damaged_derived_files_change_no_answer(home: Path, env: dict[str, str])
 def test_a_damaged_papers_file_is_reported_despite_valid_derived_files(
     home: Path, env: dict[str, str], damage: bytes
 ) -> None:
-    ok("--home", home, "search", "graph", env=env)  # snapshot and index of the good file
+    ok("--home", home, "search", "graph", env=env)  # papers.cache and index of the good file
     ids = ok("--home", home, "list", env=env).split()
     papers = home / "papers.json"
     papers.write_bytes(damage)
@@ -98,7 +98,7 @@ def test_a_damaged_papers_file_is_reported_despite_valid_derived_files(
         assert home_files(home) == before, args
 
 
-def test_mark_reads_ids_from_the_snapshot(home: Path, env: dict[str, str]) -> None:
+def test_mark_reads_ids_from_papers_cache(home: Path, env: dict[str, str]) -> None:
     ids = [line.split()[0] for line in ok("--home", home, "list", env=env).splitlines()]
     marked = ok("--home", home, "mark", ids[3][:6], ids[30], "starred", env=env)
     assert [line.split()[0] for line in marked.splitlines()] == [ids[3], ids[30]]

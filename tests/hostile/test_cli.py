@@ -127,6 +127,8 @@ COMMANDS: dict[str, list[Case]] = {
         lambda c: ["--from", "iclr2025", "--all"],
         lambda c: ["--from", OSC52],
     ],
+    # (a server that starts would not return: its own tests are in tests/web)
+    "serve": [lambda c: ["--port", CLEAR], lambda c: ["--port", "8000", "--port", OSC52]],
 }
 
 

@@ -21,11 +21,11 @@ from hypothesis import given, settings
 
 from storage.errors import SourceError
 from storage.export import to_bibtex, to_csv, to_json, to_markdown
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.links import web_url
 from storage.sources.papers import build_paper
 from storage.sources.registry import READERS, read_text_content
-from storage.triage import TriageSnapshot
 from tests.hostile.formats import FORMATS, registered_formats
 from tests.hostile.hostile import HOSTILE, TerminalBuffer, hostile_text, leaks, sound_paper
 from tui.cli.output import print_papers
@@ -61,7 +61,7 @@ def captured_stdout() -> Iterator[io.StringIO]:
 
 def check_borders(papers: list[Paper]) -> None:
     """Every border the papers cross: links, the command's output, every export."""
-    triage = TriageSnapshot(
+    triage = TriageState(
         notes={p.id: f"note {p.title}" for p in papers}, tags={p.id: ("t",) for p in papers}
     )
     for paper in papers:

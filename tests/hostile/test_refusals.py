@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library
-from storage.snapshot import SNAPSHOT_FILE
+from storage.cache.papers_cache import PAPERS_CACHE_FILE
 from tests.helpers import home_files
 from tests.hostile.hostile import sound_paper
 from tests.hostile.test_cli import Result, run
@@ -216,11 +216,11 @@ def existing(path: Path) -> Path:
 
 def everything(folder: Path) -> dict[str, tuple[int, bytes]]:
     """Every entry under ``folder``: its kind and, for files, its bytes (links not followed;
-    the papers snapshot, a cache any read may rewrite, by its kind only)."""
+    papers.cache, a cache any read may rewrite, by its kind only)."""
     found = {}
     for path in sorted(folder.rglob("*")):
         mode = path.lstat().st_mode
-        data = path.read_bytes() if stat.S_ISREG(mode) and path.name != SNAPSHOT_FILE else b""
+        data = path.read_bytes() if stat.S_ISREG(mode) and path.name != PAPERS_CACHE_FILE else b""
         found[str(path.relative_to(folder))] = (stat.S_IFMT(mode), data)
     return found
 

@@ -10,11 +10,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input
 
 from storage import Library, Status
+from storage.files.ui_state import UI_FILE
 from tests.tui.helpers import FakeClipboard, make_app, plist, ready, settled, wait_for
 from tui.app import PapersApp
 from tui.screens.export import ExportScreen
 from tui.screens.help import HelpScreen
-from tui.ui_state import UI_FILE
 from tui.widgets.paper_pane import PaperPane
 
 NARROW = (80, 24)

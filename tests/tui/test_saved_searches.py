@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from storage.searches import SEARCHES_FILE, SavedSearches
+from storage.files.saved_searches import SEARCHES_FILE, SavedSearches
 from tests.tui.helpers import make_app, messages, plist, ready, settled, tab_text, wait_for
 from tui.commands import PaperCommands
 from tui.screens.dialogs import NoteEditor, TextPrompt

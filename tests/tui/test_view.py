@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from storage import Library, Status
+from storage.files.saved_searches import SavedSearch
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.search import SearchIndex
-from storage.searches import SavedSearch
-from storage.session import Operation, Outcome
 from storage.similar import Suggestion
-from storage.triage import TriageSnapshot
 from tui.outcomes import report
+from tui.session import Operation, Outcome
 from tui.view import SEARCH_LIMIT, TriageView, split_query
 
 
@@ -171,7 +171,7 @@ def test_a_search_typed_in_a_saved_tab_narrows_it(papers: list[Paper]) -> None:
 
 def test_has_note_and_tags_read_the_live_triage(papers: list[Paper]) -> None:
     view = saved_view(papers, {}, SavedSearch("Noted", "has:note"), SavedSearch("T", "tag:todo"))
-    triage = TriageSnapshot(notes={papers[4].id: "read §3"}, tags={papers[6].id: ("todo",)})
+    triage = TriageState(notes={papers[4].id: "read §3"}, tags={papers[6].id: ("todo",)})
     view.triage = lambda: triage
     assert view.counts()["saved:noted"] == 1 and view.counts()["saved:t"] == 1
     view.show_tab("saved:noted")

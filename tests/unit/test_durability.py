@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library, Status
-from storage.files import atomic_write
+from storage.files.atomic import atomic_write
 
 WRITER = """
 import sys

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from storage.export import bib_escape, export, md_escape, md_url, to_bibtex
+from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
-from storage.triage import TriageSnapshot
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -45,7 +45,7 @@ PAPERS = [
         position=2,
     ),
 ]
-TRIAGE = TriageSnapshot(
+TRIAGE = TriageState(
     statuses={"aaaaaaaaaaaa": Status.STARRED, "bbbbbbbbbbbb": Status.STARRED},
     notes={"aaaaaaaaaaaa": "Compare with DPM-Solver.\n- a list marker\n# not a heading"},
     tags={"aaaaaaaaaaaa": ("diffusion", "sampling"), "bbbbbbbbbbbb": ("agents",)},

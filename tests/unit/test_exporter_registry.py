@@ -9,7 +9,7 @@ import pytest
 from storage import Library, Status
 from storage.errors import LibraryError
 from storage.export import EXPORTERS, FORMATS, SUFFIXES, Exporter, export, write_export
-from storage.triage import TriageSnapshot
+from storage.files.triage_file import TriageState
 from tui.cli import main
 
 
@@ -24,7 +24,7 @@ def test_formats_and_suffixes_come_from_the_registry() -> None:
     assert tuple(e.name for e in EXPORTERS) == FORMATS
     assert len(set(FORMATS)) == len(FORMATS) == len(set(SUFFIXES.values()))
     with pytest.raises(ValueError, match="unknown format"):
-        export([], TriageSnapshot(), "docx")
+        export([], TriageState(), "docx")
 
 
 @pytest.mark.parametrize("exporter", EXPORTERS, ids=lambda e: e.name)

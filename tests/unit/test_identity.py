@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library, Status
-from storage.identity import (
+from storage.importing.identity import (
     abstract_identity,
     is_placeholder,
     titles_compatible,

@@ -14,15 +14,16 @@ from pathlib import Path
 import orjson
 import pytest
 
-import storage.abstract_ids as abstract_ids_module
-import storage.files as files_module
-import storage.importing as importing
+import storage.files.atomic as files_module
+import storage.importing.abstract_ids as abstract_ids_module
+import storage.importing.gather as importing
 import storage.sources.limits as limits_module
 import storage.sources.registry as registry
-from storage import Library, snapshot
-from storage.abstract_ids import abstract_ids, serve, with_ids
+from storage import Library
+from storage.cache import papers_cache
 from storage.errors import SourceError
-from storage.files import encoded_tables
+from storage.files.atomic import encoded_tables
+from storage.importing.abstract_ids import abstract_ids, serve, with_ids
 from storage.sources.limits import ListFile, ReadLimits
 from storage.sources.records import SNIFF_CHARS, ReadResult, RecordStream
 from storage.sources.registry import READERS, open_source, read_source
@@ -213,15 +214,15 @@ def test_tables_written_in_parts_are_those_written_at_once(monkeypatch: pytest.M
         assert b"".join(encoded_tables(tables)) == orjson.dumps(tables)
 
 
-def test_a_snapshot_header_has_room_for_every_block(
+def test_a_cache_header_has_room_for_every_block(
     seeded_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     expected = Library(seeded_home).papers()
-    monkeypatch.setattr(snapshot, "CHUNK_ROWS", 1)  # as many blocks as can be
-    (seeded_home / snapshot.SNAPSHOT_FILE).unlink()
-    Library(seeded_home).papers()  # writes the snapshot
+    monkeypatch.setattr(papers_cache, "CHUNK_ROWS", 1)  # as many blocks as can be
+    (seeded_home / papers_cache.PAPERS_CACHE_FILE).unlink()
+    Library(seeded_home).papers()  # writes the cache
     library = Library(seeded_home)
-    assert library.loaded_papers().from_snapshot and library.papers() == expected
+    assert library.loaded_papers().from_cache and library.papers() == expected
 
 
 # -- ids by a second process ------------------------------------------------------------------

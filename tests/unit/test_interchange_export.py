@@ -14,9 +14,9 @@ import bibtexparser
 import pytest
 
 from storage.export import export
+from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.sources.registry import read_text_content
-from storage.triage import TriageSnapshot
 
 HOSTILE = [
     Paper(
@@ -40,7 +40,7 @@ HOSTILE = [
     ),
     Paper(id="cccccccccccc", title="Plain paper", abstract="x", list="Other 2023"),
 ]
-TRIAGE = TriageSnapshot(statuses={"aaaaaaaaaaaa": Status.STARRED})
+TRIAGE = TriageState(statuses={"aaaaaaaaaaaa": Status.STARRED})
 
 
 def test_bibtex_is_ascii_balanced_and_cites_the_venue() -> None:
@@ -128,9 +128,7 @@ def test_csl_json_and_ris_read_back(fmt: str, name: str) -> None:
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_csv_cells_never_start_a_formula(start: str) -> None:
     paper = Paper(id="dddddddddddd", title=f"{start}1+1", abstract="An abstract here.")
-    text = export(
-        [paper], TriageSnapshot(notes={"dddddddddddd": f"{start}cmd|' /C calc'!A0"}), "csv"
-    )
+    text = export([paper], TriageState(notes={"dddddddddddd": f"{start}cmd|' /C calc'!A0"}), "csv")
     row = next(csv.DictReader(io.StringIO(text)))
     assert all(not v.startswith(("=", "+", "-", "@", "\t", "\r")) for v in row.values())
     [record] = read_text_content(text, Path("x.csv")).records

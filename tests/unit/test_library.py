@@ -11,10 +11,10 @@ import pytest
 
 from storage import Library, Status
 from storage.errors import DamagedFileError, NewerFileError, SourceError, UnknownPaperError
-from storage.library import paper_from_doc, paper_to_doc
+from storage.files.papers_file import paper_from_doc, paper_to_doc
+from storage.files.triage_file import HISTORY_LIMIT
 from storage.models import Paper
 from storage.sources.papers import paper_id
-from storage.triage import HISTORY_LIMIT
 from tests.helpers import home_files
 
 SEED_LINKS = {

@@ -9,7 +9,7 @@ import pytest
 
 from storage import Library, Status
 from storage.errors import UnknownPaperError
-from storage.removal import StepDone
+from storage.models import StepDone
 
 
 def test_remove_papers_is_one_step_and_undo_brings_them_back(library: Library) -> None:

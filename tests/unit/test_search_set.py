@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage.errors import DamagedFileError, NewerFileError
+from storage.files.saved_searches import SEARCHES_FILE, SavedSearch, SavedSearches, SearchNameError
 from storage.search import SearchIndex, parse_query
 from storage.search.matching import COMMON_MIN_PAPERS, FUNCTION_WORDS
 from storage.search.query import Term
-from storage.searches import SEARCHES_FILE, SavedSearch, SavedSearches, SearchNameError
 from tests.unit.test_search import (
     ATLAS,
     ATLAS_WORDS,

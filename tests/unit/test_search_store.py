@@ -9,18 +9,19 @@ from pathlib import Path
 
 import pytest
 
-import storage.array_file as array_file
+import storage.cache.search_index as search_index
 from benchmarks.corpus import load_real_papers, relevance_queries
 from storage import Library, Paper
-from storage.files import FileSignature, signature
-from storage.search import SearchIndex
-from storage.search.store import (
+from storage.cache.search_index import (
+    FORMAT,
     INDEX_FILE,
     build_elsewhere,
     index_for,
     load_index,
     save_index,
 )
+from storage.files.atomic import FileSignature, signature
+from storage.search import SearchIndex
 
 #: Queries that reach every part of the ranking: typos, prefixes, compounds, phrases,
 #: exclusions, qualifiers, an author's name, filters alone.
@@ -124,11 +125,11 @@ def test_the_index_of_another_version_or_other_papers_is_not_used(library: Libra
     assert load_index(path, sig, [*papers[1:], papers[0]]) is None
 
 
-def test_an_index_made_by_other_code_is_not_used(
+def test_an_index_of_another_format_is_not_used(
     library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     papers, sig, path = saved(library)
-    monkeypatch.setattr(array_file, "code_version", lambda *modules: 7)
+    monkeypatch.setattr(search_index, "FORMAT", search_index.FORMAT + 1)
     assert load_index(path, sig, papers) is None
 
 
@@ -139,7 +140,7 @@ def test_an_index_made_by_other_code_is_not_used(
         lambda b: b[: len(b) // 2],
         lambda b: b"",
         lambda b: b[:40],
-        lambda b: b.replace(b"search index 2 ", b"search index 3 ", 1),  # a newer format
+        lambda b: b.replace(b"index %d " % FORMAT, b"index %d " % (FORMAT + 1), 1),  # newer
         lambda b: b[:300] + bytes([b[300] ^ 0xFF]) + b[301:],  # the header or the arrays
         lambda b: b[:-300] + bytes([b[-300] ^ 0xFF]) + b[-299:],  # the Python parts
         lambda b: b + b"\0",

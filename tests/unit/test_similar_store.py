@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from storage import Library
-from storage.files import FileSignature
-from storage.similar import SimilarityIndex
-from storage.similar.store import (
+from storage.cache.similar_index import (
     SIMILAR_FILE,
     load_similarity,
     save_similarity,
     similarity_for,
 )
+from storage.files.atomic import FileSignature
+from storage.similar import SimilarityIndex
 
 
 def test_a_loaded_similarity_index_answers_as_a_fresh_build(seeded_home: Path) -> None:

@@ -6,9 +6,9 @@ from datetime import date, timedelta
 
 import pytest
 
+from storage.files.triage_file import DayCount
 from storage.models import Status
 from storage.stats import Counted, LibraryStats
-from storage.triage import DayCount
 
 TODAY = date(2026, 3, 10)
 

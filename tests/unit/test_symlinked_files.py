@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library, Status
-from storage.files import atomic_write, backup_path, link_target
+from storage.files.atomic import atomic_write, backup_path, link_target
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
 

@@ -64,10 +64,10 @@ def test_concurrent_edits_resolve_the_same_whatever_the_order(
 ) -> None:
     """Three devices decide the same papers offline; each receives the others' logs in its
     own order: they all end the same, the latest decision of each paper winning."""
-    import storage.library
+    import storage.files.triage_file
 
     clock = [1_700_000_000.0]
-    monkeypatch.setattr(storage.library, "now", lambda: clock[0])
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: clock[0])
     machines = []
     for n in range(3):
         machine = Machine(tmp_path / f"h{n}", tmp_path / f"f{n}", base=lambda: clock[0])
@@ -309,13 +309,13 @@ def test_a_sync_cut_short_is_finished_by_the_next(
 def test_libraries_synced_for_the_first_time_merge_by_when_decisions_were_made(
     tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import storage.library
+    import storage.files.triage_file
 
     a, b = seeded(tmp_path / "a"), seeded(tmp_path / "b")
     pid = a.papers()[0].id
-    monkeypatch.setattr(storage.library, "now", lambda: 1_700_000_000.0)
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: 1_700_000_000.0)
     a.set_status(pid, "read")
-    monkeypatch.setattr(storage.library, "now", lambda: 1_700_000_100.0)
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: 1_700_000_100.0)
     b.set_status(pid, "starred")  # later, on a library that never synced
     monkeypatch.undo()
     sync_library(b, folder), sync_library(a, folder), sync_library(b, folder)

@@ -293,10 +293,10 @@ NOW = [1_700_000_000.0]
 def _no_fsync_and_test_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Durability is tested elsewhere (here fsync only makes the runs slow); decisions are
     made at the test's time, which each device's clock then reads with its own error."""
-    import storage.library
+    import storage.files.triage_file
 
     monkeypatch.setattr(os, "fsync", lambda fd: None)
-    monkeypatch.setattr(storage.library, "now", lambda: NOW[0])
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: NOW[0])
 
 
 SyncedDevices.TestCase.settings = settings(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from storage import Library
-from storage.library import paper_to_doc
+from storage.files.papers_file import paper_to_doc
 from storage.sync import SyncReport, sync_library
 from storage.sync.device import load_device
 from storage.sync.folder import SyncFolder

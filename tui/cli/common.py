@@ -7,7 +7,7 @@ from typing import NoReturn, TypeAlias
 
 from storage import Library
 from storage.errors import DamagedFileError
-from storage.files import backup_path
+from storage.files.atomic import backup_path
 from storage.locations import library_home
 from storage.text.sanitize import printable
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from storage import Library, Status
-from storage.removal import StepDone
+from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.output import print_changes, say
 from tui.cli.removing import say_removal
@@ -51,11 +51,11 @@ def cmd_mark(args: argparse.Namespace) -> int:
         status = Status.parse(status_text)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    library = open_library(args)  # ids are resolved from the snapshot's ids: papers are not read
+    library = open_library(args)  # ids are resolved from papers.cache's ids: papers are not read
     changes = library.set_statuses(ids, status)
     changed = {pid for pid, _old, _new in changes}
     for pid in dict.fromkeys(library.resolve_id(i) for i in ids):
-        paper = library.paper(pid)  # one chunk of the snapshot
+        paper = library.paper(pid)  # one chunk of papers.cache
         verb = f"{status.value:<7}" if pid in changed else f"already {status.value}"
         say(f"{pid}  {verb}  {paper.display_title}")
     return 0

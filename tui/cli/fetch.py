@@ -9,6 +9,7 @@ are said on standard error; progress too, on a terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections.abc import Sequence
@@ -163,11 +164,19 @@ def _said(fetched: Fetched) -> str:
     return f"{count(papers, 'paper')} ({pages})"
 
 
+def collector_paused() -> contextlib.AbstractContextManager[None]:
+    """``tui.memory.collector_paused``, loaded when an import runs."""
+    from tui.memory import collector_paused as paused
+
+    return paused()
+
+
 def cmd_fetch(args: argparse.Namespace) -> int:
     library = open_library(args)
     fetched = fetch_named(args, args.sources)
     complain(f"Fetched {_said(fetched)}")
-    report = library.import_results(fetched.results, list_name=args.list_name)
+    with collector_paused():  # a tenth of a large import (see tui.memory)
+        report = library.import_results(fetched.results, list_name=args.list_name)
     print_report(report)
     return 0
 
@@ -194,7 +203,10 @@ def import_with_fetched_catalog(args: argparse.Namespace) -> int:
     fetched = fetch_named(args, [args.catalog])
     complain(f"Fetched {args.catalog} as the catalog: {_said(fetched)}")
     catalog = Catalog.from_results(fetched.results)
-    report = library.import_results(results, catalog, args.list_name, take_theirs=args.take_theirs)
+    with collector_paused():
+        report = library.import_results(
+            results, catalog, args.list_name, take_theirs=args.take_theirs
+        )
     print_report(report)
     return 0
 
@@ -221,7 +233,8 @@ def cmd_enrich(args: argparse.Namespace) -> int:
     if not matched:
         complain(f"None of the {count(len(papers), 'paper')} is in {', '.join(words)}")
         return 0
-    report = library.import_results(found)
+    with collector_paused():
+        report = library.import_results(found)
     complain(f"Found {matched:,} of {count(len(papers), 'paper')} in {', '.join(words)}")
     print_report(report)
     return 0

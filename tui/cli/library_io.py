@@ -91,17 +91,19 @@ def add_export(sub: Subparsers, common: Parser) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from tui.cli.fetch import catalog_source, import_with_fetched_catalog
+    from tui.memory import collector_paused
 
     if catalog_source(args.catalog, library_home(getattr(args, "home", None))):
         return import_with_fetched_catalog(args)
     library = open_library(args)
-    report = library.import_files(
-        args.files,
-        catalog=args.catalog,
-        list_name=args.list_name,
-        limits=ReadLimits(max_bytes=args.max_size, special_files=args.any_file),
-        take_theirs=args.take_theirs,
-    )
+    with collector_paused():  # a tenth of a large import (see tui.memory)
+        report = library.import_files(
+            args.files,
+            catalog=args.catalog,
+            list_name=args.list_name,
+            limits=ReadLimits(max_bytes=args.max_size, special_files=args.any_file),
+            take_theirs=args.take_theirs,
+        )
     print_import_report(report)
     return 0
 

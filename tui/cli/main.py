@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from storage import LibraryError
-from tui.cli import deciding, fetch, library_io, reading, removing, sync
+from tui.cli import deciding, fetch, library_io, reading, removing, serve, sync
 from tui.cli.common import PROG, Parser, UsageError, open_library
 from tui.cli.output import complain
 
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     reading.add_stats(sub, common)
     reading.add_similar(sub, common)
     sync.add_sync(sub, common)
+    serve.add_serve(sub, common)
     return parser
 
 

@@ -21,9 +21,9 @@ import orjson
 
 from storage import Library, Status
 from storage.export import paper_record
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.sanitize import json_safe, printable, printable_block
-from storage.triage import TriageSnapshot
 
 
 def say(*lines: str) -> None:
@@ -76,14 +76,14 @@ def columns(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[
     return lines
 
 
-def paper_line(paper: Paper, triage: TriageSnapshot) -> str:
+def paper_line(paper: Paper, triage: TriageState) -> str:
     """One paper for ``papers list``: id, status, title, venue status, a code mark."""
     code = " [code]" if paper.github else ""
     venue = f" ({paper.venue_status})" if paper.venue_status else ""
     return f"{paper.id}  {triage.status(paper.id).value:<7}  {paper.display_title}{venue}{code}"
 
 
-def print_papers(papers: Sequence[Paper], triage: TriageSnapshot, as_json: bool) -> None:
+def print_papers(papers: Sequence[Paper], triage: TriageState, as_json: bool) -> None:
     """Papers one line each, or (``as_json``) as a JSON array of their records."""
     if as_json:
         write_json([paper_record(p, triage) for p in papers])

@@ -14,7 +14,7 @@ from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, open_
 from tui.cli.output import columns, complain, print_papers, say, write_json
 
 if TYPE_CHECKING:
-    from storage.searches import SavedSearches
+    from storage.files.saved_searches import SavedSearches
 
 
 def add_list(sub: Subparsers, common: Parser) -> None:
@@ -88,8 +88,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from storage.search.store import index_for
-    from storage.searches import SavedSearches
+    from storage.cache.search_index import index_for
+    from storage.files.saved_searches import SavedSearches
 
     query = " ".join(args.query)
     if args.list_saved or args.delete_saved is not None:
@@ -175,7 +175,7 @@ def stats_lines(stats: LibraryStats) -> list[str]:
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
-    from storage.similar.store import similarity_for
+    from storage.cache.similar_index import similarity_for
 
     library = open_library(args)
     loaded = library.loaded_papers()

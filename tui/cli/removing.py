@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from storage.removal import Removal
+from storage.models import Removal
 from storage.text.latex import to_unicode
 from storage.text.words import count, plural
 from tui.cli.common import Parser, Subparsers, UsageError, open_library

@@ -17,13 +17,14 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 from storage.errors import LibraryError
 from storage.export import EXPORTERS, export
 from storage.export.destination import export_target, write_export
+from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
-from storage.triage import TriageSnapshot
 from tui import links
 from tui.commands import bindings
 from tui.paths import typed_path
 from tui.text import printable
+from tui.web import download_name, in_browser, offer_download
 from tui.widgets.path_input import PathInput
 
 
@@ -42,7 +43,7 @@ class ExportScreen(ModalScreen[None]):
     BINDINGS = bindings("export")
 
     def __init__(
-        self, choices: Sequence[Choice], triage: TriageSnapshot, name: str, home: Path
+        self, choices: Sequence[Choice], triage: TriageState, name: str, home: Path
     ) -> None:
         super().__init__()
         self.choices = list(choices)
@@ -55,9 +56,12 @@ class ExportScreen(ModalScreen[None]):
         self.confirmed: Path | None = None
 
     def compose(self) -> ComposeResult:
+        web = in_browser(self.app)  # in a browser tab, the file is a download
         with Vertical(classes="dialog") as box:
             box.border_title = "Export"
-            box.border_subtitle = "Enter writes · ctrl+y copies · Esc cancels"
+            box.border_subtitle = (
+                f"Enter {'downloads' if web else 'writes'} · ctrl+y copies · Esc cancels"
+            )
             if len(self.choices) > 1:
                 with RadioSet(id="export-what"):
                     for i, choice in enumerate(self.choices):
@@ -67,11 +71,13 @@ class ExportScreen(ModalScreen[None]):
             with RadioSet(id="export-format", classes="inline"):
                 for i, exporter in enumerate(EXPORTERS):
                     yield RadioButton(exporter.label, value=i == 0)
-            yield Label("Write to this file (Tab completes):")
-            yield PathInput(str(Path.cwd() / self._file_name()), id="export-path")
+            yield Label("Download as:" if web else "Write to this file (Tab completes):")
+            start = self._file_name() if web else str(Path.cwd() / self._file_name())
+            yield PathInput(start, id="export-path")
             yield Static(id="export-note", classes="note")
             with Horizontal(classes="buttons"):
-                yield Button("Write file (Enter)", id="write", variant="primary")
+                label = "Download (Enter)" if web else "Write file (Enter)"
+                yield Button(label, id="write", variant="primary")
                 yield Button("Copy (ctrl+y)", id="copy")
                 yield Button("Cancel (Esc)", id="cancel")
 
@@ -128,6 +134,9 @@ class ExportScreen(ModalScreen[None]):
     def action_write(self) -> None:
         """Write the file; an existing one only after a second Enter."""
         field = self.query_one("#export-path", PathInput)
+        if in_browser(self.app):
+            self._download(download_name(field.value, self._file_name()))
+            return
         try:
             where = export_target(typed_path(field.value), self._file_name(), self.home)
             if where.exists and where.path != self.confirmed:
@@ -143,6 +152,18 @@ class ExportScreen(ModalScreen[None]):
         papers = self.choice.papers
         self.app.notify(
             f"Wrote {count(len(papers), 'paper')} to {written}",
+            title="Exported",
+            timeout=6,
+            markup=False,
+        )
+        self.dismiss(None)
+
+    def _download(self, name: str) -> None:
+        """Offer the export to the browser as a download called ``name``."""
+        offer_download(self.app, self._text(), name)
+        papers = self.choice.papers
+        self.app.notify(
+            f"Sent {count(len(papers), 'paper')} to your browser as {name}",
             title="Exported",
             timeout=6,
             markup=False,

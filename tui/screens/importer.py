@@ -29,6 +29,7 @@ from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
 from tui.commands import bindings
+from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import printable
 from tui.widgets.path_input import PathInput
@@ -185,7 +186,8 @@ class ImportScreen(ModalScreen[str | None]):
             self.app.call_from_thread(self._status, f"{done:,} / {count(total, 'paper')} cleaned")
 
         try:
-            report = self._import(path, catalog, wanted, catalog_wanted, names, progress)
+            with collector_paused():  # a tenth of a large import (see tui.memory)
+                report = self._import(path, catalog, wanted, catalog_wanted, names, progress)
         except FetchCancelled:
             self.app.call_from_thread(self._stopped)
             return

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from storage.library import ListInfo
+from storage.files.papers_file import ListInfo
 from storage.text.words import count
 from tui.commands import bindings
 from tui.text import printable

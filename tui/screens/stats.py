@@ -12,9 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Sparkline, Static
 
-from storage.library import LibraryStats
 from storage.models import Status
-from storage.stats import done_share
+from storage.stats import LibraryStats, done_share
 from tui.commands import bindings
 from tui.text import printable
 

@@ -27,7 +27,8 @@ class TabBar(Static):
 
     The saved searches' tabs (``use_saved``) follow the built-in ones; when they do not fit,
     the progress bar goes first, then the progress words, then the built-in tabs take their
-    short labels, then the saved searches' names are cut.
+    short labels, then the saved searches' names are cut, then the tabs lose their number keys.
+    Without saved searches, a bar too wide even so (a phone's 40 columns) loses the keys too.
     """
 
     COMPONENT_CLASSES = {"tab-bar--current", "tab-bar--empty", "tab-bar--done", "tab-bar--todo"}
@@ -77,6 +78,10 @@ class TabBar(Static):
         narrow = self.size.width < SHORT_WIDTH
         if not self._saved:
             text, self._spans = self._draw(counts, current, short=narrow, progress=2)
+            for keys in (True, False):  # a phone's 40 columns at 3,703 papers: no progress,
+                if not narrow or text.cell_len <= self.size.width:  # then no number keys
+                    break
+                text, self._spans = self._draw(counts, current, short=True, progress=0, keys=keys)
         else:
             text, self._spans = self._fitted(counts, current, narrow)
         self.update(text, layout=False)
@@ -92,10 +97,11 @@ class TabBar(Static):
             if drawn[0].cell_len <= width:
                 return drawn
         longest = max(len(label) for _, label in self._saved)
-        for cut in range(longest - 1, SHORTEST_NAME - 1, -1):
-            drawn = self._draw(counts, current, short=True, progress=0, cut=cut)
-            if drawn[0].cell_len <= width:
-                break
+        for keys in (True, False):
+            for cut in range(longest - 1, SHORTEST_NAME - 1, -1):
+                drawn = self._draw(counts, current, short=True, progress=0, cut=cut, keys=keys)
+                if drawn[0].cell_len <= width:
+                    return drawn
         return drawn
 
     def _draw(
@@ -106,9 +112,11 @@ class TabBar(Static):
         short: bool,
         progress: int,
         cut: int | None = None,
+        keys: bool = True,
     ) -> tuple[Text, list[tuple[int, int, str]]]:
-        """The bar: built-in tabs (``short`` labels or not), saved searches' tabs (names cut
-        to ``cut`` characters), and the progress (2: words and bar, 1: words, 0: none)."""
+        """The bar: built-in tabs (``short`` labels or not, their number keys or not),
+        saved searches' tabs (names cut to ``cut`` characters), and the progress (2: words
+        and bar, 1: words, 0: none)."""
         spans: list[tuple[int, int, str]] = []
         text = Text()
 
@@ -120,11 +128,12 @@ class TabBar(Static):
             text.append(shown, style=style)
 
         for key, (name, (label, _)) in enumerate(TABS.items(), start=1):
-            tab(name, f" {key} {SHORT_LABELS[name] if short else label} {counts[name]:,} ")
+            hotkey = f"{key} " if keys else ""
+            tab(name, f" {hotkey}{SHORT_LABELS[name] if short else label} {counts[name]:,} ")
         for i, (name, label) in enumerate(self._saved):
             if cut is not None and len(label) > cut:
                 label = label[: cut - 1] + "…"
-            hotkey = f"{SAVED_KEYS[i]} " if i < len(SAVED_KEYS) else ""
+            hotkey = f"{SAVED_KEYS[i]} " if keys and i < len(SAVED_KEYS) else ""
             count = counts.get(name)
             tab(name, f" {hotkey}{label} {'…' if count is None else f'{count:,}'} ")
         total = counts["all"]

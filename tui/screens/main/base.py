@@ -9,17 +9,17 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.timer import Timer
 
-from storage.files import FileSignature
+from storage.files.atomic import FileSignature
+from storage.files.triage_file import Change
+from storage.files.ui_state import load_ui_state
 from storage.library import Library
 from storage.models import Paper, Status
-from storage.session import TriageSession
 from storage.text.words import count
-from storage.triage import Change
 from tui.frames import PacedScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
+from tui.session import TriageSession
 from tui.similarity import Similarity
-from tui.ui_state import load_ui_state
 from tui.view import TABS, TabName, TriageView
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane, PaperView
@@ -227,8 +227,8 @@ class MainBase(PacedScreen[None]):
         it (1.5 s at 12,000, 20 s at 100,000) and save it for the next start; off the UI thread."""
         from textual.worker import get_current_worker
 
+        from storage.cache.search_index import INDEX_FILE, build_elsewhere, load_index, save_index
         from storage.search import SearchIndex  # numpy and rapidfuzz: not before first paint
-        from storage.search.store import INDEX_FILE, build_elsewhere, load_index, save_index
 
         # The version of papers.json these papers are, believed only when the library's papers
         # of that version are these very objects (an import meanwhile makes them others).

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from textual import on
 
+from storage.files.ui_state import save_ui_state
 from tui.screens.main.base import MainBase
-from tui.ui_state import save_ui_state
 from tui.widgets.paper_pane import PaperPane
 
 

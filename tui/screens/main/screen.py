@@ -59,6 +59,10 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
         yield KeyBar(self.keymap, id="keys")
 
     def on_mount(self) -> None:
+        # laid out for the width it opens at: the first frame is not the wide layout, redrawn
+        # narrow once the first Resize comes (a flash at every start below 100 columns)
+        self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
+        self.apply_split()
         self.read_saved_searches()
         self.rebuild()
         self.set_interval(POLL_SECONDS, self.poll_disk)

@@ -13,9 +13,9 @@ from textual.message import Message
 from textual.widgets import Input
 
 from storage.errors import LibraryError
-from storage.files import FileSignature, signature
+from storage.files.atomic import FileSignature, signature
+from storage.files.saved_searches import SavedSearch, SavedSearches
 from storage.models import Paper
-from storage.searches import SavedSearch, SavedSearches
 from tui.messages import IndexReady
 from tui.screens.main.base import MainBase
 from tui.text import printable
@@ -233,7 +233,7 @@ class SearchPart(MainBase):
     def action_save_search(self) -> None:
         """Ask for a name, then save the search typed under it: a tab, and a search the CLI
         runs (``papers search --saved NAME``). A known name gets the new query."""
-        from storage.searches import MAX_NAME
+        from storage.files.saved_searches import MAX_NAME
         from tui.screens.dialogs import TextPrompt
 
         query = self.search_box.search_text

@@ -1,27 +1,27 @@
-"""Library files of older schemas, brought up to date when read.
+"""The library's files of older schemas, brought up to date when read (pure: tables in, out).
 
 ``papers.json`` schema 1 gave every paper the hash of its abstract's letters and digits; schema
-2 takes the id of ``storage.identity`` (LaTeX and Unicode forms of one abstract match, numbers
-and operators must agree, placeholders are no abstract). ``migrate_papers`` gives every paper
-its new id (two papers that are now one are merged) and keeps the old → new ids in the
-``renamed`` table, so that ``triage.json`` can follow at any later time: ``migrate_triage``
-moves decisions and the undo log to the new ids (schema 3), finding the renamed ids in
-``papers.json`` whatever its schema.
+2 takes the id of ``storage.importing.identity`` (LaTeX and Unicode forms of one abstract match,
+numbers and operators must agree, placeholders are no abstract). ``migrate_papers`` gives
+every paper its new id (two papers that are now one are merged) and keeps the old → new ids in
+the ``renamed`` table, so that ``triage.json`` can follow at any later time: ``migrate_triage``
+moves decisions and the undo log to the new ids (schema 3), given the renamed ids that
+``papers.json`` holds whatever its schema.
 
 ``triage.json`` schema 1 kept one history document per change with TinyDB's counter ids;
 schema 2 groups changes into steps and keys decisions by paper id.
+
+Only the owners of the two files call these (``papers_file``, ``triage_file``), and the reader
+of another library's files (``storage.sources.library_files``) through them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-import orjson
-
-from storage.files import Tables, schema_of
-from storage.triage import Step, count_day, doc_id
+from storage.files.atomic import Tables
+from storage.files.triage_model import Step, count_day, doc_id
 
 #: The table of ``papers.json`` that maps ids of schema 1 to their schema-2 ids.
 RENAMED_TABLE = "renamed"
@@ -63,15 +63,8 @@ def migrate_papers(tables: Tables, version: int) -> Tables:
     return {**tables, "papers": papers, RENAMED_TABLE: renamed}
 
 
-def renamed_ids(papers_path: Path) -> dict[str, str]:
-    """Old id → new id of the papers of ``papers_path`` (any schema; {} when there is none)."""
-    try:
-        tables = orjson.loads(papers_path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return {}
-    if not isinstance(tables, dict):
-        return {}
-    tables = migrate_papers(tables, schema_of(tables))
+def renamed_ids(tables: Tables) -> dict[str, str]:
+    """Old id → new id, from the tables of an up-to-date ``papers.json``."""
     return {
         doc["old"]: doc["new"]
         for doc in tables.get(RENAMED_TABLE, {}).values()
@@ -136,16 +129,11 @@ def _rekeyed(tables: Tables, renamed: Mapping[str, str]) -> Tables:
     return {**tables, "decisions": decisions, "history": history}
 
 
-def triage_migration(papers_path: Path, on_migrate: Callable[[], None]) -> Callable[..., Tables]:
-    """The migration of ``triage.json`` of a library whose ``papers.json`` is ``papers_path``;
-    ``on_migrate`` is told when one ran (the library then writes the file once)."""
-
-    def migrate(tables: Tables, version: int) -> Tables:
-        if version < 2:
-            tables = triage_from_v1(tables)
-        if version < 3:
-            tables = _rekeyed(tables, renamed_ids(papers_path))
-        on_migrate()
-        return tables
-
-    return migrate
+def migrate_triage(tables: Tables, version: int, renamed: Mapping[str, str]) -> Tables:
+    """``triage.json`` of schema ``version`` brought to the current one; ``renamed``: the ids
+    ``papers.json`` renamed (``renamed_ids``)."""
+    if version < 2:
+        tables = triage_from_v1(tables)
+    if version < 3:
+        tables = _rekeyed(tables, renamed)
+    return tables

@@ -9,7 +9,7 @@ block of the Python values.
 Reading checks everything before anything is believed (the key, the size, both checksums)
 and hands out the arrays as read-only views of a memory map: only the pages a caller touches
 are read from disk (the checksum's pass lets its pages go as it goes). A file is only ever
-replaced (``storage.derived.write_derived``), never written in place, so a map stays valid
+replaced (``storage.cache.derived.write_derived``), never written in place, so a map stays valid
 while it is used.
 """
 
@@ -20,15 +20,15 @@ import marshal
 import mmap
 import threading
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from storage.derived import code_version, python_tag, write_derived
-from storage.files import FileSignature
+from storage.cache.derived import python_tag, write_derived
+from storage.files.atomic import FileSignature
 from storage.models import Paper
 
 _Index = TypeVar("_Index")
@@ -49,13 +49,12 @@ class ArrayFile(NamedTuple):
     values: Any
 
 
-def papers_key(sig: FileSignature, modules: Sequence[str]) -> tuple[Any, ...]:
-    """The key of a file derived from the papers of ``papers.json`` version ``sig`` by the code
-    of ``modules``: also the paper fields, the code reading the papers, and numpy."""
-    from storage.library import reading_code  # the library reads no index: only when used
-
+def papers_key(sig: FileSignature) -> tuple[Any, ...]:
+    """The key of a file derived from the papers of ``papers.json`` version ``sig``: also the
+    paper fields and numpy (the file's own ``FORMAT``, bumped by hand when the code that makes
+    it changes what it holds, is in its magic line)."""
     fields = tuple(f.name for f in dataclasses.fields(Paper))
-    return (tuple(sig), fields, code_version(*modules), reading_code(), np.__version__)
+    return (tuple(sig), fields, np.__version__)
 
 
 def load_or_build(

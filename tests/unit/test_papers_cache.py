@@ -1,4 +1,4 @@
-"""The papers snapshot: a faster start, and never a stale or damaged view of papers.json."""
+"""papers.cache: a faster start, and never a stale or damaged view of papers.json."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-import storage.library as library_module
-from storage import Library, Paper, Status, snapshot
+from storage import Library, Paper, Status
+from storage.cache import papers_cache
+from storage.cache.loaded_papers import PapersChangedError
+from storage.cache.papers_cache import FORMAT, PAPERS_CACHE_FILE, PapersCache, write_papers_cache
 from storage.errors import DamagedFileError, NewerFileError
-from storage.files import signature
-from storage.library import _PAPER_FIELDS, PAPERS_SCHEMA, _paper_row
-from storage.loaded_papers import PapersChangedError
-from storage.snapshot import SNAPSHOT_FILE, Snapshot, write_snapshot
+from storage.files.atomic import signature
+from storage.files.papers_file import FIELDS as _PAPER_FIELDS
+from storage.files.papers_file import SCHEMA as PAPERS_SCHEMA
+from storage.files.papers_file import paper_row as _paper_row
 from storage.stats import LibraryStats
 
 
@@ -25,13 +27,13 @@ def opened(home: Path) -> tuple[Library, bool]:
     """A new Library on ``home`` with its papers read; whether it had to parse the JSON."""
     library = Library(home)
     library.papers()
-    return library, not library._papers_store.changed_on_disk()  # it read papers.json
+    return library, not library.papers_file.changed_on_disk()  # it read papers.json
 
 
-def test_the_next_open_reads_the_snapshot_and_sees_the_same(seeded_home: Path) -> None:
-    (seeded_home / SNAPSHOT_FILE).unlink()  # made by the import
+def test_the_next_open_reads_the_cache_and_sees_the_same(seeded_home: Path) -> None:
+    (seeded_home / PAPERS_CACHE_FILE).unlink()  # made by the import
     first, parsed = opened(seeded_home)
-    assert parsed and (seeded_home / SNAPSHOT_FILE).exists()
+    assert parsed and (seeded_home / PAPERS_CACHE_FILE).exists()
     second, parsed = opened(seeded_home)
     assert not parsed
     assert second.papers() == first.papers()
@@ -40,9 +42,7 @@ def test_the_next_open_reads_the_snapshot_and_sees_the_same(seeded_home: Path) -
     assert papers == first.papers() and not second.papers_changed_since(version)
 
 
-def test_an_import_elsewhere_is_seen_not_the_old_snapshot(
-    seeded_home: Path, tmp_path: Path
-) -> None:
+def test_an_import_elsewhere_is_seen_not_the_old_cache(seeded_home: Path, tmp_path: Path) -> None:
     reader, _ = opened(seeded_home)
     _, version = reader.versioned_papers()
     extra = tmp_path / "more.txt"
@@ -51,55 +51,55 @@ def test_an_import_elsewhere_is_seen_not_the_old_snapshot(
         "well; experiments on many benchmarks show large gains over strong baselines.\n",
         encoding="utf-8",
     )
-    snapshot = (seeded_home / SNAPSHOT_FILE).read_bytes()
+    cached = (seeded_home / PAPERS_CACHE_FILE).read_bytes()
     Library(seeded_home).import_file(extra)
-    assert (seeded_home / SNAPSHOT_FILE).read_bytes() != snapshot  # the import made a new one
-    (seeded_home / SNAPSHOT_FILE).write_bytes(snapshot)  # as if made by an older version
+    assert (seeded_home / PAPERS_CACHE_FILE).read_bytes() != cached  # the import made a new one
+    (seeded_home / PAPERS_CACHE_FILE).write_bytes(cached)  # as if made by an older version
     after, parsed = opened(seeded_home)
     assert parsed and len(after.papers()) == 39
     assert [info.name for info in after.lists()][-1] == "More papers"
     assert reader.papers_changed_since(version)
     assert len(reader.papers()) == 39
-    assert not opened(seeded_home)[1]  # and the snapshot was made again
+    assert not opened(seeded_home)[1]  # and the cache was made again
 
 
 @pytest.mark.parametrize(
     "damage",
-    [b"", b"papers-tui snapshot\n", b"papers-tui snapshot\n\0\0\0\0garbage", b"\x80" * 64],
+    [b"", b"papers-tui papers.cache\n", b"papers-tui papers.cache\n\0\0\0\0garbage", b"\x80" * 64],
 )
-def test_a_damaged_snapshot_is_ignored_and_made_again(seeded_home: Path, damage: bytes) -> None:
+def test_a_damaged_cache_is_ignored_and_made_again(seeded_home: Path, damage: bytes) -> None:
     expected = opened(seeded_home)[0].papers()
-    (seeded_home / SNAPSHOT_FILE).write_bytes(damage)
+    (seeded_home / PAPERS_CACHE_FILE).write_bytes(damage)
     library, parsed = opened(seeded_home)
     assert parsed and library.papers() == expected
     assert not opened(seeded_home)[1]
 
 
-def test_a_torn_snapshot_is_ignored(seeded_home: Path) -> None:
+def test_a_torn_cache_is_ignored(seeded_home: Path) -> None:
     expected = opened(seeded_home)[0].papers()
-    path = seeded_home / SNAPSHOT_FILE
+    path = seeded_home / PAPERS_CACHE_FILE
     path.write_bytes(path.read_bytes()[:-100])
     library, parsed = opened(seeded_home)
     assert parsed and library.papers() == expected
 
 
-def test_a_damaged_papers_file_is_reported_despite_a_snapshot(seeded_home: Path) -> None:
+def test_a_damaged_papers_file_is_reported_despite_a_cache(seeded_home: Path) -> None:
     opened(seeded_home)
     (seeded_home / "papers.json").write_bytes(b'{"papers": {"1": ')
     with pytest.raises(DamagedFileError):
         Library(seeded_home).papers()
 
 
-def test_no_snapshot_where_it_cannot_be_written(seeded_home: Path) -> None:
-    (seeded_home / SNAPSHOT_FILE).unlink()
-    (seeded_home / SNAPSHOT_FILE).mkdir()  # a folder in its place: writing it fails
+def test_no_cache_where_it_cannot_be_written(seeded_home: Path) -> None:
+    (seeded_home / PAPERS_CACHE_FILE).unlink()
+    (seeded_home / PAPERS_CACHE_FILE).mkdir()  # a folder in its place: writing it fails
     library, parsed = opened(seeded_home)
     assert parsed and len(library.papers()) == 38
-    assert not list(seeded_home.glob(f".{SNAPSHOT_FILE}*"))  # no temporary file left
+    assert not list(seeded_home.glob(f".{PAPERS_CACHE_FILE}*"))  # no temporary file left
 
 
-def test_a_snapshot_by_a_newer_reader_does_not_open_a_newer_file(seeded_home: Path) -> None:
-    """A newer papers-tui's papers.json (and its snapshot) is refused, not read."""
+def test_a_cache_by_a_newer_reader_does_not_open_a_newer_file(seeded_home: Path) -> None:
+    """A newer papers-tui's papers.json (and its cache) is refused, not read."""
     library, _ = opened(seeded_home)
     rows = [_paper_row(p) for p in library.papers()]
     papers_path = seeded_home / "papers.json"
@@ -108,25 +108,25 @@ def test_a_snapshot_by_a_newer_reader_does_not_open_a_newer_file(seeded_home: Pa
     papers_path.write_text(json.dumps(tables), encoding="utf-8")
     sig = signature(papers_path)
     assert sig is not None
-    write_snapshot(
-        seeded_home / SNAPSHOT_FILE,
+    write_papers_cache(
+        seeded_home / PAPERS_CACHE_FILE,
         sig,
         PAPERS_SCHEMA + 1,
         _PAPER_FIELDS,
-        Snapshot(rows, tables["lists"]),
+        PapersCache(rows, tables["lists"]),
     )
     with pytest.raises(NewerFileError):
         Library(seeded_home).papers()
 
 
 def test_temporaries_of_killed_writers_are_swept(seeded_home: Path) -> None:
-    old = seeded_home / f".{SNAPSHOT_FILE}.dead.tmp"
-    fresh = seeded_home / f".{SNAPSHOT_FILE}.busy.tmp"
+    old = seeded_home / f".{PAPERS_CACHE_FILE}.dead.tmp"
+    fresh = seeded_home / f".{PAPERS_CACHE_FILE}.busy.tmp"
     for leftover in (old, fresh):
-        leftover.write_bytes(b"half a snapshot")
+        leftover.write_bytes(b"half a cache")
     os.utime(old, (time.time() - 3600, time.time() - 3600))
-    (seeded_home / SNAPSHOT_FILE).unlink()
-    opened(seeded_home)  # writes the snapshot
+    (seeded_home / PAPERS_CACHE_FILE).unlink()
+    opened(seeded_home)  # writes the cache
     assert not old.exists()
     assert fresh.exists()  # may be another process writing right now
 
@@ -136,23 +136,23 @@ def test_temporaries_of_killed_writers_are_swept(seeded_home: Path) -> None:
 
 @pytest.fixture
 def chunked_home(seeded_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The sample library with a snapshot of 4 papers a chunk (38 papers: 10 chunks)."""
-    monkeypatch.setattr(snapshot, "CHUNK_ROWS", 4)
-    (seeded_home / SNAPSHOT_FILE).unlink()
-    Library(seeded_home).papers()  # parses, and writes the snapshot in chunks of 4
+    """The sample library with a cache of 4 papers a chunk (38 papers: 10 chunks)."""
+    monkeypatch.setattr(papers_cache, "CHUNK_ROWS", 4)
+    (seeded_home / PAPERS_CACHE_FILE).unlink()
+    Library(seeded_home).papers()  # parses, and writes the cache in chunks of 4
     return seeded_home
 
 
 def test_paper_fields_are_the_papers_fields_in_order() -> None:
-    """A snapshot row is ``Paper(*row)``: the stored field list is the dataclass's."""
+    """A cached row is ``Paper(*row)``: the stored field list is the dataclass's."""
     assert tuple(f.name for f in dataclasses.fields(Paper)) == _PAPER_FIELDS
 
 
-def test_a_snapshot_is_read_only_as_far_as_asked(chunked_home: Path) -> None:
+def test_a_cache_is_read_only_as_far_as_asked(chunked_home: Path) -> None:
     expected = Library(chunked_home).papers()
     library = Library(chunked_home)
     loaded = library.loaded_papers()
-    assert loaded.from_snapshot and len(loaded) == 38
+    assert loaded.from_cache and len(loaded) == 38
     assert next(loaded.chunks()) == expected[:4]
     assert loaded.ids() == [p.id for p in expected]
     assert library.resolve_id(expected[21].id[:8]) == expected[21].id
@@ -160,9 +160,9 @@ def test_a_snapshot_is_read_only_as_far_as_asked(chunked_home: Path) -> None:
     assert loaded.papers_at([37, 0, 9]) == [expected[37], expected[0], expected[9]]
     assert loaded.column("list") == [p.list for p in expected]
     assert sorted(loaded._decoded) == [0, 2, 5, 9]  # the chunks of the papers read: no more
-    assert loaded.from_snapshot and library._papers_store.changed_on_disk()  # JSON not parsed
+    assert loaded.from_cache and library.papers_file.changed_on_disk()  # JSON not parsed
     assert list(loaded.sequence()) == expected and loaded.sequence()[-1] == expected[-1]
-    assert loaded.all() == expected and not loaded.from_snapshot
+    assert loaded.all() == expected and not loaded.from_cache
 
 
 def test_the_decided_papers_are_read_alone(chunked_home: Path) -> None:
@@ -179,7 +179,7 @@ def test_the_decided_papers_are_read_alone(chunked_home: Path) -> None:
     assert inbox == [p for i, p in enumerate(papers) if i not in (2, 3, 30)]
 
 
-def test_stats_from_the_snapshot_are_those_of_the_papers(chunked_home: Path) -> None:
+def test_stats_from_the_cache_are_those_of_the_papers(chunked_home: Path) -> None:
     library = Library(chunked_home)
     papers = library.papers()
     library.set_status(papers[5].id, Status.SKIPPED)
@@ -198,40 +198,33 @@ def flip_byte(path: Path, at: int) -> None:
 
 def test_a_damaged_chunk_is_read_from_the_json_instead(chunked_home: Path) -> None:
     expected = Library(chunked_home).papers()
-    flip_byte(chunked_home / SNAPSHOT_FILE, -5000)  # in a chunk near the end: the header holds
+    flip_byte(chunked_home / PAPERS_CACHE_FILE, -5000)  # in a chunk near the end: the header holds
     library = Library(chunked_home)
     loaded = library.loaded_papers()
-    assert loaded.from_snapshot  # the header is sound
+    assert loaded.from_cache  # the header is sound
     assert [p for chunk in loaded.chunks() for p in chunk] == expected
-    assert not loaded.from_snapshot  # the rest came from papers.json
+    assert not loaded.from_cache  # the rest came from papers.json
     assert library.papers() == expected
-    assert not opened(chunked_home)[1]  # and the snapshot was made again
+    assert not opened(chunked_home)[1]  # and the cache was made again
 
 
 def test_a_damaged_chunk_after_an_import_elsewhere_is_an_error(chunked_home: Path) -> None:
     reader = Library(chunked_home)
     loaded = reader.loaded_papers()
     assert loaded.ids()
-    flip_byte(chunked_home / SNAPSHOT_FILE, -5000)
+    flip_byte(chunked_home / PAPERS_CACHE_FILE, -5000)
     tables = json.loads((chunked_home / "papers.json").read_text(encoding="utf-8"))
     (chunked_home / "papers.json").write_text(json.dumps(tables), encoding="utf-8")
     with pytest.raises(PapersChangedError):
         loaded.all()
 
 
-def test_a_snapshot_made_by_other_code_is_not_used(
-    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_cache_of_a_newer_format_is_not_used(seeded_home: Path) -> None:
     expected = Library(seeded_home).papers()
-    monkeypatch.setattr(library_module, "reading_code", lambda: 12345)
-    library, parsed = opened(seeded_home)
-    assert parsed and library.papers() == expected
-
-
-def test_a_snapshot_of_a_newer_format_is_not_used(seeded_home: Path) -> None:
-    expected = Library(seeded_home).papers()
-    path = seeded_home / SNAPSHOT_FILE
-    path.write_bytes(path.read_bytes().replace(b"snapshot 2 ", b"snapshot 3 ", 1))
+    path = seeded_home / PAPERS_CACHE_FILE
+    now, newer = (b"papers.cache %d " % n for n in (FORMAT, FORMAT + 1))
+    assert now in path.read_bytes()
+    path.write_bytes(path.read_bytes().replace(now, newer, 1))
     library, parsed = opened(seeded_home)
     assert parsed and library.papers() == expected
 
@@ -241,8 +234,8 @@ def test_many_papers_by_row_read_each_chunk_once(chunked_home: Path) -> None:
     rows = [*range(37, 0, -2), *range(0, 38, 2)]  # more rows than read one by one
     loaded = Library(chunked_home).loaded_papers()
     assert loaded.papers_at(rows) == [expected[row] for row in rows]
-    assert loaded.from_snapshot and len(loaded._decoded) == 10  # each chunk read once
-    flip_byte(chunked_home / SNAPSHOT_FILE, -5000)
+    assert loaded.from_cache and len(loaded._decoded) == 10  # each chunk read once
+    flip_byte(chunked_home / PAPERS_CACHE_FILE, -5000)
     damaged = Library(chunked_home).loaded_papers()
     assert damaged.papers_at(rows) == [expected[row] for row in rows]
-    assert not damaged.from_snapshot  # the damaged chunk sent it to papers.json
+    assert not damaged.from_cache  # the damaged chunk sent it to papers.json

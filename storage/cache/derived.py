@@ -1,28 +1,25 @@
 """What the files derived from ``papers.json`` share: their version key and how they are written.
 
-A derived file (``papers.cache``, ``search.index``) is a copy of what ``papers.json`` holds,
-in a form that loads fast. It is only trusted when it names the exact version of the file it
-was made from, the code that made it and the Python reading it; otherwise it is ignored and
-made again. Writing one is best effort: a file that cannot be written is simply not there next
-time, and the temporaries of writers killed mid-write are swept once they are old enough to be
-dead. Deleting a derived file is always safe.
+A derived file (``papers.cache``, ``search.index``) is a copy of what ``papers.json`` holds, in
+a form that loads fast. It is only trusted when it names the exact version of the file it was
+made from, its own format (a ``FORMAT`` number bumped by hand when the code that makes it
+changes what it holds) and the Python reading it; otherwise it is ignored and made again.
+Writing one is best effort: a file that cannot be written is simply not there next time, and the
+temporaries of writers killed mid-write are swept once they are old enough to be dead. Deleting
+a derived file is always safe.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import marshal
 import os
 import sys
 import tempfile
 import time
-import zlib
 from collections.abc import Callable, Iterable
-from functools import cache
 from pathlib import Path
-from types import CodeType
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 #: Temporary files of a writer killed mid-write older than this are swept away.
 STALE_TEMPORARY_S = 600
@@ -31,43 +28,6 @@ STALE_TEMPORARY_S = 600
 def python_tag() -> bytes:
     """The Python a derived file was written by (its ``marshal`` format and byte order)."""
     return f"{sys.implementation.cache_tag} m{marshal.version} {sys.byteorder}".encode()
-
-
-@cache
-def code_version(*modules: str) -> int:
-    """A checksum of the source of ``modules``: a derived file made by other code is stale.
-
-    Read once per process (a few hundred microseconds): a change to how papers are read or
-    indexed then needs no version number bumped by hand to reach the files on disk.
-    """
-    checksum = 0
-    for name in modules:
-        spec = importlib.util.find_spec(name)
-        origin = spec.origin if spec is not None else None
-        try:
-            source = Path(origin).read_bytes() if origin else name.encode()
-        except OSError:
-            source = name.encode()
-        checksum = zlib.crc32(source, zlib.crc32(name.encode(), checksum))
-    return checksum
-
-
-def code_fingerprint(*functions: Callable[..., Any]) -> int:
-    """A checksum of what ``functions`` do (their bytecode, constants and names, not their
-    lines): moving them in their file, or editing their neighbours, changes nothing."""
-    return zlib.crc32(marshal.dumps(tuple(_code_key(f.__code__) for f in functions)))
-
-
-def _code_key(code: CodeType) -> tuple[Any, ...]:
-    return (code.co_code, tuple(map(_const_key, code.co_consts)), code.co_names)
-
-
-def _const_key(const: Any) -> Any:
-    if isinstance(const, CodeType):
-        return _code_key(const)
-    if isinstance(const, frozenset):  # ``x in {"a", "b"}``: its order changes per process
-        return tuple(sorted(map(repr, const)))
-    return const
 
 
 def write_derived(path: Path, parts: Iterable[bytes | memoryview]) -> bool:

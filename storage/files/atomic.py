@@ -64,6 +64,10 @@ else:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
+#: The lock file of a HOME: every change of a file in it is made holding it.
+LOCK_FILE = ".lock"
+
+
 class HomeLock:
     """The inter-process lock of one HOME folder, re-entrant within a process and its threads."""
 

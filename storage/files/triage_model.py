@@ -1,6 +1,7 @@
-"""The triage state of a library: decisions, notes, tags, the history log and daily counts.
+"""What ``triage.json`` holds, as values: decisions, notes, tags, the undo log, daily counts.
 
-Kept in ``triage.json`` (TinyDB tables):
+Pure (no file is read or written here: ``storage.files.triage_file`` owns the file). Its
+TinyDB tables:
 
 ``decisions``  one document per paper that is not plain Inbox (a status, a note or tags);
                the document id is the paper id read as hexadecimal (so lookups are direct
@@ -11,7 +12,7 @@ Kept in ``triage.json`` (TinyDB tables):
                ``HISTORY_CHANGES_LIMIT`` changes. A step's ``kind`` says what made it:
                ``decide`` (the user; counted in ``days``), ``restore`` (an import giving the
                decisions its file carries) or ``remove`` (papers taken out: their decisions
-               wait in the step's ``removal`` for an undo, see ``storage.removal``).
+               wait in the step's ``removal`` for an undo, see ``storage.files.removed_papers``).
 ``days``       decisions made per day and per resulting status: progress without an ever
                growing log (a 100,000-paper triage keeps one small document per day).
 """
@@ -24,16 +25,13 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from storage.models import Status
+from storage.models import Change, Status
 
 SCHEMA = 3
 #: Undo reaches back this many steps…
 HISTORY_LIMIT = 1000
 #: …and this many single changes in all, so bulk steps cannot make the file grow without end.
 HISTORY_CHANGES_LIMIT = 50_000
-
-#: One change of one paper: (paper id, status before, status after).
-Change = tuple[str, Status, Status]
 
 #: The kinds of undo steps (see the module).
 DECIDE, RESTORE, REMOVE = "decide", "restore", "remove"
@@ -59,6 +57,8 @@ class Step:
     undone: bool = False
     #: ``decide``, ``restore`` or ``remove`` (see the module).
     kind: str = DECIDE
+    #: A removal's token: its papers wait under it in ``papers.json``'s ``removed`` table.
+    removal_token: str = ""
 
     @property
     def counted(self) -> bool:
@@ -81,11 +81,20 @@ class Step:
             (str(pid), Status(old), Status(new)) for pid, old, new in doc.get("changes", ())
         )
         kind = str(doc.get("kind", DECIDE))
-        return cls(seq, float(doc.get("at", 0.0)), changes, bool(doc.get("undone", False)), kind)
+        removal = doc.get("removal")
+        token = removal.get("token") if isinstance(removal, dict) else None
+        return cls(
+            seq,
+            float(doc.get("at", 0.0)),
+            changes,
+            bool(doc.get("undone", False)),
+            kind,
+            "" if token is None else str(token),
+        )
 
 
 @dataclass(slots=True)
-class TriageSnapshot:
+class TriageState:
     """The whole triage state as plain dictionaries, read in one go."""
 
     statuses: dict[str, Status] = field(default_factory=dict)
@@ -111,9 +120,9 @@ class DayCount:
         return sum(n for s, n in self.counts.items() if s is not Status.INBOX)
 
 
-def snapshot_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageSnapshot:
+def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
     """Read the triage tables of a parsed ``triage.json``."""
-    snap = TriageSnapshot()
+    snap = TriageState()
     for key, doc in tables.get("decisions", {}).items():
         pid = doc.get("id") or f"{int(key):012x}"
         status = Status(doc.get("status", "inbox"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import orjson
 
-from storage.files import atomic_write
+from storage.files.atomic import atomic_write
 
 UI_FILE = "ui.json"
 #: The paper list's share of the width (or, stacked, of the height), in percent.

@@ -14,7 +14,7 @@ A paper's id is 12 hex characters of a hash:
 - of both, for a paper that shares its abstract with a different paper already known
   (``id_with_title``): the two stay apart.
 
-Changing anything here changes ids: ``storage.migration`` moves existing libraries over.
+Changing anything here changes ids: ``storage.files.migrations`` moves existing libraries over.
 """
 
 from __future__ import annotations

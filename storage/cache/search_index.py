@@ -2,19 +2,19 @@
 
 Building the index of 100,000 papers takes ~20 s; loading it takes a fraction of a second, so
 that every ``papers search`` and every start of the app after the first reuse it. The file
-(``storage.array_file``) holds the index's numpy arrays, read straight from a read-only memory
-map (only the pages a search touches are read), and the Python parts (words, a checksum of
-the paper ids, venues, lists, method names, look-up tables).
+(``storage.cache.array_file``) holds the index's numpy arrays, read straight from a read-only
+memory map (only the pages a search touches are read), and the Python parts (words, a
+checksum of the paper ids, venues, lists, method names, look-up tables).
 
-It is derived data (``storage.derived``) and never trusted: it is used only when its key names
-the exact version of ``papers.json`` (inode, size, modification time), the paper fields, the
-code that indexes and reads papers, the Python and numpy reading it, and when its size and the
+It is derived data (``storage.cache.derived``) and never trusted: it is used only when its key
+names the exact version of ``papers.json`` (inode, size, modification time), the paper fields,
+its ``FORMAT``, the Python and numpy reading it, and when its size and the
 checksums of its header and body hold and its paper ids are those of the papers given.
 Anything else and it is ignored (the caller builds the index again and saves it anew).
 
 Only an index as built (one segment, every slot live, slot = place in the list) is saved: the
 paper of slot ``i`` is then the ``i``-th of the papers the loader is given, which may be read
-lazily (``storage.loaded_papers.PaperSequence``) so that a search reads only its hits.
+lazily (``storage.cache.loaded_papers.PaperSequence``) so that a search reads only its hits.
 """
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ from typing import Any, Final
 
 import numpy as np
 
-from storage.array_file import (
+from storage.cache.array_file import (
     Array,
     load_or_build,
     papers_key,
     read_array_file,
     write_array_file,
 )
-from storage.files import FileSignature
-from storage.loaded_papers import PaperSequence, ids_checksum, ids_of
+from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
+from storage.files.atomic import FileSignature
 from storage.models import Paper
 from storage.search.index import SearchIndex
 from storage.search.postings import Postings, Segment
@@ -44,23 +44,12 @@ from storage.search.table import PaperTable
 from storage.search.vocabulary import Vocabulary
 
 INDEX_FILE: Final = "search.index"
-#: Bumped whenever the layout of the file changes (what it holds is in its key).
-FORMAT: Final = 2
+#: Bumped by hand whenever what an index of given papers holds changes: the layout of this
+#: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
+#: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
+#: ``Paper`` fields). An index of another format is ignored and built again.
+FORMAT: Final = 3
 _KIND: Final = "search index"
-#: The modules whose code decides what an index of given papers holds.
-_INDEXING_CODE: Final = (
-    "storage.array_file",
-    "storage.search.build",
-    "storage.search.postings",
-    "storage.search.table",
-    "storage.search.text",
-    "storage.search.vocabulary",
-    "storage.search.store",
-    "storage.text.latex",
-    "storage.text.normalize",
-    "storage.text.symbols",
-    "storage.models",
-)
 
 
 def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
@@ -104,7 +93,7 @@ def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
         vocabulary.live_papers,
         bucket_keys,
     )
-    return write_array_file(path, _KIND, FORMAT, papers_key(sig, _INDEXING_CODE), arrays, values)
+    return write_array_file(path, _KIND, FORMAT, papers_key(sig), arrays, values)
 
 
 def load_index(path: Path, sig: FileSignature, papers: Sequence[Paper]) -> SearchIndex | None:
@@ -114,7 +103,7 @@ def load_index(path: Path, sig: FileSignature, papers: Sequence[Paper]) -> Searc
         path,
         _KIND,
         FORMAT,
-        papers_key(sig, _INDEXING_CODE),
+        papers_key(sig),
         lambda found: _assemble(found.arrays, found.values, papers),
     )
 
@@ -190,7 +179,7 @@ def build_elsewhere(
     package_root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
-    command = [sys.executable, "-m", "storage.search.store", str(home), *map(str, sig)]
+    command = [sys.executable, "-m", "storage.cache.search_index", str(home), *map(str, sig)]
     try:
         child = subprocess.Popen(
             command,
@@ -212,7 +201,7 @@ def build_elsewhere(
 
 
 def _build_and_save(argv: Sequence[str]) -> int:
-    """``python -m storage.search.store HOME INODE SIZE MTIME_NS``: what ``build_elsewhere``
+    """``python -m storage.cache.search_index HOME INODE SIZE MTIME_NS``: what ``build_elsewhere``
     runs. Exit 0 when the index of that version of HOME's papers.json was saved."""
     from storage.library import Library
 

@@ -6,7 +6,7 @@ import threading
 import time
 
 from storage import Library, Status
-from storage.session import HOLD_LIMIT_S, Outcome, TriageSession
+from tui.session import HOLD_LIMIT_S, Outcome, TriageSession
 
 
 class Collected:
@@ -70,7 +70,7 @@ def test_reload_keeps_decisions_still_on_their_way(library: Library) -> None:
     assert session.flush(timeout=10)
     with collected.lock:
         reload_outcome = next(o for o in collected.outcomes if o.op.kind == "reload")
-    reload_outcome.snapshot.statuses.pop(a, None)  # as if read before the star was saved
+    reload_outcome.triage.statuses.pop(a, None)  # as if read before the star was saved
     collected.outcomes.remove(reload_outcome)
     session.absorb(reload_outcome)
     assert session.state.statuses == {c: Status.READ, a: Status.STARRED}
@@ -179,7 +179,7 @@ def test_a_failed_removal_is_reported(library: Library) -> None:
     session.remove(list_name="No such list")
     [outcome] = run_all(session, collected)
     assert outcome.error is not None and "no list is named" in str(outcome.error)
-    assert outcome.snapshot is not None and not outcome.papers_changed
+    assert outcome.triage is not None and not outcome.papers_changed
     session.close()
 
 

@@ -1,7 +1,7 @@
 """The ids of many abstracts, a batch at a time: on a large import, some by a second process.
 
-An abstract's id (``storage.identity``: its text made readable, folded, its numbers and signs
-read, hashed) is most of what an import spends on a paper, about two thirds. For a large
+An abstract's id (``storage.importing.identity``: its text made readable, folded, its numbers
+and signs read, hashed) is most of what an import spends on a paper, about two thirds. For a large
 import a second process (this module's ``serve``) works out some of the batches while this
 one reads and cleans the next records, so that a machine's second core, when it is free,
 takes a third or more off the import. This process hands the second one a batch only
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Generic, TypeGuard, TypeVar
 
-from storage.identity import abstract_identity, id_of_abstract
+from storage.importing.identity import abstract_identity, id_of_abstract
 
 #: Abstracts in a batch: some 25 ms of work, a few hundred KB to send.
 BATCH = 256
@@ -260,6 +260,6 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
 
 #: The second process's program: this module's ``serve``, from the same folder as this one.
 _SERVE = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from storage.abstract_ids import serve; "
-    "serve(sys.stdin.buffer, sys.stdout.buffer)"
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from storage.importing.abstract_ids import serve; serve(sys.stdin.buffer, sys.stdout.buffer)"
 )

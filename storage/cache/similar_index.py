@@ -2,7 +2,7 @@
 
 Building the tf-idf matrix of 100,000 papers takes ~9 s and 1.4 GB at its peak; loading it
 takes a fraction of a second and no more memory than the pages a query reads. The file
-(``storage.array_file``) holds the matrix's arrays (rows and postings), then a checksum of
+(``storage.cache.array_file``) holds the matrix's arrays (rows and postings), then a checksum of
 the paper ids, and the terms. Like the search index it is derived data, used only when its
 key names the exact version of ``papers.json``, the paper fields, the code that builds the
 matrix and reads the papers, the Python and numpy reading it, when its size and checksums
@@ -16,31 +16,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from storage.array_file import (
+from storage.cache.array_file import (
     ArrayFile,
     load_or_build,
     papers_key,
     read_array_file,
     write_array_file,
 )
-from storage.files import FileSignature
-from storage.loaded_papers import ids_checksum, ids_of
+from storage.cache.loaded_papers import ids_checksum, ids_of
+from storage.files.atomic import FileSignature
 from storage.models import Paper
 from storage.similar.index import SimilarityIndex
 from storage.similar.matrix import Matrix
 
 SIMILAR_FILE: Final = "similar.index"
-#: Bumped whenever the layout of the file changes (what it holds is in its key).
-FORMAT: Final = 2
+#: Bumped by hand whenever what the matrix of given papers holds changes: the layout of this
+#: file, or the code that decides it (``storage.similar``'s ``matrix`` and ``terms``, the
+#: ``Paper`` fields). A file of another format is ignored and made again.
+FORMAT: Final = 3
 _KIND: Final = "similarity index"
-#: The modules whose code decides what the matrix of given papers holds.
-_MATRIX_CODE: Final = (
-    "storage.array_file",
-    "storage.similar.matrix",
-    "storage.similar.terms",
-    "storage.similar.store",
-    "storage.models",
-)
 _ARRAYS: Final = ("indptr", "indices", "data", "post_ptr", "post_docs", "post_data")
 
 
@@ -49,7 +43,7 @@ def save_similarity(path: Path, sig: FileSignature, index: SimilarityIndex) -> b
     matrix = index.matrix
     arrays = {name: getattr(matrix, name) for name in _ARRAYS}
     values = (ids_checksum(matrix.ids), list(matrix.terms))
-    return write_array_file(path, _KIND, FORMAT, papers_key(sig, _MATRIX_CODE), arrays, values)
+    return write_array_file(path, _KIND, FORMAT, papers_key(sig), arrays, values)
 
 
 def load_similarity(
@@ -61,7 +55,7 @@ def load_similarity(
         path,
         _KIND,
         FORMAT,
-        papers_key(sig, _MATRIX_CODE),
+        papers_key(sig),
         lambda found: _index(found, papers),
     )
 

@@ -1,7 +1,7 @@
 """``papers.cache``: a copy of ``papers.json``'s papers that loads fast and reads in parts.
 
 Opening 100,000 papers from JSON parses 180 MB; a command that prints ten of them should not.
-The snapshot keeps the papers in list order, in *chunks* of ``CHUNK_ROWS`` papers, and each
+The cache keeps the papers in list order, in *chunks* of ``CHUNK_ROWS`` papers, and each
 chunk field by field (one ``marshal`` block per field, each with its own checksum), so that
 
 - ``papers list | head`` reads the first chunk, not the file;
@@ -9,12 +9,13 @@ chunk field by field (one ``marshal`` block per field, each with its own checksu
   the blocks of its chunk;
 - counting papers per list reads the ``list`` blocks.
 
-It is derived data (``storage.derived``): the header names the version of ``papers.json`` it
-was made from (inode, size, modification time), its schema, the paper fields, the code that
-read it and the Python that wrote it, and is checked (size and checksum) before anything in it
-is believed; each block is checked when read. A damaged block raises ``DamagedSnapshotError``
-for the reader to fall back on the JSON, the one source of truth. A valid snapshot also proves
-that the JSON it names parsed and that its every record was readable: it is written only then.
+It is derived data (``storage.cache.derived``): the header names the version of ``papers.json``
+it was made from (inode, size, modification time), its schema, the paper fields, the format of
+this file (``FORMAT``) and the Python that wrote it, and is checked (size and checksum) before
+anything in it is believed; each block is checked when read. A damaged block raises
+``DamagedCacheError`` for the reader to fall back on the JSON, the one source of truth. A valid
+cache also proves that the JSON it names parsed and that its every record was readable: it is
+written only then.
 """
 
 from __future__ import annotations
@@ -27,51 +28,51 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from storage.derived import python_tag, write_derived_with
-from storage.files import FileSignature
+from storage.cache.derived import python_tag, write_derived_with
+from storage.files.atomic import FileSignature
 
-SNAPSHOT_FILE = "papers.cache"
-#: Bumped whenever the layout of the file changes (what it holds is in its key).
-FORMAT = 2
+PAPERS_CACHE_FILE = "papers.cache"
+#: Bumped by hand whenever the layout of the file changes, or what it holds of a paper does
+#: (``storage.files.papers_file``'s ``paper_from_doc``): a cache of another format is made again.
+FORMAT = 3
 #: Papers per chunk: what ``papers list | head`` reads, and showing one paper (~0.4 MB).
 CHUNK_ROWS = 256
-_MAGIC = b"papers-tui snapshot %d " % FORMAT + python_tag() + b"\n"
+_MAGIC = b"papers-tui papers.cache %d " % FORMAT + python_tag() + b"\n"
 _LENGTHS = 8  # the header's length and checksum, 4 bytes each
 
 
-class Snapshot(NamedTuple):
-    """What a snapshot is written from: each paper's fields (in list order) and the lists table."""
+class PapersCache(NamedTuple):
+    """What a cache is written from: each paper's fields (in list order) and the lists table."""
 
     rows: Sequence[tuple[Any, ...]]
     lists: dict[str, Any]
 
 
-class DamagedSnapshotError(Exception):
-    """A block of the snapshot fails its checksum: the snapshot must not be used any more."""
+class DamagedCacheError(Exception):
+    """A block of the cache fails its checksum: the cache must not be used any more."""
 
 
-def _key(sig: FileSignature, schema: int, fields: tuple[str, ...], code: int) -> tuple[Any, ...]:
-    return (tuple(sig), schema, fields, code)
+def _key(sig: FileSignature, schema: int, fields: tuple[str, ...]) -> tuple[Any, ...]:
+    return (tuple(sig), schema, fields)
 
 
-def write_snapshot(
+def write_papers_cache(
     path: Path,
     sig: FileSignature,
     schema: int,
     fields: tuple[str, ...],
-    snapshot: Snapshot,
-    code: int = 0,
+    content: PapersCache,
 ) -> None:
-    """Write the snapshot of file version ``sig`` (best effort), each block as it is made.
+    """Write the cache of file version ``sig`` (best effort), each block as it is made.
 
     The header names every block, so it is written last, into room kept for it before the
     first block: 100,000 papers make 160 MB of blocks, never all in memory. What the header
     does not fill of its room is zeros, which ``marshal.loads`` leaves unread.
     """
-    key = _key(sig, schema, fields, code)
-    rows = snapshot.rows
+    key = _key(sig, schema, fields)
+    rows = content.rows
     chunks = -(-len(rows) // CHUNK_ROWS)
-    room = _header_room(key, chunks * len(fields), snapshot.lists)
+    room = _header_room(key, chunks * len(fields), content.lists)
 
     def write(handle: BinaryIO) -> None:
         handle.seek(len(_MAGIC) + _LENGTHS + room)
@@ -83,9 +84,9 @@ def write_snapshot(
                 handle.write(block)
                 blocks.append((offset, len(block), zlib.crc32(block)))
                 offset += len(block)
-        head = marshal.dumps((key, len(rows), CHUNK_ROWS, offset, blocks, snapshot.lists))
+        head = marshal.dumps((key, len(rows), CHUNK_ROWS, offset, blocks, content.lists))
         if len(head) > room:
-            raise ValueError("the snapshot's header outgrew its room")
+            raise ValueError("the cache's header outgrew its room")
         head += bytes(room - len(head))
         handle.seek(0)
         handle.write(_MAGIC + room.to_bytes(4, "big") + zlib.crc32(head).to_bytes(4, "big"))
@@ -95,13 +96,13 @@ def write_snapshot(
 
 
 def _header_room(key: tuple[Any, ...], blocks: int, lists: dict[str, Any]) -> int:
-    """Bytes enough for the header of a snapshot of ``blocks`` blocks: ``marshal`` writes an
+    """Bytes enough for the header of a cache of ``blocks`` blocks: ``marshal`` writes an
     int in 15 bytes at most, a block's three in a tuple in 47, an object met again in 5."""
     return len(marshal.dumps(key)) + len(marshal.dumps(lists)) + 64 + 48 * blocks
 
 
-class SnapshotReader:
-    """An open, checked snapshot: its lists table, and its papers' fields read chunk by chunk.
+class PapersCacheReader:
+    """An open, checked content: its lists table, and its papers' fields read chunk by chunk.
 
     Safe to share between threads (reads are positioned, ``os.pread``).
     """
@@ -128,16 +129,16 @@ class SnapshotReader:
 
     @classmethod
     def open(
-        cls, path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...], code: int = 0
-    ) -> SnapshotReader | None:
-        """The snapshot at ``path`` if it was made from the file version ``sig`` by a reader of
-        ``papers.json`` schema ``schema`` with these paper ``fields`` and code, else None."""
+        cls, path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...]
+    ) -> PapersCacheReader | None:
+        """The cache at ``path`` if it was made from the file version ``sig`` by a reader of
+        ``papers.json`` schema ``schema`` with these paper ``fields``, else None."""
         try:
             handle = path.open("rb")
         except OSError:
             return None
         try:
-            reader = cls._checked(handle, sig, schema, fields, code)
+            reader = cls._checked(handle, sig, schema, fields)
         except (OSError, ValueError, EOFError, TypeError, IndexError):
             reader = None  # not what we wrote
         if reader is None:
@@ -146,8 +147,8 @@ class SnapshotReader:
 
     @classmethod
     def _checked(
-        cls, handle: BinaryIO, sig: FileSignature, schema: int, fields: tuple[str, ...], code: int
-    ) -> SnapshotReader | None:
+        cls, handle: BinaryIO, sig: FileSignature, schema: int, fields: tuple[str, ...]
+    ) -> PapersCacheReader | None:
         start = handle.read(len(_MAGIC) + _LENGTHS)
         if len(start) < len(_MAGIC) + _LENGTHS or not start.startswith(_MAGIC):
             return None  # another format or another Python
@@ -157,8 +158,8 @@ class SnapshotReader:
         if len(head) != size or zlib.crc32(head) != checksum:
             return None  # torn or damaged
         key, count, chunk_rows, body_size, blocks, lists = marshal.loads(head)
-        if key != _key(sig, schema, fields, code):
-            return None  # made from another version of papers.json, or by other code
+        if key != _key(sig, schema, fields):
+            return None  # made from another version of papers.json
         body_start = len(start) + size
         chunks = -(-count // chunk_rows) if chunk_rows > 0 else -1
         if (
@@ -183,16 +184,16 @@ class SnapshotReader:
         offset, length, checksum = self._blocks[chunk * len(self.fields) + self.fields.index(field)]
         with self._lock:  # a closed handle must not be read by another thread meanwhile
             if self._handle.closed:
-                raise DamagedSnapshotError("the snapshot was closed")
+                raise DamagedCacheError("the cache was closed")
             data = os.pread(self._handle.fileno(), length, self._body_start + offset)
         if len(data) != length or zlib.crc32(data) != checksum:
-            raise DamagedSnapshotError(f"chunk {chunk}, field {field!r}")
+            raise DamagedCacheError(f"chunk {chunk}, field {field!r}")
         try:
             values = marshal.loads(data)
         except (ValueError, EOFError, TypeError) as exc:
-            raise DamagedSnapshotError(f"chunk {chunk}, field {field!r}: {exc}") from None
+            raise DamagedCacheError(f"chunk {chunk}, field {field!r}: {exc}") from None
         if not isinstance(values, list) or len(values) != self.chunk_size(chunk):
-            raise DamagedSnapshotError(f"chunk {chunk}, field {field!r}: wrong length")
+            raise DamagedCacheError(f"chunk {chunk}, field {field!r}: wrong length")
         return values
 
     def rows(self, chunk: int) -> list[tuple[Any, ...]]:
@@ -200,22 +201,6 @@ class SnapshotReader:
         return list(zip(*(self.column(f, chunk) for f in self.fields), strict=True))
 
     def close(self) -> None:
-        """Close the file (the reader raises ``DamagedSnapshotError`` if read afterwards)."""
+        """Close the file (the reader raises ``DamagedCacheError`` if read afterwards)."""
         with self._lock:
             self._handle.close()
-
-
-def read_snapshot(
-    path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...], code: int = 0
-) -> Snapshot | None:
-    """The whole snapshot at ``path`` if it is valid for ``sig`` (see ``SnapshotReader.open``)."""
-    reader = SnapshotReader.open(path, sig, schema, fields, code)
-    if reader is None:
-        return None
-    try:
-        rows = [row for chunk in range(reader.chunks) for row in reader.rows(chunk)]
-    except DamagedSnapshotError:
-        return None
-    finally:
-        reader.close()
-    return Snapshot(rows, reader.lists)

@@ -1,11 +1,11 @@
 """``LoadedPapers``: the papers of one version of ``papers.json``, read only as far as asked.
 
-Opened from a valid ``papers.cache`` it reads nothing but the snapshot's header until asked:
+Opened from a valid ``papers.cache`` it reads nothing but the cache's header until asked:
 the ids (for ``papers mark``), a few papers by row (a search's hits), the papers chunk by chunk
 in list order (``papers list | head``), one field of every paper (``papers stats``), or all of
 them (the app). Opened from a parse of the JSON it holds every paper already.
 
-A snapshot block found damaged mid-way is never believed: the papers are read again from the
+A cache block found damaged mid-way is never believed: the papers are read again from the
 JSON, which is the same version (else the reader raises ``PapersChangedError``), and the answer
 goes on from there.
 """
@@ -17,12 +17,20 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence, Sequence
+from pathlib import Path
 from typing import Any, TypeVar, overload
 
+from storage.cache.papers_cache import (
+    PAPERS_CACHE_FILE,
+    DamagedCacheError,
+    PapersCache,
+    PapersCacheReader,
+    write_papers_cache,
+)
 from storage.errors import LibraryError
-from storage.files import FileSignature
+from storage.files.atomic import FileSignature
+from storage.files.papers_file import FIELDS, SCHEMA, PapersFile, paper_row
 from storage.models import Paper, Status
-from storage.snapshot import DamagedSnapshotError, SnapshotReader
 
 #: Reads ``papers.json`` again: its papers in list order, and the version they are.
 Reparse = Callable[[], tuple[list[Paper], FileSignature | None]]
@@ -32,12 +40,35 @@ _Found = TypeVar("_Found")
 _CHUNKS_KEPT = 32
 
 
+def open_papers(papers_file: PapersFile, home: Path) -> LoadedPapers:
+    """The papers of the current ``papers.json``: from ``papers.cache`` (read as far as asked)
+    when it was made from this very version, else parsed, and cached for the next start."""
+    path = home / PAPERS_CACHE_FILE
+
+    def parse() -> tuple[list[Paper], FileSignature | None, dict[str, Any]]:
+        papers, sig, lists = papers_file.parse()
+        if sig is not None:
+            content = PapersCache([paper_row(p) for p in papers], lists)
+            write_papers_cache(path, sig, SCHEMA, FIELDS, content)
+        return papers, sig, lists
+
+    def reparse() -> tuple[list[Paper], FileSignature | None]:
+        return parse()[:2]
+
+    sig = papers_file.signature()
+    reader = PapersCacheReader.open(path, sig, SCHEMA, FIELDS) if sig is not None else None
+    if reader is not None:
+        return LoadedPapers(sig, reader.lists, reparse, reader=reader)
+    papers, sig, lists = parse()
+    return LoadedPapers(sig, lists, reparse, papers=papers)
+
+
 class PapersChangedError(LibraryError):
-    """``papers.json`` changed while a command was reading it through a damaged snapshot."""
+    """``papers.json`` changed while a command was reading it through a damaged cache."""
 
 
 class LoadedPapers:
-    """The papers of one version of ``papers.json``, from a snapshot or from a parse."""
+    """The papers of one version of ``papers.json``, from a cache or from a parse."""
 
     def __init__(
         self,
@@ -46,10 +77,10 @@ class LoadedPapers:
         reparse: Reparse,
         *,
         papers: list[Paper] | None = None,
-        reader: SnapshotReader | None = None,
+        reader: PapersCacheReader | None = None,
     ) -> None:
         if (papers is None) == (reader is None):
-            raise ValueError("give the papers or a snapshot reader, one of them")
+            raise ValueError("give the papers or a cache reader, one of them")
         #: The version of ``papers.json`` these papers are.
         self.sig = sig
         #: The lists table of ``papers.json``.
@@ -64,8 +95,8 @@ class LoadedPapers:
         self._decoded: OrderedDict[int, list[list[Any]]] = OrderedDict()
 
     @property
-    def from_snapshot(self) -> bool:
-        """True while the papers are read from the snapshot (not all of them in memory)."""
+    def from_cache(self) -> bool:
+        """True while the papers are read from the cache (not all of them in memory)."""
         return self._papers is None
 
     def __len__(self) -> int:
@@ -192,13 +223,13 @@ class LoadedPapers:
         return PaperSequence(self)
 
     def close(self) -> None:
-        """Let go of the snapshot file (papers already read stay)."""
+        """Let go of the cache file (papers already read stay)."""
         with self._lock:
             self._close_reader()
 
     # ----------------------------------------------------------------- reading
 
-    def _decoded_chunk(self, reader: SnapshotReader, chunk: int) -> list[list[Any]]:
+    def _decoded_chunk(self, reader: PapersCacheReader, chunk: int) -> list[list[Any]]:
         with self._lock:
             found = self._decoded.get(chunk)
             if found is not None:
@@ -212,13 +243,16 @@ class LoadedPapers:
         return found
 
     def _read(
-        self, read: Callable[[SnapshotReader, _Arg], _Found], reader: SnapshotReader, arg: _Arg
+        self,
+        read: Callable[[PapersCacheReader, _Arg], _Found],
+        reader: PapersCacheReader,
+        arg: _Arg,
     ) -> _Found | None:
         """``read(reader, arg)``; None when a damaged block made the papers come from the JSON
         instead (the caller then reads them from the full list)."""
         try:
             return read(reader, arg)
-        except DamagedSnapshotError:
+        except DamagedCacheError:
             with self._lock:
                 if self._papers is None:
                     papers, sig = self._reparse()
@@ -237,11 +271,11 @@ class LoadedPapers:
         self._decoded.clear()
 
 
-def _chunk_papers(reader: SnapshotReader, chunk: int) -> list[Paper]:
+def _chunk_papers(reader: PapersCacheReader, chunk: int) -> list[Paper]:
     return [Paper(*row) for row in reader.rows(chunk)]
 
 
-def _whole_column(reader: SnapshotReader, field: str) -> list[Any]:
+def _whole_column(reader: PapersCacheReader, field: str) -> list[Any]:
     values: list[Any] = []
     for chunk in range(reader.chunks):
         values.extend(reader.column(field, chunk))

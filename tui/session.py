@@ -23,10 +23,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from storage.files.triage_file import Change, TriageState, normalise_tags
 from storage.library import Library
-from storage.models import Status
-from storage.removal import Removal
-from storage.triage import Change, TriageSnapshot, normalise_tags
+from storage.models import Removal, Status
 
 #: The longest the writer waits for ``release_writes`` after ``hold_writes``: a UI that never
 #: releases (it crashed mid-frame) delays a decision's write by this much, never loses it.
@@ -58,7 +57,7 @@ class Outcome:
 
     op: Operation
     changes: list[Change] = field(default_factory=list)
-    snapshot: TriageSnapshot | None = None
+    triage: TriageState | None = None
     error: Exception | None = None
     #: What a removal, or the redo of one, took out.
     removed: Removal | None = None
@@ -184,10 +183,10 @@ class TriageSession:
             if self._pending and self._pending[0].seq == outcome.op.seq:
                 self._pending.popleft()
             still_pending = list(self._pending)
-        if outcome.snapshot is not None:
-            self.state = outcome.snapshot
+        if outcome.triage is not None:
+            self.state = outcome.triage
             self.version += 1
-            for op in still_pending:  # made after the snapshot was read: show them again
+            for op in still_pending:  # made after the state was read: show them again
                 self._replay(op)
             return outcome.changes if outcome.op.kind in ("undo", "redo") else []
         if outcome.op.kind in ("undo", "redo") and outcome.error is None:
@@ -243,10 +242,10 @@ class TriageSession:
                 return
             self._go.wait(HOLD_LIMIT_S)
             outcome = self._persist(op)
-            if outcome.error is not None and outcome.snapshot is None:
+            if outcome.error is not None and outcome.triage is None:
                 # The UI showed something the disk does not have: show the disk again.
                 with contextlib.suppress(Exception):  # the error above is the one to report
-                    outcome.snapshot = self.library.triage()
+                    outcome.triage = self.library.triage()
             with self._lock:
                 self._done = op.seq
                 if self._done == self._seq:
@@ -277,7 +276,7 @@ class TriageSession:
                 # Another process wrote since we last looked: our write kept its changes,
                 # and the app must now see them too. Papers that left or came back took
                 # their decisions, notes and tags with them: the disk says which.
-                outcome.snapshot = lib.triage()
+                outcome.triage = lib.triage()
             return outcome
         except Exception as exc:  # noqa: BLE001 - reported to the user by the app
             return Outcome(op, error=exc)

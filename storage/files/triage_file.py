@@ -1,0 +1,380 @@
+"""``triage.json``: every decision, note and tag, the undo log, the days, the sync marks.
+
+This module alone reads and writes the file (its tables are described in ``triage_model``,
+which holds their values). It is written on every decision, so it stays small: a plain Inbox
+paper with no note and no tags takes no room in it. Every change is one ``TriageChange``
+(``TriageFile.change()``): under the HOME lock, the file read again first, written once,
+atomically (``atomic.AtomicJSONStorage``). Decisions are written straight into the tables
+rather than through TinyDB's table calls, which convert every document id of a table on each
+call: a decision costs the same with 100 papers decided as with 100,000.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from storage.files.atomic import AtomicJSONStorage, HomeLock, Tables
+from storage.files.migrations import migrate_triage
+from storage.files.triage_model import (
+    DECIDE,
+    HISTORY_CHANGES_LIMIT,
+    HISTORY_LIMIT,
+    SCHEMA,
+    DayCount,
+    Step,
+    TriageState,
+    count_day,
+    days_from_tables,
+    doc_id,
+    normalise_tags,
+    now,
+    state_from_tables,
+)
+from storage.models import Change, Decision, ImportReport, Status
+
+TRIAGE_FILE = "triage.json"
+#: The table that marks the last merge written from each sync folder.
+SYNC_TABLE = "sync"
+#: What an undo step may hold besides its changes and still be dropped once they are gone.
+_PLAIN_STEP = frozenset({"at", "changes", "undone", "kind"})
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A paper's triage as another device made it (sync): the parts it changed."""
+
+    status: Status | None = None
+    #: When the status was given, in milliseconds since the epoch.
+    at_ms: int = 0
+    note: str | None = None
+    tags: tuple[str, ...] | None = None
+
+
+class TriageFile:
+    """``triage.json`` in a HOME: read it, or change it in one ``TriageChange``.
+
+    ``renamed`` gives the ids ``papers.json`` renamed, for the migration of an older file.
+    """
+
+    def __init__(self, home: Path, lock: HomeLock, renamed: Callable[[], Mapping[str, str]]):
+        self.path = home / TRIAGE_FILE
+        #: Set when the file was read in an older schema: it is then written once, migrated.
+        self._migrated = False
+
+        def migrate(tables: Tables, version: int) -> Tables:
+            self._migrated = True
+            return migrate_triage(tables, version, renamed())
+
+        self._store = AtomicJSONStorage(
+            self.path, lock=lock, kind="triage", schema=SCHEMA, migrate=migrate
+        )
+        #: The last parse read, and its state (a command reads it twice).
+        self._read: tuple[Tables, TriageState] | None = None
+
+    # -- reading ------------------------------------------------------------------------
+    def load(self) -> Tables:
+        """The parsed tables (the last parse when the file has not changed); an older file is
+        written once, migrated."""
+        tables = self._store.load() or {}
+        if self._migrated:
+            self._migrated = False
+            with self._store.transaction():
+                self._store.writable_table("decisions")
+            tables = self._store.load() or {}
+        return tables
+
+    def state(self) -> TriageState:
+        """Statuses, notes, tags and decision times of every paper, read in one go (a copy:
+        the caller may change it)."""
+        tables = self.load()
+        read = self._read
+        if read is None or read[0] is not tables:  # the file changed (or was never read)
+            read = self._read = (tables, state_from_tables(tables))
+        found = read[1]
+        return TriageState(
+            dict(found.statuses), dict(found.notes), dict(found.tags), dict(found.decided_at)
+        )
+
+    def status(self, paper_id: str) -> Status:
+        """One paper's status (``Status.INBOX`` until decided)."""
+        doc = self.load().get("decisions", {}).get(str(doc_id(paper_id)))
+        return Status(doc["status"]) if doc and "status" in doc else Status.INBOX
+
+    def days(self) -> list[DayCount]:
+        """Decisions per day, oldest first."""
+        return days_from_tables(self.load())
+
+    def state_and_days(self) -> tuple[TriageState, list[DayCount]]:
+        """``state()`` and ``days()`` of one reading of the file (they agree)."""
+        tables = self.load()
+        return state_from_tables(tables), days_from_tables(tables)
+
+    def steps(self) -> list[Step]:
+        """The undo log, oldest first."""
+        return _steps(self.load())
+
+    def synced_generation(self, folder_key: str) -> int | None:
+        """The generation of the last merge from a sync folder that the file holds."""
+        mark = self.load().get(SYNC_TABLE, {}).get(folder_key)
+        found = mark.get("generation") if isinstance(mark, dict) else None
+        return found if isinstance(found, int) else None
+
+    def changed_on_disk(self) -> bool:
+        """True when another process changed the file since this one last read or wrote it."""
+        return self._store.changed_on_disk()
+
+    @property
+    def last_change_met_others(self) -> bool:
+        """True when the last change found (and kept) another process's changes."""
+        return self._store.saw_outside_change
+
+    # -- changing -----------------------------------------------------------------------
+    @contextmanager
+    def change(self) -> Iterator[TriageChange]:
+        """One change of the file: locked, read again first, written once at the end (not at
+        all if nothing changed, nor if the block raises)."""
+        with self._store.transaction():
+            yield TriageChange(self._store)
+
+    def decide(self, ids: Sequence[str], status: Status) -> list[Change]:
+        """Give papers a status, one undo step; returns the changes made (none if the same)."""
+        with self.change() as change:
+            return change.decide(ids, status)
+
+    def set_note(self, paper_id: str, note: str) -> None:
+        """Set (or, with "", clear) a paper's note."""
+        with self.change() as change:
+            change.update(paper_id, note=note.strip())
+
+    def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
+        """Replace a paper's tags; returns them as stored (normalised)."""
+        clean = normalise_tags(tags)
+        with self.change() as change:
+            change.update(paper_id, tags=list(clean))
+        return clean
+
+
+def _steps(tables: Tables) -> list[Step]:
+    """The undo log's steps, oldest first; a step this version cannot read is left out (and
+    left as it is in the file)."""
+    steps: list[Step] = []
+    for key, doc in tables.get("history", {}).items():
+        try:
+            steps.append(Step.from_doc(int(key), doc))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+    return sorted(steps, key=lambda s: s.seq)
+
+
+class TriageChange:
+    """The tables of ``triage.json`` inside one transaction, changed through paper-level
+    calls: decisions, undo steps, notes and tags, what sync and imports bring."""
+
+    def __init__(self, store: AtomicJSONStorage) -> None:
+        self._store = store
+        self._found: Tables = store.read() or {}
+
+    # -- decisions ----------------------------------------------------------------------
+    def documents(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The decision documents of papers (copies, by paper id; {} for a plain Inbox one)."""
+        raw = self._found.get("decisions", {})
+        return {pid: dict(raw.get(str(doc_id(pid))) or {}) for pid in ids}
+
+    def save(self, docs: Mapping[str, Mapping[str, Any]]) -> None:
+        """Write decision documents (by paper id); a plain Inbox paper takes no room."""
+        table = self._store.writable_table("decisions")
+        for pid, doc in docs.items():
+            key = str(doc_id(pid))
+            if doc.get("status", "inbox") != "inbox" or doc.get("note") or doc.get("tags"):
+                table[key] = {k: v for k, v in doc.items() if k != "id"}
+            else:
+                table.pop(key, None)
+
+    def decide(self, ids: Sequence[str], status: Status) -> list[Change]:
+        """Give papers a status as one undo step (see ``TriageFile.decide``)."""
+        docs = self.documents(ids)
+        changes: list[Change] = []
+        for pid in ids:
+            old = Status(docs[pid].get("status", "inbox"))
+            if old is not status:
+                changes.append((pid, old, status))
+        if changes:
+            self._apply(changes, docs)
+            self.record(changes)
+        return changes
+
+    def update(self, paper_id: str, **values: Any) -> None:
+        """Set parts of a paper's document other than its status (``note``, ``tags``)."""
+        docs = self.documents([paper_id])
+        docs[paper_id].update(values)
+        self.save(docs)
+
+    def _apply(self, changes: Sequence[Change], docs: dict[str, dict[str, Any]]) -> None:
+        at = round(now())
+        for pid, _old, new in changes:
+            docs[pid]["status"] = new.value
+            docs[pid]["at"] = at
+        self.save(docs)
+
+    def pop(self, ids: Collection[str]) -> dict[str, Any]:
+        """The decision documents of ``ids``, taken out (a removal keeps them in its step)."""
+        table = self._store.writable_table("decisions")
+        found = {pid: table.pop(str(doc_id(pid)), None) for pid in ids}
+        return {pid: doc for pid, doc in found.items() if doc}
+
+    def put_back(self, ids: Iterable[str], kept: Mapping[str, Any]) -> list[Change]:
+        """Give papers put back their decision documents ``kept`` (by paper id) unless they
+        have one again; returns each paper's change from the Inbox."""
+        table = self._store.writable_table("decisions")
+        changes: list[Change] = []
+        for pid in ids:
+            doc = kept.get(pid)
+            if doc and str(doc_id(pid)) not in table:
+                table[str(doc_id(pid))] = doc
+            changes.append((pid, Status.INBOX, Status((doc or {}).get("status", "inbox"))))
+        return changes
+
+    # -- the undo log -------------------------------------------------------------------
+    def steps(self) -> list[Step]:
+        """The undo log as the transaction found it, oldest first."""
+        return _steps(self._found)
+
+    def step_document(self, step: Step) -> dict[str, Any]:
+        """What a step keeps besides its changes (a removal's papers, say)."""
+        return dict(self._found.get("history", {}).get(str(step.seq), {}))
+
+    def record(self, changes: Sequence[Change], kind: str = DECIDE, **more: Any) -> None:
+        """Log a new step of ``kind`` (``more``: what else it keeps): it drops the redo steps,
+        and the oldest beyond the limits. Only the user's decisions count in the days."""
+        history = self._store.writable_table("history")
+        seqs = sorted(int(k) for k in history)
+        for seq in seqs:
+            if history[str(seq)].get("undone"):
+                del history[str(seq)]
+        kept = [s for s in seqs if str(s) in history]
+        total = sum(len(history[str(s)].get("changes", ())) for s in kept) + len(changes)
+        while kept and (len(kept) >= HISTORY_LIMIT or total > HISTORY_CHANGES_LIMIT):
+            total -= len(history.pop(str(kept.pop(0))).get("changes", ()))
+        seq = (seqs[-1] + 1) if seqs else 1
+        step = Step(seq=seq, at=round(now()), changes=tuple(changes), kind=kind)
+        history[str(step.seq)] = {**step.to_doc(), **more}
+        if step.counted:
+            self._count(changes, step.at, 1)
+
+    def replay(self, step: Step, *, undo: bool) -> list[Change]:
+        """Undo (or redo) a step of decisions: its changes, reversed (or again), and the
+        step marked; returns the changes made."""
+        if undo:
+            changes = [(pid, new, old) for pid, old, new in reversed(step.changes)]
+        else:
+            changes = list(step.changes)
+        self._apply(changes, self.documents(c[0] for c in changes))
+        self.mark(step, undone=undo)
+        if step.counted:
+            self._count(step.changes, step.at, -1 if undo else 1)
+        return changes
+
+    def mark(self, step: Step, *, undone: bool, **more: Any) -> None:
+        """Mark a step undone (or done again), keeping ``more`` in it."""
+        history = self._store.writable_table("history")
+        history[str(step.seq)] = {**history[str(step.seq)], "undone": undone, **more}
+
+    def _count(self, changes: Iterable[Change], at: float, sign: int) -> None:
+        days = self._store.writable_table("days")
+        raw = {int(k): v for k, v in days.items()}
+        count_day(raw, changes, at, sign)
+        for key, doc in raw.items():
+            days[str(key)] = doc
+
+    # -- what imports and other devices bring -------------------------------------------
+    def take(
+        self,
+        carried: Sequence[tuple[str, Decision]],
+        take_theirs: bool,
+        report: ImportReport,
+    ) -> list[Change]:
+        """Give the decisions a file carries to the papers still in the Inbox (``take_theirs``:
+        to all); returns the status changes made. A paper decided otherwise here keeps its
+        decision and counts in ``report.differing``."""
+        docs = self.documents(pid for pid, _ in carried)
+        changes: list[Change] = []
+        for pid, theirs in carried:
+            doc = docs[pid]
+            ours = Status(doc.get("status", "inbox"))
+            same = (
+                ours is theirs.status
+                and doc.get("note", "") == theirs.note
+                and tuple(doc.get("tags", ())) == theirs.tags
+            )
+            if same:
+                continue
+            if ours is not Status.INBOX and not take_theirs:
+                report.differing += 1
+                continue
+            if theirs.status is not ours:
+                changes.append((pid, ours, theirs.status))
+                doc["status"] = theirs.status.value
+                doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
+            if take_theirs:
+                doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
+            else:  # a note or tags of the library are kept; the file fills what is empty
+                doc["note"] = doc.get("note") or theirs.note
+                doc["tags"] = list(dict.fromkeys([*doc.get("tags", ()), *theirs.tags]))
+            report.restored += 1
+        self.save(docs)
+        return changes
+
+    def receive(self, received: Mapping[str, Received]) -> Counter[str]:
+        """Write what other devices decided (sync): statuses, notes, tags. A status that
+        arrives takes its paper out of this device's undo steps (undo here undoes what was
+        decided here) and counts in the day it was made. Returns what changed."""
+        done: Counter[str] = Counter()
+        docs = self.documents(received)
+        decided: list[tuple[str, Status, Status, int]] = []
+        for pid, values in received.items():
+            doc = docs[pid]
+            if values.status is not None:
+                old = Status(doc.get("status", Status.INBOX.value))
+                decided.append((pid, old, values.status, values.at_ms))
+                doc["status"] = values.status.value
+                doc["at"] = round(values.at_ms / 1000)
+                done["statuses"] += 1
+            if values.note is not None:
+                doc["note"] = values.note
+                done["notes"] += 1
+            if values.tags is not None:
+                doc["tags"] = list(values.tags)
+                done["tags"] += 1
+        self.save(docs)
+        if decided:
+            self._leave_undo_steps({d[0] for d in decided})
+            days = self._store.writable_table("days")
+            raw = {int(k): v for k, v in days.items()}
+            for pid, old, new, stamp in decided:
+                count_day(raw, [(pid, old, new)], stamp / 1000, 1)
+            for key, doc in raw.items():
+                days[str(key)] = doc
+        return done
+
+    def _leave_undo_steps(self, pids: Collection[str]) -> None:
+        """Take ``pids`` out of this device's undo steps (a decision from elsewhere replaced
+        theirs); a step left with nothing to undo goes."""
+        history = self._store.writable_table("history")
+        for key, doc in list(history.items()):
+            changes = doc.get("changes") or []
+            kept = [c for c in changes if not (isinstance(c, list) and c and c[0] in pids)]
+            if len(kept) == len(changes):
+                continue
+            if kept or not set(doc) <= _PLAIN_STEP:
+                history[key] = {**doc, "changes": kept}
+            else:
+                del history[key]
+
+    def mark_synced(self, folder_key: str, generation: int) -> None:
+        """Note the merge ``generation`` from a sync folder as written."""
+        self._store.writable_table(SYNC_TABLE)[folder_key] = {"generation": generation}

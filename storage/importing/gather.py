@@ -1,0 +1,140 @@
+"""Step 1 of an import: every record read, cleaned into a candidate paper, outside any lock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import islice
+from typing import TYPE_CHECKING, NamedTuple
+
+from storage.errors import SourceError
+from storage.importing import Progress
+from storage.importing.identity import id_of_title
+from storage.models import Decision, ImportReport, Paper
+
+if TYPE_CHECKING:  # the readers load when a list is read: opening a library needs none
+    from storage.sources.papers import Catalog
+    from storage.sources.records import ReadResult, RecordStream, SourceRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A record of the import, cleaned into a paper, before it is matched with the library.
+
+    The paper has the id its text gives it (``id_of_abstract``, or ``id_of_title`` for a paper
+    known by its title): the one it keeps unless matching says otherwise.
+    """
+
+    paper: Paper
+    #: The file it came from (a list remembers where each of its files starts).
+    source: str
+    #: Whether its abstract has an identity (``abstract_identity``); else it is known by its
+    #: title. The identity itself is made again in the rare case it is needed (a paper that
+    #: shares its abstract with another): 100,000 of them would hold 100 MB.
+    by_abstract: bool
+    decision: Decision | None
+
+
+def _real_title(title: str, derived: bool) -> str:
+    return "" if derived else title
+
+
+class _Placed(NamedTuple):
+    """A record of the import and its place: its lists, its position, the file it came from."""
+
+    record: SourceRecord
+    lists: tuple[str, ...]
+    position: int
+    source: str
+
+
+def candidate(
+    record: SourceRecord,
+    list_name: str,
+    lists: tuple[str, ...],
+    position: int,
+    source: str,
+    abstract_id: str | None,
+) -> Candidate:
+    """A record cleaned into a paper (its id still to be matched with the library's);
+    ``abstract_id`` is that of its abstract (``storage.importing.abstract_ids``), None for none."""
+    from storage.sources.papers import build_paper  # the title deriver loads when used
+
+    if abstract_id is not None:
+        paper = build_paper(record, list_name, position, abstract_id, lists)
+    else:
+        paper = build_paper(record, list_name, position, "0" * 12, lists)
+        paper = replace(paper, id=id_of_title(_real_title(paper.title, paper.title_derived)))
+    return Candidate(paper, source, abstract_id is not None, record.decision)
+
+
+#: Streams of this many bytes in all (some 10,000 papers) are worth a second process for the
+#: ids of their abstracts (``storage.importing.abstract_ids``), which takes a fraction of a
+#: second to start.
+SECOND_PROCESS_BYTES = 16 * 1024**2
+
+
+def gather(
+    sources: Sequence[ReadResult | RecordStream],
+    catalog: Catalog | None,
+    list_name: str | None,
+    report: ImportReport,
+    progress: Progress | None = None,
+) -> list[Candidate]:
+    """Every record of ``sources`` cleaned into a candidate, in order (step 1); the records
+    that could not be used go to ``report.errors``, the lists met to ``report.lists``.
+
+    A record takes the lists it names (our exports), else ``list_name``, else its file's list;
+    its position counts within its file and first list. ``SourceError`` when no record is
+    usable.
+    """
+    from storage.importing.abstract_ids import BATCH, with_ids
+    from storage.sources.records import RecordStream
+
+    streamed = sum(s.size for s in sources if isinstance(s, RecordStream))
+    placed = _placed(sources, catalog, list_name, report, progress)
+    batches = iter(lambda: list(islice(placed, BATCH)), [])
+    candidates: list[Candidate] = []
+    found = with_ids(
+        batches,
+        lambda batch: [p.record.abstract for p in batch],
+        second_process=streamed >= SECOND_PROCESS_BYTES,
+    )
+    for batch, ids in found:
+        for (record, lists, position, source), pid in zip(batch, ids, strict=True):
+            candidates.append(candidate(record, lists[0], lists, position, source, pid))
+    if not candidates:
+        first = f": {report.errors[0]}" if report.errors else ""
+        raise SourceError(f"no papers found to import{first}")
+    return candidates
+
+
+def _placed(
+    sources: Sequence[ReadResult | RecordStream],
+    catalog: Catalog | None,
+    list_name: str | None,
+    report: ImportReport,
+    progress: Progress | None,
+) -> Iterator[_Placed]:
+    """The records of ``sources`` (enriched from the catalog) in their places (see ``gather``)."""
+    from storage.sources.papers import enrich
+
+    total = sum(source.expected() for source in sources) if progress is not None else 0
+    done = 0
+    for result in sources:
+        positions: dict[str, int] = {}  # within the file, by list; the file's place is added
+        for record in result.records:
+            if progress is not None and done % 200 == 199:
+                progress(done + 1, total)
+            done += 1
+            entry = catalog.find(record) if catalog else None
+            record = record if entry is None else enrich(record, entry)
+            lists = record.lists if record.lists and not list_name else ()
+            lists = lists or (list_name or result.list_name,)
+            for name in lists:
+                if name not in report.lists:
+                    report.lists.append(name)
+            position = positions.get(lists[0], 0)
+            positions[lists[0]] = position + 1
+            yield _Placed(record, lists, position, result.source)
+        report.errors.extend(result.errors)  # a stream's, once it is read

@@ -1,0 +1,175 @@
+"""Step 2 of an import: candidates matched with the library's papers and with each other."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from storage.files.papers_file import real_title
+from storage.files.triage_model import doc_id
+from storage.importing.gather import Candidate
+from storage.importing.identity import (
+    abstract_identity,
+    id_with_title,
+    title_key,
+    titles_compatible,
+)
+from storage.models import Decision, ImportReport, Merge, Paper
+from storage.sources.fields import merge_extra
+from storage.sources.links import unique_links
+
+
+def merge_paper(old: Paper, new: Paper) -> Paper:
+    """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
+
+    A real title beats a derived one; empty fields never wipe known ones; links, lists and
+    extra fields are merged; the paper keeps its first list and, within that list, takes its
+    new position; an abstract fills a paper known by its title alone.
+    """
+    keep_title = (new.title_derived and not old.title_derived) or not new.title
+    same_list = new.list == old.list
+    return replace(
+        old,
+        title=old.title if keep_title else new.title,
+        title_derived=old.title_derived if keep_title else new.title_derived,
+        name=old.name if keep_title else (new.name or old.name),
+        abstract=new.abstract or old.abstract,
+        authors=new.authors or old.authors,
+        github=unique_links(old.github + new.github),
+        url=new.url or old.url,
+        keywords=new.keywords or old.keywords,
+        venue_status=new.venue_status or old.venue_status,
+        position=new.position if same_list else old.position,
+        lists=tuple(dict.fromkeys(old.lists + new.lists)),
+        venue=new.venue or old.venue,
+        extra=merge_extra(old.extra, new.extra),
+    )
+
+
+@dataclass(slots=True)
+class Incoming:
+    """A paper of the import, matched: what is stored, where it came from, its decision."""
+
+    paper: Paper
+    source: str
+    decision: Decision | None
+
+
+def _real_title(title: str, derived: bool) -> str:
+    return "" if derived else title
+
+
+class _Known:
+    """The papers an import matches against: the library's (``PapersChange.stored``, the
+    documents of ``papers.json``) and its own.
+
+    Titles are indexed only when a lookup by title needs them (a record without an abstract,
+    or an abstract new to a library holding papers without one): an import of new papers
+    with abstracts computes no title key.
+    """
+
+    def __init__(self, stored: Mapping[str, Mapping[str, Any]]) -> None:
+        self.stored = stored
+        self.incoming: dict[str, Incoming] = {}
+        self._titles: dict[str, str] = {}  # title key → id, every titled paper
+        self._untitled: dict[str, str] = {}  # title key → id, papers without an abstract
+        self._pending: list[tuple[str, str, bool]] = []  # (title, id, has abstract) to index
+        self._stored_indexed = False
+        self._without_abstract = sum(1 for doc in stored.values() if not doc["abstract"])
+
+    def get(self, pid: str) -> tuple[str, str] | None:
+        """(real title, abstract) of a known paper, or None."""
+        found = self.incoming.get(pid)
+        if found is not None:
+            p = found.paper
+            return _real_title(p.title, p.title_derived), p.abstract
+        doc = self.stored.get(str(doc_id(pid)))
+        if doc is None:
+            return None
+        return real_title(doc), doc["abstract"]
+
+    def _index(self) -> None:
+        if not self._stored_indexed:
+            self._stored_indexed = True
+            for doc in self.stored.values():
+                title = real_title(doc)
+                if title:
+                    self._pending.append((title, doc["id"], bool(doc["abstract"])))
+        for title, pid, has_abstract in self._pending:
+            tkey = title_key(title)
+            self._titles.setdefault(tkey, pid)
+            if not has_abstract:
+                self._untitled.setdefault(tkey, pid)
+        self._pending.clear()
+
+    def by_title(self, title: str, *, without_abstract: bool) -> str | None:
+        """A known paper of this title (only one known without an abstract, if asked)."""
+        if without_abstract and not self._without_abstract:
+            return None
+        self._index()
+        return (self._untitled if without_abstract else self._titles).get(title_key(title))
+
+    def add(self, entry: Incoming) -> None:
+        """Record a paper of the import (its title indexed for the records after it)."""
+        paper = entry.paper
+        self.incoming[paper.id] = entry
+        title = _real_title(paper.title, paper.title_derived)
+        if title:
+            self._pending.append((title, paper.id, bool(paper.abstract)))
+            self._without_abstract += not paper.abstract
+
+
+def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[str, str]:
+    """The id a candidate takes, and why it joins a known paper ("" when nothing says)."""
+    paper = cand.paper
+    title = _real_title(paper.title, paper.title_derived)
+    if cand.by_abstract:
+        pid = paper.id
+        found = known.get(pid)
+        if found is not None and not titles_compatible(found[0], title):
+            identity = abstract_identity(paper.abstract)
+            assert identity is not None  # as when the candidate was made
+            apart = id_with_title(identity, title)
+            if known.get(apart) is None:  # said once, when the paper is first met
+                why = f"shares its abstract with {pid} ({found[0][:60]}), not its title"
+                report.apart.append(Merge(apart, paper.display_title, why))
+            return apart, ""
+        if found is not None:
+            same = found[1] == paper.abstract
+            return pid, "" if same else "the same abstract, written differently"
+        if title:
+            other = known.by_title(title, without_abstract=True)
+            if other is not None:
+                return other, "the same title; the paper had no abstract"
+        return pid, ""
+    other = known.by_title(title, without_abstract=False)
+    if other is not None:
+        return other, "the same title; the record has no abstract"
+    return paper.id, ""
+
+
+def resolve(
+    candidates: Sequence[Candidate],
+    stored: Mapping[str, Mapping[str, Any]],
+    report: ImportReport,
+) -> dict[str, Incoming]:
+    """Match the candidates with the library's papers and with each other (see the module)."""
+    known = _Known(stored)
+    for cand in candidates:
+        pid, reason = _resolve_id(known, cand, report)
+        paper = cand.paper if cand.paper.id == pid else replace(cand.paper, id=pid)
+        entry = known.incoming.get(pid)
+        if entry is not None:  # twice in this import: one paper
+            if reason or entry.paper.abstract != paper.abstract:
+                why = reason or "the same abstract, written differently"
+            else:
+                why = "the same paper twice in the import"
+            report.merged.append(Merge(pid, paper.display_title, why))
+            entry.paper = merge_paper(entry.paper, replace(paper, position=entry.paper.position))
+            entry.decision = cand.decision or entry.decision
+            continue
+        if reason:
+            report.merged.append(Merge(pid, paper.display_title, reason))
+        known.add(Incoming(paper, cand.source, cand.decision))
+    return known.incoming

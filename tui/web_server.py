@@ -1,0 +1,342 @@
+"""The web server of ``papers serve``: textual-serve's, made safe to leave running.
+
+textual-serve (Textualize's package) serves a page running xterm.js and, for each browser
+tab, starts the app in a child process behind a websocket (``AppService``). Around it:
+
+- **Who may come in.** Bound to a loopback address, the server answers only requests whose
+  ``Host`` names this machine (a web page that re-points its own name at 127.0.0.1 gets
+  nothing). On any other address it wants the secret token printed at start, in the URL
+  (``/?token=…``) or in the cookie that URL sets; without it every request, the websocket
+  first, gets 403 and no app is started. A websocket opened by a page of another origin is
+  refused in both cases (websockets are not held by the same-origin rule).
+- **The page.** textual-serve's own, less the font fetched from a third party, with a
+  viewport for phones and the websocket of the address the page came from
+  (``web_page/app_index.html``); the token never leaves in a ``Referer``.
+- **The children.** Each tab's app is ``python -m tui.web_child --home HOME`` (the same
+  library), in a session of its own so that ctrl+c reaches the server only; at most
+  ``MAX_SESSIONS`` at once.
+- **Stopping.** SIGINT, SIGTERM and SIGHUP close every websocket; each child is asked to quit
+  as a closed tab asks it (its decisions are saved as it exits), then killed if it has not
+  after ``STOP_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import hmac
+import ipaddress
+import logging
+import os
+import signal
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import WSCloseCode, web
+from aiohttp.typedefs import Handler
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+from textual_serve.server import Server
+
+from storage.errors import LibraryError
+from tui.web_child import ORIGIN_VARIABLE, SERVER_VARIABLE
+
+#: Seconds a child is given to quit (and save) once asked, before it is ended by force.
+STOP_SECONDS = 12.0
+#: Browser tabs served at once (each is an app process of its own).
+MAX_SESSIONS = 16
+PAGE_FOLDER = Path(__file__).with_name("web_page")
+
+log = logging.getLogger("papers-serve")
+
+
+class ServeError(LibraryError):
+    """``papers serve`` cannot start: the port is taken, the host is not this machine's…"""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 in brackets or not) is this machine."""
+    name = host.strip("[]").lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port`` (0: any free port), or why there is none."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
+        raise ServeError(f"cannot listen on {host!r}: {reason}") from None
+    family, kind, proto, _, address = min(found, key=lambda info: info[0] != socket.AF_INET)
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ServeError(_bind_problem(exc, host, port)) from None
+    sock.setblocking(False)
+    return sock
+
+
+def _bind_problem(exc: OSError, host: str, port: int) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} on {host} is taken (another program listens there): "
+            "choose another with --port"
+        )
+    if exc.errno == errno.EACCES:
+        return f"not allowed to listen on port {port} (below 1024 needs root): choose another"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"{host} is not an address of this machine: choose one of its own with --host"
+    return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+
+
+def page_address(sock: socket.socket, token: str | None) -> str:
+    """The address to open, as the user types it (all addresses: this machine's name)."""
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = socket.gethostname()
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
+
+
+class ChildApp(AppService):
+    """One browser tab's app: ``papers`` on the same library, told the page's origin."""
+
+    def __init__(
+        self,
+        home: Path,
+        origin: str,
+        *,
+        write_bytes: Callable[[bytes], Awaitable[None]],
+        write_str: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]],
+        download_manager: DownloadManager,
+    ) -> None:
+        super().__init__(
+            "papers",
+            write_bytes=write_bytes,
+            write_str=write_str,
+            close=close,
+            download_manager=download_manager,
+        )
+        self.home = home
+        self.origin = origin
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+        environment = self._build_environment(width=width, height=height)
+        environment[ORIGIN_VARIABLE] = self.origin
+        environment[SERVER_VARIABLE] = str(os.getpid())
+        pipe = asyncio.subprocess.PIPE
+        self._process = process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tui.web_child",
+            "--home",
+            str(self.home),
+            stdin=pipe,
+            stdout=pipe,
+            stderr=pipe,
+            env=environment,
+            start_new_session=True,  # ctrl+c in the server's terminal reaches the server only
+        )
+        self._stdin = process.stdin
+        return process
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, once started."""
+        return None if self._process is None else self._process.pid
+
+    async def stop(self) -> None:
+        """Ask the app to quit (it saves as it exits); end it by force after STOP_SECONDS."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(super().stop(), STOP_SECONDS)
+        process = self._process
+        if process is None or process.returncode is not None:
+            return
+        for end, wait in ((process.terminate, 3.0), (process.kill, 3.0)):
+            with contextlib.suppress(ProcessLookupError):
+                end()
+            try:
+                await asyncio.wait_for(process.wait(), wait)
+                return
+            except TimeoutError:
+                continue
+
+
+class PapersServer(Server):
+    """textual-serve's server for the library in ``home``, on a socket already listening."""
+
+    def __init__(self, home: Path, sock: socket.socket, *, token: str | None) -> None:
+        host, port = sock.getsockname()[:2]
+        super().__init__("papers", host=host, port=port, title="papers")
+        self.templates_path = PAGE_FOLDER
+        self.home = home
+        self.sock = sock
+        self.token = token
+        self.loopback = is_loopback(host)
+        self.cookie = f"papers-serve-{port}"
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.children: set[ChildApp] = set()
+
+    # -- the web application ---------------------------------------------------------------
+    async def _make_app(self) -> web.Application:
+        @web.middleware
+        async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+            return await self.guard(request, handler)
+
+        app = web.Application(middlewares=[guard])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes(
+            [
+                web.get("/", self.page, name="index"),
+                web.get("/ws", self.session, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, name="static"),
+            ]
+        )
+        app.on_shutdown.append(self.on_shutdown)
+        return app
+
+    async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Every request passes here first: refused (403) before any handler runs."""
+        refusal = self.refusal(request)
+        if refusal is not None:
+            log.warning("refused %s %s: %s", request.remote, request.path, refusal)
+            return web.Response(status=403, text=f"papers serve: {refusal}\n")
+        return await handler(request)
+
+    def refusal(self, request: web.Request) -> str | None:
+        """Why ``request`` may not reach the library (None: it may)."""
+        try:
+            host = request.url.host or ""
+        except ValueError:  # a Host header that is no host
+            host = ""
+        if self.loopback and not is_loopback(host):
+            return f"this server answers only at this machine's address ({self.public_url})"
+        origin = request.headers.get("Origin")
+        if request.path == "/ws" and origin is not None:
+            try:
+                same = urlsplit(origin).netloc.lower() == request.host.lower()
+            except ValueError:
+                same = False
+            if not same:
+                return "a page of another site may not open this library"
+        if self.token is not None and not self._token_shown(request):
+            return "open the address with its token, as papers serve printed it"
+        return None
+
+    def _token_shown(self, request: web.Request) -> bool:
+        assert self.token is not None
+        for shown in (request.query.get("token"), request.cookies.get(self.cookie)):
+            if shown and hmac.compare_digest(shown.encode(), self.token.encode()):
+                return True
+        return False
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        """The page: xterm.js and the websocket of this address."""
+        scheme = "wss" if request.secure else "ws"
+        font_size = min(max(_whole(request.query.get("fontsize"), 16), 6), 64)
+        context = {
+            "font_size": font_size,
+            "app_websocket_url": f"{scheme}://{request.host}/ws",
+            "config": {"static": {"url": "/static/"}},
+            "application": {"name": self.title},
+        }
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Referrer-Policy"] = "no-referrer"  # opened links never see the token
+        response.headers["X-Frame-Options"] = "DENY"  # no other page draws this one in a frame
+        if self.token is not None and request.query.get("token"):
+            response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict")
+        return response
+
+    async def session(self, request: web.Request) -> web.StreamResponse:
+        """A browser tab's websocket: its own app child, for as long as the tab is open."""
+        if len(self.children) >= MAX_SESSIONS:
+            text = f"papers serve: {MAX_SESSIONS} tabs are open already: close one\n"
+            return web.Response(status=503, text=text)
+        websocket = web.WebSocketResponse(heartbeat=15)
+        width = min(max(_whole(request.query.get("width"), 80), 10), 1000)
+        height = min(max(_whole(request.query.get("height"), 24), 5), 500)
+        origin = request.headers.get("Origin") or f"{request.scheme}://{request.host}"
+
+        async def close() -> None:
+            await websocket.close()
+
+        child = ChildApp(
+            self.home,
+            origin,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+        )
+        self.sockets.add(websocket)
+        try:
+            await websocket.prepare(request)
+            self.children.add(child)
+            await child.start(width, height)
+            log.info("tab opened (app %s)", child.pid)
+            await self._process_messages(websocket, child)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # noqa: BLE001 - a bad message ends this tab, not the server
+            log.warning("tab closed after an error: %s", error)
+        finally:
+            await child.stop()
+            self.children.discard(child)
+            self.sockets.discard(websocket)
+            log.info("tab closed (app %s)", child.pid)
+        return websocket
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Close every tab: each child is asked to quit, and saves as it exits."""
+        closing = [
+            ws.close(code=WSCloseCode.GOING_AWAY, message=b"papers serve stopped")
+            for ws in list(self.sockets)
+        ]
+        await asyncio.gather(*closing, return_exceptions=True)
+        await asyncio.gather(*(child.stop() for child in list(self.children)))
+
+    # -- running ---------------------------------------------------------------------------
+    async def run(self, started: Callable[[], None]) -> None:
+        """Serve until SIGINT, SIGTERM or SIGHUP; ``started`` is called once listening."""
+        runner = web.AppRunner(
+            await self._make_app(), access_log=None, shutdown_timeout=STOP_SECONDS + 3
+        )
+        await runner.setup()
+        await web.SockSite(runner, self.sock).start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(number, stop.set)
+        started()
+        try:
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+            await asyncio.gather(*(child.stop() for child in list(self.children)))
+
+
+def _whole(text: str | None, default: int) -> int:
+    try:
+        return int(text) if text is not None else default
+    except ValueError:
+        return default
