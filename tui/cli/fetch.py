@@ -154,7 +154,8 @@ def fetch_named(args: argparse.Namespace, words: Sequence[str]) -> Fetched:
     options = WebOptions(
         max_bytes=args.max_size, timeout=args.timeout, refresh=args.refresh, notify=shown.notify
     )
-    return fetch_all(words, request, home, options)
+    with collector_paused():  # pages of notes are many objects, none of them garbage
+        return fetch_all(words, request, home, options)
 
 
 def _said(fetched: Fetched) -> str:
