@@ -72,5 +72,7 @@ async def test_esc_stops_a_fetch_that_waits(seeded_home: Path, served: Services)
         assert screen.query_one("#import-progress", ProgressBar).display
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ImportScreen), timeout=10)
+        await wait_for(
+            pilot, lambda: any("nothing was imported" in n.message for n in app._notifications)
+        )
         assert len(app.papers) == 38
-        assert any("nothing was imported" in n.message for n in app._notifications)
