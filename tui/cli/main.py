@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from storage import LibraryError
-from tui.cli import deciding, library_io, reading, removing, serve, sync
+from tui.cli import deciding, fetch, library_io, reading, removing, serve, sync
 from tui.cli.common import PROG, Parser, UsageError, open_library
 from tui.cli.output import complain
 
@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     library_io.add_import(sub, common)
+    fetch.add_fetch(sub, common)
+    fetch.add_enrich(sub, common)
     reading.add_list(sub, common)
     reading.add_search(sub, common)
     deciding.add_mark(sub, common)
