@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
-from textual import work
-from textual.app import App
+from rich.console import RenderableType
+from textual import events, work
+from textual.app import App, AutopilotCallbackType
+from textual.driver import Driver
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
@@ -20,11 +24,16 @@ from storage.session import Outcome, TriageSession
 from storage.text.sanitize import printable, printable_block
 from tui.commands import PaperCommands, bindings
 from tui.config import load_config
+from tui.ending import EndingDeadline
 from tui.memory import kept_for_good
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
 from tui.syncing import AppSync
 from tui.ui_state import save_ui_state
+
+#: How long quitting waits for the last sync with the [sync] folder (one takes ~0.1 s): a
+#: sync cut short is taken up again by the next one, as after a kill.
+QUIT_SYNC_SECONDS = 0.6
 
 
 def sample_files() -> list[Path]:
@@ -68,6 +77,13 @@ class PapersApp(App[None]):
         self.session = TriageSession(library, self._persisted)
         self.main_screen = MainScreen(library, self.session, papers, version, self.keymap)
         self._quit_anyway = False
+        #: The app is ending: input is no longer taken (see ``exit``).
+        self.ending = False
+        #: Ends the process if the graceful end is late (started by ``run_async`` only: an
+        #: app under ``run_test`` lives in the test's process).
+        self.deadline = EndingDeadline(
+            save=lambda: self.session.close(timeout=10.0), restore=self._restore_terminal
+        )
 
     @property
     def papers(self) -> list[Paper]:
@@ -95,6 +111,77 @@ class PapersApp(App[None]):
             severity=severity,
             timeout=timeout,
             markup=markup,
+        )
+
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """End the app (``q``, a signal, the terminal gone): from now on keys and clicks
+        still on their way change nothing, so the end does not wait behind them."""
+        self.begin_ending(return_code)
+        super().exit(result, return_code, message)
+
+    def begin_ending(self, code: int = 0) -> None:
+        """Take no more input: the app is ending, to exit with ``code`` (called by ``exit``,
+        and by a signal's handler at once, before the exit it asks for is reached). In a
+        real terminal the process is then gone within a second (``tui/ending.py``)."""
+        self.ending = True
+        self.deadline.begin(code)
+
+    def _restore_terminal(self) -> None:
+        """The deadline's last step: the terminal as it was, without waiting on it."""
+        restore = getattr(self._driver, "restore_now", None)
+        if restore is not None:
+            restore()
+
+    def check_message_enabled(self, message: Message) -> bool:
+        # Keys and clicks that arrive once the app is ending are not even queued.
+        if self.ending and isinstance(message, (events.InputEvent, events.Paste)):
+            return False
+        return super().check_message_enabled(message)
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.ending and isinstance(event, (events.InputEvent, events.Paste)):
+            return  # (queued before the end began)
+        await super().on_event(event)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, but in a terminal ours: its output never hangs the app, and a
+        terminal that goes away ends it (``tui/terminal.py``). A driver named in
+        ``TEXTUAL_DRIVER`` (the web mode's) is left as it is."""
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:
+            from tui.terminal import TerminalDriver
+
+            return TerminalDriver
+        return driver
+
+    async def run_async(
+        self,
+        *,
+        headless: bool = False,
+        inline: bool = False,
+        inline_no_clear: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+        auto_pilot: AutopilotCallbackType | None = None,
+    ) -> None:
+        """Run the app with its thread workers on daemon threads (``tui/threads.py``): a
+        search, an index or an import still running never keeps the process alive; and
+        once it is ending, the process is gone within a second (``tui/ending.py``)."""
+        from tui.threads import DaemonThreads
+
+        asyncio.get_running_loop().set_default_executor(DaemonThreads())
+        self.deadline.start()
+        return await super().run_async(
+            headless=headless,
+            inline=inline,
+            inline_no_clear=inline_no_clear,
+            mouse=mouse,
+            size=size,
+            auto_pilot=auto_pilot,
         )
 
     def get_default_screen(self) -> MainScreen:
@@ -151,7 +238,7 @@ class PapersApp(App[None]):
         """Quit once every decision is on disk (the screen stays live while it waits)."""
         if self._quit_anyway or self.session.flush(timeout=0.5):
             self.session.close(timeout=1.0)
-            self.syncing.close()
+            self.syncing.close(QUIT_SYNC_SECONDS)
             self.exit()
             return
         self.notify("Saving the last decisions…", timeout=5, markup=False)
@@ -160,7 +247,7 @@ class PapersApp(App[None]):
     @work(thread=True, exclusive=True, group="quit", exit_on_error=False, description="quit")
     def _quit_when_saved(self) -> None:
         if self.session.flush(timeout=10.0):
-            self.syncing.close()
+            self.syncing.close(QUIT_SYNC_SECONDS)
             self.call_from_thread(self.exit)
             return
         self._quit_anyway = True
