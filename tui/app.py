@@ -16,24 +16,34 @@ from textual.driver import Driver
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input
 
 from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
 from storage.session import Outcome, TriageSession
 from storage.text.sanitize import printable, printable_block
-from tui.commands import PaperCommands, bindings
+from tui.commands import COMMANDS, PaperCommands, bindings, keys_for
 from tui.config import load_config
 from tui.ending import EndingDeadline
 from tui.memory import kept_for_good
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
+from tui.stray_keys import MOVING, StrayKeys
 from tui.syncing import AppSync
 from tui.ui_state import save_ui_state
 
 #: How long quitting waits for the last sync with the [sync] folder (one takes ~0.1 s): a
 #: sync cut short is taken up again by the next one, as after a kill.
 QUIT_SYNC_SECONDS = 0.6
+
+
+def is_text_field(widget: Widget | None) -> bool:
+    """Whether typing goes into ``widget`` (an input line, or a text area: by name, so that
+    the text area's module is not imported at start)."""
+    return isinstance(widget, Input) or any(c.__name__ == "TextArea" for c in type(widget).__mro__)
 
 
 def sample_files() -> list[Path]:
@@ -77,10 +87,18 @@ class PapersApp(App[None]):
         self.session = TriageSession(library, self._persisted)
         self.main_screen = MainScreen(library, self.session, papers, version, self.keymap)
         self._quit_anyway = False
+        #: Keys typed on after leaving a text field: held back, not run.
+        self.stray_keys = StrayKeys(
+            {key for c in COMMANDS if c.id in MOVING for key in keys_for(c, self.keymap)}
+        )
+        self._stray_report: Timer | None = None
         #: The app is ending: input is no longer taken (see ``exit``).
         self.ending = False
-        #: Ends the process if the graceful end is late (started by ``run_async`` only: an
-        #: app under ``run_test`` lives in the test's process).
+        #: The app is the process (``papers``, not a test or a screenshot run inside
+        #: another program): its threads must not keep it alive, its end is bounded.
+        self.own_process = False
+        #: Ends the process if the graceful end is late (started by ``run_async`` in its own
+        #: process only).
         self.deadline = EndingDeadline(
             save=lambda: self.session.close(timeout=10.0), restore=self._restore_terminal
         )
@@ -143,7 +161,44 @@ class PapersApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if self.ending and isinstance(event, (events.InputEvent, events.Paste)):
             return  # (queued before the end began)
+        if isinstance(event, events.Key) and not event.is_forwarded and self._held_back(event):
+            return
         await super().on_event(event)
+
+    def _held_back(self, event: events.Key) -> bool:
+        """Whether a key is the rest of a word typed after leaving a text field, not a
+        command (``tui/stray_keys.py``); keys typed into a text field are noted."""
+        focused = self.focused
+        if is_text_field(focused):
+            if event.is_printable:
+                self.stray_keys.typed(event.time)
+            return False
+        if self.screen is not self.main_screen:
+            return False
+        if not self.stray_keys.hold(event.key, event.character, event.time):
+            return False
+        if self._stray_report is not None:
+            self._stray_report.stop()
+        self._stray_report = self.set_timer(self.stray_keys.gap, self._report_held_keys)
+        return True
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if is_text_field(event.widget):  # left by Esc, Enter, Tab, a click
+            self.stray_keys.typed(event.time)
+
+    def _report_held_keys(self) -> None:
+        self._stray_report = None
+        held = self.stray_keys.take_held()
+        if held:
+            what = "that key" if len(held) == 1 else "those keys"
+            self.notify(
+                f"Held back “{held}”: typed right after leaving a text field, so not taken"
+                f" as commands. Press {what} again to use them.",
+                title="Not a command",
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, but in a terminal ours: its output never hangs the app, and a
@@ -168,13 +223,15 @@ class PapersApp(App[None]):
         size: tuple[int, int] | None = None,
         auto_pilot: AutopilotCallbackType | None = None,
     ) -> None:
-        """Run the app with its thread workers on daemon threads (``tui/threads.py``): a
-        search, an index or an import still running never keeps the process alive; and
-        once it is ending, the process is gone within a second (``tui/ending.py``)."""
-        from tui.threads import DaemonThreads
+        """Run the app; in its own process (``own_process``) with its thread workers on
+        daemon threads (``tui/threads.py``: a search, an index or an import still running
+        never keeps the process alive), and gone within a second once it is ending
+        (``tui/ending.py``)."""
+        if self.own_process:
+            from tui.threads import DaemonThreads
 
-        asyncio.get_running_loop().set_default_executor(DaemonThreads())
-        self.deadline.start()
+            asyncio.get_running_loop().set_default_executor(DaemonThreads())
+            self.deadline.start()
         return await super().run_async(
             headless=headless,
             inline=inline,

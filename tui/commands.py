@@ -79,7 +79,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: ctrl+p, Search: NAME)", "Lists", palette=False),
     Command("search", "slash", "focus_search", "Search", "Search as you type (esc leaves, keeps the filter)", "Lists", footer=True, priority=True),
     Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True),
-    Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter", "Lists"),
+    Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter and type the next one", "Lists"),
     Command("save_search", "ctrl+s", "save_search", "Save search", "Save the search typed as a tab, by name (the CLI runs it too: papers search --saved NAME)", "Lists"),
     Command("delete_search", "ctrl+w", "delete_search", "Delete saved search", "Delete the saved search whose tab is shown, closing the tab", "Lists"),
     Command("suggested", "ctrl+o", "toggle_order", "Suggested order", "Sort the Inbox by likeness to your starred papers, or back to list order", "Lists"),
