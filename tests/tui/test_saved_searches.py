@@ -14,6 +14,7 @@ from tests.tui.helpers import make_app, messages, plist, ready, settled, tab_tex
 from tui.commands import PaperCommands
 from tui.screens.dialogs import NoteEditor, TextPrompt
 from tui.screens.main import MainScreen
+from tui.stray_keys import GAP_S
 from tui.widgets.tab_bar import TabBar
 
 SIZE = (120, 36)
@@ -79,6 +80,7 @@ async def test_a_search_saved_in_the_app_is_a_live_tab(seeded_home: Path) -> Non
         assert [screen.view.ids[i] for i in plist(app).rows] == found
         assert plist(app).border_title == "Diffusion · 1 / 5"
         # a decision that takes a paper out of the query's papers takes it out of the tab
+        await pilot.pause(GAP_S)  # (a key typed on at once after the name is held back)
         await pilot.press("s")
         assert [screen.view.ids[i] for i in plist(app).rows] == found[1:]
         assert " 6 Diffusion 4 " in tab_text(app) and "Starred 1" in tab_text(app)

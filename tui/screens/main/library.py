@@ -94,7 +94,9 @@ class LibraryPart(MainBase):
         # a file name from the tab: a saved search's name may hold anything, even "/"
         stem = re.sub(r"[^\w.-]+", "-", label.casefold()).strip("-.") if saved else self.view.tab
         name = f"papers-{stem or 'search'}"
-        screen = ExportScreen(choices, self.session.state, name, self.library.home)
+        screen = ExportScreen(
+            choices, self.session.state, name, self.library.home, keymap=self.keymap
+        )
         self.app.push_screen(screen)
 
     def action_import_list(self) -> None:
