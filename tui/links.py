@@ -91,8 +91,8 @@ def open_paper(app: App[object], paper: Paper | None, *, code: bool = False) -> 
             message = f"Opened {url} in the browser" + (
                 f" ({opening.detail})" if opening.detail else ""
             )
-        else:
-            message = f"Could not open {url}: {opening.detail}"
+        else:  # the link on a line of its own, to select and copy
+            message = f"Could not open the browser: {opening.detail}\n{url}"
         app.call_from_thread(
             app.notify,
             message,
