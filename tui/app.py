@@ -38,6 +38,8 @@ from tui.ui_state import save_ui_state
 #: How long quitting waits for the last sync with the [sync] folder (one takes ~0.1 s): a
 #: sync cut short is taken up again by the next one, as after a kill.
 QUIT_SYNC_SECONDS = 0.6
+#: How long the first run's welcome stays above the paper.
+WELCOME_SECONDS = 45.0
 
 
 def is_text_field(widget: Widget | None) -> bool:
@@ -255,14 +257,17 @@ class PapersApp(App[None]):
         for problem in self.config_problems:
             self.notify(problem, title="Config", severity="warning", timeout=10, markup=False)
         self.syncing.start()
-        if self.first_run:
-            self.notify(
-                "This is the bundled sample (38 ICLR 2025 papers). Import your own list with "
-                "`a` here, or `papers import FILE` in a shell.",
-                title="Welcome to papers",
-                timeout=12,
-                markup=False,
-            )
+        if self.first_run:  # in the pane, above the paper: a toast would cover its border
+            self.main_screen.call_after_refresh(self._welcome)
+
+    def _welcome(self) -> None:
+        pane = self.main_screen.detail
+        pane.set_welcome(
+            "Welcome to papers",
+            "This is the bundled sample (38 ICLR 2025 papers). Import your own list with "
+            "`a` here, or `papers import FILE` in a shell. r, x, s decide; ? shows every key.",
+        )
+        self.set_timer(WELCOME_SECONDS, lambda: pane.set_welcome("", ""))
 
     def palette_extras(self) -> list[tuple[str, str, Callable[[], object]]]:
         """The app's own palette entries, after the commands of the screen."""
