@@ -223,8 +223,10 @@ def _end_with_parent() -> None:
     (quit, killed, crashed), and nobody waits for the index any more."""
 
     def watch() -> None:
-        with contextlib.suppress(OSError, ValueError):
-            while sys.stdin.buffer.read(4096):
+        # os.read, not sys.stdin: a daemon thread holding the stream's lock would make the
+        # interpreter abort at exit
+        with contextlib.suppress(OSError):
+            while os.read(0, 4096):
                 pass
         os._exit(1)
 
