@@ -92,10 +92,18 @@ def test_sync_errors_are_one_line(env: dict[str, str], tmp_path: Path) -> None:
     assert done.stderr.count("\n") == 1 and "does not exist" in done.stderr
     done = papers(env, home, "sync", check=False)
     assert done.returncode == 2 and "[sync] folder" in done.stderr
+    # --status bare, no folder set: what the library knows by itself, not an error
+    status = papers(env, home, "sync", "--status").stdout.splitlines()
+    assert status[0].startswith("folder: none set") and "[sync] folder" in status[0]
+    assert status[1].startswith("this device: ") and status[2] == "synced before: never"
     folder = tmp_path / "synced"
     folder.mkdir()
     (home / "config.toml").write_text(f'[sync]\nfolder = "{folder}"\n')
     assert papers(env, home, "sync").stdout.startswith(f"synced with {folder}")
+    (home / "config.toml").unlink()
+    status = papers(env, home, "sync", "--status").stdout.splitlines()
+    assert status[2].startswith(f"synced before with {folder}, last 20"), status
+    assert "(its id" not in status[1]  # a device id since the first sync
 
 
 #: The environment git runs in: a config of its own, a fixed author (set by the test).
