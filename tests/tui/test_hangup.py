@@ -141,7 +141,7 @@ def test_quitting_does_not_wait_for_a_search_still_running(
     is painted; `q` meanwhile ends the process within a second (before: it stayed at 100%
     CPU until the search was done, minutes on a real list)."""
     from storage import Library
-    from storage.searches import SavedSearches
+    from storage.files.saved_searches import SavedSearches
 
     home = tmp_path / "home"
     shutil.copytree(_seeded_template, home)
