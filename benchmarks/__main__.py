@@ -13,7 +13,7 @@ import time
 
 PARTS = (
     "github_links", "derived_titles", "storage", "search", "similar", "interchange", "app", "cli",
-    "sync", "glass", "pdfs",
+    "sync", "fetch", "glass", "pdfs",
 )  # fmt: skip
 
 

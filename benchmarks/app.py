@@ -304,7 +304,9 @@ def pty_session(home: Path, papers: int, key_reps: int) -> PtySession:
         terminal.type(b"diffusion")
         answered = ("· search".encode(), "· best".encode())
         terminal.wait_for(answered, timeout=60, start=mark)
-        terminal.type(b"\x0c")  # ctrl+l: clear the search, back to the list
+        terminal.type(b"\x0c")  # ctrl+l: clear the search (the cursor stays in the box)
+        terminal.quiet(0.2, 5)
+        terminal.type(b"\x1b")  # back to the list
         terminal.quiet(0.2, 5)
         rss_ready = _pty.stable_rss(terminal)
         _, hwm_ready = terminal.memory()
@@ -628,6 +630,8 @@ class OursBench:
                     if mode == "paint":
                         found.append(list(self.plist.rows))
                 await self.measure(clearing, "ctrl+l", cleared, mode)
+                await self.pilot.press("escape")  # ctrl+l left the cursor in the box
+                await settle(self.pilot)
         index = screen.index
         assert index is not None
         state = self.app.session.state

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 import shutil
-from collections.abc import Iterator
+import socket
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,9 +19,36 @@ DATA = REPO.parent / "shared" / "data"
 REAL_LIST = DATA / "iclr2025.jsonl"
 
 
+def _local_only(connect: Callable[..., Any]) -> Callable[..., Any]:
+    """``socket.connect`` that refuses every address beyond this machine."""
+
+    def guarded(self: socket.socket, address: Any, *args: Any) -> Any:
+        host = address[0] if isinstance(address, tuple) else None
+        if host is not None and not ipaddress.ip_address(host).is_loopback:
+            raise AssertionError(f"a test connected beyond the machine: {address!r}")
+        return connect(self, address, *args)
+
+    return guarded
+
+
 @pytest.fixture(autouse=True)
 def isolated_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No test reads or writes the user's real library or config."""
+    """No test reads or writes the user's real library or config, nor reaches beyond the
+    machine: in this process no socket connects beyond loopback, and a child process that
+    tried would meet a proxy that is not there (only 127.0.0.1 and localhost bypass it)."""
+    monkeypatch.setattr(socket.socket, "connect", _local_only(socket.socket.connect))
+    monkeypatch.setattr(socket.socket, "connect_ex", _local_only(socket.socket.connect_ex))
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost,::1")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost,::1")
     monkeypatch.setenv("PAPERS_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

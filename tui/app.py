@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from collections.abc import Callable
@@ -9,24 +10,44 @@ from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
-from textual import work
-from textual.app import App
+from rich.console import RenderableType
+from textual import events, work
+from textual.app import App, AutopilotCallbackType
+from textual.driver import Driver
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input
 
 from storage.files.ui_state import save_ui_state
 from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
 from storage.text.sanitize import printable, printable_block
-from tui.commands import PaperCommands, bindings
+from tui.commands import COMMANDS, PaperCommands, bindings, keys_for
 from tui.config import load_config, pdf_folder
+from tui.ending import EndingDeadline
 from tui.memory import kept_for_good
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
 from tui.session import Outcome, TriageSession
+from tui.stray_keys import MOVING, StrayKeys
 from tui.syncing import AppSync
 from tui.web import in_browser, offer_download
+
+#: How long quitting waits for the last sync with the [sync] folder (one takes ~0.1 s): a
+#: sync cut short is taken up again by the next one, as after a kill.
+QUIT_SYNC_SECONDS = 0.6
+#: How long the first run's welcome stays above the paper.
+WELCOME_SECONDS = 45.0
+
+
+def is_text_field(widget: Widget | None) -> bool:
+    """Whether typing goes into ``widget`` (an input line, or a text area: by name, so that
+    the text area's module is not imported at start)."""
+    return isinstance(widget, Input) or any(c.__name__ == "TextArea" for c in type(widget).__mro__)
 
 
 def sample_files() -> list[Path]:
@@ -73,6 +94,21 @@ class PapersApp(App[None]):
             library, self.session, papers, version, self.keymap, pdf_folder(library.home, config)
         )
         self._quit_anyway = False
+        #: Keys typed on after leaving a text field: held back, not run.
+        self.stray_keys = StrayKeys(
+            {key for c in COMMANDS if c.id in MOVING for key in keys_for(c, self.keymap)}
+        )
+        self._stray_report: Timer | None = None
+        #: The app is ending: input is no longer taken (see ``exit``).
+        self.ending = False
+        #: The app is the process (``papers``, not a test or a screenshot run inside
+        #: another program): its threads must not keep it alive, its end is bounded.
+        self.own_process = False
+        #: Ends the process if the graceful end is late (started by ``run_async`` in its own
+        #: process only).
+        self.deadline = EndingDeadline(
+            save=lambda: self.session.close(timeout=10.0), restore=self._restore_terminal
+        )
 
     @property
     def papers(self) -> list[Paper]:
@@ -102,6 +138,116 @@ class PapersApp(App[None]):
             markup=markup,
         )
 
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """End the app (``q``, a signal, the terminal gone): from now on keys and clicks
+        still on their way change nothing, so the end does not wait behind them."""
+        self.begin_ending(return_code)
+        super().exit(result, return_code, message)
+
+    def begin_ending(self, code: int = 0) -> None:
+        """Take no more input: the app is ending, to exit with ``code`` (called by ``exit``,
+        and by a signal's handler at once, before the exit it asks for is reached). In a
+        real terminal the process is then gone within a second (``tui/ending.py``)."""
+        self.ending = True
+        self.deadline.begin(code)
+
+    def _restore_terminal(self) -> None:
+        """The deadline's last step: the terminal as it was, without waiting on it."""
+        restore = getattr(self._driver, "restore_now", None)
+        if restore is not None:
+            restore()
+
+    def check_message_enabled(self, message: Message) -> bool:
+        # Keys and clicks that arrive once the app is ending are not even queued.
+        if self.ending and isinstance(message, (events.InputEvent, events.Paste)):
+            return False
+        return super().check_message_enabled(message)
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.ending and isinstance(event, (events.InputEvent, events.Paste)):
+            return  # (queued before the end began)
+        if isinstance(event, events.Key) and not event.is_forwarded and self._held_back(event):
+            return
+        await super().on_event(event)
+
+    def _held_back(self, event: events.Key) -> bool:
+        """Whether a key is the rest of a word typed after leaving a text field, not a
+        command (``tui/stray_keys.py``); keys typed into a text field are noted."""
+        focused = self.focused
+        if is_text_field(focused):
+            if event.is_printable:
+                self.stray_keys.typed(event.time)
+            return False
+        if self.screen is not self.main_screen:
+            return False
+        if not self.stray_keys.hold(event.key, event.character, event.time):
+            return False
+        if self._stray_report is not None:
+            self._stray_report.stop()
+        self._stray_report = self.set_timer(self.stray_keys.gap, self._report_held_keys)
+        return True
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if is_text_field(event.widget):  # left by Esc, Enter, Tab, a click
+            self.stray_keys.typed(event.time)
+
+    def _report_held_keys(self) -> None:
+        self._stray_report = None
+        held = self.stray_keys.take_held()
+        if held:
+            what = "that key" if len(held) == 1 else "those keys"
+            self.notify(
+                f"Held back “{held}”: typed right after leaving a text field, so not taken"
+                f" as commands. Press {what} again to use them.",
+                title="Not a command",
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, but in a terminal ours: its output never hangs the app, and a
+        terminal that goes away ends it (``tui/terminal.py``). A driver named in
+        ``TEXTUAL_DRIVER`` (the web mode's) is left as it is."""
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:
+            from tui.terminal import TerminalDriver
+
+            return TerminalDriver
+        return driver
+
+    async def run_async(
+        self,
+        *,
+        headless: bool = False,
+        inline: bool = False,
+        inline_no_clear: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+        auto_pilot: AutopilotCallbackType | None = None,
+    ) -> None:
+        """Run the app; in its own process (``own_process``) with its thread workers on
+        daemon threads (``tui/threads.py``: a search, an index or an import still running
+        never keeps the process alive), and gone within a second once it is ending
+        (``tui/ending.py``)."""
+        if self.own_process:
+            from tui.threads import DaemonThreads
+
+            asyncio.get_running_loop().set_default_executor(DaemonThreads())
+            self.deadline.start()
+        return await super().run_async(
+            headless=headless,
+            inline=inline,
+            inline_no_clear=inline_no_clear,
+            mouse=mouse,
+            size=size,
+            auto_pilot=auto_pilot,
+        )
+
     def get_default_screen(self) -> MainScreen:
         """The main screen is the first on the stack: no blank default screen painted first."""
         return self.main_screen
@@ -116,14 +262,17 @@ class PapersApp(App[None]):
         for problem in self.config_problems:
             self.notify(problem, title="Config", severity="warning", timeout=10, markup=False)
         self.syncing.start()
-        if self.first_run:
-            self.notify(
-                "This is the bundled sample (38 ICLR 2025 papers). Import your own list with "
-                "`a` here, or `papers import FILE` in a shell.",
-                title="Welcome to papers",
-                timeout=12,
-                markup=False,
-            )
+        if self.first_run:  # in the pane, above the paper: a toast would cover its border
+            self.main_screen.call_after_refresh(self._welcome)
+
+    def _welcome(self) -> None:
+        pane = self.main_screen.detail
+        pane.set_welcome(
+            "Welcome to papers",
+            "This is the bundled sample (38 ICLR 2025 papers). Import your own list with "
+            "`a` here, or `papers import FILE` in a shell. r, x, s decide; ? shows every key.",
+        )
+        self.set_timer(WELCOME_SECONDS, lambda: pane.set_welcome("", ""))
 
     def palette_extras(self) -> list[tuple[str, str, Callable[[], object]]]:
         """The app's own palette entries, after the commands of the screen."""
@@ -162,7 +311,7 @@ class PapersApp(App[None]):
         """Quit once every decision is on disk (the screen stays live while it waits)."""
         if self._quit_anyway or self.session.flush(timeout=0.5):
             self.session.close(timeout=1.0)
-            self.syncing.close()
+            self.syncing.close(QUIT_SYNC_SECONDS)
             self.exit()
             return
         self.notify("Saving the last decisions…", timeout=5, markup=False)
@@ -171,7 +320,7 @@ class PapersApp(App[None]):
     @work(thread=True, exclusive=True, group="quit", exit_on_error=False, description="quit")
     def _quit_when_saved(self) -> None:
         if self.session.flush(timeout=10.0):
-            self.syncing.close()
+            self.syncing.close(QUIT_SYNC_SECONDS)
             self.call_from_thread(self.exit)
             return
         self._quit_anyway = True

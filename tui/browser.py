@@ -2,10 +2,13 @@
 
 ``webbrowser.open`` runs the opener (``$BROWSER``, ``xdg-open``, ``gio``…) with the app's
 terminal as its output: what it prints (``gio: … Operation not supported``) lands on the
-screen and stays there, and whether it worked is not known. So Python's ``webbrowser`` runs
-in a child process instead: its output goes to a file, read back to say why opening failed;
-it runs in a session of its own without ``TERM``, so that no text-mode browser tries to take
-over the app's terminal; and its exit code says whether a browser took the page.
+screen and stays there, and whether it worked is not known (``xdg-open``, ``gio open`` are
+started in the background and taken for a success at once: `o` said "Opened" when
+``xdg-open`` then failed with no browser). So Python's ``webbrowser`` runs in a child process
+instead, waiting for such openers' exit code: its output goes to a file, read back to say
+why opening failed; it runs in a session of its own without ``TERM``, so that no text-mode
+browser tries to take over the app's terminal; and its exit code says whether a browser
+took the page. ``open_in_browser`` is the one way out to a browser.
 """
 
 from __future__ import annotations
@@ -21,7 +24,38 @@ from storage.text.sanitize import printable
 #: How long a browser gets to say it opened the page; one still running then has it in front.
 WAIT_SECONDS = 5.0
 
-_OPEN = "import sys, webbrowser; sys.exit(0 if webbrowser.open(sys.argv[1], new=2) else 3)"
+#: What the child runs: Python's ``webbrowser``, except that an opener it would start in the
+#: background and take for a success while it still runs (``xdg-open``, ``gio open``…: a
+#: ``BackgroundBrowser``) is waited for, so that its exit code says whether a page opened;
+#: the next opener is tried when one fails, as ``webbrowser.open`` does.
+_OPEN = """
+import subprocess, sys, webbrowser
+url = sys.argv[1]
+webbrowser.register_standard_browsers()
+failed = []
+for name in list(getattr(webbrowser, "_tryorder", None) or [None]):
+    try:
+        browser = webbrowser.get(name)
+    except webbrowser.Error:
+        continue
+    if isinstance(browser, webbrowser.BackgroundBrowser):
+        command = [browser.name] + [a.replace("%s", url) for a in browser.args]
+        try:
+            done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True)
+        except OSError as exc:
+            failed.append(f"{browser.name}: {exc.strerror or exc}")
+            continue
+        if done.returncode == 0:
+            sys.exit(0)
+        said = (done.stdout + done.stderr).decode(errors="replace").strip()
+        failed.append(said or f"{browser.name} exited with code {done.returncode}")
+    elif browser.open(url, new=2):
+        sys.exit(0)
+if failed:
+    print(failed[-1], file=sys.stderr)
+    sys.exit(4)
+sys.exit(3)
+"""
 _NOTHING_OPENED = 3
 
 

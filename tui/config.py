@@ -23,6 +23,12 @@ new = "top"                # a paper starred joins the reading queue at its head
 [pdf]
 folder = "~/Papers"        # where PDFs are downloaded (default: HOME/pdfs)
 ```
+
+```toml
+[venues]                   # short names for `papers fetch` and the import dialog
+aaai-ws = "ICML.cc/2025/Workshop/FMSD"      # an OpenReview venue id
+cvpr25 = "paperlists:cvpr2025"              # or any source: paperlists:…, arxiv:…
+```
 """
 
 from __future__ import annotations
@@ -32,8 +38,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui.commands import BY_ID, COMMANDS, SCOPES, keys_for
-from tui.keys import clashes, normalise_key
+# The command table (and with it Textual) loads when keys are read: `papers fetch` reads
+# only [venues] (``load_venues``) and starts without it.
 
 
 @dataclass(slots=True)
@@ -50,10 +56,29 @@ class Config:
     queue_top: bool = False
     #: ``[pdf] folder``: where PDFs are downloaded (None: HOME/pdfs).
     pdf_folder: Path | None = None
+    #: ``[venues]``: short names the user adds for fetching (name → source or venue id).
+    venues: dict[str, str] = field(default_factory=dict)
+
+
+def load_venues(paths: Sequence[Path]) -> Config:
+    """Only the ``[venues]`` tables of the config files (the command line's fetch)."""
+    config = Config()
+    for path in paths:
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            config.problems.append(f"{path}: [venues] ignored, the file does not parse ({exc})")
+            continue
+        _read_venues(data.get("venues", {}), path, config)
+    return config
 
 
 def load_config(paths: Sequence[Path]) -> Config:
     """Read the config files in order; later files override earlier ones."""
+    from tui.keys import normalise_key
+
     config = Config()
     set_in: dict[str, Path] = {}  # command id → the file that set its keys
     for path in paths:
@@ -65,6 +90,7 @@ def load_config(paths: Sequence[Path]) -> Config:
             config.problems.append(f"{path}: ignored, it does not parse ({exc})")
             continue
         _read_sync(data.get("sync", {}), path, config)
+        _read_venues(data.get("venues", {}), path, config)
         _read_queue(data.get("queue", {}), path, config)
         _read_pdf(data.get("pdf", {}), path, config)
         keys = data.get("keys", {})
@@ -141,8 +167,24 @@ def pdf_folder(home: Path, config: Config) -> Path:
     return config.pdf_folder if config.pdf_folder is not None else home / PDF_DIR
 
 
+def _read_venues(table: object, path: Path, config: Config) -> None:
+    """The ``[venues]`` table: short name = "VENUE_ID" or "source:argument"."""
+    if not isinstance(table, dict):
+        config.problems.append(f'{path}: [venues] must be a table (name = "VENUE_ID")')
+        return
+    for name, value in table.items():
+        text = value.strip() if isinstance(value, str) else ""
+        if not text or len(text) > 500 or not name.strip() or any(c.isspace() for c in name):
+            config.problems.append(f"{path}: [venues] {name} = {value!r}: ignored")
+        else:
+            config.venues[name.strip().casefold()] = text
+
+
 def _key_problem(command_id: str, value: object) -> str:
     """What is wrong with the setting ``command_id = value`` ("" when nothing)."""
+    from tui.commands import BY_ID
+    from tui.keys import normalise_key
+
     if command_id not in BY_ID:
         return f"{command_id}: no such command (the help screen lists their ids)"
     default = f"it keeps its default keys ({BY_ID[command_id].keys})"
@@ -165,6 +207,8 @@ def _drop_clashes(keymap: dict[str, str], set_in: dict[str, Path]) -> list[str]:
     Keys shared by different screens are fine (``s`` stars on the main screen and in the bulk
     dialog); the app's own keys (``ctrl+q``) count on every screen. Returns the warnings.
     """
+    from tui.commands import BY_ID
+
     problems: list[str] = []
     while True:
         clash = _first_clash(keymap)
@@ -186,6 +230,9 @@ def _drop_clashes(keymap: dict[str, str], set_in: dict[str, Path]) -> list[str]:
 def _first_clash(keymap: dict[str, str]) -> tuple[str, str, list[str]] | None:
     """The first key two commands of one screen share, one of them remapped: (key, screen,
     commands)."""
+    from tui.commands import COMMANDS, SCOPES, keys_for
+    from tui.keys import clashes, normalise_key
+
     for scope in SCOPES:
         together = [c for c in COMMANDS if c.scope in (scope, "app")]
         keys = {c.id: [normalise_key(k) or k for k in keys_for(c, keymap)] for c in together}

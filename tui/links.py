@@ -106,8 +106,8 @@ def open_link(app: App[object], url: str) -> None:
             message = f"Opened {url} in the browser" + (
                 f" ({opening.detail})" if opening.detail else ""
             )
-        else:
-            message = f"Could not open {url}: {opening.detail}"
+        else:  # the link on a line of its own, to select and copy
+            message = f"Could not open the browser: {opening.detail}\n{url}"
         app.call_from_thread(
             app.notify,
             message,

@@ -65,7 +65,9 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
         first = changes[0][0]
         what = count(len(changes), "paper") if len(changes) > 1 else title_of(first)
         return Report(f"{verb}: {what} → {changes[0][2].value}", redraw=True, keep=first)
-    if kind == "reload":
+    if kind == "reload" or outcome.triage is not None:
+        # a reload, or a write that met another process's changes (and kept them): the
+        # state now holds them, and the screen must show them too
         return Report("Updated with decisions made elsewhere.", redraw=True)
     return Report()
 

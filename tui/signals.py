@@ -49,7 +49,8 @@ class SignalEnding:
 
     def on_signal(self, number: int, _frame: FrameType | None) -> None:
         """The handler of every ending signal (runs on the main thread, between bytecodes)."""
-        self.code = 128 + number
+        if self.code is None:  # the first signal says why the app ended
+            self.code = 128 + number
         if self.saving:
             return
         try:  # the app's event loop runs on this thread: is it running now?
@@ -58,6 +59,9 @@ class SignalEnding:
             raise SystemExit(self.code) from None
         app = self.app
         if app is not None:
+            begin_ending = getattr(app, "begin_ending", None)
+            if begin_ending is not None:  # no more input from now on: the exit asked for
+                begin_ending(self.code)  # below must not wait behind keys still arriving
             loop.call_soon_threadsafe(app.exit, None, self.code)
 
 

@@ -19,9 +19,11 @@ lazily (``storage.cache.loaded_papers.PaperSequence``) so that a search reads on
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -174,7 +176,8 @@ def build_elsewhere(
     The build's temporary memory (~0.5 GB at 100,000 papers) is then the child's, given back
     to the system when it ends, not held by a long-lived app; and the child's work does not
     contend with the app's thread for the interpreter. ``cancelled`` is asked every tenth of a
-    second: True stops the child.
+    second: True stops the child. The child also ends when this process does, however it
+    ends (its standard input, a pipe from here, then closes: see ``_end_with_parent``).
     """
     package_root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH")
@@ -183,21 +186,40 @@ def build_elsewhere(
     try:
         child = subprocess.Popen(
             command,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,  # never written: its end tells the child this one ended
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=env,
         )
     except OSError:
         return False
-    while True:
-        try:
-            return child.wait(timeout=0.1) == 0
-        except subprocess.TimeoutExpired:
-            if cancelled():
-                child.kill()
-                child.wait()
-                return False
+    try:
+        while True:
+            try:
+                return child.wait(timeout=0.1) == 0
+            except subprocess.TimeoutExpired:
+                if cancelled():
+                    child.kill()
+                    child.wait()
+                    return False
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+
+
+def _end_with_parent() -> None:
+    """End this process when its standard input ends: the process that started it ended
+    (quit, killed, crashed), and nobody waits for the index any more."""
+
+    def watch() -> None:
+        # os.read, not sys.stdin: a daemon thread holding the stream's lock would make the
+        # interpreter abort at exit
+        with contextlib.suppress(OSError):
+            while os.read(0, 4096):
+                pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end with parent", daemon=True).start()
 
 
 def _build_and_save(argv: Sequence[str]) -> int:
@@ -206,6 +228,7 @@ def _build_and_save(argv: Sequence[str]) -> int:
     from storage.library import Library
 
     home, *version = argv
+    _end_with_parent()
     sig = FileSignature(*map(int, version))
     loaded = Library(home).loaded_papers()
     if loaded.sig != sig:

@@ -87,9 +87,15 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ),
     ExtraField("doi", "DOI", ("doi",), str),
     ExtraField("tldr", "TL;DR", ("tldr", "tl;dr", "tl_dr"), str),
-    # The paper's PDF, as a list gives it (OpenReview's content.pdf: often a path on its site);
-    # storage.pdfs.links.pdf_url reads it against the paper's page
+    # what a fetch brings (storage/fetch): the reviews' scores one by one, their mean
+    # confidence, the PDF's full URL, arXiv's id and first date, Paper Copilot's extras
+    ExtraField("ratings", "Ratings", ("ratings",), str),
+    ExtraField("confidence", "Confidence", ("confidence", "confidences", "avg_confidence"), float),
     ExtraField("pdf", "PDF", ("pdf", "pdf_url", "pdfurl", "pdf_link"), str),
+    ExtraField("arxiv", "arXiv", ("arxiv", "arxiv_id", "eprint"), str),
+    ExtraField("published", "Published", ("published", "publication_date"), str),
+    ExtraField("affiliations", "Affiliations", ("affiliations", "aff"), str),
+    ExtraField("project", "Project page", ("project", "project_page", "project_url"), str),
 )
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NUMBER: Final = re.compile(r"[-+]?\d+(?:\.\d+)?")

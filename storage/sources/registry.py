@@ -16,6 +16,7 @@ from pathlib import Path
 
 from storage.errors import SourceError
 from storage.models import RecordError
+from storage.sources.arxiv_atom import ARXIV_ATOM
 from storage.sources.arxiv_email import ARXIV_EMAIL
 from storage.sources.bibtex import BIBTEX
 from storage.sources.csl_json import CSL_JSON
@@ -40,12 +41,14 @@ from storage.sources.ris import RIS
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
-    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_EMAIL, PLAIN_TEXT,
+    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL,
+    PLAIN_TEXT,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
-    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, ARXIV_EMAIL, LIBRARY,
+    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, ARXIV_ATOM, ARXIV_EMAIL,
+    LIBRARY,
 )  # fmt: skip
 
 #: The suffixes of the files a folder import picks up.

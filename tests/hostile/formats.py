@@ -140,6 +140,39 @@ def _arxiv_email(papers: Papers) -> str:
     return "".join(entries) + rule + "\n"
 
 
+#: What XML 1.0 cannot hold even escaped: C0 controls but tab, LF, CR; U+FFFE/U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml(text: str) -> str:
+    from xml.sax.saxutils import escape
+
+    return escape(_NOT_XML.sub("", text))
+
+
+def _arxiv_atom(papers: Papers) -> str:
+    """An arXiv API answer (XML keeps what it can: control characters it cannot hold go)."""
+    entries = []
+    for i, p in enumerate(papers):
+        number = f"2501.{i + 1:05d}"
+        names = p["authors"].split(";")
+        people = "".join(f"<author><name>{_xml(a)}</name></author>" for a in names)
+        cats = "".join(
+            f'<category term="{_xml(k).replace(chr(34), "&quot;")}"/>'
+            for k in p["keywords"].split(",")
+        )
+        entries.append(
+            f"<entry><id>http://arxiv.org/abs/{number}v1</id>"
+            f"<title>{_xml(p['title'])}</title><summary>{_xml(p['abstract'])}</summary>"
+            f"{people}<arxiv:comment>{_xml(p['github'])}</arxiv:comment>{cats}"
+            "<published>2025-01-06T00:00:00Z</published></entry>"
+        )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
+        'xmlns:arxiv="http://arxiv.org/schemas/atom">' + "".join(entries) + "</feed>"
+    )
+
+
 def _library(papers: Papers) -> str:
     """The ``papers.json`` of a library that imported the papers (none when it refused them)."""
     from storage import Library
@@ -167,6 +200,9 @@ FORMATS: dict[str, Format] = {
     "CSL-JSON": Format("{stem}.csl-json", (*FIELDS[:5], "keywords"), _csl_json),
     "arXiv listing email": Format(
         "{stem}.eml", ("title", "abstract", "authors", "github", "keywords"), _arxiv_email
+    ),
+    "arXiv API Atom feed": Format(
+        "{stem}.atom", ("title", "abstract", "authors", "github", "keywords"), _arxiv_atom
     ),
     "papers-tui library": Format("papers.json", FIELDS, _library, examples=15),
 }

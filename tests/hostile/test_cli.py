@@ -13,7 +13,7 @@ import contextlib
 import io
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +127,22 @@ COMMANDS: dict[str, list[Case]] = {
         lambda c: ["--pause", CLEAR],
         lambda c: ["--status", "starred", c.ids[0]],
     ],
+    # Fetches talk to the local stand-in (``context``), whose papers carry hostile text.
+    "fetch": [
+        lambda c: ["iclr2025"],
+        lambda c: ["iclr2025", "--all", "--reviews"],
+        lambda c: ["paperlists:iclr2025", "--all"],
+        lambda c: [OSC52],
+        lambda c: [f"openreview:ICLR.cc/{CLEAR}/Conference"],
+        lambda c: [f"openreview:ICLR.cc/2031/{OSC52.strip(chr(27))}"],
+        lambda c: [f"arxiv:ti:{OSC52}"],
+        lambda c: ["iclr2025", "--list", f"Named {CLEAR}"],
+    ],
+    "enrich": [
+        lambda c: [],
+        lambda c: ["--from", "iclr2025", "--all"],
+        lambda c: ["--from", OSC52],
+    ],
     # (a server that starts would not return: its own tests are in tests/web)
     "serve": [lambda c: ["--port", CLEAR], lambda c: ["--port", "8000", "--port", OSC52]],
 }
@@ -152,9 +168,25 @@ def test_every_command_is_walked() -> None:
 
 
 @pytest.fixture
-def context(hostile_home: Path, tmp_path: Path) -> Context:
+def context(
+    hostile_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Context]:
+    from tests.fetch import shapes
+    from tests.fetch.services import Services, environment, serving
+
     ids = [p.id for p in Library(hostile_home).papers()]
-    return Context(hostile_home, ids, tmp_path)
+    found = Services()
+    made = shapes.made_up(len(HOSTILE), fate="") + shapes.made_up(2, seed=2)
+    for paper, text in zip(made, HOSTILE.values(), strict=False):
+        paper.title = f"Fetched {text} title"
+        paper.authors = [f"Author {text}"]
+        paper.ratings, paper.confidences = [f"6: {text}", 8], [text, 3]
+    found.v2["ICLR.cc/2025/Conference"] = shapes.v2_venue(made, "ICLR.cc/2025/Conference")
+    found.paperlists["iclr2025"] = [shapes.paperlists_record(m, "iclr", 2025) for m in made]
+    with serving(found) as base:
+        for key, value in environment(base).items():
+            monkeypatch.setenv(key, value)
+        yield Context(hostile_home, ids, tmp_path)
 
 
 @pytest.mark.parametrize(("command", "number"), CASES, ids=[f"{c}-{i}" for c, i in CASES])

@@ -23,6 +23,7 @@ from tests.tui.helpers import (
 from tui.app import PapersApp
 from tui.paths import typed_path
 from tui.screens.help import HelpScreen
+from tui.stray_keys import GAP_S
 from tui.widgets.paper_pane import PaperPane
 from tui.widgets.styles import component_style
 
@@ -35,8 +36,8 @@ async def test_first_run_imports_the_sample_and_says_how_to_import(home: Path) -
         await ready(pilot)
         assert len(plist(app).rows) == 38
         assert "Inbox 38" in tab_text(app) and "0 / 38 triaged" in tab_text(app)
-        messages = [n.message for n in app._notifications]
-        assert any("papers import FILE" in m for m in messages)
+        pane = app.main_screen.detail  # the welcome, inside the pane (a toast hid its border)
+        await wait_for(pilot, lambda: "papers import FILE" in pane.text.plain)
         assert app.focused is plist(app)
 
 
@@ -237,6 +238,7 @@ async def test_note_and_tags(seeded_home: Path) -> None:
         await ready(pilot)
         first = app.papers[0].id
         await pilot.press("n", *"try it", "ctrl+s")
+        await pilot.pause(GAP_S)  # (a key typed on at once would be held back)
         await pilot.press("t", *"diffusion todo", "enter")
         await settled(pilot)
     snap = Library(seeded_home).triage()
@@ -398,8 +400,12 @@ async def test_typing_fast_after_slash_goes_to_the_search_box(seeded_home: Path)
         await wait_for(pilot, lambda: screen.view.query == "graph neural")
         assert app.session.state.statuses == {}
         assert isinstance(app.focused, Input)
-        for char in "\x1bss":  # Esc, then two stars, in one burst
+        for char in "\x1bss":  # Esc, then two stars, in one burst: the rest of a word, held
             burst(app, "escape" if char == "\x1b" else char, char)
+        await pilot.pause(GAP_S + 0.1)
+        assert app.session.state.statuses == {}
+        for char in "ss":  # once the typing has stopped: two stars
+            burst(app, char, char)
         await wait_for(pilot, lambda: len(app.session.state.statuses) == 2)
         assert screen.view.query == "graph neural"
 

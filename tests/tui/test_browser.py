@@ -65,6 +65,61 @@ def test_no_browser_at_all(monkeypatch: pytest.MonkeyPatch, no_desktop: None) ->
     assert not opening.opened and "no browser found" in opening.detail
 
 
+def fake_opener(folder: Path, code: int, said: str = "") -> Path:
+    """An ``xdg-open`` alone on PATH (in a temporary folder): notes the URL, says ``said``
+    and exits ``code`` (3: xdg-open's "no browser found")."""
+    folder.mkdir(exist_ok=True)
+    script = folder / "xdg-open"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'echo "$1" >> "{folder / "opened.txt"}"\n'
+        + (f'echo "{said}" >&2\n' if said else "")
+        + f"exit {code}\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return folder
+
+
+@pytest.mark.parametrize("said", ["", "xdg-open: no method available for opening it"])
+def test_an_opener_that_fails_after_starting_is_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_desktop: None, said: str
+) -> None:
+    """xdg-open is started by webbrowser in the background and taken for a success at once;
+    here its exit code decides."""
+    folder = fake_opener(tmp_path / "bin", 3, said)
+    monkeypatch.setenv("PATH", str(folder))
+    monkeypatch.setenv("DISPLAY", ":99")  # a desktop, as far as webbrowser can tell
+    opening = open_in_browser(URL)
+    assert not opening.opened
+    assert opening.detail == (said or "xdg-open exited with code 3")
+    assert (folder / "opened.txt").read_text() == URL + "\n"
+
+
+def test_an_opener_that_succeeds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_desktop: None
+) -> None:
+    folder = fake_opener(tmp_path / "bin", 0)
+    monkeypatch.setenv("PATH", str(folder))
+    monkeypatch.setenv("DISPLAY", ":99")
+    assert open_in_browser(URL).opened
+
+
+async def test_the_app_says_an_opener_failed_and_shows_the_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_desktop: None
+) -> None:
+    folder = fake_opener(tmp_path / "bin", 3)
+    monkeypatch.setenv("PATH", str(folder))
+    monkeypatch.setenv("DISPLAY", ":99")
+    app = make_app(linked_home(tmp_path))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: any(n.title == "Browser" for n in app._notifications))
+        [note] = [n for n in app._notifications if n.title == "Browser"]
+        assert note.severity == "error"
+        assert note.message == f"Could not open the browser: xdg-open exited with code 3\n{URL}"
+
+
 def linked_home(tmp_path: Path) -> Path:
     source = tmp_path / "linked.jsonl"
     record = {
@@ -93,7 +148,9 @@ async def test_the_app_says_whether_the_page_opened(
         url = URL if key == "o" else "https://github.com/owner/repo"
         if code:
             assert note.severity == "error"
-            assert note.message == f"Could not open {url}: gio: {url}: Operation not supported"
+            assert note.message == (
+                f"Could not open the browser: gio: {url}: Operation not supported\n{url}"
+            )
         else:
             assert note.severity == "information" and note.message.startswith(f"Opened {url}")
         assert not any(n.message.startswith("Opening") for n in app._notifications)

@@ -150,7 +150,7 @@ async def test_export_writes_the_format_chosen(seeded_home: Path, tmp_path: Path
         await pilot.press("e")
         screen = app.screen
         assert isinstance(screen, ExportScreen)
-        await pilot.click(list(screen.query("#export-format RadioButton"))[2])  # JSON
+        await pilot.press("j")  # JSON
         field = screen.query_one("#export-path", Input)
         assert field.value.endswith("papers-inbox.json")
         field.value = str(tmp_path / "out.json")

@@ -106,6 +106,9 @@ def test_what_the_writer_reports_is_said(papers: list[Paper]) -> None:
     said = report(failed, [], str)
     assert said.severity == "error" and "Not saved: disk full" in said.message and said.redraw
     assert report(Outcome(Operation(4, "status")), [], str).message == ""
+    # a decision whose write met another process's decisions: the screen must show them
+    met = Outcome(Operation(5, "status"), triage=TriageState({pid: Status.READ}))
+    assert report(met, [], str).redraw
 
 
 # -- saved searches as tabs -----------------------------------------------------------------

@@ -247,7 +247,7 @@ def test_previous_schema_opens_and_migrates(library: Library) -> None:
     assert sum(d.total for d in lib.days()) == 2  # progress kept: days rebuilt from the log
     assert lib.undo() == [(b, Status.READ, Status.INBOX)]
     stored = json.loads(lib.triage_path.read_text())
-    assert stored["meta"]["1"]["schema"] == 3  # the current schema (3: ids of storage.identity)
+    assert stored["meta"]["1"]["schema"] == 3  # the current schema (3: ids of importing.identity)
     assert Library(library.home).statuses() == {a: Status.STARRED}
 
 

@@ -18,6 +18,8 @@ from storage.export import (
     statuses_for,
 )
 from storage.export.destination import write_export
+from storage.locations import library_home
+from storage.models import ImportReport
 from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
@@ -32,7 +34,10 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         "files", nargs="+", metavar="FILE", help=f"list files or folders ({readable_formats()})"
     )
     p.add_argument(
-        "--catalog", metavar="FILE", help="fill titles, authors, links from this catalog"
+        "--catalog",
+        metavar="FILE|SOURCE",
+        help="fill titles, authors, links from this catalog: a file, or a source to fetch "
+        "(iclr2025, openreview:VENUE_ID, paperlists:iclr2025, arxiv:QUERY)",
     )
     p.add_argument(
         "--list",
@@ -85,8 +90,11 @@ def add_export(sub: Subparsers, common: Parser) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from tui.cli.fetch import catalog_source, import_with_fetched_catalog
     from tui.memory import collector_paused
 
+    if catalog_source(args.catalog, library_home(getattr(args, "home", None))):
+        return import_with_fetched_catalog(args)
     library = open_library(args)
     with collector_paused():  # a tenth of a large import (see tui.memory)
         report = library.import_files(
@@ -96,6 +104,12 @@ def cmd_import(args: argparse.Namespace) -> int:
             limits=ReadLimits(max_bytes=args.max_size, special_files=args.any_file),
             take_theirs=args.take_theirs,
         )
+    print_import_report(report)
+    return 0
+
+
+def print_import_report(report: ImportReport) -> None:
+    """The report of an import (or a fetch): counts, merges, records not imported."""
     lists = ", ".join(report.lists)
     say(f"Imported {lists}: {report.summary()}")
     for what, merges in (("merged", report.merged), ("kept apart", report.apart)):
@@ -106,7 +120,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         complain(f"  not imported: {error}")
     if len(report.errors) > 5:
         complain(f"  … and {count(len(report.errors) - 5, 'more record error')}")
-    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

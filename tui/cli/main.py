@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from storage import LibraryError
-from tui.cli import deciding, library_io, pdfs, queue, reading, removing, serve, sync
+from tui.cli import deciding, fetch, library_io, pdfs, queue, reading, removing, serve, sync
 from tui.cli.common import PROG, Parser, UsageError, open_library
 from tui.cli.output import complain
 
@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     library_io.add_import(sub, common)
+    fetch.add_fetch(sub, common)
+    fetch.add_enrich(sub, common)
     reading.add_list(sub, common)
     reading.add_search(sub, common)
     deciding.add_mark(sub, common)
@@ -73,6 +75,7 @@ def open_app(args: argparse.Namespace) -> int:
     with ending_by_signals() as ending:
         with kept_for_good():
             app = PapersApp(open_library(args))
+        app.own_process = True  # its end is the process's (tui/ending.py)
         ending.watch(app)
         try:
             app.run()

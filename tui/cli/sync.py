@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import overload
 
 from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library
 from tui.cli.output import columns, complain, say
@@ -47,6 +48,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from storage.sync.status import sync_status
 
     library = open_library(args)
+    if args.status and not args.folder and _configured_folder(library.home, required=False) is None:
+        say(*_status_without_folder(library.home))
+        return 0
     folder = Path(args.folder) if args.folder else _configured_folder(library.home)
     if args.status:
         status = sync_status(library, folder)
@@ -61,11 +65,47 @@ def cmd_sync(args: argparse.Namespace) -> int:
     return 1 if report.waiting else 0
 
 
-def _configured_folder(home: Path) -> Path:
+@overload
+def _configured_folder(home: Path) -> Path: ...
+@overload
+def _configured_folder(home: Path, *, required: bool) -> Path | None: ...
+def _configured_folder(home: Path, *, required: bool = True) -> Path | None:
     from storage.locations import config_paths
     from tui.config import load_config
 
     config = load_config(config_paths(home))
-    if config.sync_folder is None:
+    if config.sync_folder is None and required:
         raise UsageError('give the synced folder DIR, or set [sync] folder = "…" in config.toml')
     return config.sync_folder
+
+
+def _status_without_folder(home: Path) -> list[str]:
+    """``--status`` with no folder given or set: what this library knows by itself (this
+    device, the folders it synced with before and when), and how to name one."""
+    import orjson
+
+    from storage.sync.device import SYNC_DIR, device_path, load_device
+    from storage.sync.status import when
+
+    known = device_path(home).exists()
+    device, _moved = load_device(home, save=False)
+    lines = [
+        'folder: none set (give one: papers sync DIR, or [sync] folder = "…" in config.toml)',
+        f"this device: {device.name} "
+        + (f"({device.short})" if known else "(its id is made at its first sync)"),
+    ]
+    synced: list[tuple[int, str]] = []
+    for path in sorted((home / SYNC_DIR).glob("folder-*.json")):
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("folder"), str):
+            at = data.get("synced_at")
+            moment = at if isinstance(at, int) and not isinstance(at, bool) else 0
+            synced.append((moment, data["folder"]))
+    if not synced:
+        lines.append("synced before: never")
+    for moment, folder in sorted(synced, reverse=True):
+        lines.append(f"synced before with {folder}, last {when(moment)} (--status DIR: its state)")
+    return lines

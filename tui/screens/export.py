@@ -3,14 +3,15 @@ before replacing one) or to the clipboard."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
@@ -21,7 +22,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
 from tui import links
-from tui.commands import bindings
+from tui.commands import COMMANDS, bindings, key_label, keys_for
 from tui.paths import typed_path
 from tui.text import printable
 from tui.web import download_name, in_browser, offer_download
@@ -37,13 +38,103 @@ class Choice:
     papers: Sequence[Paper]
 
 
+def format_keys(keymap: Mapping[str, str]) -> dict[str, str]:
+    """The key that chooses each export format in the dialog (by exporter name), from the
+    command table and the user's remapping."""
+    found: dict[str, str] = {}
+    for command in COMMANDS:
+        if command.scope == "export" and command.action.startswith("choose_format("):
+            name = command.action.split("'")[1]
+            keys = keys_for(command, keymap)
+            if keys:
+                found[name] = key_label(keys[0])
+    return found
+
+
+class FormatChoice(Static, can_focus=True):
+    """The export formats on as few lines as the width allows, never cut: each with its key,
+    the chosen one marked (●) and highlighted; a click chooses one."""
+
+    DEFAULT_CSS = """
+    FormatChoice {
+        height: auto;
+        padding: 0 1;
+        background: $boost;
+    }
+    FormatChoice:focus {
+        background-tint: $foreground 8%;
+    }
+    """
+
+    class Chosen(Message):
+        """A format was chosen (by key, arrow or click)."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    def __init__(self, keys: Mapping[str, str], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.keys = dict(keys)
+        self.index = 0
+        #: Where each format is drawn: (line, first column, end column, index).
+        self._spans: list[tuple[int, int, int, int]] = []
+
+    def _item(self, i: int) -> Text:
+        exporter = EXPORTERS[i]
+        chosen = i == self.index
+        item = Text("● " if chosen else "○ ", style="bold" if chosen else "dim")
+        key = self.keys.get(exporter.name)
+        if key:
+            item.append(key, style="bold underline")
+            item.append(" ")
+        item.append(exporter.label, style="bold reverse" if chosen else "")
+        return item
+
+    def render(self) -> Text:
+        width = max(1, self.content_region.width or self.size.width or 80)
+        text = Text()
+        self._spans = []
+        line, column = 0, 0
+        for i in range(len(EXPORTERS)):
+            item = self._item(i)
+            gap = 3 if column else 0
+            if column and column + gap + item.cell_len > width:
+                text.append("\n")
+                line, column, gap = line + 1, 0, 0
+            text.append(" " * gap)
+            self._spans.append((line, column + gap, column + gap + item.cell_len, i))
+            text.append_text(item)
+            column += gap + item.cell_len
+        return text
+
+    def choose(self, index: int) -> None:
+        index %= len(EXPORTERS)
+        if index != self.index:
+            self.index = index
+            self.refresh(layout=True)
+            self.post_message(self.Chosen(index))
+
+    def on_click(self, event: events.Click) -> None:
+        for line, start, end, index in self._spans:
+            if event.y == line and start <= event.x - 1 < end:  # (1: the padding)
+                self.choose(index)
+
+
 class ExportScreen(ModalScreen[None]):
-    """Pick the papers and the format; Enter writes the file, ctrl+y copies instead."""
+    """Pick the papers and the format (one key each, or ← →); Enter writes the file from
+    anywhere in the dialog, ctrl+y copies instead. The focus starts on the formats, so that
+    their keys work at once; Tab (or ↓) goes to the file's path, where every key types."""
 
     BINDINGS = bindings("export")
 
     def __init__(
-        self, choices: Sequence[Choice], triage: TriageState, name: str, home: Path
+        self,
+        choices: Sequence[Choice],
+        triage: TriageState,
+        name: str,
+        home: Path,
+        keymap: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.choices = list(choices)
@@ -54,6 +145,7 @@ class ExportScreen(ModalScreen[None]):
         self.stem = name
         #: The file the user was warned exists (a second Enter replaces it).
         self.confirmed: Path | None = None
+        self.keys = format_keys(keymap or {})
 
     def compose(self) -> ComposeResult:
         web = in_browser(self.app)  # in a browser tab, the file is a download
@@ -68,22 +160,29 @@ class ExportScreen(ModalScreen[None]):
                         yield RadioButton(Text(printable(choice.label)), value=i == 0)
             else:
                 yield Label(Text(printable(self.choices[0].label)), id="export-what-one")
-            with RadioSet(id="export-format", classes="inline"):
-                for i, exporter in enumerate(EXPORTERS):
-                    yield RadioButton(exporter.label, value=i == 0)
-            yield Label("Download as:" if web else "Write to this file (Tab completes):")
-            start = self._file_name() if web else str(Path.cwd() / self._file_name())
-            yield PathInput(start, id="export-path")
+            yield Label("Format (its key, or ← →):", classes="field-label")
+            yield FormatChoice(self.keys, id="export-format")
+            yield Static(self._format_words(), id="export-format-words", classes="note")
+            if web:
+                yield Label("Download as (Tab or ↓ goes there):")
+                yield PathInput(self._file_name(), id="export-path")
+            else:
+                yield Label("File (Tab or ↓ goes there, where Tab completes):")
+                yield PathInput(str(Path.cwd() / self._file_name()), id="export-path")
             yield Static(id="export-note", classes="note")
             with Horizontal(classes="buttons"):
-                label = "Download (Enter)" if web else "Write file (Enter)"
-                yield Button(label, id="write", variant="primary")
-                yield Button("Copy (ctrl+y)", id="copy")
-                yield Button("Cancel (Esc)", id="cancel")
+                for label, button_id, variant in (
+                    ("Download (Enter)" if web else "Write (Enter)", "write", "primary"),
+                    ("Copy (ctrl+y)", "copy", "default"),
+                    ("Cancel (Esc)", "cancel", "default"),
+                ):
+                    button = Button(label, id=button_id, variant=variant)  # type: ignore[arg-type]
+                    button.can_focus = False  # the keys say it all: Enter is always "write"
+                    yield button
 
     def on_mount(self) -> None:
+        self.query_one("#export-format", FormatChoice).focus()
         field = self.query_one("#export-path", PathInput)
-        field.focus()
         field.cursor_position = len(field.value)
 
     # -- what the user picked ---------------------------------------------------------------
@@ -97,11 +196,20 @@ class ExportScreen(ModalScreen[None]):
 
     @property
     def exporter_index(self) -> int:
-        return max(0, self.query_one("#export-format", RadioSet).pressed_index)
+        if not self.is_mounted:
+            return 0
+        return self.query_one("#export-format", FormatChoice).index
 
     def _file_name(self) -> str:
-        index = self.exporter_index if self.is_mounted else 0
-        return f"{self.stem}{EXPORTERS[index].suffix}"
+        return f"{self.stem}{EXPORTERS[self.exporter_index].suffix}"
+
+    def _format_words(self) -> Text:
+        """The chosen format, in words: its name, its file's suffix, what it holds."""
+        exporter = EXPORTERS[self.exporter_index]
+        words = Text("Format: ", style="dim")
+        words.append(exporter.label, style="bold")
+        words.append(f" ({exporter.suffix}): {exporter.description}", style="dim")
+        return words
 
     def _text(self) -> str:
         choice = self.choice
@@ -111,12 +219,30 @@ class ExportScreen(ModalScreen[None]):
     def _say(self, text: str, style: str = "") -> None:
         self.query_one("#export-note", Static).update(Text(text, style=style))
 
-    @on(RadioSet.Changed, "#export-format")
+    def action_choose_format(self, name: str) -> None:
+        """A format's key (m, c, j, b, l, r): that format."""
+        index = next((i for i, e in enumerate(EXPORTERS) if e.name == name), None)
+        if index is not None:
+            self.query_one("#export-format", FormatChoice).choose(index)
+
+    def action_step_format(self, step: int) -> None:
+        """← →: the previous or next format."""
+        formats = self.query_one("#export-format", FormatChoice)
+        formats.choose(formats.index + step)
+
+    def action_other_field(self) -> None:
+        """↓ / ↑: between the formats and the file's path."""
+        path = self.query_one("#export-path", PathInput)
+        (self.query_one("#export-format", FormatChoice) if path.has_focus else path).focus()
+
+    @on(FormatChoice.Chosen)
     def format_changed(self) -> None:
-        """The file's suffix follows the format (when the name is still the default's)."""
+        """The words say the format; the file's suffix follows it (when the name is still
+        the default's)."""
+        self.query_one("#export-format-words", Static).update(self._format_words())
         field = self.query_one("#export-path", PathInput)
         path = Path(field.value)
-        if path.stem == self.stem:
+        if path.stem == self.stem or path.name.startswith(f"{self.stem}."):
             field.value = str(path.with_name(self._file_name()))
         self.confirmed = None
 
@@ -150,8 +276,9 @@ class ExportScreen(ModalScreen[None]):
             self._say(f"Not written: {printable(str(exc))}", "bold red")
             return
         papers = self.choice.papers
+        label = EXPORTERS[self.exporter_index].label
         self.app.notify(
-            f"Wrote {count(len(papers), 'paper')} to {written}",
+            f"Wrote {count(len(papers), 'paper')} as {label} to {written}",
             title="Exported",
             timeout=6,
             markup=False,

@@ -19,6 +19,10 @@ INTRO = (
 )
 
 
+#: From this many columns inside the dialog, the help is one table of four columns.
+WIDE_TABLE = 100
+
+
 class HelpScreen(ModalScreen[None]):
     """Every command with its keys (after the user's remapping); Esc, q or ? closes."""
 
@@ -33,26 +37,48 @@ class HelpScreen(ModalScreen[None]):
             box.border_title = "Keys"
             box.border_subtitle = "Esc closes · ctrl+p: command palette"
             yield Static(Text(INTRO, style="italic"), classes="help-intro")
-            yield Static(self.table())
-            yield Static(self.table(dialogs=True))
+            yield Static(id="help-main")
+            yield Static(id="help-dialogs")
 
-    def table(self, *, dialogs: bool = False) -> Table:
+    def on_resize(self) -> None:
+        """The tables for the width there is: columns side by side when wide, else the
+        groups as headings and the ids after the words, so that no row wraps word by word."""
+        width = self.query_one(VerticalScroll).content_region.width
+        wide = width >= WIDE_TABLE
+        if wide != self._wide:
+            self._wide = wide
+            self.query_one("#help-main", Static).update(self.table(wide=wide))
+            self.query_one("#help-dialogs", Static).update(self.table(dialogs=True, wide=wide))
+
+    _wide: bool | None = None
+
+    def table(self, *, dialogs: bool = False, wide: bool = True) -> Table:
         """The keys of the main screen, or (``dialogs``) those of the dialogs over it."""
         table = Table.grid(padding=(0, 2))
-        table.add_column("Group", style="bold")
-        table.add_column("Keys", style="bold", no_wrap=True)
+        if wide:
+            table.add_column("Group", style="bold")
+        table.add_column("Keys", style="bold", no_wrap=wide, max_width=None if wide else 16)
         table.add_column("Action")
-        table.add_column("id (config.toml)", style="dim", no_wrap=True)
+        if wide:
+            table.add_column("id (config.toml)", style="dim", no_wrap=True)
         shown = [c for c in COMMANDS if (c.scope not in ("main", "app")) == dialogs]
         for group, commands in grouped(shown).items():
+            if not wide:
+                table.add_row(Text(group, style="bold"), "")
             first = True
             for command in commands:
                 keys = " ".join(key_label(k) for k in keys_for(command, self.keymap))
-                table.add_row(group if first else "", keys, command.help, command.id)
+                if wide:
+                    table.add_row(group if first else "", keys, command.help, command.id)
+                else:
+                    words = Text(command.help)
+                    words.append(f"  {command.id}", style="dim")
+                    table.add_row(keys, words)
                 first = False
-            table.add_row("", "", "", "")
+            table.add_row(*[""] * len(table.columns))
         if not dialogs:
-            table.add_row("", "ctrl+p", "Command palette: every action by name", "")
+            palette = ("ctrl+p", "Command palette: every action by name")
+            table.add_row(*(("", *palette, "") if wide else palette))
         return table
 
     def action_close(self) -> None:

@@ -1,15 +1,28 @@
-"""Import a list from inside the app: a path prompt, then a progress bar for big lists."""
+"""Import a list from inside the app: a path prompt, or a source to fetch by name, then a
+progress bar.
+
+The list field takes a file or folder, or what ``papers fetch`` takes (``iclr2025``,
+``openreview:VENUE_ID``, ``paperlists:iclr2025``, ``arxiv:QUERY``, arXiv ids) with its options
+(``--all``, ``--reviews``, ``--refresh``, ``--max N``); the catalog field a file or a source.
+A fetch runs in the dialog's worker thread: the bar follows the papers fetched, then cleaned;
+a server's wait is said on the status line; Esc stops the fetch (nothing is imported) and
+closes the dialog.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 
 from storage.errors import LibraryError
 from storage.library import Library
@@ -21,9 +34,58 @@ from tui.paths import typed_path
 from tui.text import printable
 from tui.widgets.path_input import PathInput
 
+if TYPE_CHECKING:
+    from storage.fetch.registry import Fetched
+    from storage.models import ImportReport
+
+#: Options the list field takes after a source, as ``papers fetch`` takes them.
+_FLAGS = {"--all": "all_submissions", "--reviews": "reviews", "--refresh": "refresh"}
+
+
+@dataclass(slots=True)
+class Fetching:
+    """A source typed in the dialog, and the options typed after it."""
+
+    words: list[str]
+    all_submissions: bool = False
+    reviews: bool = False
+    refresh: bool = False
+    max_papers: int | None = None
+
+
+def fetching(text: str, names: Mapping[str, str]) -> Fetching | None:
+    """What to fetch, when ``text`` names a source rather than a path (a path that exists is a
+    path); None otherwise. ``ValueError`` for an option that makes no sense."""
+    from storage.fetch.names import SOURCE_NAMES, is_source
+
+    text = text.strip()
+    if not text or Path(typed_path(text)).expanduser().exists():
+        return None
+    found = Fetching([])
+    rest: list[str] = []
+    tokens = text.split()
+    while tokens:
+        token = tokens.pop(0)
+        if token in _FLAGS:
+            setattr(found, _FLAGS[token], True)
+        elif token == "--max":
+            value = tokens.pop(0) if tokens else ""
+            if not value.isdigit() or int(value) < 1:
+                raise ValueError(f"--max wants a number of papers, not {value!r}")
+            found.max_papers = int(value)
+        else:
+            rest.append(token)
+    if not rest:
+        return None
+    head = rest[0].partition(":")[0].casefold()
+    # a query (arxiv:ti:diffusion AND cat:cs.CV) is one source; short names are several
+    found.words = [" ".join(rest)] if head in SOURCE_NAMES else rest
+    return found if all(is_source(w, names) for w in found.words) else None
+
 
 class ImportScreen(ModalScreen[str | None]):
-    """Ask for a list file (or folder) and an optional catalog, then import with progress.
+    """Ask for a list file (or folder, or a source to fetch) and an optional catalog, then
+    import with progress.
 
     Dismisses with a one-line summary of what was imported, or None when cancelled.
     """
@@ -34,14 +96,24 @@ class ImportScreen(ModalScreen[str | None]):
         super().__init__()
         self.library = library
         self.running = False
+        #: Set by Esc during a fetch: the worker stops at its next request or wait.
+        self.stop = threading.Event()
+        self.fetch_running = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = "Import a list"
-            yield Label(f"A list file ({readable_formats()}) or a folder of them:")
+            yield Static(
+                f"A list file ({readable_formats()}) or a folder of them; or a list to fetch: "
+                "iclr2025, openreview:VENUE_ID, paperlists:iclr2025, arxiv:QUERY, with "
+                "--all --reviews --refresh --max N after it:"
+            )
             yield PathInput(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
-            yield Label("Optionally, a catalog to fill titles, authors and links (↓ to go there):")
-            yield PathInput(placeholder="catalog file (optional)", id="import-catalog")
+            yield Static(
+                "Optionally, a catalog to fill titles, authors and links: a file, or a list to "
+                "fetch (↓ to go there):"
+            )
+            yield PathInput(placeholder="catalog file or iclr2025 (optional)", id="import-catalog")
             yield ProgressBar(total=None, show_eta=False, id="import-progress")
             yield Static(
                 Text("Enter imports · Tab completes a path · Esc cancels", style="dim"),
@@ -62,9 +134,16 @@ class ImportScreen(ModalScreen[str | None]):
     def completions(self, event: PathInput.Completions) -> None:
         self._status("  ".join(printable(n) for n in event.names) or "Nothing matches.", "dim")
 
+    def _names(self) -> dict[str, str]:
+        """The short names ``config.toml`` adds (``[venues]``)."""
+        from storage.locations import config_paths
+        from tui.config import load_config
+
+        return load_config(config_paths(self.library.home)).venues
+
     @on(Input.Submitted)
     def start(self) -> None:
-        """Enter, in either field: import."""
+        """Enter, in either field: import (or fetch, then import)."""
         if self.running:
             return
         path = self.query_one("#import-path", Input).value.strip()
@@ -72,17 +151,34 @@ class ImportScreen(ModalScreen[str | None]):
         if not path:
             self.query_one("#import-path", Input).focus()
             return
+        names = self._names()
+        try:
+            wanted = fetching(_without_cwd(path), names)
+            catalog_wanted = fetching(catalog, names) if catalog else None
+        except ValueError as exc:
+            self._status(f"Not imported: {exc}", style="bold red")
+            return
         self.running = True
+        self.stop.clear()
         self.query_one("#import-progress").display = True
-        self._status("Reading…")
-        self.run_import(path, catalog)
+        self._status("Fetching…" if wanted or catalog_wanted else "Reading…")
+        self.run_import(path, catalog, wanted, catalog_wanted, names)
 
     def _status(self, text: str, style: str = "") -> None:
         # An error quotes the path and what the file held: shown, never obeyed.
         self.query_one("#import-status", Static).update(Text(printable(text), style=style))
 
     @work(thread=True, exclusive=True, exit_on_error=False, description="import")
-    def run_import(self, path: str, catalog: str | None) -> None:
+    def run_import(
+        self,
+        path: str,
+        catalog: str | None,
+        wanted: Fetching | None,
+        catalog_wanted: Fetching | None,
+        names: Mapping[str, str],
+    ) -> None:
+        from storage.fetch.errors import FetchCancelled
+
         bar = self.query_one("#import-progress", ProgressBar)
 
         def progress(done: int, total: int) -> None:
@@ -91,16 +187,76 @@ class ImportScreen(ModalScreen[str | None]):
 
         try:
             with collector_paused():  # a tenth of a large import (see tui.memory)
-                report = self.library.import_files(
-                    [typed_path(path)],
-                    catalog=typed_path(catalog) if catalog else None,
-                    progress=progress,
-                )
+                report = self._import(path, catalog, wanted, catalog_wanted, names, progress)
+        except FetchCancelled:
+            self.app.call_from_thread(self._stopped)
+            return
         except (LibraryError, OSError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
         summary = f"Imported {', '.join(report.lists)}: {report.summary()}"
         self.app.call_from_thread(self.dismiss, summary)
+
+    def _import(
+        self,
+        path: str,
+        catalog: str | None,
+        wanted: Fetching | None,
+        catalog_wanted: Fetching | None,
+        names: Mapping[str, str],
+        progress: Callable[[int, int], None],
+    ) -> ImportReport:
+        """The import, in the worker: fetched sources or files, a fetched or file catalog."""
+        found = None
+        if catalog_wanted is not None:
+            from storage.sources.papers import Catalog
+
+            found = Catalog.from_results(self._fetch(catalog_wanted, names).results)
+            if not len(found):
+                raise LibraryError(f"{catalog}: the catalog holds no papers")
+        if wanted is not None:
+            fetched = self._fetch(wanted, names).results
+            return self.library.import_results(fetched, found, progress=progress)
+        if found is not None:
+            from storage.sources.registry import list_files, open_source
+
+            files = [open_source(f) for f in list_files(typed_path(path))]
+            return self.library.import_results(files, found, progress=progress)
+        return self.library.import_files(
+            [typed_path(path)],
+            catalog=typed_path(catalog) if catalog else None,
+            progress=progress,
+        )
+
+    def _fetch(self, wanted: Fetching, names: Mapping[str, str]) -> Fetched:
+        """Fetch in the worker: the bar follows the papers, waits show on the status line."""
+        from storage.fetch.registry import fetch_all
+        from storage.fetch.request import FetchRequest, WebOptions
+
+        bar = self.query_one("#import-progress", ProgressBar)
+        self.fetch_running = True
+
+        def progress(what: str, done: int, total: int | None) -> None:
+            of = f" / {total:,}" if total is not None else ""
+            self.app.call_from_thread(bar.update, total=total, progress=done)
+            self.app.call_from_thread(self._status, f"{what}: {done:,}{of} papers fetched")
+
+        def notify(line: str) -> None:
+            self.app.call_from_thread(self._status, line)
+
+        request = FetchRequest(
+            all_submissions=wanted.all_submissions,
+            reviews=wanted.reviews,
+            max_papers=wanted.max_papers,
+            names=names,
+            progress=progress,
+        )
+        options = WebOptions(refresh=wanted.refresh, notify=notify, cancelled=self.stop.is_set)
+        try:
+            return fetch_all(wanted.words, request, self.library.home, options)
+        finally:
+            self.fetch_running = False
+            self.app.call_from_thread(self._status, "Importing…")
 
     def _failed(self, message: str) -> None:
         self.running = False
@@ -108,6 +264,21 @@ class ImportScreen(ModalScreen[str | None]):
         self._status(f"Not imported: {message}", style="bold red")
         self.query_one("#import-path", Input).focus()
 
+    def _stopped(self) -> None:
+        self.running = False
+        self.app.notify("The fetch was stopped; nothing was imported.", timeout=4)
+        self.dismiss(None)
+
     def action_cancel(self) -> None:
         if not self.running:
             self.dismiss(None)
+        elif self.fetch_running:
+            self.stop.set()
+            self._status("Stopping the fetch…")
+
+
+def _without_cwd(text: str) -> str:
+    """The field starts with the current folder: a source typed after it is the source."""
+    prefix = str(Path.cwd()) + "/"
+    rest = text.removeprefix(prefix)
+    return rest if rest != text and rest and not Path(text).exists() else text

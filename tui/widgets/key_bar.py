@@ -14,6 +14,9 @@ from textual.widgets import Static
 
 from tui.commands import COMMANDS, key_label, keys_for
 
+#: The footer's entries kept however narrow the terminal: the decisions, undo, help, quit.
+ESSENTIAL = frozenset({"read", "skip", "star", "undo", "help", "quit"})
+
 
 class KeyBar(Static):
     """One line: the core keys and what they do; a click runs the command."""
@@ -36,13 +39,53 @@ class KeyBar(Static):
         super().__init__(id=id)
         self.keymap = keymap
 
+    #: The width the line was drawn for.
+    _drawn_for: int | None = None
+
     def on_mount(self) -> None:
-        parts = []
-        for command in COMMANDS:
-            if command.footer:
-                key = escape(key_label(keys_for(command, self.keymap)[0]))
-                parts.append(
-                    f"[@click=screen.{command.action}][b $text-accent]{key}[/] {command.title}[/]"
-                )
-        parts.append("[@click=app.command_palette][b $text-accent]^p[/] palette[/]")
-        self.update("  ".join(parts), layout=False)
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        width = self.size.width or 80
+        if width == self._drawn_for:
+            return
+        self._drawn_for = width
+        self.update(self.line(width), layout=False)
+
+    def entries(self) -> list[tuple[str, str, str, str]]:
+        """(id, action, key, title) of each footer command, then the palette's."""
+        found = [
+            (c.id, f"screen.{c.action}", key_label(keys_for(c, self.keymap)[0]), c.title)
+            for c in COMMANDS
+            if c.footer
+        ]
+        return [*found, ("palette", "app.command_palette", "^p", "palette")]
+
+    def line(self, width: int) -> str:
+        """The footer's markup for ``width`` columns: every entry whole, never cut. When they
+        do not all fit, the palette's goes first, then the gaps narrow, then the entries
+        from the right, down to the decisions, undo, help and quit."""
+        entries = self.entries()
+
+        def fits(chosen: list[tuple[str, str, str, str]], gap: int) -> bool:
+            used = sum(len(key) + 1 + len(title) for _, _, key, title in chosen)
+            return used + gap * (len(chosen) - 1) <= width
+
+        chosen, gap = entries, 2
+        if not fits(chosen, gap):
+            chosen = entries[:-1]
+        if not fits(chosen, gap):
+            gap = 1
+        while not fits(chosen, gap):
+            optional = [i for i, entry in enumerate(chosen) if entry[0] not in ESSENTIAL]
+            if not optional:
+                break
+            del chosen[optional[-1]]
+        parts = [
+            f"[@click={action}][b $text-accent]{escape(key)}[/] {title}[/]"
+            for _, action, key, title in chosen
+        ]
+        return (" " * gap).join(parts)

@@ -134,7 +134,32 @@ class PaperPane(ScrollView, can_focus=True):
         #: lines' identity, the row and whether the thumb covers it: the same paper gives the
         #: same ``Strip`` objects, which tui/widgets/composed.py builds on.
         self._rows: LRUCache[Hashable, tuple[list[Strip], Strip]] = LRUCache(512)
+        #: A note above every paper (the first run's welcome), or None.
+        self._welcome: tuple[str, str] | None = None
         use_composed_lines(self)
+
+    def set_welcome(self, title: str, words: str) -> None:
+        """Show a note above the paper, inside the pane (the first run's welcome); empty
+        ``title`` and ``words``: no note."""
+        welcome = (title, words) if title or words else None
+        if welcome != self._welcome:
+            self._welcome = welcome
+            self._wrapped = {}
+            self._rows.clear()
+            if self._drawn:
+                self._render_text()
+
+    def _text_of(self, view: PaperView | None) -> Text:
+        text = paper_text(view, self._style)
+        if self._welcome is None:
+            return text
+        title, words = self._welcome
+        note = Text()
+        note.append(f"{title}\n", style=self._style("label"))
+        note.append(f"{words}\n", style=self._style("note"))
+        note.append("─" * 3 + "\n\n", style=self._style("muted"))
+        note.append_text(text)
+        return note
 
     @property
     def allow_vertical_scroll(self) -> bool:
@@ -203,7 +228,7 @@ class PaperPane(ScrollView, can_focus=True):
         if width <= 0:
             return
         if key not in self._wrapped:
-            text = paper_text(view, self._style)
+            text = self._text_of(view)
             self._remember(key, view.paper, text, self._strips(text, width))
         lines = self._wrapped[key][2]
         if width != self._width:
@@ -238,7 +263,7 @@ class PaperPane(ScrollView, can_focus=True):
             self._width = width
             set_virtual_size(self, Size(width, len(self._lines)))
         else:
-            self._text = paper_text(self._shown, self._style)
+            self._text = self._text_of(self._shown)
             self._lines = None
             self._wrap()
         self.refresh()

@@ -14,6 +14,14 @@ from tui.view import TABS
 from tui.widgets.styles import component_style
 
 SHORT_LABELS = {"inbox": "In", "starred": "★", "read": "✓", "skipped": "✗", "all": "All"}
+#: Between the full labels and the short ones (80 columns at 3,703 papers and more).
+MEDIUM_LABELS = {
+    "inbox": "Inbox",
+    "starred": "Star",
+    "read": "Read",
+    "skipped": "Skip",
+    "all": "All",
+}
 #: Narrower than this, tabs show short labels and no progress bar.
 SHORT_WIDTH = 70
 #: The keys of the first saved searches' tabs (after the built-in tabs' 1…5).
@@ -25,10 +33,11 @@ SHORTEST_NAME = 4
 class TabBar(Static):
     """Tabs with live counts and overall progress; click a tab to show it.
 
-    The saved searches' tabs (``use_saved``) follow the built-in ones; when they do not fit,
-    the progress bar goes first, then the progress words, then the built-in tabs take their
-    short labels, then the saved searches' names are cut, then the tabs lose their number keys.
-    Without saved searches, a bar too wide even so (a phone's 40 columns) loses the keys too.
+    The saved searches' tabs (``use_saved``) follow the built-in ones. When the bar does not
+    fit, the progress bar goes first, then the built-in tabs take shorter labels ("Star",
+    then "★") and the progress its shorter form ("12/3,703"), then the saved searches'
+    names are cut, then the count of papers triaged goes, and last (a phone's 40 columns)
+    the tabs lose their number keys.
     """
 
     COMPONENT_CLASSES = {"tab-bar--current", "tab-bar--empty", "tab-bar--done", "tab-bar--todo"}
@@ -76,14 +85,7 @@ class TabBar(Static):
             return  # (a tab key redraws the bar: often with the same counts)
         self._drawn = drawn
         narrow = self.size.width < SHORT_WIDTH
-        if not self._saved:
-            text, self._spans = self._draw(counts, current, short=narrow, progress=2)
-            for keys in (True, False):  # a phone's 40 columns at 3,703 papers: no progress,
-                if not narrow or text.cell_len <= self.size.width:  # then no number keys
-                    break
-                text, self._spans = self._draw(counts, current, short=True, progress=0, keys=keys)
-        else:
-            text, self._spans = self._fitted(counts, current, narrow)
+        text, self._spans = self._fitted(counts, current, narrow)
         self.update(text, layout=False)
 
     def _fitted(
@@ -91,32 +93,45 @@ class TabBar(Static):
     ) -> tuple[Text, list[tuple[int, int, str]]]:
         """The bar with the saved searches' tabs, made to fit the width (see the class)."""
         width = self.size.width
-        tries = [(narrow, 2), (narrow, 1), (narrow, 0), (True, 0)]  # see the class
-        for short, progress in tries:
-            drawn = self._draw(counts, current, short=short, progress=progress)
+        full = "short" if narrow else "full"
+        tries = [
+            (full, 3),
+            (full, 2),
+            ("medium", 2),
+            ("medium", 1),
+            ("short", 2),
+            ("short", 1),
+        ]  # see the class
+        for labels, progress in tries:
+            drawn = self._draw(counts, current, labels=labels, progress=progress)
             if drawn[0].cell_len <= width:
                 return drawn
-        longest = max(len(label) for _, label in self._saved)
-        for keys in (True, False):
+        longest = max((len(label) for _, label in self._saved), default=0)
+        for progress in (1, 0):  # names cut before the count of what is triaged goes
             for cut in range(longest - 1, SHORTEST_NAME - 1, -1):
-                drawn = self._draw(counts, current, short=True, progress=0, cut=cut, keys=keys)
+                drawn = self._draw(counts, current, labels="short", progress=progress, cut=cut)
                 if drawn[0].cell_len <= width:
                     return drawn
-        return drawn
+        drawn = self._draw(counts, current, labels="short", progress=0, cut=SHORTEST_NAME)
+        if drawn[0].cell_len <= width:
+            return drawn
+        return self._draw(
+            counts, current, labels="short", progress=0, cut=SHORTEST_NAME, keys=False
+        )
 
     def _draw(
         self,
         counts: Mapping[str, int],
         current: str,
         *,
-        short: bool,
+        labels: str,
         progress: int,
         cut: int | None = None,
         keys: bool = True,
     ) -> tuple[Text, list[tuple[int, int, str]]]:
-        """The bar: built-in tabs (``short`` labels or not, their number keys or not),
-        saved searches' tabs (names cut to ``cut`` characters), and the progress (2: words
-        and bar, 1: words, 0: none)."""
+        """The bar: built-in tabs (``labels``: "full", "medium" or "short"; their number
+        keys or not), saved searches' tabs (names cut to ``cut`` characters), and the progress
+        (3: words and bar, 2: words, 1: the count alone, 0: none)."""
         spans: list[tuple[int, int, str]] = []
         text = Text()
 
@@ -127,9 +142,10 @@ class TabBar(Static):
             spans.append((text.cell_len, text.cell_len + Text(shown).cell_len, name))
             text.append(shown, style=style)
 
+        names = {"short": SHORT_LABELS, "medium": MEDIUM_LABELS}.get(labels)
         for key, (name, (label, _)) in enumerate(TABS.items(), start=1):
             hotkey = f"{key} " if keys else ""
-            tab(name, f" {hotkey}{SHORT_LABELS[name] if short else label} {counts[name]:,} ")
+            tab(name, f" {hotkey}{names[name] if names else label} {counts[name]:,} ")
         for i, (name, label) in enumerate(self._saved):
             if cut is not None and len(label) > cut:
                 label = label[: cut - 1] + "…"
@@ -138,9 +154,11 @@ class TabBar(Static):
             tab(name, f" {hotkey}{label} {'…' if count is None else f'{count:,}'} ")
         total = counts["all"]
         done = total - counts["inbox"]
-        if progress:
+        if progress >= 2:
             text.append(f"  {done:,} / {total:,} triaged")
-        if progress == 2 and not short and total:
+        elif progress == 1:
+            text.append(f"  {done:,}/{total:,}")
+        if progress == 3 and labels == "full" and total:
             filled = round(10 * done / total)
             text.append(" ")
             text.append("█" * filled, style=self._component("tab-bar--done"))

@@ -19,6 +19,9 @@ from tui.widgets.paper_list import PaperList
 class LibraryPart(MainBase):
     """Keys that act on the paper under the cursor, the list shown, or the whole library."""
 
+    #: The import dialog is open: a change of papers.json is its import, not another's.
+    importing = False
+
     def action_copy_links(self) -> None:
         links.copy_paper_links(self.app, self.paper_list.current)
 
@@ -94,16 +97,20 @@ class LibraryPart(MainBase):
         # a file name from the tab: a saved search's name may hold anything, even "/"
         stem = re.sub(r"[^\w.-]+", "-", label.casefold()).strip("-.") if saved else self.view.tab
         name = f"papers-{stem or 'search'}"
-        screen = ExportScreen(choices, self.session.state, name, self.library.home)
+        screen = ExportScreen(
+            choices, self.session.state, name, self.library.home, keymap=self.keymap
+        )
         self.app.push_screen(screen)
 
     def action_import_list(self) -> None:
         from tui.screens.importer import ImportScreen
 
         def done(note: str | None) -> None:
+            self.importing = False
             if note:
                 self.reload_papers(note)
 
+        self.importing = True  # papers.json changes meanwhile, by our hand (see poll_disk)
         self.app.push_screen(ImportScreen(self.library), done)
 
     def action_remove(self) -> None:

@@ -166,7 +166,9 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart
         """Notice another process's changes (a second window, a `papers mark` script)."""
         self.read_saved_searches()  # `papers search --save` or another window
         try:
-            ours = self.session.changing_papers  # a removal of ours: its outcome reloads
+            # a removal of ours (its outcome reloads) or an import from the dialog (its end
+            # reloads): papers.json changes by our hand, not another process's
+            ours = self.session.changing_papers or self.importing
             if not ours and self.library.papers_changed_since(self.papers_version):
                 self.reload_papers("Papers imported elsewhere were added.")
             elif not self.session.busy and self.library.triage_changed_on_disk():

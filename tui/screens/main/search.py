@@ -77,9 +77,11 @@ class SearchPart(MainBase):
             box.clear_text()
 
     def action_clear_search(self) -> None:
+        """ctrl+l: clear the search and put the cursor in the box, for the next query (as a
+        browser's ctrl+l: what is typed next is a search, never a command)."""
         self.search_box.clear_text()
         self.end_search()  # now: the list comes back in the frame that empties the box
-        self.set_focus(self.paper_list)
+        self.set_focus(self.search_box)
 
     def end_search(self) -> None:
         """Show every paper of the tab again, the cursor still on the paper it was on (once:

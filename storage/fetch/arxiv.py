@@ -1,0 +1,96 @@
+"""arXiv: the papers of a query or a list of ids, from the arXiv API's Atom feed
+(``PAPERS_ARXIV_API``, the ``query`` endpoint).
+
+``arxiv:cat:cs.LG``, ``arxiv:"ti:diffusion AND cat:cs.CV"`` (a ``search_query``, newest
+first), ``arxiv:2501.01234 2406.00001`` (an ``id_list``). Pages of 100 entries by ``start``
+and ``max_results``, one request every 3 seconds as the API's terms ask (pages read from the
+cache are not spaced), until ``--max`` papers (1,000 for a query unless told; every id of a
+list) or the feed's ``totalResults``. A page that comes back empty before the end is asked
+once more, as arXiv sometimes answers so. Each page is read by the arXiv Atom reader
+(``storage.sources.arxiv_atom``), which also reads a feed saved to a file.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from storage.errors import SourceError
+from storage.fetch.errors import FetchError
+from storage.fetch.names import arxiv_ids
+from storage.fetch.request import ARXIV_API, FetchRequest, base_url
+from storage.fetch.web import Web, decode_text
+from storage.models import RecordError
+from storage.sources.arxiv_atom import Feed, parse_feed
+from storage.sources.records import ReadResult
+
+PAGE = 100
+#: Seconds between two requests (arXiv's terms of use: no more than one every three seconds).
+SPACING = 3.0
+#: Papers a query brings unless ``--max`` says otherwise.
+DEFAULT_MAX = 1000
+#: The most the API serves for one query.
+API_MAX = 30_000
+
+
+class _Spacing:
+    """When the last request to the API was sent, for every arXiv fetch of the process."""
+
+    last = -SPACING
+
+
+def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
+    """The papers ``argument`` asks for (see the module), as a reader's result."""
+    url = base_url(ARXIV_API)
+    ids = arxiv_ids(argument)
+    params: dict[str, str]
+    if ids:
+        params = {"id_list": ",".join(ids)}
+        wanted = min(len(ids), request.max_papers or len(ids))
+        name = f"arXiv: {', '.join(ids[:3])}{' …' if len(ids) > 3 else ''}"
+    else:
+        params = {"search_query": argument, "sortBy": "submittedDate", "sortOrder": "descending"}
+        wanted = min(request.max_papers or DEFAULT_MAX, API_MAX)
+        name = f"arXiv: {argument[:80]}"
+    result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
+    start = 0
+    retried = False
+    while start < wanted:
+        page = {**params, "start": str(start), "max_results": str(min(PAGE, wanted - start))}
+        feed = web.get_parsed(url, page, _parse, fresh=retried, before=_spaced(web))
+        total = feed.total if feed.total is not None else start + feed.entries
+        if feed.entries == 0 and start > 0 and total > start and not retried:
+            retried = True  # arXiv's empty page in the middle: asked once more
+            continue
+        retried = False
+        result.records += feed.result.records[: wanted - len(result.records)]
+        result.errors += [
+            RecordError(result.source, start + e.record, e.reason) for e in feed.result.errors
+        ]
+        start += feed.entries
+        request.tell(name, len(result.records), min(total, wanted))
+        if feed.entries == 0 or start >= total:
+            break
+    if not result.records and not result.errors:
+        raise FetchError(f"arXiv has no papers for {argument[:80]!r}")
+    return result
+
+
+def _parse(body: bytes, host: str, content_type: str) -> Feed:
+    text = decode_text(body, host)
+    try:
+        return parse_feed(text, host, "")
+    except SourceError as exc:
+        raise FetchError(str(exc)) from None
+
+
+def _spaced(web: Web) -> Callable[[], None]:
+    """Wait until the API's spacing allows the next request."""
+
+    def wait() -> None:
+        left = _Spacing.last + SPACING - time.monotonic()
+        if left > 0:
+            web.pause(left)
+        _Spacing.last = time.monotonic()
+
+    return wait

@@ -1,0 +1,144 @@
+"""What ``papers fetch`` is given: ``SOURCE:ARGUMENT`` words, short venue names, arXiv ids.
+
+``openreview:ICLR.cc/2025/Conference``, ``paperlists:iclr2025``, ``arxiv:cat:cs.LG``; a short
+name (``iclr2025``: any year of the venues in ``VENUE_PATTERNS``, and the names a
+``config.toml`` adds under ``[venues]``) stands for its OpenReview venue; a bare arXiv id
+(``2501.01234``) joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from storage.fetch.errors import FetchError
+
+#: Short names by venue: the name's letters, then a year, give the OpenReview venue id.
+VENUE_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("iclr", "ICLR.cc/{year}/Conference"),
+    ("neurips", "NeurIPS.cc/{year}/Conference"),
+    ("icml", "ICML.cc/{year}/Conference"),
+    ("colm", "colmweb.org/COLM/{year}/Conference"),
+    ("corl", "robot-learning.org/CoRL/{year}/Conference"),
+    ("uai", "auai.org/UAI/{year}/Conference"),
+    ("aistats", "aistats.org/AISTATS/{year}/Conference"),
+    ("midl", "MIDL.io/{year}/Conference"),
+    ("lod", "LOD/{year}/Conference"),
+)
+#: The short names help texts and errors give as examples.
+EXAMPLES = ("iclr2025", "neurips2024", "icml2025", "colm2025")
+#: The sources a word may name before its colon.
+SOURCE_NAMES = ("openreview", "paperlists", "arxiv")
+
+_SHORT = re.compile(r"([a-z]+)(\d{4})")
+#: A new-style arXiv id (2501.01234, with a version or not) or an old-style one (hep-th/9901001).
+ARXIV_ID = re.compile(r"(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z-]+)?/\d{7})(v\d+)?", re.I)
+_VENUE_ID = re.compile(r"[\w.@~+-]+(?:/[\w.@~+-]+)*")
+_MAX_ARGUMENT = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """One fetch: a source's name and what it is asked for, and the words the user wrote."""
+
+    source: str
+    argument: str
+    said: str
+
+
+def short_name(word: str) -> str | None:
+    """The OpenReview venue id a short name stands for (``iclr2025`` → ``ICLR.cc/2025/…``)."""
+    match = _SHORT.fullmatch(word.strip().casefold())
+    if match is None:
+        return None
+    for prefix, template in VENUE_PATTERNS:
+        if match[1] == prefix:
+            return template.format(year=match[2])
+    return None
+
+
+def known_names(names: Mapping[str, str]) -> str:
+    """The short names for an error: examples, the patterns, and the config's own."""
+    patterns = ", ".join(f"{prefix}YYYY" for prefix, _ in VENUE_PATTERNS)
+    text = f"{', '.join(EXAMPLES)} (any year: {patterns})"
+    if names:
+        text += "; from config.toml: " + ", ".join(sorted(names)[:20])
+    return text
+
+
+def wanted_sources(words: Sequence[str], names: Mapping[str, str]) -> list[Wanted]:
+    """The fetches ``words`` ask for, in order; ``FetchError`` for a word that names none."""
+    found: list[Wanted] = []
+    for word in words:
+        wanted = _wanted(word.strip(), names, depth=0)
+        last = found[-1] if found else None
+        if (
+            last is not None
+            and wanted.source == last.source == "arxiv"
+            and arxiv_ids(last.argument)
+            and arxiv_ids(wanted.argument)
+        ):
+            found[-1] = Wanted("arxiv", f"{last.argument} {wanted.argument}", last.said)
+            continue
+        found.append(wanted)
+    return found
+
+
+def is_source(word: str, names: Mapping[str, str]) -> bool:
+    """Whether ``word`` names something to fetch (the import dialog and ``--catalog`` ask)."""
+    try:
+        _wanted(word.strip(), names, depth=0)
+    except FetchError:
+        return False
+    return True
+
+
+def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
+    if not word:
+        raise FetchError("an empty source name")
+    if len(word) > _MAX_ARGUMENT:
+        raise FetchError(f"a source of {len(word):,} characters is too long")
+    head, colon, rest = word.partition(":")
+    if colon and head.casefold() in SOURCE_NAMES:
+        return Wanted(head.casefold(), _checked(head.casefold(), rest.strip()), word)
+    if ARXIV_ID.fullmatch(word):
+        return Wanted("arxiv", word, word)
+    alias = names.get(word.casefold())
+    if alias is not None and depth < 3:
+        target = alias if ":" in alias.partition("/")[0] else f"openreview:{alias}"
+        found = _wanted(target, names, depth + 1)
+        return Wanted(found.source, found.argument, word)
+    venue = short_name(word)
+    if venue is not None:
+        return Wanted("openreview", venue, word)
+    raise FetchError(
+        f"{word[:80]!r} is not something to fetch: write openreview:VENUE_ID, paperlists:iclr2025, "
+        f"arxiv:QUERY, an arXiv id, or a short name ({known_names(names)})"
+    )
+
+
+def _checked(source: str, argument: str) -> str:
+    if not argument:
+        raise FetchError(f"{source}: say what to fetch after the colon")
+    if any(ord(c) < 32 or ord(c) == 127 for c in argument):
+        raise FetchError(f"{source}: {argument[:80]!r} holds control characters")
+    if source == "openreview" and not _VENUE_ID.fullmatch(argument):
+        raise FetchError(
+            f"openreview: {argument[:80]!r} is not a venue id (ICLR.cc/2025/Conference)"
+        )
+    if source == "paperlists" and not _SHORT.fullmatch(argument.casefold()):
+        raise FetchError(f"paperlists: {argument[:80]!r} is not a list name (iclr2025, nips2024)")
+    return argument.casefold() if source == "paperlists" else argument
+
+
+def arxiv_ids(argument: str) -> list[str]:
+    """The arXiv ids an argument lists (space- or comma-separated), or [] when it is a query."""
+    parts = [p for p in re.split(r"[\s,]+", argument.strip()) if p]
+    ids = []
+    for part in parts:
+        match = ARXIV_ID.fullmatch(part)
+        if match is None:
+            return []
+        ids.append(match[1] + (match[2] or ""))
+    return ids

@@ -1,0 +1,337 @@
+"""OpenReview: a venue's papers from its public API, anonymously.
+
+``openreview:ICLR.cc/2025/Conference`` (or a short name, ``iclr2025``). The venue's group is
+looked up first (``/groups?id=``): a venue that is not there is an error naming the short
+names known. API v2 (``PAPERS_OPENREVIEW_API``) serves venues from 2024 on, API v1
+(``PAPERS_OPENREVIEW_API_V1``) the older ones; a venue found on v2 without a ``domain`` is a v1
+venue (what openreview-py's own tools check).
+
+- **v2**: notes by ``content.venueid``: the venue id itself for the accepted papers; with
+  ``--all`` also the venue ids its group names (or the usual suffixes) for submissions under
+  review, rejected, withdrawn and desk rejected, each of which is then the paper's venue
+  status. Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the
+  last one, ``count`` saying how many to expect.
+- **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ``…/-/Submission``) with
+  their direct replies, the decision read from the ``Decision`` reply (or ``venueid``); with
+  ``--all`` also ``…/-/Withdrawn_Submission`` and ``…/-/Desk_Rejected_Submission``. Pages by
+  ``limit`` and ``offset``.
+- ``--reviews`` asks for the direct replies: the ``Official_Review``s' ratings
+  (``rating``, or ``recommendation``, ``"6: marginally above…"`` or a number) and
+  confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means).
+
+Each note is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as
+a saved list of notes would be; the PDF link (``content.pdf``, a path on the site) is made a
+full URL. Credentials are used only when the environment has them (``OPENREVIEW_TOKEN``, or
+``OPENREVIEW_USERNAME`` and ``OPENREVIEW_PASSWORD``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from storage.fetch.errors import FetchError, StatusError
+from storage.fetch.names import known_names
+from storage.fetch.records import add_items, numbers, score_list
+from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
+from storage.fetch.web import Web
+from storage.sources.records import ReadResult
+from storage.sources.venues import find_venue
+
+PAGE = 1000
+#: Notes with their replies are some 30 times larger: smaller pages.
+PAGE_WITH_REPLIES = 200
+#: No venue has more; a server that keeps paging beyond is refused.
+MAX_NOTES = 500_000
+
+#: ``--all``: the venue ids of the other submissions (the group's field, the usual suffix) and
+#: the venue status each gives its papers.
+OTHER_SUBMISSIONS: tuple[tuple[str, str, str], ...] = (
+    ("submission_venue_id", "Submission", "Under review"),
+    ("rejected_venue_id", "Rejected_Submission", "Rejected"),
+    ("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn"),
+    ("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk rejected"),
+)
+_V1_OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
+
+
+@dataclass(frozen=True, slots=True)
+class Api:
+    """One of OpenReview's two APIs."""
+
+    version: int
+    base: str
+
+    @property
+    def site(self) -> str:
+        """Where the site serves what notes link to (``/pdf/…``): openreview.net for the real
+        API, the server itself for any other."""
+        host = urlsplit(self.base).hostname or ""
+        for prefix in ("api2.", "api."):
+            if host.startswith(prefix) and host.endswith("openreview.net"):
+                return f"https://{host.removeprefix(prefix)}"
+        return self.base
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One stream of notes: its parameters, what it is for people, the status it gives."""
+
+    params: Mapping[str, str]
+    what: str
+    #: The venue status of every paper it brings; None: the paper's own (its venue, decision).
+    status: str | None = None
+    #: v1: keep only the notes whose decision accepts them.
+    accepted_only: bool = False
+
+
+def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResult:
+    """The venue's papers (see the module) as a reader's result."""
+    v2, v1 = Api(2, base_url(OPENREVIEW_API)), Api(1, base_url(OPENREVIEW_API_V1))
+    _log_in(web, v2)
+    api, group = _find_venue(venue_id, v2, v1, request, web)
+    found = find_venue(venue_id)
+    name = f"{found.text} (OpenReview)" if found.venue is not None and found.year else venue_id
+    result = ReadResult(source=f"openreview:{venue_id}", list_name=name)
+    queries = _v2_queries(venue_id, group, request) if api.version == 2 else None
+    seen: set[str] = set()
+    if queries is not None:
+        for query in queries:
+            _read_query(api, query, request, web, result, seen)
+    else:
+        for query in _v1_queries(venue_id, request, api, web):
+            _read_query(api, query, request, web, result, seen)
+    if not result.records and not result.errors:
+        what = "public submissions" if request.all_submissions else "accepted papers"
+        hint = "" if request.all_submissions else " (decisions may not be out: try --all)"
+        raise FetchError(f"OpenReview has no {what} of {venue_id} yet{hint}")
+    return result
+
+
+def _log_in(web: Web, api: Api) -> None:
+    """Credentials from the environment, only when the user set them."""
+    token = os.environ.get("OPENREVIEW_TOKEN", "").strip()
+    user = os.environ.get("OPENREVIEW_USERNAME", "").strip()
+    password = os.environ.get("OPENREVIEW_PASSWORD", "")
+    if not token and user and password:
+        answer = web.post_json(f"{api.base}/login", {"id": user, "password": password})
+        token = answer.get("token", "") if isinstance(answer, Mapping) else ""
+        if not isinstance(token, str) or not token:
+            raise FetchError(f"{host_of(api.base)}: the login gave no token")
+    if token:
+        web.headers["Authorization"] = f"Bearer {token.removeprefix('Bearer ')}"
+
+
+def _find_venue(
+    venue_id: str, v2: Api, v1: Api, request: FetchRequest, web: Web
+) -> tuple[Api, Mapping[str, Any]]:
+    """The API that serves the venue, and its group; FetchError when neither knows it."""
+    year = find_venue(venue_id).year
+    order = (v1, v2) if year is not None and year < 2024 else (v2, v1)
+    for api in order:
+        group = _group(api, venue_id, web)
+        if group is None:
+            continue
+        if api.version == 2 and not group.get("domain") and _group(v1, venue_id, web):
+            return v1, {}  # a v1 venue, as seen from v2
+        return api, group
+    raise FetchError(
+        f"no venue {venue_id} on OpenReview; known short names: {known_names(request.names)}"
+    )
+
+
+def _group(api: Api, venue_id: str, web: Web) -> Mapping[str, Any] | None:
+    try:
+        data = web.get_json(f"{api.base}/groups", {"id": venue_id})
+    except StatusError as exc:
+        if exc.status in (400, 404):
+            return None
+        if exc.status == 403:
+            raise FetchError(
+                f"{exc} — OpenReview does not show {venue_id} to anonymous users "
+                "(set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD to use an account)"
+            ) from None
+        raise
+    groups = data.get("groups") if isinstance(data, Mapping) else None
+    if not isinstance(groups, list):
+        raise FetchError(
+            f"{host_of(api.base)}: an unexpected answer to /groups (no list of groups)"
+        )
+    for group in groups:
+        if isinstance(group, Mapping) and group.get("id") == venue_id:
+            return group
+    return None
+
+
+def _group_value(group: Mapping[str, Any], key: str) -> str:
+    content = group.get("content")
+    value = content.get(key) if isinstance(content, Mapping) else None
+    if isinstance(value, Mapping):
+        value = value.get("value")
+    return value if isinstance(value, str) and value.strip() else ""
+
+
+def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) -> list[Query]:
+    queries = [Query({"content.venueid": venue_id}, "accepted papers")]
+    if request.all_submissions:
+        for key, suffix, status in OTHER_SUBMISSIONS:
+            other = _group_value(group, key) or f"{venue_id}/{suffix}"
+            if other != venue_id:
+                queries.append(Query({"content.venueid": other}, status.lower(), status))
+    return queries
+
+
+def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterator[Query]:
+    keep = not request.all_submissions
+    blind = {"invitation": f"{venue_id}/-/Blind_Submission"}
+    probe = web.get_json(f"{api.base}/notes", {**blind, "limit": 1})
+    notes = probe.get("notes") if isinstance(probe, Mapping) else None
+    invitation = blind if notes else {"invitation": f"{venue_id}/-/Submission"}
+    yield Query(invitation, "submissions", accepted_only=keep)
+    if request.all_submissions:
+        for suffix, status in _V1_OTHERS:
+            yield Query({"invitation": f"{venue_id}/-/{suffix}"}, status.lower(), status)
+
+
+def _read_query(
+    api: Api, query: Query, request: FetchRequest, web: Web, result: ReadResult, seen: set[str]
+) -> None:
+    """Every page of one query into ``result`` (notes already seen are skipped)."""
+    replies = request.reviews or api.version == 1
+    limit = PAGE_WITH_REPLIES if replies else PAGE
+    url = f"{api.base}/notes"
+    host = host_of(url)
+    after = ""
+    offset = 0
+    total: int | None = None
+    got = 0
+    what = f"{result.list_name}: {query.what}"
+    while True:
+        params: dict[str, str] = {**query.params, "limit": str(limit)}
+        if replies:
+            params["details"] = "directReplies"
+        if api.version == 2:
+            params["sort"] = "id"
+            if after:
+                params["after"] = after
+        else:
+            params["offset"] = str(offset)
+        notes, count = _page(web.get_json(url, params), host)
+        if total is None:
+            total = count
+        items, statuses = [], []
+        for note in notes:
+            key = note.get("id") if isinstance(note, Mapping) else None
+            if isinstance(key, str):
+                if key in seen:
+                    continue
+                seen.add(key)
+            shaped = _shaped(note, api, query)
+            if shaped is None:
+                continue  # v1: not accepted
+            items.append(shaped[0])
+            statuses.append(shaped[1])
+        got += len(notes)
+        add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
+        request.tell(what, got, total)
+        if _enough(result, request):
+            return
+        last = notes[-1].get("id") if notes and isinstance(notes[-1], Mapping) else None
+        if len(notes) < limit or (total is not None and got >= total):
+            return
+        if api.version == 2 and (not isinstance(last, str) or last == after):
+            raise FetchError(f"{host}: the pages of notes do not move on (the same page again)")
+        if got > MAX_NOTES:
+            raise FetchError(f"{host}: more than {MAX_NOTES:,} notes; refused")
+        after, offset = (last if isinstance(last, str) else ""), offset + len(notes)
+
+
+def _enough(result: ReadResult, request: FetchRequest) -> bool:
+    if request.max_papers is None or len(result.records) < request.max_papers:
+        return False
+    del result.records[request.max_papers :]
+    return True
+
+
+def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
+    """The notes of one answer, and the count it says there are in all."""
+    notes = data.get("notes") if isinstance(data, Mapping) else None
+    if not isinstance(notes, list):
+        raise FetchError(f"{host}: an unexpected answer to /notes (no list of notes)")
+    count = data.get("count")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        count = None
+    return notes, count
+
+
+def _value(content: Mapping[str, Any], key: str) -> Any:
+    value = content.get(key)
+    if isinstance(value, Mapping) and "value" in value:
+        return value["value"]
+    return value
+
+
+def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
+    """A note as the JSON lists reader reads it, and the venue status the fetch knows for it;
+    None for a v1 note the query does not keep."""
+    if not isinstance(note, Mapping):
+        return note, None  # counted as a record error
+    content = note.get("content")
+    if not isinstance(content, Mapping):
+        return {"id": note.get("id")}, None  # no abstract, no title: a record error
+    details = note.get("details")
+    replies = details.get("directReplies") if isinstance(details, Mapping) else None
+    replies = replies if isinstance(replies, list) else []
+    ratings: list[float] = []
+    confidences: list[float] = []
+    decision = ""
+    for reply in replies[:1000]:
+        if not isinstance(reply, Mapping) or not isinstance(reply.get("content"), Mapping):
+            continue
+        invitations = reply.get("invitations")
+        names = invitations if isinstance(invitations, list) else [reply.get("invitation")]
+        kinds = {str(n).rpartition("/")[2] for n in names[:20] if isinstance(n, str)}
+        said = reply["content"]
+        if "Official_Review" in kinds:
+            for key in ("rating", "recommendation", "overall_rating", "overall_assessment"):
+                if found := numbers(_value(said, key))[:1]:
+                    ratings += found
+                    break
+            confidences += numbers(_value(said, "confidence"))[:1]
+        elif "Decision" in kinds and isinstance(_value(said, "decision"), str):
+            decision = " ".join(_value(said, "decision").split())[:100]
+    item: dict[str, Any] = {
+        "id": note.get("id"),
+        "forum": note.get("forum") or note.get("id"),
+        "content": {**content, "pdf": _pdf(_value(content, "pdf"), api)},
+    }
+    if ratings:
+        item["ratings"] = score_list(ratings)
+    if confidences:
+        item["confidence"] = score_list(confidences)
+    status = query.status
+    if api.version == 1 and status is None:
+        accepted = _value(content, "venueid") == query.params["invitation"].partition("/-/")[0]
+        if decision:
+            item["decision"] = decision
+            accepted = accepted or "accept" in decision.casefold()
+            if not accepted and "reject" in decision.casefold():
+                status = "Rejected"
+        if query.accepted_only and not accepted:
+            return None
+    return item, status
+
+
+def _pdf(value: Any, api: Api) -> str | None:
+    """The PDF's full URL: a note names a path on the site (``/pdf/….pdf``)."""
+    if not isinstance(value, str) or not value.strip() or len(value) > 500:
+        return None
+    value = value.strip()
+    if value.startswith("/") and not value.startswith("//"):
+        return api.site + value
+    if urlsplit(value).scheme in ("http", "https"):
+        return value
+    return None

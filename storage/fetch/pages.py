@@ -1,0 +1,82 @@
+"""Fetched pages kept in HOME (``HOME/fetched/``), so that an interrupted or repeated fetch
+does not download again what it has.
+
+One file a page, named by a hash of the URL it answered (query included), written through a
+temporary file and a rename: a fetch killed half way leaves whole pages or none. A page is
+believed for ``max_age`` seconds (a day: a fetch repeated the same day reads the cache, one the
+next week sees the new decisions and ratings); ``papers fetch --refresh`` ignores it. The
+folder is a cache: deleting it only means downloading again. Nothing in it is ever the
+library's data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+import time
+from pathlib import Path
+
+#: The folder in HOME.
+FETCHED_FOLDER = "fetched"
+#: How long a kept page is believed.
+MAX_AGE = 24 * 3600.0
+_SUFFIX = ".page"
+
+
+class PageCache:
+    """Pages by URL in one folder; every failure to keep one is silent (it is a cache)."""
+
+    def __init__(self, folder: Path, max_age: float = MAX_AGE, max_bytes: int | None = None):
+        self.folder = folder
+        self.max_age = max_age
+        self.max_bytes = max_bytes
+        #: Pages read from the cache, pages written to it.
+        self.hits = 0
+        self.kept = 0
+
+    def _path(self, url: str) -> Path:
+        return self.folder / (hashlib.sha256(url.encode("utf-8")).hexdigest()[:40] + _SUFFIX)
+
+    def get(self, url: str) -> bytes | None:
+        """The page kept for ``url``, or None (never kept, too old, unreadable, too large)."""
+        path = self._path(url)
+        try:
+            with path.open("rb") as handle:
+                info = os.fstat(handle.fileno())
+                if time.time() - info.st_mtime > self.max_age:
+                    return None
+                if self.max_bytes is not None and info.st_size > self.max_bytes:
+                    return None
+                body = handle.read()
+        except OSError:
+            return None
+        self.hits += 1
+        return body
+
+    def put(self, url: str, body: bytes) -> None:
+        """Keep ``body`` as the page of ``url`` (a temporary file, then a rename)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=".part-", suffix=_SUFFIX, dir=self.folder)
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(body)
+            os.replace(name, self._path(url))
+            self.kept += 1
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+
+    def drop(self, url: str) -> None:
+        """Forget the page of ``url`` (it did not parse)."""
+        with contextlib.suppress(OSError):
+            self._path(url).unlink()
+
+
+def cache_in(home: Path, max_bytes: int | None = None) -> PageCache:
+    """The page cache of the library in ``home``."""
+    return PageCache(home / FETCHED_FOLDER, max_bytes=max_bytes)

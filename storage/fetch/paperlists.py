@@ -1,0 +1,104 @@
+"""Paper Copilot's lists (the papercopilot/paperlists repository): one JSON file a conference and
+year, ``{base}/{conf}/{conf}{year}.json`` (``PAPERS_PAPERLISTS_URL``).
+
+``paperlists:iclr2025``. Each record carries its ``status`` (``Poster``, ``Oral``, ``Reject``,
+``Withdraw``…), ``;``-joined ``author`` and ``aff``, the reviews' scores as ``"5;6;6;6"`` in
+``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project`` links, the OpenReview
+forum and PDF. Without ``--all`` only accepted papers are kept (like OpenReview's); with it,
+rejected, withdrawn and desk-rejected ones too, their status said in the words OpenReview's
+fetch uses. The records are then read by the JSON lists reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from storage.fetch.errors import FetchError, StatusError
+from storage.fetch.records import add_items, numbers, score_list
+from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
+from storage.fetch.web import Web
+from storage.sources.records import ReadResult
+from storage.sources.venues import find_venue
+
+#: Statuses of papers that were not accepted, and the venue status each becomes.
+_NOT_ACCEPTED: tuple[tuple[str, str], ...] = (
+    ("desk", "Desk rejected"),
+    ("reject", "Rejected"),
+    ("withdr", "Withdrawn"),
+    ("active", "Under review"),
+    ("submitted", "Under review"),
+    ("under review", "Under review"),
+)
+
+
+def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
+    """The list ``name`` (``iclr2025``) as a reader's result."""
+    conf = name.rstrip("0123456789")
+    url = f"{base_url(PAPERLISTS_URL)}/{conf}/{name}.json"
+    try:
+        data = web.get_json(url)
+    except StatusError as exc:
+        if exc.status == 404:
+            raise FetchError(
+                f"no list {name} on Paper Copilot "
+                f"({host_of(url)}: HTTP 404 for /{conf}/{name}.json)"
+            ) from None
+        raise
+    if isinstance(data, Mapping):  # a list wrapped in an object
+        data = next((v for v in data.values() if isinstance(v, list)), None)
+    if not isinstance(data, list):
+        raise FetchError(f"{host_of(url)}: {name}.json is not a list of papers")
+    found = find_venue(name)
+    list_name = f"{found.text} (Paper Copilot)" if found.venue is not None else name
+    result = ReadResult(source=f"paperlists:{name}", list_name=list_name)
+    items: list[Any] = []
+    statuses: list[str | None] = []
+    for record in data:
+        status = _decision(record)
+        if status is not None and not request.all_submissions:
+            continue
+        items.append(_shaped(record))
+        statuses.append(status)
+        if request.max_papers is not None and len(items) >= request.max_papers:
+            break
+    request.tell(list_name, len(items), len(items))
+    add_items(result, items, 1, statuses)
+    if not result.records and not result.errors:
+        raise FetchError(f"Paper Copilot's {name} holds no accepted papers (try --all)")
+    return result
+
+
+def _decision(record: Any) -> str | None:
+    """The venue status of a paper that was not accepted; None for an accepted one."""
+    if not isinstance(record, Mapping):
+        return None
+    status = record.get("status")
+    low = status.casefold() if isinstance(status, str) else ""
+    return next((word for key, word in _NOT_ACCEPTED if key in low), None)
+
+
+def _shaped(record: Any) -> Any:
+    """A record as the JSON lists reader reads it: the reviews' scores as lists, the
+    OpenReview forum as the paper's link, the averages (``[mean, std]``) left out."""
+    if not isinstance(record, Mapping):
+        return record
+    # ``track`` ("main") is no research area; ``rating_avg`` is [mean, standard deviation]
+    item = {k: v for k, v in record.items() if not str(k).endswith("_avg") and k != "track"}
+    ratings = numbers(record.get("rating"))
+    if ratings:
+        item["rating"] = sum(ratings) / len(ratings)
+        item["ratings"] = score_list(ratings)
+    elif mean := numbers(record.get("rating_avg"))[:1]:
+        item["rating"] = mean[0]
+    confidences = numbers(record.get("confidence"))
+    if confidences:
+        item["confidence"] = score_list(confidences)
+    forum = record.get("openreview")
+    if isinstance(forum, str) and forum.startswith(("https://", "http://")):
+        item["url"] = forum
+    aff = record.get("aff")
+    if isinstance(aff, str):
+        names = [a.strip() for part in aff.split(";") for a in part.split("+")]
+        item["aff"] = list(dict.fromkeys(a for a in names if a))
+    return item

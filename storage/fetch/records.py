@@ -1,0 +1,75 @@
+"""Fetched items into the readers' records: the JSON lists reader maps them, as it maps a file.
+
+A source shapes what a service answered into the objects a JSON list holds (an OpenReview
+note, a Paper Copilot record) and hands them here a page at a time; the records go into the
+source's ``ReadResult`` like a file's, so a fetch is cleaned, matched and stored as an import.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from storage.models import RecordError
+from storage.sources.json_lists import read_json_data
+from storage.sources.records import ReadResult
+
+
+def add_items(
+    result: ReadResult,
+    items: Sequence[Any],
+    first: int,
+    statuses: Sequence[str | None] | None = None,
+) -> int:
+    """Read ``items`` (numbered from ``first``) into ``result``; ``statuses[i]``, when given and
+    not None, is item i's venue status (a decision the fetch knows). Returns the records added."""
+    before = len(result.records)
+    objects = [(i, item) for i, item in enumerate(items) if isinstance(item, Mapping)]
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            result.errors.append(RecordError(result.source, first + i, "not an object"))
+    if not objects:
+        return 0
+    read = read_json_data([item for _, item in objects], Path(result.source))
+    failed = {error.record for error in read.errors}
+    for error in read.errors:
+        result.errors.append(
+            RecordError(result.source, first + objects[error.record - 1][0], error.reason)
+        )
+    records = iter(read.records)
+    for number, (i, _) in enumerate(objects, start=1):
+        if number in failed:
+            continue
+        record = next(records)
+        status = statuses[i] if statuses is not None else None
+        result.records.append(record if not status else replace(record, venue_status=status))
+    return len(result.records) - before
+
+
+def numbers(value: Any) -> list[float]:
+    """The scores a review field holds: ``6``, ``"6: marginally above"``, ``"5;6;6;6"``."""
+    import re
+
+    if isinstance(value, Mapping):
+        value = value.get("value")
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return [float(value)] if math.isfinite(value) else []
+    if isinstance(value, str):
+        text = value[:1000]
+        if ";" in text:
+            return [n for part in text.split(";") for n in numbers(part)[:1]]
+        match = re.match(r"\s*([-+]?\d+(?:\.\d+)?)", text)
+        return [float(match[1])] if match else []
+    if isinstance(value, list | tuple):
+        return [n for item in value[:100] for n in numbers(item)[:1]]
+    return []
+
+
+def score_list(scores: Sequence[float]) -> list[int | float]:
+    """Scores as a list kept in the paper (``6`` rather than ``6.0``)."""
+    return [int(s) if s.is_integer() else s for s in scores]

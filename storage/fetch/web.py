@@ -1,0 +1,374 @@
+"""The network's border: GET requests over http(s) only, each answer capped, every failure one
+line that names the host and the cause.
+
+A fetch talks to three services (OpenReview, Paper Copilot's lists, arXiv) through one ``Web``:
+httpx underneath (imported on the first request: the app's start does not pay for it), the
+standard proxy variables honoured (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``,
+``NO_PROXY``), a timeout on every request, redirects followed a few times, a body refused past
+``max_bytes`` (counted after decompression). A 429 or 503 with ``Retry-After`` is waited for,
+up to ``max_wait`` seconds and ``retries`` times, and the wait is told through ``notify``; a
+502/503/504 is tried again after a short pause. Pages that parsed are kept in a ``PageCache``
+(``pages.py``) and read from it the next time, unless ``refresh``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlencode, urlsplit
+
+import orjson
+
+from storage.fetch.errors import FetchCancelled, FetchError, StatusError
+from storage.fetch.request import WebOptions, host_of
+
+__all__ = ["FetchCancelled", "FetchError", "StatusError", "Web", "WebOptions", "host_of"]
+
+if TYPE_CHECKING:
+    import httpx
+
+    from storage.fetch.pages import PageCache
+
+T = TypeVar("T")
+_RETRIED = frozenset({429, 502, 503, 504})
+_CHUNK = 256 * 1024
+
+
+def full_url(url: str, params: Mapping[str, str | int] | None) -> str:
+    """``url`` with its query parameters (their order kept): what a request asks, and the key of
+    its page in the cache."""
+    if not params:
+        return url
+    return f"{url}{'&' if '?' in url else '?'}{urlencode(list(params.items()))}"
+
+
+class Web:
+    """One fetch's requests: a client opened on first use, pages cached, errors made one line."""
+
+    def __init__(self, options: WebOptions, cache: PageCache | None = None) -> None:
+        self.options = options
+        self.cache = cache
+        self.headers: dict[str, str] = {}
+        self._client: httpx.Client | None = None
+        #: Requests sent (cache hits are not), for the report.
+        self.requests = 0
+
+    def __enter__(self) -> Web:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    # -- what the sources ask ---------------------------------------------------------------
+    def get_json(
+        self, url: str, params: Mapping[str, str | int] | None = None, *, cache: bool = True
+    ) -> Any:
+        """The JSON a GET answers (from the cache when it holds the page)."""
+        return self.get_parsed(url, params, parse_json, cache=cache)
+
+    def get_parsed(
+        self,
+        url: str,
+        params: Mapping[str, str | int] | None,
+        parse: Callable[[bytes, str, str], T],
+        *,
+        cache: bool = True,
+        fresh: bool = False,
+        before: Callable[[], None] | None = None,
+    ) -> T:
+        """What ``parse(body, host, content type)`` makes of a GET's answer; ``FetchError`` from
+        it refuses the answer before it is cached. The cache is read unless ``fresh`` (or the
+        fetch's ``refresh``); ``before`` is called when a request is really sent (a source's
+        spacing)."""
+        address = full_url(url, params)
+        host = host_of(address)
+        if self.cache is not None and cache and not (fresh or self.options.refresh):
+            kept = self.cache.get(address)
+            if kept is not None:
+                try:
+                    return parse(kept, host, "")
+                except FetchError:
+                    self.cache.drop(address)  # a damaged page: fetched again
+        if before is not None:
+            self._client_for_use()  # made first: the spacing counts from the request itself
+            before()
+        body, content_type = self._request("GET", address)
+        value = parse(body, host, content_type)
+        if self.cache is not None and cache:
+            self.cache.put(address, body)
+        return value
+
+    def post_json(self, url: str, payload: Mapping[str, Any]) -> Any:
+        """POST a JSON body, the JSON answer (never cached: a login)."""
+        body, content_type = self._request("POST", url, orjson.dumps(dict(payload)))
+        return parse_json(body, host_of(url), content_type)
+
+    # -- underneath -------------------------------------------------------------------------
+    def _client_for_use(self) -> httpx.Client:
+        if self._client is None:
+            import httpx  # here: the app starts without it
+
+            timeout = self.options.timeout
+            self._client = httpx.Client(
+                timeout=httpx.Timeout(timeout, connect=min(timeout, 15.0)),
+                follow_redirects=True,
+                max_redirects=5,
+                headers={"User-Agent": _user_agent(), "Accept-Encoding": "gzip, deflate"},
+                trust_env=True,
+            )
+        return self._client
+
+    def _request(self, method: str, url: str, content: bytes | None = None) -> tuple[bytes, str]:
+        """The body and content type of a 200 answer, after waits and retries as told above."""
+        host = host_of(url)
+        if urlsplit(url).scheme not in ("http", "https"):
+            raise FetchError(f"{host}: only http(s) URLs are fetched, not {url[:80]!r}")
+        attempt = 0
+        while True:
+            self._check_cancelled()
+            status, reason, headers, body = self._send(method, url, content, host)
+            if status == 200:
+                return body, headers.get("content-type", "")
+            if status in _RETRIED and attempt < self.options.retries:
+                attempt += 1
+                wait = self._wait_for(status, reason, headers, host, attempt)
+                self._sleep(wait)
+                continue
+            raise StatusError(f"{host}: {status_problem(status, reason, body, attempt)}", status)
+
+    def _send(
+        self, method: str, url: str, content: bytes | None, host: str
+    ) -> tuple[int, str, Mapping[str, str], bytes]:
+        import httpx
+
+        client = self._client_for_use()
+        headers = dict(self.headers)
+        if content is not None:
+            headers["Content-Type"] = "application/json"
+        self.requests += 1
+        try:
+            with client.stream(method, url, content=content, headers=headers) as response:
+                if response.url.scheme not in ("http", "https"):
+                    raise FetchError(f"{host}: redirected away from http(s)")
+                body = b""
+                if response.status_code == 200:
+                    body = self._read_capped(response, host)
+                else:  # an error page: enough of it to quote its message
+                    body = _read_some(response, 4096)
+                return response.status_code, response.reason_phrase, response.headers, body
+        except httpx.HTTPError as exc:
+            raise FetchError(f"{host}: {transport_problem(exc, self.options.timeout)}") from None
+
+    def _read_capped(self, response: httpx.Response, host: str) -> bytes:
+        cap = self.options.max_bytes
+        declared = response.headers.get("content-length", "")
+        if (
+            declared.isdigit()
+            and int(declared) > cap
+            and "content-encoding" not in response.headers
+        ):
+            raise FetchError(
+                f"{host}: the answer is {_size(int(declared))}, over the cap of {_size(cap)}"
+            )
+        parts: list[bytes] = []
+        got = 0
+        for chunk in response.iter_bytes(_CHUNK):
+            got += len(chunk)
+            if got > cap:
+                raise FetchError(f"{host}: the answer is over the cap of {_size(cap)}; refused")
+            parts.append(chunk)
+        return b"".join(parts)
+
+    def _wait_for(
+        self, status: int, reason: str, headers: Mapping[str, str], host: str, attempt: int
+    ) -> float:
+        """How long to wait before trying again (said to the user), or FetchError when the
+        server asks for longer than ``max_wait``."""
+        asked = retry_after(headers.get("retry-after", ""))
+        if asked is not None and asked > self.options.max_wait:
+            raise FetchError(
+                f"{host}: HTTP {status} {reason}, and it asks to wait {_seconds(asked)} "
+                f"(Retry-After), longer than {_seconds(self.options.max_wait)}; try again later"
+            )
+        wait = asked if asked is not None else min(2.0**attempt, self.options.max_wait)
+        why = "as it asks (Retry-After)" if asked is not None else "before trying again"
+        if self.options.notify is not None:
+            self.options.notify(
+                f"{host}: HTTP {status} {reason}; waiting {_seconds(wait)} {why} "
+                f"({attempt} of {self.options.retries})"
+            )
+        return wait
+
+    def _sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            self._check_cancelled()
+            time.sleep(min(left, 0.1))
+
+    def pause(self, seconds: float) -> None:
+        """Wait (a source's spacing between requests), stopping if the fetch is cancelled."""
+        self._sleep(seconds)
+
+    def _check_cancelled(self) -> None:
+        if self.options.cancelled():
+            raise FetchCancelled("the fetch was stopped; nothing was imported")
+
+
+def _read_some(response: httpx.Response, limit: int) -> bytes:
+    got = b""
+    for chunk in response.iter_bytes(_CHUNK):
+        got += chunk
+        if len(got) >= limit:
+            break
+    return got[:limit]
+
+
+def _user_agent() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"papers-tui/{version('papers-tui')}"
+    except PackageNotFoundError:
+        return "papers-tui"
+
+
+def retry_after(value: str) -> float | None:
+    """Seconds a ``Retry-After`` header asks for (a number, or an HTTP date); None for none."""
+    import email.utils
+
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - time.time()
+    return max(0.0, seconds) if math.isfinite(seconds) else None
+
+
+def status_problem(status: int, reason: str, body: bytes, retried: int) -> str:
+    """An error answer as one line: ``HTTP 404 Not Found (no such venue)``."""
+    line = f"HTTP {status} {reason}".rstrip()
+    message = _error_message(body)
+    if message:
+        line += f" ({message})"
+    if retried:
+        line += f", still after {retried} {'retry' if retried == 1 else 'retries'}"
+    return line
+
+
+def _error_message(body: bytes) -> str:
+    """What an error answer says, when it is JSON with a message (OpenReview's are)."""
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return ""
+    if isinstance(data, dict):
+        for key in ("message", "error", "name"):
+            value = data.get(key)
+            if isinstance(value, dict):
+                value = value.get("message")
+            if isinstance(value, str) and value.strip():
+                return " ".join(value.split())[:160]
+    return ""
+
+
+def transport_problem(exc: BaseException, timeout: float) -> str:
+    """Why a request got no answer, in words: no network, a name that does not resolve, TLS…"""
+    import socket
+    import ssl
+
+    import httpx
+
+    causes = _causes(exc)
+    if isinstance(exc, httpx.TimeoutException) or any(isinstance(c, TimeoutError) for c in causes):
+        return f"timed out (no answer within {_seconds(timeout)})"
+    if any(isinstance(c, socket.gaierror) for c in causes) or _says(
+        causes, "name or service not known", "nodename nor servname", "name resolution",
+        "no address associated",
+    ):  # fmt: skip
+        return "cannot resolve the host name (DNS failure, or no network)"
+    if any(isinstance(c, ssl.SSLError) for c in causes) or _says(causes, "ssl", "certificate"):
+        detail = next((str(c) for c in causes if isinstance(c, ssl.SSLError)), str(exc))
+        return f"TLS error ({_short(detail)})"
+    if isinstance(exc, httpx.ProxyError):
+        return f"the proxy failed ({_short(str(exc))})"
+    if any(isinstance(c, ConnectionRefusedError) for c in causes) or _says(causes, "refused"):
+        return "cannot connect (connection refused)"
+    if _says(causes, "network is unreachable", "no route to host"):
+        return "cannot connect (no network: the network is unreachable)"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"the answer was cut off or malformed ({_short(str(exc))})"
+    if isinstance(exc, httpx.TooManyRedirects):
+        return "too many redirects"
+    if isinstance(exc, httpx.UnsupportedProtocol):
+        return "only http(s) URLs are fetched"
+    if isinstance(exc, httpx.DecodingError):
+        return "the answer's compression is broken"
+    if isinstance(exc, httpx.ConnectError):
+        return f"cannot connect ({_short(str(exc))})"
+    return f"the request failed ({type(exc).__name__}: {_short(str(exc))})"
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in seen and len(seen) < 10:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def _says(causes: list[BaseException], *words: str) -> bool:
+    text = " ".join(str(c) for c in causes).casefold()
+    return any(word in text for word in words)
+
+
+def _short(text: str) -> str:
+    return " ".join(text.split())[:160] or "no detail"
+
+
+def parse_json(body: bytes, host: str, content_type: str) -> Any:
+    """A JSON answer; an HTML page or a body that does not parse is a ``FetchError``."""
+    head = body[:512].lstrip().lower()
+    if head.startswith((b"<!doctype", b"<html", b"<")) or "html" in content_type.casefold():
+        raise FetchError(f"{host}: an HTML page came where JSON was expected (an error page?)")
+    if not body.strip():
+        raise FetchError(f"{host}: the answer is empty where JSON was expected")
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        raise FetchError(f"{host}: the answer is not valid JSON ({_short(exc.msg)})") from None
+
+
+def decode_text(body: bytes, host: str) -> str:
+    """A text answer (an Atom feed) as UTF-8."""
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FetchError(f"{host}: the answer is not UTF-8 text (byte {exc.start})") from None
+
+
+def _size(size: int) -> str:
+    from storage.sources.limits import size_text
+
+    return size_text(size)
+
+
+def _seconds(seconds: float) -> str:
+    if seconds >= 90:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds:.1f} s"

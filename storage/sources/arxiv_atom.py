@@ -1,0 +1,161 @@
+"""arXiv API answers: Atom feeds of papers (``<feed>`` of ``<entry>``), as saved to a file or
+fetched (``storage.fetch.arxiv`` reads its pages with ``parse_feed``).
+
+Each entry gives a paper: its title, the abstract (``summary``), the authors (and their
+``arxiv:affiliation``), the abstract page as its link, the PDF link, the arXiv id (without its
+version), the categories (the primary one first), the first version's date, the DOI, the
+journal reference as its venue, and GitHub links found in the comment. An error feed (arXiv's
+answer to a malformed query) is a ``SourceError`` saying what arXiv said. Any other Atom feed
+is read the same way, as far as it has these fields.
+
+The XML is parsed by the standard library (expat: no external entity is fetched, entity
+expansion is bounded); a document that declares a DTD or entities is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from storage.errors import SourceError
+from storage.sources.links import extract_github_links
+from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult, opening
+
+if TYPE_CHECKING:  # the parser loads when a feed is read: the command line starts without it
+    from xml.etree.ElementTree import Element
+
+ATOM = "http://www.w3.org/2005/Atom"
+ARXIV = "http://arxiv.org/schemas/atom"
+OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
+_NS = {"a": ATOM, "arxiv": ARXIV, "os": OPENSEARCH}
+SUFFIXES = (".atom",)
+_ID = re.compile(r"arxiv\.org/abs/(.+?)(v\d+)?$")
+_DECLARES = re.compile(r"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class Feed:
+    """One feed: its papers, and how many the query has in all, from where this page starts."""
+
+    result: ReadResult
+    total: int | None
+    start: int
+    per_page: int
+    #: Entries in the page (records and errors).
+    entries: int
+
+
+def sniff_atom(text: str, path: Path) -> Fit:
+    """An XML document whose root is an Atom ``feed``."""
+    if opening(text) != "<":
+        return Fit.NO
+    head = text[:SNIFF_CHARS]
+    if "<feed" in head and ATOM in head:
+        return Fit.OPENS
+    return Fit.NAMED if path.suffix.lower() in SUFFIXES else Fit.NO
+
+
+def read_atom(text: str, path: Path) -> ReadResult:
+    """A saved feed's papers (``papers import feed.atom``)."""
+    feed = parse_feed(text, str(path), path.stem)
+    return feed.result
+
+
+def parse_feed(text: str, source: str, list_name: str) -> Feed:
+    """The papers of an Atom feed; ``SourceError`` for text that is no feed, or arXiv's error."""
+    from xml.etree import ElementTree
+
+    if _DECLARES.search(text[:SNIFF_CHARS]):
+        raise SourceError(f"{source}: the XML declares a DTD or entities; refused")
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        raise SourceError(f"{source}: not a well-formed Atom feed ({exc})") from None
+    if root.tag != f"{{{ATOM}}}feed":
+        raise SourceError(f"{source}: not an Atom feed (its root is <{_local(root.tag)}>)")
+    result = ReadResult(source=source, list_name=list_name)
+    entries = root.findall("a:entry", _NS)
+    for number, entry in enumerate(entries, start=1):
+        fields = _fields(entry)
+        if "/api/errors" in fields.get("id", ""):
+            said = fields.get("summary") or fields.get("title") or "an error"
+            raise SourceError(f"{source}: arXiv answered with an error: {said[:200]}")
+        result.add(number, fields)
+    return Feed(
+        result=result,
+        total=_number(root, "os:totalResults"),
+        start=_number(root, "os:startIndex") or 0,
+        per_page=_number(root, "os:itemsPerPage") or 0,
+        entries=len(entries),
+    )
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2][:40]
+
+
+def _number(root: Element, path: str) -> int | None:
+    text = (root.findtext(path, None, _NS) or "").strip()
+    return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+def _text(element: Element | None, path: str) -> str:
+    if element is None:
+        return ""
+    return " ".join((element.findtext(path, "", _NS) or "").split())
+
+
+def _fields(entry: Element) -> dict[str, Any]:
+    """An entry's fields, under the names the readers' records understand."""
+    fields: dict[str, Any] = {"id": _text(entry, "a:id")}
+    fields["title"] = _text(entry, "a:title")
+    fields["summary"] = _text(entry, "a:summary")
+    authors, affiliations = [], []
+    for author in entry.findall("a:author", _NS):
+        name = _text(author, "a:name")
+        if name:
+            authors.append(name)
+        affiliations += [_text(a, ".") for a in author.findall("arxiv:affiliation", _NS)]
+    fields["authors"] = authors
+    if any(affiliations):
+        fields["affiliations"] = list(dict.fromkeys(a for a in affiliations if a))
+    for link in entry.findall("a:link", _NS):
+        href = (link.get("href") or "").strip()
+        if link.get("title") == "pdf" or link.get("type") == "application/pdf":
+            fields.setdefault("pdf", _https(href))
+        elif link.get("rel", "alternate") == "alternate":
+            fields.setdefault("url", _https(href))
+    match = _ID.search(fields["id"])
+    if match:  # the abstract page without a version: the latest
+        fields["arxiv"] = match[1]
+        fields["url"] = f"https://arxiv.org/abs/{match[1]}"
+    primary = entry.find("arxiv:primary_category", _NS)
+    categories = [primary.get("term", "")] if primary is not None else []
+    categories += [c.get("term", "") for c in entry.findall("a:category", _NS)]
+    fields["keywords"] = list(dict.fromkeys(c.strip() for c in categories if c and c.strip()))
+    published = _text(entry, "a:published")
+    if re.match(r"\d{4}-\d\d-\d\d", published):
+        fields["published"] = published[:10]
+    for key, path in (("doi", "arxiv:doi"), ("journal", "arxiv:journal_ref")):
+        if value := _text(entry, path):
+            fields[key] = value
+    comment = _text(entry, "arxiv:comment")
+    if comment:
+        fields["code"] = list(extract_github_links(comment))
+    return fields
+
+
+def _https(href: str) -> str:
+    """arXiv writes its own links as http; they are served over https."""
+    return re.sub(r"^http://(export\.)?arxiv\.org/", "https://arxiv.org/", href)
+
+
+ARXIV_ATOM = Reader(
+    name="arXiv API Atom feed",
+    label="arXiv Atom",
+    suffixes=SUFFIXES,
+    sniff=sniff_atom,
+    read=read_atom,
+)

@@ -1,0 +1,216 @@
+"""``papers fetch`` from OpenReview, run as users run it, against the local stand-in."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fetch import shapes
+from tests.fetch.conftest import papers
+from tests.fetch.services import Fault, Services, Venue
+
+ICLR25 = "ICLR.cc/2025/Conference"
+ICLR23 = "ICLR.cc/2023/Conference"
+
+
+def _made(n: int, fate: str = "", seed: int = 1) -> list[shapes.Made]:
+    return shapes.made_up(n, seed=seed, fate=fate)
+
+
+def _venue(accepted: int = 3) -> Venue:
+    made = _made(accepted)
+    for paper, presentation in zip(made, ("Oral", "Spotlight", "Poster"), strict=False):
+        paper.presentation = presentation
+    made[0].ratings, made[0].confidences = [6, "8: accept, good paper", 10], [4, 3, 5]
+    made += _made(2, "Rejected_Submission", 2) + _made(1, "Withdrawn_Submission", 3)
+    made += _made(1, "Desk_Rejected_Submission", 4)
+    return shapes.v2_venue(made, ICLR25)
+
+
+def _listed(env: dict[str, str]) -> list[dict]:
+    done = papers(env, "list", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_short_name_fetches_the_accepted_papers(services: tuple[Services, str], env) -> None:
+    found, base = services
+    found.v2[ICLR25] = _venue()
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout and "ICLR 2025 (OpenReview)" in done.stdout
+    listed = _listed(env)
+    assert sorted(p["venue_status"] for p in listed) == ["Oral", "Poster", "Spotlight"]
+    note = found.v2[ICLR25].notes[0]
+    [first] = [p for p in listed if p["title"] == note["content"]["title"]["value"]]
+    assert first["url"].endswith(f"forum?id={note['id']}")
+    assert first["extra"]["pdf"].startswith(f"{base}/or2/pdf/") and first["venue"] == "ICLR 2025"
+    assert first["extra"]["area"] == "generative models" and first["authors"]
+    notes = found.requests_to("/or2/notes")
+    assert {r.query.get("content.venueid") for r in notes} == {ICLR25}
+    assert all("Authorization" not in r.headers and "authorization" not in r.headers for r in notes)
+
+
+def test_all_brings_every_submission_with_its_decision(services, env) -> None:
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    done = papers(env, "fetch", "iclr2025", "--all")
+    assert done.returncode == 0, done.stderr
+    statuses = sorted(p["venue_status"] for p in _listed(env))
+    assert statuses == sorted(
+        ["Oral", "Spotlight", "Poster", "Rejected", "Rejected", "Withdrawn", "Desk rejected"]
+    )
+    asked = {r.query.get("content.venueid") for r in found.requests_to("/or2/notes")}
+    assert f"{ICLR25}/Rejected_Submission" in asked and f"{ICLR25}/Withdrawn_Submission" in asked
+
+
+def test_reviews_give_the_ratings_their_mean_and_the_confidence(services, env) -> None:
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    done = papers(env, "fetch", "openreview:ICLR.cc/2025/Conference", "--reviews")
+    assert done.returncode == 0, done.stderr
+    title = found.v2[ICLR25].notes[0]["content"]["title"]["value"]
+    [first] = [p for p in _listed(env) if p["title"] == title]
+    assert first["extra"]["ratings"] == "6, 8, 10"  # "8: accept, good paper" is 8
+    assert first["extra"]["rating"] == 8.0 and first["extra"]["confidence"] == 4.0
+    hits = papers(env, "search", "rating:>7", "--json")
+    assert [h["id"] for h in json.loads(hits.stdout)] == [first["id"]]
+    asked = found.requests_to("/or2/notes")
+    assert all(r.query.get("details") == "directReplies" for r in asked)
+
+
+def test_pages_follow_after_the_last_id_until_the_count(services, env) -> None:
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(_made(450), ICLR25)
+    done = papers(env, "fetch", "iclr2025", "--reviews")  # 200 notes a page with replies
+    assert done.returncode == 0, done.stderr
+    assert "450 added" in done.stdout
+    asked = found.requests_to("/or2/notes")
+    assert len(asked) == 3 and "after" not in asked[0].query
+    ids = sorted(n["id"] for n in found.v2[ICLR25].notes)
+    assert [r.query.get("after") for r in asked[1:]] == [ids[199], ids[399]]
+    assert all(r.query["sort"] == "id" and r.query["limit"] == "200" for r in asked)
+
+
+def test_a_v1_venue_pages_by_offset_and_reads_decisions_from_replies(services, env) -> None:
+    found, _ = services
+    made = _made(230, seed=5)
+    made[0].ratings, made[0].confidences = ["6: marginally above", "8: accept"], ["3: fairly", 4]
+    made += _made(20, "Rejected_Submission", 6) + _made(3, "Withdrawn_Submission", 7)
+    found.v1[ICLR23] = shapes.v1_venue(made, ICLR23)
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 0, done.stderr
+    assert "230 added" in done.stdout
+    listed = {p["title"]: p for p in _listed(env)}
+    assert {p["venue_status"] for p in listed.values()} == {"Poster"}
+    assert listed[made[0].title]["extra"]["rating"] == 7.0  # v1 fetches the replies anyway
+    offsets = [
+        r.query.get("offset")
+        for r in found.requests_to("/or1/notes")
+        if r.query.get("limit") != "1"
+    ]
+    assert offsets == ["0", "200"]
+    assert not found.requests_to("/or2/notes")
+    done = papers(env, "fetch", "iclr2023", "--all")
+    assert "23 added" in done.stdout, done.stdout + done.stderr
+    statuses = [p["venue_status"] for p in _listed(env)]
+    assert statuses.count("Rejected") == 20 and statuses.count("Withdrawn") == 3
+
+
+def test_a_venue_that_does_not_exist_is_one_line_naming_the_short_names(
+    services, env, tmp_path: Path
+) -> None:
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    papers(env, "fetch", "iclr2025")
+    before = (tmp_path / "home" / "papers.json").read_bytes()
+    done = papers(env, "fetch", "iclr2031")
+    assert done.returncode == 1
+    line = done.stderr.strip()
+    assert "\n" not in line and "Traceback" not in line
+    assert "no venue ICLR.cc/2031/Conference on OpenReview; known short names: iclr2025" in line
+    assert (tmp_path / "home" / "papers.json").read_bytes() == before
+
+
+def test_fetching_again_updates_what_changed_and_keeps_the_users_triage(services, env) -> None:
+    found, _ = services
+    made = _made(3)
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    assert papers(env, "fetch", "iclr2025", "--reviews").returncode == 0
+    [first] = [p["id"] for p in _listed(env) if p["title"] == made[0].title]
+    assert papers(env, "mark", first, "starred").returncode == 0
+    assert papers(env, "note", first, "read this first").returncode == 0
+    made[0].presentation = "Oral"  # after the camera-ready
+    made[0].ratings = [8, 8, 8]
+    made.append(_made(1, seed=9)[0])
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    cached = papers(env, "fetch", "iclr2025", "--reviews")  # the same day: from the cache
+    assert "0 requests" in cached.stderr and "3 skipped" in cached.stdout, cached.stdout
+    done = papers(env, "fetch", "iclr2025", "--reviews", "--refresh")
+    assert done.returncode == 0, done.stderr
+    assert "1 added, 1 updated, 2 skipped" in done.stdout
+    listed = {p["id"]: p for p in _listed(env)}
+    assert listed[first]["venue_status"] == "Oral" and listed[first]["extra"]["rating"] == 8.0
+    assert listed[first]["status"] == "starred" and listed[first]["note"] == "read this first"
+
+
+def test_a_repeated_fetch_reads_the_cache_and_refresh_ignores_it(
+    services, env, tmp_path: Path
+) -> None:
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    assert papers(env, "fetch", "iclr2025").returncode == 0
+    sent = len(found.log)
+    again = papers(env, "fetch", "iclr2025")
+    assert again.returncode == 0 and len(found.log) == sent
+    assert "0 requests" in again.stderr and "3 skipped" in again.stdout
+    pages = list((tmp_path / "home" / "fetched").iterdir())
+    assert pages and all(p.suffix == ".page" and not p.name.startswith(".") for p in pages)
+    assert papers(env, "fetch", "iclr2025", "--refresh").returncode == 0
+    assert len(found.log) > sent
+
+
+def test_an_interrupted_fetch_imports_nothing_and_goes_on_from_the_cache(services, env) -> None:
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(_made(450), ICLR25)
+    boom = Fault("/or2/notes", "status", status=500, body=b'{"message": "boom"}', skip=2)
+    found.faults.append(boom)
+    done = papers(env, "fetch", "iclr2025", "--reviews")  # pages 1 and 2 come, page 3 fails
+    assert done.returncode == 1, done.stdout
+    assert "HTTP 500 Internal Server Error (boom)" in done.stderr and "127.0.0.1" in done.stderr
+    assert _listed(env) == []  # all or nothing
+    found.log.clear()
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0 and "450 added" in done.stdout, done.stderr
+    assert len(found.requests_to("/or2/notes")) == 1  # only the page it did not have
+
+
+def test_credentials_are_used_only_when_the_environment_has_them(services, env) -> None:
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    login = {**env, "OPENREVIEW_USERNAME": "reader@example.org", "OPENREVIEW_PASSWORD": "secret"}
+    done = papers(login, "fetch", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert all(
+        r.headers.get("authorization") == "Bearer token-123"
+        for r in found.requests_to("/or2/notes")
+    )
+    wrong = {**login, "OPENREVIEW_PASSWORD": "nope"}
+    done = papers(wrong, "fetch", "iclr2025", "--refresh")
+    assert done.returncode == 1 and "HTTP 400" in done.stderr and "Invalid username" in done.stderr
+
+
+def test_short_names_from_config_toml(services, env, tmp_path: Path) -> None:
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    home = tmp_path / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(
+        '[venues]\nmine = "ICLR.cc/2025/Conference"\nbroken = 7\n', encoding="utf-8"
+    )
+    done = papers(env, "fetch", "mine")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout
+    assert "[venues] broken = 7: ignored" in done.stderr
+    done = papers(env, "fetch", "iclr2031")
+    assert "from config.toml: broken" not in done.stderr and "mine" in done.stderr.splitlines()[-1]

@@ -1,0 +1,129 @@
+"""``papers fetch paperlists:…`` and ``papers fetch arxiv:…`` against the local stand-in, and
+the arXiv Atom reader on a saved feed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fetch import shapes
+from tests.fetch.conftest import papers
+from tests.fetch.services import Fault, Services
+
+
+def _listed(env: dict[str, str]) -> list[dict]:
+    return json.loads(papers(env, "list", "--json").stdout)
+
+
+def _copilot(found: Services) -> list[shapes.Made]:
+    made = shapes.made_up(3, fate="")
+    made[0].ratings, made[0].confidences = [5, 6, 6, 6], [4, 3, 4, 4]
+    made[0].tldr = "A short summary."
+    made += shapes.made_up(2, seed=2) + shapes.made_up(1, seed=3, fate="Withdrawn_Submission")
+    made += shapes.made_up(1, seed=4, fate="Desk_Rejected_Submission")
+    found.paperlists["iclr2025"] = [shapes.paperlists_record(m, "iclr", 2025) for m in made]
+    return made
+
+
+def test_paper_copilot_list(services, env) -> None:
+    found, _ = services
+    made = _copilot(found)
+    done = papers(env, "fetch", "paperlists:iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout and "ICLR 2025 (Paper Copilot)" in done.stdout
+    listed = {p["title"]: p for p in _listed(env)}
+    first = listed[made[0].title]
+    assert first["authors"] == made[0].authors
+    assert first["extra"]["rating"] == 5.75 and first["extra"]["ratings"] == "5, 6, 6, 6"
+    assert first["extra"]["confidence"] == 3.75 and first["extra"]["tldr"] == "A short summary."
+    assert first["extra"]["affiliations"] == "MIT, Google, ETH Zurich"
+    assert "area" not in first["extra"] or first["extra"]["area"] != "main"
+    assert first["url"].startswith("https://openreview.net/forum?id=")
+    assert first["extra"]["pdf"].startswith("https://openreview.net/pdf?id=")
+    done = papers(env, "fetch", "paperlists:iclr2025", "--all")
+    statuses = sorted(p["venue_status"] for p in _listed(env))
+    assert statuses == sorted(["Poster"] * 3 + ["Rejected"] * 2 + ["Withdrawn", "Desk rejected"])
+    assert [r.path for r in found.requests_to("/pl")] == ["/pl/iclr/iclr2025.json"]  # cached
+
+
+def test_paper_copilot_list_that_does_not_exist(services, env) -> None:
+    done = papers(env, "fetch", "paperlists:iclr2031")
+    assert done.returncode == 1
+    assert (
+        "no list iclr2031 on Paper Copilot (127.0.0.1" in done.stderr and "HTTP 404" in done.stderr
+    )
+
+
+def _entries(n: int, seed: str = "q") -> list[str]:
+    return [
+        shapes.atom_entry(
+            f"2501.{i:05d}", f"Paper {seed} {i} on diffusion",
+            f"We study diffusion number {i} of {seed} and show that it works well in practice.",
+            [f"Ann {i}", "Bob Lee"], ("cs.CV", "cs.LG"),
+            comment=f"10 pages; code at https://github.com/ann/diffusion-{i}" if i == 0 else "",
+            doi="10.1000/xyz" if i == 1 else "",
+        )
+        for i in range(n)
+    ]  # fmt: skip
+
+
+def test_arxiv_query_pages_spaced_three_seconds(services, env) -> None:
+    found, _ = services
+    found.arxiv_queries["ti:diffusion AND cat:cs.CV"] = _entries(150)
+    done = papers(env, "fetch", "arxiv:ti:diffusion AND cat:cs.CV", "--max", "130")
+    assert done.returncode == 0, done.stderr
+    assert "130 added" in done.stdout and "arXiv: ti:diffusion AND cat:cs.CV" in done.stdout
+    asked = found.requests_to("/arxiv/query")
+    assert [(r.query["start"], r.query["max_results"]) for r in asked] == [
+        ("0", "100"),
+        ("100", "30"),
+    ]
+    assert asked[1].at - asked[0].at >= 2.95
+    assert asked[0].query["sortBy"] == "submittedDate"
+    listed = {p["title"]: p for p in _listed(env)}
+    first = listed["Paper q 0 on diffusion"]
+    assert first["url"] == "https://arxiv.org/abs/2501.00000"
+    assert first["extra"]["pdf"] == "https://arxiv.org/pdf/2501.00000v1"
+    assert first["extra"]["arxiv"] == "2501.00000" and first["extra"]["published"] == "2025-01-02"
+    assert first["keywords"] == ["cs.CV", "cs.LG"] and first["authors"] == ["Ann 0", "Bob Lee"]
+    assert first["github"] == ["https://github.com/ann/diffusion-0"]
+    assert listed["Paper q 1 on diffusion"]["extra"]["doi"] == "10.1000/xyz"
+    again = papers(env, "fetch", "arxiv:ti:diffusion AND cat:cs.CV", "--max", "130")
+    assert "0 requests" in again.stderr and len(found.requests_to("/arxiv/query")) == 2
+
+
+def test_arxiv_ids(services, env) -> None:
+    found, _ = services
+    for entry, arxiv_id in zip(_entries(2, "ids"), ("2501.01234", "2406.00001"), strict=True):
+        found.arxiv_ids[arxiv_id] = entry
+    done = papers(env, "fetch", "arxiv:2501.01234", "2406.00001v2")
+    assert done.returncode == 0, done.stderr
+    assert "2 added" in done.stdout
+    [asked] = found.requests_to("/arxiv/query")
+    assert asked.query["id_list"] == "2501.01234,2406.00001v2"
+
+
+def test_arxiv_error_feed_and_429(services, env) -> None:
+    found, _ = services
+    found.faults.append(Fault("/arxiv/query", "status", status=429, headers={"Retry-After": "1"}))
+    found.faults.append(
+        Fault(
+            "/arxiv/query", "body", body=shapes.atom_error("incorrect id format for 1234").encode()
+        )
+    )
+    done = papers(env, "fetch", "arxiv:id:1234")
+    assert done.returncode == 1
+    assert "waiting 1 s as it asks" in done.stderr
+    assert (
+        "arXiv answered with an error: incorrect id format for 1234" in done.stderr.splitlines()[-1]
+    )
+
+
+def test_an_atom_feed_saved_to_a_file_is_imported_as_papers(env, tmp_path: Path) -> None:
+    feed = tmp_path / "export.xml"
+    feed.write_text(shapes.atom_feed(_entries(3, "saved"), total=3))
+    done = papers(env, "import", str(feed))
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout
+    titles = sorted(p["title"] for p in _listed(env))
+    assert titles == [f"Paper saved {i} on diffusion" for i in range(3)]

@@ -1,0 +1,123 @@
+"""The export dialog from the keyboard: a key per format, Enter writes from anywhere, the
+format said in words, every label whole at 80 columns, and every key typeable in the path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.widgets import Button, Input, Label, Static
+
+from storage.export import EXPORTERS
+from tests.tui.helpers import make_app, ready, wait_for
+from tui.screens.export import ExportScreen, FormatChoice, format_keys
+
+
+def test_every_format_has_a_key_of_its_own() -> None:
+    keys = format_keys({})
+    assert keys == {
+        "markdown": "m",
+        "csv": "c",
+        "json": "j",
+        "bibtex": "b",
+        "csl-json": "l",
+        "ris": "r",
+    }
+    assert set(keys) == {e.name for e in EXPORTERS}
+    assert format_keys({"export_bibtex": "B"})["bibtex"] == "B"  # remapped in config.toml
+
+
+async def open_export(app, pilot) -> ExportScreen:  # type: ignore[no-untyped-def]
+    await ready(pilot)
+    await pilot.press("e")
+    await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+    screen = app.screen
+    assert isinstance(screen, ExportScreen)
+    return screen
+
+
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [
+        ("m", "markdown"),
+        ("c", "csv"),
+        ("j", "json"),
+        ("b", "bibtex"),
+        ("l", "csl-json"),
+        ("r", "ris"),
+    ],
+)
+async def test_one_key_chooses_a_format_and_enter_writes_it(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str, name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_export(app, pilot)
+        assert isinstance(app.focused, FormatChoice)  # the keys work at once
+        await pilot.press(key)
+        exporter = next(e for e in EXPORTERS if e.name == name)
+        words = str(screen.query_one("#export-format-words", Static).render())
+        assert words.startswith(f"Format: {exporter.label} ({exporter.suffix})")
+        await pilot.press("enter")  # from the formats, not the path field
+        target = tmp_path / f"papers-inbox{exporter.suffix}"
+        await wait_for(pilot, target.exists)
+        assert not isinstance(app.screen, ExportScreen)
+        assert any(exporter.label in n.message for n in app._notifications)
+
+
+async def test_arrows_step_through_the_formats(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_export(app, pilot)
+        formats = screen.query_one(FormatChoice)
+        await pilot.press("right", "right")
+        assert formats.index == 2
+        await pilot.press("left", "left", "left")
+        assert formats.index == len(EXPORTERS) - 1  # round
+
+
+async def test_the_path_field_takes_every_key(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tab (or ↓) goes to the path; the format keys then type, arrows move the text cursor,
+    and Enter writes there too."""
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_export(app, pilot)
+        await pilot.press("j", "tab")
+        field = screen.query_one("#export-path", Input)
+        assert app.focused is field
+        field.value = str(tmp_path) + "/"
+        field.cursor_position = len(field.value)
+        await pilot.press(*"mcjblr.json", "left")
+        assert field.value == f"{tmp_path}/mcjblr.json"
+        assert screen.query_one(FormatChoice).index == 2  # still JSON
+        await pilot.press("up")
+        assert isinstance(app.focused, FormatChoice)
+        await pilot.press("down")
+        assert app.focused is field
+        await pilot.press("enter")
+        await wait_for(pilot, (tmp_path / "mcjblr.json").exists)
+        assert len(json.loads((tmp_path / "mcjblr.json").read_text())) == 38
+
+
+async def test_labels_are_whole_at_80_columns(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_export(app, pilot)
+        await pilot.pause()
+        formats = screen.query_one(FormatChoice)
+        lines = formats.render().plain.split("\n")
+        assert all(len(line) <= formats.content_region.width for line in lines), lines
+        for exporter in EXPORTERS:  # each format whole, with its key, on one line
+            item = f"{format_keys({})[exporter.name]} {exporter.label}"
+            assert any(item in line for line in lines), (item, lines)
+        for label in screen.query(Label):  # the dialog's one-line labels fit
+            text = Text(str(label.render()))
+            assert text.cell_len <= label.content_region.width, text.plain
+        for button in screen.query(Button):
+            assert Text.from_markup(str(button.label)).cell_len + 2 <= button.size.width

@@ -1,0 +1,78 @@
+"""The import dialog takes what ``papers fetch`` takes: a fetch in the dialog's worker, with
+its progress, a server's wait on the status line, and Esc to stop it (nothing imported)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, ProgressBar, Static
+
+from tests.fetch import shapes
+from tests.fetch.services import Fault, Services, environment, serving
+from tests.tui.helpers import make_app, plist, ready, wait_for
+from tui.screens.importer import ImportScreen, fetching
+
+SIZE = (120, 36)
+ICLR25 = "ICLR.cc/2025/Conference"
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
+    found = Services()
+    made = shapes.made_up(250, fate="") + shapes.made_up(5, seed=2)
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    with serving(found) as base:
+        for key, value in environment(base).items():
+            monkeypatch.setenv(key, value)
+        yield found
+
+
+def test_what_the_field_names() -> None:
+    assert fetching("iclr2025 --all --reviews", {}).words == ["iclr2025"]  # type: ignore[union-attr]
+    query = fetching("arxiv:ti:diffusion AND cat:cs.CV --max 50", {})
+    assert query is not None and query.words == ["arxiv:ti:diffusion AND cat:cs.CV"]
+    assert query.max_papers == 50
+    assert fetching("iclr2025 neurips2024", {}).words == ["iclr2025", "neurips2024"]  # type: ignore[union-attr]
+    assert fetching(str(Path.cwd()), {}) is None  # a path that exists is a path
+    assert fetching("no such file.txt", {}) is None
+    with pytest.raises(ValueError):
+        fetching("iclr2025 --max lots", {})
+
+
+async def test_a_venue_fetched_from_the_import_dialog(seeded_home: Path, served: Services) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        field = app.screen.query_one("#import-path", Input)
+        field.value = field.value + "iclr2025 --all --reviews"  # typed after the folder shown
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(app.papers) == 38 + 255, timeout=60)
+        await wait_for(pilot, lambda: len(plist(app).rows) == 38 + 255)
+        await wait_for(pilot, lambda: any("255 added" in n.message for n in app._notifications))
+        statuses = {p.venue_status for p in app.papers}
+        assert {"Poster", "Rejected"} <= statuses
+        assert any(p.fact("rating") is not None for p in app.papers)
+
+
+async def test_esc_stops_a_fetch_that_waits(seeded_home: Path, served: Services) -> None:
+    served.faults.append(Fault("/or2/notes", "status", status=429, headers={"Retry-After": "30"}))
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        app.screen.query_one("#import-path", Input).value = "iclr2025"
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, ImportScreen)
+        status = screen.query_one("#import-status", Static)
+        await wait_for(pilot, lambda: "waiting 30 s" in str(status.render()), timeout=30)
+        assert screen.query_one("#import-progress", ProgressBar).display
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ImportScreen), timeout=10)
+        await wait_for(
+            pilot, lambda: any("nothing was imported" in n.message for n in app._notifications)
+        )
+        assert len(app.papers) == 38

@@ -1,0 +1,53 @@
+"""The import dialog's import is the app's own: no "imported elsewhere" notice about it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input
+
+from storage import Library
+from tests.tui.helpers import make_app, messages, one_paper_list, ready, wait_for
+from tui.screens.importer import ImportScreen
+from tui.screens.main import MainScreen
+
+SIZE = (120, 36)
+ELSEWHERE = "Papers imported elsewhere were added."
+
+
+async def test_an_import_from_the_dialog_is_not_said_to_come_from_elsewhere(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    source = one_paper_list(
+        tmp_path / "one.jsonl", "Quiet Paper", "We introduce QUIET, imported from the dialog."
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        # papers.json changes while the dialog is open (as its own thread writes it), and
+        # the screen polls the disk before the dialog has said so
+        Library(seeded_home).import_file(source)
+        screen.poll_disk()
+        assert ELSEWHERE not in messages(app)
+        app.screen.query_one("#import-path", Input).value = str(source)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        await wait_for(pilot, lambda: any(m.startswith("Imported") for m in messages(app)))
+        await pilot.pause(1.3)  # a poll of the disk after the import
+        assert ELSEWHERE not in messages(app)
+        assert any(p.title == "Quiet Paper" for p in app.papers)
+
+
+async def test_another_process_import_is_still_said(seeded_home: Path, tmp_path: Path) -> None:
+    source = one_paper_list(
+        tmp_path / "other.jsonl", "Other Paper", "We introduce OTHER, imported by a script."
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a", "escape")  # the dialog opened and closed: nothing of ours
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        Library(seeded_home).import_file(source)
+        await wait_for(pilot, lambda: ELSEWHERE in messages(app), timeout=5)

@@ -1,0 +1,103 @@
+"""80x24 and first runs: the footer's essentials whole, the triage count in the tab bar, the
+help readable, the welcome inside the paper pane."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from tests.tui.helpers import make_app, ready, wait_for
+from tui.screens.help import HelpScreen
+from tui.widgets.key_bar import ESSENTIAL, KeyBar
+from tui.widgets.tab_bar import TabBar
+
+
+def plain(markup: str) -> str:
+    return re.sub(r"\[[^\]]*\]", "", markup)
+
+
+@pytest.mark.parametrize("width", [120, 100, 80, 60])
+def test_the_footer_keeps_its_essentials_whole(width: int) -> None:
+    bar = KeyBar({})
+    line = plain(bar.line(width))
+    assert len(line) <= width, line
+    assert "…" not in line
+    for key, title in (
+        ("r", "Read"),
+        ("x", "Skip"),
+        ("s", "Star"),
+        ("u", "Undo"),
+        ("?", "Help"),
+        ("q", "Quit"),
+    ):
+        assert f"{key} {title}" in line, (width, line)
+    if width >= 120:
+        assert "^p palette" in line and "c Copy link" in line
+    assert {"read", "skip", "star", "undo", "help", "quit"} == ESSENTIAL
+
+
+class Bar(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TabBar(id="tabs")
+
+
+COUNTS = {"inbox": 3_703, "starred": 0, "read": 0, "skipped": 0, "all": 3_703}
+
+
+@pytest.mark.parametrize(
+    ("counts", "saved"),
+    [
+        (COUNTS, []),
+        ({"inbox": 91_000, "starred": 3_000, "read": 4_000, "skipped": 2_000, "all": 100_000}, []),
+        (COUNTS, [("saved:gnn", "gnn"), ("saved:diffusion models", "diffusion models")]),
+    ],
+)
+async def test_the_triage_count_stays_in_the_tab_bar_at_80_columns(
+    counts: dict[str, int], saved: list[tuple[str, str]]
+) -> None:
+    app = Bar()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = app.query_one(TabBar)
+        bar.use_saved(saved)
+        bar.show({**counts, **{name: 12 for name, _ in saved}}, "inbox")
+        await pilot.pause()
+        text = bar.render()
+        shown = str(text)
+        assert Text(shown).cell_len <= 80, shown
+        done = counts["all"] - counts["inbox"]
+        assert f"{done:,} / {counts['all']:,} triaged" in shown or (
+            f"  {done:,}/{counts['all']:,}" in shown and (saved or counts["all"] > 10_000)
+        ), shown
+
+
+async def test_the_welcome_is_inside_the_paper_pane(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "new-home")  # a first run: the bundled sample
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: screen.detail.text.plain.startswith("Welcome to papers"))
+        assert not [n for n in app._notifications if "Welcome" in n.title]
+        assert "papers import FILE" in screen.detail.text.plain
+        screen.detail.set_welcome("", "")
+        assert not screen.detail.text.plain.startswith("Welcome")
+
+
+async def test_the_help_at_80_columns_keeps_its_words_on_few_lines(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        assert app.screen._wide is False  # type: ignore[attr-defined]
+        # narrow: keys and words (the id after them), the groups as headings
+        assert len(app.screen.table(wide=False).columns) == 2  # type: ignore[attr-defined]
+    async with make_app(seeded_home).run_test(size=(160, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await pilot.pause()
+        assert pilot.app.screen._wide is True  # type: ignore[attr-defined]
