@@ -26,8 +26,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from storage.errors import SourceError
 from storage.identity import (
     abstract_identity,
+    id_of_placeholder,
     id_of_title,
     id_with_title,
+    is_placeholder_title,
     title_key,
     titles_compatible,
 )
@@ -95,6 +97,8 @@ class Candidate:
     #: shares its abstract with another): 100,000 of them would hold 100 MB.
     by_abstract: bool
     decision: Decision | None
+    #: Where the record is in its file (``SourceRecord.number``), for the report.
+    number: int = 0
 
 
 @dataclass(slots=True)
@@ -104,6 +108,9 @@ class Incoming:
     paper: Paper
     source: str
     decision: Decision | None
+    #: The record it came from is in the report already (merged into a stored paper under
+    #: another form, or kept apart): ``store`` does not count it again.
+    counted: bool = False
 
 
 def _doc_key(pid: str) -> str:
@@ -111,7 +118,8 @@ def _doc_key(pid: str) -> str:
 
 
 def _real_title(title: str, derived: bool) -> str:
-    return "" if derived else title
+    """The title a paper is matched by: none when derived, or a placeholder ("withdrawn")."""
+    return "" if derived or is_placeholder_title(title) else title
 
 
 class _Known:
@@ -173,8 +181,13 @@ class _Known:
             self._without_abstract += not paper.abstract
 
 
+#: ``_resolve_id``'s reason for a record kept apart (reported there).
+_APART = "\x00apart"
+
+
 def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[str, str]:
-    """The id a candidate takes, and why it joins a known paper ("" when nothing says)."""
+    """The id a candidate takes, and why it joins a known paper ("" when nothing says;
+    ``_APART`` for a record kept apart from a paper sharing its abstract)."""
     paper = cand.paper
     title = _real_title(paper.title, paper.title_derived)
     if cand.by_abstract:
@@ -186,7 +199,10 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             apart = id_with_title(identity, title)
             if known.get(apart) is None:  # said once, when the paper is first met
                 why = f"shares its abstract with {pid} ({found[0][:60]}), not its title"
-                report.apart.append(Merge(apart, paper.display_title, why))
+                report.apart.append(
+                    Merge(apart, paper.display_title, why, found[0], cand.source, cand.number)
+                )
+                return apart, _APART
             return apart, ""
         if found is not None:
             same = found[1] == paper.abstract
@@ -218,13 +234,21 @@ def resolve(
                 why = reason or "the same abstract, written differently"
             else:
                 why = "the same paper twice in the import"
-            report.merged.append(Merge(pid, paper.display_title, why))
+            joined = entry.paper.display_title
+            report.merged.append(
+                Merge(pid, paper.display_title, why, joined, cand.source, cand.number)
+            )
             entry.paper = merge_paper(entry.paper, replace(paper, position=entry.paper.position))
             entry.decision = cand.decision or entry.decision
             continue
-        if reason:
-            report.merged.append(Merge(pid, paper.display_title, reason))
-        known.add(Incoming(paper, cand.source, cand.decision))
+        counted = bool(reason)
+        if reason and reason != _APART:
+            found = known.get(pid)
+            joined = found[0] if found is not None else ""
+            report.merged.append(
+                Merge(pid, paper.display_title, reason, joined, cand.source, cand.number)
+            )
+        known.add(Incoming(paper, cand.source, cand.decision, counted))
     return known.incoming
 
 
@@ -250,16 +274,17 @@ def store(
         if base:
             paper = replace(paper, position=base + paper.position)
         old_doc = stored.get(key)
+        counts = not entry.counted  # else the report has it (merged, kept apart)
         if old_doc is None:
-            report.added += 1
+            report.added += counts
             papers[key] = to_doc(paper)
             continue
         old = from_doc(old_doc)
         merged = merge_paper(old, paper)
         if merged == old:
-            report.skipped += 1
+            report.skipped += counts
         else:
-            report.updated += 1
+            report.updated += counts
             papers[key] = to_doc(merged)
     list_sizes(papers, lists)
 
@@ -395,8 +420,12 @@ def candidate(
         paper = build_paper(record, list_name, position, abstract_id, lists)
     else:
         paper = build_paper(record, list_name, position, "0" * 12, lists)
-        paper = replace(paper, id=id_of_title(_real_title(paper.title, paper.title_derived)))
-    return Candidate(paper, source, abstract_id is not None, record.decision)
+        title = _real_title(paper.title, paper.title_derived)
+        if title:
+            paper = replace(paper, id=id_of_title(title))
+        else:  # a placeholder ("withdrawn"): known by its link and authors
+            paper = replace(paper, id=id_of_placeholder(paper.title, paper.url, paper.authors))
+    return Candidate(paper, source, abstract_id is not None, record.decision, record.number)
 
 
 #: Streams of this many bytes in all (some 10,000 papers) are worth a second process for the
@@ -452,6 +481,7 @@ def _placed(
     total = sum(source.expected() for source in sources) if progress is not None else 0
     done = 0
     for result in sources:
+        before = done
         positions: dict[str, int] = {}  # within the file, by list; the file's place is added
         for record in result.records:
             if progress is not None and done % 200 == 199:
@@ -468,3 +498,6 @@ def _placed(
             positions[lists[0]] = position + 1
             yield _Placed(record, lists, position, result.source)
         report.errors.extend(result.errors)  # a stream's, once it is read
+        report.unlisted += result.unlisted
+        report.containers += result.containers
+        report.read += done - before + len(result.errors) + result.unlisted + result.containers

@@ -28,7 +28,7 @@ from storage.importing import gather, iter_decisions, resolve, take_decisions
 from storage.importing import store as store_incoming
 from storage.loaded_papers import LoadedPapers
 from storage.migration import migrate_papers, triage_migration
-from storage.models import ImportReport, Paper, Status
+from storage.models import FailedFile, ImportReport, Paper, Status
 from storage.removal import (
     Removal,
     StepDone,
@@ -313,29 +313,52 @@ class Library:
         limits: ReadLimits | None = None,
         *,
         take_theirs: bool = False,
+        dry_run: bool = False,
     ) -> ImportReport:
         """Import list files as one all-or-nothing change of ``papers.json``.
 
-        Every file is read before anything is written: a file that cannot be read raises
-        ``SourceError`` and leaves the library as it was. Records that cannot be used are
-        reported in ``ImportReport.errors``. Decisions a file carries (our own exports, a
-        library) go to the papers still in the Inbox, or to every paper with ``take_theirs``;
-        no other decision is touched. ``limits``: how much a file may hold, whether pipes and
-        devices are read (regular files only, up to
-        ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
+        Every file is read before anything is written: a file named that cannot be read
+        raises ``SourceError`` and leaves the library as it was; a file of a folder that
+        cannot be read is named in ``ImportReport.failed`` and the folder's other files are
+        imported. Records that cannot be used are reported in ``ImportReport.errors``.
+        Decisions a file carries (our own exports, a library) go to the papers still in the
+        Inbox, or to every paper with ``take_theirs``; no other decision is touched.
+        ``limits``: how much a file may hold, whether pipes and devices are read (regular
+        files only, up to ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
+        ``dry_run``: the report of what the import would do, nothing written.
         """
         from storage.sources.papers import Catalog
         from storage.sources.registry import list_files, open_source, read_source
 
         # a large JSON Lines list is checked here, and read line by line as it is cleaned
-        results = [open_source(f, limits) for p in paths for f in list_files(Path(p))]
+        results: list[ReadResult | RecordStream] = []
+        failed: list[FailedFile] = []
+        for given in map(Path, paths):
+            in_folder = given.is_dir()
+            for file in list_files(given):
+                try:
+                    results.append(open_source(file, limits))
+                except SourceError as exc:
+                    if not in_folder:
+                        raise
+                    failed.append(FailedFile(str(file), str(exc)))
+        if not results:
+            raise SourceError(
+                str(failed[0])
+                if len(failed) == 1
+                else f"no file could be read ({len(failed)} tried): {failed[0]}"
+            )
         found = None
         if catalog is not None:
             files = list_files(Path(catalog))
             found = Catalog.from_results(read_source(f, limits) for f in files)
             if not len(found):
                 raise SourceError(f"{catalog}: the catalog holds no papers")
-        return self.import_results(results, found, list_name, progress, take_theirs=take_theirs)
+        report = self.import_results(
+            results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
+        )
+        report.failed = failed
+        return report
 
     def import_results(
         self,
@@ -345,13 +368,37 @@ class Library:
         progress: Progress | None = None,
         *,
         take_theirs: bool = False,
+        dry_run: bool = False,
     ) -> ImportReport:
         """Clean, match and store what readers read (``storage.importing``);
-        ``progress(done, total)`` follows the records."""
-        report = ImportReport()
+        ``progress(done, total)`` follows the records; ``dry_run``: nothing is written."""
+        report = ImportReport(dry_run=dry_run)
         with collector_paused():  # 100,000 papers make millions of objects, none of them garbage
-            self._import(results, catalog, list_name, progress, take_theirs, report)
+            if dry_run:
+                self._import_dry(results, catalog, list_name, take_theirs, report)
+            else:
+                self._import(results, catalog, list_name, progress, take_theirs, report)
         return report
+
+    def _import_dry(
+        self,
+        results: Sequence[ReadResult | RecordStream],
+        catalog: Catalog | None,
+        list_name: str | None,
+        take_theirs: bool,
+        report: ImportReport,
+    ) -> None:
+        """``_import``'s steps on copies of the tables: the report, nothing written."""
+        candidates = gather(results, catalog, list_name, report)
+        stored = self._raw(self._papers_db, "papers")
+        incoming = resolve(candidates, stored, report)
+        lists_table = {k: dict(v) for k, v in self._raw(self._papers_db, "lists").items()}
+        converters = (paper_to_doc, paper_from_doc)
+        store_incoming(stored, dict(stored), lists_table, incoming, report, converters)
+        carried = list(iter_decisions(incoming))
+        if carried:
+            docs = self._decision_docs([pid for pid, _ in carried])
+            take_decisions(docs, carried, take_theirs, report)
 
     def _import(
         self,

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 from storage.errors import SourceError
-from storage.models import RecordError
 from storage.sources.records import (
     ALIASES,
     MAX_ABSTRACT_CHARS,
@@ -62,8 +61,6 @@ def _delimiter(header: str, path: Path) -> str:
 #: Our CSV export writes a cell that a spreadsheet would run as a formula behind a "'":
 #: what follows the quote is the cell.
 _FORMULA_GUARD = re.compile(r"^'(?=[=+\-@\t\r\n])")
-#: Record errors reported before the rest are only counted.
-_MAX_ROW_ERRORS = 100
 
 
 def read_csv(text: str, path: Path) -> ReadResult:
@@ -89,8 +86,7 @@ def read_csv(text: str, path: Path) -> ReadResult:
             break
         except csv.Error as exc:
             number += 1
-            if len(result.errors) < _MAX_ROW_ERRORS:
-                result.errors.append(RecordError(result.source, number, f"bad CSV row ({exc})"))
+            result.refuse(number, f"bad CSV row ({exc})")
             continue
         if not any(cell.strip() for cell in row):
             continue

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from storage.errors import SourceError
-from storage.identity import is_placeholder
+from storage.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.fields import decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import github_from_code_field, web_url
@@ -31,6 +31,8 @@ MAX_HEADER_CHARS = 150
 MAX_TITLE_CHARS = 1000
 #: The most of a file's text a reader's ``sniff`` looks at.
 SNIFF_CHARS = 65536
+#: Record errors a file lists; past them they are counted (``ReadResult.unlisted``).
+MAX_LISTED_ERRORS = 10_000
 
 # Field names real exports use, by the name we give the field.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -79,6 +81,8 @@ class SourceRecord:
     lists: tuple[str, ...] = ()
     #: What the user made of the paper, when the source says (our exports, a library).
     decision: Decision | None = None
+    #: Where the record is in its file (1 for the first; 0 when not known): for the report.
+    number: int = 0
 
 
 @dataclass(slots=True)
@@ -89,14 +93,30 @@ class ReadResult:
     list_name: str
     records: list[SourceRecord] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
+    #: Records refused past the errors a reader lists (a file of a million bad rows).
+    unlisted: int = 0
+    #: Entries that are no papers but lend their fields to others (BibTeX ``crossref``).
+    containers: int = 0
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""
-        record, problem = record_from_fields(fields)
+        try:
+            record, problem = record_from_fields(fields, number)
+        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+            # a field no rule foresaw (a number of 400 digits, nesting past the limit): the
+            # record is refused, the file goes on
+            record, problem = None, f"a field cannot be read ({type(exc).__name__})"
         if record is None:
-            self.errors.append(RecordError(self.source, number, problem))
+            self.refuse(number, problem)
         else:
             self.records.append(record)
+
+    def refuse(self, number: int, reason: str) -> None:
+        """Record ``number`` cannot be used, for ``reason``."""
+        if len(self.errors) < MAX_LISTED_ERRORS:
+            self.errors.append(RecordError(self.source, number, reason))
+        else:
+            self.unlisted += 1
 
     def expected(self) -> int:
         """How many records it holds (as ``RecordStream.expected`` says for a stream)."""
@@ -120,6 +140,8 @@ class RecordStream:
     expected: Callable[[], int]
     #: The file's size in bytes.
     size: int
+    unlisted: int = 0
+    containers: int = 0
 
 
 class Fit(IntEnum):
@@ -228,7 +250,7 @@ def field_value(item: Mapping[str, Any], name: str) -> Any:
     return None
 
 
-def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, str]:
+def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[SourceRecord | None, str]:
     """Map a source's fields (lower-cased names) onto a ``SourceRecord``, or say what is missing.
 
     A record needs an abstract or a title; one with only a title is known by it. A ``status``
@@ -251,6 +273,11 @@ def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, st
             problem = abstract_problem(abstract) or "is a placeholder"
             return None, f"the abstract {problem}, and there is no title"
         abstract = ""
+    if title and is_placeholder_title(title):
+        if abstract:  # "Untitled": a title is derived from the abstract
+            title = ""
+        elif not (_url(item) or field_value(item, "authors")):
+            return None, f"the title is a placeholder ({title[:40]}) and there is no abstract"
     github: list[str] = []
     for value in _strings(field_value(item, "github")):
         github.extend(github_from_code_field(value))
@@ -270,6 +297,7 @@ def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, st
             extra=extra_fields(item),
             lists=lists_of(item),
             decision=decision_of(item),
+            number=number,
         ),
         "",
     )
