@@ -499,5 +499,6 @@ def _placed(
             yield _Placed(record, lists, position, result.source)
         report.errors.extend(result.errors)  # a stream's, once it is read
         report.unlisted += result.unlisted
+        report.warnings.extend(result.warnings)
         report.containers += result.containers
         report.read += done - before + len(result.errors) + result.unlisted + result.containers

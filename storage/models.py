@@ -183,6 +183,9 @@ class ImportReport:
     unlisted: int = 0
     failed: list[FailedFile] = field(default_factory=list)
     dry_run: bool = False
+    #: What readers left out or could not follow, one line each (a macro past its budget, a
+    #: ``crossref`` cycle, a library's damaged ``triage.json``).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:

@@ -17,6 +17,7 @@ from storage.identity import (
 )
 from storage.importing import unique_links
 from storage.models import Paper
+from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import extract_github_links
 from storage.sources.records import ReadResult, SourceRecord
@@ -123,7 +124,7 @@ def build_paper(
         made = derive_title(record.abstract, github)
         title, name, derived = made.title, made.name, True
     lists = lists or (list_name,)
-    return Paper(
+    paper = Paper(
         id=pid or paper_id(record.abstract, title),
         title=title,
         abstract=record.abstract,
@@ -140,6 +141,11 @@ def build_paper(
         venue=_venue(record.venue, lists),
         extra=record.extra,
     )
+    if record.extra:  # the reference fields its other fields tell are not kept twice
+        extra = canonical_extra(paper)
+        if extra is not paper.extra:
+            paper = replace(paper, extra=extra)
+    return paper
 
 
 @lru_cache(maxsize=256)

@@ -18,7 +18,7 @@ from typing import Any
 from storage.errors import SourceError
 from storage.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
-from storage.sources.fields import decision_of, extra_fields, lists_of, triage_status
+from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import github_from_code_field, web_url
 
 #: Abstracts are a few thousand characters; anything far longer is not one.
@@ -97,11 +97,16 @@ class ReadResult:
     unlisted: int = 0
     #: Entries that are no papers but lend their fields to others (BibTeX ``crossref``).
     containers: int = 0
+    #: What the reader left out or could not follow, one line each (a macro past its budget,
+    #: a ``crossref`` cycle, a library's damaged ``triage.json``).
+    warnings: list[str] = field(default_factory=list)
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""
         try:
             record, problem = record_from_fields(fields, number)
+        except BadField as exc:
+            record, problem = None, str(exc)
         except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
             # a field no rule foresaw (a number of 400 digits, nesting past the limit): the
             # record is refused, the file goes on
@@ -142,6 +147,7 @@ class RecordStream:
     size: int
     unlisted: int = 0
     containers: int = 0
+    warnings: list[str] = field(default_factory=list)
 
 
 class Fit(IntEnum):
