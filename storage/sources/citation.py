@@ -22,10 +22,15 @@ from storage.sources.venues import Venue, find_venue, find_year
 
 __all__ = [
     "BIBTEX_TYPES",
+    "CSL_TYPES",
+    "FROM_CSL",
+    "FROM_RIS",
+    "RIS_TYPES",
     "Citation",
     "arxiv_id",
     "canonical_extra",
     "citation_of",
+    "doi_of",
     "entry_type",
     "pdf_link",
 ]
@@ -102,6 +107,50 @@ def entry_type(name: str) -> str:
     low = name.strip().casefold()
     low = _TYPE_ALIASES.get(low, low)
     return low if low in BIBTEX_TYPES else "misc"
+
+
+#: CSL-JSON item types by BibTeX entry type, and back (``misc``: CSL's ``article``, the
+#: type Zotero gives preprints, when the paper has an arXiv id, else ``document``).
+CSL_TYPES: Final = {
+    "article": "article-journal", "inproceedings": "paper-conference",
+    "incollection": "chapter", "inbook": "chapter", "book": "book", "mvbook": "book",
+    "bookinbook": "chapter", "proceedings": "book", "mvproceedings": "book",
+    "collection": "book", "mvcollection": "book", "phdthesis": "thesis",
+    "mastersthesis": "thesis", "thesis": "thesis", "techreport": "report", "report": "report",
+    "manual": "report", "online": "webpage", "software": "software", "dataset": "dataset",
+    "patent": "patent", "periodical": "periodical", "reference": "book",
+    "inreference": "entry-encyclopedia", "unpublished": "manuscript", "booklet": "pamphlet",
+    "suppbook": "chapter", "suppcollection": "chapter", "suppperiodical": "article-journal",
+    "misc": "document",
+}  # fmt: skip
+FROM_CSL: Final = {
+    "article-journal": "article", "article-magazine": "article", "article-newspaper": "article",
+    "paper-conference": "inproceedings", "chapter": "incollection", "book": "book",
+    "thesis": "phdthesis", "report": "techreport", "webpage": "online", "post-weblog": "online",
+    "post": "online", "software": "software", "dataset": "dataset", "patent": "patent",
+    "periodical": "periodical", "entry-encyclopedia": "inreference",
+    "entry-dictionary": "inreference", "manuscript": "unpublished", "pamphlet": "booklet",
+    "article": "misc", "document": "misc", "standard": "manual",
+}  # fmt: skip
+#: RIS ``TY`` types by BibTeX entry type, and back.
+RIS_TYPES: Final = {
+    "article": "JOUR", "inproceedings": "CONF", "incollection": "CHAP", "inbook": "CHAP",
+    "bookinbook": "CHAP", "book": "BOOK", "mvbook": "BOOK", "proceedings": "BOOK",
+    "mvproceedings": "BOOK", "collection": "EDBOOK", "mvcollection": "EDBOOK",
+    "phdthesis": "THES", "mastersthesis": "THES", "thesis": "THES", "techreport": "RPRT",
+    "report": "RPRT", "online": "ELEC", "software": "COMP", "dataset": "DATA", "patent": "PAT",
+    "unpublished": "UNPB", "booklet": "PAMP", "manual": "STAND", "periodical": "JFULL",
+    "inreference": "ENCYC", "reference": "BOOK", "misc": "GEN",
+}  # fmt: skip
+FROM_RIS: Final = {
+    "JOUR": "article", "JFULL": "periodical", "MGZN": "article", "NEWS": "article",
+    "EJOUR": "article", "CONF": "inproceedings", "CPAPER": "inproceedings",
+    "CHAP": "incollection", "ECHAP": "incollection", "BOOK": "book", "EBOOK": "book",
+    "EDBOOK": "collection", "THES": "phdthesis", "RPRT": "techreport", "ELEC": "online",
+    "WEB": "online", "BLOG": "online", "COMP": "software", "DATA": "dataset", "PAT": "patent",
+    "UNPB": "unpublished", "MANSCPT": "unpublished", "PAMP": "booklet", "STAND": "manual",
+    "ENCYC": "inreference", "DICT": "inreference", "GEN": "misc",
+}  # fmt: skip
 
 
 def doi_of(text: str) -> str:
