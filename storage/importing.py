@@ -18,6 +18,7 @@ An import runs in three steps:
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -54,22 +55,43 @@ def unique_links(links: Iterable[str]) -> tuple[str, ...]:
     return tuple(seen.values())
 
 
+def _reads_alike(old: str, new: str) -> bool:
+    """Whether two texts of a field read the same (our exports write the display form of a
+    title, LaTeX as Unicode, ``ﬁ`` as ``fi``): then the text the library holds is kept."""
+    if old == new:
+        return True
+    from storage.text.latex import to_unicode  # only when the texts differ
+
+    return unicodedata.normalize("NFKC", to_unicode(old)) == unicodedata.normalize(
+        "NFKC", to_unicode(new)
+    )
+
+
 def merge_paper(old: Paper, new: Paper) -> Paper:
     """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
 
-    A real title beats a derived one; empty fields never wipe known ones; links, lists and
+    A real title beats a derived one; empty fields never wipe known ones, nor does a text that
+    reads the same (the display form our exports write: ``_reads_alike``); links, lists and
     extra fields are merged; the paper keeps its first list and, within that list, takes its
     new position; an abstract fills a paper known by its title alone.
     """
-    keep_title = (new.title_derived and not old.title_derived) or not new.title
+    keep_title = (
+        (new.title_derived and not old.title_derived)
+        or not new.title
+        or (new.title_derived == old.title_derived and _reads_alike(old.title, new.title))
+    )
     same_list = new.list == old.list
+    same_abstract = not new.abstract or _reads_alike(old.abstract, new.abstract)
+    same_authors = not new.authors or (
+        len(new.authors) == len(old.authors) and all(map(_reads_alike, old.authors, new.authors))
+    )
     return replace(
         old,
         title=old.title if keep_title else new.title,
         title_derived=old.title_derived if keep_title else new.title_derived,
         name=old.name if keep_title else (new.name or old.name),
-        abstract=new.abstract or old.abstract,
-        authors=new.authors or old.authors,
+        abstract=old.abstract if same_abstract else new.abstract,
+        authors=old.authors if same_authors else new.authors,
         github=unique_links(old.github + new.github),
         url=new.url or old.url,
         keywords=new.keywords or old.keywords,

@@ -35,7 +35,14 @@ from typing import Any, Final
 from storage.errors import SourceError
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField
-from storage.sources.records import Fit, Reader, ReadResult, first_line, record_from_fields
+from storage.sources.records import (
+    Fit,
+    Reader,
+    ReadResult,
+    first_line,
+    note_and_code,
+    record_from_fields,
+)
 
 BIBTEX_SUFFIXES: Final = (".bib", ".bibtex")
 _MONTHS: Final = {
@@ -289,9 +296,6 @@ def _inherit(entries: list[_Entry], parents: list[int | None], index: int) -> di
 
 
 _URL_COMMAND: Final = re.compile(r"^\\(?:url|href)\s*\{([^{}]*)\}")
-_CODE_TAIL: Final = re.compile(
-    r"(?:^|[.;,]?\s+)Code:\s*((?:https?://\S+?)(?:\s*,\s*https?://\S+?)*)\s*$"
-)
 
 
 def _verbatim(text: str) -> str:
@@ -305,14 +309,10 @@ def _verbatim(text: str) -> str:
 
 
 def _note(fields: Mapping[str, str]) -> tuple[str, str]:
-    """The reference's note, and the code links written at its end (our export's ``Code:``)."""
-    note = " ".join(fields.get("note", "").split())
-    code = " ".join(fields.get(n, "") for n in ("code", "github", "repository"))
-    match = _CODE_TAIL.search(note)
-    if match:
-        code = f"{code} {match.group(1)}"
-        note = note[: match.start()].rstrip(" .;,")
-    return _readable(note), code
+    """The reference's note, and the code links of the entry (our export's ``Code:``)."""
+    note, code = note_and_code(_readable(fields.get("note", "")))
+    more = " ".join(fields.get(n, "") for n in ("code", "github", "repository"))
+    return note, f"{more} {code}".strip()
 
 
 #: Reference fields kept as the paper's extra fields: (ours, BibTeX's names), as text.

@@ -156,7 +156,7 @@ FROM_RIS: Final = {
 def doi_of(text: str) -> str:
     """``https://doi.org/10.1/x``, ``doi:10.1/x`` → ``10.1/x``; "" for no DOI."""
     doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", text.strip(), flags=re.I)
-    return doi if re.fullmatch(r"10\.\d{3,9}/\S+", doi) else ""
+    return doi if re.fullmatch(r"10\.\d+(?:\.\d+)*/\S+", doi) else ""
 
 
 def _arxiv_from(paper: Paper) -> str:

@@ -85,6 +85,16 @@ def _month(text: str) -> int | None:
     return int(digits) if digits.isdigit() and len(digits) <= 2 and 1 <= int(digits) <= 12 else None
 
 
+_RANGE: Final = re.compile(r"^(\w+)\s*(?:-{1,3}|[‐‑‒–—−])\s*(\w+)$")
+
+
+def _pages(text: str) -> str:
+    """``1-10``, ``1--10``, ``1 – 10`` → ``1–10`` (one way of writing a range, whatever wrote
+    it: a round trip through RIS's start and end pages changes nothing)."""
+    match = _RANGE.match(text)
+    return f"{match.group(1)}–{match.group(2)}" if match else text
+
+
 def _year(text: str) -> int | None:
     """The year a text gives: ``2025``, ``2025-01-31``, ``Spring 2024`` → the year."""
     match = _YEAR_IN_TEXT.search(text[:100])
@@ -129,7 +139,7 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ExtraField("institution", "Institution", ("institution",), str),
     ExtraField("volume", "Volume", ("volume",), str),
     ExtraField("issue", "Number", ("issue", "issue_number"), str),
-    ExtraField("pages", "Pages", ("pages", "page"), str),
+    ExtraField("pages", "Pages", ("pages", "page"), str, parse=_pages),
     ExtraField("bib_note", "Note (of the reference)", ("bib_note",), str),
     ExtraField("eprint", "arXiv id", ("eprint", "arxiv_id", "arxivid", "arxiv"), str),
     ExtraField("archiveprefix", "Archive", ("archiveprefix", "eprinttype"), str),
@@ -189,6 +199,9 @@ def extra_value(field: ExtraField, value: Any) -> ExtraValue | None:
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             return None
         text = " ".join(str(value)[:_MAX_TEXT].split())
+        if text and field.parse is not None:
+            found = field.parse(text)
+            return found if found is not None else text
         return text or None
     if field.parse is not None:
         if isinstance(value, list | tuple) and value:

@@ -309,6 +309,20 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     )
 
 
+_CODE_TAIL = re.compile(r"(?:^|[.;,]?\s+)Code:\s*(https?://\S+?(?:\s*,\s*https?://\S+?)*)\s*$")
+
+
+def note_and_code(value: Any) -> tuple[str, str]:
+    """A reference's note, and the code links at its end (our exports write ``Code: …``
+    there): ``("Oral", "https://github.com/o/r")`` of ``Oral; Code: https://github.com/o/r``.
+    Links elsewhere in the note stay in it, and are found there too."""
+    note = " ".join(value.split()) if isinstance(value, str) else ""
+    match = _CODE_TAIL.search(note)
+    if match is None:
+        return note, note
+    return note[: match.start()].rstrip(" .;,"), match.group(1)
+
+
 def _venue(item: Mapping[str, Any]) -> str:
     """The venue a record names, with its year when a separate field gives it."""
     venue = _one_line(field_value(item, "venue"))[:MAX_HEADER_CHARS]

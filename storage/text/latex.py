@@ -651,8 +651,8 @@ _MORE_SYMBOLS: dict[str, str] | None = None
 
 
 def _more_symbols() -> dict[str, str]:
-    """pylatexenc's table of symbol commands beyond ``storage.text.symbols`` (`\texteuro`,
-    `\textmu`, `\guillemotleft`, `\nleq`, …): every command that takes no argument and
+    """pylatexenc's table of symbol commands beyond ``storage.text.symbols`` (`\\texteuro`,
+    `\\textmu`, `\\guillemotleft`, `\\nleq`, …): every command that takes no argument and
     stands for non-ASCII text. Read once, when a text first holds a command ours lacks."""
     global _MORE_SYMBOLS
     if _MORE_SYMBOLS is None:

@@ -54,7 +54,10 @@ def test_ris_lenient_lines_and_a_last_record_without_er() -> None:
     assert great.authors == ("Ann Lee", "Bob Smith") and great.keywords == ("graphs", "sampling")
     assert great.venue == "International Conference on Learning Representations 2025"
     assert great.url == "https://openreview.net/forum?id=great"
-    assert dict(great.extra) == {"doi": "10.1/great", "year": 2025}
+    assert dict(great.extra) == {
+        "doi": "10.1/great", "year": 2025, "entry_type": "inproceedings",
+        "booktitle": "International Conference on Learning Representations",
+    }  # fmt: skip
     assert doe.title == "A one-space record with no ER at the end" and doe.authors == ("Jane Doe",)
 
 
@@ -65,7 +68,10 @@ def test_csl_json_is_told_from_other_json_by_its_content() -> None:
     assert item.title == "Graph Flows for Everyone" and item.authors == ("Ann Lee", "OpenAI")
     assert item.venue == "International Conference on Learning Representations 2025"
     assert item.github == ("https://github.com/ann/flows",) and item.decision is None
-    assert item.keywords == ("graphs", "flows") and dict(item.extra) == {"doi": "10.5/flows", "year": 2025}
+    assert item.keywords == ("graphs", "flows") and dict(item.extra) == {
+        "doi": "10.5/flows", "entry_type": "inproceedings", "year": 2025, "month": 4,
+        "booktitle": "International Conference on Learning Representations",
+    }  # fmt: skip
 
 
 def test_openreview_v1_and_v2_with_venue_and_extra_fields() -> None:
