@@ -288,6 +288,9 @@ def store(
     document of ``papers.json`` and back.
     """
     to_doc, from_doc = converters
+    known_files = {
+        doc["name"]: set(doc.get("sources") or ()) for doc in lists.values() if "name" in doc
+    }
     bases = file_bases(stored, lists, files_of(incoming))
     for pid, entry in incoming.items():
         key = _doc_key(pid)
@@ -302,6 +305,10 @@ def store(
             papers[key] = to_doc(paper)
             continue
         old = from_doc(old_doc)
+        if entry.source not in known_files.get(old.list, ()):
+            # a file new to the paper's list (an export of it, another list naming it): the
+            # paper keeps its place; re-importing one of the list's own files reorders it
+            paper = replace(paper, position=old.position)
         merged = merge_paper(old, paper)
         if merged == old:
             report.skipped += counts

@@ -18,7 +18,7 @@ import orjson
 
 from storage.errors import SourceError
 from storage.models import RecordError
-from storage.sources.citation import FROM_CSL, doi_of
+from storage.sources.citation import FROM_CSL
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
 
 CSL_SUFFIXES: Final = (".csl-json",)
@@ -89,10 +89,8 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     archive, location = item.get("archive"), item.get("archive_location")
     if isinstance(archive, str) and isinstance(location, str):
         fields["archiveprefix"], fields["eprint"] = archive, location
-    links = [item.get("URL")]
-    if isinstance(item.get("DOI"), str):
-        links.append("https://doi.org/" + doi_of(item["DOI"]))
-    fields["url"] = [u for u in links if isinstance(u, str) and u.strip()]
+    url = item.get("URL")
+    fields["url"] = url if isinstance(url, str) else ""
     fields["keywords"] = item.get("keyword", "")
     note, code = note_and_code(item.get("note"))
     fields["bib_note"], fields["code"] = note, code

@@ -18,6 +18,7 @@ from typing import Any
 from storage.errors import SourceError
 from storage.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
+from storage.sources.citation import doi_of
 from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import github_from_code_field, web_url
 
@@ -386,6 +387,8 @@ _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 
 
 def _url(item: Mapping[str, Any]) -> str:
+    """The paper's page: a link field, else an OpenReview id, else its DOI's or arXiv id's
+    page (so that every reader gives the same link for the same fields)."""
     for alias in ALIASES["url"]:
         if item.get(alias) is None:
             continue
@@ -395,7 +398,18 @@ def _url(item: Mapping[str, Any]) -> str:
                 return url
             if alias in ("forum", "openreview") and _OPENREVIEW_ID.fullmatch(value):
                 return f"https://openreview.net/forum?id={value}"
+    doi = item.get("doi")
+    if isinstance(doi, str) and (found := doi_of(doi)):
+        return web_url(f"https://doi.org/{found}")
+    eprint = item.get("eprint")
+    if isinstance(eprint, str) and _ARXIV.fullmatch(eprint.strip().removeprefix("arXiv:")):
+        prefix = item.get("archiveprefix")
+        if not isinstance(prefix, str) or prefix.casefold() in ("", "arxiv"):
+            return f"https://arxiv.org/abs/{eprint.strip().removeprefix('arXiv:')}"
     return ""
+
+
+_ARXIV = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?")
 
 
 _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")

@@ -97,9 +97,6 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any]:
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
-    if "doi" in fields:
-        doi = str(fields["doi"]).removeprefix("https://doi.org/")
-        fields.setdefault("url", []).append(f"https://doi.org/{doi}")
     fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
     return {k: v for k, v in fields.items() if v}
 
