@@ -62,9 +62,12 @@ def _reads_alike(old: str, new: str) -> bool:
         return True
     from storage.text.latex import to_unicode  # only when the texts differ
 
-    return unicodedata.normalize("NFKC", to_unicode(old)) == unicodedata.normalize(
-        "NFKC", to_unicode(new)
-    )
+    def shown(text: str) -> str:  # invisible format characters (U+200B) are not written
+        return "".join(
+            c for c in unicodedata.normalize("NFKC", to_unicode(text)) if c.isprintable()
+        )
+
+    return shown(old) == shown(new)
 
 
 def merge_paper(old: Paper, new: Paper) -> Paper:
@@ -227,7 +230,7 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
                 return apart, _APART
             return apart, ""
         if found is not None:
-            same = found[1] == paper.abstract
+            same = _reads_alike(found[1], paper.abstract)  # an export's display form too
             return pid, "" if same else "the same abstract, written differently"
         if title:
             other = known.by_title(title, without_abstract=True)

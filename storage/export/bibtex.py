@@ -20,8 +20,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
+from storage.export.selection import lists_text
 from storage.export.tex import tex_ascii
 from storage.models import Paper
+from storage.sources.bibtex import OWN_EXPORT_LINE
 from storage.sources.citation import citation_of
 from storage.sources.links import web_url
 from storage.triage import TriageSnapshot
@@ -120,8 +122,10 @@ def bibtex_entry(paper: Paper, key: str) -> str:
         fields.append(("note", bib_escape(note)))
     if paper.keywords:
         fields.append(("keywords", bib_escape(", ".join(paper.keywords))))
+    if groups := lists_text(paper):  # JabRef's field for the groups an entry is in
+        fields.append(("groups", bib_escape(groups)))
     if paper.abstract:
-        fields.append(("abstract", bib_escape(paper.display_abstract)))
+        fields.append(("abstract", tex_ascii(paper.display_abstract, paragraphs=True)))
     body = ",\n".join(
         f"  {name} = {value}" if name == "month" else f"  {name} = {{{value}}}"
         for name, value in fields
@@ -134,7 +138,9 @@ def to_bibtex(
 ) -> str:
     """One entry per paper (``@inproceedings``, ``@article`` or ``@misc``)."""
     taken: set[str] = set()
-    return "\n".join(bibtex_entry(paper, bibtex_key(paper, taken)) for paper in papers)
+    entries = "\n".join(bibtex_entry(paper, bibtex_key(paper, taken)) for paper in papers)
+    # the reader knows its own export by this line: code links are the notes', none else
+    return f"{OWN_EXPORT_LINE} (https://github.com links are in each note)\n\n{entries}"
 
 
 BIBTEX = Exporter(

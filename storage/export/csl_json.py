@@ -91,6 +91,8 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         note = f"{note}; {code}" if note else code
     if note:
         item["note"] = note
+    if paper.lists or paper.list:  # CSL's own place for what other fields do not hold
+        item["custom"] = {"lists": list(paper.lists or (paper.list,))}
     return item
 
 

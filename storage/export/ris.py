@@ -13,11 +13,15 @@ import re
 from collections.abc import Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
+from storage.export.selection import lists_text
 from storage.models import Paper
 from storage.sources.citation import RIS_TYPES, citation_of
 from storage.sources.links import web_url
 from storage.text.sanitize import printable
 from storage.triage import TriageSnapshot
+
+#: A line that would read as a tag (``ER  - …``): a paragraph starting so is indented.
+_TAG_LIKE = re.compile(r"[A-Z][A-Z0-9] {0,2}-")
 
 
 def _line(tag: str, value: str) -> str:
@@ -69,8 +73,12 @@ def ris_entry(paper: Paper) -> list[str]:
     for name in ("isbn", "issn"):
         if value := _fact(paper, name):
             lines.append(_line("SN", value))
-    if paper.abstract:
-        lines.append(_line("AB", paper.display_abstract))
+    if paper.abstract:  # a paragraph a line, as Zotero writes an abstract's line breaks
+        first, *more = paper.display_abstract.split("\n\n")
+        lines.append(_line("AB", first))
+        for paragraph in more:
+            line = " ".join(printable(paragraph).split())
+            lines.append(f"  {line}" if _TAG_LIKE.match(line) else line)
     if url := web_url(paper.url):
         lines.append(_line("UR", url))
     if pdf := web_url(_fact(paper, "pdf")):
@@ -84,6 +92,8 @@ def ris_entry(paper: Paper) -> list[str]:
         note = f"{note}; {code}" if note else code
     if note:
         lines.append(_line("N1", note))
+    if groups := lists_text(paper):  # a user-defined tag: what lists the paper is in
+        lines.append(_line("U1", f"Lists: {groups}"))
     lines.append("ER  - ")
     return lines
 

@@ -17,6 +17,7 @@ Read back through ``storage.text.latex.to_unicode``, what was written reads as i
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Final
@@ -45,7 +46,7 @@ _TEXT: Final = {
     "ß": r"{\ss}", "æ": r"{\ae}", "Æ": r"{\AE}", "œ": r"{\oe}", "Œ": r"{\OE}",
     "ø": r"{\o}", "Ø": r"{\O}", "ł": r"{\l}", "Ł": r"{\L}", "ı": r"{\i}", "ȷ": r"{\j}",
     "å": r"{\aa}", "Å": r"{\AA}", "¡": r"{!`}", "¿": r"{?`}",
-    "–": "--", "—": "---", "‐": "-", "‑": "-", "‒": "--", "−": "{$-$}",
+    "–": "{--}", "—": "{---}", "−": "{$-$}",
     "‘": r"{\textquoteleft}", "’": r"{\textquoteright}", "‚": ",",
     "“": r"{\textquotedblleft}", "”": r"{\textquotedblright}", "„": ",,",
     "«": "{<<}", "»": "{>>}", "…": r"{\ldots}", "•": r"{\textbullet}",
@@ -128,7 +129,12 @@ def _table() -> dict[str, str]:
         table = document["characters"]
     except (OSError, ValueError, KeyError, TypeError):  # pragma: no cover - shipped with us
         return {}
-    return {k: v for k, v in table.items() if isinstance(k, str) and isinstance(v, str)}
+    # braced, as the table was compiled: `{\\textasciidieresis}urek`, not one command
+    return {
+        k: v if v.startswith("{") or not v.startswith("\\") else "{" + v + "}"
+        for k, v in table.items()
+        if isinstance(k, str) and isinstance(v, str)
+    }
 
 
 def unihex(ch: str) -> str:
@@ -156,11 +162,17 @@ def _char(ch: str) -> str:
     return unihex(ch)
 
 
-def tex_ascii(text: str) -> str:
-    """``text`` on one line as pure ASCII LaTeX with balanced braces (see the module)."""
+def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
+    """``text`` on one line as pure ASCII LaTeX with balanced braces (see the module); with
+    ``paragraphs``, its paragraphs kept apart by a blank line (an abstract's)."""
+    if paragraphs:
+        parts = (tex_ascii(p) for p in re.split(r"\n\s*\n", text))
+        return "\n\n".join(p for p in parts if p)
     out: list[str] = []
     for ch in " ".join(unicodedata.normalize("NFC", text).split()):
         if ch.isascii() and ch.isprintable():
+            if ch == "-" and out and out[-1].endswith("-"):
+                out.append("{}")  # `--` would be read as a dash: a hyphen is a hyphen
             out.append(_ASCII.get(ch, ch))
         else:
             out.append(_char(ch))

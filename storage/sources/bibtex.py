@@ -334,7 +334,11 @@ def _first(fields: Mapping[str, str], names: tuple[str, ...]) -> str:
     return next((fields[n] for n in names if fields.get(n, "").strip()), "")
 
 
-def _fields(entry: _Entry, fields: Mapping[str, str]) -> dict[str, Any]:
+#: The first line of our BibTeX export (``storage.export.bibtex``).
+OWN_EXPORT_LINE: Final = "% Written by papers-tui"
+
+
+def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dict[str, Any]:
     """An entry's fields under the names ``record_from_fields`` reads."""
     howpublished = fields.get("howpublished", "").strip()
     published_url = _URL_COMMAND.match(howpublished) or howpublished.startswith("http")
@@ -358,13 +362,15 @@ def _fields(entry: _Entry, fields: Mapping[str, str]) -> dict[str, Any]:
         "archiveprefix": _verbatim(fields.get("archiveprefix") or fields.get("eprinttype", "")),
         "primaryclass": _verbatim(fields.get("primaryclass") or fields.get("eprintclass", "")),
     }
-    for ours, names in _TEXT_FIELDS:
-        out[ours] = _readable(_first(fields, names))
+    for name, names in _TEXT_FIELDS:
+        out[name] = _readable(_first(fields, names))
     links = [fields.get("url", "")]
     if published_url:
         links.append(howpublished)
     out["url"] = [u for u in (_verbatim(link) for link in links) if u]
     out["bib_note"], out["code"] = _note(fields)
+    out["lists"] = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
+    out["links_given"] = ours
     return {k: v for k, v in out.items() if v}
 
 
@@ -376,6 +382,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
     with _quiet():
         library = bibtexparser.parse_string(text, parse_stack=[])
     result = ReadResult(source=str(path), list_name=path.stem)
+    ours = text.lstrip().startswith(OWN_EXPORT_LINE)
     macros = Macros(max(MACRO_BUDGET_CHARS, 4 * len(text)))
     entries: list[_Entry] = []
     number = 0
@@ -421,7 +428,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             continue
         try:
             record, problem = record_from_fields(
-                _fields(entry, _inherit(entries, parents, index)), entry.number
+                _fields(entry, _inherit(entries, parents, index), ours), entry.number
             )
         except BadField as exc:
             record, problem = None, str(exc)

@@ -283,7 +283,8 @@ def canonical_extra(paper: Paper) -> tuple[tuple[str, ExtraValue], ...]:
     prefix = facts.get("archiveprefix")
     if isinstance(prefix, str) and prefix.casefold() == "arxiv":
         drop.add("archiveprefix")
-    if facts.get("pdf") and facts["pdf"] == pdf_link(without("pdf")):
+    no_pdf = replace(bare, extra=tuple(i for i in bare.extra if i[0] != "pdf"))
+    if facts.get("pdf") and facts["pdf"] == pdf_link(no_pdf):
         drop.add("pdf")
     date = facts.get("date")
     if isinstance(date, str) and re.fullmatch(r"\d{4}(?:-\d{1,2})?", date):

@@ -20,6 +20,7 @@ from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.citation import FROM_CSL
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
+from storage.text.latex import literal
 
 CSL_SUFFIXES: Final = (".csl-json",)
 _CSL_KEYS: Final = re.compile(r'"(?:container-title|date-parts|citation-key|family)"\s*:')
@@ -99,6 +100,14 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     fields.pop("status", None)  # CSL's publication status is neither ours nor the venue's
     fields.pop("number", None)  # a report's number, not an issue
     fields.pop("type", None)
+    custom = item.get("custom")
+    if isinstance(custom, Mapping) and "lists" in custom:  # ours: display text, kept as such
+        fields["lists"] = custom.get("lists")
+        fields["links_given"] = True
+        for name in ("title", "abstract"):
+            if isinstance(fields.get(name), str):
+                fields[name] = literal(fields[name])
+        fields["authors"] = [literal(a) for a in fields["authors"]]
     return fields
 
 

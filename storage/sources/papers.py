@@ -116,7 +116,8 @@ def build_paper(
     ``pid`` is the id the import gave it (``paper_id`` of its text when None); ``lists``,
     every list it is in (``list_name`` alone when empty).
     """
-    github = unique_links(extract_github_links(record.abstract) + record.github)
+    found = () if record.links_given else extract_github_links(record.abstract)
+    github = unique_links(found + record.github)
     title = " ".join(record.title.split())
     if title:
         name, derived = name_from_title(title), False

@@ -84,6 +84,9 @@ class SourceRecord:
     decision: Decision | None = None
     #: Where the record is in its file (1 for the first; 0 when not known): for the report.
     number: int = 0
+    #: Its code links are all in ``github`` (our own exports): none are looked for in the
+    #: abstract, whose display form may join a link to the text after it.
+    links_given: bool = False
 
 
 @dataclass(slots=True)
@@ -305,6 +308,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
             lists=lists_of(item),
             decision=decision_of(item),
             number=number,
+            links_given=item.get("links_given") is True,
         ),
         "",
     )

@@ -23,6 +23,7 @@ from storage.sources.csv_lists import CSV_TSV
 from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
 from storage.sources.limits import ListFile, ReadLimits, read_bounded
+from storage.sources.markdown import MARKDOWN
 from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import (
     SNIFF_CHARS,
@@ -40,12 +41,12 @@ from storage.sources.ris import RIS
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
-    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_EMAIL, PLAIN_TEXT,
+    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_EMAIL, MARKDOWN, PLAIN_TEXT,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
-    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, ARXIV_EMAIL, LIBRARY,
+    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, MARKDOWN, ARXIV_EMAIL, LIBRARY,
 )  # fmt: skip
 
 #: The suffixes of the files a folder import picks up.

@@ -24,6 +24,7 @@ from typing import Any, Final
 from storage.errors import SourceError
 from storage.sources.citation import FROM_RIS
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
+from storage.text.latex import literal
 
 RIS_SUFFIXES: Final = (".ris",)
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) {0,2}-(?: (.*)|$)")
@@ -36,7 +37,7 @@ _FIELDS: Final = {
     "JO": "journal", "JF": "journal", "JA": "journal", "J2": "journal",
     "T2": "container", "BT": "container", "C3": "container",
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
-    "SN": "serial", "KW": "keywords", "N1": "note",
+    "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user",
 }  # fmt: skip
 _LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial"})
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
@@ -70,7 +71,10 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for tag, pieces in tags:
         name = _FIELDS.get(tag)
-        value = " ".join(" ".join(pieces).split())
+        if name == "abstract":  # an abstract's lines are its paragraphs (Zotero, our export)
+            value = "\n\n".join(" ".join(p.split()) for p in pieces if p.strip())
+        else:
+            value = " ".join(" ".join(pieces).split())
         if name is None or not value:
             continue
         if name in _LISTS:
@@ -98,6 +102,14 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any]:
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
     fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
+    user = fields.pop("user", "")
+    if user.startswith("Lists: "):  # ours: its lists, and display text kept as such
+        fields["lists"] = user.removeprefix("Lists: ")
+        fields["links_given"] = True
+        for name in ("title", "abstract"):
+            if isinstance(fields.get(name), str):
+                fields[name] = literal(fields[name])
+        fields["authors"] = [literal(a) for a in fields.get("authors", [])]
     return {k: v for k, v in fields.items() if v}
 
 

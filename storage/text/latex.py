@@ -31,7 +31,7 @@ from storage.text.symbols import (
     SYMBOLS,
 )
 
-__all__ = ["to_unicode"]
+__all__ = ["literal", "to_unicode"]
 
 # Private-use stand-ins for characters that must survive the Markdown emphasis pass
 # (an asterisk from math, an underscore inside a URL, ...). Stripped from the input first.
@@ -719,3 +719,22 @@ def to_unicode(text: str) -> str:
     except Exception:  # pragma: no cover - defensive only
         # The renderer is written to be total; should a bug slip through, show the source.
         return "\n\n".join(" ".join(p.split()) for p in _PARAGRAPH_RE.split(text) if p.strip())
+
+
+# How ``literal`` writes a character the converter would read as markup.
+_LITERAL = str.maketrans({
+    "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "~": "\\textasciitilde{}",
+    "^": "\\textasciicircum{}", "_": "\\textunderscore{}", "*": "\\textasteriskcentered{}",
+    "&": "\\&", "%": "\\%", "#": "\\#", "`": "\\textasciigrave{}", "[": "{[}", "<": "{<}",
+})  # fmt: skip
+
+
+def literal(text: str) -> str:
+    """Text whose display (``to_unicode``) is ``text`` itself, for text that is already
+    display text (a plain-text format papers-tui wrote: its CSL-JSON, RIS, Markdown): as it is
+    when it reads as itself, else with what reads as markup escaped (``{Y}`` → ``\\{Y\\}``,
+    ``350M~66B`` → ``350M\\textasciitilde{}66B``); as it is when even that does not read back."""
+    if not text or to_unicode(text) == text:
+        return text
+    escaped = text.translate(_LITERAL).replace("--", "-{}-").replace("''", "'{}'")
+    return escaped if to_unicode(escaped) == text else text
