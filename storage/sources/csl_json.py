@@ -107,7 +107,6 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
         for name in ("title", "abstract"):
             if isinstance(fields.get(name), str):
                 fields[name] = literal(fields[name])
-        fields["authors"] = [literal(a) for a in fields["authors"]]
     return fields
 
 

@@ -104,7 +104,7 @@ class _Entry:
         elif line.rstrip() == "  Note:":
             self.note = []
         elif line.startswith("  - Authors: "):
-            self.fields["authors"] = [literal(a) for a in _split(line[13:])]
+            self.fields["authors"] = _split(line[13:])
         elif line.startswith("  - Code: "):
             self.fields["code"] = [_url(m["url"]) for m in _LINK.finditer(line)]
         elif line.startswith("  - Tags: "):

@@ -109,7 +109,6 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any]:
         for name in ("title", "abstract"):
             if isinstance(fields.get(name), str):
                 fields[name] = literal(fields[name])
-        fields["authors"] = [literal(a) for a in fields.get("authors", [])]
     return {k: v for k, v in fields.items() if v}
 
 

@@ -108,11 +108,13 @@ def test_import_reports_merges_and_markdown_exports_abstracts(
 ) -> None:
     abstract = r"We use $\alpha$ schedules to sample faster than any baseline we know of today."
     (tmp_path / "a.jsonl").write_text(json.dumps({"title": "Fast", "abstract": abstract}))
-    unicode_form = abstract.replace(r"$\alpha$", "α")
+    # another writing: Unicode for the LaTeX, another case and spacing
+    unicode_form = abstract.replace(r"$\alpha$", "α").replace("We use", "WE  USE")
     (tmp_path / "b.jsonl").write_text(json.dumps({"title": "Fast", "abstract": unicode_form}))
     home = tmp_path / "home"
     ok(run("--home", home, "import", tmp_path / "a.jsonl", env=env))
     out = ok(run("--home", home, "import", tmp_path / "b.jsonl", env=env))
     assert "1 merged" in out and "the same abstract, written differently" in out
+    assert "b.jsonl: record 1: Fast → " in out  # where the record is, and whom it joined
     text = ok(run("--home", home, "export", "--status", "all", "--abstracts", env=env))
-    assert "  > We use α schedules" in text
+    assert "  > WE USE α schedules" in text

@@ -142,7 +142,7 @@ def test_csv_cells_never_start_a_formula(start: str) -> None:
 def test_markdown_abstracts_status_and_facts() -> None:
     text = export(HOSTILE[:2], TRIAGE, "markdown", abstracts=True)
     lines = text.splitlines()
-    assert lines[2].endswith(" · starred") and lines[2].count(" · ") == 1
+    assert lines[2].startswith("- [ ] **[τ-bench") and " · starred — [code](" in lines[2]
     assert "  - rating: 6.5" in lines
     assert any(line.startswith("  > A benchmark with α + β ≤ 3") for line in lines)
     one_status = export(HOSTILE[:1], TRIAGE, "markdown")
