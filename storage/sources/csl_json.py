@@ -19,6 +19,7 @@ import orjson
 from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.citation import FROM_CSL
+from storage.sources.json_lists import loads
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
 from storage.text.latex import literal
 
@@ -113,7 +114,7 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
 def read_csl_json(text: str, path: Path) -> ReadResult:
     """A CSL-JSON array of items (or an object holding one under ``items``)."""
     try:
-        data = orjson.loads(text)
+        data = loads(text)
     except orjson.JSONDecodeError as exc:
         raise SourceError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
     items = data.get("items") if isinstance(data, dict) else data

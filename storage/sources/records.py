@@ -8,10 +8,12 @@ a one-line message. Each format declares itself once as a ``Reader``; ``registry
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.citation import doi_of
 from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import github_from_code_field, web_url
+from storage.sources.venues import status_of_venueid
 
 #: Abstracts are a few thousand characters; anything far longer is not one.
 MAX_ABSTRACT_CHARS = 20_000
@@ -28,6 +31,8 @@ MAX_ABSTRACT_CHARS = 20_000
 MIN_ABSTRACT_CHARS = 40
 #: A first line (or a name field) this short names the list.
 MAX_HEADER_CHARS = 150
+#: Authors a record keeps (a collaboration's paper lists a few thousand).
+MAX_AUTHORS = 5000
 #: Titles are a line; a longer "title" field is cut here.
 MAX_TITLE_CHARS = 1000
 #: The most of a file's text a reader's ``sniff`` looks at.
@@ -267,6 +272,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     that is a triage state ("starred") is the user's decision (our own exports), not the
     venue's; ``title_derived`` (ours too) drops the title, which is derived again.
     """
+    item = _entities_decoded(item)
     abstract = field_value(item, "abstract")
     if abstract is not None and not isinstance(abstract, str):
         return None, "the abstract is not text"
@@ -294,6 +300,8 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     venue_field = {**item, "status": None} if triage_status(item.get("status")) else item
     venue = _venue(item)
     stated = _one_line(field_value(venue_field, "venue_status"))
+    venueid = item.get("venueid")  # OpenReview: …/Rejected_Submission
+    decided = status_of_venueid(venueid) if isinstance(venueid, str) else ""
     return (
         SourceRecord(
             abstract=abstract,
@@ -301,7 +309,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
             authors=_authors(field_value(item, "authors")),
             url=_url(item),
             github=tuple(dict.fromkeys(github)),
-            venue_status=venue_status(stated) if stated else _status_word(venue),
+            venue_status=venue_status(stated) if stated else decided or _status_word(venue),
             keywords=_keywords(field_value(item, "keywords")),
             venue=venue,
             extra=extra_fields(item),
@@ -326,6 +334,29 @@ def note_and_code(value: Any) -> tuple[str, str]:
     if match is None:
         return note, note
     return note[: match.start()].rstrip(" .;,"), match.group(1)
+
+
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, str):
+        return _ENTITY.sub(lambda m: html.unescape(m.group()), value) if "&" in value else value
+    if isinstance(value, list) and any(isinstance(v, str) and "&" in v for v in value):
+        return [_decoded(v) for v in value]
+    return value
+
+
+def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record with HTML entities decoded in every text field (``Shin&#x27;ya``), before
+    any field is split at its ``;`` or ``,``."""
+    changed = {
+        key: _decoded(value)
+        for key, value in item.items()
+        if (isinstance(value, str) and "&" in value) or isinstance(value, list)
+    }
+    changed = {k: v for k, v in changed.items() if v is not item[k]}
+    return {**item, **changed} if changed else item
 
 
 def _venue(item: Mapping[str, Any]) -> str:
@@ -377,7 +408,8 @@ def _authors(value: Any) -> tuple[str, ...]:
         parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
     else:
         parts = _strings(value)
-    return tuple(dict.fromkeys(" ".join(p.split()) for p in parts if p and p.strip()))
+    names = (" ".join(p.split()) for p in parts if p and p.strip())
+    return tuple(islice(names, MAX_AUTHORS))  # in order, repeats kept: two people may share a name
 
 
 def _keywords(value: Any) -> tuple[str, ...]:
