@@ -28,6 +28,7 @@ from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import (
     SNIFF_CHARS,
     Fit,
+    NotAList,
     Reader,
     ReadResult,
     RecordStream,
@@ -76,10 +77,13 @@ def reader_for(text: str, path: Path, readers: Sequence[Reader] = READERS) -> Re
 def read_text_content(text: str, path: Path, readers: Sequence[Reader] = READERS) -> ReadResult:
     """Read decoded ``text`` with the reader it fits best (content first, the name second)."""
     reader = reader_for(text, path, readers)
+    tried = ", ".join(r.name for r in readers)
     if reader is None:
-        tried = ", ".join(r.name for r in readers)
         raise SourceError(f"{path}: not a paper list in a format papers-tui reads (tried {tried})")
-    return reader.read(text, path)
+    try:
+        return reader.read(text, path)
+    except NotAList as exc:
+        raise SourceError(f"{exc} (tried {tried})") from None
 
 
 def read_source(path: Path, limits: ReadLimits | None = None) -> ReadResult:
