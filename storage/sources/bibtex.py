@@ -419,6 +419,10 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             "the cycle would lend it"
         )
     containers = {p for p in parents if p is not None} - on_cycle
+
+    def fields_of(index: int) -> dict[str, str]:  # what a cycle would lend is not taken
+        return entries[index].fields if index in on_cycle else _inherit(entries, parents, index)
+
     for index, entry in enumerate(entries):
         if index in containers:
             result.containers += 1
@@ -428,7 +432,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             continue
         try:
             record, problem = record_from_fields(
-                _fields(entry, _inherit(entries, parents, index), ours), entry.number
+                _fields(entry, fields_of(index), ours), entry.number
             )
         except BadField as exc:
             record, problem = None, str(exc)

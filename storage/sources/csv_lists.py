@@ -65,10 +65,12 @@ _FORMULA_GUARD = re.compile(r"^'(?=[=+\-@\t\r\n])")
 
 def read_csv(text: str, path: Path) -> ReadResult:
     """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column."""
-    header_line = text[: text.find("\n") if "\n" in text[:65536] else 65536]
+    header_line = re.split(r"\r\n|\r|\n", text[:65536], maxsplit=1)[0]
     delimiter = _delimiter(header_line, path)
     csv.field_size_limit(max(MAX_ABSTRACT_CHARS * 50, 1 << 24))
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', doublequote=True)
+    # newline="": rows end at CR, LF or CRLF alike, as the csv module reads them
+    rows = io.StringIO(text, newline="")
+    reader = csv.reader(rows, delimiter=delimiter, quotechar='"', doublequote=True)
     try:
         header = next(reader)
     except (StopIteration, csv.Error):

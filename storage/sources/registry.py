@@ -194,6 +194,12 @@ def list_files(path: Path) -> list[Path]:
             and p.suffix.lower() in LIST_SUFFIXES
             and not any(part.startswith(".") for part in p.relative_to(path).parts)
         )
+        # a library's triage.json comes with its papers.json (whatever state it is in)
+        files = [
+            p
+            for p in files
+            if not (p.name == "triage.json" and (p.parent / "papers.json").is_file())
+        ]
         if not files:
             suffixes = ", ".join(sorted(LIST_SUFFIXES))
             raise SourceError(f"{path}: the folder holds no list files ({suffixes})")
