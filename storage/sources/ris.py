@@ -41,6 +41,8 @@ _FIELDS: Final = {
 }  # fmt: skip
 _LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial"})
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
+#: The longest a value may grow by its wrapped lines (an abstract is refused past 20,000).
+MAX_VALUE_CHARS: Final = 200_000
 
 
 def sniff_ris(text: str, path: Path) -> Fit:
@@ -67,9 +69,12 @@ def _date(value: str) -> tuple[str, str, str]:
     return year, month, iso
 
 
-def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any]:
+def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
+    """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
-    for tag, pieces in tags:
+    for tag, (size, *pieces) in tags:
+        if int(size) > MAX_VALUE_CHARS:
+            return f"{tag} runs over {int(size):,} characters of wrapped lines, too long a value"
         name = _FIELDS.get(tag)
         if name == "abstract":  # an abstract's lines are its paragraphs (Zotero, our export)
             value = "\n\n".join(" ".join(p.split()) for p in pieces if p.strip())
@@ -112,6 +117,13 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v}
 
 
+def _add(result: ReadResult, number: int, record: dict[str, Any] | str) -> None:
+    if isinstance(record, str):
+        result.refuse(number, record)
+    else:
+        result.add(number, record)
+
+
 def read_ris(text: str, path: Path) -> ReadResult:
     """Every ``TY`` … ``ER`` record of a RIS file (see the module)."""
     result = ReadResult(source=str(path), list_name=path.stem)
@@ -121,25 +133,28 @@ def read_ris(text: str, path: Path) -> ReadResult:
     for line in text.splitlines():
         match = _TAG.fullmatch(line.rstrip())
         if match is None:
-            if tags and line.strip():  # a wrapped value goes on
-                tags[-1][1].append(line.strip())
+            if tags and line.strip():  # a wrapped value goes on (kept up to a cap, counted on)
+                pieces = tags[-1][1]
+                pieces[0] = str(int(pieces[0]) + len(line) + 1)
+                if int(pieces[0]) <= MAX_VALUE_CHARS:
+                    pieces.append(line.strip())
             continue
         tag, value = match.group(1), match.group(2) or ""
         if tag == "TY":
             if tags is not None:  # the previous record had no ER
                 number += 1
-                result.add(number, _record(kind, tags))
+                _add(result, number, _record(kind, tags))
             tags, kind = [], value
         elif tag == "ER":
             if tags is not None:
                 number += 1
-                result.add(number, _record(kind, tags))
+                _add(result, number, _record(kind, tags))
             tags = None
         elif tags is not None:
-            tags.append((tag, [value]))
+            tags.append((tag, [str(len(value)), value]))  # its length so far, its lines
     if tags is not None:
         number += 1
-        result.add(number, _record(kind, tags))
+        _add(result, number, _record(kind, tags))
     if number == 0:
         raise SourceError(f"{path}: not a RIS file (no record starts with a TY line)")
     return result

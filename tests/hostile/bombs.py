@@ -28,15 +28,15 @@ class Bomb:
 
 
 def macro_bomb(folder: Path) -> Bomb:
-    """720 bytes of ``@string`` macros, each doubling the last (2^24 × 8 characters), used
+    """720 bytes of ``@string`` macros, each doubling the last (2^26 × 8 characters), used
     by one entry, beside a sound one: 39 s and 550 MB before macros had a budget."""
     lines = ['@string{m0 = "abcdefgh"}']
-    lines += [f"@string{{m{i} = m{i - 1} # m{i - 1}}}" for i in range(1, 25)]
-    lines += ["@article{bomb, title = m24}", "@article{ok, title = {A Sound Paper}, year = 2024}"]
+    lines += [f"@string{{m{i} = m{i - 1} # m{i - 1}}}" for i in range(1, 27)]
+    lines += ["@article{bomb, title = m26}", "@article{ok, title = {A Sound Paper}, year = 2024}"]
     path = folder / "macros.bib"
     path.write_text("\n".join(lines) + "\n", encoding="ascii")
     assert 650 <= path.stat().st_size <= 800, path.stat().st_size
-    return Bomb(path, 1, ("@string", "m24", "record error"))
+    return Bomb(path, 1, ("@string", "m26", "record error"))
 
 
 def ris_wrapped(folder: Path, megabytes: int) -> Bomb:
@@ -51,7 +51,7 @@ def ris_wrapped(folder: Path, megabytes: int) -> Bomb:
     ]
     path = folder / f"wrapped-{megabytes}mb.ris"
     path.write_text("\n".join(parts), encoding="ascii")
-    return Bomb(path, 2, ("too long for an abstract",))
+    return Bomb(path, 2, ("record 2", "too long a value"))
 
 
 def huge_numbers(folder: Path) -> Bomb:
