@@ -73,12 +73,12 @@ def ris_entry(paper: Paper) -> list[str]:
     for name in ("isbn", "issn"):
         if value := _fact(paper, name):
             lines.append(_line("SN", value))
-    if paper.abstract:  # a paragraph a line, as Zotero writes an abstract's line breaks
+    if paper.abstract:  # a paragraph a line, a blank line between them
         first, *more = paper.display_abstract.split("\n\n")
         lines.append(_line("AB", first))
         for paragraph in more:
             line = " ".join(printable(paragraph).split())
-            lines.append(f"  {line}" if _TAG_LIKE.match(line) else line)
+            lines += ["", f"  {line}" if _TAG_LIKE.match(line) else line]
     if url := web_url(paper.url):
         lines.append(_line("UR", url))
     if pdf := web_url(_fact(paper, "pdf")):

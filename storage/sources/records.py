@@ -464,6 +464,8 @@ def _status_word(text: str) -> str:
 def venue_status(text: str) -> str:
     """``Accept (Oral)``, ``ICLR 2025 oral`` → ``Oral``; other statuses are kept as written."""
     low = text.casefold()
+    if "desk" in low and "reject" in low:  # OpenReview's own decision, not a reject's kind
+        return "Desk Reject"
     for word in _VENUE_WORDS:
         if word in low:
             return word.capitalize()

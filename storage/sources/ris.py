@@ -76,8 +76,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         if int(size) > MAX_VALUE_CHARS:
             return f"{tag} runs over {int(size):,} characters of wrapped lines, too long a value"
         name = _FIELDS.get(tag)
-        if name == "abstract":  # an abstract's lines are its paragraphs (Zotero, our export)
-            value = "\n\n".join(" ".join(p.split()) for p in pieces if p.strip())
+        if name == "abstract":  # its lines as lines, a blank line between paragraphs
+            value = "\n".join(" ".join(p.split()) for p in pieces).strip()
         else:
             value = " ".join(" ".join(pieces).split())
         if name is None or not value:
@@ -133,8 +133,8 @@ def read_ris(text: str, path: Path) -> ReadResult:
     for line in text.splitlines():
         match = _TAG.fullmatch(line.rstrip())
         if match is None:
-            if tags and line.strip():  # a wrapped value goes on (kept up to a cap, counted on)
-                pieces = tags[-1][1]
+            if tags:  # a wrapped value goes on (kept up to a cap, counted on); a blank line
+                pieces = tags[-1][1]  # in it parts its paragraphs
                 pieces[0] = str(int(pieces[0]) + len(line) + 1)
                 if int(pieces[0]) <= MAX_VALUE_CHARS:
                     pieces.append(line.strip())
