@@ -147,11 +147,11 @@ def _char(ch: str) -> str:
     """One character outside printable ASCII, as ASCII LaTeX (see the module)."""
     if ch in "\t\n\r\f\v" or unicodedata.category(ch).startswith("Z"):
         return _TEXT.get(ch, " ")
-    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Cn"):
-        return _TEXT.get(ch, "")
     found = _table().get(ch)
     if found is not None:
         return found
+    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Cn"):
+        return _TEXT.get(ch, "")
     if unicodedata.decomposition(ch).startswith("<compat>"):  # a ligature: ﬁ → fi
         compatible = unicodedata.normalize("NFKC", ch)
         if compatible.isascii() and compatible.isalpha():
