@@ -372,10 +372,12 @@ def files_of(incoming: Mapping[str, Incoming]) -> list[tuple[str, str, int]]:
     """``(list, file, papers)`` of the import, in import order (see ``file_bases``); every list
     a paper is in is registered, the lists it only joins with no papers of their own."""
     counts: dict[tuple[str, str], int] = {}
+    for entry in incoming.values():  # first lists first: the order papers are listed in
+        pair = (entry.paper.list, entry.source)
+        counts[pair] = counts.get(pair, 0) + 1
     for entry in incoming.values():
         for name in entry.paper.lists:
-            pair = (name, entry.source)
-            counts[pair] = counts.get(pair, 0) + (name == entry.paper.list)
+            counts.setdefault((name, entry.source), 0)
     return [(name, source, n) for (name, source), n in counts.items()]
 
 

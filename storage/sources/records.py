@@ -277,6 +277,10 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     venue's; ``title_derived`` (ours too) drops the title, which is derived again.
     """
     item = _entities_decoded(item)
+    nested = item.get("extra")
+    if isinstance(nested, Mapping) and nested:  # our JSON export: reference fields read as flat
+        flat = {k: v for k, v in nested.items() if k in _FLAT_EXTRA and k not in item}
+        item = {**item, **flat} if flat else item
     abstract = field_value(item, "abstract")
     if abstract is not None and not isinstance(abstract, str):
         return None, "the abstract is not text"
@@ -326,7 +330,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     )
 
 
-_CODE_TAIL = re.compile(r"(?:^|[.;,]?\s+)Code:\s*(https?://\S+?(?:\s*,\s*https?://\S+?)*)\s*$")
+_CODE_TAIL = re.compile(r"(?:^|; )Code: (https?://\S+?(?:, https?://\S+?)*)$")
 
 
 def note_and_code(value: Any) -> tuple[str, str]:
@@ -337,9 +341,11 @@ def note_and_code(value: Any) -> tuple[str, str]:
     match = _CODE_TAIL.search(note)
     if match is None:
         return note, note
-    return note[: match.start()].rstrip(" .;,"), match.group(1)
+    return note[: match.start()], match.group(1)
 
 
+#: Extra fields our JSON export nests that other fields are made of (the venue, the link).
+_FLAT_EXTRA = frozenset({"journal", "booktitle", "year", "doi", "eprint", "archiveprefix"})
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
