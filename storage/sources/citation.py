@@ -33,6 +33,7 @@ __all__ = [
     "doi_of",
     "entry_type",
     "pdf_link",
+    "year_of",
 ]
 
 #: Entry types BibTeX's standard styles or biblatex know, as written back; other names are
@@ -232,6 +233,17 @@ def citation_of(paper: Paper) -> Citation:
         doi=doi_of(_text(paper, "doi")),
         venue=venue,
     )
+
+
+def year_of(paper: Paper) -> int | None:
+    """The year ``citation_of`` gives, found faster (a search asks it of every paper)."""
+    year = _number(paper, "year")
+    if year is not None:
+        return year
+    for text in (paper.venue, *(paper.lists or (paper.list,))):
+        if text and (found := find_year(text)) is not None:
+            return found
+    return None
 
 
 def pdf_link(paper: Paper) -> str:

@@ -151,6 +151,8 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ExtraField("issn", "ISSN", ("issn",), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
+_NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
+_ALL_NAMES: Final = frozenset(name for names in _NAMES.values() for name in names)
 _NUMBER: Final = re.compile(r"[-+]?\d{1,30}(?:\.\d{1,30})?(?:[eE][-+]?\d{1,4})?")
 #: A text field longer than this is not a short fact (an area, a DOI, a TL;DR).
 _MAX_TEXT: Final = 1000
@@ -230,10 +232,14 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
     nested = item.get("extra")
     sources = [nested, item] if isinstance(nested, Mapping) else [item]
     for source in sources:
+        present = _ALL_NAMES.intersection(source)  # a record holds few: most fields are skipped
+        if not present:
+            continue
         for field in EXTRA_FIELDS:
-            if field.name in found:
+            names = _NAMES[field.name]
+            if field.name in found or present.isdisjoint(names):
                 continue
-            for alias in field.names:
+            for alias in names:
                 if alias in source:
                     value = extra_value(field, source[alias])
                     if value is not None:

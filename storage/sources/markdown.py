@@ -147,8 +147,8 @@ def _paragraphs(lines: list[str]) -> list[str]:
 def read_markdown(text: str, path: Path) -> ReadResult:
     """Every entry of our Markdown export (see the module)."""
     lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.strip()), None)
-    heading = _HEADING.match(lines[start]) if start is not None else None
+    start = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    heading = _HEADING.match(lines[start]) if lines else None
     if heading is None:
         raise SourceError(f"{path}: not a papers-tui Markdown export (no '# … (N papers)' heading)")
     status = _heading_status(heading["what"])

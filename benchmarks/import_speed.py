@@ -1,0 +1,90 @@
+"""The streamed import of 100,000 papers, now and before: is every-record accounting free?
+
+Run from the repository root: ``python -m benchmarks.import_speed [--before DIR] [--papers N]
+[--rounds R]``.
+
+The 100,000-paper list of ``benchmarks.storage`` (the real list recombined,
+``benchmarks.corpus.scaled_corpus``) is written once as JSON Lines; each round imports it into
+a fresh HOME in a child process with this checkout's code, and, with ``--before DIR`` (another
+checkout, e.g. ``git worktree add /tmp/old <commit>``), with that one's too, alternately, so
+that both meet the same machine. Prints each import's seconds and peak memory and the medians'
+ratio. Also times the BibTeX, RIS, CSL-JSON and Markdown exports of the 3,703-paper list
+
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+_IMPORT = (
+    "import resource, sys, time\n"
+    "from storage import Library\n"
+    "start = time.perf_counter()\n"
+    "report = Library(sys.argv[2]).import_file(sys.argv[1])\n"
+    "seconds = time.perf_counter() - start\n"
+    "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+    "print(f'{seconds:.3f} {peak:.0f} {report.added}')\n"
+)
+
+
+def write_list(path: Path, papers: int) -> None:
+    from benchmarks.corpus import scaled_corpus
+    from benchmarks.storage import paper_record, write_jsonl
+
+    write_jsonl([paper_record(p) for p in scaled_corpus(papers)], path)
+
+
+def import_once(code: Path, source: Path, home: Path) -> tuple[float, float, int]:
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORT, str(source), str(home)],
+        capture_output=True, text=True, check=True, cwd=code,
+        env={**os.environ, "PYTHONPATH": str(code)},
+    )  # fmt: skip
+    seconds, peak, added = done.stdout.split()
+    return float(seconds), float(peak), int(added)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, help="another checkout to compare with")
+    parser.add_argument("--papers", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="20,000 papers, 2 rounds")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.papers, args.rounds = 20_000, 2
+    codes = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
+    times: dict[str, list[float]] = {name: [] for name, _ in codes}
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        source = folder / "list.jsonl"
+        try:
+            write_list(source, args.papers)
+        except FileNotFoundError as exc:
+            print(f"benchmarks.import_speed: the real data ({exc}) is absent; skipped")
+            return 0
+        print(f"{args.papers:,} papers, {source.stat().st_size / 1e6:.0f} MB of JSON Lines")
+        for round_ in range(args.rounds):
+            for which, code in codes if round_ % 2 == 0 else reversed(codes):
+                home = folder / f"home-{which}-{round_}"
+                seconds, peak, added = import_once(code, source, home)
+                times[which].append(seconds)
+                print(f"  {which:6} round {round_ + 1}: {seconds:6.2f} s, peak {peak:5.0f} MB, "
+                      f"{added:,} added")  # fmt: skip
+    medians = {which: statistics.median(values) for which, values in times.items()}
+    line = ", ".join(f"{which} {m:.2f} s" for which, m in medians.items())
+    if "before" in medians:
+        line += f" (now / before: {medians['now'] / medians['before']:.2f})"
+    print(f"median: {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
