@@ -248,10 +248,20 @@ def resolve(
     stored: Mapping[str, Mapping[str, Any]],
     report: ImportReport,
 ) -> dict[str, Incoming]:
-    """Match the candidates with the library's papers and with each other (see the module)."""
+    """Match the candidates with the library's papers and with each other (see the module).
+
+    Records with an abstract are matched first, then those known by their title alone, so
+    that a paper's id is the same whichever of the import's files came first (a BibTeX file
+    of titles before or after the list of abstracts); the papers keep the order the records
+    came in.
+    """
     known = _Known(stored)
-    for cand in candidates:
+    first: dict[str, int] = {}  # paper id → the place of its first record in the import
+    order = sorted(range(len(candidates)), key=lambda i: not candidates[i].by_abstract)
+    for place in order:
+        cand = candidates[place]
         pid, reason = _resolve_id(known, cand, report)
+        first[pid] = min(first.get(pid, place), place)
         paper = cand.paper if cand.paper.id == pid else replace(cand.paper, id=pid)
         entry = known.incoming.get(pid)
         if entry is not None:  # twice in this import: one paper
@@ -274,7 +284,9 @@ def resolve(
                 Merge(pid, paper.display_title, reason, joined, cand.source, cand.number)
             )
         known.add(Incoming(paper, cand.source, cand.decision, counted))
-    return known.incoming
+    if all(c.by_abstract for c in candidates):
+        return known.incoming
+    return dict(sorted(known.incoming.items(), key=lambda item: first[item[0]]))
 
 
 def store(

@@ -227,3 +227,17 @@ def test_a_schema_1_library_migrates_and_decisions_follow(home: Path) -> None:
     reopened = Library(home)
     assert {p.id for p in reopened.papers()} == {sampler.id, graphs.id, empty.id}
     assert reopened.statuses() == {sampler.id: Status.STARRED}
+
+
+def test_a_papers_id_is_the_same_whichever_file_came_first(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{a, title={Graph Flows}, author={Lee, Ann}, year=2024}\n")
+    listed = write_jsonl(tmp_path / "list.jsonl", [{"title": "Graph Flows", "abstract": ABSTRACT}])
+    found = []
+    for n, files in enumerate(([bib, listed], [listed, bib])):
+        library = Library(tmp_path / f"home{n}")
+        report = library.import_files(files)
+        assert (report.added, len(report.merged), report.read) == (1, 1, 2)
+        [paper] = library.papers()
+        found.append((paper.id, paper.abstract, paper.authors))
+    assert found[0] == found[1] and found[0][0] == paper_id(ABSTRACT)
