@@ -7,8 +7,8 @@ The 100,000-paper list of ``benchmarks.storage`` (the real list recombined,
 ``benchmarks.corpus.scaled_corpus``) is written once as JSON Lines; each round imports it into
 a fresh HOME in a child process with this checkout's code, and, with ``--before DIR`` (another
 checkout, e.g. ``git worktree add /tmp/old <commit>``), with that one's too, alternately, so
-that both meet the same machine. Prints each import's seconds and peak memory and the medians'
-ratio. Also times the BibTeX, RIS, CSL-JSON and Markdown exports of the 3,703-paper list
+that both meet the same machine. Prints each import's seconds (wall and CPU: on a shared
+machine CPU time is the steadier) and peak memory, and the medians' ratio.
 
 """
 
@@ -29,8 +29,10 @@ _IMPORT = (
     "start = time.perf_counter()\n"
     "report = Library(sys.argv[2]).import_file(sys.argv[1])\n"
     "seconds = time.perf_counter() - start\n"
-    "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
-    "print(f'{seconds:.3f} {peak:.0f} {report.added}')\n"
+    "usage = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "peak = usage.ru_maxrss / 1024\n"
+    "cpu = usage.ru_utime + usage.ru_stime\n"
+    "print(f'{seconds:.3f} {peak:.0f} {report.added} {cpu:.3f}')\n"
 )
 
 
@@ -41,14 +43,14 @@ def write_list(path: Path, papers: int) -> None:
     write_jsonl([paper_record(p) for p in scaled_corpus(papers)], path)
 
 
-def import_once(code: Path, source: Path, home: Path) -> tuple[float, float, int]:
+def import_once(code: Path, source: Path, home: Path) -> tuple[float, float, int, float]:
     done = subprocess.run(
         [sys.executable, "-c", _IMPORT, str(source), str(home)],
         capture_output=True, text=True, check=True, cwd=code,
         env={**os.environ, "PYTHONPATH": str(code)},
     )  # fmt: skip
-    seconds, peak, added = done.stdout.split()
-    return float(seconds), float(peak), int(added)
+    seconds, peak, added, cpu = done.stdout.split()
+    return float(seconds), float(peak), int(added), float(cpu)
 
 
 def main(argv: list[str]) -> int:
@@ -62,6 +64,7 @@ def main(argv: list[str]) -> int:
         args.papers, args.rounds = 20_000, 2
     codes = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
     times: dict[str, list[float]] = {name: [] for name, _ in codes}
+    cpus: dict[str, list[float]] = {name: [] for name, _ in codes}
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         source = folder / "list.jsonl"
@@ -74,15 +77,17 @@ def main(argv: list[str]) -> int:
         for round_ in range(args.rounds):
             for which, code in codes if round_ % 2 == 0 else reversed(codes):
                 home = folder / f"home-{which}-{round_}"
-                seconds, peak, added = import_once(code, source, home)
+                seconds, peak, added, cpu = import_once(code, source, home)
                 times[which].append(seconds)
-                print(f"  {which:6} round {round_ + 1}: {seconds:6.2f} s, peak {peak:5.0f} MB, "
-                      f"{added:,} added")  # fmt: skip
-    medians = {which: statistics.median(values) for which, values in times.items()}
-    line = ", ".join(f"{which} {m:.2f} s" for which, m in medians.items())
-    if "before" in medians:
-        line += f" (now / before: {medians['now'] / medians['before']:.2f})"
-    print(f"median: {line}")
+                cpus[which].append(cpu)
+                print(f"  {which:6} round {round_ + 1}: {seconds:6.2f} s ({cpu:6.2f} s of CPU), "
+                      f"peak {peak:5.0f} MB, {added:,} added")  # fmt: skip
+    for label, figures in (("wall", times), ("CPU", cpus)):
+        medians = {which: statistics.median(values) for which, values in figures.items()}
+        line = ", ".join(f"{which} {m:.2f} s" for which, m in medians.items())
+        if "before" in medians:
+            line += f" (now / before: {medians['now'] / medians['before']:.2f})"
+        print(f"median {label}: {line}")
     return 0
 
 

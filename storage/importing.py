@@ -256,12 +256,16 @@ def resolve(
     came in.
     """
     known = _Known(stored)
-    first: dict[str, int] = {}  # paper id → the place of its first record in the import
-    order = sorted(range(len(candidates)), key=lambda i: not candidates[i].by_abstract)
+    reordered = not all(c.by_abstract for c in candidates)
+    first: dict[str, int] = {}  # paper id → the place of its first record (when reordered)
+    order: Iterable[int] = range(len(candidates))
+    if reordered:
+        order = sorted(order, key=lambda i: not candidates[i].by_abstract)
     for place in order:
         cand = candidates[place]
         pid, reason = _resolve_id(known, cand, report)
-        first[pid] = min(first.get(pid, place), place)
+        if reordered:
+            first[pid] = min(first.get(pid, place), place)
         paper = cand.paper if cand.paper.id == pid else replace(cand.paper, id=pid)
         entry = known.incoming.get(pid)
         if entry is not None:  # twice in this import: one paper
@@ -284,7 +288,7 @@ def resolve(
                 Merge(pid, paper.display_title, reason, joined, cand.source, cand.number)
             )
         known.add(Incoming(paper, cand.source, cand.decision, counted))
-    if all(c.by_abstract for c in candidates):
+    if not reordered:
         return known.incoming
     return dict(sorted(known.incoming.items(), key=lambda item: first[item[0]]))
 

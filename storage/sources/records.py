@@ -359,13 +359,18 @@ def _decoded(value: Any) -> Any:
 
 def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
     """The record with HTML entities decoded in every text field (``Shin&#x27;ya``), before
-    any field is split at its ``;`` or ``,``."""
-    changed = {
-        key: _decoded(value)
-        for key, value in item.items()
-        if (isinstance(value, str) and "&" in value) or isinstance(value, list)
-    }
-    changed = {k: v for k, v in changed.items() if v is not item[k]}
+    any field is split at its ``;`` or ``,`` (asked of every record: most hold no ``&``)."""
+    changed: dict[str, Any] | None = None
+    for key, value in item.items():
+        if type(value) is str:
+            if "&" not in value:
+                continue
+        elif not (type(value) is list and any(type(v) is str and "&" in v for v in value)):
+            continue
+        decoded = _decoded(value)
+        if decoded != value:
+            changed = changed or {}
+            changed[key] = decoded
     return {**item, **changed} if changed else item
 
 
