@@ -217,3 +217,25 @@ def test_readers_take_hostile_input_in_linear_time(reader: Reader) -> None:
         with contextlib.suppress(SourceError):
             reader.read(text, path)
         assert time.perf_counter() - start < 5, (reader.name, text[:10])
+
+
+def test_latex_through_pylatexenc_tables_and_accents_on_dotless_i() -> None:
+    from storage.text.latex import literal, to_unicode
+
+    assert to_unicode(r"A 10\texteuro{} budget") == "A 10€ budget"
+    assert to_unicode(r"Mart{\`\i}n and V{\'{\i}}ctor and {\"\i}") == "Martìn and Víctor and ï"
+    assert to_unicode(r"\textmu{}m, \guillemotleft{}x\guillemotright") == "µm, «x»"
+    assert to_unicode(r"{\ensuremath{\langle}\texttt{U+4E2D}\ensuremath{\rangle}}") == "中"
+    for text in ("a {Y} b", "350M~66B", "x_1 and *y*", r"back\slash", "A&B --"):
+        assert to_unicode(literal(text)) == text
+
+
+def test_bibtex_export_never_writes_a_question_mark_for_a_character() -> None:
+    from storage.export.tex import tex_ascii
+    from storage.text.latex import to_unicode
+
+    for text in ("中文 😀", "Ħ ș ḿ", "V\u00edctor", "ﬁ", "\u00e9\u0301"):
+        written = tex_ascii(text)
+        assert written.isascii() and "?" not in written, written
+    assert tex_ascii("Víctor") == r"V{\'i}ctor"  # biber makes {\'{\i}} ı + U+0301
+    assert to_unicode(tex_ascii("中文 😀 Ħ ș")) == "中文 😀 Ħ ș"
