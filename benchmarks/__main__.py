@@ -12,8 +12,9 @@ import sys
 import time
 
 PARTS = (
-    "github_links", "derived_titles", "storage", "search", "similar", "interchange", "app", "cli",
-    "sync", "fetch", "glass", "pdfs",
+    "github_links", "derived_titles", "storage", "search", "similar", "interchange",
+    "real_shapes", "hostile_readers", "import_speed", "app", "cli", "sync", "fetch", "glass",
+    "pdfs",
 )  # fmt: skip
 
 
@@ -24,7 +25,7 @@ def main(argv: list[str]) -> int:
     for part in only or PARTS:
         print(f"\n=== benchmarks.{part} {' '.join(quick)}".rstrip(), flush=True)
         start = time.perf_counter()
-        args = quick if part not in ("github_links", "derived_titles") else []
+        args = quick if part not in ("github_links", "derived_titles", "hostile_readers") else []
         code = subprocess.call([sys.executable, "-m", f"benchmarks.{part}", *args])
         print(f"--- {part}: exit {code}, {time.perf_counter() - start:.0f} s", flush=True)
         if code:

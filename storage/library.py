@@ -26,7 +26,7 @@ from storage.importing import Progress as Progress
 from storage.importing.gather import gather
 from storage.importing.resolve import resolve
 from storage.importing.store import iter_decisions, store
-from storage.models import Change, ImportReport, Paper, Removal, Status, StepDone
+from storage.models import Change, FailedFile, ImportReport, Paper, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
 from storage.stats import Counted, LibraryStats, QueueStats
 
@@ -151,29 +151,52 @@ class Library:
         limits: ReadLimits | None = None,
         *,
         take_theirs: bool = False,
+        dry_run: bool = False,
     ) -> ImportReport:
         """Import list files as one all-or-nothing change of ``papers.json``.
 
-        Every file is read before anything is written: a file that cannot be read raises
-        ``SourceError`` and leaves the library as it was. Records that cannot be used are
-        reported in ``ImportReport.errors``. Decisions a file carries (our own exports, a
-        library) go to the papers still in the Inbox, or to every paper with ``take_theirs``;
-        no other decision is touched. ``limits``: how much a file may hold, whether pipes and
-        devices are read (regular files only, up to
-        ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
+        Every file is read before anything is written: a file named that cannot be read
+        raises ``SourceError`` and leaves the library as it was; a file of a folder that
+        cannot be read is named in ``ImportReport.failed`` and the folder's other files are
+        imported. Records that cannot be used are reported in ``ImportReport.errors``.
+        Decisions a file carries (our own exports, a library) go to the papers still in the
+        Inbox, or to every paper with ``take_theirs``; no other decision is touched.
+        ``limits``: how much a file may hold, whether pipes and devices are read (regular
+        files only, up to ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
+        ``dry_run``: the report of what the import would do, nothing written.
         """
         from storage.sources.papers import Catalog
         from storage.sources.registry import list_files, open_source, read_source
 
         # a large JSON Lines list is checked here, and read line by line as it is cleaned
-        results = [open_source(f, limits) for p in paths for f in list_files(Path(p))]
+        results: list[ReadResult | RecordStream] = []
+        failed: list[FailedFile] = []
+        for given in map(Path, paths):
+            in_folder = given.is_dir()
+            for file in list_files(given):
+                try:
+                    results.append(open_source(file, limits))
+                except SourceError as exc:
+                    if not in_folder:
+                        raise
+                    failed.append(FailedFile(str(file), str(exc)))
+        if not results:
+            raise SourceError(
+                str(failed[0])
+                if len(failed) == 1
+                else f"no file could be read ({len(failed)} tried): {failed[0]}"
+            )
         found = None
         if catalog is not None:
             files = list_files(Path(catalog))
             found = Catalog.from_results(read_source(f, limits) for f in files)
             if not len(found):
                 raise SourceError(f"{catalog}: the catalog holds no papers")
-        return self.import_results(results, found, list_name, progress, take_theirs=take_theirs)
+        report = self.import_results(
+            results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
+        )
+        report.failed = failed
+        return report
 
     def import_results(
         self,
@@ -183,28 +206,30 @@ class Library:
         progress: Progress | None = None,
         *,
         take_theirs: bool = False,
+        dry_run: bool = False,
     ) -> ImportReport:
         """Clean, match and store what readers read (``storage.importing``);
-        ``progress(done, total)`` follows the records."""
-        report = ImportReport()
+        ``progress(done, total)`` follows the records; ``dry_run``: nothing is written."""
+        report = ImportReport(dry_run=dry_run)
         # papers.json read now (its parse peaks at several times its size), not once the new
         # papers are in memory too; the change reads it again only if it changed meanwhile
         with contextlib.suppress(LibraryError):  # said by the change, as it would be
             self.papers_file.read_before_change()
         candidates = gather(results, catalog, list_name, report, progress)
         total = len(candidates)
-        with self.papers_file.change() as papers:
+        with self.papers_file.dry_change() if dry_run else self.papers_file.change() as papers:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now
             store(papers, incoming, report)
         carried = list(iter_decisions(incoming))
         del incoming  # the stored documents hold the papers: reading them back needs no more
         if carried:
-            with self.triage_file.change() as triage:
+            with self.triage_file.dry_change() if dry_run else self.triage_file.change() as triage:
                 changes = triage.take(carried, take_theirs, report)
                 if changes:
                     triage.record(changes, RESTORE)
-        self.loaded_papers()  # caches the new papers now, not at the next start
+        if not dry_run:
+            self.loaded_papers()  # caches the new papers now, not at the next start
         if progress is not None:
             progress(total, total)
         return report

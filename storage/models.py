@@ -116,25 +116,57 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class Merge:
-    """Two records an import found to be one paper (or kept apart), and why."""
+    """A record an import found to be a paper met under another form (or kept apart), and why.
+
+    ``paper_id`` is the paper the record joined (or, kept apart, the id it took); ``joined``
+    the title of the paper it joined (or was kept apart from); ``source`` and ``record`` where
+    the record is (its file, its number in it: 0 when not known).
+    """
 
     paper_id: str
     title: str
     reason: str
+    joined: str = ""
+    source: str = ""
+    record: int = 0
 
     def __str__(self) -> str:
-        return f"{self.paper_id}  {self.title}: {self.reason}"
+        where = f"{self.source}: record {self.record}: " if self.source and self.record else ""
+        joined = f" ({self.joined[:60]})" if self.joined and self.joined != self.title else ""
+        return f"{where}{self.title} → {self.paper_id}{joined}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class FailedFile:
+    """A file of a folder that could not be read at all, and why (one line)."""
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason if self.reason.startswith(self.path) else f"{self.path}: {self.reason}"
 
 
 @dataclass(slots=True)
 class ImportReport:
-    """What an import did: counts of papers added, updated and skipped, and record errors.
+    """What an import did with every record it read: each one is exactly one of
 
-    ``merged`` lists the records taken as a paper met under another form (the same abstract
-    written differently, a title-only record joining its paper); ``apart``, the records that
-    share an abstract with a different paper and were kept apart. Decisions carried by the
-    file (our own exports, a library) are ``restored`` for papers still in the Inbox;
-    ``differing`` counts those not taken because the library decided otherwise.
+    - ``added``: a new paper;
+    - ``updated``: a paper of the library, changed by it; ``skipped``: one it left unchanged;
+    - ``merged``: taken as a paper met under another form (the same abstract written
+      differently, a title-only record joining its paper, the same paper twice), naming the
+      paper it joined and why;
+    - ``apart``: a record sharing its abstract with a different paper, kept as a paper of its own;
+    - refused (``errors``, and ``unlisted`` more past the cap of errors a file lists), with
+      its position and the reason;
+    - a BibTeX ``containers`` entry (a ``@proceedings`` others ``crossref``), whose fields
+      went to the entries citing it;
+
+    and ``read`` counts them all (``accounted`` checks that they add up). Decisions carried by
+    the file (our own exports, a library) are ``restored`` for papers still in the Inbox;
+    ``differing`` counts those not taken because the library decided otherwise. ``failed``
+    names the files of a folder that could not be read at all (the others were imported);
+    ``dry_run``: nothing was written.
     """
 
     added: int = 0
@@ -146,14 +178,35 @@ class ImportReport:
     apart: list[Merge] = field(default_factory=list)
     restored: int = 0
     differing: int = 0
+    read: int = 0
+    containers: int = 0
+    unlisted: int = 0
+    failed: list[FailedFile] = field(default_factory=list)
+    dry_run: bool = False
+    #: What readers left out or could not follow, one line each (a macro past its budget, a
+    #: ``crossref`` cycle, a library's damaged ``triage.json``).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return self.added + self.updated + self.skipped
 
+    @property
+    def refused(self) -> int:
+        """Records that could not be used (listed in ``errors`` or only counted)."""
+        return len(self.errors) + self.unlisted
+
+    @property
+    def accounted(self) -> int:
+        """The records whose outcome the report gives: ``read`` when nothing was dropped."""
+        return (
+            self.added + self.updated + self.skipped + len(self.merged) + len(self.apart)
+            + self.refused + self.containers
+        )  # fmt: skip
+
     def summary(self) -> str:
         """One line for people: "3,703 added, 0 updated, 0 skipped (unchanged), 1 record error"
-        (the words DESIGN.md gives the import's report)."""
+        (the words DESIGN.md gives the import's report), then what the records read became."""
         line = (
             f"{self.added:,} added, {self.updated:,} updated, {self.skipped:,} skipped (unchanged)"
         )
@@ -161,14 +214,20 @@ class ImportReport:
             line += f", {len(self.merged):,} merged"
         if self.apart:
             line += f", {len(self.apart):,} kept apart"
+        if self.refused:
+            line += f", {count(self.refused, 'record error')}"
+        if self.containers:
+            line += f", {count(self.containers, 'crossref container')}"
+        if self.read:
+            line += f" ({count(self.read, 'record')} read)"
         if self.restored:
             line += f", {count(self.restored, 'decision')} restored"
         if self.differing:
             line += (
                 f", {count(self.differing, 'decision')} of the file differ from yours (kept yours)"
             )
-        if self.errors:
-            line += f", {count(len(self.errors), 'record error')}"
+        if self.failed:
+            line += f", {count(len(self.failed), 'file')} not read"
         return line
 
 

@@ -89,6 +89,9 @@ def load_config(paths: Sequence[Path]) -> Config:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             config.problems.append(f"{path}: ignored, it does not parse ({exc})")
             continue
+        except RecursionError:  # arrays or tables nested hundreds deep: no config of ours
+            config.problems.append(f"{path}: ignored, it nests too deep to read")
+            continue
         _read_sync(data.get("sync", {}), path, config)
         _read_venues(data.get("venues", {}), path, config)
         _read_queue(data.get("queue", {}), path, config)

@@ -1,13 +1,15 @@
-"""BibTeX: one entry per paper, valid where it lands (pdflatex + bibtex, biber, Zotero).
+"""BibTeX: one entry per paper, valid where it lands (pdflatex + bibtex, biblatex + biber,
+Zotero), holding what the library knows of the paper.
 
 Every value is pure ASCII with LaTeX escapes and balanced braces (``storage.export.tex``);
 keys are ``lastname2025firstword``, ASCII, unique within the file (a letter added to a
-repeat) and the same for the same papers in the same order. A paper of a known venue is
-``@inproceedings`` with ``booktitle = {International Conference on Learning Representations
-(ICLR)}`` and its ``year`` (a journal: ``@article`` and ``journal``), whether its source or
-its list says the venue (``ICLR 2025``, ``iclr2025``); any other paper is ``@misc``, with the
-year its venue or list names. The abstract, DOI and code links go along, so that the file
-imports back as the same papers.
+repeat) and the same for the same papers in the same order. The entry is what the paper's
+fields say (``storage.sources.citation``): its own type when a source gave one (``@book``,
+``@phdthesis``), an ``@article{journal}``, an ``@inproceedings{booktitle}`` (a known venue,
+whether its source or its list says it, as ``International Conference on Learning
+Representations (ICLR)``), an arXiv preprint as ``@misc{eprint, archiveprefix, primaryclass}``;
+with its year, month, publisher, volume, number, pages, DOI, URL, note, keywords and abstract,
+and its code links at the end of the note, so that the file imports back as the same papers.
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Final
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
-from storage.export.selection import venue_of
+from storage.export.selection import lists_text
 from storage.export.tex import tex_ascii
 from storage.files.triage_file import TriageState
 from storage.models import Paper
+from storage.sources.bibtex import OWN_EXPORT_LINE
+from storage.sources.citation import citation_of
 from storage.sources.links import web_url
 
 
@@ -37,7 +42,7 @@ def _ascii_word(text: str) -> str:
 def bibtex_key(paper: Paper, taken: set[str]) -> str:
     """``lastname2025firstword``, made unique with a letter suffix."""
     last = _ascii_word(paper.authors[0].split()[-1]).lower() if paper.authors else "anon"
-    year = venue_of(paper).year
+    year = citation_of(paper).year
     words = [w for w in (_ascii_word(w).lower() for w in paper.display_title.split()) if w]
     first = next((w for w in words if len(w) > 3), words[0] if words else "paper")
     key = f"{last or 'anon'}{year or ''}{first}"
@@ -57,36 +62,75 @@ def _author(name: str) -> str:
     return escaped
 
 
+_MONTH_MACROS: Final = ("jan", "feb", "mar", "apr", "may", "jun",
+                        "jul", "aug", "sep", "oct", "nov", "dec")  # fmt: skip
+#: Types whose venue, when neither a journal nor proceedings, is said by ``howpublished``.
+_PUBLISHED: Final = frozenset({"misc", "online", "booklet", "unpublished", "software", "dataset"})
+#: Further reference fields, written as the paper holds them: (BibTeX's name, ours).
+_MORE_FIELDS: Final = (
+    ("publisher", "publisher"), ("school", "school"), ("institution", "institution"),
+    ("volume", "volume"), ("number", "issue"), ("pages", "pages"),
+)  # fmt: skip
+
+
+def _text_fact(paper: Paper, name: str) -> str:
+    value = paper.fact(name)
+    return value if isinstance(value, str) else ""
+
+
 def bibtex_entry(paper: Paper, key: str) -> str:
     """The entry of one paper (see the module)."""
-    found = venue_of(paper)
-    kind = "misc"
+    cited = citation_of(paper)
     fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
     if paper.authors:
         fields.append(("author", " and ".join(_author(a) for a in paper.authors)))
     else:  # what styles sort by when there is no author
         fields.append(("key", bib_escape(paper.display_title[:40])))
-    if found.venue is not None and found.venue.journal:
-        kind = "article"
-        fields.append(("journal", bib_escape(found.venue.citation)))
-    elif found.venue is not None:
-        kind = "inproceedings"
-        fields.append(("booktitle", bib_escape(found.venue.citation)))
-    if found.year:
-        fields.append(("year", str(found.year)))
+    if cited.journal:
+        fields.append(("journal", bib_escape(cited.journal)))
+    if cited.booktitle:
+        fields.append(("booktitle", bib_escape(cited.booktitle)))
+    if cited.published and cited.kind in _PUBLISHED:
+        fields.append(("howpublished", bib_escape(cited.published)))
+    for name, ours in _MORE_FIELDS:
+        if value := _text_fact(paper, ours):
+            fields.append((name, bib_escape(value)))
+    if cited.year:
+        fields.append(("year", str(cited.year)))
+    if cited.month:
+        fields.append(("month", _MONTH_MACROS[cited.month - 1]))
+    if cited.arxiv:
+        fields.append(("eprint", bib_escape(cited.arxiv)))
+        fields.append(("archiveprefix", "arXiv"))
+    elif cited.eprint:
+        fields.append(("eprint", bib_escape(cited.eprint)))
+        fields.append(("archiveprefix", bib_escape(cited.archive)))
+    if cited.primary_class:
+        fields.append(("primaryclass", bib_escape(cited.primary_class)))
     if url := web_url(paper.url):  # one line, no brace: a URL cannot end the entry early
         fields.append(("url", url))
-    doi = paper.fact("doi")
-    if isinstance(doi, str) and re.fullmatch(r"10\.\S+", doi) and "{" not in doi + "}":
-        fields.append(("doi", bib_escape(doi)))
+    if cited.doi and "{" not in cited.doi + "}":
+        fields.append(("doi", bib_escape(cited.doi)))
+    for name in ("isbn", "issn"):
+        if value := _text_fact(paper, name):
+            fields.append((name, bib_escape(value)))
+    note = _text_fact(paper, "bib_note")
     if paper.github:
-        fields.append(("note", "Code: " + bib_escape(", ".join(paper.github))))
+        code = "Code: " + ", ".join(paper.github)
+        note = f"{note}; {code}" if note else code
+    if note:
+        fields.append(("note", bib_escape(note)))
     if paper.keywords:
         fields.append(("keywords", bib_escape(", ".join(paper.keywords))))
+    if groups := lists_text(paper):  # JabRef's field for the groups an entry is in
+        fields.append(("groups", bib_escape(groups)))
     if paper.abstract:
-        fields.append(("abstract", bib_escape(paper.display_abstract)))
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@{kind}{{{key},\n{body}\n}}\n"
+        fields.append(("abstract", tex_ascii(paper.display_abstract, paragraphs=True)))
+    body = ",\n".join(
+        f"  {name} = {value}" if name == "month" else f"  {name} = {{{value}}}"
+        for name, value in fields
+    )
+    return f"@{cited.kind}{{{key},\n{body}\n}}\n"
 
 
 def to_bibtex(
@@ -94,7 +138,9 @@ def to_bibtex(
 ) -> str:
     """One entry per paper (``@inproceedings``, ``@article`` or ``@misc``)."""
     taken: set[str] = set()
-    return "\n".join(bibtex_entry(paper, bibtex_key(paper, taken)) for paper in papers)
+    entries = "\n".join(bibtex_entry(paper, bibtex_key(paper, taken)) for paper in papers)
+    # the reader knows its own export by this line: code links are the notes', none else
+    return f"{OWN_EXPORT_LINE} (https://github.com links are in each note)\n\n{entries}"
 
 
 BIBTEX = Exporter(

@@ -1,7 +1,16 @@
-"""CSL-JSON: the citation format Zotero, pandoc and citeproc read ("Import from clipboard")."""
+"""CSL-JSON: the citation format Zotero, pandoc and citeproc read ("Import from clipboard").
+
+Each item holds what the library knows of the paper (``storage.sources.citation``): its CSL
+type (``article-journal``, ``paper-conference``, ``book``, ``thesis``, an arXiv preprint as
+``article``…), ``container-title``, ``issued`` (year, month and day as known), ``publisher``,
+``volume``, ``issue``, ``page``, ``DOI``, ``URL``, ``ISBN``/``ISSN``, its arXiv id
+(``archive`` and ``archive_location``), keywords, abstract, and a ``note`` ending in its code
+links; ``storage.sources.csl_json`` reads it back as the same paper.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,9 +18,9 @@ import orjson
 
 from storage.export.bibtex import bibtex_key
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
-from storage.export.selection import venue_of
 from storage.files.triage_file import TriageState
 from storage.models import Paper
+from storage.sources.citation import CSL_TYPES, Citation, citation_of
 from storage.sources.links import web_url
 
 
@@ -23,29 +32,67 @@ def csl_name(name: str) -> dict[str, str]:
     return {"family": parts[-1], "given": " ".join(parts[:-1])}
 
 
+def _issued(cited: Citation) -> dict[str, Any] | None:
+    """``{"date-parts": [[2025, 5, 17]]}`` as far as the paper's date, year and month go."""
+    if cited.year is None:
+        return None
+    parts = [cited.year]
+    day = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", cited.date)
+    if day and int(day.group(1)) == cited.year:
+        parts += [int(day.group(2)), int(day.group(3))]
+    elif cited.month:
+        parts.append(cited.month)
+    return {"date-parts": [parts]}
+
+
+def _fact(paper: Paper, name: str) -> str:
+    value = paper.fact(name)
+    return value if isinstance(value, str) else ""
+
+
 def csl_item(paper: Paper, key: str) -> dict[str, Any]:
     """One paper as a CSL item."""
-    found = venue_of(paper)
-    kind = "manuscript"
-    if found.venue is not None:
-        kind = "article-journal" if found.venue.journal else "paper-conference"
+    cited = citation_of(paper)
+    kind = CSL_TYPES.get(cited.kind, "document")
+    if cited.kind == "misc" and cited.arxiv:
+        kind = "article"  # what Zotero calls a preprint
     item: dict[str, Any] = {"id": key, "type": kind, "title": paper.display_title}
     if paper.authors:
         item["author"] = [csl_name(a) for a in paper.authors]
-    if found.venue is not None:
-        item["container-title"] = found.venue.citation
-    if found.year:
-        item["issued"] = {"date-parts": [[found.year]]}
+    if cited.container:
+        item["container-title"] = cited.container
+    if issued := _issued(cited):
+        item["issued"] = issued
+    for csl, ours in (("publisher", "publisher"), ("volume", "volume"), ("issue", "issue"),
+                      ("page", "pages"), ("ISBN", "isbn"), ("ISSN", "issn")):  # fmt: skip
+        if value := _fact(paper, ours):
+            item[csl] = value
+    if cited.kind in ("phdthesis", "mastersthesis", "thesis") and (
+        school := _fact(paper, "school")
+    ):
+        item["publisher"] = school
+    if cited.kind in ("techreport", "report") and (where := _fact(paper, "institution")):
+        item["publisher"] = where
     if paper.abstract:
         item["abstract"] = paper.display_abstract
     if url := web_url(paper.url):
         item["URL"] = url
-    if isinstance(doi := paper.fact("doi"), str):
-        item["DOI"] = doi
+    if cited.doi:
+        item["DOI"] = cited.doi
+    if cited.arxiv:
+        item["archive"], item["archive_location"] = "arXiv", cited.arxiv
+    elif cited.eprint:
+        item["archive"], item["archive_location"] = cited.archive, cited.eprint
     if paper.keywords:
         item["keyword"] = ", ".join(paper.keywords)
+    note = _fact(paper, "bib_note")
     if paper.github:
-        item["note"] = "Code: " + ", ".join(paper.github)
+        code = "Code: " + ", ".join(paper.github)
+        note = f"{note}; {code}" if note else code
+    if note:
+        item["note"] = note
+    if paper.lists or paper.list:  # CSL's own place for what other fields do not hold
+        item["custom"] = {"lists": list(paper.lists or (paper.list,))}
     return item
 
 

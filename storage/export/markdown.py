@@ -1,8 +1,14 @@
-"""Markdown (CommonMark): a heading with the list and count, then one entry per paper.
+"""Markdown (CommonMark): a heading with the list and count, then the papers as a reading list.
 
-Titles, authors and other data are escaped (shown literally); the user's notes are the user's
-Markdown, kept as written inside their paper's entry (control characters made visible).
-When the papers have several triage states, each entry says its own.
+Each paper is a task (``- [ ] Title — code — PDF``, ``- [x]`` for a paper read), which GitHub,
+Obsidian and most Markdown editors show as a checkbox, with its links: its page, its code, its
+PDF (``storage.pdfs.links.pdf_url``). Titles, authors and other data are escaped
+(shown literally) in a way MathJax-aware viewers read literally too: ``(KBG)`` stays as it is
+(``\\(`` opens inline math there), brackets and angle brackets are HTML entities. The user's
+notes are the user's Markdown, kept as written inside their paper's entry (control characters
+made visible). When the papers have several triage states, each entry says its own; each
+names its lists in an HTML comment (no viewer shows it), so that ``storage.sources.markdown``
+reads the export back as the same papers.
 """
 
 from __future__ import annotations
@@ -11,19 +17,24 @@ import re
 from collections.abc import Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
-from storage.export.selection import groups, heading_of
+from storage.export.selection import groups, heading_of, lists_text
 from storage.files.triage_file import TriageState
-from storage.models import Paper
+from storage.models import Paper, Status
+from storage.pdfs.links import pdf_url
 from storage.text.sanitize import printable, printable_block
 from storage.text.words import count
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#!|~&$])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}#!|~&$,])")
+# Brackets as entities, not ``\\[``: MathJax-aware viewers read ``\\[`` as display math.
+_MD_ENTITIES = str.maketrans({"[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;"})
 
 
 def md_escape(text: str) -> str:
     """Text that CommonMark shows literally, on one line (control characters made visible:
-    ``cat export.md`` must not obey an ESC, ``ESC c`` or the 8-bit CSI U+009B)."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
+    ``cat export.md`` must not obey an ESC, ``ESC c`` or the 8-bit CSI U+009B); parentheses
+    as they are, brackets and angle brackets as entities (read literally by MathJax too)."""
+    escaped = _MD_SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
+    return escaped.translate(_MD_ENTITIES)
 
 
 _MD_BLOCK_START = re.compile(r"^(?:([-+=])|(\d+)([.)]))")
@@ -77,23 +88,32 @@ def to_markdown(
 
 def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -> list[str]:
     title = md_escape(paper.display_title)
-    head = f"- **[{title}]({md_url(paper.url)})**" if paper.url else f"- **{title}**"
+    state = triage.status(paper.id)
+    box = "[x]" if state is Status.READ else "[ ]"
+    head = f"- {box} **[{title}]({md_url(paper.url)})**" if paper.url else f"- {box} **{title}**"
     if paper.venue_status:
         head += f" · {md_escape(paper.venue_status)}"
     if status:
-        head += f" · {triage.status(paper.id).value}"
+        head += f" · {state.value}"
+    if paper.github:
+        head += f" — [code]({md_url(paper.github[0])})"
+    if pdf := pdf_url(paper):
+        head += f" — [PDF]({md_url(pdf)})"
+    # the lists it is in, for our reader: an HTML comment, which no viewer shows
+    names = " ".join(printable(lists_text(paper)).replace("--", "- -").split())
+    head += f" <!-- lists: {names} -->"
     lines = [head]
     if paper.authors:
-        lines.append(f"  - Authors: {md_escape(', '.join(paper.authors))}")
+        lines.append(f"  - Authors: {', '.join(md_escape(a) for a in paper.authors)}")
     if paper.github:
         links = ", ".join(f"[{md_escape(_repo_label(u))}]({md_url(u)})" for u in paper.github)
         lines.append(f"  - Code: {links}")
     tags = triage.tags.get(paper.id)
     if tags:
-        lines.append(f"  - Tags: {md_escape(', '.join(tags))}")
+        lines.append(f"  - Tags: {', '.join(md_escape(t) for t in tags)}")
     facts = [f"{name}: {value}" for name, value in paper.extra if name in _SHOWN_FACTS]
     if facts:
-        lines.append(f"  - {md_escape(' · '.join(facts))}")
+        lines.append(f"  - {' · '.join(md_escape(f) for f in facts)}")
     if abstract and paper.abstract:
         lines += ["", *(f"  > {md_escape(p)}" if p else "  >" for p in _paragraphs(paper)), ""]
     note = printable_block(triage.notes.get(paper.id, "")).strip()

@@ -1,15 +1,27 @@
-"""RIS: the reference format every reference manager imports (Zotero, Mendeley, EndNote)."""
+"""RIS: the reference format every reference manager imports (Zotero, Mendeley, EndNote).
+
+Each record holds what the library knows of the paper (``storage.sources.citation``): its
+``TY`` (``JOUR``, ``CONF``, ``BOOK``, ``THES``…), title and authors, the journal (``JO``) or
+the proceedings or venue (``T2``), ``PY`` (and ``DA`` with the month and day as known),
+publisher, volume, issue, start and end pages, ISBN/ISSN, abstract, link, DOI, keywords,
+and a note (``N1``) ending in its code links; ``storage.sources.ris`` reads it back whole.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
-from storage.export.selection import venue_of
+from storage.export.selection import lists_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
+from storage.sources.citation import RIS_TYPES, citation_of
 from storage.sources.links import web_url
 from storage.text.sanitize import printable
+
+#: A line that would read as a tag (``ER  - …``): a paragraph starting so is indented.
+_TAG_LIKE = re.compile(r"[A-Z][A-Z0-9] {0,2}-")
 
 
 def _line(tag: str, value: str) -> str:
@@ -17,31 +29,71 @@ def _line(tag: str, value: str) -> str:
     return f"{tag}  - {' '.join(printable(value).split())}"
 
 
+def _fact(paper: Paper, name: str) -> str:
+    value = paper.fact(name)
+    return value if isinstance(value, str) else ""
+
+
+def _pages(pages: str) -> list[tuple[str, str]]:
+    """``1–10`` → ``SP 1``, ``EP 10``; another form of pages is ``SP`` alone."""
+    match = re.fullmatch(r"(\w+)\s*(?:-{1,3}|[‐‑‒–—−])\s*(\w+)", pages)
+    if match:
+        return [("SP", match.group(1)), ("EP", match.group(2))]
+    return [("SP", pages)] if pages else []
+
+
 def ris_entry(paper: Paper) -> list[str]:
     """The lines of one paper's record, ``TY`` to ``ER``."""
-    found = venue_of(paper)
-    kind = "GEN"
-    if found.venue is not None:
-        kind = "JOUR" if found.venue.journal else "CONF"
+    cited = citation_of(paper)
+    kind = RIS_TYPES.get(cited.kind, "GEN")
     lines = [_line("TY", kind), _line("TI", paper.display_title)]
     for author in paper.authors:
         parts = author.split()
         lines.append(
             _line("AU", f"{parts[-1]}, {' '.join(parts[:-1])}" if len(parts) > 1 else author)
         )
-    if found.venue is not None:
-        lines.append(_line("T2", found.venue.citation))
-    if found.year:
-        lines.append(_line("PY", str(found.year)))
-    if paper.abstract:
-        lines.append(_line("AB", paper.display_abstract))
+    if cited.journal:
+        lines.append(_line("JO", cited.journal))
+    elif cited.booktitle or cited.published:
+        lines.append(_line("T2", cited.booktitle or cited.published))
+    if cited.year:
+        lines.append(_line("PY", str(cited.year)))
+        day = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", cited.date)
+        if day and int(day.group(1)) == cited.year:
+            lines.append(_line("DA", f"{cited.year}/{int(day[2]):02d}/{int(day[3]):02d}/"))
+        elif cited.month:
+            lines.append(_line("DA", f"{cited.year}/{cited.month:02d}//"))
+    publisher = _fact(paper, "publisher") or _fact(paper, "school") or _fact(paper, "institution")
+    if publisher:
+        lines.append(_line("PB", publisher))
+    for tag, name in (("VL", "volume"), ("IS", "issue")):
+        if value := _fact(paper, name):
+            lines.append(_line(tag, value))
+    lines += [_line(tag, value) for tag, value in _pages(_fact(paper, "pages"))]
+    for name in ("isbn", "issn"):
+        if value := _fact(paper, name):
+            lines.append(_line("SN", value))
+    if paper.abstract:  # a paragraph a line, a blank line between them
+        first, *more = paper.display_abstract.split("\n\n")
+        lines.append(_line("AB", first))
+        for paragraph in more:
+            line = " ".join(printable(paragraph).split())
+            lines += ["", f"  {line}" if _TAG_LIKE.match(line) else line]
     if url := web_url(paper.url):
         lines.append(_line("UR", url))
-    if isinstance(doi := paper.fact("doi"), str):
-        lines.append(_line("DO", doi))
+    if pdf := web_url(_fact(paper, "pdf")):
+        lines.append(_line("L1", pdf))
+    if cited.doi:
+        lines.append(_line("DO", cited.doi))
     lines += [_line("KW", k) for k in paper.keywords]
+    note = _fact(paper, "bib_note")
     if paper.github:
-        lines.append(_line("N1", "Code: " + ", ".join(paper.github)))
+        code = "Code: " + ", ".join(paper.github)
+        note = f"{note}; {code}" if note else code
+    if note:
+        lines.append(_line("N1", note))
+    if groups := lists_text(paper):  # a user-defined tag: what lists the paper is in
+        lines.append(_line("U1", f"Lists: {groups}"))
     lines.append("ER  - ")
     return lines
 

@@ -70,6 +70,15 @@ def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
     }
 
 
+def lists_text(paper: Paper) -> str:
+    """The lists a paper is in, as our exports write them (``ICLR 2025; My list``) and our
+    readers read them back (``storage.sources.fields.lists_of``): "; " between names, and one
+    after a lone name (``A, B;``) so that no reader takes its comma for a separator."""
+    names = [" ".join(n.split()).replace(";", ",") for n in paper.lists or (paper.list,) if n]
+    text = "; ".join(names)
+    return text + ";" if len(names) == 1 and "," in text else text
+
+
 def venue_of(paper: Paper) -> VenueFound:
     """The venue a paper cites: the known venue its source or one of its lists names, and the
     year they give (``ICLR 2025 论文列表`` → ICLR, 2025)."""
@@ -79,12 +88,28 @@ def venue_of(paper: Paper) -> VenueFound:
     return VenueFound(venue, year)
 
 
+def common_list(papers: Sequence[Paper]) -> str | None:
+    """The first list every one of ``papers`` is in (their first lists first), or None."""
+    if not papers:
+        return None
+    shared = set(papers[0].lists or (papers[0].list,))
+    for paper in papers[1:]:
+        shared &= set(paper.lists or (paper.list,))
+        if not shared:
+            return None
+    return next((p.list for p in papers if p.list in shared), min(shared))
+
+
 def heading_for(papers: Sequence[Paper], what: str = "Papers") -> str:
-    """``Starred papers: ICLR 2025 Papers``: what is exported, and from which list(s)."""
-    lists = list(dict.fromkeys(p.list for p in papers))
-    if not lists:
+    """``Starred papers: ICLR 2025 Papers``: what is exported, and the list they share, or
+    how many lists they come from (each counted holds one of them, at least)."""
+    if not papers:
         return what
-    return f"{what}: {lists[0] if len(lists) == 1 else f'{len(lists)} lists'}"
+    shared = common_list(papers)
+    if shared is not None:
+        return f"{what}: {shared}"
+    lists = {name for p in papers for name in (p.lists or (p.list,))}
+    return f"{what}: {len(lists)} lists"
 
 
 def heading_of(papers: Sequence[Paper], triage: TriageState, heading: str) -> str:

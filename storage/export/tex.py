@@ -1,23 +1,30 @@
 """Text as BibTeX holds it: pure ASCII, LaTeX escapes for the rest, braces always balanced.
 
-pdflatex reads a ``.bib`` file's text as LaTeX in its default 8-bit font encoding, and bibtex
-counts every brace (an escaped ``\\{`` too): so every character outside printable ASCII becomes
-a command base LaTeX knows (``é`` → ``{\\'e}``, ``τ`` → ``{$\\tau$}``, ``–`` → ``--``), each
-brace of the text a command that itself has balanced braces (``{$\\lbrace$}``), and a
-character with no such command its closest ASCII (``ﬁ`` → ``fi``) or ``?``. Read back through
-``storage.text.latex.to_unicode``, what was mapped reads as it was written.
-
-Only commands of LaTeX's kernel are used (no package): the file compiles in any document.
+pdflatex reads a ``.bib`` file's text as LaTeX in its default 8-bit font encoding, biber turns
+the commands back into Unicode for pdflatex to set, and bibtex counts every brace (an escaped
+``\\{`` too). So every character outside printable ASCII is written as a command that
+pdflatex + bibtex and biblatex + biber + pdflatex both set in a plain document and that reads
+back as the same character (``é`` → ``{\\'e}``, ``í`` → ``{\\'i}``, not ``{\\'{\\i}}``, which
+biber makes ``ı`` + U+0301; ``τ`` → ``{$\\tau$}``; ``€`` → ``{\\texteuro}``): the table of
+``tex_table.json``, made from pylatexenc's and our own by compiling every candidate
+(``storage.export.tex_table``). A character without an entry is written from its letter and
+its marks, or as pylatexenc's ``\\ensuremath{\\langle}\\texttt{U+4E2D}\\ensuremath{\\rangle}``,
+which compiles everywhere and reads back as the character: no character is lost to a ``?``.
+Each brace of the text is a command that itself has balanced braces (``{$\\lbrace$}``).
+Read back through ``storage.text.latex.to_unicode``, what was written reads as it was.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import unicodedata
+from functools import lru_cache
 from typing import Final
 
 from storage.text.symbols import GREEK, SUBSCRIPTS, SUPERSCRIPTS, SYMBOLS
 
-__all__ = ["tex_ascii"]
+__all__ = ["OWN_CHARACTERS", "own_encoding", "tex_ascii", "unihex"]
 
 # ASCII characters that mean something to LaTeX or bibtex, and how the text writes them.
 _ASCII: Final = {
@@ -32,7 +39,6 @@ _ACCENTS: Final = {
     "\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=",
     "\u0306": "u", "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H",
     "\u030c": "v", "\u0323": "d", "\u0327": "c", "\u0331": "b",
-    "\u0326": "c",  # a comma below (ș, ț): a cedilla is the closest base LaTeX has
 }  # fmt: skip
 
 # Letters and marks of text that base LaTeX names.
@@ -40,7 +46,7 @@ _TEXT: Final = {
     "ß": r"{\ss}", "æ": r"{\ae}", "Æ": r"{\AE}", "œ": r"{\oe}", "Œ": r"{\OE}",
     "ø": r"{\o}", "Ø": r"{\O}", "ł": r"{\l}", "Ł": r"{\L}", "ı": r"{\i}", "ȷ": r"{\j}",
     "å": r"{\aa}", "Å": r"{\AA}", "¡": r"{!`}", "¿": r"{?`}",
-    "–": "--", "—": "---", "‐": "-", "‑": "-", "‒": "--", "−": "{$-$}",
+    "–": "{--}", "—": "{---}", "−": "{$-$}",
     "‘": r"{\textquoteleft}", "’": r"{\textquoteright}", "‚": ",",
     "“": r"{\textquotedblleft}", "”": r"{\textquotedblright}", "„": ",,",
     "«": "{<<}", "»": "{>>}", "…": r"{\ldots}", "•": r"{\textbullet}",
@@ -89,35 +95,84 @@ def _math_table() -> dict[str, str]:
 _MATH: Final = _math_table()
 
 
-def _char(ch: str) -> str:
-    """One character outside printable ASCII, as ASCII LaTeX."""
+def own_encoding(ch: str) -> str:
+    """Our own candidate for one non-ASCII character ("" for none): a text command or math
+    symbol of LaTeX's kernel, or an ASCII letter under the accents LaTeX sets (``{\\'i}``)."""
     found = _TEXT.get(ch) or _MATH.get(ch)
     if found is not None:
         return found
-    if ch in "\t\n\r\f\v" or unicodedata.category(ch).startswith("Z"):
-        return " "
-    if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn"):
-        return ""
     decomposed = unicodedata.normalize("NFD", ch)
     base, marks = decomposed[:1], decomposed[1:]
-    if marks and (base.isascii() or base in _TEXT) and base.isprintable():
-        # the accents base LaTeX sets; others (an ogonek needs the T1 encoding) are dropped
-        out = _TEXT.get(base, "\\i" if base == "i" else base)
+    if marks and (base.isascii() or base in _TEXT) and base.isalpha():
+        out = _TEXT.get(base, base)
         for mark in marks:
-            if mark in _ACCENTS:
-                out = f"\\{_ACCENTS[mark]}{{{out}}}"
+            if mark not in _ACCENTS:
+                return ""
+            accent = _ACCENTS[mark]  # a letter command takes braces: `\\c{s}`, not `\\cs`
+            bare = len(out) == 1 and not accent.isalpha()
+            out = f"\\{accent}{out}" if bare else f"\\{accent}{{{out}}}"
         return "{" + out + "}"
-    compatible = unicodedata.normalize("NFKC", ch)
-    if compatible != ch and all(c.isascii() or c in _TEXT or c in _MATH for c in compatible):
-        return "".join(_ASCII.get(c, c) if c.isascii() else _char(c) for c in compatible)
-    return "?"
+    return ""
 
 
-def tex_ascii(text: str) -> str:
-    """``text`` on one line as pure ASCII LaTeX with balanced braces (see the module)."""
+#: The characters our own candidates cover (for ``storage.export.tex_table``).
+OWN_CHARACTERS: Final = frozenset(_TEXT) | frozenset(_MATH)
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, str]:
+    """``tex_table.json``: every character with a command that compiles both ways."""
+    from storage.export.tex_table import TABLE_FILE
+
+    try:
+        document = json.loads(TABLE_FILE.read_text(encoding="ascii"))
+        table = document["characters"]
+    except (OSError, ValueError, KeyError, TypeError):  # pragma: no cover - shipped with us
+        return {}
+    # braced, as the table was compiled: `{\\textasciidieresis}urek`, not one command
+    return {
+        k: v if v.startswith("{") or not v.startswith("\\") else "{" + v + "}"
+        for k, v in table.items()
+        if isinstance(k, str) and isinstance(v, str)
+    }
+
+
+def unihex(ch: str) -> str:
+    """pylatexenc's escape for a character LaTeX has no command for: ``<U+4E2D>`` in print."""
+    return f"{{\\ensuremath{{\\langle}}\\texttt{{U+{ord(ch):04X}}}\\ensuremath{{\\rangle}}}}"
+
+
+@lru_cache(maxsize=8192)
+def _char(ch: str) -> str:
+    """One character outside printable ASCII, as ASCII LaTeX (see the module)."""
+    if ch in "\t\n\r\f\v" or unicodedata.category(ch).startswith("Z"):
+        return _TEXT.get(ch, " ")
+    found = _table().get(ch)
+    if found is not None:
+        return found
+    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Cn"):
+        return _TEXT.get(ch, "")
+    if unicodedata.decomposition(ch).startswith("<compat>"):  # a ligature: ﬁ → fi
+        compatible = unicodedata.normalize("NFKC", ch)
+        if compatible.isascii() and compatible.isalpha():
+            return compatible
+    decomposed = unicodedata.normalize("NFD", ch)
+    if len(decomposed) > 1:  # a letter and its marks, each written as it can be (ḿ, ș)
+        return "".join(_ASCII.get(c, c) if c.isascii() else _char(c) for c in decomposed)
+    return unihex(ch)
+
+
+def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
+    """``text`` on one line as pure ASCII LaTeX with balanced braces (see the module); with
+    ``paragraphs``, its paragraphs kept apart by a blank line (an abstract's)."""
+    if paragraphs:
+        parts = (tex_ascii(p) for p in re.split(r"\n\s*\n", text))
+        return "\n\n".join(p for p in parts if p)
     out: list[str] = []
-    for ch in " ".join(text.split()):
+    for ch in " ".join(unicodedata.normalize("NFC", text).split()):
         if ch.isascii() and ch.isprintable():
+            if ch == "-" and out and out[-1].endswith("-"):
+                out.append("{}")  # `--` would be read as a dash: a hyphen is a hyphen
             out.append(_ASCII.get(ch, ch))
         else:
             out.append(_char(ch))

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import orjson
 from tinydb.storages import Storage
@@ -432,3 +432,29 @@ class AtomicJSONStorage(Storage):
 
     def _meta(self) -> dict[str, Any]:
         return {"schema": self.schema, "kind": self.kind}
+
+
+class ChangingTables(Protocol):
+    """What a change of a file works on: its tables, and a table to change."""
+
+    def read(self) -> Tables | None: ...
+
+    def writable_table(self, name: str) -> dict[str, Any]: ...
+
+
+class ScratchTables:
+    """A file's tables changed in memory only: what a change would do, nothing written (an
+    import's ``--dry-run``)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self._tables = dict(tables)
+        self._copied: set[str] = set()
+
+    def read(self) -> Tables:
+        return self._tables
+
+    def writable_table(self, name: str) -> dict[str, Any]:
+        if name not in self._copied:
+            self._tables[name] = dict(self._tables.get(name, {}))
+            self._copied.add(name)
+        return self._tables[name]

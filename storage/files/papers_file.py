@@ -22,7 +22,15 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from storage.files.atomic import AtomicJSONStorage, FileSignature, HomeLock, Tables, signature
+from storage.files.atomic import (
+    AtomicJSONStorage,
+    ChangingTables,
+    FileSignature,
+    HomeLock,
+    ScratchTables,
+    Tables,
+    signature,
+)
 from storage.files.migrations import migrate_papers, renamed_ids
 from storage.files.removed_papers import (
     REMOVED_TABLE,
@@ -176,6 +184,13 @@ class PapersFile:
             yield change
             change.finish()
 
+    @contextmanager
+    def dry_change(self) -> Iterator[PapersChange]:
+        """A change made on a copy of the tables in memory: nothing is written (a dry run)."""
+        change = PapersChange(ScratchTables(self.load()))
+        yield change
+        change.finish()
+
 
 class PapersChange:
     """The tables of ``papers.json`` inside one transaction, changed through paper-level calls.
@@ -184,7 +199,7 @@ class PapersChange:
     to a copy made when first needed, so readers of the last parse never see half a change.
     """
 
-    def __init__(self, store: AtomicJSONStorage) -> None:
+    def __init__(self, store: ChangingTables) -> None:
         self._store = store
         tables = store.read() or {}
         #: The papers table as found (document key → document): read-only.
@@ -260,6 +275,14 @@ class PapersChange:
             lists[key] = {**lists[key], "sources": sources, "at": round(now())}
             bases[(name, source)] = sources[source]
         return bases
+
+    def list_files(self) -> dict[str, set[str]]:
+        """Each list's name, and the files it was imported from (as the change found them)."""
+        return {
+            doc["name"]: set(doc.get("sources") or ())
+            for doc in self._lists_found.values()
+            if "name" in doc
+        }
 
     def list_names(self) -> list[str]:
         """The lists' names, in import order."""

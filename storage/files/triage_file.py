@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from storage.files.atomic import AtomicJSONStorage, HomeLock, Tables
+from storage.files.atomic import (
+    AtomicJSONStorage,
+    ChangingTables,
+    HomeLock,
+    ScratchTables,
+    Tables,
+)
 from storage.files.migrations import migrate_triage
 from storage.files.triage_model import (
     DECIDE,
@@ -155,6 +161,11 @@ class TriageFile:
         with self._store.transaction():
             yield TriageChange(self._store)
 
+    @contextmanager
+    def dry_change(self) -> Iterator[TriageChange]:
+        """A change made on a copy of the tables in memory: nothing is written (a dry run)."""
+        yield TriageChange(ScratchTables(self.load()))
+
     def decide(self, ids: Sequence[str], status: Status, *, top: bool = False) -> list[Change]:
         """Give papers a status, one undo step; returns the changes made (none if the same).
         Papers starred join the reading queue at its end (``top``: at its head)."""
@@ -190,7 +201,7 @@ class TriageChange:
     """The tables of ``triage.json`` inside one transaction, changed through paper-level
     calls: decisions, undo steps, notes and tags, what sync and imports bring."""
 
-    def __init__(self, store: AtomicJSONStorage) -> None:
+    def __init__(self, store: ChangingTables) -> None:
         self._store = store
         self._found: Tables = store.read() or {}
 

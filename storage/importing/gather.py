@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from storage.errors import SourceError
 from storage.importing import Progress
-from storage.importing.identity import id_of_title
+from storage.importing.identity import id_of_placeholder, id_of_title, is_placeholder_title
 from storage.models import Decision, ImportReport, Paper
 
 if TYPE_CHECKING:  # the readers load when a list is read: opening a library needs none
@@ -33,10 +33,13 @@ class Candidate:
     #: shares its abstract with another): 100,000 of them would hold 100 MB.
     by_abstract: bool
     decision: Decision | None
+    #: Where the record is in its file (``SourceRecord.number``), for the report.
+    number: int = 0
 
 
 def _real_title(title: str, derived: bool) -> str:
-    return "" if derived else title
+    """The title a paper is matched by: none when derived, or a placeholder ("withdrawn")."""
+    return "" if derived or is_placeholder_title(title) else title
 
 
 class _Placed(NamedTuple):
@@ -64,8 +67,12 @@ def candidate(
         paper = build_paper(record, list_name, position, abstract_id, lists)
     else:
         paper = build_paper(record, list_name, position, "0" * 12, lists)
-        paper = replace(paper, id=id_of_title(_real_title(paper.title, paper.title_derived)))
-    return Candidate(paper, source, abstract_id is not None, record.decision)
+        title = _real_title(paper.title, paper.title_derived)
+        if title:
+            paper = replace(paper, id=id_of_title(title))
+        else:  # a placeholder ("withdrawn"): known by its link and authors
+            paper = replace(paper, id=id_of_placeholder(paper.title, paper.url, paper.authors))
+    return Candidate(paper, source, abstract_id is not None, record.decision, record.number)
 
 
 #: Streams of this many bytes in all (some 10,000 papers) are worth a second process for the
@@ -122,6 +129,7 @@ def _placed(
     total = sum(source.expected() for source in sources) if progress is not None else 0
     done = 0
     for result in sources:
+        before = done
         positions: dict[str, int] = {}  # within the file, by list; the file's place is added
         for record in result.records:
             if progress is not None and done % 200 == 199:
@@ -138,3 +146,7 @@ def _placed(
             positions[lists[0]] = position + 1
             yield _Placed(record, lists, position, result.source)
         report.errors.extend(result.errors)  # a stream's, once it is read
+        report.unlisted += result.unlisted
+        report.warnings.extend(result.warnings)
+        report.containers += result.containers
+        report.read += done - before + len(result.errors) + result.unlisted + result.containers

@@ -33,6 +33,8 @@ __all__ = [
     "id_of_title",
     "id_with_title",
     "is_placeholder",
+    "is_placeholder_title",
+    "id_of_placeholder",
     "text_key",
     "title_key",
     "titles_compatible",
@@ -110,6 +112,23 @@ def is_placeholder(abstract: str) -> bool:
     return _PLACEHOLDER.search(words) is not None
 
 
+# What a title says when a source has none: "withdrawn", "N/A", "TBD", "Untitled", "[Title]".
+_PLACEHOLDER_TITLE: Final = re.compile(
+    r"^(?:n a|na|tba|tbd|tbc|none|null|nan|todo|untitled|no title|title|placeholder|"
+    r"anonymous|unknown|withdrawn|withdrawn submission|withdrawn paper|desk rejected|"
+    r"deleted|removed|redacted|untitled (?:paper|document|submission))$"
+)
+
+
+def is_placeholder_title(title: str) -> bool:
+    """True for a title that only says there is none: it names no paper, so two records
+    sharing it are never one paper for that reason."""
+    if len(title) > 40:  # every placeholder is short; most titles are not (asked per record)
+        return False
+    words = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", title).casefold()))
+    return not words or _PLACEHOLDER_TITLE.match(words) is not None
+
+
 def _signs(text: str) -> str:
     """The numbers and operators of ``text``, in order (see ``_SIGNS``)."""
     return _DASH_RUN.sub("-", " ".join(_SIGNS.findall(text)).translate(_SAME_SIGN))
@@ -138,6 +157,12 @@ def id_of_abstract(identity: str) -> str:
 def id_of_title(title: str) -> str:
     """The id of a paper known by its title alone (a record without an abstract)."""
     return _hash("title\x1f" + title_key(title))
+
+
+def id_of_placeholder(title: str, url: str, authors: tuple[str, ...]) -> str:
+    """The id of a record known by neither abstract nor title (its title a placeholder): its
+    link and authors, so that two such records are one paper only when they agree."""
+    return _hash("\x1f".join(("placeholder", title_key(title), url, *map(text_key, authors))))
 
 
 def id_with_title(identity: str, title: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -12,6 +13,7 @@ from storage.importing.gather import Candidate
 from storage.importing.identity import (
     abstract_identity,
     id_with_title,
+    is_placeholder_title,
     title_key,
     titles_compatible,
 )
@@ -20,22 +22,46 @@ from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
 
 
+def _reads_alike(old: str, new: str) -> bool:
+    """Whether two texts of a field read the same (our exports write the display form of a
+    title, LaTeX as Unicode, ``ﬁ`` as ``fi``): then the text the library holds is kept."""
+    if old == new:
+        return True
+    from storage.text.latex import to_unicode  # only when the texts differ
+
+    def shown(text: str) -> str:  # invisible format characters (U+200B) are not written
+        return "".join(
+            c for c in unicodedata.normalize("NFKC", to_unicode(text)) if c.isprintable()
+        )
+
+    return shown(old) == shown(new)
+
+
 def merge_paper(old: Paper, new: Paper) -> Paper:
     """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
 
-    A real title beats a derived one; empty fields never wipe known ones; links, lists and
+    A real title beats a derived one; empty fields never wipe known ones, nor does a text that
+    reads the same (the display form our exports write: ``_reads_alike``); links, lists and
     extra fields are merged; the paper keeps its first list and, within that list, takes its
     new position; an abstract fills a paper known by its title alone.
     """
-    keep_title = (new.title_derived and not old.title_derived) or not new.title
+    keep_title = (
+        (new.title_derived and not old.title_derived)
+        or not new.title
+        or (new.title_derived == old.title_derived and _reads_alike(old.title, new.title))
+    )
     same_list = new.list == old.list
+    same_abstract = not new.abstract or _reads_alike(old.abstract, new.abstract)
+    same_authors = not new.authors or (
+        len(new.authors) == len(old.authors) and all(map(_reads_alike, old.authors, new.authors))
+    )
     return replace(
         old,
         title=old.title if keep_title else new.title,
         title_derived=old.title_derived if keep_title else new.title_derived,
         name=old.name if keep_title else (new.name or old.name),
-        abstract=new.abstract or old.abstract,
-        authors=new.authors or old.authors,
+        abstract=old.abstract if same_abstract else new.abstract,
+        authors=old.authors if same_authors else new.authors,
         github=unique_links(old.github + new.github),
         url=new.url or old.url,
         keywords=new.keywords or old.keywords,
@@ -54,10 +80,14 @@ class Incoming:
     paper: Paper
     source: str
     decision: Decision | None
+    #: The record it came from is in the report already (merged into a stored paper under
+    #: another form, or kept apart): ``store`` does not count it again.
+    counted: bool = False
 
 
 def _real_title(title: str, derived: bool) -> str:
-    return "" if derived else title
+    """The title a paper is matched by: none when derived, or a placeholder ("withdrawn")."""
+    return "" if derived or is_placeholder_title(title) else title
 
 
 class _Known:
@@ -120,8 +150,13 @@ class _Known:
             self._without_abstract += not paper.abstract
 
 
+#: ``_resolve_id``'s reason for a record kept apart (reported there).
+_APART = "\x00apart"
+
+
 def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[str, str]:
-    """The id a candidate takes, and why it joins a known paper ("" when nothing says)."""
+    """The id a candidate takes, and why it joins a known paper ("" when nothing says;
+    ``_APART`` for a record kept apart from a paper sharing its abstract)."""
     paper = cand.paper
     title = _real_title(paper.title, paper.title_derived)
     if cand.by_abstract:
@@ -133,10 +168,13 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             apart = id_with_title(identity, title)
             if known.get(apart) is None:  # said once, when the paper is first met
                 why = f"shares its abstract with {pid} ({found[0][:60]}), not its title"
-                report.apart.append(Merge(apart, paper.display_title, why))
+                report.apart.append(
+                    Merge(apart, paper.display_title, why, found[0], cand.source, cand.number)
+                )
+                return apart, _APART
             return apart, ""
         if found is not None:
-            same = found[1] == paper.abstract
+            same = _reads_alike(found[1], paper.abstract)  # an export's display form too
             return pid, "" if same else "the same abstract, written differently"
         if title:
             other = known.by_title(title, without_abstract=True)
@@ -154,10 +192,24 @@ def resolve(
     stored: Mapping[str, Mapping[str, Any]],
     report: ImportReport,
 ) -> dict[str, Incoming]:
-    """Match the candidates with the library's papers and with each other (see the module)."""
+    """Match the candidates with the library's papers and with each other (see the module).
+
+    Records with an abstract are matched first, then those known by their title alone, so
+    that a paper's id is the same whichever of the import's files came first (a BibTeX file
+    of titles before or after the list of abstracts); the papers keep the order the records
+    came in.
+    """
     known = _Known(stored)
-    for cand in candidates:
+    reordered = not all(c.by_abstract for c in candidates)
+    first: dict[str, int] = {}  # paper id → the place of its first record (when reordered)
+    order: Iterable[int] = range(len(candidates))
+    if reordered:
+        order = sorted(order, key=lambda i: not candidates[i].by_abstract)
+    for place in order:
+        cand = candidates[place]
         pid, reason = _resolve_id(known, cand, report)
+        if reordered:
+            first[pid] = min(first.get(pid, place), place)
         paper = cand.paper if cand.paper.id == pid else replace(cand.paper, id=pid)
         entry = known.incoming.get(pid)
         if entry is not None:  # twice in this import: one paper
@@ -165,11 +217,21 @@ def resolve(
                 why = reason or "the same abstract, written differently"
             else:
                 why = "the same paper twice in the import"
-            report.merged.append(Merge(pid, paper.display_title, why))
+            joined = entry.paper.display_title
+            report.merged.append(
+                Merge(pid, paper.display_title, why, joined, cand.source, cand.number)
+            )
             entry.paper = merge_paper(entry.paper, replace(paper, position=entry.paper.position))
             entry.decision = cand.decision or entry.decision
             continue
-        if reason:
-            report.merged.append(Merge(pid, paper.display_title, reason))
-        known.add(Incoming(paper, cand.source, cand.decision))
-    return known.incoming
+        counted = bool(reason)
+        if reason and reason != _APART:
+            found = known.get(pid)
+            joined = found[0] if found is not None else ""
+            report.merged.append(
+                Merge(pid, paper.display_title, reason, joined, cand.source, cand.number)
+            )
+        known.add(Incoming(paper, cand.source, cand.decision, counted))
+    if not reordered:
+        return known.incoming
+    return dict(sorted(known.incoming.items(), key=lambda item: first[item[0]]))

@@ -14,6 +14,7 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
     """Write the matched papers in ``change`` (one change of ``papers.json``): new papers
     added, known ones merged (``merge_paper``), each file's papers placed after those of its
     list already there (``PapersChange.file_bases``)."""
+    known_files = change.list_files()  # before this import registers its own
     bases = change.file_bases(files_of(incoming))
     for pid, entry in incoming.items():
         base = bases[(entry.paper.list, entry.source)]
@@ -21,15 +22,20 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
         if base:
             paper = replace(paper, position=base + paper.position)
         old = change.paper(pid)
+        counts = not entry.counted  # else the report has it (merged, kept apart)
         if old is None:
-            report.added += 1
+            report.added += counts
             change.put(paper)
             continue
+        if entry.source not in known_files.get(old.list, ()):
+            # a file new to the paper's list (an export of it, another list naming it): the
+            # paper keeps its place; re-importing one of the list's own files reorders it
+            paper = replace(paper, position=old.position)
         merged = merge_paper(old, paper)
         if merged == old:
-            report.skipped += 1
+            report.skipped += counts
         else:
-            report.updated += 1
+            report.updated += counts
             change.put(merged)
 
 
@@ -37,10 +43,12 @@ def files_of(incoming: Mapping[str, Incoming]) -> list[tuple[str, str, int]]:
     """``(list, file, papers)`` of the import, in import order (see ``file_bases``); every list
     a paper is in is registered, the lists it only joins with no papers of their own."""
     counts: dict[tuple[str, str], int] = {}
+    for entry in incoming.values():  # first lists first: the order papers are listed in
+        pair = (entry.paper.list, entry.source)
+        counts[pair] = counts.get(pair, 0) + 1
     for entry in incoming.values():
         for name in entry.paper.lists:
-            pair = (name, entry.source)
-            counts[pair] = counts.get(pair, 0) + (name == entry.paper.list)
+            counts.setdefault((name, entry.source), 0)
     return [(name, source, n) for (name, source), n in counts.items()]
 
 

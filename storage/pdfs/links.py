@@ -1,10 +1,10 @@
 """Where a paper's PDF is on the web.
 
 In order: the ``pdf`` field a list gave (OpenReview's ``content.pdf``, often a path such as
-``/pdf/1f2e….pdf``, read against the paper's page); an OpenReview forum page
-(``…/forum?id=X`` → ``…/pdf?id=X``); an arXiv page (``…/abs/2401.01234v2`` →
-``…/pdf/2401.01234v2``). The host is the page's own, so a library whose pages point at a
-mirror (or, in tests, at 127.0.0.1) downloads from there too.
+``/pdf/1f2e….pdf``, read against the paper's page); an OpenReview forum page (``…/forum?id=X`` →
+``…/pdf?id=X``); an arXiv page (``…/abs/2401.01234v2`` → ``…/pdf/2401.01234v2``); else arXiv's
+PDF of the paper's arXiv id (an ``eprint``). The host is the page's own, so a library whose
+pages point at a mirror (or, in tests, at 127.0.0.1) downloads from there too.
 """
 
 from __future__ import annotations
@@ -30,7 +30,13 @@ def pdf_url(paper: Paper) -> str:
         found = web_url(urljoin(paper.url, given.strip()) if paper.url else given.strip())
         if found:
             return found
-    return page_pdf_url(paper.url)
+    found = page_pdf_url(paper.url)
+    if found:
+        return found
+    from storage.sources.citation import arxiv_id  # a preprint known by its arXiv id alone
+
+    number = arxiv_id(paper)
+    return f"https://arxiv.org/pdf/{number}" if number else ""
 
 
 def page_pdf_url(page: str) -> str:

@@ -203,6 +203,22 @@ def _by_number(field: str) -> Callable[[PaperFacts, Qualifier], BoolArray]:
     return select
 
 
+def _year_passes(value: str) -> Callable[[Paper], bool]:
+    from storage.sources.citation import year_of
+
+    test = number_test(value) or (lambda n: False)
+    return lambda paper: (year := year_of(paper)) is not None and test(float(year))
+
+
+def _venue_texts(paper: Paper) -> list[str]:
+    texts = [paper.venue]
+    for name in ("journal", "booktitle", "publisher"):
+        value = paper.fact(name)
+        if isinstance(value, str):
+            texts.append(value)
+    return texts
+
+
 def _by_author(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
     # A negated author is not what the user is looking at: its words are not marked.
     return facts.by_author(qualifier.value, highlight=not qualifier.negated)
@@ -292,6 +308,23 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         accepts=lambda value: number_test(value) is not None,
     ),
     QualifierKind(
+        key="year",
+        value="N",
+        help="the year the paper appeared: its reference's year, else its venue's or list's",
+        example="year:>=2024",
+        select=lambda facts, q: facts.where(_year_passes(q.value)),
+        accepts=lambda value: number_test(value) is not None,
+    ),
+    QualifierKind(
+        key="venue",
+        value="NAME",
+        help="NAME is part of the venue, journal, proceedings or publisher the paper names",
+        example="venue:neurips",
+        select=lambda facts, q: facts.where(
+            lambda paper: q.value in fold(" ".join(_venue_texts(paper)))
+        ),
+    ),
+    QualifierKind(
         key="pdf",
         value="WORD",
         help=(
@@ -305,7 +338,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
     QualifierKind(
         key="area",
         value="NAME",
-        help="NAME is part of the paper's primary area (or track), as its list gave it",
+        help="NAME is part of the paper's primary area, as its list gave it",
         example='area:"reinforcement learning"',
         select=lambda facts, q: facts.where(
             lambda paper: q.value in fold(str(paper.fact("area") or ""))

@@ -129,15 +129,18 @@ def _fields(entry: Element) -> dict[str, Any]:
             fields.setdefault("url", _https(href))
     match = _ID.search(fields["id"])
     if match:  # the abstract page without a version: the latest
-        fields["arxiv"] = match[1]
+        fields["eprint"] = match[1]
+        fields["archiveprefix"] = "arXiv"
         fields["url"] = f"https://arxiv.org/abs/{match[1]}"
     primary = entry.find("arxiv:primary_category", _NS)
+    if primary is not None and primary.get("term", "").strip():
+        fields["primaryclass"] = primary.get("term", "").strip()
     categories = [primary.get("term", "")] if primary is not None else []
     categories += [c.get("term", "") for c in entry.findall("a:category", _NS)]
     fields["keywords"] = list(dict.fromkeys(c.strip() for c in categories if c and c.strip()))
     published = _text(entry, "a:published")
     if re.match(r"\d{4}-\d\d-\d\d", published):
-        fields["published"] = published[:10]
+        fields["date"] = published[:10]
     for key, path in (("doi", "arxiv:doi"), ("journal", "arxiv:journal_ref")):
         if value := _text(entry, path):
             fields[key] = value

@@ -1,15 +1,25 @@
-"""BibTeX (``.bib``): what Zotero, Mendeley, Google Scholar and our own export write.
+"""BibTeX (``.bib``): what Zotero, Better BibTeX, Mendeley, Google Scholar, arXiv, DBLP and our
+own export write, read whole.
 
 bibtexparser (v2) splits the file into entries, ``@string`` macros, ``@comment`` and
-``@preamble`` blocks and blocks it could not parse (each a record error). Values are then
-read here: braces and quotes taken off, ``#`` concatenations and ``@string`` macros (and the
-month names BibTeX predefines) resolved, ``crossref`` parents' fields inherited. LaTeX in
-titles and names (``{\\"U}ber``, ``{$\\tau$}-bench``) becomes Unicode through the one converter
-(``storage.text.latex``), which renders math that bibtexparser's own decoder leaves as
-``\\ell_2``; abstracts are kept as written (LaTeX is their display's business).
+``@preamble`` blocks and blocks it could not parse (each a record refused, with its line).
+Values are then read here: braces and quotes taken off, ``#`` concatenations and ``@string``
+macros (and the month names BibTeX predefines) resolved within a budget (a few hundred bytes of
+doubling macros would otherwise grow to gigabytes: past it a macro is refused, and so is each
+entry using it, with one line), ``crossref`` parents' fields inherited.
 
-An entry is a paper known by its title unless it has an ``abstract``; ``@proceedings`` and
-other parents of a ``crossref`` are not papers.
+Every entry is a paper, whatever its type (``@book``, ``@phdthesis``, ``@online``, a type no
+style knows), except a ``crossref`` container: an entry another entry names in its
+``crossref`` (DBLP's ``@proceedings``), which lends its fields instead. Entries in a
+``crossref`` cycle are papers too, and the cycle is named. Keys are labels, not identity: an
+empty key (Mendeley's ``@article{,``) or a repeated one imports, and ``Li2025MarS`` is not
+``Li2025MaRS``.
+
+LaTeX in titles, names and other text fields (``{\\"U}ber``, ``{$\\tau$}-bench``) becomes
+Unicode through the one converter (``storage.text.latex``); abstracts are kept as written
+(LaTeX is their display's business). The reference fields (year, date, month, DOI, URL,
+eprint and archive, journal, booktitle, publisher, volume, number, pages, note, …) are kept
+as the paper's extra fields (``storage.sources.fields``) and written back by the exports.
 """
 
 from __future__ import annotations
@@ -18,12 +28,21 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.models import RecordError
-from storage.sources.records import Fit, Reader, ReadResult, first_line
+from storage.sources.citation import entry_type
+from storage.sources.fields import BadField
+from storage.sources.records import (
+    Fit,
+    Reader,
+    ReadResult,
+    first_line,
+    note_and_code,
+    record_from_fields,
+)
 
 BIBTEX_SUFFIXES: Final = (".bib", ".bibtex")
 _MONTHS: Final = {
@@ -32,11 +51,16 @@ _MONTHS: Final = {
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
     )
 }
-#: Entry types that are containers, not papers (the parents of ``crossref``).
-_CONTAINERS: Final = frozenset({"proceedings", "book", "collection", "mvproceedings"})
 _ENTRY_START: Final = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
 #: How deep ``crossref`` chains are followed (BibTeX itself follows one).
 _CROSSREF_DEPTH: Final = 4
+#: The longest a field's value may grow by its macros (an abstract is refused past 20,000).
+MAX_VALUE_CHARS: Final = 50_000
+#: What all ``@string`` macros of a file may hold together: at least this, or four times the
+#: file's length (a real file's macros are journal names, a few kilobytes in all).
+MACRO_BUDGET_CHARS: Final = 4 * 1024**2
+#: Cycles and macros named in a warning, at most.
+_NAMED: Final = 5
 
 
 def sniff_bibtex(text: str, path: Path) -> Fit:
@@ -77,17 +101,67 @@ def _parts(raw: str) -> Iterator[str]:
     yield raw[start:].strip()
 
 
-def value_of(raw: str, macros: Mapping[str, str]) -> str:
-    """A field's value: delimiters off, concatenations joined, macros and months resolved."""
+class _Unbounded:
+    """A macro past the budget: using it refuses the entry (``BadField``)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class Macros:
+    """A file's ``@string`` macros, expanded within ``MACRO_BUDGET_CHARS`` in all and
+    ``MAX_VALUE_CHARS`` each: linear in the file, however the macros double."""
+
+    def __init__(self, budget: int = MACRO_BUDGET_CHARS) -> None:
+        self._values: dict[str, str | _Unbounded] = {}
+        self._budget = budget
+        self.refused: list[str] = []
+
+    def define(self, name: str, raw: str) -> None:
+        key = name.casefold()
+        try:
+            value = value_of(raw, self)
+        except BadField:
+            value = ""
+            self._values[key] = _Unbounded(name)
+            self.refused.append(name)
+            return
+        if len(value) > self._budget:
+            self._values[key] = _Unbounded(name)
+            self.refused.append(name)
+            return
+        self._budget -= len(value)
+        self._values[key] = value
+
+    def get(self, name: str) -> str | None:
+        """The macro's text (None for no such macro); ``BadField`` for one past the budget."""
+        found = self._values.get(name.casefold())
+        if isinstance(found, _Unbounded):
+            raise BadField(f"uses @string {found.name[:40]}, which grows past what a file may hold")
+        return found
+
+
+def value_of(raw: str, macros: Macros | Mapping[str, str]) -> str:
+    """A field's value: delimiters off, concatenations joined, macros and months resolved.
+
+    ``BadField`` when it grows past ``MAX_VALUE_CHARS``."""
     out: list[str] = []
+    size = 0
     for part in _parts(raw.strip()):
         if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
-            out.append(part[1:-1])
+            piece = part[1:-1]
         elif part.isdigit():
-            out.append(part)
+            piece = part
         else:
             name = part.casefold()
-            out.append(macros.get(name, _MONTHS.get(name, part)))
+            found = macros.get(name)
+            piece = found if found is not None else _MONTHS.get(name, part)
+        size += len(piece)
+        if size > MAX_VALUE_CHARS:
+            raise BadField(f"a value grows past {MAX_VALUE_CHARS:,} characters by its macros")
+        out.append(piece)
     return "".join(out)
 
 
@@ -129,51 +203,174 @@ def _name(raw: str) -> str:
 
 
 def authors_of(raw: str) -> tuple[str, ...]:
-    """The names of an ``author`` field, in Unicode."""
+    """The names of an ``author`` field, in Unicode, in order (two people may share a name)."""
     names = (_name(n) for n in _split_top(" ".join(raw.split()), " and "))
-    return tuple(dict.fromkeys(n for n in names if n and n.casefold() != "others"))
+    return tuple(n for n in names if n and n.casefold() != "others")
 
 
-def _inherit(entries: Mapping[str, dict[str, str]], key: str) -> dict[str, str]:
+@dataclass(slots=True)
+class _Entry:
+    """One entry as the file wrote it: its place, key, type and fields (macros resolved)."""
+
+    number: int
+    line: int
+    key: str
+    kind: str
+    fields: dict[str, str]
+    #: Why a field cannot be read ("" when all can): the entry is refused.
+    problem: str = ""
+
+    @property
+    def label(self) -> str:
+        key = self.key if len(self.key) <= 60 else self.key[:60] + "…"
+        return f"@{self.kind}{{{key}}} (line {self.line})"
+
+
+def _entry(block: Any, number: int, macros: Macros) -> _Entry:
+    fields: dict[str, str] = {}
+    problem = ""
+    for field in block.fields:
+        name = str(field.key).strip().casefold()
+        if name in fields:
+            continue
+        try:
+            fields[name] = value_of(str(field.value), macros)
+        except BadField as exc:
+            problem = problem or f"{name}: {exc}"
+    kind = str(block.entry_type).strip().casefold()
+    line = int(getattr(block, "start_line", 0) or 0) + 1
+    return _Entry(number, line, str(block.key).strip(), kind, fields, problem)
+
+
+def _parents(entries: list[_Entry]) -> list[int | None]:
+    """The entry each entry's ``crossref`` names (its index), or None: the key as written,
+    else in any letter case (as BibTeX looks it up)."""
+    exact: dict[str, int] = {}
+    folded: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        exact.setdefault(entry.key, i)
+        folded.setdefault(entry.key.casefold(), i)
+    parents: list[int | None] = []
+    for entry in entries:
+        name = entry.fields.get("crossref", "").strip()
+        parents.append(exact.get(name, folded.get(name.casefold())) if name else None)
+    return parents
+
+
+def _cycles(parents: list[int | None]) -> list[list[int]]:
+    """The ``crossref`` cycles (each a list of entry indexes), in linear time: every entry
+    names at most one parent, so each walk ends at a root, a walk already done, or a cycle."""
+    state = [0] * len(parents)  # 0 not seen, 1 on the current walk, 2 done
+    cycles: list[list[int]] = []
+    for start in range(len(parents)):
+        walk: list[int] = []
+        node: int | None = start
+        while node is not None and state[node] == 0:
+            state[node] = 1
+            walk.append(node)
+            node = parents[node]
+        if node is not None and state[node] == 1:
+            cycles.append(walk[walk.index(node) :])
+        for seen in walk:
+            state[seen] = 2
+    return cycles
+
+
+def _inherit(entries: list[_Entry], parents: list[int | None], index: int) -> dict[str, str]:
     """An entry's fields with what its ``crossref`` parents give (a parent's ``title`` is
     the ``booktitle`` of its children)."""
-    fields = dict(entries[key])
-    seen = {key}
-    parent_key = fields.get("crossref", "").strip().casefold()
+    fields = dict(entries[index].fields)
+    seen = {index}
+    parent = parents[index]
     for _ in range(_CROSSREF_DEPTH):
-        parent = entries.get(parent_key)
-        if parent is None or parent_key in seen:
+        if parent is None or parent in seen:
             break
-        seen.add(parent_key)
-        for name, value in parent.items():
+        seen.add(parent)
+        for name, value in entries[parent].fields.items():
             if name == "title":
                 fields.setdefault("booktitle", value)
-            elif name not in ("crossref", "ID", "ENTRYTYPE"):
+            elif name not in ("crossref", "ids"):
                 fields.setdefault(name, value)
-        parent_key = parent.get("crossref", "").strip().casefold()
+        parent = parents[parent]
     return fields
 
 
-def _fields(fields: Mapping[str, str]) -> dict[str, Any]:
+_URL_COMMAND: Final = re.compile(r"^\\(?:url|href)\s*\{([^{}]*)\}")
+
+
+def _verbatim(text: str) -> str:
+    """A URL, DOI or id as BibTeX holds it: ``\\url{…}`` and braces off, ``\\_`` unescaped."""
+    text = text.strip()
+    match = _URL_COMMAND.match(text)
+    if match:
+        text = match.group(1)
+    text = re.sub(r"\\([_#%&~$])", r"\1", text)
+    return text.replace("{", "").replace("}", "").strip()
+
+
+def _note(fields: Mapping[str, str]) -> tuple[str, str]:
+    """The reference's note, and the code links of the entry (our export's ``Code:``)."""
+    note, code = note_and_code(_readable(fields.get("note", "")))
+    more = " ".join(fields.get(n, "") for n in ("code", "github", "repository"))
+    return note, f"{more} {code}".strip()
+
+
+#: Reference fields kept as the paper's extra fields: (ours, BibTeX's names), as text.
+_TEXT_FIELDS: Final = (
+    ("journal", ("journal", "journaltitle")),
+    ("booktitle", ("booktitle",)),
+    ("publisher", ("publisher",)),
+    ("school", ("school",)),
+    ("institution", ("institution",)),
+    ("volume", ("volume",)),
+    ("issue", ("number", "issue")),
+    ("pages", ("pages",)),
+    ("isbn", ("isbn",)),
+    ("issn", ("issn",)),
+)
+
+
+def _first(fields: Mapping[str, str], names: tuple[str, ...]) -> str:
+    return next((fields[n] for n in names if fields.get(n, "").strip()), "")
+
+
+#: The first line of our BibTeX export (``storage.export.bibtex``).
+OWN_EXPORT_LINE: Final = "% Written by papers-tui"
+
+
+def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dict[str, Any]:
     """An entry's fields under the names ``record_from_fields`` reads."""
+    howpublished = fields.get("howpublished", "").strip()
+    published_url = _URL_COMMAND.match(howpublished) or howpublished.startswith("http")
+    venue = _first(fields, ("journal", "journaltitle", "booktitle"))
+    if not venue and howpublished and not published_url:
+        venue = howpublished
+    date = _verbatim(fields.get("date", ""))
+    year = fields.get("year", "").strip() or date[:4]
     out: dict[str, Any] = {
         "title": _readable(fields.get("title", "")),
         "abstract": fields.get("abstract", ""),
         "authors": list(authors_of(fields.get("author", ""))),
-        "venue": _readable(fields.get("booktitle") or fields.get("journal", "")),
-        "year": fields.get("year", "")[:10],
+        "venue": _readable(venue),
+        "year": year[:10],
         "keywords": _readable(fields.get("keywords", "")),
-        "doi": fields.get("doi", ""),
+        "doi": _verbatim(fields.get("doi", "")),
+        "entry_type": entry_type(entry.kind),
+        "month": fields.get("month", "").strip() or date[5:7],
+        "date": date if len(date) > 7 else "",
+        "eprint": _verbatim(fields.get("eprint", "")),
+        "archiveprefix": _verbatim(fields.get("archiveprefix") or fields.get("eprinttype", "")),
+        "primaryclass": _verbatim(fields.get("primaryclass") or fields.get("eprintclass", "")),
     }
-    links = [fields.get("url", ""), fields.get("howpublished", "")]
-    if fields.get("doi"):
-        links.append("https://doi.org/" + fields["doi"].strip().removeprefix("https://doi.org/"))
-    eprint = fields.get("eprint", "").strip()
-    if eprint and fields.get("archiveprefix", "arxiv").casefold() == "arxiv":
-        links.append(f"https://arxiv.org/abs/{eprint}")
-    out["url"] = [_readable(u).strip() for u in links if u.strip()]
-    note = _readable(" ".join(fields.get(n, "") for n in ("note", "code", "github")))
-    out["code"] = note
+    for name, names in _TEXT_FIELDS:
+        out[name] = _readable(_first(fields, names))
+    links = [fields.get("url", "")]
+    if published_url:
+        links.append(howpublished)
+    out["url"] = [u for u in (_verbatim(link) for link in links) if u]
+    out["bib_note"], out["code"] = _note(fields)
+    out["lists"] = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
+    out["links_given"] = ours
     return {k: v for k, v in out.items() if v}
 
 
@@ -185,29 +382,64 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
     with _quiet():
         library = bibtexparser.parse_string(text, parse_stack=[])
     result = ReadResult(source=str(path), list_name=path.stem)
-    macros: dict[str, str] = {}
-    entries: dict[str, dict[str, str]] = {}
-    order: list[tuple[str, str]] = []
+    ours = text.lstrip().startswith(OWN_EXPORT_LINE)
+    macros = Macros(max(MACRO_BUDGET_CHARS, 4 * len(text)))
+    entries: list[_Entry] = []
     number = 0
     for block in library.blocks:
         if isinstance(block, String):
-            macros[str(block.key).casefold()] = value_of(str(block.value), macros)
-        elif isinstance(block, Entry):
-            key = str(block.key).strip().casefold() or f"#{len(order)}"
-            fields = {f.key.casefold(): value_of(str(f.value), macros) for f in block.fields}
-            entries.setdefault(key, fields)
-            order.append((key, block.entry_type.casefold()))
+            macros.define(str(block.key), str(block.value))
+            continue
+        entry = block if isinstance(block, Entry) else getattr(block, "ignore_error_block", None)
+        if isinstance(entry, Entry):  # a repeated key or field: the entry as first written
+            number += 1
+            entries.append(_entry(entry, number, macros))
         elif isinstance(block, ParsingFailedBlock):
             number += 1
             raw = block.raw or ""
-            line = (first_line(raw, 60) or raw[:60]).strip()
-            result.errors.append(RecordError(result.source, number, f"not a BibTeX entry: {line}"))
-    parents = {f.get("crossref", "").strip().casefold() for f in entries.values()}
-    for key, kind in order:
-        if kind in _CONTAINERS or key in parents:
+            shown = (first_line(raw, 60) or raw[:60]).strip()
+            line = int(getattr(block, "start_line", 0) or 0) + 1
+            result.refuse(number, f"line {line}: not a BibTeX entry: {shown}")
+    if macros.refused:
+        names = ", ".join(n[:40] for n in macros.refused[:_NAMED])
+        more = f" and {len(macros.refused) - _NAMED:,} more" if len(macros.refused) > _NAMED else ""
+        result.warnings.append(
+            f"{path}: @string macros grow past what a file may hold and were not expanded: "
+            f"{names}{more}"
+        )
+    parents = _parents(entries)
+    on_cycle: set[int] = set()
+    for cycle in _cycles(parents):
+        on_cycle.update(cycle)
+        keys = [entries[i].key or "(no key)" for i in cycle]
+        shown = " → ".join([*keys[:_NAMED], keys[0]] if len(keys) <= _NAMED else keys[:_NAMED])
+        more = "" if len(keys) <= _NAMED else f" → … ({len(keys):,} entries)"
+        result.warnings.append(
+            f"{path}: crossref cycle {shown}{more}: read as papers, each without the fields "
+            "the cycle would lend it"
+        )
+    containers = {p for p in parents if p is not None} - on_cycle
+
+    def fields_of(index: int) -> dict[str, str]:  # what a cycle would lend is not taken
+        return entries[index].fields if index in on_cycle else _inherit(entries, parents, index)
+
+    for index, entry in enumerate(entries):
+        if index in containers:
+            result.containers += 1
             continue
-        number += 1
-        result.add(number, _fields(_inherit(entries, key)))
+        if entry.problem:
+            result.refuse(entry.number, f"{entry.label}: {entry.problem}")
+            continue
+        try:
+            record, problem = record_from_fields(
+                _fields(entry, fields_of(index), ours), entry.number
+            )
+        except BadField as exc:
+            record, problem = None, str(exc)
+        if record is None:
+            result.refuse(entry.number, f"{entry.label}: {problem}")
+        else:
+            result.records.append(record)
     if not result.records and not result.errors and not entries:
         raise SourceError(f"{path}: holds no BibTeX entries")
     return result

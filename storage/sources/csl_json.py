@@ -18,7 +18,10 @@ import orjson
 
 from storage.errors import SourceError
 from storage.models import RecordError
-from storage.sources.records import Fit, Reader, ReadResult, opening
+from storage.sources.citation import FROM_CSL
+from storage.sources.json_lists import loads
+from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
+from storage.text.latex import literal
 
 CSL_SUFFIXES: Final = (".csl-json",)
 _CSL_KEYS: Final = re.compile(r'"(?:container-title|date-parts|citation-key|family)"\s*:')
@@ -49,38 +52,69 @@ def _names(value: Any) -> list[str]:
     return names
 
 
-def _year(value: Any) -> str:
-    if isinstance(value, Mapping):
-        parts = value.get("date-parts")
-        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-            return str(parts[0][0])[:4]
-        raw = value.get("raw") or value.get("literal")
-        return str(raw)[:4] if isinstance(raw, str | int) else ""
-    return ""
+def _date(value: Any) -> tuple[str, str, str]:
+    """(year, month, ISO date when the day is known) of a CSL date."""
+    if isinstance(value, list) and value:  # some writers give the date-parts list itself
+        value = {"date-parts": value}
+    if not isinstance(value, Mapping):
+        return "", "", ""
+    parts = value.get("date-parts")
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        numbers = [str(p) for p in parts[0][:3] if isinstance(p, int | str) and str(p).isdigit()]
+        if not numbers:
+            return "", "", ""
+        year, month = numbers[0][:4], numbers[1] if len(numbers) > 1 else ""
+        day = f"{int(year):04d}-{int(month):02d}-{int(numbers[2]):02d}" if len(numbers) > 2 else ""
+        return year, month, day
+    raw = value.get("raw") or value.get("literal")
+    return (str(raw)[:4], "", "") if isinstance(raw, str | int) else ("", "", "")
 
 
 def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     """A CSL item's fields under the names ``record_from_fields`` reads."""
     fields: dict[str, Any] = {str(k).lower(): v for k, v in item.items()}
+    kind = FROM_CSL.get(str(item.get("type", "")).strip(), "misc")
+    fields["entry_type"] = kind
     fields["authors"] = _names(item.get("author"))
-    fields["venue"] = item.get("container-title") or item.get("event-title") or ""
-    fields["year"] = _year(item.get("issued"))
-    links = [item.get("URL")]
-    if isinstance(item.get("DOI"), str):
-        links.append("https://doi.org/" + item["DOI"].removeprefix("https://doi.org/"))
-    fields["url"] = [u for u in links if isinstance(u, str)]
+    container = item.get("container-title") or item.get("event-title") or ""
+    if isinstance(container, list):  # CSL-JSON of some writers: a list of titles
+        container = next((c for c in container if isinstance(c, str)), "")
+    fields["venue"] = container
+    fields["journal"] = container if kind == "article" else ""
+    fields["booktitle"] = container if kind in ("inproceedings", "incollection") else ""
+    fields["year"], fields["month"], fields["date"] = _date(item.get("issued"))
+    publisher = item.get("publisher")
+    if kind == "phdthesis":
+        fields["school"], fields["publisher"] = publisher, None
+    elif kind == "techreport":
+        fields["institution"], fields["publisher"] = publisher, None
+    archive, location = item.get("archive"), item.get("archive_location")
+    if isinstance(archive, str) and isinstance(location, str):
+        fields["archiveprefix"], fields["eprint"] = archive, location
+    url = item.get("URL")
+    fields["url"] = url if isinstance(url, str) else ""
     fields["keywords"] = item.get("keyword", "")
-    fields["code"] = item.get("note", "")
+    note, code = note_and_code(item.get("note"))
+    fields["bib_note"], fields["code"] = note, code
     fields.pop("author", None)
     fields.pop("note", None)  # CSL's note is no triage note (its code links are kept)
     fields.pop("status", None)  # CSL's publication status is neither ours nor the venue's
+    fields.pop("number", None)  # a report's number, not an issue
+    fields.pop("type", None)
+    custom = item.get("custom")
+    if isinstance(custom, Mapping) and "lists" in custom:  # ours: display text, kept as such
+        fields["lists"] = custom.get("lists")
+        fields["links_given"] = True
+        for name in ("title", "abstract"):
+            if isinstance(fields.get(name), str):
+                fields[name] = literal(fields[name])
     return fields
 
 
 def read_csl_json(text: str, path: Path) -> ReadResult:
     """A CSL-JSON array of items (or an object holding one under ``items``)."""
     try:
-        data = orjson.loads(text)
+        data = loads(text)
     except orjson.JSONDecodeError as exc:
         raise SourceError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
     items = data.get("items") if isinstance(data, dict) else data

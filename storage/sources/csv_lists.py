@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 from storage.errors import SourceError
-from storage.models import RecordError
 from storage.sources.records import (
     ALIASES,
     MAX_ABSTRACT_CHARS,
@@ -62,16 +61,16 @@ def _delimiter(header: str, path: Path) -> str:
 #: Our CSV export writes a cell that a spreadsheet would run as a formula behind a "'":
 #: what follows the quote is the cell.
 _FORMULA_GUARD = re.compile(r"^'(?=[=+\-@\t\r\n])")
-#: Record errors reported before the rest are only counted.
-_MAX_ROW_ERRORS = 100
 
 
 def read_csv(text: str, path: Path) -> ReadResult:
     """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column."""
-    header_line = text[: text.find("\n") if "\n" in text[:65536] else 65536]
+    header_line = re.split(r"\r\n|\r|\n", text[:65536], maxsplit=1)[0]
     delimiter = _delimiter(header_line, path)
     csv.field_size_limit(max(MAX_ABSTRACT_CHARS * 50, 1 << 24))
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar='"', doublequote=True)
+    # newline="": rows end at CR, LF or CRLF alike, as the csv module reads them
+    rows = io.StringIO(text, newline="")
+    reader = csv.reader(rows, delimiter=delimiter, quotechar='"', doublequote=True)
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
@@ -89,8 +88,7 @@ def read_csv(text: str, path: Path) -> ReadResult:
             break
         except csv.Error as exc:
             number += 1
-            if len(result.errors) < _MAX_ROW_ERRORS:
-                result.errors.append(RecordError(result.source, number, f"bad CSV row ({exc})"))
+            result.refuse(number, f"bad CSV row ({exc})")
             continue
         if not any(cell.strip() for cell in row):
             continue

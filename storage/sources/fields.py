@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -20,6 +20,7 @@ from storage.models import Decision, ExtraValue, Status
 
 __all__ = [
     "EXTRA_FIELDS",
+    "BadField",
     "ExtraField",
     "decision_of",
     "extra_fields",
@@ -27,6 +28,11 @@ __all__ = [
     "lists_of",
     "triage_status",
 ]
+
+
+class BadField(ValueError):
+    """A field whose value cannot be what the field says (a citation count of 1e308): the
+    record holding it is refused, with this one-line reason, and the file goes on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +43,62 @@ class ExtraField:
     name: str
     #: For people: ``Rating``.
     label: str
-    #: Field names (lower case) real lists give it under.
+    #: Field names (lower case) real lists give it under (our exports give it by ``name``).
     aliases: tuple[str, ...]
     #: ``float``, ``int`` or ``str``: numbers are read from text, lists of numbers averaged.
     kind: type
+    #: The numbers a number field may hold (a rating, a count, a year, a month).
+    low: float = 0.0
+    high: float = 1e9
+    #: How the value is read from text, when not as a number or a line (a month's name).
+    parse: Callable[[str], ExtraValue | None] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The field names it is read under: ours first, then the aliases."""
+        return (self.name, *(a for a in self.aliases if a != self.name))
+
+
+_MONTH_NAMES: Final = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+            ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+            ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
+_YEAR_IN_TEXT: Final = re.compile(r"(?<!\d)([12]\d{3})(?!\d)")
+
+
+def _month(text: str) -> int | None:
+    """``may``, ``May``, ``5``, ``05``, ``2024-05-17`` → 5; None for no month."""
+    word = text.strip().casefold().rstrip(".")
+    if word in _MONTH_NAMES:
+        return _MONTH_NAMES[word]
+    date = re.fullmatch(r"\d{4}-(\d{1,2})(?:-\d{1,2})?(?:[T ].*)?", word)
+    digits = date.group(1) if date else word
+    return int(digits) if digits.isdigit() and len(digits) <= 2 and 1 <= int(digits) <= 12 else None
+
+
+_RANGE: Final = re.compile(r"^(\w+)\s*(?:-{1,3}|[‐‑‒–—−])\s*(\w+)$")
+
+
+def _pages(text: str) -> str:
+    """``1-10``, ``1--10``, ``1 – 10`` → ``1–10`` (one way of writing a range, whatever wrote
+    it: a round trip through RIS's start and end pages changes nothing)."""
+    match = _RANGE.match(text)
+    return f"{match.group(1)}–{match.group(2)}" if match else text
+
+
+def _year(text: str) -> int | None:
+    """The year a text gives: ``2025``, ``2025-01-31``, ``Spring 2024`` → the year."""
+    match = _YEAR_IN_TEXT.search(text[:100])
+    return int(match.group(1)) if match else None
 
 
 #: Every extra field, in the order papers keep and show them.
@@ -49,69 +107,77 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
         "rating",
         "Rating",
         (
-            "rating",
-            "ratings",
-            "avg_rating",
-            "rating_avg",
-            "average_rating",
-            "mean_rating",
-            "review_rating",
-            "review_ratings",
-            "score",
-            "scores",
-            "avg_score",
+            "rating", "ratings", "avg_rating", "rating_avg", "average_rating", "mean_rating",
+            "review_rating", "review_ratings", "score", "scores", "avg_score",
         ),
         float,
-    ),  # fmt: skip
+        low=-1e6,
+        high=1e6,
+    ),
     ExtraField(
         "citations",
         "Citations",
         (
-            "citations",
-            "citation_count",
-            "citationcount",
-            "n_citations",
-            "num_citations",
-            "cited_by",
-            "cited_by_count",
-            "citedby",
-            "is-referenced-by-count",
+            "citations", "citation_count", "citationcount", "n_citations", "num_citations",
+            "cited_by", "cited_by_count", "citedby", "is-referenced-by-count",
         ),
         int,
-    ),  # fmt: skip
-    ExtraField(
-        "area",
-        "Area",
-        ("primary_area", "area", "research_area", "subject_area", "track"),
-        str,
     ),
+    # Paper Copilot's ``track`` ("main") says which track, not the area.
+    ExtraField("area", "Area", ("primary_area", "area", "research_area", "subject_area"), str),
     ExtraField("doi", "DOI", ("doi",), str),
     ExtraField("tldr", "TL;DR", ("tldr", "tl;dr", "tl_dr"), str),
+    # What a reference cites (BibTeX, RIS, CSL-JSON and lists that give them), written back.
+    ExtraField("entry_type", "Type", ("entry_type",), str),
+    ExtraField("year", "Year", ("year",), int, low=1000, high=2999, parse=_year),
+    ExtraField("month", "Month", ("month",), int, low=1, high=12, parse=_month),
+    ExtraField("date", "Date", ("date", "publication_date"), str),
+    ExtraField("journal", "Journal", ("journal", "journaltitle", "journal_name"), str),
+    ExtraField("booktitle", "Book title", ("booktitle", "proceedings"), str),
+    ExtraField("publisher", "Publisher", ("publisher",), str),
+    ExtraField("school", "School", ("school",), str),
+    ExtraField("institution", "Institution", ("institution",), str),
+    ExtraField("volume", "Volume", ("volume",), str),
+    ExtraField("issue", "Number", ("issue", "issue_number"), str),
+    ExtraField("pages", "Pages", ("pages", "page"), str, parse=_pages),
+    ExtraField("bib_note", "Note (of the reference)", ("bib_note",), str),
+    ExtraField("eprint", "arXiv id", ("eprint", "arxiv_id", "arxivid", "arxiv"), str),
+    ExtraField("archiveprefix", "Archive", ("archiveprefix", "eprinttype"), str),
+    ExtraField(
+        "primaryclass", "Category", ("primaryclass", "primary_category", "eprintclass"), str
+    ),
+    ExtraField("pdf", "PDF", ("pdf", "pdf_url", "pdfurl", "pdf_link"), str),
+    ExtraField("isbn", "ISBN", ("isbn",), str),
+    ExtraField("issn", "ISSN", ("issn",), str),
     # what a fetch brings (storage/fetch): the reviews' scores one by one, their mean
-    # confidence, the PDF's full URL, arXiv's id and first date, Paper Copilot's extras
+    # confidence, Paper Copilot's extras
     ExtraField("ratings", "Ratings", ("ratings",), str),
     ExtraField("confidence", "Confidence", ("confidence", "confidences", "avg_confidence"), float),
-    ExtraField("pdf", "PDF", ("pdf", "pdf_url", "pdfurl", "pdf_link"), str),
-    ExtraField("arxiv", "arXiv", ("arxiv", "arxiv_id", "eprint"), str),
-    ExtraField("published", "Published", ("published", "publication_date"), str),
     ExtraField("affiliations", "Affiliations", ("affiliations", "aff"), str),
     ExtraField("project", "Project page", ("project", "project_page", "project_url"), str),
-)
+)  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
-_NUMBER: Final = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
+_ALL_NAMES: Final = frozenset(name for names in _NAMES.values() for name in names)
+_NUMBER: Final = re.compile(r"[-+]?\d{1,30}(?:\.\d{1,30})?(?:[eE][-+]?\d{1,4})?")
 #: A text field longer than this is not a short fact (an area, a DOI, a TL;DR).
 _MAX_TEXT: Final = 1000
 
 
 def _numbers(value: Any) -> list[float]:
     """The numbers a field holds: a number, a list of them, text such as "6; 8; 5" or
-    "6: marginally above"."""
+    "6: marginally above". A number no float holds is infinite (``_checked`` refuses it)."""
     if isinstance(value, bool):
         return []
-    if isinstance(value, int | float):
-        return [float(value)] if math.isfinite(value) else []
+    if isinstance(value, int):
+        return [float(value) if value.bit_length() < 1000 else math.inf]
+    if isinstance(value, float):
+        return [value]
     if isinstance(value, str):
-        return [float(n) for n in _NUMBER.findall(value[:_MAX_TEXT])[:100]]
+        text = value[:_MAX_TEXT]
+        if re.search(r"\d{31}", text):  # digits past what any count or rating holds
+            return [math.inf]
+        return [float(n) for n in _NUMBER.findall(text)[:100]]
     if isinstance(value, Mapping):
         return _numbers(value.get("value"))
     if isinstance(value, list | tuple):
@@ -119,16 +185,42 @@ def _numbers(value: Any) -> list[float]:
     return []
 
 
+def _shown(value: Any) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return " ".join(text[:40].split()) + ("…" if len(text) > 40 else "")
+
+
+def _checked(field: ExtraField, number: float, value: Any) -> float:
+    if not math.isfinite(number) or not field.low <= number <= field.high:
+        raise BadField(
+            f"{field.name} = {_shown(value)}: out of range ({field.low:,.0f} to {field.high:,.0f})"
+        )
+    return number
+
+
 def extra_value(field: ExtraField, value: Any) -> ExtraValue | None:
-    """A source's value as the field's kind; None when it holds none."""
+    """A source's value as the field's kind; None when it holds none. ``BadField`` for a
+    number out of the field's bounds (a count of 1e308, a rating of 400 digits)."""
     if field.kind is str:
         if isinstance(value, list | tuple):
             value = ", ".join(str(v) for v in value if isinstance(v, str | int | float))
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             return None
         text = " ".join(str(value)[:_MAX_TEXT].split())
+        if text and field.parse is not None:
+            found = field.parse(text)
+            return found if found is not None else text
         return text or None
-    numbers = _numbers(value)
+    if field.parse is not None:
+        if isinstance(value, list | tuple) and value:
+            value = value[0]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return int(
+                _checked(field, float(value) if value.bit_length() < 64 else math.inf, value)
+            )
+        found = field.parse(value) if isinstance(value, str) else None
+        return int(_checked(field, found, value)) if isinstance(found, int) else found
+    numbers = [_checked(field, n, value) for n in _numbers(value)]
     if not numbers:
         return None
     mean = sum(numbers) / len(numbers)
@@ -146,10 +238,14 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
     nested = item.get("extra")
     sources = [nested, item] if isinstance(nested, Mapping) else [item]
     for source in sources:
+        present = _ALL_NAMES.intersection(source)  # a record holds few: most fields are skipped
+        if not present:
+            continue
         for field in EXTRA_FIELDS:
-            if field.name in found:
+            names = _NAMES[field.name]
+            if field.name in found or present.isdisjoint(names):
                 continue
-            for alias in field.aliases:
+            for alias in names:
                 if alias in source:
                     value = extra_value(field, source[alias])
                     if value is not None:

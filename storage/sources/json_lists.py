@@ -3,6 +3,8 @@ per line), including OpenReview's record shapes (``content`` dicts, ``{"value": 
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ import orjson
 
 from storage.errors import SourceError
 from storage.models import RecordError
+from storage.sources.links import web_url
 from storage.sources.records import (
     MAX_HEADER_CHARS,
     Fit,
@@ -21,6 +24,8 @@ from storage.sources.records import (
 )
 
 JSON_SUFFIXES = (".json",)
+#: A key that is a record's id (OpenReview's forum ids are 6–20 such characters).
+_RECORD_ID = re.compile(r"[A-Za-z0-9_-]{6,20}")
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 
 
@@ -43,13 +48,30 @@ def read_json(text: str, path: Path) -> ReadResult:
     if head not in ("[", "{"):
         raise _not_json(path)
     try:
-        data = orjson.loads(text)
+        data = loads(text)
     except orjson.JSONDecodeError as exc:
         if head == "{" and _looks_like_jsonl(text):
             return read_jsonl(text, path)
         reason = f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
         raise SourceError(f"{path}: not valid JSON ({reason})") from None
     return read_json_data(data, path)
+
+
+def loads(text: str) -> Any:
+    """JSON text as Python values: orjson, or the standard library's parser for a number
+    orjson refuses (``1e400``, which is a bad field of one record, not a bad file)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        if "number" not in exc.msg:
+            raise
+        import json
+
+        try:
+            # a number of thousands of digits is read as infinite: past any field's bound
+            return json.loads(text, parse_int=lambda d: int(d) if len(d) < 300 else math.inf)
+        except (ValueError, RecursionError):
+            raise exc from None
 
 
 def _looks_like_jsonl(text: str) -> bool:
@@ -96,7 +118,7 @@ def add_json_line(result: ReadResult, number: int, line: str) -> None:
     """Line ``number`` of a JSON Lines list into ``result``: its record, or why it is none
     (shared with the line-by-line import of a long list, storage/sources/registry.py)."""
     try:
-        item = orjson.loads(line)
+        item = loads(line)
     except orjson.JSONDecodeError as exc:
         result.errors.append(RecordError(result.source, number, f"not JSON ({exc.msg})"))
         return
@@ -123,18 +145,39 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
             if isinstance(data.get(key), str) and len(data[key]) <= MAX_HEADER_CHARS:
                 name = data[key].strip()
                 break
+        keyed = _keyed_records(data)
+        if keyed is not None:  # {"https://openreview.net/forum?id=…": {paper}, …}
+            return keyed, name
         for value in data.values():
             found, inner = _find_paper_array(value, depth + 1)
             if found is not None:
                 return found, inner or name
-        values = list(data.values())
-        if (
-            values
-            and all(isinstance(v, dict) for v in values)  # {"id": {paper}, ...}
-            and any(field_value(_unwrap(v), "abstract") is not None for v in values[:20])
-        ):
-            return values, name
     return None, ""
+
+
+def _keyed_records(data: Mapping[str, Any]) -> list[Any] | None:
+    """The records of an object whose values are papers, keyed by their URL or id (the key
+    given to a record that has no link of its own); None when its values are not papers."""
+    values = list(data.values())
+    if len(values) < 2 or not all(isinstance(v, Mapping) for v in values):
+        return None
+    sample = [_unwrap(v) for v in values[:20]]
+    papers = sum(
+        field_value(v, "abstract") is not None or field_value(v, "title") is not None
+        for v in sample
+    )
+    if papers * 2 <= len(sample):
+        return None
+    records: list[Any] = []
+    for key, value in data.items():
+        key = str(key).strip()
+        extra: dict[str, Any] = {}
+        if web_url(key):
+            extra["url"] = key
+        elif _RECORD_ID.fullmatch(key):
+            extra["forum"] = key
+        records.append({**extra, **value} if extra else value)
+    return records
 
 
 def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:

@@ -54,34 +54,47 @@ def _tables(text: str, path: Path) -> dict[str, Any]:
     return data
 
 
-def _decisions(folder: Path) -> dict[str, Decision]:
-    """The decisions of the ``triage.json`` beside a ``papers.json``, by paper id ({} when
-    there is none or it does not parse: the papers still come)."""
+def _decisions(folder: Path) -> tuple[dict[str, Decision], str]:
+    """The decisions of the ``triage.json`` beside a ``papers.json``, by paper id, and what
+    was left out of them, one line ("" for nothing): a file that does not parse, or damaged
+    decisions, leave the papers coming all the same."""
     from storage.files.atomic import schema_of
     from storage.files.migrations import triage_from_v1
 
+    path = folder / "triage.json"
+    left_out = f"{path}: does not parse; its decisions were left out (the papers came)"
     try:
-        tables = orjson.loads((folder / "triage.json").read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return {}
+        tables = orjson.loads(path.read_bytes())
+    except FileNotFoundError:
+        return {}, ""
+    except (OSError, orjson.JSONDecodeError, RecursionError):
+        return {}, left_out
     if not isinstance(tables, dict):
-        return {}
+        return {}, left_out
     try:
         if schema_of(tables) < 2:
             tables = triage_from_v1(tables)
-    except (KeyError, TypeError, ValueError, AttributeError):  # a damaged file: no decisions
-        return {}
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError):
+        return {}, left_out
     if not isinstance(tables.get("decisions"), dict):
-        return {}
+        return {}, left_out if "decisions" in tables else ""
     found: dict[str, Decision] = {}
+    damaged = 0
     for key, doc in tables.get("decisions", {}).items():
-        if not isinstance(doc, dict) or not str(key).isdigit():
+        # a document id is a 12-hex-digit paper id as a number: a few digits, never thousands
+        if not isinstance(doc, dict) or not str(key).isdigit() or len(str(key)) > 20:
+            damaged += 1
             continue
-        pid = str(doc.get("id") or f"{int(key):012x}")
-        decision = decision_of({**doc, "decided_at": doc.get("at")})
+        try:
+            pid = str(doc.get("id") or f"{int(key):012x}")
+            decision = decision_of({**doc, "decided_at": doc.get("at")})
+        except (ValueError, TypeError, OverflowError, RecursionError):
+            damaged += 1
+            continue
         if decision is not None:
             found[pid] = decision
-    return found
+    note = f"{path}: {damaged:,} damaged decisions were left out" if damaged else ""
+    return found, note
 
 
 def _order(tables: Mapping[str, Any]) -> dict[str, int]:
@@ -91,7 +104,10 @@ def _order(tables: Mapping[str, Any]) -> dict[str, int]:
     return {
         doc["name"]: int(key)
         for key, doc in lists.items()
-        if isinstance(doc, dict) and isinstance(doc.get("name"), str) and str(key).isdigit()
+        if isinstance(doc, dict)
+        and isinstance(doc.get("name"), str)
+        and str(key).isdigit()
+        and len(str(key)) <= 20
     }
 
 
@@ -105,7 +121,9 @@ def read_library(text: str, path: Path) -> ReadResult:
     papers = tables.get("papers", {})
     if not isinstance(papers, dict):
         raise SourceError(f"{path}: not a papers-tui library file (no papers table)")
-    decisions = _decisions(path.parent)
+    decisions, left_out = _decisions(path.parent)
+    if left_out:
+        result.warnings.append(left_out)
     order = _order(tables)
 
     def place(doc: Any) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from storage.importing.identity import (
     titles_compatible,
 )
 from storage.models import Paper
+from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import extract_github_links, unique_links
 from storage.sources.records import ReadResult, SourceRecord
@@ -114,7 +115,8 @@ def build_paper(
     ``pid`` is the id the import gave it (``paper_id`` of its text when None); ``lists``,
     every list it is in (``list_name`` alone when empty).
     """
-    github = unique_links(extract_github_links(record.abstract) + record.github)
+    found = () if record.links_given else extract_github_links(record.abstract)
+    github = unique_links(found + record.github)
     title = " ".join(record.title.split())
     if title:
         name, derived = name_from_title(title), False
@@ -122,7 +124,7 @@ def build_paper(
         made = derive_title(record.abstract, github)
         title, name, derived = made.title, made.name, True
     lists = lists or (list_name,)
-    return Paper(
+    paper = Paper(
         id=pid or paper_id(record.abstract, title),
         title=title,
         abstract=record.abstract,
@@ -139,6 +141,11 @@ def build_paper(
         venue=_venue(record.venue, lists),
         extra=record.extra,
     )
+    if record.extra:  # the reference fields its other fields tell are not kept twice
+        extra = canonical_extra(paper)
+        if extra is not paper.extra:
+            paper = replace(paper, extra=extra)
+    return paper
 
 
 @lru_cache(maxsize=256)

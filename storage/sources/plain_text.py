@@ -11,6 +11,7 @@ from storage.models import RecordError
 from storage.sources.records import (
     MAX_HEADER_CHARS,
     Fit,
+    NotAList,
     Reader,
     ReadResult,
     SourceRecord,
@@ -56,7 +57,27 @@ def read_plain_text(text: str, path: Path) -> ReadResult:
         result.records.append(SourceRecord(abstract=paragraph, title=title))
     if not result.records and not result.errors:
         raise SourceError(f"{path}: holds a header line but no abstracts")
+    if result.records and not any(reads_as_prose(r.abstract) for r in result.records):
+        raise NotAList(f"{path}: not a paper list: no paragraph reads as an abstract")
     return result
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}(?:['’-][^\W\d_]+)*[.,;:!?)\]]*$")
+_SENTENCE_END = re.compile(r"[.!?。](?:\s|$)")
+
+
+def reads_as_prose(paragraph: str) -> bool:
+    """Whether a paragraph reads as an abstract: a dozen words or more, most of them words
+    of letters (not ``root:x:0:0:root:/root:/bin/bash``, not a table of numbers), and a
+    sentence's end. Text in a script without spaces (Chinese) counts by its length."""
+    tokens = paragraph.split()
+    if len(tokens) < 12:
+        letters = sum(ch.isalpha() for ch in paragraph)
+        return (
+            letters >= 60 and len(tokens) * 20 < letters and bool(_SENTENCE_END.search(paragraph))
+        )
+    words = sum(1 for t in tokens if _WORD.match(t.lstrip("(\"'“[")))
+    return words * 2 >= len(tokens) and bool(_SENTENCE_END.search(paragraph))
 
 
 def is_header(paragraph: str) -> bool:

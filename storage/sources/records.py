@@ -8,18 +8,22 @@ a one-line message. Each format declares itself once as a ``Reader``; ``registry
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from storage.errors import SourceError
-from storage.importing.identity import is_placeholder
+from storage.importing.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
-from storage.sources.fields import decision_of, extra_fields, lists_of, triage_status
+from storage.sources.citation import doi_of
+from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import github_from_code_field, web_url
+from storage.sources.venues import status_of_venueid
 
 #: Abstracts are a few thousand characters; anything far longer is not one.
 MAX_ABSTRACT_CHARS = 20_000
@@ -27,10 +31,14 @@ MAX_ABSTRACT_CHARS = 20_000
 MIN_ABSTRACT_CHARS = 40
 #: A first line (or a name field) this short names the list.
 MAX_HEADER_CHARS = 150
+#: Authors a record keeps (a collaboration's paper lists a few thousand).
+MAX_AUTHORS = 5000
 #: Titles are a line; a longer "title" field is cut here.
 MAX_TITLE_CHARS = 1000
 #: The most of a file's text a reader's ``sniff`` looks at.
 SNIFF_CHARS = 65536
+#: Record errors a file lists; past them they are counted (``ReadResult.unlisted``).
+MAX_LISTED_ERRORS = 10_000
 
 # Field names real exports use, by the name we give the field.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -57,6 +65,10 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
+class NotAList(SourceError):
+    """The file is text, but no paper list: the front door names the formats it tried."""
+
+
 @dataclass(frozen=True, slots=True)
 class SourceRecord:
     """One paper as a source gave it, under our field names; not yet cleaned.
@@ -79,6 +91,11 @@ class SourceRecord:
     lists: tuple[str, ...] = ()
     #: What the user made of the paper, when the source says (our exports, a library).
     decision: Decision | None = None
+    #: Where the record is in its file (1 for the first; 0 when not known): for the report.
+    number: int = 0
+    #: Its code links are all in ``github`` (our own exports): none are looked for in the
+    #: abstract, whose display form may join a link to the text after it.
+    links_given: bool = False
 
 
 @dataclass(slots=True)
@@ -89,14 +106,35 @@ class ReadResult:
     list_name: str
     records: list[SourceRecord] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
+    #: Records refused past the errors a reader lists (a file of a million bad rows).
+    unlisted: int = 0
+    #: Entries that are no papers but lend their fields to others (BibTeX ``crossref``).
+    containers: int = 0
+    #: What the reader left out or could not follow, one line each (a macro past its budget,
+    #: a ``crossref`` cycle, a library's damaged ``triage.json``).
+    warnings: list[str] = field(default_factory=list)
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""
-        record, problem = record_from_fields(fields)
+        try:
+            record, problem = record_from_fields(fields, number)
+        except BadField as exc:
+            record, problem = None, str(exc)
+        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+            # a field no rule foresaw (a number of 400 digits, nesting past the limit): the
+            # record is refused, the file goes on
+            record, problem = None, f"a field cannot be read ({type(exc).__name__})"
         if record is None:
-            self.errors.append(RecordError(self.source, number, problem))
+            self.refuse(number, problem)
         else:
             self.records.append(record)
+
+    def refuse(self, number: int, reason: str) -> None:
+        """Record ``number`` cannot be used, for ``reason``."""
+        if len(self.errors) < MAX_LISTED_ERRORS:
+            self.errors.append(RecordError(self.source, number, reason))
+        else:
+            self.unlisted += 1
 
     def expected(self) -> int:
         """How many records it holds (as ``RecordStream.expected`` says for a stream)."""
@@ -120,6 +158,9 @@ class RecordStream:
     expected: Callable[[], int]
     #: The file's size in bytes.
     size: int
+    unlisted: int = 0
+    containers: int = 0
+    warnings: list[str] = field(default_factory=list)
 
 
 class Fit(IntEnum):
@@ -228,13 +269,18 @@ def field_value(item: Mapping[str, Any], name: str) -> Any:
     return None
 
 
-def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, str]:
+def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[SourceRecord | None, str]:
     """Map a source's fields (lower-cased names) onto a ``SourceRecord``, or say what is missing.
 
     A record needs an abstract or a title; one with only a title is known by it. A ``status``
     that is a triage state ("starred") is the user's decision (our own exports), not the
     venue's; ``title_derived`` (ours too) drops the title, which is derived again.
     """
+    item = _entities_decoded(item)
+    nested = item.get("extra")
+    if isinstance(nested, Mapping) and nested:  # our JSON export: reference fields read as flat
+        flat = {k: v for k, v in nested.items() if k in _FLAT_EXTRA and k not in item}
+        item = {**item, **flat} if flat else item
     abstract = field_value(item, "abstract")
     if abstract is not None and not isinstance(abstract, str):
         return None, "the abstract is not text"
@@ -251,12 +297,19 @@ def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, st
             problem = abstract_problem(abstract) or "is a placeholder"
             return None, f"the abstract {problem}, and there is no title"
         abstract = ""
+    if title and is_placeholder_title(title):
+        if abstract:  # "Untitled": a title is derived from the abstract
+            title = ""
+        elif not (_url(item) or field_value(item, "authors")):
+            return None, f"the title is a placeholder ({title[:40]}) and there is no abstract"
     github: list[str] = []
     for value in _strings(field_value(item, "github")):
         github.extend(github_from_code_field(value))
     venue_field = {**item, "status": None} if triage_status(item.get("status")) else item
     venue = _venue(item)
     stated = _one_line(field_value(venue_field, "venue_status"))
+    venueid = item.get("venueid")  # OpenReview: …/Rejected_Submission
+    decided = status_of_venueid(venueid) if isinstance(venueid, str) else ""
     return (
         SourceRecord(
             abstract=abstract,
@@ -264,15 +317,61 @@ def record_from_fields(item: Mapping[str, Any]) -> tuple[SourceRecord | None, st
             authors=_authors(field_value(item, "authors")),
             url=_url(item),
             github=tuple(dict.fromkeys(github)),
-            venue_status=venue_status(stated) if stated else _status_word(venue),
+            venue_status=venue_status(stated) if stated else decided or _status_word(venue),
             keywords=_keywords(field_value(item, "keywords")),
             venue=venue,
             extra=extra_fields(item),
             lists=lists_of(item),
             decision=decision_of(item),
+            number=number,
+            links_given=item.get("links_given") is True,
         ),
         "",
     )
+
+
+_CODE_TAIL = re.compile(r"(?:^|; )Code: (https?://\S+?(?:, https?://\S+?)*)$")
+
+
+def note_and_code(value: Any) -> tuple[str, str]:
+    """A reference's note, and the code links at its end (our exports write ``Code: …``
+    there): ``("Oral", "https://github.com/o/r")`` of ``Oral; Code: https://github.com/o/r``.
+    Links elsewhere in the note stay in it, and are found there too."""
+    note = " ".join(value.split()) if isinstance(value, str) else ""
+    match = _CODE_TAIL.search(note)
+    if match is None:
+        return note, note
+    return note[: match.start()], match.group(1)
+
+
+#: Extra fields our JSON export nests that other fields are made of (the venue, the link).
+_FLAT_EXTRA = frozenset({"journal", "booktitle", "year", "doi", "eprint", "archiveprefix"})
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, str):
+        return _ENTITY.sub(lambda m: html.unescape(m.group()), value) if "&" in value else value
+    if isinstance(value, list) and any(isinstance(v, str) and "&" in v for v in value):
+        return [_decoded(v) for v in value]
+    return value
+
+
+def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record with HTML entities decoded in every text field (``Shin&#x27;ya``), before
+    any field is split at its ``;`` or ``,`` (asked of every record: most hold no ``&``)."""
+    changed: dict[str, Any] | None = None
+    for key, value in item.items():
+        if type(value) is str:
+            if "&" not in value:
+                continue
+        elif not (type(value) is list and any(type(v) is str and "&" in v for v in value)):
+            continue
+        decoded = _decoded(value)
+        if decoded != value:
+            changed = changed or {}
+            changed[key] = decoded
+    return {**item, **changed} if changed else item
 
 
 def _venue(item: Mapping[str, Any]) -> str:
@@ -324,7 +423,8 @@ def _authors(value: Any) -> tuple[str, ...]:
         parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
     else:
         parts = _strings(value)
-    return tuple(dict.fromkeys(" ".join(p.split()) for p in parts if p and p.strip()))
+    names = (" ".join(p.split()) for p in parts if p and p.strip())
+    return tuple(islice(names, MAX_AUTHORS))  # in order, repeats kept: two people may share a name
 
 
 def _keywords(value: Any) -> tuple[str, ...]:
@@ -338,6 +438,8 @@ _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 
 
 def _url(item: Mapping[str, Any]) -> str:
+    """The paper's page: a link field, else an OpenReview id, else its DOI's or arXiv id's
+    page (so that every reader gives the same link for the same fields)."""
     for alias in ALIASES["url"]:
         if item.get(alias) is None:
             continue
@@ -347,7 +449,18 @@ def _url(item: Mapping[str, Any]) -> str:
                 return url
             if alias in ("forum", "openreview") and _OPENREVIEW_ID.fullmatch(value):
                 return f"https://openreview.net/forum?id={value}"
+    doi = item.get("doi")
+    if isinstance(doi, str) and (found := doi_of(doi)):
+        return web_url(f"https://doi.org/{found}")
+    eprint = item.get("eprint")
+    if isinstance(eprint, str) and _ARXIV.fullmatch(eprint.strip().removeprefix("arXiv:")):
+        prefix = item.get("archiveprefix")
+        if not isinstance(prefix, str) or prefix.casefold() in ("", "arxiv"):
+            return f"https://arxiv.org/abs/{eprint.strip().removeprefix('arXiv:')}"
     return ""
+
+
+_ARXIV = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?")
 
 
 _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")
@@ -362,6 +475,8 @@ def _status_word(text: str) -> str:
 def venue_status(text: str) -> str:
     """``Accept (Oral)``, ``ICLR 2025 oral`` → ``Oral``; other statuses are kept as written."""
     low = text.casefold()
+    if "desk" in low and "reject" in low:  # OpenReview's own decision, not a reject's kind
+        return "Desk Reject"
     for word in _VENUE_WORDS:
         if word in low:
             return word.capitalize()

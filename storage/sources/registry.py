@@ -24,10 +24,12 @@ from storage.sources.csv_lists import CSV_TSV
 from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
 from storage.sources.limits import ListFile, ReadLimits, read_bounded
+from storage.sources.markdown import MARKDOWN
 from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import (
     SNIFF_CHARS,
     Fit,
+    NotAList,
     Reader,
     ReadResult,
     RecordStream,
@@ -41,14 +43,14 @@ from storage.sources.ris import RIS
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
-    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL,
+    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL, MARKDOWN,
     PLAIN_TEXT,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
-    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, ARXIV_ATOM, ARXIV_EMAIL,
-    LIBRARY,
+    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, MARKDOWN, ARXIV_ATOM,
+    ARXIV_EMAIL, LIBRARY,
 )  # fmt: skip
 
 #: The suffixes of the files a folder import picks up.
@@ -78,10 +80,13 @@ def reader_for(text: str, path: Path, readers: Sequence[Reader] = READERS) -> Re
 def read_text_content(text: str, path: Path, readers: Sequence[Reader] = READERS) -> ReadResult:
     """Read decoded ``text`` with the reader it fits best (content first, the name second)."""
     reader = reader_for(text, path, readers)
+    tried = ", ".join(r.name for r in readers)
     if reader is None:
-        tried = ", ".join(r.name for r in readers)
         raise SourceError(f"{path}: not a paper list in a format papers-tui reads (tried {tried})")
-    return reader.read(text, path)
+    try:
+        return reader.read(text, path)
+    except NotAList as exc:
+        raise SourceError(f"{exc} (tried {tried})") from None
 
 
 def read_source(path: Path, limits: ReadLimits | None = None) -> ReadResult:
@@ -192,6 +197,12 @@ def list_files(path: Path) -> list[Path]:
             and p.suffix.lower() in LIST_SUFFIXES
             and not any(part.startswith(".") for part in p.relative_to(path).parts)
         )
+        # a library's triage.json comes with its papers.json (whatever state it is in)
+        files = [
+            p
+            for p in files
+            if not (p.name == "triage.json" and (p.parent / "papers.json").is_file())
+        ]
         if not files:
             suffixes = ", ".join(sorted(LIST_SUFFIXES))
             raise SourceError(f"{path}: the folder holds no list files ({suffixes})")

@@ -3,13 +3,16 @@
 A small reader of our own rather than ``rispy``: RIS is a line format of two-letter tags, and
 what a paper list needs of it fits here, read leniently the way files in the wild are written
 (``TY  - `` or ``TY - ``, a last record without ``ER``, wrapped lines continuing a value),
-in one pass over the lines: linear and total on any text. rispy reads ``TY - JOUR`` (one
-space) as nothing, drops a last record without ``ER``, and would be one more dependency.
+in one pass over the lines: linear and total on any text (a value's wrapped lines are joined
+once, at its end, however many there are). rispy reads ``TY - JOUR`` (one space) as nothing,
+drops a last record without ``ER``, and would be one more dependency.
 
-Tags read: ``TY`` (starts a record), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title), ``AU``/
-``A1`` (authors, ``Last, First``), ``AB``/``N2`` (abstract), ``UR``/``L2`` (links), ``DO``
-(DOI), ``PY``/``Y1``/``DA`` (year), ``T2``/``BT``/``JO``/``JF``/``J2``/``T3`` (venue),
-``KW`` (keywords), ``N1`` (a note: code links in it are kept).
+Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
+``AU``/``A1`` (authors, ``Last, First``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
+(links), ``L1`` (a PDF link), ``DO`` (DOI), ``PY``/``Y1`` (year), ``DA`` (date), ``JO``/
+``JF``/``JA``/``J2`` (journal), ``T2``/``BT``/``C3`` (proceedings, book, or venue), ``PB``
+(publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
+(pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept).
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.sources.records import Fit, Reader, ReadResult
+from storage.sources.citation import FROM_RIS
+from storage.sources.records import Fit, Reader, ReadResult, note_and_code
+from storage.text.latex import literal
 
 RIS_SUFFIXES: Final = (".ris",)
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) {0,2}-(?: (.*)|$)")
@@ -27,12 +32,17 @@ _FIELDS: Final = {
     "TI": "title", "T1": "title", "CT": "title",
     "AU": "authors", "A1": "authors",
     "AB": "abstract", "N2": "abstract",
-    "UR": "url", "L2": "url", "DO": "doi",
-    "PY": "year", "Y1": "year", "DA": "year",
-    "T2": "venue", "BT": "venue", "JO": "venue", "JF": "venue", "J2": "venue", "T3": "venue",
-    "KW": "keywords", "N1": "code",
+    "UR": "url", "L2": "url", "LK": "url", "L1": "pdf", "DO": "doi",
+    "PY": "year", "Y1": "year", "DA": "date",
+    "JO": "journal", "JF": "journal", "JA": "journal", "J2": "journal",
+    "T2": "container", "BT": "container", "C3": "container",
+    "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
+    "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user",
 }  # fmt: skip
-_LISTS: Final = frozenset({"authors", "url", "keywords", "code"})
+_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial"})
+_ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
+#: The longest a value may grow by its wrapped lines (an abstract is refused past 20,000).
+MAX_VALUE_CHARS: Final = 200_000
 
 
 def sniff_ris(text: str, path: Path) -> Fit:
@@ -49,54 +59,102 @@ def _name(value: str) -> str:
     return " ".join(f"{first} {last}".split()) if comma and first.strip() else value.strip()
 
 
-def _record(tags: list[tuple[str, str]]) -> dict[str, Any]:
+def _date(value: str) -> tuple[str, str, str]:
+    """(year, month, ISO date) of ``2024/05/17/``, ``2024/05//``, ``2024``."""
+    parts = [p.strip() for p in value.split("/")]
+    year = parts[0][:4] if parts and parts[0][:4].isdigit() else ""
+    month = parts[1] if len(parts) > 1 and parts[1].isdigit() else ""
+    day = parts[2] if len(parts) > 2 and parts[2].isdigit() else ""
+    iso = f"{year}-{int(month):02d}-{int(day):02d}" if year and month and day else ""
+    return year, month, iso
+
+
+def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
+    """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
-    for tag, value in tags:
+    for tag, (size, *pieces) in tags:
+        if int(size) > MAX_VALUE_CHARS:
+            return f"{tag} runs over {int(size):,} characters of wrapped lines, too long a value"
         name = _FIELDS.get(tag)
-        if name is None or not value.strip():
+        if name == "abstract":  # its lines as lines, a blank line between paragraphs
+            value = "\n".join(" ".join(p.split()) for p in pieces).strip()
+        else:
+            value = " ".join(" ".join(pieces).split())
+        if name is None or not value:
             continue
         if name in _LISTS:
             fields.setdefault(name, []).append(_name(value) if name == "authors" else value)
-        elif name == "year":
-            fields.setdefault(name, value.strip()[:4])
         else:
-            fields.setdefault(name, value.strip())
-    if "doi" in fields:
-        doi = str(fields["doi"]).removeprefix("https://doi.org/")
-        fields.setdefault("url", []).append(f"https://doi.org/{doi}")
-    if "code" in fields:
-        fields["code"] = " ".join(fields["code"])
-    return fields
+            fields.setdefault(name, value)
+    entry = FROM_RIS.get(kind.strip().upper(), "misc")
+    fields["entry_type"] = entry
+    year, month, date = _date(fields.pop("date", ""))
+    stated = _date(fields.get("year", ""))
+    fields["year"] = stated[0] or year
+    fields["month"], fields["date"] = stated[1] or month, stated[2] or date
+    container = fields.pop("container", "")
+    if entry in ("inproceedings", "incollection"):
+        fields["booktitle"] = container
+    elif entry == "article" and not fields.get("journal"):  # Zotero: T2 is the journal
+        fields["journal"] = container
+    fields["venue"] = fields.get("journal") or container
+    start, end = fields.pop("start", ""), fields.pop("end", "")
+    fields["pages"] = f"{start}–{end}" if start and end else start
+    for serial in fields.pop("serial", []):
+        fields["issn" if _ISSN.fullmatch(serial) else "isbn"] = serial
+    if entry == "phdthesis":
+        fields["school"] = fields.pop("publisher", "")
+    elif entry == "techreport":
+        fields["institution"] = fields.pop("publisher", "")
+    fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
+    user = fields.pop("user", "")
+    if user.startswith("Lists: "):  # ours: its lists, and display text kept as such
+        fields["lists"] = user.removeprefix("Lists: ")
+        fields["links_given"] = True
+        for name in ("title", "abstract"):
+            if isinstance(fields.get(name), str):
+                fields[name] = literal(fields[name])
+    return {k: v for k, v in fields.items() if v}
+
+
+def _add(result: ReadResult, number: int, record: dict[str, Any] | str) -> None:
+    if isinstance(record, str):
+        result.refuse(number, record)
+    else:
+        result.add(number, record)
 
 
 def read_ris(text: str, path: Path) -> ReadResult:
     """Every ``TY`` … ``ER`` record of a RIS file (see the module)."""
     result = ReadResult(source=str(path), list_name=path.stem)
-    tags: list[tuple[str, str]] | None = None
+    tags: list[tuple[str, list[str]]] | None = None
+    kind = ""
     number = 0
     for line in text.splitlines():
         match = _TAG.fullmatch(line.rstrip())
         if match is None:
-            if tags and line.strip():  # a wrapped value goes on
-                tag, value = tags[-1]
-                tags[-1] = (tag, f"{value} {line.strip()}")
+            if tags:  # a wrapped value goes on (kept up to a cap, counted on); a blank line
+                pieces = tags[-1][1]  # in it parts its paragraphs
+                pieces[0] = str(int(pieces[0]) + len(line) + 1)
+                if int(pieces[0]) <= MAX_VALUE_CHARS:
+                    pieces.append(line.strip())
             continue
         tag, value = match.group(1), match.group(2) or ""
         if tag == "TY":
             if tags is not None:  # the previous record had no ER
                 number += 1
-                result.add(number, _record(tags))
-            tags = []
+                _add(result, number, _record(kind, tags))
+            tags, kind = [], value
         elif tag == "ER":
             if tags is not None:
                 number += 1
-                result.add(number, _record(tags))
+                _add(result, number, _record(kind, tags))
             tags = None
         elif tags is not None:
-            tags.append((tag, value))
+            tags.append((tag, [str(len(value)), value]))  # its length so far, its lines
     if tags is not None:
         number += 1
-        result.add(number, _record(tags))
+        _add(result, number, _record(kind, tags))
     if number == 0:
         raise SourceError(f"{path}: not a RIS file (no record starts with a TY line)")
     return result

@@ -15,7 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["KNOWN_VENUES", "Venue", "VenueFound", "find_venue", "find_year", "venue_text"]
+__all__ = [
+    "KNOWN_VENUES", "Venue", "VenueFound", "find_venue", "find_year", "status_of_venueid",
+    "venue_text",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +141,26 @@ def venue_text(stated: str, *hints: str) -> str:
             year = next((y for t in (text, *texts) if (y := find_year(t)) is not None), None)
             return VenueFound(found.venue, year).text
     return " ".join(stated[:_MAX_CHARS].split())[:200]
+
+
+#: OpenReview's ``venueid`` suffixes for the papers a venue did not accept, as statuses.
+_VENUEID_STATUSES: Final = {
+    "rejected_submission": "Reject",
+    "withdrawn_submission": "Withdrawn",
+    "desk_rejected_submission": "Desk Reject",
+    "submission": "Submitted",
+}
+
+
+def status_of_venueid(venueid: str) -> str:
+    """The decision an OpenReview ``venueid`` says: ``ICLR.cc/2025/Conference/Rejected_Submission``
+    → ``Reject``, ``…/Withdrawn_Submission`` → ``Withdrawn``, ``…/Desk_Rejected_Submission`` →
+    ``Desk Reject``; any other ``…/Something_Submission`` in words; "" for an accepted paper's
+    (``ICLR.cc/2025/Conference``: its ``venue`` says Oral, Spotlight or Poster)."""
+    last = venueid.strip().rstrip("/").rsplit("/", 1)[-1][:_MAX_CHARS]
+    key = last.casefold()
+    if key in _VENUEID_STATUSES:
+        return _VENUEID_STATUSES[key]
+    if key.endswith("_submission"):
+        return " ".join(w.capitalize() for w in last[: -len("_submission")].split("_") if w)
+    return ""

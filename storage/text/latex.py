@@ -6,8 +6,9 @@ turns all of them into plain readable Unicode (``ℓ₂``), one space between wo
 line between paragraphs. What a symbol command stands for is in ``storage.text.symbols``; here is
 how commands read their arguments and how math is set on one line.
 
-Pure standard library and total: no function raises on any string, and every pass is linear
-in its input (a text with too much markup is shown as plain text, see ``_MAX_MARKUP``).
+Total: no function raises on any string, and every pass is linear in its input (a text with
+too much markup is shown as plain text, see ``_MAX_MARKUP``). Symbol commands our table lacks
+are looked up in pylatexenc's (``_more_symbols``), read when a text first needs it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from storage.text.symbols import (
     SYMBOLS,
 )
 
-__all__ = ["to_unicode"]
+__all__ = ["literal", "to_unicode"]
 
 # Private-use stand-ins for characters that must survive the Markdown emphasis pass
 # (an asterisk from math, an underscore inside a URL, ...). Stripped from the input first.
@@ -575,6 +576,11 @@ class _Parser:
             argument, j = self.argument(j, end, math, depth)
             number = (argument or "").strip()
             return (DINGS.get(int(number), "") if number.isdecimal() else ""), j
+        symbol = _more_symbols().get(base)
+        if symbol is not None:  # pylatexenc's table: `\texteuro{}`, `\textmu`, `\guillemotleft`
+            if j + 1 < end and self.kinds[j] == "open" and self.partner[j] == j + 1:
+                j += 2  # its empty group, `\texteuro{}`
+            return symbol, j
         # Unknown command: `\underline{T}ool` keeps its argument, `\ours{}` and `\model`
         # (an author's macro whose definition is lost) keep their name.
         if j < end and self.kinds[j] == "open":
@@ -590,7 +596,7 @@ class _Parser:
         """Render `\\%`, `\\{`, `\\"o` and the other one-character commands."""
         if name in SYMBOL_ACCENTS:
             mark, fallback = SYMBOL_ACCENTS[name]
-            if j < end and self.kinds[j] in ("text", "open"):
+            if j < end and self.kinds[j] in ("text", "open", "cmd"):  # `\'e`, `\'{e}`, `\'\i`
                 argument, after = self.argument(j, end, math, depth, skip_space=False)
                 if argument is not None:
                     combined = _combine(argument, mark)
@@ -625,6 +631,50 @@ def _render_paragraph(paragraph: str) -> str:
     return text
 
 
+# A character LaTeX has no command for, as pylatexenc's ``unknown_char_policy="unihex"`` and our
+# BibTeX export write it: `\ensuremath{\langle}\texttt{U+4E2D}\ensuremath{\rangle}` is 中.
+_UNIHEX_RE = re.compile(
+    r"\\ensuremath\{\\langle\}\\texttt\{U\+([0-9A-Fa-f]{2,6})\}\\ensuremath\{\\rangle\}"
+)
+
+
+def _unihex(match: re.Match[str]) -> str:
+    """The character a `U+XXXX` escape names: never ASCII (which has its own escapes) nor a
+    surrogate or a code point past Unicode's (the text would not encode)."""
+    code = int(match.group(1), 16)
+    if code < 0x80 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+        return match.group()
+    return chr(code)
+
+
+_MORE_SYMBOLS: dict[str, str] | None = None
+
+
+def _more_symbols() -> dict[str, str]:
+    """pylatexenc's table of symbol commands beyond ``storage.text.symbols`` (`\\texteuro`,
+    `\\textmu`, `\\guillemotleft`, `\\nleq`, …): every command that takes no argument and
+    stands for non-ASCII text. Read once, when a text first holds a command ours lacks."""
+    global _MORE_SYMBOLS
+    if _MORE_SYMBOLS is None:
+        from pylatexenc.latex2text import get_default_latex_context_db
+        from pylatexenc.latexwalker import get_default_latex_context_db as walker_db
+
+        found: dict[str, str] = {}
+        parsing = walker_db()
+        for spec in get_default_latex_context_db().iter_macro_specs():
+            name, text = spec.macroname, spec.simplify_repl
+            if not (isinstance(text, str) and text and name.isalpha() and "%" not in text):
+                continue
+            arguments = parsing.get_macro_spec(name)
+            argspec = getattr(getattr(arguments, "args_parser", None), "argspec", "")
+            word = text.isascii() and (any(c.isalnum() for c in text) or not text.strip())
+            if argspec.strip("*") or word or name in _SYMBOLS:  # not `\cos`, `\quad`
+                continue
+            found[name] = unicodedata.normalize("NFC", text)
+        _MORE_SYMBOLS = found
+    return _MORE_SYMBOLS
+
+
 def _entity(match: re.Match[str]) -> str:
     """Decode one HTML entity (`&#151;` → an em dash); leave unknown names as written."""
     entity = match.group()
@@ -642,6 +692,8 @@ def _without_controls(text: str) -> str:
 
 def _render(text: str) -> str:
     """Render a whole text; paragraphs (blank-line separated) are kept apart by "\\n\\n"."""
+    if "{U+" in text:
+        text = _UNIHEX_RE.sub(_unihex, text)
     text = _without_controls(text.replace("\r\n", "\n"))
     # The markers share no character, so a text shorter than the limit cannot hold more.
     if len(text) > _MAX_MARKUP and sum(text.count(m) for m in _MARKUP) > _MAX_MARKUP:
@@ -667,3 +719,22 @@ def to_unicode(text: str) -> str:
     except Exception:  # pragma: no cover - defensive only
         # The renderer is written to be total; should a bug slip through, show the source.
         return "\n\n".join(" ".join(p.split()) for p in _PARAGRAPH_RE.split(text) if p.strip())
+
+
+# How ``literal`` writes a character the converter would read as markup.
+_LITERAL = str.maketrans({
+    "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "~": "\\textasciitilde{}",
+    "^": "\\textasciicircum{}", "_": "\\textunderscore{}", "*": "\\textasteriskcentered{}",
+    "&": "\\&", "%": "\\%", "#": "\\#", "`": "\\textasciigrave{}", "[": "{[}", "<": "{<}",
+})  # fmt: skip
+
+
+def literal(text: str) -> str:
+    """Text whose display (``to_unicode``) is ``text`` itself, for text that is already
+    display text (a plain-text format papers-tui wrote: its CSL-JSON, RIS, Markdown): as it is
+    when it reads as itself, else with what reads as markup escaped (``{Y}`` → ``\\{Y\\}``,
+    ``350M~66B`` → ``350M\\textasciitilde{}66B``); as it is when even that does not read back."""
+    if not text or to_unicode(text) == text:
+        return text
+    escaped = text.translate(_LITERAL).replace("--", "-{}-").replace("''", "'{}'")
+    return escaped if to_unicode(escaped) == text else text

@@ -595,10 +595,13 @@ def test_export_markdown_is_commonmark_with_links(
     assert markdown.endswith("\n") and not markdown.endswith("\n\n")
     assert inline_links(markdown) == [
         (SPECIAL_TITLE, "https://example.org/paper(1)?id=1&x=2"),
+        ("code", "https://github.com/owner/repo-one"),  # the task line: title — code — PDF
         ("owner/repo-one", "https://github.com/owner/repo-one"),
         ("owner/repo.two", "https://github.com/owner/repo.two"),
         ("τ-bench: a plain title", "https://openreview.net/forum?id=abc123"),  # display form
+        ("PDF", "https://openreview.net/pdf?id=abc123"),
     ]
+    assert lines[2].startswith("- [ ] **[")  # a task: a checkbox in GitHub and Obsidian
     assert "  - Authors: Ada Lovelace, Alan Turing" in lines
     assert " · Oral" in lines[2]
     assert "Left in the inbox" not in markdown
@@ -612,7 +615,7 @@ def test_export_markdown_heading_of_the_seeds(seeded: Seeded, env: dict[str, str
     assert "[Jianrong-Lu/ParaSolver](https://github.com/Jianrong-Lu/ParaSolver)" in markdown
     everything = ok(run("--home", seeded.home, "export", "--status", "all", env=env))
     assert everything.splitlines()[0] == "# All papers: 2 lists (38 papers)"
-    assert everything.count("\n- **") == 38
+    assert everything.count("\n- [ ] **") == 38
 
 
 def test_export_to_a_file_and_a_folder(
@@ -672,7 +675,7 @@ def test_export_csv_json_bibtex(custom: tuple[Path, list[dict]], env: dict[str, 
     bib = ok(run("--home", home, "export", "--format", "bibtex", env=env))
     # "Picks 2025" names no venue: @misc with the year; a paper without authors is kept
     assert bib.count("@misc{") == 2 and bib.isascii()
-    assert bib.startswith("@misc{lovelace2025")
+    assert bib.startswith("% Written by papers-tui") and "\n@misc{lovelace2025" in bib
     assert "  author = {Ada Lovelace and Alan Turing}," in bib
     assert "  year = {2025}," in bib
     assert bib.count("{") == bib.count("}")  # bibtex counts every brace, escaped or not

@@ -108,11 +108,104 @@ def test_import_reports_merges_and_markdown_exports_abstracts(
 ) -> None:
     abstract = r"We use $\alpha$ schedules to sample faster than any baseline we know of today."
     (tmp_path / "a.jsonl").write_text(json.dumps({"title": "Fast", "abstract": abstract}))
-    unicode_form = abstract.replace(r"$\alpha$", "α")
+    # another writing: Unicode for the LaTeX, another case and spacing
+    unicode_form = abstract.replace(r"$\alpha$", "α").replace("We use", "WE  USE")
     (tmp_path / "b.jsonl").write_text(json.dumps({"title": "Fast", "abstract": unicode_form}))
     home = tmp_path / "home"
     ok(run("--home", home, "import", tmp_path / "a.jsonl", env=env))
     out = ok(run("--home", home, "import", tmp_path / "b.jsonl", env=env))
     assert "1 merged" in out and "the same abstract, written differently" in out
+    assert "b.jsonl: record 1: Fast → " in out  # where the record is, and whom it joined
     text = ok(run("--home", home, "export", "--status", "all", "--abstracts", env=env))
-    assert "  > We use α schedules" in text
+    assert "  > WE USE α schedules" in text
+
+
+def test_dry_run_accounts_for_every_record_and_writes_nothing(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    from tests.helpers import home_files
+
+    abstract = "An abstract about graph sampling with enough words to be read as one."
+    lines = [
+        json.dumps({"title": "First", "abstract": abstract}),
+        json.dumps({"title": "First", "abstract": abstract + "  "}),  # the same paper again
+        json.dumps({"title": "Other", "abstract": abstract}),  # its abstract, another title
+        "{broken",
+        json.dumps({"title": "Third", "abstract": abstract.replace("graph", "tree")}),
+    ]
+    source = tmp_path / "list.jsonl"
+    source.write_text("\n".join(lines) + "\n")
+    fresh = tmp_path / "fresh"
+    ok(run("--home", fresh, "import", SAMPLE, env=env))
+    before = home_files(fresh)
+    result = run("--home", fresh, "import", "--dry-run", source, env=env)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout + result.stderr
+    assert out.startswith("Would import list: 2 added, 0 updated, 0 skipped (unchanged), 1 merged")
+    assert "1 kept apart, 1 record error (5 records read)" in out
+    assert "list.jsonl: record 2: First → " in out and "the same paper twice" in out
+    assert "list.jsonl: record 3: Other → " in out and "not its title" in out
+    assert "record 4: not JSON" in out and "Nothing was written (--dry-run)." in out
+    assert home_files(fresh) == before
+    real = ok(run("--home", fresh, "import", source, env=env))
+    assert real.startswith("Imported list: 2 added, 0 updated, 0 skipped (unchanged), 1 merged")
+
+
+def test_a_folder_imports_every_file_it_can_and_names_the_others(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "good.jsonl").write_text(
+        json.dumps({"title": "Good", "abstract": "An abstract long enough to be read as one."})
+    )
+    (folder / "broken.json").write_text('{"papers": [')
+    (folder / "binary.csv").write_bytes(b"title,abstract\n\x00\x01\x02")
+    result = run("--home", tmp_path / "home", "import", folder, env=env)
+    assert result.returncode == 1
+    assert "Imported good: 1 added" in result.stdout
+    failed = [line for line in result.stderr.splitlines() if "file not read:" in line]
+    assert len(failed) == 2 and any("broken.json" in f for f in failed), result.stderr
+    assert any("binary.csv" in f for f in failed) and "Traceback" not in result.stderr
+
+
+def test_a_text_that_is_no_paper_list_is_refused(env: dict[str, str], tmp_path: Path) -> None:
+    passwd = tmp_path / "passwd"  # shaped like /etc/passwd, made here: no system path is read
+    passwd.write_text(
+        "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+        "bin:x:2:2:bin:/bin:/usr/sbin/nologin\nsys:x:3:3:sys:/dev:/usr/sbin/nologin\n"
+        "games:x:5:60:games:/usr/games:/usr/sbin/nologin\n"
+    )
+    result = run("--home", tmp_path / "home", "import", passwd, env=env)
+    assert result.returncode == 1 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert "not a paper list: no paragraph reads as an abstract (tried " in line
+    assert "plain text" in line and "BibTeX" in line
+
+
+def test_markdown_export_is_a_reading_list_that_reads_back(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    rows = [
+        {"title": f"Kernel Methods (KBG) [{i}]", "url": f"https://openreview.net/forum?id=pap{i:05d}",
+         "abstract": f"Paper {i} on kernels with (KBG) bounds, long enough to be an abstract."}
+        for i in range(4)
+    ]  # fmt: skip
+    source = tmp_path / "picks.json"
+    source.write_text(json.dumps({"name": "Picks 2025", "papers": rows}))
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", source, env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))]
+    ok(run("--home", home, "mark", ids[0], ids[1], "starred", env=env))
+    ok(run("--home", home, "mark", ids[2], "read", env=env))
+    text = ok(run("--home", home, "export", "--status", "all", env=env))
+    lines = text.splitlines()
+    assert lines[0] == "# All papers: Picks 2025 (4 papers)"  # the one list they are in
+    assert "\\(" not in text and "(KBG)" in text  # MathJax reads \( as math
+    assert lines[2].startswith("- [ ] **[Kernel Methods (KBG) &#91;0&#93;](")
+    assert "— [PDF](https://openreview.net/pdf?id=pap00000)" in lines[2]
+    assert any(line.startswith("- [x] **[Kernel Methods (KBG) &#91;2&#93;]") for line in lines)
+    path = tmp_path / "reading.md"
+    path.write_text(text)
+    out = ok(run("--home", home, "import", path, env=env))
+    assert "0 added, 0 updated" in out

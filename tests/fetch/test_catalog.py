@@ -39,7 +39,8 @@ def test_seeds_then_fetch_iclr2025_give_3703_papers_the_38_with_real_titles(serv
     assert papers(env, "import", *SEEDS).returncode == 0
     done = papers(env, "fetch", "iclr2025")
     assert done.returncode == 0, done.stderr
-    assert "3,665 added, 38 updated" in done.stdout
+    # each record counted once: the seed whose abstract the list writes differently is "merged"
+    assert "3,665 added, 37 updated, 0 skipped (unchanged), 1 merged" in done.stdout
     listed = _listed(env)
     assert len(listed) == 3703
     seeds = [p for p in listed if p["list"] != "ICLR 2025 (OpenReview)"]

@@ -173,6 +173,25 @@ def _arxiv_atom(papers: Papers) -> str:
     )
 
 
+def _markdown(papers: Papers) -> str:
+    """Our own Markdown export of the papers (its reader reads only ours)."""
+    from storage.export import export
+    from storage.files.triage_model import TriageState
+    from storage.models import Paper
+    from storage.sources.links import web_url
+
+    made = [
+        Paper(
+            id=f"{i:012d}", title=p["title"], abstract=p["abstract"],
+            authors=tuple(p["authors"].split(";")), url=web_url(p["url"]),  # as readers keep it
+            github=tuple(u for u in p["github"].split() if u.startswith("https://github.com/")),
+            venue_status=p["venue_status"], list=p["list"], lists=(p["list"],),
+        )
+        for i, p in enumerate(papers)
+    ]  # fmt: skip
+    return export(made, TriageState(), "markdown", abstracts=True)
+
+
 def _library(papers: Papers) -> str:
     """The ``papers.json`` of a library that imported the papers (none when it refused them)."""
     from storage import Library
@@ -205,6 +224,9 @@ FORMATS: dict[str, Format] = {
         "{stem}.atom", ("title", "abstract", "authors", "github", "keywords"), _arxiv_atom
     ),
     "papers-tui library": Format("papers.json", FIELDS, _library, examples=15),
+    "Markdown (papers-tui)": Format(
+        "{stem}.md", ("title", "abstract", "authors", "url", "venue_status", "list"), _markdown
+    ),
 }
 
 

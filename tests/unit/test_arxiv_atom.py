@@ -40,7 +40,7 @@ def test_entries_become_records_with_ids_categories_links_and_dates() -> None:
     assert first.authors == ("Ann Lee", "Bob Smith") and first.keywords == ("stat.ML", "cs.LG")
     assert first.url == "https://arxiv.org/abs/2502.00000"
     extra = dict(first.extra)
-    assert extra["arxiv"] == "2502.00000" and extra["published"] == "2025-01-02"
+    assert extra["eprint"] == "2502.00000" and extra["date"] == "2025-01-02"
     assert extra["pdf"] == "https://arxiv.org/pdf/2502.00000v2" and extra["affiliations"] == "MIT"
     assert first.github == ("https://github.com/a/b",)
     assert dict(second.extra)["doi"] == "10.1/x" and second.venue.startswith("NeurIPS 2024")

@@ -90,8 +90,10 @@ def test_csv_and_json_round_trip() -> None:
 
 def test_markdown_escapes_everything_that_could_be_syntax() -> None:
     assert md_escape("*a* _b_ [c](d) <e> `f` #g !h |i ~j &k $l") == (
-        r"\*a\* \_b\_ \[c\]\(d\) \<e\> \`f\` \#g \!h \|i \~j \&k \$l"
+        r"\*a\* \_b\_ &#91;c&#93;(d) &lt;e&gt; \`f\` \#g \!h \|i \~j \&k \$l"
     )
+    # MathJax-aware viewers read \( and \[ as math: parentheses stay, brackets are entities
+    assert md_escape("Kernel (KBG) [1]") == "Kernel (KBG) &#91;1&#93;"
     assert md_url("https://x.org/a b(1)<2>") == "https://x.org/a%20b%281%29%3C2%3E"
 
 

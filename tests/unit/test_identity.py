@@ -117,8 +117,11 @@ def test_same_abstract_different_titles_kept_apart_and_reported(home: Path, tmp_
     ]
     lib = Library(home)
     report = lib.import_file(write_jsonl(tmp_path / "t.jsonl", rows))
-    assert report.added == 2
+    # every record once: the first added, the second kept apart, the third merged
+    assert (report.added, len(report.apart), len(report.merged), report.read) == (1, 1, 1, 3)
+    assert report.accounted == report.read
     assert [m.reason for m in report.merged] == ["the same paper twice in the import"]
+    assert report.merged[0].joined == "Graph curvature flows" and report.merged[0].record == 3
     [apart] = report.apart
     assert apart.title == "Protein folding at scale" and "not its title" in apart.reason
     assert len({p.id for p in lib.papers()}) == 2
@@ -134,7 +137,8 @@ def test_title_only_record_joins_its_paper(home: Path, tmp_path: Path) -> None:
     links = [{"title": "GRAPH FLOWS", "github": ["https://github.com/o/r"], "rating": [6, 8]}]
     report = lib.import_file(write_jsonl(tmp_path / "links.jsonl", links))
     [paper] = lib.papers()
-    assert report.updated == 1 and report.merged[0].reason.startswith("the same title")
+    assert report.updated == 0 and report.merged[0].reason.startswith("the same title")
+    assert report.merged[0].joined == "Graph flows" and report.accounted == report.read == 1
     assert paper.github == ("https://github.com/o/r",) and paper.fact("rating") == 7.0
     assert paper.lists == ("a", "links")
     assert paper.id == paper_id(ABSTRACT)
@@ -223,3 +227,17 @@ def test_a_schema_1_library_migrates_and_decisions_follow(home: Path) -> None:
     reopened = Library(home)
     assert {p.id for p in reopened.papers()} == {sampler.id, graphs.id, empty.id}
     assert reopened.statuses() == {sampler.id: Status.STARRED}
+
+
+def test_a_papers_id_is_the_same_whichever_file_came_first(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{a, title={Graph Flows}, author={Lee, Ann}, year=2024}\n")
+    listed = write_jsonl(tmp_path / "list.jsonl", [{"title": "Graph Flows", "abstract": ABSTRACT}])
+    found = []
+    for n, files in enumerate(([bib, listed], [listed, bib])):
+        library = Library(tmp_path / f"home{n}")
+        report = library.import_files(files)
+        assert (report.added, len(report.merged), report.read) == (1, 1, 2)
+        [paper] = library.papers()
+        found.append((paper.id, paper.abstract, paper.authors))
+    assert found[0] == found[1] and found[0][0] == paper_id(ABSTRACT)

@@ -52,7 +52,7 @@ def test_bibtex_is_ascii_balanced_and_cites_the_venue() -> None:
     assert first.entry_type == "inproceedings" and first.key == "lee2025bench"
     assert first["booktitle"] == "International Conference on Learning Representations (ICLR)"
     assert first["year"] == "2025" and first["doi"] == "10.1/x"
-    assert first["author"] == r"Ann {$\lbrace$}Lee and J{\"{o}}rg M{\"{u}}ller and {Smith and Sons}"
+    assert first["author"] == r"Ann {$\lbrace$}Lee and J{\"o}rg M{\"u}ller and {Smith and Sons}"
     assert second.entry_type == "article" and second["journal"].startswith("Transactions on")
     assert third.entry_type == "misc" and third["year"] == "2023" and third.key == "anon2023plain"
     assert len({e.key for e in library.entries}) == 3
@@ -140,7 +140,7 @@ def test_csv_cells_never_start_a_formula(start: str) -> None:
 def test_markdown_abstracts_status_and_facts() -> None:
     text = export(HOSTILE[:2], TRIAGE, "markdown", abstracts=True)
     lines = text.splitlines()
-    assert lines[2].endswith(" · starred") and lines[2].count(" · ") == 1
+    assert lines[2].startswith("- [ ] **[τ-bench") and " · starred — [code](" in lines[2]
     assert "  - rating: 6.5" in lines
     assert any(line.startswith("  > A benchmark with α + β ≤ 3") for line in lines)
     one_status = export(HOSTILE[:1], TRIAGE, "markdown")

@@ -32,7 +32,10 @@ def test_bibtex_macros_crossref_latex_and_failed_blocks() -> None:
     assert child.abstract == "" and child.title == "A Paper Without an Abstract"
     assert child.authors == ("John Smith", "John von Neumann Jr")
     assert child.venue.startswith("International Conference on Learning Representations")
-    assert dict(child.extra) == {"doi": "10.1234/abc.5"}
+    assert dict(child.extra) == {
+        "doi": "10.1234/abc.5", "entry_type": "inproceedings", "year": 2025,
+        "booktitle": "International Conference on Learning Representations",
+    }  # fmt: skip
     [error] = result.errors
     assert "not a BibTeX entry" in error.reason and "broken" in error.reason
 
@@ -51,7 +54,10 @@ def test_ris_lenient_lines_and_a_last_record_without_er() -> None:
     assert great.authors == ("Ann Lee", "Bob Smith") and great.keywords == ("graphs", "sampling")
     assert great.venue == "International Conference on Learning Representations 2025"
     assert great.url == "https://openreview.net/forum?id=great"
-    assert dict(great.extra) == {"doi": "10.1/great"}
+    assert dict(great.extra) == {
+        "doi": "10.1/great", "year": 2025, "entry_type": "inproceedings",
+        "booktitle": "International Conference on Learning Representations",
+    }  # fmt: skip
     assert doe.title == "A one-space record with no ER at the end" and doe.authors == ("Jane Doe",)
 
 
@@ -62,7 +68,10 @@ def test_csl_json_is_told_from_other_json_by_its_content() -> None:
     assert item.title == "Graph Flows for Everyone" and item.authors == ("Ann Lee", "OpenAI")
     assert item.venue == "International Conference on Learning Representations 2025"
     assert item.github == ("https://github.com/ann/flows",) and item.decision is None
-    assert item.keywords == ("graphs", "flows") and dict(item.extra) == {"doi": "10.5/flows"}
+    assert item.keywords == ("graphs", "flows") and dict(item.extra) == {
+        "doi": "10.5/flows", "entry_type": "inproceedings", "year": 2025, "month": 4,
+        "booktitle": "International Conference on Learning Representations",
+    }  # fmt: skip
 
 
 def test_openreview_v1_and_v2_with_venue_and_extra_fields() -> None:
@@ -208,3 +217,25 @@ def test_readers_take_hostile_input_in_linear_time(reader: Reader) -> None:
         with contextlib.suppress(SourceError):
             reader.read(text, path)
         assert time.perf_counter() - start < 5, (reader.name, text[:10])
+
+
+def test_latex_through_pylatexenc_tables_and_accents_on_dotless_i() -> None:
+    from storage.text.latex import literal, to_unicode
+
+    assert to_unicode(r"A 10\texteuro{} budget") == "A 10€ budget"
+    assert to_unicode(r"Mart{\`\i}n and V{\'{\i}}ctor and {\"\i}") == "Martìn and Víctor and ï"
+    assert to_unicode(r"\textmu{}m, \guillemotleft{}x\guillemotright") == "µm, «x»"
+    assert to_unicode(r"{\ensuremath{\langle}\texttt{U+4E2D}\ensuremath{\rangle}}") == "中"
+    for text in ("a {Y} b", "350M~66B", "x_1 and *y*", r"back\slash", "A&B --"):
+        assert to_unicode(literal(text)) == text
+
+
+def test_bibtex_export_never_writes_a_question_mark_for_a_character() -> None:
+    from storage.export.tex import tex_ascii
+    from storage.text.latex import to_unicode
+
+    for text in ("中文 😀", "Ħ ș ḿ", "V\u00edctor", "ﬁ", "\u00e9\u0301"):
+        written = tex_ascii(text)
+        assert written.isascii() and "?" not in written, written
+    assert tex_ascii("Víctor") == r"V{\'i}ctor"  # biber makes {\'{\i}} ı + U+0301
+    assert to_unicode(tex_ascii("中文 😀 Ħ ș")) == "中文 😀 Ħ ș"

@@ -97,8 +97,8 @@ def test_help_texts_name_the_formats_from_the_registry(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     formats = (
-        "text, JSON, JSONL, CSV, BibTeX, RIS, CSL-JSON, arXiv Atom, arXiv listing emails, "
-        "papers-tui library"
+        "text, JSON, JSONL, CSV, BibTeX, RIS, CSL-JSON, Markdown, arXiv Atom, "
+        "arXiv listing emails, papers-tui library"
     )
     assert readable_formats() == formats
     assert readable_formats(folder=True) == f"{formats} or a folder"

@@ -99,3 +99,27 @@ def test_a_qualifier_declared_once_parses_and_filters(monkeypatch: pytest.Monkey
     index = SearchIndex(papers)
     assert [h.paper_id for h in index.search("keyword:graph")] == ["a"]
     assert [h.paper_id for h in index.search("graph -keyword:graph")] == ["b"]
+
+
+def test_year_and_venue_from_the_reference_fields() -> None:
+    from storage.models import Paper
+    from storage.search import SearchIndex
+
+    papers = [
+        Paper(id="a" * 12, title="Graph sampling one", abstract="Sampling graphs.",
+              extra=(("year", 2021), ("journal", "Nature Machine Intelligence"))),
+        Paper(id="b" * 12, title="Graph sampling two", abstract="Sampling graphs again.",
+              venue="ICLR 2025", list="iclr2025"),
+        Paper(id="c" * 12, title="Graph sampling three", abstract="Sampling graphs thrice.",
+              extra=(("publisher", "MIT Press"),)),
+    ]  # fmt: skip
+    index = SearchIndex(papers)
+
+    def found(query: str) -> list[str]:
+        return sorted(index.rank(query, limit=None).ids)
+
+    assert found("year:>=2024") == ["b" * 12]  # the venue's year
+    assert found("year:2021 graph") == ["a" * 12]  # the reference's year
+    assert found("venue:nature") == ["a" * 12]
+    assert found("venue:iclr") == ["b" * 12]
+    assert found("venue:mit") == ["c" * 12]

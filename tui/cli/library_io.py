@@ -63,6 +63,12 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         help="decisions the file carries (our exports, a library) replace yours "
         "(default: only papers still in the Inbox take them)",
     )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print what the import would do with every record (added, updated, merged with "
+        "which paper and why, kept apart, refused and why), writing nothing",
+    )
     p.set_defaults(run=cmd_import)
 
 
@@ -103,23 +109,34 @@ def cmd_import(args: argparse.Namespace) -> int:
             list_name=args.list_name,
             limits=ReadLimits(max_bytes=args.max_size, special_files=args.any_file),
             take_theirs=args.take_theirs,
+            dry_run=args.dry_run,
         )
-    print_import_report(report)
-    return 0
+    print_import_report(report, every=args.dry_run)
+    return 1 if report.failed else 0
 
 
-def print_import_report(report: ImportReport) -> None:
-    """The report of an import (or a fetch): counts, merges, records not imported."""
+def print_import_report(report: ImportReport, *, every: bool = False) -> None:
+    """The report of an import (or a fetch): its line, then the records merged, kept apart
+    and refused (the first five of each, or ``every`` one), and the files not read."""
     lists = ", ".join(report.lists)
-    say(f"Imported {lists}: {report.summary()}")
+    verb = "Would import" if report.dry_run else "Imported"
+    say(f"{verb} {lists}: {report.summary()}")
+    shown = None if every else 5
     for what, merges in (("merged", report.merged), ("kept apart", report.apart)):
-        say(*(f"  {what}: {m}" for m in merges[:5]))
-        if len(merges) > 5:
-            say(f"  … and {len(merges) - 5:,} more {what}")
-    for error in report.errors[:5]:
+        say(*(f"  {what}: {m}" for m in merges[:shown]))
+        if shown is not None and len(merges) > shown:
+            say(f"  … and {len(merges) - shown:,} more {what}")
+    for error in report.errors[:shown]:
         complain(f"  not imported: {error}")
-    if len(report.errors) > 5:
-        complain(f"  … and {count(len(report.errors) - 5, 'more record error')}")
+    hidden = report.refused - len(report.errors[:shown])
+    if hidden:
+        complain(f"  … and {count(hidden, 'more record error')}")
+    for warning in report.warnings:
+        complain(f"  warning: {warning}")
+    for failed in report.failed:
+        complain(f"  file not read: {failed}")
+    if report.dry_run:
+        say("Nothing was written (--dry-run).")
 
 
 def cmd_export(args: argparse.Namespace) -> int:

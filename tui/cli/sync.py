@@ -74,6 +74,8 @@ def _configured_folder(home: Path, *, required: bool = True) -> Path | None:
     from tui.config import load_config
 
     config = load_config(config_paths(home))
+    for problem in config.problems:  # a config that does not parse is said, and ignored
+        complain(f"{PROG}: note: {problem}")
     if config.sync_folder is None and required:
         raise UsageError('give the synced folder DIR, or set [sync] folder = "…" in config.toml')
     return config.sync_folder
