@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from storage.cache.derived import python_tag, write_derived
-from storage.files.atomic import FileSignature
+from storage.files.atomic import FileContent
 from storage.models import Paper
 
 _Index = TypeVar("_Index")
@@ -49,30 +49,30 @@ class ArrayFile(NamedTuple):
     values: Any
 
 
-def papers_key(sig: FileSignature) -> tuple[Any, ...]:
-    """The key of a file derived from the papers of ``papers.json`` version ``sig``: also the
-    paper fields and numpy (the file's own ``FORMAT``, bumped by hand when the code that makes
-    it changes what it holds, is in its magic line)."""
+def papers_key(version: FileContent) -> tuple[Any, ...]:
+    """The key of a file derived from the papers of the ``papers.json`` of content
+    ``version``: also the paper fields and numpy (the file's own ``FORMAT``, bumped by hand
+    when the code that makes it changes what it holds, is in its magic line)."""
     fields = tuple(f.name for f in dataclasses.fields(Paper))
-    return (tuple(sig), fields, np.__version__)
+    return (tuple(version), fields, np.__version__)
 
 
 def load_or_build(
     path: Path,
-    sig: FileSignature | None,
-    load: Callable[[Path, FileSignature], _Index | None],
+    version: FileContent | None,
+    load: Callable[[Path, FileContent], _Index | None],
     build: Callable[[], _Index],
-    save: Callable[[Path, FileSignature, _Index], bool],
+    save: Callable[[Path, FileContent, _Index], bool],
 ) -> _Index:
-    """What ``load`` reads from ``path`` for papers.json version ``sig``; else what ``build``
-    makes, saved there for next time."""
-    if sig is not None:
-        found = load(path, sig)
+    """What ``load`` reads from ``path`` for the papers.json of content ``version``; else what
+    ``build`` makes, saved there for next time."""
+    if version is not None:
+        found = load(path, version)
         if found is not None:
             return found
     made = build()
-    if sig is not None:
-        save(path, sig, made)
+    if version is not None:
+        save(path, version, made)
     return made
 
 

@@ -10,12 +10,12 @@ chunk field by field (one ``marshal`` block per field, each with its own checksu
 - counting papers per list reads the ``list`` blocks.
 
 It is derived data (``storage.cache.derived``): the header names the version of ``papers.json``
-it was made from (inode, size, modification time), its schema, the paper fields, the format of
-this file (``FORMAT``) and the Python that wrote it, and is checked (size and checksum) before
-anything in it is believed; each block is checked when read. A damaged block raises
-``DamagedCacheError`` for the reader to fall back on the JSON, the one source of truth. A valid
-cache also proves that the JSON it names parsed and that its every record was readable: it is
-written only then.
+it was made from (its content: ``storage.cache.content_key``), its schema, the paper fields,
+the format of this file (``FORMAT``) and the Python that wrote it, and is checked (size and
+checksum) before anything in it is believed; each block is checked when read. A damaged block
+raises ``DamagedCacheError`` for the reader to fall back on the JSON, the one source of truth.
+A valid cache also proves that the JSON it names parsed and that its every record was
+readable: it is written only then.
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from storage.cache.derived import python_tag, write_derived_with
-from storage.files.atomic import FileSignature
+from storage.files.atomic import FileContent
 
 PAPERS_CACHE_FILE = "papers.cache"
 #: Bumped by hand whenever the layout of the file changes, or what it holds of a paper does
 #: (``storage.files.papers_file``'s ``paper_from_doc``): a cache of another format is made again.
-FORMAT = 3
+FORMAT = 4
 #: Papers per chunk: what ``papers list | head`` reads, and showing one paper (~0.4 MB).
 CHUNK_ROWS = 256
 _MAGIC = b"papers-tui papers.cache %d " % FORMAT + python_tag() + b"\n"
@@ -52,24 +52,25 @@ class DamagedCacheError(Exception):
     """A block of the cache fails its checksum: the cache must not be used any more."""
 
 
-def _key(sig: FileSignature, schema: int, fields: tuple[str, ...]) -> tuple[Any, ...]:
-    return (tuple(sig), schema, fields)
+def _key(content: FileContent, schema: int, fields: tuple[str, ...]) -> tuple[Any, ...]:
+    return (tuple(content), schema, fields)
 
 
 def write_papers_cache(
     path: Path,
-    sig: FileSignature,
+    version: FileContent,
     schema: int,
     fields: tuple[str, ...],
     content: PapersCache,
 ) -> None:
-    """Write the cache of file version ``sig`` (best effort), each block as it is made.
+    """Write the cache of the ``papers.json`` of content ``version`` (best effort), each block
+    as it is made.
 
     The header names every block, so it is written last, into room kept for it before the
     first block: 100,000 papers make 160 MB of blocks, never all in memory. What the header
     does not fill of its room is zeros, which ``marshal.loads`` leaves unread.
     """
-    key = _key(sig, schema, fields)
+    key = _key(version, schema, fields)
     rows = content.rows
     chunks = -(-len(rows) // CHUNK_ROWS)
     room = _header_room(key, chunks * len(fields), content.lists)
@@ -129,16 +130,16 @@ class PapersCacheReader:
 
     @classmethod
     def open(
-        cls, path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...]
+        cls, path: Path, version: FileContent, schema: int, fields: tuple[str, ...]
     ) -> PapersCacheReader | None:
-        """The cache at ``path`` if it was made from the file version ``sig`` by a reader of
+        """The cache at ``path`` if it was made from the file of content ``version`` by a reader of
         ``papers.json`` schema ``schema`` with these paper ``fields``, else None."""
         try:
             handle = path.open("rb")
         except OSError:
             return None
         try:
-            reader = cls._checked(handle, sig, schema, fields)
+            reader = cls._checked(handle, version, schema, fields)
         except (OSError, ValueError, EOFError, TypeError, IndexError):
             reader = None  # not what we wrote
         if reader is None:
@@ -147,7 +148,7 @@ class PapersCacheReader:
 
     @classmethod
     def _checked(
-        cls, handle: BinaryIO, sig: FileSignature, schema: int, fields: tuple[str, ...]
+        cls, handle: BinaryIO, version: FileContent, schema: int, fields: tuple[str, ...]
     ) -> PapersCacheReader | None:
         start = handle.read(len(_MAGIC) + _LENGTHS)
         if len(start) < len(_MAGIC) + _LENGTHS or not start.startswith(_MAGIC):
@@ -158,7 +159,7 @@ class PapersCacheReader:
         if len(head) != size or zlib.crc32(head) != checksum:
             return None  # torn or damaged
         key, count, chunk_rows, body_size, blocks, lists = marshal.loads(head)
-        if key != _key(sig, schema, fields):
+        if key != _key(version, schema, fields):
             return None  # made from another version of papers.json
         body_start = len(start) + size
         chunks = -(-count // chunk_rows) if chunk_rows > 0 else -1

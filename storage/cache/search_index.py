@@ -7,7 +7,7 @@ memory map (only the pages a search touches are read), and the Python parts (wor
 checksum of the paper ids, venues, lists, method names, look-up tables).
 
 It is derived data (``storage.cache.derived``) and never trusted: it is used only when its key
-names the exact version of ``papers.json`` (inode, size, modification time), the paper fields,
+names the exact content of ``papers.json`` (``storage.cache.content_key``), the paper fields,
 its ``FORMAT``, the Python and numpy reading it, and when its size and the
 checksums of its header and body hold and its paper ids are those of the papers given.
 Anything else and it is ignored (the caller builds the index again and saves it anew).
@@ -36,7 +36,7 @@ from storage.cache.array_file import (
     write_array_file,
 )
 from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
-from storage.files.atomic import FileSignature
+from storage.files.atomic import FileContent
 from storage.models import Paper
 from storage.search.index import SearchIndex
 from storage.search.postings import Postings, Segment
@@ -48,13 +48,13 @@ INDEX_FILE: Final = "search.index"
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
 #: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
 #: ``Paper`` fields). An index of another format is ignored and built again.
-FORMAT: Final = 3
+FORMAT: Final = 4
 _KIND: Final = "search index"
 
 
-def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
-    """Write ``index`` (of papers.json version ``sig``) to ``path``, best effort; False when it
-    was not written (not an index as built, or the folder is not writable)."""
+def save_index(path: Path, version: FileContent, index: SearchIndex) -> bool:
+    """Write ``index`` (of the papers.json of content ``version``) to ``path``, best effort;
+    False when it was not written (not an index as built, or the folder is not writable)."""
     table, vocabulary, postings = index.parts()
     if (
         len(postings.segments) != 1
@@ -93,17 +93,18 @@ def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
         vocabulary.live_papers,
         bucket_keys,
     )
-    return write_array_file(path, _KIND, FORMAT, papers_key(sig), arrays, values)
+    return write_array_file(path, _KIND, FORMAT, papers_key(version), arrays, values)
 
 
-def load_index(path: Path, sig: FileSignature, papers: Sequence[Paper]) -> SearchIndex | None:
-    """The index saved at ``path`` if it is the index of ``papers`` (papers.json version
-    ``sig``, in list order), else None. ``papers`` are read only where a search needs them."""
+def load_index(path: Path, version: FileContent, papers: Sequence[Paper]) -> SearchIndex | None:
+    """The index saved at ``path`` if it is the index of ``papers`` (the papers.json of content
+    ``version``, in list order), else None. ``papers`` are read only where a search needs
+    them."""
     return read_array_file(
         path,
         _KIND,
         FORMAT,
-        papers_key(sig),
+        papers_key(version),
         lambda found: _assemble(found.arrays, found.values, papers),
     )
 
@@ -153,23 +154,23 @@ def _assemble(
     return SearchIndex.from_parts(table, vocabulary, postings)
 
 
-def index_for(home: Path, papers: Sequence[Paper], sig: FileSignature | None) -> SearchIndex:
-    """The search index of ``papers`` (papers.json version ``sig``, in list order): loaded from
-    ``home``, else built and saved there for next time."""
+def index_for(home: Path, papers: Sequence[Paper], version: FileContent | None) -> SearchIndex:
+    """The search index of ``papers`` (the papers.json of content ``version``, in list order):
+    loaded from ``home``, else built and saved there for next time."""
     return load_or_build(
         home / INDEX_FILE,
-        sig,
-        lambda path, sig: load_index(path, sig, papers),
+        version,
+        lambda path, version: load_index(path, version, papers),
         lambda: SearchIndex(papers),
         save_index,
     )
 
 
 def build_elsewhere(
-    home: Path, sig: FileSignature, cancelled: Callable[[], bool] = lambda: False
+    home: Path, version: FileContent, cancelled: Callable[[], bool] = lambda: False
 ) -> bool:
-    """Build and save the index of the library in ``home`` (papers.json version ``sig``) in a
-    child process; True when it saved it (``load_index`` then reads it).
+    """Build and save the index of the library in ``home`` (the papers.json of content
+    ``version``) in a child process; True when it saved it (``load_index`` then reads it).
 
     The build's temporary memory (~0.5 GB at 100,000 papers) is then the child's, given back
     to the system when it ends, not held by a long-lived app; and the child's work does not
@@ -179,7 +180,7 @@ def build_elsewhere(
     package_root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
-    command = [sys.executable, "-m", "storage.cache.search_index", str(home), *map(str, sig)]
+    command = [sys.executable, "-m", "storage.cache.search_index", str(home), *map(str, version)]
     try:
         child = subprocess.Popen(
             command,
@@ -201,16 +202,17 @@ def build_elsewhere(
 
 
 def _build_and_save(argv: Sequence[str]) -> int:
-    """``python -m storage.cache.search_index HOME INODE SIZE MTIME_NS``: what ``build_elsewhere``
-    runs. Exit 0 when the index of that version of HOME's papers.json was saved."""
+    """``python -m storage.cache.search_index HOME SIZE SHA256``: what ``build_elsewhere``
+    runs. Exit 0 when the index of HOME's papers.json of that content was saved."""
     from storage.library import Library
 
-    home, *version = argv
-    sig = FileSignature(*map(int, version))
+    home, size, sha256 = argv
+    version = FileContent(int(size), sha256)
     loaded = Library(home).loaded_papers()
-    if loaded.sig != sig:
+    if loaded.content != version:
         return 1  # papers.json changed since the app read it
-    return 0 if save_index(Path(home) / INDEX_FILE, sig, SearchIndex(loaded.all())) else 1
+    index = SearchIndex(loaded.all())
+    return 0 if save_index(Path(home) / INDEX_FILE, version, index) else 1
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ and two processes overwrite each other. ``AtomicJSONStorage`` instead
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import queue
 import stat
 import sys
 import tempfile
@@ -129,7 +131,129 @@ def signature(path: Path) -> FileSignature | None:
         st = os.stat(path)
     except FileNotFoundError:
         return None
+    return _signature_of(st)
+
+
+def _signature_of(st: os.stat_result) -> FileSignature:
     return FileSignature(st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class FileStamp(NamedTuple):
+    """A ``FileSignature`` and the inode's change time, which no program can set back: a
+    file rewritten in place with its modification time put back still gets a new stamp."""
+
+    inode: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+    @property
+    def signature(self) -> FileSignature:
+        return FileSignature(self.inode, self.size, self.mtime_ns)
+
+
+def _stamp_of(st: os.stat_result) -> FileStamp:
+    return FileStamp(st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def stamp(path: Path) -> FileStamp | None:
+    """The file's current stamp, or None when it does not exist."""
+    try:
+        return _stamp_of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+class FileContent(NamedTuple):
+    """What a file holds, named so that a copy of it is named alike (a signature is not: a
+    copy has another inode and time): its size and the SHA-256 of its bytes."""
+
+    size: int
+    sha256: str
+
+
+def content_of(data: bytes | memoryview) -> FileContent:
+    """The ``FileContent`` of these bytes."""
+    return FileContent(len(data), hashlib.sha256(data).hexdigest())
+
+
+class StreamDigest:
+    """The ``FileContent`` of bytes fed one part after the other, hashed on a thread of its
+    own: ``hashlib`` lets go of the interpreter on large data, so the hash of a 180 MB file
+    runs beside the encoding or parsing that makes or reads it (0.26 s on its own)."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256()
+        self._size = 0
+        self._parts: queue.Queue[bytes | memoryview | None] = queue.Queue(maxsize=8)
+        self._thread = threading.Thread(target=self._run, name="digest", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (part := self._parts.get()) is not None:
+            self._hash.update(part)
+
+    def feed(self, part: bytes | memoryview) -> None:
+        """Add ``part`` (kept unchanged until ``result``)."""
+        self._size += len(part)
+        self._parts.put(part)
+
+    def fed(self, parts: Iterable[bytes]) -> Iterator[bytes]:
+        """``parts``, each fed as it passes."""
+        for part in parts:
+            self.feed(part)
+            yield part
+
+    def result(self) -> FileContent:
+        """The content of everything fed (the thread ends)."""
+        self.close()
+        return FileContent(self._size, self._hash.hexdigest())
+
+    def close(self) -> None:
+        """End the thread (what was fed is hashed first)."""
+        if self._thread.is_alive():
+            self._parts.put(None)
+            self._thread.join()
+
+
+#: Tries at reading a file that another process keeps writing in place, before giving up.
+_STEADY_TRIES = 3
+
+
+def read_signed(path: Path) -> tuple[bytes, FileStamp] | None:
+    """The file's bytes and the stamp of the very version read (None: no file).
+
+    Read through one descriptor, its signature taken before and after: a file replaced by a
+    rename meanwhile cannot mix in, and one rewritten in place while it was read (its time
+    or size moves) is read again.
+    """
+    for _ in range(_STEADY_TRIES):
+        try:
+            with path.open("rb") as handle:
+                before = _stamp_of(os.fstat(handle.fileno()))
+                data = handle.read()
+                after = _stamp_of(os.fstat(handle.fileno()))
+        except FileNotFoundError:
+            return None
+        if before == after and after.size == len(data):
+            return data, after
+    raise OSError(f"{path}: the file kept changing while it was read")
+
+
+def file_content(path: Path) -> tuple[FileStamp, FileContent] | None:
+    """The stamp and ``FileContent`` of the file as it is now, read (not parsed) to be
+    hashed (None: no file); ``OSError`` when it cannot be read or keeps changing."""
+    for _ in range(_STEADY_TRIES):
+        try:
+            with path.open("rb") as handle:
+                before = _stamp_of(os.fstat(handle.fileno()))
+                digest = hashlib.file_digest(handle, "sha256")  # without the interpreter lock
+                after = _stamp_of(os.fstat(handle.fileno()))
+        except FileNotFoundError:
+            return None
+        if before == after:
+            return after, FileContent(after.size, digest.hexdigest())
+    raise OSError(f"{path}: the file kept changing while it was read")
 
 
 def fsync_folder(folder: Path) -> None:
@@ -153,9 +277,11 @@ def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
     atomic_write_parts(path, (payload,), backup=backup)
 
 
-def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = True) -> None:
+def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = True) -> FileStamp:
     """``atomic_write`` of the bytes ``parts`` make one after the other, each written as it
-    comes: the whole payload is never in memory (a library of 100,000 papers is 180 MB)."""
+    comes: the whole payload is never in memory (a library of 100,000 papers is 180 MB).
+    Returns the stamp of the file written, as renamed (its change time is unknown, -1, when
+    another file took its place at once)."""
     target = link_target(path)
     folder = target.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -168,6 +294,7 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
                 out.write(part)
             out.flush()
             os.fsync(out.fileno())
+            written = _stamp_of(os.fstat(out.fileno()))
         if backup and target.exists():
             _keep_backup(path)
         os.replace(tmp, target)
@@ -176,6 +303,10 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
             tmp.unlink()
         raise
     fsync_folder(folder)
+    renamed = stamp(target)  # a rename changes the change time
+    if renamed is None or renamed.signature != written.signature:
+        return written._replace(ctime_ns=-1)
+    return renamed
 
 
 def link_target(path: Path) -> Path:
@@ -305,14 +436,18 @@ class AtomicJSONStorage(Storage):
         kind: str,
         schema: int,
         migrate: Migration | None = None,
+        digest: bool = False,
     ) -> None:
         self.path = Path(path)
         self.lock = lock
         self.kind = kind
         self.schema = schema
         self._migrate = migrate
+        #: Whether the content of each version read or written is hashed (``known_content``).
+        self._digest = digest
         self._cache: Tables | None = None
         self._cache_sig: FileSignature | None = None
+        self._cache_content: tuple[FileStamp, FileContent] | None = None
         self._tx: Tables | None = None
         self._dirty = False
         self._tx_thread: int | None = None
@@ -346,19 +481,25 @@ class AtomicJSONStorage(Storage):
         thread may write the file meanwhile)."""
         sig = signature(self.path)
         if sig is None:
-            self._cache, self._cache_sig = None, None
+            self._cache, self._cache_sig, self._cache_content = None, None, None
             return None, None
         if sig == self._cache_sig and self._cache is not None:
             return self._cache, sig
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
+        found = read_signed(self.path)
+        if found is None:
             return None, None
+        raw, read_stamp = found
+        sig = read_stamp.signature
+        digest = StreamDigest() if self._digest else None
         try:
+            if digest is not None:
+                digest.feed(raw)  # hashed while it is parsed
             tables = parse_tables(raw, self.path)
         except DamagedFileError:
             self._bad_sig = sig
             raise
+        finally:
+            content = (read_stamp, digest.result()) if digest is not None else None
         version = schema_of(tables)
         if version > self.schema:
             raise NewerFileError(
@@ -368,8 +509,12 @@ class AtomicJSONStorage(Storage):
         if version < self.schema:
             tables = self._migrate(tables, version) if self._migrate else tables
             tables.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
-        self._cache, self._cache_sig = tables, sig
+        self._cache, self._cache_sig, self._cache_content = tables, sig, content
         return tables, sig
+
+    def known_content(self) -> tuple[FileStamp, FileContent] | None:
+        """The stamp and content of the version last read or written, when hashed."""
+        return self._cache_content
 
     def writable_table(self, name: str) -> dict[str, Any]:
         """Inside a transaction: a table's documents to change directly (ids as text keys).
@@ -422,13 +567,27 @@ class AtomicJSONStorage(Storage):
                 yield
                 if self._dirty:
                     self._tx.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
-                    atomic_write_parts(self.path, encoded_tables(self._tx))
-                    self._cache, self._cache_sig = self._tx, signature(self.path)
+                    self._write(self._tx)
             except BaseException:
-                self._cache, self._cache_sig = None, None
+                self._cache, self._cache_sig, self._cache_content = None, None, None
                 raise
             finally:
                 self._tx, self._tx_thread, self._dirty = None, None, False
+
+    def _write(self, tables: Tables) -> None:
+        """Write ``tables`` (hashed as they are written, when asked) and keep them as the
+        last version known."""
+        if not self._digest:
+            self._cache_sig = atomic_write_parts(self.path, encoded_tables(tables)).signature
+            self._cache, self._cache_content = tables, None
+            return
+        digest = StreamDigest()
+        try:
+            written = atomic_write_parts(self.path, digest.fed(encoded_tables(tables)))
+        finally:
+            content = digest.result()
+        self._cache, self._cache_sig = tables, written.signature
+        self._cache_content = (written, content)
 
     def _meta(self) -> dict[str, Any]:
         return {"schema": self.schema, "kind": self.kind}

@@ -22,7 +22,15 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from storage.files.atomic import AtomicJSONStorage, FileSignature, HomeLock, Tables, signature
+from storage.files.atomic import (
+    AtomicJSONStorage,
+    FileContent,
+    FileSignature,
+    FileStamp,
+    HomeLock,
+    Tables,
+    signature,
+)
 from storage.files.migrations import migrate_papers, renamed_ids
 from storage.files.removed_papers import (
     REMOVED_TABLE,
@@ -114,13 +122,23 @@ class PapersFile:
     def __init__(self, home: Path, lock: HomeLock) -> None:
         self.path = home / PAPERS_FILE
         self._store = AtomicJSONStorage(
-            self.path, lock=lock, kind="papers", schema=SCHEMA, migrate=migrate_papers
+            self.path,
+            lock=lock,
+            kind="papers",
+            schema=SCHEMA,
+            migrate=migrate_papers,
+            digest=True,  # derived files are named by content: a copied HOME keeps them
         )
 
     # -- reading ------------------------------------------------------------------------
     def signature(self) -> FileSignature | None:
         """The version of the file on disk (None: there is none yet)."""
         return signature(self.path)
+
+    def known_content(self) -> tuple[FileStamp, FileContent] | None:
+        """The stamp and content of the version this process last read or wrote (hashed as
+        it was), whether or not it is still the file on disk."""
+        return self._store.known_content()
 
     def load(self) -> Tables:
         """The file's tables (the last parse when it has not changed); ``DamagedFileError``

@@ -16,7 +16,7 @@ from storage.cache import papers_cache
 from storage.cache.loaded_papers import PapersChangedError
 from storage.cache.papers_cache import FORMAT, PAPERS_CACHE_FILE, PapersCache, write_papers_cache
 from storage.errors import DamagedFileError, NewerFileError
-from storage.files.atomic import signature
+from storage.files.atomic import file_content
 from storage.files.papers_file import FIELDS as _PAPER_FIELDS
 from storage.files.papers_file import SCHEMA as PAPERS_SCHEMA
 from storage.files.papers_file import paper_row as _paper_row
@@ -106,11 +106,11 @@ def test_a_cache_by_a_newer_reader_does_not_open_a_newer_file(seeded_home: Path)
     tables = json.loads(papers_path.read_text(encoding="utf-8"))
     tables["meta"]["1"]["schema"] = PAPERS_SCHEMA + 1
     papers_path.write_text(json.dumps(tables), encoding="utf-8")
-    sig = signature(papers_path)
-    assert sig is not None
+    found = file_content(papers_path)
+    assert found is not None
     write_papers_cache(
         seeded_home / PAPERS_CACHE_FILE,
-        sig,
+        found[1],
         PAPERS_SCHEMA + 1,
         _PAPER_FIELDS,
         PapersCache(rows, tables["lists"]),

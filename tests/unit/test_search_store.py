@@ -20,7 +20,7 @@ from storage.cache.search_index import (
     load_index,
     save_index,
 )
-from storage.files.atomic import FileSignature, signature
+from storage.files.atomic import FileContent, file_content
 from storage.search import SearchIndex
 
 #: Queries that reach every part of the ranking: typos, prefixes, compounds, phrases,
@@ -65,9 +65,15 @@ def library(seeded_home: Path) -> Library:
     return Library(seeded_home)
 
 
-def saved(library: Library) -> tuple[list[Paper], FileSignature, Path]:
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+def versioned(library: Library) -> tuple[list[Paper], FileContent]:
+    """The papers and the content of the papers.json they are (what derived files name)."""
+    loaded = library.loaded_papers()
+    assert loaded.content is not None
+    return list(loaded.all()), loaded.content
+
+
+def saved(library: Library) -> tuple[list[Paper], FileContent, Path]:
+    papers, sig = versioned(library)
     path = library.home / INDEX_FILE
     assert save_index(path, sig, SearchIndex(papers))
     return papers, sig, path
@@ -92,7 +98,7 @@ def test_real_list_rankings_are_those_of_a_fresh_build(tmp_path: Path) -> None:
     papers = load_real_papers()
     if papers is None:
         pytest.skip("the real list is absent")
-    sig = FileSignature(1, 2, 3)
+    sig = FileContent(2, "0" * 64)
     fresh = SearchIndex(papers)
     assert save_index(tmp_path / INDEX_FILE, sig, fresh)
     loaded = load_index(tmp_path / INDEX_FILE, sig, papers)
@@ -120,7 +126,7 @@ def test_a_loaded_index_grows_like_a_built_one(library: Library, tmp_path: Path)
 
 def test_the_index_of_another_version_or_other_papers_is_not_used(library: Library) -> None:
     papers, sig, path = saved(library)
-    assert load_index(path, FileSignature(sig.inode, sig.size + 1, sig.mtime_ns), papers) is None
+    assert load_index(path, FileContent(sig.size + 1, sig.sha256), papers) is None
     assert load_index(path, sig, papers[1:]) is None
     assert load_index(path, sig, [*papers[1:], papers[0]]) is None
 
@@ -161,7 +167,7 @@ def test_a_damaged_index_is_ignored_and_made_again(
 
 
 def test_index_for_builds_once_then_loads(library: Library) -> None:
-    papers, sig = library.versioned_papers()
+    papers, sig = versioned(library)
     path = library.home / INDEX_FILE
     assert not path.exists()
     first = index_for(library.home, papers, sig)
@@ -180,15 +186,14 @@ def test_an_import_makes_the_saved_index_stale(library: Library, tmp_path: Path)
         encoding="utf-8",
     )
     library.import_file(extra)
-    new_papers, new_sig = library.versioned_papers()
+    new_papers, new_sig = versioned(library)
     assert new_sig != sig
     assert load_index(path, new_sig, new_papers) is None  # keyed by the old version
     assert index_for(library.home, new_papers, new_sig).search("quokka")
 
 
 def test_no_index_where_it_cannot_be_written(library: Library) -> None:
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+    papers, sig = versioned(library)
     path = library.home / INDEX_FILE
     path.mkdir()  # a folder in its place: writing it fails
     assert not save_index(path, sig, SearchIndex(papers))
@@ -209,21 +214,21 @@ def test_temporaries_of_killed_writers_are_swept(library: Library) -> None:
 
 def test_an_empty_library_saves_no_index(tmp_path: Path) -> None:
     """Nothing to save (an empty index costs nothing to build), and nothing goes wrong."""
-    sig = FileSignature(1, 2, 3)
+    sig = FileContent(2, "0" * 64)
     assert not save_index(tmp_path / INDEX_FILE, sig, SearchIndex([]))
     assert index_for(tmp_path, [], sig).search("anything") == []
     assert not (tmp_path / INDEX_FILE).exists()
 
 
-def test_the_signature_is_papers_json(library: Library) -> None:
-    """What the CLI and the app key the index by is the version they read the papers from."""
-    papers, sig = library.versioned_papers()
-    assert sig == signature(library.papers_path)
+def test_the_key_is_the_content_of_papers_json(library: Library) -> None:
+    """What the CLI and the app key the index by is the content they read the papers from."""
+    papers, content = versioned(library)
+    found = file_content(library.papers_path)
+    assert found is not None and content == found[1]
 
 
 def test_a_child_process_builds_and_saves_the_index(library: Library) -> None:
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+    papers, sig = versioned(library)
     assert build_elsewhere(library.home, sig)
     loaded = load_index(library.home / INDEX_FILE, sig, papers)
     assert loaded is not None
@@ -231,8 +236,7 @@ def test_a_child_process_builds_and_saves_the_index(library: Library) -> None:
 
 
 def test_a_child_process_builds_nothing_for_another_version(library: Library) -> None:
-    _, sig = library.versioned_papers()
-    assert sig is not None
-    assert not build_elsewhere(library.home, FileSignature(sig.inode, sig.size, sig.mtime_ns + 1))
+    _, sig = versioned(library)
+    assert not build_elsewhere(library.home, FileContent(sig.size, "f" * 64))
     assert not build_elsewhere(library.home, sig, cancelled=lambda: True)
     assert not (library.home / INDEX_FILE).exists()

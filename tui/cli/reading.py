@@ -109,7 +109,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     loaded = library.loaded_papers()
     # the index saved beside papers.json (built and saved the first time): only the hits'
     # papers are read
-    index = index_for(library.home, loaded.sequence(), loaded.sig)
+    index = index_for(library.home, loaded.sequence(), loaded.content)
     ranking = index.rank(
         query, limit=args.limit, statuses=triage.statuses, tags=triage.tags, notes=triage.notes
     )
@@ -182,7 +182,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
     pid = library.resolve_id(args.id)
     triage = library.triage()
     # the index saved beside papers.json (built and saved the first time)
-    index = similarity_for(library.home, loaded.sequence(), loaded.sig)
+    index = similarity_for(library.home, loaded.sequence(), loaded.content)
     neighbours = [loaded.paper(n.paper_id) for n in index.similar(pid, limit=args.limit)]
     by_id = {pid: loaded.paper(pid)}
     if not args.json:

@@ -233,7 +233,7 @@ class MainBase(PacedScreen[None]):
         # The version of papers.json these papers are, believed only when the library's papers
         # of that version are these very objects (an import meanwhile makes them others).
         loaded = self.library.loaded_papers()
-        version = loaded.sig if loaded.holds(papers) else None
+        version = loaded.content if loaded.holds(papers) else None
         path = self.library.home / INDEX_FILE
         index = load_index(path, version, papers) if version is not None else None
         if index is None and version is not None and len(papers) >= 20_000:
