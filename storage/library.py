@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from storage.cache.content_key import Version
 from storage.cache.loaded_papers import LoadedPapers, open_papers
+from storage.cache.refresh import LARGE, refresh_derived
 from storage.errors import LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import LOCK_FILE, FileSignature, HomeLock
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
@@ -199,7 +201,10 @@ class Library:
                 changes = triage.take(carried, take_theirs, report)
                 if changes:
                     triage.record(changes, RESTORE)
-        self.loaded_papers()  # caches the new papers now, not at the next start
+        before, changed = papers.before, papers.changed
+        del papers  # both tables of papers.json: not held while the index is made
+        # the papers cached, the index made: the next search finds them
+        self._derive(before, changed)
         if progress is not None:
             progress(total, total)
         return report
@@ -298,9 +303,9 @@ class Library:
                     triage.mark(step, undone=False, removal={**removal, "decisions": kept})
             if undo:
                 triage.mark(step, undone=True)
-        # read (and cached) here, as after a removal: the app's writer thread pays for it,
-        # not the screen that shows the papers next
-        self.loaded_papers()
+        # read (and cached, the index brought along) here, as after a removal: the app's
+        # writer thread pays for it, not the screen that shows the papers next
+        self._derive(papers.before, papers.changed, build=False)
         return done
 
     # -- remove -----------------------------------------------------------------------------
@@ -331,8 +336,21 @@ class Library:
                 decisions = triage.pop(removal.ids)
                 payload = {"token": token, "ids": list(removal.ids), "list": list_name}
                 triage.record([], REMOVE, removal={**payload, "decisions": decisions})
-        self.loaded_papers()
+        self._derive(papers.before, papers.changed, build=False)
         return removal
+
+    def _derive(
+        self, before: Version | None, changed: Collection[str], *, build: bool = True
+    ) -> None:
+        """After a change of ``papers.json`` from version ``before`` that changed the papers
+        ``changed``: its papers cached and the files derived from them brought along
+        (``storage.cache.refresh``; with ``build``, made if they must be made from nothing)."""
+        loaded = self.loaded_papers()
+        if not loaded.from_cache and len(loaded) >= LARGE:
+            # read from the cache just written instead: the parse's papers are let go
+            self._loaded = None
+            loaded = self.loaded_papers()
+        refresh_derived(self.home, loaded, before and before[1], changed, build=build)
 
 
 def _removal_tokens(steps: Iterable[Step]) -> set[str]:

@@ -155,6 +155,16 @@ def read_array_file(
     return made if check.checksum == body_crc else None
 
 
+def holds_key(path: Path, kind: str, version: int, key: Any) -> bool:
+    """Whether the file at ``path`` is of this kind and format and names ``key`` (its header
+    only: whether its body is whole is checked when it is read)."""
+    try:
+        with path.open("rb") as handle:
+            return _checked(handle, _magic(kind, version), key) is not None
+    except (OSError, ValueError, EOFError, TypeError):
+        return False
+
+
 def _array(mapped: mmap.mmap, offset: int, dtype: str, shape: tuple[int, ...]) -> Array:
     count = int(np.prod(shape, dtype=np.int64))
     if not count:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import queue
 import stat
@@ -23,16 +24,21 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
-import orjson
 from tinydb.storages import Storage
 
 from storage.errors import DamagedFileError, LockTimeoutError, NewerFileError
+from storage.files.tables_json import (
+    Tables,
+    backup_path,
+    encoded_tables,
+    parse_lines,
+    parse_tables,
+)
 
-Tables = dict[str, dict[str, Any]]
+__all__ = ["Tables", "backup_path", "encoded_tables", "parse_tables"]
 #: Upgrades the tables of a file written by an older schema; gets the old schema number.
 Migration = Callable[[Tables, int], Tables]
 
@@ -216,28 +222,81 @@ class StreamDigest:
             self._thread.join()
 
 
-#: Tries at reading a file that another process keeps writing in place, before giving up.
-_STEADY_TRIES = 3
+def read_tables(
+    path: Path, digest: bool
+) -> tuple[Tables | DamagedFileError, FileStamp, FileContent | None] | None:
+    """The tables of the file (or what is wrong with them), the stamp of the very version
+    read, and (with ``digest``) its content; None when there is no file.
 
-
-def read_signed(path: Path) -> tuple[bytes, FileStamp] | None:
-    """The file's bytes and the stamp of the very version read (None: no file).
-
-    Read through one descriptor, its signature taken before and after: a file replaced by a
-    rename meanwhile cannot mix in, and one rewritten in place while it was read (its time
-    or size moves) is read again.
+    Read a line at a time (``tables_json.parse_lines``) through one descriptor, its stamp
+    taken before and after: a file replaced by a rename meanwhile cannot mix in, and one
+    rewritten in place while it was read is read again.
     """
     for _ in range(_STEADY_TRIES):
         try:
             with path.open("rb") as handle:
                 before = _stamp_of(os.fstat(handle.fileno()))
-                data = handle.read()
+                reading = _Reading(handle, digest)
+                try:
+                    tables: Tables | DamagedFileError = parse_lines(
+                        reading.lines(), path, reading.whole
+                    )
+                except DamagedFileError as exc:
+                    tables = exc
+                hashed = reading.content()
                 after = _stamp_of(os.fstat(handle.fileno()))
         except FileNotFoundError:
             return None
-        if before == after and after.size == len(data):
-            return data, after
+        if before == after and reading.size == after.size:
+            return tables, after, hashed
     raise OSError(f"{path}: the file kept changing while it was read")
+
+
+#: A first line longer than this: the file is not laid out a slice a line (``tables_json``).
+_LONGEST_LINE = 1 << 23
+
+
+class _Reading:
+    """One read of a file: its lines, or (when they are not laid out as written) its whole
+    text read again; hashed as it goes, with ``digest``."""
+
+    def __init__(self, handle: BinaryIO, digest: bool) -> None:
+        self._handle = handle
+        self._digest = StreamDigest() if digest else None
+        self._whole: FileContent | None = None
+        #: Bytes read (the whole file, once read).
+        self.size = 0
+
+    def lines(self) -> Iterator[bytes]:
+        first = self._handle.readline(_LONGEST_LINE)
+        if len(first) == _LONGEST_LINE and not first.endswith(b"\n"):
+            # one long line (an older papers-tui's layout, or a file edited by hand): parsed
+            # whole, not copied piece by piece on the way
+            return  # no lines: ``parse_lines`` reads it whole
+        for line in itertools.chain((first,), self._handle):
+            self.size += len(line)
+            if self._digest is not None:
+                self._digest.feed(line)
+            yield line
+
+    def whole(self) -> bytes:
+        self._handle.seek(0)
+        data = self._handle.read()
+        self.size = len(data)
+        if self._digest is not None:
+            self._whole = content_of(data)
+        return data
+
+    def content(self) -> FileContent | None:
+        if self._digest is None:
+            return None
+        for _ in self.lines():  # the rest, when a parse stopped early
+            pass
+        lines = self._digest.result()
+        return self._whole or lines
+
+
+_STEADY_TRIES = 3
 
 
 def file_content(path: Path) -> tuple[FileStamp, FileContent] | None:
@@ -359,11 +418,6 @@ def _umask() -> int:
     return umask
 
 
-def backup_path(path: Path) -> Path:
-    """Where the last good version of ``path`` is kept."""
-    return path.with_name(path.name + ".bak")
-
-
 def _keep_backup(path: Path) -> None:
     """Point ``NAME.bak`` at the current (good) version of ``path`` by a hard link."""
     bak = backup_path(path)
@@ -375,47 +429,6 @@ def _keep_backup(path: Path) -> None:
     except OSError:  # no hard links here (or the link leads to another disk): keep no backup
         return
     os.replace(link, bak)
-
-
-def parse_tables(raw: bytes, path: Path) -> Tables:
-    """Parse a TinyDB file, or raise ``DamagedFileError`` naming what is wrong."""
-    if not raw.strip():
-        raise DamagedFileError(path, "the file is empty", backup_path(path))
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise DamagedFileError(path, f"not valid JSON: {exc}", backup_path(path)) from None
-    if not isinstance(data, dict):
-        raise DamagedFileError(path, "not a TinyDB file: the top level is not an object", None)
-    for name, table in data.items():
-        if not isinstance(table, dict) or not all(isinstance(d, dict) for d in table.values()):
-            raise DamagedFileError(path, f"not a TinyDB file: table {name!r} is malformed", None)
-    return data
-
-
-#: Documents of a large table encoded at a time (see ``encoded_tables``).
-_DOCUMENTS_AT_ONCE = 1000
-
-
-def encoded_tables(tables: Tables) -> Iterator[bytes]:
-    """``orjson.dumps(tables)``, byte for byte, in parts: a large table a slice of documents at
-    a time, so that writing a library never holds its whole text in memory."""
-    if not all(isinstance(name, str) for name in tables):
-        yield orjson.dumps(tables)  # what it says of a key that is not text
-        return
-    yield b"{"
-    for number, (name, table) in enumerate(tables.items()):
-        yield (b"," if number else b"") + orjson.dumps(name) + b":"
-        if not isinstance(table, dict) or len(table) <= _DOCUMENTS_AT_ONCE:
-            yield orjson.dumps(table)
-            continue
-        documents = iter(table.items())
-        separator = b"{"
-        while part := dict(islice(documents, _DOCUMENTS_AT_ONCE)):
-            yield separator + orjson.dumps(part)[1:-1]  # without its braces
-            separator = b","
-        yield b"}"
-    yield b"}"
 
 
 def schema_of(tables: Tables) -> int:
@@ -485,21 +498,15 @@ class AtomicJSONStorage(Storage):
             return None, None
         if sig == self._cache_sig and self._cache is not None:
             return self._cache, sig
-        found = read_signed(self.path)
+        found = read_tables(self.path, self._digest)
         if found is None:
             return None, None
-        raw, read_stamp = found
+        tables, read_stamp, hashed = found
         sig = read_stamp.signature
-        digest = StreamDigest() if self._digest else None
-        try:
-            if digest is not None:
-                digest.feed(raw)  # hashed while it is parsed
-            tables = parse_tables(raw, self.path)
-        except DamagedFileError:
+        if isinstance(tables, DamagedFileError):
             self._bad_sig = sig
-            raise
-        finally:
-            content = (read_stamp, digest.result()) if digest is not None else None
+            raise tables
+        content = (read_stamp, hashed) if hashed is not None else None
         version = schema_of(tables)
         if version > self.schema:
             raise NewerFileError(

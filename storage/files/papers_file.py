@@ -205,8 +205,13 @@ class PapersChange:
     def __init__(self, store: AtomicJSONStorage) -> None:
         self._store = store
         tables = store.read() or {}
+        #: The version of the file the change started from (stamp and content), if known.
+        self.before = store.known_content()
         #: The papers table as found (document key → document): read-only.
         self.stored: Mapping[str, Mapping[str, Any]] = tables.get("papers", {})
+        #: Once the change is finished: the ids of the papers it added or changed (for what
+        #: is derived from the papers: ``storage.cache.refresh``).
+        self.changed: set[str] = set()
         self._papers: dict[str, Any] | None = None
         self._lists: dict[str, Any] | None = None
         self._lists_found: Mapping[str, Any] = tables.get("lists", {})
@@ -303,6 +308,12 @@ class PapersChange:
         return put_back(self.papers, self.lists, self._store.writable_table(REMOVED_TABLE), token)
 
     def finish(self) -> None:
-        """Bring the lists' sizes in line with the papers (called when the change ends)."""
+        """Bring the lists' sizes in line with the papers (called when the change ends), and
+        tell which papers changed: documents are replaced, never edited in place, so a
+        document that is not the one found is new or changed."""
         if self._papers is not None:
             list_sizes(self._papers, self.lists)
+            stored = self.stored
+            self.changed = {
+                doc["id"] for key, doc in self._papers.items() if stored.get(key) is not doc
+            }

@@ -12,9 +12,9 @@ within a few tens of MB beyond the result.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -50,12 +50,13 @@ def index_batch(
     vocabulary: Vocabulary,
     postings: Postings,
     *,
-    keep_papers: bool = True,
+    kept: MutableSequence[Paper] | None = None,
 ) -> None:
     """Index ``batch`` (papers at the ranks given) into new slots at the end of ``table``.
 
-    ``batch`` is read once, in order. With ``keep_papers=False`` the table does not keep
-    them (the caller gives it its papers: a sequence read lazily from ``papers.cache``).
+    ``batch`` is read once, in order. With ``kept`` (the same papers, into an empty table)
+    the table holds that sequence rather than the papers read: it may read them lazily from
+    ``papers.cache`` (``SearchIndex.lazily``).
     """
     first = len(table)
     known_terms = len(vocabulary)
@@ -70,7 +71,7 @@ def index_batch(
             slot = first + len(ids)
             ids.append(paper.id)
             has_code.append(bool(paper.github))
-            if keep_papers:
+            if kept is None:
                 table.papers.append(paper)
             table.slot_by_id[paper.id] = slot
             venue = normalize(paper.venue_status).strip()
@@ -87,6 +88,10 @@ def index_batch(
                 pending = []
         if pending:
             words.append(_tokenize(pending, tid_of))
+    if kept is not None:
+        if first or len(kept) != len(ids):
+            raise ValueError("kept: the papers indexed, into an empty table")
+        table.papers = kept
     for chunk in words:
         vocabulary.author_tids.update(chunk.authors.tolist())
     titles = [chunk.titles for chunk in words]
@@ -182,68 +187,29 @@ def _build_segment(
     """Fold (term, paper, field) frequencies into BM25 postings sorted by term, then paper.
 
     ``words`` holds each chunk's words (emptied as it goes: each chunk's words are let go
-    once its postings are made), ``field_lengths`` how many words each (paper, field) has,
+    once its postings are placed), ``field_lengths`` how many words each (paper, field) has,
     ``average`` each field's length over the index; ``vocabulary`` is the number of terms
     and ``first`` the slot of the batch's first paper.
 
-    Millions of entries at 12,000 papers: the work is done a chunk of papers at a time (a
-    chunk's words sorted by term, paper and field, so that equal ones are counted as they
-    lie side by side), then the chunks' postings are merged. Done in one go, the temporary
-    arrays took ~120 MB at 12,000 papers; by chunks ~20 MB.
+    The work is done a chunk of papers at a time (a chunk's words sorted by term, paper and
+    field, so that equal ones are counted as they lie side by side), twice: once to count
+    each term's postings (where each term's go), once to place each chunk's postings. Kept
+    from the first pass until all are placed, the chunks' postings would take as much memory
+    as the result (190 MB at 100,000 papers) for the 10% of the build that the second
+    sort costs.
     """
-    grid_norm = (K1 * (1.0 - FIELD_B + FIELD_B * field_lengths / average)).astype(np.float32)
-    weights = FIELD_WEIGHTS.astype(np.float32)
-    bits = np.array([1, 2, 4, 8], dtype=np.uint8)
-    #: Each chunk's postings, sorted by term: (terms, docs, scores, masks).
-    chunks: list[tuple[npt.NDArray[np.generic], ...]] = []
     per_term = np.zeros(vocabulary, dtype=np.int64)
     start = 0
-    words.reverse()
-    while words:
-        part = words.pop()
+    for part in words:
         m = len(part.counts)
-        stop = start + m
         if len(part.tids):
-            # a word's key: term, then (paper, field) within the chunk; sorted, equal keys are
-            # one field's occurrences of one word, and keys of one (term, paper) lie together
-            key = part.tids.astype(np.int64) * (4 * m)
-            # the title's two texts (its words, its extra words) are one field
-            field_of_text = np.tile(np.array([0, 0, 1, 2, 3], dtype=np.int64), m)
-            place_of_text = np.repeat(np.arange(m, dtype=np.int64) * 4, _TEXTS) + field_of_text
-            key += np.repeat(place_of_text, part.counts.ravel())
-            del part
+            key = part.tids.astype(np.int64) * m
+            key += np.repeat(np.arange(m, dtype=np.int64), part.counts.sum(axis=1))
             key.sort()
-            starts = np.flatnonzero(key[1:] != key[:-1]) + 1
-            starts = np.concatenate([np.zeros(1, dtype=np.int64), starts])
-            tf = np.diff(np.append(starts, len(key))).astype(np.float32)
-            found = key[starts]  # one per (term, paper, field)
-            del key, starts
-            place = found % (4 * m)  # paper * 4 + field, within the chunk
-            field = place & 3
-            scores = tf * np.float32(K1 + 1.0)
-            scores /= tf + grid_norm[start:stop].ravel()[place]
-            scores *= weights[field]
-            term_doc = found >> 2  # term * m + paper: fields of one (term, paper) side by side
-            firsts = np.flatnonzero(term_doc[1:] != term_doc[:-1]) + 1
-            firsts = np.concatenate([np.zeros(1, dtype=np.int64), firsts])
-            first_of = term_doc[firsts]
-            terms = (first_of // m).astype(np.int32)
-            per_term += np.bincount(terms, minlength=vocabulary)
-            chunks.append(
-                (
-                    terms,
-                    (first_of % m + start + first).astype(np.int32),
-                    np.add.reduceat(scores, firsts).astype(np.float16),
-                    np.bitwise_or.reduceat(bits[field], firsts),
-                )
-            )
-            del scores, term_doc, firsts, first_of, place, field, tf, found  # before the next's
-        start = stop
-    # Merge: each chunk's postings go straight to their place (chunks hold ascending
-    # papers, so each term's papers stay in order), without sorting them all again; each
-    # chunk is let go once placed.
-    # (Each chunk's count per term is made again when it is placed: kept, the counts of 50
-    # chunks of 100,000 papers would take 150 MB.)
+            firsts = np.concatenate([key[:1], key[1:][key[1:] != key[:-1]]])
+            per_term += np.bincount(firsts // m, minlength=vocabulary)
+            del key, firsts
+        start += m
     offsets = np.zeros(vocabulary + 1, dtype=np.int64)
     np.cumsum(per_term, out=offsets[1:])
     del per_term
@@ -252,15 +218,64 @@ def _build_segment(
     scores16 = np.empty(total, dtype=np.float16)
     masks = np.empty(total, dtype=np.uint8)
     free = offsets[:-1].copy()  # each term's next free place
-    chunks.reverse()
-    while chunks:
-        chunk_terms, chunk_docs, chunk_scores, chunk_masks = chunks.pop()
-        count = np.bincount(chunk_terms, minlength=vocabulary)
-        place = free[chunk_terms] + (
-            np.arange(len(chunk_terms)) - (np.cumsum(count) - count)[chunk_terms]
-        )
-        docs[place] = chunk_docs
-        scores16[place] = chunk_scores
-        masks[place] = chunk_masks
-        free += count
+    grid_norm = (K1 * (1.0 - FIELD_B + FIELD_B * field_lengths / average)).astype(np.float32)
+    start = 0
+    words.reverse()
+    while words:
+        part = words.pop()
+        m = len(part.counts)
+        if len(part.tids):
+            terms, chunk_docs, chunk_scores, chunk_masks = _chunk_postings(
+                part, grid_norm[start : start + m], start + first
+            )
+            del part
+            # chunks hold ascending papers: each term's papers stay in order
+            count = np.bincount(terms, minlength=vocabulary)
+            place = free[terms] + (np.arange(len(terms)) - (np.cumsum(count) - count)[terms])
+            docs[place] = chunk_docs
+            scores16[place] = chunk_scores
+            masks[place] = chunk_masks
+            free += count
+            del terms, chunk_docs, chunk_scores, chunk_masks, count, place  # before the next's
+        start += m
     return Segment(offsets=offsets, docs=docs, scores=scores16, masks=masks)
+
+
+_WEIGHTS: Final = FIELD_WEIGHTS.astype(np.float32)
+_BITS: Final = np.array([1, 2, 4, 8], dtype=np.uint8)
+#: The field of each of a paper's texts: the title's two (its words, its extra words) are one.
+_FIELD_OF_TEXT: Final = np.array([0, 0, 1, 2, 3], dtype=np.int64)
+
+
+def _chunk_postings(
+    part: _Words, grid_norm: npt.NDArray[np.float32], first: int
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float16], Any]:
+    """The postings of a chunk's papers (the first at slot ``first``), sorted by term then
+    paper: terms, slots, field-weighted BM25 scores, field masks."""
+    m = len(part.counts)
+    # a word's key: term, then (paper, field) within the chunk; sorted, equal keys are one
+    # field's occurrences of one word, and keys of one (term, paper) lie together
+    key = part.tids.astype(np.int64) * (4 * m)
+    place_of_text = np.repeat(np.arange(m, dtype=np.int64) * 4, _TEXTS) + np.tile(_FIELD_OF_TEXT, m)
+    key += np.repeat(place_of_text, part.counts.ravel())
+    key.sort()
+    starts = np.flatnonzero(key[1:] != key[:-1]) + 1
+    starts = np.concatenate([np.zeros(1, dtype=np.int64), starts])
+    tf = np.diff(np.append(starts, len(key))).astype(np.float32)
+    found = key[starts]  # one per (term, paper, field)
+    del key, starts
+    place = found % (4 * m)  # paper * 4 + field, within the chunk
+    field = place & 3
+    scores = tf * np.float32(K1 + 1.0)
+    scores /= tf + grid_norm.ravel()[place]
+    scores *= _WEIGHTS[field]
+    term_doc = found >> 2  # term * m + paper: fields of one (term, paper) side by side
+    firsts = np.flatnonzero(term_doc[1:] != term_doc[:-1]) + 1
+    firsts = np.concatenate([np.zeros(1, dtype=np.int64), firsts])
+    first_of = term_doc[firsts]
+    return (
+        (first_of // m).astype(np.int32),
+        (first_of % m + first).astype(np.int32),
+        np.add.reduceat(scores, firsts).astype(np.float16),
+        np.bitwise_or.reduceat(_BITS[field], firsts),
+    )

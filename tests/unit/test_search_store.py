@@ -169,7 +169,8 @@ def test_a_damaged_index_is_ignored_and_made_again(
 def test_index_for_builds_once_then_loads(library: Library) -> None:
     papers, sig = versioned(library)
     path = library.home / INDEX_FILE
-    assert not path.exists()
+    assert load_index(path, sig, papers) is not None  # the import made it
+    path.unlink()
     first = index_for(library.home, papers, sig)
     made = path.stat().st_mtime_ns
     second = index_for(library.home, papers, sig)
@@ -177,7 +178,9 @@ def test_index_for_builds_once_then_loads(library: Library) -> None:
     assert second.search("graph") == first.search("graph")
 
 
-def test_an_import_makes_the_saved_index_stale(library: Library, tmp_path: Path) -> None:
+def test_an_import_brings_the_saved_index_along(library: Library, tmp_path: Path) -> None:
+    """The import updates the index it finds (its papers as a new segment) and saves it for
+    the new papers.json: the next search loads it; the old version's is gone."""
     papers, sig, path = saved(library)
     extra = tmp_path / "more.txt"
     extra.write_text(
@@ -188,13 +191,21 @@ def test_an_import_makes_the_saved_index_stale(library: Library, tmp_path: Path)
     library.import_file(extra)
     new_papers, new_sig = versioned(library)
     assert new_sig != sig
-    assert load_index(path, new_sig, new_papers) is None  # keyed by the old version
-    assert index_for(library.home, new_papers, new_sig).search("quokka")
+    assert load_index(path, sig, papers) is None  # keyed by the new version now
+    updated = load_index(path, new_sig, new_papers)
+    assert updated is not None and len(updated.parts()[2].segments) == 2
+    assert [h.paper_id for h in updated.search("quokka")] == [new_papers[-1].id]
+    fresh = SearchIndex(new_papers)
+    for query in ("graph neural", "diffusion", "author:bengio"):
+        assert {h.paper_id for h in updated.search(query, limit=None)} == {
+            h.paper_id for h in fresh.search(query, limit=None)
+        }
 
 
 def test_no_index_where_it_cannot_be_written(library: Library) -> None:
     papers, sig = versioned(library)
     path = library.home / INDEX_FILE
+    path.unlink()
     path.mkdir()  # a folder in its place: writing it fails
     assert not save_index(path, sig, SearchIndex(papers))
     assert index_for(library.home, papers, sig).search("graph")  # built, just not saved
@@ -237,6 +248,7 @@ def test_a_child_process_builds_and_saves_the_index(library: Library) -> None:
 
 def test_a_child_process_builds_nothing_for_another_version(library: Library) -> None:
     _, sig = versioned(library)
+    (library.home / INDEX_FILE).unlink()
     assert not build_elsewhere(library.home, FileContent(sig.size, "f" * 64))
     assert not build_elsewhere(library.home, sig, cancelled=lambda: True)
     assert not (library.home / INDEX_FILE).exists()
