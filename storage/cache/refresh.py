@@ -13,6 +13,12 @@ search index of the new papers, not build it. So the change that wrote ``papers.
   so that the build's temporary memory is the child's and is given back when it ends (an app
   that imports does not keep it) and the app's keys do not wait on it for the interpreter.
 
+``similar.index`` (which no update can bring along: its terms and weights are the whole
+library's) is built too, in this process under ``LARGE`` papers; for a larger library by a
+process of its own, at a low priority, that the change does not wait for (10 s and more at
+100,000 papers, for a command few run right after an import): ``papers similar`` and the app
+wait for it if asked before it ends, rather than build it a second time.
+
 It is best effort: a file that cannot be written is made by the next command that needs it.
 """
 
@@ -54,18 +60,38 @@ def refresh_derived(
     version = loaded.content
     if version is None or not len(loaded):
         return
-    path = home / INDEX_FILE
-    if has_index(path, version):
-        return
     papers = loaded.sequence()
-    if before is not None and update_index(home, before, version, papers, changed):
-        return
-    if not build:
-        return
-    if len(loaded) >= LARGE:
+    large = len(loaded) >= LARGE
+    path = home / INDEX_FILE
+    ready = has_index(path, version)
+    if not ready and before is not None:
+        ready = update_index(home, before, version, papers, changed)
+    if not ready and build and large:
         give_back_memory()
         build_elsewhere(home, version)
-        return
-    from storage.search import SearchIndex
+    elif not ready and build:
+        from storage.search import SearchIndex
 
-    save_index(path, version, SearchIndex.lazily(papers))
+        save_index(path, version, SearchIndex.lazily(papers))
+    if build:
+        _similar(home, loaded, version, large)
+
+
+def _similar(home: Path, loaded: LoadedPapers, version: FileContent, large: bool) -> None:
+    """``similar.index`` of the new papers: built here for a small library, else by a process
+    of its own that the change does not wait for (``similar_index.build_in_background``)."""
+    from storage.cache.similar_index import (
+        SIMILAR_FILE,
+        build_in_background,
+        build_similarity,
+        has_similarity,
+        save_similarity,
+    )
+
+    path = home / SIMILAR_FILE
+    if has_similarity(path, version):
+        return
+    if large:
+        build_in_background(home, version)
+    else:
+        save_similarity(path, version, build_similarity(loaded.sequence()))

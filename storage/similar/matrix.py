@@ -297,14 +297,15 @@ def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArra
     return doc_terms, weights
 
 
-def build(papers: Sequence[Paper]) -> Matrix:
-    """The tf-idf matrix of a corpus (papers with distinct ids).
+def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
+    """The tf-idf matrix of a corpus (papers with distinct ids: ``ids``, when the caller has
+    them without reading the papers).
 
     Words are read a chunk of papers at a time (twice: once to count bigrams, once to count
     terms per paper), so that the memory a build needs beyond its result stays bounded.
     """
     n = len(papers)
-    ids = tuple(p.id for p in papers)
+    ids = tuple(p.id for p in papers) if ids is None else tuple(ids)
     raw_ids, raw_words = _tokens(papers)
     found = _unigrams(raw_words)
     unigrams = found.terms

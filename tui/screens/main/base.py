@@ -54,7 +54,7 @@ class MainBase(PacedScreen[None]):
         self.keymap = keymap
         self.view = TriageView(papers, lambda: session.state.statuses, lambda: session.version)
         self.index: SearchIndex | None = None
-        self.similarity = Similarity(self._notify_from_thread)
+        self.similarity = Similarity(self._notify_from_thread, library)
         #: The paper the detail pane shows.
         self.shown_paper: Paper | None = None
         #: The timer of the next tab to draw ahead (``prepare_tabs_later``).
