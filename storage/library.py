@@ -24,16 +24,13 @@ from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_f
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
 from storage.files.triage_model import REMOVE, RESTORE, DayCount, Step, TriageState, now
 from storage.importing import Progress as Progress
-from storage.importing.gather import gather
-from storage.importing.resolve import resolve
-from storage.importing.store import iter_decisions, store
 from storage.models import Change, ImportReport, Paper, Removal, Status, StepDone
-from storage.stats import Counted, LibraryStats
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.sources.limits import ReadLimits
     from storage.sources.papers import Catalog
     from storage.sources.records import ReadResult, RecordStream
+    from storage.stats import LibraryStats
 
 
 __all__ = ["Library", "ListInfo", "Progress"]
@@ -183,6 +180,10 @@ class Library:
     ) -> ImportReport:
         """Clean, match and store what readers read (``storage.importing``);
         ``progress(done, total)`` follows the records."""
+        from storage.importing.gather import gather
+        from storage.importing.resolve import resolve
+        from storage.importing.store import iter_decisions, store
+
         report = ImportReport()
         # papers.json read now (its parse peaks at several times its size), not once the new
         # papers are in memory too; the change reads it again only if it changed meanwhile
@@ -246,6 +247,8 @@ class Library:
 
     def stats(self, today: date | None = None) -> LibraryStats:
         """Counts per status, list and venue status; progress; rate and time to an empty Inbox."""
+        from storage.stats import Counted, LibraryStats
+
         state, days = self.triage_file.state_and_days()  # read once: counts and days agree
         loaded = self.loaded_papers()  # four fields of each paper, not the papers
         counted = [loaded.column(f) for f in ("id", "list", "venue_status", "lists")]
