@@ -38,6 +38,7 @@ those of ``benchmarks.app`` (built in ``--workdir`` when absent, else reused).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -89,18 +90,21 @@ def child_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def tree_rss(pid: int) -> int:
-    """The resident memory of a process and its descendants, in bytes."""
-    total, pending = 0, [pid]
+def tree_rss(pid: int, *, own: bool = True) -> int:
+    """The resident memory of a process and its descendants, in bytes (without ``own``, of
+    its descendants alone)."""
+    total, pending, root = 0, [pid], True
     while pending:
         current = pending.pop()
         try:
-            status = Path(f"/proc/{current}/status").read_text()
-            total += sum(
-                int(line.split()[1]) * 1024
-                for line in status.splitlines()
-                if line.startswith("VmRSS:")
-            )
+            if own or not root:
+                status = Path(f"/proc/{current}/status").read_text()
+                total += sum(
+                    int(line.split()[1]) * 1024
+                    for line in status.splitlines()
+                    if line.startswith("VmRSS:")
+                )
+            root = False
             for task in os.listdir(f"/proc/{current}/task"):
                 children = Path(f"/proc/{current}/task/{task}/children").read_text()
                 pending.extend(int(child) for child in children.split())
@@ -110,45 +114,34 @@ def tree_rss(pid: int) -> int:
 
 
 def run_command(command: Sequence[str], head: int | None = None, sample: bool = False) -> Run:
-    """Spawn ``command``, read its output (only ``head`` lines, then close the pipe), wait;
-    with ``sample``, the RSS of its process tree every 20 ms."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        list(command),
+    """Run ``command`` through ``benchmarks._run`` (a small process: a child's peak RSS starts
+    at its parent's), reading its output (only ``head`` lines, then closing the pipe); with
+    ``sample``, the RSS of its process tree every 20 ms."""
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks._run", str(head or 0), *command],
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         env=child_env(),
+        cwd=Path(__file__).resolve().parents[1],
     )
     at_once = [0]
     done = threading.Event()
 
     def watch() -> None:
         while not done.wait(0.02):
-            at_once[0] = max(at_once[0], tree_rss(proc.pid))
+            at_once[0] = max(at_once[0], tree_rss(runner.pid, own=False))
 
     sampler = threading.Thread(target=watch, daemon=True)
     if sample:
         sampler.start()
-    assert proc.stdout is not None and proc.stderr is not None
-    if head is None:
-        proc.stdout.read()
-    else:
-        for _ in range(head):
-            if not proc.stdout.readline():
-                break
-    proc.stdout.close()  # `| head`: the reader leaves
-    errors = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - started
+    out, _ = runner.communicate()
     done.set()
     if sample:
         sampler.join()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr.close()
-    if proc.returncode:
-        raise RuntimeError(f"{command} failed ({proc.returncode}): {errors.decode()[-500:]}")
-    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, at_once[0])
+    report = json.loads(out.decode().strip().splitlines()[-1])
+    if runner.returncode or report["code"]:
+        raise RuntimeError(f"{command} failed ({report['code']}): {report['errors']}")
+    return Run(report["seconds"], report["cpu"], report["peak"], at_once[0])
 
 
 def wait_background(home: Path, timeout: float = 600.0) -> float:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage.cache.content_key import Version
-from storage.cache.loaded_papers import LoadedPapers, open_papers
+from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
 from storage.cache.refresh import LARGE, refresh_derived
 from storage.errors import LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import LOCK_FILE, FileSignature, HomeLock
@@ -348,12 +348,14 @@ class Library:
         """After a change of ``papers.json`` from version ``before`` that changed the papers
         ``changed``: its papers cached and the files derived from them brought along
         (``storage.cache.refresh``; with ``build``, made if they must be made from nothing)."""
+        content = before and before[1]
+        cache_after_change(self.papers_file, self.home, content, changed)
         loaded = self.loaded_papers()
         if not loaded.from_cache and len(loaded) >= LARGE:
             # read from the cache just written instead: the parse's papers are let go
             self._loaded = None
             loaded = self.loaded_papers()
-        refresh_derived(self.home, loaded, before and before[1], changed, build=build)
+        refresh_derived(self.home, loaded, content, changed, build=build)
 
 
 def _removal_tokens(steps: Iterable[Step]) -> set[str]:

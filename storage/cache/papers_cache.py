@@ -42,10 +42,14 @@ _LENGTHS = 8  # the header's length and checksum, 4 bytes each
 
 
 class PapersCache(NamedTuple):
-    """What a cache is written from: each paper's fields (in list order) and the lists table."""
+    """What a cache is written from: each paper's fields (in list order) and the lists table;
+    with ``reuse``, the first ``reused`` chunks are those of an older cache, copied block by
+    block, and ``rows`` are the papers after them."""
 
     rows: Sequence[tuple[Any, ...]]
     lists: dict[str, Any]
+    reuse: PapersCacheReader | None = None
+    reused: int = 0
 
 
 class DamagedCacheError(Exception):
@@ -71,21 +75,36 @@ def write_papers_cache(
     does not fill of its room is zeros, which ``marshal.loads`` leaves unread.
     """
     key = _key(version, schema, fields)
-    rows = content.rows
-    chunks = -(-len(rows) // CHUNK_ROWS)
+    rows, reuse, reused = content.rows, content.reuse, content.reused
+    if reuse is not None and (reuse.chunk_rows != CHUNK_ROWS or reuse.fields != fields):
+        raise ValueError("a cache of another layout cannot be reused")
+    count = reused * CHUNK_ROWS + len(rows)
+    chunks = -(-count // CHUNK_ROWS)
     room = _header_room(key, chunks * len(fields), content.lists)
 
     def write(handle: BinaryIO) -> None:
         handle.seek(len(_MAGIC) + _LENGTHS + room)
         blocks: list[tuple[int, int, int]] = []
         offset = 0
+
+        def put(block: bytes, checksum: int) -> None:
+            nonlocal offset
+            handle.write(block)
+            blocks.append((offset, len(block), checksum))
+            offset += len(block)
+
+        if reuse is not None:
+            try:
+                for chunk in range(reused):
+                    for field in fields:
+                        put(*reuse.block(field, chunk))
+            except DamagedCacheError as exc:
+                raise ValueError(f"the older cache is damaged: {exc}") from None  # not written
         for start in range(0, len(rows), CHUNK_ROWS):
             for column in zip(*rows[start : start + CHUNK_ROWS], strict=True):
                 block = marshal.dumps(list(column))
-                handle.write(block)
-                blocks.append((offset, len(block), zlib.crc32(block)))
-                offset += len(block)
-        head = marshal.dumps((key, len(rows), CHUNK_ROWS, offset, blocks, content.lists))
+                put(block, zlib.crc32(block))
+        head = marshal.dumps((key, count, CHUNK_ROWS, offset, blocks, content.lists))
         if len(head) > room:
             raise ValueError("the cache's header outgrew its room")
         head += bytes(room - len(head))
@@ -180,8 +199,8 @@ class PapersCacheReader:
         """Number of papers in chunk ``chunk``."""
         return min(self.chunk_rows, self.count - chunk * self.chunk_rows)
 
-    def column(self, field: str, chunk: int) -> list[Any]:
-        """One field of every paper of a chunk, in list order."""
+    def block(self, field: str, chunk: int) -> tuple[bytes, int]:
+        """The block of one field of a chunk as stored, and its checksum (checked)."""
         offset, length, checksum = self._blocks[chunk * len(self.fields) + self.fields.index(field)]
         with self._lock:  # a closed handle must not be read by another thread meanwhile
             if self._handle.closed:
@@ -189,6 +208,11 @@ class PapersCacheReader:
             data = os.pread(self._handle.fileno(), length, self._body_start + offset)
         if len(data) != length or zlib.crc32(data) != checksum:
             raise DamagedCacheError(f"chunk {chunk}, field {field!r}")
+        return data, checksum
+
+    def column(self, field: str, chunk: int) -> list[Any]:
+        """One field of every paper of a chunk, in list order."""
+        data, _ = self.block(field, chunk)
         try:
             values = marshal.loads(data)
         except (ValueError, EOFError, TypeError) as exc:

@@ -109,11 +109,19 @@ def lists_from(table: Mapping[str, Any]) -> list[ListInfo]:
 def papers_in_order(tables: Tables) -> list[Paper]:
     """The papers of parsed ``papers.json`` tables in list order: lists in import order, then
     position in the list."""
+    return [paper_from_doc(doc) for doc in documents_in_order(tables)]
+
+
+def documents_in_order(tables: Tables) -> list[dict[str, Any]]:
+    """The paper documents of parsed ``papers.json`` tables in list order (as
+    ``papers_in_order``, without making the papers)."""
     order = {info.name: info.order for info in lists_from(tables.get("lists", {}))}
-    papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
+    docs = list(tables.get("papers", {}).values())
     last = len(order)
-    papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
-    return papers
+    docs.sort(
+        key=lambda d: order.get(d.get("list", ""), last) * 1_000_000_000 + d.get("position", 0)
+    )
+    return docs
 
 
 class PapersFile:
