@@ -12,8 +12,6 @@ a derived file is always safe.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import marshal
 import os
 import sys
@@ -79,6 +77,9 @@ def sweep_temporaries(path: Path) -> None:
 
 @cache
 def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes  # 9 ms: imported by the one process that gives memory back
+    import ctypes.util
+
     name = ctypes.util.find_library("c")
     if not name:
         return None

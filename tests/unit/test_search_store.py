@@ -252,3 +252,20 @@ def test_a_child_process_builds_nothing_for_another_version(library: Library) ->
     assert not build_elsewhere(library.home, FileContent(sig.size, "f" * 64))
     assert not build_elsewhere(library.home, sig, cancelled=lambda: True)
     assert not (library.home / INDEX_FILE).exists()
+
+
+def test_a_body_checked_once_is_checked_again_once_changed(library: Library) -> None:
+    """The writer records the stamp of the body it wrote (``search.index.ok``): loads skip the
+    body's checksum while the file keeps it; a byte changed in place, its time put back,
+    still changes the stamp (the change time), and the damage is found."""
+    papers, sig, path = saved(library)
+    ok = path.with_name(path.name + ".ok")
+    assert ok.exists()
+    assert load_index(path, sig, papers) is not None
+    st = path.stat()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # in the postings: only the body's checksum sees it
+    with path.open("r+b") as handle:
+        handle.write(bytes(data))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert load_index(path, sig, papers) is None
