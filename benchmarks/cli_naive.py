@@ -1,12 +1,14 @@
 """The naive ``papers`` commands that ``benchmarks.cli`` times beside ours.
 
-    python -m benchmarks.cli_naive HOME search|list|mark|stats|export|import [ARGS…]
+    python -m benchmarks.cli_naive HOME search|list|mark|similar|stats|export|import|derive [ARGS…]
 
 Each loads every paper (``Library.papers()``, as every command did before the papers were read
-in chunks) and, for ``search``, builds the search index, as every call did before it was
-saved; ``import FILE`` reads the whole file at once and cleans it in this process alone, as
-the import did before it read a large JSON Lines list line by line and shared the work with a
-second process. A module of its own: it imports no more than a ``papers`` command does.
+in chunks) and, for ``search`` and ``similar``, builds the index, as every call did before it
+was saved; ``import FILE`` reads the whole file at once and cleans it in this process alone,
+as the import did before it read a large JSON Lines list line by line and shared the work with
+a second process, and derives nothing but ``papers.cache`` (as before it made the indexes);
+``derive`` makes every derived file from nothing (what an import that does not update them
+leaves to do). A module of its own: it imports no more than a ``papers`` command does.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from storage.stats import LibraryStats
 def main(argv: Sequence[str]) -> int:
     """Run one naive command; its output is what the user would read (one line per paper)."""
     home, command, *rest = argv
+    if command == "import":
+        import storage.library
+
+        storage.library.refresh_derived = lambda *args, **kwargs: None  # nothing derived
     library = Library(home)
     papers = library.papers()  # every paper made, as `open_library` did
     library.lists()
@@ -44,6 +50,24 @@ def main(argv: Sequence[str]) -> int:
             by_id = {p.id: p for p in papers}
             library.set_statuses([rest[0]], rest[1])
             out.write(f"{rest[0]}  {rest[1]}  {by_id[rest[0]].display_title}\n")
+        elif command == "similar":
+            from storage.similar import SimilarityIndex
+
+            by_id = {p.id: p for p in papers}
+            found = SimilarityIndex(papers).similar(rest[0], limit=10)
+            out.write("".join(f"{n.paper_id}  {by_id[n.paper_id].display_title}\n" for n in found))
+        elif command == "derive":
+            from storage.cache.search_index import INDEX_FILE, save_index
+            from storage.cache.similar_index import SIMILAR_FILE, save_similarity
+            from storage.similar import SimilarityIndex
+
+            (library.home / "papers.cache").unlink(missing_ok=True)
+            library = Library(home)
+            papers = library.papers()  # papers.cache made again
+            content = library.loaded_papers().content
+            assert content is not None
+            save_index(library.home / INDEX_FILE, content, SearchIndex(papers))
+            save_similarity(library.home / SIMILAR_FILE, content, SimilarityIndex(papers))
         elif command == "stats":
             stats = LibraryStats.compute(papers, triage.statuses, library.days(), date.today())
             out.write(f"{stats.triaged} / {stats.total}\n")

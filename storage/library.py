@@ -10,30 +10,29 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.cache.loaded_papers import LoadedPapers, open_papers
+from storage.cache.content_key import Version
+from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
+from storage.cache.refresh import LARGE, refresh_derived
 from storage.errors import LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import LOCK_FILE, FileSignature, HomeLock
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
 from storage.files.triage_model import REMOVE, RESTORE, DayCount, Move, Step, TriageState, now
 from storage.importing import Progress as Progress
-from storage.importing.gather import gather
-from storage.importing.resolve import resolve
-from storage.importing.store import iter_decisions, store
 from storage.models import Change, FailedFile, ImportReport, Paper, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
-from storage.stats import Counted, LibraryStats, QueueStats
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.sources.limits import ReadLimits
     from storage.sources.papers import Catalog
     from storage.sources.records import ReadResult, RecordStream
+    from storage.stats import LibraryStats
 
 
 __all__ = ["Library", "ListInfo", "Progress"]
@@ -210,6 +209,10 @@ class Library:
     ) -> ImportReport:
         """Clean, match and store what readers read (``storage.importing``);
         ``progress(done, total)`` follows the records; ``dry_run``: nothing is written."""
+        from storage.importing.gather import gather
+        from storage.importing.resolve import resolve
+        from storage.importing.store import iter_decisions, store
+
         report = ImportReport(dry_run=dry_run)
         # papers.json read now (its parse peaks at several times its size), not once the new
         # papers are in memory too; the change reads it again only if it changed meanwhile
@@ -229,7 +232,10 @@ class Library:
                 if changes:
                     triage.record(changes, RESTORE)
         if not dry_run:
-            self.loaded_papers()  # caches the new papers now, not at the next start
+            before, changed = papers.before, papers.changed
+            del papers  # both tables of papers.json: not held while the index is made
+            # the papers cached, the index made: the next search finds them
+            self._derive(before, changed)
         if progress is not None:
             progress(total, total)
         return report
@@ -303,7 +309,7 @@ class Library:
         papers = {pid: loaded.paper(pid) for pid in ids if loaded.row_of(pid) is not None}
         likeness: dict[str, float] = {}
         if len(papers) > 1:
-            index = similarity_for(self.home, loaded.sequence(), loaded.sig)
+            index = similarity_for(self.home, loaded.sequence(), loaded.content)
             found = index.suggest(state.statuses, candidates=list(papers))
             likeness = {s.paper_id: s.score for s in found}
         pages = PdfTexts.open(self.home).pages()
@@ -323,6 +329,8 @@ class Library:
 
     def stats(self, today: date | None = None) -> LibraryStats:
         """Counts per status, list and venue status; progress; rate and time to an empty Inbox."""
+        from storage.stats import Counted, LibraryStats, QueueStats
+
         state, days = self.triage_file.state_and_days()  # read once: counts and days agree
         loaded = self.loaded_papers()  # four fields of each paper, not the papers
         counted = [loaded.column(f) for f in ("id", "list", "venue_status", "lists")]
@@ -383,9 +391,9 @@ class Library:
                     triage.mark(step, undone=False, removal={**removal, "decisions": kept})
             if undo:
                 triage.mark(step, undone=True)
-        # read (and cached) here, as after a removal: the app's writer thread pays for it,
-        # not the screen that shows the papers next
-        self.loaded_papers()
+        # read (and cached, the index brought along) here, as after a removal: the app's
+        # writer thread pays for it, not the screen that shows the papers next
+        self._derive(papers.before, papers.changed, build=False)
         return done
 
     # -- remove -----------------------------------------------------------------------------
@@ -416,8 +424,23 @@ class Library:
                 decisions = triage.pop(removal.ids)
                 payload = {"token": token, "ids": list(removal.ids), "list": list_name}
                 triage.record([], REMOVE, removal={**payload, "decisions": decisions})
-        self.loaded_papers()
+        self._derive(papers.before, papers.changed, build=False)
         return removal
+
+    def _derive(
+        self, before: Version | None, changed: Collection[str], *, build: bool = True
+    ) -> None:
+        """After a change of ``papers.json`` from version ``before`` that changed the papers
+        ``changed``: its papers cached and the files derived from them brought along
+        (``storage.cache.refresh``; with ``build``, made if they must be made from nothing)."""
+        content = before and before[1]
+        cache_after_change(self.papers_file, self.home, content, changed)
+        loaded = self.loaded_papers()
+        if not loaded.from_cache and len(loaded) >= LARGE:
+            # read from the cache just written instead: the parse's papers are let go
+            self._loaded = None
+            loaded = self.loaded_papers()
+        refresh_derived(self.home, loaded, content, changed, build=build)
 
 
 def _removal_tokens(steps: Iterable[Step]) -> set[str]:

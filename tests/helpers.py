@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storage.cache.content_key import KEY_FILE
 from storage.cache.papers_cache import PAPERS_CACHE_FILE
 from storage.cache.search_index import INDEX_FILE
+from storage.cache.similar_index import BUILD_LOCK, SIMILAR_FILE
 
 #: Files derived from ``papers.json`` that any read may (re)write: never data.
-DERIVED_FILES = frozenset({PAPERS_CACHE_FILE, INDEX_FILE})
+DERIVED_FILES = frozenset(
+    {PAPERS_CACHE_FILE, INDEX_FILE, SIMILAR_FILE, KEY_FILE, BUILD_LOCK}
+    | {f"{INDEX_FILE}.ok", f"{SIMILAR_FILE}.ok"}  # bodies checked whole: their stamps
+)
 
 
 def home_files(home: Path) -> dict[str, bytes]:

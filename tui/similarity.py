@@ -1,8 +1,11 @@
 """Similar papers, the suggested order and topics, worked out off the keystroke path.
 
-The tf-idf index is built on first use (it costs memory most sessions never need) and kept
-for the papers it was built from; each task runs in a thread worker and posts a typed message
-(``SimilarReady``, ``SuggestionsReady``, ``TopicsReady``) to the screen that asked.
+The tf-idf index is ``similar.index`` beside ``papers.json``, memory-mapped, as the CLI reads
+it (the import makes it); when it is not there it is made on first use (it costs memory most
+sessions never need: from 20,000 papers in a child process, whose memory is given back when it
+ends) and kept for the papers it was made from. Each task runs in a thread worker and posts a
+typed message (``SimilarReady``, ``SuggestionsReady``, ``TopicsReady``) to the screen that
+asked.
 """
 
 from __future__ import annotations
@@ -18,24 +21,29 @@ from tui.memory import release_memory
 from tui.messages import SimilarReady, SuggestionsReady, TopicsReady
 
 if TYPE_CHECKING:
+    from storage.library import Library
     from storage.similar import SimilarityIndex
 
 
 class Similarity:
     """The similarity index of one list of papers, and the tasks that use it."""
 
-    def __init__(self, notify: Callable[[str], None]) -> None:
+    def __init__(self, notify: Callable[[str], None], library: Library | None = None) -> None:
         #: Called (from the worker thread) when the index must be built first.
         self._notify = notify
+        #: Where ``similar.index`` is (None: always built in memory).
+        self._library = library
         self._papers: Sequence[Paper] | None = None
         self._index: SimilarityIndex | None = None
 
     def _index_of(self, papers: Sequence[Paper]) -> SimilarityIndex:
         if self._index is None or self._papers is not papers:
-            from storage.similar import SimilarityIndex  # numpy: only when first asked
+            index = self._saved(papers)
+            if index is None:
+                from storage.similar import SimilarityIndex  # numpy: only when first asked
 
-            self._notify("Preparing similar papers (once per session)…")
-            index = SimilarityIndex(papers)
+                self._notify("Preparing similar papers (once per session)…")
+                index = SimilarityIndex(papers)
             release_memory()
             self._papers, self._index = papers, index
         return self._index
@@ -43,6 +51,34 @@ class Similarity:
     def index_for(self, papers: Sequence[Paper]) -> SimilarityIndex:
         """The index of ``papers``, built first if need be (call it off the UI thread)."""
         return self._index_of(papers)
+
+    def _saved(self, papers: Sequence[Paper]) -> SimilarityIndex | None:
+        """``similar.index`` of ``papers`` (made first if it is not there), when ``papers``
+        are the library's papers of the version on disk; else None."""
+        if self._library is None:
+            return None
+        from storage.cache.refresh import LARGE
+        from storage.cache.similar_index import (
+            SIMILAR_FILE,
+            build_elsewhere,
+            load_similarity,
+            similarity_for,
+        )
+
+        loaded = self._library.loaded_papers()
+        version = loaded.content if loaded.holds(papers) else None
+        if version is None:
+            return None
+        home = self._library.home
+        found = load_similarity(home / SIMILAR_FILE, version, papers)
+        if found is not None:
+            return found
+        self._notify("Preparing similar papers (once per library version)…")
+        if len(papers) < LARGE:
+            return similarity_for(home, papers, version)  # built here, saved
+        if build_elsewhere(home, version):
+            return load_similarity(home / SIMILAR_FILE, version, papers)
+        return None
 
     def _run(self, node: DOMNode, work: Callable[[], Message], what: str) -> None:
         """Run ``work`` in a thread for ``node`` and post the message it returns to it."""

@@ -15,9 +15,11 @@ while it is used.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import marshal
 import mmap
+import os
 import threading
 import zlib
 from collections.abc import Callable, Mapping
@@ -28,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from storage.cache.derived import python_tag, write_derived
-from storage.files.atomic import FileSignature
+from storage.files.atomic import FileContent
 from storage.models import Paper
 
 _Index = TypeVar("_Index")
@@ -49,30 +51,30 @@ class ArrayFile(NamedTuple):
     values: Any
 
 
-def papers_key(sig: FileSignature) -> tuple[Any, ...]:
-    """The key of a file derived from the papers of ``papers.json`` version ``sig``: also the
-    paper fields and numpy (the file's own ``FORMAT``, bumped by hand when the code that makes
-    it changes what it holds, is in its magic line)."""
+def papers_key(version: FileContent) -> tuple[Any, ...]:
+    """The key of a file derived from the papers of the ``papers.json`` of content
+    ``version``: also the paper fields and numpy (the file's own ``FORMAT``, bumped by hand
+    when the code that makes it changes what it holds, is in its magic line)."""
     fields = tuple(f.name for f in dataclasses.fields(Paper))
-    return (tuple(sig), fields, np.__version__)
+    return (tuple(version), fields, np.__version__)
 
 
 def load_or_build(
     path: Path,
-    sig: FileSignature | None,
-    load: Callable[[Path, FileSignature], _Index | None],
+    version: FileContent | None,
+    load: Callable[[Path, FileContent], _Index | None],
     build: Callable[[], _Index],
-    save: Callable[[Path, FileSignature, _Index], bool],
+    save: Callable[[Path, FileContent, _Index], bool],
 ) -> _Index:
-    """What ``load`` reads from ``path`` for papers.json version ``sig``; else what ``build``
-    makes, saved there for next time."""
-    if sig is not None:
-        found = load(path, sig)
+    """What ``load`` reads from ``path`` for the papers.json of content ``version``; else what
+    ``build`` makes, saved there for next time."""
+    if version is not None:
+        found = load(path, version)
         if found is not None:
             return found
     made = build()
-    if sig is not None:
-        save(path, sig, made)
+    if version is not None:
+        save(path, version, made)
     return made
 
 
@@ -110,7 +112,11 @@ def write_array_file(
     lengths = len(head).to_bytes(4, "big") + zlib.crc32(head).to_bytes(4, "big")
     magic = _magic(kind, version)
     start = len(magic) + len(lengths) + len(head)
-    return write_derived(path, [magic, lengths, head, _padding(start), *parts])
+    if not write_derived(path, [magic, lengths, head, _padding(start), *parts]):
+        return False
+    with contextlib.suppress(OSError):  # its body as written: checked by its writer
+        write_derived(_checked_path(path), [_stamp(os.stat(path), body_crc)])
+    return True
 
 
 def read_array_file(
@@ -121,7 +127,10 @@ def read_array_file(
 
     ``make`` runs while another thread checks the body (the checksum of 130 MB takes 60 ms at
     100,000 papers, about what making a search index of it takes): what it made is returned
-    only once the check holds, and never otherwise.
+    only once the check holds, and never otherwise. A body checked whole once (by its writer,
+    or by a reader) is not checked again while the file keeps the stamp it had then (inode,
+    size, modification and change times, recorded in ``NAME.ok``): a file changed in any way
+    since (a copy, an edit, bytes damaged by a program) has another stamp and is checked.
     """
     try:
         with path.open("rb") as handle:
@@ -130,11 +139,13 @@ def read_array_file(
                 return None
             body_start, layout, (at, length, values_crc), body_size, body_crc = found
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            stamp = _stamp(os.fstat(handle.fileno()), body_crc)
     except (OSError, ValueError, EOFError, TypeError):
         return None  # unreadable, or not what we wrote
     if len(mapped) != body_start + body_size:
         return None  # cut short, or grown
-    check = _Check(mapped, body_start)
+    trusted = _checked_stamp(path) == stamp
+    check = _Check(mapped, body_start, body_crc if trusted else None)
     check.start()
     try:
         with memoryview(mapped)[body_start + at : body_start + at + length] as view:
@@ -152,7 +163,38 @@ def read_array_file(
         made = None  # not what we wrote
     finally:
         check.join()
-    return made if check.checksum == body_crc else None
+    if check.checksum != body_crc:
+        return None
+    if not trusted:
+        write_derived(_checked_path(path), [stamp])
+    return made
+
+
+def _checked_path(path: Path) -> Path:
+    return path.with_name(path.name + ".ok")
+
+
+def _stamp(st: os.stat_result, body_crc: int) -> bytes:
+    """What ``NAME.ok`` says of a file whose body was checked whole: its stamp, its checksum."""
+    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {body_crc}\n".encode()
+
+
+def _checked_stamp(path: Path) -> bytes | None:
+    try:
+        with _checked_path(path).open("rb") as handle:
+            return handle.read(200)
+    except OSError:
+        return None
+
+
+def holds_key(path: Path, kind: str, version: int, key: Any) -> bool:
+    """Whether the file at ``path`` is of this kind and format and names ``key`` (its header
+    only: whether its body is whole is checked when it is read)."""
+    try:
+        with path.open("rb") as handle:
+            return _checked(handle, _magic(kind, version), key) is not None
+    except (OSError, ValueError, EOFError, TypeError):
+        return False
 
 
 def _array(mapped: mmap.mmap, offset: int, dtype: str, shape: tuple[int, ...]) -> Array:
@@ -167,14 +209,18 @@ class _Check(threading.Thread):
     interpreter while it reads), a block at a time, each block's pages let go once read: the
     check does not count the file in the process's memory (RSS, VmHWM)."""
 
-    def __init__(self, mapped: mmap.mmap, start: int) -> None:
+    def __init__(self, mapped: mmap.mmap, start: int, known: int | None = None) -> None:
         super().__init__(name="array file check", daemon=True)
         self._mapped = mapped
         self._start = start
+        self._known = known
         #: The checksum, once the thread has ended (-1 if it failed).
         self.checksum = -1
 
     def run(self) -> None:
+        if self._known is not None:  # checked before: see ``read_array_file``
+            self.checksum = self._known
+            return
         mapped, checksum = self._mapped, 0
         with memoryview(mapped) as view:
             for at in range(self._start, len(mapped), _CHECK_BLOCK):

@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -72,3 +73,27 @@ def sweep_temporaries(path: Path) -> None:
             with contextlib.suppress(OSError):
                 if now - leftover.stat().st_mtime > STALE_TEMPORARY_S:
                     leftover.unlink()
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes  # 9 ms: imported by the one process that gives memory back
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if not name:
+        return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim  # glibc only
+    except (OSError, AttributeError):
+        return None
+    return trim
+
+
+def give_back_memory() -> None:
+    """Give the heap the process freed back to the system (glibc keeps it otherwise): before
+    a child process makes a derived file, so that the two do not hold memory at once that
+    only one of them uses (an import of 100,000 papers frees ~350 MB of parsed papers)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)

@@ -10,12 +10,12 @@ chunk field by field (one ``marshal`` block per field, each with its own checksu
 - counting papers per list reads the ``list`` blocks.
 
 It is derived data (``storage.cache.derived``): the header names the version of ``papers.json``
-it was made from (inode, size, modification time), its schema, the paper fields, the format of
-this file (``FORMAT``) and the Python that wrote it, and is checked (size and checksum) before
-anything in it is believed; each block is checked when read. A damaged block raises
-``DamagedCacheError`` for the reader to fall back on the JSON, the one source of truth. A valid
-cache also proves that the JSON it names parsed and that its every record was readable: it is
-written only then.
+it was made from (its content: ``storage.cache.content_key``), its schema, the paper fields,
+the format of this file (``FORMAT``) and the Python that wrote it, and is checked (size and
+checksum) before anything in it is believed; each block is checked when read. A damaged block
+raises ``DamagedCacheError`` for the reader to fall back on the JSON, the one source of truth.
+A valid cache also proves that the JSON it names parsed and that its every record was
+readable: it is written only then.
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from storage.cache.derived import python_tag, write_derived_with
-from storage.files.atomic import FileSignature
+from storage.files.atomic import FileContent
 
 PAPERS_CACHE_FILE = "papers.cache"
 #: Bumped by hand whenever the layout of the file changes, or what it holds of a paper does
 #: (``storage.files.papers_file``'s ``paper_from_doc``): a cache of another format is made again.
-FORMAT = 3
+FORMAT = 4
 #: Papers per chunk: what ``papers list | head`` reads, and showing one paper (~0.4 MB).
 CHUNK_ROWS = 256
 _MAGIC = b"papers-tui papers.cache %d " % FORMAT + python_tag() + b"\n"
@@ -42,49 +42,69 @@ _LENGTHS = 8  # the header's length and checksum, 4 bytes each
 
 
 class PapersCache(NamedTuple):
-    """What a cache is written from: each paper's fields (in list order) and the lists table."""
+    """What a cache is written from: each paper's fields (in list order) and the lists table;
+    with ``reuse``, the first ``reused`` chunks are those of an older cache, copied block by
+    block, and ``rows`` are the papers after them."""
 
     rows: Sequence[tuple[Any, ...]]
     lists: dict[str, Any]
+    reuse: PapersCacheReader | None = None
+    reused: int = 0
 
 
 class DamagedCacheError(Exception):
     """A block of the cache fails its checksum: the cache must not be used any more."""
 
 
-def _key(sig: FileSignature, schema: int, fields: tuple[str, ...]) -> tuple[Any, ...]:
-    return (tuple(sig), schema, fields)
+def _key(content: FileContent, schema: int, fields: tuple[str, ...]) -> tuple[Any, ...]:
+    return (tuple(content), schema, fields)
 
 
 def write_papers_cache(
     path: Path,
-    sig: FileSignature,
+    version: FileContent,
     schema: int,
     fields: tuple[str, ...],
     content: PapersCache,
 ) -> None:
-    """Write the cache of file version ``sig`` (best effort), each block as it is made.
+    """Write the cache of the ``papers.json`` of content ``version`` (best effort), each block
+    as it is made.
 
     The header names every block, so it is written last, into room kept for it before the
     first block: 100,000 papers make 160 MB of blocks, never all in memory. What the header
     does not fill of its room is zeros, which ``marshal.loads`` leaves unread.
     """
-    key = _key(sig, schema, fields)
-    rows = content.rows
-    chunks = -(-len(rows) // CHUNK_ROWS)
+    key = _key(version, schema, fields)
+    rows, reuse, reused = content.rows, content.reuse, content.reused
+    if reuse is not None and (reuse.chunk_rows != CHUNK_ROWS or reuse.fields != fields):
+        raise ValueError("a cache of another layout cannot be reused")
+    count = reused * CHUNK_ROWS + len(rows)
+    chunks = -(-count // CHUNK_ROWS)
     room = _header_room(key, chunks * len(fields), content.lists)
 
     def write(handle: BinaryIO) -> None:
         handle.seek(len(_MAGIC) + _LENGTHS + room)
         blocks: list[tuple[int, int, int]] = []
         offset = 0
+
+        def put(block: bytes, checksum: int) -> None:
+            nonlocal offset
+            handle.write(block)
+            blocks.append((offset, len(block), checksum))
+            offset += len(block)
+
+        if reuse is not None:
+            try:
+                for chunk in range(reused):
+                    for field in fields:
+                        put(*reuse.block(field, chunk))
+            except DamagedCacheError as exc:
+                raise ValueError(f"the older cache is damaged: {exc}") from None  # not written
         for start in range(0, len(rows), CHUNK_ROWS):
             for column in zip(*rows[start : start + CHUNK_ROWS], strict=True):
                 block = marshal.dumps(list(column))
-                handle.write(block)
-                blocks.append((offset, len(block), zlib.crc32(block)))
-                offset += len(block)
-        head = marshal.dumps((key, len(rows), CHUNK_ROWS, offset, blocks, content.lists))
+                put(block, zlib.crc32(block))
+        head = marshal.dumps((key, count, CHUNK_ROWS, offset, blocks, content.lists))
         if len(head) > room:
             raise ValueError("the cache's header outgrew its room")
         head += bytes(room - len(head))
@@ -129,16 +149,16 @@ class PapersCacheReader:
 
     @classmethod
     def open(
-        cls, path: Path, sig: FileSignature, schema: int, fields: tuple[str, ...]
+        cls, path: Path, version: FileContent, schema: int, fields: tuple[str, ...]
     ) -> PapersCacheReader | None:
-        """The cache at ``path`` if it was made from the file version ``sig`` by a reader of
+        """The cache at ``path`` if it was made from the file of content ``version`` by a reader of
         ``papers.json`` schema ``schema`` with these paper ``fields``, else None."""
         try:
             handle = path.open("rb")
         except OSError:
             return None
         try:
-            reader = cls._checked(handle, sig, schema, fields)
+            reader = cls._checked(handle, version, schema, fields)
         except (OSError, ValueError, EOFError, TypeError, IndexError):
             reader = None  # not what we wrote
         if reader is None:
@@ -147,7 +167,7 @@ class PapersCacheReader:
 
     @classmethod
     def _checked(
-        cls, handle: BinaryIO, sig: FileSignature, schema: int, fields: tuple[str, ...]
+        cls, handle: BinaryIO, version: FileContent, schema: int, fields: tuple[str, ...]
     ) -> PapersCacheReader | None:
         start = handle.read(len(_MAGIC) + _LENGTHS)
         if len(start) < len(_MAGIC) + _LENGTHS or not start.startswith(_MAGIC):
@@ -158,7 +178,7 @@ class PapersCacheReader:
         if len(head) != size or zlib.crc32(head) != checksum:
             return None  # torn or damaged
         key, count, chunk_rows, body_size, blocks, lists = marshal.loads(head)
-        if key != _key(sig, schema, fields):
+        if key != _key(version, schema, fields):
             return None  # made from another version of papers.json
         body_start = len(start) + size
         chunks = -(-count // chunk_rows) if chunk_rows > 0 else -1
@@ -179,8 +199,8 @@ class PapersCacheReader:
         """Number of papers in chunk ``chunk``."""
         return min(self.chunk_rows, self.count - chunk * self.chunk_rows)
 
-    def column(self, field: str, chunk: int) -> list[Any]:
-        """One field of every paper of a chunk, in list order."""
+    def block(self, field: str, chunk: int) -> tuple[bytes, int]:
+        """The block of one field of a chunk as stored, and its checksum (checked)."""
         offset, length, checksum = self._blocks[chunk * len(self.fields) + self.fields.index(field)]
         with self._lock:  # a closed handle must not be read by another thread meanwhile
             if self._handle.closed:
@@ -188,6 +208,11 @@ class PapersCacheReader:
             data = os.pread(self._handle.fileno(), length, self._body_start + offset)
         if len(data) != length or zlib.crc32(data) != checksum:
             raise DamagedCacheError(f"chunk {chunk}, field {field!r}")
+        return data, checksum
+
+    def column(self, field: str, chunk: int) -> list[Any]:
+        """One field of every paper of a chunk, in list order."""
+        data, _ = self.block(field, chunk)
         try:
             values = marshal.loads(data)
         except (ValueError, EOFError, TypeError) as exc:

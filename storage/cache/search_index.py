@@ -1,20 +1,25 @@
 """The search index on disk (``search.index`` beside ``papers.json``), memory-mapped when loaded.
 
-Building the index of 100,000 papers takes ~20 s; loading it takes a fraction of a second, so
-that every ``papers search`` and every start of the app after the first reuse it. The file
+Building the index of 100,000 papers takes ~10 s; loading it takes a fraction of a second, so
+that every ``papers search`` and every start of the app reuse it. An import (or a removal)
+brings it to the new ``papers.json`` as it ends (``update_index``: the papers it changed are
+indexed as a new segment, the papers gone are dropped) rather than building it again. The file
 (``storage.cache.array_file``) holds the index's numpy arrays, read straight from a read-only
 memory map (only the pages a search touches are read), and the Python parts (words, a
 checksum of the paper ids, venues, lists, method names, look-up tables).
 
 It is derived data (``storage.cache.derived``) and never trusted: it is used only when its key
-names the exact version of ``papers.json`` (inode, size, modification time), the paper fields,
+names the exact content of ``papers.json`` (``storage.cache.content_key``), the paper fields,
 its ``FORMAT``, the Python and numpy reading it, and when its size and the
 checksums of its header and body hold and its paper ids are those of the papers given.
 Anything else and it is ignored (the caller builds the index again and saves it anew).
 
-Only an index as built (one segment, every slot live, slot = place in the list) is saved: the
-paper of slot ``i`` is then the ``i``-th of the papers the loader is given, which may be read
-lazily (``storage.cache.loaded_papers.PaperSequence``) so that a search reads only its hits.
+Each slot of the index is a paper: as built, slot ``i`` is the ``i``-th paper of the list;
+once grown, the file says which place in the list each live slot's paper has (``rows``). The
+loader is given the papers in list order, which may be read lazily
+(``storage.cache.loaded_papers.PaperSequence``), so that a search reads only its hits. The file
+also keeps each slot's paper id (``slot_ids``), so that the next import can tell its slots
+apart without the papers of the version it was made from.
 """
 
 from __future__ import annotations
@@ -24,21 +29,23 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableSequence, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, overload
 
 import numpy as np
 
 from storage.cache.array_file import (
     Array,
+    ArrayFile,
+    holds_key,
     load_or_build,
     papers_key,
     read_array_file,
     write_array_file,
 )
 from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
-from storage.files.atomic import FileSignature
+from storage.files.atomic import FileContent
 from storage.models import Paper
 from storage.search.index import SearchIndex
 from storage.search.postings import Postings, Segment
@@ -50,30 +57,37 @@ INDEX_FILE: Final = "search.index"
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
 #: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
 #: ``Paper`` fields). An index of another format is ignored and built again.
-FORMAT: Final = 3
+FORMAT: Final = 5
 _KIND: Final = "search index"
+_SEGMENT_ARRAYS: Final = ("offsets", "docs", "scores", "masks")
+#: A paper no slot of a saved index shows any more (a dead slot's: never read).
+_GONE: Final = Paper("", "", "")
 
 
-def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
-    """Write ``index`` (of papers.json version ``sig``) to ``path``, best effort; False when it
-    was not written (not an index as built, or the folder is not writable)."""
+def save_index(
+    path: Path, version: FileContent, index: SearchIndex, ids: Sequence[str] | None = None
+) -> bool:
+    """Write ``index`` (of the papers.json of content ``version``) to ``path``, best effort;
+    False when it was not written (empty, not of these papers, or the folder is not
+    writable).
+
+    ``ids``: the paper ids of that version, in list order. Without them only an index as
+    built (one segment, every slot live, slot = place in the list) can be saved.
+    """
     table, vocabulary, postings = index.parts()
-    if (
-        len(postings.segments) != 1
-        or table.live_count != len(table)
-        or not np.array_equal(table.rank, np.arange(len(table)))
-    ):
-        return False  # empty, or grown by ``add``: slots are no longer places in the list
-    segment = postings.segments[0]
+    if not len(table):
+        return False
+    rows = _rows(table, ids)
+    if rows is None:
+        return False  # grown by ``add`` and no list order given, or not of these papers
+    rank = table.rank if ids is None else np.where(table.live, rows, table.rank)
     sorted_tids, buckets = vocabulary.lookup_tables()
     bucket_keys = list(buckets)
     arrays: dict[str, Array] = {
-        "offsets": segment.offsets,
-        "docs": segment.docs,
-        "scores": segment.scores,
-        "masks": segment.masks,
         "field_total": postings.field_total,
-        "rank": table.rank,
+        "rank": rank,
+        "live": table.live,
+        "rows": rows,
         "has_code": table.has_code,
         "venue_code": table.venue_code,
         "lists_code": table.lists_code,
@@ -85,9 +99,17 @@ def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
         "bucket_sizes": np.fromiter((len(buckets[k]) for k in bucket_keys), np.int64),
         "bucket_tids": np.concatenate([buckets[k] for k in bucket_keys] or [np.zeros(0, np.int64)]),
     }
+    slot_ids = _slot_ids(table.ids.tolist())
+    if slot_ids is not None:
+        arrays["slot_ids"] = slot_ids
+    for number, segment in enumerate(postings.segments):
+        for name in _SEGMENT_ARRAYS:
+            arrays[f"{name}{number}"] = getattr(segment, name)
+    in_order = table.ids.tolist() if ids is None else list(ids)
     values = (
-        ids_checksum(table.ids.tolist()),
-        table.next_rank,
+        ids_checksum(in_order),
+        len(postings.segments),
+        len(in_order) if ids is not None else table.next_rank,
         table.venues,
         table.list_sets,
         table.name_slots,
@@ -95,36 +117,93 @@ def save_index(path: Path, sig: FileSignature, index: SearchIndex) -> bool:
         vocabulary.live_papers,
         bucket_keys,
     )
-    return write_array_file(path, _KIND, FORMAT, papers_key(sig), arrays, values)
+    return write_array_file(path, _KIND, FORMAT, papers_key(version), arrays, values)
 
 
-def load_index(path: Path, sig: FileSignature, papers: Sequence[Paper]) -> SearchIndex | None:
-    """The index saved at ``path`` if it is the index of ``papers`` (papers.json version
-    ``sig``, in list order), else None. ``papers`` are read only where a search needs them."""
+def _rows(table: PaperTable, ids: Sequence[str] | None) -> Array | None:
+    """The place in the list of each slot's paper (-1: a dead slot), or None when the table
+    is not that of the papers ``ids`` (or, without them, when slots are not places)."""
+    if ids is None:
+        as_built = table.live_count == len(table) and np.array_equal(
+            table.rank, np.arange(len(table))
+        )
+        return np.arange(len(table), dtype=np.int64) if as_built else None
+    if len(ids) != table.live_count:
+        return None
+    place = dict(zip(ids, range(len(ids)), strict=True))
+    live = np.flatnonzero(table.live)
+    found = [place.get(pid, -1) for pid in table.ids[live].tolist()]
+    if -1 in found or len(set(found)) != len(found):
+        return None
+    rows = np.full(len(table), -1, dtype=np.int64)
+    rows[live] = found
+    return rows
+
+
+def _slot_ids(ids: list[str]) -> Array | None:
+    """Each slot's paper id as fixed-width ASCII (None when an id is not plain ASCII: the next
+    import then builds the index anew rather than updating it)."""
+    if not all(pid.isascii() and "\0" not in pid for pid in ids):
+        return None
+    return np.array([pid.encode("ascii") for pid in ids], dtype=f"S{max(map(len, ids), default=1)}")
+
+
+def has_index(path: Path, version: FileContent) -> bool:
+    """Whether ``path`` holds an index of the papers.json of content ``version`` (its header
+    says so: the rest is checked when it is loaded)."""
+    return holds_key(path, _KIND, FORMAT, papers_key(version))
+
+
+def load_index(path: Path, version: FileContent, papers: Sequence[Paper]) -> SearchIndex | None:
+    """The index saved at ``path`` if it is the index of ``papers`` (the papers.json of content
+    ``version``, in list order), else None. ``papers`` are read only where a search needs
+    them."""
     return read_array_file(
-        path,
-        _KIND,
-        FORMAT,
-        papers_key(sig),
-        lambda found: _assemble(found.arrays, found.values, papers),
+        path, _KIND, FORMAT, papers_key(version), lambda found: _loaded(found, papers)
     )
 
 
-def _assemble(
-    arrays: Mapping[str, Array], values: Any, papers: Sequence[Paper]
-) -> SearchIndex | None:
-    (known, next_rank, venues, list_sets, name_slots, terms, live_papers, bucket_keys) = values
-    ids = ids_of(papers)
-    if ids_checksum(ids) != known:
+def _loaded(found: ArrayFile, papers: Sequence[Paper]) -> SearchIndex | None:
+    arrays, values = found.arrays, found.values
+    rows = arrays["rows"]
+    as_built = len(rows) == len(papers) and np.array_equal(rows, np.arange(len(rows)))
+    if as_built and isinstance(papers, PaperSequence) and "slot_ids" in arrays:
+        # papers read from papers.cache: its content and this file's are the same version's
+        # (their keys say so), so the ids are this file's own, slot = place (reading them from
+        # the cache would cost 40 ms of a search at 100,000 papers)
+        stored = arrays["slot_ids"]
+        ids = stored.astype(f"U{stored.dtype.itemsize}").tolist()
+    else:
+        ids = ids_of(papers)
+    if ids_checksum(ids) != values[0]:
         return None  # not the index of these papers
-    table = PaperTable(next_rank)
-    # a list is copied (the index appends to it); a PaperSequence copies itself once changed
-    table.papers = papers if isinstance(papers, PaperSequence) else list(papers)
-    table.slot_by_id = dict(zip(ids, range(len(ids)), strict=True))  # in C: twice as fast
-    table.ids = np.empty(len(ids), dtype=object)
-    table.ids[:] = ids
-    table.live = np.ones(len(ids), dtype=np.bool_)  # written to when a paper is replaced
+    live = np.array(arrays["live"])  # written to when a paper is replaced
+    live_slots = np.flatnonzero(live)
+    if len(live_slots) != len(ids):
+        return None
+    table = PaperTable(values[2])
+    if as_built:
+        # slot = place in the list (a list is copied: the index appends to it; a
+        # PaperSequence copies itself once changed)
+        table.papers = papers if isinstance(papers, PaperSequence) else list(papers)
+        table.slot_by_id = dict(zip(ids, range(len(ids)), strict=True))  # in C: twice as fast
+        slot_ids: Any = ids
+    else:
+        table.papers = _SlotPapers(papers, rows)
+        live_rows = rows[live_slots].tolist()
+        slot_ids = np.full(len(rows), "", dtype=object)
+        slot_ids[live_slots] = [ids[r] for r in live_rows]
+        table.slot_by_id = {ids[r]: s for r, s in zip(live_rows, live_slots.tolist(), strict=True)}
+    table.ids = np.empty(len(rows), dtype=object)
+    table.ids[:] = slot_ids
+    table.live = live
     table.live_count = len(ids)
+    return _assembled(table, arrays, values)
+
+
+def _assembled(table: PaperTable, arrays: Mapping[str, Array], values: Any) -> SearchIndex:
+    """An index of the table given and the rest of the file's arrays and values."""
+    (_, segments, _, venues, list_sets, name_slots, terms, live_papers, bucket_keys) = values
     table.rank = arrays["rank"]
     table.has_code = arrays["has_code"]
     table.venue_code = arrays["venue_code"]
@@ -144,34 +223,143 @@ def _assemble(
     vocabulary.restore(arrays["sorted_tids"], buckets)
     postings = Postings()
     postings.field_total = arrays["field_total"].copy()  # added to when papers are added
-    postings.segments.append(
-        Segment(
-            offsets=arrays["offsets"],
-            docs=arrays["docs"],
-            scores=arrays["scores"],
-            masks=arrays["masks"],
-        )
-    )
+    for number in range(segments):
+        parts = {name: arrays[f"{name}{number}"] for name in _SEGMENT_ARRAYS}
+        postings.segments.append(Segment(**parts))
     return SearchIndex.from_parts(table, vocabulary, postings)
 
 
-def index_for(home: Path, papers: Sequence[Paper], sig: FileSignature | None) -> SearchIndex:
-    """The search index of ``papers`` (papers.json version ``sig``, in list order): loaded from
-    ``home``, else built and saved there for next time."""
+class _SlotPapers(MutableSequence[Paper]):
+    """The papers of a grown index's slots: slot ``s`` shows the paper at place ``rows[s]``
+    of the list (read as far as asked), and papers indexed since are kept as given."""
+
+    def __init__(self, papers: Sequence[Paper], rows: Array) -> None:
+        self._papers = papers
+        self._rows = rows
+        self._added: list[Paper] = []
+
+    def __len__(self) -> int:
+        return len(self._rows) + len(self._added)
+
+    @overload
+    def __getitem__(self, index: int) -> Paper: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> MutableSequence[Paper]: ...
+
+    def __getitem__(self, index: int | slice) -> Paper | MutableSequence[Paper]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if index >= len(self._rows):
+            return self._added[index - len(self._rows)]
+        row = int(self._rows[index])
+        return self._papers[row] if row >= 0 else _GONE
+
+    def __iter__(self) -> Iterator[Paper]:
+        for index in range(len(self)):
+            yield self[index]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError("the papers of a saved index are only added to")
+
+    def __delitem__(self, index: Any) -> None:
+        raise TypeError("the papers of a saved index are only added to")
+
+    def insert(self, index: int, value: Paper) -> None:
+        if index != len(self):
+            raise TypeError("the papers of a saved index are only added to")
+        self._added.append(value)
+
+
+def update_index(
+    home: Path,
+    before: FileContent,
+    version: FileContent,
+    papers: Sequence[Paper],
+    changed: Collection[str],
+) -> bool:
+    """Bring the index saved for the papers.json of content ``before`` to ``version``, whose
+    papers (in list order) are ``papers`` and of which ``changed`` are new or changed: those
+    are indexed as a new segment, the papers gone are dropped, and the index is saved for
+    ``version``. False (nothing written) when there is no index of ``before``, or when so many
+    segments or dropped papers built up that building the index anew is the better.
+    """
+    path = home / INDEX_FILE
+    index = read_array_file(
+        path,
+        _KIND,
+        FORMAT,
+        papers_key(before),
+        lambda found: _for_update(found, papers, changed),
+    )
+    if index is None:
+        return False
+    table = index.parts()[0]
+    ids = ids_of(papers)
+    added = [papers[row] for row, pid in enumerate(ids) if pid not in table.slot_by_id]
+    if added and not index.add_segment(added):
+        return False  # time to build it anew: one segment, coherent statistics
+    return save_index(path, version, index, ids)
+
+
+def _for_update(
+    found: ArrayFile, papers: Sequence[Paper], changed: Collection[str]
+) -> SearchIndex | None:
+    """The saved index, its slots shown with the papers of the new version: a slot whose paper
+    is gone or ``changed`` is dead (the changed ones are indexed again)."""
+    arrays, values = found.arrays, found.values
+    if "slot_ids" not in arrays:
+        return None  # an id that is not plain ASCII: built anew
+    ids = ids_of(papers)
+    place = dict(zip(ids, range(len(ids)), strict=True))
+    slot_ids = [pid.decode("ascii") for pid in arrays["slot_ids"].tolist()]
+    live = np.array(arrays["live"])
+    rows = np.full(len(slot_ids), -1, dtype=np.int64)
+    for slot in np.flatnonzero(live).tolist():
+        pid = slot_ids[slot]
+        row = place.get(pid)
+        if row is None or pid in changed:
+            live[slot] = False
+        else:
+            rows[slot] = row
+    table = PaperTable(values[2])
+    table.papers = _SlotPapers(papers, rows)
+    table.ids = np.empty(len(slot_ids), dtype=object)
+    table.ids[:] = slot_ids
+    table.live = live
+    live_slots = np.flatnonzero(live).tolist()
+    table.live_count = len(live_slots)
+    table.slot_by_id = {slot_ids[s]: s for s in live_slots}
+    return _assembled(table, arrays, values)
+
+
+def index_for(home: Path, papers: Sequence[Paper], version: FileContent | None) -> SearchIndex:
+    """The search index of ``papers`` (the papers.json of content ``version``, in list order):
+    loaded from ``home``, else built and saved there for next time."""
     return load_or_build(
         home / INDEX_FILE,
-        sig,
-        lambda path, sig: load_index(path, sig, papers),
-        lambda: SearchIndex(papers),
+        version,
+        lambda path, version: load_index(path, version, papers),
+        lambda: build_index(papers),
         save_index,
     )
 
 
+def build_index(papers: Sequence[Paper]) -> SearchIndex:
+    """The index of a library's papers (in list order), built: a ``PaperSequence``'s read once
+    and not kept (``SearchIndex.lazily``)."""
+    if isinstance(papers, PaperSequence):
+        return SearchIndex.lazily(papers)
+    return SearchIndex(papers)
+
+
 def build_elsewhere(
-    home: Path, sig: FileSignature, cancelled: Callable[[], bool] = lambda: False
+    home: Path, version: FileContent, cancelled: Callable[[], bool] = lambda: False
 ) -> bool:
-    """Build and save the index of the library in ``home`` (papers.json version ``sig``) in a
-    child process; True when it saved it (``load_index`` then reads it).
+    """Build and save the index of the library in ``home`` (the papers.json of content
+    ``version``) in a child process; True when it saved it (``load_index`` then reads it).
 
     The build's temporary memory (~0.5 GB at 100,000 papers) is then the child's, given back
     to the system when it ends, not held by a long-lived app; and the child's work does not
@@ -182,7 +370,7 @@ def build_elsewhere(
     package_root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
-    command = [sys.executable, "-m", "storage.cache.search_index", str(home), *map(str, sig)]
+    command = [sys.executable, "-m", "storage.cache.search_index", str(home), *map(str, version)]
     try:
         child = subprocess.Popen(
             command,
@@ -223,17 +411,18 @@ def _end_with_parent() -> None:
 
 
 def _build_and_save(argv: Sequence[str]) -> int:
-    """``python -m storage.cache.search_index HOME INODE SIZE MTIME_NS``: what ``build_elsewhere``
-    runs. Exit 0 when the index of that version of HOME's papers.json was saved."""
+    """``python -m storage.cache.search_index HOME SIZE SHA256``: what ``build_elsewhere``
+    runs. Exit 0 when the index of HOME's papers.json of that content was saved."""
     from storage.library import Library
 
-    home, *version = argv
+    home, size, sha256 = argv
     _end_with_parent()
-    sig = FileSignature(*map(int, version))
+    version = FileContent(int(size), sha256)
     loaded = Library(home).loaded_papers()
-    if loaded.sig != sig:
+    if loaded.content != version:
         return 1  # papers.json changed since the app read it
-    return 0 if save_index(Path(home) / INDEX_FILE, sig, SearchIndex(loaded.all())) else 1
+    index = SearchIndex.lazily(loaded.sequence())
+    return 0 if save_index(Path(home) / INDEX_FILE, version, index) else 1
 
 
 if __name__ == "__main__":

@@ -4,27 +4,31 @@ Building the tf-idf matrix of 100,000 papers takes ~9 s and 1.4 GB at its peak; 
 takes a fraction of a second and no more memory than the pages a query reads. The file
 (``storage.cache.array_file``) holds the matrix's arrays (rows and postings), then a checksum of
 the paper ids, and the terms. Like the search index it is derived data, used only when its
-key names the exact version of ``papers.json``, the paper fields, the code that builds the
-matrix and reads the papers, the Python and numpy reading it, when its size and checksums
-hold, and when its ids are those of the papers given, in order; anything else and it is built
-again.
+key names the exact content of ``papers.json`` (``storage.cache.content_key``), the paper
+fields, the code that builds the matrix and reads the papers, the Python and numpy reading
+it, when its size and checksums hold, and when its ids are those of the papers given, in
+order; anything else and it is built again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
 from storage.cache.array_file import (
     ArrayFile,
-    load_or_build,
+    holds_key,
     papers_key,
     read_array_file,
     write_array_file,
 )
-from storage.cache.loaded_papers import ids_checksum, ids_of
-from storage.files.atomic import FileSignature
+from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
+from storage.files.atomic import FileContent
 from storage.models import Paper
 from storage.similar.index import SimilarityIndex
 from storage.similar.matrix import Matrix
@@ -33,29 +37,35 @@ SIMILAR_FILE: Final = "similar.index"
 #: Bumped by hand whenever what the matrix of given papers holds changes: the layout of this
 #: file, or the code that decides it (``storage.similar``'s ``matrix`` and ``terms``, the
 #: ``Paper`` fields). A file of another format is ignored and made again.
-FORMAT: Final = 3
+FORMAT: Final = 4
 _KIND: Final = "similarity index"
 _ARRAYS: Final = ("indptr", "indices", "data", "post_ptr", "post_docs", "post_data")
 
 
-def save_similarity(path: Path, sig: FileSignature, index: SimilarityIndex) -> bool:
-    """Write the matrix of ``index`` (of papers.json version ``sig``), best effort."""
+def save_similarity(path: Path, version: FileContent, index: SimilarityIndex) -> bool:
+    """Write the matrix of ``index`` (of the papers.json of content ``version``), best effort."""
     matrix = index.matrix
     arrays = {name: getattr(matrix, name) for name in _ARRAYS}
     values = (ids_checksum(matrix.ids), list(matrix.terms))
-    return write_array_file(path, _KIND, FORMAT, papers_key(sig), arrays, values)
+    return write_array_file(path, _KIND, FORMAT, papers_key(version), arrays, values)
+
+
+def has_similarity(path: Path, version: FileContent) -> bool:
+    """Whether ``path`` holds a similarity index of the papers.json of content ``version``
+    (its header says so: the rest is checked when it is loaded)."""
+    return holds_key(path, _KIND, FORMAT, papers_key(version))
 
 
 def load_similarity(
-    path: Path, sig: FileSignature, papers: Sequence[Paper]
+    path: Path, version: FileContent, papers: Sequence[Paper]
 ) -> SimilarityIndex | None:
-    """The similarity index saved at ``path`` if it is that of ``papers`` (papers.json version
-    ``sig``, in list order), else None."""
+    """The similarity index saved at ``path`` if it is that of ``papers`` (the papers.json of
+    content ``version``, in list order), else None."""
     return read_array_file(
         path,
         _KIND,
         FORMAT,
-        papers_key(sig),
+        papers_key(version),
         lambda found: _index(found, papers),
     )
 
@@ -76,14 +86,144 @@ def _index(found: ArrayFile, papers: Sequence[Paper]) -> SimilarityIndex | None:
 
 
 def similarity_for(
-    home: Path, papers: Sequence[Paper], sig: FileSignature | None
+    home: Path, papers: Sequence[Paper], version: FileContent | None
 ) -> SimilarityIndex:
-    """The similarity index of ``papers`` (papers.json version ``sig``, in list order): loaded
-    from ``home``, else built and saved there for next time."""
-    return load_or_build(
-        home / SIMILAR_FILE,
-        sig,
-        lambda path, sig: load_similarity(path, sig, papers),
-        lambda: SimilarityIndex(papers),
-        save_similarity,
-    )
+    """The similarity index of ``papers`` (the papers.json of content ``version``, in list
+    order): loaded from ``home``; else, while a background build of it runs
+    (``build_in_background``), loaded once that build ends; else built and saved there for
+    next time."""
+    path = home / SIMILAR_FILE
+    if version is not None:
+        found = load_similarity(path, version, papers)
+        if found is not None:
+            return found
+        with _BuildLock(home) as lock:  # a build under way is waited for, not made twice
+            if lock.waited:
+                found = load_similarity(path, version, papers)
+                if found is not None:
+                    return found
+            made = build_similarity(papers)
+            save_similarity(path, version, made)
+            return made
+    return build_similarity(papers)
+
+
+def build_similarity(papers: Sequence[Paper]) -> SimilarityIndex:
+    """The similarity index of a library's papers (in list order), built: a
+    ``PaperSequence``'s papers read a chunk at a time and not kept."""
+    if isinstance(papers, PaperSequence):
+        return SimilarityIndex.lazily(papers, papers.ids())
+    return SimilarityIndex(papers)
+
+
+#: Held by whoever builds ``similar.index`` (``flock``): a reader that finds it held waits.
+BUILD_LOCK: Final = ".similar.lock"
+
+
+class _BuildLock:
+    """The lock of a build of ``similar.index`` in ``home``: taken at once if free, else
+    waited for (``waited``: another process was building it meanwhile)."""
+
+    def __init__(self, home: Path) -> None:
+        self._path = home / BUILD_LOCK
+        self._fd: int | None = None
+        self.waited = False
+
+    def __enter__(self) -> _BuildLock:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no waiting, at worst built twice
+            return self
+        try:
+            self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return self  # a folder that cannot be written: nothing to wait for, no file saved
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.waited = True
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing lets go of the lock
+            self._fd = None
+
+
+def build_elsewhere(
+    home: Path, version: FileContent, cancelled: Callable[[], bool] = lambda: False
+) -> bool:
+    """Build and save ``similar.index`` of the library in ``home`` (the papers.json of content
+    ``version``) in a child process, and wait for it (or for a background build under way);
+    True when it is there (``load_similarity`` then reads it). The build's memory (0.5 GB
+    and more at 100,000 papers) is the child's, given back when it ends, not the app's.
+    ``cancelled`` is asked every tenth of a second: True stops the child."""
+    try:
+        child = subprocess.Popen(
+            _child_command(home, version),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=_child_env(),
+        )
+    except OSError:
+        return False
+    while True:
+        try:
+            return child.wait(timeout=0.1) == 0
+        except subprocess.TimeoutExpired:
+            if cancelled():
+                child.kill()
+                child.wait()
+                return False
+
+
+def _child_command(home: Path, version: FileContent) -> list[str]:
+    return [sys.executable, "-m", "storage.cache.similar_index", str(home), *map(str, version)]
+
+
+def _child_env() -> dict[str, str]:
+    package_root = str(Path(__file__).resolve().parents[2])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
+
+
+def build_in_background(home: Path, version: FileContent) -> None:
+    """Start building ``similar.index`` of the library in ``home`` (the papers.json of content
+    ``version``) in a process of its own that outlives the caller, at a low priority: the
+    command that asked returns at once, and ``similarity_for`` waits for it if asked before
+    it ends. Best effort: a build that cannot start is made by the first reader."""
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            _child_command(home, version),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=_child_env(),
+            start_new_session=True,  # not ended with the terminal the command ran in
+        )
+
+
+def _build_and_save(argv: Sequence[str]) -> int:
+    """``python -m storage.cache.similar_index HOME SIZE SHA256``: what ``build_in_background``
+    runs. Exit 0 when ``similar.index`` of HOME's papers.json of that content is there."""
+    from storage.library import Library
+
+    home, size, sha256 = argv
+    version = FileContent(int(size), sha256)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)  # behind whatever the user does meanwhile
+    with _BuildLock(Path(home)):
+        loaded = Library(home).loaded_papers()
+        if loaded.content != version:
+            return 1  # papers.json changed since: its own change asks for its index
+        path = Path(home) / SIMILAR_FILE
+        if load_similarity(path, version, loaded.sequence()) is not None:
+            return 0
+        made = build_similarity(loaded.sequence())
+        return 0 if save_similarity(path, version, made) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(_build_and_save(sys.argv[1:]))

@@ -14,23 +14,31 @@ and two processes overwrite each other. ``AtomicJSONStorage`` instead
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import itertools
 import os
+import queue
 import stat
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
-import orjson
 from tinydb.storages import Storage
 
 from storage.errors import DamagedFileError, LockTimeoutError, NewerFileError
+from storage.files.tables_json import (
+    Tables,
+    backup_path,
+    encoded_tables,
+    parse_lines,
+    parse_tables,
+)
 
-Tables = dict[str, dict[str, Any]]
+__all__ = ["Tables", "backup_path", "encoded_tables", "parse_tables"]
 #: Upgrades the tables of a file written by an older schema; gets the old schema number.
 Migration = Callable[[Tables, int], Tables]
 
@@ -129,7 +137,182 @@ def signature(path: Path) -> FileSignature | None:
         st = os.stat(path)
     except FileNotFoundError:
         return None
+    return _signature_of(st)
+
+
+def _signature_of(st: os.stat_result) -> FileSignature:
     return FileSignature(st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class FileStamp(NamedTuple):
+    """A ``FileSignature`` and the inode's change time, which no program can set back: a
+    file rewritten in place with its modification time put back still gets a new stamp."""
+
+    inode: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+    @property
+    def signature(self) -> FileSignature:
+        return FileSignature(self.inode, self.size, self.mtime_ns)
+
+
+def _stamp_of(st: os.stat_result) -> FileStamp:
+    return FileStamp(st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def stamp(path: Path) -> FileStamp | None:
+    """The file's current stamp, or None when it does not exist."""
+    try:
+        return _stamp_of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+class FileContent(NamedTuple):
+    """What a file holds, named so that a copy of it is named alike (a signature is not: a
+    copy has another inode and time): its size and the SHA-256 of its bytes."""
+
+    size: int
+    sha256: str
+
+
+def content_of(data: bytes | memoryview) -> FileContent:
+    """The ``FileContent`` of these bytes."""
+    return FileContent(len(data), hashlib.sha256(data).hexdigest())
+
+
+class StreamDigest:
+    """The ``FileContent`` of bytes fed one part after the other, hashed on a thread of its
+    own: ``hashlib`` lets go of the interpreter on large data, so the hash of a 180 MB file
+    runs beside the encoding or parsing that makes or reads it (0.26 s on its own)."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256()
+        self._size = 0
+        self._parts: queue.Queue[bytes | memoryview | None] = queue.Queue(maxsize=8)
+        self._thread = threading.Thread(target=self._run, name="digest", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (part := self._parts.get()) is not None:
+            self._hash.update(part)
+
+    def feed(self, part: bytes | memoryview) -> None:
+        """Add ``part`` (kept unchanged until ``result``)."""
+        self._size += len(part)
+        self._parts.put(part)
+
+    def fed(self, parts: Iterable[bytes]) -> Iterator[bytes]:
+        """``parts``, each fed as it passes."""
+        for part in parts:
+            self.feed(part)
+            yield part
+
+    def result(self) -> FileContent:
+        """The content of everything fed (the thread ends)."""
+        self.close()
+        return FileContent(self._size, self._hash.hexdigest())
+
+    def close(self) -> None:
+        """End the thread (what was fed is hashed first)."""
+        if self._thread.is_alive():
+            self._parts.put(None)
+            self._thread.join()
+
+
+def read_tables(
+    path: Path, digest: bool
+) -> tuple[Tables | DamagedFileError, FileStamp, FileContent | None] | None:
+    """The tables of the file (or what is wrong with them), the stamp of the very version
+    read, and (with ``digest``) its content; None when there is no file.
+
+    Read a line at a time (``tables_json.parse_lines``) through one descriptor, its stamp
+    taken before and after: a file replaced by a rename meanwhile cannot mix in, and one
+    rewritten in place while it was read is read again.
+    """
+    for _ in range(_STEADY_TRIES):
+        try:
+            with path.open("rb") as handle:
+                before = _stamp_of(os.fstat(handle.fileno()))
+                reading = _Reading(handle, digest)
+                try:
+                    tables: Tables | DamagedFileError = parse_lines(
+                        reading.lines(), path, reading.whole
+                    )
+                except DamagedFileError as exc:
+                    tables = exc
+                hashed = reading.content()
+                after = _stamp_of(os.fstat(handle.fileno()))
+        except FileNotFoundError:
+            return None
+        if before == after and reading.size == after.size:
+            return tables, after, hashed
+    raise OSError(f"{path}: the file kept changing while it was read")
+
+
+#: A first line longer than this: the file is not laid out a slice a line (``tables_json``).
+_LONGEST_LINE = 1 << 23
+
+
+class _Reading:
+    """One read of a file: its lines, or (when they are not laid out as written) its whole
+    text read again; hashed as it goes, with ``digest``."""
+
+    def __init__(self, handle: BinaryIO, digest: bool) -> None:
+        self._handle = handle
+        self._digest = StreamDigest() if digest else None
+        self._whole: FileContent | None = None
+        #: Bytes read (the whole file, once read).
+        self.size = 0
+
+    def lines(self) -> Iterator[bytes]:
+        first = self._handle.readline(_LONGEST_LINE)
+        if len(first) == _LONGEST_LINE and not first.endswith(b"\n"):
+            # one long line (an older papers-tui's layout, or a file edited by hand): parsed
+            # whole, not copied piece by piece on the way
+            return  # no lines: ``parse_lines`` reads it whole
+        for line in itertools.chain((first,), self._handle):
+            self.size += len(line)
+            if self._digest is not None:
+                self._digest.feed(line)
+            yield line
+
+    def whole(self) -> bytes:
+        self._handle.seek(0)
+        data = self._handle.read()
+        self.size = len(data)
+        if self._digest is not None:
+            self._whole = content_of(data)
+        return data
+
+    def content(self) -> FileContent | None:
+        if self._digest is None:
+            return None
+        for _ in self.lines():  # the rest, when a parse stopped early
+            pass
+        lines = self._digest.result()
+        return self._whole or lines
+
+
+_STEADY_TRIES = 3
+
+
+def file_content(path: Path) -> tuple[FileStamp, FileContent] | None:
+    """The stamp and ``FileContent`` of the file as it is now, read (not parsed) to be
+    hashed (None: no file); ``OSError`` when it cannot be read or keeps changing."""
+    for _ in range(_STEADY_TRIES):
+        try:
+            with path.open("rb") as handle:
+                before = _stamp_of(os.fstat(handle.fileno()))
+                digest = hashlib.file_digest(handle, "sha256")  # without the interpreter lock
+                after = _stamp_of(os.fstat(handle.fileno()))
+        except FileNotFoundError:
+            return None
+        if before == after:
+            return after, FileContent(after.size, digest.hexdigest())
+    raise OSError(f"{path}: the file kept changing while it was read")
 
 
 def fsync_folder(folder: Path) -> None:
@@ -153,9 +336,11 @@ def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
     atomic_write_parts(path, (payload,), backup=backup)
 
 
-def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = True) -> None:
+def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = True) -> FileStamp:
     """``atomic_write`` of the bytes ``parts`` make one after the other, each written as it
-    comes: the whole payload is never in memory (a library of 100,000 papers is 180 MB)."""
+    comes: the whole payload is never in memory (a library of 100,000 papers is 180 MB).
+    Returns the stamp of the file written, as renamed (its change time is unknown, -1, when
+    another file took its place at once)."""
     target = link_target(path)
     folder = target.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -168,6 +353,7 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
                 out.write(part)
             out.flush()
             os.fsync(out.fileno())
+            written = _stamp_of(os.fstat(out.fileno()))
         if backup and target.exists():
             _keep_backup(path)
         os.replace(tmp, target)
@@ -176,6 +362,10 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
             tmp.unlink()
         raise
     fsync_folder(folder)
+    renamed = stamp(target)  # a rename changes the change time
+    if renamed is None or renamed.signature != written.signature:
+        return written._replace(ctime_ns=-1)
+    return renamed
 
 
 def link_target(path: Path) -> Path:
@@ -228,11 +418,6 @@ def _umask() -> int:
     return umask
 
 
-def backup_path(path: Path) -> Path:
-    """Where the last good version of ``path`` is kept."""
-    return path.with_name(path.name + ".bak")
-
-
 def _keep_backup(path: Path) -> None:
     """Point ``NAME.bak`` at the current (good) version of ``path`` by a hard link."""
     bak = backup_path(path)
@@ -244,47 +429,6 @@ def _keep_backup(path: Path) -> None:
     except OSError:  # no hard links here (or the link leads to another disk): keep no backup
         return
     os.replace(link, bak)
-
-
-def parse_tables(raw: bytes, path: Path) -> Tables:
-    """Parse a TinyDB file, or raise ``DamagedFileError`` naming what is wrong."""
-    if not raw.strip():
-        raise DamagedFileError(path, "the file is empty", backup_path(path))
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise DamagedFileError(path, f"not valid JSON: {exc}", backup_path(path)) from None
-    if not isinstance(data, dict):
-        raise DamagedFileError(path, "not a TinyDB file: the top level is not an object", None)
-    for name, table in data.items():
-        if not isinstance(table, dict) or not all(isinstance(d, dict) for d in table.values()):
-            raise DamagedFileError(path, f"not a TinyDB file: table {name!r} is malformed", None)
-    return data
-
-
-#: Documents of a large table encoded at a time (see ``encoded_tables``).
-_DOCUMENTS_AT_ONCE = 1000
-
-
-def encoded_tables(tables: Tables) -> Iterator[bytes]:
-    """``orjson.dumps(tables)``, byte for byte, in parts: a large table a slice of documents at
-    a time, so that writing a library never holds its whole text in memory."""
-    if not all(isinstance(name, str) for name in tables):
-        yield orjson.dumps(tables)  # what it says of a key that is not text
-        return
-    yield b"{"
-    for number, (name, table) in enumerate(tables.items()):
-        yield (b"," if number else b"") + orjson.dumps(name) + b":"
-        if not isinstance(table, dict) or len(table) <= _DOCUMENTS_AT_ONCE:
-            yield orjson.dumps(table)
-            continue
-        documents = iter(table.items())
-        separator = b"{"
-        while part := dict(islice(documents, _DOCUMENTS_AT_ONCE)):
-            yield separator + orjson.dumps(part)[1:-1]  # without its braces
-            separator = b","
-        yield b"}"
-    yield b"}"
 
 
 def schema_of(tables: Tables) -> int:
@@ -305,14 +449,18 @@ class AtomicJSONStorage(Storage):
         kind: str,
         schema: int,
         migrate: Migration | None = None,
+        digest: bool = False,
     ) -> None:
         self.path = Path(path)
         self.lock = lock
         self.kind = kind
         self.schema = schema
         self._migrate = migrate
+        #: Whether the content of each version read or written is hashed (``known_content``).
+        self._digest = digest
         self._cache: Tables | None = None
         self._cache_sig: FileSignature | None = None
+        self._cache_content: tuple[FileStamp, FileContent] | None = None
         self._tx: Tables | None = None
         self._dirty = False
         self._tx_thread: int | None = None
@@ -346,19 +494,19 @@ class AtomicJSONStorage(Storage):
         thread may write the file meanwhile)."""
         sig = signature(self.path)
         if sig is None:
-            self._cache, self._cache_sig = None, None
+            self._cache, self._cache_sig, self._cache_content = None, None, None
             return None, None
         if sig == self._cache_sig and self._cache is not None:
             return self._cache, sig
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
+        found = read_tables(self.path, self._digest)
+        if found is None:
             return None, None
-        try:
-            tables = parse_tables(raw, self.path)
-        except DamagedFileError:
+        tables, read_stamp, hashed = found
+        sig = read_stamp.signature
+        if isinstance(tables, DamagedFileError):
             self._bad_sig = sig
-            raise
+            raise tables
+        content = (read_stamp, hashed) if hashed is not None else None
         version = schema_of(tables)
         if version > self.schema:
             raise NewerFileError(
@@ -368,8 +516,12 @@ class AtomicJSONStorage(Storage):
         if version < self.schema:
             tables = self._migrate(tables, version) if self._migrate else tables
             tables.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
-        self._cache, self._cache_sig = tables, sig
+        self._cache, self._cache_sig, self._cache_content = tables, sig, content
         return tables, sig
+
+    def known_content(self) -> tuple[FileStamp, FileContent] | None:
+        """The stamp and content of the version last read or written, when hashed."""
+        return self._cache_content
 
     def writable_table(self, name: str) -> dict[str, Any]:
         """Inside a transaction: a table's documents to change directly (ids as text keys).
@@ -422,13 +574,27 @@ class AtomicJSONStorage(Storage):
                 yield
                 if self._dirty:
                     self._tx.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
-                    atomic_write_parts(self.path, encoded_tables(self._tx))
-                    self._cache, self._cache_sig = self._tx, signature(self.path)
+                    self._write(self._tx)
             except BaseException:
-                self._cache, self._cache_sig = None, None
+                self._cache, self._cache_sig, self._cache_content = None, None, None
                 raise
             finally:
                 self._tx, self._tx_thread, self._dirty = None, None, False
+
+    def _write(self, tables: Tables) -> None:
+        """Write ``tables`` (hashed as they are written, when asked) and keep them as the
+        last version known."""
+        if not self._digest:
+            self._cache_sig = atomic_write_parts(self.path, encoded_tables(tables)).signature
+            self._cache, self._cache_content = tables, None
+            return
+        digest = StreamDigest()
+        try:
+            written = atomic_write_parts(self.path, digest.fed(encoded_tables(tables)))
+        finally:
+            content = digest.result()
+        self._cache, self._cache_sig = tables, written.signature
+        self._cache_content = (written, content)
 
     def _meta(self) -> dict[str, Any]:
         return {"schema": self.schema, "kind": self.kind}
@@ -441,6 +607,8 @@ class ChangingTables(Protocol):
 
     def writable_table(self, name: str) -> dict[str, Any]: ...
 
+    def known_content(self) -> tuple[FileStamp, FileContent] | None: ...
+
 
 class ScratchTables:
     """A file's tables changed in memory only: what a change would do, nothing written (an
@@ -452,6 +620,9 @@ class ScratchTables:
 
     def read(self) -> Tables:
         return self._tables
+
+    def known_content(self) -> tuple[FileStamp, FileContent] | None:
+        return None  # not a version of any file
 
     def writable_table(self, name: str) -> dict[str, Any]:
         if name not in self._copied:

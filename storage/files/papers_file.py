@@ -25,7 +25,9 @@ from typing import Any
 from storage.files.atomic import (
     AtomicJSONStorage,
     ChangingTables,
+    FileContent,
     FileSignature,
+    FileStamp,
     HomeLock,
     ScratchTables,
     Tables,
@@ -109,11 +111,19 @@ def lists_from(table: Mapping[str, Any]) -> list[ListInfo]:
 def papers_in_order(tables: Tables) -> list[Paper]:
     """The papers of parsed ``papers.json`` tables in list order: lists in import order, then
     position in the list."""
+    return [paper_from_doc(doc) for doc in documents_in_order(tables)]
+
+
+def documents_in_order(tables: Tables) -> list[dict[str, Any]]:
+    """The paper documents of parsed ``papers.json`` tables in list order (as
+    ``papers_in_order``, without making the papers)."""
     order = {info.name: info.order for info in lists_from(tables.get("lists", {}))}
-    papers = [paper_from_doc(doc) for doc in tables.get("papers", {}).values()]
+    docs = list(tables.get("papers", {}).values())
     last = len(order)
-    papers.sort(key=lambda p: order.get(p.list, last) * 1_000_000_000 + p.position)
-    return papers
+    docs.sort(
+        key=lambda d: order.get(d.get("list", ""), last) * 1_000_000_000 + d.get("position", 0)
+    )
+    return docs
 
 
 class PapersFile:
@@ -122,13 +132,23 @@ class PapersFile:
     def __init__(self, home: Path, lock: HomeLock) -> None:
         self.path = home / PAPERS_FILE
         self._store = AtomicJSONStorage(
-            self.path, lock=lock, kind="papers", schema=SCHEMA, migrate=migrate_papers
+            self.path,
+            lock=lock,
+            kind="papers",
+            schema=SCHEMA,
+            migrate=migrate_papers,
+            digest=True,  # derived files are named by content: a copied HOME keeps them
         )
 
     # -- reading ------------------------------------------------------------------------
     def signature(self) -> FileSignature | None:
         """The version of the file on disk (None: there is none yet)."""
         return signature(self.path)
+
+    def known_content(self) -> tuple[FileStamp, FileContent] | None:
+        """The stamp and content of the version this process last read or wrote (hashed as
+        it was), whether or not it is still the file on disk."""
+        return self._store.known_content()
 
     def load(self) -> Tables:
         """The file's tables (the last parse when it has not changed); ``DamagedFileError``
@@ -202,8 +222,13 @@ class PapersChange:
     def __init__(self, store: ChangingTables) -> None:
         self._store = store
         tables = store.read() or {}
+        #: The version of the file the change started from (stamp and content), if known.
+        self.before = store.known_content()
         #: The papers table as found (document key → document): read-only.
         self.stored: Mapping[str, Mapping[str, Any]] = tables.get("papers", {})
+        #: Once the change is finished: the ids of the papers it added or changed (for what
+        #: is derived from the papers: ``storage.cache.refresh``).
+        self.changed: set[str] = set()
         self._papers: dict[str, Any] | None = None
         self._lists: dict[str, Any] | None = None
         self._lists_found: Mapping[str, Any] = tables.get("lists", {})
@@ -308,6 +333,12 @@ class PapersChange:
         return put_back(self.papers, self.lists, self._store.writable_table(REMOVED_TABLE), token)
 
     def finish(self) -> None:
-        """Bring the lists' sizes in line with the papers (called when the change ends)."""
+        """Bring the lists' sizes in line with the papers (called when the change ends), and
+        tell which papers changed: documents are replaced, never edited in place, so a
+        document that is not the one found is new or changed."""
         if self._papers is not None:
             list_sizes(self._papers, self.lists)
+            stored = self.stored
+            self.changed = {
+                doc["id"] for key, doc in self._papers.items() if stored.get(key) is not doc
+            }

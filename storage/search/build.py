@@ -2,16 +2,19 @@
 table, and their postings into a new segment.
 
 Each paper's fields are tokenised (title with camelCase parts, method name, authors, abstract
-with keywords) and counted; the counts become BM25 postings with numpy, a chunk of papers at a
-time so that a build of 100,000 papers stays within a few tens of MB of temporary memory.
+with keywords) a chunk of papers at a time: each field becomes a text of its index words
+(``storage.search.text.word_text``), the chunk's texts are joined, cut into words by one
+``bytes.translate`` and one ``bytes.split``, and the words numbered by the vocabulary in C,
+so that no Python code runs per word (a build of 100,000 papers meets 23 million). The
+counts become BM25 postings with numpy, a chunk at a time, so that the temporary memory stays
+within a few tens of MB beyond the result.
 """
 
 from __future__ import annotations
 
-from array import array
-from collections import Counter
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -20,96 +23,162 @@ from storage.models import Paper
 from storage.search.postings import FIELD_B, FIELD_WEIGHTS, K1, IntArray, Postings, Segment
 from storage.search.table import PaperTable
 from storage.search.text import (
+    MARK,
+    WORD_BYTES,
     method_name,
     normalize,
     query_words,
-    split_words,
-    tokenize,
     word_key,
+    word_text,
 )
 from storage.search.vocabulary import Vocabulary
 
 #: Papers whose postings are built at a time (bounds the build's temporary memory).
 _BUILD_CHUNK: Final = 2048
+#: Texts per paper: title words in order, the title's extra words, name, authors, abstract
+#: (with keywords). The first two are the title field: fields are title, name, authors,
+#: abstract (``postings.FIELDS``).
+_TEXTS: Final = 5
+#: Between two texts: the MARK as a word of its own.
+_MARK_TEXT: Final = f" {MARK.decode('ascii')} "
 
 
 def index_batch(
-    batch: Sequence[Paper],
+    batch: Iterable[Paper],
     ranks: Sequence[int],
     table: PaperTable,
     vocabulary: Vocabulary,
     postings: Postings,
+    *,
+    kept: MutableSequence[Paper] | None = None,
 ) -> None:
-    """Index ``batch`` (papers at the ranks given) into new slots at the end of ``table``."""
-    n = len(batch)
+    """Index ``batch`` (papers at the ranks given) into new slots at the end of ``table``.
+
+    ``batch`` is read once, in order. With ``kept`` (the same papers, into an empty table)
+    the table holds that sequence rather than the papers read: it may read them lazily from
+    ``papers.cache`` (``SearchIndex.lazily``).
+    """
     first = len(table)
     known_terms = len(vocabulary)
-    tid_of = vocabulary.word_ids()
-    # Term ids and counts go straight into compact arrays: a list of the words themselves
-    # (millions of short strings at 12,000 papers) would cost ~300 MB at its peak.
-    tid_array = array("i")
-    freq_array = array("f")
-    distinct: list[int] = []
-    lengths: list[int] = []
+    words: list[_Words] = []
+    ids: list[str] = []
+    has_code: list[bool] = []
     venue_codes: list[int] = []
     list_codes: list[int] = []
-    title_array = array("i")
-    title_lengths: list[int] = []
-    author_words: set[str] = set()
-
-    for slot, paper in enumerate(batch, start=first):
-        table.papers.append(paper)
-        table.slot_by_id[paper.id] = slot
-        venue = normalize(paper.venue_status).strip()
-        venue_codes.append(table.venues.setdefault(venue, len(table.venues)))
-        lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
-        list_codes.append(table.list_sets.setdefault(lists, len(table.list_sets)))
-        name = method_name(paper)
-        in_order, extra = split_words(paper.title, camel_case=True)
-        title_array.extend(map(tid_of, in_order))
-        title_lengths.append(len(in_order))
-        title_tokens = in_order + extra
-        name_tokens = tokenize(name) if name else []
-        author_tokens = tokenize("; ".join(paper.authors)) if paper.authors else []
-        author_words.update(author_tokens)
-        abstract_tokens = tokenize(paper.abstract)
-        if paper.keywords:
-            abstract_tokens.extend(tokenize(" ".join(paper.keywords)))
-        key = word_key("".join(query_words(name)))
-        if key:
-            table.name_slots.setdefault(key, []).append(slot)
-        for tokens in (title_tokens, name_tokens, author_tokens, abstract_tokens):
-            counts = Counter(tokens)
-            tid_array.extend(map(tid_of, counts))  # ids in order of first sight
-            freq_array.extend(counts.values())
-            distinct.append(len(counts))
-            lengths.append(len(tokens))
-    vocabulary.author_tids.update(vocabulary.ids[w] for w in author_words)
-    tids = np.frombuffer(tid_array, dtype=np.int32)  # a view: no copy of millions
-    title_ids = np.frombuffer(title_array, dtype=np.int32).copy()
-    table.append(batch, ranks, venue_codes, list_codes, title_ids, title_lengths)
-    field_lengths = np.asarray(lengths, dtype=np.float64).reshape(n, 4)
+    with vocabulary.numbering_bytes() as tid_of:
+        pending: list[Paper] = []
+        for paper in batch:
+            slot = first + len(ids)
+            ids.append(paper.id)
+            has_code.append(bool(paper.github))
+            if kept is None:
+                table.papers.append(paper)
+            table.slot_by_id[paper.id] = slot
+            venue = normalize(paper.venue_status).strip()
+            venue_codes.append(table.venues.setdefault(venue, len(table.venues)))
+            lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
+            list_codes.append(table.list_sets.setdefault(lists, len(table.list_sets)))
+            name = method_name(paper)
+            key = word_key("".join(query_words(name))) if name else ""
+            if key:
+                table.name_slots.setdefault(key, []).append(slot)
+            pending.append(paper)
+            if len(pending) == _BUILD_CHUNK:
+                words.append(_tokenize(pending, tid_of))
+                pending = []
+        if pending:
+            words.append(_tokenize(pending, tid_of))
+    if kept is not None:
+        if first or len(kept) != len(ids):
+            raise ValueError("kept: the papers indexed, into an empty table")
+        table.papers = kept
+    for chunk in words:
+        vocabulary.author_tids.update(chunk.authors.tolist())
+    titles = [chunk.titles for chunk in words]
+    title_lengths = [chunk.counts[:, 0] for chunk in words]
+    table.append(
+        ids,
+        has_code,
+        ranks,
+        venue_codes,
+        list_codes,
+        np.concatenate(titles) if titles else np.zeros(0, dtype=np.int32),
+        np.concatenate(title_lengths) if title_lengths else np.zeros(0, dtype=np.int64),
+    )
+    field_lengths = np.concatenate([c.fields for c in words]) if words else np.zeros((0, 4))
     postings.field_total += field_lengths.sum(axis=0)
     average = np.maximum(postings.field_total / max(len(table), 1), 1.0)
-    segment = _build_segment(
-        tids,
-        np.frombuffer(freq_array, dtype=np.float32),
-        np.asarray(distinct, dtype=np.int64),
-        field_lengths,
-        average,
-        len(vocabulary),
-        first,
-    )
-    del tids, tid_array, freq_array
+    segment = _build_segment(words, field_lengths, average, len(vocabulary), first)
     postings.segments.append(segment)
     vocabulary.live_papers = table.live_count
     vocabulary.count(np.diff(segment.offsets), new_words=len(vocabulary) > known_terms)
 
 
+@dataclass(slots=True)
+class _Words:
+    """The words of a chunk of papers, as term ids, paper by paper, field by field."""
+
+    tids: npt.NDArray[np.int32]
+    #: Words in each (paper, text) (``_TEXTS`` a paper).
+    counts: IntArray
+    #: The ids of the words of each title, in order (its first text).
+    titles: npt.NDArray[np.int32]
+    #: The ids of the words of the authors' names.
+    authors: npt.NDArray[np.int32]
+
+    @property
+    def fields(self) -> npt.NDArray[np.float64]:
+        """Words in each (paper, field), as floats: title (its two texts), name, authors,
+        abstract."""
+        counts = self.counts
+        return np.column_stack([counts[:, 0] + counts[:, 1], counts[:, 2:]]).astype(np.float64)
+
+
+def _tokenize(papers: Sequence[Paper], tid_of: Callable[[bytes], int]) -> _Words:
+    """The words of a chunk of papers, numbered by ``tid_of``."""
+    parts: list[str] = []
+    for paper in papers:
+        name = method_name(paper)
+        in_order, extra = word_text(paper.title, camel_case=True)
+        name_words = " ".join(word_text(name)) if name else ""
+        authors = " ".join(word_text("; ".join(paper.authors))) if paper.authors else ""
+        abstract = " ".join(word_text(paper.abstract))
+        if paper.keywords:
+            abstract = f"{abstract} {' '.join(word_text(' '.join(paper.keywords)))}"
+        parts += (in_order, extra, name_words, authors, abstract)
+    # each text ends with a MARK word: where the marks are says how many words each text has
+    parts.append("")
+    text = _MARK_TEXT.join(parts).encode("utf-8", "surrogatepass").translate(WORD_BYTES)
+    del parts
+    found = np.fromiter(map(tid_of, text.split()), dtype=np.int32)
+    del text
+    marks = np.flatnonzero(found < 0)
+    per_text = np.diff(np.concatenate([np.full(1, -1, dtype=np.int64), marks])) - 1
+    tids = found[found >= 0]
+    del found, marks
+    text_of = np.repeat(np.arange(len(per_text)), per_text) % _TEXTS
+    counts = per_text.reshape(len(papers), _TEXTS)
+    starts = np.zeros(len(papers), dtype=np.int64)
+    np.cumsum(counts.sum(axis=1)[:-1], out=starts[1:])
+    return _Words(
+        tids=tids,
+        counts=counts,
+        titles=tids[_ranges(starts, counts[:, 0])],
+        authors=np.unique(tids[text_of == 3]),
+    )
+
+
+def _ranges(starts: IntArray, lengths: IntArray) -> IntArray:
+    """The concatenation of ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.cumsum(lengths) - lengths
+    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
+
+
 def _build_segment(
-    tids: npt.NDArray[np.int32],
-    tf: npt.NDArray[np.float32],
-    distinct: IntArray,
+    words: list[_Words],
     field_lengths: npt.NDArray[np.float64],
     average: npt.NDArray[np.float64],
     vocabulary: int,
@@ -117,71 +186,96 @@ def _build_segment(
 ) -> Segment:
     """Fold (term, paper, field) frequencies into BM25 postings sorted by term, then paper.
 
-    ``tids`` and ``tf`` list each field's distinct words, paper by paper, field by field;
-    ``distinct`` says how many each (paper, field) has; ``field_lengths`` how many words each
-    (paper, field) has, ``average`` per field over the index; ``vocabulary`` is the number of
-    terms and ``first`` the slot of the batch's first paper.
+    ``words`` holds each chunk's words (emptied as it goes: each chunk's words are let go
+    once its postings are placed), ``field_lengths`` how many words each (paper, field) has,
+    ``average`` each field's length over the index; ``vocabulary`` is the number of terms
+    and ``first`` the slot of the batch's first paper.
 
-    Millions of entries at 12,000 papers: the work is done ``_BUILD_CHUNK`` papers at a
-    time (each chunk's postings sorted by term), then the chunks' postings are merged.
-    Done in one go, the temporary arrays took ~120 MB at 12,000 papers; by chunks ~20 MB.
+    The work is done a chunk of papers at a time (a chunk's words sorted by term, paper and
+    field, so that equal ones are counted as they lie side by side), twice: once to count
+    each term's postings (where each term's go), once to place each chunk's postings. Kept
+    from the first pass until all are placed, the chunks' postings would take as much memory
+    as the result (190 MB at 100,000 papers) for the 10% of the build that the second
+    sort costs.
     """
-    n = field_lengths.shape[0]
-    grid_norm = (K1 * (1.0 - FIELD_B + FIELD_B * field_lengths / average)).astype(np.float32)
-    weights = FIELD_WEIGHTS.astype(np.float32)
-    bits = np.array([1, 2, 4, 8], dtype=np.uint8)
-    entry_end = np.cumsum(distinct)  # per (paper, field)
-    #: Each chunk's postings, sorted by term: (terms, docs, scores, masks).
-    chunks: list[tuple[npt.NDArray[np.generic], ...]] = []
-    for start in range(0, n, _BUILD_CHUNK):
-        stop = min(n, start + _BUILD_CHUNK)
-        m = stop - start
-        lo = int(entry_end[4 * start - 1]) if start else 0
-        hi = int(entry_end[4 * stop - 1]) if stop else 0
-        counts = distinct[4 * start : 4 * stop]
-        tf_chunk = tf[lo:hi]
-        scores = tf_chunk * np.float32(K1 + 1.0)
-        scores /= tf_chunk + np.repeat(grid_norm[start:stop].ravel(), counts)
-        scores *= np.repeat(np.tile(weights, m), counts)
-        term_doc = tids[lo:hi].astype(np.int64) * m
-        term_doc += np.repeat(np.repeat(np.arange(m, dtype=np.int64), 4), counts)
-        order = np.argsort(term_doc, kind="stable")
-        term_doc = term_doc[order]
-        if not len(term_doc):
-            continue
-        starts = np.flatnonzero(np.diff(term_doc)) + 1
-        starts = np.concatenate([np.zeros(1, dtype=np.int64), starts])
-        field_bit = np.repeat(np.tile(bits, m), counts)
-        first_of = term_doc[starts]
-        chunks.append(
-            (
-                (first_of // m).astype(np.int32),
-                (first_of % m + start + first).astype(np.int32),
-                np.add.reduceat(scores[order], starts).astype(np.float16),
-                np.bitwise_or.reduceat(field_bit[order], starts),
-            )
-        )
-        del scores, term_doc, order, starts, field_bit, first_of  # before the next chunk's
-    # Merge: each chunk's postings go straight to their place (chunks hold ascending
-    # papers, so each term's papers stay in order), without sorting them all again; each
-    # chunk is let go once placed.
-    per_term = [np.bincount(chunk[0], minlength=vocabulary) for chunk in chunks]
+    per_term = np.zeros(vocabulary, dtype=np.int64)
+    start = 0
+    for part in words:
+        m = len(part.counts)
+        if len(part.tids):
+            key = part.tids.astype(np.int64) * m
+            key += np.repeat(np.arange(m, dtype=np.int64), part.counts.sum(axis=1))
+            key.sort()
+            firsts = np.concatenate([key[:1], key[1:][key[1:] != key[:-1]]])
+            per_term += np.bincount(firsts // m, minlength=vocabulary)
+            del key, firsts
+        start += m
     offsets = np.zeros(vocabulary + 1, dtype=np.int64)
-    if per_term:
-        np.cumsum(np.sum(per_term, axis=0, dtype=np.int64), out=offsets[1:])
+    np.cumsum(per_term, out=offsets[1:])
+    del per_term
     total = int(offsets[-1])
     docs = np.empty(total, dtype=np.int32)
     scores16 = np.empty(total, dtype=np.float16)
     masks = np.empty(total, dtype=np.uint8)
     free = offsets[:-1].copy()  # each term's next free place
-    chunks.reverse()
-    per_term.reverse()
-    while chunks:
-        terms, chunk_docs, chunk_scores, chunk_masks = chunks.pop()
-        count = per_term.pop()
-        place = free[terms] + (np.arange(len(terms)) - (np.cumsum(count) - count)[terms])
-        docs[place] = chunk_docs
-        scores16[place] = chunk_scores
-        masks[place] = chunk_masks
-        free += count
+    grid_norm = (K1 * (1.0 - FIELD_B + FIELD_B * field_lengths / average)).astype(np.float32)
+    start = 0
+    words.reverse()
+    while words:
+        part = words.pop()
+        m = len(part.counts)
+        if len(part.tids):
+            terms, chunk_docs, chunk_scores, chunk_masks = _chunk_postings(
+                part, grid_norm[start : start + m], start + first
+            )
+            del part
+            # chunks hold ascending papers: each term's papers stay in order
+            count = np.bincount(terms, minlength=vocabulary)
+            place = free[terms] + (np.arange(len(terms)) - (np.cumsum(count) - count)[terms])
+            docs[place] = chunk_docs
+            scores16[place] = chunk_scores
+            masks[place] = chunk_masks
+            free += count
+            del terms, chunk_docs, chunk_scores, chunk_masks, count, place  # before the next's
+        start += m
     return Segment(offsets=offsets, docs=docs, scores=scores16, masks=masks)
+
+
+_WEIGHTS: Final = FIELD_WEIGHTS.astype(np.float32)
+_BITS: Final = np.array([1, 2, 4, 8], dtype=np.uint8)
+#: The field of each of a paper's texts: the title's two (its words, its extra words) are one.
+_FIELD_OF_TEXT: Final = np.array([0, 0, 1, 2, 3], dtype=np.int64)
+
+
+def _chunk_postings(
+    part: _Words, grid_norm: npt.NDArray[np.float32], first: int
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float16], Any]:
+    """The postings of a chunk's papers (the first at slot ``first``), sorted by term then
+    paper: terms, slots, field-weighted BM25 scores, field masks."""
+    m = len(part.counts)
+    # a word's key: term, then (paper, field) within the chunk; sorted, equal keys are one
+    # field's occurrences of one word, and keys of one (term, paper) lie together
+    key = part.tids.astype(np.int64) * (4 * m)
+    place_of_text = np.repeat(np.arange(m, dtype=np.int64) * 4, _TEXTS) + np.tile(_FIELD_OF_TEXT, m)
+    key += np.repeat(place_of_text, part.counts.ravel())
+    key.sort()
+    starts = np.flatnonzero(key[1:] != key[:-1]) + 1
+    starts = np.concatenate([np.zeros(1, dtype=np.int64), starts])
+    tf = np.diff(np.append(starts, len(key))).astype(np.float32)
+    found = key[starts]  # one per (term, paper, field)
+    del key, starts
+    place = found % (4 * m)  # paper * 4 + field, within the chunk
+    field = place & 3
+    scores = tf * np.float32(K1 + 1.0)
+    scores /= tf + grid_norm.ravel()[place]
+    scores *= _WEIGHTS[field]
+    term_doc = found >> 2  # term * m + paper: fields of one (term, paper) side by side
+    firsts = np.flatnonzero(term_doc[1:] != term_doc[:-1]) + 1
+    firsts = np.concatenate([np.zeros(1, dtype=np.int64), firsts])
+    first_of = term_doc[firsts]
+    return (
+        (first_of // m).astype(np.int32),
+        (first_of % m + first).astype(np.int32),
+        np.add.reduceat(scores, firsts).astype(np.float16),
+        np.bitwise_or.reduceat(_BITS[field], firsts),
+    )

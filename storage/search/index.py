@@ -9,7 +9,7 @@ the parts assume one caller at a time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, MutableSequence, Sequence
 from typing import Final
 
 from storage.models import Paper, Status
@@ -69,31 +69,69 @@ class SearchIndex:
 
     # ----------------------------------------------------------------- building
 
+    @classmethod
+    def lazily(cls, papers: MutableSequence[Paper]) -> SearchIndex:
+        """The index of a library's papers (distinct ids, in list order), read once, in order,
+        and not kept: the index reads them from ``papers`` where a search needs them (a
+        ``PaperSequence`` of ``papers.cache``: a build of 100,000 papers then never holds
+        them all)."""
+        index = cls()
+        with index._lock:
+            table = index._table
+            index_batch(
+                papers, range(len(papers)), table, index._vocabulary, index._postings, kept=papers
+            )
+            table.next_rank = len(papers)
+            index.clear_caches()
+        return index
+
     def add(self, papers: Sequence[Paper]) -> None:
         """Index new papers (appended in order) and re-index papers whose id is already known."""
         with self._lock:
-            latest = {paper.id: paper for paper in papers}
-            if not latest:
+            batch = list({paper.id: paper for paper in papers}.values())
+            if not batch:
                 return
             table = self._table
-            batch = list(latest.values())
             replaced = sum(1 for p in batch if p.id in table.slot_by_id)
-            ranks = table.ranks_for(batch)
-            dead = len(table) - table.live_count + replaced
-            if self._postings.segments and (
-                len(self._postings.segments) >= _MAX_SEGMENTS
-                or dead > _MAX_DEAD_SHARE * len(table)
-                or len(batch) >= table.live_count
-            ):
+            if self._due_rebuild(len(batch), replaced):
                 # Many segments, many stale slots, or an import as large as the library:
                 # rebuild as one segment (the cost of a build, with coherent statistics).
+                ranks = table.ranks_for(batch)
                 live = [(int(table.rank[s]), table.papers[s]) for s in table.live_slots().tolist()]
                 live.extend(zip(ranks, batch, strict=True))
                 live.sort(key=lambda pair: pair[0])
                 self._reset(table.next_rank)
                 batch, ranks = [p for _, p in live], [r for r, _ in live]
+            else:
+                ranks = table.ranks_for(batch)
             index_batch(batch, ranks, self._table, self._vocabulary, self._postings)
             self.clear_caches()
+
+    def add_segment(self, papers: Sequence[Paper]) -> bool:
+        """``add`` as one more segment; False (nothing done) when the index is due to be built
+        anew instead (``add`` would rebuild it)."""
+        with self._lock:
+            batch = list({paper.id: paper for paper in papers}.values())
+            if not batch:
+                return True
+            table = self._table
+            replaced = sum(1 for p in batch if p.id in table.slot_by_id)
+            if self._due_rebuild(len(batch), replaced):
+                return False
+            ranks = table.ranks_for(batch)
+            index_batch(batch, ranks, self._table, self._vocabulary, self._postings)
+            self.clear_caches()
+            return True
+
+    def _due_rebuild(self, added: int, replaced: int) -> bool:
+        """Whether adding ``added`` papers (``replaced`` of them known) should rebuild it all."""
+        table = self._table
+        dead = len(table) - table.live_count + replaced
+        return bool(self._postings.segments) and (
+            len(self._postings.segments) >= _MAX_SEGMENTS
+            or dead > _MAX_DEAD_SHARE * len(table)
+            or added >= table.live_count
+        )
 
     # ----------------------------------------------------------------- introspection
 

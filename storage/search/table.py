@@ -70,29 +70,29 @@ class PaperTable:
 
     def append(
         self,
-        batch: Sequence[Paper],
+        ids: Sequence[str],
+        has_code: Sequence[bool],
         ranks: Sequence[int],
         venue_codes: Sequence[int],
         list_codes: Sequence[int],
         title_tids: npt.NDArray[np.int32],
-        title_lengths: Sequence[int],
+        title_lengths: IntArray,
     ) -> None:
-        """Add the arrays of a batch of papers already given slots (``papers``, ``slot_by_id``)."""
-        n = len(batch)
+        """Add the arrays of a batch of papers already given slots (``papers``, ``slot_by_id``):
+        their ids and whether each has code, in slot order."""
+        n = len(ids)
         self.title_tids = np.concatenate([self.title_tids, title_tids])
         self.title_offsets = np.concatenate(
             [self.title_offsets, self.title_offsets[-1] + np.cumsum(title_lengths)]
         )
         self.live = np.concatenate([self.live, np.ones(n, dtype=np.bool_)])
         new_ids = np.empty(n, dtype=object)
-        new_ids[:] = [p.id for p in batch]
+        new_ids[:] = ids
         self.ids = np.concatenate([self.ids, new_ids])
         self.rank = np.concatenate([self.rank, np.asarray(ranks, dtype=np.int64)])
         self.venue_code = np.concatenate([self.venue_code, np.asarray(venue_codes, dtype=np.int32)])
         self.lists_code = np.concatenate([self.lists_code, np.asarray(list_codes, dtype=np.int32)])
-        self.has_code = np.concatenate(
-            [self.has_code, np.asarray([bool(p.github) for p in batch], dtype=np.bool_)]
-        )
+        self.has_code = np.concatenate([self.has_code, np.asarray(has_code, dtype=np.bool_)])
         self.live_count = int(self.live.sum())
 
     def title(self, slot: int) -> list[int]:

@@ -69,6 +69,13 @@ class SimilarityIndex:
         self._matrix = build(list(self._papers.values()))
 
     @classmethod
+    def lazily(cls, papers: Sequence[Paper], ids: Sequence[str]) -> SimilarityIndex:
+        """The index of a library's papers (distinct ``ids``, in list order), read a chunk at
+        a time and not kept (a ``PaperSequence`` of ``papers.cache``): read again only if
+        papers are added."""
+        return cls.from_matrix(build(papers, ids), papers)
+
+    @classmethod
     def from_matrix(cls, matrix: Matrix, papers: Sequence[Paper]) -> SimilarityIndex:
         """The index of ``papers`` whose matrix was built before (``store.py`` loads it); the
         papers are read only if papers are added."""

@@ -152,8 +152,9 @@ class Matrix:
         return sum(a.nbytes for a in arrays)
 
 
-def _tokens(papers: Sequence[Paper]) -> tuple[Int32Array, list[bytes]]:
-    """Raw word ids of every title and abstract (with marker ids 0 and 1), and the raw words.
+def _tokens(papers: Sequence[Paper]) -> tuple[list[Int32Array], list[bytes]]:
+    """Raw word ids of every title and abstract (with marker ids 0 and 1), a chunk of
+    ``_TOKEN_CHUNK`` papers at a time, and the raw words.
 
     Text is cut into words by a byte table (one C pass) and the words are numbered by a dict,
     a chunk of papers at a time so that the word objects of only one chunk are alive at once.
@@ -171,8 +172,7 @@ def _tokens(papers: Sequence[Paper]) -> tuple[Int32Array, list[bytes]]:
         chunks.append(
             np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int32, count=len(words))
         )
-    ids = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)
-    return ids, list(vocabulary)
+    return chunks, list(vocabulary)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,37 +201,6 @@ def _unigrams(raw: list[bytes]) -> _Unigrams:
             continue
         lookup[raw_id] = term_ids.setdefault(key, len(term_ids))
     return _Unigrams(lookup, before, after, list(term_ids))
-
-
-def _sorted_groups(keys: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """``np.unique(keys, return_inverse=True, return_counts=True)`` for non-negative keys.
-
-    Sorting the keys packed with their positions (a plain sort) is several times faster than
-    the stable argsort ``np.unique`` needs for the inverse.
-    """
-    n = len(keys)
-    bits = max(1, (n - 1).bit_length())
-    if n == 0 or int(keys.max()) >= 1 << (62 - bits):
-        unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-        return unique, inverse.reshape(-1), counts
-    packed = np.sort((keys << bits) | np.arange(n, dtype=np.int64))
-    sorted_keys = packed >> bits
-    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    inverse = np.empty(n, dtype=np.int64)
-    inverse[packed & ((1 << bits) - 1)] = np.repeat(
-        np.arange(len(starts)), np.diff(np.r_[starts, n])
-    )
-    return sorted_keys[starts], inverse, np.diff(np.r_[starts, n])
-
-
-def _stable_order(keys: IntArray) -> IntArray:
-    """``np.argsort(keys, kind="stable")`` for non-negative keys, by the same packing."""
-    n = len(keys)
-    bits = max(1, (n - 1).bit_length())
-    if n == 0 or int(keys.max()) >= 1 << (62 - bits):
-        return np.argsort(keys, kind="stable")
-    packed = np.sort((keys << bits) | np.arange(n, dtype=np.int64))
-    return packed & ((1 << bits) - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,15 +233,6 @@ def _words(raw: Int32Array, found: _Unigrams, first_doc: int) -> _Words:
     return _Words(term, local + first_doc, field, pairs, pair_keys)
 
 
-def _chunks(raw_ids: Int32Array, n: int) -> Iterator[tuple[int, Int32Array]]:
-    """``(first paper, raw ids)`` of runs of ``_TOKEN_CHUNK`` whole papers."""
-    ends = np.flatnonzero(raw_ids == 0)
-    for first in range(0, n, _TOKEN_CHUNK):
-        lo = int(ends[first - 1]) + 1 if first else 0
-        hi = int(ends[min(first + _TOKEN_CHUNK, n) - 1]) + 1
-        yield first, raw_ids[lo:hi]
-
-
 def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArray, FloatArray]:
     """Sorted ``paper * n_terms + term`` keys of a run of papers, and their term weights.
 
@@ -297,79 +257,126 @@ def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArra
     return doc_terms, weights
 
 
-def build(papers: Sequence[Paper]) -> Matrix:
-    """The tf-idf matrix of a corpus (papers with distinct ids).
+def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
+    """The tf-idf matrix of a corpus (papers with distinct ids: ``ids``, when the caller has
+    them without reading the papers).
 
-    Words are read a chunk of papers at a time (twice: once to count bigrams, once to count
-    terms per paper), so that the memory a build needs beyond its result stays bounded.
+    Words are read once and kept as ids, a chunk of papers at a time; each chunk's words are
+    then counted three times (bigrams; the papers each term is in; each paper's terms,
+    placed straight into the result), so that what a build holds beyond its result is the
+    word ids and one chunk's counts (100,000 papers: 1 GB at its peak when the counts of
+    every chunk were kept, then joined).
     """
     n = len(papers)
-    ids = tuple(p.id for p in papers)
-    raw_ids, raw_words = _tokens(papers)
+    ids = tuple(p.id for p in papers) if ids is None else tuple(ids)
+    chunks, raw_words = _tokens(papers)
     found = _unigrams(raw_words)
     unigrams = found.terms
     n_uni = max(len(unigrams), 1)
 
-    pair_keys = [_words(raw, found, first).pair_keys for first, raw in _chunks(raw_ids, n)]
-    all_pairs = np.concatenate(pair_keys) if pair_keys else np.zeros(0, dtype=np.int64)
-    unique_pairs, pair_inverse, pair_counts = _sorted_groups(all_pairs)
-    kept_pairs = pair_counts >= BIGRAM_MIN_COUNT
-    bigram_id = np.where(kept_pairs, np.cumsum(kept_pairs) - 1 + len(unigrams), -1)
-    pair_terms = bigram_id[pair_inverse]
-    del all_pairs, pair_inverse
-    bigrams = [
-        f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in unique_pairs[kept_pairs]
-    ]
+    def chunk_words() -> Iterator[_Words]:
+        for number, raw in enumerate(chunks):
+            yield _words(raw, found, number * _TOKEN_CHUNK)
+
+    bigram_keys = _bigrams(chunk_words())
+    bigrams = [f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in bigram_keys]
     vocabulary = unigrams + bigrams
     n_terms = max(len(vocabulary), 1)
 
-    doc_term_parts: list[IntArray] = []
-    weight_parts: list[FloatArray] = []
-    at = 0
-    for first, raw in _chunks(raw_ids, n):
-        words = _words(raw, found, first)
-        doc_terms, weights = _entries(words, pair_terms[at : at + len(words.pairs)], n_terms)
-        at += len(words.pairs)
-        doc_term_parts.append(doc_terms)
-        weight_parts.append(weights)
-    del raw_ids, pair_terms
-    doc_terms = np.concatenate(doc_term_parts) if n else np.zeros(0, dtype=np.int64)
-    weights = np.concatenate(weight_parts) if n else np.zeros(0)
-    del doc_term_parts, weight_parts
-    entry_doc = doc_terms // n_terms
-    entry_term = doc_terms % n_terms
-    del doc_terms
+    def chunk_entries() -> Iterator[tuple[IntArray, FloatArray]]:
+        for words in chunk_words():
+            yield _entries(words, _pair_terms(words, bigram_keys, len(unigrams)), n_terms)
 
-    df = np.bincount(entry_term, minlength=n_terms)
+    df = np.zeros(n_terms, dtype=np.int64)
+    for doc_terms, _ in chunk_entries():
+        df += np.bincount(doc_terms % n_terms, minlength=n_terms)
     keep = df >= MIN_DF
     if n >= MAX_DF_FROM:
         keep &= df <= MAX_DF_SHARE * n
-    kept_entries = keep[entry_term]
     new_id = np.cumsum(keep) - 1
-    entry_doc = entry_doc[kept_entries]
-    entry_term = new_id[entry_term[kept_entries]]
-    weights = weights[kept_entries]
     terms = tuple(vocabulary[i] for i in np.flatnonzero(keep[: len(vocabulary)]))
-    df = df[keep]
+    per_term = df[keep]  # a paper's term is one entry: a term's papers are its entries
+    idf = 1.0 + np.log((1.0 + n) / (1.0 + per_term))
+    del df
+    matrix = _Placed(ids, per_term)
+    for doc_terms, weights in chunk_entries():
+        all_terms = doc_terms % n_terms
+        kept = keep[all_terms]
+        entry_doc = (doc_terms[kept] // n_terms).astype(np.int32)
+        entry_term = new_id[all_terms[kept]].astype(np.int32)
+        weights = weights[kept] * idf[entry_term]
+        norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=n))
+        weights = weights / np.where(norms > 0, norms, 1.0)[entry_doc]
+        matrix.place(entry_doc, entry_term, weights)
+    return matrix.done(terms)
 
-    idf = 1.0 + np.log((1.0 + n) / (1.0 + df))
-    weights = weights * idf[entry_term]
-    norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=n))
-    weights = weights / np.where(norms > 0, norms, 1.0)[entry_doc]
 
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(entry_doc, minlength=n), out=indptr[1:])
-    order = _stable_order(entry_term)
-    post_ptr = np.zeros(len(terms) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(entry_term, minlength=len(terms)), out=post_ptr[1:])
-    return Matrix(
-        ids=ids,
-        rows={paper_id: i for i, paper_id in enumerate(ids)},
-        indptr=indptr,
-        indices=entry_term.astype(np.int32),
-        data=weights.astype(np.float32),
-        post_ptr=post_ptr,
-        post_docs=entry_doc[order].astype(np.int32),
-        post_data=weights[order].astype(np.float32),
-        terms=terms,
-    )
+class _Placed:
+    """A matrix made a chunk of papers at a time: each chunk's entries (ascending papers, each
+    paper's terms ascending) go straight to their rows and, term by term, to the postings
+    (each term's papers ascending), whose sizes are known before (``per_term``)."""
+
+    def __init__(self, ids: tuple[str, ...], per_term: IntArray) -> None:
+        self.ids = ids
+        self.per_term = len(per_term)
+        total = int(per_term.sum())
+        self.indptr = np.zeros(len(ids) + 1, dtype=np.int64)
+        self.indices = np.empty(total, dtype=np.int32)
+        self.data = np.empty(total, dtype=np.float32)
+        self.post_ptr = np.zeros(len(per_term) + 1, dtype=np.int64)
+        np.cumsum(per_term, out=self.post_ptr[1:])
+        self.post_docs = np.empty(total, dtype=np.int32)
+        self.post_data = np.empty(total, dtype=np.float32)
+        self._free = self.post_ptr[:-1].copy()  # each term's next free place
+        self._at = 0
+
+    def place(self, entry_doc: Int32Array, entry_term: Int32Array, weights: FloatArray) -> None:
+        end = self._at + len(entry_doc)
+        self.indices[self._at : end] = entry_term
+        self.data[self._at : end] = weights
+        self._at = end
+        self.indptr[1:] += np.bincount(entry_doc, minlength=len(self.ids))
+        order = np.argsort(entry_term, kind="stable")
+        count = np.bincount(entry_term, minlength=self.per_term)
+        sorted_terms = entry_term[order]
+        place = self._free[sorted_terms] + (
+            np.arange(len(order)) - (np.cumsum(count) - count)[sorted_terms]
+        )
+        self.post_docs[place] = entry_doc[order]
+        self.post_data[place] = weights[order]
+        self._free += count
+
+    def done(self, terms: tuple[str, ...]) -> Matrix:
+        np.cumsum(self.indptr, out=self.indptr)
+        ids = self.ids
+        return Matrix(
+            ids=ids,
+            rows={paper_id: i for i, paper_id in enumerate(ids)},
+            indptr=self.indptr,
+            indices=self.indices,
+            data=self.data,
+            post_ptr=self.post_ptr,
+            post_docs=self.post_docs,
+            post_data=self.post_data,
+            terms=terms,
+        )
+
+
+def _bigrams(chunks: Iterable[_Words]) -> IntArray:
+    """The keys of the adjacent pairs met at least ``BIGRAM_MIN_COUNT`` times, ascending."""
+    parts = [words.pair_keys for words in chunks]
+    keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    del parts
+    keys.sort()
+    reach = BIGRAM_MIN_COUNT - 1  # a key that many places on is the same: met often enough
+    often = keys[:-reach][keys[reach:] == keys[:-reach]] if len(keys) > reach else keys[:0]
+    return often[np.concatenate(([True], often[1:] != often[:-1]))] if len(often) else often
+
+
+def _pair_terms(words: _Words, bigram_keys: IntArray, first: int) -> IntArray:
+    """The bigram term of each of a chunk's pairs (``first`` is the first bigram's id), -1 for
+    a pair that is no term."""
+    if not len(bigram_keys):
+        return np.full(len(words.pair_keys), -1, dtype=np.int64)
+    at = np.minimum(np.searchsorted(bigram_keys, words.pair_keys), len(bigram_keys) - 1)
+    return np.where(bigram_keys[at] == words.pair_keys, at + first, -1)

@@ -21,8 +21,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library
-from storage.cache.papers_cache import PAPERS_CACHE_FILE
-from tests.helpers import home_files
+from tests.helpers import DERIVED_FILES, home_files
 from tests.hostile.hostile import sound_paper
 from tests.hostile.test_cli import Result, run
 
@@ -216,11 +215,11 @@ def existing(path: Path) -> Path:
 
 def everything(folder: Path) -> dict[str, tuple[int, bytes]]:
     """Every entry under ``folder``: its kind and, for files, its bytes (links not followed;
-    papers.cache, a cache any read may rewrite, by its kind only)."""
+    derived files, which any read may rewrite, by their kind only)."""
     found = {}
     for path in sorted(folder.rglob("*")):
         mode = path.lstat().st_mode
-        data = path.read_bytes() if stat.S_ISREG(mode) and path.name != PAPERS_CACHE_FILE else b""
+        data = path.read_bytes() if stat.S_ISREG(mode) and path.name not in DERIVED_FILES else b""
         found[str(path.relative_to(folder))] = (stat.S_IFMT(mode), data)
     return found
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import orjson
 import pytest
 
-import storage.files.atomic as files_module
 import storage.importing.abstract_ids as abstract_ids_module
 import storage.importing.gather as importing
 import storage.sources.limits as limits_module
@@ -22,7 +21,8 @@ import storage.sources.registry as registry
 from storage import Library
 from storage.cache import papers_cache
 from storage.errors import SourceError
-from storage.files.atomic import encoded_tables
+from storage.files import tables_json as files_module
+from storage.files.tables_json import _in_lines, encoded_tables
 from storage.importing.abstract_ids import abstract_ids, serve, with_ids
 from storage.sources.limits import ListFile, ReadLimits
 from storage.sources.records import SNIFF_CHARS, ReadResult, RecordStream
@@ -211,7 +211,13 @@ def test_tables_written_in_parts_are_those_written_at_once(monkeypatch: pytest.M
                    for n in range(rng.choice([0, 1, 2, 5, 1500]))}
             for name in rng.sample(["papers", "lists", "meta", "w\"é"], rng.randint(0, 4))
         }  # fmt: skip
-        assert b"".join(encoded_tables(tables)) == orjson.dumps(tables)
+        text = b"".join(encoded_tables(tables))
+        assert orjson.loads(text) == tables  # the same JSON, newlines apart
+        lines = text.splitlines(keepends=True)
+        assert _in_lines(lines) == tables  # read a line at a time as written
+        at_once = files_module._DOCUMENTS_AT_ONCE
+        slices = [-(-len(t) // at_once) for t in tables.values() if len(t) > at_once]
+        assert len(lines) == 1 + sum(n + 1 for n in slices)  # a line a slice
 
 
 def test_a_cache_header_has_room_for_every_block(

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from storage import Library, Paper, Status
-from storage.cache import papers_cache
+from storage.cache import loaded_papers, papers_cache
 from storage.cache.loaded_papers import PapersChangedError
 from storage.cache.papers_cache import FORMAT, PAPERS_CACHE_FILE, PapersCache, write_papers_cache
 from storage.errors import DamagedFileError, NewerFileError
-from storage.files.atomic import signature
+from storage.files.atomic import file_content
 from storage.files.papers_file import FIELDS as _PAPER_FIELDS
 from storage.files.papers_file import SCHEMA as PAPERS_SCHEMA
 from storage.files.papers_file import paper_row as _paper_row
@@ -107,11 +107,11 @@ def test_a_cache_by_a_newer_reader_does_not_open_a_newer_file(seeded_home: Path)
     tables = json.loads(papers_path.read_text(encoding="utf-8"))
     tables["meta"]["1"]["schema"] = PAPERS_SCHEMA + 1
     papers_path.write_text(json.dumps(tables), encoding="utf-8")
-    sig = signature(papers_path)
-    assert sig is not None
+    found = file_content(papers_path)
+    assert found is not None
     write_papers_cache(
         seeded_home / PAPERS_CACHE_FILE,
-        sig,
+        found[1],
         PAPERS_SCHEMA + 1,
         _PAPER_FIELDS,
         PapersCache(rows, tables["lists"]),
@@ -241,3 +241,77 @@ def test_many_papers_by_row_read_each_chunk_once(chunked_home: Path) -> None:
     damaged = Library(chunked_home).loaded_papers()
     assert damaged.papers_at(rows) == [expected[row] for row in rows]
     assert not damaged.from_cache  # the damaged chunk sent it to papers.json
+
+
+# -- written after a change ---------------------------------------------------------------------
+
+
+def parsed_papers(home: Path) -> list[Paper]:
+    """The papers as a parse of papers.json reads them (no cache)."""
+    (home / PAPERS_CACHE_FILE).unlink()
+    return Library(home).papers()
+
+
+def reused_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Records how many chunks each cache written after a change copied from the old one."""
+    found: list[int] = []
+    write = papers_cache.write_papers_cache
+
+    def spy(*args: object, **kwargs: object) -> None:
+        content = args[4]
+        assert isinstance(content, PapersCache)
+        found.append(content.reused)
+        write(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loaded_papers, "write_papers_cache", spy)
+    return found
+
+
+def test_an_import_copies_the_chunks_it_left_alone(
+    chunked_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reused = reused_chunks(monkeypatch)
+    extra = tmp_path / "more.txt"
+    extra.write_text(
+        "More\n\nWe study quokka optimisation in depth and propose a method that solves it "
+        "well; experiments on many benchmarks show large gains over strong baselines.\n",
+        encoding="utf-8",
+    )
+    library = Library(chunked_home)
+    library.import_file(extra)
+    assert reused == [9]  # 38 papers: 9 whole chunks of 4 kept, the last one made again
+    cached = Library(chunked_home)
+    assert cached.loaded_papers().from_cache
+    assert cached.papers() == parsed_papers(chunked_home)
+
+
+def test_a_change_in_the_middle_makes_the_chunks_from_there(
+    chunked_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reused = reused_chunks(monkeypatch)
+    library = Library(chunked_home)
+    papers = library.papers()
+    library.remove([papers[13].id])  # chunk 3
+    library.undo()  # back in its place
+    assert reused == [3, 3]
+    for expected in (papers,):
+        cached = Library(chunked_home)
+        assert cached.loaded_papers().from_cache and cached.papers() == expected
+    assert Library(chunked_home).papers() == parsed_papers(chunked_home)
+
+
+def test_a_changed_paper_is_never_copied(
+    chunked_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Re-importing a paper with a new title rewrites the chunk that holds it."""
+    reused = reused_chunks(monkeypatch)
+    papers = Library(chunked_home).papers()
+    first = papers[0]
+    again = tmp_path / "again.jsonl"
+    record = {"title": "A New Title For An Old Paper", "abstract": first.abstract}
+    again.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    Library(chunked_home).import_file(again, list_name=first.list)
+    assert reused == [0]
+    cached = Library(chunked_home)
+    assert cached.paper(first.id).title == "A New Title For An Old Paper"
+    assert cached.papers() == parsed_papers(chunked_home)

@@ -20,7 +20,7 @@ from storage.cache.search_index import (
     load_index,
     save_index,
 )
-from storage.files.atomic import FileSignature, signature
+from storage.files.atomic import FileContent, file_content
 from storage.search import SearchIndex
 
 #: Queries that reach every part of the ranking: typos, prefixes, compounds, phrases,
@@ -65,9 +65,15 @@ def library(seeded_home: Path) -> Library:
     return Library(seeded_home)
 
 
-def saved(library: Library) -> tuple[list[Paper], FileSignature, Path]:
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+def versioned(library: Library) -> tuple[list[Paper], FileContent]:
+    """The papers and the content of the papers.json they are (what derived files name)."""
+    loaded = library.loaded_papers()
+    assert loaded.content is not None
+    return list(loaded.all()), loaded.content
+
+
+def saved(library: Library) -> tuple[list[Paper], FileContent, Path]:
+    papers, sig = versioned(library)
     path = library.home / INDEX_FILE
     assert save_index(path, sig, SearchIndex(papers))
     return papers, sig, path
@@ -92,7 +98,7 @@ def test_real_list_rankings_are_those_of_a_fresh_build(tmp_path: Path) -> None:
     papers = load_real_papers()
     if papers is None:
         pytest.skip("the real list is absent")
-    sig = FileSignature(1, 2, 3)
+    sig = FileContent(2, "0" * 64)
     fresh = SearchIndex(papers)
     assert save_index(tmp_path / INDEX_FILE, sig, fresh)
     loaded = load_index(tmp_path / INDEX_FILE, sig, papers)
@@ -120,7 +126,7 @@ def test_a_loaded_index_grows_like_a_built_one(library: Library, tmp_path: Path)
 
 def test_the_index_of_another_version_or_other_papers_is_not_used(library: Library) -> None:
     papers, sig, path = saved(library)
-    assert load_index(path, FileSignature(sig.inode, sig.size + 1, sig.mtime_ns), papers) is None
+    assert load_index(path, FileContent(sig.size + 1, sig.sha256), papers) is None
     assert load_index(path, sig, papers[1:]) is None
     assert load_index(path, sig, [*papers[1:], papers[0]]) is None
 
@@ -161,9 +167,10 @@ def test_a_damaged_index_is_ignored_and_made_again(
 
 
 def test_index_for_builds_once_then_loads(library: Library) -> None:
-    papers, sig = library.versioned_papers()
+    papers, sig = versioned(library)
     path = library.home / INDEX_FILE
-    assert not path.exists()
+    assert load_index(path, sig, papers) is not None  # the import made it
+    path.unlink()
     first = index_for(library.home, papers, sig)
     made = path.stat().st_mtime_ns
     second = index_for(library.home, papers, sig)
@@ -171,7 +178,9 @@ def test_index_for_builds_once_then_loads(library: Library) -> None:
     assert second.search("graph") == first.search("graph")
 
 
-def test_an_import_makes_the_saved_index_stale(library: Library, tmp_path: Path) -> None:
+def test_an_import_brings_the_saved_index_along(library: Library, tmp_path: Path) -> None:
+    """The import updates the index it finds (its papers as a new segment) and saves it for
+    the new papers.json: the next search loads it; the old version's is gone."""
     papers, sig, path = saved(library)
     extra = tmp_path / "more.txt"
     extra.write_text(
@@ -180,16 +189,23 @@ def test_an_import_makes_the_saved_index_stale(library: Library, tmp_path: Path)
         encoding="utf-8",
     )
     library.import_file(extra)
-    new_papers, new_sig = library.versioned_papers()
+    new_papers, new_sig = versioned(library)
     assert new_sig != sig
-    assert load_index(path, new_sig, new_papers) is None  # keyed by the old version
-    assert index_for(library.home, new_papers, new_sig).search("quokka")
+    assert load_index(path, sig, papers) is None  # keyed by the new version now
+    updated = load_index(path, new_sig, new_papers)
+    assert updated is not None and len(updated.parts()[2].segments) == 2
+    assert [h.paper_id for h in updated.search("quokka")] == [new_papers[-1].id]
+    fresh = SearchIndex(new_papers)
+    for query in ("graph neural", "diffusion", "author:bengio"):
+        assert {h.paper_id for h in updated.search(query, limit=None)} == {
+            h.paper_id for h in fresh.search(query, limit=None)
+        }
 
 
 def test_no_index_where_it_cannot_be_written(library: Library) -> None:
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+    papers, sig = versioned(library)
     path = library.home / INDEX_FILE
+    path.unlink()
     path.mkdir()  # a folder in its place: writing it fails
     assert not save_index(path, sig, SearchIndex(papers))
     assert index_for(library.home, papers, sig).search("graph")  # built, just not saved
@@ -209,21 +225,21 @@ def test_temporaries_of_killed_writers_are_swept(library: Library) -> None:
 
 def test_an_empty_library_saves_no_index(tmp_path: Path) -> None:
     """Nothing to save (an empty index costs nothing to build), and nothing goes wrong."""
-    sig = FileSignature(1, 2, 3)
+    sig = FileContent(2, "0" * 64)
     assert not save_index(tmp_path / INDEX_FILE, sig, SearchIndex([]))
     assert index_for(tmp_path, [], sig).search("anything") == []
     assert not (tmp_path / INDEX_FILE).exists()
 
 
-def test_the_signature_is_papers_json(library: Library) -> None:
-    """What the CLI and the app key the index by is the version they read the papers from."""
-    papers, sig = library.versioned_papers()
-    assert sig == signature(library.papers_path)
+def test_the_key_is_the_content_of_papers_json(library: Library) -> None:
+    """What the CLI and the app key the index by is the content they read the papers from."""
+    papers, content = versioned(library)
+    found = file_content(library.papers_path)
+    assert found is not None and content == found[1]
 
 
 def test_a_child_process_builds_and_saves_the_index(library: Library) -> None:
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+    papers, sig = versioned(library)
     assert build_elsewhere(library.home, sig)
     loaded = load_index(library.home / INDEX_FILE, sig, papers)
     assert loaded is not None
@@ -231,8 +247,25 @@ def test_a_child_process_builds_and_saves_the_index(library: Library) -> None:
 
 
 def test_a_child_process_builds_nothing_for_another_version(library: Library) -> None:
-    _, sig = library.versioned_papers()
-    assert sig is not None
-    assert not build_elsewhere(library.home, FileSignature(sig.inode, sig.size, sig.mtime_ns + 1))
+    _, sig = versioned(library)
+    (library.home / INDEX_FILE).unlink()
+    assert not build_elsewhere(library.home, FileContent(sig.size, "f" * 64))
     assert not build_elsewhere(library.home, sig, cancelled=lambda: True)
     assert not (library.home / INDEX_FILE).exists()
+
+
+def test_a_body_checked_once_is_checked_again_once_changed(library: Library) -> None:
+    """The writer records the stamp of the body it wrote (``search.index.ok``): loads skip the
+    body's checksum while the file keeps it; a byte changed in place, its time put back,
+    still changes the stamp (the change time), and the damage is found."""
+    papers, sig, path = saved(library)
+    ok = path.with_name(path.name + ".ok")
+    assert ok.exists()
+    assert load_index(path, sig, papers) is not None
+    st = path.stat()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # in the postings: only the body's checksum sees it
+    with path.open("r+b") as handle:
+        handle.write(bytes(data))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert load_index(path, sig, papers) is None

@@ -3,10 +3,34 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from storage.models import Paper
 from storage.search import SearchIndex, parse_query, tokenize
-from storage.search.text import index_text, query_words
+from storage.search.text import WORD_BYTES, index_text, query_words, split_words, word_text
+
+#: Characters where cutting words can go wrong: hyphens, the build's own mark, whitespace
+#: that ``str.split`` knows and ``bytes.split`` does not, LaTeX, accents, ligatures, camelCase.
+_TRICKY = list("ab Z-_\u2010\u2011\x01\t\n\x1c\x1f\xa0$\\{}é ΣτℓﬁCamelCaseİ1 ")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(st.text(st.sampled_from(_TRICKY), max_size=40), st.text(max_size=60)), st.booleans()
+)
+def test_a_build_cuts_the_words_each_text_has(text: str, camel_case: bool) -> None:
+    """A build cuts many papers' texts at once (``word_text``, a byte table, ``bytes.split``):
+    the same words as ``split_words`` of each text alone."""
+    words, extra = split_words(text, camel_case)
+    in_bytes, extra_bytes = word_text(text, camel_case)
+
+    def cut(found: str) -> list[str]:
+        data = found.encode("utf-8", "surrogatepass").translate(WORD_BYTES)
+        return [w.decode("utf-8", "surrogatepass") for w in data.split()]
+
+    assert cut(in_bytes) == words
+    assert cut(extra_bytes) == extra
 
 
 @pytest.mark.parametrize(

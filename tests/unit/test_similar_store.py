@@ -14,14 +14,21 @@ from storage.cache.similar_index import (
     save_similarity,
     similarity_for,
 )
-from storage.files.atomic import FileSignature
+from storage.files.atomic import FileContent
+from storage.models import Paper
 from storage.similar import SimilarityIndex
+
+
+def versioned(library: Library) -> tuple[list[Paper], FileContent]:
+    """The papers and the content of the papers.json they are (what derived files name)."""
+    loaded = library.loaded_papers()
+    assert loaded.content is not None
+    return list(loaded.all()), loaded.content
 
 
 def test_a_loaded_similarity_index_answers_as_a_fresh_build(seeded_home: Path) -> None:
     library = Library(seeded_home)
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+    papers, sig = versioned(library)
     fresh = SimilarityIndex(papers)
     path = seeded_home / SIMILAR_FILE
     assert save_similarity(path, sig, fresh)
@@ -37,8 +44,7 @@ def test_a_loaded_similarity_index_answers_as_a_fresh_build(seeded_home: Path) -
 
 def test_a_loaded_similarity_index_grows_like_a_built_one(seeded_home: Path) -> None:
     library = Library(seeded_home)
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+    papers, sig = versioned(library)
     assert save_similarity(seeded_home / SIMILAR_FILE, sig, SimilarityIndex(papers))
     loaded = load_similarity(seeded_home / SIMILAR_FILE, sig, papers)
     assert loaded is not None
@@ -57,12 +63,11 @@ def test_a_stale_or_damaged_similarity_index_is_made_again(
     seeded_home: Path, damage: Callable[[bytes], bytes]
 ) -> None:
     library = Library(seeded_home)
-    papers, sig = library.versioned_papers()
-    assert sig is not None
+    papers, sig = versioned(library)
     path = seeded_home / SIMILAR_FILE
     similarity_for(seeded_home, papers, sig)
     good = path.read_bytes()
-    other = FileSignature(sig.inode, sig.size, sig.mtime_ns + 1)
+    other = FileContent(sig.size, "f" * 64)
     assert load_similarity(path, other, papers) is None
     assert load_similarity(path, sig, papers[1:]) is None
     path.write_bytes(damage(good))

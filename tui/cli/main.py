@@ -2,23 +2,52 @@
 
 Errors are one line on stderr and exit code 1 (2 for usage errors); never a traceback. Each
 group of commands declares its own options (``add_…``) and runs them (``cmd_…``).
+
+Start-up is part of every command's time (``papers list | head`` is a fifth of a second): the
+parser is made only for the command named on the line (every command's only for ``--help``,
+no command, or one not known), and each group of commands imports what it runs when it
+runs it.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 
 from storage import LibraryError
-from tui.cli import deciding, fetch, library_io, pdfs, queue, reading, removing, serve, sync
-from tui.cli.common import PROG, Parser, UsageError, open_library
+from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library
 from tui.cli.output import complain
 
+#: Each command and the function (module of ``tui.cli``, name) that declares it, in the order
+#: ``papers --help`` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "import": ("library_io", "add_import"),
+    "fetch": ("fetch", "add_fetch"),
+    "enrich": ("fetch", "add_enrich"),
+    "list": ("reading", "add_list"),
+    "search": ("reading", "add_search"),
+    "mark": ("deciding", "add_mark"),
+    "undo": ("deciding", "add_mark"),
+    "redo": ("deciding", "add_mark"),
+    "note": ("deciding", "add_note"),
+    "tag": ("deciding", "add_note"),
+    "export": ("library_io", "add_export"),
+    "remove": ("removing", "add_remove"),
+    "stats": ("reading", "add_stats"),
+    "queue": ("queue", "add_queue"),
+    "next": ("queue", "add_queue"),
+    "pdf": ("pdfs", "add_pdf"),
+    "similar": ("reading", "add_similar"),
+    "sync": ("sync", "add_sync"),
+    "serve": ("serve", "add_serve"),
+}
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every command."""
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every command (with ``only``, of that command alone)."""
     common = Parser(add_help=False)
     common.add_argument(
         "--home",
@@ -32,34 +61,43 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `papers` alone to open the app; `papers COMMAND --help` for its options.",
         parents=[common],
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, help="show the program's version and exit"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-
-    library_io.add_import(sub, common)
-    fetch.add_fetch(sub, common)
-    fetch.add_enrich(sub, common)
-    reading.add_list(sub, common)
-    reading.add_search(sub, common)
-    deciding.add_mark(sub, common)
-    deciding.add_note(sub, common)
-    library_io.add_export(sub, common)
-    removing.add_remove(sub, common)
-    reading.add_stats(sub, common)
-    queue.add_queue(sub, common)
-    pdfs.add_pdf(sub, common)
-    reading.add_similar(sub, common)
-    sync.add_sync(sub, common)
-    serve.add_serve(sub, common)
+    adders = [COMMANDS[only]] if only in COMMANDS else COMMANDS.values()
+    for module, name in dict.fromkeys(adders):
+        add: Callable[[Subparsers, Parser], None] = getattr(
+            importlib.import_module(f"tui.cli.{module}"), name
+        )
+        add(sub, common)
     return parser
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names (its first word that is not an option nor ``--home``'s
+    value), if it is one of ``COMMANDS``."""
+    words = iter(argv)
+    for word in words:
+        if word == "--home":
+            next(words, None)
+        elif word == "--" or not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
 
-    try:
-        return version("papers-tui")
-    except PackageNotFoundError:
-        return "unknown"
+
+class _Version(argparse.Action):
+    """``--version``: the version is looked up (``importlib.metadata``, ~10 ms) only then."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("papers-tui")
+        except PackageNotFoundError:
+            found = "unknown"
+        sys.stdout.write(f"{parser.prog} {found}\n")
+        parser.exit()
 
 
 def open_app(args: argparse.Namespace) -> int:
@@ -87,8 +125,9 @@ def open_app(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``papers``; returns the exit code (the console script exits with it)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_named(words))
+    args = parser.parse_args(words)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
     try:
         code = run(args)

@@ -20,7 +20,6 @@ from typing import TextIO
 import orjson
 
 from storage import Library, Status
-from storage.export import paper_record
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.sanitize import json_safe, printable, printable_block
@@ -86,6 +85,8 @@ def paper_line(paper: Paper, triage: TriageState) -> str:
 def print_papers(papers: Sequence[Paper], triage: TriageState, as_json: bool) -> None:
     """Papers one line each, or (``as_json``) as a JSON array of their records."""
     if as_json:
+        from storage.export import paper_record  # every exporter: only for JSON
+
         write_json([paper_record(p, triage) for p in papers])
     else:
         say(*(paper_line(p, triage) for p in papers))

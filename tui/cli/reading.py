@@ -7,14 +7,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from storage import Status
-from storage.export import statuses_for
 from storage.locations import library_home
-from storage.stats import LibraryStats, done_share
 from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, open_library, positive
 from tui.cli.output import columns, complain, print_papers, say, write_json
 
 if TYPE_CHECKING:
     from storage.files.saved_searches import SavedSearches
+    from storage.stats import LibraryStats
 
 
 def add_list(sub: Subparsers, common: Parser) -> None:
@@ -78,7 +77,10 @@ def add_similar(sub: Subparsers, common: Parser) -> None:
 def cmd_list(args: argparse.Namespace) -> int:
     library = open_library(args)
     triage = library.triage()
-    chunks = library.loaded_papers().selected(triage.statuses, statuses_for(args.status))
+    # ``storage.export.statuses_for``'s rule, without importing every exporter (15 ms of a
+    # ``papers list | head`` that takes 150)
+    wanted = frozenset(Status) if args.status == "all" else frozenset({Status.parse(args.status)})
+    chunks = library.loaded_papers().selected(triage.statuses, wanted)
     if args.json:  # one array: every paper first
         print_papers([paper for chunk in chunks for paper in chunk], triage, True)
         return 0
@@ -109,7 +111,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     loaded = library.loaded_papers()
     # the index saved beside papers.json (built and saved the first time): only the hits'
     # papers are read
-    index = index_for(library.home, loaded.sequence(), loaded.sig)
+    index = index_for(library.home, loaded.sequence(), loaded.content)
     from storage.cache.pdf_text import LazyPdfTexts  # read only when the query has pdf:
 
     ranking = index.rank(
@@ -155,6 +157,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def stats_lines(stats: LibraryStats) -> list[str]:
     """``papers stats`` for people: progress, counts per status, list and venue, pace (the
     words and columns of the app's stats screen)."""
+    from storage.stats import done_share
+
     lines = [stats.progress(), "", stats.status_counts()]
 
     def table(title: str, rows: Mapping[str, Mapping[Status, int]]) -> None:
@@ -196,7 +200,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
     pid = library.resolve_id(args.id)
     triage = library.triage()
     # the index saved beside papers.json (built and saved the first time)
-    index = similarity_for(library.home, loaded.sequence(), loaded.sig)
+    index = similarity_for(library.home, loaded.sequence(), loaded.content)
     neighbours = [loaded.paper(n.paper_id) for n in index.similar(pid, limit=args.limit)]
     by_id = {pid: loaded.paper(pid)}
     if not args.json:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from storage.models import Removal
-from storage.text.latex import to_unicode
 from storage.text.words import count, plural
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.output import say
@@ -47,6 +46,8 @@ def say_removal(removal: Removal, headline: str) -> None:
     if removal.lists:
         what += f" and the {plural(len(removal.lists), 'list')} {', '.join(removal.lists)}"
     say(headline.format(what))
+    from storage.text.latex import to_unicode
+
     shown = zip(removal.ids[:_SHOWN], removal.titles[:_SHOWN], strict=True)
     say(*(f"  {pid}  {to_unicode(title)}" for pid, title in shown))
     if n > _SHOWN:

@@ -63,7 +63,7 @@ class MainBase(PacedScreen[None]):
         self.view = TriageView(papers, lambda: session.state.statuses, lambda: session.version)
         self.view.queue = self.queue_ids
         self.index: SearchIndex | None = None
-        self.similarity = Similarity(self._notify_from_thread)
+        self.similarity = Similarity(self._notify_from_thread, library)
         #: The paper the detail pane shows.
         self.shown_paper: Paper | None = None
         #: The timer of the next tab to draw ahead (``prepare_tabs_later``).
@@ -264,7 +264,7 @@ class MainBase(PacedScreen[None]):
         # The version of papers.json these papers are, believed only when the library's papers
         # of that version are these very objects (an import meanwhile makes them others).
         loaded = self.library.loaded_papers()
-        version = loaded.sig if loaded.holds(papers) else None
+        version = loaded.content if loaded.holds(papers) else None
         path = self.library.home / INDEX_FILE
         index = load_index(path, version, papers) if version is not None else None
         if index is None and version is not None and len(papers) >= 20_000:

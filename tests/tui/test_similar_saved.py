@@ -1,0 +1,56 @@
+"""The app's similar papers come from ``similar.index``, as the CLI's do: read, not built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage import Library
+from storage.cache.similar_index import SIMILAR_FILE, load_similarity
+from storage.similar import SimilarityIndex
+from tests.tui.helpers import make_app, ready, wait_for
+from tui.similarity import Similarity
+
+SIZE = (120, 36)
+
+
+def test_the_saved_index_is_read_not_built(seeded_home: Path) -> None:
+    library = Library(seeded_home)
+    papers, _ = library.versioned_papers()
+    told: list[str] = []
+    index = Similarity(told.append, library)._index_of(papers)
+    assert not told  # nothing to prepare: the import made similar.index
+    assert not index.matrix.indptr.flags.writeable  # a view of the memory-mapped file
+    fresh = SimilarityIndex(papers)
+    for paper in papers[:10]:
+        assert index.similar(paper.id, limit=5) == fresh.similar(paper.id, limit=5)
+
+
+def test_a_missing_index_is_made_once_and_saved(seeded_home: Path) -> None:
+    (seeded_home / SIMILAR_FILE).unlink()
+    library = Library(seeded_home)
+    papers, _ = library.versioned_papers()
+    told: list[str] = []
+    Similarity(told.append, library)._index_of(papers)
+    assert len(told) == 1
+    content = library.loaded_papers().content
+    assert content is not None
+    assert load_similarity(seeded_home / SIMILAR_FILE, content, papers) is not None
+
+
+def test_papers_of_another_version_are_built_in_memory(seeded_home: Path) -> None:
+    """Papers that are not the library's on disk (it changed since) get an index of their own,
+    never the saved one of other papers."""
+    library = Library(seeded_home)
+    papers, _ = library.versioned_papers()
+    told: list[str] = []
+    index = Similarity(told.append, library)._index_of(papers[:20])
+    assert told and len(index) == 20
+
+
+async def test_m_shows_the_similar_papers_of_the_saved_index(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "SimilarScreen")
+        assert not any("Preparing" in n.message for n in app._notifications)
