@@ -13,8 +13,7 @@ every built-in theme, light or dark, is readable.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
 
 from rich.style import Style
 from rich.text import Text
@@ -30,6 +29,7 @@ from textual.visual import Visual
 from storage.models import Paper, Status
 from tui.commands import bindings
 from tui.text import highlighted, printable
+from tui.view import PaperView
 from tui.widgets.composed import ComposedLines, compact, use_composed_lines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
@@ -44,20 +44,6 @@ STATUS_LABELS = {
 StyleOf = Callable[[str], Style]
 #: Venue statuses worth a colour; every other one is quiet.
 LOUD_VENUES = frozenset({"Oral", "Spotlight"})
-
-
-@dataclass(frozen=True, slots=True)
-class PaperView:
-    """What the pane shows of a paper: the paper, its triage state, and why it is here."""
-
-    paper: Paper
-    status: Status = Status.INBOX
-    note: str = ""
-    tags: Sequence[str] = ()
-    #: Search words the paper matched, to highlight.
-    words: Collection[str] = ()
-    #: Why the paper is where it is in a suggested order ("" when it is not).
-    why: str = ""
 
 
 class PaperPane(ScrollView, can_focus=True):

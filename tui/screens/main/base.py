@@ -22,7 +22,7 @@ from tui.session import TriageSession
 from tui.similarity import Similarity
 from tui.view import TABS, TabName, TriageView
 from tui.widgets.paper_list import PaperList
-from tui.widgets.paper_pane import PaperPane, PaperView
+from tui.widgets.paper_pane import PaperPane
 from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import TabBar
 
@@ -52,7 +52,8 @@ class MainBase(PacedScreen[None]):
         #: The version of papers.json the papers are (to notice another process's import).
         self.papers_version = version
         self.keymap = keymap
-        self.view = TriageView(papers, lambda: session.state.statuses, lambda: session.version)
+        #: What the screen shows: the list, the tab bar and the pane read it.
+        self.view = TriageView(papers, lambda: session.state, lambda: session.version)
         self.index: SearchIndex | None = None
         self.similarity = Similarity(self._notify_from_thread)
         #: The paper the detail pane shows.
@@ -80,22 +81,23 @@ class MainBase(PacedScreen[None]):
     def rebuild(
         self, keep: str | None = None, cursor: int | None = None, *, counts: bool = True
     ) -> None:
-        """Recompute the rows and redraw the list, the detail and (``counts``) the tabs."""
+        """List the rows again and redraw the list, the detail and (``counts``) the tabs."""
         plist = self.paper_list
         if keep is None and cursor is None and plist.current is not None:
             keep = plist.current.id
-        plist.show(self.view.papers, self.view.rows(), keep=keep, cursor=cursor)
+        self.view.relist()
+        plist.show(keep=keep, cursor=cursor)
         if counts:
             self.update_tabs()
         self.show_current()
 
     def update_tabs(self) -> None:
-        self.query_one("#tabs", TabBar).show(self.view.counts(), self.view.tab)
+        self.query_one("#tabs", TabBar).show()
 
     def update_list_title(self) -> None:
         """The list's title says where the cursor is, in which list, with how many marked."""
         plist = self.paper_list
-        plist.set_title(self.view.list_title(plist.cursor, plist.rows))
+        plist.set_title(self.view.list_title(plist.cursor, self.view.listed))
 
     def show_current(self) -> None:
         """Show the paper under the cursor now, in the same frame as the list's change."""
@@ -108,21 +110,9 @@ class MainBase(PacedScreen[None]):
         if paper is None:
             self.detail.show(None)
             return
-        self.detail.show(self.paper_view(paper))
+        self.detail.show(self.view.paper_view(paper))
         self.call_after_frame(partial(self.prepare_neighbours, paper))
         self.call_after_frame(self.prepare_tabs_later)
-
-    def paper_view(self, paper: Paper) -> PaperView:
-        """What the pane shows of ``paper``: the paper with its triage state and search."""
-        state = self.session.state
-        return PaperView(
-            paper,
-            state.status(paper.id),
-            note=state.notes.get(paper.id, ""),
-            tags=state.tags.get(paper.id, ()),
-            words=self.view.matched(paper.id),
-            why=self.view.why(paper),
-        )
 
     def prepare_neighbours(self, paper: Paper) -> None:
         """Once the frame is out: draw ahead what a next key most likely shows (the papers
@@ -137,7 +127,7 @@ class MainBase(PacedScreen[None]):
         for row in (cursor + 1, cursor - 1):
             neighbour = plist.paper_at(row)
             if neighbour is not None:
-                self.detail.prepare(self.paper_view(neighbour))
+                self.detail.prepare(self.view.paper_view(neighbour))
                 plist.prepare(rows, None, row)  # the list after j or k
         if not self.view.keeps(Status.READ, paper.id):  # the list after r, x or s
             plist.prepare([*rows[:cursor], *rows[cursor + 1 :]], None, cursor)
@@ -168,21 +158,23 @@ class MainBase(PacedScreen[None]):
             return
         paper = self.paper_list.prepare(view.tab_rows(name), view.places.get(name), 0)
         if paper is not None:
-            self.detail.prepare(self.paper_view(paper))
+            self.detail.prepare(self.view.paper_view(paper))
 
-    def set_status(self, ids: Sequence[str], status: Status) -> list[Change]:
-        """Decide papers now; their write waits until the frame that shows it is out (the
-        writer's Python work would take the GIL from that frame: see ``hold_writes``)."""
+    def decide(self, ids: Sequence[str], status: Status) -> tuple[list[Change], list[int]]:
+        """Decide papers, shown in this key's frame (the promise of this screen: the session
+        queues them, the library makes them durable; see tui/session.py). Returns the changes
+        and where the rows that left the list were; the caller redraws what they changed.
+        The write waits until the frame that shows it is out (the writer's Python work would
+        take the GIL from that frame: see ``hold_writes``)."""
         self.session.hold_writes()
         self.call_after_frame(self.session.release_writes)
         before = self.session.version
-        changes = self.session.set_status(ids, status)
-        self.view.decided(changes, before)
-        return changes
+        changes = self.session.queue_status(ids, status)
+        return changes, self.view.decided(changes, before)
 
     def decide_many(self, ids: Sequence[str], status: Status) -> None:
         """Decide many papers at once: one write, one undo step."""
-        changes = self.set_status(ids, status)
+        changes, _left = self.decide(ids, status)
         self.view.marked.difference_update(ids)
         if not self.view.marked:
             self.view.only_marked = False
@@ -203,6 +195,9 @@ class MainBase(PacedScreen[None]):
         """
         with kept_for_good():  # as at start
             papers, self.papers_version = self.library.versioned_papers()
+        current = self.paper_list.current
+        if keep is None and current is not None:
+            keep = current.id
         self.replace_papers(papers)
         self.index = None
         self.search_box.use(None)
