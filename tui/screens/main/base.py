@@ -19,7 +19,7 @@ from tui.frames import PacedScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
 from tui.session import TriageSession
-from tui.similarity import Similarity
+from tui.similar_work import SimilarWork
 from tui.view import TABS, TabName, TriageView
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
@@ -55,7 +55,7 @@ class MainBase(PacedScreen[None]):
         #: What the screen shows: the list, the tab bar and the pane read it.
         self.view = TriageView(papers, lambda: session.state, lambda: session.version)
         self.index: SearchIndex | None = None
-        self.similarity = Similarity(self._notify_from_thread)
+        self.similar_work = SimilarWork(self._notify_from_thread)
         #: The paper the detail pane shows.
         self.shown_paper: Paper | None = None
         #: The timer of the next tab to draw ahead (``prepare_tabs_later``).

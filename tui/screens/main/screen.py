@@ -1,11 +1,11 @@
 """The main screen: tabs with live counts, search, the paper list and the selected paper.
 
 What shows (tab, search results, suggested order, marks) is ``TriageView``'s; the search box
-runs the queries; similarity work runs in ``Similarity``; links and export have their own
-modules. The screen is assembled from parts by concern (``base``: state and drawing;
-``search``; ``reading``: the paper pane; ``library``: the paper and the library;
-``similarity``); this module holds the
-layout, moving, triage and marks, and noticing other processes' changes.
+runs the queries; similar papers are worked out in ``SimilarWork``; links and export have
+their own modules. The screen is assembled from parts by concern (``base``: state and
+drawing; ``search``; ``reading``: the paper pane; ``library``: the paper and the library;
+``similar``); this module holds the layout, moving, triage and marks, and noticing other
+processes' changes.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tui.outcomes import report
 from tui.screens.main.library import LibraryPart
 from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
-from tui.screens.main.similarity import SimilarityPart
+from tui.screens.main.similar import SimilarPart
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
@@ -38,7 +38,7 @@ NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
 
 
-class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart):
+class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart):
     """Triage: one key per decision, the list and the paper side by side."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings()
