@@ -60,13 +60,17 @@ adds half a minute), ``--quick`` about 70 seconds.
 Before and after, in the same run. ``--program LABEL=DIR`` (repeatable) times the papers-tui
 checkout in ``DIR`` (``python -m tui`` there: its code, this interpreter and packages) instead
 of the installed ``papers``: ``--program after=. --program before=../old`` times both, on fresh
-copies of the same library, with the same keys (copies of checkouts, rather than ``.``, keep a
-long run from timing code edited meanwhile); ``--rounds N`` runs every
-program N times, taking turns (A B A B ...: a machine that gets busier halfway colours both),
-the keys of each round seeded anew. A table then puts each program's settled p50 / p95 per key
-beside the first's, with the difference: how a speed-up is shown to earn its place (issue 19
-keeps one when it buys at least 1 ms of a key's settled p95 at 12,000 papers). The targets are
-judged on the first program. ``--sizes`` picks the library sizes; ``--no-naive`` leaves the
+copies of the same library (copies of checkouts, rather than ``.``, keep a long run from timing
+code edited meanwhile). They run side by side, each in a pseudo-terminal of its own, and get
+the same keys in lockstep: each key goes to one, then (once it is idle again) to the other,
+the order flipping every key, so that a machine that gets busier halfway colours both alike
+(one program after the other, an A/A run of two copies of one commit differed by 26 ms in
+j/k p95 as the load moved). ``--rounds N`` repeats it on fresh copies, the keys seeded anew.
+A table then puts each program's p50 / p95 per key beside the first's, with the difference:
+every key's settled time, the quiet keys' (``QUIET_WAIT_S``) and the app's CPU time per key.
+That is how a speed-up is shown to earn its place (issue 19 keeps one when it buys at least
+1 ms of a key's settled p95 at 12,000 papers). The targets are judged on the first program.
+``--sizes`` picks the library sizes; ``--no-naive`` leaves the
 naive app out (the minimal app, the floor of the ratios, always runs).
 """
 
@@ -790,6 +794,53 @@ def run_ours(
     return Run(program.label, papers, glass.strokes, ready, glass.failures, peak_mb)
 
 
+def run_together(
+    homes: Sequence[Path],
+    papers: int,
+    plan: Plan,
+    sync: bool,
+    seed: int,
+    programs: Sequence[Program],
+) -> list[Run]:
+    """Several papers-tui side by side, key by key: each key goes to every program in turn
+    (the order flips every key), so that whatever else the machine does meets them alike.
+
+    Each program runs in a pseudo-terminal of its own on its own copy of the library; each
+    is started and left idle before the first key, and each key waits until the program it
+    went to is idle again, as with one program.
+    """
+    glasses: list[Glass] = []
+    readies: list[float] = []
+    try:
+        for program, home in zip(programs, homes, strict=True):
+            glass = Glass(program.command(home), sync, random.Random(seed), cwd=program.folder)
+            glasses.append(glass)
+            readies.append(searchable(glass))
+            log(f"  {program.label} {papers:,}: search ready {readies[-1]:.1f} s after start")
+        rng = random.Random(seed)
+        keys = [
+            *triage_session(plan.triage, rng),
+            *tab_switches(plan.tabs),
+            *searches(TYPED_QUERIES[: plan.queries]),
+        ]
+        for number, key in enumerate(keys, start=1):
+            for glass in glasses if number % 2 else reversed(glasses):
+                glass.press(key)
+            if number % 50 == 0:
+                log(f"  {papers:,} side by side: {number} of {len(keys)} keys")
+        peaks = []
+        for glass in glasses:
+            glass.finish()
+            peaks.append(glass.terminal.memory()[1] / 2**20)
+    finally:
+        for glass in glasses:
+            glass.close()
+    return [
+        Run(program.label, papers, glass.strokes, ready, glass.failures, peak)
+        for program, glass, ready, peak in zip(programs, glasses, readies, peaks, strict=True)
+    ]
+
+
 def run_floor(
     name: str, command: Sequence[str], marker: str, papers: int, count: int, sync: bool, seed: int
 ) -> Run:
@@ -1226,11 +1277,19 @@ def run(workdir: Path, options: Options) -> int:
             warmed = True
         rounds: dict[str, list[Run]] = {p.label: [] for p in options.programs}
         for round_ in range(options.rounds):
-            for program in options.programs:
-                log(f"{papers:,} papers: {program.label} (round {round_ + 1})")
-                home = scratch_copy(template, workdir, f"glass-{papers}-run")
-                seed = options.seed + round_
-                rounds[program.label].append(run_ours(home, papers, plan, sync, seed, program))
+            seed = options.seed + round_
+            log(f"{papers:,} papers: {', '.join(rounds)} (round {round_ + 1})")
+            homes = [
+                scratch_copy(template, workdir, f"glass-{papers}-run{i}")
+                for i in range(len(options.programs))
+            ]
+            if len(homes) == 1:
+                runs = [run_ours(homes[0], papers, plan, sync, seed, options.programs[0])]
+            else:
+                runs = run_together(homes, papers, plan, sync, seed, options.programs)
+            for one in runs:
+                rounds[one.program].append(one)
+            for home in homes:
                 shutil.rmtree(home)
         ours = [pooled(runs) for runs in rounds.values()]
         others = []
