@@ -15,11 +15,9 @@ all kept on the strip, are hit as well. Widgets opt in by setting ``_styles_cach
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from typing import Any
 
-from rich.segment import Segment
-from rich.style import Style
 from textual._styles_cache import StylesCache
 from textual.cache import LRUCache
 from textual.css.styles import StylesBase
@@ -119,42 +117,6 @@ class ComposedLines(StylesCache):
         line = super().render_line(styles, y, *rest)
         self._by_content[id(content)] = (content, frame, line)
         return line
-
-
-#: Attributes that show on a blank cell: blanks styled with one of them keep their style.
-_SEEN_ON_BLANKS = ("underline", "underline2", "strike", "reverse", "overline", "frame", "encircle")
-
-
-def compact(segments: Iterable[Segment]) -> list[Segment]:
-    """Join blanks to the segment before them when it has the same background (a blank's
-    foreground colour shows nowhere).
-
-    Textual writes every segment as its own style sequence and reset (~25 bytes): a list row
-    made of ten segments cost more bytes in styles than in text, and bytes are time on the
-    way to the glass. Text is never joined to text: a screenshot (SVG) lays each segment out
-    as one run of its font, where a symbol narrower or wider than a cell would move the
-    characters after it.
-    """
-    joined: list[Segment] = []
-    for segment in segments:
-        if joined and not segment.control and not segment.text.strip(" "):
-            text, style, control = joined[-1]
-            if not control and _blank_alike(style, segment.style):
-                joined[-1] = Segment(text + segment.text, style)
-                continue
-        joined.append(segment)
-    return joined
-
-
-def _blank_alike(style: Style | None, blank: Style | None) -> bool:
-    if style is None or blank is None:
-        return style is blank
-    return (
-        style.bgcolor == blank.bgcolor
-        and style.link == blank.link
-        and style._meta == blank._meta
-        and not any(getattr(style, name) or getattr(blank, name) for name in _SEEN_ON_BLANKS)
-    )
 
 
 def _just(content: Strip) -> Callable[[int], Strip]:

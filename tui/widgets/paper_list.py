@@ -18,7 +18,7 @@ from textual.strip import Strip
 from storage.models import Paper, Status
 from tui.text import printable
 from tui.view import TriageView
-from tui.widgets.composed import ComposedLines, compact, use_composed_lines
+from tui.widgets.composed import ComposedLines, use_composed_lines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -231,31 +231,6 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             if row < len(rows) and papers[rows[row]].id in paper_ids:
                 self.refresh(Region(0, y, self.size.width, 1))
 
-    def set_title(self, title: str | None) -> None:
-        """Set the border's title (where the cursor is), repainting only the top border row.
-
-        Textual's ``border_title`` repaints the whole widget on every set: the title moves
-        with the cursor, and a whole-list repaint per ``j`` was half the keystroke's drawing.
-        """
-        self._set_border_text("_border_title", title, 0)
-
-    def set_subtitle(self, subtitle: str | None) -> None:
-        """Set the border's subtitle, repainting only the bottom border row."""
-        self._set_border_text("_border_subtitle", subtitle, self.outer_size.height - 1)
-
-    def _set_border_text(self, name: str, text: str | None, row: int) -> None:
-        new = None if text is None else self.render_str(text).expand_tabs(4).split()[0]
-        old = getattr(self, name)
-        if (new and new.markup) == (old and old.markup):  # Content's == ignores the styles
-            return
-        setattr(self, name, new)
-        if not self.is_mounted:
-            self.refresh()
-            return
-        # refresh() takes content coordinates: the border rows lie outside the content
-        left, top = self.content_offset
-        self.refresh(Region(-left, row - top, self.outer_size.width, 1))
-
     # -- cursor -----------------------------------------------------------------------------
     def _move(self, row: int, *, center: bool = False) -> None:
         self.cursor = row
@@ -358,7 +333,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             else:
                 line = self._render_paper(paper, status, width, is_cursor, marked, noted)
             tail = thumb_segment(y, thumb, self._thumb_style)
-            strip = self._line_cache[key] = Strip(compact([*line, tail]), width + 1)
+            strip = self._line_cache[key] = Strip([*line, tail], width + 1)
         return strip
 
     def _style(self, component: str, marked: bool, is_cursor: bool) -> Style:

@@ -30,7 +30,7 @@ from storage.models import Paper, Status
 from tui.commands import bindings
 from tui.text import highlighted, printable
 from tui.view import PaperView
-from tui.widgets.composed import ComposedLines, compact, use_composed_lines
+from tui.widgets.composed import ComposedLines, use_composed_lines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -268,7 +268,7 @@ class PaperPane(ScrollView, can_focus=True):
             line = lines[row].crop_extend(0, self._width, self._base)
         else:
             line = Strip.blank(self._width, self._base)
-        strip = Strip(compact([*line, thumb_segment(y, thumb, self._thumb_style)]), self._width + 1)
+        strip = Strip([*line, thumb_segment(y, thumb, self._thumb_style)], self._width + 1)
         self._rows[key] = (lines, strip)
         return strip
 

@@ -97,7 +97,7 @@ class MainBase(PacedScreen[None]):
     def update_list_title(self) -> None:
         """The list's title says where the cursor is, in which list, with how many marked."""
         plist = self.paper_list
-        plist.set_title(self.view.list_title(plist.cursor, self.view.listed))
+        plist.border_title = self.view.list_title(plist.cursor, self.view.listed)
 
     def show_current(self) -> None:
         """Show the paper under the cursor now, in the same frame as the list's change."""
