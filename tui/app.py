@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
@@ -20,7 +19,7 @@ from storage.models import Paper
 from storage.text.sanitize import printable, printable_block
 from tui.commands import PaperCommands, bindings
 from tui.config import load_config
-from tui.memory import kept_for_good
+from tui.memory import IdleCollector, kept_for_good, use_app_thresholds
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
 from tui.session import Outcome, TriageSession
@@ -54,12 +53,8 @@ class PapersApp(App[None]):
         # of later ones (a full pass over 12,000 papers is a visible pause in a keystroke).
         with kept_for_good():
             papers, version = library.versioned_papers()
-        # Painting leaves cyclic garbage (Textual's strips and their caches, ~8,000 objects a
-        # keystroke) that only the collector frees. Young passes every 5,000 new objects keep
-        # each small: (20,000, 20, 20) let it pile up into 130 ms pauses; Python's default
-        # (700, 10, 10) runs so often that the passes add up (measured on filter keys). Full
-        # passes run when the screen is still (tui/frames.py), so their own threshold is high.
-        gc.set_threshold(5_000, 10, 100)
+        use_app_thresholds()  # the collector's policy: tui/memory.py
+        self._idle_collector = IdleCollector(self)
         config = load_config(config_paths(library.home))
         self.keymap: dict[str, str] = config.keymap
         self.config_problems = config.problems
@@ -96,6 +91,11 @@ class PapersApp(App[None]):
             timeout=timeout,
             markup=markup,
         )
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self._idle_collector.touched()  # full passes wait until the user is still
+        await super().on_event(event)
 
     def get_default_screen(self) -> MainScreen:
         """The main screen is the first on the stack: no blank default screen painted first."""

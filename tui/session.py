@@ -163,7 +163,10 @@ class TriageSession:
 
         The writer's work is Python (JSON, TinyDB) and takes the GIL: started while the UI
         thread draws the keystroke that queued it, it made that frame wait (2-3 ms a decision,
-        more in bursts). The UI holds the writes for the frame, then releases them.
+        more in bursts). The UI holds the writes for the frame, then releases them. What it
+        buys (benchmarks.glass at 12,000 papers, the app with and without it side by side,
+        key by key): r/x/s settle 4.5 / 3.9 ms sooner (p50 / p95; p50 1.5-3.6 ms in three
+        earlier such runs).
         """
         self._go.clear()
 

@@ -18,7 +18,7 @@ from textual.strip import Strip
 from storage.models import Paper, Status
 from tui.text import printable
 from tui.view import TriageView
-from tui.widgets.composed import ComposedLines, use_composed_lines
+from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -33,7 +33,7 @@ STATUS_MARKS = {
 VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": ""}
 
 
-class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
+class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=False):
     """The rows ``TriageView`` lists, with a cursor; renders only visible rows.
 
     The rows are the view's (``listed``: indices into its papers), read as they are drawn: the
@@ -112,7 +112,6 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        use_composed_lines(self)
         self._view = view
         #: The papers the caches below were made for (the view's, until it has others).
         self._papers: Sequence[Paper] = view.papers
@@ -196,9 +195,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         top = _top_for(target, int(self.scroll_offset.y), height, len(rows), keep is not None)
         thumb = thumb_rows(top, height, len(rows))
         strips = [self._row_strip(rows, top + y, y, target, thumb) for y in range(height)]
-        composed = self._styles_cache
-        if isinstance(composed, ComposedLines):
-            composed.warm(self, strips.__getitem__, height)
+        self.warm_lines(strips.__getitem__, height)
         return self._view.papers[rows[target]]
 
     def index_of(self, paper_id: str) -> int | None:
@@ -308,7 +305,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def _row_strip(self, rows: Sequence[int], row: int, y: int, cursor: int, thumb: range) -> Strip:
         """Row ``row`` of ``rows`` drawn on screen line ``y``, with the thumb's column: the
         same ``Strip`` object for as long as the row shows the same (what
-        tui/widgets/composed.py builds on)."""
+        tui/widgets/bordered.py builds on)."""
         width = self._width
         in_thumb = y in thumb
         paper = None

@@ -30,7 +30,7 @@ from storage.models import Paper, Status
 from tui.commands import bindings
 from tui.text import highlighted, printable
 from tui.view import PaperView
-from tui.widgets.composed import ComposedLines, use_composed_lines
+from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -46,7 +46,7 @@ StyleOf = Callable[[str], Style]
 LOUD_VENUES = frozenset({"Oral", "Spotlight"})
 
 
-class PaperPane(ScrollView, can_focus=True):
+class PaperPane(BorderedLines, ScrollView, can_focus=True):
     """One paper, scrollable by keys and the mouse; ``show`` a ``PaperView`` (None: nothing)."""
 
     COMPONENT_CLASSES = {
@@ -112,9 +112,8 @@ class PaperPane(ScrollView, can_focus=True):
         self._thumb_style = Style()
         #: Rows as drawn (a wrapped line, its padding and the thumb's column), by the wrapped
         #: lines' identity, the row and whether the thumb covers it: the same paper gives the
-        #: same ``Strip`` objects, which tui/widgets/composed.py builds on.
+        #: same ``Strip`` objects, which tui/widgets/bordered.py builds on.
         self._rows: LRUCache[Hashable, tuple[list[Strip], Strip]] = LRUCache(512)
-        use_composed_lines(self)
 
     @property
     def allow_vertical_scroll(self) -> bool:
@@ -191,9 +190,7 @@ class PaperPane(ScrollView, can_focus=True):
         # and its first screenful drawn, bordered and turned into escape codes
         height = self.scrollable_content_region.height
         thumb = thumb_rows(0, height, len(lines))
-        composed = self._styles_cache
-        if isinstance(composed, ComposedLines):
-            composed.warm(self, lambda y: self._row(lines, y, y, thumb), height)
+        self.warm_lines(lambda y: self._row(lines, y, y, thumb), height)
 
     @property
     def _text_width(self) -> int:

@@ -15,7 +15,7 @@ from storage.files.ui_state import load_ui_state
 from storage.library import Library
 from storage.models import Paper, Status
 from storage.text.words import count
-from tui.frames import PacedScreen
+from tui.frames import AfterFrameScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
 from tui.session import TriageSession
@@ -35,7 +35,7 @@ TABS_AHEAD_AFTER_S = 0.05
 TAB_AHEAD_GAP_S = 0.01
 
 
-class MainBase(PacedScreen[None]):
+class MainBase(AfterFrameScreen[None]):
     """The main screen's state and drawing; its actions live in the parts built on it."""
 
     def __init__(
@@ -117,7 +117,11 @@ class MainBase(PacedScreen[None]):
     def prepare_neighbours(self, paper: Paper) -> None:
         """Once the frame is out: draw ahead what a next key most likely shows (the papers
         after and before the cursor, the list after a decision takes this paper out), so
-        that key spends no time wrapping an abstract or styling rows."""
+        that key spends no time wrapping an abstract or styling rows.
+
+        What it buys (benchmarks.glass at 12,000 papers, settled p50 / p95, the app with and
+        without drawing ahead side by side, key by key): j/k 3.0 / 15.3 ms and r/x/s
+        2.6 / 11.1 ms; it costs 11-15 ms of CPU a key, spent while the user reads."""
         plist = self.paper_list
         if plist.current is not paper:  # the cursor moved on meanwhile: that key prepares
             return
@@ -135,7 +139,11 @@ class MainBase(PacedScreen[None]):
     def prepare_tabs_later(self) -> None:
         """Draw the other tabs ahead (``prepare_tab``) once the user has been still for
         ``TABS_AHEAD_AFTER_S``, one tab per turn of the event loop, so that a key pressed
-        meanwhile waits for one tab's work at most."""
+        meanwhile waits for one tab's work at most.
+
+        What it buys (benchmarks.glass at 12,000 papers, with and without it side by side):
+        tab keys settle 3.6 / 7.6 ms sooner (p50 / p95; the keys that met no other work on the
+        machine: 3.2 / 4.4 ms); it costs ~8 ms of CPU a key, spent while the user reads."""
         if self._tabs_ahead is not None:
             self._tabs_ahead.stop()
         if self.index is None or self.view.query:  # starting (the index loads and the first
