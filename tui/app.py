@@ -54,7 +54,7 @@ class PapersApp(App[None]):
         with kept_for_good():
             papers, version = library.versioned_papers()
         use_app_thresholds()  # the collector's policy: tui/memory.py
-        self._idle_collector = IdleCollector(self)
+        self._idle_collector = IdleCollector()
         config = load_config(config_paths(library.home))
         self.keymap: dict[str, str] = config.keymap
         self.config_problems = config.problems
@@ -102,6 +102,7 @@ class PapersApp(App[None]):
         return self.main_screen
 
     def on_mount(self) -> None:
+        self._idle_collector.start(self)
         remembered = self.main_screen.ui.theme
         if remembered in self.available_themes:
             self.theme = remembered

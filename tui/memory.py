@@ -18,12 +18,12 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
 from textual.message_pump import MessagePump
-from textual.timer import Timer
 
 #: Young passes every 5,000 new objects keep each small: (20,000, 20, 20) let garbage pile
 #: up into 130 ms pauses; Python's default (700, 10, 10) runs so often that the passes add
@@ -87,14 +87,23 @@ def kept_for_good() -> Iterator[None]:
 
 class IdleCollector:
     """A full collection once the user has been still for ``IDLE_COLLECT_S``: collected on
-    Python's schedule, a full pass could land in a keystroke (60 ms seen)."""
+    Python's schedule, a full pass could land in a keystroke (60 ms seen). A key only notes
+    when it came (``touched``); a timer looks twice a second."""
 
-    def __init__(self, owner: MessagePump) -> None:
-        self._owner = owner
-        self._timer: Timer | None = None
+    def __init__(self) -> None:
+        self._last = time.monotonic()
+        self._collected = False
+
+    def start(self, owner: MessagePump) -> None:
+        """Look for stillness from now on, on ``owner``'s timers (a running app's)."""
+        owner.set_interval(IDLE_COLLECT_S / 2, self._look, name="idle-collect")
 
     def touched(self) -> None:
         """The user did something: the pass waits until they have been still again."""
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self._owner.set_timer(IDLE_COLLECT_S, gc.collect, name="idle-collect")
+        self._last = time.monotonic()
+        self._collected = False
+
+    def _look(self) -> None:
+        if not self._collected and time.monotonic() - self._last >= IDLE_COLLECT_S:
+            self._collected = True
+            gc.collect()

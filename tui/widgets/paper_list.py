@@ -128,6 +128,8 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
         self._thumb = range(0)
         self._thumb_style = Style()
         self._last_announced: str | None = "\0"
+        #: Set for the time of a frame: the first row shown and the cursor.
+        self._frame: tuple[int, int] | None = None
 
     @property
     def allow_vertical_scroll(self) -> bool:
@@ -296,11 +298,15 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
         self._width = max(0, (self.scrollable_content_region.width or self.size.width) - 1)
         top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
         self._thumb = thumb_rows(top, height, len(self._view.listed))
-        return super().render_lines(crop)
+        self._frame = (top, self.cursor)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
 
     def render_line(self, y: int) -> Strip:
-        top = int(self.scroll_offset.y)
-        return self._row_strip(self._view.listed, top + y, y, self.cursor, self._thumb)
+        top, cursor = self._frame or (int(self.scroll_offset.y), self.cursor)
+        return self._row_strip(self._view.listed, top + y, y, cursor, self._thumb)
 
     def _row_strip(self, rows: Sequence[int], row: int, y: int, cursor: int, thumb: range) -> Strip:
         """Row ``row`` of ``rows`` drawn on screen line ``y``, with the thumb's column: the

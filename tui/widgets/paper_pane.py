@@ -106,6 +106,8 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         #: Papers wrapped before (``prepare``d while the app was idle, or shown): their text
         #: and lines by what they show and the width, the newest last.
         self._wrapped: dict[Hashable, tuple[Paper | None, Text, list[Strip]]] = {}
+        #: Set for the time of a frame: the wrapped lines and the first line shown.
+        self._frame: tuple[list[Strip], int] | None = None
         #: Set per frame: the rows the scroll thumb covers, the base and the thumb's style.
         self._thumb = range(0)
         self._base = Style()
@@ -245,15 +247,25 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
             self._render_text()
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line of the frame shares, worked out once (the regions and the scroll
+        # offset are computed properties: asked for each line, they cost half the frame).
         lines = self._wrap()
         top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        self._frame = (lines, top)
         self._thumb = thumb_rows(top, height, len(lines))
         self._base = readable_style(self.visual_style.rich_style)
         self._thumb_style = self._base + self._style("thumb")
-        return super().render_lines(crop)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
 
     def render_line(self, y: int) -> Strip:
-        return self._row(self._wrap(), int(self.scroll_offset.y) + y, y, self._thumb)
+        if self._frame is None:
+            lines, top = self._wrap(), int(self.scroll_offset.y)
+        else:
+            lines, top = self._frame
+        return self._row(lines, top + y, y, self._thumb)
 
     def _row(self, lines: list[Strip], row: int, y: int, thumb: range) -> Strip:
         """Line ``row`` of ``lines`` drawn on screen row ``y``, with the thumb's column."""
