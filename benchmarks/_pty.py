@@ -165,6 +165,33 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def sched_seconds(pid: int) -> dict[int, tuple[float, float]]:
+    """Per thread of a process: (seconds it ran on a CPU, seconds it waited, runnable, for
+    one), from ``/proc/PID/task/TID/schedstat`` (nanoseconds, unlike ``/proc/PID/stat``'s
+    10 ms ticks). Waiting is what other work on the machine costs the program."""
+    found: dict[int, tuple[float, float]] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            ran, waited = task.joinpath("schedstat").read_text().split()[:2]
+        except (OSError, ValueError):  # the thread ended meanwhile
+            continue
+        found[int(task.name)] = (int(ran) / 1e9, int(waited) / 1e9)
+    return found
+
+
+def sched_spent(
+    before: dict[int, tuple[float, float]], after: dict[int, tuple[float, float]]
+) -> tuple[float, float]:
+    """(ran, waited) of a process's threads between two ``sched_seconds`` readings (threads
+    that ended in between are not counted; threads that started are counted whole)."""
+    ran = waited = 0.0
+    for tid, (r, w) in after.items():
+        r0, w0 = before.get(tid, (0.0, 0.0))
+        ran += max(0.0, r - r0)
+        waited += max(0.0, w - w0)
+    return ran, waited
+
+
 def wait_idle(terminal: Terminal, window: float = 0.5, busy: float = 0.05) -> float:
     """Drain the screen until the program uses under ``busy`` of a CPU for ``window`` seconds.
 

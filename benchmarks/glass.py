@@ -3,6 +3,7 @@
 Run from the repository root::
 
     python -m benchmarks.glass [--quick] [--workdir DIR] [--no-sync] [--seed N]
+                               [--program LABEL=DIR ...] [--rounds N] [--sizes N,N] [--no-naive]
 
 What is measured. The installed ``papers --home HOME`` runs in a 120x36 pseudo-terminal
 (TERM=xterm-256color). The benchmark is the terminal: it writes each key's bytes as a terminal
@@ -55,6 +56,22 @@ and fewer keys), built as ``benchmarks.app`` builds them (same folder names, so 
 ``--workdir`` serves both); each run triages a scratch copy. The targets of issue 13 are judged
 on the settled times. A full run takes about 5 minutes once the libraries exist (building them
 adds half a minute), ``--quick`` about 70 seconds.
+
+Before and after, in the same run. ``--program LABEL=DIR`` (repeatable) times the papers-tui
+checkout in ``DIR`` (``python -m tui`` there: its code, this interpreter and packages) instead
+of the installed ``papers``: ``--program after=. --program before=../old`` times both, on fresh
+copies of the same library (copies of checkouts, rather than ``.``, keep a long run from timing
+code edited meanwhile). They run side by side, each in a pseudo-terminal of its own, and get
+the same keys in lockstep: each key goes to one, then (once it is idle again) to the other,
+the order flipping every key, so that a machine that gets busier halfway colours both alike
+(one program after the other, an A/A run of two copies of one commit differed by 26 ms in
+j/k p95 as the load moved). ``--rounds N`` repeats it on fresh copies, the keys seeded anew.
+A table then puts each program's p50 / p95 per key beside the first's, with the difference:
+every key's settled time, the quiet keys' (``QUIET_WAIT_S``) and the app's CPU time per key.
+That is how a speed-up is shown to earn its place (issue 19 keeps one when it buys at least
+1 ms of a key's settled p95 at 12,000 papers). The targets are judged on the first program.
+``--sizes`` picks the library sizes; ``--no-naive`` leaves the
+naive app out (the minimal app, the floor of the ratios, always runs).
 """
 
 from __future__ import annotations
@@ -116,6 +133,10 @@ GAP_S = (0.15, 0.30)
 #: Output closer together than this is one burst (a frame, when frames are not marked).
 BURST_GAP_S = 0.002
 KEY_TIMEOUT_S = 30.0
+#: A key during which the app's threads waited this long, in all, for a CPU that other work
+#: held is not "quiet" (``Stroke.waited``): the quiet keys' times are what a machine of its
+#: own would show, and do not move with the load of a shared machine.
+QUIET_WAIT_S = 0.001
 #: A process that used this share of a CPU over this window is still working on the key ...
 BUSY_SHARE, BUSY_WINDOW_S = 0.3, 0.05
 #: ... unless it has written nothing for this long.
@@ -382,6 +403,15 @@ class Stroke:
     frames: int  #: frames written (synchronized updates; bursts without them)
     bursts: int  #: output bursts separated by BURST_GAP_S of silence
     ok: bool  #: the check held
+    #: Seconds the app's threads ran on a CPU, and waited for one, from the key until it was
+    #: done (``_pty.sched_seconds``; None where /proc does not say).
+    ran: float | None = None
+    waited: float | None = None
+
+    @property
+    def quiet(self) -> bool:
+        """The key met no competition for the CPU (see ``QUIET_WAIT_S``)."""
+        return self.waited is not None and self.waited < QUIET_WAIT_S
 
 
 def bursts_of(times: Sequence[float], gap: float = BURST_GAP_S) -> int:
@@ -390,7 +420,12 @@ def bursts_of(times: Sequence[float], gap: float = BURST_GAP_S) -> int:
 
 
 def stroke_of(
-    key: Key, sent: float, paints: Sequence[Paint], arrivals: Sequence[float], ok: bool
+    key: Key,
+    sent: float,
+    paints: Sequence[Paint],
+    arrivals: Sequence[float],
+    ok: bool,
+    sched: tuple[float, float] | None = None,
 ) -> Stroke:
     """Summarise the paints and chunks that followed a key written at ``sent``."""
     shown = [p.at for p in paints if p.screen]
@@ -405,6 +440,8 @@ def stroke_of(
         len(framed) if any(p.frame for p in paints) else bursts,
         bursts,
         ok and bool(shown),
+        sched[0] if sched else None,
+        sched[1] if sched else None,
     )
 
 
@@ -415,13 +452,20 @@ class _Pending:
     sent: float
     paints: list[Paint] = field(default_factory=list)
     arrivals: list[float] = field(default_factory=list)
+    sched: tuple[float, float] | None = None  #: (ran, waited) until it was done
 
 
 class Glass:
     """A program in a 120x36 pseudo-terminal, timed from its keys to what the screen shows."""
 
-    def __init__(self, command: Sequence[str], sync: bool, rng: random.Random) -> None:
-        self.terminal = _pty.spawn(command)
+    def __init__(
+        self,
+        command: Sequence[str],
+        sync: bool,
+        rng: random.Random,
+        cwd: Path | None = None,
+    ) -> None:
+        self.terminal = _pty.spawn(command, cwd=cwd)
         answers = {SYNC_QUERY: SYNC_SUPPORTED} if sync else None
         self.recorder = _pty.Recorder(self.terminal, answers)
         self.emulator = Emulator()
@@ -494,12 +538,21 @@ class Glass:
         """Write one timed key, wait for the app to go quiet, then a person's pause."""
         self.finish()
         before = View(self.emulator.lines())
+        threads = self._sched()
         sent = self.terminal.type(key.data)
         self._pending = pending = _Pending(key, before, sent)
         self.wait_done(sent)
+        if threads is not None and (now := self._sched()) is not None:
+            pending.sched = _pty.sched_spent(threads, now)
         self.catch_up()  # between keys: the app is idle, so parsing delays nothing it does
         due = pending.sent + self.rng.uniform(*GAP_S)
         time.sleep(max(due - time.perf_counter(), 0.02))
+
+    def _sched(self) -> dict[int, tuple[float, float]] | None:
+        try:
+            return _pty.sched_seconds(self.terminal.pid)
+        except OSError:  # no /proc (or the program ended)
+            return None
 
     def wait_done(self, sent: float) -> None:
         """Wait until the key's output has stopped for QUIET_S and the process is idle.
@@ -528,7 +581,9 @@ class Glass:
         self._pending = None
         after = View(self.emulator.lines())
         ok = pending.key.check(pending.before, after)
-        stroke = stroke_of(pending.key, pending.sent, pending.paints, pending.arrivals, ok)
+        stroke = stroke_of(
+            pending.key, pending.sent, pending.paints, pending.arrivals, ok, pending.sched
+        )
         self.strokes.append(stroke)
         if not stroke.ok and len(self.failures) < 5:
             self.failures.append(
@@ -740,23 +795,100 @@ def shows(marker: str) -> Callable[[Glass], float]:
     return ready
 
 
-def run_ours(home: Path, papers: int, plan: Plan, sync: bool, seed: int) -> Run:
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A papers-tui to time: the installed ``papers`` (``folder`` None) or a checkout's code."""
+
+    label: str
+    folder: Path | None = None
+
+    def command(self, home: Path) -> list[str]:
+        if self.folder is None:
+            return papers_command(home)
+        # `-m`: the checkout's folder comes first on sys.path, before the installed package
+        return [papers_interpreter(), "-m", "tui", "--home", str(home)]
+
+    @classmethod
+    def parse(cls, text: str) -> Program:
+        """``LABEL=DIR`` (``--program``)."""
+        label, sep, folder = text.partition("=")
+        path = Path(folder).expanduser().resolve()
+        if not sep or not label or not (path / "tui" / "__main__.py").is_file():
+            raise argparse.ArgumentTypeError(f"not LABEL=DIR of a papers-tui checkout: {text}")
+        return cls(label, path)
+
+
+THIS = Program("papers-tui")
+
+
+def run_ours(
+    home: Path, papers: int, plan: Plan, sync: bool, seed: int, program: Program = THIS
+) -> Run:
     """The real app, once it answers searches: the triage session, tab switches, queries."""
     rng = random.Random(seed)
-    glass = Glass(papers_command(home), sync, rng)
+    glass = Glass(program.command(home), sync, rng, cwd=program.folder)
+    label = f"{program.label} {papers:,}"
     try:
         ready = searchable(glass)
-        log(f"  papers at {papers:,}: search ready {ready:.1f} s after start")
-        drive(glass, triage_session(plan.triage, rng), f"papers {papers:,} triage", pdfs=True)
-        drive(glass, tab_switches(plan.tabs), f"papers {papers:,} tabs")
+        log(f"  {label}: search ready {ready:.1f} s after start")
+        drive(glass, triage_session(plan.triage, rng), f"{label} triage", pdfs=True)
+        drive(glass, tab_switches(plan.tabs), f"{label} tabs")
         if plan.queue:
-            drive(glass, queue_moves(plan.queue, QUEUE_PAPERS, rng), f"papers {papers:,} queue")
-        drive(glass, searches(TYPED_QUERIES[: plan.queries]), f"papers {papers:,} search")
+            drive(glass, queue_moves(plan.queue, QUEUE_PAPERS, rng), f"{label} queue")
+        drive(glass, searches(TYPED_QUERIES[: plan.queries]), f"{label} search")
         glass.finish()
         peak_mb = glass.terminal.memory()[1] / 2**20
     finally:
         glass.close()
-    return Run("papers-tui", papers, glass.strokes, ready, glass.failures, peak_mb)
+    return Run(program.label, papers, glass.strokes, ready, glass.failures, peak_mb)
+
+
+def run_together(
+    homes: Sequence[Path],
+    papers: int,
+    plan: Plan,
+    sync: bool,
+    seed: int,
+    programs: Sequence[Program],
+) -> list[Run]:
+    """Several papers-tui side by side, key by key: each key goes to every program in turn
+    (the order flips every key), so that whatever else the machine does meets them alike.
+
+    Each program runs in a pseudo-terminal of its own on its own copy of the library; each
+    is started and left idle before the first key, and each key waits until the program it
+    went to is idle again, as with one program.
+    """
+    glasses: list[Glass] = []
+    readies: list[float] = []
+    try:
+        for program, home in zip(programs, homes, strict=True):
+            glass = Glass(program.command(home), sync, random.Random(seed), cwd=program.folder)
+            glasses.append(glass)
+            readies.append(searchable(glass))
+            log(f"  {program.label} {papers:,}: search ready {readies[-1]:.1f} s after start")
+        rng = random.Random(seed)
+        keys = [
+            *triage_session(plan.triage, rng),
+            *tab_switches(plan.tabs),
+            *(queue_moves(plan.queue, QUEUE_PAPERS, rng) if plan.queue else ()),
+            *searches(TYPED_QUERIES[: plan.queries]),
+        ]
+        for number, key in enumerate(keys, start=1):
+            for glass in glasses if number % 2 else reversed(glasses):
+                glass.press(key)
+            if number % 50 == 0:
+                log(f"  {papers:,} side by side: {number} of {len(keys)} keys")
+        peaks = []
+        for glass in glasses:
+            glass.finish()
+            peaks.append(glass.terminal.memory()[1] / 2**20)
+    finally:
+        for glass in glasses:
+            glass.close()
+    return [
+        Run(program.label, papers, glass.strokes, ready, glass.failures, peak)
+        for program, glass, ready, peak in zip(programs, glasses, readies, peaks, strict=True)
+    ]
 
 
 def run_floor(
@@ -778,9 +910,14 @@ def run_floor(
     return Run(name, papers, glass.strokes, failures=glass.failures)
 
 
-def warm_up(command: Sequence[str], ready: Callable[[Glass], float], sync: bool) -> None:
+def warm_up(
+    command: Sequence[str],
+    ready: Callable[[Glass], float],
+    sync: bool,
+    cwd: Path | None = None,
+) -> None:
     """Start a program once until it is ready: bytecode and disk caches written and warm."""
-    glass = Glass(command, sync, random.Random(0))
+    glass = Glass(command, sync, random.Random(0), cwd=cwd)
     try:
         ready(glass)
     finally:
@@ -813,6 +950,27 @@ def library_home(workdir: Path, papers: int) -> Path:
     return home
 
 
+#: The files of a warmed library a run only reads (each is replaced by a rename when written):
+#: linked into a run's copy, so that the derived files, keyed by papers.json's inode, size and
+#: mtime, are believed there as in the warmed library (a copy has another inode: its search
+#: index would be built again, at 100,000 papers half a minute into the run).
+READ_ONLY = ("papers.json", "papers.cache", "search.index", "similar.index")
+
+
+def run_copy(template: Path, target: Path) -> Path:
+    """A copy of a warmed library for one run: its read-only files linked, the rest copied."""
+    if target.exists():
+        shutil.rmtree(target)
+
+    def link_or_copy(source: str, destination: str) -> object:
+        if Path(source).name in READ_ONLY:
+            return os.link(source, destination)
+        return shutil.copy2(source, destination)
+
+    shutil.copytree(template, target, copy_function=link_or_copy)
+    return target
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -832,6 +990,10 @@ class Summary:
     frames: float
     bursts: float
     failed: int
+    #: The settled times of the quiet keys (``Stroke.quiet``) alone.
+    quiet: Latency
+    #: CPU time the app's threads spent on each key (drawing ahead after it included).
+    ran: Latency
 
     @classmethod
     def of(cls, strokes: Sequence[Stroke]) -> Summary:
@@ -845,6 +1007,8 @@ class Summary:
             statistics.fmean(s.frames for s in strokes) if n else float("nan"),
             statistics.fmean(s.bursts for s in strokes) if n else float("nan"),
             sum(not s.ok for s in strokes),
+            latency([s.settled for s in strokes if s.quiet]),
+            Latency.of([s.ran for s in strokes if s.ran is not None]),
         )
 
 
@@ -864,7 +1028,7 @@ def print_run(run: Run, sync: bool) -> dict[str, Summary]:
     header = (
         f"{'key':<19} | {'n':>4} | {'first p50':>9} | {'p95':>6} | {'pane p50':>8} | {'p95':>6} | "
         f"{'settled p50':>11} | {'p95':>6} | {'max':>6} | {'1 frame':>7} | {'frames':>6} | "
-        f"{'bursts':>6} | {'bad':>3}"
+        f"{'bursts':>6} | {'bad':>3} | {'quiet n':>7} | {'p50':>6} | {'p95':>6} | {'cpu p50':>7}"
     )
     print(f"\n## {run.program} at {run.papers:,} papers (ms from the key's byte; frames: {frames})")
     print(header)
@@ -874,7 +1038,8 @@ def print_run(run: Run, sync: bool) -> dict[str, Summary]:
             f"{kind:<19} | {s.count:>4} | {s.first.p50:>9.1f} | {s.first.p95:>6.1f} | "
             f"{s.pane.p50:>8.1f} | {s.pane.p95:>6.1f} | {s.settled.p50:>11.1f} | "
             f"{s.settled.p95:>6.1f} | {s.settled.max:>6.1f} | {s.one_frame:>7.0%} | "
-            f"{s.frames:>6.2f} | {s.bursts:>6.2f} | {s.failed:>3}"
+            f"{s.frames:>6.2f} | {s.bursts:>6.2f} | {s.failed:>3} | {s.quiet.count:>7} | "
+            f"{s.quiet.p50:>6.1f} | {s.quiet.p95:>6.1f} | {s.ran.p50:>7.1f}"
         )
     if run.ready_s is not None:
         print(f"search ready (first results of a query typed at first paint): {run.ready_s:.1f} s")
@@ -1019,15 +1184,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a folder of PDFs (benchmarks.pdfs --workdir W makes W/made): copied into the "
         "12,000-paper HOME, their text read while the keys come",
     )
+    parser.add_argument(
+        "--program",
+        type=Program.parse,
+        action="append",
+        default=[],
+        metavar="LABEL=DIR",
+        help="time the papers-tui checkout in DIR (repeat: before/after in the same run)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="run every program this many times, in turns"
+    )
+    parser.add_argument(
+        "--sizes",
+        type=lambda text: [int(n) for n in text.split(",")],
+        help="library sizes, comma-separated (default 12000,100000; --quick: 12000)",
+    )
+    parser.add_argument("--no-naive", action="store_true", help="leave the naive app out")
     args = parser.parse_args(argv)
     if not (DATA_DIR / REAL_LIST).is_file():
         print(f"the real data ({DATA_DIR / REAL_LIST}) is absent: nothing to measure")
         return 0
+    options = Options(
+        quick=args.quick,
+        sync=not args.no_sync,
+        seed=args.seed,
+        programs=tuple(args.program) or (THIS,),
+        rounds=max(1, args.rounds),
+        sizes=tuple(args.sizes or ((12_000,) if args.quick else (12_000, 100_000))),
+        naive=not args.no_naive,
+        pdfs=args.pdfs,
+    )
     if args.workdir is not None:
         args.workdir.mkdir(parents=True, exist_ok=True)
-        return run(args.workdir.resolve(), args.quick, not args.no_sync, args.seed, args.pdfs)
+        return run(args.workdir.resolve(), options)
     with tempfile.TemporaryDirectory(prefix="papers-glass-") as folder:
-        return run(Path(folder), args.quick, not args.no_sync, args.seed, args.pdfs)
+        return run(Path(folder), options)
 
 
 def queue_home(home: Path, size: int, pdfs: Path | None) -> None:
@@ -1047,24 +1239,111 @@ def queue_home(home: Path, size: int, pdfs: Path | None) -> None:
         log(f"{len(list(folder.iterdir()))} PDFs in HOME/pdfs: their text is read as keys come")
 
 
-def run(workdir: Path, quick: bool, sync: bool, seed: int, pdfs: Path | None = None) -> int:
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What one run of the benchmark times (see ``main``)."""
+
+    quick: bool = False
+    sync: bool = True
+    seed: int = 0
+    programs: tuple[Program, ...] = (THIS,)
+    rounds: int = 1
+    sizes: tuple[int, ...] = (12_000, 100_000)
+    naive: bool = True
+    #: A folder of PDFs copied into the 12,000-paper HOME (their text read as keys come).
+    pdfs: Path | None = None
+
+
+def plan_for(papers: int, quick: bool) -> Plan:
+    """How many keys of each kind to time at a size."""
+    if quick:
+        return Plan(triage=60, tabs=10, queries=3, floor=30, queue=40)
+    if papers <= 12_000:
+        return Plan(triage=150, tabs=25, queries=8, floor=60, queue=80)
+    return Plan(triage=120, tabs=15, queries=4, floor=50)
+
+
+def pooled(runs: Sequence[Run]) -> Run:
+    """The rounds of one program at one size as one run."""
+    first = runs[0]
+    readies = [r.ready_s for r in runs if r.ready_s is not None]
+    peaks = [r.peak_mb for r in runs if r.peak_mb is not None]
+    return Run(
+        first.program,
+        first.papers,
+        [s for r in runs for s in r.strokes],
+        statistics.median(readies) if readies else None,
+        [f for r in runs for f in r.failures][:5],
+        max(peaks) if peaks else None,
+    )
+
+
+def print_programs(runs: Sequence[Run], floor: Summary | None) -> None:
+    """Each program's times per key beside the first's, with the difference: what a change
+    bought. Three blocks: every key's settled time; the quiet keys' (no competition for the
+    CPU: what a machine of its own shows); the CPU the app spent per key."""
+    rows = [summaries(r) for r in runs]
+    first = runs[0]
+    blocks: list[tuple[str, Callable[[Summary], Latency]]] = [
+        ("settled, every key", lambda s: s.settled),
+        (
+            f"settled, quiet keys (waited < {QUIET_WAIT_S * 1000:.0f} ms for a CPU)",
+            lambda s: s.quiet,
+        ),
+        ("CPU time of the app's threads per key", lambda s: s.ran),
+    ]
+    print(
+        f"\n## Before / after at {first.papers:,} papers "
+        f"(p50 / p95 ms, keys; diff: minus {first.program}'s)"
+    )
+    header = f"{'key':<19} | " + " | ".join(
+        f"{r.program[:19]:>19}" + ("" if i == 0 else f" | {'diff':>13}") for i, r in enumerate(runs)
+    )
+    for title, measure in blocks:
+        print(f"\n{title}")
+        print(header)
+        print("-" * len(header))
+        for kind, base in rows[0].items():
+            cells = []
+            for i, summary in enumerate(rows):
+                s = summary.get(kind)
+                if s is None:
+                    cells.append(f"{'-':>19}" + ("" if i == 0 else f" | {'-':>13}"))
+                    continue
+                m, b = measure(s), measure(base)
+                cells.append(f"{m.p50:>5.1f} / {m.p95:>5.1f} ({m.count:>3})")
+                if i:
+                    cells.append(f"{m.p50 - b.p50:>+5.1f} / {m.p95 - b.p95:>+5.1f}")
+            print(f"{kind:<19} | " + " | ".join(cells))
+    if floor is not None:
+        ratios = ", ".join(
+            f"{r.program} {summary['j/k'].settled.p50 / floor.settled.p50:.2f}x"
+            for r, summary in zip(runs, rows, strict=True)
+            if "j/k" in summary
+        )
+        print(f"\nj/k settled p50 over the minimal app's ({floor.settled.p50:.1f} ms): {ratios}")
+    shares = ", ".join(
+        f"{r.program} {sum(s.frames == 1 for s in r.strokes) / max(1, len(r.strokes)):.0%} "
+        f"(quiet {sum(s.quiet for s in r.strokes) / max(1, len(r.strokes)):.0%})"
+        for r in runs
+    )
+    print(f"keys in one frame (every kind), and the share of quiet keys: {shares}")
+
+
+def run(workdir: Path, options: Options) -> int:
     """The benchmark proper, with its libraries and scratch copies in ``workdir``."""
     began = time.perf_counter()
+    sync, quick = options.sync, options.quick
     sys.setswitchinterval(0.0005)  # the reader thread gets the interpreter back quickly
-    plans = (
-        {12_000: Plan(triage=60, tabs=10, queries=3, floor=30, queue=40)}
-        if quick
-        else {
-            12_000: Plan(triage=150, tabs=25, queries=8, floor=60, queue=80),
-            100_000: Plan(triage=120, tabs=15, queries=4, floor=50),
-        }
-    )
     print(f"glass benchmark{' (quick)' if quick else ''}: pty {COLUMNS}x{ROWS}, xterm-256color")
     print(
         f"python {sys.version.split()[0]}, textual {version('textual')}, pyte {version('pyte')}, "
         f"{os.cpu_count()} CPUs; papers runs on {papers_interpreter()}; synchronized output "
         f"{'answered (frames are ?2026h..l pairs)' if sync else 'not answered (frames: bursts)'}"
     )
+    if len(options.programs) > 1 or options.rounds > 1:
+        named = ", ".join(f"{p.label} ({p.folder or 'installed'})" for p in options.programs)
+        print(f"programs: {named}; {options.rounds} round(s), in turns")
     print(f"load average at the start: {load()} (other work on the machine colours the figures)")
     minimal = workdir / "glass_minimal.py"
     minimal.write_text(MINIMAL_APP, encoding="utf-8")
@@ -1076,39 +1355,61 @@ def run(workdir: Path, quick: bool, sync: bool, seed: int, pdfs: Path | None = N
     interpreter = papers_interpreter()
     targets: list[Target] = []
     warmed = False
-    for papers, plan in plans.items():
-        home = scratch_copy(library_home(workdir, papers), workdir, f"glass-{papers}")
+    for papers in options.sizes:
+        plan = plan_for(papers, quick)
+        # Warmed up once (derived files written), then copied afresh for every run: each
+        # run triages its own copy of the same library.
+        template = scratch_copy(library_home(workdir, papers), workdir, f"glass-{papers}")
         if plan.queue:
-            queue_home(home, QUEUE_PAPERS, pdfs)
+            queue_home(template, QUEUE_PAPERS, options.pdfs)
         naive_list = workdir / f"glass-naive-{papers}.json"
-        naive_papers(home, naive_list)
-        commands = {
-            "minimal": ([interpreter, str(minimal)], MINIMAL_TEXT),
-            "naive OptionList": ([interpreter, str(naive), str(naive_list)], NAIVE_MARK),
-        }
+        commands = {"minimal": ([interpreter, str(minimal)], MINIMAL_TEXT)}
+        if options.naive:
+            naive_papers(template, naive_list)
+            commands[NAIVE_MARK] = ([interpreter, str(naive), str(naive_list)], NAIVE_MARK)
         log(f"{papers:,} papers: warm-up starts")
-        warm_up(papers_command(home), searchable, sync)
-        (home / "pdf-text.cache").unlink(missing_ok=True)  # read again during the measured run
+        for program in options.programs:
+            warm_up(program.command(template), searchable, sync, cwd=program.folder)
+        (template / "pdf-text.cache").unlink(missing_ok=True)  # read again in the measured runs
         if not warmed:  # the comparison apps' files are the same at every size
             for command, marker in commands.values():
                 warm_up(command, shows(marker), sync)
             warmed = True
-        log(f"{papers:,} papers: papers-tui")
-        ours = run_ours(home, papers, plan, sync, seed)
-        runs = [ours]
+        rounds: dict[str, list[Run]] = {p.label: [] for p in options.programs}
+        for round_ in range(options.rounds):
+            seed = options.seed + round_
+            log(f"{papers:,} papers: {', '.join(rounds)} (round {round_ + 1})")
+            homes = [
+                run_copy(template, workdir / "scratch" / f"glass-{papers}-run{i}")
+                for i in range(len(options.programs))
+            ]
+            if len(homes) == 1:
+                runs = [run_ours(homes[0], papers, plan, sync, seed, options.programs[0])]
+            else:
+                runs = run_together(homes, papers, plan, sync, seed, options.programs)
+            for one in runs:
+                rounds[one.program].append(one)
+            for home in homes:
+                shutil.rmtree(home)
+        ours = [pooled(runs) for runs in rounds.values()]
+        others = []
         for name, (command, marker) in commands.items():
             log(f"{papers:,} papers: {name}")
-            runs.append(run_floor(name, command, marker, papers, plan.floor, sync, seed))
-        ours_rows = print_run(ours, sync)
-        floor_rows = {}
-        for other in runs[1:]:
+            others.append(run_floor(name, command, marker, papers, plan.floor, sync, options.seed))
+        ours_rows = print_run(ours[0], sync)
+        for extra in ours[1:]:
+            print_run(extra, sync)
+        floor_rows: dict[str, Summary] = {}
+        for other in others:
             rows = print_run(other, sync)
             if other.program == "minimal":
                 floor_rows = rows
-        print_comparison(runs)
-        targets += judge(papers, ours_rows, floor_rows, ours.ready_s, ours.peak_mb)
-        shutil.rmtree(home)
-        naive_list.unlink()
+        print_comparison([*ours, *others])
+        if len(ours) > 1:
+            print_programs(ours, floor_rows.get("j/k"))
+        targets += judge(papers, ours_rows, floor_rows, ours[0].ready_s, ours[0].peak_mb)
+        shutil.rmtree(template)
+        naive_list.unlink(missing_ok=True)
     print_targets(targets)
     print(
         f"\nbenchmark took {time.perf_counter() - began:.0f} s; load average at the end: {load()}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -29,7 +28,7 @@ from storage.text.sanitize import printable, printable_block
 from tui.commands import COMMANDS, PaperCommands, bindings, keys_for
 from tui.config import load_config, pdf_folder
 from tui.ending import EndingDeadline
-from tui.memory import kept_for_good
+from tui.memory import IdleCollector, kept_for_good, use_app_thresholds
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
 from tui.session import Outcome, TriageSession
@@ -77,12 +76,8 @@ class PapersApp(App[None]):
         # of later ones (a full pass over 12,000 papers is a visible pause in a keystroke).
         with kept_for_good():
             papers, version = library.versioned_papers()
-        # Painting leaves cyclic garbage (Textual's strips and their caches, ~8,000 objects a
-        # keystroke) that only the collector frees. Young passes every 5,000 new objects keep
-        # each small: (20,000, 20, 20) let it pile up into 130 ms pauses; Python's default
-        # (700, 10, 10) runs so often that the passes add up (measured on filter keys). Full
-        # passes run when the screen is still (tui/frames.py), so their own threshold is high.
-        gc.set_threshold(5_000, 10, 100)
+        use_app_thresholds()  # the collector's policy: tui/memory.py
+        self._idle_collector = IdleCollector()
         config = load_config(config_paths(library.home))
         self.keymap: dict[str, str] = config.keymap
         self.config_problems = config.problems
@@ -168,6 +163,8 @@ class PapersApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if self.ending and isinstance(event, (events.InputEvent, events.Paste)):
             return  # (queued before the end began)
+        if isinstance(event, events.InputEvent):
+            self._idle_collector.touched()  # full passes wait until the user is still
         if isinstance(event, events.Key) and not event.is_forwarded and self._held_back(event):
             return
         await super().on_event(event)
@@ -253,6 +250,7 @@ class PapersApp(App[None]):
         return self.main_screen
 
     def on_mount(self) -> None:
+        self._idle_collector.start(self)
         remembered = self.main_screen.ui.theme
         if remembered in self.available_themes:
             self.theme = remembered

@@ -1,8 +1,13 @@
 """What the main screen shows, as plain state: tab, search, suggested order, rows, counts, marks.
 
-``TriageView`` holds the state that must change together (a tab switch drops the marks, new
-papers drop the search results and the suggestions made for the old ones, results for an old
-query are dropped) and answers what to draw. It imports no Textual: tests drive it alone.
+``TriageView`` is the one owner of what the screen shows: the rows the list lists
+(``listed``), the counts the tab bar draws, and what the pane shows of a paper
+(``paper_view``). The widgets read it and keep no copy. It holds the state that must change
+together (a tab switch drops the marks, new papers drop the search results and the
+suggestions made for the old ones, results for an old query are dropped, a decided paper
+leaves the rows of a tab that no longer holds it) and answers what to draw. The decisions
+themselves are the session's (``triage``: the live state, read, never written here). It
+imports no Textual: tests drive it alone.
 
 Besides the five built-in tabs, each saved search is a tab (``SavedTab``): its query is
 searched once per library and query, and the part of it that asks about triage (``is:``,
@@ -13,7 +18,7 @@ its count stay right without a search per keystroke.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias, TypeVar
@@ -91,7 +96,7 @@ class Found:
 
 
 class Triage(Protocol):
-    """The live triage a saved tab's triage qualifiers read (``TriageState`` is one)."""
+    """The live triage the view reads (``TriageState`` is one)."""
 
     @property
     def statuses(self) -> Mapping[str, Status]: ...
@@ -103,11 +108,31 @@ class Triage(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class _Decisions:
-    """Triage of statuses alone (until the screen gives the view its notes and tags)."""
+    """Triage of statuses alone."""
 
     statuses: Mapping[str, Status]
     notes: Mapping[str, str] = field(default_factory=dict)
     tags: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PaperView:
+    """What the pane shows of a paper: the paper, its triage state, and why it is here."""
+
+    paper: Paper
+    status: Status = Status.INBOX
+    note: str = ""
+    tags: Sequence[str] = ()
+    #: Search words the paper matched, to highlight.
+    words: Collection[str] = ()
+    #: Why the paper is where it is in a suggested order ("" when it is not).
+    why: str = ""
+    #: Its place in the reading queue ("#1 of 12 in the queue"), or when it was read from it.
+    queue: str = ""
+    #: Its PDF: the local copy, the address ``p`` opens, or none known.
+    pdf: str = ""
+    #: The line of its PDF a ``pdf:`` search matched ("" when none).
+    pdf_line: str = ""
 
 
 _Value = TypeVar("_Value")
@@ -269,17 +294,18 @@ def _same(kept: tuple[object, ...], stamp: tuple[object, ...]) -> bool:
 class TriageView:
     """The main screen's state: which papers show, in which order, and what they are called.
 
-    ``statuses`` returns the live decisions (paper id → status, decided papers only); the
-    view never writes them.
+    ``triage`` returns the live triage (the session's state: statuses of decided papers only,
+    notes, tags); the view never writes it.
     """
 
     def __init__(
         self,
         papers: list[Paper],
-        statuses: Callable[[], Mapping[str, Status]],
+        triage: Callable[[], Triage],
         version: Callable[[], int] | None = None,
     ) -> None:
-        self._statuses = statuses
+        #: The live triage (read again each time: a reload replaces it).
+        self.triage = triage
         #: A number that changes whenever the statuses do (the session's): the built-in tabs'
         #: rows are then kept until it changes (a tab key costs no walk over the papers).
         self._version = version
@@ -301,23 +327,27 @@ class TriageView:
         self.places: dict[str, str] = {}
         #: The saved searches' tabs, in the order saved (after the built-in tabs).
         self.saved: list[SavedTab] = []
-        #: The live triage that saved tabs' triage qualifiers read (the screen gives notes
-        #: and tags; by default only the statuses are known).
-        self.triage: Callable[[], Triage] = lambda: _Decisions(statuses())
         #: The reading queue, head first (the Starred tab shows it in this order; None:
         #: list order).
         self.queue: Callable[[], Sequence[str]] | None = None
         self.papers: list[Paper] = []
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
+        #: The rows the list shows (positions in ``papers``), as ``relist`` made them and
+        #: ``decided`` kept them since: the list widget reads these, and keeps no copy.
+        self.listed: list[int] = []
         self.replace_papers(papers)
 
     # -- papers ---------------------------------------------------------------------------
     def replace_papers(self, papers: list[Paper]) -> None:
-        """New papers (an import): results and suggestions made for the old ones go."""
+        """New papers (an import): results and suggestions made for the old ones go; the rows
+        listed stay, mapped to the new papers (those still there), until listed again."""
+        old_ids = self.ids
         self.papers = papers
         self.ids = [p.id for p in papers]
-        self.position = {pid: i for i, pid in enumerate(self.ids)}
+        self.position = position = {pid: i for i, pid in enumerate(self.ids)}
+        listed = (old_ids[i] for i in self.listed)
+        self.listed = [position[pid] for pid in listed if pid in position]
         self.found = None
         self.suggested = None
         self.suggested_rows = None
@@ -328,6 +358,26 @@ class TriageView:
     def paper(self, paper_id: str) -> Paper | None:
         i = self.position.get(paper_id)
         return None if i is None else self.papers[i]
+
+    def status(self, paper_id: str) -> Status:
+        """A paper's live status."""
+        return self.triage().statuses.get(paper_id, Status.INBOX)
+
+    def noted(self, paper_id: str) -> bool:
+        """Whether a paper has a note."""
+        return paper_id in self.triage().notes
+
+    def paper_view(self, paper: Paper) -> PaperView:
+        """What the pane shows of ``paper``: the paper with its triage state and search."""
+        triage = self.triage()
+        return PaperView(
+            paper,
+            triage.statuses.get(paper.id, Status.INBOX),
+            note=triage.notes.get(paper.id, ""),
+            tags=triage.tags.get(paper.id, ()),
+            words=self.matched(paper.id),
+            why=self.why(paper),
+        )
 
     def title(self, paper_id: str) -> str:
         """A paper's title for a message (its id when it is gone)."""
@@ -468,8 +518,14 @@ class TriageView:
         return f"Suggested: like your starred paper “{like}”"
 
     # -- what the list shows --------------------------------------------------------------
+    def relist(self) -> list[int]:
+        """Make ``listed`` again from the tab, search, order and marks; returns it."""
+        self.listed = self.rows()
+        return self.listed
+
     def rows(self) -> list[int]:
-        """Indices of the papers the current tab, search, order and marks show."""
+        """Indices of the papers the current tab, search, order and marks show (a new list;
+        ``relist`` makes it what the list shows)."""
         rows = self._tab_rows()
         if self.only_marked:
             ids, marked = self.ids, self.marked
@@ -519,7 +575,7 @@ class TriageView:
             base = range(len(self.papers))
         if allowed is None:
             return list(base)
-        statuses = self._statuses()  # decided papers only
+        statuses = self.triage().statuses  # decided papers only
         if isinstance(base, range):  # the whole list: walk the side that is smaller
             if allowed == {Status.INBOX}:
                 return [i for i, pid in enumerate(self.ids) if pid not in statuses]
@@ -535,11 +591,46 @@ class TriageView:
         version = self._version() if self._version is not None else object()
         return (version, self.papers, self.suggested_rows)
 
-    def decided(self, changes: Iterable[Change], before: int) -> None:
-        """Move the counts kept at version ``before`` by ``changes``, the one change made
-        since (a decision), rather than count every paper again at the next ``counts``."""
+    def swap_listed(self, row: int, other: int) -> bool:
+        """Swap two rows of ``listed`` (a paper moved one place in the reading queue); False
+        when either is not listed. The list is copied first: a tab's kept rows stay as made."""
+        rows = self.listed
+        if not (0 <= row < len(rows) and 0 <= other < len(rows)):
+            return False
+        self.listed = rows = list(rows)
+        rows[row], rows[other] = rows[other], rows[row]
+        return True
+
+    def decided(self, changes: Sequence[Change], before: int | None = None) -> list[int]:
+        """Papers were decided (``changes``, made at the triage's version ``before``): the
+        papers the current tab no longer holds leave ``listed``, and the counts kept at
+        ``before`` move by the changes, rather than count every paper again at the next
+        ``counts``. Returns where, in ``listed`` as it was, the rows that left were."""
+        self._count_decided(changes, before)
+        position, listed = self.position, self.listed
+        gone = {
+            position[pid]
+            for pid, _old, new in changes
+            if pid in position and not self.keeps(new, pid)
+        }
+        if not gone:
+            return []
+        if len(gone) == 1:  # a key's decision: one row, found in C
+            try:
+                at = listed.index(next(iter(gone)))
+            except ValueError:
+                return []
+            del listed[at]
+            return [at]
+        left = [at for at, i in enumerate(listed) if i in gone]
+        self.listed = [i for i in listed if i not in gone]
+        return left
+
+    def _count_decided(self, changes: Iterable[Change], before: int | None) -> None:
         stamp, kept = self._kept_counts
-        if self._version is None or not _same(stamp, (before, *self._stamp()[1:])):
+        if before is None or self._version is None:
+            return
+        if not _same(stamp, (before, *self._stamp()[1:])):
             return
         position = self.position
         for pid, old, new in changes:
@@ -555,7 +646,7 @@ class TriageView:
         if _same(self._kept_counts[0], stamp):
             counts = dict(self._kept_counts[1])
         else:
-            statuses = self._statuses()
+            statuses = self.triage().statuses
             found = Counter(statuses.values())
             for pid in statuses.keys() - self.position.keys():  # decided, then gone
                 found[statuses[pid]] -= 1

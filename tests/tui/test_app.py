@@ -446,7 +446,7 @@ async def test_marks_stay_with_their_list(seeded_home: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await pilot.press("space", "space", "2")
-        assert not plist(app).marked
+        assert not app.main_screen.view.marked
         assert "marked" not in str(plist(app).border_title)
 
 

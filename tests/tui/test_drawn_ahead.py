@@ -12,17 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-from rich.segment import Segment
-from rich.style import Style
-from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widgets import Static
 
 from tests.tui.helpers import make_app, ready, settled
 from tui.screens.main.base import TABS_AHEAD_AFTER_S
-from tui.widgets.composed import ComposedLines, compact, use_composed_lines
 from tui.widgets.paper_pane import PaperPane
 
 SIZE = (120, 36)
@@ -42,19 +36,19 @@ class Counting:
         setattr(target, name, counted)
 
 
-async def test_j_repaints_two_rows_of_the_list_not_the_list(seeded_home: Path) -> None:
+async def test_j_makes_two_rows_of_the_list_anew(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         plist = screen.paper_list
         await settled(pilot)
         await pilot.pause(0.2)
-        drawn = Counting(plist, "render_line")
+        made = Counting(plist, "_render_paper")
         await pilot.press("j")
         await pilot.pause(0.05)
         assert plist.cursor == 1
-        assert drawn.calls == 2  # the row the cursor left, the row it came to
-        assert "2 / 38" in str(plist.border_title)  # the title (a border row) moved too
+        assert made.calls <= 2  # the row the cursor left, the row it came to (drawn ahead)
+        assert "2 / 38" in str(plist.border_title)  # the title moved too
 
 
 async def test_rows_a_decision_moves_up_are_not_styled_again(seeded_home: Path) -> None:
@@ -65,30 +59,31 @@ async def test_rows_a_decision_moves_up_are_not_styled_again(seeded_home: Path) 
         await pilot.press("j")  # (a key: the list is drawn as it is once focused)
         await settled(pilot)
         await pilot.pause(0.2)  # the list after r, x or s is drawn ahead meanwhile
-        composed = plist._styles_cache
-        assert isinstance(composed, ComposedLines)
-        asked, made = [0], [0]  # content rows asked for in frames, and made anew there
-        draw, style_line = composed.render, composed.render_line
+        asked, made = [0], [0]  # content rows asked for in frames, and bordered anew there
+        draw, line, join = plist.render_lines, plist.render_line, plist._join
 
-        def drawing(*args: Any, **kwargs: Any) -> list[Strip]:
-            misses = composed._by_content.misses
-            composed.render_line = styling  # type: ignore[method-assign]
+        def drawing(crop: Region) -> list[Strip]:
+            plist.render_line = asking  # type: ignore[method-assign]
+            plist._join = joining  # type: ignore[method-assign]
             try:
-                return draw(*args, **kwargs)
+                return draw(crop)
             finally:
-                composed.render_line = style_line  # type: ignore[method-assign]
-                made[0] += composed._by_content.misses - misses
+                plist.render_line, plist._join = line, join  # type: ignore[method-assign]
 
-        def styling(styles: Any, y: int, *args: Any) -> Strip:
-            asked[0] += y in composed._content_rows
-            return style_line(styles, y, *args)
+        def asking(y: int) -> Strip:
+            asked[0] += 1
+            return line(y)
 
-        composed.render = drawing  # type: ignore[method-assign]
+        def joining(*args: Any) -> Strip:
+            made[0] += 1
+            return join(*args)
+
+        plist.render_lines = drawing  # type: ignore[method-assign]
         before = plist.paper_at(plist.cursor + 1)
         await pilot.press("r")
         await pilot.pause(0.05)
         assert plist.current is before  # the next paper moved up under the cursor
-        assert asked[0] >= plist.size.height - 1  # every row was drawn again (all moved)…
+        assert asked[0] >= plist.size.height - 3  # every row was drawn again (all moved)…
         assert made[0] == 0  # …from bordered lines made ahead
 
 
@@ -111,7 +106,8 @@ async def test_the_list_is_drawn_ahead_where_show_will_land(seeded_home: Path) -
         ]
         for rows, keep, cursor in cases:
             expected = plist.prepare(rows, keep, cursor)
-            plist.show(plist.papers, list(rows), keep=keep, cursor=cursor)
+            screen.view.listed = list(rows)  # as the view lists them
+            plist.show(keep=keep, cursor=cursor)
             await pilot.pause()
             assert plist.current is expected, (keep, cursor)
 
@@ -153,50 +149,3 @@ async def test_a_decision_is_written_after_its_frame(seeded_home: Path) -> None:
         await settled(pilot)
         assert held == [False]  # written, and only once the frame's callbacks had run
         assert app.library.status(screen.view.papers[0].id).value == "read"
-
-
-class Boxed(App[None]):
-    CSS = "Static { border: round red; padding: 1 2; height: 9; } #b { border: none; }"
-
-    def compose(self) -> ComposeResult:
-        yield Static("a line\nanother, longer line\n\nthe last", id="a")
-        yield Static("no border", id="b")
-
-
-@pytest.mark.parametrize("widget_id", ["a", "b"])
-async def test_composed_lines_are_textual_s_own(widget_id: str) -> None:
-    """Bordered and padded lines made by ComposedLines are the ones Textual makes."""
-    app = Boxed()
-    async with app.run_test(size=(40, 20)) as pilot:
-        widget = app.query_one(f"#{widget_id}")
-        await pilot.pause()
-        region = Region(0, 0, widget.size.width, widget.size.height)
-        theirs = [list(strip) for strip in widget.render_lines(region)]
-        use_composed_lines(widget)
-        ours = [list(strip) for strip in widget.render_lines(region)]
-        assert ours == theirs
-        again = widget.render_lines(region)
-        assert [list(strip) for strip in again] == theirs
-        assert isinstance(widget._styles_cache, ComposedLines)
-
-
-RED, BLUE = Style(color="red", bgcolor="black"), Style(color="blue", bgcolor="black")
-
-
-def test_compact_joins_blanks_a_terminal_draws_alike() -> None:
-    underlined = Style(color="blue", bgcolor="black", underline=True)
-    other_bg = Style(color="red", bgcolor="white")
-    segments = [
-        Segment("a", RED),
-        Segment("b", RED),  # text: never joined to text (screenshots lay runs out by font)
-        Segment("  ", BLUE),  # blanks on the same background: joined, colour unseen
-        Segment(" ", RED),
-        Segment("c", BLUE),
-        Segment("  ", underlined),  # an underline shows on blanks: kept
-        Segment(" ", other_bg),  # another background: kept
-        Segment("", None, []),  # a control segment: never joined
-    ]
-    joined = compact(segments)
-    assert [s.text for s in joined] == ["a", "b   ", "c", "  ", " ", ""]
-    assert Strip(joined).cell_length == Strip(segments).cell_length
-    assert joined[1].style == RED and joined[3].style == underlined

@@ -38,6 +38,6 @@ async def test_a_prepared_paper_shows_what_changed_since(seeded_home: Path) -> N
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         pane, following = await pane_and_next_paper(pilot)
-        app.session.set_note(following.id, "a note written meanwhile")
+        app.session.queue_note(following.id, "a note written meanwhile")
         await pilot.press("j")
         await wait_for(pilot, lambda: "a note written meanwhile" in pane.text.plain)

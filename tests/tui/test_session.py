@@ -33,8 +33,8 @@ def test_decisions_show_at_once_and_persist_in_order(library: Library) -> None:
     session = TriageSession(library, collected)
     ids = [p.id for p in library.papers()]
     for i, pid in enumerate(ids):
-        session.set_status([pid], [Status.READ, Status.SKIPPED, Status.STARRED][i % 3])
-    session.set_status([ids[0]], Status.STARRED)  # a later decision on the same paper wins
+        session.queue_status([pid], [Status.READ, Status.SKIPPED, Status.STARRED][i % 3])
+    session.queue_status([ids[0]], Status.STARRED)  # a later decision on the same paper wins
     assert session.status(ids[0]) is Status.STARRED  # shown before it is saved
     assert session.close(timeout=30)
     on_disk = Library(library.home).statuses()
@@ -48,12 +48,12 @@ def test_undo_comes_back_from_the_disk(library: Library) -> None:
     collected = Collected()
     session = TriageSession(library, collected)
     a, b = (p.id for p in library.papers()[:2])
-    session.set_status([a, b], Status.SKIPPED)  # one step
-    session.undo()
+    session.queue_status([a, b], Status.SKIPPED)  # one step
+    session.queue_undo()
     assert session.flush(timeout=10)
     absorb_all(session, collected)
     assert session.state.statuses == {}
-    session.redo()
+    session.queue_redo()
     assert session.flush(timeout=10)
     absorb_all(session, collected)
     assert session.state.statuses == {a: Status.SKIPPED, b: Status.SKIPPED}
@@ -65,8 +65,8 @@ def test_reload_keeps_decisions_still_on_their_way(library: Library) -> None:
     session = TriageSession(library, collected)
     a, b, c = (p.id for p in library.papers()[:3])
     Library(library.home).set_status(c, "read")  # another process
-    session.reload()
-    session.set_status([a], Status.STARRED)  # made after the reload was asked for
+    session.queue_reload()
+    session.queue_status([a], Status.STARRED)  # made after the reload was asked for
     assert session.flush(timeout=10)
     with collected.lock:
         reload_outcome = next(o for o in collected.outcomes if o.op.kind == "reload")
@@ -74,7 +74,7 @@ def test_reload_keeps_decisions_still_on_their_way(library: Library) -> None:
     collected.outcomes.remove(reload_outcome)
     session.absorb(reload_outcome)
     assert session.state.statuses == {c: Status.READ, a: Status.STARRED}
-    session.set_status([b], Status.READ)
+    session.queue_status([b], Status.READ)
     session.close()
     assert Library(library.home).statuses() == {a: Status.STARRED, b: Status.READ, c: Status.READ}
 
@@ -84,7 +84,7 @@ def test_a_failed_write_is_reported_and_the_disk_shown(library: Library) -> None
     session = TriageSession(library, collected)
     a = library.papers()[0].id
     library.triage_path.write_bytes(b"{broken")  # damaged by someone else: never written over
-    session.set_status([a], Status.STARRED)
+    session.queue_status([a], Status.STARRED)
     assert session.flush(timeout=10)
     [outcome] = collected.outcomes
     assert outcome.error is not None and "damaged" in str(outcome.error)
@@ -97,7 +97,7 @@ def test_another_process_decision_shows_even_when_the_app_writes_first(library: 
     session = TriageSession(library, collected)
     a, b = (p.id for p in library.papers()[:2])
     Library(library.home).set_status(a, "read")  # a `papers mark` in another terminal
-    session.set_status([b], Status.STARRED)  # the app decides before noticing
+    session.queue_status([b], Status.STARRED)  # the app decides before noticing
     assert session.flush(timeout=10)
     absorb_all(session, collected)
     assert session.state.statuses == {a: Status.READ, b: Status.STARRED}
@@ -109,12 +109,12 @@ def test_a_decision_made_while_an_undo_is_queued_is_not_dropped(library: Library
     collected = Collected()
     session = TriageSession(library, collected)
     a = library.papers()[0].id
-    session.set_status([a], Status.STARRED)
+    session.queue_status([a], Status.STARRED)
     assert session.flush(timeout=10)
     absorb_all(session, collected)
     with library.lock:  # hold the writer back, as a busy disk would
-        session.undo()
-        session.set_status([a], Status.STARRED)  # still shown starred: star it again
+        session.queue_undo()
+        session.queue_status([a], Status.STARRED)  # still shown starred: star it again
     session.close()
     assert Library(library.home).statuses() == {a: Status.STARRED}
 
@@ -132,17 +132,17 @@ def test_removal_is_a_step_of_the_same_undo_log(library: Library) -> None:
     collected = Collected()
     session = TriageSession(library, collected)
     a, b, c = (p.id for p in library.papers()[:3])
-    session.set_status([a], Status.STARRED)  # 1
-    session.set_note(a, "why it matters")
-    session.remove([a, b])  # 2: in order after the decision, which it keeps
-    session.set_status([c], Status.READ)  # 3
+    session.queue_status([a], Status.STARRED)  # 1
+    session.queue_note(a, "why it matters")
+    session.queue_removal([a, b])  # 2: in order after the decision, which it keeps
+    session.queue_status([c], Status.READ)  # 3
     [*_, removed, _decided] = run_all(session, collected)
     assert removed.removed is not None and removed.removed.ids == (a, b)
     assert removed.papers_changed and len(Library(library.home)) == 36
     assert session.state.statuses == {c: Status.READ} and session.state.notes == {}
 
-    session.undo()  # 3
-    session.undo()  # 2: the papers come back with their decision and note
+    session.queue_undo()  # 3
+    session.queue_undo()  # 2: the papers come back with their decision and note
     [undid_read, restored] = run_all(session, collected)
     assert undid_read.changes == [(c, Status.READ, Status.INBOX)] and not undid_read.restored
     assert restored.restored is not None and set(restored.restored.ids) == {a, b}
@@ -150,11 +150,11 @@ def test_removal_is_a_step_of_the_same_undo_log(library: Library) -> None:
     assert session.state.statuses == {a: Status.STARRED}
     assert session.state.notes == {a: "why it matters"}
 
-    session.redo()  # 2: out again
+    session.queue_redo()  # 2: out again
     [redone] = run_all(session, collected)
     assert redone.removed is not None and redone.removed.ids == (a, b) and redone.papers_changed
     assert session.state.statuses == {} and len(Library(library.home)) == 36
-    session.redo()  # 3
+    session.queue_redo()  # 3
     [again] = run_all(session, collected)
     assert again.changes == [(c, Status.INBOX, Status.READ)]
     session.close()
@@ -164,7 +164,7 @@ def test_a_list_removal_and_the_papers_it_changes(library: Library) -> None:
     collected = Collected()
     session = TriageSession(library, collected)
     first = library.lists()[0]
-    session.remove(list_name=first.name)
+    session.queue_removal(list_name=first.name)
     assert session.changing_papers  # until its outcome is absorbed: the app's own change
     [outcome] = run_all(session, collected)
     assert not session.changing_papers
@@ -176,7 +176,7 @@ def test_a_list_removal_and_the_papers_it_changes(library: Library) -> None:
 def test_a_failed_removal_is_reported(library: Library) -> None:
     collected = Collected()
     session = TriageSession(library, collected)
-    session.remove(list_name="No such list")
+    session.queue_removal(list_name="No such list")
     [outcome] = run_all(session, collected)
     assert outcome.error is not None and "no list is named" in str(outcome.error)
     assert outcome.triage is not None and not outcome.papers_changed
@@ -187,7 +187,7 @@ def test_held_writes_wait_for_their_release_and_never_for_long(library: Library)
     session = TriageSession(library, Collected())
     first, second = (p.id for p in library.papers()[:2])
     session.hold_writes()
-    session.set_status([first], Status.READ)
+    session.queue_status([first], Status.READ)
     assert session.status(first) is Status.READ  # shown at once
     time.sleep(HOLD_LIMIT_S / 3)
     assert session.busy  # held: not yet written…
@@ -196,7 +196,7 @@ def test_held_writes_wait_for_their_release_and_never_for_long(library: Library)
     assert session.flush(timeout=10)  # …released: written
     assert Library(library.home).status(first) is Status.READ
     session.hold_writes()  # a UI that never releases delays a write, never loses it
-    session.set_status([second], Status.STARRED)
+    session.queue_status([second], Status.STARRED)
     assert session.close(timeout=10)
     assert Library(library.home).status(second) is Status.STARRED
 
@@ -205,13 +205,13 @@ def test_the_version_moves_with_every_change_of_the_live_state(library: Library)
     session = TriageSession(library, Collected())
     pid = library.papers()[0].id
     seen = [session.version]
-    session.set_status([pid], Status.READ)
+    session.queue_status([pid], Status.READ)
     seen.append(session.version)
-    session.set_status([pid], Status.READ)  # no change: the same version
+    session.queue_status([pid], Status.READ)  # no change: the same version
     seen.append(session.version)
-    session.set_note(pid, "a note")
+    session.queue_note(pid, "a note")
     seen.append(session.version)
-    session.set_tags(pid, ["x"])
+    session.queue_tags(pid, ["x"])
     seen.append(session.version)
     assert session.close(timeout=10)
     assert seen[0] < seen[1] == seen[2] < seen[3] < seen[4]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tui.similarity import Similarity
+
 from storage import Library
 from storage.cache.similar_index import SIMILAR_FILE, load_similarity
 from storage.similar import SimilarityIndex
 from tests.tui.helpers import make_app, ready, wait_for
-from tui.similarity import Similarity
 
 SIZE = (120, 36)
 

@@ -21,7 +21,8 @@ def papers(library: Library) -> list[Paper]:
 
 
 def view_of(papers: list[Paper], statuses: dict[str, Status]) -> TriageView:
-    return TriageView(papers, lambda: statuses)
+    state = TriageState(statuses=statuses)  # the same dict: changes to it are the live triage
+    return TriageView(papers, lambda: state)
 
 
 def test_tabs_show_their_papers_in_list_order(papers: list[Paper]) -> None:
@@ -247,7 +248,8 @@ def test_counts_and_rows_kept_between_changes_stay_exact(papers: list[Paper]) ->
     rng = random.Random(7)
     statuses: dict[str, Status] = {}
     version = [0]
-    kept = TriageView(papers, lambda: statuses, lambda: version[0])
+    state = TriageState(statuses=statuses)
+    kept = TriageView(papers, lambda: state, lambda: version[0])
     fresh = view_of(papers, statuses)
     ids = [p.id for p in papers]
     tabs = ("inbox", "starred", "read", "skipped", "all")
@@ -272,3 +274,51 @@ def test_counts_and_rows_kept_between_changes_stay_exact(papers: list[Paper]) ->
     rows = kept.tab_rows("inbox")
     rows.clear()  # a copy: the kept rows are not the caller's to change
     assert kept.tab_rows("inbox") == fresh.tab_rows("inbox")
+
+
+def test_a_decision_takes_its_paper_out_of_the_rows_a_tab_no_longer_holds(
+    papers: list[Paper],
+) -> None:
+    statuses: dict[str, Status] = {}
+    view = view_of(papers, statuses)
+    listed = view.relist()
+    assert listed == list(range(len(papers))) and view.listed is listed
+    first, second = papers[0].id, papers[1].id
+    statuses[first] = Status.READ  # the session applied it
+    assert view.decided([(first, Status.INBOX, Status.READ)]) == [0]
+    assert view.listed == list(range(1, len(papers)))  # the Inbox no longer holds it
+    statuses[second] = Status.STARRED
+    statuses[papers[3].id] = Status.SKIPPED
+    changes = [(second, Status.INBOX, Status.STARRED), (papers[3].id, Status.INBOX, Status.SKIPPED)]
+    assert view.decided(changes) == [0, 2]  # where they were in the rows before
+    assert view.listed == view.rows()  # what listing again would give
+    view.show_tab("all")
+    view.relist()
+    statuses[papers[5].id] = Status.READ
+    assert view.decided([(papers[5].id, Status.INBOX, Status.READ)]) == []  # All keeps it
+    assert view.listed == list(range(len(papers)))
+
+
+def test_the_pane_is_shown_the_live_triage_and_the_search(papers: list[Paper]) -> None:
+    paper = papers[2]
+    state = TriageState(
+        statuses={paper.id: Status.STARRED}, notes={paper.id: "why"}, tags={paper.id: ("x",)}
+    )
+    view = TriageView(papers, lambda: state)
+    index = SearchIndex(papers)
+    view.set_query("diffusion")
+    view.accept("diffusion", view.found_by(index.rank("diffusion", limit=None)))
+    shown = view.paper_view(paper)
+    assert (shown.status, shown.note, tuple(shown.tags)) == (Status.STARRED, "why", ("x",))
+    assert shown.words == view.matched(paper.id)
+    assert view.status(paper.id) is Status.STARRED and view.noted(paper.id)
+    assert view.status(papers[0].id) is Status.INBOX and not view.noted(papers[0].id)
+
+
+def test_new_papers_keep_the_rows_listed_that_are_still_there(papers: list[Paper]) -> None:
+    view = view_of(papers, {})
+    view.relist()
+    shown = [view.ids[i] for i in view.listed]
+    fewer = [p for p in reversed(papers) if p.id != papers[1].id]  # another order, one gone
+    view.replace_papers(fewer)
+    assert [view.ids[i] for i in view.listed] == [pid for pid in shown if pid != papers[1].id]

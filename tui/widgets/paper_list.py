@@ -17,7 +17,8 @@ from textual.strip import Strip
 
 from storage.models import Paper, Status
 from tui.text import printable
-from tui.widgets.composed import ComposedLines, compact, use_composed_lines
+from tui.view import TriageView
+from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -32,11 +33,13 @@ STATUS_MARKS = {
 VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": ""}
 
 
-class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
-    """Papers (a view onto the library's list) with a cursor; renders only visible rows.
+class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=False):
+    """The rows ``TriageView`` lists, with a cursor; renders only visible rows.
 
-    The widget holds indices into one shared sequence of papers, so switching tabs or filtering
-    100,000 papers costs one list of integers, and drawing costs only the rows on screen.
+    The rows are the view's (``listed``: indices into its papers), read as they are drawn: the
+    widget keeps the cursor and what it drew, no copy of the rows. Switching tabs or filtering
+    100,000 papers costs the view one list of integers, and drawing costs only the rows on
+    screen.
     """
 
     COMPONENT_CLASSES = {
@@ -102,10 +105,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def __init__(
         self,
-        papers: Sequence[Paper],
-        status_of: Callable[[str], Status],
-        marked: set[str],
-        noted: Callable[[str], bool],
+        view: TriageView,
         *,
         has_pdf: Callable[[str], bool] = lambda paper_id: False,
         name: str | None = None,
@@ -113,15 +113,11 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        use_composed_lines(self)
-        self._papers = papers
-        self._status_of = status_of
-        self._noted = noted
+        self._view = view
+        #: The papers the caches below were made for (the view's, until it has others).
+        self._papers: Sequence[Paper] = view.papers
         #: Whether a paper has a local PDF (a mark in its row).
         self._has_pdf = has_pdf
-        self._rows: list[int] = list(range(len(papers)))
-        #: Papers marked for a bulk decision (the view's set: drawn, never changed here).
-        self.marked = marked
         self._line_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         #: Titles as drawn (LaTeX made readable, control characters shown), by paper id.
         self._titles: dict[str, str] = {}
@@ -135,8 +131,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self._thumb = range(0)
         self._thumb_style = Style()
         self._last_announced: str | None = "\0"
-        #: Paper id → its index in the papers (made on first use).
-        self._position: dict[str, int] | None = None
+        #: Set for the time of a frame: the first row shown and the cursor.
+        self._frame: tuple[int, int] | None = None
 
     @property
     def allow_vertical_scroll(self) -> bool:
@@ -146,17 +142,18 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     # -- content ----------------------------------------------------------------------------
     @property
-    def rows(self) -> Sequence[int]:
-        """Indices (into the papers) of the rows shown, in order."""
-        return self._rows
+    def rows(self) -> list[int]:
+        """Indices (into the papers) of the rows shown, in order: the view's."""
+        return self._view.listed
 
     @property
     def papers(self) -> Sequence[Paper]:
-        return self._papers
+        return self._view.papers
 
     def row_papers(self) -> list[Paper]:
         """The papers shown, in order."""
-        return [self._papers[i] for i in self._rows]
+        papers = self._view.papers
+        return [papers[i] for i in self._view.listed]
 
     @property
     def current(self) -> Paper | None:
@@ -165,25 +162,19 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def paper_at(self, row: int) -> Paper | None:
         """The paper on ``row`` (None outside the list)."""
-        if 0 <= row < len(self._rows):
-            return self._papers[self._rows[row]]
+        rows = self._view.listed
+        if 0 <= row < len(rows):
+            return self._view.papers[rows[row]]
         return None
 
-    def show(
-        self,
-        papers: Sequence[Paper],
-        rows: list[int],
-        *,
-        keep: str | None = None,
-        cursor: int | None = None,
-    ) -> None:
-        """Show ``rows`` of ``papers``; the cursor on paper ``keep`` (if shown) or ``cursor``."""
-        if papers is not self._papers:
-            self._papers = papers
+    def show(self, *, keep: str | None = None, cursor: int | None = None) -> None:
+        """Show the view's rows anew (it listed them again); the cursor on paper ``keep`` (if
+        shown) or on row ``cursor``."""
+        if self._view.papers is not self._papers:
+            self._papers = self._view.papers
             self._line_cache.clear()
             self._titles.clear()
-            self._position = None
-        self._rows = rows
+        rows = self._view.listed
         set_virtual_size(self, Size(self.size.width, len(rows)))
         self._move(self._landing(rows, keep, cursor), center=keep is not None)
         self.refresh()
@@ -209,38 +200,31 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         top = _top_for(target, int(self.scroll_offset.y), height, len(rows), keep is not None)
         thumb = thumb_rows(top, height, len(rows))
         strips = [self._row_strip(rows, top + y, y, target, thumb) for y in range(height)]
-        composed = self._styles_cache
-        if isinstance(composed, ComposedLines):
-            composed.warm(self, strips.__getitem__, height)
-        return self._papers[rows[target]]
+        self.warm_lines(strips.__getitem__, height)
+        return self._view.papers[rows[target]]
 
     def index_of(self, paper_id: str) -> int | None:
         """The row of a paper, or None when it is not shown."""
-        return self._row_of(self._rows, paper_id)
+        return self._row_of(self._view.listed, paper_id)
 
     def _row_of(self, rows: Sequence[int], paper_id: str) -> int | None:
-        if self._position is None:  # made once per list of papers: rows are searched in C
-            self._position = {paper.id: i for i, paper in enumerate(self._papers)}
-        try:
-            return rows.index(self._position[paper_id])
+        try:  # rows are searched in C
+            return rows.index(self._view.position[paper_id])
         except (KeyError, ValueError):
             return None
 
-    def remove_row(self, row: int) -> None:
-        """Drop one row (a decided paper leaving the Inbox); the cursor stays on the same line."""
-        if 0 <= row < len(self._rows):
-            del self._rows[row]
-            set_virtual_size(self, Size(self.size.width, len(self._rows)))
-            self._move(min(self.cursor, len(self._rows) - 1) if self._rows else 0)
-            self.refresh()
+    def rows_left(self) -> None:
+        """Rows left the view's list (a decided paper leaving the Inbox): the cursor stays on
+        the same line, showing the paper that moved up to it."""
+        rows = self._view.listed
+        set_virtual_size(self, Size(self.size.width, len(rows)))
+        self._move(min(self.cursor, len(rows) - 1) if rows else 0)
+        self.refresh()
 
-    def swap_rows(self, row: int, other: int) -> None:
-        """Swap two rows (a paper moved one place in the reading queue); the cursor follows
-        the paper that was on ``row``. Only the two rows are repainted."""
-        rows = self._rows
-        if not (0 <= row < len(rows) and 0 <= other < len(rows)):
-            return
-        rows[row], rows[other] = rows[other], rows[row]
+    def rows_swapped(self, row: int, other: int) -> None:
+        """Two rows of the view's list swapped places (a paper moved one place in the reading
+        queue: ``TriageView.swap_listed``); the cursor follows the paper that was on ``row``.
+        Only the two rows are repainted."""
         top = int(self.scroll_offset.y)
         for y in (row, other):
             self.refresh(Region(0, y - top, self.size.width, 1))
@@ -252,35 +236,11 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             self.refresh()
             return
         top = int(self.scroll_offset.y)
+        rows, papers = self._view.listed, self._view.papers
         for y in range(self.size.height):
             row = top + y
-            if row < len(self._rows) and self._papers[self._rows[row]].id in paper_ids:
+            if row < len(rows) and papers[rows[row]].id in paper_ids:
                 self.refresh(Region(0, y, self.size.width, 1))
-
-    def set_title(self, title: str | None) -> None:
-        """Set the border's title (where the cursor is), repainting only the top border row.
-
-        Textual's ``border_title`` repaints the whole widget on every set: the title moves
-        with the cursor, and a whole-list repaint per ``j`` was half the keystroke's drawing.
-        """
-        self._set_border_text("_border_title", title, 0)
-
-    def set_subtitle(self, subtitle: str | None) -> None:
-        """Set the border's subtitle, repainting only the bottom border row."""
-        self._set_border_text("_border_subtitle", subtitle, self.outer_size.height - 1)
-
-    def _set_border_text(self, name: str, text: str | None, row: int) -> None:
-        new = None if text is None else self.render_str(text).expand_tabs(4).split()[0]
-        old = getattr(self, name)
-        if (new and new.markup) == (old and old.markup):  # Content's == ignores the styles
-            return
-        setattr(self, name, new)
-        if not self.is_mounted:
-            self.refresh()
-            return
-        # refresh() takes content coordinates: the border rows lie outside the content
-        left, top = self.content_offset
-        self.refresh(Region(-left, row - top, self.outer_size.width, 1))
 
     # -- cursor -----------------------------------------------------------------------------
     def _move(self, row: int, *, center: bool = False) -> None:
@@ -289,8 +249,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def move_to(self, row: int) -> None:
         """Put the cursor on a row (clamped)."""
-        if self._rows:
-            self._move(max(0, min(row, len(self._rows) - 1)))
+        if rows := self._view.listed:
+            self._move(max(0, min(row, len(rows) - 1)))
 
     def move_by(self, delta: int) -> None:
         self.move_to(self.cursor + delta)
@@ -313,18 +273,18 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         if height <= 0:
             return
         top = int(self.scroll_offset.y)
-        new_top = _top_for(self.cursor, top, height, len(self._rows), center)
+        new_top = _top_for(self.cursor, top, height, len(self._view.listed), center)
         if new_top != top:
             self.scroll_to(y=new_top, animate=False, immediate=True)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, len(self._rows))
+        self.virtual_size = Size(event.size.width, len(self._view.listed))
         self._line_cache.clear()
         self._scroll_to_cursor()
 
     def on_click(self, event: events.Click) -> None:
         row = int(self.scroll_offset.y) + event.y
-        if 0 <= row < len(self._rows):
+        if 0 <= row < len(self._view.listed):
             self.move_to(row)
             if event.chain >= 2 and self.current is not None:
                 self.post_message(self.Clicked(self.current))
@@ -349,26 +309,32 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         # the last column is the scroll thumb's
         self._width = max(0, (self.scrollable_content_region.width or self.size.width) - 1)
         top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
-        self._thumb = thumb_rows(top, height, len(self._rows))
-        return super().render_lines(crop)
+        self._thumb = thumb_rows(top, height, len(self._view.listed))
+        self._frame = (top, self.cursor)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
 
     def render_line(self, y: int) -> Strip:
-        top = int(self.scroll_offset.y)
-        return self._row_strip(self._rows, top + y, y, self.cursor, self._thumb)
+        top, cursor = self._frame or (int(self.scroll_offset.y), self.cursor)
+        return self._row_strip(self._view.listed, top + y, y, cursor, self._thumb)
 
     def _row_strip(self, rows: Sequence[int], row: int, y: int, cursor: int, thumb: range) -> Strip:
         """Row ``row`` of ``rows`` drawn on screen line ``y``, with the thumb's column: the
         same ``Strip`` object for as long as the row shows the same (what
-        tui/widgets/composed.py builds on)."""
+        tui/widgets/bordered.py builds on)."""
         width = self._width
         in_thumb = y in thumb
         paper = None
         if row < len(rows) and width > 0:
-            paper = self._papers[rows[row]]
-            status = self._status_of(paper.id)
+            view = self._view
+            paper = view.papers[rows[row]]
+            triage = view.triage()
+            status = triage.statuses.get(paper.id, Status.INBOX)
             is_cursor = row == cursor
-            marked = paper.id in self.marked
-            noted = self._noted(paper.id)
+            marked = paper.id in view.marked
+            noted = paper.id in triage.notes
             pdf = self._has_pdf(paper.id)
             key: tuple[object, ...] = (
                 paper.id, status, width, is_cursor, self.has_focus, marked, noted, paper.title,
@@ -383,7 +349,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             else:
                 line = self._render_paper(paper, status, width, is_cursor, marked, noted, pdf)
             tail = thumb_segment(y, thumb, self._thumb_style)
-            strip = self._line_cache[key] = Strip(compact([*line, tail]), width + 1)
+            strip = self._line_cache[key] = Strip([*line, tail], width + 1)
         return strip
 
     def _style(self, component: str, marked: bool, is_cursor: bool) -> Style:

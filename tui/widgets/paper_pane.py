@@ -13,8 +13,7 @@ every built-in theme, light or dark, is readable.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
 
 from rich.style import Style
 from rich.text import Text
@@ -30,7 +29,8 @@ from textual.visual import Visual
 from storage.models import Paper, Status
 from tui.commands import bindings
 from tui.text import highlighted, printable
-from tui.widgets.composed import ComposedLines, compact, use_composed_lines
+from tui.view import PaperView
+from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style
 
@@ -46,27 +46,7 @@ StyleOf = Callable[[str], Style]
 LOUD_VENUES = frozenset({"Oral", "Spotlight"})
 
 
-@dataclass(frozen=True, slots=True)
-class PaperView:
-    """What the pane shows of a paper: the paper, its triage state, and why it is here."""
-
-    paper: Paper
-    status: Status = Status.INBOX
-    note: str = ""
-    tags: Sequence[str] = ()
-    #: Search words the paper matched, to highlight.
-    words: Collection[str] = ()
-    #: Why the paper is where it is in a suggested order ("" when it is not).
-    why: str = ""
-    #: Its place in the reading queue ("#1 of 12 in the queue"), or when it was read from it.
-    queue: str = ""
-    #: Its PDF: the local copy, the address ``p`` opens, or none known.
-    pdf: str = ""
-    #: The line of its PDF a ``pdf:`` search matched ("" when none).
-    pdf_line: str = ""
-
-
-class PaperPane(ScrollView, can_focus=True):
+class PaperPane(BorderedLines, ScrollView, can_focus=True):
     """One paper, scrollable by keys and the mouse; ``show`` a ``PaperView`` (None: nothing)."""
 
     COMPONENT_CLASSES = {
@@ -126,17 +106,18 @@ class PaperPane(ScrollView, can_focus=True):
         #: Papers wrapped before (``prepare``d while the app was idle, or shown): their text
         #: and lines by what they show and the width, the newest last.
         self._wrapped: dict[Hashable, tuple[Paper | None, Text, list[Strip]]] = {}
+        #: Set for the time of a frame: the wrapped lines and the first line shown.
+        self._frame: tuple[list[Strip], int] | None = None
         #: Set per frame: the rows the scroll thumb covers, the base and the thumb's style.
         self._thumb = range(0)
         self._base = Style()
         self._thumb_style = Style()
         #: Rows as drawn (a wrapped line, its padding and the thumb's column), by the wrapped
         #: lines' identity, the row and whether the thumb covers it: the same paper gives the
-        #: same ``Strip`` objects, which tui/widgets/composed.py builds on.
+        #: same ``Strip`` objects, which tui/widgets/bordered.py builds on.
         self._rows: LRUCache[Hashable, tuple[list[Strip], Strip]] = LRUCache(512)
         #: A note above every paper (the first run's welcome), or None.
         self._welcome: tuple[str, str] | None = None
-        use_composed_lines(self)
 
     def set_welcome(self, title: str, words: str) -> None:
         """Show a note above the paper, inside the pane (the first run's welcome); empty
@@ -236,9 +217,7 @@ class PaperPane(ScrollView, can_focus=True):
         # and its first screenful drawn, bordered and turned into escape codes
         height = self.scrollable_content_region.height
         thumb = thumb_rows(0, height, len(lines))
-        composed = self._styles_cache
-        if isinstance(composed, ComposedLines):
-            composed.warm(self, lambda y: self._row(lines, y, y, thumb), height)
+        self.warm_lines(lambda y: self._row(lines, y, y, thumb), height)
 
     @property
     def _text_width(self) -> int:
@@ -293,15 +272,25 @@ class PaperPane(ScrollView, can_focus=True):
             self._render_text()
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line of the frame shares, worked out once (the regions and the scroll
+        # offset are computed properties: asked for each line, they cost half the frame).
         lines = self._wrap()
         top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        self._frame = (lines, top)
         self._thumb = thumb_rows(top, height, len(lines))
         self._base = readable_style(self.visual_style.rich_style)
         self._thumb_style = self._base + self._style("thumb")
-        return super().render_lines(crop)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
 
     def render_line(self, y: int) -> Strip:
-        return self._row(self._wrap(), int(self.scroll_offset.y) + y, y, self._thumb)
+        if self._frame is None:
+            lines, top = self._wrap(), int(self.scroll_offset.y)
+        else:
+            lines, top = self._frame
+        return self._row(lines, top + y, y, self._thumb)
 
     def _row(self, lines: list[Strip], row: int, y: int, thumb: range) -> Strip:
         """Line ``row`` of ``lines`` drawn on screen row ``y``, with the thumb's column."""
@@ -313,7 +302,7 @@ class PaperPane(ScrollView, can_focus=True):
             line = lines[row].crop_extend(0, self._width, self._base)
         else:
             line = Strip.blank(self._width, self._base)
-        strip = Strip(compact([*line, thumb_segment(y, thumb, self._thumb_style)]), self._width + 1)
+        strip = Strip([*line, thumb_segment(y, thumb, self._thumb_style)], self._width + 1)
         self._rows[key] = (lines, strip)
         return strip
 

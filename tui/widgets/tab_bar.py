@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from rich.style import Style
 from rich.text import Text
@@ -10,7 +10,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
-from tui.view import TABS
+from tui.view import TABS, TriageView
 from tui.widgets.styles import component_style
 
 SHORT_LABELS = {"inbox": "In", "starred": "★", "read": "✓", "skipped": "✗", "all": "All"}
@@ -31,7 +31,8 @@ SHORTEST_NAME = 4
 
 
 class TabBar(Static):
-    """Tabs with live counts and overall progress; click a tab to show it.
+    """Tabs with live counts and overall progress, read from ``TriageView``; click a tab to
+    show it.
 
     The saved searches' tabs (``use_saved``) follow the built-in ones. When the bar does not
     fit, the progress bar goes first, then the built-in tabs take shorter labels ("Star",
@@ -53,7 +54,7 @@ class TabBar(Static):
 
     #: Where each tab is drawn: (first column, end column, tab name).
     _spans: list[tuple[int, int, str]] = []
-    #: The saved searches' tabs: (tab name, label), in order.
+    #: The saved searches' tabs as last drawn: (tab name, label), in order.
     _saved: tuple[tuple[str, str], ...] = ()
     #: Component styles by name, until the styles change (each costs a walk of the CSS and
     #: a blend, and a decision redraws the bar: see ``_component``).
@@ -68,19 +69,22 @@ class TabBar(Static):
             self.tab = tab
             super().__init__()
 
+    def __init__(self, view: TriageView, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._view = view
+
     def on_click(self, event: events.Click) -> None:
         for start, end, name in self._spans:
             if start <= event.x < end:
                 self.post_message(self.Clicked(name))
 
-    def use_saved(self, tabs: Sequence[tuple[str, str]]) -> None:
-        """Draw these saved searches' tabs ((tab name, label), in order) from the next ``show``."""
-        self._saved = tuple(tabs)
-
-    def show(self, counts: Mapping[str, int], current: str) -> None:
-        """Draw the tabs for these counts, ``current`` highlighted (a saved search's tab
-        without a count yet shows "…")."""
-        drawn = (dict(counts), current, self._saved, self.size.width)
+    def show(self) -> None:
+        """Draw the view's tabs with their counts, the current one highlighted (a saved
+        search's tab without a count yet shows "…")."""
+        view = self._view
+        counts, current = view.counts(), view.tab
+        self._saved = tuple((tab.name, view.label(tab.name)) for tab in view.saved)
+        drawn = (counts, current, self._saved, self.size.width)
         if drawn == self._drawn:
             return  # (a tab key redraws the bar: often with the same counts)
         self._drawn = drawn
@@ -182,4 +186,4 @@ class TabBar(Static):
     def _redraw(self) -> None:
         drawn, self._components, self._drawn = self._drawn, None, None
         if drawn is not None:
-            self.show(drawn[0], drawn[1])
+            self.show()

@@ -47,7 +47,7 @@ class LibraryPart(MainBase):
 
         def save(note: str | None) -> None:
             if note is not None:
-                self.session.set_note(paper.id, note)
+                self.session.queue_note(paper.id, note)
                 if self.view.saved:  # a has:note tab's count changes with it
                     self.update_tabs()
                 self.show_current()
@@ -65,7 +65,7 @@ class LibraryPart(MainBase):
 
         def save(text: str | None) -> None:
             if text is not None:
-                tags = self.session.set_tags(paper.id, text.replace(",", " ").split())
+                tags = self.session.queue_tags(paper.id, text.replace(",", " ").split())
                 if self.view.saved:  # a tag: tab's count changes with it
                     self.update_tabs()
                 self.show_current()
@@ -119,7 +119,7 @@ class LibraryPart(MainBase):
         from tui.screens.remove import ConfirmRemoval
 
         plist = self.paper_list
-        ids = self.view.marked_in(plist.rows) or ([plist.current.id] if plist.current else [])
+        ids = self.view.marked_in(self.view.listed) or ([plist.current.id] if plist.current else [])
         if not ids:
             self.app.bell()
             return
@@ -160,7 +160,7 @@ class LibraryPart(MainBase):
         """Take papers, or the list ``list_name``, out: they leave the screen now and the disk
         in order with the decisions made before; the papers are read again when the writer
         reports (``Report.reload``), the same as after an undo or redo of a removal."""
-        self.session.remove(ids, list_name)
+        self.session.queue_removal(ids, list_name)
         if list_name is not None:  # a paper in another list too stays
             ids = [p.id for p in self.view.papers if set(p.lists or (p.list,)) == {list_name}]
         gone = set(ids)

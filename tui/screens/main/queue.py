@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from storage.models import Paper
 from storage.queue import QueueOrder, SortFacts, move_to, renumbered, sort_named
+from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
 from tui.screens.main.base import MainBase
@@ -60,9 +61,10 @@ class QueuePart(MainBase):
             return
         self.session.hold_writes()
         self.call_after_frame(self.session.release_writes)
-        self.session.place(move_to(queue, paper.id, target))
-        if where in ("up", "down"):  # two rows swap: the cursor follows its paper
-            self.paper_list.swap_rows(here, target)
+        self.session.queue_placement(move_to(queue, paper.id, target))
+        # the Starred tab lists the queue in its order: its rows are the queue's places
+        if where in ("up", "down") and self.view.swap_listed(here, target):
+            self.paper_list.rows_swapped(here, target)  # the cursor follows its paper
             self.show_current()
         else:
             self.rebuild(keep=paper.id, counts=False)
@@ -96,7 +98,7 @@ class QueuePart(MainBase):
         def work() -> None:
             likeness: dict[str, float] = {}
             if sort.needs_likeness and len(papers) > 1:
-                index = self.similarity.index_for(all_papers)
+                index = self.similar_work.index_for(all_papers)
                 found = index.suggest(statuses, candidates=list(papers))
                 likeness = {s.paper_id: s.score for s in found}
             texts = self.pdfs.texts or self.pdfs.load_texts()
@@ -116,7 +118,7 @@ class QueuePart(MainBase):
         sorted_ids = set(order)
         order += [pid for pid in queue.ids if pid not in sorted_ids]  # starred meanwhile
         placement = renumbered(queue, order)
-        self.session.place(placement)
+        self.session.queue_placement(placement)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
         what = label.split(",")[0].lower()
@@ -206,7 +208,8 @@ class QueuePart(MainBase):
         self.app.call_from_thread(self._downloaded, report)
 
     def _progress(self, text: str | None) -> None:
-        self.paper_list.set_subtitle(text)
+        # a border's text is markup to Textual: a title's bracket shows as typed
+        self.paper_list.border_subtitle = printable(text).replace("[", "\\[") if text else None
 
     def _pdf_arrived(self, paper_id: str) -> None:
         self.pdfs.rescan()

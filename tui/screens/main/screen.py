@@ -1,11 +1,11 @@
 """The main screen: tabs with live counts, search, the paper list and the selected paper.
 
 What shows (tab, search results, suggested order, marks) is ``TriageView``'s; the search box
-runs the queries; similarity work runs in ``Similarity``; links and export have their own
-modules. The screen is assembled from parts by concern (``base``: state and drawing;
-``search``; ``reading``: the paper pane; ``library``: the paper and the library;
-``similarity``); this module holds the
-layout, moving, triage and marks, and noticing other processes' changes.
+runs the queries; similar papers are worked out in ``SimilarWork``; links and export have
+their own modules. The screen is assembled from parts by concern (``base``: state and
+drawing; ``search``; ``reading``: the paper pane; ``library``: the paper and the library;
+``similar``); this module holds the layout, moving, triage and marks, and noticing other
+processes' changes.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tui.screens.main.library import LibraryPart
 from tui.screens.main.queue import QueuePart
 from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
-from tui.screens.main.similarity import SimilarityPart
+from tui.screens.main.similar import SimilarPart
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
@@ -39,24 +39,17 @@ NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
 
 
-class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart):
+class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     """Triage: one key per decision, the list and the paper side by side."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings()
     AUTO_FOCUS = "#papers"
 
     def compose(self) -> ComposeResult:
-        yield TabBar(id="tabs")
+        yield TabBar(self.view, id="tabs")
         yield SearchBox(self.search_results, placeholder=f"/ {search_hint()}", id="search")
         with Container(id="body"):
-            yield PaperList(
-                self.view.papers,
-                self.session.status,
-                self.view.marked,
-                lambda paper_id: paper_id in self.session.state.notes,
-                has_pdf=self.pdfs.has_copy,
-                id="papers",
-            )
+            yield PaperList(self.view, has_pdf=self.pdfs.has_copy, id="papers")
             yield PaperPane(id="detail")
         yield KeyBar(self.keymap, id="keys")
 
@@ -126,23 +119,22 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart
         if paper is None:
             self.app.bell()
             return
-        status = Status(value)
-        changes = self.set_status([paper.id], status)
+        changes, left = self.decide([paper.id], Status(value))
         self.view.marked.discard(paper.id)
-        if self.view.keeps(status, paper.id):
+        if left:  # it left this tab: the next paper moves up under the cursor
+            plist.rows_left()
+        else:
             plist.refresh_paper({paper.id})
             plist.move_by(1)
-        else:
-            plist.remove_row(plist.cursor)  # it leaves this tab: the next paper moves up
         if changes:
             self.update_tabs()
         self.show_current()
 
     def action_undo(self) -> None:
-        self.session.undo()
+        self.session.queue_undo()
 
     def action_redo(self) -> None:
-        self.session.redo()
+        self.session.queue_redo()
 
     @on(Persisted)
     def persisted(self, event: Persisted) -> None:
@@ -172,7 +164,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart
             if not ours and self.library.papers_changed_since(self.papers_version):
                 self.reload_papers("Papers imported elsewhere were added.")
             elif not self.session.busy and self.library.triage_changed_on_disk():
-                self.session.reload()
+                self.session.queue_reload()
         except (LibraryError, OSError) as exc:  # reported once: a damaged version is not
             self.notify(  # "changed" again until someone changes it
                 f"{exc} The app goes on with what it loaded.",
@@ -195,7 +187,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart
 
     def action_mark_all(self) -> None:
         plist = self.paper_list
-        shown = {self.view.ids[i] for i in plist.rows}
+        shown = {self.view.ids[i] for i in self.view.listed}
         if shown and shown <= self.view.marked:
             self.view.marked.difference_update(shown)
         else:
@@ -205,7 +197,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart
 
     def action_toggle_marked_view(self) -> None:
         """Only the marked papers, or the whole list again."""
-        if not self.view.only_marked and not self.view.marked_in(self.paper_list.rows):
+        if not self.view.only_marked and not self.view.marked_in(self.view.listed):
             message = "Nothing marked here: space marks a paper, ctrl+a every paper."
             self.notify(message, severity="warning", markup=False)
             return
@@ -216,7 +208,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarityPart, QueuePart
         from tui.screens.dialogs import BulkDecision
 
         plist = self.paper_list
-        ids = self.view.marked_in(plist.rows) or ([plist.current.id] if plist.current else [])
+        ids = self.view.marked_in(self.view.listed) or ([plist.current.id] if plist.current else [])
         if not ids:
             self.app.bell()
             return

@@ -21,7 +21,7 @@ from tui.screens.main.base import MainBase
 from tui.text import printable
 from tui.view import SEARCH_LIMIT, Found, split_query
 from tui.widgets.search_box import SearchBox
-from tui.widgets.tab_bar import SAVED_KEYS, TabBar
+from tui.widgets.tab_bar import SAVED_KEYS
 
 if TYPE_CHECKING:
     from storage.search import SearchIndex
@@ -119,7 +119,7 @@ class SearchPart(MainBase):
         note = self.view.list_note()
         if note != self._list_note:
             self._list_note = note
-            self.paper_list.set_subtitle(note or None)
+            self.paper_list.border_subtitle = note or None
 
     def searcher(self, index: SearchIndex) -> Callable[[str], Found]:
         """The search the box runs (in a thread): the app's ranking, mapped to rows."""
@@ -156,7 +156,6 @@ class SearchPart(MainBase):
     def read_saved_searches(self) -> None:
         """A tab per saved search, read again when searches.json changed (at start, then on
         every poll of the disk: the CLI may have saved or deleted one)."""
-        self.view.triage = lambda: self.session.state  # notes and tags too (has:note, tag:)
         searches = self.saved_searches
         version = signature(searches.path)
         if version == self._saved_version:
@@ -177,9 +176,6 @@ class SearchPart(MainBase):
         self._saved_version = version
         shown = self.view.tab
         todo = self.view.set_saved(saved)
-        self.query_one("#tabs", TabBar).use_saved(
-            [(tab.name, self.view.label(tab.name)) for tab in self.view.saved]
-        )
         if todo and self.index is not None:
             self.search_saved(self.index, self.view.papers, [tab.search for tab in todo])
         if self.view.tab != shown or any(tab.name == shown for tab in todo):

@@ -1,4 +1,4 @@
-"""The main screen's similarity keys: similar papers, the suggested order, topic clusters."""
+"""The main screen's keys for similar papers: the papers like one, the suggested order, topics."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from tui.messages import SimilarReady, SuggestionsReady, TopicsReady
 from tui.screens.main.base import MainBase
 
 
-class SimilarityPart(MainBase):
+class SimilarPart(MainBase):
     """``m``, ctrl+o and ``T``: each runs off the keystroke path, its result comes back as a
     message and is dropped when the papers changed meanwhile."""
 
     def action_similar(self) -> None:
         paper = self.paper_list.current
         if paper is not None:
-            self.similarity.similar(self, self.view.papers, paper.id)
+            self.similar_work.similar(self, self.view.papers, paper.id)
 
     @on(SimilarReady)
     def similar_ready(self, event: SimilarReady) -> None:
@@ -55,7 +55,7 @@ class SimilarityPart(MainBase):
             message = "Star a few papers first: suggestions follow your stars."
             self.notify(message, severity="warning", markup=False)
             return
-        self.similarity.suggest(self, self.view.papers, statuses)
+        self.similar_work.suggest(self, self.view.papers, statuses)
 
     @on(SuggestionsReady)
     def suggestions_ready(self, event: SuggestionsReady) -> None:
@@ -70,7 +70,7 @@ class SimilarityPart(MainBase):
         if len(inbox) < 4:
             self.notify("Too few papers in the Inbox to group.", severity="warning", markup=False)
             return
-        self.similarity.topics(self, self.view.papers, inbox)
+        self.similar_work.topics(self, self.view.papers, inbox)
 
     @on(TopicsReady)
     def topics_ready(self, event: TopicsReady) -> None:

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from storage.similar import SimilarityIndex
 
 
-class Similarity:
-    """The similarity index of one list of papers, and the tasks that use it."""
+class SimilarWork:
+    """The similar-papers index (tf-idf) of one list of papers, and the tasks that use it."""
 
     def __init__(self, notify: Callable[[str], None], library: Library | None = None) -> None:
         #: Called (from the worker thread) when the index must be built first.
@@ -86,7 +86,7 @@ class Similarity:
             lambda: node.post_message(work()),
             thread=True,
             exclusive=True,
-            group="similarity",
+            group="similar",
             exit_on_error=False,
             description=what,
         )
