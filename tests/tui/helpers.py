@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
 
 import pyperclip
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
 from storage import Library
 from tui.app import PapersApp
 from tui.screens.main import MainScreen
+from tui.view import TABS
 from tui.widgets.paper_list import PaperList
+from tui.widgets.tab_bar import TabBar
+
+if TYPE_CHECKING:
+    from tui.view import TriageView
 
 
 class FakeClipboard:
@@ -86,3 +94,37 @@ def tab_text(app: PapersApp) -> str:
 def messages(app: PapersApp) -> list[str]:
     """Every notification the app showed."""
     return [n.message for n in app._notifications]
+
+
+class ShownTabs:
+    """What a ``TabBar`` reads of a ``TriageView``, given by hand: counts no small list of
+    papers could give (100,000 papers), the current tab, saved searches' tabs."""
+
+    def __init__(
+        self, counts: dict[str, int], tab: str = "inbox", saved: Sequence[tuple[str, str]] = ()
+    ) -> None:
+        self.shown = dict(counts)
+        self.tab = tab
+        self.names = list(saved)
+
+    def counts(self) -> dict[str, int]:
+        return self.shown
+
+    @property
+    def saved(self) -> list[SimpleNamespace]:
+        return [SimpleNamespace(name=name) for name, _ in self.names]
+
+    def label(self, name: str | None = None) -> str:
+        name = name or self.tab
+        return dict(self.names).get(name) or TABS[name][0]
+
+
+class OneTabBar(App[None]):
+    """A tab bar alone, drawing a ``ShownTabs``."""
+
+    def __init__(self, shown: ShownTabs) -> None:
+        super().__init__()
+        self.shown = shown
+
+    def compose(self) -> ComposeResult:
+        yield TabBar(cast("TriageView", self.shown), id="tabs")

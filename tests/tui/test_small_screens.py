@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 from rich.text import Text
-from textual.app import App, ComposeResult
 
-from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.helpers import OneTabBar, ShownTabs, make_app, ready, wait_for
 from tui.screens.help import HelpScreen
 from tui.widgets.key_bar import ESSENTIAL, KeyBar
 from tui.widgets.tab_bar import TabBar
@@ -40,11 +39,6 @@ def test_the_footer_keeps_its_essentials_whole(width: int) -> None:
     assert {"read", "skip", "star", "undo", "help", "quit"} == ESSENTIAL
 
 
-class Bar(App[None]):
-    def compose(self) -> ComposeResult:
-        yield TabBar(id="tabs")
-
-
 COUNTS = {"inbox": 3_703, "starred": 0, "read": 0, "skipped": 0, "all": 3_703}
 
 
@@ -59,11 +53,10 @@ COUNTS = {"inbox": 3_703, "starred": 0, "read": 0, "skipped": 0, "all": 3_703}
 async def test_the_triage_count_stays_in_the_tab_bar_at_80_columns(
     counts: dict[str, int], saved: list[tuple[str, str]]
 ) -> None:
-    app = Bar()
+    app = OneTabBar(ShownTabs({**counts, **{name: 12 for name, _ in saved}}, saved=saved))
     async with app.run_test(size=(80, 24)) as pilot:
         bar = app.query_one(TabBar)
-        bar.use_saved(saved)
-        bar.show({**counts, **{name: 12 for name, _ in saved}}, "inbox")
+        bar.show()
         await pilot.pause()
         text = bar.render()
         shown = str(text)

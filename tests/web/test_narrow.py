@@ -5,25 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.app import App, ComposeResult
-
 from storage import Library
+from tests.tui.helpers import OneTabBar, ShownTabs
 from tui.app import PapersApp
 from tui.widgets.tab_bar import TabBar
 
 COUNTS = {"inbox": 3_703, "starred": 12, "read": 40, "skipped": 151, "all": 3_906}
 
 
-class OneBar(App[None]):
-    def compose(self) -> ComposeResult:
-        yield TabBar(id="tabs")
-
-
 async def test_the_tab_bar_keeps_every_count_at_40_columns() -> None:
-    app = OneBar()
+    app = OneTabBar(ShownTabs(COUNTS))
     async with app.run_test(size=(40, 3)) as pilot:
         bar = app.query_one(TabBar)
-        bar.show(COUNTS, "inbox")
+        bar.show()
         await pilot.pause()
         text = str(bar.render())
         assert text.strip() == "In 3,703  ★ 12  ✓ 40  ✗ 151  All 3,906"
@@ -31,7 +25,7 @@ async def test_the_tab_bar_keeps_every_count_at_40_columns() -> None:
         await pilot.resize_terminal(60, 3)
         while bar.size.width != 60:
             await pilot.pause(0.01)
-        bar.show(COUNTS, "inbox")
+        bar.show()
         assert str(bar.render()).startswith(" 1 In 3,703  2 ★ 12 ")  # room for the keys again
 
 
