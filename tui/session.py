@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from storage.caps import check_note, check_tags
 from storage.files.triage_file import Change, TriageState, normalise_tags
 from storage.library import Library
 from storage.models import Removal, Status
@@ -122,13 +123,16 @@ class TriageSession:
         return changes
 
     def set_note(self, paper_id: str, note: str) -> None:
-        """Set a note now and queue it."""
+        """Set a note now and queue it; ``TooBigError`` (nothing changed) past its cap."""
+        check_note(note.strip())
         self._set_note_locally(paper_id, note.strip())
         self._submit("note", paper_ids=(paper_id,), text=note.strip())
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Set tags now and queue them; returns them normalised."""
+        """Set tags now and queue them; returns them normalised; ``TooBigError`` (nothing
+        changed) past their caps."""
         clean = normalise_tags(tags)
+        check_tags(clean)
         self._set_tags_locally(paper_id, clean)
         self._submit("tags", paper_ids=(paper_id,), tags=clean)
         return clean

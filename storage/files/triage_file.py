@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from storage.caps import MAX_TAGS, check_note, check_tags
 from storage.files.atomic import AtomicJSONStorage, HomeLock, Tables
 from storage.files.migrations import migrate_triage
 from storage.files.triage_model import (
@@ -147,16 +148,15 @@ class TriageFile:
             return change.decide(ids, status)
 
     def set_note(self, paper_id: str, note: str) -> None:
-        """Set (or, with "", clear) a paper's note."""
+        """Set (or, with "", clear) a paper's note; ``TooBigError`` past its cap."""
         with self.change() as change:
-            change.update(paper_id, note=note.strip())
+            change.set_note(paper_id, note)
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Replace a paper's tags; returns them as stored (normalised)."""
-        clean = normalise_tags(tags)
+        """Replace a paper's tags; returns them as stored (normalised); ``TooBigError`` past
+        their caps."""
         with self.change() as change:
-            change.update(paper_id, tags=list(clean))
-        return clean
+            return change.set_tags(paper_id, tags)
 
 
 def _steps(tables: Tables) -> list[Step]:
@@ -207,6 +207,17 @@ class TriageChange:
             self._apply(changes, docs)
             self.record(changes)
         return changes
+
+    def set_note(self, paper_id: str, note: str) -> None:
+        """Set (or, with "", clear) a paper's note; ``TooBigError`` past its cap."""
+        self.update(paper_id, note=check_note(note.strip()))
+
+    def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
+        """Replace a paper's tags; returns them normalised; ``TooBigError`` past the caps."""
+        clean = normalise_tags(tags)
+        check_tags(clean)
+        self.update(paper_id, tags=list(clean))
+        return clean
 
     def update(self, paper_id: str, **values: Any) -> None:
         """Set parts of a paper's document other than its status (``note``, ``tags``)."""
@@ -324,7 +335,7 @@ class TriageChange:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
             else:  # a note or tags of the library are kept; the file fills what is empty
                 doc["note"] = doc.get("note") or theirs.note
-                doc["tags"] = list(dict.fromkeys([*doc.get("tags", ()), *theirs.tags]))
+                doc["tags"] = list(dict.fromkeys([*doc.get("tags", ()), *theirs.tags]))[:MAX_TAGS]
             report.restored += 1
         self.save(docs)
         return changes

@@ -13,7 +13,7 @@ from its register now was changed here since: that is a record to send. Two subt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from storage.files.triage_model import Step, TriageState
@@ -103,10 +103,16 @@ def triage_changes(
     state: SyncState,
     clock: Clock,
     present: Callable[[str], bool],
+    waiting: Collection[str] = (),
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
     are in the library again).
+
+    ``waiting``: papers whose triage the registers hold but ``triage.json`` does not (the
+    paper was not here: ``SyncState.waiting``). One that is here now takes the registers'
+    triage, but for a status decided here after the register's (an import, or an undone
+    removal, brings its paper back with what it had: not a decision of now).
 
     Stamped by ``clock``: after everything this device had seen (each was changed after its
     last sync), or, for a state made afresh, at when each was made (``decided_at``), so that
@@ -118,12 +124,18 @@ def triage_changes(
     records: list[Record] = []
     kept: set[str] = set()
     for pid in sorted(pids):
-        local = triage_values(triage, pid)
-        changed = [
-            kind
-            for kind in TRIAGE_KINDS
-            if local[kind] != base.value(kind, pid) or (kind == STATUS and pid in touched)
-        ]
+        if pid in waiting:
+            if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
+                continue
+            local = triage_values(triage, pid)
+            changed = [STATUS]
+        else:
+            local = triage_values(triage, pid)
+            changed = [
+                kind
+                for kind in TRIAGE_KINDS
+                if local[kind] != base.value(kind, pid) or (kind == STATUS and pid in touched)
+            ]
         if not changed:
             continue
         if local == DEFAULTS and (not present(pid) or base.removed(pid)):
@@ -139,6 +151,14 @@ def triage_changes(
                 stamp = clock.tick(made_at)
             records.append(Record(kind, stamp, state.device, pid, local[kind]))
     return records, kept
+
+
+def _decided_after(triage: TriageState, pid: str, held: list[Any] | None) -> bool:
+    """True when the paper's status here was given after the register's, and differs."""
+    at = triage.decided_at.get(pid)
+    if at is None or triage.status(pid).value == (held[2] if held else DEFAULTS[STATUS]):
+        return False
+    return held is None or at * 1000 > held[0]
 
 
 def paper_changes(

@@ -39,7 +39,7 @@ from storage.sync.local import (
     touched_papers,
     triage_changes,
 )
-from storage.sync.merge import Folded, Plan, fold, plan_merge, relay_records
+from storage.sync.merge import DECIDED_AT, Folded, Plan, fold, plan_merge, relay_records
 from storage.sync.records import (
     KINDS,
     PAPER,
@@ -49,7 +49,14 @@ from storage.sync.records import (
     parse_record,
     tie_value,
 )
-from storage.sync.state import SyncState, load_state, marker_key, save_state, state_path
+from storage.sync.state import (
+    MAX_HELD,
+    SyncState,
+    load_state,
+    marker_key,
+    save_state,
+    state_path,
+)
 from storage.text.words import count
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
@@ -184,6 +191,7 @@ class _Sync:
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
         fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
+        fold(state, _records(state.held), self.clock, self.folded)  # held: believed yet?
         triage = self.library.triage_file
         pending = state.pending or {}
         written_here = triage.synced_generation(self.marker) == pending.get("generation")
@@ -193,13 +201,21 @@ class _Sync:
         triage_state = triage.state()
         loaded = self.library.loaded_papers()
         present = lambda pid: loaded.row_of(pid) is not None  # noqa: E731
+        waiting = set(state.waiting)
         touched = touched_papers(triage.steps(), state.steps)
-        for pid, at in redecided(triage_state, state.decided_at).items():
+        # A merge cut short after it wrote triage.json gave its statuses their times: they
+        # are the merge's, not decisions made here (sent as ours, they beat later ones).
+        known_times = {**state.decided_at, **(pending.get(DECIDED_AT) or {})}
+        for pid, at in redecided(
+            triage_state, known_times if written_here else state.decided_at
+        ).items():
             touched[pid] = at if touched.get(pid, 0.0) is not None else None
-        records, kept = triage_changes(triage_state, touched, base, state, self.clock, present)
+        records, kept = triage_changes(
+            triage_state, touched, base, state, self.clock, present, waiting
+        )
         self._send(records)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
-            again[kind].update(pid for pid in kept if present(pid))
+            again[kind].update(pid for pid in kept | waiting if present(pid))
         candidates = self._paper_candidates(base)
         self._read_cards()
         self._read_logs(check_clone=clean_outbox)
@@ -209,13 +225,37 @@ class _Sync:
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
             again[kind].update(self.folded.changed[PAPER])
         papers = self._load_papers() if again[PAPER] else None
-        plan = plan_merge(state, again, triage_state, papers, self.folded.docs)
+        plan = plan_merge(state, again, triage_state, papers, self.folded.docs, present)
         if plan.unusable:
+            reason = next(iter(plan.unusable.values()))
             self.report.problems.append(
-                f"{len(plan.unusable)} paper record(s) are no paper this version reads: "
-                f"skipped ({', '.join(plan.unusable[:3])})"
+                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
+                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
             )
+        self._hold_back()
+        new_waiting = {pid for pid in waiting if not present(pid)} | plan.waiting
+        new_waiting.difference_update(pid for pid, doc in plan.papers.items() if doc is not None)
+        if new_waiting != waiting:
+            state.waiting = sorted(new_waiting)
+            self.dirty = True
         self._write(plan)
+
+    def _hold_back(self) -> None:
+        """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
+        ``MAX_HELD``), and say whose they are."""
+        held = sorted({r.line(): r for r in self.folded.held}.values(), key=lambda r: r.stamp)
+        rows = [_row(r) for r in held[:MAX_HELD]]
+        if rows != self.state.held:
+            self.state.held = rows
+            self.dirty = True
+        for device in sorted({r.device for r in held}):
+            mine = [r for r in held if r.device == device]
+            ahead = mine[0].stamp - self.clock.now_ms()
+            self.report.problems.append(
+                f"{self._name(device)}: {count(len(mine), 'record')} stamped {_span(ahead)} "
+                "or more ahead of this clock: not believed until then (that clock wants "
+                "setting)"
+            )
 
     # -- what changed here ----------------------------------------------------------------
     def _paper_candidates(self, base: Base) -> list[tuple[str, dict[str, Any] | None]]:
@@ -275,12 +315,17 @@ class _Sync:
         """Fold every log's new records; note what the folder made us skip or pass on."""
         state, report = self.state, self.report
         relay: set[str] = set()
-        logs = self.place.log_files()
+        logs, links = self.place.scan()
+        for link in links:  # a loop of links too: never followed, nor does it stop the sync
+            where = f"{self._name(link.parent.name)}: {link.name}" if link.suffix else link.name
+            report.problems.append(f"{where}: not read (a symbolic link, never followed)")
         for log in logs:
             if check_clone and log.folder == self.device.id and not log.conflicted:
                 self._check_clone(log)
             relay.update(self._read(log))
-        for key in [k for k in state.cursors if k not in {log.key for log in logs}]:
+        # a log that a link stands in for keeps its cursor: it is back once a file again
+        present = {log.key for log in logs} | {f"{p.parent.name}/{p.name}" for p in links}
+        for key in [k for k in state.cursors if k not in present]:
             relay.update(state.cursors.pop(key)[2])  # a log that disappeared
             self.dirty = True
         if relay:
@@ -296,7 +341,10 @@ class _Sync:
                 f"writes only its own files; nothing is lost): {'; '.join(conflicted[:3])}{more}"
             )
         report.devices = len(set(state.devices) - {self.device.id})
+        held = {record.device for record in self.folded.held}  # said by ``_hold_back``
         for device, ahead in sorted(self.folded.ahead.items()):
+            if device in held:
+                continue
             report.problems.append(
                 f"{self._name(device)}: its clock is {_span(ahead)} ahead of this "
                 "one's (merging stays right; that clock wants setting)"

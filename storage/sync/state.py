@@ -29,6 +29,8 @@ from storage.sync.device import SYNC_DIR
 from storage.sync.records import KINDS, PAPER, Record, tie_value
 
 STATE_VERSION = 1
+#: Records held for a clock far ahead (``SyncState.held``) kept at the most.
+MAX_HELD = 10_000
 
 #: A register's holder as kept: [stamp, device, value] (for a paper: its digest, or None).
 Register = list[Any]
@@ -97,6 +99,14 @@ class SyncState:
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Milliseconds since the epoch of the last sync that finished.
     synced_at: int = 0
+    #: Papers whose triage registers hold values ``triage.json`` does not: no paper of theirs
+    #: was here when they were merged (records for papers no device has stay out of the file
+    #: every decision rewrites); written once the paper arrives.
+    waiting: list[str] = field(default_factory=list)
+    #: Records stamped beyond this device's clock's bound (``records.MAX_AHEAD_MS``), as
+    #: rows: read again at each sync, folded once the clock is near them (at most
+    #: ``MAX_HELD``, the nearest kept).
+    held: list[list[Any]] = field(default_factory=list)
     #: True for a state made afresh (never synced, or its file was lost): local values are
     #: then stamped with when they were made, not as changes made after the last sync.
     fresh: bool = True
@@ -119,6 +129,8 @@ class SyncState:
             "devices": self.devices,
             "synced_at": self.synced_at,
             "fresh": self.fresh,
+            "waiting": self.waiting,
+            "held": self.held,
         }
 
     @classmethod
@@ -140,6 +152,8 @@ class SyncState:
             devices=dict(data.get("devices") or {}),
             synced_at=int(data.get("synced_at", 0)),
             fresh=bool(data.get("fresh", False)),
+            waiting=[p for p in data.get("waiting") or () if isinstance(p, str)],
+            held=[r for r in data.get("held") or () if isinstance(r, list)],
         )
 
 
