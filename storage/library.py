@@ -276,7 +276,7 @@ class Library:
                 todo = [s for s in steps if not s.undone]
                 step = todo[-1] if todo else None
             else:
-                todo = [s for s in steps if s.undone]
+                todo = [s for s in steps if s.undone and not s.void]
                 step = todo[0] if todo else None
             if step is None:
                 return StepDone()

@@ -25,6 +25,7 @@ from storage.files.triage_model import (
     DECIDE,
     HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
+    RESTORE,
     SCHEMA,
     DayCount,
     Step,
@@ -42,7 +43,7 @@ TRIAGE_FILE = "triage.json"
 #: The table that marks the last merge written from each sync folder.
 SYNC_TABLE = "sync"
 #: What an undo step may hold besides its changes and still be dropped once they are gone.
-_PLAIN_STEP = frozenset({"at", "changes", "undone", "kind"})
+_PLAIN_STEP = frozenset({"at", "changes", "undone", "kind", "marked", "void"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +178,9 @@ class TriageChange:
 
     def __init__(self, store: AtomicJSONStorage) -> None:
         self._store = store
-        self._found: Tables = store.read() or {}
+        found = store.read()  # the transaction's own tables (not a copy when they are empty:
+        # a second call in the same change must see what the first one wrote)
+        self._found: Tables = found if found is not None else {}
 
     # -- decisions ----------------------------------------------------------------------
     def documents(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -265,7 +268,12 @@ class TriageChange:
         history = self._store.writable_table("history")
         seqs = sorted(int(k) for k in history)
         for seq in seqs:
-            if history[str(seq)].get("undone"):
+            doc = history[str(seq)]
+            if not doc.get("undone") or doc.get("void"):
+                continue
+            if doc.get("changes") and doc.get("kind", DECIDE) in (DECIDE, RESTORE):
+                history[str(seq)] = {**doc, "void": True}  # no redo; sync reads its time
+            else:
                 del history[str(seq)]
         kept = [s for s in seqs if str(s) in history]
         total = sum(len(history[str(s)].get("changes", ())) for s in kept) + len(changes)
@@ -293,7 +301,13 @@ class TriageChange:
     def mark(self, step: Step, *, undone: bool, **more: Any) -> None:
         """Mark a step undone (or done again), keeping ``more`` in it."""
         history = self._store.writable_table("history")
-        history[str(step.seq)] = {**history[str(step.seq)], "undone": undone, **more}
+        marked = round(now())
+        history[str(step.seq)] = {
+            **history[str(step.seq)],
+            "undone": undone,
+            "marked": marked,
+            **more,
+        }
 
     def _count(self, changes: Iterable[Change], at: float, sign: int) -> None:
         days = self._store.writable_table("days")

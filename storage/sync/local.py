@@ -75,7 +75,8 @@ def step_marks(steps: Iterable[Step]) -> dict[str, list[Any]]:
 
 def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, float | None]:
     """Papers in undo steps made, undone or redone since the steps ``seen``: paper → when
-    (the step's time; None, meaning now, for an undo or redo, whose time is not kept)."""
+    (the step's time, or when it was undone or redone; None, meaning now, for an undo or
+    redo of a version that did not keep its time)."""
     touched: dict[str, float | None] = {}
     for step in steps:
         mark = [step.at, step.undone]
@@ -83,7 +84,7 @@ def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, 
         if before == mark:
             continue
         made = before is None or before[0] != mark[0]
-        at = step.at if made else None
+        at = max(step.at, step.marked_at) if made else (step.marked_at or None)
         for pid, _old, _new in step.changes:
             known = touched.get(pid, 0.0)
             touched[pid] = None if at is None or known is None else max(at, known)

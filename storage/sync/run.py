@@ -191,7 +191,6 @@ class _Sync:
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
         fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
-        fold(state, _records(state.held), self.clock, self.folded)  # held: believed yet?
         triage = self.library.triage_file
         pending = state.pending or {}
         written_here = triage.synced_generation(self.marker) == pending.get("generation")
@@ -218,6 +217,7 @@ class _Sync:
             again[kind].update(pid for pid in kept | waiting if present(pid))
         candidates = self._paper_candidates(base)
         self._read_cards()
+        fold(state, _records(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
         self._send(self._stamp_papers(candidates))
         for kind in KINDS:
