@@ -318,9 +318,10 @@ class TriageSession:
         removed elsewhere meanwhile), each is written on its own, as it would have been."""
         lib = self.library
         outcomes = [Outcome(op) for op in ops]
+        lib.loaded_papers()  # papers.json read again (if it changed) before the lock, not in it
         try:
-            with lib.lock:  # papers.json cannot change from here: the papers are as checked
-                loaded = lib.loaded_papers()
+            with lib.triage_lock:  # triage.json's alone: an import's papers do not hold it
+                loaded = lib.loaded_papers()  # a removal takes both locks: checked after it
                 if any(loaded.row_of(pid) is None for op in ops for pid in op.paper_ids):
                     return [self._persist(op) for op in ops]
                 with lib.triage_file.change() as change:

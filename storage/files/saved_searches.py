@@ -20,7 +20,7 @@ from typing import Any, Final
 import orjson
 
 from storage.errors import DamagedFileError, LibraryError, NewerFileError
-from storage.files.atomic import HomeLock, atomic_write, backup_path
+from storage.files.atomic import HomeLock, LockPair, atomic_write, backup_path
 from storage.text.normalize import fold
 
 SEARCHES_FILE: Final = "searches.json"
@@ -65,7 +65,7 @@ class SavedSearches:
     without one, the lock file of HOME is locked on its own.
     """
 
-    def __init__(self, home: str | Path, lock: HomeLock | None = None) -> None:
+    def __init__(self, home: str | Path, lock: HomeLock | LockPair | None = None) -> None:
         self.home = Path(home).expanduser()
         if lock is None:
             from storage.files.atomic import LOCK_FILE

@@ -41,14 +41,18 @@ class Base:
 
     def __init__(
         self,
-        state: SyncState,
+        registers: Mapping[str, Mapping[str, list[Any]]],
         written: Mapping[str, Mapping[str, Any]],
         papers_written: Mapping[str, Any],
     ) -> None:
-        self._registers = state.registers
-        self._written = written
+        self._registers = registers
+        self._written = dict(written)
         #: Papers a merge cut short was writing (papers.json may or may not have them).
         self.papers_written = papers_written
+
+    def triage_written(self, written: Mapping[str, Mapping[str, Any]]) -> None:
+        """The triage a merge cut short wrote into triage.json (it holds those values)."""
+        self._written.update(written)
 
     def value(self, kind: str, pid: str) -> Any:
         written = self._written.get(kind, {})
@@ -123,8 +127,9 @@ def triage_changes(
     pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
     records: list[Record] = []
+    made: list[tuple[float | None, str, str, Any]] = []
     kept: set[str] = set()
-    for pid in sorted(pids):
+    for pid in pids:
         if pid in waiting:
             if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
                 continue
@@ -146,11 +151,16 @@ def triage_changes(
             made_at = triage.decided_at.get(pid) if kind == STATUS else None
             if made_at is None and kind == STATUS:
                 made_at = touched.get(pid)
-            if state.fresh:
-                stamp = clock.at(made_at if made_at is not None else 0.001)
-            else:
-                stamp = clock.tick(made_at)
-            records.append(Record(kind, stamp, state.device, pid, local[kind]))
+            made.append((made_at, pid, kind, local[kind]))
+    # Stamped in the order they were made (the clock only goes forward: a decision stamped
+    # after a later one would be stamped later than it); those of unknown time last.
+    made.sort(key=lambda m: (m[0] is None, m[0] or 0.0, m[1], m[2]))
+    for made_at, pid, kind, value in made:
+        if state.fresh:
+            stamp = clock.at(made_at if made_at is not None else 0.001)
+        else:
+            stamp = clock.tick(made_at)
+        records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
 
 

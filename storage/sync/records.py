@@ -144,13 +144,13 @@ class Clock:
     stamped further ahead are not folded: ``believable``)."""
 
     def __init__(self, last: int = 0, wall: Callable[[], float] = time.time) -> None:
-        self._wall = wall
+        self.wall = wall
         #: A clock an earlier version let run ahead (a record of the year 9998 seen) is
         #: brought back within the bound: its next stamps follow the present again.
         self.last = min(last, self.limit())
 
     def now_ms(self) -> int:
-        return min(int(self._wall() * 1000), CLOCK_CEILING)
+        return min(int(self.wall() * 1000), CLOCK_CEILING)
 
     def limit(self) -> int:
         """The furthest this clock goes now: ``MAX_AHEAD_MS`` past its wall clock."""

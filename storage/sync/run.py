@@ -148,7 +148,7 @@ def _sync(
             f"this library was copied from another machine: it syncs as a new device, "
             f"{device.name} ({device.short})"
         )
-    with library.lock:
+    with library.papers_lock:  # triage.json's lock too, for the merge only (``_Sync.run``)
         _Sync(library, place, report, wall, dry=dry).run()
     return report
 
@@ -188,38 +188,59 @@ class _Sync:
         return self.report.device
 
     def run(self) -> None:
+        """The papers and the folder first, holding the HOME lock (papers.json holds still);
+        then what changed in triage.json and the merge, holding its lock too, as briefly as
+        that takes (an open app's decisions wait only for this part)."""
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
         fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
-        triage = self.library.triage_file
         pending = state.pending or {}
-        written_here = triage.synced_generation(self.marker) == pending.get("generation")
-        written = {k: v for k, v in pending.items() if k in TRIAGE_KINDS}
-        base = Base(state, written if written_here else {}, pending.get(PAPER) or {})
-        again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
-        triage_state = triage.state()
+        # What the files held after the last sync: the registers before the others' records
+        # are folded in (the triage written by a merge cut short: ``triage_part``).
+        before = {kind: dict(held) for kind, held in state.registers.items()}
+        self.base = Base(before, {}, pending.get(PAPER) or {})
+        self.again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
         loaded = self.library.loaded_papers()
-        present = lambda pid: loaded.row_of(pid) is not None  # noqa: E731
-        waiting = set(state.waiting)
-        touched = touched_papers(triage.steps(), state.steps)
-        # A merge cut short after it wrote triage.json gave its statuses their times: they
-        # are the merge's, not decisions made here (sent as ours, they beat later ones).
-        known_times = {**state.decided_at, **(pending.get(DECIDED_AT) or {})}
-        for pid, at in redecided(
-            triage_state, known_times if written_here else state.decided_at
-        ).items():
-            touched[pid] = at if touched.get(pid, 0.0) is not None else None
-        records, kept = triage_changes(
-            triage_state, touched, base, state, self.clock, present, waiting
-        )
-        self._send(records)
-        for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
-            again[kind].update(pid for pid in kept | waiting if present(pid))
-        candidates = self._paper_candidates(base)
+        self.present = lambda pid: loaded.row_of(pid) is not None
+        candidates = self._paper_candidates(self.base)
+        # Local triage changes are stamped as if made before this sync read the others' records
+        # (they were): by a clock that has not seen them.
+        self.local_clock = Clock(self.clock.last, self.clock.wall)
         self._read_cards()
         fold(state, _records(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
         self._send(self._stamp_papers(candidates))
+        self._send_early()
+        with self.library.triage_lock:
+            plan = self._triage_part(pending)
+            self._merge(plan)
+        self._finish()
+
+    def _triage_part(self, pending: dict[str, Any]) -> Plan:
+        """What changed in triage.json since the last sync (sent), and the plan of the merge
+        (the caller holds triage.json's lock)."""
+        state, again, present = self.state, self.again, self.present
+        triage = self.library.triage_file
+        written_here = triage.synced_generation(self.marker) == pending.get("generation")
+        if written_here:
+            self.base.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
+        triage_state = triage.state()
+        waiting = set(state.waiting)
+        touched = touched_papers(triage.steps(), state.steps)
+        # A merge cut short after it wrote triage.json gave its statuses their times: they
+        # are the merge's, not decisions made here (sent as ours, they beat later ones).
+        known = state.decided_at
+        if written_here:
+            known = {**known, **(pending.get(DECIDED_AT) or {})}
+        for pid, at in redecided(triage_state, known).items():
+            touched[pid] = at if touched.get(pid, 0.0) is not None else None
+        records, kept = triage_changes(
+            triage_state, touched, self.base, state, self.local_clock, present, waiting
+        )
+        self.clock.see(self.local_clock.last)
+        self._send(records)
+        for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
+            again[kind].update(pid for pid in kept | waiting if present(pid))
         for kind in KINDS:
             again[kind].update(self.folded.changed[kind])
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
@@ -238,7 +259,7 @@ class _Sync:
         if new_waiting != waiting:
             state.waiting = sorted(new_waiting)
             self.dirty = True
-        self._write(plan)
+        return plan
 
     def _hold_back(self) -> None:
         """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
@@ -397,7 +418,17 @@ class _Sync:
         )
 
     # -- writing ----------------------------------------------------------------------------
-    def _write(self, plan: Plan) -> None:
+    def _send_early(self) -> None:
+        """Write the records waiting so far (papers, records passed on) into the folder before
+        triage.json is locked: a list's papers are the bulk of what a sync writes."""
+        if self.dry or not self.state.outbox:
+            return
+        self._note_pending(Plan())
+        self._append_outbox()
+
+    def _merge(self, plan: Plan) -> None:
+        """Send the triage records, write the merge into the library, and note what the files
+        now hold (the caller holds triage.json's lock)."""
         state = self.state
         if self.dry:
             self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
@@ -411,15 +442,22 @@ class _Sync:
             self.report.applied.update(apply_plan(self.library, plan, (self.marker, generation)))
             state.generation = generation
             self.dirty = True
-        if state.pending is not None:
-            state.pending = None
-            self.dirty = True
         triage = self.library.triage_file
         marks = step_marks(triage.steps())
         version = list(signature(self.library.papers_path) or ())
         decided = triage.state().decided_at
         if marks != state.steps or version != state.papers_version or decided != state.decided_at:
             state.steps, state.papers_version, state.decided_at = marks, version, decided
+            self.dirty = True
+
+    def _finish(self) -> None:
+        """Save the state (after triage.json's lock is let go: a merge noted as pending is
+        finished by the next sync should this one stop before)."""
+        state = self.state
+        if self.dry:
+            return
+        if state.pending is not None:
+            state.pending = None
             self.dirty = True
         state.clock = self.clock.last
         self.report.waiting = len(state.outbox)
@@ -435,7 +473,12 @@ class _Sync:
         """Save the state as loaded, but for the outbox and what ``plan`` writes: a sync cut
         short from here on is finished by the next one."""
         noted = orjson.loads(self.loaded)
-        noted.update(outbox=self.state.outbox, clock=self.clock.last, device=self.device.id)
+        noted.update(
+            outbox=self.state.outbox,
+            clock=self.clock.last,
+            device=self.device.id,
+            own_sizes=self.state.own_sizes,  # what this device appended already, as its own
+        )
         if plan:
             noted["pending"] = {"generation": self.state.generation + 1, **plan.written()}
         save_state(self.path, SyncState.from_json(noted))

@@ -18,8 +18,8 @@ import pytest
 from storage import Library
 from storage.caps import MAX_ABSTRACT_CHARS, MAX_LISTS, MAX_NOTE_CHARS, MAX_TAGS, TooBigError
 from storage.files.papers_file import paper_to_doc
-from storage.sync import sync_library
 from storage.sync import run as sync_run
+from storage.sync import sync_library
 from storage.sync.device import load_device
 from storage.sync.folder import MAX_CARD, ROOT_NAME, SyncFolder
 from storage.sync.records import MAX_AHEAD_MS, MAX_LINE, MAX_STAMP
@@ -149,7 +149,9 @@ def test_a_record_of_the_year_9998_pins_no_clock_and_later_decisions_still_win(
     sync_library(b, folder, wall=wall)
     sync_library(a, folder, wall=wall)
     assert a.status(ids[0]).value == b.status(ids[0]).value == "starred"
-    assert all(r.stamp < wall() * 1000 + MAX_AHEAD_MS for r in all_records(folder) if r.device != HOSTILE)
+    assert all(
+        r.stamp < wall() * 1000 + MAX_AHEAD_MS for r in all_records(folder) if r.device != HOSTILE
+    )
 
 
 def test_a_record_a_little_ahead_is_believed_and_one_far_ahead_once_its_time_comes(
@@ -248,13 +250,17 @@ def test_an_import_refuses_a_record_whose_note_or_tags_pass_the_caps(tmp_path: P
             [
                 {"title": "Fine", "abstract": abstract, "status": "read", "note": "ok"},
                 {"title": "Long note", "abstract": abstract, "note": "x" * 200_000},
-                {"title": "Many tags", "abstract": abstract, "tags": ",".join(map(str, range(300)))},
+                {
+                    "title": "Many tags",
+                    "abstract": abstract,
+                    "tags": ",".join(map(str, range(300))),
+                },
             ]
         )
     )
     library = Library(tmp_path / "home")
     report = library.import_file(listed)
-    assert [p.title for p in library.papers()] == ["Fine"]
+    assert [p.title for p in library.papers()] == ["Fine"]  # the others: one line each
     reasons = " / ".join(e.reason for e in report.errors)
     assert "the note is 200,000 characters long" in reasons and "tags are too many" in reasons
 
@@ -396,7 +402,10 @@ def test_a_log_read_in_bounded_pieces_keeps_every_record(tmp_path: Path) -> None
     arriving at the end: every record read once, the cursor right."""
     place = SyncFolder(tmp_path)
     path = hostile_log(tmp_path)
-    rows = [orjson.dumps(["s", int(T0 * 1000) + n, HOSTILE, "0123456789ab", "read"]) for n in range(60_000)]
+    rows = [
+        orjson.dumps(["s", int(T0 * 1000) + n, HOSTILE, "0123456789ab", "read"])
+        for n in range(60_000)
+    ]
     body = b"\n".join(rows[:30_000]) + b"\n" + b"y" * (3 * MAX_LINE) + b"\n"
     body += b"\n".join(rows[30_000:]) + b"\n"
     path.write_bytes(body + b"z" * (2 * MAX_LINE))  # a long line, still arriving
