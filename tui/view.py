@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # imported when the index is built, after the first paint
     from storage.files.saved_searches import SavedSearch
     from storage.search import Ranking
     from storage.search.postings import BoolArray, IntArray
-    from storage.search.qualifiers import Qualifier
+    from storage.search.qualifiers import NumberTest, Qualifier
     from storage.search.query import Query
     from storage.similar import Suggestion
 
@@ -185,6 +185,12 @@ class _TriageFacts:
         raise _NotTriage
 
     def in_field(self, field: str, text: str, *, highlight: bool) -> BoolArray:
+        raise _NotTriage
+
+    def with_number(self, field: str, test: NumberTest) -> BoolArray:
+        raise _NotTriage
+
+    def with_area(self, accepts: Callable[[str], bool]) -> BoolArray:
         raise _NotTriage
 
     def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:

@@ -104,6 +104,9 @@ class SavedSearches:
         search = SavedSearch(_clean(name, "name"), _clean(query, "query"))
         if len(search.name) > MAX_NAME:
             raise SearchNameError(f"a search name has at most {MAX_NAME} characters")
+        from storage.search.query import check_query
+
+        check_query(search.query)  # a query past the caps is refused, not saved and cut
         with self._lock:
             searches = self.all()
             at = next((i for i, s in enumerate(searches) if s.key == search.key), None)

@@ -72,6 +72,10 @@ def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None
     """A paper document from another device in this version's shape, or None and why not
     when it is no paper this version takes: a field of the wrong type, another paper's id,
     past the caps an import keeps (``storage.caps``: a 5 MB abstract, 20,000 lists)."""
+    for name, value in doc.items():  # as sent: a list is no text, an object no list
+        like = _SHAPE.get(name)
+        if like is not None and type(value) is not (list if isinstance(like, list) else type(like)):
+            return None, f"its {name} is not what a paper holds"
     try:
         paper = paper_from_doc(doc)
         clean = paper_to_doc(paper)

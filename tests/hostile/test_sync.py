@@ -431,3 +431,80 @@ def test_a_card_or_log_replaced_by_a_link_is_said_and_never_followed(
     report = sync_library(library, folder)
     assert any("not read (a symbolic link" in p for p in report.problems)
     assert report.received == 0
+
+
+# -- one hostile record at a time, beside a good one -----------------------------------------
+GOOD_PAPER = {"id": "0123456789ab", "title": "Good", "abstract": "A good paper, at length."}
+
+
+def _paper(**fields: object) -> list[object]:
+    doc = {**GOOD_PAPER, "id": "0000000000cc", "list": "L", "lists": ["L"], **fields}
+    return ["P", int(T0 * 1000), HOSTILE, "0000000000cc", doc]
+
+
+HOSTILE_RECORDS: dict[str, bytes] = {
+    "stamp 0": orjson.dumps(["s", 0, HOSTILE, "0000000000cc", "read"]),
+    "negative stamp": orjson.dumps(["s", -5, HOSTILE, "0000000000cc", "read"]),
+    "stamp true": b'["s", true, "eeee0000000000ee", "0000000000cc", "read"]',
+    "stamp a float": b'["s", 1.7e12, "eeee0000000000ee", "0000000000cc", "read"]',
+    "stamp text": b'["s", "1700000000000", "eeee0000000000ee", "0000000000cc", "read"]',
+    "stamp of 30 digits": b'["s", ' + b"9" * 30 + b', "eeee0000000000ee", "0000000000cc", "read"]',
+    "stamp at the cap": orjson.dumps(["s", MAX_STAMP, HOSTILE, "0000000000cc", "read"]),
+    "unknown kind": orjson.dumps(["q", int(T0 * 1000), HOSTILE, "0000000000cc", [1]]),
+    "device not hex": orjson.dumps(["s", int(T0 * 1000), "../../etc", "0000000000cc", "read"]),
+    "paper id of 40 chars": orjson.dumps(["s", int(T0 * 1000), HOSTILE, "a" * 40, "read"]),
+    "status unknown": orjson.dumps(["s", int(T0 * 1000), HOSTILE, "0000000000cc", "deleted"]),
+    "note a number": orjson.dumps(["n", int(T0 * 1000), HOSTILE, "0000000000cc", 5]),
+    "note past the cap": orjson.dumps(
+        ["n", int(T0 * 1000), HOSTILE, "0000000000cc", "n" * 100_001]
+    ),
+    "201 tags": orjson.dumps(["g", int(T0 * 1000), HOSTILE, "0000000000cc", ["t"] * 201]),
+    "an empty tag": orjson.dumps(["g", int(T0 * 1000), HOSTILE, "0000000000cc", [""]]),
+    "a tag of 101 chars": orjson.dumps(["g", int(T0 * 1000), HOSTILE, "0000000000cc", ["t" * 101]]),
+    "tags an object": orjson.dumps(["g", int(T0 * 1000), HOSTILE, "0000000000cc", {"a": 1}]),
+    "600 nested arrays": b"[" * 600 + b"]" * 600,
+    "not an array": b'{"kind": "s"}',
+    "null": b"null",
+    "six fields": orjson.dumps(["s", int(T0 * 1000), HOSTILE, "0000000000cc", "read", 1]),
+    "invalid UTF-8": b'["n", 1700000000000, "eeee0000000000ee", "0000000000cc", "\xff\xfe"]',
+    "a NUL inside": b'["n", 1700000000000, "eeee0000000000ee", "0000000000cc", "a\x00b"]',
+    "a line of 2 MB": b'["n", 1700000000000, "x' + b"y" * 2 * 1024 * 1024 + b'"]',
+    "paper: a rating that is text": orjson.dumps(_paper(extra=[["rating", "high"]])),
+    "paper: an unknown extra field": orjson.dumps(_paper(extra=[["salary", 5]])),
+    "paper: an extra of three": orjson.dumps(_paper(extra=[["rating", 5, 6]])),
+    "paper: a title of 2,000 chars": orjson.dumps(_paper(title="t" * 2000)),
+    "paper: 101 lists": orjson.dumps(_paper(lists=[f"l{n}" for n in range(101)])),
+    "paper: a list name of 600 chars": orjson.dumps(_paper(list="n" * 600, lists=["n" * 600])),
+    "paper: another paper's id": orjson.dumps(_paper(id="0000000000dd")),
+    "paper: position as text": orjson.dumps(_paper(position="1")),
+    "paper: authors an object": orjson.dumps(_paper(authors={"a": "b"})),
+    "paper: no title": orjson.dumps(
+        ["P", int(T0 * 1000), HOSTILE, "0000000000cc", {"id": "0000000000cc"}]
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_RECORDS))
+def test_a_hostile_record_is_skipped_and_the_good_ones_beside_it_are_read(
+    tmp_path: Path, folder: Path, name: str
+) -> None:
+    library = seeded(tmp_path / "home")
+    sync_library(library, folder)
+    pid = library.papers()[0].id
+    good = orjson.dumps(["s", int(T0 * 1000) + 5, HOSTILE, pid, "starred"])
+    log = hostile_log(folder, "papers.jsonl" if name.startswith("paper") else "triage.jsonl")
+    log.write_bytes(HOSTILE_RECORDS[name] + b"\n")
+    hostile_log(folder, "good.jsonl").write_bytes(good + b"\n")
+    report = sync_library(library, folder)
+    assert library.status(pid).value == "starred"  # the good record, read all the same
+    assert len(library) == 38  # no paper from the hostile record
+    assert "0000000000cc" not in library.triage().statuses
+    assert "0000000000cc" not in library.triage().notes
+    said = " ".join(report.problems)
+    assert (
+        "damaged line" in said
+        or "no paper this version takes" in said
+        or (name == "stamp at the cap")
+    ), said
+    library.check()
+    assert sync_library(library, folder).received == 0  # and never read again
