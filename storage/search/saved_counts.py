@@ -189,7 +189,7 @@ class SavedCounts:
     def changed(self, paper_id: str, before: PaperTriage, after: PaperTriage) -> list[str]:
         """One paper's triage changed from ``before`` to ``after``: move the counts of the
         searches holding it; returns the keys whose count moved. Work: those searches only."""
-        moved = []
+        moved: list[str] = []
         if before == after:
             return moved
         for key in self._holding.get(paper_id, ()):

@@ -27,7 +27,7 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,8 +159,14 @@ class SyncFolder:
                     found.append(LogFile(Path(entry.path), f"{folder.name}/{name}", folder.name))
         return sorted(found, key=lambda log: log.key), sorted(links)
 
-    def read(self, log: LogFile, cursor: Cursor | None) -> LogRead:
-        """The complete records of ``log`` after ``cursor`` (all of them without one).
+    def read(
+        self,
+        log: LogFile,
+        cursor: Cursor | None,
+        sink: Callable[[list[Record]], None] | None = None,
+    ) -> LogRead:
+        """The complete records of ``log`` after ``cursor`` (all of them without one); with
+        ``sink``, handed to it a chunk's worth at a time instead (never all in memory).
 
         Bounded whatever the file holds: read ``_CHUNK`` bytes at a time, at most
         ``READ_BUDGET`` bytes a sync (the rest next time: ``LogRead.more``); a line longer
@@ -185,7 +191,7 @@ class SyncFolder:
                     start, inside, result.restarted = 0, False, True
             end = min(size, start + READ_BUDGET)
             result.more = size - end
-            settled, why = _scan(fd, start, end, inside, result)
+            settled, why = _scan(fd, start, end, inside, result, sink)
             inside_at_end = why == "inside"
             # what is still arriving: from a hole, or a last line not ended (not what a
             # sync leaves to the next one)
@@ -270,7 +276,14 @@ class SyncFolder:
         return found
 
 
-def _scan(fd: int, start: int, end: int, inside: bool, result: LogRead) -> tuple[int, str]:
+def _scan(
+    fd: int,
+    start: int,
+    end: int,
+    inside: bool,
+    result: LogRead,
+    sink: Callable[[list[Record]], None] | None = None,
+) -> tuple[int, str]:
     """Read the lines of ``fd`` from ``start`` to ``end`` into ``result`` (``inside``: the
     start is inside a line too long to be a record, skipped to its end).
 
@@ -288,6 +301,9 @@ def _scan(fd: int, start: int, end: int, inside: bool, result: LogRead) -> tuple
         if not chunk:
             break
         scan.feed(chunk, pos)
+        if sink is not None and result.records:
+            sink(result.records)
+            result.records = []
         pos += len(chunk)
     if scan.hole_at is not None:
         return scan.hole_at, "hole"

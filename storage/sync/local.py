@@ -126,6 +126,8 @@ def triage_changes(
     registers = state.registers
     pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
+    if waiting:  # papers not here whose triage waits: nothing of theirs changed here
+        pids.difference_update([pid for pid in waiting if not present(pid)])
     records: list[Record] = []
     made: list[tuple[float | None, str, str, Any]] = []
     kept: set[str] = set()

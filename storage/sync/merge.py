@@ -89,7 +89,8 @@ def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None
             return None, f"its {name} is not what a paper holds"
     if len(paper.title) > MAX_TITLE_CHARS:
         return None, f"the title is {len(paper.title):,} characters long"
-    problem = abstract_size_problem(paper.abstract) or lists_problem([paper.list, *paper.lists])
+    problem = abstract_size_problem(paper.abstract) or lists_problem(paper.lists or [paper.list])
+    problem = problem or lists_problem([paper.list])
     if problem:
         return None, problem
     return clean, ""

@@ -16,6 +16,7 @@ cannot be sent waits in the state's outbox, what has not fully arrived is read n
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections import Counter
@@ -175,7 +176,14 @@ class _Sync:
         if problem:
             report.problems.append(problem)
         self.state = state
-        self.loaded = orjson.dumps(state.to_json())  # as it was: the merge's pending note
+        # The state as it was (what a merge's pending note keeps): the file's own bytes, read
+        # again (the lock is held: nothing else writes it), not the state encoded again.
+        self.loaded = b""
+        if not problem and not state.fresh:
+            with contextlib.suppress(OSError):
+                self.loaded = self.path.read_bytes()
+        if not self.loaded:
+            self.loaded = orjson.dumps(state.to_json())
         self.clock = Clock(state.clock, wall)
         self.folded = Folded()
         self._papers: dict[str, dict[str, Any]] | None = None
@@ -200,8 +208,8 @@ class _Sync:
         before = {kind: dict(held) for kind, held in state.registers.items()}
         self.base = Base(before, {}, pending.get(PAPER) or {})
         self.again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
-        loaded = self.library.loaded_papers()
-        self.present = lambda pid: loaded.row_of(pid) is not None
+        self.here = set(self.library.loaded_papers().ids())  # set work in C, not per paper
+        self.present = self.here.__contains__
         candidates = self._paper_candidates(self.base)
         # Local triage changes are stamped as if made before this sync read the others' records
         # (they were): by a clock that has not seen them.
@@ -240,7 +248,7 @@ class _Sync:
         self.clock.see(self.local_clock.last)
         self._send(records)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
-            again[kind].update(pid for pid in kept | waiting if present(pid))
+            again[kind].update((kept | waiting) & self.here)
         for kind in KINDS:
             again[kind].update(self.folded.changed[kind])
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
@@ -254,7 +262,7 @@ class _Sync:
                 f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
             )
         self._hold_back()
-        new_waiting = {pid for pid in waiting if not present(pid)} | plan.waiting
+        new_waiting = (waiting - self.here) | plan.waiting
         new_waiting.difference_update(pid for pid, doc in plan.papers.items() if doc is not None)
         if new_waiting != waiting:
             state.waiting = sorted(new_waiting)
@@ -377,16 +385,20 @@ class _Sync:
         kept = state.cursors.get(log.key)
         cursor = Cursor.from_json(kept[:2]) if kept else None
         where = f"{self._name(log.folder)}: {log.path.name}"
+        devices = set(kept[2]) if kept else set()
+        others = log.folder != self.device.id or log.conflicted
+
+        def take(records: list[Record]) -> None:  # a chunk's records at a time
+            fold(state, records, self.clock, self.folded)
+            devices.update(r.device for r in records)
+            if others:
+                self.report.received += sum(1 for r in records if r.device != self.device.id)
+
         try:
-            read = self.place.read(log, cursor)
+            read = self.place.read(log, cursor, take)
         except OSError as exc:
             self.report.problems.append(f"{where}: not read ({exc.strerror or exc})")
             return set()
-        devices = set(kept[2]) if kept else set()
-        fold(state, read.records, self.clock, self.folded)
-        devices.update(r.device for r in read.records)
-        if log.folder != self.device.id or log.conflicted:
-            self.report.received += sum(1 for r in read.records if r.device != self.device.id)
         if read.waiting:
             self.report.problems.append(
                 f"{where}: its last record has not fully arrived (read up to it; the rest next "
