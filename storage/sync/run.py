@@ -16,7 +16,6 @@ cannot be sent waits in the state's outbox, what has not fully arrived is read n
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from collections import Counter
@@ -177,13 +176,11 @@ class _Sync:
             report.problems.append(problem)
         self.state = state
         # The state as it was (what a merge's pending note keeps): the file's own bytes, read
-        # again (the lock is held: nothing else writes it), not the state encoded again.
-        self.loaded = b""
-        if not problem and not state.fresh:
-            with contextlib.suppress(OSError):
-                self.loaded = self.path.read_bytes()
-        if not self.loaded:
-            self.loaded = orjson.dumps(state.to_json())
+        # when first needed (only this sync writes the file, and not before its note), or the
+        # state as loaded when the file was none.
+        self._loaded: bytes | None = None
+        if problem or state.fresh:
+            self._loaded = orjson.dumps(state.to_json())
         self.clock = Clock(state.clock, wall)
         self.folded = Folded()
         self._papers: dict[str, dict[str, Any]] | None = None
@@ -484,7 +481,14 @@ class _Sync:
     def _note_pending(self, plan: Plan) -> None:
         """Save the state as loaded, but for the outbox and what ``plan`` writes: a sync cut
         short from here on is finished by the next one."""
-        noted = orjson.loads(self.loaded)
+        if self._loaded is None:
+            try:
+                self._loaded = self.path.read_bytes()
+            except OSError:  # gone meanwhile: nothing to keep but what this sync adds
+                self._loaded = orjson.dumps(
+                    SyncState(str(self.place.path), self.device.id).to_json()
+                )
+        noted = orjson.loads(self._loaded)
         noted.update(
             outbox=self.state.outbox,
             clock=self.clock.last,

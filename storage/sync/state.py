@@ -141,7 +141,7 @@ class SyncState:
             device=str(data.get("device", "")),
             clock=int(data.get("clock", 0)),
             generation=int(data.get("generation", 0)),
-            registers={kind: dict(registers.get(kind) or {}) for kind in KINDS},
+            registers={kind: _shared(registers.get(kind) or {}) for kind in KINDS},
             cursors=dict(data.get("cursors") or {}),
             steps=dict(data.get("steps") or {}),
             decided_at=dict(data.get("decided_at") or {}),
@@ -155,6 +155,19 @@ class SyncState:
             waiting=[p for p in data.get("waiting") or () if isinstance(p, str)],
             held=[r for r in data.get("held") or () if isinstance(r, list)],
         )
+
+
+def _shared(held: dict[str, Any]) -> dict[str, Register]:
+    """A kind's registers as read, their devices and short values one string each (a few
+    devices and four statuses hold 300,000 registers: one copy of each, not 300,000)."""
+    seen: dict[Any, Any] = {}
+    for register in held.values():
+        if isinstance(register, list) and len(register) >= 3:
+            register[1] = seen.setdefault(register[1], register[1])
+            value = register[2]
+            if isinstance(value, str) and len(value) <= 16:
+                register[2] = seen.setdefault(value, value)
+    return dict(held)
 
 
 def load_state(path: Path, folder: Path, device: str) -> tuple[SyncState, str]:

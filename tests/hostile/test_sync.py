@@ -508,3 +508,35 @@ def test_a_hostile_record_is_skipped_and_the_good_ones_beside_it_are_read(
     ), said
     library.check()
     assert sync_library(library, folder).received == 0  # and never read again
+
+
+async def test_the_apps_note_and_tag_dialogs_refuse_past_the_caps(tmp_path: Path) -> None:
+    """A note over 100,000 characters, or 250 tags, were saved here and refused as a damaged
+    line by every other device: the dialogs say so where they were typed."""
+    from textual.widgets import Input, TextArea
+
+    from tests.tui.helpers import make_app, ready, settled
+    from tui.screens.dialogs import NoteEditor
+
+    home = tmp_path / "home"
+    seeded(home)
+    app = make_app(home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        first = app.papers[0].id
+        await pilot.press("n")
+        editor = app.screen
+        assert isinstance(editor, NoteEditor)
+        editor.query_one(TextArea).text = "x" * (MAX_NOTE_CHARS + 1)
+        await pilot.press("ctrl+s")
+        await settled(pilot)
+        assert isinstance(app.screen, NoteEditor)  # still open: the text is kept
+        assert any("not saved" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await pilot.press("t")
+        app.screen.query_one(Input).value = " ".join(f"t{n}" for n in range(250))
+        await pilot.press("enter")
+        await settled(pilot)
+        assert any("250 tags are too many" in n.message for n in app._notifications)
+    triage = Library(home).triage()
+    assert first not in triage.notes and first not in triage.tags

@@ -279,3 +279,49 @@ FaultyDevices.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_faults_lose_no_decision = FaultyDevices.TestCase
+
+
+# -- what the random runs found, as plain cases ------------------------------------------------
+@pytest.fixture
+def devices() -> Any:
+    machine = FaultyDevices()
+    machine.start()
+    yield machine
+    shutil.rmtree(machine.root, ignore_errors=True)
+
+
+def _quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.unit.test_sync_faults as here
+
+    monkeypatch.setattr(here, "event", lambda *args: None)
+
+
+def test_an_undo_is_stamped_when_it_was_made_even_once_its_redo_is_gone(
+    devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An undo back to the Inbox, then a decision of another paper (which drops the redo):
+    the undo was stamped with the time of the sync, and beat a later decision elsewhere."""
+    _quiet(monkeypatch)
+    devices.decide(n=2, i=1, status="read", strike=None)
+    devices.sync(n=0, strike=None)
+    devices.sync(n=0, strike=None)
+    devices.decide(n=0, i=1, status="read", strike=None)
+    devices.undo(n=2, redo=False)  # device 2's "read" of paper 1 taken back: Inbox
+    devices.decide(n=0, i=0, status="read", strike=None)
+    devices.settle()
+    devices.check()
+
+
+def test_decisions_are_stamped_in_the_order_they_were_made(
+    devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two decisions sent by one sync were stamped in the order of their papers' ids: the
+    earlier one, stamped after the later, beat another device's decision made between."""
+    _quiet(monkeypatch)
+    devices.sync(n=1, strike=None)  # synced before: its next stamps come from its clock
+    devices.sync(n=2, strike=None)
+    devices.decide(n=1, i=1, status="read", strike=None)  # paper 1 first (its id sorts after)
+    devices.decide(n=2, i=1, status="skipped", strike=None)  # then another device's, later
+    devices.decide(n=1, i=0, status="read", strike=None)
+    devices.settle()
+    devices.check()
