@@ -13,7 +13,7 @@ import time
 
 PARTS = (
     "github_links", "derived_titles", "storage", "search", "similar", "interchange", "app", "cli",
-    "sync", "glass",
+    "sync", "glass", "lock", "busy_app", "qualifiers", "sync_hostile", "sync_faults",
 )  # fmt: skip
 
 

@@ -242,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAPERS_")}
     if args.code:
         env["PYTHONPATH"] = str(args.code.resolve())
+        os.environ["PYTHONPATH"] = env["PYTHONPATH"]  # the app's too (``_pty.terminal_env``)
     rounds, keys = (1, 60) if args.quick else (args.rounds, args.keys)
 
     print(f"code: {args.code or 'this checkout'}; load average {os.getloadavg()[0]:.1f}")
