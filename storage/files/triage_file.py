@@ -25,6 +25,7 @@ from storage.files.triage_model import (
     DECIDE,
     HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
+    REMOVE,
     RESTORE,
     SCHEMA,
     DayCount,
@@ -119,6 +120,15 @@ class TriageFile:
     def steps(self) -> list[Step]:
         """The undo log, oldest first."""
         return _steps(self.load())
+
+    def removed_ids(self) -> set[str]:
+        """The papers the undo log's removals took out (and that no undo put back)."""
+        found: set[str] = set()
+        for doc in self.load().get("history", {}).values():
+            removal = doc.get("removal") if isinstance(doc, dict) else None
+            if doc.get("kind") == REMOVE and not doc.get("undone") and isinstance(removal, dict):
+                found.update(str(pid) for pid in removal.get("ids") or () if isinstance(pid, str))
+        return found
 
     def synced_generation(self, folder_key: str) -> int | None:
         """The generation of the last merge from a sync folder that the file holds."""

@@ -50,6 +50,10 @@ class Base:
         #: Papers a merge cut short was writing (papers.json may or may not have them).
         self.papers_written = papers_written
 
+    def holder(self, kind: str, pid: str) -> list[Any] | None:
+        """The register's holder after the last sync (and this device's records waiting)."""
+        return self._registers[kind].get(pid)
+
     def triage_written(self, written: Mapping[str, Mapping[str, Any]]) -> None:
         """The triage a merge cut short wrote into triage.json (it holds those values)."""
         self._written.update(written)
@@ -153,6 +157,8 @@ def triage_changes(
             made_at = triage.decided_at.get(pid) if kind == STATUS else None
             if made_at is None and kind == STATUS:
                 made_at = touched.get(pid)
+            if kind == STATUS and _sent_already(base, pid, local[kind], made_at, state.device):
+                continue
             made.append((made_at, pid, kind, local[kind]))
     # Stamped in the order they were made (the clock only goes forward: a decision stamped
     # after a later one would be stamped later than it); those of unknown time last.
@@ -166,6 +172,16 @@ def triage_changes(
     return records, kept
 
 
+def _sent_already(base: Base, pid: str, value: Any, made_at: float | None, device: str) -> bool:
+    """True when this device's own record of this status, stamped no earlier than it was
+    given, holds the register already (a sync cut short sent it; sent again it would be
+    stamped after everything seen since, and beat later decisions made elsewhere)."""
+    if made_at is None or value != base.value(STATUS, pid):
+        return False
+    held = base.holder(STATUS, pid)
+    return held is not None and held[1] == device and held[0] >= made_at * 1000
+
+
 def _decided_after(triage: TriageState, pid: str, held: list[Any] | None) -> bool:
     """True when the paper's status here was given after the register's, and differs."""
     at = triage.decided_at.get(pid)
@@ -175,20 +191,25 @@ def _decided_after(triage: TriageState, pid: str, held: list[Any] | None) -> boo
 
 
 def paper_changes(
-    papers: Mapping[str, Mapping[str, Any]], base: Base, state: SyncState
+    papers: Mapping[str, Mapping[str, Any]],
+    base: Base,
+    state: SyncState,
+    removed: Collection[str] = (),
 ) -> list[tuple[str, dict[str, Any] | None]]:
     """Papers added, changed or removed here since the last sync, unstamped: (id, document,
-    or None for a removal). A papers.json with no papers at all sends no removals: a file
-    lost or replaced is not the user taking every paper out."""
+    or None for a removal). A papers.json with no papers at all sends no removals but those
+    the undo log shows were made (``removed``: every paper taken out, one by one or as a list):
+    a file lost or replaced is not the user taking every paper out."""
     found: list[tuple[str, dict[str, Any] | None]] = []
     written = base.papers_written
     for pid, doc in papers.items():
         digest = digest_of(doc)
         if digest != base.value(PAPER, pid) and (pid not in written or written[pid] != digest):
             found.append((pid, dict(doc)))
-    if papers:
-        for pid in state.registers[PAPER]:
-            being_removed = pid in written and written[pid] is None
-            if pid not in papers and base.value(PAPER, pid) is not None and not being_removed:
-                found.append((pid, None))
+    for pid in state.registers[PAPER]:
+        if pid in papers or (not papers and pid not in removed):
+            continue
+        being_removed = pid in written and written[pid] is None
+        if base.value(PAPER, pid) is not None and not being_removed:
+            found.append((pid, None))
     return sorted(found, key=lambda item: item[0])

@@ -291,7 +291,9 @@ class _Sync:
         if not self.state.fresh and known is not None and list(version or ()) == known:
             return []
         self.dirty = True
-        return paper_changes(self._load_papers(), base, self.state)
+        papers = self._load_papers()
+        removed = self.library.triage_file.removed_ids() if not papers else set()
+        return paper_changes(papers, base, self.state, removed)
 
     def _load_papers(self) -> dict[str, dict[str, Any]]:
         if self._papers is None:

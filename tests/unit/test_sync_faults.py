@@ -50,7 +50,7 @@ POINTS = (("replace", "before"), ("replace", "after"), ("fsync", "before"), ("wr
 
 device = st.integers(0, DEVICES - 1)
 paper = st.integers(0, PAPERS - 1)
-fault = st.tuples(st.integers(1, 40), st.sampled_from(POINTS), st.sampled_from(("kill", "full")))
+fault = st.tuples(st.integers(1, 12), st.sampled_from(POINTS), st.sampled_from(("kill", "full")))
 
 
 class Killed(BaseException):
