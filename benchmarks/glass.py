@@ -1201,6 +1201,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="library sizes, comma-separated (default 12000,100000; --quick: 12000)",
     )
     parser.add_argument("--no-naive", action="store_true", help="leave the naive app out")
+    parser.add_argument(
+        "--saved",
+        type=int,
+        default=0,
+        metavar="N",
+        help="save N searches in each library first (N tabs, their counts moved by each key)",
+    )
     args = parser.parse_args(argv)
     if not (DATA_DIR / REAL_LIST).is_file():
         print(f"the real data ({DATA_DIR / REAL_LIST}) is absent: nothing to measure")
@@ -1214,6 +1221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sizes=tuple(args.sizes or ((12_000,) if args.quick else (12_000, 100_000))),
         naive=not args.no_naive,
         pdfs=args.pdfs,
+        saved=args.saved,
     )
     if args.workdir is not None:
         args.workdir.mkdir(parents=True, exist_ok=True)
@@ -1239,6 +1247,23 @@ def queue_home(home: Path, size: int, pdfs: Path | None) -> None:
         log(f"{len(list(folder.iterdir()))} PDFs in HOME/pdfs: their text is read as keys come")
 
 
+#: Words of the saved searches ``--saved`` makes; every other one also has a triage qualifier.
+SAVED_WORDS = ("diffusion", "graph", "language", "reinforcement", "vision", "robot", "privacy")
+
+
+def save_searches(home: Path, count: int) -> None:
+    """Save ``count`` searches in the scratch library: half of them with a triage qualifier
+    (``is:inbox``, ``-is:read``: their counts move with every decision)."""
+    from storage.files.saved_searches import SavedSearches
+
+    searches = SavedSearches(home)
+    for n in range(count):
+        word = SAVED_WORDS[n % len(SAVED_WORDS)]
+        live = ("", " is:inbox", " -is:read")[n % 3]
+        searches.save(f"{word} {n}", f"{word}{live}")
+    log(f"{count:,} saved searches in the library: as many tabs")
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """What one run of the benchmark times (see ``main``)."""
@@ -1252,6 +1277,8 @@ class Options:
     naive: bool = True
     #: A folder of PDFs copied into the 12,000-paper HOME (their text read as keys come).
     pdfs: Path | None = None
+    #: Saved searches put in each HOME (tabs whose counts every decision moves).
+    saved: int = 0
 
 
 def plan_for(papers: int, quick: bool) -> Plan:
@@ -1362,6 +1389,8 @@ def run(workdir: Path, options: Options) -> int:
         template = scratch_copy(library_home(workdir, papers), workdir, f"glass-{papers}")
         if plan.queue:
             queue_home(template, QUEUE_PAPERS, options.pdfs)
+        if options.saved:
+            save_searches(template, options.saved)
         naive_list = workdir / f"glass-naive-{papers}.json"
         commands = {"minimal": ([interpreter, str(minimal)], MINIMAL_TEXT)}
         if options.naive:

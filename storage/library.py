@@ -20,7 +20,7 @@ from storage.cache.content_key import Version
 from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
 from storage.cache.refresh import LARGE, refresh_derived
 from storage.errors import LibraryError, SourceError, UnknownPaperError
-from storage.files.atomic import LOCK_FILE, FileSignature, HomeLock
+from storage.files.atomic import LOCK_FILE, TRIAGE_LOCK_FILE, FileSignature, HomeLock, LockPair
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
 from storage.files.triage_model import REMOVE, RESTORE, DayCount, Move, Step, TriageState, now
@@ -47,9 +47,14 @@ class Library:
             self.home.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise SourceError(f"{self.home}: cannot create the library folder ({exc})") from None
-        self.lock = HomeLock(self.home / LOCK_FILE)
-        self.papers_file = PapersFile(self.home, self.lock)
-        self.triage_file = TriageFile(self.home, self.lock, self.papers_file.renamed_ids)
+        #: ``papers.json`` and HOME's other files; ``triage.json`` has its own lock, so that a
+        #: decision never waits for an import's or a sync's work on the papers; ``lock``
+        #: holds both (in that order: whoever holds the triage lock alone never asks for it).
+        self.papers_lock = HomeLock(self.home / LOCK_FILE)
+        self.triage_lock = HomeLock(self.home / TRIAGE_LOCK_FILE)
+        self.lock = LockPair(self.papers_lock, self.triage_lock)
+        self.papers_file = PapersFile(self.home, self.papers_lock)
+        self.triage_file = TriageFile(self.home, self.triage_lock, self.papers_file.renamed_ids)
         self._loaded: LoadedPapers | None = None
         #: Where a newly starred paper joins the reading queue: its head (True) or its end
         #: (``config.toml``'s ``[queue] new = "top"``, set by the app and the CLI).
@@ -363,13 +368,13 @@ class Library:
         return self._undo_redo(undo=False)
 
     def _undo_redo(self, undo: bool) -> StepDone:
-        with self.triage_file.change() as triage:
+        with self.lock, self.triage_file.change() as triage:  # a removal's undo: both files
             steps = triage.steps()
             if undo:
                 todo = [s for s in steps if not s.undone]
                 step = todo[-1] if todo else None
             else:
-                todo = [s for s in steps if s.undone]
+                todo = [s for s in steps if s.undone and not s.void]
                 step = todo[0] if todo else None
             if step is None:
                 return StepDone()
@@ -416,7 +421,7 @@ class Library:
 
     def _remove(self, ids: Sequence[str], list_name: str | None) -> Removal:
         token = f"{now():.6f}"
-        with self.triage_file.change() as triage:
+        with self.lock, self.triage_file.change() as triage:  # both files, in lock order
             referenced = _removal_tokens(triage.steps()) | {token}
             with self.papers_file.change() as papers:
                 removal = papers.take_out(token, ids, list_name, referenced)

@@ -24,11 +24,13 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from storage.caps import check_note, check_tags
 from storage.files.triage_file import Change, TriageState, normalise_tags
 from storage.files.triage_model import now
 from storage.library import Library
@@ -38,11 +40,20 @@ from storage.queue import end_position, queue_ids, sort_key
 #: The longest the writer waits for ``release_writes`` after ``hold_writes``: a UI that never
 #: releases (it crashed mid-frame) delays a decision's write by this much, never loses it.
 HOLD_LIMIT_S = 0.1
+#: A decision shown is on disk within this (at the 95th percentile, with other processes
+#: taking the HOME lock in loops beside the app); ``TriageSession.late`` says when the oldest
+#: operation on its way has waited longer.
+PROMISE_S = 1.0
+#: Decisions, notes and tags waiting together are written in one transaction, up to this many
+#: (one read and one write of ``triage.json`` for all, each decision still its own undo step).
+BATCH_LIMIT = 256
 
 OpKind = Literal["status", "note", "tags", "undo", "redo", "reload", "remove", "queue"]
 
 #: Operations that may change the papers, not only their triage (removals and their undo).
 PAPER_KINDS: frozenset[OpKind] = frozenset({"undo", "redo", "remove"})
+#: Operations written together when several wait (``BATCH_LIMIT``).
+BATCHED: frozenset[OpKind] = frozenset({"status", "note", "tags"})
 
 
 @dataclass(slots=True)
@@ -59,6 +70,8 @@ class Operation:
     list_name: str | None = None
     #: The positions a "queue" operation gives papers of the reading queue.
     placement: dict[str, float] = field(default_factory=dict)
+    #: When it was made (``time.monotonic``).
+    made: float = field(default_factory=time.monotonic)
 
 
 @dataclass(slots=True)
@@ -114,6 +127,19 @@ class TriageSession:
         return not self._idle.is_set()
 
     @property
+    def waited(self) -> float:
+        """Seconds the oldest operation still on its way to the disk has waited (0.0: none)."""
+        with self._lock:  # pending until the UI absorbs it: on disk once ``_done`` passes it
+            oldest = next((op.made for op in self._pending if op.seq > self._done), None)
+        return 0.0 if oldest is None else time.monotonic() - oldest
+
+    @property
+    def late(self) -> bool:
+        """True while the oldest operation on its way has waited longer than ``PROMISE_S``
+        (another process holds the HOME lock: the screen may say that writes wait)."""
+        return self.waited > PROMISE_S
+
+    @property
     def changing_papers(self) -> bool:
         """True from the moment a removal, undo or redo is queued until its outcome is
         absorbed: ``papers.json`` may change meanwhile, and that change is the app's own."""
@@ -134,13 +160,16 @@ class TriageSession:
         return changes
 
     def queue_note(self, paper_id: str, note: str) -> None:
-        """Set a note now and queue it."""
+        """Set a note now and queue it; ``TooBigError`` (nothing changed) past its cap."""
+        check_note(note.strip())
         self._set_note_locally(paper_id, note.strip())
         self._submit("note", paper_ids=(paper_id,), text=note.strip())
 
     def queue_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Set tags now and queue them; returns them normalised."""
+        """Set tags now and queue them; returns them normalised; ``TooBigError`` (nothing
+        changed) past their caps."""
         clean = normalise_tags(tags)
+        check_tags(clean)
         self._set_tags_locally(paper_id, clean)
         self._submit("tags", paper_ids=(paper_id,), tags=clean)
         return clean
@@ -297,17 +326,76 @@ class TriageSession:
             if op is None:
                 return
             self._go.wait(HOLD_LIMIT_S)
-            outcome = self._persist(op)
-            if outcome.error is not None and outcome.triage is None:
-                # The UI showed something the disk does not have: show the disk again.
-                with contextlib.suppress(Exception):  # the error above is the one to report
-                    outcome.triage = self.library.triage()
+            batch, stop = self._gather(op)
+            outcomes = self._persist_batch(batch) if len(batch) > 1 else [self._persist(op)]
+            for outcome in outcomes:
+                if outcome.error is not None and outcome.triage is None:
+                    # The UI showed something the disk does not have: show the disk again.
+                    with contextlib.suppress(Exception):  # the error above is the one to report
+                        outcome.triage = self.library.triage()
             with self._lock:
-                self._done = op.seq
+                self._done = batch[-1].seq
                 if self._done == self._seq:
                     self._idle.set()
-            with contextlib.suppress(Exception):  # the app is closing: the disk is what counts
-                self._on_outcome(outcome)
+            for outcome in outcomes:
+                with contextlib.suppress(Exception):  # the app is closing: the disk counts
+                    self._on_outcome(outcome)
+            if stop:
+                return
+
+    def _gather(self, op: Operation) -> tuple[list[Operation], bool]:
+        """``op`` and the decisions, notes and tags queued right after it (written together);
+        True when the queue said to stop after them."""
+        batch = [op]
+        if op.kind not in BATCHED:
+            return batch, False
+        while len(batch) < BATCH_LIMIT:
+            try:
+                more = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if more is None:
+                return batch, True
+            if more.kind not in BATCHED:
+                self._queue_front(more)
+                break
+            batch.append(more)
+        return batch, False
+
+    def _queue_front(self, op: Operation) -> None:
+        """Put back an operation taken from the queue, ahead of any that came after it."""
+        with self._queue.mutex:  # still counted unfinished: it was never done
+            self._queue.queue.appendleft(op)
+            self._queue.not_empty.notify()
+
+    def _persist_batch(self, ops: list[Operation]) -> list[Outcome]:
+        """Decisions, notes and tags in one ``triage.json`` transaction (one lock, one read,
+        one write); each decision is still its own undo step. Should one of them fail (a paper
+        removed elsewhere meanwhile), each is written on its own, as it would have been."""
+        lib = self.library
+        outcomes = [Outcome(op) for op in ops]
+        lib.loaded_papers()  # papers.json read again (if it changed) before the lock, not in it
+        try:
+            with lib.triage_lock:  # triage.json's alone: an import's papers do not hold it
+                loaded = lib.loaded_papers()  # a removal takes both locks: checked after it
+                if any(loaded.row_of(pid) is None for op in ops for pid in op.paper_ids):
+                    return [self._persist(op) for op in ops]
+                with lib.triage_file.change() as change:
+                    for outcome in outcomes:
+                        op = outcome.op
+                        if op.kind == "status":
+                            ids = list(dict.fromkeys(op.paper_ids))
+                            outcome.changes = change.decide(ids, op.status)
+                        elif op.kind == "note":
+                            change.set_note(op.paper_ids[0], op.text)
+                        else:
+                            change.set_tags(op.paper_ids[0], op.tags)
+        except Exception:  # noqa: BLE001 - written one by one, each error reported
+            return [self._persist(op) for op in ops]
+        if lib.last_change_met_others:
+            with contextlib.suppress(Exception):  # reported with the next outcome
+                outcomes[-1].triage = lib.triage()
+        return outcomes
 
     def _persist(self, op: Operation) -> Outcome:
         lib = self.library

@@ -264,12 +264,14 @@ class PapersChange:
         as needed, after the lists already here."""
         papers, lists = self.papers, self.lists
         names = {doc.get("name") for doc in lists.values()}
+        key = int(self._next_list_key())  # once: each new list takes the next (linear work)
         for pid, doc in docs.items():
             papers[str(doc_id(pid))] = dict(doc)
             for name in (doc["list"], *doc.get("lists", ())):
                 if name not in names:
-                    lists[self._next_list_key()] = {"name": name, "sources": {}, "at": round(now())}
+                    lists[str(key)] = {"name": name, "sources": {}, "at": round(now())}
                     names.add(name)
+                    key += 1
 
     def _next_list_key(self) -> str:
         return str(max((int(k) for k in self.lists), default=0) + 1)

@@ -20,7 +20,7 @@ from typing import Any, Final
 import orjson
 
 from storage.errors import DamagedFileError, LibraryError, NewerFileError
-from storage.files.atomic import HomeLock, atomic_write, backup_path
+from storage.files.atomic import HomeLock, LockPair, atomic_write, backup_path
 from storage.text.normalize import fold
 
 SEARCHES_FILE: Final = "searches.json"
@@ -65,7 +65,7 @@ class SavedSearches:
     without one, the lock file of HOME is locked on its own.
     """
 
-    def __init__(self, home: str | Path, lock: HomeLock | None = None) -> None:
+    def __init__(self, home: str | Path, lock: HomeLock | LockPair | None = None) -> None:
         self.home = Path(home).expanduser()
         if lock is None:
             from storage.files.atomic import LOCK_FILE
@@ -104,6 +104,9 @@ class SavedSearches:
         search = SavedSearch(_clean(name, "name"), _clean(query, "query"))
         if len(search.name) > MAX_NAME:
             raise SearchNameError(f"a search name has at most {MAX_NAME} characters")
+        from storage.search.query import check_query
+
+        check_query(search.query)  # a query past the caps is refused, not saved and cut
         with self._lock:
             searches = self.all()
             at = next((i for i, s in enumerate(searches) if s.key == search.key), None)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from storage.caps import MAX_TAGS, check_note, check_tags
 from storage.files.atomic import (
     AtomicJSONStorage,
     ChangingTables,
@@ -32,6 +33,8 @@ from storage.files.triage_model import (
     HISTORY_CHANGES_LIMIT,
     HISTORY_LIMIT,
     ORDER,
+    REMOVE,
+    RESTORE,
     SCHEMA,
     DayCount,
     Move,
@@ -52,7 +55,7 @@ TRIAGE_FILE = "triage.json"
 #: The table that marks the last merge written from each sync folder.
 SYNC_TABLE = "sync"
 #: What an undo step may hold besides its changes and still be dropped once they are gone.
-_PLAIN_STEP = frozenset({"at", "changes", "undone", "kind"})
+_PLAIN_STEP = frozenset({"at", "changes", "undone", "kind", "marked", "void"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +141,15 @@ class TriageFile:
         """The undo log, oldest first."""
         return _steps(self.load())
 
+    def removed_ids(self) -> set[str]:
+        """The papers the undo log's removals took out (and that no undo put back)."""
+        found: set[str] = set()
+        for doc in self.load().get("history", {}).values():
+            removal = doc.get("removal") if isinstance(doc, dict) else None
+            if doc.get("kind") == REMOVE and not doc.get("undone") and isinstance(removal, dict):
+                found.update(str(pid) for pid in removal.get("ids") or () if isinstance(pid, str))
+        return found
+
     def synced_generation(self, folder_key: str) -> int | None:
         """The generation of the last merge from a sync folder that the file holds."""
         mark = self.load().get(SYNC_TABLE, {}).get(folder_key)
@@ -173,16 +185,15 @@ class TriageFile:
             return change.decide(ids, status, top=top)
 
     def set_note(self, paper_id: str, note: str) -> None:
-        """Set (or, with "", clear) a paper's note."""
+        """Set (or, with "", clear) a paper's note; ``TooBigError`` past its cap."""
         with self.change() as change:
-            change.update(paper_id, note=note.strip())
+            change.set_note(paper_id, note)
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Replace a paper's tags; returns them as stored (normalised)."""
-        clean = normalise_tags(tags)
+        """Replace a paper's tags; returns them as stored (normalised); ``TooBigError`` past
+        their caps."""
         with self.change() as change:
-            change.update(paper_id, tags=list(clean))
-        return clean
+            return change.set_tags(paper_id, tags)
 
 
 def _steps(tables: Tables) -> list[Step]:
@@ -203,7 +214,9 @@ class TriageChange:
 
     def __init__(self, store: ChangingTables) -> None:
         self._store = store
-        self._found: Tables = store.read() or {}
+        found = store.read()  # the transaction's own tables (not a copy when they are empty:
+        # a second call in the same change must see what the first one wrote)
+        self._found: Tables = found if found is not None else {}
 
     # -- decisions ----------------------------------------------------------------------
     def documents(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -281,6 +294,17 @@ class TriageChange:
             self.record([], ORDER, moves=[list(move) for move in moves])
         return moves
 
+    def set_note(self, paper_id: str, note: str) -> None:
+        """Set (or, with "", clear) a paper's note; ``TooBigError`` past its cap."""
+        self.update(paper_id, note=check_note(note.strip()))
+
+    def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
+        """Replace a paper's tags; returns them normalised; ``TooBigError`` past the caps."""
+        clean = normalise_tags(tags)
+        check_tags(clean)
+        self.update(paper_id, tags=list(clean))
+        return clean
+
     def update(self, paper_id: str, **values: Any) -> None:
         """Set parts of a paper's document other than its status (``note``, ``tags``)."""
         docs = self.documents([paper_id])
@@ -329,7 +353,12 @@ class TriageChange:
         history = self._store.writable_table("history")
         seqs = sorted(int(k) for k in history)
         for seq in seqs:
-            if history[str(seq)].get("undone"):
+            doc = history[str(seq)]
+            if not doc.get("undone") or doc.get("void"):
+                continue
+            if doc.get("changes") and doc.get("kind", DECIDE) in (DECIDE, RESTORE):
+                history[str(seq)] = {**doc, "void": True}  # no redo; sync reads its time
+            else:
                 del history[str(seq)]
         kept = [s for s in seqs if str(s) in history]
         total = sum(len(history[str(s)].get("changes", ())) for s in kept) + len(changes)
@@ -377,7 +406,13 @@ class TriageChange:
     def mark(self, step: Step, *, undone: bool, **more: Any) -> None:
         """Mark a step undone (or done again), keeping ``more`` in it."""
         history = self._store.writable_table("history")
-        history[str(step.seq)] = {**history[str(step.seq)], "undone": undone, **more}
+        marked = round(now())
+        history[str(step.seq)] = {
+            **history[str(step.seq)],
+            "undone": undone,
+            "marked": marked,
+            **more,
+        }
 
     def _count(self, changes: Iterable[Change], at: float, sign: int) -> None:
         days = self._store.writable_table("days")
@@ -419,7 +454,7 @@ class TriageChange:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
             else:  # a note or tags of the library are kept; the file fills what is empty
                 doc["note"] = doc.get("note") or theirs.note
-                doc["tags"] = list(dict.fromkeys([*doc.get("tags", ()), *theirs.tags]))
+                doc["tags"] = list(dict.fromkeys([*doc.get("tags", ()), *theirs.tags]))[:MAX_TAGS]
             report.restored += 1
         self.save(docs)
         return changes

@@ -9,7 +9,9 @@ TinyDB tables:
 ``history``    the undo log: one document per step (a whole bulk decision is one step), each a
                list of ``[paper_id, old_status, new_status]``; undone steps stay for redo until
                a new decision is made. Capped at ``HISTORY_LIMIT`` steps and
-               ``HISTORY_CHANGES_LIMIT`` changes. A step's ``kind`` says what made it:
+               ``HISTORY_CHANGES_LIMIT`` changes; a new step voids the undone decisions
+               (``void``: never redone, kept so that sync knows when they were undone). A
+               step's ``kind`` says what made it:
                ``decide`` (the user; counted in ``days``), ``restore`` (an import giving the
                decisions its file carries) or ``remove`` (papers taken out: their decisions
                wait in the step's ``removal`` for an undo, see ``storage.files.removed_papers``)
@@ -73,6 +75,12 @@ class Step:
     removal_token: str = ""
     #: An ``order`` step's moves.
     moves: tuple[Move, ...] = ()
+    #: When it was last undone or redone (seconds; 0 when never): what sync stamps an undo
+    #: with, as a decision is stamped with when it was made.
+    marked_at: float = 0.0
+    #: An undone step a later decision took the redo of: kept (within the limits) only so
+    #: that sync knows when its papers went back, never redone.
+    void: bool = False
 
     @property
     def counted(self) -> bool:
@@ -110,6 +118,8 @@ class Step:
             kind,
             "" if token is None else str(token),
             moves,
+            float(doc.get("marked", 0.0)),
+            bool(doc.get("void", False)),
         )
 
 

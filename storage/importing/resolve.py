@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from storage.caps import MAX_LISTS
 from storage.files.papers_file import real_title
 from storage.files.triage_model import doc_id
 from storage.importing.gather import Candidate
@@ -67,7 +68,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         keywords=new.keywords or old.keywords,
         venue_status=new.venue_status or old.venue_status,
         position=new.position if same_list else old.position,
-        lists=tuple(dict.fromkeys(old.lists + new.lists)),
+        lists=tuple(dict.fromkeys(old.lists + new.lists))[:MAX_LISTS],
         venue=new.venue or old.venue,
         extra=merge_extra(old.extra, new.extra),
     )

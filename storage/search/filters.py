@@ -19,8 +19,9 @@ from typing import Final
 import numpy as np
 
 from storage.models import Paper, Status
+from storage.search.columns import extra_columns
 from storage.search.postings import ALL_FIELDS, AUTHORS, FIELDS, BoolArray, Postings
-from storage.search.qualifiers import PdfTextSearch, kind_of
+from storage.search.qualifiers import NumberTest, PdfTextSearch, kind_of
 from storage.search.query import Query
 from storage.search.table import PaperTable
 from storage.search.text import folded, query_words, tokenize, word_key
@@ -338,6 +339,18 @@ class _Facts:
             slots = [self._table.slot_by_id.get(pid, -1) for pid in self.pdf_text.papers_with(text)]
             mask[[s for s in slots if s >= 0]] = True
         return mask & self._table.live
+
+    def with_number(self, field: str, test: NumberTest) -> BoolArray:
+        """Papers whose number ``field`` passes ``test``: comparisons over its column."""
+        values = extra_columns(self._table).numbers[field]
+        with np.errstate(invalid="ignore"):  # NaN (no such fact) passes no comparison
+            low = values >= test.low if test.low_included else values > test.low
+            high = values <= test.high if test.high_included else values < test.high
+        return low & high
+
+    def with_area(self, accepts: Callable[[str], bool]) -> BoolArray:
+        """Papers whose folded area ``accepts`` takes: one test per distinct area."""
+        return extra_columns(self._table).area_mask(accepts)
 
     def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:
         """Papers that ``accepts`` takes, one by one."""

@@ -14,6 +14,7 @@ Nothing here needs numpy: the CLI builds its help from this module without loadi
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -72,6 +73,15 @@ class PaperFacts(Protocol):
         """Papers whose ``field`` ("title", "abstract") has the word of ``text`` (exactly, as a
         prefix, or a typo away) or, for several words, has them in a row; with ``highlight``,
         the hits mark the words matched there."""
+        ...
+
+    def with_number(self, field: str, test: NumberTest) -> BoolArray:
+        """Papers whose extra field ``field`` (``rating``, ``citations``) is a number ``test``
+        passes; papers without it never do."""
+        ...
+
+    def with_area(self, accepts: Callable[[str], bool]) -> BoolArray:
+        """Papers whose primary area (folded) ``accepts`` takes; papers without one: ""."""
         ...
 
     def where(self, accepts: Callable[[Paper], bool]) -> BoolArray:
@@ -171,18 +181,33 @@ _NUMBER_TEST: Final = re.compile(
 )
 
 
-def number_test(value: str) -> Callable[[float], bool] | None:
+@dataclass(frozen=True, slots=True)
+class NumberTest:
+    """What a number qualifier asks: ``low`` to ``high`` (each bound included or not)."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    low_included: bool = True
+    high_included: bool = True
+
+    def __call__(self, n: float) -> bool:
+        above = n >= self.low if self.low_included else n > self.low
+        below = n <= self.high if self.high_included else n < self.high
+        return above and below
+
+
+def number_test(value: str) -> NumberTest | None:
     """What ``>6``, ``>=6.5``, ``<4``, ``5..7`` or ``6`` asks of a number; None for no such."""
     match = _NUMBER_TEST.fullmatch(value.replace(" ", ""))
     if match is None or (match["op"] and match["b"]):
         return None
     a = float(match["a"])
     if match["b"]:
-        b = float(match["b"])
-        return lambda n: a <= n <= b
-    tests: dict[str, Callable[[float], bool]] = {
-        ">": lambda n: n > a, ">=": lambda n: n >= a, "<": lambda n: n < a,
-        "<=": lambda n: n <= a, "=": lambda n: n == a, "": lambda n: n == a,
+        return NumberTest(a, float(match["b"]))
+    tests = {
+        ">": NumberTest(low=a, low_included=False), ">=": NumberTest(low=a),
+        "<": NumberTest(high=a, high_included=False), "<=": NumberTest(high=a),
+        "=": NumberTest(a, a), "": NumberTest(a, a),
     }  # fmt: skip
     return tests[match["op"] or ""]
 
@@ -192,13 +217,7 @@ def _by_number(field: str) -> Callable[[PaperFacts, Qualifier], BoolArray]:
     without the field never do."""
 
     def select(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
-        test = number_test(qualifier.value) or (lambda n: False)
-
-        def passes(paper: Paper) -> bool:
-            value = paper.fact(field)
-            return isinstance(value, int | float) and test(float(value))
-
-        return facts.where(passes)
+        return facts.with_number(field, number_test(qualifier.value) or NumberTest(1, 0))
 
     return select
 
@@ -340,9 +359,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         value="NAME",
         help="NAME is part of the paper's primary area, as its list gave it",
         example='area:"reinforcement learning"',
-        select=lambda facts, q: facts.where(
-            lambda paper: q.value in fold(str(paper.fact("area") or ""))
-        ),
+        select=lambda facts, q: facts.with_area(lambda area: q.value in area),
     ),
 )
 

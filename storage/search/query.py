@@ -11,15 +11,44 @@ nothing typed is an error.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Final
 
+from storage.errors import LibraryError
 from storage.search.qualifiers import QUALIFIER_KEYS, Qualifier, read_qualifier
 from storage.search.text import WORD, folded, query_words
 
 #: The word that joins two terms as alternatives.
 OR: Final = "OR"
+#: The longest query read, and the most terms (words, phrases, qualifiers, exclusions) taken
+#: from it: a real query is a line of a few words; a megabyte of text is none (it once took a
+#: search 68 s, and 200 qualifiers 5 s). Past them the query is cut, and says so (``cut``).
+MAX_QUERY_CHARS: Final = 2000
+MAX_QUERY_TERMS: Final = 50
+
+
+class QueryTooBigError(LibraryError, ValueError):
+    """A query past ``MAX_QUERY_CHARS`` or ``MAX_QUERY_TERMS`` (one line, naming the cap)."""
+
+
+def query_problem(text: str) -> str:
+    """Why ``text`` is too big to be a query ("" when it is not): what ``parse_query`` cuts."""
+    if len(text) > MAX_QUERY_CHARS:
+        return f"the query is {len(text):,} characters long (at most {MAX_QUERY_CHARS:,})"
+    terms = sum(1 for _ in itertools.islice(_CHUNK.finditer(text), MAX_QUERY_TERMS + 1))
+    if terms > MAX_QUERY_TERMS:
+        return f"the query has more than {MAX_QUERY_TERMS} terms (at most {MAX_QUERY_TERMS})"
+    return ""
+
+
+def check_query(text: str) -> str:
+    """``text`` when it is within the caps; ``QueryTooBigError`` otherwise."""
+    problem = query_problem(text)
+    if problem:
+        raise QueryTooBigError(problem)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +76,8 @@ class Query:
     #: Terms joined by ``OR``, each group in the order typed: a paper needs one term of each
     #: group (its words and phrases are also in ``words`` and ``phrases``).
     either: tuple[tuple[Term, ...], ...] = ()
+    #: Why the text was cut to the caps before it was read ("" when it was not).
+    cut: str = ""
 
     def grouped(self) -> tuple[frozenset[int], frozenset[int]]:
         """The positions of the words, and of the phrases, that belong to an ``OR`` group."""
@@ -74,7 +105,15 @@ _CHUNK: Final = re.compile(
 
 
 def parse_query(text: str) -> Query:
-    """Parse search text; unknown qualifiers (``foo:bar``) are free text, nothing is an error."""
+    """Parse search text; unknown qualifiers (``foo:bar``) are free text, nothing is an error.
+
+    Text past the caps is not read: the first ``MAX_QUERY_CHARS`` characters (up to a space),
+    the first ``MAX_QUERY_TERMS`` terms; ``Query.cut`` says so."""
+    cut = query_problem(text)
+    if len(text) > MAX_QUERY_CHARS:
+        head = text[:MAX_QUERY_CHARS]
+        space = head.rfind(" ")
+        text = head[:space] if space > 0 else head
     words: list[str] = []
     excluded: list[str] = []
     phrases: list[str] = []
@@ -82,7 +121,7 @@ def parse_query(text: str) -> Query:
     qualifiers: list[Qualifier] = []
     groups = _Groups()
     typing = open_phrase = False
-    for match in _CHUNK.finditer(text):
+    for match in itertools.islice(_CHUNK.finditer(text), MAX_QUERY_TERMS):
         negated = bool(match.group("neg"))
         last = match.end() == len(text)
         typing = open_phrase = False
@@ -135,6 +174,7 @@ def parse_query(text: str) -> Query:
         typing=typing,
         open_phrase=open_phrase,
         either=groups.found(),
+        cut=cut,
     )
 
 

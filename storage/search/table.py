@@ -41,6 +41,8 @@ class PaperTable:
         #: Title words of each paper, in order, as term ids (CSR), for the in-order bonus.
         self.title_offsets: IntArray = np.zeros(1, dtype=np.int64)
         self.title_tids: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
+        #: The papers' extra facts as columns, once asked for (``columns.extra_columns``).
+        self.extra_columns: object | None = None
 
     def __len__(self) -> int:
         """Number of slots, dead ones included."""

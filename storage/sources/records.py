@@ -17,6 +17,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from storage.caps import MAX_ABSTRACT_CHARS, MAX_TITLE_CHARS, note_problem, tags_problem
 from storage.errors import SourceError
 from storage.importing.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
@@ -25,16 +26,12 @@ from storage.sources.fields import BadField, decision_of, extra_fields, lists_of
 from storage.sources.links import github_from_code_field, web_url
 from storage.sources.venues import status_of_venueid
 
-#: Abstracts are a few thousand characters; anything far longer is not one.
-MAX_ABSTRACT_CHARS = 20_000
 #: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
 MIN_ABSTRACT_CHARS = 40
 #: A first line (or a name field) this short names the list.
 MAX_HEADER_CHARS = 150
 #: Authors a record keeps (a collaboration's paper lists a few thousand).
 MAX_AUTHORS = 5000
-#: Titles are a line; a longer "title" field is cut here.
-MAX_TITLE_CHARS = 1000
 #: The most of a file's text a reader's ``sniff`` looks at.
 SNIFF_CHARS = 65536
 #: Record errors a file lists; past them they are counted (``ReadResult.unlisted``).
@@ -305,6 +302,11 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     github: list[str] = []
     for value in _strings(field_value(item, "github")):
         github.extend(github_from_code_field(value))
+    decision = decision_of(item)
+    if decision is not None:  # the caps a note or tags typed here keep (``storage.caps``)
+        problem = note_problem(decision.note) or tags_problem(decision.tags)
+        if problem:
+            return None, problem
     venue_field = {**item, "status": None} if triage_status(item.get("status")) else item
     venue = _venue(item)
     stated = _one_line(field_value(venue_field, "venue_status"))
@@ -322,7 +324,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
             venue=venue,
             extra=extra_fields(item),
             lists=lists_of(item),
-            decision=decision_of(item),
+            decision=decision,
             number=number,
             links_given=item.get("links_given") is True,
         ),

@@ -27,7 +27,7 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ import orjson
 
 from storage.errors import LibraryError
 from storage.files.atomic import atomic_write, fsync_folder
-from storage.sync.records import Record, is_id, parse_record
+from storage.sync.records import MAX_LINE, Record, is_id, parse_record
 
 ROOT_NAME = "papers-tui"
 TRIAGE_LOG = "triage.jsonl"
@@ -47,6 +47,12 @@ LOG_SUFFIX = ".jsonl"
 _TAIL = 64
 #: Zeros where a block of a file has not arrived: a block is 512 bytes at the least.
 _HOLE = b"\0" * 512
+#: Bytes read at a time, and at most in one sync from one log (a log of 100,000 papers is
+#: ~180 MB: read in one go; a bigger one over several syncs).
+_CHUNK = 1024 * 1024
+READ_BUDGET = 256 * 1024 * 1024
+#: A cursor's tail digest starting with this stops inside a line too long to be a record.
+_INSIDE = "~"
 #: A device's card is a few dozen bytes; a bigger one is no card.
 MAX_CARD = 64 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -102,8 +108,10 @@ class LogRead:
     #: Bytes after the last complete line, or from the first line not fully arrived (a block
     #: of zeros where its bytes go): records still arriving, read again next time.
     waiting: int = 0
-    #: Complete lines that are no record (damaged, or a later version's).
+    #: Complete lines that are no record (damaged, too long, or a later version's).
     skipped: int = 0
+    #: Bytes past what one sync reads of a log (``READ_BUDGET``): read by the next ones.
+    more: int = 0
 
 
 def _tail_digest(data: bytes) -> str:
@@ -126,56 +134,74 @@ class SyncFolder:
 
     def log_files(self) -> list[LogFile]:
         """Every log of every device, conflicted copies included, in a stable order."""
+        return self.scan()[0]
+
+    def scan(self) -> tuple[list[LogFile], list[Path]]:
+        """Every log of every device (conflicted copies included) in a stable order, and the
+        symbolic links found where a device folder or a log goes: never followed, said."""
         found: list[LogFile] = []
+        links: list[Path] = []
         for folder in _entries(self.root):
-            if not folder.is_dir(follow_symlinks=False) or folder.name.startswith("."):
+            if folder.name.startswith("."):
+                continue
+            if folder.is_symlink():
+                links.append(Path(folder.path))
+                continue
+            if not folder.is_dir(follow_symlinks=False):
                 continue
             for entry in _entries(Path(folder.path)):
                 name = entry.name
                 if name.startswith(".") or not name.endswith(LOG_SUFFIX):
                     continue
-                if entry.is_file() or entry.is_symlink():  # a link: said when it is read
+                if entry.is_symlink():  # a loop of links too: never followed, never stat'ed
+                    links.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False):
                     found.append(LogFile(Path(entry.path), f"{folder.name}/{name}", folder.name))
-        return sorted(found, key=lambda log: log.key)
+        return sorted(found, key=lambda log: log.key), sorted(links)
 
-    def read(self, log: LogFile, cursor: Cursor | None) -> LogRead:
-        """The complete records of ``log`` after ``cursor`` (all of them without one)."""
+    def read(
+        self,
+        log: LogFile,
+        cursor: Cursor | None,
+        sink: Callable[[list[Record]], None] | None = None,
+    ) -> LogRead:
+        """The complete records of ``log`` after ``cursor`` (all of them without one); with
+        ``sink``, handed to it a chunk's worth at a time instead (never all in memory).
+
+        Bounded whatever the file holds: read ``_CHUNK`` bytes at a time, at most
+        ``READ_BUDGET`` bytes a sync (the rest next time: ``LogRead.more``); a line longer
+        than ``MAX_LINE`` is skipped without being held (a cursor may stop inside one, and
+        skips the rest of it next time); after a block of zeros (``_HOLE``: bytes still to
+        arrive) the cursor waits, and at most ``MAX_LINE`` bytes beyond it are read now.
+        """
         result = LogRead()
-        with os.fdopen(_open_regular(log.path, os.O_RDONLY), "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            start = cursor.offset if cursor is not None else 0
-            if start > size:
-                start, result.restarted = 0, True
-            before = max(0, start - _TAIL)
-            handle.seek(before)
-            buffer = handle.read()
-            replaced = cursor is not None and _tail_digest(buffer[: start - before]) != cursor.tail
-            if start > 0 and replaced:
-                start, before, result.restarted = 0, 0, True
-                handle.seek(0)
-                buffer = handle.read()
-        base = start - before  # where this read's bytes start in the buffer
-        stop = buffer.rfind(b"\n", base) + 1 or base  # after the last complete line
-        # Where a sync tool fills a file block by block, in any order, a block yet to come
-        # reads as zeros (``_HOLE``; a few zeros are damage: no record holds one). The cursor
-        # stops before the first line holding a hole, so that it is read once it has arrived;
-        # the records after it are taken now all the same (folding them again changes nothing).
-        hole = buffer.find(_HOLE, base, stop)
-        settled = stop if hole < 0 else buffer.rfind(b"\n", base, hole) + 1 or base
-        result.waiting = len(buffer) - settled  # the rest: records still arriving
-        for line in buffer[base:stop].split(b"\n"):
-            if not line.strip() or _HOLE in line:
-                continue
-            try:
-                record = parse_record(line)
-            except ValueError:
-                record = None
-            if record is None:
-                result.skipped += 1
-            else:
-                result.records.append(record)
-        tail = buffer[max(0, settled - _TAIL) : settled]
-        result.cursor = Cursor(before + settled, _tail_digest(tail))
+        fd = _open_regular(log.path, os.O_RDONLY)
+        try:
+            size = os.fstat(fd).st_size
+            start, inside = 0, False
+            if cursor is not None:
+                start = cursor.offset
+                inside = cursor.tail.startswith(_INSIDE)
+                before = max(0, start - _TAIL)
+                if start > size or (
+                    start > 0
+                    and _tail_digest(os.pread(fd, start - before, before))
+                    != cursor.tail.removeprefix(_INSIDE)
+                ):
+                    start, inside, result.restarted = 0, False, True
+            end = min(size, start + READ_BUDGET)
+            result.more = size - end
+            settled, why = _scan(fd, start, end, inside, result, sink)
+            inside_at_end = why == "inside"
+            # what is still arriving: from a hole, or a last line not ended (not what a
+            # sync leaves to the next one)
+            arriving = why == "hole" or (why == "" and not result.more)
+            result.waiting = end - settled if arriving else 0
+            tail_start = max(0, settled - _TAIL)
+            tail = _tail_digest(os.pread(fd, settled - tail_start, tail_start))
+        finally:
+            os.close(fd)
+        result.cursor = Cursor(settled, (_INSIDE if inside_at_end else "") + tail)
         return result
 
     def append(self, device: str, name: str, lines: bytes) -> int:
@@ -248,6 +274,117 @@ class SyncFolder:
             if isinstance(card, dict) and card.get("id") == folder.name:
                 found[folder.name] = card
         return found
+
+
+def _scan(
+    fd: int,
+    start: int,
+    end: int,
+    inside: bool,
+    result: LogRead,
+    sink: Callable[[list[Record]], None] | None = None,
+) -> tuple[int, str]:
+    """Read the lines of ``fd`` from ``start`` to ``end`` into ``result`` (``inside``: the
+    start is inside a line too long to be a record, skipped to its end).
+
+    Returns where the cursor goes, and why it stops there: "" after the last complete line,
+    ``"hole"`` before the first line holding a hole (read again once it has arrived; at most
+    ``MAX_LINE`` bytes past it are read now), ``"inside"`` inside a line too long to be a
+    record, not ended yet (the rest of it skipped next time).
+    """
+    scan = _Scan(start, inside, result)
+    pos = start
+    while pos < end:
+        if scan.hole_at is not None and pos > scan.hole_at + MAX_LINE:
+            break  # the rest waits for the hole to fill
+        chunk = os.pread(fd, min(_CHUNK, end - pos), pos)
+        if not chunk:
+            break
+        scan.feed(chunk, pos)
+        if sink is not None and result.records:
+            sink(result.records)
+            result.records = []
+        pos += len(chunk)
+    if scan.hole_at is not None:
+        return scan.hole_at, "hole"
+    if scan.overlong and pos > scan.settled:
+        return pos, "inside"
+    return scan.settled, ""
+
+
+class _Scan:
+    """The lines of a log as its chunks come: whole lines of a chunk in one go, a line across
+    chunks gathered (up to ``MAX_LINE``, then only its end is looked for)."""
+
+    def __init__(self, start: int, inside: bool, result: LogRead) -> None:
+        self.result = result
+        self.line = bytearray()  # the line so far, when it started in an earlier chunk
+        self.overlong = inside
+        self.holed = False
+        self.settled = start  # after the last complete line (before a hole: its line)
+        self.hole_at: int | None = None
+
+    def feed(self, chunk: bytes, pos: int) -> None:
+        first = chunk.find(b"\n")
+        if first < 0:
+            self._extend(chunk, pos)
+            return
+        self._extend(chunk[:first], pos)
+        self._end_line(pos + first + 1)
+        last = chunk.rfind(b"\n")
+        if last > first:
+            whole = chunk[first + 1 : last]  # lines within this chunk: each < MAX_LINE
+            if self.hole_at is None and _HOLE not in whole:
+                for raw in whole.split(b"\n"):
+                    if raw.strip():
+                        _take(raw, self.result)
+                self.settled = pos + last + 1
+            else:
+                at = pos + first + 1
+                for raw in whole.split(b"\n"):
+                    self._extend(raw, at)
+                    at += len(raw) + 1
+                    self._end_line(at)
+        self._extend(chunk[last + 1 :], pos + last + 1)
+
+    def _extend(self, piece: bytes, at: int) -> None:
+        if not piece:
+            return
+        if not self.holed:
+            tail = bytes(self.line[-len(_HOLE) :]) if self.line else b""
+            if _HOLE in piece or (tail and _HOLE in tail + piece[: len(_HOLE)]):
+                self.holed = True
+                if self.hole_at is None:
+                    self.hole_at = self.settled
+        if self.overlong:
+            return
+        if len(self.line) + len(piece) > MAX_LINE:
+            self.overlong = True
+            self.line = bytearray()
+        else:
+            self.line += piece
+
+    def _end_line(self, line_end: int) -> None:
+        if not self.holed:
+            if self.overlong:
+                self.result.skipped += 1
+            elif self.line.strip():
+                _take(bytes(self.line), self.result)
+        if self.hole_at is None:
+            self.settled = line_end
+        self.line = bytearray()
+        self.overlong = self.holed = False
+
+
+def _take(raw: bytes, result: LogRead) -> None:
+    try:
+        record = parse_record(raw)
+    except ValueError:
+        record = None
+    if record is None:
+        result.skipped += 1
+    else:
+        result.records.append(record)
 
 
 def _link_error(path: Path) -> OSError:

@@ -13,7 +13,7 @@ from its register now was changed here since: that is a record to send. Two subt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from storage.files.triage_model import Step, TriageState
@@ -42,14 +42,22 @@ class Base:
 
     def __init__(
         self,
-        state: SyncState,
+        registers: Mapping[str, Mapping[str, list[Any]]],
         written: Mapping[str, Mapping[str, Any]],
         papers_written: Mapping[str, Any],
     ) -> None:
-        self._registers = state.registers
-        self._written = written
+        self._registers = registers
+        self._written = dict(written)
         #: Papers a merge cut short was writing (papers.json may or may not have them).
         self.papers_written = papers_written
+
+    def holder(self, kind: str, pid: str) -> list[Any] | None:
+        """The register's holder after the last sync (and this device's records waiting)."""
+        return self._registers[kind].get(pid)
+
+    def triage_written(self, written: Mapping[str, Mapping[str, Any]]) -> None:
+        """The triage a merge cut short wrote into triage.json (it holds those values)."""
+        self._written.update(written)
 
     def value(self, kind: str, pid: str) -> Any:
         written = self._written.get(kind, {})
@@ -76,7 +84,8 @@ def step_marks(steps: Iterable[Step]) -> dict[str, list[Any]]:
 
 def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, float | None]:
     """Papers in undo steps made, undone or redone since the steps ``seen``: paper → when
-    (the step's time; None, meaning now, for an undo or redo, whose time is not kept)."""
+    (the step's time, or when it was undone or redone; None, meaning now, for an undo or
+    redo of a version that did not keep its time)."""
     touched: dict[str, float | None] = {}
     for step in steps:
         mark = [step.at, step.undone]
@@ -84,7 +93,7 @@ def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, 
         if before == mark:
             continue
         made = before is None or before[0] != mark[0]
-        at = step.at if made else None
+        at = max(step.at, step.marked_at) if made else (step.marked_at or None)
         for pid, _old, _new in step.changes:
             known = touched.get(pid, 0.0)
             touched[pid] = None if at is None or known is None else max(at, known)
@@ -104,10 +113,16 @@ def triage_changes(
     state: SyncState,
     clock: Clock,
     present: Callable[[str], bool],
+    waiting: Collection[str] = (),
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
     are in the library again).
+
+    ``waiting``: papers whose triage the registers hold but ``triage.json`` does not (the
+    paper was not here: ``SyncState.waiting``). One that is here now takes the registers'
+    triage, but for a status decided here after the register's (an import, or an undone
+    removal, brings its paper back with what it had: not a decision of now).
 
     Stamped by ``clock``: after everything this device had seen (each was changed after its
     last sync), or, for a state made afresh, at when each was made (``decided_at``), so that
@@ -117,15 +132,24 @@ def triage_changes(
     pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
     pids.update(triage.positions)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
+    if waiting:  # papers not here whose triage waits: nothing of theirs changed here
+        pids.difference_update([pid for pid in waiting if not present(pid)])
     records: list[Record] = []
+    made: list[tuple[float | None, str, str, Any]] = []
     kept: set[str] = set()
-    for pid in sorted(pids):
-        local = triage_values(triage, pid)
-        changed = [
-            kind
-            for kind in TRIAGE_KINDS
-            if local[kind] != base.value(kind, pid) or (kind == STATUS and pid in touched)
-        ]
+    for pid in pids:
+        if pid in waiting:
+            if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
+                continue
+            local = triage_values(triage, pid)
+            changed = [STATUS]
+        else:
+            local = triage_values(triage, pid)
+            changed = [
+                kind
+                for kind in TRIAGE_KINDS
+                if local[kind] != base.value(kind, pid) or (kind == STATUS and pid in touched)
+            ]
         if not changed:
             continue
         if local == DEFAULTS and (not present(pid) or base.removed(pid)):
@@ -137,29 +161,59 @@ def triage_changes(
                 made_at = triage.positioned_at.get(pid)
             if made_at is None and kind == STATUS:
                 made_at = touched.get(pid)
-            if state.fresh:
-                stamp = clock.at(made_at if made_at is not None else 0.001)
-            else:
-                stamp = clock.tick(made_at)
-            records.append(Record(kind, stamp, state.device, pid, local[kind]))
+            if kind == STATUS and _sent_already(base, pid, local[kind], made_at, state.device):
+                continue
+            made.append((made_at, pid, kind, local[kind]))
+    # Stamped in the order they were made (the clock only goes forward: a decision stamped
+    # after a later one would be stamped later than it); those of unknown time last.
+    made.sort(key=lambda m: (m[0] is None, m[0] or 0.0, m[1], m[2]))
+    for made_at, pid, kind, value in made:
+        if state.fresh:
+            stamp = clock.at(made_at if made_at is not None else 0.001)
+        else:
+            stamp = clock.tick(made_at)
+        records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
 
 
+def _sent_already(base: Base, pid: str, value: Any, made_at: float | None, device: str) -> bool:
+    """True when this device's own record of this status, stamped no earlier than it was
+    given, holds the register already (a sync cut short sent it; sent again it would be
+    stamped after everything seen since, and beat later decisions made elsewhere)."""
+    if made_at is None or value != base.value(STATUS, pid):
+        return False
+    held = base.holder(STATUS, pid)
+    return held is not None and held[1] == device and held[0] >= made_at * 1000
+
+
+def _decided_after(triage: TriageState, pid: str, held: list[Any] | None) -> bool:
+    """True when the paper's status here was given after the register's, and differs."""
+    at = triage.decided_at.get(pid)
+    if at is None or triage.status(pid).value == (held[2] if held else DEFAULTS[STATUS]):
+        return False
+    return held is None or at * 1000 > held[0]
+
+
 def paper_changes(
-    papers: Mapping[str, Mapping[str, Any]], base: Base, state: SyncState
+    papers: Mapping[str, Mapping[str, Any]],
+    base: Base,
+    state: SyncState,
+    removed: Collection[str] = (),
 ) -> list[tuple[str, dict[str, Any] | None]]:
     """Papers added, changed or removed here since the last sync, unstamped: (id, document,
-    or None for a removal). A papers.json with no papers at all sends no removals: a file
-    lost or replaced is not the user taking every paper out."""
+    or None for a removal). A papers.json with no papers at all sends no removals but those
+    the undo log shows were made (``removed``: every paper taken out, one by one or as a list):
+    a file lost or replaced is not the user taking every paper out."""
     found: list[tuple[str, dict[str, Any] | None]] = []
     written = base.papers_written
     for pid, doc in papers.items():
         digest = digest_of(doc)
         if digest != base.value(PAPER, pid) and (pid not in written or written[pid] != digest):
             found.append((pid, dict(doc)))
-    if papers:
-        for pid in state.registers[PAPER]:
-            being_removed = pid in written and written[pid] is None
-            if pid not in papers and base.value(PAPER, pid) is not None and not being_removed:
-                found.append((pid, None))
+    for pid in state.registers[PAPER]:
+        if pid in papers or (not papers and pid not in removed):
+            continue
+        being_removed = pid in written and written[pid] is None
+        if base.value(PAPER, pid) is not None and not being_removed:
+            found.append((pid, None))
     return sorted(found, key=lambda item: item[0])

@@ -12,9 +12,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from storage.caps import MAX_TITLE_CHARS, abstract_size_problem, lists_problem
 from storage.files.papers_file import paper_from_doc, paper_to_doc
 from storage.files.triage_file import TriageState
 from storage.models import Paper
+from storage.sources.fields import EXTRA_FIELDS
 from storage.sync.local import triage_values
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
 from storage.sync.state import SyncState, beats, register_of
@@ -33,14 +35,24 @@ class Folded:
     docs: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Devices whose records are stamped ahead of this device's clock: by how much (ms).
     ahead: dict[str, int] = field(default_factory=dict)
+    #: Records stamped beyond the clock's bound (``Clock.believable``): not folded, kept to
+    #: be read again once the clock gets near them.
+    held: list[Record] = field(default_factory=list)
 
 
 def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
-    """Fold records into the registers; returns how many were read (the clock sees them all)."""
+    """Fold records into the registers; returns how many were folded (the clock sees them
+    all). A record stamped beyond the clock's bound goes to ``folded.held`` instead."""
     count = 0
     now = clock.now_ms()
     devices = state.devices
     for record in records:
+        if record.stamp - now > AHEAD_MS:
+            ahead = folded.ahead.get(record.device, 0)
+            folded.ahead[record.device] = max(ahead, record.stamp - now)
+        if not clock.believable(record.stamp):
+            folded.held.append(record)
+            continue
         count += 1
         clock.see(record.stamp)
         registers = state.registers[record.kind]
@@ -53,26 +65,61 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
             folded.docs[record.paper] = record.value
         known = devices.setdefault(record.device, {})
         known["last"] = max(int(known.get("last", 0)), record.stamp)
-        if record.stamp - now > AHEAD_MS:
-            ahead = folded.ahead.get(record.device, 0)
-            folded.ahead[record.device] = max(ahead, record.stamp - now)
     return count
 
 
-def clean_paper(pid: str, doc: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A paper document from another device in this version's shape, or None when it is not
-    a paper (a field of the wrong type, another paper's id)."""
+def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """A paper document from another device in this version's shape, or None and why not
+    when it is no paper this version takes: a field of the wrong type, another paper's id,
+    past the caps an import keeps (``storage.caps``: a 5 MB abstract, 20,000 lists)."""
+    for name, value in doc.items():  # as sent: a list is no text, an object no list
+        like = _SHAPE.get(name)
+        if like is not None and type(value) is not (list if isinstance(like, list) else type(like)):
+            return None, f"its {name} is not what a paper holds"
     try:
         paper = paper_from_doc(doc)
         clean = paper_to_doc(paper)
     except (KeyError, TypeError, ValueError):
-        return None
+        return None, "not a paper of this version"
     if paper.id != pid:
-        return None
+        return None, "it names another paper's id"
     for name, value in clean.items():
-        if not _fits(value, _SHAPE[name]):
-            return None
-    return clean
+        fits = _extra_fits(value) if name == "extra" else _fits(value, _SHAPE[name])
+        if not fits:
+            return None, f"its {name} is not what a paper holds"
+    if len(paper.title) > MAX_TITLE_CHARS:
+        return None, f"the title is {len(paper.title):,} characters long"
+    problem = abstract_size_problem(paper.abstract) or lists_problem(paper.lists or [paper.list])
+    problem = problem or lists_problem([paper.list])
+    if problem:
+        return None, problem
+    return clean, ""
+
+
+_EXTRA_KINDS: Mapping[str, type] = {f.name: f.kind for f in EXTRA_FIELDS}
+#: The longest text of an extra field (an area, a DOI, a TL;DR), as imports cut it.
+_EXTRA_TEXT = 1000
+
+
+def _extra_fits(value: Any) -> bool:
+    """True for extra fields as a paper holds them: (name, value) pairs of known names, each
+    value of its field's kind (a rating a number, an area a short text)."""
+    if not isinstance(value, list) or len(value) > len(_EXTRA_KINDS):
+        return False
+    for pair in value:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            return False
+        name, fact = pair
+        kind = _EXTRA_KINDS.get(name) if isinstance(name, str) else None
+        if kind is None or isinstance(fact, bool):
+            return False
+        if kind is str and not (isinstance(fact, str) and len(fact) <= _EXTRA_TEXT):
+            return False
+        if kind is int and not isinstance(fact, int):
+            return False
+        if kind is float and not isinstance(fact, int | float):
+            return False
+    return True
 
 
 def _fits(value: Any, like: Any) -> bool:
@@ -102,22 +149,36 @@ class Plan:
     stamps: dict[str, int] = field(default_factory=dict)
     #: Paper → its document to write, or None to take it out.
     papers: dict[str, dict[str, Any] | None] = field(default_factory=dict)
-    #: Papers whose records could not be used (reported).
-    unusable: list[str] = field(default_factory=list)
+    #: Papers whose records could not be used, and why (reported).
+    unusable: dict[str, str] = field(default_factory=dict)
+    #: Papers this library does not have whose triage the registers hold: kept out of
+    #: ``triage.json`` (``SyncState.waiting``) until the paper arrives.
+    waiting: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.triage or self.papers)
 
     def written(self) -> dict[str, dict[str, Any]]:
         """What the library holds once this plan is written: register → paper → value (for a
-        paper, its digest, or None), kept until it is (``SyncState.pending``)."""
+        paper, its digest, or None), and under ``at`` the decision times the statuses get
+        (seconds, as ``triage.json`` keeps them); kept until it is (``SyncState.pending``)."""
         found: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
         for pid, values in self.triage.items():
             for kind, value in values.items():
                 found[kind][pid] = value
         for pid, doc in self.papers.items():
             found[PAPER][pid] = None if doc is None else paper_digest(doc)
+        found[DECIDED_AT] = {pid: decided_at(stamp) for pid, stamp in self.stamps.items()}
         return found
+
+
+#: The key of ``Plan.written`` under which the statuses' decision times are.
+DECIDED_AT = "at"
+
+
+def decided_at(stamp: int) -> int:
+    """The decision time ``triage.json`` keeps for a status stamped ``stamp`` (seconds)."""
+    return round(stamp / 1000)
 
 
 def plan_merge(
@@ -126,22 +187,30 @@ def plan_merge(
     triage: TriageState,
     papers: Mapping[str, Mapping[str, Any]] | None,
     docs: Mapping[str, dict[str, Any]],
+    present: Callable[[str], bool],
 ) -> Plan:
     """The changes that bring the library to the registers, for the papers ``pids`` names
     (by kind): those whose holders changed, and those a merge cut short left to write.
-    ``papers`` (papers.json's papers by id) is needed when papers changed."""
+    ``papers`` (papers.json's papers by id) is needed when papers changed; ``present``
+    tells the papers this library has (the triage of others waits: ``Plan.waiting``).
+
+    Work is linear in the papers named: each is looked up once per register."""
     plan = Plan()
+    for pid in sorted(set(pids.get(PAPER, ()))):
+        _plan_paper(state, pid, papers or {}, docs, plan)
     for kind in TRIAGE_KINDS:
         registers = state.registers[kind]
         for pid in sorted(set(pids.get(kind, ()))):
             held = registers.get(pid)
             if held is None or triage_values(triage, pid)[kind] == held[2]:
                 continue
+            coming = plan.papers.get(pid)
+            if coming is None and (pid in plan.papers or not present(pid)):
+                plan.waiting.add(pid)  # no paper here to hold it (or it leaves now)
+                continue
             plan.triage.setdefault(pid, {})[kind] = held[2]
             if kind == TRIAGE_KINDS[0]:
                 plan.stamps[pid] = held[0]
-    for pid in sorted(set(pids.get(PAPER, ()))):
-        _plan_paper(state, pid, papers or {}, docs, plan)
     return plan
 
 
@@ -164,9 +233,9 @@ def _plan_paper(
     if local is not None and paper_digest(local) == wanted:
         return
     doc = docs.get(pid)
-    clean = clean_paper(pid, doc) if doc is not None else None
+    clean, problem = clean_paper(pid, doc) if doc is not None else (None, "")
     if clean is None:
-        plan.unusable.append(pid)
+        plan.unusable[pid] = problem or "its document has not arrived"
         return
     digest = paper_digest(clean)
     state.registers[PAPER][pid] = held[:3] if digest == held[2] else [*held[:3], digest]

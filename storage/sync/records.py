@@ -29,6 +29,7 @@ from typing import Any, Final
 
 import orjson
 
+from storage.caps import note_problem, tags_problem
 from storage.models import Status
 
 STATUS: Final = "s"
@@ -48,11 +49,17 @@ MAX_STAMP: Final = 253_370_764_800_000
 #: that the stamps it makes after seeing one near ``MAX_STAMP`` are still believed everywhere
 #: (the headroom is 2**36 stamps: two years of milliseconds).
 CLOCK_CEILING: Final = MAX_STAMP - 2**36
-#: A note longer than this is not a note (a damaged or hostile record).
-MAX_NOTE: Final = 100_000
-MAX_TAGS: Final = 200
 #: A queue position beyond this is not one (positions are near 1 or near a time in seconds).
 MAX_POSITION: Final = 1e15
+#: A record stamped further than this ahead of this device's clock is not believed yet: it
+#: waits in the sync state until the clock is that far on (``SyncState.held``). A device whose
+#: clock runs a day ahead (or in the year 9998) thus cannot pin the others' clocks to its
+#: own, and a decision made after one of its records still wins on its paper (one day: far
+#: beyond any clock set by hand, a time zone mistaken for UTC included).
+MAX_AHEAD_MS: Final = 24 * 60 * 60 * 1000
+#: The longest line a log holds: a record of a paper at its caps (``storage.caps``) is a
+#: fraction of it; a longer line is no record, and is skipped without being held in memory.
+MAX_LINE: Final = 1024 * 1024
 
 _HEX_ID = re.compile(r"[0-9a-f]{4,32}")
 _STATUSES = frozenset(s.value for s in Status)
@@ -125,12 +132,12 @@ def _valid_value(kind: str, value: Any) -> bool:
     if kind == STATUS:
         return value in _STATUSES
     if kind == NOTE:
-        return isinstance(value, str) and len(value) <= MAX_NOTE
+        return isinstance(value, str) and not note_problem(value)
     if kind == TAGS:
         return (
             isinstance(value, list)
-            and len(value) <= MAX_TAGS
             and all(isinstance(t, str) and t for t in value)
+            and not tags_problem(value)
         )
     if kind == QUEUE:
         return value is None or (
@@ -144,14 +151,26 @@ def _valid_value(kind: str, value: Any) -> bool:
 
 class Clock:
     """A hybrid logical clock in milliseconds: never behind the wall clock, never behind a
-    stamp it has seen or made, so each stamp it makes is greater than every one before."""
+    stamp it has seen or made, so each stamp it makes is greater than every one before; and
+    never more than ``MAX_AHEAD_MS`` ahead of the wall clock, whatever it has seen (records
+    stamped further ahead are not folded: ``believable``)."""
 
     def __init__(self, last: int = 0, wall: Callable[[], float] = time.time) -> None:
-        self.last = min(last, CLOCK_CEILING)
-        self._wall = wall
+        self.wall = wall
+        #: A clock an earlier version let run ahead (a record of the year 9998 seen) is
+        #: brought back within the bound: its next stamps follow the present again.
+        self.last = min(last, self.limit())
 
     def now_ms(self) -> int:
-        return min(int(self._wall() * 1000), CLOCK_CEILING)
+        return min(int(self.wall() * 1000), CLOCK_CEILING)
+
+    def limit(self) -> int:
+        """The furthest this clock goes now: ``MAX_AHEAD_MS`` past its wall clock."""
+        return min(self.now_ms() + MAX_AHEAD_MS, CLOCK_CEILING)
+
+    def believable(self, stamp: int) -> bool:
+        """True for a stamp within the bound (others wait until the clock gets near them)."""
+        return stamp <= self.limit()
 
     def tick(self, made_at: float | None = None) -> int:
         """A new stamp for a change made at ``made_at`` (seconds; default now): that moment,
@@ -169,5 +188,5 @@ class Clock:
         return stamp
 
     def see(self, stamp: int) -> None:
-        """Take in a stamp read from another device."""
-        self.last = max(self.last, min(stamp, CLOCK_CEILING))
+        """Take in a stamp read from another device (no further than the bound)."""
+        self.last = max(self.last, min(stamp, self.limit()))

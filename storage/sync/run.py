@@ -39,7 +39,7 @@ from storage.sync.local import (
     touched_papers,
     triage_changes,
 )
-from storage.sync.merge import Folded, Plan, fold, plan_merge, relay_records
+from storage.sync.merge import DECIDED_AT, Folded, Plan, fold, plan_merge, relay_records
 from storage.sync.records import (
     KINDS,
     PAPER,
@@ -49,7 +49,14 @@ from storage.sync.records import (
     parse_record,
     tie_value,
 )
-from storage.sync.state import SyncState, load_state, marker_key, save_state, state_path
+from storage.sync.state import (
+    MAX_HELD,
+    SyncState,
+    load_state,
+    marker_key,
+    save_state,
+    state_path,
+)
 from storage.text.words import count
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
@@ -142,7 +149,7 @@ def _sync(
             f"this library was copied from another machine: it syncs as a new device, "
             f"{device.name} ({device.short})"
         )
-    with library.lock:
+    with library.papers_lock:  # triage.json's lock too, for the merge only (``_Sync.run``)
         _Sync(library, place, report, wall, dry=dry).run()
     return report
 
@@ -169,7 +176,12 @@ class _Sync:
         if problem:
             report.problems.append(problem)
         self.state = state
-        self.loaded = orjson.dumps(state.to_json())  # as it was: the merge's pending note
+        # The state as it was (what a merge's pending note keeps): the file's own bytes, read
+        # when first needed (only this sync writes the file, and not before its note), or the
+        # state as loaded when the file was none.
+        self._loaded: bytes | None = None
+        if problem or state.fresh:
+            self._loaded = orjson.dumps(state.to_json())
         self.clock = Clock(state.clock, wall)
         self.folded = Folded()
         self._papers: dict[str, dict[str, Any]] | None = None
@@ -182,41 +194,95 @@ class _Sync:
         return self.report.device
 
     def run(self) -> None:
+        """The papers and the folder first, holding the HOME lock (papers.json holds still);
+        then what changed in triage.json and the merge, holding its lock too, as briefly as
+        that takes (an open app's decisions wait only for this part)."""
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
         fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
-        triage = self.library.triage_file
         pending = state.pending or {}
-        written_here = triage.synced_generation(self.marker) == pending.get("generation")
-        written = {k: v for k, v in pending.items() if k in TRIAGE_KINDS}
-        base = Base(state, written if written_here else {}, pending.get(PAPER) or {})
-        again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
-        triage_state = triage.state()
-        loaded = self.library.loaded_papers()
-        present = lambda pid: loaded.row_of(pid) is not None  # noqa: E731
-        touched = touched_papers(triage.steps(), state.steps)
-        for pid, at in redecided(triage_state, state.decided_at).items():
-            touched[pid] = at if touched.get(pid, 0.0) is not None else None
-        records, kept = triage_changes(triage_state, touched, base, state, self.clock, present)
-        self._send(records)
-        for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
-            again[kind].update(pid for pid in kept if present(pid))
-        candidates = self._paper_candidates(base)
+        # What the files held after the last sync: the registers before the others' records
+        # are folded in (the triage written by a merge cut short: ``triage_part``).
+        before = {kind: dict(held) for kind, held in state.registers.items()}
+        self.base = Base(before, {}, pending.get(PAPER) or {})
+        self.again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
+        self.here = set(self.library.loaded_papers().ids())  # set work in C, not per paper
+        self.present = self.here.__contains__
+        candidates = self._paper_candidates(self.base)
+        # Local triage changes are stamped as if made before this sync read the others' records
+        # (they were): by a clock that has not seen them.
+        self.local_clock = Clock(self.clock.last, self.clock.wall)
         self._read_cards()
+        fold(state, _records(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
         self._send(self._stamp_papers(candidates))
+        self._send_early()
+        with self.library.triage_lock:
+            plan = self._triage_part(pending)
+            self._merge(plan)
+        self._finish()
+
+    def _triage_part(self, pending: dict[str, Any]) -> Plan:
+        """What changed in triage.json since the last sync (sent), and the plan of the merge
+        (the caller holds triage.json's lock)."""
+        state, again, present = self.state, self.again, self.present
+        triage = self.library.triage_file
+        written_here = triage.synced_generation(self.marker) == pending.get("generation")
+        if written_here:
+            self.base.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
+        triage_state = triage.state()
+        waiting = set(state.waiting)
+        touched = touched_papers(triage.steps(), state.steps)
+        # A merge cut short after it wrote triage.json gave its statuses their times: they
+        # are the merge's, not decisions made here (sent as ours, they beat later ones).
+        known = state.decided_at
+        if written_here:
+            known = {**known, **(pending.get(DECIDED_AT) or {})}
+        for pid, at in redecided(triage_state, known).items():
+            touched[pid] = at if touched.get(pid, 0.0) is not None else None
+        records, kept = triage_changes(
+            triage_state, touched, self.base, state, self.local_clock, present, waiting
+        )
+        self.clock.see(self.local_clock.last)
+        self._send(records)
+        for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
+            again[kind].update((kept | waiting) & self.here)
         for kind in KINDS:
             again[kind].update(self.folded.changed[kind])
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
             again[kind].update(self.folded.changed[PAPER])
         papers = self._load_papers() if again[PAPER] else None
-        plan = plan_merge(state, again, triage_state, papers, self.folded.docs)
+        plan = plan_merge(state, again, triage_state, papers, self.folded.docs, present)
         if plan.unusable:
+            reason = next(iter(plan.unusable.values()))
             self.report.problems.append(
-                f"{len(plan.unusable)} paper record(s) are no paper this version reads: "
-                f"skipped ({', '.join(plan.unusable[:3])})"
+                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
+                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
             )
-        self._write(plan)
+        self._hold_back()
+        new_waiting = (waiting - self.here) | plan.waiting
+        new_waiting.difference_update(pid for pid, doc in plan.papers.items() if doc is not None)
+        if new_waiting != waiting:
+            state.waiting = sorted(new_waiting)
+            self.dirty = True
+        return plan
+
+    def _hold_back(self) -> None:
+        """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
+        ``MAX_HELD``), and say whose they are."""
+        held = sorted({r.line(): r for r in self.folded.held}.values(), key=lambda r: r.stamp)
+        rows = [_row(r) for r in held[:MAX_HELD]]
+        if rows != self.state.held:
+            self.state.held = rows
+            self.dirty = True
+        for device in sorted({r.device for r in held}):
+            mine = [r for r in held if r.device == device]
+            ahead = mine[0].stamp - self.clock.now_ms()
+            self.report.problems.append(
+                f"{self._name(device)}: {count(len(mine), 'record')} stamped {_span(ahead)} "
+                "or more ahead of this clock: not believed until then (that clock wants "
+                "setting)"
+            )
 
     # -- what changed here ----------------------------------------------------------------
     def _paper_candidates(self, base: Base) -> list[tuple[str, dict[str, Any] | None]]:
@@ -226,7 +292,9 @@ class _Sync:
         if not self.state.fresh and known is not None and list(version or ()) == known:
             return []
         self.dirty = True
-        return paper_changes(self._load_papers(), base, self.state)
+        papers = self._load_papers()
+        removed = self.library.triage_file.removed_ids() if not papers else set()
+        return paper_changes(papers, base, self.state, removed)
 
     def _load_papers(self) -> dict[str, dict[str, Any]]:
         if self._papers is None:
@@ -276,12 +344,17 @@ class _Sync:
         """Fold every log's new records; note what the folder made us skip or pass on."""
         state, report = self.state, self.report
         relay: set[str] = set()
-        logs = self.place.log_files()
+        logs, links = self.place.scan()
+        for link in links:  # a loop of links too: never followed, nor does it stop the sync
+            where = f"{self._name(link.parent.name)}: {link.name}" if link.suffix else link.name
+            report.problems.append(f"{where}: not read (a symbolic link, never followed)")
         for log in logs:
             if check_clone and log.folder == self.device.id and not log.conflicted:
                 self._check_clone(log)
             relay.update(self._read(log))
-        for key in [k for k in state.cursors if k not in {log.key for log in logs}]:
+        # a log that a link stands in for keeps its cursor: it is back once a file again
+        present = {log.key for log in logs} | {f"{p.parent.name}/{p.name}" for p in links}
+        for key in [k for k in state.cursors if k not in present]:
             relay.update(state.cursors.pop(key)[2])  # a log that disappeared
             self.dirty = True
         if relay:
@@ -297,7 +370,10 @@ class _Sync:
                 f"writes only its own files; nothing is lost): {'; '.join(conflicted[:3])}{more}"
             )
         report.devices = len(set(state.devices) - {self.device.id})
+        held = {record.device for record in self.folded.held}  # said by ``_hold_back``
         for device, ahead in sorted(self.folded.ahead.items()):
+            if device in held:
+                continue
             report.problems.append(
                 f"{self._name(device)}: its clock is {_span(ahead)} ahead of this "
                 "one's (merging stays right; that clock wants setting)"
@@ -309,16 +385,20 @@ class _Sync:
         kept = state.cursors.get(log.key)
         cursor = Cursor.from_json(kept[:2]) if kept else None
         where = f"{self._name(log.folder)}: {log.path.name}"
+        devices = set(kept[2]) if kept else set()
+        others = log.folder != self.device.id or log.conflicted
+
+        def take(records: list[Record]) -> None:  # a chunk's records at a time
+            fold(state, records, self.clock, self.folded)
+            devices.update(r.device for r in records)
+            if others:
+                self.report.received += sum(1 for r in records if r.device != self.device.id)
+
         try:
-            read = self.place.read(log, cursor)
+            read = self.place.read(log, cursor, take)
         except OSError as exc:
             self.report.problems.append(f"{where}: not read ({exc.strerror or exc})")
             return set()
-        devices = set(kept[2]) if kept else set()
-        fold(state, read.records, self.clock, self.folded)
-        devices.update(r.device for r in read.records)
-        if log.folder != self.device.id or log.conflicted:
-            self.report.received += sum(1 for r in read.records if r.device != self.device.id)
         if read.waiting:
             self.report.problems.append(
                 f"{where}: its last record has not fully arrived (read up to it; the rest next "
@@ -350,7 +430,17 @@ class _Sync:
         )
 
     # -- writing ----------------------------------------------------------------------------
-    def _write(self, plan: Plan) -> None:
+    def _send_early(self) -> None:
+        """Write the records waiting so far (papers, records passed on) into the folder before
+        triage.json is locked: a list's papers are the bulk of what a sync writes."""
+        if self.dry or not self.state.outbox:
+            return
+        self._note_pending(Plan())
+        self._append_outbox()
+
+    def _merge(self, plan: Plan) -> None:
+        """Send the triage records, write the merge into the library, and note what the files
+        now hold (the caller holds triage.json's lock)."""
         state = self.state
         if self.dry:
             self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
@@ -364,15 +454,22 @@ class _Sync:
             self.report.applied.update(apply_plan(self.library, plan, (self.marker, generation)))
             state.generation = generation
             self.dirty = True
-        if state.pending is not None:
-            state.pending = None
-            self.dirty = True
         triage = self.library.triage_file
         marks = step_marks(triage.steps())
         version = list(signature(self.library.papers_path) or ())
         decided = triage.state().decided_at
         if marks != state.steps or version != state.papers_version or decided != state.decided_at:
             state.steps, state.papers_version, state.decided_at = marks, version, decided
+            self.dirty = True
+
+    def _finish(self) -> None:
+        """Save the state (after triage.json's lock is let go: a merge noted as pending is
+        finished by the next sync should this one stop before)."""
+        state = self.state
+        if self.dry:
+            return
+        if state.pending is not None:
+            state.pending = None
             self.dirty = True
         state.clock = self.clock.last
         self.report.waiting = len(state.outbox)
@@ -387,8 +484,20 @@ class _Sync:
     def _note_pending(self, plan: Plan) -> None:
         """Save the state as loaded, but for the outbox and what ``plan`` writes: a sync cut
         short from here on is finished by the next one."""
-        noted = orjson.loads(self.loaded)
-        noted.update(outbox=self.state.outbox, clock=self.clock.last, device=self.device.id)
+        if self._loaded is None:
+            try:
+                self._loaded = self.path.read_bytes()
+            except OSError:  # gone meanwhile: nothing to keep but what this sync adds
+                self._loaded = orjson.dumps(
+                    SyncState(str(self.place.path), self.device.id).to_json()
+                )
+        noted = orjson.loads(self._loaded)
+        noted.update(
+            outbox=self.state.outbox,
+            clock=self.clock.last,
+            device=self.device.id,
+            own_sizes=self.state.own_sizes,  # what this device appended already, as its own
+        )
         if plan:
             noted["pending"] = {"generation": self.state.generation + 1, **plan.written()}
         save_state(self.path, SyncState.from_json(noted))

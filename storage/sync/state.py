@@ -29,6 +29,8 @@ from storage.sync.device import SYNC_DIR
 from storage.sync.records import KINDS, PAPER, Record, tie_value
 
 STATE_VERSION = 1
+#: Records held for a clock far ahead (``SyncState.held``) kept at the most.
+MAX_HELD = 10_000
 
 #: A register's holder as kept: [stamp, device, value] (for a paper: its digest, or None).
 Register = list[Any]
@@ -97,6 +99,14 @@ class SyncState:
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Milliseconds since the epoch of the last sync that finished.
     synced_at: int = 0
+    #: Papers whose triage registers hold values ``triage.json`` does not: no paper of theirs
+    #: was here when they were merged (records for papers no device has stay out of the file
+    #: every decision rewrites); written once the paper arrives.
+    waiting: list[str] = field(default_factory=list)
+    #: Records stamped beyond this device's clock's bound (``records.MAX_AHEAD_MS``), as
+    #: rows: read again at each sync, folded once the clock is near them (at most
+    #: ``MAX_HELD``, the nearest kept).
+    held: list[list[Any]] = field(default_factory=list)
     #: True for a state made afresh (never synced, or its file was lost): local values are
     #: then stamped with when they were made, not as changes made after the last sync.
     fresh: bool = True
@@ -119,6 +129,8 @@ class SyncState:
             "devices": self.devices,
             "synced_at": self.synced_at,
             "fresh": self.fresh,
+            "waiting": self.waiting,
+            "held": self.held,
         }
 
     @classmethod
@@ -129,7 +141,7 @@ class SyncState:
             device=str(data.get("device", "")),
             clock=int(data.get("clock", 0)),
             generation=int(data.get("generation", 0)),
-            registers={kind: dict(registers.get(kind) or {}) for kind in KINDS},
+            registers={kind: _shared(registers.get(kind) or {}) for kind in KINDS},
             cursors=dict(data.get("cursors") or {}),
             steps=dict(data.get("steps") or {}),
             decided_at=dict(data.get("decided_at") or {}),
@@ -140,7 +152,22 @@ class SyncState:
             devices=dict(data.get("devices") or {}),
             synced_at=int(data.get("synced_at", 0)),
             fresh=bool(data.get("fresh", False)),
+            waiting=[p for p in data.get("waiting") or () if isinstance(p, str)],
+            held=[r for r in data.get("held") or () if isinstance(r, list)],
         )
+
+
+def _shared(held: dict[str, Any]) -> dict[str, Register]:
+    """A kind's registers as read, their devices and short values one string each (a few
+    devices and four statuses hold 300,000 registers: one copy of each, not 300,000)."""
+    seen: dict[Any, Any] = {}
+    for register in held.values():
+        if isinstance(register, list) and len(register) >= 3:
+            register[1] = seen.setdefault(register[1], register[1])
+            value = register[2]
+            if isinstance(value, str) and len(value) <= 16:
+                register[2] = seen.setdefault(value, value)
+    return dict(held)
 
 
 def load_state(path: Path, folder: Path, device: str) -> tuple[SyncState, str]:

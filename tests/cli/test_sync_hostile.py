@@ -83,7 +83,11 @@ def test_a_clock_centuries_ahead_is_said_in_years_and_merging_goes_on(
         [["s", year_3000, "eeee000000000002", ids[1], "skipped"]],
     )
     done = papers(env, a, "sync", str(folder))
-    assert re.search(r"broken \(eeee0000\): its clock is [\d,]+ years ahead", done.stderr)
+    assert re.search(
+        r"broken \(eeee0000\): 1 record stamped [\d,]+ years or more ahead of this clock: not "
+        "believed until then",
+        done.stderr,
+    )
     papers(env, a, "mark", ids[1], "read")  # decided after seeing it: stamped after it
     papers(env, a, "sync", str(folder))
     papers(env, b, "sync", str(folder))

@@ -114,6 +114,9 @@ class ShownTabs:
     def saved(self) -> list[SimpleNamespace]:
         return [SimpleNamespace(name=name) for name, _ in self.names]
 
+    def saved_label(self, tab: SimpleNamespace) -> str:
+        return dict(self.names)[tab.name]
+
     def label(self, name: str | None = None) -> str:
         name = name or self.tab
         return dict(self.names).get(name) or TABS[name][0]

@@ -215,3 +215,58 @@ def test_the_version_moves_with_every_change_of_the_live_state(library: Library)
     seen.append(session.version)
     assert session.close(timeout=10)
     assert seen[0] < seen[1] == seen[2] < seen[3] < seen[4]
+
+
+def test_decisions_waiting_together_are_written_in_one_transaction(
+    library: Library, monkeypatch: object
+) -> None:
+    """With another process holding the HOME lock, the decisions made meanwhile reach the disk
+    together once it lets go (one write, not one per decision), each its own undo step; the
+    session says meanwhile how long the oldest has waited."""
+    collected = Collected()
+    session = TriageSession(library, collected)
+    ids = [p.id for p in library.papers()[:20]]
+    writes = []
+    store = library.triage_file._store
+    original = store.transaction
+
+    def counted():  # type: ignore[no-untyped-def]
+        writes.append(1)
+        return original()
+
+    store.transaction = counted  # type: ignore[method-assign]
+    other = Library(library.home)  # another process's lock: the writer waits for it
+    with other.lock:
+        for pid in ids:
+            session.set_status([pid], Status.STARRED)
+        session.set_note(ids[0], "first")
+        session.set_tags(ids[1], ["rl"])
+        time.sleep(0.3)
+        assert session.waited >= 0.25 and not session.late
+    assert session.flush(timeout=10)
+    assert len(writes) <= 3  # the first decision alone (it was waiting), then the rest
+    assert len(collected.outcomes) == 22 and all(o.error is None for o in collected.outcomes)
+    assert [o.op.seq for o in collected.outcomes] == list(range(1, 23))
+    fresh = Library(library.home)
+    assert set(fresh.statuses()) == set(ids)
+    assert fresh.triage().notes == {ids[0]: "first"} and fresh.triage().tags == {ids[1]: ("rl",)}
+    assert len(fresh.triage_file.steps()) == 20  # one undo step a decision, as before
+    assert session.waited == 0.0
+    session.close()
+
+
+def test_a_batch_with_a_paper_removed_elsewhere_writes_the_rest(library: Library) -> None:
+    collected = Collected()
+    session = TriageSession(library, collected)
+    a, b, c = (p.id for p in library.papers()[:3])
+    other = Library(library.home)
+    with other.lock:
+        session.set_status([a], Status.READ)
+        session.set_status([b], Status.READ)
+        session.set_status([c], Status.READ)
+        other.remove([b])  # re-entrant: the lock is this thread's already
+    assert session.flush(timeout=10)
+    errors = [o for o in collected.outcomes if o.error is not None]
+    assert [o.op.paper_ids for o in errors] == [(b,)]
+    assert Library(library.home).statuses() == {a: Status.READ, c: Status.READ}
+    session.close()

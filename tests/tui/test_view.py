@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from storage import Library, Status
 from storage.files.saved_searches import SavedSearch
@@ -322,3 +324,87 @@ def test_new_papers_keep_the_rows_listed_that_are_still_there(papers: list[Paper
     fewer = [p for p in reversed(papers) if p.id != papers[1].id]  # another order, one gone
     view.replace_papers(fewer)
     assert [view.ids[i] for i in view.listed] == [pid for pid in shown if pid != papers[1].id]
+
+
+class _Live:
+    """The session's side of a view: the live triage and its version, changed by hand."""
+
+    def __init__(self) -> None:
+        self.state = TriageState()
+        self.version = 0
+
+
+LIVE_SEARCHES = (
+    SavedSearch("Open", "is:inbox"),
+    SavedSearch("Kept", "model is:starred"),
+    SavedSearch("Left", "-is:inbox"),
+    SavedSearch("Noted", "has:note"),
+    SavedSearch("Later", "tag:later"),
+    SavedSearch("Words", "learning"),
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(("decide", "undo", "note", "tag", "move")),
+            st.integers(0, 37),
+            st.sampled_from(list(Status)),
+        ),
+        max_size=30,
+    )
+)
+def test_saved_tabs_counts_moved_by_each_change_equal_counts_from_scratch(
+    papers: list[Paper], steps: list[tuple[str, int, Status]]
+) -> None:
+    """Counted once and then moved by each decision (told), or counted again (a note, a tag:
+    not told): always the count a fresh view makes."""
+    live = _Live()
+    view = TriageView(papers, lambda: live.state, lambda: live.version)
+    index = SearchIndex(papers)
+    for tab in view.set_saved(LIVE_SEARCHES):
+        query, qualifiers = split_query(tab.search.query)
+        assert view.take_saved(tab.search, view.found_by(index.rank(query, limit=None)), qualifiers)
+    view.counts()
+    done: list[tuple[str, Status, Status]] = []
+    for kind, i, status in steps:
+        pid, before = papers[i].id, live.version
+        statuses = live.state.statuses
+        if kind in ("decide", "undo"):
+            if kind == "undo":
+                if not done:
+                    continue
+                pid, status, _ = done.pop()  # back to what it was
+            old = statuses.get(pid, Status.INBOX)
+            if status is Status.INBOX:
+                statuses.pop(pid, None)
+            else:
+                statuses[pid] = status
+            live.version += 1
+            if kind == "decide":
+                done.append((pid, old, status))
+                view.decided([(pid, old, status)], before)
+            else:
+                view.counted_changes([(pid, old, status)], before)
+        elif kind == "note":
+            live.state.notes[pid] = "" if pid in live.state.notes else "see §2"
+            live.state.notes = {k: v for k, v in live.state.notes.items() if v}
+            live.version += 1
+        elif kind == "tag":
+            live.state.tags[pid] = () if live.state.tags.get(pid) else ("later",)
+            live.version += 1
+        else:  # a move in the reading queue: nothing a count sees
+            live.state.positions[pid] = float(i)
+            live.version += 1
+            view.counts_unchanged(before)
+        fresh = TriageView(papers, lambda: live.state)
+        fresh.set_saved(LIVE_SEARCHES)
+        for tab in fresh.saved:
+            query, qualifiers = split_query(tab.search.query)
+            fresh.take_saved(tab.search, fresh.found_by(index.rank(query, limit=None)), qualifiers)
+        assert view.counts() == fresh.counts()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import orjson
@@ -12,8 +13,11 @@ from storage import Library
 from storage.sync import SyncError, sync_library
 from storage.sync.device import device_path, load_device
 from storage.sync.folder import ROOT_NAME, SyncFolder
-from storage.sync.records import Clock, parse_record
+from storage.sync.records import MAX_AHEAD_MS, Clock, parse_record
 from tests.unit.test_sync_support import Machine, all_records, seeded, shown
+
+#: A stamp a little after now (a record made on a device whose clock is a minute ahead).
+SOON = int(time.time() * 1000) + 60_000
 
 
 @pytest.fixture
@@ -194,7 +198,7 @@ def test_conflicted_copies_and_duplicates_are_read_once_each(tmp_path: Path, fol
     copy = log.with_name("triage (desktop's conflicted copy 2026-11-30).jsonl")
     shutil.copyfile(log, copy)
     with copy.open("ab") as out:  # a second writer's record, only in the copy
-        out.write(orjson.dumps(["s", 1_900_000_000_000, "ab" * 8, ids[1], "starred"]) + b"\n")
+        out.write(orjson.dumps(["s", SOON, "ab" * 8, ids[1], "starred"]) + b"\n")
         out.write(b"\x00\x00 damaged\n")
     b = Library(tmp_path / "b")
     report = sync_library(b, folder)
@@ -247,7 +251,7 @@ def test_another_machine_writing_as_this_one_is_noticed(tmp_path: Path, folder: 
     sync_library(a, folder)
     log = folder / ROOT_NAME / first.id / "triage.jsonl"
     with log.open("ab") as out:  # a copy of this HOME on another machine, syncing too
-        out.write(orjson.dumps(["s", 1_900_000_000_000, first.id, ids[1], "skipped"]) + b"\n")
+        out.write(orjson.dumps(["s", SOON, first.id, ids[1], "skipped"]) + b"\n")
     report = sync_library(a, folder)
     assert report.device.id != first.id and a.status(ids[1]).value == "skipped"
     assert any("writes as this device" in p for p in report.problems)
@@ -330,8 +334,11 @@ def test_records_are_small_and_the_clock_is_monotonic() -> None:
     assert parse_record(b'["s", 1, "zz", "12", "read"]') is None  # no device id
     with pytest.raises(ValueError):
         parse_record(b'["s", 1, "ab')  # still arriving
-    clock = Clock(5_000_000_000_000, lambda: 1_000.0)  # the wall clock is far behind
-    assert clock.tick() == 5_000_000_000_001 and clock.tick() == 5_000_000_000_002
+    clock = Clock(87_000_000, lambda: 1_000.0)  # the wall clock is behind what it has seen
+    assert clock.tick() == 87_000_001 and clock.tick() == 87_000_002
+    # …but never by more than the bound: a clock once run far ahead comes back within it
+    far = Clock(5_000_000_000_000, lambda: 1_000.0)
+    assert far.tick() == 1_000_000 + MAX_AHEAD_MS + 1 and far.tick() == far.last
 
 
 def test_every_record_in_the_logs_parses(tmp_path: Path, folder: Path) -> None:

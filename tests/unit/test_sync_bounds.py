@@ -12,7 +12,7 @@ from storage import Library
 from storage.sync import sync_library
 from storage.sync.device import MAX_NAME, clean_name
 from storage.sync.folder import MAX_CARD, SyncFolder
-from storage.sync.records import CLOCK_CEILING, MAX_STAMP, Clock, parse_record
+from storage.sync.records import CLOCK_CEILING, MAX_AHEAD_MS, MAX_STAMP, Clock, parse_record
 from tests.unit.test_sync_support import seeded
 
 DEVICE = "eeee000000000001"
@@ -27,11 +27,16 @@ def test_a_stamp_no_calendar_holds_is_no_record_and_the_clock_keeps_headroom() -
     assert parse_record(record(MAX_STAMP - 1)) is not None
     assert parse_record(record(MAX_STAMP)) is None
     clock = Clock(wall=lambda: 1_700_000_000.0)
-    clock.see(MAX_STAMP - 1)  # a record believed, stamped at the very end
-    stamps = [clock.tick() for _ in range(1000)]
+    assert not clock.believable(MAX_STAMP - 1)  # a record stamped at the very end: held
+    clock.see(MAX_STAMP - 1)  # seen all the same: the clock goes no further than its bound
+    assert clock.last == 1_700_000_000_000 + MAX_AHEAD_MS
+    far = Clock(wall=lambda: (MAX_STAMP - 1000) / 1000)  # a clock in the year 9998 itself
+    far.see(MAX_STAMP - 1)
+    stamps = [far.tick() for _ in range(1000)]
     assert all(parse_record(record(s)) is not None for s in stamps)  # still read everywhere
     assert stamps == sorted(set(stamps))  # and each after the one before
-    assert Clock(2**53).last == CLOCK_CEILING  # a state saved by an earlier version
+    now = 1_700_000_000_000
+    assert Clock(2**53, wall=lambda: now / 1000).last == now + MAX_AHEAD_MS  # an old state
     assert Clock(wall=lambda: 1e15).tick() == CLOCK_CEILING  # a wall clock in year 31,000
 
 

@@ -92,6 +92,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from storage.cache.search_index import index_for
     from storage.files.saved_searches import SavedSearches
+    from storage.search.query import check_query
 
     query = " ".join(args.query)
     if args.list_saved or args.delete_saved is not None:
@@ -104,7 +105,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     searches = SavedSearches(library.home, library.lock)
     if args.saved is not None:
         query = f"{searches.find(args.saved).query} {query}".strip()
-    elif args.save is not None:
+    check_query(query)  # one line past the caps (the app cuts the query and says so)
+    if args.saved is None and args.save is not None:
         saved = searches.save(args.save, query)
         complain(f"saved search {saved.name!r}: {saved.query}")
     triage = library.triage()

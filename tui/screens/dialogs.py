@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from storage.caps import note_problem
 from storage.models import Paper, Status
 from storage.text.words import count
 from tui.commands import bindings
@@ -73,7 +74,12 @@ class NoteEditor(ModalScreen[str | None]):
 
     def action_save(self) -> None:
         text = self.query_one(TextArea).text
-        self.dismiss(self.note if text == self.shown_note else text)  # unedited: as it was
+        note = self.note if text == self.shown_note else text  # unedited: as it was
+        problem = note_problem(note.strip())
+        if problem:  # refused where it was typed: the text stays, to be cut down
+            self.notify(f"{problem}: not saved", severity="error", markup=False)
+            return
+        self.dismiss(note)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -83,7 +84,7 @@ class TabBar(Static):
         search's tab without a count yet shows "…")."""
         view = self._view
         counts, current = view.counts(), view.tab
-        self._saved = tuple((tab.name, view.label(tab.name)) for tab in view.saved)
+        self._saved = tuple((tab.name, view.saved_label(tab)) for tab in view.saved)
         drawn = (counts, current, self._saved, self.size.width)
         if drawn == self._drawn:
             return  # (a tab key redraws the bar: often with the same counts)
@@ -138,19 +139,28 @@ class TabBar(Static):
         (3: words and bar, 2: words, 1: the count alone, 0: none)."""
         spans: list[tuple[int, int, str]] = []
         text = Text()
+        # The columns drawn so far, kept as the tabs are added (a Text's cell_len counts its
+        # whole text again: with 1,000 saved searches, each tab would count all before it).
+        column = 0
 
         def tab(name: str, shown: str) -> None:
+            nonlocal column
             count = counts.get(name)
             part = "current" if name == current else "empty" if count == 0 else ""
             style = self._component(f"tab-bar--{part}") if part else Style()
-            spans.append((text.cell_len, text.cell_len + Text(shown).cell_len, name))
+            end = column + cell_len(shown)
+            spans.append((column, end, name))
             text.append(shown, style=style)
+            column = end
 
         names = {"short": SHORT_LABELS, "medium": MEDIUM_LABELS}.get(labels)
         for key, (name, (label, _)) in enumerate(TABS.items(), start=1):
             hotkey = f"{key} " if keys else ""
             tab(name, f" {hotkey}{names[name] if names else label} {counts[name]:,} ")
+        width = self.size.width
         for i, (name, label) in enumerate(self._saved):
+            if column > width:
+                break  # past the bar's end already: the rest would not show (and cost)
             if cut is not None and len(label) > cut:
                 label = label[: cut - 1] + "…"
             hotkey = f"{SAVED_KEYS[i]} " if keys and i < len(SAVED_KEYS) else ""

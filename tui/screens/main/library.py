@@ -8,6 +8,7 @@ from collections.abc import Collection
 
 from textual import on
 
+from storage.caps import TooBigError
 from storage.errors import LibraryError
 from storage.export import heading_for
 from storage.text.words import count
@@ -65,7 +66,11 @@ class LibraryPart(MainBase):
 
         def save(text: str | None) -> None:
             if text is not None:
-                tags = self.session.queue_tags(paper.id, text.replace(",", " ").split())
+                try:
+                    tags = self.session.queue_tags(paper.id, text.replace(",", " ").split())
+                except TooBigError as exc:  # refused as typed: nothing changed
+                    self.notify(str(exc), severity="error", markup=False)
+                    return
                 if self.view.saved:  # a tag: tab's count changes with it
                     self.update_tabs()
                 self.show_current()

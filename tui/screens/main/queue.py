@@ -61,7 +61,9 @@ class QueuePart(MainBase):
             return
         self.session.hold_writes()
         self.call_after_frame(self.session.release_writes)
+        before = self.session.version
         self.session.queue_placement(move_to(queue, paper.id, target))
+        self.view.counts_unchanged(before)  # the order changed, not what any tab holds
         # the Starred tab lists the queue in its order: its rows are the queue's places
         if where in ("up", "down") and self.view.swap_listed(here, target):
             self.paper_list.rows_swapped(here, target)  # the cursor follows its paper
@@ -118,7 +120,9 @@ class QueuePart(MainBase):
         sorted_ids = set(order)
         order += [pid for pid in queue.ids if pid not in sorted_ids]  # starred meanwhile
         placement = renumbered(queue, order)
+        before = self.session.version
         self.session.queue_placement(placement)
+        self.view.counts_unchanged(before)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
         what = label.split(",")[0].lower()

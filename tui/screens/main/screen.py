@@ -139,7 +139,10 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     @on(Persisted)
     def persisted(self, event: Persisted) -> None:
         """The writer thread reports: show undo/redo, reload after errors and outside changes."""
+        before = self.session.version
         changes = self.session.absorb(event.outcome)
+        if changes and event.outcome.triage is None and self.session.version == before + 1:
+            self.view.counted_changes(changes, before)  # an undo or a redo, nothing replayed
         said = report(event.outcome, changes, self.view.title)
         if said.message:
             self.notify(
