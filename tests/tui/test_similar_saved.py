@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui.similarity import Similarity
+from tui.similar_work import SimilarWork
 
 from storage import Library
 from storage.cache.similar_index import SIMILAR_FILE, load_similarity
@@ -18,7 +18,7 @@ def test_the_saved_index_is_read_not_built(seeded_home: Path) -> None:
     library = Library(seeded_home)
     papers, _ = library.versioned_papers()
     told: list[str] = []
-    index = Similarity(told.append, library)._index_of(papers)
+    index = SimilarWork(told.append, library)._index_of(papers)
     assert not told  # nothing to prepare: the import made similar.index
     assert not index.matrix.indptr.flags.writeable  # a view of the memory-mapped file
     fresh = SimilarityIndex(papers)
@@ -31,7 +31,7 @@ def test_a_missing_index_is_made_once_and_saved(seeded_home: Path) -> None:
     library = Library(seeded_home)
     papers, _ = library.versioned_papers()
     told: list[str] = []
-    Similarity(told.append, library)._index_of(papers)
+    SimilarWork(told.append, library)._index_of(papers)
     assert len(told) == 1
     content = library.loaded_papers().content
     assert content is not None
@@ -44,7 +44,7 @@ def test_papers_of_another_version_are_built_in_memory(seeded_home: Path) -> Non
     library = Library(seeded_home)
     papers, _ = library.versioned_papers()
     told: list[str] = []
-    index = Similarity(told.append, library)._index_of(papers[:20])
+    index = SimilarWork(told.append, library)._index_of(papers[:20])
     assert told and len(index) == 20
 
 
