@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui.similar_work import SimilarWork
-
 from storage import Library
 from storage.cache.similar_index import SIMILAR_FILE, load_similarity
 from storage.similar import SimilarityIndex
 from tests.tui.helpers import make_app, ready, wait_for
+from tui.similar_work import SimilarWork
 
 SIZE = (120, 36)
 
