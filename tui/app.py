@@ -150,9 +150,9 @@ class PapersApp(App[None]):
 
     def _restore_terminal(self) -> None:
         """The deadline's last step: the terminal as it was, without waiting on it."""
-        restore = getattr(self._driver, "restore_now", None)
-        if restore is not None:
-            restore()
+        from tui.terminal import TerminalDriver
+
+        TerminalDriver.restore_active()
 
     def check_message_enabled(self, message: Message) -> bool:
         # Keys and clicks that arrive once the app is ending are not even queued.

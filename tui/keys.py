@@ -17,21 +17,7 @@ from collections.abc import Iterable, Mapping
 # checks both that and the source below). Textual is pinned for it (pyproject.toml).
 from textual.keys import Keys, _character_to_key, key_to_character
 
-#: Textual's private names this app uses, all of them: dotted name -> (the SHA-256, first 16
-#: hex digits, of its source in the pinned Textual; what Textual would have to change for
-#: the use to go, as an upstream issue would ask it). On an upgrade that changes a source,
-#: read the new one, check the use still holds, and update the digest.
-UPSTREAM = {
-    "textual.keys._character_to_key": (
-        "422e0a6af915a9c4",
-        "Make `_character_to_key` public (e.g. `textual.keys.character_to_key`). An app that "
-        "lets users remap keys (`App.set_keymap`) must tell them, before it runs, when a key "
-        "in their config is no key at all: `?` binds nothing, its key event is named "
-        "`question_mark`, and `é` or `€` are named after their Unicode names. Only this "
-        "private function says which name a typed character's key event gets; "
-        "`key_to_character` goes the other way only, and not for every name.",
-    ),
-}
+# ``_character_to_key`` is private: listed, pinned and guarded in tui/upstream.py.
 
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 

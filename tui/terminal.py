@@ -51,13 +51,9 @@ STOP_SECONDS = 0.5
 #: How often a write that waits for room in the queue looks whether the terminal went away.
 WAIT_SLICE_SECONDS = 0.05
 
-#: The Textual code this module relies on, by the SHA-256 (first 16 hex digits) of its
-#: source in the pinned Textual (checked by ``tests/tui/test_terminal.py``): that the driver
-#: writes only through ``write``, and stops its own writer thread in ``close``.
-UPSTREAM = {
-    "textual.drivers.linux_driver.LinuxDriver.start_application_mode": "a6a78976dcf6f302",
-    "textual.drivers.linux_driver.LinuxDriver.close": "e53d5bcd492141df",
-}
+# The Textual code this module relies on (that the driver writes only through ``write``,
+# stops its own writer thread in ``close``, and where it keeps the app, the loop and the
+# terminal's stream) is listed, pinned and guarded in tui/upstream.py.
 
 
 class TerminalOutput(threading.Thread):
@@ -183,6 +179,9 @@ class TerminalDriver(LinuxDriver):
     """Textual's Linux driver whose output never hangs the app and which ends the app when
     the terminal goes away (see the module)."""
 
+    #: The driver that put the terminal in application mode in this process (one app runs
+    #: in a terminal at a time): the one ``restore_active`` puts back.
+    active: TerminalDriver | None = None
     _output: TerminalOutput | None = None
     _watch: HangupWatch | None = None
     _hung_up = False
@@ -203,6 +202,7 @@ class TerminalDriver(LinuxDriver):
 
     def start_application_mode(self) -> None:
         self._in_application_mode = True
+        TerminalDriver.active = self
         assert self._file is not None  # (sys.__stderr__: None only without a console)
         self._output = TerminalOutput(self._file, self._terminal_gone)
         self._output.start()  # before: Textual's start writes through ``write``
@@ -245,6 +245,12 @@ class TerminalDriver(LinuxDriver):
     def stop_application_mode(self) -> None:
         super().stop_application_mode()
         self._in_application_mode = False
+
+    @classmethod
+    def restore_active(cls) -> None:
+        """``restore_now`` of the driver in application mode in this process, if any."""
+        if cls.active is not None:
+            cls.active.restore_now()
 
     def restore_now(self) -> None:
         """Put the terminal back as it was, at once and without waiting on it (the last

@@ -23,9 +23,8 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-#: The Textual code this module relies on (checked by ``tests/tui/test_terminal.py``, as
-#: ``tui/terminal.py``'s): a thread worker runs on the loop's default executor.
-UPSTREAM = {"textual.worker.Worker._run_threaded": "25b7bb3d9c5c0f5d"}
+# The Textual code this module relies on (a thread worker runs on the loop's default
+# executor) is listed, pinned and guarded in tui/upstream.py.
 
 #: As ``ThreadPoolExecutor``'s default: enough for a few slow tasks at once; more wait.
 MAX_THREADS = min(32, (os.cpu_count() or 1) + 4)

@@ -1,0 +1,76 @@
+"""Textual's code that papers-tui relies on beyond its public API: the one list.
+
+Each entry names a function or method of the pinned Textual (``pyproject.toml``), the
+SHA-256 (first 16 hex digits) of its source as the app relies on it, what relies on it, and
+the change upstream that would let the app stop relying on it (the text of the issue it would
+open). ``tests/tui/test_textual_pin.py`` checks every digest, and that no other module of the
+app names a private Textual module or name: an upgrade of Textual that changes one of these
+fails there, naming what to look at.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+
+class Reliance(NamedTuple):
+    """What the app relies on in one piece of Textual's code."""
+
+    #: SHA-256 of the source (dedented), first 16 hex digits.
+    digest: str
+    #: The module of the app that relies on it, and how.
+    user: str
+    #: The change upstream that would make it public (or unneeded).
+    upstream: str
+
+
+UPSTREAM: Final[dict[str, Reliance]] = {
+    "textual.keys._character_to_key": Reliance(
+        "422e0a6af915a9c4",
+        "tui/keys.py calls it: the key name a typed character's key event gets, to check a "
+        "[keys] remapping before the app runs",
+        "Make `_character_to_key` public (e.g. `textual.keys.character_to_key`). An app that "
+        "lets users remap keys (`App.set_keymap`) must tell them, before it runs, when a key "
+        "in their config is no key at all: `?` binds nothing, its key event is named "
+        "`question_mark`, and `é` or `€` are named after their Unicode names. Only this "
+        "private function says which name a typed character's key event gets; "
+        "`key_to_character` goes the other way only, and not for every name.",
+    ),
+    "textual.drivers.linux_driver.LinuxDriver.start_application_mode": Reliance(
+        "a6a78976dcf6f302",
+        "tui/terminal.py's TerminalDriver: the driver writes to the terminal only through "
+        "`write` (which it replaces), its own writer thread being left nothing to write",
+        "Let a driver's output survive a terminal that goes away: `WriterThread` stops on a "
+        "write error (EIO) instead of dying with its queue full, so that the app's next "
+        "write does not wait for ever (and SIGTERM is still handled); and a hook for the "
+        "terminal hanging up (no SIGHUP reaches a process that is not its session's "
+        "leader), so an app can end as on SIGHUP.",
+    ),
+    "textual.drivers.linux_driver.LinuxDriver.close": Reliance(
+        "e53d5bcd492141df",
+        "tui/terminal.py's TerminalDriver: `close` stops Textual's writer thread (given "
+        "nothing to write, it ends at once)",
+        "As for `start_application_mode`: an output that survives the terminal going away.",
+    ),
+    "textual.drivers.linux_driver.LinuxDriver.__init__": Reliance(
+        "8ffb11d084a66090",
+        "tui/terminal.py's TerminalDriver reads `_file` (the terminal's stream) as it was "
+        "set here",
+        "Expose the driver's output stream (a `Driver.file` property).",
+    ),
+    "textual.driver.Driver.__init__": Reliance(
+        "11bfb0bb055825d6",
+        "tui/terminal.py's TerminalDriver reads `_app` and `_loop` as set here, to hand the "
+        "keys read in a batch to the app (`send_message`)",
+        "Let a driver hand the app many events at once (a flood of keys schedules one task "
+        "each on the loop, and an exit waits behind them all): `Driver.send_messages`.",
+    ),
+    "textual.worker.Worker._run_threaded": Reliance(
+        "25b7bb3d9c5c0f5d",
+        "tui/threads.py's DaemonThreads: a thread worker runs on the event loop's default "
+        "executor, which the app makes a pool of daemon threads",
+        "Let an app choose the executor of thread workers (`App.worker_executor`), or run "
+        "them on daemon threads, so that a worker still running never keeps the process "
+        "alive after the app has ended.",
+    ),
+}
