@@ -54,8 +54,7 @@ UPSTREAM: Final[dict[str, Reliance]] = {
     ),
     "textual.drivers.linux_driver.LinuxDriver.__init__": Reliance(
         "8ffb11d084a66090",
-        "tui/terminal.py's TerminalDriver reads `_file` (the terminal's stream) as it was "
-        "set here",
+        "tui/terminal.py's TerminalDriver reads `_file` (the terminal's stream) as it was set here",
         "Expose the driver's output stream (a `Driver.file` property).",
     ),
     "textual.driver.Driver.__init__": Reliance(

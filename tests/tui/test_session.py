@@ -238,9 +238,9 @@ def test_decisions_waiting_together_are_written_in_one_transaction(
     other = Library(library.home)  # another process's lock: the writer waits for it
     with other.lock:
         for pid in ids:
-            session.set_status([pid], Status.STARRED)
-        session.set_note(ids[0], "first")
-        session.set_tags(ids[1], ["rl"])
+            session.queue_status([pid], Status.STARRED)
+        session.queue_note(ids[0], "first")
+        session.queue_tags(ids[1], ["rl"])
         time.sleep(0.3)
         assert session.waited >= 0.25 and not session.late
     assert session.flush(timeout=10)
@@ -261,9 +261,9 @@ def test_a_batch_with_a_paper_removed_elsewhere_writes_the_rest(library: Library
     a, b, c = (p.id for p in library.papers()[:3])
     other = Library(library.home)
     with other.lock:
-        session.set_status([a], Status.READ)
-        session.set_status([b], Status.READ)
-        session.set_status([c], Status.READ)
+        session.queue_status([a], Status.READ)
+        session.queue_status([b], Status.READ)
+        session.queue_status([c], Status.READ)
         other.remove([b])  # re-entrant: the lock is this thread's already
     assert session.flush(timeout=10)
     errors = [o for o in collected.outcomes if o.error is not None]
