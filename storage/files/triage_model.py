@@ -81,6 +81,8 @@ class Step:
     #: An undone step a later decision took the redo of: kept (within the limits) only so
     #: that sync knows when its papers went back, never redone.
     void: bool = False
+    #: A removal's papers (their decisions wait in the step): what its undo brings back.
+    removed: tuple[str, ...] = ()
 
     @property
     def counted(self) -> bool:
@@ -107,6 +109,10 @@ class Step:
         kind = str(doc.get("kind", DECIDE))
         removal = doc.get("removal")
         token = removal.get("token") if isinstance(removal, dict) else None
+        ids = removal.get("ids") if isinstance(removal, dict) else None
+        removed = (
+            tuple(str(pid) for pid in ids if isinstance(pid, str)) if isinstance(ids, list) else ()
+        )
         moves = tuple(
             (str(pid), _position(old), _position(new)) for pid, old, new in doc.get("moves", ())
         )
@@ -120,6 +126,7 @@ class Step:
             moves,
             float(doc.get("marked", 0.0)),
             bool(doc.get("void", False)),
+            removed,
         )
 
 

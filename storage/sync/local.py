@@ -94,7 +94,8 @@ def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, 
             continue
         made = before is None or before[0] != mark[0]
         at = max(step.at, step.marked_at) if made else (step.marked_at or None)
-        for pid, _old, _new in step.changes:
+        # a removal's papers too: its undo brings them back with their triage, as of then
+        for pid in (*(change[0] for change in step.changes), *step.removed):
             known = touched.get(pid, 0.0)
             touched[pid] = None if at is None or known is None else max(at, known)
     return touched
@@ -150,17 +151,28 @@ def triage_changes(
                 for kind in TRIAGE_KINDS
                 if local[kind] != base.value(kind, pid) or (kind == STATUS and pid in touched)
             ]
+            if pid in touched and base.removed(pid) and present(pid):
+                # back since the last sync by an undo of its removal (or an import that
+                # carried its decision): its triage is given again, as of then
+                changed = list(TRIAGE_KINDS)
         if not changed:
             continue
-        if local == DEFAULTS and (not present(pid) or base.removed(pid)):
-            kept.add(pid)  # a removal keeps its papers' triage in its undo step
+        if local == DEFAULTS and (not present(pid) or (base.removed(pid) and pid not in touched)):
+            # A removal keeps its papers' triage in its undo step; a paper back since (an
+            # import, an undo) brings none of its own: the merge gives it the registers'.
+            # One decided here since (back to the Inbox) sends that decision.
+            kept.add(pid)
             continue
         for kind in changed:
             made_at = triage.decided_at.get(pid) if kind == STATUS else None
             if kind == QUEUE:
                 made_at = triage.positioned_at.get(pid)
-            if made_at is None and kind == STATUS:
-                made_at = touched.get(pid)
+            if kind == STATUS and pid in touched:
+                # an undo or a redo since: the status given again then (a removal undone
+                # brings its papers' statuses back with the times they were first given)
+                again = touched[pid]
+                if made_at is None or (again is not None and again > made_at):
+                    made_at = again
             if kind == STATUS and _sent_already(base, pid, local[kind], made_at, state.device):
                 continue
             made.append((made_at, pid, kind, local[kind]))

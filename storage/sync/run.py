@@ -239,7 +239,8 @@ class _Sync:
         if written_here:
             known = {**known, **(pending.get(DECIDED_AT) or {})}
         for pid, at in redecided(triage_state, known).items():
-            touched[pid] = at if touched.get(pid, 0.0) is not None else None
+            known_at = touched.get(pid, 0.0)
+            touched[pid] = None if known_at is None else max(at, known_at)
         records, kept = triage_changes(
             triage_state, touched, self.base, state, self.local_clock, present, waiting
         )

@@ -346,3 +346,29 @@ def test_every_record_in_the_logs_parses(tmp_path: Path, folder: Path) -> None:
     a.set_tags(a.papers()[0].id, ["x"])
     sync_library(a, folder)
     assert len(all_records(folder)) == 39
+
+
+def test_a_paper_back_by_an_undo_of_its_removal_brings_its_triage_and_a_decision_since(
+    tmp_path: Path, folder: Path
+) -> None:
+    """Removed and synced, then brought back by undo: its note is given again (the other
+    device shows it), and a decision made since (back to the Inbox) reaches the others rather
+    than being taken back by the registers' older status (found by test_sync_stateful)."""
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "read")
+    a.set_note(ids[1], "good")
+    for library in (a, b):
+        sync_library(library, folder)
+    assert b.status(ids[0]).value == "read" and b.triage().notes[ids[1]] == "good"
+    a.remove([ids[0], ids[1]])
+    for library in (a, b):
+        sync_library(library, folder)
+    assert ids[0] not in {p.id for p in b.papers()}
+    a.undo()  # both back, read and noted
+    a.set_status(ids[0], "inbox")  # and the user changes their mind
+    for library in (a, b, a):
+        sync_library(library, folder)
+    assert a.status(ids[0]).value == "inbox" and b.status(ids[0]).value == "inbox"
+    assert b.triage().notes[ids[1]] == "good"
+    assert shown(a) == shown(b)
