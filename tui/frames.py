@@ -42,6 +42,11 @@ class AfterFrameScreen(Screen[ScreenResultType]):
     _asked_at = 0.0
     _armed = False
 
+    @property
+    def waiting_for_frame(self) -> bool:
+        """Whether callbacks wait for a frame (``BorderedLines`` says when it drew only then)."""
+        return bool(self._after_frame) and not self._armed
+
     def call_after_frame(self, callback: Callable[[], object]) -> None:
         """Run ``callback`` ``AFTER_FRAME_S`` after the next frame that draws the list or the
         pane (after ``AFTER_FRAME_LIMIT_S`` when none does); callbacks run in the order given."""

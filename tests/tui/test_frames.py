@@ -6,8 +6,13 @@ import gc
 import time
 from pathlib import Path
 
+import pytest
+from textual.geometry import Region
+from textual.strip import Strip
+
 from tests.tui.helpers import make_app, ready, wait_for
 from tui.memory import IDLE_COLLECT_S
+from tui.widgets.bordered import BorderedLines
 from tui.widgets.search_box import HOLD_PAINT_SECONDS
 
 SIZE = (120, 36)
@@ -91,3 +96,32 @@ async def test_after_frame_callbacks_run_after_the_frame(seeded_home: Path) -> N
         screen.call_after_frame(lambda: events.append("second"))
         await wait_for(pilot, lambda: "second" in events)
         assert events[-2:] == ["first", "second"]  # in the order given
+
+
+async def test_a_dialog_over_the_list_leaves_the_app_still(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a dialog the list and the pane are drawn again for the dialog's frames; saying
+    so each time (a message to the screen below) kept the app drawing them for ever: a key
+    typed in the import dialog took 1.7 s. Now the app is still, and typing is quick."""
+    drawn: list[float] = []
+    render_lines = BorderedLines.render_lines
+
+    def counted(self: BorderedLines, crop: Region) -> list[Strip]:
+        drawn.append(time.monotonic())
+        return render_lines(self, crop)
+
+    monkeypatch.setattr(BorderedLines, "render_lines", counted)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")  # the import dialog, its field focused
+        await pilot.pause(0.5)
+        drawn.clear()
+        started = time.process_time()
+        await pilot.pause(1.0)
+        assert len(drawn) <= 4, len(drawn)  # (a cursor blink may draw a line or two)
+        assert time.process_time() - started < 0.5
+        await pilot.press(*"/some/folder/list.jsonl")
+        await pilot.pause()
+        assert len(drawn) <= 30, len(drawn)

@@ -131,7 +131,12 @@ class BorderedLines(Widget):
         return line
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self.post_message(self.Drawn(time.monotonic()))
+        screen = self.screen
+        # Said only to a screen that waits for it (``waiting_for_frame``: tui/frames.py) and
+        # shows: under a dialog these lines are drawn again for every frame of the dialog's,
+        # and a message each time kept the app drawing them (a key in a dialog: 1.7 s).
+        if screen.is_current and getattr(screen, "waiting_for_frame", False):
+            self.post_message(self.Drawn(time.monotonic()))
         edges = self._edges()
         if edges is None:
             return super().render_lines(crop)
