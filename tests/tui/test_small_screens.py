@@ -94,3 +94,29 @@ async def test_the_help_at_80_columns_keeps_its_words_on_few_lines(seeded_home: 
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         await pilot.pause()
         assert pilot.app.screen._wide is True  # type: ignore[attr-defined]
+
+
+async def test_a_thousand_saved_searches_are_drawn_once_a_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With more saved searches' tabs than the bar can ever hold, the bar is drawn once in its
+    shortest form, not tried in every form first; the built-in tabs keep their counts."""
+    saved = [(f"saved:s{n}", f"search {n}") for n in range(1000)]
+    app = OneTabBar(
+        ShownTabs({**COUNTS, **{name: n for n, (name, _) in enumerate(saved)}}, saved=saved)
+    )
+    async with app.run_test(size=(120, 24)) as pilot:
+        bar = app.query_one(TabBar)
+        draws: list[int] = []
+        draw = TabBar._draw
+
+        def counted(self: TabBar, *args: object, **kwargs: object) -> object:
+            draws.append(1)
+            return draw(self, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(TabBar, "_draw", counted)
+        bar.show()
+        await pilot.pause()
+        shown = str(bar.render())
+        assert len(draws) == 1
+        assert shown.startswith(" In 3,703  ★ 0 "), shown[:60]

@@ -98,6 +98,12 @@ class TabBar(Static):
     ) -> tuple[Text, list[tuple[int, int, str]]]:
         """The bar with the saved searches' tabs, made to fit the width (see the class)."""
         width = self.size.width
+        if 3 * len(self._saved) > width:
+            # the saved searches' tabs alone (3 columns each at the least) overflow the bar:
+            # no try below can fit, so none is made (1,000 saved searches made ~30 a key)
+            return self._draw(
+                counts, current, labels="short", progress=0, cut=SHORTEST_NAME, keys=False
+            )
         full = "short" if narrow else "full"
         tries = [
             (full, 3),
