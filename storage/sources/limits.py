@@ -25,6 +25,9 @@ from storage.files.atomic import special_kind
 DEFAULT_MAX_BYTES = 256 * 1024**2
 
 _CHUNK = 1024**2
+#: How long a FIFO is waited for its first writer (``mkfifo p; papers import p --any-file &``
+#: then ``zcat list.gz > p``): opened at once, it would read as empty until one comes.
+FIFO_WAIT_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,11 +180,24 @@ def _checked(fd: int, path: Path, limits: ReadLimits) -> os.stat_result:
             raise SourceError(f"{path}: is {kind}, not a regular file")
         if not kind and info.st_size > limits.max_bytes:
             raise _too_big(path, limits, info.st_size)
+        if kind == "a FIFO":
+            _wait_for_writer(fd, path)
         if kind:  # opened without blocking (see above): a pipe is now read as it comes
             os.set_blocking(fd, True)
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     return info
+
+
+def _wait_for_writer(fd: int, path: Path) -> None:
+    """Wait until a FIFO has a writer (or data), at most ``FIFO_WAIT_S``: read before one
+    opened it, it ends at once, as an empty file (the writer may start a moment later)."""
+    import select
+
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLPRI)
+    if not poller.poll(FIFO_WAIT_S * 1000):
+        raise SourceError(f"{path}: nothing wrote to this FIFO within {FIFO_WAIT_S:.0f} s")
 
 
 def _too_big(path: Path, limits: ReadLimits, size: int | None = None) -> SourceError:

@@ -141,10 +141,12 @@ def test_a_bad_max_size_is_a_usage_error(hostile_home: Path) -> None:
     refused(run("--home", hostile_home, "import", "x", "--max-size", "lots"), "not a size", 2)
 
 
-def feed(path: Path, data: bytes) -> threading.Thread:
-    """A writer that opens the FIFO and writes ``data`` (as ``zcat … |`` would)."""
+def feed(path: Path, data: bytes, after: float = 0.0) -> threading.Thread:
+    """A writer that opens the FIFO (``after`` seconds from now) and writes ``data`` (as
+    ``zcat … >`` would)."""
 
     def write_all() -> None:
+        time.sleep(after)
         with contextlib.suppress(BrokenPipeError), path.open("wb") as out:
             out.write(data)  # a reader that stops at its cap breaks the pipe
 
@@ -156,6 +158,16 @@ def feed(path: Path, data: bytes) -> threading.Thread:
 def test_any_file_reads_a_pipe_within_the_cap(hostile_home: Path, tmp_path: Path) -> None:
     pipe = fifo(tmp_path / "piped.jsonl")
     writer = feed(pipe, ONE_PAPER.encode())
+    result = run("--home", hostile_home, "import", pipe, "--any-file")
+    writer.join(5)
+    assert result.code == 0 and "1 added" in result.out, result
+
+
+def test_a_fifo_whose_writer_comes_later_is_read(hostile_home: Path, tmp_path: Path) -> None:
+    """`mkfifo p; papers import p --any-file &` then `zcat list.gz > p`: the import waits for
+    its writer (it once read the FIFO as an empty file when the writer came a moment late)."""
+    pipe = fifo(tmp_path / "later.jsonl")
+    writer = feed(pipe, ONE_PAPER.encode(), after=1.5)
     result = run("--home", hostile_home, "import", pipe, "--any-file")
     writer.join(5)
     assert result.code == 0 and "1 added" in result.out, result
