@@ -4,6 +4,7 @@ a paper's link may be (the commands and the app on top: tests/hostile/)."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from storage import Library
 from storage.errors import LibraryError, SourceError
 from storage.export.destination import TargetExistsError, export_target, write_export
+from storage.sources import limits
 from storage.sources.limits import (
     DEFAULT_MAX_BYTES,
     ReadLimits,
@@ -90,14 +92,21 @@ def test_a_regular_file_within_the_cap_is_read(tmp_path: Path) -> None:
         read_bounded(path, ReadLimits(max_bytes=99))
 
 
-def test_a_folder_and_a_fifo_are_named(tmp_path: Path) -> None:
+def test_a_folder_and_a_fifo_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SourceError, match="is a folder"):
         read_bounded(tmp_path, ReadLimits())
     os.mkfifo(tmp_path / "fifo")
     with pytest.raises(SourceError, match="is a FIFO"):
         read_bounded(tmp_path / "fifo", ReadLimits())
-    # Asked to read it, a FIFO without a writer is at its end at once (no hang).
+    # Asked to read it, a FIFO waits for its writer a bounded time (no hang), and one that
+    # writes nothing is an empty file.
+    monkeypatch.setattr(limits, "FIFO_WAIT_S", 0.2)
+    with pytest.raises(SourceError, match="nothing wrote to this FIFO within"):
+        read_bounded(tmp_path / "fifo", ReadLimits(special_files=True))
+    writer = threading.Thread(target=lambda: (tmp_path / "fifo").open("wb").close())
+    writer.start()
     assert read_bounded(tmp_path / "fifo", ReadLimits(special_files=True)) == b""
+    writer.join(5)
 
 
 @pytest.mark.parametrize(
