@@ -82,10 +82,13 @@ def step_marks(steps: Iterable[Step]) -> dict[str, list[Any]]:
     return {str(step.seq): [step.at, step.undone] for step in steps}
 
 
-def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, float | None]:
+def touched_papers(
+    steps: Iterable[Step], seen: Mapping[str, Any], *, removed: bool = False
+) -> dict[str, float | None]:
     """Papers in undo steps made, undone or redone since the steps ``seen``: paper → when
     (the step's time, or when it was undone or redone; None, meaning now, for an undo or
-    redo of a version that did not keep its time)."""
+    redo of a version that did not keep its time). With ``removed``: the papers of the
+    removals among them instead (an undo brings them back with their triage, as of then)."""
     touched: dict[str, float | None] = {}
     for step in steps:
         mark = [step.at, step.undone]
@@ -94,8 +97,8 @@ def touched_papers(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, 
             continue
         made = before is None or before[0] != mark[0]
         at = max(step.at, step.marked_at) if made else (step.marked_at or None)
-        # a removal's papers too: its undo brings them back with their triage, as of then
-        for pid in (*(change[0] for change in step.changes), *step.removed):
+        pids = step.removed if removed else [change[0] for change in step.changes]
+        for pid in pids:
             known = touched.get(pid, 0.0)
             touched[pid] = None if at is None or known is None else max(at, known)
     return touched
@@ -115,6 +118,7 @@ def triage_changes(
     clock: Clock,
     present: Callable[[str], bool],
     waiting: Collection[str] = (),
+    restored: Mapping[str, float | None] | None = None,
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
@@ -130,6 +134,7 @@ def triage_changes(
     libraries synced for the first time merge by when their decisions were made.
     """
     registers = state.registers
+    restored = restored or {}
     pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
     pids.update(triage.positions)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
@@ -151,9 +156,9 @@ def triage_changes(
                 for kind in TRIAGE_KINDS
                 if local[kind] != base.value(kind, pid) or (kind == STATUS and pid in touched)
             ]
-            if pid in touched and base.removed(pid) and present(pid):
-                # back since the last sync by an undo of its removal (or an import that
-                # carried its decision): its triage is given again, as of then
+            if pid in restored and base.removed(pid) and present(pid):
+                # back by an undo of a removal the others were told of: its triage is given
+                # again, as of the undo (a removal undone before any sync told nobody)
                 changed = list(TRIAGE_KINDS)
         if not changed:
             continue
@@ -167,12 +172,15 @@ def triage_changes(
             made_at = triage.decided_at.get(pid) if kind == STATUS else None
             if kind == QUEUE:
                 made_at = triage.positioned_at.get(pid)
-            if kind == STATUS and pid in touched:
+            if kind == STATUS:
                 # an undo or a redo since: the status given again then (a removal undone
                 # brings its papers' statuses back with the times they were first given)
-                again = touched[pid]
-                if made_at is None or (again is not None and again > made_at):
-                    made_at = again
+                again = [touched.get(pid, 0.0)]
+                if pid in restored and base.removed(pid):
+                    again.append(restored[pid])
+                known = [at for at in again if at is not None]
+                if len(known) == len(again) and max(known) > (made_at or 0.0):
+                    made_at = max(known)
             if kind == STATUS and _sent_already(base, pid, local[kind], made_at, state.device):
                 continue
             made.append((made_at, pid, kind, local[kind]))

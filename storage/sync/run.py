@@ -232,7 +232,9 @@ class _Sync:
             self.base.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
         triage_state = triage.state()
         waiting = set(state.waiting)
-        touched = touched_papers(triage.steps(), state.steps)
+        steps = triage.steps()
+        touched = touched_papers(steps, state.steps)
+        restored = touched_papers(steps, state.steps, removed=True)
         # A merge cut short after it wrote triage.json gave its statuses their times: they
         # are the merge's, not decisions made here (sent as ours, they beat later ones).
         known = state.decided_at
@@ -242,7 +244,7 @@ class _Sync:
             known_at = touched.get(pid, 0.0)
             touched[pid] = None if known_at is None else max(at, known_at)
         records, kept = triage_changes(
-            triage_state, touched, self.base, state, self.local_clock, present, waiting
+            triage_state, touched, self.base, state, self.local_clock, present, waiting, restored
         )
         self.clock.see(self.local_clock.last)
         self._send(records)

@@ -111,10 +111,13 @@ def test_a_closed_terminal_ends_the_app_within_a_second(
     assert not hung, hung
     slow = [r for r in runs if r.took is not None and r.took > ENDS_WITHIN_S]
     assert not slow, slow
-    # A signal's own code when one came first, else the hangup's (the app ends as SIGHUP does).
+    # The hangup's code (the app ends as SIGHUP does), or SIGTERM's when it came first: its
+    # handler runs on the main thread between bytecodes, and on a busy machine the hangup
+    # watch's thread may see the closed terminal before it does (both end the app alike).
     for run in runs:
-        expected = 128 + (signal.SIGTERM if run.ending.startswith("sigterm") else signal.SIGHUP)
-        assert run.code == expected, run
+        hangup = 128 + signal.SIGHUP
+        expected = {hangup, 128 + signal.SIGTERM} if run.ending.startswith("sigterm") else {hangup}
+        assert run.code in expected, run
     took = sorted(r.took for r in runs if r.took is not None)
     print(
         f"\nclosed terminals: {len(runs)}, gone in p50 {took[len(took) // 2]:.3f} s,"
