@@ -366,19 +366,12 @@ def extract_elsewhere(
 ) -> bool:
     """``update_texts`` of the PDFs in ``folder`` in a child process (the interpreter stays
     the app's); ``progress(done, total)`` as it goes. True when it finished."""
-    package_root = str(Path(__file__).resolve().parents[2])
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
-    command = [sys.executable, "-m", "storage.cache.pdf_text", str(home), str(folder)]
-    try:
-        child = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-    except OSError:
+    from storage.cache import children
+
+    child = children.start(
+        "storage.cache.pdf_text", [str(home), str(folder)], stdout=subprocess.PIPE
+    )
+    if child is None:
         return False
     assert child.stdout is not None
     stop = threading.Event()

@@ -24,11 +24,8 @@ apart without the papers of the version it was made from.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableSequence, Sequence
 from pathlib import Path
 from typing import Any, Final, overload
@@ -365,49 +362,22 @@ def build_elsewhere(
     to the system when it ends, not held by a long-lived app; and the child's work does not
     contend with the app's thread for the interpreter. ``cancelled`` is asked every tenth of a
     second: True stops the child. The child also ends when this process does, however it
-    ends (its standard input, a pipe from here, then closes: see ``_end_with_parent``).
+    ends (its standard input, a pipe from here, then closes: ``children.end_with_parent``).
     """
-    package_root = str(Path(__file__).resolve().parents[2])
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
-    command = [sys.executable, "-m", "storage.cache.search_index", str(home), *map(str, version)]
-    try:
-        child = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,  # never written: its end tells the child this one ended
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-    except OSError:
+    from storage.cache import children
+
+    child = children.start(
+        "storage.cache.search_index",
+        [str(home), *map(str, version)],
+        stdin=subprocess.PIPE,  # never written: its end tells the child this one ended
+    )
+    if child is None:
         return False
     try:
-        while True:
-            try:
-                return child.wait(timeout=0.1) == 0
-            except subprocess.TimeoutExpired:
-                if cancelled():
-                    child.kill()
-                    child.wait()
-                    return False
+        return children.wait_for(child, cancelled)
     finally:
         if child.stdin is not None:
             child.stdin.close()
-
-
-def _end_with_parent() -> None:
-    """End this process when its standard input ends: the process that started it ended
-    (quit, killed, crashed), and nobody waits for the index any more."""
-
-    def watch() -> None:
-        # os.read, not sys.stdin: a daemon thread holding the stream's lock would make the
-        # interpreter abort at exit
-        with contextlib.suppress(OSError):
-            while os.read(0, 4096):
-                pass
-        os._exit(1)
-
-    threading.Thread(target=watch, name="end with parent", daemon=True).start()
 
 
 def _build_and_save(argv: Sequence[str]) -> int:
@@ -416,7 +386,9 @@ def _build_and_save(argv: Sequence[str]) -> int:
     from storage.library import Library
 
     home, size, sha256 = argv
-    _end_with_parent()
+    from storage.cache.children import end_with_parent
+
+    end_with_parent()
     version = FileContent(int(size), sha256)
     loaded = Library(home).loaded_papers()
     if loaded.content != version:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -159,34 +158,10 @@ def build_elsewhere(
     True when it is there (``load_similarity`` then reads it). The build's memory (0.5 GB
     and more at 100,000 papers) is the child's, given back when it ends, not the app's.
     ``cancelled`` is asked every tenth of a second: True stops the child."""
-    try:
-        child = subprocess.Popen(
-            _child_command(home, version),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=_child_env(),
-        )
-    except OSError:
-        return False
-    while True:
-        try:
-            return child.wait(timeout=0.1) == 0
-        except subprocess.TimeoutExpired:
-            if cancelled():
-                child.kill()
-                child.wait()
-                return False
+    from storage.cache import children
 
-
-def _child_command(home: Path, version: FileContent) -> list[str]:
-    return [sys.executable, "-m", "storage.cache.similar_index", str(home), *map(str, version)]
-
-
-def _child_env() -> dict[str, str]:
-    package_root = str(Path(__file__).resolve().parents[2])
-    path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, path]))}
+    child = children.start("storage.cache.similar_index", [str(home), *map(str, version)])
+    return child is not None and children.wait_for(child, cancelled)
 
 
 def build_in_background(home: Path, version: FileContent) -> None:
@@ -194,15 +169,10 @@ def build_in_background(home: Path, version: FileContent) -> None:
     ``version``) in a process of its own that outlives the caller, at a low priority: the
     command that asked returns at once, and ``similarity_for`` waits for it if asked before
     it ends. Best effort: a build that cannot start is made by the first reader."""
-    with contextlib.suppress(OSError):
-        subprocess.Popen(
-            _child_command(home, version),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=_child_env(),
-            start_new_session=True,  # not ended with the terminal the command ran in
-        )
+    from storage.cache import children
+
+    # not ended with the terminal the command ran in; best effort (None: not started)
+    children.start("storage.cache.similar_index", [str(home), *map(str, version)], own_session=True)
 
 
 def _build_and_save(argv: Sequence[str]) -> int:

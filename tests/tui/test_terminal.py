@@ -192,8 +192,8 @@ def test_the_index_child_ends_when_its_parent_does() -> None:
         [
             sys.executable,
             "-c",
-            "import time; from storage.cache.search_index import _end_with_parent;"
-            " _end_with_parent(); time.sleep(30)",
+            "import time; from storage.cache.children import end_with_parent;"
+            " end_with_parent(); time.sleep(30)",
         ],
         cwd=REPO,
         stdin=subprocess.PIPE,
