@@ -103,6 +103,13 @@ def _unicode(latex: str) -> str:
     return "".join(c if c.isalnum() else " " for c in compatible)
 
 
+def forget_pieces() -> None:
+    """Let go of the LaTeX pieces read so far (``_unicode``'s): a build lets go of them after
+    each chunk of papers, as its entries, made among the chunk's many short-lived strings,
+    would keep the memory those took from going back to the system."""
+    _unicode.cache_clear()
+
+
 def _as_unicode(latex: re.Match[str]) -> str:
     return _unicode(latex.group())
 

@@ -16,6 +16,7 @@ import pytest
 
 import storage.importing.abstract_ids as abstract_ids_module
 import storage.importing.gather as importing
+import storage.second_process as second_process
 import storage.sources.limits as limits_module
 import storage.sources.registry as registry
 from storage import Library
@@ -23,7 +24,7 @@ from storage.cache import papers_cache
 from storage.errors import SourceError
 from storage.files import tables_json as files_module
 from storage.files.tables_json import _in_lines, encoded_tables
-from storage.importing.abstract_ids import abstract_ids, serve, with_ids
+from storage.importing.abstract_ids import abstract_ids, with_ids
 from storage.sources.limits import ListFile, ReadLimits
 from storage.sources.records import SNIFF_CHARS, ReadResult, RecordStream
 from storage.sources.registry import READERS, open_source, read_source
@@ -275,7 +276,7 @@ def test_ids_worked_out_by_a_second_process_are_those_worked_out_here(
 def test_a_second_process_that_stops_leaves_the_work_here(
     monkeypatch: pytest.MonkeyPatch, program: str
 ) -> None:
-    monkeypatch.setattr(abstract_ids_module, "_SERVE", program)
+    monkeypatch.setattr(second_process, "PROGRAM", program)
     abstracts = some_abstracts()
     batches = [abstracts[i : i + 50] for i in range(0, len(abstracts), 50)]
     found = list(with_ids(iter(batches), lambda b: b, second_process=True))
@@ -283,9 +284,9 @@ def test_a_second_process_that_stops_leaves_the_work_here(
 
 
 def test_a_stuck_second_process_is_ended(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(abstract_ids_module, "_SERVE", "import time; time.sleep(60)")
-    monkeypatch.setattr(abstract_ids_module, "_STALLED_S", 0.2)
-    monkeypatch.setattr(abstract_ids_module, "_ENDING_S", 0.1)
+    monkeypatch.setattr(second_process, "PROGRAM", "import time; time.sleep(60)")
+    monkeypatch.setattr(second_process, "STALLED_S", 0.2)
+    monkeypatch.setattr(second_process, "ENDING_S", 0.1)
     abstracts = some_abstracts()
     batches = [abstracts[i : i + 50] for i in range(0, len(abstracts), 50)]
     found = list(with_ids(iter(batches), lambda b: b, second_process=True))
@@ -300,7 +301,7 @@ def test_a_second_process_answers_batch_after_batch() -> None:
         stdin.write(len(payload).to_bytes(4, "big") + payload)
     stdin.seek(0)
     stdout = io.BytesIO()
-    serve(stdin, stdout)
+    second_process.serve("storage.importing.abstract_ids:abstract_ids", stdin, stdout)
     data, answers = stdout.getvalue(), []
     while data:
         size = int.from_bytes(data[:4], "big")

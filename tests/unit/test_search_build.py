@@ -1,0 +1,161 @@
+"""A build's words found partly by a second process: the index is the one a single process
+builds, whatever the second process answers (``storage.search.build``,
+``storage.second_process``)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+import storage.search.build as build
+import storage.second_process as second_process
+from storage import Paper
+from storage.search import SearchIndex
+from storage.search.build import chunk_words
+
+needs_two_cores = pytest.mark.skipif(
+    len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
+    reason="a second process is started only beside a free core",
+)
+
+WORDS = [
+    "diffusion",
+    "sampler",
+    "ParaSolver",
+    "ORW-CFM-W2",
+    "$\\ell_2$",
+    "$\\tau$-bench",
+    "Lévy",
+    'M\\"uller',
+    "ﬁne",
+    "graph",
+    "τ-bench",
+    "x‐y",
+    "naïve",
+    "中文",
+    "attention",
+    "LLM",
+    "e.g.",
+    "3.5",
+    "{Y}",
+    "\\textbf{bold}",
+    "under_score",
+]
+
+
+def papers(n: int, seed: int = 0) -> list[Paper]:
+    """``n`` papers of words old and new to a chunk: LaTeX, Unicode, compounds, camelCase."""
+    rng = random.Random(seed)
+
+    def text(k: int) -> str:
+        return " ".join(
+            rng.choice(WORDS) if rng.random() < 0.5 else f"w{rng.randrange(n)}" for _ in range(k)
+        )
+
+    return [
+        Paper(
+            id=f"{i:012x}",
+            title=text(rng.randrange(1, 8)),
+            abstract=text(rng.randrange(0, 40)),
+            authors=tuple(text(2) for _ in range(rng.randrange(0, 3))),
+            keywords=tuple(text(1) for _ in range(rng.randrange(0, 2))),
+            name=rng.choice(["", "ParaSolver", "τ-bench"]),
+            venue_status=rng.choice(["", "ICLR 2025 Oral", "Reject"]),
+            list="scaled",
+        )
+        for i in range(n)
+    ]
+
+
+def parts(index: SearchIndex) -> tuple[object, ...]:
+    """What an index holds, as comparable values."""
+    table, vocabulary, postings = index.parts()
+    (segment,) = postings.segments
+    arrays = (segment.offsets, segment.docs, segment.scores, segment.masks, vocabulary.df)
+    return (
+        list(vocabulary.terms),
+        sorted(vocabulary.author_tids),
+        [a.tobytes() for a in arrays],
+        table.slot_by_id,
+        table.venues,
+        table.list_sets,
+        table.name_slots,
+        postings.field_total.tolist(),
+    )
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Chunks of 16 papers, with a second process from the first; the sizes of the chunks
+    whose words were found here (in this process)."""
+    monkeypatch.setattr(build, "_BUILD_CHUNK", 16)
+    monkeypatch.setattr(build, "_WORDS_AT_ONCE", 5)
+    here: list[int] = []
+
+    def counted(chunk: list[build.Fields]) -> build.FoundWords:
+        here.append(len(chunk))
+        return chunk_words(chunk)
+
+    work = build._WORDS_WORK
+    monkeypatch.setattr(
+        build, "_WORDS_WORK", second_process.Work(work.function, counted, work.inputs, work.answers)
+    )
+    return here
+
+
+@needs_two_cores
+def test_words_found_by_a_second_process_make_the_same_index(
+    monkeypatch: pytest.MonkeyPatch, small_chunks: list[int]
+) -> None:
+    corpus = papers(700)
+    monkeypatch.setattr(build, "SECOND_PROCESS_PAPERS", 10**9)
+    alone = parts(SearchIndex(corpus))
+    assert sum(small_chunks) == len(corpus)  # every chunk here
+    small_chunks.clear()
+    monkeypatch.setattr(build, "SECOND_PROCESS_PAPERS", 0)
+    assert parts(SearchIndex(corpus)) == alone
+    assert sum(small_chunks) < len(corpus) - 2 * 16  # the second process found some
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "import sys; sys.stdin.buffer.read(10)",  # stops
+        "import sys; sys.stdout.write('garbage')",
+        # answers, but not the words of the chunk: its last mark left out
+        "import sys, marshal; sys.path.insert(0, sys.argv[1]); import storage.second_process as s\n"
+        "while (m := s._message(sys.stdin.buffer)) is not None:\n"
+        "    w, p = __import__('storage.search.build').search.build.chunk_words(marshal.loads(m))\n"
+        "    a = marshal.dumps((w, p[:-4]))\n"
+        "    sys.stdout.buffer.write(len(a).to_bytes(4, 'big') + a); sys.stdout.buffer.flush()",
+    ],
+)
+def test_a_second_process_that_goes_wrong_leaves_the_words_here(
+    monkeypatch: pytest.MonkeyPatch, small_chunks: list[int], program: str
+) -> None:
+    corpus = papers(300, seed=1)
+    alone = parts(SearchIndex(corpus))
+    monkeypatch.setattr(second_process, "PROGRAM", program)
+    monkeypatch.setattr(build, "SECOND_PROCESS_PAPERS", 0)
+    assert parts(SearchIndex(corpus)) == alone
+
+
+def test_what_cannot_be_the_words_of_a_chunk_is_told() -> None:
+    chunk = [("A title", "", "Ann Lee", "An abstract of words.", "")]
+    words, places = chunk_words(chunk)
+    assert build._found_words((words, places), chunk)
+    numbers = np.frombuffer(places, dtype=np.int32)
+    wrong = [
+        None,
+        (words,),
+        (words, places[:-1]),  # not whole numbers
+        (words[:-1], places),  # a place past the words
+        ([*words, 3], places),
+        (words, (numbers + 1).astype(np.int32).tobytes()),  # marks moved
+        (words, places + places),  # two papers' marks
+    ]
+    for found in wrong:
+        assert not build._found_words(found, chunk), found
