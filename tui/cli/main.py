@@ -12,10 +12,12 @@ runs it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Final, NoReturn
 
 from storage import LibraryError
 from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library
@@ -160,6 +162,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def run() -> None:  # pragma: no cover - console script wrapper
-    """Console-script entry point."""
-    sys.exit(main())
+#: Commands that only read, whose process ends as soon as their output is out: the objects
+#: a search or a list made of 100,000 papers (dicts of ids, the vocabulary) are not taken
+#: apart one by one on the way out, which took 40 to 70 ms of a ``papers search``.
+ENDS_AT_ONCE: Final = frozenset({"search", "list", "similar", "stats"})
+
+
+def run(argv: Sequence[str] | None = None) -> NoReturn:
+    """Run ``papers`` as the console script does, and end the process with its exit code
+    (at once, for a command of ``ENDS_AT_ONCE``, once what it printed is out)."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    code = main(words)
+    if command_named(words) in ENDS_AT_ONCE:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):  # a reader that left
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
