@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from storage.models import Paper
+from storage.second_process import Work, in_order
 from storage.similar.terms import (
     ABSTRACT_MARK,
     BREAK,
@@ -158,21 +159,72 @@ def _tokens(papers: Sequence[Paper]) -> tuple[list[Int32Array], list[bytes]]:
 
     Text is cut into words by a byte table (one C pass) and the words are numbered by a dict,
     a chunk of papers at a time so that the word objects of only one chunk are alive at once.
+    From ``SECOND_PROCESS_PAPERS`` papers a second process cuts some chunks' words while this
+    one cuts others' (``storage.second_process``): each chunk's words are numbered by the
+    chunk (``chunk_words``), then, in the order of the chunks, by the corpus, so that the ids
+    are those of one pass over every word in order.
     """
     vocabulary: defaultdict[bytes, int] = defaultdict()
     vocabulary.default_factory = vocabulary.__len__
     vocabulary[END_MARK]
     vocabulary[ABSTRACT_MARK]
-    chunks: list[Int32Array] = []
-    for start in range(0, len(papers), _TOKEN_CHUNK):
-        parts: list[str] = []
-        for paper in papers[start : start + _TOKEN_CHUNK]:
-            parts += (plain(paper.title), "\x02", plain(paper.abstract), "\x01")
-        words = " ".join(parts).encode("utf-8", "replace").translate(WORD_BYTES).split()
-        chunks.append(
-            np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int32, count=len(words))
-        )
-    return chunks, list(vocabulary)
+    number = vocabulary.__getitem__
+
+    def chunks() -> Iterator[list[tuple[str, str]]]:
+        for start in range(0, len(papers), _TOKEN_CHUNK):
+            yield [(p.title, p.abstract) for p in papers[start : start + _TOKEN_CHUNK]]
+
+    found: list[Int32Array] = []
+    two = len(papers) >= SECOND_PROCESS_PAPERS
+    for _texts, (words, places) in in_order(chunks(), _WORDS_WORK, second_process=two):
+        ids_of = np.fromiter(map(number, words), dtype=np.int32, count=len(words))
+        found.append(ids_of[np.frombuffer(places, dtype=np.int32)])
+    return found, list(vocabulary)
+
+
+#: A chunk's words as ``chunk_words`` finds them: its distinct words (UTF-8) in the order met,
+#: and each word of the chunk as its place among those (int32, native order).
+FoundWords = tuple[list[bytes], bytes]
+
+
+def chunk_words(texts: Sequence[tuple[str, str]]) -> FoundWords:
+    """The words of a chunk's titles and abstracts (``(title, abstract)`` each), each
+    abstract after ``ABSTRACT_MARK`` and each paper ending with ``END_MARK``, numbered by the
+    chunk in the order met."""
+    parts: list[str] = []
+    for title, abstract in texts:
+        parts += (plain(title), "\x02", plain(abstract), "\x01")
+    words = " ".join(parts).encode("utf-8", "replace").translate(WORD_BYTES).split()
+    del parts
+    seen: defaultdict[bytes, int] = defaultdict()
+    seen.default_factory = seen.__len__
+    places = np.fromiter(map(seen.__getitem__, words), dtype=np.int32, count=len(words))
+    return list(seen), places.tobytes()
+
+
+def _found_words(found: object, texts: object) -> bool:
+    """Whether ``found`` can be ``chunk_words`` of ``texts`` (a second process's answer)."""
+    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(texts, list)):
+        return False
+    words, places = found
+    if not (isinstance(words, list) and isinstance(places, bytes) and len(places) % 4 == 0):
+        return False
+    if not all(isinstance(word, bytes) for word in words):
+        return False
+    numbers = np.frombuffer(places, dtype=np.int32)
+    if len(numbers) and (int(numbers.min()) < 0 or int(numbers.max()) >= len(words)):
+        return False
+    ends = words.index(END_MARK) if END_MARK in words else -1
+    return int(np.count_nonzero(numbers == ends)) == len(texts)
+
+
+#: A chunk's words: cut here or by a second process, in the order of the chunks.
+_WORDS_WORK: Final[Work[list[tuple[str, str]], FoundWords]] = Work(
+    f"{__name__}:chunk_words", chunk_words, lambda texts: texts, _found_words
+)
+#: From this many papers a build cuts some chunks' words in a second process (which takes a
+#: fraction of a second to start).
+SECOND_PROCESS_PAPERS: Final = 8 * _TOKEN_CHUNK
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
-"""A build's words found partly by a second process: the index is the one a single process
-builds, whatever the second process answers (``storage.search.build``,
-``storage.second_process``)."""
+"""Builds whose words are found partly by a second process: the search index and the
+similarity matrix are those a single process builds, whatever the second process answers
+(``storage.search.build``, ``storage.similar.matrix``, ``storage.second_process``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 import storage.search.build as build
 import storage.second_process as second_process
+import storage.similar.matrix as matrix
 from storage import Paper
 from storage.search import SearchIndex
 from storage.search.build import chunk_words
@@ -159,3 +160,46 @@ def test_what_cannot_be_the_words_of_a_chunk_is_told() -> None:
     ]
     for found in wrong:
         assert not build._found_words(found, chunk), found
+
+
+def matrix_parts(corpus: list[Paper]) -> tuple[object, ...]:
+    """What the similarity matrix of ``corpus`` holds, as comparable values."""
+    built = matrix.build(corpus)
+    return tuple(
+        value.tobytes() if isinstance(value, np.ndarray) else value
+        for value in (getattr(built, name) for name in type(built).__slots__)
+    )
+
+
+@needs_two_cores
+def test_a_similarity_matrix_cut_by_two_processes_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(matrix, "_TOKEN_CHUNK", 16)
+    here: list[int] = []
+
+    def counted(texts: list[tuple[str, str]]) -> matrix.FoundWords:
+        here.append(len(texts))
+        return matrix.chunk_words(texts)
+
+    work = matrix._WORDS_WORK
+    monkeypatch.setattr(
+        matrix,
+        "_WORDS_WORK",
+        second_process.Work(work.function, counted, work.inputs, work.answers),
+    )
+    corpus = papers(600, seed=2)
+    monkeypatch.setattr(matrix, "SECOND_PROCESS_PAPERS", 10**9)
+    alone = matrix_parts(corpus)
+    here.clear()
+    monkeypatch.setattr(matrix, "SECOND_PROCESS_PAPERS", 0)
+    assert matrix_parts(corpus) == alone
+    assert sum(here) < len(corpus) - 2 * 16  # the second process cut some
+
+
+def test_what_cannot_be_the_words_of_titles_and_abstracts_is_told() -> None:
+    texts = [("A title", "An abstract."), ("", "")]
+    words, places = matrix.chunk_words(texts)
+    assert matrix._found_words((words, places), texts)
+    for found in [None, (words, places[:-4]), (words[:1], places), (words, places + places)]:
+        assert not matrix._found_words(found, texts), found
