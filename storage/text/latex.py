@@ -47,6 +47,9 @@ _CONTROL_TABLE = str.maketrans(_CONTROL)
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000\ue001]")
 # A paragraph without any of these reads the same after the TeX pass (which is skipped).
 _TEX_MARKERS = ("\\", "$", "{", "}", "~", "_", "^", "--", "://", "www.")
+# Nor does one whose only marker is a link's "://" with no "*" in it (one abstract in nine):
+# the pass keeps its text as it is, and a link whole, guarding only its "_" and "*" (none).
+_TEX_MARKERS_BUT_LINKS = tuple(m for m in _TEX_MARKERS if m != "://")
 
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _PARAGRAPH_RE = re.compile(r"\n\s*\n")
@@ -613,7 +616,9 @@ def _render_paragraph(paragraph: str) -> str:
         paragraph = _MD_LINK_RE.sub(_markdown_link, paragraph)
     if "<" in paragraph:
         paragraph = _AUTOLINK_RE.sub(r"\1", paragraph)
-    has_tex = any(marker in paragraph for marker in _TEX_MARKERS)
+    has_tex = any(marker in paragraph for marker in _TEX_MARKERS_BUT_LINKS) or (
+        "://" in paragraph and "*" in paragraph
+    )
     text = _Parser(paragraph).render() if has_tex else paragraph
     if "`" in text or "''" in text:
         text = text.replace("``", "“").replace("''", "”")

@@ -1,0 +1,96 @@
+"""The fast paths of the text forms ids are made from read exactly as the slow ones: an id
+that changed would split a paper from its decisions (``storage.text.normalize.key``, the TeX
+pass of ``storage.text.latex``)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import storage.text.latex as latex
+from storage.text.latex import to_unicode
+from storage.text.normalize import key
+
+#: Pieces of abstracts as they come: words, links, emphasis, TeX, other scripts, signs.
+PIECES = st.sampled_from(
+    [
+        "diffusion",
+        "Lévy",
+        "ﬁne",
+        "ℓ₂",
+        "中文",
+        "naïve",
+        "ß",
+        "İ",
+        " ",
+        "  ",
+        "\n",
+        "\n\n",
+        "https://github.com/a/b",
+        "http://x.org/p?q=1&r=2",
+        "www.site.org",
+        "://",
+        "ftp://h/p",
+        "*",
+        "**",
+        "_",
+        "a_b",
+        "*bold*",
+        "~",
+        "--",
+        "-",
+        "$x$",
+        "\\alpha",
+        "{",
+        "}",
+        "^",
+        "(",
+        ")",
+        "[",
+        "](",
+        "<",
+        ">",
+        "`",
+        "''",
+        "9.5%",
+        "±",
+        "—",
+        ".",
+        ",",
+        "\u00a0",
+        "\u200b",
+    ]  # fmt: skip
+)
+TEXTS = st.lists(PIECES, max_size=30).map("".join) | st.text(max_size=80)
+
+
+def key_by_the_regex(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    return re.sub(r"[\W_]+", "", folded)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_a_key_is_that_of_the_regex_alone(text: str) -> None:
+    assert key(text) == key_by_the_regex(text)
+
+
+@pytest.mark.parametrize("surrogate", ["\ud800", "a\udfffb"])
+def test_a_key_of_text_with_a_lone_surrogate_is_that_of_the_regex(surrogate: str) -> None:
+    assert key(surrogate) == key_by_the_regex(surrogate)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_a_paragraph_with_links_reads_as_the_tex_pass_reads_it(text: str) -> None:
+    fast = to_unicode(text)
+    slow_markers = latex._TEX_MARKERS_BUT_LINKS
+    try:
+        latex._TEX_MARKERS_BUT_LINKS = latex._TEX_MARKERS  # every link through the TeX pass
+        assert fast == to_unicode(text)
+    finally:
+        latex._TEX_MARKERS_BUT_LINKS = slow_markers
