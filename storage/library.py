@@ -441,10 +441,17 @@ class Library:
         content = before and before[1]
         cache_after_change(self.papers_file, self.home, content, changed)
         loaded = self.loaded_papers()
-        if not loaded.from_cache and len(loaded) >= LARGE:
-            # read from the cache just written instead: the parse's papers are let go
-            self._loaded = None
-            loaded = self.loaded_papers()
+        if len(loaded) >= LARGE:
+            from storage.cache.derived import give_back_memory
+
+            if not loaded.from_cache:
+                # read from the cache just written instead: the parse's papers are let go
+                self._loaded = None
+                loaded = self.loaded_papers()
+            # so are the documents written: the index is brought along in their memory
+            # (1,000 papers into 100,000 peaked at 622 MB, then at 450: the change itself)
+            self.papers_file.forget()
+            give_back_memory()
         refresh_derived(self.home, loaded, content, changed, build=build)
 
 
