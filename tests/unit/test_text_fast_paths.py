@@ -94,3 +94,47 @@ def test_a_paragraph_with_links_reads_as_the_tex_pass_reads_it(text: str) -> Non
         assert fast == to_unicode(text)
     finally:
         latex._TEX_MARKERS_BUT_LINKS = slow_markers
+
+
+#: Pieces of text around GitHub links: prefixes, owners, separators, look-alikes.
+LINK_PIECES = st.sampled_from(
+    [
+        "github.com/",
+        "GitHub.com/",
+        "https://",
+        "http://",
+        "www.",
+        "git@github.com:",
+        "git@",
+        "owner",
+        "repo",
+        "a-b",
+        "x.y",
+        "_",
+        ".",
+        "-",
+        "/",
+        " ",
+        "on GitHub",
+        "github.io/x",
+        "ghithub.com/",
+        "xgithub.com/a/b",
+        ".github.com/a/b",
+        "(",
+        ")",
+        "#",
+        "?",
+        "İ",
+        "é",
+        "\n",
+    ]  # fmt: skip
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(LINK_PIECES, max_size=25).map("".join))
+def test_links_are_found_as_the_regex_finds_them_over_the_whole_text(text: str) -> None:
+    from storage.sources import links
+
+    whole = [m.group() for m in links._GITHUB_RE.finditer(text)]
+    assert [m.group() for m in links._github_matches(text)] == whole
