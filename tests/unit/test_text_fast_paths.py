@@ -1,6 +1,7 @@
-"""The fast paths of the text forms ids are made from read exactly as the slow ones: an id
-that changed would split a paper from its decisions (``storage.text.normalize.key``, the TeX
-pass of ``storage.text.latex``)."""
+"""The fast paths of an import read exactly as the slow ones: an id that changed would split
+a paper from its decisions, a link found differently would change what it links
+(``storage.text.normalize.key``, the TeX pass of ``storage.text.latex``, the signs of
+``storage.importing.identity``, the links of ``storage.sources.links``)."""
 
 from __future__ import annotations
 
@@ -138,3 +139,22 @@ def test_links_are_found_as_the_regex_finds_them_over_the_whole_text(text: str) 
 
     whole = [m.group() for m in links._GITHUB_RE.finditer(text)]
     assert [m.group() for m in links._github_matches(text)] == whole
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    TEXTS
+    | st.lists(
+        st.sampled_from(
+            ["1", "2.5", "-", "--", "–", "+", "x", "a-b", " ", "½", "=", "\n", "é", "%"]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_the_signs_of_an_abstract_are_those_of_the_whole_text(text: str) -> None:
+    from storage.importing import identity
+
+    whole = identity._DASH_RUN.sub(
+        "-", " ".join(identity._SIGNS.findall(text)).translate(identity._SAME_SIGN)
+    )
+    assert identity._signs(text) == whole
