@@ -29,6 +29,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from storage.chunk_words import FoundWords, count_of, renumbered
 from storage.models import Paper
 from storage.search.postings import FIELD_B, FIELD_WEIGHTS, K1, IntArray, Postings, Segment
 from storage.search.table import PaperTable
@@ -161,9 +162,6 @@ class _Words:
 #: A paper's texts as a chunk's words are found from them: title, method name, authors (joined
 #: by "; "), abstract, keywords (joined by spaces).
 Fields = tuple[str, str, str, str, str]
-#: A chunk's words as ``chunk_words`` finds them: its distinct words (UTF-8) in the order met,
-#: and each word of the chunk as its place among those (int32, native order).
-FoundWords = tuple[list[bytes], bytes]
 
 
 def chunk_words(papers: Sequence[Fields]) -> FoundWords:
@@ -176,7 +174,7 @@ def chunk_words(papers: Sequence[Fields]) -> FoundWords:
     """
     distinct: defaultdict[bytes, int] = defaultdict()
     distinct.default_factory = distinct.__len__
-    number = distinct.__getitem__
+    number = distinct.__getitem__  # as ``numbered``, one text of a few hundred papers at a time
     places: list[npt.NDArray[np.int32]] = []
     for start in range(0, len(papers), _WORDS_AT_ONCE):  # its words' objects: a few MB
         parts: list[str] = []
@@ -201,18 +199,8 @@ def chunk_words(papers: Sequence[Fields]) -> FoundWords:
 
 def _found_words(found: object, papers: object) -> bool:
     """Whether ``found`` can be ``chunk_words`` of ``papers`` (a second process's answer)."""
-    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(papers, list)):
-        return False
-    distinct, places = found
-    if not (isinstance(distinct, list) and isinstance(places, bytes) and len(places) % 4 == 0):
-        return False
-    if not all(isinstance(word, bytes) for word in distinct):
-        return False
-    numbers = np.frombuffer(places, dtype=np.int32)
-    marks = distinct.index(MARK) if MARK in distinct else -1
-    return (
-        not len(numbers) or (int(numbers.min()) >= 0 and int(numbers.max()) < len(distinct))
-    ) and int(np.count_nonzero(numbers == marks)) == _TEXTS * len(papers)
+    marks = count_of(found, MARK)
+    return isinstance(papers, list) and marks == _TEXTS * len(papers)
 
 
 #: A chunk's words: found here or by a second process, in the order of the chunks.
@@ -226,10 +214,7 @@ SECOND_PROCESS_PAPERS: Final = 8 * _BUILD_CHUNK
 
 def _numbered(papers: int, found: FoundWords, tid_of: Callable[[bytes], int]) -> _Words:
     """The words of a chunk of ``papers`` papers (``chunk_words``), numbered by ``tid_of``."""
-    distinct, places = found
-    ids_of = np.fromiter(map(tid_of, distinct), dtype=np.int32, count=len(distinct))
-    found_ids = ids_of[np.frombuffer(places, dtype=np.int32)]
-    del ids_of
+    found_ids = renumbered(found, tid_of)
     marks = np.flatnonzero(found_ids < 0)
     per_text = np.diff(np.concatenate([np.full(1, -1, dtype=np.int64), marks])) - 1
     tids = found_ids[found_ids >= 0]

@@ -22,6 +22,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from storage.chunk_words import FoundWords, count_of, numbered, renumbered
 from storage.models import Paper
 from storage.second_process import Work, in_order
 from storage.similar.terms import (
@@ -176,15 +177,9 @@ def _tokens(papers: Sequence[Paper]) -> tuple[list[Int32Array], list[bytes]]:
 
     found: list[Int32Array] = []
     two = len(papers) >= SECOND_PROCESS_PAPERS
-    for _texts, (words, places) in in_order(chunks(), _WORDS_WORK, second_process=two):
-        ids_of = np.fromiter(map(number, words), dtype=np.int32, count=len(words))
-        found.append(ids_of[np.frombuffer(places, dtype=np.int32)])
+    for _texts, words in in_order(chunks(), _WORDS_WORK, second_process=two):
+        found.append(renumbered(words, number))
     return found, list(vocabulary)
-
-
-#: A chunk's words as ``chunk_words`` finds them: its distinct words (UTF-8) in the order met,
-#: and each word of the chunk as its place among those (int32, native order).
-FoundWords = tuple[list[bytes], bytes]
 
 
 def chunk_words(texts: Sequence[tuple[str, str]]) -> FoundWords:
@@ -194,28 +189,12 @@ def chunk_words(texts: Sequence[tuple[str, str]]) -> FoundWords:
     parts: list[str] = []
     for title, abstract in texts:
         parts += (plain(title), "\x02", plain(abstract), "\x01")
-    words = " ".join(parts).encode("utf-8", "replace").translate(WORD_BYTES).split()
-    del parts
-    seen: defaultdict[bytes, int] = defaultdict()
-    seen.default_factory = seen.__len__
-    places = np.fromiter(map(seen.__getitem__, words), dtype=np.int32, count=len(words))
-    return list(seen), places.tobytes()
+    return numbered(" ".join(parts).encode("utf-8", "replace").translate(WORD_BYTES).split())
 
 
 def _found_words(found: object, texts: object) -> bool:
     """Whether ``found`` can be ``chunk_words`` of ``texts`` (a second process's answer)."""
-    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(texts, list)):
-        return False
-    words, places = found
-    if not (isinstance(words, list) and isinstance(places, bytes) and len(places) % 4 == 0):
-        return False
-    if not all(isinstance(word, bytes) for word in words):
-        return False
-    numbers = np.frombuffer(places, dtype=np.int32)
-    if len(numbers) and (int(numbers.min()) < 0 or int(numbers.max()) >= len(words)):
-        return False
-    ends = words.index(END_MARK) if END_MARK in words else -1
-    return int(np.count_nonzero(numbers == ends)) == len(texts)
+    return isinstance(texts, list) and count_of(found, END_MARK) == len(texts)
 
 
 #: A chunk's words: cut here or by a second process, in the order of the chunks.

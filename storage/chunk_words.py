@@ -1,0 +1,55 @@
+"""A chunk's words numbered by the chunk, then by the whole build: what lets a second process
+cut some chunks' words while this one cuts others' (the search index's and the similarity's
+builds, ``storage.second_process``).
+
+A chunk's words come as ``FoundWords``: its distinct words in the order met, and each word
+as its place among those. ``renumbered`` gives them the build's numbers in the order of the
+chunks: a new word gets the next number when it is first met, as in one pass over every word
+in order, whichever process cut the chunk.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+#: A chunk's words: its distinct words (UTF-8) in the order met, and each word of the chunk
+#: as its place among those (int32, native order).
+FoundWords = tuple[list[bytes], bytes]
+
+
+def numbered(words: Iterable[bytes]) -> FoundWords:
+    """``words`` as ``FoundWords``: numbered in the order met."""
+    seen: defaultdict[bytes, int] = defaultdict()
+    seen.default_factory = seen.__len__
+    places = np.fromiter(map(seen.__getitem__, words), dtype=np.int32)
+    return list(seen), places.tobytes()
+
+
+def renumbered(found: FoundWords, number: Callable[[bytes], int]) -> npt.NDArray[np.int32]:
+    """The chunk's words by the build's numbers (``number``: a word's, new ones numbered as
+    met)."""
+    words, places = found
+    ids_of = np.fromiter(map(number, words), dtype=np.int32, count=len(words))
+    return ids_of[np.frombuffer(places, dtype=np.int32)]
+
+
+def count_of(found: object, mark: bytes) -> int | None:
+    """How many times ``mark`` is among the words of ``found``, if it can be ``FoundWords``
+    (a second process's answer: a list of words, whole int32 places among them); else None."""
+    if not (isinstance(found, tuple) and len(found) == 2):
+        return None
+    words, places = found
+    if not (isinstance(words, list) and isinstance(places, bytes) and len(places) % 4 == 0):
+        return None
+    if not all(isinstance(word, bytes) for word in words):
+        return None
+    numbers = np.frombuffer(places, dtype=np.int32)
+    if len(numbers) and (int(numbers.min()) < 0 or int(numbers.max()) >= len(words)):
+        return None
+    if mark not in words:
+        return 0
+    return int(np.count_nonzero(numbers == words.index(mark)))
