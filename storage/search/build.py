@@ -14,9 +14,9 @@ Finding the words is most of a build, and is Python code per field: from
 finds others' (``storage.second_process``). A chunk's words are numbered by the chunk
 (``chunk_words``), then given the vocabulary's ids in the order of the chunks
 (``_numbered``): the index is the one a single pass makes, whichever process read a chunk.
-Measured (``SearchIndex.lazily`` of 100,000 papers, the build's child process alone, on a
-quiet 2-core machine): 12.0 s against 15.7 s in one process; the second process peaks at
-160 MB.
+Measured (``SearchIndex.lazily`` of 100,000 papers, on this project's 2-core machine, whose
+speed changes by the hour): 12.0 s against 15.7 s in one process, and 9.0-9.3 s against
+10.7-11.3 s back to back an hour later; the second process peaks at 160 MB.
 """
 
 from __future__ import annotations
