@@ -44,6 +44,10 @@ WORDS = [
     "{Y}",
     "\\textbf{bold}",
     "under_score",
+    "lone\ud800surrogate",  # any field may hold them: marshal carries them to the worker
+    "mark\x01inside",
+    "nul\x00",
+    "<b>[markup]</b>",
 ]
 
 
