@@ -7,6 +7,9 @@ writes it.
 
 from __future__ import annotations
 
+import fcntl
+import json
+import random
 import shutil
 from pathlib import Path
 
@@ -105,3 +108,33 @@ def test_mark_reads_ids_from_papers_cache(home: Path, env: dict[str, str]) -> No
     starred = ok("--home", home, "list", "--status", "starred", env=env)
     assert [line.split()[0] for line in starred.splitlines()] == [ids[3], ids[30]]
     assert "2 / 38 triaged" in ok("--home", home, "stats", env=env)
+
+
+def test_similar_of_a_large_library_says_it_waits_for_its_index_once(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    from storage.cache.refresh import LARGE
+    from storage.cache.similar_index import SIMILAR_FILE
+
+    rng = random.Random(5)
+    words = [f"w{i}" for i in range(3000)]
+    lines = [
+        json.dumps({"title": f"Paper {i}", "abstract": " ".join(rng.choices(words, k=40))})
+        for i in range(LARGE)
+    ]
+    source = tmp_path / "large.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    home = tmp_path / "home"
+    ok("--home", home, "import", source, env=env)  # its similar.index: built apart, in time
+    with (home / ".similar.lock").open("a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the import's background build, when it runs, ends
+    for made in home.glob(f"{SIMILAR_FILE}*"):
+        made.unlink()
+    first_id = ok("--home", home, "list", env=env).split()[0]
+    result = run("--home", home, "similar", first_id, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        f"similar.index of {LARGE:,} papers is not made yet: waiting for it "
+        "(once; later runs read it)\n"
+    )
+    assert ok("--home", home, "similar", first_id, env=env) == result.stdout  # read, silent

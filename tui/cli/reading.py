@@ -195,14 +195,24 @@ def stats_lines(stats: LibraryStats) -> list[str]:
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
-    from storage.cache.similar_index import similarity_for
+    from storage.cache.refresh import LARGE
+    from storage.cache.similar_index import SIMILAR_FILE, has_similarity, similarity_for
 
     library = open_library(args)
     loaded = library.loaded_papers()
     pid = library.resolve_id(args.id)
     triage = library.triage()
+    version = loaded.content
+    if len(loaded) >= LARGE and (
+        version is None or not has_similarity(library.home / SIMILAR_FILE, version)
+    ):
+        # seconds of silence otherwise: right after a large import its background build runs
+        complain(
+            f"similar.index of {len(loaded):,} papers is not made yet: waiting for it "
+            "(once; later runs read it)"
+        )
     # the index saved beside papers.json (built and saved the first time)
-    index = similarity_for(library.home, loaded.sequence(), loaded.content)
+    index = similarity_for(library.home, loaded.sequence(), version)
     neighbours = [loaded.paper(n.paper_id) for n in index.similar(pid, limit=args.limit)]
     by_id = {pid: loaded.paper(pid)}
     if not args.json:
