@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from storage.cache.content_key import KEY_FILE
 from storage.cache.papers_cache import PAPERS_CACHE_FILE
 from storage.cache.search_index import INDEX_FILE
 from storage.cache.similar_index import BUILD_LOCK, SIMILAR_FILE
+from storage.second_process import has_second_core
+
+#: A test of work split with a second process, which is started only beside a free core.
+needs_two_cores = pytest.mark.skipif(
+    not has_second_core(), reason="a second process is started only beside a free core"
+)
 
 #: Files derived from ``papers.json`` that any read may (re)write: never data.
 DERIVED_FILES = frozenset(

@@ -114,7 +114,7 @@ def test_similar_of_a_large_library_says_it_waits_for_its_index_once(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
     from storage.cache.refresh import LARGE
-    from storage.cache.similar_index import SIMILAR_FILE
+    from storage.cache.similar_index import BUILD_LOCK, SIMILAR_FILE
 
     rng = random.Random(5)
     words = [f"w{i}" for i in range(3000)]
@@ -126,7 +126,7 @@ def test_similar_of_a_large_library_says_it_waits_for_its_index_once(
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     home = tmp_path / "home"
     ok("--home", home, "import", source, env=env)  # its similar.index: built apart, in time
-    with (home / ".similar.lock").open("a+") as lock:
+    with (home / BUILD_LOCK).open("a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # the import's background build, when it runs, ends
     for made in home.glob(f"{SIMILAR_FILE}*"):
         made.unlink()

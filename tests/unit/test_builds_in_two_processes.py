@@ -4,7 +4,6 @@ similarity matrix are those a single process builds, whatever the second process
 
 from __future__ import annotations
 
-import os
 import random
 
 import numpy as np
@@ -16,11 +15,7 @@ import storage.similar.matrix as matrix
 from storage import Paper
 from storage.search import SearchIndex
 from storage.search.build import chunk_words
-
-needs_two_cores = pytest.mark.skipif(
-    len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
-    reason="a second process is started only beside a free core",
-)
+from tests.helpers import needs_two_cores
 
 WORDS = [
     "diffusion",

@@ -28,6 +28,7 @@ from storage.importing.abstract_ids import abstract_ids, with_ids
 from storage.sources.limits import ListFile, ReadLimits
 from storage.sources.records import SNIFF_CHARS, ReadResult, RecordStream
 from storage.sources.registry import READERS, open_source, read_source
+from tests.helpers import needs_two_cores
 
 ABSTRACT = (
     "We propose a sampler for diffusion models that needs {n} steps instead of 1000, and show "
@@ -241,12 +242,6 @@ def some_abstracts() -> list[str]:
     found[6] = ""
     found[7] = "L'abstract est en français : $\\beta$-VAE, 3×10⁻⁴, «ré-entraîné» – ﬁn."
     return found
-
-
-needs_two_cores = pytest.mark.skipif(
-    len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
-    reason="a second process is started only beside a free core",
-)
 
 
 @needs_two_cores
