@@ -26,7 +26,11 @@ def numbered(words: Iterable[bytes]) -> FoundWords:
     seen: defaultdict[bytes, int] = defaultdict()
     seen.default_factory = seen.__len__
     places = np.fromiter(map(seen.__getitem__, words), dtype=np.int32)
-    return list(seen), places.tobytes()
+    found = list(seen)
+    # its factory is its own method: a cycle that would keep a chunk's words (MBs) until a
+    # collector pass, which a build process runs without (``children.without_collector``)
+    seen.default_factory = None
+    return found, places.tobytes()
 
 
 def renumbered(found: FoundWords, number: Callable[[bytes], int]) -> npt.NDArray[np.int32]:

@@ -259,7 +259,10 @@ def _message(stream: IO[bytes]) -> bytes | None:
 
 def serve(function: str, stdin: IO[bytes], stdout: IO[bytes]) -> None:
     """The second process: answer each batch with ``function`` (``module:name``) of it,
-    until input ends."""
+    until input ends (without the cyclic collector: ``children.without_collector``)."""
+    from storage.cache.children import without_collector
+
+    without_collector()
     module, _, name = function.partition(":")
     work = getattr(importlib.import_module(module), name)
     while (message := _message(stdin)) is not None:

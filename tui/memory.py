@@ -4,7 +4,8 @@ as the app, collect while the user is still, give memory back after a big build.
 Painting leaves cyclic garbage (Textual's strips and their caches, ~8,000 objects a keystroke)
 that only the collector frees; the papers (12,000 of them: ~200,000 objects) live as long as
 the app. Python's own schedule would walk the papers in every full pass and run full passes
-every few keys; this module is the one place the app sets the collector (storage/ sets none).
+every few keys; this module is the one place the app sets the collector (storage/ sets it only
+in the processes it starts for one build: ``storage.cache.children.without_collector``).
 
 An import (the CLI's and the app's) runs with the collector paused (``collector_paused``):
 100,000 papers make millions of objects, none of them garbage, and the passes they trigger

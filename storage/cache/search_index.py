@@ -386,9 +386,10 @@ def _build_and_save(argv: Sequence[str]) -> int:
     from storage.library import Library
 
     home, size, sha256 = argv
-    from storage.cache.children import end_with_parent
+    from storage.cache.children import end_with_parent, without_collector
 
     end_with_parent()
+    without_collector()
     version = FileContent(int(size), sha256)
     loaded = Library(home).loaded_papers()
     if loaded.content != version:

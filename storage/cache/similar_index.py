@@ -178,8 +178,10 @@ def build_in_background(home: Path, version: FileContent) -> None:
 def _build_and_save(argv: Sequence[str]) -> int:
     """``python -m storage.cache.similar_index HOME SIZE SHA256``: what ``build_in_background``
     runs. Exit 0 when ``similar.index`` of HOME's papers.json of that content is there."""
+    from storage.cache.children import without_collector
     from storage.library import Library
 
+    without_collector()
     home, size, sha256 = argv
     version = FileContent(int(size), sha256)
     with contextlib.suppress(OSError, AttributeError):

@@ -179,7 +179,9 @@ def _tokens(papers: Sequence[Paper]) -> tuple[list[Int32Array], list[bytes]]:
     two = len(papers) >= SECOND_PROCESS_PAPERS
     for _texts, words in in_order(chunks(), _WORDS_WORK, second_process=two):
         found.append(renumbered(words, number))
-    return found, list(vocabulary)
+    raw_words = list(vocabulary)
+    vocabulary.default_factory = None  # its own method: a cycle (see ``chunk_words.numbered``)
+    return found, raw_words
 
 
 def chunk_words(texts: Sequence[tuple[str, str]]) -> FoundWords:

@@ -4,7 +4,9 @@ similarity matrix are those a single process builds, whatever the second process
 
 from __future__ import annotations
 
+import gc
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -202,3 +204,25 @@ def test_what_cannot_be_the_words_of_titles_and_abstracts_is_told() -> None:
     assert matrix._found_words((words, places), texts)
     for found in [None, (words, places[:-4]), (words[:1], places), (words, places + places)]:
         assert not matrix._found_words(found, texts), found
+
+
+def cyclic_garbage(make: Callable[[], object]) -> int:
+    """How many objects only the cyclic collector would free, of what ``make`` leaves behind
+    (a build process runs without the collector: ``children.without_collector``)."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        make()
+        return gc.collect()
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_build_leaves_no_cycles_to_hold_its_words() -> None:
+    corpus = papers(300, seed=3)
+    fields = [(p.title, p.name, "; ".join(p.authors), p.abstract, "") for p in corpus]
+    assert cyclic_garbage(lambda: chunk_words(fields)) == 0
+    assert cyclic_garbage(lambda: matrix._tokens(corpus)) == 0
+    assert cyclic_garbage(lambda: matrix.chunk_words([(p.title, p.abstract) for p in corpus])) == 0
