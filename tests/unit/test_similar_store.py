@@ -17,6 +17,7 @@ from storage.cache.similar_index import (
 from storage.files.atomic import FileContent
 from storage.models import Paper
 from storage.similar import SimilarityIndex
+from tests.helpers import needs_two_cores
 
 
 def versioned(library: Library) -> tuple[list[Paper], FileContent]:
@@ -74,3 +75,56 @@ def test_a_stale_or_damaged_similarity_index_is_made_again(
     assert load_similarity(path, sig, papers) is None
     assert similarity_for(seeded_home, papers, sig).similar(papers[0].id)
     assert path.read_bytes() == good
+
+
+def import_sample(
+    home: Path, monkeypatch: pytest.MonkeyPatch, start: Callable[..., object] | None = None
+) -> list[list[str]]:
+    """Import the sample lists into ``home`` as a library of ``SIMILAR_APART`` papers would
+    be (its similarity made beside its index); the child processes started, by arguments."""
+    import storage.cache.children as children
+    import storage.cache.refresh as refresh
+
+    monkeypatch.setattr(refresh, "SIMILAR_APART", 1)
+    real = children.start
+    started: list[list[str]] = []
+
+    def recorded(module: str, args: list[str], **kwargs: object) -> object:
+        started.append([module, *args])
+        return (start or real)(module, args, **kwargs)
+
+    monkeypatch.setattr(children, "start", recorded)
+    Library(home).import_files(
+        sorted((Path(__file__).parents[2] / "storage" / "sample").glob("*.txt"))
+    )
+    return started
+
+
+@needs_two_cores
+def test_an_import_has_its_similarity_made_by_a_child_beside_its_index(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = import_sample(home, monkeypatch)
+    assert [args[0] for args in started] == ["storage.cache.similar_index"]
+    papers, sig = versioned(Library(home))
+    saved = load_similarity(home / SIMILAR_FILE, sig, papers)
+    assert saved is not None  # there when the import returned
+    fresh = SimilarityIndex(papers)
+    for paper in papers:
+        assert saved.similar(paper.id) == fresh.similar(paper.id)
+
+
+@needs_two_cores
+def test_a_similarity_child_that_fails_leaves_the_build_to_the_import(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    def failing(module: str, args: list[str], **kwargs: object) -> object:
+        return subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
+
+    started = import_sample(home, monkeypatch, failing)
+    assert len(started) == 1
+    papers, sig = versioned(Library(home))
+    assert load_similarity(home / SIMILAR_FILE, sig, papers) is not None
