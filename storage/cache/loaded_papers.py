@@ -95,7 +95,8 @@ def cache_after_change(
     same papers as the cache of ``before`` are copied from it as they are (an import of 1,000
     papers into 100,000 makes a handful of chunks, not 391), the rest made from the documents.
     False (nothing written) when there is no cache of ``before`` or the file is not the one
-    written."""
+    written; True, nothing written, when the change wrote nothing (the cache is already the
+    file's)."""
     known = papers_file.known_content()
     if before is None or known is None or papers_file.signature() != known[0].signature:
         return False
@@ -103,6 +104,9 @@ def cache_after_change(
     old = PapersCacheReader.open(path, before, SCHEMA, FIELDS)
     if old is None:
         return False
+    if known[1] == before:  # the change wrote nothing (an import that changed no paper)
+        old.close()
+        return True
     try:
         tables = papers_file.load()  # the tables just written: not read again
         docs = documents_in_order(tables)

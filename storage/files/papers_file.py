@@ -96,6 +96,8 @@ class ListInfo:
     order: int
     sources: tuple[str, ...]
     size: int
+    #: When the list was made or last took a file new to it (a re-import of its files leaves
+    #: it, so that one that changes nothing writes nothing).
     imported_at: float
 
 
@@ -286,10 +288,15 @@ class PapersChange:
 
         ``files`` holds ``(list name, file, papers of that list in it)``. A list remembers the
         position each of its files starts at: re-importing a file keeps its place, and a new
-        file of a list already here goes after the papers already there.
+        file of a list already here goes after the papers already there. The lists table is
+        written only when a list or a file is new: re-importing a list's own files that change
+        no paper writes nothing (papers.json and what is derived from it stay as they are).
         """
-        lists = self.lists
-        by_name = {doc["name"]: key for key, doc in lists.items()}
+
+        def found() -> Mapping[str, Any]:
+            return self._lists if self._lists is not None else self._lists_found
+
+        by_name = {doc["name"]: key for key, doc in found().items()}
         next_free: dict[str, int] = {}
         for doc in self.stored.values():
             next_free[doc["list"]] = max(next_free.get(doc["list"], 0), doc["position"] + 1)
@@ -297,14 +304,15 @@ class PapersChange:
         for name, source, count in files:
             if name not in by_name:
                 by_name[name] = self._next_list_key()
-                lists[by_name[name]] = {"name": name, "sources": {}, "at": round(now())}
+                self.lists[by_name[name]] = {"name": name, "sources": {}, "at": round(now())}
             key = by_name[name]
-            sources = lists[key].get("sources")
+            current = found()[key]
+            sources = current.get("sources")
             sources = dict(sources) if isinstance(sources, dict) else {}
             if source not in sources:
                 sources[source] = next_free.get(name, 0)
                 next_free[name] = sources[source] + count
-            lists[key] = {**lists[key], "sources": sources, "at": round(now())}
+                self.lists[key] = {**current, "sources": sources, "at": round(now())}
             bases[(name, source)] = sources[source]
         return bases
 
