@@ -263,12 +263,15 @@ def canonical_extra(paper: Paper) -> tuple[tuple[str, ExtraValue], ...]:
     def without(*names: str) -> Citation:
         return citation_of(replace(bare, extra=tuple(i for i in bare.extra if i[0] not in names)))
 
+    # each citation made only for a fact the paper has (an OpenReview note has its PDF link
+    # alone: making the three others cost 60 us a paper, 0.7 s of a fetch of 11,672)
     drop: set[str] = set()
-    plain = without("journal", "booktitle", "entry_type")
-    for name in ("journal", "booktitle"):
-        if facts.get(name) and facts[name] == getattr(plain, name):
-            drop.add(name)
-    if facts.get("entry_type") == without("entry_type").kind:
+    if facts.get("journal") or facts.get("booktitle"):
+        plain = without("journal", "booktitle", "entry_type")
+        for name in ("journal", "booktitle"):
+            if facts.get(name) and facts[name] == getattr(plain, name):
+                drop.add(name)
+    if "entry_type" in facts and facts["entry_type"] == without("entry_type").kind:
         drop.add("entry_type")
     if facts.get("year") is not None and facts["year"] == without("year").year:
         drop.add("year")
