@@ -77,9 +77,9 @@ def refresh_derived(
     ready = has_index(path, version)
     # the similarity beside a search index built from nothing (an update takes a fraction of
     # a second: nothing to share the time with)
-    built_here = build and not large and not ready
-    built_here = built_here and (before is None or not has_index(path, before))
-    similar_child = _similar_apart(home, version, len(loaded)) if built_here else None
+    from_nothing = not ready and (before is None or not has_index(path, before))
+    apart = build and not large and from_nothing
+    similar_child = _similar_apart(home, version, len(loaded)) if apart else None
     if not ready and before is not None:
         ready = update_index(home, before, version, papers, changed)
     if not ready and build and large:

@@ -66,19 +66,20 @@ def test_a_reimport_that_changes_no_paper_writes_nothing(
     (12,000 papers: 3.5-4.1 s for an import that changed nothing, 2.2-2.6 s without)."""
     library = Library(seeded_home)
     library.loaded_papers()  # a copied HOME: papers.key learns the copy's stamp once
-    written = {
-        p.name: (p.stat().st_ino, p.stat().st_mtime_ns, p.read_bytes())
-        for p in sorted(seeded_home.iterdir())
-        if p.is_file() and not p.name.startswith(".")
-    }
+
+    def files() -> dict[str, tuple[int, int, bytes]]:
+        """Every file, derived ones too, by name: its inode, change of contents, bytes."""
+        return {
+            p.name: (p.stat().st_ino, p.stat().st_mtime_ns, p.read_bytes())
+            for p in sorted(seeded_home.iterdir())
+            if p.is_file() and not p.name.startswith(".")
+        }
+
+    written = files()
     assert {"papers.json", "papers.cache", "search.index", "similar.index"} <= set(written)
     report = Library(seeded_home).import_files(sample_files)
     assert (report.added, report.updated, report.skipped) == (0, 0, 38)
-    assert {
-        p.name: (p.stat().st_ino, p.stat().st_mtime_ns, p.read_bytes())
-        for p in sorted(seeded_home.iterdir())
-        if p.is_file() and not p.name.startswith(".")
-    } == written
+    assert files() == written
     lists = Library(seeded_home).lists()
     assert [(x.name, x.size) for x in lists] == [(x.name, x.size) for x in library.lists()]
 

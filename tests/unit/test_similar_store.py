@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,7 +80,10 @@ def test_a_stale_or_damaged_similarity_index_is_made_again(
 
 
 def import_sample(
-    home: Path, monkeypatch: pytest.MonkeyPatch, start: Callable[..., object] | None = None
+    home: Path,
+    sample_files: list[Path],
+    monkeypatch: pytest.MonkeyPatch,
+    start: Callable[..., object] | None = None,
 ) -> list[list[str]]:
     """Import the sample lists into ``home`` as a library of ``SIMILAR_APART`` papers would
     be (its similarity made beside its index); the child processes started, by arguments."""
@@ -94,17 +99,15 @@ def import_sample(
         return (start or real)(module, args, **kwargs)
 
     monkeypatch.setattr(children, "start", recorded)
-    Library(home).import_files(
-        sorted((Path(__file__).parents[2] / "storage" / "sample").glob("*.txt"))
-    )
+    Library(home).import_files(sample_files)
     return started
 
 
 @needs_two_cores
 def test_an_import_has_its_similarity_made_by_a_child_beside_its_index(
-    home: Path, monkeypatch: pytest.MonkeyPatch
+    home: Path, sample_files: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started = import_sample(home, monkeypatch)
+    started = import_sample(home, sample_files, monkeypatch)
     assert [args[0] for args in started] == ["storage.cache.similar_index"]
     papers, sig = versioned(Library(home))
     saved = load_similarity(home / SIMILAR_FILE, sig, papers)
@@ -116,15 +119,12 @@ def test_an_import_has_its_similarity_made_by_a_child_beside_its_index(
 
 @needs_two_cores
 def test_a_similarity_child_that_fails_leaves_the_build_to_the_import(
-    home: Path, monkeypatch: pytest.MonkeyPatch
+    home: Path, sample_files: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import subprocess
-    import sys
-
     def failing(module: str, args: list[str], **kwargs: object) -> object:
         return subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
 
-    started = import_sample(home, monkeypatch, failing)
+    started = import_sample(home, sample_files, monkeypatch, failing)
     assert len(started) == 1
     papers, sig = versioned(Library(home))
     assert load_similarity(home / SIMILAR_FILE, sig, papers) is not None
