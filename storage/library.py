@@ -16,11 +16,18 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.cache.content_key import Version
+from storage.cache.content_key import Version, papers_version
 from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
 from storage.cache.refresh import LARGE, refresh_derived
 from storage.errors import LibraryError, SourceError, UnknownPaperError
-from storage.files.atomic import LOCK_FILE, TRIAGE_LOCK_FILE, FileSignature, HomeLock, LockPair
+from storage.files.atomic import (
+    LOCK_FILE,
+    TRIAGE_LOCK_FILE,
+    FileContent,
+    FileSignature,
+    HomeLock,
+    LockPair,
+)
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
 from storage.files.triage_model import REMOVE, RESTORE, DayCount, Move, Step, TriageState, now
@@ -29,6 +36,7 @@ from storage.models import Change, FailedFile, ImportReport, Paper, Removal, Sta
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
+    from storage.importing.replay import ImportKey
     from storage.sources.limits import ReadLimits
     from storage.sources.papers import Catalog
     from storage.sources.records import ReadResult, RecordStream
@@ -167,23 +175,33 @@ class Library:
         Inbox, or to every paper with ``take_theirs``; no other decision is touched.
         ``limits``: how much a file may hold, whether pipes and devices are read (regular
         files only, up to ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
-        ``dry_run``: the report of what the import would do, nothing written.
+        ``dry_run``: the report of what the import would do, nothing written. Files as they
+        were at an import that changed nothing, into the same papers, give that import's report
+        without being read again (``storage.importing.replay``: ``ImportReport.replayed``).
         """
+        from storage.importing.replay import keep, replayed
         from storage.sources.papers import Catalog
         from storage.sources.registry import list_files, open_source, read_source
 
+        files = [(file, given.is_dir()) for given in map(Path, paths) for file in list_files(given)]
+        key = None
+        if catalog is None and not take_theirs and not dry_run:
+            key = self._import_key([file for file, _ in files], list_name, limits)
+            known = key and replayed(self.home, key)
+            if known:
+                if progress is not None:
+                    progress(known.read, known.read)
+                return known
         # a large JSON Lines list is checked here, and read line by line as it is cleaned
         results: list[ReadResult | RecordStream] = []
         failed: list[FailedFile] = []
-        for given in map(Path, paths):
-            in_folder = given.is_dir()
-            for file in list_files(given):
-                try:
-                    results.append(open_source(file, limits))
-                except SourceError as exc:
-                    if not in_folder:
-                        raise
-                    failed.append(FailedFile(str(file), str(exc)))
+        for file, in_folder in files:
+            try:
+                results.append(open_source(file, limits))
+            except SourceError as exc:
+                if not in_folder:
+                    raise
+                failed.append(FailedFile(str(file), str(exc)))
         if not results:
             raise SourceError(
                 str(failed[0])
@@ -192,15 +210,40 @@ class Library:
             )
         found = None
         if catalog is not None:
-            files = list_files(Path(catalog))
-            found = Catalog.from_results(read_source(f, limits) for f in files)
+            found = Catalog.from_results(read_source(f, limits) for f in list_files(Path(catalog)))
             if not len(found):
                 raise SourceError(f"{catalog}: the catalog holds no papers")
         report = self.import_results(
             results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
         )
         report.failed = failed
+        after = key and self._papers_content()
+        if key and after:
+            keep(self.home, key, report, after)
         return report
+
+    def _import_key(
+        self, files: Sequence[Path], list_name: str | None, limits: ReadLimits | None
+    ) -> ImportKey | None:
+        """The key of an import of ``files`` into the papers as they are now, for a report
+        kept from the last such import (``storage.importing.replay``); None for an empty
+        library (no import can change nothing) or a file that is not a regular file."""
+        from storage.importing.replay import ImportKey
+        from storage.sources.limits import ReadLimits
+
+        content = self._papers_content()
+        if content is None:
+            return None
+        given = limits or ReadLimits()
+        return ImportKey.of(content, files, list_name, (given.max_bytes, given.special_files))
+
+    def _papers_content(self) -> FileContent | None:
+        """What ``papers.json`` holds now (its size and SHA-256, mostly from ``papers.key``)."""
+        try:
+            found = papers_version(self.papers_file, self.home)
+        except OSError:
+            return None
+        return None if found is None else found[0][1]
 
     def import_results(
         self,
@@ -230,6 +273,7 @@ class Library:
             del candidates  # the papers are in ``incoming`` now
             store(papers, incoming, report)
         carried = list(iter_decisions(incoming))
+        report.carried = len(carried)
         del incoming  # the stored documents hold the papers: reading them back needs no more
         if carried:
             with self.triage_file.dry_change() if dry_run else self.triage_file.change() as triage:

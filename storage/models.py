@@ -186,6 +186,11 @@ class ImportReport:
     #: What readers left out or could not follow, one line each (a macro past its budget, a
     #: ``crossref`` cycle, a library's damaged ``triage.json``).
     warnings: list[str] = field(default_factory=list)
+    #: Decisions the files carried (restored, differing, or as the library has them already).
+    carried: int = 0
+    #: The files were as at an import that changed nothing, into the same papers: this is that
+    #: import's report, the files not read again (``storage.importing.replay``).
+    replayed: bool = False
 
     @property
     def total(self) -> int:

@@ -10,6 +10,7 @@ from storage.cache.content_key import KEY_FILE
 from storage.cache.papers_cache import PAPERS_CACHE_FILE
 from storage.cache.search_index import INDEX_FILE
 from storage.cache.similar_index import BUILD_LOCK, SIMILAR_FILE
+from storage.importing.replay import REPLAY_FILE
 from storage.second_process import has_second_core
 
 #: A test of work split with a second process, which is started only beside a free core.
@@ -19,7 +20,7 @@ needs_two_cores = pytest.mark.skipif(
 
 #: Files derived from ``papers.json`` that any read may (re)write: never data.
 DERIVED_FILES = frozenset(
-    {PAPERS_CACHE_FILE, INDEX_FILE, SIMILAR_FILE, KEY_FILE, BUILD_LOCK}
+    {PAPERS_CACHE_FILE, INDEX_FILE, SIMILAR_FILE, KEY_FILE, BUILD_LOCK, REPLAY_FILE}
     | {f"{INDEX_FILE}.ok", f"{SIMILAR_FILE}.ok"}  # bodies checked whole: their stamps
 )
 

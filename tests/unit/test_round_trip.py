@@ -13,7 +13,10 @@ from storage.export import export
 
 # Notes and tags of any Unicode (surrogates are no text), empty or huge.
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
-_NOTE = st.one_of(st.just(""), _TEXT, _TEXT.map(lambda t: (t + "·") * 3000))
+# huge: up to a note's cap of 100,000 characters (a longer one is refused, not saved)
+_NOTE = st.one_of(
+    st.just(""), _TEXT, _TEXT.map(lambda t: (t + "·") * min(3000, 100_000 // (len(t) + 1)))
+)
 _TAG = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Z")), min_size=1, max_size=12)
 
 

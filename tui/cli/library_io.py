@@ -137,6 +137,8 @@ def print_import_report(report: ImportReport, *, every: bool = False) -> None:
         complain(f"  file not read: {failed}")
     if report.dry_run:
         say("Nothing was written (--dry-run).")
+    if report.replayed:
+        say("  (the files are as at their last import, which changed nothing: not read again)")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
