@@ -217,8 +217,7 @@ class Library:
             results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
         )
         report.failed = failed
-        after = key and self._papers_content()
-        if key and after:
+        if key is not None and (after := self._papers_content()) is not None:
             keep(self.home, key, report, after)
         return report
 

@@ -24,7 +24,6 @@ import contextlib
 import dataclasses
 import hashlib
 import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,12 +68,11 @@ class ImportKey:
         found: list[tuple[str, str, FileStamp]] = []
         for file in files:
             try:
-                info = os.stat(file)
+                now = stamp(file) if file.is_file() else None
             except OSError:
                 return None
-            if not stat.S_ISREG(info.st_mode):
+            if now is None:
                 return None
-            now = FileStamp(info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
             found.append((str(file), os.path.abspath(file), now))
         return cls(papers, list_name, limits, tuple(found))
 
@@ -143,9 +141,7 @@ def _changed_nothing(report: ImportReport) -> bool:
         and not report.replayed
         and report.added == 0
         and report.updated == 0
-        and report.carried == 0
-        and report.restored == 0
-        and report.differing == 0
+        and report.carried == 0  # none restored nor differing either
         and not report.failed
     )
 
