@@ -31,6 +31,19 @@ def _local_only(connect: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked ``slow(seconds)`` at the head of each worker's run, the longest first
+    (``tests/ordering.py``)."""
+    from tests.ordering import spread_first
+
+    def weight(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("slow")
+        return 0.0 if mark is None else float(mark.args[0] if mark.args else 1.0)
+
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = spread_first(items, weight, workers)
+
+
 @pytest.fixture(autouse=True)
 def isolated_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No test reads or writes the user's real library or config, nor reaches beyond the

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -23,6 +25,7 @@ def test_ruff_format() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow(45)
 def test_mypy() -> None:
     done = run("mypy")
     assert done.returncode == 0, done.stdout + done.stderr

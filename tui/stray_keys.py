@@ -54,7 +54,8 @@ class StrayKeys:
 
     def __init__(self, moving_keys: Collection[str], gap: float = GAP_S) -> None:
         self._moving = frozenset(moving_keys)
-        self._gap = gap
+        #: Keys closer than this (seconds) to the last typing are held back.
+        self.gap = gap
         self._last = -math.inf
         self.held = ""
 
@@ -66,7 +67,7 @@ class StrayKeys:
         """Whether the main screen's ``key`` pressed at ``at`` is held back (and noted)."""
         if character is None or not character.isprintable() or key in self._moving:
             return False
-        if at - self._last >= self._gap:
+        if at - self._last >= self.gap:
             return False
         self._last = at
         self.held += character
@@ -76,7 +77,3 @@ class StrayKeys:
         """The characters held back since the last call (and forget them)."""
         held, self.held = self.held, ""
         return held
-
-    @property
-    def gap(self) -> float:
-        return self._gap

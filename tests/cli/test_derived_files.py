@@ -110,6 +110,7 @@ def test_mark_reads_ids_from_papers_cache(home: Path, env: dict[str, str]) -> No
     assert "2 / 38 triaged" in ok("--home", home, "stats", env=env)
 
 
+@pytest.mark.slow(15)
 def test_similar_of_a_large_library_says_it_waits_for_its_index_once(
     tmp_path: Path, env: dict[str, str]
 ) -> None:

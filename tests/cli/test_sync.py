@@ -213,6 +213,7 @@ APP_DRIVER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow(50)
 def test_the_app_and_the_cli_on_two_homes_lose_no_decision(
     env: dict[str, str], tmp_path: Path
 ) -> None:

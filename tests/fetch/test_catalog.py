@@ -32,6 +32,7 @@ def _real_ones(listed: list[dict], rows: list[dict]) -> list[dict]:
     return [p for p in listed if not p["title_derived"] and p["title"] in by_title]
 
 
+@pytest.mark.slow(15)
 @needs_data
 def test_seeds_then_fetch_iclr2025_give_3703_papers_the_38_with_real_titles(services, env) -> None:
     found, _ = services

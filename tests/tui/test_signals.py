@@ -106,6 +106,7 @@ def one_run(home: Path, number: signal.Signals, delay: float, close_terminal: bo
     )
 
 
+@pytest.mark.slow(30)
 def test_decisions_shown_survive_sigterm_sighup_sigint_and_the_terminal_closing(
     tmp_path: Path, _seeded_template: Path
 ) -> None:

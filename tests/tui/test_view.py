@@ -13,8 +13,9 @@ from storage.models import Paper
 from storage.search import SearchIndex
 from storage.similar import Suggestion
 from tui.outcomes import report
+from tui.saved_tabs import split_query
 from tui.session import Operation, Outcome
-from tui.view import SEARCH_LIMIT, TriageView, split_query
+from tui.view import SEARCH_LIMIT, TriageView
 
 
 @pytest.fixture

@@ -157,6 +157,7 @@ def test_a_paper_known_by_title_takes_its_abstract_later(home: Path, tmp_path: P
     assert lib.status(after.id) is Status.STARRED
 
 
+@pytest.mark.slow(20)
 def test_real_list_merges_nothing_and_seeds_find_their_records(
     home: Path, real_list: Path, sample_files: list[Path]
 ) -> None:

@@ -107,6 +107,7 @@ def same_libraries(first: Path, second: Path) -> None:
     assert tables[0] == tables[1]
 
 
+@pytest.mark.slow(15)
 def test_a_large_list_is_read_line_by_line(big_list: Path) -> None:
     stream = open_source(big_list)
     assert isinstance(stream, RecordStream)
@@ -116,6 +117,7 @@ def test_a_large_list_is_read_line_by_line(big_list: Path) -> None:
     assert stream.expected() >= len(result.records)
 
 
+@pytest.mark.slow(15)
 def test_the_streamed_import_is_the_whole_file_import(
     big_list: Path, whole: tuple[Path, ImportReport], tmp_path: Path
 ) -> None:

@@ -112,7 +112,9 @@ def test_our_exports_reimported_into_the_same_library_change_nothing(
     assert library.papers() == papers
 
 
-def test_the_real_list_exported_reimported_changes_nothing(tmp_path: Path) -> None:
+@pytest.mark.slow(15)
+@pytest.mark.parametrize("fmt", ["bibtex", "csl-json", "ris", "markdown"])
+def test_the_real_list_exported_reimported_changes_nothing(tmp_path: Path, fmt: str) -> None:
     from tests.conftest import REAL_LIST
 
     if not REAL_LIST.is_file():
@@ -120,9 +122,8 @@ def test_the_real_list_exported_reimported_changes_nothing(tmp_path: Path) -> No
     library = Library(tmp_path / "home")
     library.import_file(REAL_LIST)
     papers = library.papers()
-    for fmt in ("bibtex", "csl-json", "ris", "markdown"):
-        path = tmp_path / f"real{SUFFIXES[fmt]}"
-        path.write_text(export(papers, library.triage(), fmt), encoding="utf-8")
-        report = library.import_file(path)
-        assert (report.added, report.updated, report.refused) == (0, 0, 0), (fmt, report.summary())
+    path = tmp_path / f"real{SUFFIXES[fmt]}"
+    path.write_text(export(papers, library.triage(), fmt), encoding="utf-8")
+    report = library.import_file(path)
+    assert (report.added, report.updated, report.refused) == (0, 0, 0), (fmt, report.summary())
     assert library.papers() == papers

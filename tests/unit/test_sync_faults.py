@@ -278,7 +278,7 @@ FaultyDevices.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-test_faults_lose_no_decision = FaultyDevices.TestCase
+test_faults_lose_no_decision = pytest.mark.slow(25)(FaultyDevices.TestCase)
 
 
 # -- what the random runs found, as plain cases ------------------------------------------------

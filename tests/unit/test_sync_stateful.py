@@ -300,9 +300,9 @@ def _no_fsync_and_test_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 SyncedDevices.TestCase.settings = settings(
-    max_examples=int(os.environ.get("SYNC_EXAMPLES", "200")),
+    max_examples=int(os.environ.get("SYNC_EXAMPLES", "80")),
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-test_three_devices = SyncedDevices.TestCase
+test_three_devices = pytest.mark.slow(75)(SyncedDevices.TestCase)

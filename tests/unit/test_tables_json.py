@@ -60,6 +60,7 @@ def test_tables_read_a_line_at_a_time_are_those_written(found: dict) -> None:
     assert tables_json._in_lines(text.splitlines(keepends=True)) == found  # no whole parse
 
 
+@pytest.mark.slow(15)
 @settings(max_examples=500, deadline=None)
 @given(tables, st.data())
 def test_any_edit_reads_as_the_whole_text_reads(found: dict, data: st.DataObject) -> None:
