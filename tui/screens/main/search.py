@@ -17,9 +17,10 @@ from storage.files.atomic import FileSignature, signature
 from storage.files.saved_searches import SavedSearch, SavedSearches
 from storage.models import Paper
 from tui.messages import IndexReady
+from tui.saved_tabs import split_query
 from tui.screens.main.base import MainBase
 from tui.text import printable
-from tui.view import SEARCH_LIMIT, Found, split_query
+from tui.view import SEARCH_LIMIT, Found
 from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import SAVED_KEYS
 
