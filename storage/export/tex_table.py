@@ -55,11 +55,6 @@ def has_tex() -> bool:
     )
 
 
-#: TeX's memory for token lists, raised (TeX Live's default holds some 5 million words): biblatex
-#: keeps every cited entry in it, and the 3,703 entries of a conference need 10.7 million.
-LARGE_MEMORY: Final = {"extra_mem_top": "20000000"}
-
-
 def run(
     folder: Path, *command: str, timeout: float = 900, env: Mapping[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
@@ -73,7 +68,8 @@ def run(
 def compile_both(folder: Path, bib: str, env: Mapping[str, str] | None = None) -> dict[str, str]:
     """``bib`` as ``refs.bib`` cited whole by a document, through pdflatex + bibtex and
     biblatex + biber: the output of each step, by name (``bibtex``, ``pdflatex+biber``…).
-    ``env``: for TeX (``LARGE_MEMORY`` for thousands of entries)."""
+    ``env``: for TeX (``extra_mem_top`` raised for thousands of entries: biblatex keeps every
+    cited entry in TeX's memory)."""
     (folder / "refs.bib").write_text(bib, encoding="ascii")
     (folder / "bt.tex").write_text(BIBTEX_DOCUMENT)
     (folder / "bl.tex").write_text(BIBLATEX_DOCUMENT)

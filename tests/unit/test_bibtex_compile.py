@@ -12,6 +12,7 @@ and biber).
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,11 @@ def compiles(folder: Path, bib: str, env: dict[str, str] | None = None) -> None:
     assert (folder / "bt.pdf").is_file() and (folder / "bl.pdf").is_file()
 
 
+def brace_depths(entry: str) -> list[int]:
+    """How deep in braces each character of ``entry`` leaves it."""
+    return list(accumulate((c == "{") - (c == "}") for c in entry))
+
+
 def features(entry: str) -> set[str]:
     """What in one exported entry TeX could trip on: its commands, its punctuation, its type,
     its fields, how deep its braces go and the shapes of its author names."""
@@ -53,11 +59,7 @@ def features(entry: str) -> set[str]:
     found |= {c for c in entry if not c.isalnum() and c not in " \n"}
     found |= {f"field:{name}" for name in re.findall(r"(?m)^\s*(\w+)\s*=", entry)}
     found.add(f"type:{entry[1 : entry.index('{')]}")
-    depth = deepest = 0
-    for c in entry:
-        depth += (c == "{") - (c == "}")
-        deepest = max(deepest, depth)
-    found.add(f"depth:{deepest}")
+    found.add(f"depth:{max(brace_depths(entry), default=0)}")
     authors = re.search(r"(?m)^\s*author\s*=\s*\{(.*)\},?$", entry)
     for name in authors.group(1).split(" and ") if authors else ():
         words = name.split()
@@ -97,11 +99,8 @@ def test_the_real_list_compiles_both_ways(tmp_path: Path) -> None:
     keys = [e[e.index("{") + 1 : e.index(",")] for e in entries]
     assert len(set(keys)) == len(keys)  # (bibtex drops a repeated key with an error)
     for entry in entries:
-        depth = 0
-        for c in entry:
-            depth += (c == "{") - (c == "}")
-            assert depth >= 0, entry
-        assert depth == 0, entry
+        depths = brace_depths(entry)
+        assert min(depths) >= 0 and depths[-1] == 0, entry
     chosen = covering(entries)
     assert 150 < len(chosen) < 400, len(chosen)  # (195 on the list of 2025)
     compiles(tmp_path, head + "".join(chosen))
