@@ -128,8 +128,10 @@ async def test_a_dialog_over_the_list_leaves_the_app_still(
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await pilot.press("a")  # the import dialog, its field focused
-        # Work the start left (the queue's texts, on a busy machine) may end under the dialog
-        # and draw the list a few frames more; the app must then fall still, not stay busy.
+        # Work the start left (the PDFs' texts read 2 s in, on a busy machine) may end under
+        # the dialog and draw the list a few frames more; the app must then fall still.
+        screen = app.main_screen
+        await wait_for(pilot, lambda: screen.pdfs.texts is not None)
         await still(pilot, drawn)
         drawn.clear()
         started = time.process_time()

@@ -278,5 +278,6 @@ class QueuePart(MainBase):
         if "pdf:" in self.view.query.casefold() and self.index is not None:
             searcher = cast("SearchPart", self).searcher  # the query again, with the texts
             self.search_box.use(searcher(self.index))
-        if self.paper_list.current is not None:
-            self.show_current()
+        current = self.paper_list.current
+        if current is not None and self.pdfs.has_copy(current.id):
+            self.show_current()  # the texts change only what a local copy's line says
