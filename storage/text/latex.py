@@ -3,12 +3,13 @@
 Abstracts and titles arrive with TeX math and commands (``$\\ell_{2}$``, ``\\textbf{...}``),
 Markdown links and emphasis, HTML entities and stray control characters. :func:`to_unicode`
 turns all of them into plain readable Unicode (``ℓ₂``), one space between words and one blank
-line between paragraphs. What a symbol command stands for is in ``storage.text.symbols``; here is
-how commands read their arguments and how math is set on one line.
+line between paragraphs. What a symbol command stands for is in ``storage.text.symbols``, which
+commands take which arguments in ``storage.text.tex_commands``; here is how commands read their
+arguments and how math is set on one line.
 
 Total: no function raises on any string, and every pass is linear in its input (a text with
 too much markup is shown as plain text, see ``_MAX_MARKUP``). Symbol commands our table lacks
-are looked up in pylatexenc's (``_more_symbols``), read when a text first needs it.
+are looked up in pylatexenc's (``tex_commands.more_symbols``), read when a text first needs it.
 """
 
 from __future__ import annotations
@@ -20,23 +21,33 @@ import unicodedata
 
 from storage.text.symbols import (
     DINGS,
-    DOUBLE_STRUCK,
-    FRAKTUR,
     LETTER_ACCENTS,
     MATH_ACCENTS,
-    SCRIPT,
     SUBSCRIPTS,
     SUPERSCRIPTS,
     SYMBOL_ACCENTS,
-    SYMBOLS,
+)
+from storage.text.tex_commands import (
+    BINOMIALS,
+    DECLARATIONS,
+    DELIMITER_SIZERS,
+    DROP_ARG,
+    ESCAPES,
+    FONTS,
+    FRACTIONS,
+    KEEP_ARGUMENT,
+    OPERATORS,
+    RELATIONS,
+    STAR,
+    TEX_SYMBOLS,
+    TEXT_STYLES,
+    TWO_ARG_SECOND,
+    USCORE,
+    more_symbols,
 )
 
 __all__ = ["literal", "to_unicode"]
 
-# Private-use stand-ins for characters that must survive the Markdown emphasis pass
-# (an asterisk from math, an underscore inside a URL, ...). Stripped from the input first.
-_STAR = "\ue000"
-_USCORE = "\ue001"
 
 # Control characters are dropped (tabs and form feeds become spaces); so are the sentinels.
 _CONTROL: dict[int, str | None] = {
@@ -90,101 +101,14 @@ _MAX_MARKUP = 20_000
 
 # LaTeX / Markdown escapes that authors put inside URLs (`IDI\_release`).
 _URL_ESCAPE_RE = re.compile(r"\\([_#%&~$])")
-# The shared symbol table, with the characters that must survive the Markdown pass guarded.
-_SYMBOLS = {**SYMBOLS, "textunderscore": _USCORE, "textasteriskcentered": _STAR}
-
-
-def _names(text: str) -> frozenset[str]:
-    """Return the space-separated command names of `text` as a set."""
-    return frozenset(text.split())
-
-
-# Operator names written out as words (`\log n` → "log n").
-_OPERATORS = _names(
-    "log ln lg exp sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan max "
-    "min sup inf lim liminf limsup argmax argmin arg det dim ker deg gcd lcm hom Pr tr Tr "
-    "rank diag sgn sign poly polylog mod"
-)
-# Escaped single characters (control symbols) and what they print.
-_ESCAPES = {
-    "%": "%",
-    "&": "&",
-    "$": "$",
-    "#": "#",
-    "_": _USCORE,
-    "{": "{",
-    "}": "}",
-    "*": _STAR,
-    " ": " ",
-    "\n": " ",
-    "\t": " ",
-    ",": " ",
-    ";": " ",
-    ":": " ",
-    ">": " ",
-    "!": "",
-    "-": "",
-    "/": "",
-    "@": "",
-    "|": "‖",
-    "\\": " ",
-}
-# One argument, kept as is, read in the current mode (`\underline{T}ool`, `\mathrm{d}`).
-_KEEP_ARGUMENT = _names(
-    "mathrm mathbf mathit mathsf mathtt mathnormal boldsymbol bm pmb mathop mathbin "
-    "mathrel mathord operatorname boxed underline uline underbrace overbrace substack "
-    "ensuremath"
-)
-# One argument, kept as is, read in text mode even inside math (`$\text{where } x$`).
-_TEXT_STYLES = _names(
-    "text textrm textbf textit textsl textsc textsf texttt textup textmd textnormal emph "
-    "mbox hbox fbox framebox intertext textsuperscript textsubscript"
-)
-# Commands whose (first) argument is dropped.
-_DROP_ARG = _names(
-    "color fontfamily fontseries fontshape fontsize label ref eqref autoref cref Cref "
-    "cite citet citep citealp citeauthor citeyear nocite vspace hspace phantom hphantom "
-    "vphantom begin end includegraphics pagestyle thispagestyle"
-)
-# Declarations without argument: dropped together with the space that follows them.
-_DECLARATIONS = _names(
-    "em it bf sf rm tt sc sl up md normalfont itshape bfseries scshape upshape slshape "
-    "mdseries rmfamily sffamily ttfamily small footnotesize scriptsize tiny normalsize "
-    "large Large LARGE huge Huge selectfont noindent indent centering raggedright "
-    "raggedleft displaystyle textstyle scriptstyle scriptscriptstyle limits nolimits "
-    "nonumber notag left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr "
-    "Biggl Biggr protect relax maketitle bigskip medskip smallskip"
-)
-# Relations get spaces around them in math (`p\\in[0,1]` → "p ∈ [0,1]"), as TeX sets them.
-_RELATIONS = _names(
-    "leq le leqslant geq ge geqslant neq ne ll gg approx simeq cong equiv propto asymp "
-    "lesssim gtrsim prec succ preceq succeq in notin ni subset subseteq subsetneq supset "
-    "supseteq supsetneq to rightarrow leftarrow gets leftrightarrow Rightarrow Leftarrow "
-    "Leftrightarrow implies iff mapsto longrightarrow longleftarrow triangleq coloneqq"
-)
-_TWO_ARG_SECOND = _names("textcolor colorbox overset stackrel underset")
-_FRACTIONS = _names("frac dfrac tfrac cfrac")
-_BINOMIALS = _names("binom dbinom tbinom")
-_DELIMITER_SIZERS = _names("left right middle")
-
-_FONTS = {
-    "mathbb": DOUBLE_STRUCK,
-    "Bbb": DOUBLE_STRUCK,
-    "mathds": DOUBLE_STRUCK,
-    "mathcal": SCRIPT,
-    "mathscr": SCRIPT,
-    "cal": SCRIPT,
-    "mathfrak": FRAKTUR,
-    "frak": FRAKTUR,
-}
 # An asterisk in a superscript (`x^*`) is guarded like every math asterisk.
-_SUPERSCRIPTS = {**SUPERSCRIPTS, _STAR: _STAR, "*": _STAR, "∗": _STAR}
+_SUPERSCRIPTS = {**SUPERSCRIPTS, STAR: STAR, "*": STAR, "∗": STAR}
 
 _FRACTION_OPERATORS = frozenset(" +-−±∓·×/÷=<>≤≥,:;|")
 _SCRIPT_CHARS = re.escape("".join(set(_SUPERSCRIPTS.values()) | set(SUBSCRIPTS.values())))
 # A number or one symbol, optionally under a root, followed by scripts: `0.5`, `√d`, `x²`.
 _ATOM_RE = re.compile(
-    rf"√?(?:\d+(?:\.\d+)?|\S)(?:[{_SCRIPT_CHARS}]|[\^{_USCORE}](?:\([^()]*\)|[^\s()]))*"
+    rf"√?(?:\d+(?:\.\d+)?|\S)(?:[{_SCRIPT_CHARS}]|[\^{USCORE}](?:\([^()]*\)|[^\s()]))*"
 )
 
 
@@ -230,7 +154,7 @@ def _script(marker: str, argument: str) -> str:
     compact = "".join(argument.split())
     if all(c in table for c in compact):
         return "".join(table[c] for c in compact)
-    shown = "^" if marker == "^" else _USCORE
+    shown = "^" if marker == "^" else USCORE
     if len(compact) == 1 or _parenthesised(argument):
         return shown + argument
     return f"{shown}({argument})"
@@ -249,7 +173,7 @@ def _combine(base: str, mark: str) -> str | None:
 def _clean_url(raw: str) -> str:
     """Return a URL from TeX source with escapes undone and Markdown-sensitive chars guarded."""
     url = "".join(_URL_ESCAPE_RE.sub(r"\1", raw).split())
-    return url.replace("_", _USCORE).replace("*", _STAR)
+    return url.replace("_", USCORE).replace("*", STAR)
 
 
 def _link_key(text: str) -> str:
@@ -356,7 +280,7 @@ class _Parser:
                 if math:
                     if eat_space and text[:1].isspace() and text.lstrip()[:1].isalnum():
                         text = text.lstrip()
-                    text = text.replace("'", "′").replace("*", _STAR).replace("&", " ")
+                    text = text.replace("'", "′").replace("*", STAR).replace("&", " ")
                 out.append(text)
                 i += 1
             elif kind == "cmd":
@@ -404,7 +328,7 @@ class _Parser:
             elif kind == "close":
                 i += 1
             else:
-                out.append(text.replace("*", _STAR).replace("'", "′") if math else text)
+                out.append(text.replace("*", STAR).replace("'", "′") if math else text)
                 i += 1
             eat_space = False
         return "".join(out)
@@ -436,7 +360,7 @@ class _Parser:
                 return None, i
             char, rest = text[0], text[1:]
             if math:
-                char = {"'": "′", "*": _STAR}.get(char, char)
+                char = {"'": "′", "*": STAR}.get(char, char)
             if rest:
                 self.texts[j] = rest
                 return char, j
@@ -481,18 +405,18 @@ class _Parser:
         if len(name) == 1 and not name.isalpha():
             return self._control_symbol(name, j, end, math, depth)
         base = name.rstrip("*")
-        if base in _SYMBOLS:
-            symbol = _SYMBOLS[base]
-            return (f" {symbol} " if math and base in _RELATIONS else symbol), j
-        if base in _OPERATORS:
+        if base in TEX_SYMBOLS:
+            symbol = TEX_SYMBOLS[base]
+            return (f" {symbol} " if math and base in RELATIONS else symbol), j
+        if base in OPERATORS:
             if j < end and (
                 (self.kinds[j] == "cmd" and self.texts[j][1:2].isalpha())
                 or (self.kinds[j] == "text" and self.texts[j][:1].isalnum())
             ):
                 return base + " ", j
             return base, j
-        if base in _DECLARATIONS:
-            if base in _DELIMITER_SIZERS and j < end and self.kinds[j] == "text":
+        if base in DECLARATIONS:
+            if base in DELIMITER_SIZERS and j < end and self.kinds[j] == "text":
                 if self.texts[j].startswith("."):
                     self.texts[j] = self.texts[j][1:]
             else:
@@ -512,21 +436,21 @@ class _Parser:
         self, base: str, j: int, end: int, math: bool, depth: int
     ) -> tuple[str, int]:
         """Render a command that reads arguments (or an unknown command)."""
-        if base in _TEXT_STYLES or base in _KEEP_ARGUMENT:
-            argument, j = self.argument(j, end, math and base not in _TEXT_STYLES, depth)
+        if base in TEXT_STYLES or base in KEEP_ARGUMENT:
+            argument, j = self.argument(j, end, math and base not in TEXT_STYLES, depth)
             if base == "textsuperscript" and argument is not None:
                 return _script("^", argument), j
             if base == "textsubscript" and argument is not None:
                 return _script("_", argument), j
             return argument or "", j
-        if base in _FONTS:
+        if base in FONTS:
             argument, j = self.argument(j, end, math, depth)
-            table = _FONTS[base]
+            table = FONTS[base]
             return "".join(table.get(c, c) for c in argument or ""), j
-        if base in _FRACTIONS or base in _BINOMIALS:
+        if base in FRACTIONS or base in BINOMIALS:
             top, j = self.argument(j, end, math, depth)
             bottom, j = self.argument(j, end, math, depth)
-            if base in _BINOMIALS:
+            if base in BINOMIALS:
                 return f"C({(top or '').strip()}, {(bottom or '').strip()})", j
             return _fraction(top or "", bottom or ""), j
         if base == "sqrt":
@@ -552,12 +476,12 @@ class _Parser:
             argument, j = self.argument(j, end, math, depth)
             combined = _combine(argument or "", "\u0338")
             return (combined if combined is not None else "¬" + (argument or "")), j
-        if base in _DROP_ARG:
+        if base in DROP_ARG:
             _, j = self.argument(j, end, math, depth)
             if base == "fontsize":
                 _, j = self.argument(j, end, math, depth)
             return "", j
-        if base in _TWO_ARG_SECOND:
+        if base in TWO_ARG_SECOND:
             _, j = self.argument(j, end, math, depth)
             argument, j = self.argument(j, end, math, depth)
             return argument or "", j
@@ -579,7 +503,7 @@ class _Parser:
             argument, j = self.argument(j, end, math, depth)
             number = (argument or "").strip()
             return (DINGS.get(int(number), "") if number.isdecimal() else ""), j
-        symbol = _more_symbols().get(base)
+        symbol = more_symbols().get(base)
         if symbol is not None:  # pylatexenc's table: `\texteuro{}`, `\textmu`, `\guillemotleft`
             if j + 1 < end and self.kinds[j] == "open" and self.partner[j] == j + 1:
                 j += 2  # its empty group, `\texteuro{}`
@@ -607,7 +531,7 @@ class _Parser:
                         return combined, after
                     return fallback + argument, after
             return fallback, j
-        return _ESCAPES.get(name, name), j
+        return ESCAPES.get(name, name), j
 
 
 def _render_paragraph(paragraph: str) -> str:
@@ -630,7 +554,7 @@ def _render_paragraph(paragraph: str) -> str:
     if "_" in text:
         text = _STRONG_USCORE_RE.sub(r"\1", text)
         text = _EM_USCORE_RE.sub(r"\1", text)
-    text = " ".join(text.replace(_STAR, "*").replace(_USCORE, "_").split())
+    text = " ".join(text.replace(STAR, "*").replace(USCORE, "_").split())
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text
@@ -650,34 +574,6 @@ def _unihex(match: re.Match[str]) -> str:
     if code < 0x80 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
         return match.group()
     return chr(code)
-
-
-_MORE_SYMBOLS: dict[str, str] | None = None
-
-
-def _more_symbols() -> dict[str, str]:
-    """pylatexenc's table of symbol commands beyond ``storage.text.symbols`` (`\\texteuro`,
-    `\\textmu`, `\\guillemotleft`, `\\nleq`, …): every command that takes no argument and
-    stands for non-ASCII text. Read once, when a text first holds a command ours lacks."""
-    global _MORE_SYMBOLS
-    if _MORE_SYMBOLS is None:
-        from pylatexenc.latex2text import get_default_latex_context_db
-        from pylatexenc.latexwalker import get_default_latex_context_db as walker_db
-
-        found: dict[str, str] = {}
-        parsing = walker_db()
-        for spec in get_default_latex_context_db().iter_macro_specs():
-            name, text = spec.macroname, spec.simplify_repl
-            if not (isinstance(text, str) and text and name.isalpha() and "%" not in text):
-                continue
-            arguments = parsing.get_macro_spec(name)
-            argspec = getattr(getattr(arguments, "args_parser", None), "argspec", "")
-            word = text.isascii() and (any(c.isalnum() for c in text) or not text.strip())
-            if argspec.strip("*") or word or name in _SYMBOLS:  # not `\cos`, `\quad`
-                continue
-            found[name] = unicodedata.normalize("NFC", text)
-        _MORE_SYMBOLS = found
-    return _MORE_SYMBOLS
 
 
 def _entity(match: re.Match[str]) -> str:
