@@ -27,7 +27,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storage.files.atomic import HomeLock, _try_lock, _unlock
+from storage.files.locks import HomeLock, _try_lock, _unlock
 
 HOLD_S = 0.04
 LOOPS = 3

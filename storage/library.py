@@ -20,14 +20,8 @@ from storage.cache.content_key import Version, papers_version
 from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
 from storage.cache.refresh import LARGE, refresh_derived
 from storage.errors import LibraryError, SourceError, UnknownPaperError
-from storage.files.atomic import (
-    LOCK_FILE,
-    TRIAGE_LOCK_FILE,
-    FileContent,
-    FileSignature,
-    HomeLock,
-    LockPair,
-)
+from storage.files.atomic import FileContent, FileSignature
+from storage.files.locks import LOCK_FILE, TRIAGE_LOCK_FILE, HomeLock, LockPair
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
 from storage.files.triage_model import REMOVE, RESTORE, DayCount, Move, Step, TriageState, now

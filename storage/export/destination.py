@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import LibraryError
-from storage.files.atomic import LOCK_FILE, atomic_write, link_target, special_kind
+from storage.files.atomic import atomic_write, link_target, special_kind
+from storage.files.locks import LOCK_FILE
 from storage.files.papers_file import PAPERS_FILE
 from storage.files.triage_file import TRIAGE_FILE
 

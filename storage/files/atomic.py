@@ -19,17 +19,16 @@ import itertools
 import os
 import queue
 import stat
-import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from tinydb.storages import Storage
 
-from storage.errors import DamagedFileError, LockTimeoutError, NewerFileError
+from storage.errors import DamagedFileError, NewerFileError
+from storage.files.locks import HomeLock, LockPair
 from storage.files.tables_json import (
     Tables,
     backup_path,
@@ -44,184 +43,6 @@ Migration = Callable[[Tables, int], Tables]
 
 META_TABLE = "meta"
 META_DOC_ID = "1"
-
-if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
-    def _try_lock(fd: int) -> bool:
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-
-    def _unlock(fd: int) -> None:
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-
-else:
-    import fcntl
-
-    def _try_lock(fd: int) -> bool:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
-
-    def _unlock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-
-
-def _lock_in_turn(fd: int, seconds: float) -> bool:
-    """Wait up to ``seconds`` for the lock of ``fd`` in the kernel's own queue of waiters
-    (woken in turn when it is let go: polling would favour whoever polls most often, a
-    process that just arrived over one that has waited long). True once held; False when
-    the time ran out, the descriptor then being the waiting thread's to close."""
-    if _try_lock(fd):
-        return True
-    if sys.platform == "win32":  # pragma: no cover - no waiting flock there: poll
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            time.sleep(0.002)
-            if _try_lock(fd):
-                return True
-        os.close(fd)
-        return False
-    got = threading.Event()
-    guard = threading.Lock()
-    gave_up: list[bool] = []
-
-    def wait() -> None:
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        with guard:
-            got.set()
-            if gave_up:  # nobody waits for it any more: let it go at once
-                os.close(fd)
-
-    threading.Thread(target=wait, name="papers-lock-queue", daemon=True).start()
-    if got.wait(seconds):
-        return True
-    with guard:
-        if got.is_set():
-            return True
-        gave_up.append(True)
-    return False
-
-
-#: The lock file of a HOME: every change of a file in it is made holding it (``triage.json``
-#: aside, which has its own, ``TRIAGE_LOCK_FILE``: a decision never waits for an import).
-LOCK_FILE = ".lock"
-#: The lock of ``triage.json``: taken after ``LOCK_FILE`` by whoever needs both (``LockPair``).
-TRIAGE_LOCK_FILE = ".lock-triage"
-#: The line to a lock (``.lock-queue`` beside ``.lock``): a process waiting for the lock holds
-#: this, so that one that has just let the lock go cannot take it straight back (a loop of
-#: ``papers mark`` or ``papers sync`` would otherwise keep the app's writer waiting for
-#: seconds: see ``HomeLock``).
-QUEUE_SUFFIX = "-queue"
-
-
-class HomeLock:
-    """The inter-process lock of one HOME folder, re-entrant within a process and its threads.
-
-    Fair between processes: a process takes the queue file's lock, then waits for the lock
-    itself, and lets the queue go once it holds the lock. Whoever lets the lock go and wants
-    it again must queue first, behind the process already waiting, so each waiter is next
-    once the holder is done (a loop that releases and re-takes the lock at once does not
-    starve the app's writer thread). The queue is waited for in the kernel's own line
-    (``_lock_in_turn``); the process at its head polls the lock every 0.5 to 4 ms.
-    """
-
-    def __init__(self, path: Path, timeout: float = 15.0) -> None:
-        self.path = path
-        self.queue_path = path.with_name(path.name + QUEUE_SUFFIX)
-        self.timeout = timeout
-        self._thread_lock = threading.RLock()
-        self._depth = 0
-        self._fd: int | None = None
-
-    def __enter__(self) -> HomeLock:
-        self._thread_lock.acquire()
-        try:
-            if self._depth == 0:
-                self._fd = self._acquire()
-            self._depth += 1
-        except BaseException:
-            self._thread_lock.release()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        try:
-            self._depth -= 1
-            if self._depth == 0 and self._fd is not None:
-                fd, self._fd = self._fd, None
-                _unlock(fd)
-                os.close(fd)
-        finally:
-            self._thread_lock.release()
-
-    def _acquire(self) -> int:
-        deadline = time.monotonic() + self.timeout
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            queue = _open_queue(self.queue_path)  # always joined: else a releaser cuts in
-            if queue is not None and not _lock_in_turn(queue, self.timeout):
-                raise self._timed_out()  # the queue's descriptor is its waiter's to close
-            try:
-                delay = 0.0005  # at the head of the queue: the lock is next, poll it often
-                while not _try_lock(fd):
-                    if time.monotonic() > deadline:
-                        raise self._timed_out()
-                    time.sleep(delay)
-                    delay = min(delay * 2, 0.004)
-            finally:
-                if queue is not None:
-                    os.close(queue)  # closing lets the queue go, to the next in line
-        except BaseException:
-            os.close(fd)
-            raise
-        return fd
-
-    def _timed_out(self) -> LockTimeoutError:
-        return LockTimeoutError(
-            f"another papers process has held {self.path} for {self.timeout:.0f} s; "
-            "close it and try again"
-        )
-
-
-class LockPair:
-    """Two ``HomeLock``s taken as one, always in the same order (the first, then the second),
-    let go in the other: what a change of both ``papers.json`` and ``triage.json`` holds
-    (``Library.lock``). Whoever holds only the second must never ask for the first."""
-
-    def __init__(self, first: HomeLock, second: HomeLock) -> None:
-        self.first = first
-        self.second = second
-        self.path = first.path
-
-    def __enter__(self) -> LockPair:
-        self.first.__enter__()
-        try:
-            self.second.__enter__()
-        except BaseException:
-            self.first.__exit__(None, None, None)
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        try:
-            self.second.__exit__(*exc)
-        finally:
-            self.first.__exit__(*exc)
-
-
-def _open_queue(path: Path) -> int | None:
-    """The queue file, open (None where it cannot be made: the lock works without it)."""
-    try:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        return None
 
 
 class FileSignature(NamedTuple):

@@ -28,11 +28,11 @@ from storage.files.atomic import (
     FileContent,
     FileSignature,
     FileStamp,
-    HomeLock,
     ScratchTables,
     Tables,
     signature,
 )
+from storage.files.locks import HomeLock
 from storage.files.migrations import migrate_papers, renamed_ids
 from storage.files.removed_papers import (
     REMOVED_TABLE,

@@ -20,7 +20,8 @@ from typing import Any, Final
 import orjson
 
 from storage.errors import DamagedFileError, LibraryError, NewerFileError
-from storage.files.atomic import HomeLock, LockPair, atomic_write, backup_path
+from storage.files.atomic import atomic_write, backup_path
+from storage.files.locks import HomeLock, LockPair
 from storage.text.normalize import fold
 
 SEARCHES_FILE: Final = "searches.json"
@@ -68,7 +69,7 @@ class SavedSearches:
     def __init__(self, home: str | Path, lock: HomeLock | LockPair | None = None) -> None:
         self.home = Path(home).expanduser()
         if lock is None:
-            from storage.files.atomic import LOCK_FILE
+            from storage.files.locks import LOCK_FILE
 
             lock = HomeLock(self.home / LOCK_FILE)
         self._lock = lock

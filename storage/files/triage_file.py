@@ -20,13 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from storage.caps import MAX_TAGS, check_note, check_tags
-from storage.files.atomic import (
-    AtomicJSONStorage,
-    ChangingTables,
-    HomeLock,
-    ScratchTables,
-    Tables,
-)
+from storage.files.atomic import AtomicJSONStorage, ChangingTables, ScratchTables, Tables
+from storage.files.locks import HomeLock
 from storage.files.migrations import migrate_triage
 from storage.files.triage_model import (
     DECIDE,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from storage.errors import LockTimeoutError
-from storage.files.atomic import HomeLock
+from storage.files.locks import HomeLock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +20,7 @@ LOOP = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from storage.files.atomic import HomeLock
+    from storage.files.locks import HomeLock
     lock = HomeLock(Path(sys.argv[1]), timeout=60)
     until = time.time() + float(sys.argv[2])
     Path(sys.argv[3]).touch()
