@@ -27,8 +27,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from typing import TYPE_CHECKING
 
-from textual.message_pump import MessagePump
+if TYPE_CHECKING:  # the CLI's import pauses the collector without importing Textual
+    from textual.message_pump import MessagePump
 
 #: Young passes every 5,000 new objects keep each small: (20,000, 20, 20) let garbage pile
 #: up into 130 ms pauses; Python's default (700, 10, 10) runs so often that the passes add

@@ -11,6 +11,8 @@ import fcntl
 import json
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -139,3 +141,29 @@ def test_similar_of_a_large_library_says_it_waits_for_its_index_once(
         "(once; later runs read it)\n"
     )
     assert ok("--home", home, "similar", first_id, env=env) == result.stdout  # read, silent
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("import", str(SAMPLE)), ("list",), ("search", "graph"), ("mark", "FIRST", "read")],
+    ids=["import", "list", "search", "mark"],
+)
+def test_the_commands_that_print_do_not_load_textual(
+    home: Path, env: dict[str, str], command: tuple[str, ...]
+) -> None:
+    """Textual is the app's: a command that prints does not pay for loading it (a tenth of
+    a second of every start, and of an import into a large library)."""
+    first = ok("--home", home, "list", env=env).split(maxsplit=1)[0]
+    args = [first if arg == "FIRST" else arg for arg in command]
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tui", "--home", str(home), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=Path(__file__).parents[2],
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line]
+    assert "storage.library" in loaded  # (the times were printed)
+    assert not [name for name in loaded if name.split(".")[0] == "textual"], args
