@@ -154,3 +154,5 @@ def _placed(
         report.warnings.extend(result.warnings)
         report.containers += result.containers
         report.read += done - before + len(result.errors) + result.unlisted + result.containers
+    if progress is not None:
+        progress(done, done)  # every record read (a file's lines, counted ahead, may be more)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,7 +23,7 @@ from storage.models import ImportReport
 from storage.sources.limits import ReadLimits, size_text
 from storage.text.words import count
 from tui.cli.common import Parser, Subparsers, UsageError, byte_size, open_library, positive
-from tui.cli.output import complain, is_terminal
+from tui.cli.output import ProgressLines, complain
 
 if TYPE_CHECKING:
     from storage.sources.papers import Catalog
@@ -118,23 +116,13 @@ def venue_names(home: Path) -> dict[str, str]:
     return config.venues
 
 
-class _Shown:
-    """Progress on standard error, when it is a terminal: a line every few seconds (plain
-    lines: the command writes no escape sequence of its own)."""
-
-    EVERY = 2.0
-
-    def __init__(self) -> None:
-        self.live = is_terminal(sys.stderr)
-        self.last = time.monotonic()
+class _Shown(ProgressLines):
+    """A fetch's progress: papers fetched, a line every few seconds on a terminal."""
 
     def progress(self, what: str, done: int, total: int | None) -> None:
-        now = time.monotonic()
-        if not self.live or now - self.last < self.EVERY:
-            return
-        self.last = now
-        of = f" / {total:,}" if total is not None else ""
-        complain(f"{what[:100]}: {done:,}{of} papers")
+        if self.due():
+            of = f" / {total:,}" if total is not None else ""
+            complain(f"{what[:100]}: {done:,}{of} papers")
 
     def notify(self, line: str) -> None:
         complain(line)

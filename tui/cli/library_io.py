@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from storage.export import (
@@ -24,7 +25,7 @@ from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
 from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, byte_size, open_library
-from tui.cli.output import complain, say, write_document
+from tui.cli.output import ProgressLines, complain, say, write_document
 
 
 def add_import(sub: Subparsers, common: Parser) -> None:
@@ -95,6 +96,27 @@ def add_export(sub: Subparsers, common: Parser) -> None:
     p.set_defaults(run=cmd_export)
 
 
+class ImportProgress(ProgressLines):
+    """An import's progress on a terminal: the records read, every few seconds, then once
+    they are all read (of a long import only) that it stores and indexes them, the last part
+    of the wait (some 10 s at 100,000 papers)."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        super().__init__()
+        self.what = str(files[0]) if len(files) == 1 else count(len(files), "file")
+        self.read_all = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.read_all:
+            return
+        if done >= total:
+            self.read_all = True
+            if self.long():
+                complain(f"papers: {count(done, 'record')} read; storing and indexing them")
+        elif self.due():
+            complain(f"papers: reading {self.what[:100]}: {done:,} / {total:,} records")
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from tui.cli.fetch import catalog_source, import_with_fetched_catalog
     from tui.memory import collector_paused
@@ -110,6 +132,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             limits=ReadLimits(max_bytes=args.max_size, special_files=args.any_file),
             take_theirs=args.take_theirs,
             dry_run=args.dry_run,
+            progress=ImportProgress(args.files),
         )
     print_import_report(report, every=args.dry_run)
     return 1 if report.failed else 0

@@ -14,7 +14,8 @@ escape sequences; printed raw, they would clear the screen or write the clipboar
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Sequence
+import time
+from collections.abc import Callable, Collection, Sequence
 from typing import TextIO
 
 import orjson
@@ -45,6 +46,30 @@ def write_document(text: str, *, is_json: bool = False) -> None:
     if is_terminal(sys.stdout):
         text = json_safe(text) if is_json else printable_block(text)
     sys.stdout.write(text)
+
+
+class ProgressLines:
+    """Progress of a long command on standard error, when that is a terminal: a plain line
+    (the command writes no escape sequence of its own) at most every ``every`` seconds, the
+    first ``every`` seconds in, so that a command done sooner says nothing."""
+
+    def __init__(self, every: float = 2.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.live = is_terminal(sys.stderr)
+        self.every = every
+        self.clock = clock
+        self.started = self.last = clock()
+
+    def due(self) -> bool:
+        """Whether a line is due now (and, if so, the next one ``every`` seconds from now)."""
+        now = self.clock()
+        if not self.live or now - self.last < self.every:
+            return False
+        self.last = now
+        return True
+
+    def long(self) -> bool:
+        """Whether the command has run long enough to say what it does (on a terminal)."""
+        return self.live and self.clock() - self.started >= self.every
 
 
 def is_terminal(stream: TextIO) -> bool:
