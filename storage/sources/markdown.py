@@ -27,7 +27,7 @@ MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
 _HEADING: Final = re.compile(r"^# (?P<what>.*) \((?P<count>[\d,]+) papers?\)\s*$")
 _ENTRY: Final = re.compile(
     r"^- (?:\[(?P<box>[ xX])\] )?\*\*(?:\[(?P<linked>[^\]\n]*)\]\((?P<url>[^)\s]*)\)"
-    r"|(?P<plain>(?:[^*\n]|\\\*)+?))\*\*(?P<rest>.*)$"
+    r"|(?P<plain>(?:\\[^\n]|[^*\n\\])+?))\*\*(?P<rest>.*)$"
 )
 _LINK: Final = re.compile(r"\[(?P<label>[^\]\n]*)\]\((?P<url>[^)\s]*)\)")
 _LISTS: Final = re.compile(r"\s*<!-- lists: (?P<names>.*?) -->\s*$")

@@ -239,3 +239,21 @@ def test_bibtex_export_never_writes_a_question_mark_for_a_character() -> None:
         assert written.isascii() and "?" not in written, written
     assert tex_ascii("Víctor") == r"V{\'i}ctor"  # biber makes {\'{\i}} ı + U+0301
     assert to_unicode(tex_ascii("中文 😀 Ħ ș")) == "中文 😀 Ħ ș"
+
+
+@pytest.mark.parametrize("title", ["Paper 0 *", "Paper 0 \\", "**Bold** claims \\* and *stars*"])
+def test_a_markdown_title_ending_in_an_escaped_mark_reads_back(tmp_path: Path, title: str) -> None:
+    """``**Paper 0 \\***``: the escaped star is the title's, the two after it close it (the
+    reader once closed the title at the first two stars, losing the star and keeping `\\`)."""
+    from storage.export import export
+
+    first = Library(tmp_path / "first")
+    source = tmp_path / "list.json"
+    abstract = "Abstract: aa aa aa aa aa aa aa aa aa aa aa aa. And more words here."
+    source.write_text(json.dumps([{"title": title, "abstract": abstract}]), encoding="utf-8")
+    first.import_file(source)
+    path = tmp_path / "export.md"
+    path.write_text(export(first.papers(), first.triage(), "markdown", abstracts=True))
+    second = Library(tmp_path / "second")
+    second.import_file(path)
+    assert [p.display_title for p in second.papers()] == [p.display_title for p in first.papers()]
