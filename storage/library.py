@@ -249,7 +249,8 @@ class Library:
         dry_run: bool = False,
     ) -> ImportReport:
         """Clean, match and store what readers read (``storage.importing``);
-        ``progress(done, total)`` follows the records; ``dry_run``: nothing is written."""
+        ``progress(done, total)`` follows the records (``(n, n)`` once all are read, before they
+        are stored and indexed); ``dry_run``: nothing is written."""
         from storage.importing.gather import gather
         from storage.importing.resolve import resolve
         from storage.importing.store import iter_decisions, store
@@ -259,8 +260,7 @@ class Library:
         # papers are in memory too; the change reads it again only if it changed meanwhile
         with contextlib.suppress(LibraryError):  # said by the change, as it would be
             self.papers_file.read_before_change()
-        candidates = gather(results, catalog, list_name, report, progress)
-        total = len(candidates)
+        candidates = gather(results, catalog, list_name, report, progress)  # says the end too
         with self.papers_file.dry_change() if dry_run else self.papers_file.change() as papers:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now
@@ -278,8 +278,6 @@ class Library:
             del papers  # both tables of papers.json: not held while the index is made
             # the papers cached, the index made: the next search finds them
             self._derive(before, changed)
-        if progress is not None:
-            progress(total, total)
         return report
 
     # -- triage -----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -129,8 +130,13 @@ def test_similar_of_a_large_library_says_it_waits_for_its_index_once(
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     home = tmp_path / "home"
     ok("--home", home, "import", source, env=env)  # its similar.index: built apart, in time
+    made = home / f"{SIMILAR_FILE}.ok"
+    deadline = time.monotonic() + 120
+    while not made.exists():  # the import's background build has ended (it writes this last)
+        assert time.monotonic() < deadline, "the background build of similar.index never ended"
+        time.sleep(0.05)
     with (home / BUILD_LOCK).open("a+") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the import's background build, when it runs, ends
+        fcntl.flock(lock, fcntl.LOCK_EX)  # and let its lock go
     for made in home.glob(f"{SIMILAR_FILE}*"):
         made.unlink()
     first_id = ok("--home", home, "list", env=env).split()[0]
