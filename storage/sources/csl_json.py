@@ -24,18 +24,22 @@ from storage.sources.records import Fit, Reader, ReadResult, note_and_code, open
 from storage.text.latex import literal
 
 CSL_SUFFIXES: Final = (".csl-json",)
-_CSL_KEYS: Final = re.compile(r'"(?:container-title|date-parts|citation-key|family)"\s*:')
+#: How our export names its files (``storage.export.csl_json``): a name, not a suffix.
+CSL_ENDINGS: Final = (".csl.json", *CSL_SUFFIXES)
+#: CSL's own names: its container, dates, key, names, and ``custom`` (which ours fills).
+_CSL_KEYS: Final = re.compile(r'"(?:container-title|date-parts|citation-key|family|custom)"\s*:')
 _TYPE_KEY: Final = re.compile(r'"type"\s*:')
 
 
 def sniff_csl_json(text: str, path: Path) -> Fit:
-    """JSON whose start holds CSL's ``type`` and one of its own names (``container-title``…)."""
-    if path.suffix.lower() in CSL_SUFFIXES:
-        return Fit.NAMED
-    head = text[:8192]
-    if opening(text) in ("[", "{") and _TYPE_KEY.search(head) and _CSL_KEYS.search(head):
-        return Fit.OPENS
-    return Fit.NO
+    """JSON named as CSL-JSON (``.csl.json``, ``.csl-json``), or whose start holds CSL's
+    ``type`` and one of its own names (``container-title``…)."""
+    named = path.name.lower().endswith(CSL_ENDINGS)
+    if opening(text) in ("[", "{"):  # JSON: CSL's by its name or its names (else JSON's)
+        head = text[:8192]
+        if named or (_TYPE_KEY.search(head) and _CSL_KEYS.search(head)):
+            return Fit.OPENS
+    return Fit.NAMED if named else Fit.NO
 
 
 def _names(value: Any) -> list[str]:

@@ -257,3 +257,26 @@ def test_a_markdown_title_ending_in_an_escaped_mark_reads_back(tmp_path: Path, t
     second = Library(tmp_path / "second")
     second.import_file(path)
     assert [p.display_title for p in second.papers()] == [p.display_title for p in first.papers()]
+
+
+@pytest.mark.parametrize("name", ["export.csl.json", "renamed.json"])
+def test_our_csl_json_of_a_bare_paper_reads_back_with_its_list(tmp_path: Path, name: str) -> None:
+    """A paper with no authors, venue or date gives CSL-JSON with only ``type`` and ``custom``
+    of CSL's names: it was read as plain JSON, its list lost (the file's name taken instead)."""
+    from storage.export import export
+
+    first = Library(tmp_path / "first")
+    source = tmp_path / "list.json"
+    abstract = "Abstract: aa aa aa aa aa aa aa aa aa aa aa aa. And more words here."
+    source.write_text(
+        json.dumps([{"title": "Paper 0", "abstract": abstract, "lists": ["My list"]}]),
+        encoding="utf-8",
+    )
+    first.import_file(source)
+    path = tmp_path / name
+    path.write_text(export(first.papers(), first.triage(), "csl-json", abstracts=True))
+    found = reader_for(path.read_text(encoding="utf-8"), path)
+    assert found is not None and found.name == "CSL-JSON"
+    second = Library(tmp_path / "second")
+    second.import_file(path)
+    assert [p.lists for p in second.papers()] == [("My list",)]
