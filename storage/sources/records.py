@@ -23,7 +23,7 @@ from storage.importing.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.citation import doi_of
 from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
-from storage.sources.links import github_from_code_field, web_url
+from storage.sources.links import extract_github_links, github_from_code_field, web_url
 from storage.sources.venues import status_of_venueid
 
 #: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
@@ -338,11 +338,12 @@ _CODE_TAIL = re.compile(r"(?:^|; )Code: (https?://\S+?(?:, https?://\S+?)*)$")
 def note_and_code(value: Any) -> tuple[str, str]:
     """A reference's note, and the code links at its end (our exports write ``Code: …``
     there): ``("Oral", "https://github.com/o/r")`` of ``Oral; Code: https://github.com/o/r``.
-    Links elsewhere in the note stay in it, and are found there too."""
+    Links elsewhere in the note stay in it, and are its code too (its full github.com links
+    only: a note of ``0/0`` or ``pp. 1/2`` names no repository)."""
     note = " ".join(value.split()) if isinstance(value, str) else ""
     match = _CODE_TAIL.search(note)
     if match is None:
-        return note, note
+        return note, " ".join(extract_github_links(note)) if "github" in note.lower() else ""
     return note[: match.start()], match.group(1)
 
 

@@ -280,3 +280,23 @@ def test_our_csl_json_of_a_bare_paper_reads_back_with_its_list(tmp_path: Path, n
     second = Library(tmp_path / "second")
     second.import_file(path)
     assert [p.lists for p in second.papers()] == [("My list",)]
+
+
+@pytest.mark.parametrize(
+    ("note", "github"),
+    [
+        ("0/0", ()),
+        ("pp. 1/2, Vol 3/4", ()),
+        ("Oral; Code: https://github.com/o/r", ("https://github.com/o/r",)),
+        ("see https://github.com/o/r for 1/2 of it", ("https://github.com/o/r",)),
+    ],
+)
+def test_a_bibtex_note_names_a_repository_only_by_its_link(
+    tmp_path: Path, note: str, github: tuple[str, ...]
+) -> None:
+    """A note that looks like ``OWNER/REPO`` (``0/0``, a volume) is no code link."""
+    path = tmp_path / "refs.bib"
+    abstract = "Abstract: aa aa aa aa aa aa aa aa aa aa aa aa. And more words here."
+    path.write_text(f"@article{{k, title={{T}}, abstract={{{abstract}}}, note={{{note}}}}}\n")
+    [record] = read_source(path).records
+    assert record.github == github
