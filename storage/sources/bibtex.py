@@ -191,6 +191,13 @@ def _readable(text: str) -> str:
     return to_unicode(text)
 
 
+def _as_source(text: str) -> str:
+    """Display text as the TeX source the library keeps titles in (``literal``)."""
+    from storage.text.latex import literal
+
+    return literal(text)
+
+
 def _name(raw: str) -> str:
     """``Lee, Ann`` → ``Ann Lee``; ``von Last, Jr, First`` → ``First von Last Jr``;
     ``{Google Research}`` stays one name."""
@@ -348,7 +355,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     date = _verbatim(fields.get("date", ""))
     year = fields.get("year", "").strip() or date[:4]
     out: dict[str, Any] = {
-        "title": _readable(fields.get("title", "")),
+        # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
+        "title": _as_source(_readable(fields.get("title", ""))),
         "abstract": fields.get("abstract", ""),
         "authors": list(authors_of(fields.get("author", ""))),
         "venue": _readable(venue),

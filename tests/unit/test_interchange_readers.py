@@ -300,3 +300,15 @@ def test_a_bibtex_note_names_a_repository_only_by_its_link(
     path.write_text(f"@article{{k, title={{T}}, abstract={{{abstract}}}, note={{{note}}}}}\n")
     [record] = read_source(path).records
     assert record.github == github
+
+
+def test_a_bibtex_title_keeps_a_brace_it_spells(tmp_path: Path) -> None:
+    """``{$\\lbrace$}`` reads ``{``: the title is kept so that it still shows one (it was kept
+    as ``Paper 0 {``, whose lone brace the display then dropped)."""
+    path = tmp_path / "refs.bib"
+    abstract = "Abstract: aa aa aa aa aa aa aa aa aa aa aa aa. And more words here."
+    title = "{{Paper 0 {$\\lbrace$}}}"
+    path.write_text(f"@article{{k, title={title}, abstract={{{abstract}}}}}\n")
+    library = Library(tmp_path / "home")
+    library.import_file(path)
+    assert [p.display_title for p in library.papers()] == ["Paper 0 {"]
