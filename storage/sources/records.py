@@ -357,6 +357,8 @@ def _decoded(value: Any) -> Any:
         return _ENTITY.sub(lambda m: html.unescape(m.group()), value) if "&" in value else value
     if isinstance(value, list) and any(isinstance(v, str) and "&" in v for v in value):
         return [_decoded(v) for v in value]
+    if isinstance(value, dict):  # our JSON's ``extra``: its fields are fields as the flat ones
+        return {k: _decoded(v) for k, v in value.items()}
     return value
 
 
@@ -367,6 +369,9 @@ def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
     for key, value in item.items():
         if type(value) is str:
             if "&" not in value:
+                continue
+        elif type(value) is dict:
+            if not any(type(v) is str and "&" in v for v in value.values()):
                 continue
         elif not (type(value) is list and any(type(v) is str and "&" in v for v in value)):
             continue

@@ -312,3 +312,19 @@ def test_a_bibtex_title_keeps_a_brace_it_spells(tmp_path: Path) -> None:
     library = Library(tmp_path / "home")
     library.import_file(path)
     assert [p.display_title for p in library.papers()] == ["Paper 0 {"]
+
+
+def test_entities_read_alike_in_our_json_extra_and_in_a_flat_field(tmp_path: Path) -> None:
+    """``&ap;`` is ``≈`` in a field of our JSON's ``extra`` as in the same field given flat (a
+    CSV export of the paper then read back as it was written)."""
+    abstract = "Abstract: aa aa aa aa aa aa aa aa aa aa aa aa. And more words here."
+    nested = {"title": "P", "abstract": abstract, "extra": {"journal": "Journal of &ap;"}}
+    flat = {"title": "P", "abstract": abstract, "journal": "Journal of &ap;"}
+    found = []
+    for name, row in (("nested", nested), ("flat", flat)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps([row]), encoding="utf-8")
+        library = Library(tmp_path / name)
+        library.import_file(path)
+        found.append([dict(p.extra).get("journal") for p in library.papers()])
+    assert found == [["Journal of ≈"], ["Journal of ≈"]]
