@@ -115,7 +115,10 @@ def _in_lines(lines: Iterable[bytes]) -> dict[str, Any] | None:
         if number:
             if not rest.startswith((b",", b"}")):
                 return None
-            rest = rest[1:] if rest.startswith(b",") else rest
+            if rest.startswith(b","):
+                rest = rest[1:]
+                if not rest or rest.startswith(b"}"):
+                    return None  # a comma before the end ('},}'): not JSON
         opens = rest.endswith(b":{")
         members = _members(rest + b"}" if opens else rest[:-1]) if rest != b"}" else {}
         if members is None or (not opens and not rest.endswith(b"}")):

@@ -93,6 +93,8 @@ def test_any_edit_reads_as_the_whole_text_reads(found: dict, data: st.DataObject
         b'{"papers":{\n"1":{"id":"a"}\n"2":{"id":"b"}\n}}',  # a comma missing: not JSON
         b'{"papers":{\n"1":{"id":"a"}\n}}\n{"papers":{}}',  # two objects
         b'{"papers":{"1":{"id":"a"}}}',  # one line, as older versions wrote it
+        b'{"papers":{\n"1":{"id":"a"}\n},}',  # a comma before the end: not JSON
+        b'{"papers":{\n"1":{"id":"a"}\n},',  # cut after a comma
     ],
 )
 def test_layouts_written_otherwise(text: bytes) -> None:
