@@ -176,4 +176,11 @@ def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
             out.append(_ASCII.get(ch, ch))
         else:
             out.append(_char(ch))
-    return "".join(out)
+    written = "".join(out)
+    if written.count("*") > 1:  # perhaps Markdown's emphasis to a reader (`*0*` read as `0`)
+        from storage.text.latex import to_unicode
+
+        guarded = written.replace("*", r"\textasteriskcentered{}")
+        if to_unicode(written) != to_unicode(guarded):
+            return guarded
+    return written

@@ -328,3 +328,24 @@ def test_entities_read_alike_in_our_json_extra_and_in_a_flat_field(tmp_path: Pat
         library.import_file(path)
         found.append([dict(p.extra).get("journal") for p in library.papers()])
     assert found == [["Journal of ≈"], ["Journal of ≈"]]
+
+
+@pytest.mark.parametrize("publisher", ["*0*", "A **bold** press", "A* and B*"])
+def test_asterisks_a_bibtex_export_writes_read_back_as_asterisks(
+    tmp_path: Path, publisher: str
+) -> None:
+    """A field that reads as Markdown's emphasis (``*0*``) is written so that it does not: the
+    BibTeX read back kept ``0``, the asterisks read as emphasis."""
+    from storage.export import export
+
+    abstract = "Abstract: aa aa aa aa aa aa aa aa aa aa aa aa. And more words here."
+    source = tmp_path / "list.json"
+    row = {"title": "P", "abstract": abstract, "extra": {"publisher": publisher}}
+    source.write_text(json.dumps([row]), encoding="utf-8")
+    first = Library(tmp_path / "first")
+    first.import_file(source)
+    path = tmp_path / "export.bib"
+    path.write_text(export(first.papers(), first.triage(), "bibtex"), encoding="utf-8")
+    again = Library(tmp_path / "again")
+    again.import_file(path)
+    assert [dict(p.extra).get("publisher") for p in again.papers()] == [publisher]
