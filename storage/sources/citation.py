@@ -49,6 +49,14 @@ _TYPE_ALIASES: Final = {
     "conference": "inproceedings", "electronic": "online", "www": "online", "webpage": "online",
     "phdthesis": "phdthesis", "masterthesis": "mastersthesis", "standard": "manual",
     "artwork": "misc", "audio": "misc", "video": "misc", "music": "misc", "image": "misc",
+    # Zotero's item types (its CSV's "Item Type"), Scopus's document types
+    "journalarticle": "article", "conferencepaper": "inproceedings", "preprint": "misc",
+    "booksection": "incollection",
+    "manuscript": "unpublished", "computerprogram": "software", "document": "misc",
+    "magazinearticle": "article", "newspaperarticle": "article", "blogpost": "online",
+    "conference paper": "inproceedings", "review": "article", "book chapter": "incollection",
+    "conference review": "inproceedings", "data paper": "article", "editorial": "article",
+    "letter": "article", "note": "article", "short survey": "article", "erratum": "article",
 }  # fmt: skip
 
 _ARXIV_NEW: Final = r"\d{4}\.\d{4,5}"

@@ -1,14 +1,26 @@
 """Paper lists as CSV or TSV (RFC 4180): a header row naming an abstract (or title) column,
-one paper per row. Our own CSV export reads back whole: statuses, notes and tags too."""
+one paper per row. Our own CSV export reads back whole: statuses, notes and tags too.
+
+Column names are read in lower case, runs of spaces as one ``_`` (``Abstract Note`` is
+``abstract_note``). The CSV exports of reference managers name their columns their own way,
+read here as the fields they are: Zotero's (``Abstract Note``, ``Author`` as ``Last, First;
+…``, ``Publication Year``, ``Publication Title``, ``Item Type``, ``Manual Tags`` and
+``Automatic Tags``), Scopus's (``Source title``, ``Document Type``, ``Author Keywords``,
+``Page start`` and ``Page end``, ``Cited by``, ``Link``: its own record page, so the DOI's
+page instead when there is one) and Google Scholar's (``Publication``).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, Final
 
 from storage.errors import SourceError
+from storage.sources.citation import entry_type
 from storage.sources.records import (
     ALIASES,
     MAX_ABSTRACT_CHARS,
@@ -20,8 +32,21 @@ from storage.sources.records import (
 from storage.text.sanitize import printable
 
 CSV_SUFFIXES = (".csv", ".tsv")
-#: A first line longer than this is prose, not a header row.
-_MAX_HEADER_ROW_CHARS = 500
+#: A first line longer than this is prose, not a header row (Zotero's has 87 columns).
+_MAX_HEADER_ROW_CHARS = 4000
+#: Reference managers' columns (see the module) by the field they are, when the row has none
+#: of that name: a container's title is a proceedings' (``booktitle``) for a conference paper.
+_FOREIGN_COLUMNS: Final = {
+    "abstract_note": "abstract",
+    "publication_year": "year",
+    "item_type": "entry_type",
+    "document_type": "entry_type",
+    "author_keywords": "keywords",
+    "publication": "venue",
+}
+_CONTAINER_COLUMNS: Final = ("publication_title", "source_title")
+_TAG_COLUMNS: Final = ("manual_tags", "automatic_tags")
+_SCOPUS_ID: Final = re.compile(r"\s*\(\d+\)\s*$")
 
 
 def sniff_csv(text: str, path: Path) -> Fit:
@@ -39,8 +64,49 @@ def _looks_like_csv(text: str) -> bool:
     first = first.casefold()
     if len(first) > _MAX_HEADER_ROW_CHARS:
         return False
-    cells = {c.strip().strip('"') for c in re.split(r"[,\t;]", first)}
-    return len(cells) > 1 and bool(cells & set(ALIASES["abstract"]))
+    cells = {_column(c.strip('"')) for c in re.split(r"[,\t;]", first)}
+    return len(cells) > 1 and bool(cells & {*ALIASES["abstract"], "abstract_note"})
+
+
+def _column(name: str) -> str:
+    """A header cell as a field name: ``Abstract Note`` → ``abstract_note``."""
+    return "_".join(name.strip().lstrip("\ufeff").lower().split())
+
+
+def _last_first(names: Iterable[str]) -> list[str]:
+    """``Lee, Ann`` → ``Ann Lee`` (one comma; ``King, Jr.`` as it is)."""
+    people = []
+    for name in names:
+        last, comma, first = name.partition(",")
+        plain = comma and first.strip() and "," not in first
+        people.append(" ".join(f"{first} {last}".split()) if plain else " ".join(name.split()))
+    return [p for p in people if p]
+
+
+def _fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """A row's fields, with reference managers' columns (``_FOREIGN_COLUMNS``) as ours."""
+    for column, name in _FOREIGN_COLUMNS.items():
+        if fields.get(column, "").strip() and not fields.get(name, "").strip():
+            fields[name] = entry_type(fields[column]) if name == "entry_type" else fields[column]
+    full_names = fields.get("author_full_names", "")  # Scopus: ``Lee, Ann (57190000001); …``
+    if full_names.strip():
+        fields["authors"] = _last_first(_SCOPUS_ID.sub("", n) for n in full_names.split(";"))
+    elif "item_type" in fields and fields.get("author", "").strip():  # Zotero: ``Lee, Ann; …``
+        fields["author"] = _last_first(fields["author"].split(";"))
+    if not fields.get("keywords", "").strip():
+        tags = [fields[c] for c in _TAG_COLUMNS if fields.get(c, "").strip()]
+        if tags:
+            fields["keywords"] = "; ".join(tags)
+    container = next((fields[c] for c in _CONTAINER_COLUMNS if fields.get(c, "").strip()), "")
+    if container:
+        kind = entry_type(fields.get("entry_type", ""))
+        fields.setdefault("booktitle" if kind == "inproceedings" else "journal", container)
+    if fields.get("eid", "").strip() and fields.get("doi", "").strip():
+        fields.pop("link", None)  # Scopus's own record, behind its login: the DOI's page instead
+    start, end = fields.get("page_start", "").strip(), fields.get("page_end", "").strip()
+    if start and not fields.get("pages", "").strip():
+        fields["pages"] = f"{start}–{end}" if end else start
+    return fields
 
 
 def _delimiter(header: str, path: Path) -> str:
@@ -75,8 +141,8 @@ def read_csv(text: str, path: Path) -> ReadResult:
         header = next(reader)
     except (StopIteration, csv.Error):
         raise SourceError(f"{path}: not a CSV file with a header row") from None
-    names = [h.strip().lstrip("\ufeff").lower() for h in header]
-    if not set(names) & (set(ALIASES["abstract"]) | set(ALIASES["title"])):
+    names = [_column(h) for h in header]
+    if not set(names) & {*ALIASES["abstract"], *ALIASES["title"], "abstract_note"}:
         shown = printable(", ".join(h for h in names[:8] if h)) or "none"  # one line, always
         raise SourceError(f"{path}: the CSV has no abstract or title column (its columns: {shown})")
     result = ReadResult(source=str(path), list_name=path.stem)
@@ -98,7 +164,7 @@ def read_csv(text: str, path: Path) -> ReadResult:
             for i, cell in enumerate(row)
             if i < len(names) and names[i]
         }
-        result.add(number, fields)
+        result.add(number, _fields(fields))
     return result
 
 

@@ -429,10 +429,22 @@ def _authors(value: Any) -> tuple[str, ...]:
         return ()
     if isinstance(value, str):
         parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
+        if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
+            parts = [p for p in parts if p.strip()]
+            if all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in parts):
+                parts = [f"{p.split(',')[1]} {p.split(',')[0]}" for p in parts]
     else:
         parts = _strings(value)
     names = (" ".join(p.split()) for p in parts if p and p.strip())
     return tuple(islice(names, MAX_AUTHORS))  # in order, repeats kept: two people may share a name
+
+
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md"})
+
+
+def _given_name(text: str) -> bool:
+    """Whether what follows a name's comma is a given name (``Ann``), not a suffix (``Jr.``)."""
+    return bool(text.strip()) and text.strip().casefold() not in _SUFFIXES
 
 
 def _keywords(value: Any) -> tuple[str, ...]:

@@ -349,3 +349,23 @@ def test_asterisks_a_bibtex_export_writes_read_back_as_asterisks(
     again = Library(tmp_path / "again")
     again.import_file(path)
     assert [dict(p.extra).get("publisher") for p in again.papers()] == [publisher]
+
+
+@pytest.mark.parametrize(
+    ("given", "read"),
+    [
+        ("Lee, Ann; Doe, Bob", ["Ann Lee", "Bob Doe"]),
+        ("Ann Lee; Bob Doe", ["Ann Lee", "Bob Doe"]),
+        ("King, Jr.; Smith, Jr.", ["King, Jr.", "Smith, Jr."]),  # suffixes, not given names
+        ("Lee, Ann; Bob Doe", ["Lee, Ann", "Bob Doe"]),  # not every name so written
+    ],
+)
+def test_authors_written_last_first_and_semicolons_read_first_last(
+    tmp_path: Path, given: str, read: list[str]
+) -> None:
+    abstract = "Abstract: aa aa aa aa aa aa aa aa aa aa aa aa. And more words here."
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps([{"title": "P", "abstract": abstract, "authors": given}]))
+    library = Library(tmp_path / "home")
+    library.import_file(path)
+    assert [list(p.authors) for p in library.papers()] == [read]
