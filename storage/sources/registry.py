@@ -21,6 +21,7 @@ from storage.sources.arxiv_email import ARXIV_EMAIL
 from storage.sources.bibtex import BIBTEX
 from storage.sources.csl_json import CSL_JSON
 from storage.sources.csv_lists import CSV_TSV
+from storage.sources.endnote import ENDNOTE
 from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
 from storage.sources.limits import ListFile, ReadLimits, read_bounded
@@ -43,13 +44,13 @@ from storage.sources.ris import RIS
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
-    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL, MARKDOWN,
-    PLAIN_TEXT,
+    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL,
+    MARKDOWN, PLAIN_TEXT,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
-    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, CSL_JSON, MARKDOWN, ARXIV_ATOM,
+    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, CSL_JSON, MARKDOWN, ARXIV_ATOM,
     ARXIV_EMAIL, LIBRARY,
 )  # fmt: skip
 

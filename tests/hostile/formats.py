@@ -109,6 +109,17 @@ def _ris(papers: Papers) -> str:
     return "\n\n".join(records) + "\n"
 
 
+def _endnote(papers: Papers) -> str:
+    records = []
+    for p in papers:
+        lines = ["%0 Conference Proceedings", f"%T {flat(p['title'])}", f"%X {flat(p['abstract'])}"]
+        lines += [f"%A {flat(a)}" for a in p["authors"].split(";")]
+        lines += [f"%U {flat(p['url'])}", f"%Z {flat(p['github'])}"]
+        lines += [f"%K {flat(k)}" for k in p["keywords"].split(",")]
+        records.append("\n".join(lines))
+    return "\n\n".join(records) + "\n"
+
+
 def _csl_json(papers: Papers) -> str:
     items = [
         {
@@ -216,6 +227,7 @@ FORMATS: dict[str, Format] = {
     "plain text": Format("{stem}.txt", ("title", "abstract", "list"), _plain_text),
     "BibTeX": Format("{stem}.bib", (*FIELDS[:5], "keywords"), _bibtex),
     "RIS": Format("{stem}.ris", (*FIELDS[:5], "keywords"), _ris),
+    "EndNote tagged": Format("{stem}.enw", (*FIELDS[:5], "keywords"), _endnote),
     "CSL-JSON": Format("{stem}.csl-json", (*FIELDS[:5], "keywords"), _csl_json),
     "arXiv listing email": Format(
         "{stem}.eml", ("title", "abstract", "authors", "github", "keywords"), _arxiv_email

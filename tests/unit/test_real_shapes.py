@@ -32,7 +32,7 @@ def test_every_record_of_every_shape_is_read_exactly(tmp_path: Path) -> None:
 def test_one_paper_from_every_file_that_holds_it(tmp_path: Path) -> None:
     papers, distinct, report = import_all(tmp_path)
     assert papers == distinct == 20
-    assert report.read == report.accounted == 91 and report.containers == 1
+    assert report.read == report.accounted == 98 and report.containers == 1
 
 
 def _library(tmp_path: Path, name: str) -> Library:
@@ -150,3 +150,31 @@ def test_reference_managers_csv_columns_read_as_the_fields_they_are(tmp_path: Pa
     assert citation_of(scopus["Skipping the Last Steps of Diffusion Samplers"]).kind == (
         "inproceedings"
     )
+
+
+def test_endnote_tagged_records_with_their_types_and_reference_fields(tmp_path: Path) -> None:
+    papers = {p.display_title: p for p in _library(tmp_path, "endnote.enw").papers()}
+    journal = papers["Streaming Graph Sampling at Scale"]
+    cited = citation_of(journal)
+    assert (cited.kind, cited.journal, cited.year, cited.doi) == (
+        "article", "Nature Machine Intelligence", 2021, "10.1038/s42256-021-00001-x",
+    )  # fmt: skip
+    assert (journal.fact("pages"), journal.keywords) == ("120–131", ("graph sampling", "streaming"))
+    assert citation_of(papers["Memory for Agents That Act"]).kind == "phdthesis"
+    assert citation_of(papers["A Survey of Graph Samplers"]).booktitle
+
+
+def test_endnote_records_opened_by_their_type_line_alone(tmp_path: Path) -> None:
+    """No blank line between two records (some publishers' files): the ``%0`` opens the next;
+    a record of a type line alone is none."""
+    path = tmp_path / "download.txt"
+    path.write_text(
+        "%0 Journal Article\n%T One\n%A Lee, Ann\n%D 2020\n"
+        "%0 Conference Paper\n%T Two\n%A Doe, Bob\n%D 2021\n%0 Book\n",
+        encoding="utf-8",
+    )
+    library = Library(tmp_path / "home")
+    report = library.import_file(path)
+    assert report.added == 2
+    found = {p.display_title: (p.authors, citation_of(p).kind) for p in library.papers()}
+    assert found == {"One": (("Ann Lee",), "article"), "Two": (("Bob Doe",), "inproceedings")}

@@ -1,0 +1,164 @@
+"""EndNote's tagged format (``.enw``; Refer): what Google Scholar's "EndNote" link, publishers'
+"Download citation" buttons (ACM, IEEE, Springer) and Zotero's "Refer/BibIX" export write.
+
+A record is a run of ``%X value`` lines, records apart by a blank line (or by the next
+``%0``, the reference type, which opens one); a line without a tag continues the value
+before it (an abstract wrapped by the exporter). Read in one pass, linear on any text.
+
+Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
+Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``), ``%D``
+(year), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or book), ``%I`` (publisher;
+a thesis's school, a report's institution), ``%V``, ``%N`` (issue), ``%P`` (pages), ``%@``
+(ISBN or ISSN), ``%R`` (DOI), ``%U`` (a link; a PDF's when it ends in ``.pdf``), ``%X``
+(abstract), ``%K`` (keywords, one a line or comma-separated), ``%Z`` (a note: code links
+in it kept).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Final
+
+from storage.errors import SourceError
+from storage.sources.citation import entry_type
+from storage.sources.records import Fit, Reader, ReadResult, note_and_code
+
+ENDNOTE_SUFFIXES: Final = (".enw",)
+_TAG: Final = re.compile(r"%([0-9A-Z@!#$&()*+^~>|<?\[\]])(?: (.*)|$)")
+_FIELDS: Final = {
+    "T": "title", "A": "authors", "D": "year", "8": "date", "J": "journal",
+    "B": "container", "I": "publisher", "V": "volume", "N": "issue", "P": "pages",
+    "@": "serial", "R": "doi", "U": "url", "X": "abstract", "K": "keywords", "Z": "note",
+}  # fmt: skip
+_LISTS: Final = frozenset({"authors", "url", "keywords", "note"})
+#: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
+_TYPES: Final = {
+    "journal article": "article", "electronic article": "article",
+    "magazine article": "article", "newspaper article": "article",
+    "conference proceedings": "inproceedings", "conference paper": "inproceedings",
+    "book": "book", "edited book": "book", "book section": "incollection",
+    "thesis": "phdthesis", "report": "techreport", "manuscript": "unpublished",
+    "web page": "online", "computer program": "software", "dataset": "dataset",
+}  # fmt: skip
+_ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
+_DOI_LINK: Final = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
+#: The longest a value may grow by its continued lines (an abstract is refused past 20,000).
+MAX_VALUE_CHARS: Final = 200_000
+
+
+def sniff_endnote(text: str, path: Path) -> Fit:
+    """The name says EndNote (``.enw``), or the text opens with a ``%0`` type line."""
+    if path.suffix.lower() in ENDNOTE_SUFFIXES:
+        return Fit.NAMED
+    start = text.lstrip("\ufeff \t\r\n")[:64]
+    return Fit.OPENS if re.match(r"%0 \S", start) else Fit.NO
+
+
+def _name(value: str) -> str:
+    """``Lee, Ann`` → ``Ann Lee``; ``Ann Lee`` as it is."""
+    last, comma, first = value.partition(",")
+    if comma and first.strip() and "," not in first:
+        return " ".join(f"{first} {last}".split())
+    return " ".join(value.split())
+
+
+def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
+    """A record's fields, or why it is refused (a value continued past ``MAX_VALUE_CHARS``)."""
+    fields: dict[str, Any] = {}
+    kind = ""
+    for tag, (size, *pieces) in tags:
+        if int(size) > MAX_VALUE_CHARS:
+            return f"%{tag} runs over {int(size):,} characters of continued lines, too long"
+        if tag == "0":
+            kind = kind or " ".join(" ".join(pieces).split())
+            continue
+        name = _FIELDS.get(tag)
+        if name is None:
+            continue
+        if name == "abstract":
+            value = "\n".join(" ".join(p.split()) for p in pieces).strip()
+        elif name == "keywords":  # one a line, or several on a line
+            value = "; ".join(" ".join(p.split()) for p in pieces if p.strip())
+        else:
+            value = " ".join(" ".join(pieces).split())
+        if not value:
+            continue
+        if name in _LISTS:
+            fields.setdefault(name, []).append(_name(value) if name == "authors" else value)
+        else:
+            fields.setdefault(name, value)
+    entry = entry_type(_TYPES.get(kind.casefold(), "misc"))
+    fields["entry_type"] = entry
+    date = fields.pop("date", "")
+    year = fields.get("year", "")[:4]
+    fields["year"] = year if year.isdigit() else date[:4] if date[:4].isdigit() else ""
+    container = fields.pop("container", "")
+    if entry in ("inproceedings", "incollection"):
+        fields["booktitle"] = container
+    elif not fields.get("journal"):
+        fields["journal"] = container
+    fields["venue"] = fields.get("journal") or container
+    if fields.get("pages"):
+        fields["pages"] = re.sub(r"\s*-{1,2}\s*", "–", fields["pages"], count=1)
+    serial = fields.pop("serial", "")
+    if serial:
+        fields["issn" if _ISSN.fullmatch(serial.strip()) else "isbn"] = serial
+    if entry == "phdthesis":
+        fields["school"] = fields.pop("publisher", "")
+    elif entry == "techreport":
+        fields["institution"] = fields.pop("publisher", "")
+    doi = _DOI_LINK.sub("", fields.get("doi", ""))
+    fields["doi"] = doi
+    links = fields.pop("url", [])
+    fields["pdf"] = next((u for u in links if u.lower().split("?")[0].endswith(".pdf")), "")
+    fields["url"] = [u for u in links if u != fields["pdf"]]
+    fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
+    return {k: v for k, v in fields.items() if v}
+
+
+def read_endnote(text: str, path: Path) -> ReadResult:
+    """Every record of an EndNote tagged file (see the module)."""
+    result = ReadResult(source=str(path), list_name=path.stem)
+    tags: list[tuple[str, list[str]]] = []
+    number = 0
+
+    def end() -> None:
+        nonlocal tags, number
+        if any(tag != "0" for tag, _ in tags):
+            number += 1
+            record = _record(tags)
+            if isinstance(record, str):
+                result.refuse(number, record)
+            else:
+                result.add(number, record)
+        tags = []
+
+    for line in text.lstrip("\ufeff").splitlines():
+        match = _TAG.fullmatch(line.rstrip())
+        if match is None:
+            if not line.strip():
+                end()
+            elif tags:  # a value continued (kept up to a cap, counted on)
+                pieces = tags[-1][1]
+                pieces[0] = str(int(pieces[0]) + len(line) + 1)
+                if int(pieces[0]) <= MAX_VALUE_CHARS:
+                    pieces.append(line.strip())
+            continue
+        tag, value = match.group(1), match.group(2) or ""
+        if tag == "0" and tags:
+            end()  # a type line opens the next record, blank line or not
+        tags.append((tag, [str(len(value)), value]))
+    end()
+    if number == 0:
+        raise SourceError(f"{path}: not an EndNote file (no record of %-tagged lines)")
+    return result
+
+
+ENDNOTE = Reader(
+    name="EndNote tagged",
+    label="EndNote",
+    suffixes=ENDNOTE_SUFFIXES,
+    sniff=sniff_endnote,
+    read=read_endnote,
+)
