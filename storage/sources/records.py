@@ -428,6 +428,10 @@ def _authors(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str):
+        if "," in value and ";" not in value:
+            people = _last_first_people(value)
+            if people:
+                return people[:MAX_AUTHORS]
         parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
@@ -440,6 +444,29 @@ def _authors(value: Any) -> tuple[str, ...]:
 
 
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md"})
+_AND = re.compile(r"\s+and\s+")
+#: One person written ``Last, First`` (``Lee, Ann``, ``van der Berg, J. A.``, ``O'Neil,
+#: Mary-Kate``): a family name of one word (after its particles), a comma, then at most three
+#: given names or initials, each capitalised. Two people are written ``Ann Lee, Bo Park``: a
+#: family name alone before the comma is one person's.
+_NAME_WORD = r"[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?"
+_LAST_FIRST = re.compile(
+    r"^\s*(?P<last>(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|ten|ter|dos|das)\s+)*"
+    rf"{_NAME_WORD})\s*,\s*(?P<first>(?=[^\W\d_a-z])(?:{_NAME_WORD}\s*){{1,3}})\s*$"
+)
+
+
+def _last_first_people(value: str) -> tuple[str, ...]:
+    """``Lee, Ann`` or ``Lee, Ann and Park, Bo`` (BibTeX's way, in a list's text field) as
+    ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First``."""
+    people = []
+    for part in _AND.split(value) if " and " in value else (value,):
+        # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
+        one = _LAST_FIRST.match(part) if part.count(",") == 1 else None
+        if one is None or not _given_name(one["first"]):
+            return ()
+        people.append(" ".join(f"{one['first']} {one['last']}".split()))
+    return tuple(p for p in people if p)
 
 
 def _given_name(text: str) -> bool:

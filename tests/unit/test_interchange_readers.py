@@ -358,6 +358,13 @@ def test_asterisks_a_bibtex_export_writes_read_back_as_asterisks(
         ("Ann Lee; Bob Doe", ["Ann Lee", "Bob Doe"]),
         ("King, Jr.; Smith, Jr.", ["King, Jr.", "Smith, Jr."]),  # suffixes, not given names
         ("Lee, Ann; Bob Doe", ["Lee, Ann", "Bob Doe"]),  # not every name so written
+        # one person written last, first (a list's text field): not two people
+        ("Lee, Ann", ["Ann Lee"]),
+        ("van der Berg, J. A.", ["J. A. van der Berg"]),
+        ("Müller, Jürgen", ["Jürgen Müller"]),
+        ("Lee, Ann and Park, Bo", ["Ann Lee", "Bo Park"]),  # BibTeX's way
+        ("Ann Lee, Bo Park", ["Ann Lee", "Bo Park"]),  # two people
+        ("Smith, Jones and Brown", ["Smith", "Jones", "Brown"]),  # three, by family name
     ],
 )
 def test_authors_written_last_first_and_semicolons_read_first_last(
