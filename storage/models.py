@@ -191,6 +191,9 @@ class ImportReport:
     #: The files were as at an import that changed nothing, into the same papers: this is that
     #: import's report, the files not read again (``storage.importing.replay``).
     replayed: bool = False
+    #: The papers stored whose record names an attachment, a local PDF (``file``), for the
+    #: caller to make their copies (``storage.pdfs.attached``; a replayed report has none).
+    attached: list[Paper] = field(default_factory=list)
 
     @property
     def total(self) -> int:

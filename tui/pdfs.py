@@ -15,6 +15,7 @@ from pathlib import Path
 
 from storage.cache.pdf_text import PdfMatch, PdfTexts
 from storage.models import Paper, Status
+from storage.pdfs.attached import attachment_of
 from storage.pdfs.folder import PdfFolder
 from storage.pdfs.links import pdf_url
 from storage.search.query import parse_query
@@ -87,6 +88,9 @@ class AppPdfs:
             if problem:
                 extra += f" · its text: {problem}"
             return f"local: {copy.name}{extra} (p opens it)"
+        attached = attachment_of(paper)
+        if attached:  # not looked at here (a key's frame): ``p`` checks it is a PDF
+            return f"attached: {attached} (p opens it)"
         url = pdf_url(paper)
         if url:
             return f"{url} (p opens it)"

@@ -26,12 +26,16 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
         if old is None:
             report.added += counts
             change.put(paper)
+            if paper.extra and paper.fact("file"):
+                report.attached.append(paper)
             continue
         if entry.source not in known_files.get(old.list, ()):
             # a file new to the paper's list (an export of it, another list naming it): the
             # paper keeps its place; re-importing one of the list's own files reorders it
             paper = replace(paper, position=old.position)
         merged = merge_paper(old, paper)
+        if merged.extra and merged.fact("file"):  # its copy made again if it went meanwhile
+            report.attached.append(merged)
         if merged == old:
             report.skipped += counts
         else:

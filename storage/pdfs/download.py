@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from storage.models import Paper
+from storage.pdfs.attached import attachment_of, link_attachment
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.pdfs.links import pdf_url
 from storage.text.words import count
@@ -63,7 +64,7 @@ class DownloadOptions:
 class Event:
     """What a download is doing, for a progress line."""
 
-    #: ``start``, ``bytes``, ``wait``, ``done``, ``skipped`` or ``failed``.
+    #: ``start``, ``bytes``, ``wait``, ``done``, ``linked``, ``skipped`` or ``failed``.
     kind: str
     paper: Paper
     #: The paper's place in the batch (1-based) and the batch's size.
@@ -84,6 +85,8 @@ class DownloadReport:
     """What a batch of downloads did."""
 
     done: list[Path] = field(default_factory=list)
+    #: Copies made from the papers' attachments, nothing downloaded (``storage.pdfs.attached``).
+    linked: list[Path] = field(default_factory=list)
     #: Papers that had their copy already.
     skipped: int = 0
     #: One line per paper that failed: ``id  title: cause``.
@@ -94,6 +97,8 @@ class DownloadReport:
     def summary(self) -> str:
         """``3 downloaded, 1 already here, 1 failed``."""
         parts = [f"{count(len(self.done), 'PDF')} downloaded"]
+        if self.linked:
+            parts.append(f"{len(self.linked):,} linked from their attachments")
         if self.skipped:
             parts.append(f"{self.skipped:,} already here")
         if self.failed:
@@ -166,7 +171,9 @@ def download_pdfs(
     cancelled: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], None] = time.sleep,
 ) -> DownloadReport:
-    """Download the PDFs of ``papers`` that have no local copy yet, one at a time."""
+    """Download the PDFs of ``papers`` that have no local copy yet, one at a time; a paper
+    whose attachment is a PDF on this machine gets it as its copy instead
+    (``storage.pdfs.attached``)."""
     report = DownloadReport()
     folder.path.mkdir(parents=True, exist_ok=True)
     folder.sweep()
@@ -191,6 +198,11 @@ def download_pdfs(
         if have is not None:
             report.skipped += 1
             progress(Event("skipped", paper, index, total, path=have))
+            continue
+        linked = link_attachment(paper, folder) if attachment_of(paper) else None
+        if linked is not None:  # the reference manager's copy: nothing to download
+            report.linked.append(linked)
+            progress(Event("linked", paper, index, total, path=linked))
             continue
         url = pdf_url(paper)
         if not url:

@@ -40,8 +40,10 @@ from storage.sources.records import (
     Reader,
     ReadResult,
     first_line,
+    folder_of,
     note_and_code,
     record_from_fields,
+    with_attachment,
 )
 
 BIBTEX_SUFFIXES: Final = (".bib", ".bibtex")
@@ -369,6 +371,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "eprint": _verbatim(fields.get("eprint", "")),
         "archiveprefix": _verbatim(fields.get("archiveprefix") or fields.get("eprinttype", "")),
         "primaryclass": _verbatim(fields.get("primaryclass") or fields.get("eprintclass", "")),
+        # Zotero's, JabRef's, Mendeley's attachments (``storage.sources.attachments``)
+        "file": _verbatim(fields.get("file", "")),
     }
     for name, names in _TEXT_FIELDS:
         out[name] = _readable(_first(fields, names))
@@ -439,9 +443,10 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             result.refuse(entry.number, f"{entry.label}: {entry.problem}")
             continue
         try:
-            record, problem = record_from_fields(
-                _fields(entry, fields_of(index), ours), entry.number
-            )
+            fields = _fields(entry, fields_of(index), ours)
+            if "file" in fields:
+                fields = with_attachment(fields, folder_of(str(path)))
+            record, problem = record_from_fields(fields, entry.number)
         except BadField as exc:
             record, problem = None, str(exc)
         if record is None:

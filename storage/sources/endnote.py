@@ -30,6 +30,7 @@ _FIELDS: Final = {
     "T": "title", "A": "authors", "D": "year", "8": "date", "J": "journal",
     "B": "container", "I": "publisher", "V": "volume", "N": "issue", "P": "pages",
     "@": "serial", "R": "doi", "U": "url", "X": "abstract", "K": "keywords", "Z": "note",
+    ">": "file",
 }  # fmt: skip
 _LISTS: Final = frozenset({"authors", "url", "keywords", "note"})
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.

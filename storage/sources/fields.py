@@ -52,6 +52,9 @@ class ExtraField:
     high: float = 1e9
     #: How the value is read from text, when not as a number or a line (a month's name).
     parse: Callable[[str], ExtraValue | None] | None = None
+    #: Text kept as given, not made one line (a path): at most this many characters (0: a
+    #: line, cut at ``_MAX_TEXT``).
+    verbatim: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -101,6 +104,9 @@ def _year(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+#: A text field longer than this is not a short fact (an area, a DOI, a TL;DR).
+_MAX_TEXT: Final = 1000
+
 #: Every extra field, in the order papers keep and show them.
 EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ExtraField(
@@ -147,6 +153,8 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
         "primaryclass", "Category", ("primaryclass", "primary_category", "eprintclass"), str
     ),
     ExtraField("pdf", "PDF", ("pdf", "pdf_url", "pdfurl", "pdf_link"), str),
+    # a reference manager's copy of the PDF, an absolute path (``storage.sources.attachments``)
+    ExtraField("file", "Attachment", ("file",), str, verbatim=_MAX_TEXT),
     ExtraField("isbn", "ISBN", ("isbn",), str),
     ExtraField("issn", "ISSN", ("issn",), str),
     # what a fetch brings (storage/fetch): the reviews' scores one by one, their mean
@@ -160,8 +168,6 @@ _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
 _ALL_NAMES: Final = frozenset(name for names in _NAMES.values() for name in names)
 _NUMBER: Final = re.compile(r"[-+]?\d{1,30}(?:\.\d{1,30})?(?:[eE][-+]?\d{1,4})?")
-#: A text field longer than this is not a short fact (an area, a DOI, a TL;DR).
-_MAX_TEXT: Final = 1000
 
 
 def _numbers(value: Any) -> list[float]:
@@ -206,6 +212,8 @@ def extra_value(field: ExtraField, value: Any) -> ExtraValue | None:
             value = ", ".join(str(v) for v in value if isinstance(v, str | int | float))
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             return None
+        if field.verbatim:
+            return value if isinstance(value, str) and 0 < len(value) <= field.verbatim else None
         text = " ".join(str(value)[:_MAX_TEXT].split())
         if text and field.parse is not None:
             found = field.parse(text)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from storage.caps import MAX_ABSTRACT_CHARS, MAX_TITLE_CHARS, note_problem, tags
 from storage.errors import SourceError
 from storage.importing.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
+from storage.sources.attachments import FILE_FIELDS, attachment
 from storage.sources.citation import doi_of
 from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import extract_github_links, github_from_code_field, web_url
@@ -113,6 +115,8 @@ class ReadResult:
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""
+        if not _FILE_NAMES.isdisjoint(fields) or _local_link(fields.get("pdf")):
+            fields = with_attachment(fields, folder_of(self.source))
         try:
             record, problem = record_from_fields(fields, number)
         except BadField as exc:
@@ -330,6 +334,46 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
         ),
         "",
     )
+
+
+_FILE_NAMES = frozenset(FILE_FIELDS)
+
+
+def _local_link(value: Any) -> bool:
+    """A ``pdf`` field that is a ``file:`` address: a local file, not the PDF's web address
+    (a path alone is not: OpenReview's ``/pdf/….pdf`` is read against the paper's page)."""
+    return isinstance(value, str) and value[:5].lower() == "file:"
+
+
+@lru_cache(maxsize=64)
+def folder_of(source: str) -> Path | None:
+    """The folder of the file a record came from: where its relative attachments are."""
+    try:
+        return Path(source).resolve().parent if source else None
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def with_attachment(fields: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
+    """The record's fields with its local PDF as ``file``, an absolute path
+    (``storage.sources.attachments``): read from a file field (``file``, Zotero's ``File
+    Attachments``, what RIS's ``L1`` names on this machine) or a ``pdf`` field that is a
+    ``file:`` address, which is then no web address of the PDF. No ``file`` when none names a
+    PDF."""
+    given = dict(fields)
+    found = ""
+    for name in FILE_FIELDS:
+        value = given.pop(name, None)
+        if isinstance(value, list | tuple):
+            value = ";".join(v for v in value if isinstance(v, str))
+        found = found or attachment(value, base)
+    pdf = given.get("pdf")
+    if _local_link(pdf):
+        del given["pdf"]
+        found = found or attachment(pdf, base)
+    if found:
+        given["file"] = found
+    return given
 
 
 _CODE_TAIL = re.compile(r"(?:^|; )Code: (https?://\S+?(?:, https?://\S+?)*)$")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
+from storage.sources.attachments import is_local
 from storage.sources.citation import FROM_RIS
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
@@ -107,6 +108,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
     fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
+    if is_local(fields.get("pdf", "")):  # Zotero's, Mendeley's attachment: a file here
+        fields["file"] = fields.pop("pdf")
     user = fields.pop("user", "")
     if user.startswith("Lists: "):  # ours: its lists, and display text kept as such
         fields["lists"] = user.removeprefix("Lists: ")

@@ -189,3 +189,58 @@ def test_kill_9_in_the_middle_of_twenty_downloads_leaves_nothing_half_written(
     resumed = [r for r in server.requests[before:] if r.headers.get("Range")]
     assert len(resumed) == len(parts)
     assert len(server.requests) - before == 20 - len(finished)
+
+
+def zotero_export(tmp_path: Path, attachments: list[str]) -> Path:
+    """A Zotero BibTeX export of papers whose ``file`` fields name ``attachments``."""
+    entries = []
+    for i, path in enumerate(attachments):
+        abstract = (
+            f"Study {i} of sparse attention over long documents: it scales to a million tokens "
+            "with little loss in accuracy on retrieval benchmarks."
+        )
+        entries.append(
+            f"@article{{lee{i},\n  title = {{Sparse attention study {i}}},\n"
+            f"  abstract = {{{abstract}}},\n  author = {{Lee, Ann}},\n  year = {{2024}},\n"
+            f"  file = {{Snapshot:{tmp_path}/snap{i}.html:text/html;"
+            f"Full Text PDF:{path}:application/pdf}},\n}}\n"
+        )
+    bib = tmp_path / "My Library.bib"
+    bib.write_text("\n".join(entries), encoding="utf-8")
+    return bib
+
+
+def test_an_imported_zotero_librarys_pdfs_are_its_copies_with_nothing_downloaded(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    storage = tmp_path / "Zotero" / "storage"
+    (storage / "A").mkdir(parents=True)
+    paper_pdf(storage / "A" / "Lee - 2024.pdf", "Sparse attention study 0", 2, marker="quokka")
+    (storage / "B").mkdir()
+    (storage / "B" / "login.pdf").write_text("<html>sign in</html>")  # no PDF
+    os.mkfifo(storage / "pipe.pdf")  # a pipe where a PDF should be: never waited on
+    home = tmp_path / "home"
+    bib = zotero_export(
+        tmp_path,
+        [str(storage / "A" / "Lee - 2024.pdf"), str(storage / "B" / "login.pdf"),
+         str(storage / "pipe.pdf"), str(storage / "gone.pdf")],
+    )  # fmt: skip
+    result = run("--home", home, "import", bib, env=env, timeout=30)
+    said = "PDFs: 1 PDF linked from their attachments, 3 attachments not found or not a PDF"
+    assert said in ok(result)
+    assert result.stderr.count("attachment not found or not a PDF") == 3
+    listed = json.loads(ok(run("--home", home, "list", "--json", env=env)))
+    ids = {r["title"]: r["id"] for r in listed}
+    (copy,) = (home / "pdfs").iterdir()
+    assert copy.name == f"Sparse attention study 0 ({ids['Sparse attention study 0']}).pdf"
+    assert copy.is_symlink() and copy.resolve() == (storage / "A" / "Lee - 2024.pdf").resolve()
+    # the attachment that appears later is linked by `papers pdf`, not downloaded
+    paper_pdf(storage / "gone.pdf", "Sparse attention study 3", 1, marker="wallaby")
+    pid = ids["Sparse attention study 3"]
+    later = run("--home", home, "pdf", "--pause", "0", pid, env=env, timeout=30)
+    assert later.returncode == 0, later.stderr
+    assert f"{pid}  linked from its attachment" in later.stderr
+    assert "0 PDFs downloaded, 1 linked from their attachments" in later.stderr
+    found = json.loads(ok(run("--home", home, "search", "pdf:wallaby", "--json", env=env)))
+    assert [r["id"] for r in found] == [pid]
+    assert (storage / "B" / "login.pdf").read_text() == "<html>sign in</html>"

@@ -181,6 +181,45 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
         assert server.most_at_once == 1
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
+async def test_p_opens_a_papers_attachment_as_its_copy(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" >> "{opened}"\n')
+    browser.chmod(browser.stat().st_mode | stat.S_IXUSR)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("BROWSER", str(browser))
+    attachment = paper_pdf(tmp_path / "Lee - 2024.pdf", "Sparse attention", 1, marker="okapi")
+    bib = tmp_path / "zotero.bib"
+    bib.write_text(
+        "@article{lee, title = {Sparse attention}, author = {Lee, Ann},\n"
+        "  abstract = {We study sparse attention over long documents and show that it scales to "
+        "a million tokens with little loss.},\n"
+        f"  file = {{Full Text PDF:{attachment}:application/pdf}}}}\n"
+    )
+    library = Library(home)
+    library.import_files([bib])  # the library's import: no copy made yet
+    (paper,) = [p for p in library.papers() if p.title == "Sparse attention"]
+    library.set_status(paper.id, "starred")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        assert f"attached: {attachment} (p opens it)" in " ".join(pane_text(app).split())
+        assert not screen.pdfs.has_copy(paper.id)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: opened.is_file() and "file://" in opened.read_text())
+        assert screen.pdfs.has_copy(paper.id)
+        copy = screen.pdfs.copy_of(paper.id)
+        assert copy is not None and copy.is_symlink()
+        assert attachment.resolve().as_uri() in opened.read_text()  # the file itself opened
+        await wait_for(pilot, lambda: "local: Sparse attention" in pane_text(app))
+        assert "⎙" in plist(app).render_line(0).text
+
+
 async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:
     from tui.screens.stats import StatsScreen
 

@@ -20,7 +20,7 @@ from storage.export import (
 )
 from storage.export.destination import write_export
 from storage.locations import library_home
-from storage.models import ImportReport
+from storage.models import ImportReport, Paper
 from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
@@ -135,7 +135,26 @@ def cmd_import(args: argparse.Namespace) -> int:
             progress=ImportProgress(args.files),
         )
     print_import_report(report, every=args.dry_run)
+    if report.attached and not report.dry_run:
+        link_attached(library.home, report.attached)
     return 1 if report.failed else 0
+
+
+def link_attached(home: Path, papers: Sequence[Paper]) -> None:
+    """Make the copies of the imported papers whose reference manager has their PDF here
+    (``storage.pdfs.attached``), and say how many; the first attachments not found named."""
+    from storage.pdfs.attached import link_attachments
+    from storage.pdfs.folder import PdfFolder
+    from tui.config import library_config, pdf_folder
+
+    folder = PdfFolder(pdf_folder(home, library_config(home)))
+    linked = link_attachments(papers, folder)
+    if linked.done or linked.missing:
+        say(f"  PDFs: {linked.summary()} ({folder.path})")
+    for paper, path in linked.missing[:3]:
+        complain(f"  attachment not found or not a PDF: {paper.id}  {path}")
+    if len(linked.missing) > 3:
+        complain(f"  … and {len(linked.missing) - 3:,} more")
 
 
 def print_import_report(report: ImportReport, *, every: bool = False) -> None:

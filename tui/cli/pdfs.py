@@ -86,6 +86,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         title = event.paper.display_title
         if event.kind == "done" and event.path is not None:
             complain(f"{where}  downloaded: {event.path.name}")
+        elif event.kind == "linked" and event.path is not None:
+            complain(f"{where}  linked from its attachment: {event.path.name}")
         elif event.kind == "skipped":
             complain(f"{where}  already here  {title}")
         elif event.kind == "wait":

@@ -92,9 +92,11 @@ class ImportScreen(ModalScreen[str | None]):
 
     BINDINGS = bindings("import")
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, pdf_folder: Path | None = None) -> None:
         super().__init__()
         self.library = library
+        #: Where the imported papers' attachments become their copies (None: not made).
+        self.pdf_folder = pdf_folder
         self.running = False
         #: Set by Esc during a fetch: the worker stops at its next request or wait.
         self.stop = threading.Event()
@@ -195,6 +197,12 @@ class ImportScreen(ModalScreen[str | None]):
             self.app.call_from_thread(self._failed, str(exc))
             return
         summary = f"Imported {', '.join(report.lists)}: {report.summary()}"
+        if report.attached and self.pdf_folder is not None:
+            from storage.pdfs.attached import link_attachments
+            from storage.pdfs.folder import PdfFolder
+
+            linked = link_attachments(report.attached, PdfFolder(self.pdf_folder)).summary()
+            summary += f"; {linked}" if linked else ""
         self.app.call_from_thread(self.dismiss, summary)
 
     def _import(

@@ -113,10 +113,11 @@ class LibraryPart(MainBase):
         def done(note: str | None) -> None:
             self.importing = False
             if note:
+                self.pdfs.rescan()  # the copies made of the imported papers' attachments
                 self.reload_papers(note)
 
         self.importing = True  # papers.json changes meanwhile, by our hand (see poll_disk)
-        self.app.push_screen(ImportScreen(self.library), done)
+        self.app.push_screen(ImportScreen(self.library, self.pdfs.folder.path), done)
 
     def action_remove(self) -> None:
         """Remove the marked papers of the list shown, else the paper under the cursor, once

@@ -130,13 +130,19 @@ class QueuePart(MainBase):
 
     # -- PDFs -----------------------------------------------------------------------------
     def action_open_pdf(self) -> None:
-        """Open the paper's PDF: the local copy (in a terminal), else the source's PDF."""
+        """Open the paper's PDF: the local copy (in a terminal; made from the paper's
+        attachment when it has one here), else the source's PDF."""
+        from storage.pdfs.attached import attachment_of, link_attachment
         from storage.pdfs.links import pdf_url
 
         paper = self.paper_list.current
         if paper is None:
             return
         copy = self.pdfs.copy_of(paper.id)
+        if copy is None and attachment_of(paper) and not in_browser(self.app):
+            copy = link_attachment(paper, self.pdfs.folder)  # its reference manager's PDF
+            if copy is not None:
+                self._pdf_arrived(paper.id)
         if copy is not None and not in_browser(self.app) and copy.is_file():
             links.open_link(self.app, copy.resolve().as_uri())
             return
@@ -200,7 +206,7 @@ class QueuePart(MainBase):
             else:
                 text = f"{where}: {event.paper.display_title[:40]}"
             self.app.call_from_thread(self._progress, text)
-            if event.kind == "done":
+            if event.kind in ("done", "linked"):
                 self.app.call_from_thread(self._pdf_arrived, event.paper.id)
 
         try:
