@@ -14,10 +14,10 @@ rows is their cosine similarity.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +35,7 @@ from storage.similar.terms import (
     term_key,
 )
 
+Answer = TypeVar("Answer")
 FloatArray = npt.NDArray[np.float64]
 Float32Array = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
@@ -250,13 +251,13 @@ class _Words:
 
 def _words(raw: Int32Array, found: _Unigrams, first_doc: int) -> _Words:
     """The kept words of raw word ids covering whole papers, the first being ``first_doc``."""
-    ends = np.flatnonzero(raw == 0)
-    middles = np.flatnonzero(raw == 1)
     position = np.flatnonzero(found.term[raw] >= 0)
     kept = raw[position]
     term = found.term[kept].astype(np.int64)
-    local = np.searchsorted(ends, position)
-    field = (position > middles[local]).astype(np.int64)
+    # a kept word's paper: the papers ended before it (a marker is never a kept word); its
+    # field: whether its paper's abstract began before it
+    local = np.cumsum(raw == 0)[position]
+    field = (np.cumsum(raw == 1)[position] > local).astype(np.int64)
     # Bigrams: two adjacent kept words; a stop word, a dropped word, a marker or punctuation
     # between them (``large language model (LLM)``: no ``model llm``) breaks a pair.
     joined = np.diff(position) == 1
@@ -295,10 +296,11 @@ def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
     them without reading the papers).
 
     Words are read once and kept as ids, a chunk of papers at a time; each chunk's words are
-    then counted three times (bigrams; the papers each term is in; each paper's terms,
-    placed straight into the result), so that what a build holds beyond its result is the
-    word ids and one chunk's counts (100,000 papers: 1 GB at its peak when the counts of
-    every chunk were kept, then joined).
+    then counted twice (bigrams; each paper's terms and their weights, which give the papers
+    each term is in), and the second count of each chunk is kept until it is placed straight
+    into the result, so that what a build holds beyond its result is the word ids, then the
+    chunks' entries (100,000 papers: 1 GB at its peak when the counts of every chunk were
+    kept, then joined).
     """
     n = len(papers)
     ids = tuple(p.id for p in papers) if ids is None else tuple(ids)
@@ -307,18 +309,20 @@ def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
     unigrams = found.terms
     n_uni = max(len(unigrams), 1)
 
-    def chunk_words() -> Iterator[_Words]:
-        for number, raw in enumerate(chunks):
-            yield _words(raw, found, number * _TOKEN_CHUNK)
+    def pair_keys_of(number: int) -> IntArray:
+        return _words(chunks[number], found, number * _TOKEN_CHUNK).pair_keys
 
-    bigram_keys = _bigrams(chunk_words())
+    def entries_of(number: int) -> tuple[IntArray, FloatArray]:
+        words = _words(chunks[number], found, number * _TOKEN_CHUNK)
+        return _entries(words, _pair_terms(words, bigram_keys, len(unigrams)), n_terms)
+
+    bigram_keys = _bigrams(_ahead(pair_keys_of, range(len(chunks))))
     bigrams = [f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in bigram_keys]
     vocabulary = unigrams + bigrams
     n_terms = max(len(vocabulary), 1)
 
     def chunk_entries() -> Iterator[tuple[IntArray, FloatArray]]:
-        for words in chunk_words():
-            yield _entries(words, _pair_terms(words, bigram_keys, len(unigrams)), n_terms)
+        return _ahead(entries_of, range(len(chunks)))
 
     df = np.zeros(n_terms, dtype=np.int64)
     for doc_terms, _ in chunk_entries():
@@ -342,6 +346,24 @@ def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
         weights = weights / np.where(norms > 0, norms, 1.0)[entry_doc]
         matrix.place(entry_doc, entry_term, weights)
     return matrix.done(terms)
+
+
+def _ahead(work: Callable[[int], Answer], items: Sequence[int], depth: int = 2) -> Iterator[Answer]:
+    """``work`` of each item, in order, the next ones worked out meanwhile by a thread: numpy
+    lets go of the interpreter while it sorts and counts, so a second core takes part."""
+    if len(items) < 2:
+        yield from map(work, items)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=depth, thread_name_prefix="matrix") as pool:
+        pending = deque(pool.submit(work, item) for item in items[:depth])
+        for item in items[depth:]:
+            done = pending.popleft().result()
+            pending.append(pool.submit(work, item))
+            yield done
+        while pending:
+            yield pending.popleft().result()
 
 
 class _Placed:
@@ -395,9 +417,10 @@ class _Placed:
         )
 
 
-def _bigrams(chunks: Iterable[_Words]) -> IntArray:
-    """The keys of the adjacent pairs met at least ``BIGRAM_MIN_COUNT`` times, ascending."""
-    parts = [words.pair_keys for words in chunks]
+def _bigrams(chunks: Iterable[IntArray]) -> IntArray:
+    """The keys of the adjacent pairs (each chunk's ``pair_keys``) met at least
+    ``BIGRAM_MIN_COUNT`` times, ascending."""
+    parts = list(chunks)
     keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     del parts
     keys.sort()
