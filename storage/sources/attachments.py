@@ -36,6 +36,10 @@ _PART_SPLIT: Final = re.compile(r"(?<!\\):")
 #: What the last part of a ``description:path:type`` item can say: a file type or MIME type.
 _TYPE: Final = re.compile(r"^(?:[A-Za-z0-9.+-]{0,20}|[a-z]+/[A-Za-z0-9.+-]{1,60})$")
 _WINDOWS_DRIVE: Final = re.compile(r"^[A-Za-z]:[\\/]")
+#: Where a path from the root starts (Linux, macOS): Mendeley's paths without their ``/``.
+_ROOT_FOLDERS: Final = frozenset(
+    {"home", "Users", "media", "mnt", "Volumes", "tmp", "opt", "srv", "run", "data", "root"}
+)
 
 
 def _unescaped(text: str) -> str:
@@ -118,11 +122,12 @@ def resolved(path: str, base: Path | None) -> str:
     if base is None:
         return ""
     near = base / given
+    root = Path("/") / given
     try:
-        # Mendeley drops the path's leading ``/``: where the path is not beside the file but
-        # is from the root, the root it is
-        if not near.exists() and (Path("/") / given).is_file():
-            return str(Path("/") / given)
+        # Mendeley drops the path's leading ``/``: a path not beside the file that is there
+        # from the root, or starts where absolute paths do (``home/me/…``), is from the root
+        if not near.exists() and (given.parts[0] in _ROOT_FOLDERS or root.is_file()):
+            return str(root)
     except (OSError, ValueError):
         pass
     return str(near)

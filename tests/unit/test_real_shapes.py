@@ -178,3 +178,18 @@ def test_endnote_records_opened_by_their_type_line_alone(tmp_path: Path) -> None
     assert report.added == 2
     found = {p.display_title: (p.authors, citation_of(p).kind) for p in library.papers()}
     assert found == {"One": (("Ann Lee",), "article"), "Two": (("Bob Doe",), "inproceedings")}
+
+
+def test_reference_managers_attachments_are_kept_as_absolute_paths(tmp_path: Path) -> None:
+    """Zotero's BibTeX ``file`` (``Full Text PDF:…:application/pdf``) and CSV ``File
+    Attachments``, Mendeley's slashless ``:home/u/…:pdf``: each paper's PDF, from the root."""
+    for name, folder in (
+        ("zotero.bib", "/home/u/Zotero/storage/ABCD/"),
+        ("zotero.csv", "/home/u/Zotero/storage/ABCD/"),
+        ("mendeley.bib", "/home/u/Mendeley/"),
+    ):
+        papers = _library(tmp_path / name, name).papers()
+        files = [p.fact("file") for p in papers]
+        assert papers and all(
+            isinstance(f, str) and f.startswith(folder) and f.endswith(".pdf") for f in files
+        ), (name, files)
