@@ -85,6 +85,11 @@ def is_local(value: str) -> bool:
     return text.startswith(("/", "~")) or _WINDOWS_DRIVE.match(text) is not None
 
 
+def looks_like_pdf(link: str) -> bool:
+    """Whether a path or ``file:`` address names a PDF by its name (``….pdf``)."""
+    return link.strip().lower().split("?")[0].endswith(".pdf")
+
+
 def attachment(value: object, base: Path | None) -> str:
     """The absolute path of the first PDF a file field names ("" for none): relative paths
     read against ``base`` (the folder of the file that names it; None: not known, and a

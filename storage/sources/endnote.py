@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
+from storage.sources.attachments import looks_like_pdf
 from storage.sources.citation import entry_type
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 
@@ -32,7 +33,7 @@ _FIELDS: Final = {
     "@": "serial", "R": "doi", "U": "url", "X": "abstract", "K": "keywords", "Z": "note",
     ">": "file",
 }  # fmt: skip
-_LISTS: Final = frozenset({"authors", "url", "keywords", "note"})
+_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "file"})
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
 _TYPES: Final = {
     "journal article": "article", "electronic article": "article",
@@ -115,6 +116,9 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     fields["pdf"] = next((u for u in links if u.lower().split("?")[0].endswith(".pdf")), "")
     fields["url"] = [u for u in links if u != fields["pdf"]]
     fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
+    # ``%>`` a line per attachment: its PDF, not a snapshot
+    attached = fields.pop("file", [])
+    fields["file"] = next((f for f in attached if looks_like_pdf(f)), "")
     return {k: v for k, v in fields.items() if v}
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.sources.attachments import is_local
+from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.citation import FROM_RIS
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
@@ -40,7 +40,7 @@ _FIELDS: Final = {
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
     "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user",
 }  # fmt: skip
-_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial"})
+_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial", "pdf"})
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
 #: The longest a value may grow by its wrapped lines (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 200_000
@@ -108,8 +108,12 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
     fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
-    if is_local(fields.get("pdf", "")):  # Zotero's, Mendeley's attachment: a file here
-        fields["file"] = fields.pop("pdf")
+    # ``L1`` a line per attachment: a file here (Zotero's, Mendeley's; its PDF, not its
+    # snapshot) or the PDF's address
+    links = fields.pop("pdf", [])
+    local = [link for link in links if is_local(link)]
+    fields["file"] = next((link for link in local if looks_like_pdf(link)), "")
+    fields["pdf"] = next((link for link in links if not is_local(link)), "")
     user = fields.pop("user", "")
     if user.startswith("Lists: "):  # ours: its lists, and display text kept as such
         fields["lists"] = user.removeprefix("Lists: ")

@@ -211,3 +211,21 @@ def test_our_json_and_csv_exports_carry_the_attachment_back(tmp_path: Path) -> N
         written = tmp_path / f"out.{kind}"
         written.write_text(export(papers, library.triage(), kind))
         assert _file_of(written) == str(pdf), kind
+
+
+def test_the_pdf_among_several_attachment_lines_is_taken_not_the_snapshot(tmp_path: Path) -> None:
+    pdf = a_pdf(tmp_path / "storage" / "AB12" / "Lee 2024.pdf")
+    ris = tmp_path / "zotero.ris"
+    ris.write_text(
+        f"TY  - JOUR\nTI  - Sparse Attention\nAB  - {ABSTRACT}\n"
+        f"L1  - {tmp_path}/storage/AB12/snapshot.html\nL1  - {pdf}\n"
+        "L1  - https://arxiv.org/pdf/2401.01234\nER  - \n"
+    )
+    enw = tmp_path / "endnote.enw"
+    enw.write_text(
+        f"%0 Journal Article\n%T Sparse Attention\n%X {ABSTRACT}\n"
+        f"%> {tmp_path}/storage/AB12/snapshot.html\n%> {pdf}\n"
+    )
+    assert _file_of(ris) == str(pdf) and _file_of(enw) == str(pdf)
+    (record,) = read_source(ris).records
+    assert dict(record.extra)["pdf"] == "https://arxiv.org/pdf/2401.01234"
