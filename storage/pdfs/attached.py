@@ -82,7 +82,9 @@ class Linked:
         return ", ".join(parts)
 
 
-def link_attachments(papers: Iterable[Paper], folder: PdfFolder) -> Linked:
+def link_attachments(
+    papers: Iterable[Paper], folder: PdfFolder, max_bytes: int = MAX_BYTES
+) -> Linked:
     """Make each paper's usable attachment its copy in ``folder`` (see the module)."""
     report = Linked()
     copies: dict[str, Path] | None = None
@@ -95,7 +97,7 @@ def link_attachments(papers: Iterable[Paper], folder: PdfFolder) -> Linked:
         if paper.id in copies:
             report.had += 1
             continue
-        source = usable(path)
+        source = usable(path, max_bytes)
         made = _link(source, paper, folder) if source is not None else None
         if made is None:
             report.missing.append((paper, path))
@@ -105,13 +107,13 @@ def link_attachments(papers: Iterable[Paper], folder: PdfFolder) -> Linked:
     return report
 
 
-def link_attachment(paper: Paper, folder: PdfFolder) -> Path | None:
+def link_attachment(paper: Paper, folder: PdfFolder, max_bytes: int = MAX_BYTES) -> Path | None:
     """The paper's copy made from its attachment (None: it has none usable); its copy as it
     is when it has one."""
     have = folder.copy_of(paper.id)
     if have is not None:
         return have
-    source = usable(attachment_of(paper))
+    source = usable(attachment_of(paper), max_bytes)
     return _link(source, paper, folder) if source is not None else None
 
 
@@ -125,12 +127,14 @@ def _link(source: Path, paper: Paper, folder: PdfFolder) -> Path | None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         try:
-            os.symlink(os.path.abspath(source), temporary)
+            os.symlink(source, temporary)  # the path checked, as it is (no ``..`` folded)
         except (OSError, NotImplementedError):
-            part = folder.part_of(paper.id)
-            shutil.copyfile(source, part)
-            os.replace(part, target)
-            return target
+            # not a download's part (which a download would resume from): a name of its own,
+            # written whole, then renamed
+            with open(source, "rb") as given, open(temporary, "xb") as copy:
+                shutil.copyfileobj(given, copy)
+                copy.flush()
+                os.fsync(copy.fileno())
         os.replace(temporary, target)
     except OSError:
         with contextlib.suppress(OSError):

@@ -199,7 +199,7 @@ def download_pdfs(
             report.skipped += 1
             progress(Event("skipped", paper, index, total, path=have))
             continue
-        linked = link_attachment(paper, folder) if attachment_of(paper) else None
+        linked = link_attachment(paper, folder, options.max_bytes) if attachment_of(paper) else None
         if linked is not None:  # the reference manager's copy: nothing to download
             report.linked.append(linked)
             progress(Event("linked", paper, index, total, path=linked))

@@ -35,6 +35,7 @@ _ITEM_SPLIT: Final = re.compile(r"(?<!\\);")
 _PART_SPLIT: Final = re.compile(r"(?<!\\):")
 #: What the last part of a ``description:path:type`` item can say: a file type or MIME type.
 _TYPE: Final = re.compile(r"^(?:[A-Za-z0-9.+-]{0,20}|[a-z]+/[A-Za-z0-9.+-]{1,60})$")
+_SCHEME: Final = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _WINDOWS_DRIVE: Final = re.compile(r"^[A-Za-z]:[\\/]")
 #: Where a path from the root starts (Linux, macOS): Mendeley's paths without their ``/``.
 _ROOT_FOLDERS: Final = frozenset(
@@ -56,15 +57,33 @@ def _items(value: str) -> list[tuple[str, str]]:
         item = raw.strip()
         if not item:
             continue
-        if item.lower().startswith("file:"):
-            found.append((unquote(urlsplit(item).path), ""))
-            continue
         parts = _PART_SPLIT.split(item)
-        if len(parts) >= 3 and _TYPE.match(parts[-1].strip()):
-            found.append((_unescaped(":".join(parts[1:-1]).strip()), parts[-1].strip().lower()))
+        if len(parts) >= 3 and _TYPE.match(parts[-1].strip()):  # JabRef's ``File:/x.pdf:PDF``
+            path, kind = _unescaped(":".join(parts[1:-1]).strip()), parts[-1].strip().lower()
         else:
-            found.append((_unescaped(item), ""))
+            path, kind = _unescaped(item), ""
+        if path.lower().startswith("file:"):
+            path = _file_url_path(path)
+        elif _SCHEME.match(path):
+            continue  # a web address (JabRef's online link), EndNote's ``internal-pdf://``
+        if path:
+            found.append((path, kind))
     return found
+
+
+def _file_url_path(url: str) -> str:
+    """The path a ``file:`` address names ("" for none it can name): ``file:///C:/x.pdf`` is
+    ``C:/x.pdf``, ``file://server/share/x.pdf`` the share ``//server/share/x.pdf``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # ``file://[x/…``: no address
+        return ""
+    path = unquote(parts.path)
+    if parts.netloc and parts.netloc.lower() != "localhost":
+        return f"//{parts.netloc}{path}"
+    if re.match(r"^/[A-Za-z]:[\\/]", path):
+        return path[1:]
+    return path
 
 
 def _is_pdf(path: str, kind: str) -> bool:
@@ -131,7 +150,8 @@ def resolved(path: str, base: Path | None) -> str:
     try:
         # Mendeley drops the path's leading ``/``: a path not beside the file that is there
         # from the root, or starts where absolute paths do (``home/me/…``), is from the root
-        if not near.exists() and (given.parts[0] in _ROOT_FOLDERS or root.is_file()):
+        first = given.parts[0] if given.parts else ""
+        if not near.exists() and (first in _ROOT_FOLDERS or root.is_file()):
             return str(root)
     except (OSError, ValueError):
         pass

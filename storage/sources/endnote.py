@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.sources.attachments import looks_like_pdf
+from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.citation import entry_type
+from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 
 ENDNOTE_SUFFIXES: Final = (".enw",)
@@ -118,7 +119,10 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
     # ``%>`` a line per attachment: its PDF, not a snapshot
     attached = fields.pop("file", [])
-    fields["file"] = next((f for f in attached if looks_like_pdf(f)), "")
+    local = [link for link in attached if is_local(link)]  # not EndNote's ``internal-pdf://``
+    fields["file"] = next((link for link in local if looks_like_pdf(link)), "")
+    if not fields.get("pdf"):
+        fields["pdf"] = next((u for u in attached if web_url(u) and looks_like_pdf(u)), "")
     return {k: v for k, v in fields.items() if v}
 
 

@@ -153,8 +153,6 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
         "primaryclass", "Category", ("primaryclass", "primary_category", "eprintclass"), str
     ),
     ExtraField("pdf", "PDF", ("pdf", "pdf_url", "pdfurl", "pdf_link"), str),
-    # a reference manager's copy of the PDF, an absolute path (``storage.sources.attachments``)
-    ExtraField("file", "Attachment", ("file",), str, verbatim=_MAX_TEXT),
     ExtraField("isbn", "ISBN", ("isbn",), str),
     ExtraField("issn", "ISSN", ("issn",), str),
     # what a fetch brings (storage/fetch): the reviews' scores one by one, their mean
@@ -163,6 +161,9 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ExtraField("confidence", "Confidence", ("confidence", "confidences", "avg_confidence"), float),
     ExtraField("affiliations", "Affiliations", ("affiliations", "aff"), str),
     ExtraField("project", "Project page", ("project", "project_page", "project_url"), str),
+    # a reference manager's copy of the PDF, an absolute path (``storage.sources.attachments``);
+    # last, so that the columns of a CSV export written before it keep their places
+    ExtraField("file", "Attachment", ("file",), str, verbatim=_MAX_TEXT),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}

@@ -115,9 +115,9 @@ class ReadResult:
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""
-        if not _FILE_NAMES.isdisjoint(fields) or _local_link(fields.get("pdf")):
-            fields = with_attachment(fields, folder_of(self.source))
         try:
+            if not _FILE_NAMES.isdisjoint(fields) or _local_link(fields.get("pdf")):
+                fields = with_attachment(fields, folder_of(self.source))
             record, problem = record_from_fields(fields, number)
         except BadField as exc:
             record, problem = None, str(exc)
@@ -496,7 +496,7 @@ _AND = re.compile(r"\s+and\s+")
 _NAME_WORD = r"[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?"
 _LAST_FIRST = re.compile(
     r"^\s*(?P<last>(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|ten|ter|dos|das)\s+)*"
-    rf"{_NAME_WORD})\s*,\s*(?P<first>(?=[^\W\d_a-z])(?:{_NAME_WORD}\s*){{1,3}})\s*$"
+    rf"{_NAME_WORD})\s*,\s*(?P<first>(?=[^\W\d_a-z]){_NAME_WORD}(?:(?:\s+|(?<=\.)){_NAME_WORD}){{0,2}})\s*$"
 )
 
 
@@ -506,7 +506,7 @@ def _last_first_people(value: str) -> tuple[str, ...]:
     people = []
     for part in _AND.split(value) if " and " in value else (value,):
         # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
-        one = _LAST_FIRST.match(part) if part.count(",") == 1 else None
+        one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None
         if one is None or not _given_name(one["first"]):
             return ()
         people.append(" ".join(f"{one['first']} {one['last']}".split()))

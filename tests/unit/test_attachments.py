@@ -3,6 +3,7 @@ the paper's copy (``storage.sources.attachments``, ``storage.pdfs.attached``).""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -229,3 +230,41 @@ def test_the_pdf_among_several_attachment_lines_is_taken_not_the_snapshot(tmp_pa
     assert _file_of(ris) == str(pdf) and _file_of(enw) == str(pdf)
     (record,) = read_source(ris).records
     assert dict(record.extra)["pdf"] == "https://arxiv.org/pdf/2401.01234"
+
+
+def test_odd_addresses_in_a_file_field_neither_crash_nor_pass_for_local_files(
+    tmp_path: Path,
+) -> None:
+    beside = a_pdf(tmp_path / "real.pdf")
+    assert attachment("file://[x/a.pdf", tmp_path) == ""  # no address: no error either
+    assert attachment("file:///C:/Users/me/x.pdf", None) == "C:/Users/me/x.pdf"
+    assert attachment("file://server/share/x.pdf", None) == "//server/share/x.pdf"
+    assert attachment("File:/home/me/x.pdf:PDF", None) == "/home/me/x.pdf"  # JabRef's "File"
+    # JabRef's online link is no local file: the PDF beside the .bib is
+    online = r":https\://arxiv.org/pdf/2101.00001v1:PDF;:real.pdf:PDF"
+    assert attachment(online, tmp_path) == str(beside)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"title": "J", "abstract": ABSTRACT, "file": "file://[x/a.pdf"}]))
+    (record,) = read_source(bad).records
+    assert "file" not in dict(record.extra)
+
+
+def test_endnote_keeps_its_own_folder_out_and_a_web_pdf_as_the_link(tmp_path: Path) -> None:
+    pdf = a_pdf(tmp_path / "real.pdf")
+    enw = tmp_path / "endnote.enw"
+    enw.write_text(
+        f"%0 Journal Article\n%T Sparse Attention\n%X {ABSTRACT}\n"
+        f"%> internal-pdf://1234/x.pdf\n%> https://arxiv.org/pdf/2401.01234.pdf\n%> file://{pdf}\n"
+    )
+    (record,) = read_source(enw).records
+    extra = dict(record.extra)
+    assert extra["file"] == str(pdf) and extra["pdf"] == "https://arxiv.org/pdf/2401.01234.pdf"
+
+
+def test_a_long_word_among_the_authors_is_read_in_linear_time() -> None:
+    from storage.sources.records import _authors
+
+    # a pattern that could split one word into given names in many ways took seconds at
+    # 600 letters and hours at 5,000
+    assert len(_authors("Lee, A" + "a" * 5000 + "!")) == 2
+    assert _authors("Lee, A.B.") == ("A.B. Lee",)
