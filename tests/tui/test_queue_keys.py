@@ -220,6 +220,31 @@ async def test_p_opens_a_papers_attachment_as_its_copy(
         assert "⎙" in plist(app).render_line(0).text
 
 
+async def test_p_on_an_attachment_not_here_says_so_and_opens_nothing_local(
+    home: Path, tmp_path: Path
+) -> None:
+    bib = tmp_path / "zotero.bib"
+    bib.write_text(
+        "@article{lee, title = {Sparse attention}, author = {Lee, Ann},\n"
+        "  abstract = {We study sparse attention over long documents and show that it scales to "
+        "a million tokens with little loss.},\n"
+        f"  file = {{Full Text PDF:{tmp_path}/gone\x1b[31m.pdf:application/pdf}}}}\n"
+    )
+    library = Library(home)
+    library.import_files([bib])
+    (paper,) = [p for p in library.papers() if p.title == "Sparse attention"]
+    library.set_status(paper.id, "starred")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "p")
+        await wait_for(pilot, lambda: any("attachment is not here" in m for m in messages(app)))
+        said = next(m for m in messages(app) if "attachment is not here" in m)
+        assert "\x1b" not in said and "gone" in said
+        await wait_for(pilot, lambda: any("No PDF known" in m for m in messages(app)))
+        assert not screen.pdfs.has_copy(paper.id)
+
+
 async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:
     from tui.screens.stats import StatsScreen
 

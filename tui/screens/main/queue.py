@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from storage.models import Paper
@@ -131,18 +132,38 @@ class QueuePart(MainBase):
     # -- PDFs -----------------------------------------------------------------------------
     def action_open_pdf(self) -> None:
         """Open the paper's PDF: the local copy (in a terminal; made from the paper's
-        attachment when it has one here), else the source's PDF."""
-        from storage.pdfs.attached import attachment_of, link_attachment
-        from storage.pdfs.links import pdf_url
+        attachment when it has one here, off the screen's thread: the file may be on a slow
+        disk), else the source's PDF."""
+        from storage.pdfs.attached import attachment_of
 
         paper = self.paper_list.current
         if paper is None:
             return
         copy = self.pdfs.copy_of(paper.id)
         if copy is None and attachment_of(paper) and not in_browser(self.app):
-            copy = link_attachment(paper, self.pdfs.folder)  # its reference manager's PDF
-            if copy is not None:
-                self._pdf_arrived(paper.id)
+            self.run_worker(lambda: self._link_and_open(paper), thread=True, group="attachment")
+            return
+        self._open_pdf(paper, copy)
+
+    def _link_and_open(self, paper: Paper) -> None:
+        """The paper's attachment made its copy, then opened (in the worker)."""
+        from storage.pdfs.attached import attachment_of, link_attachment
+
+        copy = link_attachment(paper, self.pdfs.folder)  # its reference manager's PDF
+        if copy is None:
+            self.app.call_from_thread(
+                self.notify,
+                f"The attachment is not here or is no PDF: {printable(attachment_of(paper))}",
+                severity="warning",
+                markup=False,
+            )
+        else:
+            self.app.call_from_thread(self._pdf_arrived, paper.id)
+        self.app.call_from_thread(self._open_pdf, paper, copy)
+
+    def _open_pdf(self, paper: Paper, copy: Path | None) -> None:
+        from storage.pdfs.links import pdf_url
+
         if copy is not None and not in_browser(self.app) and copy.is_file():
             links.open_link(self.app, copy.resolve().as_uri())
             return
