@@ -25,9 +25,9 @@ from typing import Final
 from storage.models import Paper
 from storage.pdfs.folder import PdfFolder, pdf_name
 
-#: What a PDF starts with.
+#: What a PDF starts with (a download is checked for it too).
 PDF_MAGIC: Final = b"%PDF-"
-#: An attachment larger than this is not taken (as a download: ``DownloadOptions``).
+#: An attachment larger than this is not taken, nor a download (``DownloadOptions``).
 MAX_BYTES: Final = 100 * 1024 * 1024
 
 
@@ -97,8 +97,7 @@ def link_attachments(
         if paper.id in copies:
             report.had += 1
             continue
-        source = usable(path, max_bytes)
-        made = _link(source, paper, folder) if source is not None else None
+        made = link_attachment(paper, folder, max_bytes)
         if made is None:
             report.missing.append((paper, path))
         else:
@@ -108,11 +107,8 @@ def link_attachments(
 
 
 def link_attachment(paper: Paper, folder: PdfFolder, max_bytes: int = MAX_BYTES) -> Path | None:
-    """The paper's copy made from its attachment (None: it has none usable); its copy as it
-    is when it has one."""
-    have = folder.copy_of(paper.id)
-    if have is not None:
-        return have
+    """The paper's copy made from its attachment (None: it has none usable), for a paper
+    without a copy (its callers know it has none)."""
     source = usable(attachment_of(paper), max_bytes)
     return _link(source, paper, folder) if source is not None else None
 

@@ -29,14 +29,12 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from storage.models import Paper
-from storage.pdfs.attached import attachment_of, link_attachment
+from storage.pdfs.attached import MAX_BYTES, PDF_MAGIC, attachment_of, link_attachment
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.pdfs.links import pdf_url
 from storage.text.words import count
 
 MB: Final = 1024 * 1024
-#: What a PDF must start with.
-PDF_MAGIC: Final = b"%PDF-"
 #: ``%%EOF`` must be within this many bytes of a PDF's end (some add a few after it).
 EOF_WITHIN: Final = 2048
 _CHUNK: Final = 64 * 1024
@@ -49,7 +47,7 @@ class DownloadOptions:
     #: Seconds between two requests.
     pause: float = 1.0
     #: A PDF larger than this is refused.
-    max_bytes: int = 100 * MB
+    max_bytes: int = MAX_BYTES
     #: The longest ``Retry-After`` waited for (a longer one fails the paper).
     max_wait: float = 120.0
     #: The wait after a 429 or 503 that names none.

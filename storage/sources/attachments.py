@@ -96,10 +96,9 @@ def is_local(value: str) -> bool:
     text = value.strip()
     if not text or "\n" in text:
         return False
-    lower = text.lower()
-    if lower.startswith("file:"):
+    if text[:5].lower() == "file:":
         return True
-    if re.match(r"^[a-z][a-z0-9+.-]*://", lower):
+    if _SCHEME.match(text):
         return False  # http, https, and EndNote's ``internal-pdf://`` (its own folder)
     return text.startswith(("/", "~")) or _WINDOWS_DRIVE.match(text) is not None
 

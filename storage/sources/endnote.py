@@ -114,7 +114,7 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     doi = _DOI_LINK.sub("", fields.get("doi", ""))
     fields["doi"] = doi
     links = fields.pop("url", [])
-    fields["pdf"] = next((u for u in links if u.lower().split("?")[0].endswith(".pdf")), "")
+    fields["pdf"] = next((u for u in links if looks_like_pdf(u)), "")
     fields["url"] = [u for u in links if u != fields["pdf"]]
     fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
     # ``%>`` a line per attachment: its PDF, not a snapshot

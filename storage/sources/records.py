@@ -496,7 +496,9 @@ _AND = re.compile(r"\s+and\s+")
 _NAME_WORD = r"[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?"
 _LAST_FIRST = re.compile(
     r"^\s*(?P<last>(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|ten|ter|dos|das)\s+)*"
-    rf"{_NAME_WORD})\s*,\s*(?P<first>(?=[^\W\d_a-z]){_NAME_WORD}(?:(?:\s+|(?<=\.)){_NAME_WORD}){{0,2}})\s*$"
+    rf"{_NAME_WORD})\s*,\s*"
+    # given names one after another: a space between them, or none after an initial's dot
+    rf"(?P<first>(?=[^\W\d_a-z]){_NAME_WORD}(?:(?:\s+|(?<=\.)){_NAME_WORD}){{0,2}})\s*$"
 )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library, Status
+from storage.models import Paper
 from tests.pdf_files import paper_pdf
 from tests.pdf_server import PdfServer, library_list
 from tests.tui.helpers import make_app, messages, plist, ready, settled, wait_for
@@ -139,10 +140,8 @@ def pdf_library(home: Path, server: PdfServer, tmp_path: Path) -> list[str]:
     return ids
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
-async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_its_words(
-    home: Path, tmp_path: Path, server: PdfServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def fake_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A BROWSER that writes each address it is given to the file returned."""
     opened = tmp_path / "opened.txt"
     browser = tmp_path / "browser.sh"
     browser.write_text(f'#!/bin/sh\necho "$1" >> "{opened}"\n')
@@ -150,6 +149,31 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("BROWSER", str(browser))
+    return opened
+
+
+def starred_attached(home: Path, tmp_path: Path, attachment: str) -> Paper:
+    """A Zotero entry whose attachment is at ``attachment``, imported (no copy made: the
+    library's import) and starred."""
+    bib = tmp_path / "zotero.bib"
+    bib.write_text(
+        "@article{lee, title = {Sparse attention}, author = {Lee, Ann},\n"
+        "  abstract = {We study sparse attention over long documents and show that it scales to "
+        "a million tokens with little loss.},\n"
+        f"  file = {{Full Text PDF:{attachment}:application/pdf}}}}\n"
+    )
+    library = Library(home)
+    library.import_files([bib])
+    (paper,) = [p for p in library.papers() if p.title == "Sparse attention"]
+    library.set_status(paper.id, "starred")
+    return paper
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
+async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_its_words(
+    home: Path, tmp_path: Path, server: PdfServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = fake_browser(tmp_path, monkeypatch)
     ids = pdf_library(home, server, tmp_path)
     app = PapersApp(Library(home), import_sample=False)
     async with app.run_test(size=WIDE) as pilot:
@@ -185,25 +209,9 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
 async def test_p_opens_a_papers_attachment_as_its_copy(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    opened = tmp_path / "opened.txt"
-    browser = tmp_path / "browser.sh"
-    browser.write_text(f'#!/bin/sh\necho "$1" >> "{opened}"\n')
-    browser.chmod(browser.stat().st_mode | stat.S_IXUSR)
-    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("BROWSER", str(browser))
+    opened = fake_browser(tmp_path, monkeypatch)
     attachment = paper_pdf(tmp_path / "Lee - 2024.pdf", "Sparse attention", 1, marker="okapi")
-    bib = tmp_path / "zotero.bib"
-    bib.write_text(
-        "@article{lee, title = {Sparse attention}, author = {Lee, Ann},\n"
-        "  abstract = {We study sparse attention over long documents and show that it scales to "
-        "a million tokens with little loss.},\n"
-        f"  file = {{Full Text PDF:{attachment}:application/pdf}}}}\n"
-    )
-    library = Library(home)
-    library.import_files([bib])  # the library's import: no copy made yet
-    (paper,) = [p for p in library.papers() if p.title == "Sparse attention"]
-    library.set_status(paper.id, "starred")
+    paper = starred_attached(home, tmp_path, str(attachment))
     app = PapersApp(Library(home), import_sample=False)
     async with app.run_test(size=WIDE) as pilot:
         screen = await ready(pilot)
@@ -223,17 +231,7 @@ async def test_p_opens_a_papers_attachment_as_its_copy(
 async def test_p_on_an_attachment_not_here_says_so_and_opens_nothing_local(
     home: Path, tmp_path: Path
 ) -> None:
-    bib = tmp_path / "zotero.bib"
-    bib.write_text(
-        "@article{lee, title = {Sparse attention}, author = {Lee, Ann},\n"
-        "  abstract = {We study sparse attention over long documents and show that it scales to "
-        "a million tokens with little loss.},\n"
-        f"  file = {{Full Text PDF:{tmp_path}/gone\x1b[31m.pdf:application/pdf}}}}\n"
-    )
-    library = Library(home)
-    library.import_files([bib])
-    (paper,) = [p for p in library.papers() if p.title == "Sparse attention"]
-    library.set_status(paper.id, "starred")
+    paper = starred_attached(home, tmp_path, f"{tmp_path}/gone\x1b[31m.pdf")
     app = PapersApp(Library(home), import_sample=False)
     async with app.run_test(size=WIDE) as pilot:
         screen = await ready(pilot)

@@ -73,7 +73,7 @@ def test_a_windows_path_is_kept_as_written_and_hostile_values_give_none(tmp_path
 def test_a_link_field_is_local_only_for_a_file_address_or_a_path() -> None:
     assert is_local("file:///home/me/x.pdf") and is_local("/home/me/x.pdf")
     assert is_local("C:\\Users\\x.pdf") and is_local("~/x.pdf")
-    assert not is_local("https://arxiv.org/pdf/2401.01234")
+    assert not is_local("http://127.0.0.1:9/pdf/2401.01234")
     assert not is_local("internal-pdf://1234/x.pdf")  # EndNote's own folder: not known here
     assert not is_local("") and not is_local("x.pdf")
 
@@ -182,7 +182,7 @@ def test_each_reference_managers_export_gives_the_attachment(tmp_path: Path) -> 
     web = tmp_path / "web.ris"
     web.write_text(
         f"TY  - JOUR\nTI  - Sparse Attention\nAB  - {ABSTRACT}\n"
-        "L1  - https://arxiv.org/pdf/2401.01234\nER  - \n"
+        "L1  - http://127.0.0.1:9/pdf/2401.01234\nER  - \n"
     )
     enw = tmp_path / "endnote.enw"
     enw.write_text(f"%0 Journal Article\n%T Sparse Attention\n%X {ABSTRACT}\n%> {pdf}\n")
@@ -195,7 +195,7 @@ def test_each_reference_managers_export_gives_the_attachment(tmp_path: Path) -> 
         assert _file_of(path) == str(pdf), path.name
     (record,) = read_source(web).records
     assert "file" not in dict(record.extra)
-    assert dict(record.extra)["pdf"] == "https://arxiv.org/pdf/2401.01234"
+    assert dict(record.extra)["pdf"] == "http://127.0.0.1:9/pdf/2401.01234"
     (record,) = read_source(ris).records
     assert "pdf" not in dict(record.extra)  # a local file is no web address of the PDF
 
@@ -220,7 +220,7 @@ def test_the_pdf_among_several_attachment_lines_is_taken_not_the_snapshot(tmp_pa
     ris.write_text(
         f"TY  - JOUR\nTI  - Sparse Attention\nAB  - {ABSTRACT}\n"
         f"L1  - {tmp_path}/storage/AB12/snapshot.html\nL1  - {pdf}\n"
-        "L1  - https://arxiv.org/pdf/2401.01234\nER  - \n"
+        "L1  - http://127.0.0.1:9/pdf/2401.01234\nER  - \n"
     )
     enw = tmp_path / "endnote.enw"
     enw.write_text(
@@ -229,7 +229,7 @@ def test_the_pdf_among_several_attachment_lines_is_taken_not_the_snapshot(tmp_pa
     )
     assert _file_of(ris) == str(pdf) and _file_of(enw) == str(pdf)
     (record,) = read_source(ris).records
-    assert dict(record.extra)["pdf"] == "https://arxiv.org/pdf/2401.01234"
+    assert dict(record.extra)["pdf"] == "http://127.0.0.1:9/pdf/2401.01234"
 
 
 def test_odd_addresses_in_a_file_field_neither_crash_nor_pass_for_local_files(
@@ -241,7 +241,7 @@ def test_odd_addresses_in_a_file_field_neither_crash_nor_pass_for_local_files(
     assert attachment("file://server/share/x.pdf", None) == "//server/share/x.pdf"
     assert attachment("File:/home/me/x.pdf:PDF", None) == "/home/me/x.pdf"  # JabRef's "File"
     # JabRef's online link is no local file: the PDF beside the .bib is
-    online = r":https\://arxiv.org/pdf/2101.00001v1:PDF;:real.pdf:PDF"
+    online = r":http\://127.0.0.1\:9/pdf/2101.00001v1:PDF;:real.pdf:PDF"
     assert attachment(online, tmp_path) == str(beside)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"title": "J", "abstract": ABSTRACT, "file": "file://[x/a.pdf"}]))
@@ -254,11 +254,11 @@ def test_endnote_keeps_its_own_folder_out_and_a_web_pdf_as_the_link(tmp_path: Pa
     enw = tmp_path / "endnote.enw"
     enw.write_text(
         f"%0 Journal Article\n%T Sparse Attention\n%X {ABSTRACT}\n"
-        f"%> internal-pdf://1234/x.pdf\n%> https://arxiv.org/pdf/2401.01234.pdf\n%> file://{pdf}\n"
+        f"%> internal-pdf://1234/x.pdf\n%> http://127.0.0.1:9/pdf/2401.01234.pdf\n%> file://{pdf}\n"
     )
     (record,) = read_source(enw).records
     extra = dict(record.extra)
-    assert extra["file"] == str(pdf) and extra["pdf"] == "https://arxiv.org/pdf/2401.01234.pdf"
+    assert extra["file"] == str(pdf) and extra["pdf"] == "http://127.0.0.1:9/pdf/2401.01234.pdf"
 
 
 def test_a_long_word_among_the_authors_is_read_in_linear_time() -> None:
