@@ -32,6 +32,7 @@ from tui.memory import IdleCollector, kept_for_good, use_app_thresholds
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
 from tui.session import Outcome, TriageSession
+from tui.signals import SignalEnding
 from tui.stray_keys import MOVING, StrayKeys
 from tui.syncing import AppSync
 from tui.web import in_browser, offer_download
@@ -99,6 +100,9 @@ class PapersApp(App[None]):
         #: The app is the process (``papers``, not a test or a screenshot run inside
         #: another program): its threads must not keep it alive, its end is bounded.
         self.own_process = False
+        #: What the ending signals do (``papers`` sets it: ``tui/signals.py``); the handlers
+        #: are taken back from the event loop once the app runs (``on_mount``).
+        self.signal_ending: SignalEnding | None = None
         #: Ends the process if the graceful end is late (started by ``run_async`` in its own
         #: process only).
         self.deadline = EndingDeadline(
@@ -250,6 +254,8 @@ class PapersApp(App[None]):
         return self.main_screen
 
     def on_mount(self) -> None:
+        if self.signal_ending is not None:  # (the driver has started: it may have taken them)
+            self.signal_ending.reclaim()
         self._idle_collector.start(self)
         remembered = self.main_screen.ui.theme
         if remembered in self.available_themes:

@@ -40,12 +40,35 @@ class SignalEnding:
         self.code: int | None = None
 
     def watch(self, app: App[Any]) -> None:
-        """From now on a signal ends ``app`` (once its event loop runs)."""
+        """From now on a signal ends ``app`` (once its event loop runs; the app calls
+        ``reclaim`` once it does)."""
         self.app = app
 
+    def reclaim(self) -> None:
+        """Take the ending signals back from the running event loop, where the app's driver
+        may have put them: Textual's web driver (``papers serve``'s tabs) asks asyncio for
+        SIGTERM and SIGINT. Its handler ends the app without the exit code or the deadline,
+        and asyncio sets the signals back to their defaults when the loop closes: a second
+        SIGTERM while the last decisions were being saved then killed the process with them
+        unsaved (a killed server's tab gets one per thread of the server that ends)."""
+        loop = asyncio.get_running_loop()
+        masks = hasattr(signal, "pthread_sigmask")
+        if masks:  # none lands between the loop's removal (it sets the default) and ours
+            signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+        try:
+            for number in ENDING_SIGNALS:
+                loop.remove_signal_handler(number)  # (False, and nothing done, if not asked)
+                signal.signal(number, self.on_signal)
+        finally:
+            if masks:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
+
     def closing(self) -> None:
-        """From now on a signal changes nothing: the caller is saving the last decisions."""
+        """From now on a signal changes nothing: the caller is saving the last decisions
+        (the handlers are put back first: a closed event loop may have reset them)."""
         self.saving = True
+        for number in ENDING_SIGNALS:
+            signal.signal(number, self.on_signal)
 
     def on_signal(self, number: int, _frame: FrameType | None) -> None:
         """The handler of every ending signal (runs on the main thread, between bytecodes)."""

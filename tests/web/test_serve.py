@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import os
 import re
 import signal
 import socket
@@ -212,6 +213,33 @@ async def test_a_killed_server_takes_its_apps_with_it_decisions_saved(seeded_hom
             server.proc.kill()
             server.proc.wait(timeout=10)
             assert wait_until(lambda: not alive(child), timeout=15), "the app outlived the server"
+    finally:
+        server.stop(signal.SIGKILL)
+    assert Library(seeded_home).triage().status(first.id) == Status.SKIPPED
+
+
+async def test_a_second_signal_while_the_last_decision_waits_for_the_disk_loses_nothing(
+    seeded_home: Path,
+) -> None:
+    """A killed server's tab is sent SIGTERM once per server thread that ends: one that came
+    while the app was saving (after its event loop had closed and set the signal back to its
+    default) ended it with the decision shown but not written."""
+    server = serve(seeded_home)
+    library = Library(seeded_home)
+    first = library.papers()[0]
+    try:
+        async with tab(server) as opened:
+            await opened.wait_for(b"triaged")
+            [child] = server.children()
+            with library.triage_lock:  # a slow disk: the decision waits for it
+                await opened.press("x")
+                await opened.wait_for(b"Skipped 1")
+                os.kill(child, signal.SIGTERM)
+                await asyncio.sleep(0.3)  # the app has ended and waits for the disk
+                os.kill(child, signal.SIGTERM)
+                await asyncio.sleep(0.2)
+                assert alive(child), "a second signal ended the app before its decision was saved"
+            assert wait_until(lambda: not alive(child), timeout=15), "the app did not end"
     finally:
         server.stop(signal.SIGKILL)
     assert Library(seeded_home).triage().status(first.id) == Status.SKIPPED

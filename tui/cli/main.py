@@ -117,6 +117,7 @@ def open_app(args: argparse.Namespace) -> int:
             app = PapersApp(open_library(args))
         app.own_process = True  # its end is the process's (tui/ending.py)
         ending.watch(app)
+        app.signal_ending = ending  # its handlers, taken back once the app runs
         try:
             app.run()
         finally:
