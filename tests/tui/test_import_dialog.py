@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input
+import pytest
+from textual.widgets import Input, Static
 
 from storage import Library
 from tests.tui.helpers import make_app, messages, one_paper_list, ready, wait_for
@@ -51,3 +52,27 @@ async def test_another_process_import_is_still_said(seeded_home: Path, tmp_path:
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         Library(seeded_home).import_file(source)
         await wait_for(pilot, lambda: ELSEWHERE in messages(app), timeout=5)
+
+
+async def test_an_unexpected_error_in_the_import_is_said_and_the_dialog_still_closes(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = one_paper_list(tmp_path / "one.jsonl", "Quiet Paper", "We introduce QUIET.")
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("a bug in the reader")  # not a LibraryError: no one foresaw it
+
+    monkeypatch.setattr(Library, "import_files", broken)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        app.screen.query_one("#import-path", Input).value = str(source)
+        await pilot.press("enter")
+        status = app.screen.query_one("#import-status", Static)
+        said = "Not imported: internal error: RuntimeError: a bug in the reader"
+        await wait_for(pilot, lambda: said in str(status.render()))
+        await pilot.press("escape")  # the dialog is not stuck "running"
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+    assert len(Library(seeded_home).papers()) == 38

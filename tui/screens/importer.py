@@ -196,12 +196,18 @@ class ImportScreen(ModalScreen[str | None]):
         except (LibraryError, OSError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
+        except Exception as exc:  # a bug: said in the dialog, which stays usable (Esc closes it)
+            self.app.call_from_thread(self._failed, f"internal error: {type(exc).__name__}: {exc}")
+            return
         summary = f"Imported {', '.join(report.lists)}: {report.summary()}"
         if report.attached and self.pdf_folder is not None:
             from storage.pdfs.attached import link_attachments
             from storage.pdfs.folder import PdfFolder
 
-            linked = link_attachments(report.attached, PdfFolder(self.pdf_folder)).summary()
+            try:
+                linked = link_attachments(report.attached, PdfFolder(self.pdf_folder)).summary()
+            except Exception as exc:  # the papers are in: only their copies were not made
+                linked = f"the attachments were not linked ({type(exc).__name__}: {exc})"
             summary += f"; {linked}" if linked else ""
         self.app.call_from_thread(self.dismiss, summary)
 
