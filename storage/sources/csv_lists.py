@@ -5,9 +5,11 @@ Column names are read in lower case, runs of spaces as one ``_`` (``Abstract Not
 ``abstract_note``). The CSV exports of reference managers name their columns their own way,
 read here as the fields they are: Zotero's (``Abstract Note``, ``Author`` as ``Last, First;
 …``, ``Publication Year``, ``Publication Title``, ``Item Type``, ``Manual Tags`` and
-``Automatic Tags``), Scopus's (``Source title``, ``Document Type``, ``Author Keywords``,
-``Page start`` and ``Page end``, ``Cited by``, ``Link``: its own record page, so the DOI's
-page instead when there is one) and Google Scholar's (``Publication``).
+``Automatic Tags``; the arXiv id and DOI it keeps in ``Extra`` lines, ``arXiv: 2401.01234``
+and ``DOI: 10.1/x``, for item types without a field of their own), Scopus's (``Source
+title``, ``Document Type``, ``Author Keywords``, ``Page start`` and ``Page end``, ``Cited
+by``, ``Link``: its own record page, so the DOI's page instead when there is one) and Google
+Scholar's (``Publication``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.sources.citation import entry_type
+from storage.sources.citation import doi_of, entry_type
 from storage.sources.records import (
     ALIASES,
     MAX_ABSTRACT_CHARS,
@@ -47,6 +49,14 @@ _FOREIGN_COLUMNS: Final = {
 _CONTAINER_COLUMNS: Final = ("publication_title", "source_title")
 _TAG_COLUMNS: Final = ("manual_tags", "automatic_tags")
 _SCOPUS_ID: Final = re.compile(r"\s*\(\d+\)\s*$")
+#: Zotero's ``Extra`` lines that name a field it has no column for (``arXiv:2401.01234 [cs]``,
+#: ``DOI: 10.1/x``); a preprint's ``Number`` (its Archive ID) is ``arXiv:2401.01234``.
+_ZOTERO_ARXIV: Final = re.compile(
+    r"^arxiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[a-z]{2})?/\d{7}(?:v\d+)?)"
+    r"(?:\s+\[[^\]\n]*\])?\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ZOTERO_DOI: Final = re.compile(r"^doi:[ \t]*(\S+)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def sniff_csv(text: str, path: Path) -> Fit:
@@ -83,6 +93,23 @@ def _last_first(names: Iterable[str]) -> list[str]:
     return [p for p in people if p]
 
 
+def _zotero_extra(fields: dict[str, Any]) -> None:
+    """The arXiv id and DOI of a Zotero row that keeps them in ``Extra`` (or a preprint's
+    ``Number``), where its own columns hold none."""
+    extra = fields.get("extra", "")
+    if not isinstance(extra, str):
+        return
+    if not fields.get("eprint", "").strip():
+        number = fields.get("number", "")
+        for text in (extra, number if isinstance(number, str) else ""):
+            if found := _ZOTERO_ARXIV.search(text):
+                fields["eprint"], fields["archiveprefix"] = found.group(1), "arXiv"
+                break
+    found = None if fields.get("doi", "").strip() else _ZOTERO_DOI.search(extra)
+    if found and (doi := doi_of(found.group(1))):
+        fields["doi"] = doi
+
+
 def _fields(fields: dict[str, Any]) -> dict[str, Any]:
     """A row's fields, with reference managers' columns (``_FOREIGN_COLUMNS``) as ours."""
     for column, name in _FOREIGN_COLUMNS.items():
@@ -93,6 +120,8 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["authors"] = _last_first(_SCOPUS_ID.sub("", n) for n in full_names.split(";"))
     elif "item_type" in fields and fields.get("author", "").strip():  # Zotero: ``Lee, Ann; …``
         fields["author"] = _last_first(fields["author"].split(";"))
+    if "item_type" in fields:
+        _zotero_extra(fields)
     if not fields.get("keywords", "").strip():
         tags = [fields[c] for c in _TAG_COLUMNS if fields.get(c, "").strip()]
         if tags:
