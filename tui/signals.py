@@ -48,20 +48,22 @@ class SignalEnding:
         """Take the ending signals back from the running event loop, where the app's driver
         may have put them: Textual's web driver (``papers serve``'s tabs) asks asyncio for
         SIGTERM and SIGINT. Its handler ends the app without the exit code or the deadline,
-        and asyncio sets the signals back to their defaults when the loop closes: a second
-        SIGTERM while the last decisions were being saved then killed the process with them
-        unsaved (a killed server's tab gets one per thread of the server that ends)."""
+        and asyncio sets the signals back to their defaults when the loop closes: a SIGTERM
+        that came while the last decisions were being saved then killed the process with them
+        unsaved (a killed server's tab: its pipes close first, the app ends on them, and the
+        death signal, ``tui/web_child.py``, comes after the loop has closed)."""
         loop = asyncio.get_running_loop()
         masks = hasattr(signal, "pthread_sigmask")
-        if masks:  # none lands between the loop's removal (it sets the default) and ours
-            signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+        # none lands between the loop's removal (it sets the default) and ours
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS) if masks else None
         try:
             for number in ENDING_SIGNALS:
-                loop.remove_signal_handler(number)  # (False, and nothing done, if not asked)
+                with contextlib.suppress(NotImplementedError):  # (a loop without signals)
+                    loop.remove_signal_handler(number)  # (False, nothing done, if not asked)
                 signal.signal(number, self.on_signal)
         finally:
-            if masks:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
+            if before is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
     def closing(self) -> None:
         """From now on a signal changes nothing: the caller is saving the last decisions

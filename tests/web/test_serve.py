@@ -221,9 +221,9 @@ async def test_a_killed_server_takes_its_apps_with_it_decisions_saved(seeded_hom
 async def test_a_second_signal_while_the_last_decision_waits_for_the_disk_loses_nothing(
     seeded_home: Path,
 ) -> None:
-    """A killed server's tab is sent SIGTERM once per server thread that ends: one that came
-    while the app was saving (after its event loop had closed and set the signal back to its
-    default) ended it with the decision shown but not written."""
+    """A SIGTERM that came while the app was saving (after its event loop had closed and set
+    the signal back to its default, as a killed server's tab met it: its pipes closed, the app
+    ended, then the death signal came) ended it with the decision shown but not written."""
     server = serve(seeded_home)
     library = Library(seeded_home)
     first = library.papers()[0]
