@@ -25,6 +25,7 @@ from storage.errors import SourceError
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.records import (
     ALIASES,
+    ARXIV_ID,
     MAX_ABSTRACT_CHARS,
     Fit,
     Reader,
@@ -52,9 +53,7 @@ _SCOPUS_ID: Final = re.compile(r"\s*\(\d+\)\s*$")
 #: Zotero's ``Extra`` lines that name a field it has no column for (``arXiv:2401.01234 [cs]``,
 #: ``DOI: 10.1/x``); a preprint's ``Number`` (its Archive ID) is ``arXiv:2401.01234``.
 _ZOTERO_ARXIV: Final = re.compile(
-    r"^arxiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[a-z]{2})?/\d{7}(?:v\d+)?)"
-    r"(?:\s+\[[^\]\n]*\])?\s*$",
-    re.IGNORECASE | re.MULTILINE,
+    rf"^arxiv:\s*({ARXIV_ID.pattern})(?:\s+\[[^\]\n]*\])?\s*$", re.IGNORECASE | re.MULTILINE
 )
 _ZOTERO_DOI: Final = re.compile(r"^doi:[ \t]*(\S+)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
@@ -97,11 +96,8 @@ def _zotero_extra(fields: dict[str, Any]) -> None:
     """The arXiv id and DOI of a Zotero row that keeps them in ``Extra`` (or a preprint's
     ``Number``), where its own columns hold none."""
     extra = fields.get("extra", "")
-    if not isinstance(extra, str):
-        return
     if not fields.get("eprint", "").strip():
-        number = fields.get("number", "")
-        for text in (extra, number if isinstance(number, str) else ""):
+        for text in (extra, fields.get("number", "")):
             if found := _ZOTERO_ARXIV.search(text):
                 fields["eprint"], fields["archiveprefix"] = found.group(1), "arXiv"
                 break

@@ -546,14 +546,15 @@ def _url(item: Mapping[str, Any]) -> str:
     if isinstance(doi, str) and (found := doi_of(doi)):
         return web_url(f"https://doi.org/{found}")
     eprint = item.get("eprint")
-    if isinstance(eprint, str) and _ARXIV.fullmatch(eprint.strip().removeprefix("arXiv:")):
+    if isinstance(eprint, str) and ARXIV_ID.fullmatch(eprint.strip().removeprefix("arXiv:")):
         prefix = item.get("archiveprefix")
         if not isinstance(prefix, str) or prefix.casefold() in ("", "arxiv"):
             return f"https://arxiv.org/abs/{eprint.strip().removeprefix('arXiv:')}"
     return ""
 
 
-_ARXIV = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?")
+#: An arXiv identifier as an ``eprint`` field holds it (new and old style, a version or not).
+ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?")
 
 
 _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")

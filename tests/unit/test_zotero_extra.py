@@ -53,7 +53,7 @@ def test_the_columns_win_and_prose_is_no_field(tmp_path: Path) -> None:
             "Item Type": "journalArticle",
             "Title": "Kept",
             "DOI": "10.1038/s42256-021-00001-x",
-            "Url": "https://example.org/kept",
+            "Url": "http://127.0.0.1:9/kept",
             "Extra": "DOI: 10.9999/other\narXiv: 2401.01234",
         },
         {
@@ -64,7 +64,7 @@ def test_the_columns_win_and_prose_is_no_field(tmp_path: Path) -> None:
         },
     )
     assert papers["Kept"]["doi"] == "10.1038/s42256-021-00001-x"
-    assert papers["Kept"]["url"] == "https://example.org/kept"
+    assert papers["Kept"]["url"] == "http://127.0.0.1:9/kept"
     assert papers["Kept"]["eprint"] == "2401.01234"  # no column of its own: Extra's
     assert "eprint" not in papers["Prose"] and "doi" not in papers["Prose"]
     assert papers["Prose"]["url"] == ""
