@@ -49,7 +49,7 @@ def count_of(found: object, mark: bytes) -> int | None:
     words, places = found
     if not (isinstance(words, list) and isinstance(places, bytes) and len(places) % 4 == 0):
         return None
-    if not all(isinstance(word, bytes) for word in words):
+    if not set(map(type, words)) <= {bytes}:  # C all through: a chunk has 30,000 words
         return None
     numbers = np.frombuffer(places, dtype=np.int32)
     if len(numbers) and (int(numbers.min()) < 0 or int(numbers.max()) >= len(words)):

@@ -61,6 +61,11 @@ class Library:
         #: Where a newly starred paper joins the reading queue: its head (True) or its end
         #: (``config.toml``'s ``[queue] new = "top"``, set by the app and the CLI).
         self.queue_top = False
+        #: Whether the process ends after what it does with the library (a command of the
+        #: CLI, set there): a large library's derived files are then made in it rather than
+        #: in a child process, whose point is to give the build's memory back to a process
+        #: that lives on (``storage.cache.refresh``).
+        self.short_lived = False
 
     # -- files ------------------------------------------------------------------------------
     @property
@@ -487,7 +492,7 @@ class Library:
             # (1,000 papers into 100,000 peaked at 622 MB, then at 450: the change itself)
             self.papers_file.forget()
             give_back_memory()
-        refresh_derived(self.home, loaded, content, changed, build=build)
+        refresh_derived(self.home, loaded, content, changed, build=build, here=self.short_lived)
 
 
 def _removal_tokens(steps: Iterable[Step]) -> set[str]:

@@ -353,10 +353,15 @@ def build_index(papers: Sequence[Paper]) -> SearchIndex:
 
 
 def build_elsewhere(
-    home: Path, version: FileContent, cancelled: Callable[[], bool] = lambda: False
+    home: Path,
+    version: FileContent,
+    cancelled: Callable[[], bool] = lambda: False,
+    *,
+    similarity: bool = False,
 ) -> bool:
     """Build and save the index of the library in ``home`` (the papers.json of content
     ``version``) in a child process; True when it saved it (``load_index`` then reads it).
+    With ``similarity``, ``similar.index`` too, from the same words (``refresh.build_both``).
 
     The build's temporary memory (~0.5 GB at 100,000 papers) is then the child's, given back
     to the system when it ends, not held by a long-lived app; and the child's work does not
@@ -368,7 +373,7 @@ def build_elsewhere(
 
     child = children.start(
         "storage.cache.search_index",
-        [str(home), *map(str, version)],
+        [str(home), *map(str, version), *([_WITH_SIMILARITY] if similarity else [])],
         stdin=subprocess.PIPE,  # never written: its end tells the child this one ended
     )
     if child is None:
@@ -380,12 +385,16 @@ def build_elsewhere(
             child.stdin.close()
 
 
+_WITH_SIMILARITY: Final = "--similarity"
+
+
 def _build_and_save(argv: Sequence[str]) -> int:
-    """``python -m storage.cache.search_index HOME SIZE SHA256``: what ``build_elsewhere``
-    runs. Exit 0 when the index of HOME's papers.json of that content was saved."""
+    """``python -m storage.cache.search_index HOME SIZE SHA256 [--similarity]``: what
+    ``build_elsewhere`` runs. Exit 0 when the index of HOME's papers.json of that content was
+    saved."""
     from storage.library import Library
 
-    home, size, sha256 = argv
+    home, size, sha256, *options = argv
     from storage.cache.children import end_with_parent, without_collector
 
     end_with_parent()
@@ -394,8 +403,14 @@ def _build_and_save(argv: Sequence[str]) -> int:
     loaded = Library(home).loaded_papers()
     if loaded.content != version:
         return 1  # papers.json changed since the app read it
+    path = Path(home) / INDEX_FILE
+    if options == [_WITH_SIMILARITY]:
+        from storage.cache.refresh import build_both
+
+        build_both(Path(home), version, loaded.sequence())
+        return 0 if has_index(path, version) else 1
     index = SearchIndex.lazily(loaded.sequence())
-    return 0 if save_index(Path(home) / INDEX_FILE, version, index) else 1
+    return 0 if save_index(path, version, index) else 1
 
 
 if __name__ == "__main__":

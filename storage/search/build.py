@@ -1,62 +1,58 @@
 """Indexing a batch of papers: their words into the vocabulary, their facts into the paper
 table, and their postings into a new segment.
 
-Each paper's fields are tokenised (title with camelCase parts, method name, authors, abstract
-with keywords) a chunk of papers at a time: each field becomes a text of its index words
-(``storage.search.text.word_text``), the chunk's texts are joined, cut into words by one
-``bytes.translate`` and one ``bytes.split``, and the words numbered by the vocabulary in C,
-so that no Python code runs per word (a build of 100,000 papers meets 23 million). The
-counts become BM25 postings with numpy, a chunk at a time, so that the temporary memory stays
-within a few tens of MB beyond the result.
+Each paper's texts are cut into words a chunk of papers at a time (``storage.paper_words``:
+title with camelCase parts, method name, authors, abstract, keywords, each a text of its index
+words, joined, cut by one ``bytes.translate`` and one ``bytes.split``) and the words numbered
+by the vocabulary in C, so that no Python code runs per word (a build of 100,000 papers meets
+23 million). The counts become BM25 postings with numpy, a chunk at a time, so that the
+temporary memory stays within a few tens of MB beyond the result. The same words, kept, make
+the similarity matrix (``storage.paper_words.SimilarityWords``).
 
-Finding the words is most of a build, and is Python code per field: from
-``SECOND_PROCESS_PAPERS`` papers, a second process finds some chunks' words while this one
-finds others' (``storage.second_process``). A chunk's words are numbered by the chunk
-(``chunk_words``), then given the vocabulary's ids in the order of the chunks
-(``_numbered``): the index is the one a single pass makes, whichever process read a chunk.
-Measured (``SearchIndex.lazily`` of 100,000 papers, on this project's 2-core machine, whose
-speed changes by the hour): 12.0 s against 15.7 s in one process, and 9.0-9.3 s against
-10.7-11.3 s back to back an hour later; the second process peaks at 160 MB.
+Cutting the words is most of a build, and is Python code per field: from
+``SECOND_PROCESS_PAPERS`` papers, a second process cuts some chunks' words while this one
+cuts others' (``storage.second_process``). A chunk's words are numbered by the chunk, then
+given the vocabulary's ids in the order of the chunks (``RawWords``): the index is the one a
+single pass makes, whichever process read a chunk. Measured (``SearchIndex.lazily`` of
+100,000 papers, on this project's 2-core machine, whose speed changes by the hour): 12.0 s
+against 15.7 s in one process, and 9.0-9.3 s against 10.7-11.3 s back to back an hour later;
+the second process peaks at 160 MB.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from storage.chunk_words import FoundWords, count_of, numbered, renumbered
+from storage.chunk_words import FoundWords
 from storage.models import Paper
+from storage.paper_words import (
+    ABSTRACT,
+    ABSTRACT_EXTRA,
+    AUTHORS,
+    NAME,
+    TEXTS,
+    TITLE,
+    TITLE_EXTRA,
+    Fields,
+    RawWords,
+    SimilarityWords,
+    chunk_words,
+    found_words_of,
+)
 from storage.search.postings import FIELD_B, FIELD_WEIGHTS, K1, IntArray, Postings, Segment
 from storage.search.table import PaperTable
-from storage.search.text import (
-    MARK,
-    WORD_BYTES,
-    forget_pieces,
-    method_name,
-    normalize,
-    query_words,
-    word_key,
-    word_text,
-)
+from storage.search.text import method_name, normalize, query_words, word_key
 from storage.search.vocabulary import Vocabulary
 from storage.second_process import Work, in_order
 
 #: Papers whose postings are built at a time (bounds the build's temporary memory).
 _BUILD_CHUNK: Final = 2048
-#: Papers whose words are cut from one text at a time (``chunk_words``): the words' objects
-#: of a few hundred papers are alive at once, not those of a chunk.
-_WORDS_AT_ONCE: Final = 256
-#: Texts per paper: title words in order, the title's extra words, name, authors, abstract
-#: (with keywords). The first two are the title field: fields are title, name, authors,
-#: abstract (``postings.FIELDS``).
-_TEXTS: Final = 5
-#: Between two texts: the MARK as a word of its own.
-_MARK_TEXT: Final = f" {MARK.decode('ascii')} "
 
 
 def index_batch(
@@ -67,12 +63,14 @@ def index_batch(
     postings: Postings,
     *,
     kept: MutableSequence[Paper] | None = None,
-) -> None:
+    similarity: Callable[[RawWords], SimilarityWords] | None = None,
+) -> SimilarityWords | None:
     """Index ``batch`` (papers at the ranks given) into new slots at the end of ``table``.
 
     ``batch`` is read once, in order. With ``kept`` (the same papers, into an empty table)
     the table holds that sequence rather than the papers read: it may read them lazily from
-    ``papers.cache`` (``SearchIndex.lazily``).
+    ``papers.cache`` (``SearchIndex.lazily``). With ``similarity``, the title and abstract
+    words of the batch are kept for the similarity matrix, and returned.
     """
     first = len(table)
     known_terms = len(vocabulary)
@@ -82,6 +80,11 @@ def index_batch(
     venue_codes: list[int] = []
     list_codes: list[int] = []
     with vocabulary.numbering_bytes() as tid_of:
+        raw = RawWords(tid_of)
+        kept_words = None if similarity is None else similarity(raw)
+
+        venue_code: dict[str, int] = {}  # a venue as written: its code (papers share few)
+        lists_code: dict[tuple[str, ...], int] = {}
 
         def chunks() -> Iterator[list[Fields]]:
             """The papers' fields a chunk at a time, each paper's facts put in the table."""
@@ -93,10 +96,19 @@ def index_batch(
                 if kept is None:
                     table.papers.append(paper)
                 table.slot_by_id[paper.id] = slot
-                venue = normalize(paper.venue_status).strip()
-                venue_codes.append(table.venues.setdefault(venue, len(table.venues)))
-                lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
-                list_codes.append(table.list_sets.setdefault(lists, len(table.list_sets)))
+                code = venue_code.get(paper.venue_status)
+                if code is None:
+                    venue = normalize(paper.venue_status).strip()
+                    code = table.venues.setdefault(venue, len(table.venues))
+                    venue_code[paper.venue_status] = code
+                venue_codes.append(code)
+                named = paper.lists or (paper.list,)
+                code = lists_code.get(named)
+                if code is None:
+                    lists = tuple(normalize(x) for x in named)
+                    code = table.list_sets.setdefault(lists, len(table.list_sets))
+                    lists_code[named] = code
+                list_codes.append(code)
                 name = method_name(paper)
                 key = word_key("".join(query_words(name))) if name else ""
                 if key:
@@ -111,8 +123,15 @@ def index_batch(
 
         # a large batch: some chunks' words found by a second process (``storage.second_process``)
         two = len(ranks) >= SECOND_PROCESS_PAPERS
-        for papers, found in in_order(chunks(), _WORDS_WORK, second_process=two):
-            words.append(_numbered(len(papers), found, tid_of))
+        with _PapersPerTerm() as counted:
+            for papers, found in in_order(chunks(), _WORDS_WORK, second_process=two):
+                numbers = raw.number(found)
+                words.append(_numbered(len(papers), raw.index_words(numbers)))
+                counted.add(words[-1])
+                if kept_words is not None:
+                    kept_words.add(numbers)
+                del numbers
+            counts = counted.total()
     if kept is not None:
         if first or len(kept) != len(ids):
             raise ValueError("kept: the papers indexed, into an empty table")
@@ -133,10 +152,13 @@ def index_batch(
     field_lengths = np.concatenate([c.fields for c in words]) if words else np.zeros((0, 4))
     postings.field_total += field_lengths.sum(axis=0)
     average = np.maximum(postings.field_total / max(len(table), 1), 1.0)
-    segment = _build_segment(words, field_lengths, average, len(vocabulary), first)
+    per_term = np.zeros(len(vocabulary), dtype=np.int64)
+    per_term[: len(counts)] = counts
+    segment = _build_segment(words, per_term, field_lengths, average, first)
     postings.segments.append(segment)
     vocabulary.live_papers = table.live_count
     vocabulary.count(np.diff(segment.offsets), new_words=len(vocabulary) > known_terms)
+    return kept_words
 
 
 @dataclass(slots=True)
@@ -144,7 +166,7 @@ class _Words:
     """The words of a chunk of papers, as term ids, paper by paper, field by field."""
 
     tids: npt.NDArray[np.int32]
-    #: Words in each (paper, text) (``_TEXTS`` a paper).
+    #: Words in each (paper, text) (``TEXTS`` a paper).
     counts: IntArray
     #: The ids of the words of each title, in order (its first text).
     titles: npt.NDArray[np.int32]
@@ -154,82 +176,42 @@ class _Words:
     @property
     def fields(self) -> npt.NDArray[np.float64]:
         """Words in each (paper, field), as floats: title (its two texts), name, authors,
-        abstract."""
+        abstract (with its extra words and keywords)."""
         counts = self.counts
-        return np.column_stack([counts[:, 0] + counts[:, 1], counts[:, 2:]]).astype(np.float64)
+        return np.column_stack(
+            [
+                counts[:, TITLE] + counts[:, TITLE_EXTRA],
+                counts[:, NAME],
+                counts[:, AUTHORS],
+                counts[:, ABSTRACT] + counts[:, ABSTRACT_EXTRA],
+            ]
+        ).astype(np.float64)
 
 
-#: A paper's texts as a chunk's words are found from them: title, method name, authors (joined
-#: by "; "), abstract, keywords (joined by spaces).
-Fields = tuple[str, str, str, str, str]
-
-
-def chunk_words(papers: Sequence[Fields]) -> FoundWords:
-    """The words of a chunk of papers (``Fields``): each field a text of its index words, a
-    ``MARK`` word after each, numbered in the order met.
-
-    The numbering is the chunk's own, so that a second process can find a chunk's words while
-    this one finds another's; ``_numbered`` gives the chunk's words the vocabulary's ids, in
-    the order of the chunks, so that the ids are those of one pass over every word in order.
-    """
-
-    def words() -> Iterator[list[bytes]]:
-        """The words of a few hundred papers at a time (their objects: a few MB)."""
-        for start in range(0, len(papers), _WORDS_AT_ONCE):
-            parts: list[str] = []
-            for title, name, authors, abstract, keywords in papers[start : start + _WORDS_AT_ONCE]:
-                in_order, extra = word_text(title, camel_case=True)
-                name_words = " ".join(word_text(name)) if name else ""
-                author_words = " ".join(word_text(authors)) if authors else ""
-                abstract_words = " ".join(word_text(abstract))
-                if keywords:
-                    abstract_words = f"{abstract_words} {' '.join(word_text(keywords))}"
-                parts += (in_order, extra, name_words, author_words, abstract_words)
-            # each text ends with a MARK word: where the marks are says how many words each has
-            parts.append("")
-            yield (
-                _MARK_TEXT.join(parts)
-                .encode("utf-8", "surrogatepass")
-                .translate(WORD_BYTES)
-                .split()
-            )
-
-    found = numbered(chain.from_iterable(words()))
-    forget_pieces()  # a chunk's own: kept, its entries would pin memory a build frees
-    return found
-
-
-def _found_words(found: object, papers: object) -> bool:
-    """Whether ``found`` can be ``chunk_words`` of ``papers`` (a second process's answer)."""
-    marks = count_of(found, MARK)
-    return isinstance(papers, list) and marks == _TEXTS * len(papers)
-
-
-#: A chunk's words: found here or by a second process, in the order of the chunks.
+#: A chunk's words: cut here or by a second process, in the order of the chunks.
 _WORDS_WORK: Final[Work[list[Fields], FoundWords]] = Work(
-    f"{__name__}:chunk_words", chunk_words, lambda papers: papers, _found_words
+    "storage.paper_words:chunk_words", chunk_words, lambda papers: papers, found_words_of
 )
 #: From this many papers a build finds some chunks' words in a second process (which takes
 #: a fraction of a second to start).
 SECOND_PROCESS_PAPERS: Final = 8 * _BUILD_CHUNK
 
 
-def _numbered(papers: int, found: FoundWords, tid_of: Callable[[bytes], int]) -> _Words:
-    """The words of a chunk of ``papers`` papers (``chunk_words``), numbered by ``tid_of``."""
-    found_ids = renumbered(found, tid_of)
+def _numbered(papers: int, found_ids: IntArray) -> _Words:
+    """The words of a chunk of ``papers`` papers by their vocabulary ids (``MARK``: -1)."""
     marks = np.flatnonzero(found_ids < 0)
     per_text = np.diff(np.concatenate([np.full(1, -1, dtype=np.int64), marks])) - 1
-    tids = found_ids[found_ids >= 0]
+    tids = found_ids[found_ids >= 0].astype(np.int32)
     del found_ids, marks
-    text_of = np.repeat(np.arange(len(per_text)), per_text) % _TEXTS
-    counts = per_text.reshape(papers, _TEXTS)
+    text_of = np.repeat(np.arange(len(per_text)), per_text) % TEXTS
+    counts = per_text.reshape(papers, TEXTS)
     starts = np.zeros(papers, dtype=np.int64)
     np.cumsum(counts.sum(axis=1)[:-1], out=starts[1:])
     return _Words(
         tids=tids,
         counts=counts,
-        titles=tids[_ranges(starts, counts[:, 0])],
-        authors=np.unique(tids[text_of == 3]),
+        titles=tids[_ranges(starts, counts[:, TITLE])],
+        authors=np.unique(tids[text_of == AUTHORS]),
     )
 
 
@@ -242,39 +224,80 @@ def _ranges(starts: IntArray, lengths: IntArray) -> IntArray:
     return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
 
 
+class _PapersPerTerm:
+    """How many of a batch's papers have each term (each term's postings), counted a chunk at
+    a time by a thread as the chunks are numbered: numpy lets go of the interpreter while it
+    sorts, so that the count, a tenth of a build, is made while this process numbers the next
+    chunks and no longer after them all (``benchmarks.cli``: the import of 100,000 papers)."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postings")
+        self._pending: deque[Future[IntArray]] = deque()
+        self._total = np.zeros(0, dtype=np.int64)
+
+    def __enter__(self) -> _PapersPerTerm:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def add(self, part: _Words) -> None:
+        """Count a chunk's papers per term (on the thread)."""
+        self._pending.append(self._pool.submit(_papers_per_term, part))
+        while len(self._pending) > 2:  # the counts of a few chunks at a time
+            self._take(self._pending.popleft().result())
+
+    def total(self) -> IntArray:
+        """Each term's papers, every chunk counted (up to the largest term id met)."""
+        while self._pending:
+            self._take(self._pending.popleft().result())
+        return self._total
+
+    def _take(self, counts: IntArray) -> None:
+        if len(counts) > len(self._total):
+            grown = np.zeros(len(counts), dtype=np.int64)
+            grown[: len(self._total)] = self._total
+            self._total = grown
+        self._total[: len(counts)] += counts
+
+
+def _papers_per_term(part: _Words) -> IntArray:
+    """How many of a chunk's papers have each term (up to the chunk's largest term id)."""
+    m = len(part.counts)
+    if not len(part.tids):
+        return np.zeros(0, dtype=np.int64)
+    key = part.tids.astype(np.int64) * m
+    key += np.repeat(np.arange(m, dtype=np.int64), part.counts.sum(axis=1))
+    key.sort()
+    firsts = np.concatenate([key[:1], key[1:][key[1:] != key[:-1]]])
+    return np.bincount(firsts // m)
+
+
 def _build_segment(
     words: list[_Words],
+    per_term: IntArray,
     field_lengths: npt.NDArray[np.float64],
     average: npt.NDArray[np.float64],
-    vocabulary: int,
     first: int,
 ) -> Segment:
     """Fold (term, paper, field) frequencies into BM25 postings sorted by term, then paper.
 
     ``words`` holds each chunk's words (emptied as it goes: each chunk's words are let go
-    once its postings are placed), ``field_lengths`` how many words each (paper, field) has,
-    ``average`` each field's length over the index; ``vocabulary`` is the number of terms
-    and ``first`` the slot of the batch's first paper.
+    once its postings are placed), ``per_term`` how many papers have each term (where each
+    term's postings go: ``_PapersPerTerm``), ``field_lengths`` how many words each (paper,
+    field) has, ``average`` each field's length over the index; ``first`` is the slot of the
+    batch's first paper.
 
     The work is done a chunk of papers at a time (a chunk's words sorted by term, paper and
     field, so that equal ones are counted as they lie side by side), twice: once to count
-    each term's postings (where each term's go), once to place each chunk's postings. Kept
-    from the first pass until all are placed, the chunks' postings would take as much memory
-    as the result (190 MB at 100,000 papers) for the 10% of the build that the second
+    each term's postings (as the chunks are numbered), once to place each chunk's postings.
+    Kept from the first pass until all are placed, the chunks' postings would take as much
+    memory as the result (190 MB at 100,000 papers) for the 10% of the build that the second
     sort costs.
     """
-    per_term = np.zeros(vocabulary, dtype=np.int64)
-    start = 0
-    for part in words:
-        m = len(part.counts)
-        if len(part.tids):
-            key = part.tids.astype(np.int64) * m
-            key += np.repeat(np.arange(m, dtype=np.int64), part.counts.sum(axis=1))
-            key.sort()
-            firsts = np.concatenate([key[:1], key[1:][key[1:] != key[:-1]]])
-            per_term += np.bincount(firsts // m, minlength=vocabulary)
-            del key, firsts
-        start += m
+    vocabulary = len(per_term)
     offsets = np.zeros(vocabulary + 1, dtype=np.int64)
     np.cumsum(per_term, out=offsets[1:])
     del per_term
@@ -308,8 +331,9 @@ def _build_segment(
 
 _WEIGHTS: Final = FIELD_WEIGHTS.astype(np.float32)
 _BITS: Final = np.array([1, 2, 4, 8], dtype=np.uint8)
-#: The field of each of a paper's texts: the title's two (its words, its extra words) are one.
-_FIELD_OF_TEXT: Final = np.array([0, 0, 1, 2, 3], dtype=np.int64)
+#: The field of each of a paper's texts: the title's two (its words, its extra words) are one,
+#: and so are the abstract's (its words, its extra words with the keywords).
+_FIELD_OF_TEXT: Final = np.array([0, 0, 1, 2, 3, 3], dtype=np.int64)
 
 
 def _chunk_postings(
@@ -321,7 +345,7 @@ def _chunk_postings(
     # a word's key: term, then (paper, field) within the chunk; sorted, equal keys are one
     # field's occurrences of one word, and keys of one (term, paper) lie together
     key = part.tids.astype(np.int64) * (4 * m)
-    place_of_text = np.repeat(np.arange(m, dtype=np.int64) * 4, _TEXTS) + np.tile(_FIELD_OF_TEXT, m)
+    place_of_text = np.repeat(np.arange(m, dtype=np.int64) * 4, TEXTS) + np.tile(_FIELD_OF_TEXT, m)
     key += np.repeat(place_of_text, part.counts.ravel())
     key.sort()
     starts = np.flatnonzero(key[1:] != key[:-1]) + 1

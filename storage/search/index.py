@@ -9,10 +9,11 @@ the parts assume one caller at a time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping, MutableSequence, Sequence
+from collections.abc import Callable, Collection, Mapping, MutableSequence, Sequence
 from typing import Final
 
 from storage.models import Paper, Status
+from storage.paper_words import RawWords, SimilarityWords
 from storage.search.build import index_batch
 from storage.search.filters import Filters
 from storage.search.hits import Ranking, SearchHit
@@ -75,15 +76,40 @@ class SearchIndex:
         and not kept: the index reads them from ``papers`` where a search needs them (a
         ``PaperSequence`` of ``papers.cache``: a build of 100,000 papers then never holds
         them all)."""
+        return cls._lazily(papers, None)[0]
+
+    @classmethod
+    def lazily_with_words(
+        cls, papers: MutableSequence[Paper]
+    ) -> tuple[SearchIndex, SimilarityWords]:
+        """``lazily``, and the title and abstract words it was built from, for the similarity
+        matrix (``storage.similar.matrix.build_from_words``): the words of both indexes cut
+        once."""
+        index, words = cls._lazily(papers, SimilarityWords)
+        assert words is not None
+        return index, words
+
+    @classmethod
+    def _lazily(
+        cls,
+        papers: MutableSequence[Paper],
+        similarity: Callable[[RawWords], SimilarityWords] | None,
+    ) -> tuple[SearchIndex, SimilarityWords | None]:
         index = cls()
         with index._lock:
             table = index._table
-            index_batch(
-                papers, range(len(papers)), table, index._vocabulary, index._postings, kept=papers
+            words = index_batch(
+                papers,
+                range(len(papers)),
+                table,
+                index._vocabulary,
+                index._postings,
+                kept=papers,
+                similarity=similarity,
             )
             table.next_rank = len(papers)
             index.clear_caches()
-        return index
+        return index, words
 
     def add(self, papers: Sequence[Paper]) -> None:
         """Index new papers (appended in order) and re-index papers whose id is already known."""

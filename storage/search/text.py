@@ -31,7 +31,6 @@ __all__ = [
     "method_name",
     "normalize",
     "query_words",
-    "WORD_BYTES",
     "split_words",
     "tokenize",
     "word_text",
@@ -42,13 +41,9 @@ __all__ = [
 WORD: Final = re.compile(r"[^\W_]+")
 #: ASCII text: every character but letters and digits becomes a space (faster than a regex).
 _ASCII_SPACES: Final = str.maketrans({chr(i): " " for i in range(128) if not chr(i).isalnum()})
-#: The same for UTF-8 bytes (``bytes.translate``, several times faster than ``str.translate``):
-#: ASCII letters and digits and every byte of a multi-byte character are kept, and so is
-#: ``MARK``, which ``word_text`` never leaves in a text (a build puts it between fields).
+#: The word a build puts after each text of a paper (``storage.paper_words``), which
+#: ``word_text`` never leaves in a text.
 MARK: Final = b"\x01"
-WORD_BYTES: Final = bytes(
-    b if b >= 128 or chr(b).isalnum() or b == MARK[0] else 32 for b in range(256)
-)
 #: ASCII whitespace as ``str.split`` sees it, each made a space (for ``bytes.find``).
 _SPACE_BYTES: Final = bytes(32 if chr(b).isspace() else b for b in range(256))
 _COMPOUND: Final = re.compile(r"[^\W_]+(?:[-\u2010][^\W_]+)+")
@@ -168,16 +163,13 @@ def split_words(text: str, camel_case: bool) -> tuple[list[str], list[str]]:
 
 
 def word_text(text: str, camel_case: bool = False) -> tuple[str, str]:
-    """``split_words`` as two texts, the words and the extra words, that ``WORD_BYTES`` and
-    ``bytes.split`` cut into exactly those words (UTF-8 encoded): a build cuts the texts of
-    thousands of papers at once, without a Python string per word (``storage.search.build``).
+    """``split_words`` as two texts, the words (``text_words``) and the extra words, that
+    ``storage.paper_words`` cuts into exactly those words: a build cuts the texts of thousands
+    of papers at once, without a Python string per word.
     """
     clean = index_text(text)
     norm = _spelled(normalize(clean))
-    if norm.isascii():
-        words = norm.replace("\x01", " ") if "\x01" in norm else norm
-    else:
-        words = " ".join(WORD.findall(norm))
+    words = _in_order(norm)
     extra: list[str] = []
     if "-" in norm or "\u2010" in norm:
         extra.extend(_HYPHEN.sub("", compound) for compound in _COMPOUND.findall(_pieces(norm)))
@@ -185,6 +177,29 @@ def word_text(text: str, camel_case: bool = False) -> tuple[str, str]:
         for word in _CAMEL.findall(clean):
             extra.extend(p.lower() for p in _CAMEL_PART.findall(word) if len(p) >= 3)
     return words, " ".join(extra)
+
+
+def text_words(text: str) -> str:
+    """The words of a text in order (``split_words``'s first), as a text that
+    ``storage.paper_words.RAW_BYTES`` cuts into them, its punctuation kept where it ends a
+    phrase (what the similarity reads)."""
+    return _in_order(_spelled(normalize(index_text(text))))
+
+
+#: A character of a text with other than ASCII that is neither a letter nor a digit: it ends
+#: a phrase, as ASCII punctuation does (a dash, a curly quote, an arrow, ``×``).
+_NON_ASCII_SIGN: Final = re.compile(r"[^\x00-\x7f\w]+")
+
+
+def _in_order(norm: str) -> str:
+    """A folded text as ``RAW_BYTES`` cuts it: the ``MARK`` character it may hold made a space,
+    and, beyond ASCII, each run of characters that are no letters or digits made a phrase end
+    (the table sees only their bytes, which it keeps)."""
+    if "\x01" in norm:
+        norm = norm.replace("\x01", " ")
+    if norm.isascii():
+        return norm
+    return _NON_ASCII_SIGN.sub(" \x03 ", norm)
 
 
 def _pieces(norm: str) -> str:

@@ -14,7 +14,7 @@ rows is their cosine similarity.
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeVar
@@ -22,18 +22,16 @@ from typing import Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from storage.chunk_words import FoundWords, count_of, numbered, renumbered
+from storage.chunk_words import FoundWords
 from storage.models import Paper
-from storage.second_process import Work, in_order
-from storage.similar.terms import (
-    ABSTRACT_MARK,
-    BREAK,
-    END_MARK,
-    WORD_BYTES,
-    distinct,
-    plain,
-    term_key,
+from storage.paper_words import (
+    RawWords,
+    SimilarityWords,
+    found_words_of,
+    title_and_abstract_words,
 )
+from storage.second_process import Work, in_order
+from storage.similar.terms import BREAK, distinct, term_key
 
 Answer = TypeVar("Answer")
 FloatArray = npt.NDArray[np.float64]
@@ -155,54 +153,35 @@ class Matrix:
         return sum(a.nbytes for a in arrays)
 
 
-def _tokens(papers: Sequence[Paper]) -> tuple[list[Int32Array], list[bytes]]:
-    """Raw word ids of every title and abstract (with marker ids 0 and 1), a chunk of
-    ``_TOKEN_CHUNK`` papers at a time, and the raw words.
+def _tokens(papers: Sequence[Paper]) -> SimilarityWords:
+    """The words of every title and abstract (``storage.paper_words``), cut a chunk of
+    ``_TOKEN_CHUNK`` papers at a time so that the word objects of only one chunk are alive at
+    once.
 
-    Text is cut into words by a byte table (one C pass) and the words are numbered by a dict,
-    a chunk of papers at a time so that the word objects of only one chunk are alive at once.
     From ``SECOND_PROCESS_PAPERS`` papers a second process cuts some chunks' words while this
     one cuts others' (``storage.second_process``): each chunk's words are numbered by the
-    chunk (``chunk_words``), then, in the order of the chunks, by the corpus, so that the ids
-    are those of one pass over every word in order.
+    chunk, then, in the order of the chunks, by the corpus, so that the ids are those of one
+    pass over every word in order.
     """
-    vocabulary: defaultdict[bytes, int] = defaultdict()
-    vocabulary.default_factory = vocabulary.__len__
-    vocabulary[END_MARK]
-    vocabulary[ABSTRACT_MARK]
-    number = vocabulary.__getitem__
 
     def chunks() -> Iterator[list[tuple[str, str]]]:
         for start in range(0, len(papers), _TOKEN_CHUNK):
             yield [(p.title, p.abstract) for p in papers[start : start + _TOKEN_CHUNK]]
 
-    found: list[Int32Array] = []
+    raw = RawWords()
+    words = SimilarityWords(raw)
     two = len(papers) >= SECOND_PROCESS_PAPERS
-    for _texts, words in in_order(chunks(), _WORDS_WORK, second_process=two):
-        found.append(renumbered(words, number))
-    raw_words = list(vocabulary)
-    vocabulary.default_factory = None  # its own method: a cycle (see ``chunk_words.numbered``)
-    return found, raw_words
-
-
-def chunk_words(texts: Sequence[tuple[str, str]]) -> FoundWords:
-    """The words of a chunk's titles and abstracts (``(title, abstract)`` each), each
-    abstract after ``ABSTRACT_MARK`` and each paper ending with ``END_MARK``, numbered by the
-    chunk in the order met."""
-    parts: list[str] = []
-    for title, abstract in texts:
-        parts += (plain(title), "\x02", plain(abstract), "\x01")
-    return numbered(" ".join(parts).encode("utf-8", "replace").translate(WORD_BYTES).split())
-
-
-def _found_words(found: object, texts: object) -> bool:
-    """Whether ``found`` can be ``chunk_words`` of ``texts`` (a second process's answer)."""
-    return isinstance(texts, list) and count_of(found, END_MARK) == len(texts)
+    for _texts, found in in_order(chunks(), _WORDS_WORK, second_process=two):
+        words.add(raw.number(found))
+    return words
 
 
 #: A chunk's words: cut here or by a second process, in the order of the chunks.
 _WORDS_WORK: Final[Work[list[tuple[str, str]], FoundWords]] = Work(
-    f"{__name__}:chunk_words", chunk_words, lambda texts: texts, _found_words
+    "storage.paper_words:title_and_abstract_words",
+    title_and_abstract_words,
+    lambda texts: texts,
+    found_words_of,
 )
 #: From this many papers a build cuts some chunks' words in a second process (which takes a
 #: fraction of a second to start).
@@ -220,7 +199,7 @@ class _Unigrams:
 
 
 def _unigrams(raw: list[bytes]) -> _Unigrams:
-    """The unigram terms of raw words (markers, stop words, numbers are no terms)."""
+    """The unigram terms of raw words (the mark, stop words, numbers are no terms)."""
     texts = [w.decode("utf-8", "replace") for w in raw]
     before = np.fromiter((t.startswith(BREAK) for t in texts), dtype=np.bool_, count=len(texts))
     after = np.fromiter((t.endswith(BREAK) for t in texts), dtype=np.bool_, count=len(texts))
@@ -229,7 +208,7 @@ def _unigrams(raw: list[bytes]) -> _Unigrams:
     present = dict.fromkeys(words)
     term_ids: dict[str, int] = {}
     lookup = np.full(len(words), -1, dtype=np.int32)
-    for raw_id, word in enumerate(words[2:], start=2):
+    for raw_id, word in enumerate(words[1:], start=1):  # 0: the mark
         key = term_key(word, present)
         if key is None:
             continue
@@ -250,15 +229,17 @@ class _Words:
 
 
 def _words(raw: Int32Array, found: _Unigrams, first_doc: int) -> _Words:
-    """The kept words of raw word ids covering whole papers, the first being ``first_doc``."""
+    """The kept words of a run of papers (``SimilarityWords.runs``: each paper's title, the
+    mark, its abstract, the mark), the first being ``first_doc``."""
     position = np.flatnonzero(found.term[raw] >= 0)
     kept = raw[position]
     term = found.term[kept].astype(np.int64)
-    # a kept word's paper: the papers ended before it (a marker is never a kept word); its
-    # field: whether its paper's abstract began before it
-    local = np.cumsum(raw == 0)[position]
-    field = (np.cumsum(raw == 1)[position] > local).astype(np.int64)
-    # Bigrams: two adjacent kept words; a stop word, a dropped word, a marker or punctuation
+    # a kept word's paper and field: the marks before it (the mark is never a kept word), two
+    # a paper, the first between its title and its abstract
+    marks = np.cumsum(raw == 0)[position]
+    local = marks >> 1
+    field = marks & 1
+    # Bigrams: two adjacent kept words; a stop word, a dropped word, a mark or punctuation
     # between them (``large language model (LLM)``: no ``model llm``) breaks a pair.
     joined = np.diff(position) == 1
     joined &= ~found.break_after[kept[:-1]] & ~found.break_before[kept[1:]]
@@ -293,36 +274,47 @@ def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArra
 
 def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
     """The tf-idf matrix of a corpus (papers with distinct ids: ``ids``, when the caller has
-    them without reading the papers).
-
-    Words are read once and kept as ids, a chunk of papers at a time; each chunk's words are
-    then counted three times (bigrams; the papers each term is in; each paper's terms,
-    placed straight into the result), a thread counting the next chunk meanwhile
-    (``_ahead``), so that what a build holds beyond its result is the word ids and a few
-    chunks' counts (100,000 papers: 1 GB at its peak when the counts of every chunk were
-    kept, then joined; keeping them instead of counting them again: 680 MB, no faster).
-    """
-    n = len(papers)
+    them without reading the papers)."""
     ids = tuple(p.id for p in papers) if ids is None else tuple(ids)
-    chunks, raw_words = _tokens(papers)
-    found = _unigrams(raw_words)
+    return build_from_words(ids, _tokens(papers))
+
+
+def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
+    """The tf-idf matrix of papers (``ids``, distinct) from the words of their titles and
+    abstracts (cut alone, ``build``, or beside the search index: ``storage.paper_words``).
+
+    Words are kept as ids, a run of papers at a time; each run's words are counted three
+    times (bigrams; the papers each term is in; each paper's terms, placed straight into the
+    result), a thread counting the next run meanwhile (``_ahead``), so that what a build
+    holds beyond its result is the word ids and a few runs' counts (100,000 papers: 1 GB at
+    its peak when the counts of every chunk were kept, then joined; keeping them instead of
+    counting them again: 680 MB, no faster). Each run's words are let go once placed: the
+    build takes ``words``'s.
+    """
+    n = len(ids)
+    ids = tuple(ids)
+    chunks = words.runs
+    firsts = words.first_papers()
+    found = _unigrams(words.words())
     unigrams = found.terms
     n_uni = max(len(unigrams), 1)
 
     def pair_keys_of(number: int) -> IntArray:
-        return _words(chunks[number], found, number * _TOKEN_CHUNK).pair_keys
+        return _words(chunks[number], found, firsts[number]).pair_keys
 
-    def entries_of(number: int) -> tuple[IntArray, FloatArray]:
-        words = _words(chunks[number], found, number * _TOKEN_CHUNK)
-        return _entries(words, _pair_terms(words, bigram_keys, len(unigrams)), n_terms)
+    def entries_of(number: int, last: bool = False) -> tuple[IntArray, FloatArray]:
+        kept = _words(chunks[number], found, firsts[number])
+        if last:  # its words are placed: let go of them
+            chunks[number] = chunks[number][:0]
+        return _entries(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
 
     bigram_keys = _bigrams(_ahead(pair_keys_of, range(len(chunks))))
     bigrams = [f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in bigram_keys]
     vocabulary = unigrams + bigrams
     n_terms = max(len(vocabulary), 1)
 
-    def chunk_entries() -> Iterator[tuple[IntArray, FloatArray]]:
-        return _ahead(entries_of, range(len(chunks)))
+    def chunk_entries(last: bool = False) -> Iterator[tuple[IntArray, FloatArray]]:
+        return _ahead(lambda number: entries_of(number, last), range(len(chunks)))
 
     df = np.zeros(n_terms, dtype=np.int64)
     for doc_terms, _ in chunk_entries():
@@ -336,7 +328,7 @@ def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
     idf = 1.0 + np.log((1.0 + n) / (1.0 + per_term))
     del df
     matrix = _Placed(ids, per_term)
-    for doc_terms, weights in chunk_entries():
+    for doc_terms, weights in chunk_entries(last=True):
         all_terms = doc_terms % n_terms
         kept = keep[all_terms]
         entry_doc = (doc_terms[kept] // n_terms).astype(np.int32)

@@ -1,22 +1,21 @@
 """Text to terms: which words of a title or abstract count, and in which form.
 
-Text is cut into words by a byte table (``WORD_BYTES``, one C pass over UTF-8): ASCII letters
-lower-cased, digits and non-ASCII letters kept, phrase-ending punctuation turned into ``BREAK``
-(no bigram spans it), everything else a space. Non-ASCII runs are first folded as everywhere in
-papers-tui (``storage.text.normalize.fold``: ``Lévy`` reads ``levy``, ``ﬁne`` reads ``fine``).
-A word is a term unless it is a stop word (English and paper boilerplate such as ``propose``,
-``results``, LaTeX command names), a number or a single letter; a plural counts as its singular
-when the corpus has that (``graphs`` -> ``graph``).
+Words are those the search index reads (``storage.paper_words``: LaTeX as shown, folded as
+everywhere in papers-tui, ``Lévy`` reads ``levy``, ``ﬁne`` reads ``fine``, Greek letters by
+name), with the punctuation that ends a phrase kept at their edges as ``BREAK`` (no bigram
+spans it; one inside a word is dropped: ``e.g.`` is ``eg``). A word is a term unless it is a
+stop word (English and paper boilerplate such as ``propose``, ``results``, LaTeX command
+names), a number or a single letter; a plural counts as its singular when the corpus has that
+(``graphs`` -> ``graph``).
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from storage.text.normalize import fold
+from storage.paper_words import BREAK as PHRASE_END
 
 _STOPWORD_TEXT: Final = """
     a about above across after again against all almost along already also although always am
@@ -66,48 +65,9 @@ _STOPWORD_TEXT: Final = """
 """
 _STOPWORDS: Final[frozenset[str]] = frozenset(_STOPWORD_TEXT.split())
 
-#: Markers the matrix build puts between fields: the end of a paper, and its abstract's start.
-END_MARK: Final = b"\x01"
-ABSTRACT_MARK: Final = b"\x02"
-#: Punctuation that ends a phrase becomes this character, glued to the word before or after.
-BREAK: Final = "\x03"
-_PHRASE_ENDS: Final = b'()[]{},.;:?!/|"<>'
-
-
-def _byte_class(b: int) -> int:
-    if 65 <= b <= 90:
-        return b + 32
-    if 48 <= b <= 57 or 97 <= b <= 122 or b >= 128 or b in (1, 2):
-        return b
-    return ord(BREAK) if b in _PHRASE_ENDS else 32
-
-
-#: ``bytes.translate`` table: ASCII letters (lower-cased), digits, UTF-8 multi-byte sequences and
-#: the two marker bytes are kept; phrase-ending punctuation becomes ``BREAK``; the rest a space.
-WORD_BYTES: Final = bytes(_byte_class(b) for b in range(256))
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_NON_WORD = re.compile(r"[\W_]+")
+#: Punctuation that ends a phrase, as a word keeps it at its edges.
+BREAK: Final = PHRASE_END.decode("ascii")
 _DIMENSION = re.compile(r"[1-9]d")
-
-
-@functools.lru_cache(maxsize=4096)
-def _fold(run: str) -> str:
-    """A run of non-ASCII characters as plain words: folded, and other characters a phrase end.
-
-    Unlike ``fold`` everywhere else, characters that are not letters or digits (dashes, curly
-    quotes, arrows, ``×``) end a phrase here, as ASCII punctuation does, so that no bigram
-    spans them.
-    """
-    return _NON_WORD.sub(" , ", fold(run))
-
-
-def plain(text: str) -> str:
-    """Text whose words are runs of ASCII letters and digits or UTF-8 letters: accents dropped."""
-    if not text.isascii():
-        text = _NON_ASCII.sub(lambda match: _fold(match.group()), text)
-    if "\x01" in text or "\x02" in text or BREAK in text:  # the marker characters
-        text = text.replace("\x01", " ").replace("\x02", " ").replace(BREAK, " ")
-    return text
 
 
 def _is_term(word: str) -> bool:

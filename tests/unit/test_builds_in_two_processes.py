@@ -1,6 +1,7 @@
 """Builds whose words are found partly by a second process: the search index and the
 similarity matrix are those a single process builds, whatever the second process answers
-(``storage.search.build``, ``storage.similar.matrix``, ``storage.second_process``)."""
+(``storage.search.build``, ``storage.similar.matrix``, ``storage.paper_words``,
+``storage.second_process``)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+import storage.paper_words as paper_words
 import storage.search.build as build
 import storage.second_process as second_process
 import storage.similar.matrix as matrix
 from storage import Paper
+from storage.chunk_words import FoundWords
+from storage.paper_words import chunk_words, found_words_of, title_and_abstract_words
 from storage.search import SearchIndex
-from storage.search.build import chunk_words
 from tests.helpers import needs_two_cores
 
 WORDS = [
@@ -94,10 +97,10 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Chunks of 16 papers, with a second process from the first; the sizes of the chunks
     whose words were found here (in this process)."""
     monkeypatch.setattr(build, "_BUILD_CHUNK", 16)
-    monkeypatch.setattr(build, "_WORDS_AT_ONCE", 5)
+    monkeypatch.setattr(paper_words, "_WORDS_AT_ONCE", 5)
     here: list[int] = []
 
-    def counted(chunk: list[build.Fields]) -> build.FoundWords:
+    def counted(chunk: list[paper_words.Fields]) -> FoundWords:
         here.append(len(chunk))
         return chunk_words(chunk)
 
@@ -130,7 +133,7 @@ def test_words_found_by_a_second_process_make_the_same_index(
         # answers, but not the words of the chunk: its last mark left out
         "import sys, marshal; sys.path.insert(0, sys.argv[1]); import storage.second_process as s\n"
         "while (m := s._message(sys.stdin.buffer)) is not None:\n"
-        "    w, p = __import__('storage.search.build').search.build.chunk_words(marshal.loads(m))\n"
+        "    w, p = __import__('storage.paper_words').paper_words.chunk_words(marshal.loads(m))\n"
         "    a = marshal.dumps((w, p[:-4]))\n"
         "    sys.stdout.buffer.write(len(a).to_bytes(4, 'big') + a); sys.stdout.buffer.flush()",
     ],
@@ -148,7 +151,7 @@ def test_a_second_process_that_goes_wrong_leaves_the_words_here(
 def test_what_cannot_be_the_words_of_a_chunk_is_told() -> None:
     chunk = [("A title", "", "Ann Lee", "An abstract of words.", "")]
     words, places = chunk_words(chunk)
-    assert build._found_words((words, places), chunk)
+    assert found_words_of((words, places), chunk)
     numbers = np.frombuffer(places, dtype=np.int32)
     wrong = [
         None,
@@ -160,7 +163,7 @@ def test_what_cannot_be_the_words_of_a_chunk_is_told() -> None:
         (words, places + places),  # two papers' marks
     ]
     for found in wrong:
-        assert not build._found_words(found, chunk), found
+        assert not found_words_of(found, chunk), found
 
 
 def matrix_parts(corpus: list[Paper]) -> tuple[object, ...]:
@@ -179,9 +182,9 @@ def test_a_similarity_matrix_cut_by_two_processes_is_the_same(
     monkeypatch.setattr(matrix, "_TOKEN_CHUNK", 16)
     here: list[int] = []
 
-    def counted(texts: list[tuple[str, str]]) -> matrix.FoundWords:
+    def counted(texts: list[tuple[str, str]]) -> FoundWords:
         here.append(len(texts))
-        return matrix.chunk_words(texts)
+        return title_and_abstract_words(texts)
 
     work = matrix._WORDS_WORK
     monkeypatch.setattr(
@@ -198,12 +201,28 @@ def test_a_similarity_matrix_cut_by_two_processes_is_the_same(
     assert sum(here) < len(corpus) - 2 * 16  # the second process cut some
 
 
+def test_a_similarity_matrix_made_beside_the_search_index_is_the_one_made_alone(
+    small_chunks: list[int],
+) -> None:
+    """The words the search index was built from (chunks of 16 papers here) make the matrix
+    that the similarity's own build makes (chunks of 2,048): an import makes both from one
+    cutting of the words."""
+    corpus = papers(500, seed=4)
+    index, words = SearchIndex.lazily_with_words(list(corpus))
+    beside = matrix.build_from_words([p.id for p in corpus], words)
+    assert tuple(
+        value.tobytes() if isinstance(value, np.ndarray) else value
+        for value in (getattr(beside, name) for name in type(beside).__slots__)
+    ) == matrix_parts(corpus)
+    assert parts(index) == parts(SearchIndex(corpus))
+
+
 def test_what_cannot_be_the_words_of_titles_and_abstracts_is_told() -> None:
     texts = [("A title", "An abstract."), ("", "")]
-    words, places = matrix.chunk_words(texts)
-    assert matrix._found_words((words, places), texts)
+    words, places = title_and_abstract_words(texts)
+    assert found_words_of((words, places), texts)
     for found in [None, (words, places[:-4]), (words[:1], places), (words, places + places)]:
-        assert not matrix._found_words(found, texts), found
+        assert not found_words_of(found, texts), found
 
 
 def cyclic_garbage(make: Callable[[], object]) -> int:
@@ -225,4 +244,7 @@ def test_a_build_leaves_no_cycles_to_hold_its_words() -> None:
     fields = [(p.title, p.name, "; ".join(p.authors), p.abstract, "") for p in corpus]
     assert cyclic_garbage(lambda: chunk_words(fields)) == 0
     assert cyclic_garbage(lambda: matrix._tokens(corpus)) == 0
-    assert cyclic_garbage(lambda: matrix.chunk_words([(p.title, p.abstract) for p in corpus])) == 0
+    assert (
+        cyclic_garbage(lambda: title_and_abstract_words([(p.title, p.abstract) for p in corpus]))
+        == 0
+    )

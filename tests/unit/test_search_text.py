@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storage.models import Paper
+from storage.paper_words import BREAK, RAW_BYTES
 from storage.search import SearchIndex, parse_query, tokenize
-from storage.search.text import WORD_BYTES, index_text, query_words, split_words, word_text
+from storage.search.text import index_text, query_words, split_words, word_text
 
 #: Characters where cutting words can go wrong: hyphens, the build's own mark, whitespace
 #: that ``str.split`` knows and ``bytes.split`` does not, LaTeX, accents, ligatures, camelCase.
@@ -20,14 +21,16 @@ _TRICKY = list("ab Z-_\u2010\u2011\x01\t\n\x1c\x1f\xa0$\\{}é ΣτℓﬁCamelCas
     st.one_of(st.text(st.sampled_from(_TRICKY), max_size=40), st.text(max_size=60)), st.booleans()
 )
 def test_a_build_cuts_the_words_each_text_has(text: str, camel_case: bool) -> None:
-    """A build cuts many papers' texts at once (``word_text``, a byte table, ``bytes.split``):
-    the same words as ``split_words`` of each text alone."""
+    """A build cuts many papers' texts at once (``word_text``, a byte table, ``bytes.split``,
+    each raw word's parts between its phrase ends): the same words as ``split_words`` of each
+    text alone."""
     words, extra = split_words(text, camel_case)
     in_bytes, extra_bytes = word_text(text, camel_case)
 
     def cut(found: str) -> list[str]:
-        data = found.encode("utf-8", "surrogatepass").translate(WORD_BYTES)
-        return [w.decode("utf-8", "surrogatepass") for w in data.split()]
+        data = found.encode("utf-8", "surrogatepass").translate(RAW_BYTES)
+        parts = [part for raw in data.split() for part in raw.split(BREAK) if part]
+        return [w.decode("utf-8", "surrogatepass") for w in parts]
 
     assert cut(in_bytes) == words
     assert cut(extra_bytes) == extra

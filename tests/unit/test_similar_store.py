@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +17,6 @@ from storage.cache.similar_index import (
 from storage.files.atomic import FileContent
 from storage.models import Paper
 from storage.similar import SimilarityIndex
-from tests.helpers import needs_two_cores
 
 
 def versioned(library: Library) -> tuple[list[Paper], FileContent]:
@@ -83,48 +80,61 @@ def import_sample(
     home: Path,
     sample_files: list[Path],
     monkeypatch: pytest.MonkeyPatch,
-    start: Callable[..., object] | None = None,
+    *,
+    large: bool = False,
+    short_lived: bool = False,
 ) -> list[list[str]]:
-    """Import the sample lists into ``home`` as a library of ``SIMILAR_APART`` papers would
-    be (its similarity made beside its index); the child processes started, by arguments."""
+    """Import the sample lists into ``home`` (as a library of ``LARGE`` papers would be, with
+    ``large``); the child processes started, by arguments."""
     import storage.cache.children as children
     import storage.cache.refresh as refresh
 
-    monkeypatch.setattr(refresh, "SIMILAR_APART", 1)
+    if large:
+        monkeypatch.setattr(refresh, "LARGE", 1)
     real = children.start
     started: list[list[str]] = []
 
     def recorded(module: str, args: list[str], **kwargs: object) -> object:
         started.append([module, *args])
-        return (start or real)(module, args, **kwargs)
+        return real(module, args, **kwargs)
 
     monkeypatch.setattr(children, "start", recorded)
-    Library(home).import_files(sample_files)
+    library = Library(home)
+    library.short_lived = short_lived
+    library.import_files(sample_files)
     return started
 
 
-@needs_two_cores
-def test_an_import_has_its_similarity_made_by_a_child_beside_its_index(
-    home: Path, sample_files: list[Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    started = import_sample(home, sample_files, monkeypatch)
-    assert [args[0] for args in started] == ["storage.cache.similar_index"]
+def assert_similarity_of_a_fresh_build(home: Path) -> None:
+    """``similar.index`` is there, and answers as the matrix built from the papers alone."""
     papers, sig = versioned(Library(home))
     saved = load_similarity(home / SIMILAR_FILE, sig, papers)
     assert saved is not None  # there when the import returned
     fresh = SimilarityIndex(papers)
     for paper in papers:
         assert saved.similar(paper.id) == fresh.similar(paper.id)
+    assert saved.matrix.terms == fresh.matrix.terms
 
 
-@needs_two_cores
-def test_a_similarity_child_that_fails_leaves_the_build_to_the_import(
+def test_an_import_makes_its_similarity_from_the_words_of_its_index(
     home: Path, sample_files: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def failing(module: str, args: list[str], **kwargs: object) -> object:
-        return subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
+    assert import_sample(home, sample_files, monkeypatch) == []  # no child for a small list
+    assert_similarity_of_a_fresh_build(home)
 
-    started = import_sample(home, sample_files, monkeypatch, failing)
-    assert len(started) == 1
-    papers, sig = versioned(Library(home))
-    assert load_similarity(home / SIMILAR_FILE, sig, papers) is not None
+
+@pytest.mark.parametrize("short_lived", [False, True], ids=["child", "the command itself"])
+def test_a_large_import_makes_both_indexes_before_it_returns(
+    home: Path, sample_files: list[Path], monkeypatch: pytest.MonkeyPatch, short_lived: bool
+) -> None:
+    """A library of ``LARGE`` papers has both made by a child (what the app's import does)
+    or, for a command that ends after it, by the command itself; ``papers similar`` never
+    waits for a build after it."""
+    started = import_sample(home, sample_files, monkeypatch, large=True, short_lived=short_lived)
+    if short_lived:
+        assert started == []
+    else:
+        assert [(args[0], args[-1]) for args in started] == [
+            ("storage.cache.search_index", "--similarity")
+        ]
+    assert_similarity_of_a_fresh_build(home)

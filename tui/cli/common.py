@@ -63,6 +63,7 @@ def open_library(args: argparse.Namespace) -> Library:
     as far as the command needs).
     """
     library = Library(library_home(getattr(args, "home", None)))
+    library.short_lived = True  # a command: what it derives is made in its own process
     for path, read in (
         (library.papers_path, lambda: (library.loaded_papers(), library.lists())),
         (library.triage_path, lambda: (library.triage(), library.days())),
