@@ -56,16 +56,23 @@ _PLACEHOLDER_MAX_CHARS: Final = 160
 
 # What must agree between two abstracts of one paper besides their words: numbers as written
 # (with their decimal points), and math operators. A dash counts as a minus unless it joins
-# two letters (``state-of-the-art``); every kind of dash is the same minus (``-``, ``−``,
-# ``–``), so ASCII and Unicode renderings of one text agree.
+# two letters (``state-of-the-art``); a run of dashes is one (``--`` is LaTeX's ``–``); every
+# kind of dash is the same minus (``-``, ``−``, ``–``), so ASCII and Unicode renderings of one
+# text agree.
 _LETTER = r"[^\W\d_]"
 _DASH_CHAR = "[-‐‑‒–—−]"
-_DASH = "[-‐‑‒–—−]++"  # a run of dashes is one (``--`` is LaTeX's ``–``), never split
 _OPERATORS = "+±∓×÷=≠≈<>≤≥≪≫∝/%⁄"
-_SIGNS: Final = re.compile(  # the look-ahead lets the engine skip plain text fast (3×)
-    rf"(?=[\d{_OPERATORS}‐‑‒–—−-])"
-    rf"(?:\d+(?:[.,]\d+)*|[{_OPERATORS}]"
-    rf"|(?<!{_LETTER})(?<!{_DASH_CHAR}){_DASH}|(?<!{_DASH_CHAR}){_DASH}(?!{_LETTER}))"
+# The pattern opens with the one class of characters a sign starts with, so that the engine
+# skips from one to the next in C (the search of an abstract's text 1.6x faster than with a
+# look-ahead over the words that are not all letters); what the sign is, and for a dash
+# whether it counts, is then told by looking back at the character it took.
+_SIGNS: Final = re.compile(
+    rf"[\d{_OPERATORS}‐‑‒–—−-]"
+    rf"(?:(?<=\d)\d*(?:[.,]\d+)*"  # a number, with its decimal points
+    rf"|(?<=[{_OPERATORS}])"  # an operator
+    # a run of dashes after no letter, or a run not followed by one
+    rf"|(?<={_DASH_CHAR})(?<!{_LETTER}{_DASH_CHAR})(?<!{_DASH_CHAR}{_DASH_CHAR}){_DASH_CHAR}*+"
+    rf"|(?<={_DASH_CHAR})(?<!{_DASH_CHAR}{_DASH_CHAR}){_DASH_CHAR}*+(?!{_LETTER}))"
 )
 _DASH_RUN: Final = re.compile("-+")
 _SAME_SIGN: Final = str.maketrans({"⁄": "/", **dict.fromkeys("‐‑‒–—−", "-")})
@@ -74,12 +81,30 @@ _SAME_SIGN: Final = str.maketrans({"⁄": "/", **dict.fromkeys("‐‑‒–—�
 _TITLE_SIMILARITY: Final = 80
 
 
-def _readable(text: str) -> str:
-    """``text`` as people read it: LaTeX, Markdown and entities turned into Unicode.
+#: What makes an ASCII text read otherwise once made readable (``to_unicode``), beyond its
+#: spaces: LaTeX, Markdown, entities, links, the control characters it drops (a tab, a line
+#: end or a form feed is only a space).
+_MARKUP_BYTES: Final = b"\\${}~_^*`&<" + bytes([*range(0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
+_MARKUP_TEXTS: Final = ("''", "](", "--", "www.")
+#: The other ASCII bytes, which ``bytes.translate`` takes out (what is left is markup).
+_PLAIN_BYTES: Final = bytes(b for b in range(128) if b not in _MARKUP_BYTES)
 
-    Always through the converter (it skips plain paragraphs fast), so that a text and its
-    display form, as our exports write it, read alike.
+
+def _readable(text: str) -> str:
+    """``text`` as people read it, as far as its words and signs go: LaTeX, Markdown and
+    entities turned into Unicode (``to_unicode``), so that a text and its display form, as our
+    exports write it, read alike.
+
+    ASCII text with none of the markup the converter reads (half the abstracts) is given as
+    it is: the converter would only change its spaces, which neither ``key`` nor ``_signs``
+    sees (an abstract's identity a quarter faster).
     """
+    if (
+        text.isascii()
+        and not text.encode("ascii").translate(None, _PLAIN_BYTES)
+        and not any(markup in text for markup in _MARKUP_TEXTS)
+    ):
+        return text
     from storage.text.latex import to_unicode
 
     return to_unicode(text)
@@ -130,14 +155,8 @@ def is_placeholder_title(title: str) -> bool:
 
 
 def _signs(text: str) -> str:
-    """The numbers and operators of ``text``, in order (see ``_SIGNS``).
-
-    Only the words that are not all letters are searched (a quarter faster): no sign is in
-    a word of letters, none spans a space, and the pattern sees a space at a word's edge
-    either way, so the signs found are those of the whole text.
-    """
-    pieces = " ".join([word for word in text.split() if not word.isalpha()])
-    return _DASH_RUN.sub("-", " ".join(_SIGNS.findall(pieces)).translate(_SAME_SIGN))
+    """The numbers and operators of ``text``, in order (see ``_SIGNS``)."""
+    return _DASH_RUN.sub("-", " ".join(_SIGNS.findall(text)).translate(_SAME_SIGN))
 
 
 def abstract_identity(abstract: str) -> str | None:

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from storage import Library, Status
+from storage.importing import identity
 from storage.importing.identity import (
     abstract_identity,
     is_placeholder,
     titles_compatible,
 )
 from storage.sources.papers import paper_id
+from storage.text.latex import to_unicode
 from storage.text.normalize import key
 
 ABSTRACT = (
@@ -242,3 +247,51 @@ def test_a_papers_id_is_the_same_whichever_file_came_first(tmp_path: Path) -> No
         [paper] = library.papers()
         found.append((paper.id, paper.abstract, paper.authors))
     assert found[0] == found[1] and found[0][0] == paper_id(ABSTRACT)
+
+
+#: The signs as first written: the words that are not all letters, searched one by one with a
+#: look-ahead for where a sign may start (what ids were made with; they must not change).
+_LETTER, _DASH, _OPS = r"[^\W\d_]", "[-‐‑‒–—−]", "+±∓×÷=≠≈<>≤≥≪≫∝/%⁄"
+_FIRST_SIGNS = re.compile(
+    rf"(?=[\d{_OPS}‐‑‒–—−-])"
+    rf"(?:\d+(?:[.,]\d+)*|[{_OPS}]"
+    rf"|(?<!{_LETTER})(?<!{_DASH}){_DASH}++|(?<!{_DASH}){_DASH}++(?!{_LETTER}))"
+)
+
+
+def first_signs(text: str) -> str:
+    pieces = " ".join([word for word in text.split() if not word.isalpha()])
+    found = " ".join(_FIRST_SIGNS.findall(pieces)).translate(identity._SAME_SIGN)
+    return re.sub("-+", "-", found)
+
+
+_SIGNS_AND_NEIGHBOURS = list("ab Z09.,-‐‑‒–—−+±×=≠<>≤/%⁄_ \t\n\x1c\xa0\u2009éΣ中²½Ⅳ٣$\\{}")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.text(st.sampled_from(_SIGNS_AND_NEIGHBOURS), max_size=40), st.text()))
+def test_the_signs_of_a_text_are_those_its_words_had(text: str) -> None:
+    """The signs are searched over the whole text in one pass (``_SIGNS``): the same signs as
+    the search of each word that is not all letters, which ids were first made with."""
+    assert identity._signs(text) == first_signs(text)
+
+
+_ASCII_AND_MARKUP = list("ab Z09 .-_$\\{}~^*`'&<>[]()w:/\t\n\r\x0b\x0c\x1c\x00\x7f") + [
+    "''",
+    "--",
+    "www.",
+    "](",
+    "\n\n",
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_ASCII_AND_MARKUP), max_size=30).map("".join))
+def test_a_text_given_as_it_is_reads_as_the_converter_shows_it(text: str) -> None:
+    """``_readable`` gives plain ASCII text as it is: the converter changes only its spaces,
+    so its key and its signs are those of the converted text."""
+    readable = identity._readable(text)
+    if readable is text:
+        assert readable.split() == to_unicode(text).split()
+    assert key(readable) == key(to_unicode(text))
+    assert identity._signs(readable) == identity._signs(to_unicode(text))
