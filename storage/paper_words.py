@@ -38,6 +38,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from storage.arrays import ranges
 from storage.chunk_words import FoundWords, count_of, numbered
 from storage.search.text import MARK, forget_pieces, text_words, word_text
 
@@ -185,16 +186,7 @@ class RawWords:
         starts = np.frombuffer(self._part_start, dtype=np.int64)[raw]
         counts = np.frombuffer(self._part_count, dtype=np.int64)[raw]
         parts = np.frombuffer(self._parts, dtype=np.int64)
-        return parts[_ranges(starts, counts)]
-
-
-def _ranges(starts: IntArray, lengths: IntArray) -> IntArray:
-    """The concatenation of ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.cumsum(lengths) - lengths
-    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
+        return parts[ranges(starts, counts)]
 
 
 class SimilarityWords:

@@ -29,6 +29,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from storage.arrays import ahead, ranges
 from storage.chunk_words import FoundWords
 from storage.models import Paper
 from storage.paper_words import (
@@ -210,18 +211,9 @@ def _numbered(papers: int, found_ids: IntArray) -> _Words:
     return _Words(
         tids=tids,
         counts=counts,
-        titles=tids[_ranges(starts, counts[:, TITLE])],
+        titles=tids[ranges(starts, counts[:, TITLE])],
         authors=np.unique(tids[text_of == AUTHORS]),
     )
-
-
-def _ranges(starts: IntArray, lengths: IntArray) -> IntArray:
-    """The concatenation of ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.cumsum(lengths) - lengths
-    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
 
 
 class _PapersPerTerm:
@@ -307,25 +299,32 @@ def _build_segment(
     masks = np.empty(total, dtype=np.uint8)
     free = offsets[:-1].copy()  # each term's next free place
     grid_norm = (K1 * (1.0 - FIELD_B + FIELD_B * field_lengths / average)).astype(np.float32)
-    start = 0
-    words.reverse()
-    while words:
-        part = words.pop()
-        m = len(part.counts)
-        if len(part.tids):
-            terms, chunk_docs, chunk_scores, chunk_masks = _chunk_postings(
-                part, grid_norm[start : start + m], start + first
-            )
-            del part
-            # chunks hold ascending papers: each term's papers stay in order
-            count = np.bincount(terms, minlength=vocabulary)
-            place = free[terms] + (np.arange(len(terms)) - (np.cumsum(count) - count)[terms])
-            docs[place] = chunk_docs
-            scores16[place] = chunk_scores
-            masks[place] = chunk_masks
-            free += count
-            del terms, chunk_docs, chunk_scores, chunk_masks, count, place  # before the next's
-        start += m
+    starts = np.cumsum([0] + [len(part.counts) for part in words])
+    chunks: list[_Words | None] = list(words)
+    words.clear()
+
+    def postings_of(number: int) -> tuple[Any, ...]:
+        part, chunks[number] = chunks[number], None  # its postings made: its words let go
+        assert part is not None
+        if not len(part.tids):
+            return ()
+        at = int(starts[number])
+        return _chunk_postings(part, grid_norm[at : at + len(part.counts)], at + first)
+
+    # each chunk's postings sorted by a thread while this one places the chunk's before
+    for found in ahead(postings_of, range(len(chunks)), depth=1, name="postings"):
+        if not found:
+            continue
+        terms, chunk_docs, chunk_scores, chunk_masks = found
+        del found
+        # chunks hold ascending papers: each term's papers stay in order
+        count = np.bincount(terms, minlength=vocabulary)
+        place = free[terms] + (np.arange(len(terms)) - (np.cumsum(count) - count)[terms])
+        docs[place] = chunk_docs
+        scores16[place] = chunk_scores
+        masks[place] = chunk_masks
+        free += count
+        del terms, chunk_docs, chunk_scores, chunk_masks, count, place  # before the next's
     return Segment(offsets=offsets, docs=docs, scores=scores16, masks=masks)
 
 

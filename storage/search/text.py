@@ -172,7 +172,10 @@ def word_text(text: str, camel_case: bool = False) -> tuple[str, str]:
     words = _in_order(norm)
     extra: list[str] = []
     if "-" in norm or "\u2010" in norm:
-        extra.extend(_HYPHEN.sub("", compound) for compound in _COMPOUND.findall(_pieces(norm)))
+        # the compounds joined, then their hyphens (and only theirs) dropped in one pass
+        joined = " ".join(_COMPOUND.findall(_pieces(norm)))
+        if joined:
+            extra.append(joined.replace("-", "").replace("\u2010", ""))
     if camel_case:
         for word in _CAMEL.findall(clean):
             extra.extend(p.lower() for p in _CAMEL_PART.findall(word) if len(p) >= 3)

@@ -14,14 +14,14 @@ rows is their cosine similarity.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
+from storage.arrays import ahead, ranges
 from storage.chunk_words import FoundWords
 from storage.models import Paper
 from storage.paper_words import (
@@ -33,7 +33,6 @@ from storage.paper_words import (
 from storage.second_process import Work, in_order
 from storage.similar.terms import BREAK, distinct, term_key
 
-Answer = TypeVar("Answer")
 FloatArray = npt.NDArray[np.float64]
 Float32Array = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
@@ -52,15 +51,6 @@ MAX_DF_FROM: Final = 50
 _TOKEN_CHUNK: Final = 2048
 #: How many shared terms a neighbour shows.
 _SHARED_TERMS: Final = 5
-
-
-def _ranges(starts: IntArray, lengths: IntArray) -> IntArray:
-    """The concatenation of ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.cumsum(lengths) - lengths
-    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +84,7 @@ class Matrix:
         """The nonzeros of some rows: (position in ``rows``, term id, weight)."""
         starts = self.indptr[rows]
         lengths = self.indptr[rows + 1] - starts
-        at = _ranges(starts, lengths)
+        at = ranges(starts, lengths)
         local = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
         return local, self.indices[at].astype(np.int64), self.data[at]
 
@@ -103,7 +93,7 @@ class Matrix:
         local, terms, weights = self.entries(rows)
         starts = self.post_ptr[terms]
         lengths = self.post_ptr[terms + 1] - starts
-        at = _ranges(starts, lengths)
+        at = ranges(starts, lengths)
         keys = np.repeat(local * self.size, lengths) + self.post_docs[at]
         values = np.repeat(weights.astype(np.float64), lengths) * self.post_data[at]
         flat = np.bincount(keys, weights=values, minlength=len(rows) * self.size)
@@ -285,8 +275,8 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
 
     Words are kept as ids, a run of papers at a time; each run's words are counted three
     times (bigrams; the papers each term is in; each paper's terms, placed straight into the
-    result), a thread counting the next run meanwhile (``_ahead``), so that what a build
-    holds beyond its result is the word ids and a few runs' counts (100,000 papers: 1 GB at
+    result), threads counting the next runs meanwhile (``storage.arrays.ahead``), so that what
+    a build holds beyond its result is the word ids and a few runs' counts (100,000 papers: 1 GB at
     its peak when the counts of every chunk were kept, then joined; keeping them instead of
     counting them again: 680 MB, no faster). Each run's words are let go once placed: the
     build takes ``words``'s.
@@ -308,13 +298,13 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
             chunks[number] = chunks[number][:0]
         return _entries(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
 
-    bigram_keys = _bigrams(_ahead(pair_keys_of, range(len(chunks))))
+    bigram_keys = _bigrams(ahead(pair_keys_of, range(len(chunks))))
     bigrams = [f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in bigram_keys]
     vocabulary = unigrams + bigrams
     n_terms = max(len(vocabulary), 1)
 
     def chunk_entries(last: bool = False) -> Iterator[tuple[IntArray, FloatArray]]:
-        return _ahead(lambda number: entries_of(number, last), range(len(chunks)))
+        return ahead(lambda number: entries_of(number, last), range(len(chunks)))
 
     df = np.zeros(n_terms, dtype=np.int64)
     for doc_terms, _ in chunk_entries():
@@ -338,24 +328,6 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
         weights = weights / np.where(norms > 0, norms, 1.0)[entry_doc]
         matrix.place(entry_doc, entry_term, weights)
     return matrix.done(terms)
-
-
-def _ahead(work: Callable[[int], Answer], items: Sequence[int], depth: int = 2) -> Iterator[Answer]:
-    """``work`` of each item, in order, the next ones worked out meanwhile by a thread: numpy
-    lets go of the interpreter while it sorts and counts, so a second core takes part."""
-    if len(items) < 2:
-        yield from map(work, items)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=depth, thread_name_prefix="matrix") as pool:
-        pending = deque(pool.submit(work, item) for item in items[:depth])
-        for item in items[depth:]:
-            done = pending.popleft().result()
-            pending.append(pool.submit(work, item))
-            yield done
-        while pending:
-            yield pending.popleft().result()
 
 
 class _Placed:
