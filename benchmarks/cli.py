@@ -334,9 +334,8 @@ def import_section(workdir: Path, n: int, runs: int, targets: list[Target]) -> N
     print_table(
         f"papers import of {n:,} papers into an empty HOME (s from spawn to exit, median and "
         f"best of {runs}; CPU s of the import and its children; peak RSS of the process, and of "
-        f"its whole process tree at once, sampled; {', '.join(loads)}). Ours makes papers.cache "
-        "and search.index before it returns, and similar.index (from 20,000 papers: in a "
-        "background process, sampled only while the import runs); the naive import makes "
+        f"its whole process tree at once, sampled; {', '.join(loads)}). Ours makes papers.cache, "
+        "search.index and similar.index before it returns; the naive import makes "
         "papers.cache only",
         f"{'import':<8} | {'median':>7} | {'best':>6} | {'CPU s':>6} | {'peak MB':>7} | "
         f"{'at once MB':>10}",
@@ -344,8 +343,7 @@ def import_section(workdir: Path, n: int, runs: int, targets: list[Target]) -> N
     )
     print_table(
         f"The first commands right after the import at {n:,} (s from spawn to exit, median of "
-        f"{runs}; similar waits for the background build of similar.index when it is still "
-        "running)",
+        f"{runs}; similar reads the similar.index the import made)",
         f"{'command':<13} | {'median':>7} | {'CPU s':>6} | {'peak MB':>7}",
         [
             f"{name:<13} | {median(runs):>7.2f} | {median(runs, 'cpu'):>6.2f} | "
@@ -361,6 +359,10 @@ def import_section(workdir: Path, n: int, runs: int, targets: list[Target]) -> N
         first = median(after["search"])
         name = f"first papers search after the import at {n:,}: <= {FIRST_SEARCH_S} s"
         target(targets, name, first, FIRST_SEARCH_S, "s")
+        first = median(after["similar"])
+        limit = TARGETS_100K["similar"]
+        name = f"first papers similar after the import at {n:,}: <= {limit} s"
+        target(targets, name, first, limit, "s")
 
 
 # --------------------------------------------------------------------------- the app

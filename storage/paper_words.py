@@ -29,11 +29,15 @@ them for the whole build in the order of the chunks, as one pass over every word
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, count, islice
-from typing import Final
+from pathlib import Path
+from typing import BinaryIO, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -192,19 +196,37 @@ class RawWords:
 class SimilarityWords:
     """The title and abstract words of a build's papers, kept for the similarity matrix.
 
-    Each paper is its title's raw words, a mark, its abstract's raw words, a mark (``runs``,
-    a chunk of papers each); the words are numbered by the order in which these runs meet
-    them (the mark is 0), whatever else the build cut, so that a matrix built beside the
+    Each paper is its title's raw words, a mark, its abstract's raw words, a mark (a *run*,
+    a chunk of papers each, ``run``); the words are numbered by the order in which these runs
+    meet them (the mark is 0), whatever else the build cut, so that a matrix built beside the
     search index and one built alone are the same.
+
+    With ``spill``, a folder, the runs wait in a file there that no name leads to (made as
+    the build starts, gone when this is let go or the process ends) rather than in memory,
+    and are read back a run at a time: an import of 100,000 papers holds its search index's
+    words and the result while it makes the index, and 86 MB of these beside them were its
+    peak at once past 600 MB (``benchmarks.cli``).
     """
 
-    def __init__(self, raw: RawWords) -> None:
+    def __init__(self, raw: RawWords, spill: Path | None = None) -> None:
         self._raw_words = raw.words  # grows as ``raw`` meets words
         #: The similarity's number of each raw word (-1: not met in a title or abstract).
         self._of_raw = np.zeros(1, dtype=np.int32)  # the mark is raw word 0, and word 0
         #: The raw word of each of the similarity's words.
         self._raw_of: list[int] = [0]
-        self.runs: list[Int32Array] = []
+        self._runs: list[Int32Array | None] = []
+        #: Each run's papers, and where it is in the spill file (start, words).
+        self._papers: list[int] = []
+        self._places: list[tuple[int, int]] = []
+        self._file: BinaryIO | None = None
+        if spill is not None:
+            with contextlib.suppress(OSError):  # a folder that takes no file: runs in memory
+                # closed by let_go or when let go of: it lives as long as the words
+                self._file = tempfile.TemporaryFile(dir=spill, prefix=".words-")  # noqa: SIM115
+
+    def __len__(self) -> int:
+        """The number of runs."""
+        return len(self._papers)
 
     def add(self, raw: Int32Array) -> None:
         """Keep the title and abstract of a chunk's raw words (``RawWords.number``)."""
@@ -212,7 +234,34 @@ class SimilarityWords:
         text = (np.cumsum(marks) - marks) % TEXTS  # a mark belongs to the text it ends
         kept = raw[(text == TITLE) | (text == ABSTRACT)]
         self._met(kept)
-        self.runs.append(self._of_raw[kept])
+        run = self._of_raw[kept]
+        self._papers.append(int(np.count_nonzero(run == 0)) // 2)
+        if self._file is not None:
+            start = self._file.seek(0, os.SEEK_END)
+            self._file.write(run.tobytes())
+            self._file.flush()  # read back by ``os.pread``, past the file object's buffer
+            self._places.append((start, len(run)))
+            self._runs.append(None)
+        else:
+            self._runs.append(run)
+
+    def run(self, number: int) -> Int32Array:
+        """The words of a run (from any thread)."""
+        found = self._runs[number]
+        if found is not None:
+            return found
+        if self._file is None:
+            return np.zeros(0, dtype=np.int32)  # let go
+        start, words = self._places[number]
+        data = os.pread(self._file.fileno(), 4 * words, start)
+        return np.frombuffer(data, dtype=np.int32)
+
+    def let_go(self, number: int) -> None:
+        """The matrix has taken a run's words: they are not read again."""
+        self._runs[number] = None
+        if number == len(self._runs) - 1 and self._file is not None:
+            self._file.close()
+            self._file = None
 
     def _met(self, raw: Int32Array) -> None:
         """Number the raw words not met before, in the order of their first place in ``raw``."""
@@ -229,11 +278,11 @@ class SimilarityWords:
         self._raw_of.extend(in_order.tolist())
 
     def first_papers(self) -> list[int]:
-        """The place of each run's first paper among the build's (a paper has two marks)."""
+        """The place of each run's first paper among the build's."""
         firsts, total = [], 0
-        for run in self.runs:
+        for papers in self._papers:
             firsts.append(total)
-            total += int(np.count_nonzero(run == 0)) // 2
+            total += papers
         return firsts
 
     def words(self) -> list[bytes]:

@@ -64,8 +64,9 @@ def refresh_derived(
     ready = has_index(home / INDEX_FILE, version)
     if not ready and before is not None:
         ready = update_index(home, before, version, papers, changed)
-    if not ready and build and large and not here:
+    if not ready and build and large:
         give_back_memory()
+    if not ready and build and large and not here:
         build_elsewhere(home, version, similarity=True)
     elif not ready and build:
         build_both(home, version, papers)
@@ -78,7 +79,8 @@ def build_both(home: Path, version: FileContent, papers: PaperSequence) -> None:
     ``version``) from words cut once (``SearchIndex.lazily_with_words``), and save them.
 
     The search index is saved and let go before the matrix is made, so that the two are never
-    in memory together (at 100,000 papers: 130 MB and 210 MB, the words they share 90 MB).
+    in memory together (at 100,000 papers: 130 MB and 210 MB); the words they share (90 MB)
+    wait in a file meanwhile for a library of ``LARGE`` papers.
     """
     from storage.cache.derived import give_back_memory
     from storage.cache.search_index import INDEX_FILE, save_index
@@ -87,7 +89,8 @@ def build_both(home: Path, version: FileContent, papers: PaperSequence) -> None:
     from storage.similar import SimilarityIndex
     from storage.similar.matrix import build_from_words
 
-    index, words = SearchIndex.lazily_with_words(papers)
+    spill = home if len(papers) >= LARGE else None  # the words, out of memory meanwhile
+    index, words = SearchIndex.lazily_with_words(papers, spill)
     save_index(home / INDEX_FILE, version, index)
     del index
     give_back_memory()  # what the index held, before the matrix is made

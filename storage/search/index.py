@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection, Mapping, MutableSequence, Sequence
+from pathlib import Path
 from typing import Final
 
 from storage.models import Paper, Status
@@ -80,12 +81,13 @@ class SearchIndex:
 
     @classmethod
     def lazily_with_words(
-        cls, papers: MutableSequence[Paper]
+        cls, papers: MutableSequence[Paper], spill: Path | None = None
     ) -> tuple[SearchIndex, SimilarityWords]:
         """``lazily``, and the title and abstract words it was built from, for the similarity
         matrix (``storage.similar.matrix.build_from_words``): the words of both indexes cut
-        once."""
-        index, words = cls._lazily(papers, SimilarityWords)
+        once. ``spill``: a folder where the words wait, out of memory, until the matrix is
+        made (``SimilarityWords``)."""
+        index, words = cls._lazily(papers, lambda raw: SimilarityWords(raw, spill))
         assert words is not None
         return index, words
 

@@ -219,7 +219,7 @@ class _Words:
 
 
 def _words(raw: Int32Array, found: _Unigrams, first_doc: int) -> _Words:
-    """The kept words of a run of papers (``SimilarityWords.runs``: each paper's title, the
+    """The kept words of a run of papers (``SimilarityWords.run``: each paper's title, the
     mark, its abstract, the mark), the first being ``first_doc``."""
     position = np.flatnonzero(found.term[raw] >= 0)
     kept = raw[position]
@@ -283,28 +283,27 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     """
     n = len(ids)
     ids = tuple(ids)
-    chunks = words.runs
     firsts = words.first_papers()
     found = _unigrams(words.words())
     unigrams = found.terms
     n_uni = max(len(unigrams), 1)
 
     def pair_keys_of(number: int) -> IntArray:
-        return _words(chunks[number], found, firsts[number]).pair_keys
+        return _words(words.run(number), found, firsts[number]).pair_keys
 
     def entries_of(number: int, last: bool = False) -> tuple[IntArray, FloatArray]:
-        kept = _words(chunks[number], found, firsts[number])
+        kept = _words(words.run(number), found, firsts[number])
         if last:  # its words are placed: let go of them
-            chunks[number] = chunks[number][:0]
+            words.let_go(number)
         return _entries(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
 
-    bigram_keys = _bigrams(ahead(pair_keys_of, range(len(chunks))))
+    bigram_keys = _bigrams(ahead(pair_keys_of, range(len(words))))
     bigrams = [f"{unigrams[int(k) // n_uni]} {unigrams[int(k) % n_uni]}" for k in bigram_keys]
     vocabulary = unigrams + bigrams
     n_terms = max(len(vocabulary), 1)
 
     def chunk_entries(last: bool = False) -> Iterator[tuple[IntArray, FloatArray]]:
-        return ahead(lambda number: entries_of(number, last), range(len(chunks)))
+        return ahead(lambda number: entries_of(number, last), range(len(words)))
 
     df = np.zeros(n_terms, dtype=np.int64)
     for doc_terms, _ in chunk_entries():

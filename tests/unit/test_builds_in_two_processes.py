@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -166,13 +167,17 @@ def test_what_cannot_be_the_words_of_a_chunk_is_told() -> None:
         assert not found_words_of(found, chunk), found
 
 
-def matrix_parts(corpus: list[Paper]) -> tuple[object, ...]:
-    """What the similarity matrix of ``corpus`` holds, as comparable values."""
-    built = matrix.build(corpus)
+def comparable(built: matrix.Matrix) -> tuple[object, ...]:
+    """What a similarity matrix holds, as comparable values."""
     return tuple(
         value.tobytes() if isinstance(value, np.ndarray) else value
         for value in (getattr(built, name) for name in type(built).__slots__)
     )
+
+
+def matrix_parts(corpus: list[Paper]) -> tuple[object, ...]:
+    """What the similarity matrix of ``corpus`` holds, as comparable values."""
+    return comparable(matrix.build(corpus))
 
 
 @needs_two_cores
@@ -210,11 +215,22 @@ def test_a_similarity_matrix_made_beside_the_search_index_is_the_one_made_alone(
     corpus = papers(500, seed=4)
     index, words = SearchIndex.lazily_with_words(list(corpus))
     beside = matrix.build_from_words([p.id for p in corpus], words)
-    assert tuple(
-        value.tobytes() if isinstance(value, np.ndarray) else value
-        for value in (getattr(beside, name) for name in type(beside).__slots__)
-    ) == matrix_parts(corpus)
+    assert comparable(beside) == matrix_parts(corpus)
     assert parts(index) == parts(SearchIndex(corpus))
+
+
+@pytest.mark.parametrize("folder", ["here", "missing"])
+def test_words_that_wait_in_a_file_make_the_same_matrix(
+    tmp_path: Path, small_chunks: list[int], folder: str
+) -> None:
+    """A large build's title and abstract words wait in a file with no name (out of memory)
+    until the matrix is made; a folder that takes no file keeps them in memory."""
+    corpus = papers(300, seed=5)
+    ids = [p.id for p in corpus]
+    spill = tmp_path if folder == "here" else tmp_path / "missing"
+    _, spilled = SearchIndex.lazily_with_words(list(corpus), spill)
+    assert list(tmp_path.iterdir()) == []  # nothing a name leads to, even while it waits
+    assert comparable(matrix.build_from_words(ids, spilled)) == matrix_parts(corpus)
 
 
 def test_what_cannot_be_the_words_of_titles_and_abstracts_is_told() -> None:
