@@ -9,7 +9,6 @@ what takes both files: an import (``storage.importing``), a removal and its undo
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -492,9 +491,6 @@ class Library:
             # so are the documents written: the index is brought along in their memory
             # (1,000 papers into 100,000 peaked at 622 MB, then at 450: the change itself)
             self.papers_file.forget()
-            # and what only the collector frees, which an import runs without (its millions of
-            # objects are none of them garbage): 360 MB held into the builds at 100,000, 155
-            gc.collect()
             give_back_memory()
         refresh_derived(self.home, loaded, content, changed, build=build, here=self.short_lived)
 

@@ -64,9 +64,8 @@ def refresh_derived(
     ready = has_index(home / INDEX_FILE, version)
     if not ready and before is not None:
         ready = update_index(home, before, version, papers, changed)
-    if not ready and build and large:
-        give_back_memory()
     if not ready and build and large and not here:
+        give_back_memory()
         build_elsewhere(home, version, similarity=True)
     elif not ready and build:
         build_both(home, version, papers)
