@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from storage.arrays import ranges
 from storage.chunk_words import FoundWords, count_of, numbered
-from storage.search.text import MARK, forget_pieces, text_words, word_text
+from storage.search.text import MARK, text_words, word_text
 
 Int32Array = npt.NDArray[np.int32]
 IntArray = npt.NDArray[np.int64]
@@ -100,7 +100,7 @@ def chunk_words(papers: Sequence[Fields]) -> FoundWords:
                 )
             yield _cut(parts)
 
-    return _numbered_and_let_go(chain.from_iterable(words()))
+    return numbered(chain.from_iterable(words()))
 
 
 def title_and_abstract_words(papers: Sequence[tuple[str, str]]) -> FoundWords:
@@ -114,19 +114,13 @@ def title_and_abstract_words(papers: Sequence[tuple[str, str]]) -> FoundWords:
                 parts += (text_words(title), "", "", "", text_words(abstract), "")
             yield _cut(parts)
 
-    return _numbered_and_let_go(chain.from_iterable(words()))
+    return numbered(chain.from_iterable(words()))
 
 
 def _cut(texts: list[str]) -> list[bytes]:
     """The raw words of texts, a ``MARK`` after each."""
     texts.append("")
     return _MARK_TEXT.join(texts).encode("utf-8", "surrogatepass").translate(RAW_BYTES).split()
-
-
-def _numbered_and_let_go(words: Iterator[bytes]) -> FoundWords:
-    found = numbered(words)
-    forget_pieces()  # a chunk's own: kept, its entries would pin memory a build frees
-    return found
 
 
 def found_words_of(found: object, papers: object) -> bool:

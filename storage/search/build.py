@@ -48,7 +48,7 @@ from storage.paper_words import (
 )
 from storage.search.postings import FIELD_B, FIELD_WEIGHTS, K1, IntArray, Postings, Segment
 from storage.search.table import PaperTable
-from storage.search.text import method_name, normalize, query_words, word_key
+from storage.search.text import forget_pieces, method_name, normalize, query_words, word_key
 from storage.search.vocabulary import Vocabulary
 from storage.second_process import Work, in_order
 
@@ -133,6 +133,7 @@ def index_batch(
                     kept_words.add(numbers)
                 del numbers
             counts = counted.total()
+        forget_pieces()
     if kept is not None:
         if first or len(kept) != len(ids):
             raise ValueError("kept: the papers indexed, into an empty table")

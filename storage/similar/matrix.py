@@ -30,6 +30,7 @@ from storage.paper_words import (
     found_words_of,
     title_and_abstract_words,
 )
+from storage.search.text import forget_pieces
 from storage.second_process import Work, in_order
 from storage.similar.terms import BREAK, distinct, term_key
 
@@ -163,6 +164,7 @@ def _tokens(papers: Sequence[Paper]) -> SimilarityWords:
     two = len(papers) >= SECOND_PROCESS_PAPERS
     for _texts, found in in_order(chunks(), _WORDS_WORK, second_process=two):
         words.add(raw.number(found))
+    forget_pieces()
     return words
 
 
