@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import threading
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -213,6 +214,9 @@ class SimilarityWords:
         self._papers: list[int] = []
         self._places: list[tuple[int, int]] = []
         self._file: BinaryIO | None = None
+        self._full = False
+        self._gone: set[int] = set()
+        self._lock = threading.Lock()
         if spill is not None:
             with contextlib.suppress(OSError):  # a folder that takes no file: runs in memory
                 # closed by let_go or when let go of: it lives as long as the words
@@ -230,32 +234,40 @@ class SimilarityWords:
         self._met(kept)
         run = self._of_raw[kept]
         self._papers.append(int(np.count_nonzero(run == 0)) // 2)
-        if self._file is not None:
-            start = self._file.seek(0, os.SEEK_END)
-            self._file.write(run.tobytes())
-            self._file.flush()  # read back by ``os.pread``, past the file object's buffer
-            self._places.append((start, len(run)))
-            self._runs.append(None)
-        else:
-            self._runs.append(run)
+        if self._file is not None and not self._full:
+            try:
+                start = self._file.seek(0, os.SEEK_END)
+                self._file.write(run.tobytes())
+                self._file.flush()  # read back by ``os.pread``, past the file object's buffer
+            except OSError:  # a full disk: this run and the next ones stay in memory
+                self._full = True
+            else:
+                self._places.append((start, len(run)))
+                self._runs.append(None)
+                return
+        self._places.append((0, 0))
+        self._runs.append(run)
 
     def run(self, number: int) -> Int32Array:
         """The words of a run (from any thread)."""
         found = self._runs[number]
         if found is not None:
             return found
-        if self._file is None:
+        file = self._file
+        if file is None or number in self._gone:
             return np.zeros(0, dtype=np.int32)  # let go
         start, words = self._places[number]
-        data = os.pread(self._file.fileno(), 4 * words, start)
-        return np.frombuffer(data, dtype=np.int32)
+        return np.frombuffer(os.pread(file.fileno(), 4 * words, start), dtype=np.int32)
 
     def let_go(self, number: int) -> None:
-        """The matrix has taken a run's words: they are not read again."""
-        self._runs[number] = None
-        if number == len(self._runs) - 1 and self._file is not None:
-            self._file.close()
-            self._file = None
+        """The matrix has taken a run's words: they are not read again (from any thread; the
+        file goes once every run is let go, not before: threads read runs side by side)."""
+        with self._lock:
+            self._runs[number] = None
+            self._gone.add(number)
+            if len(self._gone) == len(self._runs) and self._file is not None:
+                self._file.close()
+                self._file = None
 
     def _met(self, raw: Int32Array) -> None:
         """Number the raw words not met before, in the order of their first place in ``raw``."""

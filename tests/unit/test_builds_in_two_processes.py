@@ -233,6 +233,37 @@ def test_words_that_wait_in_a_file_make_the_same_matrix(
     assert comparable(matrix.build_from_words(ids, spilled)) == matrix_parts(corpus)
 
 
+def test_words_that_no_longer_fit_in_their_file_stay_in_memory(
+    tmp_path: Path, small_chunks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A disk that fills while the words wait in their file: the next runs stay in memory,
+    those written are read back, and the matrix is the same."""
+    corpus = papers(300, seed=6)
+    real = paper_words.SimilarityWords.__init__
+    written = [0]
+
+    def filling(self: paper_words.SimilarityWords, *args: object) -> None:
+        real(self, *args)  # type: ignore[arg-type]
+        file = self._file
+        if file is None:  # a build that keeps its words in memory
+            return
+        write = file.write
+
+        def full(data: bytes) -> int:
+            written[0] += 1
+            if written[0] > 3:
+                raise OSError(28, "No space left on device")
+            return write(data)
+
+        monkeypatch.setattr(file, "write", full)
+
+    monkeypatch.setattr(paper_words.SimilarityWords, "__init__", filling)
+    _, words = SearchIndex.lazily_with_words(list(corpus), tmp_path)
+    assert written[0] == 4 < len(words)  # three runs written, then the disk was full
+    built = matrix.build_from_words([p.id for p in corpus], words)
+    assert comparable(built) == matrix_parts(corpus)
+
+
 def test_what_cannot_be_the_words_of_titles_and_abstracts_is_told() -> None:
     texts = [("A title", "An abstract."), ("", "")]
     words, places = title_and_abstract_words(texts)
