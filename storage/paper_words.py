@@ -2,12 +2,12 @@
 
 A paper is six texts (``TEXTS``): its title's words in order, the title's extra index words
 (joined compounds, camelCase parts), its method name, its authors, its abstract's words in
-order, and the abstract's extra words with its keywords;
-each as the search index reads it (``storage.search.text.word_text``: LaTeX converted, folded,
-Greek letters by name). A chunk of papers' texts is joined with a ``MARK`` word after each
-text, encoded, and cut by one ``bytes.translate`` and one ``bytes.split`` into *raw words*:
-runs of letters and digits in which the punctuation that ends a phrase (``BREAK``: ``model.``,
-``(llm)``, ``e.g.``) is kept, glued to the word before or after it.
+order, and the abstract's extra words with its keywords; each as the search index reads it
+(``storage.search.text.word_text``: LaTeX converted, folded, Greek letters by name). A chunk
+of papers' texts is joined with a ``MARK`` word after each text, encoded, and cut by one
+``bytes.translate`` and one ``bytes.split`` into *raw words*: runs of letters and digits in
+which the punctuation that ends a phrase (``BREAK``: ``model.``, ``(llm)``, ``e.g.``) is kept,
+glued to the word before or after it.
 
 From the same raw words,
 
