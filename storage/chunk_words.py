@@ -3,18 +3,17 @@ cut some chunks' words while this one cuts others' (the search index's and the s
 builds, ``storage.second_process``).
 
 A chunk's words come as ``FoundWords``: its distinct words in the order met, and each word
-as its place among those. ``renumbered`` gives them the build's numbers in the order of the
-chunks: a new word gets the next number when it is first met, as in one pass over every word
-in order, whichever process cut the chunk.
+as its place among those. ``storage.paper_words.RawWords`` gives them the build's numbers in
+the order of the chunks: a new word gets the next number when it is first met, as in one pass
+over every word in order, whichever process cut the chunk.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import numpy as np
-import numpy.typing as npt
 
 #: A chunk's words: its distinct words (UTF-8) in the order met, and each word of the chunk
 #: as its place among those (int32, native order).
@@ -31,14 +30,6 @@ def numbered(words: Iterable[bytes]) -> FoundWords:
     # collector pass, which a build process runs without (``children.without_collector``)
     seen.default_factory = None
     return found, places.tobytes()
-
-
-def renumbered(found: FoundWords, number: Callable[[bytes], int]) -> npt.NDArray[np.int32]:
-    """The chunk's words by the build's numbers (``number``: a word's, new ones numbered as
-    met)."""
-    words, places = found
-    ids_of = np.fromiter(map(number, words), dtype=np.int32, count=len(words))
-    return ids_of[np.frombuffer(places, dtype=np.int32)]
 
 
 def count_of(found: object, mark: bytes) -> int | None:
