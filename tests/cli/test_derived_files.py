@@ -166,3 +166,26 @@ def test_the_commands_that_print_do_not_load_textual(
     loaded = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line]
     assert "storage.library" in loaded  # (the times were printed)
     assert not [name for name in loaded if name.split(".")[0] == "textual"], args
+
+
+def test_a_command_makes_what_it_derives_itself_and_the_app_has_a_child_make_it(
+    home: Path,
+) -> None:
+    """``papers import`` ends right after its builds (its library is ``short_lived``); the app
+    lives on, and gives a child process the builds' memory (``storage.cache.refresh``)."""
+    program = (
+        "import argparse, sys, tui.app\n"
+        "from tui.cli.common import open_library\n"
+        "from tui.cli.main import main\n"
+        "class App:\n"
+        "    def __init__(self, library, **_):\n"
+        "        print('app', library.short_lived)\n"
+        "        raise KeyboardInterrupt\n"
+        "tui.app.PapersApp = App\n"
+        "main(['--home', sys.argv[1]])\n"
+        "print('command', open_library(argparse.Namespace(home=sys.argv[1])).short_lived)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(home)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split("\n")[:2] == ["app False", "command True"]

@@ -53,8 +53,9 @@ def byte_size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def open_library(args: argparse.Namespace) -> Library:
-    """The library of ``--home`` / ``$PAPERS_HOME`` / the user data folder.
+def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
+    """The library of ``--home`` / ``$PAPERS_HOME`` / the user data folder; ``command``: for a
+    command that ends after what it does (``Library.short_lived``), not the app.
 
     Both files are read (and every record checked) before a command runs, so that a damaged
     file is reported by name and never written over. A valid ``papers.cache`` of the current
@@ -63,7 +64,7 @@ def open_library(args: argparse.Namespace) -> Library:
     as far as the command needs).
     """
     library = Library(library_home(getattr(args, "home", None)))
-    library.short_lived = True  # a command: what it derives is made in its own process
+    library.short_lived = command  # a command: what it derives is made in its own process
     for path, read in (
         (library.papers_path, lambda: (library.loaded_papers(), library.lists())),
         (library.triage_path, lambda: (library.triage(), library.days())),

@@ -114,7 +114,7 @@ def open_app(args: argparse.Namespace) -> int:
 
     with ending_by_signals() as ending:
         with kept_for_good():
-            app = PapersApp(open_library(args))
+            app = PapersApp(open_library(args, command=False))
         app.own_process = True  # its end is the process's (tui/ending.py)
         ending.watch(app)
         app.signal_ending = ending  # its handlers, taken back once the app runs
