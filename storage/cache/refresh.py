@@ -54,7 +54,14 @@ def refresh_derived(
     library's are made in this process too (a command that ends after it: its memory, free
     but scattered after a large import, is then reused rather than held beside a child's)."""
     from storage.cache.derived import give_back_memory
-    from storage.cache.search_index import INDEX_FILE, build_elsewhere, has_index, update_index
+    from storage.cache.search_index import (
+        INDEX_FILE,
+        build_elsewhere,
+        has_index,
+        save_index,
+        update_index,
+    )
+    from storage.cache.similar_index import SIMILAR_FILE, has_similarity
 
     version = loaded.content
     if version is None or not len(loaded):
@@ -64,11 +71,17 @@ def refresh_derived(
     ready = has_index(home / INDEX_FILE, version)
     if not ready and before is not None:
         ready = update_index(home, before, version, papers, changed)
+    # made too unless it is there (the search index alone gone: deleted, of another format)
+    similarity = not has_similarity(home / SIMILAR_FILE, version)
     if not ready and build and large and not here:
         give_back_memory()
-        build_elsewhere(home, version, similarity=True)
-    elif not ready and build:
+        build_elsewhere(home, version, similarity=similarity)
+    elif not ready and build and similarity:
         build_both(home, version, papers)
+    elif not ready and build:
+        from storage.search import SearchIndex
+
+        save_index(home / INDEX_FILE, version, SearchIndex.lazily(papers))
     if build:
         _similar(home, loaded, version, large)
 

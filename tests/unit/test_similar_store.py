@@ -138,3 +138,22 @@ def test_a_large_import_makes_both_indexes_before_it_returns(
             ("storage.cache.search_index", "--similarity")
         ]
     assert_similarity_of_a_fresh_build(home)
+
+
+def test_the_search_index_alone_gone_is_made_alone(
+    home: Path, sample_files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A library whose search index went (deleted, or of an older format) and whose
+    similar.index holds: the next build makes the search index and leaves the other be."""
+    from storage.cache.refresh import refresh_derived
+    from storage.cache.search_index import INDEX_FILE, has_index
+
+    import_sample(home, sample_files, monkeypatch)
+    similar = (home / SIMILAR_FILE).read_bytes()
+    (home / INDEX_FILE).unlink()
+    made: list[object] = []
+    monkeypatch.setattr("storage.cache.refresh.build_both", lambda *args: made.append(args))
+    loaded = Library(home).loaded_papers()
+    refresh_derived(home, loaded, None, ())
+    assert loaded.content is not None and has_index(home / INDEX_FILE, loaded.content)
+    assert made == [] and (home / SIMILAR_FILE).read_bytes() == similar
