@@ -162,10 +162,14 @@ def triage_changes(
                 changed = list(TRIAGE_KINDS)
         if not changed:
             continue
-        if local == DEFAULTS and (not present(pid) or (base.removed(pid) and pid not in touched)):
+        if local == DEFAULTS and (
+            not present(pid)
+            or (base.removed(pid) and pid not in touched)
+            or _removed_since_touched(pid, touched, restored)
+        ):
             # A removal keeps its papers' triage in its undo step; a paper back since (an
-            # import, an undo) brings none of its own: the merge gives it the registers'.
-            # One decided here since (back to the Inbox) sends that decision.
+            # import, an undo, a merge) brings none of its own: the merge gives it the
+            # registers'. One decided here since (back to the Inbox) sends that decision.
             kept.add(pid)
             continue
         for kind in changed:
@@ -194,6 +198,21 @@ def triage_changes(
             stamp = clock.tick(made_at)
         records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
+
+
+def _removed_since_touched(
+    pid: str, touched: Mapping[str, float | None], restored: Mapping[str, float | None]
+) -> bool:
+    """True when a removal here since the last sync (a step of this device's, made by its user
+    or by a merge) took the paper's triage into its undo step after the paper's last change
+    here: a default triage it shows now is no decision (the register's is its own, as a merge
+    cut short before it wrote the triage back left it)."""
+    if pid not in restored:
+        return False
+    removed_at, changed_at = restored[pid], touched.get(pid, 0.0)
+    if changed_at is None:  # changed at a time unknown: maybe after
+        return False
+    return removed_at is None or removed_at >= changed_at
 
 
 def _sent_already(base: Base, pid: str, value: Any, made_at: float | None, device: str) -> bool:

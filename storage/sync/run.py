@@ -199,6 +199,12 @@ class _Sync:
         that takes (an open app's decisions wait only for this part)."""
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
+        #: This device's triage records that the state file does not hold in its registers:
+        #: those of the outbox as loaded and those this sync makes or passes on, written into
+        #: the folder or not. A merge's pending note keeps them (a decision written into the
+        #: folder, then left out of the note, was sent again by the next sync, stamped anew,
+        #: and beat a later decision made elsewhere); papers are sent again harmlessly.
+        self._unsaved: list[list[Any]] = [row for row in state.outbox if row[0] != PAPER]
         fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
         pending = state.pending or {}
         # What the files held after the last sync: the registers before the others' records
@@ -320,9 +326,14 @@ class _Sync:
         """This device's records: into the registers and the outbox (written at the end)."""
         if records:
             fold(self.state, records, self.clock, Folded())
-            self.state.outbox.extend(_row(r) for r in records)
+            self._to_send(records)
             self.report.sent += len(records)
             self.dirty = True
+
+    def _to_send(self, records: list[Record]) -> None:
+        rows = [_row(r) for r in records]
+        self.state.outbox.extend(rows)
+        self._unsaved.extend(row for row in rows if row[0] != PAPER)
 
     # -- what the others sent ---------------------------------------------------------------
     def _read_cards(self) -> None:
@@ -362,7 +373,7 @@ class _Sync:
             self.dirty = True
         if relay:
             records = relay_records(state, relay, self._load_papers().get)
-            state.outbox.extend(_row(r) for r in records)
+            self._to_send(records)
             report.relayed += len(records)
             self.dirty = True
         conflicted = [f"{self._name(g.folder)}: {g.path.name}" for g in logs if g.conflicted]
@@ -448,12 +459,17 @@ class _Sync:
         if self.dry:
             self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
             return
+        # past any merge triage.json holds: one written by a sync cut short before it saved
+        # its state has the number this one would take, and a pending merge noted under that
+        # number would read as written when it was not (its statuses then sent as decisions
+        # made here, beating later ones)
+        written = self.library.triage_file.synced_generation(self.marker) or 0
+        generation = max(state.generation, written) + 1
         if state.outbox or plan:
-            self._note_pending(plan)
+            self._note_pending(plan, generation)
         if state.outbox:
             self._append_outbox()
         if plan:
-            generation = state.generation + 1
             self.report.applied.update(apply_plan(self.library, plan, (self.marker, generation)))
             state.generation = generation
             self.dirty = True
@@ -484,9 +500,9 @@ class _Sync:
             self._write_card(now)
             save_state(self.path, state)
 
-    def _note_pending(self, plan: Plan) -> None:
-        """Save the state as loaded, but for the outbox and what ``plan`` writes: a sync cut
-        short from here on is finished by the next one."""
+    def _note_pending(self, plan: Plan, generation: int = 0) -> None:
+        """Save the state as loaded, but for the outbox and what ``plan`` writes (as merge
+        ``generation``): a sync cut short from here on is finished by the next one."""
         if self._loaded is None:
             try:
                 self._loaded = self.path.read_bytes()
@@ -495,14 +511,16 @@ class _Sync:
                     SyncState(str(self.place.path), self.device.id).to_json()
                 )
         noted = orjson.loads(self._loaded)
+        waiting = {orjson.dumps(row) for row in self.state.outbox if row[0] != PAPER}
+        sent = [row for row in self._unsaved if orjson.dumps(row) not in waiting]
         noted.update(
-            outbox=self.state.outbox,
+            outbox=[*self.state.outbox, *sent],
             clock=self.clock.last,
             device=self.device.id,
             own_sizes=self.state.own_sizes,  # what this device appended already, as its own
         )
         if plan:
-            noted["pending"] = {"generation": self.state.generation + 1, **plan.written()}
+            noted["pending"] = {"generation": generation, **plan.written()}
         save_state(self.path, SyncState.from_json(noted))
 
     def _append_outbox(self) -> None:

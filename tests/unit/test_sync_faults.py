@@ -325,3 +325,65 @@ def test_decisions_are_stamped_in_the_order_they_were_made(
     devices.decide(n=1, i=0, status="read", strike=None)
     devices.settle()
     devices.check()
+
+
+def test_a_decision_after_an_undone_removal_outlives_a_sync_killed_twice(
+    devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paper removed, synced, the removal undone; another device reads it; the first
+    device's syncs killed twice on the way: the read was shown as the Inbox everywhere."""
+    _quiet(monkeypatch)
+    devices.remove(i=0, n=0)
+    devices.sync(n=1, strike=None)
+    devices.sync(n=0, strike=None)
+    devices.remove(i=1, n=1)
+    devices.sync(n=0, strike=None)
+    devices.sync(n=1, strike=None)
+    devices.undo(n=0, redo=False)
+    devices.remove(i=1, n=1)
+    devices.decide(i=0, n=2, status="read", strike=None)
+    devices.sync(n=0, strike=(10, ("replace", "before"), "kill"))
+    devices.sync(n=2, strike=None)
+    devices.sync(n=0, strike=(2, ("replace", "before"), "kill"))
+    devices.settle()
+    devices.check()
+
+
+def test_a_decision_after_an_undo_elsewhere_outlives_syncs_killed_after_a_rename(
+    devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A removal undone on a device that had it from the folder; a later decision on another
+    device, whose syncs are killed twice right after a rename: the decision is kept."""
+    _quiet(monkeypatch)
+    devices.sync(n=0, strike=None)
+    devices.sync(n=1, strike=None)
+    devices.sync(n=2, strike=None)
+    devices.remove(i=2, n=1)
+    devices.sync(n=1, strike=None)
+    devices.sync(n=2, strike=None)
+    devices.undo(n=2, redo=False)
+    devices.decide(i=2, n=0, status="read", strike=None)
+    devices.sync(n=0, strike=(6, ("replace", "after"), "kill"))
+    devices.sync(n=2, strike=None)
+    devices.sync(n=0, strike=(5, ("replace", "after"), "kill"))
+    devices.settle()
+    devices.check()
+
+
+@pytest.mark.parametrize(("first", "second"), [(2, 3), (3, 4)])
+def test_a_decision_sent_by_a_sync_cut_short_is_not_sent_again_by_the_next_cut_short(
+    devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch, first: int, second: int
+) -> None:
+    """A decision sent by a sync killed before it saved its state, written again into the
+    folder by the next sync, killed after it noted its merge: the note left that decision out,
+    and the sync after sent it anew, stamped after a later decision of another device."""
+    _quiet(monkeypatch)
+    devices.sync(n=0, strike=None)
+    devices.sync(n=2, strike=None)
+    devices.decide(i=0, n=0, status="read", strike=None)
+    devices.sync(n=0, strike=(first, ("replace", "before"), "kill"))
+    devices.decide(i=0, n=2, status="skipped", strike=None)
+    devices.sync(n=2, strike=None)
+    devices.sync(n=0, strike=(second, ("replace", "before"), "kill"))
+    devices.settle()
+    devices.check()
