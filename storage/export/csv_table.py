@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
@@ -24,6 +25,8 @@ CSV_COLUMNS = (
 
 #: A cell starting with one of these is a formula to a spreadsheet (OWASP's list).
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A cell that reads as a guarded one: quotes, then what a guard stands before.
+_QUOTED = re.compile(r"'+[=+\-@\t\r\n]")
 
 
 def to_csv(
@@ -49,9 +52,11 @@ def to_csv(
 
 def csv_safe(value: str) -> str:
     """A cell no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``, ``@``,
-    a tab or a carriage return gets a leading ``'`` (our reader takes it off again). A
-    carriage return is a line break (the writer quotes a cell with "\\n", not one with "\\r")."""
-    guarded = "'" + value if value.startswith(_FORMULA_STARTS) else value
+    a tab or a carriage return gets a leading ``'`` (our reader takes it off again), and so
+    does one that starts with quotes before such a character or a line break (the reader
+    takes one off those: ``'=`` is written ``''=``). A carriage return is a line break (the
+    writer quotes a cell with "\\n", not one with "\\r")."""
+    guarded = "'" + value if value.startswith(_FORMULA_STARTS) or _QUOTED.match(value) else value
     # NUL makes a file binary to every reader: it is written as U+FFFD
     return guarded.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
 

@@ -149,9 +149,10 @@ def _delimiter(header: str, path: Path) -> str:
     return best
 
 
-#: Our CSV export writes a cell that a spreadsheet would run as a formula behind a "'":
-#: what follows the quote is the cell.
-_FORMULA_GUARD = re.compile(r"^'(?=[=+\-@\t\r\n])")
+#: Our CSV export writes a cell that a spreadsheet would run as a formula behind a "'", and
+#: one that starts with quotes before such a character too: what follows the first quote is
+#: the cell.
+_FORMULA_GUARD = re.compile(r"^'(?='*[=+\-@\t\r\n])")
 
 
 def read_csv(text: str, path: Path) -> ReadResult:
