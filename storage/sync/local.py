@@ -119,11 +119,13 @@ def triage_changes(
     present: Callable[[str], bool],
     waiting: Collection[str] = (),
     restored: Mapping[str, float | None] | None = None,
+    unwritten: Collection[str] = (),
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
     are in the library again).
 
+    ``unwritten``: papers whose triage a merge cut short (noted, not written) was writing.
     ``waiting``: papers whose triage the registers hold but ``triage.json`` does not (the
     paper was not here: ``SyncState.waiting``). One that is here now takes the registers'
     triage, but for a status decided here after the register's (an import, or an undone
@@ -165,11 +167,12 @@ def triage_changes(
         if local == DEFAULTS and (
             not present(pid)
             or (base.removed(pid) and pid not in touched)
-            or _removed_since_touched(pid, touched, restored)
+            or (pid in unwritten and _removed_since_touched(pid, touched, restored))
         ):
             # A removal keeps its papers' triage in its undo step; a paper back since (an
-            # import, an undo, a merge) brings none of its own: the merge gives it the
-            # registers'. One decided here since (back to the Inbox) sends that decision.
+            # import, an undo) brings none of its own: the merge gives it the registers'. One
+            # decided here since (back to the Inbox) sends that decision. So does a paper a
+            # merge cut short took out and put back before it wrote the triage back.
             kept.add(pid)
             continue
         for kind in changed:
@@ -203,10 +206,8 @@ def triage_changes(
 def _removed_since_touched(
     pid: str, touched: Mapping[str, float | None], restored: Mapping[str, float | None]
 ) -> bool:
-    """True when a removal here since the last sync (a step of this device's, made by its user
-    or by a merge) took the paper's triage into its undo step after the paper's last change
-    here: a default triage it shows now is no decision (the register's is its own, as a merge
-    cut short before it wrote the triage back left it)."""
+    """True when a removal here since the last sync (a step of this device's) took the paper's
+    triage into its undo step after the paper's last change here."""
     if pid not in restored:
         return False
     removed_at, changed_at = restored[pid], touched.get(pid, 0.0)

@@ -249,8 +249,22 @@ class _Sync:
         for pid, at in redecided(triage_state, known).items():
             known_at = touched.get(pid, 0.0)
             touched[pid] = None if known_at is None else max(at, known_at)
+        # a merge noted and cut short before it wrote the triage: what it was writing there
+        unwritten = (
+            set()
+            if written_here
+            else {pid for kind in TRIAGE_KINDS for pid in pending.get(kind) or ()}
+        )
         records, kept = triage_changes(
-            triage_state, touched, self.base, state, self.local_clock, present, waiting, restored
+            triage_state,
+            touched,
+            self.base,
+            state,
+            self.local_clock,
+            present,
+            waiting,
+            restored,
+            unwritten,
         )
         self.clock.see(self.local_clock.last)
         self._send(records)
