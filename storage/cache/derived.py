@@ -16,14 +16,12 @@ import marshal
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
-#: Temporary files of a writer killed mid-write older than this are swept away.
-STALE_TEMPORARY_S = 600
+from storage.files.atomic import sweep_temporaries
 
 
 def python_tag() -> bytes:
@@ -63,16 +61,6 @@ def write_derived_with(path: Path, write: Callable[[BinaryIO], None]) -> bool:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
         sweep_temporaries(path)
-
-
-def sweep_temporaries(path: Path) -> None:
-    """Remove temporaries of ``path`` left by writers killed mid-write (old enough to be dead)."""
-    now = time.time()
-    with contextlib.suppress(OSError):
-        for leftover in path.parent.glob(f".{path.name}.*.tmp"):
-            with contextlib.suppress(OSError):
-                if now - leftover.stat().st_mtime > STALE_TEMPORARY_S:
-                    leftover.unlink()
 
 
 @cache

@@ -6,6 +6,7 @@ and two processes overwrite each other. ``AtomicJSONStorage`` instead
 * writes a temporary file in the same folder, fsyncs it, renames it over the target and fsyncs
   the folder (git's lockfile-and-rename; a reader sees the old file or the new one, never half);
 * keeps the previous version beside it as ``NAME.bak`` (a hard link, so it costs no copy);
+* sweeps the temporaries of writers killed mid-write once they are ten minutes old;
 * refuses to write over a file it could not parse (``DamagedFileError``, file left as it was);
 * only writes inside ``transaction()``, which takes the HOME lock and re-reads the file first,
   so every read-modify-write sees the other processes' changes.
@@ -14,6 +15,7 @@ and two processes overwrite each other. ``AtomicJSONStorage`` instead
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import itertools
 import os
@@ -21,6 +23,7 @@ import queue
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, Protocol
@@ -40,6 +43,9 @@ from storage.files.tables_json import (
 __all__ = ["Tables", "backup_path", "encoded_tables", "parse_tables"]
 #: Upgrades the tables of a file written by an older schema; gets the old schema number.
 Migration = Callable[[Tables, int], Tables]
+
+#: Temporary files of a writer killed mid-write older than this are swept away.
+STALE_TEMPORARY_S = 600
 
 META_TABLE = "meta"
 META_DOC_ID = "1"
@@ -284,10 +290,22 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
             tmp.unlink()
         raise
     fsync_folder(folder)
+    sweep_temporaries(target)
     renamed = stamp(target)  # a rename changes the change time
     if renamed is None or renamed.signature != written.signature:
         return written._replace(ctime_ns=-1)
     return renamed
+
+
+def sweep_temporaries(path: Path) -> None:
+    """Remove the temporaries of ``path`` that writers killed mid-write left (its own, and the
+    link of its backup), once they are old enough for their writer to be dead."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if now - leftover.lstat().st_mtime > STALE_TEMPORARY_S:
+                    leftover.unlink()
 
 
 def link_target(path: Path) -> Path:
