@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from storage.cache.content_key import Version, papers_version
 from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
 from storage.cache.refresh import LARGE, refresh_derived
+from storage.cache.triage_memo import TriageMemo
 from storage.errors import LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import FileContent, FileSignature
 from storage.files.locks import LOCK_FILE, TRIAGE_LOCK_FILE, HomeLock, LockPair
@@ -56,16 +57,34 @@ class Library:
         self.triage_lock = HomeLock(self.home / TRIAGE_LOCK_FILE)
         self.lock = LockPair(self.papers_lock, self.triage_lock)
         self.papers_file = PapersFile(self.home, self.papers_lock)
-        self.triage_file = TriageFile(self.home, self.triage_lock, self.papers_file.renamed_ids)
+        self.triage_file = TriageFile(
+            self.home, self.triage_lock, self.papers_file.renamed_ids, TriageMemo(self.home)
+        )
         self._loaded: LoadedPapers | None = None
         #: Where a newly starred paper joins the reading queue: its head (True) or its end
         #: (``config.toml``'s ``[queue] new = "top"``, set by the app and the CLI).
         self.queue_top = False
-        #: Whether the process ends after what it does with the library (a command of the
-        #: CLI, set there): a large library's derived files are then made in it rather than
-        #: in a child process, whose point is to give the build's memory back to a process
-        #: that lives on (``storage.cache.refresh``).
         self.short_lived = False
+
+    @property
+    def short_lived(self) -> bool:
+        """Whether the process ends after what it does with the library (a command of the
+        CLI, set there): a large library's derived files are then made in it rather than in a
+        child process, whose point is to give the build's memory back to a process that lives
+        on (``storage.cache.refresh``); and the triage it reads or writes is kept in
+        ``triage.cache`` for the next command (``storage.cache.triage_memo``)."""
+        return self._short_lived
+
+    @short_lived.setter
+    def short_lived(self, value: bool) -> None:
+        self._short_lived = value
+        self.triage_file.memo_writes = value
+
+    def keep_triage_memo(self) -> None:
+        """As a command ends: keep the triage it read or wrote in ``triage.cache``, for the
+        next command (best effort)."""
+        with contextlib.suppress(OSError, LibraryError, ValueError, KeyError, TypeError):
+            self.triage_file.keep_memo()
 
     # -- files ------------------------------------------------------------------------------
     @property

@@ -463,6 +463,10 @@ class AtomicJSONStorage(Storage):
         """The stamp and content of the version last read or written, when hashed."""
         return self._cache_content
 
+    def holds(self, version: FileSignature | None) -> bool:
+        """Whether the tables of this version of the file are in memory (read or written)."""
+        return self._cache is not None and self._cache_sig == version
+
     def writable_table(self, name: str) -> dict[str, Any]:
         """Inside a transaction: a table's documents to change directly (ids as text keys).
 

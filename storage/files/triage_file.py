@@ -17,10 +17,17 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from storage.caps import MAX_TAGS, check_note, check_tags
-from storage.files.atomic import AtomicJSONStorage, ChangingTables, ScratchTables, Tables
+from storage.files.atomic import (
+    AtomicJSONStorage,
+    ChangingTables,
+    FileSignature,
+    ScratchTables,
+    Tables,
+    signature,
+)
 from storage.files.locks import HomeLock
 from storage.files.migrations import migrate_triage
 from storage.files.triage_model import (
@@ -53,6 +60,24 @@ SYNC_TABLE = "sync"
 _PLAIN_STEP = frozenset({"at", "changes", "undone", "kind", "marked", "void"})
 
 
+class StateMemo(Protocol):
+    """Where the state a parse of ``triage.json`` gave is kept between processes
+    (``storage.cache.triage_memo``): read for the file as it is now, written for a version."""
+
+    def read(
+        self, source: Path, schema: int
+    ) -> tuple[FileSignature, TriageState, list[DayCount]] | None: ...
+
+    def write(
+        self,
+        source: Path,
+        version: FileSignature,
+        schema: int,
+        state: TriageState,
+        days: list[DayCount],
+    ) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Received:
     """A paper's triage as another device made it (sync): the parts it changed."""
@@ -71,11 +96,26 @@ class Received:
 class TriageFile:
     """``triage.json`` in a HOME: read it, or change it in one ``TriageChange``.
 
-    ``renamed`` gives the ids ``papers.json`` renamed, for the migration of an older file.
+    ``renamed`` gives the ids ``papers.json`` renamed, for the migration of an older file;
+    ``memo`` keeps the state between processes (read when this one has not read the file).
     """
 
-    def __init__(self, home: Path, lock: HomeLock, renamed: Callable[[], Mapping[str, str]]):
+    def __init__(
+        self,
+        home: Path,
+        lock: HomeLock,
+        renamed: Callable[[], Mapping[str, str]],
+        memo: StateMemo | None = None,
+    ):
         self.path = home / TRIAGE_FILE
+        self._memo = memo
+        #: Whether the state read from a parse (``state``), and the state this process wrote
+        #: (``keep_memo``), are kept in the memo: set for a command of the CLI, not the app,
+        #: whose keys write the file and which reads it seldom.
+        self.memo_writes = False
+        #: Whether this process changed the file since it last kept the memo; whether the
+        #: state last read came from a parse, and is not in the memo yet.
+        self._changed = self._unkept = False
         #: Set when the file was read in an older schema: it is then written once, migrated.
         self._migrated = False
 
@@ -86,37 +126,29 @@ class TriageFile:
         self._store = AtomicJSONStorage(
             self.path, lock=lock, kind="triage", schema=SCHEMA, migrate=migrate
         )
-        #: The last parse read, and its state (a command reads it twice).
-        self._read: tuple[Tables, TriageState] | None = None
+        #: The version last read, its state and days (a command reads them twice).
+        self._read: tuple[FileSignature, TriageState, list[DayCount]] | None = None
 
     # -- reading ------------------------------------------------------------------------
     def load(self) -> Tables:
         """The parsed tables (the last parse when the file has not changed); an older file is
         written once, migrated."""
-        tables = self._store.load() or {}
+        return self._load_signed()[0]
+
+    def _load_signed(self) -> tuple[Tables, FileSignature | None]:
+        """``load``, and the version of the file the tables are."""
+        tables, version = self._store.load_signed()
         if self._migrated:
             self._migrated = False
             with self._store.transaction():
                 self._store.writable_table("decisions")
-            tables = self._store.load() or {}
-        return tables
+            tables, version = self._store.load_signed()
+        return tables or {}, version
 
     def state(self) -> TriageState:
         """Statuses, notes, tags and decision times of every paper, read in one go (a copy:
         the caller may change it)."""
-        tables = self.load()
-        read = self._read
-        if read is None or read[0] is not tables:  # the file changed (or was never read)
-            read = self._read = (tables, state_from_tables(tables))
-        found = read[1]
-        return TriageState(
-            dict(found.statuses),
-            dict(found.notes),
-            dict(found.tags),
-            dict(found.decided_at),
-            dict(found.positions),
-            dict(found.positioned_at),
-        )
+        return _copy(self._state_and_days()[0])
 
     def status(self, paper_id: str) -> Status:
         """One paper's status (``Status.INBOX`` until decided)."""
@@ -125,12 +157,45 @@ class TriageFile:
 
     def days(self) -> list[DayCount]:
         """Decisions per day, oldest first."""
-        return days_from_tables(self.load())
+        return list(self._state_and_days()[1])
 
     def state_and_days(self) -> tuple[TriageState, list[DayCount]]:
         """``state()`` and ``days()`` of one reading of the file (they agree)."""
-        tables = self.load()
-        return state_from_tables(tables), days_from_tables(tables)
+        state, days = self._state_and_days()
+        return _copy(state), list(days)
+
+    def _state_and_days(self) -> tuple[TriageState, list[DayCount]]:
+        """The state and days of the file as it is now (not to be changed): those last read
+        while the file is that version, else those of its tables when this process holds them
+        (it wrote them), else the memo's, else those of a parse."""
+        now = signature(self.path)
+        read = self._read
+        if read is not None and now is not None and read[0] == now:
+            return read[1], read[2]
+        if self._memo is not None and now is not None and not self._store.holds(now):
+            found = self._memo.read(self.path, SCHEMA)
+            if found is not None and found[0] == now:
+                self._read, self._unkept = found, False
+                return found[1], found[2]
+        tables, version = self._load_signed()
+        state, days = state_from_tables(tables), days_from_tables(tables)
+        if version is not None:
+            self._read, self._unkept = (version, state, days), True
+        return state, days
+
+    def keep_memo(self) -> None:
+        """With ``memo_writes``, keep in the memo the state this process read from a parse or
+        wrote, so that the next command reads it at once. For a command, once its output is
+        out; best effort."""
+        if self._memo is None or not self.memo_writes:
+            return
+        if self._changed:
+            self._changed = False
+            self._state_and_days()  # the version written: in memory, not parsed again
+        if self._unkept and self._read is not None:
+            self._unkept = False
+            version, state, days = self._read
+            self._memo.write(self.path, version, SCHEMA, state, days)
 
     def steps(self) -> list[Step]:
         """The undo log, oldest first."""
@@ -166,6 +231,7 @@ class TriageFile:
         """One change of the file: locked, read again first, written once at the end (not at
         all if nothing changed, nor if the block raises)."""
         with self._store.transaction():
+            self._changed = True
             yield TriageChange(self._store)
 
     @contextmanager
@@ -189,6 +255,18 @@ class TriageFile:
         their caps."""
         with self.change() as change:
             return change.set_tags(paper_id, tags)
+
+
+def _copy(state: TriageState) -> TriageState:
+    """A state of the same values in dictionaries of its own."""
+    return TriageState(
+        dict(state.statuses),
+        dict(state.notes),
+        dict(state.tags),
+        dict(state.decided_at),
+        dict(state.positions),
+        dict(state.positioned_at),
+    )
 
 
 def _steps(tables: Tables) -> list[Step]:

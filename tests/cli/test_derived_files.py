@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from storage import Library, Status
 from storage.cache.papers_cache import PAPERS_CACHE_FILE
 from storage.cache.search_index import INDEX_FILE
 from tests.cli.test_bad_input import SAMPLE, make_env, one_line_error, run
@@ -189,3 +190,24 @@ def test_a_command_makes_what_it_derives_itself_and_the_app_has_a_child_make_it(
         [sys.executable, "-c", program, str(home)], capture_output=True, text=True, check=True
     )
     assert done.stdout.split("\n")[:2] == ["app False", "command True"]
+
+
+def test_a_mark_leaves_the_next_command_the_triage_it_wrote(
+    home: Path, env: dict[str, str]
+) -> None:
+    from storage.cache.triage_memo import MEMO_FILE, TriageMemo
+    from storage.files.triage_model import SCHEMA
+
+    pid = ok("--home", home, "list", "--json", env=env)
+    first = json.loads(pid)[0]["id"]
+    ok("--home", home, "mark", first, "starred", env=env)
+    memo = TriageMemo(home).read(home / "triage.json", SCHEMA)
+    assert memo is not None and memo[1].statuses == {first: Status.STARRED}
+    assert first in memo[1].positions  # starred: in the reading queue
+    # a decision made elsewhere (the app, another machine's sync): the file is read again
+    Library(home).set_status(first, Status.SKIPPED)
+    assert TriageMemo(home).read(home / "triage.json", SCHEMA) is None
+    assert ok("--home", home, "list", "--status", "skipped", env=env).startswith(first)
+    memo = TriageMemo(home).read(home / "triage.json", SCHEMA)  # what the list read
+    assert memo is not None and memo[1].statuses == {first: Status.SKIPPED}
+    assert (home / MEMO_FILE).stat().st_size < 10_000

@@ -53,6 +53,17 @@ def byte_size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+#: The libraries the running command opened (``open_library``): ``keep_memos`` once it is done.
+OPENED: list[Library] = []
+
+
+def keep_memos() -> None:
+    """What the command that ran leaves for the next: the triage it read or wrote, kept
+    (``Library.keep_triage_memo``)."""
+    while OPENED:
+        OPENED.pop().keep_triage_memo()
+
+
 def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
     """The library of ``--home`` / ``$PAPERS_HOME`` / the user data folder; ``command``: for a
     command that ends after what it does (``Library.short_lived``), not the app.
@@ -65,6 +76,8 @@ def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
     """
     library = Library(library_home(getattr(args, "home", None)))
     library.short_lived = command  # a command: what it derives is made in its own process
+    if command:
+        OPENED.append(library)
     for path, read in (
         (library.papers_path, lambda: (library.loaded_papers(), library.lists())),
         (library.triage_path, lambda: (library.triage(), library.days())),

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, NoReturn
 
 from storage import LibraryError
-from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library
+from tui.cli.common import OPENED, PROG, Parser, Subparsers, UsageError, keep_memos, open_library
 from tui.cli.output import complain
 
 #: Each command and the function (module of ``tui.cli``, name) that declares it, in the order
@@ -132,9 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(command_named(words))
     args = parser.parse_args(words)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
+    OPENED.clear()
     try:
         code = run(args)
         sys.stdout.flush()  # inside the try: a reader that left is a BrokenPipeError here
+        keep_memos()  # once the output is out
     except UsageError as exc:
         complain(f"{PROG}: error: {exc} (see `{PROG} {args.command} --help`)")
         return 2
