@@ -83,7 +83,7 @@ class Library:
     def keep_triage_memo(self) -> None:
         """As a command ends: keep the triage it read or wrote in ``triage.cache``, for the
         next command (best effort)."""
-        with contextlib.suppress(OSError, LibraryError, ValueError, KeyError, TypeError):
+        with contextlib.suppress(Exception):  # a memo not kept costs the next command 70 ms
             self.triage_file.keep_memo()
 
     # -- files ------------------------------------------------------------------------------

@@ -397,7 +397,7 @@ class AtomicJSONStorage(Storage):
         self.schema = schema
         self._migrate = migrate
         #: Whether the content of each version read or written is hashed (``known_content``).
-        self._digest = digest
+        self.digest = digest
         self._cache: Tables | None = None
         self._cache_sig: FileSignature | None = None
         self._cache_content: tuple[FileStamp, FileContent] | None = None
@@ -438,7 +438,7 @@ class AtomicJSONStorage(Storage):
             return None, None
         if sig == self._cache_sig and self._cache is not None:
             return self._cache, sig
-        found = read_tables(self.path, self._digest)
+        found = read_tables(self.path, self.digest)
         if found is None:
             return None, None
         tables, read_stamp, hashed = found
@@ -466,6 +466,11 @@ class AtomicJSONStorage(Storage):
     def holds(self, version: FileSignature | None) -> bool:
         """Whether the tables of this version of the file are in memory (read or written)."""
         return self._cache is not None and self._cache_sig == version
+
+    def seen(self, version: FileSignature) -> None:
+        """Take ``version`` as the one last read, its tables not in memory (what another reader
+        of the file gave): ``changed_on_disk`` is False while the file is that version."""
+        self._cache, self._cache_sig, self._cache_content = None, version, None
 
     def writable_table(self, name: str) -> dict[str, Any]:
         """Inside a transaction: a table's documents to change directly (ids as text keys).
@@ -528,7 +533,7 @@ class AtomicJSONStorage(Storage):
     def _write(self, tables: Tables) -> None:
         """Write ``tables`` (hashed as they are written, when asked) and keep them as the
         last version known."""
-        if not self._digest:
+        if not self.digest:
             self._cache_sig = atomic_write_parts(self.path, encoded_tables(tables)).signature
             self._cache, self._cache_content = tables, None
             return

@@ -23,6 +23,7 @@ from storage.caps import MAX_TAGS, check_note, check_tags
 from storage.files.atomic import (
     AtomicJSONStorage,
     ChangingTables,
+    FileContent,
     FileSignature,
     ScratchTables,
     Tables,
@@ -69,12 +70,7 @@ class StateMemo(Protocol):
     ) -> tuple[FileSignature, TriageState, list[DayCount]] | None: ...
 
     def write(
-        self,
-        source: Path,
-        version: FileSignature,
-        schema: int,
-        state: TriageState,
-        days: list[DayCount],
+        self, content: FileContent, schema: int, state: TriageState, days: list[DayCount]
     ) -> None: ...
 
 
@@ -109,10 +105,6 @@ class TriageFile:
     ):
         self.path = home / TRIAGE_FILE
         self._memo = memo
-        #: Whether the state read from a parse (``state``), and the state this process wrote
-        #: (``keep_memo``), are kept in the memo: set for a command of the CLI, not the app,
-        #: whose keys write the file and which reads it seldom.
-        self.memo_writes = False
         #: Whether this process changed the file since it last kept the memo; whether the
         #: state last read came from a parse, and is not in the memo yet.
         self._changed = self._unkept = False
@@ -128,6 +120,20 @@ class TriageFile:
         )
         #: The version last read, its state and days (a command reads them twice).
         self._read: tuple[FileSignature, TriageState, list[DayCount]] | None = None
+        #: The bytes of that version, when it was parsed and hashed (``memo_writes``).
+        self._read_content: FileContent | None = None
+
+    @property
+    def memo_writes(self) -> bool:
+        """Whether the state read from a parse, and the state this process wrote, are kept in
+        the memo (``keep_memo``): set for a command of the CLI, not for the app, whose keys
+        write the file and which reads it seldom. The versions read and written are then
+        hashed as they are (the memo names the very bytes its state is of)."""
+        return self._store.digest
+
+    @memo_writes.setter
+    def memo_writes(self, value: bool) -> None:
+        self._store.digest = value and self._memo is not None
 
     # -- reading ------------------------------------------------------------------------
     def load(self) -> Tables:
@@ -176,11 +182,14 @@ class TriageFile:
             found = self._memo.read(self.path, SCHEMA)
             if found is not None and found[0] == now:
                 self._read, self._unkept = found, False
+                self._store.seen(now)  # not changed on disk for this process
                 return found[1], found[2]
         tables, version = self._load_signed()
         state, days = state_from_tables(tables), days_from_tables(tables)
         if version is not None:
+            known = self._store.known_content()
             self._read, self._unkept = (version, state, days), True
+            self._read_content = known[1] if known and known[0].signature == version else None
         return state, days
 
     def keep_memo(self) -> None:
@@ -191,11 +200,13 @@ class TriageFile:
             return
         if self._changed:
             self._changed = False
+            if not self._store.holds(signature(self.path)):
+                return  # changed by another process since: its next reader parses it
             self._state_and_days()  # the version written: in memory, not parsed again
-        if self._unkept and self._read is not None:
+        content = self._read_content
+        if self._unkept and self._read is not None and content is not None:
             self._unkept = False
-            version, state, days = self._read
-            self._memo.write(self.path, version, SCHEMA, state, days)
+            self._memo.write(content, SCHEMA, self._read[1], self._read[2])
 
     def steps(self) -> list[Step]:
         """The undo log, oldest first."""

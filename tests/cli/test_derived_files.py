@@ -211,3 +211,18 @@ def test_a_mark_leaves_the_next_command_the_triage_it_wrote(
     memo = TriageMemo(home).read(home / "triage.json", SCHEMA)  # what the list read
     assert memo is not None and memo[1].statuses == {first: Status.SKIPPED}
     assert (home / MEMO_FILE).stat().st_size < 10_000
+
+
+def test_a_damaged_triage_file_is_reported_by_name_though_the_memo_is_there(
+    home: Path, env: dict[str, str]
+) -> None:
+    from tests.unit.test_triage_memo import rewrite_in_place
+
+    first = json.loads(ok("--home", home, "list", "--json", env=env))[0]["id"]
+    ok("--home", home, "mark", first, "read", env=env)
+    ok("--home", home, "list", env=env)  # the memo of this version kept
+    triage = home / "triage.json"
+    rewrite_in_place(triage, '"read"', '"rexd"')  # same size, same time
+    for args in (["search", "model"], ["list"], ["stats"], ["mark", first, "skipped"]):
+        line = one_line_error(run("--home", home, *args, env=env), 1)
+        assert line.startswith(f"papers: error: {triage} is damaged ("), (args, line)

@@ -17,7 +17,7 @@ import storage.files.triage_file as triage_file_module
 from storage import Library, Status
 from storage.cache.triage_memo import MEMO_FILE, TriageMemo, _packed, _unpacked
 from storage.errors import NewerFileError
-from storage.files.atomic import signature
+from storage.files.atomic import file_content
 from storage.files.triage_model import SCHEMA, DayCount, TriageState
 
 
@@ -153,12 +153,12 @@ def test_a_memo_that_is_not_whole_and_ours_is_ignored(library: Library, damage: 
     elif damage == "garbage":
         memo.write_bytes(os.urandom(5000))
     elif damage == "other-magic":
-        memo.write_bytes(data.replace(b"triage.cache 1", b"triage.cache 9", 1))
+        memo.write_bytes(data.replace(b"triage.cache 1 ", b"triage.cache 9 ", 1))
     elif damage == "other-schema":
         state, days = command.triage_file.state_and_days()
-        version = signature(library.triage_path)
-        assert version is not None
-        TriageMemo(library.home).write(library.triage_path, version, SCHEMA + 1, state, days)
+        found = file_content(library.triage_path)
+        assert found is not None
+        TriageMemo(library.home).write(found[1], SCHEMA + 1, state, days)
     elif damage == "folder":
         memo.unlink()
         memo.mkdir()
@@ -234,3 +234,66 @@ def test_the_memo_keeps_every_value_in_its_order(
     for name in ("statuses", "notes", "tags", "decided_at", "positions", "positioned_at"):
         assert list(getattr(back, name).items()) == list(getattr(state, name).items())
     assert back_days == counted
+
+
+def rewrite_in_place(path: Path, old: str, new: str) -> None:
+    """Change the file's bytes, not its size nor its modification time."""
+    before = path.stat()
+    text = path.read_text()
+    assert old in text and len(old) == len(new)
+    with path.open("r+") as handle:  # the same inode
+        handle.write(text.replace(old, new, 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+
+
+def test_a_file_rewritten_before_the_memo_is_kept_is_not_answered_for(library: Library) -> None:
+    """The memo names the bytes the command parsed, not the file as it is when the memo is
+    written: a rewrite in between (same size, time put back) is read from the file."""
+    decided(library)
+    pid = library.papers()[0].id
+    command = command_library(library.home)
+    assert command.triage().statuses[pid] is Status.READ
+    rewrite_in_place(library.triage_path, '"read"', '"rexd"')  # damaged meanwhile
+    command.keep_triage_memo()
+    with pytest.raises(ValueError, match="rexd"):
+        command_library(library.home).triage()
+    rewrite_in_place(library.triage_path, '"rexd"', '"sxxx"')
+    with pytest.raises(ValueError, match="sxxx"):
+        Library(library.home).triage()
+
+
+def test_a_same_size_damage_is_reported_though_a_memo_is_there(library: Library) -> None:
+    command = command_library(library.home)
+    decided(command)
+    command.keep_triage_memo()
+    assert TriageMemo(library.home).read(library.triage_path, SCHEMA) is not None
+    rewrite_in_place(library.triage_path, '"read"', '"rexd"')
+    assert TriageMemo(library.home).read(library.triage_path, SCHEMA) is None
+    with pytest.raises(ValueError, match="rexd"):
+        command_library(library.home).triage()
+
+
+def test_the_app_reading_the_memo_sees_no_change_until_there_is_one(library: Library) -> None:
+    command = command_library(library.home)
+    decided(command)
+    command.keep_triage_memo()
+    app = Library(library.home)
+    app.triage()  # from the memo
+    assert not app.triage_changed_on_disk()
+    pid = library.papers()[30].id
+    Library(library.home).set_status(pid, Status.SKIPPED)  # elsewhere
+    assert app.triage_changed_on_disk()
+    assert app.triage().statuses[pid] is Status.SKIPPED
+    assert not app.triage_changed_on_disk()
+    app.set_status(pid, Status.STARRED)  # its own decision
+    assert not app.last_change_met_others
+    assert app.triage().statuses[pid] is Status.STARRED
+
+
+def test_no_triage_file_and_a_memo_is_no_decision(library: Library) -> None:
+    command = command_library(library.home)
+    decided(command)
+    command.keep_triage_memo()
+    library.triage_path.unlink()
+    assert command_library(library.home).triage().statuses == {}
