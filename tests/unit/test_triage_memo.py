@@ -297,3 +297,57 @@ def test_no_triage_file_and_a_memo_is_no_decision(library: Library) -> None:
     command.keep_triage_memo()
     library.triage_path.unlink()
     assert command_library(library.home).triage().statuses == {}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(-1e9, 1e9) | texts,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(texts, inner, max_size=3),
+    max_leaves=5,
+)
+documents = st.fixed_dictionaries(
+    {"status": st.sampled_from([s.value for s in Status])},
+    optional={
+        "id": st.sampled_from(["", "0000000000aa", "0000000000bb", "paper one"]),
+        "at": json_values,
+        "note": json_values,
+        "tags": st.lists(texts, max_size=3) | texts,
+        "q": json_values,
+        "qa": json_values,
+    },
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    decisions=st.dictionaries(st.integers(1, 300).map(str), documents, max_size=25),
+    days=st.dictionaries(
+        st.dates(date(2020, 1, 1), date(2030, 1, 1)),
+        st.fixed_dictionaries({}, optional={s.value: st.integers(0, 999) for s in Status}),
+        max_size=3,
+    ),
+)
+def test_a_file_read_through_the_memo_reads_as_its_parse(
+    tmp_path_factory: pytest.TempPathFactory,
+    decisions: dict[str, dict[str, object]],
+    days: dict[date, dict[str, int]],
+) -> None:
+    """Any decisions a file holds (odd values, shared ids, positions that are no number): the
+    memo gives what a parse gives, every dictionary in its order."""
+    home = tmp_path_factory.mktemp("memo")
+    tables = {
+        "decisions": decisions,
+        "days": {str(d.toordinal()): {"day": d.isoformat(), **c} for d, c in days.items()},
+        "meta": {"1": {"schema": SCHEMA, "kind": "triage"}},
+    }
+    (home / "triage.json").write_text(json.dumps(tables))
+    parsed = everything(Library(home))
+    command = command_library(home)
+    assert everything(command) == parsed
+    command.keep_triage_memo()
+    assert TriageMemo(home).read(home / "triage.json", SCHEMA) is not None
+    original = triage_file_module.state_from_tables
+    triage_file_module.state_from_tables = _fail  # type: ignore[assignment]
+    try:
+        assert everything(command_library(home)) == parsed
+    finally:
+        triage_file_module.state_from_tables = original
