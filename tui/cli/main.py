@@ -147,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `papers list | head`: the reader left; say nothing more.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        keep_memos()  # what `papers list | head` read serves the next command too
         return 0
     except OSError as exc:  # a full disk, a folder without write permission…
         where = f"{exc.filename}: " if exc.filename else ""
