@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from storage.cache.derived import python_tag, write_derived
-from storage.files.atomic import FileContent
+from storage.files.atomic import FileContent, open_regular
 from storage.models import Paper
 
 _Index = TypeVar("_Index")
@@ -133,7 +133,7 @@ def read_array_file(
     since (a copy, an edit, bytes damaged by a program) has another stamp and is checked.
     """
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             found = _checked(handle, _magic(kind, version), key)
             if found is None:
                 return None
@@ -181,7 +181,7 @@ def _stamp(st: os.stat_result, body_crc: int) -> bytes:
 
 def _checked_stamp(path: Path) -> bytes | None:
     try:
-        with _checked_path(path).open("rb") as handle:
+        with open_regular(_checked_path(path)) as handle:
             return handle.read(200)
     except OSError:
         return None
@@ -191,7 +191,7 @@ def holds_key(path: Path, kind: str, version: int, key: Any) -> bool:
     """Whether the file at ``path`` is of this kind and format and names ``key`` (its header
     only: whether its body is whole is checked when it is read)."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             return _checked(handle, _magic(kind, version), key) is not None
     except (OSError, ValueError, EOFError, TypeError):
         return False

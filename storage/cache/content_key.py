@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Final
 
 from storage.cache.derived import write_derived
-from storage.files.atomic import FileContent, FileStamp, file_content, stamp
+from storage.files.atomic import FileContent, FileStamp, file_content, open_regular, stamp
 from storage.files.papers_file import PapersFile
 
 KEY_FILE: Final = "papers.key"
@@ -69,7 +69,7 @@ def record(home: Path, version: Version) -> None:
 
 def read_record(path: Path) -> Version | None:
     """The signature and content ``papers.key`` records, if it is whole and ours."""
-    with contextlib.suppress(OSError), path.open("rb") as handle:
+    with contextlib.suppress(OSError), open_regular(path) as handle:
         data = handle.read(_MAX_BYTES + 1)
         if len(data) > _MAX_BYTES or not data.startswith(_MAGIC) or not data.endswith(b"\n"):
             return None

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from storage.cache.derived import python_tag, write_derived_with
-from storage.files.atomic import FileContent
+from storage.files.atomic import FileContent, open_regular
 
 PAPERS_CACHE_FILE = "papers.cache"
 #: Bumped by hand whenever the layout of the file changes, or what it holds of a paper does
@@ -154,7 +154,7 @@ class PapersCacheReader:
         """The cache at ``path`` if it was made from the file of content ``version`` by a reader of
         ``papers.json`` schema ``schema`` with these paper ``fields``, else None."""
         try:
-            handle = path.open("rb")
+            handle = open_regular(path)
         except OSError:
             return None
         try:

@@ -43,6 +43,7 @@ from typing import Any, Final
 import orjson
 
 from storage.cache.derived import write_derived
+from storage.files.atomic import read_regular
 from storage.text.normalize import fold
 
 TEXT_FILE: Final = "pdf-text.cache"
@@ -288,7 +289,7 @@ def _first_word_match(pattern: re.Pattern[str], text: str) -> int:
 
 def _load(path: Path) -> dict[str, dict[str, Any]]:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError:
         return {}
     if not raw.startswith(_MAGIC):

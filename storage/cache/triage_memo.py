@@ -25,14 +25,13 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import stat
 import zlib
 from datetime import date
 from pathlib import Path
 from typing import Any, Final
 
 from storage.cache.derived import python_tag, write_derived
-from storage.files.atomic import FileContent, FileSignature, file_content
+from storage.files.atomic import FileContent, FileSignature, file_content, open_regular
 from storage.files.triage_model import DayCount, TriageState
 from storage.models import Status
 
@@ -107,13 +106,11 @@ def _memo_bytes(path: Path) -> tuple[tuple[int, int, str], bytes] | None:
     """The key (schema, size, digest) and body of the memo at ``path`` when it is whole and
     ours: a regular file (a FIFO there is not waited on) of the length its header says."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        handle = open_regular(path)
     except OSError:
         return None
-    with contextlib.suppress(OSError), os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return None
+    with contextlib.suppress(OSError), handle:
+        file_size = os.fstat(handle.fileno()).st_size
         head = handle.read(len(_MAGIC) + _MAX_HEADER)
         end = head.find(b"\n", len(_MAGIC))
         if not head.startswith(_MAGIC) or end < 0:
@@ -121,14 +118,14 @@ def _memo_bytes(path: Path) -> tuple[tuple[int, int, str], bytes] | None:
         fields = head[len(_MAGIC) : end].split(b" ")
         if len(fields) != _HEADER_FIELDS or not all(fields[i].isdigit() for i in (0, 1, 3, 4)):
             return None
-        schema, size, length, crc = (int(fields[i]) for i in (0, 1, 3, 4))
-        if info.st_size != end + 1 + length:
+        schema, content_size, length, crc = (int(fields[i]) for i in (0, 1, 3, 4))
+        if file_size != end + 1 + length:
             return None  # cut short, or grown
         handle.seek(end + 1)
         body = handle.read(length)
         if len(body) != length or zlib.crc32(body) != crc:
             return None
-        return (schema, size, fields[2].decode("ascii", "replace")), body
+        return (schema, content_size, fields[2].decode("ascii", "replace")), body
     return None
 
 

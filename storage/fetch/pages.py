@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from storage.files.atomic import open_regular
+
 #: The folder in HOME.
 FETCHED_FOLDER = "fetched"
 #: How long a kept page is believed.
@@ -43,7 +45,7 @@ class PageCache:
         """The page kept for ``url``, or None (never kept, too old, unreadable, too large)."""
         path = self._path(url)
         try:
-            with path.open("rb") as handle:
+            with open_regular(path) as handle:
                 info = os.fstat(handle.fileno())
                 if time.time() - info.st_mtime > self.max_age:
                     return None

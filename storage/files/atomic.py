@@ -15,8 +15,10 @@ and two processes overwrite each other. ``AtomicJSONStorage`` instead
 from __future__ import annotations
 
 import contextlib
+import errno
 import glob
 import hashlib
+import io
 import itertools
 import os
 import queue
@@ -150,6 +152,35 @@ class StreamDigest:
             self._thread.join()
 
 
+class SpecialFileError(OSError):
+    """A FIFO, a device, a socket or a folder where a file is read: refused, not waited on."""
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def open_regular(path: Path) -> io.BufferedReader:
+    """``path`` (or the file its links lead to) open for reading when it is a regular file;
+    ``SpecialFileError`` when it is not: a FIFO's reader would wait for a writer for ever.
+    ``OSError`` as ``open`` raises it otherwise (``FileNotFoundError``: there is none)."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        kind = special_kind(os.fstat(fd).st_mode)
+        if kind:
+            raise SpecialFileError(errno.EINVAL, f"{kind}, not a file", str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of the regular file ``path`` (``open_regular``'s errors)."""
+    with open_regular(path) as handle:
+        return handle.read()
+
+
 def read_tables(
     path: Path, digest: bool
 ) -> tuple[Tables | DamagedFileError, FileStamp, FileContent | None] | None:
@@ -162,7 +193,7 @@ def read_tables(
     """
     for _ in range(_STEADY_TRIES):
         try:
-            with path.open("rb") as handle:
+            with open_regular(path) as handle:
                 before = _stamp_of(os.fstat(handle.fileno()))
                 reading = _Reading(handle, digest)
                 try:
@@ -232,7 +263,7 @@ def file_content(path: Path) -> tuple[FileStamp, FileContent] | None:
     hashed (None: no file); ``OSError`` when it cannot be read or keeps changing."""
     for _ in range(_STEADY_TRIES):
         try:
-            with path.open("rb") as handle:
+            with open_regular(path) as handle:
                 before = _stamp_of(os.fstat(handle.fileno()))
                 digest = hashlib.file_digest(handle, "sha256")  # without the interpreter lock
                 after = _stamp_of(os.fstat(handle.fileno()))

@@ -20,7 +20,7 @@ from typing import Any, Final
 import orjson
 
 from storage.errors import DamagedFileError, LibraryError, NewerFileError
-from storage.files.atomic import atomic_write, backup_path
+from storage.files.atomic import atomic_write, backup_path, read_regular
 from storage.files.locks import HomeLock, LockPair
 from storage.text.normalize import fold
 
@@ -82,7 +82,7 @@ class SavedSearches:
     def all(self) -> list[SavedSearch]:
         """Every saved search, in the order first saved."""
         try:
-            raw = self.path.read_bytes()
+            raw = read_regular(self.path)
         except FileNotFoundError:
             return []
         return _parse(raw, self.path)

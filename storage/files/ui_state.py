@@ -13,7 +13,7 @@ from pathlib import Path
 
 import orjson
 
-from storage.files.atomic import atomic_write
+from storage.files.atomic import atomic_write, read_regular
 
 UI_FILE = "ui.json"
 #: The paper list's share of the width (or, stacked, of the height), in percent.
@@ -35,7 +35,7 @@ class UiState:
 def load_ui_state(home: Path) -> UiState:
     """The state saved in ``home`` (defaults when there is none or it is unreadable)."""
     try:
-        data = orjson.loads((home / UI_FILE).read_bytes())
+        data = orjson.loads(read_regular(home / UI_FILE))
     except (OSError, orjson.JSONDecodeError):
         return UiState()
     if not isinstance(data, dict):

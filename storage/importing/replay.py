@@ -32,7 +32,7 @@ from typing import Any, Final
 import orjson
 
 from storage.cache.derived import write_derived
-from storage.files.atomic import FileContent, FileStamp, file_content, stamp
+from storage.files.atomic import FileContent, FileStamp, file_content, open_regular, stamp
 from storage.models import FailedFile, ImportReport, Merge, RecordError
 
 REPLAY_FILE: Final = "imports.replay"
@@ -149,7 +149,7 @@ def _changed_nothing(report: ImportReport) -> bool:
 def _entries(path: Path) -> dict[str, dict[str, Any]]:
     """The kept reports by key digest; {} for a file that is missing or not as written here."""
     data: Any = None
-    with contextlib.suppress(OSError, orjson.JSONDecodeError), path.open("rb") as handle:
+    with contextlib.suppress(OSError, orjson.JSONDecodeError), open_regular(path) as handle:
         raw = handle.read(_MAX_BYTES + 1)
         if len(raw) <= _MAX_BYTES:
             data = orjson.loads(raw)

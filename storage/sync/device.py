@@ -19,7 +19,7 @@ from pathlib import Path
 
 import orjson
 
-from storage.files.atomic import atomic_write
+from storage.files.atomic import atomic_write, read_regular
 from storage.sync.records import is_id
 
 SYNC_DIR = "sync"
@@ -90,7 +90,7 @@ class _Stored:
 
 def _read_stored(path: Path) -> _Stored | None:
     try:
-        data = orjson.loads(path.read_bytes())
+        data = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
         return None
     if not isinstance(data, dict) or not is_id(data.get("id")):

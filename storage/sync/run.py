@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from storage.files.atomic import signature
+from storage.files.atomic import read_regular, signature
 from storage.library import Library
 from storage.sync.apply import apply_plan
 from storage.sync.device import Device, clean_name, load_device, renew_device
@@ -519,7 +519,7 @@ class _Sync:
         ``generation``): a sync cut short from here on is finished by the next one."""
         if self._loaded is None:
             try:
-                self._loaded = self.path.read_bytes()
+                self._loaded = read_regular(self.path)
             except OSError:  # gone meanwhile: nothing to keep but what this sync adds
                 self._loaded = orjson.dumps(
                     SyncState(str(self.place.path), self.device.id).to_json()

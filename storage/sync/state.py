@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from storage.files.atomic import atomic_write
+from storage.files.atomic import atomic_write, read_regular
 from storage.sync.device import SYNC_DIR
 from storage.sync.records import KINDS, PAPER, Record, tie_value
 
@@ -175,7 +175,7 @@ def load_state(path: Path, folder: Path, device: str) -> tuple[SyncState, str]:
     ("" when none): a state that does not read is started afresh, never a crash."""
     fresh = SyncState(folder=str(folder), device=device)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         return fresh, ""
     except OSError as exc:

@@ -8,8 +8,10 @@ writes it.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -226,3 +228,40 @@ def test_a_damaged_triage_file_is_reported_by_name_though_the_memo_is_there(
     for args in (["search", "model"], ["list"], ["stats"], ["mark", first, "skipped"]):
         line = one_line_error(run("--home", home, *args, env=env), 1)
         assert line.startswith(f"papers: error: {triage} is damaged ("), (args, line)
+
+
+#: Files in HOME and a command that reads each: the library's own files are refused in one
+#: line when they are no file, what is derived or kept aside is passed by (and made again).
+FIFO_READERS = {
+    "papers.json": ["list"],
+    "triage.json": ["stats"],
+    "searches.json": ["search", "--list-saved"],
+    "papers.key": ["search", "model"],
+    "papers.cache": ["list"],
+    "search.index": ["search", "model"],
+    "search.index.ok": ["search", "model"],
+    "similar.index": ["similar", "1"],
+    "triage.cache": ["list"],
+    "imports.replay": ["import", str(SAMPLE)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIFO_READERS))
+def test_a_fifo_in_home_is_never_waited_on(home: Path, env: dict[str, str], name: str) -> None:
+    """A FIFO's reader waits for a writer for ever: each file of HOME is opened only when it
+    is a file."""
+    ok("--home", home, "list", env=env)  # every derived file made
+    args = FIFO_READERS[name]
+    if args == ["similar", "1"]:
+        args = ["similar", json.loads(ok("--home", home, "list", "--json", env=env))[0]["id"]]
+    path = home / name
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    result = run("--home", home, *args, env=env, timeout=30)
+    if name in ("papers.json", "triage.json", "searches.json"):
+        line = one_line_error(result, 1)
+        assert line == f"papers: error: {path}: a FIFO, not a file", line
+        assert stat.S_ISFIFO(path.lstat().st_mode)  # left as it was
+    else:
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert result.stdout
