@@ -78,7 +78,7 @@ class Library:
     @short_lived.setter
     def short_lived(self, value: bool) -> None:
         self._short_lived = value
-        self.triage_file.memo_writes = value
+        self.triage_file.uses_memo = value
 
     def keep_triage_memo(self) -> None:
         """As a command ends: keep the triage it read or wrote in ``triage.cache``, for the

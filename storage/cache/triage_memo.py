@@ -16,7 +16,7 @@ memo is written only from a parse in which every record was read, so a valid one
 that this version of the file was checked, as a parse would. Only reading goes through it: a
 change of ``triage.json`` always reads and writes the file itself, under the lock.
 
-Commands write it (``TriageFile.memo_writes``), the app does not: a command that read the file
+Commands use it (``TriageFile.uses_memo``), the app does not: a command that read the file
 keeps the memo of what it read, one that changed it the memo of what it wrote, as it ends.
 """
 

@@ -93,7 +93,7 @@ class TriageFile:
     """``triage.json`` in a HOME: read it, or change it in one ``TriageChange``.
 
     ``renamed`` gives the ids ``papers.json`` renamed, for the migration of an older file;
-    ``memo`` keeps the state between processes (read when this one has not read the file).
+    ``memo`` keeps the state between commands (``uses_memo``).
     """
 
     def __init__(
@@ -120,19 +120,21 @@ class TriageFile:
         )
         #: The version last read, its state and days (a command reads them twice).
         self._read: tuple[FileSignature, TriageState, list[DayCount]] | None = None
-        #: The bytes of that version, when it was parsed and hashed (``memo_writes``).
+        #: The bytes of that version, when it was parsed and hashed (``uses_memo``).
         self._read_content: FileContent | None = None
 
     @property
-    def memo_writes(self) -> bool:
-        """Whether the state read from a parse, and the state this process wrote, are kept in
-        the memo (``keep_memo``): set for a command of the CLI, not for the app, whose keys
-        write the file and which reads it seldom. The versions read and written are then
-        hashed as they are (the memo names the very bytes its state is of)."""
+    def uses_memo(self) -> bool:
+        """Whether the state is read from the memo when it holds the file as it is, and the
+        state read from a parse or written here is kept in it (``keep_memo``): set for a
+        command of the CLI. Not for the app: its keys write the file, and a state read from
+        the memo would leave the file's parse to its first decision, in the thread that
+        writes it beside the screen's. The versions read and written are then hashed as they
+        are (the memo names the very bytes its state is of)."""
         return self._store.digest
 
-    @memo_writes.setter
-    def memo_writes(self, value: bool) -> None:
+    @uses_memo.setter
+    def uses_memo(self, value: bool) -> None:
         self._store.digest = value and self._memo is not None
 
     # -- reading ------------------------------------------------------------------------
@@ -178,7 +180,7 @@ class TriageFile:
         read = self._read
         if read is not None and now is not None and read[0] == now:
             return read[1], read[2]
-        if self._memo is not None and now is not None and not self._store.holds(now):
+        if self._memo and self.uses_memo and now is not None and not self._store.holds(now):
             found = self._memo.read(self.path, SCHEMA)
             if found is not None and found[0] == now:
                 self._read, self._unkept = found, False
@@ -193,10 +195,10 @@ class TriageFile:
         return state, days
 
     def keep_memo(self) -> None:
-        """With ``memo_writes``, keep in the memo the state this process read from a parse or
+        """With ``uses_memo``, keep in the memo the state this process read from a parse or
         wrote, so that the next command reads it at once. For a command, once its output is
         out; best effort."""
-        if self._memo is None or not self.memo_writes:
+        if self._memo is None or not self.uses_memo:
             return
         if self._changed:
             self._changed = False
