@@ -37,6 +37,14 @@ def decided(library: Library) -> Library:
     return library
 
 
+def memo_kept(home: Path) -> Library:
+    """A command that decided papers, and kept the memo as it ended."""
+    command = command_library(home)
+    decided(command)
+    command.keep_triage_memo()
+    return command
+
+
 def everything(library: Library) -> tuple[object, ...]:
     """The state and days, each dictionary in its order."""
     state, days = library.triage_file.state_and_days()
@@ -75,9 +83,7 @@ def _fail(*_args: object) -> TriageState:
 def test_a_command_that_decides_keeps_the_state_it_wrote(
     library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     expected = everything(Library(library.home))  # from a parse
     with monkeypatch.context() as patch:
         patch.setattr(triage_file_module, "state_from_tables", _fail)
@@ -93,9 +99,7 @@ def test_the_app_writes_no_memo(library: Library) -> None:
 
 
 def test_a_change_by_another_process_is_read_from_the_file(library: Library) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     pid = library.papers()[20].id
     other = Library(library.home)  # the app, elsewhere: no memo kept
     other.set_status(pid, Status.SKIPPED)
@@ -123,9 +127,7 @@ def test_a_file_of_the_same_size_changed_is_read_from_the_file(library: Library)
 def test_a_copied_home_reads_the_memo_without_a_parse(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     expected = everything(Library(library.home))
     copy = tmp_path / "copy"
     shutil.copytree(library.home, copy, copy_function=shutil.copy)  # new inodes and times
@@ -139,9 +141,7 @@ def test_a_copied_home_reads_the_memo_without_a_parse(
     ["flip", "truncate", "empty", "garbage", "other-schema", "folder", "fifo", "other-magic"],
 )
 def test_a_memo_that_is_not_whole_and_ours_is_ignored(library: Library, damage: str) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    command = memo_kept(library.home)
     expected = everything(Library(library.home))
     memo = library.home / MEMO_FILE
     data = memo.read_bytes()
@@ -171,9 +171,7 @@ def test_a_memo_that_is_not_whole_and_ours_is_ignored(library: Library, damage: 
 
 
 def test_a_damaged_triage_file_is_reported_though_a_memo_is_there(library: Library) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     text = library.triage_path.read_text()
     library.triage_path.write_text(text.replace('"read"', '"maybe"', 1))
     with pytest.raises(ValueError, match="maybe"):
@@ -192,9 +190,7 @@ def test_a_file_with_a_bad_record_leaves_no_memo(library: Library) -> None:
 
 
 def test_a_newer_triage_file_is_refused_whatever_the_memo(library: Library) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     tables = json.loads(library.triage_path.read_text())
     tables["meta"]["1"]["schema"] = SCHEMA + 1
     library.triage_path.write_text(json.dumps(tables))
@@ -265,9 +261,7 @@ def test_a_file_rewritten_before_the_memo_is_kept_is_not_answered_for(library: L
 
 
 def test_a_same_size_damage_is_reported_though_a_memo_is_there(library: Library) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     assert TriageMemo(library.home).read(library.triage_path, SCHEMA) is not None
     rewrite_in_place(library.triage_path, '"read"', '"rexd"')
     assert TriageMemo(library.home).read(library.triage_path, SCHEMA) is None
@@ -279,9 +273,7 @@ def test_a_state_read_from_the_memo_is_the_version_seen(
     library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A change made elsewhere after it is one (a sync's merge asks), none before."""
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     reader = command_library(library.home)
     with monkeypatch.context() as patch:
         patch.setattr(triage_file_module, "state_from_tables", _fail)
@@ -300,9 +292,7 @@ def test_a_state_read_from_the_memo_is_the_version_seen(
 
 
 def test_no_triage_file_and_a_memo_is_no_decision(library: Library) -> None:
-    command = command_library(library.home)
-    decided(command)
-    command.keep_triage_memo()
+    memo_kept(library.home)
     library.triage_path.unlink()
     assert command_library(library.home).triage().statuses == {}
 
