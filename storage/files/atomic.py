@@ -155,8 +155,12 @@ class StreamDigest:
 class SpecialFileError(OSError):
     """A FIFO, a device, a socket or a folder where a file is read: refused, not waited on."""
 
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
 
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_READ_FLAGS = os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
 
 def open_regular(path: Path) -> io.BufferedReader:
@@ -168,7 +172,8 @@ def open_regular(path: Path) -> io.BufferedReader:
         kind = special_kind(os.fstat(fd).st_mode)
         if kind:
             raise SpecialFileError(errno.EINVAL, f"{kind}, not a file", str(path))
-        os.set_blocking(fd, True)
+        if _NONBLOCK:  # a regular file's reads never wait; a platform without it has none
+            os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)

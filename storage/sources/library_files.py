@@ -58,13 +58,13 @@ def _decisions(folder: Path) -> tuple[dict[str, Decision], str]:
     """The decisions of the ``triage.json`` beside a ``papers.json``, by paper id, and what
     was left out of them, one line ("" for nothing): a file that does not parse, or damaged
     decisions, leave the papers coming all the same."""
-    from storage.files.atomic import schema_of
+    from storage.files.atomic import read_regular, schema_of
     from storage.files.migrations import triage_from_v1
 
     path = folder / "triage.json"
     left_out = f"{path}: does not parse; its decisions were left out (the papers came)"
     try:
-        tables = orjson.loads(path.read_bytes())
+        tables = orjson.loads(read_regular(path))
     except FileNotFoundError:
         return {}, ""
     except (OSError, orjson.JSONDecodeError, RecursionError):

@@ -240,9 +240,10 @@ FIFO_READERS = {
     "papers.cache": ["list"],
     "search.index": ["search", "model"],
     "search.index.ok": ["search", "model"],
-    "similar.index": ["similar", "1"],
+    "similar.index": ["similar", "PAPER"],
     "triage.cache": ["list"],
     "imports.replay": ["import", str(SAMPLE)],
+    "sync/folder-0.json": ["sync", "--status"],
 }
 
 
@@ -250,12 +251,13 @@ FIFO_READERS = {
 def test_a_fifo_in_home_is_never_waited_on(home: Path, env: dict[str, str], name: str) -> None:
     """A FIFO's reader waits for a writer for ever: each file of HOME is opened only when it
     is a file."""
-    ok("--home", home, "list", env=env)  # every derived file made
-    args = FIFO_READERS[name]
-    if args == ["similar", "1"]:
-        args = ["similar", json.loads(ok("--home", home, "list", "--json", env=env))[0]["id"]]
+    first = json.loads(ok("--home", home, "list", "--json", env=env))[0]["id"]
+    ok("--home", home, "mark", first, "read", env=env)  # triage.json, and its memo
+    ok("--home", home, "similar", first, env=env)  # every derived file made
+    args = ["similar", first] if name == "similar.index" else FIFO_READERS[name]
     path = home / name
     path.unlink(missing_ok=True)
+    path.parent.mkdir(exist_ok=True)
     os.mkfifo(path)
     result = run("--home", home, *args, env=env, timeout=30)
     if name in ("papers.json", "triage.json", "searches.json"):
@@ -265,3 +267,17 @@ def test_a_fifo_in_home_is_never_waited_on(home: Path, env: dict[str, str], name
     else:
         assert result.returncode == 0 and result.stderr == "", result.stderr
         assert result.stdout
+
+
+def test_a_library_folder_whose_triage_is_a_fifo_is_imported_without_it(
+    home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """`papers import other/papers.json` reads the decisions beside it: not from a FIFO."""
+    other = tmp_path / "other"
+    shutil.copytree(home, other)
+    (other / "triage.json").unlink(missing_ok=True)
+    os.mkfifo(other / "triage.json")
+    result = run("--home", tmp_path / "new", "import", other / "papers.json", env=env, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert "38 added" in result.stdout
+    assert f"{other / 'triage.json'}: does not parse" in result.stderr

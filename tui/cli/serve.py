@@ -76,7 +76,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     from tui.web_server import PapersServer, is_loopback, listen, page_address
 
-    library = open_library(args)  # a damaged file is reported now, not in each tab
+    # a damaged file is reported now, not in each tab; a server is no command that ends
+    library = open_library(args, command=False)
     home = library.home.resolve()
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     sock = listen(args.host, args.port)

@@ -86,6 +86,7 @@ def _status_without_folder(home: Path) -> list[str]:
     device, the folders it synced with before and when), and how to name one."""
     import orjson
 
+    from storage.files.atomic import read_regular
     from storage.sync.device import SYNC_DIR, device_path, load_device
     from storage.sync.status import when
 
@@ -99,7 +100,7 @@ def _status_without_folder(home: Path) -> list[str]:
     synced: list[tuple[int, str]] = []
     for path in sorted((home / SYNC_DIR).glob("folder-*.json")):
         try:
-            data = orjson.loads(path.read_bytes())
+            data = orjson.loads(read_regular(path))
         except (OSError, orjson.JSONDecodeError):
             continue
         if isinstance(data, dict) and isinstance(data.get("folder"), str):
