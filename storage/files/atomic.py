@@ -166,18 +166,27 @@ _READ_FLAGS = os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os,
 def open_regular(path: Path) -> io.BufferedReader:
     """``path`` (or the file its links lead to) open for reading when it is a regular file;
     ``SpecialFileError`` when it is not: a FIFO's reader would wait for a writer for ever.
-    ``OSError`` as ``open`` raises it otherwise (``FileNotFoundError``: there is none)."""
-    fd = os.open(path, _READ_FLAGS)
+    ``OSError`` as ``open`` raises it otherwise (``FileNotFoundError``: there is none).
+    A device is not even opened (opening some does something)."""
+    _refuse_special(os.stat(path).st_mode, path)
     try:
-        kind = special_kind(os.fstat(fd).st_mode)
-        if kind:
-            raise SpecialFileError(errno.EINVAL, f"{kind}, not a file", str(path))
+        fd = os.open(path, _READ_FLAGS)
+    except BlockingIOError:  # a file under a lease on a network share: wait as open does
+        fd = os.open(path, _READ_FLAGS & ~_NONBLOCK)
+    try:
+        _refuse_special(os.fstat(fd).st_mode, path)  # what was opened, whatever came since
         if _NONBLOCK:  # a regular file's reads never wait; a platform without it has none
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
+
+
+def _refuse_special(mode: int, path: Path) -> None:
+    kind = special_kind(mode)
+    if kind:
+        raise SpecialFileError(errno.EINVAL, f"{kind}, not a file", str(path))
 
 
 def read_regular(path: Path) -> bytes:

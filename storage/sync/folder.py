@@ -230,7 +230,8 @@ class SyncFolder:
     def end_cursor(self, device: str, name: str) -> Cursor:
         """A cursor at the end of one of this device's logs (what it wrote need not be read
         back)."""
-        with open(self.device_folder(device) / name, "rb") as handle:
+        path = self.device_folder(device) / name
+        with os.fdopen(_open_regular(path, os.O_RDONLY), "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             handle.seek(max(0, size - _TAIL))
             return Cursor(size, _tail_digest(handle.read()))
