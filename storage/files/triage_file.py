@@ -105,9 +105,8 @@ class TriageFile:
     ):
         self.path = home / TRIAGE_FILE
         self._memo = memo
-        #: Whether this process changed the file since it last kept the memo; whether the
-        #: state last read came from a parse, and is not in the memo yet.
-        self._changed = self._unkept = False
+        #: Whether this process changed the file since it last kept the memo.
+        self._changed = False
         #: Set when the file was read in an older schema: it is then written once, migrated.
         self._migrated = False
 
@@ -120,8 +119,9 @@ class TriageFile:
         )
         #: The version last read, its state and days (a command reads them twice).
         self._read: tuple[FileSignature, TriageState, list[DayCount]] | None = None
-        #: The bytes of that version, when it was parsed and hashed (``uses_memo``).
-        self._read_content: FileContent | None = None
+        #: The bytes of that version when it came from a parse (hashed: ``uses_memo``) and
+        #: the memo does not hold it yet.
+        self._unkept: FileContent | None = None
 
     @property
     def uses_memo(self) -> bool:
@@ -183,15 +183,15 @@ class TriageFile:
         if self._memo and self.uses_memo and now is not None and not self._store.holds(now):
             found = self._memo.read(self.path, SCHEMA)
             if found is not None and found[0] == now:
-                self._read, self._unkept = found, False
+                self._read, self._unkept = found, None
                 self._store.seen(now)  # not changed on disk for this process
                 return found[1], found[2]
         tables, version = self._load_signed()
         state, days = state_from_tables(tables), days_from_tables(tables)
         if version is not None:
             known = self._store.known_content()
-            self._read, self._unkept = (version, state, days), True
-            self._read_content = known[1] if known and known[0].signature == version else None
+            self._read = (version, state, days)
+            self._unkept = known[1] if known and known[0].signature == version else None
         return state, days
 
     def keep_memo(self) -> None:
@@ -205,9 +205,8 @@ class TriageFile:
             if not self._store.holds(signature(self.path)):
                 return  # changed by another process since: its next reader parses it
             self._state_and_days()  # the version written: in memory, not parsed again
-        content = self._read_content
-        if self._unkept and self._read is not None and content is not None:
-            self._unkept = False
+        content, self._unkept = self._unkept, None
+        if content is not None and self._read is not None:
             self._memo.write(content, SCHEMA, self._read[1], self._read[2])
 
     def steps(self) -> list[Step]:
