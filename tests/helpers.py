@@ -8,7 +8,7 @@ import pytest
 
 from storage.cache.content_key import KEY_FILE
 from storage.cache.papers_cache import PAPERS_CACHE_FILE
-from storage.cache.search_index import INDEX_FILE
+from storage.cache.search_index import INDEX_FILE, UPDATE_FILE
 from storage.cache.similar_index import BUILD_LOCK, SIMILAR_FILE
 from storage.importing.replay import REPLAY_FILE
 from storage.second_process import has_second_core
@@ -20,8 +20,8 @@ needs_two_cores = pytest.mark.skipif(
 
 #: Files derived from ``papers.json`` that any read may (re)write: never data.
 DERIVED_FILES = frozenset(
-    {PAPERS_CACHE_FILE, INDEX_FILE, SIMILAR_FILE, KEY_FILE, BUILD_LOCK, REPLAY_FILE}
-    | {f"{INDEX_FILE}.ok", f"{SIMILAR_FILE}.ok"}  # bodies checked whole: their stamps
+    {PAPERS_CACHE_FILE, INDEX_FILE, UPDATE_FILE, SIMILAR_FILE, KEY_FILE, BUILD_LOCK, REPLAY_FILE}
+    | {f"{name}.ok" for name in (INDEX_FILE, UPDATE_FILE, SIMILAR_FILE)}  # bodies checked whole
 )
 
 

@@ -45,10 +45,12 @@ _Layout = dict[str, tuple[int, str, tuple[int, ...]]]
 
 
 class ArrayFile(NamedTuple):
-    """What a file holds: its arrays (read-only, memory-mapped) and its Python values."""
+    """What a file holds: its arrays (read-only, memory-mapped), its Python values, and the
+    checksum of its body (what names this very file: another file can say it goes with it)."""
 
     arrays: Mapping[str, Array]
     values: Any
+    checksum: int
 
 
 def papers_key(version: FileContent) -> tuple[Any, ...]:
@@ -158,7 +160,7 @@ def read_array_file(
             name: _array(mapped, body_start + offset, dtype, shape)
             for name, (offset, dtype, shape) in layout.items()
         }
-        made = make(ArrayFile(arrays, values))
+        made = make(ArrayFile(arrays, values, body_crc))
     except (ValueError, EOFError, TypeError, KeyError, IndexError):
         made = None  # not what we wrote
     finally:

@@ -20,7 +20,7 @@ import pytest
 
 from storage import Library, Status
 from storage.cache.papers_cache import PAPERS_CACHE_FILE
-from storage.cache.search_index import INDEX_FILE
+from storage.cache.search_index import INDEX_FILE, UPDATE_FILE
 from tests.cli.test_bad_input import SAMPLE, make_env, one_line_error, run
 from tests.helpers import home_files
 
@@ -267,6 +267,28 @@ def test_a_fifo_in_home_is_never_waited_on(home: Path, env: dict[str, str], name
     else:
         assert result.returncode == 0 and result.stderr == "", result.stderr
         assert result.stdout
+
+
+def test_an_update_of_the_index_that_is_a_fifo_is_passed_by(
+    home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """After an import the search index is search.index and the update beside it: an update
+    that is no file is passed by, and the search builds the index anew."""
+    extra = tmp_path / "more.txt"
+    extra.write_text(
+        "More\n\nWe study quokka optimisation in depth and propose a method that solves it "
+        "well; experiments on many benchmarks show large gains over strong baselines.\n",
+        encoding="utf-8",
+    )
+    ok("--home", home, "search", "model", env=env)  # search.index of the sample
+    ok("--home", home, "import", extra, env=env)
+    update = home / UPDATE_FILE
+    assert update.is_file()
+    update.unlink()
+    os.mkfifo(update)
+    result = run("--home", home, "search", "quokka", env=env, timeout=30)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "quokka" in result.stdout.lower()
 
 
 def test_a_library_folder_whose_triage_is_a_fifo_is_imported_without_it(

@@ -15,6 +15,7 @@ from storage import Library, Paper
 from storage.cache.search_index import (
     FORMAT,
     INDEX_FILE,
+    UPDATE_FILE,
     build_elsewhere,
     index_for,
     load_index,
@@ -180,18 +181,16 @@ def test_index_for_builds_once_then_loads(library: Library) -> None:
 
 def test_an_import_brings_the_saved_index_along(library: Library, tmp_path: Path) -> None:
     """The import updates the index it finds (its papers as a new segment) and saves it for
-    the new papers.json: the next search loads it; the old version's is gone."""
+    the new papers.json: the next search loads it. The update is saved apart: search.index
+    is not written again."""
     papers, sig, path = saved(library)
-    extra = tmp_path / "more.txt"
-    extra.write_text(
-        "More papers\n\nWe study quokka optimisation in depth and propose a method that "
-        "solves it well; experiments on many benchmarks show large gains over baselines.\n",
-        encoding="utf-8",
-    )
-    library.import_file(extra)
+    written = path.stat()
+    library.import_file(more_papers(tmp_path, "quokka"))
     new_papers, new_sig = versioned(library)
     assert new_sig != sig
-    assert load_index(path, sig, papers) is None  # keyed by the new version now
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
+    assert (library.home / UPDATE_FILE).is_file()
+    assert load_index(path, sig, papers) is not None  # what search.index alone holds
     updated = load_index(path, new_sig, new_papers)
     assert updated is not None and len(updated.parts()[2].segments) == 2
     assert [h.paper_id for h in updated.search("quokka")] == [new_papers[-1].id]
@@ -200,6 +199,89 @@ def test_an_import_brings_the_saved_index_along(library: Library, tmp_path: Path
         assert {h.paper_id for h in updated.search(query, limit=None)} == {
             h.paper_id for h in fresh.search(query, limit=None)
         }
+
+
+def more_papers(folder: Path, word: str, count: int = 1) -> Path:
+    """A list of ``count`` new papers about ``word``."""
+    extra = folder / f"more-{word}.txt"
+    extra.write_text(
+        "More papers\n"
+        + "".join(
+            f"\nWe study {word} optimisation number {n} in depth and propose a method that "
+            "solves it well; experiments on many benchmarks show large gains over baselines.\n"
+            for n in range(count)
+        ),
+        encoding="utf-8",
+    )
+    return extra
+
+
+def test_updates_pile_up_beside_the_index_until_a_build(library: Library, tmp_path: Path) -> None:
+    """Each update is saved apart with every segment since search.index: two imports, then a
+    build (the saved index gone) writes search.index whole and removes the update."""
+    papers, sig, path = saved(library)
+    library.import_file(more_papers(tmp_path, "quokka"))
+    library.import_file(more_papers(tmp_path, "wombat"))
+    new_papers, new_sig = versioned(library)
+    updated = load_index(path, new_sig, new_papers)
+    assert updated is not None and len(updated.parts()[2].segments) == 3
+    assert load_index(path, sig, papers) is not None  # search.index itself: as it was
+    fresh = SearchIndex(new_papers)
+    for query in ("quokka", "wombat optimisation", "graph neural", "author:bengio"):
+        assert [h.paper_id for h in updated.search(query, limit=None)] == [
+            h.paper_id for h in fresh.search(query, limit=None)
+        ]
+    path.unlink()
+    rebuilt = index_for(library.home, new_papers, new_sig)
+    assert rebuilt.search("quokka")
+    assert not (library.home / UPDATE_FILE).exists()
+    assert not (library.home / f"{UPDATE_FILE}.ok").exists()
+    assert load_index(path, new_sig, new_papers) is not None
+
+
+def test_an_update_goes_with_its_own_index_file_only(library: Library, tmp_path: Path) -> None:
+    """An update names the search.index it was made from: beside another one (that version
+    built again, or a copy of another HOME's), damaged, or cut short, it is not read and the
+    search builds the index anew."""
+    papers, sig, path = saved(library)
+    library.import_file(more_papers(tmp_path, "quokka"))
+    new_papers, new_sig = versioned(library)
+    update = library.home / UPDATE_FILE
+    kept = update.read_bytes()
+    assert load_index(path, new_sig, new_papers) is not None
+    assert save_index(path, sig, SearchIndex(papers))  # built again: removes the update
+    assert not update.exists()
+    update.write_bytes(kept)
+    assert load_index(path, new_sig, new_papers) is not None  # the same search.index again
+    other = [*papers[1:], papers[0]]  # another order: another index of the same key
+    assert save_index(path, sig, SearchIndex(other))
+    update.write_bytes(kept)
+    assert load_index(path, new_sig, new_papers) is None
+    assert save_index(path, sig, SearchIndex(papers))
+    for damaged in (kept[: len(kept) // 2], kept[:-9] + bytes(9), b""):
+        update.write_bytes(damaged)
+        assert load_index(path, new_sig, new_papers) is None
+    index = index_for(library.home, new_papers, new_sig)  # built, and saved whole
+    assert [h.paper_id for h in index.search("quokka")] == [new_papers[-1].id]
+    assert load_index(path, new_sig, new_papers) is not None and not update.exists()
+
+
+def test_an_update_larger_than_the_index_is_saved_whole(library: Library, tmp_path: Path) -> None:
+    """Segments added since search.index that outweigh its own: the updated index is saved
+    whole (one file again) rather than kept beside a smaller one."""
+    small = library.home.parent / "small"
+    lib = Library(small)
+    lib.import_file(more_papers(tmp_path, "quokka", 3))
+    assert (small / INDEX_FILE).is_file()
+    first = (small / INDEX_FILE).stat().st_ino
+    lib.import_file(more_papers(tmp_path, "wombat", 2))  # smaller: beside it
+    assert (small / UPDATE_FILE).is_file() and (small / INDEX_FILE).stat().st_ino == first
+    lib.import_file(more_papers(tmp_path, "platypus", 4))  # 6 new against 3: saved whole
+    assert not (small / UPDATE_FILE).exists() and (small / INDEX_FILE).stat().st_ino != first
+    papers, sig = versioned(lib)
+    index = load_index(small / INDEX_FILE, sig, papers)
+    assert index is not None and len(index) == 9
+    assert len(index.parts()[2].segments) == 3  # updated, then saved: not built anew
 
 
 def test_no_index_where_it_cannot_be_written(library: Library) -> None:
