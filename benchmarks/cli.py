@@ -70,7 +70,7 @@ QUERY = ("diffusion", "sampler")
 HEAD_LINES = 20
 Target = tuple[str, str, bool]
 #: Derived files of a library: what a first start on a copy must not make again.
-DERIVED = ("papers.cache", "search.index", "similar.index")
+DERIVED = ("papers.cache", "search.index", "search.update", "similar.index")
 
 
 @dataclass(frozen=True, slots=True)
