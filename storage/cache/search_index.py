@@ -238,7 +238,8 @@ def _joined(
     def both(found: ArrayFile) -> _Made | None:
         if found.checksum != checksum or found.values[1] != segments:
             return None  # another search.index than the one updated
-        arrays = {**found.arrays, **update.arrays}  # the update's arrays, the file's segments
+        arrays = {name: found.arrays[name] for name in _segment_arrays(range(segments))}
+        arrays.update(update.arrays)  # the rest is the update's own
         return make(ArrayFile(arrays, tuple(values), update.checksum))
 
     made = read_array_file(path, _KIND, FORMAT, base_key, both)
@@ -391,18 +392,19 @@ def _save_update(
     if found is None:
         return False
     arrays, values = found
-
-    def segments(numbers: range) -> set[str]:
-        return {f"{name}{number}" for name in _SEGMENT_ARRAYS for number in numbers}
-
-    shared = segments(range(base[2]))
-    added = segments(range(base[2], values[1]))
+    shared = _segment_arrays(range(base[2]))
+    added = _segment_arrays(range(base[2], values[1]))
     if sum(arrays[name].nbytes for name in shared) < sum(arrays[name].nbytes for name in added):
         return save_index(path, version, index, ids)
     own = {name: array for name, array in arrays.items() if name not in shared}
     return write_array_file(
         _update_path(path), _UPDATE_KIND, FORMAT, papers_key(version), own, (*values, base)
     )
+
+
+def _segment_arrays(numbers: range) -> set[str]:
+    """The names of the arrays of the segments ``numbers`` in a file."""
+    return {f"{name}{number}" for name in _SEGMENT_ARRAYS for number in numbers}
 
 
 def _for_update(
