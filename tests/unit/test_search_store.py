@@ -266,6 +266,21 @@ def test_an_update_goes_with_its_own_index_file_only(library: Library, tmp_path:
     assert load_index(path, new_sig, new_papers) is not None and not update.exists()
 
 
+def test_a_folder_where_the_update_goes_leaves_a_whole_index(
+    library: Library, tmp_path: Path
+) -> None:
+    """search.update that cannot be written (a folder in its place): the import saves the
+    index whole instead, and the next search loads it."""
+    saved(library)
+    (library.home / UPDATE_FILE).mkdir()
+    library.import_file(more_papers(tmp_path, "quokka"))
+    new_papers, new_sig = versioned(library)
+    index = load_index(library.home / INDEX_FILE, new_sig, new_papers)
+    assert index is not None
+    assert [h.paper_id for h in index.search("quokka")] == [new_papers[-1].id]
+    assert (library.home / UPDATE_FILE).is_dir()  # left as it was
+
+
 def test_an_update_larger_than_the_index_is_saved_whole(library: Library, tmp_path: Path) -> None:
     """Segments added since search.index that outweigh its own: the updated index is saved
     whole (one file again) rather than kept beside a smaller one."""
