@@ -222,6 +222,12 @@ def prime(home: Path) -> str:
     return out.stdout.splitlines()[-1].split()[0]
 
 
+def first_paper(base: Sequence[str]) -> str:
+    """The id of the first paper ``papers list`` prints (``base``: the papers command)."""
+    listed = subprocess.run([*base, "list"], capture_output=True, text=True, env=child_env())
+    return listed.stdout.split(maxsplit=1)[0]
+
+
 def list_file(workdir: Path, n: int) -> Path:
     """The library's list as a JSON Lines file (written once)."""
     source = workdir / f"scaled-{n}.jsonl"
@@ -309,9 +315,7 @@ def import_section(workdir: Path, n: int, runs: int, targets: list[Target]) -> N
             if approach == "ours":
                 base = papers_command(home)
                 runs_of.append(run_command([*base, "import", str(source)], sample=True))
-                paper = subprocess.run(
-                    [*base, "list"], capture_output=True, text=True, env=child_env()
-                ).stdout.split(maxsplit=1)[0]
+                paper = first_paper(base)
                 first = {
                     "search": run_command([*base, "search", *QUERY]),
                     "list | head": run_command([*base, "list"], head=HEAD_LINES),

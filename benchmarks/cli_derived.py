@@ -14,7 +14,6 @@ HOME's first start (``python -m benchmarks.cli`` runs them; see its module for t
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,8 +23,8 @@ from benchmarks.cli import (
     QUERY,
     Run,
     Target,
-    child_env,
     copy_library,
+    first_paper,
     load_now,
     mb,
     median,
@@ -71,9 +70,7 @@ def added_section(home: Path, workdir: Path, n: int, runs: int, targets: list[Ta
                 found.setdefault("ours: first search", []).append(
                     run_command([*base, "search", *QUERY])
                 )
-                paper = subprocess.run(
-                    [*base, "list"], capture_output=True, text=True, env=child_env()
-                ).stdout.split(maxsplit=1)[0]
+                paper = first_paper(base)
                 # at 20,000 papers and more it waits for similar.index, made apart: the one
                 # wait left after an import into a large library (told, not hidden)
                 found.setdefault("ours: first similar", []).append(
@@ -141,9 +138,7 @@ def copied_section(home: Path, workdir: Path, n: int, targets: list[Target]) -> 
         base = papers_command(copy)
         first = {"search": run_command([*base, "search", *QUERY], sample=True)}
         first["list | head"] = run_command([*base, "list"], head=20)
-        paper = subprocess.run(
-            [*base, "list"], capture_output=True, text=True, env=child_env()
-        ).stdout.split(maxsplit=1)[0]
+        paper = first_paper(base)
         first["similar"] = run_command([*base, "similar", paper], sample=True)
         wait_background(copy)
         after = derived_state(copy)
