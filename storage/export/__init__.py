@@ -1,7 +1,9 @@
 """Writers: papers as Markdown, CSV, JSON, BibTeX, CSL-JSON or RIS, and the file they go to.
 
-- ``registry``: the formats, declared once (``EXPORTERS``), and ``export`` that writes one;
-- ``exporter``: what a format declares (``Exporter``) and the options every writer is given;
+- ``registry``: the formats, declared once (``EXPORTERS``), and ``export`` that writes one
+  (``export_pieces``: in pieces, for a file of any size);
+- ``exporter``: what a format declares (``Exporter``), the options every writer is given, and
+  ``in_batches``, the pieces joined as they are written;
 - ``markdown``, ``csv_table``, ``json_array``, ``bibtex``, ``csl_json``, ``ris``: one module
   per format;
 - ``tex``: text as BibTeX holds it (ASCII, LaTeX escapes, balanced braces);
@@ -14,7 +16,7 @@ from __future__ import annotations
 from storage.export.bibtex import bib_escape, bibtex_key, to_bibtex
 from storage.export.csv_table import CSV_COLUMNS, to_csv
 from storage.export.destination import write_export
-from storage.export.exporter import Exporter, ExportOptions
+from storage.export.exporter import Exporter, ExportOptions, in_batches
 from storage.export.json_array import to_json
 from storage.export.markdown import md_escape, md_escape_line, md_url, to_markdown
 from storage.export.registry import (
@@ -23,6 +25,7 @@ from storage.export.registry import (
     SUFFIXES,
     export,
     export_formats,
+    export_pieces,
     exporter_named,
 )
 from storage.export.selection import (
@@ -48,10 +51,12 @@ __all__ = [
     "bibtex_key",
     "export",
     "export_formats",
+    "export_pieces",
     "exporter_named",
     "groups",
     "heading_for",
     "heading_of",
+    "in_batches",
     "in_queue_order",
     "md_escape",
     "md_escape_line",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
@@ -137,10 +137,19 @@ def to_bibtex(
     papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """One entry per paper (``@inproceedings``, ``@article`` or ``@misc``)."""
-    taken: set[str] = set()
-    entries = "\n".join(bibtex_entry(paper, bibtex_key(paper, taken)) for paper in papers)
+    return "".join(bibtex_pieces(papers, triage, options))
+
+
+def bibtex_pieces(
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
+) -> Iterator[str]:
+    """``to_bibtex`` in pieces: the first line, then an entry at a time."""
     # the reader knows its own export by this line: code links are the notes', none else
-    return f"{OWN_EXPORT_LINE} (https://github.com links are in each note)\n\n{entries}"
+    yield f"{OWN_EXPORT_LINE} (https://github.com links are in each note)\n\n"
+    taken: set[str] = set()
+    for number, paper in enumerate(papers):
+        entry = bibtex_entry(paper, bibtex_key(paper, taken))
+        yield f"\n{entry}" if number else entry
 
 
 BIBTEX = Exporter(
@@ -148,5 +157,5 @@ BIBTEX = Exporter(
     label="BibTeX",
     suffix=".bib",
     description="one entry per paper, ASCII with LaTeX escapes: for LaTeX and reference managers",
-    write=to_bibtex,
+    pieces=bibtex_pieces,
 )

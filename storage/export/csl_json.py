@@ -11,13 +11,12 @@ links; ``storage.sources.csl_json`` reads it back as the same paper.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
-
-import orjson
 
 from storage.export.bibtex import bibtex_key
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
+from storage.export.json_array import json_array_pieces
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.citation import CSL_TYPES, Citation, citation_of
@@ -100,9 +99,15 @@ def to_csl_json(
     papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """A CSL-JSON array, one item per paper, keyed as in the BibTeX export."""
+    return "".join(csl_json_pieces(papers, triage, options))
+
+
+def csl_json_pieces(
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
+) -> Iterator[str]:
+    """``to_csl_json`` in pieces."""
     taken: set[str] = set()
-    items = [csl_item(p, bibtex_key(p, taken)) for p in papers]
-    return orjson.dumps(items, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+    return json_array_pieces(csl_item(p, bibtex_key(p, taken)) for p in papers)
 
 
 CSL_JSON = Exporter(
@@ -110,5 +115,5 @@ CSL_JSON = Exporter(
     label="CSL-JSON",
     suffix=".csl.json",
     description="CSL items: for Zotero, pandoc and other citation tools",
-    write=to_csl_json,
+    pieces=csl_json_pieces,
 )

@@ -7,9 +7,8 @@ note, tags, lists, venue, extra fields, decision time): our CSV reader reads it 
 from __future__ import annotations
 
 import csv
-import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import paper_record
@@ -33,10 +32,35 @@ def to_csv(
     papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """One row per paper; several authors, tags and lists joined by "; ", links by spaces."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    return "".join(csv_pieces(papers, triage, options))
+
+
+#: Rows made before they are given as one piece.
+_ROWS_AT_ONCE = 256
+
+
+class _Rows:
+    """Where the CSV writer puts its rows: kept until they are taken (``csv.writer`` writes to
+    anything with a ``write``)."""
+
+    def __init__(self) -> None:
+        self.written: list[str] = []
+        self.write = self.written.append
+
+    def taken(self) -> str:
+        text = "".join(self.written)
+        self.written.clear()
+        return text
+
+
+def csv_pieces(
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
+) -> Iterator[str]:
+    """``to_csv`` in pieces: the header row, then a few hundred rows at a time."""
+    rows = _Rows()
+    writer = csv.writer(rows, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for paper in papers:
+    for number, paper in enumerate(papers, 1):
         record = paper_record(paper, triage)
         record["authors"] = "; ".join(paper.authors)
         record["github"] = " ".join(paper.github)
@@ -47,7 +71,9 @@ def to_csv(
         record["title_derived"] = "true" if paper.title_derived else ""
         record.update(paper.extra)
         writer.writerow([csv_safe(str(record.get(c, ""))) for c in CSV_COLUMNS])
-    return out.getvalue()
+        if number % _ROWS_AT_ONCE == 0:
+            yield rows.taken()
+    yield rows.taken()
 
 
 def csv_safe(value: str) -> str:
@@ -66,5 +92,5 @@ CSV = Exporter(
     label="CSV",
     suffix=".csv",
     description="one row per paper: id, title, status, authors, links, tags, note, abstract…",
-    write=to_csv,
+    pieces=csv_pieces,
 )

@@ -17,11 +17,13 @@ before replacing a file: ``export_target`` says which file a path means and whet
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import LibraryError
-from storage.files.atomic import atomic_write, link_target, special_kind
+from storage.export.exporter import in_batches
+from storage.files.atomic import atomic_write_parts, link_target, special_kind
 from storage.files.locks import LOCK_FILE
 from storage.files.papers_file import PAPERS_FILE
 from storage.files.triage_file import TRIAGE_FILE
@@ -85,25 +87,29 @@ def is_library_folder(folder: Path) -> bool:
 
 def write_export(
     target: Path,
-    text: str,
+    text: str | Iterable[str],
     default_name: str,
     *,
     home: Path | None = None,
     replace: bool = False,
 ) -> Path:
-    """Write an export's ``text`` to ``target`` (see ``export_target``); returns the file's path.
+    """Write an export's ``text`` (whole, or its pieces: ``export_pieces``) to ``target`` (see
+    ``export_target``); returns the file's path.
 
     An existing file is replaced only with ``replace`` and only when ``target`` named it
     (``TargetExistsError`` otherwise). The file is replaced atomically: a reader never sees
-    half an export. A failed write raises ``LibraryError`` with one line naming the path.
+    half an export, and one that fails half written (a full disk) leaves the file as it was.
+    Pieces are written as they come, a batch at a time (``in_batches``). A failed write raises
+    ``LibraryError`` with one line naming the path.
     """
     where = export_target(target, default_name, home)
     if where.exists and not (replace and where.named):
         if where.named:
             raise TargetExistsError(f"{where.path}: already exists; it was left as it is")
         raise TargetExistsError(f"{where.path}: already exists; give its full name to replace it")
+    batches = in_batches([text] if isinstance(text, str) else text)
     try:
-        atomic_write(where.file, text.encode("utf-8"), backup=False)
+        atomic_write_parts(where.file, (batch.encode("utf-8") for batch in batches), backup=False)
     except OSError as exc:
         raise LibraryError(f"{where.path}: cannot write ({exc.strerror or exc})") from None
     return where.path

@@ -14,7 +14,7 @@ reads the export back as the same papers.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import groups, heading_of, lists_text
@@ -71,19 +71,44 @@ def to_markdown(
     papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """A heading with the list and count, then one entry per paper: links, authors, note."""
+    return "".join(markdown_pieces(papers, triage, options))
+
+
+def markdown_pieces(
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
+) -> Iterator[str]:
+    """``to_markdown`` in pieces: its lines, one line end at the end and no blank line."""
+    return _ended(_lines(papers, triage, options))
+
+
+def _lines(papers: Sequence[Paper], triage: TriageState, options: ExportOptions) -> Iterator[str]:
     heading = md_escape(heading_of(papers, triage, options.heading))
-    lines = [f"# {heading} ({count(len(papers), 'paper')})", ""]
+    yield from (f"# {heading} ({count(len(papers), 'paper')})", "")
     several = len({triage.status(p.id) for p in papers}) > 1
     for group, members in groups(papers, triage, options.group_by):
         if group:
-            lines += [f"## {md_escape(group)} ({len(members):,})", ""]
+            yield from (f"## {md_escape(group)} ({len(members):,})", "")
         for paper in members:
-            lines += _entry(paper, triage, status=several, abstract=options.abstracts)
+            yield from _entry(paper, triage, status=several, abstract=options.abstracts)
         if group:
-            lines.append("")
-    if lines[-1] != "":
-        lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
+            yield ""
+
+
+def _ended(lines: Iterable[str]) -> Iterator[str]:
+    """``"\\n".join(lines).rstrip("\\n") + "\\n"``, a line at a time: the line ends after the
+    last text are held back until more text follows them."""
+    held = 0  # line ends not given yet
+    first = True
+    for line in lines:
+        held += 0 if first else 1
+        first = False
+        text = line.rstrip("\n")
+        if text:
+            yield "\n" * held + text
+            held = len(line) - len(text)
+        else:
+            held += len(line)
+    yield "\n"
 
 
 def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -> list[str]:
@@ -142,5 +167,5 @@ MARKDOWN = Exporter(
     label="Markdown",
     suffix=".md",
     description="a heading, then one entry per paper: links, authors, tags, note",
-    write=to_markdown,
+    pieces=markdown_pieces,
 )

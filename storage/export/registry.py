@@ -7,7 +7,7 @@ label, suffix, description) and add the ``Exporter`` to ``EXPORTERS``: ``papers 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from storage.export.bibtex import BIBTEX
 from storage.export.csl_json import CSL_JSON
@@ -43,10 +43,26 @@ def export(
     group_by: str = "none",
     abstracts: bool = False,
 ) -> str:
-    """The papers in format ``fmt`` (one of ``FORMATS``), as text (for a file or the
-    clipboard alike)."""
+    """The papers in format ``fmt`` (one of ``FORMATS``), as text (for the clipboard, or a
+    file of a few papers: ``export_pieces`` writes one of any size)."""
+    return "".join(
+        export_pieces(papers, triage, fmt, heading=heading, group_by=group_by, abstracts=abstracts)
+    )
+
+
+def export_pieces(
+    papers: Sequence[Paper],
+    triage: TriageState,
+    fmt: str = "markdown",
+    *,
+    heading: str = "",
+    group_by: str = "none",
+    abstracts: bool = False,
+) -> Iterator[str]:
+    """``export`` in pieces, made as they are asked for (to be written as they come: see
+    ``storage.export.exporter.Writer``). ``ValueError`` at once for an unknown format."""
     options = ExportOptions(heading=heading, group_by=group_by, abstracts=abstracts)
-    return exporter_named(fmt).write(papers, triage, options)
+    return iter(exporter_named(fmt).pieces(papers, triage, options))
 
 
 def export_formats() -> str:

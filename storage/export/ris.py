@@ -10,7 +10,7 @@ and a note (``N1``) ending in its code links; ``storage.sources.ris`` reads it b
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import lists_text
@@ -102,7 +102,14 @@ def to_ris(
     papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> str:
     """One RIS record per paper, separated by blank lines."""
-    return "".join("\n".join(ris_entry(p)) + "\n\n" for p in papers)
+    return "".join(ris_pieces(papers, triage, options))
+
+
+def ris_pieces(
+    papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
+) -> Iterator[str]:
+    """``to_ris`` in pieces: a record at a time."""
+    return ("\n".join(ris_entry(p)) + "\n\n" for p in papers)
 
 
 RIS = Exporter(
@@ -110,5 +117,5 @@ RIS = Exporter(
     label="RIS",
     suffix=".ris",
     description="one record per paper: for Zotero, Mendeley, EndNote",
-    write=to_ris,
+    pieces=ris_pieces,
 )

@@ -12,9 +12,10 @@ from storage.export import (
     FORMATS,
     GROUPINGS,
     SUFFIXES,
-    export,
     export_formats,
+    export_pieces,
     heading_for,
+    in_batches,
     select,
     statuses_for,
 )
@@ -192,12 +193,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     papers = select([p for chunk in chunks for p in chunk], triage.statuses, wanted, triage)
     what = "All papers" if args.status == "all" else f"{args.status.capitalize()} papers"
     heading = heading_for(papers, what)
-    text = export(
+    # written as it is made: 100,000 papers are 200 MB of CSL-JSON, never held whole
+    text = export_pieces(
         papers, triage, args.format, heading=heading, group_by=args.group_by,
         abstracts=args.abstracts,
     )  # fmt: skip
     if args.output in (None, "-"):
-        write_document(text, is_json=SUFFIXES[args.format].endswith("json"))  # CSL-JSON too
+        is_json = SUFFIXES[args.format].endswith("json")  # CSL-JSON too
+        for batch in in_batches(text):
+            write_document(batch, is_json=is_json)
         return 0
     # -o names the file: it is replaced if it exists (a folder's default file is not).
     default_name = f"{args.status}{SUFFIXES[args.format]}"

@@ -3,7 +3,7 @@ before replacing one) or to the clipboard."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from storage.errors import LibraryError
-from storage.export import EXPORTERS, export
+from storage.export import EXPORTERS, export_pieces
 from storage.export.destination import export_target, write_export
 from storage.files.triage_file import TriageState
 from storage.models import Paper
@@ -212,9 +212,13 @@ class ExportScreen(ModalScreen[None]):
         return words
 
     def _text(self) -> str:
+        return "".join(self._pieces())
+
+    def _pieces(self) -> Iterator[str]:
+        """The export in pieces, for a file (``export_pieces``)."""
         choice = self.choice
         name = EXPORTERS[self.exporter_index].name
-        return export(choice.papers, self.triage, name, heading=choice.heading)
+        return export_pieces(choice.papers, self.triage, name, heading=choice.heading)
 
     def _say(self, text: str, style: str = "") -> None:
         self.query_one("#export-note", Static).update(Text(text, style=style))
@@ -270,7 +274,7 @@ class ExportScreen(ModalScreen[None]):
                 self._say(f"{printable(str(where.path))} exists: Enter again replaces it.", "bold")
                 return
             written = write_export(
-                where.path, self._text(), self._file_name(), home=self.home, replace=True
+                where.path, self._pieces(), self._file_name(), home=self.home, replace=True
             )
         except LibraryError as exc:
             self._say(f"Not written: {printable(str(exc))}", "bold red")
