@@ -4,13 +4,19 @@ format said in words, every label whole at 80 columns, and every key typeable in
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.text import Text
 from textual.widgets import Button, Input, Label, Static
 
-from storage.export import EXPORTERS
+import tui.screens.export as export_dialog
+from storage import Library
+from storage.errors import LibraryError
+from storage.export import EXPORTERS, export
 from tests.tui.helpers import make_app, ready, wait_for
 from tui.screens.export import ExportScreen, FormatChoice, format_keys
 
@@ -121,3 +127,104 @@ async def test_labels_are_whole_at_80_columns(seeded_home: Path) -> None:
             assert text.cell_len <= label.content_region.width, text.plain
         for button in screen.query(Button):
             assert Text.from_markup(str(button.label)).cell_len + 2 <= button.size.width
+
+
+def held_after_the_first_piece(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The dialog's export pieces, held after the first until the event returned is set (the
+    thread that writes them waits there)."""
+    gate = threading.Event()
+    real = export_dialog.export_pieces
+
+    def held(*args: Any, **kwargs: Any) -> Iterator[str]:
+        pieces = real(*args, **kwargs)
+        yield next(pieces)
+        assert gate.wait(30)
+        yield from pieces
+
+    monkeypatch.setattr(export_dialog, "export_pieces", held)
+    return gate
+
+
+async def test_many_papers_are_written_by_a_thread_while_the_app_answers(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    monkeypatch.setattr(export_dialog, "WRITE_AT_ONCE", 10)  # the 38 sample papers are many
+    gate = held_after_the_first_piece(monkeypatch)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_export(app, pilot)
+        await pilot.press("b", "enter")
+        note = screen.query_one("#export-note", Static)
+        await wait_for(pilot, lambda: "Writing 38 papers as BibTeX" in str(note.render()))
+        assert "Esc stops" in str(note.render())
+        # the app answers, and what is being written cannot change meanwhile
+        await pilot.press("enter", "c", "right", "tab", "x")
+        assert screen.query_one(FormatChoice).index == 3  # still BibTeX
+        assert screen.query_one("#export-path", Input).value == str(out / "papers-inbox.bib")
+        assert "Writing 38 papers as BibTeX" in str(note.render())
+        assert app.screen is screen and screen.writing
+        gate.set()
+        target = out / "papers-inbox.bib"
+        await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen))
+        library = Library(seeded_home)
+        papers = library.papers()
+        assert target.read_text(encoding="utf-8") == export(
+            papers, library.triage(), "bibtex", heading=screen.choice.heading
+        )
+        assert any("Wrote 38 papers as BibTeX" in n.message for n in app._notifications)
+        assert sorted(p.name for p in out.iterdir()) == ["papers-inbox.bib"]
+
+
+async def test_esc_stops_a_file_being_written_and_leaves_it_as_it_was(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    monkeypatch.setattr(export_dialog, "WRITE_AT_ONCE", 10)
+    target = out / "papers-inbox.csv"
+    target.write_text("the export of yesterday\n")
+    gate = held_after_the_first_piece(monkeypatch)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_export(app, pilot)
+        await pilot.press("c", "enter")
+        await wait_for(pilot, lambda: screen.confirmed == target)  # it exists: asked first
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.writing)
+        await pilot.press("escape")
+        note = screen.query_one("#export-note", Static)
+        await wait_for(pilot, lambda: "Stopping" in str(note.render()))
+        assert app.screen is screen  # it closes once the thread has stopped
+        gate.set()
+        await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen))
+        assert any("stopped" in n.message for n in app._notifications)
+    assert target.read_text() == "the export of yesterday\n"
+    assert sorted(p.name for p in out.iterdir()) == ["papers-inbox.csv"]
+
+
+async def test_a_file_a_thread_could_not_write_is_said_and_the_form_is_back(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(export_dialog, "WRITE_AT_ONCE", 10)
+
+    def full_disk(*args: Any, **kwargs: Any) -> Path:
+        raise LibraryError("papers-inbox.md: cannot write (No space left on device)")
+
+    monkeypatch.setattr(export_dialog, "write_export", full_disk)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_export(app, pilot)
+        await pilot.press("enter")
+        note = screen.query_one("#export-note", Static)
+        await wait_for(pilot, lambda: "Not written" in str(note.render()))
+        assert "No space left on device" in str(note.render())
+        assert not screen.writing and not screen.query_one(FormatChoice).disabled
+        await pilot.press("j")  # the form answers again
+        assert screen.query_one(FormatChoice).index == 2
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen))
