@@ -1,6 +1,7 @@
 """The naive ``papers`` commands that ``benchmarks.cli`` times beside ours.
 
     python -m benchmarks.cli_naive HOME search|list|mark|similar|stats|export|import|derive [ARGS…]
+    python -m benchmarks.cli_naive HOME export-all FORMAT FILE
 
 Each loads every paper (``Library.papers()``, as every command did before the papers were read
 in chunks) and, for ``search`` and ``similar``, builds the index, as every call did before it
@@ -8,7 +9,9 @@ was saved; ``import FILE`` reads the whole file at once and cleans it in this pr
 as the import did before it read a large JSON Lines list line by line and shared the work with
 a second process, and derives nothing but ``papers.cache`` (as before it made the indexes);
 ``derive`` makes every derived file from nothing (what an import that does not update them
-leaves to do). A module of its own: it imports no more than a ``papers`` command does.
+leaves to do); ``export-all`` writes every paper in a format as ``papers export`` did before
+it wrote its text in pieces: the text made whole, encoded, then written. A module of its own:
+it imports no more than a ``papers`` command does.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from datetime import date
 from pathlib import Path
 
 from storage import Library, Status
-from storage.export import export, select
+from storage.export import export, heading_for, select, statuses_for
 from storage.search import SearchIndex
 from storage.stats import LibraryStats
 
@@ -74,6 +77,11 @@ def main(argv: Sequence[str]) -> int:
         elif command == "export":
             starred = select(papers, triage.statuses, frozenset({Status.STARRED}))
             out.write(export(starred, triage, "markdown"))
+        elif command == "export-all":
+            fmt, target = rest
+            chosen = select(papers, triage.statuses, statuses_for("all"), triage)
+            text = export(chosen, triage, fmt, heading=heading_for(chosen, "All papers"))
+            Path(target).write_bytes(text.encode("utf-8"))
         elif command == "import":
             from storage.sources.registry import read_source
 

@@ -166,20 +166,16 @@ def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
     """``text`` on one line as pure ASCII LaTeX with balanced braces (see the module); with
     ``paragraphs``, its paragraphs kept apart by a blank line (an abstract's).
 
-    Written by one ``str.translate`` over the text (``_translation``), not a character at a
-    time: the BibTeX export of 100,000 papers spent 25 s in a Python loop over 150 million
-    characters (``benchmarks.cli``).
+    One regular expression finds what is not written as it is (``_WRITTEN_OTHERWISE``: an
+    abstract holds a few such characters among a thousand), rather than a Python loop over
+    every character: the BibTeX export of 100,000 papers spent 25 s in that loop
+    (``benchmarks.exports``).
     """
     if paragraphs:
         parts = (tex_ascii(p) for p in re.split(r"\n\s*\n", text))
         return "\n\n".join(p for p in parts if p)
     plain = " ".join(unicodedata.normalize("NFC", text).split())
-    table, dash_ends = _translation(plain)
-    if "-" in plain:  # `--` would be read as a dash: a hyphen is a hyphen, `-{}-`
-        apart = next(ch for ch in map(chr, range(_LAST_PRIVATE, 0, -1)) if ch not in plain)
-        plain = _after_dash_end(dash_ends).sub(apart, plain)
-        table[ord(apart)] = "{}-"
-    written = plain.translate(table)
+    written = _WRITTEN_OTHERWISE.sub(_Escapes().escaped, plain)
     if written.count("*") > 1:  # perhaps Markdown's emphasis to a reader (`*0*` read as `0`)
         from storage.text.latex import to_unicode
 
@@ -189,31 +185,30 @@ def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
     return written
 
 
-#: ASCII as ``tex_ascii`` writes it: what means something to LaTeX or bibtex escaped, the rest
-#: (printable) as it is, by code point (a ``str.translate`` table).
-_ASCII_TABLE: Final = {ord(ch): escaped for ch, escaped in _ASCII.items()}
-#: What a hyphen written apart from the one before it stands for in the text while it is
-#: translated: the first character down from this one (the last private-use character) that
-#: the text does not hold.
-_LAST_PRIVATE: Final = 0x10FFFD
+#: What ``tex_ascii`` does not write as it is: a hyphen (written apart from a hyphen before
+#: it), ASCII that means something to LaTeX or bibtex (``_ASCII``), and every character beyond
+#: printable ASCII (``_char``).
+_WRITTEN_OTHERWISE: Final = re.compile(
+    "[-" + re.escape("".join(_ASCII)) + "\x00-\x1f\x7f-\U0010ffff]"
+)
 
 
-def _translation(text: str) -> tuple[dict[int, str], str]:
-    """The ``str.translate`` table of a one-line text: ``_ASCII_TABLE`` and each of its other
-    characters (beyond printable ASCII) as ``_char`` writes it; and the characters whose
-    writing ends with a hyphen (``-``, and any other so written), which a hyphen follows apart."""
-    table = dict(_ASCII_TABLE)
-    dash_ends = "-"
-    if not (text.isascii() and text.isprintable()):
-        for ch in set(text):
-            if not (ch.isascii() and ch.isprintable()):
-                table[ord(ch)] = written = _char(ch)
-                if written.endswith("-"):
-                    dash_ends += ch
-    return table, dash_ends
+class _Escapes:
+    """How each character ``_WRITTEN_OTHERWISE`` finds in one text is written, in order."""
 
+    __slots__ = ("end", "last")
 
-@lru_cache(maxsize=64)
-def _after_dash_end(dash_ends: str) -> re.Pattern[str]:
-    """A hyphen after one of ``dash_ends``: written apart."""
-    return re.compile(f"(?<=[{re.escape(dash_ends)}])-")
+    def __init__(self) -> None:
+        #: Where the last character found ends, and how it was written.
+        self.end = -1
+        self.last = ""
+
+    def escaped(self, found: re.Match[str]) -> str:
+        ch = found.group()
+        if ch == "-":  # `--` would be read as a dash: a hyphen is a hyphen, `-{}-`
+            after_hyphen = found.start() == self.end and self.last.endswith("-")
+            written = "{}-" if after_hyphen else "-"
+        else:
+            written = _ASCII.get(ch) or _char(ch)
+        self.end, self.last = found.end(), written
+        return written
