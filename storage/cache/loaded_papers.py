@@ -26,7 +26,7 @@ from collections.abc import (
     Sequence,
 )
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 from storage.cache.content_key import papers_version, record
 from storage.cache.papers_cache import (
@@ -271,9 +271,32 @@ class LoadedPapers:
                 return Paper(*(column[offset] for column in columns))
 
     def papers_at(self, rows: Iterable[int]) -> list[Paper]:
-        """The papers at these places of the list, in the order given (rows close together
-        share their chunk's reading: the starred papers of 100,000 take 0.2 s)."""
-        return [self.at(row) for row in rows]
+        """The papers at these places of the list, in the order given: each chunk they are
+        in is read once, in the order of the list, whatever the order of ``rows`` (the 94,321
+        hits of a search of 100,000 papers, in the order of their ranks, took 67 s read one
+        at a time, a chunk read again for most of them)."""
+        wanted = list(rows)
+        while True:
+            papers = self._papers
+            if papers is not None:
+                return [papers[row] for row in wanted]
+            reader = self._reader
+            assert reader is not None
+            places: dict[int, list[int]] = {}
+            for place, row in enumerate(wanted):
+                if not 0 <= row < reader.count:
+                    raise IndexError(row)
+                places.setdefault(row // reader.chunk_rows, []).append(place)
+            found: list[Paper | None] = [None] * len(wanted)
+            for chunk in sorted(places):
+                columns = self._read(self._decoded_chunk, reader, chunk)
+                if columns is None:
+                    break  # a damaged block: every paper from the JSON, and again
+                for place in places[chunk]:
+                    offset = wanted[place] % reader.chunk_rows
+                    found[place] = Paper(*(column[offset] for column in columns))
+            else:
+                return cast(list[Paper], found)
 
     def column(self, field: str) -> list[Any]:
         """One field of every paper, in list order (``stats`` reads ``list`` and
@@ -393,6 +416,13 @@ class PaperSequence(MutableSequence[Paper]):
         if index < 0:
             index += len(self)
         return self._loaded.at(index)
+
+    def items(self, indices: Sequence[int]) -> list[Paper]:
+        """The papers at these places, in the order given, each chunk of the cache read once
+        (``LoadedPapers.papers_at``)."""
+        if self._changed is not None:
+            return [self._changed[i] for i in indices]
+        return self._loaded.papers_at(indices)
 
     def __iter__(self) -> Iterator[Paper]:
         if self._changed is not None:

@@ -9,7 +9,7 @@ the parts assume one caller at a time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Mapping, MutableSequence, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequence, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -173,10 +173,24 @@ class SearchIndex:
             slot = self._table.slot_by_id.get(paper_id)
             return None if slot is None else self._table.papers[slot]
 
+    def papers_of(self, paper_ids: Iterable[str]) -> list[Paper]:
+        """The indexed papers of these ids, in the order given (an id not indexed is passed
+        by): the papers of an index loaded from disk are read a chunk at a time, each chunk
+        once, not a paper at a time (``_papers_at``)."""
+        with self._lock:
+            slot_by_id = self._table.slot_by_id
+            return self._papers_at([s for i in paper_ids if (s := slot_by_id.get(i)) is not None])
+
     def papers(self) -> list[Paper]:
         """The indexed papers, in index (list) order."""
         with self._lock:
-            return [self._table.papers[s] for s in self._table.live_slots().tolist()]
+            return self._papers_at(self._table.live_slots().tolist())
+
+    def _papers_at(self, slots: list[int]) -> list[Paper]:
+        papers = self._table.papers
+        # read from papers.cache as far as asked (``storage.cache.loaded_papers.PaperSequence``)
+        many: Callable[[list[int]], list[Paper]] | None = getattr(papers, "items", None)
+        return many(slots) if many is not None else [papers[s] for s in slots]
 
     @property
     def vocabulary_size(self) -> int:

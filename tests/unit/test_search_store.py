@@ -167,6 +167,20 @@ def test_a_damaged_index_is_ignored_and_made_again(
     assert load_index(path, sig, papers) is not None
 
 
+def test_the_papers_of_hits_come_in_their_order_from_a_loaded_index(library: Library) -> None:
+    loaded = library.loaded_papers()
+    papers, sig = loaded.sequence(), loaded.content
+    index_for(library.home, papers, sig)  # built and saved
+    again = Library(library.home).loaded_papers()  # the next command: the index loaded
+    index = index_for(library.home, again.sequence(), sig)
+    ids = [hit.paper_id for hit in index.search("model", limit=50)]
+    assert len(ids) > 5
+    wanted = [*reversed(ids), "no-such-id", ids[0]]
+    assert index.papers_of(wanted) == [index.paper(i) for i in wanted if i != "no-such-id"]
+    assert [p.id for p in index.papers_of(wanted)] == [i for i in wanted if i != "no-such-id"]
+    assert index.papers() == library.papers()
+
+
 def test_index_for_builds_once_then_loads(library: Library) -> None:
     papers, sig = versioned(library)
     path = library.home / INDEX_FILE

@@ -71,7 +71,10 @@ def cmd_queue(args: argparse.Namespace) -> int:
     library = open_library(args)
     triage = library.triage()
     ids = library.queue()
-    papers = [library.paper(pid) for pid in ids]
+    loaded = library.loaded_papers()
+    rows = [row for pid in ids if (row := loaded.row_of(pid)) is not None]
+    # each chunk of papers.cache read once, whatever the queue's order (``papers_at``)
+    papers = loaded.papers_at(rows) if len(rows) == len(ids) else [library.paper(i) for i in ids]
     if args.json:
         print_papers(papers, triage, True)
         return 0

@@ -81,8 +81,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     # ``papers list | head`` that takes 150)
     wanted = frozenset(Status) if args.status == "all" else frozenset({Status.parse(args.status)})
     chunks = library.loaded_papers().selected(triage.statuses, wanted)
-    if args.json:  # one array: every paper first
-        print_papers([paper for chunk in chunks for paper in chunk], triage, True)
+    if args.json:  # one array, written a chunk of papers at a time
+        print_papers((paper for chunk in chunks for paper in chunk), triage, True)
         return 0
     for papers in chunks:  # `papers list | head` reads the first chunks only
         print_papers(papers, triage, False)
@@ -126,8 +126,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     )
     if ranking.partial is not None:
         complain(ranking.partial_note())
-    found = [index.paper(pid) for pid in ranking.ids]  # by slot: the place in the list
-    print_papers([paper for paper in found if paper is not None], triage, args.json)
+    print_papers(index.papers_of(ranking.ids), triage, args.json)
     return 0
 
 
