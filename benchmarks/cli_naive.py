@@ -2,6 +2,7 @@
 
     python -m benchmarks.cli_naive HOME search|list|mark|similar|stats|export|import|derive [ARGS…]
     python -m benchmarks.cli_naive HOME export-all FORMAT FILE
+    python -m benchmarks.cli_naive HOME list-json
 
 Each loads every paper (``Library.papers()``, as every command did before the papers were read
 in chunks) and, for ``search`` and ``similar``, builds the index, as every call did before it
@@ -10,7 +11,8 @@ as the import did before it read a large JSON Lines list line by line and shared
 a second process, and derives nothing but ``papers.cache`` (as before it made the indexes);
 ``derive`` makes every derived file from nothing (what an import that does not update them
 leaves to do); ``export-all`` writes every paper in a format as ``papers export`` did before
-it wrote its text in pieces: the text made whole, encoded, then written. A module of its own:
+it wrote its text in pieces: the text made whole, encoded, then written (``list-json``: the
+JSON array of every paper so). A module of its own:
 it imports no more than a ``papers`` command does.
 """
 
@@ -23,7 +25,7 @@ from datetime import date
 from pathlib import Path
 
 from storage import Library, Status
-from storage.export import export, heading_for, select, statuses_for
+from storage.export import export, heading_for, paper_record, select, statuses_for
 from storage.search import SearchIndex
 from storage.stats import LibraryStats
 
@@ -77,6 +79,11 @@ def main(argv: Sequence[str]) -> int:
         elif command == "export":
             starred = select(papers, triage.statuses, frozenset({Status.STARRED}))
             out.write(export(starred, triage, "markdown"))
+        elif command == "list-json":
+            import orjson
+
+            records = [paper_record(p, triage) for p in papers]
+            out.write(orjson.dumps(records, option=orjson.OPT_INDENT_2).decode() + "\n")
         elif command == "export-all":
             fmt, target = rest
             chosen = select(papers, triage.statuses, statuses_for("all"), triage)

@@ -1,18 +1,19 @@
 """Export benchmark: every paper of a library written in each format by ``papers export
---status all --format F -o FILE``, beside the naive approach in the same run.
+--status all --format F -o FILE``, and printed by ``papers list --status all --json``, beside
+the naive approach in the same run.
 
 Run from the repository root::
 
     python -m benchmarks.exports [--quick] [--workdir DIR]
 
 Ours writes each format's text in pieces, a batch at a time (``storage.export``); the naive
-export (``benchmarks/cli_naive.py export-all``) makes the text whole, encodes it and writes it,
-as ``papers export`` did before. Both are spawned as a user runs them and timed from spawn to
-exit, with their CPU time and peak RSS (``wait4``), one after the other per format, on the
-libraries of ``benchmarks.app`` (12,000 and 100,000 papers; built in ``--workdir`` when
-absent, else reused). Each pair of files is compared byte for byte. The bar held to at
-100,000 papers: a peak of at most 600 MB in every format, as an import's. ``--quick``:
-12,000 papers only.
+export (``benchmarks/cli_naive.py export-all``, ``list-json``) makes the text whole, encodes
+it and writes it, as ``papers export`` and ``list --json`` did before. Both are spawned as a
+user runs them and timed from spawn to exit, with their CPU time and peak RSS (``wait4``), one
+after the other per format, on the libraries of ``benchmarks.app`` (12,000 and 100,000
+papers; built in ``--workdir`` when absent, else reused). Each pair of files is compared byte
+for byte. The bar held to at 100,000 papers: a peak of at most 600 MB in every format, as an
+import's. ``--quick``: 12,000 papers only.
 """
 
 from __future__ import annotations
@@ -55,24 +56,32 @@ def export_runs(home: Path, out: Path, fmt: str) -> tuple[Run, Run]:
     return ours, naive
 
 
+def list_json_runs(home: Path) -> tuple[Run, Run]:
+    """``papers list --status all --json`` and the naive array made whole, read to the end."""
+    ours = run_command([*papers_command(home), "list", "--status", "all", "--json"])
+    naive = run_command([sys.executable, "-m", "benchmarks.cli_naive", str(home), "list-json"])
+    return ours, naive
+
+
 def section(home: Path, out: Path, n: int, targets: list[tuple[str, str, bool]]) -> None:
     load = load_now()
     rows = []
-    for fmt in FORMATS:
-        log(f"{fmt} export of {n:,} papers")
-        ours, naive = export_runs(home, out, fmt)
+    for fmt in (*FORMATS, "list --json"):
+        log(f"{fmt} of {n:,} papers")
+        ours, naive = list_json_runs(home) if fmt == "list --json" else export_runs(home, out, fmt)
         rows.append(
-            f"{fmt:<9} | {ours.seconds:>7.2f} | {ours.cpu:>6.2f} | {naive.seconds:>7.2f} | "
+            f"{fmt:<11} | {ours.seconds:>7.2f} | {ours.cpu:>6.2f} | {naive.seconds:>7.2f} | "
             f"{naive.seconds / ours.seconds:>6.2f}x | {mb(ours.peak):>7.0f} | "
             f"{mb(naive.peak):>8.0f} | {naive.peak / ours.peak:>5.1f}x"
         )
         if n == 100_000:
-            name = f"export of {n:,} papers as {fmt}: peak <= {PEAK_MB:.0f} MB"
+            name = f"{fmt} of {n:,} papers: peak <= {PEAK_MB:.0f} MB"
             targets.append((name, f"{mb(ours.peak):.0f} MB", mb(ours.peak) <= PEAK_MB))
     print_table(
-        f"papers export --status all at {n:,} papers (s from spawn to exit, CPU s, peak RSS; "
+        f"papers export --status all (and list --json) at {n:,} papers (s from spawn to exit, "
+        "CPU s, peak RSS; "
         f"naive: the text made whole, then written; {load})",
-        f"{'format':<9} | {'ours s':>7} | {'CPU s':>6} | {'naive s':>7} | {'speed':>7} | "
+        f"{'format':<11} | {'ours s':>7} | {'CPU s':>6} | {'naive s':>7} | {'speed':>7} | "
         f"{'peak MB':>7} | {'naive MB':>8} | {'less':>6}",
         rows,
     )
