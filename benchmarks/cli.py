@@ -47,7 +47,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -492,8 +492,20 @@ def run(workdir: Path, quick: bool) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print its tables."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="12,000 papers only, fewer runs")
+    return main_in_workdir(__doc__, run, "12,000 papers only, fewer runs", argv)
+
+
+def main_in_workdir(
+    doc: str | None,
+    run: Callable[[Path, bool], int],
+    quick: str,
+    argv: Sequence[str] | None = None,
+) -> int:
+    """A benchmark's ``main`` over the libraries of ``benchmarks.app``: ``run(workdir,
+    quick)`` with ``--quick`` (said by ``quick``) and ``--workdir`` (a temporary folder when
+    not given); nothing without the real data."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=quick)
     parser.add_argument(
         "--workdir", type=Path, help="build (and reuse) the libraries here, not in a temp folder"
     )
@@ -504,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.workdir is not None:
         args.workdir.mkdir(parents=True, exist_ok=True)
         return run(args.workdir.resolve(), args.quick)
-    with tempfile.TemporaryDirectory(prefix="papers-cli-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="papers-bench-") as folder:
         return run(Path(folder), args.quick)
 
 

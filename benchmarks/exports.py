@@ -18,7 +18,6 @@ import's. ``--quick``: 12,000 papers only.
 
 from __future__ import annotations
 
-import argparse
 import filecmp
 import os
 import sys
@@ -31,8 +30,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.app import build_libraries, log, papers_command
-from benchmarks.cli import Run, load_now, mb, print_table, run_command
-from benchmarks.corpus import DATA_DIR, REAL_LIST
+from benchmarks.cli import Run, load_now, main_in_workdir, mb, print_table, run_command
 from storage.export import FORMATS, SUFFIXES
 
 #: The peak held to by every export of 100,000 papers, MB.
@@ -105,20 +103,7 @@ def run(workdir: Path, quick: bool) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print its tables."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="12,000 papers only")
-    parser.add_argument(
-        "--workdir", type=Path, help="build (and reuse) the libraries here, not in a temp folder"
-    )
-    args = parser.parse_args(argv)
-    if not (DATA_DIR / REAL_LIST).is_file():
-        print(f"the real data ({DATA_DIR / REAL_LIST}) is absent: nothing to measure")
-        return 0
-    if args.workdir is not None:
-        args.workdir.mkdir(parents=True, exist_ok=True)
-        return run(args.workdir.resolve(), args.quick)
-    with tempfile.TemporaryDirectory(prefix="papers-exports-bench-") as folder:
-        return run(Path(folder), args.quick)
+    return main_in_workdir(__doc__, run, "12,000 papers only", argv)
 
 
 if __name__ == "__main__":

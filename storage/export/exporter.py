@@ -27,7 +27,8 @@ DEFAULT_OPTIONS = ExportOptions()
 #: Writes papers (in list order) with their triage state as the text of one format, in pieces
 #: made one after the other (a heading, a paper's entry, a batch of rows), so that a file is
 #: written as its text is made: an export of 100,000 papers is 160-200 MB of text, which held
-#: whole (and copied to be encoded) took a CSV or CSL-JSON export past 1.7 GB (``benchmarks.cli``).
+#: whole (and copied to be encoded) took a CSV or CSL-JSON export past 1.3 GB
+#: (``benchmarks.exports``).
 Writer = Callable[[Sequence[Paper], TriageState, ExportOptions], Iterable[str]]
 
 

@@ -145,13 +145,20 @@ def held_after_the_first_piece(monkeypatch: pytest.MonkeyPatch) -> threading.Eve
     return gate
 
 
+@pytest.fixture
+def out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder the dialog writes to (its current folder), where the 38 sample papers are
+    many: written by a thread."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr(export_dialog, "WRITE_AT_ONCE", 10)
+    return folder
+
+
 async def test_many_papers_are_written_by_a_thread_while_the_app_answers(
-    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    seeded_home: Path, out: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = tmp_path / "out"
-    out.mkdir()
-    monkeypatch.chdir(out)
-    monkeypatch.setattr(export_dialog, "WRITE_AT_ONCE", 10)  # the 38 sample papers are many
     gate = held_after_the_first_piece(monkeypatch)
     app = make_app(seeded_home)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -179,12 +186,8 @@ async def test_many_papers_are_written_by_a_thread_while_the_app_answers(
 
 
 async def test_esc_stops_a_file_being_written_and_leaves_it_as_it_was(
-    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    seeded_home: Path, out: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = tmp_path / "out"
-    out.mkdir()
-    monkeypatch.chdir(out)
-    monkeypatch.setattr(export_dialog, "WRITE_AT_ONCE", 10)
     target = out / "papers-inbox.csv"
     target.write_text("the export of yesterday\n")
     gate = held_after_the_first_piece(monkeypatch)
@@ -207,10 +210,8 @@ async def test_esc_stops_a_file_being_written_and_leaves_it_as_it_was(
 
 
 async def test_a_file_a_thread_could_not_write_is_said_and_the_form_is_back(
-    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    seeded_home: Path, out: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(export_dialog, "WRITE_AT_ONCE", 10)
 
     def full_disk(*args: Any, **kwargs: Any) -> Path:
         raise LibraryError("papers-inbox.md: cannot write (No space left on device)")
