@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from storage.cache.content_key import Version, papers_version
 from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
@@ -61,6 +61,9 @@ class Library:
             self.home, self.triage_lock, self.papers_file.renamed_ids, TriageMemo(self.home)
         )
         self._loaded: LoadedPapers | None = None
+        #: What ``put_received`` stored and ``derive_received`` has not brought along yet: the
+        #: content of papers.json before the first of them, and the papers they changed.
+        self._received: tuple[Version | None, set[str]] | None = None
         #: Where a newly starred paper joins the reading queue: its head (True) or its end
         #: (``config.toml``'s ``[queue] new = "top"``, set by the app and the CLI).
         self.queue_top = False
@@ -459,6 +462,27 @@ class Library:
         # writer thread pays for it, not the screen that shows the papers next
         self._derive(papers.before, papers.changed, build=False)
         return done
+
+    def put_received(self, documents: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store paper documents another device sent (by paper id: ``storage.sync.apply``).
+        The files derived from papers.json are brought along by ``derive_received``, once
+        the sync has let go of what it read."""
+        with self.papers_file.change() as papers:
+            papers.put_documents(documents)
+        if self._received is None:
+            self._received = (papers.before, set(papers.changed))
+        else:
+            self._received[1].update(papers.changed)
+
+    def derive_received(self) -> None:
+        """Bring the derived files along after ``put_received``, as an import does: the next
+        search, ``similar`` and the app's first search find the papers without building. (A
+        sync wrote ``papers.json`` alone: at 100,000 papers the next search then built the
+        index, 14 s, and the next import of 3 papers made everything again, 23 s.)"""
+        if self._received is not None:
+            before, changed = self._received
+            self._received = None
+            self._derive(before, changed)
 
     # -- remove -----------------------------------------------------------------------------
     def remove(self, paper_ids: Iterable[str]) -> Removal:

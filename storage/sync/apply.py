@@ -1,7 +1,9 @@
 """Writing a merge into the library: through the owners of its files, in their transactions.
 
-Papers first (documents into ``papers.json``; removals through ``Library.remove``, so that a
-removal that arrives keeps the papers' decisions in an undo step as a removal made here does),
+Papers first (documents into ``papers.json``: ``Library.put_received``, the files derived
+from it brought along once the sync ends, as an import brings them; removals through
+``Library.remove``, so that a removal that arrives keeps the papers' decisions in an undo step
+as a removal made here does),
 then the triage in one change of ``triage.json`` that also marks the merge written
 (``SyncState.pending`` is kept until then). A running app sees the change as it sees another
 process's: its session reloads ``triage.json`` when it changed on disk.
@@ -30,8 +32,7 @@ def apply_plan(library: Library, plan: Plan, marker: tuple[str, int]) -> Counter
     done: Counter[str] = Counter()
     written = {pid: doc for pid, doc in plan.papers.items() if doc is not None}
     if written:
-        with library.papers_file.change() as papers:
-            papers.put_documents(written)
+        library.put_received(written)
         done["papers"] += len(written)
     gone = [pid for pid, doc in plan.papers.items() if doc is None]
     if gone:

@@ -45,6 +45,42 @@ def test_a_new_machine_joins_by_syncing_an_empty_home(tmp_path: Path, folder: Pa
     assert report.received == 38 + 7 and report.devices == 1
 
 
+def test_papers_a_sync_brings_come_with_their_derived_files(tmp_path: Path, folder: Path) -> None:
+    """As after an import, the next search and ``similar`` find the papers without building:
+    papers.cache and both indexes are those of papers.json as the sync left it."""
+    laptop = seeded(tmp_path / "laptop")
+    sync_library(laptop, folder)
+    desktop = Library(tmp_path / "desktop")
+    desktop.short_lived = True  # as the command: what it derives is made in this process
+    sync_library(desktop, folder)
+    assert_derived_current(desktop)
+    more = tmp_path / "more.json"
+    abstract = "A quokka census by drones over Rottnest Island, counted twice a year."
+    more.write_text(orjson.dumps([{"title": "Quokkas", "abstract": abstract}]).decode())
+    laptop.import_file(more)
+    sync_library(laptop, folder)
+    sync_library(desktop, folder)  # one paper more: the index brought along, not built
+    assert_derived_current(desktop)
+    assert [h.paper_id for h in index_for_library(desktop).search("quokka")]
+
+
+def index_for_library(library: Library):  # type: ignore[no-untyped-def]
+    from storage.cache.search_index import index_for
+
+    loaded = Library(library.home).loaded_papers()
+    return index_for(library.home, loaded.sequence(), loaded.content)
+
+
+def assert_derived_current(library: Library) -> None:
+    from storage.cache.search_index import INDEX_FILE, has_index
+    from storage.cache.similar_index import SIMILAR_FILE, has_similarity
+
+    loaded = Library(library.home).loaded_papers()
+    assert loaded.from_cache and loaded.content is not None  # papers.cache is current
+    assert has_index(library.home / INDEX_FILE, loaded.content)
+    assert has_similarity(library.home / SIMILAR_FILE, loaded.content)
+
+
 def test_changes_flow_both_ways_and_a_second_sync_does_nothing(
     tmp_path: Path, folder: Path
 ) -> None:
