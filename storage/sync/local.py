@@ -160,7 +160,7 @@ def triage_changes(
             ]
             if pid in restored and base.removed(pid) and present(pid):
                 # back by an undo of a removal the others were told of: its triage is given
-                # again, as of the undo (a removal undone before any sync told nobody)
+                # again (a removal undone before any sync told nobody)
                 changed = list(TRIAGE_KINDS)
         if not changed:
             continue
@@ -180,14 +180,12 @@ def triage_changes(
             if kind == QUEUE:
                 made_at = triage.positioned_at.get(pid)
             if kind == STATUS:
-                # an undo or a redo since: the status given again then (a removal undone
-                # brings its papers' statuses back with the times they were first given)
-                again = [touched.get(pid, 0.0)]
-                if pid in restored and base.removed(pid):
-                    again.append(restored[pid])
-                known = [at for at in again if at is not None]
-                if len(known) == len(again) and max(known) > (made_at or 0.0):
-                    made_at = max(known)
+                # an undo or a redo since: the status given again then; a removal undone
+                # brings its papers' statuses back with the times they were first given (the
+                # clock stamps them after the removal all the same), not as decisions of now
+                again = touched.get(pid, 0.0)
+                if again is not None and again > (made_at or 0.0):
+                    made_at = again
             if kind == STATUS and _sent_already(base, pid, local[kind], made_at, state.device):
                 continue
             made.append((made_at, pid, kind, local[kind]))

@@ -387,3 +387,20 @@ def test_a_decision_sent_by_a_sync_cut_short_is_not_sent_again_by_the_next_cut_s
     devices.sync(n=0, strike=(second, ("replace", "before"), "kill"))
     devices.settle()
     devices.check()
+
+
+def test_an_undone_removal_brings_back_a_decision_as_of_when_it_was_made(
+    devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paper skipped, synced, removed, synced; another device, not synced yet, reads it;
+    then the removal is undone: the skip came back stamped as of the undo, and beat the read
+    made before it (a status an undo brings back was not decided then)."""
+    _quiet(monkeypatch)
+    devices.decide(n=0, i=1, status="skipped", strike=None)
+    devices.sync(n=0, strike=None)
+    devices.remove(i=1, n=0)
+    devices.sync(n=0, strike=None)
+    devices.decide(i=1, n=1, status="read", strike=None)
+    devices.undo(n=0, redo=False)
+    devices.settle()
+    devices.check()
