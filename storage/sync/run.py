@@ -149,16 +149,16 @@ def _sync(
             f"this library was copied from another machine: it syncs as a new device, "
             f"{device.name} ({device.short})"
         )
-    with library.papers_lock:  # triage.json's lock too, for the merge only (``_Sync.run``)
-        try:
+    try:
+        with library.papers_lock:  # triage.json's lock too, for the merge only (``_Sync.run``)
             _Sync(library, place, report, wall, dry=dry).run()
-        except Exception:  # cut short: what it stored is brought along all the same
-            library.derive_received()
-            raise
-        # what the sync read let go of: the files derived from the papers it stored are
-        # brought along (an import's work: at 100,000 papers, the sync's memory and an index
-        # build at once peaked near 1 GB)
+    except Exception:  # cut short: what it stored is brought along all the same
         library.derive_received()
+        raise
+    # What the sync read let go of, the files derived from the papers it stored are brought
+    # along, outside the lock, as an import's are (at 100,000 papers, the sync's memory and an
+    # index build at once peaked near 1 GB).
+    library.derive_received()
     return report
 
 
