@@ -16,6 +16,7 @@ cannot be sent waits in the state's outbox, what has not fully arrived is read n
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections import Counter
@@ -26,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from storage.errors import LibraryError
 from storage.files.atomic import read_regular, signature
 from storage.library import Library
 from storage.sync.apply import apply_plan
@@ -153,7 +155,8 @@ def _sync(
         with library.papers_lock:  # triage.json's lock too, for the merge only (``_Sync.run``)
             _Sync(library, place, report, wall, dry=dry).run()
     except Exception:  # cut short: what it stored is brought along all the same
-        library.derive_received()
+        with contextlib.suppress(OSError, LibraryError):  # the sync's own error is the one said
+            library.derive_received()
         raise
     # What the sync read let go of, the files derived from the papers it stored are brought
     # along, outside the lock, as an import's are (at 100,000 papers, the sync's memory and an
