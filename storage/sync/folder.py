@@ -27,8 +27,9 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -204,8 +205,10 @@ class SyncFolder:
         result.cursor = Cursor(settled, (_INSIDE if inside_at_end else "") + tail)
         return result
 
-    def append(self, device: str, name: str, lines: bytes) -> int:
-        """Append complete lines to one of this device's logs, durably; returns its new size.
+    def append(self, device: str, name: str, lines: Iterable[bytes]) -> int:
+        """Append complete lines to one of this device's logs, durably, a part at a time (each
+        part whole lines: a first sync of 100,000 papers appends 178 MB, which joined whole,
+        beside its lines, took the sync to 917 MB); returns the log's new size.
 
         A log that ends in a broken line (a write cut short) gets a line break first, so the
         broken line stays one skipped line instead of spoiling the first record appended.
@@ -216,10 +219,12 @@ class SyncFolder:
         try:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
-                lines = b"\n" + lines
-            written = 0
-            while written < len(lines):
-                written += os.write(fd, lines[written:])
+                lines = chain((b"\n",), lines)
+            for part in lines:
+                view = memoryview(part)
+                written = 0
+                while written < len(view):
+                    written += os.write(fd, view[written:])
             os.fsync(fd)
             size = os.fstat(fd).st_size
         finally:
