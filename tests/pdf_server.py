@@ -5,8 +5,10 @@
 support), ``html`` (a login page instead), ``truncated`` (half the bytes, then the
 connection closes), ``big`` (a ``Content-Length`` over any cap), ``huge`` (no length, more
 bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S`` the first N times), ``slow``
-(the bytes a few KB at a time), ``missing`` (404). Every request is recorded, with when it
-started and ended, so that tests can check one-at-a-time and the pauses.
+(the bytes a few KB at a time), ``held`` (as ``slow``, but from the start of the file the
+first ``HELD_BYTES``, then nothing until ``release`` is set: a download caught on its way on
+a machine of any speed), ``missing`` (404). Every request is recorded, with when it started
+and ended, so that tests can check one-at-a-time and the pauses.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+#: What a ``held`` answer sends before it waits: more than a client's first read of 64 KB,
+#: which it then writes into its part file.
+HELD_BYTES = 72 * 1024
 
 
 @dataclass
@@ -39,6 +45,8 @@ class PdfServer:
     requests: list[Request] = field(default_factory=list)
     #: Seconds between two chunks of a ``slow`` answer.
     slow_gap: float = 0.05
+    #: What a ``held`` answer waits for.
+    release: threading.Event = field(default_factory=threading.Event)
     _asked: Counter[str] = field(default_factory=Counter)
     _active: int = 0
     most_at_once: int = 0
@@ -141,13 +149,15 @@ class PdfServer:
             handler.wfile.flush()
             handler.close_connection = True
             return status
-        if how == "slow":
+        if how in ("slow", "held"):
             handler.send_response(status)
             for name, value in headers.items():
                 handler.send_header(name, value)
             handler.send_header("Content-Length", str(len(part)))
             handler.end_headers()
             for i in range(0, len(part), 4096):
+                if how == "held" and start == 0 and i == HELD_BYTES:
+                    self.release.wait(60)
                 handler.wfile.write(part[i : i + 4096])
                 handler.wfile.flush()
                 time.sleep(self.slow_gap)

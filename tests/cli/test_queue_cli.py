@@ -15,7 +15,7 @@ import pytest
 
 from tests.cli.test_cli import PAPERS, SAMPLE, make_env, ok, run
 from tests.pdf_files import paper_pdf
-from tests.pdf_server import PdfServer, library_list
+from tests.pdf_server import HELD_BYTES, PdfServer, library_list
 
 
 @pytest.fixture
@@ -158,6 +158,11 @@ def test_kill_9_in_the_middle_of_twenty_downloads_leaves_nothing_half_written(
     for key in list(server.pdfs):
         server.behaviour[key] = "slow"
     server.slow_gap = 0.01
+    # the sixth in the queue (the list's order) is large, and held on its way until the kill
+    big = paper_pdf(tmp_path / "big.pdf", "Study 5", 60, seed=5, marker="The numbat bound p05")
+    server.pdfs["p05"] = big.read_bytes()
+    assert len(server.pdfs["p05"]) > HELD_BYTES + 4096
+    server.behaviour["p05"] = "held"
     child = subprocess.Popen(
         [*PAPERS, "--home", str(home), "pdf", "--pause", "0", "--no-text"],
         env=env,
@@ -167,22 +172,22 @@ def test_kill_9_in_the_middle_of_twenty_downloads_leaves_nothing_half_written(
     )
     folder = home / "pdfs"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:  # some done, one on its way
-        done = [p for p in folder.glob("*.pdf")] if folder.is_dir() else []
-        parts = list(folder.glob(".*.part")) if folder.is_dir() else []
-        if len(done) >= 5 and parts and parts[0].stat().st_size > 4096:
+    held = folder / f".{ids[5]}.pdf.part"
+    while time.monotonic() < deadline:  # five done, the sixth on its way
+        if held.is_file() and held.stat().st_size >= 64 * 1024:
             break
         time.sleep(0.01)
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
+    server.release.set()
     finished = sorted(folder.glob("*.pdf"))
-    assert 5 <= len(finished) < 20
+    assert len(finished) == 5
     by_key = {key: body for key, body in server.pdfs.items()}
     for path in finished:  # every file with a final name is a whole PDF, byte for byte
         key = next(k for k in by_key if path.read_bytes() == by_key[k])
         assert key
     parts = list(folder.glob(".*.part"))
-    assert len(parts) <= 1  # the one cut short, kept to resume from
+    assert parts == [held]  # the one cut short, kept to resume from
     before = len(server.requests)
     ok(run("--home", home, "pdf", "--pause", "0", "--no-text", env=env, timeout=120))
     assert len(list(folder.glob("*.pdf"))) == 20 and not list(folder.glob(".*"))
