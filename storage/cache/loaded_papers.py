@@ -43,8 +43,8 @@ from storage.files.papers_file import (
     SCHEMA,
     PapersFile,
     documents_in_order,
-    paper_from_doc,
     paper_row,
+    row_of_doc,
 )
 from storage.models import Paper, Status
 
@@ -120,7 +120,7 @@ def cache_after_change(
             ):
                 break
             reused += 1
-        rows = [paper_row(paper_from_doc(doc)) for doc in docs[reused * size :]]
+        rows = [row_of_doc(doc) for doc in docs[reused * size :]]
         lists = tables.get("lists", {})
         write_papers_cache(path, known[1], SCHEMA, FIELDS, PapersCache(rows, lists, old, reused))
         return True

@@ -73,8 +73,14 @@ def paper_from_doc(doc: Mapping[str, Any]) -> Paper:
     Positional and without a dict of keywords: opening 12,000 papers runs this 12,000 times
     before the first paint (half the time of the keyword version).
     """
+    return Paper(*row_of_doc(doc))
+
+
+def row_of_doc(doc: Mapping[str, Any]) -> tuple[Any, ...]:
+    """``paper_row(paper_from_doc(doc))`` without the paper: what ``papers.cache`` keeps of a
+    document (half the time: 0.29 s for 100,000 documents, against 0.62 s through a paper)."""
     get = doc.get
-    return Paper(
+    return (
         doc["id"], doc["title"], doc["abstract"], tuple(get("authors", ())),
         tuple(get("github", ())), get("url", ""), tuple(get("keywords", ())),
         get("venue_status", ""), get("list", ""), get("position", 0),
