@@ -2,8 +2,7 @@
 
 - ``registry``: the formats, declared once (``EXPORTERS``), and ``export`` that writes one
   (``export_pieces``: in pieces, for a file of any size);
-- ``exporter``: what a format declares (``Exporter``), the options every writer is given, and
-  ``in_batches``, the pieces joined as they are written;
+- ``exporter``: what a format declares (``Exporter``) and the options every writer is given;
 - ``markdown``, ``csv_table``, ``json_array``, ``bibtex``, ``csl_json``, ``ris``: one module
   per format;
 - ``tex``: text as BibTeX holds it (ASCII, LaTeX escapes, balanced braces);
@@ -16,7 +15,7 @@ from __future__ import annotations
 from storage.export.bibtex import bib_escape, bibtex_key, to_bibtex
 from storage.export.csv_table import CSV_COLUMNS, to_csv
 from storage.export.destination import write_export
-from storage.export.exporter import Exporter, ExportOptions, in_batches
+from storage.export.exporter import Exporter, ExportOptions
 from storage.export.json_array import to_json
 from storage.export.markdown import md_escape, md_escape_line, md_url, to_markdown
 from storage.export.registry import (
@@ -38,6 +37,7 @@ from storage.export.selection import (
     select,
     statuses_for,
 )
+from storage.files.atomic import in_batches  # the pieces joined as they are written
 
 __all__ = [
     "CSV_COLUMNS",

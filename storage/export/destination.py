@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import LibraryError
-from storage.export.exporter import in_batches
-from storage.files.atomic import atomic_write_parts, link_target, special_kind
+from storage.files.atomic import atomic_write_parts, in_batches, link_target, special_kind
 from storage.files.locks import LOCK_FILE
 from storage.files.papers_file import PAPERS_FILE
 from storage.files.triage_file import TRIAGE_FILE

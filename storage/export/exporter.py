@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from storage.files.triage_file import TriageState
@@ -46,23 +46,3 @@ class Exporter:
     description: str
     #: The text of some papers, in pieces.
     pieces: Writer
-
-
-#: Characters of text a writer's pieces are joined into before they go out (``in_batches``).
-BATCH_CHARS = 1 << 20
-
-
-def in_batches(pieces: Iterable[str], size: int = BATCH_CHARS) -> Iterator[str]:
-    """A writer's pieces joined into texts of about ``size`` characters (the last shorter; none
-    for no text): what is written to a file or a pipe at a time."""
-    batch: list[str] = []
-    held = 0
-    for piece in pieces:
-        batch.append(piece)
-        held += len(piece)
-        if held >= size:
-            yield "".join(batch)
-            batch.clear()
-            held = 0
-    if held:
-        yield "".join(batch)

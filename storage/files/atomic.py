@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple, Protocol
+from typing import Any, AnyStr, BinaryIO, NamedTuple, Protocol
 
 from tinydb.storages import Storage
 
@@ -340,6 +340,27 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
     if renamed is None or renamed.signature != written.signature:
         return written._replace(ctime_ns=-1)
     return renamed
+
+
+#: About how much a batch of ``in_batches`` holds (characters or bytes).
+BATCH = 1 << 20
+
+
+def in_batches(pieces: Iterable[AnyStr], size: int = BATCH) -> Iterator[AnyStr]:
+    """Pieces of text (or bytes) joined into batches of about ``size`` (the last shorter;
+    none for nothing): what a writer of many pieces writes at a time (an export, a sync log),
+    so that neither the pieces nor their whole is ever held at once."""
+    batch: list[AnyStr] = []
+    held = 0
+    for piece in pieces:
+        batch.append(piece)
+        held += len(piece)
+        if held >= size:
+            yield batch[0][:0].join(batch)
+            batch.clear()
+            held = 0
+    if held:
+        yield batch[0][:0].join(batch)
 
 
 def sweep_temporaries(path: Path) -> None:

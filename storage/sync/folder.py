@@ -207,8 +207,8 @@ class SyncFolder:
 
     def append(self, device: str, name: str, lines: Iterable[bytes]) -> int:
         """Append complete lines to one of this device's logs, durably, a part at a time (each
-        part whole lines: a first sync of 100,000 papers appends 178 MB, which joined whole,
-        beside its lines, took the sync to 917 MB); returns the log's new size.
+        part whole lines, ``in_batches``: a first sync of 100,000 papers appends 178 MB, which
+        joined whole, beside its lines, took the sync to 917 MB); returns the log's new size.
 
         A log that ends in a broken line (a write cut short) gets a line break first, so the
         broken line stays one skipped line instead of spoiling the first record appended.

@@ -20,7 +20,7 @@ import contextlib
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 
 from storage.errors import LibraryError
-from storage.files.atomic import read_regular, signature
+from storage.files.atomic import in_batches, read_regular, signature
 from storage.library import Library
 from storage.sync.apply import apply_plan
 from storage.sync.device import Device, clean_name, load_device, renew_device
@@ -572,7 +572,7 @@ class _Sync:
         key = f"{device}/{name}"
         kept = state.cursors.get(key) or [0, "", []]
         read_to_end = kept[0] == self.place.size_of(device, name)
-        state.own_sizes[name] = self.place.append(device, name, _parts(rows))
+        state.own_sizes[name] = self.place.append(device, name, in_batches(map(_line, rows)))
         if read_to_end:  # what was just written need not be read back
             devices = sorted({*kept[2], *(row[2] for row in rows)})
             state.cursors[key] = [*self.place.end_cursor(device, name).to_json(), devices]
@@ -605,26 +605,6 @@ def _row(record: Record) -> list[Any]:
 
 def _line(row: list[Any]) -> bytes:
     return orjson.dumps(row) + b"\n"
-
-
-#: Bytes of lines appended to a log at a time.
-_PART_BYTES = 1 << 20
-
-
-def _parts(rows: Iterable[list[Any]]) -> Iterator[bytes]:
-    """The lines of ``rows``, joined into parts of about ``_PART_BYTES``."""
-    part: list[bytes] = []
-    held = 0
-    for row in rows:
-        line = _line(row)
-        part.append(line)
-        held += len(line)
-        if held >= _PART_BYTES:
-            yield b"".join(part)
-            part.clear()
-            held = 0
-    if part:
-        yield b"".join(part)
 
 
 def _records(rows: Iterable[list[Any]]) -> list[Record]:

@@ -100,7 +100,6 @@ def many_papers(n: int) -> list[Paper]:
             title=f"Paper {i}: a title with é, {{braces}} and -- dashes",
             abstract=f"Abstract {i}. $x_{i}$ and\n\nA second paragraph, *stars*.",
             authors=(f"Ann Lee{i}", "Bo Li"),
-            github=(f"https://github.com/o/r{i}",),
             url=f"https://127.0.0.1/p{i}",
             list="L",
             lists=("L",),
