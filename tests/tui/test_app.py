@@ -363,7 +363,7 @@ async def test_import_from_inside_the_app(seeded_home: Path, tmp_path: Path) -> 
         await pilot.press("enter", "enter")
         await wait_for(pilot, lambda: len(app.papers) == 39)
         await wait_for(pilot, lambda: len(plist(app).rows) == 39)
-        assert any("1 added" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("1 added" in n.message for n in app._notifications))
 
 
 async def test_stats_similar_and_suggested_order(seeded_home: Path) -> None:

@@ -71,7 +71,7 @@ async def test_one_key_chooses_a_format_and_enter_writes_it(
         target = tmp_path / f"papers-inbox{exporter.suffix}"
         await wait_for(pilot, target.exists)
         assert not isinstance(app.screen, ExportScreen)
-        assert any(exporter.label in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any(exporter.label in n.message for n in app._notifications))
 
 
 async def test_arrows_step_through_the_formats(seeded_home: Path) -> None:
@@ -181,7 +181,10 @@ async def test_many_papers_are_written_by_a_thread_while_the_app_answers(
         assert target.read_text(encoding="utf-8") == export(
             papers, library.triage(), "bibtex", heading=screen.choice.heading
         )
-        assert any("Wrote 38 papers as BibTeX" in n.message for n in app._notifications)
+        # the notice is a message to the app, which may come after the dialog has closed
+        await wait_for(
+            pilot, lambda: any("Wrote 38 papers as BibTeX" in n.message for n in app._notifications)
+        )
         assert sorted(p.name for p in out.iterdir()) == ["papers-inbox.bib"]
 
 
@@ -204,7 +207,7 @@ async def test_esc_stops_a_file_being_written_and_leaves_it_as_it_was(
         assert app.screen is screen  # it closes once the thread has stopped
         gate.set()
         await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen))
-        assert any("stopped" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("stopped" in n.message for n in app._notifications))
     assert target.read_text() == "the export of yesterday\n"
     assert sorted(p.name for p in out.iterdir()) == ["papers-inbox.csv"]
 
