@@ -146,6 +146,7 @@ def triage_changes(
     made: list[tuple[float | None, str, str, Any]] = []
     kept: set[str] = set()
     for pid in pids:
+        given_again = False
         if pid in waiting:
             if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
                 continue
@@ -161,7 +162,7 @@ def triage_changes(
             if pid in restored and base.removed(pid) and present(pid):
                 # back by an undo of a removal the others were told of: its triage is given
                 # again (a removal undone before any sync told nobody)
-                changed = list(TRIAGE_KINDS)
+                changed, given_again = list(TRIAGE_KINDS), True
         if not changed:
             continue
         if local == DEFAULTS and (
@@ -186,7 +187,11 @@ def triage_changes(
                 again = touched.get(pid, 0.0)
                 if again is not None and again > (made_at or 0.0):
                     made_at = again
-            if kind == STATUS and _sent_already(base, pid, local[kind], made_at, state.device):
+            if (
+                kind == STATUS
+                and not given_again  # told since that the paper was removed: told it is back
+                and _sent_already(base, pid, local[kind], made_at, state.device)
+            ):
                 continue
             made.append((made_at, pid, kind, local[kind]))
     # Stamped in the order they were made (the clock only goes forward: a decision stamped

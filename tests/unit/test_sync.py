@@ -13,7 +13,7 @@ from storage import Library
 from storage.sync import SyncError, sync_library
 from storage.sync.device import device_path, load_device
 from storage.sync.folder import ROOT_NAME, SyncFolder
-from storage.sync.records import MAX_AHEAD_MS, Clock, parse_record
+from storage.sync.records import MAX_AHEAD_MS, STATUS, Clock, parse_record
 from tests.unit.test_sync_support import Machine, all_records, seeded, shown
 
 #: A stamp a little after now (a record made on a device whose clock is a minute ahead).
@@ -408,3 +408,30 @@ def test_a_paper_back_by_an_undo_of_its_removal_brings_its_triage_and_a_decision
     assert a.status(ids[0]).value == "inbox" and b.status(ids[0]).value == "inbox"
     assert b.triage().notes[ids[1]] == "good"
     assert shown(a) == shown(b)
+
+
+def test_a_status_back_by_an_undo_of_its_removal_is_sent_again_after_the_removal(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its record sent before the removal is not enough: stamped before the removal, it says
+    nothing of the paper being back (found by test_sync_stateful in CI: the decision and the
+    undo in the same second, the first sync stamping the decision at when it was made)."""
+    import storage.files.triage_file
+
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: 1_700_000_000.0)
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    pid = a.papers()[0].id
+    a.set_status(pid, "read")
+    for library in (a, b):
+        sync_library(library, folder)
+    a.remove([pid])
+    for library in (a, b):
+        sync_library(library, folder)
+    removal = max(record.stamp for record in all_records(folder))
+    a.undo()
+    sync_library(a, folder)
+    statuses = [r for r in all_records(folder) if r.paper == pid and r.kind == STATUS]
+    assert max(r.stamp for r in statuses) > removal
+    assert max(statuses, key=lambda r: r.stamp).value == "read"
+    sync_library(b, folder)
+    assert b.status(pid).value == "read" and shown(a) == shown(b)
