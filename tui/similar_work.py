@@ -61,6 +61,7 @@ class SimilarWork:
         from storage.cache.similar_index import (
             SIMILAR_FILE,
             build_elsewhere,
+            load_ready,
             load_similarity,
             similarity_for,
         )
@@ -70,7 +71,7 @@ class SimilarWork:
         if version is None:
             return None
         home = self._library.home
-        found = load_similarity(home / SIMILAR_FILE, version, papers)
+        found = load_ready(home, version, papers)
         if found is not None:
             return found
         self._notify("Preparing similar papers (once per library version)…")

@@ -172,6 +172,14 @@ def read_array_file(
     return made
 
 
+def remove_array_file(path: Path) -> None:
+    """Remove the file at ``path`` and what says its body was checked, if there (best
+    effort: a file left is ignored once what it goes with has changed)."""
+    for name in (path, _checked_path(path)):
+        with contextlib.suppress(OSError):
+            name.unlink(missing_ok=True)
+
+
 def _checked_path(path: Path) -> Path:
     return path.with_name(path.name + ".ok")
 

@@ -18,8 +18,11 @@ should find the indexes of the new papers, not build them. So the change that wr
 ``similar.index`` after an update (which no update can bring along: its terms and weights are
 the whole library's) is built again: in this process under ``LARGE`` papers; for a larger
 library by a process of its own, at a low priority, that the change does not wait for (8 s and
-more at 100,000 papers): ``papers similar`` and the app wait for it if asked before it ends,
-rather than build it a second time.
+more at 100,000 papers). Meanwhile the papers the change added or changed are folded into the
+matrix made before it (``similar_index.save_added``: 1,000 papers in a fraction of a second),
+so that ``papers similar`` and the app answer at once; when there is no such matrix (a first
+import, papers taken out) they wait for the build if asked before it ends, rather than build
+it a second time.
 
 It is best effort: a file that cannot be written is made by the next command that needs it.
 """
@@ -83,7 +86,7 @@ def refresh_derived(
 
         save_index(home / INDEX_FILE, version, SearchIndex.lazily(papers))
     if build:
-        _similar(home, loaded, version, large)
+        _similar(home, loaded, version, large, before, changed)
 
 
 def build_both(home: Path, version: FileContent, papers: PaperSequence) -> None:
@@ -111,15 +114,24 @@ def build_both(home: Path, version: FileContent, papers: PaperSequence) -> None:
     save_similarity(home / SIMILAR_FILE, version, SimilarityIndex.from_matrix(matrix, papers))
 
 
-def _similar(home: Path, loaded: LoadedPapers, version: FileContent, large: bool) -> None:
+def _similar(
+    home: Path,
+    loaded: LoadedPapers,
+    version: FileContent,
+    large: bool,
+    before: FileContent | None,
+    changed: Collection[str],
+) -> None:
     """``similar.index`` of the new papers, when it is not there already: built here for a
     small library, else by a process of its own that the change does not wait for
-    (``similar_index.build_in_background``)."""
+    (``similar_index.build_in_background``); meanwhile the rows of the papers the change
+    added or changed, folded into the matrix made before it, answer (``save_added``)."""
     from storage.cache.similar_index import (
         SIMILAR_FILE,
         build_in_background,
         build_similarity,
         has_similarity,
+        save_added,
         save_similarity,
     )
 
@@ -127,6 +139,8 @@ def _similar(home: Path, loaded: LoadedPapers, version: FileContent, large: bool
     if has_similarity(path, version):
         return
     if large:
+        if before is not None:
+            save_added(home, before, version, loaded.sequence(), changed)
         build_in_background(home, version)
     else:
         save_similarity(path, version, build_similarity(loaded.sequence()))

@@ -31,7 +31,6 @@ apart without the papers of the version it was made from.
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableSequence, Sequence
@@ -47,6 +46,7 @@ from storage.cache.array_file import (
     load_or_build,
     papers_key,
     read_array_file,
+    remove_array_file,
     write_array_file,
 )
 from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
@@ -97,10 +97,7 @@ def _update_path(path: Path) -> Path:
 
 
 def _remove_update(path: Path) -> None:
-    update = _update_path(path)
-    for name in (update, update.with_name(update.name + ".ok")):
-        with contextlib.suppress(OSError):
-            name.unlink(missing_ok=True)
+    remove_array_file(_update_path(path))
 
 
 #: Which ``search.index`` an update goes with: its key, the checksum of its body, and how many

@@ -15,22 +15,26 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Final
+
+import numpy as np
 
 from storage.cache.array_file import (
     ArrayFile,
     holds_key,
     papers_key,
     read_array_file,
+    remove_array_file,
     write_array_file,
 )
 from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
 from storage.files.atomic import FileContent
 from storage.models import Paper
 from storage.similar.index import SimilarityIndex
-from storage.similar.matrix import Matrix
+from storage.similar.matrix import Matrix, fold_in
+from storage.similar.stacked import Stacked
 
 SIMILAR_FILE: Final = "similar.index"
 #: Bumped by hand whenever what the matrix of given papers holds changes: the layout of this
@@ -44,6 +48,8 @@ _ARRAYS: Final = ("indptr", "indices", "data", "post_ptr", "post_docs", "post_da
 def save_similarity(path: Path, version: FileContent, index: SimilarityIndex) -> bool:
     """Write the matrix of ``index`` (of the papers.json of content ``version``), best effort."""
     matrix = index.matrix
+    if not isinstance(matrix, Matrix):  # rows added to one made before: not saved as such
+        return False
     arrays = {name: getattr(matrix, name) for name in _ARRAYS}
     values = (ids_checksum(matrix.ids), list(matrix.terms))
     return write_array_file(path, _KIND, FORMAT, papers_key(version), arrays, values)
@@ -70,18 +76,145 @@ def load_similarity(
 
 
 def _index(found: ArrayFile, papers: Sequence[Paper]) -> SimilarityIndex | None:
-    known, terms = found.values
+    matrix = _matrix(found, ids_of(papers))
+    return None if matrix is None else SimilarityIndex.from_matrix(matrix, papers)
+
+
+def _matrix(found: ArrayFile, ids: Sequence[str], terms: tuple[str, ...] = ()) -> Matrix | None:
+    """The matrix a file holds, if its rows are the papers ``ids`` (in order); else None.
+    ``terms``: the matrix's, when they are another file's (``similar.added``)."""
     arrays = {name: found.arrays[name] for name in _ARRAYS}
-    ids = ids_of(papers)
-    if ids_checksum(ids) != known:
-        return None  # not the index of these papers
-    matrix = Matrix(
+    if len(arrays["indptr"]) != len(ids) + 1:
+        return None
+    if not terms:
+        known, listed = found.values
+        if ids_checksum(ids) != known:
+            return None  # not the index of these papers
+        terms = tuple(listed)
+    return Matrix(
         ids=tuple(ids),
         rows=dict(zip(ids, range(len(ids)), strict=True)),
-        terms=tuple(terms),
+        terms=terms,
         **arrays,
     )
-    return SimilarityIndex.from_matrix(matrix, papers)
+
+
+# -- the papers an import added, until the matrix is made again ---------------------------------
+
+#: The rows of the papers an import added to (or changed in) a large library, in the terms of
+#: the ``similar.index`` made before it (``storage.similar.stacked``): read with it, they
+#: answer ``papers similar`` and the app at once, while ``similar.index`` is made again
+#: apart (``build_in_background``), which takes seconds at 100,000 papers.
+ADDED_FILE: Final = "similar.added"
+_ADDED_KIND: Final = "similarity of added papers"
+#: Rows folded in at most (and a tenth of the library): more, and the matrix made before is
+#: too unlike the library's; ``papers similar`` then waits for it to be made again.
+FOLD_AT_MOST: Final = 20_000
+FOLD_SHARE: Final = 0.1
+
+
+def save_added(
+    home: Path,
+    before: FileContent,
+    version: FileContent,
+    papers: Sequence[Paper],
+    changed: Collection[str],
+) -> bool:
+    """Write ``similar.added`` of ``papers`` (the papers.json of content ``version``, made
+    from that of content ``before`` by a change of the papers ``changed``), best effort:
+    False when no ``similar.index`` of ``before`` (or of what ``before``'s own added rows
+    go with) is there, when the change took papers out or moved them, or when it added or
+    changed too many."""
+    earlier = read_array_file(
+        home / ADDED_FILE,
+        _ADDED_KIND,
+        FORMAT,
+        papers_key(before),
+        lambda found: (found.values[0], np.array(found.arrays["places"])),
+    )
+    base_key, kept = earlier if earlier is not None else (papers_key(before), None)
+    found = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda found: found)
+    if found is None and earlier is not None:  # made again since: that of ``before`` itself
+        base_key, kept = papers_key(before), None
+        found = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda f: f)
+    if found is None:
+        return False
+    ids = ids_of(papers)
+    made_from = len(found.arrays["indptr"]) - 1
+    if made_from > len(ids) or ids_checksum(ids[:made_from]) != found.values[0]:
+        return False  # papers taken out or moved since: made again
+    rows = {paper_id: row for row, paper_id in enumerate(ids[:made_from])}
+    places = np.union1d(
+        np.array([row for pid in changed if (row := rows.get(pid)) is not None], np.int64),
+        np.arange(made_from, len(ids), dtype=np.int64),
+    )
+    if kept is not None:
+        places = np.union1d(places, kept[kept < made_from])
+    if len(places) > min(FOLD_AT_MOST, max(1, int(FOLD_SHARE * len(ids)))):
+        return False
+    base = _matrix(found, ids[:made_from])
+    if base is None:
+        return False
+    added_papers = (
+        papers.items(places.tolist())
+        if isinstance(papers, PaperSequence)
+        else [papers[i] for i in places.tolist()]
+    )
+    added = fold_in(added_papers, [ids[i] for i in places.tolist()], base)
+    arrays = {name: getattr(added, name) for name in _ARRAYS}
+    arrays["places"] = places
+    values = (base_key, found.checksum, ids_checksum(ids))
+    return write_array_file(
+        home / ADDED_FILE, _ADDED_KIND, FORMAT, papers_key(version), arrays, values
+    )
+
+
+def has_added(home: Path, version: FileContent) -> bool:
+    """Whether ``similar.added`` of the papers.json of content ``version`` is there (its
+    header says so: the rest, and its ``similar.index``, are checked when it is loaded)."""
+    return holds_key(home / ADDED_FILE, _ADDED_KIND, FORMAT, papers_key(version))
+
+
+def load_added(home: Path, version: FileContent, papers: Sequence[Paper]) -> SimilarityIndex | None:
+    """The similarity of ``papers`` (the papers.json of content ``version``, in list order)
+    as ``similar.added`` and the ``similar.index`` it goes with give it, if both are there and
+    of these papers; else None."""
+
+    def stacked(found: ArrayFile) -> SimilarityIndex | None:
+        base_key, base_checksum, known = found.values
+        ids = ids_of(papers)
+        if ids_checksum(ids) != known:
+            return None
+        base = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda b: b)
+        if base is None or base.checksum != base_checksum:
+            return None  # made again since (or another): its own key tells
+        made_from = len(base.arrays["indptr"]) - 1
+        if made_from > len(ids):
+            return None
+        matrix = _matrix(base, ids[:made_from])
+        places = np.asarray(found.arrays["places"], dtype=np.int64)
+        if matrix is None or len(places) and not 0 <= places.min() <= places.max() < len(ids):
+            return None
+        added = _matrix(found, [ids[i] for i in places.tolist()], matrix.terms)
+        if added is None:
+            return None
+        return SimilarityIndex.from_matrix(Stacked(matrix, added, places, tuple(ids)), papers)
+
+    return read_array_file(home / ADDED_FILE, _ADDED_KIND, FORMAT, papers_key(version), stacked)
+
+
+def load_ready(home: Path, version: FileContent, papers: Sequence[Paper]) -> SimilarityIndex | None:
+    """The similarity of ``papers`` (the papers.json of content ``version``) read from
+    ``home``: ``similar.index`` of them, else that of the papers before an import with the
+    rows it added (``similar.added``); None when neither is there."""
+    found = load_similarity(home / SIMILAR_FILE, version, papers)
+    return found if found is not None else load_added(home, version, papers)
+
+
+def is_ready(home: Path, version: FileContent) -> bool:
+    """Whether ``load_ready`` will find the similarity of the papers.json of content
+    ``version`` (the files' headers say so)."""
+    return has_similarity(home / SIMILAR_FILE, version) or has_added(home, version)
 
 
 def similarity_for(
@@ -93,7 +226,7 @@ def similarity_for(
     next time."""
     path = home / SIMILAR_FILE
     if version is not None:
-        found = load_similarity(path, version, papers)
+        found = load_ready(home, version, papers)
         if found is not None:
             return found
         with _BuildLock(home) as lock:  # a build under way is waited for, not made twice
@@ -194,7 +327,11 @@ def _build_and_save(argv: Sequence[str]) -> int:
         if load_similarity(path, version, loaded.sequence()) is not None:
             return 0
         made = build_similarity(loaded.sequence())
-        return 0 if save_similarity(path, version, made) else 1
+        if not save_similarity(path, version, made):
+            return 1
+        if has_added(Path(home), version):  # its rows are in the matrix now
+            remove_array_file(Path(home) / ADDED_FILE)
+        return 0
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from typing import Final
 import numpy as np
 
 from storage.models import Paper, Status
-from storage.similar.matrix import FloatArray, IntArray, Matrix, build
+from storage.similar.matrix import FloatArray, IntArray, Rows, build
 from storage.similar.terms import distinct
 from storage.similar.topics import Topic, cluster
 
@@ -66,7 +66,7 @@ class SimilarityIndex:
     def __init__(self, papers: Sequence[Paper] = ()) -> None:
         self._given: Sequence[Paper] = ()
         self._papers: dict[str, Paper] | None = {paper.id: paper for paper in papers}
-        self._matrix = build(list(self._papers.values()))
+        self._matrix: Rows = build(list(self._papers.values()))
 
     @classmethod
     def lazily(cls, papers: Sequence[Paper], ids: Sequence[str]) -> SimilarityIndex:
@@ -76,16 +76,17 @@ class SimilarityIndex:
         return cls.from_matrix(build(papers, ids), papers)
 
     @classmethod
-    def from_matrix(cls, matrix: Matrix, papers: Sequence[Paper]) -> SimilarityIndex:
-        """The index of ``papers`` whose matrix was built before (``store.py`` loads it); the
-        papers are read only if papers are added."""
+    def from_matrix(cls, matrix: Rows, papers: Sequence[Paper]) -> SimilarityIndex:
+        """The index of ``papers`` (in list order: the matrix's rows) whose matrix was made
+        before (``storage.cache.similar_index`` loads it); the papers are read only if papers
+        are added."""
         index = cls()
         index._given, index._papers, index._matrix = papers, None, matrix
         return index
 
     @property
-    def matrix(self) -> Matrix:
-        """The tf-idf matrix (``store.py`` saves it)."""
+    def matrix(self) -> Rows:
+        """The tf-idf matrix (``storage.cache.similar_index`` saves it)."""
         return self._matrix
 
     def add(self, papers: Sequence[Paper]) -> None:
@@ -238,7 +239,7 @@ class SimilarityIndex:
         # |c - w x|^2 = |c|^2 - 2 w (x . c) + w^2, and x . (c - w x) = x . c - w (x unit length).
         member_weight = np.zeros(matrix.size)
         member_weight[group] = weights
-        own = member_weight[rows] * (matrix.indptr[rows] < matrix.indptr[rows + 1])
+        own = member_weight[rows] * matrix.filled(rows)
         numerator = dots - own
         squared_norms = np.maximum(squared - 2 * own * dots + own * own, 0.0)
         norms = np.sqrt(squared_norms)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -74,12 +74,16 @@ class Matrix:
 
     def rows_of(self, paper_ids: Iterable[str]) -> list[int]:
         """The rows of the known ids among ``paper_ids``, each once, in their order."""
-        return list(dict.fromkeys(row for i in paper_ids if (row := self.rows.get(i)) is not None))
+        return known_rows(self.rows, paper_ids)
 
     def row(self, row: int) -> tuple[Int32Array, Float32Array]:
         """The term ids (ascending) and weights of one paper."""
         start, end = int(self.indptr[row]), int(self.indptr[row + 1])
         return self.indices[start:end], self.data[start:end]
+
+    def filled(self, rows: IntArray) -> npt.NDArray[np.bool_]:
+        """Whether each of ``rows`` has a term."""
+        return self.indptr[rows] < self.indptr[rows + 1]
 
     def entries(self, rows: IntArray) -> tuple[IntArray, IntArray, Float32Array]:
         """The nonzeros of some rows: (position in ``rows``, term id, weight)."""
@@ -89,14 +93,29 @@ class Matrix:
         local = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
         return local, self.indices[at].astype(np.int64), self.data[at]
 
-    def products(self, rows: IntArray) -> FloatArray:
-        """Cosine similarities of some rows with every row: a ``len(rows) x size`` array."""
-        local, terms, weights = self.entries(rows)
+    def posted(
+        self,
+        local: IntArray,
+        terms: IntArray,
+        weights: Float32Array,
+        width: int,
+        places: IntArray | None = None,
+    ) -> tuple[IntArray, FloatArray]:
+        """What entries (``entries``: of the ``local``-th row asked about) add to the
+        products with every row: ``local * width + row`` keys and the values they add, a
+        row being its place in ``places`` when given."""
         starts = self.post_ptr[terms]
         lengths = self.post_ptr[terms + 1] - starts
         at = ranges(starts, lengths)
-        keys = np.repeat(local * self.size, lengths) + self.post_docs[at]
+        docs = self.post_docs[at] if places is None else places[self.post_docs[at]]
+        keys = np.repeat(local * width, lengths) + docs
         values = np.repeat(weights.astype(np.float64), lengths) * self.post_data[at]
+        return keys, values
+
+    def products(self, rows: IntArray) -> FloatArray:
+        """Cosine similarities of some rows with every row: a ``len(rows) x size`` array."""
+        local, terms, weights = self.entries(rows)
+        keys, values = self.posted(local, terms, weights, self.size)
         flat = np.bincount(keys, weights=values, minlength=len(rows) * self.size)
         return flat.astype(np.float64, copy=False).reshape(len(rows), self.size)
 
@@ -111,25 +130,11 @@ class Matrix:
 
     def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray:
         """The (weighted) sum of some rows, as a dense vocabulary-sized vector."""
-        local, terms, values = self.entries(rows)
-        scaled = values.astype(np.float64)
-        if weights is not None:
-            scaled = scaled * weights[local]
-        sums = np.bincount(terms, weights=scaled, minlength=len(self.terms))
-        return sums.astype(np.float64, copy=False)
+        return weighted_total(self.entries(rows), len(self.terms), weights)
 
     def shared(self, a: int, b: int) -> tuple[str, ...]:
         """The terms two papers share, by their contribution to the similarity."""
-        terms_a, weights_a = self.row(a)
-        terms_b, weights_b = self.row(b)
-        common, in_a, in_b = np.intersect1d(
-            terms_a, terms_b, assume_unique=True, return_indices=True
-        )
-        if len(common) == 0:
-            return ()
-        contribution = weights_a[in_a] * weights_b[in_b]
-        order = np.lexsort((common, -contribution))
-        return distinct((self.terms[int(common[i])] for i in order), _SHARED_TERMS)
+        return shared_terms(self.terms, self.row(a), self.row(b))
 
     def nbytes(self) -> int:
         """Bytes held by the arrays (rows and postings)."""
@@ -142,6 +147,61 @@ class Matrix:
             self.post_data,
         )
         return sum(a.nbytes for a in arrays)
+
+
+class Rows(Protocol):
+    """What the similarity index asks of a matrix: ``Matrix``, or a ``Matrix`` made before an
+    import with the rows the import added (``storage.similar.stacked``)."""
+
+    @property
+    def ids(self) -> tuple[str, ...]: ...
+    @property
+    def rows(self) -> dict[str, int]: ...
+    @property
+    def terms(self) -> tuple[str, ...]: ...
+    @property
+    def size(self) -> int: ...
+    def rows_of(self, paper_ids: Iterable[str]) -> list[int]: ...
+    def row(self, row: int) -> tuple[Int32Array, Float32Array]: ...
+    def filled(self, rows: IntArray) -> npt.NDArray[np.bool_]: ...
+    def entries(self, rows: IntArray) -> tuple[IntArray, IntArray, Float32Array]: ...
+    def products(self, rows: IntArray) -> FloatArray: ...
+    def dot(self, vector: FloatArray) -> FloatArray: ...
+    def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray: ...
+    def shared(self, a: int, b: int) -> tuple[str, ...]: ...
+    def nbytes(self) -> int: ...
+
+
+def known_rows(rows: dict[str, int], paper_ids: Iterable[str]) -> list[int]:
+    """The rows of the known ids among ``paper_ids``, each once, in their order."""
+    return list(dict.fromkeys(row for i in paper_ids if (row := rows.get(i)) is not None))
+
+
+def weighted_total(
+    entries: tuple[IntArray, IntArray, Float32Array], n_terms: int, weights: FloatArray | None
+) -> FloatArray:
+    """The sum of some rows' ``entries`` (each row's times its ``weights``), dense."""
+    local, terms, values = entries
+    scaled = values.astype(np.float64)
+    if weights is not None:
+        scaled = scaled * weights[local]
+    sums = np.bincount(terms, weights=scaled, minlength=n_terms)
+    return sums.astype(np.float64, copy=False)
+
+
+def shared_terms(
+    terms: tuple[str, ...],
+    row_a: tuple[Int32Array, Float32Array],
+    row_b: tuple[Int32Array, Float32Array],
+) -> tuple[str, ...]:
+    """The terms two rows share, by their contribution to the similarity."""
+    (terms_a, weights_a), (terms_b, weights_b) = row_a, row_b
+    common, in_a, in_b = np.intersect1d(terms_a, terms_b, assume_unique=True, return_indices=True)
+    if len(common) == 0:
+        return ()
+    contribution = weights_a[in_a] * weights_b[in_b]
+    order = np.lexsort((common, -contribution))
+    return distinct((terms[int(common[i])] for i in order), _SHARED_TERMS)
 
 
 def _tokens(papers: Sequence[Paper]) -> SimilarityWords:
@@ -190,14 +250,16 @@ class _Unigrams:
     terms: list[str]
 
 
-def _unigrams(raw: list[bytes]) -> _Unigrams:
-    """The unigram terms of raw words (the mark, stop words, numbers are no terms)."""
+def _unigrams(raw: list[bytes], known: Iterable[str] = ()) -> _Unigrams:
+    """The unigram terms of raw words (the mark, stop words, numbers are no terms); a plural
+    is made singular when the singular is among them or ``known``."""
     texts = [w.decode("utf-8", "replace") for w in raw]
     before = np.fromiter((t.startswith(BREAK) for t in texts), dtype=np.bool_, count=len(texts))
     after = np.fromiter((t.endswith(BREAK) for t in texts), dtype=np.bool_, count=len(texts))
     # "e.g." and "3.5" are one word each: inner punctuation is dropped.
     words = [t.replace(BREAK, "") if BREAK in t else t for t in texts]
     present = dict.fromkeys(words)
+    present.update(dict.fromkeys(known))
     term_ids: dict[str, int] = {}
     lookup = np.full(len(words), -1, dtype=np.int32)
     for raw_id, word in enumerate(words[1:], start=1):  # 0: the mark
@@ -248,11 +310,24 @@ def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArra
     """
     used = pair_terms >= 0
     pairs = words.pairs[used]
-    keys = np.concatenate([words.doc, words.doc[pairs]])
+    return _weighted(
+        np.concatenate([words.doc, words.doc[pairs]]),
+        np.concatenate([words.term, pair_terms[used]]),
+        np.concatenate([words.field, words.field[pairs]]),
+        n_terms,
+    )
+
+
+def _weighted(
+    doc: IntArray, term: IntArray, field: IntArray, n_terms: int
+) -> tuple[IntArray, FloatArray]:
+    """``_entries`` of the terms met (each ``doc``'s ``term`` in ``field``): sorted ``paper *
+    n_terms + term`` keys and their weights before idf. ``doc`` is used up (made the keys)."""
+    keys = doc
     keys *= n_terms
-    keys += np.concatenate([words.term, pair_terms[used]])
+    keys += term
     keys *= 2
-    keys += np.concatenate([words.field, words.field[pairs]])
+    keys += field
     keys, counts = np.unique(keys, return_counts=True)
     weights = 1.0 + np.log(counts)
     weights[(keys & 1) == 0] *= TITLE_WEIGHT
@@ -329,6 +404,59 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
         weights = weights / np.where(norms > 0, norms, 1.0)[entry_doc]
         matrix.place(entry_doc, entry_term, weights)
     return matrix.done(terms)
+
+
+def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix:
+    """The rows of ``papers`` (distinct ``ids``) in the terms of ``base``, weighted by its
+    idf, as if each had been in it: the papers an import added to a library whose matrix
+    was made before (``storage.cache.similar_index``'s ``similar.added``), until the
+    library's matrix is made again. Their words that are no term of ``base``, and pairs of
+    words that are no bigram of it, count for nothing: the matrix made again from every
+    paper may keep a few more terms, and weigh every term a little differently."""
+    term_of = {term: i for i, term in enumerate(base.terms)}
+    n_terms = max(len(base.terms), 1)
+    words = _tokens(papers)
+    firsts = words.first_papers()
+    found = _unigrams(words.words(), (t for t in base.terms if " " not in t))
+    n_uni = max(len(found.terms), 1)
+    to_base = np.array([term_of.get(t, -1) for t in found.terms] or [-1], dtype=np.int64)
+    df = np.diff(base.post_ptr)  # a term's papers in ``base``
+    idf = 1.0 + np.log((1.0 + base.size) / (1.0 + df))
+    runs: list[tuple[IntArray, FloatArray]] = []
+    for number in range(len(words)):
+        kept = _words(words.run(number), found, firsts[number])
+        term = to_base[kept.term]
+        pair_keys, at = np.unique(kept.pair_keys, return_inverse=True)
+        pair_of = np.array(
+            [
+                term_of.get(f"{found.terms[int(k) // n_uni]} {found.terms[int(k) % n_uni]}", -1)
+                for k in pair_keys
+            ]
+            or [-1],
+            dtype=np.int64,
+        )
+        pair_term = pair_of[at] if len(kept.pairs) else kept.pairs[:0]
+        pairs = kept.pairs[pair_term >= 0]
+        unigram = term >= 0
+        runs.append(
+            _weighted(
+                np.concatenate([kept.doc[unigram], kept.doc[pairs]]),
+                np.concatenate([term[unigram], pair_term[pair_term >= 0]]),
+                np.concatenate([kept.field[unigram], kept.field[pairs]]),
+                n_terms,
+            )
+        )
+    per_term = np.zeros(len(base.terms), dtype=np.int64)
+    for doc_terms, _ in runs:
+        per_term += np.bincount(doc_terms % n_terms, minlength=len(base.terms))
+    matrix = _Placed(tuple(ids), per_term)
+    for doc_terms, weights in runs:
+        entry_doc = (doc_terms // n_terms).astype(np.int32)
+        entry_term = (doc_terms % n_terms).astype(np.int32)
+        weights = weights * idf[entry_term]
+        norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=len(ids)))
+        matrix.place(entry_doc, entry_term, weights / np.where(norms > 0, norms, 1.0)[entry_doc])
+    return matrix.done(base.terms)
 
 
 class _Placed:

@@ -21,7 +21,7 @@ from storage.similar.matrix import (
     Float32Array,
     FloatArray,
     IntArray,
-    Matrix,
+    Rows,
 )
 from storage.similar.terms import distinct
 
@@ -54,7 +54,7 @@ class Topic:
     terms: tuple[str, ...] = ()
 
 
-def cluster(matrix: Matrix, rows: Sequence[int], k: int | None = None) -> list[Topic]:
+def cluster(matrix: Rows, rows: Sequence[int], k: int | None = None) -> list[Topic]:
     """Cluster some rows of ``matrix`` into ``k`` topics (default ``sqrt(n / 2)`` within 2..30).
 
     Largest topic first; each lists its papers closest to its centre first; papers with none of
@@ -215,7 +215,7 @@ def _kmeans_once(
 
 
 def _topics(
-    matrix: Matrix,
+    matrix: Rows,
     rows: IntArray,
     local: IntArray,
     terms: IntArray,

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from storage import Library
 from storage.cache.similar_index import SIMILAR_FILE, load_similarity
 from storage.similar import SimilarityIndex
+from storage.similar.matrix import Matrix
+from storage.similar.stacked import Stacked
 from tests.tui.helpers import make_app, ready, wait_for
+from tests.unit.test_similar_added import import_twins
 from tui.similar_work import SimilarWork
 
 SIZE = (120, 36)
@@ -19,6 +24,7 @@ def test_the_saved_index_is_read_not_built(seeded_home: Path) -> None:
     told: list[str] = []
     index = SimilarWork(told.append, library)._index_of(papers)
     assert not told  # nothing to prepare: the import made similar.index
+    assert isinstance(index.matrix, Matrix)
     assert not index.matrix.indptr.flags.writeable  # a view of the memory-mapped file
     fresh = SimilarityIndex(papers)
     for paper in papers[:10]:
@@ -45,6 +51,20 @@ def test_papers_of_another_version_are_built_in_memory(seeded_home: Path) -> Non
     told: list[str] = []
     index = SimilarWork(told.append, library)._index_of(papers[:20])
     assert told and len(index) == 20
+
+
+def test_the_papers_an_import_added_are_read_with_the_index_made_before(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after an import into a large library, while its ``similar.index`` is made again
+    apart, the app reads the added papers' rows with the one made before: nothing built."""
+    import_twins(seeded_home, 3, tmp_path, monkeypatch)
+    library = Library(seeded_home)
+    papers, _ = library.versioned_papers()
+    told: list[str] = []
+    index = SimilarWork(told.append, library)._index_of(papers)
+    assert not told and isinstance(index.matrix, Stacked)
+    assert index.similar(papers[38].id)[0].paper_id == papers[0].id
 
 
 async def test_m_shows_the_similar_papers_of_the_saved_index(seeded_home: Path) -> None:

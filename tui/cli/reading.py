@@ -195,16 +195,14 @@ def stats_lines(stats: LibraryStats) -> list[str]:
 
 def cmd_similar(args: argparse.Namespace) -> int:
     from storage.cache.refresh import LARGE
-    from storage.cache.similar_index import SIMILAR_FILE, has_similarity, similarity_for
+    from storage.cache.similar_index import is_ready, similarity_for
 
     library = open_library(args)
     loaded = library.loaded_papers()
     pid = library.resolve_id(args.id)
     triage = library.triage()
     version = loaded.content
-    if len(loaded) >= LARGE and (
-        version is None or not has_similarity(library.home / SIMILAR_FILE, version)
-    ):
+    if len(loaded) >= LARGE and (version is None or not is_ready(library.home, version)):
         # seconds of silence otherwise: right after a large import its background build runs
         complain(
             f"similar.index of {len(loaded):,} papers is not made yet: waiting for it "

@@ -1,0 +1,264 @@
+"""The papers an import adds to a large library answer ``similar`` at once: their rows folded
+into the matrix made before (``similar.added``), until the library's is made again."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import storage.cache.similar_index as similar_index
+from storage import Library
+from storage.cache.similar_index import (
+    ADDED_FILE,
+    SIMILAR_FILE,
+    has_added,
+    is_ready,
+    load_added,
+    load_ready,
+    save_added,
+    save_similarity,
+)
+from storage.files.atomic import FileContent
+from storage.models import Paper
+from storage.similar import SimilarityIndex
+from storage.similar.matrix import Matrix, build, fold_in
+from storage.similar.stacked import Stacked
+
+
+def plain(rows: Stacked) -> Matrix:
+    """The matrix holding the very rows ``rows`` gives, made as one."""
+    terms, weights = zip(*(rows.row(r) for r in range(rows.size)), strict=True)
+    lengths = np.array([len(t) for t in terms], dtype=np.int64)
+    indptr = np.concatenate([[0], np.cumsum(lengths)])
+    indices = np.concatenate(terms).astype(np.int32)
+    data = np.concatenate(weights).astype(np.float32)
+    docs = np.repeat(np.arange(rows.size), lengths)
+    order = np.argsort(indices, kind="stable")
+    post_ptr = np.concatenate([[0], np.cumsum(np.bincount(indices, minlength=len(rows.terms)))])
+    return Matrix(
+        ids=rows.ids,
+        rows=dict(rows.rows),
+        indptr=indptr,
+        indices=indices,
+        data=data,
+        post_ptr=post_ptr.astype(np.int64),
+        post_docs=docs[order].astype(np.int32),
+        post_data=data[order],
+        terms=rows.terms,
+    )
+
+
+def corpus(library: Library) -> list[Paper]:
+    """The sample papers, then each again with another id and its title and abstract
+    shuffled a little: twins the similarity must find."""
+    papers = list(library.papers())
+    twins = [
+        dataclasses.replace(
+            p,
+            id=f"twin{i:04d}",
+            title=" ".join(reversed(p.title.split())),
+            abstract=" ".join(p.abstract.split()[1:]),
+        )
+        for i, p in enumerate(papers)
+    ]
+    return papers + twins
+
+
+def test_a_paper_of_the_matrix_folded_in_is_its_very_row(library: Library) -> None:
+    papers = corpus(library)
+    base = build(papers)
+    folded = fold_in(papers[::3], [p.id for p in papers[::3]], base)
+    assert folded.terms is base.terms and folded.size == len(papers[::3])
+    for i, paper in enumerate(papers[::3]):
+        mine, theirs = folded.row(i), base.row(base.rows[paper.id])
+        assert np.array_equal(mine[0], theirs[0])
+        assert np.allclose(mine[1], theirs[1], rtol=1e-6, atol=0)
+
+
+def stacked_of(papers: list[Paper], made_from: int, changed: dict[int, Paper]) -> Stacked:
+    """The matrix of ``papers[:made_from]`` with the papers after them and ``changed`` (by
+    place: their new text) folded in."""
+    base = build(papers[:made_from])
+    now = [changed.get(i, p) for i, p in enumerate(papers)]
+    places = np.array(sorted({*changed, *range(made_from, len(papers))}), dtype=np.int64)
+    folded = [now[i] for i in places.tolist()]
+    added = fold_in(folded, [p.id for p in folded], base)
+    return Stacked(base, added, places, tuple(p.id for p in now))
+
+
+def test_stacked_rows_answer_as_one_matrix_of_them(library: Library) -> None:
+    papers = corpus(library)
+    # paper 5 now has paper 9's abstract: its row before is out of date, its new one counts
+    changed = {5: dataclasses.replace(papers[5], abstract=papers[9].abstract)}
+    stacked = stacked_of(papers, 40, changed)
+    one = plain(stacked)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        rows = rng.choice(stacked.size, size=7, replace=False).astype(np.int64)
+        rows[0] = 5
+        assert np.allclose(stacked.products(rows), one.products(rows))
+        local, terms, weights = stacked.entries(rows)
+        expected = one.entries(rows)
+        assert np.array_equal(local, expected[0]) and np.array_equal(terms, expected[1])
+        assert np.allclose(weights, expected[2])
+        assert np.array_equal(stacked.filled(rows), one.filled(rows))
+        vector = rng.random(len(stacked.terms))
+        assert np.allclose(stacked.dot(vector), one.dot(vector))
+        weights_given = rng.random(7)
+        assert np.allclose(stacked.total(rows, weights_given), one.total(rows, weights_given))
+        assert stacked.shared(int(rows[1]), int(rows[2])) == one.shared(int(rows[1]), int(rows[2]))
+    given = SimilarityIndex.from_matrix(stacked, papers)
+    reference = SimilarityIndex.from_matrix(one, papers)
+    for paper in papers:
+        assert given.similar(paper.id) == reference.similar(paper.id)
+    statuses = {papers[0].id: "starred", papers[44].id: "starred", papers[3].id: "skipped"}
+    assert given.suggest(statuses) == reference.suggest(statuses)
+    assert given.topics([p.id for p in papers]) == reference.topics([p.id for p in papers])
+    # the changed paper's row is its new text's: it is like paper 9 now
+    assert not np.array_equal(stacked.row(5)[0], stacked.base.row(5)[0])
+    assert papers[9].id in [n.paper_id for n in given.similar(papers[5].id)[:2]]
+
+
+def test_an_added_twin_is_found_both_ways(library: Library) -> None:
+    papers = corpus(library)
+    index = SimilarityIndex.from_matrix(stacked_of(papers, 38, {}), papers)
+    for i in range(38):
+        assert index.similar(f"twin{i:04d}")[0].paper_id == papers[i].id
+        assert f"twin{i:04d}" in [n.paper_id for n in index.similar(papers[i].id, limit=3)]
+
+
+def content(n: int) -> FileContent:
+    """A made-up ``papers.json`` content: what the derived files are keyed by."""
+    return FileContent(1000 + n, f"{n:064x}")
+
+
+@pytest.fixture
+def saved(tmp_path: Path, library: Library) -> tuple[Path, list[Paper]]:
+    """A home whose ``similar.index`` is that of the first 40 papers of ``corpus`` (content
+    0), and the corpus; any share of a library may be folded in."""
+    papers = corpus(library)
+    assert save_similarity(tmp_path / SIMILAR_FILE, content(0), SimilarityIndex(papers[:40]))
+    return tmp_path, papers
+
+
+@pytest.fixture(autouse=True)
+def _any_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(similar_index, "FOLD_SHARE", 1.0)
+
+
+def test_the_papers_an_import_added_are_read_with_the_matrix_made_before(
+    saved: tuple[Path, list[Paper]],
+) -> None:
+    home, papers = saved
+    assert not is_ready(home, content(1))
+    assert save_added(home, content(0), content(1), papers, [p.id for p in papers[40:]])
+    assert has_added(home, content(1)) and is_ready(home, content(1))
+    index = load_ready(home, content(1), papers)
+    assert index is not None and isinstance(index.matrix, Stacked)
+    expected = SimilarityIndex.from_matrix(stacked_of(papers, 40, {}), papers)
+    for paper in papers:
+        assert index.similar(paper.id) == expected.similar(paper.id)
+    assert load_added(home, content(1), papers[:-1]) is None  # not these papers
+    assert load_added(home, content(2), papers) is None  # not this content
+    assert not save_similarity(home / "copy.index", content(1), index)  # never saved as one
+
+
+def test_a_second_import_adds_to_the_first_ones_rows(saved: tuple[Path, list[Paper]]) -> None:
+    home, papers = saved
+    changed = dataclasses.replace(papers[2], abstract=papers[30].abstract)
+    first = [*papers[:2], changed, *papers[3:60]]
+    assert save_added(
+        home, content(0), content(1), first, [changed.id, *(p.id for p in first[40:])]
+    )
+    second = [*first, *papers[60:]]
+    assert save_added(home, content(1), content(2), second, [p.id for p in papers[60:]])
+    index = load_ready(home, content(2), second)
+    assert index is not None
+    expected = SimilarityIndex.from_matrix(stacked_of(papers, 40, {2: changed}), second)
+    for paper in second:
+        assert index.similar(paper.id) == expected.similar(paper.id)
+    assert index.similar(changed.id)[0].paper_id == papers[30].id
+
+
+def test_rows_added_after_a_build_that_ended_meanwhile_go_with_that_build(
+    saved: tuple[Path, list[Paper]],
+) -> None:
+    """An import's rows (content 1) whose ``similar.index`` was made again before the next
+    import (the build's removal of them raced): the next rows are folded into that one."""
+    home, papers = saved
+    assert save_added(home, content(0), content(1), papers[:60], [p.id for p in papers[40:60]])
+    assert save_similarity(home / SIMILAR_FILE, content(1), SimilarityIndex(papers[:60]))
+    assert save_added(home, content(1), content(2), papers, [p.id for p in papers[60:]])
+    index = load_ready(home, content(2), papers)
+    assert index is not None and isinstance(index.matrix, Stacked)
+    assert index.matrix.base.size == 60 and index.matrix.places.tolist() == list(range(60, 76))
+
+
+def test_papers_taken_out_or_too_many_added_wait_for_the_matrix_made_again(
+    saved: tuple[Path, list[Paper]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, papers = saved
+    removed = papers[1:]
+    assert not save_added(home, content(0), content(1), removed, [])
+    assert not save_added(home, content(5), content(1), papers, [])  # no matrix of content 5
+    monkeypatch.setattr(similar_index, "FOLD_SHARE", 0.25)
+    assert not save_added(home, content(0), content(1), papers, [])  # 36 of 76 are new
+    assert not (home / ADDED_FILE).exists()
+
+
+def test_the_rows_go_with_the_very_matrix_they_were_folded_into(
+    saved: tuple[Path, list[Paper]],
+) -> None:
+    home, papers = saved
+    assert save_added(home, content(0), content(1), papers, [])
+    # the matrix made again meanwhile (of other papers, under the same key): not read with it
+    assert save_similarity(home / SIMILAR_FILE, content(0), SimilarityIndex(papers[1:41]))
+    assert load_added(home, content(1), papers) is None
+
+
+def import_twins(home: Path, n: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Import twins of the first ``n`` papers of the library in ``home`` as into a large
+    library whose ``similar.index`` is made again apart (here: not made); the versions whose
+    builds were started."""
+    import storage.cache.refresh as refresh
+
+    monkeypatch.setattr(refresh, "LARGE", 1)
+    monkeypatch.setattr(similar_index, "FOLD_SHARE", 1.0)
+    started: list[str] = []
+    monkeypatch.setattr(
+        similar_index, "build_in_background", lambda home, version: started.append(version)
+    )
+    library = Library(home)
+    source = tmp_path / "twins.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps({"title": p.title, "abstract": p.abstract}) + "\n"
+            for p in corpus(library)[38 : 38 + n]
+        ),
+        encoding="utf-8",
+    )
+    library.import_file(source)
+    return started
+
+
+def test_an_import_into_a_large_library_leaves_its_added_rows_until_the_build_ends(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = import_twins(seeded_home, 3, tmp_path, monkeypatch)  # the search index: a segment
+    loaded = Library(seeded_home).loaded_papers()
+    version = loaded.content
+    assert version is not None and started == [version] and len(loaded) == 41
+    index = load_ready(seeded_home, version, loaded.sequence())
+    assert index is not None and isinstance(index.matrix, Stacked)
+    papers = list(loaded.all())
+    for i in range(3):  # each twin finds its paper
+        assert index.similar(papers[38 + i].id)[0].paper_id == papers[i].id
+    # the build the import started, run: the library's own matrix, the added rows gone
+    assert similar_index._build_and_save([str(seeded_home), *map(str, version)]) == 0
+    assert not has_added(seeded_home, version) and not (seeded_home / ADDED_FILE).exists()
+    made = load_ready(seeded_home, version, Library(seeded_home).loaded_papers().sequence())
+    assert made is not None and isinstance(made.matrix, Matrix)
