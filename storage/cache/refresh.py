@@ -85,8 +85,7 @@ def refresh_derived(
         from storage.search import SearchIndex
 
         save_index(home / INDEX_FILE, version, SearchIndex.lazily(papers))
-    if build:
-        _similar(home, loaded, version, large, before, changed)
+    _similar(home, loaded, version, large, before, changed, build=build)
 
 
 def build_both(home: Path, version: FileContent, papers: PaperSequence) -> None:
@@ -121,11 +120,14 @@ def _similar(
     large: bool,
     before: FileContent | None,
     changed: Collection[str],
+    *,
+    build: bool,
 ) -> None:
     """``similar.index`` of the new papers, when it is not there already: built here for a
     small library, else by a process of its own that the change does not wait for
     (``similar_index.build_in_background``); meanwhile the rows of the papers the change
-    added or changed, folded into the matrix made before it, answer (``save_added``)."""
+    added or changed, folded into the matrix made before it, answer (``save_added``: without
+    ``build`` too, in the app, whose ``m`` then reads them rather than make the matrix)."""
     from storage.cache.similar_index import (
         SIMILAR_FILE,
         build_in_background,
@@ -138,9 +140,11 @@ def _similar(
     path = home / SIMILAR_FILE
     if has_similarity(path, version):
         return
+    if large and before is not None:
+        save_added(home, before, version, loaded.sequence(), changed)
+    if not build:
+        return
     if large:
-        if before is not None:
-            save_added(home, before, version, loaded.sequence(), changed)
         build_in_background(home, version)
     else:
         save_similarity(path, version, build_similarity(loaded.sequence()))

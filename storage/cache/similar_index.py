@@ -40,7 +40,7 @@ SIMILAR_FILE: Final = "similar.index"
 #: Bumped by hand whenever what the matrix of given papers holds changes: the layout of this
 #: file, or the code that decides it (``storage.similar``'s ``matrix`` and ``terms``, the
 #: ``Paper`` fields). A file of another format is ignored and made again.
-FORMAT: Final = 5
+FORMAT: Final = 6
 _KIND: Final = "similarity index"
 _ARRAYS: Final = ("indptr", "indices", "data", "post_ptr", "post_docs", "post_data")
 
@@ -51,7 +51,8 @@ def save_similarity(path: Path, version: FileContent, index: SimilarityIndex) ->
     if not isinstance(matrix, Matrix):  # rows added to one made before: not saved as such
         return False
     arrays = {name: getattr(matrix, name) for name in _ARRAYS}
-    values = (ids_checksum(matrix.ids), list(matrix.terms))
+    # its ids: the rows of papers added since are placed by them (``save_added``)
+    values = (ids_checksum(matrix.ids), list(matrix.terms), list(matrix.ids))
     return write_array_file(path, _KIND, FORMAT, papers_key(version), arrays, values)
 
 
@@ -76,21 +77,26 @@ def load_similarity(
 
 
 def _index(found: ArrayFile, papers: Sequence[Paper]) -> SimilarityIndex | None:
-    matrix = _matrix(found, ids_of(papers))
+    ids = ids_of(papers)
+    if found.values[0] != ids_checksum(ids):
+        return None  # not the index of these papers
+    matrix = _matrix(found, ids)
     return None if matrix is None else SimilarityIndex.from_matrix(matrix, papers)
 
 
-def _matrix(found: ArrayFile, ids: Sequence[str], terms: tuple[str, ...] = ()) -> Matrix | None:
-    """The matrix a file holds, if its rows are the papers ``ids`` (in order); else None.
-    ``terms``: the matrix's, when they are another file's (``similar.added``)."""
+def _matrix(
+    found: ArrayFile, ids: Sequence[str] | None = None, terms: tuple[str, ...] = ()
+) -> Matrix | None:
+    """The matrix a file holds, its rows the papers ``ids`` (those it was made from when not
+    given), or None when they are not as many. ``terms``: the matrix's, when they are
+    another file's (``similar.added``'s are those of its ``similar.index``)."""
     arrays = {name: found.arrays[name] for name in _ARRAYS}
-    if len(arrays["indptr"]) != len(ids) + 1:
-        return None
     if not terms:
-        known, listed = found.values
-        if ids_checksum(ids) != known:
-            return None  # not the index of these papers
+        _known, listed, made_from = found.values
         terms = tuple(listed)
+        ids = made_from if ids is None else ids
+    if ids is None or len(arrays["indptr"]) != len(ids) + 1:
+        return None
     return Matrix(
         ids=tuple(ids),
         rows=dict(zip(ids, range(len(ids)), strict=True)),
@@ -122,48 +128,46 @@ def save_added(
 ) -> bool:
     """Write ``similar.added`` of ``papers`` (the papers.json of content ``version``, made
     from that of content ``before`` by a change of the papers ``changed``), best effort:
-    False when no ``similar.index`` of ``before`` (or of what ``before``'s own added rows
-    go with) is there, when the change took papers out or moved them, or when it added or
-    changed too many."""
+    False when no ``similar.index`` of ``before`` (or of what ``before``'s own added rows go
+    with) is there, or when the papers it does not hold, and those changed since, are too
+    many. Papers taken out, or moved, need nothing: its rows are placed by paper id."""
     earlier = read_array_file(
         home / ADDED_FILE,
         _ADDED_KIND,
         FORMAT,
         papers_key(before),
-        lambda found: (found.values[0], np.array(found.arrays["places"])),
+        lambda found: (found.values[0], tuple(found.values[3])),
     )
-    base_key, kept = earlier if earlier is not None else (papers_key(before), None)
-    found = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda found: found)
+    base_key, folded = earlier if earlier is not None else (papers_key(before), ())
+    found = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda f: f)
     if found is None and earlier is not None:  # made again since: that of ``before`` itself
-        base_key, kept = papers_key(before), None
+        base_key, folded = papers_key(before), ()
         found = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda f: f)
     if found is None:
         return False
-    ids = ids_of(papers)
-    made_from = len(found.arrays["indptr"]) - 1
-    if made_from > len(ids) or ids_checksum(ids[:made_from]) != found.values[0]:
-        return False  # papers taken out or moved since: made again
-    rows = {paper_id: row for row, paper_id in enumerate(ids[:made_from])}
-    places = np.union1d(
-        np.array([row for pid in changed if (row := rows.get(pid)) is not None], np.int64),
-        np.arange(made_from, len(ids), dtype=np.int64),
-    )
-    if kept is not None:
-        places = np.union1d(places, kept[kept < made_from])
-    if len(places) > min(FOLD_AT_MOST, max(1, int(FOLD_SHARE * len(ids)))):
-        return False
-    base = _matrix(found, ids[:made_from])
+    base = _matrix(found)
     if base is None:
         return False
+    ids = ids_of(papers)
+    where = {paper_id: row for row, paper_id in enumerate(ids)}
+    base_places = np.fromiter((where.get(i, -1) for i in base.ids), np.int64, base.size)
+    in_base = np.full(len(ids), -1, dtype=np.int64)  # each paper's row in the base
+    live = np.flatnonzero(base_places >= 0)
+    in_base[base_places[live]] = live
+    stale = [row for i in (*changed, *folded) if (row := where.get(i)) is not None]
+    places = np.union1d(np.flatnonzero(in_base < 0), np.array(stale, dtype=np.int64))
+    if len(places) > min(FOLD_AT_MOST, max(1, int(FOLD_SHARE * len(ids)))):
+        return False
+    base_places[in_base[places][in_base[places] >= 0]] = -1  # changed: their new rows count
+    rows = places.tolist()
     added_papers = (
-        papers.items(places.tolist())
-        if isinstance(papers, PaperSequence)
-        else [papers[i] for i in places.tolist()]
+        papers.items(rows) if isinstance(papers, PaperSequence) else [papers[i] for i in rows]
     )
-    added = fold_in(added_papers, [ids[i] for i in places.tolist()], base)
+    folded_ids = [ids[i] for i in rows]
+    added = fold_in(added_papers, folded_ids, base)
     arrays = {name: getattr(added, name) for name in _ARRAYS}
-    arrays["places"] = places
-    values = (base_key, found.checksum, ids_checksum(ids))
+    arrays["places"], arrays["base_places"] = places, base_places
+    values = (base_key, found.checksum, ids_checksum(ids), folded_ids)
     return write_array_file(
         home / ADDED_FILE, _ADDED_KIND, FORMAT, papers_key(version), arrays, values
     )
@@ -181,24 +185,25 @@ def load_added(home: Path, version: FileContent, papers: Sequence[Paper]) -> Sim
     of these papers; else None."""
 
     def stacked(found: ArrayFile) -> SimilarityIndex | None:
-        base_key, base_checksum, known = found.values
+        base_key, base_checksum, known, _folded = found.values
         ids = ids_of(papers)
         if ids_checksum(ids) != known:
             return None
-        base = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda b: b)
-        if base is None or base.checksum != base_checksum:
+        made = read_array_file(home / SIMILAR_FILE, _KIND, FORMAT, base_key, lambda b: b)
+        if made is None or made.checksum != base_checksum:
             return None  # made again since (or another): its own key tells
-        made_from = len(base.arrays["indptr"]) - 1
-        if made_from > len(ids):
-            return None
-        matrix = _matrix(base, ids[:made_from])
+        base = _matrix(made)
         places = np.asarray(found.arrays["places"], dtype=np.int64)
-        if matrix is None or len(places) and not 0 <= places.min() <= places.max() < len(ids):
+        if base is None or len(places) and not 0 <= places.min() <= places.max() < len(ids):
             return None
-        added = _matrix(found, [ids[i] for i in places.tolist()], matrix.terms)
+        added = _matrix(found, [ids[i] for i in places.tolist()], base.terms)
         if added is None:
             return None
-        return SimilarityIndex.from_matrix(Stacked(matrix, added, places, tuple(ids)), papers)
+        try:
+            matrix = Stacked(base, added, places, found.arrays["base_places"], tuple(ids))
+        except ValueError:
+            return None  # not rows of these papers
+        return SimilarityIndex.from_matrix(matrix, papers)
 
     return read_array_file(home / ADDED_FILE, _ADDED_KIND, FORMAT, papers_key(version), stacked)
 

@@ -103,14 +103,17 @@ class Matrix:
     ) -> tuple[IntArray, FloatArray]:
         """What entries (``entries``: of the ``local``-th row asked about) add to the
         products with every row: ``local * width + row`` keys and the values they add, a
-        row being its place in ``places`` when given."""
+        row being its place in ``places`` when given (-1: left out)."""
         starts = self.post_ptr[terms]
         lengths = self.post_ptr[terms + 1] - starts
         at = ranges(starts, lengths)
-        docs = self.post_docs[at] if places is None else places[self.post_docs[at]]
-        keys = np.repeat(local * width, lengths) + docs
+        keys = np.repeat(local * width, lengths)
         values = np.repeat(weights.astype(np.float64), lengths) * self.post_data[at]
-        return keys, values
+        if places is None:
+            return keys + self.post_docs[at], values
+        docs = places[self.post_docs[at]]
+        kept = docs >= 0
+        return keys[kept] + docs[kept], values[kept]
 
     def products(self, rows: IntArray) -> FloatArray:
         """Cosine similarities of some rows with every row: a ``len(rows) x size`` array."""

@@ -1,12 +1,10 @@
-"""A library's matrix made before an import, with the rows the import added: one matrix.
+"""A library's matrix made before a change, with the rows the change added: one matrix.
 
 After an import into a large library its matrix is made again from every paper, apart, which
 takes seconds (``storage.cache.similar_index``). Meanwhile the matrix made before answers, with
-the rows of the papers the import added or changed folded into its terms
-(``matrix.fold_in``) on top: a changed paper's row made before is left out, its folded row
-counts instead. Rows are the papers' places in the library's list, as in a matrix made from
-every paper: the first ``base.size`` are the papers the base was made from, the rest come
-after them.
+the rows of the papers the change added or changed folded into its terms (``matrix.fold_in``)
+beside it: the row made before of a changed paper, or of a paper taken out, is left out.
+Rows are the papers' places in the library's list, as in a matrix made from every paper.
 """
 
 from __future__ import annotations
@@ -29,26 +27,41 @@ from storage.similar.matrix import (
 
 
 class Stacked:
-    """``base`` (its rows: the first papers of ``ids``) with the rows of ``added``, which
-    are the papers at ``places`` (ascending) of ``ids``; a place below ``base.size`` is a
-    paper whose row in ``base`` is out of date and left out."""
+    """``base``, whose rows are now the papers at ``base_places`` of ``ids`` (-1: a paper taken
+    out since, or changed), with the rows of ``added``, the papers at ``places`` of ``ids``:
+    every paper of ``ids`` has exactly one row, of one or the other."""
 
-    def __init__(self, base: Matrix, added: Matrix, places: IntArray, ids: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        base: Matrix,
+        added: Matrix,
+        places: IntArray,
+        base_places: IntArray,
+        ids: tuple[str, ...],
+    ) -> None:
         n = len(ids)
-        if len(places) != added.size or base.size > n or base.terms != added.terms:
+        places = np.asarray(places, dtype=np.int64)
+        base_places = np.asarray(base_places, dtype=np.int64)
+        live = np.flatnonzero(base_places >= 0)
+        if len(places) != added.size or len(base_places) != base.size:
             raise ValueError("the added rows do not fit the matrix")
-        if len(places) and (places.min() < 0 or places.max() >= n):
-            raise ValueError("the added rows do not fit the matrix")
-        if np.count_nonzero(places < base.size) + n - base.size != len(places):
-            raise ValueError("a paper after the matrix's has no row")
-        self.base, self.added, self.places = base, added, places
+        if len(base.terms) != len(added.terms):
+            raise ValueError("the added rows are not in the matrix's terms")
+        placed = np.concatenate([places, base_places[live]])
+        if len(placed) != n or (n and (placed.min() < 0 or placed.max() >= n)):
+            raise ValueError("not every paper has one row")
+        if n and np.bincount(placed, minlength=n).max() > 1:
+            raise ValueError("not every paper has one row")
+        self.base, self.added = base, added
+        self.places, self.base_places = places, base_places
         self.ids = ids
         self.rows = {paper_id: i for i, paper_id in enumerate(ids)}
         self.terms = base.terms
-        #: each place's row in ``added``, -1 for a row of ``base``
+        #: each paper's row in ``added``, and in ``base`` (-1 where it has none there)
         self._added_row = np.full(n, -1, dtype=np.int64)
         self._added_row[places] = np.arange(len(places), dtype=np.int64)
-        self._out_of_date = places[places < base.size]
+        self._base_row = np.full(n, -1, dtype=np.int64)
+        self._base_row[base_places[live]] = live
 
     @property
     def size(self) -> int:
@@ -61,14 +74,14 @@ class Stacked:
     def row(self, row: int) -> tuple[Int32Array, Float32Array]:
         """The term ids (ascending) and weights of one paper."""
         at = int(self._added_row[row])
-        return self.added.row(at) if at >= 0 else self.base.row(row)
+        return self.added.row(at) if at >= 0 else self.base.row(int(self._base_row[row]))
 
     def filled(self, rows: IntArray) -> npt.NDArray[np.bool_]:
         """Whether each of ``rows`` has a term."""
         at = self._added_row[rows]
         mine = at >= 0
         filled = np.zeros(len(rows), dtype=np.bool_)
-        filled[~mine] = self.base.filled(rows[~mine])
+        filled[~mine] = self.base.filled(self._base_row[rows[~mine]])
         filled[mine] = self.added.filled(at[mine])
         return filled
 
@@ -77,7 +90,7 @@ class Stacked:
         at = self._added_row[rows]
         mine = at >= 0
         from_base, from_added = np.flatnonzero(~mine), np.flatnonzero(mine)
-        local_b, terms_b, weights_b = self.base.entries(rows[from_base])
+        local_b, terms_b, weights_b = self.base.entries(self._base_row[rows[from_base]])
         local_a, terms_a, weights_a = self.added.entries(at[from_added])
         local = np.concatenate([from_base[local_b], from_added[local_a]])
         order = np.argsort(local, kind="stable")
@@ -88,20 +101,23 @@ class Stacked:
     def products(self, rows: IntArray) -> FloatArray:
         """Cosine similarities of some rows with every row: a ``len(rows) x size`` array."""
         local, terms, weights = self.entries(rows)
-        width = len(rows) * self.size
-        keys, values = self.base.posted(local, terms, weights, self.size)
-        flat = np.bincount(keys, weights=values, minlength=width).astype(np.float64, copy=False)
-        scores = flat.reshape(len(rows), self.size)
-        scores[:, self._out_of_date] = 0.0
-        keys, values = self.added.posted(local, terms, weights, self.size, self.places)
-        scores += np.bincount(keys, weights=values, minlength=width).reshape(len(rows), self.size)
-        return scores
+        keys_b, values_b = self.base.posted(local, terms, weights, self.size, self.base_places)
+        keys_a, values_a = self.added.posted(local, terms, weights, self.size, self.places)
+        flat = np.bincount(
+            np.concatenate([keys_b, keys_a]),
+            weights=np.concatenate([values_b, values_a]),
+            minlength=len(rows) * self.size,
+        )
+        return flat.astype(np.float64, copy=False).reshape(len(rows), self.size)
 
     def dot(self, vector: FloatArray) -> FloatArray:
         """Every row's dot product with a dense vocabulary-sized vector."""
         sums = np.zeros(self.size)
-        sums[: self.base.size] = self.base.dot(vector)
-        sums[self.places] = self.added.dot(vector)  # out-of-date rows of the base replaced
+        if self.base.size:
+            live = self.base_places >= 0
+            sums[self.base_places[live]] = self.base.dot(vector)[live]
+        if self.added.size:
+            sums[self.places] = self.added.dot(vector)
         return sums
 
     def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray:

@@ -67,6 +67,32 @@ def test_the_papers_an_import_added_are_read_with_the_index_made_before(
     assert index.similar(papers[38].id)[0].paper_id == papers[0].id
 
 
+def test_after_a_removal_the_index_made_before_answers(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A removal (the app's, or ``papers remove``) in a large library makes no matrix: the one
+    made before answers, the papers taken out left out (20 s at 100,000 papers before)."""
+    import storage.cache.refresh as refresh
+
+    monkeypatch.setattr(refresh, "LARGE", 1)
+    library = Library(seeded_home)
+    gone = [p.id for p in library.papers()[:2]]
+    library.remove(gone)
+    papers, _ = library.versioned_papers()
+    told: list[str] = []
+    index = SimilarWork(told.append, library)._index_of(papers)
+    assert not told and isinstance(index.matrix, Stacked) and len(index) == 36
+    fresh = SimilarityIndex(papers)
+    for paper in papers[:10]:
+        found = [n.paper_id for n in index.similar(paper.id, limit=36)]
+        assert not set(gone) & set(found)
+        assert found[:1] == [n.paper_id for n in fresh.similar(paper.id, limit=1)]
+    library.undo()  # back: read with the index made before again
+    papers, _ = library.versioned_papers()
+    index = SimilarWork(told.append, library)._index_of(papers)
+    assert not told and len(index) == 38
+
+
 async def test_m_shows_the_similar_papers_of_the_saved_index(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

@@ -79,15 +79,25 @@ def test_a_paper_of_the_matrix_folded_in_is_its_very_row(library: Library) -> No
         assert np.allclose(mine[1], theirs[1], rtol=1e-6, atol=0)
 
 
-def stacked_of(papers: list[Paper], made_from: int, changed: dict[int, Paper]) -> Stacked:
-    """The matrix of ``papers[:made_from]`` with the papers after them and ``changed`` (by
-    place: their new text) folded in."""
+def stacked_of(
+    papers: list[Paper], made_from: int, changed: dict[int, Paper], now: list[Paper] | None = None
+) -> Stacked:
+    """The matrix of ``papers[:made_from]`` with, for the papers ``now`` (default: ``papers``
+    with ``changed``, by place, given their new text), those it does not hold and those
+    changed folded in."""
     base = build(papers[:made_from])
-    now = [changed.get(i, p) for i, p in enumerate(papers)]
-    places = np.array(sorted({*changed, *range(made_from, len(papers))}), dtype=np.int64)
+    if now is None:
+        now = [changed.get(i, p) for i, p in enumerate(papers)]
+    changed_ids = {p.id for p in changed.values()}
+    where = {p.id: i for i, p in enumerate(now)}
+    base_places = np.array(
+        [-1 if i in changed_ids else where.get(i, -1) for i in base.ids], dtype=np.int64
+    )
+    held = set(base_places.tolist())
+    places = np.array([i for i in range(len(now)) if i not in held], dtype=np.int64)
     folded = [now[i] for i in places.tolist()]
     added = fold_in(folded, [p.id for p in folded], base)
-    return Stacked(base, added, places, tuple(p.id for p in now))
+    return Stacked(base, added, places, base_places, tuple(p.id for p in now))
 
 
 def test_stacked_rows_answer_as_one_matrix_of_them(library: Library) -> None:
@@ -121,6 +131,46 @@ def test_stacked_rows_answer_as_one_matrix_of_them(library: Library) -> None:
     # the changed paper's row is its new text's: it is like paper 9 now
     assert not np.array_equal(stacked.row(5)[0], stacked.base.row(5)[0])
     assert papers[9].id in [n.paper_id for n in given.similar(papers[5].id)[:2]]
+
+
+def test_papers_taken_out_and_moved_are_placed_by_their_ids(library: Library) -> None:
+    papers = corpus(library)
+    # the library now: papers 3 and 50 taken out, the rest in another order, more added
+    now = [p for i, p in enumerate(papers[:60]) if i not in (3, 50)][::-1] + papers[60:]
+    stacked = stacked_of(papers, 60, {}, now)
+    assert stacked.base_places.tolist().count(-1) == 2 and stacked.places.tolist() == list(
+        range(58, 74)
+    )
+    one = plain(stacked)
+    for i, paper in enumerate(now):
+        assert stacked.ids[i] == paper.id
+        if i < 58:  # its row made before, in its new place
+            assert np.array_equal(stacked.row(i)[0], stacked.base.row(papers.index(paper))[0])
+    rows = np.arange(stacked.size, dtype=np.int64)
+    assert np.allclose(stacked.products(rows), one.products(rows))
+    vector = np.random.default_rng(1).random(len(stacked.terms))
+    assert np.allclose(stacked.dot(vector), one.dot(vector))
+    given, reference = (SimilarityIndex.from_matrix(m, now) for m in (stacked, one))
+    for paper in now:
+        assert given.similar(paper.id) == reference.similar(paper.id)
+        assert papers[3].id not in [n.paper_id for n in given.similar(paper.id, limit=80)]
+
+
+def test_rows_that_do_not_fit_are_refused(library: Library) -> None:
+    papers = corpus(library)
+    base = build(papers[:40])
+    added = fold_in(papers[40:], [p.id for p in papers[40:]], base)
+    places, base_places = np.arange(40, 76), np.arange(40)
+    ids = tuple(p.id for p in papers)
+    Stacked(base, added, places, base_places, ids)  # fits
+    for wrong in (
+        (places[1:], base_places),  # as many places as rows
+        (places, np.r_[base_places[:-1], 0]),  # paper 0 twice, paper 39 with none
+        (places, np.r_[base_places[:-1], -1]),  # paper 39 with none
+        (places + 1, base_places),  # a place past the last paper
+    ):
+        with pytest.raises(ValueError):
+            Stacked(base, added, *wrong, ids)
 
 
 def test_an_added_twin_is_found_both_ways(library: Library) -> None:
@@ -196,14 +246,34 @@ def test_rows_added_after_a_build_that_ended_meanwhile_go_with_that_build(
     index = load_ready(home, content(2), papers)
     assert index is not None and isinstance(index.matrix, Stacked)
     assert index.matrix.base.size == 60 and index.matrix.places.tolist() == list(range(60, 76))
+    assert (index.matrix.base_places == np.arange(60)).all()
 
 
-def test_papers_taken_out_or_too_many_added_wait_for_the_matrix_made_again(
+def test_papers_taken_out_need_no_row(saved: tuple[Path, list[Paper]]) -> None:
+    home, papers = saved
+    now = [p for i, p in enumerate(papers[:40]) if i not in (0, 7)]
+    assert save_added(home, content(0), content(1), now, [papers[0].id, papers[7].id])
+    index = load_ready(home, content(1), now)
+    assert index is not None and isinstance(index.matrix, Stacked)
+    assert index.matrix.added.size == 0 and len(index) == 38
+    expected = SimilarityIndex.from_matrix(stacked_of(papers, 40, {}, now), now)
+    for paper in now:
+        assert index.similar(paper.id) == expected.similar(paper.id)
+    # and the removal undone: the papers back (changed, for all the change knows) folded in,
+    # which gives them the very rows they had
+    assert save_added(home, content(1), content(2), papers[:40], [papers[0].id, papers[7].id])
+    index = load_ready(home, content(2), papers[:40])
+    assert index is not None and isinstance(index.matrix, Stacked)
+    assert index.matrix.places.tolist() == [0, 7]
+    for row in (0, 7):
+        assert np.array_equal(index.matrix.row(row)[0], index.matrix.base.row(row)[0])
+        assert np.allclose(index.matrix.row(row)[1], index.matrix.base.row(row)[1], rtol=1e-6)
+
+
+def test_too_many_added_or_no_matrix_wait_for_the_matrix_made_again(
     saved: tuple[Path, list[Paper]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     home, papers = saved
-    removed = papers[1:]
-    assert not save_added(home, content(0), content(1), removed, [])
     assert not save_added(home, content(5), content(1), papers, [])  # no matrix of content 5
     monkeypatch.setattr(similar_index, "FOLD_SHARE", 0.25)
     assert not save_added(home, content(0), content(1), papers, [])  # 36 of 76 are new
