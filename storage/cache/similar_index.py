@@ -113,8 +113,9 @@ def _matrix(
 #: apart (``build_in_background``), which takes seconds at 100,000 papers.
 ADDED_FILE: Final = "similar.added"
 _ADDED_KIND: Final = "similarity of added papers"
-#: Rows folded in at most (and a tenth of the library): more, and the matrix made before is
-#: too unlike the library's; ``papers similar`` then waits for it to be made again.
+#: Rows folded in, and rows of papers taken out, at most (and a tenth of the library): more,
+#: and the matrix made before is too unlike the library's; ``papers similar`` then waits for
+#: it to be made again.
 FOLD_AT_MOST: Final = 20_000
 FOLD_SHARE: Final = 0.1
 
@@ -156,8 +157,9 @@ def save_added(
     in_base[base_places[live]] = live
     stale = [row for i in (*changed, *folded) if (row := where.get(i)) is not None]
     places = np.union1d(np.flatnonzero(in_base < 0), np.array(stale, dtype=np.int64))
-    if len(places) > min(FOLD_AT_MOST, max(1, int(FOLD_SHARE * len(ids)))):
-        return False
+    taken_out = base.size - len(live)
+    if len(places) + taken_out > min(FOLD_AT_MOST, max(1, int(FOLD_SHARE * len(ids)))):
+        return False  # too unlike the library now: made again
     base_places[in_base[places][in_base[places] >= 0]] = -1  # changed: their new rows count
     rows = places.tolist()
     added_papers = (

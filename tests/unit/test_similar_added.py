@@ -277,6 +277,10 @@ def test_too_many_added_or_no_matrix_wait_for_the_matrix_made_again(
     assert not save_added(home, content(5), content(1), papers, [])  # no matrix of content 5
     monkeypatch.setattr(similar_index, "FOLD_SHARE", 0.25)
     assert not save_added(home, content(0), content(1), papers, [])  # 36 of 76 are new
+    assert not save_added(home, content(0), content(1), papers[15:40], [])  # 15 of 40 gone
+    assert save_added(home, content(0), content(1), papers[5:40], [])  # 5 of 40 gone
+    (home / ADDED_FILE).unlink()
+    assert not save_added(home, content(0), content(1), papers[5:40] + papers[40:47], [])
     assert not (home / ADDED_FILE).exists()
 
 
