@@ -128,7 +128,9 @@ def _similar(
     (``similar_index.build_in_background``); meanwhile the rows of the papers the change
     added or changed, folded into the matrix made before it, answer (``save_added``: without
     ``build`` too, in the app, whose ``m`` then reads them rather than make the matrix)."""
+    from storage.cache.array_file import remove_array_file
     from storage.cache.similar_index import (
+        ADDED_FILE,
         SIMILAR_FILE,
         build_in_background,
         build_similarity,
@@ -140,8 +142,12 @@ def _similar(
     path = home / SIMILAR_FILE
     if has_similarity(path, version):
         return
-    if large and before is not None:
-        save_added(home, before, version, loaded.sequence(), changed)
+    if (
+        large
+        and before is not None
+        and not save_added(home, before, version, loaded.sequence(), changed)
+    ):
+        remove_array_file(home / ADDED_FILE)  # of a version before: of no use now
     if not build:
         return
     if large:

@@ -105,12 +105,13 @@ def _matrix(
     )
 
 
-# -- the papers an import added, until the matrix is made again ---------------------------------
+# -- the papers a change added, until the matrix is made again ----------------------------------
 
-#: The rows of the papers an import added to (or changed in) a large library, in the terms of
-#: the ``similar.index`` made before it (``storage.similar.stacked``): read with it, they
-#: answer ``papers similar`` and the app at once, while ``similar.index`` is made again
-#: apart (``build_in_background``), which takes seconds at 100,000 papers.
+#: The rows of the papers a change (an import, a sync) added to or changed in a large library,
+#: in the terms of the ``similar.index`` made before it, placed by paper id (a removal needs
+#: none: ``storage.similar.stacked``): read with it, they answer ``papers similar`` and the
+#: app at once, while ``similar.index`` is made again apart (``build_in_background``), which
+#: takes seconds at 100,000 papers.
 ADDED_FILE: Final = "similar.added"
 _ADDED_KIND: Final = "similarity of added papers"
 #: Rows folded in, and rows of papers taken out, at most (and a tenth of the library): more,
@@ -212,7 +213,7 @@ def load_added(home: Path, version: FileContent, papers: Sequence[Paper]) -> Sim
 
 def load_ready(home: Path, version: FileContent, papers: Sequence[Paper]) -> SimilarityIndex | None:
     """The similarity of ``papers`` (the papers.json of content ``version``) read from
-    ``home``: ``similar.index`` of them, else that of the papers before an import with the
+    ``home``: ``similar.index`` of them, else that of the papers before a change with the
     rows it added (``similar.added``); None when neither is there."""
     found = load_similarity(home / SIMILAR_FILE, version, papers)
     return found if found is not None else load_added(home, version, papers)

@@ -294,14 +294,22 @@ def test_the_rows_go_with_the_very_matrix_they_were_folded_into(
     assert load_added(home, content(1), papers) is None
 
 
-def import_twins(home: Path, n: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Import twins of the first ``n`` papers of the library in ``home`` as into a large
-    library whose ``similar.index`` is made again apart (here: not made); the versions whose
-    builds were started."""
+def import_twins(
+    home: Path,
+    n: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    first: int = 0,
+    share: float = 1.0,
+) -> list[str]:
+    """Import twins of the ``n`` sample papers from ``first`` into the library in ``home`` as
+    into a large library whose ``similar.index`` is made again apart (here: not made), up to
+    ``share`` of it folded in; the versions whose builds were started."""
     import storage.cache.refresh as refresh
 
     monkeypatch.setattr(refresh, "LARGE", 1)
-    monkeypatch.setattr(similar_index, "FOLD_SHARE", 1.0)
+    monkeypatch.setattr(similar_index, "FOLD_SHARE", share)
     started: list[str] = []
     monkeypatch.setattr(
         similar_index, "build_in_background", lambda home, version: started.append(version)
@@ -311,7 +319,7 @@ def import_twins(home: Path, n: int, tmp_path: Path, monkeypatch: pytest.MonkeyP
     source.write_text(
         "".join(
             json.dumps({"title": p.title, "abstract": p.abstract}) + "\n"
-            for p in corpus(library)[38 : 38 + n]
+            for p in corpus(library)[38 + first : 38 + first + n]
         ),
         encoding="utf-8",
     )
@@ -336,3 +344,14 @@ def test_an_import_into_a_large_library_leaves_its_added_rows_until_the_build_en
     assert not has_added(seeded_home, version) and not (seeded_home / ADDED_FILE).exists()
     made = load_ready(seeded_home, version, Library(seeded_home).loaded_papers().sequence())
     assert made is not None and isinstance(made.matrix, Matrix)
+
+
+def test_rows_of_a_version_before_go_when_a_change_cannot_add_to_them(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import_twins(seeded_home, 2, tmp_path, monkeypatch)
+    assert (seeded_home / ADDED_FILE).exists()
+    import_twins(seeded_home, 3, tmp_path, monkeypatch, first=2, share=0.05)  # 5 > 2 of 43
+    version = Library(seeded_home).loaded_papers().content
+    assert version is not None and not is_ready(seeded_home, version)
+    assert not (seeded_home / ADDED_FILE).exists()
