@@ -126,8 +126,10 @@ def _similar(
     """``similar.index`` of the new papers, when it is not there already: built here for a
     small library, else by a process of its own that the change does not wait for
     (``similar_index.build_in_background``); meanwhile the rows of the papers the change
-    added or changed, folded into the matrix made before it, answer (``save_added``: without
-    ``build`` too, in the app, whose ``m`` then reads them rather than make the matrix)."""
+    added or changed, folded into the matrix made before it, answer (``save_added``). Without
+    ``build`` (a removal, or its undo: the app's too, whose ``m`` then reads them rather than
+    make the matrix) those rows are all it makes, unless they cannot be made: then the
+    process of its own makes the matrix, so that ``m`` finds it or waits for it."""
     from storage.cache.array_file import remove_array_file
     from storage.cache.similar_index import (
         ADDED_FILE,
@@ -142,15 +144,16 @@ def _similar(
     path = home / SIMILAR_FILE
     if has_similarity(path, version):
         return
-    if (
+    added = (
         large
         and before is not None
-        and not save_added(home, before, version, loaded.sequence(), changed)
-    ):
+        and save_added(home, before, version, loaded.sequence(), changed)
+    )
+    if large and not added:
         remove_array_file(home / ADDED_FILE)  # of a version before: of no use now
-    if not build:
-        return
-    if large:
+    if large and (build or not added):
+        # made apart; but not after a removal whose rows made before answer: taking papers out
+        # leaves the others' rows as a build would give them but for the idf's drift
         build_in_background(home, version)
-    else:
+    elif build:
         save_similarity(path, version, build_similarity(loaded.sequence()))

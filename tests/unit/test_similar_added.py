@@ -355,3 +355,23 @@ def test_rows_of_a_version_before_go_when_a_change_cannot_add_to_them(
     version = Library(seeded_home).loaded_papers().content
     assert version is not None and not is_ready(seeded_home, version)
     assert not (seeded_home / ADDED_FILE).exists()
+
+
+def test_a_removal_starts_no_build_unless_its_rows_cannot_answer(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import storage.cache.refresh as refresh
+
+    monkeypatch.setattr(refresh, "LARGE", 1)
+    monkeypatch.setattr(similar_index, "FOLD_SHARE", 0.1)
+    started: list[FileContent] = []
+    monkeypatch.setattr(
+        similar_index, "build_in_background", lambda home, version: started.append(version)
+    )
+    library = Library(seeded_home)
+    ids = [p.id for p in library.papers()]
+    library.remove(ids[:1])  # 1 of 38: the rows made before answer
+    assert started == [] and (seeded_home / ADDED_FILE).exists()
+    library.remove(ids[1:10])  # 10 of 38 out in all: the matrix is made again, apart
+    version = library.loaded_papers().content
+    assert started == [version] and not (seeded_home / ADDED_FILE).exists()
