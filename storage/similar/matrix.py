@@ -54,8 +54,48 @@ _TOKEN_CHUNK: Final = 2048
 _SHARED_TERMS: Final = 5
 
 
+class RowQueries:
+    """What a matrix answers from its rows (``rows``, ``terms``, ``row``, ``entries``): the
+    same for ``Matrix`` and ``storage.similar.stacked.Stacked``."""
+
+    __slots__ = ()
+    rows: dict[str, int]
+    terms: tuple[str, ...]
+
+    def row(self, row: int) -> tuple[Int32Array, Float32Array]:
+        raise NotImplementedError
+
+    def entries(self, rows: IntArray) -> tuple[IntArray, IntArray, Float32Array]:
+        raise NotImplementedError
+
+    def rows_of(self, paper_ids: Iterable[str]) -> list[int]:
+        """The rows of the known ids among ``paper_ids``, each once, in their order."""
+        return list(dict.fromkeys(row for i in paper_ids if (row := self.rows.get(i)) is not None))
+
+    def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray:
+        """The (weighted) sum of some rows, as a dense vocabulary-sized vector."""
+        local, terms, values = self.entries(rows)
+        scaled = values.astype(np.float64)
+        if weights is not None:
+            scaled = scaled * weights[local]
+        sums = np.bincount(terms, weights=scaled, minlength=len(self.terms))
+        return sums.astype(np.float64, copy=False)
+
+    def shared(self, a: int, b: int) -> tuple[str, ...]:
+        """The terms two papers share, by their contribution to the similarity."""
+        (terms_a, weights_a), (terms_b, weights_b) = self.row(a), self.row(b)
+        common, in_a, in_b = np.intersect1d(
+            terms_a, terms_b, assume_unique=True, return_indices=True
+        )
+        if len(common) == 0:
+            return ()
+        contribution = weights_a[in_a] * weights_b[in_b]
+        order = np.lexsort((common, -contribution))
+        return distinct((self.terms[int(common[i])] for i in order), _SHARED_TERMS)
+
+
 @dataclass(frozen=True, slots=True)
-class Matrix:
+class Matrix(RowQueries):
     """The tf-idf matrix of a corpus as rows (CSR) and postings (CSC), with its vocabulary."""
 
     ids: tuple[str, ...]
@@ -71,10 +111,6 @@ class Matrix:
     @property
     def size(self) -> int:
         return len(self.ids)
-
-    def rows_of(self, paper_ids: Iterable[str]) -> list[int]:
-        """The rows of the known ids among ``paper_ids``, each once, in their order."""
-        return known_rows(self.rows, paper_ids)
 
     def row(self, row: int) -> tuple[Int32Array, Float32Array]:
         """The term ids (ascending) and weights of one paper."""
@@ -131,14 +167,6 @@ class Matrix:
         sums[self.indptr[:-1] == self.indptr[1:]] = 0.0
         return sums
 
-    def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray:
-        """The (weighted) sum of some rows, as a dense vocabulary-sized vector."""
-        return weighted_total(self.entries(rows), len(self.terms), weights)
-
-    def shared(self, a: int, b: int) -> tuple[str, ...]:
-        """The terms two papers share, by their contribution to the similarity."""
-        return shared_terms(self.terms, self.row(a), self.row(b))
-
     def nbytes(self) -> int:
         """Bytes held by the arrays (rows and postings)."""
         arrays = (
@@ -173,38 +201,6 @@ class Rows(Protocol):
     def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray: ...
     def shared(self, a: int, b: int) -> tuple[str, ...]: ...
     def nbytes(self) -> int: ...
-
-
-def known_rows(rows: dict[str, int], paper_ids: Iterable[str]) -> list[int]:
-    """The rows of the known ids among ``paper_ids``, each once, in their order."""
-    return list(dict.fromkeys(row for i in paper_ids if (row := rows.get(i)) is not None))
-
-
-def weighted_total(
-    entries: tuple[IntArray, IntArray, Float32Array], n_terms: int, weights: FloatArray | None
-) -> FloatArray:
-    """The sum of some rows' ``entries`` (each row's times its ``weights``), dense."""
-    local, terms, values = entries
-    scaled = values.astype(np.float64)
-    if weights is not None:
-        scaled = scaled * weights[local]
-    sums = np.bincount(terms, weights=scaled, minlength=n_terms)
-    return sums.astype(np.float64, copy=False)
-
-
-def shared_terms(
-    terms: tuple[str, ...],
-    row_a: tuple[Int32Array, Float32Array],
-    row_b: tuple[Int32Array, Float32Array],
-) -> tuple[str, ...]:
-    """The terms two rows share, by their contribution to the similarity."""
-    (terms_a, weights_a), (terms_b, weights_b) = row_a, row_b
-    common, in_a, in_b = np.intersect1d(terms_a, terms_b, assume_unique=True, return_indices=True)
-    if len(common) == 0:
-        return ()
-    contribution = weights_a[in_a] * weights_b[in_b]
-    order = np.lexsort((common, -contribution))
-    return distinct((terms[int(common[i])] for i in order), _SHARED_TERMS)
 
 
 def _tokens(papers: Sequence[Paper]) -> SimilarityWords:

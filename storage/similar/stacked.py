@@ -9,8 +9,6 @@ Rows are the papers' places in the library's list, as in a matrix made from ever
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 import numpy.typing as npt
 
@@ -20,13 +18,11 @@ from storage.similar.matrix import (
     Int32Array,
     IntArray,
     Matrix,
-    known_rows,
-    shared_terms,
-    weighted_total,
+    RowQueries,
 )
 
 
-class Stacked:
+class Stacked(RowQueries):
     """``base``, whose rows are now the papers at ``base_places`` of ``ids`` (-1: a paper taken
     out since, or changed), with the rows of ``added``, the papers at ``places`` of ``ids``:
     every paper of ``ids`` has exactly one row, of one or the other."""
@@ -66,10 +62,6 @@ class Stacked:
     @property
     def size(self) -> int:
         return len(self.ids)
-
-    def rows_of(self, paper_ids: Iterable[str]) -> list[int]:
-        """The rows of the known ids among ``paper_ids``, each once, in their order."""
-        return known_rows(self.rows, paper_ids)
 
     def row(self, row: int) -> tuple[Int32Array, Float32Array]:
         """The term ids (ascending) and weights of one paper."""
@@ -119,14 +111,6 @@ class Stacked:
         if self.added.size:
             sums[self.places] = self.added.dot(vector)
         return sums
-
-    def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray:
-        """The (weighted) sum of some rows, as a dense vocabulary-sized vector."""
-        return weighted_total(self.entries(rows), len(self.terms), weights)
-
-    def shared(self, a: int, b: int) -> tuple[str, ...]:
-        """The terms two papers share, by their contribution to the similarity."""
-        return shared_terms(self.terms, self.row(a), self.row(b))
 
     def nbytes(self) -> int:
         """Bytes held by the arrays (rows and postings)."""
