@@ -146,7 +146,7 @@ def triage_changes(
     made: list[tuple[float | None, str, str, Any]] = []
     kept: set[str] = set()
     for pid in pids:
-        given_again = False
+        removed_at = 0  # the stamp of the removal an undo took back, when it was told of
         if pid in waiting:
             if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
                 continue
@@ -162,7 +162,9 @@ def triage_changes(
             if pid in restored and base.removed(pid) and present(pid):
                 # back by an undo of a removal the others were told of: its triage is given
                 # again (a removal undone before any sync told nobody)
-                changed, given_again = list(TRIAGE_KINDS), True
+                changed = list(TRIAGE_KINDS)
+                held = base.holder(PAPER, pid)
+                removed_at = held[0] if held else -1
         if not changed:
             continue
         if local == DEFAULTS and (
@@ -187,10 +189,8 @@ def triage_changes(
                 again = touched.get(pid, 0.0)
                 if again is not None and again > (made_at or 0.0):
                     made_at = again
-            if (
-                kind == STATUS
-                and not given_again  # told since that the paper was removed: told it is back
-                and _sent_already(base, pid, local[kind], made_at, state.device)
+            if kind == STATUS and _sent_already(
+                base, pid, local[kind], made_at, state.device, removed_at
             ):
                 continue
             made.append((made_at, pid, kind, local[kind]))
@@ -219,14 +219,24 @@ def _removed_since_touched(
     return removed_at is None or removed_at >= changed_at
 
 
-def _sent_already(base: Base, pid: str, value: Any, made_at: float | None, device: str) -> bool:
+def _sent_already(
+    base: Base, pid: str, value: Any, made_at: float | None, device: str, removed_at: int = 0
+) -> bool:
     """True when this device's own record of this status, stamped no earlier than it was
     given, holds the register already (a sync cut short sent it; sent again it would be
-    stamped after everything seen since, and beat later decisions made elsewhere)."""
-    if made_at is None or value != base.value(STATUS, pid):
+    stamped after everything seen since, and beat later decisions made elsewhere). For a
+    paper back by an undo of a removal the others were told of (stamped ``removed_at``; -1
+    when unknown), only a record stamped after the removal: one from before says nothing
+    of the paper being back."""
+    if made_at is None or removed_at < 0 or value != base.value(STATUS, pid):
         return False
     held = base.holder(STATUS, pid)
-    return held is not None and held[1] == device and held[0] >= made_at * 1000
+    return (
+        held is not None
+        and held[1] == device
+        and held[0] >= made_at * 1000
+        and held[0] > removed_at
+    )
 
 
 def _decided_after(triage: TriageState, pid: str, held: list[Any] | None) -> bool:

@@ -435,3 +435,37 @@ def test_a_status_back_by_an_undo_of_its_removal_is_sent_again_after_the_removal
     assert max(statuses, key=lambda r: r.stamp).value == "read"
     sync_library(b, folder)
     assert b.status(pid).value == "read" and shown(a) == shown(b)
+
+
+def test_a_status_given_again_by_a_sync_cut_short_is_not_given_a_third_time(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The undo's status sent, the sync cut short before it merged: the next sync does not
+    send it again stamped after a decision another device made meanwhile."""
+    import storage.files.triage_file
+    import storage.sync.run as run
+
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: 1_700_000_000.0)
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    pid = a.papers()[0].id
+    a.set_status(pid, "read")
+    for library in (a, b):
+        sync_library(library, folder)
+    a.remove([pid])
+    for library in (a, b):
+        sync_library(library, folder)
+    a.undo()
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(run._Sync, "_finish", crash)
+        with pytest.raises(OSError):
+            sync_library(a, folder)  # its records sent, its state not saved
+    sync_library(b, folder)
+    b.set_status(pid, "skipped")  # decided after the paper came back
+    sync_library(b, folder)
+    for library in (a, b):
+        sync_library(library, folder)
+    assert a.status(pid).value == b.status(pid).value == "skipped"
