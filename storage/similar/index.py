@@ -27,6 +27,9 @@ READ_WEIGHT: Final = 0.25
 SKIP_WEIGHT: Final = 0.5
 #: Starred (or skipped) papers scored per batch in ``suggest``: bounds memory to batch x papers.
 _BATCH: Final = 32
+#: ``suggest``'s nearest starred paper: postings entries read at most (see ``_nearest``);
+#: some 2 s of work.
+NEAREST_POSTINGS: Final = 50_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,17 +214,34 @@ class SimilarityIndex:
         ]
 
     def _nearest(self, group: IntArray, rows: IntArray) -> tuple[FloatArray, IntArray]:
-        """For each row, the best cosine to a member of ``group`` (not itself) and which member."""
+        """For each row, the best cosine to a member of ``group`` (not itself) and which member.
+
+        The products of every member with every paper take a postings entry per paper that
+        shares a term with a member, per term: 4.7 billion for 6,736 starred papers of
+        100,000 (115 s). Beyond ``NEAREST_POSTINGS`` the members' most common terms are left
+        out, those in the most papers first: the cosine is then over their rarer terms, what
+        a near-duplicate shares (at 100,000 papers, the terms in fewer than ~600 papers)."""
         matrix = self._matrix
+        local, terms, weights = matrix.entries(group)
+        papers = matrix.papers_with(terms)
+        if int(papers.sum()) > NEAREST_POSTINGS:
+            ascending = np.sort(papers)
+            fit = int(np.searchsorted(np.cumsum(ascending), NEAREST_POSTINGS, side="right"))
+            kept = papers < ascending[fit]
+            local, terms, weights = local[kept], terms[kept], weights[kept]
+        bounds = np.searchsorted(local, np.arange(0, len(group) + _BATCH, _BATCH))
         best = np.zeros(len(rows))
         which = np.full(len(rows), -1, dtype=np.int64)
-        for start in range(0, len(group), _BATCH):
+        for number, start in enumerate(range(0, len(group), _BATCH)):
             batch = group[start : start + _BATCH]
-            sims = matrix.products(batch)
+            first, last = bounds[number], bounds[number + 1]
+            sims = matrix.products_of(
+                local[first:last] - start, terms[first:last], weights[first:last], len(batch)
+            )
             sims[np.arange(len(batch)), batch] = 0.0  # a paper is not its own neighbour
-            sims = sims[:, rows]
-            batch_best = sims.max(axis=0)
-            batch_which = sims.argmax(axis=0) + start
+            nearest = sims.argmax(axis=0)[rows]  # one pass over the products, not three
+            batch_best = sims[nearest, rows]
+            batch_which = nearest + start
             better = batch_best > best
             best[better] = batch_best[better]
             which[better] = batch_which[better]

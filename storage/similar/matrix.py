@@ -68,6 +68,15 @@ class RowQueries:
     def entries(self, rows: IntArray) -> tuple[IntArray, IntArray, Float32Array]:
         raise NotImplementedError
 
+    def products_of(
+        self, local: IntArray, terms: IntArray, weights: Float32Array, count: int
+    ) -> FloatArray:
+        raise NotImplementedError
+
+    def products(self, rows: IntArray) -> FloatArray:
+        """Cosine similarities of some rows with every row: a ``len(rows) x size`` array."""
+        return self.products_of(*self.entries(rows), len(rows))
+
     def rows_of(self, paper_ids: Iterable[str]) -> list[int]:
         """The rows of the known ids among ``paper_ids``, each once, in their order."""
         return list(dict.fromkeys(row for i in paper_ids if (row := self.rows.get(i)) is not None))
@@ -151,20 +160,31 @@ class Matrix(RowQueries):
         kept = docs >= 0
         return keys[kept] + docs[kept], values[kept]
 
-    def products(self, rows: IntArray) -> FloatArray:
-        """Cosine similarities of some rows with every row: a ``len(rows) x size`` array."""
-        local, terms, weights = self.entries(rows)
+    def products_of(
+        self, local: IntArray, terms: IntArray, weights: Float32Array, count: int
+    ) -> FloatArray:
+        """``products`` of ``count`` rows given by their entries (``entries``, or some)."""
         keys, values = self.posted(local, terms, weights, self.size)
-        flat = np.bincount(keys, weights=values, minlength=len(rows) * self.size)
-        return flat.astype(np.float64, copy=False).reshape(len(rows), self.size)
+        flat = np.bincount(keys, weights=values, minlength=count * self.size)
+        return flat.astype(np.float64, copy=False).reshape(count, self.size)
+
+    def papers_with(self, terms: IntArray) -> IntArray:
+        """How many papers have each of ``terms``."""
+        return self.post_ptr[terms + 1] - self.post_ptr[terms]
 
     def dot(self, vector: FloatArray) -> FloatArray:
         """Every row's dot product with a dense vocabulary-sized vector."""
         if self.size == 0:
             return np.zeros(0)
         contributions = self.data * vector[self.indices]
-        sums = np.add.reduceat(np.append(contributions, 0.0), self.indptr[:-1])
-        sums[self.indptr[:-1] == self.indptr[1:]] = 0.0
+        starts = self.indptr[:-1]
+        # rows from the first that starts past the last entry are empty (and out of the range
+        # reduceat takes): summed to 0 without a copy of every entry to make room
+        summed = int(np.searchsorted(starts, len(contributions)))
+        sums = np.zeros(self.size)
+        if summed:
+            sums[:summed] = np.add.reduceat(contributions, starts[:summed])
+        sums[starts == self.indptr[1:]] = 0.0  # an empty row: reduceat gave its next entry
         return sums
 
     def nbytes(self) -> int:
@@ -197,6 +217,10 @@ class Rows(Protocol):
     def filled(self, rows: IntArray) -> npt.NDArray[np.bool_]: ...
     def entries(self, rows: IntArray) -> tuple[IntArray, IntArray, Float32Array]: ...
     def products(self, rows: IntArray) -> FloatArray: ...
+    def products_of(
+        self, local: IntArray, terms: IntArray, weights: Float32Array, count: int
+    ) -> FloatArray: ...
+    def papers_with(self, terms: IntArray) -> IntArray: ...
     def dot(self, vector: FloatArray) -> FloatArray: ...
     def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray: ...
     def shared(self, a: int, b: int) -> tuple[str, ...]: ...

@@ -90,17 +90,22 @@ class Stacked(RowQueries):
         weights = np.concatenate([weights_b, weights_a])
         return local[order], terms[order], weights[order]
 
-    def products(self, rows: IntArray) -> FloatArray:
-        """Cosine similarities of some rows with every row: a ``len(rows) x size`` array."""
-        local, terms, weights = self.entries(rows)
+    def products_of(
+        self, local: IntArray, terms: IntArray, weights: Float32Array, count: int
+    ) -> FloatArray:
+        """``products`` of ``count`` rows given by their entries (``entries``, or some)."""
         keys_b, values_b = self.base.posted(local, terms, weights, self.size, self.base_places)
         keys_a, values_a = self.added.posted(local, terms, weights, self.size, self.places)
         flat = np.bincount(
             np.concatenate([keys_b, keys_a]),
             weights=np.concatenate([values_b, values_a]),
-            minlength=len(rows) * self.size,
+            minlength=count * self.size,
         )
-        return flat.astype(np.float64, copy=False).reshape(len(rows), self.size)
+        return flat.astype(np.float64, copy=False).reshape(count, self.size)
+
+    def papers_with(self, terms: IntArray) -> IntArray:
+        """How many papers have each of ``terms`` (those taken out since counted)."""
+        return self.base.papers_with(terms) + self.added.papers_with(terms)
 
     def dot(self, vector: FloatArray) -> FloatArray:
         """Every row's dot product with a dense vocabulary-sized vector."""

@@ -375,3 +375,80 @@ def test_a_removal_starts_no_build_unless_its_rows_cannot_answer(
     library.remove(ids[1:10])  # 10 of 38 out in all: the matrix is made again, apart
     version = library.loaded_papers().content
     assert started == [version] and not (seeded_home / ADDED_FILE).exists()
+
+
+def test_dot_sums_each_row_with_empty_rows_anywhere() -> None:
+    # rows 0, 2 and 4 have no term (the last: no entry after it to stand on)
+    indptr = np.array([0, 0, 2, 2, 3, 3])
+    indices = np.array([0, 2, 1], dtype=np.int32)
+    data = np.array([0.5, 0.25, 2.0], dtype=np.float32)
+    order = np.argsort(indices, kind="stable")
+    matrix = Matrix(
+        ids=tuple("abcde"),
+        rows={i: n for n, i in enumerate("abcde")},
+        indptr=indptr,
+        indices=indices,
+        data=data,
+        post_ptr=np.array([0, 1, 2, 3]),
+        post_docs=np.array([1, 3, 1], dtype=np.int32)[order],
+        post_data=data[order],
+        terms=("x", "y", "z"),
+    )
+    dense = np.zeros((5, 3))
+    dense[1, 0], dense[1, 2], dense[3, 1] = 0.5, 0.25, 2.0
+    vector = np.array([1.0, 10.0, 100.0])
+    assert matrix.dot(vector).tolist() == (dense @ vector).tolist() == [0, 25.5, 0, 20, 0]
+
+
+def test_the_nearest_starred_paper_is_found_by_rarer_terms_past_a_budget(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import storage.similar.index as similar_module
+
+    papers = corpus(library)
+    index = SimilarityIndex(papers)
+    starred = {p.id: "starred" for p in papers[:10]}
+    exact = index.suggest(starred)
+    matrix = index.matrix
+    local, terms, _ = matrix.entries(np.array([matrix.rows[i] for i in starred]))
+    postings = int(matrix.papers_with(terms).sum())
+    monkeypatch.setattr(similar_module, "NEAREST_POSTINGS", postings)  # all of them: exact
+    assert index.suggest(starred) == exact
+    monkeypatch.setattr(similar_module, "NEAREST_POSTINGS", postings // 4)
+    pruned = index.suggest(starred)
+    assert pruned != exact  # a quarter of the postings: other scores
+    because = {s.paper_id: s.because for s in pruned}
+    for i in range(10):  # a starred paper's twin is still nearest to it
+        assert because[f"twin{i:04d}"] == papers[i].id
+
+
+def test_past_the_budget_the_commonest_terms_are_left_out_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """X shares eight common words with the starred A, two rare ones with the starred B: all
+    terms counted, A is nearest; the common ones left out, B."""
+    import storage.similar.index as similar_module
+
+    common = [f"common{c}" for c in "abcdefgh"]  # each in some 40% of the papers
+    papers = [
+        Paper(
+            id=f"f{i:02d}",
+            title=f"Filler {i}",
+            abstract=" ".join(
+                [w for k, w in enumerate(common) if (i + k) % 5 < 2]
+                + [f"filler{i}x{j}" for j in range(3)]
+                + [f"shared{i % 20}"]
+            ),
+        )
+        for i in range(60)
+    ]
+    papers += [
+        Paper(id="A", title="Common things", abstract=" ".join(common * 2)),
+        Paper(id="B", title="Rare things", abstract="zebrafish quokka plus other words here"),
+        Paper(id="X", title="Candidate", abstract=" ".join(common) + " zebrafish quokka"),
+    ]
+    index = SimilarityIndex(papers)
+    starred = {"A": "starred", "B": "starred"}
+    assert {s.paper_id: s.because for s in index.suggest(starred)}["X"] == "A"
+    monkeypatch.setattr(similar_module, "NEAREST_POSTINGS", 10)  # the rare terms alone
+    assert {s.paper_id: s.because for s in index.suggest(starred)}["X"] == "B"
