@@ -382,6 +382,26 @@ async def test_stats_similar_and_suggested_order(seeded_home: Path) -> None:
         assert app.main_screen.view.suggested_rows is None
 
 
+async def test_a_large_librarys_order_and_topics_say_they_started(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They take seconds at 100,000 papers: said at once, before their result."""
+    import tui.screens.main.similar as similar
+
+    monkeypatch.setattr(similar, "SAID_FROM", 30)  # the 38 papers are many
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("s", "ctrl+o")
+        said = "Ordering the Inbox by likeness to your 1 starred paper…"
+        await wait_for(pilot, lambda: any(n.message == said for n in app._notifications))
+        await wait_for(pilot, lambda: app.main_screen.view.suggested_rows is not None)
+        await pilot.press("T")
+        said = "Grouping 37 papers into topics…"
+        await wait_for(pilot, lambda: any(n.message == said for n in app._notifications))
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "TopicsScreen")
+
+
 def burst(app: PapersApp, key: str, char: str) -> None:
     """Queue a key as the terminal driver does, without waiting for the app in between."""
     event = events.Key(key, char)

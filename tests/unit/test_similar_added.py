@@ -452,3 +452,26 @@ def test_past_the_budget_the_commonest_terms_are_left_out_first(
     assert {s.paper_id: s.because for s in index.suggest(starred)}["X"] == "A"
     monkeypatch.setattr(similar_module, "NEAREST_POSTINGS", 10)  # the rare terms alone
     assert {s.paper_id: s.because for s in index.suggest(starred)}["X"] == "B"
+
+
+def test_topics_of_many_papers_come_from_a_sample_and_take_in_every_paper(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import storage.similar.topics as topics
+
+    papers = corpus(library)
+    index = SimilarityIndex(papers)
+    monkeypatch.setattr(topics, "KMEANS_SAMPLE", 30)  # of 76 papers
+
+    def everyone(*args: object) -> object:
+        raise AssertionError("k-means over every paper")
+
+    monkeypatch.setattr(topics, "_kmeans_all", everyone)
+    ids = [p.id for p in papers]
+    found = index.topics(ids, k=6)
+    assert found == index.topics(ids, k=6)  # drawn with the seed: the same every time
+    placed = [pid for topic in found for pid in topic.paper_ids]
+    assert sorted(placed) == sorted(ids) and len(found) == 6
+    topic_of = {pid: n for n, topic in enumerate(found) for pid in topic.paper_ids}
+    together = sum(topic_of[p.id] == topic_of[f"twin{i:04d}"] for i, p in enumerate(papers[:38]))
+    assert together >= 34  # a paper and its twin, nearly always
