@@ -45,11 +45,15 @@ class Base:
         registers: Mapping[str, Mapping[str, list[Any]]],
         written: Mapping[str, Mapping[str, Any]],
         papers_written: Mapping[str, Any],
+        unsaved: Collection[tuple[str, str, int]] = (),
     ) -> None:
         self._registers = registers
         self._written = dict(written)
         #: Papers a merge cut short was writing (papers.json may or may not have them).
         self.papers_written = papers_written
+        #: This device's records (kind, paper, stamp) that a sync cut short made (its outbox):
+        #: in the registers, but not in those a finished sync saved.
+        self.unsaved = frozenset(unsaved)
 
     def holder(self, kind: str, pid: str) -> list[Any] | None:
         """The register's holder after the last sync (and this device's records waiting)."""
@@ -222,18 +226,21 @@ def _removed_since_touched(
 def _sent_already(
     base: Base, pid: str, value: Any, made_at: float | None, device: str, removed_at: int = 0
 ) -> bool:
-    """True when this device's own record of this status, stamped no earlier than it was
-    given, holds the register already (a sync cut short sent it; sent again it would be
-    stamped after everything seen since, and beat later decisions made elsewhere). For a
-    paper back by an undo of a removal the others were told of (stamped ``removed_at``; -1
-    when unknown), only a record stamped after the removal: one from before says nothing
-    of the paper being back."""
+    """True when this device's own record of this status, made by a sync cut short (its
+    outbox: ``Base.unsaved``) and stamped no earlier than the status was given, holds the
+    register already: sent again it would be stamped after everything seen since, and beat
+    later decisions made elsewhere. A record a finished sync saved is older than any change
+    made here since, however its stamp compares with the change's time (a clock ahead of
+    this one's, seen since, stamps ahead). For a paper back by an undo of a removal the
+    others were told of (stamped ``removed_at``; -1 when unknown), only a record stamped
+    after the removal: one from before says nothing of the paper being back."""
     if made_at is None or removed_at < 0 or value != base.value(STATUS, pid):
         return False
     held = base.holder(STATUS, pid)
     return (
         held is not None
         and held[1] == device
+        and (STATUS, pid, held[0]) in base.unsaved
         and held[0] >= made_at * 1000
         and held[0] > removed_at
     )

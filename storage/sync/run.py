@@ -221,7 +221,8 @@ class _Sync:
         # What the files held after the last sync: the registers before the others' records
         # are folded in (the triage written by a merge cut short: ``triage_part``).
         before = {kind: dict(held) for kind, held in state.registers.items()}
-        self.base = Base(before, {}, pending.get(PAPER) or {})
+        unsaved = [(row[0], row[3], row[1]) for row in self._unsaved if len(row) > 3]
+        self.base = Base(before, {}, pending.get(PAPER) or {}, unsaved)
         self.again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
         self.here = set(self.library.loaded_papers().ids())  # set work in C, not per paper
         self.present = self.here.__contains__

@@ -469,3 +469,34 @@ def test_a_status_given_again_by_a_sync_cut_short_is_not_given_a_third_time(
     for library in (a, b):
         sync_library(library, folder)
     assert a.status(pid).value == b.status(pid).value == "skipped"
+
+
+def test_a_decision_made_again_after_a_sync_is_sent_whatever_the_clock_says(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync clock ahead of the decisions' times (three hours here; as after seeing the
+    records of a device whose clock is fast) stamps records ahead of them: a status decided
+    again after a finished sync, the same as it sent then, is still a decision made after
+    that record, and sent (found by test_sync_stateful)."""
+    import time as clock
+
+    import storage.files.triage_file
+
+    decided = [clock.time()]
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: decided[0])
+
+    def fast() -> float:
+        return clock.time() + 3 * 3600
+
+    a = seeded(tmp_path / "a")
+    pid = a.papers()[0].id
+    sync_library(a, folder, wall=fast)
+    a.set_status(pid, "read")
+    sync_library(a, folder, wall=fast)
+    sent = max(r.stamp for r in all_records(folder) if r.paper == pid and r.kind == STATUS)
+    decided[0] += 60  # a minute later: back to the Inbox, then read again
+    a.set_status(pid, "inbox")
+    a.set_status(pid, "read")
+    sync_library(a, folder, wall=fast)
+    again = [r for r in all_records(folder) if r.paper == pid and r.kind == STATUS]
+    assert max(r.stamp for r in again) > sent
