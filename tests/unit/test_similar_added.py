@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +23,7 @@ from storage.cache.similar_index import (
     load_ready,
     save_added,
     save_similarity,
+    similarity_for,
 )
 from storage.files.atomic import FileContent
 from storage.models import Paper
@@ -475,3 +478,40 @@ def test_topics_of_many_papers_come_from_a_sample_and_take_in_every_paper(
     topic_of = {pid: n for n, topic in enumerate(found) for pid in topic.paper_ids}
     together = sum(topic_of[p.id] == topic_of[f"twin{i:04d}"] for i, p in enumerate(papers[:38]))
     assert together >= 34  # a paper and its twin, nearly always
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda b: b[:-10],
+        lambda b: b[: len(b) // 2] + bytes([b[len(b) // 2] ^ 1]) + b[len(b) // 2 + 1 :],
+        lambda b: b + b"x",
+        lambda b: b"",
+    ],
+    ids=["torn", "flipped", "longer", "empty"],
+)
+def test_damaged_added_rows_are_not_believed(
+    saved: tuple[Path, list[Paper]], damage: Callable[[bytes], bytes]
+) -> None:
+    """A damaged ``similar.added`` (a disk, a sync tool) gives no answer rather than a wrong
+    one: ``papers similar`` then makes the matrix."""
+    home, papers = saved
+    assert save_added(home, content(0), content(1), papers, [])
+    path = home / ADDED_FILE
+    path.write_bytes(damage(path.read_bytes()))
+    (home / f"{ADDED_FILE}.ok").unlink(missing_ok=True)  # as a copy would: not checked before
+    assert load_ready(home, content(1), papers) is None
+    made = similarity_for(home, papers, content(1))
+    assert isinstance(made.matrix, Matrix) and len(made) == len(papers)
+
+
+def test_a_fifo_for_the_added_rows_is_never_waited_on(
+    saved: tuple[Path, list[Paper]],
+) -> None:
+    home, papers = saved
+    assert save_added(home, content(0), content(1), papers, [])
+    path = home / ADDED_FILE
+    path.unlink()
+    os.mkfifo(path)  # a reader would wait for a writer for ever
+    assert not is_ready(home, content(1))
+    assert load_ready(home, content(1), papers) is None
