@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -54,23 +54,49 @@ _TOKEN_CHUNK: Final = 2048
 _SHARED_TERMS: Final = 5
 
 
-class RowQueries:
-    """What a matrix answers from its rows (``rows``, ``terms``, ``row``, ``entries``): the
-    same for ``Matrix`` and ``storage.similar.stacked.Stacked``."""
+class Rows:
+    """What the similarity index asks of a matrix: ``Matrix``, or one made before a change
+    with the rows the change added (``storage.similar.stacked.Stacked``). What follows from
+    its rows (``rows``, ``terms``, ``row``, ``entries``, ``products_of``) is answered here, the
+    same for both."""
 
     __slots__ = ()
+    ids: tuple[str, ...]
     rows: dict[str, int]
     terms: tuple[str, ...]
 
+    @property
+    def size(self) -> int:
+        raise NotImplementedError
+
     def row(self, row: int) -> tuple[Int32Array, Float32Array]:
+        """The term ids (ascending) and weights of one paper."""
+        raise NotImplementedError
+
+    def filled(self, rows: IntArray) -> npt.NDArray[np.bool_]:
+        """Whether each of ``rows`` has a term."""
         raise NotImplementedError
 
     def entries(self, rows: IntArray) -> tuple[IntArray, IntArray, Float32Array]:
+        """The nonzeros of some rows: (position in ``rows``, term id, weight), by position."""
         raise NotImplementedError
 
     def products_of(
         self, local: IntArray, terms: IntArray, weights: Float32Array, count: int
     ) -> FloatArray:
+        """``products`` of ``count`` rows given by their entries (``entries``, or some)."""
+        raise NotImplementedError
+
+    def papers_with(self, terms: IntArray) -> IntArray:
+        """How many papers have each of ``terms``."""
+        raise NotImplementedError
+
+    def dot(self, vector: FloatArray) -> FloatArray:
+        """Every row's dot product with a dense vocabulary-sized vector."""
+        raise NotImplementedError
+
+    def nbytes(self) -> int:
+        """Bytes held by the arrays (rows and postings)."""
         raise NotImplementedError
 
     def products(self, rows: IntArray) -> FloatArray:
@@ -104,7 +130,7 @@ class RowQueries:
 
 
 @dataclass(frozen=True, slots=True)
-class Matrix(RowQueries):
+class Matrix(Rows):
     """The tf-idf matrix of a corpus as rows (CSR) and postings (CSC), with its vocabulary."""
 
     ids: tuple[str, ...]
@@ -198,33 +224,6 @@ class Matrix(RowQueries):
             self.post_data,
         )
         return sum(a.nbytes for a in arrays)
-
-
-class Rows(Protocol):
-    """What the similarity index asks of a matrix: ``Matrix``, or a ``Matrix`` made before an
-    import with the rows the import added (``storage.similar.stacked``)."""
-
-    @property
-    def ids(self) -> tuple[str, ...]: ...
-    @property
-    def rows(self) -> dict[str, int]: ...
-    @property
-    def terms(self) -> tuple[str, ...]: ...
-    @property
-    def size(self) -> int: ...
-    def rows_of(self, paper_ids: Iterable[str]) -> list[int]: ...
-    def row(self, row: int) -> tuple[Int32Array, Float32Array]: ...
-    def filled(self, rows: IntArray) -> npt.NDArray[np.bool_]: ...
-    def entries(self, rows: IntArray) -> tuple[IntArray, IntArray, Float32Array]: ...
-    def products(self, rows: IntArray) -> FloatArray: ...
-    def products_of(
-        self, local: IntArray, terms: IntArray, weights: Float32Array, count: int
-    ) -> FloatArray: ...
-    def papers_with(self, terms: IntArray) -> IntArray: ...
-    def dot(self, vector: FloatArray) -> FloatArray: ...
-    def total(self, rows: IntArray, weights: FloatArray | None = None) -> FloatArray: ...
-    def shared(self, a: int, b: int) -> tuple[str, ...]: ...
-    def nbytes(self) -> int: ...
 
 
 def _tokens(papers: Sequence[Paper]) -> SimilarityWords:
@@ -414,7 +413,7 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     new_id = np.cumsum(keep) - 1
     terms = tuple(vocabulary[i] for i in np.flatnonzero(keep[: len(vocabulary)]))
     per_term = df[keep]  # a paper's term is one entry: a term's papers are its entries
-    idf = 1.0 + np.log((1.0 + n) / (1.0 + per_term))
+    idf = _idf(n, per_term)
     del df
     matrix = _Placed(ids, per_term)
     for doc_terms, weights in chunk_entries(last=True):
@@ -422,11 +421,13 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
         kept = keep[all_terms]
         entry_doc = (doc_terms[kept] // n_terms).astype(np.int32)
         entry_term = new_id[all_terms[kept]].astype(np.int32)
-        weights = weights[kept] * idf[entry_term]
-        norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=n))
-        weights = weights / np.where(norms > 0, norms, 1.0)[entry_doc]
-        matrix.place(entry_doc, entry_term, weights)
+        matrix.place(entry_doc, entry_term, weights[kept], idf)
     return matrix.done(terms)
+
+
+def _idf(papers: int, per_term: IntArray) -> FloatArray:
+    """The smoothed idf of terms each in ``per_term`` of ``papers`` papers."""
+    return 1.0 + np.log((1.0 + papers) / (1.0 + per_term))
 
 
 def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix:
@@ -443,8 +444,7 @@ def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix
     found = _unigrams(words.words(), (t for t in base.terms if " " not in t))
     n_uni = max(len(found.terms), 1)
     to_base = np.array([term_of.get(t, -1) for t in found.terms] or [-1], dtype=np.int64)
-    df = np.diff(base.post_ptr)  # a term's papers in ``base``
-    idf = 1.0 + np.log((1.0 + base.size) / (1.0 + df))
+    idf = _idf(base.size, np.diff(base.post_ptr))  # its terms' papers in ``base``
     runs: list[tuple[IntArray, FloatArray]] = []
     for number in range(len(words)):
         kept = _words(words.run(number), found, firsts[number])
@@ -458,13 +458,14 @@ def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix
             or [-1],
             dtype=np.int64,
         )
-        pair_term = pair_of[at] if len(kept.pairs) else kept.pairs[:0]
-        pairs = kept.pairs[pair_term >= 0]
+        pair_term = pair_of[at]
+        paired = pair_term >= 0
+        pairs = kept.pairs[paired]
         unigram = term >= 0
         runs.append(
             _weighted(
                 np.concatenate([kept.doc[unigram], kept.doc[pairs]]),
-                np.concatenate([term[unigram], pair_term[pair_term >= 0]]),
+                np.concatenate([term[unigram], pair_term[paired]]),
                 np.concatenate([kept.field[unigram], kept.field[pairs]]),
                 n_terms,
             )
@@ -475,10 +476,7 @@ def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix
     matrix = _Placed(tuple(ids), per_term)
     for doc_terms, weights in runs:
         entry_doc = (doc_terms // n_terms).astype(np.int32)
-        entry_term = (doc_terms % n_terms).astype(np.int32)
-        weights = weights * idf[entry_term]
-        norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=len(ids)))
-        matrix.place(entry_doc, entry_term, weights / np.where(norms > 0, norms, 1.0)[entry_doc])
+        matrix.place(entry_doc, (doc_terms % n_terms).astype(np.int32), weights, idf)
     return matrix.done(base.terms)
 
 
@@ -501,7 +499,14 @@ class _Placed:
         self._free = self.post_ptr[:-1].copy()  # each term's next free place
         self._at = 0
 
-    def place(self, entry_doc: Int32Array, entry_term: Int32Array, weights: FloatArray) -> None:
+    def place(
+        self, entry_doc: Int32Array, entry_term: Int32Array, frequency: FloatArray, idf: FloatArray
+    ) -> None:
+        """Place entries (their papers whole): each term's ``frequency`` weight times its
+        ``idf``, each paper's row scaled to unit length."""
+        weights = frequency * idf[entry_term]
+        norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=len(self.ids)))
+        weights /= np.where(norms > 0, norms, 1.0)[entry_doc]
         end = self._at + len(entry_doc)
         self.indices[self._at : end] = entry_term
         self.data[self._at : end] = weights

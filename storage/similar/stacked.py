@@ -18,11 +18,11 @@ from storage.similar.matrix import (
     Int32Array,
     IntArray,
     Matrix,
-    RowQueries,
+    Rows,
 )
 
 
-class Stacked(RowQueries):
+class Stacked(Rows):
     """``base``, whose rows are now the papers at ``base_places`` of ``ids`` (-1: a paper taken
     out since, or changed), with the rows of ``added``, the papers at ``places`` of ``ids``:
     every paper of ``ids`` has exactly one row, of one or the other."""

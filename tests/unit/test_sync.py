@@ -410,12 +410,12 @@ def test_a_paper_back_by_an_undo_of_its_removal_brings_its_triage_and_a_decision
     assert shown(a) == shown(b)
 
 
-def test_a_status_back_by_an_undo_of_its_removal_is_sent_again_after_the_removal(
+def read_removed_and_undone(
     tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Its record sent before the removal is not enough: stamped before the removal, it says
-    nothing of the paper being back (found by test_sync_stateful in CI: the decision and the
-    undo in the same second, the first sync stamping the decision at when it was made)."""
+) -> tuple[Library, Library, str]:
+    """Devices a and b; a paper a marked read, then removed, each synced by both; then the
+    removal undone on a, not synced. The decisions all in one second, the first sync
+    stamping the decision at when it was made."""
     import storage.files.triage_file
 
     monkeypatch.setattr(storage.files.triage_file, "now", lambda: 1_700_000_000.0)
@@ -427,8 +427,18 @@ def test_a_status_back_by_an_undo_of_its_removal_is_sent_again_after_the_removal
     a.remove([pid])
     for library in (a, b):
         sync_library(library, folder)
-    removal = max(record.stamp for record in all_records(folder))
     a.undo()
+    return a, b, pid
+
+
+def test_a_status_back_by_an_undo_of_its_removal_is_sent_again_after_the_removal(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its record sent before the removal is not enough: stamped before the removal, it says
+    nothing of the paper being back (found by test_sync_stateful in CI: the decision and the
+    undo in the same second, the first sync stamping the decision at when it was made)."""
+    a, b, pid = read_removed_and_undone(tmp_path, folder, monkeypatch)
+    removal = max(record.stamp for record in all_records(folder))  # the undo not synced yet
     sync_library(a, folder)
     statuses = [r for r in all_records(folder) if r.paper == pid and r.kind == STATUS]
     assert max(r.stamp for r in statuses) > removal
@@ -442,19 +452,9 @@ def test_a_status_given_again_by_a_sync_cut_short_is_not_given_a_third_time(
 ) -> None:
     """The undo's status sent, the sync cut short before it merged: the next sync does not
     send it again stamped after a decision another device made meanwhile."""
-    import storage.files.triage_file
     import storage.sync.run as run
 
-    monkeypatch.setattr(storage.files.triage_file, "now", lambda: 1_700_000_000.0)
-    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
-    pid = a.papers()[0].id
-    a.set_status(pid, "read")
-    for library in (a, b):
-        sync_library(library, folder)
-    a.remove([pid])
-    for library in (a, b):
-        sync_library(library, folder)
-    a.undo()
+    a, b, pid = read_removed_and_undone(tmp_path, folder, monkeypatch)
 
     def crash(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
