@@ -1,10 +1,11 @@
 """The process ``papers serve`` starts for each browser tab: the ``papers`` app, which ends
 with the server (``python -m tui.web_child --home DIR``).
 
-textual-serve talks to it through its standard input and output (Textual's ``WebDriver``, set
-by ``TEXTUAL_DRIVER``). The server stops it by a quit message, as a closed tab does; if the
-server itself is killed (``kill -9``), Linux sends this process SIGTERM (``PR_SET_PDEATHSIG``),
-which ends the app as ``q`` does, every decision saved, instead of leaving it running unseen.
+textual-serve talks to it through its standard input and output (Textual's ``WebDriver`` as
+``tui.web_driver.PacketDriver``, set by ``TEXTUAL_DRIVER``). The server stops it by a quit
+message, as a closed tab does; if the server itself is killed (``kill -9``), Linux sends this
+process SIGTERM (``PR_SET_PDEATHSIG``), which ends the app as ``q`` does, every decision
+saved, instead of leaving it running unseen.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import sys
 SERVER_VARIABLE = "PAPERS_SERVE_PID"
 #: The page's origin (``http://127.0.0.1:8000``) as the browser sent it (``tui/web.py``).
 ORIGIN_VARIABLE = "PAPERS_WEB_ORIGIN"
+#: The child's Textual driver (``TEXTUAL_DRIVER``): ``WebDriver``, one packet at a time.
+DRIVER = "tui.web_driver:PacketDriver"
 _PR_SET_PDEATHSIG = 1
 
 

@@ -46,7 +46,7 @@ from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server
 
 from storage.errors import LibraryError
-from tui.web_child import ORIGIN_VARIABLE, SERVER_VARIABLE
+from tui.web_child import DRIVER, ORIGIN_VARIABLE, SERVER_VARIABLE
 
 #: Seconds a child is given to quit (and save) once asked, before it is ended by force.
 STOP_SECONDS = 12.0
@@ -141,6 +141,7 @@ class ChildApp(AppService):
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
         environment = self._build_environment(width=width, height=height)
         environment[ORIGIN_VARIABLE] = self.origin
+        environment["TEXTUAL_DRIVER"] = DRIVER
         environment[SERVER_VARIABLE] = str(os.getpid())
         pipe = asyncio.subprocess.PIPE
         self._process = process = await asyncio.create_subprocess_exec(

@@ -1,0 +1,48 @@
+"""The driver of a browser tab's app (``papers serve``): Textual's ``WebDriver``, one packet
+written at a time.
+
+``WebDriver`` writes its packets to the server with one ``os.write`` each: the screen's
+frames from the app's thread, and a download's chunks (``deliver_chunk``) from its input
+thread, which answers the server's requests for them. Linux keeps a write to a pipe whole
+only up to ``PIPE_BUF`` (4 kB): when the server reads more slowly than the app writes (a
+busy machine), two larger packets written at once from the two threads are interleaved,
+the server misreads the stream, and the download never arrives (the page may show
+garbage). Here each packet is written under one lock, so packets reach the server whole and
+in turn. Textual's ``TEXTUAL_DRIVER`` names this class in the child's environment
+(``tui.web_child.DRIVER``).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from textual.app import App
+from textual.drivers.web_driver import WebDriver
+
+
+class PacketDriver(WebDriver):
+    """``WebDriver`` whose data, meta and binary packets are written one whole at a time."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._one_packet = threading.RLock()
+
+    def write(self, data: str) -> None:
+        with self._one_packet:
+            super().write(data)
+
+    def write_meta(self, data: dict[str, object]) -> None:
+        with self._one_packet:
+            super().write_meta(data)
+
+    def write_binary_encoded(self, data: tuple[str | bytes, ...]) -> None:
+        with self._one_packet:
+            super().write_binary_encoded(data)
