@@ -32,7 +32,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -42,7 +42,7 @@ import jinja2
 from aiohttp import WSCloseCode, web
 from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
-from textual_serve.download_manager import DownloadManager
+from textual_serve.download_manager import Download, DownloadManager
 from textual_serve.server import Server
 
 from storage.errors import LibraryError
@@ -52,6 +52,10 @@ from tui.web_child import DRIVER, ORIGIN_VARIABLE, SERVER_VARIABLE
 STOP_SECONDS = 12.0
 #: Browser tabs served at once (each is an app process of its own).
 MAX_SESSIONS = 16
+#: Seconds a download waits for its next chunk from the tab's app before it is given up.
+CHUNK_SECONDS = 30.0
+#: Bytes of a download asked of the app at a time.
+CHUNK_BYTES = 64 * 1024
 PAGE_FOLDER = Path(__file__).with_name("web_page")
 
 log = logging.getLogger("papers-serve")
@@ -115,6 +119,64 @@ def page_address(sock: socket.socket, token: str | None) -> str:
     return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
 
 
+class DownloadFailed(Exception):
+    """A download the tab's app stopped sending (the tab was closed, or the app is stuck)."""
+
+
+class Downloads(DownloadManager):
+    """textual-serve's downloads (an export or a screenshot, sent by the tab's app a chunk at
+    a time), each sent once, with a longer wait for each chunk and an end that says why.
+    textual-serve 1.1.3 gives up after 4 s (a busy machine can take that long) with a
+    traceback in the log (it marks done a chunk it never got), ends the download of a tab
+    closed meanwhile as if it were whole, and lets two requests of one download share its
+    chunks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._taken: set[str] = set()
+
+    async def take(self, delivery_key: str) -> Download:
+        """The download ``delivery_key``, to be sent once: ``KeyError`` if there is none, or
+        it is being sent already."""
+        if delivery_key in self._taken:
+            raise KeyError(delivery_key)
+        download = await self.get_download_metadata(delivery_key)
+        self._taken.add(delivery_key)
+        return download
+
+    async def download(self, delivery_key: str) -> AsyncGenerator[bytes, None]:
+        """The chunks of the download ``delivery_key``, asked of its app one at a time until
+        it sends an empty one; ``DownloadFailed`` when it stops answering."""
+        download = await self.get_download_metadata(delivery_key)
+        chunks = download.incoming_chunks
+        try:
+            while True:
+                asked = await download.app_service.send_meta(
+                    {
+                        "type": "deliver_chunk_request",
+                        "key": delivery_key,
+                        "size": CHUNK_BYTES,
+                        "name": download.name,
+                    }
+                )
+                if not asked:
+                    raise DownloadFailed("the tab's app has ended")
+                try:
+                    chunk = await asyncio.wait_for(chunks.get(), CHUNK_SECONDS)
+                except TimeoutError:
+                    raise DownloadFailed(
+                        f"the tab's app sent nothing for {CHUNK_SECONDS:.0f} s"
+                    ) from None
+                if chunk is None:  # the tab closed (``cancel_app_downloads``)
+                    raise DownloadFailed("its tab closed before it was sent")
+                if not chunk:  # the app's last, empty chunk: the whole file is sent
+                    return
+                yield chunk
+        finally:
+            self._active_downloads.pop(delivery_key, None)
+            self._taken.discard(delivery_key)
+
+
 class ChildApp(AppService):
     """One browser tab's app: ``papers`` on the same library, told the page's origin."""
 
@@ -159,6 +221,13 @@ class ChildApp(AppService):
         self._stdin = process.stdin
         return process
 
+    async def run(self) -> None:
+        """Pass the app's output to its tab until it ends, then close the tab: an app that
+        was killed (out of memory, a signal) leaves no page that looks alive but answers
+        nothing, and no download waiting for it."""
+        await super().run()
+        await self.remote_close()
+
     @property
     def pid(self) -> int | None:
         """The child's process id, once started."""
@@ -195,6 +264,7 @@ class PapersServer(Server):
         self.cookie = f"papers-serve-{port}"
         self.sockets: set[web.WebSocketResponse] = set()
         self.children: set[ChildApp] = set()
+        self.download_manager: Downloads = Downloads()
 
     # -- the web application ---------------------------------------------------------------
     async def _make_app(self) -> web.Application:
@@ -208,7 +278,7 @@ class PapersServer(Server):
             [
                 web.get("/", self.page, name="index"),
                 web.get("/ws", self.session, name="websocket"),
-                web.get("/download/{key}", self.handle_download, name="download"),
+                web.get("/download/{key}", self.download, name="download"),
                 web.static("/static", self.statics_path, name="static"),
             ]
         )
@@ -266,6 +336,33 @@ class PapersServer(Server):
         response.headers["X-Frame-Options"] = "DENY"  # no other page draws this one in a frame
         if self.token is not None and request.query.get("token"):
             response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict")
+        return response
+
+    async def download(self, request: web.Request) -> web.StreamResponse:
+        """A file the tab's app offers (``App.deliver_text``), as it sends it; a download it
+        stops sending is cut off, so that the browser says it failed rather than keep a part."""
+        key = request.match_info["key"]
+        try:
+            offered = await self.download_manager.take(key)
+        except KeyError:
+            text = "papers serve: no such download (it was taken already)\n"
+            raise web.HTTPNotFound(text=text) from None
+        response = web.StreamResponse()
+        response.content_type = offered.mime_type or "application/octet-stream"
+        if offered.encoding:
+            response.charset = offered.encoding
+        disposition = "inline" if offered.open_method == "browser" else "attachment"
+        response.headers["Content-Disposition"] = f"{disposition}; filename={offered.file_name}"
+        await response.prepare(request)
+        try:
+            async for chunk in self.download_manager.download(key):
+                await response.write(chunk)
+        except DownloadFailed as failed:
+            log.warning("download of %s cut off: %s", offered.file_name, failed)
+            if request.transport is not None:
+                request.transport.abort()
+            return response
+        await response.write_eof()
         return response
 
     async def session(self, request: web.Request) -> web.StreamResponse:

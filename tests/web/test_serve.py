@@ -71,24 +71,47 @@ class Tab:
     def __init__(self, websocket: Any) -> None:
         self.websocket = websocket
         self.drawn = b""
+        #: What the server told the page besides the screen (``["deliver_file_start", key]``…).
+        self.told: list[list[Any]] = []
 
     async def press(self, keys: str) -> None:
         await self.websocket.send_str(json.dumps(["stdin", keys]))
 
     async def wait_for(self, marker: bytes, timeout: float = 20.0) -> None:
         """Read the app's output until ``marker`` is in it."""
+        await self.read_until(lambda: marker in self.drawn, repr(marker), timeout)
+
+    async def read_until(self, done: Any, what: str, timeout: float = 20.0) -> None:
+        """Read what the server sends the page until ``done()``."""
         import aiohttp
 
         deadline = time.monotonic() + timeout
-        while marker not in self.drawn:
+        while not done():
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"{marker!r} never drawn; last: {self.drawn[-300:]!r}")
+                raise TimeoutError(f"{what} never came; last drawn: {self.drawn[-300:]!r}")
             message = await self.websocket.receive(timeout=left)
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.drawn += message.data
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                self.told.append(json.loads(message.data))
             elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
-                raise ConnectionError(f"the tab closed before {marker!r} was drawn")
+                raise ConnectionError(f"the tab closed before {what} came")
+
+    async def export(self) -> str:
+        """Export the list shown (``e``, then enter): the key of the download it offers."""
+        told = len(self.told)
+
+        def offered() -> list[str]:
+            return [said[1] for said in self.told[told:] if said[0] == "deliver_file_start"]
+
+        self.drawn = b""
+        await self.press("e")
+        await self.wait_for(b"Download as")
+        await self.press("\r")
+        await self.read_until(lambda: offered(), "the download")
+        [key] = offered()
+        return key
 
 
 def wait_until(test: Any, timeout: float = 15.0) -> bool:
@@ -293,3 +316,40 @@ def test_each_tab_is_its_own_app_on_the_same_library(served: Served, seeded_home
     assert {pid for pid, s in statuses.items() if s == Status.STARRED} == {first.id}
     skipped = [pid for pid, s in statuses.items() if s == Status.SKIPPED]
     assert len(skipped) == 1 and skipped != [first.id]
+
+
+async def test_an_export_is_downloaded_whole_once_and_one_cut_off_fails_in_one_line(
+    served: Served, seeded_home: Path
+) -> None:
+    exported = subprocess.run(
+        [*papers_command(), "export", "--home", str(seeded_home), "--status", "inbox"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    async with tab(served) as opened:
+        await opened.wait_for(b"triaged")
+        [child] = served.children()
+        key = await opened.export()
+        status, headers, body = await asyncio.to_thread(get, served, f"/download/{key}")
+        assert status == 200
+        assert headers["Content-Disposition"] == "attachment; filename=papers-inbox.md"
+        assert body == exported  # what ``papers export`` writes, whole
+        assert (await asyncio.to_thread(get, served, f"/download/{key}"))[0] == 404  # once
+
+        # the next export's app stops answering (stopped), then is killed
+        key = await opened.export()
+        os.kill(child, signal.SIGSTOP)
+        fetching = asyncio.create_task(asyncio.to_thread(get, served, f"/download/{key}"))
+        await asyncio.sleep(0.5)
+        assert not fetching.done()
+        # a second request of it gets none of its chunks
+        assert (await asyncio.to_thread(get, served, f"/download/{key}"))[0] == 404
+        os.kill(child, signal.SIGKILL)
+        with pytest.raises(http.client.IncompleteRead):  # not a part of the file, as if whole
+            await asyncio.wait_for(fetching, 20)
+        with pytest.raises(ConnectionError):  # and the tab of the killed app is closed
+            await opened.wait_for(b"never drawn")
+    cut = "download of papers-inbox.md cut off: its tab closed before it was sent"
+    assert wait_until(lambda: cut in "".join(served.output)), served.output
+    assert "Traceback" not in "".join(served.output)
