@@ -144,6 +144,16 @@ class Downloads(DownloadManager):
         self._taken.add(delivery_key)
         return download
 
+    async def cancel_app_downloads(self, app_service_id: str) -> None:
+        """A tab's app ends: the downloads being sent fail, those never asked for are let go."""
+        for key, download in list(self._active_downloads.items()):
+            if download.app_service.app_service_id != app_service_id:
+                continue
+            if key in self._taken:
+                await download.incoming_chunks.put(None)
+            else:
+                del self._active_downloads[key]
+
     async def download(self, delivery_key: str) -> AsyncGenerator[bytes, None]:
         """The chunks of the download ``delivery_key``, asked of its app one at a time until
         it sends an empty one; ``DownloadFailed`` when it stops answering."""

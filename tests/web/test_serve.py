@@ -337,7 +337,8 @@ async def test_an_export_is_downloaded_whole_once_and_one_cut_off_fails_in_one_l
         assert body == exported  # what ``papers export`` writes, whole
         assert (await asyncio.to_thread(get, served, f"/download/{key}"))[0] == 404  # once
 
-        # the next export's app stops answering (stopped), then is killed
+        # an export never asked for, then one whose app stops answering, then is killed
+        never_asked = await opened.export()
         key = await opened.export()
         os.kill(child, signal.SIGSTOP)
         fetching = asyncio.create_task(asyncio.to_thread(get, served, f"/download/{key}"))
@@ -350,6 +351,7 @@ async def test_an_export_is_downloaded_whole_once_and_one_cut_off_fails_in_one_l
             await asyncio.wait_for(fetching, 20)
         with pytest.raises(ConnectionError):  # and the tab of the killed app is closed
             await opened.wait_for(b"never drawn")
+        assert (await asyncio.to_thread(get, served, f"/download/{never_asked}"))[0] == 404
     cut = "download of papers-inbox.md cut off: its tab closed before it was sent"
     assert wait_until(lambda: cut in "".join(served.output)), served.output
     assert "Traceback" not in "".join(served.output)
