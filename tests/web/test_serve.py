@@ -109,7 +109,7 @@ class Tab:
         await self.press("e")
         await self.wait_for(b"Download as")
         await self.press("\r")
-        await self.read_until(lambda: offered(), "the download")
+        await self.read_until(offered, "the download")
         [key] = offered()
         return key
 
