@@ -2,9 +2,9 @@
 
 ``openreview:ICLR.cc/2025/Conference`` (or a short name, ``iclr2025``). The venue's group is
 looked up first (``/groups?id=``): a venue that is not there is an error naming the short
-names known. API v2 (``PAPERS_OPENREVIEW_API``) serves venues from 2024 on, API v1
-(``PAPERS_OPENREVIEW_API_V1``) the older ones; a venue found on v2 without a ``domain`` is a v1
-venue (what openreview-py's own tools check).
+names known. API v2 (``PAPERS_OPENREVIEW_API``) serves the newer venues (ICLR from 2024,
+NeurIPS and ICML from 2023), API v1 (``PAPERS_OPENREVIEW_API_V1``) the older ones; a venue
+whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's own tools check).
 
 - **v2**: notes by ``content.venueid``: the venue id itself for the accepted papers; with
   ``--all`` also the venue ids its group names (or the usual suffixes) for submissions under
@@ -12,11 +12,12 @@ venue (what openreview-py's own tools check).
   status. Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the
   last one, ``count`` saying how many to expect.
 - **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ``…/-/Submission``) with
-  their direct replies, the decision read from the ``Decision`` reply (or ``venueid``); with
+  their direct replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
+  recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
   ``--all`` also ``…/-/Withdrawn_Submission`` and ``…/-/Desk_Rejected_Submission``. Pages by
   ``limit`` and ``offset``.
 - ``--reviews`` asks for the direct replies: the ``Official_Review``s' ratings
-  (``rating``, or ``recommendation``, ``"6: marginally above…"`` or a number) and
+  (``RATING_KEYS``: ``rating``, ``recommendation``…, ``"6: marginally above…"`` or a number) and
   confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means).
 
 Each note is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as
@@ -56,6 +57,16 @@ OTHER_SUBMISSIONS: tuple[tuple[str, str, str], ...] = (
     ("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk rejected"),
 )
 _V1_OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
+#: A review's overall score, by the name venues give it (the first one a review has): ICLR and
+#: NeurIPS ``rating``, older venues ``recommendation``, ICML 2025 ``overall_recommendation``,
+#: ACL Rolling Review ``overall_assessment``.
+RATING_KEYS = (
+    "rating",
+    "recommendation",
+    "overall_recommendation",
+    "overall_rating",
+    "overall_assessment",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,16 +139,19 @@ def _log_in(web: Web, api: Api) -> None:
 def _find_venue(
     venue_id: str, v2: Api, v1: Api, request: FetchRequest, web: Web
 ) -> tuple[Api, Mapping[str, Any]]:
-    """The API that serves the venue, and its group; FetchError when neither knows it."""
-    year = find_venue(venue_id).year
-    order = (v1, v2) if year is not None and year < 2024 else (v2, v1)
-    for api in order:
-        group = _group(api, venue_id, web)
-        if group is None:
-            continue
-        if api.version == 2 and not group.get("domain") and _group(v1, venue_id, web):
-            return v1, {}  # a v1 venue, as seen from v2
-        return api, group
+    """The API that serves the venue, and its group; FetchError when neither knows it.
+
+    The group is asked of v2 first, whatever the venue's year: both APIs answer for the
+    groups (one store behind them), so v1 also finds the group of a venue whose papers are on
+    v2 only (NeurIPS 2023, ICML 2023). A group of v2 with a ``domain`` is a venue of v2 (what
+    openreview-py documents); one without is a venue of v1, when v1 knows it."""
+    group = _group(v2, venue_id, web)
+    if group is not None and group.get("domain"):
+        return v2, group
+    if _group(v1, venue_id, web) is not None:
+        return v1, {}
+    if group is not None:
+        return v2, group
     raise FetchError(
         f"no venue {venue_id} on OpenReview; known short names: {known_names(request.names)}"
     )
@@ -287,7 +301,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     replies = replies if isinstance(replies, list) else []
     ratings: list[float] = []
     confidences: list[float] = []
-    decision = ""
+    decision = meta_decision = ""
     for reply in replies[:1000]:
         if not isinstance(reply, Mapping) or not isinstance(reply.get("content"), Mapping):
             continue
@@ -296,13 +310,17 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         kinds = {str(n).rpartition("/")[2] for n in names[:20] if isinstance(n, str)}
         said = reply["content"]
         if "Official_Review" in kinds:
-            for key in ("rating", "recommendation", "overall_rating", "overall_assessment"):
+            for key in RATING_KEYS:
                 if found := numbers(_value(said, key))[:1]:
                     ratings += found
                     break
             confidences += numbers(_value(said, "confidence"))[:1]
         elif "Decision" in kinds and isinstance(_value(said, "decision"), str):
             decision = " ".join(_value(said, "decision").split())[:100]
+        elif "Meta_Review" in kinds and isinstance(_value(said, "recommendation"), str):
+            # ICLR 2019 and its like: the decision is the meta review's recommendation
+            meta_decision = " ".join(_value(said, "recommendation").split())[:100]
+    decision = decision or meta_decision
     item: dict[str, Any] = {
         "id": note.get("id"),
         "forum": note.get("forum") or note.get("id"),
@@ -314,15 +332,32 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         item["confidence"] = score_list(confidences)
     status = query.status
     if api.version == 1 and status is None:
-        accepted = _value(content, "venueid") == query.params["invitation"].partition("/-/")[0]
+        accepted = _v1_accepted(content, decision, query.params["invitation"].partition("/-/")[0])
         if decision:
             item["decision"] = decision
-            accepted = accepted or "accept" in decision.casefold()
             if not accepted and "reject" in decision.casefold():
                 status = "Rejected"
         if query.accepted_only and not accepted:
             return None
     return item, status
+
+
+def _v1_accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bool:
+    """Whether a submission to a venue of v1 was accepted: as its decision says; without one,
+    as its venue does. Once decisions are out, v1 gives every submission, rejected or not,
+    the venue's id as ``venueid``; its ``venue`` then names the track of an accepted paper
+    ("ICLR 2023 poster") and is "Submitted to ICLR 2023" for the others."""
+    if decision:
+        return "accept" in decision.casefold()
+    if _value(content, "venueid") != venue_id:
+        return False
+    venue = _value(content, "venue")
+    if not isinstance(venue, str) or not venue.strip():
+        return True
+    folded = venue.casefold()
+    return not folded.startswith("submitted to") and not any(
+        word in folded for word in ("reject", "withdraw", "desk")
+    )
 
 
 def _pdf(value: Any, api: Api) -> str | None:

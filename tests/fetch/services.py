@@ -183,7 +183,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _openreview(self, route: str, query: dict[str, str], version: int) -> None:
         venues = self.services.v2 if version == 2 else self.services.v1
         if route == "groups":
-            venue = venues.get(query.get("id", ""))
+            # one store of groups behind both APIs: each answers for the other's venues too
+            others = self.services.v1 if version == 2 else self.services.v2
+            venue = venues.get(query.get("id", "")) or others.get(query.get("id", ""))
             if venue is None:
                 if version == 2:
                     self._json(

@@ -174,7 +174,8 @@ def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
                     "venue": f"{short} {paper.presentation.lower()}"
                     if not paper.fate
                     else f"Submitted to {short}",
-                    "venueid": venue_id if not paper.fate else f"{venue_id}/{paper.fate}",
+                    # v1 gives a rejected paper the venue's id too: its venue says it
+                    "venueid": f"{venue_id}/{kind}" if kind != "Blind_Submission" else venue_id,
                 },
             }
         )

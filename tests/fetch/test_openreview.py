@@ -117,6 +117,66 @@ def test_a_v1_venue_pages_by_offset_and_reads_decisions_from_replies(services, e
     assert statuses.count("Rejected") == 20 and statuses.count("Withdrawn") == 3
 
 
+def test_a_v1_venue_gives_a_rejected_paper_the_venue_id_and_its_decision_says_no(
+    services, env
+) -> None:
+    """The real v1 shape: once decisions are out, every submission's ``venueid`` is the
+    venue's, the rejected ones' ``venue`` "Submitted to ICLR 2023"; a venue without decision
+    notes (ICLR 2019) says it in the meta review's recommendation."""
+    found, _ = services
+    made = _made(6, seed=8) + _made(4, "Rejected_Submission", 9)
+    venue = shapes.v1_venue(made, ICLR23)
+    rejected = {n["id"] for n in venue.notes if n["content"]["venue"].startswith("Submitted")}
+    assert len(rejected) == 4
+    assert all(n["content"]["venueid"] == ICLR23 for n in venue.notes)
+    found.v1[ICLR23] = venue
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 0, done.stderr
+    assert "6 added" in done.stdout, done.stdout
+    assert not {p["id"] for p in _listed(env)} & rejected
+
+    iclr19 = "ICLR.cc/2019/Conference"
+    old = shapes.v1_venue(_made(5, seed=10) + _made(3, "Rejected_Submission", 11), iclr19)
+    for note in old.notes:  # no venue, no venueid: only the meta review tells
+        del note["content"]["venue"], note["content"]["venueid"]
+        for reply in old.replies[note["id"]]:
+            if reply["invitation"].endswith("/-/Decision"):
+                reply["invitation"] = reply["invitation"].replace("/-/Decision", "/-/Meta_Review")
+                reply["content"] = {"recommendation": reply["content"]["decision"]}
+    found.v1[iclr19] = old
+    done = papers(env, "fetch", f"openreview:{iclr19}")
+    assert done.returncode == 0, done.stderr
+    assert "5 added" in done.stdout, done.stdout
+
+
+def test_a_v2_venue_of_2023_is_read_from_v2_though_v1_knows_its_group(services, env) -> None:
+    found, _ = services
+    neurips23 = "NeurIPS.cc/2023/Conference"
+    found.v2[neurips23] = shapes.v2_venue(_made(5, seed=12), neurips23)
+    done = papers(env, "fetch", f"openreview:{neurips23}")
+    assert done.returncode == 0, done.stderr
+    assert "5 added" in done.stdout, done.stdout
+    assert found.requests_to("/or2/notes") and not found.requests_to("/or1/notes")
+
+
+def test_icml_reviews_overall_recommendation_is_the_rating(services, env) -> None:
+    found, _ = services
+    icml25 = "ICML.cc/2025/Conference"
+    made = _made(2, seed=13)
+    made[0].ratings, made[0].confidences = [2, 4, 3], [3, 4, 4]
+    venue = shapes.v2_venue(made, icml25)
+    for replies in venue.replies.values():
+        for reply in replies:
+            if "rating" in reply["content"]:
+                reply["content"]["overall_recommendation"] = reply["content"].pop("rating")
+    found.v2[icml25] = venue
+    done = papers(env, "fetch", f"openreview:{icml25}", "--reviews")
+    assert done.returncode == 0, done.stderr
+    title = venue.notes[0]["content"]["title"]["value"]
+    [first] = [p for p in _listed(env) if p["title"] == title]
+    assert first["extra"]["ratings"] == "2, 4, 3" and first["extra"]["rating"] == 3.0
+
+
 def test_a_venue_that_does_not_exist_is_one_line_naming_the_short_names(
     services, env, tmp_path: Path
 ) -> None:
