@@ -6,7 +6,8 @@ first), ``arxiv:2501.01234 2406.00001`` (an ``id_list``). Pages of 100 entries b
 and ``max_results``, one request every 3 seconds as the API's terms ask (pages read from the
 cache are not spaced), until ``--max`` papers (1,000 for a query unless told; every id of a
 list) or the feed's ``totalResults``. A page that comes back empty before the end is asked
-once more, as arXiv sometimes answers so. Each page is read by the arXiv Atom reader
+again (``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the papers read are
+kept and a warning says how many of how many came. Each page is read by the arXiv Atom reader
 (``storage.sources.arxiv_atom``), which also reads a feed saved to a file.
 """
 
@@ -31,6 +32,8 @@ SPACING = 3.0
 DEFAULT_MAX = 1000
 #: The most the API serves for one query.
 API_MAX = 30_000
+#: Times an empty page before the end is asked again (arXiv answers so now and then).
+EMPTY_RETRIES = 2
 
 
 class _Spacing:
@@ -54,15 +57,21 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
         name = f"arXiv: {argument[:80]}"
     result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
     start = 0
-    retried = False
+    retries = 0
     while start < wanted:
         page = {**params, "start": str(start), "max_results": str(min(PAGE, wanted - start))}
-        feed = web.get_parsed(url, page, _parse, fresh=retried, before=_spaced(web))
+        feed = web.get_parsed(url, page, _parse, fresh=retries > 0, before=_spaced(web))
         total = feed.total if feed.total is not None else start + feed.entries
-        if feed.entries == 0 and start > 0 and total > start and not retried:
-            retried = True  # arXiv's empty page in the middle: asked once more
-            continue
-        retried = False
+        if feed.entries == 0 and start > 0 and total > start:
+            if retries < EMPTY_RETRIES:
+                retries += 1  # arXiv's empty page in the middle: asked again
+                continue
+            result.warnings.append(
+                f"arXiv sent no papers past the first {start:,} of {min(total, wanted):,} "
+                f"(an empty page, {EMPTY_RETRIES + 1} times): fetch again later for the rest"
+            )
+            break
+        retries = 0
         result.records += feed.result.records[: wanted - len(result.records)]
         result.errors += [
             RecordError(result.source, start + e.record, e.reason) for e in feed.result.errors

@@ -78,20 +78,27 @@ def _decision(record: Any) -> str | None:
     return next((word for key, word in _NOT_ACCEPTED if key in low), None)
 
 
+def _scores(value: Any) -> list[float]:
+    """The scores of a field: no review score is 0 or less; Paper Copilot writes ``-1`` (and
+    ``0`` in some lists) for a paper nobody reviewed, a placeholder, not a score."""
+    return [score for score in numbers(value) if score > 0]
+
+
 def _shaped(record: Any) -> Any:
     """A record as the JSON lists reader reads it: the reviews' scores as lists, the
-    OpenReview forum as the paper's link, the averages (``[mean, std]``) left out."""
+    OpenReview forum as the paper's link, the averages (a number, or ``[mean, std]``) left
+    out but for the mean of a record without its scores."""
     if not isinstance(record, Mapping):
         return record
     # ``track`` ("main") is no research area; ``rating_avg`` is [mean, standard deviation]
     item = {k: v for k, v in record.items() if not str(k).endswith("_avg") and k != "track"}
-    ratings = numbers(record.get("rating"))
+    ratings = _scores(record.get("rating"))
     if ratings:
         item["rating"] = sum(ratings) / len(ratings)
         item["ratings"] = score_list(ratings)
-    elif mean := numbers(record.get("rating_avg"))[:1]:
+    elif mean := _scores(record.get("rating_avg"))[:1]:
         item["rating"] = mean[0]
-    confidences = numbers(record.get("confidence"))
+    confidences = _scores(record.get("confidence"))
     if confidences:
         item["confidence"] = score_list(confidences)
     forum = record.get("openreview")

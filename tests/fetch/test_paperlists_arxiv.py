@@ -56,6 +56,56 @@ def test_paper_copilot_list_that_does_not_exist(services, env) -> None:
     )
 
 
+def test_paper_copilot_placeholders_for_papers_nobody_reviewed_are_no_rating(services, env) -> None:
+    """Paper Copilot writes ``"rating": ""`` with ``"rating_avg": -1`` (ICLR 2023), or an
+    average of 0 (COLM 2024), for a paper without reviews: no rating, not a rating of -1."""
+    found, _ = services
+    made = shapes.made_up(3, fate="", seed=5)
+    records = [shapes.paperlists_record(m, "iclr", 2023) for m in made]
+    records[0].update(rating="", confidence="", rating_avg=-1, confidence_avg=-1)
+    records[1].update(rating="", confidence="", rating_avg=0)
+    records[2].update(rating="-1;-1", confidence="", rating_avg=6.5)
+    found.paperlists["iclr2023"] = records
+    done = papers(env, "fetch", "paperlists:iclr2023")
+    assert done.returncode == 0, done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    for paper in made[:2]:
+        assert "rating" not in listed[paper.title]["extra"]
+        assert "confidence" not in listed[paper.title]["extra"]
+    assert listed[made[2].title]["extra"]["rating"] == 6.5  # the average, its scores missing
+    assert "ratings" not in listed[made[2].title]["extra"]
+    hits = papers(env, "search", "rating:<1", "--json")
+    assert json.loads(hits.stdout) == []
+
+
+def test_an_arxiv_page_that_stays_empty_keeps_what_came_and_says_what_did_not(
+    services, env
+) -> None:
+    found, _ = services
+    query = "cat:cs.LG"
+    found.arxiv_queries[query] = _entries(250)
+    empty = shapes.atom_feed([], total=250, start=100, per_page=100).encode()
+    found.faults.append(
+        Fault(
+            "/arxiv/query",
+            "body",
+            body=empty,
+            headers={"Content-Type": "application/atom+xml"},
+            skip=1,
+            times=3,
+        )
+    )
+    done = papers(env, "fetch", f"arxiv:{query}", "--max", "250")
+    assert done.returncode == 0, done.stderr
+    assert "100 added" in done.stdout, done.stdout
+    assert (
+        "warning: arXiv sent no papers past the first 100 of 250 (an empty page, 3 times): "
+        "fetch again later for the rest" in done.stderr
+    ), done.stderr
+    starts = [r.query["start"] for r in found.requests_to("/arxiv/query")]
+    assert starts == ["0", "100", "100", "100"]
+
+
 def _entries(n: int, seed: str = "q") -> list[str]:
     return [
         shapes.atom_entry(
