@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from storage.caps import MAX_LISTS
 from storage.files.papers_file import real_title
@@ -18,9 +18,10 @@ from storage.importing.identity import (
     title_key,
     titles_compatible,
 )
-from storage.models import Decision, ImportReport, Merge, Paper
+from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
+from storage.sources.venues import find_year
 
 
 def _reads_alike(old: str, new: str) -> bool:
@@ -70,8 +71,32 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         position=new.position if same_list else old.position,
         lists=tuple(dict.fromkeys(old.lists + new.lists))[:MAX_LISTS],
         venue=new.venue or old.venue,
-        extra=merge_extra(old.extra, new.extra),
+        extra=_merged_extra(old, new),
     )
+
+
+#: The facts of where and when a version of a paper appeared (its citation's).
+_PUBLICATION: Final = frozenset(
+    {"entry_type", "year", "month", "date", "journal", "booktitle", "publisher", "volume", "issue",
+     "pages"}
+)  # fmt: skip
+
+
+def _merged_extra(old: Paper, new: Paper) -> tuple[tuple[str, ExtraValue], ...]:
+    """The extra fields of ``old`` and ``new``: the newer value of each, but for the facts of
+    where and when the paper appeared when their year contradicts the venue the merged paper
+    keeps (a preprint and its published version, "ICLR 2015" and the preprint's 2014, in
+    either order): those are then the facts of the record whose venue is kept, the other's
+    left out (a year its venue names is not kept apart: ``canonical_extra``)."""
+    extra = merge_extra(old.extra, new.extra)
+    venue = new.venue or old.venue
+    year = find_year(venue) if venue else None
+    stated = dict(extra).get("year")
+    if year is None or not isinstance(stated, int) or stated == year:
+        return extra
+    kept = new if new.venue else old
+    others = tuple(item for item in extra if item[0] not in _PUBLICATION)
+    return merge_extra(others, tuple(item for item in kept.extra if item[0] in _PUBLICATION))
 
 
 @dataclass(slots=True)

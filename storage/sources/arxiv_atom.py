@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from storage.errors import SourceError
 from storage.sources.links import extract_github_links
 from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult, opening
+from storage.sources.venues import find_year
 
 if TYPE_CHECKING:  # the parser loads when a feed is read: the command line starts without it
     from xml.etree.ElementTree import Element
@@ -138,12 +139,14 @@ def _fields(entry: Element) -> dict[str, Any]:
     categories = [primary.get("term", "")] if primary is not None else []
     categories += [c.get("term", "") for c in entry.findall("a:category", _NS)]
     fields["keywords"] = list(dict.fromkeys(c.strip() for c in categories if c and c.strip()))
-    published = _text(entry, "a:published")
-    if re.match(r"\d{4}-\d\d-\d\d", published):
-        fields["date"] = published[:10]
     for key, path in (("doi", "arxiv:doi"), ("journal", "arxiv:journal_ref")):
         if value := _text(entry, path):
             fields[key] = value
+    published = _text(entry, "a:published")
+    if re.match(r"\d{4}-\d\d-\d\d", published):
+        fields["date"] = published[:10]
+        if find_year(fields.get("journal", "")) is None:  # else the journal's year is the year
+            fields["year"], fields["month"] = published[:4], published[5:7]
     comment = _text(entry, "arxiv:comment")
     if comment:
         fields["code"] = list(extract_github_links(comment))

@@ -71,7 +71,15 @@ def _date(value: Any) -> tuple[str, str, str]:
         day = f"{int(year):04d}-{int(month):02d}-{int(numbers[2]):02d}" if len(numbers) > 2 else ""
         return year, month, day
     raw = value.get("raw") or value.get("literal")
-    return (str(raw)[:4], "", "") if isinstance(raw, str | int) else ("", "", "")
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        return "", "", ""
+    text = " ".join(str(raw).split())[:100]
+    iso = re.fullmatch(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ].*)?", text)
+    if iso is None:  # "May 2023", "Spring 2022"
+        year_in = re.search(r"(?<!\d)([12]\d{3})(?!\d)", text)
+        return (year_in.group(1) if year_in else ""), "", ""
+    year, month, day = iso.groups()
+    return year, month, f"{year}-{int(month):02d}-{int(day):02d}" if day else ""
 
 
 def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:

@@ -118,6 +118,9 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["author"] = _last_first(fields["author"].split(";"))
     if "item_type" in fields:
         _zotero_extra(fields)
+    elif "publication" in fields and not fields.get("issue", "").strip():
+        # Google Scholar's citations: ``Volume``, ``Number`` (the issue), ``Pages``
+        fields["issue"] = fields.get("number", "")
     if not fields.get("keywords", "").strip():
         tags = [fields[c] for c in _TAG_COLUMNS if fields.get(c, "").strip()]
         if tags:

@@ -3,7 +3,8 @@
 
 A record is a run of ``%X value`` lines, records apart by a blank line (or by the next
 ``%0``, the reference type, which opens one); a line without a tag continues the value
-before it (an abstract wrapped by the exporter). Read in one pass, linear on any text.
+before it (an abstract wrapped by the exporter), after a blank line too (an abstract's next
+paragraph: the record goes on). Read in one pass, linear on any text.
 
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
 Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``), ``%D``
@@ -143,20 +144,25 @@ def read_endnote(text: str, path: Path) -> ReadResult:
                 result.add(number, record)
         tags = []
 
+    blank = False  # a blank line met since the last line of the record
     for line in text.lstrip("\ufeff").splitlines():
         match = _TAG.fullmatch(line.rstrip())
         if match is None:
             if not line.strip():
-                end()
+                blank = True
             elif tags:  # a value continued (kept up to a cap, counted on)
                 pieces = tags[-1][1]
                 pieces[0] = str(int(pieces[0]) + len(line) + 1)
                 if int(pieces[0]) <= MAX_VALUE_CHARS:
+                    if blank:  # a paragraph of an abstract, not the end of the record
+                        pieces.append("")
                     pieces.append(line.strip())
+                blank = False
             continue
         tag, value = match.group(1), match.group(2) or ""
-        if tag == "0" and tags:
-            end()  # a type line opens the next record, blank line or not
+        if tags and (blank or tag == "0"):
+            end()  # a blank line ends a record; a type line opens the next, blank line or not
+        blank = False
         tags.append((tag, [str(len(value)), value]))
     end()
     if number == 0:

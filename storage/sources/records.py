@@ -282,6 +282,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     if isinstance(nested, Mapping) and nested:  # our JSON export: reference fields read as flat
         flat = {k: v for k, v in nested.items() if k in _FLAT_EXTRA and k not in item}
         item = {**item, **flat} if flat else item
+    item = _arxiv_journal(item)
     abstract = field_value(item, "abstract")
     if abstract is not None and not isinstance(abstract, str):
         return None, "the abstract is not text"
@@ -555,6 +556,39 @@ def _url(item: Mapping[str, Any]) -> str:
 
 #: An arXiv identifier as an ``eprint`` field holds it (new and old style, a version or not).
 ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?")
+#: A preprint's venue as Google Scholar writes it (its BibTeX's ``journal``, its CSV's
+#: ``Publication``): ``arXiv preprint arXiv:2305.12345``, ``arXiv preprint hep-th/9901001``,
+#: ``ArXiv abs/2305.12345`` (Semantic Scholar), ``arXiv:2305.12345 [cs.LG]``.
+_ARXIV_VENUE = re.compile(
+    r"\s*(?:arxiv(?:\s+e-?prints?|\s+preprint)?\s*,?\s*(?:arxiv\s*:\s*|abs/)?|arxiv\s*:\s*)"
+    rf"({ARXIV_ID.pattern})(?:\s*\[[\w.-]+\])?\s*\.?\s*",
+    re.IGNORECASE,
+)
+#: The fields a preprint's venue is written in.
+_VENUE_FIELDS = ("journal", "publication", "venue", "booktitle", "howpublished", "container-title")
+
+
+def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``item`` with the arXiv id its venue names (``_ARXIV_VENUE``) as its ``eprint``, when it
+    has none: the venue is then no venue (a preprint's, which the id tells; every field that
+    holds it, as a reader may give it as ``venue`` too), and an ``article`` without a
+    journal the ``misc`` a preprint is cited as."""
+    if item.get("eprint"):
+        return item
+    found: dict[str, Any] = {}
+    for key in _VENUE_FIELDS:
+        value = item.get(key)
+        match = _ARXIV_VENUE.fullmatch(value) if isinstance(value, str) else None
+        if match is not None:
+            found.setdefault("eprint", match.group(1))
+            found[key] = None
+    if not found:
+        return item
+    found["archiveprefix"] = "arXiv"
+    kind = item.get("entry_type")
+    if "journal" in found and isinstance(kind, str) and kind.casefold() == "article":
+        found["entry_type"] = "misc"
+    return {**item, **found}
 
 
 _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")

@@ -1,0 +1,191 @@
+"""Years, arXiv ids and paragraphs as real exports write them, kept on import and in every
+citation export: an arXiv feed's dates, CSL-JSON's ``raw`` and ``literal`` dates, Google
+Scholar's ``arXiv preprint arXiv:…`` journals and CSV ``Number``, an EndNote abstract of two
+paragraphs, and a preprint merged with its published version in either order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from storage import Library
+from storage.export import export
+from storage.sources.citation import arxiv_id, citation_of
+from storage.sources.registry import read_source
+
+_ATOM = """<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom"
+      xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">
+  <opensearch:totalResults>2</opensearch:totalResults>
+  <entry>
+    <id>http://arxiv.org/abs/2312.09999v2</id>
+    <published>2023-12-29T18:00:00Z</published>
+    <updated>2024-02-01T10:00:00Z</updated>
+    <title>A Preprint Published at
+      ICLR</title>
+    <summary>We study a thing and show it works.</summary>
+    <author><name>Ann Lee</name></author>
+    <arxiv:journal_ref>ICLR 2024</arxiv:journal_ref>
+    <category term="cs.LG"/>
+  </entry>
+  <entry>
+    <id>http://arxiv.org/abs/hep-th/9901001v1</id>
+    <published>1999-01-04T00:00:00Z</published>
+    <title>A Note on Dualities</title>
+    <summary>Dualities in six dimensions, once more.</summary>
+    <author><name>C Theorist</name></author>
+  </entry>
+</feed>
+"""
+
+
+def _imported(tmp_path: Path, name: str, text: str) -> Library:
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    return library
+
+
+def _exported(library: Library, fmt: str) -> str:
+    return export(library.papers(), library.triage(), fmt)
+
+
+def test_an_arxiv_feed_gives_each_paper_its_year_and_month(tmp_path: Path) -> None:
+    library = _imported(tmp_path, "query.atom", _ATOM)
+    papers = {p.display_title: p for p in library.papers()}
+    note = citation_of(papers["A Note on Dualities"])
+    assert (note.year, note.month, note.arxiv) == (1999, 1, "hep-th/9901001")
+    published = citation_of(papers["A Preprint Published at ICLR"])
+    assert published.year == 2024  # its journal reference's year, not the preprint's
+    bibtex = _exported(library, "bibtex")
+    assert "year = {1999}" in bibtex and "month = jan" in bibtex and "year = {2024}" in bibtex
+    assert "PY  - 1999" in _exported(library, "ris")
+    assert '"issued"' in _exported(library, "csl-json")
+
+
+@pytest.mark.parametrize(
+    ("issued", "year", "month"),
+    [
+        ({"raw": "May 2023"}, 2023, None),
+        ({"literal": "Spring 2022"}, 2022, None),
+        ({"raw": "2024-05-01"}, 2024, 5),
+        ({"raw": 2021}, 2021, None),
+        ({"date-parts": [["2020", "3"]]}, 2020, 3),
+    ],
+)
+def test_a_csl_date_written_raw_or_literal_keeps_its_year(
+    tmp_path: Path, issued: dict, year: int, month: int | None
+) -> None:
+    import json
+
+    author = [{"family": "Lee", "given": "Ann"}]
+    item = {"id": "x", "type": "article-journal", "title": "A Dated Paper", "issued": issued,
+            "container-title": "Journal of Tests", "author": author}  # fmt: skip
+    source = tmp_path / "items.json"
+    source.write_text(json.dumps([item]), encoding="utf-8")
+    [record] = read_source(source).records
+    assert dict(record.extra).get("year") == year
+    assert dict(record.extra).get("month") == month
+    assert record.venue == f"Journal of Tests {year}"
+
+
+_SCHOLAR_BIB = """@article{doe2023some,
+  title={Some Scholar Paper},
+  author={Doe, J and Roe, R},
+  journal={arXiv preprint arXiv:2305.12345},
+  year={2023}
+}
+
+@article{theorist1999note,
+  title={A note on string dualities},
+  author={Theorist, C},
+  journal={arXiv preprint hep-th/9901001},
+  year={1999}
+}
+"""
+
+
+def test_a_scholar_arxiv_preprint_is_cited_by_its_arxiv_id(tmp_path: Path) -> None:
+    library = _imported(tmp_path, "scholar.bib", _SCHOLAR_BIB)
+    papers = {p.display_title: p for p in library.papers()}
+    some = papers["Some Scholar Paper"]
+    assert arxiv_id(some) == "2305.12345" and some.url == "https://arxiv.org/abs/2305.12345"
+    assert some.venue == "" and citation_of(some).kind == "misc"
+    assert arxiv_id(papers["A note on string dualities"]) == "hep-th/9901001"
+    bibtex = _exported(library, "bibtex")
+    assert "eprint = {2305.12345}" in bibtex and "arXiv preprint" not in bibtex
+
+
+def test_a_scholar_csv_keeps_the_issue_and_the_arxiv_id(tmp_path: Path) -> None:
+    text = (
+        "Authors,Title,Publication,Volume,Number,Pages,Year,Publisher\n"
+        '"Y LeCun, Y Bengio",Deep learning,Nature,521,7553,436-444,2015,Nature Publishing Group\n'
+        '"DP Kingma, J Ba",Adam: A method for stochastic optimization,'
+        "arXiv preprint arXiv:1412.6980,,,,2014,\n"
+    )
+    library = _imported(tmp_path, "citations.csv", text)
+    papers = {p.display_title: p for p in library.papers()}
+    deep = papers["Deep learning"]
+    assert (deep.fact("volume"), deep.fact("issue"), deep.fact("pages")) == (
+        "521",
+        "7553",
+        "436–444",
+    )
+    assert arxiv_id(papers["Adam: A method for stochastic optimization"]) == "1412.6980"
+
+
+def test_an_endnote_abstract_of_two_paragraphs_keeps_the_record_whole(tmp_path: Path) -> None:
+    text = (
+        "%0 Journal Article\n%T Attention is all you need\n%A Vaswani, Ashish\n%D 2017\n"
+        "%X The dominant models are recurrent.\n\nWe propose the Transformer.\n"
+        "%U https://arxiv.org/abs/1706.03762\n%K attention\n%R 10.48550/arXiv.1706.03762\n\n"
+        "%0 Conference Proceedings\n%T Deep residual learning\n%A He, Kaiming\n%D 2016\n"
+    )
+    result = read_source(_write(tmp_path, "scholar.enw", text))
+    assert not result.errors
+    first, second = result.records
+    assert first.abstract == "The dominant models are recurrent.\n\nWe propose the Transformer."
+    assert first.url == "https://arxiv.org/abs/1706.03762" and first.keywords == ("attention",)
+    assert dict(first.extra)["doi"] == "10.48550/arXiv.1706.03762"
+    assert second.title == "Deep residual learning"
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+_PREPRINT = """@misc{kingma2014adam,
+  title = {Adam: A Method for Stochastic Optimization},
+  author = {Kingma, Diederik P. and Ba, Jimmy},
+  year = {2014},
+  eprint = {1412.6980},
+  archivePrefix = {arXiv},
+  primaryClass = {cs.LG}
+}
+"""
+_PUBLISHED = """@inproceedings{kingma2015adam,
+  title = {Adam: A Method for Stochastic Optimization},
+  author = {Kingma, Diederik P. and Ba, Jimmy},
+  booktitle = {3rd International Conference on Learning Representations, {ICLR} 2015},
+  year = {2015}
+}
+"""
+
+
+@pytest.mark.parametrize("first", ["preprint", "published"])
+def test_a_preprint_and_its_published_version_cite_the_published_year(
+    tmp_path: Path, first: str
+) -> None:
+    files = {"preprint": _PREPRINT, "published": _PUBLISHED}
+    library = Library(tmp_path / "home")
+    for name in (first, next(n for n in files if n != first)):
+        library.import_file(_write(tmp_path, f"{name}.bib", files[name]))
+    [paper] = library.papers()
+    cited = citation_of(paper)
+    assert (cited.kind, cited.year, cited.arxiv) == ("inproceedings", 2015, "1412.6980")
+    bibtex = _exported(library, "bibtex")
+    assert "year = {2015}" in bibtex and "2014" not in bibtex.replace("kingma2014", "")
