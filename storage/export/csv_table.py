@@ -1,7 +1,8 @@
 """CSV (RFC 4180): a header row, then one row per paper, safe to open in a spreadsheet.
 
 It carries what ``papers import`` needs to restore the papers and their decisions (status,
-note, tags, lists, venue, extra fields, decision time): our CSV reader reads it back whole.
+note, tags, keywords, lists, venue, extra fields, decision time): our CSV reader reads it
+back whole.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from storage.sources.fields import EXTRA_FIELDS
 
 CSV_COLUMNS = (
     "id", "title", "status", "authors", "url", "github", "list",
-    "venue_status", "tags", "note", "abstract", "lists", "venue", "decided_at", "title_derived",
+    "venue_status", "tags", "note", "abstract", "keywords", "lists", "venue", "decided_at",
+    "title_derived",
     *(f.name for f in EXTRA_FIELDS),
 )  # fmt: skip
 
@@ -63,6 +65,7 @@ def csv_pieces(
     for number, paper in enumerate(papers, 1):
         record = paper_record(paper, triage)
         record["authors"] = "; ".join(paper.authors)
+        record["keywords"] = "; ".join(paper.keywords)
         record["github"] = " ".join(paper.github)
         record["tags"] = "; ".join(record["tags"])
         record["lists"] = "; ".join(record["lists"])

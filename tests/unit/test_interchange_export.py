@@ -129,6 +129,19 @@ def test_csl_json_and_ris_read_back(fmt: str, name: str) -> None:
         assert item["type"] == "paper-conference" and item["issued"] == {"date-parts": [[2025]]}
 
 
+@pytest.mark.parametrize("fmt", ["csv", "json", "csl-json", "ris", "bibtex"])
+def test_keywords_read_back_from_every_export_that_carries_them(fmt: str) -> None:
+    paper = Paper(
+        id="eeeeeeeeeeee",
+        title="A paper with keywords",
+        abstract="An abstract of a paper with keywords, long enough.",
+        keywords=("graph neural networks", "message passing", "=formula"),
+    )
+    name = {"csl-json": "x.csl.json", "bibtex": "x.bib"}.get(fmt, f"x.{fmt}")
+    [record] = read_text_content(export([paper], TriageState(), fmt), Path(name)).records
+    assert record.keywords == paper.keywords
+
+
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_csv_cells_never_start_a_formula(start: str) -> None:
     paper = Paper(id="dddddddddddd", title=f"{start}1+1", abstract="An abstract here.")
