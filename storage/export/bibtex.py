@@ -25,7 +25,7 @@ from storage.export.tex import tex_ascii
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.bibtex import OWN_EXPORT_LINE
-from storage.sources.citation import citation_of
+from storage.sources.citation import citation_of, is_organization
 from storage.sources.links import web_url
 
 
@@ -55,9 +55,10 @@ def bibtex_key(paper: Paper, taken: set[str]) -> str:
 
 
 def _author(name: str) -> str:
-    """One author as BibTeX reads it: a name holding " and " or a comma is kept whole."""
+    """One author as BibTeX reads it: a name holding " and " or a comma, or an organization's
+    (``is_organization``), is kept whole."""
     escaped = bib_escape(name)
-    if re.search(r"\band\b", name, re.IGNORECASE) or "," in name:
+    if re.search(r"\band\b", name, re.IGNORECASE) or "," in name or is_organization(name):
         return "{" + escaped + "}"
     return escaped
 

@@ -19,14 +19,15 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.json_array import json_array_pieces
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.citation import CSL_TYPES, Citation, citation_of
+from storage.sources.citation import CSL_TYPES, Citation, citation_of, is_organization
 from storage.sources.links import web_url
 
 
 def csl_name(name: str) -> dict[str, str]:
-    """``Ann Lee`` → ``{"family": "Lee", "given": "Ann"}``; one word is a ``literal``."""
+    """``Ann Lee`` → ``{"family": "Lee", "given": "Ann"}``; one word, or an organization
+    (``is_organization``), is a ``literal``."""
     parts = name.split()
-    if len(parts) < 2:
+    if len(parts) < 2 or is_organization(name):
         return {"literal": name}
     return {"family": parts[-1], "given": " ".join(parts[:-1])}
 

@@ -16,7 +16,7 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import lists_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.citation import RIS_TYPES, citation_of
+from storage.sources.citation import RIS_TYPES, citation_of, is_organization
 from storage.sources.links import web_url
 from storage.text.sanitize import printable
 
@@ -49,9 +49,8 @@ def ris_entry(paper: Paper) -> list[str]:
     lines = [_line("TY", kind), _line("TI", paper.display_title)]
     for author in paper.authors:
         parts = author.split()
-        lines.append(
-            _line("AU", f"{parts[-1]}, {' '.join(parts[:-1])}" if len(parts) > 1 else author)
-        )
+        whole = len(parts) < 2 or is_organization(author)  # an organization: no first name
+        lines.append(_line("AU", author if whole else f"{parts[-1]}, {' '.join(parts[:-1])}"))
     if cited.journal:
         lines.append(_line("JO", cited.journal))
     elif cited.booktitle or cited.published:

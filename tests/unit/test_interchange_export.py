@@ -142,6 +142,23 @@ def test_keywords_read_back_from_every_export_that_carries_them(fmt: str) -> Non
     assert record.keywords == paper.keywords
 
 
+def test_an_organization_among_the_authors_is_written_whole() -> None:
+    authors = ("Ann Lee", "Google Research", "The Gemini Team", "Grace Ai")
+    paper = Paper(id="ffffffffffff", title="A report", abstract="A report by many, long enough.",
+                  authors=authors)  # fmt: skip
+    bibtex = export([paper], TriageState(), "bibtex")
+    assert "author = {Ann Lee and {Google Research} and {The Gemini Team} and Grace Ai}" in bibtex
+    [entry] = bibtexparser.parse_string(bibtex).entries
+    assert "{Google Research}" in entry["author"]
+    ris = export([paper], TriageState(), "ris")
+    assert "AU  - Google Research" in ris and "AU  - Lee, Ann" in ris and "AU  - Ai, Grace" in ris
+    csl = json.loads(export([paper], TriageState(), "csl-json"))[0]["author"]
+    assert csl[1] == {"literal": "Google Research"} and csl[0] == {"family": "Lee", "given": "Ann"}
+    for fmt, name in (("bibtex", "x.bib"), ("ris", "x.ris"), ("csl-json", "x.csl.json")):
+        [record] = read_text_content(export([paper], TriageState(), fmt), Path(name)).records
+        assert record.authors == authors, fmt
+
+
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_csv_cells_never_start_a_formula(start: str) -> None:
     paper = Paper(id="dddddddddddd", title=f"{start}1+1", abstract="An abstract here.")
