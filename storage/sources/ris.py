@@ -83,7 +83,9 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
             value = " ".join(" ".join(pieces).split())
         if name is None or not value:
             continue
-        if name in _LISTS:
+        if name == "keywords":  # one a line, or several on a line ("a; b": Mendeley, PubMed)
+            fields.setdefault(name, []).extend(k for k in value.split(";") if k.strip())
+        elif name in _LISTS:
             fields.setdefault(name, []).append(_name(value) if name == "authors" else value)
         else:
             fields.setdefault(name, value)
@@ -102,7 +104,10 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     start, end = fields.pop("start", ""), fields.pop("end", "")
     fields["pages"] = f"{start}–{end}" if start and end else start
     for serial in fields.pop("serial", []):
-        fields["issn" if _ISSN.fullmatch(serial) else "isbn"] = serial
+        # PubMed's and Mendeley's "1476-4687 (Electronic)", "0028-0836 (Linking)": the first
+        bare = " ".join(re.sub(r"\([^()]*\)", " ", serial).split()) or serial
+        kind = "issn" if _ISSN.fullmatch(bare) else "isbn"
+        fields.setdefault(kind, bare)
     if entry == "phdthesis":
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":

@@ -61,6 +61,21 @@ def test_ris_lenient_lines_and_a_last_record_without_er() -> None:
     assert doe.title == "A one-space record with no ER at the end" and doe.authors == ("Jane Doe",)
 
 
+def test_ris_of_pubmed_and_mendeley_keywords_on_one_line_and_a_marked_issn(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "TY  - JOUR\nAU  - LeCun, Yann\nTI  - Deep learning\nT2  - Nature\nPY  - 2015///\n"
+        "KW  - deep learning; neural networks\nKW  - review\n"
+        "SN  - 1476-4687 (Electronic)\nSN  - 0028-0836 (Linking)\nER  - \n"
+    )
+    path = tmp_path / "pubmed.ris"
+    path.write_text(text, encoding="utf-8")
+    [record] = read_source(path).records
+    assert record.keywords == ("deep learning", "neural networks", "review")
+    assert dict(record.extra)["issn"] == "1476-4687" and "isbn" not in dict(record.extra)
+
+
 def test_csl_json_is_told_from_other_json_by_its_content() -> None:
     path = FIXTURES / "zotero.json"
     assert reader_for(path.read_text(), path).name == "CSL-JSON"  # type: ignore[union-attr]
