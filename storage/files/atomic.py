@@ -434,7 +434,11 @@ def _keep_backup(path: Path) -> None:
         os.link(link_target(path), link)  # the file itself: os.link would link a symlink
     except OSError:  # no hard links here (or the link leads to another disk): keep no backup
         return
-    os.replace(link, bak)
+    try:
+        os.replace(link, bak)
+    except OSError:  # its place taken (a folder named NAME.bak): the write goes on without it
+        with contextlib.suppress(OSError):
+            link.unlink()
 
 
 def schema_of(tables: Tables) -> int:

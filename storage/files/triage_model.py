@@ -202,11 +202,11 @@ def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
             if isinstance(at, times):
                 decided_at[pid] = float(at)
         note = get("note")
-        if note:
-            notes[pid] = note
+        if note:  # text; what a hand's edit left (a number) as it reads
+            notes[pid] = note if isinstance(note, str) else str(note)
         tagged = get("tags")
         if tagged:
-            tags[pid] = tuple(tagged)
+            tags[pid] = tuple(t if isinstance(t, str) else str(t) for t in tagged)
         if "q" in doc:
             position = position_of(doc)
             if position is not None:
@@ -214,6 +214,9 @@ def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
                 placed_at = get("qa")
                 if isinstance(placed_at, times):
                     positioned_at[pid] = float(placed_at)
+    for seq in tables.get("history", {}):  # the undo log's steps, numbered (read on an undo)
+        if not seq.isdigit():
+            raise ValueError(f"a step of the undo log is numbered {seq[:20]!r}")
     return snap
 
 

@@ -43,6 +43,10 @@ _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
 
 
+#: The largest size a limit is (what is larger is no limit; the size is kept within 64 bits).
+MAX_SIZE = 1 << 60
+
+
 def parse_size(text: str) -> int:
     """``2GB``, ``500M``, ``1.5 GiB``, ``100000`` → bytes (K, M, G, T: powers of 1024).
 
@@ -51,10 +55,10 @@ def parse_size(text: str) -> int:
     match = _SIZE.fullmatch(text)
     if match is None:
         raise ValueError(f"not a size: {text!r} (write e.g. 500MB or 2GB)")
-    size = int(float(match[1]) * _UNITS[match[2].lower()])
+    size = float(match[1]) * _UNITS[match[2].lower()]
     if size < 1:
         raise ValueError(f"not a size: {text!r} (it must be more than nothing)")
-    return size
+    return int(min(size, MAX_SIZE))  # larger than any disk: no limit, within 64 bits
 
 
 def size_text(size: int) -> str:

@@ -32,7 +32,14 @@ from storage.files.atomic import in_batches, read_regular, signature
 from storage.library import Library
 from storage.sync.apply import apply_plan
 from storage.sync.device import Device, clean_name, load_device, renew_device
-from storage.sync.folder import PAPERS_LOG, TRIAGE_LOG, Cursor, LogFile, SyncFolder
+from storage.sync.folder import (
+    PAPERS_LOG,
+    TRIAGE_LOG,
+    Cursor,
+    LogFile,
+    SyncError,
+    SyncFolder,
+)
 from storage.sync.local import (
     Base,
     paper_changes,
@@ -144,6 +151,11 @@ def _sync(
     dry: bool,
 ) -> SyncReport:
     place = SyncFolder(folder)
+    if _is_home(place.path, library.home):
+        raise SyncError(
+            f"{place.path}: the library's own folder; sync through a folder your sync tool "
+            "shares between machines"
+        )
     device, moved = load_device(library.home, name, save=not dry)
     report = SyncReport(place.path, device)
     if moved:
@@ -163,6 +175,14 @@ def _sync(
     # index build at once peaked near 1 GB).
     library.derive_received()
     return report
+
+
+def _is_home(folder: Path, home: Path) -> bool:
+    """Whether ``folder`` is the library's own folder (one that cannot be resolved is not)."""
+    try:
+        return folder.resolve() == home.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        return False
 
 
 class _Sync:

@@ -231,6 +231,15 @@ CASES: dict[str, Case] = {
     "import without files": Case(lambda s, t: ["import"], 2, "FILE"),
     "unknown command": Case(lambda s, t: ["frobnicate"], 2, "frobnicate"),
     "unknown option": Case(lambda s, t: ["list", "--colour"], 2, "--colour"),
+    "search unknown option": Case(lambda s, t: ["search", "x", "--limt", "3"], 2, "--limt"),
+    # an unset variable in a script: not the default library, not the current folder
+    "empty home": Case(lambda s, t: ["stats", "--home", ""], 2, "--home: an empty path"),
+    "import empty path": Case(lambda s, t: ["import", ""], 2, "FILE: an empty path"),
+    "import empty catalog": Case(
+        lambda s, t: ["import", SAMPLE, "--catalog", ""], 2, "--catalog: an empty path"
+    ),
+    "export to empty path": Case(lambda s, t: ["export", "-o", ""], 2, "--output: an empty path"),
+    "sync into the library": Case(lambda s, t: ["sync", t / "home"], 1, "the library's own folder"),
 }
 
 
@@ -318,6 +327,13 @@ DAMAGE: dict[str, tuple[str, Callable[[bytes, Seeded], bytes], str]] = {
         "triage.json",
         lambda b, s: b'{"history": {"1": {"what": 1}}}',
         "malformed",
+    ),
+    "triage.json undo step not numbered": (
+        "triage.json",
+        lambda b, s: b.replace(b'"history":{"1":', b'"history":{"abc":').replace(
+            b'"history": {"1":', b'"history": {"abc":'
+        ),
+        "a step of the undo log is numbered 'abc'",
     ),
 }
 
@@ -419,3 +435,93 @@ def test_head_one_is_no_traceback(seeded: Seeded, env: dict[str, str]) -> None:
     assert first.startswith(b"[")
     assert err == ""
     assert code == 0
+
+
+def test_the_app_without_a_terminal_says_so_in_one_line(home: Path, tmp_path: Path) -> None:
+    """Input from a file and output to a pipe: no screen written into the pipe, no wait for
+    keys that never come, no traceback."""
+    keys = tmp_path / "keys.txt"
+    keys.write_text("jjq\n", encoding="utf-8")
+    with keys.open("rb") as stdin:
+        done = subprocess.run(
+            [*PAPERS, "--home", str(home)],
+            env=make_env(tmp_path),
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("papers: error: the app needs a terminal"), done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args", [["list"], ["search", "diffusion"], ["stats"], ["export", "-o", "OUT"]], ids=" ".join
+)
+def test_a_closed_standard_output_is_no_traceback(
+    args: list[str], seeded: Seeded, tmp_path: Path
+) -> None:
+    """``papers list >&-``: Python has no ``sys.stdout``; what goes there is dropped."""
+    args = [str(tmp_path / "out.md") if a == "OUT" else a for a in args]
+    done = subprocess.run(
+        [*PAPERS, "--home", str(seeded.home), *args],
+        env=make_env(tmp_path),
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(1),  # noqa: PLW1509 - the child's stdout, closed
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+    if args[0] == "export":
+        assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("#")
+
+
+def test_a_negated_qualifier_is_a_word_of_the_query(home: Path, env: dict[str, str]) -> None:
+    """``papers search diffusion -is:read``, as its help writes it (not an unknown option)."""
+    found = json.loads(run("--home", home, "search", "model", "--json", env=env).stdout)
+    first = found[0]["id"]
+    assert run("--home", home, "mark", first, "read", env=env).returncode == 0
+    done = run("--home", home, "search", "model", "-is:read", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    ids = [hit["id"] for hit in json.loads(done.stdout)]
+    assert ids and first not in ids
+
+
+def test_a_note_or_tag_that_is_a_number_reads_as_text(
+    seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    """A hand's edit of ``triage.json`` (a note 7, a tag 2025): read as the text it shows, by
+    every command (``search has:note`` was an internal error)."""
+    path = home / "triage.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    [doc] = [d for d in data["decisions"].values() if d.get("status") == "starred"]
+    doc["note"], doc["tags"] = 7, [2025, "ok"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for args in (["search", "has:note", "--json"], ["search", "tag:2025", "--json"]):
+        done = run("--home", home, *args, env=env)
+        assert done.returncode == 0, done.stderr
+        assert [hit["id"] for hit in json.loads(done.stdout)] == [seeded.starred]
+    starred = run("--home", home, "list", "--json", "--status", "starred", env=env)
+    listed = json.loads(starred.stdout)
+    assert listed[0]["note"] == "7" and listed[0]["tags"] == ["2025", "ok"]
+
+
+def test_a_huge_size_limit_is_no_limit(home: Path, env: dict[str, str]) -> None:
+    done = run("--home", home, "import", SAMPLE, "--max-size", "9" * 30 + "TB", env=env)
+    assert done.returncode == 0 and "internal error" not in done.stderr, done.stderr
+
+
+def test_a_backup_whose_place_is_taken_blocks_no_decision(
+    seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    backup = home / "triage.json.bak"
+    backup.unlink(missing_ok=True)
+    backup.mkdir()  # a folder where the backup goes
+    done = run("--home", home, "mark", seeded.ids[0], "read", env=env)
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(run("--home", home, "list", "--json", "--status", "read", env=env).stdout)
+    assert [p["id"] for p in listed] == [seeded.ids[0]]
+    assert not [p for p in home.iterdir() if p.name.endswith(".tmp")]

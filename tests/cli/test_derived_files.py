@@ -185,6 +185,7 @@ def test_a_command_makes_what_it_derives_itself_and_the_app_has_a_child_make_it(
         "        print('app', library.short_lived)\n"
         "        raise KeyboardInterrupt\n"
         "tui.app.PapersApp = App\n"
+        "sys.modules['tui.cli.main']._on_a_terminal = lambda: True  # output: the test's pipe\n"
         "main(['--home', sys.argv[1]])\n"
         "print('command', open_library(argparse.Namespace(home=sys.argv[1])).short_lived)\n"
     )

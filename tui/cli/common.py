@@ -32,6 +32,14 @@ class Parser(argparse.ArgumentParser):
 Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
+def path_arg(text: str) -> str:
+    """An option's value that names a file or folder: not empty (``--home ""``, an unset
+    variable in a script, would otherwise mean the default library or the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path")
+    return text
+
+
 def positive(text: str) -> int:
     """An option's value that must be a whole number of at least 1."""
     try:
@@ -85,6 +93,10 @@ def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
         try:
             read()
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            reason = f"a record is malformed: {type(exc).__name__}: {exc}"
+            reason = (
+                f"a record is malformed: it lacks the field {exc}"
+                if isinstance(exc, KeyError)
+                else f"a record is malformed: {exc}"
+            )
             raise DamagedFileError(path, reason, backup_path(path)) from None
     return library

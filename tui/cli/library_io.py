@@ -25,7 +25,7 @@ from storage.models import ImportReport, Paper
 from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
-from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, byte_size, open_library
+from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, byte_size, open_library, path_arg
 from tui.cli.output import ProgressLines, complain, say, write_document
 
 
@@ -33,10 +33,15 @@ def add_import(sub: Subparsers, common: Parser) -> None:
     """``papers import FILE…``."""
     p = sub.add_parser("import", parents=[common], help="add paper lists to the library")
     p.add_argument(
-        "files", nargs="+", metavar="FILE", help=f"list files or folders ({readable_formats()})"
+        "files",
+        nargs="+",
+        type=path_arg,
+        metavar="FILE",
+        help=f"list files or folders ({readable_formats()})",
     )
     p.add_argument(
         "--catalog",
+        type=path_arg,
         metavar="FILE|SOURCE",
         help="fill titles, authors, links from this catalog: a file, or a source to fetch "
         "(iclr2025, openreview:VENUE_ID, paperlists:iclr2025, arxiv:QUERY)",
@@ -92,7 +97,11 @@ def add_export(sub: Subparsers, common: Parser) -> None:
     )
     p.add_argument("--abstracts", action="store_true", help="Markdown: each paper's abstract too")
     p.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+        "-o",
+        "--output",
+        type=path_arg,
+        metavar="FILE",
+        help="write to FILE (default: standard output)",
     )
     p.set_defaults(run=cmd_export)
 

@@ -15,12 +15,22 @@ import argparse
 import contextlib
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Final, NoReturn
 
 from storage import LibraryError
-from tui.cli.common import OPENED, PROG, Parser, Subparsers, UsageError, keep_memos, open_library
+from tui.cli.common import (
+    OPENED,
+    PROG,
+    Parser,
+    Subparsers,
+    UsageError,
+    keep_memos,
+    open_library,
+    path_arg,
+)
 from tui.cli.output import complain
 
 #: Each command and the function (module of ``tui.cli``, name) that declares it, in the order
@@ -54,6 +64,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     common.add_argument(
         "--home",
         metavar="DIR",
+        type=path_arg,
         default=argparse.SUPPRESS,
         help="library folder (default: $PAPERS_HOME, else the user data folder)",
     )
@@ -102,12 +113,52 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+#: A query word negated (``-is:read``, ``-diffusion``, ``-"a phrase"``): no option.
+_NEGATED: Final = re.compile(r"-[^-\s].*", re.DOTALL)
+
+
+def _search_args(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
+    """``papers search``'s arguments, where a negated query word (``-is:read``, as its help
+    says) is a word of the query, not an unknown option; any other unknown one is an error."""
+    args, rest = parser.parse_known_args(words)
+    if any(not _NEGATED.fullmatch(word) for word in rest):
+        return parser.parse_args(words)  # says which, in one line
+    args.query = [*getattr(args, "query", []), *rest]
+    return args
+
+
+def _closed_streams_lead_nowhere() -> None:
+    """Standard output or error closed (``papers list >&-``): Python gives None for it, and
+    every print was a traceback. What goes to it is dropped instead, as a reader that left
+    (``| head``) has it dropped."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
+def _on_a_terminal() -> bool:
+    """Whether standard input and output are a terminal, the app's screen and keys."""
+    try:
+        return all(s is not None and s.isatty() for s in (sys.stdin, sys.__stdout__))
+    except (OSError, ValueError):  # closed
+        return False
+
+
 def open_app(args: argparse.Namespace) -> int:
     """Open the Textual app on the library (first run: import the bundled sample).
 
     SIGTERM, SIGHUP (the terminal closed) and SIGINT end it as ``q`` does (``tui/signals.py``):
     the terminal restored, every decision shown saved, exit code 128 + the signal's number.
+    Without a terminal (input or output a file, a pipe, closed) it says so in one line, rather
+    than write the screen's escapes into a file and wait for keys that never come; a tab of
+    ``papers serve`` has its own driver (``TEXTUAL_DRIVER``), not a terminal.
     """
+    if not os.environ.get("TEXTUAL_DRIVER") and not _on_a_terminal():
+        complain(
+            f"{PROG}: error: the app needs a terminal (its input and output); "
+            f"run it in one, or use a command: `{PROG} --help`"
+        )
+        return 1
     from tui.app import PapersApp
     from tui.memory import kept_for_good
     from tui.signals import ending_by_signals
@@ -129,8 +180,10 @@ def open_app(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``papers``; returns the exit code (the console script exits with it)."""
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(command_named(words))
-    args = parser.parse_args(words)
+    _closed_streams_lead_nowhere()
+    named = command_named(words)
+    parser = build_parser(named)
+    args = _search_args(parser, words) if named == "search" else parser.parse_args(words)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
     OPENED.clear()
     try:

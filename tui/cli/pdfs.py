@@ -8,7 +8,15 @@ import sys
 from pathlib import Path
 
 from storage.text.words import count
-from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, byte_size, open_library
+from tui.cli.common import (
+    STATUS_CHOICES,
+    Parser,
+    Subparsers,
+    UsageError,
+    byte_size,
+    open_library,
+    path_arg,
+)
 from tui.cli.output import complain, is_terminal
 
 
@@ -31,7 +39,9 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         choices=STATUS_CHOICES,
         help="the papers of this status (default: starred, in queue order)",
     )
-    p.add_argument("--folder", metavar="DIR", help="download into DIR (default: [pdf] folder)")
+    p.add_argument(
+        "--folder", type=path_arg, metavar="DIR", help="download into DIR (default: [pdf] folder)"
+    )
     p.add_argument(
         "--pause", type=float, default=1.0, metavar="SECONDS", help="between requests (1)"
     )

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import overload
 
-from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library
+from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library, path_arg
 from tui.cli.output import columns, complain, say
 
 DESCRIPTION = (
@@ -31,6 +31,7 @@ def add_sync(sub: Subparsers, common: Parser) -> None:
     p.add_argument(
         "folder",
         nargs="?",
+        type=path_arg,
         metavar="DIR",
         help='the synced folder (default: [sync] folder = "…" in config.toml)',
     )
