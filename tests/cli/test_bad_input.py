@@ -488,6 +488,9 @@ def test_a_negated_qualifier_is_a_word_of_the_query(home: Path, env: dict[str, s
     assert done.returncode == 0, done.stderr
     ids = [hit["id"] for hit in json.loads(done.stdout)]
     assert ids and first not in ids
+    # a word argparse would read as -h and more
+    hard = run("--home", home, "search", "model", "-hardware", "--json", env=env)
+    assert hard.returncode == 0 and json.loads(hard.stdout), hard.stderr
 
 
 def test_a_note_or_tag_that_is_a_number_reads_as_text(

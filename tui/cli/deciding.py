@@ -13,7 +13,13 @@ from tui.cli.removing import say_removal
 
 def add_mark(sub: Subparsers, common: Parser) -> None:
     """``papers mark ID… STATUS``, ``papers undo``, ``papers redo``."""
-    p = sub.add_parser("mark", parents=[common], help="set the status of papers (one undo step)")
+    p = sub.add_parser(
+        "mark",
+        parents=[common],
+        help="set the status of papers (one undo step)",
+        # argparse writes one list argument as "ID... STATUS [ID... STATUS ...]": one group it is
+        usage="%(prog)s [-h] [--home DIR] ID [ID ...] STATUS",
+    )
     p.add_argument(
         "args",
         nargs="+",

@@ -119,11 +119,11 @@ _NEGATED: Final = re.compile(r"-[^-\s].*", re.DOTALL)
 
 def _search_args(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
     """``papers search``'s arguments, where a negated query word (``-is:read``, as its help
-    says) is a word of the query, not an unknown option; any other unknown one is an error."""
-    args, rest = parser.parse_known_args(words)
-    if any(not _NEGATED.fullmatch(word) for word in rest):
-        return parser.parse_args(words)  # says which, in one line
-    args.query = [*getattr(args, "query", []), *rest]
+    says; ``-hardware``, which argparse would read as ``-h`` and more) is a word of the query,
+    not an option; an unknown ``--option`` is an error."""
+    negated = [word for word in words if _NEGATED.fullmatch(word) and word != "-h"]
+    args = parser.parse_args([word for word in words if word not in negated])
+    args.query = [*getattr(args, "query", []), *negated]
     return args
 
 
