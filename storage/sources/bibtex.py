@@ -28,7 +28,7 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -228,6 +228,8 @@ class _Entry:
     fields: dict[str, str]
     #: Why a field cannot be read ("" when all can): the entry is refused.
     problem: str = ""
+    #: The fields read apart where a comma before them was missing (said as a warning).
+    mended: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -238,17 +240,66 @@ class _Entry:
 def _entry(block: Any, number: int, macros: Macros) -> _Entry:
     fields: dict[str, str] = {}
     problem = ""
-    for field in block.fields:
-        name = str(field.key).strip().casefold()
-        if name in fields:
-            continue
-        try:
-            fields[name] = value_of(str(field.value), macros)
-        except BadField as exc:
-            problem = problem or f"{name}: {exc}"
+    mended: list[str] = []
+    for written in block.fields:
+        key, raw = str(written.key).strip().casefold(), str(written.value)
+        run_together = _CLOSED_THEN_FIELD.search(raw) is not None  # rare: C, not Python
+        for name, value in _comma_mended(key, raw, mended) if run_together else ((key, raw),):
+            if name in fields:
+                continue
+            try:
+                fields[name] = value_of(value, macros)
+            except BadField as exc:
+                problem = problem or f"{name}: {exc}"
     kind = str(block.entry_type).strip().casefold()
     line = int(getattr(block, "start_line", 0) or 0) + 1
-    return _Entry(number, line, str(block.key).strip(), kind, fields, problem)
+    return _Entry(number, line, str(block.key).strip(), kind, fields, problem, mended)
+
+
+#: Where a value delimited whole is followed by the next field (``{A}\n  author = {B}``):
+#: the comma between them is missing.
+_NEXT_FIELD = re.compile(r"\s+([A-Za-z][\w-]*)\s*=\s*(?=[{\"\w])")
+#: What a value with a missing comma holds somewhere: a closing delimiter, then a field.
+_CLOSED_THEN_FIELD = re.compile(r"[}\"]\s+[A-Za-z][\w-]*\s*=\s*[{\"\w]")
+
+
+def _comma_mended(name: str, raw: str, mended: list[str]) -> list[tuple[str, str]]:
+    """A field as written, or the fields a missing comma ran together (``title = {A}`` and
+    the next line's ``author = {B}``: bibtexparser gives the title ``{A} author = {B}``),
+    each named in ``mended``. Only a value whose first part is delimited whole (braces or
+    quotes) is cut: a title's text that holds "x = y" is kept as it is."""
+    text = raw.strip()
+    if not text or text[0] not in '{"':
+        return [(name, raw)]
+    end = _delimited_end(text)
+    if end is None or end == len(text):
+        return [(name, raw)]
+    found = _NEXT_FIELD.match(text, end)
+    if found is None:
+        return [(name, raw)]
+    mended.append(found.group(1).casefold())
+    rest = text[found.end() :]
+    return [(name, text[:end]), *_comma_mended(found.group(1).casefold(), rest, mended)]
+
+
+def _delimited_end(text: str) -> int | None:
+    """Where the braced or quoted value at the start of ``text`` ends (None: it does not)."""
+    if text[0] == "{":
+        depth = 0
+        for i, ch in enumerate(text):
+            depth += 1 if ch == "{" else -1 if ch == "}" else 0
+            if depth == 0:
+                return i + 1
+        return None
+    depth = 0
+    for i, ch in enumerate(text[1:], start=1):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == '"' and depth == 0:
+            return i + 1
+    return None
 
 
 def _parents(entries: list[_Entry]) -> list[int | None]:
@@ -442,6 +493,11 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
         if entry.problem:
             result.refuse(entry.number, f"{entry.label}: {entry.problem}")
             continue
+        if entry.mended:
+            result.warnings.append(
+                f"{path}: record {entry.number}: {entry.label}: a comma is missing before "
+                f"{', '.join(entry.mended[:_NAMED])}: read as fields of their own"
+            )
         try:
             fields = _fields(entry, fields_of(index), ours)
             if "file" in fields:

@@ -40,6 +40,26 @@ def test_bibtex_macros_crossref_latex_and_failed_blocks() -> None:
     assert "not a BibTeX entry" in error.reason and "broken" in error.reason
 
 
+def test_a_bibtex_field_without_its_comma_is_read_apart_and_said(tmp_path: Path) -> None:
+    """A hand's edit that left out a comma (``title = {A}`` then ``author = {B}``): both fields
+    read, with a warning, not the author swallowed into the title; a title that holds "x = y"
+    inside its braces is kept whole."""
+    path = tmp_path / "hand.bib"
+    path.write_text(
+        "@article{missing,\n  title = {Missing Comma Between Fields}\n"
+        "  author = {Doe, Jane},\n  year = {2002}\n}\n"
+        "@article{kept,\n  title = {When x = y Holds},\n  author = {Roe, Rob},\n}\n",
+        encoding="utf-8",
+    )
+    result = read_source(path)
+    missing, kept = result.records
+    assert missing.title == "Missing Comma Between Fields" and missing.authors == ("Jane Doe",)
+    assert dict(missing.extra)["year"] == 2002
+    assert kept.title == "When x = y Holds" and kept.authors == ("Rob Roe",)
+    [warning] = result.warnings
+    assert "record 1" in warning and "a comma is missing before author" in warning
+
+
 def test_bibtex_imports_as_papers_with_venue(home: Path) -> None:
     lib = Library(home)
     report = lib.import_file(FIXTURES / "zotero.bib")
