@@ -260,7 +260,23 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
                     if value is not None:
                         found[field.name] = value
                         break
+    if "date" in found and "month" not in found and "year" in found:
+        # a date beside a year (Zotero's CSV: ``Date`` 2024-05-01, ``Publication Year``):
+        # its month is the citation's too, as a BibTeX date's is (not when the year differs:
+        # an arXiv date of a paper its venue places a year later)
+        month = _month_of_date(str(found["date"]), found["year"])
+        if month is not None:
+            found["month"] = month
     return tuple((f.name, found[f.name]) for f in EXTRA_FIELDS if f.name in found)
+
+
+def _month_of_date(date: str, year: ExtraValue) -> int | None:
+    """The month of an ISO ``date`` (``2024-05-01``, ``2024-05``) of the year ``year``."""
+    match = re.match(r"(\d{4})-(\d{1,2})(?!\d)", date)
+    if match is None or int(match.group(1)) != year:
+        return None
+    month = int(match.group(2))
+    return month if 1 <= month <= 12 else None
 
 
 def merge_extra(

@@ -59,6 +59,7 @@ def test_an_arxiv_feed_gives_each_paper_its_year_and_month(tmp_path: Path) -> No
     assert (note.year, note.month, note.arxiv) == (1999, 1, "hep-th/9901001")
     published = citation_of(papers["A Preprint Published at ICLR"])
     assert published.year == 2024  # its journal reference's year, not the preprint's
+    assert published.month is None  # the preprint's December is not the venue's
     bibtex = _exported(library, "bibtex")
     assert "year = {1999}" in bibtex and "month = jan" in bibtex and "year = {2024}" in bibtex
     assert "PY  - 1999" in _exported(library, "ris")
@@ -189,3 +190,20 @@ def test_a_preprint_and_its_published_version_cite_the_published_year(
     assert (cited.kind, cited.year, cited.arxiv) == ("inproceedings", 2015, "1412.6980")
     bibtex = _exported(library, "bibtex")
     assert "year = {2015}" in bibtex and "2014" not in bibtex.replace("kingma2014", "")
+
+
+def test_a_zotero_csv_date_gives_its_month_to_every_citation_export(tmp_path: Path) -> None:
+    text = (
+        '\ufeff"Key","Item Type","Publication Year","Author","Title","Publication Title",'
+        '"Abstract Note","Date"\n'
+        '"ABCD1234","journalArticle","2024","Lee, Ann","Graph Networks for Molecules",'
+        '"Nature Machine Intelligence","We study graphs of molecules.","2024-05-01"\n'
+    )
+    library = _imported(tmp_path, "zotero.csv", text)
+    [paper] = library.papers()
+    assert (citation_of(paper).year, citation_of(paper).month) == (2024, 5)
+    assert "month = may" in _exported(library, "bibtex")
+    # the fixed point: our own BibTeX export read back into the library changes nothing
+    again = _write(tmp_path, "again.bib", _exported(library, "bibtex"))
+    report = library.import_file(again)
+    assert report.added == 0 and report.updated == 0, report.summary()
