@@ -181,7 +181,8 @@ def _keyed_records(data: Mapping[str, Any]) -> list[Any] | None:
 
 
 def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
-    """Flatten OpenReview-style records: ``content`` dicts and ``{"value": x}`` wrappers."""
+    """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers) and
+    Semantic Scholar's (``externalIds``, ``openAccessPdf``)."""
     flat: dict[str, Any] = {}
     content = item.get("content")
     sources = [item, content] if isinstance(content, Mapping) else [item]
@@ -190,6 +191,17 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
             if isinstance(value, Mapping) and "value" in value:
                 value = value["value"]
             flat[str(key).strip().lower()] = value
+    ids = flat.get("externalids")
+    if isinstance(ids, Mapping):  # Semantic Scholar: {"DOI": …, "ArXiv": …, "CorpusId": …}
+        for name, ours in (("doi", "doi"), ("arxiv", "eprint")):
+            found = next((v for k, v in ids.items() if str(k).lower() == name), None)
+            if isinstance(found, str) and found.strip() and not flat.get(ours):
+                flat[ours] = found.strip()
+                if ours == "eprint":
+                    flat.setdefault("archiveprefix", "arXiv")
+    pdf = flat.get("openaccesspdf")
+    if isinstance(pdf, Mapping) and isinstance(pdf.get("url"), str) and not flat.get("pdf"):
+        flat["pdf"] = pdf["url"]  # Semantic Scholar's open-access PDF
     return flat
 
 

@@ -60,6 +60,31 @@ def test_a_bibtex_field_without_its_comma_is_read_apart_and_said(tmp_path: Path)
     assert "record 1" in warning and "a comma is missing before author" in warning
 
 
+def test_semantic_scholar_api_json_keeps_the_doi_arxiv_id_and_pdf(tmp_path: Path) -> None:
+    path = tmp_path / "s2.json"
+    path.write_text(
+        json.dumps(
+            {"total": 1, "offset": 0, "data": [{
+                "paperId": "204e30", "externalIds": {"ArXiv": "1706.03762", "CorpusId": 1},
+                "url": "https://www.semanticscholar.org/paper/204e30",
+                "title": "Attention is All you Need", "abstract": "Transformers, all of them.",
+                "year": 2017, "authors": [{"authorId": "4", "name": "Ashish Vaswani"}],
+                "openAccessPdf": {"url": "https://arxiv.org/pdf/1706.03762", "status": "GREEN"},
+            }, {
+                "paperId": "abc", "externalIds": {"DOI": "10.1000/xyz"}, "title": "Another",
+                "abstract": None, "year": 2020, "authors": [{"name": "Jane Doe"}],
+            }]}
+        ),
+        encoding="utf-8",
+    )  # fmt: skip
+    first, second = read_source(path).records
+    facts = dict(first.extra)
+    assert (facts["eprint"], facts["archiveprefix"]) == ("1706.03762", "arXiv")
+    assert facts["pdf"] == "https://arxiv.org/pdf/1706.03762"
+    assert first.authors == ("Ashish Vaswani",)
+    assert dict(second.extra)["doi"] == "10.1000/xyz"
+
+
 def test_bibtex_imports_as_papers_with_venue(home: Path) -> None:
     lib = Library(home)
     report = lib.import_file(FIXTURES / "zotero.bib")
