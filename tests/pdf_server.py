@@ -1,18 +1,21 @@
 """A real HTTP server on 127.0.0.1 serving PDFs the tests make, and misbehaving on request.
 
 ``PdfServer`` serves ``/forum?id=X`` (a page), ``/pdf?id=X`` and ``/pdf/X`` (the PDF of paper
-``X``). What each id gets is set in ``behaviour``: ``ok`` (the PDF, with ``Range``
-support), ``html`` (a login page instead), ``truncated`` (half the bytes, then the
-connection closes), ``big`` (a ``Content-Length`` over any cap), ``huge`` (no length, more
-bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S`` the first N times), ``slow``
-(the bytes a few KB at a time), ``held`` (as ``slow``, but from the start of the file the
-first ``HELD_BYTES``, then nothing until ``release`` is set: a download caught on its way on
-a machine of any speed), ``missing`` (404). Every request is recorded, with when it started
-and ended, so that tests can check one-at-a-time and the pauses.
+``X``). What each id gets is set in ``behaviour``: ``ok`` (the PDF, with ``Range`` support),
+``html`` (a login page instead), ``truncated`` (half the bytes, then the connection closes; the
+first request alone), ``chunkcut`` (the same, chunked: no last chunk), ``noetag`` (``ok``
+without the ``ETag`` every other answer names its file's version by), ``big`` (a ``Content-
+Length`` over any cap), ``huge`` (no length, more bytes than any cap), ``busy:N:S`` (429 with
+``Retry-After: S`` the first N times), ``slow`` (the bytes a few KB at a time), ``held`` (as
+``slow``, but from the start of the file the first ``HELD_BYTES``, then nothing until
+``release`` is set: a download caught on its way on a machine of any speed), ``missing`` (404).
+Every request is recorded, with when it started and ended, so that tests can check one-at-a-
+time and the pauses.
 """
 
 from __future__ import annotations
 
+import hashlib
 import http.server
 import threading
 import time
@@ -132,6 +135,10 @@ class PdfServer:
         start = 0
         wanted = handler.headers.get("Range", "")
         status, headers = 200, {"Content-Type": "application/pdf", "Accept-Ranges": "bytes"}
+        if how != "noetag":  # as real servers name a version of a file
+            headers["ETag"] = f'"{hashlib.sha1(body).hexdigest()[:16]}"'
+            if handler.headers.get("If-Range", headers["ETag"]) != headers["ETag"]:
+                wanted = ""  # the file changed since: all of it (RFC 9110 If-Range)
         if wanted.startswith("bytes=") and how != "norange":
             start = int(wanted[6:].split("-")[0])
             if start >= len(body):
@@ -148,6 +155,18 @@ class PdfServer:
             handler.wfile.write(part[: len(part) // 2])
             handler.wfile.flush()
             handler.close_connection = True
+            return status
+        if how == "chunkcut":  # chunked, cut after half, no last chunk (the first request)
+            handler.send_response(status)
+            for name, value in headers.items():
+                handler.send_header(name, value)
+            handler.send_header("Transfer-Encoding", "chunked")
+            handler.end_headers()
+            half = part[: len(part) // 2]
+            handler.wfile.write(b"%x\r\n%s\r\n" % (len(half), half))
+            handler.wfile.flush()
+            handler.close_connection = True
+            self.behaviour[paper] = "ok"
             return status
         if how in ("slow", "held"):
             handler.send_response(status)

@@ -87,6 +87,8 @@ class PdfTexts:
         self._answers: dict[str, dict[str, PdfMatch]] = {}
         #: Set when ``stale`` renewed entries whose copy only moved or was touched.
         self.renewed = False
+        #: Whether the last ``save`` was written (True until one is tried).
+        self.saved = True
 
     @classmethod
     def open(cls, home: Path) -> PdfTexts:
@@ -163,10 +165,12 @@ class PdfTexts:
         self._changed()
 
     def save(self) -> bool:
-        """Write the texts (best effort); False when the file could not be written."""
+        """Write the texts (best effort); False when the file could not be written (also
+        kept in ``saved``)."""
         body = zlib.compress(orjson.dumps(self.entries), 1)
         check = zlib.crc32(body).to_bytes(4, "big")
-        return write_derived(self.path, [_MAGIC, len(body).to_bytes(8, "big"), check, body])
+        self.saved = write_derived(self.path, [_MAGIC, len(body).to_bytes(8, "big"), check, body])
+        return self.saved
 
     def _changed(self) -> None:
         with self._lock:
@@ -339,11 +343,15 @@ def update_texts(
     copies: Mapping[str, Path],
     progress: Callable[[int, int], None] = lambda done, total: None,
     cancelled: Callable[[], bool] = lambda: False,
+    *,
+    forget: bool = True,
 ) -> PdfTexts:
     """Read the texts of the copies that have none yet (in this process), saving as it goes;
-    returns the texts."""
+    returns the texts (``PdfTexts.saved`` says whether the last save was written). With
+    ``forget``, ``copies`` are all the library's (its PDF folder's): the texts of papers not
+    among them go; without, they are some more (a download into another folder)."""
     texts = PdfTexts.open(home)
-    changed = texts.forget_missing(copies)
+    changed = texts.forget_missing(copies) if forget else False
     todo = texts.stale(copies)
     for done, pid in enumerate(todo, start=1):
         if cancelled():

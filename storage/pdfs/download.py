@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import email.utils
+import http.client
 import os
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
@@ -37,7 +38,19 @@ from storage.text.words import count
 MB: Final = 1024 * 1024
 #: ``%%EOF`` must be within this many bytes of a PDF's end (some add a few after it).
 EOF_WITHIN: Final = 2048
+#: ``%PDF-`` must start within this many bytes, after nothing but white space (as readers
+#: take it: a server may put a line break first).
+MAGIC_WITHIN: Final = 1024
 _CHUNK: Final = 64 * 1024
+#: A download slower than this (bytes a second) over ``SLOW_WINDOW_S`` is given up (its part
+#: kept): a server that trickles would hold up every paper after it.
+MIN_RATE: Final = 1024
+SLOW_WINDOW_S: Final = 60.0
+#: What the standard library raises for an answer that is no HTTP (a cut chunked body, a bad
+#: status line, a bad address) besides ``URLError`` and ``OSError``.
+_NETWORK_ERRORS: Final = (urllib.error.URLError, OSError, ValueError, http.client.HTTPException)
+#: The lock of a folder that a batch downloads into (one batch at a time).
+LOCK_NAME: Final = ".papers-pdf.lock"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +104,16 @@ class DownloadReport:
     failed: list[str] = field(default_factory=list)
     #: True when the batch was stopped before its end.
     cancelled: bool = False
+    #: True when another batch was downloading into the folder: this one did nothing.
+    busy: bool = False
 
     def summary(self) -> str:
         """``3 downloaded, 1 already here, 1 failed``."""
+        if self.busy:
+            return (
+                "nothing downloaded: another download into this folder is running "
+                "(try again when it ends)"
+            )
         parts = [f"{count(len(self.done), 'PDF')} downloaded"]
         if self.linked:
             parts.append(f"{len(self.linked):,} linked from their attachments")
@@ -174,6 +194,52 @@ def download_pdfs(
     (``storage.pdfs.attached``)."""
     report = DownloadReport()
     folder.path.mkdir(parents=True, exist_ok=True)
+    with _batch_lock(folder.path) as held:
+        if not held:
+            report.busy = True
+            return report
+        _download_all(papers, folder, options, progress, cancelled, sleep, report)
+    return report
+
+
+@contextlib.contextmanager
+def _batch_lock(path: Path) -> Iterator[bool]:
+    """Hold the folder's lock for a batch (True), or say another batch holds it (False): two
+    at once would write one paper's part together (a block of zeros in a PDF called whole)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no second process is guarded against
+        yield True
+        return
+    try:
+        fd = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:  # a folder that takes no file: the downloads say why, paper by paper
+        yield True
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
+        finally:  # gone with the batch, still held: the folder keeps no file of ours
+            with contextlib.suppress(OSError):
+                os.unlink(path / LOCK_NAME)
+    finally:
+        os.close(fd)
+
+
+def _download_all(
+    papers: Sequence[Paper],
+    folder: PdfFolder,
+    options: DownloadOptions,
+    progress: Callable[[Event], None],
+    cancelled: Callable[[], bool],
+    sleep: Callable[[float], None],
+    report: DownloadReport,
+) -> None:
     folder.sweep()
     opener = _opener()
     asked = False
@@ -250,7 +316,6 @@ def download_pdfs(
             break
         if report.cancelled:
             break
-    return report
 
 
 def _line(paper: Paper, cause: str) -> str:
@@ -278,9 +343,15 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
     the part kept). Raises ``_Wait`` or ``DownloadError``."""
     part = job.folder.part_of(job.paper.id)
     offset = _size(part)
+    version = _Version.read(part) if offset else None
+    if offset and (version is None or version.url != url or not version.can_resume):
+        _remove(part)  # a part whose version cannot be told: it might not be this file's start
+        offset, version = 0, None
     headers = {"User-Agent": user_agent(), "Accept": "application/pdf"}
-    if offset:
+    if offset and version is not None:
         headers["Range"] = f"bytes={offset}-"
+        if version.validator:  # the rest only if the file is still that one, else all of it
+            headers["If-Range"] = version.validator
     request = urllib.request.Request(url, headers=headers)
     try:
         response = opener.open(request, timeout=job.options.timeout)
@@ -299,17 +370,28 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
         return _fetch(opener, url, job)
     except DownloadError:
         raise
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except _NETWORK_ERRORS as exc:
         raise DownloadError(_network_cause(exc)) from None
+    changed = False
     with contextlib.closing(response):
         length = _length(response.headers.get("Content-Length"))
         if response.status == 206:
-            if _range_start(response.headers.get("Content-Range")) != offset:
+            content_range = response.headers.get("Content-Range")
+            if _range_start(content_range) != offset:
                 _remove(part)
                 raise DownloadError("the server resumed at the wrong place (starts again)")
-        elif offset:  # the server sent the whole file: start again
+            total = _range_size(content_range)
+            if version is not None and version.size and total is not None and total != version.size:
+                changed = True  # another version of the file (a new arXiv version, say)
+        elif offset:  # the server sent the whole file (a new version of it): start again
             offset = 0
+        if changed:
+            response.close()
+            _remove(part)
+            return _fetch(opener, url, job)  # from its start: once, the part is gone
         size = offset + length if length is not None else 0
+        if not offset:  # what the next run resumes against, should this one be cut short
+            _Version.of(url, response.headers, length).write(part)
         if size > job.options.max_bytes:
             _remove(part)
             raise DownloadError(f"{_mb(size)} is over the {_mb(job.options.max_bytes)} cap")
@@ -330,6 +412,53 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
     return _finish(part, job)
 
 
+@dataclass(frozen=True, slots=True)
+class _Version:
+    """Which version of a file a part is the start of (``.ID.pdf.part.json`` beside it): its
+    address, its validator (a strong ``ETag``, else ``Last-Modified``) and its size. A part is
+    resumed only with ``If-Range`` on the validator, and only when the rest is of the same
+    size, so that a file changed meanwhile (a new arXiv version) is never joined to the
+    start of the one before."""
+
+    url: str
+    validator: str
+    size: int
+
+    @property
+    def can_resume(self) -> bool:
+        return bool(self.validator or self.size)
+
+    @classmethod
+    def of(cls, url: str, headers: Any, length: int | None) -> _Version:
+        etag = (headers.get("ETag") or "").strip()
+        strong = etag if etag and not etag.startswith("W/") else ""
+        modified = (headers.get("Last-Modified") or "").strip()
+        return cls(url, (strong or modified)[:300], length or 0)
+
+    @classmethod
+    def read(cls, part: Path) -> _Version | None:
+        import orjson
+
+        try:
+            data = orjson.loads(_sidecar(part).read_bytes()[:4096])
+            url, validator, size = data["url"], data["validator"], data["size"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        ok = isinstance(url, str) and isinstance(validator, str) and isinstance(size, int)
+        return cls(url, validator, size) if ok else None
+
+    def write(self, part: Path) -> None:
+        import orjson
+
+        data = {"url": self.url, "validator": self.validator, "size": self.size}
+        with contextlib.suppress(OSError):  # without it, the part is started again next time
+            _sidecar(part).write_bytes(orjson.dumps(data))
+
+
+def _sidecar(part: Path) -> Path:
+    return part.with_name(part.name + ".json")
+
+
 def _finish(part: Path, job: _Job) -> Path:
     """The checked part under its final name (renamed, the folder synced)."""
     final = job.folder.path / pdf_name(job.paper)
@@ -340,6 +469,7 @@ def _finish(part: Path, job: _Job) -> Path:
         _sync_folder(job.folder.path)
     except OSError as exc:
         raise DownloadError(f"cannot write {final.name} ({exc.strerror or exc})") from None
+    _remove(part)  # what it says of the version: the part is the file now
     return final
 
 
@@ -348,7 +478,10 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
     True when it is all there and on disk, False when cancelled (the part kept)."""
     received = offset
     head = b""
+    confirmed = bool(offset)
     cap = job.options.max_bytes
+    read = getattr(response, "read1", response.read)  # what has come, not a whole 64 kB
+    window_start, window_bytes = time.monotonic(), 0
     with open(part, "r+b" if offset else "wb") as out:
         out.seek(offset)
         out.truncate()
@@ -357,15 +490,23 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                 out.flush()
                 return False
             try:
-                chunk = response.read(_CHUNK)
-            except (OSError, ValueError) as exc:
+                chunk = read(_CHUNK)
+            except http.client.IncompleteRead as exc:  # a chunked body cut short: keep it
+                out.write(exc.partial)
+                out.flush()
+                received += len(exc.partial)
+                cut = f"cut short after {_mb(received)} (resumes next time)"
+                raise DownloadError(cut) from None
+            except _NETWORK_ERRORS as exc:
                 out.flush()
                 raise DownloadError(f"{_network_cause(exc)} after {_mb(received)}") from None
             if not chunk:
                 break
-            if not offset and len(head) < len(PDF_MAGIC):  # a resumed part was checked
-                head = (head + chunk)[: len(PDF_MAGIC)]
-                if len(head) == len(PDF_MAGIC) and head != PDF_MAGIC:
+            if not confirmed:  # white space, then %PDF- (a resumed part was checked)
+                head = (head + chunk)[:MAGIC_WITHIN]
+                start = head.lstrip()[: len(PDF_MAGIC)]
+                confirmed = start == PDF_MAGIC
+                if not confirmed and (not PDF_MAGIC.startswith(start) or len(head) >= MAGIC_WITHIN):
                     kind = response.headers.get_content_type()
                     raise _NotPdf(f"not a PDF (the server sent {kind}: a login or error page?)")
             received += len(chunk)
@@ -373,6 +514,15 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                 raise _NotPdf(f"over the {_mb(cap)} cap")
             out.write(chunk)
             job.progress(job.event("bytes", received=received, size=size or 0))
+            window_bytes += len(chunk)
+            if (spent := time.monotonic() - window_start) >= SLOW_WINDOW_S:
+                if window_bytes < MIN_RATE * spent:
+                    out.flush()
+                    rate = f"{window_bytes / spent:,.0f} bytes a second"
+                    raise DownloadError(
+                        f"too slow ({rate}) after {_mb(received)} (resumes next time)"
+                    )
+                window_start, window_bytes = time.monotonic(), 0
         out.flush()
         if size is not None and received < size:
             cut = f"cut short after {_mb(received)} of {_mb(size)} (resumes next time)"
@@ -389,7 +539,7 @@ def _check(path: Path) -> str:
     """What is wrong with a downloaded file ("" when it is a whole PDF)."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(len(PDF_MAGIC))
+            head = handle.read(MAGIC_WITHIN).lstrip()[: len(PDF_MAGIC)]
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
             handle.seek(max(0, size - EOF_WITHIN))
@@ -411,8 +561,12 @@ def _size(path: Path) -> int:
 
 
 def _remove(path: Path) -> None:
+    """Remove ``path`` (a part: with what says which version it is of)."""
     with contextlib.suppress(OSError):
         path.unlink()
+    if path.name.endswith(".part"):
+        with contextlib.suppress(OSError):
+            _sidecar(path).unlink()
 
 
 def _sync_folder(path: Path) -> None:

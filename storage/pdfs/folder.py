@@ -35,7 +35,7 @@ PART_SUFFIX: Final = ".pdf.part"
 
 _REFUSED: Final = re.compile(r'[/\\:*?"<>|\x00-\x1f\x7f-\x9f]')
 _COPY: Final = re.compile(r"\((?P<id>[0-9a-f]{4,32})\)\.pdf$")
-_PART: Final = re.compile(r"^\.(?P<id>[0-9a-f]{4,32})\.pdf\.part$")
+_PART: Final = re.compile(r"^\.(?P<id>[0-9a-f]{4,32})\.pdf\.part(?:\.json)?$")
 
 
 def safe_title(title: str) -> str:
@@ -90,11 +90,13 @@ class PdfFolder:
         return self.copies().get(paper_id)
 
     def part_of(self, paper_id: str) -> Path:
-        """Where the paper's download in progress is (or would be)."""
+        """Where the paper's download in progress is (or would be); beside it, ``….json``
+        says which version of the file it is the start of (``storage.pdfs.download``)."""
         return self.path / part_name(paper_id)
 
     def sweep(self, now: float | None = None) -> int:
-        """Remove partial downloads given up on (see the module); returns how many went."""
+        """Remove partial downloads given up on (see the module), and what says which version
+        each is of; returns how many files went."""
         now = time.time() if now is None else now
         copies = self.copies()
         gone = 0

@@ -151,6 +151,23 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     assert [p.name for p in (tmp_path / "elsewhere").iterdir()][0].endswith(f"({ids[0]}).pdf")
 
 
+def test_a_download_into_another_folder_keeps_the_librarys_pdf_texts(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    home, ids = pdf_home(tmp_path, env, server, 2)
+    ok(run("--home", home, "pdf", "--pause", "0", ids[0], env=env))
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert [r["id"] for r in found] == [ids[0]]
+    other = tmp_path / "other"
+    ok(run("--home", home, "pdf", "--pause", "0", "--folder", other, ids[1], env=env))
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert ids[0] in [r["id"] for r in found]  # the library's copy is still searched
+    a_file = tmp_path / "a-file.txt"
+    a_file.write_text("not a folder", encoding="utf-8")
+    done = run("--home", home, "pdf", "--pause", "0", "--folder", a_file, ids[1], env=env)
+    assert done.returncode == 1 and done.stderr == f"papers: error: {a_file}: not a folder\n"
+
+
 def test_kill_9_in_the_middle_of_twenty_downloads_leaves_nothing_half_written(
     tmp_path: Path, env: dict[str, str], server: PdfServer
 ) -> None:

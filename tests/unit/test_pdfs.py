@@ -3,6 +3,7 @@ server (429s, broken files, resumes), the text read and searched with pdf:."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -182,6 +183,99 @@ def test_a_download_cut_short_resumes_where_it_stopped(
     assert server.requests[-1].headers.get("Range") == f"bytes={len(pdf_bytes['aaaa01']) // 2}-"
     assert folder.copy_of(target.id).read_bytes() == pdf_bytes["aaaa01"]  # type: ignore[union-attr]
     assert not part.exists()
+
+
+@pytest.mark.parametrize("how", ["ok", "noetag"])
+def test_a_part_of_a_file_changed_since_is_not_joined_to_the_new_one(
+    how: str, tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
+) -> None:
+    """Cut short, then the server's file is another version (a new arXiv version): the rest
+    is not added to the old start. With an ``ETag`` the server sends all of the new one
+    (``If-Range``); without, its size differs from the part's file: started again."""
+    server.behaviour["aaaa01"] = "truncated"
+    target = paper(server, "aaaa01")
+    folder = PdfFolder(tmp_path)
+    assert "cut short" in download_pdfs([target], folder, FAST).failed[0]
+    newer = pdf_bytes["bbbb02"]  # another file of another size
+    assert len(newer) != len(pdf_bytes["aaaa01"])
+    server.pdfs["aaaa01"], server.behaviour["aaaa01"] = newer, how
+    again = download_pdfs([target], folder, FAST)
+    assert len(again.done) == 1 and not again.failed, again.failed
+    assert folder.copy_of(target.id).read_bytes() == newer  # type: ignore[union-attr]
+    if how == "ok":
+        assert server.requests[-1].headers.get("If-Range", "").startswith('"')
+    assert sorted(p.name for p in tmp_path.iterdir()) == [pdf_name(target)]  # nothing else
+
+
+def test_a_second_batch_into_the_same_folder_waits_its_turn(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    """Two downloads at once would write one part together: the second batch does nothing
+    and says why."""
+    server.behaviour["aaaa01"] = "held"
+    folder = PdfFolder(tmp_path)
+    first: list[object] = []
+    thread = threading.Thread(
+        target=lambda: first.append(download_pdfs([paper(server, "aaaa01")], folder, FAST))
+    )
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not folder.part_of("aaaa01000000").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        second = download_pdfs([paper(server, "aaaa01")], folder, FAST)
+        assert second.busy and not second.done and "another download" in second.summary()
+    finally:
+        server.release.set()
+        thread.join(60)
+    assert len(first[0].done) == 1  # type: ignore[attr-defined]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [pdf_name(paper(server, "aaaa01"))]
+
+
+def test_a_pdf_after_white_space_is_a_pdf(tmp_path: Path, server: PdfServer) -> None:
+    server.pdfs["aaaa01"] = b"\r\n" + server.pdfs["aaaa01"]
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
+    assert len(report.done) == 1, report.failed
+
+
+def test_a_pdf_the_reader_cannot_handle_stops_no_other(tmp_path: Path) -> None:
+    """pypdf raises more than its own errors (NotImplementedError for a filter it lacks):
+    one such PDF is unreadable, the others are read."""
+    good = paper_pdf(tmp_path / "good.pdf", "Good", 1, seed=1, marker="The giraffe lemma.")
+    odd = paper_pdf(tmp_path / "odd.pdf", "Odd", 1, seed=2, marker="Nothing here.")
+    odd.write_bytes(odd.read_bytes().replace(b"/FlateDecode", b"/FlateRecode"))  # no such
+    home = tmp_path / "home"
+    home.mkdir()
+    texts = update_texts(home, {"aaaa01000000": odd, "bbbb02000000": good})
+    assert "giraffe" in texts.entries["bbbb02000000"]["text"]
+    assert "NotImplementedError" in texts.entries["aaaa01000000"]["error"]
+
+
+def test_a_chunked_body_cut_short_keeps_what_came_and_resumes(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
+) -> None:
+    """http.client's IncompleteRead (not an OSError) failed the whole batch; now the paper
+    alone, its bytes kept, and the others are fetched."""
+    server.behaviour["aaaa01"] = "chunkcut"
+    folder = PdfFolder(tmp_path)
+    report = download_pdfs([paper(server, "aaaa01"), paper(server, "bbbb02")], folder, FAST)
+    assert len(report.done) == 1 and "cut short" in report.failed[0], report.failed
+    assert folder.part_of("aaaa01000000").stat().st_size > 0
+    again = download_pdfs([paper(server, "aaaa01")], folder, FAST)
+    assert len(again.done) == 1
+    assert folder.copy_of("aaaa01000000").read_bytes() == pdf_bytes["aaaa01"]  # type: ignore[union-attr]
+
+
+def test_a_server_that_trickles_is_given_up_on(
+    tmp_path: Path, server: PdfServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import storage.pdfs.download as download
+
+    monkeypatch.setattr(download, "SLOW_WINDOW_S", 0.3)
+    monkeypatch.setattr(download, "MIN_RATE", 10**9)  # any server is slower than that
+    server.behaviour["aaaa01"], server.slow_gap = "slow", 0.2  # 4 kB each 0.2 s
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
+    assert "too slow" in report.failed[0] and "resumes next time" in report.failed[0]
 
 
 def test_a_damaged_pdf_without_its_end_is_refused(tmp_path: Path, server: PdfServer) -> None:

@@ -7,8 +7,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from storage.errors import LibraryError
 from storage.text.words import count
 from tui.cli.common import (
+    PROG,
     STATUS_CHOICES,
     Parser,
     Subparsers,
@@ -72,6 +74,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     folder = PdfFolder(
         Path(args.folder).expanduser() if args.folder else pdf_folder(library.home, config)
     )
+    if folder.path.exists() and not folder.path.is_dir():  # a file, a FIFO, a link to one
+        raise LibraryError(f"{folder.path}: not a folder")
     triage = library.triage()
     if args.ids:
         papers = [library.paper(i) for i in dict.fromkeys(library.resolve_id(i) for i in args.ids)]
@@ -110,6 +114,15 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     complain(f"{report.summary()} into {folder.path}")
     if not args.no_text:
         copies = folder.copies()
-        texts = update_texts(library.home, copies)
-        complain(f"text of {count(len(texts), 'PDF')} ready for pdf: searches")
-    return 1 if report.failed else 0
+        # the library's folder: its copies are all there are; another: these are more
+        own = folder.path.resolve() == pdf_folder(library.home, config).resolve()
+        texts = update_texts(library.home, copies, forget=own)
+        if texts.saved:
+            complain(f"text of {count(len(texts), 'PDF')} ready for pdf: searches")
+        else:
+            complain(
+                f"{PROG}: error: the text of the PDFs could not be saved in {library.home} "
+                "(pdf: searches read it again next time)"
+            )
+            return 1
+    return 1 if report.failed or report.busy else 0

@@ -263,7 +263,7 @@ class QueuePart(MainBase):
         self.notify(
             message,
             title="PDFs",
-            severity="warning" if failed else "information",
+            severity="warning" if failed or report.busy else "information",
             timeout=12 if failed else 5,
             markup=False,
         )
