@@ -25,7 +25,16 @@ from storage.files.atomic import FileContent, FileSignature
 from storage.files.locks import LOCK_FILE, TRIAGE_LOCK_FILE, HomeLock, LockPair
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
-from storage.files.triage_model import REMOVE, RESTORE, DayCount, Move, Step, TriageState, now
+from storage.files.triage_model import (
+    ORDER,
+    REMOVE,
+    RESTORE,
+    DayCount,
+    Move,
+    Step,
+    TriageState,
+    now,
+)
 from storage.importing import Progress as Progress
 from storage.models import Change, FailedFile, ImportReport, Paper, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
@@ -440,8 +449,9 @@ class Library:
                 step = todo[0] if todo else None
             if step is None:
                 return StepDone()
-            if step.kind != REMOVE:
-                return StepDone(triage.replay(step, undo=undo), moves=list(step.moves))
+            if step.kind != REMOVE:  # a decision's moves are its papers' queue places
+                moves = list(step.moves) if step.kind == ORDER else []
+                return StepDone(triage.replay(step, undo=undo), moves=moves)
             removal = triage.step_document(step).get("removal", {})
             token = str(removal.get("token"))
             with self.papers_file.change() as papers:

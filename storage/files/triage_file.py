@@ -328,10 +328,18 @@ class TriageChange:
             if old is not status:
                 changes.append((pid, old, status))
         if changes:
+            # where the papers joining or leaving the queue stood, and stand after: the step
+            # keeps it, so that its undo puts each back in its place (and its redo again)
+            queued = [pid for pid, old, new in changes if Status.STARRED in (old, new)]
+            before = {pid: position_of(docs[pid]) for pid in queued}
             if status is Status.STARRED:  # a new star joins the queue (a position of its own)
                 self._join_queue([c[0] for c in changes], docs, top=top, keep=False)
+            moves = [[pid, before[pid], position_of(docs[pid])] for pid in queued]
             self._apply(changes, docs)
-            self.record(changes)
+            if moves:
+                self.record(changes, DECIDE, moves=moves)
+            else:
+                self.record(changes)
         return changes
 
     def state(self) -> TriageState:
@@ -467,6 +475,11 @@ class TriageChange:
             changes = list(step.changes)
         docs = self.documents(c[0] for c in changes)
         starred = [pid for pid, _old, new in changes if new is Status.STARRED]
+        at = round(now(), 3)
+        for pid, before, after in step.moves:  # where the step found it (or left it)
+            place = before if undo else after
+            if place is not None and pid in docs and pid in starred:
+                docs[pid]["q"], docs[pid]["qa"] = place, at
         self._join_queue(starred, docs, top=False, keep=True)  # back in place, else at the end
         self._apply(changes, docs)
         self.mark(step, undone=undo)
@@ -596,7 +609,9 @@ class TriageChange:
             kept = [c for c in changes if not (isinstance(c, list) and c and c[0] in pids)]
             if len(kept) == len(changes):
                 continue
-            if kept or not set(doc) - {part} <= _PLAIN_STEP:
+            # a decision whose queue places went elsewhere is still a decision to undo
+            has_changes = part != "changes" and bool(doc.get("changes"))
+            if kept or has_changes or not set(doc) - {part} <= _PLAIN_STEP:
                 history[key] = {**doc, part: kept}
             else:
                 del history[key]

@@ -99,6 +99,26 @@ def test_read_from_the_queue_and_undo_puts_it_back_in_its_place(tmp_path: Path) 
     assert library.queue() == [ids[0], ids[2], ids[3], ids[1]]
 
 
+def test_undoing_a_star_taken_back_or_given_again_restores_the_place(tmp_path: Path) -> None:
+    """The queue order is part of an undo step: back to the Inbox (the decision gone, its
+    place with it) and undone; read, starred again (a new place at the end), both undone:
+    the paper is where it was, and redone where the star put it."""
+    library, ids = starred(tmp_path, 4)
+    library.set_status(ids[0], "inbox")
+    library.undo()
+    assert library.queue() == ids
+    library.set_status(ids[1], "read")
+    library.set_status(ids[1], "starred")
+    assert library.queue() == [ids[0], ids[2], ids[3], ids[1]]
+    library.undo()
+    library.undo()
+    assert library.queue() == ids
+    library.redo()
+    library.redo()
+    assert library.queue() == [ids[0], ids[2], ids[3], ids[1]]
+    assert Library(library.home).queue() == [ids[0], ids[2], ids[3], ids[1]]
+
+
 def test_the_order_survives_a_restart(tmp_path: Path) -> None:
     library, ids = starred(tmp_path, 4)
     library.move_in_queue(ids[2], "top")
