@@ -74,10 +74,15 @@ class AppSync:
         """The sync an app's config asks for; notifications go to the app."""
 
         def notify(message: str, severity: SeverityLevel) -> None:
-            with contextlib.suppress(Exception):  # the app has gone: nobody to tell
+            try:
                 app.call_from_thread(
                     app.notify, message, title="Sync", severity=severity, markup=False
                 )
+            except RuntimeError:  # on the app's own thread (Y without a sync folder), or gone
+                with contextlib.suppress(Exception):  # the app has gone: nobody to tell
+                    app.notify(message, title="Sync", severity=severity, markup=False)
+            except Exception:  # noqa: BLE001 - the app has gone: nobody to tell
+                return
 
         return cls(home, config.sync_folder, config.sync_name, notify)
 

@@ -8,7 +8,8 @@ from textual.widgets import Static
 
 from storage import Library
 from storage.sync import sync_library
-from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.helpers import make_app, messages, ready, wait_for
+from tui.syncing import NO_FOLDER
 
 SIZE = (120, 36)
 
@@ -27,3 +28,13 @@ async def test_the_stats_screen_says_how_the_sync_stands(seeded_home: Path) -> N
     other = Library(seeded_home.parent / "desktop")
     sync_library(other, seeded_home / "synced")  # the papers the app sent on start arrived
     assert len(other) == 38
+
+
+async def test_y_without_a_sync_folder_says_how_to_set_one(seeded_home: Path) -> None:
+    """``Y`` asks on the app's own thread: the message was lost (``call_from_thread`` refuses
+    that thread, and the error was swallowed)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("Y")
+        await wait_for(pilot, lambda: NO_FOLDER in messages(app))
