@@ -164,6 +164,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("similar_close", "escape,q,m", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar"),
     Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
     Command("topics_decide", "D", "decide", "Decide topic", "Topics: decide every paper of the highlighted topic at once", "Dialogs", palette=False, scope="topics"),
+    Command("similar_down", "j", "move(1)", "Down", "Similar papers: the next one", "Dialogs", palette=False, scope="similar"),
+    Command("similar_up", "k", "move(-1)", "Up", "Similar papers: the one before", "Dialogs", palette=False, scope="similar"),
+    Command("topics_down", "j", "move(1)", "Down", "Topics: the next one", "Dialogs", palette=False, scope="topics"),
+    Command("topics_up", "k", "move(-1)", "Up", "Topics: the one before", "Dialogs", palette=False, scope="topics"),
     Command("queue_sort_cancel", "escape,q", "cancel", "Close", "Sort the queue: close without sorting", "Dialogs", palette=False, scope="queue_sort"),
 )  # fmt: skip
 

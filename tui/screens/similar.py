@@ -60,6 +60,14 @@ class SimilarScreen(ModalScreen[str | None]):
                 options.append(Option(Text("No similar papers found.", style="dim"), disabled=True))
             yield OptionList(*options, id="similar-list")
 
+    def action_move(self, step: int) -> None:
+        """``j`` and ``k``, as in the paper list (the arrows are the list's own)."""
+        listed = self.query_one(OptionList)
+        if step > 0:
+            listed.action_cursor_down()
+        else:
+            listed.action_cursor_up()
+
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -103,6 +111,14 @@ class TopicsScreen(ModalScreen[tuple[Sequence[str], Status | None] | None]):
         option_list = self.query_one(OptionList)
         index = option_list.highlighted
         return self.topics[index] if index is not None and index < len(self.topics) else None
+
+    def action_move(self, step: int) -> None:
+        """``j`` and ``k``, as in the paper list (the arrows are the list's own)."""
+        listed = self.query_one(OptionList)
+        if step > 0:
+            listed.action_cursor_down()
+        else:
+            listed.action_cursor_up()
 
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
