@@ -349,6 +349,24 @@ async def test_bulk_decision_is_one_undo_step(seeded_home: Path) -> None:
         assert app.session.state.statuses == {}
 
 
+async def test_after_a_bulk_decision_the_cursor_stays_on_its_paper(seeded_home: Path) -> None:
+    """Two papers above the cursor marked and skipped: it stays on the paper it was on, not
+    on its row (two papers further on)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("space", "space", "j", "j")  # two marked, the cursor two rows on
+        await settled(pilot)
+        here = plist(app).current
+        assert here is not None and here.id not in app.session.state.statuses
+        await pilot.press("D")
+        await pilot.pause(0.1)
+        await pilot.press("x")
+        await settled(pilot)
+        assert len(app.session.state.statuses) == 2
+        assert plist(app).current is not None and plist(app).current.id == here.id
+
+
 async def test_import_from_inside_the_app(seeded_home: Path, tmp_path: Path) -> None:
     source = one_paper_list(
         tmp_path / "more.jsonl",

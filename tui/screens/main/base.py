@@ -219,7 +219,10 @@ class MainBase(AfterFrameScreen[None]):
         return changes, self.view.decided(changes, before)
 
     def decide_many(self, ids: Sequence[str], status: Status) -> None:
-        """Decide many papers at once: one write, one undo step."""
+        """Decide many papers at once: one write, one undo step. The cursor stays on its
+        paper, or, when that one was decided, on the next paper (else the one before) that
+        was not: not on the row it was on, which other papers leaving the tab shift."""
+        keep = self._next_not_in(set(ids))
         changes, _left = self.decide(ids, status)
         self.view.marked.difference_update(ids)
         if not self.view.marked:
@@ -230,7 +233,20 @@ class MainBase(AfterFrameScreen[None]):
             timeout=4,
             markup=False,
         )
-        self.rebuild(cursor=self.paper_list.cursor)
+        self.rebuild(keep=keep, cursor=self.paper_list.cursor)
+
+    def _next_not_in(self, decided: set[str], looked_at: int = 1000) -> str | None:
+        """The paper under the cursor, or the nearest after it (else before it) not among
+        ``decided``; looked for among ``looked_at`` rows each way (None past them)."""
+        plist = self.paper_list
+        rows, papers, cursor = plist.rows, plist.papers, plist.cursor
+        after = range(cursor, min(len(rows), cursor + looked_at))
+        before = range(cursor - 1, max(-1, cursor - 1 - looked_at), -1)
+        for row in (*after, *before):
+            paper_id = papers[rows[row]].id
+            if paper_id not in decided:
+                return paper_id
+        return None
 
     def reload_papers(self, note: str = "", keep: str | None = None) -> None:
         """Read the papers again (after an import or a removal) and rebuild the index
