@@ -25,9 +25,11 @@ class ConfirmRemoval(ModalScreen[bool]):
     BINDINGS = bindings("remove")
     AUTO_FOCUS = "#cancel"
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, *, one: bool = False) -> None:
         super().__init__()
         self.question = question
+        #: One paper: said of it, not of "them".
+        self.one = one
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
@@ -35,8 +37,10 @@ class ConfirmRemoval(ModalScreen[bool]):
             yield Static(Text(printable(self.question)), classes="note")
             yield Static(
                 Text(
-                    "Their decisions, notes and tags go with them; u (undo) brings it all "
-                    "back, as one step.",
+                    "Its decision, note and tags go with it; u (undo) brings it all back."
+                    if self.one
+                    else "Their decisions, notes and tags go with them; u (undo) brings it "
+                    "all back, as one step.",
                     style="dim",
                 ),
                 classes="note",
@@ -49,7 +53,7 @@ class ConfirmRemoval(ModalScreen[bool]):
     def for_papers(cls, titles: Sequence[str]) -> ConfirmRemoval:
         """The question for papers: by title when there is one, else how many."""
         if len(titles) == 1:
-            return cls(f"Remove “{titles[0]}” from the library?")
+            return cls(f"Remove “{titles[0]}” from the library?", one=True)
         return cls(f"Remove {count(len(titles), 'paper')} from the library?")
 
     @classmethod

@@ -35,9 +35,10 @@ class QueuePart(MainBase):
         view = self.view
         if view.tab == "starred" and not view.query and not view.only_marked:
             return True
-        why = "Clear the search first (ctrl+l): " if view.query else ""
+        where = "the reading queue is the Starred tab (2): move papers there."
+        said = f"Clear the search first (ctrl+l): {where}" if view.query else "T" + where[1:]
         self.notify(
-            f"{why}the reading queue is the Starred tab (2): move papers there.",
+            said,
             severity="warning",
             timeout=3,
             markup=False,
