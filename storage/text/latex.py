@@ -49,10 +49,13 @@ from storage.text.tex_commands import (
 __all__ = ["literal", "to_unicode"]
 
 
-# Control characters are dropped (tabs and form feeds become spaces); so are the sentinels.
+# Control characters are shown, never obeyed nor hidden (as ``storage.text.sanitize`` shows
+# them at every border: ``␛`` for ESC, ``␇`` for BEL, ``␡`` for DEL, ``�`` for a C1 control);
+# tabs and form feeds become spaces, a lone CR a line break; the sentinels are dropped.
 _CONTROL: dict[int, str | None] = {
-    c: None for c in [*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), *range(0x7F, 0xA0)]
+    c: chr(0x2400 + c) for c in [*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)]
 }
+_CONTROL.update({0x7F: "\u2421"} | dict.fromkeys(range(0x80, 0xA0), "\ufffd"))
 _CONTROL.update({0x09: " ", 0x0C: " ", 0x0D: "\n", 0xE000: None, 0xE001: None})
 _CONTROL_TABLE = str.maketrans(_CONTROL)
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000\ue001]")
@@ -585,7 +588,8 @@ def _entity(match: re.Match[str]) -> str:
 
 
 def _without_controls(text: str) -> str:
-    """Return `text` without control characters (a lone CR is a newline, a tab a space)."""
+    """Return `text` with its control characters shown as symbols (a lone CR is a newline, a
+    tab a space) and the sentinels dropped."""
     if text.isprintable():  # no control character nor sentinel (neither is printable)
         return text
     return text.translate(_CONTROL_TABLE) if _CONTROL_RE.search(text) else text

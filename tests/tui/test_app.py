@@ -261,11 +261,11 @@ async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None
         await pilot.pause(0.1)
         row = plist(app).render_line(0).text
         # markup shows as typed; an escape code cannot reach the terminal (its text stays visible)
-        assert "[red]Evil[/red] [31mtitle" in row and "\x1b" not in row
+        assert "[red]Evil[/red] ␛[31mtitle" in row and "\x1b" not in row
         shown = app.main_screen.query_one(PaperPane).text  # what is drawn: no markup parsed
-        assert shown.plain.startswith("[red]Evil[/red] [31mtitle")
+        assert shown.plain.startswith("[red]Evil[/red] ␛[31mtitle")
         assert "[bold]markup[/bold]" in shown.plain
-        assert "[31mescape codes" in shown.plain
+        assert "␛[31mescape codes" in shown.plain
         assert "\x1b" not in shown.plain
 
 

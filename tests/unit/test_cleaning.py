@@ -431,7 +431,7 @@ def test_display_text_goldens(source: str, shown: str) -> None:
         ("a\r\n\r\nb\rc", "a\n\nb c"),
         ("\n\n\n", ""),
         ("", ""),
-        ("ctrl\x00\x07chars\x1b[31m", "ctrlchars[31m"),
+        ("ctrl\x00\x07chars\x1b[31m", "ctrl␀␇chars␛[31m"),  # shown, not obeyed nor hidden
     ],
 )
 def test_display_text_normalises_whitespace_and_keeps_paragraphs(source: str, shown: str) -> None:
