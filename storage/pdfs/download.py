@@ -445,7 +445,8 @@ class _Version:
         except (OSError, ValueError, KeyError, TypeError):
             return None
         ok = isinstance(url, str) and isinstance(validator, str) and isinstance(size, int)
-        return cls(url, validator, size) if ok else None
+        # sent back as a header: one line of visible text (else the part starts again)
+        return cls(url, validator, size) if ok and validator.isprintable() else None
 
     def write(self, part: Path) -> None:
         import orjson
