@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from storage import Library
 from storage.cache.similar_index import SIMILAR_FILE, load_similarity
@@ -100,16 +101,7 @@ async def test_m_shows_the_similar_papers_of_the_saved_index(seeded_home: Path) 
         await pilot.press("m")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SimilarScreen")
         assert not any("Preparing" in n.message for n in app._notifications)
-
-
-async def test_j_and_k_move_in_the_similar_papers_as_in_the_list(seeded_home: Path) -> None:
-    from textual.widgets import OptionList
-
-    app = make_app(seeded_home)
-    async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await pilot.press("m")
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "SimilarScreen")
+        # j and k move in the similar papers, as in the paper list
         listed = app.screen.query_one(OptionList)
         start = listed.highlighted or 0
         await pilot.press("j", "j")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from rich.text import Text
 from textual import on
@@ -19,8 +20,22 @@ from tui.screens.dialogs import BulkDecision
 from tui.text import printable
 from tui.widgets.paper_list import STATUS_MARKS
 
+_Result = TypeVar("_Result")
 
-class SimilarScreen(ModalScreen[str | None]):
+
+class _Listed(ModalScreen[_Result]):
+    """A dialog of one ``OptionList``: ``j`` and ``k`` move in it, as in the paper list (the
+    arrows are the list's own)."""
+
+    def action_move(self, step: int) -> None:
+        listed = self.query_one(OptionList)
+        if step > 0:
+            listed.action_cursor_down()
+        else:
+            listed.action_cursor_up()
+
+
+class SimilarScreen(_Listed[str | None]):
     """The papers most like one paper; Enter goes to the chosen one."""
 
     BINDINGS = bindings("similar")
@@ -60,14 +75,6 @@ class SimilarScreen(ModalScreen[str | None]):
                 options.append(Option(Text("No similar papers found.", style="dim"), disabled=True))
             yield OptionList(*options, id="similar-list")
 
-    def action_move(self, step: int) -> None:
-        """``j`` and ``k``, as in the paper list (the arrows are the list's own)."""
-        listed = self.query_one(OptionList)
-        if step > 0:
-            listed.action_cursor_down()
-        else:
-            listed.action_cursor_up()
-
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -76,7 +83,7 @@ class SimilarScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class TopicsScreen(ModalScreen[tuple[Sequence[str], Status | None] | None]):
+class TopicsScreen(_Listed[tuple[Sequence[str], Status | None] | None]):
     """Topic clusters of the Inbox: Enter marks a topic's papers, D decides them at once."""
 
     BINDINGS = bindings("topics")
@@ -111,14 +118,6 @@ class TopicsScreen(ModalScreen[tuple[Sequence[str], Status | None] | None]):
         option_list = self.query_one(OptionList)
         index = option_list.highlighted
         return self.topics[index] if index is not None and index < len(self.topics) else None
-
-    def action_move(self, step: int) -> None:
-        """``j`` and ``k``, as in the paper list (the arrows are the list's own)."""
-        listed = self.query_one(OptionList)
-        if step > 0:
-            listed.action_cursor_down()
-        else:
-            listed.action_cursor_up()
 
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
