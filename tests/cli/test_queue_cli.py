@@ -93,6 +93,13 @@ def test_queue_sort_and_the_starred_export_in_queue_order(
     assert where == sorted(where)  # the Markdown reading list in queue order
     ok(run("--home", home, "undo", env=env))
     assert queue_ids(home, env) == before
+    moved = sum(1 for was, now in zip(before, shortest, strict=True) if was != now)
+    assert f"{moved} paper" in out and (moved != 1 or "1 paper moved" in out)
+    # to the top and back to where it was: the order of the stars, places no longer 1, 2, 3…
+    ok(run("--home", home, "queue", "move", ids[4], "--to", "bottom", env=env))
+    assert queue_ids(home, env) == ids
+    again = ok(run("--home", home, "queue", "sort", "starred", env=env))  # in that order already
+    assert again.strip().endswith(": 0 papers moved"), again
 
 
 @pytest.fixture
