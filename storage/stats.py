@@ -88,8 +88,7 @@ class LibraryStats:
                 made = f"{count(round(rate), 'decision')} a day (last {days} days)"
             else:  # "0 decisions a day" would hide the few there were
                 made = f"{count(round(rate * days), 'decision')} in the last {days} days"
-            eta = self.days_to_empty_inbox
-            when = "in less than a day" if eta < 1 else f"in about {eta:,.1f} days"
+            when = _days_from_now(self.days_to_empty_inbox)
             return f"Pace: {made}; the Inbox is empty {when} at this pace."
         return (
             "Pace: no decisions today."
@@ -230,3 +229,18 @@ class QueueStats:
             if self.weeks_to_empty is None
             else round(self.weeks_to_empty, 1),
         }
+
+
+def _days_from_now(days: float) -> str:
+    """A time ahead as people say it: "in about 3.5 days", "in about 5 weeks", "in about 5
+    years" (not "in about 1,850.5 days")."""
+    if days < 1:
+        return "in less than a day"
+    if days < 14:
+        return f"in about {days:,.1f} days"
+    if days < 120:
+        return f"in about {days / 7:,.0f} weeks"
+    if days < 730:
+        return f"in about {days / 30.4:,.0f} months"
+    return f"in about {days / 365.25:,.0f} years"
+

@@ -29,8 +29,7 @@ def test_a_busy_day_in_a_quiet_week_is_averaged_over_the_week() -> None:
     assert s.rate_per_day == 10
     assert s.days_to_empty_inbox == pytest.approx(70)
     assert s.pace() == (
-        "Pace: 10 decisions a day (last 7 days); "
-        "the Inbox is empty in about 70.0 days at this pace."
+        "Pace: 10 decisions a day (last 7 days); the Inbox is empty in about 10 weeks at this pace."
     )
 
 
@@ -54,7 +53,7 @@ def test_a_slow_week_says_how_many_decisions_it_had() -> None:
     s = stats(10, [day(20, 0), day(3, 2)])
     assert s.rate_per_day == pytest.approx(2 / 7)
     assert s.pace() == (
-        "Pace: 2 decisions in the last 7 days; the Inbox is empty in about 35.0 days at this pace."
+        "Pace: 2 decisions in the last 7 days; the Inbox is empty in about 5 weeks at this pace."
     )
 
 
@@ -63,3 +62,16 @@ def test_no_decisions() -> None:
     assert stats(5, []).pace() == "Pace: no decisions in the last 7 days."
     assert stats(5, [day(0, 0)]).pace() == "Pace: no decisions today."
     assert stats(0, [day(0, 1)]).pace() == "The Inbox is empty."
+
+
+def test_a_time_far_ahead_is_said_in_weeks_months_or_years() -> None:
+    from storage.stats import _days_from_now
+
+    said = [_days_from_now(d) for d in (0.5, 5.0, 35.0, 300.0, 1850.5)]
+    assert said == [
+        "in less than a day",
+        "in about 5.0 days",
+        "in about 5 weeks",
+        "in about 10 months",
+        "in about 5 years",  # not "in about 1,850.5 days"
+    ]
