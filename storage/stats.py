@@ -243,4 +243,3 @@ def _days_from_now(days: float) -> str:
     if days < 730:
         return f"in about {days / 30.4:,.0f} months"
     return f"in about {days / 365.25:,.0f} years"
-
