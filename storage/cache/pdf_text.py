@@ -99,6 +99,10 @@ class PdfTexts:
     def __len__(self) -> int:
         return sum(1 for entry in self.entries.values() if "text" in entry)
 
+    def unreadable(self) -> int:
+        """How many PDFs have no text to give (encrypted, damaged): searches miss them."""
+        return sum(1 for entry in self.entries.values() if "error" in entry)
+
     def __contains__(self, paper_id: object) -> bool:
         entry = self.entries.get(paper_id) if isinstance(paper_id, str) else None
         return entry is not None and "text" in entry

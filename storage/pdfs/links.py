@@ -27,7 +27,8 @@ def pdf_url(paper: Paper) -> str:
     """The address of the paper's PDF ("" when none is known)."""
     given = paper.fact("pdf")
     if isinstance(given, str) and given.strip():
-        found = web_url(urljoin(paper.url, given.strip()) if paper.url else given.strip())
+        given = given.strip().replace(" ", "%20")  # a file name with spaces, as lists write it
+        found = web_url(urljoin(paper.url, given) if paper.url else given)
         if found:
             return found
     found = page_pdf_url(paper.url)

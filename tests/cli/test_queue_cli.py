@@ -169,6 +169,12 @@ def test_a_download_into_another_folder_keeps_the_librarys_pdf_texts(
     ok(run("--home", home, "pdf", "--pause", "0", "--folder", other, ids[1], env=env))
     found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
     assert ids[0] in [r["id"] for r in found]  # the library's copy is still searched
+    # a PDF whose text cannot be read (an unknown filter) is said, not counted as ready
+    odd = next(home.joinpath("pdfs").glob(f"*({ids[0]}).pdf"))
+    odd.write_bytes(odd.read_bytes().replace(b"/FlateDecode", b"/FlateRecode"))
+    (home / "pdf-text.cache").unlink(missing_ok=True)
+    said = run("--home", home, "pdf", "--pause", "0", ids[0], env=env)
+    assert "1 PDF without a text to read (encrypted or damaged" in said.stderr, said.stderr
     a_file = tmp_path / "a-file.txt"
     a_file.write_text("not a folder", encoding="utf-8")
     done = run("--home", home, "pdf", "--pause", "0", "--folder", a_file, ids[1], env=env)

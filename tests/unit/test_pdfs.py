@@ -62,6 +62,8 @@ def test_pdf_links_from_openreview_arxiv_and_a_pdf_field() -> None:
     for page in (f"{SITE}/a/b", "", "javascript:alert(1)", f"{SITE}/forum", f"{SITE}/abs/notanid"):
         assert url_of(page) == ""
     assert url_of("", extra=(("pdf", "file:///etc/passwd"),)) == ""
+    spaced = url_of("", extra=(("pdf", f"{SITE}/papers/My Paper v2.pdf"),))
+    assert spaced == f"{SITE}/papers/My%20Paper%20v2.pdf"  # a file name with spaces
 
 
 def test_a_lists_pdf_field_is_kept_and_read_against_the_page(tmp_path: Path) -> None:

@@ -118,7 +118,14 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         own = folder.path.resolve() == pdf_folder(library.home, config).resolve()
         texts = update_texts(library.home, copies, forget=own)
         if texts.saved:
-            complain(f"text of {count(len(texts), 'PDF')} ready for pdf: searches")
+            unreadable = texts.unreadable()
+            missed = (
+                f"; {count(unreadable, 'PDF')} without a text to read (encrypted or damaged: "
+                "pdf: searches miss them)"
+                if unreadable
+                else ""
+            )
+            complain(f"text of {count(len(texts), 'PDF')} ready for pdf: searches{missed}")
         else:
             complain(
                 f"{PROG}: error: the text of the PDFs could not be saved in {library.home} "
