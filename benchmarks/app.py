@@ -56,7 +56,6 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.keys import _character_to_key
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
@@ -69,6 +68,7 @@ from benchmarks.timing import Latency
 from storage import Library
 from storage.models import Paper, Status
 from tui.app import PapersApp, sample_files
+from tui.keys import character_key
 from tui.text import printable_block
 from tui.view import SEARCH_LIMIT, Found
 from tui.widgets.paper_list import PaperList
@@ -406,7 +406,7 @@ class GcWatch:
 def key_event(key: str) -> events.Key:
     """The Key event a terminal driver posts for a key name or a typed character."""
     if len(key) == 1:
-        return events.Key(key if key.isalnum() else _character_to_key(key), key)
+        return events.Key(character_key(key), key)
     return events.Key(key, None)
 
 

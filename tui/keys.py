@@ -13,13 +13,26 @@ import string
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-# The app's one use of a private Textual name (tui/ has no other: tests/tui/test_textual_pin.py
-# checks both that and the source below). Textual is pinned for it (pyproject.toml).
-from textual.keys import Keys, _character_to_key, key_to_character
-
-# ``_character_to_key`` is private: listed, pinned and guarded in tui/upstream.py.
+from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS, Keys, key_to_character
 
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+
+
+def character_key(character: str) -> str:
+    """The name Textual gives the key event of a typed character: itself for a letter or a
+    digit, else its Unicode name (``?`` → ``question_mark``, ``€`` → ``euro_sign``), as
+    Textual's public ``ASCII_KEY_NAMES`` and ``KEY_NAME_REPLACEMENTS`` make it. (Textual's
+    own function for it is private; ``tests/tui/test_config.py`` checks this one gives what
+    it gives, for every character a keyboard types.)"""
+    if character.isalnum():
+        key = character
+    else:
+        try:
+            key = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+        except ValueError:  # a character without a name (a control)
+            key = ASCII_KEY_NAMES.get(character, character)
+    return KEY_NAME_REPLACEMENTS.get(key, key)
+
 
 #: Keys with a name rather than a character: ``escape``, ``f5``, ``pagedown``, ``question_mark``.
 NAMED_KEYS = frozenset(
@@ -30,7 +43,7 @@ NAMED_KEYS = frozenset(
         for name in (key.value.rsplit("+", 1)[-1],)
         if len(name) > 1 and "-" not in name
     }
-    | {_character_to_key(ch) for ch in string.punctuation}
+    | {character_key(ch) for ch in string.punctuation}
 )
 
 
@@ -53,14 +66,14 @@ def normalise_key(key: str) -> str | None:
     if len(name) == 1:
         if not _typable(name):
             return None
-        name = _character_to_key(name)
+        name = character_key(name)
         if modifiers and name.isalpha():  # ctrl+F is ctrl+f: terminals send no case with ctrl
             name = name.lower()
     elif name.lower() in NAMED_KEYS:
         name = name.lower()
     else:  # a character by its name, as Textual names keys beyond ASCII ("euro_sign")
         character = key_to_character(name)
-        if not character or not _typable(character) or _character_to_key(character) != name:
+        if not character or not _typable(character) or character_key(character) != name:
             return None
     return "+".join([*modifiers, name])
 

@@ -3,9 +3,9 @@
 Each entry names a function or method of the pinned Textual (``pyproject.toml``), the
 SHA-256 (first 16 hex digits) of its source as the app relies on it, what relies on it, and
 the change upstream that would let the app stop relying on it (the text of the issue it would
-open). ``tests/tui/test_textual_pin.py`` checks every digest, and that no other module of the
-app names a private Textual module or name: an upgrade of Textual that changes one of these
-fails there, naming what to look at.
+open). ``tests/tui/test_textual_pin.py`` checks every digest, and that no module of the app
+names a private Textual module or name: an upgrade of Textual that changes one of these fails
+there, naming what to look at.
 """
 
 from __future__ import annotations
@@ -25,17 +25,6 @@ class Reliance(NamedTuple):
 
 
 UPSTREAM: Final[dict[str, Reliance]] = {
-    "textual.keys._character_to_key": Reliance(
-        "422e0a6af915a9c4",
-        "tui/keys.py calls it: the key name a typed character's key event gets, to check a "
-        "[keys] remapping before the app runs",
-        "Make `_character_to_key` public (e.g. `textual.keys.character_to_key`). An app that "
-        "lets users remap keys (`App.set_keymap`) must tell them, before it runs, when a key "
-        "in their config is no key at all: `?` binds nothing, its key event is named "
-        "`question_mark`, and `é` or `€` are named after their Unicode names. Only this "
-        "private function says which name a typed character's key event gets; "
-        "`key_to_character` goes the other way only, and not for every name.",
-    ),
     "textual.drivers.linux_driver.LinuxDriver.start_application_mode": Reliance(
         "a6a78976dcf6f302",
         "tui/terminal.py's TerminalDriver: the driver writes to the terminal only through "

@@ -345,7 +345,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
     offset = _size(part)
     version = _Version.read(part) if offset else None
     if offset and (version is None or version.url != url or not version.can_resume):
-        _remove(part)  # a part whose version cannot be told: it might not be this file's start
+        _remove_part(part)  # a part whose version cannot be told: it might not be this file's start
         offset, version = 0, None
     headers = {"User-Agent": user_agent(), "Accept": "application/pdf"}
     if offset and version is not None:
@@ -366,7 +366,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             whole = _range_size(exc.headers.get("Content-Range")) == offset
         if whole and not _check(part):  # 416: the part is the whole file (cut short at its end)
             return _finish(part, job)
-        _remove(part)  # 416: the part is no start of the file; start again
+        _remove_part(part)  # 416: the part is no start of the file; start again
         return _fetch(opener, url, job)
     except DownloadError:
         raise
@@ -378,7 +378,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
         if response.status == 206:
             content_range = response.headers.get("Content-Range")
             if _range_start(content_range) != offset:
-                _remove(part)
+                _remove_part(part)
                 raise DownloadError("the server resumed at the wrong place (starts again)")
             total = _range_size(content_range)
             if version is not None and version.size and total is not None and total != version.size:
@@ -387,18 +387,18 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             offset = 0
         if changed:
             response.close()
-            _remove(part)
+            _remove_part(part)
             return _fetch(opener, url, job)  # from its start: once, the part is gone
         size = offset + length if length is not None else 0
         if not offset:  # what the next run resumes against, should this one be cut short
             _Version.of(url, response.headers, length).write(part)
         if size > job.options.max_bytes:
-            _remove(part)
+            _remove_part(part)
             raise DownloadError(f"{_mb(size)} is over the {_mb(job.options.max_bytes)} cap")
         try:
             whole = _receive(response, part, offset, size if length is not None else None, job)
         except _NotPdf as exc:
-            _remove(part)
+            _remove_part(part)
             raise DownloadError(str(exc)) from None
         except OSError as exc:
             where = job.folder.path
@@ -407,7 +407,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
         return None
     problem = _check(part)
     if problem:
-        _remove(part)
+        _remove_part(part)
         raise DownloadError(problem)
     return _finish(part, job)
 
@@ -470,7 +470,7 @@ def _finish(part: Path, job: _Job) -> Path:
         _sync_folder(job.folder.path)
     except OSError as exc:
         raise DownloadError(f"cannot write {final.name} ({exc.strerror or exc})") from None
-    _remove(part)  # what it says of the version: the part is the file now
+    _remove_part(part)  # what it says of the version: the part is the file now
     return final
 
 
@@ -561,13 +561,11 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _remove(path: Path) -> None:
-    """Remove ``path`` (a part: with what says which version it is of)."""
-    with contextlib.suppress(OSError):
-        path.unlink()
-    if path.name.endswith(".part"):
+def _remove_part(part: Path) -> None:
+    """Remove a part, and what says which version of its file it is the start of."""
+    for path in (part, _sidecar(part)):
         with contextlib.suppress(OSError):
-            _sidecar(path).unlink()
+            path.unlink()
 
 
 def _sync_folder(path: Path) -> None:

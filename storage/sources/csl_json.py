@@ -19,6 +19,7 @@ import orjson
 from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.citation import FROM_CSL
+from storage.sources.fields import year_in
 from storage.sources.json_lists import loads
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
 from storage.text.latex import literal
@@ -76,8 +77,8 @@ def _date(value: Any) -> tuple[str, str, str]:
     text = " ".join(str(raw).split())[:100]
     iso = re.fullmatch(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ].*)?", text)
     if iso is None:  # "May 2023", "Spring 2022"
-        year_in = re.search(r"(?<!\d)([12]\d{3})(?!\d)", text)
-        return (year_in.group(1) if year_in else ""), "", ""
+        found = year_in(text)
+        return ("" if found is None else str(found)), "", ""
     year, month, day = iso.groups()
     return year, month, f"{year}-{int(month):02d}-{int(day):02d}" if day else ""
 

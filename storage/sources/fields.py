@@ -98,7 +98,7 @@ def _pages(text: str) -> str:
     return f"{match.group(1)}–{match.group(2)}" if match else text
 
 
-def _year(text: str) -> int | None:
+def year_in(text: str) -> int | None:
     """The year a text gives: ``2025``, ``2025-01-31``, ``Spring 2024`` → the year."""
     match = _YEAR_IN_TEXT.search(text[:100])
     return int(match.group(1)) if match else None
@@ -135,7 +135,7 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ExtraField("tldr", "TL;DR", ("tldr", "tl;dr", "tl_dr"), str),
     # What a reference cites (BibTeX, RIS, CSL-JSON and lists that give them), written back.
     ExtraField("entry_type", "Type", ("entry_type",), str),
-    ExtraField("year", "Year", ("year",), int, low=1000, high=2999, parse=_year),
+    ExtraField("year", "Year", ("year",), int, low=1000, high=2999, parse=year_in),
     ExtraField("month", "Month", ("month",), int, low=1, high=12, parse=_month),
     ExtraField("date", "Date", ("date", "publication_date"), str),
     ExtraField("journal", "Journal", ("journal", "journaltitle", "journal_name"), str),
@@ -264,19 +264,11 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
         # a date beside a year (Zotero's CSV: ``Date`` 2024-05-01, ``Publication Year``):
         # its month is the citation's too, as a BibTeX date's is (not when the year differs:
         # an arXiv date of a paper its venue places a year later)
-        month = _month_of_date(str(found["date"]), found["year"])
+        date = str(found["date"])
+        month = _month(date) if year_in(date) == found["year"] else None
         if month is not None:
             found["month"] = month
     return tuple((f.name, found[f.name]) for f in EXTRA_FIELDS if f.name in found)
-
-
-def _month_of_date(date: str, year: ExtraValue) -> int | None:
-    """The month of an ISO ``date`` (``2024-05-01``, ``2024-05``) of the year ``year``."""
-    match = re.match(r"(\d{4})-(\d{1,2})(?!\d)", date)
-    if match is None or int(match.group(1)) != year:
-        return None
-    month = int(match.group(2))
-    return month if 1 <= month <= 12 else None
 
 
 def merge_extra(

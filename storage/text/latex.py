@@ -19,6 +19,7 @@ import html.entities
 import re
 import unicodedata
 
+from storage.text.sanitize import SHOWN
 from storage.text.symbols import (
     DINGS,
     LETTER_ACCENTS,
@@ -52,10 +53,7 @@ __all__ = ["literal", "to_unicode"]
 # Control characters are shown, never obeyed nor hidden (as ``storage.text.sanitize`` shows
 # them at every border: ``␛`` for ESC, ``␇`` for BEL, ``␡`` for DEL, ``�`` for a C1 control);
 # tabs and form feeds become spaces, a lone CR a line break; the sentinels are dropped.
-_CONTROL: dict[int, str | None] = {
-    c: chr(0x2400 + c) for c in [*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)]
-}
-_CONTROL.update({0x7F: "\u2421"} | dict.fromkeys(range(0x80, 0xA0), "\ufffd"))
+_CONTROL: dict[int, str | None] = {c: shown for c, shown in SHOWN.items() if c != 0x0A}
 _CONTROL.update({0x09: " ", 0x0C: " ", 0x0D: "\n", 0xE000: None, 0xE001: None})
 _CONTROL_TABLE = str.maketrans(_CONTROL)
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000\ue001]")

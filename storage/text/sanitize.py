@@ -28,8 +28,11 @@ REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
 _BIDI = "\u202a-\u202e\u2066-\u2069"
 _SEPARATORS = "\u2028\u2029"
 
-_CONTROL: dict[int, str] = {c: chr(0x2400 + c) for c in range(0x20)} | {0x7F: "␡"}
-_CONTROL |= {c: REPLACEMENT for c in (*range(0x80, 0xA0), *range(0x202A, 0x202F))}
+#: What each control character shows as: C0 its Control Picture (``␛``), DEL ``␡``, C1 ``�``.
+SHOWN: dict[int, str] = {c: chr(0x2400 + c) for c in range(0x20)} | {0x7F: "␡"}
+SHOWN |= dict.fromkeys(range(0x80, 0xA0), REPLACEMENT)
+
+_CONTROL: dict[int, str] = SHOWN | dict.fromkeys(range(0x202A, 0x202F), REPLACEMENT)
 _CONTROL |= {c: REPLACEMENT for c in range(0x2066, 0x206A)}
 _CONTROL |= {0x09: " ", 0x0A: " ", 0x2028: " ", 0x2029: " "}
 

@@ -10,7 +10,7 @@ from storage import Status
 from tests.tui.helpers import make_app, ready
 from tui.commands import BY_ID, COMMANDS, keys_for
 from tui.config import load_config
-from tui.keys import normalise_key
+from tui.keys import character_key, normalise_key
 from tui.screens.help import HelpScreen
 
 
@@ -18,6 +18,17 @@ def config(tmp_path: Path, *settings: str) -> Path:
     path = tmp_path / "config.toml"
     path.write_text("[keys]\n" + "\n".join(settings) + "\n", encoding="utf-8")
     return path
+
+
+def test_a_characters_key_name_is_the_one_textual_gives_its_key_event() -> None:
+    """``character_key`` stands for Textual's private ``_character_to_key`` (the app names no
+    private Textual name): the same name for every character of ASCII, Latin-1 and some
+    beyond, controls included. A Textual that names keys otherwise fails here."""
+    from textual.keys import _character_to_key  # the test alone reads it, to compare
+
+    characters = [chr(c) for c in (*range(0x00, 0x250), 0x20AC, 0x2013, 0x00B5, 0x03C4)]
+    differ = [c for c in characters if character_key(c) != _character_to_key(c)]
+    assert differ == []
 
 
 def test_every_default_key_is_a_key_name() -> None:

@@ -66,10 +66,10 @@ def test_semantic_scholar_api_json_keeps_the_doi_arxiv_id_and_pdf(tmp_path: Path
         json.dumps(
             {"total": 1, "offset": 0, "data": [{
                 "paperId": "204e30", "externalIds": {"ArXiv": "1706.03762", "CorpusId": 1},
-                "url": "https://www.semanticscholar.org/paper/204e30",
+                "url": "http://127.0.0.1:9/paper/204e30",
                 "title": "Attention is All you Need", "abstract": "Transformers, all of them.",
                 "year": 2017, "authors": [{"authorId": "4", "name": "Ashish Vaswani"}],
-                "openAccessPdf": {"url": "https://arxiv.org/pdf/1706.03762", "status": "GREEN"},
+                "openAccessPdf": {"url": "http://127.0.0.1:9/pdf/1706.03762", "status": "GREEN"},
             }, {
                 "paperId": "abc", "externalIds": {"DOI": "10.1000/xyz"}, "title": "Another",
                 "abstract": None, "year": 2020, "authors": [{"name": "Jane Doe"}],
@@ -80,7 +80,7 @@ def test_semantic_scholar_api_json_keeps_the_doi_arxiv_id_and_pdf(tmp_path: Path
     first, second = read_source(path).records
     facts = dict(first.extra)
     assert (facts["eprint"], facts["archiveprefix"]) == ("1706.03762", "arXiv")
-    assert facts["pdf"] == "https://arxiv.org/pdf/1706.03762"
+    assert facts["pdf"] == "http://127.0.0.1:9/pdf/1706.03762"
     assert first.authors == ("Ashish Vaswani",)
     assert dict(second.extra)["doi"] == "10.1000/xyz"
 

@@ -141,14 +141,14 @@ def test_an_endnote_abstract_of_two_paragraphs_keeps_the_record_whole(tmp_path: 
     text = (
         "%0 Journal Article\n%T Attention is all you need\n%A Vaswani, Ashish\n%D 2017\n"
         "%X The dominant models are recurrent.\n\nWe propose the Transformer.\n"
-        "%U https://arxiv.org/abs/1706.03762\n%K attention\n%R 10.48550/arXiv.1706.03762\n\n"
+        "%U http://127.0.0.1:9/abs/1706.03762\n%K attention\n%R 10.48550/arXiv.1706.03762\n\n"
         "%0 Conference Proceedings\n%T Deep residual learning\n%A He, Kaiming\n%D 2016\n"
     )
     result = read_source(_write(tmp_path, "scholar.enw", text))
     assert not result.errors
     first, second = result.records
     assert first.abstract == "The dominant models are recurrent.\n\nWe propose the Transformer."
-    assert first.url == "https://arxiv.org/abs/1706.03762" and first.keywords == ("attention",)
+    assert first.url == "http://127.0.0.1:9/abs/1706.03762" and first.keywords == ("attention",)
     assert dict(first.extra)["doi"] == "10.48550/arXiv.1706.03762"
     assert second.title == "Deep residual learning"
 

@@ -71,9 +71,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         raise UsageError("--pause and --max-wait cannot be negative")
     library = open_library(args)
     config = library_config(library.home)
-    folder = PdfFolder(
-        Path(args.folder).expanduser() if args.folder else pdf_folder(library.home, config)
-    )
+    own = pdf_folder(library.home, config)  # the library's: its copies are all there are
+    folder = PdfFolder(Path(args.folder).expanduser() if args.folder else own)
     if folder.path.exists() and not folder.path.is_dir():  # a file, a FIFO, a link to one
         raise LibraryError(f"{folder.path}: not a folder")
     triage = library.triage()
@@ -114,9 +113,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     complain(f"{report.summary()} into {folder.path}")
     if not args.no_text:
         copies = folder.copies()
-        # the library's folder: its copies are all there are; another: these are more
-        own = folder.path.resolve() == pdf_folder(library.home, config).resolve()
-        texts = update_texts(library.home, copies, forget=own)
+        texts = update_texts(library.home, copies, forget=folder.path.resolve() == own.resolve())
         if texts.saved:
             unreadable = texts.unreadable()
             missed = (
