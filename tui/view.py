@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
 
 from storage.files.triage_file import Change
 from storage.models import Paper, Status
+from storage.search.query import parse_query
 from tui.saved_tabs import SAVED_PREFIX, SavedTab, TriageFacts, triage_passes
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
@@ -620,12 +621,19 @@ class TriageView:
         return f"{label}{extra} · {where}"
 
     def list_note(self) -> str:
-        """What the list is when no paper has every word of its search (else "")."""
+        """What the list is when no paper has every word of its search, and which of its
+        ``key:value`` are read as words (``is:skiped``), one line (else "")."""
+        notes: list[str] = []
         tab = self.saved_tab()
+        if self.query:  # a value still being typed (``rating:>``) is not one yet
+            notes += parse_query(self.query).unread_notes(typed=True)
+        elif tab is not None:
+            notes += parse_query(tab.search.query).unread
         for found in (self.found, tab.found if tab is not None else None):
             if found is not None and found.partial is not None:
-                return found.ranking.partial_note()
-        return ""
+                notes.append(found.ranking.partial_note())
+                break
+        return " · ".join(notes)
 
     def marked_in(self, rows: Sequence[int]) -> list[str]:
         """The marked papers among ``rows``, in their order."""

@@ -106,6 +106,10 @@ def _any_value(value: str) -> bool:
     return True
 
 
+def _no_value(value: str) -> bool:
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class QualifierKind:
     """One qualifier key, declared once: syntax, help, the values it takes, what it selects."""
@@ -124,6 +128,10 @@ class QualifierKind:
     accepts: Callable[[str], bool] = _any_value
     #: How the app's one-line search hint shows it; empty to leave it out (the box is narrow).
     hint: str = ""
+    #: The values it takes, as a note on a value it does not take says them ("" for any).
+    takes: str = ""
+    #: Whether a value it does not take may be the start of one still being typed (``>``).
+    starts: Callable[[str], bool] = _no_value
 
     @property
     def syntax(self) -> str:
@@ -212,6 +220,12 @@ def number_test(value: str) -> NumberTest | None:
     return tests[match["op"] or ""]
 
 
+#: The number tests a number qualifier takes, as a note says them.
+_NUMBERS: Final = "a number: >6, >=6.5, <4, 5..7 or 6"
+#: The start of a number test being typed (``>``, ``>=6.``, ``5..``).
+_NUMBER_START: Final = re.compile(r"(?:[<>]=?|=)?-?(?:\d+(?:\.\d*)?(?:\.-?\d*(?:\.\d*)?)?)?")
+
+
 def _by_number(field: str) -> Callable[[PaperFacts, Qualifier], BoolArray]:
     """Papers whose extra field ``field`` (a number) passes the qualifier's test; papers
     without the field never do."""
@@ -253,6 +267,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         select=lambda facts, q: facts.with_status(statuses_for(q.value)),
         accepts=lambda value: bool(statuses_for(value)),
         hint="is:starred",
+        takes="inbox, read, skipped or starred",
     ),
     QualifierKind(
         key="has",
@@ -262,6 +277,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         select=_has,
         accepts=lambda value: has_word(value) is not None,
         hint="has:code",
+        takes="code or note",
     ),
     QualifierKind(
         key="status",
@@ -286,6 +302,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example='title:"flow matching"',
         select=_in_field("title"),
         accepts=_has_a_word,
+        takes="a word",
     ),
     QualifierKind(
         key="abstract",
@@ -294,6 +311,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="abstract:benchmark",
         select=_in_field("abstract"),
         accepts=_has_a_word,
+        takes="a word",
     ),
     QualifierKind(
         key="list",
@@ -317,6 +335,8 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="rating:>6",
         select=_by_number("rating"),
         accepts=lambda value: number_test(value) is not None,
+        takes=_NUMBERS,
+        starts=_NUMBER_START.fullmatch,
     ),
     QualifierKind(
         key="citations",
@@ -325,6 +345,8 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="citations:>100",
         select=_by_number("citations"),
         accepts=lambda value: number_test(value) is not None,
+        takes=_NUMBERS,
+        starts=_NUMBER_START.fullmatch,
     ),
     QualifierKind(
         key="year",
@@ -333,6 +355,8 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="year:>=2024",
         select=lambda facts, q: facts.where(_year_passes(q.value)),
         accepts=lambda value: number_test(value) is not None,
+        takes=_NUMBERS,
+        starts=_NUMBER_START.fullmatch,
     ),
     QualifierKind(
         key="venue",
@@ -353,6 +377,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example='pdf:"reward model"',
         select=lambda facts, q: facts.in_pdf(q.value),
         accepts=_has_a_word,
+        takes="a word",
     ),
     QualifierKind(
         key="area",
@@ -382,6 +407,25 @@ def read_qualifier(key: str, value: str, negated: bool) -> Qualifier | None:
     if not norm or not kind.accepts(norm):
         return None
     return Qualifier(key, norm, negated)
+
+
+def may_be_typing(key: str, value: str) -> bool:
+    """Whether ``key:value``, a value ``key`` does not take, may be one still being typed
+    (``rating:>``, ``year:20..``)."""
+    kind = _BY_KEY.get(key)
+    return kind is not None and bool(kind.starts(" ".join(fold(value).split())))
+
+
+def unread_note(key: str, value: str) -> str:
+    """Why ``key:value`` (``key`` lower case) is read as words although ``key`` is a qualifier's
+    (``is:skiped is read as words (is: takes inbox, read, skipped or starred)``); "" when it is a
+    qualifier, or no qualifier's key, or has no value yet."""
+    kind = _BY_KEY.get(key)
+    if kind is None or not kind.takes or read_qualifier(key, value, False) is not None:
+        return ""
+    if not " ".join(fold(value).split()):
+        return ""
+    return f"{key}:{value} is read as words ({key}: takes {kind.takes})"
 
 
 # --------------------------------------------------------------------------- help texts

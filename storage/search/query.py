@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from storage.errors import LibraryError
-from storage.search.qualifiers import QUALIFIER_KEYS, Qualifier, read_qualifier
+from storage.search.qualifiers import (
+    QUALIFIER_KEYS,
+    Qualifier,
+    may_be_typing,
+    read_qualifier,
+    unread_note,
+)
 from storage.search.text import WORD, folded, query_words
 
 #: The word that joins two terms as alternatives.
@@ -78,6 +84,15 @@ class Query:
     either: tuple[tuple[Term, ...], ...] = ()
     #: Why the text was cut to the caps before it was read ("" when it was not).
     cut: str = ""
+    #: A note for each ``key:value`` of a qualifier's key whose value it does not take, read
+    #: as words (``is:skiped``: a typo that would otherwise find nothing in silence).
+    unread: tuple[str, ...] = ()
+    #: The last of ``unread`` ends the text and may be a value still being typed (``rating:>``).
+    unread_typing: bool = False
+
+    def unread_notes(self, *, typed: bool = False) -> tuple[str, ...]:
+        """``unread``; with ``typed``, without one that may still be being typed."""
+        return self.unread[:-1] if typed and self.unread_typing else self.unread
 
     def grouped(self) -> tuple[frozenset[int], frozenset[int]]:
         """The positions of the words, and of the phrases, that belong to an ``OR`` group."""
@@ -119,6 +134,8 @@ def parse_query(text: str) -> Query:
     phrases: list[str] = []
     excluded_phrases: list[str] = []
     qualifiers: list[Qualifier] = []
+    unread: list[str] = []
+    unread_typing = False
     groups = _Groups()
     typing = open_phrase = False
     for match in itertools.islice(_CHUNK.finditer(text), MAX_QUERY_TERMS):
@@ -138,6 +155,10 @@ def parse_query(text: str) -> Query:
             if not value.strip() and key.lower() in QUALIFIER_KEYS:
                 groups.other()
                 continue  # "is:" being typed: no filter yet
+            note = unread_note(key.lower(), value)
+            if note:
+                unread.append(note)
+                unread_typing = last and may_be_typing(key.lower(), value)
             chunk = f"{key} {value}"
         elif match.group("phrase") is not None:
             phrase = " ".join(WORD.findall(folded(match.group("phrase"))))
@@ -175,6 +196,8 @@ def parse_query(text: str) -> Query:
         open_phrase=open_phrase,
         either=groups.found(),
         cut=cut,
+        unread=tuple(unread),
+        unread_typing=unread_typing,
     )
 
 

@@ -65,6 +65,12 @@ def test_search_lists_the_papers_with_every_word(home: Path, env: dict[str, str]
     assert sorted(titles(out)) == ["Diffusion Samplers", "Flow Matching for Proteins"]
 
 
+def test_a_mistyped_qualifier_says_it_is_read_as_words(home: Path, env: dict[str, str]) -> None:
+    out, err = search(home, env, "is:skiped")
+    assert out == ""
+    assert err == "is:skiped is read as words (is: takes inbox, read, skipped or starred)\n"
+
+
 def test_has_note_reads_the_notes(home: Path, env: dict[str, str]) -> None:
     (first,) = json.loads(search(home, env, "molecules", "--json")[0])
     ok(run("--home", home, "note", first["id"], "check the baselines", env=env))

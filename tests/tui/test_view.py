@@ -228,6 +228,20 @@ def test_a_partial_search_says_so(papers: list[Paper]) -> None:
     assert view.list_note() == "no paper has all 3 words; showing those with 2 of 3"
 
 
+def test_the_list_note_names_a_value_a_qualifier_does_not_take(papers: list[Paper]) -> None:
+    view = saved_view(papers, {}, SavedSearch("Typo", "is:stared"))
+    index = SearchIndex(papers)
+    for text in ("diffusion is:skiped", "is:skiped diffusion"):
+        view.set_query(text)
+        view.accept(view.query, view.found_by(index.rank(view.query, limit=None)))
+        assert view.list_note().startswith("is:skiped is read as words (is: takes inbox, ")
+    view.set_query("diffusion rating:>")  # still being typed: no note yet
+    assert not view.list_note().startswith("rating")
+    view.clear_search()
+    view.show_tab("saved:typo")
+    assert view.list_note().startswith("is:stared is read as words")
+
+
 def test_triage_qualifiers_walk_the_smaller_side(papers: list[Paper]) -> None:
     statuses = {p.id: Status.READ for p in papers[:30]}
     view = saved_view(

@@ -364,6 +364,26 @@ def test_unknown_qualifier_is_free_text(index: SearchIndex) -> None:
     assert parse_query("foo:bar").words == ("foo", "bar")
 
 
+def test_a_value_a_qualifier_does_not_take_is_words_with_a_note() -> None:
+    query = parse_query("is:skiped rating:>x -has:pdf diffusion foo:bar title:")
+    assert query.words == ("is", "skiped", "rating", "x", "diffusion", "foo", "bar")
+    assert query.unread == (
+        "is:skiped is read as words (is: takes inbox, read, skipped or starred)",
+        "rating:>x is read as words (rating: takes a number: >6, >=6.5, <4, 5..7 or 6)",
+        "has:pdf is read as words (has: takes code or note)",
+    )
+    assert not query.unread_typing
+    # a prefix of a value, and a key whose every value is one, need no note
+    assert parse_query("is:st has:n author:x venue:??").unread == ()
+    # a number still being typed: the app leaves it out until it is one
+    for text in ("diffusion rating:>", "year:>=", "rating:5..", "citations:10..", "year:-"):
+        typing = parse_query(text)
+        assert typing.unread_typing and typing.unread_notes(typed=True) == (), text
+        assert len(typing.unread_notes()) == 1
+    for text in ("rating:>x", "rating:> diffusion", "is:skiped", "year:1..2..3"):
+        assert not parse_query(text).unread_typing, text
+
+
 def test_only_qualifiers_keep_list_order_and_limit(index: SearchIndex) -> None:
     hits = index.search("", limit=None)
     assert ids(hits) == [p.id for p in CORPUS]

@@ -92,7 +92,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from storage.cache.search_index import index_for
     from storage.files.saved_searches import SavedSearches
-    from storage.search.query import check_query
+    from storage.search.query import check_query, parse_query
 
     query = " ".join(args.query)
     if args.list_saved or args.delete_saved is not None:
@@ -124,6 +124,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         notes=triage.notes,
         pdf_text=LazyPdfTexts(library.home),
     )
+    for note in parse_query(query).unread:
+        complain(note)
     if ranking.partial is not None:
         complain(ranking.partial_note())
     print_papers(index.papers_of(ranking.ids), triage, args.json)
