@@ -8,7 +8,10 @@ without the ``ETag`` every other answer names its file's version by), ``big`` (a
 Length`` over any cap), ``huge`` (no length, more bytes than any cap), ``busy:N:S`` (429 with
 ``Retry-After: S`` the first N times), ``slow`` (the bytes a few KB at a time), ``held`` (as
 ``slow``, but from the start of the file the first ``HELD_BYTES``, then nothing until
-``release`` is set: a download caught on its way on a machine of any speed), ``missing`` (404).
+``release`` is set: a download caught on its way on a machine of any speed), ``missing`` (404),
+``gzip`` / ``deflate`` / ``rawdeflate`` (the PDF compressed, with ``Content-Encoding``, though
+not asked for; a range is of the compressed bytes), ``gzipcut`` (half the compressed bytes, the
+first request alone), ``br`` (a ``Content-Encoding`` the client cannot read).
 Every request is recorded, with when it started and ended, so that tests can check one-at-a-
 time and the pauses.
 """
@@ -19,6 +22,7 @@ import hashlib
 import http.server
 import threading
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,6 +149,15 @@ class PdfServer:
                 return self._send(handler, 416, b"", {"Content-Range": f"bytes */{len(body)}"})
             status = 206
             headers["Content-Range"] = f"bytes {start}-{len(body) - 1}/{len(body)}"
+        if how in ("gzip", "gzipcut", "deflate", "rawdeflate", "br"):
+            wbits = {"deflate": zlib.MAX_WBITS, "rawdeflate": -zlib.MAX_WBITS}.get(how, 31)
+            packer = zlib.compressobj(9, zlib.DEFLATED, wbits)
+            body = packer.compress(body) + packer.flush()
+            headers["Content-Encoding"] = "deflate" if "deflate" in how else how[:4]
+            if "Content-Range" in headers:
+                headers["Content-Range"] = f"bytes {start}-{len(body) - 1}/{len(body)}"
+            if how == "gzipcut" and self._asked[paper] == 1:
+                how, headers["Content-Encoding"] = "truncated", "gzip"
         part = body[start:]
         if how == "truncated" and self._asked[paper] == 1:
             handler.send_response(status)

@@ -24,6 +24,7 @@ import os
 import time
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -374,6 +375,11 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
         raise DownloadError(_network_cause(exc)) from None
     changed = False
     with contextlib.closing(response):
+        coding = _content_coding(response.headers)
+        if coding and offset:  # the range was of the encoded bytes: no join with the part
+            response.close()
+            _remove_part(part)
+            return _fetch(opener, url, job)  # from its start: once, the part is gone
         length = _length(response.headers.get("Content-Length"))
         if response.status == 206:
             content_range = response.headers.get("Content-Range")
@@ -390,13 +396,14 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             _remove_part(part)
             return _fetch(opener, url, job)  # from its start: once, the part is gone
         size = offset + length if length is not None else 0
-        if not offset:  # what the next run resumes against, should this one be cut short
+        if not offset and not coding:  # what the next run resumes against, if cut short
             _Version.of(url, response.headers, length).write(part)
-        if size > job.options.max_bytes:
+        if size > job.options.max_bytes:  # an encoded body's length: the PDF is larger still
             _remove_part(part)
             raise DownloadError(f"{_mb(size)} is over the {_mb(job.options.max_bytes)} cap")
+        body = _Decoded(response, coding) if coding else response
         try:
-            whole = _receive(response, part, offset, size if length is not None else None, job)
+            whole = _receive(body, part, offset, size if length and not coding else None, job)
         except _NotPdf as exc:
             _remove_part(part)
             raise DownloadError(str(exc)) from None
@@ -530,6 +537,64 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
             raise DownloadError(cut)
         os.fsync(out.fileno())
     return True
+
+
+#: The content codings a PDF may come in (``Content-Encoding``), as ``zlib`` reads them: a
+#: server may compress what it was not asked to (nothing here sends ``Accept-Encoding``).
+_CODINGS: Final = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": 0}
+
+
+def _content_coding(headers: Any) -> str:
+    """The response's content coding ("" for none); ``DownloadError`` for one not read here."""
+    coding = " ".join((headers.get("Content-Encoding") or "").lower().split())
+    if coding in ("", "identity"):
+        return ""
+    if coding not in _CODINGS:
+        raise DownloadError(f"the server sent it {coding[:40]!r}-encoded, which is not read here")
+    return coding
+
+
+class _Decoded:
+    """A compressed response read as the bytes it stands for, a bounded piece at a time (a
+    small body may stand for gigabytes: the cap stops it as it comes). Its end must be the
+    compressed stream's end, else it was cut short; a part of it is never resumed (no
+    ``.part.json``: the next run starts again)."""
+
+    def __init__(self, response: Any, coding: str) -> None:
+        self.headers = response.headers
+        self._response = response
+        self._read = getattr(response, "read1", response.read)
+        # deflate is zlib's format, as RFC 9110 says; some servers send it raw
+        self._zlib = coding == "deflate"
+        self._decoder = zlib.decompressobj(_CODINGS[coding] or zlib.MAX_WBITS)
+        self._started = False
+
+    def read1(self, size: int) -> bytes:
+        while True:
+            pending = self._decoder.unconsumed_tail
+            if pending:
+                return self._decompress(pending, size)
+            if self._decoder.eof:
+                return b""
+            raw = self._read(size)
+            if not raw:
+                raise DownloadError("its compressed body was cut short (starts again next time)")
+            out = self._decompress(raw, size)
+            if out:
+                return out
+
+    read = read1
+
+    def _decompress(self, raw: bytes, size: int) -> bytes:
+        try:
+            out = self._decoder.decompress(raw, size)
+        except zlib.error:
+            if not (self._zlib and not self._started):
+                raise DownloadError("its compressed body is damaged") from None
+            self._zlib, self._decoder = False, zlib.decompressobj(-zlib.MAX_WBITS)
+            return self._decompress(raw, size)  # raw deflate, without zlib's header
+        self._started = True
+        return out
 
 
 class _NotPdf(Exception):

@@ -226,6 +226,10 @@ _NUMBERS: Final = "a number: >6, >=6.5, <4, 5..7 or 6"
 _NUMBER_START: Final = re.compile(r"(?:[<>]=?|=)?-?(?:\d+(?:\.\d*)?(?:\.-?\d*(?:\.\d*)?)?)?")
 
 
+def _starts_a_number(value: str) -> bool:
+    return _NUMBER_START.fullmatch(value) is not None
+
+
 def _by_number(field: str) -> Callable[[PaperFacts, Qualifier], BoolArray]:
     """Papers whose extra field ``field`` (a number) passes the qualifier's test; papers
     without the field never do."""
@@ -336,7 +340,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         select=_by_number("rating"),
         accepts=lambda value: number_test(value) is not None,
         takes=_NUMBERS,
-        starts=_NUMBER_START.fullmatch,
+        starts=_starts_a_number,
     ),
     QualifierKind(
         key="citations",
@@ -346,7 +350,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         select=_by_number("citations"),
         accepts=lambda value: number_test(value) is not None,
         takes=_NUMBERS,
-        starts=_NUMBER_START.fullmatch,
+        starts=_starts_a_number,
     ),
     QualifierKind(
         key="year",
@@ -356,7 +360,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         select=lambda facts, q: facts.where(_year_passes(q.value)),
         accepts=lambda value: number_test(value) is not None,
         takes=_NUMBERS,
-        starts=_NUMBER_START.fullmatch,
+        starts=_starts_a_number,
     ),
     QualifierKind(
         key="venue",

@@ -240,6 +240,41 @@ def test_a_pdf_after_white_space_is_a_pdf(tmp_path: Path, server: PdfServer) -> 
     assert len(report.done) == 1, report.failed
 
 
+def test_a_pdf_compressed_though_not_asked_for_is_read_as_the_pdf(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
+) -> None:
+    """Some servers gzip whatever they send (nothing here asks them to): the bytes kept are the
+    PDF's, for every coding a server uses; a coding not read here fails that paper alone."""
+    ways = {"aaaa01": "gzip", "bbbb02": "deflate", "cccc03": "rawdeflate", "dddd04": "br"}
+    server.behaviour.update(ways)
+    folder = PdfFolder(tmp_path)
+    report = download_pdfs([paper(server, key) for key in ways], folder, FAST)
+    assert len(report.done) == 3
+    for key in ("aaaa01", "bbbb02", "cccc03"):
+        assert folder.copy_of(f"{key}000000").read_bytes() == pdf_bytes[key]  # type: ignore[union-attr]
+    (failed,) = report.failed
+    assert "Paper dddd04" in failed and "sent it 'br'-encoded, which is not read here" in failed
+
+
+def test_a_compressed_pdf_cut_short_starts_again_and_is_capped_as_it_comes(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
+) -> None:
+    server.behaviour["aaaa01"] = "gzipcut"
+    folder = PdfFolder(tmp_path)
+    report = download_pdfs([paper(server, "aaaa01")], folder, FAST)
+    assert "compressed body was cut short" in report.failed[0], report.failed
+    again = download_pdfs([paper(server, "aaaa01")], folder, FAST)
+    assert len(again.done) == 1, again.failed
+    assert "Range" not in server.requests[-1].headers  # the compressed part was not resumed
+    assert folder.copy_of("aaaa01000000").read_bytes() == pdf_bytes["aaaa01"]  # type: ignore[union-attr]
+    # a small body that stands for more than the cap is stopped as it comes
+    server.behaviour["bbbb02"] = "gzip"
+    server.pdfs["bbbb02"] = pdf_bytes["bbbb02"] + b"%" * 50_000_000
+    capped = DownloadOptions(pause=0.0, max_bytes=20_000_000)
+    report = download_pdfs([paper(server, "bbbb02")], folder, capped)
+    assert "over the" in report.failed[0] and folder.copy_of("bbbb02000000") is None
+
+
 def test_a_pdf_the_reader_cannot_handle_stops_no_other(tmp_path: Path) -> None:
     """pypdf raises more than its own errors (NotImplementedError for a filter it lacks):
     one such PDF is unreadable, the others are read."""
