@@ -39,6 +39,36 @@ def test_the_footer_keeps_its_essentials_whole(width: int) -> None:
     assert {"read", "skip", "star", "undo", "help", "quit"} == ESSENTIAL
 
 
+@pytest.mark.parametrize("width", [120, 80, 60])
+def test_a_dialogs_footer_keeps_its_enter_esc_and_ctrl_keys(width: int) -> None:
+    bar = KeyBar({"export_copy": "ctrl+k"})  # as remapped
+    bar.scope = "export"
+    line = plain(bar.line(width))
+    assert len(line) <= width and "Read" not in line, line
+    assert "Enter Write" in line and "ctrl+k Copy" in line and "esc Cancel" in line, line
+    if width >= 120:
+        assert "m Markdown  c CSV" in line  # the format keys first, while they fit
+    bar.scope = "main"
+    assert "r Read" in plain(bar.line(width))
+
+
+async def test_the_footer_names_the_keys_of_the_dialog_open_over_the_screen(
+    tmp_path: Path,
+) -> None:
+    """The footer shows through a dialog: it named the main keys, none of which work there."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        bar = app.main_screen.query_one(KeyBar)
+        assert "r Read" in plain(str(bar.render()))
+        for key, shown in (("e", "esc Cancel"), ("question_mark", "esc Close")):
+            await pilot.press(key)
+            await wait_for(pilot, lambda shown=shown: shown in plain(str(bar.render())))
+            assert "Read" not in plain(str(bar.render()))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: "r Read" in plain(str(bar.render())))
+
+
 COUNTS = {"inbox": 3_703, "starred": 0, "read": 0, "skipped": 0, "all": 3_703}
 
 

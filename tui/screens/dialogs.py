@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -19,7 +21,9 @@ from tui.text import printable, printable_block
 class TextPrompt(ModalScreen[str | None]):
     """Ask for one line of text (a path, tags); Enter accepts, Esc cancels."""
 
-    BINDINGS = bindings("prompt")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "prompt"
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, title: str, question: str, value: str = "") -> None:
         super().__init__()
@@ -49,7 +53,9 @@ class TextPrompt(ModalScreen[str | None]):
 class NoteEditor(ModalScreen[str | None]):
     """Edit the note of a paper; ctrl+s saves, Esc cancels."""
 
-    BINDINGS = bindings("note")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "note"
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, paper: Paper, note: str) -> None:
         super().__init__()
@@ -88,7 +94,9 @@ class NoteEditor(ModalScreen[str | None]):
 class BulkDecision(ModalScreen[Status | None]):
     """Confirm a decision on many papers: says how many; r / x / s decide, Esc cancels."""
 
-    BINDINGS = bindings("bulk")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "bulk"
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, count: int) -> None:
         super().__init__()

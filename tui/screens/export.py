@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 
 from rich.text import Text
 from textual import events, on, work
@@ -141,7 +141,9 @@ class ExportScreen(ModalScreen[None]):
     anywhere in the dialog, ctrl+y copies instead. The focus starts on the formats, so that
     their keys work at once; Tab (or ↓) goes to the file's path, where every key types."""
 
-    BINDINGS = bindings("export")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "export"
+    BINDINGS = bindings(KEYS)
 
     def __init__(
         self,

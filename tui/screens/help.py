@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -26,7 +27,9 @@ WIDE_TABLE = 100
 class HelpScreen(ModalScreen[None]):
     """Every command with its keys (after the user's remapping); Esc, q or ? closes."""
 
-    BINDINGS = bindings("help")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "help"
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, keymap: Mapping[str, str]) -> None:
         super().__init__()

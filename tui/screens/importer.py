@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -90,7 +90,9 @@ class ImportScreen(ModalScreen[str | None]):
     Dismisses with a one-line summary of what was imported, or None when cancelled.
     """
 
-    BINDINGS = bindings("import")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "import"
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, library: Library, pdf_folder: Path | None = None) -> None:
         super().__init__()

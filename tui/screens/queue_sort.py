@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -17,7 +19,9 @@ from tui.commands import bindings
 class QueueSortDialog(ModalScreen[str | None]):
     """The sorts of ``storage.queue.SORTS``; the one chosen sorts the queue (one undo step)."""
 
-    BINDINGS = bindings("queue_sort")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "queue_sort"
+    BINDINGS = bindings(KEYS)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:

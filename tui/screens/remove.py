@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -22,7 +23,9 @@ class ConfirmRemoval(ModalScreen[bool]):
     """Ask before papers leave the library: says what goes and that ``u`` brings it back;
     y removes, n or Esc keeps everything (the focus starts on Cancel: Enter keeps too)."""
 
-    BINDINGS = bindings("remove")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "remove"
+    BINDINGS = bindings(KEYS)
     AUTO_FOCUS = "#cancel"
 
     def __init__(self, question: str, *, one: bool = False) -> None:
@@ -78,7 +81,9 @@ class ConfirmRemoval(ModalScreen[bool]):
 class ListChooser(ModalScreen[str | None]):
     """Pick one of the imported lists (Enter), or none (Esc)."""
 
-    BINDINGS = bindings("lists")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "lists"
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, lists: Sequence[ListInfo], title: str = "Remove a list") -> None:
         super().__init__()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -38,7 +38,9 @@ class _Listed(ModalScreen[_Result]):
 class SimilarScreen(_Listed[str | None]):
     """The papers most like one paper; Enter goes to the chosen one."""
 
-    BINDINGS = bindings("similar")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "similar"
+    BINDINGS = bindings(KEYS)
 
     def __init__(
         self,
@@ -86,7 +88,9 @@ class SimilarScreen(_Listed[str | None]):
 class TopicsScreen(_Listed[tuple[Sequence[str], Status | None] | None]):
     """Topic clusters of the Inbox: Enter marks a topic's papers, D decides them at once."""
 
-    BINDINGS = bindings("topics")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "topics"
+    BINDINGS = bindings(KEYS)
 
     def __init__(
         self, topics: Sequence[Topic], papers: Sequence[Paper], position: Mapping[str, int]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date, timedelta
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -23,7 +24,9 @@ CHART_DAYS = 30
 class StatsScreen(ModalScreen[None]):
     """The library's progress, from the triage log's per-day counts."""
 
-    BINDINGS = bindings("stats")
+    #: Its keys (``tui.commands``), which the footer shows while it is open.
+    KEYS: ClassVar[str] = "stats"
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, stats: LibraryStats, sync: str = "") -> None:
         super().__init__()

@@ -70,6 +70,14 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.apply_split()
         self.update_tabs()
 
+    def on_screen_suspend(self) -> None:
+        # a dialog opened over the screen: the footer, which shows through, names its keys
+        top = self.app.screen_stack[-1]
+        self.query_one(KeyBar).show_keys_of(getattr(top, "KEYS", "") if top is not self else "main")
+
+    def on_screen_resume(self) -> None:
+        self.query_one(KeyBar).show_keys_of("main")
+
     # -- moving -----------------------------------------------------------------------------
     # Each move shows its paper at once: the list and the pane change in the same frame.
     def _move_to(self, row: int) -> None:
