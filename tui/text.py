@@ -10,7 +10,21 @@ from rich.text import Text
 from storage.text.highlight import highlight_spans
 from storage.text.sanitize import printable, printable_block
 
-__all__ = ["highlighted", "printable", "printable_block"]
+__all__ = ["cut_at_word", "highlighted", "printable", "printable_block"]
+
+
+def cut_at_word(text: str, width: int) -> str:
+    """``text`` in ``width`` columns: whole, or cut after its last whole word that fits with
+    an ellipsis after it, a quoted phrase one word (plain one-column text: a hint, a label)."""
+    if len(text) <= width:
+        return text
+    head = text[: max(0, width - 1)]
+    space = head.rfind(" ")
+    head = head[:space] if space > 0 else head
+    if head.count('"') % 2:  # not inside "a phrase"
+        head = head[: head.rfind('"')]
+    return head.rstrip(" ,;:") + "…" if width > 0 else ""
+
 
 #: A shown word that starts with a matched word and is at most this much longer is marked too.
 _PREFIX_SLACK = 3

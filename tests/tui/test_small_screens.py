@@ -11,7 +11,9 @@ from rich.text import Text
 
 from tests.tui.helpers import OneTabBar, ShownTabs, make_app, ready, wait_for
 from tui.screens.help import HelpScreen
+from tui.text import cut_at_word
 from tui.widgets.key_bar import ESSENTIAL, KeyBar
+from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import TabBar
 
 
@@ -67,6 +69,25 @@ async def test_the_footer_names_the_keys_of_the_dialog_open_over_the_screen(
             assert "Read" not in plain(str(bar.render()))
             await pilot.press("escape")
             await wait_for(pilot, lambda: "r Read" in plain(str(bar.render())))
+
+
+def test_a_hint_is_cut_after_a_whole_word_with_an_ellipsis() -> None:
+    hint = '/ search: words (typos ok), "a phrase", is:starred has:code'
+    assert cut_at_word(hint, 80) == hint
+    assert cut_at_word(hint, 52) == '/ search: words (typos ok), "a phrase", is:starred…'
+    assert cut_at_word(hint, 50) == '/ search: words (typos ok), "a phrase"…'
+    assert cut_at_word(hint, 36) == "/ search: words (typos ok)…"  # not '"a…'
+    assert cut_at_word("abcdefgh", 5) == "abcd…" and cut_at_word("abc", 0) == ""
+
+
+async def test_the_search_hint_fits_the_width_after_a_resize(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await ready(pilot)
+        box = screen.query_one(SearchBox)
+        assert len(box.placeholder) <= 59 and box.placeholder.endswith("…")
+        await pilot.resize_terminal(200, 30)
+        await wait_for(pilot, lambda: box.placeholder.endswith("-word"))
 
 
 COUNTS = {"inbox": 3_703, "starred": 0, "read": 0, "skipped": 0, "all": 3_703}

@@ -29,6 +29,7 @@ from tui.screens.main.queue import QueuePart
 from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
 from tui.screens.main.similar import SimilarPart
+from tui.text import cut_at_word
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
@@ -47,7 +48,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def compose(self) -> ComposeResult:
         yield TabBar(self.view, id="tabs")
-        yield SearchBox(self.search_results, placeholder=f"/ {search_hint()}", id="search")
+        yield SearchBox(self.search_results, placeholder=self.search_placeholder(), id="search")
         with Container(id="body"):
             yield PaperList(self.view, has_pdf=self.pdfs.has_copy, id="papers")
             yield PaperPane(id="detail")
@@ -69,6 +70,13 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
         self.apply_split()
         self.update_tabs()
+        self.query_one(SearchBox).placeholder = self.search_placeholder(event.size.width)
+
+    def search_placeholder(self, width: int | None = None) -> str:
+        """The search box's hint, cut after a whole entry to the box's width (the cursor's
+        column kept), with an ellipsis when cut."""
+        width = self.app.size.width if width is None else width
+        return cut_at_word(f"/ {search_hint()}", width - 1)
 
     def on_screen_suspend(self) -> None:
         # a dialog opened over the screen: the footer, which shows through, names its keys
