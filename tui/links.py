@@ -17,6 +17,23 @@ from tui.web import copy_in_browser, in_browser, open_in_tab
 SHOWN_CHARS = 400
 
 
+def shown_copy(text: str) -> str:
+    """A copied text as a notification shows it: whole, or its first whole lines within
+    ``SHOWN_CHARS`` and how many lines more (a link cut in its middle would be a wrong one)."""
+    if len(text) <= SHOWN_CHARS:
+        return text
+    lines = text.splitlines()
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if kept and used + len(line) + 1 > SHOWN_CHARS:
+            break
+        kept.append(line if len(line) <= SHOWN_CHARS else line[:SHOWN_CHARS] + "…")
+        used += len(line) + 1
+    more = len(lines) - len(kept)
+    return "\n".join(kept) + (f"\n… and {count(more, 'line')} more" if more else "")
+
+
 def copy_paper_links(app: App[object], paper: Paper | None) -> None:
     """Copy the GitHub links of the paper under the cursor."""
     if paper is None:
@@ -52,7 +69,7 @@ def copy_text(app: App[object], text: str, what: str) -> None:
         from tui.clipboard import copy_to_system  # pyperclip: only when something is copied
 
         problem = copy_to_system(text)
-        shown = text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+        shown = shown_copy(text)
         if problem is None:
             message = f"Copied {what} to the system clipboard (and the terminal's):\n{shown}"
         else:

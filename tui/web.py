@@ -64,10 +64,10 @@ def clipboard_allowed(origin: str | None = None) -> bool:
 
 def copy_in_browser(app: App[Any], text: str, what: str) -> None:
     """Copy ``text`` to the browser's clipboard, and show it (to select by hand if need be)."""
-    from tui.links import SHOWN_CHARS  # (tui.links calls this module)
+    from tui.links import shown_copy  # (tui.links calls this module)
 
     app.copy_to_clipboard(text)
-    shown = text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+    shown = shown_copy(text)
     if clipboard_allowed():
         message = f"Copied {what} to your browser's clipboard:\n{shown}"
         severity: SeverityLevel = "information"

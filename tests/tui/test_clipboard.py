@@ -108,3 +108,15 @@ async def test_copying_717_links_says_copied(
         [note] = [n for n in app._notifications if n.title == "Copied"]
         assert note.message.startswith("Copied 8 links from 8 papers to the system clipboard")
         assert note.severity == "information"
+
+
+def test_a_long_copy_is_shown_as_whole_lines_and_how_many_more() -> None:
+    from tui.links import SHOWN_CHARS, shown_copy
+
+    links = [f"https://github.com/owner{n:03}/repository-{n:03}" for n in range(40)]
+    shown = shown_copy("\n".join(links)).splitlines()
+    assert shown[-1] == f"… and {40 - len(shown) + 1} lines more"
+    assert shown[:-1] == links[: len(shown) - 1]  # every link shown whole, none cut
+    assert sum(map(len, shown[:-1])) <= SHOWN_CHARS
+    assert shown_copy("a\nb") == "a\nb"
+    assert shown_copy("x" * 1000) == "x" * SHOWN_CHARS + "…"  # one line: cut
