@@ -448,6 +448,18 @@ async def test_typing_fast_after_slash_goes_to_the_search_box(seeded_home: Path)
         assert screen.view.query == "graph neural"
 
 
+async def test_a_slash_in_a_burst_stays_where_it_was_typed(seeded_home: Path) -> None:
+    """``/`` is a priority binding: run as it arrived, it went into the box before the
+    letters typed ahead of it (or, just after ``/`` focused the box, was lost)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        for char in "/graph/neural a/b":
+            burst(app, {"/": "slash", " ": "space"}.get(char, char), char)
+        await wait_for(pilot, lambda: screen.view.query == "graph/neural a/b")
+        assert app.session.state.statuses == {}
+
+
 async def test_a_file_damaged_while_the_app_runs_is_reported_once(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

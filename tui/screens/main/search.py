@@ -60,8 +60,10 @@ class SearchPart(MainBase):
 
     def action_focus_search(self) -> None:
         box = self.search_box
-        if box.has_focus:  # "/" typed in a query
-            box.insert_text_at_cursor("/")
+        # ``focused``, not ``has_focus``: that waits for the box's Focus event, behind the keys
+        if self.focused is box:  # "/" typed in a query: after the keys typed before it (a
+            # priority binding runs as the key arrives, before the box has taken those)
+            box.call_later(box.insert_text_at_cursor, "/")
         else:
             self.set_focus(box)
 
