@@ -102,7 +102,7 @@ class Query:
 def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResult:
     """The venue's papers (see the module) as a reader's result."""
     v2, v1 = Api(2, base_url(OPENREVIEW_API)), Api(1, base_url(OPENREVIEW_API_V1))
-    _log_in(web, v2)
+    _log_in(web, v2, v1)
     api, group = _find_venue(venue_id, v2, v1, request, web)
     found = find_venue(venue_id)
     name = f"{found.text} (OpenReview)" if found.venue is not None and found.year else venue_id
@@ -122,8 +122,9 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     return result
 
 
-def _log_in(web: Web, api: Api) -> None:
-    """Credentials from the environment, only when the user set them."""
+def _log_in(web: Web, api: Api, *others: Api) -> None:
+    """Credentials from the environment, only when the user set them: logged in at ``api``,
+    the token sent to it and ``others`` (OpenReview's other API), to no other host."""
     token = os.environ.get("OPENREVIEW_TOKEN", "").strip()
     user = os.environ.get("OPENREVIEW_USERNAME", "").strip()
     password = os.environ.get("OPENREVIEW_PASSWORD", "")
@@ -133,7 +134,8 @@ def _log_in(web: Web, api: Api) -> None:
         if not isinstance(token, str) or not token:
             raise FetchError(f"{host_of(api.base)}: the login gave no token")
     if token:
-        web.headers["Authorization"] = f"Bearer {token.removeprefix('Bearer ')}"
+        for where in (api, *others):
+            web.authorize(where.base, f"Bearer {token.removeprefix('Bearer ')}")
 
 
 def _find_venue(

@@ -44,13 +44,20 @@ def full_url(url: str, params: Mapping[str, str | int] | None) -> str:
     return f"{url}{'&' if '?' in url else '?'}{urlencode(list(params.items()))}"
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
 class Web:
     """One fetch's requests: a client opened on first use, pages cached, errors made one line."""
 
     def __init__(self, options: WebOptions, cache: PageCache | None = None) -> None:
         self.options = options
         self.cache = cache
-        self.headers: dict[str, str] = {}
+        #: The ``Authorization`` each origin is sent (``scheme://host:port``): a service's token
+        #: goes to that service alone, never to another host the same fetch asks.
+        self._authorization: dict[str, str] = {}
         self._client: httpx.Client | None = None
         #: Requests sent (cache hits are not), for the report.
         self.requests = 0
@@ -60,6 +67,10 @@ class Web:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def authorize(self, base: str, value: str) -> None:
+        """Send ``Authorization: value`` with every request to the origin of ``base``."""
+        self._authorization[_origin(base)] = value
 
     def close(self) -> None:
         if self._client is not None:
@@ -149,7 +160,10 @@ class Web:
         import httpx
 
         client = self._client_for_use()
-        headers = dict(self.headers)
+        headers = {}
+        authorization = self._authorization.get(_origin(url))
+        if authorization:  # (httpx drops it on a redirect to another origin)
+            headers["Authorization"] = authorization
         if content is not None:
             headers["Content-Type"] = "application/json"
         self.requests += 1

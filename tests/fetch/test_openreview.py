@@ -260,6 +260,29 @@ def test_credentials_are_used_only_when_the_environment_has_them(services, env) 
     assert done.returncode == 1 and "HTTP 400" in done.stderr and "Invalid username" in done.stderr
 
 
+def test_the_token_goes_to_openreview_alone(services, env) -> None:
+    """One fetch of OpenReview, Paper Copilot and arXiv: the OpenReview token must not reach
+    the others (here another origin, localhost, as they are other hosts for real)."""
+    found, base = services
+    found.v2[ICLR25] = _venue()
+    found.paperlists["iclr2024"] = [
+        shapes.paperlists_record(m, "iclr", 2024) for m in shapes.made_up(2, seed=5, fate="")
+    ]
+    other = base.replace("127.0.0.1", "localhost")
+    token = {
+        **env,
+        "OPENREVIEW_TOKEN": "secret-xyz",
+        "PAPERS_PAPERLISTS_URL": f"{other}/pl",
+        "PAPERS_ARXIV_API": f"{other}/arxiv/query",
+    }
+    done = papers(token, "fetch", "iclr2025", "paperlists:iclr2024", "arxiv:2501.00001")
+    assert found.requests_to("/pl/") and found.requests_to("/arxiv/"), done.stderr
+    for request in found.log:
+        sent = request.headers.get("authorization")
+        wanted = "Bearer secret-xyz" if request.path.startswith("/or") else None
+        assert sent == wanted, request.path
+
+
 def test_short_names_from_config_toml(services, env, tmp_path: Path) -> None:
     found, _ = services
     found.v2[ICLR25] = _venue()
