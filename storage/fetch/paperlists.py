@@ -84,6 +84,11 @@ def _scores(value: Any) -> list[float]:
     return [score for score in numbers(value) if score > 0]
 
 
+#: The reviews' other scores (``"3;3;2"``), which nothing here reads: ``presentation`` would
+#: otherwise be read as the venue status ("Oral", "Poster") it names in other lists.
+_OTHER_SCORES = ("soundness", "presentation", "contribution")
+
+
 def _shaped(record: Any) -> Any:
     """A record as the JSON lists reader reads it: the reviews' scores as lists, the
     OpenReview forum as the paper's link, the averages (a number, or ``[mean, std]``) left
@@ -91,7 +96,14 @@ def _shaped(record: Any) -> Any:
     if not isinstance(record, Mapping):
         return record
     # ``track`` ("main") is no research area; ``rating_avg`` is [mean, standard deviation]
-    item = {k: v for k, v in record.items() if not str(k).endswith("_avg") and k != "track"}
+    item = {
+        k: v
+        for k, v in record.items()
+        if not str(k).endswith("_avg") and k != "track" and k not in _OTHER_SCORES
+    }
+    # a placeholder (-1, 0, "0;0") is no score: the field goes, not the paper with it
+    item.pop("rating", None)
+    item.pop("confidence", None)
     ratings = _scores(record.get("rating"))
     if ratings:
         item["rating"] = sum(ratings) / len(ratings)

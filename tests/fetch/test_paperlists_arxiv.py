@@ -65,11 +65,22 @@ def test_paper_copilot_placeholders_for_papers_nobody_reviewed_are_no_rating(ser
     records[0].update(rating="", confidence="", rating_avg=-1, confidence_avg=-1)
     records[1].update(rating="", confidence="", rating_avg=0)
     records[2].update(rating="-1;-1", confidence="", rating_avg=6.5)
+    more = shapes.made_up(3, fate="", seed=6)
+    made += more
+    records += [shapes.paperlists_record(m, "iclr", 2023) for m in more]
+    # a lone -1 (no average), "0;0", a confidence of -1s: each paper kept, with no score
+    records[3].update(rating="-1", confidence="-1", rating_avg=[0, 0])
+    records[4].update(rating="0;0", confidence="0;0", rating_avg=[0, 0])
+    records[5].update(rating="", confidence="-1;-1", rating_avg=-1)
+    # the reviews' other scores: "presentation" is no venue status
+    records[3].update(status="", presentation="3;3;2", soundness="2;3;3")
     found.paperlists["iclr2023"] = records
     done = papers(env, "fetch", "paperlists:iclr2023")
     assert done.returncode == 0, done.stderr
     listed = {p["title"]: p for p in _listed(env)}
-    for paper in made[:2]:
+    assert len(listed) == 6, done.stdout
+    assert listed[made[3].title]["venue_status"] == ""
+    for paper in made[:2] + made[3:]:
         assert "rating" not in listed[paper.title]["extra"]
         assert "confidence" not in listed[paper.title]["extra"]
     assert listed[made[2].title]["extra"]["rating"] == 6.5  # the average, its scores missing
