@@ -13,6 +13,7 @@ from storage.files.triage_model import doc_id
 from storage.importing.gather import Candidate
 from storage.importing.identity import (
     abstract_identity,
+    id_of_title,
     id_with_title,
     is_placeholder_title,
     title_key,
@@ -206,11 +207,28 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             other = known.by_title(title, without_abstract=True)
             if other is not None:
                 return other, "the same title; the paper had no abstract"
+            keyed = _keyed_by_title(known, title, paper.abstract)
+            if keyed is not None:
+                return keyed, ""
         return pid, ""
     other = known.by_title(title, without_abstract=False)
     if other is not None:
         return other, "the same title; the record has no abstract"
     return paper.id, ""
+
+
+def _keyed_by_title(known: _Known, title: str, abstract: str) -> str | None:
+    """The stored paper first known by this title alone that has since taken this abstract:
+    it keeps the id its title gave it (its decisions are under it), so the abstract's id finds
+    nothing, and a record with both is that paper, not a new one. One hash, no index."""
+    if not known.stored:
+        return None
+    pid = id_of_title(title)
+    found = known.get(pid)
+    if found is None or not found[1]:
+        return None
+    same = abstract_identity(found[1]) == abstract_identity(abstract)
+    return pid if same and titles_compatible(found[0], title) else None
 
 
 def resolve(

@@ -160,6 +160,16 @@ def test_a_paper_known_by_title_takes_its_abstract_later(home: Path, tmp_path: P
     [after] = lib.papers()
     assert after.id == before.id and after.abstract == ABSTRACT
     assert lib.status(after.id) is Status.STARRED
+    # the same record again, or our own export of the paper: that paper, never a second one
+    again = lib.import_file(
+        write_jsonl(tmp_path / "b.jsonl", [{"title": "Graph Flows", "abstract": ABSTRACT}])
+    )
+    assert again.added == 0 and [p.id for p in lib.papers()] == [before.id]
+    # another abstract under the same title is another paper (another version says so)
+    other = lib.import_file(
+        write_jsonl(tmp_path / "c.jsonl", [{"title": "Graph flows", "abstract": "Other. " * 9}])
+    )
+    assert other.added == 1 and len(lib.papers()) == 2
 
 
 @pytest.mark.slow(20)
