@@ -20,6 +20,7 @@ from storage.importing.identity import (
     titles_compatible,
 )
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
+from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
 from storage.sources.venues import find_year
@@ -58,7 +59,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
     same_authors = not new.authors or (
         len(new.authors) == len(old.authors) and all(map(_reads_alike, old.authors, new.authors))
     )
-    return replace(
+    merged = replace(
         old,
         title=old.title if keep_title else new.title,
         title_derived=old.title_derived if keep_title else new.title_derived,
@@ -74,6 +75,11 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         venue=new.venue or old.venue,
         extra=_merged_extra(old, new),
     )
+    if merged.extra == old.extra:
+        return merged
+    # facts the merged paper's other fields now tell are not kept twice (a rejected paper's
+    # @misc and year, read back from our export, are what its status and venue say)
+    return replace(merged, extra=canonical_extra(merged))
 
 
 #: The facts of where and when a version of a paper appeared (its citation's).

@@ -210,7 +210,9 @@ def arxiv_id(paper: Paper) -> str:
 
 
 def _known(paper: Paper, *, journal: str, booktitle: str) -> tuple[Venue | None, int | None]:
-    texts = (journal, booktitle, paper.venue, *(paper.lists or (paper.list,)))
+    # a reference that states its type names its own venue: its list is a file's name
+    lists = () if _text(paper, "entry_type") else (paper.lists or (paper.list,))
+    texts = (journal, booktitle, paper.venue, *lists)
     venue = next((f.venue for t in texts if t and (f := find_venue(t)).venue is not None), None)
     year = next((y for t in texts if t and (y := find_year(t)) is not None), None)
     return venue, year
@@ -231,10 +233,28 @@ def _derived_kind(journal: str, booktitle: str, venue: Venue | None) -> str:
     return "misc"
 
 
+#: Venue statuses of a paper its venue did not publish (OpenReview's and Paper Copilot's
+#: words: "Reject", "Desk rejected", "Withdrawn", "Submitted", "Under review", "Decision
+#: pending"), as a folded status starts.
+_NOT_PUBLISHED: Final = re.compile(
+    r"(?:desk[ _-]?)?reject|withdr|submitted|under review|decision pending|active\b"
+)
+
+
+def not_published(venue_status: str) -> bool:
+    """Whether a paper's venue status says its venue did not publish it (rejected, withdrawn,
+    still under review): it is cited as OpenReview cites such a paper, ``@misc`` with its year
+    and link, never as a paper of the venue's proceedings."""
+    return _NOT_PUBLISHED.match(" ".join(venue_status.casefold().split())) is not None
+
+
 def citation_of(paper: Paper) -> Citation:
     """How ``paper`` is cited (see the module)."""
     journal, booktitle = _text(paper, "journal"), _text(paper, "booktitle")
     venue, venue_year = _known(paper, journal=journal, booktitle=booktitle)
+    unpublished = not_published(paper.venue_status) and not journal and not booktitle
+    if unpublished:
+        venue = None  # submitted there, not published by it: its year stays, not its name
     kind = _text(paper, "entry_type") or _derived_kind(journal, booktitle, venue)
     if venue is not None and not journal and not booktitle:
         if venue.journal and kind in ("article", "misc"):
@@ -250,7 +270,7 @@ def citation_of(paper: Paper) -> Citation:
         kind=kind,
         journal=journal,
         booktitle=booktitle,
-        published="" if journal or booktitle else _stated(paper, venue),
+        published="" if journal or booktitle or unpublished else _stated(paper, venue),
         year=_number(paper, "year") or venue_year,
         month=_number(paper, "month"),
         date=_text(paper, "date"),

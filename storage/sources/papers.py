@@ -138,7 +138,9 @@ def build_paper(
         title_derived=derived,
         name=name,
         lists=lists,
-        venue=_venue(record.venue, lists),
+        # a reference (it states its type: BibTeX, RIS…) names its own venue; its file's name
+        # ("iclr2025-related-work.bib") is no venue, as a paper list's name is
+        venue=_venue(record.venue, () if _states_its_type(record) else lists),
         extra=record.extra,
     )
     if record.extra:  # the reference fields its other fields tell are not kept twice
@@ -146,6 +148,10 @@ def build_paper(
         if extra is not paper.extra:
             paper = replace(paper, extra=extra)
     return paper
+
+
+def _states_its_type(record: SourceRecord) -> bool:
+    return any(name == "entry_type" for name, _ in record.extra)
 
 
 @lru_cache(maxsize=256)

@@ -207,3 +207,50 @@ def test_a_zotero_csv_date_gives_its_month_to_every_citation_export(tmp_path: Pa
     again = _write(tmp_path, "again.bib", _exported(library, "bibtex"))
     report = library.import_file(again)
     assert report.added == 0 and report.updated == 0, report.summary()
+
+
+def test_a_rejected_or_withdrawn_paper_is_cited_as_submitted_not_published(
+    tmp_path: Path,
+) -> None:
+    """OpenReview's notes of papers its venue did not accept: cited as OpenReview cites them,
+    ``@misc`` with the year and the forum link, never as the venue's proceedings."""
+    notes = [
+        {"title": f"Paper {fate}", "abstract": f"We study {fate} things at length here.",
+         "venueid": f"ICLR.cc/2025/Conference/{fate}", "venue": "Submitted to ICLR 2025",
+         "forum": f"https://openreview.net/forum?id={fate[:6]}"}
+        for fate in ("Rejected_Submission", "Withdrawn_Submission", "Desk_Rejected_Submission")
+    ]  # fmt: skip
+    notes.append({"title": "Paper accepted", "abstract": "We study accepted things.",
+                  "venueid": "ICLR.cc/2025/Conference", "venue": "ICLR 2025 Poster"})  # fmt: skip
+    import json
+
+    library = _imported(tmp_path, "iclr2025.json", json.dumps(notes))
+    cited = {p.title: citation_of(p) for p in library.papers()}
+    for fate in ("Rejected_Submission", "Withdrawn_Submission", "Desk_Rejected_Submission"):
+        assert (cited[f"Paper {fate}"].kind, cited[f"Paper {fate}"].container) == ("misc", "")
+        assert cited[f"Paper {fate}"].year == 2025
+    assert cited["Paper accepted"].kind == "inproceedings"
+    bibtex, ris = _exported(library, "bibtex"), _exported(library, "ris")
+    assert bibtex.count("@misc{") == 3 and bibtex.count("booktitle") == 1
+    assert ris.count("TY  - CONF") == 1 and ris.count("T2  - ") == 1
+    assert _exported(library, "csl-json").count('"paper-conference"') == 1
+
+
+def test_a_reference_file_named_after_a_venue_gives_its_papers_no_venue(tmp_path: Path) -> None:
+    """A file's name is a paper list's venue ("ICLR 2025 Papers"), not a reference file's:
+    arXiv's @misc in iclr2025-related-work.bib stays @misc, its year its own."""
+    bib = """@misc{vaswani2017attention,
+      title={Attention Is All You Need},
+      author={Ashish Vaswani and Noam Shazeer},
+      year={2017},
+      eprint={1706.03762},
+      archivePrefix={arXiv},
+      primaryClass={cs.CL},
+      url={https://arxiv.org/abs/1706.03762},
+}
+"""
+    library = _imported(tmp_path, "iclr2025-related-work.bib", bib)
+    [paper] = library.papers()
+    assert paper.venue == "" and citation_of(paper).kind == "misc"
+    assert "@misc{vaswani2017attention" in _exported(library, "bibtex")
+    assert "booktitle" not in _exported(library, "bibtex")
