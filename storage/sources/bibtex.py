@@ -336,6 +336,14 @@ def _cycles(parents: list[int | None]) -> list[list[int]]:
     return cycles
 
 
+#: A parent's fields that are its own, not its children's: the volume's link, DOI and
+#: identity (DBLP's ``@proceedings`` url is the volume's page; a paper with its own DOI and
+#: no url took it).
+_NOT_INHERITED: Final = frozenset(
+    {"crossref", "ids", "url", "doi", "biburl", "bibsource", "timestamp", "eprint"}
+)
+
+
 def _inherit(entries: list[_Entry], parents: list[int | None], index: int) -> dict[str, str]:
     """An entry's fields with what its ``crossref`` parents give (a parent's ``title`` is
     the ``booktitle`` of its children)."""
@@ -349,7 +357,7 @@ def _inherit(entries: list[_Entry], parents: list[int | None], index: int) -> di
         for name, value in entries[parent].fields.items():
             if name == "title":
                 fields.setdefault("booktitle", value)
-            elif name not in ("crossref", "ids"):
+            elif name not in _NOT_INHERITED:
                 fields.setdefault(name, value)
         parent = parents[parent]
     return fields
@@ -366,6 +374,15 @@ def _verbatim(text: str) -> str:
         text = match.group(1)
     text = re.sub(r"\\([_#%&~$])", r"\1", text)
     return text.replace("{", "").replace("}", "").strip()
+
+
+def _urls(field: str) -> list[str]:
+    """The links of a ``url`` field: Mendeley writes every link of a reference in one,
+    separated by spaces or newlines (``http://arxiv.org/abs/… https://…``)."""
+    parts = field.split()
+    if len(parts) > 1 and all("://" in part for part in parts):
+        return parts
+    return [field]
 
 
 def _note(fields: Mapping[str, str]) -> tuple[str, str]:
@@ -427,12 +444,14 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     }
     for name, names in _TEXT_FIELDS:
         out[name] = _readable(_first(fields, names))
-    links = [fields.get("url", "")]
+    links = _urls(_verbatim(fields.get("url", "")))
     if published_url:
-        links.append(howpublished)
-    out["url"] = [u for u in (_verbatim(link) for link in links) if u]
+        links.append(_verbatim(howpublished))
+    out["url"] = [u for u in links if u]
     out["bib_note"], out["code"] = _note(fields)
-    out["lists"] = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
+    groups = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
+    # JabRef separates its groups by commas ("Reading, Thesis"); our export by semicolons
+    out["lists"] = groups if ours or ";" in groups else groups.split(",")
     out["links_given"] = ours
     return {k: v for k, v in out.items() if v}
 

@@ -182,7 +182,7 @@ def _keyed_records(data: Mapping[str, Any]) -> list[Any] | None:
 
 def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers) and
-    Semantic Scholar's (``externalIds``, ``openAccessPdf``)."""
+    Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``)."""
     flat: dict[str, Any] = {}
     content = item.get("content")
     sources = [item, content] if isinstance(content, Mapping) else [item]
@@ -202,6 +202,12 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     pdf = flat.get("openaccesspdf")
     if isinstance(pdf, Mapping) and isinstance(pdf.get("url"), str) and not flat.get("pdf"):
         flat["pdf"] = pdf["url"]  # Semantic Scholar's open-access PDF
+    tldr = flat.get("tldr")
+    if isinstance(tldr, Mapping):  # Semantic Scholar: {"model": "tldr@v2.0.0", "text": …}
+        flat["tldr"] = tldr.get("text")
+    published = flat.get("publicationdate")
+    if isinstance(published, str) and not flat.get("date"):
+        flat["date"] = published  # Semantic Scholar's "2017-06-12"
     return flat
 
 

@@ -27,8 +27,9 @@ _GITHUB_RE = re.compile(
     r"(?<![\w.-])(?i:(?:https?://)?(?:www\.)?github\.com/|git@github\.com:)"
     r"([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})"
 )
-# LaTeX / Markdown escapes that authors put inside URLs (`IDI\_release`).
-_URL_ESCAPE_RE = re.compile(r"\\([_#%&~$])")
+# LaTeX / Markdown escapes that authors put inside URLs (`IDI\_release`), braced too, as
+# Mendeley and the ACL Anthology write them (`bar{\_}baz`).
+_URL_ESCAPE_RE = re.compile(r"\{\\([_#%&~$])\}|\\([_#%&~$])")
 # First path segments of github.com that are site pages, not users or organisations.
 _RESERVED_OWNERS = frozenset(
     {
@@ -103,6 +104,10 @@ def _add_link(url: str | None, found: list[str], seen: set[str]) -> None:
         found.append(url)
 
 
+def _unescaped(match: re.Match[str]) -> str:
+    return match.group(1) or match.group(2)
+
+
 def extract_github_links(*texts: str) -> tuple[str, ...]:
     """Return every GitHub repository linked in `texts` as `https://github.com/OWNER/REPO`.
 
@@ -116,7 +121,7 @@ def extract_github_links(*texts: str) -> tuple[str, ...]:
         if "github" not in text.lower():
             continue
         if "\\" in text:
-            text = _URL_ESCAPE_RE.sub(r"\1", text)
+            text = _URL_ESCAPE_RE.sub(_unescaped, text)
         for match in _github_matches(text):
             _add_link(_repo_url(match.group(1), match.group(2)), found, seen)
     return tuple(found)

@@ -55,12 +55,29 @@ ALIASES: dict[str, tuple[str, ...]] = {
         "pdf_url",
         "pdf",
     ),
-    "github": ("github", "code", "code_url", "github_url", "repo", "repository", "code_link"),
+    "github": (
+        "github",
+        "code",
+        "code_url",
+        "github_url",
+        "repo",
+        "repository",
+        "code_link",
+        "repo_url",  # Papers with Code's links between papers and code
+    ),
     "venue_status": ("venue_status", "status", "decision", "presentation"),
     "keywords": ("keywords", "keyword", "topics", "subjects"),
     # OpenReview API v2 says "ICLR 2025 Oral" in ``venue``, ``ICLR.cc/2025/Conference`` in
     # ``venueid``; BibTeX-like sources say ``booktitle`` or ``journal``, and ``year``.
-    "venue": ("venue", "venueid", "conference", "booktitle", "journal", "container-title"),
+    "venue": (
+        "venue",
+        "venueid",
+        "conference",
+        "booktitle",
+        "journal",
+        "container-title",
+        "proceeding",  # Papers with Code ("NeurIPS 2017 12")
+    ),
 }
 
 

@@ -9,8 +9,9 @@ drops a last record without ``ER``, and would be one more dependency.
 
 Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
 ``AU``/``A1`` (authors, ``Last, First``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
-(links), ``L1`` (a PDF link), ``DO`` (DOI), ``PY``/``Y1`` (year), ``DA`` (date), ``JO``/
-``JF``/``JA``/``J2`` (journal), ``T2``/``BT``/``C3`` (proceedings, book, or venue), ``PB``
+(links), ``L1`` (a PDF link), ``DO`` (DOI), ``PY``/``Y1`` (year), ``DA`` (date), ``JF``
+(journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
+``T2``/``BT``/``C3`` (proceedings, book, or venue), ``PB``
 (publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
 (pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept).
 """
@@ -35,7 +36,7 @@ _FIELDS: Final = {
     "AB": "abstract", "N2": "abstract",
     "UR": "url", "L2": "url", "LK": "url", "L1": "pdf", "DO": "doi",
     "PY": "year", "Y1": "year", "DA": "date",
-    "JO": "journal", "JF": "journal", "JA": "journal", "J2": "journal",
+    "JF": "journal", "JO": "journal_name", "JA": "abbreviation", "J2": "abbreviation",
     "T2": "container", "BT": "container", "C3": "container",
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
     "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user",
@@ -96,10 +97,16 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     fields["year"] = stated[0] or year
     fields["month"], fields["date"] = stated[1] or month, stated[2] or date
     container = fields.pop("container", "")
+    # the full name before an abbreviation: JF, then (Zotero, Scopus) T2, then JO, JA and J2
+    # (``IEEE Trans. Pattern Anal. Mach. Intell.`` beside T2's full name)
+    named = fields.pop("journal_name", "")
+    abbreviation = fields.pop("abbreviation", "")
     if entry in ("inproceedings", "incollection"):
         fields["booktitle"] = container
     elif entry == "article" and not fields.get("journal"):  # Zotero: T2 is the journal
-        fields["journal"] = container
+        fields["journal"] = container or named or abbreviation
+    elif not fields.get("journal") and (named or abbreviation) and not container:
+        fields["journal"] = named or abbreviation
     fields["venue"] = fields.get("journal") or container
     start, end = fields.pop("start", ""), fields.pop("end", "")
     fields["pages"] = f"{start}–{end}" if start and end else start

@@ -254,3 +254,79 @@ def test_a_reference_file_named_after_a_venue_gives_its_papers_no_venue(tmp_path
     assert paper.venue == "" and citation_of(paper).kind == "misc"
     assert "@misc{vaswani2017attention" in _exported(library, "bibtex")
     assert "booktitle" not in _exported(library, "bibtex")
+
+
+def test_what_reference_managers_write_around_links_venues_and_groups(tmp_path: Path) -> None:
+    """Mendeley's ``{\\_}`` in a link and its several links in one ``url``; a DBLP paper with
+    its own DOI under a volume's url; JabRef's groups separated by commas."""
+    bib = r"""@article{Doe2020,
+abstract = {We look at code at https://github.com/foo/bar{\_}baz. It works on every benchmark.},
+author = {Doe, Jane},
+title = {{A Mendeley Paper}},
+url = {http://arxiv.org/abs/2001.00001 https://example.org/paper{\_}page},
+groups = {Reading, Thesis},
+year = {2020}
+}
+@inproceedings{DBLP:conf/eccv/X20,
+  author    = {Ann Lee},
+  title     = {A Chapter of a Volume},
+  crossref  = {DBLP:conf/eccv/2020-1},
+  doi       = {10.1007/978-3-030-58452-8\_13},
+}
+@proceedings{DBLP:conf/eccv/2020-1,
+  title     = {Computer Vision - {ECCV} 2020},
+  publisher = {Springer},
+  year      = {2020},
+  url       = {https://doi.org/10.1007/978-3-030-58452-8},
+}
+"""
+    library = _imported(tmp_path, "refs.bib", bib)
+    mendeley, chapter = library.papers()
+    assert mendeley.github == ("https://github.com/foo/bar_baz",)
+    assert mendeley.url == "http://arxiv.org/abs/2001.00001"
+    assert mendeley.lists == ("Reading", "Thesis")
+    # its own DOI's link, not the volume's url
+    assert chapter.url == "https://doi.org/10.1007/978-3-030-58452-8_13"
+    assert chapter.fact("publisher") == "Springer"
+
+
+def test_a_ris_journal_is_its_full_name_before_its_abbreviation(tmp_path: Path) -> None:
+    ris = (
+        "TY  - JOUR\r\nTI  - Deep Things\r\nAU  - Lee, Ann\r\n"
+        "T2  - Journal of Deep Things\r\nJ2  - J. Deep Things\r\nPY  - 2021\r\nER  - \r\n\r\n"
+        "TY  - JOUR\r\nTI  - Only Abbreviated\r\nAU  - Lee, Ann\r\n"
+        "J2  - Nat. Mach. Intell.\r\nPY  - 2022\r\nER  - \r\n"
+    )
+    library = _imported(tmp_path, "scopus.ris", ris)
+    assert [citation_of(p).journal for p in library.papers()] == [
+        "Journal of Deep Things",
+        "Nat. Mach. Intell.",
+    ]
+
+
+def test_semantic_scholar_and_papers_with_code_fields(tmp_path: Path) -> None:
+    import json
+
+    s2 = {"data": [{
+        "paperId": "649def34f8be52c8b66281af98ae884c09aef38b",
+        "externalIds": {"ArXiv": "1706.03762", "DOI": "10.5555/3295222.3295349"},
+        "title": "Attention is All you Need",
+        "abstract": "The dominant sequence transduction models are based on recurrent networks.",
+        "year": 2017, "publicationDate": "2017-06-12",
+        "tldr": {"model": "tldr@v2.0.0", "text": "A new network architecture, the Transformer."},
+        "authors": [{"authorId": "40348417", "name": "Ashish Vaswani"}],
+    }]}  # fmt: skip
+    library = _imported(tmp_path, "s2.json", json.dumps(s2))
+    pwc = [
+        {
+            "paper_title": "Attention is All you Need",
+            "paper_arxiv_id": "1706.03762",
+            "repo_url": "https://github.com/tensorflow/tensor2tensor",
+        }
+    ]
+    (tmp_path / "pwc.json").write_text(json.dumps(pwc), encoding="utf-8")
+    library.import_file(tmp_path / "pwc.json")
+    [paper] = library.papers()
+    assert paper.fact("tldr") == "A new network architecture, the Transformer."
+    assert (paper.fact("date"), paper.fact("month")) == ("2017-06-12", 6)
+    assert paper.github == ("https://github.com/tensorflow/tensor2tensor",)
