@@ -198,10 +198,10 @@ class PapersApp(App[None]):
         self._stray_report = None
         held = self.stray_keys.take_held()
         if held:
-            what = "that key" if len(held) == 1 else "those keys"
+            what = "that key again to use it" if len(held) == 1 else "those keys again to use them"
             self.notify(
                 f"Held back “{held}”: typed right after leaving a text field, so not taken"
-                f" as commands. Press {what} again to use them.",
+                f" as commands. Press {what}.",
                 title="Not a command",
                 severity="warning",
                 timeout=6,

@@ -57,7 +57,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("undo", "u", "undo", "Undo", "Undo the last decision (many steps, across restarts)", "Triage", footer=True),
     Command("redo", "ctrl+r", "redo", "Redo", "Redo the last undone decision", "Triage"),
     Command("mark", "space", "toggle_mark", "Mark", "Mark or unmark the paper for a bulk decision", "Triage"),
-    Command("mark_all", "ctrl+a", "mark_all", "Mark all", "Mark every paper of the current list", "Triage"),
+    Command("mark_all", "ctrl+a", "mark_all", "Mark all", "Mark every paper of the current list (again: clear the marks)", "Triage"),
     Command("marked_view", "M", "toggle_marked_view", "Marked", "Show only the marked papers, to review them before D (again: the whole list)", "Triage"),
     Command("decide_marked", "D", "decide_marked", "Decide marked", "Read, skip or star every marked paper at once (one undo step)", "Triage"),
     # Moving
@@ -109,7 +109,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("sync", "Y", "sync", "Sync", "Sync with the [sync] folder now (the app also syncs on start, after decisions and on quit)", "Library"),
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
     Command("quit", "q", "quit", "Quit", "Quit (every decision is already saved)", "Library", footer=True),
-    Command("force_quit", "ctrl+q", "quit", "Quit", "Quit from any screen", "Library", palette=False, scope="app"),
+    Command("force_quit", "ctrl+q", "quit", "Quit", "Quit from any screen", "Library", palette=False, scope="app", priority=True),
     # The paper pane: keys from the list, and keys while it has the focus
     Command("pane_down", "J", "pane_scroll(3)", "Scroll paper", "Scroll the paper down a few lines", "Paper", palette=False),
     Command("pane_up", "K", "pane_scroll(-3)", "Scroll paper up", "Scroll the paper up a few lines", "Paper", palette=False),

@@ -19,6 +19,7 @@ from storage.pdfs.attached import attachment_of
 from storage.pdfs.folder import PdfFolder
 from storage.pdfs.links import pdf_url
 from storage.search.query import parse_query
+from storage.text.words import count
 
 
 class AppPdfs:
@@ -83,7 +84,7 @@ class AppPdfs:
         if copy is not None:
             texts = self.texts
             pages = texts.pages().get(paper.id) if texts is not None else None
-            extra = f" · {pages} pages" if pages else ""
+            extra = f" · {count(pages, 'page')}" if pages else ""
             problem = texts.problem(paper.id) if texts is not None else ""
             if problem:
                 extra += f" · its text: {problem}"

@@ -516,7 +516,8 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                 confirmed = start == PDF_MAGIC
                 if not confirmed and (not PDF_MAGIC.startswith(start) or len(head) >= MAGIC_WITHIN):
                     kind = response.headers.get_content_type()
-                    raise _NotPdf(f"not a PDF (the server sent {kind}: a login or error page?)")
+                    said = "" if kind == "application/pdf" else f"the server sent {kind}: "
+                    raise _NotPdf(f"not a PDF ({said}a login or error page?)")
             received += len(chunk)
             if received > cap:
                 raise _NotPdf(f"over the {_mb(cap)} cap")

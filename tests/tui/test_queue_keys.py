@@ -88,6 +88,8 @@ async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
         await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()] == ids)
         await settled(pilot)
         assert Library(seeded_home).queue() == ids
+        said = "Queue sorted by when you starred them, oldest first (one step: u undoes it)."
+        assert said in messages(app)  # the whole order, not its first clause
         await pilot.press("u")
         await settled(pilot)
         await wait_for(pilot, lambda: plist(app).row_papers()[0].id == ids[5])
@@ -101,6 +103,25 @@ async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
     stats = library.stats()
     assert stats.queue is not None and stats.queue.waiting == 5
     assert sum(n for _w, n in stats.queue.per_week) == 1
+
+
+async def test_ctrl_q_quits_from_a_dialog_too(seeded_home: Path) -> None:
+    """An app binding stops at a modal screen: ctrl+q ("Quit from any screen") did nothing
+    over a dialog until it was made a priority binding."""
+    queued(seeded_home, 2)
+    app = make_app(seeded_home)
+    quits: list[bool] = []
+
+    async def quit_() -> None:
+        quits.append(True)
+
+    app.action_quit = quit_  # type: ignore[method-assign]
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "Q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: bool(quits))
 
 
 async def test_a_new_star_joins_the_end_or_the_top_as_config_says(seeded_home: Path) -> None:

@@ -110,7 +110,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 
     options = DownloadOptions(pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait)
     report = download_pdfs(papers, folder, options, progress)
-    complain(f"{report.summary()} into {folder.path}")
+    complain(f"{folder.path}: {report.summary()}")
     if not args.no_text:
         copies = folder.copies()
         texts = update_texts(library.home, copies, forget=folder.path.resolve() == own.resolve())

@@ -127,7 +127,7 @@ class QueuePart(MainBase):
         self.view.counts_unchanged(before)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
-        what = label.split(",")[0].lower()
+        what = label[:1].lower() + label[1:]
         self.notify(f"Queue sorted {what} (one step: u undoes it).", timeout=4, markup=False)
 
     # -- PDFs -----------------------------------------------------------------------------
