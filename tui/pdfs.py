@@ -40,6 +40,11 @@ class AppPdfs:
         self._copies = self.folder.copies()
         return self._copies
 
+    @property
+    def copies_known(self) -> dict[str, Path]:
+        """The copies as last scanned (``rescan`` gives another dict when they changed)."""
+        return self._copies
+
     def has_copy(self, paper_id: str) -> bool:
         """Whether the paper has a local copy (as last scanned: a row's mark)."""
         return paper_id in self._copies

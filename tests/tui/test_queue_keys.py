@@ -226,6 +226,30 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
         assert server.most_at_once == 1
 
 
+async def test_pdfs_downloaded_or_deleted_elsewhere_show_while_the_app_runs(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """`papers pdf` in another terminal, or a file deleted: the rows' marks and the pane
+    follow within a poll, without a restart."""
+    from storage.pdfs.download import DownloadOptions, download_pdfs
+
+    ids = pdf_library(home, server, tmp_path)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        assert "⎙" not in plist(app).render_line(0).text
+        papers = [p for p in Library(home).papers() if p.id == ids[0]]
+        options = DownloadOptions(pause=0.0)
+        done = download_pdfs(papers, screen.pdfs.folder, options)  # as `papers pdf` would
+        assert len(done.done) == 1
+        await wait_for(pilot, lambda: "⎙" in plist(app).render_line(0).text)
+        await wait_for(pilot, lambda: "local: Sampler study 0" in pane_text(app))
+        done.done[0].unlink()
+        await wait_for(pilot, lambda: "⎙" not in plist(app).render_line(0).text)
+        await wait_for(pilot, lambda: "local:" not in pane_text(app))
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
 async def test_p_opens_a_papers_attachment_as_its_copy(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

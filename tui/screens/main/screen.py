@@ -192,6 +192,18 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
                 timeout=20,
                 markup=False,
             )
+        self._poll_pdfs()
+
+    def _poll_pdfs(self) -> None:
+        """PDFs downloaded or deleted elsewhere (`papers pdf`, a file manager): the rows'
+        marks and the pane follow (one stat of the folder while it does not change)."""
+        if self.pdfs.busy:  # our own download rescans when it ends
+            return
+        before = self.pdfs.copies_known
+        after = self.pdfs.rescan()
+        if after is not before and after != before:  # (no folder: a new {} each time)
+            self.paper_list.refresh()
+            self.show_current()
 
     # -- marks ------------------------------------------------------------------------------
     def action_toggle_mark(self) -> None:
