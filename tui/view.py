@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
 from storage.files.triage_file import Change
 from storage.models import Paper, Status
 from storage.search.query import parse_query
+from storage.text.words import count
 from tui.saved_tabs import SAVED_PREFIX, SavedTab, TriageFacts, triage_passes
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
@@ -621,8 +622,10 @@ class TriageView:
         return f"{label}{extra} · {where}"
 
     def list_note(self) -> str:
-        """What the list is when no paper has every word of its search, and which of its
-        ``key:value`` are read as words (``is:skiped``), one line (else "")."""
+        """One line under the list (else ""): which ``key:value`` of its search are read as
+        words (``is:skiped``), what the list is when no paper has every word, and how many
+        papers the search finds in All when none are in this tab (``is:starred`` typed in
+        the Inbox)."""
         notes: list[str] = []
         tab = self.saved_tab()
         if self.query:  # a value still being typed (``rating:>``) is not one yet
@@ -633,7 +636,17 @@ class TriageView:
             if found is not None and found.partial is not None:
                 notes.append(found.ranking.partial_note())
                 break
+        elsewhere = self._found_elsewhere()
+        if elsewhere:
+            notes.append(f"none here; {count(elsewhere, 'paper')} in All")
         return " · ".join(notes)
+
+    def _found_elsewhere(self) -> int:
+        """How many papers the search found when this tab shows none of them (else 0)."""
+        found = self.found
+        if found is None or not found.rows or self.tab == "all" or self.only_marked:
+            return 0
+        return 0 if self.listed or self.rows() else len(found.rows)
 
     def marked_in(self, rows: Sequence[int]) -> list[str]:
         """The marked papers among ``rows``, in their order."""

@@ -228,6 +228,21 @@ def test_a_partial_search_says_so(papers: list[Paper]) -> None:
     assert view.list_note() == "no paper has all 3 words; showing those with 2 of 3"
 
 
+def test_a_search_that_finds_none_in_this_tab_says_how_many_in_all(
+    papers: list[Paper],
+) -> None:
+    view = view_of(papers, {papers[3].id: Status.STARRED})
+    index = SearchIndex(papers)
+    view.set_query("is:starred")
+    view.accept(view.query, view.found_by(index.rank(view.query, limit=None, statuses={
+        papers[3].id: Status.STARRED})))  # fmt: skip
+    view.relist()
+    assert view.listed == [] and view.list_note() == "none here; 1 paper in All"
+    view.show_tab("all")
+    view.relist()
+    assert len(view.listed) == 1 and view.list_note() == ""
+
+
 def test_the_list_note_names_a_value_a_qualifier_does_not_take(papers: list[Paper]) -> None:
     view = saved_view(papers, {}, SavedSearch("Typo", "is:stared"))
     index = SearchIndex(papers)
