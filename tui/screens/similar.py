@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, TypeVar
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -106,16 +108,18 @@ class TopicsScreen(_Listed[tuple[Sequence[str], Status | None] | None]):
             box.border_subtitle = "Enter marks the topic's papers · D decides them all · Esc closes"
             options = []
             for i, topic in enumerate(self.topics):
-                line = Text(f"{len(topic.paper_ids):>5,}  ", style="bold")
-                line.append(printable(topic.label), style="bold cyan")
+                head = Text(f"{len(topic.paper_ids):>5,}  ", style="bold")
+                head.append(printable(topic.label), style="bold cyan")
+                lines: list[RenderableType] = [head]
                 for pid in topic.paper_ids[:2]:
                     title = (
                         self.papers[self.position[pid]].display_title
                         if pid in self.position
                         else pid
                     )
-                    line.append(f"\n       {printable(title)[:100]}", style="dim")
-                options.append(Option(line, id=str(i)))
+                    # a long title wraps under itself, whole, not under the counts
+                    lines.append(Padding(Text(printable(title)[:300], style="dim"), (0, 0, 0, 7)))
+                options.append(Option(Group(*lines), id=str(i)))
             yield OptionList(*options, id="topic-list")
 
     def _current(self) -> Topic | None:
