@@ -80,7 +80,7 @@ def copy_text(app: App[object], text: str, what: str) -> None:
         app.call_from_thread(
             app.notify,
             message,
-            title="Copied",
+            title="Copied" if problem is None else "Copy",
             severity="information" if problem is None else "warning",
             timeout=8,
             markup=False,
@@ -108,6 +108,16 @@ def open_paper(app: App[object], paper: Paper | None, *, code: bool = False) -> 
     open_link(app, web_url(url))
 
 
+def _shown_link(url: str) -> str:
+    """A link as a notification shows it to copy by hand: a local file as its path (a PDF's
+    ``file:///…/Title%20(id).pdf`` is ``/…/Title (id).pdf``)."""
+    if not url.startswith("file://"):
+        return url
+    from urllib.parse import unquote, urlsplit
+
+    return unquote(urlsplit(url).path)
+
+
 def open_link(app: App[object], url: str) -> None:
     """Open ``url`` (a checked web link) in the user's browser: the one the app runs in when
     it runs in a browser tab, else the system's, in a child process kept off the screen."""
@@ -123,8 +133,8 @@ def open_link(app: App[object], url: str) -> None:
             message = f"Opened {url} in the browser" + (
                 f" ({opening.detail})" if opening.detail else ""
             )
-        else:  # the link on a line of its own, to select and copy
-            message = f"Could not open the browser: {opening.detail}\n{url}"
+        else:  # the link on a line of its own, to select and copy (a file as its path)
+            message = f"Could not open the browser: {opening.detail}\n{_shown_link(url)}"
         app.call_from_thread(
             app.notify,
             message,

@@ -177,3 +177,13 @@ def test_the_browser_never_writes_on_the_screen(
         assert (tmp_path / "opened.txt").read_text() == URL + "\n"
     finally:
         terminal.close()
+
+
+def test_a_local_file_not_opened_is_shown_as_its_path() -> None:
+    from tui.links import _shown_link
+
+    url = "file:///home/me/papers/pdfs/%5Bbold%5D%20Title%20%28ab12cd34ef56%29.pdf"
+    assert _shown_link(url) == "/home/me/papers/pdfs/[bold] Title (ab12cd34ef56).pdf"
+    assert (
+        _shown_link("https://openreview.net/pdf?id=x%20y") == "https://openreview.net/pdf?id=x%20y"
+    )
