@@ -40,18 +40,19 @@ from storage.sources.records import (
     opening,
 )
 from storage.sources.ris import RIS
+from storage.sources.wos import WEB_OF_SCIENCE
 
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
-    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL,
-    MARKDOWN, PLAIN_TEXT,
+    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, WEB_OF_SCIENCE, CSV_TSV,
+    ARXIV_ATOM, ARXIV_EMAIL, MARKDOWN, PLAIN_TEXT,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
-    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, CSL_JSON, MARKDOWN, ARXIV_ATOM,
-    ARXIV_EMAIL, LIBRARY,
+    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, WEB_OF_SCIENCE, CSL_JSON,
+    MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, LIBRARY,
 )  # fmt: skip
 
 #: The suffixes of the files a folder import picks up.

@@ -120,6 +120,17 @@ def _endnote(papers: Papers) -> str:
     return "\n\n".join(records) + "\n"
 
 
+def _web_of_science(papers: Papers) -> str:
+    records = ["FN Clarivate Analytics Web of Science", "VR 1.0"]
+    for p in papers:
+        authors = [flat(a) for a in p["authors"].split(";")]
+        lines = ["PT J", f"AF {authors[0]}", *(f"   {a}" for a in authors[1:])]
+        lines += [f"TI {flat(p['title'])}", f"AB {flat(p['abstract'])}"]
+        lines += [f"DE {'; '.join(flat(k) for k in p['keywords'].split(','))}", "ER", ""]
+        records.append("\n".join(lines))
+    return "\n".join([*records, "EF"]) + "\n"
+
+
 def _csl_json(papers: Papers) -> str:
     items = [
         {
@@ -228,6 +239,9 @@ FORMATS: dict[str, Format] = {
     "BibTeX": Format("{stem}.bib", (*FIELDS[:5], "keywords"), _bibtex),
     "RIS": Format("{stem}.ris", (*FIELDS[:5], "keywords"), _ris),
     "EndNote tagged": Format("{stem}.enw", (*FIELDS[:5], "keywords"), _endnote),
+    "Web of Science": Format(
+        "{stem}.txt", ("title", "abstract", "authors", "keywords"), _web_of_science
+    ),
     "CSL-JSON": Format("{stem}.csl-json", (*FIELDS[:5], "keywords"), _csl_json),
     "arXiv listing email": Format(
         "{stem}.eml", ("title", "abstract", "authors", "github", "keywords"), _arxiv_email

@@ -97,7 +97,8 @@ def test_help_texts_name_the_formats_from_the_registry(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     formats = (
-        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, CSL-JSON, Markdown, arXiv Atom, "
+        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, Web of Science, CSL-JSON, Markdown, "
+        "arXiv Atom, "
         "arXiv listing emails, papers-tui library"
     )
     assert readable_formats() == formats

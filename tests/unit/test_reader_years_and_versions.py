@@ -330,3 +330,54 @@ def test_semantic_scholar_and_papers_with_code_fields(tmp_path: Path) -> None:
     assert paper.fact("tldr") == "A new network architecture, the Transformer."
     assert (paper.fact("date"), paper.fact("month")) == ("2017-06-12", 6)
     assert paper.github == ("https://github.com/tensorflow/tensor2tensor",)
+
+
+_WOS = (
+    "\ufeffFN Clarivate Analytics Web of Science\nVR 1.0\n"
+    "PT J\nAU Mueller, J\n   Lee, A\nAF Mueller, Juergen\n   Lee, Ann\n"
+    "TI Deep learning for protein folding: a study of\n   many things\n"
+    "SO NATURE MACHINE INTELLIGENCE\nLA English\nDT Article\n"
+    "DE protein folding; deep learning\n"
+    "AB We study protein folding with deep networks and show that they work\n"
+    "   well on every benchmark we tried.\n"
+    "PD JUN 2021\nPY 2021\nVL 3\nIS 6\nBP 512\nEP 520\nDI 10.1038/s42256-021-00001-x\n"
+    "UT WOS:000123456700001\nER\n\n"
+    "PT S\nAU Smith, J\nAF Smith, John\nTI A Proceedings Paper on Graphs\n"
+    "SO COMPUTER VISION - ECCV 2020, PT I\nSE Lecture Notes in Computer Science\n"
+    "CT 16th European Conference on Computer Vision (ECCV)\nDT Proceedings Paper\n"
+    "AB Graphs are everywhere and we show how to learn on them quickly.\nPY 2020\n"
+    "BP 1\nEP 17\nER\n\nEF\n"
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_a_web_of_science_export_is_read_not_taken_for_abstracts(
+    tmp_path: Path, encoding: str
+) -> None:
+    """Its plain-text export had become two papers titled "FN Clarivate Analytics Web of
+    Science" and "PT J"; its tab-delimited one a paper titled by its header row."""
+    (tmp_path / "savedrecs.txt").write_text(_WOS, encoding=encoding)
+    library = Library(tmp_path / "home")
+    report = library.import_file(tmp_path / "savedrecs.txt")
+    assert (report.added, report.read) == (2, 2)
+    article, chapter = library.papers()
+    assert article.title == "Deep learning for protein folding: a study of many things"
+    assert article.authors == ("Juergen Mueller", "Ann Lee")
+    assert article.abstract.startswith("We study protein folding") and "tried." in article.abstract
+    assert article.keywords == ("protein folding", "deep learning")
+    cited = citation_of(article)
+    assert (cited.kind, cited.journal, cited.year, cited.month) == (
+        "article", "NATURE MACHINE INTELLIGENCE", 2021, 6)  # fmt: skip
+    assert (citation_of(chapter).kind, citation_of(chapter).booktitle) == (
+        "inproceedings", "COMPUTER VISION - ECCV 2020, PT I")  # fmt: skip
+    header = "PT\tAU\tAF\tTI\tSO\tDT\tDE\tAB\tPY\tDI\tUT"
+    row = "\t".join(
+        ["J", "Muller, J; Lee, A", "Muller, Jurgen; Lee, Ann", "A Tabbed Paper", "NATURE",
+         "Article", "a; b", "We study tabs in depth and find them useful.", "2021", "10.1038/x",
+         "WOS:1"]
+    )  # fmt: skip
+    (tmp_path / "tabbed.txt").write_text(f"{header}\r\n{row}\r\n", encoding=encoding)
+    tabbed = library.import_file(tmp_path / "tabbed.txt")
+    assert tabbed.added == 1
+    paper = next(p for p in library.papers() if p.title == "A Tabbed Paper")
+    assert paper.authors == ("Jurgen Muller", "Ann Lee") and paper.keywords == ("a", "b")

@@ -1,0 +1,162 @@
+"""Web of Science exports: its "Plain text file" (``savedrecs.txt``: tagged lines) and its
+"Tab delimited file" (a header row of the same tags), as Clarivate writes them (UTF-8 or
+UTF-16, a BOM or none). Neither has a suffix of its own: each is told by how it opens
+(``FN Clarivate Analytics Web of Science`` then ``PT``; a header row starting ``PT\\t``),
+so that a Web of Science file is never read as a plain-text list of abstracts.
+
+Tagged: a record runs from ``PT`` to ``ER``; a line is a two-character tag, a space and a
+value, and a line starting with three spaces goes on with the tag before it (one author a
+line, a title or abstract wrapped). Tab delimited: one record a row, several values of a
+field joined by ``"; "``.
+
+Tags read: ``PT`` (J journal, B book, S series, P patent), ``DT`` (``Article``,
+``Proceedings Paper``, ``Review``…), ``TI`` (title), ``AF`` (authors' full names, ``Last,
+First``; else ``AU``), ``AB`` (abstract), ``SO`` (journal or proceedings), ``CT``
+(conference), ``PY`` (year), ``PD`` (``JUN 15``), ``VL``, ``IS``, ``BP``/``EP`` (pages),
+``AR`` (article number), ``DI`` (DOI), ``SN``/``EI`` (ISSN), ``BN`` (ISBN), ``PU``
+(publisher), ``DE`` (the authors' keywords) and ``UT`` (the record's accession number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from storage.errors import SourceError
+from storage.sources.records import Fit, Reader, ReadResult
+
+_TAG: Final = re.compile(r"([A-Z][A-Z0-9]) (.*)")
+_FIRST_LINE: Final = re.compile(r"FN (?:Clarivate Analytics |Thomson Reuters )?Web of Science")
+#: Tags whose lines (tagged) or ``;``-joined parts (tab delimited) are one value each.
+_LISTS: Final = frozenset({"AU", "AF", "DE"})
+_MONTHS: Final = {m: i for i, m in enumerate(
+    ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"), 1
+)}  # fmt: skip
+#: The longest a value may grow by its continued lines (an abstract is refused past 20,000).
+MAX_VALUE_CHARS: Final = 200_000
+
+
+def sniff_wos(text: str, path: Path) -> Fit:
+    """A Web of Science export opens with its ``FN`` line, or with a ``PT`` header column."""
+    start = text.lstrip("\ufeff \t\r\n")[:200]
+    if _FIRST_LINE.match(start) or start.startswith("PT\t"):
+        return Fit.OPENS
+    return Fit.NO
+
+
+def _name(value: str) -> str:
+    """``Lee, Ann`` → ``Ann Lee``; a name without a comma (an organization) as it is."""
+    last, comma, first = value.partition(",")
+    return " ".join(f"{first} {last}".split()) if comma and first.strip() else value.strip()
+
+
+def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
+    """A record's fields, under the names ``record_from_fields`` reads."""
+
+    def one(tag: str) -> str:
+        return " ".join(" ".join(tags.get(tag, [])).split())
+
+    kind = one("DT").casefold()
+    publication = one("PT").upper()
+    if "proceedings paper" in kind or (publication == "S" and one("CT")):
+        entry = "inproceedings"
+    elif publication == "B" or "book chapter" in kind:
+        entry = "incollection" if one("SO") and one("TI") != one("SO") else "book"
+    elif publication == "J" or "article" in kind or "review" in kind:
+        entry = "article"
+    else:
+        entry = "misc"
+    source = one("SO")
+    start, end = one("BP"), one("EP")
+    month = one("PD").split(" ")[0][:3].upper()
+    fields: dict[str, Any] = {
+        "title": one("TI"),
+        "abstract": "\n".join(tags.get("AB", [])).strip(),
+        "authors": [_name(a) for a in tags.get("AF") or tags.get("AU") or [] if a.strip()],
+        "year": one("PY"),
+        "month": str(_MONTHS[month]) if month in _MONTHS else "",
+        "entry_type": entry,
+        "journal": source if entry == "article" else "",
+        "booktitle": (source or one("CT")) if entry in ("inproceedings", "incollection") else "",
+        "venue": source or one("CT"),
+        "volume": one("VL"),
+        "issue": one("IS"),
+        "pages": f"{start}–{end}" if start and end else start or one("AR"),
+        "doi": one("DI"),
+        "issn": one("SN") or one("EI"),
+        "isbn": one("BN"),
+        "publisher": one("PU"),
+        "keywords": [k.strip() for kw in tags.get("DE", []) for k in kw.split(";") if k.strip()],
+    }
+    return {k: v for k, v in fields.items() if v}
+
+
+def _tagged(text: str) -> Iterator[dict[str, list[str]]]:
+    """The records of the tagged export, each its tags' values (a list's one per line)."""
+    tags: dict[str, list[str]] | None = None
+    last = ""
+    size = 0
+    for line in text.splitlines():
+        if line.startswith("   ") and tags is not None and last:  # the tag before goes on
+            size += len(line)
+            if size <= MAX_VALUE_CHARS:
+                values = tags[last]
+                if last in _LISTS or last == "AB":
+                    values.append(line.strip())
+                else:
+                    values[-1] = f"{values[-1]} {line.strip()}"
+            continue
+        match = _TAG.fullmatch(line.rstrip())
+        tag = line.strip() if match is None else match.group(1)
+        if tag == "PT" and match is not None:
+            if tags is not None:  # the one before had no ER
+                yield tags
+            tags, last, size = {"PT": [match.group(2)]}, "PT", 0
+        elif tag == "ER":
+            if tags is not None:
+                yield tags
+            tags, last = None, ""
+        elif tags is not None and match is not None:
+            last, size = tag, len(match.group(2))
+            tags.setdefault(tag, []).append(match.group(2).strip())
+    if tags is not None:
+        yield tags
+
+
+def _delimited(text: str) -> Iterator[dict[str, list[str]]]:
+    """The rows of the tab-delimited export, as ``_tagged`` gives records."""
+    lines = text.lstrip("\ufeff").splitlines()
+    header = [name.strip().lstrip("\ufeff") for name in lines[0].split("\t")] if lines else []
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        row: dict[str, list[str]] = {}
+        for tag, value in zip(header, line.split("\t"), strict=False):
+            value = value.strip()[:MAX_VALUE_CHARS]
+            if value:
+                row[tag] = value.split("; ") if tag in _LISTS else [value]
+        yield row
+
+
+def read_wos(text: str, path: Path) -> ReadResult:
+    """Every record of a Web of Science export (see the module)."""
+    result = ReadResult(source=str(path), list_name=path.stem)
+    start = text.lstrip("\ufeff \t\r\n")
+    records = _delimited(start) if start.startswith("PT\t") else _tagged(start)
+    number = 0
+    for number, tags in enumerate(records, 1):
+        result.add(number, _record(tags))
+    if number == 0:
+        raise SourceError(f"{path}: a Web of Science export with no record in it")
+    return result
+
+
+WEB_OF_SCIENCE = Reader(
+    name="Web of Science",
+    label="Web of Science",
+    suffixes=(".ciw",),  # what tools that read it name it; Clarivate's own is savedrecs.txt
+    sniff=sniff_wos,
+    read=read_wos,
+)
