@@ -434,7 +434,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "keywords": _readable(fields.get("keywords", "")),
         "doi": _verbatim(fields.get("doi", "")),
         "entry_type": entry_type(entry.kind),
-        "month": fields.get("month", "").strip() or date[5:7],
+        # a date's month is the year's when they agree (year 2020, date 2019-12-01: no month)
+        "month": fields.get("month", "").strip() or (date[5:7] if date[:4] == year[:4] else ""),
         "date": date if len(date) > 7 else "",
         "eprint": _verbatim(fields.get("eprint", "")),
         "archiveprefix": _verbatim(fields.get("archiveprefix") or fields.get("eprinttype", "")),

@@ -83,8 +83,12 @@ def _month(text: str) -> int | None:
     word = text.strip().casefold().rstrip(".")
     if word in _MONTH_NAMES:
         return _MONTH_NAMES[word]
-    date = re.fullmatch(r"\d{4}-(\d{1,2})(?:-\d{1,2})?(?:[T ].*)?", word)
-    digits = date.group(1) if date else word
+    # a month and its day (BibTeX's ``jan # "~15"``, ``January 15``, ``15 Jan``)
+    named = [_MONTH_NAMES[w] for w in re.findall(r"[a-z]+", word) if w in _MONTH_NAMES]
+    if len(named) == 1 and re.fullmatch(r"[a-z]+[\s~.,]*\d{1,2}|\d{1,2}[\s~.,]*[a-z]+", word):
+        return named[0]
+    date = re.fullmatch(r"\d{4}-(\d{1,2})(?:-\d{1,2})?(?:[T ].*)?|(\d{1,2})~\d{1,2}", word)
+    digits = (date.group(1) or date.group(2)) if date else word
     return int(digits) if digits.isdigit() and len(digits) <= 2 and 1 <= int(digits) <= 12 else None
 
 

@@ -25,6 +25,7 @@ from typing import Any, Final
 from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.citation import FROM_RIS
+from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
 
@@ -125,7 +126,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     links = fields.pop("pdf", [])
     local = [link for link in links if is_local(link)]
     fields["file"] = next((link for link in local if looks_like_pdf(link)), "")
-    fields["pdf"] = next((link for link in links if not is_local(link)), "")
+    # EndNote's ``internal-pdf://…`` names a file inside its own library: no address
+    fields["pdf"] = next((link for link in links if not is_local(link) and web_url(link)), "")
     user = fields.pop("user", "")
     if user.startswith("Lists: "):  # ours: its lists, and display text kept as such
         fields["lists"] = user.removeprefix("Lists: ")

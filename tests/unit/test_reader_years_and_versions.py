@@ -381,3 +381,25 @@ def test_a_web_of_science_export_is_read_not_taken_for_abstracts(
     assert tabbed.added == 1
     paper = next(p for p in library.papers() if p.title == "A Tabbed Paper")
     assert paper.authors == ("Jurgen Muller", "Ann Lee") and paper.keywords == ("a", "b")
+
+
+def test_a_month_with_its_day_and_a_date_of_another_year(tmp_path: Path) -> None:
+    bib = """@article{a, title={Month With Day}, author={Lee, Ann}, year={2021},
+  month = jan # "~15", abstract={We study months with days attached to them in BibTeX.}}
+@article{b, title={Year Beats Date}, author={Lee, Ann}, year={2020}, date={2019-12-01},
+  abstract={We study years and dates that disagree in BibTeX files.}}
+"""
+    library = _imported(tmp_path, "months.bib", bib)
+    with_day, other_year = library.papers()
+    assert citation_of(with_day).month == 1
+    assert (citation_of(other_year).year, citation_of(other_year).month) == (2020, None)
+
+
+def test_endnotes_internal_pdf_is_no_address(tmp_path: Path) -> None:
+    ris = (
+        "TY  - JOUR\nTI  - Internal PDF\nAU  - Lee, Ann\nPY  - 2020\n"
+        "AB  - We study EndNote libraries and where they keep their files.\n"
+        "L1  - internal-pdf://0123456789/Lee-2020-Internal.pdf\nER  - \n"
+    )
+    [paper] = _imported(tmp_path, "endnote.ris", ris).papers()
+    assert paper.fact("pdf") is None
