@@ -10,7 +10,8 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   ``--all`` also the venue ids its group names (or the usual suffixes) for submissions under
   review, rejected, withdrawn and desk rejected, each of which is then the paper's venue
   status. Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the
-  last one, ``count`` saying how many to expect.
+  last one, ``count`` saying how many to expect. A page without notes is not cached: before
+  the decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
 - **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ``…/-/Submission``) with
   their direct replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
   recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
@@ -235,7 +236,7 @@ def _read_query(
                 params["after"] = after
         else:
             params["offset"] = str(offset)
-        notes, count = _page(web.get_json(url, params), host)
+        notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
         if total is None:
             total = count
         items, statuses = [], []
@@ -270,6 +271,12 @@ def _enough(result: ReadResult, request: FetchRequest) -> bool:
         return False
     del result.records[request.max_papers :]
     return True
+
+
+def _holds_notes(data: Any) -> bool:
+    """Whether a page of notes is worth keeping in the cache: an empty one (no accepted papers
+    before the decisions are out) may be full by the afternoon, and a fetch then must see it."""
+    return isinstance(data, Mapping) and bool(data.get("notes"))
 
 
 def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:

@@ -128,6 +128,12 @@ class Web:
             self.cache.put(address, body)
         return value
 
+    @property
+    def from_cache(self) -> int:
+        """Pages read from the cache so far: a source compares it before and after a request
+        to tell the user an answer is an earlier fetch's."""
+        return self.cache.hits if self.cache is not None else 0
+
     def post_json(self, url: str, payload: Mapping[str, Any]) -> Any:
         """POST a JSON body, the JSON answer (never cached: a login)."""
         body, content_type = self._request("POST", url, orjson.dumps(dict(payload)))

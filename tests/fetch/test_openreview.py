@@ -297,3 +297,20 @@ def test_short_names_from_config_toml(services, env, tmp_path: Path) -> None:
     assert "[venues] broken = 7: ignored" in done.stderr
     done = papers(env, "fetch", "iclr2031")
     assert "from config.toml: broken" not in done.stderr and "mine" in done.stderr.splitlines()[-1]
+
+
+def test_no_accepted_papers_yet_is_not_cached(services, env) -> None:
+    """Before the decisions, no note bears the venue's id: "no accepted papers … yet". That
+    empty answer is not kept, so the same fetch once the decisions are out (the same day, no
+    --refresh) brings the accepted papers."""
+    found, _ = services
+    made = _made(3, "Submission", seed=14)
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 1
+    assert "OpenReview has no accepted papers of ICLR.cc/2025/Conference yet" in done.stderr
+    for paper in made:
+        paper.fate = ""  # the decisions are out
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0 and "3 added" in done.stdout, done.stdout + done.stderr

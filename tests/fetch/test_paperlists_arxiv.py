@@ -240,3 +240,23 @@ def test_an_empty_page_an_older_version_cached_is_asked_again(services, tmp_path
         feed = web.get_parsed(url, params, _parse, keep=_holds_entries)
     assert feed.entries == 3 and len(found.requests_to("/arxiv/query")) == 1
     assert cache.hits == 0
+
+
+def test_a_paper_copilot_list_without_accepted_papers_says_it_came_from_the_cache(
+    services, env
+) -> None:
+    """During the reviews Paper Copilot's list holds only active submissions. Fetched again the
+    same day, the answer is the cached file's: the error says so, and how to ask again."""
+    found, _ = services
+    records = [shapes.paperlists_record(m, "iclr", 2026) for m in shapes.made_up(2, seed=9)]
+    for record in records:
+        record["status"] = "Active"
+    found.paperlists["iclr2026"] = records
+    first = papers(env, "fetch", "paperlists:iclr2026")
+    assert first.returncode == 1 and "holds no accepted papers (try --all)" in first.stderr
+    again = papers(env, "fetch", "paperlists:iclr2026")
+    assert again.returncode == 1
+    assert (
+        "holds no accepted papers in today's cached copy (--refresh downloads it again) "
+        "(try --all)" in again.stderr
+    ), again.stderr
