@@ -239,31 +239,59 @@ def _read_query(
         notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
         if total is None:
             total = count
-        items, statuses = [], []
-        for note in notes:
-            key = note.get("id") if isinstance(note, Mapping) else None
-            if isinstance(key, str):
-                if key in seen:
-                    continue
-                seen.add(key)
-            shaped = _shaped(note, api, query)
-            if shaped is None:
-                continue  # v1: not accepted
-            items.append(shaped[0])
-            statuses.append(shaped[1])
+        repeated = _add_page(notes, api, query, result, seen)
         got += len(notes)
-        add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
         request.tell(what, got, total)
         if _enough(result, request):
             return
-        last = notes[-1].get("id") if notes and isinstance(notes[-1], Mapping) else None
-        if len(notes) < limit or (total is not None and got >= total):
+        if _last_page(notes, limit, got, total):
+            if total is not None and got < total:
+                result.warnings.append(
+                    f"{what}: OpenReview counts {total:,} notes but its pages ended after "
+                    f"{got:,}: fetch again later for the rest"
+                )
             return
-        if api.version == 2 and (not isinstance(last, str) or last == after):
+        last = notes[-1].get("id") if isinstance(notes[-1], Mapping) else None
+        if repeated == len(notes) or (api.version == 2 and not isinstance(last, str)):
             raise FetchError(f"{host}: the pages of notes do not move on (the same page again)")
         if got > MAX_NOTES:
             raise FetchError(f"{host}: more than {MAX_NOTES:,} notes; refused")
         after, offset = (last if isinstance(last, str) else ""), offset + len(notes)
+
+
+def _add_page(
+    notes: Sequence[Any], api: Api, query: Query, result: ReadResult, seen: set[str]
+) -> int:
+    """One page's notes into ``result``; returns how many of them were already seen (all of
+    them: the server sent the same page again)."""
+    items, statuses = [], []
+    repeated = 0
+    for note in notes:
+        key = note.get("id") if isinstance(note, Mapping) else None
+        if isinstance(key, str):
+            if key in seen:
+                repeated += 1
+                continue
+            seen.add(key)
+        shaped = _shaped(note, api, query)
+        if shaped is None:
+            continue  # v1: not accepted
+        items.append(shaped[0])
+        statuses.append(shaped[1])
+    add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
+    return repeated
+
+
+def _last_page(notes: Sequence[Any], limit: int, got: int, total: int | None) -> bool:
+    """Whether a query has no page after this one: an empty page, or all the notes ``count``
+    said; without a count, a page shorter than asked. A short page while the count says more
+    is no end: a server may cut a page short, and openreview-py's own paging goes on until
+    the count too."""
+    if not notes:
+        return True
+    if total is not None:
+        return got >= total
+    return len(notes) < limit
 
 
 def _enough(result: ReadResult, request: FetchRequest) -> bool:

@@ -314,3 +314,49 @@ def test_no_accepted_papers_yet_is_not_cached(services, env) -> None:
     found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
     done = papers(env, "fetch", "iclr2025")
     assert done.returncode == 0 and "3 added" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_short_page_does_not_end_the_paging_while_the_count_says_more(services, env) -> None:
+    """A server that answers fewer notes than asked (150 of 200) before the end: the fetch
+    goes on after the last id until it has all the ``count`` says, v2 and v1 alike."""
+    found, _ = services
+    found.page_cap = 150
+    found.v2[ICLR25] = shapes.v2_venue(_made(320, seed=15), ICLR25)
+    done = papers(env, "fetch", "iclr2025", "--reviews")  # 200 notes asked a page
+    assert done.returncode == 0, done.stderr
+    assert "320 added" in done.stdout and "warning" not in done.stderr, done.stdout
+    assert len(found.requests_to("/or2/notes")) == 3
+    found.v1[ICLR23] = shapes.v1_venue(_made(260, seed=16), ICLR23)
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 0 and "260 added" in done.stdout, done.stdout + done.stderr
+    asked = found.requests_to("/or1/notes")
+    assert [r.query["offset"] for r in asked if r.query["limit"] != "1"] == ["0", "150"]
+
+
+def test_pages_that_end_before_the_count_keep_what_came_and_say_so(services, env) -> None:
+    """An empty page while ``count`` says more notes remain (notes taken away between two
+    pages): the papers that came are kept, and a warning says how many of how many."""
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(_made(250, seed=17), ICLR25)
+    empty = b'{"notes": [], "count": 250}'
+    found.faults.append(Fault("/or2/notes", "body", body=empty, skip=1))
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0 and "200 added" in done.stdout, done.stdout + done.stderr
+    assert (
+        "warning: ICLR 2025 (OpenReview): accepted papers: OpenReview counts 250 notes but its "
+        "pages ended after 200: fetch again later for the rest" in done.stderr
+    ), done.stderr
+
+
+def test_a_server_that_sends_the_same_short_page_again_is_refused(services, env) -> None:
+    """Paging on after a short page must still end: a v1 server that ignores ``offset`` and
+    sends the same two notes (of a count of 500) again is refused, not asked 250 times."""
+    found, _ = services
+    venue = shapes.v1_venue(_made(2, seed=18), ICLR23)
+    found.v1[ICLR23] = venue
+    same = json.dumps({"notes": venue.notes, "count": 500}).encode()
+    found.faults.append(Fault("/or1/notes", "body", body=same, skip=1, times=10))
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 1
+    assert "the pages of notes do not move on (the same page again)" in done.stderr
+    assert len(found.requests_to("/or1/notes")) == 3  # the probe, the page, the same page
