@@ -17,9 +17,10 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
   ``--all`` also ``…/-/Withdrawn_Submission`` and ``…/-/Desk_Rejected_Submission``. Pages by
   ``limit`` and ``offset``.
-- ``--reviews`` asks for the direct replies: the ``Official_Review``s' ratings
-  (``RATING_KEYS``: ``rating``, ``recommendation``…, ``"6: marginally above…"`` or a number) and
-  confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means).
+- ``--reviews`` asks for the direct replies (``replies.py``): the reviews' ratings and
+  confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means). A
+  venue of v2 names its reviews, decisions and meta reviews in its group (``review_name``…);
+  the usual names (``Official_Review``…) are read too.
 
 Each note is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as
 a saved list of notes would be; the PDF link (``content.pdf``, a path on the site) is made a
@@ -37,7 +38,8 @@ from urllib.parse import urlsplit
 
 from storage.fetch.errors import FetchError, StatusError
 from storage.fetch.names import known_names
-from storage.fetch.records import add_items, numbers, score_list
+from storage.fetch.records import add_items, score_list, value_of
+from storage.fetch.replies import ReplyNames, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
 from storage.sources.records import ReadResult
@@ -58,16 +60,6 @@ OTHER_SUBMISSIONS: tuple[tuple[str, str, str], ...] = (
     ("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk rejected"),
 )
 _V1_OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
-#: A review's overall score, by the name venues give it (the first one a review has): ICLR and
-#: NeurIPS ``rating``, older venues ``recommendation``, ICML 2025 ``overall_recommendation``,
-#: ACL Rolling Review ``overall_assessment``.
-RATING_KEYS = (
-    "rating",
-    "recommendation",
-    "overall_recommendation",
-    "overall_rating",
-    "overall_assessment",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +90,8 @@ class Query:
     status: str | None = None
     #: v1: keep only the notes whose decision accepts them.
     accepted_only: bool = False
+    #: What the venue calls the replies read (its reviews, decisions, meta reviews).
+    names: ReplyNames = ReplyNames()
 
 
 def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResult:
@@ -191,13 +185,25 @@ def _group_value(group: Mapping[str, Any], key: str) -> str:
     return value if isinstance(value, str) and value.strip() else ""
 
 
+def _reply_names(group: Mapping[str, Any]) -> ReplyNames:
+    """The names the venue's group gives its replies, beside the usual ones: a venue whose
+    reviews are ``…/-/Review`` would otherwise give no ratings."""
+    return ReplyNames().with_own(
+        _group_value(group, "review_name"),
+        _group_value(group, "decision_name"),
+        _group_value(group, "meta_review_name"),
+    )
+
+
 def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) -> list[Query]:
-    queries = [Query({"content.venueid": venue_id}, "accepted papers")]
+    names = _reply_names(group)
+    queries = [Query({"content.venueid": venue_id}, "accepted papers", names=names)]
     if request.all_submissions:
         for key, suffix, status in OTHER_SUBMISSIONS:
             other = _group_value(group, key) or f"{venue_id}/{suffix}"
             if other != venue_id:
-                queries.append(Query({"content.venueid": other}, status.lower(), status))
+                query = Query({"content.venueid": other}, status.lower(), status, names=names)
+                queries.append(query)
     return queries
 
 
@@ -318,13 +324,6 @@ def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
     return notes, count
 
 
-def _value(content: Mapping[str, Any], key: str) -> Any:
-    value = content.get(key)
-    if isinstance(value, Mapping) and "value" in value:
-        return value["value"]
-    return value
-
-
 def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     """A note as the JSON lists reader reads it, and the venue status the fetch knows for it;
     None for a v1 note the query does not keep."""
@@ -335,38 +334,17 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         return {"id": note.get("id")}, None  # no abstract, no title: a record error
     details = note.get("details")
     replies = details.get("directReplies") if isinstance(details, Mapping) else None
-    replies = replies if isinstance(replies, list) else []
-    ratings: list[float] = []
-    confidences: list[float] = []
-    decision = meta_decision = ""
-    for reply in replies[:1000]:
-        if not isinstance(reply, Mapping) or not isinstance(reply.get("content"), Mapping):
-            continue
-        invitations = reply.get("invitations")
-        names = invitations if isinstance(invitations, list) else [reply.get("invitation")]
-        kinds = {str(n).rpartition("/")[2] for n in names[:20] if isinstance(n, str)}
-        said = reply["content"]
-        if "Official_Review" in kinds:
-            for key in RATING_KEYS:
-                if found := numbers(_value(said, key))[:1]:
-                    ratings += found
-                    break
-            confidences += numbers(_value(said, "confidence"))[:1]
-        elif "Decision" in kinds and isinstance(_value(said, "decision"), str):
-            decision = " ".join(_value(said, "decision").split())[:100]
-        elif "Meta_Review" in kinds and isinstance(_value(said, "recommendation"), str):
-            # ICLR 2019 and its like: the decision is the meta review's recommendation
-            meta_decision = " ".join(_value(said, "recommendation").split())[:100]
-    decision = decision or meta_decision
+    said = read_replies(replies if isinstance(replies, list) else [], query.names)
+    decision = said.decision
     item: dict[str, Any] = {
         "id": note.get("id"),
         "forum": note.get("forum") or note.get("id"),
-        "content": {**content, "pdf": _pdf(_value(content, "pdf"), api)},
+        "content": {**content, "pdf": _pdf(value_of(content, "pdf"), api)},
     }
-    if ratings:
-        item["ratings"] = score_list(ratings)
-    if confidences:
-        item["confidence"] = score_list(confidences)
+    if said.ratings:
+        item["ratings"] = score_list(said.ratings)
+    if said.confidences:
+        item["confidence"] = score_list(said.confidences)
     status = query.status
     if api.version == 1 and status is None:
         accepted = _v1_accepted(content, decision, query.params["invitation"].partition("/-/")[0])
@@ -386,9 +364,9 @@ def _v1_accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bo
     ("ICLR 2023 poster") and is "Submitted to ICLR 2023" for the others."""
     if decision:
         return "accept" in decision.casefold()
-    if _value(content, "venueid") != venue_id:
+    if value_of(content, "venueid") != venue_id:
         return False
-    venue = _value(content, "venue")
+    venue = value_of(content, "venue")
     if not isinstance(venue, str) or not venue.strip():
         return True
     folded = venue.casefold()

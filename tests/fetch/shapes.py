@@ -80,8 +80,11 @@ def v2_note(paper: Made, venue_id: str, number: int) -> dict[str, Any]:
     }
 
 
-def v2_reviews(paper: Made, venue_id: str, number: int, pid: str) -> list[dict[str, Any]]:
-    """The direct replies of a v2 submission: its official reviews, a comment, a decision."""
+def v2_reviews(
+    paper: Made, venue_id: str, number: int, pid: str, review_name: str = "Official_Review"
+) -> list[dict[str, Any]]:
+    """The direct replies of a v2 submission: its official reviews (under the name the venue's
+    group gives them), a comment, a decision."""
     replies = []
     for i, (rating, confidence) in enumerate(zip(paper.ratings, paper.confidences, strict=False)):
         replies.append(
@@ -90,7 +93,7 @@ def v2_reviews(paper: Made, venue_id: str, number: int, pid: str) -> list[dict[s
                 "forum": pid,
                 "replyto": pid,
                 "invitations": [
-                    f"{venue_id}/Submission{number}/-/Official_Review",
+                    f"{venue_id}/Submission{number}/-/{review_name}",
                     f"{venue_id}/-/Edit",
                 ],
                 "signatures": [f"{venue_id}/Submission{number}/Reviewer_{i}"],
@@ -121,13 +124,20 @@ def v2_reviews(paper: Made, venue_id: str, number: int, pid: str) -> list[dict[s
     return replies
 
 
-def v2_venue(papers: Sequence[Made], venue_id: str, *, domain: bool = True) -> Venue:
-    """A venue of API v2 holding ``papers``."""
+def v2_venue(
+    papers: Sequence[Made],
+    venue_id: str,
+    *,
+    domain: bool = True,
+    review_name: str = "Official_Review",
+) -> Venue:
+    """A venue of API v2 holding ``papers``; ``review_name`` is what its group calls its
+    reviews (openreview-py's venue takes it from the review stage's name)."""
     notes, replies = [], {}
     for number, paper in enumerate(papers, start=1):
         note = v2_note(paper, venue_id, number)
         notes.append(note)
-        replies[note["id"]] = v2_reviews(paper, venue_id, number, note["id"])
+        replies[note["id"]] = v2_reviews(paper, venue_id, number, note["id"], review_name)
     group: dict[str, Any] = {
         "id": venue_id,
         "content": {
@@ -136,7 +146,9 @@ def v2_venue(papers: Sequence[Made], venue_id: str, *, domain: bool = True) -> V
             "submission_venue_id": {"value": f"{venue_id}/Submission"},
             "withdrawn_venue_id": {"value": f"{venue_id}/Withdrawn_Submission"},
             "desk_rejected_venue_id": {"value": f"{venue_id}/Desk_Rejected_Submission"},
-            "review_name": {"value": "Official_Review"},
+            "review_name": {"value": review_name},
+            "decision_name": {"value": "Decision"},
+            "meta_review_name": {"value": "Meta_Review"},
         },
     }
     if domain:

@@ -360,3 +360,19 @@ def test_a_server_that_sends_the_same_short_page_again_is_refused(services, env)
     assert done.returncode == 1
     assert "the pages of notes do not move on (the same page again)" in done.stderr
     assert len(found.requests_to("/or1/notes")) == 3  # the probe, the page, the same page
+
+
+def test_reviews_under_the_name_the_venues_group_gives_them(services, env) -> None:
+    """A venue whose group names its reviews ``Review`` (``review_name``, as openreview-py's
+    how-to reads it): their ratings are read; a comment's "Rating: 1" still is not."""
+    found, _ = services
+    made = _made(2, seed=19)
+    made[0].ratings, made[0].confidences = [4, 6, 8], [3, 3, 4]
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25, review_name="Review")
+    reply = found.v2[ICLR25].replies[found.v2[ICLR25].notes[0]["id"]][0]
+    assert reply["invitations"][0].endswith("/Submission1/-/Review")
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0, done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    assert listed[made[0].title]["extra"]["ratings"] == "4, 6, 8"
+    assert listed[made[0].title]["extra"]["rating"] == 6.0
