@@ -31,6 +31,9 @@ class Made:
     keywords: list[str] = field(default_factory=list)
     tldr: str = ""
     note_id: str = ""
+    #: The decision in the venue's own words ("Accept (Talk)", "Invite to Workshop Track");
+    #: "" for the usual ones its fate and presentation give.
+    decision: str = ""
 
 
 def note_id(seed: str) -> str:
@@ -164,8 +167,10 @@ _COPILOT_STATUS = {
 }
 
 
-def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
-    """A venue of API v1: plain values, one ``invitation`` a note, decisions as replies."""
+def v1_venue(papers: Sequence[Made], venue_id: str, *, acceptance_decision: bool = False) -> Venue:
+    """A venue of API v1: plain values, one ``invitation`` a note, decisions as replies;
+    ``acceptance_decision``: ICLR 2018's, under one invitation for the whole venue
+    (``…/-/Acceptance_Decision``) rather than one a paper."""
     notes, replies = [], {}
     for number, paper in enumerate(papers, start=1):
         pid = paper.note_id or note_id(paper.title + paper.abstract[:40])
@@ -207,12 +212,21 @@ def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
                 }
             )
         if kind == "Blind_Submission":
-            decision = "Reject" if paper.fate else f"Accept: {paper.presentation.lower()}"
+            decision = paper.decision or (
+                "Reject" if paper.fate else f"Accept: {paper.presentation.lower()}"
+            )
+            invitation = f"{venue_id}/Paper{number}/-/Decision"
+            title = "Paper Decision"
+            if acceptance_decision:
+                invitation = f"{venue_id}/-/Acceptance_Decision"
+                title = f"{_short(venue_id)} Conference Acceptance Decision"
             these.append(
                 {
                     "id": note_id(f"{pid}-d"),
-                    "invitation": f"{venue_id}/Paper{number}/-/Decision",
-                    "content": {"decision": decision, "title": "Paper Decision"},
+                    "invitation": invitation,
+                    "forum": pid,
+                    "replyto": pid,
+                    "content": {"decision": decision, "title": title, "comment": "Thanks."},
                 }
             )
         replies[pid] = these

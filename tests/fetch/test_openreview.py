@@ -376,3 +376,35 @@ def test_reviews_under_the_name_the_venues_group_gives_them(services, env) -> No
     listed = {p["title"]: p for p in _listed(env)}
     assert listed[made[0].title]["extra"]["ratings"] == "4, 6, 8"
     assert listed[made[0].title]["extra"]["rating"] == 6.0
+
+
+def test_iclr_2018_acceptance_decisions_and_2020_talks(services, env) -> None:
+    """ICLR 2018 posted its decisions under one invitation for the venue,
+    ``ICLR.cc/2018/Conference/-/Acceptance_Decision``, in its own words; its notes say no
+    venue. ICLR 2020 accepted its orals as "Accept (Talk)": an Oral, as a Spotlight reads."""
+    found, _ = services
+    iclr18 = "ICLR.cc/2018/Conference"
+    made = _made(4, seed=20)
+    words = ("Accept (Oral)", "Accept (Poster)", "Reject", "Invite to Workshop Track")
+    for paper, decision in zip(made, words, strict=True):
+        paper.decision = decision
+    venue = shapes.v1_venue(made, iclr18, acceptance_decision=True)
+    for note in venue.notes:
+        del note["content"]["venue"], note["content"]["venueid"]
+    found.v1[iclr18] = venue
+    done = papers(env, "fetch", "iclr2018")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    assert sorted(p["venue_status"] for p in _listed(env)) == ["Oral", "Poster"]
+    done = papers(env, "fetch", "iclr2018", "--all")
+    assert done.returncode == 0, done.stderr
+    statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
+    assert statuses[made[2].title] == "Rejected" and statuses[made[3].title] == "Workshop"
+
+    iclr20 = "ICLR.cc/2020/Conference"
+    made = _made(2, seed=21)
+    made[0].decision, made[1].decision = "Accept (Talk)", "Accept (Spotlight)"
+    found.v1[iclr20] = shapes.v1_venue(made, iclr20)
+    done = papers(env, "fetch", "iclr2020")
+    assert done.returncode == 0, done.stderr
+    statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
+    assert statuses[made[0].title] == "Oral" and statuses[made[1].title] == "Spotlight"
