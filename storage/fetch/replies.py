@@ -6,7 +6,7 @@ which each venue names as it likes: a venue of API v2 says its names in its grou
 them), and they are read beside the usual ones (``ReplyNames``).
 
 - a review's overall score is the first of ``RATING_KEYS`` it has (``"6: marginally above…"``
-  or a number), its confidence ``confidence``;
+  or a number), its confidence ``confidence``, counted only beside a score;
 - the decision is the decision reply's ``decision`` ("Accept (Oral)", ICLR 2018's "Invite to
   Workshop Track", ICLR 2020's "Accept (Talk)"), else the meta review's ``recommendation``
   (ICLR 2019 and its like, which posted no decision notes).
@@ -90,11 +90,14 @@ def _kinds(reply: Mapping[str, Any]) -> set[str]:
 
 
 def _read_review(said: Mapping[str, Any], found: Replies) -> None:
+    """A review's score, and its confidence only beside a score: the mean confidence says how
+    sure the reviewers who scored the paper were, and a review without a score (its form had
+    none, a placeholder) qualifies none."""
     for key in RATING_KEYS:
         if rating := numbers(value_of(said, key))[:1]:
             found.ratings += rating
-            break
-    found.confidences += numbers(value_of(said, "confidence"))[:1]
+            found.confidences += numbers(value_of(said, "confidence"))[:1]
+            return
 
 
 def _line(text: str) -> str:

@@ -408,3 +408,20 @@ def test_iclr_2018_acceptance_decisions_and_2020_talks(services, env) -> None:
     assert done.returncode == 0, done.stderr
     statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
     assert statuses[made[0].title] == "Oral" and statuses[made[1].title] == "Spotlight"
+
+
+def test_a_confidence_without_a_rating_is_not_in_the_mean(services, env) -> None:
+    """The mean confidence says how sure the reviewers who scored the paper were: a review
+    that gave a confidence but no rating (its form had none, a placeholder) scores nothing."""
+    found, _ = services
+    made = _made(1, seed=22)
+    made[0].ratings, made[0].confidences = [6, 8, 4], [2, 2, 5]
+    venue = shapes.v2_venue(made, ICLR25)
+    [note] = venue.notes
+    del venue.replies[note["id"]][2]["content"]["rating"]
+    found.v2[ICLR25] = venue
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0, done.stderr
+    [paper] = _listed(env)
+    assert paper["extra"]["ratings"] == "6, 8" and paper["extra"]["rating"] == 7.0
+    assert paper["extra"]["confidence"] == 2.0
