@@ -339,7 +339,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     item: dict[str, Any] = {
         "id": note.get("id"),
         "forum": note.get("forum") or note.get("id"),
-        "content": {**content, "pdf": _pdf(value_of(content, "pdf"), api)},
+        "content": {**_without_hidden_authors(content), "pdf": _pdf(value_of(content, "pdf"), api)},
     }
     if said.ratings:
         item["ratings"] = score_list(said.ratings)
@@ -355,6 +355,21 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         if query.accepted_only and not accepted:
             return None
     return item, status
+
+
+#: What a note says for authors it hides (v1: a withdrawn submission never revealed).
+_HIDDEN_AUTHORS = frozenset({"anonymous", "anonymous authors"})
+
+
+def _without_hidden_authors(content: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The note's content without its authors when it hides them: "Anonymous" is no author,
+    and stored as one it would be cited, searched and merged as a person."""
+    authors = value_of(content, "authors")
+    if not isinstance(authors, list) or not authors:
+        return content
+    if not all(isinstance(a, str) and a.strip().casefold() in _HIDDEN_AUTHORS for a in authors):
+        return content
+    return {k: v for k, v in content.items() if k not in ("authors", "authorids")}
 
 
 def _v1_accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bool:

@@ -176,6 +176,8 @@ def v1_venue(papers: Sequence[Made], venue_id: str, *, acceptance_decision: bool
         pid = paper.note_id or note_id(paper.title + paper.abstract[:40])
         kind = paper.fate if paper.fate in _V1_OWN_INVITATION else "Blind_Submission"
         short = _short(venue_id)
+        # a withdrawn or desk-rejected submission keeps its authors hidden: v1 says "Anonymous"
+        hidden = kind != "Blind_Submission"
         notes.append(
             {
                 "id": pid,
@@ -184,7 +186,10 @@ def v1_venue(papers: Sequence[Made], venue_id: str, *, acceptance_decision: bool
                 "invitation": f"{venue_id}/-/{kind}",
                 "content": {
                     "title": paper.title,
-                    "authors": paper.authors,
+                    "authors": ["Anonymous"] if hidden else paper.authors,
+                    "authorids": [f"{venue_id}/Paper{number}/Authors"]
+                    if hidden
+                    else [f"~{a.replace(' ', '_')}1" for a in paper.authors],
                     "abstract": paper.abstract,
                     "keywords": paper.keywords,
                     "pdf": f"/pdf/{hashlib.sha1(pid.encode()).hexdigest()}.pdf",

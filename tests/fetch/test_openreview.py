@@ -425,3 +425,16 @@ def test_a_confidence_without_a_rating_is_not_in_the_mean(services, env) -> None
     [paper] = _listed(env)
     assert paper["extra"]["ratings"] == "6, 8" and paper["extra"]["rating"] == 7.0
     assert paper["extra"]["confidence"] == 2.0
+
+
+def test_hidden_authors_are_no_authors(services, env) -> None:
+    """v1 gives a withdrawn submission whose authors were never revealed the author
+    "Anonymous": the paper is stored with no authors, not with a person called Anonymous."""
+    found, _ = services
+    made = _made(2, seed=23) + _made(2, "Withdrawn_Submission", seed=24)
+    found.v1[ICLR23] = shapes.v1_venue(made, ICLR23)
+    done = papers(env, "fetch", "iclr2023", "--all")
+    assert done.returncode == 0, done.stderr
+    authors = {p["title"]: p["authors"] for p in _listed(env)}
+    assert authors[made[2].title] == [] and authors[made[3].title] == []
+    assert authors[made[0].title] == made[0].authors
