@@ -99,9 +99,7 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     v2, v1 = Api(2, base_url(OPENREVIEW_API)), Api(1, base_url(OPENREVIEW_API_V1))
     _log_in(web, v2, v1)
     api, group = _find_venue(venue_id, v2, v1, request, web)
-    found = find_venue(venue_id)
-    name = f"{found.text} (OpenReview)" if found.venue is not None and found.year else venue_id
-    result = ReadResult(source=f"openreview:{venue_id}", list_name=name)
+    result = ReadResult(source=f"openreview:{venue_id}", list_name=_list_name(venue_id))
     queries = _v2_queries(venue_id, group, request) if api.version == 2 else None
     seen: set[str] = set()
     if queries is not None:
@@ -115,6 +113,21 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
         hint = "" if request.all_submissions else " (decisions may not be out: try --all)"
         raise FetchError(f"OpenReview has no {what} of {venue_id} yet{hint}")
     return result
+
+
+def _list_name(venue_id: str) -> str:
+    """The list a venue's papers go in: ``ICLR 2025 (OpenReview)``. A workshop or a track says
+    which (``ICLR.cc/2024/Workshop/ME-FoMo`` → ``ICLR 2024 Workshop ME-FoMo (OpenReview)``):
+    in the main conference's list, ``papers remove --list`` would take both. A venue not known
+    by name is its id."""
+    found = find_venue(venue_id)
+    if found.venue is None:
+        return venue_id
+    parts = venue_id.split("/")
+    year = str(found.year)
+    after = parts[parts.index(year) + 1 :] if year in parts else parts[1:]
+    words = (" ".join(p.replace("_", " ").split()) for p in after if p.casefold() != "conference")
+    return " ".join([found.text, *(w for w in words if w)]) + " (OpenReview)"
 
 
 def _log_in(web: Web, api: Api, *others: Api) -> None:

@@ -438,3 +438,22 @@ def test_hidden_authors_are_no_authors(services, env) -> None:
     authors = {p["title"]: p["authors"] for p in _listed(env)}
     assert authors[made[2].title] == [] and authors[made[3].title] == []
     assert authors[made[0].title] == made[0].authors
+
+
+def test_a_workshop_is_a_list_of_its_own(services, env) -> None:
+    """A workshop fetched with its main conference lands in a list that names it, so that
+    ``papers remove --list`` of the conference leaves the workshop's papers."""
+    found, _ = services
+    iclr24, workshop = "ICLR.cc/2024/Conference", "ICLR.cc/2024/Workshop/ME-FoMo"
+    main, small = _made(3, seed=25), _made(2, seed=26)
+    found.v2[iclr24] = shapes.v2_venue(main, iclr24)
+    found.v2[workshop] = shapes.v2_venue(small, workshop)
+    done = papers(env, "fetch", "iclr2024", f"openreview:{workshop}")
+    assert done.returncode == 0, done.stderr
+    assert "ICLR 2024 Workshop ME-FoMo (OpenReview)" in done.stdout, done.stdout
+    lists = {p["title"]: p["list"] for p in _listed(env)}
+    assert {lists[m.title] for m in small} == {"ICLR 2024 Workshop ME-FoMo (OpenReview)"}
+    assert {lists[m.title] for m in main} == {"ICLR 2024 (OpenReview)"}
+    done = papers(env, "remove", "--list", "ICLR 2024 (OpenReview)")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p["title"] for p in _listed(env)) == sorted(m.title for m in small)
