@@ -7,11 +7,12 @@ NeurIPS and ICML from 2023), API v1 (``PAPERS_OPENREVIEW_API_V1``) the older one
 whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's own tools check).
 
 - **v2**: notes by ``content.venueid``: the venue id itself for the accepted papers; with
-  ``--all`` also the venue ids its group names (or the usual suffixes) for submissions under
-  review, rejected, withdrawn and desk rejected, each of which is then the paper's venue
-  status. Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the
-  last one, ``count`` saying how many to expect. A page without notes is not cached: before
-  the decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
+  ``--all`` also the venue ids its group names (or the usual suffixes, a conference's or a
+  journal's: ``OTHER_SUBMISSIONS``) for submissions under review, awaiting a decision,
+  rejected, withdrawn and desk rejected, each of which is then the paper's venue status.
+  Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the last one,
+  ``count`` saying how many to expect. A page without notes is not cached: before the
+  decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
 - **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ``…/-/Submission``) with
   their direct replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
   recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
@@ -51,14 +52,29 @@ PAGE_WITH_REPLIES = 200
 #: No venue has more; a server that keeps paging beyond is refused.
 MAX_NOTES = 500_000
 
-#: ``--all``: the venue ids of the other submissions (the group's field, the usual suffix) and
-#: the venue status each gives its papers.
-OTHER_SUBMISSIONS: tuple[tuple[str, str, str], ...] = (
-    ("submission_venue_id", "Submission", "Under review"),
-    ("rejected_venue_id", "Rejected_Submission", "Rejected"),
-    ("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn"),
-    ("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk rejected"),
+
+@dataclass(frozen=True, slots=True)
+class Others:
+    """Submissions ``--all`` asks for beside the accepted papers: the group's field that names
+    their venue id, the suffix the venue's id takes without it in a conference and in a
+    journal ("" for none; openreview-py's Venue and Journal), the venue status they get."""
+
+    key: str
+    conference: str
+    journal: str
+    status: str
+
+
+OTHER_SUBMISSIONS: tuple[Others, ...] = (
+    Others("submission_venue_id", "Submission", "", "Under review"),
+    Others("under_review_venue_id", "", "Under_Review", "Under review"),
+    Others("decision_pending_venue_id", "", "Decision_Pending", "Decision pending"),
+    Others("rejected_venue_id", "Rejected_Submission", "Rejected", "Rejected"),
+    Others("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn_Submission", "Withdrawn"),
+    Others("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk_Rejected", "Desk rejected"),
 )
+#: What only a journal's group names (openreview-py's Journal writes them, no conference does).
+_JOURNAL_KEYS = ("under_review_venue_id", "decision_pending_venue_id")
 _V1_OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
 
 
@@ -212,12 +228,31 @@ def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) 
     names = _reply_names(group)
     queries = [Query({"content.venueid": venue_id}, "accepted papers", names=names)]
     if request.all_submissions:
-        for key, suffix, status in OTHER_SUBMISSIONS:
-            other = _group_value(group, key) or f"{venue_id}/{suffix}"
-            if other != venue_id:
-                query = Query({"content.venueid": other}, status.lower(), status, names=names)
-                queries.append(query)
+        asked = {venue_id}
+        for others, other in _other_venue_ids(venue_id, group):
+            if other not in asked:
+                asked.add(other)
+                status = others.status
+                queries.append(
+                    Query({"content.venueid": other}, status.lower(), status, names=names)
+                )
     return queries
+
+
+def _other_venue_ids(venue_id: str, group: Mapping[str, Any]) -> Iterator[tuple[Others, str]]:
+    """The venue ids of the submissions not accepted: as the group names them, else as a
+    conference's (``…/Rejected_Submission``) or a journal's (``TMLR/Rejected``) are made. A
+    journal is a group naming what only journals have (``_JOURNAL_KEYS``), or a venue known
+    as one."""
+    found = find_venue(venue_id).venue
+    journal = any(_group_value(group, key) for key in _JOURNAL_KEYS) or (
+        found is not None and found.journal
+    )
+    for others in OTHER_SUBMISSIONS:
+        suffix = others.journal if journal else others.conference
+        other = _group_value(group, others.key) or (f"{venue_id}/{suffix}" if suffix else "")
+        if other:
+            yield others, other
 
 
 def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterator[Query]:

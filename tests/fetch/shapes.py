@@ -159,6 +159,86 @@ def v2_venue(
     return Venue(group, notes, replies)
 
 
+#: A journal's venue texts by fate (openreview-py's Journal invitations set them so).
+_JOURNAL_VENUES = {
+    "": "Accepted by {short}",
+    "Under_Review": "Under review for {short}",
+    "Decision_Pending": "Decision pending for {short}",
+    "Rejected": "Rejected by {short}",
+    "Withdrawn_Submission": "Withdrawn by Authors",
+    "Desk_Rejected": "Desk rejected by {short}",
+}
+_DAY_MS = 86_400_000
+
+
+def journal_note(paper: Made, venue_id: str, number: int, year: int) -> dict[str, Any]:
+    """A journal's submission on API v2 (TMLR): its ``venueid`` ``TMLR``, ``TMLR/Rejected``…,
+    its ``venue`` naming no year ("Accepted by TMLR"), dates in ms since the epoch (made and
+    public in ``year``; a published paper's ``pdate`` the next year, its BibTeX that year)."""
+    pid = paper.note_id or note_id(paper.title + paper.abstract[:40])
+    made = (year - 1970) * 365 * _DAY_MS + 150 * _DAY_MS + number  # in May of ``year``
+    published = made + 300 * _DAY_MS if not paper.fate else None
+    cited = year + 1 if published else year
+    journal = "Transactions on Machine Learning Research"
+    said = {"": "Featured Certification", "Rejected": "Rejected"}.get(paper.fate, "Under review")
+    bibtex = (
+        f"@article{{x{number}{year},\ntitle={{{paper.title}}},\n"
+        f"author={{{' and '.join(paper.authors)}}},\n"
+        f"journal={{{journal if published else 'Submitted to ' + journal}}},\n"
+        f"issn={{2835-8856}},\nyear={{{cited}}},\n"
+        f"url={{https://openreview.net/forum?id={pid}}},\nnote={{{said}}}\n}}"
+    )
+    short = venue_id.split("/")[0]
+    content: dict[str, Any] = {
+        "title": {"value": paper.title},
+        "authors": {"value": paper.authors},
+        "authorids": {"value": [f"~{a.replace(' ', '_')}1" for a in paper.authors]},
+        "abstract": {"value": paper.abstract},
+        "pdf": {"value": f"/pdf/{hashlib.sha1(pid.encode()).hexdigest()}.pdf"},
+        "venue": {"value": _JOURNAL_VENUES[paper.fate].format(short=short)},
+        "venueid": {"value": f"{venue_id}/{paper.fate}" if paper.fate else venue_id},
+        "_bibtex": {"value": bibtex},
+    }
+    if published:
+        content["certifications"] = {"value": ["Featured Certification"]}
+    note: dict[str, Any] = {
+        "id": pid,
+        "forum": pid,
+        "number": number,
+        "cdate": made,
+        "odate": made + _DAY_MS,
+        "mdate": (published or made) + _DAY_MS,
+        "invitations": [f"{venue_id}/-/Submission", f"{venue_id}/-/Under_Review"],
+        "domain": venue_id,
+        "readers": ["everyone"],
+        "content": content,
+    }
+    if published:
+        note["pdate"] = published
+    return note
+
+
+def journal_venue(papers: Sequence[Made], venue_id: str = "TMLR", year: int = 2023) -> Venue:
+    """A journal of API v2 as openreview-py's Journal sets it up: its group names its
+    under-review and decision-pending venue ids, not the rejected, withdrawn or desk-rejected
+    ones (``TMLR/Rejected``, ``TMLR/Withdrawn_Submission``, ``TMLR/Desk_Rejected``)."""
+    notes = [journal_note(p, venue_id, n, year) for n, p in enumerate(papers, start=1)]
+    group: dict[str, Any] = {
+        "id": venue_id,
+        "domain": venue_id,
+        "content": {
+            "title": {"value": "Transactions on Machine Learning Research"},
+            "subtitle": {"value": venue_id},
+            "website": {"value": "jmlr.org/tmlr"},
+            "submission_id": {"value": f"{venue_id}/-/Submission"},
+            "under_review_venue_id": {"value": f"{venue_id}/Under_Review"},
+            "decision_pending_venue_id": {"value": f"{venue_id}/Decision_Pending"},
+            "certifications": {"value": ["Featured Certification", "Survey Certification"]},
+        },
+    }
+    return Venue(group, notes, {})
+
+
 _V1_OWN_INVITATION = ("Withdrawn_Submission", "Desk_Rejected_Submission")
 _COPILOT_STATUS = {
     "Rejected_Submission": "Reject",

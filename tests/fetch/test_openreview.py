@@ -457,3 +457,29 @@ def test_a_workshop_is_a_list_of_its_own(services, env) -> None:
     done = papers(env, "remove", "--list", "ICLR 2024 (OpenReview)")
     assert done.returncode == 0, done.stderr
     assert sorted(p["title"] for p in _listed(env)) == sorted(m.title for m in small)
+
+
+def _tmlr(found: Services) -> list[shapes.Made]:
+    fates = ["", "Under_Review", "Decision_Pending", "Rejected", "Rejected"]
+    made = [_made(1, fate, seed=30 + i)[0] for i, fate in enumerate(fates)]
+    made += _made(1, "Withdrawn_Submission", seed=40)
+    found.v2["TMLR"] = shapes.journal_venue(made, year=2023)
+    return made
+
+
+def test_tmlr_all_brings_every_submission_of_the_journal(services, env) -> None:
+    """TMLR, a journal: its group names only its under-review and decision-pending venue ids;
+    its rejected, withdrawn and desk-rejected papers are under ``TMLR/Rejected``,
+    ``TMLR/Withdrawn_Submission``, ``TMLR/Desk_Rejected`` (openreview-py's Journal)."""
+    found, _ = services
+    made = _tmlr(found)
+    done = papers(env, "fetch", "openreview:TMLR", "--all")
+    assert done.returncode == 0, done.stderr
+    assert "6 added" in done.stdout and "TMLR (OpenReview)" in done.stdout, done.stdout
+    listed = {p["title"]: p for p in _listed(env)}
+    statuses = [listed[m.title]["venue_status"] for m in made]
+    assert statuses == [
+        "", "Under review", "Decision pending", "Rejected", "Rejected", "Withdrawn",
+    ]  # fmt: skip
+    asked = {r.query.get("content.venueid") for r in found.requests_to("/or2/notes")}
+    assert {"TMLR/Desk_Rejected", "TMLR/Withdrawn_Submission", "TMLR/Under_Review"} <= asked
