@@ -483,3 +483,36 @@ def test_tmlr_all_brings_every_submission_of_the_journal(services, env) -> None:
     ]  # fmt: skip
     asked = {r.query.get("content.venueid") for r in found.requests_to("/or2/notes")}
     assert {"TMLR/Desk_Rejected", "TMLR/Withdrawn_Submission", "TMLR/Under_Review"} <= asked
+
+
+def test_a_journal_paper_takes_its_year_from_the_note(services, env) -> None:
+    """TMLR's venue ("Accepted by TMLR") names no year: a published paper's is its
+    publication date's (``pdate``); one without (under review, rejected) takes its BibTeX's,
+    else when it went public (``odate``), else when it was made (``cdate``). A venue that
+    names its year keeps it (ICLR 2018's notes, submitted in 2017, say no venue at all)."""
+    found, _ = services
+    made = _tmlr(found)
+    note = found.v2["TMLR"].notes[1]  # under review: no pdate, BibTeX and dates of 2023
+    bibtex = note["content"].pop("_bibtex")["value"]
+    assert "year={2023}" in bibtex and "pdate" not in note
+    rejected = found.v2["TMLR"].notes[3]["content"]["_bibtex"]  # decided the next year
+    rejected["value"] = rejected["value"].replace("year={2023}", "year={2024}")
+    done = papers(env, "fetch", "openreview:TMLR", "--all")
+    assert done.returncode == 0, done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    assert listed[made[0].title]["venue"] == "TMLR 2024"  # published in 2024
+    assert listed[made[3].title]["venue"] == "TMLR 2024"  # its BibTeX's, not its odate's
+    assert {listed[m.title]["venue"] for m in made[1:3] + made[4:]} == {"TMLR 2023"}
+    hits = papers(env, "search", "year:2024", "--json")
+    assert sorted(h["title"] for h in json.loads(hits.stdout)) == sorted(
+        [made[0].title, made[3].title]
+    )
+
+    iclr18 = "ICLR.cc/2018/Conference"
+    old = shapes.v1_venue(_made(1, seed=41), iclr18)
+    for note in old.notes:  # made in 2017 (cdate), no venue: the venue id says 2018
+        del note["content"]["venue"], note["content"]["venueid"]
+        note["cdate"] = note["tcdate"] = 1508000000000
+    found.v1[iclr18] = old
+    assert papers(env, "fetch", "iclr2018").returncode == 0
+    assert {p["venue"] for p in _listed(env) if p["list"].startswith("ICLR")} == {"ICLR 2018"}
