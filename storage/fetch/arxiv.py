@@ -5,10 +5,12 @@
 first), ``arxiv:2501.01234 2406.00001`` (an ``id_list``). Pages of 100 entries by ``start``
 and ``max_results``, one request every 3 seconds as the API's terms ask (pages read from the
 cache are not spaced), until ``--max`` papers (1,000 for a query unless told; every id of a
-list) or the feed's ``totalResults``. A page that comes back empty before the end is asked
-again (``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the papers read are
-kept and a warning says how many of how many came. Each page is read by the arXiv Atom reader
-(``storage.sources.arxiv_atom``), which also reads a feed saved to a file.
+list) or the feed's ``totalResults``. A page that comes back empty before the end, the first
+one too, is asked again (``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the
+papers read are kept and a warning says how many of how many came (none at all: an error
+saying arXiv counted papers it did not send). An empty page is never kept in the cache, so the
+next fetch asks again rather than reading the glitch back for a day. Each page is read by the
+arXiv Atom reader (``storage.sources.arxiv_atom``), which also reads a feed saved to a file.
 """
 
 from __future__ import annotations
@@ -60,12 +62,19 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     retries = 0
     while start < wanted:
         page = {**params, "start": str(start), "max_results": str(min(PAGE, wanted - start))}
-        feed = web.get_parsed(url, page, _parse, fresh=retries > 0, before=_spaced(web))
+        feed = web.get_parsed(
+            url, page, _parse, fresh=retries > 0, before=_spaced(web), keep=_holds_entries
+        )
         total = feed.total if feed.total is not None else start + feed.entries
-        if feed.entries == 0 and start > 0 and total > start:
+        if feed.entries == 0 and total > start:
             if retries < EMPTY_RETRIES:
-                retries += 1  # arXiv's empty page in the middle: asked again
+                retries += 1  # arXiv's empty page before the end: asked again
                 continue
+            if start == 0:
+                raise FetchError(
+                    f"arXiv counts {total:,} papers for {argument[:80]!r} but sent none "
+                    f"(an empty page, {EMPTY_RETRIES + 1} times): fetch again later"
+                )
             result.warnings.append(
                 f"arXiv sent no papers past the first {start:,} of {min(total, wanted):,} "
                 f"(an empty page, {EMPTY_RETRIES + 1} times): fetch again later for the rest"
@@ -83,6 +92,12 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     if not result.records and not result.errors:
         raise FetchError(f"arXiv has no papers for {argument[:80]!r}")
     return result
+
+
+def _holds_entries(feed: Feed) -> bool:
+    """Whether a page is worth keeping: an empty one is arXiv's glitch (its total says there
+    are papers) or a query with none yet, and the next fetch should ask again either way."""
+    return feed.entries > 0
 
 
 def _parse(body: bytes, host: str, content_type: str) -> Feed:

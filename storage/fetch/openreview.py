@@ -7,18 +7,21 @@ NeurIPS and ICML from 2023), API v1 (``PAPERS_OPENREVIEW_API_V1``) the older one
 whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's own tools check).
 
 - **v2**: notes by ``content.venueid``: the venue id itself for the accepted papers; with
-  ``--all`` also the venue ids its group names (or the usual suffixes) for submissions under
-  review, rejected, withdrawn and desk rejected, each of which is then the paper's venue
-  status. Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the
-  last one, ``count`` saying how many to expect.
+  ``--all`` also the venue ids its group names (or the usual suffixes, a conference's or a
+  journal's: ``OTHER_SUBMISSIONS``) for submissions under review, awaiting a decision,
+  rejected, withdrawn and desk rejected, each of which is then the paper's venue status.
+  Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the last one,
+  ``count`` saying how many to expect. A page without notes is not cached: before the
+  decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
 - **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ``…/-/Submission``) with
   their direct replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
   recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
   ``--all`` also ``…/-/Withdrawn_Submission`` and ``…/-/Desk_Rejected_Submission``. Pages by
   ``limit`` and ``offset``.
-- ``--reviews`` asks for the direct replies: the ``Official_Review``s' ratings
-  (``RATING_KEYS``: ``rating``, ``recommendation``…, ``"6: marginally above…"`` or a number) and
-  confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means).
+- ``--reviews`` asks for the direct replies (``replies.py``): the reviews' ratings and
+  confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means). A
+  venue of v2 names its reviews, decisions and meta reviews in its group (``review_name``…);
+  the usual names (``Official_Review``…) are read too.
 
 Each note is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as
 a saved list of notes would be; the PDF link (``content.pdf``, a path on the site) is made a
@@ -29,18 +32,21 @@ full URL. Credentials are used only when the environment has them (``OPENREVIEW_
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 from storage.fetch.errors import FetchError, StatusError
 from storage.fetch.names import known_names
-from storage.fetch.records import add_items, numbers, score_list
+from storage.fetch.records import add_items, score_list, value_of
+from storage.fetch.replies import ReplyNames, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
 from storage.sources.records import ReadResult
-from storage.sources.venues import find_venue
+from storage.sources.venues import find_venue, find_year
 
 PAGE = 1000
 #: Notes with their replies are some 30 times larger: smaller pages.
@@ -48,25 +54,30 @@ PAGE_WITH_REPLIES = 200
 #: No venue has more; a server that keeps paging beyond is refused.
 MAX_NOTES = 500_000
 
-#: ``--all``: the venue ids of the other submissions (the group's field, the usual suffix) and
-#: the venue status each gives its papers.
-OTHER_SUBMISSIONS: tuple[tuple[str, str, str], ...] = (
-    ("submission_venue_id", "Submission", "Under review"),
-    ("rejected_venue_id", "Rejected_Submission", "Rejected"),
-    ("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn"),
-    ("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk rejected"),
+
+@dataclass(frozen=True, slots=True)
+class Others:
+    """Submissions ``--all`` asks for beside the accepted papers: the group's field that names
+    their venue id, the suffix the venue's id takes without it in a conference and in a
+    journal ("" for none; openreview-py's Venue and Journal), the venue status they get."""
+
+    key: str
+    conference: str
+    journal: str
+    status: str
+
+
+OTHER_SUBMISSIONS: tuple[Others, ...] = (
+    Others("submission_venue_id", "Submission", "", "Under review"),
+    Others("under_review_venue_id", "", "Under_Review", "Under review"),
+    Others("decision_pending_venue_id", "", "Decision_Pending", "Decision pending"),
+    Others("rejected_venue_id", "Rejected_Submission", "Rejected", "Rejected"),
+    Others("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn_Submission", "Withdrawn"),
+    Others("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk_Rejected", "Desk rejected"),
 )
+#: What only a journal's group names (openreview-py's Journal writes them, no conference does).
+_JOURNAL_KEYS = ("under_review_venue_id", "decision_pending_venue_id")
 _V1_OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
-#: A review's overall score, by the name venues give it (the first one a review has): ICLR and
-#: NeurIPS ``rating``, older venues ``recommendation``, ICML 2025 ``overall_recommendation``,
-#: ACL Rolling Review ``overall_assessment``.
-RATING_KEYS = (
-    "rating",
-    "recommendation",
-    "overall_recommendation",
-    "overall_rating",
-    "overall_assessment",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +108,8 @@ class Query:
     status: str | None = None
     #: v1: keep only the notes whose decision accepts them.
     accepted_only: bool = False
+    #: What the venue calls the replies read (its reviews, decisions, meta reviews).
+    names: ReplyNames = ReplyNames()
 
 
 def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResult:
@@ -104,9 +117,7 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     v2, v1 = Api(2, base_url(OPENREVIEW_API)), Api(1, base_url(OPENREVIEW_API_V1))
     _log_in(web, v2, v1)
     api, group = _find_venue(venue_id, v2, v1, request, web)
-    found = find_venue(venue_id)
-    name = f"{found.text} (OpenReview)" if found.venue is not None and found.year else venue_id
-    result = ReadResult(source=f"openreview:{venue_id}", list_name=name)
+    result = ReadResult(source=f"openreview:{venue_id}", list_name=_list_name(venue_id))
     queries = _v2_queries(venue_id, group, request) if api.version == 2 else None
     seen: set[str] = set()
     if queries is not None:
@@ -120,6 +131,21 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
         hint = "" if request.all_submissions else " (decisions may not be out: try --all)"
         raise FetchError(f"OpenReview has no {what} of {venue_id} yet{hint}")
     return result
+
+
+def _list_name(venue_id: str) -> str:
+    """The list a venue's papers go in: ``ICLR 2025 (OpenReview)``. A workshop or a track says
+    which (``ICLR.cc/2024/Workshop/ME-FoMo`` → ``ICLR 2024 Workshop ME-FoMo (OpenReview)``):
+    in the main conference's list, ``papers remove --list`` would take both. A venue not known
+    by name is its id."""
+    found = find_venue(venue_id)
+    if found.venue is None:
+        return venue_id
+    parts = venue_id.split("/")
+    year = str(found.year)
+    after = parts[parts.index(year) + 1 :] if year in parts else parts[1:]
+    words = (" ".join(p.replace("_", " ").split()) for p in after if p.casefold() != "conference")
+    return " ".join([found.text, *(w for w in words if w)]) + " (OpenReview)"
 
 
 def _log_in(web: Web, api: Api, *others: Api) -> None:
@@ -190,14 +216,45 @@ def _group_value(group: Mapping[str, Any], key: str) -> str:
     return value if isinstance(value, str) and value.strip() else ""
 
 
+def _reply_names(group: Mapping[str, Any]) -> ReplyNames:
+    """The names the venue's group gives its replies, beside the usual ones: a venue whose
+    reviews are ``…/-/Review`` would otherwise give no ratings."""
+    return ReplyNames().with_own(
+        _group_value(group, "review_name"),
+        _group_value(group, "decision_name"),
+        _group_value(group, "meta_review_name"),
+    )
+
+
 def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) -> list[Query]:
-    queries = [Query({"content.venueid": venue_id}, "accepted papers")]
+    names = _reply_names(group)
+    queries = [Query({"content.venueid": venue_id}, "accepted papers", names=names)]
     if request.all_submissions:
-        for key, suffix, status in OTHER_SUBMISSIONS:
-            other = _group_value(group, key) or f"{venue_id}/{suffix}"
-            if other != venue_id:
-                queries.append(Query({"content.venueid": other}, status.lower(), status))
+        asked = {venue_id}
+        for others, other in _other_venue_ids(venue_id, group):
+            if other not in asked:
+                asked.add(other)
+                status = others.status
+                queries.append(
+                    Query({"content.venueid": other}, status.lower(), status, names=names)
+                )
     return queries
+
+
+def _other_venue_ids(venue_id: str, group: Mapping[str, Any]) -> Iterator[tuple[Others, str]]:
+    """The venue ids of the submissions not accepted: as the group names them, else as a
+    conference's (``…/Rejected_Submission``) or a journal's (``TMLR/Rejected``) are made. A
+    journal is a group naming what only journals have (``_JOURNAL_KEYS``), or a venue known
+    as one."""
+    found = find_venue(venue_id).venue
+    journal = any(_group_value(group, key) for key in _JOURNAL_KEYS) or (
+        found is not None and found.journal
+    )
+    for others in OTHER_SUBMISSIONS:
+        suffix = others.journal if journal else others.conference
+        other = _group_value(group, others.key) or (f"{venue_id}/{suffix}" if suffix else "")
+        if other:
+            yield others, other
 
 
 def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterator[Query]:
@@ -235,34 +292,62 @@ def _read_query(
                 params["after"] = after
         else:
             params["offset"] = str(offset)
-        notes, count = _page(web.get_json(url, params), host)
+        notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
         if total is None:
             total = count
-        items, statuses = [], []
-        for note in notes:
-            key = note.get("id") if isinstance(note, Mapping) else None
-            if isinstance(key, str):
-                if key in seen:
-                    continue
-                seen.add(key)
-            shaped = _shaped(note, api, query)
-            if shaped is None:
-                continue  # v1: not accepted
-            items.append(shaped[0])
-            statuses.append(shaped[1])
+        repeated = _add_page(notes, api, query, result, seen)
         got += len(notes)
-        add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
         request.tell(what, got, total)
         if _enough(result, request):
             return
-        last = notes[-1].get("id") if notes and isinstance(notes[-1], Mapping) else None
-        if len(notes) < limit or (total is not None and got >= total):
+        if _last_page(notes, limit, got, total):
+            if total is not None and got < total:
+                result.warnings.append(
+                    f"{what}: OpenReview counts {total:,} notes but its pages ended after "
+                    f"{got:,}: fetch again later for the rest"
+                )
             return
-        if api.version == 2 and (not isinstance(last, str) or last == after):
+        last = notes[-1].get("id") if isinstance(notes[-1], Mapping) else None
+        if repeated == len(notes) or (api.version == 2 and not isinstance(last, str)):
             raise FetchError(f"{host}: the pages of notes do not move on (the same page again)")
         if got > MAX_NOTES:
             raise FetchError(f"{host}: more than {MAX_NOTES:,} notes; refused")
         after, offset = (last if isinstance(last, str) else ""), offset + len(notes)
+
+
+def _add_page(
+    notes: Sequence[Any], api: Api, query: Query, result: ReadResult, seen: set[str]
+) -> int:
+    """One page's notes into ``result``; returns how many of them were already seen (all of
+    them: the server sent the same page again)."""
+    items, statuses = [], []
+    repeated = 0
+    for note in notes:
+        key = note.get("id") if isinstance(note, Mapping) else None
+        if isinstance(key, str):
+            if key in seen:
+                repeated += 1
+                continue
+            seen.add(key)
+        shaped = _shaped(note, api, query)
+        if shaped is None:
+            continue  # v1: not accepted
+        items.append(shaped[0])
+        statuses.append(shaped[1])
+    add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
+    return repeated
+
+
+def _last_page(notes: Sequence[Any], limit: int, got: int, total: int | None) -> bool:
+    """Whether a query has no page after this one: an empty page, or all the notes ``count``
+    said; without a count, a page shorter than asked. A short page while the count says more
+    is no end: a server may cut a page short, and openreview-py's own paging goes on until
+    the count too."""
+    if not notes:
+        return True
+    if total is not None:
+        return got >= total
+    return len(notes) < limit
 
 
 def _enough(result: ReadResult, request: FetchRequest) -> bool:
@@ -270,6 +355,12 @@ def _enough(result: ReadResult, request: FetchRequest) -> bool:
         return False
     del result.records[request.max_papers :]
     return True
+
+
+def _holds_notes(data: Any) -> bool:
+    """Whether a page of notes is worth keeping in the cache: an empty one (no accepted papers
+    before the decisions are out) may be full by the afternoon, and a fetch then must see it."""
+    return isinstance(data, Mapping) and bool(data.get("notes"))
 
 
 def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
@@ -283,13 +374,6 @@ def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
     return notes, count
 
 
-def _value(content: Mapping[str, Any], key: str) -> Any:
-    value = content.get(key)
-    if isinstance(value, Mapping) and "value" in value:
-        return value["value"]
-    return value
-
-
 def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     """A note as the JSON lists reader reads it, and the venue status the fetch knows for it;
     None for a v1 note the query does not keep."""
@@ -300,38 +384,19 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         return {"id": note.get("id")}, None  # no abstract, no title: a record error
     details = note.get("details")
     replies = details.get("directReplies") if isinstance(details, Mapping) else None
-    replies = replies if isinstance(replies, list) else []
-    ratings: list[float] = []
-    confidences: list[float] = []
-    decision = meta_decision = ""
-    for reply in replies[:1000]:
-        if not isinstance(reply, Mapping) or not isinstance(reply.get("content"), Mapping):
-            continue
-        invitations = reply.get("invitations")
-        names = invitations if isinstance(invitations, list) else [reply.get("invitation")]
-        kinds = {str(n).rpartition("/")[2] for n in names[:20] if isinstance(n, str)}
-        said = reply["content"]
-        if "Official_Review" in kinds:
-            for key in RATING_KEYS:
-                if found := numbers(_value(said, key))[:1]:
-                    ratings += found
-                    break
-            confidences += numbers(_value(said, "confidence"))[:1]
-        elif "Decision" in kinds and isinstance(_value(said, "decision"), str):
-            decision = " ".join(_value(said, "decision").split())[:100]
-        elif "Meta_Review" in kinds and isinstance(_value(said, "recommendation"), str):
-            # ICLR 2019 and its like: the decision is the meta review's recommendation
-            meta_decision = " ".join(_value(said, "recommendation").split())[:100]
-    decision = decision or meta_decision
+    said = read_replies(replies if isinstance(replies, list) else [], query.names)
+    decision = said.decision
     item: dict[str, Any] = {
         "id": note.get("id"),
         "forum": note.get("forum") or note.get("id"),
-        "content": {**content, "pdf": _pdf(_value(content, "pdf"), api)},
+        "content": {**_without_hidden_authors(content), "pdf": _pdf(value_of(content, "pdf"), api)},
     }
-    if ratings:
-        item["ratings"] = score_list(ratings)
-    if confidences:
-        item["confidence"] = score_list(confidences)
+    if (year := _year(note, content, query)) is not None:
+        item["year"] = year
+    if said.ratings:
+        item["ratings"] = score_list(said.ratings)
+    if said.confidences:
+        item["confidence"] = score_list(said.confidences)
     status = query.status
     if api.version == 1 and status is None:
         accepted = _v1_accepted(content, decision, query.params["invitation"].partition("/-/")[0])
@@ -344,6 +409,50 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     return item, status
 
 
+#: The dates of a note that may give its year (ms since the epoch): published, public, made.
+_DATES = ("pdate", "odate", "cdate")
+_BIBTEX_YEAR = re.compile(r"\byear\s*=\s*[{\"]?\s*(\d{4})\b")
+_YEARS = range(1950, 2100)
+
+
+def _year(note: Mapping[str, Any], content: Mapping[str, Any], query: Query) -> int | None:
+    """The year of a paper whose venue names none (a journal's: "Accepted by TMLR"); None when
+    its venue, or the venue id fetched, does (ICLR 2018's notes, made in 2017, say no venue).
+
+    Its publication date's (``pdate``) first; then its BibTeX's, the year OpenReview has it
+    cited with (the decision's, where ``odate`` would give the submission's to a paper
+    published a year later); then when it went public (``odate``) or was made (``cdate``)."""
+    named = [value_of(content, "venue"), value_of(content, "venueid"), *query.params.values()]
+    if any(isinstance(text, str) and find_year(text) is not None for text in named):
+        return None
+    published, public, made = (_year_of_stamp(note.get(key)) for key in _DATES)
+    bibtex = value_of(content, "_bibtex")
+    cited = _BIBTEX_YEAR.search(bibtex[:5000]) if isinstance(bibtex, str) else None
+    years = (published, int(cited[1]) if cited else None, public, made)
+    return next((year for year in years if year is not None and year in _YEARS), None)
+
+
+def _year_of_stamp(stamp: Any) -> int | None:
+    if isinstance(stamp, bool) or not isinstance(stamp, int | float) or not 0 < stamp < 4e12:
+        return None
+    return datetime.fromtimestamp(stamp / 1000, UTC).year
+
+
+#: What a note says for authors it hides (v1: a withdrawn submission never revealed).
+_HIDDEN_AUTHORS = frozenset({"anonymous", "anonymous authors"})
+
+
+def _without_hidden_authors(content: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The note's content without its authors when it hides them: "Anonymous" is no author,
+    and stored as one it would be cited, searched and merged as a person."""
+    authors = value_of(content, "authors")
+    if not isinstance(authors, list) or not authors:
+        return content
+    if not all(isinstance(a, str) and a.strip().casefold() in _HIDDEN_AUTHORS for a in authors):
+        return content
+    return {k: v for k, v in content.items() if k not in ("authors", "authorids")}
+
+
 def _v1_accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bool:
     """Whether a submission to a venue of v1 was accepted: as its decision says; without one,
     as its venue does. Once decisions are out, v1 gives every submission, rejected or not,
@@ -351,9 +460,9 @@ def _v1_accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bo
     ("ICLR 2023 poster") and is "Submitted to ICLR 2023" for the others."""
     if decision:
         return "accept" in decision.casefold()
-    if _value(content, "venueid") != venue_id:
+    if value_of(content, "venueid") != venue_id:
         return False
-    venue = _value(content, "venue")
+    venue = value_of(content, "venue")
     if not isinstance(venue, str) or not venue.strip():
         return True
     folded = venue.casefold()

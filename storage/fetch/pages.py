@@ -4,9 +4,10 @@ does not download again what it has.
 One file a page, named by a hash of the URL it answered (query included), written through a
 temporary file and a rename: a fetch killed half way leaves whole pages or none. A page is
 believed for ``max_age`` seconds (a day: a fetch repeated the same day reads the cache, one the
-next week sees the new decisions and ratings); ``papers fetch --refresh`` ignores it. The
-folder is a cache: deleting it only means downloading again. Nothing in it is ever the
-library's data.
+next week sees the new decisions and ratings); ``papers fetch --refresh`` ignores it. A page
+that holds nothing yet is never kept (``Web.get_parsed``'s ``keep``): an empty list of accepted
+papers may be full that afternoon. The folder is a cache: deleting it only means downloading
+again. Nothing in it is ever the library's data.
 """
 
 from __future__ import annotations
@@ -73,8 +74,10 @@ class PageCache:
             with contextlib.suppress(OSError):
                 os.unlink(name)
 
-    def drop(self, url: str) -> None:
-        """Forget the page of ``url`` (it did not parse)."""
+    def refuse(self, url: str) -> None:
+        """Forget the page just read for ``url``, which was not believed after all (it did not
+        parse, or it holds nothing yet): deleted, and not counted as read from the cache."""
+        self.hits -= 1
         with contextlib.suppress(OSError):
             self._path(url).unlink()
 

@@ -36,6 +36,7 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
     """The list ``name`` (``iclr2025``) as a reader's result."""
     conf = name.rstrip("0123456789")
     url = f"{base_url(PAPERLISTS_URL)}/{conf}/{name}.json"
+    cached = web.from_cache
     try:
         data = web.get_json(url)
     except StatusError as exc:
@@ -65,7 +66,13 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
     request.tell(list_name, len(items), len(items))
     add_items(result, items, 1, statuses)
     if not result.records and not result.errors:
-        raise FetchError(f"Paper Copilot's {name} holds no accepted papers (try --all)")
+        # the list is one large file, kept for the day even without accepted papers (asking
+        # again on every --all fetch would download it each time): the user is told
+        since = " in today's cached copy (--refresh downloads it again)"
+        raise FetchError(
+            f"Paper Copilot's {name} holds no accepted papers"
+            f"{since if web.from_cache > cached else ''} (try --all)"
+        )
     return result
 
 

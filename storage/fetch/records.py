@@ -49,6 +49,14 @@ def add_items(
     return len(result.records) - before
 
 
+def value_of(content: Mapping[str, Any], key: str) -> Any:
+    """A field of an OpenReview note: API v2 wraps each value as ``{"value": x}``, v1 does not."""
+    value = content.get(key)
+    if isinstance(value, Mapping) and "value" in value:
+        return value["value"]
+    return value
+
+
 def numbers(value: Any) -> list[float]:
     """The scores a review field holds: ``6``, ``"6: marginally above"``, ``"5;6;6;6"``."""
     import re

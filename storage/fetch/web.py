@@ -8,7 +8,9 @@ standard proxy variables honoured (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY`
 ``max_bytes`` (counted after decompression). A 429 or 503 with ``Retry-After`` is waited for,
 up to ``max_wait`` seconds and ``retries`` times, and the wait is told through ``notify``; a
 502/503/504 is tried again after a short pause. Pages that parsed are kept in a ``PageCache``
-(``pages.py``) and read from it the next time, unless ``refresh``.
+(``pages.py``) and read from it the next time, unless ``refresh``; a page its source says holds
+nothing yet (``keep``) is neither kept nor believed from the cache, as the next request may
+bring what it lacks (decisions out that afternoon, arXiv's empty page answered properly).
 """
 
 from __future__ import annotations
@@ -79,10 +81,15 @@ class Web:
 
     # -- what the sources ask ---------------------------------------------------------------
     def get_json(
-        self, url: str, params: Mapping[str, str | int] | None = None, *, cache: bool = True
+        self,
+        url: str,
+        params: Mapping[str, str | int] | None = None,
+        *,
+        cache: bool = True,
+        keep: Callable[[Any], bool] | None = None,
     ) -> Any:
         """The JSON a GET answers (from the cache when it holds the page)."""
-        return self.get_parsed(url, params, parse_json, cache=cache)
+        return self.get_parsed(url, params, parse_json, cache=cache, keep=keep)
 
     def get_parsed(
         self,
@@ -93,28 +100,39 @@ class Web:
         cache: bool = True,
         fresh: bool = False,
         before: Callable[[], None] | None = None,
+        keep: Callable[[T], bool] | None = None,
     ) -> T:
         """What ``parse(body, host, content type)`` makes of a GET's answer; ``FetchError`` from
         it refuses the answer before it is cached. The cache is read unless ``fresh`` (or the
         fetch's ``refresh``); ``before`` is called when a request is really sent (a source's
-        spacing)."""
+        spacing); ``keep(value)`` False says the answer holds nothing yet: it is not cached,
+        and such a page found in the cache (kept by an older version) is asked again."""
         address = full_url(url, params)
         host = host_of(address)
         if self.cache is not None and cache and not (fresh or self.options.refresh):
             kept = self.cache.get(address)
             if kept is not None:
                 try:
-                    return parse(kept, host, "")
+                    found = parse(kept, host, "")
+                    if keep is None or keep(found):
+                        return found
                 except FetchError:
-                    self.cache.drop(address)  # a damaged page: fetched again
+                    pass  # a damaged page: fetched again
+                self.cache.refuse(address)
         if before is not None:
             self._client_for_use()  # made first: the spacing counts from the request itself
             before()
         body, content_type = self._request("GET", address)
         value = parse(body, host, content_type)
-        if self.cache is not None and cache:
+        if self.cache is not None and cache and (keep is None or keep(value)):
             self.cache.put(address, body)
         return value
+
+    @property
+    def from_cache(self) -> int:
+        """Pages read from the cache so far: a source compares it before and after a request
+        to tell the user an answer is an earlier fetch's."""
+        return self.cache.hits if self.cache is not None else 0
 
     def post_json(self, url: str, payload: Mapping[str, Any]) -> Any:
         """POST a JSON body, the JSON answer (never cached: a login)."""

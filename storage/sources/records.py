@@ -625,4 +625,6 @@ def venue_status(text: str) -> str:
     for word in _VENUE_WORDS:
         if word in low:
             return word.capitalize()
+    if "accept (talk)" in low:  # ICLR 2020's word for its orals
+        return "Oral"
     return text[:40]

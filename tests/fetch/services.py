@@ -82,6 +82,9 @@ class Services:
     faults: list[Fault] = field(default_factory=list)
     log: list[Logged] = field(default_factory=list)
     token: str = ""
+    #: OpenReview: the most notes one answer holds, whatever its ``limit`` asks (a page cut
+    #: short before the end, its ``count`` still that of every note); None: as asked.
+    page_cap: int | None = None
 
     def requests_to(self, prefix: str) -> list[Logged]:
         return [r for r in self.log if r.path.startswith(prefix)]
@@ -209,7 +212,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             count_total = len(notes)
         offset = int(query.get("offset") or 0)
-        limit = int(query.get("limit") or 1000)
+        limit = min(int(query.get("limit") or 1000), self.services.page_cap or 1000)
         page = notes[offset : offset + limit]
         if query.get("details") == "directReplies":
             replies = {k: r for v in venues.values() for k, r in v.replies.items()}

@@ -31,6 +31,9 @@ class Made:
     keywords: list[str] = field(default_factory=list)
     tldr: str = ""
     note_id: str = ""
+    #: The decision in the venue's own words ("Accept (Talk)", "Invite to Workshop Track");
+    #: "" for the usual ones its fate and presentation give.
+    decision: str = ""
 
 
 def note_id(seed: str) -> str:
@@ -80,8 +83,11 @@ def v2_note(paper: Made, venue_id: str, number: int) -> dict[str, Any]:
     }
 
 
-def v2_reviews(paper: Made, venue_id: str, number: int, pid: str) -> list[dict[str, Any]]:
-    """The direct replies of a v2 submission: its official reviews, a comment, a decision."""
+def v2_reviews(
+    paper: Made, venue_id: str, number: int, pid: str, review_name: str = "Official_Review"
+) -> list[dict[str, Any]]:
+    """The direct replies of a v2 submission: its official reviews (under the name the venue's
+    group gives them), a comment, a decision."""
     replies = []
     for i, (rating, confidence) in enumerate(zip(paper.ratings, paper.confidences, strict=False)):
         replies.append(
@@ -90,7 +96,7 @@ def v2_reviews(paper: Made, venue_id: str, number: int, pid: str) -> list[dict[s
                 "forum": pid,
                 "replyto": pid,
                 "invitations": [
-                    f"{venue_id}/Submission{number}/-/Official_Review",
+                    f"{venue_id}/Submission{number}/-/{review_name}",
                     f"{venue_id}/-/Edit",
                 ],
                 "signatures": [f"{venue_id}/Submission{number}/Reviewer_{i}"],
@@ -121,13 +127,20 @@ def v2_reviews(paper: Made, venue_id: str, number: int, pid: str) -> list[dict[s
     return replies
 
 
-def v2_venue(papers: Sequence[Made], venue_id: str, *, domain: bool = True) -> Venue:
-    """A venue of API v2 holding ``papers``."""
+def v2_venue(
+    papers: Sequence[Made],
+    venue_id: str,
+    *,
+    domain: bool = True,
+    review_name: str = "Official_Review",
+) -> Venue:
+    """A venue of API v2 holding ``papers``; ``review_name`` is what its group calls its
+    reviews (openreview-py's venue takes it from the review stage's name)."""
     notes, replies = [], {}
     for number, paper in enumerate(papers, start=1):
         note = v2_note(paper, venue_id, number)
         notes.append(note)
-        replies[note["id"]] = v2_reviews(paper, venue_id, number, note["id"])
+        replies[note["id"]] = v2_reviews(paper, venue_id, number, note["id"], review_name)
     group: dict[str, Any] = {
         "id": venue_id,
         "content": {
@@ -136,12 +149,94 @@ def v2_venue(papers: Sequence[Made], venue_id: str, *, domain: bool = True) -> V
             "submission_venue_id": {"value": f"{venue_id}/Submission"},
             "withdrawn_venue_id": {"value": f"{venue_id}/Withdrawn_Submission"},
             "desk_rejected_venue_id": {"value": f"{venue_id}/Desk_Rejected_Submission"},
-            "review_name": {"value": "Official_Review"},
+            "review_name": {"value": review_name},
+            "decision_name": {"value": "Decision"},
+            "meta_review_name": {"value": "Meta_Review"},
         },
     }
     if domain:
         group["domain"] = venue_id
     return Venue(group, notes, replies)
+
+
+#: A journal's venue texts by fate (openreview-py's Journal invitations set them so).
+_JOURNAL_VENUES = {
+    "": "Accepted by {short}",
+    "Under_Review": "Under review for {short}",
+    "Decision_Pending": "Decision pending for {short}",
+    "Rejected": "Rejected by {short}",
+    "Withdrawn_Submission": "Withdrawn by Authors",
+    "Desk_Rejected": "Desk rejected by {short}",
+}
+_DAY_MS = 86_400_000
+
+
+def journal_note(paper: Made, venue_id: str, number: int, year: int) -> dict[str, Any]:
+    """A journal's submission on API v2 (TMLR): its ``venueid`` ``TMLR``, ``TMLR/Rejected``…,
+    its ``venue`` naming no year ("Accepted by TMLR"), dates in ms since the epoch (made and
+    public in ``year``; a published paper's ``pdate`` the next year, its BibTeX that year)."""
+    pid = paper.note_id or note_id(paper.title + paper.abstract[:40])
+    made = (year - 1970) * 365 * _DAY_MS + 150 * _DAY_MS + number  # in May of ``year``
+    published = made + 300 * _DAY_MS if not paper.fate else None
+    cited = year + 1 if published else year
+    journal = "Transactions on Machine Learning Research"
+    said = {"": "Featured Certification", "Rejected": "Rejected"}.get(paper.fate, "Under review")
+    bibtex = (
+        f"@article{{x{number}{year},\ntitle={{{paper.title}}},\n"
+        f"author={{{' and '.join(paper.authors)}}},\n"
+        f"journal={{{journal if published else 'Submitted to ' + journal}}},\n"
+        f"issn={{2835-8856}},\nyear={{{cited}}},\n"
+        f"url={{https://openreview.net/forum?id={pid}}},\nnote={{{said}}}\n}}"
+    )
+    short = venue_id.split("/")[0]
+    content: dict[str, Any] = {
+        "title": {"value": paper.title},
+        "authors": {"value": paper.authors},
+        "authorids": {"value": [f"~{a.replace(' ', '_')}1" for a in paper.authors]},
+        "abstract": {"value": paper.abstract},
+        "pdf": {"value": f"/pdf/{hashlib.sha1(pid.encode()).hexdigest()}.pdf"},
+        "venue": {"value": _JOURNAL_VENUES[paper.fate].format(short=short)},
+        "venueid": {"value": f"{venue_id}/{paper.fate}" if paper.fate else venue_id},
+        "_bibtex": {"value": bibtex},
+    }
+    if published:
+        content["certifications"] = {"value": ["Featured Certification"]}
+    note: dict[str, Any] = {
+        "id": pid,
+        "forum": pid,
+        "number": number,
+        "cdate": made,
+        "odate": made + _DAY_MS,
+        "mdate": (published or made) + _DAY_MS,
+        "invitations": [f"{venue_id}/-/Submission", f"{venue_id}/-/Under_Review"],
+        "domain": venue_id,
+        "readers": ["everyone"],
+        "content": content,
+    }
+    if published:
+        note["pdate"] = published
+    return note
+
+
+def journal_venue(papers: Sequence[Made], venue_id: str = "TMLR", year: int = 2023) -> Venue:
+    """A journal of API v2 as openreview-py's Journal sets it up: its group names its
+    under-review and decision-pending venue ids, not the rejected, withdrawn or desk-rejected
+    ones (``TMLR/Rejected``, ``TMLR/Withdrawn_Submission``, ``TMLR/Desk_Rejected``)."""
+    notes = [journal_note(p, venue_id, n, year) for n, p in enumerate(papers, start=1)]
+    group: dict[str, Any] = {
+        "id": venue_id,
+        "domain": venue_id,
+        "content": {
+            "title": {"value": "Transactions on Machine Learning Research"},
+            "subtitle": {"value": venue_id},
+            "website": {"value": "jmlr.org/tmlr"},
+            "submission_id": {"value": f"{venue_id}/-/Submission"},
+            "under_review_venue_id": {"value": f"{venue_id}/Under_Review"},
+            "decision_pending_venue_id": {"value": f"{venue_id}/Decision_Pending"},
+            "certifications": {"value": ["Featured Certification", "Survey Certification"]},
+        },
+    }
+    return Venue(group, notes, {})
 
 
 _V1_OWN_INVITATION = ("Withdrawn_Submission", "Desk_Rejected_Submission")
@@ -152,13 +247,17 @@ _COPILOT_STATUS = {
 }
 
 
-def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
-    """A venue of API v1: plain values, one ``invitation`` a note, decisions as replies."""
+def v1_venue(papers: Sequence[Made], venue_id: str, *, acceptance_decision: bool = False) -> Venue:
+    """A venue of API v1: plain values, one ``invitation`` a note, decisions as replies;
+    ``acceptance_decision``: ICLR 2018's, under one invitation for the whole venue
+    (``…/-/Acceptance_Decision``) rather than one a paper."""
     notes, replies = [], {}
     for number, paper in enumerate(papers, start=1):
         pid = paper.note_id or note_id(paper.title + paper.abstract[:40])
         kind = paper.fate if paper.fate in _V1_OWN_INVITATION else "Blind_Submission"
         short = _short(venue_id)
+        # a withdrawn or desk-rejected submission keeps its authors hidden: v1 says "Anonymous"
+        hidden = kind != "Blind_Submission"
         notes.append(
             {
                 "id": pid,
@@ -167,7 +266,10 @@ def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
                 "invitation": f"{venue_id}/-/{kind}",
                 "content": {
                     "title": paper.title,
-                    "authors": paper.authors,
+                    "authors": ["Anonymous"] if hidden else paper.authors,
+                    "authorids": [f"{venue_id}/Paper{number}/Authors"]
+                    if hidden
+                    else [f"~{a.replace(' ', '_')}1" for a in paper.authors],
                     "abstract": paper.abstract,
                     "keywords": paper.keywords,
                     "pdf": f"/pdf/{hashlib.sha1(pid.encode()).hexdigest()}.pdf",
@@ -195,12 +297,21 @@ def v1_venue(papers: Sequence[Made], venue_id: str) -> Venue:
                 }
             )
         if kind == "Blind_Submission":
-            decision = "Reject" if paper.fate else f"Accept: {paper.presentation.lower()}"
+            decision = paper.decision or (
+                "Reject" if paper.fate else f"Accept: {paper.presentation.lower()}"
+            )
+            invitation = f"{venue_id}/Paper{number}/-/Decision"
+            title = "Paper Decision"
+            if acceptance_decision:
+                invitation = f"{venue_id}/-/Acceptance_Decision"
+                title = f"{_short(venue_id)} Conference Acceptance Decision"
             these.append(
                 {
                     "id": note_id(f"{pid}-d"),
-                    "invitation": f"{venue_id}/Paper{number}/-/Decision",
-                    "content": {"decision": decision, "title": "Paper Decision"},
+                    "invitation": invitation,
+                    "forum": pid,
+                    "replyto": pid,
+                    "content": {"decision": decision, "title": title, "comment": "Thanks."},
                 }
             )
         replies[pid] = these

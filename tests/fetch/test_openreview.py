@@ -297,3 +297,222 @@ def test_short_names_from_config_toml(services, env, tmp_path: Path) -> None:
     assert "[venues] broken = 7: ignored" in done.stderr
     done = papers(env, "fetch", "iclr2031")
     assert "from config.toml: broken" not in done.stderr and "mine" in done.stderr.splitlines()[-1]
+
+
+def test_no_accepted_papers_yet_is_not_cached(services, env) -> None:
+    """Before the decisions, no note bears the venue's id: "no accepted papers … yet". That
+    empty answer is not kept, so the same fetch once the decisions are out (the same day, no
+    --refresh) brings the accepted papers."""
+    found, _ = services
+    made = _made(3, "Submission", seed=14)
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 1
+    assert "OpenReview has no accepted papers of ICLR.cc/2025/Conference yet" in done.stderr
+    for paper in made:
+        paper.fate = ""  # the decisions are out
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0 and "3 added" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_short_page_does_not_end_the_paging_while_the_count_says_more(services, env) -> None:
+    """A server that answers fewer notes than asked (150 of 200) before the end: the fetch
+    goes on after the last id until it has all the ``count`` says, v2 and v1 alike."""
+    found, _ = services
+    found.page_cap = 150
+    found.v2[ICLR25] = shapes.v2_venue(_made(320, seed=15), ICLR25)
+    done = papers(env, "fetch", "iclr2025", "--reviews")  # 200 notes asked a page
+    assert done.returncode == 0, done.stderr
+    assert "320 added" in done.stdout and "warning" not in done.stderr, done.stdout
+    assert len(found.requests_to("/or2/notes")) == 3
+    found.v1[ICLR23] = shapes.v1_venue(_made(260, seed=16), ICLR23)
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 0 and "260 added" in done.stdout, done.stdout + done.stderr
+    asked = found.requests_to("/or1/notes")
+    assert [r.query["offset"] for r in asked if r.query["limit"] != "1"] == ["0", "150"]
+
+
+def test_pages_that_end_before_the_count_keep_what_came_and_say_so(services, env) -> None:
+    """An empty page while ``count`` says more notes remain (notes taken away between two
+    pages): the papers that came are kept, and a warning says how many of how many."""
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(_made(250, seed=17), ICLR25)
+    empty = b'{"notes": [], "count": 250}'
+    found.faults.append(Fault("/or2/notes", "body", body=empty, skip=1))
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0 and "200 added" in done.stdout, done.stdout + done.stderr
+    assert (
+        "warning: ICLR 2025 (OpenReview): accepted papers: OpenReview counts 250 notes but its "
+        "pages ended after 200: fetch again later for the rest" in done.stderr
+    ), done.stderr
+
+
+def test_a_server_that_sends_the_same_short_page_again_is_refused(services, env) -> None:
+    """Paging on after a short page must still end: a v1 server that ignores ``offset`` and
+    sends the same two notes (of a count of 500) again is refused, not asked 250 times."""
+    found, _ = services
+    venue = shapes.v1_venue(_made(2, seed=18), ICLR23)
+    found.v1[ICLR23] = venue
+    same = json.dumps({"notes": venue.notes, "count": 500}).encode()
+    found.faults.append(Fault("/or1/notes", "body", body=same, skip=1, times=10))
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 1
+    assert "the pages of notes do not move on (the same page again)" in done.stderr
+    assert len(found.requests_to("/or1/notes")) == 3  # the probe, the page, the same page
+
+
+def test_reviews_under_the_name_the_venues_group_gives_them(services, env) -> None:
+    """A venue whose group names its reviews ``Review`` (``review_name``, as openreview-py's
+    how-to reads it): their ratings are read; a comment's "Rating: 1" still is not."""
+    found, _ = services
+    made = _made(2, seed=19)
+    made[0].ratings, made[0].confidences = [4, 6, 8], [3, 3, 4]
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25, review_name="Review")
+    reply = found.v2[ICLR25].replies[found.v2[ICLR25].notes[0]["id"]][0]
+    assert reply["invitations"][0].endswith("/Submission1/-/Review")
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0, done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    assert listed[made[0].title]["extra"]["ratings"] == "4, 6, 8"
+    assert listed[made[0].title]["extra"]["rating"] == 6.0
+
+
+def test_iclr_2018_acceptance_decisions_and_2020_talks(services, env) -> None:
+    """ICLR 2018 posted its decisions under one invitation for the venue,
+    ``ICLR.cc/2018/Conference/-/Acceptance_Decision``, in its own words; its notes say no
+    venue. ICLR 2020 accepted its orals as "Accept (Talk)": an Oral, as a Spotlight reads."""
+    found, _ = services
+    iclr18 = "ICLR.cc/2018/Conference"
+    made = _made(4, seed=20)
+    words = ("Accept (Oral)", "Accept (Poster)", "Reject", "Invite to Workshop Track")
+    for paper, decision in zip(made, words, strict=True):
+        paper.decision = decision
+    venue = shapes.v1_venue(made, iclr18, acceptance_decision=True)
+    for note in venue.notes:
+        del note["content"]["venue"], note["content"]["venueid"]
+    found.v1[iclr18] = venue
+    done = papers(env, "fetch", "iclr2018")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    assert sorted(p["venue_status"] for p in _listed(env)) == ["Oral", "Poster"]
+    done = papers(env, "fetch", "iclr2018", "--all")
+    assert done.returncode == 0, done.stderr
+    statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
+    assert statuses[made[2].title] == "Rejected" and statuses[made[3].title] == "Workshop"
+
+    iclr20 = "ICLR.cc/2020/Conference"
+    made = _made(2, seed=21)
+    made[0].decision, made[1].decision = "Accept (Talk)", "Accept (Spotlight)"
+    found.v1[iclr20] = shapes.v1_venue(made, iclr20)
+    done = papers(env, "fetch", "iclr2020")
+    assert done.returncode == 0, done.stderr
+    statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
+    assert statuses[made[0].title] == "Oral" and statuses[made[1].title] == "Spotlight"
+
+
+def test_a_confidence_without_a_rating_is_not_in_the_mean(services, env) -> None:
+    """The mean confidence says how sure the reviewers who scored the paper were: a review
+    that gave a confidence but no rating (its form had none, a placeholder) scores nothing."""
+    found, _ = services
+    made = _made(1, seed=22)
+    made[0].ratings, made[0].confidences = [6, 8, 4], [2, 2, 5]
+    venue = shapes.v2_venue(made, ICLR25)
+    [note] = venue.notes
+    del venue.replies[note["id"]][2]["content"]["rating"]
+    found.v2[ICLR25] = venue
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0, done.stderr
+    [paper] = _listed(env)
+    assert paper["extra"]["ratings"] == "6, 8" and paper["extra"]["rating"] == 7.0
+    assert paper["extra"]["confidence"] == 2.0
+
+
+def test_hidden_authors_are_no_authors(services, env) -> None:
+    """v1 gives a withdrawn submission whose authors were never revealed the author
+    "Anonymous": the paper is stored with no authors, not with a person called Anonymous."""
+    found, _ = services
+    made = _made(2, seed=23) + _made(2, "Withdrawn_Submission", seed=24)
+    found.v1[ICLR23] = shapes.v1_venue(made, ICLR23)
+    done = papers(env, "fetch", "iclr2023", "--all")
+    assert done.returncode == 0, done.stderr
+    authors = {p["title"]: p["authors"] for p in _listed(env)}
+    assert authors[made[2].title] == [] and authors[made[3].title] == []
+    assert authors[made[0].title] == made[0].authors
+
+
+def test_a_workshop_is_a_list_of_its_own(services, env) -> None:
+    """A workshop fetched with its main conference lands in a list that names it, so that
+    ``papers remove --list`` of the conference leaves the workshop's papers."""
+    found, _ = services
+    iclr24, workshop = "ICLR.cc/2024/Conference", "ICLR.cc/2024/Workshop/ME-FoMo"
+    main, small = _made(3, seed=25), _made(2, seed=26)
+    found.v2[iclr24] = shapes.v2_venue(main, iclr24)
+    found.v2[workshop] = shapes.v2_venue(small, workshop)
+    done = papers(env, "fetch", "iclr2024", f"openreview:{workshop}")
+    assert done.returncode == 0, done.stderr
+    assert "ICLR 2024 Workshop ME-FoMo (OpenReview)" in done.stdout, done.stdout
+    lists = {p["title"]: p["list"] for p in _listed(env)}
+    assert {lists[m.title] for m in small} == {"ICLR 2024 Workshop ME-FoMo (OpenReview)"}
+    assert {lists[m.title] for m in main} == {"ICLR 2024 (OpenReview)"}
+    done = papers(env, "remove", "--list", "ICLR 2024 (OpenReview)")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p["title"] for p in _listed(env)) == sorted(m.title for m in small)
+
+
+def _tmlr(found: Services) -> list[shapes.Made]:
+    fates = ["", "Under_Review", "Decision_Pending", "Rejected", "Rejected"]
+    made = [_made(1, fate, seed=30 + i)[0] for i, fate in enumerate(fates)]
+    made += _made(1, "Withdrawn_Submission", seed=40)
+    found.v2["TMLR"] = shapes.journal_venue(made, year=2023)
+    return made
+
+
+def test_tmlr_all_brings_every_submission_of_the_journal(services, env) -> None:
+    """TMLR, a journal: its group names only its under-review and decision-pending venue ids;
+    its rejected, withdrawn and desk-rejected papers are under ``TMLR/Rejected``,
+    ``TMLR/Withdrawn_Submission``, ``TMLR/Desk_Rejected`` (openreview-py's Journal)."""
+    found, _ = services
+    made = _tmlr(found)
+    done = papers(env, "fetch", "openreview:TMLR", "--all")
+    assert done.returncode == 0, done.stderr
+    assert "6 added" in done.stdout and "TMLR (OpenReview)" in done.stdout, done.stdout
+    listed = {p["title"]: p for p in _listed(env)}
+    statuses = [listed[m.title]["venue_status"] for m in made]
+    assert statuses == [
+        "", "Under review", "Decision pending", "Rejected", "Rejected", "Withdrawn",
+    ]  # fmt: skip
+    asked = {r.query.get("content.venueid") for r in found.requests_to("/or2/notes")}
+    assert {"TMLR/Desk_Rejected", "TMLR/Withdrawn_Submission", "TMLR/Under_Review"} <= asked
+
+
+def test_a_journal_paper_takes_its_year_from_the_note(services, env) -> None:
+    """TMLR's venue ("Accepted by TMLR") names no year: a published paper's is its
+    publication date's (``pdate``); one without (under review, rejected) takes its BibTeX's,
+    else when it went public (``odate``), else when it was made (``cdate``). A venue that
+    names its year keeps it (ICLR 2018's notes, submitted in 2017, say no venue at all)."""
+    found, _ = services
+    made = _tmlr(found)
+    note = found.v2["TMLR"].notes[1]  # under review: no pdate, BibTeX and dates of 2023
+    bibtex = note["content"].pop("_bibtex")["value"]
+    assert "year={2023}" in bibtex and "pdate" not in note
+    rejected = found.v2["TMLR"].notes[3]["content"]["_bibtex"]  # decided the next year
+    rejected["value"] = rejected["value"].replace("year={2023}", "year={2024}")
+    done = papers(env, "fetch", "openreview:TMLR", "--all")
+    assert done.returncode == 0, done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    assert listed[made[0].title]["venue"] == "TMLR 2024"  # published in 2024
+    assert listed[made[3].title]["venue"] == "TMLR 2024"  # its BibTeX's, not its odate's
+    assert {listed[m.title]["venue"] for m in made[1:3] + made[4:]} == {"TMLR 2023"}
+    hits = papers(env, "search", "year:2024", "--json")
+    assert sorted(h["title"] for h in json.loads(hits.stdout)) == sorted(
+        [made[0].title, made[3].title]
+    )
+
+    iclr18 = "ICLR.cc/2018/Conference"
+    old = shapes.v1_venue(_made(1, seed=41), iclr18)
+    for note in old.notes:  # made in 2017 (cdate), no venue: the venue id says 2018
+        del note["content"]["venue"], note["content"]["venueid"]
+        note["cdate"] = note["tcdate"] = 1508000000000
+    found.v1[iclr18] = old
+    assert papers(env, "fetch", "iclr2018").returncode == 0
+    assert {p["venue"] for p in _listed(env) if p["list"].startswith("ICLR")} == {"ICLR 2018"}

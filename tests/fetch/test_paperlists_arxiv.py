@@ -190,3 +190,73 @@ def test_an_atom_feed_saved_to_a_file_is_imported_as_papers(env, tmp_path: Path)
     assert "3 added" in done.stdout
     titles = sorted(p["title"] for p in _listed(env))
     assert titles == [f"Paper saved {i} on diffusion" for i in range(3)]
+
+
+def test_an_empty_first_arxiv_page_is_asked_again_and_never_kept(
+    services, env, tmp_path: Path
+) -> None:
+    """arXiv's glitch on the first page: ``totalResults`` 230 and no entry. It is asked again
+    like any other empty page; still empty, the error says arXiv counted papers it did not
+    send, and nothing is cached, so the next fetch asks again instead of failing for a day."""
+    found, _ = services
+    query = "cat:cs.LG"
+    found.arxiv_queries[query] = _entries(230)
+    empty = shapes.atom_feed([], total=230, start=0, per_page=100).encode()
+    atom = {"Content-Type": "application/atom+xml"}
+    found.faults.append(Fault("/arxiv/query", "body", body=empty, headers=atom, times=3))
+    done = papers(env, "fetch", f"arxiv:{query}", "--max", "100")
+    assert done.returncode == 1, done.stdout
+    assert (
+        "arXiv counts 230 papers for 'cat:cs.LG' but sent none (an empty page, 3 times): "
+        "fetch again later" in done.stderr
+    ), done.stderr
+    assert [r.query["start"] for r in found.requests_to("/arxiv/query")] == ["0", "0", "0"]
+    assert not list((tmp_path / "home" / "fetched").glob("*.page"))
+    found.log.clear()
+    done = papers(env, "fetch", f"arxiv:{query}", "--max", "100")  # the same day
+    assert done.returncode == 0 and "100 added" in done.stdout, done.stderr
+    assert len(found.requests_to("/arxiv/query")) == 1
+    found.log.clear()
+    found.faults.append(Fault("/arxiv/query", "body", body=empty, headers=atom, times=1))
+    done = papers(env, "fetch", f"arxiv:{query}", "--max", "100", "--refresh")
+    assert done.returncode == 0 and "100 skipped" in done.stdout, done.stdout + done.stderr
+    assert [r.query["start"] for r in found.requests_to("/arxiv/query")] == ["0", "0"]
+
+
+def test_an_empty_page_an_older_version_cached_is_asked_again(services, tmp_path: Path) -> None:
+    """A page that holds nothing, found in the cache (kept before empty pages were refused),
+    is not believed: it is asked of the service, and not counted as read from the cache."""
+    from storage.fetch.arxiv import _holds_entries, _parse
+    from storage.fetch.pages import cache_in
+    from storage.fetch.request import WebOptions
+    from storage.fetch.web import Web, full_url
+
+    found, base = services
+    found.arxiv_queries["cat:cs.LG"] = _entries(3)
+    url, params = f"{base}/arxiv/query", {"search_query": "cat:cs.LG", "max_results": "10"}
+    cache = cache_in(tmp_path)
+    cache.put(full_url(url, params), shapes.atom_feed([], total=3).encode())
+    with Web(WebOptions(), cache) as web:
+        feed = web.get_parsed(url, params, _parse, keep=_holds_entries)
+    assert feed.entries == 3 and len(found.requests_to("/arxiv/query")) == 1
+    assert cache.hits == 0
+
+
+def test_a_paper_copilot_list_without_accepted_papers_says_it_came_from_the_cache(
+    services, env
+) -> None:
+    """During the reviews Paper Copilot's list holds only active submissions. Fetched again the
+    same day, the answer is the cached file's: the error says so, and how to ask again."""
+    found, _ = services
+    records = [shapes.paperlists_record(m, "iclr", 2026) for m in shapes.made_up(2, seed=9)]
+    for record in records:
+        record["status"] = "Active"
+    found.paperlists["iclr2026"] = records
+    first = papers(env, "fetch", "paperlists:iclr2026")
+    assert first.returncode == 1 and "holds no accepted papers (try --all)" in first.stderr
+    again = papers(env, "fetch", "paperlists:iclr2026")
+    assert again.returncode == 1
+    assert (
+        "holds no accepted papers in today's cached copy (--refresh downloads it again) "
+        "(try --all)" in again.stderr
+    ), again.stderr

@@ -194,6 +194,7 @@ def test_a_20_mb_single_paragraph_is_one_record_error(tmp_path: Path) -> None:
     ("text", "expected"),
     [
         ("Accept (Oral)", "Oral"),
+        ("Accept (Talk)", "Oral"),
         ("ICLR 2025 Spotlight", "Spotlight"),
         ("poster", "Poster"),
         ("Desk", "Desk"),

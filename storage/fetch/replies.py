@@ -1,0 +1,104 @@
+"""What a submission's direct replies on OpenReview say: its reviews' scores and its decision.
+
+A reply is known by the last part of its invitation (``…/Submission12/-/Official_Review``),
+which each venue names as it likes: a venue of API v2 says its names in its group
+(``review_name``, ``decision_name``, ``meta_review_name``, read as openreview-py's how-to reads
+them), and they are read beside the usual ones (``ReplyNames``).
+
+- a review's overall score is the first of ``RATING_KEYS`` it has (``"6: marginally above…"``
+  or a number), its confidence ``confidence``, counted only beside a score;
+- the decision is the decision reply's ``decision`` ("Accept (Oral)", ICLR 2018's "Invite to
+  Workshop Track", ICLR 2020's "Accept (Talk)"), else the meta review's ``recommendation``
+  (ICLR 2019 and its like, which posted no decision notes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from storage.fetch.records import numbers, value_of
+
+#: A review's overall score, by the name venues give it (the first one a review has): ICLR and
+#: NeurIPS ``rating``, older venues ``recommendation``, ICML 2025 ``overall_recommendation``,
+#: ACL Rolling Review ``overall_assessment``.
+RATING_KEYS = (
+    "rating",
+    "recommendation",
+    "overall_recommendation",
+    "overall_rating",
+    "overall_assessment",
+)
+#: Replies read of one submission at most, and invitations of one reply.
+_MAX_REPLIES = 1000
+_MAX_INVITATIONS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyNames:
+    """The invitation names (their last part) of a venue's reviews, decisions, meta reviews."""
+
+    reviews: frozenset[str] = frozenset({"Official_Review"})
+    #: ICLR 2018 posted its decisions under ``ICLR.cc/2018/Conference/-/Acceptance_Decision``
+    decisions: frozenset[str] = frozenset({"Decision", "Acceptance_Decision"})
+    meta_reviews: frozenset[str] = frozenset({"Meta_Review"})
+
+    def with_own(self, review: str, decision: str, meta_review: str) -> ReplyNames:
+        """These names and a venue's own ("" for one it does not name)."""
+        return ReplyNames(
+            self.reviews | {review} - {""},
+            self.decisions | {decision} - {""},
+            self.meta_reviews | {meta_review} - {""},
+        )
+
+
+@dataclass(slots=True)
+class Replies:
+    """What a submission's replies say: each review's score and confidence, the decision."""
+
+    ratings: list[float] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
+    #: The decision in its own words ("Accept (Oral)"), "" when none was posted.
+    decision: str = ""
+
+
+def read_replies(replies: Sequence[Any], names: ReplyNames) -> Replies:
+    """The scores and decision of a submission's direct replies (API v1 or v2 shapes)."""
+    found = Replies()
+    meta_decision = ""
+    for reply in replies[:_MAX_REPLIES]:
+        if not isinstance(reply, Mapping) or not isinstance(reply.get("content"), Mapping):
+            continue
+        kinds = _kinds(reply)
+        said = reply["content"]
+        if kinds & names.reviews:
+            _read_review(said, found)
+        elif kinds & names.decisions and isinstance(value_of(said, "decision"), str):
+            found.decision = _line(value_of(said, "decision"))
+        elif kinds & names.meta_reviews and isinstance(value_of(said, "recommendation"), str):
+            meta_decision = _line(value_of(said, "recommendation"))
+    found.decision = found.decision or meta_decision
+    return found
+
+
+def _kinds(reply: Mapping[str, Any]) -> set[str]:
+    """The last parts of a reply's invitations: v2 lists them, v1 gives one."""
+    invitations = reply.get("invitations")
+    names = invitations if isinstance(invitations, list) else [reply.get("invitation")]
+    return {n.rpartition("/")[2] for n in names[:_MAX_INVITATIONS] if isinstance(n, str)}
+
+
+def _read_review(said: Mapping[str, Any], found: Replies) -> None:
+    """A review's score, and its confidence only beside a score: the mean confidence says how
+    sure the reviewers who scored the paper were, and a review without a score (its form had
+    none, a placeholder) qualifies none."""
+    for key in RATING_KEYS:
+        if rating := numbers(value_of(said, key))[:1]:
+            found.ratings += rating
+            found.confidences += numbers(value_of(said, "confidence"))[:1]
+            return
+
+
+def _line(text: str) -> str:
+    return " ".join(text.split())[:100]
