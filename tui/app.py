@@ -313,6 +313,7 @@ class PapersApp(App[None]):
 
     async def action_quit(self) -> None:
         """Quit once every decision is on disk (the screen stays live while it waits)."""
+        self.main_screen.remember_place()
         if self._quit_anyway or self.session.flush(timeout=0.5):
             self.session.close(timeout=1.0)
             self.syncing.close(QUIT_SYNC_SECONDS)

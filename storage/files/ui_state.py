@@ -1,4 +1,5 @@
-"""What the app remembers between sessions about how it looks: the theme, the split.
+"""What the app remembers between sessions: its look (the theme, the split) and where the
+user left it (the tab, the paper under the cursor).
 
 Kept in ``HOME/ui.json``, apart from ``config.toml`` (which is the user's to write, comments
 and all). A file that does not parse, or holds values out of range, is ignored: the app
@@ -26,6 +27,10 @@ class UiState:
 
     theme: str = ""
     split: int = SPLIT_DEFAULT
+    #: The tab shown when the app was quit ("" for the first, the Inbox).
+    tab: str = ""
+    #: The id of the paper under the cursor then ("" for none).
+    paper: str = ""
 
     def with_split(self, delta: int) -> UiState:
         """The split moved by ``delta`` percent, kept within bounds."""
@@ -44,11 +49,23 @@ def load_ui_state(home: Path) -> UiState:
     split = data.get("split")
     if not isinstance(split, int) or not SPLIT_MIN <= split <= SPLIT_MAX:
         split = SPLIT_DEFAULT
-    return UiState(theme=theme if isinstance(theme, str) else "", split=split)
+    return UiState(
+        theme=theme if isinstance(theme, str) else "",
+        split=split,
+        tab=_short(data.get("tab")),
+        paper=_short(data.get("paper")),
+    )
+
+
+def _short(value: object) -> str:
+    """A name or an id kept in the file: a short string, else nothing."""
+    return value if isinstance(value, str) and len(value) <= 200 else ""
 
 
 def save_ui_state(home: Path, state: UiState) -> None:
     """Remember ``state`` (best effort: a folder that cannot be written keeps the old one)."""
-    payload = orjson.dumps({"theme": state.theme, "split": state.split})
+    payload = orjson.dumps(
+        {"theme": state.theme, "split": state.split, "tab": state.tab, "paper": state.paper}
+    )
     with contextlib.suppress(OSError):
         atomic_write(home / UI_FILE, payload, backup=False)

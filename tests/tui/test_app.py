@@ -74,6 +74,27 @@ async def test_in_the_all_tab_a_decision_stays_and_the_cursor_moves(seeded_home:
         assert app.session.status(app.papers[1].id) is Status.STARRED
 
 
+async def test_the_app_opens_where_it_was_quit(seeded_home: Path) -> None:
+    """The tab and the paper under the cursor are kept by a quit (in ui.json), as the split
+    and the theme are; a file naming a tab or paper no longer there opens the Inbox's top."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("5", "j", "j", "j")
+        left = screen.paper_list.current
+        await pilot.press("q")
+    assert left is not None
+    again = make_app(seeded_home)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        assert screen.view.tab == "all" and screen.paper_list.current == left
+    (seeded_home / "ui.json").write_text('{"tab": "nowhere", "paper": 7}', encoding="utf-8")
+    third = make_app(seeded_home)
+    async with third.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        assert screen.view.tab == "inbox" and screen.paper_list.cursor == 0
+
+
 async def test_movement_keys(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

@@ -10,6 +10,7 @@ processes' changes.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import on
@@ -19,6 +20,7 @@ from textual.containers import Container
 from textual.events import Resize
 
 from storage.errors import LibraryError
+from storage.files.ui_state import save_ui_state
 from storage.models import Status
 from storage.search.qualifiers import search_hint
 from tui.commands import bindings
@@ -30,6 +32,7 @@ from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
 from tui.screens.main.similar import SimilarPart
 from tui.text import cut_at_word
+from tui.view import TABS
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
@@ -60,11 +63,21 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
         self.apply_split()
         self.read_saved_searches()
-        self.rebuild()
+        if self.ui.tab in TABS and self.ui.tab != self.view.tab:  # where it was left
+            self.view.show_tab(self.ui.tab)
+        self.rebuild(keep=self.ui.paper or None)
         self.set_interval(POLL_SECONDS, self.poll_disk)
         self.set_timer(2.0, self.read_pdf_texts)  # the PDFs' text, once the screen is still
         # after the first frame: the build would otherwise compete with it for the GIL
         self.call_after_refresh(self.build_index, self.view.papers)
+
+    def remember_place(self) -> None:
+        """Keep the tab and the paper under the cursor for the next start (a quit's)."""
+        current = self.paper_list.current
+        place = replace(self.ui, tab=self.view.tab, paper=current.id if current else "")
+        if place != self.ui:
+            self.ui = place
+            save_ui_state(self.library.home, place)
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
