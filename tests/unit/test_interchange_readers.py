@@ -467,3 +467,12 @@ def test_authors_written_last_first_and_semicolons_read_first_last(
     library = Library(tmp_path / "home")
     library.import_file(path)
     assert [list(p.authors) for p in library.papers()] == [read]
+
+
+def test_an_arxiv_listing_emails_authors_typed_in_tex_read_in_unicode(tmp_path: Path) -> None:
+    """The listing writes names as arXiv holds them, in TeX (``J\\"org``)."""
+    text = (FIXTURES / "listing.eml").read_text(encoding="utf-8")
+    path = tmp_path / "listing.eml"
+    path.write_text(text.replace("Ann Lee, Bob Smith", 'J\\"org M\\"uller, Fran\\c{c}ois Fleuret'))
+    first = read_source(path).records[0]
+    assert first.authors == ("Jörg Müller", "François Fleuret", "Carol Jones")
