@@ -44,17 +44,23 @@ def sniff_csl_json(text: str, path: Path) -> Fit:
 
 
 def _names(value: Any) -> list[str]:
+    """CSL's names as the library keeps them: ``given``, the particles, ``family`` and
+    ``suffix`` in reading order (``Ludwig van Beethoven``), or a ``literal``."""
     names: list[str] = []
     for person in value if isinstance(value, list) else []:
         if not isinstance(person, Mapping):
             continue
-        parts = [person.get(k) for k in ("given", "non-dropping-particle", "family", "suffix")]
+        parts = [person.get(k) for k in _NAME_PARTS]
         name = " ".join(p for p in parts if isinstance(p, str) and p.strip())
         literal = person.get("literal")
         name = name or (literal if isinstance(literal, str) else "")
         if name.strip():
             names.append(" ".join(name.split()))
     return names
+
+
+#: The parts of a CSL name in the order they are read.
+_NAME_PARTS: Final = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 
 
 def _date(value: Any) -> tuple[str, str, str]:
