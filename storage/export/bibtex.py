@@ -24,7 +24,7 @@ from storage.export.selection import lists_text
 from storage.export.tex import tex_ascii
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.authors import name_parts
+from storage.sources.authors import is_et_al, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
 from storage.sources.citation import citation_of
 from storage.sources.links import web_url
@@ -43,7 +43,8 @@ def _ascii_word(text: str) -> str:
 def _key_name(authors: Sequence[str]) -> str:
     """The first author's family name (``smith`` of ``John Smith Jr.``), or the last word of
     a name written whole; "" for none."""
-    parts = name_parts(authors[0] if authors else "")
+    first = next((a for a in authors if not is_et_al(a)), "")
+    parts = name_parts(first)
     words = (parts.family or parts.literal).split()
     return _ascii_word(words[-1]).lower() if words else ""
 
@@ -64,11 +65,13 @@ def bibtex_key(paper: Paper, taken: set[str]) -> str:
 
 
 def _author(name: str) -> str:
-    """One author as BibTeX reads it: a name written whole (an organization, one holding
-    " and " or a comma) in braces, since BibTeX would split ``Google DeepMind`` into a first
-    and a last name; a person as ``First Last`` where BibTeX reads that form as the name's
-    parts, else as ``von Last, Jr, First`` (a suffix, a lower-case word that is no
-    particle)."""
+    """One author as BibTeX reads it: ``others`` for the authors a list leaves out; a name
+    written whole (an organization, one holding " and " or a comma) in braces, since BibTeX
+    would split ``Google DeepMind`` into a first and a last name; a person as ``First Last``
+    where BibTeX reads that form as the name's parts, else as ``von Last, Jr, First`` (a
+    suffix, a lower-case word that is no particle)."""
+    if is_et_al(name):
+        return "others"
     parts = name_parts(name)
     if parts.literal:
         escaped = bib_escape(parts.literal)

@@ -19,7 +19,7 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.json_array import json_array_pieces
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.authors import name_parts
+from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import CSL_TYPES, Citation, citation_of
 from storage.sources.links import web_url
 
@@ -28,7 +28,11 @@ def csl_name(name: str) -> dict[str, str]:
     """``Ann Lee`` → ``{"family": "Lee", "given": "Ann"}``; ``Jan van der Berg`` with
     ``"non-dropping-particle": "van der"`` (as Zotero writes it), ``John Smith Jr.`` with
     ``"suffix": "Jr."``; one word, or an organization (``is_organization``), is a
-    ``literal``."""
+    ``literal``; the authors a list leaves out are a last ``{"literal": "others"}``, which
+    citeproc (pandoc's) reads as "et al." when it ends the list, as pandoc writes BibTeX's
+    ``and others``."""
+    if is_et_al(name):
+        return {"literal": "others"}
     parts = name_parts(name)
     if parts.literal:
         return {"literal": parts.literal}

@@ -16,7 +16,7 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import lists_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.authors import name_parts
+from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import RIS_TYPES, citation_of
 from storage.sources.links import web_url
 from storage.text.sanitize import printable
@@ -45,7 +45,11 @@ def _pages(pages: str) -> list[tuple[str, str]]:
 
 def ris_name(name: str) -> str:
     """An ``AU`` value: ``Last, First, Suffix`` as RIS defines it (``van der Berg, Jan``,
-    ``Smith, John, Jr.``), an organization's name whole (``is_organization``: no first name)."""
+    ``Smith, John, Jr.``), an organization's name whole (``is_organization``: no first name);
+    "" for the authors a list leaves out, which RIS has no way to say (its readers would
+    take "others" for a person)."""
+    if is_et_al(name):
+        return ""
     parts = name_parts(name)
     if parts.literal:
         return parts.literal

@@ -1,12 +1,12 @@
 """Authors' names: one flat form in the library, split again for each export.
 
 The library keeps each author as the name reads (``Jan van der Berg``, ``John Smith Jr.``,
-``Google DeepMind``). Readers make that form from what their format gives (``flat_name``:
-``Smith, John, Jr.`` is ``John Smith Jr.``); exporters split it again (``name_parts``), since
-each format wants the family name apart: particles (``van der``) go with the family name, a
-suffix (``Jr.``, ``III``) stays apart, and an organization (``is_organization``) is
-not split at all, so that no export writes ``Berg, Jan van der``, ``Jr., John Smith`` or
-``DeepMind, Google``.
+``Google DeepMind``), and a list its source cut short ends in ``ET_AL``. Readers make that form
+from what their format gives (``flat_name``: ``Smith, John, Jr.`` is ``John Smith Jr.``);
+exporters split it again (``name_parts``), since each format wants the family name apart:
+particles (``van der``) go with the family name, a suffix (``Jr.``, ``III``) stays apart, and an
+organization (``is_organization``) is not split at all, so that no export writes
+``Berg, Jan van der``, ``Jr., John Smith`` or ``DeepMind, Google``.
 
 Pure standard library and total: every function takes any string.
 """
@@ -14,17 +14,27 @@ Pure standard library and total: every function takes any string.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
 __all__ = [
+    "ET_AL",
     "NameParts",
+    "ended_with_et_al",
     "flat_name",
+    "is_et_al",
     "is_organization",
     "is_suffix",
     "last_first",
     "name_parts",
 ]
+
+#: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
+#: ``{"literal": "others"}``. Kept so that an export does not cite the first authors as if
+#: they were all.
+ET_AL: Final = "et al."
+_ET_AL_WORDS: Final = frozenset({"others", "et al", "et al.", "et. al.", "etal", "…", "..."})
 
 #: Lower-case words that belong to the family name before it (``van der Berg``, ``de la
 #: Cruz``, ``von Neumann``, ``dos Santos``, ``ten Brink``): the family name is not ``Berg``.
@@ -59,9 +69,28 @@ def is_organization(name: str) -> bool:
     return len(name.split()) > 1 and _ORGANIZATION.search(name) is not None
 
 
+def is_et_al(name: str) -> bool:
+    """Whether a name stands for the authors a list leaves out (``others``, ``et al.``)."""
+    return " ".join(name.split()).casefold() in _ET_AL_WORDS
+
+
 def is_suffix(word: str) -> bool:
     """Whether a word is a generational suffix (``Jr.``, ``III``), not a name."""
     return word.strip().strip(",").casefold() in _SUFFIXES
+
+
+def ended_with_et_al(names: Iterable[str]) -> list[str]:
+    """``names`` with what says "and others" (``others``, ``et al.``) made one ``ET_AL`` at
+    their end: it stands for the authors after the last one named."""
+    kept: list[str] = []
+    cut = False
+    for name in names:
+        if is_et_al(name):
+            cut = True
+            continue
+        if name.strip():
+            kept.append(name)
+    return [*kept, ET_AL] if cut and kept else kept
 
 
 def flat_name(last: str, first: str = "", suffix: str = "") -> str:

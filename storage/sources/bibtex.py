@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.sources.authors import flat_name
+from storage.sources.authors import ended_with_et_al, flat_name
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField
 from storage.sources.records import (
@@ -211,9 +211,10 @@ def _name(raw: str) -> str:
 
 
 def authors_of(raw: str) -> tuple[str, ...]:
-    """The names of an ``author`` field, in Unicode, in order (two people may share a name)."""
+    """The names of an ``author`` field, in Unicode, in order (two people may share a name);
+    ``and others`` is a last ``ET_AL``."""
     names = (_name(n) for n in _split_top(" ".join(raw.split()), " and "))
-    return tuple(n for n in names if n and n.casefold() != "others")
+    return tuple(ended_with_et_al(n for n in names if n))
 
 
 @dataclass(slots=True)

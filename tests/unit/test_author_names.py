@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from storage import Library
 from storage.export import export
 from storage.files.triage_file import TriageState
 from storage.models import Paper
@@ -17,15 +18,15 @@ from storage.sources.papers import build_paper
 from storage.sources.registry import read_text_content
 
 #: A family name braced with its particles (Better BibTeX), a suffix in BibTeX's middle
-#: place, an organization braced whole, initials.
+#: place, an organization braced whole, initials, and the authors left out.
 BIBTEX = """@article{berg2024names,
   title = {Names Across Formats},
-  author = {{van der Berg}, Jan and Smith, Jr., John and {Google DeepMind} and Smith, J},
+  author = {{van der Berg}, Jan and Smith, Jr., John and {Google DeepMind} and Smith, J and others},
   journal = {Journal of Names},
   year = {2024}
 }
 """
-NAMES = ("Jan van der Berg", "John Smith Jr.", "Google DeepMind", "J Smith")
+NAMES = ("Jan van der Berg", "John Smith Jr.", "Google DeepMind", "J Smith", "et al.")
 
 
 def _paper() -> Paper:
@@ -40,7 +41,8 @@ def test_bibtex_names_read_as_the_library_keeps_them() -> None:
 def test_bibtex_export_writes_each_name_as_bibtex_reads_its_parts() -> None:
     bib = export([_paper()], TriageState(), "bibtex")
     assert (
-        "author = {Jan van der Berg and Smith, Jr., John and {Google DeepMind} and J Smith}"
+        "author = {Jan van der Berg and Smith, Jr., John and {Google DeepMind} and J Smith "
+        "and others}"
     ) in bib
     assert "@article{berg2024names," in bib  # the family name, not the suffix ("jr2024")
 
@@ -53,16 +55,17 @@ def test_ris_export_writes_last_first_suffix_and_an_organization_whole() -> None
         "AU  - Smith, John, Jr.",
         "AU  - Google DeepMind",
         "AU  - Smith, J",
-    ]
+    ]  # RIS has no "and others": its readers would take one for a person
 
 
-def test_csl_json_export_writes_particles_suffixes_and_literals() -> None:
+def test_csl_json_export_writes_particles_suffixes_literals_and_others() -> None:
     [item] = json.loads(export([_paper()], TriageState(), "csl-json"))
     assert item["author"] == [
         {"family": "Berg", "given": "Jan", "non-dropping-particle": "van der"},
         {"family": "Smith", "given": "John", "suffix": "Jr."},
         {"literal": "Google DeepMind"},
         {"family": "Smith", "given": "J"},
+        {"literal": "others"},  # last: citeproc (pandoc's) writes "et al."
     ]
 
 
@@ -70,6 +73,20 @@ def test_csl_json_export_writes_particles_suffixes_and_literals() -> None:
 def test_exported_names_read_back_as_they_were(fmt: str, name: str) -> None:
     [record] = read_text_content(export([_paper()], TriageState(), fmt), Path(name)).records
     assert record.authors == NAMES
+
+
+def test_a_ris_export_reimported_keeps_the_authors_it_cannot_say(tmp_path: Path) -> None:
+    """RIS cannot say "and others": re-importing our RIS export into the same library keeps
+    the list as it was, and into an empty one reads every name it holds."""
+    library = Library(tmp_path / "home")
+    (tmp_path / "names.bib").write_text(BIBTEX, encoding="utf-8")
+    library.import_file(tmp_path / "names.bib")
+    ris = tmp_path / "names.ris"
+    ris.write_text(export(library.papers(), library.triage(), "ris"), encoding="utf-8")
+    report = library.import_file(ris)
+    assert report.added == 0 and library.papers()[0].authors == NAMES
+    [record] = read_text_content(ris.read_text(encoding="utf-8"), ris).records
+    assert record.authors == NAMES[:-1]
 
 
 @pytest.mark.skipif(shutil.which("biber") is None, reason="biber is not installed")
@@ -84,7 +101,8 @@ def test_biber_reads_each_exported_name_in_its_parts(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-2000:]
     written = (tmp_path / "out.bib").read_text(encoding="utf-8")
     assert (
-        "AUTHOR = {van der Berg, Jan and Smith, Jr., John and {Google DeepMind} and Smith, J}"
+        "AUTHOR = {van der Berg, Jan and Smith, Jr., John and {Google DeepMind} and Smith, J "
+        "and others}"
     ) in written
 
 
@@ -104,14 +122,16 @@ def test_ris_and_endnote_read_a_suffix_after_the_first_name(tmp_path: Path) -> N
         assert record.authors == ("John Smith Jr.", "Jan van der Berg"), name
 
 
-def test_csl_json_names_read_with_their_particles() -> None:
-    """CSL as Zotero writes it: particles apart."""
+def test_csl_json_names_read_with_their_particles_and_others() -> None:
+    """CSL as Zotero writes it (particles apart) and as pandoc writes BibTeX's
+    ``and others``."""
     item = {
         "id": "x", "type": "book", "title": "Symphonies",
         "author": [
             {"family": "Beethoven", "given": "Ludwig", "dropping-particle": "van"},
             {"family": "Berg", "given": "Jan", "non-dropping-particle": "van der"},
+            {"literal": "others"},
         ],
     }  # fmt: skip
     [record] = read_text_content(json.dumps([item]), Path("x.csl.json")).records
-    assert record.authors == ("Ludwig van Beethoven", "Jan van der Berg")
+    assert record.authors == ("Ludwig van Beethoven", "Jan van der Berg", "et al.")
