@@ -31,10 +31,13 @@ __all__ = [
 ]
 
 #: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
-#: ``{"literal": "others"}``. Kept so that an export does not cite the first authors as if
-#: they were all.
+#: ``{"literal": "others"}``, Google Scholar's ``…``. Kept so that an export does not cite the
+#: first authors as if they were all.
 ET_AL: Final = "et al."
 _ET_AL_WORDS: Final = frozenset({"others", "et al", "et al.", "et. al.", "etal", "…", "..."})
+#: What the last name of a list cut short ends in (Google Scholar's ``J Uszkoreit…``, a
+#: text field's ``Ann Lee et al.``).
+_CUT: Final = re.compile(r"\s*(?:…|\.\.\.|\bet\.? al\.?)\s*$", re.IGNORECASE)
 
 #: Lower-case words that belong to the family name before it (``van der Berg``, ``de la
 #: Cruz``, ``von Neumann``, ``dos Santos``, ``ten Brink``): the family name is not ``Berg``.
@@ -80,14 +83,17 @@ def is_suffix(word: str) -> bool:
 
 
 def ended_with_et_al(names: Iterable[str]) -> list[str]:
-    """``names`` with what says "and others" (``others``, ``et al.``) made one ``ET_AL`` at
-    their end: it stands for the authors after the last one named."""
+    """``names`` with what says "and others" (an ``others``, a name cut short with ``…``)
+    made one ``ET_AL`` at their end: it stands for the authors after the last one named."""
     kept: list[str] = []
     cut = False
     for name in names:
         if is_et_al(name):
             cut = True
             continue
+        shortened = _CUT.search(name)
+        if shortened:
+            cut, name = True, name[: shortened.start()]
         if name.strip():
             kept.append(name)
     return [*kept, ET_AL] if cut and kept else kept

@@ -135,3 +135,20 @@ def test_csl_json_names_read_with_their_particles_and_others() -> None:
     }  # fmt: skip
     [record] = read_text_content(json.dumps([item]), Path("x.csl.json")).records
     assert record.authors == ("Ludwig van Beethoven", "Jan van der Berg", "et al.")
+
+
+def test_a_google_scholar_csv_list_cut_short_ends_in_et_al(tmp_path: Path) -> None:
+    """Google Scholar cuts a long author list with an ellipsis (``J Uszkoreit…``): the name is
+    the name, and the list says there are more, so that exports do not cite six authors of
+    eight as all of them."""
+    text = (
+        '"Authors","Title","Publication","Volume","Number","Pages","Year","Publisher"\n'
+        '"A Vaswani, N Shazeer, N Parmar, J Uszkoreit…","Attention is all you need",'
+        '"Advances in neural information processing systems","30","","","2017",""\n'
+    )
+    [record] = read_text_content(text, tmp_path / "citations.csv").records
+    assert record.authors == ("A Vaswani", "N Shazeer", "N Parmar", "J Uszkoreit", "et al.")
+    paper = build_paper(record, "citations", 0)
+    assert "author = {A Vaswani and N Shazeer and N Parmar and J Uszkoreit and others}" in (
+        export([paper], TriageState(), "bibtex")
+    )
