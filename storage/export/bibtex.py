@@ -24,8 +24,9 @@ from storage.export.selection import lists_text
 from storage.export.tex import tex_ascii
 from storage.files.triage_file import TriageState
 from storage.models import Paper
+from storage.sources.authors import is_et_al, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
-from storage.sources.citation import citation_of, is_organization
+from storage.sources.citation import citation_of
 from storage.sources.links import web_url
 
 
@@ -39,9 +40,18 @@ def _ascii_word(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "", plain)
 
 
+def _key_name(authors: Sequence[str]) -> str:
+    """The first author's family name (``smith`` of ``John Smith Jr.``), or the last word of
+    a name written whole; "" for none."""
+    first = next((a for a in authors if not is_et_al(a)), "")
+    parts = name_parts(first)
+    words = (parts.family or parts.literal).split()
+    return _ascii_word(words[-1]).lower() if words else ""
+
+
 def bibtex_key(paper: Paper, taken: set[str]) -> str:
     """``lastname2025firstword``, made unique with a letter suffix."""
-    last = _ascii_word(paper.authors[0].split()[-1]).lower() if paper.authors else "anon"
+    last = _key_name(paper.authors)
     year = citation_of(paper).year
     words = [w for w in (_ascii_word(w).lower() for w in paper.display_title.split()) if w]
     first = next((w for w in words if len(w) > 3), words[0] if words else "paper")
@@ -55,12 +65,36 @@ def bibtex_key(paper: Paper, taken: set[str]) -> str:
 
 
 def _author(name: str) -> str:
-    """One author as BibTeX reads it: a name holding " and " or a comma, or an organization's
-    (``is_organization``), is kept whole."""
-    escaped = bib_escape(name)
-    if re.search(r"\band\b", name, re.IGNORECASE) or "," in name or is_organization(name):
-        return "{" + escaped + "}"
-    return escaped
+    """One author as BibTeX reads it: ``others`` for the authors a list leaves out; a name
+    written whole (an organization, one holding " and " or a comma) in braces, since BibTeX
+    would split ``Google DeepMind`` into a first and a last name; a person as ``First Last``
+    where BibTeX reads that form as the name's parts, else as ``von Last, Jr, First`` (a
+    suffix, a lower-case word that is no particle)."""
+    if is_et_al(name):
+        return "others"
+    parts = name_parts(name)
+    if parts.literal:
+        escaped = bib_escape(parts.literal)
+        return "{" + escaped + "}" if " " in parts.literal or "," in name else escaped
+    words = [*parts.given.split(), *parts.last.split()]
+    if not parts.suffix and _reads_as_parts(words, len(parts.given.split())):
+        return bib_escape(" ".join(words))
+    if parts.suffix:  # its first name in third place, even empty (``King, Jr.,``)
+        return ", ".join(bib_escape(p) for p in (parts.last, parts.suffix, parts.given)).strip()
+    return ", ".join(bib_escape(p) for p in (parts.last, parts.given) if p)
+
+
+def _reads_as_parts(words: list[str], given: int) -> bool:
+    """Whether BibTeX reads ``First von Last`` (no comma) as the name's parts: its "von" is
+    the lower-case words before the last, and they are the particles, right after the
+    ``given`` first words."""
+    lower = [i for i, word in enumerate(words[:-1]) if _starts_lower(word)]
+    return lower == list(range(given, len(words) - 1))
+
+
+def _starts_lower(word: str) -> bool:
+    """Whether BibTeX takes a word for lower case: its first letter with a case is."""
+    return next((c.islower() for c in word if c.isupper() or c.islower()), False)
 
 
 _MONTH_MACROS: Final = ("jan", "feb", "mar", "apr", "may", "jun",

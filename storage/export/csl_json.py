@@ -19,17 +19,30 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.json_array import json_array_pieces
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.citation import CSL_TYPES, Citation, citation_of, is_organization
+from storage.sources.authors import is_et_al, name_parts
+from storage.sources.citation import CSL_TYPES, Citation, citation_of
 from storage.sources.links import web_url
 
 
 def csl_name(name: str) -> dict[str, str]:
-    """``Ann Lee`` → ``{"family": "Lee", "given": "Ann"}``; one word, or an organization
-    (``is_organization``), is a ``literal``."""
-    parts = name.split()
-    if len(parts) < 2 or is_organization(name):
-        return {"literal": name}
-    return {"family": parts[-1], "given": " ".join(parts[:-1])}
+    """``Ann Lee`` → ``{"family": "Lee", "given": "Ann"}``; ``Jan van der Berg`` with
+    ``"non-dropping-particle": "van der"`` (as Zotero writes it), ``John Smith Jr.`` with
+    ``"suffix": "Jr."``; one word, or an organization (``is_organization``), is a
+    ``literal``; the authors a list leaves out are a last ``{"literal": "others"}``, which
+    citeproc (pandoc's) reads as "et al." when it ends the list, as pandoc writes BibTeX's
+    ``and others``."""
+    if is_et_al(name):
+        return {"literal": "others"}
+    parts = name_parts(name)
+    if parts.literal:
+        return {"literal": parts.literal}
+    named = {
+        "family": parts.family,
+        "given": parts.given,
+        "non-dropping-particle": parts.particle,
+        "suffix": parts.suffix,
+    }
+    return {key: value for key, value in named.items() if value}
 
 
 def _issued(cited: Citation) -> dict[str, Any] | None:

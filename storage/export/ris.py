@@ -16,7 +16,8 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import lists_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.citation import RIS_TYPES, citation_of, is_organization
+from storage.sources.authors import is_et_al, name_parts
+from storage.sources.citation import RIS_TYPES, citation_of
 from storage.sources.links import web_url
 from storage.text.sanitize import printable
 
@@ -42,15 +43,25 @@ def _pages(pages: str) -> list[tuple[str, str]]:
     return [("SP", pages)] if pages else []
 
 
+def ris_name(name: str) -> str:
+    """An ``AU`` value: ``Last, First, Suffix`` as RIS defines it (``van der Berg, Jan``,
+    ``Smith, John, Jr.``), an organization's name whole (``is_organization``: no first name);
+    "" for the authors a list leaves out, which RIS has no way to say (its readers would
+    take "others" for a person)."""
+    if is_et_al(name):
+        return ""
+    parts = name_parts(name)
+    if parts.literal:
+        return parts.literal
+    return ", ".join(p for p in (parts.last, parts.given, parts.suffix) if p)
+
+
 def ris_entry(paper: Paper) -> list[str]:
     """The lines of one paper's record, ``TY`` to ``ER``."""
     cited = citation_of(paper)
     kind = RIS_TYPES.get(cited.kind, "GEN")
     lines = [_line("TY", kind), _line("TI", paper.display_title)]
-    for author in paper.authors:
-        parts = author.split()
-        whole = len(parts) < 2 or is_organization(author)  # an organization: no first name
-        lines.append(_line("AU", author if whole else f"{parts[-1]}, {' '.join(parts[:-1])}"))
+    lines += [_line("AU", name) for name in map(ris_name, paper.authors) if name]
     if cited.journal:
         lines.append(_line("JO", cited.journal))
     elif cited.booktitle or cited.published:

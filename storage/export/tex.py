@@ -7,9 +7,11 @@ pdflatex + bibtex and biblatex + biber + pdflatex both set in a plain document a
 back as the same character (``é`` → ``{\\'e}``, ``í`` → ``{\\'i}``, not ``{\\'{\\i}}``, which
 biber makes ``ı`` + U+0301; ``τ`` → ``{$\\tau$}``; ``€`` → ``{\\texteuro}``): the table of
 ``tex_table.json``, made from pylatexenc's and our own by compiling every candidate
-(``storage.export.tex_table``). A character without an entry is written from its letter and
-its marks, or as pylatexenc's ``\\ensuremath{\\langle}\\texttt{U+4E2D}\\ensuremath{\\rangle}``,
-which compiles everywhere and reads back as the character: no character is lost to a ``?``.
+(``storage.export.tex_table``). A character without an entry is written as its letter under
+LaTeX's accents, nested (ACL's ``Nguy{\\~{\\^e}}n`` as ``Nguy{\\~{{\\^e}}}n``), a mark no plain
+document sets (an ogonek, a dot below) and any other character as pylatexenc's
+``\\ensuremath{\\langle}\\texttt{U+4E2D}\\ensuremath{\\rangle}``, which compiles everywhere and
+reads back as the character: no character is lost to a ``?``.
 Each brace of the text is a command that itself has balanced braces (``{$\\lbrace$}``).
 Read back through ``storage.text.latex.to_unicode``, what was written reads as it was.
 """
@@ -54,6 +56,10 @@ _TEXT: Final = {
     "‡": r"{\ddag}", "©": r"{\copyright}", "£": r"{\pounds}", "°": r"{$^\circ$}",
     "\u00a0": "~", "\u2009": r"\,", "\u202f": r"\,", "\u2002": " ", "\u2003": " ",
     "\u200b": "", "\u00ad": "", "Đ": "D", "đ": "d", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th",
+    # Romanian: a comma below, not a cedilla (``\c{s}`` is ş); biber makes them ș, ț, which
+    # pdflatex sets
+    "ș": r"{\textcommabelow{s}}", "Ș": r"{\textcommabelow{S}}",
+    "ț": r"{\textcommabelow{t}}", "Ț": r"{\textcommabelow{T}}",
 }  # fmt: skip
 
 
@@ -110,6 +116,8 @@ def own_encoding(ch: str) -> str:
                 return ""
             accent = _ACCENTS[mark]  # a letter command takes braces: `\\c{s}`, not `\\cs`
             bare = len(out) == 1 and not accent.isalpha()
+            if out.startswith("\\"):  # on an accent: in a group of its own (``_STACKING``)
+                out = "{" + out + "}"
             out = f"\\{accent}{out}" if bare else f"\\{accent}{{{out}}}"
         return "{" + out + "}"
     return ""
@@ -137,6 +145,45 @@ def _table() -> dict[str, str]:
     }
 
 
+#: Accents that go on any letter, one under another accent too (``{\~{{\^e}}}``: ễ): with
+#: what they go on in a group of its own, biber leaves them as LaTeX and pdflatex sets them.
+#: The others (``\d``, ``\v``, ``\c``…) biber turns into a Unicode mark that a plain document
+#: cannot set, and ``\k`` needs the T1 encoding, through bibtex too: a letter under one of
+#: them is in the table when it compiles (``\v{n}``), else that mark is ``unihex``'s.
+_STACKING: Final = {
+    "\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=",
+    "\u0307": ".", "\u0308": '"',
+}  # fmt: skip
+
+
+def _accented(decomposed: str) -> str | None:
+    """A letter and its marks (``unicodedata`` NFD) as accents around it, nested: ``ễ`` →
+    ``{\\~{{\\^e}}}``; from the longest start that has a command of its own (``ê``), or from an
+    ASCII letter. A mark no accent of ``_STACKING`` writes follows as ``unihex``'s (``ę`` →
+    ``{e}`` and U+0328): it reads back as the character. None for another base (a Greek or
+    Cyrillic letter)."""
+    base, marks = decomposed[0], decomposed[1:]
+    form, rest = "", marks
+    for end in range(len(marks), 0, -1):
+        start = unicodedata.normalize("NFC", base + marks[:end])
+        found = (_table().get(start) or _TEXT.get(start)) if len(start) == 1 else None
+        if found:
+            form, rest = found, marks[end:]
+            break
+    if not form:
+        if not (base.isascii() and base.isalpha()):
+            return None
+        form = "{" + base + "}"
+    unset = ""
+    for mark in rest:
+        accent = _STACKING.get(mark)
+        if accent is None:
+            unset += unihex(mark)
+        else:
+            form = f"{{\\{accent}{{{form}}}}}"
+    return form + unset
+
+
 def unihex(ch: str) -> str:
     """pylatexenc's escape for a character LaTeX has no command for: ``<U+4E2D>`` in print."""
     return f"{{\\ensuremath{{\\langle}}\\texttt{{U+{ord(ch):04X}}}\\ensuremath{{\\rangle}}}}"
@@ -157,7 +204,10 @@ def _char(ch: str) -> str:
         if compatible.isascii() and compatible.isalpha():
             return compatible
     decomposed = unicodedata.normalize("NFD", ch)
-    if len(decomposed) > 1:  # a letter and its marks, each written as it can be (ḿ, ș)
+    if len(decomposed) > 1:  # a letter and its marks (ễ, ḿ, ę)
+        accented = _accented(decomposed)
+        if accented is not None:
+            return accented
         return "".join(_ASCII.get(c, c) if c.isascii() else _char(c) for c in decomposed)
     return unihex(ch)
 

@@ -12,9 +12,10 @@ for a character only when
   encoding or a package (``\\k``, ``\\mathbb``), and characters biber turns into Unicode that
   pdflatex cannot set (``\\c{e}`` → ``ȩ``), fail there and are left out.
 
-A character without an entry is written from its parts (a letter and ``U+XXXX`` for a mark) or
-as pylatexenc's ``\\ensuremath{\\langle}\\texttt{U+XXXX}\\ensuremath{\\rangle}``, which compiles
-everywhere and reads back as the character: nothing is ever lost to a ``?``.
+A character without an entry is written from its parts (a letter under LaTeX's accents,
+nested, and ``U+XXXX`` for a mark no plain document sets) or as pylatexenc's
+``\\ensuremath{\\langle}\\texttt{U+XXXX}\\ensuremath{\\rangle}``, which compiles everywhere and
+reads back as the character: nothing is ever lost to a ``?``.
 
 Made again, with TeX installed, by ``python -m storage.export.tex_table`` (a few minutes); the
 compile test in ``tests/unit/test_bibtex_compile.py`` checks the table as it stands.

@@ -20,6 +20,7 @@ from storage.importing.identity import (
     titles_compatible,
 )
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
+from storage.sources.authors import ET_AL
 from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
@@ -41,6 +42,17 @@ def _reads_alike(old: str, new: str) -> bool:
     return shown(old) == shown(new)
 
 
+def _same_authors(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """Whether ``new`` names the authors ``old`` does: read alike, one by one; a list that
+    does not end in ``ET_AL`` where ``old`` does is the same list, from a source that has no
+    way to say "and others" (RIS: re-importing our RIS export keeps it)."""
+    if not new:
+        return True
+    if old and old[-1] == ET_AL and new[-1] != ET_AL:
+        old = old[:-1]
+    return len(new) == len(old) and all(map(_reads_alike, old, new))
+
+
 def merge_paper(old: Paper, new: Paper) -> Paper:
     """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
 
@@ -56,9 +68,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
     )
     same_list = new.list == old.list
     same_abstract = not new.abstract or _reads_alike(old.abstract, new.abstract)
-    same_authors = not new.authors or (
-        len(new.authors) == len(old.authors) and all(map(_reads_alike, old.authors, new.authors))
-    )
+    same_authors = _same_authors(old.authors, new.authors)
     merged = replace(
         old,
         title=old.title if keep_title else new.title,

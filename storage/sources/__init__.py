@@ -7,6 +7,7 @@
 - ``limits``: how much an import reads (regular files, a size cap);
 - ``fields``, ``links``, ``venues``: what a record holds beyond title and abstract, its links,
   and the venue its list or source names;
+- ``authors``: authors' names as the library keeps them, and split again for the exports;
 - ``papers``: source records made ``Paper``s (ids, links, titles, venues, catalog facts);
 - ``titles``: a short title derived for a paper that comes with an abstract only.
 """

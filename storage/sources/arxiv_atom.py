@@ -115,7 +115,7 @@ def _fields(entry: Element) -> dict[str, Any]:
     fields["summary"] = _text(entry, "a:summary")
     authors, affiliations = [], []
     for author in entry.findall("a:author", _NS):
-        name = _text(author, "a:name")
+        name = _name(_text(author, "a:name"))
         if name:
             authors.append(name)
         affiliations += [_text(a, ".") for a in author.findall("arxiv:affiliation", _NS)]
@@ -151,6 +151,14 @@ def _fields(entry: Element) -> dict[str, Any]:
     if comment:
         fields["code"] = list(extract_github_links(comment))
     return fields
+
+
+def _name(text: str) -> str:
+    """An author's name as the library keeps it, in Unicode: arXiv gives names as their
+    authors typed them, TeX and all (``J{\\"o}rg M{\\"u}ller``)."""
+    from storage.text.latex import to_unicode
+
+    return to_unicode(text)
 
 
 def _https(href: str) -> str:

@@ -17,6 +17,7 @@ from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.records import Fit, Reader, ReadResult
 from storage.sources.venues import find_venue
+from storage.text.latex import to_unicode
 
 ARXIV_SUFFIXES: Final = (".eml",)
 _SEPARATOR: Final = re.compile(r"^-{20,}\s*$|^%{3,}.*$", re.MULTILINE)
@@ -62,7 +63,8 @@ def _entry(block: str) -> tuple[dict[str, Any] | None, str]:
         return None, "a replacement notice (no abstract): the paper was in an earlier listing"
     fields: dict[str, Any] = {
         "title": head["title"],
-        "authors": head.get("authors") or head.get("author", ""),
+        # as their authors typed them, TeX and all (``J\"org M\"uller``): in Unicode
+        "authors": to_unicode(head.get("authors") or head.get("author", "")),
         "abstract": abstract,
         "keywords": head.get("categories", "").replace(" ", ", "),
         "venue": head.get("journal-ref") or find_venue(head.get("comments", "")).text,

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
+from storage.sources.authors import ended_with_et_al, flat_name
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField
 from storage.sources.records import (
@@ -201,20 +202,19 @@ def _as_source(text: str) -> str:
 
 
 def _name(raw: str) -> str:
-    """``Lee, Ann`` → ``Ann Lee``; ``von Last, Jr, First`` → ``First von Last Jr``;
-    ``{Google Research}`` stays one name."""
+    """``Lee, Ann`` → ``Ann Lee``; ``von Last, Jr, First`` → ``First von Last Jr``
+    (``flat_name``); ``{Google Research}`` stays one name."""
     pieces = _split_top(raw, ",")
-    if len(pieces) == 2:
-        raw = f"{pieces[1]} {pieces[0]}"
-    elif len(pieces) >= 3:
-        raw = f"{pieces[2]} {pieces[0]} {pieces[1]}"
+    if len(pieces) >= 2:
+        raw = flat_name(pieces[0], pieces[-1], " ".join(pieces[1:-1]))
     return " ".join(_readable(raw).split())
 
 
 def authors_of(raw: str) -> tuple[str, ...]:
-    """The names of an ``author`` field, in Unicode, in order (two people may share a name)."""
+    """The names of an ``author`` field, in Unicode, in order (two people may share a name);
+    ``and others`` is a last ``ET_AL``."""
     names = (_name(n) for n in _split_top(" ".join(raw.split()), " and "))
-    return tuple(n for n in names if n and n.casefold() != "others")
+    return tuple(ended_with_et_al(n for n in names if n))
 
 
 @dataclass(slots=True)

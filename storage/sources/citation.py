@@ -33,7 +33,6 @@ __all__ = [
     "citation_of",
     "doi_of",
     "entry_type",
-    "is_organization",
     "year_of",
 ]
 
@@ -179,26 +178,6 @@ def _arxiv_from(paper: Paper) -> str:
 
 def _is_arxiv(prefix: str, eprint: str) -> bool:
     return prefix.casefold() in ("", "arxiv") and _ARXIV_ID.fullmatch(eprint) is not None
-
-
-#: Words that make an author an organization (``Google Research``, ``The Gemini Team``,
-#: ``ATLAS Collaboration``, ``Meta AI``), written whole, not as a first and a last name.
-_ORGANIZATION: Final = re.compile(
-    r"\b(?:research|team|labs?|laborator(?:y|ies)|group|institute|institution|university|"
-    r"college|consortium|collaboration|inc|ltd|llc|gmbh|corporation|corp|company|foundation|"
-    r"project|committee|council|association|society|organi[sz]ation|cent(?:er|re)|department|"
-    r"academy|agency|initiative|alliance|authors|contributors|developers)\b\.?$|"
-    r"^the\s|[@&]|\b(?:research|team|group|institute|university|consortium|collaboration)\b|"
-    r"(?-i:\sAI$)",  # "Meta AI", not a person whose family name is Ai
-    re.IGNORECASE,
-)
-
-
-def is_organization(name: str) -> bool:
-    """Whether an author is an organization (``_ORGANIZATION``): exporters write its name
-    whole (BibTeX ``{Google Research}``, RIS and CSL-JSON without a given name), not as a
-    person's first and last names ("Research, Google")."""
-    return len(name.split()) > 1 and _ORGANIZATION.search(name) is not None
 
 
 def arxiv_id(paper: Paper) -> str:

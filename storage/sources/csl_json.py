@@ -18,6 +18,7 @@ import orjson
 
 from storage.errors import SourceError
 from storage.models import RecordError
+from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CSL
 from storage.sources.fields import year_in
 from storage.sources.json_lists import loads
@@ -44,17 +45,24 @@ def sniff_csl_json(text: str, path: Path) -> Fit:
 
 
 def _names(value: Any) -> list[str]:
+    """CSL's names as the library keeps them: ``given``, the particles, ``family`` and
+    ``suffix`` in reading order (``Ludwig van Beethoven``), or a ``literal``; a last
+    ``{"literal": "others"}`` (pandoc's "et al.") is ``ET_AL``."""
     names: list[str] = []
     for person in value if isinstance(value, list) else []:
         if not isinstance(person, Mapping):
             continue
-        parts = [person.get(k) for k in ("given", "non-dropping-particle", "family", "suffix")]
+        parts = [person.get(k) for k in _NAME_PARTS]
         name = " ".join(p for p in parts if isinstance(p, str) and p.strip())
         literal = person.get("literal")
         name = name or (literal if isinstance(literal, str) else "")
         if name.strip():
             names.append(" ".join(name.split()))
-    return names
+    return ended_with_et_al(names)
+
+
+#: The parts of a CSL name in the order they are read.
+_NAME_PARTS: Final = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 
 
 def _date(value: Any) -> tuple[str, str, str]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
+from storage.sources.authors import last_first
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.records import (
     ALIASES,
@@ -83,13 +84,9 @@ def _column(name: str) -> str:
 
 
 def _last_first(names: Iterable[str]) -> list[str]:
-    """``Lee, Ann`` → ``Ann Lee`` (one comma; ``King, Jr.`` as it is)."""
-    people = []
-    for name in names:
-        last, comma, first = name.partition(",")
-        plain = comma and first.strip() and "," not in first
-        people.append(" ".join(f"{first} {last}".split()) if plain else " ".join(name.split()))
-    return [p for p in people if p]
+    """``Lee, Ann`` → ``Ann Lee``, ``King, Martin Luther, Jr.`` → ``Martin Luther King Jr.``
+    (``last_first``)."""
+    return [p for p in map(last_first, names) if p]
 
 
 def _zotero_extra(fields: dict[str, Any]) -> None:

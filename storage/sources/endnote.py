@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
+from storage.sources.authors import last_first
 from storage.sources.citation import entry_type
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
@@ -59,14 +60,6 @@ def sniff_endnote(text: str, path: Path) -> Fit:
     return Fit.OPENS if re.match(r"%0 \S", start) else Fit.NO
 
 
-def _name(value: str) -> str:
-    """``Lee, Ann`` → ``Ann Lee``; ``Ann Lee`` as it is."""
-    last, comma, first = value.partition(",")
-    if comma and first.strip() and "," not in first:
-        return " ".join(f"{first} {last}".split())
-    return " ".join(value.split())
-
-
 def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     """A record's fields, or why it is refused (a value continued past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
@@ -89,7 +82,7 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
         if not value:
             continue
         if name in _LISTS:
-            fields.setdefault(name, []).append(_name(value) if name == "authors" else value)
+            fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
         else:
             fields.setdefault(name, value)
     entry = entry_type(_TYPES.get(kind.casefold(), "misc"))

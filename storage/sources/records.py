@@ -23,6 +23,7 @@ from storage.errors import SourceError
 from storage.importing.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.attachments import FILE_FIELDS, attachment
+from storage.sources.authors import ended_with_et_al, is_et_al
 from storage.sources.citation import doi_of
 from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
 from storage.sources.links import extract_github_links, github_from_code_field, web_url
@@ -493,7 +494,7 @@ def _authors(value: Any) -> tuple[str, ...]:
         if "," in value and ";" not in value:
             people = _last_first_people(value)
             if people:
-                return people[:MAX_AUTHORS]
+                return tuple(ended_with_et_al(people[:MAX_AUTHORS]))
         parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
@@ -502,7 +503,8 @@ def _authors(value: Any) -> tuple[str, ...]:
     else:
         parts = _strings(value)
     names = (" ".join(p.split()) for p in parts if p and p.strip())
-    return tuple(islice(names, MAX_AUTHORS))  # in order, repeats kept: two people may share a name
+    # in order, repeats kept (two people may share a name); "and others" one ``ET_AL`` last
+    return tuple(ended_with_et_al(islice(names, MAX_AUTHORS)))
 
 
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md"})
@@ -525,6 +527,9 @@ def _last_first_people(value: str) -> tuple[str, ...]:
     ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First``."""
     people = []
     for part in _AND.split(value) if " and " in value else (value,):
+        if is_et_al(part):  # ``Lee, Ann and others``
+            people.append(part)
+            continue
         # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
         one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None
         if one is None or not _given_name(one["first"]):

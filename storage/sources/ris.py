@@ -24,6 +24,7 @@ from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
+from storage.sources.authors import last_first
 from storage.sources.citation import FROM_RIS
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
@@ -56,12 +57,6 @@ def sniff_ris(text: str, path: Path) -> Fit:
     return Fit.OPENS if re.match(r"TY {0,2}- ", start) else Fit.NO
 
 
-def _name(value: str) -> str:
-    """``Lee, Ann`` → ``Ann Lee``."""
-    last, comma, first = value.partition(",")
-    return " ".join(f"{first} {last}".split()) if comma and first.strip() else value.strip()
-
-
 def _date(value: str) -> tuple[str, str, str]:
     """(year, month, ISO date) of ``2024/05/17/``, ``2024/05//``, ``2024``."""
     parts = [p.strip() for p in value.split("/")]
@@ -88,7 +83,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         if name == "keywords":  # one a line, or several on a line ("a; b": Mendeley, PubMed)
             fields.setdefault(name, []).extend(k for k in value.split(";") if k.strip())
         elif name in _LISTS:
-            fields.setdefault(name, []).append(_name(value) if name == "authors" else value)
+            fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
         else:
             fields.setdefault(name, value)
     entry = FROM_RIS.get(kind.strip().upper(), "misc")

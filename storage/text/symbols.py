@@ -358,6 +358,7 @@ LETTER_ACCENTS: Final[Mapping[str, str]] = {
     "b": "\u0331",
     "d": "\u0323",
     "t": "\u0361",
+    "textcommabelow": "\u0326",  # Romanian ș, ț (a cedilla, ``\c{s}``, is ş)
 }
 #: Math accents (``\hat{x}``) and their combining marks.
 MATH_ACCENTS: Final[Mapping[str, str]] = {

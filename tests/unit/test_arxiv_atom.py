@@ -69,3 +69,14 @@ def test_an_empty_entry_is_a_record_error_not_a_failure() -> None:
     text = shapes.atom_feed(entries, total=2)
     feed = parse_feed(text, "feed", "feed")
     assert len(feed.result.records) == 1 and len(feed.result.errors) == 1
+
+
+def test_author_names_typed_in_tex_are_kept_in_unicode() -> None:
+    """arXiv gives names as their authors typed them (``J{\\"o}rg M{\\"u}ller``): the
+    library keeps what they read as, which every export then writes as its format wants."""
+    entry = shapes.atom_entry(
+        "2502.00003", "Fine", "An abstract long enough to be one.",
+        ['J{\\"o}rg M{\\"u}ller', "Fran\\c{c}ois Fleuret", "Ann Lee"],
+    )  # fmt: skip
+    [record] = parse_feed(shapes.atom_feed([entry], total=1), "feed", "feed").result.records
+    assert record.authors == ("Jörg Müller", "François Fleuret", "Ann Lee")

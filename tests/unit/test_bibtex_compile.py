@@ -116,7 +116,7 @@ def test_every_character_compiles_and_reads_back(tmp_path: Path) -> None:
     from storage.sources.registry import read_text_content
 
     table = "".join(c for c in _table() if c != "¿")  # the one command holding a "?"
-    untabled = "中文 😀 Ħ ș ǘ ﬁ ḿ Ą ℝ «» \u0301x ꙮ"
+    untabled = "中文 😀 Ħ ș ǘ ﬁ ḿ Ą ℝ «» \u0301x ꙮ Nguyễn ệ ầ ố ę ą ț Ș ǚ й"
     chunks = [*(table[n : n + 60] for n in range(0, len(table), 60)), untabled]
     papers = [
         Paper(id=f"{i:012d}", title=f"Characters {i}: {chunk}", abstract=f"All of them: {chunk}.",
@@ -133,3 +133,26 @@ def test_every_character_compiles_and_reads_back(tmp_path: Path) -> None:
         return unicodedata.normalize("NFKC", " ".join(text.split()))
 
     assert [shown(r.title) for r in records] == [shown(p.title) for p in papers]
+
+
+def test_an_acl_anthology_entry_keeps_its_stacked_accents_and_compiles(tmp_path: Path) -> None:
+    """ACL Anthology's BibTeX writes Vietnamese names with nested accents (``Nguy{\\~{\\^e}}n``):
+    the export writes them as accents again, not as ``U+0302`` placeholders, and compiles."""
+    from storage.sources.registry import read_text_content
+
+    acl = (
+        "@inproceedings{nguyen-etal-2023-names,\n"
+        '    title = "Names of {V}ietnamese Authors",\n'
+        '    author = "Nguy{\\~{\\^e}}n, Minh  and\n'
+        '      Tr{\\`{\\^a}}n, Ho{\\`a}ng",\n'
+        '    booktitle = "Proceedings of the 61st Annual Meeting of the Association for '
+        'Computational Linguistics",\n'
+        '    year = "2023",\n'
+        "}\n"
+    )
+    [record] = read_text_content(acl, tmp_path / "acl.bib").records
+    assert record.authors == ("Minh Nguyễn", "Hoàng Trần")
+    paper = Paper(id="a" * 12, title=record.title, abstract="", authors=record.authors)
+    bib = export([paper], TriageState(), "bibtex")
+    assert r"author = {Minh Nguy{\~{{\^e}}}n and Ho{\`a}ng Tr{\`{{\^a}}}n}" in bib
+    compiles(tmp_path, bib)

@@ -301,6 +301,37 @@ def test_bibtex_export_never_writes_a_question_mark_for_a_character() -> None:
     assert to_unicode(tex_ascii("中文 😀 Ħ ș")) == "中文 😀 Ħ ș"
 
 
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("Nguyễn", r"Nguy{\~{{\^e}}}n"),  # as ACL's Nguy{\~{\^e}}n, the ê in a group of its own
+        ("Trần Huỳnh", r"Tr{\`{{\^a}}}n Hu{\`{{y}}}nh"),
+        ("ố ầ ǘ ḿ", r"{\'{{\^o}}} {\`{{\^a}}} {\'{{\"u}}} {\'{{m}}}"),
+        ("Ștefan Țurcanu", r"{\textcommabelow{S}}tefan {\textcommabelow{T}}urcanu"),
+    ],
+)
+def test_bibtex_export_writes_stacked_accents_as_nested_commands(text: str, written: str) -> None:
+    """A letter under two accents, or one the table lacks, is written as LaTeX's accents
+    around it (pdflatex + bibtex and biber set them: ``test_bibtex_compile``), not as
+    ``U+0302`` placeholders; it reads back as it was."""
+    from storage.export.tex import tex_ascii
+    from storage.text.latex import to_unicode
+
+    assert tex_ascii(text) == written
+    assert to_unicode(written) == text
+
+
+def test_bibtex_export_writes_a_mark_no_plain_document_sets_as_its_code() -> None:
+    """An ogonek needs the T1 encoding even through bibtex, and biber makes a dot below a
+    Unicode mark pdflatex cannot set: those marks alone are ``U+XXXX``, the rest accents."""
+    from storage.export.tex import tex_ascii, unihex
+    from storage.text.latex import to_unicode
+
+    assert tex_ascii("ę") == "{e}" + unihex("\u0328")
+    assert tex_ascii("ệ") == r"{\^{{e}}}" + unihex("\u0323")
+    assert to_unicode(tex_ascii("Łęcka Nguyệt")) == "Łęcka Nguyệt"
+
+
 @pytest.mark.parametrize("title", ["Paper 0 *", "Paper 0 \\", "**Bold** claims \\* and *stars*"])
 def test_a_markdown_title_ending_in_an_escaped_mark_reads_back(tmp_path: Path, title: str) -> None:
     """``**Paper 0 \\***``: the escaped star is the title's, the two after it close it (the
@@ -436,3 +467,12 @@ def test_authors_written_last_first_and_semicolons_read_first_last(
     library = Library(tmp_path / "home")
     library.import_file(path)
     assert [list(p.authors) for p in library.papers()] == [read]
+
+
+def test_an_arxiv_listing_emails_authors_typed_in_tex_read_in_unicode(tmp_path: Path) -> None:
+    """The listing writes names as arXiv holds them, in TeX (``J\\"org``)."""
+    text = (FIXTURES / "listing.eml").read_text(encoding="utf-8")
+    path = tmp_path / "listing.eml"
+    path.write_text(text.replace("Ann Lee, Bob Smith", 'J\\"org M\\"uller, Fran\\c{c}ois Fleuret'))
+    first = read_source(path).records[0]
+    assert first.authors == ("Jörg Müller", "François Fleuret", "Carol Jones")

@@ -1,0 +1,164 @@
+"""Authors' names: one flat form in the library, split again for each export.
+
+The library keeps each author as the name reads (``Jan van der Berg``, ``John Smith Jr.``,
+``Google DeepMind``), and a list its source cut short ends in ``ET_AL``. Readers make that form
+from what their format gives (``flat_name``: ``Smith, John, Jr.`` is ``John Smith Jr.``);
+exporters split it again (``name_parts``), since each format wants the family name apart:
+particles (``van der``) go with the family name, a suffix (``Jr.``, ``III``) stays apart, and an
+organization (``is_organization``) is not split at all, so that no export writes
+``Berg, Jan van der``, ``Jr., John Smith`` or ``DeepMind, Google``.
+
+Pure standard library and total: every function takes any string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = [
+    "ET_AL",
+    "NameParts",
+    "ended_with_et_al",
+    "flat_name",
+    "is_et_al",
+    "is_organization",
+    "is_suffix",
+    "last_first",
+    "name_parts",
+]
+
+#: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
+#: ``{"literal": "others"}``, Google Scholar's ``…``. Kept so that an export does not cite the
+#: first authors as if they were all.
+ET_AL: Final = "et al."
+_ET_AL_WORDS: Final = frozenset({"others", "et al", "et al.", "et. al.", "etal", "…", "..."})
+#: What the last name of a list cut short ends in (Google Scholar's ``J Uszkoreit…``, a
+#: text field's ``Ann Lee et al.``).
+_CUT: Final = re.compile(r"\s*(?:…|\.\.\.|\bet\.? al\.?)\s*$", re.IGNORECASE)
+
+#: Lower-case words that belong to the family name before it (``van der Berg``, ``de la
+#: Cruz``, ``von Neumann``, ``dos Santos``, ``ten Brink``): the family name is not ``Berg``.
+PARTICLES: Final = frozenset(
+    {"van", "von", "der", "den", "de", "del", "della", "da", "das", "dos", "do", "di", "du",
+     "des", "la", "le", "lo", "ten", "ter", "te", "zu", "zur", "op"}
+)  # fmt: skip
+#: Generational suffixes, written after the name (``John Smith Jr.``), not a given name.
+_SUFFIXES: Final = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+#: Words that make an author an organization (``Google Research``, ``The Gemini Team``,
+#: ``ATLAS Collaboration``, ``Meta AI``, ``Google DeepMind``), written whole, not as a first
+#: and a last name. The companies named are the ones whose names papers list as authors; a
+#: person's name holds none of them.
+_ORGANIZATION: Final = re.compile(
+    r"\b(?:research|team|labs?|laborator(?:y|ies)|group|institute|institution|university|"
+    r"college|consortium|collaboration|inc|ltd|llc|gmbh|corporation|corp|company|foundation|"
+    r"project|committee|council|association|society|organi[sz]ation|cent(?:er|re)|department|"
+    r"academy|agency|initiative|alliance|authors|contributors|developers|workshop)\b\.?$|"
+    r"^the\s|[@&]|\b(?:research|team|group|institute|university|consortium|collaboration)\b|"
+    r"\b(?:google|deepmind|openai|microsoft|nvidia|anthropic|hugging\s*face|deepseek|alibaba|"
+    r"baidu|tencent|bytedance|huawei|salesforce|ibm)\b|"
+    r"(?-i:\sAI$)",  # "Meta AI", not a person whose family name is Ai
+    re.IGNORECASE,
+)
+
+
+def is_organization(name: str) -> bool:
+    """Whether an author is an organization (``_ORGANIZATION``): exporters write its name
+    whole (BibTeX ``{Google Research}``, RIS and CSL-JSON without a given name), not as a
+    person's first and last names ("Research, Google")."""
+    return len(name.split()) > 1 and _ORGANIZATION.search(name) is not None
+
+
+def is_et_al(name: str) -> bool:
+    """Whether a name stands for the authors a list leaves out (``others``, ``et al.``)."""
+    return " ".join(name.split()).casefold() in _ET_AL_WORDS
+
+
+def is_suffix(word: str) -> bool:
+    """Whether a word is a generational suffix (``Jr.``, ``III``), not a name."""
+    return word.strip().strip(",").casefold() in _SUFFIXES
+
+
+def ended_with_et_al(names: Iterable[str]) -> list[str]:
+    """``names`` with what says "and others" (an ``others``, a name cut short with ``…``)
+    made one ``ET_AL`` at their end: it stands for the authors after the last one named."""
+    kept: list[str] = []
+    cut = False
+    for name in names:
+        if is_et_al(name):
+            cut = True
+            continue
+        shortened = _CUT.search(name)
+        if shortened:
+            cut, name = True, name[: shortened.start()]
+        if name.strip():
+            kept.append(name)
+    return [*kept, ET_AL] if cut and kept else kept
+
+
+def flat_name(last: str, first: str = "", suffix: str = "") -> str:
+    """A name its source wrote in parts, as the library keeps it: ``First Last Suffix``.
+
+    RIS and EndNote write ``Last, First, Suffix``, BibTeX ``Last, Suffix, First``: when the
+    first name is the suffix (``Smith, Jr.`` read from BibTeX's ``Smith, Jr., John`` in RIS's
+    order, or the reverse), the two are swapped."""
+    if is_suffix(first) and not is_suffix(suffix):
+        first, suffix = suffix, first
+    return " ".join(f"{first} {last} {suffix}".split())
+
+
+def last_first(value: str) -> str:
+    """A name written ``Last, First`` or ``Last, First, Suffix`` (RIS, EndNote, Zotero's and
+    Scopus's CSV) as the library keeps it (``flat_name``); one without a comma (``Ann Lee``,
+    an organization's) as it is."""
+    last, *rest = value.split(",")
+    if not "".join(rest).strip():
+        return " ".join(last.split())
+    return flat_name(last, rest[0], " ".join(rest[1:]))
+
+
+@dataclass(frozen=True, slots=True)
+class NameParts:
+    """One author as the exports write it: a person's parts, or a ``literal`` name written
+    whole (an organization, a single word, a name no part of which can be told)."""
+
+    family: str = ""
+    given: str = ""
+    #: Lower-case words before the family name (``van der``): CSL's non-dropping particle.
+    particle: str = ""
+    suffix: str = ""
+    literal: str = ""
+
+    @property
+    def last(self) -> str:
+        """The family name with its particle (``van der Berg``)."""
+        return f"{self.particle} {self.family}".strip()
+
+
+def _without_suffix(words: list[str]) -> tuple[list[str], str]:
+    """The words of a name and its suffix (``John Smith, Jr.`` → ``John Smith``, ``Jr.``)."""
+    if len(words) > 1 and is_suffix(words[-1]):
+        return [*words[:-2], words[-2].rstrip(",")], words[-1]
+    return words, ""
+
+
+def name_parts(name: str) -> NameParts:
+    """How an exporter writes a name the library holds (see the module)."""
+    words = name.split()
+    if len(words) < 2 or is_organization(name):
+        return NameParts(literal=" ".join(words))
+    words, suffix = _without_suffix(words)
+    if any("," in w or w.casefold() == "and" for w in words):  # not a person's parts: whole
+        return NameParts(literal=" ".join(name.split()))
+    start = len(words) - 1  # where the family name starts, its particles with it
+    while start > 0 and words[start - 1] in PARTICLES:
+        start -= 1
+    return NameParts(
+        family=words[-1],
+        given=" ".join(words[:start]),
+        particle=" ".join(words[start:-1]),
+        suffix=suffix,
+    )
