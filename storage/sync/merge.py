@@ -70,8 +70,9 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
 
 def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
     """A paper document from another device in this version's shape, or None and why not
-    when it is no paper this version takes: a field of the wrong type, another paper's id,
-    past the caps an import keeps (``storage.caps``: a 5 MB abstract, 20,000 lists)."""
+    when it is no paper this version takes: a field of the wrong type (a list of lists where
+    a list of names goes), another paper's id, past the caps an import keeps
+    (``storage.caps``: a 5 MB abstract, 20,000 lists)."""
     for name, value in doc.items():  # as sent: a list is no text, an object no list
         like = _SHAPE.get(name)
         if like is not None and type(value) is not (list if isinstance(like, list) else type(like)):
@@ -123,15 +124,14 @@ def _extra_fits(value: Any) -> bool:
 
 
 def _fits(value: Any, like: Any) -> bool:
+    """True when ``value`` is of the type of a paper's field ``like``: a list is of texts
+    (authors, links, keywords, lists: a list in one is unhashable, and stopped every sync)."""
     if isinstance(like, int):  # bool is an int: position, title_derived
         return type(value) is type(like)
     if isinstance(like, str):
         return isinstance(value, str)
     if isinstance(like, list):
-        return isinstance(value, list) and all(
-            isinstance(v, str) or (isinstance(v, list) and all(isinstance(w, str) for w in v))
-            for v in value
-        )
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return True
 
 

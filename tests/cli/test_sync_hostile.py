@@ -197,3 +197,36 @@ def test_a_record_whose_bytes_have_not_arrived_is_read_when_they_have(
     papers(env, b, "sync", str(folder))
     assert statuses(env, a) == statuses(env, b)
     assert set(statuses(env, b).values()) == {"read"}
+
+
+def hostile_papers(folder: Path, changes: dict[str, dict[str, object]]) -> None:
+    """Papers another device sends: the first paper's record as sent, changed by ``changes``
+    (each under its own paper id)."""
+    log = next((folder / "papers-tui").glob("*/papers.jsonl"))
+    base = orjson.loads(log.read_bytes().splitlines()[0])
+    device = "eeee000000000030"
+    rows = [
+        ["P", base[1] + 1, device, pid, {**base[4], "id": pid, **change}]
+        for pid, change in changes.items()
+    ]
+    path = other_device(folder, device)
+    (path / "papers.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+
+
+def test_paper_records_with_lists_of_lists_are_refused(env: dict[str, str], tmp_path: Path) -> None:
+    """One list of lists in a paper from another device (where a list of names goes) once
+    stopped every sync on every device with an internal error (an unhashable list)."""
+    folder, a, b, _ids = two_homes(env, tmp_path)
+    nested = {
+        "ffff00000000": {"lists": [["x"]]},
+        "ffff00000001": {"authors": [["a", "b"]]},
+        "ffff00000002": {"github": [["https://github.com/a/b"]]},
+        "ffff00000003": {"keywords": [["k"]]},
+    }
+    hostile_papers(folder, nested)
+    said = [papers(env, home, "sync", str(folder)).stderr for home in (a, b, a)]
+    assert "4 paper records no paper this version takes: skipped" in said[0]
+    assert "internal error" not in "".join(said)
+    listed = {p["id"] for p in json.loads(papers(env, b, "list", "--json").stdout)}
+    assert not set(nested) & listed
+    papers(env, b, "export", "--status", "all", "--format", "json")
