@@ -17,6 +17,7 @@ from storage.files.papers_file import paper_from_doc, paper_to_doc
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
+from storage.sources.links import web_url
 from storage.sync.local import triage_values
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
 from storage.sync.state import SyncState, beats, register_of
@@ -72,14 +73,18 @@ def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None
     """A paper document from another device in this version's shape, or None and why not
     when it is no paper this version takes: a field of the wrong type (a list of lists where
     a list of names goes), another paper's id, past the caps an import keeps
-    (``storage.caps``: a 5 MB abstract, 20,000 lists)."""
+    (``storage.caps``: a 5 MB abstract, 20,000 lists).
+
+    Its links are kept as an import keeps them (``storage.sources.links.web_url``): one line
+    of ``http(s)://`` and a host, or none; a ``javascript:`` or ``file:`` address, an option
+    (``--help``) or two lines in one would otherwise reach every export as a link."""
     for name, value in doc.items():  # as sent: a list is no text, an object no list
         like = _SHAPE.get(name)
         if like is not None and type(value) is not (list if isinstance(like, list) else type(like)):
             return None, f"its {name} is not what a paper holds"
     try:
         paper = paper_from_doc(doc)
-        clean = paper_to_doc(paper)
+        clean = _with_web_links(paper_to_doc(paper))
     except (KeyError, TypeError, ValueError):
         return None, "not a paper of this version"
     if paper.id != pid:
@@ -133,6 +138,18 @@ def _fits(value: Any, like: Any) -> bool:
     if isinstance(like, list):
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return True
+
+
+def _with_web_links(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document with only the links an import keeps: web addresses on one line."""
+    url = doc.get("url")
+    if isinstance(url, str):
+        doc["url"] = web_url(url)
+    github = doc.get("github")
+    if isinstance(github, list):
+        links = (web_url(link) if isinstance(link, str) else link for link in github)
+        doc["github"] = [link for link in links if link != ""]
+    return doc
 
 
 #: The type of every field of a stored paper, from an empty paper.

@@ -230,3 +230,34 @@ def test_paper_records_with_lists_of_lists_are_refused(env: dict[str, str], tmp_
     listed = {p["id"] for p in json.loads(papers(env, b, "list", "--json").stdout)}
     assert not set(nested) & listed
     papers(env, b, "export", "--status", "all", "--format", "json")
+
+
+def test_links_an_import_refuses_are_not_taken_from_another_device(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A ``javascript:`` or ``file:`` address, an option (``--help``) or two lines in one
+    were stored from another device, and the Markdown export wrote them as links."""
+    folder, a, b, _ids = two_homes(env, tmp_path)
+    hostile_papers(
+        folder,
+        {
+            "ffff00000010": {"url": "javascript:alert(1)"},
+            "ffff00000011": {"url": "file:///etc/passwd"},
+            "ffff00000012": {"url": "--help"},
+            "ffff00000013": {"url": "https://a.example/\nhttps://b.example"},
+            "ffff00000014": {
+                "url": "https://ok.example/paper",
+                "github": ["file:///etc/passwd", "--version", "https://github.com/ok/repo"],
+            },
+        },
+    )
+    for home in (a, b):
+        papers(env, home, "sync", str(folder))
+    listed = {p["id"]: p for p in json.loads(papers(env, b, "list", "--json").stdout)}
+    assert [listed[f"ffff0000001{n}"]["url"] for n in range(4)] == ["", "", "", ""]
+    assert listed["ffff00000014"]["url"] == "https://ok.example/paper"
+    assert listed["ffff00000014"]["github"] == ["https://github.com/ok/repo"]
+    exported = papers(env, b, "export", "--status", "all").stdout
+    for bad in ("javascript:", "file:", "--help", "--version", "b.example"):
+        assert bad not in exported
+    assert "(https://github.com/ok/repo)" in exported
