@@ -39,6 +39,7 @@ from storage.sync.folder import (
     LogFile,
     SyncError,
     SyncFolder,
+    shown,
 )
 from storage.sync.local import (
     Base,
@@ -406,14 +407,16 @@ class _Sync:
         relay: set[str] = set()
         logs, links = self.place.scan()
         for link in links:  # a loop of links too: never followed, nor does it stop the sync
-            where = f"{self._name(link.parent.name)}: {link.name}" if link.suffix else link.name
+            name = shown(link.name)
+            where = f"{self._name(shown(link.parent.name))}: {name}" if link.suffix else name
             report.problems.append(f"{where}: not read (a symbolic link, never followed)")
         for log in logs:
             if check_clone and log.folder == self.device.id and not log.conflicted:
                 self._check_clone(log)
             relay.update(self._read(log))
         # a log that a link stands in for keeps its cursor: it is back once a file again
-        present = {log.key for log in logs} | {f"{p.parent.name}/{p.name}" for p in links}
+        present = {log.key for log in logs}
+        present.update(f"{shown(p.parent.name)}/{shown(p.name)}" for p in links)
         for key in [k for k in state.cursors if k not in present]:
             relay.update(state.cursors.pop(key)[2])  # a log that disappeared
             self.dirty = True
@@ -422,7 +425,7 @@ class _Sync:
             self._to_send(records)
             report.relayed += len(records)
             self.dirty = True
-        conflicted = [f"{self._name(g.folder)}: {g.path.name}" for g in logs if g.conflicted]
+        conflicted = [f"{self._name(g.folder)}: {g.name}" for g in logs if g.conflicted]
         if conflicted:
             more = " …" if len(conflicted) > 3 else ""
             report.problems.append(
@@ -444,7 +447,7 @@ class _Sync:
         state = self.state
         kept = state.cursors.get(log.key)
         cursor = Cursor.from_json(kept[:2]) if kept else None
-        where = f"{self._name(log.folder)}: {log.path.name}"
+        where = f"{self._name(log.folder)}: {log.name}"
         devices = set(kept[2]) if kept else set()
         others = log.folder != self.device.id or log.conflicted
 

@@ -261,3 +261,33 @@ def test_links_an_import_refuses_are_not_taken_from_another_device(
     for bad in ("javascript:", "file:", "--help", "--version", "b.example"):
         assert bad not in exported
     assert "(https://github.com/ok/repo)" in exported
+
+
+def test_names_that_are_not_utf8_are_read_and_said_as_their_bytes(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A NAS names a conflicted copy in Latin-1: every sync stopped with an internal error
+    (such a name could not be written into the state), and this device's log grew by the
+    same records at every run, the state never saved."""
+    folder, a, b, ids = two_homes(env, tmp_path)
+    other = other_device(folder, "eeee000000000020", {"id": "eeee000000000020", "name": "nas"})
+    record = orjson.dumps(["s", 1_700_000_000_000, "eeee000000000020", ids[0], "skipped"])
+    latin1 = os.path.join(os.fsencode(other), b"triage (conflicted copy \xe9).jsonl")
+    with open(latin1, "wb") as copy:
+        copy.write(record + b"\n")
+    odd = os.path.join(os.fsencode(folder / "papers-tui"), b"bad\xfe")
+    os.mkdir(odd)
+    with open(os.path.join(odd, b"triage.jsonl"), "wb"):
+        pass
+    papers(env, a, "mark", ids[1], "read")
+    own = folder / "papers-tui" / device_id(a) / "triage.jsonl"
+
+    done = papers(env, a, "sync", str(folder))
+    size = own.stat().st_size
+    again = papers(env, a, "sync", str(folder))
+
+    assert "internal error" not in done.stderr + again.stderr
+    assert "nas (eeee0000): triage (conflicted copy \\xe9).jsonl" in done.stderr
+    assert "sent 0, received 0" in again.stdout and own.stat().st_size == size
+    papers(env, b, "sync", str(folder))
+    assert statuses(env, b)[ids[0]] == "skipped" and statuses(env, b)[ids[1]] == "read"
