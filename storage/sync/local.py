@@ -18,7 +18,17 @@ from typing import Any
 
 from storage.files.triage_model import Step, TriageState
 from storage.models import Status
-from storage.sync.records import NOTE, PAPER, QUEUE, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
+from storage.sync.records import (
+    NOTE,
+    PAPER,
+    QUEUE,
+    STATUS,
+    TAGS,
+    TRIAGE_KINDS,
+    Clock,
+    Record,
+    valid_value,
+)
 from storage.sync.records import paper_digest as digest_of
 from storage.sync.state import SyncState
 
@@ -151,13 +161,12 @@ def triage_changes(
     kept: set[str] = set()
     for pid in pids:
         removed_at = 0  # the stamp of the removal an undo took back, when it was told of
+        local = triage_values(triage, pid)
         if pid in waiting:
             if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
                 continue
-            local = triage_values(triage, pid)
             changed = [STATUS]
         else:
-            local = triage_values(triage, pid)
             changed = [
                 kind
                 for kind in TRIAGE_KINDS
@@ -197,6 +206,8 @@ def triage_changes(
                 base, pid, local[kind], made_at, state.device, removed_at
             ):
                 continue
+            if not valid_value(kind, local[kind]):
+                continue  # a hand's edit past the caps: no device would take it
             made.append((made_at, pid, kind, local[kind]))
     # Stamped in the order they were made (the clock only goes forward: a decision stamped
     # after a later one would be stamped later than it); those of unknown time last.

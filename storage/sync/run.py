@@ -392,7 +392,7 @@ class _Sync:
             if name and known.get("name") != name:
                 known["name"] = name
                 self.dirty = True
-            if isinstance(seen, int) and known.get("seen") != seen:
+            if isinstance(seen, int) and not isinstance(seen, bool) and known.get("seen") != seen:
                 known["seen"] = seen
                 self.dirty = True
 

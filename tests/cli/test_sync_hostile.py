@@ -291,3 +291,15 @@ def test_names_that_are_not_utf8_are_read_and_said_as_their_bytes(
     assert "sent 0, received 0" in again.stdout and own.stat().st_size == size
     papers(env, b, "sync", str(folder))
     assert statuses(env, b)[ids[0]] == "skipped" and statuses(env, b)[ids[1]] == "read"
+
+
+def test_a_sync_state_of_wrong_types_starts_afresh(env: dict[str, str], tmp_path: Path) -> None:
+    """A state that parses but holds ``outbox: [5]`` stopped every sync with an internal error."""
+    folder, a, b, ids = two_homes(env, tmp_path)
+    [state] = (a / "sync").glob("folder-*.json")
+    state.write_bytes(orjson.dumps({**orjson.loads(state.read_bytes()), "outbox": [5]}))
+    papers(env, a, "mark", ids[2], "skipped")
+    done = papers(env, a, "sync", str(folder))
+    assert "starting the sync afresh" in done.stderr and "internal error" not in done.stderr
+    papers(env, b, "sync", str(folder))
+    assert statuses(env, b)[ids[2]] == "skipped"
