@@ -8,6 +8,7 @@ checked and put in this version's shape before they are written.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,9 @@ class Folded:
     #: Records stamped beyond the clock's bound (``Clock.believable``): not folded, kept to
     #: be read again once the clock gets near them.
     held: list[Record] = field(default_factory=list)
+    #: Devices whose clocks are ahead (``ahead``): how many of this device's changes lost a
+    #: register to one of their records stamped ahead of this clock.
+    beaten: Counter[str] = field(default_factory=Counter)
 
 
 def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
@@ -60,6 +64,8 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
         new = register_of(record)
         held = registers.get(record.paper)
         if beats(record.kind, new, held):
+            if held is not None and held[1] == state.device and record.stamp - now > AHEAD_MS:
+                folded.beaten[record.device] += 1
             held = registers[record.paper] = new
             folded.changed[record.kind].add(record.paper)
         if record.kind == PAPER and record.value is not None and held and held[:3] == new:
@@ -67,6 +73,19 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
         known = devices.setdefault(record.device, {})
         known["last"] = max(int(known.get("last", 0)), record.stamp)
     return count
+
+
+def lost_to_clocks_ahead(state: SyncState, records: Iterable[Record], now: int) -> Counter[str]:
+    """How many of this device's new ``records`` will not hold their registers, by the device
+    whose record stamped ahead of this clock (``now``) holds it instead."""
+    lost: Counter[str] = Counter()
+    for record in records:
+        held = state.registers[record.kind].get(record.paper)
+        if held is None or held[0] - now <= AHEAD_MS:
+            continue
+        if not beats(record.kind, register_of(record), held):
+            lost[held[1]] += 1
+    return lost
 
 
 def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:

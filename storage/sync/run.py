@@ -49,7 +49,15 @@ from storage.sync.local import (
     touched_papers,
     triage_changes,
 )
-from storage.sync.merge import DECIDED_AT, Folded, Plan, fold, plan_merge, relay_records
+from storage.sync.merge import (
+    DECIDED_AT,
+    Folded,
+    Plan,
+    fold,
+    lost_to_clocks_ahead,
+    plan_merge,
+    relay_records,
+)
 from storage.sync.records import (
     KINDS,
     PAPER,
@@ -259,6 +267,7 @@ class _Sync:
         with self.library.triage_lock:
             plan = self._triage_part(pending)
             self._merge(plan)
+        self._say_ahead()
         self._finish()
 
     def _triage_part(self, pending: dict[str, Any]) -> Plan:
@@ -372,6 +381,8 @@ class _Sync:
     def _send(self, records: list[Record]) -> None:
         """This device's records: into the registers and the outbox (written at the end)."""
         if records:
+            lost = lost_to_clocks_ahead(self.state, records, self.clock.now_ms())
+            self.folded.beaten.update(lost)
             fold(self.state, records, self.clock, Folded())
             self._to_send(records)
             self.report.sent += len(records)
@@ -433,14 +444,25 @@ class _Sync:
                 f"writes only its own files; nothing is lost): {'; '.join(conflicted[:3])}{more}"
             )
         report.devices = len(set(state.devices) - {self.device.id})
+
+    def _say_ahead(self) -> None:
+        """Say which devices' clocks are ahead, once this device's changes met their records:
+        every device still takes the same change, but theirs win over those made here in the
+        time their clocks are ahead, and the user should know that, not only that the clock
+        wants setting."""
         held = {record.device for record in self.folded.held}  # said by ``_hold_back``
         for device, ahead in sorted(self.folded.ahead.items()):
             if device in held:
                 continue
-            report.problems.append(
-                f"{self._name(device)}: its clock is {_span(ahead)} ahead of this "
-                "one's (merging stays right; that clock wants setting)"
+            span = _span(ahead)
+            line = (
+                f"{self._name(device)}: its clock is {span} ahead of this one's: its changes "
+                f"win over those made here up to {span} after them, until that clock is set"
             )
+            beaten = self.folded.beaten[device]
+            if beaten:
+                line += f" ({count(beaten, 'change')} made here lost to it)"
+            self.report.problems.append(line)
 
     def _read(self, log: LogFile) -> set[str]:
         """Read one log from its cursor; the devices to pass on (it restarted: replaced)."""
