@@ -9,11 +9,19 @@ from its register now was changed here since: that is a record to send. Two subt
   sent again.
 - A removal (``Library.remove``) keeps the papers' decisions in its undo step, so the removed
   papers look put back in the Inbox; that is not a decision, and is not sent.
+
+That holds while the files are those the last sync left, changed since. A ``triage.json``
+older than that (``triage.json.bak`` copied over the file, a damaged file moved aside)
+differs from the registers by everything that happened since it was written: none of that
+was done here. From such a file only what was done after the last sync's mark is sent (by
+the undo log's steps, and the times notes, tags and places in the queue keep:
+``triage_changes``' ``older``); the rest is filled in from the registers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from storage.files.triage_model import Step, TriageState
@@ -118,6 +126,33 @@ def touched_papers(
     return touched
 
 
+@dataclass(frozen=True, slots=True)
+class OlderFile:
+    """A ``triage.json`` older than the last sync: when that sync marked the file (seconds),
+    and when notes and tags were written here (``TriageFile.written_at``), by paper: what was
+    written after the mark is new; the rest is the file's old values."""
+
+    since: float
+    noted_at: Mapping[str, float] = field(default_factory=dict)
+    tagged_at: Mapping[str, float] = field(default_factory=dict)
+
+    def after(self, at: float | None) -> bool:
+        """True for a time after the mark (times are kept to the second or finer; one within
+        a second of the mark is taken as before it)."""
+        return at is not None and at > self.since + 1
+
+
+def touched_since(
+    steps: Iterable[Step], since: float, *, removed: bool = False
+) -> dict[str, float | None]:
+    """``touched_papers`` of the steps made, undone or redone after ``since`` (seconds): in a
+    file older than the last sync, the only ones that sync has not seen (a step's times are
+    kept to the second: one of the same second as ``since`` is taken as older)."""
+    older = OlderFile(since)
+    recent = [step for step in steps if older.after(max(step.at, step.marked_at))]
+    return touched_papers(recent, {}, removed=removed)
+
+
 def redecided(triage: TriageState, known: Mapping[str, float]) -> dict[str, float]:
     """Papers whose status was set since the last sync (its time changed), even to the status
     they had then: an undo and a redo, or a decision taken back and made again."""
@@ -134,10 +169,16 @@ def triage_changes(
     waiting: Collection[str] = (),
     restored: Mapping[str, float | None] | None = None,
     unwritten: Collection[str] = (),
+    older: OlderFile | None = None,
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
     are in the library again).
+
+    ``older``: ``triage.json`` is older than the last sync. A value that differs from its
+    register is then no change made here, but for a status the undo log shows was given after
+    that sync's mark (``touched`` holds only those), and a place in the queue, a note or tags
+    written after it: only those are sent (the registers' values fill in the rest).
 
     ``unwritten``: papers whose triage a merge cut short (noted, not written) was writing.
     ``waiting``: papers whose triage the registers hold but ``triage.json`` does not (the
@@ -163,9 +204,16 @@ def triage_changes(
         removed_at = 0  # the stamp of the removal an undo took back, when it was told of
         local = triage_values(triage, pid)
         if pid in waiting:
-            if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
+            decided = (
+                pid in touched
+                if older is not None
+                else _decided_after(triage, pid, registers[STATUS].get(pid))
+            )
+            if not present(pid) or not decided:
                 continue
             changed = [STATUS]
+        elif older is not None:
+            changed = _made_since(triage, pid, local, base, touched, older)
         else:
             changed = [
                 kind
@@ -219,6 +267,29 @@ def triage_changes(
             stamp = clock.tick(made_at)
         records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
+
+
+def _made_since(
+    triage: TriageState,
+    pid: str,
+    local: Mapping[str, Any],
+    base: Base,
+    touched: Mapping[str, float | None],
+    older: OlderFile,
+) -> list[str]:
+    """The registers of a paper changed here after the last sync's mark, in a ``triage.json``
+    older than it: its status when the undo log shows it given since (``touched``), its note,
+    tags or place in the queue when written since; its other values are the file's old ones."""
+    written = {
+        NOTE: older.noted_at.get(pid),
+        TAGS: older.tagged_at.get(pid),
+        QUEUE: triage.positioned_at.get(pid),
+    }
+    changed = [STATUS] if pid in touched else []
+    for kind, at in written.items():
+        if local[kind] != base.value(kind, pid) and older.after(at):
+            changed.append(kind)
+    return changed
 
 
 def _removed_since_touched(

@@ -19,7 +19,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
 from storage.sources.links import web_url
-from storage.sync.local import triage_values
+from storage.sync.local import DEFAULTS, triage_values
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
 from storage.sync.state import SyncState, beats, register_of
 
@@ -224,11 +224,16 @@ def plan_merge(
     papers: Mapping[str, Mapping[str, Any]] | None,
     docs: Mapping[str, dict[str, Any]],
     present: Callable[[str], bool],
+    refill_at: int | None = None,
 ) -> Plan:
     """The changes that bring the library to the registers, for the papers ``pids`` names
     (by kind): those whose holders changed, and those a merge cut short left to write.
     ``papers`` (papers.json's papers by id) is needed when papers changed; ``present``
     tells the papers this library has (the triage of others waits: ``Plan.waiting``).
+
+    ``refill_at``: ``triage.json`` is older than the registers (put back from a copy), and
+    a value no register holds goes back to what a paper has by default: the file's is from
+    before the last sync, which had it so (a status then gets this stamp: that sync's mark).
 
     Work is linear in the papers named: each is looked up once per register."""
     plan = Plan()
@@ -238,6 +243,8 @@ def plan_merge(
         registers = state.registers[kind]
         for pid in sorted(set(pids.get(kind, ()))):
             held = registers.get(pid)
+            if held is None and refill_at is not None:
+                held = [refill_at, "", DEFAULTS[kind]]
             if held is None or triage_values(triage, pid)[kind] == held[2]:
                 continue
             coming = plan.papers.get(pid)

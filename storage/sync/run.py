@@ -29,6 +29,7 @@ import orjson
 
 from storage.errors import LibraryError
 from storage.files.atomic import in_batches, read_regular, signature
+from storage.files.triage_model import TriageState
 from storage.library import Library
 from storage.sync.apply import apply_plan
 from storage.sync.device import Device, clean_name, load_device, renew_device
@@ -43,10 +44,12 @@ from storage.sync.folder import (
 )
 from storage.sync.local import (
     Base,
+    OlderFile,
     paper_changes,
     redecided,
     step_marks,
     touched_papers,
+    touched_since,
     triage_changes,
 )
 from storage.sync.merge import (
@@ -228,6 +231,8 @@ class _Sync:
         #: Whether the state changed (else it is not written: a sync with nothing to do
         #: writes nothing anywhere).
         self.dirty = state.fresh
+        #: Whether this sync sent changes of triage.json (the file then gets its mark).
+        self.triage_sent = False
 
     @property
     def device(self) -> Device:
@@ -275,22 +280,15 @@ class _Sync:
         (the caller holds triage.json's lock)."""
         state, again, present = self.state, self.again, self.present
         triage = self.library.triage_file
-        written_here = triage.synced_generation(self.marker) == pending.get("generation")
+        mark = triage.synced_generation(self.marker)
+        written_here = mark == pending.get("generation")
         if written_here:
             self.base.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
+        since = self._file_older_since(mark)
+        older = None if since is None else OlderFile(since, *triage.written_at())
         triage_state = triage.state()
         waiting = set(state.waiting)
-        steps = triage.steps()
-        touched = touched_papers(steps, state.steps)
-        restored = touched_papers(steps, state.steps, removed=True)
-        # A merge cut short after it wrote triage.json gave its statuses their times: they
-        # are the merge's, not decisions made here (sent as ours, they beat later ones).
-        known = state.decided_at
-        if written_here:
-            known = {**known, **(pending.get(DECIDED_AT) or {})}
-        for pid, at in redecided(triage_state, known).items():
-            known_at = touched.get(pid, 0.0)
-            touched[pid] = None if known_at is None else max(at, known_at)
+        touched, restored = self._touched(triage_state, pending, since, written_here=written_here)
         # a merge noted and cut short before it wrote the triage: what it was writing there
         unwritten = (
             set()
@@ -307,17 +305,23 @@ class _Sync:
             waiting,
             restored,
             unwritten,
+            older,
         )
         self.clock.see(self.local_clock.last)
         self._send(records)
+        self.triage_sent = bool(records)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)
         for kind in KINDS:
             again[kind].update(self.folded.changed[kind])
+        if since is not None:  # an older triage.json: every value filled in from the registers
+            for kind in TRIAGE_KINDS:
+                again[kind].update(state.registers[kind], _local_papers(triage_state))
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
             again[kind].update(self.folded.changed[PAPER])
         papers = self._load_papers() if again[PAPER] else None
-        plan = plan_merge(state, again, triage_state, papers, self.folded.docs, present)
+        refill_at = None if since is None else int(since * 1000)
+        plan = plan_merge(state, again, triage_state, papers, self.folded.docs, present, refill_at)
         if plan.unusable:
             reason = next(iter(plan.unusable.values()))
             self.report.problems.append(
@@ -331,6 +335,44 @@ class _Sync:
             state.waiting = sorted(new_waiting)
             self.dirty = True
         return plan
+
+    def _file_older_since(self, mark: int | None) -> float | None:
+        """When the last sync marked triage.json (seconds), if the file is older than that
+        mark: a copy put back (``triage.json.bak``), or a file started afresh after damage.
+        None when it is not (its mark is the last sync's, or a later merge's)."""
+        state = self.state
+        if state.fresh or state.generation == 0:
+            return None
+        if mark is not None and mark >= state.generation:
+            return None
+        return state.marked_at or state.synced_at / 1000
+
+    def _touched(
+        self,
+        triage_state: TriageState,
+        pending: dict[str, Any],
+        since: float | None,
+        *,
+        written_here: bool,
+    ) -> tuple[dict[str, float | None], dict[str, float | None]]:
+        """Papers whose status was given since the last sync, by the undo log or the time it
+        was given; and those an undo of a removal brought back since (``touched_papers``). In
+        a triage.json older than the last sync (``since``): only those of the steps after it
+        (a step's time or a decision's in an older file tells nothing of now)."""
+        steps = self.library.triage_file.steps()
+        if since is not None:
+            return touched_since(steps, since), touched_since(steps, since, removed=True)
+        seen = self.state.steps
+        touched = touched_papers(steps, seen)
+        # A merge cut short after it wrote triage.json gave its statuses their times: they
+        # are the merge's, not decisions made here (sent as ours, they beat later ones).
+        known = self.state.decided_at
+        if written_here:
+            known = {**known, **(pending.get(DECIDED_AT) or {})}
+        for pid, at in redecided(triage_state, known).items():
+            known_at = touched.get(pid, 0.0)
+            touched[pid] = None if known_at is None else max(at, known_at)
+        return touched, touched_papers(steps, seen, removed=True)
 
     def _hold_back(self) -> None:
         """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
@@ -534,17 +576,21 @@ class _Sync:
         # its state has the number this one would take, and a pending merge noted under that
         # number would read as written when it was not (its statuses then sent as decisions
         # made here, beating later ones)
-        written = self.library.triage_file.synced_generation(self.marker) or 0
+        triage = self.library.triage_file
+        written = triage.synced_generation(self.marker) or 0
         generation = max(state.generation, written) + 1
         if state.outbox or plan:
             self._note_pending(plan, generation)
         if state.outbox:
             self._append_outbox()
-        if plan:
+        # triage.json is marked whenever what it must hold moved on: a merge written, a change
+        # sent (a copy of it from before then, put back, is then older than the mark, and
+        # what it lacks is not sent as changes: ``local``), or a mark not the state's
+        if plan or self.triage_sent or written != state.generation:
             self.report.applied.update(apply_plan(self.library, plan, (self.marker, generation)))
             state.generation = generation
+            state.marked_at = triage.synced_time(self.marker) or 0.0
             self.dirty = True
-        triage = self.library.triage_file
         marks = step_marks(triage.steps())
         version = list(signature(self.library.papers_path) or ())
         decided = triage.state().decided_at
@@ -631,6 +677,11 @@ class _Sync:
             return  # said already, when the records could not be written
         known = self.state.devices.setdefault(self.device.id, {})
         known.update(card=now, name=self.device.name, seen=now)
+
+
+def _local_papers(triage: TriageState) -> set[str]:
+    """The papers triage.json holds anything of (a status, a note, tags, a place in the queue)."""
+    return {*triage.statuses, *triage.notes, *triage.tags, *triage.positions}
 
 
 def _span(ms: int) -> str:

@@ -10,6 +10,9 @@
   seen, so that a paper decided and put back between two syncs still counts as changed.
 - ``pending``: what a merge is writing into the library, kept until it is written: a sync cut
   short between the two (a crash, a full disk) is finished by the next one from it.
+- ``generation`` and ``marked_at``: the mark the last sync left in ``triage.json``, and when. A
+  ``triage.json`` whose mark is older (or that has none) is older than the last sync: put back
+  from a backup, or started afresh.
 
 A state file that parses but holds a value of the wrong type anywhere (a hand's edit, a disk's
 damage) does not read: it is started afresh, as one that does not parse.
@@ -113,6 +116,9 @@ class SyncState:
     #: True for a state made afresh (never synced, or its file was lost): local values are
     #: then stamped with when they were made, not as changes made after the last sync.
     fresh: bool = True
+    #: When ``triage.json`` got the mark of ``generation`` (seconds, as its decisions' times;
+    #: 0 when unknown): in a file older than that mark, only what was done after it is new.
+    marked_at: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -134,6 +140,7 @@ class SyncState:
             "fresh": self.fresh,
             "waiting": self.waiting,
             "held": self.held,
+            "marked_at": self.marked_at,
         }
 
     @classmethod
@@ -159,6 +166,7 @@ class SyncState:
             fresh=_typed(data, "fresh", bool, False),
             waiting=[p for p in _rows(data, "waiting", lambda _r: True) if isinstance(p, str)],
             held=[r for r in _rows(data, "held", lambda _r: True) if isinstance(r, list)],
+            marked_at=float(_typed(data, "marked_at", (int, float), 0.0)),
         )
 
 
