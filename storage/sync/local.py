@@ -10,12 +10,14 @@ from its register now was changed here since: that is a record to send. Two subt
 - A removal (``Library.remove``) keeps the papers' decisions in its undo step, so the removed
   papers look put back in the Inbox; that is not a decision, and is not sent.
 
-That holds while the files are those the last sync left, changed since. A ``triage.json``
-older than that (``triage.json.bak`` copied over the file, a damaged file moved aside)
-differs from the registers by everything that happened since it was written: none of that
-was done here. From such a file only what was done after the last sync's mark is sent (by
-the undo log's steps, and the times notes, tags and places in the queue keep:
-``triage_changes``' ``older``); the rest is filled in from the registers.
+That holds while the files are those the last sync left, changed since. A file older than that
+(``triage.json.bak`` copied over the file, a damaged file moved aside, ``papers.json`` put back
+from a backup) differs from the registers by everything that happened since it was written:
+none of that was done here. From such a ``triage.json`` only what was done after the last
+sync's mark is sent (by the undo log's steps, and the times notes, tags and places in the
+queue keep: ``triage_changes``' ``older``); the rest is filled in from the registers. A paper
+missing from ``papers.json`` is sent as removed only when a removal here since the last sync
+took it out (``paper_changes``); otherwise it is filled in again.
 """
 
 from __future__ import annotations
@@ -343,9 +345,10 @@ def paper_changes(
     removed: Collection[str] = (),
 ) -> list[tuple[str, dict[str, Any] | None]]:
     """Papers added, changed or removed here since the last sync, unstamped: (id, document,
-    or None for a removal). A papers.json with no papers at all sends no removals but those
-    the undo log shows were made (``removed``: every paper taken out, one by one or as a list):
-    a file lost or replaced is not the user taking every paper out."""
+    or None for a removal). A paper missing here is sent as removed only when the undo log
+    shows a removal here since the last sync took it out (``removed``: one by one or as a
+    list): a papers.json lost, or put back from an older copy, lacks the papers that arrived
+    since; that is not the user taking them out (they are filled in again)."""
     found: list[tuple[str, dict[str, Any] | None]] = []
     written = base.papers_written
     for pid, doc in papers.items():
@@ -353,7 +356,7 @@ def paper_changes(
         if digest != base.value(PAPER, pid) and (pid not in written or written[pid] != digest):
             found.append((pid, dict(doc)))
     for pid in state.registers[PAPER]:
-        if pid in papers or (not papers and pid not in removed):
+        if pid in papers or pid not in removed:
             continue
         being_removed = pid in written and written[pid] is None
         if base.value(PAPER, pid) is not None and not being_removed:

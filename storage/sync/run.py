@@ -75,6 +75,7 @@ from storage.sync.state import (
     SyncState,
     load_state,
     marker_key,
+    register_of,
     save_state,
     state_path,
 )
@@ -231,6 +232,8 @@ class _Sync:
         #: Whether the state changed (else it is not written: a sync with nothing to do
         #: writes nothing anywhere).
         self.dirty = state.fresh
+        #: Whether papers.json changed since the last sync (its papers were compared).
+        self.papers_looked = False
         #: Whether this sync sent changes of triage.json (the file then gets its mark).
         self.triage_sent = False
 
@@ -317,17 +320,15 @@ class _Sync:
         if since is not None:  # an older triage.json: every value filled in from the registers
             for kind in TRIAGE_KINDS:
                 again[kind].update(state.registers[kind], _local_papers(triage_state))
+        docs = self._missing_papers()
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
-            again[kind].update(self.folded.changed[PAPER])
+            again[kind].update(self.folded.changed[PAPER], docs)
         papers = self._load_papers() if again[PAPER] else None
         refill_at = None if since is None else int(since * 1000)
-        plan = plan_merge(state, again, triage_state, papers, self.folded.docs, present, refill_at)
-        if plan.unusable:
-            reason = next(iter(plan.unusable.values()))
-            self.report.problems.append(
-                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
-                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
-            )
+        plan = plan_merge(
+            state, again, triage_state, papers, {**self.folded.docs, **docs}, present, refill_at
+        )
+        self._note_unusable(plan)
         self._hold_back()
         new_waiting = (waiting - self.here) | plan.waiting
         new_waiting.difference_update(pid for pid, doc in plan.papers.items() if doc is not None)
@@ -374,6 +375,83 @@ class _Sync:
             touched[pid] = None if known_at is None else max(at, known_at)
         return touched, touched_papers(steps, seen, removed=True)
 
+    def _missing_papers(self) -> dict[str, dict[str, Any]]:
+        """The documents of the papers the registers hold that papers.json lacks (it was lost,
+        or put back from an older copy), read again from the logs; those now in ``again``.
+        Looked for only when papers.json changed since the last sync, and not again for one
+        whose document was not found or not taken (``SyncState.unavailable``) until its
+        register holds another."""
+        if not self.papers_looked:
+            return {}
+        state, here, changed = self.state, self.here, self.folded.changed[PAPER]
+        unavailable = state.unavailable
+        missing = {
+            pid
+            for pid, held in state.registers[PAPER].items()
+            if held[2] is not None
+            and pid not in here
+            and pid not in changed
+            and unavailable.get(pid) != held[2]
+        }
+        if not missing:
+            return {}
+        docs = self._documents(missing)
+        self.again[PAPER].update(missing)
+        return docs
+
+    def _documents(self, wanted: set[str]) -> dict[str, dict[str, Any]]:
+        """The documents the registers hold for ``wanted`` papers, from every log read from
+        its start (and from this device's records still to be written): only the record
+        that holds each register."""
+        registers = self.state.registers[PAPER]
+        found: dict[str, dict[str, Any]] = {}
+
+        def take(records: Iterable[Record]) -> None:
+            for record in records:
+                if record.kind != PAPER or record.paper not in wanted or record.value is None:
+                    continue
+                held = registers.get(record.paper)
+                if held is not None and register_of(record) == held[:3]:
+                    found[record.paper] = record.value
+
+        take(_records(row for row in self.state.outbox if row[0] == PAPER))
+        for log in self.place.log_files():
+            cursor = None
+            while len(found) < len(wanted):
+                try:
+                    read = self.place.read(log, cursor, take)
+                except OSError:
+                    break  # said when the log was read for its new records
+                if not read.more or read.cursor == cursor:
+                    break  # read to its end, or to bytes that have not arrived yet
+                cursor = read.cursor
+        return found
+
+    def _note_unusable(self, plan: Plan) -> None:
+        """Say which paper records the merge could not take, and keep them as looked for
+        (``SyncState.unavailable``: not read again until their registers change)."""
+        registers = self.state.registers[PAPER]
+        unavailable = {
+            pid: digest
+            for pid, digest in self.state.unavailable.items()
+            if pid not in plan.papers
+            and pid not in self.here
+            and (registers.get(pid) or [0, "", None])[2] == digest
+        }
+        for pid in plan.unusable:
+            held = registers.get(pid)
+            if held is not None and held[2] is not None:
+                unavailable[pid] = held[2]
+        if unavailable != self.state.unavailable:
+            self.state.unavailable = unavailable
+            self.dirty = True
+        if plan.unusable:
+            reason = next(iter(plan.unusable.values()))
+            self.report.problems.append(
+                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
+                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
+            )
+
     def _hold_back(self) -> None:
         """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
         ``MAX_HELD``), and say whose they are."""
@@ -398,10 +476,22 @@ class _Sync:
         known = self.state.papers_version
         if not self.state.fresh and known is not None and list(version or ()) == known:
             return []
-        self.dirty = True
+        self.dirty = self.papers_looked = True
         papers = self._load_papers()
-        removed = self.library.triage_file.removed_ids() if not papers else set()
-        return paper_changes(papers, base, self.state, removed)
+        return paper_changes(papers, base, self.state, self._removed_here())
+
+    def _removed_here(self) -> set[str]:
+        """The papers removals here took out since the last sync (and no undo put back): the
+        undo log's steps the last sync did not see, or in a triage.json older than the last
+        sync, those made after it."""
+        triage = self.library.triage_file
+        since = self._file_older_since(triage.synced_generation(self.marker))
+        steps = triage.steps()
+        if since is None:
+            taken = touched_papers(steps, self.state.steps, removed=True)
+        else:
+            taken = touched_since(steps, since, removed=True)
+        return triage.removed_ids() & taken.keys()
 
     def _load_papers(self) -> dict[str, dict[str, Any]]:
         if self._papers is None:

@@ -119,6 +119,9 @@ class SyncState:
     #: When ``triage.json`` got the mark of ``generation`` (seconds, as its decisions' times;
     #: 0 when unknown): in a file older than that mark, only what was done after it is new.
     marked_at: float = 0.0
+    #: Papers the registers hold that no log gave a document this version takes, by the
+    #: digest looked for: not looked for again until their register holds another.
+    unavailable: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,6 +144,7 @@ class SyncState:
             "waiting": self.waiting,
             "held": self.held,
             "marked_at": self.marked_at,
+            "unavailable": self.unavailable,
         }
 
     @classmethod
@@ -167,6 +171,7 @@ class SyncState:
             waiting=[p for p in _rows(data, "waiting", lambda _r: True) if isinstance(p, str)],
             held=[r for r in _rows(data, "held", lambda _r: True) if isinstance(r, list)],
             marked_at=float(_typed(data, "marked_at", (int, float), 0.0)),
+            unavailable=_table(data, "unavailable", lambda v: isinstance(v, str)),
         )
 
 

@@ -1,5 +1,5 @@
-"""Sync after ``triage.json`` went back in time: moved aside after damage, or put back from
-``triage.json.bak`` or an older copy.
+"""Sync after the library's files went back in time: ``triage.json`` moved aside after damage or
+put back from ``triage.json.bak``, ``papers.json`` put back from ``papers.json.bak`` or lost.
 
 The recovery our own error messages suggest must not turn into a data loss on every device:
 what such a file lacks, or holds from before, is not a change made here. It is filled in from
@@ -11,11 +11,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import orjson
 import pytest
 
 import storage.files.triage_file
 from storage import Library
 from storage.sync import sync_library
+from storage.sync.folder import ROOT_NAME
 from tests.unit.test_sync_support import seeded, shown
 
 #: A fixed time for decisions (seconds), moved on by the tests that need a later one.
@@ -159,3 +161,113 @@ def test_the_next_sync_after_a_restore_is_an_ordinary_one(tmp_path: Path, folder
     assert sync_library(laptop, folder).sent == 1
     sync_library(desktop, folder)
     assert desktop.triage().notes[ids[4]] == "written after the restore"
+
+
+def quokkas(path: Path) -> Path:
+    abstracts = [f"We count quokkas on island {n} by drone, twice a year, with care." for n in "ab"]
+    path.write_text("Quokka census\n\n" + "\n\n".join(abstracts) + "\n")
+    return path
+
+
+def test_a_papers_json_put_back_from_its_backup_removes_nothing(
+    tmp_path: Path, folder: Path
+) -> None:
+    """``papers.json.bak`` is papers.json before the papers the last sync brought: it once
+    sent their removals, and every device lost them."""
+    laptop, desktop, _ids = two_libraries(tmp_path, folder)
+    desktop.import_file(quokkas(tmp_path / "quokkas.txt"))
+    new = {p.id for p in desktop.papers()} - {p.id for p in laptop.papers()}
+    desktop.set_status(sorted(new)[0], "starred")
+    sync_library(desktop, folder), sync_library(laptop, folder)
+    shutil.copyfile(laptop.home / "papers.json.bak", laptop.home / "papers.json")
+    laptop = Library(laptop.home)
+    assert not new & {p.id for p in laptop.papers()}
+
+    report = sync_library(laptop, folder)
+    sync_library(desktop, folder)
+
+    assert report.sent == 0 and report.applied["papers"] == 2
+    assert new <= {p.id for p in desktop.papers()}
+    assert shown(laptop) == shown(desktop)
+
+
+def test_a_lost_papers_json_is_filled_in_from_the_folder(tmp_path: Path, folder: Path) -> None:
+    """Once it said "changed here: nothing" at every sync, the papers never back."""
+    laptop, desktop, ids = two_libraries(tmp_path, folder)
+    desktop.set_status(ids[0], "read")
+    sync_library(desktop, folder)
+    (desktop.home / "papers.json").unlink()
+    desktop = Library(desktop.home)
+    assert desktop.papers() == []
+
+    report = sync_library(desktop, folder)
+
+    assert report.applied["papers"] == len(ids) and report.sent == 0
+    assert {p.id for p in desktop.papers()} == set(ids)
+    assert desktop.status(ids[0]).value == "read"
+    assert sum(sync_library(desktop, folder).applied.values()) == 0
+
+
+def test_a_removal_made_here_still_travels(tmp_path: Path, folder: Path) -> None:
+    """The undo log shows the removal: that is the user taking papers out."""
+    laptop, desktop, ids = two_libraries(tmp_path, folder)
+    laptop.remove(ids[:2])
+    sync_library(laptop, folder), sync_library(desktop, folder)
+    assert not {p.id for p in desktop.papers()} & set(ids[:2])
+
+
+def test_a_paper_no_log_gives_is_not_looked_for_at_every_sync(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paper the registers hold but whose document this version refuses stays missing here:
+    the logs are not read again for it at every sync that follows a change of papers.json
+    (a full read of every log), only once its register holds another document."""
+    import storage.sync.run as run
+
+    laptop, desktop, _ids = two_libraries(tmp_path, folder)
+    log = next((folder / ROOT_NAME).glob("*/papers.jsonl"))
+    row = orjson.loads(log.read_bytes().splitlines()[0])
+    pid = "ffff00000001"
+    doc = {**row[4], "id": pid, "authors": [["a", "list", "in", "a", "list"]]}
+    other = folder / ROOT_NAME / "eeee000000000001"
+    other.mkdir()
+    (other / "papers.jsonl").write_bytes(
+        orjson.dumps(["P", row[1] + 1, "eeee000000000001", pid, doc]) + b"\n"
+    )
+    reads: list[set[str]] = []
+    documents = run._Sync._documents
+
+    def counted(self: run._Sync, wanted: set[str]) -> dict[str, dict[str, object]]:
+        reads.append(wanted)
+        return documents(self, wanted)
+
+    monkeypatch.setattr(run._Sync, "_documents", counted)
+    report = sync_library(desktop, folder)
+    assert any("no paper this version takes" in p for p in report.problems), report.problems
+    for _ in range(2):
+        desktop.import_file(quokkas(tmp_path / "quokkas.txt"))
+        sync_library(desktop, folder)
+        desktop.remove([p.id for p in desktop.papers() if "quokka" in p.abstract])
+        sync_library(desktop, folder)
+    assert pid not in {p.id for p in desktop.papers()}
+    assert reads == []
+
+
+def test_a_lost_papers_json_is_filled_in_through_logs_read_in_parts(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The documents are read again past what one read takes of a log, and a log whose bytes
+    stop at a block not arrived yet ends the reading instead of reading it again forever."""
+    import storage.sync.folder
+
+    laptop, desktop, ids = two_libraries(tmp_path, folder)
+    monkeypatch.setattr(storage.sync.folder, "READ_BUDGET", 4096)
+    other = folder / ROOT_NAME / "0000000000000001"  # read first
+    other.mkdir()
+    (other / "papers.jsonl").write_bytes(b"\0" * 4096 + b"x" * 8192 + b"\n")
+    (desktop.home / "papers.json").unlink()
+    desktop = Library(desktop.home)
+
+    sync_library(desktop, folder)
+
+    assert {p.id for p in desktop.papers()} == set(ids)
