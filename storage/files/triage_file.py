@@ -224,9 +224,35 @@ class TriageFile:
 
     def synced_generation(self, folder_key: str) -> int | None:
         """The generation of the last merge from a sync folder that the file holds."""
-        mark = self.load().get(SYNC_TABLE, {}).get(folder_key)
-        found = mark.get("generation") if isinstance(mark, dict) else None
-        return found if isinstance(found, int) else None
+        found = self._sync_mark(folder_key).get("generation")
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+    def written_at(self) -> tuple[dict[str, float], dict[str, float]]:
+        """When each paper's note, and its tags, were last written here (seconds; by the
+        user or an import, not by a sync): papers by id."""
+        notes: dict[str, float] = {}
+        tags: dict[str, float] = {}
+        for key, doc in self.load().get("decisions", {}).items():
+            if not isinstance(doc, dict) or not key.isdigit():
+                continue
+            pid = doc.get("id") or f"{int(key):012x}"
+            for name, found in (("na", notes), ("ga", tags)):
+                at = doc.get(name)
+                if isinstance(at, int | float) and not isinstance(at, bool):
+                    found[str(pid)] = float(at)
+        return notes, tags
+
+    def synced_time(self, folder_key: str) -> float | None:
+        """When the file got its mark from a sync folder (seconds, as decisions' times)."""
+        found = self._sync_mark(folder_key).get("at")
+        if isinstance(found, bool) or not isinstance(found, int | float):
+            return None
+        return float(found)
+
+    def _sync_mark(self, folder_key: str) -> dict[str, Any]:
+        table = self.load().get(SYNC_TABLE)
+        mark = table.get(folder_key) if isinstance(table, dict) else None
+        return mark if isinstance(mark, dict) else {}
 
     def changed_on_disk(self) -> bool:
         """True when another process changed the file since this one last read or wrote it."""
@@ -267,6 +293,15 @@ class TriageFile:
         their caps."""
         with self.change() as change:
             return change.set_tags(paper_id, tags)
+
+
+def _written_at(doc: dict[str, Any], note: Any, tags: list[Any]) -> None:
+    """Note in a decision document when its note and tags were written, where they changed."""
+    at = round(now(), 3)
+    if doc.get("note", "") != note:
+        doc["na"] = at
+    if list(doc.get("tags", ())) != tags:
+        doc["ga"] = at
 
 
 def _copy(state: TriageState) -> TriageState:
@@ -389,13 +424,13 @@ class TriageChange:
 
     def set_note(self, paper_id: str, note: str) -> None:
         """Set (or, with "", clear) a paper's note; ``TooBigError`` past its cap."""
-        self.update(paper_id, note=check_note(note.strip()))
+        self.update(paper_id, note=check_note(note.strip()), na=round(now(), 3))
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
         """Replace a paper's tags; returns them normalised; ``TooBigError`` past the caps."""
         clean = normalise_tags(tags)
         check_tags(clean)
-        self.update(paper_id, tags=list(clean))
+        self.update(paper_id, tags=list(clean), ga=round(now(), 3))
         return clean
 
     def update(self, paper_id: str, **values: Any) -> None:
@@ -548,11 +583,13 @@ class TriageChange:
                 changes.append((pid, ours, theirs.status))
                 doc["status"] = theirs.status.value
                 doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
+            note, tags = doc.get("note", ""), list(doc.get("tags", ()))
             if take_theirs:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
             else:  # a note or tags of the library are kept; the file fills what is empty
                 doc["note"] = doc.get("note") or theirs.note
                 doc["tags"] = list(dict.fromkeys([*doc.get("tags", ()), *theirs.tags]))[:MAX_TAGS]
+            _written_at(doc, note, tags)
             report.restored += 1
         self.save(docs)
         return changes
@@ -574,9 +611,11 @@ class TriageChange:
                 done["statuses"] += 1
             if values.note is not None:
                 doc["note"] = values.note
+                doc.pop("na", None)  # written elsewhere: its time is the record's
                 done["notes"] += 1
             if values.tags is not None:
                 doc["tags"] = list(values.tags)
+                doc.pop("ga", None)
                 done["tags"] += 1
             if values.has_position:
                 doc.pop("qa", None)  # given elsewhere: its time is the record's
@@ -617,5 +656,8 @@ class TriageChange:
                 del history[key]
 
     def mark_synced(self, folder_key: str, generation: int) -> None:
-        """Note the merge ``generation`` from a sync folder as written."""
-        self._store.writable_table(SYNC_TABLE)[folder_key] = {"generation": generation}
+        """Note the merge ``generation`` from a sync folder as written, and when: a decision
+        made after the mark is one the sync has not seen, even in a file put back from an
+        older copy."""
+        mark = {"generation": generation, "at": round(now(), 3)}
+        self._store.writable_table(SYNC_TABLE)[folder_key] = mark

@@ -24,7 +24,9 @@ A decision document may hold ``q``, the paper's position in the reading queue
 (``storage.queue.order``): given when the paper is starred, kept when it leaves the queue (an
 undo puts it back in its place; a paper read from the queue is told from one read from the
 Inbox by it); and ``qa``, when it was given (seconds: sync orders two devices' moves of one
-paper by it).
+paper by it). ``na`` and ``ga``: when its note and its tags were last written here (by the
+user or an import; one a sync wrote has none), so that sync can tell them from a copy's older
+ones when ``triage.json`` is put back from a backup.
 """
 
 from __future__ import annotations

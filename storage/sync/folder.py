@@ -14,6 +14,10 @@ one more log to read, since every record names its device; a file replaced or cu
 read again from its start; a line that is not a record is skipped and counted. Files whose
 names start with a dot are the tools' own (temporary files, placeholders) and are left alone.
 
+A name that is not UTF-8 (a conflicted copy a NAS named in Latin-1, ``triage (conflicted copy
+\xe9).jsonl``) is read all the same, and known by its bytes written out (``shown``): such a name
+as Python holds it cannot be written into the sync state or onto a terminal.
+
 Whoever else can write in the folder (a shared folder, a git remote) could put a symbolic link
 where a device's file or folder goes: it is never followed, read or written through (one append
 through it would write into any file of this user's, a card would replace it), and only regular
@@ -64,16 +68,27 @@ class SyncError(LibraryError):
     """The sync folder cannot be used at all (missing, not a folder, unreadable)."""
 
 
+def shown(name: str) -> str:
+    """A file name as text that can be stored and shown: its bytes that are not UTF-8 written
+    as ``\\xe9`` (the name itself, as the system gives it, still opens the file)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 @dataclass(frozen=True, slots=True)
 class LogFile:
     """One log file found in the folder."""
 
     path: Path
     #: Where it is, relative to the folder's root (``<device>/triage.jsonl``): what the read
-    #: position is remembered under.
+    #: position is remembered under (``shown``: text whatever bytes the names hold).
     key: str
-    #: The device folder it is in.
+    #: The device folder it is in (``shown``).
     folder: str
+
+    @property
+    def name(self) -> str:
+        """The file's name, to show (``shown``)."""
+        return shown(self.path.name)
 
     @property
     def conflicted(self) -> bool:
@@ -157,7 +172,8 @@ class SyncFolder:
                 if entry.is_symlink():  # a loop of links too: never followed, never stat'ed
                     links.append(Path(entry.path))
                 elif entry.is_file(follow_symlinks=False):
-                    found.append(LogFile(Path(entry.path), f"{folder.name}/{name}", folder.name))
+                    where = shown(folder.name)
+                    found.append(LogFile(Path(entry.path), f"{where}/{shown(name)}", where))
         return sorted(found, key=lambda log: log.key), sorted(links)
 
     def read(

@@ -9,16 +9,36 @@ from its register now was changed here since: that is a record to send. Two subt
   sent again.
 - A removal (``Library.remove``) keeps the papers' decisions in its undo step, so the removed
   papers look put back in the Inbox; that is not a decision, and is not sent.
+
+That holds while the files are those the last sync left, changed since. A file older than that
+(``triage.json.bak`` copied over the file, a damaged file moved aside, ``papers.json`` put back
+from a backup) differs from the registers by everything that happened since it was written:
+none of that was done here. From such a ``triage.json`` only what was done after the last
+sync's mark is sent (by the undo log's steps, and the times notes, tags and places in the
+queue keep: ``triage_changes``' ``older``); the rest is filled in from the registers. A paper
+missing from ``papers.json`` is sent as removed only when a removal here since the last sync
+took it out (``paper_changes``); otherwise it is filled in again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from storage.files.triage_model import Step, TriageState
 from storage.models import Status
-from storage.sync.records import NOTE, PAPER, QUEUE, STATUS, TAGS, TRIAGE_KINDS, Clock, Record
+from storage.sync.records import (
+    NOTE,
+    PAPER,
+    QUEUE,
+    STATUS,
+    TAGS,
+    TRIAGE_KINDS,
+    Clock,
+    Record,
+    valid_value,
+)
 from storage.sync.records import paper_digest as digest_of
 from storage.sync.state import SyncState
 
@@ -108,6 +128,33 @@ def touched_papers(
     return touched
 
 
+@dataclass(frozen=True, slots=True)
+class OlderFile:
+    """A ``triage.json`` older than the last sync: when that sync marked the file (seconds),
+    and when notes and tags were written here (``TriageFile.written_at``), by paper: what was
+    written after the mark is new; the rest is the file's old values."""
+
+    since: float
+    noted_at: Mapping[str, float] = field(default_factory=dict)
+    tagged_at: Mapping[str, float] = field(default_factory=dict)
+
+    def after(self, at: float | None) -> bool:
+        """True for a time after the mark (times are kept to the second or finer; one within
+        a second of the mark is taken as before it)."""
+        return at is not None and at > self.since + 1
+
+
+def touched_since(
+    steps: Iterable[Step], since: float, *, removed: bool = False
+) -> dict[str, float | None]:
+    """``touched_papers`` of the steps made, undone or redone after ``since`` (seconds): in a
+    file older than the last sync, the only ones that sync has not seen (a step's times are
+    kept to the second: one of the same second as ``since`` is taken as older)."""
+    older = OlderFile(since)
+    recent = [step for step in steps if older.after(max(step.at, step.marked_at))]
+    return touched_papers(recent, {}, removed=removed)
+
+
 def redecided(triage: TriageState, known: Mapping[str, float]) -> dict[str, float]:
     """Papers whose status was set since the last sync (its time changed), even to the status
     they had then: an undo and a redo, or a decision taken back and made again."""
@@ -124,10 +171,16 @@ def triage_changes(
     waiting: Collection[str] = (),
     restored: Mapping[str, float | None] | None = None,
     unwritten: Collection[str] = (),
+    older: OlderFile | None = None,
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
     are in the library again).
+
+    ``older``: ``triage.json`` is older than the last sync. A value that differs from its
+    register is then no change made here, but for a status the undo log shows was given after
+    that sync's mark (``touched`` holds only those), and a place in the queue, a note or tags
+    written after it: only those are sent (the registers' values fill in the rest).
 
     ``unwritten``: papers whose triage a merge cut short (noted, not written) was writing.
     ``waiting``: papers whose triage the registers hold but ``triage.json`` does not (the
@@ -151,13 +204,19 @@ def triage_changes(
     kept: set[str] = set()
     for pid in pids:
         removed_at = 0  # the stamp of the removal an undo took back, when it was told of
+        local = triage_values(triage, pid)
         if pid in waiting:
-            if not present(pid) or not _decided_after(triage, pid, registers[STATUS].get(pid)):
+            decided = (
+                pid in touched
+                if older is not None
+                else _decided_after(triage, pid, registers[STATUS].get(pid))
+            )
+            if not present(pid) or not decided:
                 continue
-            local = triage_values(triage, pid)
             changed = [STATUS]
+        elif older is not None:
+            changed = _made_since(triage, pid, local, base, touched, older)
         else:
-            local = triage_values(triage, pid)
             changed = [
                 kind
                 for kind in TRIAGE_KINDS
@@ -197,6 +256,8 @@ def triage_changes(
                 base, pid, local[kind], made_at, state.device, removed_at
             ):
                 continue
+            if not valid_value(kind, local[kind]):
+                continue  # a hand's edit past the caps: no device would take it
             made.append((made_at, pid, kind, local[kind]))
     # Stamped in the order they were made (the clock only goes forward: a decision stamped
     # after a later one would be stamped later than it); those of unknown time last.
@@ -208,6 +269,29 @@ def triage_changes(
             stamp = clock.tick(made_at)
         records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
+
+
+def _made_since(
+    triage: TriageState,
+    pid: str,
+    local: Mapping[str, Any],
+    base: Base,
+    touched: Mapping[str, float | None],
+    older: OlderFile,
+) -> list[str]:
+    """The registers of a paper changed here after the last sync's mark, in a ``triage.json``
+    older than it: its status when the undo log shows it given since (``touched``), its note,
+    tags or place in the queue when written since; its other values are the file's old ones."""
+    written = {
+        NOTE: older.noted_at.get(pid),
+        TAGS: older.tagged_at.get(pid),
+        QUEUE: triage.positioned_at.get(pid),
+    }
+    changed = [STATUS] if pid in touched else []
+    for kind, at in written.items():
+        if local[kind] != base.value(kind, pid) and older.after(at):
+            changed.append(kind)
+    return changed
 
 
 def _removed_since_touched(
@@ -261,9 +345,10 @@ def paper_changes(
     removed: Collection[str] = (),
 ) -> list[tuple[str, dict[str, Any] | None]]:
     """Papers added, changed or removed here since the last sync, unstamped: (id, document,
-    or None for a removal). A papers.json with no papers at all sends no removals but those
-    the undo log shows were made (``removed``: every paper taken out, one by one or as a list):
-    a file lost or replaced is not the user taking every paper out."""
+    or None for a removal). A paper missing here is sent as removed only when the undo log
+    shows a removal here since the last sync took it out (``removed``: one by one or as a
+    list): a papers.json lost, or put back from an older copy, lacks the papers that arrived
+    since; that is not the user taking them out (they are filled in again)."""
     found: list[tuple[str, dict[str, Any] | None]] = []
     written = base.papers_written
     for pid, doc in papers.items():
@@ -271,7 +356,7 @@ def paper_changes(
         if digest != base.value(PAPER, pid) and (pid not in written or written[pid] != digest):
             found.append((pid, dict(doc)))
     for pid in state.registers[PAPER]:
-        if pid in papers or (not papers and pid not in removed):
+        if pid in papers or pid not in removed:
             continue
         being_removed = pid in written and written[pid] is None
         if base.value(PAPER, pid) is not None and not being_removed:

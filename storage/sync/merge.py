@@ -8,6 +8,7 @@ checked and put in this version's shape before they are written.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,8 @@ from storage.files.papers_file import paper_from_doc, paper_to_doc
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
-from storage.sync.local import triage_values
+from storage.sources.links import web_url
+from storage.sync.local import DEFAULTS, triage_values
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
 from storage.sync.state import SyncState, beats, register_of
 
@@ -38,6 +40,9 @@ class Folded:
     #: Records stamped beyond the clock's bound (``Clock.believable``): not folded, kept to
     #: be read again once the clock gets near them.
     held: list[Record] = field(default_factory=list)
+    #: Devices whose clocks are ahead (``ahead``): how many of this device's changes lost a
+    #: register to one of their records stamped ahead of this clock.
+    beaten: Counter[str] = field(default_factory=Counter)
 
 
 def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
@@ -59,6 +64,8 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
         new = register_of(record)
         held = registers.get(record.paper)
         if beats(record.kind, new, held):
+            if held is not None and held[1] == state.device and record.stamp - now > AHEAD_MS:
+                folded.beaten[record.device] += 1
             held = registers[record.paper] = new
             folded.changed[record.kind].add(record.paper)
         if record.kind == PAPER and record.value is not None and held and held[:3] == new:
@@ -68,17 +75,35 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
     return count
 
 
+def lost_to_clocks_ahead(state: SyncState, records: Iterable[Record], now: int) -> Counter[str]:
+    """How many of this device's new ``records`` will not hold their registers, by the device
+    whose record stamped ahead of this clock (``now``) holds it instead."""
+    lost: Counter[str] = Counter()
+    for record in records:
+        held = state.registers[record.kind].get(record.paper)
+        if held is None or held[0] - now <= AHEAD_MS:
+            continue
+        if not beats(record.kind, register_of(record), held):
+            lost[held[1]] += 1
+    return lost
+
+
 def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
     """A paper document from another device in this version's shape, or None and why not
-    when it is no paper this version takes: a field of the wrong type, another paper's id,
-    past the caps an import keeps (``storage.caps``: a 5 MB abstract, 20,000 lists)."""
+    when it is no paper this version takes: a field of the wrong type (a list of lists where
+    a list of names goes), another paper's id, past the caps an import keeps
+    (``storage.caps``: a 5 MB abstract, 20,000 lists).
+
+    Its links are kept as an import keeps them (``storage.sources.links.web_url``): one line
+    of ``http(s)://`` and a host, or none; a ``javascript:`` or ``file:`` address, an option
+    (``--help``) or two lines in one would otherwise reach every export as a link."""
     for name, value in doc.items():  # as sent: a list is no text, an object no list
         like = _SHAPE.get(name)
         if like is not None and type(value) is not (list if isinstance(like, list) else type(like)):
             return None, f"its {name} is not what a paper holds"
     try:
         paper = paper_from_doc(doc)
-        clean = paper_to_doc(paper)
+        clean = _with_web_links(paper_to_doc(paper))
     except (KeyError, TypeError, ValueError):
         return None, "not a paper of this version"
     if paper.id != pid:
@@ -123,16 +148,27 @@ def _extra_fits(value: Any) -> bool:
 
 
 def _fits(value: Any, like: Any) -> bool:
+    """True when ``value`` is of the type of a paper's field ``like``: a list is of texts
+    (authors, links, keywords, lists: a list in one is unhashable, and stopped every sync)."""
     if isinstance(like, int):  # bool is an int: position, title_derived
         return type(value) is type(like)
     if isinstance(like, str):
         return isinstance(value, str)
     if isinstance(like, list):
-        return isinstance(value, list) and all(
-            isinstance(v, str) or (isinstance(v, list) and all(isinstance(w, str) for w in v))
-            for v in value
-        )
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return True
+
+
+def _with_web_links(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document with only the links an import keeps: web addresses on one line."""
+    url = doc.get("url")
+    if isinstance(url, str):
+        doc["url"] = web_url(url)
+    github = doc.get("github")
+    if isinstance(github, list):
+        links = (web_url(link) if isinstance(link, str) else link for link in github)
+        doc["github"] = [link for link in links if link != ""]
+    return doc
 
 
 #: The type of every field of a stored paper, from an empty paper.
@@ -188,11 +224,16 @@ def plan_merge(
     papers: Mapping[str, Mapping[str, Any]] | None,
     docs: Mapping[str, dict[str, Any]],
     present: Callable[[str], bool],
+    refill_at: int | None = None,
 ) -> Plan:
     """The changes that bring the library to the registers, for the papers ``pids`` names
     (by kind): those whose holders changed, and those a merge cut short left to write.
     ``papers`` (papers.json's papers by id) is needed when papers changed; ``present``
     tells the papers this library has (the triage of others waits: ``Plan.waiting``).
+
+    ``refill_at``: ``triage.json`` is older than the registers (put back from a copy), and
+    a value no register holds goes back to what a paper has by default: the file's is from
+    before the last sync, which had it so (a status then gets this stamp: that sync's mark).
 
     Work is linear in the papers named: each is looked up once per register."""
     plan = Plan()
@@ -202,6 +243,8 @@ def plan_merge(
         registers = state.registers[kind]
         for pid in sorted(set(pids.get(kind, ()))):
             held = registers.get(pid)
+            if held is None and refill_at is not None:
+                held = [refill_at, "", DEFAULTS[kind]]
             if held is None or triage_values(triage, pid)[kind] == held[2]:
                 continue
             coming = plan.papers.get(pid)

@@ -123,12 +123,14 @@ def parse_record(raw: bytes) -> Record | None:
         return None
     if not isinstance(stamp, int) or isinstance(stamp, bool) or not 0 < stamp < MAX_STAMP:
         return None
-    if not _valid_value(kind, value):
+    if not valid_value(kind, value):
         return None
     return Record(kind, stamp, device, paper, value)
 
 
-def _valid_value(kind: str, value: Any) -> bool:
+def valid_value(kind: str, value: Any) -> bool:
+    """True for a value a record of ``kind`` may carry (a paper's document is checked when
+    it is written: ``storage.sync.merge.clean_paper``)."""
     if kind == STATUS:
         return value in _STATUSES
     if kind == NOTE:

@@ -29,6 +29,7 @@ import orjson
 
 from storage.errors import LibraryError
 from storage.files.atomic import in_batches, read_regular, signature
+from storage.files.triage_model import TriageState
 from storage.library import Library
 from storage.sync.apply import apply_plan
 from storage.sync.device import Device, clean_name, load_device, renew_device
@@ -39,16 +40,27 @@ from storage.sync.folder import (
     LogFile,
     SyncError,
     SyncFolder,
+    shown,
 )
 from storage.sync.local import (
     Base,
+    OlderFile,
     paper_changes,
     redecided,
     step_marks,
     touched_papers,
+    touched_since,
     triage_changes,
 )
-from storage.sync.merge import DECIDED_AT, Folded, Plan, fold, plan_merge, relay_records
+from storage.sync.merge import (
+    DECIDED_AT,
+    Folded,
+    Plan,
+    fold,
+    lost_to_clocks_ahead,
+    plan_merge,
+    relay_records,
+)
 from storage.sync.records import (
     KINDS,
     PAPER,
@@ -63,6 +75,7 @@ from storage.sync.state import (
     SyncState,
     load_state,
     marker_key,
+    register_of,
     save_state,
     state_path,
 )
@@ -219,6 +232,10 @@ class _Sync:
         #: Whether the state changed (else it is not written: a sync with nothing to do
         #: writes nothing anywhere).
         self.dirty = state.fresh
+        #: Whether papers.json changed since the last sync (its papers were compared).
+        self.papers_looked = False
+        #: Whether this sync sent changes of triage.json (the file then gets its mark).
+        self.triage_sent = False
 
     @property
     def device(self) -> Device:
@@ -258,6 +275,7 @@ class _Sync:
         with self.library.triage_lock:
             plan = self._triage_part(pending)
             self._merge(plan)
+        self._say_ahead()
         self._finish()
 
     def _triage_part(self, pending: dict[str, Any]) -> Plan:
@@ -265,22 +283,15 @@ class _Sync:
         (the caller holds triage.json's lock)."""
         state, again, present = self.state, self.again, self.present
         triage = self.library.triage_file
-        written_here = triage.synced_generation(self.marker) == pending.get("generation")
+        mark = triage.synced_generation(self.marker)
+        written_here = mark == pending.get("generation")
         if written_here:
             self.base.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
+        since = self._file_older_since(mark)
+        older = None if since is None else OlderFile(since, *triage.written_at())
         triage_state = triage.state()
         waiting = set(state.waiting)
-        steps = triage.steps()
-        touched = touched_papers(steps, state.steps)
-        restored = touched_papers(steps, state.steps, removed=True)
-        # A merge cut short after it wrote triage.json gave its statuses their times: they
-        # are the merge's, not decisions made here (sent as ours, they beat later ones).
-        known = state.decided_at
-        if written_here:
-            known = {**known, **(pending.get(DECIDED_AT) or {})}
-        for pid, at in redecided(triage_state, known).items():
-            known_at = touched.get(pid, 0.0)
-            touched[pid] = None if known_at is None else max(at, known_at)
+        touched, restored = self._touched(triage_state, pending, since, written_here=written_here)
         # a merge noted and cut short before it wrote the triage: what it was writing there
         unwritten = (
             set()
@@ -297,23 +308,27 @@ class _Sync:
             waiting,
             restored,
             unwritten,
+            older,
         )
         self.clock.see(self.local_clock.last)
         self._send(records)
+        self.triage_sent = bool(records)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)
         for kind in KINDS:
             again[kind].update(self.folded.changed[kind])
+        if since is not None:  # an older triage.json: every value filled in from the registers
+            for kind in TRIAGE_KINDS:
+                again[kind].update(state.registers[kind], _local_papers(triage_state))
+        docs = self._missing_papers()
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
-            again[kind].update(self.folded.changed[PAPER])
+            again[kind].update(self.folded.changed[PAPER], docs)
         papers = self._load_papers() if again[PAPER] else None
-        plan = plan_merge(state, again, triage_state, papers, self.folded.docs, present)
-        if plan.unusable:
-            reason = next(iter(plan.unusable.values()))
-            self.report.problems.append(
-                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
-                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
-            )
+        refill_at = None if since is None else int(since * 1000)
+        plan = plan_merge(
+            state, again, triage_state, papers, {**self.folded.docs, **docs}, present, refill_at
+        )
+        self._note_unusable(plan)
         self._hold_back()
         new_waiting = (waiting - self.here) | plan.waiting
         new_waiting.difference_update(pid for pid, doc in plan.papers.items() if doc is not None)
@@ -321,6 +336,121 @@ class _Sync:
             state.waiting = sorted(new_waiting)
             self.dirty = True
         return plan
+
+    def _file_older_since(self, mark: int | None) -> float | None:
+        """When the last sync marked triage.json (seconds), if the file is older than that
+        mark: a copy put back (``triage.json.bak``), or a file started afresh after damage.
+        None when it is not (its mark is the last sync's, or a later merge's)."""
+        state = self.state
+        if state.fresh or state.generation == 0:
+            return None
+        if mark is not None and mark >= state.generation:
+            return None
+        return state.marked_at or state.synced_at / 1000
+
+    def _touched(
+        self,
+        triage_state: TriageState,
+        pending: dict[str, Any],
+        since: float | None,
+        *,
+        written_here: bool,
+    ) -> tuple[dict[str, float | None], dict[str, float | None]]:
+        """Papers whose status was given since the last sync, by the undo log or the time it
+        was given; and those an undo of a removal brought back since (``touched_papers``). In
+        a triage.json older than the last sync (``since``): only those of the steps after it
+        (a step's time or a decision's in an older file tells nothing of now)."""
+        steps = self.library.triage_file.steps()
+        if since is not None:
+            return touched_since(steps, since), touched_since(steps, since, removed=True)
+        seen = self.state.steps
+        touched = touched_papers(steps, seen)
+        # A merge cut short after it wrote triage.json gave its statuses their times: they
+        # are the merge's, not decisions made here (sent as ours, they beat later ones).
+        known = self.state.decided_at
+        if written_here:
+            known = {**known, **(pending.get(DECIDED_AT) or {})}
+        for pid, at in redecided(triage_state, known).items():
+            known_at = touched.get(pid, 0.0)
+            touched[pid] = None if known_at is None else max(at, known_at)
+        return touched, touched_papers(steps, seen, removed=True)
+
+    def _missing_papers(self) -> dict[str, dict[str, Any]]:
+        """The documents of the papers the registers hold that papers.json lacks (it was lost,
+        or put back from an older copy), read again from the logs; those now in ``again``.
+        Looked for only when papers.json changed since the last sync, and not again for one
+        whose document was not found or not taken (``SyncState.unavailable``) until its
+        register holds another."""
+        if not self.papers_looked:
+            return {}
+        state, here, changed = self.state, self.here, self.folded.changed[PAPER]
+        unavailable = state.unavailable
+        missing = {
+            pid
+            for pid, held in state.registers[PAPER].items()
+            if held[2] is not None
+            and pid not in here
+            and pid not in changed
+            and unavailable.get(pid) != held[2]
+        }
+        if not missing:
+            return {}
+        docs = self._documents(missing)
+        self.again[PAPER].update(missing)
+        return docs
+
+    def _documents(self, wanted: set[str]) -> dict[str, dict[str, Any]]:
+        """The documents the registers hold for ``wanted`` papers, from every log read from
+        its start (and from this device's records still to be written): only the record
+        that holds each register."""
+        registers = self.state.registers[PAPER]
+        found: dict[str, dict[str, Any]] = {}
+
+        def take(records: Iterable[Record]) -> None:
+            for record in records:
+                if record.kind != PAPER or record.paper not in wanted or record.value is None:
+                    continue
+                held = registers.get(record.paper)
+                if held is not None and register_of(record) == held[:3]:
+                    found[record.paper] = record.value
+
+        take(_records(row for row in self.state.outbox if row[0] == PAPER))
+        for log in self.place.log_files():
+            cursor = None
+            while len(found) < len(wanted):
+                try:
+                    read = self.place.read(log, cursor, take)
+                except OSError:
+                    break  # said when the log was read for its new records
+                if not read.more or read.cursor == cursor:
+                    break  # read to its end, or to bytes that have not arrived yet
+                cursor = read.cursor
+        return found
+
+    def _note_unusable(self, plan: Plan) -> None:
+        """Say which paper records the merge could not take, and keep them as looked for
+        (``SyncState.unavailable``: not read again until their registers change)."""
+        registers = self.state.registers[PAPER]
+        unavailable = {
+            pid: digest
+            for pid, digest in self.state.unavailable.items()
+            if pid not in plan.papers
+            and pid not in self.here
+            and (registers.get(pid) or [0, "", None])[2] == digest
+        }
+        for pid in plan.unusable:
+            held = registers.get(pid)
+            if held is not None and held[2] is not None:
+                unavailable[pid] = held[2]
+        if unavailable != self.state.unavailable:
+            self.state.unavailable = unavailable
+            self.dirty = True
+        if plan.unusable:
+            reason = next(iter(plan.unusable.values()))
+            self.report.problems.append(
+                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
+                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
+            )
 
     def _hold_back(self) -> None:
         """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
@@ -346,10 +476,22 @@ class _Sync:
         known = self.state.papers_version
         if not self.state.fresh and known is not None and list(version or ()) == known:
             return []
-        self.dirty = True
+        self.dirty = self.papers_looked = True
         papers = self._load_papers()
-        removed = self.library.triage_file.removed_ids() if not papers else set()
-        return paper_changes(papers, base, self.state, removed)
+        return paper_changes(papers, base, self.state, self._removed_here())
+
+    def _removed_here(self) -> set[str]:
+        """The papers removals here took out since the last sync (and no undo put back): the
+        undo log's steps the last sync did not see, or in a triage.json older than the last
+        sync, those made after it."""
+        triage = self.library.triage_file
+        since = self._file_older_since(triage.synced_generation(self.marker))
+        steps = triage.steps()
+        if since is None:
+            taken = touched_papers(steps, self.state.steps, removed=True)
+        else:
+            taken = touched_since(steps, since, removed=True)
+        return triage.removed_ids() & taken.keys()
 
     def _load_papers(self) -> dict[str, dict[str, Any]]:
         if self._papers is None:
@@ -371,6 +513,8 @@ class _Sync:
     def _send(self, records: list[Record]) -> None:
         """This device's records: into the registers and the outbox (written at the end)."""
         if records:
+            lost = lost_to_clocks_ahead(self.state, records, self.clock.now_ms())
+            self.folded.beaten.update(lost)
             fold(self.state, records, self.clock, Folded())
             self._to_send(records)
             self.report.sent += len(records)
@@ -391,7 +535,7 @@ class _Sync:
             if name and known.get("name") != name:
                 known["name"] = name
                 self.dirty = True
-            if isinstance(seen, int) and known.get("seen") != seen:
+            if isinstance(seen, int) and not isinstance(seen, bool) and known.get("seen") != seen:
                 known["seen"] = seen
                 self.dirty = True
 
@@ -406,14 +550,16 @@ class _Sync:
         relay: set[str] = set()
         logs, links = self.place.scan()
         for link in links:  # a loop of links too: never followed, nor does it stop the sync
-            where = f"{self._name(link.parent.name)}: {link.name}" if link.suffix else link.name
+            name = shown(link.name)
+            where = f"{self._name(shown(link.parent.name))}: {name}" if link.suffix else name
             report.problems.append(f"{where}: not read (a symbolic link, never followed)")
         for log in logs:
             if check_clone and log.folder == self.device.id and not log.conflicted:
                 self._check_clone(log)
             relay.update(self._read(log))
         # a log that a link stands in for keeps its cursor: it is back once a file again
-        present = {log.key for log in logs} | {f"{p.parent.name}/{p.name}" for p in links}
+        present = {log.key for log in logs}
+        present.update(f"{shown(p.parent.name)}/{shown(p.name)}" for p in links)
         for key in [k for k in state.cursors if k not in present]:
             relay.update(state.cursors.pop(key)[2])  # a log that disappeared
             self.dirty = True
@@ -422,7 +568,7 @@ class _Sync:
             self._to_send(records)
             report.relayed += len(records)
             self.dirty = True
-        conflicted = [f"{self._name(g.folder)}: {g.path.name}" for g in logs if g.conflicted]
+        conflicted = [f"{self._name(g.folder)}: {g.name}" for g in logs if g.conflicted]
         if conflicted:
             more = " …" if len(conflicted) > 3 else ""
             report.problems.append(
@@ -430,21 +576,32 @@ class _Sync:
                 f"writes only its own files; nothing is lost): {'; '.join(conflicted[:3])}{more}"
             )
         report.devices = len(set(state.devices) - {self.device.id})
+
+    def _say_ahead(self) -> None:
+        """Say which devices' clocks are ahead, once this device's changes met their records:
+        every device still takes the same change, but theirs win over those made here in the
+        time their clocks are ahead, and the user should know that, not only that the clock
+        wants setting."""
         held = {record.device for record in self.folded.held}  # said by ``_hold_back``
         for device, ahead in sorted(self.folded.ahead.items()):
             if device in held:
                 continue
-            report.problems.append(
-                f"{self._name(device)}: its clock is {_span(ahead)} ahead of this "
-                "one's (merging stays right; that clock wants setting)"
+            span = _span(ahead)
+            line = (
+                f"{self._name(device)}: its clock is {span} ahead of this one's: its changes "
+                f"win over those made here up to {span} after them, until that clock is set"
             )
+            beaten = self.folded.beaten[device]
+            if beaten:
+                line += f" ({count(beaten, 'change')} made here lost to it)"
+            self.report.problems.append(line)
 
     def _read(self, log: LogFile) -> set[str]:
         """Read one log from its cursor; the devices to pass on (it restarted: replaced)."""
         state = self.state
         kept = state.cursors.get(log.key)
         cursor = Cursor.from_json(kept[:2]) if kept else None
-        where = f"{self._name(log.folder)}: {log.path.name}"
+        where = f"{self._name(log.folder)}: {log.name}"
         devices = set(kept[2]) if kept else set()
         others = log.folder != self.device.id or log.conflicted
 
@@ -509,17 +666,21 @@ class _Sync:
         # its state has the number this one would take, and a pending merge noted under that
         # number would read as written when it was not (its statuses then sent as decisions
         # made here, beating later ones)
-        written = self.library.triage_file.synced_generation(self.marker) or 0
+        triage = self.library.triage_file
+        written = triage.synced_generation(self.marker) or 0
         generation = max(state.generation, written) + 1
         if state.outbox or plan:
             self._note_pending(plan, generation)
         if state.outbox:
             self._append_outbox()
-        if plan:
+        # triage.json is marked whenever what it must hold moved on: a merge written, a change
+        # sent (a copy of it from before then, put back, is then older than the mark, and
+        # what it lacks is not sent as changes: ``local``), or a mark not the state's
+        if plan or self.triage_sent or written != state.generation:
             self.report.applied.update(apply_plan(self.library, plan, (self.marker, generation)))
             state.generation = generation
+            state.marked_at = triage.synced_time(self.marker) or 0.0
             self.dirty = True
-        triage = self.library.triage_file
         marks = step_marks(triage.steps())
         version = list(signature(self.library.papers_path) or ())
         decided = triage.state().decided_at
@@ -606,6 +767,11 @@ class _Sync:
             return  # said already, when the records could not be written
         known = self.state.devices.setdefault(self.device.id, {})
         known.update(card=now, name=self.device.name, seen=now)
+
+
+def _local_papers(triage: TriageState) -> set[str]:
+    """The papers triage.json holds anything of (a status, a note, tags, a place in the queue)."""
+    return {*triage.statuses, *triage.notes, *triage.tags, *triage.positions}
 
 
 def _span(ms: int) -> str:

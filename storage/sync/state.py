@@ -10,6 +10,12 @@
   seen, so that a paper decided and put back between two syncs still counts as changed.
 - ``pending``: what a merge is writing into the library, kept until it is written: a sync cut
   short between the two (a crash, a full disk) is finished by the next one from it.
+- ``generation`` and ``marked_at``: the mark the last sync left in ``triage.json``, and when. A
+  ``triage.json`` whose mark is older (or that has none) is older than the last sync: put back
+  from a backup, or started afresh.
+
+A state file that parses but holds a value of the wrong type anywhere (a hand's edit, a disk's
+damage) does not read: it is started afresh, as one that does not parse.
 
 Derived from the folder and the library: deleting it costs a slower next sync, nothing else.
 """
@@ -26,7 +32,7 @@ import orjson
 
 from storage.files.atomic import atomic_write, read_regular
 from storage.sync.device import SYNC_DIR
-from storage.sync.records import KINDS, PAPER, Record, tie_value
+from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Record, tie_value, valid_value
 
 STATE_VERSION = 1
 #: Records held for a clock far ahead (``SyncState.held``) kept at the most.
@@ -110,6 +116,12 @@ class SyncState:
     #: True for a state made afresh (never synced, or its file was lost): local values are
     #: then stamped with when they were made, not as changes made after the last sync.
     fresh: bool = True
+    #: When ``triage.json`` got the mark of ``generation`` (seconds, as its decisions' times;
+    #: 0 when unknown): in a file older than that mark, only what was done after it is new.
+    marked_at: float = 0.0
+    #: Papers the registers hold that no log gave a document this version takes, by the
+    #: digest looked for: not looked for again until their register holds another.
+    unavailable: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,30 +143,164 @@ class SyncState:
             "fresh": self.fresh,
             "waiting": self.waiting,
             "held": self.held,
+            "marked_at": self.marked_at,
+            "unavailable": self.unavailable,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SyncState:
-        registers = data.get("registers") or {}
+        """The state a file holds; ``ValueError`` when a value has the wrong type (the sync
+        would stop on it at every run: ``outbox: [5]``, a register holding ``5``)."""
+        registers = _table(data, "registers", lambda _k: True)
         return cls(
-            folder=str(data.get("folder", "")),
-            device=str(data.get("device", "")),
-            clock=int(data.get("clock", 0)),
-            generation=int(data.get("generation", 0)),
-            registers={kind: _shared(registers.get(kind) or {}) for kind in KINDS},
-            cursors=dict(data.get("cursors") or {}),
-            steps=dict(data.get("steps") or {}),
-            decided_at=dict(data.get("decided_at") or {}),
-            papers_version=data.get("papers_version"),
-            outbox=list(data.get("outbox") or []),
-            own_sizes=dict(data.get("own_sizes") or {}),
-            pending=data.get("pending"),
-            devices=dict(data.get("devices") or {}),
-            synced_at=int(data.get("synced_at", 0)),
-            fresh=bool(data.get("fresh", False)),
-            waiting=[p for p in data.get("waiting") or () if isinstance(p, str)],
-            held=[r for r in data.get("held") or () if isinstance(r, list)],
+            folder=_typed(data, "folder", str, ""),
+            device=_typed(data, "device", str, ""),
+            clock=_typed(data, "clock", int, 0),
+            generation=_typed(data, "generation", int, 0),
+            registers={kind: _shared(_registers(registers, kind)) for kind in KINDS},
+            cursors=_table(data, "cursors", _is_cursor),
+            steps=_table(data, "steps", _is_step_mark),
+            decided_at=_table(data, "decided_at", _is_number),
+            papers_version=_papers_version(data.get("papers_version")),
+            outbox=_rows(data, "outbox", _is_record_row),
+            own_sizes=_table(data, "own_sizes", _is_count),
+            pending=_pending(data.get("pending")),
+            devices=_table(data, "devices", _is_device),
+            synced_at=_typed(data, "synced_at", int, 0),
+            fresh=_typed(data, "fresh", bool, False),
+            waiting=[p for p in _rows(data, "waiting", lambda _r: True) if isinstance(p, str)],
+            held=[r for r in _rows(data, "held", lambda _r: True) if isinstance(r, list)],
+            marked_at=float(_typed(data, "marked_at", (int, float), 0.0)),
+            unavailable=_table(data, "unavailable", lambda v: isinstance(v, str)),
         )
+
+
+def _wrong(name: str, value: Any) -> ValueError:
+    return ValueError(f"its {name} holds {str(value)[:40]!r}, not what a sync state holds")
+
+
+def _typed(data: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    """``data[name]`` when it is of ``kind`` (a bool is no number here), else ``ValueError``."""
+    value = data.get(name, default)
+    if isinstance(value, bool) and kind is not bool:
+        raise _wrong(name, value)
+    if not isinstance(value, kind):
+        raise _wrong(name, value)
+    return value
+
+
+def _table(data: dict[str, Any], name: str, fits: Any) -> dict[str, Any]:
+    """An object of ``data`` whose every value ``fits``."""
+    table = data.get(name) or {}
+    if not isinstance(table, dict):
+        raise _wrong(name, table)
+    for value in table.values():
+        if not fits(value):
+            raise _wrong(name, value)
+    return dict(table)
+
+
+def _rows(data: dict[str, Any], name: str, fits: Any) -> list[Any]:
+    """A list of ``data`` whose every item ``fits``."""
+    rows = data.get(name) or []
+    if not isinstance(rows, list):
+        raise _wrong(name, rows)
+    for row in rows:
+        if not fits(row):
+            raise _wrong(name, row)
+    return rows
+
+
+def _registers(registers: dict[str, Any], kind: str) -> dict[str, Any]:
+    """One kind's registers, each ``[stamp, device, value]`` (a paper's: its digest or None,
+    and the digest of the document as written here when it differs)."""
+    return _table(registers, kind, lambda held: _is_register(kind, held))
+
+
+def _is_register(kind: str, held: Any) -> bool:
+    if not isinstance(held, list) or len(held) not in ((3, 4) if kind == PAPER else (3,)):
+        return False
+    if not _is_count(held[0]) or not isinstance(held[1], str):
+        return False
+    if kind != PAPER:
+        return valid_value(kind, held[2])
+    return (held[2] is None or isinstance(held[2], str)) and all(
+        isinstance(digest, str) for digest in held[3:]
+    )
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_cursor(value: Any) -> bool:
+    """[offset, tail digest, [devices]]."""
+    return (
+        isinstance(value, list)
+        and len(value) == 3
+        and _is_count(value[0])
+        and isinstance(value[1], str)
+        and isinstance(value[2], list)
+        and all(isinstance(device, str) for device in value[2])
+    )
+
+
+def _is_step_mark(value: Any) -> bool:
+    """[time, undone]."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and _is_number(value[0])
+        and isinstance(value[1], bool)
+    )
+
+
+def _is_record_row(row: Any) -> bool:
+    """[kind, stamp, device, paper, value], as a record is written (its ids and stamp's range
+    are checked when it is read: ``records.parse_record``)."""
+    if not isinstance(row, list) or len(row) != 5 or row[0] not in KINDS:
+        return False
+    kind, stamp, device, paper, value = row
+    if not _is_count(stamp) or not isinstance(device, str) or not isinstance(paper, str):
+        return False
+    return valid_value(kind, value)
+
+
+def _is_device(value: Any) -> bool:
+    """{"name": text, "last", "seen", "card": times (numbers)}."""
+    if not isinstance(value, dict):
+        return False
+    name = value.get("name", "")
+    return isinstance(name, str) and all(
+        isinstance(value.get(key, 0), int | float) for key in ("last", "seen", "card")
+    )
+
+
+def _papers_version(value: Any) -> list[int] | None:
+    """papers.json's signature (none when the file was missing)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(map(_is_count, value)):
+        raise _wrong("papers_version", value)
+    return value
+
+
+def _pending(value: Any) -> dict[str, Any] | None:
+    """A merge noted as being written: its generation, each register's values by paper (a
+    paper's digest or None), and its statuses' times."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not _is_count(value.get("generation", 0)):
+        raise _wrong("pending", value)
+    for kind in TRIAGE_KINDS:
+        _table(value, kind, lambda held, kind=kind: valid_value(kind, held))
+    _table(value, PAPER, lambda digest: digest is None or isinstance(digest, str))
+    _table(value, "at", _is_number)  # ``merge.DECIDED_AT``
+    return value
 
 
 def _shared(held: dict[str, Any]) -> dict[str, Register]:

@@ -258,3 +258,52 @@ def test_the_app_and_the_cli_on_two_homes_lose_no_decision(
     lost = {pid: s for pid, s in wanted.items() if on_a[pid] != s}
     assert not lost, f"{len(lost)} decisions lost"
     assert sum(1 for s in on_a.values() if s != "inbox") == 400
+
+
+def triage_of(env: dict[str, str], home: Path) -> dict[str, tuple[str, str, list[str]]]:
+    """Every paper's status, note and tags, by id, as the JSON export gives them."""
+    done = papers(env, home, "export", "--status", "all", "--format", "json")
+    return {p["id"]: (p["status"], p["note"], p["tags"]) for p in json.loads(done.stdout)}
+
+
+def test_files_put_back_or_lost_are_filled_in_and_take_nothing_away(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """The recoveries our own messages suggest, as users run them: a damaged triage.json moved
+    aside, papers.json.bak copied over papers.json, papers.json lost. Each once cost every
+    device newer decisions, notes or papers; now the library is filled in from the folder."""
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a, b = tmp_path / "a", tmp_path / "b"
+    papers(env, a, "import", str(paper_list(tmp_path / "list.jsonl", 6)))
+    papers(env, a, "sync", str(folder)), papers(env, b, "sync", str(folder))
+    ids = sorted(statuses(env, a))
+    papers(env, a, "mark", ids[0], "starred")
+    papers(env, a, "note", ids[1], "first thoughts")
+    papers(env, a, "sync", str(folder)), papers(env, b, "sync", str(folder))
+    papers(env, b, "mark", ids[0], "read")
+    papers(env, b, "note", ids[1], "second thoughts")
+    papers(env, b, "sync", str(folder)), papers(env, a, "sync", str(folder))
+    kept = triage_of(env, b)
+
+    (a / "triage.json").rename(a / "triage.json.damaged")
+    done = papers(env, a, "sync", str(folder))
+    assert "sent 0," in done.stdout and "here: 1 note, 1 queue move, 1 status" in done.stdout
+    papers(env, b, "sync", str(folder))
+    assert triage_of(env, a) == triage_of(env, b) == kept
+
+    more = tmp_path / "more.jsonl"
+    rows = [{"title": f"Quokka {n}", "abstract": f"We count quokkas on isle {n}."} for n in "xyz"]
+    more.write_bytes(b"\n".join(orjson.dumps(row) for row in rows))
+    papers(env, b, "import", str(more))
+    papers(env, b, "sync", str(folder)), papers(env, a, "sync", str(folder))
+    shutil.copyfile(a / "papers.json.bak", a / "papers.json")
+    assert len(statuses(env, a)) == 6
+    done = papers(env, a, "sync", str(folder))
+    assert "sent 0," in done.stdout and "changed here: 3 papers" in done.stdout
+    papers(env, b, "sync", str(folder))
+    assert len(statuses(env, b)) == 9 and triage_of(env, a) == triage_of(env, b)
+
+    (a / "papers.json").unlink()
+    assert "changed here: 9 papers" in papers(env, a, "sync", str(folder)).stdout
+    assert triage_of(env, a) == triage_of(env, b)

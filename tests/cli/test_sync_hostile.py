@@ -197,3 +197,109 @@ def test_a_record_whose_bytes_have_not_arrived_is_read_when_they_have(
     papers(env, b, "sync", str(folder))
     assert statuses(env, a) == statuses(env, b)
     assert set(statuses(env, b).values()) == {"read"}
+
+
+def hostile_papers(folder: Path, changes: dict[str, dict[str, object]]) -> None:
+    """Papers another device sends: the first paper's record as sent, changed by ``changes``
+    (each under its own paper id)."""
+    log = next((folder / "papers-tui").glob("*/papers.jsonl"))
+    base = orjson.loads(log.read_bytes().splitlines()[0])
+    device = "eeee000000000030"
+    rows = [
+        ["P", base[1] + 1, device, pid, {**base[4], "id": pid, **change}]
+        for pid, change in changes.items()
+    ]
+    path = other_device(folder, device)
+    (path / "papers.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+
+
+def test_paper_records_with_lists_of_lists_are_refused(env: dict[str, str], tmp_path: Path) -> None:
+    """One list of lists in a paper from another device (where a list of names goes) once
+    stopped every sync on every device with an internal error (an unhashable list)."""
+    folder, a, b, _ids = two_homes(env, tmp_path)
+    nested = {
+        "ffff00000000": {"lists": [["x"]]},
+        "ffff00000001": {"authors": [["a", "b"]]},
+        "ffff00000002": {"github": [["https://github.com/a/b"]]},
+        "ffff00000003": {"keywords": [["k"]]},
+    }
+    hostile_papers(folder, nested)
+    said = [papers(env, home, "sync", str(folder)).stderr for home in (a, b, a)]
+    assert "4 paper records no paper this version takes: skipped" in said[0]
+    assert "internal error" not in "".join(said)
+    listed = {p["id"] for p in json.loads(papers(env, b, "list", "--json").stdout)}
+    assert not set(nested) & listed
+    papers(env, b, "export", "--status", "all", "--format", "json")
+
+
+def test_links_an_import_refuses_are_not_taken_from_another_device(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A ``javascript:`` or ``file:`` address, an option (``--help``) or two lines in one
+    were stored from another device, and the Markdown export wrote them as links."""
+    folder, a, b, _ids = two_homes(env, tmp_path)
+    hostile_papers(
+        folder,
+        {
+            "ffff00000010": {"url": "javascript:alert(1)"},
+            "ffff00000011": {"url": "file:///etc/passwd"},
+            "ffff00000012": {"url": "--help"},
+            "ffff00000013": {"url": "https://a.example/\nhttps://b.example"},
+            "ffff00000014": {
+                "url": "https://ok.example/paper",
+                "github": ["file:///etc/passwd", "--version", "https://github.com/ok/repo"],
+            },
+        },
+    )
+    for home in (a, b):
+        papers(env, home, "sync", str(folder))
+    listed = {p["id"]: p for p in json.loads(papers(env, b, "list", "--json").stdout)}
+    assert [listed[f"ffff0000001{n}"]["url"] for n in range(4)] == ["", "", "", ""]
+    assert listed["ffff00000014"]["url"] == "https://ok.example/paper"
+    assert listed["ffff00000014"]["github"] == ["https://github.com/ok/repo"]
+    exported = papers(env, b, "export", "--status", "all").stdout
+    for bad in ("javascript:", "file:", "--help", "--version", "b.example"):
+        assert bad not in exported
+    assert "(https://github.com/ok/repo)" in exported
+
+
+def test_names_that_are_not_utf8_are_read_and_said_as_their_bytes(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A NAS names a conflicted copy in Latin-1: every sync stopped with an internal error
+    (such a name could not be written into the state), and this device's log grew by the
+    same records at every run, the state never saved."""
+    folder, a, b, ids = two_homes(env, tmp_path)
+    other = other_device(folder, "eeee000000000020", {"id": "eeee000000000020", "name": "nas"})
+    record = orjson.dumps(["s", 1_700_000_000_000, "eeee000000000020", ids[0], "skipped"])
+    latin1 = os.path.join(os.fsencode(other), b"triage (conflicted copy \xe9).jsonl")
+    with open(latin1, "wb") as copy:
+        copy.write(record + b"\n")
+    odd = os.path.join(os.fsencode(folder / "papers-tui"), b"bad\xfe")
+    os.mkdir(odd)
+    with open(os.path.join(odd, b"triage.jsonl"), "wb"):
+        pass
+    papers(env, a, "mark", ids[1], "read")
+    own = folder / "papers-tui" / device_id(a) / "triage.jsonl"
+
+    done = papers(env, a, "sync", str(folder))
+    size = own.stat().st_size
+    again = papers(env, a, "sync", str(folder))
+
+    assert "internal error" not in done.stderr + again.stderr
+    assert "nas (eeee0000): triage (conflicted copy \\xe9).jsonl" in done.stderr
+    assert "sent 0, received 0" in again.stdout and own.stat().st_size == size
+    papers(env, b, "sync", str(folder))
+    assert statuses(env, b)[ids[0]] == "skipped" and statuses(env, b)[ids[1]] == "read"
+
+
+def test_a_sync_state_of_wrong_types_starts_afresh(env: dict[str, str], tmp_path: Path) -> None:
+    """A state that parses but holds ``outbox: [5]`` stopped every sync with an internal error."""
+    folder, a, b, ids = two_homes(env, tmp_path)
+    [state] = (a / "sync").glob("folder-*.json")
+    state.write_bytes(orjson.dumps({**orjson.loads(state.read_bytes()), "outbox": [5]}))
+    papers(env, a, "mark", ids[2], "skipped")
+    done = papers(env, a, "sync", str(folder))
+    assert "starting the sync afresh" in done.stderr and "internal error" not in done.stderr
+    papers(env, b, "sync", str(folder))
+    assert statuses(env, b)[ids[2]] == "skipped"

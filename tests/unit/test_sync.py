@@ -156,6 +156,31 @@ def test_a_change_made_after_seeing_another_wins_whatever_the_clocks(
     assert laptop.library.status(pid).value == desktop.library.status(pid).value == "skipped"
 
 
+def test_a_clock_ahead_is_said_to_win_over_later_decisions_here(
+    tmp_path: Path, folder: Path
+) -> None:
+    """The laptop's clock is 12 hours fast: a decision made here after its own loses to it
+    on every device. The note once said "merging stays right" all the same."""
+    now = 1_800_000_000.0
+    laptop = Machine(tmp_path / "laptop", folder, skew=12 * 3600, base=lambda: now)
+    desktop = Machine(tmp_path / "desktop", folder, base=lambda: now)
+    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    laptop.sync()
+    desktop.sync()
+    pid = laptop.library.papers()[0].id
+    laptop.library.set_status(pid, "starred")
+    laptop.sync()
+    desktop.library.set_status(pid, "read")  # later, but before this device read the star
+
+    report = desktop.sync()
+
+    assert desktop.library.status(pid).value == "starred"
+    [note] = [p for p in report.problems if "ahead of this one's" in p]
+    assert "merging stays right" not in note
+    assert "its changes win over those made here up to 12 hours after them" in note
+    assert "until that clock is set (1 change made here lost to it)" in note
+
+
 def test_undo_on_one_device_undoes_its_step_everywhere(tmp_path: Path, folder: Path) -> None:
     a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
     ids = [p.id for p in a.papers()]

@@ -102,3 +102,56 @@ def test_a_dangling_link_as_this_devices_log_keeps_the_change_waiting(tmp_path: 
     other = Library(tmp_path / "other")
     sync_library(other, folder)
     assert other.status(library.papers()[0].id).value == "read"
+
+
+#: Sync states that parse but hold a value of the wrong type, each of which once stopped every
+#: sync with an internal error (``load_state`` promises one that does not read starts afresh).
+WRONG_STATES = {
+    "an outbox row that is a number": {"outbox": [5]},
+    "an outbox row cut short": {"outbox": [["s"]]},
+    "a pending merge that is a number": {"pending": 5},
+    "a register that is a number": {"registers": {"s": {PAPER: 5}}},
+    "a register holding no status": {"registers": {"s": {PAPER: [1, DEVICE, 5]}}},
+    "a cursor that is a number": {"cursors": {f"{DEVICE}/triage.jsonl": 5}},
+    "a log's size that is text": {"own_sizes": {"triage.jsonl": "big"}},
+    "a device that is a list": {"devices": {DEVICE: ["a", "list"]}},
+    "a clock that is text": {"clock": "soon"},
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_STATES.values(), ids=list(WRONG_STATES))
+def test_a_state_of_wrong_types_is_started_afresh(tmp_path: Path, wrong: dict[str, object]) -> None:
+    from storage.sync.state import state_path
+
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    laptop, desktop = seeded(tmp_path / "laptop"), Library(tmp_path / "desktop")
+    sync_library(laptop, folder), sync_library(desktop, folder)
+    path = state_path(laptop.home, folder)
+    path.write_bytes(orjson.dumps({**orjson.loads(path.read_bytes()), **wrong}))
+    pid = laptop.papers()[0].id
+    laptop.set_status(pid, "starred")
+
+    report = sync_library(laptop, folder)
+
+    assert any("starting the sync afresh" in p for p in report.problems), report.problems
+    assert sum(sync_library(laptop, folder).applied.values()) == 0  # read well again
+    sync_library(desktop, folder)
+    assert desktop.status(pid).value == "starred"
+
+
+def test_a_state_a_sync_saved_reads_back_whatever_the_cards_said(tmp_path: Path) -> None:
+    """What the sync keeps of other devices' cards (a time that is ``true``, or a number past
+    any calendar) is what its state may hold: else each sync would start it afresh."""
+    from storage.sync.state import load_state, state_path
+
+    folder = tmp_path / "synced"
+    for n, synced in enumerate([True, 10**18, "yesterday", 1.5]):
+        device = f"eeee00000000010{n}"
+        card = folder / "papers-tui" / device / "device.json"
+        card.parent.mkdir(parents=True)
+        card.write_bytes(orjson.dumps({"id": device, "name": ["x"], "synced": synced}))
+    laptop = seeded(tmp_path / "laptop")
+    sync_library(laptop, folder)
+    assert load_state(state_path(laptop.home, folder), folder, "")[1] == ""
+    assert not any("afresh" in p for p in sync_library(laptop, folder).problems)
