@@ -22,7 +22,7 @@ took it out (``paper_changes``); otherwise it is filled in again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +104,18 @@ class Base:
 def step_marks(steps: Iterable[Step]) -> dict[str, list[Any]]:
     """The undo log's steps as remembered between syncs: number → [time, undone]."""
     return {str(step.seq): [step.at, step.undone] for step in steps}
+
+
+def log_covers(steps: Sequence[Step], seen: Mapping[str, Any]) -> bool:
+    """Whether the undo log still holds every step made since the steps ``seen`` (the last
+    sync's): the log drops its oldest steps first, so it does when its oldest step is one the
+    last sync saw, or the one right after (an empty log, or a sync that saw none, tells it
+    by the first step's number: 1, none dropped yet)."""
+    if not steps:
+        return True
+    oldest = min(step.seq for step in steps)
+    newest_seen = max((int(seq) for seq in seen if str(seq).isdigit()), default=0)
+    return oldest <= newest_seen + 1
 
 
 def touched_papers(
@@ -342,21 +354,25 @@ def paper_changes(
     papers: Mapping[str, Mapping[str, Any]],
     base: Base,
     state: SyncState,
-    removed: Collection[str] = (),
+    removed: Collection[str] | None = (),
 ) -> list[tuple[str, dict[str, Any] | None]]:
     """Papers added, changed or removed here since the last sync, unstamped: (id, document,
     or None for a removal). A paper missing here is sent as removed only when the undo log
     shows a removal here since the last sync took it out (``removed``: one by one or as a
     list): a papers.json lost, or put back from an older copy, lacks the papers that arrived
-    since; that is not the user taking them out (they are filled in again)."""
+    since; that is not the user taking them out (they are filled in again). ``removed`` None:
+    the log cannot tell, and every paper missing here is removed, but for an empty papers.json
+    (a lost file takes nothing out)."""
     found: list[tuple[str, dict[str, Any] | None]] = []
     written = base.papers_written
     for pid, doc in papers.items():
         digest = digest_of(doc)
         if digest != base.value(PAPER, pid) and (pid not in written or written[pid] != digest):
             found.append((pid, dict(doc)))
+    if removed is None and not papers:
+        return sorted(found, key=lambda item: item[0])
     for pid in state.registers[PAPER]:
-        if pid in papers or pid not in removed:
+        if pid in papers or (removed is not None and pid not in removed):
             continue
         being_removed = pid in written and written[pid] is None
         if base.value(PAPER, pid) is not None and not being_removed:

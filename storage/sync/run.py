@@ -45,6 +45,7 @@ from storage.sync.folder import (
 from storage.sync.local import (
     Base,
     OlderFile,
+    log_covers,
     paper_changes,
     redecided,
     step_marks,
@@ -480,13 +481,18 @@ class _Sync:
         papers = self._load_papers()
         return paper_changes(papers, base, self.state, self._removed_here())
 
-    def _removed_here(self) -> set[str]:
+    def _removed_here(self) -> set[str] | None:
         """The papers removals here took out since the last sync (and no undo put back): the
         undo log's steps the last sync did not see, or in a triage.json older than the last
-        sync, those made after it."""
+        sync, those made after it. None when the log no longer holds every step made since
+        the last sync (it keeps 1,000 steps and 50,000 changes: a removal, then a long
+        triage): then every paper missing here is taken as removed here, as the log cannot
+        tell otherwise; a removal the user made is never undone by a sync."""
         triage = self.library.triage_file
         since = self._file_older_since(triage.synced_generation(self.marker))
         steps = triage.steps()
+        if since is None and not log_covers(steps, self.state.steps):
+            return None
         if since is None:
             taken = touched_papers(steps, self.state.steps, removed=True)
         else:

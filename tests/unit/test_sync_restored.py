@@ -216,6 +216,24 @@ def test_a_removal_made_here_still_travels(tmp_path: Path, folder: Path) -> None
     assert not {p.id for p in desktop.papers()} & set(ids[:2])
 
 
+def test_a_removal_whose_step_left_the_undo_log_still_travels(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The undo log keeps its last steps only: a removal, then a long triage before the next
+    sync, and the log no longer shows the removal. The paper must not come back: the log
+    cannot tell, so a paper missing here is taken as removed here (as before the log was
+    asked), papers.json being no copy put back."""
+    monkeypatch.setattr(storage.files.triage_file, "HISTORY_LIMIT", 5)
+    laptop, desktop, ids = two_libraries(tmp_path, folder)
+    laptop.remove(ids[:1])
+    for n in range(12):  # more steps than the log keeps
+        laptop.set_status(ids[1 + n % 3], ("read", "skipped")[n % 2])
+    assert not any(step.removed for step in laptop.triage_file.steps())
+    sync_library(laptop, folder), sync_library(desktop, folder)
+    assert ids[0] not in {p.id for p in laptop.papers()}
+    assert ids[0] not in {p.id for p in desktop.papers()}
+
+
 def test_a_paper_no_log_gives_is_not_looked_for_at_every_sync(
     tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
