@@ -37,6 +37,10 @@ class EndingDeadline:
         self._restore = restore
         self._deadline = deadline
         self._begun = threading.Event()
+        #: Set before ``_begun``: a second signal whose handler runs while the first is
+        #: inside ``Event.set`` (holding its lock, on the same thread) returns at once rather
+        #: than wait on that lock for ever (it did: a terminal closed sends SIGHUP, then more).
+        self._beginning = False
         self._ended = threading.Event()
         self.code = 0
         self._thread = threading.Thread(target=self._watch, name="papers-ending", daemon=True)
@@ -47,10 +51,13 @@ class EndingDeadline:
 
     def begin(self, code: int) -> None:
         """The end has begun, to exit with ``code``: the deadline runs from now (the first
-        call counts; none before ``start``; safe in a signal handler: it sets an event)."""
-        if not self._begun.is_set() and self._thread.is_alive():
-            self.code = code
-            self._begun.set()
+        call counts; none before ``start``; safe in a signal handler, nested in itself too:
+        a plain flag first, then the event)."""
+        if self._beginning or not self._thread.is_alive():
+            return
+        self._beginning = True
+        self.code = code
+        self._begun.set()
 
     @property
     def begun(self) -> bool:

@@ -210,3 +210,28 @@ def test_the_index_child_ends_when_its_parent_does() -> None:
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+def test_a_second_signal_inside_the_first_begins_the_end_without_a_deadlock() -> None:
+    """A terminal closed sends SIGHUP, then more: the second handler runs on the same thread
+    while the first is inside ``Event.set``, holding its lock. It waited on that lock for ever
+    (a process left spinning at 77% CPU, its terminal gone). Here the event's lock is held
+    while the second ``begin`` runs, as the nested handler meets it."""
+    from tui.ending import EndingDeadline
+
+    deadline = EndingDeadline(save=lambda: None, restore=lambda: None, deadline=60.0)
+    deadline.start()
+    event = deadline._begun
+    original = event.set
+
+    def set_with_a_signal_inside() -> None:
+        with event._cond:  # type: ignore[attr-defined]  # as Event.set holds it
+            deadline.begin(129)  # the second signal's handler, nested
+        original()
+
+    event.set = set_with_a_signal_inside  # type: ignore[method-assign]
+    ended = threading.Thread(target=deadline.begin, args=(129,), daemon=True)
+    ended.start()
+    ended.join(5)
+    assert not ended.is_alive() and deadline.begun and deadline.code == 129
+    deadline.cancel()
