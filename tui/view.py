@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
 
 from storage.files.triage_file import Change
@@ -629,9 +630,9 @@ class TriageView:
         notes: list[str] = []
         tab = self.saved_tab()
         if self.query:  # a value still being typed (``rating:>``) is not one yet
-            notes += parse_query(self.query).unread_notes(typed=True)
+            notes += _unread_notes(self.query, typed=True)
         elif tab is not None:
-            notes += parse_query(tab.search.query).unread
+            notes += _unread_notes(tab.search.query, typed=False)
         for found in (self.found, tab.found if tab is not None else None):
             if found is not None and found.partial is not None:
                 notes.append(found.ranking.partial_note())
@@ -651,6 +652,13 @@ class TriageView:
     def marked_in(self, rows: Sequence[int]) -> list[str]:
         """The marked papers among ``rows``, in their order."""
         return [self.ids[i] for i in rows if self.ids[i] in self.marked]
+
+
+@lru_cache(maxsize=16)
+def _unread_notes(query: str, *, typed: bool) -> tuple[str, ...]:
+    """``Query.unread_notes`` of a query, parsed once: the list's title is made again at
+    every move of the cursor, the query's text the same."""
+    return parse_query(query).unread_notes(typed=typed)
 
 
 def _found_extra(found: Found, what: str) -> str:

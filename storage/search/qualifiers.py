@@ -421,13 +421,11 @@ def may_be_typing(key: str, value: str) -> bool:
 
 
 def unread_note(key: str, value: str) -> str:
-    """Why ``key:value`` (``key`` lower case) is read as words although ``key`` is a qualifier's
-    (``is:skiped is read as words (is: takes inbox, read, skipped or starred)``); "" when it is a
-    qualifier, or no qualifier's key, or has no value yet."""
+    """Why ``key:value`` (``key`` lower case), which ``read_qualifier`` did not take, is read
+    as words although ``key`` is a qualifier's (``is:skiped is read as words (is: takes
+    inbox, read, skipped or starred)``); "" for no qualifier's key, or no value yet."""
     kind = _BY_KEY.get(key)
-    if kind is None or not kind.takes or read_qualifier(key, value, False) is not None:
-        return ""
-    if not " ".join(fold(value).split()):
+    if kind is None or not kind.takes or not " ".join(fold(value).split()):
         return ""
     return f"{key}:{value} is read as words ({key}: takes {kind.takes})"
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
+from storage.sources.authors import last_first
 from storage.sources.records import Fit, Reader, ReadResult
 
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) (.*)")
@@ -44,12 +45,6 @@ def sniff_wos(text: str, path: Path) -> Fit:
     if _FIRST_LINE.match(start) or start.startswith("PT\t"):
         return Fit.OPENS
     return Fit.NO
-
-
-def _name(value: str) -> str:
-    """``Lee, Ann`` → ``Ann Lee``; a name without a comma (an organization) as it is."""
-    last, comma, first = value.partition(",")
-    return " ".join(f"{first} {last}".split()) if comma and first.strip() else value.strip()
 
 
 def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
@@ -74,7 +69,7 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "title": one("TI"),
         "abstract": "\n".join(tags.get("AB", [])).strip(),
-        "authors": [_name(a) for a in tags.get("AF") or tags.get("AU") or [] if a.strip()],
+        "authors": [last_first(a) for a in tags.get("AF") or tags.get("AU") or [] if a.strip()],
         "year": one("PY"),
         "month": str(_MONTHS[month]) if month in _MONTHS else "",
         "entry_type": entry,

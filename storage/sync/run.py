@@ -19,9 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +66,15 @@ from storage.sync.records import (
     TRIAGE_KINDS,
     Clock,
     Record,
-    parse_record,
     tie_value,
 )
+from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
+from storage.sync.report import SyncReport, span_of
 from storage.sync.state import (
     MAX_HELD,
     SyncState,
     load_state,
     marker_key,
-    register_of,
     save_state,
     state_path,
 )
@@ -84,55 +82,6 @@ from storage.text.words import count
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
 CARD_EVERY_MS = 60 * 60 * 1000
-
-
-#: The kinds of change a sync counts (``SyncReport.applied``), one of each.
-_ONE = {
-    "papers": "paper",
-    "removals": "removal",
-    "statuses": "status",
-    "notes": "note",
-    "tags": "tag",
-    "queue moves": "queue move",
-}
-
-
-@dataclass(slots=True)
-class SyncReport:
-    """What one sync did, for people."""
-
-    folder: Path
-    device: Device
-    #: Records this device sent (its changes since the last sync).
-    sent: int = 0
-    #: Records read from the other devices' logs.
-    received: int = 0
-    #: Records of other devices passed on because their log disappeared.
-    relayed: int = 0
-    #: How many other devices the folder has told of.
-    devices: int = 0
-    #: What changed in the library: statuses, notes, tags, papers, removals.
-    applied: Counter[str] = field(default_factory=Counter)
-    #: Records made here that wait to be written into the folder.
-    waiting: int = 0
-    #: One line each: what the folder or its files made this sync skip or work around.
-    problems: list[str] = field(default_factory=list)
-
-    def summary(self) -> str:
-        """One line: what was sent, received and changed here."""
-        changed = ", ".join(
-            count(n, _ONE.get(what, what)) for what, n in sorted(self.applied.items()) if n
-        )
-        others = f"{count(self.devices, 'other device')}"
-        line = (
-            f"synced with {self.folder} as {self.device.name} ({self.device.short}): "
-            f"sent {self.sent:,}, received {self.received:,} from {others}; "
-            f"changed here: {changed or 'nothing'}"
-        )
-        if self.waiting:
-            waits = "waits" if self.waiting == 1 else "wait"
-            line += f"; {count(self.waiting, 'change')} {waits} to be sent"
-        return line
 
 
 def sync_library(
@@ -254,7 +203,7 @@ class _Sync:
         #: folder, then left out of the note, was sent again by the next sync, stamped anew,
         #: and beat a later decision made elsewhere); papers are sent again harmlessly.
         self._unsaved: list[list[Any]] = [row for row in state.outbox if row[0] != PAPER]
-        fold(state, _records(state.outbox), self.clock, Folded())  # ours: in the registers
+        fold(state, records_of_rows(state.outbox), self.clock, Folded())  # ours: in the registers
         pending = state.pending or {}
         # What the files held after the last sync: the registers before the others' records
         # are folded in (the triage written by a merge cut short: ``triage_part``).
@@ -269,7 +218,7 @@ class _Sync:
         # (they were): by a clock that has not seen them.
         self.local_clock = Clock(self.clock.last, self.clock.wall)
         self._read_cards()
-        fold(state, _records(state.held), self.clock, self.folded)  # held: believed now?
+        fold(state, records_of_rows(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
         self._send(self._stamp_papers(candidates))
         self._send_early()
@@ -384,49 +333,12 @@ class _Sync:
         register holds another."""
         if not self.papers_looked:
             return {}
-        state, here, changed = self.state, self.here, self.folded.changed[PAPER]
-        unavailable = state.unavailable
-        missing = {
-            pid
-            for pid, held in state.registers[PAPER].items()
-            if held[2] is not None
-            and pid not in here
-            and pid not in changed
-            and unavailable.get(pid) != held[2]
-        }
+        missing = missing_here(self.state, self.here, self.folded.changed[PAPER])
         if not missing:
             return {}
-        docs = self._documents(missing)
+        docs = documents_from_logs(self.place, self.state, missing)
         self.again[PAPER].update(missing)
         return docs
-
-    def _documents(self, wanted: set[str]) -> dict[str, dict[str, Any]]:
-        """The documents the registers hold for ``wanted`` papers, from every log read from
-        its start (and from this device's records still to be written): only the record
-        that holds each register."""
-        registers = self.state.registers[PAPER]
-        found: dict[str, dict[str, Any]] = {}
-
-        def take(records: Iterable[Record]) -> None:
-            for record in records:
-                if record.kind != PAPER or record.paper not in wanted or record.value is None:
-                    continue
-                held = registers.get(record.paper)
-                if held is not None and register_of(record) == held[:3]:
-                    found[record.paper] = record.value
-
-        take(_records(row for row in self.state.outbox if row[0] == PAPER))
-        for log in self.place.log_files():
-            cursor = None
-            while len(found) < len(wanted):
-                try:
-                    read = self.place.read(log, cursor, take)
-                except OSError:
-                    break  # said when the log was read for its new records
-                if not read.more or read.cursor == cursor:
-                    break  # read to its end, or to bytes that have not arrived yet
-                cursor = read.cursor
-        return found
 
     def _note_unusable(self, plan: Plan) -> None:
         """Say which paper records the merge could not take, and keep them as looked for
@@ -465,7 +377,7 @@ class _Sync:
             mine = [r for r in held if r.device == device]
             ahead = mine[0].stamp - self.clock.now_ms()
             self.report.problems.append(
-                f"{self._name(device)}: {count(len(mine), 'record')} stamped {_span(ahead)} "
+                f"{self._name(device)}: {count(len(mine), 'record')} stamped {span_of(ahead)} "
                 "or more ahead of this clock: not believed until then (that clock wants "
                 "setting)"
             )
@@ -592,7 +504,7 @@ class _Sync:
         for device, ahead in sorted(self.folded.ahead.items()):
             if device in held:
                 continue
-            span = _span(ahead)
+            span = span_of(ahead)
             line = (
                 f"{self._name(device)}: its clock is {span} ahead of this one's: its changes "
                 f"win over those made here up to {span} after them, until that clock is set"
@@ -780,26 +692,9 @@ def _local_papers(triage: TriageState) -> set[str]:
     return {*triage.statuses, *triage.notes, *triage.tags, *triage.positions}
 
 
-def _span(ms: int) -> str:
-    """A length of time for people, in the unit that reads best: ``12 min``, ``3 days``."""
-    minutes = ms / 60_000
-    if minutes < 120:
-        return f"{minutes:,.0f} min"
-    if minutes < 48 * 60:
-        return count(round(minutes / 60), "hour")
-    if minutes < 730 * 24 * 60:
-        return count(round(minutes / (24 * 60)), "day")
-    return count(round(minutes / (365.25 * 24 * 60)), "year")
-
-
 def _row(record: Record) -> list[Any]:
     return [record.kind, record.stamp, record.device, record.paper, record.value]
 
 
 def _line(row: list[Any]) -> bytes:
     return orjson.dumps(row) + b"\n"
-
-
-def _records(rows: Iterable[list[Any]]) -> list[Record]:
-    found = (parse_record(orjson.dumps(row)) for row in rows)
-    return [record for record in found if record is not None]

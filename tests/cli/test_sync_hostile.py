@@ -244,9 +244,9 @@ def test_links_an_import_refuses_are_not_taken_from_another_device(
             "ffff00000010": {"url": "javascript:alert(1)"},
             "ffff00000011": {"url": "file:///etc/passwd"},
             "ffff00000012": {"url": "--help"},
-            "ffff00000013": {"url": "https://a.example/\nhttps://b.example"},
+            "ffff00000013": {"url": "http://127.0.0.1:9/a\nhttp://127.0.0.1:9/b"},
             "ffff00000014": {
-                "url": "https://ok.example/paper",
+                "url": "http://127.0.0.1:9/paper",
                 "github": ["file:///etc/passwd", "--version", "https://github.com/ok/repo"],
             },
         },
@@ -255,7 +255,7 @@ def test_links_an_import_refuses_are_not_taken_from_another_device(
         papers(env, home, "sync", str(folder))
     listed = {p["id"]: p for p in json.loads(papers(env, b, "list", "--json").stdout)}
     assert [listed[f"ffff0000001{n}"]["url"] for n in range(4)] == ["", "", "", ""]
-    assert listed["ffff00000014"]["url"] == "https://ok.example/paper"
+    assert listed["ffff00000014"]["url"] == "http://127.0.0.1:9/paper"
     assert listed["ffff00000014"]["github"] == ["https://github.com/ok/repo"]
     exported = papers(env, b, "export", "--status", "all").stdout
     for bad in ("javascript:", "file:", "--help", "--version", "b.example"):

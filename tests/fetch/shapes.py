@@ -186,7 +186,7 @@ def journal_note(paper: Made, venue_id: str, number: int, year: int) -> dict[str
         f"author={{{' and '.join(paper.authors)}}},\n"
         f"journal={{{journal if published else 'Submitted to ' + journal}}},\n"
         f"issn={{2835-8856}},\nyear={{{cited}}},\n"
-        f"url={{https://openreview.net/forum?id={pid}}},\nnote={{{said}}}\n}}"
+        f"url={{http://127.0.0.1:9/forum?id={pid}}},\nnote={{{said}}}\n}}"
     )
     short = venue_id.split("/")[0]
     content: dict[str, Any] = {

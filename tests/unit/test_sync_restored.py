@@ -17,7 +17,8 @@ import pytest
 import storage.files.triage_file
 from storage import Library
 from storage.sync import sync_library
-from storage.sync.folder import ROOT_NAME
+from storage.sync.folder import ROOT_NAME, SyncFolder
+from storage.sync.state import SyncState
 from tests.unit.test_sync_support import seeded, shown
 
 #: A fixed time for decisions (seconds), moved on by the tests that need a later one.
@@ -253,13 +254,15 @@ def test_a_paper_no_log_gives_is_not_looked_for_at_every_sync(
         orjson.dumps(["P", row[1] + 1, "eeee000000000001", pid, doc]) + b"\n"
     )
     reads: list[set[str]] = []
-    documents = run._Sync._documents
+    documents = run.documents_from_logs
 
-    def counted(self: run._Sync, wanted: set[str]) -> dict[str, dict[str, object]]:
+    def counted(
+        place: SyncFolder, state: SyncState, wanted: set[str]
+    ) -> dict[str, dict[str, object]]:
         reads.append(wanted)
-        return documents(self, wanted)
+        return documents(place, state, wanted)
 
-    monkeypatch.setattr(run._Sync, "_documents", counted)
+    monkeypatch.setattr(run, "documents_from_logs", counted)
     report = sync_library(desktop, folder)
     assert any("no paper this version takes" in p for p in report.problems), report.problems
     for _ in range(2):
