@@ -172,3 +172,54 @@ def test_a_saved_search_past_the_caps_stalls_neither_the_app_nor_its_end(
         assert took < ENDS_WITHIN_S, took
     finally:
         terminal.close(quit_keys=None)
+
+
+# In process: what the process says when its terminal has gone, whatever fails on the way out.
+# (The run above once ended with 1 rather than 129, in a full suite's run, one run in some
+# thousands; these are the two ways a failure on the dead terminal turned the exit into 1.)
+
+
+def _cli_main() -> Callable[..., int]:
+    return sys.modules["tui.cli.main"].main  # (``tui.cli.main`` the module, not the function)
+
+
+class _GoneOutput:
+    """An output whose terminal has gone: every write fails as a hung-up terminal's does."""
+
+    def write(self, _text: str) -> int:
+        raise OSError(5, "Input/output error")
+
+    def flush(self) -> None:
+        raise OSError(5, "Input/output error")
+
+
+def test_an_error_said_to_a_terminal_gone_is_still_its_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: the error line's write raised out of ``main`` (a traceback into the same dead
+    output): exit code 1 whatever the error was, 2 for a usage error."""
+    import tui.cli.main  # noqa: F401  (loaded, for sys.modules)
+
+    monkeypatch.setattr(sys, "stderr", _GoneOutput())
+    code = _cli_main()(["--home", str(tmp_path / "home"), "mark", "no-such-paper", "read"])
+    assert code == 1
+
+
+def test_an_app_a_signal_ended_exits_with_the_signal_code_when_its_terminal_fails(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app ended by SIGHUP, and then Textual's last steps fail on the terminal gone
+    (EIO): the process exits with 129, as the hang-up asked, not as an internal error."""
+    import tui.cli.main  # noqa: F401
+    from tui.app import PapersApp
+
+    module = sys.modules["tui.cli.main"]
+    monkeypatch.setattr(module, "_on_a_terminal", lambda: True)
+
+    def run(app: PapersApp, *_args: object, **_options: object) -> None:
+        assert app.signal_ending is not None
+        app.signal_ending.code = 128 + signal.SIGHUP  # what the handler does first
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(PapersApp, "run", run)
+    assert _cli_main()(["--home", str(home)]) == 128 + signal.SIGHUP

@@ -171,6 +171,12 @@ def open_app(args: argparse.Namespace) -> int:
         app.signal_ending = ending  # its handlers, taken back once the app runs
         try:
             app.run()
+        except Exception:
+            # a signal ended the app (the terminal closed: a hang-up), and Textual's last steps
+            # then failed on the terminal gone: the process ends as the signal asked, not as
+            # an internal error (exit code 1) of an output no one reads any more
+            if ending.code is None:
+                raise
         finally:
             ending.closing()
             app.session.close(timeout=10.0)  # whatever ended the app, queued decisions are saved

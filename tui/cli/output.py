@@ -13,6 +13,7 @@ escape sequences; printed raw, they would clear the screen or write the clipboar
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -32,8 +33,12 @@ def say(*lines: str) -> None:
 
 
 def complain(message: str) -> None:
-    """Print one line on standard error (an error, a warning), the data in it visible."""
-    sys.stderr.write(printable(message) + "\n")
+    """Print one line on standard error (an error, a warning), the data in it visible; an
+    error output that cannot take it (a terminal gone: EIO) loses the line, and the exit code
+    still says what happened (the line raised: a traceback into the same dead output, and
+    exit code 1 whatever the error was)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(printable(message) + "\n")
 
 
 def write_json(data: object) -> None:
