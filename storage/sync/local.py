@@ -184,6 +184,7 @@ def triage_changes(
     restored: Mapping[str, float | None] | None = None,
     unwritten: Collection[str] = (),
     older: OlderFile | None = None,
+    written: tuple[Mapping[str, float], Mapping[str, float]] = ({}, {}),
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
@@ -200,12 +201,25 @@ def triage_changes(
     triage, but for a status decided here after the register's (an import, or an undone
     removal, brings its paper back with what it had: not a decision of now).
 
-    Stamped by ``clock``: after everything this device had seen (each was changed after its
-    last sync), or, for a state made afresh, at when each was made (``decided_at``), so that
-    libraries synced for the first time merge by when their decisions were made.
+    ``written``: when each paper's note, and its tags, were written here (``TriageFile.
+    written_at``), as ``decided_at`` says when its status was given.
+
+    Stamped by ``clock`` at when each was made (a status's ``decided_at``, a note's or tags'
+    ``written``, a place's ``positioned_at``), or after everything this device had seen when
+    that is later (each was changed after its last sync); for a state made afresh, at when
+    each was made, so that libraries synced for the first time merge by when their changes
+    were made. So a note written here before another device wrote its own, and synced after
+    it, does not beat it: the later writing wins, whichever device syncs first.
     """
     registers = state.registers
     restored = restored or {}
+    noted_at, tagged_at = written
+    made_times = {
+        STATUS: triage.decided_at,
+        QUEUE: triage.positioned_at,
+        NOTE: noted_at,
+        TAGS: tagged_at,
+    }
     pids: set[str] = set(triage.statuses) | set(triage.notes) | set(triage.tags)
     pids.update(triage.positions)
     pids.update(touched, *(registers[kind] for kind in TRIAGE_KINDS))
@@ -254,9 +268,7 @@ def triage_changes(
             kept.add(pid)
             continue
         for kind in changed:
-            made_at = triage.decided_at.get(pid) if kind == STATUS else None
-            if kind == QUEUE:
-                made_at = triage.positioned_at.get(pid)
+            made_at = made_times[kind].get(pid)
             if kind == STATUS:
                 # an undo or a redo since: the status given again then; a removal undone
                 # brings its papers' statuses back with the times they were first given (the

@@ -238,7 +238,8 @@ class _Sync:
         if written_here:
             self.base.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
         since = self._file_older_since(mark)
-        older = None if since is None else OlderFile(since, *triage.written_at())
+        written = triage.written_at()  # when notes and tags were written here
+        older = None if since is None else OlderFile(since, *written)
         triage_state = triage.state()
         waiting = set(state.waiting)
         touched, restored = self._touched(triage_state, pending, since, written_here=written_here)
@@ -259,6 +260,7 @@ class _Sync:
             restored,
             unwritten,
             older,
+            written,
         )
         self.clock.see(self.local_clock.last)
         self._send(records)

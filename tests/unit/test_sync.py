@@ -535,3 +535,35 @@ def test_a_decision_made_again_after_a_sync_is_sent_whatever_the_clock_says(
     sync_library(a, folder, wall=fast)
     again = [r for r in all_records(folder) if r.paper == pid and r.kind == STATUS]
     assert max(r.stamp for r in again) > sent
+
+
+def test_the_later_written_note_and_tags_win_whichever_device_syncs_first(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note (and tags) written on the laptop, then another written on the desktop and synced
+    at once; the laptop syncs an hour later: the desktop's, written later, stays on both.
+    Before, the laptop's record was stamped when it synced, and its older note won."""
+    import storage.files.triage_file
+
+    clock = [1_700_000_000.0]
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: clock[0])
+    laptop = Machine(tmp_path / "laptop", folder, base=lambda: clock[0])
+    desktop = Machine(tmp_path / "desktop", folder, base=lambda: clock[0])
+    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    laptop.sync()
+    desktop.sync()
+    pid = laptop.library.papers()[0].id
+    clock[0] += 60
+    laptop.library.set_note(pid, "written first, on the laptop")
+    laptop.library.set_tags(pid, ["laptop"])
+    clock[0] += 60
+    desktop.library.set_note(pid, "written last, on the desktop")
+    desktop.library.set_tags(pid, ["desktop"])
+    desktop.sync()
+    clock[0] += 3600
+    laptop.sync()
+    desktop.sync()
+    for machine in (laptop, desktop):
+        triage = machine.library.triage()
+        assert triage.notes[pid] == "written last, on the desktop"
+        assert triage.tags[pid] == ("desktop",)
