@@ -19,6 +19,7 @@ from storage.importing.identity import (
     title_key,
     titles_compatible,
 )
+from storage.importing.page_keys import page_key
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
 from storage.sources.authors import ET_AL
 from storage.sources.citation import canonical_extra
@@ -150,6 +151,27 @@ class _Known:
         self._pending: list[tuple[str, str, bool]] = []  # (title, id, has abstract) to index
         self._stored_indexed = False
         self._without_abstract = sum(1 for doc in stored.values() if not doc["abstract"])
+        self._pages: dict[str, str] | None = None  # page key → id, the library's papers
+
+    def by_page(self, url: str) -> str | None:
+        """The library's paper whose link is the page ``url`` is (``page_key``: an OpenReview
+        forum, an arXiv abstract), or None. Indexed at the first ask."""
+        key = page_key(url)
+        if not key or not self.stored:
+            return None
+        if self._pages is None:
+            self._pages = {}
+            for doc in self.stored.values():
+                found = page_key(doc.get("url") or "")
+                if found:
+                    self._pages.setdefault(found, doc["id"])
+        return self._pages.get(key)
+
+    def same_page(self, pid: str, url: str) -> bool:
+        """Whether the library's paper ``pid`` has the page ``url`` is as its link."""
+        doc = self.stored.get(str(doc_id(pid)))
+        key = page_key(url)
+        return bool(key) and doc is not None and page_key(doc.get("url") or "") == key
 
     def get(self, pid: str) -> tuple[str, str] | None:
         """(real title, abstract) of a known paper, or None."""
@@ -206,6 +228,8 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
         pid = paper.id
         found = known.get(pid)
         if found is not None and not titles_compatible(found[0], title):
+            if known.same_page(pid, paper.url):
+                return pid, "the same page (its title revised)"
             identity = abstract_identity(paper.abstract)
             assert identity is not None  # as when the candidate was made
             apart = id_with_title(identity, title)
@@ -226,10 +250,16 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             keyed = _keyed_by_title(known, title, paper.abstract)
             if keyed is not None:
                 return keyed, ""
+        other = known.by_page(paper.url)
+        if other is not None:
+            return other, "the same page (its abstract revised)"
         return pid, ""
     other = known.by_title(title, without_abstract=False)
     if other is not None:
         return other, "the same title; the record has no abstract"
+    other = known.by_page(paper.url)
+    if other is not None:
+        return other, "the same page (its title revised)"
     return paper.id, ""
 
 

@@ -167,11 +167,17 @@ def doi_of(text: str) -> str:
     return doi if re.fullmatch(r"10\.\d+(?:\.\d+)*/\S+", doi) else ""
 
 
+def arxiv_id_of_url(url: str) -> str:
+    """The arXiv id an arXiv page's or PDF's address names (``2403.01234v2``), "" for none."""
+    match = _ARXIV_URL.match(url.strip())
+    return match.group(1) if match else ""
+
+
 def _arxiv_from(paper: Paper) -> str:
     """The arXiv id a paper's link or DOI gives ("" for none)."""
-    match = _ARXIV_URL.match(paper.url.strip())
-    if match:
-        return match.group(1)
+    found = arxiv_id_of_url(paper.url)
+    if found:
+        return found
     match = _ARXIV_DOI.match(doi_of(_text(paper, "doi")))
     return match.group(1) if match else ""
 

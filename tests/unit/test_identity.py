@@ -305,3 +305,55 @@ def test_a_text_given_as_it_is_reads_as_the_converter_shows_it(text: str) -> Non
         assert readable.split() == to_unicode(text).split()
     assert key(readable) == key(to_unicode(text))
     assert identity._signs(readable) == identity._signs(to_unicode(text))
+
+
+REVISED = (
+    "We revise the flows of curvature on graphs for the camera-ready version, with sharper "
+    "bounds on mixing times and experiments on twelve new benchmark graphs."
+)
+FORUM = "https://openreview.net/forum?id=Upd001XyZq"
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        ("Sharper graph curvature flows", REVISED),  # both revised
+        ("Sharper graph curvature flows", ABSTRACT),  # the title alone
+        ("Graph curvature flows", REVISED),  # the abstract alone
+    ],
+)
+def test_a_paper_revised_at_its_own_page_is_updated_not_added(
+    home: Path, tmp_path: Path, title: str, abstract: str
+) -> None:
+    """A venue fetched again after the camera-ready: the same OpenReview forum with a revised
+    title or abstract, and now a decision. Before: a second paper (or one "kept apart"), the
+    first left under review for good with the user's star on it."""
+    lib = Library(home)
+    first = {"title": "Graph curvature flows", "abstract": ABSTRACT, "url": FORUM}
+    lib.import_file(write_jsonl(tmp_path / "submitted.jsonl", [first]))
+    [before] = lib.papers()
+    lib.set_status(before.id, "starred")
+    revised = {"title": title, "abstract": abstract, "url": FORUM, "venue_status": "Oral"}
+    report = lib.import_file(write_jsonl(tmp_path / "accepted.jsonl", [revised]))
+    [after] = lib.papers()
+    assert (report.added, report.apart) == (0, [])
+    assert after.id == before.id and lib.status(after.id) is Status.STARRED
+    assert (after.title, after.abstract, after.venue_status) == (title, abstract, "Oral")
+
+
+def test_papers_at_pages_of_their_own_stay_apart(home: Path, tmp_path: Path) -> None:
+    """Another forum (or arXiv paper) is another paper, whatever else the two share; a
+    revised record at an arXiv page of another version is the same paper."""
+    lib = Library(home)
+    rows = [
+        {"title": "Graph curvature flows", "abstract": ABSTRACT, "url": FORUM},
+        {"title": "Arxiv flows", "abstract": "First. " * 9, "url": "https://arxiv.org/abs/2501.01234v1"},
+    ]  # fmt: skip
+    lib.import_file(write_jsonl(tmp_path / "a.jsonl", rows))
+    others = [
+        {"title": "Other flows", "abstract": REVISED, "url": FORUM.replace("Upd001", "Oth002")},
+        {"title": "Arxiv flows", "abstract": "Second. " * 9, "url": "https://arxiv.org/abs/2501.01234v3"},
+    ]  # fmt: skip
+    report = lib.import_file(write_jsonl(tmp_path / "b.jsonl", others))
+    assert report.added == 1 and len(lib.papers()) == 3
+    assert {p.abstract for p in lib.papers()} == {ABSTRACT, REVISED, ("Second. " * 9).strip()}

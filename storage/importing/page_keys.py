@@ -1,0 +1,38 @@
+"""The page a paper's link names at a service that gives each paper one page for good: its
+OpenReview forum (``…/forum?id=X``) or its arXiv abstract (``…/abs/2501.01234v2``, any
+version). A venue fetched again after the camera-ready gives the same forum a revised title
+or abstract: the page says it is the paper the library has, which its abstract's id and its
+title no longer say (``storage.importing.resolve``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+from urllib.parse import parse_qs, urlsplit
+
+#: An OpenReview note id as its forum links write it.
+_NOTE_ID: Final = re.compile(r"[A-Za-z0-9_-]{6,64}")
+
+
+def page_key(url: str) -> str:
+    """``openreview:ID`` or ``arxiv:ID`` (without its version) for a paper's own page at
+    OpenReview or arXiv; "" for any other link (or none)."""
+    folded = url.casefold()
+    if "openreview" not in folded and "arxiv" not in folded:
+        return ""  # (most links: asked of every paper of a library, once)
+    from storage.sources.citation import arxiv_id_of_url
+
+    found = arxiv_id_of_url(url)
+    if found:
+        return "arxiv:" + re.sub(r"v\d+$", "", found).casefold()
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return ""
+    host = (parts.hostname or "").casefold()
+    if parts.scheme not in ("http", "https") or not parts.path.rstrip("/").endswith("/forum"):
+        return ""
+    if host != "openreview.net" and not host.endswith(".openreview.net"):
+        return ""
+    ids = parse_qs(parts.query).get("id") or [""]
+    return f"openreview:{ids[0]}" if _NOTE_ID.fullmatch(ids[0]) else ""
