@@ -27,6 +27,8 @@ from storage.text.words import count
 _MD_SPECIAL = re.compile(r"([\\`*_{}#!|~&$,])")
 # Brackets as entities, not ``\\[``: MathJax-aware viewers read ``\\[`` as display math.
 _MD_ENTITIES = str.maketrans({"[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;"})
+# What the comment of an entry's lists escapes (with a backslash): see ``_entry``.
+_COMMENT_SAFE = re.compile(r"[-\\&]")
 
 
 def md_escape(text: str) -> str:
@@ -124,9 +126,12 @@ def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -
         head += f" — [code]({md_url(paper.github[0])})"
     if pdf := pdf_url(paper):
         head += f" — [PDF]({md_url(pdf)})"
-    # the lists it is in, for our reader: an HTML comment, which no viewer shows
-    names = " ".join(printable(lists_text(paper)).replace("--", "- -").split())
-    head += f" <!-- lists: {names} -->"
+    # the lists it is in, for our reader: an HTML comment, which no viewer shows. Every "-" is
+    # escaped, so that no name can close it ("--->" once did: what followed was live HTML),
+    # and "\\" and "&" too, so that our reader's unescaping gives each name back as it was
+    names = " ".join(printable(lists_text(paper)).split())
+    safe = _COMMENT_SAFE.sub(r"\\\g<0>", names)
+    head += f" <!-- lists: {safe} -->"
     lines = [head]
     if paper.authors:
         lines.append(f"  - Authors: {', '.join(md_escape(a) for a in paper.authors)}")

@@ -116,3 +116,37 @@ def test_bibtex_keys_are_unique_and_fields_escaped() -> None:
 def test_unknown_format_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="unknown format"):
         export(PAPERS, TRIAGE, "docx")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "NeurIPS -- orals",  # read back as "NeurIPS - - orals" before
+        "Reading group ---> <img src=x onerror=alert(document.domain)> <!--",
+        "a\\*b R&amp D &lt -",  # (";" separates lists: a name has none)
+    ],
+)
+def test_a_list_name_stays_inside_its_comment_and_comes_back_as_it_was(
+    name: str, tmp_path: Path
+) -> None:
+    """The lists of a Markdown entry are an HTML comment: a name could close it before
+    ("--->" left "- -->"), and what followed was live HTML in any viewer that shows HTML."""
+    import re
+
+    from storage import Library
+
+    source = tmp_path / "list.jsonl"
+    record = {"title": "Graph flows", "abstract": "We study the flows of curvature. " * 3}
+    source.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    first = Library(tmp_path / "a")
+    first.import_file(source, list_name=name)
+    [paper] = first.papers()
+    text = export([paper], first.triage(), "markdown")
+    [comment] = re.findall(r"<!--(.*?)-->", text)
+    assert comment.startswith(" lists: ") and "--" not in comment and "<!--" not in comment
+    assert text.count("-->") == 1
+    exported = tmp_path / "starred.md"
+    exported.write_text(text, encoding="utf-8")
+    second = Library(tmp_path / "b")
+    second.import_file(exported)
+    assert [p.lists for p in second.papers()] == [(name,)]
