@@ -106,7 +106,10 @@ def move_to(queue: QueueOrder, pid: str, index: int) -> Placement:
 
 def renumbered(queue: QueueOrder, order: Sequence[str]) -> Placement:
     """The positions that give the queue the order ``order`` (its papers, each once):
-    1, 2, 3… for those whose position changes."""
+    1, 2, 3… for those whose position changes; none when the queue is in that order already
+    (numbering its places anew moves no paper: it would be an undo step that undoes nothing)."""
+    if list(order) == list(queue.ids):
+        return {}
     return {
         pid: float(i) for i, pid in enumerate(order, start=1) if queue.keys.get(pid) != float(i)
     }

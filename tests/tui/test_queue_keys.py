@@ -105,6 +105,23 @@ async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
     assert sum(n for _w, n in stats.queue.per_week) == 1
 
 
+async def test_a_sort_that_moves_nothing_says_so_and_makes_no_step(seeded_home: Path) -> None:
+    ids = queued(seeded_home, 4)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "Q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
+        await pilot.press("down", "down", "down", "down", "enter")  # by when starred: as it is
+        said = "Nothing moved: the queue is in that order already (by when you starred them, "
+        await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
+        await settled(pilot)
+        assert not any(m.startswith("Queue sorted") for m in messages(app))
+    library = Library(seeded_home)
+    assert library.queue() == ids
+    assert library.undo_step().moves == []  # the last step is still the last star
+
+
 async def test_ctrl_q_quits_from_a_dialog_too(seeded_home: Path) -> None:
     """An app binding stops at a modal screen: ctrl+q ("Quit from any screen") did nothing
     over a dialog until it was made a priority binding."""

@@ -88,6 +88,17 @@ def test_each_move_and_each_sort_is_one_undo_step(tmp_path: Path) -> None:
     assert library.statuses() == dict.fromkeys(ids, Status.STARRED)  # no status touched
 
 
+def test_a_sort_that_moves_no_paper_is_no_step(tmp_path: Path) -> None:
+    """Before, the sort numbered the places anew (a move top made 0, 1, 2…) and kept that as
+    a step: ``papers undo`` then undid it, said "3 papers moved back" and changed nothing, and
+    the move before it needed a second undo."""
+    library, ids = starred(tmp_path, 3)
+    library.move_in_queue(ids[2], "top")
+    assert library.sort_queue("rating") == []  # no paper has a rating: the order stays
+    library.undo()  # the move
+    assert library.queue() == ids
+
+
 def test_read_from_the_queue_and_undo_puts_it_back_in_its_place(tmp_path: Path) -> None:
     library, ids = starred(tmp_path, 4)
     library.set_status(ids[1], "read")

@@ -122,12 +122,16 @@ class QueuePart(MainBase):
         sorted_ids = set(order)
         order += [pid for pid in queue.ids if pid not in sorted_ids]  # starred meanwhile
         placement = renumbered(queue, order)
+        what = label[:1].lower() + label[1:]
+        if not placement:  # no step: an undo would undo nothing
+            said = f"Nothing moved: the queue is in that order already ({what})."
+            self.notify(said, timeout=4, markup=False)
+            return
         before = self.session.version
         self.session.queue_placement(placement)
         self.view.counts_unchanged(before)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
-        what = label[:1].lower() + label[1:]
         self.notify(f"Queue sorted {what} (one step: u undoes it).", timeout=4, markup=False)
 
     # -- PDFs -----------------------------------------------------------------------------
