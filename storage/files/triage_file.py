@@ -345,12 +345,23 @@ class TriageChange:
         return {pid: dict(raw.get(str(doc_id(pid))) or {}) for pid in ids}
 
     def save(self, docs: Mapping[str, Mapping[str, Any]]) -> None:
-        """Write decision documents (by paper id); a plain Inbox paper takes no room."""
+        """Write decision documents (by paper id); a plain Inbox paper takes no room, but for
+        when its note or tags were cleared here (``na``, ``ga``): sync sends that clearing by
+        its time, which a restored older file would otherwise take for its own old note."""
         table = self._store.writable_table("decisions")
         for pid, doc in docs.items():
             key = str(doc_id(pid))
-            if doc.get("status", "inbox") != "inbox" or doc.get("note") or doc.get("tags"):
-                table[key] = {k: v for k, v in doc.items() if k != "id"}
+            if (
+                doc.get("status", "inbox") != "inbox"
+                or doc.get("note")
+                or doc.get("tags")
+                or "na" in doc
+                or "ga" in doc
+            ):
+                # (a cleared note or tags: only when they were cleared is kept)
+                table[key] = {
+                    k: v for k, v in doc.items() if k != "id" and (v or k not in ("note", "tags"))
+                }
             else:
                 table.pop(key, None)
 

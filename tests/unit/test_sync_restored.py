@@ -164,6 +164,25 @@ def test_the_next_sync_after_a_restore_is_an_ordinary_one(tmp_path: Path, folder
     assert desktop.triage().notes[ids[4]] == "written after the restore"
 
 
+def test_a_note_cleared_after_a_restore_is_cleared_everywhere(tmp_path: Path, folder: Path) -> None:
+    """A note taken off a paper in the Inbox left nothing of the paper in triage.json, not even
+    when the note was cleared: after a restore, the sync took the note for one the file had
+    from before, and put it back on every device."""
+    laptop, desktop, ids = two_libraries(tmp_path, folder)
+    later_elsewhere(laptop, desktop, folder, ids)
+    shutil.copyfile(laptop.home / "triage.json.bak", laptop.home / "triage.json")
+    laptop = Library(laptop.home)
+    tick()
+    laptop.set_note(ids[1], "")  # the desktop's "second thoughts", on a paper in the Inbox
+
+    report = sync_library(laptop, folder)
+    sync_library(desktop, folder)
+
+    assert report.sent == 1
+    assert ids[1] not in laptop.triage().notes and ids[1] not in desktop.triage().notes
+    assert shown(laptop) == shown(desktop)
+
+
 def quokkas(path: Path) -> Path:
     abstracts = [f"We count quokkas on island {n} by drone, twice a year, with care." for n in "ab"]
     path.write_text("Quokka census\n\n" + "\n\n".join(abstracts) + "\n")
