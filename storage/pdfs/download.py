@@ -3,10 +3,11 @@
 One request at a time, with a pause between two (``DownloadOptions.pause``). A server that
 answers 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait`` seconds (the wait is
 reported); one asking for longer fails that paper with the time it asked for. Each file is
-written to ``.ID.pdf.part`` in the folder and checked before it takes its name: it starts
-with ``%PDF-`` (an HTML login page does not), stays under ``max_bytes`` (a larger file is
-refused from its ``Content-Length``, or stopped when it grows past the cap), arrives whole
-(the ``Content-Length`` it announced, and ``%%EOF`` near its end), then is fsynced and
+written to ``.ID.pdf.part`` in the folder and checked before it takes its name: it has
+``%PDF-`` in its first 1024 bytes (an HTML login page does not: ``storage.pdfs.check``), stays
+under ``max_bytes`` (a larger file is refused from its ``Content-Length``, or stopped when it
+grows past the cap), arrives whole (the ``Content-Length`` it announced, and ``%%EOF`` in its
+last 64 KB), then is fsynced and
 renamed to ``Title (id).pdf`` (``storage.pdfs.folder``). A download cut short (the
 connection lost, the process killed) leaves only its part, from which the next one resumes
 with a ``Range`` request; a file with the final name is always whole.
@@ -31,17 +32,13 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from storage.models import Paper
-from storage.pdfs.attached import MAX_BYTES, PDF_MAGIC, attachment_of, link_attachment
+from storage.pdfs.attached import MAX_BYTES, attachment_of, link_attachment
+from storage.pdfs.check import HEADER_WITHIN, has_pdf_header, pdf_problem
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.pdfs.links import pdf_url
 from storage.text.words import count
 
 MB: Final = 1024 * 1024
-#: ``%%EOF`` must be within this many bytes of a PDF's end (some add a few after it).
-EOF_WITHIN: Final = 2048
-#: ``%PDF-`` must start within this many bytes, after nothing but white space (as readers
-#: take it: a server may put a line break first).
-MAGIC_WITHIN: Final = 1024
 _CHUNK: Final = 64 * 1024
 #: A download slower than this (bytes a second) over ``SLOW_WINDOW_S`` is given up (its part
 #: kept): a server that trickles would hold up every paper after it.
@@ -365,7 +362,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             if exc.code != 416 or not offset:
                 raise DownloadError(f"HTTP {exc.code} {exc.reason}") from None
             whole = _range_size(exc.headers.get("Content-Range")) == offset
-        if whole and not _check(part):  # 416: the part is the whole file (cut short at its end)
+        if whole and not pdf_problem(part):  # 416: the part is the whole file (cut at its end)
             return _finish(part, job)
         _remove_part(part)  # 416: the part is no start of the file; start again
         return _fetch(opener, url, job)
@@ -412,7 +409,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             raise DownloadError(f"cannot write in {where} ({exc.strerror or exc})") from None
     if not whole:
         return None
-    problem = _check(part)
+    problem = pdf_problem(part)
     if problem:
         _remove_part(part)
         raise DownloadError(problem)
@@ -510,14 +507,11 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                 raise DownloadError(f"{_network_cause(exc)} after {_mb(received)}") from None
             if not chunk:
                 break
-            if not confirmed:  # white space, then %PDF- (a resumed part was checked)
-                head = (head + chunk)[:MAGIC_WITHIN]
-                start = head.lstrip()[: len(PDF_MAGIC)]
-                confirmed = start == PDF_MAGIC
-                if not confirmed and (not PDF_MAGIC.startswith(start) or len(head) >= MAGIC_WITHIN):
-                    kind = response.headers.get_content_type()
-                    said = "" if kind == "application/pdf" else f"the server sent {kind}: "
-                    raise _NotPdf(f"not a PDF ({said}a login or error page?)")
+            if not confirmed:  # %PDF- in its first 1024 bytes (a resumed part was checked)
+                head = (head + chunk)[:HEADER_WITHIN]
+                confirmed = has_pdf_header(head)
+                if not confirmed and len(head) >= HEADER_WITHIN:
+                    raise _NotPdf(_not_pdf(response))
             received += len(chunk)
             if received > cap:
                 raise _NotPdf(f"over the {_mb(cap)} cap")
@@ -533,6 +527,8 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                     )
                 window_start, window_bytes = time.monotonic(), 0
         out.flush()
+        if not confirmed:  # all of it shorter than 1024 bytes, and no %PDF- in it
+            raise _NotPdf(_not_pdf(response))
         if size is not None and received < size:
             cut = f"cut short after {_mb(received)} of {_mb(size)} (resumes next time)"
             raise DownloadError(cut)
@@ -602,22 +598,11 @@ class _NotPdf(Exception):
     """What arrives is no PDF (or too large): the part goes."""
 
 
-def _check(path: Path) -> str:
-    """What is wrong with a downloaded file ("" when it is a whole PDF)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(MAGIC_WITHIN).lstrip()[: len(PDF_MAGIC)]
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - EOF_WITHIN))
-            tail = handle.read()
-    except OSError as exc:
-        return f"cannot read it back ({exc.strerror or exc})"
-    if head != PDF_MAGIC:
-        return "not a PDF (it does not start with %PDF-)"
-    if b"%%EOF" not in tail:
-        return "damaged or cut short (no %%EOF at its end)"
-    return ""
+def _not_pdf(response: Any) -> str:
+    """The cause of a body without ``%PDF-`` in its head, naming what the server called it."""
+    kind = response.headers.get_content_type()
+    said = "" if kind == "application/pdf" else f"the server sent {kind}: "
+    return f"not a PDF ({said}a login or error page?)"
 
 
 def _size(path: Path) -> int:

@@ -240,6 +240,54 @@ def test_a_pdf_after_white_space_is_a_pdf(tmp_path: Path, server: PdfServer) -> 
     assert len(report.done) == 1, report.failed
 
 
+#: What real servers put around a PDF that pypdf reads: before ``%PDF-`` (within the first
+#: 1024 bytes), after the last ``%%EOF`` (padding, garbage).
+AROUND = {
+    "bom": (b"\xef\xbb\xbf", b""),
+    "junk line": (b"GARBAGE HEADER LINE\n", b""),
+    "1019 spaces": (b" " * 1019, b""),
+    "NUL padding": (b"", b"\0" * 3000),
+    "spaces": (b"", b" " * 5000),
+    "garbage": (b"", bytes(range(256)) * 16),
+    "60 KB of NULs": (b"", b"\0" * 60 * 1024),
+}
+
+
+@pytest.mark.parametrize("around", AROUND)
+def test_a_pdf_with_bytes_before_its_header_or_after_its_end_is_a_pdf(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes], around: str
+) -> None:
+    from pypdf import PdfReader
+
+    before, after = AROUND[around]
+    sent = before + pdf_bytes["aaaa01"] + after
+    server.pdfs["aaaa01"] = sent
+    folder = PdfFolder(tmp_path)
+    report = download_pdfs([paper(server, "aaaa01")], folder, FAST)
+    assert len(report.done) == 1, report.failed
+    copy = folder.copy_of("aaaa01000000")
+    assert copy is not None and copy.read_bytes() == sent
+    assert len(PdfReader(copy).pages) == 3  # as a reader takes it
+
+
+@pytest.mark.parametrize(
+    ("body", "cause"),
+    [
+        (b"<html>" + b"<p>Please log in</p>" * 100 + b"</html>", "the server sent text/html"),
+        (b" " * 1020 + b"%PDF-1.7\n%%EOF\n", "the server sent text/html"),  # past 1024 bytes
+    ],
+    ids=["html page", "pdf after 1024 bytes"],
+)
+def test_a_body_without_pdf_in_its_first_1024_bytes_is_no_pdf(
+    tmp_path: Path, server: PdfServer, body: bytes, cause: str
+) -> None:
+    server.pdfs["aaaa01"], server.behaviour["aaaa01"] = body, "page"
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
+    (failed,) = report.failed
+    assert f"not a PDF ({cause}: a login or error page?)" in failed
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_pdf_compressed_though_not_asked_for_is_read_as_the_pdf(
     tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
 ) -> None:
