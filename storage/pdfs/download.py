@@ -49,6 +49,9 @@ SLOW_WINDOW_S: Final = 60.0
 _NETWORK_ERRORS: Final = (urllib.error.URLError, OSError, ValueError, http.client.HTTPException)
 #: The lock of a folder that a batch downloads into (one batch at a time).
 LOCK_NAME: Final = ".papers-pdf.lock"
+#: Times a batch locks the lock file again when the one it locked was removed meanwhile (each
+#: time, another batch ended in between); the last is taken as it is.
+_LOCK_TRIES: Final = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,30 +206,48 @@ def download_pdfs(
 @contextlib.contextmanager
 def _batch_lock(path: Path) -> Iterator[bool]:
     """Hold the folder's lock for a batch (True), or say another batch holds it (False): two
-    at once would write one paper's part together (a block of zeros in a PDF called whole)."""
+    at once would write one paper's part together (a block of zeros in a PDF called whole).
+
+    The holder removes the lock file as its batch ends (the folder keeps no file of ours), so
+    a batch that opened it just before may lock a file no longer there while a third locks
+    the new one: a lock is held only once the file locked is the one at the path (the same
+    inode), else the one at the path is opened and locked again."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no second process is guarded against
         yield True
         return
-    try:
-        fd = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:  # a folder that takes no file: the downloads say why, paper by paper
-        yield True
-        return
-    try:
+    lock = path / LOCK_NAME
+    for attempt in range(_LOCK_TRIES):
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:  # a folder that takes no file: the downloads say why, paper by paper
+            yield True
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
+            os.close(fd)
             yield False
             return
-        try:
-            yield True
-        finally:  # gone with the batch, still held: the folder keeps no file of ours
-            with contextlib.suppress(OSError):
-                os.unlink(path / LOCK_NAME)
-    finally:
+        if _is_at(fd, lock) or attempt == _LOCK_TRIES - 1:  # (the last: inodes that mislead)
+            break
+        os.close(fd)  # removed by the batch before, as this one opened it
+    try:
+        yield True
+    finally:  # gone with the batch, still held: the folder keeps no file of ours
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
         os.close(fd)
+
+
+def _is_at(fd: int, path: Path) -> bool:
+    """True when the open file ``fd`` is the one at ``path`` (not removed, not replaced)."""
+    try:
+        here, opened = os.stat(path), os.fstat(fd)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def _download_all(

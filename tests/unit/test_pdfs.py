@@ -234,6 +234,38 @@ def test_a_second_batch_into_the_same_folder_waits_its_turn(
     assert sorted(p.name for p in tmp_path.iterdir()) == [pdf_name(paper(server, "aaaa01"))]
 
 
+def test_the_folder_lock_is_held_once_when_its_holder_removes_it_as_another_opens_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The holder removes the lock file as its batch ends: a batch that had opened it just
+    before, and locks it after a third batch made and locked a new one, must not hold the
+    folder too. The timing is forced: the second batch's lock call first ends the first batch
+    and starts the third."""
+    import fcntl
+
+    from storage.pdfs.download import LOCK_NAME, _batch_lock
+
+    real_flock = fcntl.flock
+    first, third = _batch_lock(tmp_path), _batch_lock(tmp_path)
+    assert first.__enter__() is True
+    held: dict[str, bool] = {}
+
+    def flock(fd: int, operation: int) -> None:
+        if not held:  # the second batch, between its open and its lock
+            held["first"] = True
+            first.__exit__(None, None, None)  # its lock file removed
+            held["third"] = third.__enter__()  # a new lock file, locked
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    with _batch_lock(tmp_path) as second:
+        assert held["third"] is True and second is False
+    third.__exit__(None, None, None)
+    assert not (tmp_path / LOCK_NAME).exists()  # the folder keeps no file of ours
+    with _batch_lock(tmp_path) as later:
+        assert later is True
+
+
 def test_a_pdf_after_white_space_is_a_pdf(tmp_path: Path, server: PdfServer) -> None:
     server.pdfs["aaaa01"] = b"\r\n" + server.pdfs["aaaa01"]
     report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
