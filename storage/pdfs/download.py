@@ -36,9 +36,9 @@ from storage.pdfs.attached import MAX_BYTES, attachment_of, link_attachment
 from storage.pdfs.check import HEADER_WITHIN, has_pdf_header, pdf_problem
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.pdfs.links import pdf_url
+from storage.sources.limits import size_text
 from storage.text.words import count
 
-MB: Final = 1024 * 1024
 _CHUNK: Final = 64 * 1024
 #: A download slower than this (bytes a second) over ``SLOW_WINDOW_S`` is given up (its part
 #: kept): a server that trickles would hold up every paper after it.
@@ -418,7 +418,8 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             _Version.of(url, response.headers, length).write(part)
         if size > job.options.max_bytes:  # an encoded body's length: the PDF is larger still
             _remove_part(part)
-            raise DownloadError(f"{_mb(size)} is over the {_mb(job.options.max_bytes)} cap")
+            cap = size_text(job.options.max_bytes)
+            raise DownloadError(f"{size_text(size)} is over the {cap} cap")
         body = _Decoded(response, coding) if coding else response
         try:
             whole = _receive(body, part, offset, size if length and not coding else None, job)
@@ -521,11 +522,11 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                 out.write(exc.partial)
                 out.flush()
                 received += len(exc.partial)
-                cut = f"cut short after {_mb(received)} (resumes next time)"
+                cut = f"cut short after {size_text(received)} (resumes next time)"
                 raise DownloadError(cut) from None
             except _NETWORK_ERRORS as exc:
                 out.flush()
-                raise DownloadError(f"{_network_cause(exc)} after {_mb(received)}") from None
+                raise DownloadError(f"{_network_cause(exc)} after {size_text(received)}") from None
             if not chunk:
                 break
             if not confirmed:  # %PDF- in its first 1024 bytes (a resumed part was checked)
@@ -535,7 +536,7 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                     raise _NotPdf(_not_pdf(response))
             received += len(chunk)
             if received > cap:
-                raise _NotPdf(f"over the {_mb(cap)} cap")
+                raise _NotPdf(f"over the {size_text(cap)} cap")
             out.write(chunk)
             job.progress(job.event("bytes", received=received, size=size or 0))
             window_bytes += len(chunk)
@@ -544,14 +545,14 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                     out.flush()
                     rate = f"{window_bytes / spent:,.0f} bytes a second"
                     raise DownloadError(
-                        f"too slow ({rate}) after {_mb(received)} (resumes next time)"
+                        f"too slow ({rate}) after {size_text(received)} (resumes next time)"
                     )
                 window_start, window_bytes = time.monotonic(), 0
         out.flush()
         if not confirmed:  # all of it shorter than 1024 bytes, and no %PDF- in it
             raise _NotPdf(_not_pdf(response))
         if size is not None and received < size:
-            cut = f"cut short after {_mb(received)} of {_mb(size)} (resumes next time)"
+            cut = f"cut short after {size_text(received)} of {size_text(size)} (resumes next time)"
             raise DownloadError(cut)
         os.fsync(out.fileno())
     return True
@@ -665,10 +666,6 @@ def _range_size(value: str | None) -> int | None:
     """The whole file's size a ``Content-Range: bytes */SIZE`` names."""
     total = (value or "").rpartition("/")[2].strip()
     return int(total) if total.isdigit() else None
-
-
-def _mb(size: int) -> str:
-    return f"{size / MB:,.1f} MB" if size >= MB else f"{size / 1024:,.0f} KB"
 
 
 def _network_cause(exc: BaseException) -> str:

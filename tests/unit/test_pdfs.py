@@ -187,6 +187,24 @@ def test_a_download_cut_short_resumes_where_it_stopped(
     assert not part.exists()
 
 
+def test_a_size_under_a_kilobyte_is_said_in_bytes(tmp_path: Path, server: PdfServer) -> None:
+    """A small PDF cut short said "after 0 KB of 1 KB"."""
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(612, 792)
+    made = io.BytesIO()
+    writer.write(made)
+    small = made.getvalue()
+    assert len(small) < 1024
+    server.pdfs["aaaa01"], server.behaviour["aaaa01"] = small, "truncated"
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
+    half, whole = len(small) // 2, len(small)
+    assert f"cut short after {half} bytes of {whole} bytes (resumes next time)" in report.failed[0]
+
+
 @pytest.mark.parametrize("how", ["ok", "noetag"])
 def test_a_part_of_a_file_changed_since_is_not_joined_to_the_new_one(
     how: str, tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]

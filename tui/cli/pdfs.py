@@ -63,6 +63,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     from storage.export import select, statuses_for
     from storage.pdfs.download import DownloadOptions, Event, download_pdfs
     from storage.pdfs.folder import PdfFolder
+    from storage.sources.limits import size_text
     from tui.config import library_config, pdf_folder
 
     if args.ids and args.status:
@@ -90,8 +91,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         where = f"[{event.index}/{event.total}] {event.paper.id}"
         if event.kind == "bytes":
             if live:
-                size = f" of {event.size / 1e6:,.1f}" if event.size else ""
-                sys.stderr.write(f"\r{where}  {event.received / 1e6:,.1f}{size} MB  ")
+                size = f" of {size_text(event.size)}" if event.size else ""
+                sys.stderr.write(f"\r{where}  {size_text(event.received)}{size}  \x1b[K")
                 sys.stderr.flush()
             return
         if live:
