@@ -2,16 +2,17 @@
 
 ``PdfServer`` serves ``/forum?id=X`` (a page), ``/pdf?id=X`` and ``/pdf/X`` (the PDF of paper
 ``X``). What each id gets is set in ``behaviour``: ``ok`` (the PDF, with ``Range`` support),
-``html`` (a login page instead), ``truncated`` (half the bytes, then the connection closes; the
-first request alone), ``chunkcut`` (the same, chunked: no last chunk), ``noetag`` (``ok``
-without the ``ETag`` every other answer names its file's version by), ``big`` (a ``Content-
-Length`` over any cap), ``huge`` (no length, more bytes than any cap), ``busy:N:S`` (429 with
-``Retry-After: S`` the first N times), ``slow`` (the bytes a few KB at a time), ``held`` (as
-``slow``, but from the start of the file the first ``HELD_BYTES``, then nothing until
-``release`` is set: a download caught on its way on a machine of any speed), ``missing`` (404),
-``gzip`` / ``deflate`` / ``rawdeflate`` (the PDF compressed, with ``Content-Encoding``, though
-not asked for; a range is of the compressed bytes), ``gzipcut`` (half the compressed bytes, the
-first request alone), ``br`` (a ``Content-Encoding`` the client cannot read).
+``html`` (a login page instead), ``page`` (the paper's bytes, as ``text/html``), ``truncated``
+(half the bytes, then the connection closes; the first request alone), ``chunkcut`` (the same,
+chunked: no last chunk), ``noetag`` (``ok`` without the ``ETag`` every other answer names its
+file's version by), ``big`` (a ``Content-Length`` over any cap), ``huge`` (no length, more
+bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S`` the first N times), ``slow``
+(the bytes a few KB at a time), ``held`` (as ``slow``, but from the start of the file the first
+``HELD_BYTES``, then nothing until ``release`` is set: a download caught on its way on a
+machine of any speed), ``missing`` (404), ``gzip`` / ``deflate`` / ``rawdeflate`` (the PDF
+compressed, with ``Content-Encoding``, though not asked for; a range is of the compressed
+bytes), ``gzipcut`` (half the compressed bytes, the first request alone), ``br`` (a
+``Content-Encoding`` the client cannot read).
 Every request is recorded, with when it started and ended, so that tests can check one-at-a-
 time and the pauses.
 """
@@ -118,6 +119,8 @@ class PdfServer:
         if how == "html":
             page = b"<!DOCTYPE html><html><body>Please log in</body></html>"
             return self._send(handler, 200, page, {"Content-Type": "text/html"})
+        if how == "page":
+            return self._send(handler, 200, body, {"Content-Type": "text/html"})
         if how == "big":
             handler.send_response(200)
             handler.send_header("Content-Type", "application/pdf")

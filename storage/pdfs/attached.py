@@ -5,10 +5,11 @@ An import of a Zotero, JabRef, Mendeley or EndNote export keeps where each paper
 makes that file the paper's copy in the folder of copies: a symbolic link named as a download
 would be (``Title (id).pdf``), so that ``p`` opens it, the list marks it and ``pdf:`` searches
 its text, with nothing downloaded and no second copy on the disk; where the folder takes no
-links (a FAT drive), the file is copied. Only a regular file that starts as a PDF does
-(``%PDF-``) and is under the size cap is taken: a path naming a folder, a device, a pipe or an
-HTML snapshot is passed over, as is a paper that has its copy already. The reference manager's
-file is never written, moved or removed; removing the link leaves it.
+links (a FAT drive), the file is copied. Only a regular file that is a PDF by the rule a
+download is held to (``%PDF-`` in its first 1024 bytes: ``storage.pdfs.check``) and is under
+the size cap is taken: a path naming a folder, a device, a pipe or an HTML snapshot is passed
+over, as is a paper that has its copy already. The reference manager's file is never written,
+moved or removed; removing the link leaves it.
 """
 
 from __future__ import annotations
@@ -23,10 +24,9 @@ from pathlib import Path
 from typing import Final
 
 from storage.models import Paper
+from storage.pdfs.check import HEADER_WITHIN, has_pdf_header
 from storage.pdfs.folder import PdfFolder, pdf_name
 
-#: What a PDF starts with (a download is checked for it too).
-PDF_MAGIC: Final = b"%PDF-"
 #: An attachment larger than this is not taken, nor a download (``DownloadOptions``).
 MAX_BYTES: Final = 100 * 1024 * 1024
 
@@ -39,7 +39,7 @@ def attachment_of(paper: Paper) -> str:
 
 def usable(path: str, max_bytes: int = MAX_BYTES) -> Path | None:
     """The attachment at ``path`` when it can be the paper's copy (see the module), else None:
-    an absolute path to a regular file (links followed) that starts with ``%PDF-``."""
+    an absolute path to a regular file (links followed) with ``%PDF-`` in its first 1024 bytes."""
     if not path or "\x00" in path or not os.path.isabs(path):
         return None
     try:
@@ -51,12 +51,12 @@ def usable(path: str, max_bytes: int = MAX_BYTES) -> Path | None:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
-            head = os.read(fd, len(PDF_MAGIC))
+            head = os.read(fd, HEADER_WITHIN)
         finally:
             os.close(fd)
     except (OSError, ValueError):
         return None
-    return Path(path) if head == PDF_MAGIC else None
+    return Path(path) if has_pdf_header(head) else None
 
 
 @dataclass(slots=True)

@@ -3,10 +3,11 @@
 One request at a time, with a pause between two (``DownloadOptions.pause``). A server that
 answers 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait`` seconds (the wait is
 reported); one asking for longer fails that paper with the time it asked for. Each file is
-written to ``.ID.pdf.part`` in the folder and checked before it takes its name: it starts
-with ``%PDF-`` (an HTML login page does not), stays under ``max_bytes`` (a larger file is
-refused from its ``Content-Length``, or stopped when it grows past the cap), arrives whole
-(the ``Content-Length`` it announced, and ``%%EOF`` near its end), then is fsynced and
+written to ``.ID.pdf.part`` in the folder and checked before it takes its name: it has
+``%PDF-`` in its first 1024 bytes (an HTML login page does not: ``storage.pdfs.check``), stays
+under ``max_bytes`` (a larger file is refused from its ``Content-Length``, or stopped when it
+grows past the cap), arrives whole (the ``Content-Length`` it announced, and ``%%EOF`` in its
+last 64 KB), then is fsynced and
 renamed to ``Title (id).pdf`` (``storage.pdfs.folder``). A download cut short (the
 connection lost, the process killed) leaves only its part, from which the next one resumes
 with a ``Range`` request; a file with the final name is always whole.
@@ -31,17 +32,13 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from storage.models import Paper
-from storage.pdfs.attached import MAX_BYTES, PDF_MAGIC, attachment_of, link_attachment
+from storage.pdfs.attached import MAX_BYTES, attachment_of, link_attachment
+from storage.pdfs.check import HEADER_WITHIN, has_pdf_header, pdf_problem
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.pdfs.links import pdf_url
+from storage.sources.limits import size_text
 from storage.text.words import count
 
-MB: Final = 1024 * 1024
-#: ``%%EOF`` must be within this many bytes of a PDF's end (some add a few after it).
-EOF_WITHIN: Final = 2048
-#: ``%PDF-`` must start within this many bytes, after nothing but white space (as readers
-#: take it: a server may put a line break first).
-MAGIC_WITHIN: Final = 1024
 _CHUNK: Final = 64 * 1024
 #: A download slower than this (bytes a second) over ``SLOW_WINDOW_S`` is given up (its part
 #: kept): a server that trickles would hold up every paper after it.
@@ -52,6 +49,9 @@ SLOW_WINDOW_S: Final = 60.0
 _NETWORK_ERRORS: Final = (urllib.error.URLError, OSError, ValueError, http.client.HTTPException)
 #: The lock of a folder that a batch downloads into (one batch at a time).
 LOCK_NAME: Final = ".papers-pdf.lock"
+#: Times a batch locks the lock file again when the one it locked was removed meanwhile (each
+#: time, another batch ended in between); the last is taken as it is.
+_LOCK_TRIES: Final = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,30 +206,48 @@ def download_pdfs(
 @contextlib.contextmanager
 def _batch_lock(path: Path) -> Iterator[bool]:
     """Hold the folder's lock for a batch (True), or say another batch holds it (False): two
-    at once would write one paper's part together (a block of zeros in a PDF called whole)."""
+    at once would write one paper's part together (a block of zeros in a PDF called whole).
+
+    The holder removes the lock file as its batch ends (the folder keeps no file of ours), so
+    a batch that opened it just before may lock a file no longer there while a third locks
+    the new one: a lock is held only once the file locked is the one at the path (the same
+    inode), else the one at the path is opened and locked again."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no second process is guarded against
         yield True
         return
-    try:
-        fd = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:  # a folder that takes no file: the downloads say why, paper by paper
-        yield True
-        return
-    try:
+    lock = path / LOCK_NAME
+    for attempt in range(_LOCK_TRIES):
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:  # a folder that takes no file: the downloads say why, paper by paper
+            yield True
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
+            os.close(fd)
             yield False
             return
-        try:
-            yield True
-        finally:  # gone with the batch, still held: the folder keeps no file of ours
-            with contextlib.suppress(OSError):
-                os.unlink(path / LOCK_NAME)
-    finally:
+        if _is_at(fd, lock) or attempt == _LOCK_TRIES - 1:  # (the last: inodes that mislead)
+            break
+        os.close(fd)  # removed by the batch before, as this one opened it
+    try:
+        yield True
+    finally:  # gone with the batch, still held: the folder keeps no file of ours
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
         os.close(fd)
+
+
+def _is_at(fd: int, path: Path) -> bool:
+    """True when the open file ``fd`` is the one at ``path`` (not removed, not replaced)."""
+    try:
+        here, opened = os.stat(path), os.fstat(fd)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def _download_all(
@@ -365,7 +383,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             if exc.code != 416 or not offset:
                 raise DownloadError(f"HTTP {exc.code} {exc.reason}") from None
             whole = _range_size(exc.headers.get("Content-Range")) == offset
-        if whole and not _check(part):  # 416: the part is the whole file (cut short at its end)
+        if whole and not pdf_problem(part):  # 416: the part is the whole file (cut at its end)
             return _finish(part, job)
         _remove_part(part)  # 416: the part is no start of the file; start again
         return _fetch(opener, url, job)
@@ -400,7 +418,8 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             _Version.of(url, response.headers, length).write(part)
         if size > job.options.max_bytes:  # an encoded body's length: the PDF is larger still
             _remove_part(part)
-            raise DownloadError(f"{_mb(size)} is over the {_mb(job.options.max_bytes)} cap")
+            cap = size_text(job.options.max_bytes)
+            raise DownloadError(f"{size_text(size)} is over the {cap} cap")
         body = _Decoded(response, coding) if coding else response
         try:
             whole = _receive(body, part, offset, size if length and not coding else None, job)
@@ -412,7 +431,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             raise DownloadError(f"cannot write in {where} ({exc.strerror or exc})") from None
     if not whole:
         return None
-    problem = _check(part)
+    problem = pdf_problem(part)
     if problem:
         _remove_part(part)
         raise DownloadError(problem)
@@ -503,24 +522,21 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                 out.write(exc.partial)
                 out.flush()
                 received += len(exc.partial)
-                cut = f"cut short after {_mb(received)} (resumes next time)"
+                cut = f"cut short after {size_text(received)} (resumes next time)"
                 raise DownloadError(cut) from None
             except _NETWORK_ERRORS as exc:
                 out.flush()
-                raise DownloadError(f"{_network_cause(exc)} after {_mb(received)}") from None
+                raise DownloadError(f"{_network_cause(exc)} after {size_text(received)}") from None
             if not chunk:
                 break
-            if not confirmed:  # white space, then %PDF- (a resumed part was checked)
-                head = (head + chunk)[:MAGIC_WITHIN]
-                start = head.lstrip()[: len(PDF_MAGIC)]
-                confirmed = start == PDF_MAGIC
-                if not confirmed and (not PDF_MAGIC.startswith(start) or len(head) >= MAGIC_WITHIN):
-                    kind = response.headers.get_content_type()
-                    said = "" if kind == "application/pdf" else f"the server sent {kind}: "
-                    raise _NotPdf(f"not a PDF ({said}a login or error page?)")
+            if not confirmed:  # %PDF- in its first 1024 bytes (a resumed part was checked)
+                head = (head + chunk)[:HEADER_WITHIN]
+                confirmed = has_pdf_header(head)
+                if not confirmed and len(head) >= HEADER_WITHIN:
+                    raise _NotPdf(_not_pdf(response))
             received += len(chunk)
             if received > cap:
-                raise _NotPdf(f"over the {_mb(cap)} cap")
+                raise _NotPdf(f"over the {size_text(cap)} cap")
             out.write(chunk)
             job.progress(job.event("bytes", received=received, size=size or 0))
             window_bytes += len(chunk)
@@ -529,12 +545,14 @@ def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job
                     out.flush()
                     rate = f"{window_bytes / spent:,.0f} bytes a second"
                     raise DownloadError(
-                        f"too slow ({rate}) after {_mb(received)} (resumes next time)"
+                        f"too slow ({rate}) after {size_text(received)} (resumes next time)"
                     )
                 window_start, window_bytes = time.monotonic(), 0
         out.flush()
+        if not confirmed:  # all of it shorter than 1024 bytes, and no %PDF- in it
+            raise _NotPdf(_not_pdf(response))
         if size is not None and received < size:
-            cut = f"cut short after {_mb(received)} of {_mb(size)} (resumes next time)"
+            cut = f"cut short after {size_text(received)} of {size_text(size)} (resumes next time)"
             raise DownloadError(cut)
         os.fsync(out.fileno())
     return True
@@ -602,22 +620,11 @@ class _NotPdf(Exception):
     """What arrives is no PDF (or too large): the part goes."""
 
 
-def _check(path: Path) -> str:
-    """What is wrong with a downloaded file ("" when it is a whole PDF)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(MAGIC_WITHIN).lstrip()[: len(PDF_MAGIC)]
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - EOF_WITHIN))
-            tail = handle.read()
-    except OSError as exc:
-        return f"cannot read it back ({exc.strerror or exc})"
-    if head != PDF_MAGIC:
-        return "not a PDF (it does not start with %PDF-)"
-    if b"%%EOF" not in tail:
-        return "damaged or cut short (no %%EOF at its end)"
-    return ""
+def _not_pdf(response: Any) -> str:
+    """The cause of a body without ``%PDF-`` in its head, naming what the server called it."""
+    kind = response.headers.get_content_type()
+    said = "" if kind == "application/pdf" else f"the server sent {kind}: "
+    return f"not a PDF ({said}a login or error page?)"
 
 
 def _size(path: Path) -> int:
@@ -659,10 +666,6 @@ def _range_size(value: str | None) -> int | None:
     """The whole file's size a ``Content-Range: bytes */SIZE`` names."""
     total = (value or "").rpartition("/")[2].strip()
     return int(total) if total.isdigit() else None
-
-
-def _mb(size: int) -> str:
-    return f"{size / MB:,.1f} MB" if size >= MB else f"{size / 1024:,.0f} KB"
 
 
 def _network_cause(exc: BaseException) -> str:

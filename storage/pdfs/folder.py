@@ -113,6 +113,20 @@ class PdfFolder:
         return gone
 
 
+def folder_problem(path: Path) -> str:
+    """Why ``path`` cannot be the folder of copies, in one line ("" when it is a folder, or
+    can be made): a file, or a symbolic link (it or a folder above it) to nothing, which
+    ``mkdir`` can only call "File exists"."""
+    for place in (path, *path.parents):
+        if place.exists():
+            return "" if place != path or place.is_dir() else f"{path}: not a folder"
+        if place.is_symlink():
+            with contextlib.suppress(OSError):
+                target = os.readlink(place)
+                return f"{place}: a symbolic link to {target}, which does not exist"
+    return ""
+
+
 def _is_file(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_file()

@@ -181,6 +181,23 @@ def test_a_download_into_another_folder_keeps_the_librarys_pdf_texts(
     assert done.returncode == 1 and done.stderr == f"papers: error: {a_file}: not a folder\n"
 
 
+def test_a_pdf_folder_that_links_to_nothing_is_said_as_such(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A dangling link as HOME/pdfs (a disk not mounted, a folder moved) was "File exists"."""
+    home, ids = starred_home(tmp_path, env, 1)
+    gone = tmp_path / "unmounted" / "Papers"
+    (home / "pdfs").symlink_to(gone)
+    said = run("--home", home, "pdf", "--pause", "0", env=env)
+    expected = f"papers: error: {home / 'pdfs'}: a symbolic link to {gone}, which does not exist\n"
+    assert said.returncode == 1 and said.stderr == expected
+    inside = tmp_path / "elsewhere" / "pdfs"  # the link is a folder above the one named
+    (tmp_path / "elsewhere").symlink_to(gone)
+    said = run("--home", home, "pdf", "--folder", inside, ids[0], env=env)
+    expected = f"papers: error: {tmp_path / 'elsewhere'}: a symbolic link to {gone}, which does"
+    assert said.returncode == 1 and said.stderr.startswith(expected), said.stderr
+
+
 def test_kill_9_in_the_middle_of_twenty_downloads_leaves_nothing_half_written(
     tmp_path: Path, env: dict[str, str], server: PdfServer
 ) -> None:

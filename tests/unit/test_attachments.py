@@ -98,6 +98,28 @@ def test_only_a_regular_pdf_file_is_usable(tmp_path: Path) -> None:
     assert usable(str(pdf), max_bytes=10) is None
 
 
+@pytest.mark.parametrize(
+    ("before", "taken"),
+    [
+        (b"\r\n", True),  # a line break first: a download with it is taken too
+        (b"\xef\xbb\xbf", True),  # a UTF-8 byte-order mark
+        (b"GARBAGE HEADER LINE\n", True),
+        (b" " * 1019, True),  # %PDF- ends at the 1024th byte
+        (b" " * 1020, False),  # past the first 1024 bytes
+        (b"<html>" + b"<p>Please log in</p>" * 60, False),  # a page, then a PDF: a page
+    ],
+    ids=["crlf", "bom", "junk line", "1019 spaces", "1020 spaces", "html page"],
+)
+def test_an_attachment_is_a_pdf_by_the_rule_a_download_is_held_to(
+    tmp_path: Path, before: bytes, taken: bool
+) -> None:
+    """%PDF- anywhere in the first 1024 bytes, as for a download (one check for both)."""
+    pdf = a_pdf(tmp_path / "made.pdf")
+    odd = tmp_path / "odd.pdf"
+    odd.write_bytes(before + pdf.read_bytes())
+    assert (usable(str(odd)) == odd) is taken
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
 def test_a_pipe_named_as_the_attachment_is_passed_over_without_waiting(tmp_path: Path) -> None:
     fifo = tmp_path / "x.pdf"

@@ -187,6 +187,24 @@ def test_a_download_cut_short_resumes_where_it_stopped(
     assert not part.exists()
 
 
+def test_a_size_under_a_kilobyte_is_said_in_bytes(tmp_path: Path, server: PdfServer) -> None:
+    """A small PDF cut short said "after 0 KB of 1 KB"."""
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(612, 792)
+    made = io.BytesIO()
+    writer.write(made)
+    small = made.getvalue()
+    assert len(small) < 1024
+    server.pdfs["aaaa01"], server.behaviour["aaaa01"] = small, "truncated"
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
+    half, whole = len(small) // 2, len(small)
+    assert f"cut short after {half} bytes of {whole} bytes (resumes next time)" in report.failed[0]
+
+
 @pytest.mark.parametrize("how", ["ok", "noetag"])
 def test_a_part_of_a_file_changed_since_is_not_joined_to_the_new_one(
     how: str, tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
@@ -234,10 +252,90 @@ def test_a_second_batch_into_the_same_folder_waits_its_turn(
     assert sorted(p.name for p in tmp_path.iterdir()) == [pdf_name(paper(server, "aaaa01"))]
 
 
+def test_the_folder_lock_is_held_once_when_its_holder_removes_it_as_another_opens_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The holder removes the lock file as its batch ends: a batch that had opened it just
+    before, and locks it after a third batch made and locked a new one, must not hold the
+    folder too. The timing is forced: the second batch's lock call first ends the first batch
+    and starts the third."""
+    import fcntl
+
+    from storage.pdfs.download import LOCK_NAME, _batch_lock
+
+    real_flock = fcntl.flock
+    first, third = _batch_lock(tmp_path), _batch_lock(tmp_path)
+    assert first.__enter__() is True
+    held: dict[str, bool] = {}
+
+    def flock(fd: int, operation: int) -> None:
+        if not held:  # the second batch, between its open and its lock
+            held["first"] = True
+            first.__exit__(None, None, None)  # its lock file removed
+            held["third"] = third.__enter__()  # a new lock file, locked
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    with _batch_lock(tmp_path) as second:
+        assert held["third"] is True and second is False
+    third.__exit__(None, None, None)
+    assert not (tmp_path / LOCK_NAME).exists()  # the folder keeps no file of ours
+    with _batch_lock(tmp_path) as later:
+        assert later is True
+
+
 def test_a_pdf_after_white_space_is_a_pdf(tmp_path: Path, server: PdfServer) -> None:
     server.pdfs["aaaa01"] = b"\r\n" + server.pdfs["aaaa01"]
     report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
     assert len(report.done) == 1, report.failed
+
+
+#: What real servers put around a PDF that pypdf reads: before ``%PDF-`` (within the first
+#: 1024 bytes), after the last ``%%EOF`` (padding, garbage).
+AROUND = {
+    "bom": (b"\xef\xbb\xbf", b""),
+    "junk line": (b"GARBAGE HEADER LINE\n", b""),
+    "1019 spaces": (b" " * 1019, b""),
+    "NUL padding": (b"", b"\0" * 3000),
+    "spaces": (b"", b" " * 5000),
+    "garbage": (b"", bytes(range(256)) * 16),
+    "60 KB of NULs": (b"", b"\0" * 60 * 1024),
+}
+
+
+@pytest.mark.parametrize("around", AROUND)
+def test_a_pdf_with_bytes_before_its_header_or_after_its_end_is_a_pdf(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes], around: str
+) -> None:
+    from pypdf import PdfReader
+
+    before, after = AROUND[around]
+    sent = before + pdf_bytes["aaaa01"] + after
+    server.pdfs["aaaa01"] = sent
+    folder = PdfFolder(tmp_path)
+    report = download_pdfs([paper(server, "aaaa01")], folder, FAST)
+    assert len(report.done) == 1, report.failed
+    copy = folder.copy_of("aaaa01000000")
+    assert copy is not None and copy.read_bytes() == sent
+    assert len(PdfReader(copy).pages) == 3  # as a reader takes it
+
+
+@pytest.mark.parametrize(
+    ("body", "cause"),
+    [
+        (b"<html>" + b"<p>Please log in</p>" * 100 + b"</html>", "the server sent text/html"),
+        (b" " * 1020 + b"%PDF-1.7\n%%EOF\n", "the server sent text/html"),  # past 1024 bytes
+    ],
+    ids=["html page", "pdf after 1024 bytes"],
+)
+def test_a_body_without_pdf_in_its_first_1024_bytes_is_no_pdf(
+    tmp_path: Path, server: PdfServer, body: bytes, cause: str
+) -> None:
+    server.pdfs["aaaa01"], server.behaviour["aaaa01"] = body, "page"
+    report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
+    (failed,) = report.failed
+    assert f"not a PDF ({cause}: a login or error page?)" in failed
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_pdf_compressed_though_not_asked_for_is_read_as_the_pdf(

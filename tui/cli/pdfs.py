@@ -62,7 +62,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     from storage.cache.pdf_text import update_texts
     from storage.export import select, statuses_for
     from storage.pdfs.download import DownloadOptions, Event, download_pdfs
-    from storage.pdfs.folder import PdfFolder
+    from storage.pdfs.folder import PdfFolder, folder_problem
+    from storage.sources.limits import size_text
     from tui.config import library_config, pdf_folder
 
     if args.ids and args.status:
@@ -73,8 +74,9 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     config = library_config(library.home)
     own = pdf_folder(library.home, config)  # the library's: its copies are all there are
     folder = PdfFolder(Path(args.folder).expanduser() if args.folder else own)
-    if folder.path.exists() and not folder.path.is_dir():  # a file, a FIFO, a link to one
-        raise LibraryError(f"{folder.path}: not a folder")
+    problem = folder_problem(folder.path)  # a file, a FIFO, a link to one or to nothing
+    if problem:
+        raise LibraryError(problem)
     triage = library.triage()
     if args.ids:
         papers = [library.paper(i) for i in dict.fromkeys(library.resolve_id(i) for i in args.ids)]
@@ -90,8 +92,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         where = f"[{event.index}/{event.total}] {event.paper.id}"
         if event.kind == "bytes":
             if live:
-                size = f" of {event.size / 1e6:,.1f}" if event.size else ""
-                sys.stderr.write(f"\r{where}  {event.received / 1e6:,.1f}{size} MB  ")
+                size = f" of {size_text(event.size)}" if event.size else ""
+                sys.stderr.write(f"\r{where}  {size_text(event.received)}{size}  \x1b[K")
                 sys.stderr.flush()
             return
         if live:

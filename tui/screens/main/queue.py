@@ -212,6 +212,7 @@ class QueuePart(MainBase):
         from textual.worker import get_current_worker
 
         from storage.pdfs.download import Event, download_pdfs
+        from storage.sources.limits import size_text
 
         worker = get_current_worker()
         last = [0.0]
@@ -223,8 +224,8 @@ class QueuePart(MainBase):
             last[0] = now
             where = f"PDF {event.index}/{event.total}"
             if event.kind == "bytes":
-                size = f" of {event.size / 1e6:,.1f}" if event.size else ""
-                text = f"{where}: {event.received / 1e6:,.1f}{size} MB"
+                size = f" of {size_text(event.size)}" if event.size else ""
+                text = f"{where}: {size_text(event.received)}{size}"
             elif event.kind == "wait":
                 text = f"{where}: waiting {event.seconds:,.0f} s (the server asked)"
             elif event.kind == "failed":
