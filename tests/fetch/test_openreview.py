@@ -410,6 +410,26 @@ def test_iclr_2018_acceptance_decisions_and_2020_talks(services, env) -> None:
     assert statuses[made[0].title] == "Oral" and statuses[made[1].title] == "Spotlight"
 
 
+def test_iclr_2023_notable_decisions_are_orals_and_spotlights(services, env) -> None:
+    """ICLR 2023 (API v1) decided "Accept: notable-top-5%" for its orals and
+    "Accept: notable-top-25%" for its spotlights, its notes' venue "ICLR 2023 notable top 5%":
+    read as Oral and Spotlight, whether the decision or only the venue says it."""
+    found, _ = services
+    made = _made(4, seed=22)
+    words = ("notable-top-5%", "notable-top-25%", "poster", "notable-top-5%")
+    for paper, word in zip(made, words, strict=True):
+        paper.decision = f"Accept: {word}"
+        paper.presentation = word.replace("-", " ")
+    venue = shapes.v1_venue(made, ICLR23)
+    last = venue.notes[3]["id"]
+    venue.replies[last] = [r for r in venue.replies[last] if "decision" not in r["content"]]
+    found.v1[ICLR23] = venue
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 0 and "4 added" in done.stdout, done.stdout + done.stderr
+    statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
+    assert [statuses[m.title] for m in made] == ["Oral", "Spotlight", "Poster", "Oral"]
+
+
 def test_a_confidence_without_a_rating_is_not_in_the_mean(services, env) -> None:
     """The mean confidence says how sure the reviewers who scored the paper were: a review
     that gave a confidence but no rating (its form had none, a placeholder) scores nothing."""
