@@ -1,12 +1,13 @@
 """Paper Copilot's lists (the papercopilot/paperlists repository): one JSON file a conference and
 year, ``{base}/{conf}/{conf}{year}.json`` (``PAPERS_PAPERLISTS_URL``).
 
-``paperlists:iclr2025``. Each record carries its ``status`` (``Poster``, ``Oral``, ``Reject``,
-``Withdraw``…), ``;``-joined ``author`` and ``aff``, the reviews' scores as ``"5;6;6;6"`` in
-``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project`` links, the OpenReview
-forum and PDF. Without ``--all`` only accepted papers are kept (like OpenReview's); with it,
-rejected, withdrawn and desk-rejected ones too, their status said in the words OpenReview's
-fetch uses. The records are then read by the JSON lists reader.
+``paperlists:iclr2025``; NeurIPS's lists are ``nips2024`` there (``names.PAPERLISTS_NAMES``:
+``paperlists:neurips2024`` asks for it). Each record carries its ``status`` (``Poster``,
+``Oral``, ``Reject``, ``Withdraw``…), ``;``-joined ``author`` and ``aff``, the reviews' scores
+as ``"5;6;6;6"`` in ``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project``
+links, the OpenReview forum and PDF. Without ``--all`` only accepted papers are kept (like
+OpenReview's); with it, rejected, withdrawn and desk-rejected ones too, their status said in
+the words OpenReview's fetch uses. The records are then read by the JSON lists reader.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from storage.fetch.errors import FetchError, StatusError
+from storage.fetch.names import PAPERLISTS_NAMES, short_name
 from storage.fetch.records import add_items, numbers, score_list
 from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
@@ -41,10 +43,7 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
         data = web.get_json(url)
     except StatusError as exc:
         if exc.status == 404:
-            raise FetchError(
-                f"no list {name} on Paper Copilot "
-                f"({host_of(url)}: HTTP 404 for /{conf}/{name}.json)"
-            ) from None
+            raise _missing(name, url) from None
         raise
     if isinstance(data, Mapping):  # a list wrapped in an object
         data = next((v for v in data.values() if isinstance(v, list)), None)
@@ -74,6 +73,21 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
             f"{since if web.from_cache > cached else ''} (try --all)"
         )
     return result
+
+
+def _missing(name: str, url: str) -> FetchError:
+    """The error for a list Paper Copilot does not have: the name it was asked under when it
+    is not ours (``nips2030`` for ``neurips2030``), and the short name OpenReview may have the
+    venue under."""
+    conf, year = name.rstrip("0123456789"), name[len(name.rstrip("0123456789")) :]
+    ours = next((k for k, v in PAPERLISTS_NAMES.items() if v == conf), conf) + year
+    said = f"its name for {ours}; " if ours != name else ""
+    text = (
+        f"no list {name} on Paper Copilot ({said}{host_of(url)}: HTTP 404 for /{conf}/{name}.json)"
+    )
+    if short_name(ours) is not None:
+        text += f"; OpenReview may have it: papers fetch {ours}"
+    return FetchError(text)
 
 
 def _decision(record: Any) -> str | None:

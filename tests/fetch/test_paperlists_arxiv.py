@@ -56,6 +56,29 @@ def test_paper_copilot_list_that_does_not_exist(services, env) -> None:
     )
 
 
+def test_paper_copilot_names_neurips_lists_nips(services, env) -> None:
+    """Paper Copilot files NeurIPS's lists as ``nips/nips2024.json``: ``paperlists:neurips2024``
+    asks for that one, and is the same source as ``paperlists:nips2024``; a list it does not
+    have says the name it was asked under and the short name OpenReview may know."""
+    found, _ = services
+    made = shapes.made_up(2, fate="", seed=8)
+    found.paperlists["nips2024"] = [shapes.paperlists_record(m, "nips", 2024) for m in made]
+    done = papers(env, "fetch", "paperlists:neurips2024")
+    assert done.returncode == 0, done.stderr
+    assert "2 added" in done.stdout and "NeurIPS 2024 (Paper Copilot)" in done.stdout
+    done = papers(env, "fetch", "paperlists:nips2024")
+    assert done.returncode == 0 and "0 added" in done.stdout, done.stdout + done.stderr
+    assert [r.path for r in found.requests_to("/pl")] == ["/pl/nips/nips2024.json"]  # cached
+    done = papers(env, "fetch", "paperlists:neurips2030")
+    assert done.returncode == 1
+    assert "no list nips2030 on Paper Copilot (its name for neurips2030; " in done.stderr
+    assert "/nips/nips2030.json)" in done.stderr
+    assert "OpenReview may have it: papers fetch neurips2030" in done.stderr
+    done = papers(env, "fetch", "paperlists:cvpr2031")
+    assert done.returncode == 1 and "no list cvpr2031" in done.stderr
+    assert "OpenReview" not in done.stderr and "its name" not in done.stderr
+
+
 def test_paper_copilot_placeholders_for_papers_nobody_reviewed_are_no_rating(services, env) -> None:
     """Paper Copilot writes ``"rating": ""`` with ``"rating_avg": -1`` (ICLR 2023), or an
     average of 0 (COLM 2024), for a paper without reviews: no rating, not a rating of -1."""
