@@ -26,6 +26,9 @@ VENUE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("midl", "MIDL.io/{year}/Conference"),
     ("lod", "LOD/{year}/Conference"),
 )
+#: Venue ids that the patterns do not give: ICLR 2017, on OpenReview's first API, spelt its
+#: id in lower case.
+OWN_VENUE_IDS: Mapping[str, str] = {"iclr2017": "ICLR.cc/2017/conference"}
 #: Paper Copilot's names for venues whose lists it files under another name than ours: NeurIPS's
 #: are ``nips/nips2024.json`` (papercopilot/paperlists, "NeurIPS(NIPS)").
 PAPERLISTS_NAMES: Mapping[str, str] = {"neurips": "nips"}
@@ -55,6 +58,8 @@ def short_name(word: str) -> str | None:
     match = _SHORT.fullmatch(word.strip().casefold())
     if match is None:
         return None
+    if match[0] in OWN_VENUE_IDS:
+        return OWN_VENUE_IDS[match[0]]
     for prefix, template in VENUE_PATTERNS:
         if match[1] == prefix:
             return template.format(year=match[2])
