@@ -26,6 +26,12 @@ VENUE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("midl", "MIDL.io/{year}/Conference"),
     ("lod", "LOD/{year}/Conference"),
 )
+#: Venue ids that the patterns do not give: ICLR 2017, on OpenReview's first API, spelt its
+#: id in lower case.
+OWN_VENUE_IDS: Mapping[str, str] = {"iclr2017": "ICLR.cc/2017/conference"}
+#: Paper Copilot's names for venues whose lists it files under another name than ours: NeurIPS's
+#: are ``nips/nips2024.json`` (papercopilot/paperlists, "NeurIPS(NIPS)").
+PAPERLISTS_NAMES: Mapping[str, str] = {"neurips": "nips"}
 #: The short names help texts and errors give as examples.
 EXAMPLES = ("iclr2025", "neurips2024", "icml2025", "colm2025")
 #: The sources a word may name before its colon.
@@ -52,6 +58,8 @@ def short_name(word: str) -> str | None:
     match = _SHORT.fullmatch(word.strip().casefold())
     if match is None:
         return None
+    if match[0] in OWN_VENUE_IDS:
+        return OWN_VENUE_IDS[match[0]]
     for prefix, template in VENUE_PATTERNS:
         if match[1] == prefix:
             return template.format(year=match[2])
@@ -127,9 +135,18 @@ def _checked(source: str, argument: str) -> str:
         raise FetchError(
             f"openreview: {argument[:80]!r} is not a venue id (ICLR.cc/2025/Conference)"
         )
-    if source == "paperlists" and not _SHORT.fullmatch(argument.casefold()):
+    if source == "paperlists":
+        return paperlists_name(argument)
+    return argument
+
+
+def paperlists_name(argument: str) -> str:
+    """The name Paper Copilot gives a list (``neurips2024`` → ``nips2024``); FetchError for a
+    word that is no list name."""
+    match = _SHORT.fullmatch(argument.casefold())
+    if match is None:
         raise FetchError(f"paperlists: {argument[:80]!r} is not a list name (iclr2025, nips2024)")
-    return argument.casefold() if source == "paperlists" else argument
+    return PAPERLISTS_NAMES.get(match[1], match[1]) + match[2]
 
 
 def arxiv_ids(argument: str) -> list[str]:

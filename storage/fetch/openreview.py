@@ -13,8 +13,9 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the last one,
   ``count`` saying how many to expect. A page without notes is not cached: before the
   decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
-- **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ``…/-/Submission``) with
-  their direct replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
+- **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ICLR 2017's
+  ``…/-/submission``, else ``…/-/Submission``: ``_V1_SUBMISSIONS``) with their direct
+  replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
   recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
   ``--all`` also ``…/-/Withdrawn_Submission`` and ``…/-/Desk_Rejected_Submission``. Pages by
   ``limit`` and ``offset``.
@@ -257,12 +258,20 @@ def _other_venue_ids(venue_id: str, group: Mapping[str, Any]) -> Iterator[tuple[
             yield others, other
 
 
+#: The invitations a venue of v1 gives its submissions under, the first that has notes read:
+#: blind ones; the usual; ICLR 2017's, in lower case (``ICLR.cc/2017/conference/-/submission``).
+_V1_SUBMISSIONS = ("Blind_Submission", "Submission", "submission")
+
+
 def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterator[Query]:
     keep = not request.all_submissions
-    blind = {"invitation": f"{venue_id}/-/Blind_Submission"}
-    probe = web.get_json(f"{api.base}/notes", {**blind, "limit": 1})
-    notes = probe.get("notes") if isinstance(probe, Mapping) else None
-    invitation = blind if notes else {"invitation": f"{venue_id}/-/Submission"}
+    invitation = {"invitation": f"{venue_id}/-/{_V1_SUBMISSIONS[1]}"}
+    for name in (_V1_SUBMISSIONS[0], _V1_SUBMISSIONS[2]):
+        asked = {"invitation": f"{venue_id}/-/{name}"}
+        probe = web.get_json(f"{api.base}/notes", {**asked, "limit": 1})
+        if isinstance(probe, Mapping) and probe.get("notes"):
+            invitation = asked
+            break
     yield Query(invitation, "submissions", accepted_only=keep)
     if request.all_submissions:
         for suffix, status in _V1_OTHERS:

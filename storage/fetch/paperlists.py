@@ -1,20 +1,23 @@
 """Paper Copilot's lists (the papercopilot/paperlists repository): one JSON file a conference and
 year, ``{base}/{conf}/{conf}{year}.json`` (``PAPERS_PAPERLISTS_URL``).
 
-``paperlists:iclr2025``. Each record carries its ``status`` (``Poster``, ``Oral``, ``Reject``,
-``Withdraw``…), ``;``-joined ``author`` and ``aff``, the reviews' scores as ``"5;6;6;6"`` in
-``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project`` links, the OpenReview
-forum and PDF. Without ``--all`` only accepted papers are kept (like OpenReview's); with it,
-rejected, withdrawn and desk-rejected ones too, their status said in the words OpenReview's
-fetch uses. The records are then read by the JSON lists reader.
+``paperlists:iclr2025``; NeurIPS's lists are ``nips2024`` there (``names.PAPERLISTS_NAMES``:
+``paperlists:neurips2024`` asks for it). Each record carries its ``status`` (``Poster``,
+``Oral``, ``Reject``, ``Withdraw``…), ``;``-joined ``author`` and ``aff``, the reviews' scores
+as ``"5;6;6;6"`` in ``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project``
+links, the OpenReview forum and PDF. Without ``--all`` only accepted papers are kept (like
+OpenReview's); with it, rejected, withdrawn and desk-rejected ones too, their status said in
+the words OpenReview's fetch uses. The records are then read by the JSON lists reader.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from storage.fetch.errors import FetchError, StatusError
+from storage.fetch.names import PAPERLISTS_NAMES, short_name
 from storage.fetch.records import add_items, numbers, score_list
 from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
@@ -41,15 +44,14 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
         data = web.get_json(url)
     except StatusError as exc:
         if exc.status == 404:
-            raise FetchError(
-                f"no list {name} on Paper Copilot "
-                f"({host_of(url)}: HTTP 404 for /{conf}/{name}.json)"
-            ) from None
+            raise _missing(name, url) from None
         raise
     if isinstance(data, Mapping):  # a list wrapped in an object
         data = next((v for v in data.values() if isinstance(v, list)), None)
     if not isinstance(data, list):
         raise FetchError(f"{host_of(url)}: {name}.json is not a list of papers")
+    # a venue on OpenReview: its records' ids are OpenReview's (``_forum``)
+    on_openreview = short_name(_our_name(name)) is not None
     found = find_venue(name)
     list_name = f"{found.text} (Paper Copilot)" if found.venue is not None else name
     result = ReadResult(source=f"paperlists:{name}", list_name=list_name)
@@ -59,7 +61,7 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
         status = _decision(record)
         if status is not None and not request.all_submissions:
             continue
-        items.append(_shaped(record))
+        items.append(_shaped(record, on_openreview))
         statuses.append(status)
         if request.max_papers is not None and len(items) >= request.max_papers:
             break
@@ -74,6 +76,41 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
             f"{since if web.from_cache > cached else ''} (try --all)"
         )
     return result
+
+
+def _missing(name: str, url: str) -> FetchError:
+    """The error for a list Paper Copilot does not have: the name it was asked under when it
+    is not ours (``nips2030`` for ``neurips2030``), and the short name OpenReview may have the
+    venue under."""
+    conf, ours = name.rstrip("0123456789"), _our_name(name)
+    said = f"its name for {ours}; " if ours != name else ""
+    text = (
+        f"no list {name} on Paper Copilot ({said}{host_of(url)}: HTTP 404 for /{conf}/{name}.json)"
+    )
+    if short_name(ours) is not None:
+        text += f"; OpenReview may have it: papers fetch {ours}"
+    return FetchError(text)
+
+
+def _our_name(name: str) -> str:
+    """A list's short name where Paper Copilot's differs (``nips2024`` → ``neurips2024``)."""
+    conf = name.rstrip("0123456789")
+    return next((k for k, v in PAPERLISTS_NAMES.items() if v == conf), conf) + name[len(conf) :]
+
+
+#: An OpenReview note id: 9 (ICLR 2017), 10 (today) or 13 (ICLR 2013) letters, digits, ``_``
+#: and ``-``. Paper Copilot's own ids for papers not on OpenReview (CVPR, NeurIPS before 2021)
+#: are ``site_`` and ten hex digits (``site_b8ebd99ee4``): never one.
+_NOTE_ID = re.compile(r"[A-Za-z0-9_-]{8,14}")
+
+
+def _forum(record: Mapping[str, Any], on_openreview: bool) -> str:
+    """The OpenReview id of a record that gives it only as its ``id`` (ICLR 2023's, CoRL
+    2024's records have no ``openreview`` link), or ""."""
+    found = record.get("id")
+    if not on_openreview or not isinstance(found, str) or found.startswith("site_"):
+        return ""
+    return found if _NOTE_ID.fullmatch(found) else ""
 
 
 def _decision(record: Any) -> str | None:
@@ -96,10 +133,11 @@ def _scores(value: Any) -> list[float]:
 _OTHER_SCORES = ("soundness", "presentation", "contribution")
 
 
-def _shaped(record: Any) -> Any:
+def _shaped(record: Any, on_openreview: bool) -> Any:
     """A record as the JSON lists reader reads it: the reviews' scores as lists, the
-    OpenReview forum as the paper's link, the averages (a number, or ``[mean, std]``) left
-    out but for the mean of a record without its scores."""
+    OpenReview forum as the paper's link (made from its id when the venue is on OpenReview
+    and the record names no forum, with the PDF beside it), the averages (a number, or
+    ``[mean, std]``) left out but for the mean of a record without its scores."""
     if not isinstance(record, Mapping):
         return record
     # ``track`` ("main") is no research area; ``rating_avg`` is [mean, standard deviation]
@@ -123,6 +161,10 @@ def _shaped(record: Any) -> Any:
     forum = record.get("openreview")
     if isinstance(forum, str) and forum.startswith(("https://", "http://")):
         item["url"] = forum
+    elif note := _forum(record, on_openreview):
+        item["url"] = f"https://openreview.net/forum?id={note}"
+        if not (isinstance(record.get("pdf"), str) and record["pdf"].strip()):
+            item["pdf"] = f"https://openreview.net/pdf?id={note}"
     aff = record.get("aff")
     if isinstance(aff, str):
         names = [a.strip() for part in aff.split(";") for a in part.split("+")]

@@ -7,9 +7,9 @@ them), and they are read beside the usual ones (``ReplyNames``).
 
 - a review's overall score is the first of ``RATING_KEYS`` it has (``"6: marginally above…"``
   or a number), its confidence ``confidence``, counted only beside a score;
-- the decision is the decision reply's ``decision`` ("Accept (Oral)", ICLR 2018's "Invite to
-  Workshop Track", ICLR 2020's "Accept (Talk)"), else the meta review's ``recommendation``
-  (ICLR 2019 and its like, which posted no decision notes).
+- the decision is the decision reply's ``decision`` ("Accept (Oral)", ICLR 2017's and 2018's
+  "Invite to Workshop Track", ICLR 2020's "Accept (Talk)"), else the meta review's
+  ``recommendation`` (ICLR 2019 and its like, which posted no decision notes).
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ class ReplyNames:
     """The invitation names (their last part) of a venue's reviews, decisions, meta reviews."""
 
     reviews: frozenset[str] = frozenset({"Official_Review"})
-    #: ICLR 2018 posted its decisions under ``ICLR.cc/2018/Conference/-/Acceptance_Decision``
-    decisions: frozenset[str] = frozenset({"Decision", "Acceptance_Decision"})
+    #: ICLR 2018 posted its decisions under ``ICLR.cc/2018/Conference/-/Acceptance_Decision``,
+    #: ICLR 2017 under ``ICLR.cc/2017/conference/-/paper12/acceptance``
+    decisions: frozenset[str] = frozenset({"Decision", "Acceptance_Decision", "acceptance"})
     meta_reviews: frozenset[str] = frozenset({"Meta_Review"})
 
     def with_own(self, review: str, decision: str, meta_review: str) -> ReplyNames:

@@ -614,12 +614,26 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")
+#: Venues' own words for a presentation: ICLR 2020's "Accept (Talk)" for its orals; ICLR
+#: 2023's "Accept: notable-top-5%" (its venue "ICLR 2023 notable top 5%") for its orals and
+#: "notable-top-25%" for its spotlights.
+_OWN_WORDS = (
+    ("accept (talk)", "Oral"),
+    ("notable top 5%", "Oral"),
+    ("notable top 25%", "Spotlight"),
+)
 
 
 def _status_word(text: str) -> str:
     """The presentation a venue names (``ICLR 2025 Oral`` → ``Oral``), or ""."""
     low = text.casefold()
-    return next((w.capitalize() for w in _VENUE_WORDS if w in low), "")
+    return next((w.capitalize() for w in _VENUE_WORDS if w in low), "") or _own_word(low)
+
+
+def _own_word(low: str) -> str:
+    """The presentation a venue's own words name (``_OWN_WORDS``), or ""."""
+    spaced = " ".join(low.replace("-", " ").split())
+    return next((status for words, status in _OWN_WORDS if words in spaced), "")
 
 
 def venue_status(text: str) -> str:
@@ -630,6 +644,4 @@ def venue_status(text: str) -> str:
     for word in _VENUE_WORDS:
         if word in low:
             return word.capitalize()
-    if "accept (talk)" in low:  # ICLR 2020's word for its orals
-        return "Oral"
-    return text[:40]
+    return _own_word(low) or text[:40]

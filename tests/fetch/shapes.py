@@ -318,6 +318,22 @@ def v1_venue(papers: Sequence[Made], venue_id: str, *, acceptance_decision: bool
     return Venue({"id": venue_id, "members": []}, notes, replies)
 
 
+def iclr2017_venue(papers: Sequence[Made]) -> Venue:
+    """ICLR 2017 on API v1: its id in lower case (``ICLR.cc/2017/conference``), submissions
+    under ``…/-/submission``, no venue in the notes, each decision a reply under
+    ``…/-/paper<N>/acceptance`` titled "ICLR committee final decision"."""
+    venue_id = "ICLR.cc/2017/conference"
+    venue = v1_venue(papers, venue_id)
+    for note in venue.notes:
+        note["invitation"] = f"{venue_id}/-/submission"
+        del note["content"]["venue"], note["content"]["venueid"]
+        for reply in venue.replies[note["id"]]:
+            if "decision" in reply["content"]:
+                reply["invitation"] = f"{venue_id}/-/paper{note['number']}/acceptance"
+                reply["content"]["title"] = "ICLR committee final decision"
+    return venue
+
+
 def paperlists_record(paper: Made, conf: str, year: int) -> dict[str, Any]:
     """A Paper Copilot record: ``;``-joined authors and scores, the status in words."""
     pid = paper.note_id or note_id(paper.title + paper.abstract[:40])

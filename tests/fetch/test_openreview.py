@@ -410,6 +410,51 @@ def test_iclr_2018_acceptance_decisions_and_2020_talks(services, env) -> None:
     assert statuses[made[0].title] == "Oral" and statuses[made[1].title] == "Spotlight"
 
 
+def test_iclr_2017_its_lower_case_ids_and_acceptance_replies(services, env) -> None:
+    """ICLR 2017's venue id is ``ICLR.cc/2017/conference``, its submissions are under
+    ``…/-/submission`` and its decisions are ``…/-/paper<N>/acceptance`` replies: ``iclr2017``
+    and the venue id fetch its accepted papers, ``--all`` the others with their decisions."""
+    found, _ = services
+    iclr17 = "ICLR.cc/2017/conference"
+    made = _made(4, seed=23)
+    words = ("Accept (Oral)", "Accept (Poster)", "Reject", "Invite to Workshop Track")
+    for paper, decision in zip(made, words, strict=True):
+        paper.decision = decision
+    found.v1[iclr17] = shapes.iclr2017_venue(made)
+    done = papers(env, "fetch", "iclr2017")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    assert "ICLR 2017 (OpenReview)" in done.stdout
+    listed = {p["title"]: p for p in _listed(env)}
+    assert [listed[m.title]["venue_status"] for m in made[:2]] == ["Oral", "Poster"]
+    assert listed[made[0].title]["venue"] == "ICLR 2017"
+    asked = {r.query.get("invitation") for r in found.requests_to("/or1/notes")}
+    assert f"{iclr17}/-/submission" in asked
+    done = papers(env, "fetch", f"openreview:{iclr17}", "--all")
+    assert done.returncode == 0, done.stderr
+    statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
+    assert [statuses[m.title] for m in made] == ["Oral", "Poster", "Rejected", "Workshop"]
+
+
+def test_iclr_2023_notable_decisions_are_orals_and_spotlights(services, env) -> None:
+    """ICLR 2023 (API v1) decided "Accept: notable-top-5%" for its orals and
+    "Accept: notable-top-25%" for its spotlights, its notes' venue "ICLR 2023 notable top 5%":
+    read as Oral and Spotlight, whether the decision or only the venue says it."""
+    found, _ = services
+    made = _made(4, seed=22)
+    words = ("notable-top-5%", "notable-top-25%", "poster", "notable-top-5%")
+    for paper, word in zip(made, words, strict=True):
+        paper.decision = f"Accept: {word}"
+        paper.presentation = word.replace("-", " ")
+    venue = shapes.v1_venue(made, ICLR23)
+    last = venue.notes[3]["id"]
+    venue.replies[last] = [r for r in venue.replies[last] if "decision" not in r["content"]]
+    found.v1[ICLR23] = venue
+    done = papers(env, "fetch", "iclr2023")
+    assert done.returncode == 0 and "4 added" in done.stdout, done.stdout + done.stderr
+    statuses = {p["title"]: p["venue_status"] for p in _listed(env)}
+    assert [statuses[m.title] for m in made] == ["Oral", "Spotlight", "Poster", "Oral"]
+
+
 def test_a_confidence_without_a_rating_is_not_in_the_mean(services, env) -> None:
     """The mean confidence says how sure the reviewers who scored the paper were: a review
     that gave a confidence but no rating (its form had none, a placeholder) scores nothing."""

@@ -56,6 +56,63 @@ def test_paper_copilot_list_that_does_not_exist(services, env) -> None:
     )
 
 
+def test_paper_copilot_names_neurips_lists_nips(services, env) -> None:
+    """Paper Copilot files NeurIPS's lists as ``nips/nips2024.json``: ``paperlists:neurips2024``
+    asks for that one, and is the same source as ``paperlists:nips2024``; a list it does not
+    have says the name it was asked under and the short name OpenReview may know."""
+    found, _ = services
+    made = shapes.made_up(2, fate="", seed=8)
+    found.paperlists["nips2024"] = [shapes.paperlists_record(m, "nips", 2024) for m in made]
+    done = papers(env, "fetch", "paperlists:neurips2024")
+    assert done.returncode == 0, done.stderr
+    assert "2 added" in done.stdout and "NeurIPS 2024 (Paper Copilot)" in done.stdout
+    done = papers(env, "fetch", "paperlists:nips2024")
+    assert done.returncode == 0 and "0 added" in done.stdout, done.stdout + done.stderr
+    assert [r.path for r in found.requests_to("/pl")] == ["/pl/nips/nips2024.json"]  # cached
+    done = papers(env, "fetch", "paperlists:neurips2030")
+    assert done.returncode == 1
+    assert "no list nips2030 on Paper Copilot (its name for neurips2030; " in done.stderr
+    assert "/nips/nips2030.json)" in done.stderr
+    assert "OpenReview may have it: papers fetch neurips2030" in done.stderr
+    done = papers(env, "fetch", "paperlists:cvpr2031")
+    assert done.returncode == 1 and "no list cvpr2031" in done.stderr
+    assert "OpenReview" not in done.stderr and "its name" not in done.stderr
+
+
+def test_paper_copilot_records_with_only_an_openreview_id_link_to_its_forum(services, env) -> None:
+    """Paper Copilot's ICLR 2023 and CoRL 2024 records give the OpenReview id as ``id`` and no
+    ``site``, ``openreview`` or ``pdf``: the forum is the paper's link (its PDF the forum's).
+    Its ids for papers not on OpenReview (``site_b8ebd99ee4``, CVPR's, NeurIPS 2019's) make
+    none, nor does an id of a venue OpenReview does not hold."""
+    found, _ = services
+    lists = {
+        "iclr2023": shapes.made_up(2, seed=9, fate=""),
+        "corl2024": shapes.made_up(1, seed=10, fate=""),
+    }
+    lists |= {
+        "nips2019": shapes.made_up(1, seed=11, fate=""),
+        "cvpr2025": shapes.made_up(2, seed=12, fate=""),
+    }
+    for name, made in lists.items():
+        records = [shapes.paperlists_record(m, name[:-4], int(name[-4:])) for m in made]
+        for record in records:
+            del record["site"], record["openreview"], record["pdf"]
+        found.paperlists[name] = records
+    found.paperlists["nips2019"][0].update(
+        id="site_909d9fddd4", site="https://nips.cc/virtual/2019/poster/13959"
+    )
+    found.paperlists["cvpr2025"][0]["id"] = "site_b8ebd99ee4"
+    for name in lists:
+        done = papers(env, "fetch", f"paperlists:{name}")
+        assert done.returncode == 0, done.stderr
+    urls = {p["title"]: p["url"] for p in _listed(env)}
+    for name in ("iclr2023", "corl2024"):
+        for paper, record in zip(lists[name], found.paperlists[name], strict=True):
+            assert urls[paper.title] == f"https://openreview.net/forum?id={record['id']}"
+    assert urls[lists["nips2019"][0].title] == "https://nips.cc/virtual/2019/poster/13959"
+    assert not any(urls[paper.title] for paper in lists["cvpr2025"])
+
+
 def test_paper_copilot_placeholders_for_papers_nobody_reviewed_are_no_rating(services, env) -> None:
     """Paper Copilot writes ``"rating": ""`` with ``"rating_avg": -1`` (ICLR 2023), or an
     average of 0 (COLM 2024), for a paper without reviews: no rating, not a rating of -1."""
@@ -248,7 +305,9 @@ def test_a_paper_copilot_list_without_accepted_papers_says_it_came_from_the_cach
     """During the reviews Paper Copilot's list holds only active submissions. Fetched again the
     same day, the answer is the cached file's: the error says so, and how to ask again."""
     found, _ = services
-    records = [shapes.paperlists_record(m, "iclr", 2026) for m in shapes.made_up(2, seed=9)]
+    records = [
+        shapes.paperlists_record(m, "iclr", 2026) for m in shapes.made_up(2, seed=9, fate="")
+    ]
     for record in records:
         record["status"] = "Active"
     found.paperlists["iclr2026"] = records
