@@ -66,6 +66,8 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         (new.title_derived and not old.title_derived)
         or not new.title
         or (new.title_derived == old.title_derived and _reads_alike(old.title, new.title))
+        # the title derived here, come back from our own export as a title like any other
+        or (old.title_derived and _reads_alike(old.title, new.title))
     )
     same_list = new.list == old.list
     same_abstract = not new.abstract or _reads_alike(old.abstract, new.abstract)
@@ -147,8 +149,10 @@ class _Known:
         self.stored = stored
         self.incoming: dict[str, Incoming] = {}
         self._titles: dict[str, str] = {}  # title key → id, every titled paper
+        self._derived: dict[str, str] = {}  # title key → id, titles derived from abstracts
         self._untitled: dict[str, str] = {}  # title key → id, papers without an abstract
         self._pending: list[tuple[str, str, bool]] = []  # (title, id, has abstract) to index
+        self._pending_derived: list[tuple[str, str]] = []  # (derived title, id) to index
         self._stored_indexed = False
         self._without_abstract = sum(1 for doc in stored.values() if not doc["abstract"])
         self._pages: dict[str, str] | None = None  # page key → id, the library's papers
@@ -191,12 +195,17 @@ class _Known:
                 title = real_title(doc)
                 if title:
                     self._pending.append((title, doc["id"], bool(doc["abstract"])))
+                elif doc.get("title"):
+                    self._pending_derived.append((str(doc["title"]), doc["id"]))
         for title, pid, has_abstract in self._pending:
             tkey = title_key(title)
             self._titles.setdefault(tkey, pid)
             if not has_abstract:
                 self._untitled.setdefault(tkey, pid)
         self._pending.clear()
+        for title, pid in self._pending_derived:
+            self._derived.setdefault(title_key(title), pid)
+        self._pending_derived.clear()
 
     def by_title(self, title: str, *, without_abstract: bool) -> str | None:
         """A known paper of this title (only one known without an abstract, if asked)."""
@@ -204,6 +213,12 @@ class _Known:
             return None
         self._index()
         return (self._untitled if without_abstract else self._titles).get(title_key(title))
+
+    def by_derived_title(self, title: str) -> str | None:
+        """A known paper whose title, derived from its abstract, is this one: a record of
+        ours (a Markdown export without abstracts) names such a paper by it."""
+        self._index()
+        return self._derived.get(title_key(title))
 
     def add(self, entry: Incoming) -> None:
         """Record a paper of the import (its title indexed for the records after it)."""
@@ -213,6 +228,8 @@ class _Known:
         if title:
             self._pending.append((title, paper.id, bool(paper.abstract)))
             self._without_abstract += not paper.abstract
+        elif paper.title_derived and paper.title:
+            self._pending_derived.append((paper.title, paper.id))
 
 
 #: ``_resolve_id``'s reason for a record kept apart (reported there).
@@ -257,6 +274,9 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
     other = known.by_title(title, without_abstract=False)
     if other is not None:
         return other, "the same title; the record has no abstract"
+    other = known.by_derived_title(title) if title else None
+    if other is not None:
+        return other, "the title derived from its abstract; the record has no abstract"
     other = known.by_page(paper.url)
     if other is not None:
         return other, "the same page (its title revised)"
