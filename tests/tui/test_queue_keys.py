@@ -318,3 +318,37 @@ async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:
         summary = app.screen.summary().plain  # type: ignore[attr-defined]
         assert "Reading queue: 3 papers waiting; " in summary and "read a week" in summary
         assert "Read from the queue per week: " in summary
+
+
+async def test_P_with_a_pdf_folder_that_links_to_nothing_says_so(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """``HOME/pdfs`` a symbolic link to a disk not mounted: the download's worker died on
+    mkdir's "File exists", and the app said nothing at all."""
+    pdf_library(home, server, tmp_path)
+    (home / "pdfs").symlink_to(tmp_path / "unmounted" / "pdfs")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "P")
+        said = "a symbolic link to "
+        await wait_for(pilot, lambda: any(said in m for m in messages(app)))
+        assert not screen.pdfs.busy
+        assert not any(m.startswith("Downloading") for m in messages(app))
+
+
+async def test_P_into_a_folder_that_cannot_be_made_says_why(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """``[pdf] folder`` under a file: the download's worker died on the OSError unsaid."""
+    pdf_library(home, server, tmp_path)
+    (tmp_path / "a-file").write_text("not a folder\n")
+    folder = tmp_path / "a-file" / "pdfs"
+    (home / "config.toml").write_text(f'[pdf]\nfolder = "{folder}"\n')
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "P")
+        said = "PDFs not downloaded: "
+        await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)), 20)
+        assert not screen.pdfs.busy

@@ -197,6 +197,12 @@ class QueuePart(MainBase):
             self.notify(f"Every one of the {what} has its PDF here.", markup=False, timeout=3)
             self.read_pdf_texts()
             return
+        from storage.pdfs.folder import folder_problem
+
+        problem = folder_problem(self.pdfs.folder.path)  # a file, a link to nothing…
+        if problem:
+            self.notify(problem, title="PDFs", severity="error", timeout=12, markup=False)
+            return
         self.pdfs.busy = True
         self.notify(
             f"Downloading {count(len(todo), 'PDF')} into {self.pdfs.folder.path}, one at a time…",
@@ -240,9 +246,18 @@ class QueuePart(MainBase):
             report = download_pdfs(
                 papers, self.pdfs.folder, progress=progress, cancelled=lambda: worker.is_cancelled
             )
+        except OSError as exc:  # the folder (a full disk, no permission): said, not lost
+            where = f"{exc.filename}: " if exc.filename else ""
+            said = f"PDFs not downloaded: {where}{exc.strerror or exc}"
+            self.app.call_from_thread(self._download_failed, said)
+            return
         finally:
             self.pdfs.busy = False
         self.app.call_from_thread(self._downloaded, report)
+
+    def _download_failed(self, message: str) -> None:
+        self._progress(None)
+        self.notify(message, title="PDFs", severity="error", timeout=12, markup=False)
 
     def _progress(self, text: str | None) -> None:
         # a border's text is markup to Textual: a title's bracket shows as typed
