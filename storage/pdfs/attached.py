@@ -25,7 +25,7 @@ from typing import Final
 
 from storage.models import Paper
 from storage.pdfs.check import HEADER_WITHIN, has_pdf_header
-from storage.pdfs.folder import PdfFolder, pdf_name
+from storage.pdfs.folder import PdfFolder, folder_problem, pdf_name
 
 #: An attachment larger than this is not taken, nor a download (``DownloadOptions``).
 MAX_BYTES: Final = 100 * 1024 * 1024
@@ -69,11 +69,15 @@ class Linked:
     missing: list[tuple[Paper, str]] = field(default_factory=list)
     #: Papers that had their copy already.
     had: int = 0
+    #: Why none could be linked: the folder cannot be one (``folder_problem``); "" when it can.
+    unusable_folder: str = ""
 
     def summary(self) -> str:
         """One line: "3 PDFs linked from their attachments, 1 attachment not found"."""
         from storage.text.words import count
 
+        if self.unusable_folder:
+            return f"{count(len(self.missing), 'attachment')} not linked: {self.unusable_folder}"
         parts = []
         if self.done:
             parts.append(f"{count(len(self.done), 'PDF')} linked from their attachments")
@@ -93,7 +97,11 @@ def link_attachments(
         if not path:
             continue
         if copies is None:
-            copies = folder.copies()
+            report.unusable_folder = folder_problem(folder.path)
+            copies = {} if report.unusable_folder else folder.copies()
+        if report.unusable_folder:  # a link to nothing, a file: said once, not per paper
+            report.missing.append((paper, path))
+            continue
         if paper.id in copies:
             report.had += 1
             continue

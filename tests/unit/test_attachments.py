@@ -178,6 +178,13 @@ def test_a_folder_that_cannot_be_made_gets_nothing_and_says_so(tmp_path: Path) -
     taken.write_text("not a folder")
     linked = link_attachments([paper], PdfFolder(taken))
     assert linked.missing and not linked.done and taken.read_text() == "not a folder"
+    assert linked.summary() == f"1 attachment not linked: {taken}: not a folder"
+    # a folder that links to nothing (a disk not mounted): said so, not "not found"
+    dangling = tmp_path / "pdfs"
+    dangling.symlink_to(tmp_path / "unmounted" / "pdfs")
+    linked = link_attachments([paper], PdfFolder(dangling))
+    assert not linked.done and "a symbolic link to" in linked.summary()
+    assert "not found" not in linked.summary() and dangling.is_symlink()
 
 
 # ----------------------------------------------------------------------------- the readers

@@ -161,6 +161,8 @@ def link_attached(home: Path, papers: Sequence[Paper]) -> None:
     linked = link_attachments(papers, folder)
     if linked.done or linked.missing:
         say(f"  PDFs: {linked.summary()} ({folder.path})")
+    if linked.unusable_folder:
+        return  # said in the line above, once
     for paper, path in linked.missing[:3]:
         complain(f"  attachment not found or not a PDF: {paper.id}  {path}")
     if len(linked.missing) > 3:
