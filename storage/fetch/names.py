@@ -38,6 +38,8 @@ EXAMPLES = ("iclr2025", "neurips2024", "icml2025", "colm2025")
 SOURCE_NAMES = ("openreview", "paperlists", "arxiv")
 
 _SHORT = re.compile(r"([a-z]+)(\d{4})")
+#: Paper Copilot's list names: a conference's folder (letters, digits: ``3dv``), its year.
+_PAPERLISTS_SHORT = re.compile(r"([a-z0-9]*[a-z])(\d{4})")
 #: A new-style arXiv id (2501.01234, with a version or not) or an old-style one (hep-th/9901001).
 ARXIV_ID = re.compile(r"(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z-]+)?/\d{7})(v\d+)?", re.I)
 _VENUE_ID = re.compile(r"[\w.@~+-]+(?:/[\w.@~+-]+)*")
@@ -143,7 +145,7 @@ def _checked(source: str, argument: str) -> str:
 def paperlists_name(argument: str) -> str:
     """The name Paper Copilot gives a list (``neurips2024`` → ``nips2024``); FetchError for a
     word that is no list name."""
-    match = _SHORT.fullmatch(argument.casefold())
+    match = _PAPERLISTS_SHORT.fullmatch(argument.casefold())
     if match is None:
         raise FetchError(f"paperlists: {argument[:80]!r} is not a list name (iclr2025, nips2024)")
     return PAPERLISTS_NAMES.get(match[1], match[1]) + match[2]

@@ -77,6 +77,12 @@ def test_paper_copilot_names_neurips_lists_nips(services, env) -> None:
     done = papers(env, "fetch", "paperlists:cvpr2031")
     assert done.returncode == 1 and "no list cvpr2031" in done.stderr
     assert "OpenReview" not in done.stderr and "its name" not in done.stderr
+    # a conference whose folder has a digit (3DV's): "not a list name" before
+    other = shapes.made_up(2, fate="", seed=10)
+    found.paperlists["3dv2025"] = [shapes.paperlists_record(m, "3dv", 2025) for m in other]
+    done = papers(env, "fetch", "paperlists:3dv2025")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    assert "/pl/3dv/3dv2025.json" in [r.path for r in found.requests_to("/pl")]
 
 
 def test_paper_copilot_records_with_only_an_openreview_id_link_to_its_forum(services, env) -> None:
