@@ -160,8 +160,10 @@ class _Known:
     def by_page(self, url: str) -> str | None:
         """The library's paper whose link is the page ``url`` is (``page_key``: an OpenReview
         forum, an arXiv abstract), or None. Indexed at the first ask."""
+        if not url or not self.stored:
+            return None
         key = page_key(url)
-        if not key or not self.stored:
+        if not key:
             return None
         if self._pages is None:
             self._pages = {}
