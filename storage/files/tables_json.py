@@ -66,10 +66,14 @@ def parse_tables(raw: bytes, path: Path) -> Tables:
 
 def _checked(data: Any, path: Path) -> Tables:
     if not isinstance(data, dict):
-        raise DamagedFileError(path, "not a TinyDB file: the top level is not an object", None)
+        raise DamagedFileError(
+            path, "not a TinyDB file: the top level is not an object", backup_path(path)
+        )
     for name, table in data.items():
         if not isinstance(table, dict) or not all(isinstance(d, dict) for d in table.values()):
-            raise DamagedFileError(path, f"not a TinyDB file: table {name!r} is malformed", None)
+            raise DamagedFileError(
+                path, f"not a TinyDB file: table {name!r} is malformed", backup_path(path)
+            )
     return data
 
 

@@ -349,6 +349,8 @@ def damage(home: Path, seeded: Seeded, case: str) -> tuple[Path, str]:
 
 @pytest.mark.parametrize("case", list(DAMAGE))
 def test_damaged_library_file(case: str, seeded: Seeded, home: Path, env: dict[str, str]) -> None:
+    name = DAMAGE[case][0]  # its last good version, as every rewrite of the file keeps
+    shutil.copyfile(home / name, home / f"{name}.bak")
     path, says = damage(home, seeded, case)
     before = home_files(home)
     for args in (["list"], ["mark", seeded.ids[0], "read"]):
@@ -356,6 +358,9 @@ def test_damaged_library_file(case: str, seeded: Seeded, home: Path, env: dict[s
         assert line.startswith(f"papers: error: {path} is damaged (")
         assert says in line, line
         assert home_files(home) == before
+        # the last good version named whatever the damage (not "start afresh", which loses
+        # every decision while a good copy is there: a file of the wrong shape did)
+        assert f"the last good version is {path}.bak" in line, line
 
 
 @pytest.mark.parametrize("case", ["papers.json truncated", "triage.json not JSON"])
