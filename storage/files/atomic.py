@@ -315,6 +315,18 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
     Returns the stamp of the file written, as renamed (its change time is unknown, -1, when
     another file took its place at once)."""
     target = link_target(path)
+    try:
+        return _write_parts(target, path, parts, backup=backup)
+    except OSError as exc:
+        # a full disk, a folder without write permission: said of the file being written,
+        # not of no file (a write's ENOSPC names none) or of the temporary file beside it
+        name = Path(exc.filename).name if isinstance(exc.filename, str) else ""
+        if exc.filename is None or (name.startswith(f".{target.name}.") and name.endswith(".tmp")):
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
+        raise
+
+
+def _write_parts(target: Path, path: Path, parts: Iterable[bytes], *, backup: bool) -> FileStamp:
     folder = target.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)

@@ -533,3 +533,26 @@ def test_a_backup_whose_place_is_taken_blocks_no_decision(
     listed = json.loads(run("--home", home, "list", "--json", "--status", "read", env=env).stdout)
     assert [p["id"] for p in listed] == [seeded.ids[0]]
     assert not [p for p in home.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")
+def test_a_write_the_disk_refuses_names_the_file(
+    seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    """A full disk (here: a file size limit, which fails the write as ENOSPC does, naming no
+    file): the error said only "No space left on device", or named the temporary file."""
+    import resource
+    import signal
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails rather than kill
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+
+    before = home_files(home)
+    done = subprocess.run(
+        [*PAPERS, "--home", str(home), "note", seeded.ids[0], "a note " * 40],
+        env=env, capture_output=True, text=True, timeout=60, preexec_fn=small_files,
+    )  # fmt: skip
+    line = one_line_error(done, 1)
+    assert line.startswith(f"papers: error: {home / 'triage.json'}: "), line
+    assert home_files(home) == before
