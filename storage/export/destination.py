@@ -23,9 +23,7 @@ from pathlib import Path
 
 from storage.errors import LibraryError
 from storage.files.atomic import atomic_write_parts, in_batches, link_target, special_kind
-from storage.files.locks import LOCK_FILE
-from storage.files.papers_file import PAPERS_FILE
-from storage.files.triage_file import TRIAGE_FILE
+from storage.locations import is_library_folder
 
 
 class TargetExistsError(LibraryError):
@@ -75,13 +73,6 @@ def export_target(target: Path, default_name: str, home: Path | None = None) -> 
     if is_library_folder(folder):
         raise LibraryError(f"{path}: in a papers-tui library folder; export somewhere else")
     return ExportTarget(path=path, file=file, named=named, exists=mode is not None)
-
-
-def is_library_folder(folder: Path) -> bool:
-    """True when ``folder`` holds a papers-tui library (its lock file beside one of its files)."""
-    return (folder / LOCK_FILE).exists() and any(
-        (folder / name).exists() for name in (PAPERS_FILE, TRIAGE_FILE)
-    )
 
 
 def write_export(

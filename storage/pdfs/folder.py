@@ -117,6 +117,10 @@ def folder_problem(path: Path) -> str:
     """Why ``path`` cannot be the folder of copies, in one line ("" when it is a folder, or
     can be made): a file, or a symbolic link (it or a folder above it) to nothing, which
     ``mkdir`` can only call "File exists"."""
+    from storage.locations import is_library_folder
+
+    if is_library_folder(path):
+        return f"{path}: a papers-tui library folder; PDFs go to a folder of their own"
     for place in (path, *path.parents):
         if place.exists():
             return "" if place != path or place.is_dir() else f"{path}: not a folder"

@@ -41,6 +41,7 @@ import orjson
 
 from storage.errors import LibraryError
 from storage.files.atomic import atomic_write, fsync_folder
+from storage.locations import is_library_folder
 from storage.sync.records import MAX_LINE, Record, is_id, parse_record
 
 ROOT_NAME = "papers-tui"
@@ -143,6 +144,11 @@ class SyncFolder:
             raise SyncError(f"{self.path}: the sync folder does not exist (is it mounted?)")
         if not self.path.is_dir():
             raise SyncError(f"{self.path}: not a folder")
+        if is_library_folder(self.path):  # a HOME in Dropbox, given as the folder to sync by
+            raise SyncError(
+                f"{self.path}: a papers-tui library folder (its files are a library's, which "
+                "a sync tool must not carry); sync through a folder of its own"
+            )
         self.root = self.path / ROOT_NAME
 
     def device_folder(self, device: str) -> Path:

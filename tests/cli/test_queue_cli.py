@@ -196,6 +196,10 @@ def test_a_pdf_folder_that_links_to_nothing_is_said_as_such(
     said = run("--home", home, "pdf", "--folder", inside, ids[0], env=env)
     expected = f"papers: error: {tmp_path / 'elsewhere'}: a symbolic link to {gone}, which does"
     assert said.returncode == 1 and said.stderr.startswith(expected), said.stderr
+    # the library's own folder: its PDFs were written among its files
+    said = run("--home", home, "pdf", "--folder", home, ids[0], env=env)
+    expected = f"papers: error: {home}: a papers-tui library folder; PDFs go to a folder of"
+    assert said.returncode == 1 and said.stderr.startswith(expected), said.stderr
 
 
 def test_kill_9_in_the_middle_of_twenty_downloads_leaves_nothing_half_written(

@@ -567,3 +567,13 @@ def test_the_later_written_note_and_tags_win_whichever_device_syncs_first(
         triage = machine.library.triage()
         assert triage.notes[pid] == "written last, on the desktop"
         assert triage.tags[pid] == ("desktop",)
+
+
+def test_a_library_folder_is_no_sync_folder(tmp_path: Path) -> None:
+    """A HOME kept in Dropbox given as the folder to sync by: its library files would travel
+    with the sync tool, each device writing the same papers.json and triage.json."""
+    laptop, other = seeded(tmp_path / "laptop"), seeded(tmp_path / "other")
+    for folder in (laptop.home, other.home):
+        with pytest.raises(SyncError, match="a papers-tui library folder"):
+            sync_library(laptop, folder)
+    assert not (other.home / ROOT_NAME).exists() and not (laptop.home / ROOT_NAME).exists()
