@@ -135,6 +135,29 @@ def _tail_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
+def check_folder(folder: Path, home: Path) -> bool:
+    """Refuse a library's folder as the folder to sync by (``SyncError``): the library's own,
+    or another's (a sync tool must not carry a library's files, which two devices would then
+    write at once); returns whether the library's folder is inside ``folder``, which is the
+    same danger, said as a warning. A folder that cannot be resolved (a loop of links) is
+    neither."""
+    try:
+        folder_at, home_at = folder.resolve(), home.resolve()
+    except (OSError, RuntimeError):
+        return False
+    if folder_at == home_at:
+        raise SyncError(
+            f"{folder}: the library's own folder; sync through a folder your sync tool "
+            "shares between machines"
+        )
+    if is_library_folder(folder_at):  # another library's HOME, kept in Dropbox…
+        raise SyncError(
+            f"{folder}: a papers-tui library folder (a sync tool must not carry a library's "
+            "own files); sync through a folder of its own"
+        )
+    return home_at.is_relative_to(folder_at)
+
+
 class SyncFolder:
     """A folder that a file-sync tool or git carries between devices."""
 
@@ -144,11 +167,6 @@ class SyncFolder:
             raise SyncError(f"{self.path}: the sync folder does not exist (is it mounted?)")
         if not self.path.is_dir():
             raise SyncError(f"{self.path}: not a folder")
-        if is_library_folder(self.path):  # a HOME in Dropbox, given as the folder to sync by
-            raise SyncError(
-                f"{self.path}: a papers-tui library folder (its files are a library's, which "
-                "a sync tool must not carry); sync through a folder of its own"
-            )
         self.root = self.path / ROOT_NAME
 
     def device_folder(self, device: str) -> Path:

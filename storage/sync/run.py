@@ -20,7 +20,6 @@ import contextlib
 import os
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -36,8 +35,8 @@ from storage.sync.folder import (
     TRIAGE_LOG,
     Cursor,
     LogFile,
-    SyncError,
     SyncFolder,
+    check_folder,
     shown,
 )
 from storage.sync.local import (
@@ -114,13 +113,15 @@ def _sync(
     dry: bool,
 ) -> SyncReport:
     place = SyncFolder(folder)
-    if _is_home(place.path, library.home):
-        raise SyncError(
-            f"{place.path}: the library's own folder; sync through a folder your sync tool "
-            "shares between machines"
-        )
+    home_inside = check_folder(place.path, library.home)
     device, moved = load_device(library.home, name, save=not dry)
     report = SyncReport(place.path, device)
+    if home_inside:
+        report.problems.append(
+            f"this library's folder ({library.home}) is inside the sync folder: the sync tool "
+            "carries its files too, and two devices writing one triage.json lose changes; "
+            "keep it outside"
+        )
     if moved:
         report.problems.append(
             f"this library was copied from another machine: it syncs as a new device, "
@@ -138,14 +139,6 @@ def _sync(
     # index build at once peaked near 1 GB).
     library.derive_received()
     return report
-
-
-def _is_home(folder: Path, home: Path) -> bool:
-    """Whether ``folder`` is the library's own folder (one that cannot be resolved is not)."""
-    try:
-        return folder.resolve() == home.resolve()
-    except (OSError, RuntimeError):  # a loop of links
-        return False
 
 
 class _Sync:

@@ -573,7 +573,18 @@ def test_a_library_folder_is_no_sync_folder(tmp_path: Path) -> None:
     """A HOME kept in Dropbox given as the folder to sync by: its library files would travel
     with the sync tool, each device writing the same papers.json and triage.json."""
     laptop, other = seeded(tmp_path / "laptop"), seeded(tmp_path / "other")
-    for folder in (laptop.home, other.home):
-        with pytest.raises(SyncError, match="a papers-tui library folder"):
-            sync_library(laptop, folder)
+    with pytest.raises(SyncError, match="the library's own folder"):
+        sync_library(laptop, laptop.home)
+    with pytest.raises(SyncError, match="a papers-tui library folder"):
+        sync_library(laptop, other.home)
     assert not (other.home / ROOT_NAME).exists() and not (laptop.home / ROOT_NAME).exists()
+
+
+def test_a_library_inside_the_sync_folder_is_warned_of(tmp_path: Path) -> None:
+    """HOME kept inside the folder the sync tool carries: its own files travel too."""
+    synced = tmp_path / "Dropbox"
+    library = seeded(synced / "papers-home")
+    report = sync_library(library, synced)
+    assert any("is inside the sync folder" in p for p in report.problems)
+    elsewhere = seeded(tmp_path / "home")
+    assert not any("inside" in p for p in sync_library(elsewhere, synced).problems)
