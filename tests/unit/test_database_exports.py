@@ -1,0 +1,70 @@
+"""What bibliographic databases export, read as the papers they hold: IEEE Xplore's CSV,
+Crossref's REST API answers, Paperpile's and Scopus's BibTeX, Google Scholar's RIS.
+
+The files of ``tests/fixtures/databases`` are small copies of real exports. Each test names
+what a reader once lost; the last ones re-import our own exports of them and see nothing
+change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from storage import Library
+from storage.export import EXPORTERS, export
+from storage.models import Paper
+from storage.sources.citation import citation_of
+from tests.unit.test_real_shapes import SUFFIXES
+
+FOLDER = Path(__file__).parent.parent / "fixtures" / "databases"
+
+
+def _papers(tmp_path: Path, name: str) -> dict[str, Paper]:
+    library = Library(tmp_path / "home")
+    report = library.import_file(FOLDER / name)
+    assert report.refused == 0, report.summary()
+    return {p.display_title: p for p in library.papers()}
+
+
+def test_ieee_xplore_csv_titles_pages_isbns_and_conference_papers(tmp_path: Path) -> None:
+    """``Document Title`` is the title (none derived from the abstract), a row without an
+    abstract is known by it, ``Start Page``/``End Page`` are the pages, and a ``Document
+    Identifier`` of ``IEEE Conferences`` makes an ``@inproceedings{booktitle}``."""
+    papers = _papers(tmp_path, "ieee.csv")
+    assert set(papers) == {
+        "Edge Transformers for Federated Screening",
+        "Robust RL under Adversarial Observations",
+        "Sparse Mixture Routing for On-Device Speech Recognition",
+    }
+    journal = papers["Edge Transformers for Federated Screening"]
+    cited = citation_of(journal)
+    assert (cited.kind, cited.journal, cited.year) == (
+        "article", "IEEE Transactions on Neural Networks and Learning Systems", 2023,
+    )  # fmt: skip
+    assert (journal.fact("pages"), journal.fact("citations")) == ("1201–1215", 12)
+    talk = papers["Robust RL under Adversarial Observations"]
+    cited = citation_of(talk)
+    assert (cited.kind, cited.booktitle, cited.journal) == (
+        "inproceedings", "2022 International Joint Conference on Neural Networks (IJCNN)", "",
+    )  # fmt: skip
+    assert (talk.fact("pages"), talk.fact("isbn")) == ("1–8", "978-1-7281-8671-9")
+    untold = papers["Sparse Mixture Routing for On-Device Speech Recognition"]
+    assert untold.abstract == "" and citation_of(untold).kind == "inproceedings"
+
+
+#: Every file above, read together into one library.
+FILES = ("ieee.csv",)
+
+
+@pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
+def test_our_exports_of_them_reimported_change_nothing(tmp_path: Path, fmt: str) -> None:
+    library = Library(tmp_path / "home")
+    library.import_files([FOLDER / name for name in FILES])
+    papers = library.papers()
+    path = tmp_path / f"export{SUFFIXES[fmt]}"
+    path.write_text(export(papers, library.triage(), fmt), encoding="utf-8")
+    report = library.import_file(path)
+    assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
+    assert library.papers() == papers
