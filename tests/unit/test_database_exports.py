@@ -54,8 +54,42 @@ def test_ieee_xplore_csv_titles_pages_isbns_and_conference_papers(tmp_path: Path
     assert untold.abstract == "" and citation_of(untold).kind == "inproceedings"
 
 
+def test_crossref_api_answers_are_their_works(tmp_path: Path) -> None:
+    """A page of works (``message.items``) and one work (``message``): CSL items but for
+    their lists of titles, their types and their JATS abstracts (a heading, paragraphs)."""
+    papers = _papers(tmp_path, "crossref_works.json")
+    journal = papers["Edge Transformers for Federated Screening"]
+    cited = citation_of(journal)
+    assert (cited.kind, cited.journal, cited.year, cited.month, cited.doi) == (
+        "article", "IEEE Transactions on Neural Networks and Learning Systems", 2023, 5,
+        "10.1109/TNNLS.2023.1234567",
+    )  # fmt: skip
+    assert journal.abstract.startswith("We propose a transformer-based model") and "<" not in (
+        journal.abstract
+    )
+    assert journal.url == "https://doi.org/10.1109/TNNLS.2023.1234567"
+    assert (journal.fact("pages"), journal.fact("citations"), journal.fact("issn")) == (
+        "1201–1215", 12, "2162-237X",
+    )  # fmt: skip
+    talk = papers["Robust RL under Adversarial Observations: Bounds for the Tabular Case"]
+    cited = citation_of(talk)
+    assert (cited.kind, cited.booktitle, cited.year, cited.date) == (
+        "inproceedings", "2022 International Joint Conference on Neural Networks (IJCNN)", 2022,
+        "2022-09-30",
+    )  # fmt: skip
+    assert talk.abstract == (
+        "This paper studies robust reinforcement learning under adversarial perturbations of "
+        "the observation space.\n\nWe prove sample complexity bounds for the tabular case and "
+        "test them on <10 tasks."
+    )
+    assert talk.authors == ("Kyung Lee", "RL Benchmarks Consortium")
+    assert talk.fact("isbn") == "9781728186719"
+    one = _papers(tmp_path / "one", "crossref_work.json")
+    assert list(one) == ["Edge Transformers for Federated Screening"]
+
+
 #: Every file above, read together into one library.
-FILES = ("ieee.csv",)
+FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json")
 
 
 @pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
