@@ -48,12 +48,16 @@ from storage.sources.records import (
 )
 
 BIBTEX_SUFFIXES: Final = (".bib", ".bibtex")
+#: The month macros BibTeX predefines, as it expands them: a name, never a number, so that a
+#: day beside it stays a day (Paperpile's ``"11~" # feb`` is February 11, ``jan # "~15"``
+#: January 15).
 _MONTHS: Final = {
-    m: str(i)
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    name[:3].casefold(): name
+    for name in (
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October", "November", "December",
     )
-}
+}  # fmt: skip
 _ENTRY_START: Final = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
 #: How deep ``crossref`` chains are followed (BibTeX itself follows one).
 _CROSSREF_DEPTH: Final = 4

@@ -88,8 +88,20 @@ def test_crossref_api_answers_are_their_works(tmp_path: Path) -> None:
     assert list(one) == ["Edge Transformers for Federated Screening"]
 
 
+def test_paperpile_months_after_their_days(tmp_path: Path) -> None:
+    """Paperpile writes a month with its day first, ``"11~" # feb``: the macro is the month
+    (February), not the day before it (which no month 11, nor no month at all, is)."""
+    papers = _papers(tmp_path, "paperpile.bib")
+    months = {title: citation_of(p).month for title, p in papers.items()}
+    assert months == {
+        "SoftMatcha 2: A Fast and Soft Pattern Matcher for Trillion-scale Corpora": 2,
+        "Do different prompting methods yield a common task representation in language models?": 2,
+        "Sparse Mixture Routing for On-Device Speech Recognition": 3,
+    }
+
+
 #: Every file above, read together into one library.
-FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json")
+FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json", "paperpile.bib")
 
 
 @pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
