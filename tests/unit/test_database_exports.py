@@ -100,8 +100,28 @@ def test_paperpile_months_after_their_days(tmp_path: Path) -> None:
     }
 
 
+def test_scopus_bibtex_conference_papers_keywords_and_links(tmp_path: Path) -> None:
+    """Scopus's ``@CONFERENCE`` names its proceedings in ``journal``: the booktitle (BibTeX
+    styles warn of an empty one); its ``author_keywords`` are the keywords; its ``url`` is its
+    own record page, behind its login: the DOI's page instead."""
+    papers = _papers(tmp_path, "scopus.bib")
+    talk = papers["Robust RL under Adversarial Observations"]
+    cited = citation_of(talk)
+    assert (cited.kind, cited.booktitle, cited.journal) == (
+        "inproceedings", "Proceedings of the International Joint Conference on Neural Networks", "",
+    )  # fmt: skip
+    assert talk.url == "https://doi.org/10.1109/IJCNN55064.2022.9892001"
+    article = papers[
+        "MGMASR: Multi-Graph and Multi-Aspect Neural Network for Service Recommendation in "
+        "Internet of Services"
+    ]
+    assert citation_of(article).journal == "IEEE Transactions on Network and Service Management"
+    assert article.keywords == ("service recommendation", "graph neural network")
+    assert article.url == "https://doi.org/10.1109/TNSM.2023.3239847"
+
+
 #: Every file above, read together into one library.
-FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json", "paperpile.bib")
+FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json", "paperpile.bib", "scopus.bib")
 
 
 @pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
