@@ -120,8 +120,29 @@ def test_scopus_bibtex_conference_papers_keywords_and_links(tmp_path: Path) -> N
     assert article.url == "https://doi.org/10.1109/TNSM.2023.3239847"
 
 
+def test_ris_conference_papers_name_their_proceedings_in_jo_or_jf(tmp_path: Path) -> None:
+    """Google Scholar's ``TY  - CONF`` names its proceedings in ``JO`` (once lost), others in
+    ``JF`` (once a journal of a paper in proceedings): the booktitle either way."""
+    papers = _papers(tmp_path, "gs_conf.ris")
+    found = {
+        title: (citation_of(p).kind, citation_of(p).booktitle, citation_of(p).journal)
+        for title, p in papers.items()
+    }
+    assert found == {
+        "Deep residual learning for image recognition": (
+            "inproceedings",
+            "Proceedings of the IEEE conference on computer vision and pattern recognition",
+            "",
+        ),
+        "Attention is all you need in conference": (
+            "inproceedings", "Advances in Neural Information Processing Systems", "",
+        ),
+    }  # fmt: skip
+
+
 #: Every file above, read together into one library.
-FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json", "paperpile.bib", "scopus.bib")
+FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json", "paperpile.bib", "scopus.bib",
+         "gs_conf.ris")  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
