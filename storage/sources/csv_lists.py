@@ -12,7 +12,7 @@ by``, ``Link``: its own record page, so the DOI's page instead when there is one
 Scholar's (``Publication``) and IEEE Xplore's (``Document Title``, ``Publication Title``,
 ``Start Page`` and ``End Page``, ``ISBNs``, ``Article Citation Count``, and ``Document
 Identifier``, which says a conference paper from a journal's: ``IEEE Conferences``, ``IEEE
-Journals``).
+Journals``). Excel's first line ``sep=,`` (or ``sep=;``) names the delimiter.
 """
 
 from __future__ import annotations
@@ -80,7 +80,18 @@ def sniff_csv(text: str, path: Path) -> Fit:
     return Fit.NO
 
 
+#: Excel's first line naming the delimiter (``sep=,``, ``sep=;``), above the header row.
+_EXCEL_SEP: Final = re.compile(r'\A\ufeff?"?sep=([^\r\n"])"?[ \t]*(?:\r\n|\r|\n)', re.IGNORECASE)
+
+
+def _excel_separator(text: str) -> tuple[str, str]:
+    """The delimiter Excel's ``sep=`` line names ("" for none), and the text after that line."""
+    found = _EXCEL_SEP.match(text)
+    return (found.group(1), text[found.end() :]) if found else ("", text)
+
+
 def _looks_like_csv(text: str) -> bool:
+    text = _excel_separator(text)[1]
     # Case folding makes no character shorter and none more than three times longer.
     first = first_line(text, 3 * _MAX_HEADER_ROW_CHARS)
     if first is None:
@@ -187,9 +198,11 @@ _FORMULA_GUARD = re.compile(r"^'(?='*[=+\-@\t\r\n])")
 
 
 def read_csv(text: str, path: Path) -> ReadResult:
-    """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column."""
+    """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column;
+    above it, Excel's ``sep=`` line may name the delimiter."""
+    stated, text = _excel_separator(text)
     header_line = re.split(r"\r\n|\r|\n", text[:65536], maxsplit=1)[0]
-    delimiter = _delimiter(header_line, path)
+    delimiter = stated or _delimiter(header_line, path)
     csv.field_size_limit(max(MAX_ABSTRACT_CHARS * 50, 1 << 24))
     # newline="": rows end at CR, LF or CRLF alike, as the csv module reads them
     rows = io.StringIO(text, newline="")

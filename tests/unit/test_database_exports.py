@@ -54,6 +54,24 @@ def test_ieee_xplore_csv_titles_pages_isbns_and_conference_papers(tmp_path: Path
     assert untold.abstract == "" and citation_of(untold).kind == "inproceedings"
 
 
+def test_excels_sep_line_names_the_delimiter(tmp_path: Path) -> None:
+    """Excel's first line ``sep=,`` (IEEE Xplore's CSV saved from it) is no header row: the
+    file was refused (its columns: sep=)."""
+    assert set(_papers(tmp_path, "ieee_sep.csv")) == {
+        "Edge Transformers for Federated Screening",
+        "Robust RL under Adversarial Observations",
+    }
+    path = tmp_path / "semicolons.txt"  # told by its content alone, a semicolon its delimiter
+    path.write_text(
+        "sep=;\r\nTitle;Abstract\r\nA, B;We study semicolons, commas, and the files that hold"
+        " both of them.\r\n",
+        encoding="utf-8",
+    )
+    library = Library(tmp_path / "semicolons")
+    assert library.import_file(path).added == 1
+    assert [p.title for p in library.papers()] == ["A, B"]
+
+
 def test_crossref_api_answers_are_their_works(tmp_path: Path) -> None:
     """A page of works (``message.items``) and one work (``message``): CSL items but for
     their lists of titles, their types and their JATS abstracts (a heading, paragraphs)."""
