@@ -158,9 +158,27 @@ def test_ris_conference_papers_name_their_proceedings_in_jo_or_jf(tmp_path: Path
     }  # fmt: skip
 
 
+def test_arxiv_rss_atom_feeds_authors_abstracts_and_replacements(tmp_path: Path) -> None:
+    """arXiv's RSS feed in Atom: ``dc:creator`` authors (once none), abstracts without their
+    ``arXiv:… Announce Type: new Abstract:`` start, the id from ``oai:arXiv.org:…``; a
+    ``replace`` announcement is a paper of an earlier listing, as in the listing emails."""
+    library = Library(tmp_path / "home")
+    report = library.import_file(FOLDER / "arxiv_cs_LG.atom")
+    assert (report.added, report.refused) == (1, 1)
+    assert "replacement (2509.10001v2)" in report.errors[0].reason
+    [paper] = library.papers()
+    assert paper.title == (
+        "Proximity-Based Evidence Retrieval for Uncertainty-Aware Neural Networks"
+    )
+    assert paper.authors == ("Hassan Gharoun", "Mohammad Sadegh Khorshidi", "Fang Chen")
+    assert paper.abstract.startswith("This work proposes an evidence-retrieval mechanism")
+    cited = citation_of(paper)
+    assert (cited.arxiv, cited.year, cited.month) == ("2509.13338", 2025, 9)
+
+
 #: Every file above, read together into one library.
 FILES = ("ieee.csv", "crossref_works.json", "crossref_work.json", "paperpile.bib", "scopus.bib",
-         "gs_conf.ris")  # fmt: skip
+         "gs_conf.ris", "arxiv_cs_LG.atom")  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
