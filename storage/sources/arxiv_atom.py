@@ -8,6 +8,11 @@ journal reference as its venue, and GitHub links found in the comment. An error 
 answer to a malformed query) is a ``SourceError`` saying what arXiv said. Any other Atom feed
 is read the same way, as far as it has these fields.
 
+arXiv's RSS feeds in Atom (``rss.arxiv.org/atom/cs.LG``, the day's announcements) too: their
+ids are ``oai:arXiv.org:2509.13338v1``, their authors one ``dc:creator`` (``Ann Lee, Bo
+Park``), their abstracts start ``arXiv:2509.13338v1 Announce Type: new Abstract:``; a
+``replace`` announcement is a paper of an earlier day's, as in the listing emails.
+
 The XML is parsed by the standard library (expat: no external entity is fetched, entity
 expansion is bounded); a document that declares a DTD or entities is refused.
 """
@@ -30,9 +35,13 @@ if TYPE_CHECKING:  # the parser loads when a feed is read: the command line star
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"
 OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
-_NS = {"a": ATOM, "arxiv": ARXIV, "os": OPENSEARCH}
+DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
+_NS = {"a": ATOM, "arxiv": ARXIV, "os": OPENSEARCH, "dc": DUBLIN_CORE}
 SUFFIXES = (".atom",)
-_ID = re.compile(r"arxiv\.org/abs/(.+?)(v\d+)?$")
+_ID = re.compile(r"(?:arxiv\.org/abs/|^oai:arxiv\.org:)(.+?)(v\d+)?$", re.IGNORECASE)
+#: What an RSS feed's abstract starts with: the id, the kind of announcement, a label.
+_ANNOUNCED = re.compile(r"^arXiv:\S+\s+Announce Type:\s*\S+\s*(?:Abstract:\s*)?", re.I)
+_CREATORS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _DECLARES = re.compile(r"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
@@ -79,6 +88,11 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
     result = ReadResult(source=source, list_name=list_name)
     entries = root.findall("a:entry", _NS)
     for number, entry in enumerate(entries, start=1):
+        announced = _text(entry, "arxiv:announce_type")
+        if announced.startswith("replace"):  # RSS: a new version of an earlier day's paper
+            said = f"a replacement ({_text(entry, 'a:id').removeprefix('oai:arXiv.org:')})"
+            result.refuse(number, f"{said}: the paper was in an earlier listing")
+            continue
         fields = _fields(entry)
         if "/api/errors" in fields.get("id", ""):
             said = fields.get("summary") or fields.get("title") or "an error"
@@ -112,13 +126,16 @@ def _fields(entry: Element) -> dict[str, Any]:
     """An entry's fields, under the names the readers' records understand."""
     fields: dict[str, Any] = {"id": _text(entry, "a:id")}
     fields["title"] = _text(entry, "a:title")
-    fields["summary"] = _text(entry, "a:summary")
+    fields["summary"] = _ANNOUNCED.sub("", _text(entry, "a:summary"))
     authors, affiliations = [], []
     for author in entry.findall("a:author", _NS):
         name = _name(_text(author, "a:name"))
         if name:
             authors.append(name)
         affiliations += [_text(a, ".") for a in author.findall("arxiv:affiliation", _NS)]
+    if not authors:  # RSS: ``<dc:creator>Ann Lee, Bo Park</dc:creator>``
+        creators = _CREATORS.split(_text(entry, "dc:creator"))
+        authors = [name for c in creators if (name := _name(c))]
     fields["authors"] = authors
     if any(affiliations):
         fields["affiliations"] = list(dict.fromkeys(a for a in affiliations if a))

@@ -48,12 +48,16 @@ from storage.sources.records import (
 )
 
 BIBTEX_SUFFIXES: Final = (".bib", ".bibtex")
+#: The month macros BibTeX predefines, as it expands them: a name, never a number, so that a
+#: day beside it stays a day (Paperpile's ``"11~" # feb`` is February 11, ``jan # "~15"``
+#: January 15).
 _MONTHS: Final = {
-    m: str(i)
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    name[:3].casefold(): name
+    for name in (
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October", "November", "December",
     )
-}
+}  # fmt: skip
 _ENTRY_START: Final = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
 #: How deep ``crossref`` chains are followed (BibTeX itself follows one).
 _CROSSREF_DEPTH: Final = 4
@@ -411,6 +415,8 @@ def _first(fields: Mapping[str, str], names: tuple[str, ...]) -> str:
     return next((fields[n] for n in names if fields.get(n, "").strip()), "")
 
 
+#: Scopus's page of a record (``url`` of its BibTeX), which only its subscribers may open.
+_SCOPUS_RECORD: Final = re.compile(r"https?://(?:www\.)?scopus\.com/(?:inward|record)/", re.I)
 #: The first line of our BibTeX export (``storage.export.bibtex``).
 OWN_EXPORT_LINE: Final = "% Written by papers-tui"
 
@@ -431,7 +437,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "authors": list(authors_of(fields.get("author", ""))),
         "venue": _readable(venue),
         "year": year[:10],
-        "keywords": _readable(fields.get("keywords", "")),
+        "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's
         "doi": _verbatim(fields.get("doi", "")),
         "entry_type": entry_type(entry.kind),
         # a date's month is the year's when they agree (year 2020, date 2019-12-01: no month)
@@ -445,7 +451,13 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     }
     for name, names in _TEXT_FIELDS:
         out[name] = _readable(_first(fields, names))
+    if out["entry_type"] == "inproceedings" and out["journal"] and not out["booktitle"]:
+        # Scopus's @CONFERENCE names its proceedings in ``journal``: BibTeX styles want a
+        # booktitle, and our exports write one, which would read back as another field
+        out["booktitle"], out["journal"] = out["journal"], ""
     links = _urls(_verbatim(fields.get("url", "")))
+    if out.get("doi"):  # Scopus's record page is behind its login: the DOI's page instead
+        links = [u for u in links if not _SCOPUS_RECORD.match(u)]
     if published_url:
         links.append(_verbatim(howpublished))
     out["url"] = [u for u in links if u]

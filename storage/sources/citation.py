@@ -24,6 +24,7 @@ from storage.sources.venues import Venue, find_venue, find_year
 __all__ = [
     "BIBTEX_TYPES",
     "CSL_TYPES",
+    "FROM_CROSSREF",
     "FROM_CSL",
     "FROM_RIS",
     "RIS_TYPES",
@@ -139,6 +140,17 @@ FROM_CSL: Final = {
     "periodical": "periodical", "entry-encyclopedia": "inreference",
     "entry-dictionary": "inreference", "manuscript": "unpublished", "pamphlet": "booklet",
     "article": "misc", "document": "misc", "standard": "manual",
+}  # fmt: skip
+#: Crossref's work types (its REST API's ``type``) that CSL does not name, by BibTeX entry type.
+FROM_CROSSREF: Final = {
+    "journal-article": "article", "proceedings-article": "inproceedings",
+    "book-chapter": "incollection", "book-section": "incollection", "book-part": "incollection",
+    "book-track": "incollection", "reference-entry": "inreference", "monograph": "book",
+    "edited-book": "collection", "reference-book": "book", "book-set": "book",
+    "proceedings": "proceedings", "dissertation": "phdthesis", "report-component": "techreport",
+    "posted-content": "misc", "journal-issue": "periodical", "journal": "periodical",
+    "other": "misc", "component": "misc", "peer-review": "misc", "grant": "misc",
+    "database": "dataset",
 }  # fmt: skip
 #: RIS ``TY`` types by BibTeX entry type, and back.
 RIS_TYPES: Final = {

@@ -5,6 +5,12 @@ An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` 
 ``container-title`` and ``keyword``. Such files are named ``.json``: they are told from other
 JSON by their content (the sniff looks for CSL's own field names at the start), and read
 before the generic JSON reader would.
+
+Crossref's REST API answers too (``api.crossref.org/works?query=…``: ``{"message-type":
+"work-list", "message": {"items": […]}}``; ``/works/DOI``: one ``work`` as the ``message``):
+its works are nearly CSL items, their titles and container titles lists, their types
+Crossref's (``journal-article``, ``proceedings-article``), their abstracts JATS XML
+(``<jats:p>``), read as text.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import orjson
 from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
-from storage.sources.citation import FROM_CSL
+from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
 from storage.sources.fields import year_in
 from storage.sources.json_lists import loads
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
@@ -31,6 +37,8 @@ CSL_ENDINGS: Final = (".csl.json", *CSL_SUFFIXES)
 #: CSL's own names: its container, dates, key, names, and ``custom`` (which ours fills).
 _CSL_KEYS: Final = re.compile(r'"(?:container-title|date-parts|citation-key|family|custom)"\s*:')
 _TYPE_KEY: Final = re.compile(r'"type"\s*:')
+#: How Crossref's REST API answers with works (one, or a page of them).
+_CROSSREF: Final = re.compile(r'"message-type"\s*:\s*"work(?:-list)?"')
 
 
 def sniff_csl_json(text: str, path: Path) -> Fit:
@@ -39,7 +47,7 @@ def sniff_csl_json(text: str, path: Path) -> Fit:
     named = path.name.lower().endswith(CSL_ENDINGS)
     if opening(text) in ("[", "{"):  # JSON: CSL's by its name or its names (else JSON's)
         head = text[:8192]
-        if named or (_TYPE_KEY.search(head) and _CSL_KEYS.search(head)):
+        if named or (_TYPE_KEY.search(head) and _CSL_KEYS.search(head)) or _CROSSREF.search(head):
             return Fit.OPENS
     return Fit.NAMED if named else Fit.NO
 
@@ -54,7 +62,7 @@ def _names(value: Any) -> list[str]:
             continue
         parts = [person.get(k) for k in _NAME_PARTS]
         name = " ".join(p for p in parts if isinstance(p, str) and p.strip())
-        literal = person.get("literal")
+        literal = person.get("literal") or person.get("name")  # Crossref's organisations
         name = name or (literal if isinstance(literal, str) else "")
         if name.strip():
             names.append(" ".join(name.split()))
@@ -94,7 +102,8 @@ def _date(value: Any) -> tuple[str, str, str]:
 def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     """A CSL item's fields under the names ``record_from_fields`` reads."""
     fields: dict[str, Any] = {str(k).lower(): v for k, v in item.items()}
-    kind = FROM_CSL.get(str(item.get("type", "")).strip(), "misc")
+    kind = str(item.get("type", "")).strip()
+    kind = FROM_CSL.get(kind) or FROM_CROSSREF.get(kind, "misc")
     fields["entry_type"] = kind
     fields["authors"] = _names(item.get("author"))
     container = item.get("container-title") or item.get("event-title") or ""
@@ -132,13 +141,75 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     return fields
 
 
+#: JATS (Crossref's abstracts) and HTML: the elements that part paragraphs, any element, and
+#: an abstract's heading (``<jats:title>Abstract</jats:title>``), which is no text of it.
+_PARAGRAPH_TAG: Final = re.compile(r"</?(?:jats:)?(?:p|sec|title|list|list-item)\b[^<>]*>", re.I)
+_ANY_TAG: Final = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
+_HEADING: Final = re.compile(
+    r"<(?:jats:)?title\b[^<>]*>\s*(?:abstract|summary)\s*[.:]?\s*</(?:jats:)?title>", re.I
+)
+
+
+def markup_free(text: str) -> str:
+    """JATS or HTML as text: ``<jats:p>We…</jats:p><jats:p>Then…</jats:p>`` as its paragraphs,
+    a blank line between them; inline elements (``<jats:italic>``, ``<sub>``) their text."""
+    if "<" not in text:
+        return text
+    parts = _PARAGRAPH_TAG.split(_HEADING.sub("", text))
+    paragraphs = (" ".join(_ANY_TAG.sub("", part).split()) for part in parts)
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _first_text(value: Any) -> str:
+    """A Crossref title (a list of them: the first) or CSL's (a string)."""
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, str) and v.strip()), "")
+    return value if isinstance(value, str) else ""
+
+
+def crossref_item(work: Mapping[str, Any]) -> dict[str, Any]:
+    """A Crossref work as the CSL item it nearly is (see the module)."""
+    item = dict(work)
+    title = markup_free(_first_text(work.get("title")))
+    subtitle = markup_free(_first_text(work.get("subtitle")))
+    if title and subtitle and subtitle.casefold() not in title.casefold():
+        title = f"{title}: {subtitle}"
+    item["title"] = title
+    abstract = work.get("abstract")
+    item["abstract"] = markup_free(abstract) if isinstance(abstract, str) else ""
+    for name in ("container-title", "ISSN", "ISBN"):
+        item[name] = markup_free(_first_text(work.get(name)))
+    if not _date(work.get("issued"))[0]:  # ``issued`` of no year: when it was published
+        dates = ("published", "published-print", "published-online")
+        item["issued"] = next((work[d] for d in dates if _date(work.get(d))[0]), None)
+    url = work.get("URL")
+    doi = work.get("DOI")
+    if isinstance(url, str) and isinstance(doi, str) and doi_of(url) == doi_of(doi):
+        item["URL"] = ""  # ``http://dx.doi.org/…``: the DOI's page, as every reader gives it
+    item.pop("link", None)  # full texts for text mining, by publisher
+    return item
+
+
+def _crossref_works(data: Any) -> list[Any] | None:
+    """The works of a Crossref REST API answer; None for no such answer."""
+    message = data.get("message") if isinstance(data, dict) else None
+    if not isinstance(message, dict):
+        return None
+    if data.get("message-type") == "work":
+        return [message]
+    items = message.get("items") if data.get("message-type") == "work-list" else None
+    return items if isinstance(items, list) else None
+
+
 def read_csl_json(text: str, path: Path) -> ReadResult:
-    """A CSL-JSON array of items (or an object holding one under ``items``)."""
+    """A CSL-JSON array of items (or an object holding one under ``items``), or Crossref's
+    works (see the module)."""
     try:
         data = loads(text)
     except orjson.JSONDecodeError as exc:
         raise SourceError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    items = data.get("items") if isinstance(data, dict) else data
+    works = _crossref_works(data)
+    items = works if works is not None else data.get("items") if isinstance(data, dict) else data
     if isinstance(data, dict) and items is None:
         items = [data]
     if not isinstance(items, list):
@@ -146,7 +217,7 @@ def read_csl_json(text: str, path: Path) -> ReadResult:
     result = ReadResult(source=str(path), list_name=path.stem)
     for number, item in enumerate(items, start=1):
         if isinstance(item, Mapping):
-            result.add(number, csl_fields(item))
+            result.add(number, csl_fields(crossref_item(item) if works is not None else item))
         else:
             result.errors.append(RecordError(result.source, number, "not an object"))
     return result

@@ -8,8 +8,11 @@ read here as the fields they are: Zotero's (``Abstract Note``, ``Author`` as ``L
 ``Automatic Tags``; the arXiv id and DOI it keeps in ``Extra`` lines, ``arXiv: 2401.01234``
 and ``DOI: 10.1/x``, for item types without a field of their own), Scopus's (``Source
 title``, ``Document Type``, ``Author Keywords``, ``Page start`` and ``Page end``, ``Cited
-by``, ``Link``: its own record page, so the DOI's page instead when there is one) and Google
-Scholar's (``Publication``).
+by``, ``Link``: its own record page, so the DOI's page instead when there is one), Google
+Scholar's (``Publication``) and IEEE Xplore's (``Document Title``, ``Publication Title``,
+``Start Page`` and ``End Page``, ``ISBNs``, ``Article Citation Count``, and ``Document
+Identifier``, which says a conference paper from a journal's: ``IEEE Conferences``, ``IEEE
+Journals``). Excel's first line ``sep=,`` (or ``sep=;``) names the delimiter.
 """
 
 from __future__ import annotations
@@ -47,7 +50,18 @@ _FOREIGN_COLUMNS: Final = {
     "document_type": "entry_type",
     "author_keywords": "keywords",
     "publication": "venue",
+    "document_title": "title",  # IEEE Xplore's
+    "isbns": "isbn",
+    "article_citation_count": "citations",
+    "author_affiliations": "affiliations",
 }
+#: Columns that name a paper's title or abstract: a CSV needs one of them.
+_TEXT_COLUMNS: Final = frozenset(
+    {*ALIASES["abstract"], *ALIASES["title"]}
+    | {c for c, name in _FOREIGN_COLUMNS.items() if name in ("abstract", "title")}
+)
+#: A paper's first and last page, in the columns of Scopus and of IEEE Xplore.
+_PAGE_COLUMNS: Final = (("page_start", "page_end"), ("start_page", "end_page"))
 _CONTAINER_COLUMNS: Final = ("publication_title", "source_title")
 _TAG_COLUMNS: Final = ("manual_tags", "automatic_tags")
 _SCOPUS_ID: Final = re.compile(r"\s*\(\d+\)\s*$")
@@ -66,7 +80,18 @@ def sniff_csv(text: str, path: Path) -> Fit:
     return Fit.NO
 
 
+#: Excel's first line naming the delimiter (``sep=,``, ``sep=;``), above the header row.
+_EXCEL_SEP: Final = re.compile(r'\A\ufeff?"?sep=([^\r\n"])"?[ \t]*(?:\r\n|\r|\n)', re.IGNORECASE)
+
+
+def _excel_separator(text: str) -> tuple[str, str]:
+    """The delimiter Excel's ``sep=`` line names ("" for none), and the text after that line."""
+    found = _EXCEL_SEP.match(text)
+    return (found.group(1), text[found.end() :]) if found else ("", text)
+
+
 def _looks_like_csv(text: str) -> bool:
+    text = _excel_separator(text)[1]
     # Case folding makes no character shorter and none more than three times longer.
     first = first_line(text, 3 * _MAX_HEADER_ROW_CHARS)
     if first is None:
@@ -103,8 +128,24 @@ def _zotero_extra(fields: dict[str, Any]) -> None:
         fields["doi"] = doi
 
 
+def _ieee_type(identifier: str) -> str:
+    """The entry type IEEE Xplore's ``Document Identifier`` names ("" for none it names):
+    ``IEEE Conferences`` (IET's, VDE's too), ``IEEE Journals``, ``IEEE Magazines``, ``IEEE
+    Early Access Articles``, ``Wiley-IEEE Press eBook Chapters``, ``IEEE Standards``."""
+    low = identifier.casefold()
+    for word, kind in (("conference", "inproceedings"), ("book", "incollection"),
+                       ("standard", "manual"), ("journal", "article"), ("magazine", "article"),
+                       ("article", "article")):  # fmt: skip
+        if word in low:
+            return kind
+    return ""
+
+
 def _fields(fields: dict[str, Any]) -> dict[str, Any]:
     """A row's fields, with reference managers' columns (``_FOREIGN_COLUMNS``) as ours."""
+    ieee = _ieee_type(fields.get("document_identifier", ""))
+    if ieee and not fields.get("entry_type", "").strip():
+        fields["entry_type"] = ieee
     for column, name in _FOREIGN_COLUMNS.items():
         if fields.get(column, "").strip() and not fields.get(name, "").strip():
             fields[name] = entry_type(fields[column]) if name == "entry_type" else fields[column]
@@ -128,9 +169,10 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields.setdefault("booktitle" if kind == "inproceedings" else "journal", container)
     if fields.get("eid", "").strip() and fields.get("doi", "").strip():
         fields.pop("link", None)  # Scopus's own record, behind its login: the DOI's page instead
-    start, end = fields.get("page_start", "").strip(), fields.get("page_end", "").strip()
-    if start and not fields.get("pages", "").strip():
-        fields["pages"] = f"{start}–{end}" if end else start
+    for first, last in _PAGE_COLUMNS:
+        start, end = fields.get(first, "").strip(), fields.get(last, "").strip()
+        if start and not fields.get("pages", "").strip():
+            fields["pages"] = f"{start}–{end}" if end else start
     return fields
 
 
@@ -156,9 +198,11 @@ _FORMULA_GUARD = re.compile(r"^'(?='*[=+\-@\t\r\n])")
 
 
 def read_csv(text: str, path: Path) -> ReadResult:
-    """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column."""
+    """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column;
+    above it, Excel's ``sep=`` line may name the delimiter."""
+    stated, text = _excel_separator(text)
     header_line = re.split(r"\r\n|\r|\n", text[:65536], maxsplit=1)[0]
-    delimiter = _delimiter(header_line, path)
+    delimiter = stated or _delimiter(header_line, path)
     csv.field_size_limit(max(MAX_ABSTRACT_CHARS * 50, 1 << 24))
     # newline="": rows end at CR, LF or CRLF alike, as the csv module reads them
     rows = io.StringIO(text, newline="")
@@ -168,7 +212,7 @@ def read_csv(text: str, path: Path) -> ReadResult:
     except (StopIteration, csv.Error):
         raise SourceError(f"{path}: not a CSV file with a header row") from None
     names = [_column(h) for h in header]
-    if not set(names) & {*ALIASES["abstract"], *ALIASES["title"], "abstract_note"}:
+    if _TEXT_COLUMNS.isdisjoint(names):
         shown = printable(", ".join(h for h in names[:8] if h)) or "none"  # one line, always
         raise SourceError(f"{path}: the CSV has no abstract or title column (its columns: {shown})")
     result = ReadResult(source=str(path), list_name=path.stem)

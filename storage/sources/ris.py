@@ -11,7 +11,8 @@ Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/`
 ``AU``/``A1`` (authors, ``Last, First``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
 (links), ``L1`` (a PDF link), ``DO`` (DOI), ``PY``/``Y1`` (year), ``DA`` (date), ``JF``
 (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
-``T2``/``BT``/``C3`` (proceedings, book, or venue), ``PB``
+``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
+``JF``/``JO`` are its proceedings or book too), ``PB``
 (publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
 (pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept).
 """
@@ -98,7 +99,10 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     named = fields.pop("journal_name", "")
     abbreviation = fields.pop("abbreviation", "")
     if entry in ("inproceedings", "incollection"):
-        fields["booktitle"] = container
+        # a conference's proceedings, in whichever tag: Google Scholar's CONF names them in
+        # JO, others in JF (a journal's tag, which a paper in proceedings has none of)
+        journal = fields.pop("journal", "")
+        fields["booktitle"] = container or journal or named or abbreviation
     elif entry == "article" and not fields.get("journal"):  # Zotero: T2 is the journal
         fields["journal"] = container or named or abbreviation
     elif not fields.get("journal") and (named or abbreviation) and not container:
