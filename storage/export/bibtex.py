@@ -159,6 +159,8 @@ def bibtex_entry(paper: Paper, key: str) -> str:
         fields.append(("keywords", bib_escape(", ".join(paper.keywords))))
     if groups := lists_text(paper):  # JabRef's field for the groups an entry is in
         fields.append(("groups", bib_escape(groups)))
+    if paper.title_derived and paper.abstract:  # ours: read back as derived, not as real
+        fields.append(("titlederived", "true"))
     if paper.abstract:
         fields.append(("abstract", tex_ascii(paper.display_abstract, paragraphs=True)))
     body = ",\n".join(

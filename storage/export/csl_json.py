@@ -106,6 +106,8 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         item["note"] = note
     if paper.lists or paper.list:  # CSL's own place for what other fields do not hold
         item["custom"] = {"lists": list(paper.lists or (paper.list,))}
+        if paper.title_derived and paper.abstract:  # read back as derived, not as real
+            item["custom"]["title_derived"] = True
     return item
 
 

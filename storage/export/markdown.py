@@ -21,6 +21,7 @@ from storage.export.selection import groups, heading_of, lists_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.pdfs.links import pdf_url
+from storage.sources.markdown import TITLE_DERIVED_MARK
 from storage.text.sanitize import printable, printable_block
 from storage.text.words import count
 
@@ -131,6 +132,8 @@ def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -
     # and "\\" and "&" too, so that our reader's unescaping gives each name back as it was
     names = " ".join(printable(lists_text(paper)).split())
     safe = _COMMENT_SAFE.sub(r"\\\g<0>", names)
+    if abstract and paper.abstract and paper.title_derived:  # read back as derived, not real
+        head += f" {TITLE_DERIVED_MARK}"
     head += f" <!-- lists: {safe} -->"
     lines = [head]
     if paper.authors:

@@ -19,6 +19,7 @@ from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import RIS_TYPES, citation_of
 from storage.sources.links import web_url
+from storage.sources.ris import TITLE_DERIVED
 from storage.text.sanitize import printable
 
 #: A line that would read as a tag (``ER  - …``): a paragraph starting so is indented.
@@ -104,6 +105,8 @@ def ris_entry(paper: Paper) -> list[str]:
         lines.append(_line("N1", note))
     if groups := lists_text(paper):  # a user-defined tag: what lists the paper is in
         lines.append(_line("U1", f"Lists: {groups}"))
+    if paper.title_derived and paper.abstract:  # another: read back as derived, not as real
+        lines.append(_line("U2", TITLE_DERIVED))
     lines.append("ER  - ")
     return lines
 

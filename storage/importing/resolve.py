@@ -66,8 +66,9 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         (new.title_derived and not old.title_derived)
         or not new.title
         or (new.title_derived == old.title_derived and _reads_alike(old.title, new.title))
-        # the title derived here, come back from our own export as a title like any other
-        or (old.title_derived and _reads_alike(old.title, new.title))
+        # the title derived here, come back alone (our Markdown export, without abstracts) as
+        # a title like any other; one with the abstract may be a catalog's real title, the same
+        or (old.title_derived and not new.abstract and _reads_alike(old.title, new.title))
     )
     same_list = new.list == old.list
     same_abstract = not new.abstract or _reads_alike(old.abstract, new.abstract)

@@ -466,6 +466,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     # JabRef separates its groups by commas ("Reading, Thesis"); our export by semicolons
     out["lists"] = groups if ours or ";" in groups else groups.split(",")
     out["links_given"] = ours
+    out["title_derived"] = ours and fields.get("titlederived") == "true"
     return {k: v for k, v in out.items() if v}
 
 

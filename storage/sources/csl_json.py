@@ -135,6 +135,7 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(custom, Mapping) and "lists" in custom:  # ours: display text, kept as such
         fields["lists"] = custom.get("lists")
         fields["links_given"] = True
+        fields["title_derived"] = custom.get("title_derived") is True
         for name in ("title", "abstract"):
             if isinstance(fields.get(name), str):
                 fields[name] = literal(fields[name])

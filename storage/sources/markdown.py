@@ -31,6 +31,9 @@ _ENTRY: Final = re.compile(
 )
 _LINK: Final = re.compile(r"\[(?P<label>[^\]\n]*)\]\((?P<url>[^)\s]*)\)")
 _LISTS: Final = re.compile(r"\s*<!-- lists: (?P<names>.*?) -->\s*$")
+#: What our export writes before the lists of a paper whose title it derived from its abstract
+#: (with the abstract: read back, the title is derived again, not taken for a real one).
+TITLE_DERIVED_MARK: Final = "<!-- title derived -->"
 _UNESCAPE: Final = re.compile(r"\\([!-/:-@\[-`{-~])|&#91;|&#93;|&lt;|&gt;|&amp;")
 _ENTITIES: Final = {"&#91;": "[", "&#93;": "]", "&lt;": "<", "&gt;": ">", "&amp;": "&"}
 _STATUSES: Final = {s.value: s for s in Status}
@@ -76,8 +79,11 @@ class _Entry:
         found = _LISTS.search(rest)
         self.lists = unescape(found["names"]) if found else ""
         rest = rest[: found.start()] if found else rest
+        derived = rest.endswith(f" {TITLE_DERIVED_MARK}")
+        rest = rest.removesuffix(f" {TITLE_DERIVED_MARK}")
         self.fields: dict[str, Any] = {
             "title": literal(unescape(match["linked"] or match["plain"] or "").strip()),
+            "title_derived": derived,
             "url": _url(match["url"] or ""),
         }
         parts = rest.split(" — ")
@@ -120,6 +126,8 @@ class _Entry:
         fields["links_given"] = True
         paragraphs = _paragraphs([unescape(part) for part in self.abstract])
         fields["abstract"] = literal("\n\n".join(paragraphs))
+        if not fields["abstract"]:  # (the title derived again needs the abstract)
+            fields.pop("title_derived", None)
         if self.lists:
             fields["lists"] = self.lists
         if self.status is not None:

@@ -31,6 +31,9 @@ from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
 
+#: What our RIS export says in ``U2`` of a paper whose title was derived from its abstract.
+TITLE_DERIVED: Final = "Title derived from the abstract"
+
 RIS_SUFFIXES: Final = (".ris",)
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) {0,2}-(?: (.*)|$)")
 _FIELDS: Final = {
@@ -42,7 +45,7 @@ _FIELDS: Final = {
     "JF": "journal", "JO": "journal_name", "JA": "abbreviation", "J2": "abbreviation",
     "T2": "container", "BT": "container", "C3": "container",
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
-    "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user",
+    "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user", "U2": "user2",
 }  # fmt: skip
 _LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial", "pdf"})
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
@@ -128,6 +131,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     # EndNote's ``internal-pdf://…`` names a file inside its own library: no address
     fields["pdf"] = next((link for link in links if not is_local(link) and web_url(link)), "")
     user = fields.pop("user", "")
+    if fields.pop("user2", "") == TITLE_DERIVED and user.startswith("Lists: "):
+        fields["title_derived"] = True  # ours: the title is derived again from the abstract
     if user.startswith("Lists: "):  # ours: its lists, and display text kept as such
         fields["lists"] = user.removeprefix("Lists: ")
         fields["links_given"] = True

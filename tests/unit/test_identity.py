@@ -359,14 +359,16 @@ def test_papers_at_pages_of_their_own_stay_apart(home: Path, tmp_path: Path) -> 
     assert {p.abstract for p in lib.papers()} == {ABSTRACT, REVISED, ("Second. " * 9).strip()}
 
 
-@pytest.mark.parametrize("fmt", ["markdown", "bibtex", "ris", "csl-json", "json"])
+@pytest.mark.parametrize("fmt", ["markdown", "bibtex", "ris", "csl-json", "json", "csv"])
 @pytest.mark.parametrize("abstracts", [False, True])
 def test_our_export_of_papers_with_derived_titles_comes_back_as_them(
     home: Path, tmp_path: Path, fmt: str, abstracts: bool
 ) -> None:
     """A plain-text list's papers have titles derived from their abstracts. Our Markdown
     export without abstracts named them by those titles, which no import matched: each came
-    back as a second paper; with abstracts, the titles came back as real ones (changed)."""
+    back as a second paper. With the abstracts, every format but JSON gave the titles back as
+    real ones (each paper changed): they now say the title was derived (BibTeX
+    ``titlederived``, RIS ``U2``, CSL ``custom``, a Markdown comment)."""
     from storage.export import export
 
     source = tmp_path / "list.txt"
