@@ -10,8 +10,7 @@ all the bytes its server announced, it has ``%%EOF`` within its last ``EOF_WITHI
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Final
+from typing import IO, Final
 
 #: What a PDF's header starts with.
 PDF_MAGIC: Final = b"%PDF-"
@@ -31,14 +30,16 @@ def has_pdf_header(head: bytes) -> bool:
     return PDF_MAGIC in head[:HEADER_WITHIN]
 
 
-def pdf_problem(path: Path) -> str:
-    """What is wrong with the downloaded file at ``path`` as a whole PDF ("" for nothing)."""
+def pdf_problem(handle: IO[bytes]) -> str:
+    """What is wrong with the downloaded file open as ``handle`` as a whole PDF ("" for
+    nothing)."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(HEADER_WITHIN)
-            size = handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, size - EOF_WITHIN))
-            tail = handle.read()
+        handle.flush()
+        handle.seek(0)
+        head = handle.read(HEADER_WITHIN)
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - EOF_WITHIN))
+        tail = handle.read()
     except OSError as exc:
         return f"cannot read it back ({exc.strerror or exc})"
     if not has_pdf_header(head):
