@@ -10,6 +10,8 @@ all the bytes its server announced, it has ``%%EOF`` within its last ``EOF_WITHI
 from __future__ import annotations
 
 import os
+import stat
+from pathlib import Path
 from typing import IO, Final
 
 #: What a PDF's header starts with.
@@ -28,6 +30,29 @@ def has_pdf_header(head: bytes) -> bool:
     """True when ``%PDF-`` is within the first ``HEADER_WITHIN`` bytes of ``head`` (a file's
     start: at least that many bytes of it, or all of a shorter file)."""
     return PDF_MAGIC in head[:HEADER_WITHIN]
+
+
+def read_head(path: Path) -> bytes | None:
+    """The first ``HEADER_WITHIN`` bytes of the regular file at ``path`` (a symbolic link
+    followed: a copy made from an attachment is one), opened without waiting on a pipe and
+    checked once open; None for anything else (a pipe, a folder, nothing there)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        return os.read(fd, HEADER_WITHIN) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def is_pdf(path: Path) -> bool:
+    """True when ``path`` is a regular file (or a link to one) with ``%PDF-`` in its head: a
+    copy of a paper's that is one, not a text file or a page under a PDF's name."""
+    head = read_head(path)
+    return head is not None and has_pdf_header(head)
 
 
 def pdf_problem(handle: IO[bytes]) -> str:

@@ -12,7 +12,7 @@ renamed to ``Title (id).pdf`` (``storage.pdfs.folder``). A download cut short (t
 connection lost, the process killed) leaves only its part, from which the next one resumes
 with a ``Range`` request; a file with the final name is always whole. The part is only ever a
 regular file of ours, never written through a link nor waited on as a pipe
-(``storage.pdfs.parts``).
+(``storage.pdfs.parts``); a copy already there counts only when it is a PDF.
 
 The standard library's ``urllib`` does the HTTP: one request at a time needs no more, and
 it adds no dependency. Only ``http`` and ``https`` addresses are fetched, redirects too.
@@ -37,7 +37,7 @@ from typing import IO, Any, Final
 
 from storage.models import Paper
 from storage.pdfs.attached import MAX_BYTES, attachment_of, link_attachment
-from storage.pdfs.check import HEADER_WITHIN, has_pdf_header, pdf_problem
+from storage.pdfs.check import HEADER_WITHIN, has_pdf_header, is_pdf, pdf_problem
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.pdfs.links import pdf_url
 from storage.pdfs.parts import (
@@ -301,7 +301,7 @@ def _download_all(
             report.cancelled = True
             break
         have = folder.copy_of(paper.id)
-        if have is not None:
+        if have is not None and is_pdf(have):  # a text file under its name is fetched again
             report.skipped += 1
             progress(Event("skipped", paper, index, total, path=have))
             continue

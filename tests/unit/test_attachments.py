@@ -223,6 +223,29 @@ def test_the_temporary_link_name_is_never_written_through(
         assert sorted(p.name for p in folder.path.iterdir()) == [made.name]
 
 
+@pytest.mark.parametrize("what", ["text file", "link to a text file"])
+def test_a_copy_that_is_no_pdf_is_replaced_by_the_attachment(tmp_path: Path, what: str) -> None:
+    """Any file with the copy's name counted as the paper's copy ("had"): a text file, or a
+    link to one, is replaced by the link to the attachment (the entry, not what it points
+    to)."""
+    pdf = a_pdf(tmp_path / "Zotero" / "x.pdf")
+    library = _attached_library(tmp_path / "home", tmp_path, pdf)
+    (paper,) = library.papers()
+    folder = PdfFolder(tmp_path / "home" / "pdfs")
+    folder.path.mkdir()
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    copy = folder.path / pdf_name(paper)
+    if what == "text file":
+        copy.write_text("my own notes", encoding="utf-8")
+    else:
+        copy.symlink_to(victim)
+    linked = link_attachments([paper], folder)
+    assert linked.done == [copy] and not linked.had
+    assert copy.resolve() == pdf.resolve() and victim.read_text(encoding="utf-8") == "my own notes"
+    assert link_attachments([paper], folder).had == 1  # a link to the PDF is the copy
+
+
 # ----------------------------------------------------------------------------- the readers
 
 

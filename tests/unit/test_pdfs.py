@@ -537,6 +537,38 @@ def test_the_folders_lock_is_never_made_through_a_link(tmp_path: Path, server: P
     assert not (folder.path / LOCK_NAME).is_symlink()
 
 
+@pytest.mark.parametrize("what", ["text file", "link to a text file", "link to a PDF"])
+def test_a_copy_is_already_here_only_when_it_is_a_pdf(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes], what: str
+) -> None:
+    """Any file with the copy's name counted as "already here": a text file, or a link to
+    one, now is downloaded again and replaced (the link itself, never what it points to); a
+    link to a PDF (what an attachment makes) stays the copy."""
+    outside, folder = tmp_path / "mine", PdfFolder(tmp_path / "pdfs")
+    outside.mkdir()
+    folder.path.mkdir()
+    victim = outside / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    theirs = outside / "theirs.pdf"
+    theirs.write_bytes(pdf_bytes["bbbb02"])
+    target = paper(server, "aaaa01")
+    copy = folder.path / pdf_name(target)
+    if what == "text file":
+        copy.write_text("my own notes", encoding="utf-8")
+    else:
+        copy.symlink_to(victim if what == "link to a text file" else theirs)
+    report = download_pdfs([target], folder, FAST)
+    assert victim.read_text(encoding="utf-8") == "my own notes"
+    assert theirs.read_bytes() == pdf_bytes["bbbb02"]
+    if what == "link to a PDF":
+        assert report.skipped == 1 and not report.done and not server.requests
+        assert copy.is_symlink() and copy.resolve() == theirs
+    else:
+        assert report.done == [copy] and not report.skipped
+        assert not copy.is_symlink() and copy.read_bytes() == pdf_bytes["aaaa01"]
+    assert sorted(p.name for p in folder.path.iterdir()) == [copy.name]
+
+
 def test_a_paper_without_a_known_pdf_says_so(tmp_path: Path) -> None:
     report = download_pdfs([Paper("abcd", "No link", "x")], PdfFolder(tmp_path), FAST)
     assert "no PDF address known" in report.failed[0]
