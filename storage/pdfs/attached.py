@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Final
 
 from storage.models import Paper
-from storage.pdfs.check import HEADER_WITHIN, has_pdf_header
+from storage.pdfs.check import is_pdf
 from storage.pdfs.folder import PdfFolder, folder_problem, pdf_name
 
 #: An attachment larger than this is not taken, nor a download (``DownloadOptions``).
@@ -44,19 +44,11 @@ def usable(path: str, max_bytes: int = MAX_BYTES) -> Path | None:
         return None
     try:
         found = os.stat(path)
-        if not stat.S_ISREG(found.st_mode) or not 0 < found.st_size <= max_bytes:
-            return None
-        # no blocking on a pipe put there since the check, no terminal taken
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            head = os.read(fd, HEADER_WITHIN)
-        finally:
-            os.close(fd)
     except (OSError, ValueError):
         return None
-    return Path(path) if has_pdf_header(head) else None
+    if not stat.S_ISREG(found.st_mode) or not 0 < found.st_size <= max_bytes:
+        return None
+    return Path(path) if is_pdf(Path(path)) else None  # a pipe put there since: not waited on
 
 
 @dataclass(slots=True)
@@ -102,7 +94,7 @@ def link_attachments(
         if report.unusable_folder:  # a link to nothing, a file: said once, not per paper
             report.missing.append((paper, path))
             continue
-        if paper.id in copies:
+        if paper.id in copies and is_pdf(copies[paper.id]):  # not a text file under its name
             report.had += 1
             continue
         made = link_attachment(paper, folder, max_bytes)

@@ -10,8 +10,9 @@ all the bytes its server announced, it has ``%%EOF`` within its last ``EOF_WITHI
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
-from typing import Final
+from typing import IO, Final
 
 #: What a PDF's header starts with.
 PDF_MAGIC: Final = b"%PDF-"
@@ -31,14 +32,39 @@ def has_pdf_header(head: bytes) -> bool:
     return PDF_MAGIC in head[:HEADER_WITHIN]
 
 
-def pdf_problem(path: Path) -> str:
-    """What is wrong with the downloaded file at ``path`` as a whole PDF ("" for nothing)."""
+def read_head(path: Path) -> bytes | None:
+    """The first ``HEADER_WITHIN`` bytes of the regular file at ``path`` (a symbolic link
+    followed: a copy made from an attachment is one), opened without waiting on a pipe and
+    checked once open; None for anything else (a pipe, a folder, nothing there)."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(HEADER_WITHIN)
-            size = handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, size - EOF_WITHIN))
-            tail = handle.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        return os.read(fd, HEADER_WITHIN) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def is_pdf(path: Path) -> bool:
+    """True when ``path`` is a regular file (or a link to one) with ``%PDF-`` in its head: a
+    copy of a paper's that is one, not a text file or a page under a PDF's name."""
+    head = read_head(path)
+    return head is not None and has_pdf_header(head)
+
+
+def pdf_problem(handle: IO[bytes]) -> str:
+    """What is wrong with the downloaded file open as ``handle`` as a whole PDF ("" for
+    nothing)."""
+    try:
+        handle.flush()
+        handle.seek(0)
+        head = handle.read(HEADER_WITHIN)
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - EOF_WITHIN))
+        tail = handle.read()
     except OSError as exc:
         return f"cannot read it back ({exc.strerror or exc})"
     if not has_pdf_header(head):

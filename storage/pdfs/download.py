@@ -10,7 +10,9 @@ grows past the cap), arrives whole (the ``Content-Length`` it announced, and ``%
 last 64 KB), then is fsynced and
 renamed to ``Title (id).pdf`` (``storage.pdfs.folder``). A download cut short (the
 connection lost, the process killed) leaves only its part, from which the next one resumes
-with a ``Range`` request; a file with the final name is always whole.
+with a ``Range`` request; a file with the final name is always whole. The part is only ever a
+regular file of ours, never written through a link nor waited on as a pipe
+(``storage.pdfs.parts``); a copy already there counts only when it is a PDF.
 
 The standard library's ``urllib`` does the HTTP: one request at a time needs no more, and
 it adds no dependency. Only ``http`` and ``https`` addresses are fetched, redirects too.
@@ -20,8 +22,10 @@ from __future__ import annotations
 
 import contextlib
 import email.utils
+import errno
 import http.client
 import os
+import stat
 import time
 import urllib.error
 import urllib.request
@@ -33,9 +37,17 @@ from typing import IO, Any, Final
 
 from storage.models import Paper
 from storage.pdfs.attached import MAX_BYTES, attachment_of, link_attachment
-from storage.pdfs.check import HEADER_WITHIN, has_pdf_header, pdf_problem
+from storage.pdfs.check import HEADER_WITHIN, has_pdf_header, is_pdf, pdf_problem
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.pdfs.links import pdf_url
+from storage.pdfs.parts import (
+    PartError,
+    Version,
+    open_part,
+    remove_part,
+    remove_sidecar,
+    settle,
+)
 from storage.sources.limits import size_text
 from storage.text.words import count
 
@@ -52,6 +64,8 @@ LOCK_NAME: Final = ".papers-pdf.lock"
 #: Times a batch locks the lock file again when the one it locked was removed meanwhile (each
 #: time, another batch ended in between); the last is taken as it is.
 _LOCK_TRIES: Final = 20
+#: How names in the folder are opened: never through a symbolic link, never waiting on a pipe.
+_NO_LINK: Final = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,11 +233,20 @@ def _batch_lock(path: Path) -> Iterator[bool]:
         return
     lock = path / LOCK_NAME
     for attempt in range(_LOCK_TRIES):
-        try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError:  # a folder that takes no file: the downloads say why, paper by paper
-            yield True
+        try:  # never through a link (it would make or lock the file it points to)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | _NO_LINK, 0o644)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO) and attempt < _LOCK_TRIES - 1:
+                with contextlib.suppress(OSError):
+                    os.unlink(lock)  # a link or a socket in its place: the entry itself goes
+                continue
+            yield True  # a folder that takes no file: the downloads say why, paper by paper
             return
+        if not stat.S_ISREG(os.fstat(fd).st_mode) and attempt < _LOCK_TRIES - 1:
+            os.close(fd)  # a pipe or a device in its place: not ours to lock
+            with contextlib.suppress(OSError):
+                os.unlink(lock)
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -278,7 +301,7 @@ def _download_all(
             report.cancelled = True
             break
         have = folder.copy_of(paper.id)
-        if have is not None:
+        if have is not None and is_pdf(have):  # a text file under its name is fetched again
             report.skipped += 1
             progress(Event("skipped", paper, index, total, path=have))
             continue
@@ -357,14 +380,42 @@ class _Job:
         return Event(kind, self.paper, self.index, self.total, **values)
 
 
+class _StartAgain(Exception):
+    """The part is no start of the file (removed): the request is made again, from its start."""
+
+
 def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path | None:
     """One request for one paper's PDF; its path once whole and checked (None: cancelled,
-    the part kept). Raises ``_Wait`` or ``DownloadError``."""
+    the part kept). Raises ``_Wait`` or ``DownloadError``. The part is opened before the
+    request (``storage.pdfs.parts``: a regular file of ours, never a link or a pipe) and
+    written through that one open file alone."""
     part = job.folder.part_of(job.paper.id)
-    offset = _size(part)
-    version = _Version.read(part) if offset else None
+    try:
+        out = open_part(part)
+    except PartError as exc:
+        raise DownloadError(str(exc)) from None
+    except OSError as exc:
+        raise DownloadError(f"cannot write in {job.folder.path} ({exc.strerror or exc})") from None
+    with out:
+        try:
+            return _fetch_into(opener, url, job, part, out)
+        except _StartAgain:
+            pass
+        finally:  # nothing received: no part left (a failure leaves the folder as it was)
+            with contextlib.suppress(OSError):
+                if not os.fstat(out.fileno()).st_size and _is_at(out.fileno(), part):
+                    remove_part(part)
+    return _fetch(opener, url, job)  # from its start: once, the part is gone
+
+
+def _fetch_into(
+    opener: urllib.request.OpenerDirector, url: str, job: _Job, part: Path, out: IO[bytes]
+) -> Path | None:
+    offset = os.fstat(out.fileno()).st_size  # of the file open, not of a name looked at before
+    version = Version.read(part) if offset else None
     if offset and (version is None or version.url != url or not version.can_resume):
-        _remove_part(part)  # a part whose version cannot be told: it might not be this file's start
+        out.truncate(0)  # a part whose version cannot be told: it might not be this file's start
+        remove_sidecar(part)
         offset, version = 0, None
     headers = {"User-Agent": user_agent(), "Accept": "application/pdf"}
     if offset and version is not None:
@@ -383,10 +434,10 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             if exc.code != 416 or not offset:
                 raise DownloadError(f"HTTP {exc.code} {exc.reason}") from None
             whole = _range_size(exc.headers.get("Content-Range")) == offset
-        if whole and not pdf_problem(part):  # 416: the part is the whole file (cut at its end)
-            return _finish(part, job)
-        _remove_part(part)  # 416: the part is no start of the file; start again
-        return _fetch(opener, url, job)
+        if whole and not pdf_problem(out):  # 416: the part is the whole file (cut at its end)
+            return _finish(out, part, job)
+        remove_part(part)  # 416: the part is no start of the file; start again
+        raise _StartAgain from None
     except DownloadError:
         raise
     except _NETWORK_ERRORS as exc:
@@ -396,13 +447,13 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
         coding = _content_coding(response.headers)
         if coding and offset:  # the range was of the encoded bytes: no join with the part
             response.close()
-            _remove_part(part)
-            return _fetch(opener, url, job)  # from its start: once, the part is gone
+            remove_part(part)
+            raise _StartAgain
         length = _length(response.headers.get("Content-Length"))
         if response.status == 206:
             content_range = response.headers.get("Content-Range")
             if _range_start(content_range) != offset:
-                _remove_part(part)
+                remove_part(part)
                 raise DownloadError("the server resumed at the wrong place (starts again)")
             total = _range_size(content_range)
             if version is not None and version.size and total is not None and total != version.size:
@@ -411,150 +462,99 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
             offset = 0
         if changed:
             response.close()
-            _remove_part(part)
-            return _fetch(opener, url, job)  # from its start: once, the part is gone
+            remove_part(part)
+            raise _StartAgain
         size = offset + length if length is not None else 0
         if not offset and not coding:  # what the next run resumes against, if cut short
-            _Version.of(url, response.headers, length).write(part)
+            Version.of(url, response.headers, length).write(part)
         if size > job.options.max_bytes:  # an encoded body's length: the PDF is larger still
-            _remove_part(part)
+            remove_part(part)
             cap = size_text(job.options.max_bytes)
             raise DownloadError(f"{size_text(size)} is over the {cap} cap")
         body = _Decoded(response, coding) if coding else response
         try:
-            whole = _receive(body, part, offset, size if length and not coding else None, job)
+            whole = _receive(body, out, offset, size if length and not coding else None, job)
         except _NotPdf as exc:
-            _remove_part(part)
+            remove_part(part)
             raise DownloadError(str(exc)) from None
         except OSError as exc:
             where = job.folder.path
             raise DownloadError(f"cannot write in {where} ({exc.strerror or exc})") from None
     if not whole:
         return None
-    problem = pdf_problem(part)
+    problem = pdf_problem(out)
     if problem:
-        _remove_part(part)
+        remove_part(part)
         raise DownloadError(problem)
-    return _finish(part, job)
+    return _finish(out, part, job)
 
 
-@dataclass(frozen=True, slots=True)
-class _Version:
-    """Which version of a file a part is the start of (``.ID.pdf.part.json`` beside it): its
-    address, its validator (a strong ``ETag``, else ``Last-Modified``) and its size. A part is
-    resumed only with ``If-Range`` on the validator, and only when the rest is of the same
-    size, so that a file changed meanwhile (a new arXiv version) is never joined to the
-    start of the one before."""
-
-    url: str
-    validator: str
-    size: int
-
-    @property
-    def can_resume(self) -> bool:
-        return bool(self.validator or self.size)
-
-    @classmethod
-    def of(cls, url: str, headers: Any, length: int | None) -> _Version:
-        etag = (headers.get("ETag") or "").strip()
-        strong = etag if etag and not etag.startswith("W/") else ""
-        modified = (headers.get("Last-Modified") or "").strip()
-        return cls(url, (strong or modified)[:300], length or 0)
-
-    @classmethod
-    def read(cls, part: Path) -> _Version | None:
-        import orjson
-
-        try:
-            data = orjson.loads(_sidecar(part).read_bytes()[:4096])
-            url, validator, size = data["url"], data["validator"], data["size"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        ok = isinstance(url, str) and isinstance(validator, str) and isinstance(size, int)
-        # sent back as a header: one line of visible text (else the part starts again)
-        return cls(url, validator, size) if ok and validator.isprintable() else None
-
-    def write(self, part: Path) -> None:
-        import orjson
-
-        data = {"url": self.url, "validator": self.validator, "size": self.size}
-        with contextlib.suppress(OSError):  # without it, the part is started again next time
-            _sidecar(part).write_bytes(orjson.dumps(data))
-
-
-def _sidecar(part: Path) -> Path:
-    return part.with_name(part.name + ".json")
-
-
-def _finish(part: Path, job: _Job) -> Path:
-    """The checked part under its final name (renamed, the folder synced)."""
+def _finish(out: IO[bytes], part: Path, job: _Job) -> Path:
+    """The checked part under its final name (renamed, the folder synced): a file there that
+    is no PDF (or a link to one) is replaced as the entry it is, never written through."""
     final = job.folder.path / pdf_name(job.paper)
     try:
-        with open(part, "rb+") as handle:  # on disk before it takes its name
-            os.fsync(handle.fileno())
-        os.replace(part, final)
-        _sync_folder(job.folder.path)
+        settle(out, part, final)
     except OSError as exc:
         raise DownloadError(f"cannot write {final.name} ({exc.strerror or exc})") from None
-    _remove_part(part)  # what it says of the version: the part is the file now
+    remove_part(part)  # what it says of the version: the part is the file now
     return final
 
 
-def _receive(response: Any, part: Path, offset: int, size: int | None, job: _Job) -> bool:
-    """Write the response's body into ``part`` from ``offset``, checking it as it comes;
-    True when it is all there and on disk, False when cancelled (the part kept)."""
+def _receive(response: Any, out: IO[bytes], offset: int, size: int | None, job: _Job) -> bool:
+    """Write the response's body into the part open as ``out`` from ``offset``, checking it
+    as it comes; True when it is all there and on disk, False when cancelled (the part kept)."""
     received = offset
     head = b""
     confirmed = bool(offset)
     cap = job.options.max_bytes
     read = getattr(response, "read1", response.read)  # what has come, not a whole 64 kB
     window_start, window_bytes = time.monotonic(), 0
-    with open(part, "r+b" if offset else "wb") as out:
-        out.seek(offset)
-        out.truncate()
-        while True:
-            if job.cancelled():
+    out.seek(offset)
+    out.truncate()
+    while True:
+        if job.cancelled():
+            out.flush()
+            return False
+        try:
+            chunk = read(_CHUNK)
+        except http.client.IncompleteRead as exc:  # a chunked body cut short: keep it
+            out.write(exc.partial)
+            out.flush()
+            received += len(exc.partial)
+            cut = f"cut short after {size_text(received)} (resumes next time)"
+            raise DownloadError(cut) from None
+        except _NETWORK_ERRORS as exc:
+            out.flush()
+            raise DownloadError(f"{_network_cause(exc)} after {size_text(received)}") from None
+        if not chunk:
+            break
+        if not confirmed:  # %PDF- in its first 1024 bytes (a resumed part was checked)
+            head = (head + chunk)[:HEADER_WITHIN]
+            confirmed = has_pdf_header(head)
+            if not confirmed and len(head) >= HEADER_WITHIN:
+                raise _NotPdf(_not_pdf(response))
+        received += len(chunk)
+        if received > cap:
+            raise _NotPdf(f"over the {size_text(cap)} cap")
+        out.write(chunk)
+        job.progress(job.event("bytes", received=received, size=size or 0))
+        window_bytes += len(chunk)
+        if (spent := time.monotonic() - window_start) >= SLOW_WINDOW_S:
+            if window_bytes < MIN_RATE * spent:
                 out.flush()
-                return False
-            try:
-                chunk = read(_CHUNK)
-            except http.client.IncompleteRead as exc:  # a chunked body cut short: keep it
-                out.write(exc.partial)
-                out.flush()
-                received += len(exc.partial)
-                cut = f"cut short after {size_text(received)} (resumes next time)"
-                raise DownloadError(cut) from None
-            except _NETWORK_ERRORS as exc:
-                out.flush()
-                raise DownloadError(f"{_network_cause(exc)} after {size_text(received)}") from None
-            if not chunk:
-                break
-            if not confirmed:  # %PDF- in its first 1024 bytes (a resumed part was checked)
-                head = (head + chunk)[:HEADER_WITHIN]
-                confirmed = has_pdf_header(head)
-                if not confirmed and len(head) >= HEADER_WITHIN:
-                    raise _NotPdf(_not_pdf(response))
-            received += len(chunk)
-            if received > cap:
-                raise _NotPdf(f"over the {size_text(cap)} cap")
-            out.write(chunk)
-            job.progress(job.event("bytes", received=received, size=size or 0))
-            window_bytes += len(chunk)
-            if (spent := time.monotonic() - window_start) >= SLOW_WINDOW_S:
-                if window_bytes < MIN_RATE * spent:
-                    out.flush()
-                    rate = f"{window_bytes / spent:,.0f} bytes a second"
-                    raise DownloadError(
-                        f"too slow ({rate}) after {size_text(received)} (resumes next time)"
-                    )
-                window_start, window_bytes = time.monotonic(), 0
-        out.flush()
-        if not confirmed:  # all of it shorter than 1024 bytes, and no %PDF- in it
-            raise _NotPdf(_not_pdf(response))
-        if size is not None and received < size:
-            cut = f"cut short after {size_text(received)} of {size_text(size)} (resumes next time)"
-            raise DownloadError(cut)
-        os.fsync(out.fileno())
+                rate = f"{window_bytes / spent:,.0f} bytes a second"
+                raise DownloadError(
+                    f"too slow ({rate}) after {size_text(received)} (resumes next time)"
+                )
+            window_start, window_bytes = time.monotonic(), 0
+    out.flush()
+    if not confirmed:  # all of it shorter than 1024 bytes, and no %PDF- in it
+        raise _NotPdf(_not_pdf(response))
+    if size is not None and received < size:
+        cut = f"cut short after {size_text(received)} of {size_text(size)} (resumes next time)"
+        raise DownloadError(cut)
+    os.fsync(out.fileno())
     return True
 
 
@@ -625,29 +625,6 @@ def _not_pdf(response: Any) -> str:
     kind = response.headers.get_content_type()
     said = "" if kind == "application/pdf" else f"the server sent {kind}: "
     return f"not a PDF ({said}a login or error page?)"
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size if path.is_file() and not path.is_symlink() else 0
-    except OSError:
-        return 0
-
-
-def _remove_part(part: Path) -> None:
-    """Remove a part, and what says which version of its file it is the start of."""
-    for path in (part, _sidecar(part)):
-        with contextlib.suppress(OSError):
-            path.unlink()
-
-
-def _sync_folder(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _length(value: str | None) -> int | None:

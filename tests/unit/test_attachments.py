@@ -187,6 +187,65 @@ def test_a_folder_that_cannot_be_made_gets_nothing_and_says_so(tmp_path: Path) -
     assert "not found" not in linked.summary() and dangling.is_symlink()
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("what", ["link", "pipe", "link made meanwhile, no links here"])
+def test_the_temporary_link_name_is_never_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    """``.ID.pdf.link``, the name a copy is made under, holding a link or a pipe (a sync
+    folder): the entry goes, what a link points to is never written, nothing waits."""
+    pdf = a_pdf(tmp_path / "Zotero" / "x.pdf")
+    library = _attached_library(tmp_path / "home", tmp_path, pdf)
+    (paper,) = library.papers()
+    folder = PdfFolder(tmp_path / "home" / "pdfs")
+    folder.path.mkdir()
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    temporary = folder.path / f".{paper.id}.pdf.link"
+    if what == "link":
+        temporary.symlink_to(victim)
+    elif what == "pipe":
+        os.mkfifo(temporary)
+    else:  # a folder that takes no links, and a link put there between the checks
+        real_symlink = os.symlink
+
+        def no_links(source: object, at: object) -> None:
+            real_symlink(victim, temporary)
+            raise OSError("links are not taken here")
+
+        monkeypatch.setattr(os, "symlink", no_links)
+    made = link_attachment(paper, folder)
+    assert victim.read_text(encoding="utf-8") == "my own notes"
+    if what == "link made meanwhile, no links here":
+        assert made is None and not temporary.exists() and not temporary.is_symlink()
+    else:
+        assert made == folder.path / pdf_name(paper) and made.resolve() == pdf.resolve()
+        assert sorted(p.name for p in folder.path.iterdir()) == [made.name]
+
+
+@pytest.mark.parametrize("what", ["text file", "link to a text file"])
+def test_a_copy_that_is_no_pdf_is_replaced_by_the_attachment(tmp_path: Path, what: str) -> None:
+    """Any file with the copy's name counted as the paper's copy ("had"): a text file, or a
+    link to one, is replaced by the link to the attachment (the entry, not what it points
+    to)."""
+    pdf = a_pdf(tmp_path / "Zotero" / "x.pdf")
+    library = _attached_library(tmp_path / "home", tmp_path, pdf)
+    (paper,) = library.papers()
+    folder = PdfFolder(tmp_path / "home" / "pdfs")
+    folder.path.mkdir()
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    copy = folder.path / pdf_name(paper)
+    if what == "text file":
+        copy.write_text("my own notes", encoding="utf-8")
+    else:
+        copy.symlink_to(victim)
+    linked = link_attachments([paper], folder)
+    assert linked.done == [copy] and not linked.had
+    assert copy.resolve() == pdf.resolve() and victim.read_text(encoding="utf-8") == "my own notes"
+    assert link_attachments([paper], folder).had == 1  # a link to the PDF is the copy
+
+
 # ----------------------------------------------------------------------------- the readers
 
 

@@ -3,6 +3,8 @@ server (429s, broken files, resumes), the text read and searched with pdf:."""
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -11,7 +13,13 @@ import pytest
 
 from storage.cache.pdf_text import PdfTexts, update_texts
 from storage.models import Paper
-from storage.pdfs.download import DownloadOptions, Event, download_pdfs, retry_after
+from storage.pdfs.download import (
+    DownloadOptions,
+    DownloadReport,
+    Event,
+    download_pdfs,
+    retry_after,
+)
 from storage.pdfs.folder import TITLE_BYTES, PdfFolder, pdf_name, safe_title
 from storage.pdfs.links import pdf_url
 from tests.pdf_files import paper_pdf
@@ -417,6 +425,148 @@ def test_a_damaged_pdf_without_its_end_is_refused(tmp_path: Path, server: PdfSer
     server.pdfs["aaaa01"] = server.pdfs["aaaa01"][:-2000]  # no %%EOF
     report = download_pdfs([paper(server, "aaaa01")], PdfFolder(tmp_path), FAST)
     assert "no %%EOF" in report.failed[0] and list(tmp_path.iterdir()) == []
+
+
+# -- what others put in the folder (a sync folder) -------------------------------------------
+
+#: What may have a part's name in a folder others write into: each is removed as the entry it
+#: is (never what it points to) and the download starts afresh.
+IN_PLACE_OF_A_PART = ["link", "link to nothing", "link to a pipe", "pipe", "socket", "hard link"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("what", IN_PLACE_OF_A_PART)
+def test_a_part_that_is_no_file_of_ours_is_replaced_never_written_through(
+    tmp_path: Path,
+    server: PdfServer,
+    pdf_bytes: dict[str, bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    what: str,
+) -> None:
+    """A part ``.ID.pdf.part`` that is a symbolic link was written through (the file it
+    points to, even outside the folder, overwritten), then renamed as the copy; a pipe made
+    the download wait for ever; a second name of a file, with a ``.part.json`` saying it
+    resumes, truncated that file."""
+    import socket
+
+    outside, folder = tmp_path / "mine", PdfFolder(tmp_path / "pdfs")
+    outside.mkdir()
+    folder.path.mkdir()
+    victim = outside / "notes.txt"
+    victim.write_bytes(b"my own notes\n" * 100)
+    target = paper(server, "aaaa01")
+    part = folder.part_of(target.id)
+    if what == "link":
+        part.symlink_to(victim)
+    elif what == "link to nothing":
+        part.symlink_to(outside / "made-by-a-download")
+    elif what == "link to a pipe":
+        os.mkfifo(outside / "pipe")
+        part.symlink_to(outside / "pipe")
+    elif what == "pipe":
+        os.mkfifo(part)
+    elif what == "socket":
+        monkeypatch.chdir(folder.path)  # a short name: a socket's path has at most 107 bytes
+        listening = socket.socket(socket.AF_UNIX)
+        listening.bind(part.name)
+    else:  # the user's file under the part's name too, said to be the start of this file
+        os.link(victim, part)
+        said = {"url": pdf_url(target), "validator": '"another"', "size": 0}
+        part.with_name(part.name + ".json").write_text(json.dumps(said), encoding="utf-8")
+    done: list[DownloadReport] = []
+    thread = threading.Thread(
+        target=lambda: done.append(download_pdfs([target], folder, FAST)), daemon=True
+    )
+    thread.start()
+    thread.join(20)
+    assert not thread.is_alive(), "the download waits for ever on what has the part's name"
+    (report,) = done
+    assert len(report.done) == 1 and not report.failed, report.failed
+    assert victim.read_bytes() == b"my own notes\n" * 100  # the user's file unchanged
+    assert not (outside / "made-by-a-download").exists()
+    copy = folder.copy_of(target.id)
+    assert copy is not None and not copy.is_symlink() and copy.read_bytes() == pdf_bytes["aaaa01"]
+    assert sorted(p.name for p in folder.path.iterdir()) == [pdf_name(target)]  # no part left
+
+
+def test_a_folder_with_a_parts_name_fails_that_paper_in_one_line(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    folder = PdfFolder(tmp_path)
+    first, second = paper(server, "aaaa01"), paper(server, "bbbb02")
+    in_the_way = folder.part_of(first.id)
+    in_the_way.mkdir()
+    (in_the_way / "kept.txt").write_text("kept", encoding="utf-8")
+    report = download_pdfs([first, second], folder, FAST)
+    assert len(report.done) == 1 and len(report.failed) == 1
+    (failed,) = report.failed
+    assert failed.startswith(first.id) and str(in_the_way) in failed and "\n" not in failed
+    assert "a folder has the name of the download's part" in failed
+    assert (in_the_way / "kept.txt").read_text(encoding="utf-8") == "kept"
+
+
+def test_what_says_a_parts_version_is_never_written_through_a_link(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    """``.ID.pdf.part.json``, written as a download starts, overwrote what a link there
+    pointed to."""
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    folder = PdfFolder(tmp_path / "pdfs")
+    folder.path.mkdir()
+    server.behaviour["aaaa01"] = "truncated"  # cut short: what it says is kept for a resume
+    target = paper(server, "aaaa01")
+    said = folder.part_of(target.id).with_name(f".{target.id}.pdf.part.json")
+    said.symlink_to(victim)
+    report = download_pdfs([target], folder, FAST)
+    assert "cut short" in report.failed[0]
+    assert victim.read_text(encoding="utf-8") == "my own notes"
+    assert not said.is_symlink() and json.loads(said.read_bytes())["url"] == pdf_url(target)
+    assert len(download_pdfs([target], folder, FAST).done) == 1  # resumed from it
+    assert server.requests[-1].headers.get("Range")
+
+
+def test_the_folders_lock_is_never_made_through_a_link(tmp_path: Path, server: PdfServer) -> None:
+    from storage.pdfs.download import LOCK_NAME
+
+    folder = PdfFolder(tmp_path / "pdfs")
+    folder.path.mkdir()
+    (folder.path / LOCK_NAME).symlink_to(tmp_path / "made-by-a-download")
+    assert len(download_pdfs([paper(server, "aaaa01")], folder, FAST).done) == 1
+    assert not (tmp_path / "made-by-a-download").exists()
+    assert not (folder.path / LOCK_NAME).is_symlink()
+
+
+@pytest.mark.parametrize("what", ["text file", "link to a text file", "link to a PDF"])
+def test_a_copy_is_already_here_only_when_it_is_a_pdf(
+    tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes], what: str
+) -> None:
+    """Any file with the copy's name counted as "already here": a text file, or a link to
+    one, now is downloaded again and replaced (the link itself, never what it points to); a
+    link to a PDF (what an attachment makes) stays the copy."""
+    outside, folder = tmp_path / "mine", PdfFolder(tmp_path / "pdfs")
+    outside.mkdir()
+    folder.path.mkdir()
+    victim = outside / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    theirs = outside / "theirs.pdf"
+    theirs.write_bytes(pdf_bytes["bbbb02"])
+    target = paper(server, "aaaa01")
+    copy = folder.path / pdf_name(target)
+    if what == "text file":
+        copy.write_text("my own notes", encoding="utf-8")
+    else:
+        copy.symlink_to(victim if what == "link to a text file" else theirs)
+    report = download_pdfs([target], folder, FAST)
+    assert victim.read_text(encoding="utf-8") == "my own notes"
+    assert theirs.read_bytes() == pdf_bytes["bbbb02"]
+    if what == "link to a PDF":
+        assert report.skipped == 1 and not report.done and not server.requests
+        assert copy.is_symlink() and copy.resolve() == theirs
+    else:
+        assert report.done == [copy] and not report.skipped
+        assert not copy.is_symlink() and copy.read_bytes() == pdf_bytes["aaaa01"]
+    assert sorted(p.name for p in folder.path.iterdir()) == [copy.name]
 
 
 def test_a_paper_without_a_known_pdf_says_so(tmp_path: Path) -> None:
