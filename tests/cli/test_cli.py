@@ -635,6 +635,30 @@ def test_export_to_a_file_and_a_folder(
     assert (folder / "starred.csv").read_text(encoding="utf-8").startswith("id,title,status,")
 
 
+def test_export_takes_its_format_from_the_file_name(
+    custom: tuple[Path, list[dict]], env: dict[str, str], tmp_path: Path
+) -> None:
+    """``-o refs.bib`` wrote Markdown into a .bib file (the format was Markdown unless told)."""
+    home, _ = custom
+    starts = {
+        "refs.bib": "% Written by papers-tui",
+        "refs.BIBTEX": "% Written by papers-tui",
+        "refs.ris": "TY  - ",
+        "refs.csl.json": '[\n  {\n    "id": ',
+        "backup.json": '[\n  {\n    "id": ',
+        "table.csv": "id,title,status,",
+        "list.md": "# Starred papers",
+        "list.txt": "# Starred papers",
+    }
+    for name, start in starts.items():
+        ok(run("--home", home, "export", "-o", tmp_path / name, env=env))
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith(start), name
+    assert '"type": ' in (tmp_path / "refs.csl.json").read_text(encoding="utf-8")
+    assert '"title_derived": ' in (tmp_path / "backup.json").read_text(encoding="utf-8")
+    ok(run("--home", home, "export", "--format", "markdown", "-o", tmp_path / "x.bib", env=env))
+    assert (tmp_path / "x.bib").read_text(encoding="utf-8").startswith("# Starred papers")
+
+
 def test_export_csv_json_bibtex(custom: tuple[Path, list[dict]], env: dict[str, str]) -> None:
     home, records = custom
     starred = [records[0]["id"], records[1]["id"]]

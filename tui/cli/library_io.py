@@ -88,7 +88,12 @@ def add_export(sub: Subparsers, common: Parser) -> None:
         choices=STATUS_CHOICES,
         help="which papers (default: starred)",
     )
-    p.add_argument("--format", default="markdown", choices=FORMATS, help="default: markdown")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="default: the one -o FILE's name says (.bib, .ris, .csl.json, .json, .csv, .md), "
+        "else markdown",
+    )
     p.add_argument(
         "--group-by",
         default="none",
@@ -195,7 +200,17 @@ def print_import_report(report: ImportReport, *, every: bool = False) -> None:
         say("  (the files are as at their last import, which changed nothing: not read again)")
 
 
+def format_of(output: str | None) -> str:
+    """The export format a file's name says (``refs.bib``: bibtex), else Markdown."""
+    name = (output or "").casefold()
+    by_suffix = sorted(SUFFIXES.items(), key=lambda item: -len(item[1]))  # .csl.json first
+    extra = [("bibtex", ".bibtex"), ("markdown", ".markdown")]
+    return next((fmt for fmt, suffix in [*by_suffix, *extra] if name.endswith(suffix)), "markdown")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.format is None:
+        args.format = format_of(args.output)
     library = open_library(args)
     triage = library.triage()
     wanted = statuses_for(args.status)
