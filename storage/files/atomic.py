@@ -491,6 +491,9 @@ class AtomicJSONStorage(Storage):
         self._bad_sig: FileSignature | None = None
         #: Whether the last transaction found the file changed by another process.
         self.saw_outside_change = False
+        #: The version last read or written and its ``writes`` (kept when ``forget`` lets the
+        #: tables go: asking it of that version parses nothing again).
+        self._writes: tuple[FileSignature | None, int] = (None, 0)
 
     # -- TinyDB's interface -------------------------------------------------------------
     def read(self) -> Tables | None:
@@ -537,9 +540,18 @@ class AtomicJSONStorage(Storage):
             )
         if version < self.schema:
             tables = self._migrate(tables, version) if self._migrate else tables
-            tables.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
+            tables.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta(tables)
         self._cache, self._cache_sig, self._cache_content = tables, sig, content
+        self._writes = (sig, writes_of(tables))
         return tables, sig
+
+    def writes(self) -> int:
+        """How many times the file was written (``writes_of``), parsed only when it is not
+        the version last read or written."""
+        sig = signature(self.path)
+        if sig is not None and sig == self._writes[0]:
+            return self._writes[1]
+        return writes_of(self.load() or {})
 
     def known_content(self) -> tuple[FileStamp, FileContent] | None:
         """The stamp and content of the version last read or written, when hashed."""
@@ -604,7 +616,7 @@ class AtomicJSONStorage(Storage):
             try:
                 yield
                 if self._dirty:
-                    self._tx.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta()
+                    self._tx.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta(self._tx)
                     self._write(self._tx)
             except BaseException:
                 self._cache, self._cache_sig, self._cache_content = None, None, None
@@ -615,9 +627,11 @@ class AtomicJSONStorage(Storage):
     def _write(self, tables: Tables) -> None:
         """Write ``tables`` (hashed as they are written, when asked) and keep them as the
         last version known."""
+        count = writes_of(tables)
         if not self.digest:
             self._cache_sig = atomic_write_parts(self.path, encoded_tables(tables)).signature
             self._cache, self._cache_content = tables, None
+            self._writes = (self._cache_sig, count)
             return
         digest = StreamDigest()
         try:
@@ -626,9 +640,22 @@ class AtomicJSONStorage(Storage):
             content = digest.result()
         self._cache, self._cache_sig = tables, written.signature
         self._cache_content = (written, content)
+        self._writes = (written.signature, count)
 
-    def _meta(self) -> dict[str, Any]:
-        return {"schema": self.schema, "kind": self.kind}
+    def _meta(self, tables: Tables) -> dict[str, Any]:
+        """The meta document of ``tables`` about to be written: the schema and kind, and how
+        many times the file was written (``writes``: a copy put back from a backup is told by
+        fewer writes than a sync saw)."""
+        return {"schema": self.schema, "kind": self.kind, "writes": writes_of(tables) + 1}
+
+
+def writes_of(tables: Tables) -> int:
+    """How many times the file of ``tables`` was written (``_meta``; 0 for a file made before
+    it was counted, or none)."""
+    meta = tables.get(META_TABLE)
+    doc = meta.get(META_DOC_ID) if isinstance(meta, dict) else None
+    found = doc.get("writes") if isinstance(doc, dict) else None
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else 0
 
 
 class ChangingTables(Protocol):

@@ -176,6 +176,10 @@ class PapersFile:
         self._store.forget()
         return papers, sig, lists
 
+    def writes(self) -> int:
+        """How many times the file was written (``atomic.writes_of``; 0 for none)."""
+        return self._store.writes()
+
     def forget(self) -> None:
         """Let go of the parsed file (the next read parses it again): at 100,000 papers its
         documents hold some 350 MB, which what is derived after an import can use instead."""

@@ -362,11 +362,29 @@ def _decided_after(triage: TriageState, pid: str, held: list[Any] | None) -> boo
     return held is None or at * 1000 > held[0]
 
 
+def local_papers(triage: TriageState) -> set[str]:
+    """The papers triage.json holds anything of (a status, a note, tags, a place in the queue)."""
+    return {*triage.statuses, *triage.notes, *triage.tags, *triage.positions}
+
+
+def stale_papers(papers: Mapping[str, Mapping[str, Any]], base: Base, state: SyncState) -> set[str]:
+    """In a papers.json older than the last sync, the papers the registers hold that differ
+    from them (or that they hold as removed): as they were before, to be filled in."""
+    registered = state.registers[PAPER]
+    return {
+        pid
+        for pid, doc in papers.items()
+        if pid in registered and digest_of(doc) != base.value(PAPER, pid)
+    }
+
+
 def paper_changes(
     papers: Mapping[str, Mapping[str, Any]],
     base: Base,
     state: SyncState,
     removed: Collection[str] | None = (),
+    *,
+    older: bool = False,
 ) -> list[tuple[str, dict[str, Any] | None]]:
     """Papers added, changed or removed here since the last sync, unstamped: (id, document,
     or None for a removal). A paper missing here is sent as removed only when the undo log
@@ -374,10 +392,16 @@ def paper_changes(
     list): a papers.json lost, or put back from an older copy, lacks the papers that arrived
     since; that is not the user taking them out (they are filled in again). ``removed`` None:
     the log cannot tell, and every paper missing here is removed, but for an empty papers.json
-    (a lost file takes nothing out)."""
+    (a lost file takes nothing out). ``older``: papers.json is a copy older than the last
+    sync (``SyncState.papers_writes``): a paper the registers hold that differs from them is
+    as it was before, not changed here (``stale_papers``: filled in from them); only papers
+    they do not hold are sent."""
     found: list[tuple[str, dict[str, Any] | None]] = []
     written = base.papers_written
+    registered = state.registers[PAPER]
     for pid, doc in papers.items():
+        if older and pid in registered:
+            continue
         digest = digest_of(doc)
         if digest != base.value(PAPER, pid) and (pid not in written or written[pid] != digest):
             found.append((pid, dict(doc)))

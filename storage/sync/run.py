@@ -42,9 +42,11 @@ from storage.sync.folder import (
 from storage.sync.local import (
     Base,
     OlderFile,
+    local_papers,
     log_covers,
     paper_changes,
     redecided,
+    stale_papers,
     step_marks,
     touched_papers,
     touched_since,
@@ -175,8 +177,10 @@ class _Sync:
         #: Whether the state changed (else it is not written: a sync with nothing to do
         #: writes nothing anywhere).
         self.dirty = state.fresh
-        #: Whether papers.json changed since the last sync (its papers were compared).
+        #: Whether papers.json changed since the last sync (its papers were compared); the
+        #: papers of a copy older than the last sync that are as they were before then.
         self.papers_looked = False
+        self.stale: set[str] = set()
         #: Whether this sync sent changes of triage.json (the file then gets its mark).
         self.triage_sent = False
 
@@ -264,7 +268,7 @@ class _Sync:
             again[kind].update(self.folded.changed[kind])
         if since is not None:  # an older triage.json: every value filled in from the registers
             for kind in TRIAGE_KINDS:
-                again[kind].update(state.registers[kind], _local_papers(triage_state))
+                again[kind].update(state.registers[kind], local_papers(triage_state))
         docs = self._missing_papers()
         for kind in TRIAGE_KINDS:  # a paper that arrives (again) gets its triage too
             again[kind].update(self.folded.changed[PAPER], docs)
@@ -329,6 +333,7 @@ class _Sync:
         if not self.papers_looked:
             return {}
         missing = missing_here(self.state, self.here, self.folded.changed[PAPER])
+        missing |= self.stale - self.folded.changed[PAPER]  # as they were before: filled in
         if not missing:
             return {}
         docs = documents_from_logs(self.place, self.state, missing)
@@ -386,7 +391,9 @@ class _Sync:
             return []
         self.dirty = self.papers_looked = True
         papers = self._load_papers()
-        return paper_changes(papers, base, self.state, self._removed_here())
+        older = self.library.papers_file.writes() < self.state.papers_writes  # a .bak put back
+        self.stale = stale_papers(papers, base, self.state) if older else set()
+        return paper_changes(papers, base, self.state, self._removed_here(), older=older)
 
     def _removed_here(self) -> set[str] | None:
         """The papers removals here took out since the last sync (and no undo put back): the
@@ -598,6 +605,8 @@ class _Sync:
         version = list(signature(self.library.papers_path) or ())
         decided = triage.state().decided_at
         if marks != state.steps or version != state.papers_version or decided != state.decided_at:
+            if version != state.papers_version:  # (read only then: it is parsed already)
+                state.papers_writes = self.library.papers_file.writes()
             state.steps, state.papers_version, state.decided_at = marks, version, decided
             self.dirty = True
 
@@ -680,11 +689,6 @@ class _Sync:
             return  # said already, when the records could not be written
         known = self.state.devices.setdefault(self.device.id, {})
         known.update(card=now, name=self.device.name, seen=now)
-
-
-def _local_papers(triage: TriageState) -> set[str]:
-    """The papers triage.json holds anything of (a status, a note, tags, a place in the queue)."""
-    return {*triage.statuses, *triage.notes, *triage.tags, *triage.positions}
 
 
 def _row(record: Record) -> list[Any]:

@@ -96,6 +96,9 @@ class SyncState:
     #: The signature of papers.json after the last sync (its papers are compared only when
     #: it changed).
     papers_version: list[int] | None = None
+    #: How many times papers.json had been written after the last sync (its meta's
+    #: ``writes``; 0 when not known): a file written fewer times is an older copy put back.
+    papers_writes: int = 0
     outbox: list[list[Any]] = field(default_factory=list)
     #: Size of this device's own logs after its last append (a log that grew otherwise has a
     #: second writer: a copy of this HOME elsewhere).
@@ -135,6 +138,7 @@ class SyncState:
             "steps": self.steps,
             "decided_at": self.decided_at,
             "papers_version": self.papers_version,
+            "papers_writes": self.papers_writes,
             "outbox": self.outbox,
             "own_sizes": self.own_sizes,
             "pending": self.pending,
@@ -162,6 +166,7 @@ class SyncState:
             steps=_table(data, "steps", _is_step_mark),
             decided_at=_table(data, "decided_at", _is_number),
             papers_version=_papers_version(data.get("papers_version")),
+            papers_writes=_typed(data, "papers_writes", int, 0),
             outbox=_rows(data, "outbox", _is_record_row),
             own_sizes=_table(data, "own_sizes", _is_count),
             pending=_pending(data.get("pending")),

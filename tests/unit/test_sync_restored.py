@@ -311,3 +311,34 @@ def test_a_lost_papers_json_is_filled_in_through_logs_read_in_parts(
     sync_library(desktop, folder)
 
     assert {p.id for p in desktop.papers()} == set(ids)
+
+
+def test_a_papers_json_put_back_from_its_backup_sends_no_older_paper(
+    tmp_path: Path, folder: Path
+) -> None:
+    """``papers.json.bak`` holds a paper as it was before the sync that brought its newer
+    version (a fetch after the camera-ready, elsewhere): the older document was sent as a
+    change of now, and took the paper back on every device."""
+    laptop, desktop, _ids = two_libraries(tmp_path, folder)
+    source = quokkas(tmp_path / "quokkas.txt")
+    laptop.import_file(source)
+    sync_library(laptop, folder), sync_library(desktop, folder)
+    tick()
+    [paper] = [p for p in desktop.papers() if "island a" in p.abstract]
+    accepted = tmp_path / "accepted.jsonl"
+    record = {"title": paper.title, "abstract": paper.abstract, "venue_status": "Oral"}
+    accepted.write_bytes(orjson.dumps(record) + b"\n")
+    desktop.import_file(accepted)
+    sync_library(desktop, folder), sync_library(laptop, folder)
+    assert laptop.paper(paper.id).venue_status == "Oral"
+    shutil.copyfile(laptop.home / "papers.json.bak", laptop.home / "papers.json")
+    laptop = Library(laptop.home)
+    assert laptop.paper(paper.id).venue_status == ""  # the older copy, put back
+    tick()
+
+    report = sync_library(laptop, folder)
+    sync_library(desktop, folder)
+
+    assert report.sent == 0
+    assert desktop.paper(paper.id).venue_status == laptop.paper(paper.id).venue_status == "Oral"
+    assert shown(laptop) == shown(desktop)
