@@ -65,8 +65,9 @@ class PaperFacts(Protocol):
         ...
 
     def by_author(self, name: str, *, highlight: bool) -> BoolArray:
-        """Papers with one author whose name has every word of ``name`` (exactly, as a
-        prefix, or a typo away); with ``highlight``, the hits mark the author words matched."""
+        """Papers with one author whose name has every word of ``name`` (that word, else
+        words it begins, else a typo away: ``Vocabulary.author_words``); with ``highlight``,
+        the hits mark the author words matched."""
         ...
 
     def in_field(self, field: str, text: str, *, highlight: bool) -> BoolArray:
@@ -294,7 +295,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
     QualifierKind(
         key="author",
         value="NAME",
-        help="every word of NAME in one author's name (as a prefix, or with a typo)",
+        help="every word of NAME in one author's name (else names it begins, else a typo away)",
         example='author:"yoshua bengio"',
         select=_by_author,
         hint="author:NAME",

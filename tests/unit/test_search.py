@@ -308,6 +308,31 @@ def test_author_qualifier(index: SearchIndex, query: str) -> None:
     assert ricci.fields["authors"] == frozenset({"bengio"})
 
 
+def test_an_author_named_whole_finds_that_name() -> None:
+    """A name is no word of prose: "kang" found Wang, Yang and Tang (a typo away), "chen"
+    Cheng and "li" Liu (their starts), beside the Kangs, Chens and Lis. A name given whole
+    finds that name; a start finds its completions only when no name is that word, a typo
+    only when none begins so; an initial is a start."""
+    names = ["Min Kang", "Wei Wang", "Lei Tang", "Jia Cheng", "Hao Chen", "Yang Li", "Bo Liu",
+             "Yanghao Li", "Yoshua Bengio", "Kangwook Lee"]  # fmt: skip
+    papers = [
+        paper(f"Paper {n}", f"Abstract number {n} about nothing in particular at all.",
+              authors=(name,), pid=f"{n:012d}")
+        for n, name in enumerate(names)
+    ]  # fmt: skip
+    index = SearchIndex(papers)
+
+    def found(query: str) -> set[str]:
+        return {names[int(h.paper_id)] for h in index.search(query, limit=None)}
+
+    assert found("author:kang") == {"Min Kang"}
+    assert found("author:chen") == {"Hao Chen"}
+    assert found('author:"yang li"') == {"Yang Li"}
+    assert found("author:kangw") == {"Kangwook Lee"}  # a start: its completions
+    assert found("author:bengoi") == {"Yoshua Bengio"}  # no name begins so: a typo away
+    assert found('author:"y bengio"') == {"Yoshua Bengio"}  # an initial
+
+
 def test_author_full_name(index: SearchIndex) -> None:
     assert ids(index.search('author:"yoshua bengio"', limit=None)) == [RICCI.id]
     assert ids(index.search("author:yoshua-bengio", limit=None)) == [RICCI.id]
