@@ -28,6 +28,9 @@ _EXACT: Final = 1.0
 _PREFIX_TYPING: Final = 0.9
 _PREFIX_DONE: Final = 0.7
 _TYPO: Final = (1.0, 0.7, 0.5)
+#: The most a typo of a word the library has weighs, as a share of the word's idf: a typo in
+#: every field (weights 3 + 2.5 + 2 + 1, quality 0.7) stays below the word in an abstract.
+_UNDER_THE_WORD: Final = 0.15
 _TYPO_PREFIX: Final = (0.9, 0.55, 0.4)
 #: At most this many completions of a prefix, the most frequent first (by prefix length 1, 2, 3+).
 _PREFIX_CAP: Final = (16, 32, 64)
@@ -258,13 +261,24 @@ class Vocabulary:
         inexact = [t for t in found if t != exact_tid]
         shared = self.idf(float(self.df[inexact].sum())) if inexact else 0.0
         exact_idf = 0.0
+        typo_idf = shared
         if exact_tid is not None:
             exact_idf = self.idf(float(self.df[exact_tid]))
             shared = min(shared, exact_idf)
+            # the word is in the library: a typo of it weighs less in every field together
+            # than the word in any one ("bert": titles with "best" came before the abstracts
+            # about BERT, by the title's weight and the abstract's together)
+            typo_idf = min(shared, exact_idf * _UNDER_THE_WORD)
         tids = tuple(found)
+
+        def idf_of(tid: int) -> float:
+            if tid == exact_tid:
+                return exact_idf
+            return typo_idf if found[tid][1] else shared  # (whole: a typo; else a completion)
+
         expansion = Expansion(
             tids=tids,
-            weights=tuple(found[t][0] * (exact_idf if t == exact_tid else shared) for t in tids),
+            weights=tuple(found[t][0] * idf_of(t) for t in tids),
             qualities=tuple(found[t][0] for t in tids),
             whole=tuple(found[t][1] for t in tids),
         )

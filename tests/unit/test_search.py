@@ -615,3 +615,18 @@ def test_a_ranking_holds_the_same_papers_as_the_hits(index: SearchIndex, query: 
     for row in range(len(hits)):
         assert ranking.hit(row) == hits[row]
         assert ranking.hit(row).matched == hits[row].matched
+
+
+def test_a_word_the_library_has_comes_before_its_typos(query: str = "bert ") -> None:
+    """ "bert": titles and abstracts with "best" (Best-of-N, a typo away) came before the
+    papers about BERT, by a title's weight over an abstract's, and a typo's title got the
+    in-order title bonus as the word would."""
+    papers = [
+        paper(f"Best-of-N {topic}", f"We keep the best of {topic} answers, the best one.")
+        for topic in ("sampling", "alignment", "distillation", "decoding", "search", "arms")
+    ]
+    papers += [paper(f"Filler {n}", f"Unrelated words about graphs number {n}.") for n in range(30)]
+    about = paper("Distilling encoders", "We distill BERT into a smaller encoder for retrieval.")
+    index = SearchIndex([*papers, about])
+    for typed in (query, query.strip()):  # done, and while typing
+        assert ids(index.search(typed, limit=None))[0] == about.id, typed
