@@ -257,6 +257,12 @@ def _venue_texts(paper: Paper) -> list[str]:
     return texts
 
 
+def _by_tag(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
+    # tags are kept with dashes for spaces ("to read" is stored "to-read"): asked alike
+    wanted = "-".join(qualifier.value.split())
+    return facts.tagged(lambda tags: any(wanted in fold(t) for t in tags))
+
+
 def _by_author(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
     # A negated author is not what the user is looking at: its words are not marked.
     return facts.by_author(qualifier.value, highlight=not qualifier.negated)
@@ -330,7 +336,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         value="NAME",
         help="NAME is part of one of the paper's tags",
         example="tag:toread",
-        select=lambda facts, q: facts.tagged(lambda tags: any(q.value in fold(t) for t in tags)),
+        select=_by_tag,
         hint="tag:X",
     ),
     QualifierKind(

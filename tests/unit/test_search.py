@@ -354,6 +354,9 @@ def test_tag_qualifier(index: SearchIndex) -> None:
     assert ids(hits) == [GPT.id, ATLAS.id]
     assert ids(index.search("tag:vision", limit=None, tags=tags)) == [ATLAS.id]
     assert index.search("tag:todo", limit=None) == []
+    # a tag typed with its space ("to read" is kept as "to-read"): found as it was written
+    kept = {ATLAS.id: ["to-read"]}
+    assert ids(index.search('tag:"to read"', limit=None, tags=kept)) == [ATLAS.id]
 
 
 def test_qualifiers_combine_with_text(index: SearchIndex) -> None:
