@@ -71,6 +71,15 @@ def test_a_mistyped_qualifier_says_it_is_read_as_words(home: Path, env: dict[str
     assert err == "is:skiped is read as words (is: takes inbox, read, skipped or starred)\n"
 
 
+def test_a_query_of_no_word_is_one_line_as_an_empty_one(home: Path, env: dict[str, str]) -> None:
+    """ "!!!" listed the whole library, where "" says a QUERY is needed."""
+    for query in ("!!!", "?", ":"):
+        done = run("--home", home, "search", query, env=env)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.startswith(f"papers: error: the QUERY {query!r} has no word"), done
+    assert titles(search(home, env, "-zebra")[0])  # an exclusion alone is a query
+
+
 def test_has_note_reads_the_notes(home: Path, env: dict[str, str]) -> None:
     (first,) = json.loads(search(home, env, "molecules", "--json")[0])
     ok(run("--home", home, "note", first["id"], "check the baselines", env=env))

@@ -106,6 +106,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.saved is not None:
         query = f"{searches.find(args.saved).query} {query}".strip()
     check_query(query)  # one line past the caps (the app cuts the query and says so)
+    parsed = parse_query(query)
+    terms = (parsed.words, parsed.excluded, parsed.phrases, parsed.excluded_phrases)
+    if not any(terms) and not parsed.qualifiers:  # "!!!": it listed the whole library
+        raise UsageError(f"the QUERY {query[:40]!r} has no word to search for")
     if args.saved is None and args.save is not None:
         saved = searches.save(args.save, query)
         complain(f"saved search {saved.name!r}: {saved.query}")
@@ -124,7 +128,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         notes=triage.notes,
         pdf_text=LazyPdfTexts(library.home),
     )
-    for note in parse_query(query).unread:
+    for note in parsed.unread:
         complain(note)
     if ranking.partial is not None:
         complain(ranking.partial_note())
