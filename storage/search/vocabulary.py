@@ -251,6 +251,11 @@ class Vocabulary:
         exact_tid = self.ids.get(word)
         if exact_tid is not None:
             found[exact_tid] = (_EXACT, True)
+        # its plural or singular, whatever the word's place ("llm reasoning" missed the
+        # "LLMs" that "reasoning llm" found, its last word being a prefix): as a completion
+        other = self.ids.get(word[:-1] if word.endswith("s") and len(word) > 3 else word + "s")
+        if other is not None and other != exact_tid:
+            found[other] = (_PREFIX_TYPING, False)
         if typing or (not exact_only and len(word) >= 4):
             self._add_completions(word, found, typing)
         typos = 0 if exact_only else max_typos(word)

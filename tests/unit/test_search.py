@@ -633,3 +633,17 @@ def test_a_word_the_library_has_comes_before_its_typos(query: str = "bert ") -> 
     index = SearchIndex([*papers, about])
     for typed in (query, query.strip()):  # done, and while typing
         assert ids(index.search(typed, limit=None))[0] == about.id, typed
+
+
+def test_a_word_finds_its_plural_wherever_it_stands() -> None:
+    """ "llm reasoning" missed the "LLMs" papers that "reasoning llm" found: only the last
+    word, still being typed, was a prefix, and a word of three letters has no typo."""
+    papers = [
+        paper("Teaching smaller LLMs to deliberate", "Reasoning with small models, step by step."),
+        paper("An LLM that plans", "Reasoning about plans with a single model."),
+        paper("Graph kernels", "Reasoning about graphs without any language model."),
+    ]
+    index = SearchIndex(papers)
+    first = set(ids(index.search("llm reasoning", limit=None)))
+    assert first == set(ids(index.search("reasoning llm", limit=None)))
+    assert first == {papers[0].id, papers[1].id}
