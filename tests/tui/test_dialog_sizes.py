@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.test_queue_keys import queued
 from tui.screens.importer import ImportScreen
 from tui.widgets.key_bar import KeyBar
 
@@ -49,3 +50,32 @@ async def test_the_import_dialog_shows_why_nothing_was_imported(
         await pilot.pause(0.1)
         assert whole(status) and whole(field), (status.region, app.screen.query_one(".dialog"))
         assert "Enter Import" in footer(app) and "esc Cancel" in footer(app)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+async def test_small_dialogs_keep_their_choices_and_fields(
+    seeded_home: Path, size: tuple[int, int]
+) -> None:
+    """At 40x12 Q showed its words and no choice, e its formats and no file field, a its
+    words and no field."""
+    queued(seeded_home, 3)
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        for key, essential in (
+            ("Q", ["#sort-choice"]),
+            ("e", ["#export-format", "#export-path", "#export-note"]),
+            ("a", ["#import-path", "#import-status"]),
+            ("t", ["#prompt-input"]),
+        ):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: app.screen is not app.main_screen)
+            await pilot.pause(0.1)
+            for selector in essential:
+                widget = app.screen.query_one(selector)
+                assert whole(widget), (key, selector, widget.region)
+                if selector == "#sort-choice":  # one choice at least, not a bare border
+                    assert widget.region.height >= 3 and widget.scrollable_content_region.height
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is app.main_screen)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, ProgressBar, Static
 
@@ -32,7 +32,7 @@ from tui.commands import bindings
 from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import printable
-from tui.widgets.fitting import fit_dialog
+from tui.widgets.fitting import Shrinking, fit_dialog
 from tui.widgets.path_input import PathInput
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class ImportScreen(ModalScreen[str | None]):
             yield PathInput(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
             # the catalog's field and what the fields take scroll on a short screen: the
             # list's field and the result line keep their rows (``fit_dialog``)
-            with VerticalScroll(id="import-more", classes="shrinking"):
+            with Shrinking(id="import-more"):
                 yield Label("A catalog to fill titles, authors and links (optional, ↓):")
                 yield PathInput(
                     placeholder="catalog file or iclr2025 (optional)", id="import-catalog"

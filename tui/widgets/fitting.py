@@ -13,7 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import floor
 
+from textual.containers import VerticalScroll
 from textual.widget import Widget
+
+
+class Shrinking(VerticalScroll, can_focus=False):
+    """The words of a dialog that scroll when the screen is short (``fit_dialog``); never
+    focused, so that Tab and the focus on opening go to the dialog's fields."""
+
+    DEFAULT_CSS = """
+    Shrinking {
+        height: auto;
+        scrollbar-size-vertical: 1;
+    }
+    """
 
 
 def natural_height(part: Widget) -> int:
