@@ -53,9 +53,16 @@ class TextPrompt(ModalScreen[str | None]):
         fit_dialog(self.query_one(".dialog"), [(self.query_one("#prompt-question"), 0)])
 
     @on(Input.Submitted)
-    def accept(self, event: Input.Submitted) -> None:
+    def submitted(self, event: Input.Submitted) -> None:
+        self._accept(event.value)
+
+    def action_accept(self) -> None:
+        """Enter (the field has it too): what the field holds."""
+        self._accept(self.query_one("#prompt-input", Input).value)
+
+    def _accept(self, shown: str) -> None:
         # Accepted as shown: the value as it was (not its visible stand-ins).
-        value = self.value if event.value == self.shown_value else event.value
+        value = self.value if shown == self.shown_value else shown
         self.dismiss(value.strip())
 
     def action_cancel(self) -> None:

@@ -51,5 +51,17 @@ class QueueSortDialog(ModalScreen[str | None]):
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(SORTS[event.option_index].name)
 
+    def action_move(self, step: int) -> None:
+        """↓ ↑ (the list of sorts has them too, while it has the focus)."""
+        choices = self.query_one("#sort-choice", OptionList)
+        if step > 0:
+            choices.action_cursor_down()
+        else:
+            choices.action_cursor_up()
+
+    def action_choose(self) -> None:
+        """Enter: the highlighted sort."""
+        self.query_one("#sort-choice", OptionList).action_select()
+
     def action_cancel(self) -> None:
         self.dismiss(None)
