@@ -140,6 +140,20 @@ async def test_a_rating_sort_without_ratings_says_none_has_one(seeded_home: Path
     assert Library(seeded_home).queue() == ids
 
 
+async def test_moving_past_the_head_or_the_end_says_so(seeded_home: Path) -> None:
+    """[ on the head of the queue (] on its last paper) did nothing and said nothing."""
+    ids = queued(seeded_home, 3)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "left_square_bracket")
+        await wait_for(pilot, lambda: "at the head of the queue already" in " ".join(messages(app)))
+        await pilot.press("G", "right_square_bracket")
+        await wait_for(pilot, lambda: "at the end of the queue already" in " ".join(messages(app)))
+        await settled(pilot)
+    assert Library(seeded_home).queue() == ids
+
+
 async def test_ctrl_q_quits_from_a_dialog_too(seeded_home: Path) -> None:
     """An app binding stops at a modal screen: ctrl+q ("Quit from any screen") did nothing
     over a dialog until it was made a priority binding."""

@@ -59,7 +59,9 @@ class QueuePart(MainBase):
         here = queue.ids.index(paper.id)
         target = {"up": here - 1, "down": here + 1, "top": 0, "bottom": len(queue) - 1}[where]
         if not 0 <= target < len(queue) or target == here:
-            self.app.bell()
+            self.app.bell()  # and said: a bell alone is often silent
+            end = "head" if where in ("up", "top") else "end"
+            self.notify(f"The paper is at the {end} of the queue already.", timeout=3)
             return
         self.session.hold_writes()
         self.call_after_frame(self.session.release_writes)
