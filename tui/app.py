@@ -65,6 +65,8 @@ class PapersApp(App[None]):
     #: One palette provider, so that the app's commands come first (see PaperCommands).
     COMMANDS = {PaperCommands}
     BINDINGS = bindings("app")
+    #: A screen under 20 rows is "-short": its dialogs drop their blank rows (app.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
     def __init__(self, library: Library, *, import_sample: bool = True) -> None:
         super().__init__()

@@ -140,6 +140,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("export_write", "enter", "write", "Write", "Export: write the file, from anywhere in the dialog", "Dialogs", palette=False, scope="export", priority=True),
     Command("export_copy", "ctrl+y", "copy", "Copy", "Export: copy to the clipboard instead of writing a file", "Dialogs", palette=False, scope="export"),
     Command("export_cancel", "escape", "cancel", "Cancel", "Export: close without exporting", "Dialogs", palette=False, scope="export"),
+    Command("prompt_accept", "enter", "accept", "Accept", "Prompt (tags, a search's name): accept what the field holds", "Dialogs", palette=False, scope="prompt"),
     Command("prompt_cancel", "escape", "cancel", "Cancel", "Prompt (export, tags): close it without doing anything", "Dialogs", palette=False, scope="prompt"),
     Command("note_save", "ctrl+s", "save", "Save", "Note editor: save the note", "Dialogs", palette=False, scope="note"),
     Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving", "Dialogs", palette=False, scope="note"),
@@ -151,6 +152,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (u brings them back)", "Dialogs", palette=False, scope="remove"),
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
     Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
+    Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it (not while importing)", "Dialogs", palette=False, scope="import"),
     Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
@@ -168,6 +170,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("similar_up", "k", "move(-1)", "Up", "Similar papers: the one before", "Dialogs", palette=False, scope="similar"),
     Command("topics_down", "j", "move(1)", "Down", "Topics: the next one", "Dialogs", palette=False, scope="topics"),
     Command("topics_up", "k", "move(-1)", "Up", "Topics: the one before", "Dialogs", palette=False, scope="topics"),
+    Command("queue_sort_down", "down", "move(1)", "Next", "Sort the queue: the next sort", "Dialogs", palette=False, scope="queue_sort"),
+    Command("queue_sort_up", "up", "move(-1)", "Previous", "Sort the queue: the sort before", "Dialogs", palette=False, scope="queue_sort"),
+    Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort"),
     Command("queue_sort_cancel", "escape,q", "cancel", "Close", "Sort the queue: close without sorting", "Dialogs", palette=False, scope="queue_sort"),
 )  # fmt: skip
 

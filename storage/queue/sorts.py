@@ -29,10 +29,19 @@ class SortFacts:
     pages: Mapping[str, int] = field(default_factory=dict)
 
 
-def _rating(pid: str, facts: SortFacts) -> Any:
+def _rating_of(pid: str, facts: SortFacts) -> float | None:
     paper = facts.papers.get(pid)
     value = paper.fact("rating") if paper is not None else None
-    return (0, -float(value)) if isinstance(value, int | float) else (1, 0.0)
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _rating(pid: str, facts: SortFacts) -> Any:
+    value = _rating_of(pid, facts)
+    return (0, -value) if value is not None else (1, 0.0)
+
+
+def _rated(pid: str, facts: SortFacts) -> bool:
+    return _rating_of(pid, facts) is not None
 
 
 def _likeness(pid: str, facts: SortFacts) -> Any:
@@ -68,6 +77,14 @@ class QueueSort:
     key: Callable[[str, SortFacts], Any]
     #: Whether it needs the similarity index (``SortFacts.likeness``).
     needs_likeness: bool = False
+    #: Whether a paper has what the sort reads (None: every paper has it), and what that is
+    #: ("rating"): when no paper has it, the sort leaves the order as it was.
+    known: Callable[[str, SortFacts], bool] | None = None
+    what_known: str = ""
+
+    def none_known(self, ids: Sequence[str], facts: SortFacts) -> bool:
+        """No paper of ``ids`` has what this sort reads (a rating): it can order none."""
+        return self.known is not None and not any(self.known(pid, facts) for pid in ids)
 
     def order(self, ids: Sequence[str], facts: SortFacts) -> list[str]:
         """``ids`` sorted by this key (stably: ties keep their order)."""
@@ -75,7 +92,13 @@ class QueueSort:
 
 
 SORTS: Final[tuple[QueueSort, ...]] = (
-    QueueSort("rating", "By rating, highest first (papers without one last)", _rating),
+    QueueSort(
+        "rating",
+        "By rating, highest first (papers without one last)",
+        _rating,
+        known=_rated,
+        what_known="rating",
+    ),
     QueueSort(
         "likeness",
         "By likeness to your other starred papers, most alike first",

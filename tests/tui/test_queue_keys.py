@@ -88,7 +88,7 @@ async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
         await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()] == ids)
         await settled(pilot)
         assert Library(seeded_home).queue() == ids
-        said = "Queue sorted by when you starred them, oldest first (one step: u undoes it)."
+        said = "Queue sorted by when you starred them, oldest first. One step: u undoes it."
         assert said in messages(app)  # the whole order, not its first clause
         await pilot.press("u")
         await settled(pilot)
@@ -113,13 +113,45 @@ async def test_a_sort_that_moves_nothing_says_so_and_makes_no_step(seeded_home: 
         await pilot.press("2", "Q")
         await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
         await pilot.press("down", "down", "down", "down", "enter")  # by when starred: as it is
-        said = "Nothing moved: the queue is in that order already (by when you starred them, "
+        said = "Nothing moved: the queue is already sorted by when you starred them, oldest"
         await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
         await settled(pilot)
         assert not any(m.startswith("Queue sorted") for m in messages(app))
     library = Library(seeded_home)
     assert library.queue() == ids
     assert library.undo_step().moves == []  # the last step is still the last star
+
+
+async def test_a_rating_sort_without_ratings_says_none_has_one(seeded_home: Path) -> None:
+    """It said "Nothing moved: the queue is in that order already (by rating, highest first
+    (papers without one last))", as if the ratings agreed with the order."""
+    ids = queued(seeded_home, 3)
+    library = Library(seeded_home)
+    assert not any(library.paper(pid).fact("rating") for pid in ids)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "Q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
+        await pilot.press("enter")  # by rating
+        said = "None of the 3 starred papers has a rating: the queue keeps its order."
+        await wait_for(pilot, lambda: said in messages(app))
+        await settled(pilot)
+    assert Library(seeded_home).queue() == ids
+
+
+async def test_moving_past_the_head_or_the_end_says_so(seeded_home: Path) -> None:
+    """[ on the head of the queue (] on its last paper) did nothing and said nothing."""
+    ids = queued(seeded_home, 3)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "left_square_bracket")
+        await wait_for(pilot, lambda: "at the head of the queue already" in " ".join(messages(app)))
+        await pilot.press("G", "right_square_bracket")
+        await wait_for(pilot, lambda: "at the end of the queue already" in " ".join(messages(app)))
+        await settled(pilot)
+    assert Library(seeded_home).queue() == ids
 
 
 async def test_ctrl_q_quits_from_a_dialog_too(seeded_home: Path) -> None:

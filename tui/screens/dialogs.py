@@ -16,6 +16,7 @@ from storage.models import Paper, Status
 from storage.text.words import count
 from tui.commands import bindings
 from tui.text import printable, printable_block
+from tui.widgets.fitting import Shrinking, fit_dialog
 
 
 class TextPrompt(ModalScreen[str | None]):
@@ -36,14 +37,32 @@ class TextPrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = Text(printable(self.prompt_title))  # Text: no markup in it
-            yield Static(Text(printable(self.question)), classes="note")
+            with Shrinking(id="prompt-question"):
+                yield Static(Text(printable(self.question)), classes="note")
             yield Input(self.shown_value, id="prompt-input", select_on_focus=False)
             yield Label(Text("Enter to accept · Esc to cancel", style="dim"))
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The field whole; the question above it scrolls on a short screen."""
+        fit_dialog(self.query_one(".dialog"), [(self.query_one("#prompt-question"), 0)])
+
     @on(Input.Submitted)
-    def accept(self, event: Input.Submitted) -> None:
+    def submitted(self, event: Input.Submitted) -> None:
+        self._accept(event.value)
+
+    def action_accept(self) -> None:
+        """Enter (the field has it too): what the field holds."""
+        self._accept(self.query_one("#prompt-input", Input).value)
+
+    def _accept(self, shown: str) -> None:
         # Accepted as shown: the value as it was (not its visible stand-ins).
-        value = self.value if event.value == self.shown_value else event.value
+        value = self.value if shown == self.shown_value else shown
         self.dismiss(value.strip())
 
     def action_cancel(self) -> None:

@@ -33,6 +33,7 @@ from tui.commands import COMMANDS, bindings, key_label, keys_for
 from tui.paths import typed_path
 from tui.text import printable
 from tui.web import download_name, in_browser, offer_download
+from tui.widgets.fitting import Shrinking, fit_dialog
 from tui.widgets.path_input import PathInput
 
 #: Papers a file is written for while the dialog waits (a few tenths of a second at most, in
@@ -174,23 +175,29 @@ class ExportScreen(ModalScreen[None]):
             box.border_subtitle = (
                 f"Enter {'downloads' if web else 'writes'} · ctrl+y copies · Esc cancels"
             )
-            if len(self.choices) > 1:
-                with RadioSet(id="export-what"):
-                    for i, choice in enumerate(self.choices):
-                        yield RadioButton(Text(printable(choice.label)), value=i == 0)
-            else:
-                yield Label(Text(printable(self.choices[0].label)), id="export-what-one")
-            yield Label("Format (its key, or ← →):", classes="field-label")
+            # what is exported, and what the format holds, scroll on a short screen: the
+            # formats, the file's field and the result line keep their rows (``fit_dialog``)
+            with Shrinking(id="export-about"):
+                if len(self.choices) > 1:
+                    with RadioSet(id="export-what"):
+                        for i, choice in enumerate(self.choices):
+                            yield RadioButton(Text(printable(choice.label)), value=i == 0)
+                else:
+                    yield Label(Text(printable(self.choices[0].label)), id="export-what-one")
+                yield Label("Format (its key, or ← →):", classes="field-label")
             yield FormatChoice(self.keys, id="export-format")
-            yield Static(self._format_words(), id="export-format-words", classes="note")
+            with Shrinking(id="export-format-about"):
+                yield Static(self._format_words(), id="export-format-words", classes="note")
+                if web:
+                    yield Label("Download as (Tab or ↓ goes there):")
+                else:
+                    yield Label("File (Tab or ↓ goes there, where Tab completes):")
             if web:
-                yield Label("Download as (Tab or ↓ goes there):")
                 yield PathInput(self._file_name(), id="export-path")
             else:
-                yield Label("File (Tab or ↓ goes there, where Tab completes):")
                 yield PathInput(str(Path.cwd() / self._file_name()), id="export-path")
             yield Static(id="export-note", classes="note")
-            with Horizontal(classes="buttons"):
+            with Horizontal(id="export-buttons", classes="buttons"):
                 for label, button_id, variant in (
                     ("Download (Enter)" if web else "Write (Enter)", "write", "primary"),
                     ("Copy (ctrl+y)", "copy", "default"),
@@ -204,6 +211,16 @@ class ExportScreen(ModalScreen[None]):
         self.query_one("#export-format", FormatChoice).focus()
         field = self.query_one("#export-path", PathInput)
         field.cursor_position = len(field.value)
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The formats, the file's field and the result line whole; the words around them
+        (what the format holds first) give up their rows."""
+        parts = [(self.query_one("#export-about"), 0), (self.query_one("#export-format-about"), 0)]
+        fit_dialog(self.query_one(".dialog"), parts)
 
     # -- what the user picked ---------------------------------------------------------------
     @property
@@ -242,6 +259,7 @@ class ExportScreen(ModalScreen[None]):
 
     def _say(self, text: str, style: str = "") -> None:
         self.query_one("#export-note", Static).update(Text(text, style=style))
+        self.call_after_refresh(self._fit)  # a longer line: the words give up their rows
 
     def action_choose_format(self, name: str) -> None:
         """A format's key (m, c, j, b, l, r): that format."""
@@ -264,6 +282,7 @@ class ExportScreen(ModalScreen[None]):
         """The words say the format; the file's suffix follows it (when the name is still
         the default's)."""
         self.query_one("#export-format-words", Static).update(self._format_words())
+        self.call_after_refresh(self._fit)
         field = self.query_one("#export-path", PathInput)
         path = Path(field.value)
         if path.stem == self.stem or path.name.startswith(f"{self.stem}."):

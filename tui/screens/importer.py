@@ -22,7 +22,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, ProgressBar, Static
+from textual.widgets import Input, Label, ProgressBar, Static
 
 from storage.errors import LibraryError
 from storage.library import Library
@@ -32,6 +32,7 @@ from tui.commands import bindings
 from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import printable
+from tui.widgets.fitting import Shrinking, fit_dialog
 from tui.widgets.path_input import PathInput
 
 if TYPE_CHECKING:
@@ -107,17 +108,24 @@ class ImportScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = "Import a list"
-            yield Static(
-                f"A list file ({readable_formats()}) or a folder of them; or a list to fetch: "
-                "iclr2025, openreview:VENUE_ID, paperlists:iclr2025, arxiv:QUERY, with "
-                "--all --reviews --refresh --max N after it:"
-            )
+            yield Label("A list file or folder, or one to fetch (iclr2025):")
             yield PathInput(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
-            yield Static(
-                "Optionally, a catalog to fill titles, authors and links: a file, or a list to "
-                "fetch (↓ to go there):"
-            )
-            yield PathInput(placeholder="catalog file or iclr2025 (optional)", id="import-catalog")
+            # the catalog's field and what the fields take scroll on a short screen: the
+            # list's field and the result line keep their rows (``fit_dialog``)
+            with Shrinking(id="import-more"):
+                yield Label("A catalog to fill titles, authors and links (optional, ↓):")
+                yield PathInput(
+                    placeholder="catalog file or iclr2025 (optional)", id="import-catalog"
+                )
+                yield Static(
+                    Text(
+                        f"Files: {readable_formats()}. Lists to fetch: iclr2025, "
+                        "openreview:VENUE_ID, paperlists:iclr2025, arxiv:QUERY; then --all "
+                        "--reviews --refresh --max N.",
+                        style="dim",
+                    ),
+                    classes="note",
+                )
             yield ProgressBar(total=None, show_eta=False, id="import-progress")
             yield Static(
                 Text("Enter imports · Tab completes a path · Esc cancels", style="dim"),
@@ -128,6 +136,13 @@ class ImportScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#import-progress").display = False
         self.query_one("#import-path", Input).focus()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The result line and the list's field whole; what the field takes scrolls."""
+        fit_dialog(self.query_one(".dialog"), [(self.query_one("#import-more"), 0)])
 
     def action_other_field(self) -> None:
         """↓ / ↑: between the list's path and the catalog's."""
@@ -146,7 +161,7 @@ class ImportScreen(ModalScreen[str | None]):
         return load_config(config_paths(self.library.home)).venues
 
     @on(Input.Submitted)
-    def start(self) -> None:
+    def action_start(self) -> None:
         """Enter, in either field: import (or fetch, then import)."""
         if self.running:
             return
@@ -171,6 +186,7 @@ class ImportScreen(ModalScreen[str | None]):
     def _status(self, text: str, style: str = "") -> None:
         # An error quotes the path and what the file held: shown, never obeyed.
         self.query_one("#import-status", Static).update(Text(printable(text), style=style))
+        self.call_after_refresh(self._fit)  # a longer line: the rest gives up its rows
 
     @work(thread=True, exclusive=True, exit_on_error=False, description="import")
     def run_import(

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from storage.queue import SORTS
 from tui.commands import bindings
+from tui.widgets.fitting import Shrinking, fit_dialog
 
 
 class QueueSortDialog(ModalScreen[str | None]):
@@ -26,14 +27,41 @@ class QueueSortDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = "Sort the reading queue"
-            yield Label(
-                Text("Once: later moves and new stars keep their places · u undoes", style="dim")
-            )
+            with Shrinking(id="sort-about"):
+                yield Label(
+                    Text(
+                        "Once: later moves and new stars keep their places · u undoes",
+                        style="dim",
+                    )
+                )
             yield OptionList(*(Option(Text(sort.label)) for sort in SORTS), id="sort-choice")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The choices first (one at least, the list scrolls), then the words above them."""
+        choices = self.query_one("#sort-choice")
+        fit_dialog(self.query_one(".dialog"), [(choices, 3), (self.query_one("#sort-about"), 0)])
 
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(SORTS[event.option_index].name)
+
+    def action_move(self, step: int) -> None:
+        """↓ ↑ (the list of sorts has them too, while it has the focus)."""
+        choices = self.query_one("#sort-choice", OptionList)
+        if step > 0:
+            choices.action_cursor_down()
+        else:
+            choices.action_cursor_up()
+
+    def action_choose(self) -> None:
+        """Enter: the highlighted sort."""
+        self.query_one("#sort-choice", OptionList).action_select()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

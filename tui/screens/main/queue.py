@@ -59,7 +59,9 @@ class QueuePart(MainBase):
         here = queue.ids.index(paper.id)
         target = {"up": here - 1, "down": here + 1, "top": 0, "bottom": len(queue) - 1}[where]
         if not 0 <= target < len(queue) or target == here:
-            self.app.bell()
+            self.app.bell()  # and said: a bell alone is often silent
+            end = "head" if where in ("up", "top") else "end"
+            self.notify(f"The paper is at the {end} of the queue already.", timeout=3)
             return
         self.session.hold_writes()
         self.call_after_frame(self.session.release_writes)
@@ -107,6 +109,15 @@ class QueuePart(MainBase):
                 likeness = {s.paper_id: s.score for s in found}
             texts = self.pdfs.texts or self.pdfs.load_texts()
             facts = SortFacts(papers, decided, likeness, texts.pages())
+            if sort.none_known(ids, facts):
+                what = sort.what_known
+                said = (
+                    f"The starred paper has no {what}"
+                    if len(ids) == 1
+                    else f"None of the {len(ids):,} starred papers has a {what}"
+                )
+                self.app.call_from_thread(self._unsorted, f"{said}: the queue keeps its order.")
+                return
             order = sort.order(ids, facts)
             self.app.call_from_thread(self._sorted, sort.label, order)
 
@@ -114,6 +125,9 @@ class QueuePart(MainBase):
             work, thread=True, exclusive=True, group="queue", exit_on_error=False,
             description="sort the queue",
         )  # fmt: skip
+
+    def _unsorted(self, said: str) -> None:
+        self.notify(said, timeout=4, markup=False)
 
     def _sorted(self, label: str, order: Sequence[str]) -> None:
         state = self.session.state
@@ -124,7 +138,7 @@ class QueuePart(MainBase):
         placement = renumbered(queue, order)
         what = label[:1].lower() + label[1:]
         if not placement:  # no step: an undo would undo nothing
-            said = f"Nothing moved: the queue is in that order already ({what})."
+            said = f"Nothing moved: the queue is already sorted {what}."
             self.notify(said, timeout=4, markup=False)
             return
         before = self.session.version
@@ -132,7 +146,7 @@ class QueuePart(MainBase):
         self.view.counts_unchanged(before)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
-        self.notify(f"Queue sorted {what} (one step: u undoes it).", timeout=4, markup=False)
+        self.notify(f"Queue sorted {what}. One step: u undoes it.", timeout=4, markup=False)
 
     # -- PDFs -----------------------------------------------------------------------------
     def action_open_pdf(self) -> None:

@@ -1,0 +1,95 @@
+"""Dialogs on small terminals (Pilot, the real app): each keeps its essential control (the
+field, the list of choices) and its result line whole inside its border; what no longer fits
+is a description, which scrolls; the footer names how to act."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.test_queue_keys import queued
+from tui.screens.importer import ImportScreen
+from tui.widgets.key_bar import KeyBar
+
+
+def whole(widget: Widget) -> bool:
+    """``widget`` is drawn whole: inside its dialog's border, and on the screen."""
+    dialog = widget.screen.query_one(".dialog")
+    inside = dialog.content_region.contains_region(widget.region)
+    on_screen = widget.screen.region.contains_region(dialog.region)
+    return widget.region.height > 0 and inside and on_screen
+
+
+def footer(app: object) -> str:
+    bar = app.main_screen.query_one(KeyBar)  # type: ignore[attr-defined]
+    return re.sub(r"\[[^\]]*\]", "", str(bar.render()))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 12), (120, 36)])
+async def test_the_import_dialog_shows_why_nothing_was_imported(
+    seeded_home: Path, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """At 80x24 the result line of Enter on a missing path was below the bottom edge."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        await pilot.pause()
+        field = app.screen.query_one("#import-path", Input)
+        assert whole(field)
+        field.value = str(tmp_path / "missing.jsonl")
+        await pilot.press("enter")
+        status = app.screen.query_one("#import-status", Static)
+        await wait_for(pilot, lambda: "no such file" in str(status.render()))
+        await pilot.pause(0.1)
+        assert whole(status) and whole(field), (status.region, app.screen.query_one(".dialog"))
+        assert "Enter Import" in footer(app) and "esc Cancel" in footer(app)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+async def test_small_dialogs_keep_their_choices_and_fields(
+    seeded_home: Path, size: tuple[int, int]
+) -> None:
+    """At 40x12 Q showed its words and no choice, e its formats and no file field, a its
+    words and no field."""
+    queued(seeded_home, 3)
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        for key, essential in (
+            ("Q", ["#sort-choice"]),
+            ("e", ["#export-format", "#export-path", "#export-note"]),
+            ("a", ["#import-path", "#import-status"]),
+            ("t", ["#prompt-input"]),
+        ):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: app.screen is not app.main_screen)
+            await pilot.pause(0.1)
+            for selector in essential:
+                widget = app.screen.query_one(selector)
+                assert whole(widget), (key, selector, widget.region)
+                if selector == "#sort-choice":  # one choice at least, not a bare border
+                    assert widget.region.height >= 3 and widget.scrollable_content_region.height
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is app.main_screen)
+
+
+async def test_the_sort_and_tags_footers_say_how_to_choose(seeded_home: Path) -> None:
+    """Q's footer said only "esc Close", the tags prompt's only "esc Cancel"."""
+    queued(seeded_home, 3)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "Q")
+        await wait_for(pilot, lambda: "esc Close" in footer(app))
+        assert all(k in footer(app) for k in ("↓ Next", "↑ Previous", "Enter Sort")), footer(app)
+        await pilot.press("escape", "t")
+        await wait_for(pilot, lambda: "esc Cancel" in footer(app))
+        assert "Enter Accept" in footer(app), footer(app)
