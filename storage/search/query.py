@@ -28,6 +28,11 @@ from storage.search.text import WORD, folded, query_words
 
 #: The word that joins two terms as alternatives.
 OR: Final = "OR"
+#: What an ``OR`` beside a qualifier does (nothing: ``status:oral OR status:spotlight`` wants
+#: both), said as a query's unread words are.
+OR_QUALIFIER_NOTE: Final = (
+    "OR joins words and phrases, not qualifiers: beside one it joins nothing (both must hold)"
+)
 #: The longest query read, and the most terms (words, phrases, qualifiers, exclusions) taken
 #: from it: a real query is a line of a few words; a megabyte of text is none (it once took a
 #: search 68 s, and 200 qualifiers 5 s). Past them the query is cut, and says so (``cut``).
@@ -138,11 +143,13 @@ def parse_query(text: str) -> Query:
     unread_typing = False
     groups = _Groups()
     typing = open_phrase = False
+    after = ""  # what the chunk before was: "or", "qualifier" or ""
     for match in itertools.islice(_CHUNK.finditer(text), MAX_QUERY_TERMS):
         negated = bool(match.group("neg"))
         last = match.end() == len(text)
         typing = open_phrase = False
         key = match.group("key")
+        before, after = after, ""
         if key is not None:
             value = match.group("qval")
             if value is None:
@@ -151,6 +158,9 @@ def parse_query(text: str) -> Query:
             if qualifier is not None:
                 qualifiers.append(qualifier)
                 groups.other()
+                after = "qualifier"
+                if before == "or" and OR_QUALIFIER_NOTE not in unread:
+                    unread.append(OR_QUALIFIER_NOTE)
                 continue
             if not value.strip() and key.lower() in QUALIFIER_KEYS:
                 groups.other()
@@ -175,6 +185,9 @@ def parse_query(text: str) -> Query:
             chunk = match.group("word")
             if chunk == OR and not negated:
                 groups.join()
+                after = "or"
+                if before == "qualifier" and OR_QUALIFIER_NOTE not in unread:
+                    unread.append(OR_QUALIFIER_NOTE)
                 continue
         found = query_words(chunk)
         if negated:

@@ -123,3 +123,13 @@ def test_year_and_venue_from_the_reference_fields() -> None:
     assert found("venue:nature") == ["a" * 12]
     assert found("venue:iclr") == ["b" * 12]
     assert found("venue:mit") == ["c" * 12]
+
+
+def test_an_or_beside_a_qualifier_is_said_to_join_nothing() -> None:
+    """``status:oral OR status:spotlight`` wanted both statuses (no paper has), silently."""
+    from storage.search.query import OR_QUALIFIER_NOTE, parse_query
+
+    for query in ("status:oral OR status:spotlight", "diffusion OR is:starred", "is:read OR x"):
+        assert parse_query(query).unread == (OR_QUALIFIER_NOTE,), query
+    for query in ("diffusion OR flow", "is:starred diffusion OR flow", "a OR b is:read"):
+        assert parse_query(query).unread == (), query
