@@ -276,7 +276,10 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         help="the triage state: inbox, read, skipped or starred (also new, skip, star, a prefix)",
         example="is:starred",
         select=lambda facts, q: facts.with_status(statuses_for(q.value)),
-        accepts=lambda value: bool(statuses_for(value)),
+        # one state: "is:s" (skipped or starred?) is said, as a value it does not take is,
+        # but not while it may still be being typed (on its way to "is:starred")
+        accepts=lambda value: len(statuses_for(value)) == 1,
+        starts=lambda value: bool(statuses_for(value)),
         hint="is:starred",
         takes="inbox, read, skipped or starred",
     ),

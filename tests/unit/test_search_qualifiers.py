@@ -133,3 +133,13 @@ def test_an_or_beside_a_qualifier_is_said_to_join_nothing() -> None:
         assert parse_query(query).unread == (OR_QUALIFIER_NOTE,), query
     for query in ("diffusion OR flow", "is:starred diffusion OR flow", "a OR b is:read"):
         assert parse_query(query).unread == (), query
+
+
+def test_an_is_value_of_two_states_is_said() -> None:
+    """``is:s`` found the skipped and the starred papers together, as if it named one state."""
+    query = parse_query("is:s diffusion")
+    assert query.qualifiers == ()
+    assert query.unread == ("is:s is read as words (is: takes inbox, read, skipped or starred)",)
+    typed = parse_query("is:s")  # on its way to is:starred: not said while being typed
+    assert typed.unread_typing and typed.unread_notes(typed=True) == ()
+    assert [q.value for q in parse_query("is:st is:sk").qualifiers] == ["st", "sk"]
