@@ -110,7 +110,11 @@ class SearchPart(MainBase):
             self.view.set_query(event.value)
 
     def search_results(self, query: str, found: Found) -> None:
-        """A search's papers arrived for the text in the box: list them, best first."""
+        """A search's papers arrived for the text in the box: list them, best first (none
+        when the app is closing and its list is gone: a search that ended as the app did
+        raised there, on the way out)."""
+        if not self.query("#papers"):
+            return
         self.view.set_query(query)
         if self.view.accept(query, found):
             self.rebuild(cursor=0, counts=False)
