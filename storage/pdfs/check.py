@@ -10,9 +10,10 @@ all the bytes its server announced, it has ``%%EOF`` within its last ``EOF_WITHI
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import IO, Final
+
+from storage.files.atomic import open_regular
 
 #: What a PDF's header starts with.
 PDF_MAGIC: Final = b"%PDF-"
@@ -34,18 +35,13 @@ def has_pdf_header(head: bytes) -> bool:
 
 def read_head(path: Path) -> bytes | None:
     """The first ``HEADER_WITHIN`` bytes of the regular file at ``path`` (a symbolic link
-    followed: a copy made from an attachment is one), opened without waiting on a pipe and
-    checked once open; None for anything else (a pipe, a folder, nothing there)."""
+    followed: a copy made from an attachment is one; ``open_regular``: a pipe is never waited
+    on); None for anything else (a pipe, a folder, nothing there)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with open_regular(path) as handle:
+            return handle.read(HEADER_WITHIN)
     except (OSError, ValueError):
         return None
-    try:
-        return os.read(fd, HEADER_WITHIN) if stat.S_ISREG(os.fstat(fd).st_mode) else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def is_pdf(path: Path) -> bool:

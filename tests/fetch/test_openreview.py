@@ -378,16 +378,25 @@ def test_reviews_under_the_name_the_venues_group_gives_them(services, env) -> No
     assert listed[made[0].title]["extra"]["rating"] == 6.0
 
 
+#: The decisions of ICLR's v1 years, in their own words: an oral, a poster, the others.
+_V1_DECISIONS = ("Accept (Oral)", "Accept (Poster)", "Reject", "Invite to Workshop Track")
+
+
+def _decided_four(seed: int) -> list[shapes.Made]:
+    """Four made-up papers with ``_V1_DECISIONS``, in order."""
+    made = _made(4, seed=seed)
+    for paper, decision in zip(made, _V1_DECISIONS, strict=True):
+        paper.decision = decision
+    return made
+
+
 def test_iclr_2018_acceptance_decisions_and_2020_talks(services, env) -> None:
     """ICLR 2018 posted its decisions under one invitation for the venue,
     ``ICLR.cc/2018/Conference/-/Acceptance_Decision``, in its own words; its notes say no
     venue. ICLR 2020 accepted its orals as "Accept (Talk)": an Oral, as a Spotlight reads."""
     found, _ = services
     iclr18 = "ICLR.cc/2018/Conference"
-    made = _made(4, seed=20)
-    words = ("Accept (Oral)", "Accept (Poster)", "Reject", "Invite to Workshop Track")
-    for paper, decision in zip(made, words, strict=True):
-        paper.decision = decision
+    made = _decided_four(seed=20)
     venue = shapes.v1_venue(made, iclr18, acceptance_decision=True)
     for note in venue.notes:
         del note["content"]["venue"], note["content"]["venueid"]
@@ -416,10 +425,7 @@ def test_iclr_2017_its_lower_case_ids_and_acceptance_replies(services, env) -> N
     and the venue id fetch its accepted papers, ``--all`` the others with their decisions."""
     found, _ = services
     iclr17 = "ICLR.cc/2017/conference"
-    made = _made(4, seed=23)
-    words = ("Accept (Oral)", "Accept (Poster)", "Reject", "Invite to Workshop Track")
-    for paper, decision in zip(made, words, strict=True):
-        paper.decision = decision
+    made = _decided_four(seed=23)
     found.v1[iclr17] = shapes.iclr2017_venue(made)
     done = papers(env, "fetch", "iclr2017")
     assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr

@@ -105,7 +105,7 @@ def test_paper_copilot_records_with_only_an_openreview_id_link_to_its_forum(serv
             del record["site"], record["openreview"], record["pdf"]
         found.paperlists[name] = records
     found.paperlists["nips2019"][0].update(
-        id="site_909d9fddd4", site="https://nips.cc/virtual/2019/poster/13959"
+        id="site_909d9fddd4", site="http://127.0.0.1:9/virtual/2019/poster/13959"
     )
     found.paperlists["cvpr2025"][0]["id"] = "site_b8ebd99ee4"
     for name in lists:
@@ -115,7 +115,7 @@ def test_paper_copilot_records_with_only_an_openreview_id_link_to_its_forum(serv
     for name in ("iclr2023", "corl2024"):
         for paper, record in zip(lists[name], found.paperlists[name], strict=True):
             assert urls[paper.title] == f"https://openreview.net/forum?id={record['id']}"
-    assert urls[lists["nips2019"][0].title] == "https://nips.cc/virtual/2019/poster/13959"
+    assert urls[lists["nips2019"][0].title] == "http://127.0.0.1:9/virtual/2019/poster/13959"
     assert not any(urls[paper.title] for paper in lists["cvpr2025"])
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library
+from storage.models import Paper
 from storage.pdfs.attached import link_attachment, link_attachments, usable
 from storage.pdfs.folder import PdfFolder, pdf_name
 from storage.sources.attachments import attachment, is_local
@@ -139,6 +140,19 @@ def _attached_library(home: Path, source_dir: Path, pdf: Path | str) -> Library:
     return library
 
 
+def _attached_beside_a_victim(tmp_path: Path) -> tuple[Path, Paper, PdfFolder, Path]:
+    """A paper whose attachment is ``pdf``, its empty PDF folder, and a file of the user's
+    (``victim``, "my own notes") that nothing may write."""
+    pdf = a_pdf(tmp_path / "Zotero" / "x.pdf")
+    library = _attached_library(tmp_path / "home", tmp_path, pdf)
+    (paper,) = library.papers()
+    folder = PdfFolder(tmp_path / "home" / "pdfs")
+    folder.path.mkdir()
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my own notes", encoding="utf-8")
+    return pdf, paper, folder, victim
+
+
 def test_link_attachments_makes_a_link_named_as_a_download_and_leaves_the_file(
     tmp_path: Path,
 ) -> None:
@@ -194,13 +208,7 @@ def test_the_temporary_link_name_is_never_written_through(
 ) -> None:
     """``.ID.pdf.link``, the name a copy is made under, holding a link or a pipe (a sync
     folder): the entry goes, what a link points to is never written, nothing waits."""
-    pdf = a_pdf(tmp_path / "Zotero" / "x.pdf")
-    library = _attached_library(tmp_path / "home", tmp_path, pdf)
-    (paper,) = library.papers()
-    folder = PdfFolder(tmp_path / "home" / "pdfs")
-    folder.path.mkdir()
-    victim = tmp_path / "notes.txt"
-    victim.write_text("my own notes", encoding="utf-8")
+    pdf, paper, folder, victim = _attached_beside_a_victim(tmp_path)
     temporary = folder.path / f".{paper.id}.pdf.link"
     if what == "link":
         temporary.symlink_to(victim)
@@ -228,13 +236,7 @@ def test_a_copy_that_is_no_pdf_is_replaced_by_the_attachment(tmp_path: Path, wha
     """Any file with the copy's name counted as the paper's copy ("had"): a text file, or a
     link to one, is replaced by the link to the attachment (the entry, not what it points
     to)."""
-    pdf = a_pdf(tmp_path / "Zotero" / "x.pdf")
-    library = _attached_library(tmp_path / "home", tmp_path, pdf)
-    (paper,) = library.papers()
-    folder = PdfFolder(tmp_path / "home" / "pdfs")
-    folder.path.mkdir()
-    victim = tmp_path / "notes.txt"
-    victim.write_text("my own notes", encoding="utf-8")
+    pdf, paper, folder, victim = _attached_beside_a_victim(tmp_path)
     copy = folder.path / pdf_name(paper)
     if what == "text file":
         copy.write_text("my own notes", encoding="utf-8")

@@ -620,7 +620,7 @@ def test_a_ranking_holds_the_same_papers_as_the_hits(index: SearchIndex, query: 
         assert ranking.hit(row).matched == hits[row].matched
 
 
-def test_a_word_the_library_has_comes_before_its_typos(query: str = "bert ") -> None:
+def test_a_word_the_library_has_comes_before_its_typos() -> None:
     """ "bert": titles and abstracts with "best" (Best-of-N, a typo away) came before the
     papers about BERT, by a title's weight over an abstract's, and a typo's title got the
     in-order title bonus as the word would."""
@@ -631,7 +631,7 @@ def test_a_word_the_library_has_comes_before_its_typos(query: str = "bert ") -> 
     papers += [paper(f"Filler {n}", f"Unrelated words about graphs number {n}.") for n in range(30)]
     about = paper("Distilling encoders", "We distill BERT into a smaller encoder for retrieval.")
     index = SearchIndex([*papers, about])
-    for typed in (query, query.strip()):  # done, and while typing
+    for typed in ("bert ", "bert"):  # done, and while typing
         assert ids(index.search(typed, limit=None))[0] == about.id, typed
 
 

@@ -8,6 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import on, work
+from textual.css.query import NoMatches
 from textual.events import Key
 from textual.message import Message
 from textual.widgets import Input
@@ -113,7 +114,9 @@ class SearchPart(MainBase):
         """A search's papers arrived for the text in the box: list them, best first (none
         when the app is closing and its list is gone: a search that ended as the app did
         raised there, on the way out)."""
-        if not self.query("#papers"):
+        try:
+            self.paper_list  # noqa: B018 (asked once the app is closing: gone)
+        except NoMatches:
             return
         self.view.set_query(query)
         if self.view.accept(query, found):
