@@ -17,8 +17,6 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
 from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Input
 
 from storage.files.ui_state import save_ui_state
 from storage.library import Library
@@ -35,6 +33,7 @@ from tui.session import Outcome, TriageSession
 from tui.signals import SignalEnding
 from tui.stray_keys import MOVING, StrayKeys
 from tui.syncing import AppSync
+from tui.text_fields import is_text_field
 from tui.web import in_browser, offer_download
 
 #: How long quitting waits for the last sync with the [sync] folder (one takes ~0.1 s): a
@@ -42,12 +41,6 @@ from tui.web import in_browser, offer_download
 QUIT_SYNC_SECONDS = 0.6
 #: How long the first run's welcome stays above the paper.
 WELCOME_SECONDS = 45.0
-
-
-def is_text_field(widget: Widget | None) -> bool:
-    """Whether typing goes into ``widget`` (an input line, or a text area: by name, so that
-    the text area's module is not imported at start)."""
-    return isinstance(widget, Input) or any(c.__name__ == "TextArea" for c in type(widget).__mro__)
 
 
 def sample_files() -> list[Path]:

@@ -32,6 +32,7 @@ from tui import links
 from tui.commands import COMMANDS, bindings, key_label, keys_for
 from tui.paths import typed_path
 from tui.text import printable
+from tui.text_fields import after_typed
 from tui.web import download_name, in_browser, offer_download
 from tui.widgets.fitting import Shrinking, fit_dialog
 from tui.widgets.path_input import PathInput
@@ -163,6 +164,9 @@ class ExportScreen(ModalScreen[None]):
         self.stem = name
         #: The file the user was warned exists (a second Enter replaces it).
         self.confirmed: Path | None = None
+        #: The path's field as the last Enter read it: its change, come after (keys typed in
+        #: a burst before Enter: ``tui.text_fields``), leaves what that Enter said alone.
+        self.entered: str | None = None
         self.keys = format_keys(keymap or {})
         #: A thread is writing the file (``write_in_thread``); Esc sets ``stop``.
         self.writing = False
@@ -290,8 +294,10 @@ class ExportScreen(ModalScreen[None]):
         self.confirmed = None
 
     @on(Input.Changed, "#export-path")
-    def path_changed(self) -> None:
-        self.confirmed = None
+    def path_changed(self, event: Input.Changed) -> None:
+        if event.value != event.input.value or event.value == self.entered:
+            return  # a change already followed by another, or the one the last Enter read
+        self.entered = self.confirmed = None
         self._say("")
 
     @on(PathInput.Completions)
@@ -299,12 +305,17 @@ class ExportScreen(ModalScreen[None]):
         self._say("  ".join(printable(n) for n in event.names) or "Nothing matches.", "dim")
 
     # -- doing it ---------------------------------------------------------------------------
-    @on(Input.Submitted, "#export-path")
     def action_write(self) -> None:
-        """Write the file; an existing one only after a second Enter."""
+        """Write the file; an existing one only after a second Enter. Its path as the field
+        holds it once it has taken the keys typed before Enter (``tui.text_fields``)."""
+        after_typed(self, self._write)
+
+    @on(Input.Submitted, "#export-path")
+    def _write(self) -> None:
         if self.writing:
             return
         field = self.query_one("#export-path", PathInput)
+        self.entered = field.value
         if in_browser(self.app):
             self._download(download_name(field.value, self._file_name()))
             return

@@ -32,6 +32,7 @@ from tui.commands import bindings
 from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import printable
+from tui.text_fields import after_typed
 from tui.widgets.fitting import Shrinking, fit_dialog
 from tui.widgets.path_input import PathInput
 
@@ -160,9 +161,13 @@ class ImportScreen(ModalScreen[str | None]):
 
         return load_config(config_paths(self.library.home)).venues
 
-    @on(Input.Submitted)
     def action_start(self) -> None:
-        """Enter, in either field: import (or fetch, then import)."""
+        """Enter, in either field: import (or fetch, then import) what the fields hold once
+        they have taken the keys typed before it (``tui.text_fields``)."""
+        after_typed(self, self._start)
+
+    @on(Input.Submitted)
+    def _start(self) -> None:
         if self.running:
             return
         path = self.query_one("#import-path", Input).value.strip()
