@@ -152,7 +152,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (u brings them back)", "Dialogs", palette=False, scope="remove"),
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
     Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
-    Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field", "Dialogs", palette=False, scope="import", priority=True),
+    Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second Enter", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it (not while importing)", "Dialogs", palette=False, scope="import"),
     Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),

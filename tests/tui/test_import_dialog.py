@@ -76,3 +76,29 @@ async def test_an_unexpected_error_in_the_import_is_said_and_the_dialog_still_cl
         await pilot.press("escape")  # the dialog is not stuck "running"
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
     assert len(Library(seeded_home).papers()) == 38
+
+
+async def test_a_folder_is_imported_only_after_a_second_enter(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The field starts with the current folder: Enter on it at once (a home folder: every
+    .txt and .json under it, recursively) says what it would do before it does it."""
+    one_paper_list(tmp_path / "a.jsonl", "First Listed", "We introduce FIRST, in a folder.")
+    (tmp_path / "deeper").mkdir()
+    one_paper_list(tmp_path / "deeper" / "b.jsonl", "Second Listed", "We introduce SECOND.")
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        status = app.screen.query_one("#import-status", Static)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "is a folder: Enter again" in str(status.render()))
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ImportScreen)
+        assert len(Library(seeded_home).papers()) == 38  # nothing read yet
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+    titles = {p.title for p in Library(seeded_home).papers()}
+    assert {"First Listed", "Second Listed"} <= titles

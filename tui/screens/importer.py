@@ -105,6 +105,8 @@ class ImportScreen(ModalScreen[str | None]):
         #: Set by Esc during a fetch: the worker stops at its next request or wait.
         self.stop = threading.Event()
         self.fetch_running = False
+        #: The folder the user was told of, as the field held it (a second Enter imports it).
+        self.folder_confirmed: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
@@ -181,6 +183,16 @@ class ImportScreen(ModalScreen[str | None]):
             catalog_wanted = fetching(catalog, names) if catalog else None
         except ValueError as exc:
             self._status(f"Not imported: {exc}", style="bold red")
+            return
+        if wanted is None and path != self.folder_confirmed and typed_path(path).is_dir():
+            # every list file under it, recursively: Enter on the field as it starts (the
+            # current folder: a home folder's every .txt and .json) is asked about first
+            self.folder_confirmed = path
+            self._status(
+                f"{typed_path(path)} is a folder: Enter again imports every list file in it "
+                "and in its folders.",
+                style="bold",
+            )
             return
         self.running = True
         self.stop.clear()
