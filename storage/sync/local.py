@@ -228,6 +228,10 @@ def triage_changes(
     records: list[Record] = []
     made: list[tuple[float | None, str, str, Any]] = []
     kept: set[str] = set()
+    #: Papers back by an undo of a removal the others were told of: their triage is stamped
+    #: after that removal (a paper record, stamped when sent: the triage clock has not seen
+    #: it), so that a record of it says the paper is back (``_sent_already``).
+    back_after: dict[str, int] = {}
     for pid in pids:
         removed_at = 0  # the stamp of the removal an undo took back, when it was told of
         local = triage_values(triage, pid)
@@ -254,6 +258,7 @@ def triage_changes(
                 changed = list(TRIAGE_KINDS)
                 held = base.holder(PAPER, pid)
                 removed_at = held[0] if held else -1
+                back_after[pid] = removed_at
         if not changed:
             continue
         if local == DEFAULTS and (
@@ -291,6 +296,9 @@ def triage_changes(
             stamp = clock.at(made_at if made_at is not None else 0.001)
         else:
             stamp = clock.tick(made_at)
+        if stamp <= back_after.get(pid, 0):
+            stamp = back_after[pid] + 1
+            clock.see(stamp)
         records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
 

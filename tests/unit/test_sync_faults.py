@@ -406,23 +406,13 @@ def test_an_undone_removal_brings_back_a_decision_as_of_when_it_was_made(
     devices.check()
 
 
-#: Found by the random runs on 2026-12-05, not fixed yet: paper records are stamped when sent
-#: (now) and move the one clock that also stamps triage changes, so a status made before a
-#: sync but sent by a later one is stamped after everything that sync stamped, decisions made
-#: elsewhere in between included. A triage clock apart from the papers' stamps would cure it.
-#: Strict: once it is fixed, these fail until the marks are taken off.
-KNOWN_CLOCK_BUG = pytest.mark.xfail(
-    strict=True, reason="paper records' stamps move the triage clock (see KNOWN_CLOCK_BUG)"
-)
-
-
-@KNOWN_CLOCK_BUG
 def test_a_status_made_before_a_sync_killed_after_its_papers_keeps_its_time(
     devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Device 1 skips X (t4) and removes another paper; device 0 reads X (t8); device 1's
     sync is killed right after it noted the removal (stamped t10) and its clock: the next
-    sync stamped the skip after t10, and it beat the later "read" everywhere."""
+    sync stamped the skip after t10 (paper stamps moved the clock triage was stamped by), and
+    it beat the later "read" everywhere."""
     _quiet(monkeypatch)
     devices.sync(n=1, strike=None)
     devices.decide(n=1, i=1, status="skipped", strike=None)
@@ -434,12 +424,12 @@ def test_a_status_made_before_a_sync_killed_after_its_papers_keeps_its_time(
     devices.check()
 
 
-@KNOWN_CLOCK_BUG
 def test_a_status_an_undo_brings_back_after_a_first_sync_keeps_its_time(
     devices: FaultyDevices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Device 1 skips X and removes it; device 0 reads X; device 1's first sync stamps its
-    papers (t12); its undo brings X back skipped, stamped after t12: it beat "read" (t8)."""
+    papers (t12); its undo brought X back skipped, stamped after t12 (paper stamps moved the
+    clock triage was stamped by): it beat "read" (t8)."""
     _quiet(monkeypatch)
     devices.remove(n=0, i=0)
     devices.decide(n=1, i=1, status="skipped", strike=None)
