@@ -275,7 +275,7 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
         top = int(self.scroll_offset.y)
         new_top = _top_for(self.cursor, top, height, len(self._view.listed), center)
         if new_top != top:
-            self.scroll_to(y=new_top, animate=False, immediate=True)
+            self.scroll_to(y=new_top, animate=False, immediate=True, force=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(event.size.width, len(self._view.listed))

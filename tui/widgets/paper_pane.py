@@ -168,7 +168,7 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
             self._shown = view
             self._render_text()
         if top and self.scroll_y:
-            self.scroll_to(y=0, animate=False, immediate=True)
+            self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     # -- scrolling ------------------------------------------------------------------------
     @property
@@ -185,7 +185,7 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         self.action_scroll_lines(pages * self.page)
 
     def action_scroll_top(self) -> None:
-        self.scroll_to(y=0, animate=False, immediate=True)
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     def action_scroll_bottom(self) -> None:
         self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)

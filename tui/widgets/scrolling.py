@@ -41,5 +41,5 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
         return
     view.set_reactive(Widget.virtual_size, size)
     if view.scroll_y > view.max_scroll_y:
-        view.scroll_to(y=view.max_scroll_y, animate=False, immediate=True)
+        view.scroll_to(y=view.max_scroll_y, animate=False, immediate=True, force=True)
     view.refresh()
