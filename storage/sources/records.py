@@ -415,6 +415,11 @@ _FLAT_EXTRA = frozenset({"journal", "booktitle", "year", "doi", "eprint", "archi
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
+#: The user's own words (ours as written, never HTML): ``&lt`` and ``0``, tags joined by
+#: ``; `` in our CSV, read as the entity ``&LT;`` and came back as one tag ``<-0``.
+_USERS_OWN = frozenset({"tags", "note"})
+
+
 def _decoded(value: Any) -> Any:
     if isinstance(value, str):
         return _ENTITY.sub(lambda m: html.unescape(m.group()), value) if "&" in value else value
@@ -430,6 +435,8 @@ def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
     any field is split at its ``;`` or ``,`` (asked of every record: most hold no ``&``)."""
     changed: dict[str, Any] | None = None
     for key, value in item.items():
+        if key.lower() in _USERS_OWN:
+            continue
         if type(value) is str:
             if "&" not in value:
                 continue

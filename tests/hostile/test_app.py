@@ -184,7 +184,7 @@ async def test_notifications(hostile_home: Path, tmp_path: Path) -> None:
         await pilot.pause(0.1)
         field = app.screen.query_one("#import-path", Input)
         field.value = str(write_hostile_lists(tmp_path / "lists")[0].parent)
-        await pilot.press("enter")
+        await pilot.press("enter", "enter")  # a folder: imported at the second Enter
         await wait_for(pilot, lambda: any("Imported" in n.message for n in app._notifications))
         await settled(pilot)
         await pilot.pause(0.2)

@@ -476,3 +476,20 @@ def test_an_arxiv_listing_emails_authors_typed_in_tex_read_in_unicode(tmp_path: 
     path.write_text(text.replace("Ann Lee, Bob Smith", 'J\\"org M\\"uller, Fran\\c{c}ois Fleuret'))
     first = read_source(path).records[0]
     assert first.authors == ("Jörg Müller", "François Fleuret", "Carol Jones")
+
+
+def test_tags_and_notes_are_read_as_written_not_as_html(tmp_path: Path) -> None:
+    """Our CSV joins tags with "; ": tags ``&lt`` and ``0`` read as the entity ``&LT;``, and
+    came back as one tag ``<-0`` (found by the round-trip property test)."""
+    source = tmp_path / "ours.csv"
+    with source.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["title", "abstract", "tags", "note"])
+        writer.writerow(
+            ["Paper 0", "An abstract long enough to be read as one.", "&LT; 0", "a &amp; b"]
+        )
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    (paper,) = library.papers()
+    assert library.triage().tags[paper.id] == ("&lt", "0")
+    assert library.triage().notes[paper.id] == "a &amp; b"
