@@ -26,6 +26,7 @@ from storage.text.sanitize import printable, printable_block
 from tui.commands import COMMANDS, PaperCommands, bindings, keys_for
 from tui.config import load_config, pdf_folder
 from tui.ending import EndingDeadline
+from tui.key_gate import KeyGate, escape_then
 from tui.memory import IdleCollector, kept_for_good, use_app_thresholds
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
@@ -86,6 +87,7 @@ class PapersApp(App[None]):
         )
         self._quit_anyway = False
         #: Keys typed on after leaving a text field: held back, not run.
+        self.key_gate = KeyGate(self, self._take_key)
         self.stray_keys = StrayKeys(
             {key for c in COMMANDS if c.id in MOVING for key in keys_for(c, self.keymap)}
         )
@@ -145,6 +147,7 @@ class PapersApp(App[None]):
         and by a signal's handler at once, before the exit it asks for is reached). In a
         real terminal the process is then gone within a second (``tui/ending.py``)."""
         self.ending = True
+        self.key_gate.drop()
         self.deadline.begin(code)
 
     def _restore_terminal(self) -> None:
@@ -164,9 +167,27 @@ class PapersApp(App[None]):
             return  # (queued before the end began)
         if isinstance(event, events.InputEvent):
             self._idle_collector.touched()  # full passes wait until the user is still
-        if isinstance(event, events.Key) and not event.is_forwarded and self._held_back(event):
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if not self.key_gate.hold(event):
+                await self._take_key(event)
             return
         await super().on_event(event)
+
+    async def _take_key(self, event: events.Key) -> None:
+        """A key, given out in its turn (``tui/key_gate.py``): one that is not a character
+        typed into a text field holds the next keys until it has settled."""
+        if self.ending or self._held_back(event):
+            return
+        focused = self.focused
+        then = escape_then(event) if is_text_field(focused) else None
+        if then is not None:  # Esc and a key typed at once: Esc leaves the field first
+            await self._take_key(events.Key("escape", "\x1b"))
+            self.key_gate.first(then)
+            return
+        typed = is_text_field(focused) and event.is_printable
+        await super().on_event(event)
+        if not typed:
+            self.key_gate.settle(focused or self.screen)
 
     def _held_back(self, event: events.Key) -> bool:
         """Whether a key is the rest of a word typed after leaving a text field, not a

@@ -1,6 +1,7 @@
-"""Enter typed in one burst with the path before it (a paste without brackets, ``tmux
-send-keys "list.bib" Enter``, a fast typist) acts on the path as typed, whole.
+"""Keys typed in one burst (a paste without brackets, ``tmux send-keys "list.bib" Enter``, a
+fast typist, keys pressed while the app is busy) act as if typed one by one.
 
+Enter typed with the path before it acts on the path as typed, whole.
 The dialogs' Enter is bound with priority ("from either field") and ran as the app received
 it, while the characters just before it still waited in the field's queue: the import dialog
 imported the folder its field was filled with (the whole current folder, every list in it)
@@ -19,16 +20,22 @@ from textual.widgets import Input, Static
 
 from storage import Library
 from tests.tui.helpers import make_app, messages, one_paper_list, ready, wait_for
+from tui.keys import character_key
 from tui.screens.export import ExportScreen
 from tui.screens.importer import ImportScreen
 from tui.screens.main import MainScreen
 
 
-def burst(app: App[object], text: str) -> None:
-    """``text`` then Enter, posted to the app in one go, as a terminal's driver reads them."""
+def burst(app: App[object], text: str, *keys: str) -> None:
+    """``text`` then ``keys`` (Enter when none), posted to the app in one go, as a terminal's
+    driver reads them."""
     for character in text:
-        app.post_message(events.Key(character, character))
-    app.post_message(events.Key("enter", "\r"))
+        app.post_message(events.Key(character_key(character), character))
+    for key in keys or ("enter",):
+        app.post_message(events.Key(key, NAMED.get(key, key)))
+
+
+NAMED = {"enter": "\r", "escape": "\x1b", "tab": "\t", "slash": "/"}
 
 
 async def test_a_path_typed_with_enter_in_a_burst_imports_that_file_not_the_folder(
@@ -104,3 +111,68 @@ async def test_what_enter_in_a_burst_says_stays_on_the_dialog(
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen))
     assert (tmp_path / "there.md").read_text().startswith("# ")
+
+
+async def test_a_dialog_opened_in_a_burst_takes_the_keys_typed_after_its_key(
+    seeded_home: Path,
+) -> None:
+    """``t mytag Enter``: the tag went to the list the prompt opened over, and was lost."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        paper = screen.paper_list.current
+        assert paper is not None
+        burst(app, "tmytag")
+        await wait_for(
+            pilot, lambda: Library(seeded_home).triage().tags.get(paper.id) == ("mytag",)
+        )
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_a_key_after_one_whose_dialog_takes_time_goes_to_that_dialog(
+    seeded_home: Path,
+) -> None:
+    """``m q``: similar papers open once a thread found them; the ``q`` came first and quit
+    the app instead of closing them."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        burst(app, "mq", "j")
+        await pilot.pause(1.0)
+        assert app.is_running and not app.ending
+        assert isinstance(app.screen, MainScreen)
+        assert app.main_screen.paper_list.cursor == 1  # the j after the closed dialog
+
+
+async def test_keys_before_a_priority_key_act_first(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``j j j /`` moved nothing (``/`` ran first); ``e j Enter`` wrote Markdown, not JSON."""
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        burst(app, "jjj", "slash")
+        await wait_for(pilot, lambda: app.focused is screen.search_box)
+        await pilot.pause(0.3)
+        assert screen.paper_list.cursor == 3
+        assert screen.search_box.value == ""
+        await pilot.press("escape")
+        await pilot.pause(0.5)  # (a key right after leaving the box is held back)
+        burst(app, "ej")
+        await wait_for(pilot, (tmp_path / "papers-inbox.json").exists)
+        assert not (tmp_path / "papers-inbox.md").exists()
+
+
+async def test_esc_and_a_letter_read_as_alt_leave_the_search_box(seeded_home: Path) -> None:
+    """A terminal sends Esc and a letter within 100 ms as Alt+letter: ``graph`` Esc ``j``
+    typed ``graphj`` into the search box instead of leaving it and moving down."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"graph")
+        await wait_for(pilot, lambda: screen.view.query == "graph")
+        app.post_message(events.Key("alt+j", "j"))
+        await wait_for(pilot, lambda: screen.paper_list.cursor == 1)
+        assert screen.search_box.value == "graph"
+        assert app.focused is screen.paper_list

@@ -9,6 +9,7 @@ from textual.widgets import Input
 
 from storage.models import Status
 from storage.text.words import count
+from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import SimilarReady, SuggestionsReady, TopicsReady
 from tui.screens.main.base import MainBase
 
@@ -25,12 +26,14 @@ class SimilarPart(MainBase):
         paper = self.paper_list.current
         if paper is not None:
             self.similar_work.similar(self, self.view.papers, paper.id)
+            expect_screen(self.app)  # the keys typed on are the dialog's
 
     @on(SimilarReady)
     def similar_ready(self, event: SimilarReady) -> None:
         from tui.screens.similar import SimilarScreen
 
         paper = self.view.paper(event.paper_id)
+        screen_arrived(self.app)  # (it is pushed below: the keys held go to it)
         if event.papers is not self.view.papers or paper is None:
             return  # the library changed meanwhile
 
@@ -85,11 +88,13 @@ class SimilarPart(MainBase):
         if len(inbox) >= SAID_FROM:
             self.notify(f"Grouping {count(len(inbox), 'paper')} into topics…", markup=False)
         self.similar_work.topics(self, self.view.papers, inbox)
+        expect_screen(self.app)
 
     @on(TopicsReady)
     def topics_ready(self, event: TopicsReady) -> None:
         from tui.screens.similar import TopicsScreen
 
+        screen_arrived(self.app)
         if event.papers is not self.view.papers:
             return
 

@@ -1,0 +1,166 @@
+"""Keys of a burst taken one after another: a key that may move the focus or open a screen
+settles before the next key is given to anyone.
+
+Textual hands a key to the widget that has the focus when the key arrives, and the widget
+takes it later, from its own queue; a key it does not take climbs to its parents and to the
+app, whose bindings then act (open a dialog, leave the search box). Keys that arrive together
+(a paste without brackets, ``tmux send-keys "mytag" Enter``, a fast typist, a key pressed while
+the app is busy) were all handed out before the first had acted: the tag prompt's text went to
+the list it opened over and the tag was lost; ``/`` in a burst ran before the keys ahead of it
+(``2/graph`` searched the Inbox, not the Starred tab); ``diffusion`` Enter ``j`` typed ``j``
+into the search box it had just left.
+
+So a key that is not a character typed into a text field holds the keys after it until it has
+climbed every queue it could climb (its widget's, each parent's, the app's) and the screen has
+been drawn (a dialog it opened is on screen, its field focused); then the next key is given
+out as if it had just arrived. Characters typed into a field are not held: a field takes its
+own keys in order, however fast. A key never waits longer than ``MAX_WAIT_S``: should a queue
+never answer, the keys go on.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual import events
+from textual.app import App
+from textual.dom import DOMNode
+from textual.timer import Timer
+
+from tui.keys import character_key
+
+#: The longest a key waits for the one before it to settle (seconds).
+MAX_WAIT_S = 0.3
+#: The longest keys wait for a screen a key's work is making (``expect_screen``; seconds):
+#: similar papers take 0.2 s at 100,000 papers, topics 2.5 s.
+MAX_SCREEN_WAIT_S = 3.0
+
+
+def expect_screen(app: App[Any]) -> None:
+    """A key's action opens a screen once a thread's work is done (similar papers, topics):
+    the keys after it wait for that screen (``m q`` in a burst quit the app: the ``q`` came
+    before the dialog it was meant to close), until ``screen_arrived`` or a few seconds."""
+    gate = getattr(app, "key_gate", None)
+    if isinstance(gate, KeyGate):
+        gate.expect()
+
+
+def screen_arrived(app: App[Any]) -> None:
+    """The screen ``expect_screen`` waited for is pushed (or will not come): the keys held
+    go to it once it is drawn."""
+    gate = getattr(app, "key_gate", None)
+    if isinstance(gate, KeyGate):
+        gate.arrived()
+
+
+def escape_then(event: events.Key) -> events.Key | None:
+    """The key typed after Esc, when ``event`` is the two read as one: a terminal sends Esc
+    and a letter within ``ESCDELAY`` (100 ms) as Alt and the letter, which a text field types
+    as the letter (Esc then ``j`` in the search box typed ``j`` into it); None otherwise."""
+    character = event.character
+    if not event.key.startswith("alt+") or not character or len(character) != 1:
+        return None
+    if not character.isprintable():
+        return None
+    return events.Key(character_key(character), character)
+
+
+class KeyGate:
+    """The keys held while an earlier key settles, for ``app`` (its ``on_event`` asks)."""
+
+    def __init__(self, app: App[Any], give: Callable[[events.Key], Awaitable[None]]) -> None:
+        self.app = app
+        #: Gives a held key out again (the app's own handling of a key that just arrived).
+        self._give = give
+        self._held: deque[events.Key] = deque()
+        #: The settling key's number (0: none settles); a late answer for an earlier key is
+        #: told apart from the current one's.
+        self._settling = 0
+        self._count = 0
+        self._timer: Timer | None = None
+        #: Set while a screen is expected (``expect_screen``): its deadline.
+        self._expecting: Timer | None = None
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._settling or self._expecting or self._held)
+
+    def expect(self) -> None:
+        if self._expecting is not None:
+            self._expecting.stop()
+        self._expecting = self.app.set_timer(MAX_SCREEN_WAIT_S, self.arrived)
+
+    def arrived(self) -> None:
+        if self._expecting is None:
+            return
+        self._expecting.stop()
+        self._expecting = None
+        self._count += 1
+        self._settling = number = self._count
+        self._wait(number)
+        if not self.app.call_after_refresh(self._settled, number):
+            self._settled(number)
+
+    def hold(self, event: events.Key) -> bool:
+        """Whether ``event``, just arrived, waits for an earlier key (it is then kept, in
+        order, and given out by ``give`` once the keys before it have settled)."""
+        if not self.busy:
+            return False
+        self._held.append(event)
+        return True
+
+    def settle(self, target: DOMNode | None) -> None:
+        """The key just given to ``target`` (the focused widget, or the screen) holds the
+        next keys until it has settled."""
+        self._count += 1
+        self._settling = number = self._count
+        self._wait(number)
+        hops: list[DOMNode] = [self.app] if target is None else list(target.ancestors_with_self)
+        self._climb(number, hops, 0)
+
+    def first(self, event: events.Key) -> None:
+        """Give ``event`` out before the keys held (the second half of a key split in two)."""
+        self._held.appendleft(event)
+        if not self._settling and self._expecting is None:
+            self.app.call_next(self._give_next)
+
+    def _wait(self, number: int) -> None:
+        """Key ``number`` holds the next keys no longer than ``MAX_WAIT_S``."""
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.app.set_timer(MAX_WAIT_S, lambda: self._settled(number))
+
+    def drop(self) -> None:
+        """Forget the held keys (the app is ending)."""
+        self._held.clear()
+        self._settling = 0
+
+    def _climb(self, number: int, hops: list[DOMNode], at: int) -> None:
+        """Wait on each queue the key may climb, in turn: a callback posted to a queue after
+        the key got there runs after the key was taken (and passed on to the next queue)."""
+        if number != self._settling:
+            return
+        while at < len(hops):
+            if hops[at].call_later(self._climb, number, hops, at + 1):
+                return
+            at += 1  # a widget gone meanwhile: nothing waits there
+        # every queue passed: the frame after it (a dialog opened is mounted and drawn)
+        if not self.app.call_after_refresh(self._settled, number):
+            self._settled(number)
+
+    def _settled(self, number: int) -> None:
+        if number != self._settling:
+            return
+        self._settling = 0
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self._held and self._expecting is None:
+            self.app.call_next(self._give_next)
+
+    async def _give_next(self) -> None:
+        # (a character typed into a field settles at once: the next goes on)
+        while self._held and not self._settling and self._expecting is None:
+            await self._give(self._held.popleft())
