@@ -156,7 +156,8 @@ class ImportReport:
     - ``merged``: taken as a paper met under another form (the same abstract written
       differently, a title-only record joining its paper, the same paper twice), naming the
       paper it joined and why;
-    - ``apart``: a record sharing its abstract with a different paper, kept as a paper of its own;
+    - ``apart``: a record sharing its abstract with a different paper, or its title and not
+      its first author (``storage.importing.author_keys``), kept as a paper of its own;
     - refused (``errors``, and ``unlisted`` more past the cap of errors a file lists), with
       its position and the reason;
     - a BibTeX ``containers`` entry (a ``@proceedings`` others ``crossref``), whose fields

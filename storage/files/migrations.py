@@ -31,7 +31,9 @@ def _new_id(doc: Mapping[str, Any]) -> str:
     from storage.sources.papers import paper_id
 
     title = "" if doc.get("title_derived") else str(doc.get("title", ""))
-    return paper_id(str(doc.get("abstract", "")), title)
+    authors = doc.get("authors")
+    named = [str(a) for a in authors] if isinstance(authors, list) else []
+    return paper_id(str(doc.get("abstract", "")), title, named)
 
 
 def _merge_docs(first: dict[str, Any], second: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,9 +8,10 @@ An import runs in three steps, one module each:
    holds the papers, not the records and the text they came from as well;
 2. ``resolve``: under the lock, each candidate matched with the papers known (the library's
    and the import's own), by the rules of ``identity``: the same abstract and a compatible
-   title, or, for a record without an abstract, the same title. A match merges into the
-   paper; a paper sharing its abstract with a different one gets an id that also takes its
-   title. The report says what was merged, and why;
+   title, or, for a record without an abstract, the same title and a first author who may
+   be the same person (``author_keys``). A match merges into the paper; a paper sharing its
+   abstract with a different one gets an id that also takes its title. The report says what
+   was merged, and why;
 3. ``store``: the papers written to ``papers.json`` in one change (``PapersChange``), and the
    decisions the file carries (our own exports, a library) given to the papers still in the
    Inbox (``take_theirs``: to every paper) in one change of ``triage.json``.

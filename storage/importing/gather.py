@@ -22,7 +22,7 @@ class Candidate:
     """A record of the import, cleaned into a paper, before it is matched with the library.
 
     The paper has the id its text gives it (``id_of_abstract``, or ``id_of_title`` for a paper
-    known by its title): the one it keeps unless matching says otherwise.
+    known by its title and first author): the one it keeps unless matching says otherwise.
     """
 
     paper: Paper
@@ -69,7 +69,7 @@ def candidate(
         paper = build_paper(record, list_name, position, "0" * 12, lists)
         title = _real_title(paper.title, paper.title_derived)
         if title:
-            paper = replace(paper, id=id_of_title(title))
+            paper = replace(paper, id=id_of_title(title, paper.authors))
         else:  # a placeholder ("withdrawn"): known by its link and authors
             paper = replace(paper, id=id_of_placeholder(paper.title, paper.url, paper.authors))
     return Candidate(paper, source, abstract_id is not None, record.decision, record.number)

@@ -10,7 +10,10 @@ not ``α − β``). A placeholder ("The abstract of this paper is not available"
 A paper's id is 12 hex characters of a hash:
 
 - of its abstract's identity (``abstract_identity``), for a record with a real abstract;
-- of its title (``title_key``), for a record without one (BibTeX, RIS, title-only catalogs);
+- of its title (``title_key``), for a record without one (BibTeX, RIS, title-only catalogs),
+  and of its first author's family name when it names one (``author_keys.family_key``): two
+  works of one title (LeCun's "Deep learning" in Nature, Goodfellow's book) get two ids, in
+  whichever order, on whichever device, they come;
 - of both, for a paper that shares its abstract with a different paper already known
   (``id_with_title``): the two stay apart.
 
@@ -22,8 +25,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from typing import Final
 
+from storage.importing.author_keys import family_key
 from storage.text.normalize import key
 
 __all__ = [
@@ -179,9 +184,15 @@ def id_of_abstract(identity: str) -> str:
     return _hash(identity)
 
 
-def id_of_title(title: str) -> str:
-    """The id of a paper known by its title alone (a record without an abstract)."""
-    return _hash("title\x1f" + title_key(title))
+def id_of_title(title: str, authors: Sequence[str] = ()) -> str:
+    """The id of a paper known by its title (a record without an abstract): its title and its
+    first author's family name (``family_key``), or its title alone when it names no first
+    author, the id every such paper had before (a library's papers keep it: matching finds
+    them by title, ``storage.importing.resolve``)."""
+    family = family_key(authors)
+    if not family:
+        return _hash("title\x1f" + title_key(title))
+    return _hash(f"title\x1f{title_key(title)}\x1fauthor\x1f{family}")
 
 
 def id_of_placeholder(title: str, url: str, authors: tuple[str, ...]) -> str:

@@ -37,8 +37,10 @@ from storage.models import FailedFile, ImportReport, Merge, RecordError
 
 REPLAY_FILE: Final = "imports.replay"
 #: What an import does with a file, as far as a replayed report is concerned: bumped by hand
-#: when a reader, the cleaning or the matching changes what a file gives.
-FORMAT: Final = 1
+#: when a reader, the cleaning or the matching changes what a file gives (2: two title-only
+#: records of one title and two first authors are two papers; 3: a reference keeps the type
+#: that keeps its file's name from giving it a year).
+FORMAT: Final = 3
 _MAGIC: Final = "papers-tui imports.replay"
 #: The reports kept (of the current ``papers.json``: the others cannot match again).
 _KEPT: Final = 16

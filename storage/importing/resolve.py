@@ -10,6 +10,7 @@ from typing import Any, Final
 from storage.caps import MAX_LISTS
 from storage.files.papers_file import real_title
 from storage.files.triage_model import doc_id
+from storage.importing.author_keys import authors_compatible, family_key
 from storage.importing.gather import Candidate
 from storage.importing.identity import (
     abstract_identity,
@@ -137,6 +138,26 @@ def _real_title(title: str, derived: bool) -> str:
     return "" if derived or is_placeholder_title(title) else title
 
 
+class _TitleIndex:
+    """Title key → the ids of the known papers of that title, the first indexed first (two
+    works may share a title: LeCun's "Deep learning" and Goodfellow's)."""
+
+    def __init__(self) -> None:
+        self._first: dict[str, str] = {}
+        self._more: dict[str, list[str]] = {}  # the rare title held by several papers
+
+    def add(self, tkey: str, pid: str) -> None:
+        first = self._first.setdefault(tkey, pid)
+        if first != pid:
+            more = self._more.setdefault(tkey, [])
+            if pid not in more:
+                more.append(pid)
+
+    def ids(self, tkey: str) -> list[str]:
+        first = self._first.get(tkey)
+        return [] if first is None else [first, *self._more.get(tkey, ())]
+
+
 class _Known:
     """The papers an import matches against: the library's (``PapersChange.stored``, the
     documents of ``papers.json``) and its own.
@@ -149,9 +170,9 @@ class _Known:
     def __init__(self, stored: Mapping[str, Mapping[str, Any]]) -> None:
         self.stored = stored
         self.incoming: dict[str, Incoming] = {}
-        self._titles: dict[str, str] = {}  # title key → id, every titled paper
+        self._titles = _TitleIndex()  # every titled paper
         self._derived: dict[str, str] = {}  # title key → id, titles derived from abstracts
-        self._untitled: dict[str, str] = {}  # title key → id, papers without an abstract
+        self._untitled = _TitleIndex()  # papers without an abstract
         self._pending: list[tuple[str, str, bool]] = []  # (title, id, has abstract) to index
         self._pending_derived: list[tuple[str, str]] = []  # (derived title, id) to index
         self._stored_indexed = False
@@ -191,6 +212,14 @@ class _Known:
             return None
         return real_title(doc), doc["abstract"]
 
+    def authors(self, pid: str) -> Sequence[str]:
+        """The authors of a known paper (none for an unknown one)."""
+        found = self.incoming.get(pid)
+        if found is not None:
+            return found.paper.authors
+        doc = self.stored.get(str(doc_id(pid)))
+        return () if doc is None else doc.get("authors") or ()
+
     def _index(self) -> None:
         if not self._stored_indexed:
             self._stored_indexed = True
@@ -202,26 +231,40 @@ class _Known:
                     self._pending_derived.append((str(doc["title"]), doc["id"]))
         for title, pid, has_abstract in self._pending:
             tkey = title_key(title)
-            self._titles.setdefault(tkey, pid)
+            self._titles.add(tkey, pid)
             if not has_abstract:
-                self._untitled.setdefault(tkey, pid)
+                self._untitled.add(tkey, pid)
         self._pending.clear()
         for title, pid in self._pending_derived:
             self._derived.setdefault(title_key(title), pid)
         self._pending_derived.clear()
 
-    def by_title(self, title: str, *, without_abstract: bool) -> str | None:
-        """A known paper of this title (only one known without an abstract, if asked)."""
-        if without_abstract and not self._without_abstract:
-            return None
+    def by_title(
+        self, title: str, authors: Sequence[str], abstract: str | None = None
+    ) -> tuple[str | None, str | None]:
+        """A known paper of this title whose first author may be that of ``authors``
+        (``authors_compatible``), and, when there is none, the first paper of this title
+        another first author's (else None). With an ``abstract``, only papers known without
+        one (or that took this one in this import) are looked at."""
+        if abstract is not None and not self._without_abstract:
+            return None, None
         self._index()
-        return (self._untitled if without_abstract else self._titles).get(title_key(title))
+        index = self._titles if abstract is None else self._untitled
+        other = None
+        for pid in index.ids(title_key(title)):
+            if abstract is not None and not _may_take(self.get(pid), abstract):
+                continue  # it took another abstract in this import: another paper
+            if authors_compatible(self.authors(pid), authors):
+                return pid, None
+            other = other or pid
+        return None, other
 
-    def by_derived_title(self, title: str) -> str | None:
+    def by_derived_title(self, title: str, authors: Sequence[str]) -> str | None:
         """A known paper whose title, derived from its abstract, is this one: a record of
         ours (a Markdown export without abstracts) names such a paper by it."""
         self._index()
-        return self._derived.get(title_key(title))
+        pid = self._derived.get(title_key(title))
+        return pid if pid is not None and authors_compatible(self.authors(pid), authors) else None
 
     def add(self, entry: Incoming) -> None:
         """Record a paper of the import (its title indexed for the records after it)."""
@@ -235,13 +278,24 @@ class _Known:
             self._pending_derived.append((paper.title, paper.id))
 
 
+def _may_take(found: tuple[str, str] | None, abstract: str) -> bool:
+    """Whether a paper first known without an abstract (``found``: its title and abstract
+    now) may take ``abstract``: it has none yet, or has taken the same in this import."""
+    return (
+        found is None
+        or not found[1]
+        or (abstract_identity(found[1]) == abstract_identity(abstract))
+    )
+
+
 #: ``_resolve_id``'s reason for a record kept apart (reported there).
 _APART = "\x00apart"
 
 
 def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[str, str]:
     """The id a candidate takes, and why it joins a known paper ("" when nothing says;
-    ``_APART`` for a record kept apart from a paper sharing its abstract)."""
+    ``_APART`` for a record kept apart from a paper sharing its abstract, or its title and
+    not its first author)."""
     paper = cand.paper
     title = _real_title(paper.title, paper.title_derived)
     if cand.by_abstract:
@@ -264,40 +318,68 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             same = _reads_alike(found[1], paper.abstract)  # an export's display form too
             return pid, "" if same else "the same abstract, written differently"
         if title:
-            other = known.by_title(title, without_abstract=True)
+            other, unlike = known.by_title(title, paper.authors, paper.abstract)
             if other is not None:
                 return other, "the same title; the paper had no abstract"
-            keyed = _keyed_by_title(known, title, paper.abstract)
+            keyed = _keyed_by_title(known, title, paper.authors, paper.abstract)
             if keyed is not None:
                 return keyed, ""
+            if unlike is not None and known.by_page(paper.url) is None:
+                return pid, _kept_apart(known, unlike, cand, report)
         other = known.by_page(paper.url)
         if other is not None:
             return other, "the same page (its abstract revised)"
         return pid, ""
-    other = known.by_title(title, without_abstract=False)
+    other, unlike = known.by_title(title, paper.authors)
     if other is not None:
         return other, "the same title; the record has no abstract"
-    other = known.by_derived_title(title) if title else None
+    other = known.by_derived_title(title, paper.authors) if title else None
     if other is not None:
         return other, "the title derived from its abstract; the record has no abstract"
     other = known.by_page(paper.url)
     if other is not None:
         return other, "the same page (its title revised)"
+    if unlike is not None and known.get(paper.id) is None:
+        return paper.id, _kept_apart(known, unlike, cand, report)
     return paper.id, ""
 
 
-def _keyed_by_title(known: _Known, title: str, abstract: str) -> str | None:
+def _kept_apart(known: _Known, unlike: str, cand: Candidate, report: ImportReport) -> str:
+    """Report a record kept apart from the paper ``unlike`` of its title, whose first author
+    is another's (``authors_compatible``); ``_APART``, as ``_resolve_id`` says it."""
+    paper = cand.paper
+    joined = (known.get(unlike) or ("", ""))[0]
+    theirs = next(iter(known.authors(unlike)), "")
+    ours = paper.authors[0] if paper.authors else ""
+    why = f"shares its title with {unlike} ({joined[:60]}), not its first author"
+    why += f" ({ours[:40]}, not {theirs[:40]})"
+    report.apart.append(Merge(paper.id, paper.display_title, why, joined, cand.source, cand.number))
+    return _APART
+
+
+def _keyed_by_title(known: _Known, title: str, authors: Sequence[str], abstract: str) -> str | None:
     """The stored paper first known by this title alone that has since taken this abstract:
     it keeps the id its title gave it (its decisions are under it), so the abstract's id finds
-    nothing, and a record with both is that paper, not a new one. One hash, no index."""
+    nothing, and a record with both is that paper, not a new one. Two hashes (the id of the
+    title with the first author's name, and of the title alone: a record without authors, or
+    a library of before authors were taken), no index."""
     if not known.stored:
         return None
-    pid = id_of_title(title)
-    found = known.get(pid)
-    if found is None or not found[1]:
-        return None
-    same = abstract_identity(found[1]) == abstract_identity(abstract)
-    return pid if same and titles_compatible(found[0], title) else None
+    for pid in dict.fromkeys((id_of_title(title, authors), id_of_title(title))):
+        found = known.get(pid)
+        if found is None or not found[1]:
+            continue
+        same = abstract_identity(found[1]) == abstract_identity(abstract)
+        if same and titles_compatible(found[0], title):
+            return pid
+    return None
+
+
+def _matched_after(cand: Candidate) -> int:
+    """The rank of a candidate in matching: with an abstract, with a first author, without."""
+    if cand.by_abstract:
+        return 0
+    return 1 if family_key(cand.paper.authors) else 2
 
 
 def resolve(
@@ -307,9 +389,10 @@ def resolve(
 ) -> dict[str, Incoming]:
     """Match the candidates with the library's papers and with each other (see the module).
 
-    Records with an abstract are matched first, then those known by their title alone, so
-    that a paper's id is the same whichever of the import's files came first (a BibTeX file
-    of titles before or after the list of abstracts); the papers keep the order the records
+    Records with an abstract are matched first, then those known by their title alone (those
+    naming a first author first), so that a paper's id is the same whichever of the import's
+    files came first (a BibTeX file of titles before or after the list of abstracts, a
+    catalog of titles and links without authors); the papers keep the order the records
     came in.
     """
     known = _Known(stored)
@@ -317,7 +400,7 @@ def resolve(
     first: dict[str, int] = {}  # paper id → the place of its first record (when reordered)
     order: Iterable[int] = range(len(candidates))
     if reordered:
-        order = sorted(order, key=lambda i: not candidates[i].by_abstract)
+        order = sorted(order, key=lambda i: _matched_after(candidates[i]))
     for place in order:
         cand = candidates[place]
         pid, reason = _resolve_id(known, cand, report)

@@ -365,7 +365,10 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
     QualifierKind(
         key="year",
         value="N",
-        help="the year the paper appeared: its reference's year, else its venue's or list's",
+        help=(
+            "the year the paper appeared: its reference's year, else its venue's or its "
+            "paper list's (a reference file's name gives none)"
+        ),
         example="year:>=2024",
         select=lambda facts, q: facts.where(_year_passes(q.value)),
         accepts=lambda value: number_test(value) is not None,

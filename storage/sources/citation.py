@@ -206,10 +206,16 @@ def arxiv_id(paper: Paper) -> str:
     return _arxiv_from(paper)
 
 
+def _lists_named(paper: Paper) -> tuple[str, ...]:
+    """The lists whose names may give a paper its venue and year: none for a reference that
+    states its type (BibTeX, RIS, EndNote, CSL-JSON, Web of Science…), whose list is its
+    file's name (``iclr2025-related-work.bib``, ``my-thesis-2019.ris``), not a venue's.
+    ``canonical_extra`` keeps the type where dropping it would let a list name say more."""
+    return () if _text(paper, "entry_type") else (paper.lists or (paper.list,))
+
+
 def _known(paper: Paper, *, journal: str, booktitle: str) -> tuple[Venue | None, int | None]:
-    # a reference that states its type names its own venue: its list is a file's name
-    lists = () if _text(paper, "entry_type") else (paper.lists or (paper.list,))
-    texts = (journal, booktitle, paper.venue, *lists)
+    texts = (journal, booktitle, paper.venue, *_lists_named(paper))
     venue = next((f.venue for t in texts if t and (f := find_venue(t)).venue is not None), None)
     year = next((y for t in texts if t and (y := find_year(t)) is not None), None)
     return venue, year
@@ -285,7 +291,7 @@ def year_of(paper: Paper) -> int | None:
     year = _number(paper, "year")
     if year is not None:
         return year
-    for text in (paper.venue, *(paper.lists or (paper.list,))):
+    for text in (paper.venue, *_lists_named(paper)):
         if text and (found := find_year(text)) is not None:
             return found
     return None
@@ -317,7 +323,10 @@ def canonical_extra(paper: Paper) -> tuple[tuple[str, ExtraValue], ...]:
         for name in ("journal", "booktitle"):
             if facts.get(name) and facts[name] == getattr(plain, name):
                 drop.add(name)
-    if "entry_type" in facts and facts["entry_type"] == without("entry_type").kind:
+    # the type also says that the paper's lists are its file's name (``_lists_named``): it
+    # goes only when it is all the citation would lose (not when a list's name would give a
+    # reference with no year of its own one, or a venue)
+    if "entry_type" in facts and without("entry_type") == citation_of(bare):
         drop.add("entry_type")
     if facts.get("year") is not None and facts["year"] == without("year").year:
         drop.add("year")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from storage.importing.author_keys import authors_compatible
 from storage.importing.identity import (
     ID_LENGTH,
     abstract_identity,
@@ -28,20 +29,22 @@ __all__ = [
 ]  # fmt: skip
 
 
-def paper_id(abstract: str, title: str = "") -> str:
+def paper_id(abstract: str, title: str = "", authors: Sequence[str] = ()) -> str:
     """The id of a paper: from its abstract (``storage.importing.identity``), or from its title
-    when it has no real abstract. A paper sharing its abstract with another may get another id on
-    import (``storage.importing``)."""
+    and first author when it has no real abstract. A paper sharing its abstract with another
+    may get another id on import (``storage.importing``)."""
     identity = abstract_identity(abstract)
-    return id_of_abstract(identity) if identity is not None else id_of_title(title)
+    return id_of_abstract(identity) if identity is not None else id_of_title(title, authors)
 
 
 @dataclass(slots=True)
 class Catalog:
-    """Records of a catalog file, found by abstract (with a compatible title) or by title."""
+    """Records of a catalog file, found by abstract (with a compatible title) or by title (and
+    a first author who may be the record's: ``authors_compatible``)."""
 
     by_abstract: dict[str, SourceRecord] = field(default_factory=dict)
-    by_title: dict[str, SourceRecord] = field(default_factory=dict)
+    #: Title key → the catalog's records of that title (two works may share one).
+    by_title: dict[str, list[SourceRecord]] = field(default_factory=dict)
 
     @classmethod
     def from_results(cls, results: Iterable[ReadResult]) -> Catalog:
@@ -53,11 +56,12 @@ class Catalog:
                 if identity is not None:
                     catalog.by_abstract.setdefault(identity, record)
                 if record.title:
-                    catalog.by_title.setdefault(title_key(record.title), record)
+                    catalog.by_title.setdefault(title_key(record.title), []).append(record)
         return catalog
 
     def __len__(self) -> int:
-        return len(self.by_abstract) + sum(not r.abstract for r in self.by_title.values())
+        untitled = sum(not r.abstract for records in self.by_title.values() for r in records)
+        return len(self.by_abstract) + untitled
 
     def find(self, record: SourceRecord) -> SourceRecord | None:
         """The catalog's record for the same paper, if it has one."""
@@ -66,12 +70,14 @@ class Catalog:
         if found is not None and titles_compatible(found.title, record.title):
             return found
         if record.title:
-            by_title = self.by_title.get(title_key(record.title))
-            # a catalog record with another abstract is another paper of the same title
-            if by_title is not None and (
-                not by_title.abstract or abstract_identity(by_title.abstract) in (None, identity)
-            ):
-                return by_title
+            for entry in self.by_title.get(title_key(record.title), ()):
+                # a catalog record with another abstract, or another first author, is another
+                # paper of the same title
+                abstract = abstract_identity(entry.abstract) if entry.abstract else None
+                if abstract in (None, identity) and authors_compatible(
+                    entry.authors, record.authors
+                ):
+                    return entry
         return None
 
 
@@ -125,7 +131,7 @@ def build_paper(
         title, name, derived = made.title, made.name, True
     lists = lists or (list_name,)
     paper = Paper(
-        id=pid or paper_id(record.abstract, title),
+        id=pid or paper_id(record.abstract, title, record.authors),
         title=title,
         abstract=record.abstract,
         authors=record.authors,

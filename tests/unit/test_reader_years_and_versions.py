@@ -11,7 +11,7 @@ import pytest
 
 from storage import Library
 from storage.export import export
-from storage.sources.citation import arxiv_id, citation_of, doi_of
+from storage.sources.citation import arxiv_id, citation_of, doi_of, year_of
 from storage.sources.registry import read_source
 
 _ATOM = """<?xml version="1.0" encoding="UTF-8"?>
@@ -254,6 +254,88 @@ def test_a_reference_file_named_after_a_venue_gives_its_papers_no_venue(tmp_path
     assert paper.venue == "" and citation_of(paper).kind == "misc"
     assert "@misc{vaswani2017attention" in _exported(library, "bibtex")
     assert "booktitle" not in _exported(library, "bibtex")
+
+
+#: One reference without a year (Turing's in Mind) as each reference manager's format writes it.
+_NO_YEAR = {
+    "bib": "@article{someold,\n  title = {A classic paper with no year given},\n"
+    "  author = {Turing, Alan},\n  journal = {Mind},\n}\n"
+    "@misc{pytorch,\n  title = {PyTorch: A Library},\n  author = {Paszke, Adam},\n"
+    "  howpublished = {\\url{https://pytorch.org}},\n}\n",
+    "ris": "TY  - JOUR\nAU  - Turing, Alan\nTI  - A classic paper with no year given\n"
+    "T2  - Mind\nER  - \n",
+    "enw": "%0 Journal Article\n%T A classic paper with no year given\n%A Turing, Alan\n%J Mind\n",
+    "csl.json": '[{"id": "t", "type": "article-journal", "title": "A classic paper with no '
+    'year given", "author": [{"family": "Turing", "given": "Alan"}], "container-title": "Mind"}]',
+    "txt": "FN Clarivate Analytics Web of Science\nVR 1.0\nPT J\nAU Turing, A\n"
+    "AF Turing, Alan\nTI A classic paper with no year given\nSO MIND\nER\n\nEF\n",
+    "csv": '"Key","Item Type","Publication Year","Author","Title","Publication Title"\n'
+    '"K1","journalArticle","","Turing, Alan","A classic paper with no year given","Mind"\n',
+}
+
+
+@pytest.mark.parametrize("suffix", list(_NO_YEAR))
+@pytest.mark.parametrize("stem", ["iclr2025-related-work", "my-thesis-2019"])
+def test_a_reference_files_name_gives_its_papers_no_year(
+    tmp_path: Path, stem: str, suffix: str
+) -> None:
+    """A reference file's name is no venue, nor a year: an entry without a year of its own
+    stays without one in every export and in ``year:`` searches, though its type was implied
+    by its journal (and so not kept, and its file's name read again)."""
+    library = _imported(tmp_path, f"{stem}.{suffix}", _NO_YEAR[suffix])
+    papers = library.papers()
+    assert papers and all(p.fact("entry_type") for p in papers)
+    assert [(citation_of(p).year, year_of(p)) for p in papers] == [(None, None)] * len(papers)
+    for fmt, year in (("bibtex", "year = "), ("ris", "PY  - "), ("csl-json", '"issued"')):
+        assert year not in _exported(library, fmt), fmt
+    from storage.search import SearchIndex
+
+    index = SearchIndex(papers)
+    assert index.rank("year:2025", limit=None).ids == index.rank("year:2019", limit=None).ids == []
+    # our exports of them, read back, are the same papers (nothing changed)
+    for fmt, name in (("bibtex", "back.bib"), ("ris", "back.ris"), ("csl-json", "back.csl.json")):
+        (tmp_path / name).write_text(_exported(library, fmt), encoding="utf-8")
+        report = library.import_file(tmp_path / name)
+        assert (report.added, report.updated) == (0, 0), fmt
+
+
+def test_a_library_given_a_year_by_a_file_name_loses_it_when_the_file_comes_again(
+    tmp_path: Path,
+) -> None:
+    """A paper stored before (the type its journal implies not kept: the year its file's name
+    gave it) is mended by importing its file again."""
+    import json
+
+    stored = {
+        "title": "A classic paper with no year given",
+        "authors": ["Alan Turing"],
+        "lists": ["iclr2025-related-work"],
+        "venue": "Mind",
+        "extra": {"journal": "Mind"},
+    }
+    before = tmp_path / "before.json"
+    before.write_text(json.dumps({"format": "papers-tui", "papers": [stored]}), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(before)
+    [paper] = library.papers()
+    assert year_of(paper) == 2025  # as the library had it
+    source = tmp_path / "iclr2025-related-work.bib"
+    source.write_text(_NO_YEAR["bib"], encoding="utf-8")
+    library.import_file(source)
+    assert [year_of(p) for p in library.papers()] == [None, None]
+    assert "year = " not in _exported(library, "bibtex")
+
+
+def test_a_venue_lists_name_still_gives_its_papers_their_year(tmp_path: Path) -> None:
+    """What a list's name is for: a plain-text venue list, a JSON list of a venue's papers."""
+    text = "ICLR 2025\n\n" + "We study a thing and show it works on every benchmark we tried.\n"
+    listed = _imported(tmp_path, "list.txt", text)
+    assert [(citation_of(p).year, year_of(p)) for p in listed.papers()] == [(2025, 2025)]
+    rows = '[{"title": "A paper of the list", "authors": ["Ann Lee"]}]'
+    (tmp_path / "json").mkdir()
+    named = _imported(tmp_path / "json", "neurips2024.json", rows)
+    assert [(citation_of(p).year, year_of(p)) for p in named.papers()] == [(2024, 2024)]
+    assert "year = {2024}" in _exported(named, "bibtex")
 
 
 def test_what_reference_managers_write_around_links_venues_and_groups(tmp_path: Path) -> None:

@@ -1,0 +1,138 @@
+"""Whether two records known by their title alone name one paper's first author.
+
+A title is no identity: Google Scholar gives "Deep learning" to LeCun, Bengio and Hinton's
+Nature paper (2015) and to Goodfellow, Bengio and Courville's book (2016). Two records that
+share a title and have no abstract are one paper unless their first authors are clearly two
+people: each has a family name, written in one script, and neither's family name is a word
+of the other's name. The same person is written many ways, and each is told apart here:
+
+- ``Yann LeCun``, ``Y. LeCun``, ``LeCun, Yann``, ``LeCun Y`` (initials after the family name,
+  as PubMed and Scopus write them): initials are no name, a comma puts the family name first;
+- ``Jan van der Berg``, ``Van der Berg, Jan``: lower-case particles are no name, the family
+  name is the last word left (``Berg``); a suffix (``Jr.``, ``III``) neither;
+- ``Müller``, ``Muller``, ``Mueller``: accents, ``ue`` for ``ü``, ``ø`` for ``o``, case;
+- ``Zhang San`` and ``San Zhang`` (a family name written first): the family name of one is a
+  word of the other, so they may be one person;
+- ``张三``, ``张 三``: a name in CJK characters is one word, its spaces aside; a name in
+  another script than the other's (``张三``, ``San Zhang``) says nothing.
+
+A record without authors (or only ``et al.``), or whose first author is initials alone,
+says nothing either: it may be any paper of its title.
+
+``family_key`` is what a title-only paper's id takes besides its title
+(``storage.importing.identity.id_of_title``), so that two such papers get two ids whatever
+order they come in, and on whichever device.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Final
+
+from storage.sources.authors import PARTICLES, is_et_al, is_suffix
+from storage.text.normalize import fold
+
+__all__ = ["authors_compatible", "family_key", "same_person"]
+
+#: Letters people write for others in Latin script (``ø`` has no accent to drop).
+_LATIN_LETTERS: Final = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+)
+#: ``ue`` for ``ü`` (``Mueller``): folded to the letter without its accent.
+_DIGRAPH: Final = re.compile(r"(?<=[aou])e")
+_NOT_LETTER: Final = re.compile(r"[\W\d_]+")
+
+
+def _cjk(char: str) -> bool:
+    """Han, kana, hangul: scripts whose names are written without spaces."""
+    code = ord(char)
+    return (
+        0x3040 <= code <= 0x30FF  # hiragana, katakana
+        or 0x3400 <= code <= 0x4DBF
+        or 0x4E00 <= code <= 0x9FFF
+        or 0xAC00 <= code <= 0xD7AF  # hangul
+        or 0xF900 <= code <= 0xFAFF
+        or 0x20000 <= code <= 0x2FA1F
+    )
+
+
+def _script(name: str) -> str:
+    """``latin``, ``cjk`` or ``other``: names are compared only within one script."""
+    if name.isascii():  # most names
+        return "latin"
+    letters = [c for c in name if c.isalpha()]
+    if any(_cjk(c) for c in letters):
+        return "cjk"
+    if all(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in letters):
+        return "latin"
+    return "other"
+
+
+def _is_initials(word: str, alone: bool) -> bool:
+    """``Y.``, ``J.-P.``, ``Y``; and, after a family name (``alone``: the name's other words
+    have lower-case letters), ``JA`` as PubMed writes initials."""
+    letters = [c for c in word if c.isalpha()]
+    if len(letters) <= 1:
+        return True
+    if "." in word and all(len(piece) <= 1 for piece in re.split(r"[.\-‐]+", word)):
+        return True
+    return alone and len(letters) <= 3 and all(c.isupper() for c in letters)
+
+
+def _folded(word: str) -> str:
+    text = fold(word).translate(_LATIN_LETTERS)
+    return _DIGRAPH.sub("", _NOT_LETTER.sub("", text))
+
+
+def _name_words(name: str) -> tuple[str, list[str]]:
+    """A name's script and its words that are names (see the module), the family name last."""
+    name = " ".join(name.split())
+    if is_et_al(name):
+        return "latin", []
+    script = _script(name)
+    if script == "cjk":
+        whole = _folded(name)
+        return script, [whole] if whole else []
+    family_first = "," in name
+    if family_first:  # "LeCun, Yann", "Smith, Jr., John": the family name, then the rest
+        last, *rest = name.split(",")
+        words = [*" ".join(rest).split(), *last.split()]
+    else:
+        words = name.split()
+    words = [w for w in words if not is_suffix(w) and w not in PARTICLES]
+    named = [w for w in words if any(c.islower() for c in w)]
+    kept = []
+    for place, word in enumerate(words):
+        # PubMed's "LeCun Y", "Smith JA": upper-case initials after a name of lower case
+        pubmed = not family_first and place == len(words) - 1 and bool(named) and word not in named
+        if not _is_initials(word, pubmed):
+            kept.append(_folded(word))
+    return script, [w for w in kept if w]
+
+
+def _first_author(authors: Sequence[str]) -> str:
+    return next((a for a in authors if a.strip() and not is_et_al(a)), "")
+
+
+def family_key(authors: Sequence[str]) -> str:
+    """The first author's family name as compared (``LeCun, Yann`` → ``lecun``), "" when no
+    first author has one (none, initials alone)."""
+    _, words = _name_words(_first_author(authors))
+    return words[-1] if words else ""
+
+
+def same_person(first: str, second: str) -> bool:
+    """Whether two names may be one person's (see the module): True unless both say enough."""
+    script, words = _name_words(first)
+    other_script, other_words = _name_words(second)
+    if not words or not other_words or script != other_script:
+        return True
+    return words[-1] in other_words or other_words[-1] in words
+
+
+def authors_compatible(first: Sequence[str], second: Sequence[str]) -> bool:
+    """Whether two author lists may be one paper's: their first authors may be one person
+    (a list without authors may be any paper's)."""
+    return same_person(_first_author(first), _first_author(second))
