@@ -1,0 +1,71 @@
+"""Real exports' quirks that readers once got silently wrong: a CSV row's quote left open, a
+CSL-JSON file known only past its start, dates and years in the shapes tools write them,
+Web of Science's early-access records, Semantic Scholar's arXiv journal, Scopus's links,
+EndNote's keyword lines, OpenReview's publication times."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.sources.records import ReadResult
+from storage.sources.registry import read_source
+
+
+def _read(tmp_path: Path, name: str, text: str) -> ReadResult:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return read_source(path)
+
+
+def _years(result: ReadResult) -> dict[str, object]:
+    return {r.title: dict(r.extra).get("year") for r in result.records}
+
+
+def test_a_csv_quote_left_open_refuses_its_line_and_reads_the_rows_after_it(
+    tmp_path: Path,
+) -> None:
+    """The second row's abstract opens a quote it never closes: it is refused, naming its
+    line, and the third row, which the open quote ran into, is read as itself."""
+    text = (
+        "Title,Abstract,Year\n"
+        'First paper,"We study the first thing in depth and report that it works well.",2020\n'
+        'Second paper,"We study the second thing, the so-called ""widget"" problem.,2021\n'
+        'Third paper,"We study the third thing in depth and report that it works too.",2022\n'
+        'Fourth paper,"We study the fourth thing in depth and report that it works also.",2023\n'
+    )
+    result = _read(tmp_path, "q.csv", text)
+    assert _years(result) == {"First paper": 2020, "Third paper": 2022, "Fourth paper": 2023}
+    [error] = result.errors
+    assert error.record == 2 and error.reason.startswith("line 3: a quote opened on it")
+    assert "Second" not in result.records[1].abstract
+
+
+def test_a_csv_quote_never_closed_is_refused_not_read_to_the_end(tmp_path: Path) -> None:
+    text = (
+        "Title,Abstract,Year\n"
+        'First paper,"An abstract whose quote is never closed, on to the end of the file,2020\n'
+        "Second paper,A plain abstract of the second paper long enough to be one at all.,2021\n"
+        "Third paper,A plain abstract of the third paper long enough to be one at all.,2022\n"
+    )
+    result = _read(tmp_path, "open.csv", text)
+    assert _years(result) == {"Second paper": 2021, "Third paper": 2022}
+    [error] = result.errors
+    assert "line 2" in error.reason and "never closed" in error.reason
+
+
+def test_csv_rows_a_quote_ran_into_that_are_no_rows_are_refused_together(
+    tmp_path: Path,
+) -> None:
+    """An abstract of two lines whose inner quotes are not doubled: its lines are no rows of
+    their own, so both are refused, saying which; a stray space after a closing quote on one
+    line is read as before."""
+    text = (
+        "Title,Abstract,Year\n"
+        'First paper,"An abstract on two lines,\n'
+        'with a "quoted" word inside it, not doubled as it should be.",2020\n'
+        'Second paper,"An abstract with a space after its closing quote, long enough." ,2021\n'
+    )
+    result = _read(tmp_path, "inner.csv", text)
+    assert [r.title for r in result.records] == ["Second paper"]
+    [error] = result.errors
+    assert error.reason.startswith("lines 2–3: a quote opened on line 2")
