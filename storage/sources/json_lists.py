@@ -54,6 +54,11 @@ def read_json(text: str, path: Path) -> ReadResult:
             return read_jsonl(text, path)
         reason = f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
         raise SourceError(f"{path}: not valid JSON ({reason})") from None
+    # CSL-JSON whose start did not say so (its reader imports this module's ``loads``)
+    from storage.sources.csl_json import is_csl_json, read_csl_data
+
+    if is_csl_json(data):
+        return read_csl_data(data, path)
     return read_json_data(data, path)
 
 

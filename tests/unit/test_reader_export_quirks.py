@@ -5,6 +5,7 @@ EndNote's keyword lines, OpenReview's publication times."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from storage.sources.records import ReadResult
@@ -69,3 +70,32 @@ def test_csv_rows_a_quote_ran_into_that_are_no_rows_are_refused_together(
     assert [r.title for r in result.records] == ["Second paper"]
     [error] = result.errors
     assert error.reason.startswith("lines 2–3: a quote opened on line 2")
+
+
+def test_csl_json_is_known_by_its_items_when_its_start_names_nothing_of_csl(
+    tmp_path: Path,
+) -> None:
+    """Zotero writes ``abstract`` before ``container-title``: a first abstract of 9,000
+    characters hid every name of CSL's own from the sniff, and the generic JSON reader lost
+    the authors and the year."""
+    long_review = {
+        "id": "http://zotero.org/users/1/items/A",
+        "type": "article-journal",
+        "abstract": "We study a long review topic in depth across many settings. " * 150,
+        "container-title": "Physics Reports",
+        "title": "A very long review",
+        "author": [{"family": "Lee", "given": "Ann"}, {"family": "Park", "given": "Bo"}],
+        "issued": {"date-parts": [["2019", 3]]},
+    }
+    second = {
+        "type": "article-journal",
+        "title": "Second item",
+        "container-title": "Nature",
+        "author": [{"family": "Roe", "given": "Rick"}],
+        "issued": {"date-parts": [[2020]]},
+    }
+    result = _read(tmp_path, "My Library.json", json.dumps([long_review, second], indent="\t"))
+    review, item = result.records
+    assert review.authors == ("Ann Lee", "Bo Park") and item.authors == ("Rick Roe",)
+    assert dict(review.extra)["year"] == 2019 and dict(review.extra)["journal"] == "Physics Reports"
+    assert _years(result)["Second item"] == 2020
