@@ -79,6 +79,10 @@ def _date(value: Any) -> tuple[str, str, str]:
     """(year, month, ISO date when the day is known) of a CSL date."""
     if isinstance(value, list) and value:  # some writers give the date-parts list itself
         value = {"date-parts": value}
+    elif isinstance(value, str | int) and not isinstance(value, bool):
+        # EDTF, the form CSL's schema prefers: "2021-03-04", "2021-03", "2021", an interval's
+        # start ("2021-03/2021-05"), a date qualified as uncertain or approximate ("2021?~")
+        value = {"raw": str(value).split("/")[0].rstrip("?~%")}
     if not isinstance(value, Mapping):
         return "", "", ""
     parts = value.get("date-parts")
@@ -98,6 +102,8 @@ def _date(value: Any) -> tuple[str, str, str]:
         found = year_in(text)
         return ("" if found is None else str(found)), "", ""
     year, month, day = iso.groups()
+    if not 1 <= int(month) <= 12:  # EDTF's seasons (21 to 24) are no months
+        return year, "", ""
     return year, month, f"{year}-{int(month):02d}-{int(day):02d}" if day else ""
 
 

@@ -99,3 +99,27 @@ def test_csl_json_is_known_by_its_items_when_its_start_names_nothing_of_csl(
     assert review.authors == ("Ann Lee", "Bo Park") and item.authors == ("Rick Roe",)
     assert dict(review.extra)["year"] == 2019 and dict(review.extra)["journal"] == "Physics Reports"
     assert _years(result)["Second item"] == 2020
+
+
+def test_csl_json_dates_written_as_edtf_strings_give_their_year_and_month(
+    tmp_path: Path,
+) -> None:
+    """CSL's schema prefers ``"issued": "2021-03-04"`` (EDTF) to ``date-parts``."""
+    issued = {"A day": "2021-03-04", "A month": "2021-03", "A year": "2019",
+              "An interval": "2020-03/2020-05", "Uncertain": "2022?",
+              "A season": "2018-21"}  # fmt: skip
+    items = [
+        {"type": "article-journal", "title": title, "container-title": "Nature", "issued": date}
+        for title, date in issued.items()
+    ]
+    result = _read(tmp_path, "dates.json", json.dumps(items))
+    found = {r.title: dict(r.extra) for r in result.records}
+    assert {t: (e.get("year"), e.get("month"), e.get("date")) for t, e in found.items()} == {
+        "A day": (2021, 3, "2021-03-04"),
+        "A month": (2021, 3, None),
+        "A year": (2019, None, None),
+        "An interval": (2020, 3, None),
+        "Uncertain": (2022, None, None),
+        "A season": (2018, None, None),
+    }
+    assert result.records[0].venue == "Nature 2021"
