@@ -123,3 +123,36 @@ def test_csl_json_dates_written_as_edtf_strings_give_their_year_and_month(
         "A season": (2018, None, None),
     }
     assert result.records[0].venue == "Nature 2021"
+
+
+def test_a_year_written_as_a_float_is_the_year_in_json_and_csv(tmp_path: Path) -> None:
+    """pandas writes a year column with a gap in it as floats: ``2024.0``, in JSON and CSV."""
+    items = [
+        {"title": "Float year", "authors": ["Ann Lee"], "year": 2024.0,
+         "journal": "Nature Machine Intelligence"},
+        {"title": "Float year, no venue", "authors": ["Bo Park"], "year": 2021.0},
+    ]  # fmt: skip
+    result = _read(tmp_path, "p2.json", json.dumps(items))
+    assert _years(result) == {"Float year": 2024, "Float year, no venue": 2021}
+    assert result.records[0].venue == "Nature Machine Intelligence 2024"
+    table = _read(tmp_path, "p2.csv", "title,venue,year\nFloat year,ICLR,2024.0\nNo year,ICLR,\n")
+    assert _years(table) == {"Float year": 2024, "No year": None}
+    assert [r.venue for r in table.records] == ["ICLR 2024", "ICLR"]
+
+
+def test_a_json_record_with_a_date_and_no_year_takes_the_dates_year(tmp_path: Path) -> None:
+    """Papers with Code gives a ``date`` and no ``year``: the date's year is the paper's, as a
+    BibTeX ``date`` gives its year, unless its venue names a year (the date is then the
+    preprint's: the ICLR 2022 paper is dated 2021)."""
+    items = [
+        {"title": "LoRA", "arxiv_id": "2106.09685", "proceeding": "ICLR 2022 4",
+         "date": "2021-06-17"},
+        {"title": "An arXiv-only paper", "arxiv_id": "2301.00001", "proceeding": None,
+         "date": "2023-01-01"},
+        {"title": "In a journal", "journal": "Nature", "date": "2020-05-02"},
+    ]  # fmt: skip
+    result = _read(tmp_path, "pwc.json", json.dumps(items))
+    assert _years(result) == {"LoRA": None, "An arXiv-only paper": 2023, "In a journal": 2020}
+    lora, preprint, journal = result.records
+    assert lora.venue == "ICLR 2022 4" and dict(preprint.extra)["month"] == 1
+    assert journal.venue == "Nature 2020"
