@@ -12,7 +12,9 @@ by``, ``Link``: its own record page, so the DOI's page instead when there is one
 Scholar's (``Publication``) and IEEE Xplore's (``Document Title``, ``Publication Title``,
 ``Start Page`` and ``End Page``, ``ISBNs``, ``Article Citation Count``, and ``Document
 Identifier``, which says a conference paper from a journal's: ``IEEE Conferences``, ``IEEE
-Journals``). Excel's first line ``sep=,`` (or ``sep=;``) names the delimiter.
+Journals``); Web of Science's Excel export saved as CSV (``Article Title``, ``Source
+Title``, ``UT (Unique WOS ID)``) is read as its plain-text export is (``storage.sources.wos``).
+Excel's first line ``sep=,`` (or ``sep=;``) names the delimiter.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from storage.sources.records import (
     ReadResult,
     first_line,
 )
+from storage.sources.wos import is_wos_table, wos_row
 from storage.text.sanitize import printable
 
 CSV_SUFFIXES = (".csv", ".tsv")
@@ -220,6 +223,7 @@ def read_csv(text: str, path: Path) -> ReadResult:
         shown = printable(", ".join(h for h in names[:8] if h)) or "none"  # one line, always
         raise SourceError(f"{path}: the CSV has no abstract or title column (its columns: {shown})")
     result = ReadResult(source=str(path), list_name=path.stem)
+    fields_of = wos_row if is_wos_table(names) else _fields
     number = 0
     while True:
         lines.start_record()
@@ -240,7 +244,7 @@ def read_csv(text: str, path: Path) -> ReadResult:
             for i, cell in enumerate(row)
             if i < len(names) and names[i]
         }
-        result.add(number, _fields(fields))
+        result.add(number, fields_of(fields))
     return result
 
 

@@ -156,3 +156,71 @@ def test_a_json_record_with_a_date_and_no_year_takes_the_dates_year(tmp_path: Pa
     lora, preprint, journal = result.records
     assert lora.venue == "ICLR 2022 4" and dict(preprint.extra)["month"] == 1
     assert journal.venue == "Nature 2020"
+
+
+_EARLY_ACCESS = """\ufeffFN Clarivate Analytics Web of Science
+VR 1.0
+PT J
+AF Lee, Ann
+TI An early access article
+SO NATURE MACHINE INTELLIGENCE
+DT Article; Early Access
+AB We report a result that appeared online first and is not yet in an issue of the journal.
+DI 10.1038/s42256-024-00001-1
+EA JAN 2024
+TC 7
+UT WOS:001140000000001
+ER
+
+PT J
+AF Roe, Rick
+TI Early access with a year alone
+SO NEURAL COMPUTATION
+EY 2023
+ER
+
+EF
+"""
+
+
+def test_a_web_of_science_early_access_record_takes_its_year_from_its_ea_date(
+    tmp_path: Path,
+) -> None:
+    """An early-access record has no ``PY`` until it is in an issue: ``EA JAN 2024`` (or
+    ``EY 2023``) is when it was published."""
+    result = _read(tmp_path, "savedrecs.txt", _EARLY_ACCESS)
+    early, alone = result.records
+    assert (dict(early.extra)["year"], dict(early.extra)["month"]) == (2024, 1)
+    assert early.venue == "NATURE MACHINE INTELLIGENCE 2024" and dict(early.extra)["citations"] == 7
+    assert dict(alone.extra)["year"] == 2023 and "month" not in dict(alone.extra)
+    header = "PT\tAF\tTI\tSO\tAB\tPY\tEA\tUT\n"
+    row = "J\tLee, Ann\tTabbed early access\tNATURE\tAn abstract.\t\tFEB 2024\tWOS:1\n"
+    [tabbed] = _read(tmp_path, "tab.txt", header + row).records
+    assert (dict(tabbed.extra)["year"], dict(tabbed.extra)["month"]) == (2024, 2)
+
+
+def test_web_of_sciences_excel_export_saved_as_csv_is_read_as_its_other_exports(
+    tmp_path: Path,
+) -> None:
+    """Its ``Article Title`` is the title; its ``Publication Date`` ``DEC`` is a month, not
+    a date; ``Early Access Date`` gives a year to a record without one."""
+    text = (
+        "Publication Type,Authors,Author Full Names,Article Title,Source Title,Document Type,"
+        "Abstract,Publication Date,Publication Year,Start Page,End Page,DOI,Early Access Date,"
+        '"Times Cited, WoS Core",UT (Unique WOS ID)\n'
+        'J,"Vaswani, A; Shazeer, N","Vaswani, Ashish; Shazeer, Noam",Attention is all you need,'
+        "ADVANCES IN NEURAL INFORMATION PROCESSING SYSTEMS,Article,The dominant sequence "
+        "transduction models are based on recurrent networks.,DEC,2017,5998,6008,"
+        "10.5555/3295222.3295349,,12,WOS:000452649406008\n"
+        'J,"Lee, A","Lee, Ann",Early,NATURE,Article; Early Access,An abstract,,,,,,'
+        "JAN 2024,,WOS:001140000000001\n"
+    )
+    attention, early = _read(tmp_path, "savedrecs.csv", text).records
+    assert attention.title == "Attention is all you need"
+    assert attention.authors == ("Ashish Vaswani", "Noam Shazeer")
+    facts = dict(attention.extra)
+    assert (facts["year"], facts["month"], facts["pages"], facts["citations"]) == (
+        2017, 12, "5998–6008", 12,
+    )  # fmt: skip
+    assert "date" not in facts and facts["journal"].startswith("ADVANCES")
+    assert early.title == "Early" and dict(early.extra)["year"] == 2024
