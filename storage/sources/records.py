@@ -602,7 +602,8 @@ def _url(item: Mapping[str, Any]) -> str:
 ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?")
 #: A preprint's venue as Google Scholar writes it (its BibTeX's ``journal``, its CSV's
 #: ``Publication``): ``arXiv preprint arXiv:2305.12345``, ``arXiv preprint hep-th/9901001``,
-#: ``ArXiv abs/2305.12345`` (Semantic Scholar), ``arXiv:2305.12345 [cs.LG]``.
+#: ``ArXiv abs/2305.12345`` (Semantic Scholar; its BibTeX splits it into a ``journal`` and a
+#: ``volume``), ``arXiv:2305.12345 [cs.LG]``.
 _ARXIV_VENUE = re.compile(
     r"\s*(?:arxiv(?:\s+e-?prints?|\s+preprint)?\s*,?\s*(?:arxiv\s*:\s*|abs/)?|arxiv\s*:\s*)"
     rf"({ARXIV_ID.pattern})(?:\s*\[[\w.-]+\])?\s*\.?\s*",
@@ -620,9 +621,14 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
     if item.get("eprint"):
         return item
     found: dict[str, Any] = {}
+    volume = item.get("volume")
     for key in _VENUE_FIELDS:
         value = item.get(key)
         match = _ARXIV_VENUE.fullmatch(value) if isinstance(value, str) else None
+        if match is None and isinstance(value, str) and value.strip().casefold() == "arxiv":
+            # Semantic Scholar's BibTeX: journal={ArXiv}, volume={abs/2106.09685}
+            match = _ARXIV_VENUE.fullmatch(f"arXiv {volume}") if isinstance(volume, str) else None
+            found.update({"volume": None} if match else {})
         if match is not None:
             found.setdefault("eprint", match.group(1))
             found[key] = None

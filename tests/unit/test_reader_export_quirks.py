@@ -224,3 +224,22 @@ def test_web_of_sciences_excel_export_saved_as_csv_is_read_as_its_other_exports(
     )  # fmt: skip
     assert "date" not in facts and facts["journal"].startswith("ADVANCES")
     assert early.title == "Early" and dict(early.extra)["year"] == 2024
+
+
+def test_semantic_scholars_bibtex_arxiv_journal_and_volume_is_an_arxiv_preprint(
+    tmp_path: Path,
+) -> None:
+    """Semantic Scholar's BibTeX cites a preprint as ``journal={ArXiv}`` with its id in
+    ``volume={abs/2106.09685}``: a preprint with that eprint, no journal called ArXiv."""
+    text = (
+        "@article{Hu2021LoRALA,\n  title={LoRA: Low-Rank Adaptation of Large Language Models},\n"
+        "  author={J. Edward Hu and Yelong Shen},\n  journal={ArXiv},\n  year={2021},\n"
+        "  volume={abs/2106.09685},\n"
+        "  url={https://api.semanticscholar.org/CorpusID:235458009}\n}\n"
+    )
+    [lora] = _read(tmp_path, "s2.bib", text).records
+    facts = dict(lora.extra)
+    assert (facts["eprint"], facts["archiveprefix"], facts["entry_type"]) == (
+        "2106.09685", "arXiv", "misc",
+    )  # fmt: skip
+    assert "journal" not in facts and "volume" not in facts and lora.venue == ""
