@@ -243,3 +243,25 @@ def test_semantic_scholars_bibtex_arxiv_journal_and_volume_is_an_arxiv_preprint(
         "2106.09685", "arXiv", "misc",
     )  # fmt: skip
     assert "journal" not in facts and "volume" not in facts and lora.venue == ""
+
+
+def test_scopus_ris_is_linked_by_its_doi_and_keeps_its_citation_count(tmp_path: Path) -> None:
+    """Scopus's ``UR`` is its own record page, which only its subscribers may open: a record
+    with a DOI is linked by the DOI, as Scopus's CSV is; ``Cited By: 12`` in ``N1`` is the
+    citation count, and the rest of the note stays a note."""
+    text = (
+        "TY  - CONF\nAU  - Zhang, W.\nTI  - Efficient Attention for Dense Prediction\n"
+        "PY  - 2023\nDO  - 10.1109/CVPR52729.2023.00123\n"
+        "UR  - https://www.scopus.com/inward/record.uri?eid=2-s2.0-85173924000&partnerID=40\n"
+        "DB  - Scopus\nN1  - Export Date: 15 January 2024; Cited By: 12\nER  - \n\n"
+        "TY  - JOUR\nTI  - Without a DOI\n"
+        "UR  - https://www.scopus.com/inward/record.uri?eid=2-s2.0-1\n"
+        "N1  - Export Date: 15 January 2024; Cited By :3; Correspondence Address: Lee, A.\n"
+        "ER  - \n"
+    )
+    attention, alone = _read(tmp_path, "scopus.ris", text).records
+    assert attention.url == "https://doi.org/10.1109/CVPR52729.2023.00123"
+    assert dict(attention.extra)["citations"] == 12 and "bib_note" not in dict(attention.extra)
+    assert alone.url.startswith("https://www.scopus.com/inward/record.uri")
+    facts = dict(alone.extra)
+    assert facts["citations"] == 3 and facts["bib_note"] == "Correspondence Address: Lee, A."
