@@ -265,3 +265,22 @@ def test_scopus_ris_is_linked_by_its_doi_and_keeps_its_citation_count(tmp_path: 
     assert alone.url.startswith("https://www.scopus.com/inward/record.uri")
     facts = dict(alone.extra)
     assert facts["citations"] == 3 and facts["bib_note"] == "Correspondence Address: Lee, A."
+
+
+def test_endnote_keywords_are_split_on_their_lines_and_separators(tmp_path: Path) -> None:
+    """``%K`` keywords: one a line (a ``%K``'s continued lines too), ``;`` between them, or
+    ``,`` when all are on one line; a keyword alone on its line keeps its comma."""
+    text = (
+        "%0 Journal Article\n%T Continued lines\n%K Machine learning\nNeural networks\n"
+        "Deep learning\n\n"
+        "%0 Conference Paper\n%T One line, commas\n%K graph neural networks, recommendation\n\n"
+        "%0 Journal Article\n%T Semicolons\n%K attention; transformers\n\n"
+        "%0 Journal Article\n%T One a line\n%K Neural Networks, Computer\n%K Humans\n"
+    )
+    result = _read(tmp_path, "refs.enw", text)
+    assert {r.title: r.keywords for r in result.records} == {
+        "Continued lines": ("Machine learning", "Neural networks", "Deep learning"),
+        "One line, commas": ("graph neural networks", "recommendation"),
+        "Semicolons": ("attention", "transformers"),
+        "One a line": ("Neural Networks, Computer", "Humans"),
+    }
