@@ -1,11 +1,13 @@
 """Paper lists as JSON (an array of papers, or an object holding one) and JSON Lines (one paper
-per line), including OpenReview's record shapes (``content`` dicts, ``{"value": x}`` wrappers)."""
+per line), including OpenReview's record shapes (``content`` dicts, ``{"value": x}`` wrappers;
+a note's year from its dates, as ``papers fetch`` gives it: ``note_year``)."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from storage.sources.records import (
     field_value,
     opening,
 )
+from storage.sources.venues import find_year
 
 JSON_SUFFIXES = (".json",)
 #: A key that is a record's id (OpenReview's forum ids are 6–20 such characters).
@@ -213,7 +216,50 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     published = flat.get("publicationdate")
     if isinstance(published, str) and not flat.get("date"):
         flat["date"] = published  # Semantic Scholar's "2017-06-12"
+    if flat.get("year") in (None, "") and any(key in item for key in _NOTE_DATES):
+        # an OpenReview note saved from its API: the year ``papers fetch`` gives it
+        flat["year"] = note_year(item)
     return flat
+
+
+#: The dates of an OpenReview note that may give its year (ms since the epoch): published,
+#: public, made.
+_NOTE_DATES = ("pdate", "odate", "cdate")
+_BIBTEX_YEAR = re.compile(r"\byear\s*=\s*[{\"]?\s*(\d{4})\b")
+_YEARS = range(1950, 2100)
+
+
+def _value(content: Mapping[str, Any], key: str) -> Any:
+    """A field of an OpenReview note: API v2 wraps each value as ``{"value": x}``, v1 does not."""
+    value = content.get(key)
+    return value["value"] if isinstance(value, Mapping) and "value" in value else value
+
+
+def note_year(note: Mapping[str, Any], named: Iterable[Any] = ()) -> int | None:
+    """The year of an OpenReview note whose venue names none (a journal's: "Accepted by
+    TMLR"); None when its venue, or a text of ``named`` (the venue id fetched), does (ICLR
+    2018's notes, made in 2017, say no venue), or when it is no note.
+
+    Its publication date's (``pdate``) first; then its BibTeX's, the year OpenReview has it
+    cited with (the decision's, where ``odate`` would give the submission's to a paper
+    published a year later); then when it went public (``odate``) or was made (``cdate``)."""
+    content = note.get("content")
+    if not isinstance(content, Mapping):
+        return None
+    texts = [_value(content, "venue"), _value(content, "venueid"), *named]
+    if any(isinstance(text, str) and find_year(text) is not None for text in texts):
+        return None
+    published, public, made = (_year_of_stamp(note.get(key)) for key in _NOTE_DATES)
+    bibtex = _value(content, "_bibtex")
+    cited = _BIBTEX_YEAR.search(bibtex[:5000]) if isinstance(bibtex, str) else None
+    years = (published, int(cited[1]) if cited else None, public, made)
+    return next((year for year in years if year is not None and year in _YEARS), None)
+
+
+def _year_of_stamp(stamp: Any) -> int | None:
+    if isinstance(stamp, bool) or not isinstance(stamp, int | float) or not 0 < stamp < 4e12:
+        return None
+    return datetime.fromtimestamp(stamp / 1000, UTC).year
 
 
 def _add_item(result: ReadResult, number: int, item: Any) -> None:

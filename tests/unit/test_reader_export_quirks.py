@@ -284,3 +284,26 @@ def test_endnote_keywords_are_split_on_their_lines_and_separators(tmp_path: Path
         "Semicolons": ("attention", "transformers"),
         "One a line": ("Neural Networks, Computer", "Humans"),
     }
+
+
+def test_an_openreview_v2_note_saved_to_a_file_takes_its_year_as_a_fetch_does(
+    tmp_path: Path,
+) -> None:
+    """A TMLR note's venue ("Accepted by TMLR") names no year: its publication date
+    (``pdate``, ms since the epoch) gives it, before its creation date (``cdate``); a note
+    whose venue names a year keeps that one."""
+    notes = {
+        "notes": [
+            {"id": "nZeVKeeFYf9", "content": {"title": {"value": "LoRA"},
+             "venue": {"value": "ICLR 2022 Poster"}}, "cdate": 1632875000000},
+            {"id": "Xyz123abc", "content": {"title": {"value": "A TMLR paper"},
+             "venue": {"value": "Accepted by TMLR"}, "venueid": {"value": "TMLR"}},
+             "cdate": 1700000000000, "pdate": 1710000000000},
+            {"id": "Abc456def", "content": {"title": {"value": "Under review"},
+             "venue": {"value": "Under review for TMLR"}}, "cdate": 1700000000000},
+        ],
+        "count": 3,
+    }  # fmt: skip
+    result = _read(tmp_path, "tmlr.json", json.dumps(notes))
+    assert _years(result) == {"LoRA": None, "A TMLR paper": 2024, "Under review": 2023}
+    assert result.records[1].venue == "Accepted by TMLR 2024"
