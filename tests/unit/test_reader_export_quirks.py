@@ -307,3 +307,28 @@ def test_an_openreview_v2_note_saved_to_a_file_takes_its_year_as_a_fetch_does(
     result = _read(tmp_path, "tmlr.json", json.dumps(notes))
     assert _years(result) == {"LoRA": None, "A TMLR paper": 2024, "Under review": 2023}
     assert result.records[1].venue == "Accepted by TMLR 2024"
+
+
+def test_biblatex_xdata_entries_lend_their_fields_and_are_no_papers(tmp_path: Path) -> None:
+    """biblatex's ``@xdata`` holds fields written once for many entries (``xdata =
+    {neurips2020}``): they are the entries' own, and the ``@xdata`` entry, which is no paper,
+    is counted as a container, not refused as a record without a title."""
+    text = (
+        '@STRING(nips = "Advances in Neural Information Processing Systems")\n'
+        "@xdata{neurips2020,\n  booktitle = nips,\n  publisher = {Curran Associates},\n"
+        "  year = {2020},\n  xdata = {curran}\n}\n"
+        "@XData{curran,\n  location = {Red Hook},\n  publisher = {Someone Else}\n}\n"
+        "@inproceedings{ho2020,\n  title = {Denoising Diffusion Probabilistic Models},\n"
+        "  author = {Ho, Jonathan},\n  xdata = {NeurIPS2020},\n}\n"
+        "@inproceedings{own,\n  title = {A Paper of Its Own Year},\n  year = {2021},\n"
+        "  xdata = {neurips2020, missing}\n}\n"
+    )
+    result = _read(tmp_path, "b10.bib", text)
+    assert not result.errors and result.containers == 2
+    ho, own = result.records
+    facts = dict(ho.extra)
+    assert (facts["booktitle"], facts["publisher"], facts["year"]) == (
+        "Advances in Neural Information Processing Systems", "Curran Associates", 2020,
+    )  # fmt: skip
+    assert ho.venue == "Advances in Neural Information Processing Systems 2020"
+    assert dict(own.extra)["year"] == 2021
