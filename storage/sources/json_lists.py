@@ -146,7 +146,7 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
             return data, ""
         return None, ""
     if isinstance(data, dict) and depth < 3:
-        if field_value(data, "abstract") is not None:  # a single paper
+        if _single_paper(data):
             return [data], ""
         name = ""
         for key in ("name", "list", "title", "venue"):
@@ -161,6 +161,15 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
             if found is not None:
                 return found, inner or name
     return None, ""
+
+
+def _single_paper(data: Mapping[str, Any]) -> bool:
+    """Whether an object is one paper: it has an abstract, or a title beside an abstract of
+    none (Semantic Scholar's ``"abstract": null``, which its API gives many papers) or
+    Semantic Scholar's ``paperId``. (A title alone may be a list's name.)"""
+    if field_value(data, "abstract") is not None:
+        return True
+    return isinstance(data.get("title"), str) and ("abstract" in data or "paperId" in data)
 
 
 def _keyed_records(data: Mapping[str, Any]) -> list[Any] | None:

@@ -332,3 +332,25 @@ def test_biblatex_xdata_entries_lend_their_fields_and_are_no_papers(tmp_path: Pa
     )  # fmt: skip
     assert ho.venue == "Advances in Neural Information Processing Systems 2020"
     assert dict(own.extra)["year"] == 2021
+
+
+def test_a_semantic_scholar_paper_without_an_abstract_is_read_by_its_title(
+    tmp_path: Path,
+) -> None:
+    """Semantic Scholar's API answers for one paper with ``"abstract": null`` for many: the
+    paper is read by its title, not its authors' list taken for a list of papers."""
+    paper = {
+        "paperId": "a8ca46b171467ceb2d7652fbfb67fe701ad86092",
+        "externalIds": {"ArXiv": "2106.09685", "CorpusId": 235458009},
+        "title": "LoRA: Low-Rank Adaptation of Large Language Models",
+        "abstract": None,
+        "venue": "International Conference on Learning Representations",
+        "year": 2021,
+        "citationCount": 5000,
+        "authors": [{"authorId": "2157840220", "name": "J. E. Hu"},
+                    {"authorId": "1752875", "name": "Yelong Shen"}],
+    }  # fmt: skip
+    result = _read(tmp_path, "s2one.json", json.dumps(paper))
+    [lora] = result.records
+    assert not result.errors and lora.authors == ("J. E. Hu", "Yelong Shen")
+    assert lora.title.startswith("LoRA") and dict(lora.extra)["eprint"] == "2106.09685"
