@@ -145,9 +145,9 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
         if data and sum(isinstance(x, dict) for x in data) >= max(1, len(data) // 2):
             return data, ""
         return None, ""
+    if isinstance(data, dict) and depth <= 3 and _single_paper(data):
+        return [data], ""  # DBLP's one hit is an object where its hits are an array, 3 deep
     if isinstance(data, dict) and depth < 3:
-        if _single_paper(data):
-            return [data], ""
         name = ""
         for key in ("name", "list", "title", "venue"):
             if isinstance(data.get(key), str) and len(data[key]) <= MAX_HEADER_CHARS:
@@ -166,8 +166,9 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
 def _single_paper(data: Mapping[str, Any]) -> bool:
     """Whether an object is one paper: it has an abstract, or a title beside an abstract of
     none (Semantic Scholar's ``"abstract": null``, which its API gives many papers) or
-    Semantic Scholar's ``paperId``. (A title alone may be a list's name.)"""
-    if field_value(data, "abstract") is not None:
+    Semantic Scholar's ``paperId``, or a hit of DBLP's search API. (A title alone may be a
+    list's name.)"""
+    if field_value(data, "abstract") is not None or _dblp_info(data) is not None:
         return True
     return isinstance(data.get("title"), str) and ("abstract" in data or "paperId" in data)
 
@@ -197,9 +198,59 @@ def _keyed_records(data: Mapping[str, Any]) -> list[Any] | None:
     return records
 
 
+def _dblp_info(item: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The record of a hit of DBLP's search API (``{"@score": …, "@id": …, "info": {…}}``),
+    or None for no such hit."""
+    info = item.get("info")
+    return info if isinstance(info, Mapping) and "@id" in item else None
+
+
+#: DBLP's publication types (its search API's ``type``) as entry types.
+_DBLP_TYPES = {
+    "Conference and Workshop Papers": "inproceedings", "Journal Articles": "article",
+    "Informal and Other Publications": "misc", "Informal Publications": "misc",
+    "Books and Theses": "book", "Parts in Books or Collections": "incollection",
+    "Editorship": "proceedings", "Data and Artifacts": "dataset",
+}  # fmt: skip
+#: The number DBLP gives people of one name (``Ann Lee 0001``), to tell them apart.
+_DBLP_HOMONYM = re.compile(r"\s+\d{4}$")
+_CORR_VOLUME = re.compile(r"abs/(\d{4}\.\d{4,5})")
+
+
+def _dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
+    """A hit's record as our fields: its authors' names (``{"author": [{"text": …}]}``, one
+    person an object of its own) without DBLP's number, its title without the full stop DBLP
+    ends every title with, its venue a journal's or a proceedings', its electronic edition
+    (``ee``) its link before its DBLP page, a CoRR paper's volume (``abs/2106.09686``) its
+    arXiv id, as DBLP's BibTeX gives it."""
+    fields = {k: v for k, v in info.items() if k not in ("authors", "type", "ee", "url")}
+    people = info.get("authors")
+    people = people.get("author") if isinstance(people, Mapping) else None
+    people = [people] if isinstance(people, Mapping) else people if isinstance(people, list) else []
+    names = (p.get("text") if isinstance(p, Mapping) else p for p in people)
+    fields["authors"] = [_DBLP_HOMONYM.sub("", n) for n in names if isinstance(n, str)]
+    title = info.get("title")
+    if isinstance(title, str) and title.endswith(".") and not title.endswith(".."):
+        fields["title"] = title[:-1]
+    kind = _DBLP_TYPES.get(str(info.get("type")), "misc")
+    venue, volume = info.get("venue"), info.get("volume")
+    corr = _CORR_VOLUME.fullmatch(volume) if venue == "CoRR" and isinstance(volume, str) else None
+    if corr is not None:  # DBLP's name for arXiv
+        fields.update(eprint=corr.group(1), archiveprefix="arXiv", venue=None, volume=None)
+    elif kind in ("article", "inproceedings"):
+        fields["journal" if kind == "article" else "booktitle"] = venue
+    fields["entry_type"] = kind
+    links = [info.get(k) for k in ("ee", "url")]
+    fields["url"] = [u for link in links for u in (link if isinstance(link, list) else [link])]
+    return fields
+
+
 def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
-    """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers) and
-    Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``)."""
+    """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers),
+    Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``) and
+    the hits of DBLP's search API (``_dblp_record``)."""
+    if (info := _dblp_info(item)) is not None:
+        item = _dblp_record(info)
     flat: dict[str, Any] = {}
     content = item.get("content")
     sources = [item, content] if isinstance(content, Mapping) else [item]

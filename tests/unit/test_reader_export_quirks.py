@@ -354,3 +354,44 @@ def test_a_semantic_scholar_paper_without_an_abstract_is_read_by_its_title(
     [lora] = result.records
     assert not result.errors and lora.authors == ("J. E. Hu", "Yelong Shen")
     assert lora.title.startswith("LoRA") and dict(lora.extra)["eprint"] == "2106.09685"
+
+
+def _dblp(hits: object) -> str:
+    return json.dumps({"result": {"query": "lora*", "status": {"@code": "200", "text": "OK"},
+                       "hits": {"@total": "3", "@sent": "3", "hit": hits}}})  # fmt: skip
+
+
+def test_dblps_search_api_answer_is_read_as_its_papers(tmp_path: Path) -> None:
+    """DBLP's search API: ``{"result": {"hits": {"hit": [{"info": {…}}]}}}``; an author alone
+    is an object, not a list, and a name carries DBLP's number (``Ann Lee 0001``)."""
+    hits = [
+        {"@score": "7", "@id": "1970786", "url": "URL#1970786", "info": {
+            "authors": {"author": [{"@pid": "152/5077", "text": "Edward J. Hu"},
+                                   {"@pid": "222/7885", "text": "Yelong Shen"}]},
+            "title": "LoRA: Low-Rank Adaptation of Large Language Models.", "venue": "ICLR",
+            "year": "2022", "type": "Conference and Workshop Papers",
+            "key": "conf/iclr/HuSWALWWC22", "ee": "https://openreview.net/forum?id=nZeVKeeFYf9",
+            "url": "https://dblp.org/rec/conf/iclr/HuSWALWWC22"}},
+        {"@score": "7", "@id": "1970787", "info": {
+            "authors": {"author": {"@pid": "152/5077", "text": "Edward J. Hu"}},
+            "title": "A Single-Author Paper.", "venue": "CoRR", "volume": "abs/2106.09686",
+            "year": "2021", "type": "Informal and Other Publications",
+            "doi": "10.48550/ARXIV.2106.09686"}},
+        {"@score": "7", "@id": "1970788", "info": {
+            "authors": {"author": [{"@pid": "1/1", "text": "Ann Lee 0001"}]},
+            "title": "Journal Paper.", "venue": "J. Mach. Learn. Res.", "volume": "24",
+            "pages": "1-40", "year": "2023", "type": "Journal Articles",
+            "ee": "http://jmlr.org/papers/v24/22-0001.html"}},
+    ]  # fmt: skip
+    result = _read(tmp_path, "dblp.json", _dblp(hits))
+    assert not result.errors
+    lora, corr, journal = result.records
+    assert lora.title == "LoRA: Low-Rank Adaptation of Large Language Models"
+    assert lora.authors == ("Edward J. Hu", "Yelong Shen") and lora.venue == "ICLR 2022"
+    assert lora.url == "https://openreview.net/forum?id=nZeVKeeFYf9"
+    assert dict(lora.extra)["entry_type"] == "inproceedings"
+    assert corr.authors == ("Edward J. Hu",) and corr.venue == ""
+    assert (dict(corr.extra)["eprint"], dict(corr.extra)["entry_type"]) == ("2106.09686", "misc")
+    assert journal.authors == ("Ann Lee",) and dict(journal.extra)["journal"].startswith("J. M")
+    [alone] = _read(tmp_path, "one.json", _dblp(hits[0])).records
+    assert alone.title == lora.title
