@@ -225,7 +225,7 @@ class ImportReport:
         if self.refused:
             line += f", {count(self.refused, 'record error')}"
         if self.containers:
-            line += f", {count(self.containers, 'crossref container')}"
+            line += f", {count(self.containers, 'crossref or xdata container')}"
         if self.read:
             line += f" ({count(self.read, 'record')} read)"
         if self.restored:

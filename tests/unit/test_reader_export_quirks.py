@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from storage import Library
 from storage.sources.records import ReadResult
 from storage.sources.registry import read_source
 
@@ -332,6 +333,8 @@ def test_biblatex_xdata_entries_lend_their_fields_and_are_no_papers(tmp_path: Pa
     )  # fmt: skip
     assert ho.venue == "Advances in Neural Information Processing Systems 2020"
     assert dict(own.extra)["year"] == 2021
+    report = Library(tmp_path / "home").import_file(tmp_path / "b10.bib")
+    assert "2 crossref or xdata containers (4 records read)" in report.summary()
 
 
 def test_a_semantic_scholar_paper_without_an_abstract_is_read_by_its_title(
