@@ -159,8 +159,8 @@ class ImportReport:
     - ``apart``: a record sharing its abstract with a different paper, kept as a paper of its own;
     - refused (``errors``, and ``unlisted`` more past the cap of errors a file lists), with
       its position and the reason;
-    - a BibTeX ``containers`` entry (a ``@proceedings`` others ``crossref``), whose fields
-      went to the entries citing it;
+    - a BibTeX ``containers`` entry (a ``@proceedings`` others ``crossref``, an ``@xdata``),
+      whose fields went to the entries citing it;
 
     and ``read`` counts them all (``accounted`` checks that they add up). Decisions carried by
     the file (our own exports, a library) are ``restored`` for papers still in the Inbox;
