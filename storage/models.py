@@ -160,8 +160,8 @@ class ImportReport:
       its first author (``storage.importing.author_keys``), kept as a paper of its own;
     - refused (``errors``, and ``unlisted`` more past the cap of errors a file lists), with
       its position and the reason;
-    - a BibTeX ``containers`` entry (a ``@proceedings`` others ``crossref``), whose fields
-      went to the entries citing it;
+    - a BibTeX ``containers`` entry (a ``@proceedings`` others ``crossref``, an ``@xdata``),
+      whose fields went to the entries citing it;
 
     and ``read`` counts them all (``accounted`` checks that they add up). Decisions carried by
     the file (our own exports, a library) are ``restored`` for papers still in the Inbox;
@@ -226,7 +226,7 @@ class ImportReport:
         if self.refused:
             line += f", {count(self.refused, 'record error')}"
         if self.containers:
-            line += f", {count(self.containers, 'crossref container')}"
+            line += f", {count(self.containers, 'crossref or xdata container')}"
         if self.read:
             line += f" ({count(self.read, 'record')} read)"
         if self.restored:

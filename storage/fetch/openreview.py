@@ -33,10 +33,8 @@ full URL. Credentials are used only when the environment has them (``OPENREVIEW_
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -46,8 +44,9 @@ from storage.fetch.records import add_items, score_list, value_of
 from storage.fetch.replies import ReplyNames, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
+from storage.sources.json_lists import note_year
 from storage.sources.records import ReadResult
-from storage.sources.venues import find_venue, find_year
+from storage.sources.venues import find_venue
 
 PAGE = 1000
 #: Notes with their replies are some 30 times larger: smaller pages.
@@ -400,7 +399,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         "forum": note.get("forum") or note.get("id"),
         "content": {**_without_hidden_authors(content), "pdf": _pdf(value_of(content, "pdf"), api)},
     }
-    if (year := _year(note, content, query)) is not None:
+    if (year := note_year(note, query.params.values())) is not None:
         item["year"] = year
     if said.ratings:
         item["ratings"] = score_list(said.ratings)
@@ -416,35 +415,6 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         if query.accepted_only and not accepted:
             return None
     return item, status
-
-
-#: The dates of a note that may give its year (ms since the epoch): published, public, made.
-_DATES = ("pdate", "odate", "cdate")
-_BIBTEX_YEAR = re.compile(r"\byear\s*=\s*[{\"]?\s*(\d{4})\b")
-_YEARS = range(1950, 2100)
-
-
-def _year(note: Mapping[str, Any], content: Mapping[str, Any], query: Query) -> int | None:
-    """The year of a paper whose venue names none (a journal's: "Accepted by TMLR"); None when
-    its venue, or the venue id fetched, does (ICLR 2018's notes, made in 2017, say no venue).
-
-    Its publication date's (``pdate``) first; then its BibTeX's, the year OpenReview has it
-    cited with (the decision's, where ``odate`` would give the submission's to a paper
-    published a year later); then when it went public (``odate``) or was made (``cdate``)."""
-    named = [value_of(content, "venue"), value_of(content, "venueid"), *query.params.values()]
-    if any(isinstance(text, str) and find_year(text) is not None for text in named):
-        return None
-    published, public, made = (_year_of_stamp(note.get(key)) for key in _DATES)
-    bibtex = value_of(content, "_bibtex")
-    cited = _BIBTEX_YEAR.search(bibtex[:5000]) if isinstance(bibtex, str) else None
-    years = (published, int(cited[1]) if cited else None, public, made)
-    return next((year for year in years if year is not None and year in _YEARS), None)
-
-
-def _year_of_stamp(stamp: Any) -> int | None:
-    if isinstance(stamp, bool) or not isinstance(stamp, int | float) or not 0 < stamp < 4e12:
-        return None
-    return datetime.fromtimestamp(stamp / 1000, UTC).year
 
 
 #: What a note says for authors it hides (v1: a withdrawn submission never revealed).

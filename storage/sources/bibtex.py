@@ -10,10 +10,11 @@ entry using it, with one line), ``crossref`` parents' fields inherited.
 
 Every entry is a paper, whatever its type (``@book``, ``@phdthesis``, ``@online``, a type no
 style knows), except a ``crossref`` container: an entry another entry names in its
-``crossref`` (DBLP's ``@proceedings``), which lends its fields instead. Entries in a
-``crossref`` cycle are papers too, and the cycle is named. Keys are labels, not identity: an
-empty key (Mendeley's ``@article{,``) or a repeated one imports, and ``Li2025MarS`` is not
-``Li2025MaRS``.
+``crossref`` (DBLP's ``@proceedings``), which lends its fields instead, and biblatex's
+``@xdata`` entries, whose fields are those of every entry naming them in its ``xdata``.
+Entries in a ``crossref`` cycle are papers too, and the cycle is named. Keys are labels, not
+identity: an empty key (Mendeley's ``@article{,``) or a repeated one imports, and
+``Li2025MarS`` is not ``Li2025MaRS``.
 
 LaTeX in titles, names and other text fields (``{\\"U}ber``, ``{$\\tau$}-bench``) becomes
 Unicode through the one converter (``storage.text.latex``); abstracts are kept as written
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -306,19 +307,49 @@ def _delimited_end(text: str) -> int | None:
     return None
 
 
-def _parents(entries: list[_Entry]) -> list[int | None]:
-    """The entry each entry's ``crossref`` names (its index), or None: the key as written,
-    else in any letter case (as BibTeX looks it up)."""
+def _finder(entries: list[_Entry]) -> Callable[[str], int | None]:
+    """The index of the entry a key names: the key as written, else in any letter case (as
+    BibTeX looks it up); None for none."""
     exact: dict[str, int] = {}
     folded: dict[str, int] = {}
     for i, entry in enumerate(entries):
         exact.setdefault(entry.key, i)
         folded.setdefault(entry.key.casefold(), i)
-    parents: list[int | None] = []
-    for entry in entries:
-        name = entry.fields.get("crossref", "").strip()
-        parents.append(exact.get(name, folded.get(name.casefold())) if name else None)
-    return parents
+
+    def find(name: str) -> int | None:
+        name = name.strip()
+        return exact.get(name, folded.get(name.casefold())) if name else None
+
+    return find
+
+
+def _parents(entries: list[_Entry], find: Callable[[str], int | None]) -> list[int | None]:
+    """The entry each entry's ``crossref`` names (its index), or None."""
+    return [find(entry.fields.get("crossref", "")) for entry in entries]
+
+
+#: The ``@xdata`` entries an entry takes fields from, at most (its keys, theirs in turn).
+_XDATA_MAX: Final = 8
+
+
+def _with_xdata(entries: list[_Entry], find: Callable[[str], int | None], index: int) -> None:
+    """Entry ``index`` with the fields of the ``@xdata`` entries its ``xdata`` names (biblatex's
+    data written once for many entries: a proceedings' booktitle, publisher and year) as its
+    own: its own fields first, then those of the first key's entry, and of the ones theirs
+    name in turn."""
+    fields = entries[index].fields
+    pending = [k for k in fields.get("xdata", "").split(",") if k.strip()][:_XDATA_MAX]
+    seen = {index}
+    while pending and len(seen) <= _XDATA_MAX:
+        source = find(pending.pop(0))
+        if source is None or source in seen:
+            continue
+        seen.add(source)
+        for name, value in entries[source].fields.items():
+            if name not in ("xdata", "crossref", "ids"):
+                fields.setdefault(name, value)
+        pending.extend(k for k in entries[source].fields.get("xdata", "").split(",") if k.strip())
+        del pending[_XDATA_MAX:]
 
 
 def _cycles(parents: list[int | None]) -> list[list[int]]:
@@ -503,7 +534,11 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             f"{path}: @string macros grow past what a file may hold and were not expanded: "
             f"{names}{more}"
         )
-    parents = _parents(entries)
+    find = _finder(entries)
+    for index, entry in enumerate(entries):
+        if entry.fields.get("xdata"):
+            _with_xdata(entries, find, index)
+    parents = _parents(entries, find)
     on_cycle: set[int] = set()
     for cycle in _cycles(parents):
         on_cycle.update(cycle)
@@ -515,6 +550,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             "the cycle would lend it"
         )
     containers = {p for p in parents if p is not None} - on_cycle
+    containers.update(i for i, entry in enumerate(entries) if entry.kind.casefold() == "xdata")
 
     def fields_of(index: int) -> dict[str, str]:  # what a cycle would lend is not taken
         return entries[index].fields if index in on_cycle else _inherit(entries, parents, index)

@@ -4,7 +4,9 @@ An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` 
 ``{"literal"}``), ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``),
 ``container-title`` and ``keyword``. Such files are named ``.json``: they are told from other
 JSON by their content (the sniff looks for CSL's own field names at the start), and read
-before the generic JSON reader would.
+before the generic JSON reader would; one whose start holds none of them (a first abstract
+longer than the sniff looks) is known when the JSON reader has parsed it (``is_csl_json``),
+and read as CSL-JSON then.
 
 Crossref's REST API answers too (``api.crossref.org/works?query=…``: ``{"message-type":
 "work-list", "message": {"items": […]}}``; ``/works/DOI``: one ``work`` as the ``message``):
@@ -77,6 +79,10 @@ def _date(value: Any) -> tuple[str, str, str]:
     """(year, month, ISO date when the day is known) of a CSL date."""
     if isinstance(value, list) and value:  # some writers give the date-parts list itself
         value = {"date-parts": value}
+    elif isinstance(value, str | int) and not isinstance(value, bool):
+        # EDTF, the form CSL's schema prefers: "2021-03-04", "2021-03", "2021", an interval's
+        # start ("2021-03/2021-05"), a date qualified as uncertain or approximate ("2021?~")
+        value = {"raw": str(value).split("/")[0].rstrip("?~%")}
     if not isinstance(value, Mapping):
         return "", "", ""
     parts = value.get("date-parts")
@@ -96,6 +102,8 @@ def _date(value: Any) -> tuple[str, str, str]:
         found = year_in(text)
         return ("" if found is None else str(found)), "", ""
     year, month, day = iso.groups()
+    if not 1 <= int(month) <= 12:  # EDTF's seasons (21 to 24) are no months
+        return year, "", ""
     return year, month, f"{year}-{int(month):02d}-{int(day):02d}" if day else ""
 
 
@@ -202,6 +210,44 @@ def _crossref_works(data: Any) -> list[Any] | None:
     return items if isinstance(items, list) else None
 
 
+def _items(data: Any) -> Any:
+    """The items of CSL-JSON: an array of them, an object holding one under ``items``, or one
+    item alone."""
+    items = data.get("items") if isinstance(data, dict) else data
+    return [data] if isinstance(data, dict) and items is None else items
+
+
+#: Names only CSL gives an item (besides its ``type``), as ``_CSL_KEYS`` looks for them.
+_CSL_ITEM_KEYS: Final = ("container-title", "citation-key", "custom")
+
+
+def _csl_item(item: Any) -> bool:
+    """Whether ``item`` is a CSL item: a ``type``, and a name of CSL's own, a CSL date or a
+    CSL name (``{"family": …}``)."""
+    if not isinstance(item, Mapping) or not isinstance(item.get("type"), str):
+        return False
+    if any(key in item for key in _CSL_ITEM_KEYS):
+        return True
+    issued = item.get("issued")
+    if isinstance(issued, Mapping) and "date-parts" in issued:
+        return True
+    people = item.get("author") or item.get("editor")
+    return isinstance(people, list) and any(
+        isinstance(p, Mapping) and "family" in p for p in people[:5]
+    )
+
+
+def is_csl_json(data: Any) -> bool:
+    """Whether parsed JSON is CSL-JSON or a Crossref answer: what the sniff looks for in a
+    file's start, asked of the whole (a Zotero export whose first abstract is longer than the
+    sniff's window opens with no name of CSL's own)."""
+    if _crossref_works(data) is not None:
+        return True
+    items = _items(data)
+    sample = items[:20] if isinstance(items, list) else []
+    return bool(sample) and sum(map(_csl_item, sample)) * 2 > len(sample)
+
+
 def read_csl_json(text: str, path: Path) -> ReadResult:
     """A CSL-JSON array of items (or an object holding one under ``items``), or Crossref's
     works (see the module)."""
@@ -209,10 +255,13 @@ def read_csl_json(text: str, path: Path) -> ReadResult:
         data = loads(text)
     except orjson.JSONDecodeError as exc:
         raise SourceError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    return read_csl_data(data, path)
+
+
+def read_csl_data(data: Any, path: Path) -> ReadResult:
+    """Parsed CSL-JSON (or a Crossref answer) as ``read_csl_json`` reads its text."""
     works = _crossref_works(data)
-    items = works if works is not None else data.get("items") if isinstance(data, dict) else data
-    if isinstance(data, dict) and items is None:
-        items = [data]
+    items = works if works is not None else _items(data)
     if not isinstance(items, list):
         raise SourceError(f"{path}: not CSL-JSON (expected an array of items)")
     result = ReadResult(source=str(path), list_name=path.stem)

@@ -12,7 +12,9 @@ by``, ``Link``: its own record page, so the DOI's page instead when there is one
 Scholar's (``Publication``) and IEEE Xplore's (``Document Title``, ``Publication Title``,
 ``Start Page`` and ``End Page``, ``ISBNs``, ``Article Citation Count``, and ``Document
 Identifier``, which says a conference paper from a journal's: ``IEEE Conferences``, ``IEEE
-Journals``). Excel's first line ``sep=,`` (or ``sep=;``) names the delimiter.
+Journals``); Web of Science's Excel export saved as CSV (``Article Title``, ``Source
+Title``, ``UT (Unique WOS ID)``) is read as its plain-text export is (``storage.sources.wos``).
+Excel's first line ``sep=,`` (or ``sep=;``) names the delimiter.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from storage.sources.records import (
     ReadResult,
     first_line,
 )
+from storage.sources.wos import is_wos_table, wos_row
 from storage.text.sanitize import printable
 
 CSV_SUFFIXES = (".csv", ".tsv")
@@ -199,14 +202,18 @@ _FORMULA_GUARD = re.compile(r"^'(?='*[=+\-@\t\r\n])")
 
 def read_csv(text: str, path: Path) -> ReadResult:
     """A CSV (or TSV) file (RFC 4180) with a header row that names an abstract or title column;
-    above it, Excel's ``sep=`` line may name the delimiter."""
+    above it, Excel's ``sep=`` line may name the delimiter.
+
+    Quotes are read strictly: a row whose quote is not closed where it should be is refused,
+    naming its lines, not read on into the rows after it as one (see ``_bad_quotes``).
+    """
     stated, text = _excel_separator(text)
     header_line = re.split(r"\r\n|\r|\n", text[:65536], maxsplit=1)[0]
     delimiter = stated or _delimiter(header_line, path)
     csv.field_size_limit(max(MAX_ABSTRACT_CHARS * 50, 1 << 24))
     # newline="": rows end at CR, LF or CRLF alike, as the csv module reads them
-    rows = io.StringIO(text, newline="")
-    reader = csv.reader(rows, delimiter=delimiter, quotechar='"', doublequote=True)
+    lines = _Lines(text, 1 if stated else 0)
+    reader = csv.reader(lines, delimiter=delimiter, quotechar='"', doublequote=True, strict=True)
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
@@ -216,15 +223,18 @@ def read_csv(text: str, path: Path) -> ReadResult:
         shown = printable(", ".join(h for h in names[:8] if h)) or "none"  # one line, always
         raise SourceError(f"{path}: the CSV has no abstract or title column (its columns: {shown})")
     result = ReadResult(source=str(path), list_name=path.stem)
+    fields_of = wos_row if is_wos_table(names) else _fields
     number = 0
     while True:
+        lines.start_record()
         try:
-            row = next(reader)
+            row: list[str] | None = next(reader)
         except StopIteration:
             break
         except csv.Error as exc:
+            row = _bad_quotes(lines, exc, delimiter, len(header), result, number + 1)
+        if row is None:
             number += 1
-            result.refuse(number, f"bad CSV row ({exc})")
             continue
         if not any(cell.strip() for cell in row):
             continue
@@ -234,8 +244,114 @@ def read_csv(text: str, path: Path) -> ReadResult:
             for i, cell in enumerate(row)
             if i < len(names) and names[i]
         }
-        result.add(number, _fields(fields))
+        result.add(number, fields_of(fields))
     return result
+
+
+class _Lines:
+    """A CSV text's lines (ended by CR, LF or CRLF) as ``csv.reader`` takes them, counted,
+    with where the record being read starts: a row whose quotes went wrong is read again."""
+
+    def __init__(self, text: str, before: int) -> None:
+        self._text = io.StringIO(text, newline="")
+        #: The number of the last line handed out (the file's: an Excel ``sep=`` line counts).
+        self.number = before
+        #: The last line handed out.
+        self.line = ""
+        self.first = self.start = self.after_first = 0
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        self.line = self._text.readline()
+        if not self.line:
+            raise StopIteration
+        self.number += 1
+        if self.number == self.first:
+            self.after_first = self._text.tell()
+        return self.line
+
+    def start_record(self) -> None:
+        """The next line handed out is the first of a record."""
+        self.first, self.start = self.number + 1, self._text.tell()
+
+    def record(self) -> str:
+        """The text of the record's lines handed out so far."""
+        return self._text.getvalue()[self.start : self._text.tell()]
+
+    def since_first(self) -> str:
+        """The text of the record's lines after its first, up to the last handed out."""
+        return self._text.getvalue()[self.after_first : self._text.tell()]
+
+    def back_to_second(self) -> None:
+        """Hand out the record's lines again from its second."""
+        self._text.seek(self.after_first)
+        self.number = self.first
+
+
+def _bad_quotes(
+    lines: _Lines, exc: csv.Error, delimiter: str, width: int, result: ReadResult, number: int
+) -> list[str] | None:
+    """What becomes of a record whose quotes the strict reading refused (``exc``): its row, or
+    None when it is refused as record ``number``.
+
+    A row of one line is read leniently (``"x" ,y`` is ``x ``): nothing else is in it. A quote
+    that opens a field and is not closed on its line (a hand's edit, a tool that did not double
+    an inner quote) reads on into the rows below, to the next quote or to the end. When that
+    next quote opens a field of its own (it follows a delimiter) and the lines after the
+    record's first are whole rows of the header's width, the first line alone is refused and
+    they are read again as rows; else (an abstract of several lines whose inner quotes are not
+    doubled) all its lines are refused together.
+    """
+    first, last = lines.first, lines.number
+    span = f"line {first}" if first == last else f"lines {first}–{last}"
+    never = "end of data" in str(exc)
+    if first >= last and not never and "expected after" in str(exc):
+        try:
+            return next(csv.reader([lines.record()], delimiter=delimiter), [])
+        except csv.Error as lenient:  # a field past the limit, after the quote
+            exc = lenient
+    if not never and "expected after" not in str(exc):  # no quote's fault: a field too long
+        result.refuse(number, f"{span}: bad CSV row ({exc})")
+        return None
+    closed = "never closed" if never else f"closed on line {last} ({exc})"
+    if first < last and (never or _opens_a_field(lines.line, delimiter)):
+        rows: list[list[str]] = []
+        after_first = io.StringIO(lines.since_first(), newline="")
+        try:  # the rows up to the first of them whose own quotes go wrong
+            for row in csv.reader(after_first, delimiter=delimiter, strict=True):
+                rows.extend([row] if row else [])
+        except csv.Error:
+            pass
+        if rows and all(width <= len(r) <= width + 1 for r in rows):
+            lines.back_to_second()
+            result.refuse(number, f"line {first}: a quote opened on it is {closed}; the line "
+                          "is skipped, the lines after it read as rows")  # fmt: skip
+            return None
+    result.refuse(number, f"{span}: a quote opened on line {first} is {closed}; "
+                  f"{'it is' if first == last else 'these lines are'} skipped")  # fmt: skip
+    return None
+
+
+def _opens_a_field(line: str, delimiter: str) -> bool:
+    """Whether the quote that a field quoted since an earlier line found wrong on ``line``
+    (the first quote followed by neither a quote, a delimiter nor the line's end) stands
+    where a field starts: after a delimiter, or first on the line."""
+    quoted, at = True, 0
+    while at < len(line):
+        if line[at] == '"' and quoted:
+            after = line[at + 1 : at + 2]
+            if after == '"':
+                at += 2
+                continue
+            if after not in (delimiter, "\r", "\n", ""):
+                return at == 0 or line[at - 1] == delimiter
+            quoted = False
+        elif line[at] == '"' and (at == 0 or line[at - 1] == delimiter):
+            quoted = True
+        at += 1
+    return False
 
 
 CSV_TSV = Reader(

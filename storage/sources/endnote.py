@@ -11,7 +11,9 @@ Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Las
 (year), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or book), ``%I`` (publisher;
 a thesis's school, a report's institution), ``%V``, ``%N`` (issue), ``%P`` (pages), ``%@``
 (ISBN or ISSN), ``%R`` (DOI), ``%U`` (a link; a PDF's when it ends in ``.pdf``), ``%X``
-(abstract), ``%K`` (keywords, one a line or comma-separated), ``%Z`` (a note: code links
+(abstract), ``%K`` (keywords: one a line, a ``%K``'s continued lines too, or several on a
+line apart by ``;``, or by ``,`` when they are all on one line: a keyword of its own line
+keeps its commas, as PubMed's ``Neural Networks, Computer``), ``%Z`` (a note: code links
 in it kept).
 """
 
@@ -75,8 +77,10 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
             continue
         if name == "abstract":
             value = "\n".join(" ".join(p.split()) for p in pieces).strip()
-        elif name == "keywords":  # one a line, or several on a line
-            value = "; ".join(" ".join(p.split()) for p in pieces if p.strip())
+        elif name == "keywords":  # one a line (a %K's continued lines too), or "a; b" a line
+            words = (" ".join(w.split()) for p in pieces for w in p.split(";"))
+            fields.setdefault(name, []).extend(w for w in words if w)
+            continue
         else:
             value = " ".join(" ".join(pieces).split())
         if not value:
@@ -85,6 +89,9 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
             fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
         else:
             fields.setdefault(name, value)
+    words = fields.get("keywords", [])
+    if len(words) == 1:  # one line of them: "graph neural networks, recommendation" (ACM)
+        fields["keywords"] = [w.strip() for w in words[0].split(",") if w.strip()]
     entry = entry_type(_TYPES.get(kind.casefold(), "misc"))
     fields["entry_type"] = entry
     date = fields.pop("date", "")

@@ -108,6 +108,16 @@ def year_in(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+#: A year as pandas writes a column of numbers with a gap in it: ``2021.0``.
+_FLOAT_YEAR: Final = re.compile(r"(\d{1,4})\.0+")
+
+
+def year_text(text: str) -> str:
+    """A year field's text without pandas' decimals: ``2021`` of ``2021.0``."""
+    found = _FLOAT_YEAR.fullmatch(text)
+    return found.group(1) if found else text
+
+
 #: A text field longer than this is not a short fact (an area, a DOI, a TL;DR).
 _MAX_TEXT: Final = 1000
 
@@ -227,6 +237,8 @@ def extra_value(field: ExtraField, value: Any) -> ExtraValue | None:
     if field.parse is not None:
         if isinstance(value, list | tuple) and value:
             value = value[0]
+        if isinstance(value, float) and value.is_integer():  # pandas' year: 2021.0
+            value = int(value)
         if isinstance(value, int) and not isinstance(value, bool):
             return int(
                 _checked(field, float(value) if value.bit_length() < 64 else math.inf, value)

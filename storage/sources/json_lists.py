@@ -1,11 +1,13 @@
 """Paper lists as JSON (an array of papers, or an object holding one) and JSON Lines (one paper
-per line), including OpenReview's record shapes (``content`` dicts, ``{"value": x}`` wrappers)."""
+per line), including OpenReview's record shapes (``content`` dicts, ``{"value": x}`` wrappers;
+a note's year from its dates, as ``papers fetch`` gives it: ``note_year``)."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from storage.sources.records import (
     field_value,
     opening,
 )
+from storage.sources.venues import find_year
 
 JSON_SUFFIXES = (".json",)
 #: A key that is a record's id (OpenReview's forum ids are 6–20 such characters).
@@ -54,6 +57,11 @@ def read_json(text: str, path: Path) -> ReadResult:
             return read_jsonl(text, path)
         reason = f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
         raise SourceError(f"{path}: not valid JSON ({reason})") from None
+    # CSL-JSON whose start did not say so (its reader imports this module's ``loads``)
+    from storage.sources.csl_json import is_csl_json, read_csl_data
+
+    if is_csl_json(data):
+        return read_csl_data(data, path)
     return read_json_data(data, path)
 
 
@@ -137,9 +145,9 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
         if data and sum(isinstance(x, dict) for x in data) >= max(1, len(data) // 2):
             return data, ""
         return None, ""
+    if isinstance(data, dict) and depth <= 3 and _single_paper(data):
+        return [data], ""  # DBLP's one hit is an object where its hits are an array, 3 deep
     if isinstance(data, dict) and depth < 3:
-        if field_value(data, "abstract") is not None:  # a single paper
-            return [data], ""
         name = ""
         for key in ("name", "list", "title", "venue"):
             if isinstance(data.get(key), str) and len(data[key]) <= MAX_HEADER_CHARS:
@@ -153,6 +161,16 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
             if found is not None:
                 return found, inner or name
     return None, ""
+
+
+def _single_paper(data: Mapping[str, Any]) -> bool:
+    """Whether an object is one paper: it has an abstract, or a title beside an abstract of
+    none (Semantic Scholar's ``"abstract": null``, which its API gives many papers) or
+    Semantic Scholar's ``paperId``, or a hit of DBLP's search API. (A title alone may be a
+    list's name.)"""
+    if field_value(data, "abstract") is not None or _dblp_info(data) is not None:
+        return True
+    return isinstance(data.get("title"), str) and ("abstract" in data or "paperId" in data)
 
 
 def _keyed_records(data: Mapping[str, Any]) -> list[Any] | None:
@@ -180,9 +198,59 @@ def _keyed_records(data: Mapping[str, Any]) -> list[Any] | None:
     return records
 
 
+def _dblp_info(item: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The record of a hit of DBLP's search API (``{"@score": …, "@id": …, "info": {…}}``),
+    or None for no such hit."""
+    info = item.get("info")
+    return info if isinstance(info, Mapping) and "@id" in item else None
+
+
+#: DBLP's publication types (its search API's ``type``) as entry types.
+_DBLP_TYPES = {
+    "Conference and Workshop Papers": "inproceedings", "Journal Articles": "article",
+    "Informal and Other Publications": "misc", "Informal Publications": "misc",
+    "Books and Theses": "book", "Parts in Books or Collections": "incollection",
+    "Editorship": "proceedings", "Data and Artifacts": "dataset",
+}  # fmt: skip
+#: The number DBLP gives people of one name (``Ann Lee 0001``), to tell them apart.
+_DBLP_HOMONYM = re.compile(r"\s+\d{4}$")
+_CORR_VOLUME = re.compile(r"abs/(\d{4}\.\d{4,5})")
+
+
+def _dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
+    """A hit's record as our fields: its authors' names (``{"author": [{"text": …}]}``, one
+    person an object of its own) without DBLP's number, its title without the full stop DBLP
+    ends every title with, its venue a journal's or a proceedings', its electronic edition
+    (``ee``) its link before its DBLP page, a CoRR paper's volume (``abs/2106.09686``) its
+    arXiv id, as DBLP's BibTeX gives it."""
+    fields = {k: v for k, v in info.items() if k not in ("authors", "type", "ee", "url")}
+    people = info.get("authors")
+    people = people.get("author") if isinstance(people, Mapping) else None
+    people = [people] if isinstance(people, Mapping) else people if isinstance(people, list) else []
+    names = (p.get("text") if isinstance(p, Mapping) else p for p in people)
+    fields["authors"] = [_DBLP_HOMONYM.sub("", n) for n in names if isinstance(n, str)]
+    title = info.get("title")
+    if isinstance(title, str) and title.endswith(".") and not title.endswith(".."):
+        fields["title"] = title[:-1]
+    kind = _DBLP_TYPES.get(str(info.get("type")), "misc")
+    venue, volume = info.get("venue"), info.get("volume")
+    corr = _CORR_VOLUME.fullmatch(volume) if venue == "CoRR" and isinstance(volume, str) else None
+    if corr is not None:  # DBLP's name for arXiv
+        fields.update(eprint=corr.group(1), archiveprefix="arXiv", venue=None, volume=None)
+    elif kind in ("article", "inproceedings"):
+        fields["journal" if kind == "article" else "booktitle"] = venue
+    fields["entry_type"] = kind
+    links = [info.get(k) for k in ("ee", "url")]
+    fields["url"] = [u for link in links for u in (link if isinstance(link, list) else [link])]
+    return fields
+
+
 def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
-    """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers) and
-    Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``)."""
+    """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers),
+    Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``) and
+    the hits of DBLP's search API (``_dblp_record``)."""
+    if (info := _dblp_info(item)) is not None:
+        item = _dblp_record(info)
     flat: dict[str, Any] = {}
     content = item.get("content")
     sources = [item, content] if isinstance(content, Mapping) else [item]
@@ -208,7 +276,50 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     published = flat.get("publicationdate")
     if isinstance(published, str) and not flat.get("date"):
         flat["date"] = published  # Semantic Scholar's "2017-06-12"
+    if flat.get("year") in (None, "") and any(key in item for key in _NOTE_DATES):
+        # an OpenReview note saved from its API: the year ``papers fetch`` gives it
+        flat["year"] = note_year(item)
     return flat
+
+
+#: The dates of an OpenReview note that may give its year (ms since the epoch): published,
+#: public, made.
+_NOTE_DATES = ("pdate", "odate", "cdate")
+_BIBTEX_YEAR = re.compile(r"\byear\s*=\s*[{\"]?\s*(\d{4})\b")
+_YEARS = range(1950, 2100)
+
+
+def _value(content: Mapping[str, Any], key: str) -> Any:
+    """A field of an OpenReview note: API v2 wraps each value as ``{"value": x}``, v1 does not."""
+    value = content.get(key)
+    return value["value"] if isinstance(value, Mapping) and "value" in value else value
+
+
+def note_year(note: Mapping[str, Any], named: Iterable[Any] = ()) -> int | None:
+    """The year of an OpenReview note whose venue names none (a journal's: "Accepted by
+    TMLR"); None when its venue, or a text of ``named`` (the venue id fetched), does (ICLR
+    2018's notes, made in 2017, say no venue), or when it is no note.
+
+    Its publication date's (``pdate``) first; then its BibTeX's, the year OpenReview has it
+    cited with (the decision's, where ``odate`` would give the submission's to a paper
+    published a year later); then when it went public (``odate``) or was made (``cdate``)."""
+    content = note.get("content")
+    if not isinstance(content, Mapping):
+        return None
+    texts = [_value(content, "venue"), _value(content, "venueid"), *named]
+    if any(isinstance(text, str) and find_year(text) is not None for text in texts):
+        return None
+    published, public, made = (_year_of_stamp(note.get(key)) for key in _NOTE_DATES)
+    bibtex = _value(content, "_bibtex")
+    cited = _BIBTEX_YEAR.search(bibtex[:5000]) if isinstance(bibtex, str) else None
+    years = (published, int(cited[1]) if cited else None, public, made)
+    return next((year for year in years if year is not None and year in _YEARS), None)
+
+
+def _year_of_stamp(stamp: Any) -> int | None:
+    if isinstance(stamp, bool) or not isinstance(stamp, int | float) or not 0 < stamp < 4e12:
+        return None
+    return datetime.fromtimestamp(stamp / 1000, UTC).year
 
 
 def _add_item(result: ReadResult, number: int, item: Any) -> None:

@@ -25,9 +25,17 @@ from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.attachments import FILE_FIELDS, attachment
 from storage.sources.authors import ended_with_et_al, is_et_al
 from storage.sources.citation import doi_of
-from storage.sources.fields import BadField, decision_of, extra_fields, lists_of, triage_status
+from storage.sources.fields import (
+    BadField,
+    decision_of,
+    extra_fields,
+    lists_of,
+    triage_status,
+    year_in,
+    year_text,
+)
 from storage.sources.links import extract_github_links, github_from_code_field, web_url
-from storage.sources.venues import status_of_venueid
+from storage.sources.venues import find_year, status_of_venueid
 
 #: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
 MIN_ABSTRACT_CHARS = 40
@@ -300,7 +308,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     if isinstance(nested, Mapping) and nested:  # our JSON export: reference fields read as flat
         flat = {k: v for k, v in nested.items() if k in _FLAT_EXTRA and k not in item}
         item = {**item, **flat} if flat else item
-    item = _arxiv_journal(item)
+    item = _year_of_date(_arxiv_journal(item))
     abstract = field_value(item, "abstract")
     if abstract is not None and not isinstance(abstract, str):
         return None, "the abstract is not text"
@@ -455,10 +463,24 @@ def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
 def _venue(item: Mapping[str, Any]) -> str:
     """The venue a record names, with its year when a separate field gives it."""
     venue = _one_line(field_value(item, "venue"))[:MAX_HEADER_CHARS]
-    year = _one_line(item.get("year"))[:10]
+    year = year_text(_one_line(item.get("year")))[:10]
     if venue and year and year not in venue:
         venue = f"{venue} {year}"
     return venue
+
+
+def _year_of_date(item: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``item`` with the year of its ``date`` (Papers with Code's ``"date": "2023-01-01"``)
+    when it states none, as BibTeX's ``date`` gives its year; not when its venue names a year
+    of its own: the date is then often the preprint's (Papers with Code's ``ICLR 2022``
+    paper is dated 2021-06-17), and the venue's year is the citation's."""
+    if item.get("year") not in (None, ""):
+        return item
+    date = item.get("date") or item.get("publication_date")
+    year = year_in(date) if isinstance(date, str) else None
+    if year is None or find_year(_one_line(field_value(item, "venue"))) is not None:
+        return item
+    return {**item, "year": year}
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -587,7 +609,8 @@ def _url(item: Mapping[str, Any]) -> str:
 ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?")
 #: A preprint's venue as Google Scholar writes it (its BibTeX's ``journal``, its CSV's
 #: ``Publication``): ``arXiv preprint arXiv:2305.12345``, ``arXiv preprint hep-th/9901001``,
-#: ``ArXiv abs/2305.12345`` (Semantic Scholar), ``arXiv:2305.12345 [cs.LG]``.
+#: ``ArXiv abs/2305.12345`` (Semantic Scholar; its BibTeX splits it into a ``journal`` and a
+#: ``volume``), ``arXiv:2305.12345 [cs.LG]``.
 _ARXIV_VENUE = re.compile(
     r"\s*(?:arxiv(?:\s+e-?prints?|\s+preprint)?\s*,?\s*(?:arxiv\s*:\s*|abs/)?|arxiv\s*:\s*)"
     rf"({ARXIV_ID.pattern})(?:\s*\[[\w.-]+\])?\s*\.?\s*",
@@ -605,9 +628,14 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
     if item.get("eprint"):
         return item
     found: dict[str, Any] = {}
+    volume = item.get("volume")
     for key in _VENUE_FIELDS:
         value = item.get(key)
         match = _ARXIV_VENUE.fullmatch(value) if isinstance(value, str) else None
+        if match is None and isinstance(value, str) and value.strip().casefold() == "arxiv":
+            # Semantic Scholar's BibTeX: journal={ArXiv}, volume={abs/2106.09685}
+            match = _ARXIV_VENUE.fullmatch(f"arXiv {volume}") if isinstance(volume, str) else None
+            found.update({"volume": None} if match else {})
         if match is not None:
             found.setdefault("eprint", match.group(1))
             found[key] = None

@@ -14,7 +14,9 @@ Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/`
 ``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
 ``JF``/``JO`` are its proceedings or book too), ``PB``
 (publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
-(pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept).
+(pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept;
+Scopus's ``Cited By: 12`` in it the citations). Scopus's ``UR`` is its own record page, behind
+its login: a record with a DOI is linked by it instead, as Scopus's CSV is.
 """
 
 from __future__ import annotations
@@ -71,6 +73,25 @@ def _date(value: str) -> tuple[str, str, str]:
     return year, month, iso
 
 
+#: Scopus's record page (``UR``), which only its subscribers may open.
+_SCOPUS_PAGE: Final = re.compile(r"https?://(?:[\w-]+\.)*scopus\.com/", re.IGNORECASE)
+#: What Scopus writes in ``N1`` besides a note: ``Export Date: 15 January 2024; Cited By: 12``.
+_SCOPUS_PART: Final = re.compile(r"(export date|cited by)\s*:\s*(.*)", re.IGNORECASE)
+
+
+def _scopus_note(fields: dict[str, Any]) -> str:
+    """The record's note (its ``N1`` lines), without the export date and the citation count
+    Scopus writes there: the count is the paper's ``citations``, as its CSV's ``Cited by``."""
+    kept = []
+    for part in "; ".join(fields.pop("note", [])).split("; "):
+        scopus = _SCOPUS_PART.fullmatch(part.strip())
+        if scopus is None:
+            kept.append(part)
+        elif scopus.group(1).casefold() == "cited by" and scopus.group(2).isdigit():
+            fields["citations"] = scopus.group(2)
+    return "; ".join(kept)
+
+
 def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
@@ -122,7 +143,9 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
-    fields["bib_note"], fields["code"] = note_and_code("; ".join(fields.pop("note", [])))
+    fields["bib_note"], fields["code"] = note_and_code(_scopus_note(fields))
+    if fields.get("doi"):  # Scopus's own record, behind its login: the DOI's page instead
+        fields["url"] = [u for u in fields.get("url", []) if not _SCOPUS_PAGE.match(u)]
     # ``L1`` a line per attachment: a file here (Zotero's, Mendeley's; its PDF, not its
     # snapshot) or the PDF's address
     links = fields.pop("pdf", [])

@@ -12,20 +12,26 @@ field joined by ``"; "``.
 Tags read: ``PT`` (J journal, B book, S series, P patent), ``DT`` (``Article``,
 ``Proceedings Paper``, ``Review``…), ``TI`` (title), ``AF`` (authors' full names, ``Last,
 First``; else ``AU``), ``AB`` (abstract), ``SO`` (journal or proceedings), ``CT``
-(conference), ``PY`` (year), ``PD`` (``JUN 15``), ``VL``, ``IS``, ``BP``/``EP`` (pages),
-``AR`` (article number), ``DI`` (DOI), ``SN``/``EI`` (ISSN), ``BN`` (ISBN), ``PU``
-(publisher), ``DE`` (the authors' keywords) and ``UT`` (the record's accession number).
+(conference), ``PY`` (year), ``PD`` (``JUN 15``), ``EA`` and ``EY`` (an early-access
+record's date, ``JAN 2024``, and year: its year when it has no ``PY``), ``VL``, ``IS``,
+``BP``/``EP`` (pages), ``AR`` (article number), ``DI`` (DOI), ``SN``/``EI`` (ISSN), ``BN``
+(ISBN), ``PU`` (publisher), ``DE`` (the authors' keywords), ``TC`` (times cited) and ``UT``
+(the record's accession number).
+
+Its Excel export, saved as CSV, names the same fields in words (``Article Title``, ``Source
+Title``, ``Publication Date``): the CSV reader gives such rows to ``wos_row``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources.authors import last_first
+from storage.sources.fields import year_in
 from storage.sources.records import Fit, Reader, ReadResult
 
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) (.*)")
@@ -65,12 +71,16 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
         entry = "misc"
     source = one("SO")
     start, end = one("BP"), one("EP")
-    month = one("PD").split(" ")[0][:3].upper()
+    year, date = one("PY"), one("PD")
+    if not year:  # early access, online before any issue: its year (EY), or its date's (EA)
+        early = year_in(one("EA"))
+        year, date = one("EY") or (str(early) if early else ""), date or one("EA")
+    month = date.split(" ")[0][:3].upper()
     fields: dict[str, Any] = {
         "title": one("TI"),
         "abstract": "\n".join(tags.get("AB", [])).strip(),
         "authors": [last_first(a) for a in tags.get("AF") or tags.get("AU") or [] if a.strip()],
-        "year": one("PY"),
+        "year": year,
         "month": str(_MONTHS[month]) if month in _MONTHS else "",
         "entry_type": entry,
         "journal": source if entry == "article" else "",
@@ -84,6 +94,7 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
         "isbn": one("BN"),
         "publisher": one("PU"),
         "keywords": [k.strip() for kw in tags.get("DE", []) for k in kw.split(";") if k.strip()],
+        "citations": one("TC"),
     }
     return {k: v for k, v in fields.items() if v}
 
@@ -133,6 +144,37 @@ def _delimited(text: str) -> Iterator[dict[str, list[str]]]:
             if value:
                 row[tag] = value.split("; ") if tag in _LISTS else [value]
         yield row
+
+
+#: The columns of Web of Science's Excel export (saved as CSV, its names as ``csv_lists``
+#: reads them), by the tags of the plain-text export they hold.
+_COLUMNS: Final = {
+    "publication_type": "PT", "authors": "AU", "author_full_names": "AF",
+    "article_title": "TI", "source_title": "SO", "document_type": "DT",
+    "conference_title": "CT", "author_keywords": "DE", "abstract": "AB", "publisher": "PU",
+    "issn": "SN", "eissn": "EI", "isbn": "BN", "publication_date": "PD",
+    "publication_year": "PY", "volume": "VL", "issue": "IS", "start_page": "BP",
+    "end_page": "EP", "article_number": "AR", "doi": "DI", "early_access_date": "EA",
+    "times_cited,_wos_core": "TC", "ut_(unique_wos_id)": "UT",
+}  # fmt: skip
+
+
+def is_wos_table(columns: Iterable[str]) -> bool:
+    """Whether a CSV's columns are those of Web of Science's Excel export: its accession
+    number, or its own names for the title and the journal."""
+    names = set(columns)
+    return "ut_(unique_wos_id)" in names or {"article_title", "source_title"} <= names
+
+
+def wos_row(row: Mapping[str, str]) -> dict[str, Any]:
+    """A row of Web of Science's Excel export as the tagged export's record (``Article
+    Title`` its title, ``Publication Date`` ``DEC`` its month, not a date)."""
+    tags: dict[str, list[str]] = {}
+    for column, value in row.items():
+        tag, value = _COLUMNS.get(column), value.strip()[:MAX_VALUE_CHARS]
+        if tag and value:
+            tags[tag] = value.split("; ") if tag in _LISTS else [value]
+    return _record(tags)
 
 
 def read_wos(text: str, path: Path) -> ReadResult:
