@@ -423,6 +423,8 @@ class _Scan:
 
 
 def _take(raw: bytes, result: LogRead) -> None:
+    if raw.startswith(_BOM):  # a log opened and saved by an editor on Windows
+        raw = raw[len(_BOM) :]
     try:
         record = parse_record(raw)
     except ValueError:
@@ -431,6 +433,9 @@ def _take(raw: bytes, result: LogRead) -> None:
         result.skipped += 1
     else:
         result.records.append(record)
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def _link_error(path: Path) -> OSError:

@@ -205,8 +205,11 @@ def triage_changes(
     written_at``), as ``decided_at`` says when its status was given.
 
     Stamped by ``clock`` at when each was made (a status's ``decided_at``, a note's or tags'
-    ``written``, a place's ``positioned_at``), or after everything this device had seen when
-    that is later (each was changed after its last sync); for a state made afresh, at when
+    ``written``, a place's ``positioned_at``), or just after what its register held at the
+    last sync when that is later (it was changed after this device saw that: ``Clock.after``).
+    Only its own register bounds it: a device whose clock is hours ahead, read once, does not
+    push every change here past its stamps (two right clocks would lose their order for those
+    hours), nor do this device's papers, stamped when sent; for a state made afresh, at when
     each was made, so that libraries synced for the first time merge by when their changes
     were made. So a note written here before another device wrote its own, and synced after
     it, does not beat it: the later writing wins, whichever device syncs first.
@@ -229,8 +232,8 @@ def triage_changes(
     made: list[tuple[float | None, str, str, Any]] = []
     kept: set[str] = set()
     #: Papers back by an undo of a removal the others were told of: their triage is stamped
-    #: after that removal (a paper record, stamped when sent: the triage clock has not seen
-    #: it), so that a record of it says the paper is back (``_sent_already``).
+    #: after that removal (another register's, stamped when sent), so that a record of it says
+    #: the paper is back (``_sent_already``).
     back_after: dict[str, int] = {}
     for pid in pids:
         removed_at = 0  # the stamp of the removal an undo took back, when it was told of
@@ -295,10 +298,8 @@ def triage_changes(
         if state.fresh:
             stamp = clock.at(made_at if made_at is not None else 0.001)
         else:
-            stamp = clock.tick(made_at)
-        if stamp <= back_after.get(pid, 0):
-            stamp = back_after[pid] + 1
-            clock.see(stamp)
+            held = base.holder(kind, pid)
+            stamp = clock.after(made_at, max(held[0] if held else 0, back_after.get(pid, 0)))
         records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
 

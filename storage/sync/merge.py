@@ -45,16 +45,9 @@ class Folded:
     beaten: Counter[str] = field(default_factory=Counter)
 
 
-def fold(
-    state: SyncState,
-    records: Iterable[Record],
-    clock: Clock,
-    folded: Folded,
-    triage: Clock | None = None,
-) -> int:
+def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
     """Fold records into the registers; returns how many were folded (the clock sees them
-    all, the ``triage`` clock those of triage). A record stamped beyond the clock's bound goes
-    to ``folded.held`` instead."""
+    all). A record stamped beyond the clock's bound goes to ``folded.held`` instead."""
     count = 0
     now = clock.now_ms()
     devices = state.devices
@@ -67,8 +60,6 @@ def fold(
             continue
         count += 1
         clock.see(record.stamp)
-        if triage is not None and record.kind != PAPER:
-            triage.see(record.stamp)
         registers = state.registers[record.kind]
         new = register_of(record)
         held = registers.get(record.paper)

@@ -182,6 +182,16 @@ class Clock:
         self.last = max(at, self.last + 1)
         return self.last
 
+    def after(self, made_at: float | None, seen: int) -> int:
+        """The stamp of a change made at ``made_at`` (seconds; default now) to a register
+        this device last saw held at stamp ``seen``: that moment, or just after ``seen`` when
+        that is later (the change was made after it, whatever the clocks say)."""
+        now = self.now_ms()
+        at = now if made_at is None else min(int(made_at * 1000), now)
+        stamp = min(max(at, seen + 1), self.limit())
+        self.last = max(self.last, stamp)
+        return stamp
+
     def at(self, made_at: float) -> int:
         """The stamp of a change made at ``made_at`` (seconds) before this device had seen any
         other's records (a library synced for the first time): ordered by when it was made."""

@@ -171,7 +171,6 @@ class _Sync:
         if problem or state.fresh:
             self._loaded = orjson.dumps(state.to_json())
         self.clock = Clock(state.clock, wall)
-        self.triage = Clock(state.triage_seen(), wall)  # local triage is stamped after it
         self.folded = Folded()
         self._papers: dict[str, dict[str, Any]] | None = None
         #: Whether the state changed (else not written: a sync with nothing to do writes none).
@@ -199,7 +198,7 @@ class _Sync:
         #: folder, then left out of the note, was sent again by the next sync, stamped anew,
         #: and beat a later decision made elsewhere); papers are sent again harmlessly.
         self._unsaved: list[list[Any]] = [row for row in state.outbox if row[0] != PAPER]
-        fold(state, records_of_rows(state.outbox), self.clock, Folded(), self.triage)  # ours
+        fold(state, records_of_rows(state.outbox), self.clock, Folded())  # ours: in the registers
         pending = state.pending or {}
         # What the files held after the last sync: the registers before the others' records
         # are folded in (the triage written by a merge cut short: ``triage_part``).
@@ -211,10 +210,10 @@ class _Sync:
         self.present = self.here.__contains__
         candidates = self._paper_candidates(self.base)
         # Local triage changes are stamped as if made before this sync read the others' records
-        # (they were): by a clock that has not seen them, nor this device's paper stamps.
-        self.local_clock = Clock(self.triage.last, self.clock.wall)
+        # (they were): by a clock that has not seen them.
+        self.local_clock = Clock(self.clock.last, self.clock.wall)
         self._read_cards()
-        fold(state, records_of_rows(state.held), self.clock, self.folded, self.triage)  # believed?
+        fold(state, records_of_rows(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
         self._send(self._stamp_papers(candidates))
         self._send_early()
@@ -258,8 +257,7 @@ class _Sync:
             older,
             written,
         )
-        for clock in (self.clock, self.triage):
-            clock.see(self.local_clock.last)
+        self.clock.see(self.local_clock.last)
         self._send(records)
         self.triage_sent = bool(records)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
@@ -526,7 +524,7 @@ class _Sync:
         others = log.folder != self.device.id or log.conflicted
 
         def take(records: list[Record]) -> None:  # a chunk's records at a time
-            fold(state, records, self.clock, self.folded, self.triage)
+            fold(state, records, self.clock, self.folded)
             devices.update(r.device for r in records)
             if others:
                 self.report.received += sum(1 for r in records if r.device != self.device.id)
@@ -619,7 +617,7 @@ class _Sync:
         if state.pending is not None:
             state.pending = None
             self.dirty = True
-        state.clock, state.triage_clock = self.clock.last, self.triage.last
+        state.clock = self.clock.last
         self.report.waiting = len(state.outbox)
         now = self.clock.now_ms()
         card_due = now - int(state.devices.get(self.device.id, {}).get("card", 0)) > CARD_EVERY_MS
@@ -645,7 +643,6 @@ class _Sync:
         noted.update(
             outbox=[*self.state.outbox, *sent],
             clock=self.clock.last,
-            triage_clock=self.triage.last,
             device=self.device.id,
             own_sizes=self.state.own_sizes,  # what this device appended already, as its own
         )

@@ -5,11 +5,9 @@
   that differs from its register is a change made here since, to send.
 - ``cursors``: how far each log was read (and which devices' records it held, so that when a
   log disappears their records can be passed on: see ``storage.sync.merge``).
-- ``clock``: the hybrid logical clock's last stamp; ``triage_clock``: the last of the triage
-  records' (a triage change made here is stamped after it). ``outbox``: records made here
-  that are not in the folder yet (it was read-only or missing). ``steps``: the undo log's
-  steps as last seen, so that a paper decided and put back between two syncs still counts as
-  changed.
+- ``clock``: the hybrid logical clock's last stamp. ``outbox``: records made here that are not
+  in the folder yet (it was read-only or missing). ``steps``: the undo log's steps as last
+  seen, so that a paper decided and put back between two syncs still counts as changed.
 - ``pending``: what a merge is writing into the library, kept until it is written: a sync cut
   short between the two (a crash, a full disk) is finished by the next one from it.
 - ``generation`` and ``marked_at``: the mark the last sync left in ``triage.json``, and when. A
@@ -84,12 +82,6 @@ class SyncState:
     folder: str
     device: str
     clock: int = 0
-    #: The last stamp of a triage record made or seen (None: not kept by the version that
-    #: wrote the file, ``clock`` then): the clock local triage changes are stamped after.
-    #: Paper records are stamped when sent and move ``clock`` only: a status decided before a
-    #: sync that sent papers, and sent by a later one, keeps the time it was decided, and does
-    #: not beat a decision made elsewhere in between that this device never saw.
-    triage_clock: int | None = None
     #: Bumped by every merge that writes into the library (the library keeps the last one).
     generation: int = 0
     registers: dict[str, dict[str, Register]] = field(
@@ -134,17 +126,12 @@ class SyncState:
     #: digest looked for: not looked for again until their register holds another.
     unavailable: dict[str, str] = field(default_factory=dict)
 
-    def triage_seen(self) -> int:
-        """The stamp local triage changes are stamped after (``triage_clock``)."""
-        return self.clock if self.triage_clock is None else self.triage_clock
-
     def to_json(self) -> dict[str, Any]:
         return {
             "version": STATE_VERSION,
             "folder": self.folder,
             "device": self.device,
             "clock": self.clock,
-            "triage_clock": self.triage_clock,
             "generation": self.generation,
             "registers": self.registers,
             "cursors": self.cursors,
@@ -173,7 +160,6 @@ class SyncState:
             folder=_typed(data, "folder", str, ""),
             device=_typed(data, "device", str, ""),
             clock=_typed(data, "clock", int, 0),
-            triage_clock=_typed(data, "triage_clock", (int, type(None)), None),
             generation=_typed(data, "generation", int, 0),
             registers={kind: _shared(_registers(registers, kind)) for kind in KINDS},
             cursors=_table(data, "cursors", _is_cursor),

@@ -191,6 +191,42 @@ def test_a_clock_ahead_is_said_to_win_over_later_decisions_here(
     assert "until that clock is set (1 change made here lost to it)" in note
 
 
+def test_a_clock_ahead_wins_only_where_it_wrote(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A third device's clock is 8 hours fast (a time zone taken for UTC) and it marked one
+    paper: once its record was read, every change here was stamped after it, on any paper, and
+    two right clocks lost their order for 8 hours: a note written first beat one written two
+    seconds later (found by a hostile review). A change need only beat what its own register
+    held when it was made."""
+    import storage.files.triage_file
+
+    now = [1_800_000_000.0]
+    ahead = Machine(tmp_path / "ahead", folder, skew=8 * 3600, base=lambda: now[0])
+    a = Machine(tmp_path / "a", folder, base=lambda: now[0])
+    b = Machine(tmp_path / "b", folder, base=lambda: now[0])
+    deciding = [a.wall]
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: deciding[0]())
+    a.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    for machine in (a, b, ahead):
+        machine.sync()
+    marked, noted = (p.id for p in a.library.papers()[:2])
+    deciding[0] = ahead.wall
+    ahead.library.set_status(marked, "read")
+    ahead.sync()
+    a.sync(), b.sync()  # both have read its record
+    now[0] += 1
+    deciding[0] = a.wall
+    a.library.set_note(noted, "written first")
+    now[0] += 2
+    deciding[0] = b.wall
+    b.library.set_note(noted, "written two seconds later")
+    for machine in (a, b, a, b):
+        machine.sync()
+    assert a.library.triage().notes[noted] == b.library.triage().notes[noted]
+    assert b.library.triage().notes[noted] == "written two seconds later"
+
+
 def test_undo_on_one_device_undoes_its_step_everywhere(tmp_path: Path, folder: Path) -> None:
     a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
     ids = [p.id for p in a.papers()]
@@ -276,6 +312,23 @@ def test_conflicted_copies_and_duplicates_are_read_once_each(tmp_path: Path, fol
     assert b.status(ids[0]).value == "read" and b.status(ids[1]).value == "starred"
     assert any("conflicted cop" in p for p in report.problems)
     assert any("1 damaged line" in p for p in report.problems)
+
+
+def test_a_log_an_editor_saved_with_a_byte_order_mark_loses_no_record(
+    tmp_path: Path, folder: Path
+) -> None:
+    """A log opened and saved on Windows starts with a byte-order mark: its first record
+    was a damaged line for every reader, and the note it held never arrived anywhere."""
+    a = seeded(tmp_path / "a")
+    pid = a.papers()[0].id
+    a.set_note(pid, "first note")
+    sync_library(a, folder)
+    log = next(folder.rglob("triage.jsonl"))
+    log.write_bytes(b"\xef\xbb\xbf" + log.read_bytes())
+    b = Library(tmp_path / "b")
+    report = sync_library(b, folder)
+    assert b.triage().notes.get(pid) == "first note"
+    assert not any("damaged" in p for p in report.problems), report.problems
 
 
 def test_a_deleted_log_is_passed_on_so_that_later_devices_get_it(

@@ -13,7 +13,7 @@ from storage.sync import sync_library
 from storage.sync.device import MAX_NAME, clean_name
 from storage.sync.folder import MAX_CARD, SyncFolder
 from storage.sync.records import CLOCK_CEILING, MAX_AHEAD_MS, MAX_STAMP, Clock, parse_record
-from tests.unit.test_sync_support import all_records, seeded
+from tests.unit.test_sync_support import seeded
 
 DEVICE = "eeee000000000001"
 PAPER = "0123456789ab"
@@ -116,7 +116,6 @@ WRONG_STATES = {
     "a log's size that is text": {"own_sizes": {"triage.jsonl": "big"}},
     "a device that is a list": {"devices": {DEVICE: ["a", "list"]}},
     "a clock that is text": {"clock": "soon"},
-    "a triage clock that is text": {"triage_clock": "soon"},
 }
 
 
@@ -139,32 +138,6 @@ def test_a_state_of_wrong_types_is_started_afresh(tmp_path: Path, wrong: dict[st
     assert sum(sync_library(laptop, folder).applied.values()) == 0  # read well again
     sync_library(desktop, folder)
     assert desktop.status(pid).value == "starred"
-
-
-def test_a_state_an_earlier_version_saved_stamps_triage_after_its_one_clock(
-    tmp_path: Path,
-) -> None:
-    """A state without ``triage_clock`` (written before there was one): triage changes are
-    stamped after its one clock, as that version did, and the next state keeps both."""
-    from storage.sync.records import STATUS
-    from storage.sync.state import load_state, state_path
-
-    folder = tmp_path / "synced"
-    folder.mkdir()
-    laptop = seeded(tmp_path / "laptop")
-    sync_library(laptop, folder)
-    path = state_path(laptop.home, folder)
-    earlier = orjson.loads(path.read_bytes())
-    earlier.pop("triage_clock")
-    ahead = earlier["clock"] + 3_600_000  # its papers' stamps had moved it an hour on
-    path.write_bytes(orjson.dumps({**earlier, "clock": ahead}))
-    pid = laptop.papers()[0].id
-    laptop.set_status(pid, "read")
-    sync_library(laptop, folder)
-    sent = [r for r in all_records(folder) if r.kind == STATUS and r.paper == pid]
-    assert [r.value for r in sent] == ["read"] and sent[0].stamp > ahead
-    state, problem = load_state(path, folder, "")
-    assert problem == "" and state.triage_clock == sent[0].stamp
 
 
 def test_a_state_a_sync_saved_reads_back_whatever_the_cards_said(tmp_path: Path) -> None:

@@ -74,10 +74,10 @@ class SyncedDevices(RuleBasedStateMachine):
         self.ids: list[str] = []
         #: Per device: its triage as shown after its last sync (what it sends changes against).
         self.after_sync: list[dict[tuple[str, str], Any]] = [{} for _ in range(DEVICES)]
-        #: Per device: the greatest stamp in the triage records it had read at its last sync
-        #: (a triage change made since must beat them; papers' stamps are another register's,
-        #: stamped when sent, and say nothing of when a decision was made).
-        self.seen_stamp = [0] * DEVICES
+        #: Per device: each triage register's greatest stamp in the records it had read at
+        #: its last sync (a change made since to that register must beat it; another
+        #: register's stamps, a clock ahead's included, say nothing of it).
+        self.seen_stamp: list[dict[tuple[str, str], int]] = [{} for _ in range(DEVICES)]
         #: Per device: the papers decided since its last sync, and the status last given.
         self.decided: list[dict[str, str]] = [{} for _ in range(DEVICES)]
         #: Per device: the papers whose decision was undone since its last sync.
@@ -195,10 +195,15 @@ class SyncedDevices(RuleBasedStateMachine):
             sent = latest.get((kind, pid))
             assert sent is not None, f"device {n}: {kind} of {pid} = {value!r} was not sent"
             assert sent.value == value or (kind == "g" and tuple(sent.value) == value)
-            assert sent.stamp > self.seen_stamp[n], "a change made after a record stamps lower"
+            seen = self.seen_stamp[n].get((kind, pid), 0)
+            assert sent.stamp > seen, "a change made after a record of it stamps lower"
         self.after_sync[n] = self._triage(n)
-        triage = (r.stamp for r in all_records(machine.folder) if r.kind != PAPER)
-        self.seen_stamp[n] = max(triage, default=0)
+        seen: dict[tuple[str, str], int] = {}
+        for record in all_records(machine.folder):
+            if record.kind != PAPER:
+                where = (record.kind, record.paper)
+                seen[where] = max(seen.get(where, 0), record.stamp)
+        self.seen_stamp[n] = seen
         # A decision's time is kept to the second: one undone and redone within the second of
         # a sync is the same file as before it. People take longer than that.
         self.time_passes(1.0)
