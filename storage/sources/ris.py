@@ -81,9 +81,14 @@ _SCOPUS_PART: Final = re.compile(r"(export date|cited by)\s*:\s*(.*)", re.IGNORE
 
 def _scopus_note(fields: dict[str, Any]) -> str:
     """The record's note (its ``N1`` lines), without the export date and the citation count
-    Scopus writes there: the count is the paper's ``citations``, as its CSV's ``Cited by``."""
+    Scopus writes there: the count is the paper's ``citations``, as its CSV's ``Cited by``.
+    Only in Scopus's note, which says when it was exported: a note reading ``Cited by: 3``
+    alone is a note (our export's of a BibTeX note, whose paper's count may differ)."""
+    note = "; ".join(fields.pop("note", []))
+    if not re.search(r"(?:^|; )\s*export date\s*:", note, re.IGNORECASE):
+        return note
     kept = []
-    for part in "; ".join(fields.pop("note", [])).split("; "):
+    for part in note.split("; "):
         scopus = _SCOPUS_PART.fullmatch(part.strip())
         if scopus is None:
             kept.append(part)
