@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -87,6 +87,9 @@ class Received:
     has_position: bool = False
     #: Its position in the reading queue.
     position: float | None = None
+    #: When its note, tags and position were made elsewhere, by register (``"n"``, ``"g"``,
+    #: ``"q"``; milliseconds since the epoch, the records' stamps).
+    made_ms: Mapping[str, int] = field(default_factory=dict)
 
 
 class TriageFile:
@@ -293,6 +296,17 @@ class TriageFile:
         their caps."""
         with self.change() as change:
             return change.set_tags(paper_id, tags)
+
+
+def _made_elsewhere(doc: dict[str, Any], name: str, stamp: int | None) -> None:
+    """Keep when a note, tags or a place in the queue that arrived by sync was made (its
+    record's stamp), as for one made here: sent on to another sync folder, or again by a sync
+    cut short, it keeps that time. (Without it, it was stamped as made then, and an older
+    note beat a newer one written elsewhere since.)"""
+    if stamp:
+        doc[name] = round(stamp / 1000, 3)
+    else:
+        doc.pop(name, None)
 
 
 def _written_at(doc: dict[str, Any], note: Any, tags: list[Any]) -> None:
@@ -622,14 +636,14 @@ class TriageChange:
                 done["statuses"] += 1
             if values.note is not None:
                 doc["note"] = values.note
-                doc.pop("na", None)  # written elsewhere: its time is the record's
+                _made_elsewhere(doc, "na", values.made_ms.get("n"))
                 done["notes"] += 1
             if values.tags is not None:
                 doc["tags"] = list(values.tags)
-                doc.pop("ga", None)
+                _made_elsewhere(doc, "ga", values.made_ms.get("g"))
                 done["tags"] += 1
             if values.has_position:
-                doc.pop("qa", None)  # given elsewhere: its time is the record's
+                _made_elsewhere(doc, "qa", values.made_ms.get("q"))
                 if values.position is None:
                     doc.pop("q", None)
                 else:

@@ -45,6 +45,7 @@ def apply_plan(library: Library, plan: Plan, marker: tuple[str, int]) -> Counter
             tags=tuple(values[TAGS]) if TAGS in values else None,
             has_position=QUEUE in values,
             position=values.get(QUEUE),
+            made_ms=plan.times.get(pid, {}),
         )
         for pid, values in plan.triage.items()
     }

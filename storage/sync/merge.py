@@ -183,6 +183,8 @@ class Plan:
     triage: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The stamps of the statuses in ``triage`` (they give the decision's time).
     stamps: dict[str, int] = field(default_factory=dict)
+    #: Paper → register → the stamp of its value in ``triage``: when it was made elsewhere.
+    times: dict[str, dict[str, int]] = field(default_factory=dict)
     #: Paper → its document to write, or None to take it out.
     papers: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     #: Papers whose records could not be used, and why (reported).
@@ -252,6 +254,7 @@ def plan_merge(
                 plan.waiting.add(pid)  # no paper here to hold it (or it leaves now)
                 continue
             plan.triage.setdefault(pid, {})[kind] = held[2]
+            plan.times.setdefault(pid, {})[kind] = held[0]
             if kind == TRIAGE_KINDS[0]:
                 plan.stamps[pid] = held[0]
     return plan

@@ -13,7 +13,7 @@ from storage import Library
 from storage.sync import SyncError, sync_library
 from storage.sync.device import device_path, load_device
 from storage.sync.folder import ROOT_NAME, SyncFolder
-from storage.sync.records import MAX_AHEAD_MS, STATUS, Clock, parse_record
+from storage.sync.records import MAX_AHEAD_MS, QUEUE, STATUS, Clock, parse_record
 from tests.unit.test_sync_support import Machine, all_records, seeded, shown
 
 #: A stamp a little after now (a record made on a device whose clock is a minute ahead).
@@ -225,6 +225,83 @@ def test_a_clock_ahead_wins_only_where_it_wrote(
         machine.sync()
     assert a.library.triage().notes[noted] == b.library.triage().notes[noted]
     assert b.library.triage().notes[noted] == "written two seconds later"
+
+
+def test_what_arrives_from_one_folder_keeps_its_time_in_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The laptop syncs with two folders. A note, tags and a place in the queue written on C
+    (first folder) reached it, then went on to the second folder stamped as made then, and beat
+    the newer ones D had written there: every device ended with C's older values (found by a
+    hostile review). What arrives keeps when it was made."""
+    import storage.files.triage_file
+
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: now[0])
+    first, second = tmp_path / "first", tmp_path / "second"
+    laptop = Machine(tmp_path / "laptop", first, base=lambda: now[0])
+    c = Machine(tmp_path / "c", first, base=lambda: now[0])
+    d = Machine(tmp_path / "d", second, base=lambda: now[0])
+    on_second = Machine(laptop.home, second, base=lambda: now[0])
+    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    noted, tagged, head, other = (p.id for p in laptop.library.papers()[:4])
+    laptop.library.set_statuses([head, other], "starred")
+    laptop.sync(), on_second.sync(), c.sync(), d.sync()
+    now[0] += 10
+    c.library.set_note(noted, "C's note, older")
+    c.library.set_tags(tagged, ["from-c"])
+    c.library.move_in_queue(other, "top")
+    c.sync()
+    now[0] += 10
+    d.library.set_note(noted, "D's note, newest")
+    d.library.set_tags(tagged, ["from-d"])
+    d.library.move_in_queue(head, "top")
+    d.sync()
+    now[0] += 10
+    laptop.sync(), on_second.sync(), d.sync(), laptop.sync(), c.sync()
+    for machine in (laptop, c, d):
+        assert machine.library.triage().notes[noted] == "D's note, newest"
+        assert machine.library.triage().tags[tagged] == ("from-d",)
+    moved = [r for r in all_records(second) if r.kind == QUEUE and r.paper == other]
+    assert moved and max(r.stamp for r in moved) < (now[0] - 10) * 1000  # C's time, not then
+
+
+def test_a_note_received_by_syncs_cut_short_twice_is_not_sent_back_as_new(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two syncs of b stopped by a full disk after writing a's note into triage.json: the
+    next sent it back as b's own, stamped as written then, and it beat the newer note a wrote
+    meanwhile, on both devices (found by a hostile review on a 208 KB disk)."""
+    import storage.files.triage_file
+    import storage.sync.run as run
+
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: now[0])
+    a = Machine(tmp_path / "a", folder, base=lambda: now[0])
+    b = Machine(tmp_path / "b", folder, base=lambda: now[0])
+    a.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    pid = a.library.papers()[0].id
+    a.sync(), b.sync()
+    now[0] += 10
+    a.library.set_note(pid, "old note")
+    a.sync()
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(run._Sync, "_finish", full)
+        for _ in range(2):
+            now[0] += 10
+            with pytest.raises(OSError):
+                b.sync()
+    assert b.library.triage().notes[pid] == "old note"
+    now[0] += 10
+    a.library.set_note(pid, "new note")
+    a.sync()
+    now[0] += 10
+    b.sync(), a.sync()
+    assert a.library.triage().notes[pid] == b.library.triage().notes[pid] == "new note"
 
 
 def test_undo_on_one_device_undoes_its_step_everywhere(tmp_path: Path, folder: Path) -> None:
