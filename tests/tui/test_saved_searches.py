@@ -239,3 +239,22 @@ async def test_a_saved_tab_exports_under_its_name(seeded_home: Path) -> None:
         assert isinstance(screen, ExportScreen)
         assert screen.stem == "papers-gnn-graphs"  # no folder made of the name's "/"
         assert screen.choices[-1].heading.startswith("Search “GNN/graphs”: ")
+
+
+async def test_a_quit_on_a_saved_search_reopens_there(seeded_home: Path) -> None:
+    """ui.json kept the saved search's tab and the paper, and the app opened on the Inbox
+    (only the five tabs were put back)."""
+    SavedSearches(seeded_home).save("gnn", "graph")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: " 6 gnn 3 " in tab_text(app), timeout=5)
+        await pilot.press("6", "j")
+        left = screen.paper_list.current
+        await pilot.press("q")
+    assert left is not None
+    again = make_app(seeded_home)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: screen.paper_list.current == left, timeout=5)
+        assert screen.view.tab == "saved:gnn" and screen.paper_list.cursor == 1

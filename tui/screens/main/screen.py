@@ -32,7 +32,6 @@ from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
 from tui.screens.main.similar import SimilarPart
 from tui.text import cut_at_word
-from tui.view import TABS
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.paper_pane import PaperPane
@@ -63,8 +62,9 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
         self.apply_split()
         self.read_saved_searches()
-        if self.ui.tab in TABS and self.ui.tab != self.view.tab:  # where it was left
-            self.view.show_tab(self.ui.tab)
+        # where it was left: a saved search's tab too, whose papers come once it is searched
+        if self.ui.tab != self.view.tab and self.view.show_tab(self.ui.tab) and self.ui.paper:
+            self.view.places[self.ui.tab] = self.ui.paper
         self.rebuild(keep=self.ui.paper or None)
         self.set_interval(POLL_SECONDS, self.poll_disk)
         self.set_timer(2.0, self.read_pdf_texts)  # the PDFs' text, once the screen is still
