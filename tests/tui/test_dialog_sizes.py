@@ -98,3 +98,29 @@ async def test_the_sort_and_tags_footers_say_how_to_choose(seeded_home: Path) ->
         await pilot.press("escape", "t")
         await wait_for(pilot, lambda: "esc Cancel" in footer(app))
         assert "Enter Accept" in footer(app), footer(app)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+async def test_the_note_editor_keeps_rows_to_write_in(
+    seeded_home: Path, size: tuple[int, int]
+) -> None:
+    """At 40x12 the note's text area had no row under the title's lines, its margins and the
+    hint: what was typed never showed."""
+    from textual.widgets import TextArea
+
+    from tui.screens.dialogs import NoteEditor
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NoteEditor))
+        await pilot.press(*"hello")
+        await pilot.pause()
+        area = app.screen.query_one(TextArea)
+        assert area.text == "hello"
+        assert whole(area) and area.content_region.height >= 3
+        box = app.screen.query_one(".dialog")
+        assert "ctrl+s" in str(box.border_subtitle) or "ctrl+s" in str(
+            app.screen.query(".hint").first().render()
+        )

@@ -69,6 +69,10 @@ class TextPrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+#: A screen with fewer rows than this gives the note editor's text area every row it can.
+SHORT_ROWS = 18
+
+
 class NoteEditor(ModalScreen[str | None]):
     """Edit the note of a paper; ctrl+s saves, Esc cancels."""
 
@@ -84,18 +88,32 @@ class NoteEditor(ModalScreen[str | None]):
         self.shown_note = printable_block(note)
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog dialog-tall") as box:
+        with Vertical(classes="dialog dialog-tall note-dialog") as box:
             box.border_title = "Note"
-            yield Label(Text(printable(self.paper.display_title), style="bold"))
+            yield Label(Text(printable(self.paper.display_title), style="bold"), classes="title")
             yield TextArea(self.shown_note, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Label(
-                Text("ctrl+s to save · Esc to cancel · an empty note is removed", style="dim")
+                Text("ctrl+s to save · Esc to cancel · an empty note is removed", style="dim"),
+                classes="hint",
             )
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
         area.focus()
         area.move_cursor(area.document.end)
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """On a short screen (40x12) the text area had no row left under the title's lines,
+        the margins and the hint: the whole height, the title on one line, the hint in the
+        border."""
+        short = self.app.size.height < SHORT_ROWS
+        self.set_class(short, "-short")
+        box = self.query_one(".note-dialog", Vertical)
+        box.border_subtitle = "ctrl+s saves · Esc cancels" if short else ""
 
     def action_save(self) -> None:
         text = self.query_one(TextArea).text
