@@ -78,4 +78,6 @@ def _what(removal: Removal) -> str:
     if not removal.lists:
         return papers
     names = ", ".join(f"“{name}”" for name in removal.lists)
+    if removal.kept:  # "(0 papers)" for a list whose 5 papers are all in another list too
+        papers += f"; {count(len(removal.kept), 'paper')} kept, in another list too"
     return f"the {plural(len(removal.lists), 'list')} {names} ({papers})"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from storage import Library, Status
 from storage.files.saved_searches import SavedSearch
 from storage.files.triage_file import TriageState
-from storage.models import Paper
+from storage.models import Paper, Removal
 from storage.search import SearchIndex
 from storage.similar import Suggestion
 from tui.outcomes import report
@@ -113,6 +113,15 @@ def test_what_the_writer_reports_is_said(papers: list[Paper]) -> None:
     # a decision whose write met another process's decisions: the screen must show them
     met = Outcome(Operation(5, "status"), triage=TriageState({pid: Status.READ}))
     assert report(met, [], str).redraw
+
+
+def test_a_list_whose_papers_stay_in_other_lists_says_so(papers: list[Paper]) -> None:
+    """Removing a list whose 5 papers are all in another list too said "(0 papers)" after
+    the question had said "(5 papers)"."""
+    kept = tuple(p.id for p in papers[:5])
+    removed = Outcome(Operation(1, "remove"), removed=Removal(lists=("Mine",), kept=kept))
+    said = report(removed, [], str).message
+    assert said.startswith("Removed the list “Mine” (0 papers; 5 papers kept, in another list")
 
 
 # -- saved searches as tabs -----------------------------------------------------------------
