@@ -34,6 +34,7 @@ from storage.sync.folder import (
     PAPERS_LOG,
     TRIAGE_LOG,
     Cursor,
+    Hole,
     LogFile,
     SyncFolder,
     check_folder,
@@ -61,24 +62,10 @@ from storage.sync.merge import (
     plan_merge,
     relay_records,
 )
-from storage.sync.records import (
-    KINDS,
-    PAPER,
-    TRIAGE_KINDS,
-    Clock,
-    Record,
-    tie_value,
-)
+from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, tie_value
 from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
 from storage.sync.report import SyncReport, span_of
-from storage.sync.state import (
-    MAX_HELD,
-    SyncState,
-    load_state,
-    marker_key,
-    save_state,
-    state_path,
-)
+from storage.sync.state import MAX_HELD, SyncState, load_state, marker_key, save_state, state_path
 from storage.text.words import count
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
@@ -480,6 +467,7 @@ class _Sync:
         present.update(f"{shown(p.parent.name)}/{shown(p.name)}" for p in links)
         for key in [k for k in state.cursors if k not in present]:
             relay.update(state.cursors.pop(key)[2])  # a log that disappeared
+            state.holes.pop(key, None)
             self.dirty = True
         if relay:
             records = relay_records(state, relay, self._load_papers().get)
@@ -529,8 +517,10 @@ class _Sync:
             if others:
                 self.report.received += sum(1 for r in records if r.device != self.device.id)
 
+        hole = Hole.from_json(state.holes.get(log.key))
         try:
-            read = self.place.read(log, cursor, take)
+            now = self.clock.now_ms()
+            read = self.place.read(log, cursor, take, hole=hole, own=not others, now=now)
         except OSError as exc:
             self.report.problems.append(f"{where}: not read ({exc.strerror or exc})")
             return set()
@@ -542,8 +532,10 @@ class _Sync:
         if read.skipped:
             self.report.problems.append(f"{where}: {read.skipped} damaged line(s) skipped")
         new = [*read.cursor.to_json(), sorted(devices)]
-        if kept != new:
+        if kept != new or hole != read.hole:
             state.cursors[log.key] = new
+            state.holes.pop(log.key, None)
+            state.holes.update({log.key: read.hole.to_json()} if read.hole else {})
             self.dirty = True
         return set(kept[2]) if kept and read.restarted else set()
 
