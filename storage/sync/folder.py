@@ -59,6 +59,10 @@ _HOLE = b"\0" * 512
 #: the file was written past them (its writer appended after them: they are not on their way).
 HOLE_WAIT_MS = 24 * 60 * 60 * 1000
 HOLE_SETTLE_MS = 10 * 60 * 1000
+#: What is blank around a record: line ends of any system, and zeros after the last record.
+_BLANK = b" \t\r\n\0"
+#: How far back from a log's end its last record is looked for (past zeros and blank lines).
+_LOOK_BACK = MAX_LINE + 1024 * 1024
 #: Bytes read at a time, and at most in one sync from one log (a log of 100,000 papers is
 #: ~180 MB: read in one go; a bigger one over several syncs).
 _CHUNK = 1024 * 1024
@@ -318,6 +322,38 @@ class SyncFolder:
         fsync_folder(folder)
         return size
 
+    def grown(self, log: LogFile, known: int, last: str) -> tuple[int, bool] | None:
+        """This device's own ``log`` when it is bigger than the ``known`` size it appended:
+        its size, and whether it ends in a record other than the last one appended here
+        (``last``, its ``record_digest``): another writer's, a copy of this HOME. None when
+        it is not bigger, or no regular file.
+
+        Only its end is read, once for each time it grew: a log rewritten with the same
+        records (CRLF line ends by git's autocrlf, a byte-order mark by an editor) or given
+        zeros or blank lines at its end still ends in this device's last record."""
+        try:
+            fd = _open_regular(log.path, os.O_RDONLY)
+        except OSError:  # a link put in its place: never read
+            return None
+        try:
+            size = os.fstat(fd).st_size
+            floor = max(0, size - _LOOK_BACK)
+            data = b"" if size <= known else os.pread(fd, size - floor, floor).rstrip(_BLANK)
+        finally:
+            os.close(fd)
+        if size <= known:
+            return None
+        start = data.rfind(b"\n") + 1
+        if not data or (start == 0 and floor > 0):  # nothing, or a line too long to be one
+            return size, False
+        line = data[start:]
+        if record_digest(line) == last:
+            return size, False
+        try:
+            return size, parse_record(line.removeprefix(_BOM).strip(_BLANK)) is not None
+        except ValueError:  # damage, no writer's record
+            return size, False
+
     def end_cursor(self, device: str, name: str) -> Cursor:
         """A cursor at the end of one of this device's logs (what it wrote need not be read
         back)."""
@@ -366,6 +402,12 @@ class SyncFolder:
             if isinstance(card, dict) and card.get("id") == folder.name:
                 found[folder.name] = card
         return found
+
+
+def record_digest(line: bytes) -> str:
+    """A record line's digest whatever its line end, a byte-order mark before it or zeros
+    after it (the same record in a log another program re-encoded)."""
+    return _tail_digest(line.removeprefix(_BOM).strip(_BLANK))
 
 
 def _scan(

@@ -38,6 +38,7 @@ from storage.sync.folder import (
     LogFile,
     SyncFolder,
     check_folder,
+    record_digest,
     shown,
 )
 from storage.sync.local import (
@@ -540,16 +541,22 @@ class _Sync:
         return set(kept[2]) if kept and read.restarted else set()
 
     def _check_clone(self, log: LogFile) -> None:
-        """Another machine writing as this device (a copy of this HOME): take a new id."""
-        known = self.state.own_sizes.get(log.path.name)
-        if known is None or self.dry or log.path.is_symlink():  # a link: never written to
-            return
-        if log.path.stat().st_size <= known:
+        """Another machine writing as this device (a copy of this HOME): take a new id. Not
+        for a log that only grew by another program's doing (re-encoded, padded), still
+        ending in the last record appended here: its size is then taken as it is now."""
+        name, state = log.path.name, self.state
+        known, last = state.own_sizes.get(name), state.own_last.get(name)
+        if known is None or last is None or self.dry:  # (no last record kept by a version
+            return  # before this one: known from the next append on)
+        grown = self.place.grown(log, known, last)
+        if grown is None or not grown[1]:
+            if grown is not None:
+                state.own_sizes[name], self.dirty = grown[0], True
             return
         old = self.device
         self.report.device = renew_device(self.library.home, old)
-        self.state.device = self.report.device.id
-        self.state.own_sizes = {}
+        state.device = self.report.device.id
+        state.own_sizes, state.own_last = {}, {}
         self.dirty = True
         self.report.problems.append(
             f"another machine writes as this device ({old.short}): this library is a copy of "
@@ -637,6 +644,7 @@ class _Sync:
             clock=self.clock.last,
             device=self.device.id,
             own_sizes=self.state.own_sizes,  # what this device appended already, as its own
+            own_last=self.state.own_last,
         )
         if plan:
             noted["pending"] = {"generation": generation, **plan.written()}
@@ -667,6 +675,7 @@ class _Sync:
         kept = state.cursors.get(key) or [0, "", []]
         read_to_end = kept[0] == self.place.size_of(device, name)
         state.own_sizes[name] = self.place.append(device, name, in_batches(map(_line, rows)))
+        state.own_last[name] = record_digest(_line(rows[-1]))
         if read_to_end:  # what was just written need not be read back
             devices = sorted({*kept[2], *(row[2] for row in rows)})
             state.cursors[key] = [*self.place.end_cursor(device, name).to_json(), devices]

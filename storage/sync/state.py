@@ -104,9 +104,12 @@ class SyncState:
     #: ``writes``; 0 when not known): a file written fewer times is an older copy put back.
     papers_writes: int = 0
     outbox: list[list[Any]] = field(default_factory=list)
-    #: Size of this device's own logs after its last append (a log that grew otherwise has a
-    #: second writer: a copy of this HOME elsewhere).
+    #: Size of this device's own logs after its last append (a log that grew otherwise may have
+    #: a second writer, a copy of this HOME elsewhere: ``own_last`` tells).
     own_sizes: dict[str, int] = field(default_factory=dict)
+    #: The digest of the last record this device appended to each of its logs: one that grew
+    #: but still ends in it was re-encoded or padded, not written by a copy (``record_digest``).
+    own_last: dict[str, str] = field(default_factory=dict)
     pending: dict[str, Any] | None = None
     #: Device id → {"name", "last" (its greatest stamp read), "seen" (its card's last sync)}.
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -146,6 +149,7 @@ class SyncState:
             "papers_writes": self.papers_writes,
             "outbox": self.outbox,
             "own_sizes": self.own_sizes,
+            "own_last": self.own_last,
             "pending": self.pending,
             "devices": self.devices,
             "synced_at": self.synced_at,
@@ -175,6 +179,7 @@ class SyncState:
             papers_writes=_typed(data, "papers_writes", int, 0),
             outbox=_rows(data, "outbox", _is_record_row),
             own_sizes=_table(data, "own_sizes", _is_count),
+            own_last=_table(data, "own_last", lambda v: isinstance(v, str)),
             pending=_pending(data.get("pending")),
             devices=_table(data, "devices", _is_device),
             synced_at=_typed(data, "synced_at", int, 0),
