@@ -8,11 +8,12 @@
 
 A file-sync tool or git therefore never sees two writers of one file. What such tools do all the
 same is read as it comes: a file still arriving ends in an incomplete record, or holds a block
-of zeros where bytes have not arrived (read up to it, the rest next time); a conflicted copy
-(``triage (conflicted copy).jsonl``, ``triage.sync-conflict-….jsonl``, ``triage 2.jsonl``) is
-one more log to read, since every record names its device; a file replaced or cut shorter is
-read again from its start; a line that is not a record is skipped and counted. Files whose
-names start with a dot are the tools' own (temporary files, placeholders) and are left alone.
+of zeros where bytes have not arrived (read up to it, the rest next time; zeros that stay are
+damage, skipped: ``Hole``); a conflicted copy (``triage (conflicted copy).jsonl``,
+``triage.sync-conflict-….jsonl``, ``triage 2.jsonl``) is one more log to read, since every
+record names its device; a file replaced or cut shorter is read again from its start; a line
+that is not a record is skipped and counted. Files whose names start with a dot are the tools'
+own (temporary files, placeholders) and are left alone.
 
 A name that is not UTF-8 (a conflicted copy a NAS named in Latin-1, ``triage (conflicted copy
 \xe9).jsonl``) is read all the same, and known by its bytes written out (``shown``): such a name
@@ -53,6 +54,15 @@ LOG_SUFFIX = ".jsonl"
 _TAIL = 64
 #: Zeros where a block of a file has not arrived: a block is 512 bytes at the least.
 _HOLE = b"\0" * 512
+#: How long zeros may wait to arrive at the most (a sync tool fills a file in seconds or
+#: minutes; a USB stick pulled early or a crash leaves them for good), and at the least once
+#: the file was written past them (its writer appended after them: they are not on their way).
+HOLE_WAIT_MS = 24 * 60 * 60 * 1000
+HOLE_SETTLE_MS = 10 * 60 * 1000
+#: What is blank around a record: line ends of any system, and zeros after the last record.
+_BLANK = b" \t\r\n\0"
+#: How far back from a log's end its last record is looked for (past zeros and blank lines).
+_LOOK_BACK = MAX_LINE + 1024 * 1024
 #: Bytes read at a time, and at most in one sync from one log (a log of 100,000 papers is
 #: ~180 MB: read in one go; a bigger one over several syncs).
 _CHUNK = 1024 * 1024
@@ -114,6 +124,32 @@ class Cursor:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Hole:
+    """A block of zeros a log's cursor waits at: where its line starts, and the file's size
+    and the time (ms) when it was first seen there."""
+
+    at: int
+    size: int
+    since: int
+
+    def lasting(self, size: int, now: int) -> bool:
+        """Whether zeros still here are damage rather than bytes on their way: the file was
+        written past them since they were seen (it grew, or was cut) and a while went by, or
+        a day did. Skipped then, or nothing after them would ever be read."""
+        waited = now - self.since
+        return waited >= HOLE_WAIT_MS or (size != self.size and waited >= HOLE_SETTLE_MS)
+
+    def to_json(self) -> list[int]:
+        return [self.at, self.size, self.since]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Hole | None:
+        if isinstance(data, list) and len(data) == 3 and all(type(n) is int for n in data):
+            return cls(*data)
+        return None
+
+
 @dataclass(slots=True)
 class LogRead:
     """The records read from one log since its cursor."""
@@ -125,7 +161,10 @@ class LogRead:
     #: Bytes after the last complete line, or from the first line not fully arrived (a block
     #: of zeros where its bytes go): records still arriving, read again next time.
     waiting: int = 0
-    #: Complete lines that are no record (damaged, too long, or a later version's).
+    #: The block of zeros the cursor waits at (to remember until the next read), if any.
+    hole: Hole | None = None
+    #: Complete lines that are no record (damaged, too long, a later version's, or holding
+    #: zeros that stayed: ``Hole.lasting``).
     skipped: int = 0
     #: Bytes past what one sync reads of a log (``READ_BUDGET``): read by the next ones.
     more: int = 0
@@ -205,6 +244,10 @@ class SyncFolder:
         log: LogFile,
         cursor: Cursor | None,
         sink: Callable[[list[Record]], None] | None = None,
+        *,
+        hole: Hole | None = None,
+        own: bool = False,
+        now: int = 0,
     ) -> LogRead:
         """The complete records of ``log`` after ``cursor`` (all of them without one); with
         ``sink``, handed to it a chunk's worth at a time instead (never all in memory).
@@ -212,8 +255,11 @@ class SyncFolder:
         Bounded whatever the file holds: read ``_CHUNK`` bytes at a time, at most
         ``READ_BUDGET`` bytes a sync (the rest next time: ``LogRead.more``); a line longer
         than ``MAX_LINE`` is skipped without being held (a cursor may stop inside one, and
-        skips the rest of it next time); after a block of zeros (``_HOLE``: bytes still to
-        arrive) the cursor waits, and at most ``MAX_LINE`` bytes beyond it are read now.
+        skips the rest of it next time); at a block of zeros (``_HOLE``: bytes still to
+        arrive) the cursor waits, and nothing after it is read (records read twice would be
+        counted as received twice), until the zeros are filled or taken as damage: ``hole``
+        (the one it waited at, as ``LogRead.hole`` said) lasting at ``now`` (ms), or any in
+        this device's ``own`` log (it alone writes it: no byte of it is on its way).
         """
         result = LogRead()
         fd = _open_regular(log.path, os.O_RDONLY)
@@ -232,12 +278,16 @@ class SyncFolder:
                     start, inside, result.restarted = 0, False, True
             end = min(size, start + READ_BUDGET)
             result.more = size - end
-            settled, why = _scan(fd, start, end, inside, result, sink)
+            same = hole is not None and hole.at == start and not result.restarted
+            lasting = start if same and hole is not None and hole.lasting(size, now) else -1
+            settled, why = _scan(fd, start, end, inside, result, sink, lasting, own=own)
             inside_at_end = why == "inside"
             # what is still arriving: from a hole, or a last line not ended (not what a
             # sync leaves to the next one)
             arriving = why == "hole" or (why == "" and not result.more)
             result.waiting = end - settled if arriving else 0
+            if why == "hole":  # remembered from when first seen at that offset
+                result.hole = hole if same and settled == start else Hole(settled, size, now)
             tail_start = max(0, settled - _TAIL)
             tail = _tail_digest(os.pread(fd, settled - tail_start, tail_start))
         finally:
@@ -271,6 +321,38 @@ class SyncFolder:
             os.close(fd)
         fsync_folder(folder)
         return size
+
+    def grown(self, log: LogFile, known: int, last: str) -> tuple[int, bool] | None:
+        """This device's own ``log`` when it is bigger than the ``known`` size it appended:
+        its size, and whether it ends in a record other than the last one appended here
+        (``last``, its ``record_digest``): another writer's, a copy of this HOME. None when
+        it is not bigger, or no regular file.
+
+        Only its end is read, once for each time it grew: a log rewritten with the same
+        records (CRLF line ends by git's autocrlf, a byte-order mark by an editor) or given
+        zeros or blank lines at its end still ends in this device's last record."""
+        try:
+            fd = _open_regular(log.path, os.O_RDONLY)
+        except OSError:  # a link put in its place: never read
+            return None
+        try:
+            size = os.fstat(fd).st_size
+            floor = max(0, size - _LOOK_BACK)
+            data = b"" if size <= known else os.pread(fd, size - floor, floor).rstrip(_BLANK)
+        finally:
+            os.close(fd)
+        if size <= known:
+            return None
+        start = data.rfind(b"\n") + 1
+        if not data or (start == 0 and floor > 0):  # nothing, or a line too long to be one
+            return size, False
+        line = data[start:]
+        if record_digest(line) == last:
+            return size, False
+        try:
+            return size, parse_record(line.removeprefix(_BOM).strip(_BLANK)) is not None
+        except ValueError:  # damage, no writer's record
+            return size, False
 
     def end_cursor(self, device: str, name: str) -> Cursor:
         """A cursor at the end of one of this device's logs (what it wrote need not be read
@@ -322,6 +404,12 @@ class SyncFolder:
         return found
 
 
+def record_digest(line: bytes) -> str:
+    """A record line's digest whatever its line end, a byte-order mark before it or zeros
+    after it (the same record in a log another program re-encoded)."""
+    return _tail_digest(line.removeprefix(_BOM).strip(_BLANK))
+
+
 def _scan(
     fd: int,
     start: int,
@@ -329,19 +417,23 @@ def _scan(
     inside: bool,
     result: LogRead,
     sink: Callable[[list[Record]], None] | None = None,
+    lasting: int = -1,
+    *,
+    own: bool = False,
 ) -> tuple[int, str]:
     """Read the lines of ``fd`` from ``start`` to ``end`` into ``result`` (``inside``: the
-    start is inside a line too long to be a record, skipped to its end).
+    start is inside a line too long to be a record, skipped to its end; ``lasting``: where
+    a line holding zeros that stayed starts, ``own``: any line holding zeros is damage).
 
     Returns where the cursor goes, and why it stops there: "" after the last complete line,
-    ``"hole"`` before the first line holding a hole (read again once it has arrived; at most
-    ``MAX_LINE`` bytes past it are read now), ``"inside"`` inside a line too long to be a
-    record, not ended yet (the rest of it skipped next time).
+    ``"hole"`` before the first line holding a hole (read again once it has arrived, and
+    nothing past it now), ``"inside"`` inside a line too long to be a record, not ended yet
+    (the rest of it skipped next time).
     """
-    scan = _Scan(start, inside, result)
+    scan = _Scan(start, inside, result, lasting, own=own)
     pos = start
     while pos < end:
-        if scan.hole_at is not None and pos > scan.hole_at + MAX_LINE:
+        if scan.hole_at is not None:
             break  # the rest waits for the hole to fill
         chunk = os.pread(fd, min(_CHUNK, end - pos), pos)
         if not chunk:
@@ -362,8 +454,11 @@ class _Scan:
     """The lines of a log as its chunks come: whole lines of a chunk in one go, a line across
     chunks gathered (up to ``MAX_LINE``, then only its end is looked for)."""
 
-    def __init__(self, start: int, inside: bool, result: LogRead) -> None:
+    def __init__(
+        self, start: int, inside: bool, result: LogRead, lasting: int, *, own: bool
+    ) -> None:
         self.result = result
+        self.lasting, self.own = lasting, own
         self.line = bytearray()  # the line so far, when it started in an earlier chunk
         self.overlong = inside
         self.holed = False
@@ -400,7 +495,8 @@ class _Scan:
             tail = bytes(self.line[-len(_HOLE) :]) if self.line else b""
             if _HOLE in piece or (tail and _HOLE in tail + piece[: len(_HOLE)]):
                 self.holed = True
-                if self.hole_at is None:
+                damage = self.own or self.lasting == self.settled
+                if self.hole_at is None and not damage:
                     self.hole_at = self.settled
         if self.overlong:
             return
@@ -411,11 +507,12 @@ class _Scan:
             self.line += piece
 
     def _end_line(self, line_end: int) -> None:
-        if not self.holed:
-            if self.overlong:
-                self.result.skipped += 1
-            elif self.line.strip():
-                _take(bytes(self.line), self.result)
+        if self.hole_at is not None:
+            pass  # the hole's line, or one after it: read once the hole is filled
+        elif self.holed or self.overlong:  # zeros that stayed, or too long
+            self.result.skipped += 1
+        elif self.line.strip():
+            _take(bytes(self.line), self.result)
         if self.hole_at is None:
             self.settled = line_end
         self.line = bytearray()

@@ -34,9 +34,11 @@ from storage.sync.folder import (
     PAPERS_LOG,
     TRIAGE_LOG,
     Cursor,
+    Hole,
     LogFile,
     SyncFolder,
     check_folder,
+    record_digest,
     shown,
 )
 from storage.sync.local import (
@@ -61,24 +63,10 @@ from storage.sync.merge import (
     plan_merge,
     relay_records,
 )
-from storage.sync.records import (
-    KINDS,
-    PAPER,
-    TRIAGE_KINDS,
-    Clock,
-    Record,
-    tie_value,
-)
+from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, tie_value
 from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
 from storage.sync.report import SyncReport, span_of
-from storage.sync.state import (
-    MAX_HELD,
-    SyncState,
-    load_state,
-    marker_key,
-    save_state,
-    state_path,
-)
+from storage.sync.state import MAX_HELD, SyncState, load_state, marker_key, save_state, state_path
 from storage.text.words import count
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
@@ -480,6 +468,7 @@ class _Sync:
         present.update(f"{shown(p.parent.name)}/{shown(p.name)}" for p in links)
         for key in [k for k in state.cursors if k not in present]:
             relay.update(state.cursors.pop(key)[2])  # a log that disappeared
+            state.holes.pop(key, None)
             self.dirty = True
         if relay:
             records = relay_records(state, relay, self._load_papers().get)
@@ -529,8 +518,10 @@ class _Sync:
             if others:
                 self.report.received += sum(1 for r in records if r.device != self.device.id)
 
+        hole = Hole.from_json(state.holes.get(log.key))
         try:
-            read = self.place.read(log, cursor, take)
+            now = self.clock.now_ms()
+            read = self.place.read(log, cursor, take, hole=hole, own=not others, now=now)
         except OSError as exc:
             self.report.problems.append(f"{where}: not read ({exc.strerror or exc})")
             return set()
@@ -542,22 +533,30 @@ class _Sync:
         if read.skipped:
             self.report.problems.append(f"{where}: {read.skipped} damaged line(s) skipped")
         new = [*read.cursor.to_json(), sorted(devices)]
-        if kept != new:
+        if kept != new or hole != read.hole:
             state.cursors[log.key] = new
+            state.holes.pop(log.key, None)
+            state.holes.update({log.key: read.hole.to_json()} if read.hole else {})
             self.dirty = True
         return set(kept[2]) if kept and read.restarted else set()
 
     def _check_clone(self, log: LogFile) -> None:
-        """Another machine writing as this device (a copy of this HOME): take a new id."""
-        known = self.state.own_sizes.get(log.path.name)
-        if known is None or self.dry or log.path.is_symlink():  # a link: never written to
-            return
-        if log.path.stat().st_size <= known:
+        """Another machine writing as this device (a copy of this HOME): take a new id. Not
+        for a log that only grew by another program's doing (re-encoded, padded), still
+        ending in the last record appended here: its size is then taken as it is now."""
+        name, state = log.path.name, self.state
+        known, last = state.own_sizes.get(name), state.own_last.get(name)
+        if known is None or last is None or self.dry:  # (no last record kept by a version
+            return  # before this one: known from the next append on)
+        grown = self.place.grown(log, known, last)
+        if grown is None or not grown[1]:
+            if grown is not None:
+                state.own_sizes[name], self.dirty = grown[0], True
             return
         old = self.device
         self.report.device = renew_device(self.library.home, old)
-        self.state.device = self.report.device.id
-        self.state.own_sizes = {}
+        state.device = self.report.device.id
+        state.own_sizes, state.own_last = {}, {}
         self.dirty = True
         self.report.problems.append(
             f"another machine writes as this device ({old.short}): this library is a copy of "
@@ -645,6 +644,7 @@ class _Sync:
             clock=self.clock.last,
             device=self.device.id,
             own_sizes=self.state.own_sizes,  # what this device appended already, as its own
+            own_last=self.state.own_last,
         )
         if plan:
             noted["pending"] = {"generation": generation, **plan.written()}
@@ -675,6 +675,7 @@ class _Sync:
         kept = state.cursors.get(key) or [0, "", []]
         read_to_end = kept[0] == self.place.size_of(device, name)
         state.own_sizes[name] = self.place.append(device, name, in_batches(map(_line, rows)))
+        state.own_last[name] = record_digest(_line(rows[-1]))
         if read_to_end:  # what was just written need not be read back
             devices = sorted({*kept[2], *(row[2] for row in rows)})
             state.cursors[key] = [*self.place.end_cursor(device, name).to_json(), devices]

@@ -4,7 +4,8 @@
   digest), which is also what the library's files held after that merge: a value in the files
   that differs from its register is a change made here since, to send.
 - ``cursors``: how far each log was read (and which devices' records it held, so that when a
-  log disappears their records can be passed on: see ``storage.sync.merge``).
+  log disappears their records can be passed on: see ``storage.sync.merge``); ``holes``: the
+  block of zeros a cursor waits at, and since when (``storage.sync.folder.Hole``).
 - ``clock``: the hybrid logical clock's last stamp. ``outbox``: records made here that are not
   in the folder yet (it was read-only or missing). ``steps``: the undo log's steps as last
   seen, so that a paper decided and put back between two syncs still counts as changed.
@@ -89,6 +90,9 @@ class SyncState:
     )
     #: Log key → [offset, tail digest, [devices whose records it held]].
     cursors: dict[str, list[Any]] = field(default_factory=dict)
+    #: Log key → the block of zeros its cursor waits at: [offset, the file's size, ms], as
+    #: first seen (zeros that stay are damage, skipped: ``Hole.lasting``).
+    holes: dict[str, list[int]] = field(default_factory=dict)
     #: Undo-log step number → [time, undone], as last seen.
     steps: dict[str, list[Any]] = field(default_factory=dict)
     #: When each decided paper got its status, as last seen (``local.redecided``).
@@ -100,9 +104,12 @@ class SyncState:
     #: ``writes``; 0 when not known): a file written fewer times is an older copy put back.
     papers_writes: int = 0
     outbox: list[list[Any]] = field(default_factory=list)
-    #: Size of this device's own logs after its last append (a log that grew otherwise has a
-    #: second writer: a copy of this HOME elsewhere).
+    #: Size of this device's own logs after its last append (a log that grew otherwise may have
+    #: a second writer, a copy of this HOME elsewhere: ``own_last`` tells).
     own_sizes: dict[str, int] = field(default_factory=dict)
+    #: The digest of the last record this device appended to each of its logs: one that grew
+    #: but still ends in it was re-encoded or padded, not written by a copy (``record_digest``).
+    own_last: dict[str, str] = field(default_factory=dict)
     pending: dict[str, Any] | None = None
     #: Device id → {"name", "last" (its greatest stamp read), "seen" (its card's last sync)}.
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -135,12 +142,14 @@ class SyncState:
             "generation": self.generation,
             "registers": self.registers,
             "cursors": self.cursors,
+            "holes": self.holes,
             "steps": self.steps,
             "decided_at": self.decided_at,
             "papers_version": self.papers_version,
             "papers_writes": self.papers_writes,
             "outbox": self.outbox,
             "own_sizes": self.own_sizes,
+            "own_last": self.own_last,
             "pending": self.pending,
             "devices": self.devices,
             "synced_at": self.synced_at,
@@ -163,12 +172,14 @@ class SyncState:
             generation=_typed(data, "generation", int, 0),
             registers={kind: _shared(_registers(registers, kind)) for kind in KINDS},
             cursors=_table(data, "cursors", _is_cursor),
+            holes=_table(data, "holes", _is_hole),
             steps=_table(data, "steps", _is_step_mark),
             decided_at=_table(data, "decided_at", _is_number),
             papers_version=_papers_version(data.get("papers_version")),
             papers_writes=_typed(data, "papers_writes", int, 0),
             outbox=_rows(data, "outbox", _is_record_row),
             own_sizes=_table(data, "own_sizes", _is_count),
+            own_last=_table(data, "own_last", lambda v: isinstance(v, str)),
             pending=_pending(data.get("pending")),
             devices=_table(data, "devices", _is_device),
             synced_at=_typed(data, "synced_at", int, 0),
@@ -240,6 +251,11 @@ def _is_number(value: Any) -> bool:
 
 def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_hole(value: Any) -> bool:
+    """[offset, size, ms]."""
+    return isinstance(value, list) and len(value) == 3 and all(_is_count(n) for n in value)
 
 
 def _is_cursor(value: Any) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -12,12 +13,14 @@ import pytest
 from storage import Library
 from storage.sync import SyncError, sync_library
 from storage.sync.device import device_path, load_device
-from storage.sync.folder import ROOT_NAME, SyncFolder
+from storage.sync.folder import HOLE_WAIT_MS, ROOT_NAME, SyncFolder
 from storage.sync.records import MAX_AHEAD_MS, QUEUE, STATUS, Clock, parse_record
 from tests.unit.test_sync_support import Machine, all_records, seeded, shown
 
 #: A stamp a little after now (a record made on a device whose clock is a minute ahead).
 SOON = int(time.time() * 1000) + 60_000
+#: Seconds after which zeros left in a log are damage, not bytes on their way.
+MAX_HOLE_S = HOLE_WAIT_MS / 1000
 
 
 @pytest.fixture
@@ -456,6 +459,44 @@ def test_another_machine_writing_as_this_one_is_noticed(tmp_path: Path, folder: 
     report = sync_library(a, folder)
     assert report.device.id != first.id and a.status(ids[1]).value == "skipped"
     assert any("writes as this device" in p for p in report.problems)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: data.replace(b"\n", b"\r\n"),  # git with core.autocrlf
+        lambda data: b"\xef\xbb\xbf" + data,  # an editor's byte-order mark
+        lambda data: data + b"\0" * 4096,  # a crash's zero-filled tail
+        lambda data: data + b"\n\n \n",  # blank lines
+    ],
+    ids=["crlf", "bom", "zeros", "blank lines"],
+)
+def test_a_log_re_encoded_or_padded_by_another_program_is_no_second_writer(
+    tmp_path: Path, folder: Path, change: Callable[[bytes], bytes]
+) -> None:
+    """It grew, but holds no record this device did not write: no false alarm, no new id
+    (each took one, said another machine wrote as this one); a real second writer after it
+    is still noticed."""
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    first = sync_library(a, folder).device
+    a.set_status(ids[0], "read")
+    sync_library(a, folder)
+    log = folder / ROOT_NAME / first.id / "triage.jsonl"
+    log.write_bytes(change(log.read_bytes()))
+    a.set_status(ids[1], "skipped")
+    for _ in range(2):
+        report = sync_library(a, folder)
+        assert report.device.id == first.id
+        assert not any("writes as this device" in p for p in report.problems)
+    with log.open("ab") as out:  # then a copy of this HOME syncing too
+        out.write(orjson.dumps(["s", SOON, first.id, ids[2], "skipped"]) + b"\n")
+    assert sync_library(a, folder).device.id != first.id
+    b = Library(tmp_path / "b")
+    now = time.time()
+    for later in (0, MAX_HOLE_S):  # (zeros left in a log are skipped once they stayed)
+        sync_library(b, folder, wall=lambda later=later: now + later)
+    assert [b.status(pid).value for pid in ids[:3]] == ["read", "skipped", "skipped"]
 
 
 def test_a_missing_folder_is_an_error_and_a_read_only_one_keeps_changes_waiting(

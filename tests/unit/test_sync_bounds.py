@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import orjson
@@ -11,7 +12,7 @@ import pytest
 from storage import Library
 from storage.sync import sync_library
 from storage.sync.device import MAX_NAME, clean_name
-from storage.sync.folder import MAX_CARD, SyncFolder
+from storage.sync.folder import HOLE_SETTLE_MS, HOLE_WAIT_MS, MAX_CARD, Hole, SyncFolder
 from storage.sync.records import CLOCK_CEILING, MAX_AHEAD_MS, MAX_STAMP, Clock, parse_record
 from tests.unit.test_sync_support import seeded
 
@@ -74,15 +75,80 @@ def test_a_block_of_zeros_is_read_again_once_it_arrives(tmp_path: Path, block: i
     log_path.write_bytes(whole[:start] + b"\0" * 4096 + whole[end:] + b"\0\0 damaged\n")
     (log,) = place.log_files()
     first = place.read(log, None)
-    assert first.waiting and first.skipped == 1
+    assert first.waiting and first.skipped == 0  # nothing after the zeros is read yet
     assert first.cursor.offset == whole.rfind(b"\n", 0, start) + 1
     assert len(first.records) < 300
     log_path.write_bytes(whole + b"\0\0 damaged\n")
     second = place.read(log, first.cursor)
-    assert not second.restarted and not second.waiting
+    assert not second.restarted and not second.waiting and second.skipped == 1
     stamps = {r.stamp for r in first.records} | {r.stamp for r in second.records}
     assert stamps == {1_700_000_000_000 + n for n in range(300)}  # every record, once arrived
     assert second.cursor.offset == log_path.stat().st_size
+
+
+def test_zeros_that_stay_are_damage_once_the_log_grew_past_them_or_a_day_went_by(
+    tmp_path: Path,
+) -> None:
+    """A USB stick pulled early leaves zeros for good: once the file was written past them,
+    or a day went by, their line is skipped and everything after it read (it waited for
+    ever, and nothing more than 1 MB past it ever arrived). In this device's own log, at
+    once: it alone writes it."""
+    place = SyncFolder(tmp_path)
+    lines = [record(1_700_000_000_000 + n) + b"\n" for n in range(102)]
+    log_path = tmp_path / "papers-tui" / DEVICE / "triage.jsonl"
+    log_path.parent.mkdir(parents=True)
+    log_path.write_bytes(b"".join(lines[:50]) + lines[50][:20] + b"\0" * 4096 + b"\n")
+    log_path.write_bytes(log_path.read_bytes() + b"".join(lines[51:100]))
+    (log,) = place.log_files()
+    now = 1_800_000_000_000
+    first = place.read(log, None, now=now)
+    size = log_path.stat().st_size
+    assert first.waiting and len(first.records) == 50
+    assert first.hole == Hole(first.cursor.offset, size, now)
+    hour = place.read(log, first.cursor, hole=first.hole, now=now + HOLE_SETTLE_MS)
+    assert hour.waiting and hour.hole == first.hole and not hour.records  # still arriving?
+    day = place.read(log, first.cursor, hole=first.hole, now=now + HOLE_WAIT_MS)
+    assert not day.waiting and day.hole is None and day.skipped == 1 and len(day.records) == 49
+    with log_path.open("ab") as out:  # its writer appended after the zeros
+        out.write(b"".join(lines[100:]))
+    soon = place.read(log, first.cursor, hole=first.hole, now=now + 60_000)
+    assert soon.waiting and soon.hole == first.hole  # (a sync tool may still be filling it)
+    grown = place.read(log, first.cursor, hole=first.hole, now=now + HOLE_SETTLE_MS)
+    assert not grown.waiting and grown.skipped == 1
+    assert {r.stamp for r in [*first.records, *grown.records]} == {
+        1_700_000_000_000 + n for n in range(102) if n != 50
+    }
+    own = place.read(log, None, own=True)
+    assert not own.waiting and own.skipped == 1 and len(own.records) == 101
+
+
+def test_a_log_waiting_at_zeros_counts_nothing_twice_and_is_read_past_them_in_the_end(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_statuses(ids[:30], "read")
+    device = sync_library(a, folder).device.id
+    log_path = folder / "papers-tui" / device / "triage.jsonl"
+    with log_path.open("r+b") as out:  # a crash left its last kilobyte zeros
+        out.seek(log_path.stat().st_size - 1024)
+        out.write(b"\0" * 1024)
+    a.set_statuses(ids[30:33], "starred")
+    sync_library(a, folder)
+    now = time.time()
+    first = sync_library(b, folder, wall=lambda: now)
+    assert any("not fully arrived" in p for p in first.problems)
+    again = sync_library(b, folder, wall=lambda: now + 3600)
+    assert again.received == 0  # the records before the zeros were received once
+    assert all(b.status(pid).value != "starred" for pid in ids[30:33])
+    later = sync_library(b, folder, wall=lambda: now + HOLE_WAIT_MS / 1000)
+    assert any("1 damaged line(s) skipped" in p for p in later.problems)
+    assert all(b.status(pid).value == "starred" for pid in ids[30:33])
+    assert not sync_library(b, folder, wall=lambda: now + HOLE_WAIT_MS / 1000).problems
+    owner = sync_library(a, folder)  # its own log's damage is said where it was made too
+    assert any("1 damaged line(s) skipped" in p for p in owner.problems)
 
 
 def test_a_dangling_link_as_this_devices_log_keeps_the_change_waiting(tmp_path: Path) -> None:
