@@ -86,8 +86,9 @@ class PapersApp(App[None]):
             library, self.session, papers, version, self.keymap, pdf_folder(library.home, config)
         )
         self._quit_anyway = False
-        #: Keys typed on after leaving a text field: held back, not run.
+        #: Keys of a burst, taken one after another (``tui/key_gate.py``).
         self.key_gate = KeyGate(self, self._take_key)
+        #: Keys typed on after leaving a text field: held back, not run.
         self.stray_keys = StrayKeys(
             {key for c in COMMANDS if c.id in MOVING for key in keys_for(c, self.keymap)}
         )
