@@ -493,3 +493,24 @@ def test_tags_and_notes_are_read_as_written_not_as_html(tmp_path: Path) -> None:
     (paper,) = library.papers()
     assert library.triage().tags[paper.id] == ("&lt", "0")
     assert library.triage().notes[paper.id] == "a &amp; b"
+
+
+def test_a_bibtex_file_jabref_wrote_in_windows_1252_is_read_in_it(tmp_path: Path) -> None:
+    """JabRef on Windows writes "% Encoding: Cp1252" at the top of a file in that encoding:
+    it was refused as not UTF-8. A file that says nothing of its encoding still is."""
+    source = tmp_path / "refs.bib"
+    source.write_bytes(
+        "% This file was created with JabRef 2.10.\n% Encoding: Cp1252\n\n"
+        "@article{mueller2020,\n  title = {Über Graphen – eine Studie},\n"
+        "  author = {Müller, Jürgen},\n  journal = {Zeitschrift},\n  year = {2020}\n}\n".encode(
+            "cp1252"
+        )
+    )
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    (paper,) = library.papers()
+    assert paper.title == "Über Graphen – eine Studie" and paper.authors == ("Jürgen Müller",)
+    silent = tmp_path / "silent.bib"
+    silent.write_bytes(source.read_bytes().replace(b"% Encoding: Cp1252\n", b""))
+    with pytest.raises(SourceError, match="not UTF-8 text"):
+        read_source(silent)
