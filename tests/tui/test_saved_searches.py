@@ -258,3 +258,19 @@ async def test_a_quit_on_a_saved_search_reopens_there(seeded_home: Path) -> None
         screen = await ready(pilot)
         await wait_for(pilot, lambda: screen.paper_list.current == left, timeout=5)
         assert screen.view.tab == "saved:gnn" and screen.paper_list.cursor == 1
+
+
+async def test_a_name_typed_for_a_search_replaces_the_one_offered(seeded_home: Path) -> None:
+    """The prompt offers the query as the name; typing went on from it (``diffusion`` then
+    ``diff`` saved the tab ``diffusiondiff``): the offer is selected, typing replaces it."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await search(pilot, screen, "diffusion")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextPrompt))
+        await pilot.press(*"diff", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        saved = SavedSearches(seeded_home).get("diff")
+        assert saved is not None and saved.query == "diffusion"
+        assert SavedSearches(seeded_home).get("diffusiondiff") is None

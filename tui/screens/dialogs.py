@@ -26,11 +26,16 @@ class TextPrompt(ModalScreen[str | None]):
     KEYS: ClassVar[str] = "prompt"
     BINDINGS = bindings(KEYS)
 
-    def __init__(self, title: str, question: str, value: str = "") -> None:
+    def __init__(
+        self, title: str, question: str, value: str = "", *, replace: bool = False
+    ) -> None:
         super().__init__()
         self.prompt_title = title
         self.question = question
         self.value = value
+        #: The value is a suggestion, selected: what is typed replaces it (a search's name),
+        #: rather than goes on from it (tags).
+        self.replace = replace
         #: The value as the field shows it: what came from a file (a tag) shows, never acts.
         self.shown_value = printable(value)
 
@@ -39,7 +44,7 @@ class TextPrompt(ModalScreen[str | None]):
             box.border_title = Text(printable(self.prompt_title))  # Text: no markup in it
             with Shrinking(id="prompt-question"):
                 yield Static(Text(printable(self.question)), classes="note")
-            yield Input(self.shown_value, id="prompt-input", select_on_focus=False)
+            yield Input(self.shown_value, id="prompt-input", select_on_focus=self.replace)
             yield Label(Text("Enter to accept · Esc to cancel", style="dim"))
 
     def on_mount(self) -> None:

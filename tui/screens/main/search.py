@@ -267,7 +267,8 @@ class SearchPart(MainBase):
             self.notify(f"Saved “{saved.name}”: {self._where(saved)}.", timeout=5, markup=False)
 
         question = f"Save “{query}” as a tab named:"
-        self.app.push_screen(TextPrompt("Save search", question, query[:MAX_NAME]), save)
+        prompt = TextPrompt("Save search", question, query[:MAX_NAME], replace=True)
+        self.app.push_screen(prompt, save)
 
     def _where(self, search: SavedSearch) -> str:
         """Where a saved search's tab is, in words ("tab 6", "the 5th saved search's tab")."""
