@@ -36,6 +36,7 @@ from tui.stray_keys import MOVING, StrayKeys
 from tui.syncing import AppSync
 from tui.text_fields import is_text_field
 from tui.web import in_browser, offer_download
+from tui.widgets.search_box import SearchBox
 
 #: How long quitting waits for the last sync with the [sync] folder (one takes ~0.1 s): a
 #: sync cut short is taken up again by the next one, as after a kill.
@@ -180,8 +181,10 @@ class PapersApp(App[None]):
         if self.ending or self._held_back(event):
             return
         focused = self.focused
-        then = escape_then(event) if is_text_field(focused) else None
-        if then is not None:  # Esc and a key typed at once: Esc leaves the field first
+        # Esc and a key typed at once in the search box: Esc leaves it first (in a dialog's
+        # field Esc would close the dialog and throw away what was typed: there it types)
+        then = escape_then(event) if isinstance(focused, SearchBox) else None
+        if then is not None:
             await self._take_key(events.Key("escape", "\x1b"))
             self.key_gate.first(then)
             return

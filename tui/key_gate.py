@@ -58,7 +58,8 @@ def screen_arrived(app: App[Any]) -> None:
 def escape_then(event: events.Key) -> events.Key | None:
     """The key typed after Esc, when ``event`` is the two read as one: a terminal sends Esc
     and a letter within ``ESCDELAY`` (100 ms) as Alt and the letter, which a text field types
-    as the letter (Esc then ``j`` in the search box typed ``j`` into it); None otherwise."""
+    as the letter (Esc then ``j`` in the search box typed ``j`` into it); None otherwise. (The
+    app splits it in the search box only: a real Alt+letter in a dialog's field types there.)"""
     character = event.character
     if not event.key.startswith("alt+") or not character or len(character) != 1:
         return None

@@ -176,3 +176,22 @@ async def test_esc_and_a_letter_read_as_alt_leave_the_search_box(seeded_home: Pa
         await wait_for(pilot, lambda: screen.paper_list.cursor == 1)
         assert screen.search_box.value == "graph"
         assert app.focused is screen.paper_list
+
+
+async def test_alt_and_a_letter_in_a_dialog_types_the_letter(seeded_home: Path) -> None:
+    """Only the search box reads Alt+letter as Esc then the letter: in the note editor Esc
+    closed it, and the note typed was thrown away (found by a review)."""
+    from textual.widgets import TextArea
+
+    from tui.screens.dialogs import NoteEditor
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NoteEditor))
+        await pilot.press(*"hello")
+        app.post_message(events.Key("alt+x", "x"))
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, NoteEditor)
+        assert app.screen.query_one(TextArea).text == "hellox"
