@@ -118,9 +118,19 @@ def _first_author(authors: Sequence[str]) -> str:
 
 def family_key(authors: Sequence[str]) -> str:
     """The first author's family name as compared (``LeCun, Yann`` → ``lecun``), "" when no
-    first author has one (none, initials alone)."""
-    _, words = _name_words(_first_author(authors))
-    return words[-1] if words else ""
+    first author has one (none, initials alone). A family name given before a comma is one
+    word, however written (``Le Cun, Y.``, ``García López, José``: ``lecun``, as ``Y. LeCun``
+    gives, ``garcialopez``, as ``José García-López`` gives)."""
+    first = _first_author(authors)
+    script, words = _name_words(first)
+    if not words:
+        return ""
+    if script != "cjk" and "," in first:
+        _, family = _name_words(first.split(",")[0])
+        joined = "".join(family)
+        if joined:
+            return joined
+    return words[-1]
 
 
 def same_person(first: str, second: str) -> bool:
@@ -129,7 +139,16 @@ def same_person(first: str, second: str) -> bool:
     other_script, other_words = _name_words(second)
     if not words or not other_words or script != other_script:
         return True
-    return words[-1] in other_words or other_words[-1] in words
+    if words[-1] in other_words or other_words[-1] in words:
+        return True
+    # a family name of two words written as one: "Le Cun, Y." and "Y. LeCun", "García López,
+    # José" and "José García-López"
+    return words[-1] in _joined_ends(other_words) or other_words[-1] in _joined_ends(words)
+
+
+def _joined_ends(words: list[str]) -> set[str]:
+    """The name's last words joined, from each word on: ``le cun`` → ``cun``, ``lecun``."""
+    return {"".join(words[start:]) for start in range(len(words))}
 
 
 def authors_compatible(first: Sequence[str], second: Sequence[str]) -> bool:

@@ -304,3 +304,20 @@ def test_a_schema_1_library_keeps_two_works_of_one_title_apart(tmp_path: Path) -
         paper_id("", "Deep learning", ["Yann LeCun"]),
         paper_id("", "Deep learning", ["Ian Goodfellow"]),
     }
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Y. LeCun", "Le Cun, Y."), ("José García-López", "García López, José")],
+)
+def test_a_family_name_of_two_words_written_as_one_is_one_person(
+    tmp_path: Path, one: str, other: str
+) -> None:
+    """``Le Cun, Y.`` and ``Y. LeCun`` were two people: the same paper from a BibTeX file and
+    a RIS file became two papers, and had two ids on two devices (found by a review)."""
+    assert same_person(one, other) and family_key([one]) == family_key([other])
+    library = Library(tmp_path / "home")
+    for n, author in enumerate((one, other)):
+        entry = {"title": "Gradient-based learning applied to documents", "authors": [author]}
+        library.import_file(_file(tmp_path, f"list{n}.json", json.dumps([entry])))
+    assert len(library.papers()) == 1
