@@ -79,6 +79,20 @@ class Base:
         """The register's holder after the last sync (and this device's records waiting)."""
         return self._registers[kind].get(pid)
 
+    def seen(self, kind: str, pid: str, now: Mapping[str, Mapping[str, list[Any]]]) -> int:
+        """The stamp of the register's value this device last showed: its holder after the
+        last sync, or, where a merge cut short wrote it, the record that merge wrote (read
+        again now: the register's holder ``now`` when it holds that value). A change made
+        here since was made after it."""
+        held = self._registers[kind].get(pid)
+        stamp = held[0] if held else 0
+        written = self._written.get(kind, {})
+        if pid in written:
+            current = now[kind].get(pid)
+            if current is not None and current[2] == written[pid]:
+                stamp = max(stamp, current[0])
+        return stamp
+
     def triage_written(self, written: Mapping[str, Mapping[str, Any]]) -> None:
         """The triage a merge cut short wrote into triage.json (it holds those values)."""
         self._written.update(written)
@@ -322,8 +336,8 @@ def triage_changes(
         if state.fresh:
             stamp = clock.at(made_at if made_at is not None else 0.001)
         else:
-            held = base.holder(kind, pid)
-            stamp = clock.after(made_at, max(held[0] if held else 0, back_after.get(pid, 0)))
+            seen = base.seen(kind, pid, registers)
+            stamp = clock.after(made_at, max(seen, back_after.get(pid, 0)))
         records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import time
 from collections.abc import Callable
@@ -340,6 +341,47 @@ def test_an_undo_does_not_take_back_a_later_decision_made_elsewhere(
     a.library.undo()
     a.sync(), b.sync()
     assert a.library.status(other).value == b.library.status(other).value == "inbox"
+
+
+@pytest.mark.parametrize("cut_short", [False, True], ids=["finished", "cut short"])
+def test_an_edit_made_after_a_merge_cut_short_beats_what_that_merge_wrote(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, cut_short: bool
+) -> None:
+    """a's clock is 10 minutes fast; b's sync wrote a's note and was cut short before it saved
+    its state (a full disk); b's user edits the note: the edit, stamped after what b's last
+    saved state held, stamped lower than a's note, which won everywhere (found by a review).
+    It is stamped after the record the merge wrote."""
+    import storage.files.triage_file
+    import storage.sync.run as run
+
+    now = [1_800_000_000.0]
+    deciding = [lambda: now[0]]
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: deciding[0]())
+    a = Machine(tmp_path / "a", folder, skew=600, base=lambda: now[0])
+    b = Machine(tmp_path / "b", folder, base=lambda: now[0])
+    a.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    pid = a.library.papers()[0].id
+    a.sync(), b.sync()
+    now[0] += 10
+    deciding[0] = a.wall
+    a.library.set_note(pid, "a's note")
+    deciding[0] = b.wall
+    a.sync()
+    now[0] += 10
+    with monkeypatch.context() as patched:
+        if cut_short:
+            patched.setattr(run._Sync, "_finish", _disk_full)
+        with pytest.raises(OSError) if cut_short else contextlib.nullcontext():
+            b.sync()
+    assert b.library.triage().notes[pid] == "a's note"
+    now[0] += 30
+    b.library.set_note(pid, "b's edit of it")
+    b.sync(), a.sync(), b.sync()
+    assert a.library.triage().notes[pid] == b.library.triage().notes[pid] == "b's edit of it"
+
+
+def _disk_full(*args: object, **kwargs: object) -> None:
+    raise OSError(28, "No space left on device")
 
 
 def test_undo_on_one_device_undoes_its_step_everywhere(tmp_path: Path, folder: Path) -> None:
