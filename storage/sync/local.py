@@ -170,21 +170,6 @@ class OlderFile:
         return at is not None and at > self.since + 1
 
 
-def undone_since(steps: Iterable[Step], seen: Mapping[str, Any]) -> dict[str, float]:
-    """Papers whose status is as an undo since the steps ``seen`` left it (no step made
-    since decided them again): paper → when the step it undid was made (seconds)."""
-    undone: dict[str, float] = {}
-    for step in steps:
-        before = seen.get(str(step.seq))
-        pids = [change[0] for change in step.changes]
-        if before is None:  # made since: a decision of its own, sent as one
-            for pid in pids:
-                undone.pop(pid, None)
-        elif step.undone and not before[1] and before[0] == step.at:
-            undone.update(dict.fromkeys(pids, step.at))
-    return undone
-
-
 def touched_since(
     steps: Iterable[Step], since: float, *, removed: bool = False
 ) -> dict[str, float | None]:
@@ -214,7 +199,6 @@ def triage_changes(
     unwritten: Collection[str] = (),
     older: OlderFile | None = None,
     written: tuple[Mapping[str, float], Mapping[str, float]] = ({}, {}),
-    undone: Mapping[str, float] | None = None,
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
@@ -233,11 +217,6 @@ def triage_changes(
 
     ``written``: when each paper's note, and its tags, were written here (``TriageFile.
     written_at``), as ``decided_at`` says when its status was given.
-
-    ``undone``: papers whose status an undo here put back since (``undone_since``: when the
-    step it undid was made). Another device's decision made after that step, read now, is
-    not undone by it: the undo takes back this device's decision, which that one had already
-    replaced (``u`` never takes back someone else's later decision, arrived or not).
 
     Stamped by ``clock`` at when each was made (a status's ``decided_at``, a note's or tags'
     ``written``, a place's ``positioned_at``), or just after what its register held at the
@@ -323,9 +302,6 @@ def triage_changes(
                 base, pid, local[kind], made_at, state.device, removed_at
             ):
                 continue
-            held = registers[STATUS].get(pid)
-            if kind == STATUS and _replaced_elsewhere(held, undone, pid, state.device):
-                continue
             if not valid_value(kind, local[kind]):
                 continue  # a hand's edit past the caps: no device would take it
             made.append((made_at, pid, kind, local[kind]))
@@ -363,16 +339,6 @@ def _made_since(
         if local[kind] != base.value(kind, pid) and older.after(at):
             changed.append(kind)
     return changed
-
-
-def _replaced_elsewhere(
-    held: list[Any] | None, undone: Mapping[str, float] | None, pid: str, device: str
-) -> bool:
-    """True when the paper's status is as an undo here left it, and the register holds
-    another device's decision made after the step that undo took back (``triage_changes``)."""
-    if not undone or pid not in undone or held is None:
-        return False
-    return held[1] != device and held[0] > undone[pid] * 1000
 
 
 def _removed_since_touched(

@@ -53,7 +53,6 @@ from storage.sync.local import (
     touched_papers,
     touched_since,
     triage_changes,
-    undone_since,
 )
 from storage.sync.merge import (
     DECIDED_AT,
@@ -245,7 +244,6 @@ class _Sync:
             unwritten,
             older,
             written,
-            {} if since is not None else undone_since(triage.steps(), state.steps),
         )
         self.clock.see(self.local_clock.last)
         self._send(records)

@@ -308,41 +308,6 @@ def test_a_note_received_by_syncs_cut_short_twice_is_not_sent_back_as_new(
     assert a.library.triage().notes[pid] == b.library.triage().notes[pid] == "new note"
 
 
-def test_an_undo_does_not_take_back_a_later_decision_made_elsewhere(
-    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """a stars a paper; b reads it later; a, not synced since, undoes its star: the undo,
-    made last, put the paper back in the Inbox on both, taking back b's later decision
-    (found by a hostile review). The undo takes back a's star, which b's read had replaced."""
-    import storage.files.triage_file
-
-    now = [1_800_000_000.0]
-    monkeypatch.setattr(storage.files.triage_file, "now", lambda: now[0])
-    a = Machine(tmp_path / "a", folder, base=lambda: now[0])
-    b = Machine(tmp_path / "b", folder, base=lambda: now[0])
-    a.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
-    pid, other = (p.id for p in a.library.papers()[:2])
-    a.sync(), b.sync()
-    now[0] += 10
-    a.library.set_status(pid, "starred")
-    a.sync(), b.sync()
-    now[0] += 10
-    b.library.set_status(pid, "read")
-    b.sync()
-    now[0] += 10
-    a.library.undo()
-    a.sync(), b.sync()
-    assert a.library.status(pid).value == b.library.status(pid).value == "read"
-    # an undo of a step no other device decided after still undoes it everywhere
-    now[0] += 10
-    a.library.set_status(other, "skipped")
-    a.sync(), b.sync()
-    now[0] += 10
-    a.library.undo()
-    a.sync(), b.sync()
-    assert a.library.status(other).value == b.library.status(other).value == "inbox"
-
-
 @pytest.mark.parametrize("cut_short", [False, True], ids=["finished", "cut short"])
 def test_an_edit_made_after_a_merge_cut_short_beats_what_that_merge_wrote(
     tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, cut_short: bool

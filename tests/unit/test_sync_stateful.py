@@ -183,10 +183,8 @@ class SyncedDevices(RuleBasedStateMachine):
         for pid, status in self.decided[n].items():  # decided, even if back to where it was
             if before.get((STATUS, pid)) == status:
                 changed[(STATUS, pid)] = status
-        withdrawn = self.withdrawn[n]
         self.decided[n], self.withdrawn[n] = {}, set()
         report = machine.sync()
-        after = self._triage(n)
         records = [r for r in all_records(machine.folder) if r.device == machine.device_id]
         latest: dict[tuple[str, str], Any] = {}
         for record in sorted(records, key=lambda r: r.stamp):
@@ -194,14 +192,12 @@ class SyncedDevices(RuleBasedStateMachine):
         for (kind, pid), value in changed.items():
             if machine.library.loaded_papers().row_of(pid) is None:
                 continue  # a removal took the paper (its triage waits in the undo step)
-            if kind == STATUS and pid in withdrawn and after.get((kind, pid)) != value:
-                continue  # the undo took back a decision another device had replaced since
             sent = latest.get((kind, pid))
             assert sent is not None, f"device {n}: {kind} of {pid} = {value!r} was not sent"
             assert sent.value == value or (kind == "g" and tuple(sent.value) == value)
             seen = self.seen_stamp[n].get((kind, pid), 0)
             assert sent.stamp > seen, "a change made after a record of it stamps lower"
-        self.after_sync[n] = after
+        self.after_sync[n] = self._triage(n)
         seen: dict[tuple[str, str], int] = {}
         for record in all_records(machine.folder):
             if record.kind != PAPER:
