@@ -90,8 +90,12 @@ class PapersApp(App[None]):
         #: Keys of a burst, taken one after another (``tui/key_gate.py``).
         self.key_gate = KeyGate(self, self._take_key)
         #: Keys typed on after leaving a text field: held back, not run.
-        self.stray_keys = StrayKeys(
-            {key for c in COMMANDS if c.id in MOVING for key in keys_for(c, self.keymap)}
+        moving = {key for c in COMMANDS if c.id in MOVING for key in keys_for(c, self.keymap)}
+        self.stray_keys = StrayKeys(moving)
+        #: The main screen's keys that only move the cursor or switch tabs: they open nothing
+        #: and move no focus, so the next key waits for them to be taken, not drawn.
+        self.quick_keys = moving - set(
+            keys_for(next(c for c in COMMANDS if c.id == "search"), self.keymap)
         )
         self._stray_report: Timer | None = None
         #: The app is ending: input is no longer taken (see ``exit``).
@@ -181,17 +185,19 @@ class PapersApp(App[None]):
         if self.ending or self._held_back(event):
             return
         focused = self.focused
-        # Esc and a key typed at once in the search box: Esc leaves it first (in a dialog's
-        # field Esc would close the dialog and throw away what was typed: there it types)
-        then = escape_then(event) if isinstance(focused, SearchBox) else None
+        # Esc and a key typed at once: Esc first (leaves the search box, closes a dialog of no
+        # field); in a dialog's field Esc would close it and throw away what was typed: it types
+        typing = is_text_field(focused) and not isinstance(focused, SearchBox)
+        then = None if typing else escape_then(event)
         if then is not None:
             await self._take_key(events.Key("escape", "\x1b"))
             self.key_gate.first(then)
             return
         typed = is_text_field(focused) and event.is_printable
+        quick = self.screen is self.main_screen and event.key in self.quick_keys
         await super().on_event(event)
         if not typed:
-            self.key_gate.settle(focused or self.screen)
+            self.key_gate.settle(focused or self.screen, frame=not quick)
 
     def _held_back(self, event: events.Key) -> bool:
         """Whether a key is the rest of a word typed after leaving a text field, not a

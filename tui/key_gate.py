@@ -112,14 +112,16 @@ class KeyGate:
         self._held.append(event)
         return True
 
-    def settle(self, target: DOMNode | None) -> None:
+    def settle(self, target: DOMNode | None, *, frame: bool = True) -> None:
         """The key just given to ``target`` (the focused widget, or the screen) holds the
-        next keys until it has settled."""
+        next keys until it has settled: taken by every queue it climbs, and, with ``frame``,
+        drawn (without: a key that only moves the cursor, which opens nothing; a held j then
+        keeps up, a frame a key slower otherwise)."""
         self._count += 1
         self._settling = number = self._count
         self._wait(number)
         hops: list[DOMNode] = [self.app] if target is None else list(target.ancestors_with_self)
-        self._climb(number, hops, 0)
+        self._climb(number, hops, 0, frame)
 
     def first(self, event: events.Key) -> None:
         """Give ``event`` out before the keys held (the second half of a key split in two)."""
@@ -138,17 +140,17 @@ class KeyGate:
         self._held.clear()
         self._settling = 0
 
-    def _climb(self, number: int, hops: list[DOMNode], at: int) -> None:
+    def _climb(self, number: int, hops: list[DOMNode], at: int, frame: bool = True) -> None:
         """Wait on each queue the key may climb, in turn: a callback posted to a queue after
         the key got there runs after the key was taken (and passed on to the next queue)."""
         if number != self._settling:
             return
         while at < len(hops):
-            if hops[at].call_later(self._climb, number, hops, at + 1):
+            if hops[at].call_later(self._climb, number, hops, at + 1, frame):
                 return
             at += 1  # a widget gone meanwhile: nothing waits there
         # every queue passed: the frame after it (a dialog opened is mounted and drawn)
-        if not self.app.call_after_refresh(self._settled, number):
+        if not frame or not self.app.call_after_refresh(self._settled, number):
             self._settled(number)
 
     def _settled(self, number: int) -> None:

@@ -195,3 +195,43 @@ async def test_alt_and_a_letter_in_a_dialog_types_the_letter(seeded_home: Path) 
         await pilot.pause(0.3)
         assert isinstance(app.screen, NoteEditor)
         assert app.screen.query_one(TextArea).text == "hellox"
+
+
+async def test_moves_typed_after_enter_in_the_search_box_move_in_its_results(
+    seeded_home: Path,
+) -> None:
+    """``/robot Enter j j j``: the results came after the j's and put the cursor back on the
+    first paper (found at the glass in 7 of 18 bursts); the moves now wait for them."""
+    import time
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        searcher = screen.search_box._searcher
+        assert searcher is not None
+
+        def slow(query: str):  # type: ignore[no-untyped-def]
+            time.sleep(0.3)  # a busy machine's search
+            return searcher(query)
+
+        screen.search_box.use(slow)
+        burst(app, "/graph", "enter", "j", "j")
+        await wait_for(pilot, lambda: screen.view.query == "graph" and screen.view.found)
+        await pilot.pause(0.3)
+        assert screen.paper_list.cursor == 2
+
+
+async def test_esc_and_a_letter_read_as_alt_close_a_dialog_of_no_field(
+    seeded_home: Path,
+) -> None:
+    """Esc then ``j`` within 100 ms over the help (Alt+j to the app) did nothing at all."""
+    from tui.screens.help import HelpScreen
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        app.post_message(events.Key("alt+j", "j"))
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        await wait_for(pilot, lambda: screen.paper_list.cursor == 1)

@@ -47,6 +47,8 @@ class SearchBox(Input):
         super().__init__(placeholder=placeholder, id=id, compact=True)
         self._on_results = on_results
         self._searcher: Callable[[str], Found] | None = None
+        #: The text whose results were last shown.
+        self.answered = ""
         self._held_paint: ExitStack | None = None
         self._hold_timer: Timer | None = None
 
@@ -54,6 +56,15 @@ class SearchBox(Input):
     def search_text(self) -> str:
         """The search text, stripped."""
         return self.value.strip()
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the text's results are still to come (its search runs)."""
+        return (
+            bool(self.search_text)
+            and self._searcher is not None
+            and (self.answered != self.search_text)
+        )
 
     def use(self, searcher: Callable[[str], Found] | None) -> None:
         """Search with ``searcher`` from now on (None: nothing to search with yet)."""
@@ -88,6 +99,7 @@ class SearchBox(Input):
     def _found(self, event: _Found) -> None:
         event.stop()
         if event.text == self.search_text:  # else stale: the user typed on (their hold goes on)
+            self.answered = event.text
             self._on_results(event.text, event.result)
             self.release_paint()
 

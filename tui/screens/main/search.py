@@ -17,6 +17,7 @@ from storage.errors import LibraryError
 from storage.files.atomic import FileSignature, signature
 from storage.files.saved_searches import SavedSearch, SavedSearches
 from storage.models import Paper
+from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import IndexReady
 from tui.saved_tabs import split_query
 from tui.screens.main.base import MainBase
@@ -102,6 +103,8 @@ class SearchPart(MainBase):
     @on(SearchBox.Entered)
     def query_submitted(self) -> None:
         self.set_focus(self.paper_list)
+        if self.search_box.waiting:  # keys typed on move in its results, not before them
+            expect_screen(self.app)
 
     @on(Input.Changed, "#search")
     def query_changed(self, event: Input.Changed) -> None:
@@ -121,6 +124,7 @@ class SearchPart(MainBase):
         self.view.set_query(query)
         if self.view.accept(query, found):
             self.rebuild(cursor=0, counts=False)
+        screen_arrived(self.app)  # (keys held since Enter: they move in these results)
 
     def update_list_title(self) -> None:
         """The list's title; and, on its bottom border, what the list is when no paper has
