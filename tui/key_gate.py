@@ -39,9 +39,10 @@ MAX_SCREEN_WAIT_S = 3.0
 
 
 def expect_screen(app: App[Any]) -> None:
-    """A key's action opens a screen once a thread's work is done (similar papers, topics):
-    the keys after it wait for that screen (``m q`` in a burst quit the app: the ``q`` came
-    before the dialog it was meant to close), until ``screen_arrived`` or a few seconds."""
+    """A key's action opens a screen once a thread's work is done (similar papers, topics),
+    or shows a search's results: the keys after it wait for that screen (``m q`` in a burst
+    quit the app: the ``q`` came before the dialog it was meant to close) or those results,
+    until ``screen_arrived`` or a few seconds."""
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
         gate.expect()
@@ -59,7 +60,8 @@ def escape_then(event: events.Key) -> events.Key | None:
     """The key typed after Esc, when ``event`` is the two read as one: a terminal sends Esc
     and a letter within ``ESCDELAY`` (100 ms) as Alt and the letter, which a text field types
     as the letter (Esc then ``j`` in the search box typed ``j`` into it); None otherwise. (The
-    app splits it in the search box only: a real Alt+letter in a dialog's field types there.)"""
+    app splits it but in a dialog's field, where Esc would close the dialog and throw away
+    what was typed: there it types the letter.)"""
     character = event.character
     if not event.key.startswith("alt+") or not character or len(character) != 1:
         return None
