@@ -173,15 +173,20 @@ class PapersApp(App[None]):
             return  # (queued before the end began)
         if isinstance(event, events.InputEvent):
             self._idle_collector.touched()  # full passes wait until the user is still
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             if not self.key_gate.hold(event):
                 await self._take_key(event)
             return
         await super().on_event(event)
 
-    async def _take_key(self, event: events.Key) -> None:
+    async def _take_key(self, event: events.Key | events.Paste) -> None:
         """A key, given out in its turn (``tui/key_gate.py``): one that is not a character
-        typed into a text field holds the next keys until it has settled."""
+        typed into a text field holds the next keys until it has settled. (A paste waits its
+        turn as a key does, and holds nothing.)"""
+        if isinstance(event, events.Paste):
+            if not self.ending:
+                await super().on_event(event)
+            return
         if self.ending or self._held_back(event):
             return
         focused = self.focused

@@ -70,14 +70,19 @@ def escape_then(event: events.Key) -> events.Key | None:
     return events.Key(character_key(character), character)
 
 
+#: What waits behind a key settling: keys, and a paste (``a``, then a path pasted into the
+#: import dialog it opens, went to the list under it).
+Held = events.Key | events.Paste
+
+
 class KeyGate:
     """The keys held while an earlier key settles, for ``app`` (its ``on_event`` asks)."""
 
-    def __init__(self, app: App[Any], give: Callable[[events.Key], Awaitable[None]]) -> None:
+    def __init__(self, app: App[Any], give: Callable[[Held], Awaitable[None]]) -> None:
         self.app = app
         #: Gives a held key out again (the app's own handling of a key that just arrived).
         self._give = give
-        self._held: deque[events.Key] = deque()
+        self._held: deque[Held] = deque()
         #: The settling key's number (0: none settles); a late answer for an earlier key is
         #: told apart from the current one's.
         self._settling = 0
@@ -106,7 +111,7 @@ class KeyGate:
         if not self.app.call_after_refresh(self._settled, number):
             self._settled(number)
 
-    def hold(self, event: events.Key) -> bool:
+    def hold(self, event: Held) -> bool:
         """Whether ``event``, just arrived, waits for an earlier key (it is then kept, in
         order, and given out by ``give`` once the keys before it have settled)."""
         if not self.busy:

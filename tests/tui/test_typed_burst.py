@@ -235,3 +235,22 @@ async def test_esc_and_a_letter_read_as_alt_close_a_dialog_of_no_field(
         app.post_message(events.Key("alt+j", "j"))
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         await wait_for(pilot, lambda: screen.paper_list.cursor == 1)
+
+
+async def test_a_path_pasted_right_after_the_key_that_opens_the_dialog_goes_into_it(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``a``, a path pasted, Enter, at once: the paste went to the list under the dialog
+    (not mounted yet), and Enter met the folder the field starts with."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    wanted = one_paper_list(lists / "wanted.jsonl", "Pasted Paper", "We introduce PASTED here.")
+    monkeypatch.chdir(lists)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        app.post_message(events.Key("a", "a"))
+        app.post_message(events.Paste(f"/{wanted}"))  # after the folder: // starts anew
+        app.post_message(events.Key("enter", "\r"))
+        await wait_for(pilot, lambda: any(m.startswith("Imported") for m in messages(app)))
+    assert "Pasted Paper" in {p.title for p in Library(seeded_home).papers()}
