@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
@@ -89,14 +89,15 @@ class PapersApp(App[None]):
         self._quit_anyway = False
         #: Keys of a burst, taken one after another (``tui/key_gate.py``).
         self.key_gate = KeyGate(self, self._take_key)
+
         #: Keys typed on after leaving a text field: held back, not run.
-        moving = {key for c in COMMANDS if c.id in MOVING for key in keys_for(c, self.keymap)}
-        self.stray_keys = StrayKeys(moving)
+        def keys_of(ids: Collection[str]) -> set[str]:
+            return {key for c in COMMANDS if c.id in ids for key in keys_for(c, self.keymap)}
+
+        self.stray_keys = StrayKeys(keys_of(MOVING))
         #: The main screen's keys that only move the cursor or switch tabs: they open nothing
         #: and move no focus, so the next key waits for them to be taken, not drawn.
-        self.quick_keys = moving - set(
-            keys_for(next(c for c in COMMANDS if c.id == "search"), self.keymap)
-        )
+        self.quick_keys = keys_of(MOVING - {"search"})
         self._stray_report: Timer | None = None
         #: The app is ending: input is no longer taken (see ``exit``).
         self.ending = False

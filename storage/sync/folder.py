@@ -32,6 +32,7 @@ import errno
 import hashlib
 import os
 import stat
+from codecs import BOM_UTF8
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -350,7 +351,7 @@ class SyncFolder:
         if record_digest(line) == last:
             return size, False
         try:
-            return size, parse_record(line.removeprefix(_BOM).strip(_BLANK)) is not None
+            return size, parse_record(line.removeprefix(BOM_UTF8).strip(_BLANK)) is not None
         except ValueError:  # damage, no writer's record
             return size, False
 
@@ -407,7 +408,7 @@ class SyncFolder:
 def record_digest(line: bytes) -> str:
     """A record line's digest whatever its line end, a byte-order mark before it or zeros
     after it (the same record in a log another program re-encoded)."""
-    return _tail_digest(line.removeprefix(_BOM).strip(_BLANK))
+    return _tail_digest(line.removeprefix(BOM_UTF8).strip(_BLANK))
 
 
 def _scan(
@@ -520,8 +521,7 @@ class _Scan:
 
 
 def _take(raw: bytes, result: LogRead) -> None:
-    if raw.startswith(_BOM):  # a log opened and saved by an editor on Windows
-        raw = raw[len(_BOM) :]
+    raw = raw.removeprefix(BOM_UTF8)  # a log opened and saved by an editor on Windows
     try:
         record = parse_record(raw)
     except ValueError:
@@ -530,9 +530,6 @@ def _take(raw: bytes, result: LogRead) -> None:
         result.skipped += 1
     else:
         result.records.append(record)
-
-
-_BOM = b"\xef\xbb\xbf"
 
 
 def _link_error(path: Path) -> OSError:

@@ -7,11 +7,12 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pyperclip
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from storage import Library
 from tui.app import PapersApp
@@ -61,6 +62,13 @@ async def wait_for(
         if loop.time() > deadline:
             raise AssertionError("timed out waiting for the app")
         await pilot.pause(0.02)
+
+
+async def opened(pilot: Pilot[None], key: str, kind: type[Screen[Any]]) -> Screen[Any]:
+    """Press ``key`` and wait for the screen it opens, of ``kind``."""
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, kind))
+    return pilot.app.screen
 
 
 async def ready(pilot: Pilot[None]) -> MainScreen:

@@ -11,7 +11,7 @@ import pytest
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.helpers import make_app, opened, ready, wait_for
 from tests.tui.test_queue_keys import queued
 from tui.screens.importer import ImportScreen
 from tui.widgets.key_bar import KeyBar
@@ -40,8 +40,7 @@ async def test_the_import_dialog_shows_why_nothing_was_imported(
     app = make_app(seeded_home)
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        await opened(pilot, "a", ImportScreen)
         await pilot.pause()
         field = app.screen.query_one("#import-path", Input)
         assert whole(field)
@@ -113,8 +112,7 @@ async def test_the_note_editor_keeps_rows_to_write_in(
     app = make_app(seeded_home)
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, NoteEditor))
+        await opened(pilot, "n", NoteEditor)
         await pilot.press(*"hello")
         await pilot.pause()
         area = app.screen.query_one(TextArea)

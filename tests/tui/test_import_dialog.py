@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from storage import Library
-from tests.tui.helpers import make_app, messages, one_paper_list, ready, wait_for
+from tests.tui.helpers import make_app, messages, one_paper_list, opened, ready, wait_for
 from tui.screens.importer import ImportScreen
 from tui.screens.main import MainScreen
 
@@ -25,8 +25,7 @@ async def test_an_import_from_the_dialog_is_not_said_to_come_from_elsewhere(
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        await opened(pilot, "a", ImportScreen)
         # papers.json changes while the dialog is open (as its own thread writes it), and
         # the screen polls the disk before the dialog has said so
         Library(seeded_home).import_file(source)
@@ -66,8 +65,7 @@ async def test_an_unexpected_error_in_the_import_is_said_and_the_dialog_still_cl
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        await opened(pilot, "a", ImportScreen)
         app.screen.query_one("#import-path", Input).value = str(source)
         await pilot.press("enter")
         status = app.screen.query_one("#import-status", Static)
@@ -90,8 +88,7 @@ async def test_a_folder_is_imported_only_after_a_second_enter(
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        await opened(pilot, "a", ImportScreen)
         status = app.screen.query_one("#import-status", Static)
         await pilot.press("enter")
         await wait_for(pilot, lambda: "is a folder: Enter again" in str(status.render()))

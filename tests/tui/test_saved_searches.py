@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from storage.files.saved_searches import SEARCHES_FILE, SavedSearches
-from tests.tui.helpers import make_app, messages, plist, ready, settled, tab_text, wait_for
+from tests.tui.helpers import make_app, messages, opened, plist, ready, settled, tab_text, wait_for
 from tui.commands import PaperCommands
 from tui.screens.dialogs import NoteEditor, TextPrompt
 from tui.screens.main import MainScreen
@@ -267,8 +267,7 @@ async def test_a_name_typed_for_a_search_replaces_the_one_offered(seeded_home: P
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await search(pilot, screen, "diffusion")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextPrompt))
+        await opened(pilot, "ctrl+s", TextPrompt)
         await pilot.press(*"diff", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         saved = SavedSearches(seeded_home).get("diff")

@@ -19,7 +19,7 @@ from textual.app import App
 from textual.widgets import Input, Static
 
 from storage import Library
-from tests.tui.helpers import make_app, messages, one_paper_list, ready, wait_for
+from tests.tui.helpers import make_app, messages, one_paper_list, opened, ready, wait_for
 from tui.keys import character_key
 from tui.screens.export import ExportScreen
 from tui.screens.importer import ImportScreen
@@ -49,8 +49,7 @@ async def test_a_path_typed_with_enter_in_a_burst_imports_that_file_not_the_fold
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        await opened(pilot, "a", ImportScreen)
         assert app.screen.query_one("#import-path", Input).value == f"{lists}/"
         burst(app, "wanted.jsonl")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
@@ -67,8 +66,7 @@ async def test_a_path_typed_with_enter_in_a_burst_is_where_the_export_writes(
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
-        await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await opened(pilot, "e", ExportScreen)
         await pilot.press("tab")
         field = app.screen.query_one("#export-path", Input)
         assert app.focused is field
@@ -188,8 +186,7 @@ async def test_alt_and_a_letter_in_a_dialog_types_the_letter(seeded_home: Path) 
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, NoteEditor))
+        await opened(pilot, "n", NoteEditor)
         await pilot.press(*"hello")
         app.post_message(events.Key("alt+x", "x"))
         await pilot.pause(0.3)
@@ -230,8 +227,7 @@ async def test_esc_and_a_letter_read_as_alt_close_a_dialog_of_no_field(
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await opened(pilot, "question_mark", HelpScreen)
         app.post_message(events.Key("alt+j", "j"))
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         await wait_for(pilot, lambda: screen.paper_list.cursor == 1)

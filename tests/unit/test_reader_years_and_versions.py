@@ -261,7 +261,7 @@ _NO_YEAR = {
     "bib": "@article{someold,\n  title = {A classic paper with no year given},\n"
     "  author = {Turing, Alan},\n  journal = {Mind},\n}\n"
     "@misc{pytorch,\n  title = {PyTorch: A Library},\n  author = {Paszke, Adam},\n"
-    "  howpublished = {\\url{https://pytorch.org}},\n}\n",
+    "  howpublished = {\\url{http://127.0.0.1:9/docs}},\n}\n",
     "ris": "TY  - JOUR\nAU  - Turing, Alan\nTI  - A classic paper with no year given\n"
     "T2  - Mind\nER  - \n",
     "enw": "%0 Journal Article\n%T A classic paper with no year given\n%A Turing, Alan\n%J Mind\n",

@@ -13,7 +13,7 @@ import pytest
 
 from storage import Library
 from storage.sync import SyncError, sync_library
-from storage.sync.device import device_path, load_device
+from storage.sync.device import Device, device_path, load_device
 from storage.sync.folder import HOLE_WAIT_MS, ROOT_NAME, SyncFolder
 from storage.sync.records import MAX_AHEAD_MS, QUEUE, STATUS, Clock, parse_record
 from tests.unit.test_sync_support import Machine, all_records, seeded, shown
@@ -118,7 +118,7 @@ def test_concurrent_edits_resolve_the_same_whatever_the_order(
         machine = Machine(tmp_path / f"h{n}", tmp_path / f"f{n}", base=lambda: clock[0])
         machines.append(machine)
     first = machines[0]
-    first.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    first.seed()
     first.sync()
     for machine in machines[1:]:
         shutil.copytree(first.folder, machine.folder, dirs_exist_ok=True)
@@ -148,7 +148,7 @@ def test_a_change_made_after_seeing_another_wins_whatever_the_clocks(
     now = 1_800_000_000.0
     laptop = Machine(tmp_path / "laptop", folder, skew=3600, base=lambda: now)
     desktop = Machine(tmp_path / "desktop", folder, base=lambda: now)
-    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    laptop.seed()
     pid = laptop.library.papers()[0].id
     laptop.library.set_status(pid, "starred")
     laptop.sync()
@@ -174,7 +174,7 @@ def test_a_clock_ahead_is_said_to_win_over_later_decisions_here(
     desktop = Machine(tmp_path / "desktop", folder, base=lambda: now[0])
     deciding = [desktop.wall]
     monkeypatch.setattr(storage.files.triage_file, "now", lambda: deciding[0]())
-    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    laptop.seed()
     laptop.sync()
     desktop.sync()
     pid = laptop.library.papers()[0].id
@@ -211,7 +211,7 @@ def test_a_clock_ahead_wins_only_where_it_wrote(
     b = Machine(tmp_path / "b", folder, base=lambda: now[0])
     deciding = [a.wall]
     monkeypatch.setattr(storage.files.triage_file, "now", lambda: deciding[0]())
-    a.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    a.seed()
     for machine in (a, b, ahead):
         machine.sync()
     marked, noted = (p.id for p in a.library.papers()[:2])
@@ -247,7 +247,7 @@ def test_what_arrives_from_one_folder_keeps_its_time_in_another(
     c = Machine(tmp_path / "c", first, base=lambda: now[0])
     d = Machine(tmp_path / "d", second, base=lambda: now[0])
     on_second = Machine(laptop.home, second, base=lambda: now[0])
-    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    laptop.seed()
     noted, tagged, head, other = (p.id for p in laptop.library.papers()[:4])
     laptop.library.set_statuses([head, other], "starred")
     laptop.sync(), on_second.sync(), c.sync(), d.sync()
@@ -283,7 +283,7 @@ def test_a_note_received_by_syncs_cut_short_twice_is_not_sent_back_as_new(
     monkeypatch.setattr(storage.files.triage_file, "now", lambda: now[0])
     a = Machine(tmp_path / "a", folder, base=lambda: now[0])
     b = Machine(tmp_path / "b", folder, base=lambda: now[0])
-    a.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    a.seed()
     pid = a.library.papers()[0].id
     a.sync(), b.sync()
     now[0] += 10
@@ -324,7 +324,7 @@ def test_an_edit_made_after_a_merge_cut_short_beats_what_that_merge_wrote(
     monkeypatch.setattr(storage.files.triage_file, "now", lambda: deciding[0]())
     a = Machine(tmp_path / "a", folder, skew=600, base=lambda: now[0])
     b = Machine(tmp_path / "b", folder, base=lambda: now[0])
-    a.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    a.seed()
     pid = a.library.papers()[0].id
     a.sync(), b.sync()
     now[0] += 10
@@ -489,13 +489,19 @@ def test_a_copied_home_becomes_a_new_device(tmp_path: Path, folder: Path) -> Non
     assert any("copied from another machine" in p for p in report.problems)
 
 
-def test_another_machine_writing_as_this_one_is_noticed(tmp_path: Path, folder: Path) -> None:
+def _read_and_synced(tmp_path: Path, folder: Path) -> tuple[Library, list[str], Device, Path]:
+    """A library that marked its first paper read and synced: it, its papers' ids, its
+    device, and its own triage log."""
     a = seeded(tmp_path / "a")
     ids = [p.id for p in a.papers()]
     first = sync_library(a, folder).device
     a.set_status(ids[0], "read")
     sync_library(a, folder)
-    log = folder / ROOT_NAME / first.id / "triage.jsonl"
+    return a, ids, first, folder / ROOT_NAME / first.id / "triage.jsonl"
+
+
+def test_another_machine_writing_as_this_one_is_noticed(tmp_path: Path, folder: Path) -> None:
+    a, ids, first, log = _read_and_synced(tmp_path, folder)
     with log.open("ab") as out:  # a copy of this HOME on another machine, syncing too
         out.write(orjson.dumps(["s", SOON, first.id, ids[1], "skipped"]) + b"\n")
     report = sync_library(a, folder)
@@ -519,12 +525,7 @@ def test_a_log_re_encoded_or_padded_by_another_program_is_no_second_writer(
     """It grew, but holds no record this device did not write: no false alarm, no new id
     (each took one, said another machine wrote as this one); a real second writer after it
     is still noticed."""
-    a = seeded(tmp_path / "a")
-    ids = [p.id for p in a.papers()]
-    first = sync_library(a, folder).device
-    a.set_status(ids[0], "read")
-    sync_library(a, folder)
-    log = folder / ROOT_NAME / first.id / "triage.jsonl"
+    a, ids, first, log = _read_and_synced(tmp_path, folder)
     log.write_bytes(change(log.read_bytes()))
     a.set_status(ids[1], "skipped")
     for _ in range(2):
@@ -762,7 +763,7 @@ def test_the_later_written_note_and_tags_win_whichever_device_syncs_first(
     monkeypatch.setattr(storage.files.triage_file, "now", lambda: clock[0])
     laptop = Machine(tmp_path / "laptop", folder, base=lambda: clock[0])
     desktop = Machine(tmp_path / "desktop", folder, base=lambda: clock[0])
-    laptop.library.import_files(sorted((Path(__file__).parents[2] / "storage/sample").glob("*")))
+    laptop.seed()
     laptop.sync()
     desktop.sync()
     pid = laptop.library.papers()[0].id

@@ -59,6 +59,10 @@ class Machine:
 
         return (self.base or time.time)() + self.skew
 
+    def seed(self) -> None:
+        """Import the 38 sample papers (as ``seeded`` does)."""
+        self.library.import_files(sorted(SAMPLE.glob("*.txt")))
+
     def sync(self, name: str | None = None) -> SyncReport:
         report = sync_library(self.library, self.folder, name=name, wall=self.wall)
         self._device = report.device.id
