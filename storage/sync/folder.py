@@ -13,7 +13,8 @@ damage, skipped: ``Hole``); a conflicted copy (``triage (conflicted copy).jsonl`
 ``triage.sync-conflict-….jsonl``, ``triage 2.jsonl``) is one more log to read, since every
 record names its device; a file replaced or cut shorter is read again from its start; a line
 that is not a record is skipped and counted. Files whose names start with a dot are the tools'
-own (temporary files, placeholders) and are left alone.
+own (temporary files, placeholders) and are left alone; iCloud Drive's placeholder of a log it
+keeps in the cloud only (``.triage.jsonl.icloud``) says that log is there, not yet here.
 
 A name that is not UTF-8 (a conflicted copy a NAS named in Latin-1, ``triage (conflicted copy
 \xe9).jsonl``) is read all the same, and known by its bytes written out (``shown``): such a name
@@ -37,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -51,6 +52,8 @@ TRIAGE_LOG = "triage.jsonl"
 PAPERS_LOG = "papers.jsonl"
 CARD = "device.json"
 LOG_SUFFIX = ".jsonl"
+#: What iCloud Drive adds to a file it keeps in the cloud only (``.NAME.icloud``, a placeholder).
+_ICLOUD = ".icloud"
 #: The bytes before a cursor that tell whether a file is still the one read (not replaced).
 _TAIL = 64
 #: Zeros where a block of a file has not arrived: a block is 512 bytes at the least.
@@ -106,6 +109,16 @@ class LogFile:
     def conflicted(self) -> bool:
         """True for a sync tool's copy of a log (any name but the log's own)."""
         return self.path.name not in (TRIAGE_LOG, PAPERS_LOG)
+
+
+class Scan(NamedTuple):
+    """What a sync folder holds (``SyncFolder.scan``)."""
+
+    logs: list[LogFile]
+    #: Symbolic links where a device's folder or log goes: never followed.
+    links: list[Path]
+    #: Logs iCloud Drive keeps in the cloud (where each would be): not on this machine.
+    away: list[Path]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,13 +227,16 @@ class SyncFolder:
 
     def log_files(self) -> list[LogFile]:
         """Every log of every device, conflicted copies included, in a stable order."""
-        return self.scan()[0]
+        return self.scan().logs
 
-    def scan(self) -> tuple[list[LogFile], list[Path]]:
-        """Every log of every device (conflicted copies included) in a stable order, and the
-        symbolic links found where a device folder or a log goes: never followed, said."""
+    def scan(self) -> Scan:
+        """Every log of every device (conflicted copies included) in a stable order, the
+        symbolic links found where a device folder or a log goes (never followed, said), and
+        the logs iCloud Drive keeps in the cloud (``.triage.jsonl.icloud``: their bytes are not
+        on this machine; said, and read once downloaded)."""
         found: list[LogFile] = []
         links: list[Path] = []
+        away: list[Path] = []
         for folder in _entries(self.root):
             if folder.name.startswith("."):
                 continue
@@ -231,6 +247,8 @@ class SyncFolder:
                 continue
             for entry in _entries(Path(folder.path)):
                 name = entry.name
+                if name.startswith(".") and name.endswith(LOG_SUFFIX + _ICLOUD):
+                    away.append(Path(folder.path) / name[1 : -len(_ICLOUD)])
                 if name.startswith(".") or not name.endswith(LOG_SUFFIX):
                     continue
                 if entry.is_symlink():  # a loop of links too: never followed, never stat'ed
@@ -238,7 +256,9 @@ class SyncFolder:
                 elif entry.is_file(follow_symlinks=False):
                     where = shown(folder.name)
                     found.append(LogFile(Path(entry.path), f"{where}/{shown(name)}", where))
-        return sorted(found, key=lambda log: log.key), sorted(links)
+        here = {log.path for log in found}  # a placeholder beside its file: downloaded now
+        logs = sorted(found, key=lambda log: log.key)
+        return Scan(logs, sorted(links), sorted(set(away) - here))
 
     def read(
         self,

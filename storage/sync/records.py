@@ -78,13 +78,22 @@ class Record:
     paper: str
     value: Any
 
+    def row(self) -> list[Any]:
+        """The record as a row of a log (and of the outbox): kind, stamp, device, paper, value."""
+        return [self.kind, self.stamp, self.device, self.paper, self.value]
+
     def line(self) -> bytes:
         """The record as written: one JSON array and a newline."""
-        return orjson.dumps([self.kind, self.stamp, self.device, self.paper, self.value]) + b"\n"
+        return row_line(self.row())
 
     def holder(self) -> Holder:
         """What orders this record against others of its register (greatest holds)."""
         return (self.stamp, self.device, tie_value(self.kind, self.value))
+
+
+def row_line(row: list[Any]) -> bytes:
+    """A log's row as written: one JSON array and a newline."""
+    return orjson.dumps(row) + b"\n"
 
 
 def tie_value(kind: str, value: Any) -> str:

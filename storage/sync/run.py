@@ -20,6 +20,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -63,7 +64,7 @@ from storage.sync.merge import (
     plan_merge,
     relay_records,
 )
-from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, tie_value
+from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
 from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
 from storage.sync.report import SyncReport, span_of
 from storage.sync.state import MAX_HELD, SyncState, load_state, marker_key, save_state, state_path
@@ -355,7 +356,7 @@ class _Sync:
         """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
         ``MAX_HELD``), and say whose they are."""
         held = sorted({r.line(): r for r in self.folded.held}.values(), key=lambda r: r.stamp)
-        rows = [_row(r) for r in held[:MAX_HELD]]
+        rows = [r.row() for r in held[:MAX_HELD]]
         if rows != self.state.held:
             self.state.held = rows
             self.dirty = True
@@ -427,7 +428,7 @@ class _Sync:
             self.dirty = True
 
     def _to_send(self, records: list[Record]) -> None:
-        rows = [_row(r) for r in records]
+        rows = [r.row() for r in records]
         self.state.outbox.extend(rows)
         self._unsaved.extend(row for row in rows if row[0] != PAPER)
 
@@ -445,6 +446,11 @@ class _Sync:
                 known["seen"] = seen
                 self.dirty = True
 
+    def _where(self, path: Path) -> str:
+        """A device's log (``DEVICE: NAME``) or folder in the sync folder, as people know it."""
+        name = shown(path.name)
+        return f"{self._name(shown(path.parent.name))}: {name}" if path.suffix else name
+
     def _name(self, folder: str) -> str:
         """A device folder as people know it: the device's name and short id."""
         name = self.state.devices.get(folder, {}).get("name")
@@ -454,18 +460,20 @@ class _Sync:
         """Fold every log's new records; note what the folder made us skip or pass on."""
         state, report = self.state, self.report
         relay: set[str] = set()
-        logs, links = self.place.scan()
+        logs, links, away = self.place.scan()
         for link in links:  # a loop of links too: never followed, nor does it stop the sync
-            name = shown(link.name)
-            where = f"{self._name(shown(link.parent.name))}: {name}" if link.suffix else name
-            report.problems.append(f"{where}: not read (a symbolic link, never followed)")
+            report.problems.append(
+                f"{self._where(link)}: not read (a symbolic link, never followed)"
+            )
+        for path in away:  # kept in iCloud Drive only: its cursor stays, no log disappeared
+            report.problems.append(f"{self._where(path)}: not downloaded yet (iCloud Drive)")
         for log in logs:
             if check_clone and log.folder == self.device.id and not log.conflicted:
                 self._check_clone(log)
             relay.update(self._read(log))
         # a log that a link stands in for keeps its cursor: it is back once a file again
         present = {log.key for log in logs}
-        present.update(f"{shown(p.parent.name)}/{shown(p.name)}" for p in links)
+        present.update(f"{shown(p.parent.name)}/{shown(p.name)}" for p in [*links, *away])
         for key in [k for k in state.cursors if k not in present]:
             relay.update(state.cursors.pop(key)[2])  # a log that disappeared
             state.holes.pop(key, None)
@@ -674,8 +682,8 @@ class _Sync:
         key = f"{device}/{name}"
         kept = state.cursors.get(key) or [0, "", []]
         read_to_end = kept[0] == self.place.size_of(device, name)
-        state.own_sizes[name] = self.place.append(device, name, in_batches(map(_line, rows)))
-        state.own_last[name] = record_digest(_line(rows[-1]))
+        state.own_sizes[name] = self.place.append(device, name, in_batches(map(row_line, rows)))
+        state.own_last[name] = record_digest(row_line(rows[-1]))
         if read_to_end:  # what was just written need not be read back
             devices = sorted({*kept[2], *(row[2] for row in rows)})
             state.cursors[key] = [*self.place.end_cursor(device, name).to_json(), devices]
@@ -688,11 +696,3 @@ class _Sync:
             return  # said already, when the records could not be written
         known = self.state.devices.setdefault(self.device.id, {})
         known.update(card=now, name=self.device.name, seen=now)
-
-
-def _row(record: Record) -> list[Any]:
-    return [record.kind, record.stamp, record.device, record.paper, record.value]
-
-
-def _line(row: list[Any]) -> bytes:
-    return orjson.dumps(row) + b"\n"

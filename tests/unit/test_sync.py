@@ -470,6 +470,40 @@ def test_a_deleted_log_is_passed_on_so_that_later_devices_get_it(
     assert shown(a) == shown(c)
 
 
+def test_a_log_icloud_keeps_in_the_cloud_is_waited_for_not_passed_on(
+    tmp_path: Path, folder: Path
+) -> None:
+    """iCloud Drive keeps a file it offloads as a placeholder, ``.triage.jsonl.icloud``: the
+    log did not disappear. It was taken for gone, and its records (and those of papers.jsonl,
+    thousands at a conference's scale) were written again into the reader's own log."""
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    pid = a.papers()[0].id
+    a.set_status(pid, "starred")
+    sync_library(a, folder), sync_library(b, folder)
+    own = folder / ROOT_NAME / load_device(a.home)[0].id
+    logs = {log: log.read_bytes() for log in own.glob("*.jsonl")}
+    for log in logs:  # what iCloud leaves of a file it keeps in the cloud only
+        log.rename(log.with_name(f".{log.name}.icloud"))
+    report = sync_library(b, folder)
+    assert report.relayed == 0
+    assert sorted(p for p in report.problems if "iCloud" in p) == [
+        f"{a_name(folder, a)}: papers.jsonl: not downloaded yet (iCloud Drive)",
+        f"{a_name(folder, a)}: triage.jsonl: not downloaded yet (iCloud Drive)",
+    ]
+    for log, data in logs.items():  # downloaded again
+        log.with_name(f".{log.name}.icloud").unlink()
+        log.write_bytes(data)
+    report = sync_library(b, folder)
+    assert (report.received, report.relayed, report.problems) == (0, 0, [])
+    assert b.status(pid).value == "starred"
+
+
+def a_name(folder: Path, library: Library) -> str:
+    """How a sync's report names ``library``'s device."""
+    device = load_device(library.home)[0]
+    return f"{device.name} ({device.id[:8]})"
+
+
 def test_two_devices_with_one_name_are_two(tmp_path: Path, folder: Path) -> None:
     a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
     ra = sync_library(a, folder, name="laptop")
