@@ -181,6 +181,7 @@ class _Sync:
         that takes (an open app's decisions wait only for this part)."""
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
+        self.earlier = sum(r[2] == self.device.id for r in state.outbox)  # made here, unsent
         #: This device's triage records that the state file does not hold in its registers:
         #: those of the outbox as loaded and those this sync makes or passes on, written into
         #: the folder or not. A merge's pending note keeps them (a decision written into the
@@ -676,6 +677,7 @@ class _Sync:
             )
             return
         state.outbox = []
+        self.report.sent, self.earlier = self.report.sent + self.earlier, 0
 
     def _append(self, name: str, rows: list[list[Any]]) -> None:
         state, device = self.state, self.device.id

@@ -599,6 +599,7 @@ def test_a_missing_folder_is_an_error_and_a_read_only_one_keeps_changes_waiting(
     monkeypatch.undo()
     report = sync_library(a, folder)
     assert report.waiting == 0 and not report.problems
+    assert report.sent == 2  # the two that waited: it said "sent 0" as it wrote them
     b = Library(tmp_path / "b")
     sync_library(b, folder)
     assert b.status(ids[0]).value == "read" and b.status(ids[1]).value == "skipped"
