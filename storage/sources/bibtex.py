@@ -16,6 +16,11 @@ Entries in a ``crossref`` cycle are papers too, and the cycle is named. Keys are
 identity: an empty key (Mendeley's ``@article{,``) or a repeated one imports, and
 ``Li2025MarS`` is not ``Li2025MaRS``.
 
+An unmatched ``}`` (``title = {A {B}} C},``) ends an entry early for the parser, which reads its
+later fields as a comment: the entry is read again whole (``storage.sources.bibtex_mend``), the
+brace taken out, with a warning; when what follows cannot be read as its fields, the entry is
+refused with one line naming it, never imported without them.
+
 LaTeX in titles, names and other text fields (``{\\"U}ber``, ``{$\\tau$}-bench``) becomes
 Unicode through the one converter (``storage.text.latex``); abstracts are kept as written
 (LaTeX is their display's business). The reference fields (year, date, month, DOI, URL,
@@ -35,6 +40,7 @@ from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources.authors import ended_with_et_al, flat_name
+from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField
 from storage.sources.records import (
@@ -235,6 +241,8 @@ class _Entry:
     problem: str = ""
     #: The fields read apart where a comma before them was missing (said as a warning).
     mended: list[str] = field(default_factory=list)
+    #: The fields an unmatched ``}`` was taken out of, the entry read whole (a warning).
+    strays: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -243,22 +251,29 @@ class _Entry:
 
 
 def _entry(block: Any, number: int, macros: Macros) -> _Entry:
+    written = [(str(f.key), str(f.value)) for f in block.fields]
+    line = int(getattr(block, "start_line", 0) or 0) + 1
+    return _entry_of(written, str(block.entry_type), str(block.key), line, number, macros)
+
+
+def _entry_of(
+    written: list[tuple[str, str]], kind: str, key: str, line: int, number: int, macros: Macros
+) -> _Entry:
+    """An entry from its fields as written (``(name, raw value)``), macros resolved."""
     fields: dict[str, str] = {}
     problem = ""
     mended: list[str] = []
-    for written in block.fields:
-        key, raw = str(written.key).strip().casefold(), str(written.value)
+    for name_written, raw in written:
+        name = name_written.strip().casefold()
         run_together = _CLOSED_THEN_FIELD.search(raw) is not None  # rare: C, not Python
-        for name, value in _comma_mended(key, raw, mended) if run_together else ((key, raw),):
-            if name in fields:
+        for one, value in _comma_mended(name, raw, mended) if run_together else ((name, raw),):
+            if one in fields:
                 continue
             try:
-                fields[name] = value_of(value, macros)
+                fields[one] = value_of(value, macros)
             except BadField as exc:
-                problem = problem or f"{name}: {exc}"
-    kind = str(block.entry_type).strip().casefold()
-    line = int(getattr(block, "start_line", 0) or 0) + 1
-    return _Entry(number, line, str(block.key).strip(), kind, fields, problem, mended)
+                problem = problem or f"{one}: {exc}"
+    return _Entry(number, line, key.strip(), kind.strip().casefold(), fields, problem, mended)
 
 
 #: Where a value delimited whole is followed by the next field (``{A}\n  author = {B}``):
@@ -501,10 +516,43 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     return {k: v for k, v in out.items() if v}
 
 
+def _mended(whole: Mended, line: int, number: int, macros: Macros) -> _Entry:
+    """An entry ``bibtex_mend`` read whole, as ``_entry`` reads one the parser gave."""
+    entry = _entry_of(whole.fields, whole.kind, whole.key, line, number, macros)
+    entry.strays = whole.strays
+    return entry
+
+
+def _with_tail(text: str, found: int, raw: str, tail: str) -> str:
+    """An entry's text (``raw``, found at ``found`` in ``text``, -1 for not found) and the
+    comment the parser left after it, with what lay between them (the parser keeps no
+    whitespace at a block's ends)."""
+    if found < 0 or not tail:
+        return f"{raw}\n{tail}"
+    start = text.find(tail, found + len(raw))
+    return text[found : start + len(tail)] if start >= 0 else f"{raw}\n{tail}"
+
+
+def _unread(block: Any, line: int, *, cut: bool) -> str:
+    """Why a block is refused: an entry an unmatched ``}`` cut short whose rest cannot be read
+    as its fields (``cut``), or a block that is no entry."""
+    raw = str(block.raw or "")
+    if cut:
+        key = str(getattr(block, "key", "") or "")
+        kind = str(getattr(block, "entry_type", "") or "").casefold()
+        shown = key if len(key) <= 60 else key[:60] + "…"
+        return (
+            f"@{kind}{{{shown}}} (line {line}): an unmatched }} ends the entry before its "
+            "last fields, which cannot be read apart: take out the extra brace"
+        )
+    shown = (first_line(raw, 60) or raw[:60]).strip()
+    return f"line {line}: not a BibTeX entry: {shown}"
+
+
 def read_bibtex(text: str, path: Path) -> ReadResult:
     """Every entry of a BibTeX file as a record (see the module)."""
     import bibtexparser
-    from bibtexparser.model import Entry, ParsingFailedBlock, String
+    from bibtexparser.model import Entry, ImplicitComment, ParsingFailedBlock, String
 
     with _quiet():
         library = bibtexparser.parse_string(text, parse_stack=[])
@@ -513,20 +561,39 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
     macros = Macros(max(MACRO_BUDGET_CHARS, 4 * len(text)))
     entries: list[_Entry] = []
     number = 0
-    for block in library.blocks:
+    blocks = library.blocks
+    at = cursor = 0
+    while at < len(blocks):
+        block = blocks[at]
+        at += 1
         if isinstance(block, String):
             macros.define(str(block.key), str(block.value))
             continue
         entry = block if isinstance(block, Entry) else getattr(block, "ignore_error_block", None)
-        if isinstance(entry, Entry):  # a repeated key or field: the entry as first written
-            number += 1
-            entries.append(_entry(entry, number, macros))
-        elif isinstance(block, ParsingFailedBlock):
-            number += 1
-            raw = block.raw or ""
-            shown = (first_line(raw, 60) or raw[:60]).strip()
+        if not isinstance(entry, Entry) and not isinstance(block, ParsingFailedBlock):
+            continue  # a comment, a preamble
+        number += 1
+        # what the parser left right after the entry may be the rest of it (``bibtex_mend``)
+        after = blocks[at] if at < len(blocks) else None
+        tail = str(after.raw or "") if isinstance(after, ImplicitComment) else ""
+        failed = not isinstance(entry, Entry)
+        values = entry.fields if isinstance(entry, Entry) else ()
+        runs_on = any(value_runs_on(str(f.value)) for f in values)
+        if failed or cut_short(tail) or runs_on:
+            raw = str(block.raw or "")
+            found = text.find(raw, cursor) if raw else -1
+            cursor = max(cursor, found)
+            whole = mend_entry(_with_tail(text, found, raw, tail)) if starts_entry(raw) else None
             line = int(getattr(block, "start_line", 0) or 0) + 1
-            result.refuse(number, f"line {line}: not a BibTeX entry: {shown}")
+            if whole is not None:
+                at += 1 if tail else 0
+                entries.append(_mended(whole, line, number, macros))
+                continue
+            if failed or cut_short(tail):
+                at += 1 if tail and not failed else 0
+                result.refuse(number, _unread(block if failed else entry, line, cut=not failed))
+                continue
+        entries.append(_entry(entry, number, macros))
     if macros.refused:
         names = ", ".join(n[:40] for n in macros.refused[:_NAMED])
         more = f" and {len(macros.refused) - _NAMED:,} more" if len(macros.refused) > _NAMED else ""
@@ -562,6 +629,11 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
         if entry.problem:
             result.refuse(entry.number, f"{entry.label}: {entry.problem}")
             continue
+        if entry.strays:
+            result.warnings.append(
+                f"{path}: record {entry.number}: {entry.label}: an unmatched }} in "
+                f"{', '.join(entry.strays[:_NAMED])} was taken out, and the fields after it read"
+            )
         if entry.mended:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: a comma is missing before "

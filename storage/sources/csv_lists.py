@@ -28,10 +28,9 @@ from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources.authors import last_first
-from storage.sources.citation import doi_of, entry_type
+from storage.sources.citation import entry_type
 from storage.sources.records import (
     ALIASES,
-    ARXIV_ID,
     MAX_ABSTRACT_CHARS,
     Fit,
     Reader,
@@ -39,6 +38,7 @@ from storage.sources.records import (
     first_line,
 )
 from storage.sources.wos import is_wos_table, wos_row
+from storage.sources.zotero_api import extra_ids
 from storage.text.sanitize import printable
 
 CSV_SUFFIXES = (".csv", ".tsv")
@@ -68,12 +68,6 @@ _PAGE_COLUMNS: Final = (("page_start", "page_end"), ("start_page", "end_page"))
 _CONTAINER_COLUMNS: Final = ("publication_title", "source_title")
 _TAG_COLUMNS: Final = ("manual_tags", "automatic_tags")
 _SCOPUS_ID: Final = re.compile(r"\s*\(\d+\)\s*$")
-#: Zotero's ``Extra`` lines that name a field it has no column for (``arXiv:2401.01234 [cs]``,
-#: ``DOI: 10.1/x``); a preprint's ``Number`` (its Archive ID) is ``arXiv:2401.01234``.
-_ZOTERO_ARXIV: Final = re.compile(
-    rf"^arxiv:\s*({ARXIV_ID.pattern})(?:\s+\[[^\]\n]*\])?\s*$", re.IGNORECASE | re.MULTILINE
-)
-_ZOTERO_DOI: Final = re.compile(r"^doi:[ \t]*(\S+)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def sniff_csv(text: str, path: Path) -> Fit:
@@ -119,15 +113,11 @@ def _last_first(names: Iterable[str]) -> list[str]:
 
 def _zotero_extra(fields: dict[str, Any]) -> None:
     """The arXiv id and DOI of a Zotero row that keeps them in ``Extra`` (or a preprint's
-    ``Number``), where its own columns hold none."""
-    extra = fields.get("extra", "")
-    if not fields.get("eprint", "").strip():
-        for text in (extra, fields.get("number", "")):
-            if found := _ZOTERO_ARXIV.search(text):
-                fields["eprint"], fields["archiveprefix"] = found.group(1), "arXiv"
-                break
-    found = None if fields.get("doi", "").strip() else _ZOTERO_DOI.search(extra)
-    if found and (doi := doi_of(found.group(1))):
+    ``Number``), where its own columns hold none (``storage.sources.zotero_api.extra_ids``)."""
+    arxiv, doi = extra_ids(fields.get("extra", ""), fields.get("number", ""))
+    if arxiv and not fields.get("eprint", "").strip():
+        fields["eprint"], fields["archiveprefix"] = arxiv, "arXiv"
+    if doi and not fields.get("doi", "").strip():
         fields["doi"] = doi
 
 

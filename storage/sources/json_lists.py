@@ -88,7 +88,13 @@ def _looks_like_jsonl(text: str) -> bool:
 
 
 def read_json_data(data: Any, path: Path) -> ReadResult:
-    """A JSON array of papers, or an object holding one (``{"papers": [...]}``)."""
+    """A JSON array of papers, or an object holding one (``{"papers": [...]}``); Zotero's
+    API answers (``storage.sources.zotero_api``)."""
+    from storage.sources.zotero_api import read_zotero_items, zotero_items
+
+    zotero = zotero_items(data)
+    if zotero is not None:
+        return read_zotero_items(zotero, path)
     items, list_name = _find_paper_array(data)
     if items is None:
         raise SourceError(

@@ -162,6 +162,36 @@ def _arxiv_email(papers: Papers) -> str:
     return "".join(entries) + rule + "\n"
 
 
+def _ieee_text(papers: Papers) -> str:
+    """IEEE Xplore's plain-text citations, a paragraph each (a download opens with its first
+    author's name: text that opens with ``[`` or ``{`` is JSON's, whatever follows)."""
+    entries = []
+    for i, p in enumerate(papers):
+        authors = " and ".join(["A. Writer", *(flat(a) for a in p["authors"].split(";"))])
+        entries.append(
+            f'{authors}, "{flat(p["title"])}," in IEEE Access, vol. {i + 1}, no. 2, pp. 1-9, '
+            f"Jan. 2024, doi: 10.1109/ACCESS.2024.{i + 1}.\nAbstract: {flat(p['abstract'])}\n"
+            f"keywords: {{{';'.join(flat(k) for k in p['keywords'].split(','))}}},\n"
+            f"URL: {flat(p['url'])}"
+        )
+    return "\n\n\n".join(entries) + "\n"
+
+
+def _sciencedirect_text(papers: Papers) -> str:
+    """ScienceDirect's plain-text citations, a field a line (opening with the first author's
+    name, as ``_ieee_text``)."""
+    entries = []
+    for i, p in enumerate(papers):
+        authors = ", ".join(["Ann Writer", *(flat(a) for a in p["authors"].split(";"))])
+        entries.append(
+            f"{authors},\n{flat(p['title'])},\nJournal of Things,\nVolume {i + 1},\n2024,\n"
+            f"Pages 1-9,\nISSN 1234-5678,\nhttps://doi.org/10.1016/j.things.2024.{i + 1}.\n"
+            f"({flat(p['url'])})\nAbstract: {flat(p['abstract'])}\n"
+            f"Keywords: {'; '.join(flat(k) for k in p['keywords'].split(','))}"
+        )
+    return "\n\n".join(entries) + "\n"
+
+
 #: What XML 1.0 cannot hold even escaped: C0 controls but tab, LF, CR; U+FFFE/U+FFFF.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
@@ -248,6 +278,12 @@ FORMATS: dict[str, Format] = {
     ),
     "arXiv API Atom feed": Format(
         "{stem}.atom", ("title", "abstract", "authors", "github", "keywords"), _arxiv_atom
+    ),
+    "IEEE Xplore plain text": Format(
+        "{stem}.txt", ("title", "abstract", "authors", "url", "keywords"), _ieee_text
+    ),
+    "ScienceDirect plain text": Format(
+        "{stem}.txt", ("title", "abstract", "authors", "url", "keywords"), _sciencedirect_text
     ),
     "papers-tui library": Format("papers.json", FIELDS, _library, examples=15),
     "Markdown (papers-tui)": Format(

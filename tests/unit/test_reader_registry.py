@@ -29,7 +29,9 @@ ABSTRACT = (
 
 @pytest.mark.parametrize("reader", READERS, ids=lambda r: r.label)
 def test_every_reader_is_declared_whole(reader: Reader) -> None:
-    assert reader.name and reader.label and reader.suffixes
+    assert reader.name and reader.label
+    # a format told by its content alone, whose files are another's (``.txt``), names none
+    assert reader.suffixes or reader.name in ("IEEE Xplore plain text", "ScienceDirect plain text")
     assert all(s.startswith(".") and s == s.lower() for s in reader.suffixes)
     assert callable(reader.sniff) and callable(reader.read)
 
@@ -99,11 +101,11 @@ def test_help_texts_name_the_formats_from_the_registry(
     formats = (
         "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, Web of Science, CSL-JSON, Markdown, "
         "arXiv Atom, "
-        "arXiv listing emails, papers-tui library"
+        "arXiv listing emails, IEEE Xplore text, ScienceDirect text, papers-tui library"
     )
     assert readable_formats() == formats
     assert readable_formats(folder=True) == f"{formats} or a folder"
-    monkeypatch.setenv("COLUMNS", "200")  # one line per option: the formats are not wrapped
+    monkeypatch.setenv("COLUMNS", "300")  # one line per option: the formats are not wrapped
     with pytest.raises(SystemExit):
         build_parser().parse_args(["import", "--help"])
     assert f"({readable_formats()})" in capsys.readouterr().out

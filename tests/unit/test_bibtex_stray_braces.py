@@ -1,0 +1,108 @@
+"""A ``}`` with no ``{`` before it in a BibTeX value (``title = {A {B}} C},``, a stray brace in
+an abstract) ends the entry early for BibTeX and for bibtexparser, whose next fields then read as
+a comment: the entry's later fields (authors, year, venue) come back, with a warning naming the
+entry; where what follows cannot be read as fields, the entry is refused in one line naming it,
+never imported short."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage import Library
+from storage.sources.registry import read_source
+
+
+def _read(tmp_path: Path, text: str, newline: str = "\n") -> tuple[dict[str, object], list]:
+    path = tmp_path / "refs.bib"
+    path.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    result = read_source(path)
+    papers = {
+        r.title: {"authors": r.authors, "abstract": r.abstract, **dict(r.extra)}
+        for r in result.records
+    }
+    return papers, result
+
+
+def test_a_stray_brace_in_a_title_keeps_the_fields_after_it(tmp_path: Path) -> None:
+    papers, result = _read(
+        tmp_path,
+        "@article{one,\n  title = {A {B}} C},\n  author = {Lee, Ann and Park, Bo},\n"
+        "  year = {2024},\n  journal = {Journal of Things},\n}\n\n"
+        "@article{two,\n  title = {Two},\n  author = {Roe, Rick},\n  year = 2022\n}\n",
+    )
+    one = papers["A B C"]
+    assert one["authors"] == ("Ann Lee", "Bo Park")
+    assert one["year"] == 2024 and one["journal"] == "Journal of Things"
+    assert papers["Two"]["authors"] == ("Rick Roe",) and papers["Two"]["year"] == 2022
+    [warning] = result.warnings
+    assert "record 1" in warning and "@article{one}" in warning and "title" in warning
+    assert not result.errors
+
+
+def test_a_stray_brace_in_an_abstract_with_commas_after_it(tmp_path: Path) -> None:
+    """The brace makes bibtexparser fail on the text after it (``that, with care``): the
+    entry is read whole all the same, with CRLF line ends."""
+    papers, result = _read(
+        tmp_path,
+        "@inproceedings{x,\n  title = {Careful Things},\n"
+        "  abstract = {We show } that, with care, x = 3 holds for the things we study here.},\n"
+        "  author = {Doe, Jane},\n  booktitle = {Proc. of Things},\n  year = 2021\n}\n\n"
+        "@misc{y, title = {Next One}, year = 2020}\n",
+        newline="\r\n",
+    )
+    x = papers["Careful Things"]
+    assert x["abstract"].startswith("We show  that, with care, x = 3 holds")
+    assert x["authors"] == ("Jane Doe",) and x["year"] == 2021
+    assert x["booktitle"] == "Proc. of Things"
+    assert papers["Next One"]["year"] == 2020
+    assert not result.errors and "abstract" in result.warnings[0]
+
+
+def test_one_brace_too_many_before_the_comma_and_in_the_last_field(tmp_path: Path) -> None:
+    papers, result = _read(
+        tmp_path,
+        "@article{a,\n  title = {A {B}}},\n  author = {Lee, Ann},\n  year = 2020\n}\n\n"
+        "@article{b,\n  title = {Bee},\n  author = {Roe, Rob},\n"
+        "  abstract = {foo } bar baz and enough words to be an abstract of a paper.},\n}\n\n"
+        "@article(c,\n  title = {C {D}} E},\n  author = {Moe, Max},\n  year = 2019\n)\n",
+    )
+    assert papers["A B"]["authors"] == ("Ann Lee",) and papers["A B"]["year"] == 2020
+    bee = "foo  bar baz and enough words to be an abstract of a paper."
+    assert papers["Bee"]["abstract"] == bee
+    assert papers["C D E"]["authors"] == ("Max Moe",) and papers["C D E"]["year"] == 2019
+    assert len(result.warnings) == 3 and not result.errors
+
+
+def test_what_cannot_be_read_apart_is_refused_naming_the_entry(tmp_path: Path) -> None:
+    """After the stray brace comes text that is no field (``note = see {x}``): the entry is
+    refused in one line that names it, not imported without its year; the next one imports."""
+    home = tmp_path / "home"
+    path = tmp_path / "refs.bib"
+    path.write_text(
+        "@article{lost,\n  title = {Lost Fields}},\n  note = see {x} later,\n  year = 2020\n}\n\n"
+        "@article{fine,\n  title = {Fine},\n  author = {Roe, Rob},\n  year = 2019\n}\n",
+        encoding="utf-8",
+    )
+    report = Library(home).import_file(path)
+    assert report.added == 1 and report.read == report.accounted == 2
+    [error] = report.errors
+    assert error.record == 1 and "\n" not in error.reason
+    assert "@article{lost} (line 1)" in error.reason and "unmatched }" in error.reason
+
+
+def test_well_formed_entries_and_other_faults_are_read_as_before(tmp_path: Path) -> None:
+    """A comment after an entry that opens with a comma, a value with text after its braces
+    (no brace too many), a missing closing brace: what they gave before, nothing mended."""
+    papers, result = _read(
+        tmp_path,
+        "@article{a,\n  title = {Alpha},\n  year = 2020\n}\n, a comment of the user's\n\n"
+        "@article{b,\n  title = {Beta} Gamma,\n  year = 2021\n}\n\n"
+        "@article{broken,\n  title = {An {unbalanced brace,\n}\n\n"
+        '@article{c,\n  title = "Quoted } Brace",\n  year = 2022\n}\n',
+    )
+    assert papers["Alpha"]["year"] == 2020
+    assert papers["Beta Gamma"]["year"] == 2021
+    assert papers["Quoted Brace"]["year"] == 2022  # as before: the converter drops it
+    assert not result.warnings
+    [error] = result.errors
+    assert "not a BibTeX entry" in error.reason and "broken" in error.reason
