@@ -145,7 +145,9 @@ class PapersApp(App[None]):
         self, result: None = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
         """End the app (``q``, a signal, the terminal gone): from now on keys and clicks
-        still on their way change nothing, so the end does not wait behind them."""
+        still on their way change nothing, so the end does not wait behind them. The tab and
+        the paper under the cursor are kept for the next start, whatever ended it."""
+        self.main_screen.remember_place()  # (a signal's handler began the ending already)
         self.begin_ending(return_code)
         super().exit(result, return_code, message)
 

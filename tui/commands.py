@@ -143,7 +143,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("prompt_accept", "enter", "accept", "Accept", "Prompt (tags, a search's name): accept what the field holds", "Dialogs", palette=False, scope="prompt"),
     Command("prompt_cancel", "escape", "cancel", "Cancel", "Prompt (export, tags): close it without doing anything", "Dialogs", palette=False, scope="prompt"),
     Command("note_save", "ctrl+s", "save", "Save", "Note editor: save the note", "Dialogs", palette=False, scope="note"),
-    Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving", "Dialogs", palette=False, scope="note"),
+    Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving (a second Esc when typed in)", "Dialogs", palette=False, scope="note"),
     Command("bulk_read", "r", "choose('read')", "Read", "Bulk decision: mark every marked paper read", "Dialogs", palette=False, scope="bulk"),
     Command("bulk_skip", "x", "choose('skipped')", "Skip", "Bulk decision: skip every marked paper", "Dialogs", palette=False, scope="bulk"),
     Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk"),

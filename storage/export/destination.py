@@ -58,8 +58,8 @@ def export_target(target: Path, default_name: str, home: Path | None = None) -> 
         if not path.parent.is_dir():
             raise LibraryError(f"{path.parent}: no such folder")
         file = link_target(path)
-        try:
-            mode = os.stat(file).st_mode
+        try:  # through the path: /dev/stdout's magic link has no real path (pipe:[…])
+            mode = os.stat(path).st_mode
         except FileNotFoundError:
             mode = None
     except OSError as exc:

@@ -66,6 +66,12 @@ LOCK_NAME: Final = ".papers-pdf.lock"
 _LOCK_TRIES: Final = 20
 #: How names in the folder are opened: never through a symbolic link, never waiting on a pipe.
 _NO_LINK: Final = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+#: Writes refused for the folder's sake or the process's, not the paper's (read-only, full, a
+#: quota, a file size limit, no permission): every paper after would fail the same way.
+_FOLDER_ERRNOS: Final = frozenset(
+    getattr(errno, name) for name in ("EROFS", "ENOSPC", "EDQUOT", "EFBIG", "EACCES", "EPERM")
+    if hasattr(errno, name)
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +127,8 @@ class DownloadReport:
     cancelled: bool = False
     #: True when another batch was downloading into the folder: this one did nothing.
     busy: bool = False
+    #: Papers not asked for once the folder refused a write (``_FolderError``).
+    not_tried: int = 0
 
     def summary(self) -> str:
         """``3 downloaded, 1 already here, 1 failed``."""
@@ -136,6 +144,8 @@ class DownloadReport:
             parts.append(f"{self.skipped:,} already here")
         if self.failed:
             parts.append(f"{self.failed and len(self.failed):,} failed")
+        if self.not_tried:
+            parts.append(f"{self.not_tried:,} not tried (the folder refused a write)")
         if self.cancelled:
             parts.append("stopped (the rest resumes next time)")
         return ", ".join(parts)
@@ -143,6 +153,15 @@ class DownloadReport:
 
 class DownloadError(Exception):
     """A paper's PDF could not be had: the cause, in one line."""
+
+
+class _FolderError(DownloadError):
+    """The folder refused a write (``_FOLDER_ERRNOS``): the batch stops there."""
+
+
+def _write_error(where: str, exc: OSError) -> DownloadError:
+    kind = _FolderError if exc.errno in _FOLDER_ERRNOS else DownloadError
+    return kind(f"cannot write {where} ({exc.strerror or exc})")
 
 
 class _Wait(Exception):
@@ -349,6 +368,9 @@ def _download_all(
             except DownloadError as exc:
                 report.failed.append(_line(paper, str(exc)))
                 progress(Event("failed", paper, index, total, message=str(exc)))
+                if isinstance(exc, _FolderError):  # (each paper's pause, each the same line)
+                    report.not_tried = total - index
+                    return
             else:
                 if path is None:
                     report.cancelled = True
@@ -395,7 +417,7 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
     except PartError as exc:
         raise DownloadError(str(exc)) from None
     except OSError as exc:
-        raise DownloadError(f"cannot write in {job.folder.path} ({exc.strerror or exc})") from None
+        raise _write_error(f"in {job.folder.path}", exc) from None
     with out:
         try:
             return _fetch_into(opener, url, job, part, out)
@@ -478,8 +500,7 @@ def _fetch_into(
             remove_part(part)
             raise DownloadError(str(exc)) from None
         except OSError as exc:
-            where = job.folder.path
-            raise DownloadError(f"cannot write in {where} ({exc.strerror or exc})") from None
+            raise _write_error(f"in {job.folder.path}", exc) from None
     if not whole:
         return None
     problem = pdf_problem(out)
@@ -496,7 +517,7 @@ def _finish(out: IO[bytes], part: Path, job: _Job) -> Path:
     try:
         settle(out, part, final)
     except OSError as exc:
-        raise DownloadError(f"cannot write {final.name} ({exc.strerror or exc})") from None
+        raise _write_error(final.name, exc) from None
     remove_part(part)  # what it says of the version: the part is the file now
     return final
 

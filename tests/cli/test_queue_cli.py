@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -300,3 +301,32 @@ def test_an_imported_zotero_librarys_pdfs_are_its_copies_with_nothing_downloaded
     found = json.loads(ok(run("--home", home, "search", "pdf:wallaby", "--json", env=env)))
     assert [r["id"] for r in found] == [pid]
     assert (storage / "B" / "login.pdf").read_text() == "<html>sign in</html>"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")
+def test_a_pdf_folder_that_refuses_writes_stops_the_batch_at_its_first_paper(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """A disk that refuses the writes (full, read-only; here a file size limit, which fails
+    the write as ENOSPC does): each paper of the queue was downloaded, then failed with the
+    same line, a pause after each (a read-only folder: 15 s for 16 papers, nothing asked)."""
+    import resource
+
+    home, ids = pdf_home(tmp_path, env, server, 5, pages=12)
+    limit = 16 * 1024  # above the library's files (its search index: 4 kB), below a PDF
+    assert min(len(pdf) for pdf in server.pdfs.values()) > limit
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails rather than kill
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = subprocess.run(
+        [*PAPERS, "--home", str(home), "pdf", "--pause", "0", "--no-text"],
+        env=env, capture_output=True, text=True, timeout=60, preexec_fn=small_files,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    failed = [line for line in done.stderr.splitlines() if "failed:" in line]
+    assert len(failed) == 1 and ids[0] in failed[0] and "cannot write in" in failed[0], done.stderr
+    assert "0 PDFs downloaded, 1 failed, 4 not tried (the folder refused a write)" in done.stderr
+    assert len(server.requests) == 1
+    assert not [p for p in (home / "pdfs").iterdir() if p.suffix == ".pdf"]

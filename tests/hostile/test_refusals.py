@@ -254,6 +254,25 @@ def test_an_export_to_a_device_is_refused(hostile_home: Path, tmp_path: Path) ->
     assert stat.S_ISCHR(target.lstat().st_mode)
 
 
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout")
+def test_an_export_to_dev_stdout_piped_says_it_is_a_pipe(
+    hostile_home: Path, tmp_path: Path
+) -> None:
+    """`papers export -o /dev/stdout | less`: it said "cannot write (No such file or
+    directory)", its temporary file tried in /proc/PID/fd (the magic link leads to no path)."""
+    import subprocess
+
+    from tests.cli.test_cli import PAPERS, make_env
+
+    done = subprocess.run(
+        [*PAPERS, "--home", str(hostile_home), "export", "-o", "/dev/stdout"],
+        env=make_env(tmp_path), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    said = "papers: error: /dev/stdout: is a FIFO, not a regular file; exports write files only"
+    assert done.stderr == said + "\n"
+
+
 def test_an_export_to_a_socket_is_refused(hostile_home: Path, unix_socket: Path) -> None:
     refused(run("--home", hostile_home, "export", "-o", unix_socket), "is a socket")
     assert stat.S_ISSOCK(unix_socket.lstat().st_mode)

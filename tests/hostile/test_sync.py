@@ -538,7 +538,7 @@ async def test_the_apps_note_and_tag_dialogs_refuse_past_the_caps(tmp_path: Path
         await settled(pilot)
         assert isinstance(app.screen, NoteEditor)  # still open: the text is kept
         assert any("not saved" in n.message for n in app._notifications)
-        await pilot.press("escape")
+        await pilot.press("escape", "escape")  # (the first says what the second throws away)
         await pilot.press("t")
         app.screen.query_one(Input).value = " ".join(f"t{n}" for n in range(250))
         await pilot.press("enter")

@@ -13,7 +13,9 @@ from storage import Library, Status
 from tests.tui.helpers import (
     FakeClipboard,
     make_app,
+    messages,
     one_paper_list,
+    opened,
     plist,
     ready,
     settled,
@@ -265,6 +267,38 @@ async def test_note_and_tags(seeded_home: Path) -> None:
     snap = Library(seeded_home).triage()
     assert snap.notes == {first: "try it"}
     assert snap.tags == {first: ("diffusion", "todo")}
+
+
+async def test_esc_on_a_changed_note_asks_for_a_second_esc(seeded_home: Path) -> None:
+    """Esc in the note editor threw away what had been typed, at once and silently (an Esc
+    out of habit, a vim user's): a first Esc now says so, a second throws it away; Esc on a
+    note left as it was closes at once."""
+    from textual.widgets import TextArea
+
+    from tui.screens.dialogs import NoteEditor
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await opened(pilot, "n", NoteEditor)
+        await pilot.press(*"ten minutes of thought", "escape")
+        assert isinstance(app.screen, NoteEditor)
+        assert app.screen.query_one(TextArea).text == "ten minutes of thought"
+        assert any(m.startswith("Not saved: Esc again throws away") for m in messages(app))
+        await pilot.press("ctrl+s")  # still there to be saved
+        await wait_for(pilot, lambda: app.screen is screen)
+        first = app.papers[0].id
+        assert app.session.state.notes == {first: "ten minutes of thought"}
+        await pilot.pause(GAP_S)
+        await opened(pilot, "n", NoteEditor)
+        await pilot.press("escape")  # unchanged: closed at once
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.pause(GAP_S)
+        await opened(pilot, "n", NoteEditor)
+        await pilot.press(*" and more", "escape", "escape")  # twice: thrown away
+        await wait_for(pilot, lambda: app.screen is screen)
+        await settled(pilot)
+    assert Library(seeded_home).triage().notes == {first: "ten minutes of thought"}
 
 
 async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None:

@@ -384,3 +384,16 @@ async def test_P_into_a_folder_that_cannot_be_made_says_why(
         said = "PDFs not downloaded: "
         await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)), 20)
         assert not screen.pdfs.busy
+
+
+async def test_P_with_an_empty_queue_says_it_is_empty(seeded_home: Path) -> None:
+    """Nothing starred, nothing marked: P said "Every one of the papers of the queue has its
+    PDF here." of a queue with no paper in it."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("P")
+        said = "The reading queue is empty"
+        await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
+        assert not any("has its PDF here" in m for m in messages(app))
+        assert not screen.pdfs.busy

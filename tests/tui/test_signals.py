@@ -6,7 +6,8 @@ signal: the decisions are then partly on the screen and partly still queued for 
 The run passes when the app exits by itself, with 128 + the signal's number, the terminal
 restored and no traceback, and the disk holds at least the stars the screen last showed.
 30 runs each of SIGTERM and SIGHUP, a few of SIGINT and of the terminal closing; three at a
-time (about 25 s on two cores).
+time (about 25 s on two cores). The place (tab and paper) is kept by a signal as by `q`, and
+by a rest of the cursor before a SIGKILL.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks._pty import spawn
+from benchmarks._pty import Terminal, spawn
 from storage import Library, Status
+from storage.files.ui_state import UiState, load_ui_state
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -150,3 +152,50 @@ def test_decisions_shown_survive_sigterm_sighup_sigint_and_the_terminal_closing(
         "lost:",
         sum(max(0, r.shown - r.on_disk) for r in runs),
     )
+
+
+def _moved_to_the_fourth_of_all(terminal: Terminal) -> None:
+    """The All tab shown, the cursor on its fourth paper (painted)."""
+    terminal.wait_for(b"triaged", timeout=60)
+    terminal.quiet(0.15, timeout=5)
+    start = len(terminal.screen)
+    terminal.type(b"5jjj")
+    terminal.wait_for(b"All \xc2\xb7 4 / 38", timeout=10, start=start)
+
+
+@pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_a_signal_keeps_the_place_as_q_does(seeded_home: Path, number: signal.Signals) -> None:
+    """The terminal window closed (SIGHUP) or a `kill` (SIGTERM) ended the app with its
+    decisions saved, but the next start opened where the last `q` had left it: the tab and
+    the paper were kept by `q` alone."""
+    fourth = Library(seeded_home).papers()[3].id
+    terminal = spawn([*papers_command(), "--home", str(seeded_home)])
+    try:
+        _moved_to_the_fourth_of_all(terminal)
+        os.kill(terminal.pid, number)
+        terminal.proc.wait(timeout=30)
+    finally:
+        if terminal.proc.poll() is None:
+            terminal.proc.kill()
+        os.close(terminal.master)
+    assert terminal.proc.returncode == 128 + number.value
+    assert load_ui_state(seeded_home) == UiState(tab="all", paper=fourth)
+
+
+def test_a_place_rested_on_is_kept_before_a_kill_no_handler_sees(seeded_home: Path) -> None:
+    """`kill -9` (a crash, the power): the place where the cursor rested is on disk already,
+    written once it stayed a poll long; it was written by a quit alone."""
+    fourth = Library(seeded_home).papers()[3].id
+    terminal = spawn([*papers_command(), "--home", str(seeded_home)])
+    try:
+        _moved_to_the_fourth_of_all(terminal)
+        deadline = time.monotonic() + 10
+        while load_ui_state(seeded_home).paper != fourth and time.monotonic() < deadline:
+            terminal.read(0.1)
+        os.kill(terminal.pid, signal.SIGKILL)
+        terminal.proc.wait(timeout=10)
+    finally:
+        if terminal.proc.poll() is None:
+            terminal.proc.kill()
+        os.close(terminal.master)
+    assert load_ui_state(seeded_home) == UiState(tab="all", paper=fourth)

@@ -79,7 +79,8 @@ SHORT_ROWS = 18
 
 
 class NoteEditor(ModalScreen[str | None]):
-    """Edit the note of a paper; ctrl+s saves, Esc cancels."""
+    """Edit the note of a paper; ctrl+s saves, Esc cancels (twice when something was typed:
+    the first says what a second throws away)."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.
     KEYS: ClassVar[str] = "note"
@@ -91,6 +92,8 @@ class NoteEditor(ModalScreen[str | None]):
         self.note = note
         #: The note as the editor shows it: control characters (an imported note's) visible.
         self.shown_note = printable_block(note)
+        #: Esc was pressed once on a changed note: the next one throws the changes away.
+        self.warned = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-tall note-dialog") as box:
@@ -130,7 +133,18 @@ class NoteEditor(ModalScreen[str | None]):
         self.dismiss(note)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Close without saving; a changed note is closed by a second Esc, the first saying
+        so (one Esc, out of habit, threw away what had been typed, and said nothing)."""
+        if self.warned or self.query_one(TextArea).text == self.shown_note:
+            self.dismiss(None)
+            return
+        self.warned = True
+        self.app.bell()
+        said = "Not saved: Esc again throws away what you typed · ctrl+s saves"
+        self.query_one(".hint", Label).update(Text(said, style="bold"))
+        if self.has_class("-short"):
+            self.query_one(".note-dialog", Vertical).border_subtitle = said
+        self.notify(said, severity="warning", timeout=4, markup=False)
 
 
 class BulkDecision(ModalScreen[Status | None]):

@@ -72,6 +72,8 @@ class MainBase(AfterFrameScreen[None]):
         self._tabs_ahead: Timer | None = None
         #: How the user left the app's look (theme, split), remembered in HOME.
         self.ui = load_ui_state(library.home)
+        #: The tab and paper the last poll saw (``keep_resting_place``).
+        self._place_seen: tuple[str, str] | None = None
 
     def _notify_from_thread(self, message: str) -> None:
         self.app.call_from_thread(self.notify, message, timeout=3, markup=False)

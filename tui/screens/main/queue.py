@@ -204,6 +204,10 @@ class QueuePart(MainBase):
             return
         marked = self.view.marked_in(self.paper_list.rows)
         ids = marked or list(self.queue_ids())
+        if not ids:  # (it said every paper of the queue had its PDF here)
+            said = "The reading queue is empty: star papers (s), or mark some (space), to get PDFs."
+            self.notify(said, markup=False, timeout=4)
+            return
         papers = [p for pid in ids if (p := self.view.paper(pid)) is not None]
         todo = [p for p in papers if not self.pdfs.has_copy(p.id)]
         if not todo:

@@ -72,12 +72,27 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.call_after_refresh(self.build_index, self.view.papers)
 
     def remember_place(self) -> None:
-        """Keep the tab and the paper under the cursor for the next start (a quit's)."""
+        """Keep the tab and the paper under the cursor for the next start (any end's: ``q``,
+        a signal, the terminal closed; see ``PapersApp.exit``)."""
+        if not self.is_mounted:  # ended before the place it was opened at was shown
+            return
         current = self.paper_list.current
         place = replace(self.ui, tab=self.view.tab, paper=current.id if current else "")
         if place != self.ui:
             self.ui = place
             save_ui_state(self.library.home, place)
+
+    def keep_resting_place(self) -> None:
+        """A poll's look at the place: once the cursor has rested on a paper for a poll, it is
+        kept, so that an end no handler sees (``kill -9``, a crash, the power) opens the app
+        where the user was reading, not where the last quit left it. Never while keys move
+        the cursor (one small write per rest, none per key)."""
+        current = self.paper_list.current
+        place = (self.view.tab, current.id) if current is not None else None
+        rested = place is not None and place == self._place_seen
+        if rested and place != (self.ui.tab, self.ui.paper):
+            self.remember_place()
+        self._place_seen = place
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
@@ -206,6 +221,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
                 markup=False,
             )
         self._poll_pdfs()
+        self.keep_resting_place()
 
     def _poll_pdfs(self) -> None:
         """PDFs downloaded or deleted elsewhere (`papers pdf`, a file manager): the rows'
