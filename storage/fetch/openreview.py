@@ -10,8 +10,9 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   ``--all`` also the venue ids its group names (or the usual suffixes, a conference's or a
   journal's: ``OTHER_SUBMISSIONS``) for submissions under review, awaiting a decision,
   rejected, withdrawn and desk rejected, each of which is then the paper's venue status.
-  Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the last one,
-  ``count`` saying how many to expect. A page without notes is not cached: before the
+  Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the last one
+  (by ``offset`` when the server sends the first page again for ``after``), ``count`` saying
+  how many to expect. A page without notes is not cached: before the
   decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
 - **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ICLR 2017's
   ``…/-/submission``, else ``…/-/Submission``: ``_V1_SUBMISSIONS``) with their direct
@@ -287,6 +288,9 @@ def _read_query(
     host = host_of(url)
     after = ""
     offset = 0
+    #: v1 pages by offset; v2 after the last id, and by offset too when the server sends the
+    #: first page again for ``after`` (both are documented for /notes).
+    by_offset = api.version == 1
     total: int | None = None
     got = 0
     what = f"{result.list_name}: {query.what}"
@@ -296,14 +300,17 @@ def _read_query(
             params["details"] = "directReplies"
         if api.version == 2:
             params["sort"] = "id"
-            if after:
-                params["after"] = after
-        else:
+        if by_offset:
             params["offset"] = str(offset)
+        elif after:
+            params["after"] = after
         notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
         if total is None:
             total = count
         repeated = _add_page(notes, api, query, result, seen)
+        if after and not by_offset and notes and repeated == len(notes):
+            by_offset = True  # ``after`` ignored: the same notes again; asked by offset
+            continue
         got += len(notes)
         request.tell(what, got, total)
         if _enough(result, request):

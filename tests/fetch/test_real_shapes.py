@@ -1,0 +1,48 @@
+"""``papers fetch`` against servers that answer as the real services may: an OpenReview v2
+that pages by ``offset`` only, replies under ``details.replies``, venue names typed as people
+type them, arXiv's answers that are no feed, a server that trickles its answer."""
+
+from __future__ import annotations
+
+import json
+
+from tests.fetch import shapes
+from tests.fetch.conftest import papers
+from tests.fetch.services import Fault
+
+ICLR25 = "ICLR.cc/2025/Conference"
+
+
+def _listed(env: dict[str, str]) -> list[dict]:
+    done = papers(env, "list", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_v2_server_that_pages_by_offset_only_gives_every_note(services, env) -> None:
+    """OpenReview documents ``offset`` and ``limit`` for /notes; a server that ignores
+    ``after`` sends the first page again: the fetch goes on by offset instead of failing."""
+    found, _ = services
+    found.ignores_after = True
+    found.page_cap = 150
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(320, seed=31, fate=""), ICLR25)
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0, done.stderr
+    assert "320 added" in done.stdout and "warning" not in done.stderr, done.stdout
+    offsets = [r.query.get("offset") for r in found.requests_to("/or2/notes")]
+    assert offsets[-2:] == ["150", "300"], offsets
+    assert len(_listed(env)) == 320
+
+
+def test_a_v2_server_that_moves_on_neither_way_is_refused(services, env) -> None:
+    """Neither ``after`` nor ``offset`` moves the pages on: refused, nothing imported."""
+    found, _ = services
+    found.page_cap = 2
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(5, seed=32, fate=""), ICLR25)
+    first = {"notes": found.v2[ICLR25].notes[:2], "count": 5}
+    found.faults.append(Fault("/or2/notes", "body", body=json.dumps(first).encode(), times=10))
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "the pages of notes do not move on (the same page again)" in done.stderr
+    assert len(found.requests_to("/or2/notes")) == 3
+    assert _listed(env) == []
