@@ -397,9 +397,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     content = note.get("content")
     if not isinstance(content, Mapping):
         return {"id": note.get("id")}, None  # no abstract, no title: a record error
-    details = note.get("details")
-    replies = details.get("directReplies") if isinstance(details, Mapping) else None
-    said = read_replies(replies if isinstance(replies, list) else [], query.names)
+    said = read_replies(_direct_replies(note), query.names)
     decision = said.decision
     item: dict[str, Any] = {
         "id": note.get("id"),
@@ -422,6 +420,27 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         if query.accepted_only and not accepted:
             return None
     return item, status
+
+
+def _direct_replies(note: Mapping[str, Any]) -> list[Any]:
+    """A submission's direct replies: ``details.directReplies``, else those of
+    ``details.replies`` (every reply of the forum, as ``details=replies`` gives them) that
+    answer the submission itself: a comment on a review is no review of the paper."""
+    details = note.get("details")
+    if not isinstance(details, Mapping):
+        return []
+    direct = details.get("directReplies")
+    if isinstance(direct, list):
+        return direct
+    every = details.get("replies")
+    if not isinstance(every, list):
+        return []
+    key = note.get("id")
+    return [
+        reply
+        for reply in every
+        if isinstance(reply, Mapping) and reply.get("replyto", key) in (key, None)
+    ]
 
 
 #: What a note says for authors it hides (v1: a withdrawn submission never revealed).

@@ -46,3 +46,28 @@ def test_a_v2_server_that_moves_on_neither_way_is_refused(services, env) -> None
     assert "the pages of notes do not move on (the same page again)" in done.stderr
     assert len(found.requests_to("/or2/notes")) == 3
     assert _listed(env) == []
+
+
+def test_reviews_under_details_replies_give_the_ratings(services, env) -> None:
+    """A server that answers the replies under ``details.replies`` (what ``details=replies``
+    gives: every reply of the forum, a comment on a review too): the reviews' ratings
+    (``"8: accept, good paper"`` or a number) are read; a reply to a review is not one."""
+    found, _ = services
+    found.replies_as_replies = True
+    made = shapes.made_up(1, seed=33, fate="")
+    made[0].ratings, made[0].confidences = ["8: accept, good paper", 6], ["4: confident", 3]
+    venue = shapes.v2_venue(made, ICLR25)
+    [note] = venue.notes
+    review = venue.replies[note["id"]][0]
+    nested = {
+        **review,
+        "id": "nestedRev1",
+        "replyto": review["id"],
+        "content": {"rating": {"value": 1}, "confidence": {"value": 1}},
+    }
+    venue.replies[note["id"]].append(nested)
+    found.v2[ICLR25] = venue
+    done = papers(env, "fetch", "iclr2025", "--reviews")
+    assert done.returncode == 0, done.stderr
+    [paper] = _listed(env)
+    assert paper["extra"]["ratings"] == "8, 6" and paper["extra"]["rating"] == 7.0, paper["extra"]
