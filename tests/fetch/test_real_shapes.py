@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.fetch import shapes
 from tests.fetch.conftest import papers
 from tests.fetch.services import Fault
@@ -71,3 +73,33 @@ def test_reviews_under_details_replies_give_the_ratings(services, env) -> None:
     assert done.returncode == 0, done.stderr
     [paper] = _listed(env)
     assert paper["extra"]["ratings"] == "8, 6" and paper["extra"]["rating"] == 7.0, paper["extra"]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["iclr2025"],
+        ["ICLR 2025"],
+        ["ICLR", "2025"],
+        ["iclr-2025"],
+        ["iclr25"],
+        ["ICLR.cc/2025/Conference"],
+        ["openreview:ICLR.cc/2025/Conference"],
+        ["openreview:iclr2025"],
+    ],
+    ids=lambda words: "+".join(words),
+)
+def test_a_venue_typed_in_any_of_its_usual_forms(services, env, words: list[str]) -> None:
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(2, seed=34, fate=""), ICLR25)
+    done = papers(env, "fetch", *words)
+    assert done.returncode == 0, done.stderr
+    assert "Imported ICLR 2025 (OpenReview): 2 added" in done.stdout, done.stdout
+
+
+def test_the_import_dialog_takes_a_venue_name_with_a_space() -> None:
+    from tui.screens.importer import fetching
+
+    found = fetching("ICLR 2025 --all", {})
+    assert found is not None and found.words == ["ICLR 2025"] and found.all_submissions
+    assert fetching("no/such/list.txt", {}) is None  # a path still, not a venue
