@@ -303,11 +303,12 @@ def status_problem(status: int, reason: str, body: bytes, retried: int) -> str:
 
 
 def _error_message(body: bytes) -> str:
-    """What an error answer says, when it is JSON with a message (OpenReview's are)."""
+    """What an error answer says, when it is JSON with a message (OpenReview's are) or an
+    Atom feed of arXiv's error entry."""
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
-        return ""
+        return _atom_error(body)
     if isinstance(data, dict):
         for key in ("message", "error", "name"):
             value = data.get(key)
@@ -316,6 +317,18 @@ def _error_message(body: bytes) -> str:
             if isinstance(value, str) and value.strip():
                 return " ".join(value.split())[:160]
     return ""
+
+
+def _atom_error(body: bytes) -> str:
+    """The summary of arXiv's error entry in an error answer, or ""."""
+    import html
+    import re
+
+    text = body.decode("utf-8", "replace")
+    if "/api/errors" not in text and "<title>Error</title>" not in text:
+        return ""
+    found = re.search(r"<entry\b.*?<summary[^>]*>(.*?)</summary>", text, re.DOTALL)
+    return f"arXiv: {_short(html.unescape(found[1]))}" if found else ""
 
 
 def transport_problem(exc: BaseException, timeout: float) -> str:

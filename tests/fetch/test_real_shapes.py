@@ -103,3 +103,52 @@ def test_the_import_dialog_takes_a_venue_name_with_a_space() -> None:
     found = fetching("ICLR 2025 --all", {})
     assert found is not None and found.words == ["ICLR 2025"] and found.all_submissions
     assert fetching("no/such/list.txt", {}) is None  # a path still, not a venue
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        (
+            Fault("/arxiv/query", "html"),
+            "an HTML page came where an Atom feed was expected",
+        ),
+        (
+            Fault(
+                "/arxiv/query",
+                "body",
+                body=b"Rate exceeded.",
+                headers={"Content-Type": "text/plain"},
+            ),
+            "no Atom feed but 'Rate exceeded.'",
+        ),
+        (
+            Fault(
+                "/arxiv/query",
+                "status",
+                status=400,
+                body=shapes.atom_error("start must be non-negative").encode(),
+            ),
+            "HTTP 400 Bad Request (arXiv: start must be non-negative)",
+        ),
+        (
+            Fault(
+                "/arxiv/query",
+                "body",
+                body=shapes.atom_error("max_results must be at most 2000")
+                .replace("http://arxiv.org/api/errors#incorrect_id_format_for_1234", "urn:err")
+                .encode(),
+            ),
+            "arXiv answered with an error: max_results must be at most 2000",
+        ),
+    ],
+    ids=["html", "plain-text", "400-atom-error", "error-entry-titled-error"],
+)
+def test_arxiv_answers_that_are_no_feed_are_one_clear_line(
+    services, env, fault: Fault, said: str
+) -> None:
+    found, _ = services
+    found.faults.append(fault)
+    done = papers(env, "fetch", "arxiv:cat:cs.LG", "--max", "5")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("papers: error: fetching arxiv:cat:cs.LG: ") and said in line, line
