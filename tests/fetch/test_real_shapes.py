@@ -5,6 +5,7 @@ type them, arXiv's answers that are no feed, a server that trickles its answer."
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -152,3 +153,18 @@ def test_arxiv_answers_that_are_no_feed_are_one_clear_line(
     assert done.returncode == 1 and "Traceback" not in done.stderr
     [line] = done.stderr.strip().splitlines()
     assert line.startswith("papers: error: fetching arxiv:cat:cs.LG: ") and said in line, line
+
+
+def test_an_answer_that_trickles_in_is_given_up_on(services, env) -> None:
+    """A byte every 50 ms never leaves the server silent for the timeout (1 s): the answer,
+    400 bytes in 20 s, is given up on after about the timeout, not waited for."""
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(2, seed=35, fate=""), ICLR25)
+    slow = b'{"notes": [], "count": 0}' + b" " * 375
+    found.faults.append(Fault("/or2/notes", "trickle", body=slow, seconds=0.05))
+    started = time.monotonic()
+    done = papers(env, "fetch", "iclr2025", "--timeout", "1")
+    took = time.monotonic() - started
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "the answer is coming too slowly" in done.stderr and "127.0.0.1" in done.stderr
+    assert took < 10, took
