@@ -168,3 +168,27 @@ def test_an_answer_that_trickles_in_is_given_up_on(services, env) -> None:
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "the answer is coming too slowly" in done.stderr and "127.0.0.1" in done.stderr
     assert took < 10, took
+
+
+def test_a_connection_reset_mid_pagination_imports_nothing(services, env) -> None:
+    """The second page's connection reset (a TCP RST): one line naming the host, exit 1, and
+    not the first page's papers stored as if they were the venue."""
+    found, _ = services
+    found.page_cap = 2
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(5, seed=36, fate=""), ICLR25)
+    found.faults.append(Fault("/or2/notes", "reset", body=b"HTTP/1.1 200 OK\r\n", skip=1))
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert "fetching iclr2025: 127.0.0.1" in line and "cut off" in line, line
+    assert _listed(env) == []
+
+
+def test_a_gzip_answer_is_read(services, env) -> None:
+    found, _ = services
+    venue = shapes.v2_venue(shapes.made_up(3, seed=37, fate=""), ICLR25)
+    found.v2[ICLR25] = venue
+    page = json.dumps({"notes": venue.notes, "count": 3}).encode()
+    found.faults.append(Fault("/or2/notes", "gzip", body=page))
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0 and "3 added" in done.stdout, done.stderr
