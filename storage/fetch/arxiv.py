@@ -102,6 +102,12 @@ def _holds_entries(feed: Feed) -> bool:
 
 def _parse(body: bytes, host: str, content_type: str) -> Feed:
     text = decode_text(body, host)
+    head = text[:512].lstrip().casefold()
+    if head.startswith(("<!doctype html", "<html")) or "html" in content_type.casefold():
+        raise FetchError(f"{host}: an HTML page came where an Atom feed was expected")
+    if not head.startswith("<"):  # arXiv's throttling answer is the text "Rate exceeded."
+        said = " ".join(text.split())[:100]
+        raise FetchError(f"{host}: the answer is no Atom feed but {said!r}")
     try:
         return parse_feed(text, host, "")
     except SourceError as exc:

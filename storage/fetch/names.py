@@ -1,9 +1,11 @@
 """What ``papers fetch`` is given: ``SOURCE:ARGUMENT`` words, short venue names, arXiv ids.
 
 ``openreview:ICLR.cc/2025/Conference``, ``paperlists:iclr2025``, ``arxiv:cat:cs.LG``; a short
-name (``iclr2025``: any year of the venues in ``VENUE_PATTERNS``, and the names a
-``config.toml`` adds under ``[venues]``) stands for its OpenReview venue; a bare arXiv id
-(``2501.01234``) joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
+name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``: any year of the venues in
+``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands for its
+OpenReview venue, as does a venue id without ``openreview:`` (``ICLR.cc/2025/Conference``); a
+bare arXiv id (``2501.01234``) joins the arXiv ids before it, so ``arxiv:2501.01234
+2406.00001`` is one fetch.
 """
 
 from __future__ import annotations
@@ -37,9 +39,13 @@ EXAMPLES = ("iclr2025", "neurips2024", "icml2025", "colm2025")
 #: The sources a word may name before its colon.
 SOURCE_NAMES = ("openreview", "paperlists", "arxiv")
 
-_SHORT = re.compile(r"([a-z]+)(\d{4})")
+#: A short name as people write it: ``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``.
+_SHORT = re.compile(r"([a-z]+)[\s_-]*(\d{4}|\d{2})")
 #: Paper Copilot's list names: a conference's folder (letters, digits: ``3dv``), its year.
-_PAPERLISTS_SHORT = re.compile(r"([a-z0-9]*[a-z])(\d{4})")
+_PAPERLISTS_SHORT = re.compile(r"([a-z0-9]*[a-z])[\s_-]*(\d{4})")
+#: An OpenReview venue id written without ``openreview:`` (``ICLR.cc/2025/Conference``): a
+#: domain, then parts of which one is a year; a path to a file seldom looks so.
+_BARE_VENUE_ID = re.compile(r"[A-Za-z][\w-]*(?:\.[\w-]+)+(?:/[\w.@~+-]+)*/\d{4}(?:/[\w.@~+-]+)*")
 #: A new-style arXiv id (2501.01234, with a version or not) or an old-style one (hep-th/9901001).
 ARXIV_ID = re.compile(r"(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z-]+)?/\d{7})(v\d+)?", re.I)
 _VENUE_ID = re.compile(r"[\w.@~+-]+(?:/[\w.@~+-]+)*")
@@ -60,12 +66,29 @@ def short_name(word: str) -> str | None:
     match = _SHORT.fullmatch(word.strip().casefold())
     if match is None:
         return None
-    if match[0] in OWN_VENUE_IDS:
-        return OWN_VENUE_IDS[match[0]]
+    year = match[2] if len(match[2]) == 4 else f"20{match[2]}"
+    if f"{match[1]}{year}" in OWN_VENUE_IDS:
+        return OWN_VENUE_IDS[f"{match[1]}{year}"]
     for prefix, template in VENUE_PATTERNS:
         if match[1] == prefix:
-            return template.format(year=match[2])
+            return template.format(year=year)
     return None
+
+
+def joined_words(words: Sequence[str]) -> list[str]:
+    """``words`` with a venue's name and the year after it made one (``ICLR`` ``2025`` →
+    ``ICLR 2025``), as a shell or the import dialog splits what the user typed."""
+    joined: list[str] = []
+    for word in words:
+        if (
+            joined
+            and re.fullmatch(r"\d{4}", word.strip())
+            and any(joined[-1].strip().casefold() == prefix for prefix, _ in VENUE_PATTERNS)
+        ):
+            joined[-1] = f"{joined[-1].strip()} {word.strip()}"
+        else:
+            joined.append(word)
+    return joined
 
 
 def known_names(names: Mapping[str, str]) -> str:
@@ -80,7 +103,7 @@ def known_names(names: Mapping[str, str]) -> str:
 def wanted_sources(words: Sequence[str], names: Mapping[str, str]) -> list[Wanted]:
     """The fetches ``words`` ask for, in order; ``FetchError`` for a word that names none."""
     found: list[Wanted] = []
-    for word in words:
+    for word in joined_words(words):
         wanted = _wanted(word.strip(), names, depth=0)
         last = found[-1] if found else None
         if (
@@ -122,6 +145,8 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
     venue = short_name(word)
     if venue is not None:
         return Wanted("openreview", venue, word)
+    if _BARE_VENUE_ID.fullmatch(word):
+        return Wanted("openreview", word, word)
     raise FetchError(
         f"{word[:80]!r} is not something to fetch: write openreview:VENUE_ID, paperlists:iclr2025, "
         f"arxiv:QUERY, an arXiv id, or a short name ({known_names(names)})"
@@ -133,6 +158,8 @@ def _checked(source: str, argument: str) -> str:
         raise FetchError(f"{source}: say what to fetch after the colon")
     if any(ord(c) < 32 or ord(c) == 127 for c in argument):
         raise FetchError(f"{source}: {argument[:80]!r} holds control characters")
+    if source == "openreview" and "/" not in argument and (venue := short_name(argument)):
+        return venue  # openreview:iclr2025
     if source == "openreview" and not _VENUE_ID.fullmatch(argument):
         raise FetchError(
             f"openreview: {argument[:80]!r} is not a venue id (ICLR.cc/2025/Conference)"
@@ -148,7 +175,7 @@ def paperlists_name(argument: str) -> str:
     match = _PAPERLISTS_SHORT.fullmatch(argument.casefold())
     if match is None:
         raise FetchError(f"paperlists: {argument[:80]!r} is not a list name (iclr2025, nips2024)")
-    return PAPERLISTS_NAMES.get(match[1], match[1]) + match[2]
+    return PAPERLISTS_NAMES.get(match[1], match[1]) + match[2]  # paperlists:ICLR 2025 too
 
 
 def arxiv_ids(argument: str) -> list[str]:

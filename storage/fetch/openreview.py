@@ -10,8 +10,9 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   ``--all`` also the venue ids its group names (or the usual suffixes, a conference's or a
   journal's: ``OTHER_SUBMISSIONS``) for submissions under review, awaiting a decision,
   rejected, withdrawn and desk rejected, each of which is then the paper's venue status.
-  Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the last one,
-  ``count`` saying how many to expect. A page without notes is not cached: before the
+  Pages of 1,000 notes (200 with reviews), sorted by id and continued ``after`` the last one
+  (by ``offset`` when the server sends the first page again for ``after``), ``count`` saying
+  how many to expect. A page without notes is not cached: before the
   decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
 - **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ICLR 2017's
   ``…/-/submission``, else ``…/-/Submission``: ``_V1_SUBMISSIONS``) with their direct
@@ -287,6 +288,9 @@ def _read_query(
     host = host_of(url)
     after = ""
     offset = 0
+    #: v1 pages by offset; v2 after the last id, and by offset too when the server sends the
+    #: first page again for ``after`` (both are documented for /notes).
+    by_offset = api.version == 1
     total: int | None = None
     got = 0
     what = f"{result.list_name}: {query.what}"
@@ -296,14 +300,17 @@ def _read_query(
             params["details"] = "directReplies"
         if api.version == 2:
             params["sort"] = "id"
-            if after:
-                params["after"] = after
-        else:
+        if by_offset:
             params["offset"] = str(offset)
+        elif after:
+            params["after"] = after
         notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
         if total is None:
             total = count
         repeated = _add_page(notes, api, query, result, seen)
+        if after and not by_offset and notes and repeated == len(notes):
+            by_offset = True  # ``after`` ignored: the same notes again; asked by offset
+            continue
         got += len(notes)
         request.tell(what, got, total)
         if _enough(result, request):
@@ -390,9 +397,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     content = note.get("content")
     if not isinstance(content, Mapping):
         return {"id": note.get("id")}, None  # no abstract, no title: a record error
-    details = note.get("details")
-    replies = details.get("directReplies") if isinstance(details, Mapping) else None
-    said = read_replies(replies if isinstance(replies, list) else [], query.names)
+    said = read_replies(_direct_replies(note), query.names)
     decision = said.decision
     item: dict[str, Any] = {
         "id": note.get("id"),
@@ -415,6 +420,27 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         if query.accepted_only and not accepted:
             return None
     return item, status
+
+
+def _direct_replies(note: Mapping[str, Any]) -> list[Any]:
+    """A submission's direct replies: ``details.directReplies``, else those of
+    ``details.replies`` (every reply of the forum, as ``details=replies`` gives them) that
+    answer the submission itself: a comment on a review is no review of the paper."""
+    details = note.get("details")
+    if not isinstance(details, Mapping):
+        return []
+    direct = details.get("directReplies")
+    if isinstance(direct, list):
+        return direct
+    every = details.get("replies")
+    if not isinstance(every, list):
+        return []
+    key = note.get("id")
+    return [
+        reply
+        for reply in every
+        if isinstance(reply, Mapping) and reply.get("replyto", key) in (key, None)
+    ]
 
 
 #: What a note says for authors it hides (v1: a withdrawn submission never revealed).

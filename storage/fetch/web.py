@@ -5,10 +5,11 @@ A fetch talks to three services (OpenReview, Paper Copilot's lists, arXiv) throu
 httpx underneath (imported on the first request: the app's start does not pay for it), the
 standard proxy variables honoured (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``,
 ``NO_PROXY``), a timeout on every request, redirects followed a few times, a body refused past
-``max_bytes`` (counted after decompression). A 429 or 503 with ``Retry-After`` is waited for,
-up to ``max_wait`` seconds and ``retries`` times, and the wait is told through ``notify``; a
-502/503/504 is tried again after a short pause. Pages that parsed are kept in a ``PageCache``
-(``pages.py``) and read from it the next time, unless ``refresh``; a page its source says holds
+``max_bytes`` (counted after decompression), an answer trickling in slower than ``MIN_RATE``
+given up on. A 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait`` seconds and
+``retries`` times, and the wait is told through ``notify``; a 502/503/504 is tried again
+after a short pause. Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read
+from it the next time, unless ``refresh``; a page its source says holds
 nothing yet (``keep``) is neither kept nor believed from the cache, as the next request may
 bring what it lacks (decisions out that afternoon, arXiv's empty page answered properly).
 """
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _RETRIED = frozenset({429, 502, 503, 504})
-_CHUNK = 256 * 1024
+#: The slowest an answer may come, in bytes a second, once it has taken the timeout.
+MIN_RATE = 1024
 
 
 def full_url(url: str, params: Mapping[str, str | int] | None) -> str:
@@ -193,7 +195,7 @@ class Web:
                 if response.status_code == 200:
                     body = self._read_capped(response, host)
                 else:  # an error page: enough of it to quote its message
-                    body = _read_some(response, 4096)
+                    body = _read_some(response, 4096, self.options.timeout, host)
                 return response.status_code, response.reason_phrase, response.headers, body
         except httpx.HTTPError as exc:
             raise FetchError(f"{host}: {transport_problem(exc, self.options.timeout)}") from None
@@ -211,11 +213,13 @@ class Web:
             )
         parts: list[bytes] = []
         got = 0
-        for chunk in response.iter_bytes(_CHUNK):
+        pace = _Pace(self.options.timeout, host)
+        for chunk in response.iter_bytes():  # as it comes, so a trickle is seen while it lasts
             got += len(chunk)
             if got > cap:
                 raise FetchError(f"{host}: the answer is over the cap of {_size(cap)}; refused")
             parts.append(chunk)
+            pace.check(got)
         return b"".join(parts)
 
     def _wait_for(
@@ -253,12 +257,33 @@ class Web:
             raise FetchCancelled("the fetch was stopped; nothing was imported")
 
 
-def _read_some(response: httpx.Response, limit: int) -> bytes:
+class _Pace:
+    """An answer's pace: the timeout bounds each wait for bytes, and this the whole answer: one
+    that keeps coming a byte at a time (under ``MIN_RATE`` a second once ``timeout`` seconds
+    have passed) is given up on, as a silent one is."""
+
+    def __init__(self, timeout: float, host: str) -> None:
+        self.timeout = timeout
+        self.host = host
+        self.start = time.monotonic()
+
+    def check(self, got: int) -> None:
+        elapsed = time.monotonic() - self.start
+        if elapsed > self.timeout and got < elapsed * MIN_RATE:
+            raise FetchError(
+                f"{self.host}: the answer is coming too slowly ({_size(got)} in "
+                f"{_seconds(elapsed)}, under {_size(MIN_RATE)} a second); gave up"
+            )
+
+
+def _read_some(response: httpx.Response, limit: int, timeout: float, host: str) -> bytes:
     got = b""
-    for chunk in response.iter_bytes(_CHUNK):
+    pace = _Pace(timeout, host)
+    for chunk in response.iter_bytes():
         got += chunk
         if len(got) >= limit:
             break
+        pace.check(len(got))
     return got[:limit]
 
 
@@ -303,11 +328,12 @@ def status_problem(status: int, reason: str, body: bytes, retried: int) -> str:
 
 
 def _error_message(body: bytes) -> str:
-    """What an error answer says, when it is JSON with a message (OpenReview's are)."""
+    """What an error answer says, when it is JSON with a message (OpenReview's are) or an
+    Atom feed of arXiv's error entry."""
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
-        return ""
+        return _atom_error(body)
     if isinstance(data, dict):
         for key in ("message", "error", "name"):
             value = data.get(key)
@@ -316,6 +342,18 @@ def _error_message(body: bytes) -> str:
             if isinstance(value, str) and value.strip():
                 return " ".join(value.split())[:160]
     return ""
+
+
+def _atom_error(body: bytes) -> str:
+    """The summary of arXiv's error entry in an error answer, or ""."""
+    import html
+    import re
+
+    text = body.decode("utf-8", "replace")
+    if "/api/errors" not in text and "<title>Error</title>" not in text:
+        return ""
+    found = re.search(r"<entry\b.*?<summary[^>]*>(.*?)</summary>", text, re.DOTALL)
+    return f"arXiv: {_short(html.unescape(found[1]))}" if found else ""
 
 
 def transport_problem(exc: BaseException, timeout: float) -> str:

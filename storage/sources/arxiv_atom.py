@@ -94,7 +94,7 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
             result.refuse(number, f"{said}: the paper was in an earlier listing")
             continue
         fields = _fields(entry)
-        if "/api/errors" in fields.get("id", ""):
+        if _is_error(fields):
             said = fields.get("summary") or fields.get("title") or "an error"
             raise SourceError(f"{source}: arXiv answered with an error: {said[:200]}")
         result.add(number, fields)
@@ -105,6 +105,14 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
         per_page=_number(root, "os:itemsPerPage") or 0,
         entries=len(entries),
     )
+
+
+def _is_error(fields: dict[str, Any]) -> bool:
+    """Whether an entry is arXiv's error (``<title>Error</title>``, its id under
+    ``/api/errors``) rather than a paper."""
+    if "/api/errors" in fields.get("id", ""):
+        return True
+    return fields.get("title") == "Error" and _ID.search(fields.get("id", "")) is None
 
 
 def _local(tag: str) -> str:

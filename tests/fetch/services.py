@@ -19,7 +19,10 @@ is logged with its time. The records themselves are built by ``shapes.py``.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import re
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -38,7 +41,9 @@ class Fault:
     prefix: str
     #: ``status`` (with ``headers`` and ``body``), ``html``, ``cut`` (Content-Length larger
     #: than the body sent), ``huge`` (a body of ``size`` bytes), ``silent`` (no answer for
-    #: ``seconds``), ``body`` (200 with ``body`` as given).
+    #: ``seconds``), ``body`` (200 with ``body`` as given), ``reset`` (the connection reset
+    #: after ``body``, a TCP RST), ``gzip`` (``body`` sent gzip-compressed), ``trickle`` (200
+    #: and ``body`` a byte every ``seconds``).
     kind: str
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
@@ -85,6 +90,11 @@ class Services:
     #: OpenReview: the most notes one answer holds, whatever its ``limit`` asks (a page cut
     #: short before the end, its ``count`` still that of every note); None: as asked.
     page_cap: int | None = None
+    #: OpenReview v2: ``after`` (and ``sort``) ignored, pages by ``offset`` only.
+    ignores_after: bool = False
+    #: OpenReview v2: the replies a note's details give under ``replies`` (every reply of the
+    #: forum, nested ones too: ``details=replies``) whatever ``details`` asks.
+    replies_as_replies: bool = False
 
     def requests_to(self, prefix: str) -> list[Logged]:
         return [r for r in self.log if r.path.startswith(prefix)]
@@ -181,6 +191,30 @@ class _Handler(BaseHTTPRequestHandler):
         elif fault.kind == "silent":
             time.sleep(fault.seconds)
             self.close_connection = True
+        elif fault.kind == "reset":
+            self.wfile.write(fault.body)
+            self.wfile.flush()
+            # SO_LINGER of 0: close() sends a RST, as a dropped connection does
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+        elif fault.kind == "gzip":
+            self._send(
+                200,
+                gzip.compress(fault.body),
+                fault.headers.get("Content-Type", "application/json"),
+                {"Content-Encoding": "gzip"},
+            )
+        elif fault.kind == "trickle":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(fault.body)))
+            self.end_headers()
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                for byte in fault.body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(fault.seconds)
+            self.close_connection = True
 
     # -- OpenReview --------------------------------------------------------------------------
     def _openreview(self, route: str, query: dict[str, str], version: int) -> None:
@@ -204,6 +238,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"message": "no such route"})
             return
         notes = [n for v in venues.values() for n in v.notes if _matches(n, query, version)]
+        if version == 2 and self.services.ignores_after:
+            query = {k: v for k, v in query.items() if k not in ("after", "sort")}
         if query.get("sort") == "id":
             notes.sort(key=lambda n: n["id"])
         if query.get("after"):
@@ -214,9 +250,10 @@ class _Handler(BaseHTTPRequestHandler):
         offset = int(query.get("offset") or 0)
         limit = min(int(query.get("limit") or 1000), self.services.page_cap or 1000)
         page = notes[offset : offset + limit]
-        if query.get("details") == "directReplies":
+        if query.get("details") in ("directReplies", "replies"):
             replies = {k: r for v in venues.values() for k, r in v.replies.items()}
-            page = [{**n, "details": {"directReplies": replies.get(n["id"], [])}} for n in page]
+            key = "replies" if self.services.replies_as_replies else query["details"]
+            page = [{**n, "details": {key: replies.get(n["id"], [])}} for n in page]
         answer: dict[str, Any] = {"notes": page}
         if count_total is not None:
             answer["count"] = count_total

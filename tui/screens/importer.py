@@ -58,7 +58,7 @@ class Fetching:
 def fetching(text: str, names: Mapping[str, str]) -> Fetching | None:
     """What to fetch, when ``text`` names a source rather than a path (a path that exists is a
     path); None otherwise. ``ValueError`` for an option that makes no sense."""
-    from storage.fetch.names import SOURCE_NAMES, is_source
+    from storage.fetch.names import SOURCE_NAMES, is_source, joined_words
 
     text = text.strip()
     if not text or Path(typed_path(text)).expanduser().exists():
@@ -81,7 +81,7 @@ def fetching(text: str, names: Mapping[str, str]) -> Fetching | None:
         return None
     head = rest[0].partition(":")[0].casefold()
     # a query (arxiv:ti:diffusion AND cat:cs.CV) is one source; short names are several
-    found.words = [" ".join(rest)] if head in SOURCE_NAMES else rest
+    found.words = [" ".join(rest)] if head in SOURCE_NAMES else joined_words(rest)
     return found if all(is_source(w, names) for w in found.words) else None
 
 
