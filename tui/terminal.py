@@ -20,6 +20,10 @@ Textual's input thread spun at 100% on the end of its input.
 - ``HangupWatch`` waits (in ``poll``, at no cost) for the terminal to hang up, and then
   ends the app as a SIGHUP does (``tui/signals.py``: every decision saved, exit code 129).
 
+And its input reads a byte that is no UTF-8 (a Latin-1 terminal's ``é``, an 8-bit CSI, a
+paste of binary junk) as U+FFFD: Textual's strict decoder raised there, which ended the app
+with a traceback (``lenient_decoder``).
+
 Textual's own writer thread is still made by ``LinuxDriver.start_application_mode``, but is
 given nothing to write: it ends at once in ``close``.
 """
@@ -34,10 +38,12 @@ import select
 import signal
 import termios
 import threading
+from codecs import IncrementalDecoder, getincrementaldecoder
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from textual import events
+from textual.drivers import linux_driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
@@ -170,6 +176,13 @@ RESTORE = (
 _INPUT = (events.InputEvent, events.Paste)
 
 
+def lenient_decoder(encoding: str) -> Callable[[], IncrementalDecoder]:
+    """The decoder class Textual's input thread asks for (``getincrementaldecoder``), made
+    to replace what is no ``encoding`` with U+FFFD instead of raising."""
+    decoder = getincrementaldecoder(encoding)
+    return lambda: decoder(errors="replace")
+
+
 def end_as_hangup() -> None:
     """End the process as a hung-up terminal's SIGHUP does (``tui/signals.py`` handles it)."""
     os.kill(os.getpid(), signal.SIGHUP)
@@ -211,6 +224,13 @@ class TerminalDriver(LinuxDriver):
         if fds:
             self._watch = HangupWatch(fds, self._terminal_gone)
             self._watch.start()
+
+    def run_input_thread(self) -> None:
+        """Textual's input thread, reading bytes that are no UTF-8 as U+FFFD (see the
+        module; it makes its decoder through its module's ``getincrementaldecoder``, as
+        tui/upstream.py pins)."""
+        linux_driver.getincrementaldecoder = lenient_decoder  # type: ignore[assignment]
+        super().run_input_thread()
 
     def send_message(self, message: Message) -> None:
         """Hand what the input thread read to the app (called on that thread).

@@ -35,6 +35,15 @@ UPSTREAM: Final[dict[str, Reliance]] = {
         "terminal hanging up (no SIGHUP reaches a process that is not its session's "
         "leader), so an app can end as on SIGHUP.",
     ),
+    "textual.drivers.linux_driver.LinuxDriver.run_input_thread": Reliance(
+        "03c4634c663e82c5",
+        "tui/terminal.py's TerminalDriver: the input thread makes its UTF-8 decoder through "
+        "its module's `getincrementaldecoder`, which the driver replaces by one that reads "
+        "a byte that is no UTF-8 as U+FFFD",
+        "Decode the terminal's input with errors='replace': a byte that is no UTF-8 (a "
+        "Latin-1 terminal's é, an 8-bit CSI 0x9b) raises UnicodeDecodeError in "
+        "`run_input_thread`, and the app panics and exits with a traceback.",
+    ),
     "textual.drivers.linux_driver.LinuxDriver.close": Reliance(
         "e53d5bcd492141df",
         "tui/terminal.py's TerminalDriver: `close` stops Textual's writer thread (given "

@@ -80,3 +80,49 @@ def test_papers_opens_in_a_terminal_and_quits(tmp_path: Path) -> None:
     from storage import Library, Status
 
     assert list(Library(tmp_path / "home").statuses().values()) == [Status.STARRED]
+
+
+def test_bytes_that_are_no_utf_8_are_no_crash(tmp_path: Path) -> None:
+    """A Latin-1 terminal's é (0xe9), an 8-bit CSI (0x9b) or any byte that is no UTF-8 ended
+    the app: Textual's input thread died on a UnicodeDecodeError and printed its traceback.
+    Such a byte is now read as U+FFFD, and the keys after it work."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
+    proc = subprocess.Popen(
+        [*papers_command(), "--home", str(tmp_path / "home")],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+        start_new_session=True,
+    )
+    os.close(slave)
+    try:
+        screen = read_until(master, b"triaged", timeout=30)
+        for chunk in (b"\xe9", b"j", b"\x9b31m", b"\xff\xfe", b"/caf\xe9"):
+            os.write(master, chunk)
+            time.sleep(0.2)
+        os.write(master, b"\x1b")  # leave the search box
+        time.sleep(0.6)
+        os.write(master, b"s")
+        time.sleep(0.5)
+        assert proc.poll() is None, read_until(master, b"", timeout=1)[-2000:]
+        os.write(master, b"q")
+        deadline = time.monotonic() + 15
+        while proc.poll() is None and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    screen += os.read(master, 65536)
+                except OSError:
+                    time.sleep(0.05)
+        assert proc.wait(timeout=5) == 0, screen[-2000:]
+        assert b"Traceback" not in screen and b"UnicodeDecodeError" not in screen
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    from storage import Library, Status
+
+    assert list(Library(tmp_path / "home").statuses().values()) == [Status.STARRED]
