@@ -206,13 +206,15 @@ class NumberTest:
 
 
 def number_test(value: str) -> NumberTest | None:
-    """What ``>6``, ``>=6.5``, ``<4``, ``5..7`` or ``6`` asks of a number; None for no such."""
+    """What ``>6``, ``>=6.5``, ``<4``, ``5..7`` or ``6`` asks of a number (a range's bounds in
+    either order: ``7..5`` is ``5..7``); None for no such."""
     match = _NUMBER_TEST.fullmatch(value.replace(" ", ""))
     if match is None or (match["op"] and match["b"]):
         return None
     a = float(match["a"])
     if match["b"]:
-        return NumberTest(a, float(match["b"]))
+        b = float(match["b"])
+        return NumberTest(min(a, b), max(a, b))
     tests = {
         ">": NumberTest(low=a, low_included=False), ">=": NumberTest(low=a),
         "<": NumberTest(high=a, high_included=False), "<=": NumberTest(high=a),
@@ -221,8 +223,10 @@ def number_test(value: str) -> NumberTest | None:
     return tests[match["op"] or ""]
 
 
-#: The number tests a number qualifier takes, as a note says them.
+#: The number tests a number qualifier takes, as a note says them (with examples of its own).
 _NUMBERS: Final = "a number: >6, >=6.5, <4, 5..7 or 6"
+_COUNTS: Final = "a number: >100, <10, 10..50 or 0"
+_YEARS: Final = "a year: >=2024, <2020, 2020..2024 or 2025"
 #: The start of a number test being typed (``>``, ``>=6.``, ``5..``).
 _NUMBER_START: Final = re.compile(r"(?:[<>]=?|=)?-?(?:\d+(?:\.\d*)?(?:\.-?\d*(?:\.\d*)?)?)?")
 
@@ -359,7 +363,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="citations:>100",
         select=_by_number("citations"),
         accepts=lambda value: number_test(value) is not None,
-        takes=_NUMBERS,
+        takes=_COUNTS,
         starts=_starts_a_number,
     ),
     QualifierKind(
@@ -372,7 +376,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="year:>=2024",
         select=lambda facts, q: facts.where(_year_passes(q.value)),
         accepts=lambda value: number_test(value) is not None,
-        takes=_NUMBERS,
+        takes=_YEARS,
         starts=_starts_a_number,
     ),
     QualifierKind(

@@ -125,6 +125,35 @@ def test_year_and_venue_from_the_reference_fields() -> None:
     assert found("venue:mit") == ["c" * 12]
 
 
+def test_a_range_typed_backwards_is_the_same_range() -> None:
+    """``year:2025..2020`` found nothing, without a word: a range is its two bounds in any
+    order."""
+    from storage.models import Paper
+    from storage.search import SearchIndex
+
+    papers = [
+        Paper(id="a" * 12, title="Graph one", abstract="Sampling graphs.",
+              extra=(("year", 2021), ("rating", 6.5))),
+        Paper(id="b" * 12, title="Graph two", abstract="Sampling graphs again.",
+              extra=(("year", 2019), ("rating", 3.0))),
+    ]  # fmt: skip
+    index = SearchIndex(papers)
+    for query, wanted in (("year:2025..2020", ["a" * 12]), ("rating:7..5", ["a" * 12])):
+        assert sorted(index.rank(query, limit=None).ids) == wanted, query
+
+
+def test_a_note_gives_examples_of_the_numbers_its_qualifier_takes() -> None:
+    """``year:abc`` was said to take ">6, >=6.5, <4, 5..7 or 6", a rating's examples."""
+    from storage.search.query import parse_query
+
+    assert parse_query("year:abc").unread == (
+        "year:abc is read as words (year: takes a year: >=2024, <2020, 2020..2024 or 2025)",
+    )
+    assert parse_query("citations:many").unread == (
+        "citations:many is read as words (citations: takes a number: >100, <10, 10..50 or 0)",
+    )
+
+
 def test_an_or_beside_a_qualifier_is_said_to_join_nothing() -> None:
     """``status:oral OR status:spotlight`` wanted both statuses (no paper has), silently."""
     from storage.search.query import OR_QUALIFIER_NOTE, parse_query
