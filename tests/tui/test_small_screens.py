@@ -171,3 +171,36 @@ async def test_a_thousand_saved_searches_are_drawn_once_a_key(
         shown = str(bar.render())
         assert len(draws) == 1
         assert shown.startswith(" In 3,703  ★ 0 "), shown[:60]
+
+
+def on_screen(app: object) -> str:
+    """What the terminal shows, as text (the screenshot's, its spaces plain)."""
+    import html
+
+    svg = app.export_screenshot()  # type: ignore[attr-defined]
+    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (120, 30)])
+async def test_the_lists_note_shows_at_every_width(
+    seeded_home: Path, size: tuple[int, int]
+) -> None:
+    """Below 100 columns the list, stacked over the paper, has no bottom border, and what is
+    said there was not shown at all: 'year:abc is read as words…', 'no paper has all 3
+    words…', 'none here; 2 papers in All', a PDF download's progress. It is said on the line
+    between the list and the paper there, and follows the terminal's width."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"is:skiped")
+        await wait_for(pilot, lambda: "is:skiped is read" in on_screen(app))
+        await pilot.resize_terminal(200 - size[0], size[1])  # narrow to wide, wide to narrow
+        await pilot.pause(0.2)
+        assert "is:skiped is read" in on_screen(app)
+        screen.set_list_note("pdfs", "PDFs: 1 / 3 [ok]")
+        await pilot.pause(0.2)
+        assert "PDFs: 1 / 3 [ok]" in on_screen(app)
+        screen.set_list_note("pdfs", None)
+        await pilot.press("ctrl+l")
+        await pilot.pause(0.2)
+        assert "is read" not in on_screen(app) and "PDFs" not in on_screen(app)

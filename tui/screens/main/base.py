@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import work
 from textual.timer import Timer
 
@@ -17,6 +18,7 @@ from storage.files.ui_state import load_ui_state
 from storage.library import Library
 from storage.models import Paper, Status
 from storage.pdfs.folder import PDF_DIR
+from storage.text.sanitize import printable
 from storage.text.words import count
 from tui.frames import AfterFrameScreen
 from tui.memory import kept_for_good, release_memory
@@ -74,6 +76,8 @@ class MainBase(AfterFrameScreen[None]):
         self.ui = load_ui_state(library.home)
         #: The tab and paper the last poll saw (``keep_resting_place``).
         self._place_seen: tuple[str, str] | None = None
+        #: What is said under the list, by what says it (``set_list_note``).
+        self._list_notes: dict[str, str] = {}
 
     def _notify_from_thread(self, message: str) -> None:
         self.app.call_from_thread(self.notify, message, timeout=3, markup=False)
@@ -110,6 +114,24 @@ class MainBase(AfterFrameScreen[None]):
         """The list's title says where the cursor is, in which list, with how many marked."""
         plist = self.paper_list
         plist.border_title = self.view.list_title(plist.cursor, self.view.listed)
+
+    def set_list_note(self, kind: str, text: str | None) -> None:
+        """Say ``text`` under the list for ``kind`` (``"pdfs"``: a download's progress,
+        ``"search"``: the search's note), or nothing more for it when ``text`` is empty."""
+        if text:
+            self._list_notes[kind] = text
+        else:
+            self._list_notes.pop(kind, None)
+        self.place_list_note()
+
+    def place_list_note(self) -> None:
+        """Show what is said under the list on its bottom border; stacked (a narrow terminal,
+        where the list has no bottom border) on the line between the list and the paper."""
+        said = " · ".join(self._list_notes[k] for k in ("pdfs", "search") if k in self._list_notes)
+        note = Text(printable(said)) if said else None  # (a Text: a bracket shows as typed)
+        narrow = self.has_class("-narrow")
+        self.paper_list.border_subtitle = None if narrow else note
+        self.detail.border_title = note if narrow else None
 
     def show_current(self) -> None:
         """Show the paper under the cursor now, in the same frame as the list's change."""

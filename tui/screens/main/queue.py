@@ -278,8 +278,7 @@ class QueuePart(MainBase):
         self.notify(message, title="PDFs", severity="error", timeout=12, markup=False)
 
     def _progress(self, text: str | None) -> None:
-        # a border's text is markup to Textual: a title's bracket shows as typed
-        self.paper_list.border_subtitle = printable(text).replace("[", "\\[") if text else None
+        self.set_list_note("pdfs", text)
 
     def _pdf_arrived(self, paper_id: str) -> None:
         self.pdfs.rescan()

@@ -97,6 +97,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
         self.apply_split()
+        self.place_list_note()
         self.update_tabs()
         self.query_one(SearchBox).placeholder = self.search_placeholder(event.size.width)
 

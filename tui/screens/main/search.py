@@ -133,7 +133,7 @@ class SearchPart(MainBase):
         note = self.view.list_note()
         if note != self._list_note:
             self._list_note = note
-            self.paper_list.border_subtitle = note or None
+            self.set_list_note("search", note)
 
     def searcher(self, index: SearchIndex) -> Callable[[str], Found]:
         """The search the box runs (in a thread): the app's ranking, mapped to rows."""
