@@ -122,3 +122,34 @@ async def test_the_note_editor_keeps_rows_to_write_in(
         assert "ctrl+s" in str(box.border_subtitle) or "ctrl+s" in str(
             app.screen.query(".hint").first().render()
         )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (40, 12), (120, 36)])
+async def test_the_bulk_decisions_buttons_are_whole(
+    seeded_home: Path, size: tuple[int, int]
+) -> None:
+    """At 80x24 D's five buttons ran past the dialog's edge: 'Canc', which no click reached;
+    at 60x20 the export's Cancel did."""
+    from textual.widgets import Button
+
+    from tui.screens.dialogs import BulkDecision
+    from tui.screens.export import ExportScreen
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await opened(pilot, "D", BulkDecision)
+        await pilot.pause(0.1)
+        buttons = list(app.screen.query(Button))
+        assert len(buttons) == 5 and all(whole(button) for button in buttons), [
+            (str(b.label), b.region) for b in buttons
+        ]
+        await pilot.click("#cancel")
+        await wait_for(pilot, lambda: app.screen is app.main_screen)
+        if size[1] >= 20:  # (a short screen's export shows no buttons: the footer's keys)
+            await opened(pilot, "e", ExportScreen)
+            await pilot.pause(0.1)
+            buttons = list(app.screen.query(Button))
+            assert len(buttons) == 3 and all(whole(button) for button in buttons), [
+                (str(b.label), b.region) for b in buttons
+            ]

@@ -163,7 +163,7 @@ class BulkDecision(ModalScreen[Status | None]):
         with Vertical(classes="dialog") as box:
             box.border_title = "Decide together"
             yield Label(Text(f"Decide {noun} at once? One undo step takes it back."))
-            with Horizontal(classes="buttons"):
+            with Horizontal(id="bulk-buttons", classes="buttons"):
                 yield Button("Read (r)", id="read", variant="primary")
                 yield Button("Skip (x)", id="skipped", variant="error")
                 yield Button("Star (s)", id="starred", variant="warning")
