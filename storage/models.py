@@ -112,6 +112,8 @@ class Decision:
     tags: tuple[str, ...] = ()
     #: When the status was given (seconds since the epoch), when the file says.
     at: float | None = None
+    #: Its place in the reading queue (``storage.queue``), when the file says: starred only.
+    position: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

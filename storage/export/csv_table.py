@@ -20,7 +20,7 @@ from storage.sources.fields import EXTRA_FIELDS
 CSV_COLUMNS = (
     "id", "title", "status", "authors", "url", "github", "list",
     "venue_status", "tags", "note", "abstract", "keywords", "lists", "venue", "decided_at",
-    "title_derived",
+    "title_derived", "queue_position",
     *(f.name for f in EXTRA_FIELDS),
 )  # fmt: skip
 
@@ -72,6 +72,8 @@ def csv_pieces(
         at = record["decided_at"]
         record["decided_at"] = "" if at is None else f"{at:.0f}"
         record["title_derived"] = "true" if paper.title_derived else ""
+        place = record["queue_position"]
+        record["queue_position"] = "" if place is None else repr(place).removesuffix(".0")
         record.update(paper.extra)
         writer.writerow([csv_safe(str(record.get(c, ""))) for c in CSV_COLUMNS])
         if number % _ROWS_AT_ONCE == 0:

@@ -48,6 +48,7 @@ def in_queue_order(papers: Iterable[Paper], triage: TriageState) -> list[Paper]:
 
 def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
     """A paper as a JSON object: the ``--json`` contract of the CLI, plus note and tags."""
+    starred = triage.status(paper.id) is Status.STARRED
     return {
         "id": paper.id,
         "title": paper.title,
@@ -67,6 +68,8 @@ def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
         "venue": paper.venue,
         "extra": dict(paper.extra),
         "decided_at": triage.decided_at.get(paper.id),
+        # its place in the reading queue, as the user ordered it: a re-import keeps the order
+        "queue_position": triage.positions.get(paper.id) if starred else None,
     }
 
 

@@ -608,6 +608,8 @@ class TriageChange:
                 changes.append((pid, ours, theirs.status))
                 doc["status"] = theirs.status.value
                 doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
+                if theirs.position is not None:  # its place in the queue the file was made of
+                    doc["q"], doc["qa"] = theirs.position, round(now(), 3)
             note, tags = doc.get("note", ""), list(doc.get("tags", ()))
             if take_theirs:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)

@@ -327,9 +327,21 @@ def _time(value: Any) -> float | None:
     return at if math.isfinite(at) and 0 < at < 1e11 else None
 
 
+def _position(value: Any) -> float | None:
+    """A queue position as our exports write it (a number, or its text in a CSV cell)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        place = float(value)
+    except ValueError:
+        return None
+    return place if math.isfinite(place) and abs(place) < 1e15 else None
+
+
 def decision_of(item: Mapping[str, Any]) -> Decision | None:
     """What a record says the user made of the paper: a triage ``status``, a ``note``,
-    ``tags``, ``decided_at``; None when it says nothing of it."""
+    ``tags``, ``decided_at``, a starred paper's ``queue_position``; None when it says nothing
+    of it."""
     status = triage_status(item.get("status"))
     note = item.get("note")
     note = note.strip() if isinstance(note, str) else ""
@@ -337,7 +349,8 @@ def decision_of(item: Mapping[str, Any]) -> Decision | None:
     if status is None and not note and not tags:
         return None
     at = _time(item.get("decided_at")) if status not in (None, Status.INBOX) else None
-    return Decision(status or Status.INBOX, note, tags, at)
+    place = _position(item.get("queue_position")) if status is Status.STARRED else None
+    return Decision(status or Status.INBOX, note, tags, at, place)
 
 
 def lists_of(item: Mapping[str, Any]) -> tuple[str, ...]:

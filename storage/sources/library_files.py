@@ -87,7 +87,8 @@ def _decisions(folder: Path) -> tuple[dict[str, Decision], str]:
             continue
         try:
             pid = str(doc.get("id") or f"{int(key):012x}")
-            decision = decision_of({**doc, "decided_at": doc.get("at")})
+            found_at = {"decided_at": doc.get("at"), "queue_position": doc.get("q")}
+            decision = decision_of({**doc, **found_at})
         except (ValueError, TypeError, OverflowError, RecursionError):
             damaged += 1
             continue
@@ -149,6 +150,7 @@ def read_library(text: str, path: Path) -> ReadResult:
                 note=decision.note,
                 tags=list(decision.tags),
                 decided_at=decision.at,
+                queue_position=decision.position,
             )
         elif fields.get("venue_status") in {s.value for s in Status}:
             fields["venue_status"] = ""

@@ -1,4 +1,5 @@
-"""Export → import restores a library: every status, note and tag, over random libraries."""
+"""Export → import restores a library: every status, note and tag, and the reading queue's
+order, over random libraries."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def libraries(draw: st.DrawFn) -> list[dict[str, object]]:
             "status": draw(st.sampled_from(list(Status))),
             "note": draw(_NOTE),
             "tags": draw(st.lists(_TAG, max_size=3)),
+            # where the paper is moved to in the reading queue, once every paper is decided
+            "move_to": draw(st.integers(1, count)),
         }
         for i, w in enumerate(words)
     ]
@@ -48,6 +51,9 @@ def _build(home: Path, rows: list[dict[str, object]]) -> Library:
         lib.set_status(paper.id, str(row["status"]))
         lib.set_note(paper.id, str(row["note"]))
         lib.set_tags(paper.id, list(row["tags"]))  # type: ignore[call-overload]
+    for paper, row in zip(lib.papers(), rows, strict=True):  # the user's own queue order
+        if row["status"] == Status.STARRED:
+            lib.move_in_queue(paper.id, int(row["move_to"]))  # type: ignore[call-overload]
     return lib
 
 
@@ -73,3 +79,18 @@ def test_export_then_import_into_an_empty_home_restores_everything(
         assert restored.notes == triage.notes
         assert restored.tags == triage.tags
         assert restored.decided_at == triage.decided_at
+        assert target.queue() == source.queue()
+
+
+def test_a_library_folder_imported_keeps_its_queue_order(tmp_path: Path) -> None:
+    rows = [
+        {"title": f"Paper {i}", "abstract": f"Abstract number {i}, long enough to be read."}
+        for i in range(4)
+    ]
+    for row in rows:
+        row.update(status="starred", note="", tags=[], move_to=1)  # each moved to the head
+    source = _build(tmp_path / "source", rows)
+    assert source.queue() == [p.id for p in reversed(source.papers())]
+    target = Library(tmp_path / "target")
+    target.import_file(tmp_path / "source")
+    assert target.queue() == source.queue()
