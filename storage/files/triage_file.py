@@ -52,7 +52,7 @@ from storage.files.triage_model import (
     state_from_tables,
 )
 from storage.models import Change, Decision, ImportReport, Status
-from storage.queue.order import end_position
+from storage.queue.order import after_queue, end_position
 
 TRIAGE_FILE = "triage.json"
 #: The table that marks the last merge written from each sync folder.
@@ -591,6 +591,9 @@ class TriageChange:
         decision and counts in ``report.differing``."""
         docs = self.documents(pid for pid, _ in carried)
         changes: list[Change] = []
+        # the file's queue order, behind this library's queue
+        places = {pid: d.position for pid, d in carried if d.position is not None}
+        places = after_queue(places, self._queue_keys())
         for pid, theirs in carried:
             doc = docs[pid]
             ours = Status(doc.get("status", "inbox"))
@@ -608,8 +611,8 @@ class TriageChange:
                 changes.append((pid, ours, theirs.status))
                 doc["status"] = theirs.status.value
                 doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
-                if theirs.position is not None:  # its place in the queue the file was made of
-                    doc["q"], doc["qa"] = theirs.position, round(now(), 3)
+                if pid in places:  # its place in the queue the file was made of
+                    doc["q"], doc["qa"] = places[pid], round(now(), 3)
             note, tags = doc.get("note", ""), list(doc.get("tags", ()))
             if take_theirs:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)

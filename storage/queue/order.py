@@ -44,6 +44,17 @@ def queue_ids(
     return sorted(starred, key=lambda pid: (sort_key(pid, positions, decided_at), pid))
 
 
+def after_queue(places: Mapping[str, float], keys: Iterable[float]) -> Placement:
+    """The queue positions a file gives papers (``places``), moved as one block behind a
+    queue whose papers stand at ``keys``: the file's order kept, after the queue's (as they
+    were, for an empty queue)."""
+    found = list(keys)
+    if not places or not found:
+        return dict(places)
+    shift = end_position(found) - math.floor(min(places.values()))
+    return {pid: place + shift for pid, place in places.items()}
+
+
 def end_position(keys: Iterable[float], *, top: bool = False) -> float:
     """The position of a paper joining the queue whose papers stand at ``keys``: after the
     last one (``top``: before the first)."""

@@ -94,3 +94,25 @@ def test_a_library_folder_imported_keeps_its_queue_order(tmp_path: Path) -> None
     target = Library(tmp_path / "target")
     target.import_file(tmp_path / "source")
     assert target.queue() == source.queue()
+
+
+def test_a_queue_imported_into_a_library_with_one_joins_behind_it_in_its_order(
+    tmp_path: Path,
+) -> None:
+    rows = [
+        {"title": f"Paper {i}", "abstract": f"Abstract number {i}, long enough to be read."}
+        for i in range(4)
+    ]
+    for row in rows:
+        row.update(status="starred", note="", tags=[], move_to=1)  # each moved to the head
+    source = _build(tmp_path / "source", rows)
+    exported = tmp_path / "queue.json"
+    exported.write_text(export(source.papers(), source.triage(), "json"), encoding="utf-8")
+    target = Library(tmp_path / "target")
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text('{"title": "Mine", "abstract": "A paper of my own, queued before."}\n')
+    target.import_file(mine)
+    (own,) = target.papers()
+    target.set_status(own.id, Status.STARRED)
+    target.import_file(exported)
+    assert target.queue() == [own.id, *source.queue()]
