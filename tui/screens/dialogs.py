@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -86,10 +87,15 @@ class NoteEditor(ModalScreen[str | None]):
     KEYS: ClassVar[str] = "note"
     BINDINGS = bindings(KEYS)
 
-    def __init__(self, paper: Paper, note: str) -> None:
+    def __init__(
+        self, paper: Paper, note: str, keep: Callable[[str], object] | None = None
+    ) -> None:
         super().__init__()
         self.paper = paper
         self.note = note
+        #: Saves a note as ctrl+s's caller would (``keep_typed``, the app ending).
+        self._keep = keep
+        self.kept = False
         #: The note as the editor shows it: control characters (an imported note's) visible.
         self.shown_note = printable_block(note)
         #: Esc was pressed once on a changed note: the next one throws the changes away.
@@ -131,6 +137,18 @@ class NoteEditor(ModalScreen[str | None]):
             self.notify(f"{problem}: not saved", severity="error", markup=False)
             return
         self.dismiss(note)
+
+    def keep_typed(self) -> None:
+        """The app is ending with the editor open (the terminal closed, a kill, ctrl+q): a
+        changed note is saved, once, as ctrl+s saves it (it was lost in silence; found by a
+        hostile review). One past its cap cannot be, and stays unsaved."""
+        if self._keep is None or self.kept or not self.is_mounted:
+            return
+        text = self.query_one(TextArea).text
+        if text == self.shown_note or note_problem(text.strip()):
+            return
+        self.kept = True
+        self._keep(text)
 
     def action_cancel(self) -> None:
         """Close without saving; a changed note is closed by a second Esc, the first saying

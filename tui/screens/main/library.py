@@ -55,7 +55,11 @@ class LibraryPart(MainBase):
                 saved = "Note saved." if note.strip() else "Note cleared."
                 self.notify(saved, timeout=2, markup=False)
 
-        self.app.push_screen(NoteEditor(paper, self.session.state.notes.get(paper.id, "")), save)
+        def keep(note: str) -> None:
+            self.session.queue_note(paper.id, note)
+
+        note = self.session.state.notes.get(paper.id, "")
+        self.app.push_screen(NoteEditor(paper, note, keep=keep), save)
 
     def action_edit_tags(self) -> None:
         from tui.screens.dialogs import TextPrompt
