@@ -48,3 +48,43 @@ async def test_a_decision_the_full_disk_refused_is_not_news_from_elsewhere(
         earlier.papers()[-1].id: Status.READ,
         first: Status.STARRED,
     }
+
+
+async def test_a_note_the_full_disk_refused_opens_again_with_its_text(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ctrl+s closed the editor and said 'Note saved.'; the write then failed and the note
+    went back to what the disk held: what was typed was gone (found by a hostile review,
+    HOME on a full tmpfs). The editor opens again with it; ctrl+s, once there is room, saves."""
+    from textual.widgets import TextArea
+
+    from tui.screens.dialogs import NoteEditor
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        shown = plist(app).current
+        assert shown is not None
+
+        def full(fd: int) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device", "triage.json")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(os, "fsync", full)
+            await pilot.press("n", *"an hour of thought", "ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, NoteEditor))
+            await settled(pilot)
+        editor = app.screen
+        assert isinstance(editor, NoteEditor)
+        assert editor.paper.id == shown.id
+        assert editor.query_one(TextArea).text == "an hour of thought"
+        said = [m for m in messages(app) if m.startswith("Not saved")]
+        assert said == [
+            "Not saved: triage.json: No space left on device. Showing what is on disk. "
+            "The note is open again: ctrl+s tries again."
+        ]
+        assert app.session.state.notes == {}
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is app.main_screen)
+        await settled(pilot)
+    assert Library(seeded_home).triage().notes == {shown.id: "an hour of thought"}

@@ -88,11 +88,18 @@ class NoteEditor(ModalScreen[str | None]):
     BINDINGS = bindings(KEYS)
 
     def __init__(
-        self, paper: Paper, note: str, keep: Callable[[str], object] | None = None
+        self,
+        paper: Paper,
+        note: str,
+        keep: Callable[[str], object] | None = None,
+        draft: str | None = None,
     ) -> None:
         super().__init__()
         self.paper = paper
         self.note = note
+        #: What the text area starts with instead of the note: a note typed before that the
+        #: disk refused (a changed note, for Esc and for ``keep_typed``).
+        self.draft = draft
         #: Saves a note as ctrl+s's caller would (``keep_typed``, the app ending).
         self._keep = keep
         self.kept = False
@@ -105,7 +112,8 @@ class NoteEditor(ModalScreen[str | None]):
         with Vertical(classes="dialog dialog-tall note-dialog") as box:
             box.border_title = "Note"
             yield Label(Text(printable(self.paper.display_title), style="bold"), classes="title")
-            yield TextArea(self.shown_note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            text = self.shown_note if self.draft is None else self.draft
+            yield TextArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Label(
                 Text("ctrl+s to save · Esc to cancel · an empty note is removed", style="dim"),
                 classes="hint",
