@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import shutil
 import time
 from collections.abc import Callable
@@ -593,9 +594,10 @@ def test_a_missing_folder_is_an_error_and_a_read_only_one_keeps_changes_waiting(
     monkeypatch.setattr(SyncFolder, "write_card", refuse)
     report = sync_library(a, folder)
     assert report.waiting == 1 and any("cannot write" in p for p in report.problems)
+    assert report.sent == 0  # it waits: it said "sent 1; 1 change waits to be sent"
     a.set_status(ids[1], "skipped")
     report = sync_library(a, folder)
-    assert report.waiting == 2 and report.sent == 1
+    assert report.waiting == 2 and report.sent == 0
     monkeypatch.undo()
     report = sync_library(a, folder)
     assert report.waiting == 0 and not report.problems
@@ -603,6 +605,36 @@ def test_a_missing_folder_is_an_error_and_a_read_only_one_keeps_changes_waiting(
     b = Library(tmp_path / "b")
     sync_library(b, folder)
     assert b.status(ids[0]).value == "read" and b.status(ids[1]).value == "skipped"
+
+
+def test_a_first_sync_into_a_full_folder_sends_nothing_and_says_so_once(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A USB stick full before the papers' log was written: the sync said 'sent 41, …; 41
+    changes wait to be sent' and two lines on stderr, '38 changes wait' (the papers' write)
+    then '41 changes wait' (the decisions'); found by a hostile review on a full tmpfs."""
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "starred")
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(folder / "papers.jsonl"))
+
+    monkeypatch.setattr(SyncFolder, "append", full)
+    report = sync_library(a, folder)
+    waiting = report.waiting
+    assert waiting > len(ids) and report.sent == 0
+    assert [p for p in report.problems if "cannot write" in p] == [
+        f"{folder / 'papers.jsonl'}: cannot write (No space left on device): "
+        f"{waiting} changes wait in this library to be sent"
+    ]
+    assert "sent 0, received 0" in report.summary()
+    monkeypatch.undo()
+    report = sync_library(a, folder)
+    assert (report.sent, report.waiting, report.problems) == (waiting, 0, [])
+    b = Library(tmp_path / "b")
+    sync_library(b, folder)
+    assert len(b.papers()) == len(ids) and b.status(ids[0]).value == "starred"
 
 
 def test_a_sync_cut_short_is_finished_by_the_next(
