@@ -57,6 +57,13 @@ class SyncReport:
         else:
             self.problems[self.refusal] = said
 
+    def written(self, records: int) -> None:
+        """``records`` were written into the folder: sent, and a refusal before is unsaid."""
+        self.sent += records
+        if self.refusal is not None:
+            del self.problems[self.refusal]
+            self.refusal = None
+
     def summary(self) -> str:
         """One line: what was sent, received and changed here."""
         changed = ", ".join(

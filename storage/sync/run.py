@@ -676,7 +676,7 @@ class _Sync:
             self.report.refused(where, exc.strerror or str(exc), len(state.outbox))
             return
         state.outbox = []
-        self.report.sent += self.made + self.earlier
+        self.report.written(self.made + self.earlier)
         self.made = self.earlier = 0
 
     def _append(self, name: str, rows: list[list[Any]]) -> None:

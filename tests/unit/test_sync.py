@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -869,3 +870,35 @@ def test_a_library_inside_the_sync_folder_is_warned_of(tmp_path: Path) -> None:
     assert any("is inside the sync folder" in p for p in report.problems)
     elsewhere = seeded(tmp_path / "home")
     assert not any("inside" in p for p in sync_library(elsewhere, synced).problems)
+
+
+def test_an_append_the_full_folder_cut_short_leaves_no_torn_line(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk filled halfway through the papers' log: the half written stayed, the next
+    sync appended after it, and every other device said '1 damaged line(s) skipped' of it
+    for ever (and the full disk kept the megabytes of it). The log is cut back to where the
+    append began."""
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "read")
+    write = os.write
+    struck: list[int] = []
+
+    def full_halfway(fd: int, data: bytes | memoryview) -> int:
+        if not struck and len(data) > 10_000:  # the papers' batch
+            struck.append(write(fd, bytes(data[: len(data) // 2])))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write(fd, data)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "write", full_halfway)
+        report = sync_library(a, folder)
+    # the papers' write failed, the sync's second try (with the decisions) went through: no
+    # line says they wait (it said '38 changes wait' of changes sent)
+    assert struck and (report.waiting, report.problems) == (0, [])
+    assert report.sent == len(ids) + 1
+    b = Library(tmp_path / "b")
+    report = sync_library(b, folder)
+    assert report.problems == []
+    assert len(b.papers()) == len(ids) and b.status(ids[0]).value == "read"
