@@ -58,7 +58,8 @@ class Library:
         try:
             self.home.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise SourceError(f"{self.home}: cannot create the library folder ({exc})") from None
+            why = exc.strerror or exc  # not Python's "[Errno 30] Read-only file system: PATH"
+            raise SourceError(f"{self.home}: cannot create the library folder ({why})") from None
         #: ``papers.json`` and HOME's other files; ``triage.json`` has its own lock, so that a
         #: decision never waits for an import's or a sync's work on the papers; ``lock``
         #: holds both (in that order: whoever holds the triage lock alone never asks for it).

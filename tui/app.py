@@ -150,8 +150,16 @@ class PapersApp(App[None]):
         still on their way change nothing, so the end does not wait behind them. The tab and
         the paper under the cursor are kept for the next start, whatever ended it."""
         self.main_screen.remember_place()  # (a signal's handler began the ending already)
+        self._keep_what_is_typed()
         self.begin_ending(return_code)
         super().exit(result, return_code, message)
+
+    def _keep_what_is_typed(self) -> None:
+        """A note typed in an editor still open is saved as the app ends (``keep_typed``)."""
+        for screen in self.screen_stack:
+            keep = getattr(screen, "keep_typed", None)
+            if callable(keep):
+                keep()
 
     def begin_ending(self, code: int = 0) -> None:
         """Take no more input: the app is ending, to exit with ``code`` (called by ``exit``,
@@ -350,6 +358,7 @@ class PapersApp(App[None]):
     async def action_quit(self) -> None:
         """Quit once every decision is on disk (the screen stays live while it waits)."""
         self.main_screen.remember_place()
+        self._keep_what_is_typed()
         if self._quit_anyway or self.session.flush(timeout=0.5):
             self.session.close(timeout=1.0)
             self.syncing.close(QUIT_SYNC_SECONDS)

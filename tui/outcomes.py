@@ -34,10 +34,13 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
     kind = outcome.op.kind
     if outcome.error is not None:
         if kind == "reload":
-            title, message = "Not read", f"{outcome.error} The app goes on with what it loaded."
+            title = "Not read"
+            message = f"{said(outcome.error)} The app goes on with what it loaded."
         else:
             shown = " Showing what is on disk." if outcome.triage is not None else ""
-            title, message = "Not saved", f"Not saved: {outcome.error}.{shown}"
+            if kind == "note":  # the editor opens again with it (``note_not_saved``)
+                shown += " The note is open again: ctrl+s tries again."
+            title, message = "Not saved", f"Not saved: {said(outcome.error)}.{shown}"
         # a removal the screen hid at once, or an undo that may have got halfway: the papers
         # on disk are the ones to show
         reload = kind in PAPER_KINDS
@@ -70,6 +73,14 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
         # state now holds them, and the screen must show them too
         return Report("Updated with decisions made elsewhere.", redraw=True)
     return Report()
+
+
+def said(error: Exception) -> str:
+    """An error as one line: a refused write as the CLI says it (``PATH: No space left on
+    device``), not as Python prints it (``[Errno 28] No space left on device: 'PATH'``)."""
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return str(error)
 
 
 def _what(removal: Removal) -> str:

@@ -619,7 +619,11 @@ class AtomicJSONStorage(Storage):
                     self._tx.setdefault(META_TABLE, {})[META_DOC_ID] = self._meta(self._tx)
                     self._write(self._tx)
             except BaseException:
-                self._cache, self._cache_sig, self._cache_content = None, None, None
+                # The tables in memory may hold the failed change: read them again. The
+                # version known stays the one read above (a write that failed before its
+                # rename changed nothing on disk; one that failed after it changed the
+                # signature): a refused write is not another process's change.
+                self._cache, self._cache_content = None, None
                 raise
             finally:
                 self._tx, self._tx_thread, self._dirty = None, None, False

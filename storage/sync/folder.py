@@ -331,12 +331,17 @@ class SyncFolder:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
                 lines = chain((b"\n",), lines)
-            for part in lines:
-                view = memoryview(part)
-                written = 0
-                while written < len(view):
-                    written += os.write(fd, view[written:])
-            os.fsync(fd)
+            try:
+                for part in lines:
+                    view = memoryview(part)
+                    written = 0
+                    while written < len(view):
+                        written += os.write(fd, view[written:])
+                os.fsync(fd)
+            except OSError:  # a full disk: what was written is cut off again, not left torn
+                with contextlib.suppress(OSError):  # (every other device skipped it, saying so)
+                    os.ftruncate(fd, size)
+                raise
             size = os.fstat(fd).st_size
         finally:
             os.close(fd)

@@ -27,7 +27,8 @@ class SyncReport:
 
     folder: Path
     device: Device
-    #: Records this device sent (its changes since the last sync).
+    #: Records this device sent (its changes since the last sync, and those that waited),
+    #: written into the folder: what a full or read-only folder refused is ``waiting``.
     sent: int = 0
     #: Records read from the other devices' logs.
     received: int = 0
@@ -41,6 +42,27 @@ class SyncReport:
     waiting: int = 0
     #: One line each: what the folder or its files made this sync skip or work around.
     problems: list[str] = field(default_factory=list)
+    #: Where in ``problems`` the folder's refusal of a write is said.
+    refusal: int | None = None
+
+    def refused(self, where: object, why: str, waiting: int) -> None:
+        """The folder refused a write: said in one line, the last refusal's (the papers'
+        write then the decisions' said '3,703' then '3,723 changes wait', two lines)."""
+        waits = "waits" if waiting == 1 else "wait"
+        said = f"{where}: cannot write ({why}): {count(waiting, 'change')} {waits} in this "
+        said += "library to be sent"
+        if self.refusal is None:
+            self.refusal = len(self.problems)
+            self.problems.append(said)
+        else:
+            self.problems[self.refusal] = said
+
+    def written(self, records: int) -> None:
+        """``records`` were written into the folder: sent, and a refusal before is unsaid."""
+        self.sent += records
+        if self.refusal is not None:
+            del self.problems[self.refusal]
+            self.refusal = None
 
     def summary(self) -> str:
         """One line: what was sent, received and changed here."""

@@ -170,6 +170,7 @@ class _Sync:
         self.stale: set[str] = set()
         #: Whether this sync sent changes of triage.json (the file then gets its mark).
         self.triage_sent = False
+        self.made = 0  # records this sync made, not yet written into the folder
 
     @property
     def device(self) -> Device:
@@ -425,7 +426,7 @@ class _Sync:
             self.folded.beaten.update(lost)
             fold(self.state, records, self.clock, Folded())
             self._to_send(records)
-            self.report.sent += len(records)
+            self.made += len(records)  # sent once written (a full folder's: "sent 3,723")
             self.dirty = True
 
     def _to_send(self, records: list[Record]) -> None:
@@ -585,7 +586,8 @@ class _Sync:
         """Send the triage records, write the merge into the library, and note what the files
         now hold (the caller holds triage.json's lock)."""
         state = self.state
-        if self.dry:
+        if self.dry:  # what would be sent
+            self.report.sent = self.made
             self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
             return
         # past any merge triage.json holds: one written by a sync cut short before it saved
@@ -670,14 +672,12 @@ class _Sync:
                 if rows:
                     self._append(name, rows)
         except OSError as exc:
-            waits = "waits" if len(state.outbox) == 1 else "wait"
-            self.report.problems.append(
-                f"{exc.filename or self.place.path}: cannot write ({exc.strerror or exc}): "
-                f"{count(len(state.outbox), 'change')} {waits} in this library to be sent"
-            )
+            where = exc.filename or self.place.path
+            self.report.refused(where, exc.strerror or str(exc), len(state.outbox))
             return
         state.outbox = []
-        self.report.sent, self.earlier = self.report.sent + self.earlier, 0
+        self.report.written(self.made + self.earlier)
+        self.made = self.earlier = 0
 
     def _append(self, name: str, rows: list[list[Any]]) -> None:
         state, device = self.state, self.device.id

@@ -556,3 +556,18 @@ def test_a_write_the_disk_refuses_names_the_file(
     line = one_line_error(done, 1)
     assert line.startswith(f"papers: error: {home / 'triage.json'}: "), line
     assert home_files(home) == before
+
+
+def test_a_library_folder_that_cannot_be_made_is_said_in_words(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A HOME on a read-only mount, or under a file: the line read 'cannot create the library
+    folder ([Errno 30] Read-only file system: 'PATH')', Python's repr of the error (found by
+    a hostile review)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    done = run("--home", blocker / "home", "list", env=env)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"papers: error: {blocker / 'home'}: cannot create the library folder (Not a directory)\n"
+    )

@@ -301,6 +301,29 @@ async def test_esc_on_a_changed_note_asks_for_a_second_esc(seeded_home: Path) ->
     assert Library(seeded_home).triage().notes == {first: "ten minutes of thought"}
 
 
+async def test_ctrl_q_in_the_note_editor_keeps_what_was_typed(seeded_home: Path) -> None:
+    """ctrl+q quits from any screen: with the note editor open, what was typed was thrown
+    away without a word (one Esc does not do that); it is saved as ctrl+s would. A note
+    unchanged writes nothing."""
+    from tui.screens.dialogs import NoteEditor
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        first = app.papers[0].id
+        await opened(pilot, "n", NoteEditor)
+        await pilot.press(*"check the proofs", "ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert Library(seeded_home).triage().notes == {first: "check the proofs"}
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "n", NoteEditor)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert not (seeded_home / "triage.json.bak").exists()  # one write: the note's
+
+
 async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None:
     abstract = (
         "We study [bold]markup[/bold] and \x1b[31mescape codes\x1b[0m in abstracts, "

@@ -199,3 +199,30 @@ def test_a_place_rested_on_is_kept_before_a_kill_no_handler_sees(seeded_home: Pa
             terminal.proc.kill()
         os.close(terminal.master)
     assert load_ui_state(seeded_home) == UiState(tab="all", paper=fourth)
+
+
+@pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_a_note_typed_and_not_yet_saved_is_kept_by_a_signal(
+    seeded_home: Path, number: signal.Signals
+) -> None:
+    """The terminal window closed (or a `kill`) with the note editor open: what was typed was
+    lost in silence, though one Esc alone does not throw it away (found by a hostile review)."""
+    first = Library(seeded_home).papers()[0].id
+    terminal = spawn([*papers_command(), "--home", str(seeded_home)])
+    try:
+        terminal.wait_for(b"0 / 38 triaged", timeout=20)
+        terminal.quiet(0.15, timeout=5)
+        start = len(terminal.screen)
+        terminal.type(b"n")
+        terminal.wait_for(b"ctrl+s to save", timeout=10, start=start)
+        start = len(terminal.screen)
+        terminal.type(b"read the appendix")
+        terminal.wait_for(b"appendix", timeout=10, start=start)
+        os.kill(terminal.pid, number)
+        terminal.proc.wait(timeout=30)
+    finally:
+        if terminal.proc.poll() is None:
+            terminal.proc.kill()
+        os.close(terminal.master)
+    assert terminal.proc.returncode == 128 + number.value
+    assert Library(seeded_home).triage().notes == {first: "read the appendix"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -157,3 +158,27 @@ def test_a_library_sees_another_process_decisions(library: Library) -> None:
     assert library.triage_changed_on_disk()
     assert library.statuses() == {pid: Status.STARRED}
     assert not library.triage_changed_on_disk()
+
+
+def test_a_failed_decision_is_not_taken_for_another_process_change(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write the full disk refused changed nothing on disk: the app polls
+    ``triage_changed_on_disk`` and, told True, said "Updated with decisions made elsewhere."
+    after every "Not saved" (found by a hostile review on a full disk)."""
+    a, b = (p.id for p in library.papers()[:2])
+    library.set_status(a, "read")
+    before = library.triage_path.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "fsync", full)
+        with pytest.raises(OSError, match="No space"):
+            library.set_status(b, "starred")
+    assert library.triage_path.read_bytes() == before
+    assert not library.triage_changed_on_disk()
+    assert library.statuses() == {a: Status.READ}
+    library.set_status(b, "starred")  # space again: the next decision is written
+    assert Library(library.home).statuses() == {a: Status.READ, b: Status.STARRED}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -593,9 +595,10 @@ def test_a_missing_folder_is_an_error_and_a_read_only_one_keeps_changes_waiting(
     monkeypatch.setattr(SyncFolder, "write_card", refuse)
     report = sync_library(a, folder)
     assert report.waiting == 1 and any("cannot write" in p for p in report.problems)
+    assert report.sent == 0  # it waits: it said "sent 1; 1 change waits to be sent"
     a.set_status(ids[1], "skipped")
     report = sync_library(a, folder)
-    assert report.waiting == 2 and report.sent == 1
+    assert report.waiting == 2 and report.sent == 0
     monkeypatch.undo()
     report = sync_library(a, folder)
     assert report.waiting == 0 and not report.problems
@@ -603,6 +606,36 @@ def test_a_missing_folder_is_an_error_and_a_read_only_one_keeps_changes_waiting(
     b = Library(tmp_path / "b")
     sync_library(b, folder)
     assert b.status(ids[0]).value == "read" and b.status(ids[1]).value == "skipped"
+
+
+def test_a_first_sync_into_a_full_folder_sends_nothing_and_says_so_once(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A USB stick full before the papers' log was written: the sync said 'sent 41, …; 41
+    changes wait to be sent' and two lines on stderr, '38 changes wait' (the papers' write)
+    then '41 changes wait' (the decisions'); found by a hostile review on a full tmpfs."""
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "starred")
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(folder / "papers.jsonl"))
+
+    monkeypatch.setattr(SyncFolder, "append", full)
+    report = sync_library(a, folder)
+    waiting = report.waiting
+    assert waiting > len(ids) and report.sent == 0
+    assert [p for p in report.problems if "cannot write" in p] == [
+        f"{folder / 'papers.jsonl'}: cannot write (No space left on device): "
+        f"{waiting} changes wait in this library to be sent"
+    ]
+    assert "sent 0, received 0" in report.summary()
+    monkeypatch.undo()
+    report = sync_library(a, folder)
+    assert (report.sent, report.waiting, report.problems) == (waiting, 0, [])
+    b = Library(tmp_path / "b")
+    sync_library(b, folder)
+    assert len(b.papers()) == len(ids) and b.status(ids[0]).value == "starred"
 
 
 def test_a_sync_cut_short_is_finished_by_the_next(
@@ -837,3 +870,35 @@ def test_a_library_inside_the_sync_folder_is_warned_of(tmp_path: Path) -> None:
     assert any("is inside the sync folder" in p for p in report.problems)
     elsewhere = seeded(tmp_path / "home")
     assert not any("inside" in p for p in sync_library(elsewhere, synced).problems)
+
+
+def test_an_append_the_full_folder_cut_short_leaves_no_torn_line(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk filled halfway through the papers' log: the half written stayed, the next
+    sync appended after it, and every other device said '1 damaged line(s) skipped' of it
+    for ever (and the full disk kept the megabytes of it). The log is cut back to where the
+    append began."""
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[0], "read")
+    write = os.write
+    struck: list[int] = []
+
+    def full_halfway(fd: int, data: bytes | memoryview) -> int:
+        if not struck and len(data) > 10_000:  # the papers' batch
+            struck.append(write(fd, bytes(data[: len(data) // 2])))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write(fd, data)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "write", full_halfway)
+        report = sync_library(a, folder)
+    # the papers' write failed, the sync's second try (with the decisions) went through: no
+    # line says they wait (it said '38 changes wait' of changes sent)
+    assert struck and (report.waiting, report.problems) == (0, [])
+    assert report.sent == len(ids) + 1
+    b = Library(tmp_path / "b")
+    report = sync_library(b, folder)
+    assert report.problems == []
+    assert len(b.papers()) == len(ids) and b.status(ids[0]).value == "read"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -86,10 +87,22 @@ class NoteEditor(ModalScreen[str | None]):
     KEYS: ClassVar[str] = "note"
     BINDINGS = bindings(KEYS)
 
-    def __init__(self, paper: Paper, note: str) -> None:
+    def __init__(
+        self,
+        paper: Paper,
+        note: str,
+        keep: Callable[[str], object] | None = None,
+        draft: str | None = None,
+    ) -> None:
         super().__init__()
         self.paper = paper
         self.note = note
+        #: What the text area starts with instead of the note: a note typed before that the
+        #: disk refused (a changed note, for Esc and for ``keep_typed``).
+        self.draft = draft
+        #: Saves a note as ctrl+s's caller would (``keep_typed``, the app ending).
+        self._keep = keep
+        self.kept = False
         #: The note as the editor shows it: control characters (an imported note's) visible.
         self.shown_note = printable_block(note)
         #: Esc was pressed once on a changed note: the next one throws the changes away.
@@ -99,7 +112,8 @@ class NoteEditor(ModalScreen[str | None]):
         with Vertical(classes="dialog dialog-tall note-dialog") as box:
             box.border_title = "Note"
             yield Label(Text(printable(self.paper.display_title), style="bold"), classes="title")
-            yield TextArea(self.shown_note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            text = self.shown_note if self.draft is None else self.draft
+            yield TextArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Label(
                 Text("ctrl+s to save · Esc to cancel · an empty note is removed", style="dim"),
                 classes="hint",
@@ -131,6 +145,18 @@ class NoteEditor(ModalScreen[str | None]):
             self.notify(f"{problem}: not saved", severity="error", markup=False)
             return
         self.dismiss(note)
+
+    def keep_typed(self) -> None:
+        """The app is ending with the editor open (the terminal closed, a kill, ctrl+q): a
+        changed note is saved, once, as ctrl+s saves it (it was lost in silence; found by a
+        hostile review). One past its cap cannot be, and stays unsaved."""
+        if self._keep is None or self.kept or not self.is_mounted:
+            return
+        text = self.query_one(TextArea).text
+        if text == self.shown_note or note_problem(text.strip()):
+            return
+        self.kept = True
+        self._keep(text)
 
     def action_cancel(self) -> None:
         """Close without saving; a changed note is closed by a second Esc, the first saying

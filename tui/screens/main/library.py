@@ -11,6 +11,7 @@ from textual import on
 from storage.caps import TooBigError
 from storage.errors import LibraryError
 from storage.export import heading_for
+from storage.models import Paper
 from storage.text.words import count
 from tui import links
 from tui.screens.main.base import MainBase
@@ -40,11 +41,14 @@ class LibraryPart(MainBase):
         links.open_paper(self.app, event.paper)
 
     def action_edit_note(self) -> None:
-        from tui.screens.dialogs import NoteEditor
-
         paper = self.paper_list.current
-        if paper is None:
-            return
+        if paper is not None:
+            self.open_note_editor(paper)
+
+    def open_note_editor(self, paper: Paper, draft: str | None = None) -> None:
+        """The note editor on ``paper``'s note, or on ``draft``: a note the disk refused,
+        open again with its text so that it is not lost (ctrl+s tries again)."""
+        from tui.screens.dialogs import NoteEditor
 
         def save(note: str | None) -> None:
             if note is not None:
@@ -55,7 +59,21 @@ class LibraryPart(MainBase):
                 saved = "Note saved." if note.strip() else "Note cleared."
                 self.notify(saved, timeout=2, markup=False)
 
-        self.app.push_screen(NoteEditor(paper, self.session.state.notes.get(paper.id, "")), save)
+        def keep(note: str) -> None:
+            self.session.queue_note(paper.id, note)
+
+        note = self.session.state.notes.get(paper.id, "")
+        self.app.push_screen(NoteEditor(paper, note, keep=keep, draft=draft), save)
+
+    def note_not_saved(self, paper_id: str, text: str) -> None:
+        """A note the writer could not save (a full disk, a read-only folder): the editor
+        opens again with it, unless the app is ending or the paper has gone."""
+        paper = self.view.paper(paper_id)
+        if paper is None or getattr(self.app, "ending", False):
+            return
+        if text == self.session.state.notes.get(paper_id, ""):
+            return  # the disk holds it after all (another window saved the same)
+        self.open_note_editor(paper, draft=text)
 
     def action_edit_tags(self) -> None:
         from tui.screens.dialogs import TextPrompt

@@ -201,6 +201,9 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             self.reload_papers(keep=said.keep)
         elif said.redraw:
             self.rebuild(keep=said.keep)
+        op = event.outcome.op
+        if event.outcome.error is not None and op.kind == "note":
+            self.note_not_saved(op.paper_ids[0], op.text)
 
     def poll_disk(self) -> None:
         """Notice another process's changes (a second window, a `papers mark` script)."""
