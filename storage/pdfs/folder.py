@@ -35,6 +35,8 @@ PART_SUFFIX: Final = ".pdf.part"
 
 _REFUSED: Final = re.compile(r'[/\\:*?"<>|\x00-\x1f\x7f-\x9f]')
 _COPY: Final = re.compile(r"\((?P<id>[0-9a-f]{4,32})\)\.pdf$")
+#: How long after a change a folder's scan is not kept (``PdfFolder.copies``): past any clock tick.
+_SETTLED_NS: Final = 3_000_000_000
 _PART: Final = re.compile(r"^\.(?P<id>[0-9a-f]{4,32})\.pdf\.part(?:\.json)?$")
 
 
@@ -82,7 +84,11 @@ class PdfFolder:
                 match = _COPY.search(entry.name)
                 if match and not entry.name.startswith(".") and _is_file(entry):
                     found.setdefault(match["id"], Path(entry.path))
-        self._seen = (stamp, found)
+        # A folder changed a moment ago may change again within its clock's tick (a kernel's
+        # coarse clock, FAT's 2 s): its time would not move, and a copy renamed into it just
+        # after this scan would go unseen until the next change. Such a scan is not kept.
+        if time.time_ns() - stamp > _SETTLED_NS:
+            self._seen = (stamp, found)
         return found
 
     def copy_of(self, paper_id: str) -> Path | None:

@@ -111,6 +111,21 @@ def test_retry_after_in_seconds_or_as_a_date() -> None:
 # -- downloading ----------------------------------------------------------------------------
 
 
+def test_a_copy_renamed_in_within_the_folders_clock_tick_is_seen(tmp_path: Path) -> None:
+    """A kernel stamps a folder's changes with a coarse clock (a few ms; FAT: 2 s): a copy
+    renamed into it within the tick of the scan before left its time as it was, and the
+    scan kept was taken for the folder's contents (the app's marks missed a PDF that
+    `papers pdf` had just written, until the folder changed again)."""
+    folder = PdfFolder(tmp_path / "pdfs")
+    folder.path.mkdir()
+    (folder.path / ".aaaa01.pdf.part").write_bytes(b"%PDF-")  # a download under way
+    stamp = folder.path.stat().st_mtime_ns
+    assert folder.copies() == {}
+    (folder.path / ".aaaa01.pdf.part").rename(folder.path / "Title (aaaa01).pdf")
+    os.utime(folder.path, ns=(stamp, stamp))  # within the same tick
+    assert folder.copies() == {"aaaa01": folder.path / "Title (aaaa01).pdf"}
+
+
 def test_downloads_one_at_a_time_with_pauses_into_named_checked_files(
     tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
 ) -> None:
