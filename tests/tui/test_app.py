@@ -445,6 +445,24 @@ async def test_after_a_bulk_decision_the_cursor_stays_on_its_paper(seeded_home: 
         assert plist(app).current is not None and plist(app).current.id == here.id
 
 
+async def test_r_with_papers_marked_says_once_that_they_wait_for_D(seeded_home: Path) -> None:
+    """Papers marked, then r: the paper under the cursor is read, the marked ones are not,
+    and nothing said so (a user expects r to decide what was marked)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("space", "space", "r")  # two marked, the third read
+        await settled(pilot)
+        said = [m for m in messages(app) if "marked" in m]
+        assert said == [
+            "Decided the paper under the cursor; 2 marked papers wait: D decides them at once."
+        ]
+        await pilot.press("x")  # the same marks: said once
+        await settled(pilot)
+        assert len([m for m in messages(app) if "marked" in m]) == 1
+        assert len(app.session.state.statuses) == 2 and len(app.main_screen.view.marked) == 2
+
+
 async def test_import_from_inside_the_app(seeded_home: Path, tmp_path: Path) -> None:
     source = one_paper_list(
         tmp_path / "more.jsonl",

@@ -74,6 +74,8 @@ class MainBase(AfterFrameScreen[None]):
         self._tabs_ahead: Timer | None = None
         #: How the user left the app's look (theme, split), remembered in HOME.
         self.ui = load_ui_state(library.home)
+        #: The marks a note last said wait for D (``_tell_marks_wait``).
+        self._marks_told: frozenset[str] = frozenset()
         #: The tab and paper the last poll saw (``keep_resting_place``).
         self._place_seen: tuple[str, str] | None = None
         #: What is said under the list, by what says it (``set_list_note``).

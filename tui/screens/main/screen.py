@@ -166,6 +166,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             return
         changes, left = self.decide([paper.id], Status(value))
         self.view.marked.discard(paper.id)
+        self._tell_marks_wait()
         if left:  # it left this tab: the next paper moves up under the cursor
             plist.rows_left()
         else:
@@ -174,6 +175,20 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if changes:
             self.update_tabs()
         self.show_current()
+
+    def _tell_marks_wait(self) -> None:
+        """r, x or s decide the paper under the cursor, not the marked ones: said once for a
+        set of marks (a user who marked papers and pressed r expected them decided)."""
+        marked = frozenset(self.view.marked)
+        if marked and marked != self._marks_told:
+            n = len(marked)
+            self.notify(
+                f"Decided the paper under the cursor; {n:,} marked "
+                f"{'paper waits' if n == 1 else 'papers wait'}: D decides them at once.",
+                timeout=5,
+                markup=False,
+            )
+        self._marks_told = marked
 
     def action_undo(self) -> None:
         self.session.queue_undo()
