@@ -10,7 +10,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from rich.console import RenderableType
-from textual import events, work
+from textual import events, messages, work
 from textual.app import App, AutopilotCallbackType
 from textual.driver import Driver
 from textual.message import Message
@@ -153,6 +153,17 @@ class PapersApp(App[None]):
         self._keep_what_is_typed()
         self.begin_ending(return_code)
         super().exit(result, return_code, message)
+
+    async def _on_exit_app(self, event: messages.ExitApp | None = None) -> None:
+        """An ``ExitApp`` that did not come through ``exit``: the quit message of
+        textual-serve (a browser tab closed or reloaded, ``papers serve`` stopped), which
+        Textual's ``WebDriver`` posts as it is. It ends the app as ``exit`` does, keeping the
+        place and a note being typed (both were lost; found by a hostile review of the web
+        mode); ``App``'s own handler then runs for the ``ExitApp`` that ``exit`` posts."""
+        if not self.ending:
+            if event is not None:  # (always given: the default keeps App's signature)
+                event.prevent_default()
+            self.exit()
 
     def _keep_what_is_typed(self) -> None:
         """A note typed in an editor still open is saved as the app ends (``keep_typed``)."""

@@ -225,3 +225,20 @@ def test_decisions_in_the_browser_and_in_a_terminal_at_once_are_all_kept(
     skipped = decided(seeded_home, Status.SKIPPED)
     assert starred == {p.id for p in papers[:5]}
     assert len(skipped) == 5 and skipped <= {p.id for p in papers[-8:]}
+
+
+def test_a_note_typed_then_the_page_reloaded_is_kept(served: Served, seeded_home: Path) -> None:
+    """The page reloaded (or the tab closed) with the note editor open: textual-serve quits
+    the tab's app, and what was typed was lost in silence (found by a hostile review)."""
+    first = Library(seeded_home).papers()[0].id
+    with Browser() as browser:
+        browser.open(served.url)
+        browser.wait_for("Inbox · 1 / 38")
+        browser.press("n")
+        browser.wait_for("ctrl+s to save")
+        browser.press(*"read the appendix")
+        browser.wait_for("read the appendix")
+        browser.driver.refresh()
+        browser.wait_for("Inbox · 1 / 38")
+        notes = wait_until(lambda: Library(seeded_home).triage().notes)
+    assert notes == {first: "read the appendix"}
