@@ -12,7 +12,8 @@ things the terminal app does on this machine must happen in the browser instead:
   says when the link must be selected by hand instead;
 - a link opens in a new tab of that browser (``App.open_url``, which the driver forwards);
 - an export or a screenshot is offered as a download (``App.deliver_text``), not written
-  into the server's current folder.
+  into the server's current folder; a PDF kept here (``p``) is sent to a new tab of the
+  browser (``App.deliver_binary``), whose ``file://`` link the browser could not open.
 
 Nothing here imports textual-serve: this module runs in the app's process.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -101,3 +103,20 @@ def download_name(wanted: str, default: str) -> str:
 def offer_download(app: App[Any], text: str, name: str) -> None:
     """Offer ``text`` to the browser as a download called ``name`` (UTF-8)."""
     app.deliver_text(io.StringIO(text), save_filename=name, encoding="utf-8")
+
+
+def open_file_in_tab(app: App[Any], path: Path, what: str) -> None:
+    """Open a PDF of the server's (``path``) in a new tab of the user's browser: the page
+    fetches it from the server as a download the browser shows."""
+    app.deliver_binary(
+        path,
+        save_filename=download_name(path.name, "paper.pdf"),
+        open_method="browser",
+        mime_type="application/pdf",
+    )
+    app.notify(
+        f"Sent {what} to a new tab (if none opened, let this page open pop-ups)",
+        title="Browser",
+        timeout=4,
+        markup=False,
+    )

@@ -242,3 +242,35 @@ def test_a_note_typed_then_the_page_reloaded_is_kept(served: Served, seeded_home
         browser.wait_for("Inbox · 1 / 38")
         notes = wait_until(lambda: Library(seeded_home).triage().notes)
     assert notes == {first: "read the appendix"}
+
+
+def test_p_sends_a_local_pdf_to_a_new_tab_of_the_browser(tmp_path: Path) -> None:
+    """A PDF kept in the library's folder, of a paper with no page to fetch it from: in a
+    browser `p` said "No PDF known" (the local copy, a file:// link, was for a terminal)."""
+    from storage.pdfs.folder import PDF_DIR, pdf_name
+
+    listing = tmp_path / "local.json"
+    abstract = "We study a problem whose only PDF is the one kept on this machine."
+    listing.write_text(json.dumps([{"title": "A paper kept here", "abstract": abstract}]))
+    home = tmp_path / "home"
+    library = Library(home)
+    library.import_files([listing])
+    [paper] = library.papers()
+    body = b"%PDF-1.4\n% the paper kept here\n" + bytes(range(256)) * 40 + b"\n%%EOF\n"
+    (home / PDF_DIR).mkdir()
+    (home / PDF_DIR / pdf_name(paper)).write_bytes(body)
+    server = serve(home)
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            browser.wait_for("Inbox · 1 / 1")
+            browser.press("p")
+            browser.wait_for("Sent the local PDF to a new tab")
+            assert wait_until(lambda: len(browser.driver.window_handles) == 2)
+            browser.driver.switch_to.window(browser.driver.window_handles[1])
+            assert "/download/" in browser.driver.current_url
+            shown = wait_until(lambda: browser.script("return document.contentType"))
+            assert shown == "application/pdf"  # the browser's viewer shows it
+        assert not any("cut off" in line for line in server.output)
+    finally:
+        server.stop()

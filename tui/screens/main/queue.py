@@ -15,7 +15,7 @@ from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
 from tui.screens.main.base import MainBase
-from tui.web import in_browser
+from tui.web import in_browser, open_file_in_tab
 
 if TYPE_CHECKING:
     from tui.screens.main.search import SearchPart
@@ -150,16 +150,16 @@ class QueuePart(MainBase):
 
     # -- PDFs -----------------------------------------------------------------------------
     def action_open_pdf(self) -> None:
-        """Open the paper's PDF: the local copy (in a terminal; made from the paper's
-        attachment when it has one here, off the screen's thread: the file may be on a slow
-        disk), else the source's PDF."""
+        """Open the paper's PDF: the local copy (made from the paper's attachment when it
+        has one here, off the screen's thread: the file may be on a slow disk; in a browser
+        tab, sent to a new tab), else the source's PDF."""
         from storage.pdfs.attached import attachment_of
 
         paper = self.paper_list.current
         if paper is None:
             return
         copy = self.pdfs.copy_of(paper.id)
-        if copy is None and attachment_of(paper) and not in_browser(self.app):
+        if copy is None and attachment_of(paper):
             self.run_worker(lambda: self._link_and_open(paper), thread=True, group="attachment")
             return
         self._open_pdf(paper, copy)
@@ -183,8 +183,11 @@ class QueuePart(MainBase):
     def _open_pdf(self, paper: Paper, copy: Path | None) -> None:
         from storage.pdfs.links import pdf_url
 
-        if copy is not None and not in_browser(self.app) and copy.is_file():
-            links.open_link(self.app, copy.resolve().as_uri())
+        if copy is not None and copy.is_file():
+            if in_browser(self.app):  # the server's file, sent to a tab of the browser
+                open_file_in_tab(self.app, copy, "the local PDF")
+            else:
+                links.open_link(self.app, copy.resolve().as_uri())
             return
         url = pdf_url(paper)
         if not url:
