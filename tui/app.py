@@ -154,15 +154,15 @@ class PapersApp(App[None]):
         self.begin_ending(return_code)
         super().exit(result, return_code, message)
 
-    async def _on_exit_app(self, event: messages.ExitApp | None = None) -> None:
+    def on_exit_app(self, event: messages.ExitApp) -> None:
         """An ``ExitApp`` that did not come through ``exit``: the quit message of
         textual-serve (a browser tab closed or reloaded, ``papers serve`` stopped), which
         Textual's ``WebDriver`` posts as it is. It ends the app as ``exit`` does, keeping the
         place and a note being typed (both were lost; found by a hostile review of the web
-        mode); ``App``'s own handler then runs for the ``ExitApp`` that ``exit`` posts."""
+        mode): its default handling (``App``'s) is prevented, and runs for the ``ExitApp``
+        that ``exit`` posts."""
         if not self.ending:
-            if event is not None:  # (always given: the default keeps App's signature)
-                event.prevent_default()
+            event.prevent_default()
             self.exit()
 
     def _keep_what_is_typed(self) -> None:
