@@ -31,7 +31,7 @@ from tui.cli.common import (
     open_library,
     path_arg,
 )
-from tui.cli.output import complain
+from tui.cli.output import complain, unicode_output
 
 #: Each command and the function (module of ``tui.cli``, name) that declares it, in the order
 #: ``papers --help`` lists them.
@@ -187,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``papers``; returns the exit code (the console script exits with it)."""
     words = sys.argv[1:] if argv is None else list(argv)
     _closed_streams_lead_nowhere()
+    unicode_output()
     named = command_named(words)
     parser = build_parser(named)
     args = _search_args(parser, words) if named == "search" else parser.parse_args(words)

@@ -1,0 +1,96 @@
+"""``papers`` in scripts and odd environments (real subprocesses): an output whose encoding is
+not UTF-8, a Ctrl+C, an id prefix too short to be one. Every case: one line or the data, the
+promised exit code, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli import test_bad_input
+from tests.cli.test_bad_input import Seeded, make_env, run
+
+# The fixtures of test_bad_input: the bundled sample imported once, a copy of it, a clean env.
+seeded, home, env = test_bad_input.seeded, test_bad_input.home, test_bad_input.env
+
+#: Standard outputs that cannot hold every character: Python told so, and a C locale with
+#: Python's UTF-8 coercion (PEP 538, PEP 540) turned off, as older Pythons and some
+#: embedders run.
+NARROW = {
+    "ascii": {"PYTHONIOENCODING": "ascii"},
+    "latin-1": {"PYTHONIOENCODING": "latin-1"},
+    "C locale": {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"},
+}
+
+
+@pytest.mark.parametrize("where", list(NARROW))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list"],
+        ["search", "benchmark"],
+        ["similar", "FIRST"],
+        ["fetch", "--help"],
+        ["sync", "--help"],
+    ],
+    ids=" ".join,
+)
+def test_text_beyond_the_output_encoding_shows_as_escapes(
+    args: list[str], where: str, seeded: Seeded, tmp_path: Path
+) -> None:
+    """The sample's titles hold ``…``, the help ``…`` too: they were an internal error halfway
+    through ``papers list`` (or a traceback, for ``--help``); now they show as ``\\u2026``."""
+    args = [seeded.ids[0] if a == "FIRST" else a for a in args]
+    done = run("--home", seeded.home, *args, env=make_env(tmp_path, **NARROW[where]))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    if args[0] == "list":
+        assert len(done.stdout.splitlines()) == len(seeded.ids)
+    if args[0] in ("list", "fetch", "sync"):  # the titles' …, the help's
+        assert "\\u2026" in done.stdout
+
+
+@pytest.mark.parametrize("where", list(NARROW))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list", "--json"],
+        ["search", "model", "--json", "--limit", "100"],
+        ["export", "--status", "all", "--format", "json"],
+        ["export", "--status", "all", "--format", "bibtex"],
+        ["export", "--status", "all"],
+    ],
+    ids=" ".join,
+)
+def test_json_and_exports_reach_a_pipe_as_utf8_whatever_the_encoding(
+    args: list[str], where: str, seeded: Seeded, tmp_path: Path
+) -> None:
+    """Data is not a message: a script reading ``papers export`` or ``--json`` gets the same
+    UTF-8 bytes as with a UTF-8 locale (those of ``-o FILE``), not an internal error."""
+    utf8 = run("--home", seeded.home, *args, env=make_env(tmp_path / "utf8"))
+    narrow = test_bad_input.subprocess.run(
+        [*test_bad_input.PAPERS, "--home", str(seeded.home), *args],
+        env=make_env(tmp_path / "narrow", **NARROW[where]),
+        capture_output=True,
+        timeout=60,
+        stdin=test_bad_input.subprocess.DEVNULL,
+    )
+    assert narrow.returncode == 0, narrow.stderr
+    assert narrow.stderr == b""
+    assert narrow.stdout.decode("utf-8") == utf8.stdout
+    if "--json" in args:
+        assert len(json.loads(narrow.stdout)) > 1
+
+
+def test_an_undo_in_an_ascii_output_is_said_not_an_error(home: Path, tmp_path: Path) -> None:
+    """``papers undo`` prints ``inbox → read``: the undo was made, then the arrow was an
+    internal error and exit code 1, and a script took the undo for failed."""
+    ascii_env = make_env(tmp_path, PYTHONIOENCODING="ascii")
+    first = json.loads(run("--home", home, "list", "--json", env=ascii_env).stdout)[0]["id"]
+    assert run("--home", home, "mark", first, "read", env=ascii_env).returncode == 0
+    undone = run("--home", home, "undo", env=ascii_env)
+    assert undone.returncode == 0, undone.stderr
+    assert undone.stderr == ""
+    assert undone.stdout.startswith(f"{first}  read \\u2192 inbox")
