@@ -1,10 +1,16 @@
 """``papers`` in scripts and odd environments (real subprocesses): an output whose encoding is
-not UTF-8, a Ctrl+C, an id prefix too short to be one. Every case: one line or the data, the
+not UTF-8, a Ctrl+C. Every case: one line or the data, the
 promised exit code, never a traceback."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -70,12 +76,12 @@ def test_json_and_exports_reach_a_pipe_as_utf8_whatever_the_encoding(
     """Data is not a message: a script reading ``papers export`` or ``--json`` gets the same
     UTF-8 bytes as with a UTF-8 locale (those of ``-o FILE``), not an internal error."""
     utf8 = run("--home", seeded.home, *args, env=make_env(tmp_path / "utf8"))
-    narrow = test_bad_input.subprocess.run(
+    narrow = subprocess.run(
         [*test_bad_input.PAPERS, "--home", str(seeded.home), *args],
         env=make_env(tmp_path / "narrow", **NARROW[where]),
         capture_output=True,
         timeout=60,
-        stdin=test_bad_input.subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
     )
     assert narrow.returncode == 0, narrow.stderr
     assert narrow.stderr == b""
@@ -94,3 +100,40 @@ def test_an_undo_in_an_ascii_output_is_said_not_an_error(home: Path, tmp_path: P
     assert undone.returncode == 0, undone.stderr
     assert undone.stderr == ""
     assert undone.stdout.startswith(f"{first}  read \\u2192 inbox")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs and signals")
+def test_ctrl_c_during_an_import_is_one_line_and_no_import(tmp_path: Path) -> None:
+    """Ctrl+C while ``papers import`` waits on its input (a FIFO nobody writes to yet): the
+    process ended with exit code 130 and not a word, leaving a script's log to guess; now one
+    line says so, and nothing was imported."""
+    fifo = tmp_path / "list.jsonl"
+    os.mkfifo(fifo)
+    home = tmp_path / "home"
+    with subprocess.Popen(
+        [*test_bad_input.PAPERS, "--home", str(home), "import", "--any-file", str(fifo)],
+        env=make_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        # as a terminal's Ctrl+C finds it: a shell without job control ignores SIGINT for
+        # the commands it starts in the background, and Python then keeps it ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+    ) as proc:
+        deadline = time.monotonic() + 30
+        while True:  # the import has opened the FIFO: it now waits for its first byte
+            try:
+                writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as exc:
+                assert exc.errno == errno.ENXIO and time.monotonic() < deadline
+                time.sleep(0.02)
+        try:
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            os.close(writer)
+    assert proc.returncode == 130
+    assert (out, err) == ("", "papers: interrupted\n")
+    assert not (home / "papers.json").exists()

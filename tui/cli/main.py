@@ -213,7 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         complain(f"{PROG}: error: {where}{exc.strerror or exc}")
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl+C: every write is whole or not made (atomic renames)
+        complain(f"{PROG}: interrupted")
         return 130
     except Exception as exc:  # the promise is: never a traceback
         if os.environ.get("PAPERS_DEBUG"):
@@ -241,7 +242,11 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     # makes (the topics' centres); one thread unless the user says otherwise
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     words = sys.argv[1:] if argv is None else list(argv)
-    code = main(words)
+    try:
+        code = main(words)
+    except KeyboardInterrupt:  # Ctrl+C while the command's modules load or its line is read
+        complain(f"{PROG}: interrupted")
+        code = 130
     if command_named(words) in ENDS_AT_ONCE:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):  # a reader that left
