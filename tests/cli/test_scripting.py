@@ -137,3 +137,19 @@ def test_ctrl_c_during_an_import_is_one_line_and_no_import(tmp_path: Path) -> No
     assert proc.returncode == 130
     assert (out, err) == ("", "papers: interrupted\n")
     assert not (home / "papers.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["stats", "--bogus"], "stats"),
+        (["list", "extra"], "list"),
+        (["search", "x", "--limt", "3"], "search"),
+    ],
+)
+def test_an_unknown_argument_points_to_its_commands_help(
+    args: list[str], command: str, home: Path, env: dict[str, str]
+) -> None:
+    """``papers stats --bogus`` said see `papers --help`, which lists none of stats' options."""
+    line = test_bad_input.one_line_error(run("--home", home, *args, env=env), 2)
+    assert line.endswith(f"(see `papers {command} --help`)"), line

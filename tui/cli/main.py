@@ -122,8 +122,22 @@ def _search_args(parser: argparse.ArgumentParser, words: list[str]) -> argparse.
     says; ``-hardware``, which argparse would read as ``-h`` and more) is a word of the query,
     not an option; an unknown ``--option`` is an error."""
     negated = [word for word in words if _NEGATED.fullmatch(word) and word != "-h"]
-    args = parser.parse_args([word for word in words if word not in negated])
+    args = _parse(parser, [word for word in words if word not in negated], "search")
     args.query = [*getattr(args, "query", []), *negated]
+    return args
+
+
+def _parse(
+    parser: argparse.ArgumentParser, words: list[str], named: str | None
+) -> argparse.Namespace:
+    """The command line's arguments; one the command does not know is said by the command's
+    own parser (``papers stats --bogus``: see `papers stats --help`, where its options are;
+    the top parser said see `papers --help`, which lists none of them)."""
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        where = commands[0].choices.get(named, parser) if commands and named else parser
+        where.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
 
 
@@ -190,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unicode_output()
     named = command_named(words)
     parser = build_parser(named)
-    args = _search_args(parser, words) if named == "search" else parser.parse_args(words)
+    args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
     OPENED.clear()
     try:
