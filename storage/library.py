@@ -165,6 +165,11 @@ class Library:
                 return found[0]
             if len(found) > 1:
                 raise UnknownPaperError(f"id {text!r} is ambiguous: {len(found)} papers start so")
+        elif key and any(pid.startswith(key) for pid in loaded.ids()):
+            # a paper's id starts so: "no paper has the id" sent the user to look for one
+            raise UnknownPaperError(
+                f"id {text!r} is too short: give at least 4 characters of a paper's id"
+            )
         raise UnknownPaperError(f"no paper has the id {text!r} (see `papers list`)")
 
     def lists(self) -> list[ListInfo]:

@@ -212,7 +212,7 @@ CASES: dict[str, Case] = {
     "known and unknown ids": Case(
         lambda s, t: ["mark", s.ids[0], "fedcba987654", "read"], 1, "'fedcba987654'"
     ),
-    "prefix too short": Case(lambda s, t: ["mark", s.ids[0][:3], "read"], 1, "no paper"),
+    "prefix too short": Case(lambda s, t: ["mark", s.ids[0][:3], "read"], 1, "too short"),
     "unknown id, note": Case(lambda s, t: ["note", "0123456789ab", "hi"], 1, "no paper"),
     "unknown id, tag": Case(lambda s, t: ["tag", "0123456789ab", "x"], 1, "no paper"),
     "unknown id, similar": Case(lambda s, t: ["similar", "0123456789ab"], 1, "no paper"),

@@ -31,7 +31,7 @@ from tui.cli.common import (
     open_library,
     path_arg,
 )
-from tui.cli.output import complain
+from tui.cli.output import complain, unicode_output
 
 #: Each command and the function (module of ``tui.cli``, name) that declares it, in the order
 #: ``papers --help`` lists them.
@@ -122,8 +122,22 @@ def _search_args(parser: argparse.ArgumentParser, words: list[str]) -> argparse.
     says; ``-hardware``, which argparse would read as ``-h`` and more) is a word of the query,
     not an option; an unknown ``--option`` is an error."""
     negated = [word for word in words if _NEGATED.fullmatch(word) and word != "-h"]
-    args = parser.parse_args([word for word in words if word not in negated])
+    args = _parse(parser, [word for word in words if word not in negated], "search")
     args.query = [*getattr(args, "query", []), *negated]
+    return args
+
+
+def _parse(
+    parser: argparse.ArgumentParser, words: list[str], named: str | None
+) -> argparse.Namespace:
+    """The command line's arguments; one the command does not know is said by the command's
+    own parser (``papers stats --bogus``: see `papers stats --help`, where its options are;
+    the top parser said see `papers --help`, which lists none of them)."""
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        where = commands[0].choices.get(named, parser) if commands and named else parser
+        where.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
 
 
@@ -187,9 +201,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``papers``; returns the exit code (the console script exits with it)."""
     words = sys.argv[1:] if argv is None else list(argv)
     _closed_streams_lead_nowhere()
+    unicode_output()
     named = command_named(words)
     parser = build_parser(named)
-    args = _search_args(parser, words) if named == "search" else parser.parse_args(words)
+    args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
     OPENED.clear()
     try:
@@ -212,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         complain(f"{PROG}: error: {where}{exc.strerror or exc}")
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl+C: every write is whole or not made (atomic renames)
+        complain(f"{PROG}: interrupted")
         return 130
     except Exception as exc:  # the promise is: never a traceback
         if os.environ.get("PAPERS_DEBUG"):
@@ -240,7 +256,11 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     # makes (the topics' centres); one thread unless the user says otherwise
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     words = sys.argv[1:] if argv is None else list(argv)
-    code = main(words)
+    try:
+        code = main(words)
+    except KeyboardInterrupt:  # Ctrl+C while the command's modules load or its line is read
+        complain(f"{PROG}: interrupted")
+        code = 130
     if command_named(words) in ENDS_AT_ONCE:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):  # a reader that left

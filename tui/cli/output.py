@@ -14,10 +14,11 @@ escape sequences; printed raw, they would clear the screen or write the clipboar
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import TextIO
+from typing import Final, TextIO
 
 import orjson
 
@@ -47,10 +48,61 @@ def write_json(data: object) -> None:
 
 
 def write_document(text: str, *, is_json: bool = False) -> None:
-    """Print an export: to a pipe or a file as written, to a terminal made safe."""
-    if is_terminal(sys.stdout):
+    """Print an export: to a pipe or a file as written, to a terminal made safe.
+
+    An output whose encoding cannot hold every character (``PYTHONIOENCODING=ascii``, a C or
+    Latin-1 locale Python does not coerce to UTF-8): to a pipe or a file the document goes as
+    UTF-8, the encoding of every format written and the bytes ``-o FILE`` writes (a title's
+    ``é`` was an internal error, half the document out); to a terminal, JSON's other
+    characters as ``\\uXXXX`` too (the same data), the other formats' as ``\\xe9`` escapes
+    (``unicode_output``).
+    """
+    terminal = is_terminal(sys.stdout)
+    if terminal:
         text = json_safe(text) if is_json else printable_block(text)
-    sys.stdout.write(text)
+    if holds_any_text(sys.stdout):
+        sys.stdout.write(text)
+    elif terminal:
+        sys.stdout.write(_NOT_ASCII.sub(_json_escape, text) if is_json else text)
+    elif (raw := getattr(sys.stdout, "buffer", None)) is not None:
+        sys.stdout.flush()  # what was written as text goes first
+        raw.write(text.encode("utf-8", "surrogateescape"))
+    else:
+        sys.stdout.write(text)
+
+
+#: A character beyond ASCII, one code point (a pair of surrogates in JSON beyond U+FFFF).
+_NOT_ASCII: Final = re.compile(r"[^\x00-\x7f]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    """The character ``match`` holds as JSON's ``\\uXXXX`` (two of them beyond U+FFFF)."""
+    code = ord(match[0])
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def holds_any_text(stream: TextIO) -> bool:
+    """Whether ``stream``'s encoding writes every character (a UTF: not ASCII, not Latin-1)."""
+    import codecs
+
+    try:
+        return codecs.lookup(stream.encoding).name.startswith("utf")
+    except (AttributeError, LookupError, TypeError):  # a stream without one: text as it is
+        return True
+
+
+def unicode_output() -> None:
+    """Standard output made to take any text: where its encoding cannot hold a character
+    (``PYTHONIOENCODING=ascii``, ``LC_ALL=C`` with Python's UTF-8 coercion off), the
+    character shows as an escape (``\\xe9``, ``\\u2192``), as standard error already shows
+    it, rather than every ``papers list``, ``undo`` or ``sync --help`` that met a title's
+    ``é`` or the help's ``…`` ending in an internal error or a traceback."""
+    if not holds_any_text(sys.stdout):
+        with contextlib.suppress(AttributeError, ValueError):  # not a TextIOWrapper, closed
+            sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
 class ProgressLines:
