@@ -119,15 +119,9 @@ def _value(text: str, pos: int, closer: str) -> tuple[str, int, int] | None:
     while True:
         if pos >= len(text):
             return None
-        ch = text[pos]
-        if ch == "{":
-            read = _braced(text, pos)
-            if read is None:
-                return None
-            part, pos, taken = read
-            strays += taken
-        elif ch == '"':
-            read = _quoted(text, pos)
+        delimited = {"{": _braced, '"': _quoted}.get(text[pos])
+        if delimited is not None:
+            read = delimited(text, pos)
             if read is None:
                 return None
             part, pos, taken = read

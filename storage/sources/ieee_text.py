@@ -20,13 +20,12 @@ import re
 from pathlib import Path
 from typing import Any, Final
 
-from storage.errors import SourceError
 from storage.sources.citation import doi_of
-from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult
+from storage.sources.paragraphs import mostly_entries, read_entries
+from storage.sources.records import Fit, Reader, ReadResult
 
 __all__ = ["IEEE_TEXT", "looks_like_ieee", "read_ieee"]
 
-_BLANK_LINE: Final = re.compile(r"\n[ \t\r\f\v]*\n")
 #: How an IEEE citation ends: its DOI, or a year with the pages or date before it.
 _ENDING: Final = re.compile(
     r"(?:,\s+doi:\s*10\.\d{3,9}/\S+|(?:19|20)\d\d(?:,\s+(?:pp?\.|Art\b)[^,]*)?)\.?\s*$"
@@ -66,10 +65,6 @@ _HYPHEN_INITIAL: Final = re.compile(r"\.\s+-\s*(?=\w)")
 _AUTHOR_SPLIT: Final = re.compile(r",\s+(?:and\s+)?|\s+and\s+")
 
 
-def _paragraphs(text: str) -> list[str]:
-    return [p.strip() for p in _BLANK_LINE.split(text.replace("\r\n", "\n")) if p.strip()]
-
-
 def _split(line: str) -> tuple[str, str, str] | None:
     """The citation line's authors (none for a standard), its title (quoted, IEEE's comma
     inside the quotes) and the rest after it, which holds no quote (the venue, volume, pages,
@@ -99,9 +94,7 @@ def _is_entry(paragraph: str) -> bool:
 
 def looks_like_ieee(text: str) -> bool:
     """Whether most of the first paragraphs (a heading line aside) are IEEE entries."""
-    paragraphs = _paragraphs(text[:SNIFF_CHARS])[:20]
-    entries = sum(_is_entry(p) for p in paragraphs)
-    return entries > 0 and entries * 2 >= len(paragraphs) - 1
+    return mostly_entries(text, _is_entry)
 
 
 def sniff_ieee(text: str, path: Path) -> Fit:
@@ -196,19 +189,7 @@ def _entry(paragraph: str) -> dict[str, Any]:
 
 def read_ieee(text: str, path: Path) -> ReadResult:
     """Every entry of an IEEE Xplore plain-text download (see the module)."""
-    result = ReadResult(source=str(path), list_name=path.stem)
-    paragraphs = _paragraphs(text)
-    if paragraphs and not _is_entry(paragraphs[0]) and "\n" not in paragraphs[0]:
-        paragraphs = paragraphs[1:]  # a heading line someone put above the entries
-    for number, paragraph in enumerate(paragraphs, start=1):
-        if not _is_entry(paragraph):
-            shown = " ".join(paragraph[:60].split())
-            result.refuse(number, f"not an IEEE Xplore citation: {shown}")
-            continue
-        result.add(number, _entry(paragraph))
-    if not result.records and not result.errors:
-        raise SourceError(f"{path}: holds no IEEE Xplore citations")
-    return result
+    return read_entries(text, path, _is_entry, _entry, "IEEE Xplore")
 
 
 IEEE_TEXT = Reader(

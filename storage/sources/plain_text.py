@@ -8,6 +8,7 @@ from pathlib import Path
 
 from storage.errors import SourceError
 from storage.models import RecordError
+from storage.sources.paragraphs import paragraphs
 from storage.sources.records import (
     MAX_HEADER_CHARS,
     Fit,
@@ -20,9 +21,6 @@ from storage.sources.records import (
 
 #: A title line longer than this is prose, not a title.
 MAX_TITLE_CHARS = 250
-
-_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
-
 
 #: Files of these kinds are never lists of abstracts, whatever their text: a README's
 #: paragraphs are no papers, nor are a BibTeX or RIS file's lines.
@@ -42,13 +40,12 @@ def read_plain_text(text: str, path: Path) -> ReadResult:
     as a title and its abstract.
     """
     source = str(path)
-    paragraphs = [p.strip() for p in _BLANK_LINE.split(text.replace("\r\n", "\n"))]
-    paragraphs = [p for p in paragraphs if p]
+    found = paragraphs(text)
     list_name = path.stem
-    if len(paragraphs) > 1 and is_header(paragraphs[0]):
-        list_name = paragraphs.pop(0).strip().lstrip("#").strip() or path.stem
+    if len(found) > 1 and is_header(found[0]):
+        list_name = found.pop(0).strip().lstrip("#").strip() or path.stem
     result = ReadResult(source=source, list_name=list_name)
-    for number, paragraph in enumerate(paragraphs, start=1):
+    for number, paragraph in enumerate(found, start=1):
         title, paragraph = split_title(paragraph)
         problem = abstract_problem(paragraph)
         if problem:

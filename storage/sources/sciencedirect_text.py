@@ -27,13 +27,12 @@ import re
 from pathlib import Path
 from typing import Any, Final
 
-from storage.errors import SourceError
 from storage.sources.citation import doi_of
-from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult
+from storage.sources.paragraphs import mostly_entries, read_entries
+from storage.sources.records import Fit, Reader, ReadResult
 
 __all__ = ["SCIENCEDIRECT_TEXT", "looks_like_sciencedirect", "read_sciencedirect"]
 
-_BLANK_LINE: Final = re.compile(r"\n[ \t\r\f\v]*\n")
 #: The article's page, in parentheses on its own line.
 _PAGE: Final = re.compile(r"^\((https?://\S+)\)$")
 _OWN_PAGE: Final = re.compile(
@@ -51,10 +50,6 @@ _ISBN: Final = re.compile(r"^ISBN\s+(.+)$", re.I)
 _EDITORS: Final = re.compile(r"^Editor\(s\):", re.I)
 
 
-def _paragraphs(text: str) -> list[str]:
-    return [p.strip() for p in _BLANK_LINE.split(text.replace("\r\n", "\n")) if p.strip()]
-
-
 def _is_entry(paragraph: str) -> bool:
     """Whether a paragraph is a ScienceDirect entry (see the module)."""
     if _OWN_PAGE.search(paragraph):
@@ -66,9 +61,7 @@ def _is_entry(paragraph: str) -> bool:
 
 def looks_like_sciencedirect(text: str) -> bool:
     """Whether most of the first paragraphs (a heading line aside) are ScienceDirect entries."""
-    paragraphs = _paragraphs(text[:SNIFF_CHARS])[:20]
-    entries = sum(_is_entry(p) for p in paragraphs)
-    return entries > 0 and entries * 2 >= len(paragraphs) - 1
+    return mostly_entries(text, _is_entry)
 
 
 def sniff_sciencedirect(text: str, path: Path) -> Fit:
@@ -150,19 +143,7 @@ def _entry(paragraph: str) -> dict[str, Any]:
 
 def read_sciencedirect(text: str, path: Path) -> ReadResult:
     """Every entry of a ScienceDirect plain-text export (see the module)."""
-    result = ReadResult(source=str(path), list_name=path.stem)
-    paragraphs = _paragraphs(text)
-    if paragraphs and not _is_entry(paragraphs[0]) and "\n" not in paragraphs[0]:
-        paragraphs = paragraphs[1:]  # a heading line someone put above the entries
-    for number, paragraph in enumerate(paragraphs, start=1):
-        if not _is_entry(paragraph):
-            shown = " ".join(paragraph[:60].split())
-            result.refuse(number, f"not a ScienceDirect citation: {shown}")
-            continue
-        result.add(number, _entry(paragraph))
-    if not result.records and not result.errors:
-        raise SourceError(f"{path}: holds no ScienceDirect citations")
-    return result
+    return read_entries(text, path, _is_entry, _entry, "ScienceDirect")
 
 
 SCIENCEDIRECT_TEXT = Reader(

@@ -62,4 +62,22 @@ def json_safe(document: str) -> str:
 
     The same data for any JSON parser, and nothing in it that a terminal would obey.
     """
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", document)
+    return _UNSAFE_IN_JSON.sub(_u_escape, document)
+
+
+def ascii_json(document: str) -> str:
+    """A JSON document with every character beyond ASCII written as ``\\uXXXX`` (a pair of
+    surrogates beyond U+FFFF): the same data, for an output that holds ASCII alone."""
+    return _NOT_ASCII.sub(_u_escape, document)
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _u_escape(match: re.Match[str]) -> str:
+    """The character ``match`` holds as JSON's ``\\uXXXX`` (two of them beyond U+FFFF)."""
+    code = ord(match[0])
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

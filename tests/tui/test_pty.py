@@ -42,12 +42,13 @@ def read_until(fd: int, marker: bytes, timeout: float) -> bytes:
     return seen
 
 
-def test_papers_opens_in_a_terminal_and_quits(tmp_path: Path) -> None:
+def spawn_papers(home: Path, rows: int, columns: int) -> tuple[subprocess.Popen[bytes], int]:
+    """The real ``papers`` on ``home`` in a new pseudo-terminal of that size, and its master."""
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "36"}
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows)}
     proc = subprocess.Popen(
-        [*papers_command(), "--home", str(tmp_path / "home")],
+        [*papers_command(), "--home", str(home)],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -56,20 +57,32 @@ def test_papers_opens_in_a_terminal_and_quits(tmp_path: Path) -> None:
         start_new_session=True,
     )
     os.close(slave)
+    return proc, master
+
+
+def quit_papers(proc: subprocess.Popen[bytes], master: int) -> bytes:
+    """``q``, and what the app writes until it ends (15 s at the most)."""
+    screen = b""
+    os.write(master, b"q")
+    deadline = time.monotonic() + 15
+    while proc.poll() is None and time.monotonic() < deadline:
+        if select.select([master], [], [], 0.1)[0]:
+            try:
+                screen += os.read(master, 65536)
+            except OSError:  # the terminal side closed: the process is ending
+                time.sleep(0.05)
+    return screen
+
+
+def test_papers_opens_in_a_terminal_and_quits(tmp_path: Path) -> None:
+    proc, master = spawn_papers(tmp_path / "home", 36, 120)
     try:
         screen = read_until(master, b"Inbox", timeout=30)
         screen += read_until(master, b"triaged", timeout=10)
         os.write(master, b"j")
         os.write(master, b"s")
         time.sleep(0.5)
-        os.write(master, b"q")
-        deadline = time.monotonic() + 15
-        while proc.poll() is None and time.monotonic() < deadline:
-            if select.select([master], [], [], 0.1)[0]:
-                try:
-                    screen += os.read(master, 65536)
-                except OSError:  # the terminal side closed: the process is ending
-                    time.sleep(0.05)
+        screen += quit_papers(proc, master)
         assert proc.wait(timeout=5) == 0, screen[-2000:]
         assert b"Traceback" not in screen
     finally:
@@ -86,19 +99,7 @@ def test_bytes_that_are_no_utf_8_are_no_crash(tmp_path: Path) -> None:
     """A Latin-1 terminal's é (0xe9), an 8-bit CSI (0x9b) or any byte that is no UTF-8 ended
     the app: Textual's input thread died on a UnicodeDecodeError and printed its traceback.
     Such a byte is now read as U+FFFD, and the keys after it work."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
-    proc = subprocess.Popen(
-        [*papers_command(), "--home", str(tmp_path / "home")],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        close_fds=True,
-        start_new_session=True,
-    )
-    os.close(slave)
+    proc, master = spawn_papers(tmp_path / "home", 24, 80)
     try:
         screen = read_until(master, b"triaged", timeout=30)
         for chunk in (b"\xe9", b"j", b"\x9b31m", b"\xff\xfe", b"/caf\xe9"):
@@ -109,14 +110,7 @@ def test_bytes_that_are_no_utf_8_are_no_crash(tmp_path: Path) -> None:
         os.write(master, b"s")
         time.sleep(0.5)
         assert proc.poll() is None, read_until(master, b"", timeout=1)[-2000:]
-        os.write(master, b"q")
-        deadline = time.monotonic() + 15
-        while proc.poll() is None and time.monotonic() < deadline:
-            if select.select([master], [], [], 0.1)[0]:
-                try:
-                    screen += os.read(master, 65536)
-                except OSError:
-                    time.sleep(0.05)
+        screen += quit_papers(proc, master)
         assert proc.wait(timeout=5) == 0, screen[-2000:]
         assert b"Traceback" not in screen and b"UnicodeDecodeError" not in screen
     finally:

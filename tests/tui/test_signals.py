@@ -12,6 +12,7 @@ by a rest of the cursor before a SIGKILL.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -19,7 +20,7 @@ import shutil
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,6 +155,19 @@ def test_decisions_shown_survive_sigterm_sighup_sigint_and_the_terminal_closing(
     )
 
 
+@contextlib.contextmanager
+def papers_on(home: Path) -> Iterator[Terminal]:
+    """The real ``papers`` on ``home`` in a pseudo-terminal; killed if it is still running at
+    the end, its terminal closed."""
+    terminal = spawn([*papers_command(), "--home", str(home)])
+    try:
+        yield terminal
+    finally:
+        if terminal.proc.poll() is None:
+            terminal.proc.kill()
+        os.close(terminal.master)
+
+
 def _moved_to_the_fourth_of_all(terminal: Terminal) -> None:
     """The All tab shown, the cursor on its fourth paper (painted)."""
     terminal.wait_for(b"triaged", timeout=60)
@@ -169,15 +183,10 @@ def test_a_signal_keeps_the_place_as_q_does(seeded_home: Path, number: signal.Si
     decisions saved, but the next start opened where the last `q` had left it: the tab and
     the paper were kept by `q` alone."""
     fourth = Library(seeded_home).papers()[3].id
-    terminal = spawn([*papers_command(), "--home", str(seeded_home)])
-    try:
+    with papers_on(seeded_home) as terminal:
         _moved_to_the_fourth_of_all(terminal)
         os.kill(terminal.pid, number)
         terminal.proc.wait(timeout=30)
-    finally:
-        if terminal.proc.poll() is None:
-            terminal.proc.kill()
-        os.close(terminal.master)
     assert terminal.proc.returncode == 128 + number.value
     assert load_ui_state(seeded_home) == UiState(tab="all", paper=fourth)
 
@@ -186,18 +195,13 @@ def test_a_place_rested_on_is_kept_before_a_kill_no_handler_sees(seeded_home: Pa
     """`kill -9` (a crash, the power): the place where the cursor rested is on disk already,
     written once it stayed a poll long; it was written by a quit alone."""
     fourth = Library(seeded_home).papers()[3].id
-    terminal = spawn([*papers_command(), "--home", str(seeded_home)])
-    try:
+    with papers_on(seeded_home) as terminal:
         _moved_to_the_fourth_of_all(terminal)
         deadline = time.monotonic() + 10
         while load_ui_state(seeded_home).paper != fourth and time.monotonic() < deadline:
             terminal.read(0.1)
         os.kill(terminal.pid, signal.SIGKILL)
         terminal.proc.wait(timeout=10)
-    finally:
-        if terminal.proc.poll() is None:
-            terminal.proc.kill()
-        os.close(terminal.master)
     assert load_ui_state(seeded_home) == UiState(tab="all", paper=fourth)
 
 
@@ -208,8 +212,7 @@ def test_a_note_typed_and_not_yet_saved_is_kept_by_a_signal(
     """The terminal window closed (or a `kill`) with the note editor open: what was typed was
     lost in silence, though one Esc alone does not throw it away (found by a hostile review)."""
     first = Library(seeded_home).papers()[0].id
-    terminal = spawn([*papers_command(), "--home", str(seeded_home)])
-    try:
+    with papers_on(seeded_home) as terminal:
         terminal.wait_for(b"0 / 38 triaged", timeout=20)
         terminal.quiet(0.15, timeout=5)
         start = len(terminal.screen)
@@ -220,9 +223,5 @@ def test_a_note_typed_and_not_yet_saved_is_kept_by_a_signal(
         terminal.wait_for(b"appendix", timeout=10, start=start)
         os.kill(terminal.pid, number)
         terminal.proc.wait(timeout=30)
-    finally:
-        if terminal.proc.poll() is None:
-            terminal.proc.kill()
-        os.close(terminal.master)
     assert terminal.proc.returncode == 128 + number.value
     assert Library(seeded_home).triage().notes == {first: "read the appendix"}

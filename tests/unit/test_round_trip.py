@@ -82,14 +82,19 @@ def test_export_then_import_into_an_empty_home_restores_everything(
         assert target.queue() == source.queue()
 
 
-def test_a_library_folder_imported_keeps_its_queue_order(tmp_path: Path) -> None:
+def _reordered_queue(home: Path) -> Library:
+    """A library of four starred papers, each moved to the head of the queue in turn."""
     rows = [
         {"title": f"Paper {i}", "abstract": f"Abstract number {i}, long enough to be read."}
         for i in range(4)
     ]
     for row in rows:
         row.update(status="starred", note="", tags=[], move_to=1)  # each moved to the head
-    source = _build(tmp_path / "source", rows)
+    return _build(home, rows)
+
+
+def test_a_library_folder_imported_keeps_its_queue_order(tmp_path: Path) -> None:
+    source = _reordered_queue(tmp_path / "source")
     assert source.queue() == [p.id for p in reversed(source.papers())]
     target = Library(tmp_path / "target")
     target.import_file(tmp_path / "source")
@@ -99,13 +104,7 @@ def test_a_library_folder_imported_keeps_its_queue_order(tmp_path: Path) -> None
 def test_a_queue_imported_into_a_library_with_one_joins_behind_it_in_its_order(
     tmp_path: Path,
 ) -> None:
-    rows = [
-        {"title": f"Paper {i}", "abstract": f"Abstract number {i}, long enough to be read."}
-        for i in range(4)
-    ]
-    for row in rows:
-        row.update(status="starred", note="", tags=[], move_to=1)  # each moved to the head
-    source = _build(tmp_path / "source", rows)
+    source = _reordered_queue(tmp_path / "source")
     exported = tmp_path / "queue.json"
     exported.write_text(export(source.papers(), source.triage(), "json"), encoding="utf-8")
     target = Library(tmp_path / "target")

@@ -90,7 +90,7 @@ PREPRINT = item(
     repository="arXiv",
     archiveID="arXiv:2402.00002",
     date="2024",
-    url="https://arxiv.org/abs/2402.00002v2",
+    url="http://127.0.0.1:9/preprints/2402.00002v2",
 )
 
 

@@ -14,18 +14,17 @@ escape sequences; printed raw, they would clear the screen or write the clipboar
 from __future__ import annotations
 
 import contextlib
-import re
 import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Final, TextIO
+from typing import TextIO
 
 import orjson
 
 from storage import Library, Status
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.text.sanitize import json_safe, printable, printable_block
+from storage.text.sanitize import ascii_json, json_safe, printable, printable_block
 
 
 def say(*lines: str) -> None:
@@ -63,25 +62,12 @@ def write_document(text: str, *, is_json: bool = False) -> None:
     if holds_any_text(sys.stdout):
         sys.stdout.write(text)
     elif terminal:
-        sys.stdout.write(_NOT_ASCII.sub(_json_escape, text) if is_json else text)
+        sys.stdout.write(ascii_json(text) if is_json else text)
     elif (raw := getattr(sys.stdout, "buffer", None)) is not None:
         sys.stdout.flush()  # what was written as text goes first
         raw.write(text.encode("utf-8", "surrogateescape"))
     else:
         sys.stdout.write(text)
-
-
-#: A character beyond ASCII, one code point (a pair of surrogates in JSON beyond U+FFFF).
-_NOT_ASCII: Final = re.compile(r"[^\x00-\x7f]")
-
-
-def _json_escape(match: re.Match[str]) -> str:
-    """The character ``match`` holds as JSON's ``\\uXXXX`` (two of them beyond U+FFFF)."""
-    code = ord(match[0])
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def holds_any_text(stream: TextIO) -> bool:

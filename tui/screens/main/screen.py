@@ -179,8 +179,11 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     def _tell_marks_wait(self) -> None:
         """r, x or s decide the paper under the cursor, not the marked ones: said once for a
         set of marks (a user who marked papers and pressed r expected them decided)."""
-        marked = frozenset(self.view.marked)
-        if marked and marked != self._marks_told:
+        marked = self.view.marked
+        if marked == self._marks_told:  # (none, or as said: no copy of thousands of marks)
+            return
+        self._marks_told = frozenset(marked)
+        if marked:
             n = len(marked)
             self.notify(
                 f"Decided the paper under the cursor; {n:,} marked "
@@ -188,7 +191,6 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
                 timeout=5,
                 markup=False,
             )
-        self._marks_told = marked
 
     def action_undo(self) -> None:
         self.session.queue_undo()
