@@ -30,7 +30,14 @@ from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
 from storage.sources.fields import year_in
 from storage.sources.json_lists import loads
-from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
+from storage.sources.records import (
+    ARXIV_ID,
+    Fit,
+    Reader,
+    ReadResult,
+    note_and_code,
+    opening,
+)
 from storage.text.latex import literal
 
 CSL_SUFFIXES: Final = (".csl-json",)
@@ -107,6 +114,10 @@ def _date(value: Any) -> tuple[str, str, str]:
     return year, month, f"{year}-{int(month):02d}-{int(day):02d}" if day else ""
 
 
+#: A preprint's number as Zotero's CSL-JSON gives it: its archive id, ``arXiv:2402.00002``.
+_ARXIV_NUMBER: Final = re.compile(rf"arxiv:\s*({ARXIV_ID.pattern})", re.IGNORECASE)
+
+
 def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     """A CSL item's fields under the names ``record_from_fields`` reads."""
     fields: dict[str, Any] = {str(k).lower(): v for k, v in item.items()}
@@ -129,6 +140,10 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     archive, location = item.get("archive"), item.get("archive_location")
     if isinstance(archive, str) and isinstance(location, str):
         fields["archiveprefix"], fields["eprint"] = archive, location
+    number = item.get("number")  # Zotero's preprint: its archive id, ``arXiv:2402.00002``
+    arxiv = _ARXIV_NUMBER.fullmatch(number.strip()) if isinstance(number, str) else None
+    if arxiv and not fields.get("eprint"):
+        fields["archiveprefix"], fields["eprint"] = "arXiv", arxiv.group(1)
     url = item.get("URL")
     fields["url"] = url if isinstance(url, str) else ""
     fields["keywords"] = item.get("keyword", "")
@@ -259,7 +274,14 @@ def read_csl_json(text: str, path: Path) -> ReadResult:
 
 
 def read_csl_data(data: Any, path: Path) -> ReadResult:
-    """Parsed CSL-JSON (or a Crossref answer) as ``read_csl_json`` reads its text."""
+    """Parsed CSL-JSON (or a Crossref answer) as ``read_csl_json`` reads its text; Zotero's
+    API answers asked with ``include=csljson`` hold CSL-JSON in each item's envelope
+    (``storage.sources.zotero_api``)."""
+    from storage.sources.zotero_api import read_zotero_items, zotero_items
+
+    zotero = zotero_items(data)
+    if zotero is not None:
+        return read_zotero_items(zotero, path)
     works = _crossref_works(data)
     items = works if works is not None else _items(data)
     if not isinstance(items, list):
