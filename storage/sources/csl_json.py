@@ -28,7 +28,7 @@ from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
-from storage.sources.fields import year_in
+from storage.sources.dates import typed_date
 from storage.sources.json_lists import loads
 from storage.sources.records import (
     ARXIV_ID,
@@ -82,6 +82,17 @@ def _names(value: Any) -> list[str]:
 _NAME_PARTS: Final = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 
 
+def _part(value: Any) -> str:
+    """A number of CSL's ``date-parts`` as digits: ``2024``, ``"2024"``, ``2024.0`` (a writer
+    of floats); "" for anything else (``null``, ``""``, a word)."""
+    if isinstance(value, float) and value.is_integer() and 0 < value < 10_000:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return ""
+    text = str(value).strip()
+    return text if text.isdigit() and len(text) <= 4 else ""
+
+
 def _date(value: Any) -> tuple[str, str, str]:
     """(year, month, ISO date when the day is known) of a CSL date."""
     if isinstance(value, list) and value:  # some writers give the date-parts list itself
@@ -94,9 +105,11 @@ def _date(value: Any) -> tuple[str, str, str]:
         return "", "", ""
     parts = value.get("date-parts")
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-        numbers = [str(p) for p in parts[0][:3] if isinstance(p, int | str) and str(p).isdigit()]
-        if not numbers:
-            return "", "", ""
+        numbers = [_part(p) for p in parts[0][:3]]
+        numbers = numbers[: numbers.index("")] if "" in numbers else numbers
+    else:
+        numbers = []
+    if numbers:  # else its raw or literal form, as a writer that could not split it gives
         year, month = numbers[0][:4], numbers[1] if len(numbers) > 1 else ""
         day = f"{int(year):04d}-{int(month):02d}-{int(numbers[2]):02d}" if len(numbers) > 2 else ""
         return year, month, day
@@ -105,9 +118,12 @@ def _date(value: Any) -> tuple[str, str, str]:
         return "", "", ""
     text = " ".join(str(raw).split())[:100]
     iso = re.fullmatch(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ].*)?", text)
-    if iso is None:  # "May 2023", "Spring 2022"
-        found = year_in(text)
-        return ("" if found is None else str(found)), "", ""
+    if iso is None:  # "May 2023", "Spring 2022", "05/07/2024": as people type dates
+        year_of, month_of, day_of = typed_date(text)
+        if year_of is None:
+            return "", "", ""
+        full = f"{year_of:04d}-{month_of:02d}-{day_of:02d}" if month_of and day_of else ""
+        return str(year_of), str(month_of or ""), full
     year, month, day = iso.groups()
     if not 1 <= int(month) <= 12:  # EDTF's seasons (21 to 24) are no months
         return year, "", ""

@@ -35,6 +35,7 @@ from storage.errors import SourceError
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.csl_json import csl_fields
+from storage.sources.dates import typed_date as zotero_date
 from storage.sources.links import web_url
 from storage.sources.records import ARXIV_ID, ReadResult, folder_of
 
@@ -162,53 +163,6 @@ def _people(creators: Any) -> list[str]:
             named.append((_text(person.get("creatorType")), name))
     primary = [name for kind, name in named if kind in _PRIMARY]
     return primary or [name for _, name in named]
-
-
-_MONTHS: Final = {
-    name: number
-    for number, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
-_ISO: Final = re.compile(r"(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?!\d)")
-_NUMERIC: Final = re.compile(r"(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?!\d)")
-_YEAR: Final = re.compile(r"(?<!\d)([12]\d{3})(?!\d)")
-_MONTH_WORD: Final = re.compile(rf"\b({'|'.join(_MONTHS)})[a-z]*\.?", re.IGNORECASE)
-_DAY: Final = re.compile(r"(?<![\d:])(\d{1,2})(?:st|nd|rd|th)?(?![\d:])")
-
-
-def zotero_date(text: str) -> tuple[int | None, int | None, int | None]:
-    """Year, month and day of a date as Zotero users type it: ``2024-05-07``, ``2024/5``,
-    ``May 7, 2024``, ``7 May 2024``, ``05/07/2024`` (month first, as Zotero reads it, unless
-    the first number cannot be a month), ``7.5.2024``, ``Spring 2024``, ``2024``; None for
-    what it does not give."""
-    text = text.strip()[:100]
-    iso = _ISO.match(text)
-    if iso and (dated := _checked(*(int(g) if g else None for g in iso.groups())))[0]:
-        return dated
-    numeric = _NUMERIC.search(text)
-    if numeric:
-        first, second, number = (int(g) for g in numeric.groups())
-        if "." in numeric.group() or first > 12:  # 7.5.2024, 25/12/2024: the day first
-            first, second = second, first
-        return _checked(number, first, second)
-    year = _YEAR.search(text)
-    if year is None:
-        return None, None, None
-    word = _MONTH_WORD.search(text)
-    month = _MONTHS[word.group(1).casefold()] if word else None
-    day = _DAY.search(text.replace(year.group(), " ")) if word else None
-    return _checked(int(year.group(1)), month, int(day.group(1)) if day else None)
-
-
-def _checked(
-    year: int | None, month: int | None, day: int | None
-) -> tuple[int | None, int | None, int | None]:
-    if year is None or not 1000 <= year <= 2999:
-        return None, None, None
-    if month is None or not 1 <= month <= 12:
-        return year, None, None
-    return year, month, day if day is not None and 1 <= day <= 31 else None
 
 
 def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
