@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
-from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
+from storage.sources.attachments import MAX_PATH_CHARS, file_url_path, resolved
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.csl_json import csl_fields
 from storage.sources.dates import typed_date as zotero_date
@@ -89,13 +89,20 @@ def extra_ids(extra: str, archive_id: str = "") -> tuple[str, str]:
 
 
 def _data(item: Any) -> Mapping[str, Any] | None:
-    """A Zotero item's ``data``, or None for anything else."""
+    """A Zotero item's ``data``, or None for anything else; an item's fields alone (Better
+    BibTeX's JSON export, Zotero's translators, Citoid) are their own ``data``."""
     if not isinstance(item, Mapping):
         return None
     data = item.get("data")
     if isinstance(data, Mapping) and isinstance(data.get("itemType"), str) and "key" in item:
         return data
+    if data is None and isinstance(item.get("itemType"), str) and _BARE.intersection(item):
+        return item
     return None
+
+
+#: What an item's fields alone hold besides their ``itemType`` (Zotero's own names).
+_BARE: Final = frozenset({"creators", "abstractNote", "itemKey", "itemID", "parentItem"})
 
 
 def _csljson(item: Any) -> Mapping[str, Any] | None:
@@ -111,10 +118,13 @@ def _is_item(item: Any) -> bool:
 
 
 def zotero_items(data: Any) -> list[Any] | None:
-    """The items of a Zotero API answer: an array of them, or one item; None for no such
-    answer (most of an array's first objects must be items)."""
+    """The items of a Zotero API answer: an array of them, or one item; Better BibTeX's JSON
+    export (``{"config", "items": […]}``); None for no such answer (most of an array's first
+    objects must be items)."""
     if _is_item(data):
         return [data]
+    if isinstance(data, Mapping) and isinstance(data.get("items"), list):
+        data = data["items"]
     if isinstance(data, list) and data:
         sample = data[:20]
         if sum(map(_is_item, sample)) * 2 > len(sample):
@@ -247,7 +257,6 @@ def _attached_pdf(item: Any, data: Mapping[str, Any] | None, folders: Sequence[P
     ``KEY/filename`` in a Zotero storage folder (``_storage_folders``); Zotero's local API
     gives the file as its ``enclosure`` link, a ``file:`` address."""
     found = [file_url_path(e)] if (e := _href(item, "enclosure"))[:5].lower() == "file:" else []
-    name = ""
     if data is not None:
         mode, name = _text(data.get("linkMode")), _text(data.get("filename"))
         pdf = _text(data.get("contentType")).lower() == "application/pdf"
@@ -259,7 +268,13 @@ def _attached_pdf(item: Any, data: Mapping[str, Any] | None, folders: Sequence[P
             found += [str(folder / key / name) for folder in folders]
     else:
         pdf = _text(_link(item, "enclosure").get("type")).lower() == "application/pdf"
-    for path in found:
+    return _first_file(found, pdf)
+
+
+def _first_file(paths: Sequence[str], pdf: bool) -> str:
+    """The first of ``paths`` that is a file here, and a PDF (``pdf``: by its content type;
+    else by its name); "" for none."""
+    for path in paths:
         if not (pdf or path.lower().endswith(".pdf")) or len(path) > MAX_PATH_CHARS:
             continue
         try:
@@ -268,6 +283,28 @@ def _attached_pdf(item: Any, data: Mapping[str, Any] | None, folders: Sequence[P
         except (OSError, ValueError):
             continue
     return ""
+
+
+def _nested(data: Mapping[str, Any], base: Path | None) -> tuple[list[str], str]:
+    """The notes (as text) and the local PDF of an item that holds its own (Better BibTeX's
+    JSON: ``notes``, HTML or ``{"note": …}``; ``attachments``, ``{"path": …}`` absolute, or
+    relative to the export when it was made with its files)."""
+    notes = data.get("notes")
+    texts: list[str] = []
+    for note in notes[:1000] if isinstance(notes, list) else []:
+        text = note.get("note") if isinstance(note, Mapping) else note
+        if isinstance(text, str):
+            texts.append(note_text(text))
+    attachments = data.get("attachments")
+    for attached in attachments[:1000] if isinstance(attachments, list) else []:
+        if not isinstance(attached, Mapping):
+            continue
+        given = _text(attached.get("localPath")) or _text(attached.get("path"))
+        path = resolved(given, base) if given else ""
+        pdf = _text(attached.get("contentType")).lower() == "application/pdf"
+        if path and (found := _first_file([path], pdf)):
+            return texts, found
+    return texts, ""
 
 
 def _pdf_of(item: Any, data: Mapping[str, Any] | None, folders: Sequence[Path]) -> tuple[str, str]:
@@ -306,7 +343,8 @@ def read_zotero_items(items: Sequence[Any], path: Path) -> ReadResult:
     """Every paper of a Zotero API answer, its notes as its note, its PDF as its file (see
     the module)."""
     result = ReadResult(source=str(path), list_name=path.stem)
-    folders = _storage_folders(folder_of(result.source))
+    base = folder_of(result.source)
+    folders = _storage_folders(base)
     notes: dict[str, list[str]] = {}
     pdfs: dict[str, tuple[str, str]] = {}
     papers: list[tuple[int, Any, Mapping[str, Any] | None]] = []
@@ -347,12 +385,14 @@ def read_zotero_items(items: Sequence[Any], path: Path) -> ReadResult:
         else:
             fields = _csl_item_fields(_csljson(item) or {}, item.get("meta"))
         key = (_text(data.get("key")) if data else "") or _text(item.get("key"))
+        own_notes, own_pdf = _nested(data, base) if data is not None else ([], "")
         local, web = pdfs.get(key, ("", ""))
+        local = local or own_pdf
         if local:
             fields["file"] = f"PDF:{_escaped(local)}:application/pdf"
         if web and not fields.get("pdf"):
             fields["pdf"] = web
-        note = "\n\n".join(t for t in notes.get(key, ()) if t)
+        note = "\n\n".join(t for t in (*notes.get(key, ()), *own_notes) if t)
         if len(note) > MAX_NOTE_CHARS:
             result.warnings.append(
                 f"{path}: record {number}: its notes are {len(note):,} characters long: "

@@ -256,3 +256,62 @@ def test_the_local_apis_file_enclosure_is_the_pdf(tmp_path: Path) -> None:
     export = _write(tmp_path, [{**envelope("ABCD2345"), "csljson": CSL}, csl_item], "c.json")
     [paper] = read_source(export).records
     assert fact(paper, "file") == str(pdf)
+
+
+def test_better_bibtex_json_reads_zoteros_fields_notes_and_attached_pdf(tmp_path: Path) -> None:
+    """Better BibTeX's JSON export: Zotero's own fields per item (no ``data`` envelope), its
+    notes and attachments inside it; a PDF there linked when the file is here."""
+    pdf = _pdf(tmp_path / "Zotero" / "storage" / "ABCD2345" / "Lee - 2024.pdf")
+    export = {
+        "config": {
+            "id": "36a3b0b5-bad0-4a04-b79b-441c7cef77db",
+            "label": "BetterBibTeX JSON",
+            "preferences": {},
+            "options": {"exportNotes": True, "exportFileData": False},
+        },
+        "version": {"zotero": "7.0.11", "bbt": "7.0.5"},
+        "collections": {},
+        "items": [
+            {
+                "itemID": 1,
+                **{k: v for k, v in DATA.items() if k != "version"},
+                "citationKey": "lee2024sparse",
+                "notes": [{"note": "<p>Read <b>section 3</b></p>", "key": "NOTE1234"}],
+                "attachments": [
+                    {"path": str(tmp_path / "gone.pdf"), "title": "Old PDF"},
+                    {
+                        "itemType": "attachment",
+                        "title": "Full Text PDF",
+                        "path": str(pdf),
+                        "contentType": "application/pdf",
+                        "linkMode": "imported_url",
+                    },
+                ],
+                "uri": "http://zotero.org/users/1/items/ABCD2345",
+            },
+            {
+                "itemID": 2,
+                "itemType": "preprint",
+                "title": "Graph Flows for Everyone",
+                "creators": [{"firstName": "Bo", "lastName": "Park", "creatorType": "author"}],
+                "date": "2023",
+                "repository": "arXiv",
+                "archiveID": "arXiv:2402.00002",
+                "citationKey": "park2023graph",
+                "attachments": [],
+                "notes": ["<p>An older export's note</p>"],
+                "tags": [],
+                "key": "PRE12345",
+            },
+        ],
+    }
+    result = read_source(_write(tmp_path, export, name="My Library.json"))
+    assert not result.errors and not result.warnings
+    article, preprint = result.records
+    assert article.authors == ("Ann Lee", "Bo Park") and article.abstract == ABSTRACT
+    assert article.venue == "Journal of Machine Learning Research 2024"
+    assert fact(article, "eprint") == "2401.01234" and fact(article, "month") == 5
+    assert fact(article, "file") == str(pdf)
+    assert article.decision is not None and article.decision.note == "Read section 3"
+    assert preprint.authors == ("Bo Park",) and fact(preprint, "eprint") == "2402.00002"
+    assert preprint.decision is not None and preprint.decision.note == "An older export's note"
