@@ -63,7 +63,7 @@ def _items(value: str) -> list[tuple[str, str]]:
         else:
             path, kind = _unescaped(item), ""
         if path.lower().startswith("file:"):
-            path = _file_url_path(path)
+            path = file_url_path(path)
         elif _SCHEME.match(path):
             continue  # a web address (JabRef's online link), EndNote's ``internal-pdf://``
         if path:
@@ -71,7 +71,7 @@ def _items(value: str) -> list[tuple[str, str]]:
     return found
 
 
-def _file_url_path(url: str) -> str:
+def file_url_path(url: str) -> str:
     """The path a ``file:`` address names ("" for none it can name): ``file:///C:/x.pdf`` is
     ``C:/x.pdf``, ``file://server/share/x.pdf`` the share ``//server/share/x.pdf``."""
     try:

@@ -42,6 +42,7 @@ from storage.errors import SourceError
 from storage.sources.authors import ended_with_et_al, flat_name
 from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
+from storage.sources.dates import typed_date
 from storage.sources.fields import BadField
 from storage.sources.records import (
     Fit,
@@ -467,6 +468,10 @@ _SCOPUS_RECORD: Final = re.compile(r"https?://(?:www\.)?scopus\.com/(?:inward|re
 OWN_EXPORT_LINE: Final = "% Written by papers-tui"
 
 
+#: A date written as ISO 8601 (BibLaTeX's): kept as the paper's date when it gives a day.
+_ISO_START: Final = re.compile(r"\d{4}-\d\d-\d\d")
+
+
 def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dict[str, Any]:
     """An entry's fields under the names ``record_from_fields`` reads."""
     howpublished = fields.get("howpublished", "").strip()
@@ -475,7 +480,12 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     if not venue and howpublished and not published_url:
         venue = howpublished
     date = _verbatim(fields.get("date", ""))
-    year = fields.get("year", "").strip() or date[:4]
+    # BibLaTeX's ``date`` is ISO 8601 (``2024-05``, ``2024-05-07/2024-05-09``); as typed in
+    # JabRef it may be ``May 2024``: its year and month either way
+    dated_year, dated_month, _ = typed_date(date)
+    year = fields.get("year", "").strip() or (str(dated_year) if dated_year else "")
+    if not _ISO_START.match(date):
+        date = ""  # no ISO date to keep as the paper's date
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
         "title": _as_source(_readable(fields.get("title", ""))),
@@ -487,7 +497,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "doi": _verbatim(fields.get("doi", "")),
         "entry_type": entry_type(entry.kind),
         # a date's month is the year's when they agree (year 2020, date 2019-12-01: no month)
-        "month": fields.get("month", "").strip() or (date[5:7] if date[:4] == year[:4] else ""),
+        "month": fields.get("month", "").strip()
+        or (str(dated_month or "") if str(dated_year) == year[:4] else ""),
         "date": date if len(date) > 7 else "",
         "eprint": _verbatim(fields.get("eprint", "")),
         "archiveprefix": _verbatim(fields.get("archiveprefix") or fields.get("eprinttype", "")),

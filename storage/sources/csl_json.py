@@ -28,9 +28,16 @@ from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
-from storage.sources.fields import year_in
+from storage.sources.dates import typed_date
 from storage.sources.json_lists import loads
-from storage.sources.records import Fit, Reader, ReadResult, note_and_code, opening
+from storage.sources.records import (
+    ARXIV_ID,
+    Fit,
+    Reader,
+    ReadResult,
+    note_and_code,
+    opening,
+)
 from storage.text.latex import literal
 
 CSL_SUFFIXES: Final = (".csl-json",)
@@ -75,6 +82,17 @@ def _names(value: Any) -> list[str]:
 _NAME_PARTS: Final = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 
 
+def _part(value: Any) -> str:
+    """A number of CSL's ``date-parts`` as digits: ``2024``, ``"2024"``, ``2024.0`` (a writer
+    of floats); "" for anything else (``null``, ``""``, a word)."""
+    if isinstance(value, float) and value.is_integer() and 0 < value < 10_000:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return ""
+    text = str(value).strip()
+    return text if text.isdigit() and len(text) <= 4 else ""
+
+
 def _date(value: Any) -> tuple[str, str, str]:
     """(year, month, ISO date when the day is known) of a CSL date."""
     if isinstance(value, list) and value:  # some writers give the date-parts list itself
@@ -87,9 +105,11 @@ def _date(value: Any) -> tuple[str, str, str]:
         return "", "", ""
     parts = value.get("date-parts")
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-        numbers = [str(p) for p in parts[0][:3] if isinstance(p, int | str) and str(p).isdigit()]
-        if not numbers:
-            return "", "", ""
+        numbers = [_part(p) for p in parts[0][:3]]
+        numbers = numbers[: numbers.index("")] if "" in numbers else numbers
+    else:
+        numbers = []
+    if numbers:  # else its raw or literal form, as a writer that could not split it gives
         year, month = numbers[0][:4], numbers[1] if len(numbers) > 1 else ""
         day = f"{int(year):04d}-{int(month):02d}-{int(numbers[2]):02d}" if len(numbers) > 2 else ""
         return year, month, day
@@ -98,13 +118,20 @@ def _date(value: Any) -> tuple[str, str, str]:
         return "", "", ""
     text = " ".join(str(raw).split())[:100]
     iso = re.fullmatch(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ].*)?", text)
-    if iso is None:  # "May 2023", "Spring 2022"
-        found = year_in(text)
-        return ("" if found is None else str(found)), "", ""
+    if iso is None:  # "May 2023", "Spring 2022", "05/07/2024": as people type dates
+        year_of, month_of, day_of = typed_date(text)
+        if year_of is None:
+            return "", "", ""
+        full = f"{year_of:04d}-{month_of:02d}-{day_of:02d}" if month_of and day_of else ""
+        return str(year_of), str(month_of or ""), full
     year, month, day = iso.groups()
     if not 1 <= int(month) <= 12:  # EDTF's seasons (21 to 24) are no months
         return year, "", ""
     return year, month, f"{year}-{int(month):02d}-{int(day):02d}" if day else ""
+
+
+#: A preprint's number as Zotero's CSL-JSON gives it: its archive id, ``arXiv:2402.00002``.
+_ARXIV_NUMBER: Final = re.compile(rf"arxiv:\s*({ARXIV_ID.pattern})", re.IGNORECASE)
 
 
 def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -129,6 +156,10 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     archive, location = item.get("archive"), item.get("archive_location")
     if isinstance(archive, str) and isinstance(location, str):
         fields["archiveprefix"], fields["eprint"] = archive, location
+    number = item.get("number")  # Zotero's preprint: its archive id, ``arXiv:2402.00002``
+    arxiv = _ARXIV_NUMBER.fullmatch(number.strip()) if isinstance(number, str) else None
+    if arxiv and not fields.get("eprint"):
+        fields["archiveprefix"], fields["eprint"] = "arXiv", arxiv.group(1)
     url = item.get("URL")
     fields["url"] = url if isinstance(url, str) else ""
     fields["keywords"] = item.get("keyword", "")
@@ -259,7 +290,14 @@ def read_csl_json(text: str, path: Path) -> ReadResult:
 
 
 def read_csl_data(data: Any, path: Path) -> ReadResult:
-    """Parsed CSL-JSON (or a Crossref answer) as ``read_csl_json`` reads its text."""
+    """Parsed CSL-JSON (or a Crossref answer) as ``read_csl_json`` reads its text; Zotero's
+    API answers asked with ``include=csljson`` hold CSL-JSON in each item's envelope
+    (``storage.sources.zotero_api``)."""
+    from storage.sources.zotero_api import read_zotero_items, zotero_items
+
+    zotero = zotero_items(data)
+    if zotero is not None:
+        return read_zotero_items(zotero, path)
     works = _crossref_works(data)
     items = works if works is not None else _items(data)
     if not isinstance(items, list):

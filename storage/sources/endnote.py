@@ -27,6 +27,7 @@ from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import entry_type
+from storage.sources.dates import typed_date
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 
@@ -94,9 +95,18 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
         fields["keywords"] = [w.strip() for w in words[0].split(",") if w.strip()]
     entry = entry_type(_TYPES.get(kind.casefold(), "misc"))
     fields["entry_type"] = entry
-    date = fields.pop("date", "")
-    year = fields.get("year", "")[:4]
-    fields["year"] = year if year.isdigit() else date[:4] if date[:4].isdigit() else ""
+    # ``%D`` the year (``2024``, ``c2024``, ``2024/05/07``), ``%8`` a date as typed (``May 7,
+    # 2024``): its month when the years agree
+    year, month, day = typed_date(fields.pop("date", ""))
+    stated = typed_date(fields.get("year", ""))
+    if stated[0] is not None:
+        if stated[1] is not None or year != stated[0]:
+            month, day = stated[1:]
+        year = stated[0]
+    fields["year"] = str(year or "")
+    if year and month:
+        fields["month"] = month
+        fields["date"] = f"{year:04d}-{month:02d}-{day:02d}" if day else ""
     container = fields.pop("container", "")
     if entry in ("inproceedings", "incollection"):
         fields["booktitle"] = container

@@ -29,6 +29,7 @@ from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import FROM_RIS
+from storage.sources.dates import typed_date
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
@@ -64,13 +65,13 @@ def sniff_ris(text: str, path: Path) -> Fit:
 
 
 def _date(value: str) -> tuple[str, str, str]:
-    """(year, month, ISO date) of ``2024/05/17/``, ``2024/05//``, ``2024``."""
-    parts = [p.strip() for p in value.split("/")]
-    year = parts[0][:4] if parts and parts[0][:4].isdigit() else ""
-    month = parts[1] if len(parts) > 1 and parts[1].isdigit() else ""
-    day = parts[2] if len(parts) > 2 and parts[2].isdigit() else ""
-    iso = f"{year}-{int(month):02d}-{int(day):02d}" if year and month and day else ""
-    return year, month, iso
+    """(year, month, ISO date) of RIS's ``2024/05/17/``, ``2024/05//``, ``2024``, and of a
+    date as typed (EndNote's ``DA``: ``May 2024``; ``05/17/2024``; ``c2024``)."""
+    year, month, day = typed_date(value)
+    if year is None:
+        return "", "", ""
+    iso = f"{year:04d}-{month:02d}-{day:02d}" if month and day else ""
+    return str(year), str(month or ""), iso
 
 
 #: Scopus's record page (``UR``), which only its subscribers may open.
@@ -120,6 +121,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     fields["entry_type"] = entry
     year, month, date = _date(fields.pop("date", ""))
     stated = _date(fields.get("year", ""))
+    if stated[0] and year != stated[0]:  # a date of another year (its access, its export)
+        month = date = ""
     fields["year"] = stated[0] or year
     fields["month"], fields["date"] = stated[1] or month, stated[2] or date
     container = fields.pop("container", "")

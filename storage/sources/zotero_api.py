@@ -8,14 +8,22 @@ name for it (``publicationTitle``, ``proceedingsTitle``, ``bookTitle``, …), ``
 (``meta.parsedDate`` is Zotero's reading of it), ``DOI``, ``url``, ``tags``, and ``extra``,
 whose lines keep what the item type has no field for (``arXiv: 2401.01234``, ``DOI: 10.1/x``).
 
+Asked with ``include=csljson`` (or ``include=data,csljson``), an item holds its fields as
+CSL-JSON under ``csljson`` (``storage.sources.csl_json``), beside ``data`` or instead of it:
+``data`` is read when it is there (Zotero's own fields say more), else ``csljson``; a child
+item then says its parent only in its ``links`` (``up``).
+
 Notes and attachments are items too (``itemType`` ``note``, ``attachment``, ``annotation``), no
 papers: a note under an item of the file (``parentItem``) becomes that paper's note (as text);
-the rest is left out, said in one warning when it is a note or a standalone attachment.
+a PDF attached to one becomes its local PDF (``file``) when the file is on this machine
+(``_attached_pdf``), and its web address (an ``imported_url``'s ``url``) its PDF link; the rest
+is left out, said in one warning when it is a note or a standalone attachment.
 Items in Zotero's trash (``deleted``) are left out and counted in that warning.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -24,8 +32,12 @@ from typing import Any, Final
 
 from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
+from storage.sources.attachments import MAX_PATH_CHARS, file_url_path, resolved
 from storage.sources.citation import doi_of, entry_type
-from storage.sources.records import ARXIV_ID, ReadResult
+from storage.sources.csl_json import csl_fields
+from storage.sources.dates import typed_date as zotero_date
+from storage.sources.links import web_url
+from storage.sources.records import ARXIV_ID, ReadResult, folder_of
 
 __all__ = ["extra_ids", "read_zotero_items", "zotero_items"]
 
@@ -77,25 +89,69 @@ def extra_ids(extra: str, archive_id: str = "") -> tuple[str, str]:
 
 
 def _data(item: Any) -> Mapping[str, Any] | None:
-    """A Zotero item's ``data``, or None for anything else."""
+    """A Zotero item's ``data``, or None for anything else; an item's fields alone (Better
+    BibTeX's JSON export, Zotero's translators, Citoid) are their own ``data``."""
     if not isinstance(item, Mapping):
         return None
     data = item.get("data")
     if isinstance(data, Mapping) and isinstance(data.get("itemType"), str) and "key" in item:
         return data
+    if data is None and isinstance(item.get("itemType"), str) and _BARE.intersection(item):
+        return item
     return None
+
+
+#: What an item's fields alone hold besides their ``itemType`` (Zotero's own names).
+_BARE: Final = frozenset({"creators", "abstractNote", "itemKey", "itemID", "parentItem"})
+
+
+def _csljson(item: Any) -> Mapping[str, Any] | None:
+    """A Zotero item's CSL-JSON (asked with ``include=csljson``), or None for none."""
+    if not isinstance(item, Mapping) or "key" not in item:
+        return None
+    csl = item.get("csljson")
+    return csl if isinstance(csl, Mapping) else None
+
+
+def _is_item(item: Any) -> bool:
+    return _data(item) is not None or _csljson(item) is not None
 
 
 def zotero_items(data: Any) -> list[Any] | None:
-    """The items of a Zotero API answer: an array of them, or one item; None for no such
-    answer (most of an array's first objects must be items)."""
-    if _data(data) is not None:
+    """The items of a Zotero API answer: an array of them, or one item; Better BibTeX's JSON
+    export (``{"config", "items": […]}``); None for no such answer (most of an array's first
+    objects must be items)."""
+    if _is_item(data):
         return [data]
+    if isinstance(data, Mapping) and isinstance(data.get("items"), list):
+        data = data["items"]
     if isinstance(data, list) and data:
         sample = data[:20]
-        if sum(_data(x) is not None for x in sample) * 2 > len(sample):
+        if sum(map(_is_item, sample)) * 2 > len(sample):
             return data
     return None
+
+
+def _link(item: Any, name: str) -> Mapping[str, Any]:
+    """An item's link ``name`` (``up``: its parent; ``enclosure``: its file), {} for none."""
+    links = item.get("links") if isinstance(item, Mapping) else None
+    link = links.get(name) if isinstance(links, Mapping) else None
+    return link if isinstance(link, Mapping) else {}
+
+
+def _href(item: Any, name: str) -> str:
+    return _text(_link(item, name).get("href"))
+
+
+def _kind_and_parent(item: Any, data: Mapping[str, Any] | None) -> tuple[str, str]:
+    """An item's type and its parent's key ("" for a top-level item). An item of CSL-JSON
+    alone says neither: a child links ``up`` to its parent, an attachment to its file."""
+    if data is not None:
+        return _text(data.get("itemType")), _text(data.get("parentItem"))
+    parent = _href(item, "up").rstrip("/").rpartition("/")[2]
+    if _href(item, "enclosure"):
+        return "attachment", parent
+    return ("note" if parent else ""), parent
 
 
 def _text(value: Any) -> str:
@@ -117,53 +173,6 @@ def _people(creators: Any) -> list[str]:
             named.append((_text(person.get("creatorType")), name))
     primary = [name for kind, name in named if kind in _PRIMARY]
     return primary or [name for _, name in named]
-
-
-_MONTHS: Final = {
-    name: number
-    for number, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
-_ISO: Final = re.compile(r"(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?!\d)")
-_NUMERIC: Final = re.compile(r"(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?!\d)")
-_YEAR: Final = re.compile(r"(?<!\d)([12]\d{3})(?!\d)")
-_MONTH_WORD: Final = re.compile(rf"\b({'|'.join(_MONTHS)})[a-z]*\.?", re.IGNORECASE)
-_DAY: Final = re.compile(r"(?<![\d:])(\d{1,2})(?:st|nd|rd|th)?(?![\d:])")
-
-
-def zotero_date(text: str) -> tuple[int | None, int | None, int | None]:
-    """Year, month and day of a date as Zotero users type it: ``2024-05-07``, ``2024/5``,
-    ``May 7, 2024``, ``7 May 2024``, ``05/07/2024`` (month first, as Zotero reads it, unless
-    the first number cannot be a month), ``7.5.2024``, ``Spring 2024``, ``2024``; None for
-    what it does not give."""
-    text = text.strip()[:100]
-    iso = _ISO.match(text)
-    if iso and (dated := _checked(*(int(g) if g else None for g in iso.groups())))[0]:
-        return dated
-    numeric = _NUMERIC.search(text)
-    if numeric:
-        first, second, number = (int(g) for g in numeric.groups())
-        if "." in numeric.group() or first > 12:  # 7.5.2024, 25/12/2024: the day first
-            first, second = second, first
-        return _checked(number, first, second)
-    year = _YEAR.search(text)
-    if year is None:
-        return None, None, None
-    word = _MONTH_WORD.search(text)
-    month = _MONTHS[word.group(1).casefold()] if word else None
-    day = _DAY.search(text.replace(year.group(), " ")) if word else None
-    return _checked(int(year.group(1)), month, int(day.group(1)) if day else None)
-
-
-def _checked(
-    year: int | None, month: int | None, day: int | None
-) -> tuple[int | None, int | None, int | None]:
-    if year is None or not 1000 <= year <= 2999:
-        return None, None, None
-    if month is None or not 1 <= month <= 12:
-        return year, None, None
-    return year, month, day if day is not None and 1 <= day <= 31 else None
 
 
 def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
@@ -227,40 +236,163 @@ def note_text(note: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+#: A Zotero key (an item's, the name of its folder in Zotero's storage folder).
+_KEY: Final = re.compile(r"[A-Za-z0-9]{1,32}")
+
+
+def _storage_folders(base: Path | None) -> list[Path]:
+    """Where a Zotero storage folder may be on this machine: beside the export (``storage/``,
+    or the key folders themselves), and Zotero's own data folder (``~/Zotero/storage``)."""
+    folders = [base / "storage", base] if base is not None else []
+    with contextlib.suppress(RuntimeError, KeyError):  # no home folder to be found
+        folders.append(Path.home() / "Zotero" / "storage")
+    return folders
+
+
+def _attached_pdf(item: Any, data: Mapping[str, Any] | None, folders: Sequence[Path]) -> str:
+    """The path of the PDF an attachment item holds, when that file is on this machine; ""
+    otherwise (a path is never made up: only a file that is there is linked).
+
+    A ``linked_file`` names its absolute ``path``; an ``imported_file`` or ``imported_url`` is
+    ``KEY/filename`` in a Zotero storage folder (``_storage_folders``); Zotero's local API
+    gives the file as its ``enclosure`` link, a ``file:`` address."""
+    found = [file_url_path(e)] if (e := _href(item, "enclosure"))[:5].lower() == "file:" else []
+    if data is not None:
+        mode, name = _text(data.get("linkMode")), _text(data.get("filename"))
+        pdf = _text(data.get("contentType")).lower() == "application/pdf"
+        if mode == "linked_file" and Path(_text(data.get("path"))).is_absolute():
+            found.append(_text(data.get("path")))
+        key = _text(data.get("key")) or _text(item.get("key"))
+        plain = name not in ("", ".", "..") and not any(c in name for c in "/\\\x00")
+        if mode in ("imported_file", "imported_url") and plain and _KEY.fullmatch(key):
+            found += [str(folder / key / name) for folder in folders]
+    else:
+        pdf = _text(_link(item, "enclosure").get("type")).lower() == "application/pdf"
+    return _first_file(found, pdf)
+
+
+def _first_file(paths: Sequence[str], pdf: bool) -> str:
+    """The first of ``paths`` that is a file here, and a PDF (``pdf``: by its content type;
+    else by its name); "" for none."""
+    for path in paths:
+        if not (pdf or path.lower().endswith(".pdf")) or len(path) > MAX_PATH_CHARS:
+            continue
+        try:
+            if Path(path).is_file():
+                return path
+        except (OSError, ValueError):
+            continue
+    return ""
+
+
+def _nested(data: Mapping[str, Any], base: Path | None) -> tuple[list[str], str]:
+    """The notes (as text) and the local PDF of an item that holds its own (Better BibTeX's
+    JSON: ``notes``, HTML or ``{"note": …}``; ``attachments``, ``{"path": …}`` absolute, or
+    relative to the export when it was made with its files)."""
+    notes = data.get("notes")
+    texts: list[str] = []
+    for note in notes[:1000] if isinstance(notes, list) else []:
+        text = note.get("note") if isinstance(note, Mapping) else note
+        if isinstance(text, str):
+            texts.append(note_text(text))
+    attachments = data.get("attachments")
+    for attached in attachments[:1000] if isinstance(attachments, list) else []:
+        if not isinstance(attached, Mapping):
+            continue
+        given = _text(attached.get("localPath")) or _text(attached.get("path"))
+        path = resolved(given, base) if given else ""
+        pdf = _text(attached.get("contentType")).lower() == "application/pdf"
+        if path and (found := _first_file([path], pdf)):
+            return texts, found
+    return texts, ""
+
+
+def _pdf_of(item: Any, data: Mapping[str, Any] | None, folders: Sequence[Path]) -> tuple[str, str]:
+    """(the local file, the web address) of the PDF an attachment item holds ("" for none)."""
+    local = _attached_pdf(item, data, folders)
+    if data is None or _text(data.get("contentType")).lower() != "application/pdf":
+        return local, ""
+    web = web_url(_text(data.get("url"))) if data.get("linkMode") == "imported_url" else ""
+    return local, web
+
+
+def _escaped(path: str) -> str:
+    """A path as a file field's item holds it (``storage.sources.attachments``)."""
+    return path.replace("\\", "\\\\").replace(":", "\\:").replace(";", "\\;")
+
+
+def _csl_item_fields(csl: Mapping[str, Any], meta: Any) -> dict[str, Any]:
+    """An item of CSL-JSON alone (``include=csljson``) as ``csl_fields`` reads it, with what
+    Zotero writes there its own way: ``extra``'s lines in ``note`` (``arXiv: …``, ``DOI: …``),
+    and Zotero's reading of the date (``meta.parsedDate``) where CSL's gives no year."""
+    fields = csl_fields(csl)
+    note = csl.get("note")
+    arxiv, doi = extra_ids(note if isinstance(note, str) else "")
+    if arxiv and not fields.get("eprint"):
+        fields["eprint"], fields["archiveprefix"] = arxiv, "arXiv"
+    if doi and not fields.get("doi"):
+        fields["doi"] = doi
+    if not fields.get("year"):
+        dated: dict[str, Any] = {}
+        _dated(dated, {}, meta)
+        fields.update(dated)
+    return fields
+
+
 def read_zotero_items(items: Sequence[Any], path: Path) -> ReadResult:
-    """Every paper of a Zotero API answer, its notes as its note (see the module)."""
+    """Every paper of a Zotero API answer, its notes as its note, its PDF as its file (see
+    the module)."""
     result = ReadResult(source=str(path), list_name=path.stem)
+    base = folder_of(result.source)
+    folders = _storage_folders(base)
     notes: dict[str, list[str]] = {}
-    papers: list[tuple[int, Mapping[str, Any], Any]] = []
+    pdfs: dict[str, tuple[str, str]] = {}
+    papers: list[tuple[int, Any, Mapping[str, Any] | None]] = []
     keys: set[str] = set()
     left_notes = left_files = trashed = 0
     number = 0
     for item in items:
         data = _data(item)
-        kind = _text(data.get("itemType")) if data is not None else ""
-        if data is not None and kind in _CHILD_TYPES:
-            parent = _text(data.get("parentItem"))
-            if kind == "note" and parent and isinstance(data.get("note"), str):
-                notes.setdefault(parent, []).append(note_text(data["note"]))
+        kind, parent = _kind_and_parent(item, data)
+        if kind in _CHILD_TYPES:
+            text = data.get("note") if data is not None else None
+            if kind == "note" and parent and data is None:
+                pass  # its text is not in its CSL-JSON
+            elif kind == "note" and parent and isinstance(text, str):
+                notes.setdefault(parent, []).append(note_text(text))
             elif kind == "note":
                 left_notes += 1
             elif not parent:
                 left_files += 1
+            elif kind == "attachment":
+                local, web = _pdf_of(item, data, folders)
+                had = pdfs.get(parent, ("", ""))
+                pdfs[parent] = (had[0] or local, had[1] or web)
             continue
         number += 1
-        if data is None:
+        if data is None and _csljson(item) is None:
             result.refuse(number, "not a Zotero item (no data with an itemType)")
-        elif data.get("deleted") in (1, True, "1", "true"):
+        elif data is not None and data.get("deleted") in (1, True, "1", "true"):
             trashed += 1
             number -= 1
         else:
-            papers.append((number, data, item.get("meta")))
-            keys.add(_text(data.get("key")) or _text(item.get("key")))
+            papers.append((number, item, data))
+            keys.add((_text(data.get("key")) if data else "") or _text(item.get("key")))
     left_notes += sum(len(texts) for key, texts in notes.items() if key not in keys)
-    for number, data, meta in papers:
-        fields = _fields(data, meta)
-        key = _text(data.get("key"))
-        note = "\n\n".join(t for t in notes.get(key, ()) if t)
+    for number, item, data in papers:
+        if data is not None:
+            fields = _fields(data, item.get("meta"))
+        else:
+            fields = _csl_item_fields(_csljson(item) or {}, item.get("meta"))
+        key = (_text(data.get("key")) if data else "") or _text(item.get("key"))
+        own_notes, own_pdf = _nested(data, base) if data is not None else ([], "")
+        local, web = pdfs.get(key, ("", ""))
+        local = local or own_pdf
+        if local:
+            fields["file"] = f"PDF:{_escaped(local)}:application/pdf"
+        if web and not fields.get("pdf"):
+            fields["pdf"] = web
+        note = "\n\n".join(t for t in (*notes.get(key, ()), *own_notes) if t)
         if len(note) > MAX_NOTE_CHARS:
             result.warnings.append(
                 f"{path}: record {number}: its notes are {len(note):,} characters long: "

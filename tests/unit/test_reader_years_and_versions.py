@@ -69,7 +69,7 @@ def test_an_arxiv_feed_gives_each_paper_its_year_and_month(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("issued", "year", "month"),
     [
-        ({"raw": "May 2023"}, 2023, None),
+        ({"raw": "May 2023"}, 2023, 5),  # as citeproc-js parses a raw date
         ({"literal": "Spring 2022"}, 2022, None),
         ({"raw": "2024-05-01"}, 2024, 5),
         ({"raw": 2021}, 2021, None),
