@@ -116,16 +116,6 @@ def _bind_problem(exc: OSError, host: str, port: int) -> str:
     return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
 
 
-def page_address(sock: socket.socket, token: str | None) -> str:
-    """The address to open, as the user types it (all addresses: this machine's name)."""
-    host, port = sock.getsockname()[:2]
-    if host in ("0.0.0.0", "::"):
-        host = socket.gethostname()
-    elif ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
-
-
 class DownloadFailed(Exception):
     """A download the tab's app stopped sending (the tab was closed, or the app is stuck)."""
 
