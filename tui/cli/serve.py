@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tui.cli.common import PROG, Parser, Subparsers, open_library
+from tui.cli.common import PROG, Parser, Subparsers, open_library, warn_missing_links
 from tui.cli.output import say
 
 DEFAULT_HOST = "127.0.0.1"
@@ -79,6 +79,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     # a damaged file is reported now, not in each tab; a server is no command that ends
     library = open_library(args, command=False)
+    warn_missing_links(library)
     home = library.home.resolve()
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     sock = listen(args.host, args.port)
