@@ -22,6 +22,7 @@ from storage.cache.refresh import LARGE, refresh_derived
 from storage.cache.triage_memo import TriageMemo
 from storage.errors import LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import FileContent, FileSignature
+from storage.files.links import missing_link
 from storage.files.locks import LOCK_FILE, TRIAGE_LOCK_FILE, HomeLock, LockPair
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
 from storage.files.triage_file import TRIAGE_FILE, TriageFile
@@ -107,6 +108,15 @@ class Library:
     @property
     def triage_path(self) -> Path:
         return self.home / TRIAGE_FILE
+
+    def missing_links(self) -> list[str]:
+        """A line for each library file that is a symbolic link to a missing file (an
+        unmounted drive): read through it the library looks empty (``storage.files.links``)."""
+        found = (
+            missing_link(self.papers_path, "no papers are shown", "an import"),
+            missing_link(self.triage_path, "no decisions are shown", "a decision"),
+        )
+        return [line for line in found if line is not None]
 
     def check(self) -> None:
         """Read both files, raising ``DamagedFileError`` if either does not parse."""

@@ -69,7 +69,11 @@ class PapersApp(App[None]):
         super().__init__()
         self.library = library
         self.first_run = False
-        if import_sample and not library.papers_path.exists():
+        # first run: no papers.json at all (a link to one that is missing, as on a drive not
+        # mounted, is the user's library not here: said in on_mount, no sample put there)
+        self.missing_links = library.missing_links()
+        papers_path = library.papers_path
+        if import_sample and not papers_path.exists() and not papers_path.is_symlink():
             library.import_files(sample_files())
             self.first_run = True
         # The papers live as long as the app: loaded without collector passes and frozen out
@@ -320,6 +324,8 @@ class PapersApp(App[None]):
             self.set_keymap(self.keymap)
         for problem in self.config_problems:
             self.notify(problem, title="Config", severity="warning", timeout=10, markup=False)
+        for missing in self.missing_links:
+            self.notify(missing, title="Library", severity="warning", timeout=30, markup=False)
         self.syncing.start()
         if self.first_run:  # in the pane, above the paper: a toast would cover its border
             self.main_screen.call_after_refresh(self._welcome)

@@ -27,6 +27,7 @@ import contextlib
 import errno
 import hmac
 import ipaddress
+import json
 import logging
 import os
 import signal
@@ -56,6 +57,12 @@ MAX_SESSIONS = 16
 CHUNK_SECONDS = 30.0
 #: Bytes of a download asked of the app at a time.
 CHUNK_BYTES = 64 * 1024
+#: Seconds an ended app is given to finish its last words (its error) and exit.
+ENDED_SECONDS = 5.0
+#: Bytes of an app's standard error kept (its last line is why it ended).
+SAID_BYTES = 16 * 1024
+#: The message that tells the page why its app ended: ``["papers_ended", LINE]``.
+ENDED_MESSAGE = "papers_ended"
 PAGE_FOLDER = Path(__file__).with_name("web_page")
 
 log = logging.getLogger("papers-serve")
@@ -107,16 +114,6 @@ def _bind_problem(exc: OSError, host: str, port: int) -> str:
     if exc.errno == errno.EADDRNOTAVAIL:
         return f"{host} is not an address of this machine: choose one of its own with --host"
     return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-
-
-def page_address(sock: socket.socket, token: str | None) -> str:
-    """The address to open, as the user types it (all addresses: this machine's name)."""
-    host, port = sock.getsockname()[:2]
-    if host in ("0.0.0.0", "::"):
-        host = socket.gethostname()
-    elif ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
 
 
 class DownloadFailed(Exception):
@@ -234,9 +231,50 @@ class ChildApp(AppService):
     async def run(self) -> None:
         """Pass the app's output to its tab until it ends, then close the tab: an app that
         was killed (out of memory, a signal) leaves no page that looks alive but answers
-        nothing, and no download waiting for it."""
-        await super().run()
+        nothing, and no download waiting for it. An app that could not start, or ended on an
+        error (a library file damaged meanwhile), has its one-line error said to the page
+        (``["papers_ended", LINE]``, shown in the page's closing dialog) and in the server's
+        log once, where textual-serve printed it twice, raw, to the log alone."""
+        process = self._process
+        assert process is not None and process.stdout is not None
+        said = bytearray()
+        reading = asyncio.create_task(_read_into(process.stderr, said))
+        started = False
+        try:
+            started = await _prelude(process.stdout)
+            if started:
+                await self._pass_packets(process.stdout)
+        except (asyncio.IncompleteReadError, ConnectionResetError):
+            pass
+        except asyncio.CancelledError:  # stopped by force (``stop``): no last words to wait for
+            reading.cancel()
+            await self.remote_close()
+            return
+        # the app has closed its output: its last words (an error) and its exit follow
+        try:
+            await asyncio.wait_for(reading, ENDED_SECONDS)
+            await asyncio.wait_for(process.wait(), ENDED_SECONDS)
+        except TimeoutError:
+            reading.cancel()
+        reason = ending_reason(bytes(said), process.returncode, started=started)
+        if reason is not None:
+            log.warning("a tab's app %s: %s", "ended" if started else "did not start", reason)
+            with contextlib.suppress(Exception):  # the tab may be gone already
+                await self.remote_write_str(json.dumps([ENDED_MESSAGE, reason]))
         await self.remote_close()
+
+    async def _pass_packets(self, stdout: asyncio.StreamReader) -> None:
+        """The app's packets (screen data, meta, download chunks) to the tab, until it ends."""
+        while True:
+            kind = await stdout.readexactly(1)
+            size = int.from_bytes(await stdout.readexactly(4), "big")
+            payload = await stdout.readexactly(size)
+            if kind == b"D":
+                await self.on_data(payload)
+            elif kind == b"M":
+                await self.on_meta(payload)
+            elif kind == b"P":
+                await self.on_packed(payload)
 
     @property
     def pid(self) -> int | None:
@@ -258,6 +296,45 @@ class ChildApp(AppService):
                 return
             except TimeoutError:
                 continue
+
+
+async def _read_into(stream: asyncio.StreamReader | None, said: bytearray) -> None:
+    """Keep what ``stream`` (an app's standard error) says, its last ``SAID_BYTES``."""
+    if stream is None:
+        return
+    while chunk := await stream.read(4096):
+        said += chunk
+        del said[:-SAID_BYTES]
+
+
+async def _prelude(stdout: asyncio.StreamReader) -> bool:
+    """Whether the app started: Textual's driver writes ``__GANGLION__`` first (within ten
+    lines); an app that ended before, on an error, wrote nothing of it."""
+    for _ in range(10):
+        line = await stdout.readline()
+        if not line:
+            return False
+        if line == b"__GANGLION__\n":
+            return True
+    return False
+
+
+def ending_reason(said: bytes, code: int | None, *, started: bool) -> str | None:
+    """Why a tab's app ended, as the page and the log say it: the last line it wrote on its
+    standard error (``papers: error: …/triage.json is damaged …``, the line the terminal app
+    prints), with every character visible; None for an app that ended as asked (a closed
+    tab, the server stopping)."""
+    from storage.text.sanitize import printable
+
+    if started and code in (0, None):
+        return None
+    lines = [line.strip() for line in said.decode("utf-8", "replace").splitlines()]
+    lines = [line for line in lines if line]
+    if lines:
+        return printable(lines[-1])[:1000]
+    if started or code is None or code < 0:
+        return None  # stopped by a signal (the server's own, or the machine's): not an error
+    return f"the app could not start (exit code {code}), and said nothing"
 
 
 class PapersServer(Server):

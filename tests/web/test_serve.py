@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import ipaddress
 import json
 import os
 import re
@@ -170,7 +171,7 @@ async def test_off_loopback_a_request_without_the_token_gets_403_and_starts_no_a
 ) -> None:
     server = serve(seeded_home, "--host", "0.0.0.0")
     try:
-        [token] = re.findall(r"\?token=([\w-]+)", "".join(server.output))
+        [token] = set(re.findall(r"\?token=([\w-]+)", "".join(server.output)))
         for path, headers in (
             ("/", {}),
             ("/?token=wrong", {}),
@@ -198,6 +199,63 @@ async def test_off_loopback_a_request_without_the_token_gets_403_and_starts_no_a
             assert len(server.children()) == 1
         assert wait_until(lambda: server.children() == [])
         assert server.output.count(f"?token={token}") <= 1  # printed once
+    finally:
+        server.stop(signal.SIGKILL)
+
+
+def interface_addresses() -> set[str]:
+    """This machine's IPv4 addresses, interface by interface (Linux's ``SIOCGIFADDR``): not
+    the way ``papers serve`` finds them. Empty where that ioctl is not."""
+    import fcntl
+    import struct
+
+    found = set()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            asked = struct.pack("256s", name.encode()[:15])
+            try:
+                answer = fcntl.ioctl(probe.fileno(), 0x8915, asked)  # SIOCGIFADDR
+            except OSError:
+                continue  # no IPv4 address
+            found.add(socket.inet_ntoa(answer[20:24]))
+    return {address for address in found if not address.startswith("127.")}
+
+
+def test_on_every_address_it_prints_the_machines_addresses_not_its_name(
+    seeded_home: Path,
+) -> None:
+    """--host 0.0.0.0 printed http://HOSTNAME:PORT/, a name a tablet on the same network often
+    cannot resolve (here it names 127.0.0.1 alone): the machine's own addresses instead, each
+    one that answers with the page, then the loopback one."""
+    server = serve(seeded_home, "--host", "0.0.0.0")
+    try:
+        assert wait_until(lambda: "ctrl+c stops it" in "".join(server.output))
+        said = "".join(server.output)
+        printed = re.findall(r"http://([^/\s]+):(\d+)/\?token=([\w-]+)", said)
+        assert {port for _, port, _ in printed} == {str(server.port)}
+        [token] = {token for _, _, token in printed}
+        hosts = [host for host, _, _ in printed]
+        assert hosts[-1] == "127.0.0.1", said
+        assert socket.gethostname() not in hosts
+        for host in hosts[:-1]:
+            assert not ipaddress.ip_address(host).is_loopback  # an address, not a name
+            with socket.socket() as probe:
+                probe.bind((host, 0))  # one of this machine's own
+        own = interface_addresses()
+        if own:
+            assert own & set(hosts), (own, said)
+            # a printed address serves the page (asked from a child: this process connects
+            # to loopback only)
+            host = sorted(own & set(hosts))[0]
+            asked = (
+                "import http.client, sys;"
+                f"c = http.client.HTTPConnection({host!r}, {server.port}, timeout=10);"
+                f"c.request('GET', '/?token={token}');"
+                "print(c.getresponse().status)"
+            )
+            ran = subprocess.run([sys.executable, "-c", asked], capture_output=True, text=True)
+            assert ran.stdout.strip() == "200", ran.stderr
+        assert get(server, f"/?token={token}")[0] == 200  # and the loopback one
     finally:
         server.stop(signal.SIGKILL)
 

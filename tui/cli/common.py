@@ -10,6 +10,7 @@ from storage.errors import DamagedFileError
 from storage.files.atomic import backup_path
 from storage.locations import library_home
 from storage.text.sanitize import printable
+from tui.cli.output import complain
 
 PROG = "papers"
 STATUS_CHOICES = ("inbox", "read", "skipped", "starred", "all")
@@ -99,4 +100,13 @@ def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
                 else f"a record is malformed: {exc}"
             )
             raise DamagedFileError(path, reason, backup_path(path)) from None
+    if command:
+        warn_missing_links(library)
     return library
+
+
+def warn_missing_links(library: Library) -> None:
+    """Say (one line each, on standard error) which library file is a link to a missing
+    file: read through it, the library looks empty, as if every decision were gone."""
+    for line in library.missing_links():
+        complain(f"{PROG}: warning: {line}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tui.cli.common import PROG, Parser, Subparsers, open_library
+from tui.cli.common import PROG, Parser, Subparsers, open_library, warn_missing_links
 from tui.cli.output import say
 
 DEFAULT_HOST = "127.0.0.1"
@@ -74,10 +74,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "papers serve needs textual-serve: install the web extra "
             "(pip install 'papers-tui[web]', or pip install -e \".[web]\" in a checkout)"
         )
-    from tui.web_server import PapersServer, is_loopback, listen, page_address
+    from tui.web_addresses import page_addresses
+    from tui.web_server import PapersServer, is_loopback, listen
 
     # a damaged file is reported now, not in each tab; a server is no command that ends
     library = open_library(args, command=False)
+    warn_missing_links(library)
     home = library.home.resolve()
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     sock = listen(args.host, args.port)
@@ -85,10 +87,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _quiet_logging()
 
     def started() -> None:
-        say(f"{PROG} serve: the library in {home} at {page_address(sock, token)}")
+        addresses = page_addresses(sock, token)
+        if len(addresses) == 1 and not addresses[0][1]:
+            say(f"{PROG} serve: the library in {home} at {addresses[0][0]}")
+        else:  # every address: the machine's own, which another device can type
+            say(f"{PROG} serve: the library in {home} at")
+            width = max(len(url) for url, _ in addresses)
+            for url, whom in addresses:
+                say(f"  {url:<{width}}  ({whom})")
+            if len(addresses) == 1:
+                say("No address of this machine on a network was found: only it can open the page.")
         if token is not None:
             say(
-                "Whoever opens that address controls the library: share it with no one. "
+                "Whoever opens the page with its token controls the library: share it with "
+                "no one. "
                 "Without the token every request gets 403."
             )
         say("ctrl+c stops it (every tab's decisions are saved).")
