@@ -1,4 +1,5 @@
-"""Textual's code that papers-tui relies on beyond its public API: the one list.
+"""Textual's code (and textual-serve's) that papers-tui relies on beyond its public API: the
+one list.
 
 Each entry names a function or method of the pinned Textual (``pyproject.toml``), the
 SHA-256 (first 16 hex digits) of its source as the app relies on it, what relies on it, and
@@ -69,5 +70,14 @@ UPSTREAM: Final[dict[str, Reliance]] = {
         "Let an app choose the executor of thread workers (`App.worker_executor`), or run "
         "them on daemon threads, so that a worker still running never keeps the process "
         "alive after the app has ended.",
+    ),
+    "textual_serve.app_service.AppService.run": Reliance(
+        "43c1c0a44ebee9f4",
+        "tui/web_server.py's ChildApp.run: it passes the app's packets (the `__GANGLION__` "
+        "prelude, then `D`, `M` and `P` packets) to the tab as this method does, in its "
+        "place, to keep the app's standard error and tell the page why the app ended",
+        "Let an `AppService` hand a subclass the app's standard error and exit status when "
+        "the app ends (an `on_app_ended(returncode, stderr)` hook), instead of writing the "
+        "error to the server's stdout, so that the page can say why its session ended.",
     ),
 }

@@ -234,7 +234,8 @@ class ChildApp(AppService):
         nothing, and no download waiting for it. An app that could not start, or ended on an
         error (a library file damaged meanwhile), has its one-line error said to the page
         (``["papers_ended", LINE]``, shown in the page's closing dialog) and in the server's
-        log once, where textual-serve printed it twice, raw, to the log alone."""
+        log once, where textual-serve printed it twice, raw, to the log alone. It does what
+        textual-serve's own ``run`` does with the packets, in its place (``tui/upstream.py``)."""
         process = self._process
         assert process is not None and process.stdout is not None
         said = bytearray()
