@@ -193,7 +193,10 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             )
 
     def action_undo(self) -> None:
-        self.session.queue_undo()
+        """Undo the latest step: a saved search deleted just now, else a decision (or a
+        removal, a move in the queue) of the library's history."""
+        if not self.restore_deleted():
+            self.session.queue_undo()
 
     def action_redo(self) -> None:
         self.session.queue_redo()

@@ -59,6 +59,8 @@ class SearchPart(MainBase):
     _saved_problem: FileSignature | None = None
     #: What the list's bottom border says (see ``update_list_title``).
     _list_note = ""
+    #: The saved search deleted last, its place among them, and ``TriageSession.steps`` then.
+    _deleted: tuple[SavedSearch, int, int] | None = None
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -297,7 +299,9 @@ class SearchPart(MainBase):
         self.delete_saved(tab.search)
 
     def delete_saved(self, search: SavedSearch) -> None:
-        """Forget a saved search: its tab closes, here and in every other window."""
+        """Forget a saved search: its tab closes, here and in every other window; ``u``
+        brings it back while nothing else was done since (``restore_deleted``)."""
+        place = next((i for i, tab in enumerate(self.view.saved) if tab.search == search), 0)
         try:
             gone = self.saved_searches.delete(search.name)
         except (LibraryError, OSError) as exc:
@@ -305,11 +309,44 @@ class SearchPart(MainBase):
             return
         self.read_saved_searches()
         if gone:
+            self._deleted = (search, place, self.session.steps)
             self.notify(
-                f"Deleted the saved search “{search.name}” ({search.query}).",
+                f"Deleted the saved search “{search.name}” ({search.query}): u brings it back.",
                 timeout=6,
                 markup=False,
             )
+
+    def restore_deleted(self) -> bool:
+        """``u`` right after a saved search was deleted: put it back, its tab where it was
+        and shown again. False (``u`` then undoes a decision) when none was deleted, or
+        something was decided, moved or undone since: the undo goes to the latest step."""
+        deleted, self._deleted = self._deleted, None
+        if deleted is None or deleted[2] != self.session.steps:
+            return False
+        search, place, _ = deleted
+        try:
+            restored = self.saved_searches.restore(search, place)
+        except (LibraryError, OSError) as exc:
+            self.notify(str(exc), title="Not restored", severity="error", markup=False)
+            return True
+        if not restored:
+            self.notify(
+                f"Not restored: a search named “{search.name}” was saved since.",
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
+            return True
+        self.read_saved_searches()
+        tab = next((tab for tab in self.view.saved if tab.search == search), None)
+        if tab is not None:
+            self.action_show_tab(tab.name)
+        self.notify(
+            f"Restored the saved search “{search.name}” ({search.query}).",
+            timeout=5,
+            markup=False,
+        )
+        return True
 
     def palette_searches(self) -> list[tuple[str, str, Callable[[], object]]]:
         """The command palette's entries for the saved searches: show each, then delete each."""
