@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.css.query import NoMatches
-from textual.events import Key
+from textual.events import DescendantBlur, DescendantFocus, Key
 from textual.message import Message
 from textual.widgets import Input
 
@@ -23,6 +23,7 @@ from tui.saved_tabs import split_query
 from tui.screens.main.base import MainBase
 from tui.text import printable
 from tui.view import SEARCH_LIMIT, Found
+from tui.widgets.key_bar import KeyBar
 from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import SAVED_KEYS
 
@@ -96,6 +97,19 @@ class SearchPart(MainBase):
         if self.view.query or self.view.found is not None:
             self.view.set_query("")
             self.rebuild(counts=False)
+
+    def footer_scope(self) -> str:
+        """Whose keys the footer shows over this screen: the search box's while it has the
+        focus (Enter, Esc, ctrl+w…: the list's letters are typed there), else the list's."""
+        return "search" if self.focused is self.search_box else "main"
+
+    @on(DescendantFocus)
+    @on(DescendantBlur)
+    def focus_moved(self) -> None:
+        """The footer follows the focus into and out of the search box: once per move of
+        the focus, never per letter typed."""
+        if self.app.screen is self:  # (a dialog's footer stays while it is open)
+            self.query_one(KeyBar).show_keys_of(self.footer_scope())
 
     def on_key(self, event: Key) -> None:
         if event.key == "down" and self.search_box.has_focus:
