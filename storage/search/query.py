@@ -34,12 +34,12 @@ OR_QUALIFIER_NOTE: Final = (
     "OR joins words and phrases, not qualifiers: beside one it joins nothing (both must hold)"
 )
 #: What a ``-`` with nothing after it does (nothing: ``-word`` leaves papers out).
-LONE_DASH_NOTE: Final = "a - alone leaves nothing out (-word, no space after the -)"
+LONE_DASH_NOTE: Final = "a lone - leaves nothing out (-word, no space)"
 
 
 def empty_qualifier_note(key: str) -> str:
     """What ``key:`` with nothing after it does (nothing), said as unread words are."""
-    return f"{key}: has nothing after it and filters nothing ({key}:VALUE, no space)"
+    return f"{key}: without a value filters nothing ({key}:VALUE, no space)"
 
 
 #: The longest query read, and the most terms (words, phrases, qualifiers, exclusions) taken

@@ -399,7 +399,7 @@ def test_a_value_a_qualifier_does_not_take_is_words_with_a_note() -> None:
         "is:skiped is read as words (is: takes inbox, read, skipped or starred)",
         "rating:>x is read as words (rating: takes a number: >6, >=6.5, <4, 5..7 or 6)",
         "has:pdf is read as words (has: takes code or note)",
-        "title: has nothing after it and filters nothing (title:VALUE, no space)",
+        "title: without a value filters nothing (title:VALUE, no space)",
     )
     assert query.unread_typing  # title: ends the text: it may be being typed
     assert query.unread_notes(typed=True) == query.unread[:-1]
@@ -416,8 +416,8 @@ def test_a_value_a_qualifier_does_not_take_is_words_with_a_note() -> None:
 
 def test_a_lone_dash_and_an_empty_qualifier_are_said_to_do_nothing() -> None:
     """`-` alone and `author:` with nothing after it did nothing, and said nothing."""
-    dash = "a - alone leaves nothing out (-word, no space after the -)"
-    empty = "author: has nothing after it and filters nothing (author:VALUE, no space)"
+    dash = "a lone - leaves nothing out (-word, no space)"
+    empty = "author: without a value filters nothing (author:VALUE, no space)"
     query = parse_query("diffusion - video author: smith")
     assert query.words == ("diffusion", "video", "smith") and not query.excluded
     assert query.unread == (dash, empty) and not query.unread_typing
