@@ -139,9 +139,11 @@ class KeyBar(Static):
                 del chosen[optional[-1]]
             elif gap > 1:
                 gap = 1
-            elif len(chosen) > 1:  # (one entry wider than the line: the ellipsis shows)
+            elif len(chosen) > 1:
                 del chosen[max(range(len(chosen)), key=lambda i: (ranks[i] or 0, i))]
-            else:
+            else:  # one entry wider than the line: the first other kept one that fits, or none
+                kept = [e for e in entries if self._rank(e) is not None and fits([e], gap)]
+                chosen = kept[:1]
                 break
         parts = [
             f"[@click={action}][b $text-accent]{escape(key)}[/] {title}[/]"
