@@ -35,6 +35,11 @@ class Command:
     #: Checked before the focused widget sees the key: for keys that move the focus, so that
     #: the keys typed right after them (a fast typist, a paste) land where the focus went.
     priority: bool = False
+    #: A main-screen key that acts while the search box has the focus too: the footer shows
+    #: it then, beside the box's own keys (scope "search"), instead of the list's.
+    typing: bool = False
+    #: The footer's word for it, when shorter than ``title`` ("" for the title).
+    brief: str = ""
 
     def binding(self) -> Binding:
         return Binding(
@@ -54,7 +59,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("skip", "x", "decide('skipped')", "Skip", "Skip, go to the next paper", "Triage", footer=True),
     Command("star", "s", "decide('starred')", "Star", "Star, go to the next paper", "Triage", footer=True),
     Command("inbox", "i", "decide('inbox')", "Inbox", "Put the paper back in the Inbox", "Triage"),
-    Command("undo", "u", "undo", "Undo", "Undo the last decision (many steps, across restarts)", "Triage", footer=True),
+    Command("undo", "u", "undo", "Undo", "Undo the last decision (many steps, across restarts), or a saved search just deleted", "Triage", footer=True),
     Command("redo", "ctrl+r", "redo", "Redo", "Redo the last undone decision", "Triage"),
     Command("mark", "space", "toggle_mark", "Mark", "Mark or unmark the paper for a bulk decision", "Triage"),
     Command("mark_all", "ctrl+a", "mark_all", "Mark all", "Mark every paper of the current list (again: clear the marks)", "Triage"),
@@ -78,10 +83,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("tab_saved_third", "8", "show_saved(3)", "Saved search 3", "Show the third saved search's tab", "Lists", palette=False),
     Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: ctrl+p, Search: NAME)", "Lists", palette=False),
     Command("search", "slash", "focus_search", "Search", "Search as you type (esc leaves, keeps the filter)", "Lists", footer=True, priority=True),
-    Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True),
-    Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter and type the next one", "Lists"),
-    Command("save_search", "ctrl+s", "save_search", "Save search", "Save the search typed as a tab, by name (the CLI runs it too: papers search --saved NAME)", "Lists"),
-    Command("delete_search", "ctrl+w", "delete_search", "Delete saved search", "Delete the saved search whose tab is shown, closing the tab", "Lists"),
+    Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True, typing=True, brief="Leave"),
+    Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter and type the next one", "Lists", typing=True, brief="Clear"),
+    Command("save_search", "ctrl+s", "save_search", "Save search", "Save the search typed as a tab, by name (the CLI runs it too: papers search --saved NAME)", "Lists", typing=True, brief="Save"),
+    Command("delete_search", "ctrl+w", "delete_search", "Delete saved search", "Delete the saved search whose tab is shown, closing the tab (u brings it back)", "Lists"),
     Command("suggested", "ctrl+o", "toggle_order", "Suggested order", "Sort the Inbox by likeness to your starred papers, or back to list order", "Lists"),
     Command("similar", "m", "similar", "Similar", "Papers most like this one", "Lists"),
     Command("topics", "T", "topics", "Topics", "Group the Inbox into topic clusters; mark one to decide it at once", "Lists"),
@@ -126,6 +131,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("paper_top", "g,home", "scroll_top", "Top", "Paper pane: the title", "Paper pane", palette=False, scope="pane"),
     Command("paper_end", "G,end", "scroll_bottom", "End", "Paper pane: the end of the abstract", "Paper pane", palette=False, scope="pane"),
     Command("leave_pane", "h,left", "leave", "Back to the list", "Paper pane: back to the list", "Paper pane", palette=False, scope="pane"),
+    # The search box: its own keys while it has the focus (esc, ctrl+l, ctrl+s act there too)
+    Command("search_results", "enter", "submit", "Results", "Search box: go to the results, keeping the filter (Tab and ↓ too)", "Search box", palette=False, scope="search"),
+    Command("search_delete_word", "ctrl+w", "delete_left_word", "Delete word", "Search box: delete the word before the cursor (ctrl+u: everything before it)", "Search box", palette=False, scope="search"),
     # Dialogs: keys of the screens that open over the main one
     Command("path_complete", "tab", "complete", "Complete", "A path field: complete the file or folder name", "Dialogs", palette=False, scope="path"),
     Command("export_markdown", "m", "choose_format('markdown')", "Markdown", "Export: Markdown", "Dialogs", palette=False, scope="export"),
@@ -184,6 +192,7 @@ SCOPES = (
     "main",
     "app",
     "pane",
+    "search",
     "path",
     "export",
     "prompt",

@@ -200,7 +200,12 @@ def _key_problem(command_id: str, value: object) -> str:
 
 
 def _scope_words(scope: str) -> str:
-    named = {"main": "the main screen", "app": "every screen", "pane": "the paper pane"}
+    named = {
+        "main": "the main screen",
+        "app": "every screen",
+        "pane": "the paper pane",
+        "search": "the search box",
+    }
     return named.get(scope, f"the {scope} dialog" if scope != "path" else "path fields")
 
 

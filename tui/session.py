@@ -109,6 +109,9 @@ class TriageSession:
         self._done = 0
         #: Changes whenever the live state does (what a view may key its caches on).
         self.version = 0
+        #: How many operations the user has made (every kind but a reload): whether anything
+        #: was done since a moment (the screen's undo of a deleted saved search asks).
+        self.steps = 0
         self._idle = threading.Event()
         self._idle.set()
         #: Cleared while the UI draws what an operation changed (see ``hold_writes``).
@@ -255,6 +258,8 @@ class TriageSession:
 
     # -- internals --------------------------------------------------------------------------
     def _submit(self, kind: OpKind, **values: object) -> None:
+        if kind != "reload":
+            self.steps += 1
         with self._lock:
             self._seq += 1
             op = Operation(self._seq, kind, **values)  # type: ignore[arg-type]

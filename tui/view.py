@@ -623,10 +623,10 @@ class TriageView:
         return f"{label}{extra} · {where}"
 
     def list_note(self) -> str:
-        """One line under the list (else ""): which ``key:value`` of its search are read as
-        words (``is:skiped``), what the list is when no paper has every word, and how many
-        papers the search finds in All when none are in this tab (``is:starred`` typed in
-        the Inbox)."""
+        """One line under the list (else ""): that its search was cut to the caps, which
+        ``key:value`` of it are read as words (``is:skiped``), what the list is when no
+        paper has every word, and how many papers the search finds in All when none are in
+        this tab (``is:starred`` typed in the Inbox)."""
         notes: list[str] = []
         tab = self.saved_tab()
         if self.query:  # a value still being typed (``rating:>``) is not one yet
@@ -656,9 +656,12 @@ class TriageView:
 
 @lru_cache(maxsize=16)
 def _unread_notes(query: str, *, typed: bool) -> tuple[str, ...]:
-    """``Query.unread_notes`` of a query, parsed once: the list's title is made again at
-    every move of the cursor, the query's text the same."""
-    return parse_query(query).unread_notes(typed=typed)
+    """What of a query is not read as typed: its cut to the caps (``Query.cut``), then
+    ``Query.unread_notes``; parsed once: the list's title is made again at every move of the
+    cursor, the query's text the same."""
+    parsed = parse_query(query)
+    cut = (f"{parsed.cut}: the rest is not searched",) if parsed.cut else ()
+    return cut + parsed.unread_notes(typed=typed)
 
 
 def _found_extra(found: Found, what: str) -> str:

@@ -129,6 +129,17 @@ class SavedSearches:
             self._write(kept)
         return True
 
+    def restore(self, search: SavedSearch, at: int) -> bool:
+        """Put a deleted search back at place ``at`` (its tab where it was); False, changing
+        nothing, when its name is taken again meanwhile (a search saved since is newer)."""
+        with self._lock:
+            searches = self.all()
+            if any(s.key == search.key for s in searches):
+                return False
+            searches.insert(max(0, min(at, len(searches))), search)
+            self._write(searches)
+        return True
+
     def _write(self, searches: list[SavedSearch]) -> None:
         document = {
             "format": FORMAT,

@@ -33,6 +33,15 @@ OR: Final = "OR"
 OR_QUALIFIER_NOTE: Final = (
     "OR joins words and phrases, not qualifiers: beside one it joins nothing (both must hold)"
 )
+#: What a ``-`` with nothing after it does (nothing: ``-word`` leaves papers out).
+LONE_DASH_NOTE: Final = "a lone - leaves nothing out (-word, no space)"
+
+
+def empty_qualifier_note(key: str) -> str:
+    """What ``key:`` with nothing after it does (nothing), said as unread words are."""
+    return f"{key}: without a value filters nothing ({key}:VALUE, no space)"
+
+
 #: The longest query read, and the most terms (words, phrases, qualifiers, exclusions) taken
 #: from it: a real query is a line of a few words; a megabyte of text is none (it once took a
 #: search 68 s, and 200 qualifiers 5 s). Past them the query is cut, and says so (``cut``).
@@ -163,8 +172,10 @@ def parse_query(text: str) -> Query:
                     unread.append(OR_QUALIFIER_NOTE)
                 continue
             if not value.strip() and key.lower() in QUALIFIER_KEYS:
-                groups.other()
-                continue  # "is:" being typed: no filter yet
+                groups.other()  # "is:" being typed: no filter yet; left so, it is said
+                unread.append(empty_qualifier_note(key.lower()))
+                unread_typing = last
+                continue
             note = unread_note(key.lower(), value)
             if note:
                 unread.append(note)
@@ -183,6 +194,11 @@ def parse_query(text: str) -> Query:
             continue
         else:
             chunk = match.group("word")
+            if chunk == "-":  # an exclusion yet to be typed, or a dash left alone
+                groups.other()
+                unread.append(LONE_DASH_NOTE)
+                unread_typing = last
+                continue
             if chunk == OR and not negated:
                 groups.join()
                 after = "or"

@@ -52,6 +52,13 @@ MAX_DF_FROM: Final = 50
 _TOKEN_CHUNK: Final = 2048
 #: How many shared terms a neighbour shows.
 _SHARED_TERMS: Final = 5
+#: A shared term in more than this share of the papers (in a list of ``MAX_DF_FROM`` or
+#: more) says little of why two papers are alike (``learning``, ``data``, ``llm`` among
+#: ICLR's): it is not shown.
+SHARED_GENERIC_SHARE: Final = 0.15
+#: Nor is one whose part in the likeness is less than this share of the first's
+#: (``resulting``, ``indicating`` beside ``job scheduling``).
+SHARED_FLOOR: Final = 0.08
 
 
 class Rows:
@@ -91,6 +98,11 @@ class Rows:
         """How many papers have each of ``terms``."""
         raise NotImplementedError
 
+    def papers_having(self, terms: IntArray) -> IntArray:
+        """How many of the papers have each of ``terms``, exactly (``papers_with`` may
+        count papers taken out since)."""
+        return self.papers_with(terms)
+
     def dot(self, vector: FloatArray) -> FloatArray:
         """Every row's dot product with a dense vocabulary-sized vector."""
         raise NotImplementedError
@@ -117,15 +129,24 @@ class Rows:
         return sums.astype(np.float64, copy=False)
 
     def shared(self, a: int, b: int) -> tuple[str, ...]:
-        """The terms two papers share, by their contribution to the similarity."""
+        """The terms two papers share that explain their likeness, best first: by their
+        contribution to the similarity times their idf (the rarer first), without the
+        generic ones (``SHARED_GENERIC_SHARE``) and those that add little (``SHARED_FLOOR``)."""
         (terms_a, weights_a), (terms_b, weights_b) = self.row(a), self.row(b)
         common, in_a, in_b = np.intersect1d(
             terms_a, terms_b, assume_unique=True, return_indices=True
         )
         if len(common) == 0:
             return ()
-        contribution = weights_a[in_a] * weights_b[in_b]
-        order = np.lexsort((common, -contribution))
+        papers = self.papers_having(common.astype(np.int64))
+        idf = 1 + np.log((1 + self.size) / (1 + papers))  # the matrix's smoothed idf
+        weight = weights_a[in_a].astype(np.float64) * weights_b[in_b] * idf
+        if self.size >= MAX_DF_FROM:
+            weight[papers > SHARED_GENERIC_SHARE * self.size] = 0.0
+        if not weight.any():
+            return ()
+        kept = np.flatnonzero(weight >= SHARED_FLOOR * weight.max())
+        order = kept[np.lexsort((common[kept], -weight[kept]))]
         return distinct((self.terms[int(common[i])] for i in order), _SHARED_TERMS)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from storage.arrays import ranges
 from storage.similar.matrix import (
     Float32Array,
     FloatArray,
@@ -106,6 +107,17 @@ class Stacked(Rows):
     def papers_with(self, terms: IntArray) -> IntArray:
         """How many papers have each of ``terms`` (those taken out since counted)."""
         return self.base.papers_with(terms) + self.added.papers_with(terms)
+
+    def papers_having(self, terms: IntArray) -> IntArray:
+        """How many of the papers have each of ``terms``: those of ``base`` still there (not
+        taken out or changed since), and those added."""
+        base = self.base
+        starts = base.post_ptr[terms]
+        lengths = base.post_ptr[terms + 1] - starts
+        live = self.base_places[base.post_docs[ranges(starts, lengths)]] >= 0
+        owner = np.repeat(np.arange(len(terms), dtype=np.int64), lengths)
+        counts = np.bincount(owner[live], minlength=len(terms))
+        return counts.astype(np.int64) + self.added.papers_with(terms)
 
     def dot(self, vector: FloatArray) -> FloatArray:
         """Every row's dot product with a dense vocabulary-sized vector."""

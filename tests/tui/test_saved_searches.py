@@ -146,6 +146,37 @@ async def test_palette_shows_and_deletes_saved_searches(seeded_home: Path) -> No
         assert [s.name for s in searches.all()] == ["Graphs"]
 
 
+async def test_u_brings_back_a_saved_search_deleted_by_ctrl_w(seeded_home: Path) -> None:
+    searches = SavedSearches(seeded_home)
+    searches.save("Graphs", "graph")
+    searches.save("LLMs", "language model")
+    searches.save("Agents", "agent")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: " 7 LLMs 14 " in tab_text(app))
+        await pilot.press("7", "ctrl+w")
+        assert [s.name for s in searches.all()] == ["Graphs", "Agents"]
+        assert any("“LLMs” (language model): u brings it back" in m for m in messages(app))
+        await pilot.press("u")  # back in its place, its tab shown again; no decision undone
+        assert [s.name for s in searches.all()] == ["Graphs", "LLMs", "Agents"]
+        await wait_for(pilot, lambda: " 7 LLMs 14 " in tab_text(app))
+        assert screen.view.tab == "saved:llms"
+        assert any("Restored the saved search “LLMs”" in m for m in messages(app))
+        await settled(pilot)
+        # a decision after the deletion: u undoes that decision, the search stays deleted
+        await pilot.press("ctrl+w", "1", "r")
+        await settled(pilot)
+        assert list(app.library.statuses().values()) == ["read"]
+        await pilot.press("u")
+        await settled(pilot)
+        assert app.library.statuses() == {} or set(app.library.statuses().values()) == {"inbox"}
+        assert [s.name for s in searches.all()] == ["Graphs", "Agents"]
+        await pilot.press("u")  # no second chance: the deletion was not the latest step
+        await settled(pilot)
+        assert [s.name for s in searches.all()] == ["Graphs", "Agents"]
+
+
 async def test_save_needs_a_search_and_bad_names_are_refused(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

@@ -38,7 +38,68 @@ def test_the_footer_keeps_its_essentials_whole(width: int) -> None:
         assert f"{key} {title}" in line, (width, line)
     if width >= 120:
         assert "^p palette" in line and "c Copy link" in line
-    assert {"read", "skip", "star", "undo", "help", "quit"} == ESSENTIAL
+    assert {"read", "skip", "star", "undo", "help", "quit"} == set(ESSENTIAL)
+
+
+@pytest.mark.parametrize("width", [40, 34, 30, 20, 12])
+def test_a_footer_too_narrow_for_its_essentials_drops_whole_entries(width: int) -> None:
+    """At 40 columns the six essentials (41 columns) were cut mid-word by an ellipsis: now
+    whole entries go, the least needed first (quit, undo, help), the decisions last."""
+    for scope in ("main", "search", "export"):
+        bar = KeyBar({})
+        bar.scope = scope
+        line = plain(bar.line(width))
+        assert len(line) <= width and "…" not in line, (scope, width, line)
+        shown = [entry for entry in bar.entries() if f"{entry[2]} {entry[3]}" in line]
+        assert line == ("  " if "  " in line else " ").join(f"{e[2]} {e[3]}" for e in shown)
+        assert shown, (scope, width)
+    bar = KeyBar({})
+    line = plain(bar.line(width))
+    kept = {40: ["r", "x", "s", "u", "?"], 34: ["r", "x", "s", "u", "?"], 30: ["r", "x", "s", "?"]}
+    if width in kept:
+        assert [part.split(" ")[0] for part in line.split(" ")[::2]] == kept[width], line
+    assert line.startswith("r Read")
+
+
+async def test_the_footer_at_40x12_shows_whole_words(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await ready(pilot)
+        bar = app.main_screen.query_one(KeyBar)
+        shown = str(bar.render())
+        assert shown == "r Read x Skip s Star u Undo ? Help", shown
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: "Results" in str(bar.render()))
+        assert "…" not in str(bar.render()) and len(str(bar.render())) <= 40
+
+
+async def test_the_footer_names_the_search_boxs_keys_while_typing(tmp_path: Path) -> None:
+    """While typing a search the footer named r, x, s: letters typed there, not commands."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        bar = screen.query_one(KeyBar)
+        assert "r Read" in str(bar.render())
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: "Enter Results" in str(bar.render()))
+        shown = str(bar.render())
+        for entry in ("esc Leave", "ctrl+l Clear", "ctrl+s Save", "ctrl+w Delete word"):
+            assert entry in shown, shown
+        assert "Read" not in shown and len(shown) <= 80
+        drawn = bar.visual
+        await pilot.press(*"graph neural", "ctrl+w")  # letters: the footer is not drawn again
+        await wait_for(pilot, lambda: screen.search_box.value == "graph ")
+        assert bar.visual is drawn
+        await pilot.press("enter")  # to the results: the list's keys again
+        await wait_for(pilot, lambda: "r Read" in str(bar.render()))
+        await pilot.press("slash", "question_mark")  # "?" typed: a letter of the search
+        assert screen.search_box.value.endswith("?")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "r Read" in str(bar.render()))
+        await pilot.press("slash", "ctrl+s")  # a dialog over the box: its keys, then the box's
+        await wait_for(pilot, lambda: "Enter Accept" in str(bar.render()))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Enter Results" in str(bar.render()))
 
 
 @pytest.mark.parametrize("width", [120, 80, 60])

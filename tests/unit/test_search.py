@@ -399,8 +399,10 @@ def test_a_value_a_qualifier_does_not_take_is_words_with_a_note() -> None:
         "is:skiped is read as words (is: takes inbox, read, skipped or starred)",
         "rating:>x is read as words (rating: takes a number: >6, >=6.5, <4, 5..7 or 6)",
         "has:pdf is read as words (has: takes code or note)",
+        "title: without a value filters nothing (title:VALUE, no space)",
     )
-    assert not query.unread_typing
+    assert query.unread_typing  # title: ends the text: it may be being typed
+    assert query.unread_notes(typed=True) == query.unread[:-1]
     # a prefix of a value, and a key whose every value is one, need no note
     assert parse_query("is:st has:n author:x venue:??").unread == ()
     # a number still being typed: the app leaves it out until it is one
@@ -410,6 +412,21 @@ def test_a_value_a_qualifier_does_not_take_is_words_with_a_note() -> None:
         assert len(typing.unread_notes()) == 1
     for text in ("rating:>x", "rating:> diffusion", "is:skiped", "year:1..2..3"):
         assert not parse_query(text).unread_typing, text
+
+
+def test_a_lone_dash_and_an_empty_qualifier_are_said_to_do_nothing() -> None:
+    """`-` alone and `author:` with nothing after it did nothing, and said nothing."""
+    dash = "a lone - leaves nothing out (-word, no space)"
+    empty = "author: without a value filters nothing (author:VALUE, no space)"
+    query = parse_query("diffusion - video author: smith")
+    assert query.words == ("diffusion", "video", "smith") and not query.excluded
+    assert query.unread == (dash, empty) and not query.unread_typing
+    for text, note in (("diffusion -", dash), ("diffusion author:", empty)):
+        typing = parse_query(text)  # may be "-video", "author:smith" being typed
+        assert typing.unread == (note,) and typing.unread_notes(typed=True) == (), text
+    assert parse_query('author:"" x').unread == (empty,)
+    for text in ("-video", "state-of-the-art", "a-b", 'x -"a phrase"', "author:smith"):
+        assert parse_query(text).unread == (), text
 
 
 def test_only_qualifiers_keep_list_order_and_limit(index: SearchIndex) -> None:

@@ -270,6 +270,24 @@ def test_saved_searches_round_trip(tmp_path: Path) -> None:
     }
 
 
+def test_a_deleted_search_is_restored_in_its_place_unless_saved_again(tmp_path: Path) -> None:
+    searches = SavedSearches(tmp_path)
+    for name in ("a", "b", "c"):
+        searches.save(name, name + "query")
+    gone = searches.get("b")
+    assert gone is not None and searches.delete("b")
+    assert searches.restore(gone, 1)
+    assert [s.name for s in searches.all()] == ["a", "b", "c"]
+    searches.delete("b")
+    searches.save("B", "newer")  # saved again since: the newer one stays
+    assert not searches.restore(gone, 1)
+    assert [(s.name, s.query) for s in searches.all()] == [
+        ("a", "aquery"),
+        ("c", "cquery"),
+        ("B", "newer"),
+    ]
+
+
 def test_saved_search_names_and_queries_are_checked(tmp_path: Path) -> None:
     searches = SavedSearches(tmp_path)
     for name, query in [("", "x"), ("  ", "x"), ("ok", " "), ("bad\x1bname", "x"), ("n" * 61, "x")]:

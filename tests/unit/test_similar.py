@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -508,3 +509,21 @@ def test_real_topics_are_labelled_and_cover_the_list(real: Real) -> None:
     labels = " ".join(t.label for t in topics)
     for word in ("diffusion", "graph", "reinforcement"):
         assert word in labels
+
+
+def test_real_shared_terms_are_the_distinctive_ones(real: Real) -> None:
+    """The similar papers' "shares:" line listed words such as "resulting", "learning" and
+    "data": words that two ICLR papers share by chance. Now the terms that explain the
+    likeness: none in more than 15% of the papers, none adding little beside the first."""
+    index, by_id = real
+    rng = random.Random(1)
+    matrix = index.matrix
+    df = dict(zip(matrix.terms, matrix.papers_with(np.arange(len(matrix.terms))), strict=True))
+    shown: list[str] = []
+    for paper_id in rng.sample(sorted(by_id), 300):
+        for neighbour in index.similar(paper_id, limit=5):
+            shown += neighbour.shared
+    weak = {"resulting", "indicating", "designing", "capturing", "learning", "data", "training"}
+    assert not weak & set(shown), sorted(weak & set(shown))
+    assert all(df[term] <= 0.15 * len(by_id) for term in shown)
+    assert len(shown) >= 300 * 5 * 2  # still a few terms a neighbour

@@ -16,10 +16,14 @@ from textual.widgets import Static
 
 from tui.commands import BY_ID, COMMANDS, key_label, keys_for
 
-#: The footer's entries kept however narrow the terminal: the decisions, undo, help, quit;
-#: a dialog's, those on these keys (its Enter, its Esc, its ctrl+ commands).
-ESSENTIAL = frozenset({"read", "skip", "star", "undo", "help", "quit"})
-_ESSENTIAL_KEYS = ("enter", "escape", "ctrl+")
+#: The main footer's entries kept longest as the terminal narrows, the first the longest: the
+#: decisions, help (which shows the rest), undo, quit. A dialog's: those on these keys (a way
+#: out first, then its Enter, then its ctrl+ commands). The search box's: its own and those
+#: that act while typing, from the left.
+ESSENTIAL = ("read", "skip", "star", "help", "undo", "quit")
+_ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
+#: The scopes whose footer ends with the palette's entry (``^p``).
+_WITH_PALETTE = ("main", "search")
 
 
 class KeyBar(Static):
@@ -70,7 +74,19 @@ class KeyBar(Static):
 
     def entries(self) -> list[tuple[str, str, str, str]]:
         """(id, action, key, title) of each footer command, then the palette's; a dialog's
-        commands, with no action (a click there reaches the dialog, not the footer)."""
+        commands, with no action (a click there reaches the dialog, not the footer); while
+        the search box has the focus (scope "search"), its own keys and the screen's that
+        act there too (``Command.typing``)."""
+        palette = ("palette", "app.command_palette", "^p", "palette")
+        if self.scope == "search":  # Enter and Esc first: where the typing leads
+            typing = [
+                (c.id, "" if c.scope == "search" else f"screen.{c.action}",
+                 key_label(keys[0]), c.brief or c.title)
+                for c in COMMANDS
+                if (c.scope == "search" or c.typing) and (keys := keys_for(c, self.keymap))
+            ]  # fmt: skip
+            typing.sort(key=lambda entry: {"Enter": 0, "esc": 1}.get(entry[2], 2))
+            return [*typing, palette]
         if self.scope != "main":
             return [
                 (c.id, "", key_label(keys[0]), c.title)
@@ -78,23 +94,32 @@ class KeyBar(Static):
                 if c.scope == self.scope and (keys := keys_for(c, self.keymap))
             ]
         found = [
-            (c.id, f"screen.{c.action}", key_label(keys_for(c, self.keymap)[0]), c.title)
+            (c.id, f"screen.{c.action}", key_label(keys_for(c, self.keymap)[0]), c.brief or c.title)
             for c in COMMANDS
             if c.footer
         ]
-        return [*found, ("palette", "app.command_palette", "^p", "palette")]
+        return [*found, palette]
 
-    def _essential(self, entry: tuple[str, str, str, str]) -> bool:
+    def _rank(self, entry: tuple[str, str, str, str]) -> int | None:
+        """How long an entry stays as the footer narrows: None for one that goes first (from
+        the right), else a rank (the highest goes next; among equals, the rightmost)."""
         if self.scope == "main":
-            return entry[0] in ESSENTIAL
+            return ESSENTIAL.index(entry[0]) if entry[0] in ESSENTIAL else None
+        if self.scope == "search":
+            return 0
         keys = keys_for(BY_ID[entry[0]], self.keymap)
-        return any(key.startswith(_ESSENTIAL_KEYS) for key in keys)
+        for rank, prefix in enumerate(_ESSENTIAL_KEYS):
+            if any(key.startswith(prefix) for key in keys):
+                return rank
+        return None
 
     def line(self, width: int) -> str:
         """The footer's markup for ``width`` columns: every entry whole, never cut. When they
         do not all fit, the palette's goes first, then the gaps narrow, then the entries
-        from the right, down to the decisions, undo, help and quit. A dialog's entries go
-        from the right before its gaps narrow, down to its Enter, Esc and ctrl+ keys."""
+        from the right, down to the decisions, help, undo and quit; then those too, the
+        least needed first (quit, undo, help…), rather than a word cut in the middle. A
+        dialog's entries go from the right before its gaps narrow, down to its Esc, Enter
+        and ctrl+ keys, then those from the last."""
         entries = self.entries()
 
         def fits(chosen: list[tuple[str, str, str, str]], gap: int) -> bool:
@@ -102,16 +127,24 @@ class KeyBar(Static):
             return used + gap * (len(chosen) - 1) <= width
 
         chosen, gap = entries, 2
-        if self.scope == "main" and not fits(chosen, gap):
+        palette_first = self.scope in _WITH_PALETTE
+        if palette_first and not fits(chosen, gap):
             chosen = entries[:-1]
-        if self.scope == "main" and not fits(chosen, gap):
+        if palette_first and not fits(chosen, gap):
             gap = 1  # the main keys all stay, a little closer; a dialog's stay apart
         while not fits(chosen, gap):
-            optional = [i for i, entry in enumerate(chosen) if not self._essential(entry)]
-            if not optional:
+            ranks = [self._rank(entry) for entry in chosen]
+            optional = [i for i, rank in enumerate(ranks) if rank is None]
+            if optional:
+                del chosen[optional[-1]]
+            elif gap > 1:
                 gap = 1
+            elif len(chosen) > 1:
+                del chosen[max(range(len(chosen)), key=lambda i: (ranks[i] or 0, i))]
+            else:  # one entry wider than the line: the first other kept one that fits, or none
+                kept = [e for e in entries if self._rank(e) is not None and fits([e], gap)]
+                chosen = kept[:1]
                 break
-            del chosen[optional[-1]]
         parts = [
             f"[@click={action}][b $text-accent]{escape(key)}[/] {title}[/]"
             if action

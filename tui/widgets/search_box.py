@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input
 
+from tui.commands import bindings
 from tui.view import Found
 
 #: A typed letter waits at most this long to be painted with its results (see ``hold_paint``).
@@ -24,6 +25,10 @@ class SearchBox(Input):
     The searcher is given when there is something to search (``use``): until then typing
     only records the text, and ``use`` runs the query typed so far.
     """
+
+    #: Its own keys (Enter, ctrl+w: ``tui.commands``, remappable), which the footer shows
+    #: while it has the focus.
+    BINDINGS = bindings("search")
 
     class Entered(Message):
         """Enter was pressed in the box. (Not called ``Submitted``: ``Input.action_submit``

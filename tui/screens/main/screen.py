@@ -113,7 +113,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.query_one(KeyBar).show_keys_of(getattr(top, "KEYS", "") if top is not self else "main")
 
     def on_screen_resume(self) -> None:
-        self.query_one(KeyBar).show_keys_of("main")
+        self.query_one(KeyBar).show_keys_of(self.footer_scope())
 
     # -- moving -----------------------------------------------------------------------------
     # Each move shows its paper at once: the list and the pane change in the same frame.
@@ -193,7 +193,10 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             )
 
     def action_undo(self) -> None:
-        self.session.queue_undo()
+        """Undo the latest step: a saved search deleted just now, else a decision (or a
+        removal, a move in the queue) of the library's history."""
+        if not self.restore_deleted():
+            self.session.queue_undo()
 
     def action_redo(self) -> None:
         self.session.queue_redo()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.css.query import NoMatches
-from textual.events import Key
+from textual.events import DescendantBlur, DescendantFocus, Key
 from textual.message import Message
 from textual.widgets import Input
 
@@ -23,6 +23,7 @@ from tui.saved_tabs import split_query
 from tui.screens.main.base import MainBase
 from tui.text import printable
 from tui.view import SEARCH_LIMIT, Found
+from tui.widgets.key_bar import KeyBar
 from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import SAVED_KEYS
 
@@ -59,6 +60,8 @@ class SearchPart(MainBase):
     _saved_problem: FileSignature | None = None
     #: What the list's bottom border says (see ``update_list_title``).
     _list_note = ""
+    #: The saved search deleted last, its place among them, and ``TriageSession.steps`` then.
+    _deleted: tuple[SavedSearch, int, int] | None = None
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -94,6 +97,19 @@ class SearchPart(MainBase):
         if self.view.query or self.view.found is not None:
             self.view.set_query("")
             self.rebuild(counts=False)
+
+    def footer_scope(self) -> str:
+        """Whose keys the footer shows over this screen: the search box's while it has the
+        focus (Enter, Esc, ctrl+w…: the list's letters are typed there), else the list's."""
+        return "search" if self.focused is self.search_box else "main"
+
+    @on(DescendantFocus)
+    @on(DescendantBlur)
+    def focus_moved(self) -> None:
+        """The footer follows the focus into and out of the search box: once per move of
+        the focus, never per letter typed."""
+        if self.app.screen is self:  # (a dialog's footer stays while it is open)
+            self.query_one(KeyBar).show_keys_of(self.footer_scope())
 
     def on_key(self, event: Key) -> None:
         if event.key == "down" and self.search_box.has_focus:
@@ -297,7 +313,9 @@ class SearchPart(MainBase):
         self.delete_saved(tab.search)
 
     def delete_saved(self, search: SavedSearch) -> None:
-        """Forget a saved search: its tab closes, here and in every other window."""
+        """Forget a saved search: its tab closes, here and in every other window; ``u``
+        brings it back while nothing else was done since (``restore_deleted``)."""
+        place = next((i for i, tab in enumerate(self.view.saved) if tab.search == search), 0)
         try:
             gone = self.saved_searches.delete(search.name)
         except (LibraryError, OSError) as exc:
@@ -305,11 +323,44 @@ class SearchPart(MainBase):
             return
         self.read_saved_searches()
         if gone:
+            self._deleted = (search, place, self.session.steps)
             self.notify(
-                f"Deleted the saved search “{search.name}” ({search.query}).",
+                f"Deleted the saved search “{search.name}” ({search.query}): u brings it back.",
                 timeout=6,
                 markup=False,
             )
+
+    def restore_deleted(self) -> bool:
+        """``u`` right after a saved search was deleted: put it back, its tab where it was
+        and shown again. False (``u`` then undoes a decision) when none was deleted, or
+        something was decided, moved or undone since: the undo goes to the latest step."""
+        deleted, self._deleted = self._deleted, None
+        if deleted is None or deleted[2] != self.session.steps:
+            return False
+        search, place, _ = deleted
+        try:
+            restored = self.saved_searches.restore(search, place)
+        except (LibraryError, OSError) as exc:
+            self.notify(str(exc), title="Not restored", severity="error", markup=False)
+            return True
+        if not restored:
+            self.notify(
+                f"Not restored: a search named “{search.name}” was saved since.",
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
+            return True
+        self.read_saved_searches()
+        tab = next((tab for tab in self.view.saved if tab.search == search), None)
+        if tab is not None:
+            self.action_show_tab(tab.name)
+        self.notify(
+            f"Restored the saved search “{search.name}” ({search.query}).",
+            timeout=5,
+            markup=False,
+        )
+        return True
 
     def palette_searches(self) -> list[tuple[str, str, Callable[[], object]]]:
         """The command palette's entries for the saved searches: show each, then delete each."""

@@ -1,0 +1,57 @@
+"""What the note under the list says of a search typed: what of it is not read, and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import events
+
+from storage.search.query import MAX_QUERY_CHARS
+from tests.tui.helpers import make_app, plist, ready, wait_for
+
+SIZE = (120, 36)
+
+
+async def test_a_query_past_the_cap_says_it_was_cut(seeded_home: Path) -> None:
+    """A pasted query of 2,600 characters was searched on its first 2,000 in silence."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash")
+        pasted = "diffusion " * 260
+        assert len(pasted.strip()) > MAX_QUERY_CHARS
+        screen.search_box.post_message(events.Paste(pasted))
+        await wait_for(pilot, lambda: screen.view.found is not None)
+        await wait_for(pilot, lambda: "not searched" in str(plist(app).border_subtitle))
+        note = str(plist(app).border_subtitle)
+        assert "the query is 2,599 characters long (at most 2,000)" in note
+        await pilot.press("ctrl+l", *"diffusion")
+        await wait_for(pilot, lambda: screen.view.query == "diffusion")
+        await pilot.pause(0.1)
+        assert "not searched" not in str(plist(app).border_subtitle)
+
+
+async def test_a_lone_dash_or_an_empty_qualifier_is_said_once_settled(seeded_home: Path) -> None:
+    """`-` alone and `author:` with nothing after it were dropped in silence; said now, but
+    not while they may still be being typed (no note that comes and goes with each key)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        notes: list[str] = []
+        await pilot.press("slash")
+        for key in [*"diffusion -", "space", *"video"]:
+            await pilot.press(key)
+            box = screen.search_box
+            await wait_for(pilot, lambda box=box: box.answered == box.search_text)
+            await pilot.pause(0.05)
+            notes.append(str(plist(app).border_subtitle or ""))
+        said = "a lone - leaves nothing out"
+        # "diffusion -" and "diffusion - " may be "diffusion -video" being typed
+        assert [said in note for note in notes] == [False] * 12 + [True] * 5, notes
+        await pilot.press("ctrl+l", *"author:")
+        await wait_for(pilot, lambda: screen.view.query == "author:")
+        await pilot.pause(0.1)
+        assert "author:" not in str(plist(app).border_subtitle or "")  # still being typed
+        await pilot.press("space", *"model")
+        await wait_for(pilot, lambda: screen.search_box.answered == "author: model")
+        await wait_for(pilot, lambda: "author: without a value" in str(plist(app).border_subtitle))
