@@ -159,3 +159,24 @@ def test_a_note_comes_back_from_the_markdown_export(tmp_path: Path) -> None:
     second = Library(tmp_path / "second")
     second.import_file(path)
     assert list(second.triage().notes.values()) == [note]
+
+
+def test_abstract_paragraphs_and_links_keep_their_shape() -> None:
+    """An abstract's paragraph that starts like a list is text; a backslash ending a link
+    does not escape its closing parenthesis."""
+    paper = Paper(
+        id="a" * 12,
+        title="A title",
+        abstract="- not a list item\n\n1. not numbered\n\n+ not this either",
+        url="https://example.org/a\\",
+        list="L",
+    )
+    triage = TriageState(statuses={paper.id: Status.STARRED})
+    tokens = _tokens(export([paper], triage, "markdown", abstracts=True))
+    kinds = {t.type for t in tokens}
+    assert not kinds & {"ordered_list_open", "hr"}
+    assert [t.type for t in tokens].count("bullet_list_open") == 1  # the papers' list alone
+    quoted = [t.content for t in tokens if t.type == "text" and "not" in t.content]
+    assert quoted == ["- not a list item", "1. not numbered", "+ not this either"]
+    (link,) = [t for t in tokens if t.type == "link_open"]
+    assert link.attrs["href"] == "https://example.org/a%5C"
