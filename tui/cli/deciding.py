@@ -42,12 +42,17 @@ def add_note(sub: Subparsers, common: Parser) -> None:
     """``papers note ID TEXT…``, ``papers tag ID TAG…``."""
     p = sub.add_parser("note", parents=[common], help="set or clear the note of a paper")
     p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
-    p.add_argument("text", nargs="*", metavar="TEXT", help="the note (nothing clears it)")
+    # default=[]: else argparse counts a "*" positional as required ("required: ID, TEXT")
+    p.add_argument(
+        "text", nargs="*", default=[], metavar="TEXT", help="the note (nothing clears it)"
+    )
     p.set_defaults(run=cmd_note)
 
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
     p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
-    p.add_argument("tags", nargs="*", metavar="TAG", help="the tags (nothing clears them)")
+    p.add_argument(
+        "tags", nargs="*", default=[], metavar="TAG", help="the tags (nothing clears them)"
+    )
     p.set_defaults(run=cmd_tag)
 
 

@@ -37,7 +37,11 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         ),
     )
     p.add_argument(
-        "ids", nargs="*", metavar="ID", help=f"these papers (default: --status); {STDIN_HELP}"
+        "ids",
+        nargs="*",
+        default=[],
+        metavar="ID",
+        help=f"these papers (default: --status); {STDIN_HELP}",
     )
     p.add_argument(
         "--status",

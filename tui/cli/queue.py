@@ -45,6 +45,9 @@ def add_queue(sub: Subparsers, common: Parser) -> None:
     )
     sort.add_argument("name", metavar="NAME", choices=[s.name for s in SORTS], help=names)
     sort.set_defaults(run=cmd_queue_sort)
+    # argparse writes a command's subcommands as required ("ACTION ..."): without one, the
+    # queue is listed (set once the subcommands have their prog, which is made of the usage)
+    p.usage = "%(prog)s [-h] [--home DIR] [--json] [ACTION ...]"
 
     p = sub.add_parser(
         "next",

@@ -42,7 +42,9 @@ def add_search(sub: Subparsers, common: Parser) -> None:
         epilog=qualifier_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("query", nargs="*", metavar="QUERY", help="words and qualifiers (below)")
+    p.add_argument(
+        "query", nargs="*", default=[], metavar="QUERY", help="words and qualifiers (below)"
+    )
     p.add_argument(
         "--limit", type=positive, default=20, metavar="N", help="at most N results (default 20)"
     )

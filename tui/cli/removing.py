@@ -25,7 +25,11 @@ def add_remove(sub: Subparsers, common: Parser) -> None:
         "decisions, notes and tags included.",
     )
     p.add_argument(
-        "ids", nargs="*", metavar="ID", help=f"paper ids (or unique prefixes); {STDIN_HELP}"
+        "ids",
+        nargs="*",
+        default=[],
+        metavar="ID",
+        help=f"paper ids (or unique prefixes); {STDIN_HELP}",
     )
     p.add_argument("--list", dest="list_name", metavar="NAME", help="remove the list NAME")
     p.set_defaults(run=cmd_remove)
