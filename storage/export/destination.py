@@ -12,18 +12,44 @@ before replacing a file: ``export_target`` says which file a path means and whet
 - A symbolic link is written through: its target is replaced, atomically, and the link stays.
 - An existing file is replaced only when the user named it and said so (``replace``): the
   command's ``-o FILE`` names it; a folder's default file is never replaced unasked.
+- The temporary file an export writes beside its file (``.NAME.papers-export.WHERE.PID.….tmp``)
+  is left there when the export is killed; every export into a folder sweeps those of its
+  writers that are gone (WHERE is this machine's, PID runs no more) or that nobody has written
+  for ten minutes, and nothing else: a file of another name, a link, another user's file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import re
+import socket
+import stat
+import sys
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Final
 
 from storage.errors import LibraryError
-from storage.files.atomic import atomic_write_parts, in_batches, link_target, special_kind
+from storage.files.atomic import (
+    STALE_TEMPORARY_S,
+    atomic_write_parts,
+    in_batches,
+    link_target,
+    special_kind,
+)
 from storage.locations import is_library_folder
+
+#: What names an export's temporary file, after the file's own name: ``papers-export.WHERE.PID.``
+#: (WHERE: this machine and its process ids' namespace, whose PID the name gives).
+_MARK: Final = "papers-export"
+_LEFTOVER: Final = re.compile(
+    r"\..+\.papers-export\.([0-9a-f]{8})\.([0-9]+)\.[a-z0-9_]+\.tmp", re.S
+)
 
 
 class TargetExistsError(LibraryError):
@@ -97,9 +123,63 @@ def write_export(
         if where.named:
             raise TargetExistsError(f"{where.path}: already exists; it was left as it is")
         raise TargetExistsError(f"{where.path}: already exists; give its full name to replace it")
+    sweep_leftovers(where.file.parent)
     batches = in_batches([text] if isinstance(text, str) else text)
+    parts = (batch.encode("utf-8") for batch in batches)
+    marker = f"{_MARK}.{_where()}.{os.getpid()}."
     try:
-        atomic_write_parts(where.file, (batch.encode("utf-8") for batch in batches), backup=False)
+        atomic_write_parts(where.file, parts, backup=False, marker=marker)
     except OSError as exc:
         raise LibraryError(f"{where.path}: cannot write ({exc.strerror or exc})") from None
     return where.path
+
+
+def sweep_leftovers(folder: Path, now: float | None = None) -> list[Path]:
+    """Remove from ``folder`` the temporary files of exports that were killed (see the
+    module); returns those removed. Only regular files of this user, named as an export
+    names its temporary, whose writer is gone or silent for ``STALE_TEMPORARY_S``."""
+    moment = time.time() if now is None else now
+    here = _where()
+    removed: list[Path] = []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            found = _LEFTOVER.fullmatch(entry.name)
+            if found is None:
+                continue
+            with contextlib.suppress(OSError):
+                st = entry.stat(follow_symlinks=False)
+                if not stat.S_ISREG(st.st_mode) or st.st_uid != _uid():
+                    continue
+                gone = found[1] == here and not _running(int(found[2]))
+                if gone or moment - st.st_mtime > STALE_TEMPORARY_S:
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
+
+
+@cache
+def _where() -> str:
+    """This machine and its process ids' namespace (a container has its own), as 8 hex
+    characters: a writer's PID tells whether it runs only where this is the same."""
+    namespace = ""
+    with contextlib.suppress(OSError):
+        namespace = os.readlink("/proc/self/ns/pid")
+    place = f"{socket.gethostname()}|{namespace}".encode("utf-8", "replace")
+    return hashlib.blake2s(place, digest_size=4).hexdigest()
+
+
+def _uid() -> int:
+    return os.getuid() if hasattr(os, "getuid") else -1
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` runs (on Windows, where asking kills it, assumed so)."""
+    if sys.platform == "win32" or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's, or a number no process has: leave it to its age
+    return True

@@ -8,7 +8,8 @@ PDF (``storage.pdfs.links.pdf_url``). Titles, authors and other data are escaped
 notes are the user's Markdown, kept as written inside their paper's entry (control characters
 made visible). When the papers have several triage states, each entry says its own; each
 names its lists in an HTML comment (no viewer shows it), so that ``storage.sources.markdown``
-reads the export back as the same papers.
+reads the export back as the same papers. A note's raw HTML is written as text (``\\<div>``,
+``storage.text.markdown_html``): an unclosed ``<!--`` or ``<script>`` in it hid what followed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.pdfs.links import pdf_url
 from storage.sources.markdown import TITLE_DERIVED_MARK
+from storage.text.markdown_html import html_literal
 from storage.text.sanitize import printable, printable_block
 from storage.text.words import count
 
@@ -56,13 +58,15 @@ _URL_BREAKS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def md_url(url: str) -> str:
-    """A link destination CommonMark reads whole: spaces, parentheses and brackets encoded."""
+    """A link destination CommonMark reads whole: spaces, parentheses, angle brackets and
+    backslashes encoded."""
     return (
         _URL_BREAKS.sub(lambda m: "".join(f"%{b:02X}" for b in m[0].encode()), url.strip())
         .replace("(", "%28")
         .replace(")", "%29")
         .replace("<", "%3C")
         .replace(">", "%3E")
+        .replace("\\", "%5C")  # "(…\\)" would escape the link's closing parenthesis
     )
 
 
@@ -148,9 +152,11 @@ def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -
     if facts:
         lines.append(f"  - {' · '.join(md_escape(f) for f in facts)}")
     if abstract and paper.abstract:
-        lines += ["", *(f"  > {md_escape(p)}" if p else "  >" for p in _paragraphs(paper)), ""]
-    note = printable_block(triage.notes.get(paper.id, "")).strip()
-    if note:  # the user's Markdown, indented into the entry: it cannot end the list
+        # each paragraph starts a line of the quote: "- …", "1. …", "---" would be a list or a rule
+        lines += ["", *(f"  > {md_escape_line(p)}" if p else "  >" for p in _paragraphs(paper)), ""]
+    note = html_literal(printable_block(triage.notes.get(paper.id, "")).strip())
+    if note:  # the user's Markdown, indented into the entry: it cannot end the list, and its
+        # raw HTML is shown as text (an unclosed "<!--" hid every paper after it)
         body = note.splitlines()
         lines += ["", "  Note:", ""]
         lines += [f"  {line}" if line.strip() else "" for line in body]

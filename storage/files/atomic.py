@@ -309,14 +309,18 @@ def atomic_write(path: Path, payload: bytes, *, backup: bool = True) -> None:
     atomic_write_parts(path, (payload,), backup=backup)
 
 
-def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = True) -> FileStamp:
+def atomic_write_parts(
+    path: Path, parts: Iterable[bytes], *, backup: bool = True, marker: str = ""
+) -> FileStamp:
     """``atomic_write`` of the bytes ``parts`` make one after the other, each written as it
     comes: the whole payload is never in memory (a library of 100,000 papers is 180 MB).
     Returns the stamp of the file written, as renamed (its change time is unknown, -1, when
-    another file took its place at once)."""
+    another file took its place at once). With a ``marker`` (an export: the folder is the
+    user's), the temporary is ``.NAME.MARKER…tmp``, and the caller sweeps those of killed
+    writers by it, not this: a file ``.NAME.x.tmp`` there may be another program's."""
     target = link_target(path)
     try:
-        return _write_parts(target, path, parts, backup=backup)
+        return _write_parts(target, path, parts, backup=backup, marker=marker)
     except OSError as exc:
         # a full disk, a folder without write permission: said of the file being written,
         # not of no file (a write's ENOSPC names none) or of the temporary file beside it
@@ -326,9 +330,11 @@ def atomic_write_parts(path: Path, parts: Iterable[bytes], *, backup: bool = Tru
         raise
 
 
-def _write_parts(target: Path, path: Path, parts: Iterable[bytes], *, backup: bool) -> FileStamp:
+def _write_parts(
+    target: Path, path: Path, parts: Iterable[bytes], *, backup: bool, marker: str
+) -> FileStamp:
     folder = target.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{marker}", suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)
     try:
         if hasattr(os, "fchmod"):  # mkstemp makes 0600: keep the file's mode, or the usual one
@@ -347,7 +353,8 @@ def _write_parts(target: Path, path: Path, parts: Iterable[bytes], *, backup: bo
             tmp.unlink()
         raise
     fsync_folder(folder)
-    sweep_temporaries(target)
+    if not marker:
+        sweep_temporaries(target)
     renamed = stamp(target)  # a rename changes the change time
     if renamed is None or renamed.signature != written.signature:
         return written._replace(ctime_ns=-1)

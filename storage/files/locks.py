@@ -7,10 +7,12 @@ change of a file in a HOME is made holding ``LOCK_FILE``; ``triage.json`` has it
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from storage.errors import LockTimeoutError
@@ -109,6 +111,21 @@ class HomeLock:
         self._thread_lock = threading.RLock()
         self._depth = 0
         self._fd: int | None = None
+        self._reading = threading.local()  # the threads in ``reading``
+        #: Why the lock was not taken (``reading``), if it was not.
+        self.missed = ""
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """For a reader that changes nothing (``papers sync --status``), in this thread: where
+        the lock file can be neither opened nor made (a read-only HOME that never had one),
+        the lock is not taken and ``missed`` says why, rather than the reader failing."""
+        self.missed = ""
+        self._reading.on = True
+        try:
+            yield
+        finally:
+            self._reading.on = False
 
     def __enter__(self) -> HomeLock:
         self._thread_lock.acquire()
@@ -131,9 +148,15 @@ class HomeLock:
         finally:
             self._thread_lock.release()
 
-    def _acquire(self) -> int:
+    def _acquire(self) -> int | None:
         deadline = time.monotonic() + self.timeout
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = _open_lock(self.path)
+        except OSError as exc:
+            if not getattr(self._reading, "on", False) or exc.errno not in _UNWRITABLE:
+                raise
+            self.missed = f"{self.path}: {exc.strerror or exc}"
+            return None
         try:
             queue = _open_queue(self.queue_path)  # always joined: else a releaser cuts in
             if queue is not None and not _lock_in_turn(queue, self.timeout):
@@ -186,9 +209,29 @@ class LockPair:
             self.first.__exit__(*exc)
 
 
+#: What opening a file for writing fails with where the folder is read-only.
+_UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+def _open_lock(path: Path) -> int:
+    """The lock file, open: made where it is not there, and read-only where HOME is (a read-only
+    mount, a HOME of another user's): a lock is taken through any descriptor, and a reader of a
+    read-only HOME (``papers sync --status``) then waits for writers all the same, where it
+    failed on ``.lock: Read-only file system``."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        if exc.errno not in _UNWRITABLE:
+            raise
+        try:
+            return os.open(path, os.O_RDONLY)
+        except OSError:
+            raise exc from None
+
+
 def _open_queue(path: Path) -> int | None:
     """The queue file, open (None where it cannot be made: the lock works without it)."""
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        return _open_lock(path)
     except OSError:
         return None

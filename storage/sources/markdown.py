@@ -22,6 +22,7 @@ from storage.errors import SourceError
 from storage.models import Status
 from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult, first_line
 from storage.text.latex import literal
+from storage.text.markdown_html import html_restored
 
 MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
 _HEADING: Final = re.compile(r"^# (?P<what>.*) \((?P<count>[\d,]+) papers?\)\s*$")
@@ -62,7 +63,12 @@ def _split(text: str) -> list[str]:
 
 def _url(text: str) -> str:
     """A link as ``md_url`` wrote it (its parentheses and spaces encoded) as it was."""
-    return text.replace("%28", "(").replace("%29", ")").replace("%3C", "<").replace("%3E", ">")
+    for code, char in _URL_CODES:
+        text = text.replace(code, char)
+    return text
+
+
+_URL_CODES: Final = (("%28", "("), ("%29", ")"), ("%3C", "<"), ("%3E", ">"), ("%5C", "\\"))
 
 
 def _heading_status(what: str) -> Status | None:
@@ -132,7 +138,7 @@ class _Entry:
             fields["lists"] = self.lists
         if self.status is not None:
             fields["status"] = self.status.value
-        note = "\n".join(self.note or ()).strip()
+        note = html_restored("\n".join(self.note or ()).strip())
         if note:
             fields["note"] = note
         return {k: v for k, v in fields.items() if v}

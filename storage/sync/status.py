@@ -92,7 +92,15 @@ def _moment(value: object) -> int:
 
 def sync_status(library: Library, folder: str | os.PathLike[str]) -> SyncStatus:
     """What the folder holds and what waits, without changing anything."""
-    preview = preview_sync(library, folder)
+    # it reads: a read-only HOME without lock files is read without them, and says so
+    with library.papers_lock.reading(), library.triage_lock.reading():
+        preview = preview_sync(library, folder)
+    missed = library.papers_lock.missed or library.triage_lock.missed
+    if missed:
+        preview.problems.append(
+            f"the library's lock could not be taken ({missed}): its files were read as they "
+            "were, without waiting for another papers process writing them"
+        )
     place = SyncFolder(folder)
     state, _problem = load_state(state_path(library.home, place.path), place.path, "")
     cards = place.cards()

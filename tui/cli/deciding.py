@@ -7,6 +7,7 @@ import argparse
 from storage import Library, Status
 from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
+from tui.cli.ids import ONE_FROM_STDIN, STDIN_HELP, one_paper_id, paper_ids
 from tui.cli.output import print_changes, say
 from tui.cli.removing import say_removal
 
@@ -19,12 +20,13 @@ def add_mark(sub: Subparsers, common: Parser) -> None:
         help="set the status of papers (one undo step)",
         # argparse writes one list argument as "ID... STATUS [ID... STATUS ...]": one group it is
         usage="%(prog)s [-h] [--home DIR] ID [ID ...] STATUS",
+        epilog="From a search: papers search QUERY | papers mark - read",
     )
     p.add_argument(
         "args",
         nargs="+",
         metavar="ID... STATUS",
-        help="paper ids (or unique prefixes), then inbox|read|skipped|starred",
+        help=f"paper ids or unique prefixes ({STDIN_HELP}), then inbox|read|skipped|starred",
     )
     p.set_defaults(run=cmd_mark)
 
@@ -39,24 +41,30 @@ def add_mark(sub: Subparsers, common: Parser) -> None:
 def add_note(sub: Subparsers, common: Parser) -> None:
     """``papers note ID TEXT…``, ``papers tag ID TAG…``."""
     p = sub.add_parser("note", parents=[common], help="set or clear the note of a paper")
-    p.add_argument("id", metavar="ID")
-    p.add_argument("text", nargs="*", metavar="TEXT", help="the note (nothing clears it)")
+    p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
+    # default=[]: else argparse counts a "*" positional as required ("required: ID, TEXT")
+    p.add_argument(
+        "text", nargs="*", default=[], metavar="TEXT", help="the note (nothing clears it)"
+    )
     p.set_defaults(run=cmd_note)
 
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
-    p.add_argument("id", metavar="ID")
-    p.add_argument("tags", nargs="*", metavar="TAG", help="the tags (nothing clears them)")
+    p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
+    p.add_argument(
+        "tags", nargs="*", default=[], metavar="TAG", help="the tags (nothing clears them)"
+    )
     p.set_defaults(run=cmd_tag)
 
 
 def cmd_mark(args: argparse.Namespace) -> int:
     if len(args.args) < 2:
         raise UsageError("give one or more paper ids, then a status")
-    *ids, status_text = args.args
+    *given, status_text = args.args
     try:
         status = Status.parse(status_text)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    ids = paper_ids(given)
     library = open_library(args)  # ids are resolved from papers.cache's ids: papers are not read
     if status is Status.STARRED:
         from tui.config import library_config
@@ -110,14 +118,16 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
 
 
 def cmd_note(args: argparse.Namespace) -> int:
+    pid = one_paper_id(args.id, "note")
     library = open_library(args)
-    library.set_note(args.id, " ".join(args.text))
+    library.set_note(pid, " ".join(args.text))
     say("note cleared" if not args.text else "note saved")
     return 0
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
+    pid = one_paper_id(args.id, "tag")
     library = open_library(args)
-    tags = library.set_tags(args.id, args.tags)
+    tags = library.set_tags(pid, args.tags)
     say("tags: " + (", ".join(tags) if tags else "none"))
     return 0

@@ -78,6 +78,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--version", action=_Version, nargs=0, help="show the program's version and exit"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # no COMMAND opens the app (argparse writes "COMMAND ...", as if one were needed; set once
+    # the commands have their prog, which is made of the usage)
+    parser.usage = "%(prog)s [-h] [--home DIR] [--version] [COMMAND ...]"
     adders = [COMMANDS[only]] if only in COMMANDS else COMMANDS.values()
     for module, name in dict.fromkeys(adders):
         add: Callable[[Subparsers, Parser], None] = getattr(

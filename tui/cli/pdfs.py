@@ -19,6 +19,7 @@ from tui.cli.common import (
     open_library,
     path_arg,
 )
+from tui.cli.ids import STDIN_HELP, paper_ids
 from tui.cli.output import complain, is_terminal
 
 
@@ -35,7 +36,13 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
             "is read, for pdf:WORD searches."
         ),
     )
-    p.add_argument("ids", nargs="*", metavar="ID", help="these papers (default: --status)")
+    p.add_argument(
+        "ids",
+        nargs="*",
+        default=[],
+        metavar="ID",
+        help=f"these papers (default: --status); {STDIN_HELP}",
+    )
     p.add_argument(
         "--status",
         choices=STATUS_CHOICES,
@@ -70,6 +77,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         raise UsageError("give paper ids or --status, not both")
     if args.pause < 0 or args.max_wait < 0:
         raise UsageError("--pause and --max-wait cannot be negative")
+    ids = paper_ids(args.ids)
     library = open_library(args)
     config = library_config(library.home)
     own = pdf_folder(library.home, config)  # the library's: its copies are all there are
@@ -78,8 +86,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     if problem:
         raise LibraryError(problem)
     triage = library.triage()
-    if args.ids:
-        papers = [library.paper(i) for i in dict.fromkeys(library.resolve_id(i) for i in args.ids)]
+    if ids:
+        papers = [library.paper(i) for i in dict.fromkeys(library.resolve_id(i) for i in ids)]
     else:
         status = args.status or "starred"
         papers = select(library.papers(), triage.statuses, statuses_for(status), triage)

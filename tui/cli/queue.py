@@ -9,6 +9,7 @@ from storage.export import paper_record
 from storage.queue import SORTS, sort_named
 from storage.text.words import count
 from tui.cli.common import Parser, Subparsers, open_library
+from tui.cli.ids import ONE_FROM_STDIN, one_paper_id
 from tui.cli.output import print_papers, say, write_json
 
 
@@ -27,7 +28,9 @@ def add_queue(sub: Subparsers, common: Parser) -> None:
     move = actions.add_parser(
         "move", parents=[common], help="move a paper to a place in the queue (one undo step)"
     )
-    move.add_argument("id", metavar="ID", help="a starred paper's id (or unique prefix)")
+    move.add_argument(
+        "id", metavar="ID", help=f"a starred paper's id (or unique prefix); {ONE_FROM_STDIN}"
+    )
     move.add_argument(
         "--to", required=True, metavar="N|top|bottom", type=_place, help="1 is the head"
     )
@@ -42,6 +45,9 @@ def add_queue(sub: Subparsers, common: Parser) -> None:
     )
     sort.add_argument("name", metavar="NAME", choices=[s.name for s in SORTS], help=names)
     sort.set_defaults(run=cmd_queue_sort)
+    # argparse writes a command's subcommands as required ("ACTION ..."): without one, the
+    # queue is listed (set once the subcommands have their prog, which is made of the usage)
+    p.usage = "%(prog)s [-h] [--home DIR] [--json] [ACTION ...]"
 
     p = sub.add_parser(
         "next",
@@ -89,8 +95,9 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
 
 def cmd_queue_move(args: argparse.Namespace) -> int:
+    given = one_paper_id(args.id, "queue move")
     library = open_library(args)
-    pid = library.resolve_id(args.id)
+    pid = library.resolve_id(given)
     moves = library.move_in_queue(pid, args.to)
     queue = library.queue()
     place = queue.index(pid) + 1

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from storage import Status
 from storage.locations import library_home
 from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, open_library, positive
+from tui.cli.ids import ONE_FROM_STDIN, one_paper_id
 from tui.cli.output import columns, complain, print_papers, say, write_json
 
 if TYPE_CHECKING:
@@ -41,7 +42,9 @@ def add_search(sub: Subparsers, common: Parser) -> None:
         epilog=qualifier_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("query", nargs="*", metavar="QUERY", help="words and qualifiers (below)")
+    p.add_argument(
+        "query", nargs="*", default=[], metavar="QUERY", help="words and qualifiers (below)"
+    )
     p.add_argument(
         "--limit", type=positive, default=20, metavar="N", help="at most N results (default 20)"
     )
@@ -66,7 +69,7 @@ def add_stats(sub: Subparsers, common: Parser) -> None:
 def add_similar(sub: Subparsers, common: Parser) -> None:
     """``papers similar ID``."""
     p = sub.add_parser("similar", parents=[common], help="papers most like one paper")
-    p.add_argument("id", metavar="ID")
+    p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
     p.add_argument(
         "--limit", type=positive, default=10, metavar="N", help="at most N papers (default 10)"
     )
@@ -203,9 +206,10 @@ def cmd_similar(args: argparse.Namespace) -> int:
     from storage.cache.refresh import LARGE
     from storage.cache.similar_index import is_ready, similarity_for
 
+    given = one_paper_id(args.id, "similar")
     library = open_library(args)
     loaded = library.loaded_papers()
-    pid = library.resolve_id(args.id)
+    pid = library.resolve_id(given)
     triage = library.triage()
     version = loaded.content
     if len(loaded) >= LARGE and (version is None or not is_ready(library.home, version)):

@@ -1,0 +1,120 @@
+"""An export killed mid-write leaves its temporary file beside its target; the next export
+into that folder, of any name, sweeps it, and never a file that is not an export's own.
+
+The killed writer is a real process (``write_export`` given a text that stops coming after
+its first megabyte, then SIGKILL); the sweep is the real ``papers export``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from storage.export.destination import _where
+from storage.files.atomic import STALE_TEMPORARY_S
+from tests.cli.test_bad_input import SAMPLE, make_env, run
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: A writer that writes the first megabyte of its export, then hangs until killed.
+_HANGING_EXPORT = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from storage.export.destination import write_export
+
+    def pieces():
+        yield "x" * (2 << 20)
+        print("written", flush=True)
+        time.sleep(120)
+        yield "never"
+
+    write_export(Path(sys.argv[1]), pieces(), "unused.md")
+    """
+)
+
+
+def _killed_export(target: Path) -> Path:
+    """The temporary file a real export into ``target`` left when it was killed."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    writer = subprocess.Popen(
+        [sys.executable, "-c", _HANGING_EXPORT, str(target)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "written\n"
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(timeout=30)
+    (leftover,) = target.parent.glob(f".{target.name}.papers-export.*.tmp")
+    assert f".{writer.pid}." in leftover.name
+    return leftover
+
+
+def _old(path: Path) -> Path:
+    long_ago = time.time() - STALE_TEMPORARY_S - 60
+    os.utime(path, (long_ago, long_ago), follow_symlinks=False)
+    return path
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    assert run("--home", home, "import", SAMPLE, env=make_env(tmp_path)).returncode == 0
+    return home
+
+
+def test_the_next_export_into_the_folder_sweeps_a_killed_exports_file(
+    home: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    leftover = _killed_export(out / "starred.md")
+    assert leftover.stat().st_size >= 2 << 20
+    done = run(
+        "--home", home, "export", "--status", "all", "-o", out / "all.bib", env=make_env(tmp_path)
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["all.bib"]
+
+
+def test_only_an_exports_own_leftovers_are_swept(home: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    here, alive = _where(), os.getpid()  # this test's process runs, and is on this machine
+    kept = [
+        out / ".starred.md.k1ll3d.tmp",  # another program's (the sweep of old took it)
+        out / ".starred.md.papers-export.tmp",  # not named as an export names its own
+        out / f".a.md.papers-export.{here}.{alive}.wr1t1ng.tmp",  # a writer at work
+        out / ".a.md.papers-export.0badf00d.99999999.abc.tmp",  # another machine's, recent
+        out / "notes.md",
+    ]
+    for path in kept:
+        path.write_text("someone's")
+    _old(kept[0])
+    _old(kept[1])
+    link = out / f".b.md.papers-export.{here}.99999999.lnk.tmp"  # a link, whatever it says
+    link.symlink_to(kept[-1])
+    _old(link)
+    swept = [
+        out / ".a.md.papers-export.0badf00d.99999999.old.tmp",  # silent for 10 minutes
+        out / f".c.md.papers-export.{here}.{alive}.hung.tmp",  # silent, though it runs
+    ]
+    for path in swept:
+        path.write_text("half")
+        _old(path)
+    done = run("--home", home, "export", "-o", out / "starred.md", env=make_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    left = {p.name for p in out.iterdir()}
+    assert left == {p.name for p in kept} | {link.name, "starred.md"}
+    assert all(p.read_text() == "someone's" for p in kept)

@@ -1,0 +1,123 @@
+"""Paper ids from standard input: ``papers search QUERY | papers mark - read`` (real processes).
+
+``-`` in place of ids reads them from standard input (one or more a line, blank lines and
+``#`` comments skipped, a line of ``papers list`` giving its first column); an empty input, a
+terminal, or a line that is no id is one line on stderr, the library left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+from pathlib import Path
+
+from tests.cli import test_bad_input
+from tests.cli.test_bad_input import PAPERS, Seeded, one_line_error, run
+from tests.helpers import home_files
+
+# The fixtures of test_bad_input: the bundled sample imported once, a copy of it, a clean env.
+seeded, home, env = test_bad_input.seeded, test_bad_input.home, test_bad_input.env
+
+
+def piped(*args: str | Path, stdin: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``papers ARGS`` with ``stdin`` written to its standard input (a pipe)."""
+    return subprocess.run(
+        [*PAPERS, *map(str, args)],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+
+
+def statuses(home: Path, env: dict[str, str]) -> dict[str, str]:
+    listing = run("--home", home, "list", "--json", env=env)
+    assert listing.returncode == 0, listing.stderr
+    return {r["id"]: r["status"] for r in json.loads(listing.stdout)}
+
+
+def test_search_piped_into_mark(home: Path, env: dict[str, str]) -> None:
+    found = run("--home", home, "search", "diffusion", "--limit", "3", env=env)
+    assert found.returncode == 0, found.stderr
+    hits = [line.split()[0] for line in found.stdout.splitlines()]
+    assert len(hits) == 3
+    done = piped("--home", home, "mark", "-", "read", stdin=found.stdout, env=env)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()] == hits
+    now = statuses(home, env)
+    assert [now[pid] for pid in hits] == ["read"] * 3
+
+
+def test_ids_one_or_more_a_line_with_comments_and_prefixes(
+    seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    a, b, c, d, e = seeded.ids[:5]
+    listing = run("--home", home, "list", "--status", "inbox", env=env).stdout.splitlines()
+    (line_of_e,) = [line for line in listing if line.startswith(e)]
+    text = (
+        f"# picked by hand\n{a}\n\n  {b} {c[:6].upper()}  # two, one a prefix\n{a}\n{line_of_e}\n"
+    )
+    done = piped("--home", home, "mark", d, "-", "skipped", stdin=text, env=env)
+    assert done.returncode == 0, done.stderr
+    now = statuses(home, env)
+    assert {pid for pid, s in now.items() if s == "skipped"} == {a, b, c, d, e}
+
+
+def test_remove_and_note_read_ids_too(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
+    done = piped("--home", home, "remove", "-", stdin=f"{seeded.ids[0]}\n", env=env)
+    assert done.returncode == 0, done.stderr
+    assert seeded.ids[0] not in statuses(home, env)
+    line = run("--home", home, "next", env=env).stdout  # "id  title" of the queue's head
+    done = piped("--home", home, "note", "-", "read", "first", stdin=line, env=env)
+    assert done.returncode == 0, done.stderr
+    listing = json.loads(run("--home", home, "list", "--json", env=env).stdout)
+    assert [r["note"] for r in listing if r["id"] == seeded.starred] == ["read first"]
+
+
+def test_empty_input_garbage_and_too_many_change_nothing(
+    seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    before = home_files(home)
+    for stdin in ("", "\n  \n", "# only a comment\n"):
+        line = one_line_error(piped("--home", home, "mark", "-", "read", stdin=stdin, env=env), 2)
+        assert "standard input, and it holds none" in line
+    garbage = f"{seeded.ids[0]}\nhello world\n"
+    line = one_line_error(piped("--home", home, "mark", "-", "read", stdin=garbage, env=env), 1)
+    assert "standard input, line 2: 'hello world' is not a paper id" in line
+    two = "\n".join(seeded.ids[:2])
+    line = one_line_error(piped("--home", home, "similar", "-", stdin=two, env=env), 2)
+    assert "standard input holds 2 paper ids; `papers similar` takes one" in line
+    line = one_line_error(piped("--home", home, "mark", "-", "-", "read", stdin="", env=env), 2)
+    assert "give '-' (the ids on standard input) once" in line
+    assert home_files(home) == before
+
+
+def test_a_terminal_is_not_read(home: Path, env: dict[str, str]) -> None:
+    """``papers mark - read`` typed at a prompt would wait for ids nobody pipes in."""
+    before = home_files(home)
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [*PAPERS, "--home", str(home), "mark", "-", "read"],
+            env=env,
+            stdin=follower,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    line = one_line_error(done, 2)
+    assert "standard input, which is the terminal: pipe them in" in line
+    assert home_files(home) == before
+
+
+def test_help_says_so(env: dict[str, str]) -> None:
+    for command in ("mark", "remove", "pdf", "note", "tag", "similar"):
+        done = run(command, "--help", env=env)
+        assert "'-' reads" in " ".join(done.stdout.split()), command

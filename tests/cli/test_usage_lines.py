@@ -1,0 +1,62 @@
+"""Usage lines say what a command accepts: what may be left out is in brackets.
+
+``papers note ID`` clears the note, ``papers tag ID`` the tags, ``papers queue`` lists the
+queue and ``papers`` opens the app: their usage showed TEXT, TAG, ACTION and COMMAND as
+required (argparse's own usage of a ``*`` positional in errors, and of subcommands).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_bad_input import make_env, run
+from tui.cli.main import build_parser
+
+
+@pytest.mark.parametrize(
+    ("args", "usage"),
+    [
+        (["note"], "usage: papers note [-h] [--home DIR] ID [TEXT ...]"),
+        (["tag"], "usage: papers tag [-h] [--home DIR] ID [TAG ...]"),
+        (["queue"], "usage: papers queue [-h] [--home DIR] [--json] [ACTION ...]"),
+        (["queue", "move"], "usage: papers queue move [-h] [--home DIR] --to N|top|bottom ID"),
+        ([], "usage: papers [-h] [--home DIR] [--version] [COMMAND ...]"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else "",
+)
+def test_help_usage(args: list[str], usage: str, tmp_path: Path) -> None:
+    done = run(*args, "--help", env=make_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == usage
+
+
+@pytest.mark.parametrize("command", ["note", "tag"])
+def test_a_missing_id_names_the_id_alone(command: str, tmp_path: Path) -> None:
+    done = run(command, env=make_env(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"papers: error: the following arguments are required: ID (see `papers {command} --help`)\n"
+    )
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                found += _parsers(sub)
+    return found
+
+
+def test_hand_written_usages_name_every_option() -> None:
+    """A usage written by hand (where argparse's would mislead) keeps up with the options."""
+    for parser in _parsers(build_parser()):
+        if parser.usage is None:
+            continue
+        usage = parser.format_usage()
+        for action in parser._actions:
+            if action.option_strings and action.help is not argparse.SUPPRESS:
+                assert any(o in usage for o in action.option_strings), (parser.prog, action)
