@@ -5,8 +5,9 @@
 first), ``arxiv:2501.01234 2406.00001`` (an ``id_list``). Pages of 100 entries by ``start``
 and ``max_results``, one request every 3 seconds as the API's terms ask (pages read from the
 cache are not spaced), until ``--max`` papers (1,000 for a query unless told; every id of a
-list) or the feed's ``totalResults``. A page that comes back empty before the end, the first
-one too, is asked again (``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the
+list) or the feed's ``totalResults`` (the largest a page said: the empty page may say 0). A
+page that comes back empty before the end, the first one too, is asked again
+(``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the
 papers read are kept and a warning says how many of how many came (none at all: an error
 saying arXiv counted papers it did not send). An empty page is never kept in the cache, so the
 next fetch asks again rather than reading the glitch back for a day. arXiv's throttling answer,
@@ -64,6 +65,9 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
     start = 0
     retries = 0
+    #: The most papers a page of this fetch said there are: an empty page that says 0 (the
+    #: glitch says so too) does not end a query an earlier page counted more for.
+    counted = 0
     while start < wanted:
         page = {**params, "start": str(start), "max_results": str(min(PAGE, wanted - start))}
         try:
@@ -73,7 +77,8 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
             )  # fmt: skip
         except ThrottledError as exc:
             raise FetchError(f"{exc}{_kept(start)}") from None
-        total = feed.total if feed.total is not None else start + feed.entries
+        counted = max(counted, feed.total or 0)
+        total = counted or start + feed.entries
         if feed.entries == 0 and total > start:
             if retries < EMPTY_RETRIES:
                 retries += 1  # arXiv's empty page before the end: asked again
