@@ -206,6 +206,7 @@ def _group(api: Api, venue_id: str, web: Web) -> Mapping[str, Any] | None:
     if not isinstance(groups, list):
         raise FetchError(
             f"{host_of(api.base)}: an unexpected answer to /groups (no list of groups)"
+            + _api_error(data)
         )
     for group in groups:
         if isinstance(group, Mapping) and group.get("id") == venue_id:
@@ -386,11 +387,23 @@ def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
     """The notes of one answer, and the count it says there are in all."""
     notes = data.get("notes") if isinstance(data, Mapping) else None
     if not isinstance(notes, list):
-        raise FetchError(f"{host}: an unexpected answer to /notes (no list of notes)")
+        raise FetchError(
+            f"{host}: an unexpected answer to /notes (no list of notes){_api_error(data)}"
+        )
     count = data.get("count")
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         count = None
     return notes, count
+
+
+def _api_error(data: Any) -> str:
+    """What an OpenReview error body says (``{"name": "ForbiddenError", "message": …}``), when
+    one came where a list was expected, as ``: ForbiddenError: message``; else ""."""
+    if not isinstance(data, Mapping):
+        return ""
+    said = [data.get(key) for key in ("name", "message")]
+    words = [" ".join(w.split())[:160] for w in said if isinstance(w, str) and w.strip()]
+    return f": {': '.join(words)}" if words else ""
 
 
 def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
