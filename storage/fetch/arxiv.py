@@ -5,11 +5,16 @@
 first), ``arxiv:2501.01234 2406.00001`` (an ``id_list``). Pages of 100 entries by ``start``
 and ``max_results``, one request every 3 seconds as the API's terms ask (pages read from the
 cache are not spaced), until ``--max`` papers (1,000 for a query unless told; every id of a
-list) or the feed's ``totalResults``. A page that comes back empty before the end, the first
-one too, is asked again (``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the
+list) or the feed's ``totalResults`` (the largest a page said: the empty page may say 0). A
+page that comes back empty before the end, the first one too, is asked again
+(``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the
 papers read are kept and a warning says how many of how many came (none at all: an error
 saying arXiv counted papers it did not send). An empty page is never kept in the cache, so the
-next fetch asks again rather than reading the glitch back for a day. Each page is read by the
+next fetch asks again rather than reading the glitch back for a day. arXiv's throttling answer,
+the text "Rate exceeded." (with a 503, now and then with a 200), is waited for (its
+``Retry-After``, else a growing pause) and the page asked again, as a 429 is (``Web``); still
+throttled, one line says so, and the pages read before it stay in the cache for the next fetch
+to go on from. Each page is read by the
 arXiv Atom reader (``storage.sources.arxiv_atom``), which also reads a feed saved to a file.
 """
 
@@ -19,7 +24,7 @@ import time
 from collections.abc import Callable
 
 from storage.errors import SourceError
-from storage.fetch.errors import FetchError
+from storage.fetch.errors import FetchError, ThrottledError
 from storage.fetch.names import arxiv_ids
 from storage.fetch.request import ARXIV_API, FetchRequest, base_url
 from storage.fetch.web import Web, decode_text
@@ -60,12 +65,20 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
     start = 0
     retries = 0
+    #: The most papers a page of this fetch said there are: an empty page that says 0 (the
+    #: glitch says so too) does not end a query an earlier page counted more for.
+    counted = 0
     while start < wanted:
         page = {**params, "start": str(start), "max_results": str(min(PAGE, wanted - start))}
-        feed = web.get_parsed(
-            url, page, _parse, fresh=retries > 0, before=_spaced(web), keep=_holds_entries
-        )
-        total = feed.total if feed.total is not None else start + feed.entries
+        try:
+            feed = web.get_parsed(
+                url, page, _parse, fresh=retries > 0, before=_spaced(web), keep=_holds_entries,
+                throttled=_throttled,
+            )  # fmt: skip
+        except ThrottledError as exc:
+            raise FetchError(f"{exc}{_kept(start)}") from None
+        counted = max(counted, feed.total or 0)
+        total = counted or start + feed.entries
         if feed.entries == 0 and total > start:
             if retries < EMPTY_RETRIES:
                 retries += 1  # arXiv's empty page before the end: asked again
@@ -100,12 +113,32 @@ def _holds_entries(feed: Feed) -> bool:
     return feed.entries > 0
 
 
+#: What arXiv answers when it throttles (plain text, with a 503 and now and then a 200).
+_RATE_EXCEEDED = "rate exceeded"
+
+
+def _throttled(body: bytes) -> str:
+    """arXiv's throttling answer in words, or "" for any other answer."""
+    said = " ".join(body[:200].decode("utf-8", "replace").split())
+    if said.casefold().rstrip(".!") != _RATE_EXCEEDED:
+        return ""
+    return f"arXiv is throttling requests (it answers {said!r})"
+
+
+def _kept(start: int) -> str:
+    """What a fetch stopped by throttling keeps: the pages read are in the cache, and the next
+    fetch the same day goes on from there."""
+    if not start:
+        return ""
+    return f" (the first {start:,} papers' pages are kept: the next fetch goes on from there)"
+
+
 def _parse(body: bytes, host: str, content_type: str) -> Feed:
     text = decode_text(body, host)
     head = text[:512].lstrip().casefold()
     if head.startswith(("<!doctype html", "<html")) or "html" in content_type.casefold():
         raise FetchError(f"{host}: an HTML page came where an Atom feed was expected")
-    if not head.startswith("<"):  # arXiv's throttling answer is the text "Rate exceeded."
+    if not head.startswith("<"):
         said = " ".join(text.split())[:100]
         raise FetchError(f"{host}: the answer is no Atom feed but {said!r}")
     try:

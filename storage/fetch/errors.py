@@ -18,5 +18,9 @@ class StatusError(FetchError):
         self.status = status
 
 
+class ThrottledError(FetchError):
+    """A service that kept saying it throttles (arXiv's "Rate exceeded.") through every wait."""
+
+
 class FetchCancelled(FetchError):
     """The user stopped the fetch (the app's import dialog)."""

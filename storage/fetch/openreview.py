@@ -23,7 +23,11 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
 - ``--reviews`` asks for the direct replies (``replies.py``): the reviews' ratings and
   confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means). A
   venue of v2 names its reviews, decisions and meta reviews in its group (``review_name``…);
-  the usual names (``Official_Review``…) are read too.
+  the usual names (``Official_Review``…) are read too. The decision reply is read beside
+  them: a v2 note that names no venue (none, an empty one, a stale "Submitted to …") takes
+  its presentation from it, and so does a submission ``--all`` finds still under review or
+  awaiting a decision once its decision is out (the venue ids move hours later); a
+  withdrawn or desk-rejected venue id says the last word over any decision, in both APIs.
 
 Each note is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as
 a saved list of notes would be; the PDF link (``content.pdf``, a path on the site) is made a
@@ -202,6 +206,7 @@ def _group(api: Api, venue_id: str, web: Web) -> Mapping[str, Any] | None:
     if not isinstance(groups, list):
         raise FetchError(
             f"{host_of(api.base)}: an unexpected answer to /groups (no list of groups)"
+            + _api_error(data)
         )
     for group in groups:
         if isinstance(group, Mapping) and group.get("id") == venue_id:
@@ -382,11 +387,23 @@ def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
     """The notes of one answer, and the count it says there are in all."""
     notes = data.get("notes") if isinstance(data, Mapping) else None
     if not isinstance(notes, list):
-        raise FetchError(f"{host}: an unexpected answer to /notes (no list of notes)")
+        raise FetchError(
+            f"{host}: an unexpected answer to /notes (no list of notes){_api_error(data)}"
+        )
     count = data.get("count")
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         count = None
     return notes, count
+
+
+def _api_error(data: Any) -> str:
+    """What an OpenReview error body says (``{"name": "ForbiddenError", "message": …}``), when
+    one came where a list was expected, as ``: ForbiddenError: message``; else ""."""
+    if not isinstance(data, Mapping):
+        return ""
+    said = [data.get(key) for key in ("name", "message")]
+    words = [" ".join(w.split())[:160] for w in said if isinstance(w, str) and w.strip()]
+    return f": {': '.join(words)}" if words else ""
 
 
 def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
@@ -413,13 +430,42 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     status = query.status
     if api.version == 1 and status is None:
         accepted = _v1_accepted(content, decision, query.params["invitation"].partition("/-/")[0])
-        if decision:
+        status = _gone(content) or None
+        if decision and status is None:
             item["decision"] = decision
             if not accepted and "reject" in decision.casefold():
                 status = "Rejected"
         if query.accepted_only and not accepted:
             return None
+    elif decision and (status in _UNDECIDED or (status is None and not _says_venue(content))):
+        # the decision reply says what the note does not (yet): no venue, or still under review
+        item["decision"] = decision
+        status = "Rejected" if "reject" in decision.casefold() else None
     return item, status
+
+
+#: The statuses ``--all`` gives a submission whose decision its venue id does not say yet; a
+#: decision posted as a reply (before the venue id moves) says more.
+_UNDECIDED = frozenset({"Under review", "Decision pending"})
+
+
+def _says_venue(content: Mapping[str, Any]) -> bool:
+    """Whether a note of v2 names its venue (``ICLR 2025 Oral``): a note with none, an empty
+    one or one still "Submitted to …" takes its presentation from its decision reply."""
+    venue = value_of(content, "venue")
+    if not isinstance(venue, str) or not venue.strip():
+        return False
+    return not venue.strip().casefold().startswith("submitted to")
+
+
+def _gone(content: Mapping[str, Any]) -> str:
+    """The status of a note whose venue id says it was withdrawn or desk rejected (what it
+    ended as, whatever a decision posted before said), else ""."""
+    venueid = value_of(content, "venueid")
+    if not isinstance(venueid, str):
+        return ""
+    last = venueid.rstrip("/").rsplit("/", 1)[-1].casefold()
+    return next((status for suffix, status in _V1_OTHERS if suffix.casefold() == last), "")
 
 
 def _direct_replies(note: Mapping[str, Any]) -> list[Any]:
@@ -463,6 +509,8 @@ def _v1_accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bo
     as its venue does. Once decisions are out, v1 gives every submission, rejected or not,
     the venue's id as ``venueid``; its ``venue`` then names the track of an accepted paper
     ("ICLR 2023 poster") and is "Submitted to ICLR 2023" for the others."""
+    if _gone(content):
+        return False
     if decision:
         return "accept" in decision.casefold()
     if value_of(content, "venueid") != venue_id:

@@ -9,7 +9,10 @@ them), and they are read beside the usual ones (``ReplyNames``).
   or a number), its confidence ``confidence``, counted only beside a score;
 - the decision is the decision reply's ``decision`` ("Accept (Oral)", ICLR 2017's and 2018's
   "Invite to Workshop Track", ICLR 2020's "Accept (Talk)"), else the meta review's
-  ``recommendation`` (ICLR 2019 and its like, which posted no decision notes).
+  ``recommendation`` (ICLR 2019 and its like, which posted no decision notes); either reply
+  may name it the other way (a decision form's ``recommendation``, a meta review's
+  ``decision``: ``DECISION_KEYS``), and both API versions' shapes are read (v2's
+  ``{"value": …}``, v1's plain value).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ RATING_KEYS = (
     "overall_rating",
     "overall_assessment",
 )
+#: Where a decision or a meta review states the decision, the first one it has.
+DECISION_KEYS = ("decision", "recommendation")
 #: Replies read of one submission at most, and invitations of one reply.
 _MAX_REPLIES = 1000
 _MAX_INVITATIONS = 20
@@ -75,12 +80,21 @@ def read_replies(replies: Sequence[Any], names: ReplyNames) -> Replies:
         said = reply["content"]
         if kinds & names.reviews:
             _read_review(said, found)
-        elif kinds & names.decisions and isinstance(value_of(said, "decision"), str):
-            found.decision = _line(value_of(said, "decision"))
-        elif kinds & names.meta_reviews and isinstance(value_of(said, "recommendation"), str):
-            meta_decision = _line(value_of(said, "recommendation"))
+        elif kinds & names.decisions:
+            found.decision = _decision(said) or found.decision
+        elif kinds & names.meta_reviews:
+            meta_decision = _decision(said) or meta_decision
     found.decision = found.decision or meta_decision
     return found
+
+
+def _decision(said: Mapping[str, Any]) -> str:
+    """The decision a decision or meta review states (the first of ``DECISION_KEYS``), or ""."""
+    for key in DECISION_KEYS:
+        value = value_of(said, key)
+        if isinstance(value, str) and value.strip():
+            return _line(value)
+    return ""
 
 
 def _kinds(reply: Mapping[str, Any]) -> set[str]:

@@ -8,7 +8,9 @@ standard proxy variables honoured (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY`
 ``max_bytes`` (counted after decompression), an answer trickling in slower than ``MIN_RATE``
 given up on. A 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait`` seconds and
 ``retries`` times, and the wait is told through ``notify``; a 502/503/504 is tried again
-after a short pause. Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read
+after a short pause. An answer a source knows for its service's throttling (arXiv's "Rate
+exceeded.", with a 503 or even a 200) is waited for the same way, then one line saying so.
+Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read
 from it the next time, unless ``refresh``; a page its source says holds
 nothing yet (``keep``) is neither kept nor believed from the cache, as the next request may
 bring what it lacks (decisions out that afternoon, arXiv's empty page answered properly).
@@ -24,7 +26,7 @@ from urllib.parse import urlencode, urlsplit
 
 import orjson
 
-from storage.fetch.errors import FetchCancelled, FetchError, StatusError
+from storage.fetch.errors import FetchCancelled, FetchError, StatusError, ThrottledError
 from storage.fetch.request import WebOptions, host_of
 
 __all__ = ["FetchCancelled", "FetchError", "StatusError", "Web", "WebOptions", "host_of"]
@@ -35,7 +37,13 @@ if TYPE_CHECKING:
     from storage.fetch.pages import PageCache
 
 T = TypeVar("T")
+#: Whether an answer's body is the service's throttling rather than what was asked: its
+#: words for the user ("arXiv is throttling requests ('Rate exceeded.')"), "" for no.
+Throttled = Callable[[bytes], str]
 _RETRIED = frozenset({429, 502, 503, 504})
+#: The first wait when a service says it throttles without naming a wait (then 2×, 4×…,
+#: within ``max_wait``): arXiv's "Rate exceeded." wants more than a few seconds' rest.
+THROTTLE_PAUSE = 5.0
 #: The slowest an answer may come, in bytes a second, once it has taken the timeout.
 MIN_RATE = 1024
 
@@ -103,12 +111,15 @@ class Web:
         fresh: bool = False,
         before: Callable[[], None] | None = None,
         keep: Callable[[T], bool] | None = None,
+        throttled: Throttled | None = None,
     ) -> T:
         """What ``parse(body, host, content type)`` makes of a GET's answer; ``FetchError`` from
         it refuses the answer before it is cached. The cache is read unless ``fresh`` (or the
-        fetch's ``refresh``); ``before`` is called when a request is really sent (a source's
-        spacing); ``keep(value)`` False says the answer holds nothing yet: it is not cached,
-        and such a page found in the cache (kept by an older version) is asked again."""
+        fetch's ``refresh``); ``before`` is called before each request really sent, retries
+        too (a source's spacing); ``keep(value)`` False says the answer holds nothing yet: it
+        is not cached, and such a page found in the cache (kept by an older version) is asked
+        again; ``throttled(body)`` says (in words) that an answer, a 200 or a 429/503, is the
+        service's throttling rather than a page: waited for and tried again as a 429 is."""
         address = full_url(url, params)
         host = host_of(address)
         if self.cache is not None and cache and not (fresh or self.options.refresh):
@@ -123,8 +134,7 @@ class Web:
                 self.cache.refuse(address)
         if before is not None:
             self._client_for_use()  # made first: the spacing counts from the request itself
-            before()
-        body, content_type = self._request("GET", address)
+        body, content_type = self._request("GET", address, before=before, throttled=throttled)
         value = parse(body, host, content_type)
         if self.cache is not None and cache and (keep is None or keep(value)):
             self.cache.put(address, body)
@@ -156,7 +166,15 @@ class Web:
             )
         return self._client
 
-    def _request(self, method: str, url: str, content: bytes | None = None) -> tuple[bytes, str]:
+    def _request(
+        self,
+        method: str,
+        url: str,
+        content: bytes | None = None,
+        *,
+        before: Callable[[], None] | None = None,
+        throttled: Throttled | None = None,
+    ) -> tuple[bytes, str]:
         """The body and content type of a 200 answer, after waits and retries as told above."""
         host = host_of(url)
         if urlsplit(url).scheme not in ("http", "https"):
@@ -164,14 +182,21 @@ class Web:
         attempt = 0
         while True:
             self._check_cancelled()
+            if before is not None:
+                before()
             status, reason, headers, body = self._send(method, url, content, host)
-            if status == 200:
+            said = ""
+            if throttled is not None and (status == 200 or status in _RETRIED):
+                said = throttled(body)
+            if status == 200 and not said:
                 return body, headers.get("content-type", "")
-            if status in _RETRIED and attempt < self.options.retries:
+            if (said or status in _RETRIED) and attempt < self.options.retries:
                 attempt += 1
-                wait = self._wait_for(status, reason, headers, host, attempt)
+                wait = self._wait_for(status, reason, headers, host, attempt, said)
                 self._sleep(wait)
                 continue
+            if said:
+                raise ThrottledError(f"{host}: {said}{_still(attempt)}; try again later")
             raise StatusError(f"{host}: {status_problem(status, reason, body, attempt)}", status)
 
     def _send(
@@ -223,21 +248,31 @@ class Web:
         return b"".join(parts)
 
     def _wait_for(
-        self, status: int, reason: str, headers: Mapping[str, str], host: str, attempt: int
+        self,
+        status: int,
+        reason: str,
+        headers: Mapping[str, str],
+        host: str,
+        attempt: int,
+        throttling: str = "",
     ) -> float:
         """How long to wait before trying again (said to the user), or FetchError when the
-        server asks for longer than ``max_wait``."""
+        server asks for longer than ``max_wait``. ``throttling``: the service's own words
+        that it throttles (then the wait, unless it names one, grows from ``THROTTLE_PAUSE``:
+        a throttled service wants more rest than a server that stumbled)."""
+        what = throttling or f"HTTP {status} {reason}".rstrip()
         asked = retry_after(headers.get("retry-after", ""))
         if asked is not None and asked > self.options.max_wait:
-            raise FetchError(
-                f"{host}: HTTP {status} {reason}, and it asks to wait {_seconds(asked)} "
+            raise (ThrottledError if throttling else FetchError)(
+                f"{host}: {what}, and it asks to wait {_seconds(asked)} "
                 f"(Retry-After), longer than {_seconds(self.options.max_wait)}; try again later"
             )
-        wait = asked if asked is not None else min(2.0**attempt, self.options.max_wait)
+        growing = THROTTLE_PAUSE * 2.0 ** (attempt - 1) if throttling else 2.0**attempt
+        wait = asked if asked is not None else min(growing, self.options.max_wait)
         why = "as it asks (Retry-After)" if asked is not None else "before trying again"
         if self.options.notify is not None:
             self.options.notify(
-                f"{host}: HTTP {status} {reason}; waiting {_seconds(wait)} {why} "
+                f"{host}: {what}; waiting {_seconds(wait)} {why} "
                 f"({attempt} of {self.options.retries})"
             )
         return wait
@@ -322,9 +357,13 @@ def status_problem(status: int, reason: str, body: bytes, retried: int) -> str:
     message = _error_message(body)
     if message:
         line += f" ({message})"
-    if retried:
-        line += f", still after {retried} {'retry' if retried == 1 else 'retries'}"
-    return line
+    return line + _still(retried)
+
+
+def _still(retried: int) -> str:
+    if not retried:
+        return ""
+    return f", still after {retried} {'retry' if retried == 1 else 'retries'}"
 
 
 def _error_message(body: bytes) -> str:

@@ -164,11 +164,15 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _play(self, fault: Fault) -> None:
         if fault.kind == "status":
-            self._send(fault.status, fault.body, "application/json", fault.headers)
+            kind = fault.headers.get("Content-Type", "application/json")
+            rest = {k: v for k, v in fault.headers.items() if k != "Content-Type"}
+            self._send(fault.status, fault.body, kind, rest)
         elif fault.kind == "html":
             self._send(fault.status, b"<!DOCTYPE html><html><body>Oops</body></html>", "text/html")
         elif fault.kind == "body":
-            self._send(200, fault.body, fault.headers.get("Content-Type", "application/json"))
+            kind = fault.headers.get("Content-Type", "application/json")
+            rest = {k: v for k, v in fault.headers.items() if k != "Content-Type"}
+            self._send(200, fault.body, kind, rest)
         elif fault.kind == "cut":
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

@@ -87,6 +87,14 @@ def test_a_silent_server_times_out(services, env, seeded: Path) -> None:
         (Fault("/or2/notes", "cut", body=b'{"notes": []'), "cut off"),
         (Fault("/or2/groups", "body", body=b'{"groups": 7}'), "unexpected answer to /groups"),
         (Fault("/or2/notes", "body", body=b"\xff\xfe\x00garbage"), "not valid JSON"),
+        (
+            Fault(
+                "/or2/notes",
+                "body",
+                body=b'{"name": "ValidationError", "message": "after must be a valid id"}',
+            ),
+            "unexpected answer to /notes (no list of notes): ValidationError: after must be a",
+        ),
     ],
     ids=[
         "500",
@@ -99,6 +107,7 @@ def test_a_silent_server_times_out(services, env, seeded: Path) -> None:
         "cut",
         "groups",
         "binary",
+        "error-body",
     ],
 )
 def test_bad_answers_are_one_line(services, env, seeded: Path, fault: Fault, said: str) -> None:

@@ -180,6 +180,30 @@ def test_an_arxiv_page_that_stays_empty_keeps_what_came_and_says_what_did_not(
     assert starts == ["0", "100", "100", "100"]
 
 
+def test_an_empty_page_that_counts_no_papers_does_not_end_the_query(services, env) -> None:
+    """arXiv's empty-page glitch mid-query may say ``totalResults`` 0: the first page counted
+    250, so the page is asked again, not taken for the end (which kept 100 of 250 papers
+    without a word); still empty, the warning says how many of how many came."""
+    found, _ = services
+    found.arxiv_queries["cat:cs.LG"] = _entries(250)
+    empty = shapes.atom_feed([], total=0, start=100, per_page=100).encode()
+    atom = {"Content-Type": "application/atom+xml"}
+    found.faults.append(Fault("/arxiv/query", "body", body=empty, headers=atom, skip=1))
+    done = papers(env, "fetch", "arxiv:cat:cs.LG", "--max", "250")
+    assert done.returncode == 0, done.stderr
+    assert "250 added" in done.stdout, done.stdout + done.stderr
+    starts = [r.query["start"] for r in found.requests_to("/arxiv/query")]
+    assert starts == ["0", "100", "100", "200"]
+    found.log.clear()
+    found.faults.append(Fault("/arxiv/query", "body", body=empty, headers=atom, skip=1, times=3))
+    done = papers(env, "fetch", "arxiv:cat:cs.LG", "--max", "250", "--refresh")
+    assert done.returncode == 0, done.stderr
+    assert (
+        "warning: arXiv sent no papers past the first 100 of 250 (an empty page, 3 times)"
+        in done.stderr
+    ), done.stderr
+
+
 def _entries(n: int, seed: str = "q") -> list[str]:
     return [
         shapes.atom_entry(

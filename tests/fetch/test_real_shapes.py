@@ -117,10 +117,10 @@ def test_the_import_dialog_takes_a_venue_name_with_a_space() -> None:
             Fault(
                 "/arxiv/query",
                 "body",
-                body=b"Rate exceeded.",
+                body=b"upstream connect error or disconnect/reset before headers",
                 headers={"Content-Type": "text/plain"},
             ),
-            "no Atom feed but 'Rate exceeded.'",
+            "no Atom feed but 'upstream connect error or disconnect/reset before headers'",
         ),
         (
             Fault(
