@@ -3,6 +3,7 @@ searches, each a tab."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
@@ -28,6 +29,8 @@ from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import SAVED_KEYS
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from storage.search import SearchIndex
     from storage.search.qualifiers import Qualifier
 
@@ -103,13 +106,22 @@ class SearchPart(MainBase):
         focus (Enter, Esc, ctrl+w…: the list's letters are typed there), else the list's."""
         return "search" if self.focused is self.search_box else "main"
 
+    def set_focus(
+        self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False
+    ) -> None:
+        """Focus ``widget``, the footer following at once: in the frame that shows the focus
+        moved, not in one more after it (``focus_moved`` waits for the focus events)."""
+        super().set_focus(widget, scroll_visible, from_app_focus)
+        self.focus_moved()
+
     @on(DescendantFocus)
     @on(DescendantBlur)
     def focus_moved(self) -> None:
         """The footer follows the focus into and out of the search box: once per move of
         the focus, never per letter typed."""
         if self.app.screen is self:  # (a dialog's footer stays while it is open)
-            self.query_one(KeyBar).show_keys_of(self.footer_scope())
+            with contextlib.suppress(NoMatches):  # (not composed yet)
+                self.query_one(KeyBar).show_keys_of(self.footer_scope())
 
     def on_key(self, event: Key) -> None:
         if event.key == "down" and self.search_box.has_focus:
