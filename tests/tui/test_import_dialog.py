@@ -99,3 +99,27 @@ async def test_a_folder_is_imported_only_after_a_second_enter(
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
     titles = {p.title for p in Library(seeded_home).papers()}
     assert {"First Listed", "Second Listed"} <= titles
+
+
+async def test_a_source_to_fetch_is_named_as_it_is_typed(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The field starts with the current folder, so a venue typed after it reads like a
+    file's path (``/home/me/iclr2025``): the status line says it will be fetched, and says
+    the usual again once the field names a file; nothing is fetched before Enter."""
+    one_paper_list(tmp_path / "mine.jsonl", "Mine", "We introduce MINE, a list of one.")
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        status = app.screen.query_one("#import-status", Static)
+        usual = str(status.render())
+        await pilot.press(*"iclr2025")
+        await wait_for(pilot, lambda: "Enter fetches iclr2025" in str(status.render()))
+        assert app.screen.query_one("#import-path", Input).value == f"{tmp_path}/iclr2025"
+        for _ in "iclr2025":
+            await pilot.press("backspace")
+        await pilot.press(*"mine.jsonl")
+        await wait_for(pilot, lambda: str(status.render()) == usual)
+    assert len(Library(seeded_home).papers()) == 38  # nothing fetched, nothing imported

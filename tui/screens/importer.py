@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
 from textual import on, work
@@ -85,6 +85,10 @@ def fetching(text: str, names: Mapping[str, str]) -> Fetching | None:
     return found if all(is_source(w, names) for w in found.words) else None
 
 
+#: The dialog's status line while nothing else is to be said.
+_USUAL: Final = "Enter imports · Tab completes a path · Esc cancels"
+
+
 class ImportScreen(ModalScreen[str | None]):
     """Ask for a list file (or folder, or a source to fetch) and an optional catalog, then
     import with progress.
@@ -107,6 +111,9 @@ class ImportScreen(ModalScreen[str | None]):
         self.fetch_running = False
         #: The folder the user was told of, as the field held it (a second Enter imports it).
         self.folder_confirmed: str | None = None
+        self._venue_names: dict[str, str] | None = None
+        #: The status line says what the field will fetch (``path_changed``).
+        self._hinted = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
@@ -131,7 +138,7 @@ class ImportScreen(ModalScreen[str | None]):
                 )
             yield ProgressBar(total=None, show_eta=False, id="import-progress")
             yield Static(
-                Text("Enter imports · Tab completes a path · Esc cancels", style="dim"),
+                Text(_USUAL, style="dim"),
                 id="import-status",
                 classes="note",
             )
@@ -157,11 +164,32 @@ class ImportScreen(ModalScreen[str | None]):
         self._status("  ".join(printable(n) for n in event.names) or "Nothing matches.", "dim")
 
     def _names(self) -> dict[str, str]:
-        """The short names ``config.toml`` adds (``[venues]``)."""
-        from storage.locations import config_paths
-        from tui.config import load_config
+        """The short names ``config.toml`` adds (``[venues]``), read once a dialog."""
+        if self._venue_names is None:
+            from storage.locations import config_paths
+            from tui.config import load_config
 
-        return load_config(config_paths(self.library.home)).venues
+            self._venue_names = load_config(config_paths(self.library.home)).venues
+        return self._venue_names
+
+    @on(Input.Changed, "#import-path")
+    def path_changed(self, event: Input.Changed) -> None:
+        """Say what Enter will do with what the field holds: a source to fetch shows after
+        the current folder the field starts with (``/home/me/iclr2025``), which reads like a
+        file's path; anything else, the dialog's usual line again."""
+        if self.running:
+            return
+        try:
+            wanted = fetching(_without_cwd(event.value), self._names())
+        except ValueError:  # ``--max`` typed, its number not yet: Enter says what is wrong
+            return
+        if wanted is None:
+            if self._hinted:
+                self._hinted = False
+                self._status(_USUAL, "dim")
+            return
+        self._hinted = True
+        self._status(f"Enter fetches {', '.join(wanted.words)}, then imports it · Esc cancels")
 
     def action_start(self) -> None:
         """Enter, in either field: import (or fetch, then import) what the fields hold once
