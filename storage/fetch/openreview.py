@@ -125,12 +125,20 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     result = ReadResult(source=f"openreview:{venue_id}", list_name=_list_name(venue_id))
     queries = _v2_queries(venue_id, group, request) if api.version == 2 else None
     seen: set[str] = set()
+    unsaid = 0  # accepted papers of v2 whose notes name no venue (``ACCEPTED_UNSAID``)
     if queries is not None:
         for query in queries:
-            _read_query(api, query, request, web, result, seen)
+            unsaid += _read_query(api, query, request, web, result, seen)
     else:
         for query in _v1_queries(venue_id, request, api, web):
             _read_query(api, query, request, web, result, seen)
+    if unsaid:
+        result.warnings.append(
+            f"{unsaid:,} accepted paper(s) of {venue_id} name no venue"
+            + (" and state no decision" if request.reviews else "")
+            + f": shown as {ACCEPTED_UNSAID}"
+            + ("" if request.reviews else "; --reviews reads their decisions (oral, poster)")
+        )
     if not result.records and not result.errors:
         what = "public submissions" if request.all_submissions else "accepted papers"
         hint = "" if request.all_submissions else " (decisions may not be out: try --all)"
@@ -285,8 +293,9 @@ def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Ite
 
 def _read_query(
     api: Api, query: Query, request: FetchRequest, web: Web, result: ReadResult, seen: set[str]
-) -> None:
-    """Every page of one query into ``result`` (notes already seen are skipped)."""
+) -> int:
+    """Every page of one query into ``result`` (notes already seen are skipped); returns how
+    many of its papers are accepted without a venue said (``ACCEPTED_UNSAID``)."""
     replies = request.reviews or api.version == 1
     limit = PAGE_WITH_REPLIES if replies else PAGE
     url = f"{api.base}/notes"
@@ -297,7 +306,7 @@ def _read_query(
     #: first page again for ``after`` (both are documented for /notes).
     by_offset = api.version == 1
     total: int | None = None
-    got = 0
+    got = unsaid = 0
     what = f"{result.list_name}: {query.what}"
     while True:
         params: dict[str, str] = {**query.params, "limit": str(limit)}
@@ -312,21 +321,22 @@ def _read_query(
         notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
         if total is None:
             total = count
-        repeated = _add_page(notes, api, query, result, seen)
+        repeated, unsaid_here = _add_page(notes, api, query, result, seen)
+        unsaid += unsaid_here
         if after and not by_offset and notes and repeated == len(notes):
             by_offset = True  # ``after`` ignored: the same notes again; asked by offset
             continue
         got += len(notes)
         request.tell(what, got, total)
         if _enough(result, request):
-            return
+            return unsaid
         if _last_page(notes, limit, got, total):
             if total is not None and got < total:
                 result.warnings.append(
                     f"{what}: OpenReview counts {total:,} notes but its pages ended after "
                     f"{got:,}: fetch again later for the rest"
                 )
-            return
+            return unsaid
         last = notes[-1].get("id") if isinstance(notes[-1], Mapping) else None
         if repeated == len(notes) or (api.version == 2 and not isinstance(last, str)):
             raise FetchError(f"{host}: the pages of notes do not move on (the same page again)")
@@ -337,9 +347,9 @@ def _read_query(
 
 def _add_page(
     notes: Sequence[Any], api: Api, query: Query, result: ReadResult, seen: set[str]
-) -> int:
+) -> tuple[int, int]:
     """One page's notes into ``result``; returns how many of them were already seen (all of
-    them: the server sent the same page again)."""
+    them: the server sent the same page again), and how many are ``ACCEPTED_UNSAID``."""
     items, statuses = [], []
     repeated = 0
     for note in notes:
@@ -355,7 +365,7 @@ def _add_page(
         items.append(shaped[0])
         statuses.append(shaped[1])
     add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
-    return repeated
+    return repeated, statuses.count(ACCEPTED_UNSAID)
 
 
 def _last_page(notes: Sequence[Any], limit: int, got: int, total: int | None) -> bool:
@@ -441,7 +451,16 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         # the decision reply says what the note does not (yet): no venue, or still under review
         item["decision"] = decision
         status = "Rejected" if "reject" in decision.casefold() else None
+    elif status is None and not _says_venue(content):
+        # an accepted paper (the query's venue id) whose note says no venue, and whose
+        # decision reply, if any, was not read (without --reviews): accepted, at least
+        status = ACCEPTED_UNSAID
     return item, status
+
+
+#: The status of an accepted paper of v2 that names no venue and no decision was read for:
+#: its presentation (oral, poster) is in its decision reply, which ``--reviews`` reads.
+ACCEPTED_UNSAID = "Accepted"
 
 
 #: The statuses ``--all`` gives a submission whose decision its venue id does not say yet; a

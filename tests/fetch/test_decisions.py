@@ -142,3 +142,27 @@ def test_a_v1_paper_accepted_then_withdrawn_is_withdrawn(
     assert done.returncode == 0, done.stderr
     statuses = _statuses(env)
     assert [statuses[m.title] for m in made] == ["Poster", "Withdrawn", "Desk rejected"]
+
+
+def test_an_accepted_v2_note_without_a_venue_is_accepted_without_reviews(
+    services: tuple[Services, str], env
+) -> None:
+    """Without ``--reviews`` no decision reply is read: a note of the accepted papers that
+    names no venue is still accepted (not left without a status), and the fetch says how
+    many are so, and that ``--reviews`` would say oral or poster."""
+    found, _ = services
+    made = shapes.made_up(3, seed=43, fate="")
+    for paper in made:
+        paper.presentation = "Poster"
+    venue = shapes.v2_venue(made, ICLR25)
+    del venue.notes[0]["content"]["venue"]
+    venue.notes[1]["content"]["venue"] = {"value": ""}
+    found.v2[ICLR25] = venue
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout, done.stdout
+    statuses = _statuses(env)
+    assert [statuses[m.title] for m in made] == ["Accepted", "Accepted", "Poster"]
+    said = done.stdout + done.stderr
+    assert "2 accepted paper(s) of ICLR.cc/2025/Conference name no venue" in said, said
+    assert "--reviews reads their decisions" in said, said
