@@ -233,6 +233,21 @@ def test_default_home_is_the_user_data_folder(env: dict[str, str], tmp_path: Pat
 # -- import ---------------------------------------------------------------------------------
 
 
+def test_list_of_an_empty_library_says_why_nothing_is_listed(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A new HOME has no papers (the app starts on a sample; the commands do not): ``list``
+    prints none, exit 0, and says on stderr how a list comes in; a library with papers, of
+    which none has the status asked for, says nothing."""
+    empty = run("--home", tmp_path / "new", "list", env=env)
+    assert ok(empty) == ""
+    assert "the library is empty: `papers import FILE`" in empty.stderr
+    assert json.loads(ok(run("--home", tmp_path / "new", "list", "--json", env=env))) == []
+    run("--home", tmp_path / "full", "import", SAMPLE, env=env)
+    starred = run("--home", tmp_path / "full", "list", "--status", "starred", env=env)
+    assert ok(starred) == "" and starred.stderr == ""
+
+
 def test_import_seeds_then_reimport_skips_all(env: dict[str, str], tmp_path: Path) -> None:
     home = tmp_path / "home"
     first = ok(run("--home", home, "import", *sorted(SAMPLE.glob("*.txt")), env=env))

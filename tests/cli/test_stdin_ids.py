@@ -1,8 +1,9 @@
 """Paper ids from standard input: ``papers search QUERY | papers mark - read`` (real processes).
 
 ``-`` in place of ids reads them from standard input (one or more a line, blank lines and
-``#`` comments skipped, a line of ``papers list`` giving its first column); an empty input, a
-terminal, or a line that is no id is one line on stderr, the library left as it was.
+``#`` comments skipped, a line of ``papers list`` giving its first column, one of ``papers
+queue`` its second); an empty input, a terminal, or a line that is no id is one line on
+stderr, the library left as it was.
 """
 
 from __future__ import annotations
@@ -65,6 +66,22 @@ def test_ids_one_or_more_a_line_with_comments_and_prefixes(
     assert done.returncode == 0, done.stderr
     now = statuses(home, env)
     assert {pid for pid, s in now.items() if s == "skipped"} == {a, b, c, d, e}
+
+
+def test_the_reading_queue_piped_into_mark(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
+    """``papers queue | head -2 | papers mark - read``: a queue line (place, id, title) gives
+    its id, the second column."""
+    starred = run("--home", home, "mark", *seeded.ids[:2], "starred", env=env)
+    assert starred.returncode == 0, starred.stderr
+    queue = run("--home", home, "queue", env=env)
+    assert queue.returncode == 0, queue.stderr
+    lines = queue.stdout.splitlines()[:2]
+    heads = [line.split()[1] for line in lines]
+    assert len(heads) == 2 and lines[0].split()[0] == "1"
+    done = piped("--home", home, "mark", "-", "read", stdin="\n".join(lines), env=env)
+    assert done.returncode == 0, done.stderr
+    now = statuses(home, env)
+    assert [now[pid] for pid in heads] == ["read", "read"]
 
 
 def test_remove_and_note_read_ids_too(seeded: Seeded, home: Path, env: dict[str, str]) -> None:

@@ -4,8 +4,9 @@
 ``remove``, ``pdf``; ``note``, ``tag``, ``similar`` and ``queue move``, which take one) read
 them from standard input when an id is ``-``: one or more a line, separated by spaces; blank
 lines and ``#`` comments skipped; a line of ``papers list``, ``search`` or ``next`` (an id, then
-its status and title) gives its first column. A line that is neither is an error naming it,
-before anything is changed: a line read wrong could mark the wrong paper.
+its status and title) gives its first column, a line of ``papers queue`` (its place, an id,
+its title) its second. A line that is none of these is an error naming it, before anything
+is changed: a line read wrong could mark the wrong paper.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from tui.cli.common import PROG, UsageError
 from tui.cli.output import is_terminal
 
 #: What the help of an ID argument adds (``ONE_FROM_STDIN``: of a command taking one).
-STDIN_HELP: Final = "'-' reads them from standard input: ids, or lines of `papers list`"
+STDIN_HELP: Final = "'-' reads them from standard input: ids, or lines of `papers list` or `queue`"
 ONE_FROM_STDIN: Final = "'-' reads it from standard input (`papers next | papers note - …`)"
 
 #: Standard input holds ids (13 bytes each), or listing lines: 100,000 papers fit many times.
@@ -76,12 +77,14 @@ def stdin_ids() -> list[str]:
             ids += words  # ids (or prefixes), one or more a line
         elif _FULL_ID.fullmatch(words[0]):
             ids.append(words[0])  # a line of `papers list`: id, status, title
+        elif len(words) > 2 and words[0].isdigit() and _FULL_ID.fullmatch(words[1]):
+            ids.append(words[1])  # a line of `papers queue`: place, id, title
         else:
             shown = " ".join(words)
             shown = shown if len(shown) <= 60 else shown[:59] + "…"
             raise LibraryError(
-                f"standard input, line {number}: {shown!r} is not a paper id "
-                "(ids, one or more a line, or the lines of `papers list`); nothing was changed"
+                f"standard input, line {number}: {shown!r} is not a paper id (ids, one or more "
+                "a line, or the lines of `papers list` or `papers queue`); nothing was changed"
             )
     if not ids:
         raise UsageError("'-' reads paper ids from standard input, and it holds none")

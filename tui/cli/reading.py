@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 from storage import Status
 from storage.locations import library_home
-from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, UsageError, open_library, positive
+from tui.cli.common import (
+    PROG,
+    STATUS_CHOICES,
+    Parser,
+    Subparsers,
+    UsageError,
+    open_library,
+    positive,
+)
 from tui.cli.ids import ONE_FROM_STDIN, one_paper_id
 from tui.cli.output import columns, complain, print_papers, say, write_json
 
@@ -83,7 +91,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     # ``storage.export.statuses_for``'s rule, without importing every exporter (15 ms of a
     # ``papers list | head`` that takes 150)
     wanted = frozenset(Status) if args.status == "all" else frozenset({Status.parse(args.status)})
-    chunks = library.loaded_papers().selected(triage.statuses, wanted)
+    loaded = library.loaded_papers()
+    if not len(loaded):  # nothing printed would not say why (the app starts on a sample)
+        complain(f"the library is empty: `{PROG} import FILE` brings a list in")
+    chunks = loaded.selected(triage.statuses, wanted)
     if args.json:  # one array, written a chunk of papers at a time
         print_papers((paper for chunk in chunks for paper in chunk), triage, True)
         return 0
