@@ -99,15 +99,18 @@ def _read_stored(path: Path) -> _Stored | None:
     return _Stored(data["id"], name, bool(data.get("named")), str(data.get("place", "")))
 
 
-def load_device(home: Path, name: str | None = None, *, save: bool = True) -> tuple[Device, bool]:
-    """This HOME's device (made on first use), renamed to ``name`` when given; and whether it
-    got a new id because the HOME was copied from elsewhere. ``save``: keep what changed."""
+def load_device(home: Path, name: str | None = None, *, save: bool = True) -> tuple[Device, str]:
+    """This HOME's device (made on first use), renamed to ``name`` when given; and why it got
+    a new id, "" when it did not: the HOME was copied from elsewhere, or its device file does
+    not read (damaged: the device it was is not known). ``save``: keep what changed."""
     place = _place(home)
-    stored = _read_stored(device_path(home))
+    path = device_path(home)
+    stored = _read_stored(path)
     wanted = clean_name(name or "")
     moved = stored is not None and stored.place != place
+    damaged = stored is None and (path.exists() or path.is_symlink())
     if stored is not None and not moved and wanted in ("", stored.name):
-        return Device(stored.id, stored.name or default_name()), False
+        return Device(stored.id, stored.name or default_name()), ""
     named = bool(wanted) or (stored is not None and stored.named)
     kept = stored.name if stored is not None and (stored.named or not moved) else ""
     device = Device(
@@ -116,7 +119,16 @@ def load_device(home: Path, name: str | None = None, *, save: bool = True) -> tu
     )
     if save:
         save_device(home, device, named=named, place=place)
-    return device, moved
+    if moved:
+        why = "this library was copied from another machine"
+    elif damaged:
+        why = f"{path} does not read (damaged)"
+    else:
+        return device, ""  # a first use, or a new name
+    return device, (
+        f"{why}: it syncs as a new device, {device.name} ({device.short}); the log it wrote "
+        "as the device it was stays in the folder, no longer written"
+    )
 
 
 def renew_device(home: Path, device: Device) -> Device:

@@ -113,11 +113,8 @@ def _sync(
             "carries its files too, and two devices writing one triage.json lose changes; "
             "keep it outside"
         )
-    if moved:
-        report.problems.append(
-            f"this library was copied from another machine: it syncs as a new device, "
-            f"{device.name} ({device.short})"
-        )
+    if moved:  # copied from another machine, or its device file damaged
+        report.problems.append(moved)
     try:
         with library.papers_lock:  # triage.json's lock too, for the merge only (``_Sync.run``)
             _Sync(library, place, report, wall, dry=dry).run()

@@ -1,9 +1,9 @@
 """A damaged ``sync/device.json`` (a hand's edit, a disk's damage) is replaced by a new device
-id, in silence. What that does, checked: this device's log restarts under the new id, and the
-old log stays in the folder as a device no longer syncing; nothing of what was decided is
-lost or sent again (the sync's state in HOME still holds what the files held after the last
-sync, so only changes made since are sent), and every device, one joining later too, ends with
-the same library. Harmless, so left as it is."""
+id, which the sync says once. What that does, checked: this device's log restarts under the
+new id, and the old log stays in the folder as a device no longer syncing; nothing of what
+was decided is lost or sent again (the sync's state in HOME still holds what the files held
+after the last sync, so only changes made since are sent), and every device, one joining
+later too, ends with the same library."""
 
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ def test_a_damaged_device_file_loses_and_resends_nothing(tmp_path: Path, damage:
     a.set_status(ids[2], "skipped")
     report = sync_library(a, folder)
     assert report.device.id != first.id  # a new device: its log starts afresh
+    [said] = [p for p in report.problems if "device.json does not read (damaged)" in p]
+    assert "it syncs as a new device" in said and report.device.short in said
     assert report.sent == 1 and report.received == 0  # the new decision alone
     after = Counter((r.kind, r.paper, r.device) for r in all_records(folder))
     made = after - before
@@ -69,4 +71,6 @@ def test_a_damaged_device_file_loses_and_resends_nothing(tmp_path: Path, damage:
     c = Library(tmp_path / "c")  # a device joining later gets all of it, the old log's too
     sync_library(c, folder)
     assert shown(c) == shown(a)
-    assert sync_library(a, folder).sent == 0 and sync_library(b, folder).received == 0
+    again = sync_library(a, folder)
+    assert again.sent == 0 and again.problems == []  # said once: the new id is kept
+    assert sync_library(b, folder).received == 0
