@@ -5,10 +5,11 @@ same typed date gives every reader the same year."""
 
 from __future__ import annotations
 
+import calendar
 import re
 from typing import Final
 
-__all__ = ["typed_date"]
+__all__ = ["checked_date", "typed_date"]
 
 _MONTHS: Final = {
     name: number
@@ -31,28 +32,32 @@ def typed_date(text: str) -> tuple[int | None, int | None, int | None]:
     give."""
     text = text.strip()[:100]
     iso = _ISO.match(text)
-    if iso and (dated := _checked(*(int(g) if g else None for g in iso.groups())))[0]:
+    if iso and (dated := checked_date(*(int(g) if g else None for g in iso.groups())))[0]:
         return dated
     numeric = _NUMERIC.search(text)
     if numeric:
         first, second, number = (int(g) for g in numeric.groups())
         if "." in numeric.group() or first > 12:  # 7.5.2024, 25/12/2024: the day first
             first, second = second, first
-        return _checked(number, first, second)
+        return checked_date(number, first, second)
     year = _YEAR.search(text)
     if year is None:
         return None, None, None
     word = _MONTH_WORD.search(text)
     month = _MONTHS[word.group(1).casefold()] if word else None
     day = _DAY.search(text.replace(year.group(), " ")) if word else None
-    return _checked(int(year.group(1)), month, int(day.group(1)) if day else None)
+    return checked_date(int(year.group(1)), month, int(day.group(1)) if day else None)
 
 
-def _checked(
+def checked_date(
     year: int | None, month: int | None, day: int | None
 ) -> tuple[int | None, int | None, int | None]:
+    """Year, month and day as far as they make a date: a year from 1000 to 2999, a month of
+    the year, a day of that month (``2024-02-30`` is February 2024, no day); None for the
+    rest."""
     if year is None or not 1000 <= year <= 2999:
         return None, None, None
     if month is None or not 1 <= month <= 12:
         return year, None, None
-    return year, month, day if day is not None and 1 <= day <= 31 else None
+    last = calendar.monthrange(year, month)[1]
+    return year, month, day if day is not None and 1 <= day <= last else None
