@@ -38,10 +38,10 @@ from storage.errors import LibraryError
 from storage.files.atomic import (
     STALE_TEMPORARY_S,
     atomic_write_parts,
-    in_batches,
     link_target,
     special_kind,
 )
+from storage.files.batches import in_batches
 from storage.locations import is_library_folder
 
 #: What names an export's temporary file, after the file's own name: ``papers-export.WHERE.PID.``

@@ -118,3 +118,15 @@ def test_only_an_exports_own_leftovers_are_swept(home: Path, tmp_path: Path) -> 
     left = {p.name for p in out.iterdir()}
     assert left == {p.name for p in kept} | {link.name, "starred.md"}
     assert all(p.read_text() == "someone's" for p in kept)
+
+
+def test_a_long_file_name_is_written(home: Path, tmp_path: Path) -> None:
+    """A name the file system takes is written, though its temporary's name is longer: 223
+    characters, 80 Chinese ones (240 bytes) were refused as 'File name too long'."""
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("a" * 220 + ".md", "论文" * 40 + ".md"):
+        done = run("--home", home, "export", "-o", out / name, env=make_env(tmp_path))
+        assert done.returncode == 0, done.stderr
+        assert (out / name).read_text(encoding="utf-8").startswith("# ")
+    assert len(list(out.iterdir())) == 2  # no temporary left beside them
