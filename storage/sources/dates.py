@@ -11,16 +11,24 @@ from typing import Final
 
 __all__ = ["checked_date", "typed_date"]
 
-_MONTHS: Final = {
-    name: number
-    for number, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
+#: Months by name: English (``Sep``, ``Sept``, ``September``: at least three letters of
+#: the name), and the names in other languages that reference managers keep as typed.
+_MONTH_NAMES: Final = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_OTHER_NAMES: Final = {
+    "januar": 1, "enero": 1, "janvier": 1, "februar": 2, "febrero": 2, "février": 2,
+    "märz": 3, "marzo": 3, "mars": 3, "abril": 4, "avril": 4, "mai": 5, "mayo": 5,
+    "juni": 6, "junio": 6, "juin": 6, "juli": 7, "julio": 7, "juillet": 7, "agosto": 8,
+    "août": 8, "septiembre": 9, "septembre": 9, "okt": 10, "oktober": 10, "octubre": 10,
+    "octobre": 10, "noviembre": 11, "novembre": 11, "dez": 12, "dezember": 12,
+    "diciembre": 12, "décembre": 12,
+}  # fmt: skip
 _ISO: Final = re.compile(r"(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?!\d)")
 _NUMERIC: Final = re.compile(r"(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?!\d)")
 _YEAR: Final = re.compile(r"(?<!\d)([12]\d{3})(?!\d)")
-_MONTH_WORD: Final = re.compile(rf"\b({'|'.join(_MONTHS)})[a-z]*\.?", re.IGNORECASE)
+_WORD: Final = re.compile(r"[^\W\d_]{3,}")
 _DAY: Final = re.compile(r"(?<![\d:])(\d{1,2})(?:st|nd|rd|th)?(?![\d:])")
 
 
@@ -43,10 +51,22 @@ def typed_date(text: str) -> tuple[int | None, int | None, int | None]:
     year = _YEAR.search(text)
     if year is None:
         return None, None, None
-    word = _MONTH_WORD.search(text)
-    month = _MONTHS[word.group(1).casefold()] if word else None
-    day = _DAY.search(text.replace(year.group(), " ")) if word else None
+    month = _month_named(text)
+    day = _DAY.search(text.replace(year.group(), " ")) if month else None
     return checked_date(int(year.group(1)), month, int(day.group(1)) if day else None)
+
+
+def _month_named(text: str) -> int | None:
+    """The month the first month's name in ``text`` names: a word that begins like one
+    ("Decided", "Marketing", "Novel" name none)."""
+    for found in _WORD.finditer(text):
+        word = found.group().casefold()
+        if word in _OTHER_NAMES:
+            return _OTHER_NAMES[word]
+        month = next((n for n, name in enumerate(_MONTH_NAMES, 1) if name.startswith(word)), 0)
+        if month:
+            return month
+    return None
 
 
 def checked_date(

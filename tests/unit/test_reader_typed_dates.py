@@ -212,3 +212,21 @@ def test_a_typed_day_past_the_months_end_is_no_day(tmp_path: Path) -> None:
         (2024, 4, None),
         (2024, 4, "2024-04-30"),
     ]
+
+
+def test_a_word_that_begins_like_a_month_names_none(tmp_path: Path) -> None:
+    """'Decided' is no December, 'Augmented' no August: the month is the one a name names."""
+    path = tmp_path / "export.ris"
+    path.write_text(
+        _ris("DA  - Decided March 3, 2020", 1)
+        + _ris("DA  - Augmented edition 2021", 2)
+        + _ris("DA  - 7. Dezember 2021", 3),
+        encoding="utf-8",
+    )
+    result = read_source(path)
+    assert not result.errors
+    assert [_dates(r) for r in result.records] == [
+        (2020, 3, "2020-03-03"),
+        (2021, None, None),
+        (2021, 12, "2021-12-07"),
+    ]
