@@ -37,7 +37,7 @@ from storage.export.selection import (
     select,
     statuses_for,
 )
-from storage.files.atomic import in_batches  # the pieces joined as they are written
+from storage.files.batches import in_batches  # the pieces joined as they are written
 
 __all__ = [
     "CSV_COLUMNS",

@@ -38,10 +38,10 @@ from storage.errors import LibraryError
 from storage.files.atomic import (
     STALE_TEMPORARY_S,
     atomic_write_parts,
-    in_batches,
     link_target,
     special_kind,
 )
+from storage.files.batches import in_batches
 from storage.locations import is_library_folder
 
 #: What names an export's temporary file, after the file's own name: ``papers-export.WHERE.PID.``
@@ -160,11 +160,16 @@ def sweep_leftovers(folder: Path, now: float | None = None) -> list[Path]:
 @cache
 def _where() -> str:
     """This machine and its process ids' namespace (a container has its own), as 8 hex
-    characters: a writer's PID tells whether it runs only where this is the same."""
-    namespace = ""
+    characters: a writer's PID tells whether it runs only where this is the same. The
+    machine is its host name and its boot's id: every Linux machine's first namespace has the
+    same number, and two machines of one host name (``localhost``, a laptop's default) that
+    share a synced folder took each other's live temporaries for their own dead ones."""
+    namespace = boot = ""
     with contextlib.suppress(OSError):
         namespace = os.readlink("/proc/self/ns/pid")
-    place = f"{socket.gethostname()}|{namespace}".encode("utf-8", "replace")
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
+    place = f"{socket.gethostname()}|{namespace}|{boot}".encode("utf-8", "replace")
     return hashlib.blake2s(place, digest_size=4).hexdigest()
 
 

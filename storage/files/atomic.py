@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, AnyStr, BinaryIO, NamedTuple, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from tinydb.storages import Storage
 
@@ -334,7 +334,8 @@ def _write_parts(
     target: Path, path: Path, parts: Iterable[bytes], *, backup: bool, marker: str
 ) -> FileStamp:
     folder = target.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{marker}", suffix=".tmp", dir=folder)
+    prefix = _temporary_prefix(target.name, marker)
+    fd, tmp_name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)
     try:
         if hasattr(os, "fchmod"):  # mkstemp makes 0600: keep the file's mode, or the usual one
@@ -361,25 +362,20 @@ def _write_parts(
     return renamed
 
 
-#: About how much a batch of ``in_batches`` holds (characters or bytes).
-BATCH = 1 << 20
+#: The longest file name most file systems take, in bytes, and what ``mkstemp`` adds to a
+#: temporary's prefix (eight characters, then ``.tmp``).
+_NAME_MAX = 255
+_MKSTEMP_ADDS = len("XXXXXXXX.tmp")
 
 
-def in_batches(pieces: Iterable[AnyStr], size: int = BATCH) -> Iterator[AnyStr]:
-    """Pieces of text (or bytes) joined into batches of about ``size`` (the last shorter;
-    none for nothing): what a writer of many pieces writes at a time (an export, a sync log),
-    so that neither the pieces nor their whole is ever held at once."""
-    batch: list[AnyStr] = []
-    held = 0
-    for piece in pieces:
-        batch.append(piece)
-        held += len(piece)
-        if held >= size:
-            yield batch[0][:0].join(batch)
-            batch.clear()
-            held = 0
-    if held:
-        yield batch[0][:0].join(batch)
+def _temporary_prefix(name: str, marker: str) -> str:
+    """``.NAME.MARKER``, the name of the file cut so that its temporary's name is no longer
+    than a name may be: a file of a long name (an export's ``-o`` of 230 characters, 80 in
+    Chinese) was refused as a name too long, though the name itself was fine."""
+    room = _NAME_MAX - _MKSTEMP_ADDS - len(os.fsencode(f"..{marker}"))
+    while name and len(os.fsencode(name)) > room:
+        name = name[: min(len(name) - 1, room)]
+    return f".{name}.{marker}"
 
 
 def sweep_temporaries(path: Path) -> None:

@@ -36,7 +36,7 @@ def missing_link(path: Path, shown: str, written: str) -> str | None:
     if target is None:
         return None
     if target.parent.is_dir():
-        then = f"{written} made now is written there (a new {path.name})"
+        then = f"{written} made now is written there (a new {target.name})"
     else:
         then = f"{written} cannot be written until it is back ({target.parent} is missing too)"
     return f"{path} links to {target}, which is missing (a drive not mounted?): {shown}; {then}"

@@ -28,7 +28,7 @@ from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
-from storage.sources.dates import typed_date
+from storage.sources.dates import checked_date, typed_date
 from storage.sources.json_lists import loads
 from storage.sources.records import (
     ARXIV_ID,
@@ -90,7 +90,8 @@ def _part(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, int | str):
         return ""
     text = str(value).strip()
-    return text if text.isdigit() and len(text) <= 4 else ""
+    # ASCII digits only: "²⁰²⁴" is digits to ``isdigit`` and no number to ``int``
+    return text if text.isascii() and text.isdigit() and len(text) <= 4 else ""
 
 
 def _date(value: Any) -> tuple[str, str, str]:
@@ -110,24 +111,23 @@ def _date(value: Any) -> tuple[str, str, str]:
     else:
         numbers = []
     if numbers:  # else its raw or literal form, as a writer that could not split it gives
-        year, month = numbers[0][:4], numbers[1] if len(numbers) > 1 else ""
-        day = f"{int(year):04d}-{int(month):02d}-{int(numbers[2]):02d}" if len(numbers) > 2 else ""
-        return year, month, day
+        # a month of the year and a day of the month, or none: [2024, 13, 45] is 2024
+        dated = checked_date(*(int(n) for n in numbers), *(None,) * (3 - len(numbers)))
+        return _as_text(*dated)
     raw = value.get("raw") or value.get("literal")
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         return "", "", ""
-    text = " ".join(str(raw).split())[:100]
-    iso = re.fullmatch(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ].*)?", text)
-    if iso is None:  # "May 2023", "Spring 2022", "05/07/2024": as people type dates
-        year_of, month_of, day_of = typed_date(text)
-        if year_of is None:
-            return "", "", ""
-        full = f"{year_of:04d}-{month_of:02d}-{day_of:02d}" if month_of and day_of else ""
-        return str(year_of), str(month_of or ""), full
-    year, month, day = iso.groups()
-    if not 1 <= int(month) <= 12:  # EDTF's seasons (21 to 24) are no months
-        return year, "", ""
-    return year, month, f"{year}-{int(month):02d}-{int(day):02d}" if day else ""
+    # EDTF ("2021-03-04", its seasons 21 to 24 no months) and dates as people type them
+    # ("May 2023", "Spring 2022", "05/07/2024")
+    return _as_text(*typed_date(" ".join(str(raw).split())[:100]))
+
+
+def _as_text(year: int | None, month: int | None, day: int | None) -> tuple[str, str, str]:
+    """(year, month, ISO date when the day is known) as text, "" for what is not known."""
+    if year is None:
+        return "", "", ""
+    full = f"{year:04d}-{month:02d}-{day:02d}" if month and day else ""
+    return str(year), str(month or ""), full
 
 
 #: A preprint's number as Zotero's CSL-JSON gives it: its archive id, ``arXiv:2402.00002``.

@@ -5,21 +5,30 @@ same typed date gives every reader the same year."""
 
 from __future__ import annotations
 
+import calendar
 import re
 from typing import Final
 
-__all__ = ["typed_date"]
+__all__ = ["checked_date", "typed_date"]
 
-_MONTHS: Final = {
-    name: number
-    for number, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
+#: Months by name: English (``Sep``, ``Sept``, ``September``: at least three letters of
+#: the name), and the names in other languages that reference managers keep as typed.
+_MONTH_NAMES: Final = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_OTHER_NAMES: Final = {
+    "januar": 1, "enero": 1, "janvier": 1, "februar": 2, "febrero": 2, "février": 2,
+    "märz": 3, "marzo": 3, "mars": 3, "abril": 4, "avril": 4, "mai": 5, "mayo": 5,
+    "juni": 6, "junio": 6, "juin": 6, "juli": 7, "julio": 7, "juillet": 7, "agosto": 8,
+    "août": 8, "septiembre": 9, "septembre": 9, "okt": 10, "oktober": 10, "octubre": 10,
+    "octobre": 10, "noviembre": 11, "novembre": 11, "dez": 12, "dezember": 12,
+    "diciembre": 12, "décembre": 12,
+}  # fmt: skip
 _ISO: Final = re.compile(r"(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?!\d)")
 _NUMERIC: Final = re.compile(r"(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?!\d)")
 _YEAR: Final = re.compile(r"(?<!\d)([12]\d{3})(?!\d)")
-_MONTH_WORD: Final = re.compile(rf"\b({'|'.join(_MONTHS)})[a-z]*\.?", re.IGNORECASE)
+_WORD: Final = re.compile(r"[^\W\d_]{3,}")
 _DAY: Final = re.compile(r"(?<![\d:])(\d{1,2})(?:st|nd|rd|th)?(?![\d:])")
 
 
@@ -31,28 +40,44 @@ def typed_date(text: str) -> tuple[int | None, int | None, int | None]:
     give."""
     text = text.strip()[:100]
     iso = _ISO.match(text)
-    if iso and (dated := _checked(*(int(g) if g else None for g in iso.groups())))[0]:
+    if iso and (dated := checked_date(*(int(g) if g else None for g in iso.groups())))[0]:
         return dated
     numeric = _NUMERIC.search(text)
     if numeric:
         first, second, number = (int(g) for g in numeric.groups())
         if "." in numeric.group() or first > 12:  # 7.5.2024, 25/12/2024: the day first
             first, second = second, first
-        return _checked(number, first, second)
+        return checked_date(number, first, second)
     year = _YEAR.search(text)
     if year is None:
         return None, None, None
-    word = _MONTH_WORD.search(text)
-    month = _MONTHS[word.group(1).casefold()] if word else None
-    day = _DAY.search(text.replace(year.group(), " ")) if word else None
-    return _checked(int(year.group(1)), month, int(day.group(1)) if day else None)
+    month = _month_named(text)
+    day = _DAY.search(text.replace(year.group(), " ")) if month else None
+    return checked_date(int(year.group(1)), month, int(day.group(1)) if day else None)
 
 
-def _checked(
+def _month_named(text: str) -> int | None:
+    """The month the first month's name in ``text`` names: a word that begins like one
+    ("Decided", "Marketing", "Novel" name none)."""
+    for found in _WORD.finditer(text):
+        word = found.group().casefold()
+        if word in _OTHER_NAMES:
+            return _OTHER_NAMES[word]
+        month = next((n for n, name in enumerate(_MONTH_NAMES, 1) if name.startswith(word)), 0)
+        if month:
+            return month
+    return None
+
+
+def checked_date(
     year: int | None, month: int | None, day: int | None
 ) -> tuple[int | None, int | None, int | None]:
+    """Year, month and day as far as they make a date: a year from 1000 to 2999, a month of
+    the year, a day of that month (``2024-02-30`` is February 2024, no day); None for the
+    rest."""
     if year is None or not 1000 <= year <= 2999:
         return None, None, None
     if month is None or not 1 <= month <= 12:
         return year, None, None
-    return year, month, day if day is not None and 1 <= day <= 31 else None
+    last = calendar.monthrange(year, month)[1]
+    return year, month, day if day is not None and 1 <= day <= last else None

@@ -26,7 +26,8 @@ from typing import Any
 import orjson
 
 from storage.errors import LibraryError
-from storage.files.atomic import in_batches, read_regular, signature
+from storage.files.atomic import read_regular, signature
+from storage.files.batches import in_batches
 from storage.files.triage_model import TriageState
 from storage.library import Library
 from storage.sync.apply import apply_plan

@@ -14,6 +14,10 @@ of the raw file reads through. Left as written, where a backslash would show:
   pairs on its own line (otherwise CommonMark may pair them across lines: all escaped);
 - autolinks (``<https://…>``, ``<name@example.org>``), which are links, not HTML.
 
+What is left as code is checked with a real CommonMark parser (markdown-it-py): where it
+reads the note otherwise (a fence in a list item closed by one at the start of a line, a
+backtick in a link's destination), and finds raw HTML, every ``<`` is escaped, code or not.
+
 ``html_literal`` escapes; ``html_restored`` undoes it for the Markdown reader (a ``\\<`` the
 user wrote before a tag's letter is read back as ``<`` too: the same rendered text). Both see
 the same code and links, so export → import → export is a fixed point.
@@ -43,12 +47,41 @@ _CLOSER: Final = re.compile(r"\s{0,3}(`{3,}|~{3,})\s*")
 
 def html_literal(note: str) -> str:
     """``note`` with every ``<`` that could start raw HTML escaped (see the module)."""
-    return _rewrite(note, escape=True)
+    spared = _rewrite(note, escape=True)
+    everywhere = _every_line(note, escape=True)
+    if spared == everywhere or _holds_no_html(spared):
+        return spared
+    return everywhere
 
 
 def html_restored(note: str) -> str:
     """What ``html_literal`` wrote, as it was."""
+    everywhere = _every_line(note, escape=False)
+    if html_literal(everywhere) == note:
+        return everywhere
     return _rewrite(note, escape=False)
+
+
+def _every_line(text: str, *, escape: bool) -> str:
+    """``text`` with every ``<`` that could open HTML escaped (or their escapes taken away),
+    code or not: it can only show a backslash in code, never let HTML through."""
+    return "\n".join(_line(line, [], escape=escape) for line in text.split("\n"))
+
+
+def _holds_no_html(markdown: str) -> bool:
+    """Whether a CommonMark parser (markdown-it-py) finds no raw HTML in ``markdown``: the
+    check of what ``_rewrite`` left as code, whose reading of code spans and fences is
+    CommonMark's in most cases only (a fence in a list item, a backtick in a link's
+    destination are read otherwise)."""
+    from markdown_it import MarkdownIt
+
+    stack = list(MarkdownIt("commonmark").parse(markdown))
+    while stack:
+        token = stack.pop()
+        if token.type in ("html_block", "html_inline"):
+            return False
+        stack.extend(token.children or ())
+    return True
 
 
 def _rewrite(text: str, *, escape: bool) -> str:

@@ -118,3 +118,39 @@ def test_only_an_exports_own_leftovers_are_swept(home: Path, tmp_path: Path) -> 
     left = {p.name for p in out.iterdir()}
     assert left == {p.name for p in kept} | {link.name, "starred.md"}
     assert all(p.read_text() == "someone's" for p in kept)
+
+
+def test_a_long_file_name_is_written(home: Path, tmp_path: Path) -> None:
+    """A name the file system takes is written, though its temporary's name is longer: 223
+    characters, 80 Chinese ones (240 bytes) were refused as 'File name too long'."""
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("a" * 220 + ".md", "论文" * 40 + ".md"):
+        done = run("--home", home, "export", "-o", out / name, env=make_env(tmp_path))
+        assert done.returncode == 0, done.stderr
+        assert (out / name).read_text(encoding="utf-8").startswith("# ")
+    assert len(list(out.iterdir())) == 2  # no temporary left beside them
+
+
+@pytest.mark.skipif(
+    not Path("/proc/sys/kernel/random/boot_id").is_file(), reason="needs Linux's boot id"
+)
+def test_another_machine_of_the_same_host_name_keeps_its_live_temporary(
+    home: Path, tmp_path: Path
+) -> None:
+    """Every Linux machine's first pid namespace has the same number: a machine of this host
+    name sharing the folder (a synced one) writes under what this machine's name was made of
+    without its boot, and its writer's PID, dead here, may run there."""
+    import hashlib
+    import socket
+
+    namespace = os.readlink("/proc/self/ns/pid")
+    place = f"{socket.gethostname()}|{namespace}".encode()
+    there = hashlib.blake2s(place, digest_size=4).hexdigest()
+    out = tmp_path / "out"
+    out.mkdir()
+    live = out / f".a.md.papers-export.{there}.99999999.wr1t1ng.tmp"
+    live.write_text("being written there")
+    done = run("--home", home, "export", "-o", out / "starred.md", env=make_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert live.read_text() == "being written there"

@@ -42,6 +42,12 @@ HOSTILE = [
     "> quoted <!--\n> more",
     "1. <iframe src=x>",
     "    <!-- indented -->",
+    # a fence opened indented, closed at the start of a line: what follows is no code
+    "x\n   ```\ncode\n```\n<div>\n<!--",
+    "- item\n  ```\n   ```\n<script>",
+    # a backtick in a link's destination pairs with none
+    "[a](x`) <script> `y` `",
+    "[a](<x`>) <!-- `y` `",
 ]
 
 
@@ -180,3 +186,12 @@ def test_abstract_paragraphs_and_links_keep_their_shape() -> None:
     assert quoted == ["- not a list item", "1. not numbered", "+ not this either"]
     (link,) = [t for t in tokens if t.type == "link_open"]
     assert link.attrs["href"] == "https://example.org/a%5C"
+
+
+@pytest.mark.parametrize("note", HOSTILE)
+def test_a_hostile_note_comes_back_as_written(note: str) -> None:
+    """Escaped everywhere or only outside its code, a note is read back as it was."""
+    written = html_literal(note)
+    assert html_literal(html_restored(written)) == written
+    if "\\<" not in note:
+        assert html_restored(written) == note

@@ -163,3 +163,70 @@ def test_csl_dates_as_other_writers_give_them(
     path.write_text(json.dumps([item]), encoding="utf-8")
     [record] = read_source(path).records
     assert _dates(record) == expected
+
+
+@pytest.mark.parametrize(
+    ("issued", "expected"),
+    [
+        # no month 13, no 45th day: the year alone, not a date that is none
+        ({"date-parts": [["2024", "13", "45"]]}, (2024, None, None)),
+        ({"date-parts": [[2023, 2, 29]]}, (2023, 2, None)),  # not a leap year
+        ({"date-parts": [[2024, 2, 29]]}, (2024, 2, "2024-02-29")),
+        ({"raw": "2024-02-31"}, (2024, 2, None)),
+        ({"raw": "2/31/2024"}, (2024, 2, None)),
+        # digits to str.isdigit that int() refuses: no year, and no internal error
+        ({"date-parts": [["²⁰²⁴", "1", "2"]]}, (None, None, None)),
+        ({"date-parts": [["①"]]}, (None, None, None)),
+    ],
+)
+def test_csl_date_parts_that_make_no_date_give_no_date(
+    tmp_path: Path, issued: dict[str, Any], expected: tuple[Any, Any, Any]
+) -> None:
+    item = {
+        "id": "x",
+        "type": "article-journal",
+        "title": "A Paper Dated Past the Calendar",
+        "author": [{"family": "Lee", "given": "Ann"}],
+        "container-title": "Journal of Tests",
+        "issued": issued,
+    }
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps([item]), encoding="utf-8")
+    result = read_source(path)
+    assert not result.errors
+    [record] = result.records
+    assert _dates(record) == expected
+
+
+def test_a_typed_day_past_the_months_end_is_no_day(tmp_path: Path) -> None:
+    """RIS and EndNote read dates the same way: 2023-02-29 is February 2023."""
+    path = tmp_path / "export.ris"
+    path.write_text(
+        _ris("DA  - 2023/02/29/", 1) + _ris("Y1  - 04/31/2024", 2) + _ris("DA  - 2024/04/30/", 3),
+        encoding="utf-8",
+    )
+    result = read_source(path)
+    assert not result.errors
+    assert [_dates(r) for r in result.records] == [
+        (2023, 2, None),
+        (2024, 4, None),
+        (2024, 4, "2024-04-30"),
+    ]
+
+
+def test_a_word_that_begins_like_a_month_names_none(tmp_path: Path) -> None:
+    """'Decided' is no December, 'Augmented' no August: the month is the one a name names."""
+    path = tmp_path / "export.ris"
+    path.write_text(
+        _ris("DA  - Decided March 3, 2020", 1)
+        + _ris("DA  - Augmented edition 2021", 2)
+        + _ris("DA  - 7. Dezember 2021", 3),
+        encoding="utf-8",
+    )
+    result = read_source(path)
+    assert not result.errors
+    assert [_dates(r) for r in result.records] == [
+        (2020, 3, "2020-03-03"),
+        (2021, None, None),
+        (2021, 12, "2021-12-07"),
+    ]

@@ -90,3 +90,17 @@ def test_a_loop_of_links_is_refused_and_nothing_is_written(tmp_path: Path) -> No
     with pytest.raises(OSError):
         atomic_write(a, b"x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
+def test_a_missing_link_target_is_named_as_the_file_a_write_makes(tmp_path: Path) -> None:
+    """A link to a file of another name (through a chain of links too) says that name: a
+    decision makes decisions.json there, not a triage.json."""
+    home = tmp_path / "home"
+    home.mkdir()
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (home / "triage.json").symlink_to(home / "middle")
+    (home / "middle").symlink_to(dotfiles / "decisions.json")
+    (line,) = Library(home).missing_links()
+    assert f"links to {dotfiles / 'decisions.json'}, which is missing" in line
+    assert line.endswith("a decision made now is written there (a new decisions.json)")
