@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from storage import Status
+from storage.files.links import dangling_target
 from storage.locations import library_home
 from tui.cli.common import (
     PROG,
@@ -92,7 +93,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     # ``papers list | head`` that takes 150)
     wanted = frozenset(Status) if args.status == "all" else frozenset({Status.parse(args.status)})
     loaded = library.loaded_papers()
-    if not len(loaded):  # nothing printed would not say why (the app starts on a sample)
+    if not len(loaded) and dangling_target(library.papers_path) is None:
+        # nothing printed would not say why (the app starts on a sample); a papers.json
+        # linked to a missing file is said already (``open_library``), and no import mends it
         complain(f"the library is empty: `{PROG} import FILE` brings a list in")
     chunks = loaded.selected(triage.statuses, wanted)
     if args.json:  # one array, written a chunk of papers at a time
