@@ -150,15 +150,17 @@ class HomeLock:
 
     def _acquire(self) -> int | None:
         deadline = time.monotonic() + self.timeout
+        reading = getattr(self._reading, "on", False)
         try:
-            fd = _open_lock(self.path)
+            fd = _open_lock(self.path, read_only=reading)
         except OSError as exc:
-            if not getattr(self._reading, "on", False) or exc.errno not in _UNWRITABLE:
+            if not reading or exc.errno not in _UNWRITABLE:
                 raise
             self.missed = f"{self.path}: {exc.strerror or exc}"
             return None
         try:
-            queue = _open_queue(self.queue_path)  # always joined: else a releaser cuts in
+            # always joined: else a releaser cuts in
+            queue = _open_queue(self.queue_path, read_only=reading)
             if queue is not None and not _lock_in_turn(queue, self.timeout):
                 raise self._timed_out()  # the queue's descriptor is its waiter's to close
             try:
@@ -213,15 +215,18 @@ class LockPair:
 _UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
-def _open_lock(path: Path) -> int:
-    """The lock file, open: made where it is not there, and read-only where HOME is (a read-only
-    mount, a HOME of another user's): a lock is taken through any descriptor, and a reader of a
-    read-only HOME (``papers sync --status``) then waits for writers all the same, where it
-    failed on ``.lock: Read-only file system``."""
+def _open_lock(path: Path, *, read_only: bool) -> int:
+    """The lock file, open: made where it is not there, and opened read-only where HOME is a
+    read-only mount: a lock is taken through any descriptor, so that a reader of a read-only
+    HOME (``papers sync --status``) waits for writers all the same, where it failed on
+    ``.lock: Read-only file system``, and a writer's error names the file it could not write.
+    A lock file this user may not write (another user's HOME) is opened read-only for a
+    reader (``read_only``) alone: a writer's lock so taken would let whoever may read a HOME
+    hold up its owner's writes."""
     try:
         return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        if exc.errno not in _UNWRITABLE:
+        if exc.errno not in (_UNWRITABLE if read_only else (errno.EROFS,)):
             raise
         try:
             return os.open(path, os.O_RDONLY)
@@ -229,9 +234,9 @@ def _open_lock(path: Path) -> int:
             raise exc from None
 
 
-def _open_queue(path: Path) -> int | None:
+def _open_queue(path: Path, *, read_only: bool) -> int | None:
     """The queue file, open (None where it cannot be made: the lock works without it)."""
     try:
-        return _open_lock(path)
+        return _open_lock(path, read_only=read_only)
     except OSError:
         return None

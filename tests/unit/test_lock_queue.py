@@ -3,6 +3,8 @@ the others (a loop of ``papers mark`` kept the app's writer waiting for seconds)
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -73,3 +75,40 @@ def test_a_lock_held_too_long_is_one_line_and_the_queue_moves_on(tmp_path: Path)
             pass
     with waiter, HomeLock(tmp_path / ".lock-triage"):  # free again, and the other lock apart
         pass
+
+
+UNWRITABLE_LOCK = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from storage.files.locks import HomeLock
+    lock = HomeLock(Path(sys.argv[1]), timeout=5)
+    try:
+        with lock:
+            print("writer: held")
+    except PermissionError:
+        print("writer: refused")
+    with lock.reading(), lock:
+        print("reader: held", repr(lock.missed))
+    """
+)
+
+
+def test_a_lock_file_this_user_may_not_write_is_taken_by_readers_alone(tmp_path: Path) -> None:
+    """Another user's HOME, readable but not writable: a reader (``papers sync --status``)
+    takes its lock through a read-only descriptor; a writer does not (it would hold up the
+    owner's writes), and fails on the lock file as before. Run without the power to write
+    through permissions (root's CAP_DAC_OVERRIDE dropped by ``setpriv``)."""
+    lock = tmp_path / ".lock"
+    for path in (lock, tmp_path / ".lock-queue"):
+        path.touch()
+        path.chmod(0o444)
+    command = [sys.executable, "-c", UNWRITABLE_LOCK, str(lock)]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("root writes through permissions, and setpriv is not there to stop it")
+        command = [setpriv, "--bounding-set=-dac_override,-dac_read_search", *command]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["writer: refused", "reader: held ''"]
