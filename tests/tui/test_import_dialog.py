@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import Input, Static
 
 from storage import Library
@@ -123,3 +124,36 @@ async def test_a_source_to_fetch_is_named_as_it_is_typed(
         await pilot.press(*"mine.jsonl")
         await wait_for(pilot, lambda: str(status.render()) == usual)
     assert len(Library(seeded_home).papers()) == 38  # nothing fetched, nothing imported
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "x" * 10_000,  # a page pasted into the field: no file can have that name
+        "on the way to a name " * 500,
+        "~nosuchuser9/list.jsonl",  # ~name of no user (~r on the way to ~rob)
+    ],
+    ids=["one long word", "many words", "tilde"],
+)
+async def test_text_no_file_can_be_named_is_said_not_a_crash(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """The status line reads the field at each key to say whether Enter fetches it: a name
+    too long for the system (ENAMETOOLONG) or a ~ of no user raised there, and the app
+    ended with a traceback mid-typing; Enter says it is not imported, in one line."""
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        field = app.screen.query_one("#import-path", Input)
+        if typed.startswith("~"):
+            await pilot.press("ctrl+u")  # the folder the field starts with, gone
+        field.post_message(events.Paste(typed))
+        await wait_for(pilot, lambda: len(field.value) >= len(typed))
+        await pilot.press("backspace", "x")  # and a key typed after it
+        status = app.screen.query_one("#import-status", Static)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Not imported" in str(status.render()))
+        assert isinstance(app.screen, ImportScreen) and app.is_running
+    assert len(Library(seeded_home).papers()) == 38

@@ -11,6 +11,7 @@ closes the dialog.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -61,7 +62,9 @@ def fetching(text: str, names: Mapping[str, str]) -> Fetching | None:
     from storage.fetch.names import SOURCE_NAMES, is_source, joined_words
 
     text = text.strip()
-    if not text or Path(typed_path(text)).expanduser().exists():
+    # os.path.exists: False for a name no file can have (too long, a NUL), where Path.exists
+    # raised, and a paste of a page of text into the field ended the app
+    if not text or os.path.exists(typed_path(text)):
         return None
     found = Fetching([])
     rest: list[str] = []
@@ -212,7 +215,7 @@ class ImportScreen(ModalScreen[str | None]):
         except ValueError as exc:
             self._status(f"Not imported: {exc}", style="bold red")
             return
-        if wanted is None and path != self.folder_confirmed and typed_path(path).is_dir():
+        if wanted is None and path != self.folder_confirmed and os.path.isdir(typed_path(path)):
             # every list file under it, recursively: Enter on the field as it starts (the
             # current folder: a home folder's every .txt and .json) is asked about first
             self.folder_confirmed = path
@@ -358,4 +361,4 @@ def _without_cwd(text: str) -> str:
     """The field starts with the current folder: a source typed after it is the source."""
     prefix = str(Path.cwd()) + "/"
     rest = text.removeprefix(prefix)
-    return rest if rest != text and rest and not Path(text).exists() else text
+    return rest if rest != text and rest and not os.path.exists(text) else text
