@@ -123,6 +123,15 @@ async def test_a_source_to_fetch_is_named_as_it_is_typed(
             await pilot.press("backspace")
         await pilot.press(*"mine.jsonl")
         await wait_for(pilot, lambda: str(status.render()) == usual)
+        # --max 1 fetches; --max 1x does not: the line said "Enter fetches" still
+        for _ in "mine.jsonl":
+            await pilot.press("backspace")
+        await pilot.press(*"iclr2025 --max 1")
+        await wait_for(pilot, lambda: "Enter fetches iclr2025" in str(status.render()))
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "will not fetch: --max wants" in str(status.render()))
+        await pilot.press("backspace")
+        await wait_for(pilot, lambda: "Enter fetches iclr2025" in str(status.render()))
     assert len(Library(seeded_home).papers()) == 38  # nothing fetched, nothing imported
 
 

@@ -184,7 +184,10 @@ class ImportScreen(ModalScreen[str | None]):
             return
         try:
             wanted = fetching(_without_cwd(event.value), self._names())
-        except ValueError:  # ``--max`` typed, its number not yet: Enter says what is wrong
+        except ValueError as exc:  # ``--max 0``, ``--max 5x``: no fetch on Enter, but this
+            if event.value.split()[-1:] != ["--max"]:  # (``--max``: its number still to come)
+                self._hinted = True
+                self._status(f"Enter will not fetch: {exc} · Esc cancels", "dim")
             return
         if wanted is None:
             if self._hinted:
