@@ -92,7 +92,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     # ``papers list | head`` that takes 150)
     wanted = frozenset(Status) if args.status == "all" else frozenset({Status.parse(args.status)})
     loaded = library.loaded_papers()
-    if not len(loaded):  # nothing printed would not say why (the app starts on a sample)
+    # nothing printed would not say why (the app starts on a sample); a papers.json linked
+    # to a missing file was said (``open_library``): no import is the cure, its drive is
+    if not len(loaded) and not library.missing_links():
         complain(f"the library is empty: `{PROG} import FILE` brings a list in")
     chunks = loaded.selected(triage.statuses, wanted)
     if args.json:  # one array, written a chunk of papers at a time
