@@ -166,3 +166,24 @@ async def test_text_no_file_can_be_named_is_said_not_a_crash(
         await wait_for(pilot, lambda: "Not imported" in str(status.render()))
         assert isinstance(app.screen, ImportScreen) and app.is_running
     assert len(Library(seeded_home).papers()) == 38
+
+
+async def test_a_tab_that_completes_to_a_source_says_enter_fetches_it(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tab on "iclr" beside iclr2025.jsonl and iclr2025b.jsonl makes "iclr2025", a venue:
+    the line listed the two files alone, and Enter fetched the venue."""
+    for name in ("iclr2025.jsonl", "iclr2025b.jsonl"):
+        one_paper_list(tmp_path / name, name, f"We introduce {name}, a list of one.")
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        status = app.screen.query_one("#import-status", Static)
+        await pilot.press("ctrl+u", *"iclr", "tab")
+        said = "iclr2025.jsonl  iclr2025b.jsonl · Enter fetches iclr2025"
+        await wait_for(pilot, lambda: said in str(status.render()))
+        await pilot.press(*".j", "tab")  # a file's name now: the list alone
+        await wait_for(pilot, lambda: str(status.render()) == "iclr2025.jsonl")
+    assert len(Library(seeded_home).papers()) == 38

@@ -164,7 +164,21 @@ class ImportScreen(ModalScreen[str | None]):
 
     @on(PathInput.Completions)
     def completions(self, event: PathInput.Completions) -> None:
-        self._status("  ".join(printable(n) for n in event.names) or "Nothing matches.", "dim")
+        said = "  ".join(printable(n) for n in event.names) or "Nothing matches."
+        # Tab from "iclr" made "iclr2025" of iclr2025.jsonl: a source, which Enter fetches
+        field = self.query_one("#import-path", Input)
+        wanted = self._wanted(field.value) if self.focused is field else None
+        if wanted is not None:
+            said += f" · Enter fetches {', '.join(wanted.words)}"
+        self._status(said, "dim")
+
+    def _wanted(self, text: str) -> Fetching | None:
+        """What Enter fetches for the list's field holding ``text`` (None: a path, or an
+        option not yet right)."""
+        try:
+            return fetching(_without_cwd(text), self._names())
+        except ValueError:
+            return None
 
     def _names(self) -> dict[str, str]:
         """The short names ``config.toml`` adds (``[venues]``), read once a dialog."""
