@@ -186,7 +186,7 @@ def _read_venues(table: object, path: Path, config: Config) -> None:
 def _key_problem(command_id: str, value: object) -> str:
     """What is wrong with the setting ``command_id = value`` ("" when nothing)."""
     from tui.commands import BY_ID
-    from tui.keys import normalise_key
+    from tui.keys import normalise_key, typed_in_field
 
     if command_id not in BY_ID:
         return f"{command_id}: no such command (the help screen lists their ids)"
@@ -196,6 +196,11 @@ def _key_problem(command_id: str, value: object) -> str:
     for key in value.split(","):
         if key.strip() and normalise_key(key) is None:
             return f"{command_id} = {value!r}: {key.strip()!r} is not a key name; {default}"
+    if BY_ID[command_id].scope == "search":  # the box's own: a letter there is typed
+        for key in value.split(","):
+            if key.strip() and typed_in_field(key):
+                typed = f"{key.strip()!r} is typed in the search box"
+                return f"{command_id} = {value!r}: {typed}; {default}"
     return ""
 
 
@@ -242,7 +247,10 @@ def _first_clash(keymap: dict[str, str]) -> tuple[str, str, list[str]] | None:
     from tui.keys import clashes, normalise_key
 
     for scope in SCOPES:
-        together = [c for c in COMMANDS if c.scope in (scope, "app")]
+        # the search box's keys share it with the screen's that act while typing (Esc…)
+        together = [
+            c for c in COMMANDS if c.scope in (scope, "app") or (scope == "search" and c.typing)
+        ]
         keys = {c.id: [normalise_key(k) or k for k in keys_for(c, keymap)] for c in together}
         for key, names in clashes(keys).items():
             if any(name in keymap for name in names):

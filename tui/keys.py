@@ -85,3 +85,20 @@ def clashes(keys_by_command: Mapping[str, Iterable[str]]) -> dict[str, list[str]
         for key in dict.fromkeys(keys):
             owners.setdefault(key, []).append(command)
     return {key: names for key, names in owners.items() if len(names) > 1}
+
+
+#: Named keys whose press a text field takes as a character it types (``question_mark``).
+_TYPED_NAMES = frozenset({character_key(ch) for ch in string.punctuation} | {"space"})
+
+
+def typed_in_field(key: str) -> bool:
+    """Whether a text field (the search box) takes ``key`` as a character it types, so that
+    no binding but a priority one sees it there: ``x``, ``G``, ``?``, ``space``, ``é``, not
+    ``ctrl+x``, ``escape`` or ``f5``."""
+    *modifiers, name = (normalise_key(key) or key).split("+")
+    if any(modifier != "shift" for modifier in modifiers):
+        return False
+    if len(name) == 1 or name in _TYPED_NAMES:
+        return True
+    character = key_to_character(name)
+    return character is not None and len(character) == 1 and _typable(character)

@@ -9,6 +9,7 @@ nothing on disk as it stands is the entry of that folder whose shown form it is.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -41,7 +42,10 @@ def typed_path(text: str) -> Path:
     """
     text = text.strip()
     start = max(text.rfind("//") + 1, text.rfind("/~/") + 1)
-    return real_path(Path(text[start:]).expanduser())
+    path = Path(text[start:])
+    with contextlib.suppress(RuntimeError):  # ``~name`` of no user (``~r`` on the way to
+        path = path.expanduser()  # ``~rob``): the path as typed
+    return real_path(path)
 
 
 def real_path(path: Path) -> Path:

@@ -246,6 +246,12 @@ def test_list_of_an_empty_library_says_why_nothing_is_listed(
     run("--home", tmp_path / "full", "import", SAMPLE, env=env)
     starred = run("--home", tmp_path / "full", "list", "--status", "starred", env=env)
     assert ok(starred) == "" and starred.stderr == ""
+    # its papers.json a link to a drive not mounted: said so, no import advised
+    (tmp_path / "linked").mkdir()
+    (tmp_path / "linked" / "papers.json").symlink_to(tmp_path / "unmounted" / "papers.json")
+    linked = run("--home", tmp_path / "linked", "list", env=env)
+    assert ok(linked) == "" and "which is missing" in linked.stderr
+    assert "library is empty" not in linked.stderr, linked.stderr
 
 
 def test_import_seeds_then_reimport_skips_all(env: dict[str, str], tmp_path: Path) -> None:

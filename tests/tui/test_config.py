@@ -126,6 +126,34 @@ def test_keys_shared_across_screens_and_swaps_are_fine(tmp_path: Path) -> None:
     assert loaded.keymap == {"star": "x", "skip": "s", "bulk_star": "f"}
 
 
+@pytest.mark.parametrize("value", ['"x"', '"space"', '"?"', '"ctrl+j,y"'])
+def test_a_search_box_key_the_box_types_is_refused(tmp_path: Path, value: str) -> None:
+    """search_results = "y" was taken: the footer named "y Results" while y was typed."""
+    loaded = load_config([config(tmp_path, f"search_results = {value}")])
+    [problem] = loaded.problems
+    assert "is typed in the search box; it keeps its default keys (enter)" in problem
+    assert loaded.keymap == {}
+
+
+@pytest.mark.parametrize(
+    ("setting", "named"),
+    [
+        ('search_delete_word = "ctrl+s"', "save_search and search_delete_word"),
+        ('search_results = "ctrl+l"', "clear_search and search_results"),
+        ('search_results = "escape"', "leave_search and search_results"),
+        ('clear_search = "enter"', "clear_search and search_results"),
+    ],
+)
+def test_a_search_box_key_clashes_with_the_screens_that_act_while_typing(
+    tmp_path: Path, setting: str, named: str
+) -> None:
+    """search_delete_word = "ctrl+s" was taken without a word: the footer named both
+    "ctrl+s Save" and "ctrl+s Delete word", and ctrl+s no longer saved from the box."""
+    loaded = load_config([config(tmp_path, setting)])
+    assert any(f"{named} both bind" in p and "on the search box" in p for p in loaded.problems)
+    assert loaded.keymap == {}
+
+
 def test_putting_back_a_default_can_clash_again(tmp_path: Path) -> None:
     # star's default "s" comes back, and read had taken it: read goes back to "r" as well.
     loaded = load_config([config(tmp_path, 'star = "f"', 'skip = "f"', 'read = "s"')])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import Input, Static
 
 from storage import Library
@@ -122,4 +123,67 @@ async def test_a_source_to_fetch_is_named_as_it_is_typed(
             await pilot.press("backspace")
         await pilot.press(*"mine.jsonl")
         await wait_for(pilot, lambda: str(status.render()) == usual)
+        # --max 1 fetches; --max 1x does not: the line said "Enter fetches" still
+        for _ in "mine.jsonl":
+            await pilot.press("backspace")
+        await pilot.press(*"iclr2025 --max 1")
+        await wait_for(pilot, lambda: "Enter fetches iclr2025" in str(status.render()))
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "will not fetch: --max wants" in str(status.render()))
+        await pilot.press("backspace")
+        await wait_for(pilot, lambda: "Enter fetches iclr2025" in str(status.render()))
     assert len(Library(seeded_home).papers()) == 38  # nothing fetched, nothing imported
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "x" * 10_000,  # a page pasted into the field: no file can have that name
+        "on the way to a name " * 500,
+        "~nosuchuser9/list.jsonl",  # ~name of no user (~r on the way to ~rob)
+    ],
+    ids=["one long word", "many words", "tilde"],
+)
+async def test_text_no_file_can_be_named_is_said_not_a_crash(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """The status line reads the field at each key to say whether Enter fetches it: a name
+    too long for the system (ENAMETOOLONG) or a ~ of no user raised there, and the app
+    ended with a traceback mid-typing; Enter says it is not imported, in one line."""
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        field = app.screen.query_one("#import-path", Input)
+        if typed.startswith("~"):
+            await pilot.press("ctrl+u")  # the folder the field starts with, gone
+        field.post_message(events.Paste(typed))
+        await wait_for(pilot, lambda: len(field.value) >= len(typed))
+        await pilot.press("backspace", "x")  # and a key typed after it
+        status = app.screen.query_one("#import-status", Static)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Not imported" in str(status.render()))
+        assert isinstance(app.screen, ImportScreen) and app.is_running
+    assert len(Library(seeded_home).papers()) == 38
+
+
+async def test_a_tab_that_completes_to_a_source_says_enter_fetches_it(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tab on "iclr" beside iclr2025.jsonl and iclr2025b.jsonl makes "iclr2025", a venue:
+    the line listed the two files alone, and Enter fetched the venue."""
+    for name in ("iclr2025.jsonl", "iclr2025b.jsonl"):
+        one_paper_list(tmp_path / name, name, f"We introduce {name}, a list of one.")
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        status = app.screen.query_one("#import-status", Static)
+        await pilot.press("ctrl+u", *"iclr", "tab")
+        said = "iclr2025.jsonl  iclr2025b.jsonl · Enter fetches iclr2025"
+        await wait_for(pilot, lambda: said in str(status.render()))
+        await pilot.press(*".j", "tab")  # a file's name now: the list alone
+        await wait_for(pilot, lambda: str(status.render()) == "iclr2025.jsonl")
+    assert len(Library(seeded_home).papers()) == 38

@@ -177,6 +177,52 @@ async def test_u_brings_back_a_saved_search_deleted_by_ctrl_w(seeded_home: Path)
         assert [s.name for s in searches.all()] == ["Graphs", "Agents"]
 
 
+async def test_u_brings_back_saved_searches_deleted_in_a_row_latest_first(
+    seeded_home: Path,
+) -> None:
+    """Two ctrl+w in a row, then u twice: the second u undid the decision made before both
+    deletions (only the latest deletion was kept), and the first search stayed deleted."""
+    searches = SavedSearches(seeded_home)
+    for name, query in (("Graphs", "graph"), ("LLMs", "language model"), ("Agents", "agent")):
+        searches.save(name, query)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await wait_for(pilot, lambda: " 7 LLMs 14 " in tab_text(app))
+        await pilot.press("r")  # a decision before the deletions
+        await settled(pilot)
+        assert list(app.library.statuses().values()) == ["read"]
+        await pilot.press("6", "ctrl+w")
+        await wait_for(pilot, lambda: " 6 LLMs " in tab_text(app))
+        await pilot.press("7", "ctrl+w")
+        await wait_for(pilot, lambda: [s.name for s in searches.all()] == ["LLMs"])
+        await pilot.press("u")
+        await wait_for(pilot, lambda: [s.name for s in searches.all()] == ["LLMs", "Agents"])
+        await pilot.press("u")
+        names = ["Graphs", "LLMs", "Agents"]
+        await wait_for(pilot, lambda: [s.name for s in searches.all()] == names)
+        await settled(pilot)
+        assert list(app.library.statuses().values()) == ["read"]  # the decision stays
+        await pilot.press("u")  # now the decision: nothing deleted is left to bring back
+        await settled(pilot)
+        assert "read" not in app.library.statuses().values()
+        assert [s.name for s in searches.all()] == names
+
+        # deleted, decided, deleted: u brings back the latest, then undoes the decision
+        await pilot.press("6", "ctrl+w", "1", "r")
+        await settled(pilot)
+        await pilot.press("6", "ctrl+w")
+        await wait_for(pilot, lambda: [s.name for s in searches.all()] == ["Agents"])
+        await pilot.press("u")
+        await wait_for(pilot, lambda: [s.name for s in searches.all()] == ["LLMs", "Agents"])
+        await pilot.press("u")
+        await settled(pilot)
+        assert "read" not in app.library.statuses().values()
+        await pilot.press("u")  # Graphs was deleted before the decision undone: it stays so
+        await settled(pilot)
+        assert [s.name for s in searches.all()] == ["LLMs", "Agents"]
+
+
 async def test_save_needs_a_search_and_bad_names_are_refused(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

@@ -102,6 +102,32 @@ async def test_the_footer_names_the_search_boxs_keys_while_typing(tmp_path: Path
         await wait_for(pilot, lambda: "Enter Results" in str(bar.render()))
 
 
+@pytest.mark.parametrize(
+    ("keymap", "shown"),
+    [
+        ({"clear_search": "Z"}, None),  # typed in the box: no Clear there
+        ({"clear_search": "ctrl+u"}, None),  # the box's own (delete to the start)
+        ({"clear_search": "ctrl+u,ctrl+g"}, "ctrl+g Clear"),  # the one that acts
+        ({"save_search": "space,f6"}, "f6 Save"),
+        ({"leave_search": "f2"}, "f2 Leave"),
+    ],
+)
+def test_the_search_footer_names_only_keys_that_act_in_the_box(
+    keymap: dict[str, str], shown: str | None
+) -> None:
+    """clear_search = "Z" (free on the main screen) showed "Z Clear" while typing, where Z
+    is a letter of the search."""
+    bar = KeyBar(keymap)
+    bar.scope = "search"
+    line = plain(bar.line(120))
+    assert "Enter Results" in line and "ctrl+w Delete word" in line, line
+    if shown is None:
+        assert "Clear" not in line, line
+    else:
+        assert shown in line, line
+    assert "Z " not in line and "ctrl+u" not in line and "space" not in line, line
+
+
 @pytest.mark.parametrize("width", [120, 80, 60])
 def test_a_dialogs_footer_keeps_its_enter_esc_and_ctrl_keys(width: int) -> None:
     bar = KeyBar({"export_copy": "ctrl+k"})  # as remapped

@@ -11,6 +11,7 @@ closes the dialog.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -61,7 +62,9 @@ def fetching(text: str, names: Mapping[str, str]) -> Fetching | None:
     from storage.fetch.names import SOURCE_NAMES, is_source, joined_words
 
     text = text.strip()
-    if not text or Path(typed_path(text)).expanduser().exists():
+    # os.path.exists: False for a name no file can have (too long, a NUL), where Path.exists
+    # raised, and a paste of a page of text into the field ended the app
+    if not text or os.path.exists(typed_path(text)):
         return None
     found = Fetching([])
     rest: list[str] = []
@@ -161,7 +164,21 @@ class ImportScreen(ModalScreen[str | None]):
 
     @on(PathInput.Completions)
     def completions(self, event: PathInput.Completions) -> None:
-        self._status("  ".join(printable(n) for n in event.names) or "Nothing matches.", "dim")
+        said = "  ".join(printable(n) for n in event.names) or "Nothing matches."
+        # Tab from "iclr" made "iclr2025" of iclr2025.jsonl: a source, which Enter fetches
+        field = self.query_one("#import-path", Input)
+        wanted = self._wanted(field.value) if self.focused is field else None
+        if wanted is not None:
+            said += f" · Enter fetches {', '.join(wanted.words)}"
+        self._status(said, "dim")
+
+    def _wanted(self, text: str) -> Fetching | None:
+        """What Enter fetches for the list's field holding ``text`` (None: a path, or an
+        option not yet right)."""
+        try:
+            return fetching(_without_cwd(text), self._names())
+        except ValueError:
+            return None
 
     def _names(self) -> dict[str, str]:
         """The short names ``config.toml`` adds (``[venues]``), read once a dialog."""
@@ -181,7 +198,10 @@ class ImportScreen(ModalScreen[str | None]):
             return
         try:
             wanted = fetching(_without_cwd(event.value), self._names())
-        except ValueError:  # ``--max`` typed, its number not yet: Enter says what is wrong
+        except ValueError as exc:  # ``--max 0``, ``--max 5x``: no fetch on Enter, but this
+            if event.value.split()[-1:] != ["--max"]:  # (``--max``: its number still to come)
+                self._hinted = True
+                self._status(f"Enter will not fetch: {exc} · Esc cancels", "dim")
             return
         if wanted is None:
             if self._hinted:
@@ -212,7 +232,7 @@ class ImportScreen(ModalScreen[str | None]):
         except ValueError as exc:
             self._status(f"Not imported: {exc}", style="bold red")
             return
-        if wanted is None and path != self.folder_confirmed and typed_path(path).is_dir():
+        if wanted is None and path != self.folder_confirmed and os.path.isdir(typed_path(path)):
             # every list file under it, recursively: Enter on the field as it starts (the
             # current folder: a home folder's every .txt and .json) is asked about first
             self.folder_confirmed = path
@@ -358,4 +378,4 @@ def _without_cwd(text: str) -> str:
     """The field starts with the current folder: a source typed after it is the source."""
     prefix = str(Path.cwd()) + "/"
     rest = text.removeprefix(prefix)
-    return rest if rest != text and rest and not Path(text).exists() else text
+    return rest if rest != text and rest and not os.path.exists(text) else text

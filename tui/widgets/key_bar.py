@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from textual.binding import Binding
 from textual.markup import escape
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
-from tui.commands import BY_ID, COMMANDS, key_label, keys_for
+from tui.commands import BY_ID, COMMANDS, Command, key_label, keys_for
+from tui.keys import typed_in_field
 
 #: The main footer's entries kept longest as the terminal narrows, the first the longest: the
 #: decisions, help (which shows the rest), undo, quit. A dialog's: those on these keys (a way
@@ -24,6 +26,12 @@ ESSENTIAL = ("read", "skip", "star", "help", "undo", "quit")
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
 #: The scopes whose footer ends with the palette's entry (``^p``).
 _WITH_PALETTE = ("main", "search")
+#: The keys a text field has a use for itself (``ctrl+u``, ``home``, ``enter``…).
+_FIELD_KEYS = frozenset(
+    key.strip()
+    for binding in Input.BINDINGS
+    for key in (binding.key if isinstance(binding, Binding) else binding[0]).split(",")
+)
 
 
 class KeyBar(Static):
@@ -83,7 +91,7 @@ class KeyBar(Static):
                 (c.id, "" if c.scope == "search" else f"screen.{c.action}",
                  key_label(keys[0]), c.brief or c.title)
                 for c in COMMANDS
-                if (c.scope == "search" or c.typing) and (keys := keys_for(c, self.keymap))
+                if (c.scope == "search" or c.typing) and (keys := self._acting_in_box(c))
             ]  # fmt: skip
             typing.sort(key=lambda entry: {"Enter": 0, "esc": 1}.get(entry[2], 2))
             return [*typing, palette]
@@ -99,6 +107,15 @@ class KeyBar(Static):
             if c.footer
         ]
         return [*found, palette]
+
+    def _acting_in_box(self, command: Command) -> list[str]:
+        """The keys of ``command`` that act while the search box has the focus: a key of the
+        screen's (``Command.typing``) remapped to one the box types (``Z``) or has a use for
+        (``ctrl+u``) reaches the box, not the screen, unless it is a priority one."""
+        keys = keys_for(command, self.keymap)
+        if command.scope == "search" or command.priority:
+            return keys
+        return [k for k in keys if k not in _FIELD_KEYS and not typed_in_field(k)]
 
     def _rank(self, entry: tuple[str, str, str, str]) -> int | None:
         """How long an entry stays as the footer narrows: None for one that goes first (from

@@ -63,8 +63,9 @@ class SearchPart(MainBase):
     _saved_problem: FileSignature | None = None
     #: What the list's bottom border says (see ``update_list_title``).
     _list_note = ""
-    #: The saved search deleted last, its place among them, and ``TriageSession.steps`` then.
-    _deleted: tuple[SavedSearch, int, int] | None = None
+    #: The saved searches deleted, the latest last: each with its place among them and
+    #: ``TriageSession.steps`` then (``u`` brings them back in turn, the latest first).
+    _deleted: tuple[tuple[SavedSearch, int, int], ...] = ()
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -335,7 +336,7 @@ class SearchPart(MainBase):
             return
         self.read_saved_searches()
         if gone:
-            self._deleted = (search, place, self.session.steps)
+            self._deleted = (*self._deleted, (search, place, self.session.steps))
             self.notify(
                 f"Deleted the saved search “{search.name}” ({search.query}): u brings it back.",
                 timeout=6,
@@ -344,12 +345,14 @@ class SearchPart(MainBase):
 
     def restore_deleted(self) -> bool:
         """``u`` right after a saved search was deleted: put it back, its tab where it was
-        and shown again. False (``u`` then undoes a decision) when none was deleted, or
-        something was decided, moved or undone since: the undo goes to the latest step."""
-        deleted, self._deleted = self._deleted, None
-        if deleted is None or deleted[2] != self.session.steps:
+        and shown again; ``u`` again, the one deleted before it, and so on. False (``u``
+        then undoes a decision) when none was deleted, or something was decided, moved or
+        undone since: the undo goes to the latest step."""
+        if not self._deleted or self._deleted[-1][2] != self.session.steps:
+            self._deleted = ()  # a decision is newer: those deleted before it stay deleted
             return False
-        search, place, _ = deleted
+        search, place, _ = self._deleted[-1]
+        self._deleted = self._deleted[:-1]
         try:
             restored = self.saved_searches.restore(search, place)
         except (LibraryError, OSError) as exc:
