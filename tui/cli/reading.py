@@ -96,7 +96,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if not len(loaded) and dangling_target(library.papers_path) is None:
         # nothing printed would not say why (the app starts on a sample); a papers.json
         # linked to a missing file is said already (``open_library``), and no import mends it
-        complain(f"the library is empty: `{PROG} import FILE` brings a list in")
+        complain(f"{PROG}: the library is empty: `{PROG} import FILE` brings a list in")
     chunks = loaded.selected(triage.statuses, wanted)
     if args.json:  # one array, written a chunk of papers at a time
         print_papers((paper for chunk in chunks for paper in chunk), triage, True)
