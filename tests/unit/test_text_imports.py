@@ -2,8 +2,10 @@
 
 Every module of storage/text and storage/sources/titles is read with ``ast``: nothing outside the
 standard library is imported, so text rules stay fast to import and free of third-party parsers.
-The one exception is pylatexenc's table of symbol commands, which ``storage.text.latex`` reads
-(inside a function, when a text first holds a command its own table lacks).
+The exceptions, each imported inside a function: pylatexenc's table of symbol commands, which
+``storage.text.latex`` reads when a text first holds a command its own table lacks, and
+markdown-it-py, with which ``storage.text.markdown_html`` checks that a note it leaves as code
+holds no raw HTML.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {
-    "storage/text": {"storage.text", "pylatexenc.latex2text", "pylatexenc.latexwalker"},
+    "storage/text": {
+        "storage.text",
+        "pylatexenc.latex2text",
+        "pylatexenc.latexwalker",
+        "markdown_it",
+    },
     "storage/sources/titles": {"storage.text", "storage.sources.titles"},
 }
 
