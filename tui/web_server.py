@@ -329,12 +329,16 @@ def ending_reason(said: bytes, code: int | None, *, started: bool) -> str | None
 
     if started and code in (0, None):
         return None
+    if code is not None and code < 0:
+        # stopped by a signal (the server's own, or the machine's): not an error, and what
+        # the app wrote before it (a warning as it started) is no reason for its end
+        return None
     lines = [line.strip() for line in said.decode("utf-8", "replace").splitlines()]
     lines = [line for line in lines if line]
     if lines:
         return printable(lines[-1])[:1000]
-    if started or code is None or code < 0:
-        return None  # stopped by a signal (the server's own, or the machine's): not an error
+    if started or code is None:
+        return None
     return f"the app could not start (exit code {code}), and said nothing"
 
 
