@@ -112,7 +112,7 @@ _RDF_ROOT: Final = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?RDF[\s>/]")
 #: instructions, space. A ``<!DOCTYPE`` can only come right after them.
 _PROLOG: Final = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.DOTALL)
 #: Characters XML 1.0 cannot hold, raw; and written as a character reference.
-_NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _CHAR_REF: Final = re.compile(r"&#(?:x([0-9A-Fa-f]{1,8})|([0-9]{1,10}));")
 #: Zotero's rich text in titles (``<i>Drosophila</i>``, ``<span class="nocase">``).
 _RICH_TEXT: Final = re.compile(r"</?(?:i|b|sub|sup|sc|span)\b[^<>]{0,200}>", re.IGNORECASE)
