@@ -43,18 +43,21 @@ from storage.sources.records import (
 from storage.sources.ris import RIS
 from storage.sources.sciencedirect_text import SCIENCEDIRECT_TEXT
 from storage.sources.wos import WEB_OF_SCIENCE
+from storage.sources.zotero_rdf import ZOTERO_RDF
 
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
     LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, WEB_OF_SCIENCE, CSV_TSV,
     ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, MARKDOWN, PLAIN_TEXT,
+    ZOTERO_RDF,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
     PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, WEB_OF_SCIENCE, CSL_JSON,
     MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, LIBRARY,
+    ZOTERO_RDF,
 )  # fmt: skip
 
 #: The suffixes of the files a folder import picks up.

@@ -225,6 +225,39 @@ def _arxiv_atom(papers: Papers) -> str:
     )
 
 
+def _zotero_rdf(papers: Papers) -> str:
+    """A Zotero RDF export: Zotero writes a field's characters as they are, even those XML
+    cannot hold (a NUL, which no text file holds, aside)."""
+    from xml.sax.saxutils import escape
+
+    def text(value: str) -> str:
+        return escape(value.replace("\x00", ""))
+
+    items = []
+    for i, p in enumerate(papers):
+        people = "".join(
+            f"<rdf:li><foaf:Person><foaf:surname>{text(a)}</foaf:surname></foaf:Person></rdf:li>"
+            for a in p["authors"].split(";")
+        )
+        tags = "".join(f"<dc:subject>{text(k)}</dc:subject>" for k in p["keywords"].split(","))
+        items.append(
+            f'<bib:Article rdf:about="#item_{i}"><z:itemType>journalArticle</z:itemType>'
+            f"<dc:title>{text(p['title'])}</dc:title>"
+            f"<dcterms:abstract>{text(p['abstract'])}</dcterms:abstract>"
+            f"<bib:authors><rdf:Seq>{people}</rdf:Seq></bib:authors>{tags}<dc:identifier>"
+            f"<dcterms:URI><rdf:value>{text(p['url'])}</rdf:value></dcterms:URI></dc:identifier>"
+            "</bib:Article>"
+        )
+    return (
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+        'xmlns:z="http://www.zotero.org/namespaces/export#" '
+        'xmlns:dcterms="http://purl.org/dc/terms/" xmlns:bib="http://purl.org/net/biblio#" '
+        'xmlns:foaf="http://xmlns.com/foaf/0.1/" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        + "".join(items)
+        + "</rdf:RDF>\n"
+    )
+
+
 def _markdown(papers: Papers) -> str:
     """Our own Markdown export of the papers (its reader reads only ours)."""
     from storage.export import export
@@ -288,6 +321,9 @@ FORMATS: dict[str, Format] = {
     "papers-tui library": Format("papers.json", FIELDS, _library, examples=15),
     "Markdown (papers-tui)": Format(
         "{stem}.md", ("title", "abstract", "authors", "url", "venue_status", "list"), _markdown
+    ),
+    "Zotero RDF": Format(
+        "{stem}.rdf", ("title", "abstract", "authors", "url", "keywords"), _zotero_rdf
     ),
 }
 

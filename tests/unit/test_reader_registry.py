@@ -102,6 +102,7 @@ def test_help_texts_name_the_formats_from_the_registry(
         "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, Web of Science, CSL-JSON, Markdown, "
         "arXiv Atom, "
         "arXiv listing emails, IEEE Xplore text, ScienceDirect text, papers-tui library"
+        ", Zotero RDF"
     )
     assert readable_formats() == formats
     assert readable_formats(folder=True) == f"{formats} or a folder"
