@@ -99,7 +99,8 @@ def test_help_texts_name_the_formats_from_the_registry(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     formats = (
-        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, Web of Science, CSL-JSON, Markdown, "
+        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, EndNote XML, Web of Science, CSL-JSON, "
+        "Markdown, "
         "arXiv Atom, "
         "arXiv listing emails, IEEE Xplore text, ScienceDirect text, papers-tui library"
     )
