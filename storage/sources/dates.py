@@ -9,7 +9,7 @@ import calendar
 import re
 from typing import Final
 
-__all__ = ["checked_date", "typed_date"]
+__all__ = ["checked_date", "stated_date", "typed_date"]
 
 #: Months by name: English (``Sep``, ``Sept``, ``September``: at least three letters of
 #: the name), and the names in other languages that reference managers keep as typed.
@@ -81,3 +81,17 @@ def checked_date(
         return year, None, None
     last = calendar.monthrange(year, month)[1]
     return year, month, day if day is not None and 1 <= day <= last else None
+
+
+def stated_date(year: str, date: str) -> tuple[int | None, int | None, int | None]:
+    """Year, month and day of a reference that types its year and its date apart (EndNote's
+    ``%D`` and ``%8``, its XML's ``<year>`` and ``<pub-dates>``): the year its year field
+    states, the month and day of the date when its year agrees (a date of another year is
+    its access's, its export's) or the year field gives none."""
+    found = typed_date(date)
+    stated = typed_date(year)
+    if stated[0] is None:
+        return found
+    if stated[1] is not None or found[0] != stated[0]:
+        return stated
+    return found

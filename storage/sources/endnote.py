@@ -27,7 +27,7 @@ from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import entry_type
-from storage.sources.dates import typed_date
+from storage.sources.dates import stated_date
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 
@@ -41,7 +41,7 @@ _FIELDS: Final = {
 }  # fmt: skip
 _LISTS: Final = frozenset({"authors", "url", "keywords", "note", "file"})
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
-_TYPES: Final = {
+ENDNOTE_TYPES: Final = {
     "journal article": "article", "electronic article": "article",
     "magazine article": "article", "newspaper article": "article",
     "conference proceedings": "inproceedings", "conference paper": "inproceedings",
@@ -93,16 +93,11 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     words = fields.get("keywords", [])
     if len(words) == 1:  # one line of them: "graph neural networks, recommendation" (ACM)
         fields["keywords"] = [w.strip() for w in words[0].split(",") if w.strip()]
-    entry = entry_type(_TYPES.get(kind.casefold(), "misc"))
+    entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     fields["entry_type"] = entry
     # ``%D`` the year (``2024``, ``c2024``, ``2024/05/07``), ``%8`` a date as typed (``May 7,
     # 2024``): its month when the years agree
-    year, month, day = typed_date(fields.pop("date", ""))
-    stated = typed_date(fields.get("year", ""))
-    if stated[0] is not None:
-        if stated[1] is not None or year != stated[0]:
-            month, day = stated[1:]
-        year = stated[0]
+    year, month, day = stated_date(fields.get("year", ""), fields.pop("date", ""))
     fields["year"] = str(year or "")
     if year and month:
         fields["month"] = month

@@ -239,17 +239,21 @@ def decode(raw: bytes, path: Path) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         declared = _DECLARED.search(raw[:1024])
-        if declared is not None:  # JabRef's "% Encoding: Cp1252" (a Windows install's)
+        if declared is not None:  # a Windows install's JabRef, an XML export's declaration
             try:
-                return raw.decode(declared.group(1).decode("ascii"))
+                return raw.decode(declared.group(declared.lastindex or 1).decode("ascii"))
             except (LookupError, UnicodeDecodeError):
                 pass
         raise not_utf8(path, exc.start) from None
 
 
-#: The encoding a BibTeX file says it is written in, as JabRef writes it at its top
-#: (``% Encoding: Cp1252``, ``ISO8859_1``: Java's names, which Python's codecs also know).
-_DECLARED = re.compile(rb"^%\s*Encoding:\s*([A-Za-z0-9_.-]{2,40})\s*$", re.MULTILINE)
+#: The encoding a file declares at its top: JabRef's ``% Encoding: Cp1252`` (Java's names,
+#: which Python's codecs also know), XML's ``<?xml version="1.0" encoding="ISO-8859-1"?>``.
+_DECLARED = re.compile(
+    rb"^%\s*Encoding:\s*([A-Za-z0-9_.-]{2,40})\s*$"
+    rb"|\A\s*<\?xml\s[^>]{0,200}?\bencoding\s*=\s*[\"']([A-Za-z0-9_.-]{2,40})[\"']",
+    re.MULTILINE,
+)
 
 
 def not_utf8(path: Path, at: int) -> SourceError:

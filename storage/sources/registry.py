@@ -22,6 +22,7 @@ from storage.sources.bibtex import BIBTEX
 from storage.sources.csl_json import CSL_JSON
 from storage.sources.csv_lists import CSV_TSV
 from storage.sources.endnote import ENDNOTE
+from storage.sources.endnote_xml import ENDNOTE_XML
 from storage.sources.ieee_text import IEEE_TEXT
 from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
@@ -48,16 +49,16 @@ from storage.sources.zotero_rdf import ZOTERO_RDF
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
-    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, WEB_OF_SCIENCE, CSV_TSV,
-    ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, MARKDOWN, PLAIN_TEXT,
+    LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, ENDNOTE_XML, WEB_OF_SCIENCE,
+    CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, MARKDOWN, PLAIN_TEXT,
     ZOTERO_RDF,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
-    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, WEB_OF_SCIENCE, CSL_JSON,
-    MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, LIBRARY,
-    ZOTERO_RDF,
+    PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, ENDNOTE_XML, ZOTERO_RDF,
+    WEB_OF_SCIENCE, CSL_JSON, MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT,
+    LIBRARY,
 )  # fmt: skip
 
 #: The suffixes of the files a folder import picks up.

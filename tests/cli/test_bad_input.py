@@ -159,6 +159,18 @@ BAD_FILES: dict[str, tuple[str, bytes | Callable[[Path], None], str]] = {
         "no abstract or title column",
     ),
     "header line only": ("list.txt", b"My reading list\n", "too short to be an abstract"),
+    "EndNote XML cut short": (
+        "refs.xml",
+        b'<?xml version="1.0"?><xml><records><record><titles><title>Sparse At',
+        "the XML is cut short: it ends at line 1, column 67, inside record 1, <title>",
+    ),
+    "EndNote XML declaring entities": (
+        "refs.xml",
+        b'<!DOCTYPE xml [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+        b"<xml><records><record><titles><title>&b;</title></titles></record></records></xml>",
+        "declares an entity ('a')",
+    ),
+    "EndNote XML of no records": ("refs.xml", b"<xml><records/></xml>", "of no records"),
     "20 MB one paragraph": ("huge.txt", twenty_mb_paragraph, "too long for an abstract"),
     "20 MB hard-wrapped paragraph": (
         "wrapped.txt",

@@ -258,6 +258,32 @@ def _zotero_rdf(papers: Papers) -> str:
     )
 
 
+def _endnote_xml(papers: Papers) -> str:
+    """An EndNote XML export, as Zotero's serializer writes it: ``&``, ``<``, ``>`` escaped,
+    control characters raw (XML cannot hold them: the reader reads them back), the title and
+    the abstract in EndNote's ``<style>`` runs."""
+    from xml.sax.saxutils import escape
+
+    style = '<style face="normal" font="default" size="100%">'
+    records = []
+    for p in papers:
+        authors = "".join(f"<author>{escape(a)}</author>" for a in p["authors"].split(";"))
+        words = "".join(f"<keyword>{escape(k)}</keyword>" for k in p["keywords"].split(","))
+        records.append(
+            '<record><ref-type name="Conference Proceedings">10</ref-type>'
+            f"<contributors><authors>{authors}</authors></contributors>"
+            f"<titles><title>{style}{escape(p['title'])}</style></title></titles>"
+            f"<abstract>{style}{escape(p['abstract'])}</style></abstract>"
+            f"<keywords>{words}</keywords><notes>{escape(p['github'])}</notes>"
+            f"<urls><related-urls><url>{escape(p['url'])}</url></related-urls></urls></record>"
+        )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><xml><records>'
+        + "".join(records)
+        + ("</records></xml>")
+    )
+
+
 def _markdown(papers: Papers) -> str:
     """Our own Markdown export of the papers (its reader reads only ours)."""
     from storage.export import export
@@ -302,6 +328,7 @@ FORMATS: dict[str, Format] = {
     "BibTeX": Format("{stem}.bib", (*FIELDS[:5], "keywords"), _bibtex),
     "RIS": Format("{stem}.ris", (*FIELDS[:5], "keywords"), _ris),
     "EndNote tagged": Format("{stem}.enw", (*FIELDS[:5], "keywords"), _endnote),
+    "EndNote XML": Format("{stem}.xml", (*FIELDS[:5], "keywords"), _endnote_xml),
     "Web of Science": Format(
         "{stem}.txt", ("title", "abstract", "authors", "keywords"), _web_of_science
     ),

@@ -99,10 +99,9 @@ def test_help_texts_name_the_formats_from_the_registry(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     formats = (
-        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, Web of Science, CSL-JSON, Markdown, "
-        "arXiv Atom, "
-        "arXiv listing emails, IEEE Xplore text, ScienceDirect text, papers-tui library"
-        ", Zotero RDF"
+        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, EndNote XML, Zotero RDF, Web of Science, "
+        "CSL-JSON, Markdown, arXiv Atom, arXiv listing emails, IEEE Xplore text, "
+        "ScienceDirect text, papers-tui library"
     )
     assert readable_formats() == formats
     assert readable_formats(folder=True) == f"{formats} or a folder"
