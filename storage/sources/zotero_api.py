@@ -402,7 +402,8 @@ def read_zotero_items(items: Sequence[Any], path: Path) -> ReadResult:
         if note:
             fields["note"] = note
         result.add(number, fields)
-    _say_left_out(result, path, left_notes, left_files, trashed)
+    trash = (trashed, "item in the trash", "items in the trash")
+    left_out(result, path, left_notes, left_files, trash)
     if not result.records and not result.errors:
         raise SourceError(
             f"{path}: a Zotero export of no papers: {len(items):,} notes, attachments or "
@@ -411,15 +412,24 @@ def read_zotero_items(items: Sequence[Any], path: Path) -> ReadResult:
     return result
 
 
-def _say_left_out(result: ReadResult, path: Path, notes: int, files: int, trashed: int) -> None:
+def left_out(
+    result: ReadResult,
+    path: Path,
+    notes: int,
+    files: int,
+    other: tuple[int, str, str],
+    said: str = "no papers, left out",
+) -> None:
+    """One warning for what a Zotero export holds that is no paper and belongs to none: notes
+    and attachments with no item, and ``other`` (how many, what one is, what many are)."""
     parts = [
         f"{n:,} {one if n == 1 else many}"
         for n, one, many in (
             (notes, "note with no item in the file", "notes with no item in the file"),
             (files, "standalone attachment", "standalone attachments"),
-            (trashed, "item in the trash", "items in the trash"),
+            other,
         )
         if n
     ]
     if parts:
-        result.warnings.append(f"{path}: {', '.join(parts)}: no papers, left out")
+        result.warnings.append(f"{path}: {', '.join(parts)}: {said}")

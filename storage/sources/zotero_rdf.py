@@ -62,7 +62,7 @@ from storage.sources.records import (
     folder_of,
     opening,
 )
-from storage.sources.zotero_api import extra_ids, note_text
+from storage.sources.zotero_api import extra_ids, left_out, note_text
 
 if TYPE_CHECKING:  # the parser loads when a file is read: the command line starts without it
     from xml.etree.ElementTree import Element
@@ -480,17 +480,12 @@ def _say_left_out(
             notes += 1
         elif kind == "attachment" or (node.tag == f"{{{ZOTERO}}}Attachment" and not kind):
             files += 1
-    parts = [
-        f"{n:,} {one if n == 1 else many}"
-        for n, one, many in (
-            (notes, "note with no item in the file", "notes with no item in the file"),
-            (files, "standalone attachment", "standalone attachments"),
-            (missing, "reference to a node not in the file", "references to nodes not in the file"),
-        )
-        if n
-    ]
-    if parts:
-        result.warnings.append(f"{path}: {', '.join(parts)}: left out")
+    missing_nodes = (
+        missing,
+        "reference to a node not in the file",
+        "references to nodes not in the file",
+    )
+    left_out(result, path, notes, files, missing_nodes, said="left out")
 
 
 ZOTERO_RDF = Reader(
