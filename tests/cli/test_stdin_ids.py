@@ -84,6 +84,27 @@ def test_the_reading_queue_piped_into_mark(seeded: Seeded, home: Path, env: dict
     assert [now[pid] for pid in heads] == ["read", "read"]
 
 
+def test_json_of_papers_piped_into_mark(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
+    """``papers search QUERY --json | papers mark - read``, or the objects one a line (``jq -c
+    '.[]'``): each object's ``id``; an object without one changes nothing."""
+    found = run("--home", home, "search", "diffusion", "--limit", "3", "--json", env=env)
+    assert found.returncode == 0, found.stderr
+    hits = [paper["id"] for paper in json.loads(found.stdout)]
+    assert len(hits) == 3
+    done = piped("--home", home, "mark", "-", "read", stdin=found.stdout, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = "\ufeff" + "\n".join(json.dumps({"id": pid}) for pid in seeded.ids[5:7]) + "\n"
+    done = piped("--home", home, "mark", "-", "skipped", stdin=lines, env=env)
+    assert done.returncode == 0, done.stderr
+    now = statuses(home, env)
+    assert [now[pid] for pid in hits] == ["read"] * 3
+    assert [now[pid] for pid in seeded.ids[5:7]] == ["skipped"] * 2
+    before = home_files(home)
+    bad = piped("--home", home, "mark", "-", "starred", stdin='[{"title": "x"}]', env=env)
+    assert bad.returncode == 1 and "JSON item 1: no paper id" in bad.stderr, bad.stderr
+    assert len(bad.stderr.splitlines()) == 1 and home_files(home) == before
+
+
 def test_remove_and_note_read_ids_too(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
     done = piped("--home", home, "remove", "-", stdin=f"{seeded.ids[0]}\n", env=env)
     assert done.returncode == 0, done.stderr

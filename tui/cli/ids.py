@@ -5,8 +5,9 @@
 them from standard input when an id is ``-``: one or more a line, separated by spaces; blank
 lines and ``#`` comments skipped; a line of ``papers list``, ``search`` or ``next`` (an id, then
 its status and title) gives its first column, a line of ``papers queue`` (its place, an id,
-its title) its second. A line that is none of these is an error naming it, before anything
-is changed: a line read wrong could mark the wrong paper.
+its title) its second; JSON (``papers list --json``, filtered by ``jq`` or not, or JSON lines)
+gives the ``id`` of each object. A line or item that is none of these is an error naming it,
+before anything is changed: a line read wrong could mark the wrong paper.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from tui.cli.common import PROG, UsageError
 from tui.cli.output import is_terminal
 
 #: What the help of an ID argument adds (``ONE_FROM_STDIN``: of a command taking one).
-STDIN_HELP: Final = "'-' reads them from standard input: ids, or lines of `papers list` or `queue`"
+STDIN_HELP: Final = (
+    "'-' reads them from standard input: ids, lines of `papers list` or `queue`, or their JSON"
+)
 ONE_FROM_STDIN: Final = "'-' reads it from standard input (`papers next | papers note - …`)"
 
 #: Standard input holds ids (13 bytes each), or listing lines: 100,000 papers fit many times.
@@ -68,8 +71,46 @@ def stdin_ids() -> list[str]:
     data = raw.read(MAX_STDIN + 1) if raw is not None else stream.read(MAX_STDIN + 1).encode()
     if len(data) > MAX_STDIN:
         raise LibraryError("standard input holds more than 64 MB: that is no list of paper ids")
+    text = data.decode("utf-8", "replace")
+    ids = _json_ids(text) if text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{") else _line_ids(text)
+    if not ids:
+        raise UsageError("'-' reads paper ids from standard input, and it holds none")
+    return list(dict.fromkeys(ids))
+
+
+def _json_ids(text: str) -> list[str]:
+    """The ``id`` of each paper of ``papers list --json`` or ``search --json`` (an array of
+    objects, maybe filtered by jq), or of JSON lines of such objects."""
+    import orjson
+
+    text = text.lstrip("\ufeff")
+    try:
+        found = orjson.loads(text)
+        papers = found if isinstance(found, list) else [found]
+    except orjson.JSONDecodeError:
+        try:  # JSON lines (``jq -c '.[]'``)
+            papers = [orjson.loads(line) for line in text.splitlines() if line.strip()]
+        except orjson.JSONDecodeError as exc:
+            raise LibraryError(
+                f"standard input is not JSON that holds papers ({exc}); nothing was changed"
+            ) from None
     ids: list[str] = []
-    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
+    for number, paper in enumerate(papers, start=1):
+        pid = paper.get("id") if isinstance(paper, dict) else paper
+        if not isinstance(pid, str) or not _HEX.fullmatch(pid):
+            shown = repr(pid)[:60]
+            raise LibraryError(
+                f"standard input, JSON item {number}: no paper id (an object with an 'id', "
+                f"as `papers list --json` writes, or an id), but {shown}; nothing was changed"
+            )
+        ids.append(pid)
+    return ids
+
+
+def _line_ids(text: str) -> list[str]:
+    """The ids of lines of text (see the module)."""
+    ids: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
         words = _COMMENT.sub("", line).split()
         if not words:
             continue
@@ -86,6 +127,4 @@ def stdin_ids() -> list[str]:
                 f"standard input, line {number}: {shown!r} is not a paper id (ids, one or more "
                 "a line, or the lines of `papers list` or `papers queue`); nothing was changed"
             )
-    if not ids:
-        raise UsageError("'-' reads paper ids from standard input, and it holds none")
-    return list(dict.fromkeys(ids))
+    return ids
