@@ -65,7 +65,7 @@ def test_a_cli_import_of_an_export_gives_its_papers(tmp_path: Path) -> None:
     article = next(p for p in listed if p["title"] == "Sparse Attention at Scale")
     assert article["authors"] == ["Ann Lee", "Jan van der Berg"]
     assert (
-        article["list"] == "Reading" and article["url"] == "https://jmlr.org/papers/v25/lee24a.html"
+        article["list"] == "Reading" and article["url"] == "http://127.0.0.1/papers/v25/lee24a.html"
     )
     bibtex = papers(tmp_path, "export", "--status", "all", "--format", "bibtex").stdout
     assert "eprint = {2401.01234}" in bibtex and "doi = {10.5555/jmlr.2024.1}" in bibtex
@@ -115,7 +115,7 @@ def test_control_characters_and_markup_in_fields_are_data(tmp_path: Path) -> Non
         "enough to be one.</dcterms:abstract>"
         "<bib:authors><rdf:Seq><rdf:li><foaf:Person><foaf:surname>Lee\x1b[2J</foaf:surname>"
         "<foaf:givenName>Ann</foaf:givenName></foaf:Person></rdf:li></rdf:Seq></bib:authors>"
-        "<dc:identifier><dcterms:URI><rdf:value>https://example.org/x\x1b[2J</rdf:value>"
+        "<dc:identifier><dcterms:URI><rdf:value>http://127.0.0.1/x\x1b[2J</rdf:value>"
         "</dcterms:URI></dc:identifier><dc:date>2024</dc:date></bib:Article>"
     )
     done = papers(tmp_path, "import", write(tmp_path, body))
@@ -125,9 +125,7 @@ def test_control_characters_and_markup_in_fields_are_data(tmp_path: Path) -> Non
     [paper] = json.loads(papers(tmp_path, "list", "--json").stdout)
     assert "<script>x</script>" in paper["title"] and "<i>" not in paper["title"]
     assert "\x1b" not in json.dumps(paper, ensure_ascii=False)
-    assert (
-        paper["url"].startswith("https://example.org/x") and web_url(paper["url"]) == paper["url"]
-    )
+    assert paper["url"].startswith("http://127.0.0.1/x") and web_url(paper["url"]) == paper["url"]
 
 
 def test_references_to_nodes_not_there_and_cycles_are_read_as_far_as_they_go(

@@ -72,7 +72,7 @@ def endnote_export(pdf_name: str = "Lee-2024-ParaSolver.pdf") -> str:
         f"<abstract>{_styled(ABSTRACT + '&#xD;Code and models are released.')}</abstract>"
         f"<notes>{_styled('Accepted; code: https://github.com/lee/parasolver')}</notes>"
         f"<research-notes>{_styled('Read section 3 first.')}</research-notes>"
-        f"<urls><related-urls><url>{_styled('https://jmlr.org/papers/v25/lee24a.html')}</url>"
+        f"<urls><related-urls><url>{_styled('http://127.0.0.1/papers/v25/lee24a.html')}</url>"
         f"</related-urls><pdf-urls><url>internal-pdf://0123456789/{pdf_name}</url></pdf-urls>"
         "</urls><language>eng</language></record>"
         # a conference paper: the proceedings in secondary-title, the date with its year
@@ -207,7 +207,7 @@ def test_an_endnote_export_reads_every_field(tmp_path: Path) -> None:
     assert first.abstract == f"{ABSTRACT}\nCode and models are released."
     assert first.keywords == ("diffusion models", "Neural Networks, Computer", "sampling")
     assert first.venue == "Journal of Machine Learning Research 2024"
-    assert first.url == "https://jmlr.org/papers/v25/lee24a.html"
+    assert first.url == "http://127.0.0.1/papers/v25/lee24a.html"
     assert first.github == ("https://github.com/lee/parasolver",)
     assert first.decision is not None and first.decision.note == "Read section 3 first."
     extra = _extra(first)

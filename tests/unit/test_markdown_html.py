@@ -129,11 +129,11 @@ def test_notes_stay_readable() -> None:
     """Only what would be HTML gets a backslash: code, autolinks, comparisons stay."""
     kept = [
         "a `<b>` code span, `` `<i>` `` in a double one",
-        "<https://example.org/a?b=1> and <ada@example.org>",
+        "<http://127.0.0.1/a?b=1> and <ada@localhost>",
         "```html\n<!-- in a fence -->\n<script>\n```",
         "~~~\n<div>\n~~~~",
         "x < y, 3 <4, a <- b, <= and <>",
-        "**bold** _it_ [link](https://example.org) # not changed",
+        "**bold** _it_ [link](http://127.0.0.1) # not changed",
     ]
     for note in kept:
         assert html_literal(note) == note
@@ -148,7 +148,7 @@ def test_notes_stay_readable() -> None:
 
 def test_a_note_comes_back_from_the_markdown_export(tmp_path: Path) -> None:
     """Imported again, the export gives the note as it was written, HTML and all."""
-    note = "the <eos> token\n<!-- unclosed\n`<b>` code and <https://example.org>"
+    note = "the <eos> token\n<!-- unclosed\n`<b>` code and <http://127.0.0.1>"
     source = tmp_path / "list.json"
     abstract = "We study a thing with enough words to be read as an abstract by any reader."
     source.write_text(
@@ -174,7 +174,7 @@ def test_abstract_paragraphs_and_links_keep_their_shape() -> None:
         id="a" * 12,
         title="A title",
         abstract="- not a list item\n\n1. not numbered\n\n+ not this either",
-        url="https://example.org/a\\",
+        url="http://127.0.0.1/a\\",
         list="L",
     )
     triage = TriageState(statuses={paper.id: Status.STARRED})
@@ -185,7 +185,7 @@ def test_abstract_paragraphs_and_links_keep_their_shape() -> None:
     quoted = [t.content for t in tokens if t.type == "text" and "not" in t.content]
     assert quoted == ["- not a list item", "1. not numbered", "+ not this either"]
     (link,) = [t for t in tokens if t.type == "link_open"]
-    assert link.attrs["href"] == "https://example.org/a%5C"
+    assert link.attrs["href"] == "http://127.0.0.1/a%5C"
 
 
 @pytest.mark.parametrize("note", HOSTILE)

@@ -287,7 +287,7 @@ def test_better_bibtex_json_reads_zoteros_fields_notes_and_attached_pdf(tmp_path
                         "linkMode": "imported_url",
                     },
                 ],
-                "uri": "http://zotero.org/users/1/items/ABCD2345",
+                "uri": "http://127.0.0.1/users/1/items/ABCD2345",
             },
             {
                 "itemID": 2,

@@ -71,7 +71,7 @@ EXPORT = f"""{HEAD}    <bib:Article rdf:about="https://doi.org/10.5555/jmlr.2024
         <z:libraryCatalog>DOI.org (Crossref)</z:libraryCatalog>
         <dc:identifier>
             <dcterms:URI>
-                <rdf:value>https://jmlr.org/papers/v25/lee24a.html</rdf:value>
+                <rdf:value>http://127.0.0.1/papers/v25/lee24a.html</rdf:value>
             </dcterms:URI>
         </dc:identifier>
         <dcterms:dateSubmitted>2025-01-05 10:00:00</dcterms:dateSubmitted>
@@ -80,7 +80,7 @@ EXPORT = f"""{HEAD}    <bib:Article rdf:about="https://doi.org/10.5555/jmlr.2024
     </bib:Article>
     <z:Attachment rdf:about="#item_11">
         <z:itemType>attachment</z:itemType>
-        <rdf:resource rdf:resource="files/11/jmlr.org.html"/>
+        <rdf:resource rdf:resource="files/11/lee24a.html"/>
         <dc:title>Snapshot</dc:title>
         <z:linkMode>1</z:linkMode>
         <link:type>text/html</link:type>
@@ -163,7 +163,7 @@ It scales.</dcterms:abstract>
         <dc:title>A Technical Report on Scaling</dc:title>
         <dc:date>03/15/2022</dc:date>
     </bib:Report>
-    <bib:Document rdf:about="https://example.org/blog/flows">
+    <bib:Document rdf:about="http://127.0.0.1/blog/flows">
         <z:itemType>webpage</z:itemType>
         <dcterms:isPartOf><z:Website><dc:title>Example Blog</dc:title></z:Website>
         </dcterms:isPartOf>
@@ -172,7 +172,7 @@ It scales.</dcterms:abstract>
         </foaf:Person></rdf:li></rdf:Seq></bib:authors>
         <dc:title>Flows, Explained</dc:title>
         <dc:identifier>
-            <dcterms:URI><rdf:value>https://example.org/blog/flows</rdf:value></dcterms:URI>
+            <dcterms:URI><rdf:value>http://127.0.0.1/blog/flows</rdf:value></dcterms:URI>
         </dc:identifier>
         <dc:date>2023-11-02</dc:date>
     </bib:Document>
@@ -232,7 +232,7 @@ def test_every_item_type_is_a_paper_with_zoteros_fields(tmp_path: Path) -> None:
     assert article.title == "Sparse Attention at Scale" and article.abstract == ABSTRACT
     assert article.authors == ("Ann Lee", "Jan van der Berg")
     assert article.venue == "Journal of Machine Learning Research 2024"
-    assert article.url == "https://jmlr.org/papers/v25/lee24a.html"
+    assert article.url == "http://127.0.0.1/papers/v25/lee24a.html"
     assert article.keywords == ("attention", "Computer Science - Machine Learning")  # no LCC
     assert (fact(article, "year"), fact(article, "month")) == (2024, 5)
     assert fact(article, "doi") == "10.5555/jmlr.2024.1"  # written on its journal's node
@@ -254,7 +254,7 @@ def test_every_item_type_is_a_paper_with_zoteros_fields(tmp_path: Path) -> None:
     assert fact(paper, "doi") == "10.5555/icml.2024.7"  # an ``extra`` line
     assert fact(thesis, "school") == "MIT" and fact(thesis, "year") == 2021
     assert fact(report, "institution") == "OpenAI" and fact(report, "date") == "2022-03-15"
-    assert page.url == "https://example.org/blog/flows" and fact(page, "year") == 2023
+    assert page.url == "http://127.0.0.1/blog/flows" and fact(page, "year") == 2023
     assert book.authors == ("Mehryar Mohri",)  # editors, when no authors; older givenname
     assert fact(book, "isbn") == "978-0-262-03561-3" and fact(book, "year") == 2018
 
@@ -265,7 +265,7 @@ def test_a_pdf_in_the_files_folder_beside_the_export_is_the_papers_pdf(tmp_path:
     pdf.parent.mkdir(parents=True)
     paper_pdf(pdf, "Sparse Attention at Scale", 1)
     (folder / "files" / "11").mkdir()
-    (folder / "files" / "11" / "jmlr.org.html").write_text("<html></html>")
+    (folder / "files" / "11" / "lee24a.html").write_text("<html></html>")
     path = export(folder)
     article = read_source(path).records[0]
     assert fact(article, "file") == str(pdf.resolve())
