@@ -71,6 +71,13 @@ def _items(value: str) -> list[tuple[str, str]]:
     return found
 
 
+def file_field(path: str) -> str:
+    """A file field naming the PDF at ``path``, as Zotero's BibTeX writes one
+    (``PDF:/x/a\\:b.pdf:application/pdf``): what ``attachment`` reads back as ``path``."""
+    escaped = path.replace("\\", "\\\\").replace(":", "\\:").replace(";", "\\;")
+    return f"PDF:{escaped}:application/pdf"
+
+
 def file_url_path(url: str) -> str:
     """The path a ``file:`` address names ("" for none it can name): ``file:///C:/x.pdf`` is
     ``C:/x.pdf``, ``file://server/share/x.pdf`` the share ``//server/share/x.pdf``."""

@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
-from storage.sources.attachments import MAX_PATH_CHARS, file_url_path, resolved
+from storage.sources.attachments import MAX_PATH_CHARS, file_field, file_url_path, resolved
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.csl_json import csl_fields
 from storage.sources.dates import typed_date as zotero_date
@@ -316,11 +316,6 @@ def _pdf_of(item: Any, data: Mapping[str, Any] | None, folders: Sequence[Path]) 
     return local, web
 
 
-def _escaped(path: str) -> str:
-    """A path as a file field's item holds it (``storage.sources.attachments``)."""
-    return path.replace("\\", "\\\\").replace(":", "\\:").replace(";", "\\;")
-
-
 def _csl_item_fields(csl: Mapping[str, Any], meta: Any) -> dict[str, Any]:
     """An item of CSL-JSON alone (``include=csljson``) as ``csl_fields`` reads it, with what
     Zotero writes there its own way: ``extra``'s lines in ``note`` (``arXiv: …``, ``DOI: …``),
@@ -387,20 +382,8 @@ def read_zotero_items(items: Sequence[Any], path: Path) -> ReadResult:
         key = (_text(data.get("key")) if data else "") or _text(item.get("key"))
         own_notes, own_pdf = _nested(data, base) if data is not None else ([], "")
         local, web = pdfs.get(key, ("", ""))
-        local = local or own_pdf
-        if local:
-            fields["file"] = f"PDF:{_escaped(local)}:application/pdf"
-        if web and not fields.get("pdf"):
-            fields["pdf"] = web
         note = "\n\n".join(t for t in (*notes.get(key, ()), *own_notes) if t)
-        if len(note) > MAX_NOTE_CHARS:
-            result.warnings.append(
-                f"{path}: record {number}: its notes are {len(note):,} characters long: "
-                f"the first {MAX_NOTE_CHARS:,} kept as its note"
-            )
-            note = note[: MAX_NOTE_CHARS - 1] + "…"
-        if note:
-            fields["note"] = note
+        attach(result, number, fields, (local or own_pdf, web), note)
         result.add(number, fields)
     trash = (trashed, "item in the trash", "items in the trash")
     left_out(result, path, left_notes, left_files, trash)
@@ -410,6 +393,27 @@ def read_zotero_items(items: Sequence[Any], path: Path) -> ReadResult:
             "trashed items"
         )
     return result
+
+
+def attach(
+    result: ReadResult, number: int, fields: dict[str, Any], pdf: tuple[str, str], note: str
+) -> None:
+    """Give record ``number``'s fields the PDF its attachments hold (``pdf``: the local file,
+    the web address; "" for none), a web address only where it has no PDF link of its own,
+    and its notes as its note, cut at ``MAX_NOTE_CHARS`` with a warning."""
+    local, web = pdf
+    if local:
+        fields["file"] = file_field(local)
+    if web and not fields.get("pdf"):
+        fields["pdf"] = web
+    if len(note) > MAX_NOTE_CHARS:
+        result.warnings.append(
+            f"{result.source}: record {number}: its notes are {len(note):,} characters long: "
+            f"the first {MAX_NOTE_CHARS:,} kept as its note"
+        )
+        note = note[: MAX_NOTE_CHARS - 1] + "…"
+    if note:
+        fields["note"] = note
 
 
 def left_out(

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
-from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
 from storage.sources.authors import flat_name
@@ -62,7 +61,7 @@ from storage.sources.records import (
     folder_of,
     opening,
 )
-from storage.sources.zotero_api import extra_ids, left_out, note_text
+from storage.sources.zotero_api import attach, extra_ids, left_out, note_text
 
 if TYPE_CHECKING:  # the parser loads when a file is read: the command line starts without it
     from xml.etree.ElementTree import Element
@@ -407,11 +406,6 @@ def _file_here(given: str, base: Path | None) -> str:
     return ""
 
 
-def _escaped(path: str) -> str:
-    """A path as a file field's item holds it (``storage.sources.attachments``)."""
-    return path.replace("\\", "\\\\").replace(":", "\\:").replace(";", "\\;")
-
-
 def read_zotero_rdf(text: str, path: Path) -> ReadResult:
     """Every item of a Zotero RDF export (see the module)."""
     root = _root(text, path)
@@ -440,18 +434,7 @@ def read_zotero_rdf(text: str, path: Path) -> ReadResult:
             continue
         if "year" not in fields and (date := _first(item, f"{{{DC}}}date")):
             undated.append(date)
-        if local:
-            fields["file"] = f"PDF:{_escaped(local)}:application/pdf"
-        if web:
-            fields["pdf"] = web
-        if len(note) > MAX_NOTE_CHARS:
-            result.warnings.append(
-                f"{path}: record {number}: its notes are {len(note):,} characters long: "
-                f"the first {MAX_NOTE_CHARS:,} kept as its note"
-            )
-            note = note[: MAX_NOTE_CHARS - 1] + "…"
-        if note:
-            fields["note"] = note
+        attach(result, number, fields, (local, web), note)
         result.add(number, fields)
     _say_left_out(result, path, root, used, graph.missing)
     if undated:
