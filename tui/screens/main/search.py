@@ -61,8 +61,6 @@ class SearchPart(MainBase):
     _saved_version: FileSignature | None = None
     #: searches.json was not read (its version), so that the problem is said once.
     _saved_problem: FileSignature | None = None
-    #: What the list's bottom border says (see ``update_list_title``).
-    _list_note = ""
     #: The saved searches deleted, the latest last: each with its place among them and
     #: ``TriageSession.steps`` then (``u`` brings them back in turn, the latest first).
     _deleted: tuple[tuple[SavedSearch, int, int], ...] = ()
@@ -160,8 +158,7 @@ class SearchPart(MainBase):
         every word of the search ("no paper has all 4 words; showing those with 3 of 4")."""
         super().update_list_title()
         note = self.view.list_note()
-        if note != self._list_note:
-            self._list_note = note
+        if note != self._list_notes.get("search", ""):
             self.set_list_note("search", note)
 
     def searcher(self, index: SearchIndex) -> Callable[[str], Found]:
