@@ -30,10 +30,6 @@ class SearchBox(Input):
     #: while it has the focus.
     BINDINGS = bindings("search")
 
-    class Entered(Message):
-        """Enter was pressed in the box. (Not called ``Submitted``: ``Input.action_submit``
-        makes ``self.Submitted(...)`` with the arguments of ``Input.Submitted``.)"""
-
     class _Found(Message):
         """A search's result, posted by its thread."""
 
@@ -46,11 +42,13 @@ class SearchBox(Input):
         self,
         on_results: Callable[[str, Found], None],
         *,
+        on_entered: Callable[[], None],
         placeholder: str = "",
         id: str | None = None,
     ) -> None:
         super().__init__(placeholder=placeholder, id=id, compact=True)
         self._on_results = on_results
+        self._on_entered = on_entered
         self._searcher: Callable[[str], Found] | None = None
         #: The text whose results were last shown.
         self.answered = ""
@@ -88,10 +86,11 @@ class SearchBox(Input):
             self.hold_paint()
             self.run_search(query)
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.post_message(self.Entered())
+    async def action_submit(self) -> None:
+        """Enter: ``on_entered``, as the key is taken. (Posted as a message, it reached the
+        screen after the keys typed behind Enter were given to the box: ``/graph`` Enter
+        ``j j`` searched ``graphjj`` on a busy machine.)"""
+        self._on_entered()
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
     def run_search(self, query: str) -> None:

@@ -50,7 +50,12 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def compose(self) -> ComposeResult:
         yield TabBar(self.view, id="tabs")
-        yield SearchBox(self.search_results, placeholder=self.search_placeholder(), id="search")
+        yield SearchBox(
+            self.search_results,
+            on_entered=self.query_submitted,
+            placeholder=self.search_placeholder(),
+            id="search",
+        )
         with Container(id="body"):
             yield PaperList(self.view, has_pdf=self.pdfs.has_copy, id="papers")
             yield PaperPane(id="detail")

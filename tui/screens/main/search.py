@@ -25,7 +25,6 @@ from tui.screens.main.base import MainBase
 from tui.text import printable
 from tui.view import SEARCH_LIMIT, Found
 from tui.widgets.key_bar import KeyBar
-from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import SAVED_KEYS
 
 if TYPE_CHECKING:
@@ -127,8 +126,8 @@ class SearchPart(MainBase):
             self.set_focus(self.paper_list)
             event.stop()
 
-    @on(SearchBox.Entered)
     def query_submitted(self) -> None:
+        """Enter in the search box: to its results."""
         self.set_focus(self.paper_list)
         if self.search_box.waiting:  # keys typed on move in its results, not before them
             expect_screen(self.app)
