@@ -40,6 +40,7 @@ from urllib.parse import unquote
 
 from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
+from storage.sources import xml_chars
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
@@ -85,22 +86,9 @@ MAX_VALUE_CHARS: Final = 200_000
 MAX_VALUES: Final = 10_000
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
 _CHUNK: Final = 1 << 20
-#: What XML 1.0 cannot hold, even as a reference (C0 controls but tab, LF, CR; U+FFFE,
-#: U+FFFF): read as characters of a private plane, and back once a field is read (a lone
-#: surrogate, which no decoded file holds, as U+FFFD).
-_NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_NOT_XML_REFERENCE: Final = re.compile(
-    r"&#(?:[xX]0*([0-8bBcCeEfF]|1[0-9a-fA-F]|[fF]{3}[eEfF])|0*([0-8]|1[1-2]|1[4-9]|2\d|3[01]"
-    r"|6553[45]));"
-)
 _SPACE: Final = re.compile(r"[ \t\r\n]*")
 #: Where a text starts: past its whitespace and a byte order mark.
 _VISIBLE: Final = re.compile(r"[^\s\ufeff]")
-_PLANE: Final = 0xF0000
-_HELD: Final = {
-    c: _PLANE + (c & 0xFF) for c in (*range(9), 11, 12, *range(14, 0x20), 0xFFFE, 0xFFFF)
-}
-_RESTORED: Final = {held: c for c, held in _HELD.items()}
 
 
 def sniff_endnote_xml(text: str, path: Path) -> Fit:
@@ -164,7 +152,7 @@ class _Records:
         self.path: list[str] = []  # the elements open, from the root
         self.count = 0  # records read
         self._on_record = on_record
-        self.held = False  # the text held characters XML cannot hold (``_HELD``)
+        self.held = False  # the text held characters XML cannot hold (``xml_chars``)
         self._values: dict[str, list[str]] = {}
         self._attributes: dict[str, str] = {}
         self._problem = ""
@@ -226,7 +214,7 @@ class _Records:
         values = self._values.setdefault(field, [])
         if len(values) < MAX_VALUES:
             text = "".join(self._pieces)
-            values.append(text.translate(_RESTORED) if self.held else text)
+            values.append(xml_chars.restore(text) if self.held else text)
 
     @staticmethod
     def refuse_entity(name: str, *_: object) -> None:
@@ -382,10 +370,7 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> int:
     from xml.parsers import expat
 
     records = _Records(on_record)
-    if _NOT_XML.search(text) or _NOT_XML_REFERENCE.search(text):
-        records.held = True
-        text = _NOT_XML_REFERENCE.sub(lambda m: chr(_HELD[_reference(m)]), text)
-        text = _NOT_XML.sub(lambda m: chr(_HELD.get(ord(m.group()), 0xFFFD)), text)
+    text, records.held = xml_chars.hold(text)
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = True
@@ -414,11 +399,6 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> int:
         message = expat.ErrorString(exc.code)
         raise SourceError(f"{source}: not well-formed XML at {where} ({message})") from None
     return records.count
-
-
-def _reference(match: re.Match[str]) -> int:
-    hexadecimal, decimal = match.groups()
-    return int(hexadecimal, 16) if hexadecimal else int(decimal)
 
 
 def _entity(name: str) -> str:

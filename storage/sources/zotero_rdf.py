@@ -33,7 +33,8 @@ followed a fixed number of steps from an item (never a chain), so a cycle of the
 The XML is parsed by the standard library (expat: no external entity is ever fetched); a
 document that declares a DTD, where entities (and their expansion bombs) would be, is refused
 in one line, as Zotero never writes one. Characters XML 1.0 cannot hold (C0 controls, raw or
-as ``&#27;``), which would make a whole export unreadable for one field, are read as U+FFFD.
+as ``&#27;``), which would make a whole export unreadable for one field, are read as every
+reader reads them (``storage.sources.xml_chars``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
 from storage.errors import SourceError
+from storage.sources import xml_chars
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
 from storage.sources.authors import flat_name
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
@@ -110,9 +112,6 @@ _RDF_ROOT: Final = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?RDF[\s>/]")
 #: What may come before the root element: the XML declaration, comments, processing
 #: instructions, space. A ``<!DOCTYPE`` can only come right after them.
 _PROLOG: Final = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.DOTALL)
-#: Characters XML 1.0 cannot hold, raw; and written as a character reference.
-_NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_CHAR_REF: Final = re.compile(r"&#(?:x([0-9A-Fa-f]{1,8})|([0-9]{1,10}));")
 #: Zotero's rich text in titles (``<i>Drosophila</i>``, ``<span class="nocase">``).
 _RICH_TEXT: Final = re.compile(r"</?(?:i|b|sub|sup|sc|span)\b[^<>]{0,200}>", re.IGNORECASE)
 
@@ -128,11 +127,15 @@ def sniff_zotero_rdf(text: str, path: Path) -> Fit:
     return named
 
 
-def _xml_char(match: re.Match[str]) -> str:
-    """A character reference XML 1.0 refuses as U+FFFD; any other as it is."""
-    code = int(match.group(1), 16) if match.group(1) else int(match.group(2))
-    allowed = code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD
-    return match.group() if allowed or 0x10000 <= code <= 0x10FFFF else "\ufffd"
+def _restore(root: Element) -> None:
+    """Every text and attribute of the document as the export wrote it (``xml_chars``)."""
+    for element in root.iter():
+        if element.text:
+            element.text = xml_chars.restore(element.text)
+        if element.tail:
+            element.tail = xml_chars.restore(element.tail)
+        for name, value in element.attrib.items():
+            element.attrib[name] = xml_chars.restore(value)
 
 
 def _root(text: str, path: Path) -> Element:
@@ -145,14 +148,14 @@ def _root(text: str, path: Path) -> Element:
             f"{path}: the XML declares a DTD (<!DOCTYPE>), which Zotero never writes: refused, "
             "its entities unread"
         )
-    text = _NOT_XML.sub("\ufffd", text)
-    if "&#" in text:
-        text = _CHAR_REF.sub(_xml_char, text)
+    text, held = xml_chars.hold(text)
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
         said = " ".join(str(exc).split())[:200]
         raise SourceError(f"{path}: not well-formed XML, cut short or damaged ({said})") from None
+    if held:
+        _restore(root)
     if root.tag != f"{{{RDF}}}RDF":
         raise SourceError(f"{path}: not a Zotero RDF export (its root is <{_local(root.tag)}>)")
     return root

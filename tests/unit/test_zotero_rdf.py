@@ -345,3 +345,31 @@ def test_a_date_with_no_year_is_said(tmp_path: Path) -> None:
         f"{tmp_path / 'Reading.rdf'}: 1 item dated with no year to be read ('n.d.'): "
         "imported without a year"
     ]
+
+
+def test_control_characters_raw_or_referenced_are_read_as_the_endnote_reader_reads_them(
+    tmp_path: Path,
+) -> None:
+    """Zotero RDF read them as U+FFFD, EndNote XML kept them, as every other reader does (the
+    records are cleaned later, the same way whichever reader made them)."""
+    title = "Escape\x1b[2J sequences&#27;]0;t&#x0007; &#xD800;&#1114112;"
+    rdf = export(
+        tmp_path,
+        items(
+            '<bib:Article rdf:about="#a"><z:itemType>journalArticle</z:itemType>'
+            f"<dc:title>{title}</dc:title><dcterms:abstract>{ABSTRACT}\x07</dcterms:abstract>"
+            '<dc:subject>tag\x01</dc:subject><link:link rdf:resource="#a\x02"/>'
+            "</bib:Article>"
+        ),
+    )
+    endnote = tmp_path / "same.xml"
+    endnote.write_text(
+        f"<xml><records><record><titles><title>{title}</title></titles>"
+        f"<abstract>{ABSTRACT}\x07</abstract></record></records></xml>",
+        encoding="utf-8",
+    )
+    (read,) = read_source(rdf).records
+    (same,) = read_source(endnote).records
+    assert read.title == same.title == "Escape\x1b[2J sequences\x1b]0;t\x07 \ufffd\ufffd"
+    assert read.abstract == same.abstract == f"{ABSTRACT}\x07"
+    assert read.keywords == ("tag\x01",)
