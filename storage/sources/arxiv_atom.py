@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.errors import SourceError
+from storage.sources import xml_text
 from storage.sources.links import extract_github_links
 from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult, opening
 from storage.sources.venues import find_year
@@ -42,7 +43,6 @@ _ID = re.compile(r"(?:arxiv\.org/abs/|^oai:arxiv\.org:)(.+?)(v\d+)?$", re.IGNORE
 #: What an RSS feed's abstract starts with: the id, the kind of announcement, a label.
 _ANNOUNCED = re.compile(r"^arXiv:\S+\s+Announce Type:\s*\S+\s*(?:Abstract:\s*)?", re.I)
 _CREATORS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
-_DECLARES = re.compile(r"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -77,7 +77,7 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
     """The papers of an Atom feed; ``SourceError`` for text that is no feed, or arXiv's error."""
     from xml.etree import ElementTree
 
-    if _DECLARES.search(text[:SNIFF_CHARS]):
+    if xml_text.declares_dtd(text):
         raise SourceError(f"{source}: the XML declares a DTD or entities; refused")
     try:
         root = ElementTree.fromstring(text)

@@ -40,7 +40,7 @@ from urllib.parse import unquote
 
 from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
-from storage.sources import xml_chars
+from storage.sources import xml_text
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
@@ -152,7 +152,7 @@ class _Records:
         self.path: list[str] = []  # the elements open, from the root
         self.count = 0  # records read
         self._on_record = on_record
-        self.held = False  # the text held characters XML cannot hold (``xml_chars``)
+        self.held = False  # the text held characters XML cannot hold (``xml_text``)
         self._values: dict[str, list[str]] = {}
         self._attributes: dict[str, str] = {}
         self._problem = ""
@@ -214,7 +214,7 @@ class _Records:
         values = self._values.setdefault(field, [])
         if len(values) < MAX_VALUES:
             text = "".join(self._pieces)
-            values.append(xml_chars.restore(text) if self.held else text)
+            values.append(xml_text.restore(text) if self.held else text)
 
     @staticmethod
     def refuse_entity(name: str, *_: object) -> None:
@@ -370,7 +370,7 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> int:
     from xml.parsers import expat
 
     records = _Records(on_record)
-    text, records.held = xml_chars.hold(text)
+    text, records.held = xml_text.hold(text)
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = True

@@ -34,7 +34,7 @@ The XML is parsed by the standard library (expat: no external entity is ever fet
 document that declares a DTD, where entities (and their expansion bombs) would be, is refused
 in one line, as Zotero never writes one. Characters XML 1.0 cannot hold (C0 controls, raw or
 as ``&#27;``), which would make a whole export unreadable for one field, are read as every
-reader reads them (``storage.sources.xml_chars``).
+reader reads them (``storage.sources.xml_text``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
 from storage.errors import SourceError
-from storage.sources import xml_chars
+from storage.sources import xml_text
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
 from storage.sources.authors import flat_name
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
@@ -109,9 +109,6 @@ _CHILD_TYPES: Final = frozenset({"note", "attachment", "annotation"})
 _MAX_EACH: Final = 1000
 
 _RDF_ROOT: Final = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?RDF[\s>/]")
-#: What may come before the root element: the XML declaration, comments, processing
-#: instructions, space. A ``<!DOCTYPE`` can only come right after them.
-_PROLOG: Final = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.DOTALL)
 #: Zotero's rich text in titles (``<i>Drosophila</i>``, ``<span class="nocase">``).
 _RICH_TEXT: Final = re.compile(r"</?(?:i|b|sub|sup|sc|span)\b[^<>]{0,200}>", re.IGNORECASE)
 
@@ -128,27 +125,26 @@ def sniff_zotero_rdf(text: str, path: Path) -> Fit:
 
 
 def _restore(root: Element) -> None:
-    """Every text and attribute of the document as the export wrote it (``xml_chars``)."""
+    """Every text and attribute of the document as the export wrote it (``xml_text``)."""
     for element in root.iter():
         if element.text:
-            element.text = xml_chars.restore(element.text)
+            element.text = xml_text.restore(element.text)
         if element.tail:
-            element.tail = xml_chars.restore(element.tail)
+            element.tail = xml_text.restore(element.tail)
         for name, value in element.attrib.items():
-            element.attrib[name] = xml_chars.restore(value)
+            element.attrib[name] = xml_text.restore(value)
 
 
 def _root(text: str, path: Path) -> Element:
     """The document's ``rdf:RDF`` element, or ``SourceError`` (one line) saying why not."""
     from xml.etree import ElementTree
 
-    start = _PROLOG.match(text)
-    if start is not None and text[start.end() : start.end() + 9].upper() == "<!DOCTYPE":
+    if xml_text.declares_dtd(text):
         raise SourceError(
             f"{path}: the XML declares a DTD (<!DOCTYPE>), which Zotero never writes: refused, "
             "its entities unread"
         )
-    text, held = xml_chars.hold(text)
+    text, held = xml_text.hold(text)
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:

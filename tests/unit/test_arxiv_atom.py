@@ -51,6 +51,13 @@ def test_entries_become_records_with_ids_categories_links_and_dates() -> None:
     [
         (shapes.atom_error("malformed id"), "arXiv answered with an error: malformed id"),
         ('<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaa">]><feed/>', "declares a DTD"),
+        # past a prolog longer than what is sniffed (it was looked for in the first 64 KB)
+        pytest.param(
+            '<?xml version="1.0"?>\n<!--' + "x" * 100_000 + '-->\n<!DOCTYPE feed [<!ENTITY a "a">]>'
+            "<feed xmlns='http://www.w3.org/2005/Atom'>&a;</feed>",
+            "declares a DTD",
+            id="dtd-after-a-long-prolog",
+        ),
         ("<feed xmlns='http://www.w3.org/2005/Atom'><entry>", "not a well-formed Atom feed"),
         ("<rss><channel/></rss>", "not an Atom feed"),
     ],

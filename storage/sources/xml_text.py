@@ -1,4 +1,5 @@
-"""Characters XML 1.0 cannot hold, in the XML exports of reference managers.
+"""XML as reference managers and feeds write it: the characters XML 1.0 cannot hold, and
+the DTD none of them writes.
 
 A field that holds a control character (a title pasted from a terminal: ``\\x1b``, a
 vertical tab from a PDF) is written by EndNote and Zotero as it is, raw or as a character
@@ -7,6 +8,9 @@ unreadable. So the readers hold them while the XML is parsed (``hold``: as chara
 private plane) and give them back in the fields read (``restore``), as every other reader
 keeps them (the screen and the exports make them printable). A reference to what is no
 character at all (``&#xD800;``, ``&#x110000;``) is read as U+FFFD.
+
+A document that declares a DTD, where entities (and their expansion bombs) would be, is
+refused (``declares_dtd``): no export or feed read here writes one.
 """
 
 from __future__ import annotations
@@ -14,12 +18,15 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["hold", "restore"]
+__all__ = ["declares_dtd", "hold", "restore"]
 
 #: What XML 1.0 cannot hold, raw: C0 controls but tab, LF and CR; U+FFFE, U+FFFF; a lone
 #: surrogate (which no decoded file holds: U+FFFD).
 _NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _REFERENCE: Final = re.compile(r"&#(?:[xX]0*([0-9A-Fa-f]{1,8})|0*([0-9]{1,10}));")
+#: What may come before the root element: the XML declaration, comments, processing
+#: instructions, space. A ``<!DOCTYPE`` can only come right after them.
+_PROLOG: Final = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.DOTALL)
 _PLANE: Final = 0xF0000
 _HELD: Final = {
     c: _PLANE + (c & 0xFF) for c in (*range(9), 11, 12, *range(14, 0x20), 0xFFFE, 0xFFFF)
@@ -60,3 +67,10 @@ def hold(text: str) -> tuple[str, bool]:
 def restore(text: str) -> str:
     """A field's text as the export wrote it (what ``hold`` held given back)."""
     return text.translate(_RESTORED)
+
+
+def declares_dtd(text: str) -> bool:
+    """Whether the document declares a DTD (``<!DOCTYPE``, after its prolog however long)."""
+    start = _PROLOG.match(text.removeprefix("\ufeff"))
+    at = start.end() if start is not None else 0
+    return text.removeprefix("\ufeff")[at : at + 9] == "<!DOCTYPE"
