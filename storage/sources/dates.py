@@ -35,13 +35,13 @@ _DAY: Final = re.compile(r"(?<![\d:])(\d{1,2})(?:st|nd|rd|th)?(?![\d:])")
 def typed_date(text: str) -> tuple[int | None, int | None, int | None]:
     """Year, month and day of a date as people type it into a reference manager:
     ``2024-05-07``, ``2024/5``, RIS's ``2024/05/07/``, ``May 7, 2024``, ``7 May 2024``,
-    ``05/07/2024`` (month first, as Zotero reads it, unless the first number cannot be a
-    month), ``7.5.2024``, ``Spring 2024``, ``c2024``, ``2024``; None for what it does not
-    give."""
+    ``2024, May 7``, ``05/07/2024`` (month first, as Zotero reads it, unless the first number
+    cannot be a month), ``7.5.2024``, ``Spring 2024``, ``c2024``, ``2024``; None for what it
+    does not give."""
     text = text.strip()[:100]
     iso = _ISO.match(text)
-    if iso and (dated := checked_date(*(int(g) if g else None for g in iso.groups())))[0]:
-        return dated
+    if iso and iso.group(2) and (dated := checked_date(*map(_number, iso.groups())))[0]:
+        return dated  # (a year alone may be followed by its month's name: "2024, May 5")
     numeric = _NUMERIC.search(text)
     if numeric:
         first, second, number = (int(g) for g in numeric.groups())
@@ -54,6 +54,11 @@ def typed_date(text: str) -> tuple[int | None, int | None, int | None]:
     month = _month_named(text)
     day = _DAY.search(text.replace(year.group(), " ")) if month else None
     return checked_date(int(year.group(1)), month, int(day.group(1)) if day else None)
+
+
+def _number(digits: str | None) -> int | None:
+    """A number matched, or None for a group that matched nothing."""
+    return int(digits) if digits else None
 
 
 def _month_named(text: str) -> int | None:

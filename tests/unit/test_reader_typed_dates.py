@@ -45,6 +45,8 @@ def _ris(tags: str, number: int) -> str:
         ("PY  - [2024]", (2024, None, None)),
         ("Y1  - 05/07/2024", (2024, 5, "2024-05-07")),  # month first, as typed
         ("PY  - 2024-05-07", (2024, 5, "2024-05-07")),
+        ("DA  - 2024, May 5", (2024, 5, "2024-05-05")),  # the year first, then the month named
+        ("DA  - 2024 Mar", (2024, 3, None)),
         ("PY  - 2024\nDA  - 2023/11/15/", (2024, None, None)),  # a date of another year
     ],
 )
