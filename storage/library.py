@@ -407,9 +407,10 @@ class Library:
         pages = PdfTexts.open(self.home).pages()
         return SortFacts(papers, state.decided_at, likeness, pages)
 
-    def set_note(self, paper_id: str, note: str) -> None:
-        """Set (or, with "", clear) the note of a paper."""
-        self.triage_file.set_note(self.resolve_id(paper_id), note)
+    def set_note(self, paper_id: str, note: str, *, append: bool = False) -> str:
+        """Set (or, with "", clear) the note of a paper, or (``append``) add a line to it;
+        returns the note it had."""
+        return self.triage_file.set_note(self.resolve_id(paper_id), note, append=append)
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
         """Replace the tags of a paper; returns them as stored (normalised)."""

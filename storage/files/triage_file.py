@@ -286,10 +286,11 @@ class TriageFile:
         with self.change() as change:
             return change.decide(ids, status, top=top)
 
-    def set_note(self, paper_id: str, note: str) -> None:
-        """Set (or, with "", clear) a paper's note; ``TooBigError`` past its cap."""
+    def set_note(self, paper_id: str, note: str, *, append: bool = False) -> str:
+        """Set (or, with "", clear) a paper's note, or add to it; returns the note it had
+        (see ``TriageChange.set_note``); ``TooBigError`` past its cap."""
         with self.change() as change:
-            change.set_note(paper_id, note)
+            return change.set_note(paper_id, note, append=append)
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
         """Replace a paper's tags; returns them as stored (normalised); ``TooBigError`` past
@@ -447,9 +448,15 @@ class TriageChange:
             self.record([], ORDER, moves=[list(move) for move in moves])
         return moves
 
-    def set_note(self, paper_id: str, note: str) -> None:
-        """Set (or, with "", clear) a paper's note; ``TooBigError`` past its cap."""
-        self.update(paper_id, note=check_note(note.strip()), na=round(now(), 3))
+    def set_note(self, paper_id: str, note: str, *, append: bool = False) -> str:
+        """Set (or, with "", clear) a paper's note, or (``append``) add ``note`` on a line of its
+        own; returns the note it had (read in this transaction). ``TooBigError`` past its cap."""
+        before = str(self.documents([paper_id])[paper_id].get("note") or "")
+        text = note.strip()
+        if append:
+            text = "\n".join(part for part in (before, text) if part)
+        self.update(paper_id, note=check_note(text), na=round(now(), 3))
+        return before
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
         """Replace a paper's tags; returns them normalised; ``TooBigError`` past the caps."""

@@ -28,6 +28,7 @@ import os
 import stat
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -463,7 +464,7 @@ def _fetch_into(
     except DownloadError:
         raise
     except _NETWORK_ERRORS as exc:
-        raise DownloadError(_network_cause(exc)) from None
+        raise DownloadError(_network_cause(exc, url)) from None
     changed = False
     with contextlib.closing(response):
         coding = _content_coding(response.headers)
@@ -666,11 +667,13 @@ def _range_size(value: str | None) -> int | None:
     return int(total) if total.isdigit() else None
 
 
-def _network_cause(exc: BaseException) -> str:
-    """A network failure in a few words."""
+def _network_cause(exc: BaseException, url: str = "") -> str:
+    """A network failure in a few words, naming the host of ``url`` (the PDF's link) when
+    given: which server a queue of papers from several sites could not reach."""
     reason = getattr(exc, "reason", exc)
+    host = urllib.parse.urlsplit(url).netloc if url else ""
     if isinstance(reason, TimeoutError) or "timed out" in str(reason):
-        return "no answer in time"
+        return f"no answer in time from {host}" if host else "no answer in time"
     if isinstance(reason, OSError) and reason.strerror:
-        return f"cannot connect ({reason.strerror})"
+        return f"cannot connect{f' to {host}' if host else ''} ({reason.strerror})"
     return f"cannot download ({reason})"

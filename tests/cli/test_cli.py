@@ -527,7 +527,8 @@ def test_note_and_tags(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
     markdown = ok(run("--home", home, "export", env=env))
     assert "  Read §3 *first* [then] the (appendix) & `code`" in markdown  # the user's Markdown
     assert "  - Tags: diffusion, fast-sampling" in markdown
-    assert ok(run("--home", home, "note", pid, env=env)) == "note cleared\n"
+    cleared = ok(run("--home", home, "note", pid, env=env))
+    assert cleared == f"note cleared; the note it replaced, as it was:\n{note}\n"
     assert ok(run("--home", home, "tag", pid, env=env)) == "tags: none\n"
     (record,) = [r for r in listed(home, env) if r["id"] == pid]
     assert record["note"] == "" and record["tags"] == []

@@ -46,6 +46,10 @@ def add_note(sub: Subparsers, common: Parser) -> None:
     p.add_argument(
         "text", nargs="*", default=[], metavar="TEXT", help="the note (nothing clears it)"
     )
+    p.add_argument(
+        "-a", "--append", action="store_true",
+        help="add TEXT to the note on a line of its own, instead of replacing it",
+    )  # fmt: skip
     p.set_defaults(run=cmd_note)
 
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
@@ -118,10 +122,23 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
 
 
 def cmd_note(args: argparse.Namespace) -> int:
+    """Set, clear or (``--append``) add to a paper's note; a note replaced or cleared is
+    printed, as no undo brings a note back."""
     pid = one_paper_id(args.id, "note")
     library = open_library(args)
-    library.set_note(pid, " ".join(args.text))
-    say("note cleared" if not args.text else "note saved")
+    text = " ".join(args.text).strip()
+    if args.append and not text:
+        raise UsageError("--append needs the TEXT to add")
+    before = library.set_note(pid, text, append=args.append)
+    if args.append:
+        say("note saved (added to the note)" if before else "note saved")
+    elif text == before.strip():
+        say("note unchanged" if text else "no note to clear")
+    elif not before:
+        say("note saved")
+    else:  # ("note cleared" for a note given as "" or spaces too: it was "note saved")
+        say(f"note {'saved' if text else 'cleared'}; the note it replaced, as it was:")
+        say(*before.splitlines())
     return 0
 
 

@@ -23,6 +23,9 @@ class LibraryPart(MainBase):
 
     #: The import dialog is open: a change of papers.json is its import, not another's.
     importing = False
+    #: The note the editor last replaced or cleared: (paper, that note, the session's steps
+    #: just after), for ``u`` (``restore_note``).
+    _note_undo: tuple[str, str, int] | None = None
 
     def action_copy_links(self) -> None:
         links.copy_paper_links(self.app, self.paper_list.current)
@@ -50,20 +53,43 @@ class LibraryPart(MainBase):
         open again with its text so that it is not lost (ctrl+s tries again)."""
         from tui.screens.dialogs import NoteEditor
 
-        def save(note: str | None) -> None:
-            if note is not None:
-                self.session.queue_note(paper.id, note)
-                if self.view.saved:  # a has:note tab's count changes with it
-                    self.update_tabs()
-                self.show_current()
-                saved = "Note saved." if note.strip() else "Note cleared."
-                self.notify(saved, timeout=2, markup=False)
-
-        def keep(note: str) -> None:
-            self.session.queue_note(paper.id, note)
-
         note = self.session.state.notes.get(paper.id, "")
+
+        def save(text: str | None) -> None:
+            if text is not None:
+                self._write_note(paper.id, text, before=note)
+
+        def keep(text: str) -> None:
+            self.session.queue_note(paper.id, text)
+
         self.app.push_screen(NoteEditor(paper, note, keep=keep, draft=draft), save)
+
+    def _write_note(self, paper_id: str, text: str, *, before: str, said: str = "") -> None:
+        """Save a note from the editor (or put one back); a note that replaced or cleared
+        another can be taken back by ``u`` while nothing else was done since."""
+        self.session.queue_note(paper_id, text)
+        if self.view.saved:  # a has:note tab's count changes with it
+            self.update_tabs()
+        self.show_current()
+        said = said or ("Note saved" if text.strip() else "Note cleared")
+        if before.strip() and before.strip() != text.strip():
+            self._note_undo = (paper_id, before, self.session.steps)
+            self.notify(f"{said}: u brings back the note it replaced.", timeout=5, markup=False)
+        else:
+            self.notify(f"{said}.", timeout=2, markup=False)
+
+    def restore_note(self) -> bool:
+        """``u`` right after a note replaced or cleared another: the earlier note back (and
+        ``u`` again, the later one: nothing typed is lost), as ``u`` brings back a saved search
+        just deleted, notes being no steps of the history. False (``u`` then undoes a
+        decision) when something was done since."""
+        kept, self._note_undo = self._note_undo, None
+        if kept is None or kept[2] != self.session.steps:
+            return False
+        paper_id, before, _ = kept
+        now = self.session.state.notes.get(paper_id, "")
+        self._write_note(paper_id, before, before=now, said="Note put back")
+        return True
 
     def note_not_saved(self, paper_id: str, text: str) -> None:
         """A note the writer could not save (a full disk, a read-only folder): the editor

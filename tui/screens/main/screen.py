@@ -198,9 +198,9 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             )
 
     def action_undo(self) -> None:
-        """Undo the latest step: a saved search deleted just now, else a decision (or a
-        removal, a move in the queue) of the library's history."""
-        if not self.restore_deleted():
+        """Undo the latest step: a saved search deleted or a note replaced just now, else a
+        decision (or a removal, a move in the queue) of the library's history."""
+        if not self.restore_deleted() and not self.restore_note():
             self.session.queue_undo()
 
     def action_redo(self) -> None:

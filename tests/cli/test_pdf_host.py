@@ -1,0 +1,32 @@
+"""``papers pdf`` names the server it could not reach: a queue gathered from several sites
+(OpenReview, arXiv, a lab's page) said "cannot connect (Connection refused)" for each, and
+which server was down had to be guessed."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+from tests.cli.test_cli import make_env, ok, run
+
+
+def test_a_server_that_refuses_the_connection_is_named(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    home = tmp_path / "home"
+    with socket.socket() as sock:  # a port of this machine that nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    listed = tmp_path / "down.jsonl"
+    record = {
+        "title": "A paper on a server that is down",
+        "abstract": "We study what a reader is told when the server of a PDF is down today.",
+        "url": f"http://127.0.0.1:{port}/forum?id=down1",
+    }
+    listed.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    ok(run("--home", home, "import", listed, env=env))
+    (pid,) = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))]
+    done = run("--home", home, "pdf", pid, "--pause", "0", "--no-text", env=env)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if "failed:" in line]
+    assert f"cannot connect to 127.0.0.1:{port} (Connection refused)" in line
