@@ -52,6 +52,10 @@ def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
     assert json.loads(ok(run("--home", home, "next", "--json", env=env)))["waiting"] == 4
     assert "moved back in the reading queue" in ok(run("--home", home, "undo", env=env))
     assert queue_ids(home, env) == [ids[0], ids[1], ids[3], ids[2]]
+    redone = ok(run("--home", home, "redo", env=env))  # (it said "moved back" too)
+    assert "redo: 1 paper moved again in the reading queue" in redone
+    assert queue_ids(home, env) == [ids[1], ids[3], ids[2], ids[0]]
+    ok(run("--home", home, "undo", env=env))
     ok(run("--home", home, "mark", *ids, "read", env=env))
     empty = run("--home", home, "next", env=env)
     assert empty.returncode == 1 and empty.stdout == ""

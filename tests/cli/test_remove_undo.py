@@ -32,6 +32,13 @@ def test_redo_takes_a_removal_out_again_and_says_so(
     assert statuses(home, env)[seeded.parasolver] == "starred"  # decisions come back each time
 
 
+def test_one_paper_removed_is_it_not_them(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
+    out = papers(home, env, "remove", seeded.helmet)
+    assert out.startswith("Removed 1 paper; `papers undo` puts it back.")
+    assert papers(home, env, "undo").startswith("Put back 1 paper; `papers redo` takes it out")
+    assert papers(home, env, "redo").startswith("Removed 1 paper again; `papers undo` puts it")
+
+
 def test_decisions_bulk_decisions_and_removals_undo_and_redo_in_order(
     seeded: Seeded, home: Path, env: dict[str, str]
 ) -> None:

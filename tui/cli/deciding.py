@@ -105,13 +105,14 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
     """What an undo or redo did: the papers a removal's undo put back or its redo took out
     again, else the decisions it changed."""
     if done.restored:
-        say_removal(done.restored, "Put back {}; `papers redo` takes them out again.")
+        say_removal(done.restored, "Put back {}; `papers redo` takes {it} out again.")
     elif done.removed:
-        say_removal(done.removed, "Removed {} again; `papers undo` puts them back.")
+        say_removal(done.removed, "Removed {} again; `papers undo` puts {it} back.")
     elif done.moves:
         from storage.text.words import count
 
-        say(f"{what}: {count(len(done.moves), 'paper')} moved back in the reading queue")
+        moved = "moved back" if what == "undo" else "moved again"
+        say(f"{what}: {count(len(done.moves), 'paper')} {moved} in the reading queue")
         queue = library.queue()
         for pid, _old, _new in done.moves[:10]:
             if pid in queue:

@@ -45,18 +45,19 @@ def cmd_remove(args: argparse.Namespace) -> int:
     name = args.list_name
     with collector_paused():  # every paper read and written again: 3.7 -> 2.4 s at 100,000
         removal = library.remove_list(name) if name else library.remove(ids)
-    say_removal(removal, "Removed {}; `papers undo` puts them back.")
+    say_removal(removal, "Removed {}; `papers undo` puts {it} back.")
     return 0
 
 
 def say_removal(removal: Removal, headline: str) -> None:
     """What a removal (or the undo or redo of one) took out or put back: ``headline`` with
-    how many papers and which lists in its ``{}``, then the first papers one a line."""
+    how many papers and which lists in its ``{}`` (and ``{it}``: "it" or "them"), then the
+    first papers one a line."""
     n = len(removal.ids)
     what = count(n, "paper")
     if removal.lists:
         what += f" and the {plural(len(removal.lists), 'list')} {', '.join(removal.lists)}"
-    say(headline.format(what))
+    say(headline.format(what, it="it" if n == 1 and not removal.lists else "them"))
     from storage.text.latex import to_unicode
 
     shown = zip(removal.ids[:_SHOWN], removal.titles[:_SHOWN], strict=True)
