@@ -8,7 +8,9 @@ standard proxy variables honoured (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY`
 ``max_bytes`` (counted after decompression), an answer trickling in slower than ``MIN_RATE``
 given up on. A 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait`` seconds and
 ``retries`` times, and the wait is told through ``notify``; a 502/503/504 is tried again
-after a short pause. An answer a source knows for its service's throttling (arXiv's "Rate
+after a short pause, and so, once, is a GET whose connection dropped before its answer was
+whole (a reset, a body cut short: ``DROP_RETRIES``), as a proxy or a load balancer recycling
+a connection does now and then. An answer a source knows for its service's throttling (arXiv's "Rate
 exceeded.", with a 503 or even a 200) is waited for the same way, then one line saying so.
 Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read
 from it the next time, unless ``refresh``; a page its source says holds
@@ -46,6 +48,15 @@ _RETRIED = frozenset({429, 502, 503, 504})
 THROTTLE_PAUSE = 5.0
 #: The slowest an answer may come, in bytes a second, once it has taken the timeout.
 MIN_RATE = 1024
+#: Times a GET whose connection dropped mid-answer is asked again, and the pause before: a
+#: drop is mostly a one-off; a server that drops again is broken, and the pages read so far
+#: are in the cache for the next fetch.
+DROP_RETRIES = 1
+DROP_PAUSE = 1.0
+
+
+class _Dropped(FetchError):
+    """The connection dropped before the answer was whole (reset, cut short)."""
 
 
 def full_url(url: str, params: Mapping[str, str | int] | None) -> str:
@@ -179,12 +190,24 @@ class Web:
         host = host_of(url)
         if urlsplit(url).scheme not in ("http", "https"):
             raise FetchError(f"{host}: only http(s) URLs are fetched, not {url[:80]!r}")
-        attempt = 0
+        attempt = dropped = 0
         while True:
             self._check_cancelled()
             if before is not None:
                 before()
-            status, reason, headers, body = self._send(method, url, content, host)
+            try:
+                status, reason, headers, body = self._send(method, url, content, host)
+            except _Dropped as exc:
+                if method != "GET" or dropped >= DROP_RETRIES:
+                    raise FetchError(f"{exc}{_still(dropped)}") from None
+                dropped += 1
+                if self.options.notify is not None:
+                    self.options.notify(
+                        f"{exc}; waiting {_seconds(DROP_PAUSE)} before trying again "
+                        f"({dropped} of {DROP_RETRIES})"
+                    )
+                self._sleep(DROP_PAUSE)
+                continue
             said = ""
             if throttled is not None and (status == 200 or status in _RETRIED):
                 said = throttled(body)
@@ -223,7 +246,10 @@ class Web:
                     body = _read_some(response, 4096, self.options.timeout, host)
                 return response.status_code, response.reason_phrase, response.headers, body
         except httpx.HTTPError as exc:
-            raise FetchError(f"{host}: {transport_problem(exc, self.options.timeout)}") from None
+            problem = f"{host}: {transport_problem(exc, self.options.timeout)}"
+            if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+                raise _Dropped(problem) from None
+            raise FetchError(problem) from None
 
     def _read_capped(self, response: httpx.Response, host: str) -> bytes:
         cap = self.options.max_bytes
@@ -421,6 +447,10 @@ def transport_problem(exc: BaseException, timeout: float) -> str:
         return "cannot connect (no network: the network is unreachable)"
     if isinstance(exc, httpx.RemoteProtocolError):
         return f"the answer was cut off or malformed ({_short(str(exc))})"
+    if isinstance(exc, httpx.ReadError) and (
+        any(isinstance(c, ConnectionResetError) for c in causes) or _says(causes, "reset")
+    ):
+        return "the connection was reset before the answer was whole"
     if isinstance(exc, httpx.TooManyRedirects):
         return "too many redirects"
     if isinstance(exc, httpx.UnsupportedProtocol):

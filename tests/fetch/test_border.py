@@ -84,7 +84,7 @@ def test_a_silent_server_times_out(services, env, seeded: Path) -> None:
         (Fault("/or2/notes", "body", body=b"[" * 100_000 + b"]" * 100_000), "not valid JSON"),
         (Fault("/or2/notes", "body", body=b'{"notes": {"a": 1}}'), "unexpected answer to /notes"),
         (Fault("/or2/notes", "body", body=b'"notes"'), "unexpected answer to /notes"),
-        (Fault("/or2/notes", "cut", body=b'{"notes": []'), "cut off"),
+        (Fault("/or2/notes", "cut", body=b'{"notes": []', times=2), "cut off"),
         (Fault("/or2/groups", "body", body=b'{"groups": 7}'), "unexpected answer to /groups"),
         (Fault("/or2/notes", "body", body=b"\xff\xfe\x00garbage"), "not valid JSON"),
         (
