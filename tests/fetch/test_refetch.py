@@ -45,3 +45,13 @@ def test_decisions_out_since_this_mornings_fetch_are_read_beside_its_cached_page
     assert len(listed) == len({p["id"] for p in listed}) == 250
     assert Counter(p["venue_status"] for p in listed) == {"Rejected": 200, "Poster": 50}
     assert [p["status"] for p in listed if p["id"] == mine] == ["starred"]
+
+
+def test_one_venue_named_twice_in_a_fetch_is_fetched_once(services, env) -> None:
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(5, seed=6, fate=""), ICLR25)
+    done = papers(env, "fetch", "iclr2025", "ICLR 2025", "openreview:ICLR.cc/2025/Conference")
+    assert done.returncode == 0, done.stderr
+    assert "5 added" in done.stdout and "merged" not in done.stdout, done.stdout
+    assert "Fetched 5 papers (2 requests" in done.stderr, done.stderr
+    assert len(found.requests_to("/or2/notes")) == 1
