@@ -43,8 +43,9 @@ T = TypeVar("T")
 #: words for the user ("arXiv is throttling requests ('Rate exceeded.')"), "" for no.
 Throttled = Callable[[bytes], str]
 _RETRIED = frozenset({429, 502, 503, 504})
-#: The first wait when a service says it throttles without naming a wait (then 2×, 4×…,
-#: within ``max_wait``): arXiv's "Rate exceeded." wants more than a few seconds' rest.
+#: The first wait when a service says it throttles, or answers 429, without naming a wait
+#: (then 2×, 4×…, within ``max_wait``): arXiv's "Rate exceeded." wants more than a few
+#: seconds' rest, and so does a rate limiter counting requests by the minute.
 THROTTLE_PAUSE = 5.0
 #: The slowest an answer may come, in bytes a second, once it has taken the timeout.
 MIN_RATE = 1024
@@ -283,19 +284,25 @@ class Web:
         throttling: str = "",
     ) -> float:
         """How long to wait before trying again (said to the user), or FetchError when the
-        server asks for longer than ``max_wait``. ``throttling``: the service's own words
-        that it throttles (then the wait, unless it names one, grows from ``THROTTLE_PAUSE``:
-        a throttled service wants more rest than a server that stumbled)."""
+        server asks for longer than ``max_wait``: its ``Retry-After``, else the
+        ``RateLimit-Reset`` of a rate limiter that names no Retry-After. ``throttling``: the
+        service's own words that it throttles; then, and for a 429, the wait, unless the
+        server names one, grows from ``THROTTLE_PAUSE``: a service that limits its rate wants
+        more rest (a window of a minute is common) than a server that stumbled (a 502)."""
         what = throttling or f"HTTP {status} {reason}".rstrip()
+        header = "Retry-After"
         asked = retry_after(headers.get("retry-after", ""))
+        if asked is None and (status == 429 or throttling):
+            header, asked = "RateLimit-Reset", _delay(headers.get("ratelimit-reset", ""))
         if asked is not None and asked > self.options.max_wait:
             raise (ThrottledError if throttling else FetchError)(
                 f"{host}: {what}, and it asks to wait {_seconds(asked)} "
-                f"(Retry-After), longer than {_seconds(self.options.max_wait)}; try again later"
+                f"({header}), longer than {_seconds(self.options.max_wait)}; try again later"
             )
-        growing = THROTTLE_PAUSE * 2.0 ** (attempt - 1) if throttling else 2.0**attempt
+        limited = throttling or status == 429
+        growing = THROTTLE_PAUSE * 2.0 ** (attempt - 1) if limited else 2.0**attempt
         wait = asked if asked is not None else min(growing, self.options.max_wait)
-        why = "as it asks (Retry-After)" if asked is not None else "before trying again"
+        why = f"as it asks ({header})" if asked is not None else "before trying again"
         if self.options.notify is not None:
             self.options.notify(
                 f"{host}: {what}; waiting {_seconds(wait)} {why} "
@@ -375,6 +382,15 @@ def retry_after(value: str) -> float | None:
             return None
         seconds = when.timestamp() - time.time()
     return max(0.0, seconds) if math.isfinite(seconds) else None
+
+
+def _delay(value: str) -> float | None:
+    """Seconds a ``RateLimit-Reset`` header names (the IETF draft's delta-seconds, what rate
+    limiters such as express-rate-limit send), or None."""
+    value = value.strip()
+    if not value.isdigit() or len(value) > 9:
+        return None
+    return float(value)
 
 
 def status_problem(status: int, reason: str, body: bytes, retried: int) -> str:
