@@ -101,10 +101,16 @@ def known_names(names: Mapping[str, str]) -> str:
 
 
 def wanted_sources(words: Sequence[str], names: Mapping[str, str]) -> list[Wanted]:
-    """The fetches ``words`` ask for, in order; ``FetchError`` for a word that names none."""
+    """The fetches ``words`` ask for, in order, each once (``iclr2025 "ICLR 2025"`` is one
+    venue: fetched twice, its papers were each "the same paper twice in the import");
+    ``FetchError`` for a word that names none."""
     found: list[Wanted] = []
+    asked: set[tuple[str, str]] = set()
     for word in joined_words(words):
         wanted = _wanted(word.strip(), names, depth=0)
+        if (wanted.source, wanted.argument) in asked:
+            continue
+        asked.add((wanted.source, wanted.argument))
         last = found[-1] if found else None
         if (
             last is not None

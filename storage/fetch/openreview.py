@@ -72,13 +72,18 @@ class Others:
     status: str
 
 
+#: In the order they are read: the decided first. A note is read once, in the first query that
+#: brings it, and one can be in two: the decisions came out while the fetch paged through the
+#: submissions, or the pages under review are today's cached ones (kept) while the page of the
+#: rejected ones was empty this morning (not kept). Its decision is then what it gets, not a
+#: stale "Under review".
 OTHER_SUBMISSIONS: tuple[Others, ...] = (
-    Others("submission_venue_id", "Submission", "", "Under review"),
-    Others("under_review_venue_id", "", "Under_Review", "Under review"),
-    Others("decision_pending_venue_id", "", "Decision_Pending", "Decision pending"),
     Others("rejected_venue_id", "Rejected_Submission", "Rejected", "Rejected"),
     Others("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn_Submission", "Withdrawn"),
     Others("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk_Rejected", "Desk rejected"),
+    Others("decision_pending_venue_id", "", "Decision_Pending", "Decision pending"),
+    Others("under_review_venue_id", "", "Under_Review", "Under review"),
+    Others("submission_venue_id", "Submission", "", "Under review"),
 )
 #: What only a journal's group names (openreview-py's Journal writes them, no conference does).
 _JOURNAL_KEYS = ("under_review_venue_id", "decision_pending_venue_id")
@@ -308,6 +313,7 @@ def _read_query(
     total: int | None = None
     got = unsaid = 0
     what = f"{result.list_name}: {query.what}"
+    mine: set[str] = set()  # this query's notes: a page of them again is a page repeated
     while True:
         params: dict[str, str] = {**query.params, "limit": str(limit)}
         if replies:
@@ -321,7 +327,7 @@ def _read_query(
         notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
         if total is None:
             total = count
-        repeated, unsaid_here = _add_page(notes, api, query, result, seen)
+        repeated, unsaid_here = _add_page(notes, api, query, result, seen, mine)
         unsaid += unsaid_here
         if after and not by_offset and notes and repeated == len(notes):
             by_offset = True  # ``after`` ignored: the same notes again; asked by offset
@@ -346,17 +352,27 @@ def _read_query(
 
 
 def _add_page(
-    notes: Sequence[Any], api: Api, query: Query, result: ReadResult, seen: set[str]
+    notes: Sequence[Any],
+    api: Api,
+    query: Query,
+    result: ReadResult,
+    seen: set[str],
+    mine: set[str],
 ) -> tuple[int, int]:
-    """One page's notes into ``result``; returns how many of them were already seen (all of
-    them: the server sent the same page again), and how many are ``ACCEPTED_UNSAID``."""
+    """One page's notes into ``result``, but those an earlier query read (``seen``: a note
+    whose venue id moved while the fetch paged, see ``OTHER_SUBMISSIONS``); returns how many
+    of them this query had already brought (``mine``; all of them: the server sent the same
+    page again), and how many are ``ACCEPTED_UNSAID``."""
     items, statuses = [], []
     repeated = 0
     for note in notes:
         key = note.get("id") if isinstance(note, Mapping) else None
         if isinstance(key, str):
-            if key in seen:
+            if key in mine:
                 repeated += 1
+                continue
+            mine.add(key)
+            if key in seen:
                 continue
             seen.add(key)
         shaped = _shaped(note, api, query)

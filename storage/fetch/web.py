@@ -8,7 +8,9 @@ standard proxy variables honoured (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY`
 ``max_bytes`` (counted after decompression), an answer trickling in slower than ``MIN_RATE``
 given up on. A 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait`` seconds and
 ``retries`` times, and the wait is told through ``notify``; a 502/503/504 is tried again
-after a short pause. An answer a source knows for its service's throttling (arXiv's "Rate
+after a short pause, and so, once, is a GET whose connection dropped before its answer was
+whole (a reset, a body cut short: ``DROP_RETRIES``), as a proxy or a load balancer recycling
+a connection does now and then. An answer a source knows for its service's throttling (arXiv's "Rate
 exceeded.", with a 503 or even a 200) is waited for the same way, then one line saying so.
 Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read
 from it the next time, unless ``refresh``; a page its source says holds
@@ -41,11 +43,21 @@ T = TypeVar("T")
 #: words for the user ("arXiv is throttling requests ('Rate exceeded.')"), "" for no.
 Throttled = Callable[[bytes], str]
 _RETRIED = frozenset({429, 502, 503, 504})
-#: The first wait when a service says it throttles without naming a wait (then 2×, 4×…,
-#: within ``max_wait``): arXiv's "Rate exceeded." wants more than a few seconds' rest.
+#: The first wait when a service says it throttles, or answers 429, without naming a wait
+#: (then 2×, 4×…, within ``max_wait``): arXiv's "Rate exceeded." wants more than a few
+#: seconds' rest, and so does a rate limiter counting requests by the minute.
 THROTTLE_PAUSE = 5.0
 #: The slowest an answer may come, in bytes a second, once it has taken the timeout.
 MIN_RATE = 1024
+#: Times a GET whose connection dropped mid-answer is asked again, and the pause before: a
+#: drop is mostly a one-off; a server that drops again is broken, and the pages read so far
+#: are in the cache for the next fetch.
+DROP_RETRIES = 1
+DROP_PAUSE = 1.0
+
+
+class _Dropped(FetchError):
+    """The connection dropped before the answer was whole (reset, cut short)."""
 
 
 def full_url(url: str, params: Mapping[str, str | int] | None) -> str:
@@ -179,12 +191,24 @@ class Web:
         host = host_of(url)
         if urlsplit(url).scheme not in ("http", "https"):
             raise FetchError(f"{host}: only http(s) URLs are fetched, not {url[:80]!r}")
-        attempt = 0
+        attempt = dropped = 0
         while True:
             self._check_cancelled()
             if before is not None:
                 before()
-            status, reason, headers, body = self._send(method, url, content, host)
+            try:
+                status, reason, headers, body = self._send(method, url, content, host)
+            except _Dropped as exc:
+                if method != "GET" or dropped >= DROP_RETRIES:
+                    raise FetchError(f"{exc}{_still(dropped)}") from None
+                dropped += 1
+                if self.options.notify is not None:
+                    self.options.notify(
+                        f"{exc}; waiting {_seconds(DROP_PAUSE)} before trying again "
+                        f"({dropped} of {DROP_RETRIES})"
+                    )
+                self._sleep(DROP_PAUSE)
+                continue
             said = ""
             if throttled is not None and (status == 200 or status in _RETRIED):
                 said = throttled(body)
@@ -223,7 +247,10 @@ class Web:
                     body = _read_some(response, 4096, self.options.timeout, host)
                 return response.status_code, response.reason_phrase, response.headers, body
         except httpx.HTTPError as exc:
-            raise FetchError(f"{host}: {transport_problem(exc, self.options.timeout)}") from None
+            problem = f"{host}: {transport_problem(exc, self.options.timeout)}"
+            if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+                raise _Dropped(problem) from None
+            raise FetchError(problem) from None
 
     def _read_capped(self, response: httpx.Response, host: str) -> bytes:
         cap = self.options.max_bytes
@@ -257,19 +284,25 @@ class Web:
         throttling: str = "",
     ) -> float:
         """How long to wait before trying again (said to the user), or FetchError when the
-        server asks for longer than ``max_wait``. ``throttling``: the service's own words
-        that it throttles (then the wait, unless it names one, grows from ``THROTTLE_PAUSE``:
-        a throttled service wants more rest than a server that stumbled)."""
+        server asks for longer than ``max_wait``: its ``Retry-After``, else the
+        ``RateLimit-Reset`` of a rate limiter that names no Retry-After. ``throttling``: the
+        service's own words that it throttles; then, and for a 429, the wait, unless the
+        server names one, grows from ``THROTTLE_PAUSE``: a service that limits its rate wants
+        more rest (a window of a minute is common) than a server that stumbled (a 502)."""
         what = throttling or f"HTTP {status} {reason}".rstrip()
+        header = "Retry-After"
         asked = retry_after(headers.get("retry-after", ""))
+        if asked is None and (status == 429 or throttling):
+            header, asked = "RateLimit-Reset", _delay(headers.get("ratelimit-reset", ""))
         if asked is not None and asked > self.options.max_wait:
             raise (ThrottledError if throttling else FetchError)(
                 f"{host}: {what}, and it asks to wait {_seconds(asked)} "
-                f"(Retry-After), longer than {_seconds(self.options.max_wait)}; try again later"
+                f"({header}), longer than {_seconds(self.options.max_wait)}; try again later"
             )
-        growing = THROTTLE_PAUSE * 2.0 ** (attempt - 1) if throttling else 2.0**attempt
+        limited = throttling or status == 429
+        growing = THROTTLE_PAUSE * 2.0 ** (attempt - 1) if limited else 2.0**attempt
         wait = asked if asked is not None else min(growing, self.options.max_wait)
-        why = "as it asks (Retry-After)" if asked is not None else "before trying again"
+        why = f"as it asks ({header})" if asked is not None else "before trying again"
         if self.options.notify is not None:
             self.options.notify(
                 f"{host}: {what}; waiting {_seconds(wait)} {why} "
@@ -351,6 +384,15 @@ def retry_after(value: str) -> float | None:
     return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
+def _delay(value: str) -> float | None:
+    """Seconds a ``RateLimit-Reset`` header names (the IETF draft's delta-seconds, what rate
+    limiters such as express-rate-limit send), or None."""
+    value = value.strip()
+    if not value.isdigit() or len(value) > 9:
+        return None
+    return float(value)
+
+
 def status_problem(status: int, reason: str, body: bytes, retried: int) -> str:
     """An error answer as one line: ``HTTP 404 Not Found (no such venue)``."""
     line = f"HTTP {status} {reason}".rstrip()
@@ -421,6 +463,10 @@ def transport_problem(exc: BaseException, timeout: float) -> str:
         return "cannot connect (no network: the network is unreachable)"
     if isinstance(exc, httpx.RemoteProtocolError):
         return f"the answer was cut off or malformed ({_short(str(exc))})"
+    if isinstance(exc, httpx.ReadError) and (
+        any(isinstance(c, ConnectionResetError) for c in causes) or _says(causes, "reset")
+    ):
+        return "the connection was reset before the answer was whole"
     if isinstance(exc, httpx.TooManyRedirects):
         return "too many redirects"
     if isinstance(exc, httpx.UnsupportedProtocol):

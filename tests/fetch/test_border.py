@@ -84,7 +84,7 @@ def test_a_silent_server_times_out(services, env, seeded: Path) -> None:
         (Fault("/or2/notes", "body", body=b"[" * 100_000 + b"]" * 100_000), "not valid JSON"),
         (Fault("/or2/notes", "body", body=b'{"notes": {"a": 1}}'), "unexpected answer to /notes"),
         (Fault("/or2/notes", "body", body=b'"notes"'), "unexpected answer to /notes"),
-        (Fault("/or2/notes", "cut", body=b'{"notes": []'), "cut off"),
+        (Fault("/or2/notes", "cut", body=b'{"notes": []', times=2), "cut off"),
         (Fault("/or2/groups", "body", body=b'{"groups": 7}'), "unexpected answer to /groups"),
         (Fault("/or2/notes", "body", body=b"\xff\xfe\x00garbage"), "not valid JSON"),
         (
@@ -137,6 +137,33 @@ def test_429_with_retry_after_is_waited_for_and_said(services, env) -> None:
     )
     notes = found.requests_to("/or2/notes")
     assert notes[1].at - notes[0].at >= 0.95
+
+
+def test_a_429_without_retry_after_rests_as_a_rate_limit_wants(services, env) -> None:
+    """A rate limiter counting by the minute: 2, 4 and 8 s (a 502's pauses) were all spent
+    inside one window; a 429 that names no wait rests 5 s, then 10, then 20."""
+    found, _ = services
+    _serve(found)
+    found.faults.append(Fault("/or2/notes", "status", status=429))
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert "HTTP 429 Too Many Requests; waiting 5 s before trying again (1 of 3)" in done.stderr
+    notes = found.requests_to("/or2/notes")
+    assert notes[1].at - notes[0].at >= 4.9
+
+
+def test_a_429_naming_its_wait_in_ratelimit_reset_is_waited_for(services, env) -> None:
+    found, _ = services
+    _serve(found)
+    found.faults.append(
+        Fault("/or2/notes", "status", status=429, headers={"RateLimit-Reset": "1"}, times=2)
+    )
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    said = "HTTP 429 Too Many Requests; waiting 1 s as it asks (RateLimit-Reset)"
+    assert f"{said} (1 of 3)" in done.stderr and f"{said} (2 of 3)" in done.stderr
+    notes = found.requests_to("/or2/notes")
+    assert 0.95 <= notes[1].at - notes[0].at < 1.9
 
 
 def test_a_wait_longer_than_the_bound_is_an_error(services, env, seeded: Path) -> None:

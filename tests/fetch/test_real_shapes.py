@@ -171,17 +171,44 @@ def test_an_answer_that_trickles_in_is_given_up_on(services, env) -> None:
 
 
 def test_a_connection_reset_mid_pagination_imports_nothing(services, env) -> None:
-    """The second page's connection reset (a TCP RST): one line naming the host, exit 1, and
-    not the first page's papers stored as if they were the venue."""
+    """The second page's connection reset (a TCP RST), again when asked again: one line
+    naming the host, exit 1, and not the first page's papers stored as if they were the
+    venue."""
     found, _ = services
     found.page_cap = 2
     found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(5, seed=36, fate=""), ICLR25)
-    found.faults.append(Fault("/or2/notes", "reset", body=b"HTTP/1.1 200 OK\r\n", skip=1))
+    reset = Fault("/or2/notes", "reset", body=b"HTTP/1.1 200 OK\r\n", skip=1, times=2)
+    found.faults.append(reset)
     done = papers(env, "fetch", "iclr2025")
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    [line] = done.stderr.strip().splitlines()
+    waited, line = done.stderr.strip().splitlines()
+    assert "waiting 1 s before trying again (1 of 1)" in waited, waited
     assert "fetching iclr2025: 127.0.0.1" in line and "cut off" in line, line
+    assert line.endswith("still after 1 retry"), line
     assert _listed(env) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",  # the connection reset before a byte of the answer
+        b'HTTP/1.1 200 OK\r\nContent-Length: 900\r\n\r\n{"notes": [',  # mid-body
+    ],
+    ids=["before", "mid-body"],
+)
+def test_a_connection_dropped_once_is_asked_again(services, env, body: bytes) -> None:
+    """A proxy or load balancer drops a connection now and then: the page is asked again
+    once (said on stderr), and the fetch ends whole rather than on the first drop."""
+    found, _ = services
+    found.page_cap = 2
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(5, seed=36, fate=""), ICLR25)
+    found.faults.append(Fault("/or2/notes", "reset", body=body, skip=1))
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert "5 added" in done.stdout, done.stdout
+    waited = [line for line in done.stderr.splitlines() if "127.0.0.1" in line]
+    assert len(waited) == 1 and "waiting 1 s before trying again (1 of 1)" in waited[0], waited
+    assert len(_listed(env)) == 5
 
 
 def test_a_gzip_answer_is_read(services, env) -> None:
