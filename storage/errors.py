@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage.models import ImportReport
 
 
 class LibraryError(Exception):
@@ -37,3 +41,16 @@ class UnknownPaperError(LibraryError):
 
 class LockTimeoutError(LibraryError):
     """Another papers process held the library lock for too long."""
+
+
+class ImportInterrupted(KeyboardInterrupt):
+    """Ctrl+C once an import had stored its papers: the import stands, ``report`` says what
+    it did. Then it took the decisions its list carries (``decisions_taken`` False: not
+    taken, as the list's papers were there already; importing it again takes them) and made
+    the files derived from the papers (the cache, the search and similarity indexes), which
+    the next command that needs them makes."""
+
+    def __init__(self, report: ImportReport, *, decisions_taken: bool) -> None:
+        super().__init__()
+        self.report = report
+        self.decisions_taken = decisions_taken

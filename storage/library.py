@@ -20,7 +20,7 @@ from storage.cache.content_key import Version, papers_version
 from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
 from storage.cache.refresh import LARGE, refresh_derived
 from storage.cache.triage_memo import TriageMemo
-from storage.errors import LibraryError, SourceError, UnknownPaperError
+from storage.errors import ImportInterrupted, LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import FileContent, FileSignature
 from storage.files.links import missing_link
 from storage.files.locks import LOCK_FILE, TRIAGE_LOCK_FILE, HomeLock, LockPair
@@ -317,19 +317,28 @@ class Library:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now
             store(papers, incoming, report)
-        carried = list(iter_decisions(incoming))
-        report.carried = len(carried)
-        del incoming  # the stored documents hold the papers: reading them back needs no more
-        if carried:
-            with self.triage_file.dry_change() if dry_run else self.triage_file.change() as triage:
-                changes = triage.take(carried, take_theirs, report)
-                if changes:
-                    triage.record(changes, RESTORE)
-        if not dry_run:
-            before, changed = papers.before, papers.changed
-            del papers  # both tables of papers.json: not held while the index is made
-            # the papers cached, the index made: the next search finds them
-            self._derive(before, changed)
+        stage = "decisions"
+        try:  # the papers are stored: Ctrl+C from now on says so, not only "interrupted"
+            carried = list(iter_decisions(incoming))
+            report.carried = len(carried)
+            del incoming  # the stored documents hold the papers: reading them back needs no more
+            if carried:
+                with (
+                    self.triage_file.dry_change() if dry_run else self.triage_file.change()
+                ) as triage:
+                    changes = triage.take(carried, take_theirs, report)
+                    if changes:
+                        triage.record(changes, RESTORE)
+            if not dry_run:
+                stage = "derived"
+                before, changed = papers.before, papers.changed
+                del papers  # both tables of papers.json: not held while the index is made
+                # the papers cached, the index made: the next search finds them
+                self._derive(before, changed)
+        except KeyboardInterrupt:
+            if dry_run:
+                raise
+            raise ImportInterrupted(report, decisions_taken=stage == "derived") from None
         return report
 
     # -- triage -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import pytest
 
 from tests.cli import test_bad_input
 from tests.cli.test_bad_input import Seeded, make_env, run
+from tests.conftest import REAL_LIST
 
 # The fixtures of test_bad_input: the bundled sample imported once, a copy of it, a clean env.
 seeded, home, env = test_bad_input.seeded, test_bad_input.home, test_bad_input.env
@@ -137,6 +138,51 @@ def test_ctrl_c_during_an_import_is_one_line_and_no_import(tmp_path: Path) -> No
     assert proc.returncode == 130
     assert (out, err) == ("", "papers: interrupted\n")
     assert not (home / "papers.json").exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.skipif(not REAL_LIST.is_file(), reason="real data not found")
+def test_ctrl_c_once_the_papers_are_stored_says_they_are_imported(tmp_path: Path) -> None:
+    """Ctrl+C while the import made its search files, its papers stored: it said only
+    "interrupted", and the user took the import for not made (found by the fetch review)."""
+    real = [json.loads(line) for line in REAL_LIST.read_text(encoding="utf-8").splitlines()]
+    source = tmp_path / "many.jsonl"
+    with source.open("w", encoding="utf-8") as out:
+        for n in range(20_000):  # some seconds of making its search files, after the store
+            paper = real[n % len(real)]
+            paper = {**paper, "title": f"{paper['title']} {n}"}
+            paper["abstract"] = f"{paper['abstract']} Variant {n}."
+            out.write(json.dumps(paper) + "\n")
+    home = tmp_path / "home"
+    env = make_env(tmp_path)
+    with subprocess.Popen(
+        [*test_bad_input.PAPERS, "--home", str(home), "import", str(source)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+    ) as proc:
+        deadline = time.monotonic() + 120
+        # the papers stored and cached: the search files are being made (seconds of work)
+        while not (home / "papers.cache").exists():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert out.startswith("Imported many: 20,000 added"), (out, err)
+    assert err.endswith(
+        "papers: interrupted while the import made its search files; the papers are "
+        "imported, and the next command that needs those files makes them\n"
+    ), err
+    assert "Traceback" not in err
+    found = run("--home", home, "search", "Variant 12345", "--json", env=env, timeout=120)
+    assert found.returncode == 0, found.stderr
+    assert any(p["title"].endswith(" 12345") for p in json.loads(found.stdout))
+    listed = run("--home", home, "list", env=env, timeout=120)
+    assert len(listed.stdout.splitlines()) == 20_000
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, NoReturn
 
 from storage import LibraryError
+from storage.errors import ImportInterrupted
 from tui.cli.common import (
     OPENED,
     PROG,
@@ -230,6 +231,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         complain(f"{PROG}: error: {where}{exc.strerror or exc}")
         return 1
+    except ImportInterrupted as exc:  # Ctrl+C once the papers were stored: they are there
+        from tui.cli.library_io import print_import_report
+
+        print_import_report(exc.report)
+        if exc.decisions_taken:
+            complain(
+                f"{PROG}: interrupted while the import made its search files; the papers are "
+                "imported, and the next command that needs those files makes them"
+            )
+        else:  # (a list of ours, or a library, carries decisions; most lists carry none)
+            complain(
+                f"{PROG}: interrupted once the papers were imported; decisions the list "
+                "carries were not taken: import it again to take them"
+            )
+        return 130
     except KeyboardInterrupt:  # Ctrl+C: every write is whole or not made (atomic renames)
         complain(f"{PROG}: interrupted")
         return 130
