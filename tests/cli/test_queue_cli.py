@@ -157,6 +157,9 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     server.behaviour.pop("p01")
     again = run("--home", home, "pdf", "--pause", "0", ids[1], env=env)
     assert again.returncode == 0 and "1 PDF downloaded" in again.stderr
+    here = run("--home", home, "pdf", "--pause", "0", "--no-text", ids[0], env=env)
+    # the copy's name, to open it (it said "already here" and the title alone)
+    assert f"{ids[0]}  already here: Study 0_ a_b _quoted_ _x_ ({ids[0]}).pdf  " in here.stderr
     config = tmp_path / "home" / "config.toml"
     config.write_text(f'[pdf]\nfolder = "{tmp_path / "elsewhere"}"\n', encoding="utf-8")
     ok(run("--home", home, "pdf", "--pause", "0", "--no-text", ids[0], env=env))

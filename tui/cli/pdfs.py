@@ -111,8 +111,9 @@ def cmd_pdf(args: argparse.Namespace) -> int:
             complain(f"{where}  downloaded: {event.path.name}")
         elif event.kind == "linked" and event.path is not None:
             complain(f"{where}  linked from its attachment: {event.path.name}")
-        elif event.kind == "skipped":
-            complain(f"{where}  already here  {title}")
+        elif event.kind == "skipped":  # its name, to open it
+            named = f": {event.path.name}" if event.path is not None else ""
+            complain(f"{where}  already here{named}  {title}")
         elif event.kind == "wait":
             complain(f"{where}  waiting {event.seconds:,.0f} s ({event.message})")
         elif event.kind == "failed":
