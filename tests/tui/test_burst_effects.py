@@ -1,0 +1,69 @@
+"""Keys typed in one burst act as if typed one by one, where a key's effect reaches the
+screen later than the key: through a message, a dialog's result, a thread's work.
+
+Each test posts its keys to the app at once, as a terminal's driver posts what it read (a
+paste, ``tmux send-keys``, a fast typist, keys pressed while the app was busy), then checks
+that what the keys after the first did is what they would have done typed one by one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import events
+from textual.app import App
+
+from storage import Library, Status
+from tests.tui.helpers import make_app, ready, settled, wait_for
+from tui.keys import character_key
+from tui.screens.main import MainScreen
+
+#: What a terminal's driver gives as the character of these keys.
+CHARACTERS = {
+    "enter": "\r",
+    "escape": "\x1b",
+    "tab": "\t",
+    "ctrl+l": "\x0c",
+    "ctrl+p": "\x10",
+    "ctrl+s": "\x13",
+    "down": None,
+    "delete": None,
+}
+
+
+def burst(app: App[object], *keys: str) -> None:
+    """``keys`` posted to the app in one go: a named key (``enter``, ``ctrl+s``) as itself,
+    anything else as the characters it is made of."""
+    for key in keys:
+        if key in CHARACTERS:
+            app.post_message(events.Key(key, CHARACTERS[key]))
+        else:
+            for character in key:
+                app.post_message(events.Key(character_key(character), character))
+
+
+def listed(screen: MainScreen) -> list[str]:
+    """The ids of the papers the list shows, in its order."""
+    plist = screen.paper_list
+    return [plist.papers[row].id for row in plist.rows]
+
+
+def current(screen: MainScreen) -> str | None:
+    paper = screen.paper_list.current
+    return paper.id if paper is not None else None
+
+
+async def test_moves_typed_after_u_move_from_the_paper_it_brought_back(seeded_home: Path) -> None:
+    """``u j``: the undo's paper came back once the writer had written it, after the ``j``,
+    and took the cursor back to it: the move was lost."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        ids = listed(screen)
+        await pilot.press("r")
+        await settled(pilot)
+        assert current(screen) == ids[1]
+        burst(app, "uj")
+        await wait_for(pilot, lambda: Library(seeded_home).status(ids[0]) is Status.INBOX)
+        await settled(pilot)
+        assert current(screen) == ids[1]  # the paper after the one brought back
