@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual import events
 from textual.app import App
 
@@ -67,3 +68,95 @@ async def test_moves_typed_after_u_move_from_the_paper_it_brought_back(seeded_ho
         await wait_for(pilot, lambda: Library(seeded_home).status(ids[0]) is Status.INBOX)
         await settled(pilot)
         assert current(screen) == ids[1]  # the paper after the one brought back
+
+
+async def test_moves_typed_after_a_tag_move_on(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        ids = listed(screen)
+        burst(app, "tmytag", "enter", "j")
+        await wait_for(pilot, lambda: Library(seeded_home).triage().tags.get(ids[0]) == ("mytag",))
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, MainScreen)
+        assert current(screen) == ids[1]
+
+
+async def test_moves_typed_after_a_note_move_on(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        ids = listed(screen)
+        burst(app, "nhello", "ctrl+s", "j")
+        await wait_for(pilot, lambda: Library(seeded_home).triage().notes.get(ids[0]) == "hello")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, MainScreen)
+        assert current(screen) == ids[1]
+
+
+@pytest.mark.parametrize("key", ["question_mark", "S", "e", "a", "t", "n", "delete"])
+async def test_moves_typed_after_a_dialog_closed_by_esc_move_in_the_list(
+    seeded_home: Path, key: str
+) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        ids = listed(screen)
+        if key == "question_mark":
+            burst(app, "?", "escape", "j")
+        else:
+            burst(app, key, "escape", "j")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        await wait_for(pilot, lambda: current(screen) == ids[1])
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, MainScreen)
+        assert current(screen) == ids[1]
+
+
+async def test_moves_typed_after_a_removal_move_on(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        ids = listed(screen)
+        burst(app, "delete", "y", "j")
+        await wait_for(pilot, lambda: ids[0] not in {p.id for p in Library(seeded_home).papers()})
+        await settled(pilot)
+        await pilot.pause(0.2)
+        assert current(screen) == ids[2]
+
+
+async def test_moves_typed_after_a_tab_key_move_in_that_tab(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        burst(app, "5jjk")
+        await wait_for(pilot, lambda: screen.view.tab == "all")
+        await pilot.pause(0.2)
+        assert screen.paper_list.cursor == 1
+
+
+async def test_letters_typed_after_ctrl_l_are_the_next_search(seeded_home: Path) -> None:
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"graph", "enter")
+        await wait_for(pilot, lambda: app.focused is screen.paper_list and screen.view.found)
+        burst(app, "ctrl+l", "diffusion")
+        await wait_for(pilot, lambda: screen.view.query == "diffusion")
+        await pilot.pause(0.3)
+        assert screen.search_box.value == "diffusion"
+        assert screen.view.query == "diffusion"
+
+
+async def test_moves_typed_after_an_export_move_in_the_list(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        burst(app, "e", "enter", "j")
+        await wait_for(pilot, (tmp_path / "papers-inbox.md").exists)
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        await pilot.pause(0.3)
+        assert screen.paper_list.cursor == 1
