@@ -180,7 +180,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("topics_up", "k", "move(-1)", "Up", "Topics: the one before", "Dialogs", palette=False, scope="topics"),
     Command("queue_sort_down", "down", "move(1)", "Next", "Sort the queue: the next sort", "Dialogs", palette=False, scope="queue_sort"),
     Command("queue_sort_up", "up", "move(-1)", "Previous", "Sort the queue: the sort before", "Dialogs", palette=False, scope="queue_sort"),
-    Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort"),
+    Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort", priority=True),
     Command("queue_sort_cancel", "escape,q", "cancel", "Close", "Sort the queue: close without sorting", "Dialogs", palette=False, scope="queue_sort"),
 )  # fmt: skip
 

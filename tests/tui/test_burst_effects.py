@@ -15,7 +15,7 @@ from textual import events
 from textual.app import App
 
 from storage import Library, Status
-from tests.tui.helpers import make_app, ready, settled, wait_for
+from tests.tui.helpers import make_app, messages, ready, settled, wait_for
 from tui.keys import character_key
 from tui.screens.main import MainScreen
 
@@ -68,6 +68,27 @@ async def test_moves_typed_after_u_move_from_the_paper_it_brought_back(seeded_ho
         await wait_for(pilot, lambda: Library(seeded_home).status(ids[0]) is Status.INBOX)
         await settled(pilot)
         assert current(screen) == ids[1]  # the paper after the one brought back
+
+
+async def test_moves_typed_after_a_queue_sort_move_in_the_sorted_queue(seeded_home: Path) -> None:
+    """``Q`` ↓↓↓ Enter ``j``: the queue was sorted in a thread and shown after the ``j``, the
+    cursor back on its head."""
+    from tests.tui.test_queue_keys import queued
+
+    queued(seeded_home, 6)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: screen.view.tab == "starred")
+        before = listed(screen)
+        burst(app, "Q", "down", "down", "down", "enter", "j")
+        await wait_for(pilot, lambda: any(m.startswith("Queue sorted") for m in messages(app)))
+        await settled(pilot)
+        await pilot.pause(0.2)
+        assert listed(screen) != before
+        assert isinstance(app.screen, MainScreen)
+        assert screen.paper_list.cursor == 1
 
 
 async def test_moves_typed_after_a_tag_move_on(seeded_home: Path) -> None:
