@@ -15,6 +15,7 @@ from textual import events
 from textual.app import App
 
 from storage import Library, Status
+from storage.files.saved_searches import SavedSearches
 from tests.tui.helpers import make_app, messages, ready, settled, wait_for
 from tui.keys import character_key
 from tui.screens.main import MainScreen
@@ -153,6 +154,40 @@ async def test_moves_typed_after_a_tab_key_move_in_that_tab(seeded_home: Path) -
         burst(app, "5jjk")
         await wait_for(pilot, lambda: screen.view.tab == "all")
         await pilot.pause(0.2)
+        assert screen.paper_list.cursor == 1
+
+
+async def test_moves_typed_after_a_saved_searchs_tab_key_move_in_its_papers(
+    seeded_home: Path,
+) -> None:
+    """``6 j`` as the app starts: the saved search's papers came from a thread after the
+    ``j``, and put the cursor back on the first."""
+    SavedSearches(seeded_home, Library(seeded_home).lock).save("models", "model")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        burst(app, "6j")
+        await wait_for(
+            pilot, lambda: screen.view.tab != "inbox" and len(screen.paper_list.rows) > 2
+        )
+        await pilot.pause(0.3)
+        assert screen.paper_list.cursor == 1
+
+
+async def test_moves_typed_after_saving_a_search_move_in_its_tab(seeded_home: Path) -> None:
+    """``ctrl+s`` NAME Enter ``6 j``: the tab of the search just saved, its papers there and
+    the cursor moved among them."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"model", "enter")
+        await wait_for(pilot, lambda: app.focused is screen.paper_list and screen.view.found)
+        burst(app, "ctrl+s", "mine", "enter", "6j")
+        await wait_for(pilot, lambda: screen.view.saved_tab() is not None)
+        await wait_for(pilot, lambda: len(screen.paper_list.rows) > 2)
+        await pilot.pause(0.3)
+        tab = screen.view.saved_tab()
+        assert tab is not None and tab.search.name == "mine"
         assert screen.paper_list.cursor == 1
 
 

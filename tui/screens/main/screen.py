@@ -151,6 +151,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if self.view.show_tab(name, leaving=current.id if current else None):
             self.rebuild(keep=self.view.place(), cursor=0)
             self.set_focus(self.paper_list)
+            self.await_saved_papers()
 
     @on(TabBar.Clicked)
     def tab_clicked(self, event: TabBar.Clicked) -> None:
