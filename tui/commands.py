@@ -148,7 +148,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("export_write", "enter", "write", "Write", "Export: write the file, from anywhere in the dialog", "Dialogs", palette=False, scope="export", priority=True),
     Command("export_copy", "ctrl+y", "copy", "Copy", "Export: copy to the clipboard instead of writing a file", "Dialogs", palette=False, scope="export"),
     Command("export_cancel", "escape", "cancel", "Cancel", "Export: close without exporting", "Dialogs", palette=False, scope="export"),
-    Command("prompt_accept", "enter", "accept", "Accept", "Prompt (tags, a search's name): accept what the field holds", "Dialogs", palette=False, scope="prompt"),
+    Command("prompt_accept", "enter", "accept", "Accept", "Prompt (tags, a search's name): accept what the field holds", "Dialogs", palette=False, scope="prompt", priority=True),
     Command("prompt_cancel", "escape", "cancel", "Cancel", "Prompt (export, tags): close it without doing anything", "Dialogs", palette=False, scope="prompt"),
     Command("note_save", "ctrl+s", "save", "Save", "Note editor: save the note", "Dialogs", palette=False, scope="note"),
     Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving (a second Esc when typed in)", "Dialogs", palette=False, scope="note"),
@@ -180,7 +180,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("topics_up", "k", "move(-1)", "Up", "Topics: the one before", "Dialogs", palette=False, scope="topics"),
     Command("queue_sort_down", "down", "move(1)", "Next", "Sort the queue: the next sort", "Dialogs", palette=False, scope="queue_sort"),
     Command("queue_sort_up", "up", "move(-1)", "Previous", "Sort the queue: the sort before", "Dialogs", palette=False, scope="queue_sort"),
-    Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort"),
+    Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort", priority=True),
     Command("queue_sort_cancel", "escape,q", "cancel", "Close", "Sort the queue: close without sorting", "Dialogs", palette=False, scope="queue_sort"),
 )  # fmt: skip
 

@@ -17,6 +17,7 @@ from storage.models import Paper, Status
 from storage.text.words import count
 from tui.commands import bindings
 from tui.text import printable, printable_block
+from tui.text_fields import after_typed
 from tui.widgets.fitting import Shrinking, fit_dialog
 
 
@@ -63,8 +64,12 @@ class TextPrompt(ModalScreen[str | None]):
         self._accept(event.value)
 
     def action_accept(self) -> None:
-        """Enter (the field has it too): what the field holds."""
-        self._accept(self.query_one("#prompt-input", Input).value)
+        """Enter: what the field holds, once it has taken the keys typed before Enter
+        (``tui.text_fields``). Bound with priority, so that the prompt closes as Enter is
+        taken: through the field's ``Submitted`` message it closed after the keys typed
+        behind Enter had gone to the field (``t mytag`` Enter ``j`` lost the ``j``)."""
+        field = self.query_one("#prompt-input", Input)
+        after_typed(self, lambda: self._accept(field.value))
 
     def _accept(self, shown: str) -> None:
         # Accepted as shown: the value as it was (not its visible stand-ins).

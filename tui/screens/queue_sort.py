@@ -60,8 +60,12 @@ class QueueSortDialog(ModalScreen[str | None]):
             choices.action_cursor_up()
 
     def action_choose(self) -> None:
-        """Enter: the highlighted sort."""
-        self.query_one("#sort-choice", OptionList).action_select()
+        """Enter: the highlighted sort, as the key is taken (bound with priority: through the
+        list's ``OptionSelected`` message the dialog closed after the keys typed behind
+        Enter had gone to the list, and a ``j`` meant for the sorted queue was lost)."""
+        highlighted = self.query_one("#sort-choice", OptionList).highlighted
+        if highlighted is not None:
+            self.dismiss(SORTS[highlighted].name)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

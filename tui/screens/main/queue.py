@@ -14,6 +14,7 @@ from storage.queue import QueueOrder, SortFacts, move_to, renumbered, sort_named
 from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
+from tui.key_gate import expect_screen, screen_arrived
 from tui.screens.main.base import MainBase
 from tui.web import in_browser, open_file_in_tab
 
@@ -125,11 +126,21 @@ class QueuePart(MainBase):
             work, thread=True, exclusive=True, group="queue", exit_on_error=False,
             description="sort the queue",
         )  # fmt: skip
+        # the keys typed after Enter move in the sorted queue, not in the one it replaces
+        # (``Q`` Enter ``j``: the sort came after the ``j``, the cursor back on the head)
+        expect_screen(self.app)
 
     def _unsorted(self, said: str) -> None:
         self.notify(said, timeout=4, markup=False)
+        screen_arrived(self.app)
 
     def _sorted(self, label: str, order: Sequence[str]) -> None:
+        try:
+            self._show_sorted(label, order)
+        finally:
+            screen_arrived(self.app)
+
+    def _show_sorted(self, label: str, order: Sequence[str]) -> None:
         state = self.session.state
         queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
         order = [pid for pid in order if pid in queue.keys]

@@ -24,6 +24,7 @@ from storage.files.ui_state import save_ui_state
 from storage.models import Status
 from storage.search.qualifiers import search_hint
 from tui.commands import bindings
+from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import Persisted
 from tui.outcomes import report
 from tui.screens.main.library import LibraryPart
@@ -150,6 +151,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if self.view.show_tab(name, leaving=current.id if current else None):
             self.rebuild(keep=self.view.place(), cursor=0)
             self.set_focus(self.paper_list)
+            self.await_saved_papers()
 
     @on(TabBar.Clicked)
     def tab_clicked(self, event: TabBar.Clicked) -> None:
@@ -202,9 +204,11 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         decision (or a removal, a move in the queue) of the library's history."""
         if not self.restore_deleted() and not self.restore_note():
             self.session.queue_undo()
+            expect_screen(self.app)  # see ``persisted``
 
     def action_redo(self) -> None:
         self.session.queue_redo()
+        expect_screen(self.app)
 
     @on(Persisted)
     def persisted(self, event: Persisted) -> None:
@@ -227,6 +231,11 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         elif said.redraw:
             self.rebuild(keep=said.keep)
         op = event.outcome.op
+        if op.kind in ("undo", "redo"):
+            # shown only now, the writer having written it: the keys typed after u or
+            # ctrl+r waited for it (``u j`` moved, then lost the move to the cursor put
+            # back on the paper undone)
+            screen_arrived(self.app)
         if event.outcome.error is not None and op.kind == "note":
             self.note_not_saved(op.paper_ids[0], op.text)
 

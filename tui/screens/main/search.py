@@ -63,6 +63,8 @@ class SearchPart(MainBase):
     #: The saved searches deleted, the latest last: each with its place among them and
     #: ``TriageSession.steps`` then (``u`` brings them back in turn, the latest first).
     _deleted: tuple[tuple[SavedSearch, int, int], ...] = ()
+    #: The saved search's tab shown before its papers were found (``await_saved_papers``).
+    _awaited_tab: str | None = None
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -252,6 +254,18 @@ class SearchPart(MainBase):
             self.rebuild()
         else:  # its first papers: where the cursor was when the tab was last left
             self.rebuild(keep=self.view.place(), cursor=0)
+        if tab is not None and tab.name == self._awaited_tab and tab.search in took:
+            self._awaited_tab = None
+            screen_arrived(self.app)  # (the keys held since its tab key move among them)
+
+    def await_saved_papers(self) -> None:
+        """A saved search's tab just shown before its search was done: the keys typed after
+        its key wait for its papers (``6 j`` as the app started, or right after ctrl+s saved
+        it: the papers came after the ``j`` and put the cursor back on the first)."""
+        tab = self.view.saved_tab()
+        if tab is not None and tab.found is None:
+            self._awaited_tab = tab.name
+            expect_screen(self.app)
 
     def action_show_tab(self, name: str) -> None:  # the screen's (screen.py)
         raise NotImplementedError
