@@ -372,6 +372,13 @@ class PapersApp(App[None]):
             screen.ui = replace(screen.ui, theme=theme.name)
             save_ui_state(self.library.home, screen.ui)
 
+    def action_command_palette(self) -> None:
+        """ctrl+p: the command palette, ours (``tui.screens.palette``: dismissed once)."""
+        from tui.screens.palette import Palette
+
+        if self.use_command_palette and not isinstance(self.screen, Palette):
+            self.push_screen(Palette(id="--command-palette"))
+
     async def action_quit(self) -> None:
         """Quit once every decision is on disk (the screen stays live while it waits)."""
         self.main_screen.remember_place()
