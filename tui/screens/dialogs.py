@@ -18,7 +18,7 @@ from storage.text.words import count
 from tui.commands import bindings
 from tui.text import printable, printable_block
 from tui.text_fields import after_typed
-from tui.widgets.fitting import Shrinking, fit_dialog
+from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 
 
 class TextPrompt(ModalScreen[str | None]):
@@ -50,10 +50,10 @@ class TextPrompt(ModalScreen[str | None]):
             yield Label(Text("Enter to accept · Esc to cancel", style="dim"))
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
 
     def _fit(self) -> None:
         """The field whole; the question above it scrolls on a short screen."""

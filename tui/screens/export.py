@@ -34,7 +34,7 @@ from tui.paths import typed_path
 from tui.text import printable
 from tui.text_fields import after_typed
 from tui.web import download_name, in_browser, offer_download
-from tui.widgets.fitting import Shrinking, fit_dialog
+from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 from tui.widgets.path_input import PathInput
 
 #: Papers a file is written for while the dialog waits (a few tenths of a second at most, in
@@ -215,10 +215,10 @@ class ExportScreen(ModalScreen[None]):
         self.query_one("#export-format", FormatChoice).focus()
         field = self.query_one("#export-path", PathInput)
         field.cursor_position = len(field.value)
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
 
     def _fit(self) -> None:
         """The formats, the file's field and the result line whole; the words around them
@@ -263,7 +263,7 @@ class ExportScreen(ModalScreen[None]):
 
     def _say(self, text: str, style: str = "") -> None:
         self.query_one("#export-note", Static).update(Text(text, style=style))
-        self.call_after_refresh(self._fit)  # a longer line: the words give up their rows
+        fit_after_refresh(self, self._fit)  # a longer line: the words give up their rows
 
     def action_choose_format(self, name: str) -> None:
         """A format's key (m, c, j, b, l, r): that format."""
@@ -286,7 +286,7 @@ class ExportScreen(ModalScreen[None]):
         """The words say the format; the file's suffix follows it (when the name is still
         the default's)."""
         self.query_one("#export-format-words", Static).update(self._format_words())
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
         field = self.query_one("#export-path", PathInput)
         path = Path(field.value)
         if path.stem == self.stem or path.name.startswith(f"{self.stem}."):

@@ -34,7 +34,7 @@ from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import printable
 from tui.text_fields import after_typed
-from tui.widgets.fitting import Shrinking, fit_dialog
+from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 from tui.widgets.path_input import PathInput
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ class ImportScreen(ModalScreen[str | None]):
         self.query_one("#import-path", Input).focus()
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
 
     def _fit(self) -> None:
         """The result line and the list's field whole; what the field takes scrolls."""
@@ -251,7 +251,7 @@ class ImportScreen(ModalScreen[str | None]):
     def _status(self, text: str, style: str = "") -> None:
         # An error quotes the path and what the file held: shown, never obeyed.
         self.query_one("#import-status", Static).update(Text(printable(text), style=style))
-        self.call_after_refresh(self._fit)  # a longer line: the rest gives up its rows
+        fit_after_refresh(self, self._fit)  # a longer line: the rest gives up its rows
 
     @work(thread=True, exclusive=True, exit_on_error=False, description="import")
     def run_import(

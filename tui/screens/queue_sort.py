@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from storage.queue import SORTS
 from tui.commands import bindings
-from tui.widgets.fitting import Shrinking, fit_dialog
+from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 
 
 class QueueSortDialog(ModalScreen[str | None]):
@@ -37,10 +37,10 @@ class QueueSortDialog(ModalScreen[str | None]):
             yield OptionList(*(Option(Text(sort.label)) for sort in SORTS), id="sort-choice")
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._fit)
+        fit_after_refresh(self, self._fit)
 
     def _fit(self) -> None:
         """The choices first (one at least, the list scrolls), then the words above them."""

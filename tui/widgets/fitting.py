@@ -10,10 +10,12 @@ rows, and what no longer fits scrolls instead of vanishing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import floor
+from typing import Any
 
 from textual.containers import VerticalScroll
+from textual.screen import Screen
 from textual.widget import Widget
 
 
@@ -27,6 +29,18 @@ class Shrinking(VerticalScroll, can_focus=False):
         scrollbar-size-vertical: 1;
     }
     """
+
+
+def fit_after_refresh(screen: Screen[Any], fit: Callable[[], None]) -> None:
+    """``fit`` (a dialog's call of ``fit_dialog``) once ``screen`` is laid out again, unless
+    it was closed meanwhile: a dialog closed by the keys typed right after the one that
+    opened it (``e j Enter``) had lost its children by then, and the app ended on NoMatches."""
+
+    def fit_if_open() -> None:
+        if screen in screen.app.screen_stack:
+            fit()
+
+    screen.call_after_refresh(fit_if_open)
 
 
 def natural_height(part: Widget) -> int:
