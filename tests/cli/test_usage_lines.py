@@ -19,7 +19,7 @@ from tui.cli.main import build_parser
 @pytest.mark.parametrize(
     ("args", "usage"),
     [
-        (["note"], "usage: papers note [-h] [--home DIR] ID [TEXT ...]"),
+        (["note"], "usage: papers note [-h] [--home DIR] [-a] ID [TEXT ...]"),
         (["tag"], "usage: papers tag [-h] [--home DIR] ID [TAG ...]"),
         (["queue"], "usage: papers queue [-h] [--home DIR] [--json] [ACTION ...]"),
         (["queue", "move"], "usage: papers queue move [-h] [--home DIR] --to N|top|bottom ID"),
