@@ -50,7 +50,7 @@ from storage.fetch.replies import ReplyNames, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
 from storage.sources.json_lists import note_year
-from storage.sources.records import ReadResult
+from storage.sources.records import ReadResult, SourceRecord
 from storage.sources.venues import find_venue
 
 PAGE = 1000
@@ -76,7 +76,7 @@ class Others:
 #: brings it, and one can be in two: the decisions came out while the fetch paged through the
 #: submissions, or the pages under review are today's cached ones (kept) while the page of the
 #: rejected ones was empty this morning (not kept). Its decision is then what it gets, not a
-#: stale "Under review".
+#: stale "Under review". The list shows them in the order of ``SHOWN_ORDER``.
 OTHER_SUBMISSIONS: tuple[Others, ...] = (
     Others("rejected_venue_id", "Rejected_Submission", "Rejected", "Rejected"),
     Others("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn_Submission", "Withdrawn"),
@@ -84,6 +84,16 @@ OTHER_SUBMISSIONS: tuple[Others, ...] = (
     Others("decision_pending_venue_id", "", "Decision_Pending", "Decision pending"),
     Others("under_review_venue_id", "", "Under_Review", "Under review"),
     Others("submission_venue_id", "Submission", "", "Under review"),
+)
+#: The order the list shows them in, after the accepted papers (``Query.shown``): those still
+#: under review first, then those decided against.
+SHOWN_ORDER: tuple[str, ...] = (
+    "submission_venue_id",
+    "under_review_venue_id",
+    "decision_pending_venue_id",
+    "rejected_venue_id",
+    "withdrawn_venue_id",
+    "desk_rejected_venue_id",
 )
 #: What only a journal's group names (openreview-py's Journal writes them, no conference does).
 _JOURNAL_KEYS = ("under_review_venue_id", "decision_pending_venue_id")
@@ -120,6 +130,8 @@ class Query:
     accepted_only: bool = False
     #: What the venue calls the replies read (its reviews, decisions, meta reviews).
     names: ReplyNames = ReplyNames()
+    #: Its papers' place in the list, whatever the order it is read in (``SHOWN_ORDER``).
+    shown: int = 0
 
 
 def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResult:
@@ -132,8 +144,13 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     seen: set[str] = set()
     unsaid = 0  # accepted papers of v2 whose notes name no venue (``ACCEPTED_UNSAID``)
     if queries is not None:
+        parts: list[tuple[int, list[SourceRecord]]] = []
         for query in queries:
+            start = len(result.records)
             unsaid += _read_query(api, query, request, web, result, seen)
+            parts.append((query.shown, result.records[start:]))
+        parts.sort(key=lambda part: part[0])  # (stable: the order read within a place)
+        result.records[:] = [record for _, records in parts for record in records]
     else:
         for query in _v1_queries(venue_id, request, api, web):
             _read_query(api, query, request, web, result, seen)
@@ -254,9 +271,9 @@ def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) 
             if other not in asked:
                 asked.add(other)
                 status = others.status
-                queries.append(
-                    Query({"content.venueid": other}, status.lower(), status, names=names)
-                )
+                shown = 1 + SHOWN_ORDER.index(others.key)
+                params = {"content.venueid": other}
+                queries.append(Query(params, status.lower(), status, names=names, shown=shown))
     return queries
 
 

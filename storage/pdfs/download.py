@@ -671,9 +671,19 @@ def _network_cause(exc: BaseException, url: str = "") -> str:
     """A network failure in a few words, naming the host of ``url`` (the PDF's link) when
     given: which server a queue of papers from several sites could not reach."""
     reason = getattr(exc, "reason", exc)
-    host = urllib.parse.urlsplit(url).netloc if url else ""
+    host = _host(url)
     if isinstance(reason, TimeoutError) or "timed out" in str(reason):
         return f"no answer in time from {host}" if host else "no answer in time"
     if isinstance(reason, OSError) and reason.strerror:
         return f"cannot connect{f' to {host}' if host else ''} ({reason.strerror})"
     return f"cannot download ({reason})"
+
+
+def _host(url: str) -> str:
+    """The server of ``url`` (``host:port``), without the user and password a link may hold;
+    "" for none."""
+    try:
+        netloc = urllib.parse.urlsplit(url).netloc
+    except ValueError:  # (a broken IPv6 address)
+        return ""
+    return netloc.rpartition("@")[2]

@@ -152,7 +152,8 @@ class _Records:
         self.path: list[str] = []  # the elements open, from the root
         self.count = 0  # records read
         self._on_record = on_record
-        self.held = False  # the text held characters XML cannot hold (``xml_text``)
+        #: Where the text held characters XML cannot hold (``xml_text``), if it held any.
+        self.held: xml_text.Held | None = None
         self._values: dict[str, list[str]] = {}
         self._attributes: dict[str, str] = {}
         self._problem = ""
@@ -214,7 +215,7 @@ class _Records:
         values = self._values.setdefault(field, [])
         if len(values) < MAX_VALUES:
             text = "".join(self._pieces)
-            values.append(xml_text.restore(text) if self.held else text)
+            values.append(self.held.restore(text) if self.held is not None else text)
 
     @staticmethod
     def refuse_entity(name: str, *_: object) -> None:

@@ -5,8 +5,9 @@ A field that holds a control character (a title pasted from a terminal: ``\\x1b`
 vertical tab from a PDF) is written by EndNote and Zotero as it is, raw or as a character
 reference (``&#27;``), though XML 1.0 refuses it: one such character made the whole export
 unreadable. So the readers hold them while the XML is parsed (``hold``: as characters of a
-private plane) and give them back in the fields read (``restore``), as every other reader
-keeps them (the screen and the exports make them printable). A reference to what is no
+private plane the document does not use) and give them back in the fields read
+(``Held.restore``), as every other reader keeps them (the screen and the exports make them
+printable). A reference to what is no
 character at all (``&#xD800;``, ``&#x110000;``) is read as U+FFFD.
 
 A document that declares a DTD, where entities (and their expansion bombs) would be, is
@@ -16,9 +17,11 @@ refused (``declares_dtd``): no export or feed read here writes one.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["declares_dtd", "hold", "restore"]
+__all__ = ["Held", "declares_dtd", "hold"]
 
 #: What XML 1.0 cannot hold, raw: C0 controls but tab, LF and CR; U+FFFE, U+FFFF; a lone
 #: surrogate (which no decoded file holds: U+FFFD).
@@ -27,11 +30,24 @@ _REFERENCE: Final = re.compile(r"&#(?:[xX]0*([0-9A-Fa-f]{1,8})|0*([0-9]{1,10}));
 #: What may come before the root element: the XML declaration, comments, processing
 #: instructions, space. A ``<!DOCTYPE`` can only come right after them.
 _PROLOG: Final = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.DOTALL)
-_PLANE: Final = 0xF0000
-_HELD: Final = {
-    c: _PLANE + (c & 0xFF) for c in (*range(9), 11, 12, *range(14, 0x20), 0xFFFE, 0xFFFF)
-}
-_RESTORED: Final = {held: c for c, held in _HELD.items()}
+#: The characters held: C0 controls but tab, LF and CR; U+FFFE, U+FFFF.
+_HOLDS: Final = (*range(9), 11, 12, *range(14, 0x20), 0xFFFE, 0xFFFF)
+#: The blocks of 256 characters of the private planes 15 and 16 (their first character >> 8)
+#: they may be held in: the first that the document itself does not use (an icon font's
+#: glyphs are there, raw or referenced), so that giving them back touches nothing else.
+_BLOCKS: Final = range(0xF00, 0x1100)
+_PRIVATE: Final = re.compile("[\U000f0000-\U0010ffff]")
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Where ``hold`` held the characters of one document: ``restore`` gives them back."""
+
+    table: Mapping[int, int]
+
+    def restore(self, text: str) -> str:
+        """A field's text as the export wrote it (what ``hold`` held given back)."""
+        return text.translate(self.table) if self.table else text
 
 
 def _allowed(code: int) -> bool:
@@ -44,29 +60,41 @@ def _allowed(code: int) -> bool:
     )
 
 
-def _referenced(match: re.Match[str]) -> str:
+def _code(match: re.Match[str]) -> int:
     hexadecimal, decimal = match.groups()
-    code = int(hexadecimal, 16) if hexadecimal else int(decimal)
-    if _allowed(code):
-        return match.group()
-    return chr(_HELD.get(code, 0xFFFD))
+    return int(hexadecimal, 16) if hexadecimal else int(decimal)
 
 
-def hold(text: str) -> tuple[str, bool]:
-    """``text`` ready for an XML parser, what XML cannot hold held (see the module); and
-    whether anything was (the fields read are then given to ``restore``)."""
+def _place(text: str) -> dict[int, int]:
+    """Each character to hold → where it is held while parsed: in a block of the private
+    planes the document does not use (U+FFFD, not given back, should it use every one)."""
+    used = {ord(c) >> 8 for c in set(_PRIVATE.findall(text))}
+    if "&#" in text:
+        used.update(code >> 8 for m in _REFERENCE.finditer(text) if (code := _code(m)) > 0xFFFF)
+    block = next((b for b in _BLOCKS if b not in used), None)
+    if block is None:
+        return dict.fromkeys(_HOLDS, 0xFFFD)
+    return {c: (block << 8) + (c & 0xFF) for c in _HOLDS}
+
+
+def hold(text: str) -> tuple[str, Held | None]:
+    """``text`` ready for an XML parser, what XML cannot hold held (see the module); and,
+    when anything was, how to give it back in the fields read (``Held.restore``)."""
     raw = _NOT_XML.search(text) is not None
+    referenced = "&#" in text and any(not _allowed(_code(m)) for m in _REFERENCE.finditer(text))
+    if not raw and not referenced:
+        return text, None
+    place = _place(text)
     if raw:
-        text = _NOT_XML.sub(lambda m: chr(_HELD.get(ord(m.group()), 0xFFFD)), text)
-    if "&#" not in text:
-        return text, raw
-    held = _REFERENCE.sub(_referenced, text)
-    return held, raw or held != text
+        text = _NOT_XML.sub(lambda m: chr(place.get(ord(m.group()), 0xFFFD)), text)
+    if referenced:
 
+        def referenced_char(match: re.Match[str]) -> str:
+            code = _code(match)
+            return match.group() if _allowed(code) else chr(place.get(code, 0xFFFD))
 
-def restore(text: str) -> str:
-    """A field's text as the export wrote it (what ``hold`` held given back)."""
-    return text.translate(_RESTORED)
+        text = _REFERENCE.sub(referenced_char, text)
+    return text, Held({at: c for c, at in place.items() if at != 0xFFFD})
 
 
 def declares_dtd(text: str) -> bool:

@@ -124,15 +124,15 @@ def sniff_zotero_rdf(text: str, path: Path) -> Fit:
     return named
 
 
-def _restore(root: Element) -> None:
+def _restore(root: Element, held: xml_text.Held) -> None:
     """Every text and attribute of the document as the export wrote it (``xml_text``)."""
     for element in root.iter():
         if element.text:
-            element.text = xml_text.restore(element.text)
+            element.text = held.restore(element.text)
         if element.tail:
-            element.tail = xml_text.restore(element.tail)
+            element.tail = held.restore(element.tail)
         for name, value in element.attrib.items():
-            element.attrib[name] = xml_text.restore(value)
+            element.attrib[name] = held.restore(value)
 
 
 def _root(text: str, path: Path) -> Element:
@@ -150,8 +150,8 @@ def _root(text: str, path: Path) -> Element:
     except ElementTree.ParseError as exc:
         said = " ".join(str(exc).split())[:200]
         raise SourceError(f"{path}: not well-formed XML, cut short or damaged ({said})") from None
-    if held:
-        _restore(root)
+    if held is not None:
+        _restore(root, held)
     if root.tag != f"{{{RDF}}}RDF":
         raise SourceError(f"{path}: not a Zotero RDF export (its root is <{_local(root.tag)}>)")
     return root

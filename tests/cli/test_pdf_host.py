@@ -30,3 +30,27 @@ def test_a_server_that_refuses_the_connection_is_named(tmp_path: Path) -> None:
     assert done.returncode == 1 and "Traceback" not in done.stderr
     (line,) = [line for line in done.stderr.splitlines() if "failed:" in line]
     assert f"cannot connect to 127.0.0.1:{port} (Connection refused)" in line
+
+
+def test_the_server_is_named_without_the_password_its_link_holds(tmp_path: Path) -> None:
+    """A link with a user and password in it (``http://reader:s3cret@host/…``): the host
+    named was the link's whole network location, the password printed with it."""
+    env = make_env(tmp_path)
+    home = tmp_path / "home"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    listed = tmp_path / "down.jsonl"
+    record = {
+        "title": "A paper behind a password on a server that is down",
+        "abstract": "We study what a reader is told when a PDF behind a password is down.",
+        "url": f"http://reader:s3cret@127.0.0.1:{port}/paper.pdf",
+    }
+    listed.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    ok(run("--home", home, "import", listed, env=env))
+    (pid,) = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))]
+    done = run("--home", home, "pdf", pid, "--pause", "0", "--no-text", env=env)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if "failed:" in line]
+    assert f"cannot connect to 127.0.0.1:{port} (Connection refused)" in line
+    assert "s3cret" not in done.stderr

@@ -55,3 +55,23 @@ def test_one_venue_named_twice_in_a_fetch_is_fetched_once(services, env) -> None
     assert "5 added" in done.stdout and "merged" not in done.stdout, done.stdout
     assert "Fetched 5 papers (2 requests" in done.stderr, done.stderr
     assert len(found.requests_to("/or2/notes")) == 1
+
+
+def test_a_fetch_of_every_submission_lists_accepted_under_review_then_rejected(
+    services, env
+) -> None:
+    """Reading the decided venue ids first (for a decision that came out mid-fetch) left the
+    list's order as it was for a normal fetch: accepted, under review, then rejected (it put
+    the rejected before the papers under review)."""
+    found, _ = services
+    made = shapes.made_up(30, seed=9, fate="")
+    for i, paper in enumerate(made):
+        paper.fate = ("", "Submission", "Rejected_Submission")[i // 10]
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    done = papers(env, "fetch", "iclr2025", "--all")
+    assert done.returncode == 0, done.stderr
+    shown = [p["venue_status"] for p in _listed(env)]
+    assert len(shown) == 30
+    accepted = [s for s in shown[:10] if s not in ("Under review", "Rejected")]
+    assert len(accepted) == 10, shown
+    assert shown[10:] == ["Under review"] * 10 + ["Rejected"] * 10, shown

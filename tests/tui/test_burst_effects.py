@@ -239,3 +239,26 @@ async def test_enter_then_esc_in_the_command_palette_does_not_end_the_app(
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         await pilot.pause(0.3)
         assert app.is_running and isinstance(app.screen_stack[0], MainScreen)
+
+
+async def test_a_queue_sort_that_fails_says_so_and_holds_no_key(seeded_home: Path) -> None:
+    """``Q`` ↓↓↓ Enter ``j`` where the sort fails in its thread (here the PDFs' text file,
+    checksummed, gives a page count that is no number): the failure was said nowhere and the
+    ``j`` waited the key gate's 3 s."""
+    from storage.cache.pdf_text import TEXT_FILE, PdfTexts
+    from tests.tui.test_queue_keys import queued
+    from tui.key_gate import MAX_SCREEN_WAIT_S
+
+    ids = queued(seeded_home, 6)
+    PdfTexts(seeded_home / TEXT_FILE, {ids[0]: {"size": 1, "pages": "many"}}).save()
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: screen.view.tab == "starred")
+        before = listed(screen)
+        burst(app, "Q", "down", "down", "down", "enter", "j")
+        await wait_for(pilot, lambda: any("not sorted" in m for m in messages(app)))
+        await wait_for(pilot, lambda: screen.paper_list.cursor == 1, MAX_SCREEN_WAIT_S / 3)
+        assert listed(screen) == before
+        assert isinstance(app.screen, MainScreen)

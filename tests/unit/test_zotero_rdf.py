@@ -373,3 +373,47 @@ def test_control_characters_raw_or_referenced_are_read_as_the_endnote_reader_rea
     assert read.title == same.title == "Escape\x1b[2J sequences\x1b]0;t\x07 \ufffd\ufffd"
     assert read.abstract == same.abstract == f"{ABSTRACT}\x07"
     assert read.keywords == ("tag\x01",)
+
+
+def test_private_plane_characters_of_the_document_itself_are_kept_beside_held_ones(
+    tmp_path: Path,
+) -> None:
+    """The characters XML cannot hold are held as characters of a private plane while the XML
+    is parsed; those the document itself holds (an icon font's glyphs, raw or referenced)
+    were turned into control characters with them, in both readers."""
+    own = "\U000f0001\U000f001b&#xF0002;&#983070;"  # U+F0001, U+F001B, U+F0002, U+F001E
+    title = f"Icons {own} and an escape\x1b."
+    rdf = export(
+        tmp_path,
+        items(
+            '<bib:Article rdf:about="#a"><z:itemType>journalArticle</z:itemType>'
+            f"<dc:title>{title}</dc:title><dcterms:abstract>{ABSTRACT}</dcterms:abstract>"
+            "</bib:Article>"
+        ),
+    )
+    endnote = tmp_path / "same.xml"
+    endnote.write_text(
+        f"<xml><records><record><titles><title>{title}</title></titles>"
+        f"<abstract>{ABSTRACT}</abstract></record></records></xml>",
+        encoding="utf-8",
+    )
+    (read,) = read_source(rdf).records
+    (same,) = read_source(endnote).records
+    kept = "Icons \U000f0001\U000f001b\U000f0002\U000f001e and an escape\x1b."
+    assert read.title == same.title == kept
+
+
+def test_a_document_using_every_private_block_keeps_its_own_and_reads_controls_as_fffd(
+    tmp_path: Path,
+) -> None:
+    """No block of the private planes left to hold them in: the control characters are read
+    as U+FFFD (as Zotero RDF read them before), the document's own characters as they are."""
+    own = "".join(chr(block << 8 | 0x41) for block in range(0xF00, 0x1100))
+    endnote = tmp_path / "every.xml"
+    endnote.write_text(
+        f"<xml><records><record><titles><title>All {own}\x1b.</title></titles>"
+        f"<abstract>{ABSTRACT}</abstract></record></records></xml>",
+        encoding="utf-8",
+    )
+    (record,) = read_source(endnote).records
+    assert record.title == f"All {own}\ufffd."

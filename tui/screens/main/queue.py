@@ -103,6 +103,13 @@ class QueuePart(MainBase):
         all_papers = self.view.papers
 
         def work() -> None:
+            try:
+                ordered()
+            except Exception as exc:  # noqa: BLE001 - said; the keys held go on (``_unsorted``)
+                said = f"The queue is not sorted: {printable(f'{type(exc).__name__}: {exc}')}"
+                self.app.call_from_thread(self._unsorted, said)
+
+        def ordered() -> None:
             likeness: dict[str, float] = {}
             if sort.needs_likeness and len(papers) > 1:
                 index = self.similar_work.index_for(all_papers)
