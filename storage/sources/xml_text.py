@@ -7,8 +7,8 @@ reference (``&#27;``), though XML 1.0 refuses it: one such character made the wh
 unreadable. So the readers hold them while the XML is parsed (``hold``: as characters of a
 private plane the document does not use) and give them back in the fields read
 (``Held.restore``), as every other reader keeps them (the screen and the exports make them
-printable). A reference to what is no
-character at all (``&#xD800;``, ``&#x110000;``) is read as U+FFFD.
+printable). A reference to what is no character at all (``&#xD800;``, ``&#x110000;``) is
+read as U+FFFD.
 
 A document that declares a DTD, where entities (and their expansion bombs) would be, is
 refused (``declares_dtd``): no export or feed read here writes one.
