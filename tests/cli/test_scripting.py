@@ -103,6 +103,21 @@ def test_an_undo_in_an_ascii_output_is_said_not_an_error(home: Path, tmp_path: P
     assert undone.stdout.startswith(f"{first}  read \\u2192 inbox")
 
 
+def interruptible(env: dict[str, str], *args: str | Path) -> subprocess.Popen[str]:
+    """``papers ARGS`` started as a terminal's Ctrl+C finds it: a shell without job control
+    ignores SIGINT for the commands it starts in the background, and Python then keeps it
+    ignored."""
+    return subprocess.Popen(
+        [*test_bad_input.PAPERS, *map(str, args)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+    )
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs and signals")
 def test_ctrl_c_during_an_import_is_one_line_and_no_import(tmp_path: Path) -> None:
     """Ctrl+C while ``papers import`` waits on its input (a FIFO nobody writes to yet): the
@@ -111,17 +126,7 @@ def test_ctrl_c_during_an_import_is_one_line_and_no_import(tmp_path: Path) -> No
     fifo = tmp_path / "list.jsonl"
     os.mkfifo(fifo)
     home = tmp_path / "home"
-    with subprocess.Popen(
-        [*test_bad_input.PAPERS, "--home", str(home), "import", "--any-file", str(fifo)],
-        env=make_env(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        # as a terminal's Ctrl+C finds it: a shell without job control ignores SIGINT for
-        # the commands it starts in the background, and Python then keeps it ignored
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
-    ) as proc:
+    with interruptible(make_env(tmp_path), "--home", home, "import", "--any-file", fifo) as proc:
         deadline = time.monotonic() + 30
         while True:  # the import has opened the FIFO: it now waits for its first byte
             try:
@@ -155,15 +160,7 @@ def test_ctrl_c_once_the_papers_are_stored_says_they_are_imported(tmp_path: Path
             out.write(json.dumps(paper) + "\n")
     home = tmp_path / "home"
     env = make_env(tmp_path)
-    with subprocess.Popen(
-        [*test_bad_input.PAPERS, "--home", str(home), "import", str(source)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
-    ) as proc:
+    with interruptible(env, "--home", home, "import", source) as proc:
         deadline = time.monotonic() + 120
         # the papers stored and cached: the search files are being made (seconds of work)
         while not (home / "papers.cache").exists():
