@@ -44,11 +44,11 @@ class LockTimeoutError(LibraryError):
 
 
 class ImportInterrupted(KeyboardInterrupt):
-    """Ctrl+C once an import had stored its papers: the import stands, ``report`` says what
-    it did. Then it took the decisions its list carries (``decisions_taken`` False: not
-    taken, as the list's papers were there already; importing it again takes them) and made
-    the files derived from the papers (the cache, the search and similarity indexes), which
-    the next command that needs them makes."""
+    """Ctrl+C once an import had stored its papers: the import stands, and ``report`` says
+    what it did. ``decisions_taken``: whether it had also taken the decisions its list
+    carries (if not, importing the list again takes them). Of the files derived from the
+    papers (the cache, the search and similarity indexes), what it had not made yet the next
+    command that needs them makes."""
 
     def __init__(self, report: ImportReport, *, decisions_taken: bool) -> None:
         super().__init__()

@@ -317,7 +317,7 @@ class Library:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now
             store(papers, incoming, report)
-        stage = "decisions"
+        taken = False  # the decisions the list carries
         try:  # the papers are stored: Ctrl+C from now on says so, not only "interrupted"
             carried = list(iter_decisions(incoming))
             report.carried = len(carried)
@@ -330,7 +330,7 @@ class Library:
                     if changes:
                         triage.record(changes, RESTORE)
             if not dry_run:
-                stage = "derived"
+                taken = True
                 before, changed = papers.before, papers.changed
                 del papers  # both tables of papers.json: not held while the index is made
                 # the papers cached, the index made: the next search finds them
@@ -338,7 +338,7 @@ class Library:
         except KeyboardInterrupt:
             if dry_run:
                 raise
-            raise ImportInterrupted(report, decisions_taken=stage == "derived") from None
+            raise ImportInterrupted(report, decisions_taken=taken) from None
         return report
 
     # -- triage -----------------------------------------------------------------------------
