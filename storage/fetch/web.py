@@ -10,12 +10,12 @@ given up on. A 429 or 503 with ``Retry-After`` is waited for, up to ``max_wait``
 ``retries`` times, and the wait is told through ``notify``; a 502/503/504 is tried again
 after a short pause, and so, once, is a GET whose connection dropped before its answer was
 whole (a reset, a body cut short: ``DROP_RETRIES``), as a proxy or a load balancer recycling
-a connection does now and then. An answer a source knows for its service's throttling (arXiv's "Rate
-exceeded.", with a 503 or even a 200) is waited for the same way, then one line saying so.
-Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read
-from it the next time, unless ``refresh``; a page its source says holds
-nothing yet (``keep``) is neither kept nor believed from the cache, as the next request may
-bring what it lacks (decisions out that afternoon, arXiv's empty page answered properly).
+a connection does now and then. An answer a source knows for its service's throttling
+(arXiv's "Rate exceeded.", with a 503 or even a 200) is waited for the same way, then one
+line saying so. Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read from
+it the next time, unless ``refresh``; a page its source says holds nothing yet (``keep``) is
+neither kept nor believed from the cache, as the next request may bring what it lacks
+(decisions out that afternoon, arXiv's empty page answered properly).
 """
 
 from __future__ import annotations
