@@ -65,3 +65,23 @@ def test_append_without_text_is_a_usage_error(
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "--append needs the TEXT to add" in done.stderr
     assert note_of(home, env, pid) == "keep me"
+
+
+def test_words_after_an_option_in_the_middle_are_the_commands_words_too(
+    setup: tuple[Path, dict[str, str], str],
+) -> None:
+    """``papers note ID --append more words`` and ``papers tag ID --home DIR a b`` were
+    refused ("unrecognized arguments: more words"): argparse gives a positional that takes
+    the rest of the line only the words before the first option."""
+    home, env, pid = setup
+    ok(run("--home", home, "note", pid, "first", env=env))
+    ok(run("--home", home, "note", pid, "--append", "more", "words", env=env))
+    ok(run("--home", home, "note", pid, "and", "--append", "again", env=env))
+    assert note_of(home, env, pid) == "first\nmore words\nand again"
+    ok(run("--home", home, "tag", pid, "--home", home, "a", "b", env=env))
+    (record,) = [
+        r for r in json.loads(ok(run("--home", home, "list", "--json", env=env))) if r["id"] == pid
+    ]
+    assert record["tags"] == ["a", "b"]
+    refused = run("--home", home, "note", pid, "x", "--bogus", "y", env=env)
+    assert refused.returncode == 2 and "unrecognized arguments: --bogus y" in refused.stderr

@@ -141,8 +141,26 @@ def _parse(
     if extra:
         commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         where = commands[0].choices.get(named, parser) if commands and named else parser
-        where.error(f"unrecognized arguments: {' '.join(extra)}")
+        if not _rest_of_line(where, args, extra):
+            where.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
+
+
+def _rest_of_line(
+    command: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]
+) -> bool:
+    """Words left after an option in the middle of the line (``papers note ID --append more
+    words``, ``papers tag ID --home DIR a b``): argparse gives the positional that takes the
+    rest of the line only the words before the first option. When the command's last
+    positional takes the rest and no word left is an option, they are its words, in order."""
+    positionals = [a for a in command._actions if not a.option_strings]
+    if not positionals or positionals[-1].nargs not in ("*", "+"):
+        return False
+    if any(word.startswith("-") and word != "-" for word in extra):  # ("-": standard input)
+        return False
+    dest = positionals[-1].dest
+    setattr(args, dest, [*(getattr(args, dest, None) or []), *extra])
+    return True
 
 
 def _closed_streams_lead_nowhere() -> None:
