@@ -16,6 +16,8 @@ from tests.web.test_browser import decided, wait_until
 
 pytestmark = pytest.mark.usefixtures("needs_browser")
 
+ENTER_ESC = ("\ue007", "\ue00c")  # selenium's Keys.ENTER and Keys.ESCAPE
+
 #: What the page's script records: every ``stdin`` message the page sent, and whether the
 #: browser still held any of it unsent (``bufferedAmount``).
 SENT_HOOK = """
@@ -74,3 +76,38 @@ def test_decisions_typed_just_before_a_reload_or_a_closed_tab_are_kept(
         assert wait_until(lambda: len(decided(seeded_home, Status.SKIPPED)) == 4, timeout=20)
     assert len(decided(seeded_home, Status.STARRED)) == 12
     assert len(Library(seeded_home).triage().statuses) == 16
+
+
+def test_the_browser_shows_a_key_for_ctrl_w_that_works_in_a_browser(seeded_home: Path) -> None:
+    """ctrl+w (delete the saved search shown; in the search box, the word before the
+    cursor) closes the browser's tab instead, and the page cannot keep it: the footer, the
+    help and the palette showed ctrl+w. They show alt+backspace, which xterm.js sends as ESC
+    DEL, read as ctrl+w: it deletes the word and the saved search."""
+    from storage.files.saved_searches import SavedSearches
+
+    searches = SavedSearches(seeded_home, Library(seeded_home).lock)
+    searches.save("models", "model")
+    alt_backspace = ("\ue00a", "\ue003", "\ue000")  # ALT, BACKSPACE, NULL (releases ALT)
+    server = serve(seeded_home)
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            browser.wait_for("Inbox · 1 / 38")
+            browser.press("?")
+            browser.wait_for("Show the papers marked read")
+            browser.press(" ")  # a page down, to the Lists' keys
+            shown = browser.wait_for("Delete the saved search whose tab is shown")
+            assert "alt+backspace" in shown and "ctrl+w" not in shown
+            browser.press(ENTER_ESC[1])  # (Esc and 6 read at once are §, Textual's alt+6)
+            browser.wait_for(lambda text: "Delete the saved search" not in text)
+            browser.press("6")
+            browser.wait_for("models · 1 / 32", what="the saved search's tab")
+            browser.press(*alt_backspace)
+            assert wait_until(lambda: searches.all() == [])
+            browser.press("/", *"graph neural")
+            shown = browser.wait_for("alt+backspace Delete word", what="the box's footer")
+            assert "ctrl+w" not in shown
+            browser.press(*alt_backspace)
+            browser.wait_for(lambda text: "graph neural" not in text and "graph " in text)
+    finally:
+        server.stop()
