@@ -164,10 +164,12 @@ class PapersApp(App[None]):
         Textual's ``WebDriver`` posts as it is. It ends the app as ``exit`` does, keeping the
         place and a note being typed (both were lost; found by a hostile review of the web
         mode): its default handling (``App``'s) is prevented, and runs for the ``ExitApp``
-        that ``exit`` posts."""
+        that ``exit`` posts. The keys typed before it that wait behind a key settling are
+        taken first (``tui/key_gate.py``): a reload right after ``ssssss`` kept one star."""
         if not self.ending:
             event.prevent_default()
-            self.exit()
+            if not self.key_gate.hold(event):
+                self.exit()
 
     def _keep_what_is_typed(self) -> None:
         """A note typed in an editor still open is saved as the app ends (``keep_typed``)."""
@@ -207,10 +209,14 @@ class PapersApp(App[None]):
             return
         await super().on_event(event)
 
-    async def _take_key(self, event: events.Key | events.Paste) -> None:
+    async def _take_key(self, event: events.Key | events.Paste | messages.ExitApp) -> None:
         """A key, given out in its turn (``tui/key_gate.py``): one that is not a character
         typed into a text field holds the next keys until it has settled. (A paste waits its
         turn as a key does, and holds nothing.)"""
+        if isinstance(event, messages.ExitApp):  # the tab closed, after the keys before it
+            if not self.ending:
+                self.exit()
+            return
         if isinstance(event, events.Paste):
             if not self.ending:
                 await super().on_event(event)

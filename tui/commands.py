@@ -238,8 +238,17 @@ _KEY_NAMES = {
 }
 
 
-def key_label(key: str) -> str:
-    """A key as people write it: ``question_mark`` → ``?``, ``ctrl+r`` → ``ctrl+r``."""
+#: Keys a browser keeps for itself whatever the page does (ctrl+w closes the tab in Chrome and
+#: Firefox), shown in a browser tab (``papers serve``) as a key that reaches the app as the
+#: same key: xterm.js sends alt+backspace as ESC DEL, which Textual reads as ctrl+w.
+_BROWSER_KEYS = {"ctrl+w": "alt+backspace"}
+
+
+def key_label(key: str, *, web: bool = False) -> str:
+    """A key as people write it: ``question_mark`` → ``?``, ``ctrl+r`` → ``ctrl+r``; with
+    ``web`` (the app in a browser tab), the key to press there for one the browser keeps."""
+    if web and key in _BROWSER_KEYS:
+        return _BROWSER_KEYS[key]
     return _KEY_NAMES.get(key, key)
 
 
@@ -270,11 +279,12 @@ class PaperCommands(Provider):
 
     def _entries(self) -> Iterable[tuple[str, str, Callable[[], object]]]:
         keymap: Mapping[str, str] = getattr(self.app, "keymap", {})
+        web = self.app.is_web
         screen = self.screen
         for command in COMMANDS:
             name = command.action.split("(")[0]
             if command.palette and hasattr(screen, f"action_{name}"):
-                keys = " ".join(key_label(k) for k in keys_for(command, keymap))
+                keys = " ".join(key_label(k, web=web) for k in keys_for(command, keymap))
                 yield (
                     f"{command.group}: {command.title}",
                     escape(f"{command.help} · {keys}"),

@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from textual import events
+from textual import events, messages
 from textual.app import App
 from textual.dom import DOMNode
 from textual.timer import Timer
@@ -70,9 +70,10 @@ def escape_then(event: events.Key) -> events.Key | None:
     return events.Key(character_key(character), character)
 
 
-#: What waits behind a key settling: keys, and a paste (``a``, then a path pasted into the
-#: import dialog it opens, went to the list under it).
-Held = events.Key | events.Paste
+#: What waits behind a key settling: keys, a paste (``a``, then a path pasted into the
+#: import dialog it opens, went to the list under it), and the quit of a browser tab closed
+#: or reloaded right after its keys (``ssssss`` then a reload dropped the stars held).
+Held = events.Key | events.Paste | messages.ExitApp
 
 
 class KeyGate:

@@ -1,5 +1,5 @@
 """The driver of a browser tab's app (``papers serve``): Textual's ``WebDriver``, one packet
-written at a time.
+written at a time, and the quit message of a closed tab taken after the keys sent before it.
 
 ``WebDriver`` writes its packets to the server with one ``os.write`` each: the screen's
 frames from the app's thread, and a download's chunks (``deliver_chunk``) from its input
@@ -10,6 +10,12 @@ the server misreads the stream, and the download never arrives (the page may sho
 garbage). Here each packet is written under one lock, so packets reach the server whole and
 in turn. Textual's ``TEXTUAL_DRIVER`` names this class in the child's environment
 (``tui.web_child.DRIVER``).
+
+The keys a page sends and textual-serve's quit message (the tab closed or reloaded) come down
+the same pipe in order, but ``WebDriver`` posts each key to the app through a task of its own
+(``Driver.send_message``) and the quit at once (``post_message``): the quit reached the app's
+queue before keys that came with it, and ``ssssss`` typed just before a reload kept 0 to 4 of
+its stars. Here the quit takes the keys' way, so it comes after them.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from textual import messages
 from textual.app import App
 from textual.drivers.web_driver import WebDriver
 
@@ -46,3 +53,9 @@ class PacketDriver(WebDriver):
     def write_binary_encoded(self, data: tuple[str | bytes, ...]) -> None:
         with self._one_packet:
             super().write_binary_encoded(data)
+
+    def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
+        if packet_type == "quit":  # in its turn, after the keys sent before it
+            self.send_message(messages.ExitApp())
+            return
+        super().on_meta(packet_type, payload)

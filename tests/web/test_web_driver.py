@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 #: Packets of each kind the child writes, each well over a pipe's atomic 4 kB.
 PACKETS = 60
@@ -74,3 +75,57 @@ def test_frames_and_download_chunks_written_at_once_arrive_whole() -> None:
     assert len(chunks) == PACKETS
     for i, chunk in enumerate(chunks):
         assert f"chunk {i} ".ljust(SIZE, "y").encode() in chunk
+
+
+def packet(kind: bytes, payload: bytes) -> bytes:
+    """A packet as textual-serve sends it down a child's standard input."""
+    return kind + len(payload).to_bytes(4, "big") + payload
+
+
+def test_keys_sent_with_the_quit_of_a_closed_tab_are_taken_before_it(seeded_home: Path) -> None:
+    """A tab's keys and textual-serve's quit (the tab closed or reloaded) read at once: the
+    driver posted the keys through a task each and the quit straight to the app's queue,
+    where it came first; the app ended and dropped the keys (a real ``papers`` child, the
+    packets written in one piece as the server's pipe may deliver them)."""
+    import os
+    import re
+    import threading
+
+    from storage import Library, Status
+    from tui.web_child import DRIVER, SERVER_VARIABLE
+
+    environment = {
+        **os.environ,
+        "TEXTUAL_DRIVER": DRIVER,
+        SERVER_VARIABLE: str(os.getpid()),
+        "COLUMNS": "120",
+        "ROWS": "36",
+    }
+    command = [sys.executable, "-m", "tui.web_child", "--home", str(seeded_home)]
+    pipe = subprocess.PIPE
+    child = subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, env=environment)
+    assert child.stdin is not None and child.stdout is not None
+    shown = bytearray()
+    painted = threading.Event()
+
+    def read() -> None:  # the frames, until the Inbox is painted and on to the end
+        assert child.stdout is not None
+        while piece := child.stdout.read1(65_536):
+            shown.extend(piece)
+            text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", bytes(shown[-200_000:]))
+            if b"0 / 38 triaged" in text:
+                painted.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert painted.wait(60), shown[-2000:]
+        keys = b"".join(packet(b"D", b"s") for _ in range(6))
+        child.stdin.write(keys + packet(b"M", b'{"type": "quit"}'))  # one write, one read
+        child.stdin.flush()
+        assert child.wait(timeout=30) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+    statuses = Library(seeded_home).triage().statuses
+    assert sum(1 for s in statuses.values() if s == Status.STARRED) == 6

@@ -70,7 +70,9 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(Text(group, style="bold"), "")
             first = True
             for command in commands:
-                keys = " ".join(key_label(k) for k in keys_for(command, self.keymap))
+                keys = " ".join(
+                    key_label(k, web=self.app.is_web) for k in keys_for(command, self.keymap)
+                )
                 if wide:
                     table.add_row(group if first else "", keys, command.help, command.id)
                 else:

@@ -89,7 +89,7 @@ class KeyBar(Static):
         if self.scope == "search":  # Enter and Esc first: where the typing leads
             typing = [
                 (c.id, "" if c.scope == "search" else f"screen.{c.action}",
-                 key_label(keys[0]), c.brief or c.title)
+                 key_label(keys[0], web=self.app.is_web), c.brief or c.title)
                 for c in COMMANDS
                 if (c.scope == "search" or c.typing) and (keys := self._acting_in_box(c))
             ]  # fmt: skip
@@ -97,12 +97,17 @@ class KeyBar(Static):
             return [*typing, palette]
         if self.scope != "main":
             return [
-                (c.id, "", key_label(keys[0]), c.title)
+                (c.id, "", key_label(keys[0], web=self.app.is_web), c.title)
                 for c in COMMANDS
                 if c.scope == self.scope and (keys := keys_for(c, self.keymap))
             ]
         found = [
-            (c.id, f"screen.{c.action}", key_label(keys_for(c, self.keymap)[0]), c.brief or c.title)
+            (
+                c.id,
+                f"screen.{c.action}",
+                key_label(keys_for(c, self.keymap)[0], web=self.app.is_web),
+                c.brief or c.title,
+            )
             for c in COMMANDS
             if c.footer
         ]
