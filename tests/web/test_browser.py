@@ -271,6 +271,8 @@ def test_p_sends_a_local_pdf_to_a_new_tab_of_the_browser(tmp_path: Path) -> None
             assert "/download/" in browser.driver.current_url
             shown = wait_until(lambda: browser.script("return document.contentType"))
             assert shown == "application/pdf"  # the browser's viewer shows it
+            # (its type is known at the first bytes: the tab is closed once all have come)
+            assert wait_until(lambda: browser.script("return document.readyState") == "complete")
         assert not any("cut off" in line for line in server.output)
     finally:
         server.stop()
