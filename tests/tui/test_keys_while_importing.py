@@ -237,3 +237,32 @@ async def test_keys_typed_while_an_import_that_fails_ran_are_not_typed_into_its_
         await pilot.press("x")  # the field takes typing again
         assert field.value == f"{lists}/wanted.jsonlx"
         assert app.screen is dialog
+
+
+async def test_a_failure_outside_the_imports_own_checks_still_lets_the_keys_go(
+    seeded_home: Path, lists: Path
+) -> None:
+    """A bug past the import's own error handling (here its report cannot say what it
+    did) ended the worker and left the dialog "running": its fields disabled, Esc saying the
+    import goes on, and every key typed after it held for a list that never came."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+
+        class Unsayable:
+            lists = ["Wanted"]
+
+            def summary(self) -> str:
+                raise RuntimeError("a bug in the report")
+
+        app.main_screen.library.import_files = lambda *_a, **_k: Unsayable()  # type: ignore[method-assign]
+        burst(app, "a", "wanted.jsonl", "enter", "j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ImportScreen))
+        dialog = app.screen
+        status = dialog.query_one("#import-status", Static)
+        await wait_for(pilot, lambda: "internal error" in str(status.render()))
+        assert "a bug in the report" in str(status.render())
+        field = dialog.query_one("#import-path", Input)
+        await wait_for(pilot, lambda: app.focused is field and not field.disabled)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))

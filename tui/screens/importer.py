@@ -29,6 +29,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, ProgressBar, Static
+from textual.worker import Worker, WorkerState
 
 from storage.errors import LibraryError
 from storage.library import Library
@@ -391,6 +392,13 @@ class ImportScreen(ModalScreen[str | None]):
             message += f"; {count(dropped, 'key')} typed meanwhile, for the list, not used"
         self._status(f"Not imported: {message}", style="bold red")
         self._fields_take_keys(True)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """A failure ``run_import`` did not catch still ends the import (the keys typed
+        meanwhile no longer wait for it, and the form takes keys again)."""
+        if event.state is WorkerState.ERROR and self.running:
+            self._failed(f"internal error: {event.worker.error!r}")
 
     def _stopped(self) -> None:
         self.running = self.fetch_running = False
