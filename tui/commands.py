@@ -162,7 +162,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
     Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second Enter", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
-    Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it (not while importing)", "Dialogs", palette=False, scope="import"),
+    Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it; while it fetches, stop the fetch (an import under way goes on)", "Dialogs", palette=False, scope="import"),
     Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
     Command("help_down", "j,down", "scroll(1)", "Down", "Help: a line down", "Dialogs", palette=False, scope="help"),
     Command("help_up", "k,up", "scroll(-1)", "Up", "Help: a line up", "Dialogs", palette=False, scope="help"),
@@ -217,6 +217,11 @@ def bindings(scope: str = "main") -> list[BindingType]:
 def keys_for(command: Command, keymap: Mapping[str, str]) -> list[str]:
     """The keys that run ``command`` now (after the user's remapping)."""
     return [k.strip() for k in keymap.get(command.id, command.keys).split(",") if k.strip()]
+
+
+def command_keys(command_id: str, keymap: Mapping[str, str]) -> list[str]:
+    """The keys that run the command ``command_id`` now (after the user's remapping)."""
+    return next((keys_for(c, keymap) for c in COMMANDS if c.id == command_id), [])
 
 
 _KEY_NAMES = {

@@ -16,12 +16,17 @@ been drawn (a dialog it opened is on screen, its field focused); then the next k
 out as if it had just arrived. Characters typed into a field are not held: a field takes its
 own keys in order, however fast. A key never waits longer than ``MAX_WAIT_S``: should a queue
 never answer, the keys go on.
+
+A key whose work a thread does (an import, a large export, a search) holds the keys after it
+until that work is shown (``expect_screen``): the keys typed while an import ran went into the
+dialog's field instead of to the list it was bringing. Such a screen names the keys it still
+takes meanwhile (its Esc, which stops the work): they go ahead of the keys held, at once.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from textual import events, messages
@@ -38,14 +43,19 @@ MAX_WAIT_S = 0.3
 MAX_SCREEN_WAIT_S = 3.0
 
 
-def expect_screen(app: App[Any]) -> None:
+def expect_screen(
+    app: App[Any], *, wait: float | None = MAX_SCREEN_WAIT_S, passing: Collection[str] = ()
+) -> None:
     """A key's action opens a screen once a thread's work is done (similar papers, topics),
     or shows a search's results: the keys after it wait for that screen (``m q`` in a burst
     quit the app: the ``q`` came before the dialog it was meant to close) or those results,
-    until ``screen_arrived`` or a few seconds."""
+    until ``screen_arrived`` or ``wait`` seconds. ``wait`` None: for as long as the work
+    takes (an import, minutes): then every end of it must call ``screen_arrived`` or
+    ``screen_stays``. The keys ``passing`` (a dialog's Esc, which stops that work) are not
+    held: they go to the screen at work at once, ahead of the keys held."""
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
-        gate.expect()
+        gate.expect(wait, passing)
 
 
 def screen_arrived(app: App[Any]) -> None:
@@ -54,6 +64,14 @@ def screen_arrived(app: App[Any]) -> None:
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
         gate.arrived()
+
+
+def screen_stays(app: App[Any]) -> int:
+    """The screen ``expect_screen`` waited for will not come (the import failed: its dialog
+    stays, its form taking keys again): the keys held were typed while that form took none,
+    for the screen that did not come, and are dropped. How many were."""
+    gate = getattr(app, "key_gate", None)
+    return gate.abandon() if isinstance(gate, KeyGate) else 0
 
 
 def escape_then(event: events.Key) -> events.Key | None:
@@ -89,35 +107,79 @@ class KeyGate:
         self._settling = 0
         self._count = 0
         self._timer: Timer | None = None
-        #: Set while a screen is expected (``expect_screen``): its deadline.
-        self._expecting: Timer | None = None
+        #: A screen is expected (``expect_screen``): the keys wait for it.
+        self._expecting = False
+        #: Its deadline (None: none).
+        self._deadline: Timer | None = None
+        #: The keys that go ahead meanwhile, to the screen at work.
+        self._passing: frozenset[str] = frozenset()
 
     @property
     def busy(self) -> bool:
         return bool(self._settling or self._expecting or self._held)
 
-    def expect(self) -> None:
-        if self._expecting is not None:
-            self._expecting.stop()
-        self._expecting = self.app.set_timer(MAX_SCREEN_WAIT_S, self.arrived)
+    def expect(self, wait: float | None = MAX_SCREEN_WAIT_S, passing: Collection[str] = ()) -> None:
+        self._stop_expecting()
+        self._expecting = True
+        self._passing = frozenset(passing)
+        if wait is not None:
+            self._deadline = self.app.set_timer(wait, self.arrived)
+        # keys typed after the key whose work this is, held while it settled
+        held, self._held = self._held, deque()
+        for event in held:
+            if not self._ahead(event):
+                self._held.append(event)
+
+    def _stop_expecting(self) -> None:
+        self._expecting = False
+        self._passing = frozenset()
+        if self._deadline is not None:
+            self._deadline.stop()
+            self._deadline = None
 
     def arrived(self) -> None:
-        if self._expecting is None:
+        if not self._expecting:
             return
-        self._expecting.stop()
-        self._expecting = None
+        self._stop_expecting()
         self._count += 1
         self._settling = number = self._count
         self._wait(number)
         if not self.app.call_after_refresh(self._settled, number):
             self._settled(number)
 
+    def abandon(self) -> int:
+        """The screen expected will not come: forget the keys held (``screen_stays``)."""
+        if not self._expecting:
+            return 0
+        self._stop_expecting()
+        dropped = sum(isinstance(event, events.Key) for event in self._held)
+        self._held.clear()
+        return dropped
+
     def hold(self, event: Held) -> bool:
         """Whether ``event``, just arrived, waits for an earlier key (it is then kept, in
-        order, and given out by ``give`` once the keys before it have settled)."""
+        order, and given out by ``give`` once the keys before it have settled), or goes
+        ahead of the keys held (given out next: ``expect_screen``'s ``passing``)."""
         if not self.busy:
             return False
-        self._held.append(event)
+        if not self._ahead(event):
+            self._held.append(event)
+        return True
+
+    def _ahead(self, event: Held) -> bool:
+        """Give ``event`` out next, ahead of the keys held, when the screen at work takes it
+        now; the letter of Esc and a letter read as one (``escape_then``) waits its turn."""
+        if not self._expecting or not isinstance(event, events.Key):
+            return False
+        now = event if event.key in self._passing else None
+        if now is None and "escape" in self._passing:
+            then = escape_then(event)
+            if then is not None:
+                self._held.append(then)
+                now = events.Key("escape", "\x1b")
+        if now is None:
+            return False
+        self.app.call_next(self._give, now)
         return True
 
     def settle(self, target: DOMNode | None, *, frame: bool = True) -> None:
@@ -134,7 +196,7 @@ class KeyGate:
     def first(self, event: events.Key) -> None:
         """Give ``event`` out before the keys held (the second half of a key split in two)."""
         self._held.appendleft(event)
-        if not self._settling and self._expecting is None:
+        if not self._settling and not self._expecting:
             self.app.call_next(self._give_next)
 
     def _wait(self, number: int) -> None:
@@ -168,10 +230,10 @@ class KeyGate:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if self._held and self._expecting is None:
+        if self._held and not self._expecting:
             self.app.call_next(self._give_next)
 
     async def _give_next(self) -> None:
         # (a character typed into a field settles at once: the next goes on)
-        while self._held and not self._settling and self._expecting is None:
+        while self._held and not self._settling and not self._expecting:
             await self._give(self._held.popleft())

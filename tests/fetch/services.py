@@ -43,7 +43,8 @@ class Fault:
     #: than the body sent), ``huge`` (a body of ``size`` bytes), ``silent`` (no answer for
     #: ``seconds``), ``body`` (200 with ``body`` as given), ``reset`` (the connection reset
     #: after ``body``, a TCP RST), ``gzip`` (``body`` sent gzip-compressed), ``trickle`` (200
-    #: and ``body`` a byte every ``seconds``).
+    #: and ``body`` a byte every ``seconds``), ``hold`` (no answer until ``release`` is set,
+    #: then the usual one: a request the test lets through when it chooses).
     kind: str
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
@@ -54,6 +55,8 @@ class Fault:
     times: int = 1
     #: How many matching requests it lets through first.
     skip: int = 0
+    #: ``hold``: set to let the request held go on.
+    release: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass
@@ -158,6 +161,9 @@ class _Handler(BaseHTTPRequestHandler):
                     fault.skip -= 1
                     return False
                 fault.times -= 1
+                if fault.kind == "hold":
+                    fault.release.wait(60)
+                    return False
                 self._play(fault)
                 return True
         return False

@@ -14,10 +14,10 @@ from rich.text import Text
 from textual.widgets import Button, Input, Label, Static
 
 import tui.screens.export as export_dialog
-from storage import Library
+from storage import Library, Status
 from storage.errors import LibraryError
 from storage.export import EXPORTERS, export
-from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.helpers import make_app, messages, ready, wait_for
 from tui.screens.export import ExportScreen, FormatChoice, format_keys
 
 
@@ -167,20 +167,22 @@ async def test_many_papers_are_written_by_a_thread_while_the_app_answers(
         note = screen.query_one("#export-note", Static)
         await wait_for(pilot, lambda: "Writing 38 papers as BibTeX" in str(note.render()))
         assert "Esc stops" in str(note.render())
-        # the app answers, and what is being written cannot change meanwhile
-        await pilot.press("enter", "c", "right", "tab", "x")
+        # the app answers, and what is being written cannot change meanwhile: the keys
+        # typed wait for the list, where they act once the file is written
+        await pilot.press("enter", "c", "j", "x")
         assert screen.query_one(FormatChoice).index == 3  # still BibTeX
         assert screen.query_one("#export-path", Input).value == str(out / "papers-inbox.bib")
         assert "Writing 38 papers as BibTeX" in str(note.render())
         assert app.screen is screen and screen.writing
+        library = Library(seeded_home)
+        papers = library.papers()
+        written = export(papers, library.triage(), "bibtex", heading=screen.choice.heading)
+        second = app.main_screen.paper_list.papers[app.main_screen.paper_list.rows[1]].id
         gate.set()
         target = out / "papers-inbox.bib"
         await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen))
-        library = Library(seeded_home)
-        papers = library.papers()
-        assert target.read_text(encoding="utf-8") == export(
-            papers, library.triage(), "bibtex", heading=screen.choice.heading
-        )
+        assert target.read_text(encoding="utf-8") == written
+        await wait_for(pilot, lambda: library.status(second) is Status.SKIPPED)
         # the notice is a message to the app, which may come after the dialog has closed
         await wait_for(
             pilot, lambda: any("Wrote 38 papers as BibTeX" in n.message for n in app._notifications)
@@ -232,3 +234,89 @@ async def test_a_file_a_thread_could_not_write_is_said_and_the_form_is_back(
         assert screen.query_one(FormatChoice).index == 2
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen))
+
+
+async def test_keys_typed_with_enter_wait_for_the_file_then_act_on_the_list(
+    seeded_home: Path, out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``e Enter j x`` in one burst, a thread writing the file: the ``j`` and ``x`` go to
+    the list once the dialog has closed (they were taken by the disabled form, and lost)."""
+    from tests.tui.test_burst_effects import burst, listed
+
+    gate = held_after_the_first_piece(monkeypatch)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        ids = listed(screen)
+        burst(app, "e", "enter", "j", "x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen) and app.screen.writing)
+        dialog = app.screen
+        assert isinstance(dialog, ExportScreen)
+        assert dialog.query_one(FormatChoice).index == 0  # Markdown: the j chose no JSON
+        gate.set()
+        await wait_for(pilot, lambda: Library(seeded_home).status(ids[1]) is Status.SKIPPED)
+        assert (out / "papers-inbox.md").exists()
+        assert Library(seeded_home).status(ids[0]) is Status.INBOX
+
+
+async def test_esc_typed_after_enter_stops_the_thread_at_once(
+    seeded_home: Path, out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``e Enter j Esc j``: Esc goes ahead of the ``j`` waiting for the list (not after the key
+    gate's deadline), stops the thread, and both moves then act in the list."""
+    from tests.tui.test_burst_effects import burst
+    from tui.key_gate import MAX_SCREEN_WAIT_S
+    from tui.screens.main import MainScreen
+
+    gate = held_after_the_first_piece(monkeypatch)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        burst(app, "e", "enter", "j", "escape", "j")
+
+        def stopping() -> bool:  # (the thread may stop before its first piece, and close)
+            dialogs = [s for s in app.screen_stack if isinstance(s, ExportScreen)]
+            return any(d.stop.is_set() for d in dialogs) or stopped()
+
+        def stopped() -> bool:
+            return any("export was stopped" in m for m in messages(app))
+
+        await wait_for(pilot, stopping, MAX_SCREEN_WAIT_S / 3)
+        gate.set()
+        await wait_for(pilot, stopped)
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        await wait_for(pilot, lambda: screen.paper_list.cursor == 2)
+    assert list(out.iterdir()) == []
+
+
+async def test_keys_typed_while_a_thread_failed_to_write_are_dropped_not_given_to_the_form(
+    seeded_home: Path, out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The thread cannot write the file: the form is back as it was (the ``j`` typed while
+    it was disabled, meant for the list, chose no JSON), and the note says they were dropped."""
+    from tests.tui.test_burst_effects import burst
+
+    gate = threading.Event()
+    real = export_dialog.export_pieces
+
+    def failing(*args: Any, **kwargs: Any) -> Iterator[str]:
+        yield next(real(*args, **kwargs))
+        assert gate.wait(30)
+        raise LibraryError("papers-inbox.md: cannot write (No space left on device)")
+
+    monkeypatch.setattr(export_dialog, "export_pieces", failing)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        burst(app, "e", "enter", "j", "j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen) and app.screen.writing)
+        dialog = app.screen
+        assert isinstance(dialog, ExportScreen)
+        gate.set()
+        note = dialog.query_one("#export-note", Static)
+        await wait_for(pilot, lambda: "Not written" in str(note.render()))
+        assert "2 keys typed meanwhile" in str(note.render())
+        await wait_for(pilot, lambda: not dialog.query_one(FormatChoice).disabled)
+        assert dialog.query_one(FormatChoice).index == 0  # still Markdown
+        await pilot.press("j")  # the form answers again
+        assert dialog.query_one(FormatChoice).index == 2

@@ -3,7 +3,9 @@ before replacing one) or to the clipboard.
 
 A file of many papers is written by a thread while the app answers (the BibTeX of 100,000
 papers takes 25 s here); Esc stops it, and the file is then as it was (it is replaced whole,
-or not at all: ``storage.export.destination``).
+or not at all: ``storage.export.destination``). Meanwhile the form takes no key but Esc: the
+keys typed wait for the dialog to close, then act on the list (``expect_screen``); should the
+file not be written, the form is back and those keys are dropped.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
 from tui import links
-from tui.commands import COMMANDS, bindings, key_label, keys_for
+from tui.commands import COMMANDS, bindings, command_keys, key_label, keys_for
+from tui.key_gate import expect_screen, screen_arrived, screen_stays
 from tui.paths import typed_path
 from tui.text import printable
 from tui.text_fields import after_typed
@@ -168,6 +171,7 @@ class ExportScreen(ModalScreen[None]):
         #: a burst before Enter: ``tui.text_fields``), leaves what that Enter said alone.
         self.entered: str | None = None
         self.keys = format_keys(keymap or {})
+        self.keymap = dict(keymap or {})
         #: A thread is writing the file (``write_in_thread``); Esc sets ``stop``.
         self.writing = False
         self.stop = threading.Event()
@@ -330,6 +334,9 @@ class ExportScreen(ModalScreen[None]):
             if papers > WRITE_AT_ONCE:
                 self._writing(True)
                 self.stop.clear()
+                # the keys typed meanwhile are for the list (Esc, at once, for the dialog)
+                cancel = command_keys("export_cancel", self.keymap)
+                expect_screen(self.app, wait=None, passing=cancel)
                 self._say(f"Writing {count(papers, 'paper')} as {label}… Esc stops.", "bold")
                 self.write_in_thread(where, self._pieces(), self._file_name(), papers, label)
                 return
@@ -373,6 +380,8 @@ class ExportScreen(ModalScreen[None]):
         """While a thread writes the file, what it was asked for cannot change: the form is
         disabled and only Esc acts (``check_action``)."""
         self.writing = writing
+        if writing:  # (else the focus, moved on as each is disabled, left the path's field:
+            self.set_focus(None)  # a text field left, after which letters are held back)
         for widget in self.query("#export-what, #export-format, #export-path, Button"):
             widget.disabled = writing and widget.id != "cancel"
         if not writing:
@@ -389,18 +398,26 @@ class ExportScreen(ModalScreen[None]):
             timeout=6,
             markup=False,
         )
+        self._close()
+
+    def _close(self) -> None:
+        """Back to the list, where the keys typed while a thread wrote now act."""
         self.dismiss(None)
+        screen_arrived(self.app)
 
     def _failed(self, message: str) -> None:
         if self.writing:
             self._writing(False)
+            dropped = screen_stays(self.app)
+            if dropped:
+                message += f"; {count(dropped, 'key')} typed meanwhile, for the list, not used"
         self._say(f"Not written: {printable(message)}", "bold red")
 
     def _stopped(self, where: ExportTarget) -> None:
         self.writing = False
         kept = f"{where.path} was left as it was" if where.exists else "nothing was written"
         self.app.notify(f"The export was stopped; {kept}.", timeout=6, markup=False)
-        self.dismiss(None)
+        self._close()
 
     def _download(self, name: str) -> None:
         """Offer the export to the browser as a download called ``name``."""

@@ -7,6 +7,11 @@ The list field takes a file or folder, or what ``papers fetch`` takes (``iclr202
 A fetch runs in the dialog's worker thread: the bar follows the papers fetched, then cleaned;
 a server's wait is said on the status line; Esc stops the fetch (nothing is imported) and
 closes the dialog.
+
+While an import or a fetch runs, the fields take no typing (disabled, they show so): the keys
+typed meanwhile wait for the dialog to close and then act on the list, the imported papers in
+it, in order (``tui.key_gate.expect_screen``); Esc still acts at once. Should the import
+fail, the dialog stays and those keys, typed for the list, are dropped (the line says so).
 """
 
 from __future__ import annotations
@@ -24,12 +29,14 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, ProgressBar, Static
+from textual.worker import Worker, WorkerState
 
 from storage.errors import LibraryError
 from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
-from tui.commands import bindings
+from tui.commands import bindings, command_keys
+from tui.key_gate import expect_screen, screen_stays
 from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import printable
@@ -111,6 +118,7 @@ class ImportScreen(ModalScreen[str | None]):
         self.running = False
         #: Set by Esc during a fetch: the worker stops at its next request or wait.
         self.stop = threading.Event()
+        #: An import runs whose fetch is not over yet (not yet begun, too): Esc stops it.
         self.fetch_running = False
         #: The folder the user was told of, as the field held it (a second Enter imports it).
         self.folder_confirmed: str | None = None
@@ -243,10 +251,32 @@ class ImportScreen(ModalScreen[str | None]):
             )
             return
         self.running = True
+        self.fetch_running = bool(wanted or catalog_wanted)
         self.stop.clear()
+        self._fields_take_keys(False)
+        # the keys typed from now on are for the list this import brings (and Esc for this
+        # dialog, at once): they wait for it, however long it takes (``MainScreen``'s
+        # ``action_import_list`` says when it is there; ``_failed``, that it will not come)
+        expect_screen(self.app, wait=None, passing=command_keys("import_cancel", self._keymap()))
         self.query_one("#import-progress").display = True
         self._status("Fetching…" if wanted or catalog_wanted else "Reading…")
         self.run_import(path, catalog, wanted, catalog_wanted, names)
+
+    def _keymap(self) -> Mapping[str, str]:
+        keymap = getattr(self.app, "keymap", None)
+        return keymap if isinstance(keymap, Mapping) else {}
+
+    def _fields_take_keys(self, taking: bool) -> None:
+        """While an import runs its fields are disabled: what they hold is what is imported."""
+        if not taking:  # (the focus would move on to the field still enabled)
+            self.set_focus(None)
+        for field in self.query(PathInput):
+            field.disabled = not taking
+        if taking:
+            self.query_one("#import-path", Input).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not self.running or action == "cancel"
 
     def _status(self, text: str, style: str = "") -> None:
         # An error quotes the path and what the file held: shown, never obeyed.
@@ -311,8 +341,9 @@ class ImportScreen(ModalScreen[str | None]):
             found = Catalog.from_results(self._fetch(catalog_wanted, names).results)
             if not len(found):
                 raise LibraryError(f"{catalog}: the catalog holds no papers")
-        if wanted is not None:
-            fetched = self._fetch(wanted, names).results
+        fetched = self._fetch(wanted, names).results if wanted is not None else None
+        self.fetch_running = False  # the import itself is all or nothing: not stopped halfway
+        if fetched is not None:
             return self.library.import_results(fetched, found, progress=progress)
         if found is not None:
             from storage.sources.registry import list_files, open_source
@@ -331,7 +362,6 @@ class ImportScreen(ModalScreen[str | None]):
         from storage.fetch.request import FetchRequest, WebOptions
 
         bar = self.query_one("#import-progress", ProgressBar)
-        self.fetch_running = True
 
         def progress(what: str, done: int, total: int | None) -> None:
             of = f" / {total:,}" if total is not None else ""
@@ -352,26 +382,39 @@ class ImportScreen(ModalScreen[str | None]):
         try:
             return fetch_all(wanted.words, request, self.library.home, options)
         finally:
-            self.fetch_running = False
             self.app.call_from_thread(self._status, "Importing…")
 
     def _failed(self, message: str) -> None:
-        self.running = False
+        self.running = self.fetch_running = False
+        dropped = screen_stays(self.app)
         self.query_one("#import-progress").display = False
+        if dropped:
+            message += f"; {count(dropped, 'key')} typed meanwhile, for the list, not used"
         self._status(f"Not imported: {message}", style="bold red")
-        self.query_one("#import-path", Input).focus()
+        self._fields_take_keys(True)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """A failure ``run_import`` did not catch still ends the import (the keys typed
+        meanwhile no longer wait for it, and the form takes keys again)."""
+        if event.state is WorkerState.ERROR and self.running:
+            self._failed(f"internal error: {event.worker.error!r}")
 
     def _stopped(self) -> None:
-        self.running = False
+        self.running = self.fetch_running = False
         self.app.notify("The fetch was stopped; nothing was imported.", timeout=4)
         self.dismiss(None)
 
     def action_cancel(self) -> None:
+        """Esc: close the dialog; while a fetch runs, stop it (then the dialog closes, nothing
+        imported); an import under way is not stopped halfway: it is said, and it goes on."""
         if not self.running:
             self.dismiss(None)
         elif self.fetch_running:
             self.stop.set()
             self._status("Stopping the fetch…")
+        else:
+            self._status("An import is not stopped halfway: the dialog closes once it is done.")
 
 
 def _without_cwd(text: str) -> str:

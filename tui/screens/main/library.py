@@ -14,6 +14,7 @@ from storage.export import heading_for
 from storage.models import Paper
 from storage.text.words import count
 from tui import links
+from tui.key_gate import screen_arrived
 from tui.screens.main.base import MainBase
 from tui.widgets.paper_list import PaperList
 
@@ -159,6 +160,8 @@ class LibraryPart(MainBase):
             if note:
                 self.pdfs.rescan()  # the copies made of the imported papers' attachments
                 self.reload_papers(note)
+            # the keys typed while it imported act now, on the papers it brought
+            screen_arrived(self.app)
 
         self.importing = True  # papers.json changes meanwhile, by our hand (see poll_disk)
         self.app.push_screen(ImportScreen(self.library, self.pdfs.folder.path), done)
