@@ -148,12 +148,16 @@ class KeyGate:
             self._settled(number)
 
     def abandon(self) -> int:
-        """The screen expected will not come: forget the keys held (``screen_stays``)."""
+        """The screen expected will not come: forget the keys held (``screen_stays``), but
+        not a browser tab's quit held with them, which still ends the app (its child was
+        left running, the tab gone)."""
         if not self._expecting:
             return 0
         self._stop_expecting()
         dropped = sum(isinstance(event, events.Key) for event in self._held)
-        self._held.clear()
+        self._held = deque(e for e in self._held if isinstance(e, messages.ExitApp))
+        if self._held and not self._settling:
+            self.app.call_next(self._give_next)
         return dropped
 
     def hold(self, event: Held) -> bool:

@@ -239,6 +239,28 @@ async def test_keys_typed_while_an_import_that_fails_ran_are_not_typed_into_its_
         assert app.screen is dialog
 
 
+async def test_a_tab_closed_while_an_import_that_fails_ran_still_ends_the_app(
+    seeded_home: Path, lists: Path
+) -> None:
+    """A browser tab closed while the import ran: its quit waits behind the keys held, and
+    the keys dropped when the import failed took the quit with them (the tab's app was left
+    running, its tab gone)."""
+    from textual.messages import ExitApp
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        begun, release = held_import(app)
+        (lists / "wanted.jsonl").write_text("{not json\n", encoding="utf-8")
+        burst(app, "a", "wanted.jsonl", "enter", "j")
+        await wait_for(pilot, begun.is_set)
+        app.post_message(ExitApp())  # (what textual-serve sends as the tab closes)
+        await pilot.pause(0.1)
+        assert not app.ending  # (held behind the j, for the list the import brings)
+        release.set()
+        await wait_for(pilot, lambda: app.ending)
+
+
 async def test_a_failure_outside_the_imports_own_checks_still_lets_the_keys_go(
     seeded_home: Path, lists: Path
 ) -> None:
