@@ -80,6 +80,13 @@ class KeyBar(Static):
         self._drawn_for = width
         self.update(self.line(width), layout=False)
 
+    @property
+    def in_browser(self) -> bool:
+        """Whether the app runs in a browser tab (``papers serve``): a key the browser keeps
+        is shown as the one that reaches the app there (``key_label``). (False for a bar of
+        no app: the footer's lines are worked out apart in tests.)"""
+        return self.is_attached and self.app.is_web
+
     def entries(self) -> list[tuple[str, str, str, str]]:
         """(id, action, key, title) of each footer command, then the palette's; a dialog's
         commands, with no action (a click there reaches the dialog, not the footer); while
@@ -89,7 +96,7 @@ class KeyBar(Static):
         if self.scope == "search":  # Enter and Esc first: where the typing leads
             typing = [
                 (c.id, "" if c.scope == "search" else f"screen.{c.action}",
-                 key_label(keys[0], web=self.app.is_web), c.brief or c.title)
+                 key_label(keys[0], web=self.in_browser), c.brief or c.title)
                 for c in COMMANDS
                 if (c.scope == "search" or c.typing) and (keys := self._acting_in_box(c))
             ]  # fmt: skip
@@ -97,7 +104,7 @@ class KeyBar(Static):
             return [*typing, palette]
         if self.scope != "main":
             return [
-                (c.id, "", key_label(keys[0], web=self.app.is_web), c.title)
+                (c.id, "", key_label(keys[0], web=self.in_browser), c.title)
                 for c in COMMANDS
                 if c.scope == self.scope and (keys := keys_for(c, self.keymap))
             ]
@@ -105,7 +112,7 @@ class KeyBar(Static):
             (
                 c.id,
                 f"screen.{c.action}",
-                key_label(keys_for(c, self.keymap)[0], web=self.app.is_web),
+                key_label(keys_for(c, self.keymap)[0], web=self.in_browser),
                 c.brief or c.title,
             )
             for c in COMMANDS
