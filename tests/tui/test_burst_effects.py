@@ -262,3 +262,33 @@ async def test_a_queue_sort_that_fails_says_so_and_holds_no_key(seeded_home: Pat
         await wait_for(pilot, lambda: screen.paper_list.cursor == 1, MAX_SCREEN_WAIT_S / 3)
         assert listed(screen) == before
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_a_format_key_typed_with_enter_names_the_file_it_writes(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``e b`` Enter: the file's suffix followed the format through a message, after the
+    Enter typed with it had read the path: BibTeX went into papers-inbox.md (3 of 20 bursts,
+    without load). The format chosen names the file as its key is taken."""
+    from textual.widgets import Input
+
+    from tui.screens.export import ExportScreen
+
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        burst(app, "e", "b", "enter")
+        await wait_for(pilot, lambda: any(out.iterdir()))
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert [p.name for p in out.iterdir()] == ["papers-inbox.bib"]
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        dialog = app.screen
+        assert isinstance(dialog, ExportScreen)
+        field = dialog.query_one("#export-path", Input)
+        await wait_for(pilot, lambda: field.value.endswith("papers-inbox.md"))
+        dialog.action_choose_format("json")  # (what j does) …
+        assert field.value.endswith("papers-inbox.json")  # … names the file at once

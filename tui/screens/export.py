@@ -11,7 +11,7 @@ file not be written, the form is back and those keys are dropped.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Final
@@ -20,7 +20,6 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
@@ -86,16 +85,19 @@ class FormatChoice(Static, can_focus=True):
     }
     """
 
-    class Chosen(Message):
-        """A format was chosen (by key, arrow or click)."""
-
-        def __init__(self, index: int) -> None:
-            self.index = index
-            super().__init__()
-
-    def __init__(self, keys: Mapping[str, str], *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        keys: Mapping[str, str],
+        *,
+        on_chosen: Callable[[int], None],
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.keys = dict(keys)
+        #: Told of a format chosen (by key, arrow or click) as it is chosen. (Posted as a
+        #: message, it came after the Enter typed with the key: ``e b`` Enter wrote BibTeX
+        #: into papers-inbox.md, the file's suffix not yet following the format.)
+        self._on_chosen = on_chosen
         self.index = 0
         #: Where each format is drawn: (line, first column, end column, index).
         self._spans: list[tuple[int, int, int, int]] = []
@@ -133,7 +135,7 @@ class FormatChoice(Static, can_focus=True):
         if index != self.index:
             self.index = index
             self.refresh(layout=True)
-            self.post_message(self.Chosen(index))
+            self._on_chosen(index)
 
     def on_click(self, event: events.Click) -> None:
         for line, start, end, index in self._spans:
@@ -193,7 +195,9 @@ class ExportScreen(ModalScreen[None]):
                 else:
                     yield Label(Text(printable(self.choices[0].label)), id="export-what-one")
                 yield Label("Format (its key, or ← →):", classes="field-label")
-            yield FormatChoice(self.keys, id="export-format")
+            yield FormatChoice(
+                self.keys, on_chosen=lambda _: self.format_changed(), id="export-format"
+            )
             with Shrinking(id="export-format-about"):
                 yield Static(self._format_words(), id="export-format-words", classes="note")
                 if web:
@@ -285,7 +289,6 @@ class ExportScreen(ModalScreen[None]):
         path = self.query_one("#export-path", PathInput)
         (self.query_one("#export-format", FormatChoice) if path.has_focus else path).focus()
 
-    @on(FormatChoice.Chosen)
     def format_changed(self) -> None:
         """The words say the format; the file's suffix follows it (when the name is still
         the default's)."""
