@@ -49,7 +49,8 @@ def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
     ok(run("--home", home, "queue", "move", ids[0], "--to", "bottom", env=env))
     head = ok(run("--home", home, "next", env=env))
     assert head.startswith(f"{ids[1]}  ") and head.count("\n") == 1
-    assert json.loads(ok(run("--home", home, "next", "--json", env=env)))["waiting"] == 4
+    head = json.loads(ok(run("--home", home, "next", "--json", env=env)))
+    assert head["waiting"] == 4 and head["pdf_path"] is None  # (no copy here)
     assert "moved back in the reading queue" in ok(run("--home", home, "undo", env=env))
     assert queue_ids(home, env) == [ids[0], ids[1], ids[3], ids[2]]
     redone = ok(run("--home", home, "redo", env=env))  # (it said "moved back" too)
@@ -157,6 +158,9 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     server.behaviour.pop("p01")
     again = run("--home", home, "pdf", "--pause", "0", ids[1], env=env)
     assert again.returncode == 0 and "1 PDF downloaded" in again.stderr
+    head = json.loads(ok(run("--home", home, "next", "--json", env=env)))
+    assert head["id"] == ids[0]  # its local copy, to open it from a script
+    assert head["pdf_path"] == str(home / "pdfs" / f"Study 0_ a_b _quoted_ _x_ ({ids[0]}).pdf")
     here = run("--home", home, "pdf", "--pause", "0", "--no-text", ids[0], env=env)
     # the copy's name, to open it (it said "already here" and the title alone)
     assert f"{ids[0]}  already here: Study 0_ a_b _quoted_ _x_ ({ids[0]}).pdf  " in here.stderr

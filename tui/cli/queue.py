@@ -128,8 +128,13 @@ def cmd_next(args: argparse.Namespace) -> int:
     if not ids:
         raise LibraryError("the reading queue is empty (star papers to queue them)")
     paper = library.paper(ids[0])
-    if args.json:
-        write_json({**paper_record(paper, library.triage()), "waiting": len(ids)})
+    if args.json:  # with its local copy, to open it (``xdg-open "$(… | jq -r .pdf_path)"``)
+        from storage.pdfs.folder import PdfFolder
+        from tui.config import library_config, pdf_folder
+
+        copy = PdfFolder(pdf_folder(library.home, library_config(library.home))).copy_of(paper.id)
+        record = paper_record(paper, library.triage())
+        write_json({**record, "waiting": len(ids), "pdf_path": str(copy) if copy else None})
         return 0
     say(f"{paper.id}  {paper.display_title}")
     return 0
