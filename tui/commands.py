@@ -219,11 +219,6 @@ def keys_for(command: Command, keymap: Mapping[str, str]) -> list[str]:
     return [k.strip() for k in keymap.get(command.id, command.keys).split(",") if k.strip()]
 
 
-def command_keys(command_id: str, keymap: Mapping[str, str]) -> list[str]:
-    """The keys that run the command ``command_id`` now (after the user's remapping)."""
-    return next((keys_for(c, keymap) for c in COMMANDS if c.id == command_id), [])
-
-
 _KEY_NAMES = {
     "question_mark": "?",
     "escape": "esc",

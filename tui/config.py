@@ -37,6 +37,10 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage.pdfs.folder import PdfFolder
 
 # The command table (and with it Textual) loads when keys are read: `papers fetch` reads
 # only [venues] (``load_venues``) and starts without it.
@@ -168,6 +172,13 @@ def pdf_folder(home: Path, config: Config) -> Path:
     from storage.pdfs.folder import PDF_DIR
 
     return config.pdf_folder if config.pdf_folder is not None else home / PDF_DIR
+
+
+def library_pdfs(home: Path) -> PdfFolder:
+    """The folder of the local PDFs of the library in ``home``, as its settings name it."""
+    from storage.pdfs.folder import PdfFolder
+
+    return PdfFolder(pdf_folder(home, library_config(home)))
 
 
 def _read_venues(table: object, path: Path, config: Config) -> None:

@@ -38,7 +38,7 @@ def test_a_server_that_refuses_the_connection_is_named(tmp_path: Path) -> None:
 
 
 def test_the_server_is_named_without_the_password_its_link_holds(tmp_path: Path) -> None:
-    """A link with a user and password in it (``http://reader:s3cret@host/…``): the host
+    """A link with a user and password in it (``http://reader:s3cret@127.0.0.1:PORT/…``): the host
     named was the link's whole network location, the password printed with it."""
     title = "A paper behind a password on a server that is down"
     url = "http://reader:s3cret@127.0.0.1:{port}/paper.pdf"

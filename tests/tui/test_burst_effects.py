@@ -92,31 +92,28 @@ async def test_moves_typed_after_a_queue_sort_move_in_the_sorted_queue(seeded_ho
         assert screen.paper_list.cursor == 1
 
 
-async def test_moves_typed_after_a_tag_move_on(seeded_home: Path) -> None:
+@pytest.mark.parametrize(
+    ("keys", "kept", "value"),
+    [(("tmytag", "enter", "j"), "tags", ("mytag",)), (("nhello", "ctrl+s", "j"), "notes", "hello")],
+    ids=["tag", "note"],
+)
+async def test_moves_typed_after_a_tag_or_a_note_move_on(
+    seeded_home: Path, keys: tuple[str, ...], kept: str, value: object
+) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         ids = listed(screen)
-        burst(app, "tmytag", "enter", "j")
-        await wait_for(pilot, lambda: Library(seeded_home).triage().tags.get(ids[0]) == ("mytag",))
+        burst(app, *keys)
+        await wait_for(
+            pilot, lambda: getattr(Library(seeded_home).triage(), kept).get(ids[0]) == value
+        )
         await pilot.pause(0.2)
         assert isinstance(app.screen, MainScreen)
         assert current(screen) == ids[1]
 
 
-async def test_moves_typed_after_a_note_move_on(seeded_home: Path) -> None:
-    app = make_app(seeded_home)
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        ids = listed(screen)
-        burst(app, "nhello", "ctrl+s", "j")
-        await wait_for(pilot, lambda: Library(seeded_home).triage().notes.get(ids[0]) == "hello")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, MainScreen)
-        assert current(screen) == ids[1]
-
-
-@pytest.mark.parametrize("key", ["question_mark", "S", "e", "a", "t", "n", "delete"])
+@pytest.mark.parametrize("key", ["?", "S", "e", "a", "t", "n", "delete"])
 async def test_moves_typed_after_a_dialog_closed_by_esc_move_in_the_list(
     seeded_home: Path, key: str
 ) -> None:
@@ -124,10 +121,7 @@ async def test_moves_typed_after_a_dialog_closed_by_esc_move_in_the_list(
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         ids = listed(screen)
-        if key == "question_mark":
-            burst(app, "?", "escape", "j")
-        else:
-            burst(app, key, "escape", "j")
+        burst(app, key, "escape", "j")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         await wait_for(pilot, lambda: current(screen) == ids[1])
         await pilot.pause(0.2)

@@ -159,10 +159,9 @@ def link_attached(home: Path, papers: Sequence[Paper]) -> None:
     """Make the copies of the imported papers whose reference manager has their PDF here
     (``storage.pdfs.attached``), and say how many; the first attachments not found named."""
     from storage.pdfs.attached import link_attachments
-    from storage.pdfs.folder import PdfFolder
-    from tui.config import library_config, pdf_folder
+    from tui.config import library_pdfs
 
-    folder = PdfFolder(pdf_folder(home, library_config(home)))
+    folder = library_pdfs(home)
     linked = link_attachments(papers, folder)
     if linked.done or linked.missing:
         say(f"  PDFs: {linked.summary()} ({folder.path})")

@@ -129,10 +129,9 @@ def cmd_next(args: argparse.Namespace) -> int:
         raise LibraryError("the reading queue is empty (star papers to queue them)")
     paper = library.paper(ids[0])
     if args.json:  # with its local copy, to open it (``xdg-open "$(… | jq -r .pdf_path)"``)
-        from storage.pdfs.folder import PdfFolder
-        from tui.config import library_config, pdf_folder
+        from tui.config import library_pdfs
 
-        copy = PdfFolder(pdf_folder(library.home, library_config(library.home))).copy_of(paper.id)
+        copy = library_pdfs(library.home).copy_of(paper.id)
         record = paper_record(paper, library.triage())
         write_json({**record, "waiting": len(ids), "pdf_path": str(copy) if copy else None})
         return 0

@@ -30,7 +30,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
 from tui import links
-from tui.commands import COMMANDS, bindings, command_keys, key_label, keys_for
+from tui.commands import BY_ID, COMMANDS, bindings, key_label, keys_for
 from tui.key_gate import expect_screen, screen_arrived, screen_stays
 from tui.paths import typed_path
 from tui.text import printable
@@ -338,7 +338,7 @@ class ExportScreen(ModalScreen[None]):
                 self._writing(True)
                 self.stop.clear()
                 # the keys typed meanwhile are for the list (Esc, at once, for the dialog)
-                cancel = command_keys("export_cancel", self.keymap)
+                cancel = keys_for(BY_ID["export_cancel"], self.keymap)
                 expect_screen(self.app, wait=None, passing=cancel)
                 self._say(f"Writing {count(papers, 'paper')} as {label}… Esc stops.", "bold")
                 self.write_in_thread(where, self._pieces(), self._file_name(), papers, label)

@@ -35,7 +35,7 @@ from storage.errors import LibraryError
 from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
-from tui.commands import bindings, command_keys
+from tui.commands import BY_ID, bindings, keys_for
 from tui.key_gate import expect_screen, screen_stays
 from tui.memory import collector_paused
 from tui.paths import typed_path
@@ -257,7 +257,7 @@ class ImportScreen(ModalScreen[str | None]):
         # the keys typed from now on are for the list this import brings (and Esc for this
         # dialog, at once): they wait for it, however long it takes (``MainScreen``'s
         # ``action_import_list`` says when it is there; ``_failed``, that it will not come)
-        expect_screen(self.app, wait=None, passing=command_keys("import_cancel", self._keymap()))
+        expect_screen(self.app, wait=None, passing=keys_for(BY_ID["import_cancel"], self._keymap()))
         self.query_one("#import-progress").display = True
         self._status("Fetching…" if wanted or catalog_wanted else "Reading…")
         self.run_import(path, catalog, wanted, catalog_wanted, names)
