@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.command import CommandPalette
 from textual.widgets import Input
 
 from storage import Library, Status
@@ -22,6 +23,7 @@ from tests.tui.helpers import (
     tab_text,
     wait_for,
 )
+from tests.tui.test_dialog_sizes import footer
 from tui.app import PapersApp
 from tui.paths import typed_path
 from tui.screens.help import HelpScreen
@@ -385,6 +387,21 @@ async def test_help_and_palette(seeded_home: Path) -> None:
         await pilot.press("enter")
         await settled(pilot)
         assert list(app.session.state.statuses.values()) == [Status.STARRED]
+
+
+async def test_the_footer_names_the_palettes_keys_while_it_is_open(seeded_home: Path) -> None:
+    """The footer showed through blank under the palette: its keys are named there, the
+    palette's own, and the main keys come back when it closes."""
+    bound = {key.strip() for b in CommandPalette.BINDINGS for key in b.key.split(",")}
+    assert {"down", "up", "escape"} <= bound  # what PALETTE_KEYS names, Enter aside
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_for(pilot, lambda: footer(app) == "↑↓ choose  Enter run  esc close")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: footer(app).startswith("r Read"))
 
 
 async def test_keys_are_remapped_from_the_config_file(seeded_home: Path) -> None:

@@ -5,11 +5,13 @@ posts its choice, the palette then dismisses itself and runs the command), and E
 it too. Typed in one burst (``stats`` Enter Esc), both reached it: its second dismissal popped
 the screen under it, and the app ended on "Can't pop screen". A palette no longer on top is
 not dismissed again; the command chosen with Enter still runs.
+
+The footer, which shows through under it, names its keys (``KeyBar``'s ``PALETTE_KEYS``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
@@ -17,6 +19,9 @@ from textual.command import CommandPalette
 
 class Palette(CommandPalette):
     """Textual's command palette, dismissed once (see the module)."""
+
+    #: The footer's keys while it is open (``KeyBar.show_keys_of``).
+    KEYS: ClassVar[str] = "palette"
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if not self.is_attached or self.app.screen is not self:

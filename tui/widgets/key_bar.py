@@ -26,6 +26,9 @@ ESSENTIAL = ("read", "skip", "star", "help", "undo", "quit")
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
 #: The scopes whose footer ends with the palette's entry (``^p``).
 _WITH_PALETTE = ("main", "search")
+#: The command palette's keys (Textual's palette: its bindings, and Enter in its field), shown
+#: while it is open; its keys are not ours to remap.
+PALETTE_KEYS = (("↑↓", "choose"), ("Enter", "run"), ("esc", "close"))
 #: The keys a text field has a use for itself (``ctrl+u``, ``home``, ``enter``…).
 _FIELD_KEYS = frozenset(
     key.strip()
@@ -91,8 +94,10 @@ class KeyBar(Static):
         """(id, action, key, title) of each footer command, then the palette's; a dialog's
         commands, with no action (a click there reaches the dialog, not the footer); while
         the search box has the focus (scope "search"), its own keys and the screen's that
-        act there too (``Command.typing``)."""
+        act there too (``Command.typing``); under the command palette, its keys."""
         palette = ("palette", "app.command_palette", "^p", "palette")
+        if self.scope == "palette":
+            return [("", "", key, title) for key, title in PALETTE_KEYS]
         if self.scope == "search":  # Enter and Esc first: where the typing leads
             typing = [
                 (c.id, "" if c.scope == "search" else f"screen.{c.action}",
@@ -134,7 +139,7 @@ class KeyBar(Static):
         the right), else a rank (the highest goes next; among equals, the rightmost)."""
         if self.scope == "main":
             return ESSENTIAL.index(entry[0]) if entry[0] in ESSENTIAL else None
-        if self.scope == "search":
+        if self.scope in ("search", "palette"):
             return 0
         keys = keys_for(BY_ID[entry[0]], self.keymap)
         for rank, prefix in enumerate(_ESSENTIAL_KEYS):
