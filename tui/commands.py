@@ -15,6 +15,7 @@ from functools import partial
 
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.keys import key_to_character
 from textual.markup import escape
 
 
@@ -160,6 +161,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (u brings them back)", "Dialogs", palette=False, scope="remove"),
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
     Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
+    Command("lists_choose", "enter", "choose", "Remove", "Remove list: take out the highlighted list (asks first)", "Dialogs", palette=False, scope="lists"),
     Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second Enter", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it; while it fetches, stop the fetch (an import under way goes on)", "Dialogs", palette=False, scope="import"),
@@ -172,7 +174,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("help_end", "G,end", "scroll_edge(1)", "End", "Help: the end", "Dialogs", palette=False, scope="help"),
     Command("stats_close", "escape,q,S", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats"),
     Command("similar_close", "escape,q,m", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar"),
+    Command("similar_go", "enter", "choose", "Go to it", "Similar papers: go to the highlighted paper", "Dialogs", palette=False, scope="similar"),
     Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
+    Command("topics_mark", "enter", "choose", "Mark topic", "Topics: mark the highlighted topic's papers", "Dialogs", palette=False, scope="topics"),
     Command("topics_decide", "D", "decide", "Decide topic", "Topics: decide every paper of the highlighted topic at once", "Dialogs", palette=False, scope="topics"),
     Command("similar_down", "j", "move(1)", "Down", "Similar papers: the next one", "Dialogs", palette=False, scope="similar"),
     Command("similar_up", "k", "move(-1)", "Up", "Similar papers: the one before", "Dialogs", palette=False, scope="similar"),
@@ -220,21 +224,16 @@ def keys_for(command: Command, keymap: Mapping[str, str]) -> list[str]:
 
 
 _KEY_NAMES = {
-    "question_mark": "?",
     "escape": "esc",
     "enter": "Enter",
     "right": "→",
     "left": "←",
-    "slash": "/",
     "space": "space",
+    "slash": "/",
     "pagedown": "PgDn",
     "pageup": "PgUp",
     "down": "↓",
     "up": "↑",
-    "left_square_bracket": "[",
-    "right_square_bracket": "]",
-    "left_curly_bracket": "{",
-    "right_curly_bracket": "}",
 }
 
 
@@ -245,11 +244,15 @@ _BROWSER_KEYS = {"ctrl+w": "alt+backspace"}
 
 
 def key_label(key: str, *, web: bool = False) -> str:
-    """A key as people write it: ``question_mark`` → ``?``, ``ctrl+r`` → ``ctrl+r``; with
+    """A key as people write it: ``question_mark`` → ``?``, ``exclamation_mark`` → ``!``,
+    ``ctrl+r`` → ``ctrl+r``; with
     ``web`` (the app in a browser tab), the key to press there for one the browser keeps."""
     if web and key in _BROWSER_KEYS:
         return _BROWSER_KEYS[key]
-    return _KEY_NAMES.get(key, key)
+    if key in _KEY_NAMES:
+        return _KEY_NAMES[key]
+    character = key_to_character(key)  # a key named for its character (a remapped one too)
+    return character if character and character.isprintable() else key
 
 
 def grouped(commands: Iterable[Command] = COMMANDS) -> dict[str, list[Command]]:

@@ -415,7 +415,7 @@ async def test_keys_are_remapped_from_the_config_file(seeded_home: Path) -> None
         assert list(app.session.state.statuses.values()) == [Status.STARRED]
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        keys = list(app.screen.table().columns[1].cells)
+        keys = [str(cell) for cell in app.screen.table().columns[1].cells]
         assert "f" in keys and "s" not in keys
 
 

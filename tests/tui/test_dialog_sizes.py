@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 
-from tests.tui.helpers import make_app, opened, ready, wait_for
+from tests.tui.helpers import make_app, opened, plist, ready, wait_for
 from tests.tui.test_queue_keys import queued
 from tui.screens.importer import ImportScreen
 from tui.widgets.key_bar import KeyBar
@@ -153,3 +153,28 @@ async def test_the_bulk_decisions_buttons_are_whole(
             assert len(buttons) == 3 and all(whole(button) for button in buttons), [
                 (str(b.label), b.region) for b in buttons
             ]
+
+
+async def test_the_list_dialogs_footers_name_enter_and_a_remapped_key_chooses(
+    seeded_home: Path,
+) -> None:
+    """The similar papers' footer said "esc Close j Down k Up", the topics' and the list
+    chooser's only their Esc: each takes Enter, which is named now; and a key remapped in
+    config.toml chooses as Enter does."""
+    (seeded_home / "config.toml").write_text('[keys]\nsimilar_go = "o"\n')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "SimilarScreen")
+        await wait_for(pilot, lambda: "o Go to it" in footer(app))
+        listed = app.screen.query_one(OptionList)
+        await pilot.press("j")
+        chosen = listed.get_option_at_index(listed.highlighted or 0).id
+        await pilot.press("o")
+        await wait_for(pilot, lambda: app.screen is app.main_screen)
+        await wait_for(pilot, lambda: (p := plist(app).current) is not None and p.id == chosen)
+        await pilot.press("T")
+        await wait_for(pilot, lambda: "Enter Mark topic" in footer(app))
+        await pilot.press("escape", "shift+delete")
+        await wait_for(pilot, lambda: "Enter Remove" in footer(app))

@@ -184,7 +184,7 @@ async def test_help_lists_ids_and_scrolls_with_the_list_keys(seeded_home: Path) 
         await ready(pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        ids = list(app.screen.table().columns[3].cells)
+        ids = [str(cell) for cell in app.screen.table().columns[3].cells]
         assert "star" in ids and "decide_marked" in ids
         box = app.screen.query_one(VerticalScroll)
         await pilot.press("j", "j")

@@ -3,13 +3,15 @@ help readable, the welcome inside the paper pane."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from rich.text import Text
 
-from tests.tui.helpers import OneTabBar, ShownTabs, make_app, ready, wait_for
+from tests.tui.helpers import OneTabBar, ShownTabs, make_app, opened, ready, wait_for
 from tui.screens.help import HelpScreen
 from tui.text import cut_at_word
 from tui.widgets.key_bar import ESSENTIAL, KeyBar
@@ -232,6 +234,25 @@ async def test_the_help_at_80_columns_keeps_its_words_on_few_lines(seeded_home: 
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         await pilot.pause()
         assert pilot.app.screen._wide is True  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("wide", [True, False])
+async def test_the_help_shows_its_words_as_written(seeded_home: Path, wide: bool) -> None:
+    """The help read "Sync with the  folder now": its table took "[sync]" for markup. The
+    keys < and > showed as less_than_sign and greater_than_sign; the id, at 80 columns,
+    read as the sentence's last word."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(160 if wide else 80, 40)) as pilot:
+        await ready(pilot)
+        await opened(pilot, "question_mark", HelpScreen)
+        console = Console(width=160 if wide else 76, record=True, file=io.StringIO())
+        console.print(app.screen.table(wide=wide))  # type: ignore[attr-defined]
+        text = " ".join(console.export_text().split())
+        assert "Sync with the [sync] folder now" in text
+        assert "less_than_sign" not in text and "greater_than_sign" not in text
+        assert re.search(r"\s<\s+Give the paper more room", text)
+        if not wide:
+            assert "Put the paper back in the Inbox (id: inbox)" in text
 
 
 async def test_a_thousand_saved_searches_are_drawn_once_a_key(

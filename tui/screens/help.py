@@ -73,12 +73,13 @@ class HelpScreen(ModalScreen[None]):
                 keys = " ".join(
                     key_label(k, web=self.app.is_web) for k in keys_for(command, self.keymap)
                 )
-                if wide:
-                    table.add_row(group if first else "", keys, command.help, command.id)
+                if wide:  # Text, not markup: "the [sync] folder" is words
+                    cells = (group if first else "", keys, command.help, command.id)
+                    table.add_row(*map(Text, cells))
                 else:
                     words = Text(command.help)
-                    words.append(f"  {command.id}", style="dim")
-                    table.add_row(keys, words)
+                    words.append(f"  (id: {command.id})", style="dim")  # not the sentence's
+                    table.add_row(Text(keys), words)
                 first = False
             table.add_row(*[""] * len(table.columns))
         if not dialogs:

@@ -106,5 +106,9 @@ class ListChooser(ModalScreen[str | None]):
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.lists[event.option_index].name)
 
+    def action_choose(self) -> None:
+        """Enter (the list's own key too; this one is the footer's, and a remapped one)."""
+        self.query_one(OptionList).action_select()
+
     def action_cancel(self) -> None:
         self.dismiss(None)

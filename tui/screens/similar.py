@@ -27,7 +27,11 @@ _Result = TypeVar("_Result")
 
 class _Listed(ModalScreen[_Result]):
     """A dialog of one ``OptionList``: ``j`` and ``k`` move in it, as in the paper list (the
-    arrows are the list's own)."""
+    arrows are the list's own); Enter, the list's own too, chooses (``choose``: the key the
+    footer names, and a remapped one)."""
+
+    def action_choose(self) -> None:
+        self.query_one(OptionList).action_select()
 
     def action_move(self, step: int) -> None:
         listed = self.query_one(OptionList)
