@@ -10,7 +10,7 @@ from rich.text import Text
 from storage.text.highlight import highlight_spans
 from storage.text.sanitize import printable, printable_block
 
-__all__ = ["cut_at_word", "highlighted", "printable", "printable_block"]
+__all__ = ["cut_at_word", "cut_cells", "highlighted", "printable", "printable_block"]
 
 
 def cut_at_word(text: str, width: int) -> str:
@@ -24,6 +24,21 @@ def cut_at_word(text: str, width: int) -> str:
     if head.count('"') % 2:  # not inside "a phrase"
         head = head[: head.rfind('"')]
     return head.rstrip(" ,;:") + "…" if width > 0 else ""
+
+
+#: A list's or a venue's name in a table's column is cut to this many cells: a name thousands
+#: of characters long (a list named by a script) pushed every count off the screen.
+NAME_CELLS = 40
+
+
+def cut_cells(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal cells: whole, or cut with an ellipsis (a name in a
+    table's column: a CJK character takes two cells, as the columns measure)."""
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(0, width - 1)).rstrip() + "…" if width > 0 else ""
 
 
 #: A shown word that starts with a matched word and is at most this much longer is marked too.

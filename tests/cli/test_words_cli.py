@@ -62,6 +62,24 @@ def test_stats_columns_line_up_under_a_cjk_list_name(home: Path, env: dict[str, 
     assert rows[0].endswith("0%") and rows[2].endswith("0%")
 
 
+def test_a_list_named_at_length_keeps_the_stats_counts_on_the_screen(
+    home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A list named by a script with 5,000 characters padded every row of "Per list" to its
+    width: every count was off a 120-column terminal. Its name is cut, the JSON keeps it."""
+    source = tmp_path / "long.jsonl"
+    source.write_text(json.dumps({"title": "Long", "abstract": "A list with a long name."}))
+    name = "论" * 2500 + "L" * 2500  # two cells a character, then one
+    ok(run("--home", home, "import", source, "--list", name, env=env))
+    lines = ok(run("--home", home, "stats", env=env)).splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("Per list")))
+    table = lines[start : start + 5]
+    assert all(cell_len(line) <= 100 for line in table), table
+    assert table[-1].strip().startswith("论论论") and "…" in table[-1]
+    stats = json.loads(ok(run("--home", home, "stats", "--json", env=env)))
+    assert name in json.dumps(stats, ensure_ascii=False)
+
+
 def test_saved_searches_line_up_by_cells(home: Path, env: dict[str, str]) -> None:
     for name, query in (("论文 图", "graph"), ("Flows", "flow matching")):
         run("--home", home, "search", "--save", name, query, env=env)

@@ -11,8 +11,10 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
+from storage.models import Status
 from tests.tui.helpers import OneTabBar, ShownTabs, make_app, opened, ready, wait_for
 from tui.screens.help import HelpScreen
+from tui.screens.stats import StatsScreen
 from tui.text import cut_at_word
 from tui.widgets.key_bar import ESSENTIAL, KeyBar
 from tui.widgets.search_box import SearchBox
@@ -253,6 +255,17 @@ async def test_the_help_shows_its_words_as_written(seeded_home: Path, wide: bool
         assert re.search(r"\s<\s+Give the paper more room", text)
         if not wide:
             assert "Put the paper back in the Inbox (id: inbox)" in text
+
+
+def test_the_stats_screen_cuts_a_list_named_at_length() -> None:
+    """A list name of 4,900 characters wrapped into a row a hundred lines tall."""
+    counts = dict.fromkeys(Status, 1)
+    table = StatsScreen.table("Per list", {"a list " * 700: counts, "short": counts})
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(table)
+    lines = console.export_text().splitlines()
+    assert len(lines) <= 4, lines  # the title, the heading, a row each
+    assert "…" in lines[2] and lines[2].rstrip().endswith("75%")  # 3 of 4 decided
 
 
 async def test_a_thousand_saved_searches_are_drawn_once_a_key(

@@ -182,6 +182,8 @@ def stats_lines(stats: LibraryStats) -> list[str]:
     """``papers stats`` for people: progress, counts per status, list and venue, pace (the
     words and columns of the app's stats screen)."""
     from storage.stats import done_share
+    from storage.text.sanitize import printable
+    from tui.text import NAME_CELLS, cut_cells
 
     lines = [stats.progress(), "", stats.status_counts()]
 
@@ -190,7 +192,11 @@ def stats_lines(stats: LibraryStats) -> list[str]:
             return
         head = [title, *(s.value for s in Status), "done"]
         body = [
-            [f"  {name}", *(f"{counts[s]:,}" for s in Status), done_share(counts)]
+            [
+                f"  {cut_cells(printable(name), NAME_CELLS)}",
+                *(f"{counts[s]:,}" for s in Status),
+                done_share(counts),
+            ]
             for name, counts in rows.items()
         ]
         lines.extend(["", *columns([head, *body], right=range(1, len(head)))])

@@ -16,7 +16,7 @@ from textual.widgets import Label, Sparkline, Static
 from storage.models import Status
 from storage.stats import LibraryStats, done_share
 from tui.commands import bindings
-from tui.text import printable
+from tui.text import NAME_CELLS, cut_cells, printable
 
 CHART_DAYS = 30
 
@@ -77,7 +77,9 @@ class StatsScreen(ModalScreen[None]):
         table.add_column("done", justify="right")
         for name, counts in rows.items():
             table.add_row(
-                Text(printable(str(name))), *(f"{counts[s]:,}" for s in Status), done_share(counts)
+                Text(cut_cells(printable(str(name)), NAME_CELLS)),
+                *(f"{counts[s]:,}" for s in Status),
+                done_share(counts),
             )
         return table
 
