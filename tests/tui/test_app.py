@@ -716,3 +716,27 @@ async def test_a_search_that_ends_as_the_app_closes_is_let_go(seeded_home: Path)
         await screen.paper_list.remove()
         screen.search_results("graph", found)  # nothing to list it in: let go
         await pilot.pause()
+
+
+async def test_the_pane_says_why_the_list_is_empty(tmp_path: Path) -> None:
+    """After the last paper of the Inbox was decided the pane said "No papers here" and to
+    clear a search there was none of: it says why the list is empty, with the keys (as
+    remapped) that lead on."""
+    home = tmp_path / "home"
+    library = Library(home)
+    library.import_file(one_paper_list(tmp_path / "one.jsonl", "Only", "The one paper here."))
+    (home / "config.toml").write_text('[keys]\ntab_starred = "w"\n')
+    app = PapersApp(Library(home))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        pane = app.main_screen.query_one(PaperPane)
+        await pilot.press("r")
+        await wait_for(
+            pilot, lambda: "The Inbox is empty: every paper is triaged" in pane.text.plain
+        )
+        assert "w shows the starred papers" in pane.text.plain
+        await pilot.press("w")
+        await wait_for(pilot, lambda: "No paper in Starred yet" in pane.text.plain)
+        await pilot.press("slash", *"nothing")
+        await wait_for(pilot, lambda: "No paper in Starred matches the search" in pane.text.plain)
+        assert "ctrl+l clears the search; 5 searches every paper" in pane.text.plain

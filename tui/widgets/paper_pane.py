@@ -118,6 +118,8 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         self._rows: LRUCache[Hashable, tuple[list[Strip], Strip]] = LRUCache(512)
         #: A note above every paper (the first run's welcome), or None.
         self._welcome: tuple[str, str] | None = None
+        #: What the pane says when there is no paper to show: why, and what leads on.
+        self._empty: tuple[str, str] = NO_PAPERS
 
     def set_welcome(self, title: str, words: str) -> None:
         """Show a note above the paper, inside the pane (the first run's welcome); empty
@@ -131,7 +133,7 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
                 self._render_text()
 
     def _text_of(self, view: PaperView | None) -> Text:
-        text = paper_text(view, self._style)
+        text = paper_text(view, self._style, self._empty)
         if self._welcome is None:
             return text
         title, words = self._welcome
@@ -158,13 +160,19 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         """What the pane shows now, as text with its styles."""
         return self._text
 
-    def show(self, view: PaperView | None, *, top: bool = True) -> None:
-        """Show a paper (from its first line when ``top``).
+    def show(
+        self, view: PaperView | None, *, top: bool = True, empty: tuple[str, str] | None = None
+    ) -> None:
+        """Show a paper (from its first line when ``top``); for no paper (``view`` None),
+        ``empty``: what the pane says instead (a title, then what leads on).
 
         The same paper shown the same way again (the same paper at the top of a search typed
         on, a status shown again) is not wrapped and drawn again.
         """
-        if view != self._shown or not self._drawn:
+        changed = view is None and empty is not None and empty != self._empty
+        if changed:
+            self._empty = empty or NO_PAPERS
+        if view != self._shown or not self._drawn or changed:
             self._shown = view
             self._render_text()
         if top and self.scroll_y:
@@ -205,7 +213,7 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         for the papers around the cursor once a frame is on the glass (about 2 ms a paper at
         12,000 papers, which would otherwise be spent inside the keystroke)."""
         width = self._text_width
-        key = _wrap_key(view, width)
+        key = _wrap_key(view, width, self._empty)
         if width <= 0:
             return
         if key not in self._wrapped:
@@ -236,7 +244,7 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         self._drawn = True
         width = self._text_width
         shown = self._shown
-        wrapped = self._wrapped.get(_wrap_key(shown, width)) if width > 0 else None
+        wrapped = self._wrapped.get(_wrap_key(shown, width, self._empty)) if width > 0 else None
         if wrapped is not None and wrapped[0] is (shown.paper if shown else None):
             _paper, self._text, self._lines = wrapped
             self._width = width
@@ -256,7 +264,9 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
             self._lines = self._strips(self._text, width) if width > 0 else []
             if width > 0:
                 paper = self._shown.paper if self._shown else None
-                self._remember(_wrap_key(self._shown, width), paper, self._text, self._lines)
+                self._remember(
+                    _wrap_key(self._shown, width, self._empty), paper, self._text, self._lines
+                )
             set_virtual_size(self, Size(width, len(self._lines)))
         return self._lines
 
@@ -311,11 +321,11 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
 WRAPPED_KEPT = 8
 
 
-def _wrap_key(view: PaperView | None, width: int) -> Hashable:
+def _wrap_key(view: PaperView | None, width: int, empty: tuple[str, str]) -> Hashable:
     """What a paper's wrapped lines depend on (the paper object itself: a re-import makes a
-    new one)."""
+    new one); for no paper, what the pane says instead."""
     if view is None:
-        return (None, width)
+        return (None, empty, width)
     return (
         id(view.paper),
         view.paper.id,
@@ -331,8 +341,16 @@ def _wrap_key(view: PaperView | None, width: int) -> Hashable:
     )
 
 
-def paper_text(view: PaperView | None, style: StyleOf) -> Text:
-    """A paper as one ``Text``: title, state, authors, tags, note, links, then the abstract.
+#: What the pane says with no paper to show, unless told why (``PaperPane.show``'s ``empty``).
+NO_PAPERS = (
+    "No papers here",
+    "Switch tabs with 1–5, clear the search with ctrl+l, or import a list (a).",
+)
+
+
+def paper_text(view: PaperView | None, style: StyleOf, empty: tuple[str, str] = NO_PAPERS) -> Text:
+    """A paper as one ``Text``: title, state, authors, tags, note, links, then the abstract;
+    for no paper, ``empty`` (a title, then what leads on).
 
     ``style(name)`` gives the style of a part (``title``, ``muted``, ``read``…). What the
     user wrote about the paper (note, tags) comes before the abstract: it is what they read
@@ -340,11 +358,8 @@ def paper_text(view: PaperView | None, style: StyleOf) -> Text:
     """
     if view is None:
         text = Text()
-        text.append("No papers here\n\n", style=style("title"))
-        text.append(
-            "Switch tabs with 1–5, clear the search with ctrl+l, or import a list (a).",
-            style=style("muted"),
-        )
+        text.append(f"{printable(empty[0])}\n\n", style=style("title"))
+        text.append(printable(empty[1]), style=style("muted"))
         return text
     paper, words, match = view.paper, view.words, style("match")
     text = Text()  # (a Text's own style would carry over to all that is appended)

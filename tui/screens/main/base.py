@@ -20,6 +20,7 @@ from storage.models import Paper, Status
 from storage.pdfs.folder import PDF_DIR
 from storage.text.sanitize import printable
 from storage.text.words import count
+from tui.commands import BY_ID, key_label, keys_for
 from tui.frames import AfterFrameScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
@@ -144,11 +145,38 @@ class MainBase(AfterFrameScreen[None]):
         self.shown_paper = paper
         self.update_list_title()
         if paper is None:
-            self.detail.show(None)
+            self.detail.show(None, empty=self.empty_words())
             return
         self.detail.show(self.paper_view(paper))
         self.call_after_frame(partial(self.prepare_neighbours, paper))
         self.call_after_frame(self.prepare_tabs_later)
+
+    def empty_words(self) -> tuple[str, str]:
+        """What the pane says when the list shows no paper: why, then the keys that lead on
+        (after the user's remapping). After the last paper of the Inbox was decided it said
+        "No papers here" and to clear a search there was none of."""
+        view = self.view
+
+        def key(command: str) -> str:
+            return key_label(keys_for(BY_ID[command], self.keymap)[0], web=self.app.is_web)
+
+        if not view.papers:
+            return "No papers yet", f"{key('import')} imports a list: a file, or a venue by name."
+        if view.only_marked:
+            return "No marked paper here", f"{key('marked_view')} shows the whole list again."
+        label = view.label()
+        if view.query:
+            hint = f"{key('clear_search')} clears the search"
+            if view.tab != "all":
+                hint += f"; {key('tab_all')} searches every paper"
+            return f"No paper in {label} matches the search", f"{hint}."
+        if view.tab == "inbox":
+            starred, more = key("tab_starred"), key("import")
+            return (
+                "The Inbox is empty: every paper is triaged",
+                f"{starred} shows the starred papers, your reading queue; {more} imports more.",
+            )
+        return f"No paper in {label} yet", f"{key('tab_inbox')} goes back to the Inbox."
 
     def queue_ids(self) -> list[str]:
         """The reading queue, head first (kept until the live triage changes)."""
