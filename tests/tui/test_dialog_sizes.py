@@ -178,3 +178,21 @@ async def test_the_list_dialogs_footers_name_enter_and_a_remapped_key_chooses(
         await wait_for(pilot, lambda: "Enter Mark topic" in footer(app))
         await pilot.press("escape", "shift+delete")
         await wait_for(pilot, lambda: "Enter Remove" in footer(app))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (120, 36)])
+async def test_the_import_dialogs_fields_are_as_wide_as_each_other(
+    seeded_home: Path, size: tuple[int, int]
+) -> None:
+    """At 80x24 the words under the fields scrolled with the catalog's field: their scrollbar
+    made that field a column narrower than the list's. The words scroll apart now."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        path = app.screen.query_one("#import-path", Input)
+        catalog = app.screen.query_one("#import-catalog", Input)
+        await wait_for(pilot, lambda: whole(path) and whole(catalog))
+        await pilot.pause(0.2)
+        assert catalog.region.width == path.region.width
+        assert catalog.region.x == path.region.x

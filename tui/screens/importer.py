@@ -127,17 +127,19 @@ class ImportScreen(ModalScreen[str | None]):
         self._hinted = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog") as box:
+        with Vertical(classes="dialog", id="import-dialog") as box:
             box.border_title = "Import a list"
             yield Label("A list file or folder, or one to fetch (iclr2025):")
             yield PathInput(str(Path.cwd()) + "/", id="import-path", select_on_focus=False)
-            # the catalog's field and what the fields take scroll on a short screen: the
-            # list's field and the result line keep their rows (``fit_dialog``)
+            # the catalog's field, then what the fields take, scroll on a short screen: the
+            # list's field and the result line keep their rows (``fit_dialog``); apart, so
+            # that the words' scrollbar does not make the catalog's field a column narrower
             with Shrinking(id="import-more"):
                 yield Label("A catalog to fill titles, authors and links (optional, ↓):")
                 yield PathInput(
                     placeholder="catalog file or iclr2025 (optional)", id="import-catalog"
                 )
+            with Shrinking(id="import-formats"):
                 yield Static(
                     Text(
                         f"Files: {readable_formats()}. Lists to fetch: iclr2025, "
@@ -163,7 +165,8 @@ class ImportScreen(ModalScreen[str | None]):
 
     def _fit(self) -> None:
         """The result line and the list's field whole; what the field takes scrolls."""
-        fit_dialog(self.query_one(".dialog"), [(self.query_one("#import-more"), 0)])
+        more, formats = self.query_one("#import-more"), self.query_one("#import-formats")
+        fit_dialog(self.query_one(".dialog"), [(more, 0), (formats, 0)])
 
     def action_other_field(self) -> None:
         """↓ / ↑: between the list's path and the catalog's."""
