@@ -58,8 +58,8 @@ def _fetch_options(p: argparse.ArgumentParser, *, all_help: str) -> None:
         "--refresh", action="store_true", help="download again what the cache in HOME holds"
     )
     p.add_argument(
-        "--max", type=positive, metavar="N", dest="max_papers", help="at most N papers a source "
-        "(arXiv queries: 1,000 unless told)",
+        "--max", type=positive, metavar="N", dest="max_papers", help="at most N papers a source, "
+        "the first N of its list (arXiv queries: 1,000 unless told)",
     )  # fmt: skip
     p.add_argument(
         "--timeout",
