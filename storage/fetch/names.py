@@ -3,9 +3,11 @@
 ``openreview:ICLR.cc/2025/Conference``, ``paperlists:iclr2025``, ``arxiv:cat:cs.LG``; a short
 name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``: any year of the venues in
 ``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands for its
-OpenReview venue, as does a venue id without ``openreview:`` (``ICLR.cc/2025/Conference``); a
-bare arXiv id (``2501.01234``) joins the arXiv ids before it, so ``arxiv:2501.01234
-2406.00001`` is one fetch.
+OpenReview venue, as does a venue id without ``openreview:`` (``ICLR.cc/2025/Conference``), and
+the address of the venue's page on openreview.net as a browser shows it
+(``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's trailing slashes
+are no part of it (``…/Conference/``, copied from an address bar). A bare arXiv id
+(``2501.01234``) joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
 
 from storage.fetch.errors import FetchError
 
@@ -49,6 +52,11 @@ _BARE_VENUE_ID = re.compile(r"[A-Za-z][\w-]*(?:\.[\w-]+)+(?:/[\w.@~+-]+)*/\d{4}(
 #: A new-style arXiv id (2501.01234, with a version or not) or an old-style one (hep-th/9901001).
 ARXIV_ID = re.compile(r"(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z-]+)?/\d{7})(v\d+)?", re.I)
 _VENUE_ID = re.compile(r"[\w.@~+-]+(?:/[\w.@~+-]+)*")
+#: An address on openreview.net, with its scheme or without (as a browser shows it).
+_OPENREVIEW_PAGE = re.compile(r"(?:https?://)?(?:www\.)?openreview\.net(?:[/?#]|$)", re.I)
+#: The pages of a venue on openreview.net, and the query parameter that names it: its home
+#: (``/group?id=``) and its list of submissions (``/submissions?venue=``).
+_VENUE_PAGES = {"/group": "id", "/submissions": "venue"}
 _MAX_ARGUMENT = 2000
 
 
@@ -138,6 +146,8 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
         raise FetchError("an empty source name")
     if len(word) > _MAX_ARGUMENT:
         raise FetchError(f"a source of {len(word):,} characters is too long")
+    if _OPENREVIEW_PAGE.match(word):
+        return Wanted("openreview", _checked("openreview", word), word)
     head, colon, rest = word.partition(":")
     if colon and head.casefold() in SOURCE_NAMES:
         return Wanted(head.casefold(), _checked(head.casefold(), rest.strip()), word)
@@ -151,8 +161,8 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
     venue = short_name(word)
     if venue is not None:
         return Wanted("openreview", venue, word)
-    if _BARE_VENUE_ID.fullmatch(word):
-        return Wanted("openreview", word, word)
+    if _BARE_VENUE_ID.fullmatch(venue_id := word.rstrip("/")):
+        return Wanted("openreview", venue_id, word)
     raise FetchError(
         f"{word[:80]!r} is not something to fetch: write openreview:VENUE_ID, paperlists:iclr2025, "
         f"arxiv:QUERY, an arXiv id, or a short name ({known_names(names)})"
@@ -160,6 +170,8 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
 
 
 def _checked(source: str, argument: str) -> str:
+    if source == "openreview":
+        argument = _venue_id(argument)
     if not argument:
         raise FetchError(f"{source}: say what to fetch after the colon")
     if any(ord(c) < 32 or ord(c) == 127 for c in argument):
@@ -173,6 +185,24 @@ def _checked(source: str, argument: str) -> str:
     if source == "paperlists":
         return paperlists_name(argument)
     return argument
+
+
+def _venue_id(argument: str) -> str:
+    """The venue id an ``openreview:`` argument names: itself without trailing slashes or
+    spaces (``ICLR.cc/2025/Conference/``, from an address bar), or the one the address of the
+    venue's page gives (``https://openreview.net/group?id=ICLR.cc/2025/Conference#tab-…``);
+    FetchError for another page of openreview.net (a paper's forum, a profile)."""
+    if _OPENREVIEW_PAGE.match(argument):
+        parts = urlsplit(argument if "://" in argument else f"https://{argument}")
+        key = _VENUE_PAGES.get(parts.path.rstrip("/"))
+        named = parse_qs(parts.query).get(key, []) if key else []
+        if len(named) != 1 or not named[0].strip():
+            raise FetchError(
+                f"{argument[:80]!r} is no venue's page on OpenReview: give the venue's "
+                "(https://openreview.net/group?id=ICLR.cc/2025/Conference) or its id"
+            )
+        argument = named[0]
+    return argument.strip().rstrip("/").rstrip()
 
 
 def paperlists_name(argument: str) -> str:

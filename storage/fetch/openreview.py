@@ -76,7 +76,8 @@ class Others:
 #: brings it, and one can be in two: the decisions came out while the fetch paged through the
 #: submissions, or the pages under review are today's cached ones (kept) while the page of the
 #: rejected ones was empty this morning (not kept). Its decision is then what it gets, not a
-#: stale "Under review". The list shows them in the order of ``SHOWN_ORDER``.
+#: stale "Under review". The list shows them in the order of ``SHOWN_ORDER``, and ``--max N``
+#: keeps the first N of the list so shown (``_room``), not the first N read.
 OTHER_SUBMISSIONS: tuple[Others, ...] = (
     Others("rejected_venue_id", "Rejected_Submission", "Rejected", "Rejected"),
     Others("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn_Submission", "Withdrawn"),
@@ -146,14 +147,22 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     if queries is not None:
         parts: list[tuple[int, list[SourceRecord]]] = []
         for query in queries:
+            ahead = sum(len(records) for shown, records in parts if shown <= query.shown)
+            room = _room(request, ahead)
+            if room == 0:
+                continue  # its papers would all come after the first --max N of the list
             start = len(result.records)
-            unsaid += _read_query(api, query, request, web, result, seen)
+            unsaid += _read_query(api, query, request, web, result, seen, room)
             parts.append((query.shown, result.records[start:]))
         parts.sort(key=lambda part: part[0])  # (stable: the order read within a place)
         result.records[:] = [record for _, records in parts for record in records]
+        if request.max_papers is not None:
+            del result.records[request.max_papers :]
     else:
         for query in _v1_queries(venue_id, request, api, web):
-            _read_query(api, query, request, web, result, seen)
+            if (room := _room(request, len(result.records))) == 0:
+                break  # (v1 reads in the list's order)
+            _read_query(api, query, request, web, result, seen, room)
     if unsaid:
         result.warnings.append(
             f"{unsaid:,} accepted paper(s) of {venue_id} name no venue"
@@ -313,11 +322,25 @@ def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Ite
             yield Query({"invitation": f"{venue_id}/-/{suffix}"}, status.lower(), status)
 
 
+def _room(request: FetchRequest, ahead: int) -> int | None:
+    """How many papers a query may still bring to the first ``--max N`` of the list, with
+    ``ahead`` papers read that the list shows before its own; None without ``--max``."""
+    return None if request.max_papers is None else max(0, request.max_papers - ahead)
+
+
 def _read_query(
-    api: Api, query: Query, request: FetchRequest, web: Web, result: ReadResult, seen: set[str]
+    api: Api,
+    query: Query,
+    request: FetchRequest,
+    web: Web,
+    result: ReadResult,
+    seen: set[str],
+    room: int | None = None,
 ) -> int:
-    """Every page of one query into ``result`` (notes already seen are skipped); returns how
-    many of its papers are accepted without a venue said (``ACCEPTED_UNSAID``)."""
+    """Every page of one query into ``result`` (notes already seen are skipped), or its first
+    ``room`` papers (``_room``); returns how many of its papers are accepted without a venue
+    said (``ACCEPTED_UNSAID``)."""
+    start = len(result.records)
     replies = request.reviews or api.version == 1
     limit = PAGE_WITH_REPLIES if replies else PAGE
     url = f"{api.base}/notes"
@@ -351,7 +374,7 @@ def _read_query(
             continue
         got += len(notes)
         request.tell(what, got, total)
-        if _enough(result, request):
+        if _enough(result, start, room):
             return unsaid
         if _last_page(notes, limit, got, total):
             if total is not None and got < total:
@@ -413,10 +436,12 @@ def _last_page(notes: Sequence[Any], limit: int, got: int, total: int | None) ->
     return len(notes) < limit
 
 
-def _enough(result: ReadResult, request: FetchRequest) -> bool:
-    if request.max_papers is None or len(result.records) < request.max_papers:
+def _enough(result: ReadResult, start: int, room: int | None) -> bool:
+    """Whether the query whose papers begin at ``start`` brought its ``room``; those past it
+    are dropped (they come after the first ``--max N`` of the list)."""
+    if room is None or len(result.records) - start < room:
         return False
-    del result.records[request.max_papers :]
+    del result.records[start + room :]
     return True
 
 

@@ -8,6 +8,13 @@ next week sees the new decisions and ratings); ``papers fetch --refresh`` ignore
 that holds nothing yet is never kept (``Web.get_parsed``'s ``keep``): an empty list of accepted
 papers may be full that afternoon. The folder is a cache: deleting it only means downloading
 again. Nothing in it is ever the library's data.
+
+A fetch stopped while it wrote a page (Ctrl+C, a kill) leaves its temporary file
+(``.part-*.page``); the next fetch removes those older than ``LEFTOVER_AGE``
+(``remove_leftovers``). No fetch takes a lock of HOME, so the age is what tells a leftover from
+a page another fetch is writing now (``papers fetch`` in another shell, the app's import
+dialog): a page is written in one go, in seconds at most. Were such a writer paused longer
+than that (Ctrl+Z), its rename fails and the page is just not kept: nothing worse.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -25,7 +33,10 @@ from storage.files.atomic import open_regular
 FETCHED_FOLDER = "fetched"
 #: How long a kept page is believed.
 MAX_AGE = 24 * 3600.0
+#: How old a temporary page must be to be taken for a leftover of a fetch that was stopped.
+LEFTOVER_AGE = 10 * 60.0
 _SUFFIX = ".page"
+_PART = ".part-"
 
 
 class PageCache:
@@ -62,7 +73,7 @@ class PageCache:
         """Keep ``body`` as the page of ``url`` (a temporary file, then a rename)."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(prefix=".part-", suffix=_SUFFIX, dir=self.folder)
+            fd, name = tempfile.mkstemp(prefix=_PART, suffix=_SUFFIX, dir=self.folder)
         except OSError:
             return
         try:
@@ -73,6 +84,27 @@ class PageCache:
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(name)
+
+    def remove_leftovers(self) -> int:
+        """Remove the temporary pages of fetches stopped while they wrote them, those older than
+        ``LEFTOVER_AGE`` (see the module); how many were removed. Silent, as the cache is."""
+        try:
+            entries = list(os.scandir(self.folder))
+        except OSError:
+            return 0
+        now = time.time()
+        removed = 0
+        for entry in entries:
+            if not (entry.name.startswith(_PART) and entry.name.endswith(_SUFFIX)):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > LEFTOVER_AGE:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+        return removed
 
     def refuse(self, url: str) -> None:
         """Forget the page just read for ``url``, which was not believed after all (it did not

@@ -122,6 +122,7 @@ def fetch_wanted(
 
     options = options or WebOptions()
     cache = cache_in(home, options.max_bytes)
+    cache.remove_leftovers()  # of fetches stopped half way: litter that only grew
     results = []
     with Web(options, cache) as web:
         for one in wanted:

@@ -66,7 +66,8 @@ class FetchRequest:
     all_submissions: bool = False
     #: The official reviews' ratings and confidences (OpenReview).
     reviews: bool = False
-    #: At most this many papers a source (arXiv queries: 1,000 unless told).
+    #: At most this many papers a source: the first of its list, in the order the list shows
+    #: them (arXiv queries: 1,000 unless told).
     max_papers: int | None = None
     #: Short names the user's config adds (name → source), for aliases and errors.
     names: Mapping[str, str] = field(default_factory=dict)

@@ -54,6 +54,9 @@ MIN_RATE = 1024
 #: are in the cache for the next fetch.
 DROP_RETRIES = 1
 DROP_PAUSE = 1.0
+#: A wait shorter than this is said as none ("asking again at once"), not as "waiting 0.0 s":
+#: a ``Retry-After`` of 0, or of a date already past, a ``RateLimit-Reset`` of 0.
+AT_ONCE = 0.05
 
 
 class _Dropped(FetchError):
@@ -302,12 +305,14 @@ class Web:
         limited = throttling or status == 429
         growing = THROTTLE_PAUSE * 2.0 ** (attempt - 1) if limited else 2.0**attempt
         wait = asked if asked is not None else min(growing, self.options.max_wait)
-        why = f"as it asks ({header})" if asked is not None else "before trying again"
+        if asked is not None and asked < AT_ONCE:  # 0, or a date already past
+            said = f"asking again at once as it allows ({header})"
+        elif asked is not None:
+            said = f"waiting {_seconds(wait)} as it asks ({header})"
+        else:
+            said = f"waiting {_seconds(wait)} before trying again"
         if self.options.notify is not None:
-            self.options.notify(
-                f"{host}: {what}; waiting {_seconds(wait)} {why} "
-                f"({attempt} of {self.options.retries})"
-            )
+            self.options.notify(f"{host}: {what}; {said} ({attempt} of {self.options.retries})")
         return wait
 
     def _sleep(self, seconds: float) -> None:

@@ -251,6 +251,13 @@ CASES: dict[str, Case] = {
         lambda s, t: ["import", SAMPLE, "--catalog", ""], 2, "--catalog: an empty path"
     ),
     "export to empty path": Case(lambda s, t: ["export", "-o", ""], 2, "--output: an empty path"),
+    "fetch empty source": Case(lambda s, t: ["fetch", ""], 2, "SOURCE: an empty source name"),
+    "fetch blank source": Case(
+        lambda s, t: ["fetch", "iclr2025", " "], 2, "SOURCE: an empty source name"
+    ),
+    "enrich from empty source": Case(
+        lambda s, t: ["enrich", "--from", ""], 2, "--from: an empty source name"
+    ),
     "sync into the library": Case(lambda s, t: ["sync", t / "home"], 1, "the library's own folder"),
 }
 

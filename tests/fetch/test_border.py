@@ -28,7 +28,7 @@ def _fails(env: dict[str, str], *args: str, home: Path | None = None) -> str:
     done = papers(env, "fetch", "iclr2025", *args)
     assert done.returncode == 1, done.stdout
     *said, line = done.stderr.strip().splitlines()
-    assert all("waiting" in before for before in said)  # a wait is said as it starts
+    assert all("; waiting " in b or "; asking again at once " in b for b in said)  # said first
     assert "Traceback" not in done.stderr and line.startswith("papers: error: ")
     assert done.stdout == ""
     if home is not None:
@@ -164,6 +164,28 @@ def test_a_429_naming_its_wait_in_ratelimit_reset_is_waited_for(services, env) -
     assert f"{said} (1 of 3)" in done.stderr and f"{said} (2 of 3)" in done.stderr
     notes = found.requests_to("/or2/notes")
     assert 0.95 <= notes[1].at - notes[0].at < 1.9
+
+
+def test_a_retry_after_gone_by_or_a_reset_of_0_asks_again_at_once(services, env) -> None:
+    """A 503 whose ``Retry-After`` is a date gone by, a 429 whose ``RateLimit-Reset`` is 0:
+    each was said as "waiting 0.0 s"; it is no wait, and said as none."""
+    found, _ = services
+    _serve(found)
+    gone = {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}
+    found.faults.append(Fault("/or2/notes", "status", status=503, headers=gone))
+    found.faults.append(Fault("/or2/notes", "status", status=429, headers={"RateLimit-Reset": "0"}))
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0 and "3 added" in done.stdout, done.stderr
+    assert (
+        "HTTP 503 Service Unavailable; asking again at once as it allows (Retry-After) (1 of 3)\n"
+        in done.stderr
+    ), done.stderr
+    assert (
+        "HTTP 429 Too Many Requests; asking again at once as it allows (RateLimit-Reset) (2 of 3)\n"
+        in done.stderr
+    ), done.stderr
+    assert "waiting" not in done.stderr and "0.0 s" not in done.stderr
+    assert len(found.requests_to("/or2/notes")) == 3
 
 
 def test_a_wait_longer_than_the_bound_is_an_error(services, env, seeded: Path) -> None:

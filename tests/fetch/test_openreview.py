@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+import time
 from pathlib import Path
 
 from tests.fetch import shapes
@@ -228,6 +231,35 @@ def test_a_repeated_fetch_reads_the_cache_and_refresh_ignores_it(
     assert pages and all(p.suffix == ".page" and not p.name.startswith(".") for p in pages)
     assert papers(env, "fetch", "iclr2025", "--refresh").returncode == 0
     assert len(found.log) > sent
+
+
+def test_a_fetch_removes_the_half_written_pages_of_fetches_stopped_long_ago(
+    services, env, tmp_path: Path
+) -> None:
+    """Ctrl+C while a page was written left its temporary file (``.part-*.page``) in
+    ``HOME/fetched`` for good. The next fetch removes one an hour old, but not one made just
+    now (a fetch beside it writing a page: its file is open here), nor an old page kept."""
+    found, _ = services
+    found.v2[ICLR25] = _venue()
+    folder = tmp_path / "home" / "fetched"
+    folder.mkdir(parents=True)
+    hour_ago = time.time() - 3600
+    handle, left = tempfile.mkstemp(prefix=".part-", suffix=".page", dir=folder)
+    os.write(handle, b'{"notes": [{"id": "cut off')
+    os.close(handle)
+    os.utime(left, (hour_ago, hour_ago))
+    kept = folder / f"{'0' * 40}.page"
+    kept.write_bytes(b'{"notes": []}')
+    os.utime(kept, (hour_ago, hour_ago))
+    writing, written = tempfile.mkstemp(prefix=".part-", suffix=".page", dir=folder)
+    try:
+        os.write(writing, b'{"notes": [')
+        done = papers(env, "fetch", "iclr2025")
+        assert done.returncode == 0 and "3 added" in done.stdout, done.stderr
+        assert not os.path.exists(left)
+        assert os.path.exists(written) and kept.exists()
+    finally:
+        os.close(writing)
 
 
 def test_an_interrupted_fetch_imports_nothing_and_goes_on_from_the_cache(services, env) -> None:

@@ -75,3 +75,31 @@ def test_a_fetch_of_every_submission_lists_accepted_under_review_then_rejected(
     accepted = [s for s in shown[:10] if s not in ("Under review", "Rejected")]
     assert len(accepted) == 10, shown
     assert shown[10:] == ["Under review"] * 10 + ["Rejected"] * 10, shown
+
+
+def test_max_keeps_the_first_papers_of_the_list_not_the_first_read(services, env, tmp_path) -> None:
+    """``--all --max N`` is the first N papers of the list, as ``--all`` without it shows
+    them: with 3 accepted, 10 under review and 10 rejected, ``--max 8`` kept the 3 accepted and
+    5 rejected ones (the rejected are read first), none under review. A ``--max`` the
+    accepted papers fill asks for nothing else."""
+    found, _ = services
+    made = shapes.made_up(3, seed=9, fate="") + shapes.made_up(10, seed=10, fate="Submission")
+    found.v2[ICLR25] = shapes.v2_venue(made + shapes.made_up(10, seed=11), ICLR25)
+    done = papers(env, "fetch", "iclr2025", "--all", "--max", "8")
+    assert done.returncode == 0 and "8 added" in done.stdout, done.stderr
+    some = _listed(env)
+    whole = _listed_after({**env, "PAPERS_HOME": str(tmp_path / "whole")}, "--all")
+    assert [p["title"] for p in some] == [p["title"] for p in whole[:8]]
+    assert [p["venue_status"] for p in some][3:] == ["Under review"] * 5
+    found.log.clear()
+    done = papers({**env, "PAPERS_HOME": str(tmp_path / "two")}, "fetch", "iclr2025", "--all",
+                  "--max", "2", "--refresh")  # fmt: skip
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stderr
+    assert {r.query["content.venueid"] for r in found.requests_to("/or2/notes")} == {ICLR25}
+
+
+def _listed_after(env: dict[str, str], *args: str) -> list[dict]:
+    """The list of a HOME after ``papers fetch iclr2025 ARGS``."""
+    done = papers(env, "fetch", "iclr2025", *args)
+    assert done.returncode == 0, done.stderr
+    return _listed(env)

@@ -48,9 +48,9 @@ def test_rate_exceeded_is_waited_for_and_the_page_asked_again(
     done = papers(env, "fetch", "arxiv:cat:cs.LG", "--max", "150")
     assert done.returncode == 0, done.stderr
     assert "150 added" in done.stdout, done.stdout
-    said = "arXiv is throttling requests (it answers 'Rate exceeded.'); waiting"
-    assert f"{said} 1 s as it asks (Retry-After) (1 of 3)" in done.stderr, done.stderr
-    assert f"{said} 0.0 s as it asks (Retry-After) (2 of 3)" in done.stderr, done.stderr
+    said = "arXiv is throttling requests (it answers 'Rate exceeded.');"
+    assert f"{said} waiting 1 s as it asks (Retry-After) (1 of 3)" in done.stderr, done.stderr
+    assert f"{said} asking again at once as it allows (Retry-After) (2 of 3)" in done.stderr
     asked = found.requests_to("/arxiv/query")
     assert [r.query["start"] for r in asked] == ["0", "100", "100", "100"]
     assert all(b.at - a.at >= 2.95 for a, b in zip(asked, asked[1:], strict=False))  # spaced

@@ -39,6 +39,14 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _source(text: str) -> str:
+    """A word naming what to fetch: not empty (``papers fetch "$VENUE"``, the variable unset in
+    a script, is a command line that names nothing: a usage error, as ``--home ""`` is)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty source name")
+    return text
+
+
 def _fetch_options(p: argparse.ArgumentParser, *, all_help: str) -> None:
     p.add_argument("--all", action="store_true", dest="all_submissions", help=all_help)
     p.add_argument(
@@ -50,8 +58,8 @@ def _fetch_options(p: argparse.ArgumentParser, *, all_help: str) -> None:
         "--refresh", action="store_true", help="download again what the cache in HOME holds"
     )
     p.add_argument(
-        "--max", type=positive, metavar="N", dest="max_papers", help="at most N papers a source "
-        "(arXiv queries: 1,000 unless told)",
+        "--max", type=positive, metavar="N", dest="max_papers", help="at most N papers a source, "
+        "the first N of its list (arXiv queries: 1,000 unless told)",
     )  # fmt: skip
     p.add_argument(
         "--timeout",
@@ -81,7 +89,11 @@ def add_fetch(sub: Subparsers, common: Parser) -> None:
         + f". Short names: {examples}…, and [venues] in config.toml.",
     )
     p.add_argument(
-        "sources", nargs="+", metavar="SOURCE", help=f"{source_forms()}, a short name (iclr2025)"
+        "sources",
+        nargs="+",
+        type=_source,
+        metavar="SOURCE",
+        help=f"{source_forms()}, a short name (iclr2025)",
     )
     _fetch_options(p, all_help="every submission, its decision as the venue status")
     p.add_argument("--list", dest="list_name", metavar="NAME", help="name the list")
@@ -99,6 +111,7 @@ def add_enrich(sub: Subparsers, common: Parser) -> None:
         "--from",
         dest="sources",
         action="append",
+        type=_source,
         metavar="SOURCE",
         help="what to fetch them from (default: the venues of the library's papers)",
     )

@@ -1,0 +1,85 @@
+"""A venue as users paste it: its id with a trailing slash or spaces (copied from a browser's
+address bar), the address of its page on openreview.net. Each names one venue and is fetched
+as its id; another page of the site (a paper's forum) is one line saying what to give."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from storage.fetch.errors import FetchError
+from storage.fetch.names import wanted_sources
+from tests.fetch import shapes
+from tests.fetch.conftest import papers
+
+ICLR25 = "ICLR.cc/2025/Conference"
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "openreview:ICLR.cc/2025/Conference/",
+        "openreview:ICLR.cc/2025/Conference//  ",
+        "openreview: ICLR.cc/2025/Conference/ ",
+        "ICLR.cc/2025/Conference/",
+        "https://openreview.net/group?id=ICLR.cc/2025/Conference",
+        "https://openreview.net/group?id=ICLR.cc/2025/Conference/#tab-accept-oral",
+        "https://openreview.net/group?id=ICLR.cc%2F2025%2FConference&referrer=%5BHomepage%5D(%2F)",
+        "http://www.openreview.net/group/?id=ICLR.cc/2025/Conference",
+        "openreview.net/group?id=ICLR.cc/2025/Conference",
+        "HTTPS://OpenReview.net/group?id=ICLR.cc/2025/Conference",
+        "openreview:https://openreview.net/group?id=ICLR.cc/2025/Conference",
+        "https://openreview.net/submissions?venue=ICLR.cc%2F2025%2FConference",
+    ],
+)
+def test_a_pasted_venue_is_its_venue_id(word: str) -> None:
+    [wanted] = wanted_sources([word], {})
+    assert (wanted.source, wanted.argument, wanted.said) == ("openreview", ICLR25, word.strip())
+
+
+def test_a_short_name_of_the_config_with_a_trailing_slash() -> None:
+    [wanted] = wanted_sources(["mine"], {"mine": "ICML.cc/2025/Workshop/FMSD/"})
+    assert (wanted.source, wanted.argument) == ("openreview", "ICML.cc/2025/Workshop/FMSD")
+
+
+@pytest.mark.parametrize(
+    ("word", "said"),
+    [
+        ("https://openreview.net/forum?id=aBc123XyZ", "is no venue's page on OpenReview"),
+        ("https://openreview.net/group?id=", "is no venue's page on OpenReview"),
+        ("https://openreview.net/group?id=A.cc/2025&id=B.cc/2025", "is no venue's page"),
+        ("openreview.net", "is no venue's page on OpenReview"),
+        ("https://openreview.net/group?id=ICLR.cc/2025%1B[2J/Conference", "control characters"),
+        ("openreview:/", "say what to fetch after the colon"),
+        ("https://openreview.net/group?id=bad%20id", "is not a venue id"),
+    ],
+)
+def test_what_names_no_venue_is_refused(word: str, said: str) -> None:
+    with pytest.raises(FetchError, match=said):
+        wanted_sources([word], {})
+
+
+def test_a_venue_pasted_from_the_address_bar_is_fetched(services, env) -> None:
+    """The address of the venue's page, and its id with a trailing slash (both refused as no
+    venue id before), fetch the venue; with its short name beside them it is fetched once."""
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(3, fate=""), ICLR25)
+    pasted = ("https://openreview.net/group?id=ICLR.cc/2025/Conference#tab-accept-oral",)
+    done = papers(env, "fetch", *pasted, "openreview:ICLR.cc/2025/Conference/", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout and "ICLR 2025 (OpenReview)" in done.stdout
+    assert {r.query.get("content.venueid") for r in found.requests_to("/or2/notes")} == {ICLR25}
+    assert len(found.requests_to("/or2/notes")) == 1
+    listed = json.loads(papers(env, "list", "--json").stdout)
+    assert {p["list"] for p in listed} == {"ICLR 2025 (OpenReview)"}
+
+
+def test_a_papers_forum_is_one_line_saying_what_to_give(env) -> None:
+    done = papers(env, "fetch", "https://openreview.net/forum?id=aBc123XyZ")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr == (
+        "papers: error: 'https://openreview.net/forum?id=aBc123XyZ' is no venue's page on "
+        "OpenReview: give the venue's (https://openreview.net/group?id=ICLR.cc/2025/Conference) "
+        "or its id\n"
+    )
