@@ -7,7 +7,8 @@ help of ``papers search`` and the README's list of qualifiers all read ``QUALIFI
 qualifier, add one entry there.
 
 Qualifiers are written as on GitHub, case-insensitive, and any of them is negated by a leading
-``-`` (``-is:read``). A key with no value yet (``is:`` while typing) filters nothing.
+``-`` (``-is:read``). A key with no value yet (``is:`` while typing) filters nothing, and its
+note says the values it takes.
 
 Nothing here needs numpy: the CLI builds its help from this module without loading the index.
 """
@@ -445,6 +446,25 @@ def unread_note(key: str, value: str) -> str:
     if kind is None or not kind.takes or not " ".join(fold(value).split()):
         return ""
     return f"{key}:{value} is read as words ({key}: takes {kind.takes})"
+
+
+def empty_value_note(key: str) -> str:
+    """What ``key:`` (``key`` a qualifier's, lower case) with no value does, nothing, how it is
+    written (``is: starred`` is two words) and what it takes, as ``unread_note`` says it:
+    ``is: without a value filters nothing (is:STATE, no space; is: takes inbox, read, skipped
+    or starred)``; a key that takes any name has only its ``NAME`` to say. The app's list
+    border shows some 55 characters at 120 columns: what it cuts is the values, said last."""
+    kind = _BY_KEY[key]
+    takes = f"; {key}: takes {kind.takes}" if kind.takes else ""
+    return f"{key}: without a value filters nothing ({key}:{kind.value}, no space{takes})"
+
+
+def values_hint(key: str) -> str:
+    """What ``key:`` with no value yet, still being typed, says: the values it takes (``is:
+    takes inbox, read, skipped or starred``), the way to finish it; "" for a key that takes
+    any name (nothing to say while it is typed)."""
+    takes = _BY_KEY[key].takes
+    return f"{key}: takes {takes}" if takes else ""
 
 
 # --------------------------------------------------------------------------- help texts

@@ -20,9 +20,11 @@ from storage.errors import LibraryError
 from storage.search.qualifiers import (
     QUALIFIER_KEYS,
     Qualifier,
+    empty_value_note,
     may_be_typing,
     read_qualifier,
     unread_note,
+    values_hint,
 )
 from storage.search.text import WORD, folded, query_words
 
@@ -35,11 +37,6 @@ OR_QUALIFIER_NOTE: Final = (
 )
 #: What a ``-`` with nothing after it does (nothing: ``-word`` leaves papers out).
 LONE_DASH_NOTE: Final = "a lone - leaves nothing out (-word, no space)"
-
-
-def empty_qualifier_note(key: str) -> str:
-    """What ``key:`` with nothing after it does (nothing), said as unread words are."""
-    return f"{key}: without a value filters nothing ({key}:VALUE, no space)"
 
 
 #: The longest query read, and the most terms (words, phrases, qualifiers, exclusions) taken
@@ -103,10 +100,16 @@ class Query:
     unread: tuple[str, ...] = ()
     #: The last of ``unread`` ends the text and may be a value still being typed (``rating:>``).
     unread_typing: bool = False
+    #: What is said instead of that last note while it is typed: the values a qualifier with
+    #: none yet takes (``is: takes inbox, read, skipped or starred``), else "" (nothing).
+    typing_note: str = ""
 
     def unread_notes(self, *, typed: bool = False) -> tuple[str, ...]:
-        """``unread``; with ``typed``, without one that may still be being typed."""
-        return self.unread[:-1] if typed and self.unread_typing else self.unread
+        """``unread``; with ``typed``, one that may still be being typed is its
+        ``typing_note`` (or nothing)."""
+        if not (typed and self.unread_typing):
+            return self.unread
+        return self.unread[:-1] + ((self.typing_note,) if self.typing_note else ())
 
     def grouped(self) -> tuple[frozenset[int], frozenset[int]]:
         """The positions of the words, and of the phrases, that belong to an ``OR`` group."""
@@ -150,6 +153,7 @@ def parse_query(text: str) -> Query:
     qualifiers: list[Qualifier] = []
     unread: list[str] = []
     unread_typing = False
+    typing_note = ""
     groups = _Groups()
     typing = open_phrase = False
     after = ""  # what the chunk before was: "or", "qualifier" or ""
@@ -173,8 +177,9 @@ def parse_query(text: str) -> Query:
                 continue
             if not value.strip() and key.lower() in QUALIFIER_KEYS:
                 groups.other()  # "is:" being typed: no filter yet; left so, it is said
-                unread.append(empty_qualifier_note(key.lower()))
+                unread.append(empty_value_note(key.lower()))
                 unread_typing = last
+                typing_note = values_hint(key.lower()) if last else ""  # what to type
                 continue
             note = unread_note(key.lower(), value)
             if note:
@@ -227,6 +232,7 @@ def parse_query(text: str) -> Query:
         cut=cut,
         unread=tuple(unread),
         unread_typing=unread_typing,
+        typing_note=typing_note,
     )
 
 

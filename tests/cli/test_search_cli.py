@@ -69,6 +69,12 @@ def test_a_mistyped_qualifier_says_it_is_read_as_words(home: Path, env: dict[str
     out, err = search(home, env, "is:skiped")
     assert out == ""
     assert err == "is:skiped is read as words (is: takes inbox, read, skipped or starred)\n"
+    out, err = search(home, env, "graph is:")  # it said "is:VALUE", not what is: takes
+    assert titles(out) == ["Graph Neural Networks for Molecules"]
+    assert err == (
+        "is: without a value filters nothing "
+        "(is:STATE, no space; is: takes inbox, read, skipped or starred)\n"
+    )
 
 
 def test_a_query_of_no_word_is_one_line_as_an_empty_one(home: Path, env: dict[str, str]) -> None:

@@ -14,6 +14,8 @@ import pty
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.cli import test_bad_input
 from tests.cli.test_bad_input import PAPERS, Seeded, one_line_error, run
 from tests.helpers import home_files
@@ -53,14 +55,15 @@ def test_search_piped_into_mark(home: Path, env: dict[str, str]) -> None:
     assert [now[pid] for pid in hits] == ["read"] * 3
 
 
-def test_ids_one_or_more_a_line_with_comments_and_prefixes(
+def test_ids_one_or_more_a_line_with_comments_and_a_prefix(
     seeded: Seeded, home: Path, env: dict[str, str]
 ) -> None:
     a, b, c, d, e = seeded.ids[:5]
     listing = run("--home", home, "list", "--status", "inbox", env=env).stdout.splitlines()
     (line_of_e,) = [line for line in listing if line.startswith(e)]
     text = (
-        f"# picked by hand\n{a}\n\n  {b} {c[:6].upper()}  # two, one a prefix\n{a}\n{line_of_e}\n"
+        f"# picked by hand\n{a}\n\n  {b} {a}  # two\n {c[:6].upper()}  # a prefix, alone\n"
+        f"{line_of_e}\n"
     )
     done = piped("--home", home, "mark", d, "-", "skipped", stdin=text, env=env)
     assert done.returncode == 0, done.stderr
@@ -82,6 +85,95 @@ def test_the_reading_queue_piped_into_mark(seeded: Seeded, home: Path, env: dict
     assert done.returncode == 0, done.stderr
     now = statuses(home, env)
     assert [now[pid] for pid in heads] == ["read", "read"]
+
+
+#: Abstracts whose ids begin with ``cafe`` and ``2024`` (found by trying made-up words), so that
+#: the title ``Cafe 2024`` reads as two unique id prefixes of other papers of its library.
+PREFIXED = {
+    "cafe": "We study graph sampling in the zgqh setting and report what it costs.",
+    "2024": "We study graph sampling in the octc setting and report what it costs.",
+}
+
+
+@pytest.fixture
+def hex_titles(tmp_path: Path, env: dict[str, str]) -> dict[str, str]:
+    """A library whose reading queue's head is titled ``Cafe 2024`` (words made of hex digits)
+    beside a paper whose id begins ``cafe`` and one whose id begins ``2024``: by title, the
+    ids of the head, ``cafe…`` and ``2024…``."""
+    records = [
+        {"title": "Cafe 2024", "abstract": "Coffee shops as a benchmark for graph sampling."},
+        *({"title": f"Sampling {p}", "abstract": a} for p, a in PREFIXED.items()),
+        {"title": "Deface ABBA", "abstract": "Defacing graphs, a study of sampling attacks."},
+    ]
+    source = tmp_path / "hex.json"
+    source.write_text(json.dumps(records), encoding="utf-8")
+    home = tmp_path / "home"
+    imported = run("--home", home, "import", source, env=env)
+    assert imported.returncode == 0, imported.stderr
+    ids = {
+        r["title"]: r["id"]
+        for r in json.loads(run("--home", home, "list", "--json", env=env).stdout)
+    }
+    for prefix in PREFIXED:  # (a change of the id rule would make this test pass for nothing)
+        assert ids[f"Sampling {prefix}"].startswith(prefix), ids
+    starred = run("--home", home, "mark", ids["Cafe 2024"], "starred", env=env)
+    assert starred.returncode == 0, starred.stderr
+    return ids
+
+
+def test_a_title_of_hex_words_is_no_ids(
+    hex_titles: dict[str, str], tmp_path: Path, env: dict[str, str]
+) -> None:
+    """``papers next`` and ``papers queue`` print an id, then the title: a title ``Cafe 2024``
+    was read as two id prefixes more, which marked the papers ``cafe…`` and ``2024…`` too
+    (from ``next``), or stopped at the place ``1`` read as an id (from ``queue``)."""
+    home, head = tmp_path / "home", hex_titles["Cafe 2024"]
+    others = [hex_titles[f"Sampling {prefix}"] for prefix in PREFIXED]
+    line = run("--home", home, "next", env=env).stdout
+    assert line == f"{head}  Cafe 2024\n"
+    done = piped("--home", home, "mark", "-", "read", stdin=line, env=env)
+    assert done.returncode == 0, done.stderr
+    assert [statuses(home, env)[pid] for pid in (head, *others)] == ["read", "inbox", "inbox"]
+    done = piped("--home", home, "note", "-", "hex", stdin=line, env=env)
+    assert done.returncode == 0, done.stderr
+    assert run("--home", home, "mark", head, "starred", env=env).returncode == 0
+    queue = run("--home", home, "queue", env=env).stdout
+    assert queue == f"1  {head}  Cafe 2024\n"
+    done = piped("--home", home, "mark", "-", "skipped", stdin=queue, env=env)
+    assert done.returncode == 0, done.stderr
+    assert [statuses(home, env)[pid] for pid in (head, *others)] == ["skipped", "inbox", "inbox"]
+
+
+def test_hex_words_beside_others_are_no_prefixes(
+    hex_titles: dict[str, str], tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A prefix is read alone on its line: words of hex digits beside others (a title, ``Cafe
+    2024`` or ``Deface ABBA``, or an id with words that are not its paper's title) are an error
+    naming the line, nothing changed, not papers whose ids happen to begin so."""
+    home, head = tmp_path / "home", hex_titles["Cafe 2024"]
+    before = home_files(home)
+    for text, shown in (
+        ("Cafe 2024\n", "Cafe 2024"),
+        (f"{head}\nDeface ABBA  # a title\n", "Deface ABBA"),
+        (f"{head} cafe\n", f"{head} cafe"),
+        (f"1 {head} Cafe\n", f"1 {head} Cafe"),
+        (f"2024 {head}\n", f"2024 {head}"),
+    ):
+        line = one_line_error(piped("--home", home, "mark", "-", "read", stdin=text, env=env), 1)
+        number = text.count("\n")
+        assert f"standard input, line {number}: {shown!r}" in line, line
+        assert "a prefix alone on its line" in line, line
+    assert home_files(home) == before
+    done = piped(
+        "--home", home, "mark", "-", "read", stdin=f"{head}\n  CAFE  # a prefix\n", env=env
+    )
+    assert done.returncode == 0, done.stderr
+    now = statuses(home, env)
+    assert [now[head], now[hex_titles["Sampling cafe"]], now[hex_titles["Sampling 2024"]]] == [
+        "read",
+        "read",
+        "inbox",
+    ]
 
 
 def test_json_of_papers_piped_into_mark(seeded: Seeded, home: Path, env: dict[str, str]) -> None:

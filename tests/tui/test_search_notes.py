@@ -55,3 +55,21 @@ async def test_a_lone_dash_or_an_empty_qualifier_is_said_once_settled(seeded_hom
         await pilot.press("space", *"model")
         await wait_for(pilot, lambda: screen.search_box.answered == "author: model")
         await wait_for(pilot, lambda: "author: without a value" in str(plist(app).border_subtitle))
+
+
+async def test_a_qualifier_typed_with_no_value_yet_says_what_it_takes(seeded_home: Path) -> None:
+    """``graph is:`` in the box said nothing (a value may still come): it says the values
+    ``is:`` takes, until one is on its way (``is:s``) or taken (``is:starred``)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        notes: list[str] = []
+        await pilot.press("slash")
+        for key in [*"graph is:star"]:
+            await pilot.press(key)
+            box = screen.search_box
+            await wait_for(pilot, lambda box=box: box.answered == box.search_text)
+            await pilot.pause(0.05)
+            notes.append(str(plist(app).border_subtitle or ""))
+        said = "is: takes inbox, read, skipped or starred"
+        assert [said in note for note in notes] == [False] * 8 + [True] + [False] * 4, notes

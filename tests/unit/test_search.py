@@ -399,10 +399,10 @@ def test_a_value_a_qualifier_does_not_take_is_words_with_a_note() -> None:
         "is:skiped is read as words (is: takes inbox, read, skipped or starred)",
         "rating:>x is read as words (rating: takes a number: >6, >=6.5, <4, 5..7 or 6)",
         "has:pdf is read as words (has: takes code or note)",
-        "title: without a value filters nothing (title:VALUE, no space)",
+        "title: without a value filters nothing (title:WORD, no space; title: takes a word)",
     )
-    assert query.unread_typing  # title: ends the text: it may be being typed
-    assert query.unread_notes(typed=True) == query.unread[:-1]
+    assert query.unread_typing  # title: ends the text: it may be being typed, and says how
+    assert query.unread_notes(typed=True) == (*query.unread[:-1], "title: takes a word")
     # a prefix of a value, and a key whose every value is one, need no note
     assert parse_query("is:st has:n author:x venue:??").unread == ()
     # a number still being typed: the app leaves it out until it is one
@@ -417,7 +417,7 @@ def test_a_value_a_qualifier_does_not_take_is_words_with_a_note() -> None:
 def test_a_lone_dash_and_an_empty_qualifier_are_said_to_do_nothing() -> None:
     """`-` alone and `author:` with nothing after it did nothing, and said nothing."""
     dash = "a lone - leaves nothing out (-word, no space)"
-    empty = "author: without a value filters nothing (author:VALUE, no space)"
+    empty = "author: without a value filters nothing (author:NAME, no space)"
     query = parse_query("diffusion - video author: smith")
     assert query.words == ("diffusion", "video", "smith") and not query.excluded
     assert query.unread == (dash, empty) and not query.unread_typing

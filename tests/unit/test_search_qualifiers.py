@@ -172,3 +172,23 @@ def test_an_is_value_of_two_states_is_said() -> None:
     typed = parse_query("is:s")  # on its way to is:starred: not said while being typed
     assert typed.unread_typing and typed.unread_notes(typed=True) == ()
     assert [q.value for q in parse_query("is:st is:sk").qualifiers] == ["st", "sk"]
+
+
+@pytest.mark.parametrize("kind", QUALIFIERS, ids=lambda kind: kind.key)
+def test_a_qualifier_with_no_value_says_what_it_takes(kind: QualifierKind) -> None:
+    """``graph is:`` said nothing in the app's box while ``is:`` ended it, and only "is:
+    without a value filters nothing (is:VALUE, no space)" from ``papers search``: not which
+    values ``is:`` takes, as ``is:skiped`` says them. Each key with values to say (``takes``)
+    says them at once, and once settled; a key that takes any name says its ``NAME``."""
+    typing = parse_query(f"graph {kind.key}:")
+    settled = parse_query(f"graph {kind.key}: more")
+    assert parse_query(f'graph {kind.key}:"" more').unread == settled.unread
+    assert typing.unread == settled.unread and len(settled.unread) == 1
+    (note,) = settled.unread
+    said = f"{kind.key}: without a value filters nothing ({kind.key}:{kind.value}, no space"
+    if kind.takes:
+        assert note == f"{said}; {kind.key}: takes {kind.takes})"
+        assert typing.unread_notes(typed=True) == (f"{kind.key}: takes {kind.takes}",)
+    else:  # any name: nothing more to say, nor while it is being typed
+        assert note == f"{said})"
+        assert typing.unread_notes(typed=True) == ()

@@ -7,7 +7,7 @@ import argparse
 from storage import Library, Status
 from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
-from tui.cli.ids import ONE_FROM_STDIN, STDIN_HELP, one_paper_id, paper_ids
+from tui.cli.ids import ONE_FROM_STDIN, STDIN_HELP, ids_and_library, one_id_and_library
 from tui.cli.output import print_changes, say
 from tui.cli.removing import say_removal
 
@@ -68,8 +68,7 @@ def cmd_mark(args: argparse.Namespace) -> int:
         status = Status.parse(status_text)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    ids = paper_ids(given)
-    library = open_library(args)  # ids are resolved from papers.cache's ids: papers are not read
+    ids, library = ids_and_library(args, given)  # resolved from papers.cache's ids, not papers
     if status is Status.STARRED:
         from tui.config import library_config
 
@@ -125,8 +124,7 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
 def cmd_note(args: argparse.Namespace) -> int:
     """Set, clear or (``--append``) add to a paper's note; a note replaced or cleared is
     printed, as no undo brings a note back."""
-    pid = one_paper_id(args.id, "note")
-    library = open_library(args)
+    pid, library = one_id_and_library(args, args.id, "note")
     text = " ".join(args.text).strip()
     if args.append and not text:
         raise UsageError("--append needs the TEXT to add")
@@ -144,8 +142,7 @@ def cmd_note(args: argparse.Namespace) -> int:
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
-    pid = one_paper_id(args.id, "tag")
-    library = open_library(args)
+    pid, library = one_id_and_library(args, args.id, "tag")
     tags = library.set_tags(pid, args.tags)
     say("tags: " + (", ".join(tags) if tags else "none"))
     return 0

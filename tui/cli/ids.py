@@ -2,23 +2,33 @@
 
 ``papers search diffusion | papers mark - read``: the commands that take paper ids (``mark``,
 ``remove``, ``pdf``; ``note``, ``tag``, ``similar`` and ``queue move``, which take one) read
-them from standard input when an id is ``-``: one or more a line, separated by spaces; blank
-lines and ``#`` comments skipped; a line of ``papers list``, ``search`` or ``next`` (an id, then
-its status and title) gives its first column, a line of ``papers queue`` (its place, an id,
-its title) its second; JSON (``papers list --json``, filtered by ``jq`` or not, or JSON lines)
-gives the ``id`` of each object. A line or item that is none of these is an error naming it,
-before anything is changed: a line read wrong could mark the wrong paper.
+them from standard input when an id is ``-``: ids one or more a line, separated by spaces, a
+prefix alone on its line; blank lines and ``#`` comments skipped; a line of ``papers list``,
+``search`` or ``next`` (an id, then its status and title, or its title) gives its first column,
+a line of ``papers queue`` (its place, an id, its title) its second; JSON (``papers list
+--json``, filtered by ``jq`` or not, or JSON lines) gives the ``id`` of each object. A line or
+item that is none of these is an error naming it, before anything is changed: a line read wrong
+could mark the wrong paper.
+
+A title can be made of words of hex digits (``Cafe 2024``, ``Deface ABBA``), and in a large
+library each such word is a prefix of some paper's id: read as prefixes, a title line marked
+papers nobody named. So a prefix is read only alone on its line, and a line of ``next`` or
+``queue`` whose title is such words (an id then prefixes, typed, looks the same) gives its id
+only when the words are that paper's title.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
+from storage import Library
 from storage.errors import LibraryError
-from tui.cli.common import PROG, UsageError
+from tui.cli.common import PROG, UsageError, open_library
 from tui.cli.output import is_terminal
 
 #: What the help of an ID argument adds (``ONE_FROM_STDIN``: of a command taking one).
@@ -32,32 +42,68 @@ MAX_STDIN: Final = 64 * 1024 * 1024
 
 _COMMENT: Final = re.compile(r"(?:^|\s)#.*")
 _HEX: Final = re.compile(r"[0-9a-fA-F]+")
-_FULL_ID: Final = re.compile(r"[0-9a-f]{12}")
+_FULL_ID: Final = re.compile(r"[0-9a-fA-F]{12}")
+_PLACE: Final = re.compile(r"[0-9]+")
 
 
-def paper_ids(words: Sequence[str]) -> list[str]:
-    """``words`` with a ``-`` among them replaced by the ids on standard input."""
+@dataclass(frozen=True, slots=True)
+class _TitledLine:
+    """A line that is an id followed by words of hex digits: a line of ``papers next`` or
+    ``queue`` whose title is such words, or an id and prefixes typed on one line."""
+
+    number: int
+    paper_id: str
+    title: list[str]
+    shown: str
+
+
+@dataclass(slots=True)
+class _StdinIds:
+    """The ids read from standard input, and the lines to check against the library."""
+
+    ids: list[str]
+    titled: list[_TitledLine]
+
+    def checked(self, library: Library) -> list[str]:
+        """The ids, each line of ``titled`` read as a listing line only when its words are
+        its paper's title: else it is an error naming the line, before anything changes."""
+        for line in self.titled:
+            if library.paper(line.paper_id).display_title.split() != line.title:
+                raise LibraryError(
+                    f"standard input, line {line.number}: {line.shown!r} holds an id and words "
+                    "that could be id prefixes, not its paper's title (as `papers next` or "
+                    "`queue` print it): give a prefix alone on its line; nothing was changed"
+                )
+        return self.ids
+
+
+def ids_and_library(args: argparse.Namespace, words: Sequence[str]) -> tuple[list[str], Library]:
+    """``words`` with a ``-`` among them replaced by the ids on standard input, and the library
+    (opened after standard input is read: a usage error there creates no HOME)."""
     if "-" not in words:
-        return list(words)
+        return list(words), open_library(args)
     if list(words).count("-") > 1:
         raise UsageError("give '-' (the ids on standard input) once")
     at = list(words).index("-")
-    return [*words[:at], *stdin_ids(), *words[at + 1 :]]
+    given = stdin_ids()
+    library = open_library(args)
+    return [*words[:at], *given.checked(library), *words[at + 1 :]], library
 
 
-def one_paper_id(word: str, command: str) -> str:
-    """``word``, or (``-``) the one id on standard input."""
+def one_id_and_library(args: argparse.Namespace, word: str, command: str) -> tuple[str, Library]:
+    """``word``, or (``-``) the one id on standard input, and the library."""
     if word != "-":
-        return word
-    ids = stdin_ids()
-    if len(ids) > 1:
+        return word, open_library(args)
+    given = stdin_ids()
+    if len(given.ids) > 1:
         raise UsageError(
-            f"standard input holds {len(ids):,} paper ids; `{PROG} {command}` takes one"
+            f"standard input holds {len(given.ids):,} paper ids; `{PROG} {command}` takes one"
         )
-    return ids[0]
+    library = open_library(args)
+    return given.checked(library)[0], library
 
 
-def stdin_ids() -> list[str]:
+def stdin_ids() -> _StdinIds:
     """The paper ids on standard input, in order, each once (see the module)."""
     stream = sys.stdin
     if stream is None or stream.closed:
@@ -72,10 +118,12 @@ def stdin_ids() -> list[str]:
     if len(data) > MAX_STDIN:
         raise LibraryError("standard input holds more than 64 MB: that is no list of paper ids")
     text = data.decode("utf-8", "replace")
-    ids = _json_ids(text) if text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{") else _line_ids(text)
-    if not ids:
+    is_json = text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{")
+    found = _StdinIds(_json_ids(text), []) if is_json else _line_ids(text)
+    if not found.ids:
         raise UsageError("'-' reads paper ids from standard input, and it holds none")
-    return list(dict.fromkeys(ids))
+    found.ids = list(dict.fromkeys(found.ids))
+    return found
 
 
 def _json_ids(text: str) -> list[str]:
@@ -107,24 +155,39 @@ def _json_ids(text: str) -> list[str]:
     return ids
 
 
-def _line_ids(text: str) -> list[str]:
+def _line_ids(text: str) -> _StdinIds:
     """The ids of lines of text (see the module)."""
-    ids: list[str] = []
+    found = _StdinIds([], [])
     for number, line in enumerate(text.splitlines(), start=1):
         words = _COMMENT.sub("", line).split()
         if not words:
             continue
-        if all(_HEX.fullmatch(word) for word in words):
-            ids += words  # ids (or prefixes), one or more a line
-        elif _FULL_ID.fullmatch(words[0]):
-            ids.append(words[0])  # a line of `papers list`: id, status, title
-        elif len(words) > 2 and words[0].isdigit() and _FULL_ID.fullmatch(words[1]):
-            ids.append(words[1])  # a line of `papers queue`: place, id, title
-        else:
-            shown = " ".join(words)
-            shown = shown if len(shown) <= 60 else shown[:59] + "…"
+        shown = " ".join(words)
+        shown = shown if len(shown) <= 60 else shown[:59] + "…"
+        if len(words) == 1 and _HEX.fullmatch(words[0]):
+            found.ids.append(words[0])  # an id, or a prefix alone on its line
+            continue
+        if all(_FULL_ID.fullmatch(word) for word in words):
+            found.ids += words  # ids, one or more a line
+            continue
+        if _FULL_ID.fullmatch(words[0]):
+            at = 0  # a line of `papers list`, `search` or `next`: id, (status,) title
+        elif _PLACE.fullmatch(words[0]) and _FULL_ID.fullmatch(words[1]):
+            at = 1  # a line of `papers queue`: place, id, title
+        elif all(_HEX.fullmatch(word) for word in words):
             raise LibraryError(
-                f"standard input, line {number}: {shown!r} is not a paper id (ids, one or more "
-                "a line, or the lines of `papers list` or `papers queue`); nothing was changed"
+                f"standard input, line {number}: {shown!r} could be id prefixes or a title: "
+                "give a prefix alone on its line; nothing was changed"
             )
-    return ids
+        else:
+            raise LibraryError(
+                f"standard input, line {number}: {shown!r} is not a paper id (ids, one or "
+                "more a line, a prefix alone on its line, or the lines of `papers list`, `next` "
+                "or `queue`); nothing was changed"
+            )
+        rest = words[at + 1 :]
+        if all(_HEX.fullmatch(word) for word in rest):
+            # a title of hex words (`Cafe 2024`), or an id and prefixes: the library tells
+            found.titled.append(_TitledLine(number, words[at], rest, shown))
+        found.ids.append(words[at])
+    return found

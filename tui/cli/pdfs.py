@@ -16,10 +16,9 @@ from tui.cli.common import (
     Subparsers,
     UsageError,
     byte_size,
-    open_library,
     path_arg,
 )
-from tui.cli.ids import STDIN_HELP, paper_ids
+from tui.cli.ids import STDIN_HELP, ids_and_library
 from tui.cli.output import complain, is_terminal
 
 
@@ -77,8 +76,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         raise UsageError("give paper ids or --status, not both")
     if args.pause < 0 or args.max_wait < 0:
         raise UsageError("--pause and --max-wait cannot be negative")
-    ids = paper_ids(args.ids)
-    library = open_library(args)
+    ids, library = ids_and_library(args, args.ids)
     config = library_config(library.home)
     own = pdf_folder(library.home, config)  # the library's: its copies are all there are
     folder = PdfFolder(Path(args.folder).expanduser() if args.folder else own)

@@ -9,7 +9,7 @@ from storage.export import paper_record
 from storage.queue import SORTS, sort_named
 from storage.text.words import count
 from tui.cli.common import Parser, Subparsers, open_library
-from tui.cli.ids import ONE_FROM_STDIN, one_paper_id
+from tui.cli.ids import ONE_FROM_STDIN, one_id_and_library
 from tui.cli.output import print_papers, say, write_json
 
 
@@ -95,8 +95,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
 
 def cmd_queue_move(args: argparse.Namespace) -> int:
-    given = one_paper_id(args.id, "queue move")
-    library = open_library(args)
+    given, library = one_id_and_library(args, args.id, "queue move")
     pid = library.resolve_id(given)
     moves = library.move_in_queue(pid, args.to)
     queue = library.queue()

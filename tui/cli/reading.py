@@ -18,7 +18,7 @@ from tui.cli.common import (
     open_library,
     positive,
 )
-from tui.cli.ids import ONE_FROM_STDIN, one_paper_id
+from tui.cli.ids import ONE_FROM_STDIN, one_id_and_library
 from tui.cli.output import columns, complain, print_papers, say, write_json
 
 if TYPE_CHECKING:
@@ -226,8 +226,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
     from storage.cache.refresh import LARGE
     from storage.cache.similar_index import is_ready, similarity_for
 
-    given = one_paper_id(args.id, "similar")
-    library = open_library(args)
+    given, library = one_id_and_library(args, args.id, "similar")
     loaded = library.loaded_papers()
     pid = library.resolve_id(given)
     triage = library.triage()
