@@ -170,6 +170,37 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     assert [p.name for p in (tmp_path / "elsewhere").iterdir()][0].endswith(f"({ids[0]}).pdf")
 
 
+def test_a_text_file_with_page_counts_that_are_no_counts_is_not_believed(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """pdf-text.cache is derived: a checksum that holds over a page count that is no count
+    (a string, negative, past any PDF's; crafted, or written by a faulty version) ended
+    `papers queue sort length` with "internal error: ValueError". Such an entry is none: the
+    paper sorts by its abstract, and the next `papers pdf` reads its PDF again."""
+    from storage.cache.pdf_text import PdfTexts
+
+    home, ids = pdf_home(tmp_path, env, server, 5)
+    ok(run("--home", home, "pdf", "--pause", "0", env=env))
+    texts = PdfTexts.open(home)
+    assert texts.pages() == dict.fromkeys(ids, 2)
+    for pid, count in zip(ids[1:], ("twelve", -3, 10**12, 2.5), strict=True):
+        texts.entries[pid]["pages"] = count
+    assert texts.save()  # through the file's own writer: the checksum holds
+    done = run("--home", home, "queue", "sort", "length", env=env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.startswith("Sorted 5 papers by length")
+    # the one PDF whose pages are known first, the others as papers without one (their
+    # abstracts' words; the same length here: their order kept)
+    assert queue_ids(home, env) == ids
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert [r["id"] for r in found] == [ids[0]]  # the others' texts are not believed either
+    again = run("--home", home, "pdf", "--pause", "0", env=env)
+    assert again.returncode == 0 and "text of 5 PDFs ready" in again.stderr, again.stderr
+    assert PdfTexts.open(home).pages() == dict.fromkeys(ids, 2)  # read again from the PDFs
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert sorted(r["id"] for r in found) == sorted(ids)
+
+
 def test_a_download_into_another_folder_keeps_the_librarys_pdf_texts(
     tmp_path: Path, env: dict[str, str], server: PdfServer
 ) -> None:

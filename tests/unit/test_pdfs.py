@@ -638,3 +638,29 @@ def test_the_text_is_read_searched_and_kept_while_the_copy_is_the_same(
 def test_a_damaged_text_file_is_made_again(tmp_path: Path) -> None:
     (tmp_path / "pdf-text.cache").write_bytes(b"papers-tui pdf-text 1\n garbage")
     assert len(PdfTexts.open(tmp_path)) == 0
+
+
+def test_an_entry_that_holds_other_than_what_is_written_is_no_entry(tmp_path: Path) -> None:
+    """A checksum says the file is as written, not that what was written is true: an entry
+    with a value of another kind (a page count that is no count) is dropped, its copy read
+    again; the sound ones are kept."""
+    stamp = {"name": "A (a1).pdf", "size": 10, "mtime_ns": -5, "digest": "d"}
+    entries = {
+        "read": {**stamp, "text": "x", "pages": 3},
+        "uncounted": {**stamp, "text": "x"},  # (a hostile PDF's count is not kept)
+        "unreadable": {**stamp, "error": "encrypted"},
+    }
+    for n, bad in enumerate(
+        [
+            {"pages": "12"}, {"pages": -3}, {"pages": 10**12}, {"pages": 2.5}, {"pages": True},
+            {"pages": None}, {"size": "10"}, {"size": -1}, {"mtime_ns": 1.5}, {"name": 7},
+            {"digest": None}, {"text": 12}, {"error": 3}, {"error": "x", "text": "y"},
+        ]
+    ):  # fmt: skip
+        entries[f"bad{n}"] = {**stamp, "text": "x", "pages": 3, **bad}
+    entries["list"] = [stamp]  # type: ignore[assignment]
+    PdfTexts(tmp_path / "pdf-text.cache", entries).save()  # type: ignore[arg-type]
+    texts = PdfTexts.open(tmp_path)
+    assert sorted(texts.entries) == ["read", "uncounted", "unreadable"]
+    assert texts.pages() == {"read": 3}
+    assert texts.stale({"bad0": tmp_path / "pdf-text.cache"}) == ["bad0"]  # read again
