@@ -66,12 +66,28 @@ def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
     assert "Reading queue: empty" in ok(run("--home", home, "stats", env=env))
 
 
+def test_a_move_past_the_end_says_the_paper_went_to_the_last_place(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """`--to 99` in a queue of 4 put the paper last and said "moved to #4 of 4", as if that
+    were the place asked for."""
+    home, ids = starred_home(tmp_path, env)
+    out = ok(run("--home", home, "queue", "move", ids[0], "--to", "99", env=env))
+    assert out.startswith(f"{ids[0]}  moved to #4 of 4, the last place (there is no #99)  ")
+    assert queue_ids(home, env) == [*ids[1:], ids[0]]
+    out = ok(run("--home", home, "queue", "move", ids[0], "--to", "99", env=env))
+    assert out.startswith(f"{ids[0]}  already at #4 of 4, the last place (there is no #99)  ")
+    out = ok(run("--home", home, "queue", "move", ids[0], "--to", "4", env=env))
+    assert out.startswith(f"{ids[0]}  already at #4 of 4  ")  # the place asked for: no more
+
+
 def test_queue_errors_are_one_line(tmp_path: Path, env: dict[str, str]) -> None:
     home, ids = starred_home(tmp_path, env, 2)
     inbox = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][5]
     for args, code, words in (
         (("queue", "move", inbox, "--to", "1"), 1, "is not in the reading queue"),
         (("queue", "move", ids[0], "--to", "0"), 2, "places start at 1"),
+        (("queue", "move", ids[0], "--to", "-3"), 2, "places start at 1"),
         (("queue", "move", ids[0], "--to", "up"), 2, "not a place"),
         (("queue", "move", "zzzz", "--to", "top"), 1, "no paper has the id"),
         (("queue", "sort", "colour"), 2, "invalid choice"),

@@ -103,6 +103,8 @@ def cmd_queue_move(args: argparse.Namespace) -> int:
     place = queue.index(pid) + 1
     title = library.paper(pid).display_title
     where = f"#{place} of {len(queue):,}"
+    if isinstance(args.to, int) and args.to > len(queue):  # (said: it was quietly the last)
+        where += f", the last place (there is no #{args.to:,})"
     say(f"{pid}  {'moved to' if moves else 'already at'} {where}  {title}")
     return 0
 
