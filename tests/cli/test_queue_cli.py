@@ -159,6 +159,14 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     assert len(failed) == 1 and ids[1] in failed[0] and "not a PDF" in failed[0]
     assert "waiting 1 s (HTTP 429" in result.stderr
     assert "2 PDFs downloaded, 1 failed" in result.stderr
+    # each paper of the queue with its local copy, as `papers next --json` gives the head's
+    queued = json.loads(ok(run("--home", home, "queue", "--json", env=env)))
+    assert [r["id"] for r in queued] == ids
+    assert [r["pdf_path"] for r in queued] == [
+        str(home / "pdfs" / f"Study 0_ a_b _quoted_ _x_ ({ids[0]}).pdf"),
+        None,
+        str(home / "pdfs" / f"Study 2_ a_b _quoted_ _x_ ({ids[2]}).pdf"),
+    ]
     folder = home / "pdfs"
     names = sorted(p.name for p in folder.iterdir())
     assert names == [
