@@ -9,10 +9,10 @@ file's version by), ``big`` (a ``Content-Length`` over any cap), ``huge`` (no le
 bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S`` the first N times), ``slow``
 (the bytes a few KB at a time), ``held`` (as ``slow``, but from the start of the file the first
 ``HELD_BYTES``, then nothing until ``release`` is set: a download caught on its way on a
-machine of any speed), ``missing`` (404), ``gzip`` / ``deflate`` / ``rawdeflate`` (the PDF
-compressed, with ``Content-Encoding``, though not asked for; a range is of the compressed
-bytes), ``gzipcut`` (half the compressed bytes, the first request alone), ``br`` (a
-``Content-Encoding`` the client cannot read).
+machine of any speed), ``missing`` (404), ``gone`` (410), ``broken`` (500), ``gzip`` /
+``deflate`` / ``rawdeflate`` (the PDF compressed, with ``Content-Encoding``, though not asked
+for; a range is of the compressed bytes), ``gzipcut`` (half the compressed bytes, the first
+request alone), ``br`` (a ``Content-Encoding`` the client cannot read).
 Every request is recorded, with when it started and ended, so that tests can check one-at-a-
 time and the pauses.
 """
@@ -116,6 +116,8 @@ class PdfServer:
                 return self._send(handler, 429, b"slow down", {"Retry-After": wait})
         if how == "missing" or body is None:
             return self._send(handler, 404, b"not found")
+        if how in ("gone", "broken"):
+            return self._send(handler, 410 if how == "gone" else 500, b"no PDF here")
         if how == "html":
             page = b"<!DOCTYPE html><html><body>Please log in</body></html>"
             return self._send(handler, 200, page, {"Content-Type": "text/html"})

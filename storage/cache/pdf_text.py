@@ -8,7 +8,9 @@ the copy's size and time are those it names; when they differ its digest is comp
 copied HOME, whose times changed, keeps its texts), and only a copy that differs is read
 again. The file is written whole through a temporary file and a rename
 (``storage.cache.derived``), and checked before it is believed: a damaged or older-format
-file is simply made again.
+file is simply made again, and an entry that holds other than what ``read`` writes (a page
+count that is a string, negative or past any PDF's, under a checksum that holds: a crafted
+file, a faulty version's) is no entry: its copy is read again.
 
 Reading PDFs is slow Python (pypdf, ~15 ms a page): ``extract_elsewhere`` does it in a child
 process (``python -m storage.cache.pdf_text HOME FOLDER``), which saves what it has read
@@ -38,7 +40,7 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 import orjson
 
@@ -54,6 +56,9 @@ _MAGIC: Final = f"papers-tui pdf-text {FORMAT}\n".encode()
 SAVE_EVERY: Final = 5
 #: One PDF may take this long to read; a slower one is given up (a hostile file).
 READ_LIMIT_S: Final = 60
+#: More pages than a PDF under the download cap could have (a page takes ~100 bytes at least):
+#: a count past it is no count.
+MAX_PAGE_COUNT: Final = 1_000_000
 #: A word of the folded texts (letters and digits), as the search splits its query.
 _WORDS: Final = re.compile(r"[^\W_]+")
 
@@ -160,7 +165,9 @@ class PdfTexts:
         try:
             with _time_limit(READ_LIMIT_S):
                 text, pages = read_pdf_text(path)
-            entry.update(text=text, pages=pages)
+            entry["text"] = text
+            if _is_count(pages, MAX_PAGE_COUNT):  # (a hostile PDF's /Count is any number)
+                entry["pages"] = pages
         except PdfTextError as exc:
             entry["error"] = str(exc)
         except TimeoutError:
@@ -313,11 +320,32 @@ def _load(path: Path) -> dict[str, dict[str, Any]]:
         return {}
     if not isinstance(entries, dict):
         return {}
-    return {
-        str(pid): entry
-        for pid, entry in entries.items()
-        if isinstance(entry, dict) and isinstance(entry.get("size"), int)
-    }
+    return {str(pid): entry for pid, entry in entries.items() if _sound(entry)}
+
+
+def _sound(entry: object) -> bool:
+    """Whether ``entry`` holds what ``read`` writes, each value of its kind: a checksum says
+    the file is as written, not that what was written is true (a page count of ``"12"``
+    ended ``papers queue sort length`` with a ValueError, one of -3 put its paper first)."""
+    if not isinstance(entry, dict):
+        return False
+    stamped = _is_count(entry.get("size")) and _is_int(entry.get("mtime_ns"))
+    named = isinstance(entry.get("name"), str) and isinstance(entry.get("digest"), str)
+    if not (stamped and named):
+        return False
+    if "error" in entry:
+        return isinstance(entry["error"], str) and "text" not in entry
+    pages = entry.get("pages", 0)
+    return isinstance(entry.get("text"), str) and _is_count(pages, MAX_PAGE_COUNT)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)  # (True is an int)
+
+
+def _is_count(value: object, most: float = float("inf")) -> bool:
+    """Whether ``value`` is a whole number from 0 to ``most``."""
+    return _is_int(value) and 0 <= value <= most
 
 
 @contextlib.contextmanager

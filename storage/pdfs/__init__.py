@@ -4,6 +4,7 @@
 - ``folder``: the folder of local copies (``HOME/pdfs`` unless ``[pdf] folder`` says), their
   names (``Title (id).pdf``), which papers have one, leftovers swept;
 - ``download``: polite, checked, resumable downloads into that folder;
+- ``failures``: the links that failed for good (404, 410, no PDF), passed over next time;
 - ``parts``: a download's part file, only ever a regular file of its own (never a link or a pipe);
 - ``text``: a PDF read to text (pypdf), for ``storage.cache.pdf_text``.
 """

@@ -111,6 +111,8 @@ class Event:
     #: The cause of a failure, or what a wait is for.
     message: str = ""
     path: Path | None = None
+    #: A failure that will not mend by itself (``DownloadError.lasting``).
+    lasting: bool = False
 
 
 @dataclass(slots=True)
@@ -153,7 +155,12 @@ class DownloadReport:
 
 
 class DownloadError(Exception):
-    """A paper's PDF could not be had: the cause, in one line."""
+    """A paper's PDF could not be had: the cause, in one line; ``lasting`` when its link will
+    not mend by itself (HTTP 404 or 410, an answer that is no PDF: ``storage.pdfs.failures``)."""
+
+    def __init__(self, cause: str, *, lasting: bool = False) -> None:
+        super().__init__(cause)
+        self.lasting = lasting
 
 
 class _FolderError(DownloadError):
@@ -368,7 +375,8 @@ def _download_all(
                 progress(Event("failed", paper, index, total, message=cause))
             except DownloadError as exc:
                 report.failed.append(_line(paper, str(exc)))
-                progress(Event("failed", paper, index, total, message=str(exc)))
+                failed = Event("failed", paper, index, total, message=str(exc), lasting=exc.lasting)
+                progress(failed)
                 if isinstance(exc, _FolderError):  # (each paper's pause, each the same line)
                     report.not_tried = total - index
                     return
@@ -455,7 +463,8 @@ def _fetch_into(
                 wait = job.options.default_wait if seconds is None else seconds
                 raise _Wait(wait, exc.code) from None
             if exc.code != 416 or not offset:
-                raise DownloadError(f"HTTP {exc.code} {exc.reason}") from None
+                gone = exc.code in (404, 410)  # nothing there: asking again will not mend it
+                raise DownloadError(f"HTTP {exc.code} {exc.reason}", lasting=gone) from None
             whole = _range_size(exc.headers.get("Content-Range")) == offset
         if whole and not pdf_problem(out):  # 416: the part is the whole file (cut at its end)
             return _finish(out, part, job)
@@ -497,9 +506,9 @@ def _fetch_into(
         body = _Decoded(response, coding) if coding else response
         try:
             whole = _receive(body, out, offset, size if length and not coding else None, job)
-        except _NotPdf as exc:
+        except _NotPdf:
             remove_part(part)
-            raise DownloadError(str(exc)) from None
+            raise
         except OSError as exc:
             raise _write_error(f"in {job.folder.path}", exc) from None
     if not whole:
@@ -555,7 +564,7 @@ def _receive(response: Any, out: IO[bytes], offset: int, size: int | None, job: 
             head = (head + chunk)[:HEADER_WITHIN]
             confirmed = has_pdf_header(head)
             if not confirmed and len(head) >= HEADER_WITHIN:
-                raise _NotPdf(_not_pdf(response))
+                raise _NotPdf(_not_pdf(response), lasting=True)
         received += len(chunk)
         if received > cap:
             raise _NotPdf(f"over the {size_text(cap)} cap")
@@ -572,7 +581,7 @@ def _receive(response: Any, out: IO[bytes], offset: int, size: int | None, job: 
             window_start, window_bytes = time.monotonic(), 0
     out.flush()
     if not confirmed:  # all of it shorter than 1024 bytes, and no %PDF- in it
-        raise _NotPdf(_not_pdf(response))
+        raise _NotPdf(_not_pdf(response), lasting=True)
     if size is not None and received < size:
         cut = f"cut short after {size_text(received)} of {size_text(size)} (resumes next time)"
         raise DownloadError(cut)
@@ -638,8 +647,8 @@ class _Decoded:
         return out
 
 
-class _NotPdf(Exception):
-    """What arrives is no PDF (or too large): the part goes."""
+class _NotPdf(DownloadError):
+    """What arrives is no PDF (a page: ``lasting``) or too large: the part goes."""
 
 
 def _not_pdf(response: Any) -> str:

@@ -66,12 +66,28 @@ def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
     assert "Reading queue: empty" in ok(run("--home", home, "stats", env=env))
 
 
+def test_a_move_past_the_end_says_the_paper_went_to_the_last_place(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """`--to 99` in a queue of 4 put the paper last and said "moved to #4 of 4", as if that
+    were the place asked for."""
+    home, ids = starred_home(tmp_path, env)
+    out = ok(run("--home", home, "queue", "move", ids[0], "--to", "99", env=env))
+    assert out.startswith(f"{ids[0]}  moved to #4 of 4, the last place (there is no #99)  ")
+    assert queue_ids(home, env) == [*ids[1:], ids[0]]
+    out = ok(run("--home", home, "queue", "move", ids[0], "--to", "99", env=env))
+    assert out.startswith(f"{ids[0]}  already at #4 of 4, the last place (there is no #99)  ")
+    out = ok(run("--home", home, "queue", "move", ids[0], "--to", "4", env=env))
+    assert out.startswith(f"{ids[0]}  already at #4 of 4  ")  # the place asked for: no more
+
+
 def test_queue_errors_are_one_line(tmp_path: Path, env: dict[str, str]) -> None:
     home, ids = starred_home(tmp_path, env, 2)
     inbox = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][5]
     for args, code, words in (
         (("queue", "move", inbox, "--to", "1"), 1, "is not in the reading queue"),
         (("queue", "move", ids[0], "--to", "0"), 2, "places start at 1"),
+        (("queue", "move", ids[0], "--to", "-3"), 2, "places start at 1"),
         (("queue", "move", ids[0], "--to", "up"), 2, "not a place"),
         (("queue", "move", "zzzz", "--to", "top"), 1, "no paper has the id"),
         (("queue", "sort", "colour"), 2, "invalid choice"),
@@ -143,6 +159,14 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     assert len(failed) == 1 and ids[1] in failed[0] and "not a PDF" in failed[0]
     assert "waiting 1 s (HTTP 429" in result.stderr
     assert "2 PDFs downloaded, 1 failed" in result.stderr
+    # each paper of the queue with its local copy, as `papers next --json` gives the head's
+    queued = json.loads(ok(run("--home", home, "queue", "--json", env=env)))
+    assert [r["id"] for r in queued] == ids
+    assert [r["pdf_path"] for r in queued] == [
+        str(home / "pdfs" / f"Study 0_ a_b _quoted_ _x_ ({ids[0]}).pdf"),
+        None,
+        str(home / "pdfs" / f"Study 2_ a_b _quoted_ _x_ ({ids[2]}).pdf"),
+    ]
     folder = home / "pdfs"
     names = sorted(p.name for p in folder.iterdir())
     assert names == [
@@ -155,8 +179,8 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
         ok(run("--home", home, "search", 'pdf:"numbat bound p02"', "--json", env=env))
     )
     assert [r["id"] for r in phrase] == [ids[2]]
-    server.behaviour.pop("p01")
-    again = run("--home", home, "pdf", "--pause", "0", ids[1], env=env)
+    server.behaviour.pop("p01")  # a page that was no PDF is asked for again on --retry
+    again = run("--home", home, "pdf", "--pause", "0", "--retry", ids[1], env=env)
     assert again.returncode == 0 and "1 PDF downloaded" in again.stderr
     head = json.loads(ok(run("--home", home, "next", "--json", env=env)))
     assert head["id"] == ids[0]  # its local copy, to open it from a script
@@ -168,6 +192,94 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     config.write_text(f'[pdf]\nfolder = "{tmp_path / "elsewhere"}"\n', encoding="utf-8")
     ok(run("--home", home, "pdf", "--pause", "0", "--no-text", ids[0], env=env))
     assert [p.name for p in (tmp_path / "elsewhere").iterdir()][0].endswith(f"({ids[0]}).pdf")
+
+
+def test_a_text_file_with_page_counts_that_are_no_counts_is_not_believed(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """pdf-text.cache is derived: a checksum that holds over a page count that is no count
+    (a string, negative, past any PDF's; crafted, or written by a faulty version) ended
+    `papers queue sort length` with "internal error: ValueError". Such an entry is none: the
+    paper sorts by its abstract, and the next `papers pdf` reads its PDF again."""
+    from storage.cache.pdf_text import PdfTexts
+
+    home, ids = pdf_home(tmp_path, env, server, 5)
+    ok(run("--home", home, "pdf", "--pause", "0", env=env))
+    texts = PdfTexts.open(home)
+    assert texts.pages() == dict.fromkeys(ids, 2)
+    for pid, count in zip(ids[1:], ("twelve", -3, 10**12, 2.5), strict=True):
+        texts.entries[pid]["pages"] = count
+    assert texts.save()  # through the file's own writer: the checksum holds
+    done = run("--home", home, "queue", "sort", "length", env=env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.startswith("Sorted 5 papers by length")
+    # the one PDF whose pages are known first, the others as papers without one (their
+    # abstracts' words; the same length here: their order kept)
+    assert queue_ids(home, env) == ids
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert [r["id"] for r in found] == [ids[0]]  # the others' texts are not believed either
+    again = run("--home", home, "pdf", "--pause", "0", env=env)
+    assert again.returncode == 0 and "text of 5 PDFs ready" in again.stderr, again.stderr
+    assert PdfTexts.open(home).pages() == dict.fromkeys(ids, 2)  # read again from the PDFs
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert sorted(r["id"] for r in found) == sorted(ids)
+
+
+def test_pdfs_that_failed_for_good_are_passed_over_until_retried_or_their_link_changes(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """A link that answered 404 or 410, or a page that is no PDF, was asked for again by
+    every `papers pdf`, a failed line apiece: such a failure is remembered per paper and link
+    in HOME and passed over, in one line, until --retry or a new link; a failure that may mend
+    (a 500) is asked for again each time."""
+    home, ids = pdf_home(tmp_path, env, server, 5)
+    for key, how in (("p01", "missing"), ("p02", "html"), ("p03", "gone"), ("p04", "broken")):
+        server.behaviour[key] = how
+    first = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
+    assert first.returncode == 1 and "1 PDF downloaded, 4 failed" in first.stderr, first.stderr
+    assert "HTTP 410 Gone" in first.stderr and "HTTP 500 Internal Server Error" in first.stderr
+    asked = len(server.requests)
+    again = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
+    assert [r.paper for r in server.requests[asked:]] == ["p04"]  # the 500 only
+    assert again.returncode == 1 and f"{ids[4]}  failed: " in again.stderr
+    lines = [line for line in again.stderr.splitlines() if "failed before" in line]
+    assert lines == [
+        "3 papers not asked for again: their PDFs failed before (HTTP 404 Not Found, HTTP 410 "
+        "Gone, not a PDF); add --retry to try them again"
+    ]
+    assert not any(f"{pid}  failed" in again.stderr for pid in ids[1:4])
+    kept = json.loads((home / "pdf-failures.json").read_text(encoding="utf-8"))
+    assert sorted(kept["papers"]) == sorted(ids[1:4])
+    # --retry asks for them all: the one that mended is forgotten, the others kept
+    server.behaviour.pop("p01")
+    asked = len(server.requests)
+    retried = run("--home", home, "pdf", "--pause", "0", "--no-text", "--retry", env=env)
+    assert sorted(r.paper for r in server.requests[asked:]) == ["p01", "p02", "p03", "p04"]
+    assert "1 PDF downloaded, 1 already here, 3 failed" in retried.stderr, retried.stderr
+    assert "failed before" not in retried.stderr
+    # a paper's new link (its list imported again with another page) is asked for
+    server.pdfs["p02b"] = server.pdfs["p02"]
+    moved = {f"p0{i}": f'Study {i}: a/b "quoted" <x>' for i in range(5)}
+    listed = library_list(tmp_path / "list.json", server, moved)
+    records = json.loads(listed.read_text(encoding="utf-8"))
+    records[2]["url"] = server.forum("p02b")
+    listed.write_text(json.dumps(records), encoding="utf-8")
+    ok(run("--home", home, "import", listed, env=env))
+    asked = len(server.requests)
+    one = run("--home", home, "pdf", "--pause", "0", "--no-text", ids[2], ids[3], env=env)
+    assert [r.paper for r in server.requests[asked:]] == ["p02b"]
+    assert one.returncode == 0 and "1 PDF downloaded" in one.stderr, one.stderr
+    said = "1 paper not asked for again: its PDF failed before (HTTP 410 Gone); add --retry to"
+    assert f"{said} try it again\n" in one.stderr
+    kept = json.loads((home / "pdf-failures.json").read_text(encoding="utf-8"))
+    assert sorted(kept["papers"]) == [ids[3]]
+    # the memory is no decision: damaged, it is as if there were none
+    (home / "pdf-failures.json").write_text('{"format": 1, "papers": {"', encoding="utf-8")
+    asked = len(server.requests)
+    run("--home", home, "pdf", "--pause", "0", "--no-text", ids[3], env=env)
+    assert [r.paper for r in server.requests[asked:]] == ["p03"]
+    kept = json.loads((home / "pdf-failures.json").read_text(encoding="utf-8"))
+    assert sorted(kept["papers"]) == [ids[3]]  # written afresh
 
 
 def test_a_download_into_another_folder_keeps_the_librarys_pdf_texts(

@@ -275,6 +275,37 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
         assert server.most_at_once == 1
 
 
+async def test_P_asks_again_for_a_pdf_that_failed_for_good_and_says_why(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """`papers pdf` passes over a paper whose link failed for good (a page that is no PDF):
+    P is the asking, so it says why that paper failed before and asks again; what it learns
+    is what `papers pdf` reads (kept as it fails, forgotten once its copy is made)."""
+    from storage.pdfs.failures import PdfFailures
+
+    ids = pdf_library(home, server, tmp_path)
+    paper = Library(home).paper(ids[2])
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "P")
+        await wait_for(
+            pilot, lambda: any(m.startswith("2 PDFs downloaded") for m in messages(app)), 20
+        )
+        failure = PdfFailures(home).of(paper)
+        assert failure is not None and failure.kind == "not a PDF"
+        server.behaviour.pop("k2")  # (a login page no more)
+        asked = len(server.requests)
+        await pilot.press("P")
+        await wait_for(
+            pilot, lambda: any(m.startswith("1 PDF downloaded") for m in messages(app)), 20
+        )
+        said = next(m for m in messages(app) if m.startswith("Downloading 1 PDF"))
+        assert said.endswith(f"\nIt failed before ({failure.cause}): asked for again."), said
+        assert [r.paper for r in server.requests[asked:]] == ["k2"]
+        assert PdfFailures(home).of(paper) is None
+
+
 async def test_pdfs_downloaded_or_deleted_elsewhere_show_while_the_app_runs(
     home: Path, tmp_path: Path, server: PdfServer
 ) -> None:

@@ -601,6 +601,39 @@ def test_old_partial_downloads_are_swept(tmp_path: Path) -> None:
     assert folder.sweep() == 1 and fresh.exists() and not stale.exists()
 
 
+def test_only_failures_that_will_not_mend_are_kept_and_a_copy_forgets_them(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    """404, 410 and a page that is no PDF are kept per paper and link (``pdf-failures.json``);
+    a refused connection, a 500, a 429 past its waits may mend: never kept."""
+    import socket
+
+    from storage.pdfs.failures import PdfFailures
+
+    with socket.socket() as sock:  # a port of this machine that nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{sock.getsockname()[1]}/forum?id=x"
+    ways = {"aaaa01": "missing", "bbbb02": "gone", "cccc03": "html", "dddd04": "broken"}
+    server.behaviour.update(ways)
+    server.behaviour["eeee05"] = "busy:9:0"
+    server.pdfs["eeee05"] = server.pdfs["aaaa01"]
+    papers = [paper(server, key) for key in [*ways, "eeee05"]]
+    papers.append(Paper("ffff06000000", "Down", "abstract", url=down))
+    home = tmp_path / "home"
+    home.mkdir()
+    folder = PdfFolder(tmp_path / "pdfs")
+    failures = PdfFailures(home)
+    report = download_pdfs(papers, folder, FAST, failures.learn)
+    assert len(report.failed) == 6 and "Connection refused" in report.failed[-1]
+    kept = PdfFailures(home)  # as the next process reads them
+    assert [bool(kept.of(p)) for p in papers] == [True, True, True, False, False, False]
+    assert [p.id for p, _ in kept.sort_out(papers, folder)[1]] == [p.id for p in papers[:3]]
+    assert kept.of(papers[2]).kind == "not a PDF"  # type: ignore[union-attr]
+    server.behaviour.pop("aaaa01")  # mended: its copy forgets it
+    download_pdfs(papers[:1], folder, FAST, kept.learn)
+    assert [bool(PdfFailures(home).of(p)) for p in papers[:3]] == [False, True, True]
+
+
 # -- the text -------------------------------------------------------------------------------
 
 
@@ -638,3 +671,29 @@ def test_the_text_is_read_searched_and_kept_while_the_copy_is_the_same(
 def test_a_damaged_text_file_is_made_again(tmp_path: Path) -> None:
     (tmp_path / "pdf-text.cache").write_bytes(b"papers-tui pdf-text 1\n garbage")
     assert len(PdfTexts.open(tmp_path)) == 0
+
+
+def test_an_entry_that_holds_other_than_what_is_written_is_no_entry(tmp_path: Path) -> None:
+    """A checksum says the file is as written, not that what was written is true: an entry
+    with a value of another kind (a page count that is no count) is dropped, its copy read
+    again; the sound ones are kept."""
+    stamp = {"name": "A (a1).pdf", "size": 10, "mtime_ns": -5, "digest": "d"}
+    entries = {
+        "read": {**stamp, "text": "x", "pages": 3},
+        "uncounted": {**stamp, "text": "x"},  # (a hostile PDF's count is not kept)
+        "unreadable": {**stamp, "error": "encrypted"},
+    }
+    for n, bad in enumerate(
+        [
+            {"pages": "12"}, {"pages": -3}, {"pages": 10**12}, {"pages": 2.5}, {"pages": True},
+            {"pages": None}, {"size": "10"}, {"size": -1}, {"mtime_ns": 1.5}, {"name": 7},
+            {"digest": None}, {"text": 12}, {"error": 3}, {"error": "x", "text": "y"},
+        ]
+    ):  # fmt: skip
+        entries[f"bad{n}"] = {**stamp, "text": "x", "pages": 3, **bad}
+    entries["list"] = [stamp]  # type: ignore[assignment]
+    PdfTexts(tmp_path / "pdf-text.cache", entries).save()  # type: ignore[arg-type]
+    texts = PdfTexts.open(tmp_path)
+    assert sorted(texts.entries) == ["read", "uncounted", "unreadable"]
+    assert texts.pages() == {"read": 3}
+    assert texts.stale({"bad0": tmp_path / "pdf-text.cache"}) == ["bad0"]  # read again

@@ -150,14 +150,23 @@ def paper_line(paper: Paper, triage: TriageState) -> str:
     return f"{paper.id}  {triage.status(paper.id).value:<7}  {paper.display_title}{venue}{code}"
 
 
-def print_papers(papers: Iterable[Paper], triage: TriageState, as_json: bool) -> None:
+def print_papers(
+    papers: Iterable[Paper],
+    triage: TriageState,
+    as_json: bool,
+    more: Callable[[Paper], dict[str, object]] | None = None,
+) -> None:
     """Papers one line each, or (``as_json``) as a JSON array of their records, written as
-    they are made (``list --json`` of 100,000 papers is 200 MB: made whole, it peaked at 2 GB)."""
+    they are made (``list --json`` of 100,000 papers is 200 MB: made whole, it peaked at 2 GB);
+    ``more`` gives a record's fields beyond the paper's (``papers queue``: its local PDF)."""
     if as_json:
         from storage.export import in_batches, paper_record  # every exporter: only for JSON
         from storage.export.json_array import json_array_pieces
 
-        records = (paper_record(p, triage) for p in papers)
+        records = (
+            paper_record(p, triage) if more is None else {**paper_record(p, triage), **more(p)}
+            for p in papers
+        )
         for batch in in_batches(json_array_pieces(records)):
             write_document(batch, is_json=True)
     else:

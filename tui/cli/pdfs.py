@@ -61,6 +61,12 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         help="the longest Retry-After waited for (120)",
     )  # fmt: skip
     p.add_argument("--no-text", action="store_true", help="do not read the PDFs' text")
+    p.add_argument(
+        "--retry",
+        action="store_true",
+        help="ask again for the PDFs that failed for good before (HTTP 404 or 410, not a PDF), "
+        "which are otherwise passed over",
+    )
     p.set_defaults(run=cmd_pdf)
 
 
@@ -68,6 +74,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     from storage.cache.pdf_text import update_texts
     from storage.export import select, statuses_for
     from storage.pdfs.download import DownloadOptions, Event, download_pdfs
+    from storage.pdfs.failures import PdfFailures
     from storage.pdfs.folder import PdfFolder, folder_problem
     from storage.sources.limits import size_text
     from tui.config import library_config, pdf_folder
@@ -92,9 +99,12 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         if not papers:
             complain(f"papers: no {status} papers: nothing to download")
             return 0
+    failures = PdfFailures(library.home)  # the links that failed for good, per paper
+    papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
     live = is_terminal(sys.stderr)
 
     def progress(event: Event) -> None:
+        failures.learn(event)
         where = f"[{event.index}/{event.total}] {event.paper.id}"
         if event.kind == "bytes":
             if live:
@@ -120,6 +130,14 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     options = DownloadOptions(pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait)
     report = download_pdfs(papers, folder, options, progress)
     complain(f"{folder.path}: {report.summary()}")
+    if passed:  # one line, not one a paper: they failed before, and would again
+        kinds = ", ".join(sorted({failure.kind for _, failure in passed}))
+        one = len(passed) == 1
+        complain(
+            f"{count(len(passed), 'paper')} not asked for again: "
+            f"{'its PDF' if one else 'their PDFs'} failed before ({kinds}); "
+            f"add --retry to try {'it' if one else 'them'} again"
+        )
     if not args.no_text:
         copies = folder.copies()
         texts = update_texts(library.home, copies, forget=folder.path.resolve() == own.resolve())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from pathlib import Path
 
 from storage.errors import LibraryError
 from storage.export import paper_record
@@ -81,8 +83,11 @@ def cmd_queue(args: argparse.Namespace) -> int:
     rows = [row for pid in ids if (row := loaded.row_of(pid)) is not None]
     # each chunk of papers.cache read once, whatever the queue's order (``papers_at``)
     papers = loaded.papers_at(rows) if len(rows) == len(ids) else [library.paper(i) for i in ids]
-    if args.json:
-        print_papers(papers, triage, True)
+    if args.json:  # with each local copy, as ``papers next --json`` gives the head's
+        from tui.config import library_pdfs
+
+        copies = library_pdfs(library.home).copies()
+        print_papers(papers, triage, True, lambda paper: {"pdf_path": _path(copies, paper.id)})
         return 0
     if not papers:
         say("The reading queue is empty: star papers (papers mark ID starred) to queue them.")
@@ -102,6 +107,8 @@ def cmd_queue_move(args: argparse.Namespace) -> int:
     place = queue.index(pid) + 1
     title = library.paper(pid).display_title
     where = f"#{place} of {len(queue):,}"
+    if isinstance(args.to, int) and args.to > len(queue):  # (said: it was quietly the last)
+        where += f", the last place (there is no #{args.to:,})"
     say(f"{pid}  {'moved to' if moves else 'already at'} {where}  {title}")
     return 0
 
@@ -130,9 +137,15 @@ def cmd_next(args: argparse.Namespace) -> int:
     if args.json:  # with its local copy, to open it (``xdg-open "$(… | jq -r .pdf_path)"``)
         from tui.config import library_pdfs
 
-        copy = library_pdfs(library.home).copy_of(paper.id)
+        copies = library_pdfs(library.home).copies()
         record = paper_record(paper, library.triage())
-        write_json({**record, "waiting": len(ids), "pdf_path": str(copy) if copy else None})
+        write_json({**record, "waiting": len(ids), "pdf_path": _path(copies, paper.id)})
         return 0
     say(f"{paper.id}  {paper.display_title}")
     return 0
+
+
+def _path(copies: Mapping[str, Path], paper_id: str) -> str | None:
+    """The ``pdf_path`` of a paper's record: its local copy (None: it has none)."""
+    copy = copies.get(paper_id)
+    return str(copy) if copy is not None else None

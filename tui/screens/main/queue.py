@@ -19,6 +19,7 @@ from tui.screens.main.base import MainBase
 from tui.web import in_browser, open_file_in_tab
 
 if TYPE_CHECKING:
+    from storage.pdfs.failures import PdfFailures
     from tui.screens.main.search import SearchPart
 
 #: Progress on the list's bottom border is redrawn at most this often (seconds).
@@ -219,7 +220,9 @@ class QueuePart(MainBase):
 
     def action_download_pdfs(self) -> None:
         """Download the PDFs of the marked papers of the list, else of the reading queue, in
-        the background (progress on the list's bottom border), then read their text."""
+        the background (progress on the list's bottom border), then read their text. Those
+        whose link failed for good before (``storage.pdfs.failures``, which ``papers pdf``
+        passes over) are asked for again, the key being the asking, and said so with why."""
         if self.pdfs.busy:
             self.notify("PDFs are being downloaded already.", markup=False, timeout=3)
             return
@@ -242,18 +245,24 @@ class QueuePart(MainBase):
         if problem:
             self.notify(problem, title="PDFs", severity="error", timeout=12, markup=False)
             return
+        from storage.pdfs.failures import PdfFailures
+
+        failures = PdfFailures(self.library.home)
+        before = [failure for _, failure in failures.sort_out(todo, self.pdfs.folder)[1]]
+        said = f"Downloading {count(len(todo), 'PDF')} into {self.pdfs.folder.path}, one at a time…"
+        if before:
+            causes = {failure.cause for failure in before}  # the kinds alone when several
+            why = causes.pop() if len(causes) == 1 else ", ".join(sorted({f.kind for f in before}))
+            which = "It" if len(todo) == 1 else f"{len(before):,} of them"
+            said += f"\n{which} failed before ({why}): asked for again."
         self.pdfs.busy = True
-        self.notify(
-            f"Downloading {count(len(todo), 'PDF')} into {self.pdfs.folder.path}, one at a time…",
-            timeout=4,
-            markup=False,
-        )
+        self.notify(said, timeout=8 if before else 4, markup=False)
         self.run_worker(
-            lambda: self._download(todo), thread=True, exclusive=True, group="pdf",
+            lambda: self._download(todo, failures), thread=True, exclusive=True, group="pdf",
             exit_on_error=False, description="download PDFs",
         )  # fmt: skip
 
-    def _download(self, papers: list[Paper]) -> None:
+    def _download(self, papers: list[Paper], failures: PdfFailures) -> None:
         from textual.worker import get_current_worker
 
         from storage.pdfs.download import Event, download_pdfs
@@ -263,6 +272,7 @@ class QueuePart(MainBase):
         last = [0.0]
 
         def progress(event: Event) -> None:
+            failures.learn(event)  # what papers pdf passes over next time, or not
             now = time.monotonic()
             if event.kind == "bytes" and now - last[0] < PROGRESS_EVERY_S:
                 return

@@ -1,0 +1,147 @@
+"""``pdf-failures.json``: the papers whose PDF link failed in a way that will not mend by itself.
+
+A link that answers HTTP 404 or 410, or sends a page that is no PDF (a login page), answers the
+same tomorrow: ``papers pdf`` asked for it on every run, a pause and a failed line apiece. Such
+a failure (``DownloadError.lasting``) is kept here per paper with the link it was of, so that
+the next batch passes the paper over (``PdfFailures.sort_out``: said in one line, ``--retry``
+asks again); a failure that may mend (no answer in time, a refused connection, a 5xx, a 429)
+is never kept, and a paper's link that changed since (a list imported again with another
+page) is asked for again. Anything else a download learns of the paper (its copy made, found
+there, linked from its attachment; a failure that may mend) forgets it.
+
+Kept in HOME, apart from the folder of copies (which may be the user's ``~/Papers``), and
+written whole, atomically (``files.atomic_write``: a crash leaves the old file or the new
+one), after reading it again, so that the app's downloads and ``papers pdf`` keep each
+other's entries; two batches at once into two folders may still miss each other's very last
+entry, which costs one request next time. It is no decision of the user's: a file that does
+not parse, or an entry that holds other than what is written here, is none (that paper is
+asked for again), and deleting the file is always safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from storage.files.atomic import atomic_write, read_regular
+from storage.models import Paper
+from storage.pdfs.attached import attachment_of, usable
+from storage.pdfs.check import is_pdf
+from storage.pdfs.download import Event
+from storage.pdfs.folder import PdfFolder
+from storage.pdfs.links import pdf_url
+
+FAILURES_FILE: Final = "pdf-failures.json"
+#: The layout of the file; entries of another are not read.
+FORMAT: Final = 1
+#: The longest link and cause kept (longer ones in a file were not written here).
+_MAX_URL: Final = 4000
+_MAX_CAUSE: Final = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A paper's link that failed for good: the link, why (the download's line), when."""
+
+    url: str
+    cause: str
+    #: Seconds since the epoch.
+    at: float
+
+    @property
+    def kind(self) -> str:
+        """The cause without its details: ``HTTP 404 Not Found``, ``not a PDF``."""
+        return self.cause.split(" (", 1)[0]
+
+
+class PdfFailures:
+    """The lasting failures of a HOME's PDF links, as last read (see the module)."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / FAILURES_FILE
+        self._known = _load(self.path)
+
+    def of(self, paper: Paper) -> Failure | None:
+        """The failure of the paper's link as it is now (None: it has not failed for good,
+        or its link changed since)."""
+        failure = self._known.get(paper.id)
+        return failure if failure is not None and failure.url == pdf_url(paper) else None
+
+    def sort_out(
+        self, papers: Iterable[Paper], folder: PdfFolder
+    ) -> tuple[list[Paper], list[tuple[Paper, Failure]]]:
+        """The papers to download, and those passed over with their failure: their link
+        failed for good, and they have neither a copy in ``folder`` nor an attachment here
+        (each of which the download would take without asking the web)."""
+        todo: list[Paper] = []
+        passed: list[tuple[Paper, Failure]] = []
+        copies = folder.copies()
+        for paper in papers:
+            failure = self.of(paper)
+            copy = copies.get(paper.id)
+            here = copy is not None and is_pdf(copy)  # "already here", as the download says
+            if failure is None or here or usable(attachment_of(paper)) is not None:
+                todo.append(paper)
+            else:
+                passed.append((paper, failure))
+        return todo, passed
+
+    def learn(self, event: Event) -> None:
+        """What a download's ``event`` says of its paper's link: a lasting failure is kept;
+        its copy made, found or linked, or a failure that may mend, forgets the paper."""
+        if event.kind == "failed" and event.lasting:
+            url = pdf_url(event.paper)
+            if url:
+                self._change(event.paper.id, Failure(url, event.message[:_MAX_CAUSE], time.time()))
+        elif event.kind in ("done", "linked", "skipped", "failed"):
+            self._change(event.paper.id, None)
+
+    def _change(self, paper_id: str, failure: Failure | None) -> None:
+        """Keep (or, with None, forget) the paper's failure: the file read again, written
+        whole (best effort: a HOME that cannot be written asks again next time)."""
+        if failure is None and paper_id not in self._known:
+            return
+        known = _load(self.path)  # another process's entries since, kept
+        if failure is None:
+            known.pop(paper_id, None)
+        else:
+            known[paper_id] = failure
+        self._known = known
+        entries = {pid: {"url": f.url, "cause": f.cause, "at": f.at} for pid, f in known.items()}
+        payload = orjson.dumps({"format": FORMAT, "papers": entries})
+        with contextlib.suppress(OSError):
+            atomic_write(self.path, payload, backup=False)
+
+
+def _load(path: Path) -> dict[str, Failure]:
+    """The failures kept at ``path`` (none when there is no file, or it does not parse)."""
+    try:
+        data = orjson.loads(read_regular(path))
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return {}
+    papers = data.get("papers")
+    if not isinstance(papers, dict):
+        return {}
+    return {pid: failure for pid, entry in papers.items() if (failure := _failure(entry))}
+
+
+def _failure(entry: Any) -> Failure | None:
+    """An entry as written here, else None."""
+    if not isinstance(entry, dict):
+        return None
+    url, cause, at = entry.get("url"), entry.get("cause"), entry.get("at")
+    if not (isinstance(url, str) and 0 < len(url) <= _MAX_URL):
+        return None
+    if not (isinstance(cause, str) and len(cause) <= _MAX_CAUSE):
+        return None
+    if not isinstance(at, int | float) or isinstance(at, bool):
+        return None
+    return Failure(url, cause, float(at))
