@@ -159,7 +159,7 @@ class TriageFile:
     def state(self) -> TriageState:
         """Statuses, notes, tags and decision times of every paper, read in one go (a copy:
         the caller may change it)."""
-        return _copy(self._state_and_days()[0])
+        return self._state_and_days()[0].copy()
 
     def status(self, paper_id: str) -> Status:
         """One paper's status (``Status.INBOX`` until decided)."""
@@ -173,7 +173,7 @@ class TriageFile:
     def state_and_days(self) -> tuple[TriageState, list[DayCount]]:
         """``state()`` and ``days()`` of one reading of the file (they agree)."""
         state, days = self._state_and_days()
-        return _copy(state), list(days)
+        return state.copy(), list(days)
 
     def _state_and_days(self) -> tuple[TriageState, list[DayCount]]:
         """The state and days of the file as it is now (not to be changed): those last read
@@ -317,18 +317,6 @@ def _written_at(doc: dict[str, Any], note: Any, tags: list[Any]) -> None:
         doc["na"] = at
     if list(doc.get("tags", ())) != tags:
         doc["ga"] = at
-
-
-def _copy(state: TriageState) -> TriageState:
-    """A state of the same values in dictionaries of its own."""
-    return TriageState(
-        dict(state.statuses),
-        dict(state.notes),
-        dict(state.tags),
-        dict(state.decided_at),
-        dict(state.positions),
-        dict(state.positioned_at),
-    )
 
 
 def _steps(tables: Tables) -> list[Step]:

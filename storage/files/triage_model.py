@@ -167,6 +167,17 @@ class TriageState:
     def status(self, paper_id: str) -> Status:
         return self.statuses.get(paper_id, Status.INBOX)
 
+    def copy(self) -> TriageState:
+        """A state of the same values in dictionaries of its own."""
+        return TriageState(
+            dict(self.statuses),
+            dict(self.notes),
+            dict(self.tags),
+            dict(self.decided_at),
+            dict(self.positions),
+            dict(self.positioned_at),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class DayCount:
