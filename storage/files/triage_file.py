@@ -49,6 +49,7 @@ from storage.files.triage_model import (
     normalise_tags,
     now,
     position_of,
+    standing,
     state_from_tables,
 )
 from storage.models import Change, Decision, ImportReport, Status
@@ -582,10 +583,11 @@ class TriageChange:
         report: ImportReport,
     ) -> list[Change]:
         """Give the decisions a file carries to the papers still in the Inbox (``take_theirs``:
-        to all); returns the status changes made. A paper decided otherwise here keeps its
-        decision and counts in ``report.differing``."""
+        to all), as one ``restore`` undo step; returns the status changes made. A paper
+        decided otherwise here keeps its decision and counts in ``report.differing``."""
         docs = self.documents(pid for pid, _ in carried)
         changes: list[Change] = []
+        moves: list[list[Any]] = []  # the queue's places, as a decision's step keeps them
         # the file's queue order, behind this library's queue
         places = {pid: d.position for pid, d in carried if d.position is not None}
         places = after_queue(places, self._queue_keys())
@@ -604,10 +606,13 @@ class TriageChange:
                 continue
             if theirs.status is not ours:
                 changes.append((pid, ours, theirs.status))
+                before = standing(doc)
                 doc["status"] = theirs.status.value
                 doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
                 if pid in places:  # its place in the queue the file was made of
                     doc["q"], doc["qa"] = places[pid], round(now(), 3)
+                if Status.STARRED in (ours, theirs.status):  # for the undo, and its redo
+                    moves.append([pid, before, standing(doc)])
             note, tags = doc.get("note", ""), list(doc.get("tags", ()))
             if take_theirs:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
@@ -617,6 +622,8 @@ class TriageChange:
             _written_at(doc, note, tags)
             report.restored += 1
         self.save(docs)
+        if changes:
+            self.record(changes, RESTORE, **({"moves": moves} if moves else {}))
         return changes
 
     def receive(self, received: Mapping[str, Received]) -> Counter[str]:
