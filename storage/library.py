@@ -29,7 +29,6 @@ from storage.files.triage_file import TRIAGE_FILE, TriageFile
 from storage.files.triage_model import (
     ORDER,
     REMOVE,
-    RESTORE,
     DayCount,
     Move,
     Step,
@@ -326,9 +325,7 @@ class Library:
                 with (
                     self.triage_file.dry_change() if dry_run else self.triage_file.change()
                 ) as triage:
-                    changes = triage.take(carried, take_theirs, report)
-                    if changes:
-                        triage.record(changes, RESTORE)
+                    triage.take(carried, take_theirs, report)  # one undo step
             if not dry_run:
                 taken = True
                 before, changed = papers.before, papers.changed

@@ -49,6 +49,7 @@ from storage.files.triage_model import (
     normalise_tags,
     now,
     position_of,
+    standing,
     state_from_tables,
 )
 from storage.models import Change, Decision, ImportReport, Status
@@ -159,7 +160,7 @@ class TriageFile:
     def state(self) -> TriageState:
         """Statuses, notes, tags and decision times of every paper, read in one go (a copy:
         the caller may change it)."""
-        return _copy(self._state_and_days()[0])
+        return self._state_and_days()[0].copy()
 
     def status(self, paper_id: str) -> Status:
         """One paper's status (``Status.INBOX`` until decided)."""
@@ -173,7 +174,7 @@ class TriageFile:
     def state_and_days(self) -> tuple[TriageState, list[DayCount]]:
         """``state()`` and ``days()`` of one reading of the file (they agree)."""
         state, days = self._state_and_days()
-        return _copy(state), list(days)
+        return state.copy(), list(days)
 
     def _state_and_days(self) -> tuple[TriageState, list[DayCount]]:
         """The state and days of the file as it is now (not to be changed): those last read
@@ -317,18 +318,6 @@ def _written_at(doc: dict[str, Any], note: Any, tags: list[Any]) -> None:
         doc["na"] = at
     if list(doc.get("tags", ())) != tags:
         doc["ga"] = at
-
-
-def _copy(state: TriageState) -> TriageState:
-    """A state of the same values in dictionaries of its own."""
-    return TriageState(
-        dict(state.statuses),
-        dict(state.notes),
-        dict(state.tags),
-        dict(state.decided_at),
-        dict(state.positions),
-        dict(state.positioned_at),
-    )
 
 
 def _steps(tables: Tables) -> list[Step]:
@@ -594,10 +583,11 @@ class TriageChange:
         report: ImportReport,
     ) -> list[Change]:
         """Give the decisions a file carries to the papers still in the Inbox (``take_theirs``:
-        to all); returns the status changes made. A paper decided otherwise here keeps its
-        decision and counts in ``report.differing``."""
+        to all), as one ``restore`` undo step; returns the status changes made. A paper
+        decided otherwise here keeps its decision and counts in ``report.differing``."""
         docs = self.documents(pid for pid, _ in carried)
         changes: list[Change] = []
+        moves: list[list[Any]] = []  # the queue's places, as a decision's step keeps them
         # the file's queue order, behind this library's queue
         places = {pid: d.position for pid, d in carried if d.position is not None}
         places = after_queue(places, self._queue_keys())
@@ -616,10 +606,13 @@ class TriageChange:
                 continue
             if theirs.status is not ours:
                 changes.append((pid, ours, theirs.status))
+                before = standing(doc)
                 doc["status"] = theirs.status.value
                 doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
                 if pid in places:  # its place in the queue the file was made of
                     doc["q"], doc["qa"] = places[pid], round(now(), 3)
+                if Status.STARRED in (ours, theirs.status):  # for the undo, and its redo
+                    moves.append([pid, before, standing(doc)])
             note, tags = doc.get("note", ""), list(doc.get("tags", ()))
             if take_theirs:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
@@ -629,6 +622,8 @@ class TriageChange:
             _written_at(doc, note, tags)
             report.restored += 1
         self.save(docs)
+        if changes:
+            self.record(changes, RESTORE, **({"moves": moves} if moves else {}))
         return changes
 
     def receive(self, received: Mapping[str, Received]) -> Counter[str]:

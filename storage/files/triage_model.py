@@ -17,6 +17,9 @@ TinyDB tables:
                wait in the step's ``removal`` for an undo, see ``storage.files.removed_papers``)
                or ``order`` (the reading queue reordered: its ``moves``, each
                ``[paper_id, old_position, new_position]``, a position ``None`` when it had none).
+               A ``decide`` or ``restore`` step keeps ``moves`` too, of the papers it starred or
+               took out of the queue: where each stood before and after, so that its undo and
+               its redo put each back in its place.
 ``days``       decisions made per day and per resulting status: progress without an ever
                growing log (a 100,000-paper triage keeps one small document per day).
 
@@ -149,6 +152,17 @@ def position_of(doc: Mapping[str, Any]) -> float | None:
         return None
 
 
+def standing(doc: Mapping[str, Any]) -> float | None:
+    """Where a paper stands in the reading queue: its position, else (starred without one)
+    when it was starred, as ``storage.queue.order`` orders them; for a paper not starred,
+    its position if it kept one."""
+    position = position_of(doc)
+    if position is None and doc.get("status") == Status.STARRED.value:
+        at = doc.get("at")  # as ``state_from_tables`` reads it: what is no time, none
+        return float(at) if isinstance(at, int | float) else 0.0
+    return position
+
+
 @dataclass(slots=True)
 class TriageState:
     """The whole triage state as plain dictionaries, read in one go."""
@@ -166,6 +180,17 @@ class TriageState:
 
     def status(self, paper_id: str) -> Status:
         return self.statuses.get(paper_id, Status.INBOX)
+
+    def copy(self) -> TriageState:
+        """A state of the same values in dictionaries of its own."""
+        return TriageState(
+            dict(self.statuses),
+            dict(self.notes),
+            dict(self.tags),
+            dict(self.decided_at),
+            dict(self.positions),
+            dict(self.positioned_at),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,32 @@ def test_json_export_restores_a_library_in_an_empty_home(
     assert listed(fresh, env) == listed(home, env)
 
 
+def test_undo_and_redo_of_a_restored_backup_give_back_its_queue_order(
+    seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """Redone, the import's restored decisions starred the queue anew in list order (the
+    paper that was #2 came last): the order is part of the undo step, as a mark's is."""
+    ids = [r["id"] for r in seeded.records if r["id"] != seeded.parasolver][:4]
+    ok(run("--home", home, "mark", ids[2], ids[0], ids[3], ids[1], "starred", env=env))
+    ok(run("--home", home, "queue", "move", ids[3], "--to", "top", env=env))
+    ok(run("--home", home, "note", ids[0], "read it second", env=env))
+    queue = [r["id"] for r in json.loads(ok(run("--home", home, "queue", "--json", env=env)))]
+    assert queue == [ids[3], seeded.parasolver, ids[2], ids[0], ids[1]]
+    backup = tmp_path / "backup.json"
+    ok(run("--home", home, "export", "--status", "all", "--format", "json", "-o", backup, env=env))
+    fresh = tmp_path / "fresh"
+    assert "5 decisions restored" in ok(run("--home", fresh, "import", backup, env=env))
+    restored = listed(fresh, env)
+    for step in ("undo", "redo"):
+        ok(run("--home", fresh, step, env=env))
+    again = [r["id"] for r in json.loads(ok(run("--home", fresh, "queue", "--json", env=env)))]
+    assert again == queue
+    # the rest as restored (the note too), but for when: a redo gives the statuses again now
+    assert [{**r, "decided_at": None} for r in listed(fresh, env)] == [
+        {**r, "decided_at": None} for r in restored
+    ]
+
+
 def test_import_into_a_library_takes_decisions_for_the_inbox_only(
     seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -74,6 +74,36 @@ async def test_move_keys_reorder_the_queue_at_once_and_on_disk(seeded_home: Path
     assert Library(seeded_home).statuses() == dict.fromkeys(ids, Status.STARRED)
 
 
+async def test_u_and_ctrl_r_of_an_imports_restored_queue_keep_its_order(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """The app undoes and redoes through the library as ``papers undo`` does: a backup's
+    queue, restored by an import, comes back in its order (it came back in list order)."""
+    from storage.export import export
+
+    ids = queued(seeded_home)
+    source = Library(seeded_home)
+    source.move_in_queue(ids[3], "top")
+    source.move_in_queue(ids[0], "bottom")
+    order = source.queue()
+    backup = tmp_path / "backup.json"
+    backup.write_text(export(source.papers(), source.triage(), "json"), encoding="utf-8")
+    home = tmp_path / "restored"
+    Library(home).import_file(backup)
+    app = make_app(home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        assert [p.id for p in plist(app).row_papers()] == order
+        await pilot.press("u")
+        await wait_for(pilot, lambda: not plist(app).row_papers())
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 5)
+        await settled(pilot)
+        assert [p.id for p in plist(app).row_papers()] == order
+    assert Library(home).queue() == order
+
+
 async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
     seeded_home: Path,
 ) -> None:

@@ -115,3 +115,78 @@ def test_a_queue_imported_into_a_library_with_one_joins_behind_it_in_its_order(
     target.set_status(own.id, Status.STARRED)
     target.import_file(exported)
     assert target.queue() == [own.id, *source.queue()]
+
+
+def test_redoing_an_imports_restored_decisions_gives_back_the_queue_undo_took(
+    tmp_path: Path,
+) -> None:
+    """The restore is one undo step, and the queue's order is part of it: redone, the queue
+    came back starred in list order (the paper that was #1 came last), though the file's
+    order was restored at first. Statuses, notes and tags are as the import left them; a
+    sync carries the redone queue as it carries any decision."""
+    from storage.sync import sync_library
+
+    source = _reordered_queue(tmp_path / "source")
+    first, second = source.papers()[:2]
+    source.set_status(first.id, Status.READ)  # out of the queue: a decision of another kind
+    source.set_note(second.id, "the second")
+    source.set_tags(second.id, ["queued"])
+    queue = source.queue()
+    assert queue != sorted(queue, key=[p.id for p in source.papers()].index)
+    exported = tmp_path / "backup.json"
+    exported.write_text(export(source.papers(), source.triage(), "json"), encoding="utf-8")
+    target = Library(tmp_path / "target")
+    assert target.import_file(exported).restored == 4
+    restored = target.triage()
+    assert target.queue() == queue
+    assert [c[0] for c in target.undo()] and target.queue() == []
+    assert len(target.redo()) == 4
+    assert target.queue() == Library(target.home).queue() == queue
+    again = target.triage()
+    assert (again.statuses, again.notes, again.tags) == (
+        restored.statuses,
+        restored.notes,
+        restored.tags,
+    )
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    sync_library(target, folder)
+    other = Library(tmp_path / "other")
+    sync_library(other, folder)
+    assert other.queue() == queue
+    target.undo(), target.redo()  # once more, after a sync: it travels as a decision does
+    sync_library(target, folder), sync_library(other, folder)
+    assert other.queue() == target.queue() == queue
+
+
+def test_stars_without_places_keep_their_order_through_an_imports_undo_and_redo(
+    tmp_path: Path,
+) -> None:
+    """A library of an earlier version keeps no places: its stars line up by when they were
+    starred, and so does the queue an import of it restores, after an undo and a redo too
+    (they were given places at the end in list order). Undoing an import that took a star of
+    this library (``take_theirs``) puts it back where it stood among them."""
+    import orjson
+
+    source = _reordered_queue(tmp_path / "source")
+    data = orjson.loads(source.triage_path.read_bytes())
+    for n, doc in enumerate(data["decisions"].values()):
+        doc.pop("q", None)
+        doc["at"] = 1_700_000_000 + (10 - n)  # starred in the reverse of the list's order
+    source.triage_path.write_bytes(orjson.dumps(data))
+    queue = Library(source.home).queue()
+    assert queue == [p.id for p in reversed(source.papers())]
+    target = Library(tmp_path / "target")
+    target.import_file(source.home)
+    assert target.queue() == queue
+    target.undo(), target.redo()
+    assert target.queue() == queue
+    read = tmp_path / "read.json"  # the file says the queue's second paper was read
+    rows = orjson.loads(export(source.papers(), source.triage(), "json"))
+    read.write_bytes(orjson.dumps([{**r, "status": "read"} for r in rows if r["id"] == queue[1]]))
+    fresh = Library(tmp_path / "fresh")
+    fresh.import_file(source.home)
+    fresh.import_file(read, take_theirs=True)
+    assert fresh.queue() == [queue[0], *queue[2:]]
+    fresh.undo()
+    assert fresh.queue() == queue
