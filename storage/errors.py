@@ -17,6 +17,10 @@ class SourceError(LibraryError):
     """A list file that cannot be read at all (missing, empty, binary, not a paper list)."""
 
 
+class NotAList(SourceError):
+    """The file is text, but no paper list: the front door names the formats it tried."""
+
+
 class DamagedFileError(LibraryError):
     """A library file that does not parse: it is left untouched, never written over."""
 

@@ -90,10 +90,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
-class NotAList(SourceError):
-    """The file is text, but no paper list: the front door names the formats it tried."""
-
-
 @dataclass(frozen=True, slots=True)
 class SourceRecord:
     """One paper as a source gave it, under our field names; not yet cleaned.

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from storage.errors import SourceError
+from storage.errors import NotAList, SourceError
 from storage.models import RecordError
 from storage.sources.arxiv_atom import ARXIV_ATOM
 from storage.sources.arxiv_email import ARXIV_EMAIL
@@ -32,7 +32,6 @@ from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import (
     SNIFF_CHARS,
     Fit,
-    NotAList,
     Reader,
     ReadResult,
     RecordStream,
