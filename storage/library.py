@@ -263,6 +263,8 @@ class Library:
             results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
         )
         report.failed = failed
+        if any(result.missing_files for result in results):  # what they give may change
+            key = None
         if key is not None and (after := self._papers_content()) is not None:
             keep(self.home, key, report, after)
         return report

@@ -39,8 +39,9 @@ REPLAY_FILE: Final = "imports.replay"
 #: What an import does with a file, as far as a replayed report is concerned: bumped by hand
 #: when a reader, the cleaning or the matching changes what a file gives (2: two title-only
 #: records of one title and two first authors are two papers; 3: a reference keeps the type
-#: that keeps its file's name from giving it a year).
-FORMAT: Final = 3
+#: that keeps its file's name from giving it a year; 4: a reference in CDATA is text,
+#: attached PDFs not found are said).
+FORMAT: Final = 4
 _MAGIC: Final = "papers-tui imports.replay"
 #: The reports kept (of the current ``papers.json``: the others cannot match again).
 _KEPT: Final = 16
