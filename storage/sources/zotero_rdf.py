@@ -27,6 +27,8 @@ as a node of its own named by ``rdf:about`` and pointed to by ``rdf:resource``:
 - ``dcterms:isReferencedBy`` to ``bib:Memo`` nodes: the notes (HTML in ``rdf:value``), the
   paper's note as text.
 
+A document whose root is not ``rdf:RDF``, or RDF without Zotero's namespace (an RSS 1.0
+feed), is XML of another kind (``OtherDocument``), which a folder import passes over.
 Attachments, notes and collections are no papers; standalone notes and attachments are said
 in one warning, and so are references to nodes the file does not hold. References are
 followed a fixed number of steps from an item (never a chain), so a cycle of them is nothing.
@@ -47,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
-from storage.errors import SourceError
+from storage.errors import OtherDocument, SourceError
 from storage.sources import xml_text
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
 from storage.sources.authors import flat_name
@@ -154,7 +156,8 @@ def _root(text: str, path: Path) -> Element:
     if held is not None:
         _restore(root, held)
     if root.tag != f"{{{RDF}}}RDF":
-        raise SourceError(f"{path}: not a Zotero RDF export (its root is <{_local(root.tag)}>)")
+        name = _local(root.tag)
+        raise OtherDocument(f"{path}: not a Zotero RDF export (its root is <{name}>)", name)
     return root
 
 
@@ -457,6 +460,9 @@ def read_zotero_rdf(text: str, path: Path) -> ReadResult:
             f"machine ({' '.join(missing[0].split())[:200]!r}): "
             + ("their papers imported without them" if many else "its paper imported without it")
         )
+    if not items and ZOTERO not in text:  # RDF of another kind: an RSS 1.0 feed, FOAF
+        said = f"{path}: RDF of another kind (Zotero's namespace is not in it), no Zotero export"
+        raise OtherDocument(said, "rdf:RDF")
     if not items:
         held = sum(loose.values())
         said = f"{held:,} notes and attachments, no items" if held else "no Zotero items"

@@ -157,6 +157,21 @@ def test_an_export_whose_pdfs_were_not_there_is_read_again_once_they_are(
     assert [p.title for p in found.attached] == ["Paper 1"]
 
 
+def test_a_replayed_folder_import_names_the_xml_of_other_kinds_it_passed_over(
+    home: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    write_list(folder / "talks.jsonl", 3)
+    (folder / "pom.xml").write_text('<project xmlns="http://maven.apache.org/POM/4.0.0"/>')
+    Library(home).import_file(folder)
+    first = Library(home).import_file(folder)
+    again = Library(home).import_file(folder)
+    assert again.replayed and not first.replayed
+    assert again.passed == first.passed == [str(folder / "pom.xml")]
+    assert again.summary() == first.summary()
+
+
 @pytest.mark.parametrize(
     "damage",
     [
