@@ -17,6 +17,21 @@ class SourceError(LibraryError):
     """A list file that cannot be read at all (missing, empty, binary, not a paper list)."""
 
 
+class NotAList(SourceError):
+    """The file is text, but no paper list: the front door names the formats it tried."""
+
+
+class OtherDocument(SourceError):
+    """The file is a document of another kind, not a paper list nor a damaged one: XML whose
+    root element (``root``) no reader takes, an SVG, a Maven POM, an RSS feed, a part of a
+    Word document. A folder import passes it over (``ImportReport.passed``); a file named
+    alone is refused in one line."""
+
+    def __init__(self, message: str, root: str) -> None:
+        super().__init__(message)
+        self.root = root
+
+
 class DamagedFileError(LibraryError):
     """A library file that does not parse: it is left untouched, never written over."""
 

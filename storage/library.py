@@ -36,7 +36,7 @@ from storage.files.triage_model import (
     now,
 )
 from storage.importing import Progress as Progress
-from storage.models import Change, FailedFile, ImportReport, Paper, Removal, Status, StepDone
+from storage.models import Change, ImportReport, Paper, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
@@ -215,9 +215,11 @@ class Library:
         Every file is read before anything is written: a file named that cannot be read
         raises ``SourceError`` and leaves the library as it was; a file of a folder that
         cannot be read is named in ``ImportReport.failed`` and the folder's other files are
-        imported. Records that cannot be used are reported in ``ImportReport.errors``.
-        Decisions a file carries (our own exports, a library) go to the papers still in the
-        Inbox, or to every paper with ``take_theirs``; no other decision is touched.
+        imported, and one that is a document of another kind (an SVG, a Maven POM: XML no
+        reader takes) is passed over, named in ``ImportReport.passed``. Records that cannot be
+        used are reported in ``ImportReport.errors``. Decisions a file carries (our own
+        exports, a library) go to the papers still in the Inbox, or to every paper with
+        ``take_theirs``; no other decision is touched.
         ``limits``: how much a file may hold, whether pipes and devices are read (regular
         files only, up to ``storage.sources.limits.DEFAULT_MAX_BYTES``, unless told).
         ``dry_run``: the report of what the import would do, nothing written. Files as they
@@ -226,9 +228,9 @@ class Library:
         """
         from storage.importing.replay import keep, replayed
         from storage.sources.papers import Catalog
-        from storage.sources.registry import list_files, open_source, read_source
+        from storage.sources.registry import import_files_of, list_files, open_files, read_source
 
-        files = [(file, given.is_dir()) for given in map(Path, paths) for file in list_files(given)]
+        files = import_files_of(map(Path, paths))
         key = None
         if catalog is None and not take_theirs and not dry_run:
             key = self._import_key([file for file, _ in files], list_name, limits)
@@ -238,30 +240,18 @@ class Library:
                     progress(known.read, known.read)
                 return known
         # a large JSON Lines list is checked here, and read line by line as it is cleaned
-        results: list[ReadResult | RecordStream] = []
-        failed: list[FailedFile] = []
-        for file, in_folder in files:
-            try:
-                results.append(open_source(file, limits))
-            except SourceError as exc:
-                if not in_folder:
-                    raise
-                failed.append(FailedFile(str(file), str(exc)))
-        if not results:
-            raise SourceError(
-                str(failed[0])
-                if len(failed) == 1
-                else f"no file could be read ({len(failed)} tried): {failed[0]}"
-            )
+        opened = open_files(files, limits)
         found = None
         if catalog is not None:
             found = Catalog.from_results(read_source(f, limits) for f in list_files(Path(catalog)))
             if not len(found):
                 raise SourceError(f"{catalog}: the catalog holds no papers")
         report = self.import_results(
-            results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
+            opened.results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
         )
-        report.failed = failed
+        report.failed, report.passed = opened.failed, opened.passed
+        if any(result.missing_files for result in opened.results):  # what they give may change
+            key = None
         if key is not None and (after := self._papers_content()) is not None:
             keep(self.home, key, report, after)
         return report

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import PurePath
 from typing import TypeAlias
 
 from storage.text.words import count
@@ -168,8 +170,9 @@ class ImportReport:
     and ``read`` counts them all (``accounted`` checks that they add up). Decisions carried by
     the file (our own exports, a library) are ``restored`` for papers still in the Inbox;
     ``differing`` counts those not taken because the library decided otherwise. ``failed``
-    names the files of a folder that could not be read at all (the others were imported);
-    ``dry_run``: nothing was written.
+    names the files of a folder that could not be read at all (the others were imported),
+    ``passed`` those that are documents of other kinds (XML no reader takes: an SVG, a Maven
+    POM), passed over; ``dry_run``: nothing was written.
     """
 
     added: int = 0
@@ -185,6 +188,7 @@ class ImportReport:
     containers: int = 0
     unlisted: int = 0
     failed: list[FailedFile] = field(default_factory=list)
+    passed: list[str] = field(default_factory=list)
     dry_run: bool = False
     #: What readers left out or could not follow, one line each (a macro past its budget, a
     #: ``crossref`` cycle, a library's damaged ``triage.json``).
@@ -239,7 +243,17 @@ class ImportReport:
             )
         if self.failed:
             line += f", {count(len(self.failed), 'file')} not read"
+        if self.passed:
+            line += f", {count(len(self.passed), 'XML file')} of other kinds passed over"
         return line
+
+
+def file_names(paths: Sequence[str], shown: int | None = 3) -> str:
+    """The names of ``paths`` for people, the first ``shown`` of them (None: every one):
+    ``logo.xml, pom.xml and 2 more``."""
+    names = [PurePath(path).name for path in paths[:shown]]
+    more = len(paths) - len(names)
+    return ", ".join(names) + (f" and {more:,} more" if more else "")
 
 
 #: One change of one paper's status: (paper id, status before, status after).

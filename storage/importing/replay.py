@@ -39,8 +39,9 @@ REPLAY_FILE: Final = "imports.replay"
 #: What an import does with a file, as far as a replayed report is concerned: bumped by hand
 #: when a reader, the cleaning or the matching changes what a file gives (2: two title-only
 #: records of one title and two first authors are two papers; 3: a reference keeps the type
-#: that keeps its file's name from giving it a year).
-FORMAT: Final = 3
+#: that keeps its file's name from giving it a year; 4: a reference in CDATA is text, a
+#: folder's XML of other kinds is passed over, attached PDFs not found are said).
+FORMAT: Final = 4
 _MAGIC: Final = "papers-tui imports.replay"
 #: The reports kept (of the current ``papers.json``: the others cannot match again).
 _KEPT: Final = 16
@@ -183,6 +184,7 @@ def _report_data(report: ImportReport) -> dict[str, Any]:
         data[name] = [dataclasses.astuple(item) for item in getattr(report, name)]
     data["lists"] = list(report.lists)
     data["warnings"] = list(report.warnings)
+    data["passed"] = list(report.passed)
     return data
 
 
@@ -202,7 +204,7 @@ def _report_from(data: object) -> ImportReport | None:
             if None in items:
                 return None
             setattr(report, name, items)
-        for name in ("lists", "warnings"):
+        for name in ("lists", "warnings", "passed"):
             texts = data[name]
             if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
                 return None

@@ -5,8 +5,9 @@ Each entry gives a paper: its title, the abstract (``summary``), the authors (an
 ``arxiv:affiliation``), the abstract page as its link, the PDF link, the arXiv id (without its
 version), the categories (the primary one first), the first version's date, the DOI, the
 journal reference as its venue, and GitHub links found in the comment. An error feed (arXiv's
-answer to a malformed query) is a ``SourceError`` saying what arXiv said. Any other Atom feed
-is read the same way, as far as it has these fields.
+answer to a malformed query) is a ``SourceError`` saying what arXiv said; a document whose
+root is no Atom feed is XML of another kind (``OtherDocument``). Any other Atom feed is read
+the same way, as far as it has these fields.
 
 arXiv's RSS feeds in Atom (``rss.arxiv.org/atom/cs.LG``, the day's announcements) too: their
 ids are ``oai:arXiv.org:2509.13338v1``, their authors one ``dc:creator`` (``Ann Lee, Bo
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from storage.errors import SourceError
+from storage.errors import OtherDocument, SourceError
 from storage.sources import xml_text
 from storage.sources.links import extract_github_links
 from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult, opening
@@ -84,7 +85,8 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
     except ElementTree.ParseError as exc:
         raise SourceError(f"{source}: not a well-formed Atom feed ({exc})") from None
     if root.tag != f"{{{ATOM}}}feed":
-        raise SourceError(f"{source}: not an Atom feed (its root is <{_local(root.tag)}>)")
+        said = f"{source}: not an Atom feed (its root is <{_local(root.tag)}>)"
+        raise OtherDocument(said, _local(root.tag))
     result = ReadResult(source=source, list_name=list_name)
     entries = root.findall("a:entry", _NS)
     for number, entry in enumerate(entries, start=1):

@@ -26,8 +26,11 @@ institution). An arXiv id comes from an arXiv link or a DOI ``10.48550/arXiv.…
 The standard library's expat parses it, safely: nothing outside the file is fetched (no
 DTD, no external entity), and a document that declares entities (an expansion bomb's way)
 is refused in one line; a file cut short, or not well-formed, is refused naming the line
-and column. Control characters XML cannot hold, raw or as references (``&#27;``), are read
-as the characters they are, as every reader keeps them (the borders show them).
+and column. A ``.xml`` file whose root is not ``<xml>`` (or whose ``DOCTYPE`` declaring
+entities names another root) is XML of another kind, an SVG or a Maven POM
+(``OtherDocument``), which a folder import passes over. Control characters XML cannot hold,
+raw or as references (``&#27;``), are read as the characters they are, as every reader keeps
+them (the borders show them).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from typing import Any, Final
 from urllib.parse import unquote
 
 from storage.caps import MAX_NOTE_CHARS
-from storage.errors import SourceError
+from storage.errors import OtherDocument, SourceError
 from storage.sources import xml_text
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
@@ -93,7 +96,7 @@ _VISIBLE: Final = re.compile(r"[^\s\ufeff]")
 
 def sniff_endnote_xml(text: str, path: Path) -> Fit:
     """An XML document whose root is ``<xml>`` opening with ``<records>``; or a ``.xml``
-    file that is XML (read as EndNote's, or refused saying why)."""
+    file that is XML (read as EndNote's, or told to be XML of another kind)."""
     first = _VISIBLE.search(text)
     head = text[first.start() : first.start() + SNIFF_CHARS] if first else ""
     if not head.startswith("<"):
@@ -134,7 +137,16 @@ def _after_space(text: str, at: int) -> int:
 
 class _Refused(Exception):
     """The document is refused before its end: it declares an entity (which this reader
-    does not expand), or its root says it is no EndNote export."""
+    does not expand)."""
+
+
+class _OtherRoot(Exception):
+    """The document's root element (or the one its ``DOCTYPE`` names, when it declares
+    entities) says it is no EndNote export but XML of another kind."""
+
+    def __init__(self, root: str) -> None:
+        super().__init__(root)
+        self.root = root[:40]
 
 
 #: What is done with each record as it ends: its fields' texts, the attributes read, and what
@@ -154,6 +166,7 @@ class _Records:
         self._on_record = on_record
         #: Where the text held characters XML cannot hold (``xml_text``), if it held any.
         self.held: xml_text.Held | None = None
+        self.declared = ""  # the root its ``DOCTYPE`` names ("" for none)
         self._values: dict[str, list[str]] = {}
         self._attributes: dict[str, str] = {}
         self._problem = ""
@@ -172,7 +185,7 @@ class _Records:
             return
         depth = len(self.path)
         if depth == 1 and name != "xml":
-            raise _Refused(f"its root is <{name[:40]}>, not <xml>")
+            raise _OtherRoot(name)
         if depth == 3 and self.path == ["xml", "records", "record"]:
             self._values, self._attributes, self._problem = {}, {}, ""
         elif depth > 3 and self.path[:3] == ["xml", "records", "record"]:
@@ -217,8 +230,12 @@ class _Records:
             text = "".join(self._pieces)
             values.append(self.held.restore(text) if self.held is not None else text)
 
-    @staticmethod
-    def refuse_entity(name: str, *_: object) -> None:
+    def doctype(self, name: str, *_: object) -> None:
+        self.declared = name
+
+    def refuse_entity(self, name: str, *_: object) -> None:
+        if self.declared not in ("", "xml"):  # ``<!DOCTYPE book [<!ENTITY …``: DocBook's
+            raise _OtherRoot(self.declared)
         raise _Refused(f"it declares an entity ({name[:40]!r}); an EndNote export declares none")
 
 
@@ -378,6 +395,7 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> int:
     parser.StartElementHandler = records.start
     parser.EndElementHandler = records.end
     parser.CharacterDataHandler = records.text
+    parser.StartDoctypeDeclHandler = records.doctype
     parser.EntityDeclHandler = records.refuse_entity
     parser.SkippedEntityHandler = lambda name, _: records.text(_entity(name))
     ended = False  # the whole text was given: an error now is a document cut short
@@ -389,6 +407,9 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> int:
     except _Refused as exc:
         line = parser.CurrentLineNumber
         raise SourceError(f"{source}: not an EndNote XML export: {exc} (line {line})") from None
+    except _OtherRoot as exc:
+        said = f"{source}: not an EndNote XML export: its root is <{exc.root}>, not <xml>"
+        raise OtherDocument(said, exc.root) from None
     except expat.ExpatError as exc:
         where = f"line {exc.lineno}, column {exc.offset}"
         if ended and records.path:

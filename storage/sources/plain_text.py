@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from storage.errors import SourceError
+from storage.errors import NotAList, SourceError
 from storage.models import RecordError
 from storage.sources.paragraphs import paragraphs
 from storage.sources.records import (
     MAX_HEADER_CHARS,
     Fit,
-    NotAList,
     Reader,
     ReadResult,
     SourceRecord,

@@ -90,10 +90,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
-class NotAList(SourceError):
-    """The file is text, but no paper list: the front door names the formats it tried."""
-
-
 @dataclass(frozen=True, slots=True)
 class SourceRecord:
     """One paper as a source gave it, under our field names; not yet cleaned.
@@ -138,6 +134,9 @@ class ReadResult:
     #: What the reader left out or could not follow, one line each (a macro past its budget,
     #: a ``crossref`` cycle, a library's damaged ``triage.json``).
     warnings: list[str] = field(default_factory=list)
+    #: It names files beside it that are not there (attachments): what it gives changes when
+    #: they come, so an import of it is never answered again (``storage.importing.replay``).
+    missing_files: bool = False
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""
@@ -188,6 +187,7 @@ class RecordStream:
     unlisted: int = 0
     containers: int = 0
     warnings: list[str] = field(default_factory=list)
+    missing_files: bool = False
 
 
 class Fit(IntEnum):

@@ -11,11 +11,12 @@ a name that says JSON, which beats a CSV header row or name, which beats the pla
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from storage.errors import SourceError
-from storage.models import RecordError
+from storage.errors import NotAList, OtherDocument, SourceError
+from storage.models import FailedFile, RecordError, file_names
 from storage.sources.arxiv_atom import ARXIV_ATOM
 from storage.sources.arxiv_email import ARXIV_EMAIL
 from storage.sources.bibtex import BIBTEX
@@ -32,7 +33,6 @@ from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import (
     SNIFF_CHARS,
     Fit,
-    NotAList,
     Reader,
     ReadResult,
     RecordStream,
@@ -45,6 +45,7 @@ from storage.sources.ris import RIS
 from storage.sources.sciencedirect_text import SCIENCEDIRECT_TEXT
 from storage.sources.wos import WEB_OF_SCIENCE
 from storage.sources.zotero_rdf import ZOTERO_RDF
+from storage.text.words import count
 
 #: The readers, in the order that breaks a tie between equally strong fits: a library's own
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
@@ -60,6 +61,9 @@ SHOWN_ORDER: tuple[Reader, ...] = (
     WEB_OF_SCIENCE, CSL_JSON, MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT,
     LIBRARY,
 )  # fmt: skip
+
+#: The readers of XML documents, which tell one of another kind (``OtherDocument``).
+XML_READERS: tuple[Reader, ...] = (ENDNOTE_XML, ZOTERO_RDF, ARXIV_ATOM)
 
 #: The suffixes of the files a folder import picks up.
 LIST_SUFFIXES = frozenset(suffix for reader in READERS for suffix in reader.suffixes)
@@ -95,6 +99,10 @@ def read_text_content(text: str, path: Path, readers: Sequence[Reader] = READERS
         return reader.read(text, path)
     except NotAList as exc:
         raise SourceError(f"{exc} (tried {tried})") from None
+    except OtherDocument as exc:  # said alike whichever XML reader the name or sniff chose
+        xml = ", ".join(r.label for r in XML_READERS if r in readers)
+        said = f"{path}: an XML document whose root is <{exc.root}>, not a paper list in a format"
+        raise OtherDocument(f"{said} papers-tui reads (its XML formats: {xml})", exc.root) from None
 
 
 def read_source(path: Path, limits: ReadLimits | None = None) -> ReadResult:
@@ -187,6 +195,58 @@ def _line_count(path: Path, limits: ReadLimits) -> int:
     """How many lines of ``path`` hold something: as many as the records and errors, nearly."""
     with ListFile(path, limits) as file:
         return sum(1 for line in file.lines() if line.strip())
+
+
+@dataclass(slots=True)
+class OpenedFiles:
+    """The list files of an import, opened (``open_files``): those read, those of a folder
+    that could not be read and why, and those of a folder passed over as documents of other
+    kinds (XML no reader takes)."""
+
+    results: list[ReadResult | RecordStream]
+    failed: list[FailedFile]
+    passed: list[str]
+
+
+def import_files_of(paths: Iterable[Path]) -> list[tuple[Path, bool]]:
+    """The list files ``paths`` name (``list_files``), each with whether a folder gave it."""
+    return [(file, given.is_dir()) for given in paths for file in list_files(given)]
+
+
+def open_files(files: Sequence[tuple[Path, bool]], limits: ReadLimits | None) -> OpenedFiles:
+    """Each file opened (``open_source``), with whether a folder gave it: a file named that
+    cannot be read raises ``SourceError``; one of a folder is named in ``failed`` and the
+    others are read, or, when it is a document of another kind, in ``passed``. Nothing read
+    at all raises ``SourceError`` saying why."""
+    opened = OpenedFiles([], [], [])
+    for file, in_folder in files:
+        try:
+            opened.results.append(open_source(file, limits))
+        except OtherDocument:
+            if not in_folder:
+                raise
+            opened.passed.append(str(file))
+        except SourceError as exc:
+            if not in_folder:
+                raise
+            opened.failed.append(FailedFile(str(file), str(exc)))
+    if not opened.results:
+        raise SourceError(_nothing_read(opened.failed, opened.passed))
+    return opened
+
+
+def _nothing_read(failed: Sequence[FailedFile], passed: Sequence[str]) -> str:
+    """Why an import of folders imported nothing: their files could not be read, or were of
+    other kinds."""
+    other = f"{count(len(passed), 'XML file')} of other kinds ({file_names(passed)})"
+    if not failed:
+        return f"no paper list to import: {other}"
+    said = (
+        str(failed[0])
+        if len(failed) == 1
+        else f"no file could be read ({len(failed)} tried): {failed[0]}"
+    )
+    return f"{said}; {other} passed over" if passed else said
 
 
 def list_files(path: Path) -> list[Path]:

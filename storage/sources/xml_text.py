@@ -8,7 +8,9 @@ unreadable. So the readers hold them while the XML is parsed (``hold``: as chara
 private plane the document does not use) and give them back in the fields read
 (``Held.restore``), as every other reader keeps them (the screen and the exports make them
 printable). A reference to what is no character at all (``&#xD800;``, ``&#x110000;``) is
-read as U+FFFD.
+read as U+FFFD. Where XML reads no references they are text, left as they are: in a CDATA
+section (``<![CDATA[&#27;]]>`` is the five characters ``&#27;``), a comment, a processing
+instruction.
 
 A document that declares a DTD, where entities (and their expansion bombs) would be, is
 refused (``declares_dtd``): no export or feed read here writes one.
@@ -27,6 +29,13 @@ __all__ = ["Held", "declares_dtd", "hold"]
 #: surrogate (which no decoded file holds: U+FFFD).
 _NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _REFERENCE: Final = re.compile(r"&#(?:[xX]0*([0-9A-Fa-f]{1,8})|0*([0-9]{1,10}));")
+#: A reference, or where XML reads none, to its end (to the text's end when it has none): a
+#: CDATA section (``]]>`` in its text is written by ending it and opening another), a comment,
+#: a processing instruction.
+_REFERENCE_OR_LITERAL: Final = re.compile(
+    rf"{_REFERENCE.pattern}|<!\[CDATA\[.*?(?:\]\]>|\Z)|<!--.*?(?:-->|\Z)|<\?.*?(?:\?>|\Z)",
+    re.DOTALL,
+)
 #: What may come before the root element: the XML declaration, comments, processing
 #: instructions, space. A ``<!DOCTYPE`` can only come right after them.
 _PROLOG: Final = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.DOTALL)
@@ -87,13 +96,22 @@ def hold(text: str) -> tuple[str, Held | None]:
     place = _place(text)
     if raw:
         text = _NOT_XML.sub(lambda m: chr(place.get(ord(m.group()), 0xFFFD)), text)
-    if referenced:
+    if referenced:  # outside CDATA, comments and instructions: their text is no markup
+        held = False
 
         def referenced_char(match: re.Match[str]) -> str:
+            nonlocal held
+            if match.group()[1] != "#":
+                return match.group()
             code = _code(match)
-            return match.group() if _allowed(code) else chr(place.get(code, 0xFFFD))
+            if _allowed(code):
+                return match.group()
+            held = True
+            return chr(place.get(code, 0xFFFD))
 
-        text = _REFERENCE.sub(referenced_char, text)
+        text = _REFERENCE_OR_LITERAL.sub(referenced_char, text)
+        if not held and not raw:
+            return text, None
     return text, Held({at: c for c, at in place.items() if at != 0xFFFD})
 
 

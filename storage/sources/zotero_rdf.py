@@ -21,11 +21,14 @@ as a node of its own named by ``rdf:about`` and pointed to by ``rdf:resource``:
   ``bib:presentedAt`` a ``bib:Conference``; ``dc:publisher`` a ``foaf:Organization`` (a
   thesis's school, a report's institution; a preprint's arXiv is no publisher);
 - ``link:link`` to ``z:Attachment`` nodes: one whose file (its ``rdf:resource``, relative to
-  the export: ``files/12/x.pdf``) is a PDF that is there becomes the paper's local PDF; a PDF
+  the export: ``files/12/x.pdf``) is a PDF that is there becomes the paper's local PDF (PDFs
+  not there, as in an export made on another machine, are said in one warning); a PDF
   downloaded from the web (``z:linkMode`` 1) gives its address as the PDF link;
 - ``dcterms:isReferencedBy`` to ``bib:Memo`` nodes: the notes (HTML in ``rdf:value``), the
   paper's note as text.
 
+A document whose root is not ``rdf:RDF``, or RDF without Zotero's namespace (an RSS 1.0
+feed), is XML of another kind (``OtherDocument``), which a folder import passes over.
 Attachments, notes and collections are no papers; standalone notes and attachments are said
 in one warning, and so are references to nodes the file does not hold. References are
 followed a fixed number of steps from an item (never a chain), so a cycle of them is nothing.
@@ -46,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
-from storage.errors import SourceError
+from storage.errors import OtherDocument, SourceError
 from storage.sources import xml_text
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
 from storage.sources.authors import flat_name
@@ -153,7 +156,8 @@ def _root(text: str, path: Path) -> Element:
     if held is not None:
         _restore(root, held)
     if root.tag != f"{{{RDF}}}RDF":
-        raise SourceError(f"{path}: not a Zotero RDF export (its root is <{_local(root.tag)}>)")
+        name = _local(root.tag)
+        raise OtherDocument(f"{path}: not a Zotero RDF export (its root is <{name}>)", name)
     return root
 
 
@@ -364,18 +368,24 @@ def _notes(graph: _Graph, item: Element, used: set[int]) -> list[str]:
     return texts
 
 
-def _attached(graph: _Graph, item: Element, base: Path | None, used: set[int]) -> tuple[str, str]:
-    """(the local file, the web address) of the first PDF the item's attachments hold."""
+def _attached(
+    graph: _Graph, item: Element, base: Path | None, used: set[int], missing: list[str]
+) -> tuple[str, str]:
+    """(the local file, the web address) of the first PDF the item's attachments hold; the
+    PDFs they name that are not there (an export made on another machine) go to ``missing``."""
     local = web = ""
     for node in graph.targets(item, f"{{{LINK}}}link"):
         if node.tag != f"{{{ZOTERO}}}Attachment" and _first(node, _ITEM_TYPE) != "attachment":
             continue
         used.add(id(node))
         kind = _first(node, f"{{{LINK}}}type").lower()
-        files = [p.get(_RESOURCE) or "" for p in _props(node, _RESOURCE)]
+        files = [(p.get(_RESOURCE) or "").strip() for p in _props(node, _RESOURCE)]
         for given in files:
-            if kind == "application/pdf" or given.lower().endswith(".pdf"):
-                local = local or _file_here(given, base)
+            if given and (kind == "application/pdf" or given.lower().endswith(".pdf")):
+                if found := _file_here(given, base):
+                    local = local or found
+                else:
+                    missing.append(given)
         if kind == "application/pdf" and _first(node, f"{{{ZOTERO}}}linkMode") == "1":
             web = web or web_url(_identifiers(graph, node)[1])
     return local, web
@@ -423,10 +433,11 @@ def read_zotero_rdf(text: str, path: Path) -> ReadResult:
     graph.missing = 0  # counted once, as the items are read
     used: set[int] = set()
     undated: list[str] = []  # dates that give no year: said, not lost in silence
+    missing: list[str] = []  # attached PDFs not here: said too
     for number, (item, kind) in enumerate(items, start=1):
         try:
             fields = _fields(graph, item, kind, shared)
-            local, web = _attached(graph, item, base, used)
+            local, web = _attached(graph, item, base, used, missing)
             note = "\n\n".join(_notes(graph, item, used))
         except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
             result.refuse(number, f"the item cannot be read ({type(exc).__name__})")
@@ -441,6 +452,17 @@ def read_zotero_rdf(text: str, path: Path) -> ReadResult:
             f"{path}: {len(undated):,} item{'s' if len(undated) > 1 else ''} dated with no year "
             f"to be read ({' '.join(undated[0].split())[:40]!r}): imported without a year"
         )
+    if missing:
+        result.missing_files = True  # their coming changes what the file gives
+        many = len(missing) > 1
+        result.warnings.append(
+            f"{path}: {len(missing):,} attached PDF{'s' if many else ''} not found on this "
+            f"machine ({' '.join(missing[0].split())[:200]!r}): "
+            + ("their papers imported without them" if many else "its paper imported without it")
+        )
+    if not items and ZOTERO not in text:  # RDF of another kind: an RSS 1.0 feed, FOAF
+        said = f"{path}: RDF of another kind (Zotero's namespace is not in it), no Zotero export"
+        raise OtherDocument(said, "rdf:RDF")
     if not items:
         held = sum(loose.values())
         said = f"{held:,} notes and attachments, no items" if held else "no Zotero items"

@@ -95,6 +95,27 @@ def test_catalog_by_name_without_the_real_list(services, env, tmp_path: Path) ->
     assert done.returncode == 1 and "nosuchvenue" in done.stderr
 
 
+def test_a_folder_with_xml_of_other_kinds_takes_a_fetched_catalog(
+    services, env, tmp_path: Path
+) -> None:
+    """The folder's pom.xml failed the whole import, which a folder without the catalog
+    passes over; a broken list of it failed it too, where it is a file not read."""
+    found, _ = services
+    made = shapes.made_up(3, fate="")
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    folder = tmp_path / "picks"
+    folder.mkdir()
+    (folder / "mine.txt").write_text("My ICLR picks\n\n" + made[0].abstract + "\n")
+    (folder / "pom.xml").write_text('<project xmlns="http://maven.apache.org/POM/4.0.0"/>')
+    (folder / "broken.json").write_text('{"papers": [')
+    done = papers(env, "import", str(folder), "--catalog", "openreview:ICLR.cc/2025/Conference")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "1 file not read, 1 XML file of other kinds passed over" in done.stdout
+    assert "  passed over (XML of other kinds): pom.xml" in done.stdout
+    assert f"  file not read: {folder / 'broken.json'}" in done.stderr
+    assert [p["title"] for p in _listed(env)] == [made[0].title]
+
+
 def test_a_catalog_file_named_like_a_venue_is_a_file(services, env, tmp_path: Path) -> None:
     found, _ = services
     text = tmp_path / "mine.txt"

@@ -332,7 +332,10 @@ def test_an_xml_file_of_another_kind_is_refused_in_one_line(tmp_path: Path) -> N
     path = _write(tmp_path, "settings.xml", '<?xml version="1.0"?><config><a>1</a></config>')
     with pytest.raises(SourceError) as caught:
         read_source(path)
-    assert "its root is <config>, not <xml>" in str(caught.value)
+    assert str(caught.value) == (
+        f"{path}: an XML document whose root is <config>, not a paper list in a format "
+        "papers-tui reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom)"
+    )
     assert "\n" not in str(caught.value)
     # text that is no XML, named .xml, is not claimed
     assert ENDNOTE_XML.sniff(ABSTRACT, tmp_path / "list.xml") is Fit.NO

@@ -130,6 +130,48 @@ def test_decisions_a_file_carries_are_never_replayed(home: Path, tmp_path: Path)
     assert Library(home).status(first.id) is Status.READ
 
 
+def test_an_export_whose_pdfs_were_not_there_is_read_again_once_they_are(
+    home: Path, tmp_path: Path
+) -> None:
+    """A Zotero export read where its files/ folder was not: its report said the PDF was not
+    found, and once it was put there the next import was that report again (the warning
+    said again, the PDF never linked)."""
+    from tests.pdf_files import paper_pdf
+    from tests.unit.test_zotero_rdf import export, items
+
+    body = (
+        '<bib:Article rdf:about="#item_1"><z:itemType>journalArticle</z:itemType>'
+        f"<dc:title>Paper 1</dc:title><dcterms:abstract>{ABSTRACT.format(n=1)}"
+        '</dcterms:abstract><link:link rdf:resource="#item_2"/></bib:Article>'
+        '<z:Attachment rdf:about="#item_2"><z:itemType>attachment</z:itemType>'
+        '<rdf:resource rdf:resource="files/2/paper.pdf"/><link:type>application/pdf</link:type>'
+        "</z:Attachment>"
+    )
+    path = export(tmp_path / "export", items(body))
+    Library(home).import_file(path)
+    again = Library(home).import_file(path)  # changed nothing
+    assert again.skipped == 1 and "1 attached PDF not found" in again.warnings[0]
+    paper_pdf(tmp_path / "export" / "files" / "2" / "paper.pdf", "Paper 1", 1)
+    found = Library(home).import_file(path)
+    assert not found.replayed and found.updated == 1 and not found.warnings
+    assert [p.title for p in found.attached] == ["Paper 1"]
+
+
+def test_a_replayed_folder_import_names_the_xml_of_other_kinds_it_passed_over(
+    home: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    write_list(folder / "talks.jsonl", 3)
+    (folder / "pom.xml").write_text('<project xmlns="http://maven.apache.org/POM/4.0.0"/>')
+    Library(home).import_file(folder)
+    first = Library(home).import_file(folder)
+    again = Library(home).import_file(folder)
+    assert again.replayed and not first.replayed
+    assert again.passed == first.passed == [str(folder / "pom.xml")]
+    assert again.summary() == first.summary()
+
+
 @pytest.mark.parametrize(
     "damage",
     [

@@ -225,7 +225,9 @@ def test_every_item_type_is_a_paper_with_zoteros_fields(tmp_path: Path) -> None:
     result = read_source(export(tmp_path))
     assert not result.errors
     assert result.warnings == [
-        f"{tmp_path / 'Reading.rdf'}: 1 note with no item in the file: left out"
+        f"{tmp_path / 'Reading.rdf'}: 1 note with no item in the file: left out",
+        f"{tmp_path / 'Reading.rdf'}: 1 attached PDF not found on this machine ({PDF_NAME!r}): "
+        "its paper imported without it",  # the export's files/ folder is not here
     ]
     article, preprint, paper, thesis, report, page, book = result.records
     # the journal is a node of its own, referenced by rdf:resource; Zotero's rich text goes
@@ -288,6 +290,52 @@ def test_a_pdf_named_outside_the_exports_folder_or_absent_is_no_pdf(tmp_path: Pa
     )
 
 
+def test_pdfs_of_an_export_made_on_another_machine_are_said_once_and_the_papers_kept(
+    tmp_path: Path,
+) -> None:
+    """Attachments whose files are not here (an export made on another computer names them by
+    its own paths; one made without its files/ folder copied beside it) were passed over in
+    silence: the papers came without their PDFs and nothing said why."""
+    elsewhere = "/Users/ann/Zotero/storage/AB12CD34/Lee et al. - 2024.pdf"
+    here = tmp_path / "export" / "files" / "30" / "Park - 2024.pdf"
+    here.parent.mkdir(parents=True)
+    paper_pdf(here, "Diffusion Samplers in Parallel", 1)
+
+    def attachment(n: int, path: str, kind: str = "application/pdf") -> str:
+        return (
+            f'<z:Attachment rdf:about="#item_{n}"><z:itemType>attachment</z:itemType>'
+            f'<rdf:resource rdf:resource="{path}"/><z:linkMode>2</z:linkMode>'
+            f"<link:type>{kind}</link:type></z:Attachment>"
+        )
+
+    def article(n: int, links: list[int]) -> str:
+        linked = "".join(f'<link:link rdf:resource="#item_{k}"/>' for k in links)
+        return (
+            f'<bib:Article rdf:about="#item_{n}"><z:itemType>journalArticle</z:itemType>'
+            f"<dc:title>Paper {n}</dc:title><dcterms:abstract>{ABSTRACT} {n}</dcterms:abstract>"
+            f"{linked}</bib:Article>"
+        )
+
+    body = (
+        article(1, [11, 12])  # its PDF elsewhere, and a snapshot (no PDF: not counted)
+        + attachment(11, elsewhere)
+        + attachment(12, "files/12/page.html", "text/html")
+        + article(2, [21])
+        + attachment(21, "file:///C:/Users/bo/Papers/b%20c.pdf", "")  # a PDF by its name
+        + article(3, [31])
+        + attachment(31, "files/30/Park - 2024.pdf")  # here: its paper's PDF
+    )
+    path = export(tmp_path / "export", items(body))
+    report = Library(tmp_path / "home").import_file(path)
+    assert report.added == 3 and not report.errors
+    assert report.warnings == [
+        f"{path}: 2 attached PDFs not found on this machine ({elsewhere!r}): their papers "
+        "imported without them"
+    ]
+    (linked,) = report.attached
+    assert linked.title == "Paper 3"
+
+
 def test_known_by_its_content_whatever_its_name(tmp_path: Path) -> None:
     assert reader_for(EXPORT, tmp_path / "export.xml") is ZOTERO_RDF
     assert ZOTERO_RDF.sniff(EXPORT, tmp_path / "export.xml") == Fit.OPENS
@@ -307,7 +355,8 @@ def test_known_by_its_content_whatever_its_name(tmp_path: Path) -> None:
         ),
         (
             '<?xml version="1.0"?><html><body/></html>',
-            "not a Zotero RDF export (its root is <html>)",
+            "an XML document whose root is <html>, not a paper list in a format papers-tui "
+            "reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom)",
         ),
         ("title,abstract\nA,B\n", "not well-formed XML, cut short or damaged"),
         (EXPORT[: len(EXPORT) // 2], "not well-formed XML, cut short or damaged"),

@@ -194,11 +194,11 @@ def catalog_source(value: str | None, home: Path) -> bool:
 def import_with_fetched_catalog(args: argparse.Namespace) -> int:
     """``papers import FILE… --catalog SOURCE``: the list's papers, filled from the source."""
     from storage.sources.papers import Catalog
-    from storage.sources.registry import list_files, open_source
+    from storage.sources.registry import import_files_of, open_files
 
     library = open_library(args)
     limits = ReadLimits(max_bytes=args.max_size, special_files=args.any_file)
-    results = [open_source(f, limits) for p in args.files for f in list_files(Path(p))]
+    opened = open_files(import_files_of(map(Path, args.files)), limits)
     for name in ("all_submissions", "reviews", "refresh"):
         setattr(args, name, getattr(args, name, False))
     args.max_papers, args.timeout = None, DEFAULT_TIMEOUT
@@ -207,10 +207,11 @@ def import_with_fetched_catalog(args: argparse.Namespace) -> int:
     catalog = Catalog.from_results(fetched.results)
     with collector_paused():
         report = library.import_results(
-            results, catalog, args.list_name, take_theirs=args.take_theirs
+            opened.results, catalog, args.list_name, take_theirs=args.take_theirs
         )
+    report.failed, report.passed = opened.failed, opened.passed
     print_report(report)
-    return 0
+    return 1 if report.failed else 0
 
 
 def cmd_enrich(args: argparse.Namespace) -> int:

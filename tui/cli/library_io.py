@@ -21,7 +21,7 @@ from storage.export import (
 )
 from storage.export.destination import write_export
 from storage.locations import library_home
-from storage.models import ImportReport, Paper
+from storage.models import ImportReport, Paper, file_names
 from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
@@ -193,6 +193,8 @@ def print_import_report(report: ImportReport, *, every: bool = False) -> None:
         complain(f"  warning: {warning}")
     for failed in report.failed:
         complain(f"  file not read: {failed}")
+    if report.passed:  # one line: a folder of exports may hold any number of them
+        say(f"  passed over (XML of other kinds): {file_names(report.passed, shown)}")
     if report.dry_run:
         say("Nothing was written (--dry-run).")
     if report.replayed:

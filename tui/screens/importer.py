@@ -349,10 +349,12 @@ class ImportScreen(ModalScreen[str | None]):
         if fetched is not None:
             return self.library.import_results(fetched, found, progress=progress)
         if found is not None:
-            from storage.sources.registry import list_files, open_source
+            from storage.sources.registry import import_files_of, open_files
 
-            files = [open_source(f) for f in list_files(typed_path(path))]
-            return self.library.import_results(files, found, progress=progress)
+            opened = open_files(import_files_of([typed_path(path)]), None)
+            report = self.library.import_results(opened.results, found, progress=progress)
+            report.failed, report.passed = opened.failed, opened.passed
+            return report
         return self.library.import_files(
             [typed_path(path)],
             catalog=typed_path(catalog) if catalog else None,
