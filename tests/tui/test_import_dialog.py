@@ -187,3 +187,33 @@ async def test_a_tab_that_completes_to_a_source_says_enter_fetches_it(
         await pilot.press(*".j", "tab")  # a file's name now: the list alone
         await wait_for(pilot, lambda: str(status.render()) == "iclr2025.jsonl")
     assert len(Library(seeded_home).papers()) == 38
+
+
+async def test_the_imports_warnings_are_shown_not_only_counted(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """The CLI prints an import's warnings under its report line; the app showed only the
+    summary, so PDFs a Zotero export names on another machine went unsaid there."""
+    from tests.unit.test_zotero_rdf import ABSTRACT, items
+
+    body = "".join(
+        f'<bib:Article rdf:about="#item_{n}"><z:itemType>journalArticle</z:itemType>'
+        f"<dc:title>Paper {n}</dc:title><dcterms:abstract>{ABSTRACT} {n}</dcterms:abstract>"
+        f'<link:link rdf:resource="#item_{n}0"/></bib:Article>'
+        f'<z:Attachment rdf:about="#item_{n}0"><z:itemType>attachment</z:itemType>'
+        f'<rdf:resource rdf:resource="C:\\Users\\ann\\Zotero\\storage\\AB{n}\\paper {n}.pdf"/>'
+        "<z:linkMode>0</z:linkMode><link:type>application/pdf</link:type></z:Attachment>"
+        for n in range(1, 3)
+    )
+    export = tmp_path / "Reading.rdf"
+    export.write_text(items(body), encoding="utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        app.screen.query_one("#import-path", Input).value = str(export)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        warned = "2 attached PDFs not found on this machine"
+        await wait_for(pilot, lambda: any(warned in m for m in messages(app)))
+        assert any(m.startswith("Imported Reading: 2 added") for m in messages(app))

@@ -325,6 +325,16 @@ class ImportScreen(ModalScreen[str | None]):
             except Exception as exc:  # the papers are in: only their copies were not made
                 linked = f"the attachments were not linked ({type(exc).__name__}: {exc})"
             summary += f"; {linked}" if linked else ""
+        cautions = import_cautions(report)
+        if cautions:  # (the CLI prints them under its report line; the summary only counts)
+            self.app.call_from_thread(
+                self.app.notify,
+                cautions,
+                title="Import",
+                severity="warning",
+                timeout=12,
+                markup=False,
+            )
         self.app.call_from_thread(self.dismiss, summary)
 
     def _import(
@@ -420,6 +430,28 @@ class ImportScreen(ModalScreen[str | None]):
             self._status("Stopping the fetch…")
         else:
             self._status("An import is not stopped halfway: the dialog closes once it is done.")
+
+
+#: The cautions of an import shown in the app, at most (the rest counted), and their length.
+CAUTIONS_SHOWN: Final = 3
+CAUTION_CHARS: Final = 200
+
+
+def import_cautions(report: ImportReport) -> str:
+    """What ``papers import`` prints under its report line as warnings and files not read
+    (its readers' warnings: attached PDFs not on this machine, a macro past its budget), a
+    few lines: the app showed only the summary, which counts neither."""
+    lines = [f"file not read: {failed}" for failed in report.failed]
+    lines += [f"warning: {warning}" for warning in report.warnings]
+    if not lines:
+        return ""
+    shown = [printable(line) for line in lines[:CAUTIONS_SHOWN]]
+    shown = [
+        line if len(line) <= CAUTION_CHARS else line[: CAUTION_CHARS - 1] + "…" for line in shown
+    ]
+    if len(lines) > CAUTIONS_SHOWN:
+        shown.append(f"… and {len(lines) - CAUTIONS_SHOWN:,} more")
+    return "\n".join(shown)
 
 
 def _without_cwd(text: str) -> str:
