@@ -80,10 +80,13 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
 
     if xml_text.declares_dtd(text):
         raise SourceError(f"{source}: the XML declares a DTD or entities; refused")
+    # a control character in a field (raw, or as &#27;) made the whole feed "not well-formed"
+    text, held = xml_text.hold(text)
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
         raise SourceError(f"{source}: not a well-formed Atom feed ({exc})") from None
+    xml_text.restore_tree(root, held)
     if root.tag != f"{{{ATOM}}}feed":
         said = f"{source}: not an Atom feed (its root is <{_local(root.tag)}>)"
         raise OtherDocument(said, _local(root.tag))

@@ -21,9 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-__all__ = ["Held", "declares_dtd", "hold"]
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
+
+__all__ = ["Held", "declares_dtd", "hold", "restore_tree"]
 
 #: What XML 1.0 cannot hold, raw: C0 controls but tab, LF and CR; U+FFFE, U+FFFF; a lone
 #: surrogate (which no decoded file holds: U+FFFD).
@@ -57,6 +60,20 @@ class Held:
     def restore(self, text: str) -> str:
         """A field's text as the export wrote it (what ``hold`` held given back)."""
         return text.translate(self.table) if self.table else text
+
+
+def restore_tree(root: Element, held: Held | None) -> None:
+    """Every text and attribute of a parsed document as it was written (``Held.restore``),
+    for a reader that reads the whole tree; nothing to do when ``hold`` held nothing."""
+    if held is None or not held.table:
+        return
+    for element in root.iter():
+        if element.text:
+            element.text = held.restore(element.text)
+        if element.tail:
+            element.tail = held.restore(element.tail)
+        for name, value in element.attrib.items():
+            element.attrib[name] = held.restore(value)
 
 
 def _allowed(code: int) -> bool:

@@ -127,17 +127,6 @@ def sniff_zotero_rdf(text: str, path: Path) -> Fit:
     return named
 
 
-def _restore(root: Element, held: xml_text.Held) -> None:
-    """Every text and attribute of the document as the export wrote it (``xml_text``)."""
-    for element in root.iter():
-        if element.text:
-            element.text = held.restore(element.text)
-        if element.tail:
-            element.tail = held.restore(element.tail)
-        for name, value in element.attrib.items():
-            element.attrib[name] = held.restore(value)
-
-
 def _root(text: str, path: Path) -> Element:
     """The document's ``rdf:RDF`` element, or ``SourceError`` (one line) saying why not."""
     from xml.etree import ElementTree
@@ -153,8 +142,7 @@ def _root(text: str, path: Path) -> Element:
     except ElementTree.ParseError as exc:
         said = " ".join(str(exc).split())[:200]
         raise SourceError(f"{path}: not well-formed XML, cut short or damaged ({said})") from None
-    if held is not None:
-        _restore(root, held)
+    xml_text.restore_tree(root, held)  # every text as the export wrote it
     if root.tag != f"{{{RDF}}}RDF":
         name = _local(root.tag)
         raise OtherDocument(f"{path}: not a Zotero RDF export (its root is <{name}>)", name)

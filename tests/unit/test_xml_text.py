@@ -88,8 +88,8 @@ def test_each_reader_reads_a_cdata_section_as_the_same_text_escaped(
     tmp_path: Path, write: Callable[[str, str], str], name: str
 ) -> None:
     """The Zotero RDF and EndNote XML readers gave the title of ``<![CDATA[&#27; …]]>`` an
-    ESC that the same text escaped (``&amp;#27; …``) does not give; the arXiv reader, which
-    holds nothing, read it right and is kept so."""
+    ESC that the same text escaped (``&amp;#27; …``) does not give; the arXiv reader read it
+    right and is kept so."""
     (tmp_path / "cdata").mkdir()
     (tmp_path / "escaped").mkdir()
     cdata = tmp_path / "cdata" / name
@@ -102,3 +102,21 @@ def test_each_reader_reads_a_cdata_section_as_the_same_text_escaped(
     (same,) = read_source(escaped).records
     assert (read.title, read.abstract) == (same.title, same.abstract)
     assert "\x1b" not in read.title + read.abstract and read.abstract.startswith(ABSTRACT)
+
+
+@pytest.mark.parametrize(
+    ("write", "name"),
+    [(_zotero_rdf, "export.rdf"), (_endnote_xml, "export.xml"), (_arxiv_atom, "feed.atom")],
+    ids=["zotero-rdf", "endnote-xml", "arxiv-atom"],
+)
+def test_each_reader_keeps_a_control_character_of_a_field(
+    tmp_path: Path, write: Callable[[str, str], str], name: str
+) -> None:
+    """A title holding ESC (raw, or as ``&#27;``), which XML 1.0 refuses: the arXiv reader
+    refused the whole feed as "not a well-formed Atom feed", as the others did before they
+    held such characters; now each keeps the paper and the character (made printable where
+    it is shown)."""
+    path = tmp_path / name
+    path.write_text(write("Red &#27;[31m title", f"{ABSTRACT} \x07 rang"), encoding="utf-8")
+    (read,) = read_source(path).records
+    assert read.title == "Red \x1b[31m title" and read.abstract == f"{ABSTRACT} \x07 rang"
