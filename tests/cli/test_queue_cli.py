@@ -61,6 +61,9 @@ def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
     empty = run("--home", home, "next", env=env)
     assert empty.returncode == 1 and empty.stdout == ""
     assert empty.stderr == "papers: error: the reading queue is empty (star papers to queue them)\n"
+    listed = run("--home", home, "queue", env=env)  # (on stdout, a pipe took it for an id)
+    assert listed.returncode == 0 and listed.stdout == ""
+    assert listed.stderr.startswith("The reading queue is empty: star papers")
     stats = json.loads(ok(run("--home", home, "stats", "--json", env=env)))
     assert stats["queue"]["waiting"] == 0 and stats["queue"]["read_per_week"][-1]["read"] == 4
     assert "Reading queue: empty" in ok(run("--home", home, "stats", env=env))

@@ -12,7 +12,7 @@ from storage.queue import SORTS, sort_named
 from storage.text.words import count
 from tui.cli.common import Parser, Subparsers, open_library
 from tui.cli.ids import ONE_FROM_STDIN, one_id_and_library
-from tui.cli.output import print_papers, say, write_json
+from tui.cli.output import complain, print_papers, say, write_json
 
 
 def add_queue(sub: Subparsers, common: Parser) -> None:
@@ -89,8 +89,8 @@ def cmd_queue(args: argparse.Namespace) -> int:
         copies = library_pdfs(library.home).copies()
         print_papers(papers, triage, True, lambda paper: {"pdf_path": _path(copies, paper.id)})
         return 0
-    if not papers:
-        say("The reading queue is empty: star papers (papers mark ID starred) to queue them.")
+    if not papers:  # said on stderr: a pipe of the queue's ids (papers queue | …) gets none
+        complain("The reading queue is empty: star papers (papers mark ID starred) to queue them.")
         return 0
     width = len(str(len(papers)))
     for place, paper in enumerate(papers, start=1):
