@@ -55,6 +55,21 @@ def test_search_piped_into_mark(home: Path, env: dict[str, str]) -> None:
     assert [now[pid] for pid in hits] == ["read"] * 3
 
 
+def test_similar_piped_into_mark(home: Path, env: dict[str, str]) -> None:
+    """``papers similar ID | papers mark - starred``: the heading went into the pipe, and
+    mark refused its line as no paper id. Piped, the heading goes to standard error."""
+    first = run("--home", home, "search", "diffusion", "--limit", "1", env=env).stdout.split()[0]
+    found = run("--home", home, "similar", first, "--limit", "3", env=env)
+    assert found.returncode == 0, found.stderr
+    assert found.stderr.startswith(f"Papers like {first}  ")
+    like = [line.split()[0] for line in found.stdout.splitlines()]
+    assert len(like) == 3 and first not in like
+    done = piped("--home", home, "mark", "-", "starred", stdin=found.stdout, env=env)
+    assert done.returncode == 0, done.stderr
+    now = statuses(home, env)
+    assert [now[pid] for pid in like] == ["starred"] * 3 and now[first] == "inbox"
+
+
 def test_ids_one_or_more_a_line_with_comments_and_a_prefix(
     seeded: Seeded, home: Path, env: dict[str, str]
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from tui.cli.common import (
     positive,
 )
 from tui.cli.ids import ONE_FROM_STDIN, one_id_and_library
-from tui.cli.output import columns, complain, print_papers, say, write_json
+from tui.cli.output import columns, complain, is_terminal, print_papers, say, write_json
 
 if TYPE_CHECKING:
     from storage.files.saved_searches import SavedSearches
@@ -241,7 +242,11 @@ def cmd_similar(args: argparse.Namespace) -> int:
     index = similarity_for(library.home, loaded.sequence(), version)
     neighbours = [loaded.paper(n.paper_id) for n in index.similar(pid, limit=args.limit)]
     by_id = {pid: loaded.paper(pid)}
-    if not args.json:
-        say(f"Papers like {pid}  {by_id[pid].display_title}:")
+    if not args.json:  # the heading on a terminal; piped, the lines are ids for the next command
+        heading = f"Papers like {pid}  {by_id[pid].display_title}:"
+        if is_terminal(sys.stdout):
+            say(heading)
+        else:
+            complain(heading)
     print_papers(neighbours, triage, args.json)
     return 0
