@@ -409,7 +409,7 @@ class Library:
         return self.triage_file.set_note(self.resolve_id(paper_id), note, append=append)
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Replace the tags of a paper; returns them as stored (normalised)."""
+        """Replace the tags of a paper (stored normalised); returns the tags it had."""
         return self.triage_file.set_tags(self.resolve_id(paper_id), tags)
 
     def days(self) -> list[DayCount]:

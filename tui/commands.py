@@ -60,7 +60,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("skip", "x", "decide('skipped')", "Skip", "Skip, go to the next paper", "Triage", footer=True),
     Command("star", "s", "decide('starred')", "Star", "Star, go to the next paper", "Triage", footer=True),
     Command("inbox", "i", "decide('inbox')", "Inbox", "Put the paper back in the Inbox", "Triage"),
-    Command("undo", "u", "undo", "Undo", "Undo the last decision (many steps, across restarts), or a saved search just deleted or a note just replaced", "Triage", footer=True),
+    Command("undo", "u", "undo", "Undo", "Undo the last decision (many steps, across restarts), or a saved search just deleted, a note or tags just replaced", "Triage", footer=True),
     Command("redo", "ctrl+r", "redo", "Redo", "Redo the last undone decision", "Triage"),
     Command("mark", "space", "toggle_mark", "Mark", "Mark or unmark the paper for a bulk decision", "Triage"),
     Command("mark_all", "ctrl+a", "mark_all", "Mark all", "Mark every paper of the current list (again: clear the marks)", "Triage"),

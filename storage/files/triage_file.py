@@ -294,8 +294,7 @@ class TriageFile:
             return change.set_note(paper_id, note, append=append)
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Replace a paper's tags; returns them as stored (normalised); ``TooBigError`` past
-        their caps."""
+        """Replace a paper's tags; returns those it had; ``TooBigError`` past their caps."""
         with self.change() as change:
             return change.set_tags(paper_id, tags)
 
@@ -448,11 +447,12 @@ class TriageChange:
         return before
 
     def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Replace a paper's tags; returns them normalised; ``TooBigError`` past the caps."""
-        clean = normalise_tags(tags)
-        check_tags(clean)
+        """Replace a paper's tags (normalised); returns the tags it had (read in this
+        transaction: what ``papers tag`` prints, as no undo brings tags back)."""
+        before = tuple(self.documents([paper_id])[paper_id].get("tags") or ())
+        clean = check_tags(normalise_tags(tags))  # (``TooBigError`` past the caps)
         self.update(paper_id, tags=list(clean), ga=round(now(), 3))
-        return clean
+        return before
 
     def update(self, paper_id: str, **values: Any) -> None:
         """Set parts of a paper's document other than its status (``note``, ``tags``)."""

@@ -285,3 +285,18 @@ def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
     parts = (part for t in tags for part in t.replace(";", ",").split(","))
     clean = ("-".join(p.strip().casefold().split()) for p in parts)
     return tuple(dict.fromkeys(t for t in clean if t))
+
+
+def typed_tags(tags: Sequence[str]) -> tuple[str, ...]:
+    """Tags as a user typed them (``papers tag``, the app's ``t``), as stored.
+
+    The paper pane writes a tag ``#name``, so a tag typed so is ``name`` (``#c`` was stored
+    as ``#c`` and shown ``##c``); one ``#`` is taken off, so ``##c`` shows as typed. A tag
+    that is only ``#`` names none: ``ValueError`` (left out, it would have cleared the tags of
+    a paper given no other). Tags that arrive otherwise (an import, a sync) are as they came.
+    """
+    parts = [part.strip() for t in tags for part in t.replace(";", ",").split(",")]
+    lone = next((part for part in parts if part and not part.strip("#")), None)
+    if lone is not None:
+        raise ValueError(f"'{lone}' is not a tag: write its name after the # (#toread)")
+    return normalise_tags([part.removeprefix("#") for part in parts])

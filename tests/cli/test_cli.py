@@ -529,7 +529,8 @@ def test_note_and_tags(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
     assert "  - Tags: diffusion, fast-sampling" in markdown
     cleared = ok(run("--home", home, "note", pid, env=env))
     assert cleared == f"note cleared; the note it replaced, as it was:\n{note}\n"
-    assert ok(run("--home", home, "tag", pid, env=env)) == "tags: none\n"
+    cleared = ok(run("--home", home, "tag", pid, env=env))  # (it said "tags: none")
+    assert cleared == "tags cleared; the tags it replaced: diffusion, fast-sampling\n"
     (record,) = [r for r in listed(home, env) if r["id"] == pid]
     assert record["note"] == "" and record["tags"] == []
     assert record["status"] == "starred"  # notes and tags leave the status alone

@@ -196,12 +196,12 @@ def test_ids_resolve_by_unique_prefix(library: Library) -> None:
 def test_notes_and_tags(library: Library) -> None:
     pid = library.papers()[0].id
     library.set_note(pid, "  compare with ParaSolver  ")
-    assert library.set_tags(pid, ["Diffusion", "to read", "diffusion"]) == ("diffusion", "to-read")
+    assert library.set_tags(pid, ["Diffusion", "to read", "diffusion"]) == ()  # the tags it had
     snap = Library(library.home).triage()
     assert snap.notes == {pid: "compare with ParaSolver"}
     assert snap.tags == {pid: ("diffusion", "to-read")}
     library.set_note(pid, "")
-    library.set_tags(pid, [])
+    assert library.set_tags(pid, []) == ("diffusion", "to-read")
     # nothing kept of the paper but when its note and tags were cleared (sync sends that)
     [doc] = json.loads(library.triage_path.read_text())["decisions"].values()
     assert set(doc) == {"na", "ga"}

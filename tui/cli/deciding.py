@@ -55,7 +55,11 @@ def add_note(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
     p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
     p.add_argument(
-        "tags", nargs="*", default=[], metavar="TAG", help="the tags (nothing clears them)"
+        "tags",
+        nargs="*",
+        default=[],
+        metavar="TAG",
+        help="the tags (#name is name; nothing clears them)",
     )
     p.set_defaults(run=cmd_tag)
 
@@ -142,7 +146,22 @@ def cmd_note(args: argparse.Namespace) -> int:
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
+    """Set or (no TAG) clear a paper's tags; tags replaced or cleared are printed as they can
+    be typed back, as no undo brings tags back (``papers undo`` undoes decisions: it undid the
+    one before them, and "tags: none" left the tags gone unsaid)."""
+    from storage.files.triage_model import typed_tags
+
+    try:
+        tags = typed_tags(args.tags)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     pid, library = one_id_and_library(args, args.id, "tag")
-    tags = library.set_tags(pid, args.tags)
-    say("tags: " + (", ".join(tags) if tags else "none"))
+    before = library.set_tags(pid, tags)
+    if tags == before:
+        say(f"tags unchanged: {', '.join(tags)}" if tags else "no tags to clear")
+    elif not before:
+        say(f"tags: {', '.join(tags)}")
+    else:
+        said = f"tags: {', '.join(tags)}" if tags else "tags cleared"
+        say(f"{said}; the tags it replaced: {', '.join(before)}")
     return 0

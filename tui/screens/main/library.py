@@ -12,6 +12,7 @@ from storage.caps import TooBigError
 from storage.errors import LibraryError
 from storage.export import heading_for
 from storage.models import Paper
+from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
 from tui.key_gate import screen_arrived
@@ -27,6 +28,8 @@ class LibraryPart(MainBase):
     #: The note the editor last replaced or cleared: (paper, that note, the session's steps
     #: just after), for ``u`` (``restore_note``).
     _note_undo: tuple[str, str, int] | None = None
+    #: The tags the prompt last replaced or cleared, the same way (``restore_tags``).
+    _tags_undo: tuple[str, tuple[str, ...], int] | None = None
 
     def action_copy_links(self) -> None:
         links.copy_paper_links(self.app, self.paper_list.current)
@@ -103,6 +106,7 @@ class LibraryPart(MainBase):
         self.open_note_editor(paper, draft=text)
 
     def action_edit_tags(self) -> None:
+        from storage.files.triage_model import typed_tags
         from tui.screens.dialogs import TextPrompt
 
         paper = self.paper_list.current
@@ -111,20 +115,51 @@ class LibraryPart(MainBase):
 
         def save(text: str | None) -> None:
             if text is not None:
-                try:
-                    tags = self.session.queue_tags(paper.id, text.replace(",", " ").split())
-                except TooBigError as exc:  # refused as typed: nothing changed
+                try:  # "#c" is c, as the pane writes it; "#" alone is refused
+                    tags = typed_tags(text.replace(",", " ").split())
+                except ValueError as exc:  # refused as typed: nothing changed
                     self.notify(str(exc), severity="error", markup=False)
                     return
-                if self.view.saved:  # a tag: tab's count changes with it
-                    self.update_tabs()
-                self.show_current()
-                shown = " ".join(f"#{t}" for t in tags) or "none"
-                self.notify(f"Tags: {shown}", timeout=3, markup=False)
+                self._write_tags(paper.id, tags)
 
         question = f"Tags for “{paper.display_title}” (spaces between tags; empty clears):"
         current = " ".join(self.session.state.tags.get(paper.id, ()))
         self.app.push_screen(TextPrompt("Tags", question, current), save)
+
+    def _write_tags(self, paper_id: str, tags: tuple[str, ...], said: str = "") -> None:
+        """Set a paper's tags from the prompt (or put them back); tags that replaced or
+        cleared others can be taken back by ``u`` while nothing else was done since, as a
+        note can: the message names those it replaced."""
+        before = self.session.state.tags.get(paper_id, ())
+        try:
+            tags = self.session.queue_tags(paper_id, tags)
+        except TooBigError as exc:  # refused as typed: nothing changed
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        if self.view.saved:  # a tag: tab's count changes with it
+            self.update_tabs()
+        self.show_current()
+        shown, old = (" ".join(f"#{printable(t)}" for t in ts) for ts in (tags, before))
+        if tags == before:
+            said = f"Tags unchanged: {shown}." if tags else "No tags to clear."
+            self.notify(said, timeout=3, markup=False)
+            return
+        said = f"{said or 'Tags'}: {shown}" if tags else "Tags cleared"
+        if before:
+            self._tags_undo = (paper_id, before, self.session.steps)
+            said += f"; u brings back the tags it replaced ({old})"
+        self.notify(f"{said}.", timeout=5 if before else 3, markup=False)
+
+    def restore_tags(self) -> bool:
+        """``u`` right after the prompt replaced or cleared a paper's tags: those back (and
+        ``u`` again, the later ones), as ``restore_note`` for a note. False (``u`` then undoes
+        a decision) when something was done since."""
+        kept, self._tags_undo = self._tags_undo, None
+        if kept is None or kept[2] != self.session.steps:
+            return False
+        paper_id, before, _ = kept
+        self._write_tags(paper_id, before, said="Tags put back")
+        return True
 
     def action_export(self) -> None:
         from tui.screens.export import Choice, ExportScreen

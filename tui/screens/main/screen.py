@@ -200,9 +200,9 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             )
 
     def action_undo(self) -> None:
-        """Undo the latest step: a saved search deleted or a note replaced just now, else a
-        decision (or a removal, a move in the queue) of the library's history."""
-        if not self.restore_deleted() and not self.restore_note():
+        """Undo the latest step: a saved search deleted, a note or tags replaced just now, else
+        a decision (or a removal, a move in the queue) of the library's history."""
+        if not self.restore_deleted() and not self.restore_note() and not self.restore_tags():
             self.session.queue_undo()
             expect_screen(self.app)  # see ``persisted``
 

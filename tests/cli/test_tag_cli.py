@@ -1,0 +1,71 @@
+"""``papers tag`` says what it did: the tags it replaced or cleared are printed, to be typed
+back (no ``papers undo`` brings tags back: it undid an earlier decision instead), as ``papers
+note`` prints a note it replaced; a tag typed as the paper pane writes it, ``#name``, is
+``name``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import SAMPLE, make_env, ok, run
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
+    env = make_env(tmp_path)
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", SAMPLE, env=env))
+    pid = json.loads(ok(run("--home", home, "list", "--json", env=env)))[0]["id"]
+    return home, env, pid
+
+
+def tags_of(home: Path, env: dict[str, str], pid: str) -> list[str]:
+    records = json.loads(ok(run("--home", home, "list", "--json", env=env)))
+    (tags,) = [r["tags"] for r in records if r["id"] == pid]
+    return list(tags)
+
+
+def test_tags_cleared_or_replaced_are_printed_to_be_typed_back(
+    setup: tuple[Path, dict[str, str], str],
+) -> None:
+    """``papers tag ID`` said "tags: none": the tags were gone, not printed, and ``papers
+    undo`` undid the star before them, not the clearing."""
+    home, env, pid = setup
+    assert ok(run("--home", home, "tag", pid, "reread", "rl", "to read", env=env)) == (
+        "tags: reread, rl, to-read\n"
+    )
+    other = json.loads(ok(run("--home", home, "list", "--json", env=env)))[1]["id"]
+    ok(run("--home", home, "mark", other, "starred", env=env))
+    out = ok(run("--home", home, "tag", pid, env=env))
+    assert out == "tags cleared; the tags it replaced: reread, rl, to-read\n"
+    assert tags_of(home, env, pid) == []
+    assert ok(run("--home", home, "tag", pid, env=env)) == "no tags to clear\n"
+    assert ok(run("--home", home, "tag", pid, "", env=env)) == "no tags to clear\n"
+    # typed back as printed (the shell splits it at the spaces): the tags as they were
+    typed = out.rpartition(": ")[2].split()
+    assert ok(run("--home", home, "tag", pid, *typed, env=env)) == "tags: reread, rl, to-read\n"
+    out = ok(run("--home", home, "tag", pid, "done", env=env))
+    assert out == "tags: done; the tags it replaced: reread, rl, to-read\n"
+    assert ok(run("--home", home, "tag", pid, "Done", env=env)) == "tags unchanged: done\n"
+    assert tags_of(home, env, pid) == ["done"]
+
+
+def test_a_tag_typed_as_the_pane_writes_it_is_its_name(
+    setup: tuple[Path, dict[str, str], str],
+) -> None:
+    """The pane writes tags as ``#name``: ``papers tag ID '#c'`` stored ``#c``, shown
+    ``##c``. One ``#`` is taken off; a tag that is only ``#`` names none: refused, the tags
+    left as they were (dropped, it would have cleared them)."""
+    home, env, pid = setup
+    out = ok(run("--home", home, "tag", pid, "#c", "#to read", "b,#d", "##e", env=env))
+    assert out == "tags: c, to-read, b, d, #e\n"
+    assert tags_of(home, env, pid) == ["c", "to-read", "b", "d", "#e"]
+    for typed in (["#"], ["a", "#"], ["a, #, b"], ["##"]):
+        refused = run("--home", home, "tag", pid, *typed, env=env)
+        assert refused.returncode == 2 and refused.stdout == "", typed
+        assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+        assert "is not a tag: write its name after the #" in refused.stderr
+    assert tags_of(home, env, pid) == ["c", "to-read", "b", "d", "#e"]
