@@ -240,6 +240,7 @@ CASES: dict[str, Case] = {
     "search limit 0": Case(lambda s, t: ["search", "x", "--limit", "0"], 2, "--limit"),
     "search limit text": Case(lambda s, t: ["search", "x", "--limit", "ten"], 2, "--limit"),
     "tag only #": Case(lambda s, t: ["tag", s.ids[0], "#"], 2, "'#' is not a tag"),
+    "tag misspelt option": Case(lambda s, t: ["tag", s.ids[0], "--hme", "x"], 2, "--hme"),
     "search without query": Case(lambda s, t: ["search"], 2, "QUERY"),
     "import without files": Case(lambda s, t: ["import"], 2, "FILE"),
     "unknown command": Case(lambda s, t: ["frobnicate"], 2, "frobnicate"),

@@ -1,7 +1,8 @@
 """``papers tag`` says what it did: the tags it replaced or cleared are printed, to be typed
 back (no ``papers undo`` brings tags back: it undid an earlier decision instead), as ``papers
 note`` prints a note it replaced; a tag typed as the paper pane writes it, ``#name``, is
-``name``."""
+``name``; a tag may start with a dash, as words of a note may, while an option misspelt is
+still refused."""
 
 from __future__ import annotations
 
@@ -69,3 +70,38 @@ def test_a_tag_typed_as_the_pane_writes_it_is_its_name(
         assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
         assert "is not a tag: write its name after the #" in refused.stderr
     assert tags_of(home, env, pid) == ["c", "to-read", "b", "d", "#e"]
+
+
+def test_a_tag_may_start_with_a_dash_and_a_misspelt_option_is_refused(
+    setup: tuple[Path, dict[str, str], str],
+) -> None:
+    """``papers tag ID -negative`` said "unrecognized arguments" (a leading-dash tag needed
+    ``--``). A word of one dash is a tag (a note's word) unless it is one of the command's
+    options, or one of its long options written with one dash or a letter off (``-hme``):
+    those, and ``--anything`` unknown, are refused, nothing changed."""
+    home, env, pid = setup
+    assert ok(run("--home", home, "tag", pid, "-negative", "-5", env=env)) == (
+        "tags: -negative, -5\n"
+    )
+    ok(run("--home", home, "tag", pid, "a", "--home", home, "-b", "c", env=env))
+    assert tags_of(home, env, pid) == ["a", "-b", "c"]
+    ok(run("--home", home, "tag", pid, "--", "-x", env=env))
+    assert tags_of(home, env, pid) == ["-x"]
+    for typed, says in (
+        (["--hme", "y"], "unrecognized arguments: --hme y"),
+        (["y", "-hme", "z"], "-hme looks like the option --home"),
+        (["-home", "z"], "-home looks like the option --home"),
+        (["-hepl"], "-hepl looks like the option --help"),
+    ):
+        refused = run("--home", home, "tag", pid, *typed, env=env)
+        assert refused.returncode == 2 and refused.stdout == "", typed
+        assert refused.stderr.count("\n") == 1 and says in refused.stderr, refused.stderr
+    assert tags_of(home, env, pid) == ["-x"]
+    # a note takes such words alike; its own -a stays its option
+    ok(run("--home", home, "note", pid, "-negative", "results", env=env))
+    ok(run("--home", home, "note", pid, "-a", "-then", "more", env=env))
+    records = json.loads(ok(run("--home", home, "list", "--json", env=env)))
+    (note,) = [r["note"] for r in records if r["id"] == pid]
+    assert note == "-negative results\n-then more"
+    refused = run("--home", home, "note", pid, "x", "-apend", env=env)
+    assert refused.returncode == 2 and "-apend looks like the option --append" in refused.stderr

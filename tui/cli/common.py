@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn, TypeAlias
+import difflib
+import re
+from typing import Final, NoReturn, TypeAlias
 
 from storage import Library
 from storage.errors import DamagedFileError
@@ -20,13 +22,50 @@ class UsageError(Exception):
     """A command line that does not make sense: exit code 2."""
 
 
+#: A word of one dash and more (``-negative``, ``-5``): an option, or a word that starts so.
+_ONE_DASH: Final = re.compile(r"-[^-].*", re.DOTALL)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like every other error."""
+
+    #: Words of one dash (``papers tag ID -negative``, ``papers note ID -then more``) are words
+    #: of the command's last positional, as a word of a search may be negated, unless they are
+    #: one of its options (``-h``, note's ``-a``); a word that looks like one of its long
+    #: options given one dash or a letter off (``-home``, ``-hme``) is refused, as an unknown
+    #: ``--option`` is (``--hme``): a misspelt option is not silently a tag. A word that starts
+    #: with a dash and looks like an option anyway goes after ``--``.
+    dash_words = False
 
     def error(self, message: str) -> NoReturn:
         # One line, like every other error; the usage is one `--help` away. The message quotes
         # the command line, which may hold anything (a file name pasted with its escapes).
         self.exit(2, printable(f"{PROG}: error: {message} (see `{self.prog} --help`)") + "\n")
+
+    def dash_word(self, word: str) -> bool:
+        """Whether ``word`` is a word of one dash this command takes as a word (``dash_words``)."""
+        return (
+            self.dash_words
+            and _ONE_DASH.fullmatch(word) is not None
+            and word not in self._option_string_actions
+        )
+
+    def _parse_optional(
+        self, arg_string: str
+    ) -> tuple[argparse.Action | None, str, str | None] | None:
+        """A word of one dash is a word for a command of ``dash_words``; else as argparse has
+        it (an option, a negative number, an unknown option)."""
+        if not self.dash_word(arg_string):
+            return super()._parse_optional(arg_string)
+        longs = {s[2:]: s for a in self._actions for s in a.option_strings if s.startswith("--")}
+        like = difflib.get_close_matches(arg_string[1:], list(longs), n=1, cutoff=0.75)
+        if like:
+            what = [a for a in self._actions if not a.option_strings][-1].metavar
+            self.error(
+                f"{arg_string} looks like the option {longs[like[0]]}; a {what} that starts "
+                f"with - goes after --: {self.prog} ID -- {arg_string}"
+            )
+        return None  # a word
 
 
 #: What ``add_subparsers`` returns: each group of commands adds its own to it.

@@ -51,6 +51,7 @@ def add_note(sub: Subparsers, common: Parser) -> None:
         help="add TEXT to the note on a line of its own, instead of replacing it",
     )  # fmt: skip
     p.set_defaults(run=cmd_note)
+    p.dash_words = True  # papers note ID -then more: words of the note (see ``Parser``)
 
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
     p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
@@ -62,6 +63,7 @@ def add_note(sub: Subparsers, common: Parser) -> None:
         help="the tags (#name is name; nothing clears them)",
     )
     p.set_defaults(run=cmd_tag)
+    p.dash_words = True  # papers tag ID -negative: a tag
 
 
 def cmd_mark(args: argparse.Namespace) -> int:

@@ -152,12 +152,14 @@ def _rest_of_line(
     """Words left after an option in the middle of the line (``papers note ID --append more
     words``, ``papers tag ID --home DIR a b``): argparse gives the positional that takes the
     rest of the line only the words before the first option. When the command's last
-    positional takes the rest and no word left is an option, they are its words, in order."""
+    positional takes the rest and no word left is an option, they are its words, in order
+    (``-negative`` is one, for a command of ``Parser.dash_words``)."""
     positionals = [a for a in command._actions if not a.option_strings]
     if not positionals or positionals[-1].nargs not in ("*", "+"):
         return False
-    if any(word.startswith("-") and word != "-" for word in extra):  # ("-": standard input)
-        return False
+    words = command.dash_word if isinstance(command, Parser) else lambda word: False
+    if any(word.startswith("-") and word != "-" and not words(word) for word in extra):
+        return False  # ("-": standard input)
     dest = positionals[-1].dest
     setattr(args, dest, [*(getattr(args, dest, None) or []), *extra])
     return True
