@@ -239,6 +239,19 @@ CASES: dict[str, Case] = {
     "export unknown format": Case(lambda s, t: ["export", "--format", "docx"], 2, "--format"),
     "search limit 0": Case(lambda s, t: ["search", "x", "--limit", "0"], 2, "--limit"),
     "search limit text": Case(lambda s, t: ["search", "x", "--limit", "ten"], 2, "--limit"),
+    # "-5" was taken for a negated query word, and --limit said "expected one argument"
+    "search limit negative": Case(
+        lambda s, t: ["search", "x", "--limit", "-5"], 2, "--limit: must be at least 1"
+    ),
+    "search limit negative fraction": Case(
+        lambda s, t: ["search", "-x", "--limit", "-1.5"], 2, "--limit: not a number: '-1.5'"
+    ),
+    "similar limit negative": Case(
+        lambda s, t: ["similar", s.ids[0], "--limit", "-5"], 2, "--limit: must be at least 1"
+    ),
+    "fetch max negative": Case(
+        lambda s, t: ["fetch", "iclr2025", "--max", "-5"], 2, "--max: must be at least 1"
+    ),
     "tag only #": Case(lambda s, t: ["tag", s.ids[0], "#"], 2, "'#' is not a tag"),
     "tag misspelt option": Case(lambda s, t: ["tag", s.ids[0], "--hme", "x"], 2, "--hme"),
     "search without query": Case(lambda s, t: ["search"], 2, "QUERY"),

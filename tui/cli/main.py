@@ -124,11 +124,33 @@ _NEGATED: Final = re.compile(r"-[^-\s].*", re.DOTALL)
 def _search_args(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
     """``papers search``'s arguments, where a negated query word (``-is:read``, as its help
     says; ``-hardware``, which argparse would read as ``-h`` and more) is a word of the query,
-    not an option; an unknown ``--option`` is an error."""
-    negated = [word for word in words if _NEGATED.fullmatch(word) and word != "-h"]
-    args = _parse(parser, [word for word in words if word not in negated], "search")
+    not an option; an unknown ``--option`` is an error. A word after an option that takes a
+    value is that value: ``--limit -5`` is refused as below 1 (the -5 was taken for a negated
+    word, and --limit said "expected one argument")."""
+    valued = {
+        option
+        for action in [*parser._actions, *_command_parser(parser, "search")._actions]
+        if action.nargs != 0
+        for option in action.option_strings
+    }
+    kept: list[str] = []
+    negated: list[str] = []
+    value = False  # the word is the value of the option before it
+    for word in words:
+        is_negated = not value and _NEGATED.fullmatch(word) is not None and word != "-h"
+        (negated if is_negated else kept).append(word)
+        value = word in valued or (  # (an option abbreviated: --lim -5)
+            word.startswith("--") and word != "--" and any(o.startswith(word) for o in valued)
+        )
+    args = _parse(parser, kept, "search")
     args.query = [*getattr(args, "query", []), *negated]
     return args
+
+
+def _command_parser(parser: argparse.ArgumentParser, named: str | None) -> argparse.ArgumentParser:
+    """The parser of the command ``named`` (the top parser when there is none)."""
+    commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return commands[0].choices.get(named, parser) if commands and named else parser
 
 
 def _parse(
@@ -139,8 +161,7 @@ def _parse(
     the top parser said see `papers --help`, which lists none of them)."""
     args, extra = parser.parse_known_args(words)
     if extra:
-        commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        where = commands[0].choices.get(named, parser) if commands and named else parser
+        where = _command_parser(parser, named)
         if not _rest_of_line(where, args, extra):
             where.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
