@@ -4,21 +4,45 @@ it says a length of time (a clock ahead by ``12 hours``)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from storage.sync.device import Device
+from storage.sync.records import NOTE, PAPER, QUEUE, STATUS, TAGS, Record
 from storage.text.words import count
 
-#: The kinds of change a sync counts (``SyncReport.applied``), one of each.
+#: The kinds of change a sync counts (what it sent, received, changed here), in the order a
+#: report names them, and how it names one of each.
 _ONE = {
     "papers": "paper",
     "removals": "removal",
-    "statuses": "status",
+    "statuses": "decision",
     "notes": "note",
-    "tags": "tag",
+    "tags": "tag change",
     "queue moves": "queue move",
 }
+#: The change each kind of triage record is (a paper's record: the paper, or its removal).
+_KINDS = {STATUS: "statuses", NOTE: "notes", TAGS: "tags", QUEUE: "queue moves"}
+
+
+def kinds_of(rows: Iterable[Sequence[Any]]) -> Counter[str]:
+    """Records (as rows: kind, stamp, device, paper, value) counted by the change each is:
+    papers, removals, statuses, notes, tags, queue moves."""
+    return Counter(
+        ("papers" if row[4] is not None else "removals")
+        if row[0] == PAPER
+        else _KINDS.get(row[0], "change")
+        for row in rows
+    )
+
+
+def _in_words(kinds: Counter[str]) -> str:
+    """What ``kinds`` counts, for people: "3,703 papers, 12 decisions and 1 note"."""
+    order = [*_ONE, *sorted(kinds.keys() - _ONE.keys())]
+    said = [count(kinds[what], _ONE.get(what, what)) for what in order if kinds[what]]
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
 
 
 @dataclass(slots=True)
@@ -28,10 +52,11 @@ class SyncReport:
     folder: Path
     device: Device
     #: Records this device sent (its changes since the last sync, and those that waited),
-    #: written into the folder: what a full or read-only folder refused is ``waiting``.
-    sent: int = 0
-    #: Records read from the other devices' logs.
-    received: int = 0
+    #: written into the folder, by kind (``kinds_of``): what a full or read-only folder
+    #: refused is ``waiting``.
+    sent_kinds: Counter[str] = field(default_factory=Counter)
+    #: Records read from the other devices' logs, by kind.
+    received_kinds: Counter[str] = field(default_factory=Counter)
     #: Records of other devices passed on because their log disappeared.
     relayed: int = 0
     #: How many other devices the folder has told of.
@@ -57,23 +82,39 @@ class SyncReport:
         else:
             self.problems[self.refusal] = said
 
-    def written(self, records: int) -> None:
-        """``records`` were written into the folder: sent, and a refusal before is unsaid."""
-        self.sent += records
+    @property
+    def sent(self) -> int:
+        """Records sent."""
+        return sum(self.sent_kinds.values())
+
+    @property
+    def received(self) -> int:
+        """Records received."""
+        return sum(self.received_kinds.values())
+
+    def took(self, records: Iterable[Record]) -> None:
+        """``records`` were read from the other devices' logs (this device's, passed on by
+        another, are not counted)."""
+        ours = self.device.id
+        self.received_kinds += kinds_of(r.row() for r in records if r.device != ours)
+
+    def written(self, records: Counter[str]) -> None:
+        """``records`` (by kind) were written into the folder: sent, and a refusal before is
+        unsaid."""
+        self.sent_kinds += records
         if self.refusal is not None:
             del self.problems[self.refusal]
             self.refusal = None
 
     def summary(self) -> str:
-        """One line: what was sent, received and changed here."""
-        changed = ", ".join(
-            count(n, _ONE.get(what, what)) for what, n in sorted(self.applied.items()) if n
-        )
-        others = f"{count(self.devices, 'other device')}"
+        """One line: what was sent, received and changed here, each said as what it is
+        ("sent 3,703 papers and 16 decisions": it said "sent 3,719")."""
+        sent, received = _in_words(self.sent_kinds), _in_words(self.received_kinds)
         line = (
             f"synced with {self.folder} as {self.device.name} ({self.device.short}): "
-            f"sent {self.sent:,}, received {self.received:,} from {others}; "
-            f"changed here: {changed or 'nothing'}"
+            f"sent {sent or 'nothing'}; received {received or 'nothing'} from "
+            f"{count(self.devices, 'other device')}; "
+            f"changed here: {_in_words(self.applied) or 'nothing'}"
         )
         if self.waiting:
             waits = "waits" if self.waiting == 1 else "wait"

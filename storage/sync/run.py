@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,7 @@ from storage.sync.merge import (
 )
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
 from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
-from storage.sync.report import SyncReport, span_of
+from storage.sync.report import SyncReport, kinds_of, span_of
 from storage.sync.state import MAX_HELD, SyncState, load_state, marker_key, save_state, state_path
 from storage.text.words import count
 
@@ -168,7 +169,7 @@ class _Sync:
         self.stale: set[str] = set()
         #: Whether this sync sent changes of triage.json (the file then gets its mark).
         self.triage_sent = False
-        self.made = 0  # records this sync made, not yet written into the folder
+        self.made: Counter[str] = Counter()  # records this sync made, by kind, not yet sent
 
     @property
     def device(self) -> Device:
@@ -180,7 +181,7 @@ class _Sync:
         that takes (an open app's decisions wait only for this part)."""
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
-        self.earlier = sum(r[2] == self.device.id for r in state.outbox)  # made here, unsent
+        self.earlier = kinds_of(r for r in state.outbox if r[2] == self.device.id)  # unsent
         #: This device's triage records that the state file does not hold in its registers:
         #: those of the outbox as loaded and those this sync makes or passes on, written into
         #: the folder or not. A merge's pending note keeps them (a decision written into the
@@ -424,7 +425,7 @@ class _Sync:
             self.folded.beaten.update(lost)
             fold(self.state, records, self.clock, Folded())
             self._to_send(records)
-            self.made += len(records)  # sent once written (a full folder's: "sent 3,723")
+            self.made += kinds_of(r.row() for r in records)  # sent once written
             self.dirty = True
 
     def _to_send(self, records: list[Record]) -> None:
@@ -524,7 +525,7 @@ class _Sync:
             fold(state, records, self.clock, self.folded)
             devices.update(r.device for r in records)
             if others:
-                self.report.received += sum(1 for r in records if r.device != self.device.id)
+                self.report.took(records)
 
         hole = Hole.from_json(state.holes.get(log.key))
         try:
@@ -585,7 +586,7 @@ class _Sync:
         now hold (the caller holds triage.json's lock)."""
         state = self.state
         if self.dry:  # what would be sent
-            self.report.sent = self.made
+            self.report.sent_kinds = self.made
             self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
             return
         # past any merge triage.json holds: one written by a sync cut short before it saved
@@ -675,7 +676,7 @@ class _Sync:
             return
         state.outbox = []
         self.report.written(self.made + self.earlier)
-        self.made = self.earlier = 0
+        self.made, self.earlier = Counter(), Counter()
 
     def _append(self, name: str, rows: list[list[Any]]) -> None:
         state, device = self.state, self.device.id

@@ -69,10 +69,11 @@ def test_sync_says_what_it_did_and_status_what_waits(env: dict[str, str], tmp_pa
     papers(env, a, "mark", first, "starred")
     done = papers(env, a, "sync", str(folder), "--name", "laptop")
     assert done.stdout.startswith(f"synced with {folder} as laptop (")
-    # 5 papers, the star and its place in the reading queue
-    assert "sent 7, received 0" in done.stdout and done.stderr == ""
+    # 5 papers, the star and its place in the reading queue: it said "sent 7, received 0"
+    assert "sent 5 papers, 1 decision and 1 queue move; received nothing" in done.stdout
+    assert done.stderr == ""
     done = papers(env, b, "sync", str(folder), "--name", "laptop")  # the same name: two devices
-    assert "received 7 from 1 other device" in done.stdout
+    assert "received 5 papers, 1 decision and 1 queue move from 1 other device" in done.stdout
     assert statuses(env, b)[first] == "starred"
     papers(env, b, "mark", first, "read")
     status = papers(env, a, "sync", "--status", str(folder)).stdout.splitlines()
@@ -288,7 +289,8 @@ def test_files_put_back_or_lost_are_filled_in_and_take_nothing_away(
 
     (a / "triage.json").rename(a / "triage.json.damaged")
     done = papers(env, a, "sync", str(folder))
-    assert "sent 0," in done.stdout and "here: 1 note, 1 queue move, 1 status" in done.stdout
+    assert "sent nothing;" in done.stdout
+    assert "here: 1 decision, 1 note and 1 queue move" in done.stdout
     papers(env, b, "sync", str(folder))
     assert triage_of(env, a) == triage_of(env, b) == kept
 
@@ -300,7 +302,7 @@ def test_files_put_back_or_lost_are_filled_in_and_take_nothing_away(
     shutil.copyfile(a / "papers.json.bak", a / "papers.json")
     assert len(statuses(env, a)) == 6
     done = papers(env, a, "sync", str(folder))
-    assert "sent 0," in done.stdout and "changed here: 3 papers" in done.stdout
+    assert "sent nothing;" in done.stdout and "changed here: 3 papers" in done.stdout
     papers(env, b, "sync", str(folder))
     assert len(statuses(env, b)) == 9 and triage_of(env, a) == triage_of(env, b)
 

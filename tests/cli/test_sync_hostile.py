@@ -288,7 +288,7 @@ def test_names_that_are_not_utf8_are_read_and_said_as_their_bytes(
 
     assert "internal error" not in done.stderr + again.stderr
     assert "nas (eeee0000): triage (conflicted copy \\xe9).jsonl" in done.stderr
-    assert "sent 0, received 0" in again.stdout and own.stat().st_size == size
+    assert "sent nothing; received nothing" in again.stdout and own.stat().st_size == size
     papers(env, b, "sync", str(folder))
     assert statuses(env, b)[ids[0]] == "skipped" and statuses(env, b)[ids[1]] == "read"
 

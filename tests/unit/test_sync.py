@@ -629,10 +629,12 @@ def test_a_first_sync_into_a_full_folder_sends_nothing_and_says_so_once(
         f"{folder / 'papers.jsonl'}: cannot write (No space left on device): "
         f"{waiting} changes wait in this library to be sent"
     ]
-    assert "sent 0, received 0" in report.summary()
+    assert "sent nothing; received nothing" in report.summary()
     monkeypatch.undo()
     report = sync_library(a, folder)
     assert (report.sent, report.waiting, report.problems) == (waiting, 0, [])
+    # what waited, said as what it is (it said "sent 40")
+    assert f"sent {len(ids)} papers, 1 decision and 1 queue move;" in report.summary()
     b = Library(tmp_path / "b")
     sync_library(b, folder)
     assert len(b.papers()) == len(ids) and b.status(ids[0]).value == "starred"
