@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 from pathlib import Path
 
@@ -266,3 +267,19 @@ def test_help_says_so(env: dict[str, str]) -> None:
     for command in ("mark", "remove", "pdf", "note", "tag", "similar"):
         done = run(command, "--help", env=env)
         assert "'-' reads" in " ".join(done.stdout.split()), command
+
+
+def test_the_readme_names_the_columns_each_command_prints(
+    seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    """The README said a line of ``papers next`` is (id, status, title): it is (id, title)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    paragraph = readme[readme.index("The commands that take paper ids") :].split("\n\n")[0]
+    named = dict(re.findall(r"`(?:papers )?(\w+)` \(([a-z, ]+)\)", " ".join(paragraph.split())))
+    assert set(named) == {"search", "next", "queue"}, named
+    for command, args in (("search", ["diffusion"]), ("next", []), ("queue", [])):
+        line = run("--home", home, command, *args, env=env).stdout.splitlines()[0]
+        columns = re.split(r"\s{2,}", line.strip())
+        names = named[command].split(", ")
+        assert len(columns) == len(names), (command, columns, names)
+        assert columns[names.index("id")] in seeded.ids
