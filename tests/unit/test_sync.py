@@ -853,6 +853,40 @@ def test_the_later_written_note_and_tags_win_whichever_device_syncs_first(
         assert triage.tags[pid] == ("desktop",)
 
 
+def test_a_note_or_tags_set_again_unchanged_do_not_beat_a_change_made_elsewhere(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tags prompt closed with Enter and nothing edited (or ``papers tag ID`` with the
+    same tags, a note saved unchanged) stamps them as written then; what a sync sends is what
+    changed, so the desktop's later change stays on both (a review took the stamp for a
+    change sent: this keeps it so)."""
+    import storage.files.triage_file
+
+    clock = [1_700_000_000.0]
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: clock[0])
+    laptop = Machine(tmp_path / "laptop", folder, base=lambda: clock[0])
+    desktop = Machine(tmp_path / "desktop", folder, base=lambda: clock[0])
+    laptop.seed()
+    pid = laptop.library.papers()[0].id
+    laptop.library.set_note(pid, "the laptop's")
+    laptop.library.set_tags(pid, ["laptop"])
+    laptop.sync()
+    desktop.sync()
+    clock[0] += 60
+    desktop.library.set_note(pid, "the desktop's, later")
+    desktop.library.set_tags(pid, ["desktop"])
+    desktop.sync()
+    clock[0] += 60  # the laptop, not synced since, saves what it shows, unchanged
+    assert laptop.library.set_note(pid, "the laptop's") == "the laptop's"
+    assert laptop.library.set_tags(pid, ["laptop"]) == ("laptop",)
+    laptop.sync()
+    desktop.sync()
+    for machine in (laptop, desktop):
+        triage = machine.library.triage()
+        assert triage.notes[pid] == "the desktop's, later"
+        assert triage.tags[pid] == ("desktop",)
+
+
 def test_a_library_folder_is_no_sync_folder(tmp_path: Path) -> None:
     """A HOME kept in Dropbox given as the folder to sync by: its library files would travel
     with the sync tool, each device writing the same papers.json and triage.json."""
