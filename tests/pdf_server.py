@@ -12,7 +12,8 @@ bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S`` the first N times
 machine of any speed), ``missing`` (404), ``gone`` (410), ``broken`` (500), ``gzip`` /
 ``deflate`` / ``rawdeflate`` (the PDF compressed, with ``Content-Encoding``, though not asked
 for; a range is of the compressed bytes), ``gzipcut`` (half the compressed bytes, the first
-request alone), ``br`` (a ``Content-Encoding`` the client cannot read).
+request alone), ``br`` (a ``Content-Encoding`` the client cannot read), ``redirect:URL`` (302
+to ``URL``).
 Every request is recorded, with when it started and ended, so that tests can check one-at-a-
 time and the pauses.
 """
@@ -114,6 +115,8 @@ class PdfServer:
             _, times, wait = how.split(":")
             if self._asked[paper] <= int(times):
                 return self._send(handler, 429, b"slow down", {"Retry-After": wait})
+        if how.startswith("redirect:"):
+            return self._send(handler, 302, b"", {"Location": how.removeprefix("redirect:")})
         if how == "missing" or body is None:
             return self._send(handler, 404, b"not found")
         if how in ("gone", "broken"):

@@ -14,8 +14,11 @@ with a ``Range`` request; a file with the final name is always whole. The part i
 regular file of ours, never written through a link nor waited on as a pipe
 (``storage.pdfs.parts``); a copy already there counts only when it is a PDF.
 
-The HTTP is ``storage.pdfs.web``'s: only ``http`` and ``https`` addresses are fetched,
-redirects too.
+Two failures stop more than their paper: a write the folder refuses (read-only, full) stops
+the batch, and a server that cannot be reached at all (its name not resolved, the connection
+refused: ``storage.pdfs.web.Unreachable``) is asked for no other paper in the batch; either
+would fail every paper after alike, a pause apiece. The HTTP is ``storage.pdfs.web``'s: only
+``http`` and ``https`` addresses are fetched, redirects too.
 """
 
 from __future__ import annotations
@@ -48,11 +51,13 @@ from storage.pdfs.parts import (
 )
 from storage.pdfs.web import (
     NETWORK_ERRORS,
+    Client,
     Decoded,
     DownloadError,
-    build_opener,
+    Unreachable,
     content_coding,
     content_length,
+    host_of,
     network_cause,
     range_size,
     range_start,
@@ -67,6 +72,7 @@ _CHUNK: Final = 64 * 1024
 #: kept): a server that trickles would hold up every paper after it.
 MIN_RATE: Final = 1024
 SLOW_WINDOW_S: Final = 60.0
+_NO_ADDRESS: Final = "no PDF address known (no OpenReview or arXiv page, no pdf field)"
 #: The lock of a folder that a batch downloads into (one batch at a time).
 LOCK_NAME: Final = ".papers-pdf.lock"
 #: Times a batch locks the lock file again when the one it locked was removed meanwhile (each
@@ -123,6 +129,26 @@ class Event:
 
 
 @dataclass(slots=True)
+class DownServer:
+    """A server the batch could not reach at all (``Unreachable``), asked for no more."""
+
+    host: str
+    #: Why, as the system says it: ``Name or service not known``, ``Connection refused``.
+    why: str
+    #: Papers that failed on it: the first (more only when redirected to it from another).
+    failed: int = 0
+    #: Papers on it not asked for after.
+    not_tried: int = 0
+
+    def line(self) -> str:
+        """``cannot reach openreview.net (Name or service not known): 6 PDFs not
+        downloaded; try again when it answers``."""
+        lost = count(self.failed + self.not_tried, "PDF")
+        why = f"cannot reach {self.host} ({self.why})"
+        return f"{why}: {lost} not downloaded; try again when it answers"
+
+
+@dataclass(slots=True)
 class DownloadReport:
     """What a batch of downloads did."""
 
@@ -139,6 +165,10 @@ class DownloadReport:
     busy: bool = False
     #: Papers not asked for once the folder refused a write (``_FolderError``).
     not_tried: int = 0
+    #: The servers that could not be reached at all, by host (lower case).
+    down: dict[str, DownServer] = field(default_factory=dict)
+    #: The cause of each paper that failed, by its id, but those of a server down (``down``).
+    causes: dict[str, str] = field(default_factory=dict)
 
     def summary(self) -> str:
         """``3 downloaded, 1 already here, 1 failed``."""
@@ -154,11 +184,32 @@ class DownloadReport:
             parts.append(f"{self.skipped:,} already here")
         if self.failed:
             parts.append(f"{self.failed and len(self.failed):,} failed")
+        if passed := sum(server.not_tried for server in self.down.values()):
+            parts.append(f"{passed:,} not tried (their server cannot be reached)")
         if self.not_tried:
             parts.append(f"{self.not_tried:,} not tried (the folder refused a write)")
         if self.cancelled:
             parts.append("stopped (the rest resumes next time)")
         return ", ".join(parts)
+
+    def failures(self, most: int = 3, named: int = 3) -> list[str]:
+        """The failures in at most ``most`` lines and one more, whatever their number: a line
+        a server down (``DownServer.line``), a line a cause with its count and the first
+        ``named`` papers' ids, the most PDFs first (a notification that stays short)."""
+        groups = [(s.failed + s.not_tried, s.line()) for s in self.down.values()]
+        kinds: dict[str, list[str]] = {}  # the causes without their details, as failures.py
+        for paper_id, cause in self.causes.items():
+            kinds.setdefault(cause.split(" (", 1)[0], []).append(paper_id)
+        for kind, ids in kinds.items():
+            causes = {self.causes[paper_id] for paper_id in ids}
+            said = causes.pop() if len(causes) == 1 else kind  # the whole cause, when one
+            which = ", ".join(ids[:named]) + ("…" if len(ids) > named else "")
+            groups.append((len(ids), f"{said}: {count(len(ids), 'PDF')} ({which})"))
+        groups.sort(key=lambda group: -group[0])  # (stable: in the batch's order among equals)
+        lines = [line for _, line in groups[:most]]
+        if rest := sum(n for n, _ in groups[most:]):
+            lines.append(f"… and {count(rest, 'other PDF')} not downloaded (papers pdf says why)")
+        return lines
 
 
 class _FolderError(DownloadError):
@@ -266,9 +317,20 @@ def _download_all(
     report: DownloadReport,
 ) -> None:
     folder.sweep()
-    opener = build_opener()
+    client = Client()
     asked = False
     total = len(papers)
+
+    def fail(paper: Paper, index: int, exc: DownloadError) -> None:
+        """The paper's failure said and kept; a server that cannot be reached, as down."""
+        cause = str(exc)
+        report.failed.append(_line(paper, cause))
+        if isinstance(exc, Unreachable):
+            down = report.down.setdefault(exc.host.lower(), DownServer(exc.host, exc.why))
+            down.failed += 1
+        else:
+            report.causes[paper.id] = cause
+        progress(Event("failed", paper, index, total, message=cause, lasting=exc.lasting))
 
     def wait(seconds: float) -> bool:
         """Sleep in short steps; False when cancelled meanwhile."""
@@ -295,9 +357,11 @@ def _download_all(
             continue
         url = pdf_url(paper)
         if not url:
-            cause = "no PDF address known (no OpenReview or arXiv page, no pdf field)"
-            report.failed.append(_line(paper, cause))
-            progress(Event("failed", paper, index, total, message=cause))
+            fail(paper, index, DownloadError(_NO_ADDRESS))
+            continue
+        down = report.down.get(host_of(url).lower())
+        if down is not None:  # not asked: each paper would be a pause and the same line
+            down.not_tried += 1
             continue
         tries = 0
         while True:
@@ -308,7 +372,7 @@ def _download_all(
             progress(Event("start", paper, index, total))
             job = _Job(paper, index, total, folder, options, progress, cancelled)
             try:
-                path = _fetch(opener, url, job)
+                path = _fetch(client, url, job)
             except _Wait as asked_to:
                 tries += 1
                 seconds = asked_to.seconds
@@ -327,12 +391,9 @@ def _download_all(
                         continue
                     report.cancelled = True
                     break
-                report.failed.append(_line(paper, cause))
-                progress(Event("failed", paper, index, total, message=cause))
+                fail(paper, index, DownloadError(cause))
             except DownloadError as exc:
-                report.failed.append(_line(paper, str(exc)))
-                failed = Event("failed", paper, index, total, message=str(exc), lasting=exc.lasting)
-                progress(failed)
+                fail(paper, index, exc)
                 if isinstance(exc, _FolderError):  # (each paper's pause, each the same line)
                     report.not_tried = total - index
                     return
@@ -371,7 +432,7 @@ class _StartAgain(Exception):
     """The part is no start of the file (removed): the request is made again, from its start."""
 
 
-def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path | None:
+def _fetch(client: Client, url: str, job: _Job) -> Path | None:
     """One request for one paper's PDF; its path once whole and checked (None: cancelled,
     the part kept). Raises ``_Wait`` or ``DownloadError``. The part is opened before the
     request (``storage.pdfs.parts``: a regular file of ours, never a link or a pipe) and
@@ -385,19 +446,17 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
         raise _write_error(f"in {job.folder.path}", exc) from None
     with out:
         try:
-            return _fetch_into(opener, url, job, part, out)
+            return _fetch_into(client, url, job, part, out)
         except _StartAgain:
             pass
         finally:  # nothing received: no part left (a failure leaves the folder as it was)
             with contextlib.suppress(OSError):
                 if not os.fstat(out.fileno()).st_size and _is_at(out.fileno(), part):
                     remove_part(part)
-    return _fetch(opener, url, job)  # from its start: once, the part is gone
+    return _fetch(client, url, job)  # from its start: once, the part is gone
 
 
-def _fetch_into(
-    opener: urllib.request.OpenerDirector, url: str, job: _Job, part: Path, out: IO[bytes]
-) -> Path | None:
+def _fetch_into(client: Client, url: str, job: _Job, part: Path, out: IO[bytes]) -> Path | None:
     offset = os.fstat(out.fileno()).st_size  # of the file open, not of a name looked at before
     version = Version.read(part) if offset else None
     if offset and (version is None or version.url != url or not version.can_resume):
@@ -411,7 +470,7 @@ def _fetch_into(
             headers["If-Range"] = version.validator
     request = urllib.request.Request(url, headers=headers)
     try:
-        response = opener.open(request, timeout=job.options.timeout)
+        response = client.open(request, job.options.timeout)
     except urllib.error.HTTPError as exc:
         with contextlib.closing(exc):
             if exc.code in (429, 503):
@@ -426,10 +485,6 @@ def _fetch_into(
             return _finish(out, part, job)
         remove_part(part)  # 416: the part is no start of the file; start again
         raise _StartAgain from None
-    except DownloadError:
-        raise
-    except NETWORK_ERRORS as exc:
-        raise DownloadError(network_cause(exc, url)) from None
     changed = False
     with contextlib.closing(response):
         coding = content_coding(response.headers)

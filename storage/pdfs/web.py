@@ -1,14 +1,19 @@
-"""The web side of a PDF download (``storage.pdfs.download``): the opener of a batch, what a
-server's answer says in its headers, and a network failure in a few words.
+"""The web side of a PDF download (``storage.pdfs.download``): the one client of a batch,
+what a server's answer says in its headers, and a network failure in a few words.
 
-The standard library's ``urllib`` does the HTTP: one request at a time needs no more, and it
-adds no dependency. Only ``http`` and ``https`` addresses are fetched, redirects too.
+The client follows redirects to ``http`` and ``https`` addresses only, and tells a server that
+cannot be reached at all (its name not resolved, the connection refused, no route to it:
+``Unreachable``) from a failure of one paper's request (an HTTP error, no answer in time, a
+connection cut): every paper on such a server would fail alike, a pause apiece, so the batch
+asks it for no more.
 """
 
 from __future__ import annotations
 
 import email.utils
+import errno
 import http.client
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -19,6 +24,13 @@ from typing import IO, Any, Final
 #: What the standard library raises for an answer that is no HTTP (a cut chunked body, a bad
 #: status line, a bad address) besides ``URLError`` and ``OSError``.
 NETWORK_ERRORS: Final = (urllib.error.URLError, OSError, ValueError, http.client.HTTPException)
+#: A connection's failures that say nothing answers at the server's address (besides a name
+#: that does not resolve): another request to it would fail alike.
+_UNREACHABLE_ERRNOS: Final = frozenset(
+    getattr(errno, name)
+    for name in ("ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "EHOSTDOWN")
+    if hasattr(errno, name)
+)
 
 
 class DownloadError(Exception):
@@ -30,8 +42,22 @@ class DownloadError(Exception):
         self.lasting = lasting
 
 
+class Unreachable(DownloadError):
+    """The server could not be reached at all: ``host`` (``host:port``), and ``why`` as the
+    system says it (``Name or service not known``, ``Connection refused``). It may answer in
+    an hour: never ``lasting``."""
+
+    def __init__(self, cause: str, host: str, why: str) -> None:
+        super().__init__(cause)
+        self.host = host
+        self.why = why
+
+
 class _Redirects(urllib.request.HTTPRedirectHandler):
-    """Redirects followed to ``http`` and ``https`` addresses only."""
+    """Redirects followed to ``http`` and ``https`` addresses only; ``to`` is the address the
+    last one led to (the server a failure after it is of)."""
+
+    to = ""
 
     def redirect_request(
         self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any,
@@ -39,12 +65,28 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
     ) -> urllib.request.Request | None:  # fmt: skip
         if not newurl.lower().startswith(("http://", "https://")):
             raise DownloadError(f"redirected to a non-web address ({newurl[:80]!r})")
+        self.to = newurl
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-def build_opener() -> urllib.request.OpenerDirector:
-    """A batch's opener: redirects followed to web addresses only."""
-    return urllib.request.build_opener(_Redirects())
+class Client:
+    """A batch's HTTP client, one request at a time (the standard library's ``urllib``: it
+    needs no more, and adds no dependency)."""
+
+    def __init__(self) -> None:
+        self._redirects = _Redirects()
+        self._opener = urllib.request.build_opener(self._redirects)
+
+    def open(self, request: urllib.request.Request, timeout: float) -> Any:
+        """The response to ``request``; ``HTTPError`` for an HTTP error, ``DownloadError``
+        (``Unreachable`` for a server that cannot be reached) for anything else."""
+        self._redirects.to = ""
+        try:
+            return self._opener.open(request, timeout=timeout)
+        except (urllib.error.HTTPError, DownloadError):
+            raise
+        except NETWORK_ERRORS as exc:
+            raise network_error(exc, self._redirects.to or request.full_url) from None
 
 
 def user_agent() -> str:
@@ -148,6 +190,20 @@ def range_size(value: str | None) -> int | None:
     """The whole file's size a ``Content-Range: bytes */SIZE`` names."""
     total = (value or "").rpartition("/")[2].strip()
     return int(total) if total.isdigit() else None
+
+
+def network_error(exc: BaseException, url: str) -> DownloadError:
+    """A failure to get an answer from ``url``'s server, as ``network_cause`` says it:
+    ``Unreachable`` when nothing answers at its address at all."""
+    cause = network_cause(exc, url)
+    reason = getattr(exc, "reason", exc)
+    host = host_of(url)
+    down = (
+        isinstance(reason, socket.gaierror) or getattr(reason, "errno", None) in _UNREACHABLE_ERRNOS
+    )
+    if host and isinstance(reason, OSError) and reason.strerror and down:
+        return Unreachable(cause, host, reason.strerror)
+    return DownloadError(cause)
 
 
 def network_cause(exc: BaseException, url: str = "") -> str:

@@ -130,6 +130,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     options = DownloadOptions(pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait)
     report = download_pdfs(papers, folder, options, progress)
     complain(f"{folder.path}: {report.summary()}")
+    for server in report.down.values():  # its other papers not asked for: said once
+        complain(server.line())
     if passed:  # one line, not one a paper: they failed before, and would again
         kinds = ", ".join(sorted({failure.kind for _, failure in passed}))
         one = len(passed) == 1

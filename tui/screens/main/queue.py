@@ -325,10 +325,8 @@ class QueuePart(MainBase):
         self._progress(None)
         failed = report.failed
         message = report.summary()
-        if failed:
-            message += ":\n" + "\n".join(failed[:5])
-            if len(failed) > 5:
-                message += f"\n… and {len(failed) - 5:,} more (papers pdf lists them all)"
+        if failed:  # by cause, a few lines whatever their number (a server down: one)
+            message += ":\n" + "\n".join(report.failures())
         self.notify(
             message,
             title="PDFs",
