@@ -72,6 +72,10 @@ _CHUNK: Final = 64 * 1024
 #: kept): a server that trickles would hold up every paper after it.
 MIN_RATE: Final = 1024
 SLOW_WINDOW_S: Final = 60.0
+#: A wait shorter than this is said as none ("asking again at once"), not as "waiting 0 s": a
+#: ``Retry-After`` of 0, or of a date already past (as ``storage.fetch.web`` says it).
+AT_ONCE: Final = 0.05
+_ASKING_AGAIN: Final = "asking again at once as it allows (Retry-After)"
 _NO_ADDRESS: Final = "no PDF address known (no OpenReview or arXiv page, no pdf field)"
 #: The lock of a folder that a batch downloads into (one batch at a time).
 LOCK_NAME: Final = ".papers-pdf.lock"
@@ -126,6 +130,11 @@ class Event:
     path: Path | None = None
     #: A failure that will not mend by itself (``DownloadError.lasting``).
     lasting: bool = False
+
+    @property
+    def at_once(self) -> bool:
+        """A wait of none (a ``Retry-After`` of 0, or of a date gone by): said as no wait."""
+        return self.kind == "wait" and self.seconds < AT_ONCE
 
 
 @dataclass(slots=True)
@@ -385,6 +394,8 @@ def _download_all(
                     cause = f"HTTP {asked_to.status} again after {tries - 1} waits: try again later"
                 else:
                     message = f"HTTP {asked_to.status}: the server asks to wait {seconds:,.0f} s"
+                    if seconds < AT_ONCE:  # 0, or a date already past
+                        message = f"HTTP {asked_to.status}: {_ASKING_AGAIN}"
                     progress(Event("wait", paper, index, total, seconds=seconds, message=message))
                     if wait(seconds):
                         asked = False  # the wait was the pause

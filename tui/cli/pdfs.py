@@ -122,6 +122,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         elif event.kind == "skipped":  # its name, to open it
             named = f": {event.path.name}" if event.path is not None else ""
             complain(f"{where}  already here{named}  {title}")
+        elif event.at_once:  # a Retry-After of 0, or of a date gone by: no wait
+            complain(f"{where}  {event.message}")
         elif event.kind == "wait":
             complain(f"{where}  waiting {event.seconds:,.0f} s ({event.message})")
         elif event.kind == "failed":
