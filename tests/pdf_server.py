@@ -6,13 +6,14 @@
 (half the bytes, then the connection closes; the first request alone), ``chunkcut`` (the same,
 chunked: no last chunk), ``noetag`` (``ok`` without the ``ETag`` every other answer names its
 file's version by), ``big`` (a ``Content-Length`` over any cap), ``huge`` (no length, more
-bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S`` the first N times), ``slow``
-(the bytes a few KB at a time), ``held`` (as ``slow``, but from the start of the file the first
-``HELD_BYTES``, then nothing until ``release`` is set: a download caught on its way on a
-machine of any speed), ``missing`` (404), ``gone`` (410), ``broken`` (500), ``gzip`` /
-``deflate`` / ``rawdeflate`` (the PDF compressed, with ``Content-Encoding``, though not asked
-for; a range is of the compressed bytes), ``gzipcut`` (half the compressed bytes, the first
-request alone), ``br`` (a ``Content-Encoding`` the client cannot read).
+bytes than any cap), ``busy:N:S`` (429 with ``Retry-After: S``, seconds or an HTTP date, the
+first N times), ``slow`` (the bytes a few KB at a time), ``held`` (as ``slow``, but from the
+start of the file the first ``HELD_BYTES``, then nothing until ``release`` is set: a download
+caught on its way on a machine of any speed), ``missing`` (404), ``gone`` (410), ``broken``
+(500), ``gzip`` / ``deflate`` / ``rawdeflate`` (the PDF compressed, with ``Content-Encoding``,
+though not asked for; a range is of the compressed bytes), ``gzipcut`` (half the compressed
+bytes, the first request alone), ``br`` (a ``Content-Encoding`` the client cannot read),
+``redirect:URL`` (302 to ``URL``).
 Every request is recorded, with when it started and ended, so that tests can check one-at-a-
 time and the pauses.
 """
@@ -111,9 +112,11 @@ class PdfServer:
         self._asked[paper] += 1
         body = self.pdfs.get(paper)
         if how.startswith("busy:"):
-            _, times, wait = how.split(":")
+            _, times, wait = how.split(":", 2)  # (a date has colons)
             if self._asked[paper] <= int(times):
                 return self._send(handler, 429, b"slow down", {"Retry-After": wait})
+        if how.startswith("redirect:"):
+            return self._send(handler, 302, b"", {"Location": how.removeprefix("redirect:")})
         if how == "missing" or body is None:
             return self._send(handler, 404, b"not found")
         if how in ("gone", "broken"):

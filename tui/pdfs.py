@@ -12,6 +12,7 @@ import threading
 from collections.abc import Collection
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from storage.cache.pdf_text import PdfMatch, PdfTexts
 from storage.models import Paper, Status
@@ -20,6 +21,9 @@ from storage.pdfs.folder import PdfFolder
 from storage.pdfs.links import pdf_url
 from storage.search.query import parse_query
 from storage.text.words import count
+
+if TYPE_CHECKING:
+    from storage.pdfs.download import Event
 
 
 class AppPdfs:
@@ -101,6 +105,23 @@ class AppPdfs:
         if url:
             return f"{url} (p opens it)"
         return "none known (no OpenReview or arXiv page, no pdf field)"
+
+
+def progress_note(event: Event) -> str:
+    """What the list's bottom border says of a download's ``event``."""
+    from storage.sources.limits import size_text
+
+    where = f"PDF {event.index}/{event.total}"
+    if event.kind == "bytes":
+        size = f" of {size_text(event.size)}" if event.size else ""
+        return f"{where}: {size_text(event.received)}{size}"
+    if event.at_once:  # a Retry-After of 0, or of a date gone by: no wait
+        return f"{where}: asking again at once as the server allows"
+    if event.kind == "wait":
+        return f"{where}: waiting {event.seconds:,.0f} s (the server asked)"
+    if event.kind == "failed":
+        return f"{where}: failed ({event.message})"
+    return f"{where}: {event.paper.display_title[:40]}"
 
 
 def queue_line(

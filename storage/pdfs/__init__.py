@@ -4,6 +4,8 @@
 - ``folder``: the folder of local copies (``HOME/pdfs`` unless ``[pdf] folder`` says), their
   names (``Title (id).pdf``), which papers have one, leftovers swept;
 - ``download``: polite, checked, resumable downloads into that folder;
+- ``web``: their HTTP (redirects, ``Retry-After``, ranges, codings, a server that cannot be
+  reached);
 - ``failures``: the links that failed for good (404, 410, no PDF), passed over next time;
 - ``parts``: a download's part file, only ever a regular file of its own (never a link or a pipe);
 - ``text``: a PDF read to text (pypdf), for ``storage.cache.pdf_text``.

@@ -14,23 +14,23 @@ with a ``Range`` request; a file with the final name is always whole. The part i
 regular file of ours, never written through a link nor waited on as a pipe
 (``storage.pdfs.parts``); a copy already there counts only when it is a PDF.
 
-The standard library's ``urllib`` does the HTTP: one request at a time needs no more, and
-it adds no dependency. Only ``http`` and ``https`` addresses are fetched, redirects too.
+Two failures stop more than their paper: a write the folder refuses (read-only, full) stops
+the batch, and a server that cannot be reached at all (its name not resolved, the connection
+refused: ``storage.pdfs.web.Unreachable``) is asked for no other paper in the batch; either
+would fail every paper after alike, a pause apiece. The HTTP is ``storage.pdfs.web``'s: only
+``http`` and ``https`` addresses are fetched, redirects too.
 """
 
 from __future__ import annotations
 
 import contextlib
-import email.utils
 import errno
 import http.client
 import os
 import stat
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +49,21 @@ from storage.pdfs.parts import (
     remove_sidecar,
     settle,
 )
+from storage.pdfs.web import (
+    NETWORK_ERRORS,
+    Client,
+    Decoded,
+    DownloadError,
+    Unreachable,
+    content_coding,
+    content_length,
+    host_of,
+    network_cause,
+    range_size,
+    range_start,
+    retry_after,
+    user_agent,
+)
 from storage.sources.limits import size_text
 from storage.text.words import count
 
@@ -57,9 +72,11 @@ _CHUNK: Final = 64 * 1024
 #: kept): a server that trickles would hold up every paper after it.
 MIN_RATE: Final = 1024
 SLOW_WINDOW_S: Final = 60.0
-#: What the standard library raises for an answer that is no HTTP (a cut chunked body, a bad
-#: status line, a bad address) besides ``URLError`` and ``OSError``.
-_NETWORK_ERRORS: Final = (urllib.error.URLError, OSError, ValueError, http.client.HTTPException)
+#: A wait shorter than this is said as none ("asking again at once"), not as "waiting 0 s": a
+#: ``Retry-After`` of 0, or of a date already past (as ``storage.fetch.web`` says it).
+AT_ONCE: Final = 0.05
+_ASKING_AGAIN: Final = "asking again at once as it allows (Retry-After)"
+_NO_ADDRESS: Final = "no PDF address known (no OpenReview or arXiv page, no pdf field)"
 #: The lock of a folder that a batch downloads into (one batch at a time).
 LOCK_NAME: Final = ".papers-pdf.lock"
 #: Times a batch locks the lock file again when the one it locked was removed meanwhile (each
@@ -114,6 +131,31 @@ class Event:
     #: A failure that will not mend by itself (``DownloadError.lasting``).
     lasting: bool = False
 
+    @property
+    def at_once(self) -> bool:
+        """A wait of none (a ``Retry-After`` of 0, or of a date gone by): said as no wait."""
+        return self.kind == "wait" and self.seconds < AT_ONCE
+
+
+@dataclass(slots=True)
+class DownServer:
+    """A server the batch could not reach at all (``Unreachable``), asked for no more."""
+
+    host: str
+    #: Why, as the system says it: ``Name or service not known``, ``Connection refused``.
+    why: str
+    #: Papers that failed on it: the first (more only when redirected to it from another).
+    failed: int = 0
+    #: Papers on it not asked for after.
+    not_tried: int = 0
+
+    def line(self) -> str:
+        """``cannot reach openreview.net (Name or service not known): 6 PDFs not
+        downloaded; try again when it answers``."""
+        lost = count(self.failed + self.not_tried, "PDF")
+        why = f"cannot reach {self.host} ({self.why})"
+        return f"{why}: {lost} not downloaded; try again when it answers"
+
 
 @dataclass(slots=True)
 class DownloadReport:
@@ -132,6 +174,10 @@ class DownloadReport:
     busy: bool = False
     #: Papers not asked for once the folder refused a write (``_FolderError``).
     not_tried: int = 0
+    #: The servers that could not be reached at all, by host (lower case).
+    down: dict[str, DownServer] = field(default_factory=dict)
+    #: The cause of each paper that failed, by its id, but those of a server down (``down``).
+    causes: dict[str, str] = field(default_factory=dict)
 
     def summary(self) -> str:
         """``3 downloaded, 1 already here, 1 failed``."""
@@ -147,20 +193,32 @@ class DownloadReport:
             parts.append(f"{self.skipped:,} already here")
         if self.failed:
             parts.append(f"{self.failed and len(self.failed):,} failed")
+        if passed := sum(server.not_tried for server in self.down.values()):
+            parts.append(f"{passed:,} not tried (their server cannot be reached)")
         if self.not_tried:
             parts.append(f"{self.not_tried:,} not tried (the folder refused a write)")
         if self.cancelled:
             parts.append("stopped (the rest resumes next time)")
         return ", ".join(parts)
 
-
-class DownloadError(Exception):
-    """A paper's PDF could not be had: the cause, in one line; ``lasting`` when its link will
-    not mend by itself (HTTP 404 or 410, an answer that is no PDF: ``storage.pdfs.failures``)."""
-
-    def __init__(self, cause: str, *, lasting: bool = False) -> None:
-        super().__init__(cause)
-        self.lasting = lasting
+    def failures(self, most: int = 3, named: int = 3) -> list[str]:
+        """The failures in at most ``most`` lines and one more, whatever their number: a line
+        a server down (``DownServer.line``), a line a cause with its count and the first
+        ``named`` papers' ids, the most PDFs first (a notification that stays short)."""
+        groups = [(s.failed + s.not_tried, s.line()) for s in self.down.values()]
+        kinds: dict[str, list[str]] = {}  # the causes without their details, as failures.py
+        for paper_id, cause in self.causes.items():
+            kinds.setdefault(cause.split(" (", 1)[0], []).append(paper_id)
+        for kind, ids in kinds.items():
+            causes = {self.causes[paper_id] for paper_id in ids}
+            said = causes.pop() if len(causes) == 1 else kind  # the whole cause, when one
+            which = ", ".join(ids[:named]) + ("…" if len(ids) > named else "")
+            groups.append((len(ids), f"{said}: {count(len(ids), 'PDF')} ({which})"))
+        groups.sort(key=lambda group: -group[0])  # (stable: in the batch's order among equals)
+        lines = [line for _, line in groups[:most]]
+        if rest := sum(n for n, _ in groups[most:]):
+            lines.append(f"… and {count(rest, 'other PDF')} not downloaded (papers pdf says why)")
+        return lines
 
 
 class _FolderError(DownloadError):
@@ -179,48 +237,6 @@ class _Wait(Exception):
         super().__init__(seconds)
         self.seconds = seconds
         self.status = status
-
-
-class _Redirects(urllib.request.HTTPRedirectHandler):
-    """Redirects followed to ``http`` and ``https`` addresses only."""
-
-    def redirect_request(
-        self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any,
-        newurl: str,
-    ) -> urllib.request.Request | None:  # fmt: skip
-        if not newurl.lower().startswith(("http://", "https://")):
-            raise DownloadError(f"redirected to a non-web address ({newurl[:80]!r})")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
-def _opener() -> urllib.request.OpenerDirector:
-    return urllib.request.build_opener(_Redirects())
-
-
-def user_agent() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        mine = version("papers-tui")
-    except PackageNotFoundError:
-        mine = "0"
-    return f"papers-tui/{mine} (a reading list; one request at a time)"
-
-
-def retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds a ``Retry-After`` header asks for (a number, or an HTTP date); None for none."""
-    if not value:
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    try:
-        when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 def download_pdfs(
@@ -310,9 +326,20 @@ def _download_all(
     report: DownloadReport,
 ) -> None:
     folder.sweep()
-    opener = _opener()
+    client = Client()
     asked = False
     total = len(papers)
+
+    def fail(paper: Paper, index: int, exc: DownloadError) -> None:
+        """The paper's failure said and kept; a server that cannot be reached, as down."""
+        cause = str(exc)
+        report.failed.append(_line(paper, cause))
+        if isinstance(exc, Unreachable):
+            down = report.down.setdefault(exc.host.lower(), DownServer(exc.host, exc.why))
+            down.failed += 1
+        else:
+            report.causes[paper.id] = cause
+        progress(Event("failed", paper, index, total, message=cause, lasting=exc.lasting))
 
     def wait(seconds: float) -> bool:
         """Sleep in short steps; False when cancelled meanwhile."""
@@ -339,9 +366,11 @@ def _download_all(
             continue
         url = pdf_url(paper)
         if not url:
-            cause = "no PDF address known (no OpenReview or arXiv page, no pdf field)"
-            report.failed.append(_line(paper, cause))
-            progress(Event("failed", paper, index, total, message=cause))
+            fail(paper, index, DownloadError(_NO_ADDRESS))
+            continue
+        down = report.down.get(host_of(url).lower())
+        if down is not None:  # not asked: each paper would be a pause and the same line
+            down.not_tried += 1
             continue
         tries = 0
         while True:
@@ -352,7 +381,7 @@ def _download_all(
             progress(Event("start", paper, index, total))
             job = _Job(paper, index, total, folder, options, progress, cancelled)
             try:
-                path = _fetch(opener, url, job)
+                path = _fetch(client, url, job)
             except _Wait as asked_to:
                 tries += 1
                 seconds = asked_to.seconds
@@ -365,18 +394,17 @@ def _download_all(
                     cause = f"HTTP {asked_to.status} again after {tries - 1} waits: try again later"
                 else:
                     message = f"HTTP {asked_to.status}: the server asks to wait {seconds:,.0f} s"
+                    if seconds < AT_ONCE:  # 0, or a date already past
+                        message = f"HTTP {asked_to.status}: {_ASKING_AGAIN}"
                     progress(Event("wait", paper, index, total, seconds=seconds, message=message))
                     if wait(seconds):
                         asked = False  # the wait was the pause
                         continue
                     report.cancelled = True
                     break
-                report.failed.append(_line(paper, cause))
-                progress(Event("failed", paper, index, total, message=cause))
+                fail(paper, index, DownloadError(cause))
             except DownloadError as exc:
-                report.failed.append(_line(paper, str(exc)))
-                failed = Event("failed", paper, index, total, message=str(exc), lasting=exc.lasting)
-                progress(failed)
+                fail(paper, index, exc)
                 if isinstance(exc, _FolderError):  # (each paper's pause, each the same line)
                     report.not_tried = total - index
                     return
@@ -415,7 +443,7 @@ class _StartAgain(Exception):
     """The part is no start of the file (removed): the request is made again, from its start."""
 
 
-def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path | None:
+def _fetch(client: Client, url: str, job: _Job) -> Path | None:
     """One request for one paper's PDF; its path once whole and checked (None: cancelled,
     the part kept). Raises ``_Wait`` or ``DownloadError``. The part is opened before the
     request (``storage.pdfs.parts``: a regular file of ours, never a link or a pipe) and
@@ -429,19 +457,17 @@ def _fetch(opener: urllib.request.OpenerDirector, url: str, job: _Job) -> Path |
         raise _write_error(f"in {job.folder.path}", exc) from None
     with out:
         try:
-            return _fetch_into(opener, url, job, part, out)
+            return _fetch_into(client, url, job, part, out)
         except _StartAgain:
             pass
         finally:  # nothing received: no part left (a failure leaves the folder as it was)
             with contextlib.suppress(OSError):
                 if not os.fstat(out.fileno()).st_size and _is_at(out.fileno(), part):
                     remove_part(part)
-    return _fetch(opener, url, job)  # from its start: once, the part is gone
+    return _fetch(client, url, job)  # from its start: once, the part is gone
 
 
-def _fetch_into(
-    opener: urllib.request.OpenerDirector, url: str, job: _Job, part: Path, out: IO[bytes]
-) -> Path | None:
+def _fetch_into(client: Client, url: str, job: _Job, part: Path, out: IO[bytes]) -> Path | None:
     offset = os.fstat(out.fileno()).st_size  # of the file open, not of a name looked at before
     version = Version.read(part) if offset else None
     if offset and (version is None or version.url != url or not version.can_resume):
@@ -455,7 +481,7 @@ def _fetch_into(
             headers["If-Range"] = version.validator
     request = urllib.request.Request(url, headers=headers)
     try:
-        response = opener.open(request, timeout=job.options.timeout)
+        response = client.open(request, job.options.timeout)
     except urllib.error.HTTPError as exc:
         with contextlib.closing(exc):
             if exc.code in (429, 503):
@@ -465,29 +491,25 @@ def _fetch_into(
             if exc.code != 416 or not offset:
                 gone = exc.code in (404, 410)  # nothing there: asking again will not mend it
                 raise DownloadError(f"HTTP {exc.code} {exc.reason}", lasting=gone) from None
-            whole = _range_size(exc.headers.get("Content-Range")) == offset
+            whole = range_size(exc.headers.get("Content-Range")) == offset
         if whole and not pdf_problem(out):  # 416: the part is the whole file (cut at its end)
             return _finish(out, part, job)
         remove_part(part)  # 416: the part is no start of the file; start again
         raise _StartAgain from None
-    except DownloadError:
-        raise
-    except _NETWORK_ERRORS as exc:
-        raise DownloadError(_network_cause(exc, url)) from None
     changed = False
     with contextlib.closing(response):
-        coding = _content_coding(response.headers)
+        coding = content_coding(response.headers)
         if coding and offset:  # the range was of the encoded bytes: no join with the part
             response.close()
             remove_part(part)
             raise _StartAgain
-        length = _length(response.headers.get("Content-Length"))
+        length = content_length(response.headers.get("Content-Length"))
         if response.status == 206:
             content_range = response.headers.get("Content-Range")
-            if _range_start(content_range) != offset:
+            if range_start(content_range) != offset:
                 remove_part(part)
                 raise DownloadError("the server resumed at the wrong place (starts again)")
-            total = _range_size(content_range)
+            total = range_size(content_range)
             if version is not None and version.size and total is not None and total != version.size:
                 changed = True  # another version of the file (a new arXiv version, say)
         elif offset:  # the server sent the whole file (a new version of it): start again
@@ -503,7 +525,7 @@ def _fetch_into(
             remove_part(part)
             cap = size_text(job.options.max_bytes)
             raise DownloadError(f"{size_text(size)} is over the {cap} cap")
-        body = _Decoded(response, coding) if coding else response
+        body = Decoded(response, coding) if coding else response
         try:
             whole = _receive(body, out, offset, size if length and not coding else None, job)
         except _NotPdf:
@@ -555,9 +577,9 @@ def _receive(response: Any, out: IO[bytes], offset: int, size: int | None, job: 
             received += len(exc.partial)
             cut = f"cut short after {size_text(received)} (resumes next time)"
             raise DownloadError(cut) from None
-        except _NETWORK_ERRORS as exc:
+        except NETWORK_ERRORS as exc:
             out.flush()
-            raise DownloadError(f"{_network_cause(exc)} after {size_text(received)}") from None
+            raise DownloadError(f"{network_cause(exc)} after {size_text(received)}") from None
         if not chunk:
             break
         if not confirmed:  # %PDF- in its first 1024 bytes (a resumed part was checked)
@@ -589,64 +611,6 @@ def _receive(response: Any, out: IO[bytes], offset: int, size: int | None, job: 
     return True
 
 
-#: The content codings a PDF may come in (``Content-Encoding``), as ``zlib`` reads them: a
-#: server may compress what it was not asked to (nothing here sends ``Accept-Encoding``).
-_CODINGS: Final = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": 0}
-
-
-def _content_coding(headers: Any) -> str:
-    """The response's content coding ("" for none); ``DownloadError`` for one not read here."""
-    coding = " ".join((headers.get("Content-Encoding") or "").lower().split())
-    if coding in ("", "identity"):
-        return ""
-    if coding not in _CODINGS:
-        raise DownloadError(f"the server sent it {coding[:40]!r}-encoded, which is not read here")
-    return coding
-
-
-class _Decoded:
-    """A compressed response read as the bytes it stands for, a bounded piece at a time (a
-    small body may stand for gigabytes: the cap stops it as it comes). Its end must be the
-    compressed stream's end, else it was cut short; a part of it is never resumed (no
-    ``.part.json``: the next run starts again)."""
-
-    def __init__(self, response: Any, coding: str) -> None:
-        self.headers = response.headers
-        self._response = response
-        self._read = getattr(response, "read1", response.read)
-        # deflate is zlib's format, as RFC 9110 says; some servers send it raw
-        self._zlib = coding == "deflate"
-        self._decoder = zlib.decompressobj(_CODINGS[coding] or zlib.MAX_WBITS)
-        self._started = False
-
-    def read1(self, size: int) -> bytes:
-        while True:
-            pending = self._decoder.unconsumed_tail
-            if pending:
-                return self._decompress(pending, size)
-            if self._decoder.eof:
-                return b""
-            raw = self._read(size)
-            if not raw:
-                raise DownloadError("its compressed body was cut short (starts again next time)")
-            out = self._decompress(raw, size)
-            if out:
-                return out
-
-    read = read1
-
-    def _decompress(self, raw: bytes, size: int) -> bytes:
-        try:
-            out = self._decoder.decompress(raw, size)
-        except zlib.error:
-            if not (self._zlib and not self._started):
-                raise DownloadError("its compressed body is damaged") from None
-            self._zlib, self._decoder = False, zlib.decompressobj(-zlib.MAX_WBITS)
-            return self._decompress(raw, size)  # raw deflate, without zlib's header
-        self._started = True
-        return out
-
-
 class _NotPdf(DownloadError):
     """What arrives is no PDF (a page: ``lasting``) or too large: the part goes."""
 
@@ -656,43 +620,3 @@ def _not_pdf(response: Any) -> str:
     kind = response.headers.get_content_type()
     said = "" if kind == "application/pdf" else f"the server sent {kind}: "
     return f"not a PDF ({said}a login or error page?)"
-
-
-def _length(value: str | None) -> int | None:
-    return int(value) if value and value.strip().isdigit() else None
-
-
-def _range_start(value: str | None) -> int | None:
-    """The first byte a ``Content-Range: bytes START-END/SIZE`` covers."""
-    if not value or not value.startswith("bytes "):
-        return None
-    first = value[6:].split("-", 1)[0].strip()
-    return int(first) if first.isdigit() else None
-
-
-def _range_size(value: str | None) -> int | None:
-    """The whole file's size a ``Content-Range: bytes */SIZE`` names."""
-    total = (value or "").rpartition("/")[2].strip()
-    return int(total) if total.isdigit() else None
-
-
-def _network_cause(exc: BaseException, url: str = "") -> str:
-    """A network failure in a few words, naming the host of ``url`` (the PDF's link) when
-    given: which server a queue of papers from several sites could not reach."""
-    reason = getattr(exc, "reason", exc)
-    host = _host(url)
-    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
-        return f"no answer in time from {host}" if host else "no answer in time"
-    if isinstance(reason, OSError) and reason.strerror:
-        return f"cannot connect{f' to {host}' if host else ''} ({reason.strerror})"
-    return f"cannot download ({reason})"
-
-
-def _host(url: str) -> str:
-    """The server of ``url`` (``host:port``), without the user and password a link may hold;
-    "" for none."""
-    try:
-        netloc = urllib.parse.urlsplit(url).netloc
-    except ValueError:  # (a broken IPv6 address)
-        return ""
-    return netloc.rpartition("@")[2]

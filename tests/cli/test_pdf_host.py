@@ -1,14 +1,32 @@
 """``papers pdf`` names the server it could not reach: a queue gathered from several sites
 (OpenReview, arXiv, a lab's page) said "cannot connect (Connection refused)" for each, and
-which server was down had to be guessed."""
+which server was down had to be guessed; and a server that cannot be reached at all is asked
+once a run, said in one line."""
 
 from __future__ import annotations
 
 import json
+import re
 import socket
 from pathlib import Path
 
 from tests.cli.test_cli import make_env, ok, run
+from tests.pdf_files import paper_pdf
+from tests.pdf_server import PdfServer
+
+#: A host whose name never resolves: under the reserved ``.invalid`` (RFC 6761), and with a
+#: character no host name has, which the C library's resolver refuses itself, asking no name
+#: server (the test reaches nothing beyond the machine). The tests' proxy that is not there
+#: (``tests/conftest.py``) is bypassed for it, so that its name is what fails.
+UNRESOLVED = "pdfs!down.invalid"
+NO_PROXY = "127.0.0.1,localhost,::1,.invalid"
+
+
+def free_port() -> int:
+    """A port of this machine that nothing listens on (a connection to it is refused)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def failed_download(tmp_path: Path, title: str, url: str) -> tuple[int, str]:
@@ -16,9 +34,7 @@ def failed_download(tmp_path: Path, title: str, url: str) -> tuple[int, str]:
     ``{port}`` in it): the port, and what it said."""
     env = make_env(tmp_path)
     home = tmp_path / "home"
-    with socket.socket() as sock:  # a port of this machine that nothing listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     listed = tmp_path / "down.jsonl"
     abstract = f"We study what a reader is told when the server of a PDF is down: {title}."
     record = {"title": title, "abstract": abstract, "url": url.format(port=port)}
@@ -46,3 +62,58 @@ def test_the_server_is_named_without_the_password_its_link_holds(tmp_path: Path)
     (line,) = [line for line in said.splitlines() if "failed:" in line]
     assert f"cannot connect to 127.0.0.1:{port} (Connection refused)" in line
     assert "s3cret" not in said
+
+
+def test_a_server_that_cannot_be_reached_is_asked_once_and_said_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """Offline, each paper of the queue was asked for, a pause apiece, and each failed with
+    the same "cannot connect to openreview.net (Name or service not known)". A server that
+    cannot be reached at all (its name not resolved, the connection refused) is asked once:
+    its other papers are not asked for in this run, those of another server are (a 404 is the
+    paper's own), and one line a server says how many PDFs were not downloaded. Nothing of it
+    is kept: the next run asks again."""
+    server = PdfServer().start()
+    try:
+        port = free_port()
+        records = []
+        for n in range(3):  # the servers' papers in turn, as a queue from several sites
+            key = f"s{n}"
+            title = f"A sampler study {n}"
+            server.pdfs[key] = paper_pdf(tmp_path / f"{key}.pdf", title, 1, seed=n).read_bytes()
+            for where, url in (
+                ("here", server.forum(key)),
+                ("refused", f"http://127.0.0.1:{port}/forum?id=r{n}"),
+                ("unresolved", f"http://{UNRESOLVED}/forum?id=u{n}"),
+            ):
+                abstract = f"We study sampler {n} on a server that is {where}, at length."
+                records.append({"title": f"{title} ({where})", "abstract": abstract, "url": url})
+        server.behaviour.update(s0="missing", s1="missing")  # a 404 apiece: each is asked
+        listed = tmp_path / "queue.json"
+        listed.write_text(json.dumps(records), encoding="utf-8")
+        env = make_env(tmp_path, NO_PROXY=NO_PROXY, no_proxy=NO_PROXY)
+        home = tmp_path / "home"
+        ok(run("--home", home, "import", listed, env=env))
+        ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))]
+        ok(run("--home", home, "mark", *ids, "starred", env=env))
+        done = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
+        said = done.stderr
+        assert done.returncode == 1 and "Traceback" not in said, said
+        assert sorted(r.paper for r in server.requests) == ["s0", "s1", "s2"]  # each once
+        failed = [line for line in said.splitlines() if "failed:" in line]
+        assert len(failed) == 4, said  # two 404s, one paper of each server down
+        assert sum(f"127.0.0.1:{port}" in line for line in failed) == 1
+        assert sum(UNRESOLVED in line for line in failed) == 1
+        assert "1 PDF downloaded, 4 failed, 4 not tried (their server cannot be reached)" in said
+        refused = f"cannot reach 127.0.0.1:{port} (Connection refused): 3 PDFs not downloaded"
+        assert f"{refused}; try again when it answers\n" in said
+        unresolved = rf"cannot reach {re.escape(UNRESOLVED)} \(([^)\n]+)\): 3 PDFs not downloaded;"
+        found = re.search(unresolved, said)
+        assert found and "refused" not in found[1], said  # its name, not a connection
+        kept = json.loads((home / "pdf-failures.json").read_text(encoding="utf-8"))
+        assert len(kept["papers"]) == 2  # the 404s alone: a server down may answer tomorrow
+        again = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
+        assert f"{refused}; try again when it answers\n" in again.stderr
+        assert "2 papers not asked for again" in again.stderr
+    finally:
+        server.stop()

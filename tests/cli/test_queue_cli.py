@@ -197,6 +197,24 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     assert [p.name for p in (tmp_path / "elsewhere").iterdir()][0].endswith(f"({ids[0]}).pdf")
 
 
+def test_a_retry_after_of_0_or_gone_by_is_said_as_no_wait(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """A 429 whose ``Retry-After`` was 0, or an HTTP date already past (a server's clock
+    behind), was said as "waiting 0 s (HTTP 429: the server asks to wait 0 s)"; it is no wait,
+    and said as none, as the fetch says it."""
+    home, ids = pdf_home(tmp_path, env, server, 2)
+    server.behaviour["p00"] = "busy:1:0"
+    server.behaviour["p01"] = "busy:1:Wed, 21 Oct 2015 07:28:00 GMT"
+    result = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
+    assert result.returncode == 0, result.stderr
+    for n, pid in enumerate(ids):
+        said = f"[{n + 1}/2] {pid}  HTTP 429: asking again at once as it allows (Retry-After)\n"
+        assert said in result.stderr, result.stderr
+    assert "waiting" not in result.stderr and "0 s" not in result.stderr
+    assert "2 PDFs downloaded" in result.stderr and len(server.requests) == 4
+
+
 def test_a_text_file_with_page_counts_that_are_no_counts_is_not_believed(
     tmp_path: Path, env: dict[str, str], server: PdfServer
 ) -> None:

@@ -11,10 +11,12 @@ import pytest
 
 from storage import Library, Status
 from storage.models import Paper
+from storage.pdfs.download import Event
 from tests.pdf_files import paper_pdf
 from tests.pdf_server import PdfServer, library_list
 from tests.tui.helpers import make_app, messages, plist, ready, settled, wait_for
 from tui.app import PapersApp
+from tui.pdfs import progress_note
 from tui.screens.queue_sort import QueueSortDialog
 from tui.widgets.paper_pane import PaperPane
 
@@ -334,6 +336,16 @@ async def test_P_asks_again_for_a_pdf_that_failed_for_good_and_says_why(
         assert said.endswith(f"\nIt failed before ({failure.cause}): asked for again."), said
         assert [r.paper for r in server.requests[asked:]] == ["k2"]
         assert PdfFailures(home).of(paper) is None
+
+
+def test_the_progress_note_says_a_retry_after_of_0_as_no_wait() -> None:
+    """The list's border said "waiting 0 s (the server asked)" for a ``Retry-After`` of 0 or
+    of a date gone by: no wait, said as none (it shows too briefly for a Pilot to catch)."""
+    paper = Paper("aaaa01000000", "A paper", "abstract")
+    at_once = Event("wait", paper, 2, 5, seconds=0.0, message="HTTP 429: asking again at once")
+    assert progress_note(at_once) == "PDF 2/5: asking again at once as the server allows"
+    waited = Event("wait", paper, 2, 5, seconds=5.0, message="HTTP 429: the server asks")
+    assert progress_note(waited) == "PDF 2/5: waiting 5 s (the server asked)"
 
 
 async def test_pdfs_downloaded_or_deleted_elsewhere_show_while_the_app_runs(

@@ -601,6 +601,37 @@ def test_old_partial_downloads_are_swept(tmp_path: Path) -> None:
     assert folder.sweep() == 1 and fresh.exists() and not stale.exists()
 
 
+def test_a_server_down_is_asked_once_a_batch_the_server_a_redirect_led_to(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    """A server that cannot be reached is asked for one paper a batch, its others not tried;
+    when a redirect led there, the server down is the one it led to, not the one that
+    answered with it (whose other papers are still asked for)."""
+    import socket
+
+    with socket.socket() as sock:  # a port of this machine that nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        down = f"127.0.0.1:{sock.getsockname()[1]}"
+    server.behaviour["aaaa01"] = f"redirect:http://{down}/pdf/aaaa01"
+    on_it = [
+        Paper(f"dddd0{n}000000", "Down", "abstract", url=f"http://{down}/forum?id={n}")
+        for n in range(2)
+    ]
+    papers = [paper(server, "aaaa01"), on_it[0], paper(server, "bbbb02"), on_it[1]]
+    report = download_pdfs(papers, PdfFolder(tmp_path), FAST)
+    assert [r.paper for r in server.requests] == ["aaaa01", "bbbb02"]
+    assert len(report.done) == 1 and len(report.failed) == 1
+    assert report.failed[0].endswith(f"cannot connect to {down} (Connection refused)")
+    (server_down,) = report.down.values()
+    assert (server_down.host, server_down.failed, server_down.not_tried) == (down, 1, 2)
+    said = f"cannot reach {down} (Connection refused): 3 PDFs not downloaded"
+    assert report.failures() == [f"{said}; try again when it answers"]
+    assert (
+        report.summary()
+        == "1 PDF downloaded, 1 failed, 2 not tried (their server cannot be reached)"
+    )
+
+
 def test_only_failures_that_will_not_mend_are_kept_and_a_copy_forgets_them(
     tmp_path: Path, server: PdfServer
 ) -> None:

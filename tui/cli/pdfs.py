@@ -122,6 +122,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         elif event.kind == "skipped":  # its name, to open it
             named = f": {event.path.name}" if event.path is not None else ""
             complain(f"{where}  already here{named}  {title}")
+        elif event.at_once:  # a Retry-After of 0, or of a date gone by: no wait
+            complain(f"{where}  {event.message}")
         elif event.kind == "wait":
             complain(f"{where}  waiting {event.seconds:,.0f} s ({event.message})")
         elif event.kind == "failed":
@@ -130,6 +132,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     options = DownloadOptions(pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait)
     report = download_pdfs(papers, folder, options, progress)
     complain(f"{folder.path}: {report.summary()}")
+    for server in report.down.values():  # its other papers not asked for: said once
+        complain(server.line())
     if passed:  # one line, not one a paper: they failed before, and would again
         kinds = ", ".join(sorted({failure.kind for _, failure in passed}))
         one = len(passed) == 1

@@ -266,7 +266,7 @@ class QueuePart(MainBase):
         from textual.worker import get_current_worker
 
         from storage.pdfs.download import Event, download_pdfs
-        from storage.sources.limits import size_text
+        from tui.pdfs import progress_note
 
         worker = get_current_worker()
         last = [0.0]
@@ -277,17 +277,7 @@ class QueuePart(MainBase):
             if event.kind == "bytes" and now - last[0] < PROGRESS_EVERY_S:
                 return
             last[0] = now
-            where = f"PDF {event.index}/{event.total}"
-            if event.kind == "bytes":
-                size = f" of {size_text(event.size)}" if event.size else ""
-                text = f"{where}: {size_text(event.received)}{size}"
-            elif event.kind == "wait":
-                text = f"{where}: waiting {event.seconds:,.0f} s (the server asked)"
-            elif event.kind == "failed":
-                text = f"{where}: failed ({event.message})"
-            else:
-                text = f"{where}: {event.paper.display_title[:40]}"
-            self.app.call_from_thread(self._progress, text)
+            self.app.call_from_thread(self._progress, progress_note(event))
             if event.kind in ("done", "linked"):
                 self.app.call_from_thread(self._pdf_arrived, event.paper.id)
 
@@ -325,10 +315,8 @@ class QueuePart(MainBase):
         self._progress(None)
         failed = report.failed
         message = report.summary()
-        if failed:
-            message += ":\n" + "\n".join(failed[:5])
-            if len(failed) > 5:
-                message += f"\n… and {len(failed) - 5:,} more (papers pdf lists them all)"
+        if failed:  # by cause, a few lines whatever their number (a server down: one)
+            message += ":\n" + "\n".join(report.failures())
         self.notify(
             message,
             title="PDFs",
