@@ -242,11 +242,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
     index = similarity_for(library.home, loaded.sequence(), version)
     neighbours = [loaded.paper(n.paper_id) for n in index.similar(pid, limit=args.limit)]
     by_id = {pid: loaded.paper(pid)}
-    if not args.json:  # the heading on a terminal; piped, the lines are ids for the next command
-        heading = f"Papers like {pid}  {by_id[pid].display_title}:"
-        if is_terminal(sys.stdout):
-            say(heading)
-        else:
-            complain(heading)
+    if not args.json and is_terminal(sys.stdout):  # piped: the lines only, ids for what reads
+        say(f"Papers like {pid}  {by_id[pid].display_title}:")
     print_papers(neighbours, triage, args.json)
     return 0
