@@ -9,10 +9,13 @@ line and the app's list border share (``Ranking.why_none``):
    in this library has a rating (ratings come with …)";
 2. else, a part of a query of several that matches no paper alone: "author:zzz matches no
    paper";
-3. else, the first two parts that have no paper in common: "status:oral (213 papers) and
-   author:bengio (16 papers) have no paper in common";
-4. else, when the parts together have none: "… have no paper in common (any two of them
-   have)"; else nothing (a phrase not in a row, say: the papers have its words).
+3. else, the first two parts that have no paper in common: "none matches both status:oral
+   (213 papers) and author:bengio (16 papers)";
+4. else, when the parts together have none: "none matches all of …, though each two of them
+   have papers in common"; else nothing (a phrase not in a row, say: the papers have its
+   words).
+
+The verdict comes first: the app's list border shows some 55 characters at 120 columns.
 
 Each part is a mask the filters made anyway (``Filters.allowed``) and the words' the ranking
 keeps: a search that found papers pays nothing, one that found none a few array operations
@@ -83,9 +86,9 @@ def why_none(parts: Sequence[Part], live: BoolArray, facts: HeldFields) -> str:
     for i, j in combinations(range(len(parts)), 2):
         if not np.any(masks[i] & masks[j]):
             a, b = parts[i].counted(alone[i]), parts[j].counted(alone[j])
-            return f"{a} and {b} have no paper in common"
+            return f"none matches both {a} and {b}"
     if len(parts) > 2 and not np.any(np.logical_and.reduce(masks)):
         labels = [part.label for part in parts]
         joined = f"{', '.join(labels[:-1])} and {labels[-1]}"
-        return f"{joined} have no paper in common (any two of them have)"
+        return f"none matches all of {joined}, though each two of them have papers in common"
     return ""

@@ -99,11 +99,11 @@ def test_a_search_that_finds_nothing_says_why(tmp_path: Path, env: dict[str, str
     said = {
         "rating:>6": "no paper in this library has a rating "
         "(ratings come with `papers fetch VENUE --reviews`)",
-        "status:oral has:code author:bengio": "status:oral (1 paper) and author:bengio "
-        "(1 paper) have no paper in common",
+        "status:oral has:code author:bengio": "none matches both status:oral (1 paper) and "
+        "author:bengio (1 paper)",
         "poster citations:>10": "no paper in this library has a citation count "
         "(a list that gives them, as Scopus exports do)",
-        "turing -poster": "'turing' (1 paper) and -poster (1 paper) have no paper in common",
+        "turing -poster": "none matches both 'turing' (1 paper) and -poster (1 paper)",
         "is:starred code": "no paper in this library is starred",
         "zebrafish status:oral": "'zebrafish' matches no paper",
     }

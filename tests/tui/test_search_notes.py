@@ -101,8 +101,8 @@ async def test_a_search_no_paper_matches_says_why(tmp_path: Path) -> None:
         said = {
             "rating:>6": "no paper in this library has a rating "
             "(ratings come with `papers fetch VENUE --reviews`)",
-            "status:oral has:code author:bengio": "status:oral (1 paper) and author:bengio "
-            "(1 paper) have no paper in common",
+            "status:oral has:code author:bengio": "none matches both status:oral (1 paper) "
+            "and author:bengio (1 paper)",
         }
         for query, why in said.items():
             await pilot.press("ctrl+l", *query)

@@ -144,15 +144,16 @@ def test_which_parts_rule_every_paper_out() -> None:
     ]
     index = SearchIndex(papers)
     said = {
-        "status:oral has:code author:bengio": "status:oral (1 paper) and author:bengio "
-        "(1 paper) have no paper in common",
+        "status:oral has:code author:bengio": "none matches both status:oral (1 paper) and "
+        "author:bengio (1 paper)",
         "graph status:oral": "'graph' matches no paper",
-        "oral -oral": "'oral' (1 paper) and -oral (2 papers) have no paper in common",
+        "oral -oral": "none matches both 'oral' (1 paper) and -oral (2 papers)",
         # several words alone list the papers with them all: the papers with any not counted
-        "oral code status:spotlight": "'oral code' and status:spotlight (1 paper) have no "
-        "paper in common",
-        'status:oral "bengio poster"': 'status:oral (1 paper) and "bengio poster" have no '
-        "paper in common",  # a phrase's words may not be in a row: not counted
+        "oral code status:spotlight": "none matches both 'oral code' and status:spotlight "
+        "(1 paper)",
+        # a phrase's words may not be in a row: not counted
+        'status:oral "bengio poster"': 'none matches both status:oral (1 paper) and "bengio '
+        'poster"',
         "zzyzx": "",  # one part: nothing more to say than that none matches
     }
     for query, why in said.items():
@@ -162,7 +163,7 @@ def test_which_parts_rule_every_paper_out() -> None:
     line = found.none_note("has:code -status:oral author:bengio")
     assert line == (
         "no paper matches 'has:code -status:oral author:bengio' (3 papers searched): "
-        "has:code (2 papers) and author:bengio (1 paper) have no paper in common"
+        "none matches both has:code (2 papers) and author:bengio (1 paper)"
     )
     # each two have a paper in common, all three none
     papers = [
@@ -172,7 +173,8 @@ def test_which_parts_rule_every_paper_out() -> None:
     ]
     found = rank(SearchIndex(papers), "status:oral has:code author:bengio")
     assert found.why_none == (
-        "status:oral, has:code and author:bengio have no paper in common (any two of them have)"
+        "none matches all of status:oral, has:code and author:bengio, though each two of them "
+        "have papers in common"
     )
 
 
@@ -185,5 +187,5 @@ def test_a_state_or_note_no_paper_has() -> None:
     )
     assert rank(index, "has:note graph").why_none == "no paper in this library has a note"
     assert rank(index, "has:note graph", notes={"p2": "read it"}).why_none == (
-        "'graph' (1 paper) and has:note (1 paper) have no paper in common"
+        "none matches both 'graph' (1 paper) and has:note (1 paper)"
     )
