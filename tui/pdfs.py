@@ -74,6 +74,11 @@ class AppPdfs:
         texts = self.texts or self.load_texts()
         return texts.papers_with(value)
 
+    def has_texts(self) -> bool:
+        """``PdfTextSearch``: whether any PDF has a text (loaded now, if they were not)."""
+        texts = self.texts
+        return (texts if texts is not None else self.load_texts()).has_texts()
+
     def matched(self, paper_id: str, query: str) -> PdfMatch | None:
         """Where the ``pdf:`` words of ``query`` are in the paper's PDF (None: no such)."""
         texts = self.texts

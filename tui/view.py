@@ -625,8 +625,9 @@ class TriageView:
     def list_note(self) -> str:
         """One line under the list (else ""): that its search was cut to the caps, which
         ``key:value`` of it are read as words (``is:skiped``), what the list is when no
-        paper has every word, and how many papers the search finds in All when none are in
-        this tab (``is:starred`` typed in the Inbox)."""
+        paper has every word, why no paper of the library matches (``rating:>6`` with no
+        ratings), and how many papers the search finds in All when none are in this tab
+        (``is:starred`` typed in the Inbox)."""
         notes: list[str] = []
         tab = self.saved_tab()
         if self.query:  # a value still being typed (``rating:>``) is not one yet
@@ -634,8 +635,11 @@ class TriageView:
         elif tab is not None:
             notes += _unread_notes(tab.search.query, typed=False)
         for found in (self.found, tab.found if tab is not None else None):
-            if found is not None and found.partial is not None:
-                notes.append(found.ranking.partial_note())
+            if found is None:
+                continue
+            said = found.ranking.partial_note() or found.ranking.why_none
+            if said:  # the closest papers, or why none matches (``none_found.py``)
+                notes.append(said)
                 break
         elsewhere = self._found_elsewhere()
         if elsewhere:

@@ -259,6 +259,10 @@ class PdfTexts:
         """The ids of the papers whose PDF has ``value`` (``PdfTextSearch``)."""
         return set(self.search(value))
 
+    def has_texts(self) -> bool:
+        """Whether any PDF has a text to search (``PdfTextSearch``)."""
+        return any("text" in entry for entry in self.entries.values())
+
     def _where(self, pid: str, folded: str, at: int) -> PdfMatch:
         """The page and the line (as the PDF has it, not folded) of a match at ``at``: the
         folded text has the page breaks and line breaks of the original, so the line is
@@ -288,9 +292,15 @@ class LazyPdfTexts:
         self._texts: PdfTexts | None = None
 
     def papers_with(self, value: str) -> set[str]:
+        return self._opened().papers_with(value)
+
+    def has_texts(self) -> bool:
+        return self._opened().has_texts()
+
+    def _opened(self) -> PdfTexts:
         if self._texts is None:
             self._texts = PdfTexts.open(self.home)
-        return self._texts.papers_with(value)
+        return self._texts
 
 
 def _first_word_match(pattern: re.Pattern[str], text: str) -> int:

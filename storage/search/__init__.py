@@ -15,6 +15,8 @@ Where things are, one idea per module:
   select (every word, ``OR`` groups, else the closest); ``ranking``: scores, bonuses, best-k;
 - ``hits``: ``Ranking`` (with ``partial`` when no paper has every word) and ``SearchHit``,
   matched words explained lazily;
+- ``none_found``: why a search found no paper (``Ranking.why_none``): a field no paper of the
+  library has, a part of the query that matches none, parts with no paper in common;
 - ``index``: ``SearchIndex``, composing them behind one lock;
 - ``store``: the index on disk (``search.index`` beside ``papers.json``), memory-mapped and
   reused only while it matches the papers it was built from (``index_for``).

@@ -19,9 +19,10 @@ from typing import Final
 import numpy as np
 
 from storage.models import Paper, Status
-from storage.search.columns import extra_columns
+from storage.search.columns import NUMBER_FIELDS, extra_columns
+from storage.search.none_found import Part, qualifier_label
 from storage.search.postings import ALL_FIELDS, AUTHORS, FIELDS, BoolArray, Postings
-from storage.search.qualifiers import NumberTest, PdfTextSearch, kind_of
+from storage.search.qualifiers import HeldFields, NumberTest, PdfTextSearch, kind_of
 from storage.search.query import Query
 from storage.search.table import PaperTable
 from storage.search.text import folded, query_words, tokenize, word_key
@@ -95,6 +96,10 @@ class Allowed:
     author_terms: set[str]
     #: Words that ``title:`` and ``abstract:`` matched (term id -> the field bits to mark).
     field_terms: dict[int, int]
+    #: Each qualifier, exclusion and phrase, with the papers it allows alone, and what the
+    #: qualifiers asked of the index: why none matches, should none (``none_found.py``).
+    parts: list[Part]
+    facts: HeldFields
 
 
 def _as_status(value: Status | str) -> Status:
@@ -139,21 +144,24 @@ class Filters:
         checks: list[PhraseCheck] = []
         facts = _Facts(self, self._table, self._vocabulary, statuses or {}, tags or {}, notes)
         facts.pdf_text = pdf_text
+        parts: list[Part] = []
         for qualifier in query.qualifiers:
             selected = kind_of(qualifier).select(facts, qualifier)
             if qualifier.negated:
-                mask &= ~selected
-            else:
-                mask &= selected
-        excluded = [w.split("-") for w in query.excluded]
-        excluded += [p.split() for p in query.excluded_phrases]
-        for parts in excluded:
-            words = [w for w in parts if w]
+                selected = ~selected
+            mask &= selected
+            parts.append(Part(qualifier_label(qualifier), selected, qualifier))
+        excluded = [(f"-{w}", w.split("-")) for w in query.excluded]
+        excluded += [(f'-"{p}"', p.split()) for p in query.excluded_phrases]
+        for label, split in excluded:
+            words = [w for w in split if w]
             if not words:
                 continue
             joined = self._vocabulary.ids.get("".join(words))
             if joined is not None:
-                mask &= ~self.docs_with([joined])
+                kept = ~self.docs_with([joined])
+                mask &= kept
+                parts.append(Part(label, kept, exact=len(words) == 1))
             if len(words) > 1:
                 having = self.words_mask(words, False)
                 checks.append(PhraseCheck((Phrase(tuple(words), False),), False, having))
@@ -163,10 +171,12 @@ class Filters:
                 continue  # one of an OR group's terms: weighed with the others
             words = phrase.split()
             is_open = query.open_phrase and i == len(query.phrases) - 1
-            mask &= self.words_mask(words, is_open)
+            having = self.words_mask(words, is_open)
+            mask &= having
+            parts.append(Part(f'"{phrase}"', having, exact=len(words) == 1))
             if len(words) > 1:
                 checks.append(PhraseCheck((Phrase(tuple(words), is_open),), True))
-        return Allowed(mask, checks, facts.author_terms, facts.field_terms)
+        return Allowed(mask, checks, facts.author_terms, facts.field_terms, parts, facts)
 
     def docs_with(self, tids: Iterable[int], field_bits: int = ALL_FIELDS) -> BoolArray:
         """Papers that contain any of the terms (in those fields)."""
@@ -238,8 +248,8 @@ def _field_texts(paper: Paper, field: str) -> tuple[str, ...]:
 
 
 class _Facts:
-    """The ``PaperFacts`` of one search: the index, with that search's triage states, tags and
-    notes."""
+    """The ``PaperFacts`` and ``HeldFields`` of one search: the index, with that search's
+    triage states, tags and notes."""
 
     def __init__(
         self,
@@ -356,6 +366,38 @@ class _Facts:
         """Papers that ``accepts`` takes, one by one."""
         papers = self._table.papers
         return np.fromiter(map(accepts, papers), np.bool_, len(papers))
+
+    def held(self, field: str, has: Callable[[Paper], bool] | None = None) -> bool:
+        """Whether any live paper has ``field`` (``HeldFields.held``): what the index alone
+        tells is remembered with the table, until it changes."""
+        table = self._table
+        if field == "tag":  # the triage's: changes with each tag, costs a look at the tagged
+            slots = table.slot_by_id
+            return any(tags and pid in slots for pid, tags in self._tags.items())
+        if field == "pdf":
+            return self.pdf_text is not None and self.pdf_text.has_texts()
+        key = (field, len(table), table.live_count)
+        found = table.held.get(key)
+        if found is None:
+            found = table.held[key] = self._look_for(field, has)
+        return found
+
+    def _look_for(self, field: str, has: Callable[[Paper], bool] | None) -> bool:
+        table, live = self._table, self._table.live
+        if has is not None:
+            papers = table.papers
+            return any(has(papers[slot]) for slot in np.flatnonzero(live).tolist())
+        if field in NUMBER_FIELDS:
+            return bool(np.isfinite(extra_columns(table).numbers[field][live]).any())
+        if field == "area":
+            return bool(np.any(extra_columns(table).area_code[live]))
+        if field == "status":
+            codes = [code for venue, code in table.venues.items() if venue]
+            return bool(np.isin(table.venue_code[live], codes).any())
+        if field == "list":
+            codes = [code for names, code in table.list_sets.items() if any(names)]
+            return bool(np.isin(table.lists_code[live], codes).any())
+        raise ValueError(f"no such field of the papers: {field!r}")
 
     def by_author(self, name: str, *, highlight: bool) -> BoolArray:
         """Papers with one author whose name has every word of ``name``."""

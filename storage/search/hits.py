@@ -17,6 +17,7 @@ import numpy as np
 from storage.models import Paper
 from storage.search.postings import AUTHORS, FIELDS, FIELDS_OF_MASK, IntArray, Segment
 from storage.search.text import tokenize
+from storage.text.words import count
 
 #: Matched words of a hit, and per field name the words matched there.
 Words = tuple[frozenset[str], Mapping[str, frozenset[str]]]
@@ -194,7 +195,7 @@ class Ranking:
     search, and leaves the collector 5,000 objects to walk.
     """
 
-    __slots__ = ("_explanation", "_scores", "ids", "partial")
+    __slots__ = ("_explanation", "_scores", "ids", "partial", "searched", "why_none")
 
     def __init__(
         self,
@@ -210,6 +211,10 @@ class Ranking:
         #: ``(matched, of)`` when no paper matched every word of the query and these papers
         #: are the closest: they match ``matched`` of its ``of`` words (``matching.py``).
         self.partial = partial
+        #: When no paper matched: how many papers were searched, and why none matched, if
+        #: the index could tell ("" otherwise: ``none_found.py``).
+        self.searched = 0
+        self.why_none = ""
 
     def partial_note(self) -> str:
         """What the papers are when no paper has every word, in one line ("no paper has all 4
@@ -219,6 +224,17 @@ class Ranking:
         matched, of = self.partial
         every = "both words" if of == 2 else f"all {of:,} words"
         return f"no paper has {every}; showing those with {matched:,} of {of:,}"
+
+    def none_note(self, query: str) -> str:
+        """The line of a search that found nothing: "no paper matches 'rating:>6' (3,703
+        papers searched): " and why, when it is known; "" when it found papers."""
+        if self.ids:
+            return ""
+        shown = query if len(query) <= 60 else f"{query[:59]}…"
+        if not self.searched:
+            return f"no paper matches {shown!r}: the library has no papers"
+        why = f": {self.why_none}" if self.why_none else ""
+        return f"no paper matches {shown!r} ({count(self.searched, 'paper')} searched){why}"
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -19,6 +19,7 @@ from storage.search.build import index_batch
 from storage.search.filters import Filters
 from storage.search.hits import Ranking, SearchHit
 from storage.search.matching import plan_query
+from storage.search.none_found import Part, why_none, words_label
 from storage.search.postings import Postings
 from storage.search.qualifiers import PdfTextSearch
 from storage.search.query import Query, parse_query
@@ -264,5 +265,17 @@ class SearchIndex:
             allowed = self._filters.allowed(parsed, statuses, tags, notes or (), pdf_text)
             plan = plan_query(parsed, self._vocabulary)
             if not plan.words:
-                return self._ranker.in_list_order(allowed, limit)
-            return self._ranker.ranked(plan, allowed, limit)
+                ranking = self._ranker.in_list_order(allowed, limit)
+            else:
+                ranking = self._ranker.ranked(plan, allowed, limit)
+            if not ranking.ids:  # say why, when it can be told (``none_found.py``)
+                ranking.searched = self._table.live_count
+                parts = allowed.parts
+                if parsed.words or parsed.either:
+                    # one word is counted (the papers it matches), several are not: alone they
+                    # would list the papers with them all, else those with the most
+                    single = len(parsed.words) == 1 and not parsed.either
+                    words = self._ranker.words_mask(plan, parsed)
+                    parts = [Part(words_label(parsed), words, exact=single), *parts]
+                ranking.why_none = why_none(parts, self._table.live, allowed.facts)
+            return ranking

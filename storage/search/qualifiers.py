@@ -1,10 +1,11 @@
 """Search qualifiers (``is:starred``, ``author:bengio``), each declared once.
 
 A ``QualifierKind`` says everything about one key: the value people type, a line of help, an
-example, which values it takes (another value makes ``key:value`` plain text), and which papers
-it selects. Parsing (``parse_query``), filtering (``filters.py``), the app's search hint, the
-help of ``papers search`` and the README's list of qualifiers all read ``QUALIFIERS``: to add a
-qualifier, add one entry there.
+example, which values it takes (another value makes ``key:value`` plain text), which papers
+it selects, and what a search that finds nothing says when no paper of the library has its
+field (``rating:>6`` without ratings: ``none_found.py``). Parsing (``parse_query``),
+filtering (``filters.py``), the app's search hint, the help of ``papers search`` and the
+README's list of qualifiers all read ``QUALIFIERS``: to add a qualifier, add one entry there.
 
 Qualifiers are written as on GitHub, case-insensitive, and any of them is negated by a leading
 ``-`` (``-is:read``). A key with no value yet (``is:`` while typing) filters nothing, and its
@@ -96,11 +97,26 @@ class PaperFacts(Protocol):
         ...
 
 
+class HeldFields(Protocol):
+    """What a search that found nothing asks of the library to say why (``none_found.py``)."""
+
+    def held(self, field: str, has: Callable[[Paper], bool] | None = None) -> bool:
+        """Whether any paper of the library has ``field``: one the index keeps ("status",
+        "list", "rating", "citations", "area"), a tag ("tag"), a downloaded PDF's text
+        ("pdf"), or, with ``has``, what ``has`` finds in a paper (a look at each paper until
+        one has it)."""
+        ...
+
+
 class PdfTextSearch(Protocol):
     """The text of the downloaded PDFs, as a search asks it (``storage.cache.pdf_text``)."""
 
     def papers_with(self, value: str) -> Collection[str]:
         """The ids of the papers whose PDF has the words of ``value`` in a row."""
+        ...
+
+    def has_texts(self) -> bool:
+        """Whether any downloaded PDF has a text to search."""
         ...
 
 
@@ -110,6 +126,22 @@ def _any_value(value: str) -> bool:
 
 def _no_value(value: str) -> bool:
     return False
+
+
+def _lacks_nothing(facts: HeldFields, qualifier: Qualifier) -> str:
+    return ""
+
+
+def _lacking(
+    field: str, lacks: str, has: Callable[[Paper], bool] | None = None
+) -> Callable[[HeldFields, Qualifier], str]:
+    """The note of a key whose ``field`` no paper of the library has: "no paper in this
+    library " and ``lacks`` ("has a rating (…)"); "" when some paper has it."""
+
+    def lacking(facts: HeldFields, qualifier: Qualifier) -> str:
+        return "" if facts.held(field, has) else f"no paper in this library {lacks}"
+
+    return lacking
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +166,10 @@ class QualifierKind:
     takes: str = ""
     #: Whether a value it does not take may be the start of one still being typed (``>``).
     starts: Callable[[str], bool] = _no_value
+    #: Why no paper can match it, said when a search finds nothing and it alone matches no
+    #: paper: what no paper of the library has ("no paper in this library has a rating
+    #: (ratings come with …)"); "" when some paper has the field, only not this value.
+    lacking: Callable[[HeldFields, Qualifier], str] = _lacks_nothing
 
     @property
     def syntax(self) -> str:
@@ -262,6 +298,41 @@ def _venue_texts(paper: Paper) -> list[str]:
     return texts
 
 
+def _has_year(paper: Paper) -> bool:
+    from storage.sources.citation import year_of
+
+    return year_of(paper) is not None
+
+
+def _names_venue(paper: Paper) -> bool:
+    return any(text.strip() for text in _venue_texts(paper))
+
+
+#: A triage state as the note of ``is:`` says it ("no paper in this library is starred").
+_STATE_SAID: Final[Mapping[Status, str]] = {
+    Status.INBOX: "in the Inbox",
+    Status.READ: "read",
+    Status.SKIPPED: "skipped",
+    Status.STARRED: "starred",
+}
+#: What the note of ``has:`` says no paper does, by its word.
+_HAS_SAID: Final[Mapping[str, str]] = {
+    "code": "links code (a GitHub repository)",
+    "note": "has a note",
+}
+
+
+def _lacks_state(facts: HeldFields, qualifier: Qualifier) -> str:
+    # asked when is:STATE alone matches no paper: then no paper is in that state
+    (state,) = statuses_for(qualifier.value)
+    return f"no paper in this library is {_STATE_SAID[state]}"
+
+
+def _lacks_has(facts: HeldFields, qualifier: Qualifier) -> str:
+    # asked when has:WHAT alone matches no paper: then no paper has it
+    return f"no paper in this library {_HAS_SAID[has_word(qualifier.value) or '']}"
+
+
 def _by_tag(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
     # tags are kept with dashes for spaces ("to read" is stored "to-read"): asked alike
     wanted = "-".join(qualifier.value.split())
@@ -287,6 +358,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         starts=lambda value: bool(statuses_for(value)),
         hint="is:starred",
         takes="inbox, read, skipped or starred",
+        lacking=_lacks_state,
     ),
     QualifierKind(
         key="has",
@@ -297,6 +369,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         accepts=lambda value: has_word(value) is not None,
         hint="has:code",
         takes="code or note",
+        lacking=_lacks_has,
     ),
     QualifierKind(
         key="status",
@@ -305,6 +378,9 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="status:oral",
         select=lambda facts, q: facts.with_venue(lambda venue: venue.startswith(q.value)),
         hint="status:oral",
+        lacking=_lacking(
+            "status", "has a venue status, such as oral (`papers fetch VENUE` gives them)"
+        ),
     ),
     QualifierKind(
         key="author",
@@ -338,6 +414,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         help="NAME is part of the name of a list the paper is in",
         example='list:"iclr 2025"',
         select=lambda facts, q: facts.in_lists(lambda names: any(q.value in n for n in names)),
+        lacking=_lacking("list", "is in a list"),
     ),
     QualifierKind(
         key="tag",
@@ -346,6 +423,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         example="tag:toread",
         select=_by_tag,
         hint="tag:X",
+        lacking=_lacking("tag", "has a tag"),
     ),
     QualifierKind(
         key="rating",
@@ -356,6 +434,9 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         accepts=lambda value: number_test(value) is not None,
         takes=_NUMBERS,
         starts=_starts_a_number,
+        lacking=_lacking(
+            "rating", "has a rating (ratings come with `papers fetch VENUE --reviews`)"
+        ),
     ),
     QualifierKind(
         key="citations",
@@ -366,6 +447,9 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         accepts=lambda value: number_test(value) is not None,
         takes=_COUNTS,
         starts=_starts_a_number,
+        lacking=_lacking(
+            "citations", "has a citation count (a list that gives them, as Scopus exports do)"
+        ),
     ),
     QualifierKind(
         key="year",
@@ -379,6 +463,9 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         accepts=lambda value: number_test(value) is not None,
         takes=_YEARS,
         starts=_starts_a_number,
+        lacking=_lacking(
+            "year", "has a year (its reference's, or one in its venue's or list's name)", _has_year
+        ),
     ),
     QualifierKind(
         key="venue",
@@ -388,6 +475,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         select=lambda facts, q: facts.where(
             lambda paper: q.value in fold(" ".join(_venue_texts(paper)))
         ),
+        lacking=_lacking("venue", "names a venue, journal, proceedings or publisher", _names_venue),
     ),
     QualifierKind(
         key="pdf",
@@ -400,6 +488,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         select=lambda facts, q: facts.in_pdf(q.value),
         accepts=_has_a_word,
         takes="a word",
+        lacking=_lacking("pdf", "has a downloaded PDF's text (`papers pdf` downloads them)"),
     ),
     QualifierKind(
         key="area",
@@ -407,6 +496,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         help="NAME is part of the paper's primary area, as its list gave it",
         example='area:"reinforcement learning"',
         select=lambda facts, q: facts.with_area(lambda area: q.value in area),
+        lacking=_lacking("area", "has a primary area (`papers fetch paperlists:VENUE` gives them)"),
     ),
 )
 

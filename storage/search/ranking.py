@@ -28,7 +28,8 @@ import numpy.typing as npt
 from storage.search.filters import Allowed, Filters, PhraseCheck
 from storage.search.hits import NO_WORDS, Explanation, MatchedWords, Ranking
 from storage.search.matching import Plan, ScoredWord, selection
-from storage.search.postings import ALL_FIELDS, FloatArray, IntArray, Postings
+from storage.search.postings import ALL_FIELDS, BoolArray, FloatArray, IntArray, Postings
+from storage.search.query import Query
 from storage.search.table import PaperTable
 from storage.search.vocabulary import Expansion, Vocabulary
 
@@ -94,6 +95,17 @@ class Ranker:
                 partial = None if level == chosen.narrowing else (level, chosen.narrowing)
                 return self._ranking(candidates[order], score[order], scored, allowed, partial)
         return Ranking([], [])
+
+    def words_mask(self, plan: Plan, query: Query) -> BoolArray:
+        """The papers with any of a query's words (a typo away, or begun): no paper outside
+        them is found. A phrase's words count only in an ``OR`` group, or when the query has
+        no free word (otherwise a paper found matches at least one free word)."""
+        exact_too = bool(query.either) or not query.words
+        mask = np.zeros(len(self._table), dtype=np.bool_)
+        for word in plan.words:
+            if exact_too or not word[2]:
+                mask |= self._word_scores(word).scores > 0
+        return mask
 
     def in_list_order(self, allowed: Allowed, limit: int | None) -> Ranking:
         """Every paper the filters allow, in list order (a query without words)."""

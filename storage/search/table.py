@@ -43,6 +43,9 @@ class PaperTable:
         self.title_tids: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
         #: The papers' extra facts as columns, once asked for (``columns.extra_columns``).
         self.extra_columns: object | None = None
+        #: Whether any live paper has a field, by the field and the table's size and live
+        #: count (``HeldFields.held``): asked when a search finds nothing, and kept so.
+        self.held: dict[tuple[str, int, int], bool] = {}
 
     def __len__(self) -> int:
         """Number of slots, dead ones included."""

@@ -68,12 +68,68 @@ def test_search_lists_the_papers_with_every_word(home: Path, env: dict[str, str]
 def test_a_mistyped_qualifier_says_it_is_read_as_words(home: Path, env: dict[str, str]) -> None:
     out, err = search(home, env, "is:skiped")
     assert out == ""
-    assert err == "is:skiped is read as words (is: takes inbox, read, skipped or starred)\n"
+    assert err.splitlines() == [
+        "is:skiped is read as words (is: takes inbox, read, skipped or starred)",
+        "no paper matches 'is:skiped' (4 papers searched)",
+    ]
     out, err = search(home, env, "graph is:")  # it said "is:VALUE", not what is: takes
     assert titles(out) == ["Graph Neural Networks for Molecules"]
     assert err == (
         "is: without a value filters nothing "
         "(is:STATE, no space; is: takes inbox, read, skipped or starred)\n"
+    )
+
+
+def test_a_search_that_finds_nothing_says_why(tmp_path: Path, env: dict[str, str]) -> None:
+    """On ICLR 2025's list, which has no review ratings, ``papers search 'rating:>6'`` and
+    ``'status:oral has:code author:bengio'`` (no oral paper is Bengio's) printed nothing at
+    all, exit code 0, as if the library were empty. One line on stderr says that nothing
+    matched, of how many papers, and why when the index can tell; stdout stays empty (a
+    script piping the ids gets none) and the exit code 0: finding nothing is no error."""
+    rows = [
+        {"title": "Oral With Code", "authors": ["Ada Lovelace"], "status": "Oral"},
+        {"title": "Poster By Bengio", "authors": ["Yoshua Bengio"], "status": "Poster"},
+        {"title": "Plain Poster", "authors": ["Alan Turing"], "status": "Poster"},
+    ]
+    rows[0]["github"] = rows[1]["github"] = "https://github.com/example/code"
+    source = tmp_path / "venue.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    home = tmp_path / "venue"
+    ok(run("--home", home, "import", source, env=env))
+    said = {
+        "rating:>6": "no paper in this library has a rating "
+        "(ratings come with `papers fetch VENUE --reviews`)",
+        "status:oral has:code author:bengio": "none matches both status:oral (1 paper) and "
+        "author:bengio (1 paper)",
+        "poster citations:>10": "no paper in this library has a citation count "
+        "(a list that gives them, as Scopus exports do)",
+        "turing -poster": "none matches both 'turing' (1 paper) and -poster (1 paper)",
+        "is:starred code": "no paper in this library is starred",
+        "zebrafish status:oral": "'zebrafish' matches no paper",
+    }
+    for query, why in said.items():
+        for json_flag in ([], ["--json"]):
+            done = run("--home", home, "search", query, *json_flag, env=env)
+            assert done.returncode == 0, done
+            assert done.stdout == ("[]\n" if json_flag else ""), done
+            assert done.stderr == f"no paper matches {query!r} (3 papers searched): {why}\n"
+    # one part, and nothing to say but that it matches none; a search that finds papers
+    # says nothing of the kind
+    out, err = search(home, env, "status:spotlight")
+    assert out == "" and err == "no paper matches 'status:spotlight' (3 papers searched)\n"
+    out, err = search(home, env, "status:oral has:code")
+    assert titles(out) == ["Oral With Code (Oral) [code]"] and err == ""
+    out, err = search(home, env, "-rating:>6")  # a negated one keeps them all: nothing said
+    assert len(titles(out)) == 3 and err == ""
+
+
+def test_has_code_in_a_library_without_code_says_so(home: Path, env: dict[str, str]) -> None:
+    """No paper of the four links code: ``graph has:code`` says so, not only "nothing"."""
+    out, err = search(home, env, "graph", "has:code")
+    assert out == ""
+    assert err == (
+        "no paper matches 'graph has:code' (4 papers searched): "
+        "no paper in this library links code (a GitHub repository)\n"
     )
 
 

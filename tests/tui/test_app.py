@@ -737,6 +737,9 @@ async def test_the_pane_says_why_the_list_is_empty(tmp_path: Path) -> None:
         assert "w shows the starred papers" in pane.text.plain
         await pilot.press("w")
         await wait_for(pilot, lambda: "No paper in Starred yet" in pane.text.plain)
-        await pilot.press("slash", *"nothing")
+        await pilot.press("slash", *"only")  # the paper read: in All, not here
         await wait_for(pilot, lambda: "No paper in Starred matches the search" in pane.text.plain)
         assert "ctrl+l clears the search; 5 searches every paper" in pane.text.plain
+        await pilot.press("ctrl+l", *"nothing")  # in no tab: All is not offered
+        await wait_for(pilot, lambda: "in the library matches the search" in pane.text.plain)
+        assert pane.text.plain.endswith("ctrl+l clears the search.")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from textual import events
 
+from storage import Library
 from storage.search.query import MAX_QUERY_CHARS
 from tests.tui.helpers import make_app, plist, ready, wait_for
+from tui.app import PapersApp
+from tui.widgets.paper_pane import PaperPane
 
 SIZE = (120, 36)
 
@@ -73,3 +77,43 @@ async def test_a_qualifier_typed_with_no_value_yet_says_what_it_takes(seeded_hom
             notes.append(str(plist(app).border_subtitle or ""))
         said = "is: takes inbox, read, skipped or starred"
         assert [said in note for note in notes] == [False] * 8 + [True] + [False] * 4, notes
+
+
+async def test_a_search_no_paper_matches_says_why(tmp_path: Path) -> None:
+    """On ICLR 2025's list (no review ratings), ``rating:>6`` and ``status:oral has:code
+    author:bengio`` (no oral paper is Bengio's) showed an empty list, nothing on its border,
+    and the pane sent to All, where there was none either: the border says why, and the
+    pane says it in the same words and no longer sends to All."""
+    rows = [
+        {"title": "Oral With Code", "authors": ["Ada Lovelace"], "status": "Oral"},
+        {"title": "Poster By Bengio", "authors": ["Yoshua Bengio"], "status": "Poster"},
+        {"title": "Plain Poster", "authors": ["Alan Turing"], "status": "Poster"},
+    ]
+    rows[0]["github"] = rows[1]["github"] = "https://github.com/example/code"
+    source = tmp_path / "venue.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    home = tmp_path / "home"
+    Library(home).import_file(source)
+    app = PapersApp(Library(home))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        pane = screen.query_one(PaperPane)
+        said = {
+            "rating:>6": "no paper in this library has a rating "
+            "(ratings come with `papers fetch VENUE --reviews`)",
+            "status:oral has:code author:bengio": "none matches both status:oral (1 paper) "
+            "and author:bengio (1 paper)",
+        }
+        for query, why in said.items():
+            await pilot.press("ctrl+l", *query)
+            await wait_for(pilot, lambda query=query: screen.search_box.answered == query)
+            await wait_for(pilot, lambda why=why: why in str(plist(app).border_subtitle))
+            await wait_for(pilot, lambda: "in the library matches" in pane.text.plain)
+            text = pane.text.plain
+            assert "No paper in the library matches the search" in text
+            assert f"{why[:1].upper()}{why[1:]}. ctrl+l clears the search." in text
+            assert "searches every paper" not in text  # All has none either
+        await pilot.press("ctrl+l", *"status:oral has:code")  # found: nothing of the kind
+        await wait_for(pilot, lambda: screen.search_box.answered == "status:oral has:code")
+        await wait_for(pilot, lambda: len(plist(app).rows) == 1)
+        assert "no paper" not in str(plist(app).border_subtitle or "")

@@ -47,7 +47,8 @@ def add_search(sub: Subparsers, common: Parser) -> None:
         help="search as the app does (best first); save and reuse searches",
         description=(
             "Search the library as the app does: the papers with every word (typos forgiven), "
-            "best first; when none has them all, the closest (a line on stderr says so)."
+            "best first; when none has them all, the closest (a line on stderr says so); "
+            "when none matches, a line on stderr says so, and why if it can (exit code 0)."
         ),
         epilog=qualifier_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -150,6 +151,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         complain(note)
     if ranking.partial is not None:
         complain(ranking.partial_note())
+    if not ranking.ids:  # it printed nothing at all; still exit 0: finding none is no error
+        complain(ranking.none_note(query))
     print_papers(index.papers_of(ranking.ids), triage, args.json)
     return 0
 

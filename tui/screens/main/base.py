@@ -154,7 +154,9 @@ class MainBase(AfterFrameScreen[None]):
     def empty_words(self) -> tuple[str, str]:
         """What the pane says when the list shows no paper: why, then the keys that lead on
         (after the user's remapping). After the last paper of the Inbox was decided it said
-        "No papers here" and to clear a search there was none of."""
+        "No papers here" and to clear a search there was none of. A search no paper of the
+        library matches says why, as the list's border does (``Ranking.why_none``), and
+        does not send to All."""
         view = self.view
 
         def key(command: str) -> str:
@@ -167,6 +169,11 @@ class MainBase(AfterFrameScreen[None]):
         label = view.label()
         if view.query:
             hint = f"{key('clear_search')} clears the search"
+            found = view.found
+            if found is not None and not len(found):  # none in All either: why, if known
+                why = found.ranking.why_none
+                why = f"{why[:1].upper()}{why[1:]}. " if why else ""
+                return "No paper in the library matches the search", f"{why}{hint}."
             if view.tab != "all":
                 hint += f"; {key('tab_all')} searches every paper"
             return f"No paper in {label} matches the search", f"{hint}."
