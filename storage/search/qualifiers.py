@@ -334,8 +334,9 @@ def _lacks_has(facts: HeldFields, qualifier: Qualifier) -> str:
 
 
 def _by_tag(facts: PaperFacts, qualifier: Qualifier) -> BoolArray:
-    # tags are kept with dashes for spaces ("to read" is stored "to-read"): asked alike
-    wanted = "-".join(qualifier.value.split())
+    # tags are kept with dashes for spaces ("to read" is stored "to-read"): asked alike; and
+    # written #name on the screen, so tag:#toread asks for toread, as typing #toread tags it
+    wanted = "-".join(qualifier.value.removeprefix("#").split())
     return facts.tagged(lambda tags: any(wanted in fold(t) for t in tags))
 
 

@@ -357,6 +357,8 @@ def test_tag_qualifier(index: SearchIndex) -> None:
     # a tag typed with its space ("to read" is kept as "to-read"): found as it was written
     kept = {ATLAS.id: ["to-read"]}
     assert ids(index.search('tag:"to read"', limit=None, tags=kept)) == [ATLAS.id]
+    # the pane writes a tag #name, and #name typed as a tag is name: tag:#vision asks for it
+    assert ids(index.search("tag:#vision", limit=None, tags=tags)) == [ATLAS.id]
 
 
 def test_qualifiers_combine_with_text(index: SearchIndex) -> None:
