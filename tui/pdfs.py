@@ -69,15 +69,19 @@ class AppPdfs:
         with self._lock:
             return self._texts
 
+    def loaded_texts(self) -> PdfTexts:
+        """The texts loaded, else loaded now (not again when there are none: ``PdfTexts``
+        has a length, and an empty one was read again at each ``pdf:`` search)."""
+        texts = self.texts
+        return texts if texts is not None else self.load_texts()
+
     def papers_with(self, value: str) -> Collection[str]:
-        """``PdfTextSearch`` for the search's worker: the texts loaded, else loaded now."""
-        texts = self.texts or self.load_texts()
-        return texts.papers_with(value)
+        """``PdfTextSearch`` for the search's worker."""
+        return self.loaded_texts().papers_with(value)
 
     def has_texts(self) -> bool:
-        """``PdfTextSearch``: whether any PDF has a text (loaded now, if they were not)."""
-        texts = self.texts
-        return (texts if texts is not None else self.load_texts()).has_texts()
+        """``PdfTextSearch``: whether any PDF has a text."""
+        return self.loaded_texts().has_texts()
 
     def matched(self, paper_id: str, query: str) -> PdfMatch | None:
         """Where the ``pdf:`` words of ``query`` are in the paper's PDF (None: no such)."""

@@ -470,3 +470,25 @@ async def test_P_with_an_empty_queue_says_it_is_empty(seeded_home: Path) -> None
         await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
         assert not any("has its PDF here" in m for m in messages(app))
         assert not screen.pdfs.busy
+
+
+def test_the_pdf_texts_of_a_library_without_any_are_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pdf:`` searches asked for the texts loaded, else loaded them: none loaded and none
+    there read the same empty file at each search (an empty ``PdfTexts`` is false)."""
+    from storage.cache.pdf_text import PdfTexts
+    from tui.pdfs import AppPdfs
+
+    opened: list[Path] = []
+    real_open = PdfTexts.open
+
+    def counted(home: Path) -> PdfTexts:
+        opened.append(home)
+        return real_open(home)
+
+    monkeypatch.setattr(PdfTexts, "open", staticmethod(counted))
+    pdfs = AppPdfs(tmp_path, tmp_path / "pdfs")
+    for _ in range(3):
+        assert not pdfs.papers_with("attention") and not pdfs.has_texts()
+    assert len(opened) == 1

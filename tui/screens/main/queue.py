@@ -116,7 +116,7 @@ class QueuePart(MainBase):
                 index = self.similar_work.index_for(all_papers)
                 found = index.suggest(statuses, candidates=list(papers))
                 likeness = {s.paper_id: s.score for s in found}
-            texts = self.pdfs.texts or self.pdfs.load_texts()
+            texts = self.pdfs.loaded_texts()
             facts = SortFacts(papers, decided, likeness, texts.pages())
             if sort.none_known(ids, facts):
                 what = sort.what_known
