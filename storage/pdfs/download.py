@@ -217,7 +217,8 @@ class DownloadReport:
         groups.sort(key=lambda group: -group[0])  # (stable: in the batch's order among equals)
         lines = [line for _, line in groups[:most]]
         if rest := sum(n for n, _ in groups[most:]):
-            lines.append(f"… and {count(rest, 'other PDF')} not downloaded (papers pdf says why)")
+            said = "(papers pdf --retry says why)"
+            lines.append(f"… and {count(rest, 'other PDF')} not downloaded {said}")
         return lines
 
 

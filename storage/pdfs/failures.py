@@ -2,12 +2,15 @@
 
 A link that answers HTTP 404 or 410, or sends a page that is no PDF (a login page), answers the
 same tomorrow: ``papers pdf`` asked for it on every run, a pause and a failed line apiece. Such
-a failure (``DownloadError.lasting``) is kept here per paper with the link it was of, so that
-the next batch passes the paper over (``PdfFailures.sort_out``: said in one line, ``--retry``
-asks again); a failure that may mend (no answer in time, a refused connection, a 5xx, a 429)
-is never kept, and a paper's link that changed since (a list imported again with another
-page) is asked for again. Anything else a download learns of the paper (its copy made, found
-there, linked from its attachment; a failure that may mend) forgets it.
+a failure (``DownloadError.lasting``) is kept here per paper with the link it was of; once the
+link has failed so on two runs (``SEEN_TO_PASS``), the next batches pass the paper over
+(``PdfFailures.sort_out``: said in one line, ``--retry`` asks again) for a week
+(``PASSED_FOR_S``), then ask again. Once is not enough: a hotel's Wi-Fi answers every link with
+its login page, and a camera-ready not uploaded yet is a 404 that mends. A failure that may mend
+(no answer in time, a refused connection, a 5xx, a 429) is never kept, and a paper's link that
+changed since (a list imported again with another page) is asked for again. Anything else a
+download learns of the paper (its copy made, found there, linked from its attachment; a failure
+that may mend) forgets it.
 
 Kept in HOME, apart from the folder of copies (which may be the user's ``~/Papers``), and
 written whole, atomically (``files.atomic_write``: a crash leaves the old file or the new
@@ -43,6 +46,10 @@ FORMAT: Final = 1
 #: The longest link and cause kept (longer ones in a file were not written here).
 _MAX_URL: Final = 4000
 _MAX_CAUSE: Final = 500
+#: On how many runs a link failed for good before batches pass its paper over.
+SEEN_TO_PASS: Final = 2
+#: How long after the last such failure they do (then they ask again).
+PASSED_FOR_S: Final = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +58,14 @@ class Failure:
 
     url: str
     cause: str
-    #: Seconds since the epoch.
+    #: When it last failed so, in seconds since the epoch.
     at: float
+    #: On how many runs it failed so (``SEEN_TO_PASS``).
+    seen: int = 1
+
+    def passes(self, now: float) -> bool:
+        """Whether a batch passes the paper over now (see the module)."""
+        return self.seen >= SEEN_TO_PASS and 0 <= now - self.at < PASSED_FOR_S
 
     @property
     def kind(self) -> str:
@@ -73,6 +86,11 @@ class PdfFailures:
         failure = self._known.get(paper.id)
         return failure if failure is not None and failure.url == pdf_url(paper) else None
 
+    def passed(self, paper: Paper, now: float) -> Failure | None:
+        """The failure for which a batch passes the paper over now, if any (see the module)."""
+        failure = self.of(paper)
+        return failure if failure is not None and failure.passes(now) else None
+
     def sort_out(
         self, papers: Iterable[Paper], folder: PdfFolder
     ) -> tuple[list[Paper], list[tuple[Paper, Failure]]]:
@@ -82,8 +100,9 @@ class PdfFailures:
         todo: list[Paper] = []
         passed: list[tuple[Paper, Failure]] = []
         copies = folder.copies()
+        now = time.time()
         for paper in papers:
-            failure = self.of(paper)
+            failure = self.passed(paper, now)
             copy = copies.get(paper.id)
             here = copy is not None and is_pdf(copy)  # "already here", as the download says
             if failure is None or here or usable(attachment_of(paper)) is not None:
@@ -98,7 +117,10 @@ class PdfFailures:
         if event.kind == "failed" and event.lasting:
             url = pdf_url(event.paper)
             if url:
-                self._change(event.paper.id, Failure(url, event.message[:_MAX_CAUSE], time.time()))
+                before = self.of(event.paper)  # of this link: a run more
+                seen = 1 if before is None else min(before.seen + 1, SEEN_TO_PASS)
+                cause = event.message[:_MAX_CAUSE]
+                self._change(event.paper.id, Failure(url, cause, time.time(), seen))
         elif event.kind in ("done", "linked", "skipped", "failed"):
             self._change(event.paper.id, None)
 
@@ -113,7 +135,10 @@ class PdfFailures:
         else:
             known[paper_id] = failure
         self._known = known
-        entries = {pid: {"url": f.url, "cause": f.cause, "at": f.at} for pid, f in known.items()}
+        entries = {
+            pid: {"url": f.url, "cause": f.cause, "at": f.at, "seen": f.seen}
+            for pid, f in known.items()
+        }
         payload = orjson.dumps({"format": FORMAT, "papers": entries})
         with contextlib.suppress(OSError):
             atomic_write(self.path, payload, backup=False)
@@ -137,11 +162,13 @@ def _failure(entry: Any) -> Failure | None:
     """An entry as written here, else None."""
     if not isinstance(entry, dict):
         return None
-    url, cause, at = entry.get("url"), entry.get("cause"), entry.get("at")
+    url, cause, at, seen = (entry.get(k) for k in ("url", "cause", "at", "seen"))
     if not (isinstance(url, str) and 0 < len(url) <= _MAX_URL):
         return None
     if not (isinstance(cause, str) and len(cause) <= _MAX_CAUSE):
         return None
     if not isinstance(at, int | float) or isinstance(at, bool):
         return None
-    return Failure(url, cause, float(at))
+    if not isinstance(seen, int) or isinstance(seen, bool) or not 1 <= seen <= SEEN_TO_PASS:
+        return None
+    return Failure(url, cause, float(at), seen)

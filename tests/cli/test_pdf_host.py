@@ -114,6 +114,6 @@ def test_a_server_that_cannot_be_reached_is_asked_once_and_said_in_one_line(
         assert len(kept["papers"]) == 2  # the 404s alone: a server down may answer tomorrow
         again = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
         assert f"{refused}; try again when it answers\n" in again.stderr
-        assert "2 papers not asked for again" in again.stderr
+        assert "not asked for again" not in again.stderr  # a 404 once may mend: asked again
     finally:
         server.stop()

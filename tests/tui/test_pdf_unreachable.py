@@ -91,7 +91,7 @@ async def test_P_asks_a_server_down_once_and_says_each_cause_once_in_a_few_lines
         assert unresolved.endswith("): 6 PDFs not downloaded; try again when it answers")
         assert "refused" not in unresolved  # its name, not a connection
         assert any(line.startswith("HTTP 404 Not Found: 2 PDFs (") for line in lines), said
-        assert lines[-1] == "… and 1 other PDF not downloaded (papers pdf says why)", said
+        assert lines[-1] == "… and 1 other PDF not downloaded (papers pdf --retry says why)", said
         assert sum(pid in said for pid in ids) <= 4  # a few papers named, not each
         assert sorted(r.paper for r in server.requests) == ["k0", "k1", "k2", "k3"]
 

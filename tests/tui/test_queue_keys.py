@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import stat
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -310,9 +311,10 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
 async def test_P_asks_again_for_a_pdf_that_failed_for_good_and_says_why(
     home: Path, tmp_path: Path, server: PdfServer
 ) -> None:
-    """`papers pdf` passes over a paper whose link failed for good (a page that is no PDF):
-    P is the asking, so it says why that paper failed before and asks again; what it learns
-    is what `papers pdf` reads (kept as it fails, forgotten once its copy is made)."""
+    """`papers pdf` passes over a paper whose link failed for good (a page that is no PDF,
+    on two runs): P is the asking, so it says why that paper failed before and asks again;
+    what it learns is what `papers pdf` reads (kept as it fails, forgotten once its copy is
+    made)."""
     from storage.pdfs.failures import PdfFailures
 
     ids = pdf_library(home, server, tmp_path)
@@ -326,13 +328,18 @@ async def test_P_asks_again_for_a_pdf_that_failed_for_good_and_says_why(
         )
         failure = PdfFailures(home).of(paper)
         assert failure is not None and failure.kind == "not a PDF"
+        await pilot.press("P")  # the second run it fails so: papers pdf passes it over now
+        await wait_for(
+            pilot, lambda: sum(m.startswith("0 PDFs downloaded") for m in messages(app)) == 1, 20
+        )
+        assert PdfFailures(home).passed(paper, time.time()) is not None
         server.behaviour.pop("k2")  # (a login page no more)
         asked = len(server.requests)
         await pilot.press("P")
         await wait_for(
             pilot, lambda: any(m.startswith("1 PDF downloaded") for m in messages(app)), 20
         )
-        said = next(m for m in messages(app) if m.startswith("Downloading 1 PDF"))
+        said = [m for m in messages(app) if m.startswith("Downloading 1 PDF")][-1]
         assert said.endswith(f"\nIt failed before ({failure.cause}): asked for again."), said
         assert [r.paper for r in server.requests[asked:]] == ["k2"]
         assert PdfFailures(home).of(paper) is None

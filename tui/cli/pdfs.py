@@ -160,4 +160,5 @@ def cmd_pdf(args: argparse.Namespace) -> int:
                 "(pdf: searches read it again next time)"
             )
             return 1
-    return 1 if report.failed or report.busy else 0
+    # a paper named and passed over has no PDF: a script that opens it next must know
+    return 1 if report.failed or report.busy or (ids and passed) else 0
