@@ -360,8 +360,10 @@ def _attached(
     graph: _Graph, item: Element, base: Path | None, used: set[int], missing: list[str]
 ) -> tuple[str, str]:
     """(the local file, the web address) of the first PDF the item's attachments hold; the
-    PDFs they name that are not there (an export made on another machine) go to ``missing``."""
+    PDFs they name that are not there (an export made on another machine) go to ``missing``
+    when none of them is (a paper whose other PDF is here is not imported without one)."""
     local = web = ""
+    absent: list[str] = []
     for node in graph.targets(item, f"{{{LINK}}}link"):
         if node.tag != f"{{{ZOTERO}}}Attachment" and _first(node, _ITEM_TYPE) != "attachment":
             continue
@@ -373,9 +375,11 @@ def _attached(
                 if found := _file_here(given, base):
                     local = local or found
                 else:
-                    missing.append(given)
+                    absent.append(given)
         if kind == "application/pdf" and _first(node, f"{{{ZOTERO}}}linkMode") == "1":
             web = web or web_url(_identifiers(graph, node)[1])
+    if not local:
+        missing.extend(absent)
     return local, web
 
 

@@ -324,16 +324,18 @@ def test_pdfs_of_an_export_made_on_another_machine_are_said_once_and_the_papers_
         + attachment(21, "file:///C:/Users/bo/Papers/b%20c.pdf", "")  # a PDF by its name
         + article(3, [31])
         + attachment(31, "files/30/Park - 2024.pdf")  # here: its paper's PDF
+        + article(4, [41, 42])  # one PDF elsewhere, one here: not imported without a PDF
+        + attachment(41, "C:\\Users\\bo\\Papers\\other.pdf")
+        + attachment(42, "files/30/Park - 2024.pdf")
     )
     path = export(tmp_path / "export", items(body))
     report = Library(tmp_path / "home").import_file(path)
-    assert report.added == 3 and not report.errors
+    assert report.added == 4 and not report.errors
     assert report.warnings == [
         f"{path}: 2 attached PDFs not found on this machine ({elsewhere!r}): their papers "
         "imported without them"
     ]
-    (linked,) = report.attached
-    assert linked.title == "Paper 3"
+    assert sorted(p.title for p in report.attached) == ["Paper 3", "Paper 4"]
 
 
 def test_known_by_its_content_whatever_its_name(tmp_path: Path) -> None:
