@@ -339,9 +339,9 @@ def _position(value: Any) -> float | None:
 
 
 def decision_of(item: Mapping[str, Any]) -> Decision | None:
-    """What a record says the user made of the paper: a triage ``status``, a ``note``,
-    ``tags``, ``decided_at``, a starred paper's ``queue_position``; None when it says nothing
-    of it."""
+    """What a record says the user made of the paper: a triage ``status`` (None when it names
+    none), a ``note``, ``tags``, ``decided_at``, a starred paper's ``queue_position``; None
+    when it says nothing of it."""
     status = triage_status(item.get("status"))
     note = item.get("note")
     note = note.strip() if isinstance(note, str) else ""
@@ -350,7 +350,7 @@ def decision_of(item: Mapping[str, Any]) -> Decision | None:
         return None
     at = _time(item.get("decided_at")) if status not in (None, Status.INBOX) else None
     place = _position(item.get("queue_position")) if status is Status.STARRED else None
-    return Decision(status or Status.INBOX, note, tags, at, place)
+    return Decision(status, note, tags, at, place)
 
 
 def lists_of(item: Mapping[str, Any]) -> tuple[str, ...]:
