@@ -182,7 +182,9 @@ def bibtex_pieces(
 ) -> Iterator[str]:
     """``to_bibtex`` in pieces: the first line, then an entry at a time."""
     # the reader knows its own export by this line: code links are the notes', none else
-    yield f"{OWN_EXPORT_LINE} (https://github.com links are in each note)\n\n"
+    coded = any(paper.github for paper in papers)  # the line says what is true of the file
+    said = " (an entry's https://github.com links end its note)" if coded else ""
+    yield f"{OWN_EXPORT_LINE}{said}\n\n"
     taken: set[str] = set()
     for number, paper in enumerate(papers):
         entry = bibtex_entry(paper, bibtex_key(paper, taken))
