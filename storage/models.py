@@ -109,7 +109,9 @@ class RecordError:
 class Decision:
     """What a file says the user made of a paper (our own exports and libraries carry it)."""
 
-    status: Status = Status.INBOX
+    #: None when the file names no status: a note or tags alone (BibTeX's ``annote``, RIS's
+    #: ``N1``) leave the paper's status as the library has it.
+    status: Status | None = None
     note: str = ""
     tags: tuple[str, ...] = ()
     #: When the status was given (seconds since the epoch), when the file says.

@@ -10,6 +10,11 @@ whether its source or its list says it, as ``International Conference on Learnin
 Representations (ICLR)``), an arXiv preprint as ``@misc{eprint, archiveprefix, primaryclass}``;
 with its year, month, publisher, volume, number, pages, DOI, URL, note, keywords and abstract,
 and its code links at the end of the note, so that the file imports back as the same papers.
+
+The user's own note and tags go where reference managers read them: the note in ``annote``
+(Zotero, JabRef and Mendeley write and read a note there; its lines kept as the field's
+lines), the tags among the ``keywords`` (Zotero's and JabRef's tags) and named apart in
+``mendeley-tags``, as Mendeley writes them, so that our reader takes them back as tags.
 """
 
 from __future__ import annotations
@@ -20,14 +25,15 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
-from storage.export.selection import lists_text
-from storage.export.tex import tex_ascii
+from storage.export.selection import keywords_and_tags, lists_text, users_own
+from storage.export.tex import tex_ascii, tex_note
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
 from storage.sources.citation import citation_of
 from storage.sources.links import web_url
+from storage.text.sanitize import printable_block
 
 
 def bib_escape(text: str) -> str:
@@ -113,8 +119,8 @@ def _text_fact(paper: Paper, name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def bibtex_entry(paper: Paper, key: str) -> str:
-    """The entry of one paper (see the module)."""
+def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -> str:
+    """The entry of one paper, with the user's ``note`` and ``tags`` (see the module)."""
     cited = citation_of(paper)
     fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
     if paper.authors:
@@ -149,14 +155,18 @@ def bibtex_entry(paper: Paper, key: str) -> str:
     for name in ("isbn", "issn"):
         if value := _text_fact(paper, name):
             fields.append((name, bib_escape(value)))
-    note = _text_fact(paper, "bib_note")
+    cited_note = _text_fact(paper, "bib_note")
     if paper.github:
         code = "Code: " + ", ".join(paper.github)
-        note = f"{note}; {code}" if note else code
-    if note:
-        fields.append(("note", bib_escape(note)))
-    if paper.keywords:
-        fields.append(("keywords", bib_escape(", ".join(paper.keywords))))
+        cited_note = f"{cited_note}; {code}" if cited_note else code
+    if cited_note:
+        fields.append(("note", bib_escape(cited_note)))
+    if note:  # control characters shown (as the RIS and Markdown exports do), not dropped
+        fields.append(("annote", tex_note(printable_block(note))))
+    if keywords := keywords_and_tags(paper.keywords, tags):
+        fields.append(("keywords", bib_escape(", ".join(keywords))))
+    if tags:
+        fields.append(("mendeley-tags", bib_escape(", ".join(tags))))
     if groups := lists_text(paper):  # JabRef's field for the groups an entry is in
         fields.append(("groups", bib_escape(groups)))
     if paper.title_derived and paper.abstract:  # ours: read back as derived, not as real
@@ -182,10 +192,12 @@ def bibtex_pieces(
 ) -> Iterator[str]:
     """``to_bibtex`` in pieces: the first line, then an entry at a time."""
     # the reader knows its own export by this line: code links are the notes', none else
-    yield f"{OWN_EXPORT_LINE} (https://github.com links are in each note)\n\n"
+    coded = any(paper.github for paper in papers)  # the line says what is true of the file
+    said = " (an entry's https://github.com links end its note)" if coded else ""
+    yield f"{OWN_EXPORT_LINE}{said}\n\n"
     taken: set[str] = set()
     for number, paper in enumerate(papers):
-        entry = bibtex_entry(paper, bibtex_key(paper, taken))
+        entry = bibtex_entry(paper, bibtex_key(paper, taken), *users_own(paper, triage))
         yield f"\n{entry}" if number else entry
 
 

@@ -6,6 +6,12 @@ type (``article-journal``, ``paper-conference``, ``book``, ``thesis``, an arXiv 
 ``volume``, ``issue``, ``page``, ``DOI``, ``URL``, ``ISBN``/``ISSN``, its arXiv id
 (``archive`` and ``archive_location``), keywords, abstract, and a ``note`` ending in its code
 links; ``storage.sources.csl_json`` reads it back as the same paper.
+
+The user's own note starts the ``note``, a blank line before the reference's: Zotero's import
+reads ``note`` (into the item's Extra) and leaves ``annote`` out, and CSL's ``note`` is the
+variable for notes about an item. The user's tags follow the ``keyword`` list. ``custom`` says
+which are the user's (``tags``, and ``reference_note``: what of the note is not theirs), so that
+our reader takes them back as the note and tags.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any
 from storage.export.bibtex import bibtex_key
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.json_array import json_array_pieces
+from storage.export.selection import keywords_and_tags, users_own
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
@@ -63,8 +70,8 @@ def _fact(paper: Paper, name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def csl_item(paper: Paper, key: str) -> dict[str, Any]:
-    """One paper as a CSL item."""
+def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -> dict[str, Any]:
+    """One paper as a CSL item, with the user's ``note`` and ``tags`` (see the module)."""
     cited = citation_of(paper)
     kind = CSL_TYPES.get(cited.kind, "document")
     if cited.kind == "misc" and cited.arxiv:
@@ -96,18 +103,25 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         item["archive"], item["archive_location"] = "arXiv", cited.arxiv
     elif cited.eprint:
         item["archive"], item["archive_location"] = cited.archive, cited.eprint
-    if paper.keywords:
-        item["keyword"] = ", ".join(paper.keywords)
-    note = _fact(paper, "bib_note")
+    if keywords := keywords_and_tags(paper.keywords, tags):
+        item["keyword"] = ", ".join(keywords)
+    cited_note = _fact(paper, "bib_note")
     if paper.github:
         code = "Code: " + ", ".join(paper.github)
-        note = f"{note}; {code}" if note else code
-    if note:
-        item["note"] = note
-    if paper.lists or paper.list:  # CSL's own place for what other fields do not hold
-        item["custom"] = {"lists": list(paper.lists or (paper.list,))}
+        cited_note = f"{cited_note}; {code}" if cited_note else code
+    if note or cited_note:
+        item["note"] = "\n\n".join(n for n in (note, cited_note) if n)
+    custom: dict[str, Any] = {}  # CSL's own place for what other fields do not hold
+    if paper.lists or paper.list:
+        custom["lists"] = list(paper.lists or (paper.list,))
         if paper.title_derived and paper.abstract:  # read back as derived, not as real
-            item["custom"]["title_derived"] = True
+            custom["title_derived"] = True
+    if tags:
+        custom["tags"] = list(tags)
+    if note:
+        custom["reference_note"] = cited_note
+    if custom:
+        item["custom"] = custom
     return item
 
 
@@ -123,7 +137,9 @@ def csl_json_pieces(
 ) -> Iterator[str]:
     """``to_csl_json`` in pieces."""
     taken: set[str] = set()
-    return json_array_pieces(csl_item(p, bibtex_key(p, taken)) for p in papers)
+    return json_array_pieces(
+        csl_item(p, bibtex_key(p, taken), *users_own(p, triage)) for p in papers
+    )
 
 
 CSL_JSON = Exporter(

@@ -5,6 +5,11 @@ Each record holds what the library knows of the paper (``storage.sources.citatio
 the proceedings or venue (``T2``), ``PY`` (and ``DA`` with the month and day as known),
 publisher, volume, issue, start and end pages, ISBN/ISSN, abstract, link, DOI, keywords,
 and a note (``N1``) ending in its code links; ``storage.sources.ris`` reads it back whole.
+
+The user's own tags are ``KW`` lines after the keywords, and the user's note an ``N1`` of its
+own before the reference's (its lines as lines: Zotero makes each ``N1`` a note, each ``KW`` a
+tag). ``U3`` names the tags and ``U4`` says the first ``N1`` is the note, so that our reader
+takes them back as the note and tags, not as the source's keywords and note.
 """
 
 from __future__ import annotations
@@ -13,14 +18,14 @@ import re
 from collections.abc import Iterator, Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
-from storage.export.selection import lists_text
+from storage.export.selection import keywords_and_tags, lists_text, users_own
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import RIS_TYPES, citation_of
 from storage.sources.links import web_url
-from storage.sources.ris import TITLE_DERIVED
-from storage.text.sanitize import printable
+from storage.sources.ris import TITLE_DERIVED, USERS_NOTE, USERS_TAGS
+from storage.text.sanitize import printable, printable_block
 
 #: A line that would read as a tag (``ER  - …``): a paragraph starting so is indented.
 _TAG_LIKE = re.compile(r"[A-Z][A-Z0-9] {0,2}-")
@@ -57,8 +62,9 @@ def ris_name(name: str) -> str:
     return ", ".join(p for p in (parts.last, parts.given, parts.suffix) if p)
 
 
-def ris_entry(paper: Paper) -> list[str]:
-    """The lines of one paper's record, ``TY`` to ``ER``."""
+def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[str]:
+    """The lines of one paper's record, ``TY`` to ``ER``, with the user's ``note`` and
+    ``tags`` (see the module)."""
     cited = citation_of(paper)
     kind = RIS_TYPES.get(cited.kind, "GEN")
     lines = [_line("TY", kind), _line("TI", paper.display_title)]
@@ -96,17 +102,25 @@ def ris_entry(paper: Paper) -> list[str]:
         lines.append(_line("L1", pdf))
     if cited.doi:
         lines.append(_line("DO", cited.doi))
-    lines += [_line("KW", k) for k in paper.keywords]
-    note = _fact(paper, "bib_note")
+    lines += [_line("KW", k) for k in keywords_and_tags(paper.keywords, tags)]
+    if note:  # its lines as they are, all but the first indented: none starts a tag (``ER``),
+        # our reader takes the indent off, Zotero trims it
+        first, *more = printable_block(note).split("\n")
+        lines += [f"N1  - {first}", *(f"  {line}" if line else "" for line in more)]
+    cited_note = _fact(paper, "bib_note")
     if paper.github:
         code = "Code: " + ", ".join(paper.github)
-        note = f"{note}; {code}" if note else code
-    if note:
-        lines.append(_line("N1", note))
+        cited_note = f"{cited_note}; {code}" if cited_note else code
+    if cited_note:
+        lines.append(_line("N1", cited_note))
     if groups := lists_text(paper):  # a user-defined tag: what lists the paper is in
         lines.append(_line("U1", f"Lists: {groups}"))
     if paper.title_derived and paper.abstract:  # another: read back as derived, not as real
         lines.append(_line("U2", TITLE_DERIVED))
+    if tags:  # which of the keywords are the user's tags, and whose the first note is
+        lines.append(_line("U3", USERS_TAGS + "; ".join(tags)))
+    if note:
+        lines.append(_line("U4", USERS_NOTE))
     lines.append("ER  - ")
     return lines
 
@@ -122,7 +136,7 @@ def ris_pieces(
     papers: Sequence[Paper], triage: TriageState, options: ExportOptions = DEFAULT_OPTIONS
 ) -> Iterator[str]:
     """``to_ris`` in pieces: a record at a time."""
-    return ("\n".join(ris_entry(p)) + "\n\n" for p in papers)
+    return ("\n".join(ris_entry(p, *users_own(p, triage))) + "\n\n" for p in papers)
 
 
 RIS = Exporter(

@@ -82,6 +82,20 @@ def lists_text(paper: Paper) -> str:
     return text + ";" if len(names) == 1 and "," in text else text
 
 
+def users_own(paper: Paper, triage: TriageState) -> tuple[str, tuple[str, ...]]:
+    """The user's note and tags of a paper, as the reference formats carry them beside what its
+    source gave (BibTeX's ``annote`` and ``keywords``, RIS's ``N1`` and ``KW``)."""
+    return triage.notes.get(paper.id, "").strip(), tuple(triage.tags.get(paper.id, ()))
+
+
+def keywords_and_tags(keywords: Sequence[str], tags: Sequence[str]) -> list[str]:
+    """The source's keywords, then the user's tags that are none of them (in any case): one
+    list, as reference managers keep them (Zotero's and Mendeley's tags are their keywords).
+    Each format says apart which are the tags, so that our readers take them back as tags."""
+    known = {k.casefold() for k in keywords}
+    return [*keywords, *(t for t in dict.fromkeys(tags) if t.casefold() not in known)]
+
+
 def venue_of(paper: Paper) -> VenueFound:
     """The venue a paper cites: the known venue its source or one of its lists names, and the
     year they give (``ICLR 2025 论文列表`` → ICLR, 2025)."""

@@ -26,7 +26,7 @@ from typing import Final
 
 from storage.text.symbols import GREEK, SUBSCRIPTS, SUPERSCRIPTS, SYMBOLS
 
-__all__ = ["OWN_CHARACTERS", "own_encoding", "tex_ascii", "unihex"]
+__all__ = ["OWN_CHARACTERS", "own_encoding", "tex_ascii", "tex_note", "unihex"]
 
 # ASCII characters that mean something to LaTeX or bibtex, and how the text writes them.
 _ASCII: Final = {
@@ -233,6 +233,22 @@ def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
         if to_unicode(written) != to_unicode(guarded):
             return guarded
     return written
+
+
+def tex_note(text: str) -> str:
+    """A note (BibTeX's ``annote``) as ASCII LaTeX with balanced braces: each character as
+    ``tex_ascii`` writes it, its spaces and lines as they are (TeX reads them as spaces), and
+    no guard of ``*`` (Zotero and JabRef would show ``\\textasteriskcentered{}`` for the ``**``
+    of a Markdown note): ``storage.text.latex.tex_text`` reads it back as it was. A line
+    that reads as an entry's start or a field's (``@comment{``, ``title = …``) starts with
+    ``{}``: bibtexparser took the first for an entry, biber warns of a runaway string."""
+    lines = unicodedata.normalize("NFC", text).split("\n")
+    written = (_WRITTEN_OTHERWISE.sub(_Escapes().escaped, line) for line in lines)
+    return "\n".join(_ENTRY_OR_FIELD.sub(r"\1{}", line, count=1) for line in written)
+
+
+#: The start of a line that reads as an entry's (``@``) or a field's (``name =``).
+_ENTRY_OR_FIELD: Final = re.compile(r"^( *)(?=@|[^\s={}]+ *=)")
 
 
 #: What ``tex_ascii`` does not write as it is: a hyphen (written apart from a hyphen before

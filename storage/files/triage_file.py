@@ -584,7 +584,9 @@ class TriageChange:
     ) -> list[Change]:
         """Give the decisions a file carries to the papers still in the Inbox (``take_theirs``:
         to all), as one ``restore`` undo step; returns the status changes made. A paper
-        decided otherwise here keeps its decision and counts in ``report.differing``."""
+        decided otherwise here keeps its decision and counts in ``report.differing``; a note or
+        tags fill what a paper's are missing when the file names its status or none (BibTeX,
+        RIS, CSL-JSON name none)."""
         docs = self.documents(pid for pid, _ in carried)
         changes: list[Change] = []
         moves: list[list[Any]] = []  # the queue's places, as a decision's step keeps them
@@ -594,31 +596,30 @@ class TriageChange:
         for pid, theirs in carried:
             doc = docs[pid]
             ours = Status(doc.get("status", "inbox"))
-            same = (
-                ours is theirs.status
-                and doc.get("note", "") == theirs.note
-                and tuple(doc.get("tags", ())) == theirs.tags
-            )
-            if same:
+            status = theirs.status or ours
+            note, tags = doc.get("note", ""), list(doc.get("tags", ()))
+            if status is ours and note == theirs.note and tuple(tags) == theirs.tags:
                 continue
-            if ours is not Status.INBOX and not take_theirs:
+            if ours is not Status.INBOX and not take_theirs and status is not ours:
                 report.differing += 1
                 continue
-            if theirs.status is not ours:
-                changes.append((pid, ours, theirs.status))
+            if status is not ours:
+                changes.append((pid, ours, status))
                 before = standing(doc)
-                doc["status"] = theirs.status.value
+                doc["status"] = status.value
                 doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
                 if pid in places:  # its place in the queue the file was made of
                     doc["q"], doc["qa"] = places[pid], round(now(), 3)
-                if Status.STARRED in (ours, theirs.status):  # for the undo, and its redo
+                if Status.STARRED in (ours, status):  # for the undo, and its redo
                     moves.append([pid, before, standing(doc)])
-            note, tags = doc.get("note", ""), list(doc.get("tags", ()))
             if take_theirs:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
             else:  # a note or tags of the library are kept; the file fills what is empty
-                doc["note"] = doc.get("note") or theirs.note
-                doc["tags"] = list(dict.fromkeys([*doc.get("tags", ()), *theirs.tags]))[:MAX_TAGS]
+                doc["note"] = note or theirs.note
+                doc["tags"] = list(dict.fromkeys([*tags, *theirs.tags]))[:MAX_TAGS]
+            if status is ours and (doc["note"], doc["tags"]) == (note, tags):
+                report.differing += 1  # the file's note and tags differ: the library's kept
+                continue
             _written_at(doc, note, tags)
             report.restored += 1
         self.save(docs)

@@ -26,6 +26,8 @@ Unicode through the one converter (``storage.text.latex``); abstracts are kept a
 (LaTeX is their display's business). The reference fields (year, date, month, DOI, URL,
 eprint and archive, journal, booktitle, publisher, volume, number, pages, note, …) are kept
 as the paper's extra fields (``storage.sources.fields``) and written back by the exports.
+The user's own note (``annote``: Zotero's, JabRef's, Mendeley's, ours) and tags
+(``mendeley-tags``, which are among the ``keywords`` too) are the paper's note and tags.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from storage.sources.authors import ended_with_et_al, flat_name
 from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
 from storage.sources.dates import typed_date
-from storage.sources.fields import BadField
+from storage.sources.fields import BadField, keywords_before_tags, without_tags
 from storage.sources.records import (
     Fit,
     Reader,
@@ -443,6 +445,14 @@ def _note(fields: Mapping[str, str]) -> tuple[str, str]:
     return note, f"{more} {code}".strip()
 
 
+def _users_note(fields: Mapping[str, str]) -> str:
+    """The user's own note: Zotero, JabRef, Mendeley and our export write it in ``annote``
+    (biblatex names it ``annotation``), plain text but for its TeX escapes, line by line."""
+    from storage.text.latex import tex_text
+
+    return tex_text(_first(fields, ("annote", "annotation")).replace("\r\n", "\n")).strip()
+
+
 #: Reference fields kept as the paper's extra fields: (ours, BibTeX's names), as text.
 _TEXT_FIELDS: Final = (
     ("journal", ("journal", "journaltitle")),
@@ -519,6 +529,10 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         links.append(_verbatim(howpublished))
     out["url"] = [u for u in links if u]
     out["bib_note"], out["code"] = _note(fields)
+    # the user's: the note in ``annote`` and the tags Mendeley and we name among the keywords
+    out["note"] = _users_note(fields)
+    out["tags"] = _readable(fields.get("mendeley-tags", ""))
+    out["keywords"] = (keywords_before_tags if ours else without_tags)(out["keywords"], out["tags"])
     groups = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
     # JabRef separates its groups by commas ("Reading, Thesis"); our export by semicolons
     out["lists"] = groups if ours or ";" in groups else groups.split(",")

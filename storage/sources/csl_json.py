@@ -2,7 +2,9 @@
 
 An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` or
 ``{"literal"}``), ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``),
-``container-title`` and ``keyword``. Such files are named ``.json``: they are told from other
+``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
+tags among the keywords, and what of the ``note`` is the reference's: the user's note is
+before it). Such files are named ``.json``: they are told from other
 JSON by their content (the sniff looks for CSL's own field names at the start), and read
 before the generic JSON reader would; one whose start holds none of them (a first abstract
 longer than the sniff looks) is known when the JSON reader has parsed it (``is_csl_json``),
@@ -29,6 +31,7 @@ from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
 from storage.sources.dates import checked_date, typed_date
+from storage.sources.fields import keywords_before_tags
 from storage.sources.json_lists import loads
 from storage.sources.records import (
     ARXIV_ID,
@@ -162,16 +165,23 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
         fields["archiveprefix"], fields["eprint"] = "arXiv", arxiv.group(1)
     url = item.get("URL")
     fields["url"] = url if isinstance(url, str) else ""
-    fields["keywords"] = item.get("keyword", "")
-    note, code = note_and_code(item.get("note"))
-    fields["bib_note"], fields["code"] = note, code
+    custom = item.get("custom")
+    custom = custom if isinstance(custom, Mapping) else {}
+    fields["keywords"] = fields.pop("keyword", "")
+    if isinstance(tags := custom.get("tags"), list):  # ours: the user's, among the keywords
+        fields["keywords"], fields["tags"] = keywords_before_tags(fields["keywords"], tags), tags
+    note = written if isinstance(written := item.get("note"), str) else ""
+    fields.pop("note", None)  # CSL's note is the reference's (its code links are kept) …
+    cited = custom.get("reference_note")
+    if isinstance(cited, str):  # … but ours starts with the user's (``custom`` says)
+        fields["note"] = note.removesuffix(cited).removesuffix("\n\n") if cited else note
+        note = cited
+    fields["bib_note"], fields["code"] = note_and_code(note)
     fields.pop("author", None)
-    fields.pop("note", None)  # CSL's note is no triage note (its code links are kept)
     fields.pop("status", None)  # CSL's publication status is neither ours nor the venue's
     fields.pop("number", None)  # a report's number, not an issue
     fields.pop("type", None)
-    custom = item.get("custom")
-    if isinstance(custom, Mapping) and "lists" in custom:  # ours: display text, kept as such
+    if "lists" in custom:  # ours: display text, kept as such
         fields["lists"] = custom.get("lists")
         fields["links_given"] = True
         fields["title_derived"] = custom.get("title_derived") is True

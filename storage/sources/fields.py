@@ -339,9 +339,9 @@ def _position(value: Any) -> float | None:
 
 
 def decision_of(item: Mapping[str, Any]) -> Decision | None:
-    """What a record says the user made of the paper: a triage ``status``, a ``note``,
-    ``tags``, ``decided_at``, a starred paper's ``queue_position``; None when it says nothing
-    of it."""
+    """What a record says the user made of the paper: a triage ``status`` (None when it names
+    none), a ``note``, ``tags``, ``decided_at``, a starred paper's ``queue_position``; None
+    when it says nothing of it."""
     status = triage_status(item.get("status"))
     note = item.get("note")
     note = note.strip() if isinstance(note, str) else ""
@@ -350,7 +350,34 @@ def decision_of(item: Mapping[str, Any]) -> Decision | None:
         return None
     at = _time(item.get("decided_at")) if status not in (None, Status.INBOX) else None
     place = _position(item.get("queue_position")) if status is Status.STARRED else None
-    return Decision(status or Status.INBOX, note, tags, at, place)
+    return Decision(status, note, tags, at, place)
+
+
+def without_tags(keywords: Any, tags: Any) -> list[str]:
+    """The source's keywords of a list that holds the user's tags too (Mendeley's BibTeX:
+    ``keywords``, and the tags among them in ``mendeley-tags``): each keyword a tag is, left
+    out. Each is a list, or text of items parted by commas or semicolons."""
+    named = set(_items(tags))
+    return [k for k in _items(keywords) if k not in named]
+
+
+def keywords_before_tags(keywords: Any, tags: Any) -> list[str]:
+    """The source's keywords of our exports' list, which holds them and then the user's tags
+    that are none of them (``storage.export.selection.keywords_and_tags``): what comes before
+    the longest end of the list that is those tags. A tag that is a keyword too is so read,
+    unless it ends the keywords: the list is written again as it was read either way."""
+    found, named = _items(keywords), list(dict.fromkeys(_items(tags)))
+    for start in range(max(0, len(found) - len(named)), len(found)):
+        known = {k.casefold() for k in found[:start]}
+        if found[start:] == [t for t in named if t.casefold() not in known]:
+            return found[:start]
+    return found
+
+
+def _items(value: Any) -> list[str]:
+    """A list of texts, or text of items parted by commas or semicolons, as its items."""
+    parts = re.split(r"[;,]", value) if isinstance(value, str) else value or ()
+    return [" ".join(p.split()) for p in parts if isinstance(p, str) and p.strip()]
 
 
 def lists_of(item: Mapping[str, Any]) -> tuple[str, ...]:

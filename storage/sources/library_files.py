@@ -146,7 +146,7 @@ def read_library(text: str, path: Path) -> ReadResult:
         decision = decisions.get(str(doc.get("id", "")))
         if decision is not None:
             fields.update(
-                status=decision.status.value,
+                status=(decision.status or Status.INBOX).value,  # its Inbox
                 note=decision.note,
                 tags=list(decision.tags),
                 decided_at=decision.at,

@@ -16,7 +16,9 @@ Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/`
 (publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
 (pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept;
 Scopus's ``Cited By: 12`` in it the citations). Scopus's ``UR`` is its own record page, behind
-its login: a record with a DOI is linked by it instead, as Scopus's CSV is.
+its login: a record with a DOI is linked by it instead, as Scopus's CSV is. Our export's
+``U3`` names the user's tags among the ``KW`` lines, and its ``U4`` says the first ``N1`` is
+the user's note (its lines as written): they are read back as the note and tags.
 """
 
 from __future__ import annotations
@@ -30,12 +32,17 @@ from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import FROM_RIS
 from storage.sources.dates import typed_date
+from storage.sources.fields import keywords_before_tags
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
 
 #: What our RIS export says in ``U2`` of a paper whose title was derived from its abstract.
 TITLE_DERIVED: Final = "Title derived from the abstract"
+#: What it says in ``U3`` before the user's tags (which its ``KW`` lines hold too), and in
+#: ``U4`` of a record whose first ``N1`` is the user's note (the next one the reference's).
+USERS_TAGS: Final = "Tags: "
+USERS_NOTE: Final = "The first N1 is the user's note"
 
 RIS_SUFFIXES: Final = (".ris",)
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) {0,2}-(?: (.*)|$)")
@@ -98,12 +105,29 @@ def _scopus_note(fields: dict[str, Any]) -> str:
     return "; ".join(kept)
 
 
+def _users_own(tags: list[tuple[str, list[str]]]) -> tuple[list[str] | None, str]:
+    """The user's note (the pieces of its ``N1``) and tags of a record our export wrote
+    (``U4``, ``U3``); (None, "") when the record says none."""
+    said = {tag: " ".join(pieces[1:]).strip() for tag, pieces in tags if tag in ("U3", "U4")}
+    first = next((pieces for tag, pieces in tags if tag == "N1"), None)
+    note = first if said.get("U4") == USERS_NOTE else None
+    named = said.get("U3", "")
+    return note, named.removeprefix(USERS_TAGS) if named.startswith(USERS_TAGS) else ""
+
+
 def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
-    for tag, (size, *pieces) in tags:
+    note, users_tags = _users_own(tags)
+    if note is not None:  # its lines as written, the indent of each after the first taken off
+        head, *more = note[1:]
+        fields["users_note"] = "\n".join([head, *(line.removeprefix("  ") for line in more)])
+    for tag, written in tags:
+        size, *pieces = written
         if int(size) > MAX_VALUE_CHARS:
             return f"{tag} runs over {int(size):,} characters of wrapped lines, too long a value"
+        if written is note:
+            continue
         name = _FIELDS.get(tag)
         if name == "abstract":  # its lines as lines, a blank line between paragraphs
             value = "\n".join(" ".join(p.split()) for p in pieces).strip()
@@ -152,6 +176,9 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
     fields["bib_note"], fields["code"] = note_and_code(_scopus_note(fields))
+    fields["note"], fields["tags"] = fields.pop("users_note", ""), users_tags
+    if users_tags:  # ours: the user's tags end the keywords
+        fields["keywords"] = keywords_before_tags(fields.get("keywords"), users_tags)
     if fields.get("doi"):  # Scopus's own record, behind its login: the DOI's page instead
         fields["url"] = [u for u in fields.get("url", []) if not _SCOPUS_PAGE.match(u)]
     # ``L1`` a line per attachment: a file here (Zotero's, Mendeley's; its PDF, not its
@@ -193,9 +220,9 @@ def read_ris(text: str, path: Path) -> ReadResult:
                 pieces = tags[-1][1]  # in it parts its paragraphs
                 pieces[0] = str(int(pieces[0]) + len(line) + 1)
                 if int(pieces[0]) <= MAX_VALUE_CHARS:
-                    pieces.append(line.strip())
+                    pieces.append(line)
             continue
-        tag, value = match.group(1), match.group(2) or ""
+        tag, value = match.group(1), "" if match.group(2) is None else line[match.start(2) :]
         if tag == "TY":
             if tags is not None:  # the previous record had no ER
                 number += 1

@@ -47,7 +47,7 @@ from storage.text.tex_commands import (
     more_symbols,
 )
 
-__all__ = ["literal", "to_unicode"]
+__all__ = ["literal", "tex_text", "to_unicode"]
 
 
 # Control characters are shown, never obeyed nor hidden (as ``storage.text.sanitize`` shows
@@ -641,3 +641,38 @@ def literal(text: str) -> str:
         return text
     escaped = text.translate(_LITERAL).replace("--", "-{}-").replace("''", "'{}'")
     return escaped if to_unicode(escaped) == text else text
+
+
+#: Where a TeX escape starts in text written plain but for its escapes: a command (``\&``,
+#: ``\textbackslash{}``), a group (``{\"u}``, ``{$\lbrace$}``), a tie.
+_ESCAPE_START = re.compile(r"\\(?:[A-Za-z]+(?:\{\})?|.?)|[{~]", re.DOTALL)
+
+
+def tex_text(text: str) -> str:
+    """Text written as it reads but for its TeX escapes (a BibTeX note: ours, Zotero's,
+    JabRef's), as it was: each escape through ``to_unicode`` (``{\\"u}`` → ü, ``\\%`` → %),
+    every other character as written, with no Markdown read into it (``[a](b)``, a code
+    span, ``''``: a note's own Markdown) and its spaces and lines as they are; composed (NFC:
+    ``{e}`` and an ogonek's ``U+0328`` are ``ę``)."""
+    out: list[str] = []
+    at = 0
+    while (found := _ESCAPE_START.search(text, at)) is not None:
+        out.append(text[at : found.start()])
+        end = found.end() if found.group() != "{" else _group_end(text, found.start())
+        out.append("\u00a0" if found.group() == "~" else to_unicode(text[found.start() : end]))
+        at = end
+    return unicodedata.normalize("NFC", "".join(out) + text[at:])
+
+
+def _group_end(text: str, start: int) -> int:
+    """Where the group opening at ``start`` ends: past its matching ``}`` (an escaped brace
+    is no brace), or the end of the text."""
+    depth = 0
+    at = start
+    while at < len(text):
+        ch = text[at]
+        at += 2 if ch == "\\" else 1
+        depth += 1 if ch == "{" else -1 if ch == "}" else 0
+        if depth == 0:
+            return at
+    return len(text)

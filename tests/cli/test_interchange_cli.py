@@ -87,6 +87,40 @@ def test_every_reference_format_imports_back(
     assert "0 added" in again and len(listed(home, env)) == 38
 
 
+@pytest.mark.parametrize(
+    ("fmt", "suffix"), [("bibtex", "bib"), ("ris", "ris"), ("csl-json", "csl.json")]
+)
+def test_a_reference_export_carries_the_notes_and_tags_and_brings_them_back(
+    seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    """The review's case: tags ``sae interp`` and a two-line note on a paper of the Inbox,
+    ``papers export --status inbox --format ris`` held neither (nor did BibTeX or CSL-JSON):
+    they are where Zotero reads them, and come back as the note and tags, once."""
+    ok(run("--home", home, "tag", seeded.collabedit, "sae", "interp", env=env))
+    ok(run("--home", home, "note", seeded.collabedit, "First line.\nSecond line.", env=env))
+    path = tmp_path / f"inbox.{suffix}"
+    ok(run("--home", home, "export", "--status", "inbox", "--format", fmt, "-o", path, env=env))
+    text = path.read_text(encoding="utf-8")
+    if fmt == "ris":
+        assert "KW  - sae\nKW  - interp\n" in text
+        assert "N1  - First line.\n  Second line.\n" in text
+    elif fmt == "bibtex":
+        assert "annote = {First line.\nSecond line.}" in text and "mendeley-tags = {sae," in text
+    else:
+        [item] = [i for i in json.loads(text) if "First line." in i.get("note", "")]
+        assert item["note"].startswith("First line.\nSecond line.")  # the code links after
+        assert item["keyword"] == "sae, interp" and item["custom"]["tags"] == ["sae", "interp"]
+    fresh = tmp_path / "fresh"
+    ok(run("--home", fresh, "import", path, env=env))
+    [mine] = [r for r in listed(fresh, env) if r["id"] == seeded.collabedit]
+    assert (mine["note"], mine["tags"]) == ("First line.\nSecond line.", ["sae", "interp"])
+    assert mine["keywords"] == []  # the tags are no keywords of the source
+    again = ok(run("--home", home, "import", path, env=env))  # into its own library
+    assert "0 added" in again and "differ" not in again and "restored" not in again
+    [same] = [r for r in listed(home, env) if r["id"] == seeded.collabedit]
+    assert (same["note"], same["tags"]) == ("First line.\nSecond line.", ["sae", "interp"])
+
+
 def test_remove_papers_and_a_list_then_undo(
     seeded: Seeded, home: Path, env: dict[str, str]
 ) -> None:

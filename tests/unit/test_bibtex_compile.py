@@ -156,3 +156,57 @@ def test_an_acl_anthology_entry_keeps_its_stacked_accents_and_compiles(tmp_path:
     bib = export([paper], TriageState(), "bibtex")
     assert r"author = {Minh Nguy{\~{{\^e}}}n and Ho{\`a}ng Tr{\`{{\^a}}}n}" in bib
     compiles(tmp_path, bib)
+
+
+def test_notes_and_tags_compile_and_print_where_a_style_prints_them(tmp_path: Path) -> None:
+    """The user's notes (``annote``) and tags (``keywords``, ``mendeley-tags``) at their most
+    hostile compile both ways, and set where styles print them: chicago-annote's notes after
+    each entry (bibtex), biblatex's ``reading`` style its annotations and keywords (biber,
+    which warned of a runaway string at a note's line reading ``title = …``)."""
+    import shutil
+
+    from storage.export.tex_table import run
+    from tests.unit.test_export_notes_tags import HOSTILE_NOTES, PAPER
+
+    if run(tmp_path, "kpsewhich", "chicago-annote.bst", "natbib.sty").stdout.count("\n") != 2:
+        pytest.skip("chicago-annote.bst or natbib is not installed (texlive-bibtex-extra)")
+    # (biber's time grows with the square of a field's commands: 800 braces or CJK characters
+    # in one note take it 20 s, 5,000 braces 100 s, any field alike; bibtex is quick)
+    long = "a long note " * 2000 + "中文" * 50 + "{" * 300
+    notes = [*HOSTILE_NOTES, "title = {x}\n  author = y\n@string{a = b}", long]
+    papers = [
+        Paper(id=f"{i:012d}", title=f"{PAPER.title} {i}", abstract=PAPER.abstract,
+              authors=PAPER.authors, github=PAPER.github, list="ICLR 2025")
+        for i in range(len(notes))
+    ]  # fmt: skip
+    tags = ("sae", "a-b", "c\\d", "x{y", "50%", "ü", "#x_y", "~")
+    triage = TriageState(
+        notes={p.id: n for p, n in zip(papers, notes, strict=True)},
+        tags={p.id: tags for p in papers},
+    )
+    bib = export(papers, triage, "bibtex")
+    compiles(tmp_path, bib)
+    printed = tmp_path / "printed"
+    printed.mkdir()
+    shutil.copy(tmp_path / "refs.bib", printed / "refs.bib")
+    (printed / "ca.tex").write_text(
+        "\\documentclass{article}\\usepackage{natbib}\\begin{document}\\nocite{*}"
+        "\\bibliographystyle{chicago-annote}\\bibliography{refs}\\end{document}\n"
+    )
+    (printed / "rd.tex").write_text(
+        "\\documentclass{article}\\usepackage[backend=biber,style=reading]{biblatex}"
+        "\\addbibresource{refs.bib}\\begin{document}\\nocite{*}\\printbibliography"
+        "\\end{document}\n"
+    )
+    latex = ("pdflatex", "-interaction=nonstopmode")
+    run(printed, *latex, "ca.tex")
+    assert "error message" not in (bibtex := run(printed, "bibtex", "ca").stdout), bibtex
+    run(printed, *latex, "rd.tex")
+    biber = run(printed, "biber", "rd").stdout
+    assert "ERROR" not in biber and "WARN" not in biber, biber[-2000:]
+    for name in ("ca", "rd"):
+        log = run(printed, *latex, f"{name}.tex").stdout
+        assert not re.findall(r"^! .*", log, re.MULTILINE), (name, log[-2000:])
+    assert (printed / "ca.bbl").read_text().count("\\begin{quotation}") == len(papers)
+    rd = (printed / "rd.bbl").read_text()
+    assert rd.count("\\field{annotation}") == len(papers) and rd.count("\\keyw{") == len(papers)

@@ -113,6 +113,21 @@ def test_bibtex_keys_are_unique_and_fields_escaped() -> None:
     assert bib_escape("50% of {x} & y_1") == r"50\% of {$\lbrace$}x{$\rbrace$} \& y\_1"
 
 
+def test_the_bibtex_first_line_names_code_links_only_when_an_entry_has_them() -> None:
+    """It said "https://github.com links are in each note" of any export, one of papers
+    without code links too."""
+    from storage.sources.registry import read_text_content
+
+    bare = PAPERS[2]  # no code links
+    assert export([bare], TRIAGE, "bibtex").startswith("% Written by papers-tui\n\n@")
+    coded = export([bare, PAPERS[0]], TRIAGE, "bibtex")
+    said = "% Written by papers-tui (an entry's https://github.com links end its note)\n\n@"
+    assert coded.startswith(said)
+    # either way the reader knows its own export: the links given are the note's, no other
+    [record] = read_text_content(export([bare], TRIAGE, "bibtex"), Path("x.bib")).records
+    assert record.links_given
+
+
 def test_unknown_format_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="unknown format"):
         export(PAPERS, TRIAGE, "docx")

@@ -231,6 +231,33 @@ def test_our_json_export_into_an_existing_library(library: Library, tmp_path: Pa
     assert c not in other.statuses()
 
 
+def test_a_note_and_tags_go_to_a_paper_decided_here_as_the_file_says_or_not_at_all(
+    library: Library, tmp_path: Path
+) -> None:
+    """A file that names the paper's own status, or none (a CSV of notes and tags; BibTeX,
+    RIS and CSL-JSON name none), differs from it in nothing: its note and tags fill what the
+    paper has not. A status not named was taken for the Inbox, said to differ from the
+    paper's, and the note and tags left out; and so were those of the same status."""
+    first, second = library.papers()[:2]
+    library.set_status(first.id, "starred")
+    library.set_status(second.id, "read")
+    library.set_note(second.id, "mine")
+    path = tmp_path / "notes.csv"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["title", "abstract", "status", "note", "tags"])
+        for paper, status in ((first, "starred"), (second, "")):
+            writer.writerow([paper.title, paper.abstract, status, "theirs", "x; y"])
+    report = library.import_file(path)
+    assert (report.restored, report.differing) == (2, 0)
+    assert library.statuses() == {first.id: Status.STARRED, second.id: Status.READ}
+    notes, tags = library.triage().notes, library.triage().tags
+    assert (notes[first.id], tags[first.id]) == ("theirs", ("x", "y"))
+    assert (notes[second.id], tags[second.id]) == ("mine", ("x", "y"))  # its own note kept
+    again = library.import_file(path)  # nothing left to take: the note kept is said to differ
+    assert (again.restored, again.differing) == (0, 1)
+
+
 _MARKUP = st.sampled_from(
     [
         "@misc{k,",
