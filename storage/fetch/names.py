@@ -196,7 +196,7 @@ def _venue_id(argument: str) -> str:
         parts = urlsplit(argument if "://" in argument else f"https://{argument}")
         key = _VENUE_PAGES.get(parts.path.rstrip("/"))
         named = parse_qs(parts.query).get(key, []) if key else []
-        if len(named) != 1 or not named[0].strip():
+        if len(named) != 1 or not named[0].strip().strip("/").strip():  # (id=/: none)
             raise FetchError(
                 f"{argument[:80]!r} is no venue's page on OpenReview: give the venue's "
                 "(https://openreview.net/group?id=ICLR.cc/2025/Conference) or its id"

@@ -48,6 +48,7 @@ def test_a_short_name_of_the_config_with_a_trailing_slash() -> None:
     [
         ("https://openreview.net/forum?id=aBc123XyZ", "is no venue's page on OpenReview"),
         ("https://openreview.net/group?id=", "is no venue's page on OpenReview"),
+        ("https://openreview.net/group?id=/", "is no venue's page on OpenReview"),  # no colon
         ("https://openreview.net/group?id=A.cc/2025&id=B.cc/2025", "is no venue's page"),
         ("openreview.net", "is no venue's page on OpenReview"),
         ("https://openreview.net/group?id=ICLR.cc/2025%1B[2J/Conference", "control characters"),
