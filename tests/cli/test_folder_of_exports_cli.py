@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.cli.test_cli import make_env, ok, run
 from tests.unit.test_endnote_xml import endnote_export
-from tests.unit.test_zotero_rdf import ABSTRACT, items
+from tests.unit.test_zotero_rdf import ABSTRACT, elsewhere_pdfs, items
 
 #: XML files a folder of exports may hold beside them, each as the program that writes it does.
 OTHER_KINDS = {
@@ -119,15 +119,7 @@ def test_a_file_of_another_kind_named_alone_is_refused_in_one_line(tmp_path: Pat
 def test_pdfs_a_zotero_export_names_on_another_machine_are_one_warning(tmp_path: Path) -> None:
     """They were passed over in silence: the papers came without their PDFs, nothing said."""
     env = make_env(tmp_path)
-    body = "".join(
-        f'<bib:Article rdf:about="#item_{n}"><z:itemType>journalArticle</z:itemType>'
-        f"<dc:title>Paper {n}</dc:title><dcterms:abstract>{ABSTRACT} {n}</dcterms:abstract>"
-        f'<link:link rdf:resource="#item_{n}0"/></bib:Article>'
-        f'<z:Attachment rdf:about="#item_{n}0"><z:itemType>attachment</z:itemType>'
-        f'<rdf:resource rdf:resource="C:\\Users\\ann\\Zotero\\storage\\AB{n}\\paper {n}.pdf"/>'
-        "<z:linkMode>0</z:linkMode><link:type>application/pdf</link:type></z:Attachment>"
-        for n in range(1, 4)
-    )
+    body = elsewhere_pdfs(3)
     export = tmp_path / "Reading.rdf"
     export.write_text(items(body), encoding="utf-8")
     result = run("--home", tmp_path / "home", "import", export, env=env)

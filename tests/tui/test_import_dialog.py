@@ -194,17 +194,9 @@ async def test_the_imports_warnings_are_shown_not_only_counted(
 ) -> None:
     """The CLI prints an import's warnings under its report line; the app showed only the
     summary, so PDFs a Zotero export names on another machine went unsaid there."""
-    from tests.unit.test_zotero_rdf import ABSTRACT, items
+    from tests.unit.test_zotero_rdf import elsewhere_pdfs, items
 
-    body = "".join(
-        f'<bib:Article rdf:about="#item_{n}"><z:itemType>journalArticle</z:itemType>'
-        f"<dc:title>Paper {n}</dc:title><dcterms:abstract>{ABSTRACT} {n}</dcterms:abstract>"
-        f'<link:link rdf:resource="#item_{n}0"/></bib:Article>'
-        f'<z:Attachment rdf:about="#item_{n}0"><z:itemType>attachment</z:itemType>'
-        f'<rdf:resource rdf:resource="C:\\Users\\ann\\Zotero\\storage\\AB{n}\\paper {n}.pdf"/>'
-        "<z:linkMode>0</z:linkMode><link:type>application/pdf</link:type></z:Attachment>"
-        for n in range(1, 3)
-    )
+    body = elsewhere_pdfs(2)
     export = tmp_path / "Reading.rdf"
     export.write_text(items(body), encoding="utf-8")
     app = make_app(seeded_home)

@@ -216,6 +216,20 @@ def export(folder: Path, text: str = EXPORT, name: str = "Reading.rdf") -> Path:
     return path
 
 
+def elsewhere_pdfs(count: int) -> str:
+    """Item nodes of ``count`` articles, each attached to a PDF on another machine's disk (an
+    export made on a Windows computer)."""
+    return "".join(
+        f'<bib:Article rdf:about="#item_{n}"><z:itemType>journalArticle</z:itemType>'
+        f"<dc:title>Paper {n}</dc:title><dcterms:abstract>{ABSTRACT} {n}</dcterms:abstract>"
+        f'<link:link rdf:resource="#item_{n}0"/></bib:Article>'
+        f'<z:Attachment rdf:about="#item_{n}0"><z:itemType>attachment</z:itemType>'
+        f'<rdf:resource rdf:resource="C:\\Users\\ann\\Zotero\\storage\\AB{n}\\paper {n}.pdf"/>'
+        "<z:linkMode>0</z:linkMode><link:type>application/pdf</link:type></z:Attachment>"
+        for n in range(1, count + 1)
+    )
+
+
 def items(body: str) -> str:
     """An export of the given item nodes."""
     return f"{HEAD}{body}</rdf:RDF>\n"
