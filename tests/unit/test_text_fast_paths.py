@@ -98,6 +98,31 @@ def test_a_paragraph_with_links_reads_as_the_tex_pass_reads_it(text: str) -> Non
         latex._TEX_MARKERS_BUT_LINKS = shipped
 
 
+#: The emphasis and code passes of ``storage.text.latex`` as first written, opening with the
+#: look-behind (the engine then tries each at every character).
+LOOK_BEHIND_FIRST = {
+    "_STRONG_STAR_RE": r"(?<![*\\])\*\*(?=[^\s*])([^*]*?[^\s*])\*\*(?!\*)",
+    "_EM_STAR_RE": r"(?<![\w*\\])\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)",
+    "_STRONG_USCORE_RE": r"(?<![\w\\])__(?=[^\s_])([^_]*?[^\s_])__(?!\w)",
+    "_EM_USCORE_RE": r"(?<![\w\\])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)",
+    "_CODE_SPAN_RE": r"(?<!`)`(?=[^\s`])([^`]*?[^\s`])`(?!`)",
+}
+#: Pieces of emphasised text: the delimiters, what may stand before them, words, spaces.
+EMPHASIS_PIECES = st.sampled_from(
+    ["*", "**", "***", "_", "__", "`", "``", "\\", "a", "word", "é", "1", " ", "\n", "-", "."]
+)
+
+
+@pytest.mark.parametrize("name", sorted(LOOK_BEHIND_FIRST))
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(EMPHASIS_PIECES, max_size=12).map("".join))
+def test_an_emphasis_pass_matches_as_its_look_behind_first_form(name: str, text: str) -> None:
+    shipped: re.Pattern[str] = getattr(latex, name)
+    first = re.compile(LOOK_BEHIND_FIRST[name])
+    assert [m.span(0) for m in shipped.finditer(text)] == [m.span(0) for m in first.finditer(text)]
+    assert shipped.sub(r"\1", text) == first.sub(r"\1", text)
+
+
 #: Pieces of text around GitHub links: prefixes, owners, separators, look-alikes.
 LINK_PIECES = st.sampled_from(
     [
