@@ -582,5 +582,9 @@ def _pair_terms(words: _Words, bigram_keys: IntArray, first: int) -> IntArray:
     a pair that is no term."""
     if not len(bigram_keys):
         return np.full(len(words.pair_keys), -1, dtype=np.int64)
-    at = np.minimum(np.searchsorted(bigram_keys, words.pair_keys), len(bigram_keys) - 1)
-    return np.where(bigram_keys[at] == words.pair_keys, at + first, -1)
+    # each distinct pair looked up once, in ascending order: a chunk's pairs repeat, and a
+    # binary search from one sorted key to the next stays in the cache (the pairs of
+    # 100,000 papers, looked up twice: 1.04 s of CPU one by one, 0.39 s so)
+    pair_keys, pair_of = np.unique(words.pair_keys, return_inverse=True)
+    at = np.minimum(np.searchsorted(bigram_keys, pair_keys), len(bigram_keys) - 1)
+    return np.where(bigram_keys[at] == pair_keys, at + first, -1)[pair_of]

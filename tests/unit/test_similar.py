@@ -446,6 +446,27 @@ def test_the_postings_are_the_rows_turned_over(texts: list[tuple[str, str]]) -> 
     assert matrix.post_data.tolist() == matrix.data[order].tolist()
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 40), max_size=60),
+    st.sets(st.integers(0, 40), max_size=20),
+    st.integers(0, 5),
+)
+def test_a_pair_is_the_bigram_of_its_key(pairs: list[int], bigrams: set[int], first: int) -> None:
+    """Each adjacent pair's bigram term (its place among the bigrams' keys, after the
+    ``first`` terms), -1 for a pair that is none: as each pair looked up alone finds it."""
+    from storage.similar.matrix import _pair_terms, _Words
+
+    keys = np.array(pairs, dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    words = _Words(none, none, none, np.arange(len(keys), dtype=np.int64), keys)
+    ordered = sorted(bigrams)
+    alone = [ordered.index(k) + first if k in bigrams else -1 for k in pairs]
+    found = _pair_terms(words, np.array(ordered, dtype=np.int64), first)
+    assert found.dtype == np.int64
+    assert found.tolist() == alone
+
+
 # --------------------------------------------------------------------------- the real list
 
 _WORD = re.compile(r"[a-z]{4,}")
