@@ -98,11 +98,12 @@ _PLAIN_BYTES: Final = bytes(b for b in range(128) if b not in _MARKUP_BYTES)
 def _readable(text: str) -> str:
     """``text`` as people read it, as far as its words and signs go: LaTeX, Markdown and
     entities turned into Unicode (``to_unicode``), so that a text and its display form, as our
-    exports write it, read alike.
+    exports write it, read alike; its spaces as they come (``to_unicode``'s ``spaced``).
 
-    ASCII text with none of the markup the converter reads (half the abstracts) is given as
-    it is: the converter would only change its spaces, which neither ``key`` nor ``_signs``
-    sees (an abstract's identity a quarter faster).
+    Neither ``key`` nor ``_signs`` sees spaces: how many there are, of which kind, where a
+    text starts and ends. So ASCII text with none of the markup the converter reads (half the
+    abstracts) is given as it is: the converter would only change its spaces (an abstract's
+    identity a quarter faster); and the converter leaves the spaces of the other texts.
     """
     if (
         text.isascii()
@@ -112,7 +113,7 @@ def _readable(text: str) -> str:
         return text
     from storage.text.latex import to_unicode
 
-    return to_unicode(text)
+    return to_unicode(text, spaced=False)
 
 
 def text_key(text: str) -> str:

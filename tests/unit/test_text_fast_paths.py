@@ -186,6 +186,29 @@ def test_the_signs_of_an_abstract_are_those_of_the_whole_text(text: str) -> None
     assert identity._signs(text) == whole
 
 
+#: Enough words for an abstract (``identity.MIN_ABSTRACT_ALNUM``).
+WORDS = "Denoising diffusion models sample images"
+#: Whitespace of every kind, where a text starts and ends and beside signs and marks.
+SPACED_PIECES = st.sampled_from(
+    [" ", "  ", "\t", "\n", "\n\n", "\n \n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x85"]
+    + ["\xa0", "\u2028", "\u3000", "\u2003", "\u0301", "\u00a8", "-", "--", "1", "2.5", "a"]
+    + ["é", "$x$", "*b*", "_", "\\alpha", "+", "=", "{", "}"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS | st.lists(SPACED_PIECES, max_size=30).map("".join))
+def test_an_identity_is_that_of_the_display_form(text: str) -> None:
+    """The identity reads the converter's text with its spaces as they come (``to_unicode``'s
+    ``spaced``), or the text itself (plain ASCII): the words and signs of the display form."""
+    from storage.importing import identity
+
+    assert identity.text_key(text) == key(to_unicode(text))
+    for abstract in (f"{WORDS} {text}", f"{text} {WORDS}"):  # not too short to be one
+        shown = unicodedata.normalize("NFKC", to_unicode(abstract))
+        assert identity.abstract_identity(abstract) == f"{key(shown)}\x1f{identity._signs(shown)}"
+
+
 def tex_ascii_a_character_at_a_time(text: str) -> str:
     """``storage.export.tex.tex_ascii`` of one line as it was written before its table."""
     from storage.export import tex
