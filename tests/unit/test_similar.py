@@ -430,6 +430,43 @@ def test_any_text_builds_and_answers(texts: list[tuple[str, str]], statuses: lis
     assert sorted(i for t in index.topics(ids) for i in t.paper_ids) == sorted(ids)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(WORDY_TEXT, WORDY_TEXT), min_size=2, max_size=30))
+def test_the_postings_are_the_rows_turned_over(texts: list[tuple[str, str]]) -> None:
+    """Each term's papers, ascending, with the weights their rows give it: the postings the
+    matrix places a chunk at a time are the rows' transposition, made at once."""
+    from storage.similar.matrix import build
+
+    matrix = build([Paper(id=f"p{i}", title=t, abstract=a) for i, (t, a) in enumerate(texts)])
+    docs = np.repeat(np.arange(matrix.size), np.diff(matrix.indptr))
+    order = np.argsort(matrix.indices, kind="stable")
+    per_term = np.bincount(matrix.indices, minlength=len(matrix.terms))
+    assert matrix.post_ptr.tolist() == [0, *np.cumsum(per_term).tolist()]
+    assert matrix.post_docs.tolist() == docs[order].tolist()
+    assert matrix.post_data.tolist() == matrix.data[order].tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 40), max_size=60),
+    st.sets(st.integers(0, 40), max_size=20),
+    st.integers(0, 5),
+)
+def test_a_pair_is_the_bigram_of_its_key(pairs: list[int], bigrams: set[int], first: int) -> None:
+    """Each adjacent pair's bigram term (its place among the bigrams' keys, after the
+    ``first`` terms), -1 for a pair that is none: as each pair looked up alone finds it."""
+    from storage.similar.matrix import _pair_terms, _Words
+
+    keys = np.array(pairs, dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    words = _Words(none, none, none, np.arange(len(keys), dtype=np.int64), keys)
+    ordered = sorted(bigrams)
+    alone = [ordered.index(k) + first if k in bigrams else -1 for k in pairs]
+    found = _pair_terms(words, np.array(ordered, dtype=np.int64), first)
+    assert found.dtype == np.int64
+    assert found.tolist() == alone
+
+
 # --------------------------------------------------------------------------- the real list
 
 _WORD = re.compile(r"[a-z]{4,}")

@@ -98,6 +98,31 @@ def test_a_paragraph_with_links_reads_as_the_tex_pass_reads_it(text: str) -> Non
         latex._TEX_MARKERS_BUT_LINKS = shipped
 
 
+#: The emphasis and code passes of ``storage.text.latex`` as first written, opening with the
+#: look-behind (the engine then tries each at every character).
+LOOK_BEHIND_FIRST = {
+    "_STRONG_STAR_RE": r"(?<![*\\])\*\*(?=[^\s*])([^*]*?[^\s*])\*\*(?!\*)",
+    "_EM_STAR_RE": r"(?<![\w*\\])\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)",
+    "_STRONG_USCORE_RE": r"(?<![\w\\])__(?=[^\s_])([^_]*?[^\s_])__(?!\w)",
+    "_EM_USCORE_RE": r"(?<![\w\\])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)",
+    "_CODE_SPAN_RE": r"(?<!`)`(?=[^\s`])([^`]*?[^\s`])`(?!`)",
+}
+#: Pieces of emphasised text: the delimiters, what may stand before them, words, spaces.
+EMPHASIS_PIECES = st.sampled_from(
+    ["*", "**", "***", "_", "__", "`", "``", "\\", "a", "word", "é", "1", " ", "\n", "-", "."]
+)
+
+
+@pytest.mark.parametrize("name", sorted(LOOK_BEHIND_FIRST))
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(EMPHASIS_PIECES, max_size=12).map("".join))
+def test_an_emphasis_pass_matches_as_its_look_behind_first_form(name: str, text: str) -> None:
+    shipped: re.Pattern[str] = getattr(latex, name)
+    first = re.compile(LOOK_BEHIND_FIRST[name])
+    assert [m.span(0) for m in shipped.finditer(text)] == [m.span(0) for m in first.finditer(text)]
+    assert shipped.sub(r"\1", text) == first.sub(r"\1", text)
+
+
 #: Pieces of text around GitHub links: prefixes, owners, separators, look-alikes.
 LINK_PIECES = st.sampled_from(
     [
@@ -159,6 +184,29 @@ def test_the_signs_of_an_abstract_are_those_of_the_whole_text(text: str) -> None
         "-", " ".join(identity._SIGNS.findall(text)).translate(identity._SAME_SIGN)
     )
     assert identity._signs(text) == whole
+
+
+#: Enough words for an abstract (``identity.MIN_ABSTRACT_ALNUM``).
+WORDS = "Denoising diffusion models sample images"
+#: Whitespace of every kind, where a text starts and ends and beside signs and marks.
+SPACED_PIECES = st.sampled_from(
+    [" ", "  ", "\t", "\n", "\n\n", "\n \n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x85"]
+    + ["\xa0", "\u2028", "\u3000", "\u2003", "\u0301", "\u00a8", "-", "--", "1", "2.5", "a"]
+    + ["é", "$x$", "*b*", "_", "\\alpha", "+", "=", "{", "}"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS | st.lists(SPACED_PIECES, max_size=30).map("".join))
+def test_an_identity_is_that_of_the_display_form(text: str) -> None:
+    """The identity reads the converter's text with its spaces as they come (``to_unicode``'s
+    ``spaced``), or the text itself (plain ASCII): the words and signs of the display form."""
+    from storage.importing import identity
+
+    assert identity.text_key(text) == key(to_unicode(text))
+    for abstract in (f"{WORDS} {text}", f"{text} {WORDS}"):  # not too short to be one
+        shown = unicodedata.normalize("NFKC", to_unicode(abstract))
+        assert identity.abstract_identity(abstract) == f"{key(shown)}\x1f{identity._signs(shown)}"
 
 
 def tex_ascii_a_character_at_a_time(text: str) -> str:
