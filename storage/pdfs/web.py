@@ -2,10 +2,10 @@
 what a server's answer says in its headers, and a network failure in a few words.
 
 The client follows redirects to ``http`` and ``https`` addresses only, and tells a server that
-cannot be reached at all (its name not resolved, the connection refused, no route to it:
-``Unreachable``) from a failure of one paper's request (an HTTP error, no answer in time, a
-connection cut): every paper on such a server would fail alike, a pause apiece, so the batch
-asks it for no more.
+cannot be reached at all (its name not resolved, the connection refused, no route to it, no
+connection taken in time: ``Unreachable``) from a failure of one paper's request (an HTTP
+error, a connection taken and no answer in time, a connection cut): every paper on such a
+server would fail alike, a pause apiece, so the batch asks it for no more.
 """
 
 from __future__ import annotations
@@ -194,7 +194,10 @@ def range_size(value: str | None) -> int | None:
 
 def network_error(exc: BaseException, url: str) -> DownloadError:
     """A failure to get an answer from ``url``'s server, as ``network_cause`` says it:
-    ``Unreachable`` when nothing answers at its address at all."""
+    ``Unreachable`` when nothing answers at its address at all, or a connection to it is not
+    taken in time (urllib wraps what fails as it connects and sends the request in a
+    ``URLError``; a timeout waiting for the answer after that comes bare). Offline behind a
+    firewall that drops what it refuses, each paper waited out the whole timeout."""
     cause = network_cause(exc, url)
     reason = getattr(exc, "reason", exc)
     host = host_of(url)
@@ -203,6 +206,8 @@ def network_error(exc: BaseException, url: str) -> DownloadError:
     )
     if host and isinstance(reason, OSError) and reason.strerror and down:
         return Unreachable(cause, host, reason.strerror)
+    if host and isinstance(exc, urllib.error.URLError) and isinstance(reason, TimeoutError):
+        return Unreachable(cause, host, "no connection taken in time")
     return DownloadError(cause)
 
 

@@ -3,6 +3,7 @@ server (429s, broken files, resumes), the text read and searched with pdf:."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -630,6 +631,66 @@ def test_a_server_down_is_asked_once_a_batch_the_server_a_redirect_led_to(
         report.summary()
         == "1 PDF downloaded, 1 failed, 2 not tried (their server cannot be reached)"
     )
+
+
+def test_a_server_that_takes_no_connection_in_time_is_asked_once_a_batch(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    """Offline behind a firewall that drops what it refuses, a connection is never taken:
+    each paper on that server waited out the whole timeout (60 s), one after another. A
+    connection not taken in time is a server that cannot be reached; a server that takes the
+    connection and is slow to answer stays the paper's own failure."""
+    import dataclasses
+    import socket
+
+    full = socket.socket()  # a listening socket whose queue is full: a connection waits
+    full.bind(("127.0.0.1", 0))
+    full.listen(0)
+    port = full.getsockname()[1]
+    waiting = []
+    for _ in range(3):
+        client = socket.socket()
+        client.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            client.connect(("127.0.0.1", port))
+        waiting.append(client)
+    try:
+        time.sleep(0.2)
+        on_it = [
+            Paper(f"eeee0{n}000000", "Dropped", "abstract", url=f"http://127.0.0.1:{port}/p{n}.pdf")
+            for n in range(3)
+        ]
+        papers = [*on_it, paper(server, "aaaa01")]
+        options = dataclasses.replace(FAST, timeout=1.0)
+        started = time.monotonic()
+        report = download_pdfs(papers, PdfFolder(tmp_path), options)
+        assert time.monotonic() - started < 5  # one timeout, not three
+        assert [r.paper for r in server.requests] == ["aaaa01"] and len(report.done) == 1
+        (down,) = report.down.values()
+        assert (down.host, down.failed, down.not_tried) == (f"127.0.0.1:{port}", 1, 2)
+        said = f"cannot reach 127.0.0.1:{port} (no connection taken in time): 3 PDFs"
+        assert report.failures()[0].startswith(said), report.failures()
+        # the system takes the connections of a socket that listens and never answers: each
+        # paper on it is asked, and fails on its own
+        with socket.socket() as silent:
+            silent.bind(("127.0.0.1", 0))
+            silent.listen(16)
+            quiet = silent.getsockname()[1]
+            slow = [
+                Paper(
+                    f"ffff0{n}000000", "Slow", "abstract", url=f"http://127.0.0.1:{quiet}/{n}.pdf"
+                )
+                for n in range(2)
+            ]
+            report = download_pdfs(slow, PdfFolder(tmp_path), options)
+        assert not report.down and len(report.failed) == 2
+        assert all(f"no answer in time from 127.0.0.1:{quiet}" in f for f in report.failed), (
+            report.failed
+        )
+    finally:
+        for client in waiting:
+            client.close()
+        full.close()
 
 
 def test_only_failures_that_will_not_mend_are_kept_and_a_copy_forgets_them(
