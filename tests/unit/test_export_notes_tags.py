@@ -33,7 +33,7 @@ PAPER = Paper(
     extra=(("bib_note", "Oral"),),
     list="ICLR 2025",
 )
-NOTE = "Read section 3 first.\nCompare with the [baseline](https://example.org/b)."
+NOTE = "Read section 3 first.\nCompare with the [baseline](http://127.0.0.1/baseline)."
 TAGS = ("sae", "interp")
 
 
@@ -65,7 +65,7 @@ def test_ris_writes_the_tags_as_kw_lines_and_the_note_as_an_n1_of_its_own() -> N
         "KW  - interp",
     ]
     first = lines.index("N1  - Read section 3 first.")
-    assert lines[first + 1] == "  Compare with the [baseline](https://example.org/b)."
+    assert lines[first + 1] == "  Compare with the [baseline](http://127.0.0.1/baseline)."
     assert lines[first + 2] == "N1  - Oral; Code: https://github.com/o/r"
     assert "U3  - Tags: sae; interp" in lines and "U4  - The first N1 is the user's note" in lines
 
@@ -107,7 +107,7 @@ HOSTILE_NOTES = [
     "first line\nTY  - JOUR\nER  - \n  KW  - indented\nN1  - not a note",
     "@misc{evil,\n  title = {Evil}}\n@comment{x}\n% not a comment\n}",
     "control: \x1b[31mred\x07 \x00 \x7f \x9b \u202e reversed \u2028 separated\x85",
-    "Markdown: **bold**, *em*, `code`, ``quotes'', [a](https://example.org), <b>html</b>",
+    "Markdown: **bold**, *em*, `code`, ``quotes'', [a](http://127.0.0.1/a), <b>html</b>",
     "spaces:  two\n    indented\n\n\nthree blank lines, then a hard break  \nend",
     "Ünïcödé é ễ ę 中文 τ ∞ — – « » \u00a0nbsp",
 ]

@@ -633,6 +633,38 @@ def test_a_server_down_is_asked_once_a_batch_the_server_a_redirect_led_to(
     )
 
 
+def test_what_a_failure_to_connect_says_of_its_server() -> None:
+    """A name not resolved, a refused connection, no route, a connection not taken in time:
+    the server cannot be reached (its other papers are not asked for); an answer that does not
+    come after the connection was taken is the paper's own. (The errors as urllib raises
+    them, made here: resolving a name would reach beyond the machine.)"""
+    import errno
+    import socket
+    import urllib.error
+
+    from storage.pdfs.web import Unreachable, network_error
+
+    url = "https://openreview.net/pdf?id=x"
+    unresolved = urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
+    refused = urllib.error.URLError(
+        ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+    )
+    no_route = urllib.error.URLError(OSError(errno.EHOSTUNREACH, "No route to host"))
+    not_taken = urllib.error.URLError(TimeoutError("timed out"))
+    for error, why in (
+        (unresolved, "Name or service not known"),
+        (refused, "Connection refused"),
+        (no_route, "No route to host"),
+        (not_taken, "no connection taken in time"),
+    ):
+        found = network_error(error, url)
+        assert isinstance(found, Unreachable) and (found.host, found.why) == ("openreview.net", why)
+    slow = network_error(TimeoutError("timed out"), url)  # after the connection: bare
+    assert (
+        not isinstance(slow, Unreachable) and str(slow) == "no answer in time from openreview.net"
+    )
+
+
 def test_a_server_that_takes_no_connection_in_time_is_asked_once_a_batch(
     tmp_path: Path, server: PdfServer
 ) -> None:
