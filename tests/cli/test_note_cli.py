@@ -12,8 +12,8 @@ import pytest
 from tests.cli.test_cli import SAMPLE, make_env, ok, run
 
 
-@pytest.fixture
-def setup(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
+def sample_home(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
+    """The sample imported into a HOME: the HOME, the environment, its first paper's id."""
     env = make_env(tmp_path)
     home = tmp_path / "home"
     ok(run("--home", home, "import", SAMPLE, env=env))
@@ -21,10 +21,20 @@ def setup(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
     return home, env, pid
 
 
-def note_of(home: Path, env: dict[str, str], pid: str) -> str:
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
+    return sample_home(tmp_path)
+
+
+def field_of(home: Path, env: dict[str, str], pid: str, name: str) -> object:
+    """The paper's ``name`` as ``papers list --json`` gives it."""
     records = json.loads(ok(run("--home", home, "list", "--json", env=env)))
-    (note,) = [r["note"] for r in records if r["id"] == pid]
-    return str(note)
+    (value,) = [r[name] for r in records if r["id"] == pid]
+    return value
+
+
+def note_of(home: Path, env: dict[str, str], pid: str) -> str:
+    return str(field_of(home, env, pid, "note"))
 
 
 def test_a_note_cleared_with_an_empty_text_says_cleared_and_prints_it(

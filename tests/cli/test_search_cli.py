@@ -80,20 +80,27 @@ def test_a_mistyped_qualifier_says_it_is_read_as_words(home: Path, env: dict[str
     )
 
 
-def test_a_search_that_finds_nothing_says_why(tmp_path: Path, env: dict[str, str]) -> None:
-    """On ICLR 2025's list, which has no review ratings, ``papers search 'rating:>6'`` and
-    ``'status:oral has:code author:bengio'`` (no oral paper is Bengio's) printed nothing at
-    all, exit code 0, as if the library were empty. One line on stderr says that nothing
-    matched, of how many papers, and why when the index can tell; stdout stays empty (a
-    script piping the ids gets none) and the exit code 0: finding nothing is no error."""
+def venue_without_ratings(folder: Path) -> Path:
+    """A list of three papers with no review ratings, where no oral paper is Bengio's (two
+    link code): searches that find nothing, each for its own reason."""
     rows = [
         {"title": "Oral With Code", "authors": ["Ada Lovelace"], "status": "Oral"},
         {"title": "Poster By Bengio", "authors": ["Yoshua Bengio"], "status": "Poster"},
         {"title": "Plain Poster", "authors": ["Alan Turing"], "status": "Poster"},
     ]
     rows[0]["github"] = rows[1]["github"] = "https://github.com/example/code"
-    source = tmp_path / "venue.jsonl"
+    source = folder / "venue.jsonl"
     source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return source
+
+
+def test_a_search_that_finds_nothing_says_why(tmp_path: Path, env: dict[str, str]) -> None:
+    """On ICLR 2025's list, which has no review ratings, ``papers search 'rating:>6'`` and
+    ``'status:oral has:code author:bengio'`` (no oral paper is Bengio's) printed nothing at
+    all, exit code 0, as if the library were empty. One line on stderr says that nothing
+    matched, of how many papers, and why when the index can tell; stdout stays empty (a
+    script piping the ids gets none) and the exit code 0: finding nothing is no error."""
+    source = venue_without_ratings(tmp_path)
     home = tmp_path / "venue"
     ok(run("--home", home, "import", source, env=env))
     said = {

@@ -11,22 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import SAMPLE, make_env, ok, run
+from tests.cli.test_cli import ok, run
+from tests.cli.test_note_cli import field_of, sample_home
 
 
 @pytest.fixture
 def setup(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
-    env = make_env(tmp_path)
-    home = tmp_path / "home"
-    ok(run("--home", home, "import", SAMPLE, env=env))
-    pid = json.loads(ok(run("--home", home, "list", "--json", env=env)))[0]["id"]
-    return home, env, pid
+    return sample_home(tmp_path)
 
 
 def tags_of(home: Path, env: dict[str, str], pid: str) -> list[str]:
-    records = json.loads(ok(run("--home", home, "list", "--json", env=env)))
-    (tags,) = [r["tags"] for r in records if r["id"] == pid]
-    return list(tags)
+    return list(field_of(home, env, pid, "tags"))  # type: ignore[call-overload]
 
 
 def test_tags_cleared_or_replaced_are_printed_to_be_typed_back(

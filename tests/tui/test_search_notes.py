@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from textual import events
+from textual.pilot import Pilot
 
 from storage import Library
 from storage.search.query import MAX_QUERY_CHARS
+from tests.cli.test_search_cli import venue_without_ratings
 from tests.tui.helpers import make_app, plist, ready, wait_for
 from tui.app import PapersApp
+from tui.screens.main import MainScreen
 from tui.widgets.paper_pane import PaperPane
 
 SIZE = (120, 36)
+
+
+async def notes_as_typed(pilot: Pilot[None], screen: MainScreen, keys: list[str]) -> list[str]:
+    """``/`` then ``keys`` one at a time: the list border's note once each key is answered."""
+    notes: list[str] = []
+    await pilot.press("slash")
+    for key in keys:
+        await pilot.press(key)
+        box = screen.search_box
+        await wait_for(pilot, lambda box=box: box.answered == box.search_text)
+        await pilot.pause(0.05)
+        notes.append(str(screen.paper_list.border_subtitle or ""))
+    return notes
 
 
 async def test_a_query_past_the_cap_says_it_was_cut(seeded_home: Path) -> None:
@@ -41,14 +56,7 @@ async def test_a_lone_dash_or_an_empty_qualifier_is_said_once_settled(seeded_hom
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        notes: list[str] = []
-        await pilot.press("slash")
-        for key in [*"diffusion -", "space", *"video"]:
-            await pilot.press(key)
-            box = screen.search_box
-            await wait_for(pilot, lambda box=box: box.answered == box.search_text)
-            await pilot.pause(0.05)
-            notes.append(str(plist(app).border_subtitle or ""))
+        notes = await notes_as_typed(pilot, screen, [*"diffusion -", "space", *"video"])
         said = "a lone - leaves nothing out"
         # "diffusion -" and "diffusion - " may be "diffusion -video" being typed
         assert [said in note for note in notes] == [False] * 12 + [True] * 5, notes
@@ -67,14 +75,7 @@ async def test_a_qualifier_typed_with_no_value_yet_says_what_it_takes(seeded_hom
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        notes: list[str] = []
-        await pilot.press("slash")
-        for key in [*"graph is:star"]:
-            await pilot.press(key)
-            box = screen.search_box
-            await wait_for(pilot, lambda box=box: box.answered == box.search_text)
-            await pilot.pause(0.05)
-            notes.append(str(plist(app).border_subtitle or ""))
+        notes = await notes_as_typed(pilot, screen, [*"graph is:star"])
         said = "is: takes inbox, read, skipped or starred"
         assert [said in note for note in notes] == [False] * 8 + [True] + [False] * 4, notes
 
@@ -84,14 +85,7 @@ async def test_a_search_no_paper_matches_says_why(tmp_path: Path) -> None:
     author:bengio`` (no oral paper is Bengio's) showed an empty list, nothing on its border,
     and the pane sent to All, where there was none either: the border says why, and the
     pane says it in the same words and no longer sends to All."""
-    rows = [
-        {"title": "Oral With Code", "authors": ["Ada Lovelace"], "status": "Oral"},
-        {"title": "Poster By Bengio", "authors": ["Yoshua Bengio"], "status": "Poster"},
-        {"title": "Plain Poster", "authors": ["Alan Turing"], "status": "Poster"},
-    ]
-    rows[0]["github"] = rows[1]["github"] = "https://github.com/example/code"
-    source = tmp_path / "venue.jsonl"
-    source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    source = venue_without_ratings(tmp_path)
     home = tmp_path / "home"
     Library(home).import_file(source)
     app = PapersApp(Library(home))

@@ -4,7 +4,8 @@ removal."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from functools import partial
 
 from textual import on
 
@@ -25,11 +26,9 @@ class LibraryPart(MainBase):
 
     #: The import dialog is open: a change of papers.json is its import, not another's.
     importing = False
-    #: The note the editor last replaced or cleared: (paper, that note, the session's steps
-    #: just after), for ``u`` (``restore_note``).
-    _note_undo: tuple[str, str, int] | None = None
-    #: The tags the prompt last replaced or cleared, the same way (``restore_tags``).
-    _tags_undo: tuple[str, tuple[str, ...], int] | None = None
+    #: The note or tags last replaced or cleared: what puts them back, and the session's steps
+    #: just after, for ``u`` (``restore_replaced``).
+    _replaced: tuple[Callable[[], None], int] | None = None
 
     def action_copy_links(self) -> None:
         links.copy_paper_links(self.app, self.paper_list.current)
@@ -77,23 +76,25 @@ class LibraryPart(MainBase):
         self.show_current()
         said = said or ("Note saved" if text.strip() else "Note cleared")
         if before.strip() and before.strip() != text.strip():
-            self._note_undo = (paper_id, before, self.session.steps)
+            self._replaced = (partial(self._put_note_back, paper_id, before), self.session.steps)
             self.notify(f"{said}: u brings back the note it replaced.", timeout=5, markup=False)
         else:
             self.notify(f"{said}.", timeout=2, markup=False)
 
-    def restore_note(self) -> bool:
-        """``u`` right after a note replaced or cleared another: the earlier note back (and
-        ``u`` again, the later one: nothing typed is lost), as ``u`` brings back a saved search
-        just deleted, notes being no steps of the history. False (``u`` then undoes a
-        decision) when something was done since."""
-        kept, self._note_undo = self._note_undo, None
-        if kept is None or kept[2] != self.session.steps:
+    def restore_replaced(self) -> bool:
+        """``u`` right after a note or a paper's tags replaced or cleared others: the earlier
+        ones back (and ``u`` again, the later ones: nothing typed is lost), as ``u`` brings
+        back a saved search just deleted, notes and tags being no steps of the history. False
+        (``u`` then undoes a decision) when something was done since."""
+        kept, self._replaced = self._replaced, None
+        if kept is None or kept[1] != self.session.steps:
             return False
-        paper_id, before, _ = kept
+        kept[0]()
+        return True
+
+    def _put_note_back(self, paper_id: str, before: str) -> None:
         now = self.session.state.notes.get(paper_id, "")
         self._write_note(paper_id, before, before=now, said="Note put back")
-        return True
 
     def note_not_saved(self, paper_id: str, text: str) -> None:
         """A note the writer could not save (a full disk, a read-only folder): the editor
@@ -128,8 +129,8 @@ class LibraryPart(MainBase):
 
     def _write_tags(self, paper_id: str, tags: tuple[str, ...], said: str = "") -> None:
         """Set a paper's tags from the prompt (or put them back); tags that replaced or
-        cleared others can be taken back by ``u`` while nothing else was done since, as a
-        note can: the message names those it replaced."""
+        cleared others can be taken back by ``u`` while nothing else was done since
+        (``restore_replaced``), as a note can: the message names those it replaced."""
         before = self.session.state.tags.get(paper_id, ())
         try:
             tags = self.session.queue_tags(paper_id, tags)
@@ -146,20 +147,10 @@ class LibraryPart(MainBase):
             return
         said = f"{said or 'Tags'}: {shown}" if tags else "Tags cleared"
         if before:
-            self._tags_undo = (paper_id, before, self.session.steps)
+            put_back = partial(self._write_tags, paper_id, before, said="Tags put back")
+            self._replaced = (put_back, self.session.steps)
             said += f"; u brings back the tags it replaced ({old})"
         self.notify(f"{said}.", timeout=5 if before else 3, markup=False)
-
-    def restore_tags(self) -> bool:
-        """``u`` right after the prompt replaced or cleared a paper's tags: those back (and
-        ``u`` again, the later ones), as ``restore_note`` for a note. False (``u`` then undoes
-        a decision) when something was done since."""
-        kept, self._tags_undo = self._tags_undo, None
-        if kept is None or kept[2] != self.session.steps:
-            return False
-        paper_id, before, _ = kept
-        self._write_tags(paper_id, before, said="Tags put back")
-        return True
 
     def action_export(self) -> None:
         from tui.screens.export import Choice, ExportScreen

@@ -202,7 +202,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     def action_undo(self) -> None:
         """Undo the latest step: a saved search deleted, a note or tags replaced just now, else
         a decision (or a removal, a move in the queue) of the library's history."""
-        if not self.restore_deleted() and not self.restore_note() and not self.restore_tags():
+        if not self.restore_deleted() and not self.restore_replaced():
             self.session.queue_undo()
             expect_screen(self.app)  # see ``persisted``
 
