@@ -40,7 +40,7 @@ SIMILAR_FILE: Final = "similar.index"
 #: Bumped by hand whenever what the matrix of given papers holds changes: the layout of this
 #: file, or the code that decides it (``storage.similar``'s ``matrix`` and ``terms``, the
 #: ``Paper`` fields). A file of another format is ignored and made again.
-FORMAT: Final = 6
+FORMAT: Final = 7
 _KIND: Final = "similarity index"
 _ARRAYS: Final = ("indptr", "indices", "data", "post_ptr", "post_docs", "post_data")
 

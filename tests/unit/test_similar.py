@@ -201,6 +201,44 @@ def test_title_words_weigh_more_than_abstract_words() -> None:
     assert first.score > second.score + 0.05
 
 
+def test_one_rare_word_does_not_outweigh_several_shared_terms() -> None:
+    """``papers similar`` of DarkBench (dark patterns of chat models: sycophancy,
+    manipulation, brand bias) put a dark-matter paper, which shares only the word ``dark``,
+    above the papers on sycophancy and manipulation: ``dark``, rare and in its title and
+    twice in its abstract, took the most of its row. Now no term keeps much more than
+    ``TERM_CAP`` of a row."""
+    query = make_paper(
+        "Dark Patterns in Chat Assistants",
+        "Dark design patterns steer users of chat assistants: sycophancy, flattery, manipulative "
+        "replies, deceptive nudges, brand bias, product placement, retention tricks and hidden "
+        "costs. We catalogue dark design patterns in conversations with assistants and measure "
+        "how often each company's models use them.",
+    )
+    one_word = make_paper(
+        "Dark Matter from Weak Lensing",
+        "Dark matter bends light from distant galaxies; we map it from weak lensing.",
+    )
+    several = [
+        make_paper(
+            "When Chat Models Flatter",
+            "Sycophancy, flattery and manipulative replies please users and hide the truth.",
+        ),
+        make_paper(
+            "Selling Through Conversation",
+            "Brand bias, product placement and retention tricks in replies keep users buying.",
+        ),
+        make_paper(
+            "Nudged by Assistants",
+            "Deceptive nudges and hidden costs in conversations with assistants cost users "
+            "money; which company's models nudge most?",
+        ),
+    ]
+    others = [make_paper(title, abstract) for title, abstract in DIFFUSION + GRAPHS + RL]
+    index = SimilarityIndex([query, one_word, *several, *others])
+    order = [n.paper_id for n in index.similar(query.id)]
+    assert order.index(one_word.id) > max(order.index(p.id) for p in several), order
+
+
 def test_punctuation_breaks_bigrams() -> None:
     abstracts = [
         f"A large language model (LLM) answers question {word}. Retrieval helps the language model."
