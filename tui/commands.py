@@ -275,6 +275,14 @@ def key_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def palette_title(command: Command) -> str:
+    """A command's title in the palette, after its group (``Paper: Copy link``), unless the
+    title names the group already (``Queue: up``, not ``Queue: Queue: up``)."""
+    if command.title.casefold().startswith(command.group.casefold()):
+        return command.title
+    return f"{command.group}: {command.title}"
+
+
 class PaperCommands(Provider):
     """The command palette: the commands of the screen it opened on, in the order of the
     table (with their keys), its saved searches (show one, delete one), then the app's own
@@ -289,7 +297,7 @@ class PaperCommands(Provider):
             if command.palette and hasattr(screen, f"action_{name}"):
                 keys = " ".join(key_label(k, web=web) for k in keys_for(command, keymap))
                 yield (
-                    f"{command.group}: {command.title}",
+                    palette_title(command),
                     escape(f"{command.help} · {keys}"),
                     partial(screen.run_action, command.action),
                 )

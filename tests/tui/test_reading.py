@@ -207,6 +207,25 @@ async def test_palette_lists_our_commands_first(seeded_home: Path) -> None:
         assert first.startswith("Triage:")
 
 
+async def test_the_palette_names_each_group_once(seeded_home: Path) -> None:
+    """The queue's commands read ``Queue: Queue: up``: their titles name the group already."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        options = app.screen.query_one(CommandList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any(prompt.startswith("Queue: up") for prompt in prompts)
+        assert any(prompt.startswith("Paper: Copy link") for prompt in prompts)
+        named_twice = [
+            prompt
+            for prompt in prompts
+            if (parts := prompt.split(": ", 1))[1:] and parts[1].startswith(parts[0])
+        ]
+        assert named_twice == []
+
+
 async def test_a_noted_paper_is_marked_in_the_list(seeded_home: Path) -> None:
     lib = Library(seeded_home)
     first = lib.papers()[0].id
