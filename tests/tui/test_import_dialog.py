@@ -209,3 +209,22 @@ async def test_the_imports_warnings_are_shown_not_only_counted(
         warned = "2 attached PDFs not found on this machine"
         await wait_for(pilot, lambda: any(warned in m for m in messages(app)))
         assert any(m.startswith("Imported Reading: 2 added") for m in messages(app))
+
+
+async def test_the_first_runs_welcome_goes_once_the_users_list_is_imported(
+    home: Path, tmp_path: Path
+) -> None:
+    """The welcome said "This is the bundled sample" above the user's own papers for the rest
+    of its 45 s, the list imported."""
+    source = one_paper_list(
+        tmp_path / "mine.jsonl", "My Own Paper", "We introduce MINE, the user's own list."
+    )
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: "bundled sample" in screen.detail.text.plain)
+        await opened(pilot, "a", ImportScreen)
+        app.screen.query_one("#import-path", Input).value = str(source)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(m.startswith("Imported") for m in messages(app)))
+        assert "bundled sample" not in screen.detail.text.plain

@@ -184,6 +184,7 @@ class LibraryPart(MainBase):
         def done(note: str | None) -> None:
             self.importing = False
             if note:
+                self.detail.set_welcome("", "")  # it spoke of the sample: the user's list is in
                 self.pdfs.rescan()  # the copies made of the imported papers' attachments
                 self.reload_papers(note)
             # the keys typed while it imported act now, on the papers it brought
