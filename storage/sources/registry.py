@@ -265,14 +265,28 @@ def list_files(path: Path) -> list[Path]:
             and p.suffix.lower() in LIST_SUFFIXES
             and not any(part.startswith(".") for part in p.relative_to(path).parts)
         )
-        # a library's triage.json comes with its papers.json (whatever state it is in)
-        files = [
-            p
-            for p in files
-            if not (p.name == "triage.json" and (p.parent / "papers.json").is_file())
-        ]
+        files = [p for p in files if not _library_own(p, path)]
         if not files:
             suffixes = ", ".join(sorted(LIST_SUFFIXES))
             raise SourceError(f"{path}: the folder holds no list files ({suffixes})")
         return files
     return [path]
+
+
+def _library_own(file: Path, top: Path) -> bool:
+    """Whether ``file`` of a folder is one of a papers-tui library's own files beside its
+    ``papers.json``, which is what is imported of it: its triage.json comes with it (whatever
+    state it is in), and its settings, saved searches, PDFs' failures and sync state hold no
+    papers (they were each "a file not read", the import of a used library exiting 1)."""
+    from storage.files.saved_searches import SEARCHES_FILE
+    from storage.files.triage_file import TRIAGE_FILE
+    from storage.files.ui_state import UI_FILE
+    from storage.pdfs.failures import FAILURES_FILE
+    from storage.sync.device import SYNC_DIR
+
+    folder = file.parent
+    if folder.name == SYNC_DIR and folder != top:
+        folder = folder.parent
+    elif file.name not in (TRIAGE_FILE, UI_FILE, SEARCHES_FILE, FAILURES_FILE):
+        return False
+    return (folder / "papers.json").is_file()

@@ -211,6 +211,29 @@ def test_a_library_folder_restores_papers_and_decisions(library: Library, tmp_pa
     assert alone.import_file(library.papers_path).added == 38  # papers.json alone: all of them
 
 
+def test_a_used_library_folder_imports_without_its_own_other_files(
+    library: Library, tmp_path: Path
+) -> None:
+    """A library the app and sync have used holds ui.json, searches.json, pdf-failures.json
+    and sync/device.json beside its papers: each was "a file not read" (the import exiting 1)."""
+    from storage.files.saved_searches import SavedSearches
+    from storage.files.ui_state import UiState, save_ui_state
+    from storage.pdfs.failures import FAILURES_FILE
+    from storage.sync.device import load_device
+
+    SavedSearches(library.home, library.lock).save("graphs", "graph")
+    save_ui_state(library.home, UiState(theme="textual-light"))
+    (library.home / FAILURES_FILE).write_text('{"abc": {"url": "http://127.0.0.1:9/x.pdf"}}')
+    load_device(library.home, "laptop")
+    assert (library.home / "sync" / "device.json").is_file()
+    report = Library(tmp_path / "other").import_file(library.home)
+    assert report.added == 38 and not report.failed and not report.passed
+    mine = tmp_path / "lists" / "sync"  # a folder of the user's named so, no library's
+    mine.mkdir(parents=True)
+    (mine / "ui.json").write_text('[{"title": "Mine", "abstract": "' + "word " * 30 + '"}]')
+    assert Library(tmp_path / "third").import_file(mine.parent).added == 1
+
+
 def test_our_json_export_into_an_existing_library(library: Library, tmp_path: Path) -> None:
     from storage.export import export
 
