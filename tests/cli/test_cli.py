@@ -682,6 +682,22 @@ def test_export_takes_its_format_from_the_file_name(
     assert (tmp_path / "x.bib").read_text(encoding="utf-8").startswith("# Starred papers")
 
 
+def test_export_to_a_name_of_a_format_it_cannot_write_is_refused(
+    custom: tuple[Path, list[dict]], env: dict[str, str], tmp_path: Path
+) -> None:
+    """``-o starred.pdf`` (or .docx, .html) wrote Markdown under that name, in silence."""
+    home, _ = custom
+    for name in ("starred.pdf", "notes.DOCX", "page.html"):
+        done = run("--home", home, "export", "-o", tmp_path / name, env=env)
+        assert done.returncode == 2 and not (tmp_path / name).exists(), name
+        [line] = done.stderr.splitlines()
+        assert "no export writes" in line and "--format markdown" in line
+    for name in ("notes", "q.2025"):  # no suffix, or none of letters: Markdown
+        ok(run("--home", home, "export", "-o", tmp_path / name, env=env))
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith("# Starred papers")
+    ok(run("--home", home, "export", "--format", "markdown", "-o", tmp_path / "a.pdf", env=env))
+
+
 def test_export_csv_json_bibtex(custom: tuple[Path, list[dict]], env: dict[str, str]) -> None:
     home, records = custom
     starred = [records[0]["id"], records[1]["id"]]

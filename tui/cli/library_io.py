@@ -25,7 +25,15 @@ from storage.models import ImportReport, Paper, file_names
 from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
-from tui.cli.common import STATUS_CHOICES, Parser, Subparsers, byte_size, open_library, path_arg
+from tui.cli.common import (
+    STATUS_CHOICES,
+    Parser,
+    Subparsers,
+    UsageError,
+    byte_size,
+    open_library,
+    path_arg,
+)
 from tui.cli.output import ProgressLines, complain, say, write_document
 
 
@@ -209,8 +217,25 @@ def format_of(output: str | None) -> str:
     return next((fmt for fmt, suffix in [*by_suffix, *extra] if name.endswith(suffix)), "markdown")
 
 
+def unknown_suffix(output: str | None) -> str | None:
+    """The suffix of an ``-o`` file's name that names a format no export writes (``.pdf``,
+    ``.docx``, ``.html``), else None. Letters only: ``notes``, ``q.2025`` and an existing
+    folder name no format; ``.txt`` is text, which Markdown is."""
+    if output in (None, "-") or Path(output).is_dir():
+        return None
+    suffix = Path(output).suffix.casefold()
+    if not suffix[1:].isalpha() or suffix == ".txt" or format_of(output) != "markdown":
+        return None
+    return None if suffix in (".md", ".markdown") else suffix
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if args.format is None:
+        if suffix := unknown_suffix(args.output):
+            raise UsageError(
+                f"{args.output}: no export writes {suffix} files (.md, .bib, .ris, .csl.json, "
+                f".json, .csv); --format markdown writes Markdown under that name"
+            )
         args.format = format_of(args.output)
     library = open_library(args)
     triage = library.triage()
