@@ -9,6 +9,7 @@ then it is read in chunks up to the cap.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections.abc import Iterator
@@ -170,9 +171,23 @@ def _open(path: Path, limits: ReadLimits) -> int:
         # Non-blocking, so that opening a FIFO without a writer does not hang.
         return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise SourceError(f"{path}: no such file") from None
+        raise SourceError(f"{path}: {not_there(path, 'no such file')}") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SourceError(f"{path}: {not_there(path)}") from None
         raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def not_there(path: Path, otherwise: str = "no such file or folder") -> str:
+    """Why a path is not there to read: a loop of links, a link to nothing, or ``otherwise``."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a loop of symbolic links (one leads back to another)"
+    if path.is_symlink():
+        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+    return otherwise
 
 
 def _checked(fd: int, path: Path, limits: ReadLimits) -> os.stat_result:

@@ -27,7 +27,7 @@ from storage.sources.endnote_xml import ENDNOTE_XML
 from storage.sources.ieee_text import IEEE_TEXT
 from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
-from storage.sources.limits import ListFile, ReadLimits, read_bounded
+from storage.sources.limits import ListFile, ReadLimits, not_there, read_bounded
 from storage.sources.markdown import MARKDOWN
 from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import (
@@ -256,12 +256,14 @@ def list_files(path: Path) -> list[Path]:
     folder (no loops); what the path itself is, ``read_source`` checks.
     """
     if not path.exists():
-        raise SourceError(f"{path}: no such file or folder")
+        raise SourceError(f"{path}: {not_there(path)}")
     if path.is_dir():
+        # not only regular files: a FIFO or a dangling link named as a list is said, not
+        # passed over in silence (``read_source`` refuses it in words)
         files = sorted(
             p
             for p in path.rglob("*")
-            if p.is_file()
+            if not p.is_dir()
             and p.suffix.lower() in LIST_SUFFIXES
             and not any(part.startswith(".") for part in p.relative_to(path).parts)
         )

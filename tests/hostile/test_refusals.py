@@ -243,7 +243,8 @@ def test_an_export_never_replaces_a_special_or_library_file(
     make, says = EXPORTS[case]
     target = make(hostile_home, tmp_path)
     before = everything(tmp_path)
-    result = run("--home", hostile_home, "export", "-o", target)
+    # (the format given: a name such as papers.cache names none, refused before this guard)
+    result = run("--home", hostile_home, "export", "--format", "markdown", "-o", target)
     refused(result, says)
     assert everything(tmp_path) == before  # HOME, the FIFO, the link, the other library
 
@@ -274,7 +275,8 @@ def test_an_export_to_dev_stdout_piped_says_it_is_a_pipe(
 
 
 def test_an_export_to_a_socket_is_refused(hostile_home: Path, unix_socket: Path) -> None:
-    refused(run("--home", hostile_home, "export", "-o", unix_socket), "is a socket")
+    export = ("export", "--format", "markdown", "-o", unix_socket)
+    refused(run("--home", hostile_home, *export), "is a socket")
     assert stat.S_ISSOCK(unix_socket.lstat().st_mode)
 
 

@@ -565,3 +565,31 @@ def test_a_bibtex_file_jabref_wrote_in_windows_1252_is_read_in_it(tmp_path: Path
     silent.write_bytes(source.read_bytes().replace(b"% Encoding: Cp1252\n", b""))
     with pytest.raises(SourceError, match="not UTF-8 text"):
         read_source(silent)
+
+
+def test_links_to_nothing_and_fifos_are_said_not_passed_over(home: Path, tmp_path: Path) -> None:
+    """A loop of links read "no such file or folder"; in a folder, a FIFO or a dangling link
+    named as a list was left out in silence, though a folder's import names each file it could
+    not read."""
+    import os
+
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    (tmp_path / "dangling.bib").symlink_to("gone.bib")
+    lib = Library(home)
+    with pytest.raises(SourceError, match="a: a loop of symbolic links"):
+        lib.import_file(tmp_path / "a")
+    with pytest.raises(SourceError, match="a symbolic link to gone.bib, which does not exist"):
+        lib.import_file(tmp_path / "dangling.bib")
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "ok.bib").write_text("@article{a, title={A Title of Enough Words}, year={2020}}\n")
+    (folder / "gone.bib").symlink_to("../nowhere.bib")
+    os.mkfifo(folder / "pipe.ris")
+    report = lib.import_file(folder)
+    assert report.added == 1
+    assert sorted((Path(f.path).name, f.reason.split(": ", 1)[1]) for f in report.failed) == [
+        ("gone.bib", "a symbolic link to ../nowhere.bib, which does not exist"),
+        ("pipe.ris", "is a FIFO, not a regular file; papers imports list files and folders "
+         "(--any-file reads it anyway, up to --max-size)"),
+    ]  # fmt: skip
