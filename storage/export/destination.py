@@ -82,7 +82,8 @@ def export_target(target: Path, default_name: str, home: Path | None = None) -> 
         if not named:
             path = path / default_name
         if not path.parent.is_dir():
-            raise LibraryError(f"{path.parent}: no such folder")
+            there = path.parent.exists() or path.parent.is_symlink()
+            raise LibraryError(f"{path.parent}: {'not a folder' if there else 'no such folder'}")
         file = link_target(path)
         try:  # through the path: /dev/stdout's magic link has no real path (pipe:[…])
             mode = os.stat(path).st_mode

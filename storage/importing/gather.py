@@ -116,7 +116,8 @@ def gather(
             candidates.append(candidate(record, lists[0], lists, position, source, pid))
     if not candidates:
         first = f": {report.errors[0]}" if report.errors else ""
-        raise SourceError(f"no papers found to import{first}")
+        where = f"{sources[0].source}: " if len(sources) == 1 and not report.errors else ""
+        raise SourceError(f"{where}no papers found to import{first}")
     return candidates
 
 

@@ -231,6 +231,12 @@ CASES: dict[str, Case] = {
     "export to a missing folder": Case(
         lambda s, t: ["export", "-o", t / "no" / "such" / "x.md"], 1, "no such folder"
     ),
+    "export into a file as if a folder": Case(
+        lambda s, t: ["export", "-o", empty_file(t) / "x.md"], 1, "catalog.jsonl: not a folder"
+    ),
+    "an empty arXiv feed": Case(
+        lambda s, t: ["import", empty_feed(t)], 1, "empty.xml: no papers found to import"
+    ),
     "unknown status": Case(lambda s, t: ["mark", s.ids[0], "maybe"], 2, "unknown status"),
     "status before id": Case(lambda s, t: ["mark", "read", s.ids[0]], 2, "unknown status"),
     "mark without status": Case(lambda s, t: ["mark", s.ids[0]], 2, "then a status"),
@@ -282,6 +288,19 @@ def empty_folder(tmp_path: Path) -> Path:
     (folder / "sub").mkdir(parents=True)
     (folder / "notes.pdf").write_bytes(b"%PDF-1.4")
     return folder
+
+
+def empty_feed(tmp_path: Path) -> Path:
+    """An arXiv API answer that found nothing: its name was not said ("no papers found")."""
+    path = tmp_path / "empty.xml"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'
+        "<title>ArXiv Query: search_query=all:zebrafish</title>"
+        "<id>http://arxiv.org/api/q</id>"
+        '<opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">'
+        "0</opensearch:totalResults></feed>\n"
+    )
+    return path
 
 
 def empty_file(tmp_path: Path) -> Path:
