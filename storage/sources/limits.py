@@ -19,6 +19,10 @@ from pathlib import Path
 from storage.errors import SourceError
 from storage.files.atomic import special_kind
 
+#: What the refusals of a special file and of a file too large say can be done, in the CLI's
+#: words (the app says them as a shell's: ``tui.screens.importer.in_the_app``).
+ANY_FILE_HINT = "(--any-file reads it anyway, up to --max-size)"
+MAX_SIZE_HINT = "(--max-size raises it)"
 #: The largest list an import reads unless told otherwise (``papers import --max-size``).
 #: 256 MB holds ~150,000 papers with their abstracts (ICLR 2025's 3,703 take 6.3 MB): every
 #: conference and a year of the busiest arXiv category fit, while reading it whole (and the
@@ -166,7 +170,7 @@ def _open(path: Path, limits: ReadLimits) -> int:
         if kind and not limits.special_files:
             raise SourceError(
                 f"{path}: is {kind}, not a regular file; papers imports list files and folders "
-                "(--any-file reads it anyway, up to --max-size)"
+                f"{ANY_FILE_HINT}"
             )
         # Non-blocking, so that opening a FIFO without a writer does not hang.
         return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -223,5 +227,5 @@ def _too_big(path: Path, limits: ReadLimits, size: int | None = None) -> SourceE
     found = f"{size_text(size)}, " if size is not None else ""
     return SourceError(
         f"{path}: {found}larger than {size_text(limits.max_bytes)}, the most an import reads "
-        "(--max-size raises it)"
+        f"{MAX_SIZE_HINT}"
     )

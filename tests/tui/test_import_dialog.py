@@ -228,3 +228,23 @@ async def test_the_first_runs_welcome_goes_once_the_users_list_is_imported(
         await pilot.press("enter")
         await wait_for(pilot, lambda: any(m.startswith("Imported") for m in messages(app)))
         assert "bundled sample" not in screen.detail.text.plain
+
+
+async def test_a_fifo_refused_in_the_dialog_names_the_option_as_the_shells(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """A refusal said "(--any-file reads it anyway)": typed after the path in the dialog, the
+    option was read as part of the file's name ("no such file or folder")."""
+    import os
+
+    fifo = tmp_path / "list.bib"
+    os.mkfifo(fifo)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await opened(pilot, "a", ImportScreen)
+        app.screen.query_one("#import-path", Input).value = str(fifo)
+        await pilot.press("enter")
+        status = app.screen.query_one("#import-status", Static)
+        await wait_for(pilot, lambda: "FIFO" in str(status.render()))
+        assert "(papers import --any-file in a shell reads it anyway)" in str(status.render())

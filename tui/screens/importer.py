@@ -310,7 +310,7 @@ class ImportScreen(ModalScreen[str | None]):
             self.app.call_from_thread(self._stopped)
             return
         except (LibraryError, OSError) as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            self.app.call_from_thread(self._failed, in_the_app(str(exc)))
             return
         except Exception as exc:  # a bug: said in the dialog, which stays usable (Esc closes it)
             self.app.call_from_thread(self._failed, f"internal error: {type(exc).__name__}: {exc}")
@@ -435,6 +435,16 @@ class ImportScreen(ModalScreen[str | None]):
 #: The cautions of an import shown in the app, at most (the rest counted), and their length.
 CAUTIONS_SHOWN: Final = 3
 CAUTION_CHARS: Final = 200
+
+
+def in_the_app(message: str) -> str:
+    """An import's refusal as the dialog says it: the options it names are the command
+    line's (the dialog takes none of them for a file), so it says where to give them."""
+    from storage.sources.limits import ANY_FILE_HINT, MAX_SIZE_HINT
+
+    return message.replace(
+        ANY_FILE_HINT, "(papers import --any-file in a shell reads it anyway)"
+    ).replace(MAX_SIZE_HINT, "(papers import --max-size in a shell raises it)")
 
 
 def import_cautions(report: ImportReport) -> str:
