@@ -53,7 +53,7 @@ from storage.files.triage_model import (
     state_from_tables,
 )
 from storage.models import Change, Decision, ImportReport, Status
-from storage.queue.order import after_queue, end_position
+from storage.queue.order import after_queue, end_position, file_places
 
 TRIAGE_FILE = "triage.json"
 #: The table that marks the last merge written from each sync folder.
@@ -591,8 +591,8 @@ class TriageChange:
         changes: list[Change] = []
         moves: list[list[Any]] = []  # the queue's places, as a decision's step keeps them
         # the file's queue order, behind this library's queue
-        places = {pid: d.position for pid, d in carried if d.position is not None}
-        places = after_queue(places, self._queue_keys())
+        stars = [(pid, d.position, d.at) for pid, d in carried if d.status is Status.STARRED]
+        places = after_queue(file_places(stars), self._queue_keys())
         for pid, theirs in carried:
             doc = docs[pid]
             ours = Status(doc.get("status", "inbox"))

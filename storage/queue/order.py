@@ -44,6 +44,21 @@ def queue_ids(
     return sorted(starred, key=lambda pid: (sort_key(pid, positions, decided_at), pid))
 
 
+def file_places(stars: Iterable[tuple[str, float | None, float | None]]) -> Placement:
+    """The queue positions of the starred papers a file brings, each given as (id, the
+    position the file gives it, when the file says it was starred), in the file's order: the
+    file's own positions when it gives every paper one (our JSON and CSV exports); else 1, 2,
+    3… in the queue the file makes, each paper standing at its position, else when starred
+    (``sort_key``), else after those (our Markdown names neither), ties in the file's order:
+    a file lists its queue in order, which ordering ties by id would lose."""
+    found = list(stars)
+    if all(place is not None for _pid, place, _at in found):
+        return {pid: place for pid, place, _at in found if place is not None}
+    keys = [next((k for k in (place, at) if k is not None), math.inf) for _, place, at in found]
+    ranked = sorted(range(len(found)), key=keys.__getitem__)  # stable: ties in file order
+    return {found[i][0]: float(n) for n, i in enumerate(ranked, start=1)}
+
+
 def after_queue(places: Mapping[str, float], keys: Iterable[float]) -> Placement:
     """The queue positions a file gives papers (``places``), moved as one block behind a
     queue whose papers stand at ``keys``: the file's order kept, after the queue's (as they

@@ -54,6 +54,64 @@ def test_undo_and_redo_of_a_restored_backup_give_back_its_queue_order(
     ]
 
 
+def _scholar_bib(path: Path, titles: list[str]) -> Path:
+    """A BibTeX list as Google Scholar writes one: @inproceedings entries, no abstracts."""
+    path.write_text(
+        "".join(
+            f"@inproceedings{{p{i}2024,\n  title = {{{t}}},\n  author = {{Roe, Ann}},\n"
+            f"  booktitle = {{ICLR}},\n  year = {{2024}}\n}}\n"
+            for i, t in enumerate(titles)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("status", ["starred", "all"])
+def test_a_markdown_export_restores_the_queue_in_its_order(
+    env: dict[str, str], tmp_path: Path, status: str
+) -> None:
+    """The review's case: the Markdown of a queue (written in its order) imported into an
+    empty HOME gave its stars back ordered by paper id, as it carries no places and no
+    times. The file's order now comes back (the queue's; for every status, the list's), there
+    and onto the Inbox of a library with a queue of its own (behind it), and an undo and a
+    redo of the import keep it."""
+    words = ("Sparse Attention", "Diffusion Samplers", "Learned Indexes", "Graph Kernels",
+             "Tiny Transformers", "Robust Retrieval")  # fmt: skip
+    bib = _scholar_bib(tmp_path / "scholar.bib", [f"{w} for Long Contexts" for w in words])
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", bib, env=env))
+    ids = [r["id"] for r in listed(home, env)]
+    queue = sorted(ids, reverse=True)[:5]  # against the ids' order
+    ok(run("--home", home, "mark", *queue, "starred", env=env))
+    ok(run("--home", home, "mark", sorted(ids)[0], "read", env=env))
+    assert queue_of(home, env) == queue
+    if status == "all":  # the papers in the list's order
+        queue = [pid for pid in ids if pid in queue]
+    assert queue != sorted(queue)  # (by id, as they came before)
+    path = tmp_path / "queue.md"
+    ok(run("--home", home, "export", "--status", status, "-o", path, env=env))
+    fresh = tmp_path / "fresh"
+    restored = 6 if status == "all" else 5
+    assert f"{restored} decisions restored" in ok(run("--home", fresh, "import", path, env=env))
+    assert queue_of(fresh, env) == queue
+    other = tmp_path / "other"  # the same papers in its Inbox, and a queue of its own
+    mine = _scholar_bib(tmp_path / "mine.bib", ["A Paper of My Own, Queued Before"])
+    ok(run("--home", other, "import", bib, mine, env=env))
+    [own] = [r["id"] for r in listed(other, env) if r["id"] not in ids]
+    ok(run("--home", other, "mark", own, "starred", env=env))
+    assert f"{restored} decisions restored" in ok(run("--home", other, "import", path, env=env))
+    assert queue_of(other, env) == [own, *queue]
+    ok(run("--home", other, "undo", env=env))
+    assert queue_of(other, env) == [own]
+    ok(run("--home", other, "redo", env=env))
+    assert queue_of(other, env) == [own, *queue]
+
+
+def queue_of(home: Path, env: dict[str, str]) -> list[str]:
+    return [r["id"] for r in json.loads(ok(run("--home", home, "queue", "--json", env=env)))]
+
+
 def test_import_into_a_library_takes_decisions_for_the_inbox_only(
     seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -191,6 +191,23 @@ def test_renumbered_writes_only_what_changes() -> None:
     assert renumbered(queue, ["aaaa", "cccc", "bbbb"]) == {"cccc": 2.0, "bbbb": 3.0}
 
 
+def test_a_files_stars_take_its_places_else_its_order() -> None:
+    """The stars a file brings keep the places it gives every one of them (our JSON and CSV
+    exports); else they are numbered in the queue the file makes: by place, else by when
+    starred, else after those, and ties in the file's order (before: by id)."""
+    from storage.queue.order import file_places
+
+    assert file_places([("cccc", 7.5, 1.0), ("aaaa", 2.0, None)]) == {"cccc": 7.5, "aaaa": 2.0}
+    assert file_places([("dddd", None, None), ("bbbb", None, None), ("cccc", None, None)]) == {
+        "dddd": 1.0,
+        "bbbb": 2.0,
+        "cccc": 3.0,
+    }
+    mixed = [("eeee", None, None), ("dddd", None, 90.0), ("cccc", 0.0, None), ("aaaa", None, 5.0)]
+    assert file_places(mixed) == {"cccc": 1.0, "aaaa": 2.0, "dddd": 3.0, "eeee": 4.0}
+    assert file_places([("bbbb", None, 9.0), ("aaaa", None, 9.0)]) == {"bbbb": 1.0, "aaaa": 2.0}
+
+
 def test_sorts_by_rating_venue_length_and_likeness(tmp_path: Path) -> None:
     from storage.models import Paper
     from storage.queue.sorts import SortFacts

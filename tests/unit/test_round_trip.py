@@ -190,3 +190,44 @@ def test_stars_without_places_keep_their_order_through_an_imports_undo_and_redo(
     assert fresh.queue() == [queue[0], *queue[2:]]
     fresh.undo()
     assert fresh.queue() == queue
+
+
+def test_stars_of_another_tools_list_join_the_queue_in_its_order(tmp_path: Path) -> None:
+    """A list that names its stars without places or times (a CSV of another tool, like our
+    Markdown) gave them to the queue ordered by paper id: they all stood at the import's
+    time. They come in the file's order, behind the queue there is (one undo step)."""
+    import csv
+    import io
+
+    rows = [
+        {"title": f"Paper {i}", "abstract": f"Abstract number {i}, long enough to be read."}
+        for i in range(5)
+    ]
+    target = Library(tmp_path / "target")
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text('{"title": "Mine", "abstract": "A paper of my own, queued before."}\n')
+    target.import_file(mine)
+    (own,) = target.papers()
+    target.set_status(own.id, Status.STARRED)
+    plain = tmp_path / "plain.csv"  # the papers first, in the Inbox
+    text = io.StringIO()
+    writer = csv.DictWriter(text, ["title", "abstract", "status"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**r, "status": "inbox"} for r in rows)
+    plain.write_text(text.getvalue())
+    target.import_file(plain)
+    ids = {p.title: p.id for p in target.papers()}
+    picked = sorted((r for r in rows[:4]), key=lambda r: ids[str(r["title"])], reverse=True)
+    starred = tmp_path / "starred.csv"
+    text = io.StringIO()
+    writer = csv.DictWriter(text, ["title", "abstract", "status"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**r, "status": "starred"} for r in picked)
+    starred.write_text(text.getvalue())
+    assert target.import_file(starred).restored == 4
+    wanted = [own.id, *(ids[str(r["title"])] for r in picked)]
+    assert target.queue() == wanted
+    target.undo()
+    assert target.queue() == [own.id]
+    target.redo()
+    assert target.queue() == Library(target.home).queue() == wanted
