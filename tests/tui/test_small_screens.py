@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from rich.text import Text
+from textual.markup import to_content
 
 from storage.models import Status
 from tests.tui.helpers import OneTabBar, ShownTabs, make_app, opened, ready, wait_for
@@ -63,6 +64,38 @@ def test_a_footer_too_narrow_for_its_essentials_drops_whole_entries(width: int) 
     if width in kept:
         assert [part.split(" ")[0] for part in line.split(" ")[::2]] == kept[width], line
     assert line.startswith("r Read")
+
+
+async def test_the_starred_tabs_footer_names_the_queues_moves_and_the_pdf(
+    tmp_path: Path,
+) -> None:
+    """The reading queue's keys ([ ] to move a paper, p for its PDF) were named only by the
+    help: the Starred tab's footer showed Star and Copy link, which do little there."""
+    (tmp_path / "config.toml").write_text('[keys]\nqueue_up = "U"\n')
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = await ready(pilot)
+        bar = screen.query_one(KeyBar)
+        await pilot.press("s", "s", "2")
+        await wait_for(pilot, lambda: "Move up" in str(bar.render()))
+        shown = str(bar.render())
+        for entry in ("r Read", "U Move up", "] Move down", "p PDF", "? Help", "q Quit"):
+            assert entry in shown, shown
+        assert "s Star" not in shown and "Copy link" not in shown
+        await pilot.press("slash")  # the box's keys while typing, the queue's after
+        await wait_for(pilot, lambda: "Enter Results" in str(bar.render()))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "p PDF" in str(bar.render()))
+        await pilot.press("1")  # the Inbox: the triage's keys again
+        await wait_for(pilot, lambda: "s Star" in str(bar.render()))
+        assert "PDF" not in str(bar.render())
+    for width in (80, 60, 40):
+        bar = KeyBar({})
+        bar.scope = "queue"
+        line = to_content(bar.line(width)).plain  # as drawn: "[" showed as "[[/]"
+        assert len(line) <= width and "…" not in line and line.startswith("r Read"), line
+        if width >= 60:
+            assert "p PDF" in line and "[ Move up" in line and "] Move down" in line, line
 
 
 async def test_the_footer_at_40x12_shows_whole_words(tmp_path: Path) -> None:

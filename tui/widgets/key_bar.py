@@ -9,6 +9,7 @@ that work, until the dialog closes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from textual.binding import Binding
@@ -23,9 +24,23 @@ from tui.keys import typed_in_field
 #: out first, then its Enter, then its ctrl+ commands). The search box's: its own and those
 #: that act while typing, from the left.
 ESSENTIAL = ("read", "skip", "star", "help", "undo", "quit")
+#: The Starred tab's footer (the reading queue, ``scope`` "queue"): its moves and the PDF in
+#: the place of Star and Copy link, which do little there; kept longest, the first longest.
+QUEUE_FOOTER = (
+    "read",
+    "skip",
+    "undo",
+    "queue_up",
+    "queue_down",
+    "open_pdf",
+    "search",
+    "help",
+    "quit",
+)
+QUEUE_ESSENTIAL = ("read", "open_pdf", "queue_up", "queue_down", "help", "undo", "skip", "quit")
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
 #: The scopes whose footer ends with the palette's entry (``^p``).
-_WITH_PALETTE = ("main", "search")
+_WITH_PALETTE = ("main", "queue", "search")
 #: The command palette's keys (Textual's palette: its bindings, and Enter in its field), shown
 #: while it is open; its keys are not ours to remap.
 PALETTE_KEYS = (("↑↓", "choose"), ("Enter", "run"), ("esc", "close"))
@@ -107,12 +122,17 @@ class KeyBar(Static):
             ]  # fmt: skip
             typing.sort(key=lambda entry: {"Enter": 0, "esc": 1}.get(entry[2], 2))
             return [*typing, palette]
-        if self.scope != "main":
+        if self.scope not in ("main", "queue"):
             return [
                 (c.id, "", key_label(keys[0], web=self.in_browser), c.title)
                 for c in COMMANDS
                 if c.scope == self.scope and (keys := keys_for(c, self.keymap))
             ]
+        shown = (
+            [BY_ID[name] for name in QUEUE_FOOTER]
+            if self.scope == "queue"
+            else [c for c in COMMANDS if c.footer]
+        )
         found = [
             (
                 c.id,
@@ -120,8 +140,7 @@ class KeyBar(Static):
                 key_label(keys_for(c, self.keymap)[0], web=self.in_browser),
                 c.brief or c.title,
             )
-            for c in COMMANDS
-            if c.footer
+            for c in shown
         ]
         return [*found, palette]
 
@@ -137,8 +156,9 @@ class KeyBar(Static):
     def _rank(self, entry: tuple[str, str, str, str]) -> int | None:
         """How long an entry stays as the footer narrows: None for one that goes first (from
         the right), else a rank (the highest goes next; among equals, the rightmost)."""
-        if self.scope == "main":
-            return ESSENTIAL.index(entry[0]) if entry[0] in ESSENTIAL else None
+        if self.scope in ("main", "queue"):
+            kept = QUEUE_ESSENTIAL if self.scope == "queue" else ESSENTIAL
+            return kept.index(entry[0]) if entry[0] in kept else None
         if self.scope in ("search", "palette"):
             return 0
         keys = keys_for(BY_ID[entry[0]], self.keymap)
@@ -180,9 +200,18 @@ class KeyBar(Static):
                 chosen = kept[:1]
                 break
         parts = [
-            f"[@click={action}][b $text-accent]{escape(key)}[/] {title}[/]"
+            f"[@click={action}][b $text-accent]{key_markup(key)}[/] {title}[/]"
             if action
-            else f"[b $text-accent]{escape(key)}[/] {escape(title)}"
+            else f"[b $text-accent]{key_markup(key)}[/] {escape(title)}"
             for _, action, key, title in chosen
         ]
         return (" " * gap).join(parts)
+
+
+def key_markup(key: str) -> str:
+    """A key's name as markup: Textual's ``escape`` leaves a ``[`` that opens no tag as it is,
+    and then ``[/]`` after it is read as text (the queue's ``[`` showed as ``[[/]``)."""
+    return _OPEN.sub(r"\\[", escape(key))
+
+
+_OPEN = re.compile(r"(?<!\\)\[")

@@ -112,6 +112,10 @@ class MainBase(AfterFrameScreen[None]):
 
     def update_tabs(self) -> None:
         self.query_one("#tabs", TabBar).show()
+        self.focus_moved()  # the tab may be another: the Starred tab's footer is the queue's
+
+    def focus_moved(self) -> None:
+        """Have the footer show the keys of where the user is (``SearchPart``'s)."""
 
     def update_list_title(self) -> None:
         """The list's title says where the cursor is, in which list, with how many marked."""

@@ -104,8 +104,11 @@ class SearchPart(MainBase):
 
     def footer_scope(self) -> str:
         """Whose keys the footer shows over this screen: the search box's while it has the
-        focus (Enter, Esc, ctrl+w…: the list's letters are typed there), else the list's."""
-        return "search" if self.focused is self.search_box else "main"
+        focus (Enter, Esc, ctrl+w…: the list's letters are typed there), else the list's: the
+        reading queue's on the Starred tab (its moves, the PDF)."""
+        if self.focused is self.search_box:
+            return "search"
+        return "queue" if self.view.tab == "starred" else "main"
 
     def set_focus(
         self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False
