@@ -1,0 +1,83 @@
+"""Exports as real tools wrote them, trimmed: every entry comes in with its year and links,
+or a line says what it could not hold.
+
+Each file of ``tests/fixtures/real_exports`` names, in its opening comment, the public file
+whose shape it keeps (Better BibTeX for Zotero's import fixtures, which users sent from
+EndNote, BibDesk and their own hands; a README's Mendeley entry).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.sources.records import SourceRecord
+from storage.sources.registry import read_source
+
+FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "real_exports"
+
+
+def _extra(record: SourceRecord) -> dict[str, object]:
+    return dict(record.extra)
+
+
+def test_endnote_entries_that_open_with_no_key_are_read() -> None:
+    result = read_source(FOLDER / "endnote.bib")
+    assert not result.errors
+    first, second = result.records
+    assert first.title == "Alzheimer mechanisms and therapeutic strategies"
+    assert first.authors == ("Y. Huang", "L. Mucke") and first.abstract.startswith("A review")
+    assert (first.venue, _extra(first)["year"], _extra(first)["volume"]) == (
+        "Cell 2012",
+        2012,
+        "148",
+    )
+    assert second.title == "The amyloid hypothesis of Alzheimer's disease at 25 years"
+    assert _extra(second)["year"] == 2016
+
+
+def test_bibdesk_links_are_the_papers_links() -> None:
+    senior, pavsic = read_source(FOLDER / "bibdesk.bib").records
+    assert senior.url == "https://doi.org/10.1038/s41586-019-1923-7"  # Remote-Url
+    assert pavsic.url == "https://doi.org/10.1038/ncomms5764"  # Bdsk-Url-1, before Bdsk-Url-2
+    assert pavsic.authors == ("Miha Pavšič", "Gregor Gunčar")
+
+
+def test_mendeleys_arxiv_id_is_the_papers_arxiv_id() -> None:
+    (record,) = read_source(FOLDER / "mendeley_arxivid.bib").records
+    assert record.url == "https://arxiv.org/abs/1610.04325"
+    assert (_extra(record)["eprint"], _extra(record)["archiveprefix"]) == ("1610.04325", "arXiv")
+
+
+def test_a_year_typed_as_a_date_is_its_year_and_one_that_names_none_is_said() -> None:
+    result = read_source(FOLDER / "years_typed.bib")
+    woods, biermann, pending = result.records
+    assert (_extra(woods)["year"], _extra(woods)["month"]) == (1978, 1)
+    assert _extra(biermann)["year"] == 1975
+    assert "year" not in _extra(pending)
+    (warning,) = result.warnings
+    assert "record 3: 'in press'" in warning and "imported without one" in warning
+
+
+def test_a_year_that_names_none_gives_way_to_the_date(tmp_path: Path) -> None:
+    path = tmp_path / "forthcoming.bib"
+    path.write_text("@article{a, title = {Soon}, year = {Forthcoming}, date = {2022-03}}\n")
+    result = read_source(path)
+    (record,) = result.records
+    assert (_extra(record)["year"], _extra(record)["month"]) == (2022, 3)
+    assert not result.warnings
+
+
+def test_a_macro_or_comment_opening_its_own_line_is_no_entry_without_a_key(tmp_path: Path) -> None:
+    path = tmp_path / "macros.bib"
+    path.write_text(
+        "@string{\n  jmlr = {Journal of Machine Learning Research}}\n"
+        "@comment{\n  note = {not an entry}}\n"
+        "@article{k, title = {Kept}, journal = jmlr, year = 2020}\n"
+    )
+    result = read_source(path)
+    (record,) = result.records
+    assert (record.title, _extra(record)["journal"]) == (
+        "Kept",
+        "Journal of Machine Learning Research",
+    )
+    assert not result.errors
