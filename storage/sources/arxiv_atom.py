@@ -11,8 +11,9 @@ the same way, as far as it has these fields.
 
 arXiv's RSS feeds in Atom (``rss.arxiv.org/atom/cs.LG``, the day's announcements) too: their
 ids are ``oai:arXiv.org:2509.13338v1``, their authors one ``dc:creator`` (``Ann Lee, Bo
-Park``), their abstracts start ``arXiv:2509.13338v1 Announce Type: new Abstract:``; a
-``replace`` announcement is a paper of an earlier day's, as in the listing emails.
+Park``), their abstracts start ``arXiv:2509.13338v1 Announce Type: new Abstract:``, their
+DOI and journal reference are ``arxiv:DOI`` and ``arxiv:journal_reference``; a ``replace``
+announcement is a paper of an earlier day's, as in the listing emails.
 
 The XML is parsed by the standard library (expat: no external entity is fetched, entity
 expansion is bounded); a document that declares a DTD or entities is refused.
@@ -44,6 +45,12 @@ _ID = re.compile(r"(?:arxiv\.org/abs/|^oai:arxiv\.org:)(.+?)(v\d+)?$", re.IGNORE
 #: What an RSS feed's abstract starts with: the id, the kind of announcement, a label.
 _ANNOUNCED = re.compile(r"^arXiv:\S+\s+Announce Type:\s*\S+\s*(?:Abstract:\s*)?", re.I)
 _CREATORS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+#: Where an entry says where the paper was published: the API's elements, then the RSS
+#: feeds' (arXiv/arxiv-docs ``source/help/atom_specifications.md``).
+_PUBLISHED = (
+    ("doi", ("arxiv:doi", "arxiv:DOI")),
+    ("journal", ("arxiv:journal_ref", "arxiv:journal_reference")),
+)
 
 
 @dataclass(slots=True)
@@ -169,9 +176,11 @@ def _fields(entry: Element) -> dict[str, Any]:
     categories = [primary.get("term", "")] if primary is not None else []
     categories += [c.get("term", "") for c in entry.findall("a:category", _NS)]
     fields["keywords"] = list(dict.fromkeys(c.strip() for c in categories if c and c.strip()))
-    for key, path in (("doi", "arxiv:doi"), ("journal", "arxiv:journal_ref")):
-        if value := _text(entry, path):
-            fields[key] = value
+    # the API's names, then its RSS feeds' (``arxiv:DOI``, ``arxiv:journal_reference``)
+    for key, paths in _PUBLISHED:
+        if value := next(filter(None, (_text(entry, path) for path in paths)), ""):
+            # a journal reference is typed as TeX, as names are (``Math\'ematiques``)
+            fields[key] = _name(value) if key == "journal" else value
     published = _text(entry, "a:published")
     if re.match(r"\d{4}-\d\d-\d\d", published):
         fields["date"] = published[:10]

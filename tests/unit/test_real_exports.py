@@ -3,7 +3,7 @@ or a line says what it could not hold.
 
 Each file of ``tests/fixtures/real_exports`` names, in its opening comment, the public file
 whose shape it keeps (Better BibTeX for Zotero's import fixtures, which users sent from
-EndNote, BibDesk and their own hands; a README's Mendeley entry).
+EndNote, BibDesk and their own hands; a README's Mendeley entry; arXiv's feed specification).
 """
 
 from __future__ import annotations
@@ -65,6 +65,15 @@ def test_a_year_that_names_none_gives_way_to_the_date(tmp_path: Path) -> None:
     (record,) = result.records
     assert (_extra(record)["year"], _extra(record)["month"]) == (2022, 3)
     assert not result.warnings
+
+
+def test_arxiv_rss_feeds_give_the_doi_and_journal_of_a_published_paper() -> None:
+    (record,) = read_source(FOLDER / "arxiv_rss.atom").records
+    assert record.authors == ("Antonin Monteil", "Paul Pegon")
+    assert record.url == "https://arxiv.org/abs/2203.01250"
+    assert _extra(record)["doi"] == "10.5802/jep.257"
+    journal = "Journal de l'École polytechnique - Mathématiques, Tome 11 (2024), pp. 431-472"
+    assert _extra(record)["journal"] == journal and record.venue == journal
 
 
 def test_a_macro_or_comment_opening_its_own_line_is_no_entry_without_a_key(tmp_path: Path) -> None:
