@@ -90,3 +90,15 @@ def test_a_macro_or_comment_opening_its_own_line_is_no_entry_without_a_key(tmp_p
         "Journal of Machine Learning Research",
     )
     assert not result.errors
+
+
+def test_a_doi_in_ris_m3_is_the_papers_doi() -> None:
+    # M3 ("type of work") holding the DOI: zotero/translators RIS.js reads it as the DOI
+    # (its degenerateImportFieldMap), bare or as EndNote wrote it ("doi: DOI: 10.…")
+    zhou, klingberg, scopus = read_source(FOLDER / "pubmed_m3.ris").records
+    assert (_extra(zhou)["doi"], zhou.url) == (
+        "10.1172/JCI13505",
+        "https://doi.org/10.1172/JCI13505",
+    )
+    assert _extra(klingberg)["doi"] == "10.1016/j.tics.2010.05.002"
+    assert "doi" not in _extra(scopus) and not scopus.url  # "M3  - Article": no DOI
