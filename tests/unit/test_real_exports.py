@@ -102,3 +102,25 @@ def test_a_doi_in_ris_m3_is_the_papers_doi() -> None:
     )
     assert _extra(klingberg)["doi"] == "10.1016/j.tics.2010.05.002"
     assert "doi" not in _extra(scopus) and not scopus.url  # "M3  - Article": no DOI
+
+
+def test_arxivs_rss_2_feed_is_read_as_its_atom_feed(tmp_path: Path) -> None:
+    result = read_source(FOLDER / "arxiv_rss.xml")
+    (record,) = result.records
+    assert record.title == "Mass concentration in rescaled first order integral functionals"
+    assert record.authors == ("Antonin Monteil", "Paul Pegon")
+    assert record.abstract.startswith("First order local minimization problems")
+    assert (record.url, record.keywords) == (
+        "https://arxiv.org/abs/2203.01250",
+        ("math.AP", "math.OC"),
+    )
+    assert _extra(record)["doi"] == "10.5802/jep.257"
+    assert _extra(record)["date"] == "2024-02-23" and _extra(record)["eprint"] == "2203.01250"
+    (error,) = result.errors
+    assert error.record == 2 and "a replacement (2401.00001v2)" in error.reason
+    # a weekend's feed, named .rss: no items, nothing refused, nothing said wrongly
+    weekend = tmp_path / "math.OC.rss"
+    text = (FOLDER / "arxiv_rss.xml").read_text()
+    weekend.write_text(text[: text.index("<item>")] + "</channel>\n</rss>\n")
+    empty = read_source(weekend)
+    assert not empty.records and not empty.errors
