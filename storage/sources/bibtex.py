@@ -391,9 +391,10 @@ def _cycles(parents: list[int | None]) -> list[list[int]]:
 
 #: A parent's fields that are its own, not its children's: the volume's link, DOI and
 #: identity (DBLP's ``@proceedings`` url is the volume's page; a paper with its own DOI and
-#: no url took it).
+#: no url took it), as are BibDesk's links and Mendeley's arXiv id; a subtitle is the title's.
 _NOT_INHERITED: Final = frozenset(
-    {"crossref", "ids", "url", "doi", "biburl", "bibsource", "timestamp", "eprint"}
+    {"crossref", "ids", "url", "doi", "biburl", "bibsource", "timestamp", "eprint", "arxivid"}
+    | {"remote-url", "subtitle"}
 )
 
 
@@ -410,7 +411,7 @@ def _inherit(entries: list[_Entry], parents: list[int | None], index: int) -> di
         for name, value in entries[parent].fields.items():
             if name == "title":
                 fields.setdefault("booktitle", value)
-            elif name not in _NOT_INHERITED:
+            elif name not in _NOT_INHERITED and not name.startswith("bdsk-url-"):
                 fields.setdefault(name, value)
         parent = parents[parent]
     return fields
@@ -498,7 +499,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         date = ""  # no ISO date to keep as the paper's date
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
-        "title": _as_source(_readable(fields.get("title", ""))),
+        "title": _as_source(_readable(dialects.full_title(fields))),
         "abstract": fields.get("abstract", ""),
         "authors": list(authors_of(fields.get("author", ""))),
         "venue": _readable(venue),

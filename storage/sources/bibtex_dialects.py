@@ -8,6 +8,8 @@ of such entries was refused whole. BibDesk keeps a reference's links in ``Bdsk-U
 ``url``. Mendeley names the arXiv id ``arxivId``, sometimes with no ``eprint``. A ``year``
 typed as a date (``January 1978``) is a year too, and one that names none (``in press``,
 ``Forthcoming``) leaves the year to the entry's ``date`` (BibLaTeX's), or to nobody, said.
+BibLaTeX's ``subtitle`` is the end of the title (``title = {General and Specific Measures},
+subtitle = {Considerations and Examples}``), which the title alone cut short.
 The shapes come from the files users sent Better BibTeX for Zotero
 (retorquere/zotero-better-bibtex ``test/fixtures/import``), read there.
 """
@@ -20,7 +22,14 @@ from typing import Final
 
 from storage.sources.dates import typed_date
 
-__all__ = ["keys_mended", "linked_urls", "mendeley_eprint", "stated_year", "unread_years"]
+__all__ = [
+    "full_title",
+    "keys_mended",
+    "linked_urls",
+    "mendeley_eprint",
+    "stated_year",
+    "unread_years",
+]
 
 #: An entry's head with no key before its first field, on the next line (EndNote's): not
 #: ``@string``, ``@preamble`` or ``@comment``, whose first line may well end after ``{``.
@@ -34,6 +43,15 @@ _BDSK_URL: Final = re.compile(r"bdsk-url-(\d+)")
 #: A year field as BibTeX and BibLaTeX mean it: a year, a range of years, a year and a
 #: letter (``2019``, ``2019/2020``, ``2019--2020``, ``1991a``).
 _YEAR_FIELD: Final = re.compile(r"\d{4}(?:\s*(?:/|--?|–)\s*\d{2,4}|[a-z])?")
+
+
+def full_title(fields: Mapping[str, str]) -> str:
+    """The title with BibLaTeX's ``subtitle`` after it, as biblatex styles print it (``Title:
+    Subtitle``; a title ending in ``?`` or ``!`` keeps its own mark)."""
+    title, subtitle = fields.get("title", "").strip(), fields.get("subtitle", "").strip()
+    if not subtitle or not title:
+        return title or subtitle
+    return f"{title} {subtitle}" if title[-1] in ":?!." else f"{title}: {subtitle}"
 
 
 def keys_mended(text: str) -> str:

@@ -124,3 +124,30 @@ def test_arxivs_rss_2_feed_is_read_as_its_atom_feed(tmp_path: Path) -> None:
     weekend.write_text(text[: text.index("<item>")] + "</channel>\n</rss>\n")
     empty = read_source(weekend)
     assert not empty.records and not empty.errors
+
+
+def test_biblatexs_subtitle_ends_the_title() -> None:
+    judge, ahmann, book = read_source(FOLDER / "biblatex_subtitle.bib").records
+    assert judge.title == (
+        "General and Specific Measures in Organizational Behaviour Research: "
+        "Considerations, Examples, and Recommandations for Researchers"
+    )
+    assert (
+        ahmann.title
+        == "A Descriptive Review of ADHD Coaching Research: Implications for College Students"
+    )
+    assert (_extra(judge)["year"], _extra(judge)["doi"]) == (2012, "10.1002/job.764")
+    assert book.title == "A Book Whose Author Has an Annotation" and book.authors == ("U. Author",)
+
+
+def test_a_crossref_parent_lends_no_subtitle_link_or_arxiv_id(tmp_path: Path) -> None:
+    path = tmp_path / "volume.bib"
+    path.write_text(
+        "@incollection{child, title = {Chapter}, author = {Lee, Ann}, crossref = {vol}}\n"
+        "@book{vol, title = {Volume}, subtitle = {Its Subtitle}, year = 2011,\n"
+        "  bdsk-url-1 = {https://doi.org/10.1000/volume}, remote-url = {https://doi.org/10.1000/v},\n"
+        "  arxivid = {1610.04325}}\n"
+    )
+    (record,) = read_source(path).records
+    assert (record.title, record.url, _extra(record)["year"]) == ("Chapter", "", 2011)
+    assert "eprint" not in _extra(record) and _extra(record)["booktitle"] == "Volume"
