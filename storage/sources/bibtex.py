@@ -457,7 +457,7 @@ def _users_note(fields: Mapping[str, str]) -> str:
 #: Reference fields kept as the paper's extra fields: (ours, BibTeX's names), as text.
 _TEXT_FIELDS: Final = (
     ("journal", ("journal", "journaltitle")),
-    ("booktitle", ("booktitle",)),
+    ("booktitle", ("booktitle", "eventtitle")),  # Zotero's BibLaTeX: the conference's name
     ("publisher", ("publisher",)),
     ("school", ("school",)),
     ("institution", ("institution",)),
@@ -487,7 +487,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     """An entry's fields under the names ``record_from_fields`` reads."""
     howpublished = fields.get("howpublished", "").strip()
     published_url = _URL_COMMAND.match(howpublished) or howpublished.startswith("http")
-    venue = _first(fields, ("journal", "journaltitle", "booktitle"))
+    venue = _first(fields, ("journal", "journaltitle", "booktitle", "eventtitle"))
     if not venue and howpublished and not published_url:
         venue = howpublished
     date = _verbatim(fields.get("date", ""))

@@ -151,3 +151,12 @@ def test_a_crossref_parent_lends_no_subtitle_link_or_arxiv_id(tmp_path: Path) ->
     (record,) = read_source(path).records
     assert (record.title, record.url, _extra(record)["year"]) == ("Chapter", "", 2011)
     assert "eprint" not in _extra(record) and _extra(record)["booktitle"] == "Volume"
+
+
+def test_zoteros_biblatex_names_a_conference_in_eventtitle() -> None:
+    fahad, zhang = read_source(FOLDER / "zotero_biblatex.bib").records
+    conference = "12th European Conference on Product and Process Modelling (ECPPM 2018)"
+    assert fahad.venue == conference and _extra(fahad)["booktitle"] == conference
+    assert (_extra(fahad)["year"], _extra(fahad)["month"]) == (2018, 9)
+    assert zhang.authors == ("Hehua Zhang", "Wenqi Zhao", "Jianqiao Gu", "Han Liu", "Ming Gu")
+    assert (zhang.venue, _extra(zhang)["year"]) == ("Semantic Web Journal (rejected) 2017", 2017)
