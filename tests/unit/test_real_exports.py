@@ -160,3 +160,13 @@ def test_zoteros_biblatex_names_a_conference_in_eventtitle() -> None:
     assert (_extra(fahad)["year"], _extra(fahad)["month"]) == (2018, 9)
     assert zhang.authors == ("Hehua Zhang", "Wenqi Zhao", "Jianqiao Gu", "Han Liu", "Ming Gu")
     assert (zhang.venue, _extra(zhang)["year"]) == ("Semantic Web Journal (rejected) 2017", 2017)
+
+
+def test_a_csl_event_names_the_conference_of_a_paper_without_proceedings() -> None:
+    # CSL-JSON as the CSL 1.0.1 schema names the conference, "event"
+    # (citation-style-language/schema, schemas/input/csl-data.json), the records those of
+    # Zotero's export in Accord-Project/zotero-bibliography (export/biblatex.bib)
+    reasoner, conformance = read_source(FOLDER / "csl_event.json").records
+    conference = "12th European Conference on Product and Process Modelling (ECPPM 2018)"
+    assert reasoner.venue == conference and _extra(reasoner)["booktitle"] == conference
+    assert conformance.venue.startswith("26th International Workshop")  # proceedings first
