@@ -11,7 +11,8 @@ typed as a date (``January 1978``) is a year too, and one that names none (``in 
 BibLaTeX's ``subtitle`` is the end of the title (``title = {General and Specific Measures},
 subtitle = {Considerations and Examples}``), which the title alone cut short.
 The shapes come from the files users sent Better BibTeX for Zotero
-(retorquere/zotero-better-bibtex ``test/fixtures/import``), read there.
+(retorquere/zotero-better-bibtex ``test/fixtures/import``) and, for ``arxivId``, a Mendeley
+entry cited in jnhwkim/MulLowBiVQA's README.
 """
 
 from __future__ import annotations
