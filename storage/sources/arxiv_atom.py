@@ -11,8 +11,11 @@ the same way, as far as it has these fields.
 
 arXiv's RSS feeds in Atom (``rss.arxiv.org/atom/cs.LG``, the day's announcements) too: their
 ids are ``oai:arXiv.org:2509.13338v1``, their authors one ``dc:creator`` (``Ann Lee, Bo
-Park``), their abstracts start ``arXiv:2509.13338v1 Announce Type: new Abstract:``; a
-``replace`` announcement is a paper of an earlier day's, as in the listing emails.
+Park``), their abstracts start ``arXiv:2509.13338v1 Announce Type: new Abstract:``, their
+DOI and journal reference are ``arxiv:DOI`` and ``arxiv:journal_reference``; a ``replace``
+announcement is a paper of an earlier day's, as in the listing emails. Their RSS 2.0 twin
+(``rss.arxiv.org/rss/cs.LG``) says the same under RSS's names (``item``, ``guid``,
+``description``, ``category`` as text, ``pubDate``), and is read as the Atom feed it mirrors.
 
 The XML is parsed by the standard library (expat: no external entity is fetched, entity
 expansion is bounded); a document that declares a DTD or entities is refused.
@@ -44,6 +47,12 @@ _ID = re.compile(r"(?:arxiv\.org/abs/|^oai:arxiv\.org:)(.+?)(v\d+)?$", re.IGNORE
 #: What an RSS feed's abstract starts with: the id, the kind of announcement, a label.
 _ANNOUNCED = re.compile(r"^arXiv:\S+\s+Announce Type:\s*\S+\s*(?:Abstract:\s*)?", re.I)
 _CREATORS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+#: Where an entry says where the paper was published: the API's elements, then the RSS
+#: feeds' (arXiv/arxiv-docs ``source/help/atom_specifications.md``).
+_PUBLISHED = (
+    ("doi", ("arxiv:doi", "arxiv:DOI")),
+    ("journal", ("arxiv:journal_ref", "arxiv:journal_reference")),
+)
 
 
 @dataclass(slots=True)
@@ -63,7 +72,7 @@ def sniff_atom(text: str, path: Path) -> Fit:
     if opening(text) != "<":
         return Fit.NO
     head = text[:SNIFF_CHARS]
-    if "<feed" in head and ATOM in head:
+    if ("<feed" in head and ATOM in head) or ("<rss" in head and ARXIV in head):
         return Fit.OPENS
     return Fit.NAMED if path.suffix.lower() in SUFFIXES else Fit.NO
 
@@ -87,11 +96,14 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
     except ElementTree.ParseError as exc:
         raise SourceError(f"{source}: not a well-formed Atom feed ({exc})") from None
     xml_text.restore_tree(root, held)
-    if root.tag != f"{{{ATOM}}}feed":
+    if root.tag == "rss" and _is_arxiv_rss(root):
+        entries = [_atom_entry(item) for item in root.iterfind("channel/item")]
+    elif root.tag == f"{{{ATOM}}}feed":
+        entries = root.findall("a:entry", _NS)
+    else:
         said = f"{source}: not an Atom feed (its root is <{_local(root.tag)}>)"
         raise OtherDocument(said, _local(root.tag))
     result = ReadResult(source=source, list_name=list_name)
-    entries = root.findall("a:entry", _NS)
     for number, entry in enumerate(entries, start=1):
         announced = _text(entry, "arxiv:announce_type")
         if announced.startswith("replace"):  # RSS: a new version of an earlier day's paper
@@ -110,6 +122,35 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
         per_page=_number(root, "os:itemsPerPage") or 0,
         entries=len(entries),
     )
+
+
+def _is_arxiv_rss(root: Element) -> bool:
+    """Whether an RSS document is arXiv's feed: its channel's link (a weekend's feed has no
+    items), or its items' announcements."""
+    return "arxiv.org" in (root.findtext("channel/link") or "") or any(
+        item.find("arxiv:announce_type", _NS) is not None for item in root.iter("item")
+    )
+
+
+def _atom_entry(item: Element) -> Element:
+    """An RSS ``item`` of arXiv's as the Atom ``entry`` of its Atom feed: the same fields under
+    Atom's names; its own ``arxiv:`` and ``dc:`` elements as they are."""
+    from email.utils import parsedate_to_datetime
+    from xml.etree.ElementTree import Element, SubElement
+
+    entry = Element(f"{{{ATOM}}}entry")
+    for tag, name in (("guid", "id"), ("title", "title"), ("description", "summary")):
+        SubElement(entry, f"{{{ATOM}}}{name}").text = item.findtext(tag, "")
+    SubElement(entry, f"{{{ATOM}}}link", href=(item.findtext("link") or "").strip())
+    for category in item.iterfind("category"):
+        SubElement(entry, f"{{{ATOM}}}category", term=(category.text or "").strip())
+    try:  # RFC 822: ``Mon, 15 Jan 2024 00:00:00 -0500``
+        published = parsedate_to_datetime(item.findtext("pubDate") or "").date().isoformat()
+    except (TypeError, ValueError, IndexError):
+        published = ""
+    SubElement(entry, f"{{{ATOM}}}published").text = published
+    entry.extend(child for child in item if child.tag.startswith("{"))
+    return entry
 
 
 def _is_error(fields: dict[str, Any]) -> bool:
@@ -169,9 +210,11 @@ def _fields(entry: Element) -> dict[str, Any]:
     categories = [primary.get("term", "")] if primary is not None else []
     categories += [c.get("term", "") for c in entry.findall("a:category", _NS)]
     fields["keywords"] = list(dict.fromkeys(c.strip() for c in categories if c and c.strip()))
-    for key, path in (("doi", "arxiv:doi"), ("journal", "arxiv:journal_ref")):
-        if value := _text(entry, path):
-            fields[key] = value
+    # the API's names, then its RSS feeds' (``arxiv:DOI``, ``arxiv:journal_reference``)
+    for key, paths in _PUBLISHED:
+        if value := next(filter(None, (_text(entry, path) for path in paths)), ""):
+            # a journal reference is typed as TeX, as names are (``Math\'ematiques``)
+            fields[key] = _name(value) if key == "journal" else value
     published = _text(entry, "a:published")
     if re.match(r"\d{4}-\d\d-\d\d", published):
         fields["date"] = published[:10]

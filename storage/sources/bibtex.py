@@ -41,10 +41,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
+from storage.sources import bibtex_dialects as dialects
 from storage.sources.authors import ended_with_et_al, flat_name
 from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
-from storage.sources.dates import typed_date
 from storage.sources.fields import BadField, keywords_before_tags, without_tags
 from storage.sources.records import (
     Fit,
@@ -391,9 +391,10 @@ def _cycles(parents: list[int | None]) -> list[list[int]]:
 
 #: A parent's fields that are its own, not its children's: the volume's link, DOI and
 #: identity (DBLP's ``@proceedings`` url is the volume's page; a paper with its own DOI and
-#: no url took it).
+#: no url took it), as are BibDesk's links and Mendeley's arXiv id; a subtitle is the title's.
 _NOT_INHERITED: Final = frozenset(
-    {"crossref", "ids", "url", "doi", "biburl", "bibsource", "timestamp", "eprint"}
+    {"crossref", "ids", "url", "doi", "biburl", "bibsource", "timestamp", "eprint", "arxivid"}
+    | {"remote-url", "subtitle"}
 )
 
 
@@ -410,7 +411,7 @@ def _inherit(entries: list[_Entry], parents: list[int | None], index: int) -> di
         for name, value in entries[parent].fields.items():
             if name == "title":
                 fields.setdefault("booktitle", value)
-            elif name not in _NOT_INHERITED:
+            elif name not in _NOT_INHERITED and not name.startswith("bdsk-url-"):
                 fields.setdefault(name, value)
         parent = parents[parent]
     return fields
@@ -456,7 +457,7 @@ def _users_note(fields: Mapping[str, str]) -> str:
 #: Reference fields kept as the paper's extra fields: (ours, BibTeX's names), as text.
 _TEXT_FIELDS: Final = (
     ("journal", ("journal", "journaltitle")),
-    ("booktitle", ("booktitle",)),
+    ("booktitle", ("booktitle", "eventtitle")),  # Zotero's BibLaTeX: the conference's name
     ("publisher", ("publisher",)),
     ("school", ("school",)),
     ("institution", ("institution",)),
@@ -486,32 +487,30 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     """An entry's fields under the names ``record_from_fields`` reads."""
     howpublished = fields.get("howpublished", "").strip()
     published_url = _URL_COMMAND.match(howpublished) or howpublished.startswith("http")
-    venue = _first(fields, ("journal", "journaltitle", "booktitle"))
+    venue = _first(fields, ("journal", "journaltitle", "booktitle", "eventtitle"))
     if not venue and howpublished and not published_url:
         venue = howpublished
     date = _verbatim(fields.get("date", ""))
+    eprint, archive = dialects.mendeley_eprint(fields)
     # BibLaTeX's ``date`` is ISO 8601 (``2024-05``, ``2024-05-07/2024-05-09``); as typed in
     # JabRef it may be ``May 2024``: its year and month either way
-    dated_year, dated_month, _ = typed_date(date)
-    year = fields.get("year", "").strip() or (str(dated_year) if dated_year else "")
+    year, month, unread = dialects.stated_year(fields.get("year", ""), date)
     if not _ISO_START.match(date):
         date = ""  # no ISO date to keep as the paper's date
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
-        "title": _as_source(_readable(fields.get("title", ""))),
+        "title": _as_source(_readable(dialects.full_title(fields))),
         "abstract": fields.get("abstract", ""),
         "authors": list(authors_of(fields.get("author", ""))),
         "venue": _readable(venue),
-        "year": year[:10],
+        "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's
         "doi": _verbatim(fields.get("doi", "")),
         "entry_type": entry_type(entry.kind),
-        # a date's month is the year's when they agree (year 2020, date 2019-12-01: no month)
-        "month": fields.get("month", "").strip()
-        or (str(dated_month or "") if str(dated_year) == year[:4] else ""),
+        "month": fields.get("month", "").strip() or month,
         "date": date if len(date) > 7 else "",
-        "eprint": _verbatim(fields.get("eprint", "")),
-        "archiveprefix": _verbatim(fields.get("archiveprefix") or fields.get("eprinttype", "")),
+        "eprint": _verbatim(eprint),
+        "archiveprefix": _verbatim(archive),
         "primaryclass": _verbatim(fields.get("primaryclass") or fields.get("eprintclass", "")),
         # Zotero's, JabRef's, Mendeley's attachments (``storage.sources.attachments``)
         "file": _verbatim(fields.get("file", "")),
@@ -522,7 +521,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         # Scopus's @CONFERENCE names its proceedings in ``journal``: BibTeX styles want a
         # booktitle, and our exports write one, which would read back as another field
         out["booktitle"], out["journal"] = out["journal"], ""
-    links = _urls(_verbatim(fields.get("url", "")))
+    links = [u for u in _urls(_verbatim(fields.get("url", ""))) if u]
+    links = links or [_verbatim(u) for u in dialects.linked_urls(fields)]  # BibDesk's
     if out.get("doi"):  # Scopus's record page is behind its login: the DOI's page instead
         links = [u for u in links if not _SCOPUS_RECORD.match(u)]
     if published_url:
@@ -538,6 +538,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out["lists"] = groups if ours or ";" in groups else groups.split(",")
     out["links_given"] = ours
     out["title_derived"] = ours and fields.get("titlederived") == "true"
+    out["year_unread"] = unread  # said by ``read_bibtex``, not read as a field
     return {k: v for k, v in out.items() if v}
 
 
@@ -579,6 +580,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
     import bibtexparser
     from bibtexparser.model import Entry, ImplicitComment, ParsingFailedBlock, String
 
+    text = dialects.keys_mended(text)  # EndNote's ``@article{`` with no key
     with _quiet():
         library = bibtexparser.parse_string(text, parse_stack=[])
     result = ReadResult(source=str(path), list_name=path.stem)
@@ -647,6 +649,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
     def fields_of(index: int) -> dict[str, str]:  # what a cycle would lend is not taken
         return entries[index].fields if index in on_cycle else _inherit(entries, parents, index)
 
+    unread: list[tuple[int, str]] = []  # years that name no year
     for index, entry in enumerate(entries):
         if index in containers:
             result.containers += 1
@@ -666,6 +669,8 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             )
         try:
             fields = _fields(entry, fields_of(index), ours)
+            if fields.pop("year_unread", False):
+                unread.append((entry.number, fields["year"]))
             if "file" in fields:
                 fields = with_attachment(fields, folder_of(str(path)))
             record, problem = record_from_fields(fields, entry.number)
@@ -675,6 +680,8 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             result.refuse(entry.number, f"{entry.label}: {problem}")
         else:
             result.records.append(record)
+    if unread:
+        result.warnings.append(dialects.unread_years(str(path), unread))
     if not result.records and not result.errors and not entries:
         raise SourceError(f"{path}: holds no BibTeX entries")
     return result

@@ -144,7 +144,10 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     kind = FROM_CSL.get(kind) or FROM_CROSSREF.get(kind, "misc")
     fields["entry_type"] = kind
     fields["authors"] = _names(item.get("author"))
+    # a conference paper without proceedings names its conference: ``event-title``, or
+    # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""
+    container = container or (item["event"] if isinstance(item.get("event"), str) else "")
     if isinstance(container, list):  # CSL-JSON of some writers: a list of titles
         container = next((c for c in container if isinstance(c, str)), "")
     fields["venue"] = container

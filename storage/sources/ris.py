@@ -9,8 +9,8 @@ drops a last record without ``ER``, and would be one more dependency.
 
 Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
 ``AU``/``A1`` (authors, ``Last, First``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
-(links), ``L1`` (a PDF link), ``DO`` (DOI), ``PY``/``Y1`` (year), ``DA`` (date), ``JF``
-(journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
+(links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``), ``PY``/``Y1`` (year), ``DA``
+(date), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
 ``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
 ``JF``/``JO`` are its proceedings or book too), ``PB``
 (publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
@@ -56,7 +56,12 @@ _FIELDS: Final = {
     "T2": "container", "BT": "container", "C3": "container",
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
     "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user", "U2": "user2",
+    "M3": "work",
 }  # fmt: skip
+#: A DOI in ``M3`` ("type of work"), where PubMed's, publishers' and older Zotero's RIS write
+#: it (``M3  - 10.1172/JCI13505``, EndNote's ``doi: DOI: 10.1016/…``): Zotero's RIS import
+#: reads it as the DOI too (zotero/translators ``RIS.js``). A type of work (``Article``) is none.
+_DOI_IN: Final = re.compile(r"10\.\d{4,9}/\S+")
 _LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial", "pdf"})
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
 #: The longest a value may grow by its wrapped lines (an abstract is refused past 20,000).
@@ -141,6 +146,9 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
             fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
         else:
             fields.setdefault(name, value)
+    work = _DOI_IN.search(fields.pop("work", ""))
+    if work and not fields.get("doi"):
+        fields["doi"] = work.group()
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
     fields["entry_type"] = entry
     year, month, date = _date(fields.pop("date", ""))

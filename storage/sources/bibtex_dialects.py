@@ -1,0 +1,107 @@
+"""What reference managers write into their BibTeX that BibTeX styles never read, and where
+it holds what a paper would lose without it.
+
+EndNote's BibTeX export opens an entry with no key (``@article{`` and, on the next line,
+``author = …``): the parser took the first field for the key and failed the entry, and a file
+of such entries was refused whole. BibDesk keeps a reference's links in ``Bdsk-Url-1``,
+``Bdsk-Url-2``, … and, for what it fetched from PubMed, ``Remote-Url``, often with no
+``url``. Mendeley names the arXiv id ``arxivId``, sometimes with no ``eprint``. A ``year``
+typed as a date (``January 1978``) is a year too, and one that names none (``in press``,
+``Forthcoming``) leaves the year to the entry's ``date`` (BibLaTeX's), or to nobody, said.
+BibLaTeX's ``subtitle`` is the end of the title (``title = {General and Specific Measures},
+subtitle = {Considerations and Examples}``), which the title alone cut short.
+The shapes come from the files users sent Better BibTeX for Zotero
+(retorquere/zotero-better-bibtex ``test/fixtures/import``) and, for ``arxivId``, a Mendeley
+entry cited in jnhwkim/MulLowBiVQA's README.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from storage.sources.dates import typed_date
+
+__all__ = [
+    "full_title",
+    "keys_mended",
+    "linked_urls",
+    "mendeley_eprint",
+    "stated_year",
+    "unread_years",
+]
+
+#: An entry's head with no key before its first field, on the next line (EndNote's): not
+#: ``@string``, ``@preamble`` or ``@comment``, whose first line may well end after ``{``.
+_KEYLESS_HEAD: Final = re.compile(
+    r"(@[ \t]*(?!(?:string|preamble|comment)\b)[A-Za-z]\w*[ \t]*[{(])"
+    r"(?=[ \t]*\r?\n\s*[A-Za-z][\w:.+-]*\s*=)",
+    re.I,
+)
+#: BibDesk's links of an entry, numbered from 1.
+_BDSK_URL: Final = re.compile(r"bdsk-url-(\d+)")
+#: A year field as BibTeX and BibLaTeX mean it: a year, a range of years, a year and a
+#: letter (``2019``, ``2019/2020``, ``2019--2020``, ``1991a``).
+_YEAR_FIELD: Final = re.compile(r"\d{4}(?:\s*(?:/|--?|–)\s*\d{2,4}|[a-z])?")
+
+
+def full_title(fields: Mapping[str, str]) -> str:
+    """The title with BibLaTeX's ``subtitle`` after it, as biblatex styles print it (``Title:
+    Subtitle``; a title ending in ``?`` or ``!`` keeps its own mark)."""
+    title, subtitle = fields.get("title", "").strip(), fields.get("subtitle", "").strip()
+    if not subtitle or not title:
+        return title or subtitle
+    return f"{title} {subtitle}" if title[-1] in ":?!." else f"{title}: {subtitle}"
+
+
+def keys_mended(text: str) -> str:
+    """``text`` with an empty key given to each entry that opens with none (``@article{,``,
+    as Mendeley writes such an entry, which is read as keyless)."""
+    return _KEYLESS_HEAD.sub(r"\1,", text) if "@" in text else text
+
+
+def linked_urls(fields: Mapping[str, str]) -> list[str]:
+    """The links BibDesk keeps for an entry, its own first (``Bdsk-Url-1``, …), then the one
+    it fetched with the reference (``Remote-Url``)."""
+    numbered = sorted(
+        (int(found.group(1)), name)
+        for name in fields
+        if (found := _BDSK_URL.fullmatch(name)) is not None
+    )
+    return [fields[name] for _, name in numbered] + [fields.get("remote-url", "")]
+
+
+def mendeley_eprint(fields: Mapping[str, str]) -> tuple[str, str]:
+    """The entry's ``eprint`` and its archive; Mendeley's ``arxivId`` when it has none."""
+    eprint = fields.get("eprint", "")
+    archive = fields.get("archiveprefix") or fields.get("eprinttype", "")
+    if not eprint.strip() and fields.get("arxivid", "").strip():
+        return fields["arxivid"], "arXiv"
+    return eprint, archive
+
+
+def stated_year(year: str, date: str) -> tuple[str, str, bool]:
+    """The year of an entry, the month its date gives it, and whether its ``year`` named no
+    year where one was typed: the year as typed when it is one (``2019``, ``2019/2020``),
+    else the year (and month) of a date typed in it (``January 1978``), else the ``date``'s.
+    A date's month is the year's when they agree (year 2020, date 2019-12-01: no month)."""
+    year = year.strip()
+    dated_year, dated_month, _ = typed_date(date)
+    if year and not _YEAR_FIELD.fullmatch(year):
+        typed_year, typed_month, _ = typed_date(year)
+        if typed_year is not None:
+            return str(typed_year), str(typed_month or ""), False
+        if dated_year is None:  # kept as typed, for the venue ("Cell in press")
+            return year[:10], "", True
+        year = ""  # "in press" beside a date: the date's year
+    year = year or (str(dated_year) if dated_year else "")
+    return year, str(dated_month or "") if str(dated_year) == year[:4] else "", False
+
+
+def unread_years(source: str, unread: list[tuple[int, str]]) -> str:
+    """The warning for the entries whose ``year`` names no year (as EndNote XML's reader
+    words it): the first of them, and how many."""
+    number, year = unread[0]
+    many = f"{len(unread):,} entries' years give" if len(unread) > 1 else "an entry's year gives"
+    return f"{source}: {many} no year (record {number}: {year[:40]!r}); imported without one"
