@@ -14,6 +14,8 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   (by ``offset`` when the server sends the first page again for ``after``), ``count`` saying
   how many to expect. A page without notes is not cached: before the
   decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
+  The pages of a venue still deciding (the cache holds a page of its submissions under
+  review or awaiting a decision) are believed for an hour, not the day (``_deciding``).
 - **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ICLR 2017's
   ``…/-/submission``, else ``…/-/Submission``: ``_V1_SUBMISSIONS``) with their direct
   replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
@@ -45,6 +47,7 @@ from urllib.parse import urlsplit
 
 from storage.fetch.errors import FetchError, StatusError
 from storage.fetch.names import known_names
+from storage.fetch.pages import LIVE_AGE
 from storage.fetch.records import add_items, score_list, value_of
 from storage.fetch.replies import ReplyNames, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
@@ -96,6 +99,8 @@ SHOWN_ORDER: tuple[str, ...] = (
     "withdrawn_venue_id",
     "desk_rejected_venue_id",
 )
+#: The venue statuses of submissions not decided yet: a venue with some is still deciding.
+UNDECIDED = frozenset({"Under review", "Decision pending"})
 #: What only a journal's group names (openreview-py's Journal writes them, no conference does).
 _JOURNAL_KEYS = ("under_review_venue_id", "decision_pending_venue_id")
 _V1_OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
@@ -145,6 +150,8 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     seen: set[str] = set()
     unsaid = 0  # accepted papers of v2 whose notes name no venue (``ACCEPTED_UNSAID``)
     if queries is not None:
+        queries = list(queries)
+        max_age = LIVE_AGE if _deciding(api, queries, request, web) else None
         parts: list[tuple[int, list[SourceRecord]]] = []
         for query in queries:
             ahead = sum(len(records) for shown, records in parts if shown <= query.shown)
@@ -152,7 +159,7 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
             if room == 0:
                 continue  # its papers would all come after the first --max N of the list
             start = len(result.records)
-            unsaid += _read_query(api, query, request, web, result, seen, room)
+            unsaid += _read_query(api, query, request, web, result, seen, room, max_age)
             parts.append((query.shown, result.records[start:]))
         parts.sort(key=lambda part: part[0])  # (stable: the order read within a place)
         result.records[:] = [record for _, records in parts for record in records]
@@ -322,6 +329,34 @@ def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Ite
             yield Query({"invitation": f"{venue_id}/-/{suffix}"}, status.lower(), status)
 
 
+def _deciding(api: Api, queries: Sequence[Query], request: FetchRequest, web: Web) -> bool:
+    """Whether the venue was still deciding at the fetch whose pages the cache holds: the
+    first page of its submissions under review or awaiting a decision is kept (only a page
+    with notes is). Its pages then change within the day (decisions, reviews, venue ids
+    moving from one query to another), and are believed for ``LIVE_AGE`` only, all of them
+    (a paper accepted since this morning is on no page of it cached then); a decided venue's
+    keep the day. Told by the cache alone: no request more."""
+    return any(
+        web.cached(f"{api.base}/notes", _page_params(api, query, request))
+        for query in queries
+        if query.status in UNDECIDED
+    )
+
+
+def _page_params(api: Api, query: Query, request: FetchRequest) -> dict[str, str]:
+    """The parameters of a query's first page (the next ones add where they start)."""
+    replies = request.reviews or api.version == 1
+    params: dict[str, str] = {
+        **query.params,
+        "limit": str(PAGE_WITH_REPLIES if replies else PAGE),
+    }
+    if replies:
+        params["details"] = "directReplies"
+    if api.version == 2:
+        params["sort"] = "id"
+    return params
+
+
 def _room(request: FetchRequest, ahead: int) -> int | None:
     """How many papers a query may still bring to the first ``--max N`` of the list, with
     ``ahead`` papers read that the list shows before its own; None without ``--max``."""
@@ -336,10 +371,12 @@ def _read_query(
     result: ReadResult,
     seen: set[str],
     room: int | None = None,
+    max_age: float | None = None,
 ) -> int:
     """Every page of one query into ``result`` (notes already seen are skipped), or its first
     ``room`` papers (``_room``); returns how many of its papers are accepted without a venue
-    said (``ACCEPTED_UNSAID``)."""
+    said (``ACCEPTED_UNSAID``). A page is read from the cache if kept within ``max_age``
+    seconds (None: the cache's day)."""
     start = len(result.records)
     replies = request.reviews or api.version == 1
     limit = PAGE_WITH_REPLIES if replies else PAGE
@@ -355,16 +392,12 @@ def _read_query(
     what = f"{result.list_name}: {query.what}"
     mine: set[str] = set()  # this query's notes: a page of them again is a page repeated
     while True:
-        params: dict[str, str] = {**query.params, "limit": str(limit)}
-        if replies:
-            params["details"] = "directReplies"
-        if api.version == 2:
-            params["sort"] = "id"
+        params = _page_params(api, query, request)
         if by_offset:
             params["offset"] = str(offset)
         elif after:
             params["after"] = after
-        notes, count = _page(web.get_json(url, params, keep=_holds_notes), host)
+        notes, count = _page(web.get_json(url, params, keep=_holds_notes, max_age=max_age), host)
         if total is None:
             total = count
         repeated, unsaid_here = _add_page(notes, api, query, result, seen, mine)

@@ -4,7 +4,13 @@ does not download again what it has.
 One file a page, named by a hash of the URL it answered (query included), written through a
 temporary file and a rename: a fetch killed half way leaves whole pages or none. A page is
 believed for ``max_age`` seconds (a day: a fetch repeated the same day reads the cache, one the
-next week sees the new decisions and ratings); ``papers fetch --refresh`` ignores it. A page
+next week sees the new decisions and ratings); ``papers fetch --refresh`` ignores it. The day
+spares the services (OpenReview's rate limits, arXiv's one request every 3 s) the bulky pages
+that do not change: a decided venue's papers and reviews, a Paper Copilot list, an arXiv
+query's pages. The pages of a venue still deciding (OpenReview's submissions under review,
+their reviews and decisions) change within the day, and are believed for ``LIVE_AGE`` (an
+hour: a fetch that afternoon sees the decisions out since the morning); the fetch tells the
+user when the oldest page it read from the cache was kept (``oldest``). A page
 that holds nothing yet is never kept (``Web.get_parsed``'s ``keep``): an empty list of accepted
 papers may be full that afternoon. The folder is a cache: deleting it only means downloading
 again. Nothing in it is ever the library's data.
@@ -33,6 +39,8 @@ from storage.files.atomic import open_regular
 FETCHED_FOLDER = "fetched"
 #: How long a kept page is believed.
 MAX_AGE = 24 * 3600.0
+#: How long a kept page is believed when it holds what changes within the day (see the module).
+LIVE_AGE = 3600.0
 #: How old a temporary page must be to be taken for a leftover of a fetch that was stopped.
 LEFTOVER_AGE = 10 * 60.0
 _SUFFIX = ".page"
@@ -49,17 +57,21 @@ class PageCache:
         #: Pages read from the cache, pages written to it.
         self.hits = 0
         self.kept = 0
+        #: When the oldest page read from the cache was kept (a time stamp), None for none.
+        self.oldest: float | None = None
+        self._kept_at: list[float] = []
 
     def _path(self, url: str) -> Path:
         return self.folder / (hashlib.sha256(url.encode("utf-8")).hexdigest()[:40] + _SUFFIX)
 
-    def get(self, url: str) -> bytes | None:
-        """The page kept for ``url``, or None (never kept, too old, unreadable, too large)."""
+    def get(self, url: str, max_age: float | None = None) -> bytes | None:
+        """The page kept for ``url``, or None (never kept, older than ``max_age``, by default
+        the cache's, unreadable, too large)."""
         path = self._path(url)
         try:
             with open_regular(path) as handle:
                 info = os.fstat(handle.fileno())
-                if time.time() - info.st_mtime > self.max_age:
+                if time.time() - info.st_mtime > (self.max_age if max_age is None else max_age):
                     return None
                 if self.max_bytes is not None and info.st_size > self.max_bytes:
                     return None
@@ -67,7 +79,17 @@ class PageCache:
         except OSError:
             return None
         self.hits += 1
+        self._kept_at.append(info.st_mtime)
+        self.oldest = min(self._kept_at)
         return body
+
+    def holds(self, url: str) -> bool:
+        """Whether a page of ``url`` is kept and not older than the cache's ``max_age``
+        (without reading it: not counted as read)."""
+        try:
+            return time.time() - self._path(url).stat().st_mtime <= self.max_age
+        except OSError:
+            return False
 
     def put(self, url: str, body: bytes) -> None:
         """Keep ``body`` as the page of ``url`` (a temporary file, then a rename)."""
@@ -110,6 +132,9 @@ class PageCache:
         """Forget the page just read for ``url``, which was not believed after all (it did not
         parse, or it holds nothing yet): deleted, and not counted as read from the cache."""
         self.hits -= 1
+        if self._kept_at:
+            self._kept_at.pop()
+            self.oldest = min(self._kept_at, default=None)
         with contextlib.suppress(OSError):
             self._path(url).unlink()
 

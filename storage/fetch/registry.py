@@ -95,6 +95,8 @@ class Fetched:
     results: list[ReadResult]
     requests: int
     from_cache: int
+    #: When the oldest page read from the cache was kept (a time stamp); None for none.
+    cached_at: float | None = None
 
 
 def fetch_all(
@@ -133,4 +135,4 @@ def fetch_wanted(
                 raise
             except FetchError as exc:
                 raise FetchError(f"fetching {one.said}: {exc}") from None
-    return Fetched(results, web.requests, cache.hits)
+    return Fetched(results, web.requests, cache.hits, cache.oldest)

@@ -112,9 +112,11 @@ class Web:
         *,
         cache: bool = True,
         keep: Callable[[Any], bool] | None = None,
+        max_age: float | None = None,
     ) -> Any:
-        """The JSON a GET answers (from the cache when it holds the page)."""
-        return self.get_parsed(url, params, parse_json, cache=cache, keep=keep)
+        """The JSON a GET answers (from the cache when it holds the page, kept at most
+        ``max_age`` seconds ago: by default the cache's day)."""
+        return self.get_parsed(url, params, parse_json, cache=cache, keep=keep, max_age=max_age)
 
     def get_parsed(
         self,
@@ -127,6 +129,7 @@ class Web:
         before: Callable[[], None] | None = None,
         keep: Callable[[T], bool] | None = None,
         throttled: Throttled | None = None,
+        max_age: float | None = None,
     ) -> T:
         """What ``parse(body, host, content type)`` makes of a GET's answer; ``FetchError`` from
         it refuses the answer before it is cached. The cache is read unless ``fresh`` (or the
@@ -138,7 +141,7 @@ class Web:
         address = full_url(url, params)
         host = host_of(address)
         if self.cache is not None and cache and not (fresh or self.options.refresh):
-            kept = self.cache.get(address)
+            kept = self.cache.get(address, max_age)
             if kept is not None:
                 try:
                     found = parse(kept, host, "")
@@ -154,6 +157,10 @@ class Web:
         if self.cache is not None and cache and (keep is None or keep(value)):
             self.cache.put(address, body)
         return value
+
+    def cached(self, url: str, params: Mapping[str, str | int] | None = None) -> bool:
+        """Whether the cache holds the page of this GET, from within its day (not read)."""
+        return self.cache is not None and self.cache.holds(full_url(url, params))
 
     @property
     def from_cache(self) -> int:

@@ -4,18 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 from storage.files.papers_file import PapersChange
+from storage.files.triage_model import doc_id
 from storage.importing.resolve import Incoming, merge_paper
-from storage.models import Decision, ImportReport
+from storage.models import Decision, ImportReport, Paper
 
 
 def store(change: PapersChange, incoming: Mapping[str, Incoming], report: ImportReport) -> None:
     """Write the matched papers in ``change`` (one change of ``papers.json``): new papers
     added, known ones merged (``merge_paper``), each file's papers placed after those of its
-    list already there (``PapersChange.file_bases``)."""
+    list already there (``PapersChange.file_bases``).
+
+    A paper whose only change is its place (``position``: its list's order) is not counted
+    updated, as nothing of it changed: a fetch whose decisions moved 50 papers up among the
+    accepted moves the 320 after them too. Its new place is stored when it changes the order
+    of its list (the list stays in its source's order, no two papers sharing a place), not
+    when every paper only shifts by the same amount (a library's own ``papers.json``
+    imported into itself again: its file starts after the list's papers): nothing to write."""
     known_files = change.list_files()  # before this import registers its own
     bases = change.file_bases(files_of(incoming))
+    placed: dict[str, Paper] = {}  # stored by this import, by paper id
+    moved: dict[str, Paper] = {}  # papers whose only change is their place
     for pid, entry in incoming.items():
         base = bases[(entry.paper.list, entry.source)]
         paper = entry.paper
@@ -26,6 +37,7 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
         if old is None:
             report.added += counts
             change.put(paper)
+            placed[pid] = paper
             if paper.extra and paper.fact("file"):
                 report.attached.append(paper)
             continue
@@ -38,9 +50,35 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
             report.attached.append(merged)
         if merged == old:
             report.skipped += counts
+        elif replace(merged, position=old.position) == old:
+            report.skipped += counts
+            moved[pid] = merged
         else:
             report.updated += counts
             change.put(merged)
+            placed[pid] = merged
+    if moved and _reorders(change.stored, placed, moved):
+        for paper in moved.values():
+            change.put(paper)
+
+
+def _reorders(
+    stored: Mapping[str, Mapping[str, Any]], placed: Mapping[str, Paper], moved: Mapping[str, Paper]
+) -> bool:
+    """Whether the places of ``moved`` change the order of their lists, the papers ``placed``
+    stored already: the lists ordered as ``papers.json`` orders them (by position, then as
+    the file holds them)."""
+    names = {paper.list for paper in moved.values()}
+    places = {key: (doc["list"], doc["position"]) for key, doc in stored.items()}
+    places.update({str(doc_id(pid)): (paper.list, paper.position) for pid, paper in placed.items()})
+    after = dict(places)
+    after.update({str(doc_id(pid)): (paper.list, paper.position) for pid, paper in moved.items()})
+
+    def order(found: Mapping[str, tuple[str, int]]) -> list[str]:
+        kept = [((name, place), key) for key, (name, place) in found.items() if name in names]
+        return [key for _, key in sorted(kept, key=lambda item: item[0])]  # stable: file order
+
+    return order(places) != order(after)
 
 
 def files_of(incoming: Mapping[str, Incoming]) -> list[tuple[str, str, int]]:

@@ -4,7 +4,11 @@ decisions that came out are the papers' statuses, the user's triage is kept, not
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections import Counter
+from datetime import datetime
+from pathlib import Path
 
 from tests.fetch import shapes
 from tests.fetch.conftest import papers
@@ -103,3 +107,69 @@ def _listed_after(env: dict[str, str], *args: str) -> list[dict]:
     done = papers(env, "fetch", "iclr2025", *args)
     assert done.returncode == 0, done.stderr
     return _listed(env)
+
+
+def _age_the_cache(home: Path, hours: float) -> float:
+    """Every page kept in ``home``'s cache made ``hours`` old; when they now say they were
+    kept."""
+    kept = time.time() - hours * 3600
+    pages = list((home / "fetched").glob("*.page"))
+    assert pages
+    for page in pages:
+        os.utime(page, (kept, kept))
+    return kept
+
+
+def test_a_venue_still_deciding_is_asked_again_within_the_day(services, env, tmp_path) -> None:
+    """This morning 10 papers were under review. Two hours later 5 are accepted and 3 others
+    have new ratings: the fetch without --refresh read this morning's pages and said all 20
+    "unchanged". A venue still deciding is asked again after an hour, and a paper that only
+    moved in the list (after those now accepted) is not counted "updated"."""
+    found, _ = services
+    made = shapes.made_up(20, seed=11, fate="")
+    for paper in made[10:]:
+        paper.fate = "Submission"
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    assert papers(env, "fetch", "iclr2025", "--all", "--reviews").returncode == 0
+    _age_the_cache(tmp_path / "home", 2)
+    for paper in made[10:15]:
+        paper.fate = ""
+    for paper in made[:3]:
+        paper.ratings = [10, 10, 10]
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    sent = len(found.log)
+    done = papers(env, "fetch", "iclr2025", "--all", "--reviews")
+    assert done.returncode == 0, done.stderr
+    assert len(found.log) > sent
+    assert "0 added, 8 updated, 12 skipped (unchanged)" in done.stdout, done.stdout
+    shown = Counter(p["venue_status"] for p in _listed(env))
+    assert shown == {"Poster": 15, "Under review": 5}
+
+
+def test_a_decided_venue_keeps_its_day_and_the_fetch_says_when_its_pages_were_kept(
+    services, env, tmp_path
+) -> None:
+    """Its bulky pages of notes and reviews are not asked again the same day (the services'
+    rate limits), but the report no longer lets "unchanged" pass for the service's word: it
+    says the pages are this morning's, and how to ask again."""
+    found, _ = services
+    made = shapes.made_up(6, seed=12, fate="")
+    made[5].fate = "Rejected_Submission"
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    assert papers(env, "fetch", "iclr2025", "--all", "--reviews").returncode == 0
+    kept = _age_the_cache(tmp_path / "home", 2)
+    made[0].ratings = [10, 10, 10]
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    sent = len(found.log)
+    done = papers(env, "fetch", "iclr2025", "--all", "--reviews")
+    assert done.returncode == 0, done.stderr
+    asked = {e.query.get("content.venueid") for e in found.log[sent:] if e.path == "/or2/notes"}
+    assert not asked & {ICLR25, f"{ICLR25}/Rejected_Submission"}, asked  # (the empty ones are)
+    assert "0 updated" in done.stdout, done.stdout
+    at = datetime.fromtimestamp(kept)
+    said = at.strftime("%H:%M") if at.date() == datetime.now().date() else at.strftime("%b %H:%M")
+    assert "pages from the cache of " in done.stderr and said in done.stderr, done.stderr
+    assert "--refresh asks again" in done.stderr
+    done = papers(env, "fetch", "iclr2025", "--all", "--reviews", "--refresh")
+    assert "0 added, 1 updated" in done.stdout, done.stdout
+    assert "0 pages from the cache" in done.stderr and "asks again" not in done.stderr

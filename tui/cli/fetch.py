@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -160,10 +161,23 @@ def fetch_named(args: argparse.Namespace, words: Sequence[str]) -> Fetched:
 
 
 def _said(fetched: Fetched) -> str:
+    """``400 papers (2 requests, 9 pages from the cache of 09:14; --refresh asks again)``:
+    papers read from pages kept earlier are as they were then, which the import's report
+    ("unchanged") does not say."""
     papers = sum(len(r.records) for r in fetched.results)
     cached = count(fetched.from_cache, "page")
     pages = f"{count(fetched.requests, 'request')}, {cached} from the cache"
+    if fetched.from_cache and fetched.cached_at is not None:
+        pages += f" of {_kept_at(fetched.cached_at)}; --refresh asks again"
     return f"{count(papers, 'paper')} ({pages})"
+
+
+def _kept_at(stamp: float) -> str:
+    """When a page was kept, for people: ``09:14`` today, ``4 Dec 23:10`` another day."""
+    kept = datetime.fromtimestamp(stamp)
+    if kept.date() == datetime.now().date():
+        return kept.strftime("%H:%M")
+    return f"{kept.day} {kept.strftime('%b %H:%M')}"
 
 
 def collector_paused() -> contextlib.AbstractContextManager[None]:
