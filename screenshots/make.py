@@ -101,6 +101,7 @@ async def main() -> None:
             await shoot(home, "marked", (120, 36), ["space", "j", "j", "space", "j", "space", "M"]),
             await shoot(home, "narrow", (80, 24), ["j", "l", "space"]),
             await shoot(home, "help", (120, 36), ["question_mark"]),
+            await shoot(home, "queue", (120, 36), ["2", "j", "right_square_bracket"]),
         ]
         shots += photograph_served(home)
         # last: the theme chosen is remembered in the library's folder
