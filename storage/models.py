@@ -185,6 +185,9 @@ class ImportReport:
     merged: list[Merge] = field(default_factory=list)
     apart: list[Merge] = field(default_factory=list)
     restored: int = 0
+    #: Papers whose decision the library has already, given the note or tags they lacked by
+    #: the file (they were counted as decisions restored).
+    filled: int = 0
     differing: int = 0
     read: int = 0
     containers: int = 0
@@ -239,6 +242,8 @@ class ImportReport:
             line += f" ({count(self.read, 'record')} read)"
         if self.restored:
             line += f", {count(self.restored, 'decision')} restored"
+        if self.filled:
+            line += f", notes or tags of {count(self.filled, 'paper')} taken from the file"
         if self.differing:
             line += (
                 f", {count(self.differing, 'decision')} of the file differ from yours (kept yours)"

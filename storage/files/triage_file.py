@@ -621,7 +621,10 @@ class TriageChange:
                 report.differing += 1  # the file's note and tags differ: the library's kept
                 continue
             _written_at(doc, note, tags)
-            report.restored += 1
+            if status is ours:
+                report.filled += 1
+            else:
+                report.restored += 1
         self.save(docs)
         if changes:
             self.record(changes, RESTORE, **({"moves": moves} if moves else {}))

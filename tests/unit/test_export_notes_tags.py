@@ -267,7 +267,7 @@ def test_a_note_from_a_file_fills_a_starred_paper_with_none(tmp_path: Path, fmt:
     target = _library_with_decisions(tmp_path / "target", "", [])
     (paper,) = target.papers()
     report = target.import_file(path)
-    assert (report.restored, report.differing) == (1, 0)
+    assert (report.restored, report.filled, report.differing) == (0, 1, 0)
     assert target.status(paper.id) is Status.STARRED
     assert target.triage().notes[paper.id] == NOTE and target.triage().tags[paper.id] == TAGS
 

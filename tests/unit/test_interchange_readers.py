@@ -201,7 +201,8 @@ def test_a_library_folder_restores_papers_and_decisions(library: Library, tmp_pa
     library.set_tags(second.id, ["x"])
     other = Library(tmp_path / "other")
     report = other.import_file(library.home)  # the folder: papers.json and triage.json
-    assert report.added == 38 and report.restored == 2
+    assert report.added == 38 and report.restored == 1  # the star; the note and tags:
+    assert report.filled == 1  # (counted as a decision restored, which a note is not)
     assert [p.id for p in other.papers()] == [p.id for p in library.papers()]
     assert other.statuses() == {first.id: Status.STARRED}
     assert other.triage().notes == {second.id: "mine"} and other.triage().tags == {
@@ -272,7 +273,7 @@ def test_a_note_and_tags_go_to_a_paper_decided_here_as_the_file_says_or_not_at_a
         for paper, status in ((first, "starred"), (second, "")):
             writer.writerow([paper.title, paper.abstract, status, "theirs", "x; y"])
     report = library.import_file(path)
-    assert (report.restored, report.differing) == (2, 0)
+    assert (report.restored, report.filled, report.differing) == (0, 2, 0)
     assert library.statuses() == {first.id: Status.STARRED, second.id: Status.READ}
     notes, tags = library.triage().notes, library.triage().tags
     assert (notes[first.id], tags[first.id]) == ("theirs", ("x", "y"))
