@@ -93,12 +93,14 @@ class PapersApp(App[None]):
             library, self.session, papers, version, self.keymap, pdf_folder(library.home, config)
         )
         self._quit_anyway = False
-        #: Keys of a burst, taken one after another (``tui/key_gate.py``).
-        self.key_gate = KeyGate(self, self._take_key)
 
         #: Keys typed on after leaving a text field: held back, not run.
         def keys_of(ids: Collection[str]) -> set[str]:
             return {key for c in COMMANDS if c.id in ids for key in keys_for(c, self.keymap)}
+
+        #: Keys of a burst, taken one after another (``tui/key_gate.py``); the quit key of
+        #: every screen (ctrl+q) is never held behind a thread's work.
+        self.key_gate = KeyGate(self, self._take_key, keys_of({"force_quit"}))
 
         self.stray_keys = StrayKeys(keys_of(MOVING))
         #: The main screen's keys that only move the cursor or switch tabs: they open nothing

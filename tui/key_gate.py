@@ -20,7 +20,9 @@ never answer, the keys go on.
 A key whose work a thread does (an import, a large export, a search) holds the keys after it
 until that work is shown (``expect_screen``): the keys typed while an import ran went into the
 dialog's field instead of to the list it was bringing. Such a screen names the keys it still
-takes meanwhile (its Esc, which stops the work): they go ahead of the keys held, at once.
+takes meanwhile (its Esc, which stops the work): they go ahead of the keys held, at once, and
+so do the app's quit keys (``KeyGate``'s ``quitting``), whatever the work: ctrl+q, "Quit from
+any screen", was held behind a fetch the server did not answer, and dropped when it failed.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def expect_screen(
     until ``screen_arrived`` or ``wait`` seconds. ``wait`` None: for as long as the work
     takes (an import, minutes): then every end of it must call ``screen_arrived`` or
     ``screen_stays``. The keys ``passing`` (a dialog's Esc, which stops that work) are not
-    held: they go to the screen at work at once, ahead of the keys held."""
+    held: they go to the screen at work at once, ahead of the keys held; so do the app's
+    quit keys (the screen at work stops its work as it goes: ``on_unmount``)."""
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
         gate.expect(wait, passing)
@@ -95,10 +98,17 @@ Held = events.Key | events.Paste | messages.ExitApp
 
 
 class KeyGate:
-    """The keys held while an earlier key settles, for ``app`` (its ``on_event`` asks)."""
+    """The keys held while an earlier key settles, for ``app`` (its ``on_event`` asks);
+    ``quitting``, the app's keys that end it, go ahead while a screen's work is awaited."""
 
-    def __init__(self, app: App[Any], give: Callable[[Held], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        app: App[Any],
+        give: Callable[[Held], Awaitable[None]],
+        quitting: Collection[str] = (),
+    ) -> None:
         self.app = app
+        self._quitting = frozenset(quitting)
         #: Gives a held key out again (the app's own handling of a key that just arrived).
         self._give = give
         self._held: deque[Held] = deque()
@@ -121,7 +131,7 @@ class KeyGate:
     def expect(self, wait: float | None = MAX_SCREEN_WAIT_S, passing: Collection[str] = ()) -> None:
         self._stop_expecting()
         self._expecting = True
-        self._passing = frozenset(passing)
+        self._passing = frozenset(passing) | self._quitting
         if wait is not None:
             self._deadline = self.app.set_timer(wait, self.arrived)
         # keys typed after the key whose work this is, held while it settled

@@ -20,7 +20,9 @@ neither kept nor believed from the cache, as the next request may bring what it 
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -54,6 +56,12 @@ MIN_RATE = 1024
 #: are in the cache for the next fetch.
 DROP_RETRIES = 1
 DROP_PAUSE = 1.0
+#: How often a request waiting for its answer checks whether the fetch was stopped (seconds).
+STOP_CHECK = 0.1
+#: How long a stopped request's thread is given to end once its connection is shut (seconds).
+STOP_WAIT = 1.0
+#: What a stopped fetch says.
+STOPPED = "the fetch was stopped; nothing was imported"
 #: A wait shorter than this is said as none ("asking again at once"), not as "waiting 0.0 s":
 #: a ``Retry-After`` of 0, or of a date already past, a ``RateLimit-Reset`` of 0.
 AT_ONCE = 0.05
@@ -86,6 +94,9 @@ class Web:
         #: goes to that service alone, never to another host the same fetch asks.
         self._authorization: dict[str, str] = {}
         self._client: httpx.Client | None = None
+        #: The connections the client opened (httpcore's network streams), shut to stop a
+        #: request under way (``_shut``).
+        self._streams: list[Any] = []
         #: Requests sent (cache hits are not), for the report.
         self.requests = 0
 
@@ -236,9 +247,41 @@ class Web:
     def _send(
         self, method: str, url: str, content: bytes | None, host: str
     ) -> tuple[int, str, Mapping[str, str], bytes]:
+        """One request and its answer, asked on a thread of its own while this one checks
+        every ``STOP_CHECK`` seconds whether the fetch was stopped: a read blocks until its
+        timeout, and Esc in the app's import dialog waited out the 30 s of a server that held
+        its answer, then said the fetch had timed out. A request stopped has its connections
+        shut (``_shut``), which ends its read at once, and its answer is dropped (a connect
+        still under way ends by its own timeout, on that daemon thread)."""
+        client = self._client_for_use()  # (here: a client closed meanwhile is not made anew)
+        outcome: list[tuple[int, str, Mapping[str, str], bytes] | BaseException] = []
+        done = threading.Event()
+
+        def exchange() -> None:
+            try:
+                outcome.append(self._exchange(client, method, url, content, host))
+            except BaseException as exc:  # (handed to the fetch's thread, raised there)
+                outcome.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=exchange, name="papers-fetch-request", daemon=True).start()
+        while not done.wait(STOP_CHECK):
+            if self.options.cancelled():
+                self._shut()
+                done.wait(STOP_WAIT)  # (closed after it, not under it, when it ends in time)
+                self.close()
+                raise FetchCancelled(STOPPED)
+        found = outcome[0]
+        if isinstance(found, BaseException):
+            raise found
+        return found
+
+    def _exchange(
+        self, client: httpx.Client, method: str, url: str, content: bytes | None, host: str
+    ) -> tuple[int, str, Mapping[str, str], bytes]:
         import httpx
 
-        client = self._client_for_use()
         headers = {}
         authorization = self._authorization.get(_origin(url))
         if authorization:  # (httpx drops it on a redirect to another origin)
@@ -247,7 +290,9 @@ class Web:
             headers["Content-Type"] = "application/json"
         self.requests += 1
         try:
-            with client.stream(method, url, content=content, headers=headers) as response:
+            with client.stream(
+                method, url, content=content, headers=headers, extensions={"trace": self._traced}
+            ) as response:
                 if response.url.scheme not in ("http", "https"):
                     raise FetchError(f"{host}: redirected away from http(s)")
                 body = b""
@@ -261,6 +306,22 @@ class Web:
             if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
                 raise _Dropped(problem) from None
             raise FetchError(problem) from None
+
+    def _traced(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace of a request: the connections it opens are noted (``_shut``)."""
+        if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
+            self._streams.append(info["return_value"])
+
+    def _shut(self) -> None:
+        """Shut every connection the fetch opened: a read blocked on one ends at once (closing
+        the socket under it would not wake it). The fetch is stopped: none is used again."""
+        import socket
+
+        for stream in self._streams:
+            sock = stream.get_extra_info("socket")
+            if isinstance(sock, socket.socket):
+                with contextlib.suppress(OSError):  # (one closed already)
+                    sock.shutdown(socket.SHUT_RDWR)
 
     def _read_capped(self, response: httpx.Response, host: str) -> bytes:
         cap = self.options.max_bytes
@@ -334,7 +395,7 @@ class Web:
 
     def _check_cancelled(self) -> None:
         if self.options.cancelled():
-            raise FetchCancelled("the fetch was stopped; nothing was imported")
+            raise FetchCancelled(STOPPED)
 
 
 class _Pace:

@@ -285,3 +285,37 @@ def test_unknown_sources_are_usage_one_liners(env) -> None:
     for word in ("nosuchvenue", "paperlists:", "openreview:bad id", "arxiv:"):
         done = papers(env, "fetch", word)
         assert done.returncode == 1 and done.stderr.count("\n") == 1, (word, done.stderr)
+
+
+@pytest.mark.parametrize("answered", [b"", b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"])
+def test_a_stop_ends_a_request_whose_server_holds_its_answer(answered: bytes) -> None:
+    """A server that takes the request and answers nothing (or the head, then nothing more):
+    the fetch stopped meanwhile ends within a second or so, as stopped, not at its timeout
+    (Esc in the app's import dialog waited out the 30 s, then said the fetch timed out)."""
+    import threading
+    import time
+
+    from storage.fetch.errors import FetchCancelled
+
+    taken: list[socket.socket] = []
+    with socket.create_server(("127.0.0.1", 0)) as server:
+
+        def answer() -> None:
+            connection, _ = server.accept()
+            taken.append(connection)
+            connection.recv(65536)
+            connection.sendall(answered)
+
+        threading.Thread(target=answer, daemon=True).start()
+        stop = threading.Event()
+        options = WebOptions(timeout=30.0, retries=0, cancelled=stop.is_set)
+        url = f"http://127.0.0.1:{server.getsockname()[1]}/notes"
+        with Web(options) as web:
+            threading.Timer(0.3, stop.set).start()
+            start = time.monotonic()
+            with pytest.raises(FetchCancelled, match="the fetch was stopped"):
+                web.get_json(url)
+        assert time.monotonic() - start < 3.0
+        assert not [t for t in threading.enumerate() if t.name == "papers-fetch-request"]
+        for connection in taken:
+            connection.close()

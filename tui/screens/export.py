@@ -228,6 +228,11 @@ class ExportScreen(ModalScreen[None]):
     def on_resize(self) -> None:
         fit_after_refresh(self, self._fit)
 
+    def on_unmount(self) -> None:
+        """The dialog gone while a thread writes (the app quit: ctrl+q goes through while it
+        writes) stops the writing, as Esc does: the file is left as it was."""
+        self.stop.set()
+
     def _fit(self) -> None:
         """The formats, the file's field and the result line whole; the words around them
         (what the format holds first) give up their rows."""

@@ -10,8 +10,9 @@ closes the dialog.
 
 While an import or a fetch runs, the fields take no typing (disabled, they show so): the keys
 typed meanwhile wait for the dialog to close and then act on the list, the imported papers in
-it, in order (``tui.key_gate.expect_screen``); Esc still acts at once. Should the import
-fail, the dialog stays and those keys, typed for the list, are dropped (the line says so).
+it, in order (``tui.key_gate.expect_screen``); Esc and ctrl+q (quit) still act at once. Should
+the import fail, the dialog stays and those keys, typed for the list, are dropped (the line
+says so).
 """
 
 from __future__ import annotations
@@ -307,7 +308,8 @@ class ImportScreen(ModalScreen[str | None]):
             with collector_paused():  # a tenth of a large import (see tui.memory)
                 report = self._import(path, catalog, wanted, catalog_wanted, names, progress)
         except FetchCancelled:
-            self.app.call_from_thread(self._stopped)
+            if not self._app_ending():  # (a quit stopped it: the app may be gone already)
+                self.app.call_from_thread(self._stopped)
             return
         except (LibraryError, OSError) as exc:
             self.app.call_from_thread(self._failed, in_the_app(str(exc)))
@@ -397,7 +399,17 @@ class ImportScreen(ModalScreen[str | None]):
         try:
             return fetch_all(wanted.words, request, self.library.home, options)
         finally:
-            self.app.call_from_thread(self._status, "Importing…")
+            if not self._app_ending():
+                self.app.call_from_thread(self._status, "Importing…")
+
+    def _app_ending(self) -> bool:
+        return bool(getattr(self.app, "ending", False))
+
+    def on_unmount(self) -> None:
+        """The dialog gone while a fetch runs (the app quit: ctrl+q goes through while it
+        runs) stops the fetch, as Esc does; an import under way is not stopped halfway, and
+        is written whole or not at all."""
+        self.stop.set()
 
     def _failed(self, message: str) -> None:
         self.running = self.fetch_running = False
