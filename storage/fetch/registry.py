@@ -99,6 +99,17 @@ class Fetched:
     cached_at: float | None = None
 
 
+def kept_at(stamp: float) -> str:
+    """When a page was kept in the cache, for people: ``09:14`` today, ``4 Dec 23:10``
+    another day (``Fetched.cached_at``)."""
+    from datetime import datetime
+
+    kept = datetime.fromtimestamp(stamp)
+    if kept.date() == datetime.now().date():
+        return kept.strftime("%H:%M")
+    return f"{kept.day} {kept.strftime('%b %H:%M')}"
+
+
 def fetch_all(
     words: Sequence[str],
     request: FetchRequest,

@@ -11,8 +11,9 @@ from textual.widgets import Input, ProgressBar, Static
 
 from tests.fetch import shapes
 from tests.fetch.services import Fault, Services, environment, serving
-from tests.tui.helpers import make_app, plist, ready, wait_for
+from tests.tui.helpers import make_app, messages, opened, plist, ready, wait_for
 from tui.screens.importer import ImportScreen, fetching
+from tui.stray_keys import GAP_S
 
 SIZE = (120, 36)
 ICLR25 = "ICLR.cc/2025/Conference"
@@ -55,6 +56,32 @@ async def test_a_venue_fetched_from_the_import_dialog(seeded_home: Path, served:
         statuses = {p.venue_status for p in app.papers}
         assert {"Poster", "Rejected"} <= statuses
         assert any(p.fact("rating") is not None for p in app.papers)
+
+
+async def test_a_fetch_answered_from_the_cache_says_when_its_pages_were_kept(
+    seeded_home: Path, served: Services
+) -> None:
+    """The dialog's report said the papers were "unchanged" when the pages were the cache's,
+    kept hours before (the CLI says so on stderr): a decision out since was not there."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        for typed, cached in (
+            ("iclr2025", False),
+            ("iclr2025", True),
+            ("iclr2025 --refresh", False),
+        ):
+            await opened(pilot, "a", ImportScreen)
+            field = app.screen.query_one("#import-path", Input)
+            field.value = field.value + typed
+            app.clear_notifications()
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: any("Imported" in m for m in messages(app)), timeout=60)
+            [said] = [m for m in messages(app) if "Imported" in m]
+            await wait_for(pilot, lambda: len(plist(app).rows) > 38)  # the list shows them
+            await pilot.pause(GAP_S)  # (a key just after a field is left is held back)
+            assert ("pages from the cache of" in said) is cached, said
+            assert ("--refresh asks again" in said) is cached, said
 
 
 async def test_esc_stops_a_fetch_that_waits(seeded_home: Path, served: Services) -> None:

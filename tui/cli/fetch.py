@@ -11,13 +11,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage import Library
 from storage.fetch.names import VENUE_PATTERNS, is_source, short_name
-from storage.fetch.registry import SOURCES, Fetched, fetch_all, source_forms
+from storage.fetch.registry import SOURCES, Fetched, fetch_all, kept_at, source_forms
 from storage.fetch.request import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, FetchRequest, WebOptions
 from storage.locations import config_paths, library_home
 from storage.models import ImportReport
@@ -168,16 +167,8 @@ def _said(fetched: Fetched) -> str:
     cached = count(fetched.from_cache, "page")
     pages = f"{count(fetched.requests, 'request')}, {cached} from the cache"
     if fetched.from_cache and fetched.cached_at is not None:
-        pages += f" of {_kept_at(fetched.cached_at)}; --refresh asks again"
+        pages += f" of {kept_at(fetched.cached_at)}; --refresh asks again"
     return f"{count(papers, 'paper')} ({pages})"
-
-
-def _kept_at(stamp: float) -> str:
-    """When a page was kept, for people: ``09:14`` today, ``4 Dec 23:10`` another day."""
-    kept = datetime.fromtimestamp(stamp)
-    if kept.date() == datetime.now().date():
-        return kept.strftime("%H:%M")
-    return f"{kept.day} {kept.strftime('%b %H:%M')}"
 
 
 def collector_paused() -> contextlib.AbstractContextManager[None]:

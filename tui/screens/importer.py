@@ -121,6 +121,9 @@ class ImportScreen(ModalScreen[str | None]):
         self.stop = threading.Event()
         #: An import runs whose fetch is not over yet (not yet begun, too): Esc stops it.
         self.fetch_running = False
+        #: When the oldest page a fetch read from the cache was kept (None: none was): the
+        #: papers are as they were then, which the import's "unchanged" does not say.
+        self.cached_at: float | None = None
         #: The folder the user was told of, as the field held it (a second Enter imports it).
         self.folder_confirmed: str | None = None
         self._venue_names: dict[str, str] | None = None
@@ -318,6 +321,10 @@ class ImportScreen(ModalScreen[str | None]):
             self.app.call_from_thread(self._failed, f"internal error: {type(exc).__name__}: {exc}")
             return
         summary = f"Imported {', '.join(report.lists)}: {report.summary()}"
+        if self.cached_at is not None:  # (the CLI says it on stderr)
+            from storage.fetch.registry import kept_at
+
+            summary += f"; pages from the cache of {kept_at(self.cached_at)} (--refresh asks again)"
         if report.attached and self.pdf_folder is not None:
             from storage.pdfs.attached import link_attachments
             from storage.pdfs.folder import PdfFolder
@@ -356,10 +363,11 @@ class ImportScreen(ModalScreen[str | None]):
             found = Catalog.from_results(self._fetch(catalog_wanted, names).results)
             if not len(found):
                 raise LibraryError(f"{catalog}: the catalog holds no papers")
-        fetched = self._fetch(wanted, names).results if wanted is not None else None
+        fetched = self._fetch(wanted, names) if wanted is not None else None
         self.fetch_running = False  # the import itself is all or nothing: not stopped halfway
         if fetched is not None:
-            return self.library.import_results(fetched, found, progress=progress)
+            self.cached_at = fetched.cached_at if fetched.from_cache else None
+            return self.library.import_results(fetched.results, found, progress=progress)
         if found is not None:
             from storage.sources.registry import import_files_of, open_files
 
