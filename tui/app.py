@@ -93,6 +93,8 @@ class PapersApp(App[None]):
             library, self.session, papers, version, self.keymap, pdf_folder(library.home, config)
         )
         self._quit_anyway = False
+        #: A quit waits for an import being written (said once).
+        self._quit_after_import = False
 
         #: Keys typed on after leaving a text field: held back, not run.
         def keys_of(ids: Collection[str]) -> set[str]:
@@ -388,7 +390,19 @@ class PapersApp(App[None]):
             self.push_screen(Palette(id="--command-palette"))
 
     async def action_quit(self) -> None:
-        """Quit once every decision is on disk (the screen stays live while it waits)."""
+        """Quit once every decision is on disk (the screen stays live while it waits), and
+        once an import being written is written whole (ctrl+q goes through while the import
+        dialog works: its fetch is stopped, its import not cut short between papers.json and
+        triage.json)."""
+        for screen in self.screen_stack:
+            quit_now = getattr(screen, "quit_now", None)  # (the import dialog's)
+            if quit_now is not None and not quit_now():
+                if not self._quit_after_import:
+                    self._quit_after_import = True
+                    self.notify("Quitting once the import is written…", timeout=10, markup=False)
+                # asked again shortly (not awaited here: the app's messages go on meanwhile)
+                self.set_timer(0.05, lambda: self.run_action("quit"))
+                return
         self.main_screen.remember_place()
         self._keep_what_is_typed()
         if self._quit_anyway or self.session.flush(timeout=0.5):

@@ -121,6 +121,13 @@ class ImportScreen(ModalScreen[str | None]):
         self.stop = threading.Event()
         #: An import runs whose fetch is not over yet (not yet begun, too): Esc stops it.
         self.fetch_running = False
+        #: Held while the worker goes from fetching to writing, and while the app's quit
+        #: asks whether it may end (``quit_now``): an import is never begun by a quitting app,
+        #: nor cut short by one (papers.json, then triage.json).
+        self._writing_lock = threading.Lock()
+        self._quitting = False
+        #: The import (not its fetch) is being written: the app's quit waits for it.
+        self.writing = False
         #: When the oldest page a fetch read from the cache was kept (None: none was): the
         #: papers are as they were then, which the import's "unchanged" does not say.
         self.cached_at: float | None = None
@@ -309,7 +316,10 @@ class ImportScreen(ModalScreen[str | None]):
 
         try:
             with collector_paused():  # a tenth of a large import (see tui.memory)
-                report = self._import(path, catalog, wanted, catalog_wanted, names, progress)
+                try:
+                    report = self._import(path, catalog, wanted, catalog_wanted, names, progress)
+                finally:
+                    self.writing = False  # written whole, or failed: nothing of it written
         except FetchCancelled:
             if not self._app_ending():  # (a quit stopped it: the app may be gone already)
                 self.app.call_from_thread(self._stopped)
@@ -364,7 +374,13 @@ class ImportScreen(ModalScreen[str | None]):
             if not len(found):
                 raise LibraryError(f"{catalog}: the catalog holds no papers")
         fetched = self._fetch(wanted, names) if wanted is not None else None
-        self.fetch_running = False  # the import itself is all or nothing: not stopped halfway
+        with self._writing_lock:  # the import itself is not stopped halfway (``quit_now``)
+            if self._quitting:
+                from storage.fetch.errors import FetchCancelled
+
+                raise FetchCancelled
+            self.fetch_running = False
+            self.writing = True
         if fetched is not None:
             self.cached_at = fetched.cached_at if fetched.from_cache else None
             return self.library.import_results(fetched.results, found, progress=progress)
@@ -413,10 +429,21 @@ class ImportScreen(ModalScreen[str | None]):
     def _app_ending(self) -> bool:
         return bool(getattr(self.app, "ending", False))
 
+    def quit_now(self) -> bool:
+        """Whether the app may end now (its quit asks): yes unless an import is being
+        written, which then goes on to its end (the app quits after it); a fetch is stopped,
+        and an import not yet begun never begins."""
+        with self._writing_lock:
+            if self.writing:
+                return False
+            self._quitting = True
+            self.stop.set()
+            return True
+
     def on_unmount(self) -> None:
         """The dialog gone while a fetch runs (the app quit: ctrl+q goes through while it
-        runs) stops the fetch, as Esc does; an import under way is not stopped halfway, and
-        is written whole or not at all."""
+        runs) stops the fetch, as Esc does; an import being written is not stopped halfway:
+        the app's quit waits for it (``quit_now``)."""
         self.stop.set()
 
     def _failed(self, message: str) -> None:
