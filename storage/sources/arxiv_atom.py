@@ -146,7 +146,7 @@ def _atom_entry(item: Element) -> Element:
         SubElement(entry, f"{{{ATOM}}}category", term=(category.text or "").strip())
     try:  # RFC 822: ``Mon, 15 Jan 2024 00:00:00 -0500``
         published = parsedate_to_datetime(item.findtext("pubDate") or "").date().isoformat()
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):  # (a zone of 9,999… hours)
         published = ""
     SubElement(entry, f"{{{ATOM}}}published").text = published
     entry.extend(child for child in item if child.tag.startswith("{"))

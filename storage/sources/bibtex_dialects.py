@@ -64,12 +64,12 @@ def keys_mended(text: str) -> str:
 def linked_urls(fields: Mapping[str, str]) -> list[str]:
     """The links BibDesk keeps for an entry, its own first (``Bdsk-Url-1``, …), then the one
     it fetched with the reference (``Remote-Url``)."""
-    numbered = sorted(
-        (int(found.group(1)), name)
+    numbered = sorted(  # by number, compared as digits (a name's may be of any length)
+        (len(found.group(1).lstrip("0")), found.group(1).lstrip("0"), name)
         for name in fields
         if (found := _BDSK_URL.fullmatch(name)) is not None
     )
-    return [fields[name] for _, name in numbered] + [fields.get("remote-url", "")]
+    return [fields[name] for *_, name in numbered] + [fields.get("remote-url", "")]
 
 
 def mendeley_eprint(fields: Mapping[str, str]) -> tuple[str, str]:

@@ -189,8 +189,11 @@ def not_there(path: Path, otherwise: str = "no such file or folder") -> str:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return "a loop of symbolic links (one leads back to another)"
-    if path.is_symlink():
-        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+    from storage.files.links import dangling_target
+
+    target = dangling_target(path)  # the end of a chain of links, not its next link
+    if target is not None:
+        return f"a symbolic link to {target}, which does not exist"
     return otherwise
 
 

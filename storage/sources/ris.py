@@ -61,7 +61,7 @@ _FIELDS: Final = {
 #: A DOI in ``M3`` ("type of work"), where PubMed's, publishers' and older Zotero's RIS write
 #: it (``M3  - 10.1172/JCI13505``, EndNote's ``doi: DOI: 10.1016/…``): Zotero's RIS import
 #: reads it as the DOI too (zotero/translators ``RIS.js``). A type of work (``Article``) is none.
-_DOI_IN: Final = re.compile(r"10\.\d{4,9}/\S+")
+_DOI_IN: Final = re.compile(r"10\.\d{4,9}/\S+?(?=[.,;)\]]*(?:\s|$))")
 _LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial", "pdf"})
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
 #: The longest a value may grow by its wrapped lines (an abstract is refused past 20,000).

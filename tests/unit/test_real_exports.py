@@ -170,3 +170,31 @@ def test_a_csl_event_names_the_conference_of_a_paper_without_proceedings() -> No
     conference = "12th European Conference on Product and Process Modelling (ECPPM 2018)"
     assert reasoner.venue == conference and _extra(reasoner)["booktitle"] == conference
     assert conformance.venue.startswith("26th International Workshop")  # proceedings first
+
+
+def test_hostile_values_in_the_new_shapes_refuse_nothing_whole(tmp_path: Path) -> None:
+    """A review's finds: a ``Bdsk-Url`` numbered with 5,000 digits (``int`` refuses such a
+    string: the whole file was an internal error), a ``pubDate`` whose zone overflows (the
+    whole feed one), and a DOI in M3 with the sentence's full stop or a semicolon after it."""
+    bib = tmp_path / "links.bib"
+    bib.write_text(
+        "@article{a, title={A Title of Enough Words}, bdsk-url-2={https://arxiv.org/abs/2001.00002},"
+        f" bdsk-url-{'9' * 5000}={{https://arxiv.org/abs/2001.00009}},"
+        " bdsk-url-10={https://arxiv.org/abs/2001.00010}}\n"
+    )
+    (record,) = read_source(bib).records
+    assert record.url == "https://arxiv.org/abs/2001.00002"
+    text = (FOLDER / "arxiv_rss.xml").read_text()
+    feed = tmp_path / "cs.LG.xml"
+    feed.write_text(text.replace("-0500</pubDate>", "+99999999999999999</pubDate>"))
+    assert "+9999" in feed.read_text() and read_source(feed).records
+    ris = tmp_path / "m3.ris"
+    ris.write_text(
+        "TY  - JOUR\nTI  - A Title of Enough Words\nM3  - doi: DOI: 10.1016/j.cell.2020.01.001.\n"
+        "ER  - \n\nTY  - JOUR\nTI  - Another Title of Words\nM3  - 10.1172/JCI13505;\nER  - \n"
+    )
+    first, second = read_source(ris).records
+    assert (_extra(first)["doi"], _extra(second)["doi"]) == (
+        "10.1016/j.cell.2020.01.001",
+        "10.1172/JCI13505",
+    )
