@@ -110,17 +110,16 @@ class Client:
         return response
 
     def stop(self) -> None:
-        """Shut the connections of the request under way: a read blocked on one ends at once,
+        """Shut the connections of the request under way: a read blocked on one ends at once
         (a server holding its answer, or stalled in the middle of a PDF). The client is used
         no more: a connection it makes from now on is shut as it is made."""
         self._stopped = True
         shut_sockets(list(self._sockets))
 
-    def _note(self, sock: socket.socket) -> socket.socket:
+    def _note(self, sock: socket.socket) -> None:
         self._sockets.append(sock)
         if self._stopped:  # (a connect that was under way as the client was stopped)
             shut_sockets([sock])
-        return sock
 
 
 #: What a request of a stopped client raises (on the thread the batch has gone on without).
@@ -128,7 +127,7 @@ STOPPED: Final = "the download was stopped"
 
 
 def _noting(
-    base: type[http.client.HTTPConnection], note: Callable[[socket.socket], socket.socket]
+    base: type[http.client.HTTPConnection], note: Callable[[socket.socket], None]
 ) -> type[http.client.HTTPConnection]:
     """``base`` with the socket of each connection it makes handed to ``note`` (``Client.stop``
     shuts them); for HTTPS, the TLS socket as it begins its handshake (a server that takes the
@@ -145,7 +144,7 @@ def _noting(
     return Noting
 
 
-def _noting_tls(base: Any, note: Callable[[Any], Any]) -> Any:
+def _noting_tls(base: Any, note: Callable[[Any], None]) -> Any:
     """An ``ssl.SSLSocket`` class whose sockets go to ``note`` before their handshake."""
 
     class NotingTls(base):
@@ -159,7 +158,7 @@ def _noting_tls(base: Any, note: Callable[[Any], Any]) -> Any:
 class _Noted:
     """A handler whose connections hand their sockets to ``note`` (``_noting``)."""
 
-    def __init__(self, note: Callable[[socket.socket], socket.socket]) -> None:
+    def __init__(self, note: Callable[[socket.socket], None]) -> None:
         super().__init__()
         self._note = note
 
