@@ -56,7 +56,8 @@ async def test_quitting_during_a_stalled_download_stops_it_at_once(
         quit_at = time.monotonic()
     while screen.pdfs.busy and time.monotonic() - quit_at < 10:
         await asyncio.sleep(0.05)
-    assert not screen.pdfs.busy and time.monotonic() - quit_at < 2.5, time.monotonic() - quit_at
+    ended = time.monotonic() - quit_at  # 0.1-0.3 s; 10 s and more before (a busy CI: room)
+    assert not screen.pdfs.busy and ended < 8, ended
     assert PdfFailures(home).of(target) is None
     assert not [p for p in folder.path.iterdir() if p.name.endswith(".pdf")]
     assert part.stat().st_size > 0  # kept, to resume

@@ -24,6 +24,8 @@ from tests.pdf_server import HELD_BYTES, PdfServer
 
 #: A timeout no stop should wait for.
 PATIENT = DownloadOptions(pause=0.0, timeout=30.0)
+#: A stop takes 0.1-0.3 s (before, the 30 s timeout): room for a busy machine (CI).
+STOPPED_S = 8.0
 
 
 @pytest.fixture
@@ -87,7 +89,7 @@ def check_stopped(
     events: list[Event],
 ) -> None:
     """Download ``papers`` (their events into ``events``), stopped as ``stop`` says: ended
-    within two seconds of the stop, as stopped, no failure, no PDF, no thread left."""
+    within seconds of the stop, as stopped, no failure, no PDF, no thread left."""
     failures = PdfFailures(home)
     stopped, when = stop
 
@@ -97,7 +99,7 @@ def check_stopped(
 
     report = download_pdfs(papers, folder, PATIENT, progress, cancelled=stopped.is_set)
     ended = time.monotonic()
-    assert when and ended - when[0] < 2.0, ended - when[0]
+    assert when and ended - when[0] < STOPPED_S, ended - when[0]
     assert report.cancelled and not report.failed and not report.done, report.summary()
     assert [e.kind for e in events if e.kind not in ("start", "bytes")] == []
     assert "stopped" in report.summary()
