@@ -20,9 +20,7 @@ neither kept nor believed from the cache, as the next request may bring what it 
 
 from __future__ import annotations
 
-import contextlib
 import math
-import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,6 +30,7 @@ import orjson
 
 from storage.fetch.errors import FetchCancelled, FetchError, StatusError, ThrottledError
 from storage.fetch.request import WebOptions, host_of
+from storage.stopping import Stopped, shut_sockets, stoppable
 
 __all__ = ["FetchCancelled", "FetchError", "StatusError", "Web", "WebOptions", "host_of"]
 
@@ -56,10 +55,6 @@ MIN_RATE = 1024
 #: are in the cache for the next fetch.
 DROP_RETRIES = 1
 DROP_PAUSE = 1.0
-#: How often a request waiting for its answer checks whether the fetch was stopped (seconds).
-STOP_CHECK = 0.1
-#: How long a stopped request's thread is given to end once its connection is shut (seconds).
-STOP_WAIT = 1.0
 #: What a stopped fetch says.
 STOPPED = "the fetch was stopped; nothing was imported"
 #: A wait shorter than this is said as none ("asking again at once"), not as "waiting 0.0 s":
@@ -248,34 +243,21 @@ class Web:
         self, method: str, url: str, content: bytes | None, host: str
     ) -> tuple[int, str, Mapping[str, str], bytes]:
         """One request and its answer, asked on a thread of its own while this one checks
-        every ``STOP_CHECK`` seconds whether the fetch was stopped: a read blocks until its
-        timeout, and Esc in the app's import dialog waited out the 30 s of a server that held
-        its answer, then said the fetch had timed out. A request stopped has its connections
-        shut (``_shut``), which ends its read at once, and its answer is dropped (a connect
-        still under way ends by its own timeout, on that daemon thread)."""
+        whether the fetch was stopped (``storage.stopping``): a read blocks until its timeout,
+        and Esc in the app's import dialog waited out the 30 s of a server that held its
+        answer, then said the fetch had timed out. A request stopped has its connections shut
+        (``_shut``), which ends its read at once, and its answer is dropped."""
         client = self._client_for_use()  # (here: a client closed meanwhile is not made anew)
-        outcome: list[tuple[int, str, Mapping[str, str], bytes] | BaseException] = []
-        done = threading.Event()
-
-        def exchange() -> None:
-            try:
-                outcome.append(self._exchange(client, method, url, content, host))
-            except BaseException as exc:  # (handed to the fetch's thread, raised there)
-                outcome.append(exc)
-            finally:
-                done.set()
-
-        threading.Thread(target=exchange, name="papers-fetch-request", daemon=True).start()
-        while not done.wait(STOP_CHECK):
-            if self.options.cancelled():
-                self._shut()
-                done.wait(STOP_WAIT)  # (closed after it, not under it, when it ends in time)
-                self.close()
-                raise FetchCancelled(STOPPED)
-        found = outcome[0]
-        if isinstance(found, BaseException):
-            raise found
-        return found
+        try:
+            return stoppable(
+                lambda: self._exchange(client, method, url, content, host),
+                self.options.cancelled,
+                self._shut,
+                name="papers-fetch-request",
+            )
+        except Stopped:
+            self.close()  # (after the request's thread, not under it, when it ends in time)
+            raise FetchCancelled(STOPPED) from None
 
     def _exchange(
         self, client: httpx.Client, method: str, url: str, content: bytes | None, host: str
@@ -313,15 +295,9 @@ class Web:
             self._streams.append(info["return_value"])
 
     def _shut(self) -> None:
-        """Shut every connection the fetch opened: a read blocked on one ends at once (closing
-        the socket under it would not wake it). The fetch is stopped: none is used again."""
-        import socket
-
-        for stream in self._streams:
-            sock = stream.get_extra_info("socket")
-            if isinstance(sock, socket.socket):
-                with contextlib.suppress(OSError):  # (one closed already)
-                    sock.shutdown(socket.SHUT_RDWR)
+        """Shut every connection the fetch opened (``storage.stopping.shut_sockets``). The
+        fetch is stopped: none is used again."""
+        shut_sockets(stream.get_extra_info("socket") for stream in self._streams)
 
     def _read_capped(self, response: httpx.Response, host: str) -> bytes:
         cap = self.options.max_bytes

@@ -13,6 +13,9 @@ connection lost, the process killed) leaves only its part, from which the next o
 with a ``Range`` request; a file with the final name is always whole. The part is only ever a
 regular file of ours, never written through a link nor waited on as a pipe
 (``storage.pdfs.parts``); a copy already there counts only when it is a PDF.
+A stop (``cancelled``: quitting the app) ends the request under way within a second, even
+while its server holds its answer (``storage.stopping``): its part is kept, its paper is no
+failure.
 
 Two failures stop more than their paper: a write the folder refuses (read-only, full) stops
 the batch, and a server that cannot be reached at all (its name not resolved, the connection
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import http.client
 import os
 import stat
@@ -65,6 +69,7 @@ from storage.pdfs.web import (
     user_agent,
 )
 from storage.sources.limits import size_text
+from storage.stopping import Stopped, stoppable
 from storage.text.words import count
 
 _CHUNK: Final = 64 * 1024
@@ -381,8 +386,12 @@ def _download_all(
             asked = True
             progress(Event("start", paper, index, total))
             job = _Job(paper, index, total, folder, options, progress, cancelled)
-            try:
-                path = _fetch(client, url, job)
+            try:  # (a stop ends it at once, a server holding its answer or not: ``stopping``)
+                fetch = functools.partial(_fetch, client, url, job)
+                path = stoppable(fetch, cancelled, client.stop, name="papers-pdf-download")
+            except Stopped:  # its part kept, to resume; no failure of the paper
+                report.cancelled = True
+                break
             except _Wait as asked_to:
                 tries += 1
                 seconds = asked_to.seconds
@@ -580,8 +589,13 @@ def _receive(response: Any, out: IO[bytes], offset: int, size: int | None, job: 
             raise DownloadError(cut) from None
         except NETWORK_ERRORS as exc:
             out.flush()
+            if job.cancelled():  # its connection shut by the stop (``Client.stop``)
+                return False
             raise DownloadError(f"{network_cause(exc)} after {size_text(received)}") from None
         if not chunk:
+            if job.cancelled():  # (not the end of the file: what the stop's shut reads)
+                out.flush()
+                return False
             break
         if not confirmed:  # %PDF- in its first 1024 bytes (a resumed part was checked)
             head = (head + chunk)[:HEADER_WITHIN]

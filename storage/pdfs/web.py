@@ -19,7 +19,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
+from collections.abc import Callable
 from typing import IO, Any, Final
+
+from storage.stopping import shut_sockets
 
 #: What the standard library raises for an answer that is no HTTP (a cut chunked body, a bad
 #: status line, a bad address) besides ``URLError`` and ``OSError``.
@@ -71,22 +74,105 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
 
 class Client:
     """A batch's HTTP client, one request at a time (the standard library's ``urllib``: it
-    needs no more, and adds no dependency)."""
+    needs no more, and adds no dependency). ``stop`` ends the request under way at once."""
 
     def __init__(self) -> None:
         self._redirects = _Redirects()
-        self._opener = urllib.request.build_opener(self._redirects)
+        #: The sockets of the request under way (its redirects' too), shut by ``stop``.
+        self._sockets: list[socket.socket] = []
+        self._stopped = False
+        handlers: list[urllib.request.BaseHandler] = [
+            self._redirects, _Handler(self._note)
+        ]  # fmt: skip
+        if hasattr(urllib.request, "HTTPSHandler"):  # (a Python built without ssl has none)
+            handlers.append(_SecureHandler(self._note))
+        self._opener = urllib.request.build_opener(*handlers)
 
     def open(self, request: urllib.request.Request, timeout: float) -> Any:
         """The response to ``request``; ``HTTPError`` for an HTTP error, ``DownloadError``
         (``Unreachable`` for a server that cannot be reached) for anything else."""
         self._redirects.to = ""
+        self._sockets.clear()  # (one request at a time: the last one's are closed)
         try:
-            return self._opener.open(request, timeout=timeout)
-        except (urllib.error.HTTPError, DownloadError):
+            response = self._opener.open(request, timeout=timeout)
+        except urllib.error.HTTPError as exc:
+            if self._stopped:
+                exc.close()
+                raise DownloadError(STOPPED) from None
+            raise
+        except DownloadError:
             raise
         except NETWORK_ERRORS as exc:
             raise network_error(exc, self._redirects.to or request.full_url) from None
+        if self._stopped:  # (its answer came as it was stopped: dropped, the part untouched)
+            response.close()
+            raise DownloadError(STOPPED)
+        return response
+
+    def stop(self) -> None:
+        """Shut the connections of the request under way: a read blocked on one ends at once
+        (a server holding its answer, or stalled in the middle of a PDF). The client is used
+        no more: a connection it makes from now on is shut as it is made."""
+        self._stopped = True
+        shut_sockets(list(self._sockets))
+
+    def _note(self, sock: socket.socket) -> None:
+        self._sockets.append(sock)
+        if self._stopped:  # (a connect that was under way as the client was stopped)
+            shut_sockets([sock])
+
+
+#: What a request of a stopped client raises (on the thread the batch has gone on without).
+STOPPED: Final = "the download was stopped"
+
+
+def _noting(
+    base: type[http.client.HTTPConnection], note: Callable[[socket.socket], None]
+) -> type[http.client.HTTPConnection]:
+    """``base`` with the socket of each connection it makes handed to ``note`` (``Client.stop``
+    shuts them); for HTTPS, the TLS socket as it begins its handshake (a server that takes the
+    connection and says nothing holds the handshake too)."""
+
+    class Noting(base):  # type: ignore[valid-type,misc]
+        def connect(self) -> None:
+            context = getattr(self, "_context", None)  # (HTTPS: the connection's own context)
+            if context is not None:
+                context.sslsocket_class = _noting_tls(context.sslsocket_class, note)
+            super().connect()
+            note(self.sock)
+
+    return Noting
+
+
+def _noting_tls(base: Any, note: Callable[[Any], None]) -> Any:
+    """An ``ssl.SSLSocket`` class whose sockets go to ``note`` before their handshake."""
+
+    class NotingTls(base):
+        def do_handshake(self, block: bool = False) -> None:
+            note(self)
+            super().do_handshake(block)
+
+    return NotingTls
+
+
+class _Noted:
+    """A handler whose connections hand their sockets to ``note`` (``_noting``)."""
+
+    def __init__(self, note: Callable[[socket.socket], None]) -> None:
+        super().__init__()
+        self._note = note
+
+    def do_open(self, http_class: Any, req: Any, **http_conn_args: Any) -> Any:
+        opened: Callable[..., Any] = super().do_open  # type: ignore[misc]
+        return opened(_noting(http_class, self._note), req, **http_conn_args)
+
+
+class _Handler(_Noted, urllib.request.HTTPHandler):
+    pass
+
+
+class _SecureHandler(_Noted, urllib.request.HTTPSHandler):
+    pass
 
 
 def user_agent() -> str:

@@ -1,0 +1,63 @@
+"""Quitting the app (``q``) while ``P`` downloads a PDF whose server stalled in the middle of
+it: the download's thread waited out its 60 s timeout before it saw the stop (a test's event
+loop, or anything waiting for that thread, with it). It now ends within a second or so, as
+stopped: no failure kept for the paper, no file under a PDF's name, the part kept to resume
+(Pilot, a real server on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage import Library
+from storage.pdfs.failures import PdfFailures
+from tests.pdf_files import paper_pdf
+from tests.pdf_server import HELD_BYTES, PdfServer
+from tests.tui.helpers import ready, wait_for
+from tui.app import PapersApp
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[PdfServer]:
+    made = paper_pdf(tmp_path / "made.pdf", "A long paper", 40, seed=3).read_bytes()
+    assert len(made) > HELD_BYTES  # (the held answer stalls within the file)
+    running = PdfServer(pdfs={"held01": made}, behaviour={"held01": "held"}).start()
+    yield running
+    running.release.set()
+    running.stop()
+
+
+async def test_quitting_during_a_stalled_download_stops_it_at_once(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    listed = tmp_path / "queue.json"
+    record = {"title": "A held paper", "abstract": "We study held answers at some length."}
+    listed.write_text(json.dumps([{**record, "url": server.forum("held01")}]), encoding="utf-8")
+    library = Library(home)
+    library.import_file(listed)
+    (target,) = library.papers()
+    library.set_status(target.id, "starred")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test() as pilot:
+        screen = await ready(pilot)
+        folder = screen.pdfs.folder
+        part = folder.part_of(target.id)
+        await pilot.press("2", "P")
+        # all the server sends before it stalls (less the part's unwritten buffer)
+        await wait_for(pilot, lambda: part.exists() and part.stat().st_size >= HELD_BYTES // 2)
+        await pilot.pause(0.5)  # (the read under way blocks by then)
+        assert screen.pdfs.busy
+        await pilot.press("q")
+        quit_at = time.monotonic()
+    while screen.pdfs.busy and time.monotonic() - quit_at < 10:
+        await asyncio.sleep(0.05)
+    ended = time.monotonic() - quit_at  # 0.1-0.3 s; 10 s and more before (a busy CI: room)
+    assert not screen.pdfs.busy and ended < 8, ended
+    assert PdfFailures(home).of(target) is None
+    assert not [p for p in folder.path.iterdir() if p.name.endswith(".pdf")]
+    assert part.stat().st_size > 0  # kept, to resume
