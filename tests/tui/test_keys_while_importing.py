@@ -41,9 +41,15 @@ FETCHED_LIST = "ICLR 2025 (OpenReview)"
 def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
     """OpenReview on 127.0.0.1 with ICLR 2025's five accepted papers; its first request
     held until the test lets it go (``served.faults[0].release``)."""
+    yield from held_venue(monkeypatch, times=1)
+
+
+def held_venue(monkeypatch: pytest.MonkeyPatch, times: int) -> Iterator[Services]:
+    """ICLR 2025's five accepted papers served on 127.0.0.1 (the environment names it), the
+    first ``times`` requests held until ``faults[0].release`` (set at the end)."""
     found = Services()
     found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(5, seed=2, fate=""), ICLR25)
-    found.faults.append(Fault("/or2/", "hold"))
+    found.faults.append(Fault("/or2/", "hold", times=times))
     with serving(found) as base:
         for key, value in environment(base).items():
             monkeypatch.setenv(key, value)

@@ -19,9 +19,9 @@ import pytest
 from textual.widgets import Input, Static
 
 from storage import Library
-from tests.fetch import shapes
-from tests.fetch.services import Fault, Services, environment, serving
+from tests.fetch.services import Services
 from tests.tui.helpers import make_app, messages, one_paper_list, opened, ready, wait_for
+from tests.tui.test_keys_while_importing import held_venue
 from tui.screens.importer import ImportScreen
 
 SIZE = (120, 36)
@@ -34,16 +34,7 @@ PROMPT_S = 5.0
 def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
     """OpenReview on 127.0.0.1 with ICLR 2025's five accepted papers; every request held
     (no answer) until the test ends."""
-    found = Services()
-    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(5, seed=2, fate=""), ICLR25)
-    found.faults.append(Fault("/or2/", "hold", times=100))
-    with serving(found) as base:
-        for key, value in environment(base).items():
-            monkeypatch.setenv(key, value)
-        try:
-            yield found
-        finally:
-            found.faults[0].release.set()
+    yield from held_venue(monkeypatch, times=100)
 
 
 def papers_file(home: Path) -> bytes:
