@@ -80,7 +80,7 @@ class PageCache:
             return None
         self.hits += 1
         self._kept_at.append(info.st_mtime)
-        self.oldest = min(self._kept_at)
+        self.oldest = info.st_mtime if self.oldest is None else min(self.oldest, info.st_mtime)
         return body
 
     def holds(self, url: str) -> bool:

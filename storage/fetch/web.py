@@ -109,6 +109,7 @@ class Web:
         if self._client is not None:
             self._client.close()
             self._client = None
+        self._streams.clear()  # (closed with the client)
 
     # -- what the sources ask ---------------------------------------------------------------
     def get_json(
