@@ -58,7 +58,7 @@ def _issued(cited: Citation) -> dict[str, Any] | None:
         return None
     parts = [cited.year]
     day = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", cited.date)
-    if day and int(day.group(1)) == cited.year:
+    if day and (int(day[1]), int(day[2])) == (cited.year, cited.month):
         parts += [int(day.group(2)), int(day.group(3))]
     elif cited.month:
         parts.append(cited.month)

@@ -76,7 +76,7 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     if cited.year:
         lines.append(_line("PY", str(cited.year)))
         day = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", cited.date)
-        if day and int(day.group(1)) == cited.year:
+        if day and (int(day[1]), int(day[2])) == (cited.year, cited.month):
             lines.append(_line("DA", f"{cited.year}/{int(day[2]):02d}/{int(day[3]):02d}/"))
         elif cited.month:
             lines.append(_line("DA", f"{cited.year}/{cited.month:02d}//"))

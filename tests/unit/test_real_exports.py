@@ -8,6 +8,7 @@ EndNote, BibDesk and their own hands; a README's Mendeley entry; arXiv's feed sp
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from storage.sources.records import SourceRecord
@@ -198,3 +199,39 @@ def test_hostile_values_in_the_new_shapes_refuse_nothing_whole(tmp_path: Path) -
         "10.1016/j.cell.2020.01.001",
         "10.1172/JCI13505",
     )
+
+
+def test_an_arxiv_papers_date_is_not_its_citations_when_its_journal_names_the_year(
+    tmp_path: Path,
+) -> None:
+    """arXiv's date of a paper its journal reference dates (NeurIPS 2020) is not the paper's
+    date of publication: the arXiv reader gives it no month. The RIS and CSL-JSON exports
+    wrote it as the publication's date (``DA  - 2020/06/19/``), and imported back into the
+    same library they gave the paper a month ("1 updated"); in a fresh one, a wrong one."""
+    from storage import Library
+    from storage.export import export
+
+    library = Library(tmp_path / "home")
+    atom = tmp_path / "feed.xml"
+    atom.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"'
+        ' xmlns:arxiv="http://arxiv.org/schemas/atom"><title>ArXiv Query</title>'
+        "<id>http://arxiv.org/api/q</id><entry><id>http://arxiv.org/abs/2006.11239v2</id>"
+        "<published>2020-06-19T17:06:00Z</published>"
+        "<title>Denoising Diffusion Probabilistic Models</title>"
+        "<summary>We present high quality image synthesis results using diffusion "
+        "probabilistic models, a class of latent variable models.</summary>"
+        "<author><name>Jonathan Ho</name></author>"
+        "<arxiv:journal_ref>NeurIPS 2020</arxiv:journal_ref></entry></feed>\n"
+    )
+    assert library.import_file(atom).added == 1
+    for fmt, name in (("ris", "out.ris"), ("csl-json", "out.csl.json")):
+        path = tmp_path / name
+        path.write_text(export(library.papers(), library.triage(), fmt), encoding="utf-8")
+        if fmt == "ris":
+            assert "PY  - 2020\n" in path.read_text() and "DA  - " not in path.read_text()
+        else:
+            [item] = json.loads(path.read_text(encoding="utf-8"))
+            assert item["issued"] == {"date-parts": [[2020]]}
+        report = library.import_file(path)
+        assert (report.updated, report.skipped) == (0, 1), (fmt, report.summary())
