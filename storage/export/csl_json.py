@@ -16,7 +16,6 @@ our reader takes them back as the note and tags.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -57,11 +56,8 @@ def _issued(cited: Citation) -> dict[str, Any] | None:
     if cited.year is None:
         return None
     parts = [cited.year]
-    day = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", cited.date)
-    if day and (int(day[1]), int(day[2])) == (cited.year, cited.month):
-        parts += [int(day.group(2)), int(day.group(3))]
-    elif cited.month:
-        parts.append(cited.month)
+    if cited.month:
+        parts += [cited.month, cited.day] if cited.day else [cited.month]
     return {"date-parts": [parts]}
 
 

@@ -75,9 +75,8 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
         lines.append(_line("T2", cited.booktitle or cited.published))
     if cited.year:
         lines.append(_line("PY", str(cited.year)))
-        day = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", cited.date)
-        if day and (int(day[1]), int(day[2])) == (cited.year, cited.month):
-            lines.append(_line("DA", f"{cited.year}/{int(day[2]):02d}/{int(day[3]):02d}/"))
+        if cited.month and cited.day:
+            lines.append(_line("DA", f"{cited.year}/{cited.month:02d}/{cited.day:02d}/"))
         elif cited.month:
             lines.append(_line("DA", f"{cited.year}/{cited.month:02d}//"))
     publisher = _fact(paper, "publisher") or _fact(paper, "school") or _fact(paper, "institution")

@@ -96,6 +96,16 @@ class Citation:
     venue: Venue | None = None
 
     @property
+    def day(self) -> int | None:
+        """The day of the month, when ``date`` is the citation's own (its year and month): an
+        arXiv paper its journal reference dates (NeurIPS 2020) has arXiv's date and no month,
+        and that date, written as the publication's, gave it a month when read back."""
+        found = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", self.date)
+        if found and (int(found[1]), int(found[2])) == (self.year, self.month):
+            return int(found[3])
+        return None
+
+    @property
     def container(self) -> str:
         """The journal, the proceedings, or the venue the paper appeared in ("" for none)."""
         return self.journal or self.booktitle or self.published
