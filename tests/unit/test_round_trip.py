@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from storage import Library, Status
 from storage.export import export
+from storage.models import Paper
 
 # Notes and tags of any Unicode (surrogates are no text), empty or huge.
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
@@ -101,18 +102,24 @@ def test_a_library_folder_imported_keeps_its_queue_order(tmp_path: Path) -> None
     assert target.queue() == source.queue()
 
 
-def test_a_queue_imported_into_a_library_with_one_joins_behind_it_in_its_order(
-    tmp_path: Path,
-) -> None:
-    source = _reordered_queue(tmp_path / "source")
-    exported = tmp_path / "queue.json"
-    exported.write_text(export(source.papers(), source.triage(), "json"), encoding="utf-8")
+def _library_with_one_star(tmp_path: Path) -> tuple[Library, Paper]:
+    """A library of one paper of its own, starred: a queue already there."""
     target = Library(tmp_path / "target")
     mine = tmp_path / "mine.jsonl"
     mine.write_text('{"title": "Mine", "abstract": "A paper of my own, queued before."}\n')
     target.import_file(mine)
     (own,) = target.papers()
     target.set_status(own.id, Status.STARRED)
+    return target, own
+
+
+def test_a_queue_imported_into_a_library_with_one_joins_behind_it_in_its_order(
+    tmp_path: Path,
+) -> None:
+    source = _reordered_queue(tmp_path / "source")
+    exported = tmp_path / "queue.json"
+    exported.write_text(export(source.papers(), source.triage(), "json"), encoding="utf-8")
+    target, own = _library_with_one_star(tmp_path)
     target.import_file(exported)
     assert target.queue() == [own.id, *source.queue()]
 
@@ -203,12 +210,7 @@ def test_stars_of_another_tools_list_join_the_queue_in_its_order(tmp_path: Path)
         {"title": f"Paper {i}", "abstract": f"Abstract number {i}, long enough to be read."}
         for i in range(5)
     ]
-    target = Library(tmp_path / "target")
-    mine = tmp_path / "mine.jsonl"
-    mine.write_text('{"title": "Mine", "abstract": "A paper of my own, queued before."}\n')
-    target.import_file(mine)
-    (own,) = target.papers()
-    target.set_status(own.id, Status.STARRED)
+    target, own = _library_with_one_star(tmp_path)
     plain = tmp_path / "plain.csv"  # the papers first, in the Inbox
     text = io.StringIO()
     writer = csv.DictWriter(text, ["title", "abstract", "status"], lineterminator="\n")
