@@ -195,7 +195,9 @@ async def test_help_lists_ids_and_scrolls_with_the_list_keys(seeded_home: Path) 
         assert box.scroll_y == 0
 
 
-async def test_palette_lists_our_commands_first(seeded_home: Path) -> None:
+async def test_palette_lists_our_commands_first_each_group_named_once(seeded_home: Path) -> None:
+    """Ours first; the queue's commands read ``Queue: Queue: up`` (their titles name the
+    group already)."""
     app = make_app(seeded_home)
     async with app.run_test(size=WIDE) as pilot:
         await ready(pilot)
@@ -203,19 +205,9 @@ async def test_palette_lists_our_commands_first(seeded_home: Path) -> None:
         await pilot.pause(0.3)
         palette = app.screen
         assert isinstance(palette, CommandPalette)
-        first = str(palette.query_one(CommandList).get_option_at_index(0).prompt)
-        assert first.startswith("Triage:")
-
-
-async def test_the_palette_names_each_group_once(seeded_home: Path) -> None:
-    """The queue's commands read ``Queue: Queue: up``: their titles name the group already."""
-    app = make_app(seeded_home)
-    async with app.run_test(size=WIDE) as pilot:
-        await ready(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
-        options = app.screen.query_one(CommandList)
+        options = palette.query_one(CommandList)
         prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts[0].startswith("Triage:")
         assert any(prompt.startswith("Queue: up") for prompt in prompts)
         assert any(prompt.startswith("Paper: Copy link") for prompt in prompts)
         named_twice = [
