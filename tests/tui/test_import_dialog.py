@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from storage import Library
@@ -15,6 +16,13 @@ from tui.screens.main import MainScreen
 
 SIZE = (120, 36)
 ELSEWHERE = "Papers imported elsewhere were added."
+
+
+async def import_typed(pilot: Pilot[None], path: Path) -> None:
+    """Open the import dialog, type ``path`` in its field, press Enter."""
+    await opened(pilot, "a", ImportScreen)
+    pilot.app.screen.query_one("#import-path", Input).value = str(path)
+    await pilot.press("enter")
 
 
 async def test_an_import_from_the_dialog_is_not_said_to_come_from_elsewhere(
@@ -66,9 +74,7 @@ async def test_an_unexpected_error_in_the_import_is_said_and_the_dialog_still_cl
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await opened(pilot, "a", ImportScreen)
-        app.screen.query_one("#import-path", Input).value = str(source)
-        await pilot.press("enter")
+        await import_typed(pilot, source)
         status = app.screen.query_one("#import-status", Static)
         said = "Not imported: internal error: RuntimeError: a bug in the reader"
         await wait_for(pilot, lambda: said in str(status.render()))
@@ -202,9 +208,7 @@ async def test_the_imports_warnings_are_shown_not_only_counted(
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await opened(pilot, "a", ImportScreen)
-        app.screen.query_one("#import-path", Input).value = str(export)
-        await pilot.press("enter")
+        await import_typed(pilot, export)
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         warned = "2 attached PDFs not found on this machine"
         await wait_for(pilot, lambda: any(warned in m for m in messages(app)))
@@ -223,9 +227,7 @@ async def test_the_first_runs_welcome_goes_once_the_users_list_is_imported(
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await wait_for(pilot, lambda: "bundled sample" in screen.detail.text.plain)
-        await opened(pilot, "a", ImportScreen)
-        app.screen.query_one("#import-path", Input).value = str(source)
-        await pilot.press("enter")
+        await import_typed(pilot, source)
         await wait_for(pilot, lambda: any(m.startswith("Imported") for m in messages(app)))
         assert "bundled sample" not in screen.detail.text.plain
 
@@ -242,9 +244,7 @@ async def test_a_fifo_refused_in_the_dialog_names_the_option_as_the_shells(
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await opened(pilot, "a", ImportScreen)
-        app.screen.query_one("#import-path", Input).value = str(fifo)
-        await pilot.press("enter")
+        await import_typed(pilot, fifo)
         status = app.screen.query_one("#import-status", Static)
         await wait_for(pilot, lambda: "FIFO" in str(status.render()))
         assert "(papers import --any-file in a shell reads it anyway)" in str(status.render())
