@@ -41,6 +41,10 @@ class Command:
     typing: bool = False
     #: The footer's word for it, when shorter than ``title`` ("" for the title).
     brief: str = ""
+    #: A dialog's key that is a main-screen command's (the same keys, the same meaning): it
+    #: takes that command's remapped keys unless remapped itself (``read = "f"`` reads with
+    #: ``f`` in the bulk dialog too, and its button says so).
+    follows: str = ""
 
     def binding(self) -> Binding:
         return Binding(
@@ -153,10 +157,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("prompt_cancel", "escape", "cancel", "Cancel", "Prompt (export, tags): close it without doing anything", "Dialogs", palette=False, scope="prompt"),
     Command("note_save", "ctrl+s", "save", "Save", "Note editor: save the note", "Dialogs", palette=False, scope="note"),
     Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving (a second Esc when typed in)", "Dialogs", palette=False, scope="note"),
-    Command("bulk_read", "r", "choose('read')", "Read", "Bulk decision: mark every marked paper read", "Dialogs", palette=False, scope="bulk"),
-    Command("bulk_skip", "x", "choose('skipped')", "Skip", "Bulk decision: skip every marked paper", "Dialogs", palette=False, scope="bulk"),
-    Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk"),
-    Command("bulk_inbox", "i", "choose('inbox')", "Inbox", "Bulk decision: put every marked paper back in the Inbox", "Dialogs", palette=False, scope="bulk"),
+    Command("bulk_read", "r", "choose('read')", "Read", "Bulk decision: mark every marked paper read", "Dialogs", palette=False, scope="bulk", follows="read"),
+    Command("bulk_skip", "x", "choose('skipped')", "Skip", "Bulk decision: skip every marked paper", "Dialogs", palette=False, scope="bulk", follows="skip"),
+    Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk", follows="star"),
+    Command("bulk_inbox", "i", "choose('inbox')", "Inbox", "Bulk decision: put every marked paper back in the Inbox", "Dialogs", palette=False, scope="bulk", follows="inbox"),
     Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
     Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (u brings them back)", "Dialogs", palette=False, scope="remove"),
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
@@ -166,22 +170,22 @@ COMMANDS: tuple[Command, ...] = (
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it; while it fetches, stop the fetch (an import under way goes on)", "Dialogs", palette=False, scope="import"),
     Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
-    Command("help_down", "j,down", "scroll(1)", "Down", "Help: a line down", "Dialogs", palette=False, scope="help"),
-    Command("help_up", "k,up", "scroll(-1)", "Up", "Help: a line up", "Dialogs", palette=False, scope="help"),
+    Command("help_down", "j,down", "scroll(1)", "Down", "Help: a line down", "Dialogs", palette=False, scope="help", follows="down"),
+    Command("help_up", "k,up", "scroll(-1)", "Up", "Help: a line up", "Dialogs", palette=False, scope="help", follows="up"),
     Command("help_page_down", "space,pagedown,ctrl+d", "scroll_page(1)", "Page down", "Help: a page down", "Dialogs", palette=False, scope="help"),
     Command("help_page_up", "shift+space,pageup,ctrl+u", "scroll_page(-1)", "Page up", "Help: a page up", "Dialogs", palette=False, scope="help"),
-    Command("help_top", "g,home", "scroll_edge(0)", "Top", "Help: the top", "Dialogs", palette=False, scope="help"),
-    Command("help_end", "G,end", "scroll_edge(1)", "End", "Help: the end", "Dialogs", palette=False, scope="help"),
+    Command("help_top", "g,home", "scroll_edge(0)", "Top", "Help: the top", "Dialogs", palette=False, scope="help", follows="first"),
+    Command("help_end", "G,end", "scroll_edge(1)", "End", "Help: the end", "Dialogs", palette=False, scope="help", follows="last"),
     Command("stats_close", "escape,q,S", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats"),
     Command("similar_close", "escape,q,m", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar"),
     Command("similar_go", "enter", "choose", "Go to it", "Similar papers: go to the highlighted paper", "Dialogs", palette=False, scope="similar"),
     Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
     Command("topics_mark", "enter", "choose", "Mark topic", "Topics: mark the highlighted topic's papers", "Dialogs", palette=False, scope="topics"),
     Command("topics_decide", "D", "decide", "Decide topic", "Topics: decide every paper of the highlighted topic at once", "Dialogs", palette=False, scope="topics"),
-    Command("similar_down", "j", "move(1)", "Down", "Similar papers: the next one", "Dialogs", palette=False, scope="similar"),
-    Command("similar_up", "k", "move(-1)", "Up", "Similar papers: the one before", "Dialogs", palette=False, scope="similar"),
-    Command("topics_down", "j", "move(1)", "Down", "Topics: the next one", "Dialogs", palette=False, scope="topics"),
-    Command("topics_up", "k", "move(-1)", "Up", "Topics: the one before", "Dialogs", palette=False, scope="topics"),
+    Command("similar_down", "j", "move(1)", "Down", "Similar papers: the next one", "Dialogs", palette=False, scope="similar", follows="down"),
+    Command("similar_up", "k", "move(-1)", "Up", "Similar papers: the one before", "Dialogs", palette=False, scope="similar", follows="up"),
+    Command("topics_down", "j", "move(1)", "Down", "Topics: the next one", "Dialogs", palette=False, scope="topics", follows="down"),
+    Command("topics_up", "k", "move(-1)", "Up", "Topics: the one before", "Dialogs", palette=False, scope="topics", follows="up"),
     Command("queue_sort_down", "down", "move(1)", "Next", "Sort the queue: the next sort", "Dialogs", palette=False, scope="queue_sort"),
     Command("queue_sort_up", "up", "move(-1)", "Previous", "Sort the queue: the sort before", "Dialogs", palette=False, scope="queue_sort"),
     Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort", priority=True),
@@ -253,6 +257,17 @@ def key_label(key: str, *, web: bool = False) -> str:
         return _KEY_NAMES[key]
     character = key_to_character(key)  # a key named for its character (a remapped one too)
     return character if character and character.isprintable() else key
+
+
+def button_label(
+    command_id: str, keymap: Mapping[str, str], *, web: bool = False, title: str = ""
+) -> str:
+    """A dialog button's word (``title``, else its command's) and the keys that press it now,
+    after the user's remapping: ``Read (r)``, ``Cancel (n, Esc)``."""
+    command = BY_ID[command_id]
+    keys = [key_label(key, web=web) for key in keys_for(command, keymap)]
+    shown = ", ".join("Esc" if key == "esc" else key for key in keys)
+    return f"{title or command.title} ({shown})" if shown else title or command.title
 
 
 def grouped(commands: Iterable[Command] = COMMANDS) -> dict[str, list[Command]]:

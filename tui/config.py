@@ -115,7 +115,23 @@ def load_config(paths: Sequence[Path]) -> Config:
                 )
                 set_in[command_id] = path
     config.problems.extend(_drop_clashes(config.keymap, set_in))
+    _follow(config.keymap, set_in)
+    config.problems.extend(_drop_clashes(config.keymap, set_in))
     return config
+
+
+def _follow(keymap: dict[str, str], set_in: dict[str, Path]) -> None:
+    """Give a dialog's key that is a main-screen command's (``Command.follows``) that
+    command's remapped keys, unless a file remapped it itself: with ``read = "s"`` and
+    ``star = "r"``, ``s`` reads in the bulk dialog too. After the main screen's clashes are
+    put back, so that a remap that did not hold there is not followed either."""
+    from tui.commands import COMMANDS
+
+    for command in COMMANDS:
+        main = command.follows
+        if main and main in keymap and command.id not in set_in:
+            keymap[command.id] = keymap[main]
+            set_in[command.id] = set_in[main]
 
 
 def _read_sync(table: object, path: Path, config: Config) -> None:

@@ -123,7 +123,29 @@ def test_an_app_key_counts_on_every_screen(tmp_path: Path) -> None:
 def test_keys_shared_across_screens_and_swaps_are_fine(tmp_path: Path) -> None:
     loaded = load_config([config(tmp_path, 'star = "x"', 'skip = "s"', 'bulk_star = "f"')])
     assert loaded.problems == []
-    assert loaded.keymap == {"star": "x", "skip": "s", "bulk_star": "f"}
+    # the bulk dialog's skip follows the main screen's; its star was remapped itself
+    assert loaded.keymap == {"star": "x", "skip": "s", "bulk_star": "f", "bulk_skip": "s"}
+
+
+def test_a_dialogs_mirror_of_a_main_key_follows_its_remap(tmp_path: Path) -> None:
+    """With read and star swapped, the bulk dialog's s starred all the marked papers (its
+    button said "Star (s)"), and j still moved in the similar papers with down = "ctrl+n"."""
+    loaded = load_config([config(tmp_path, 'read = "s"', 'star = "r"', 'down = "ctrl+n,down"')])
+    assert loaded.problems == []
+    assert loaded.keymap["bulk_read"] == "s" and loaded.keymap["bulk_star"] == "r"
+    assert loaded.keymap["similar_down"] == loaded.keymap["help_down"] == "ctrl+n,down"
+    assert "bulk_skip" not in loaded.keymap and "similar_up" not in loaded.keymap
+
+
+def test_a_remap_that_does_not_hold_is_not_followed(tmp_path: Path) -> None:
+    # read = "s" clashes with star's s on the main screen: read keeps r there and in the dialog
+    loaded = load_config([config(tmp_path, 'read = "s"')])
+    assert len(loaded.problems) == 1 and loaded.keymap == {}
+    # a dialog key the mirror would clash with there: named, and the dialog keeps its default
+    loaded = load_config([config(tmp_path, 'read = "f"', 'bulk_inbox = "f"')])
+    [problem] = loaded.problems
+    assert "bulk_read and bulk_inbox both bind 'f' on the bulk dialog" in problem
+    assert loaded.keymap == {"read": "f"}
 
 
 @pytest.mark.parametrize("value", ['"x"', '"space"', '"?"', '"ctrl+j,y"'])
@@ -167,7 +189,7 @@ def test_a_later_file_decides_even_when_it_is_wrong(tmp_path: Path) -> None:
     good = config(first, 'star = "f"')
     loaded = load_config([good, config(tmp_path, 'star = "notakey"')])
     assert loaded.keymap == {} and len(loaded.problems) == 1
-    assert load_config([good]).keymap == {"star": "f"}
+    assert load_config([good]).keymap == {"star": "f", "bulk_star": "f"}
 
 
 def test_an_unknown_command_is_named(tmp_path: Path) -> None:
@@ -200,3 +222,22 @@ async def test_the_app_starts_with_the_defaults_and_one_warning_a_setting(
         await pilot.press("escape")
         await pilot.press("exclamation_mark")  # a key written as its character works
         assert app.screen.__class__.__name__ != "MainScreen"
+
+
+async def test_the_bulk_dialog_takes_and_shows_the_swapped_keys(seeded_home: Path) -> None:
+    from textual.widgets import Button
+
+    from tui.screens.dialogs import BulkDecision
+
+    config(seeded_home, 'read = "s"', 'star = "r"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("space", "j", "space", "D")
+        await pilot.pause()
+        assert isinstance(app.screen, BulkDecision)
+        labels = {str(b.label) for b in app.screen.query(Button)}
+        assert {"Read (s)", "Star (r)", "Skip (x)", "Cancel (Esc)"} <= labels
+        await pilot.press("s")
+        await pilot.pause()
+        assert sorted(app.session.state.statuses.values()) == [Status.READ, Status.READ]

@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from storage.caps import note_problem
 from storage.models import Paper, Status
 from storage.text.words import count
-from tui.commands import bindings
+from tui.commands import bindings, button_label
 from tui.text import printable, printable_block
 from tui.text_fields import after_typed
 from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
@@ -191,15 +191,20 @@ class BulkDecision(ModalScreen[Status | None]):
 
     def compose(self) -> ComposeResult:
         noun = count(self.count, "paper")
+        keymap = getattr(self.app, "keymap", {})
         with Vertical(classes="dialog") as box:
             box.border_title = "Decide together"
             yield Label(Text(f"Decide {noun} at once? One undo step takes it back."))
             with Horizontal(id="bulk-buttons", classes="buttons"):
-                yield Button("Read (r)", id="read", variant="primary")
-                yield Button("Skip (x)", id="skipped", variant="error")
-                yield Button("Star (s)", id="starred", variant="warning")
-                yield Button("Inbox (i)", id="inbox")
-                yield Button("Cancel (Esc)", id="cancel")
+                for command_id, button_id, variant in (
+                    ("bulk_read", "read", "primary"),
+                    ("bulk_skip", "skipped", "error"),
+                    ("bulk_star", "starred", "warning"),
+                    ("bulk_inbox", "inbox", "default"),
+                    ("bulk_cancel", "cancel", "default"),
+                ):
+                    label = button_label(command_id, keymap, web=self.app.is_web)
+                    yield Button(label, id=button_id, variant=variant)  # type: ignore[arg-type]
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:

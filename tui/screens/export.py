@@ -30,7 +30,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
 from tui import links
-from tui.commands import BY_ID, COMMANDS, bindings, key_label, keys_for
+from tui.commands import BY_ID, COMMANDS, bindings, button_label, key_label, keys_for
 from tui.key_gate import expect_screen, screen_arrived, screen_stays
 from tui.paths import typed_path
 from tui.text import printable
@@ -210,10 +210,12 @@ class ExportScreen(ModalScreen[None]):
                 yield PathInput(str(Path.cwd() / self._file_name()), id="export-path")
             yield Static(id="export-note", classes="note")
             with Horizontal(id="export-buttons", classes="buttons"):
+                keymap = getattr(self.app, "keymap", {})
+                write = button_label("export_write", keymap, title="Download" if web else "")
                 for label, button_id, variant in (
-                    ("Download (Enter)" if web else "Write (Enter)", "write", "primary"),
-                    ("Copy (ctrl+y)", "copy", "default"),
-                    ("Cancel (Esc)", "cancel", "default"),
+                    (write, "write", "primary"),
+                    (button_label("export_copy", keymap, web=web), "copy", "default"),
+                    (button_label("export_cancel", keymap), "cancel", "default"),
                 ):
                     button = Button(label, id=button_id, variant=variant)  # type: ignore[arg-type]
                     button.can_focus = False  # the keys say it all: Enter is always "write"

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from storage.files.papers_file import ListInfo
 from storage.text.words import count
-from tui.commands import bindings
+from tui.commands import bindings, button_label
 from tui.text import printable
 
 
@@ -49,8 +49,12 @@ class ConfirmRemoval(ModalScreen[bool]):
                 classes="note",
             )
             with Horizontal(classes="buttons"):
-                yield Button("Remove (y)", id="remove", variant="error")
-                yield Button("Cancel (n, Esc)", id="cancel")
+                keymap = getattr(self.app, "keymap", {})
+                web = self.app.is_web
+                yield Button(
+                    button_label("remove_yes", keymap, web=web), id="remove", variant="error"
+                )
+                yield Button(button_label("remove_no", keymap, web=web), id="cancel")
 
     @classmethod
     def for_papers(cls, titles: Sequence[str]) -> ConfirmRemoval:
