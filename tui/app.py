@@ -43,6 +43,9 @@ from tui.widgets.search_box import SearchBox
 QUIT_SYNC_SECONDS = 0.6
 #: How long the first run's welcome stays above the paper.
 WELCOME_SECONDS = 45.0
+#: Config problems said as notifications at start, at most (the last one saying how many
+#: more there are): at 80x24 three fit; the help screen lists them all.
+CONFIG_TOASTS = 3
 
 
 def sample_files() -> list[Path]:
@@ -332,8 +335,19 @@ class PapersApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.keymap:
             self.set_keymap(self.keymap)
-        for problem in self.config_problems:
+        problems = self.config_problems
+        shown = problems if len(problems) <= CONFIG_TOASTS else problems[: CONFIG_TOASTS - 1]
+        for problem in shown:
             self.notify(problem, title="Config", severity="warning", timeout=10, markup=False)
+        if len(shown) < len(problems):  # the rest would push the first off the screen
+            more = len(problems) - len(shown)
+            self.notify(
+                f"and {more} more problems in config.toml: the help (?) lists them all",
+                title="Config",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
         for missing in self.missing_links:
             self.notify(missing, title="Library", severity="warning", timeout=30, markup=False)
         self.syncing.start()

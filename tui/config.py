@@ -33,8 +33,9 @@ cvpr25 = "paperlists:cvpr2025"              # or any source: paperlists:…, arx
 
 from __future__ import annotations
 
+import json
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,6 +53,9 @@ class Config:
 
     keymap: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    #: The tables the problems are of, one each ("" for a whole file's: it does not parse,
+    #: a table nothing reads), so that a command says those of the settings it uses.
+    problem_tables: list[str] = field(default_factory=list)
     #: ``[sync] folder``: the folder to sync the library with (None: no sync).
     sync_folder: Path | None = None
     #: ``[sync] name``: this device's name in that folder ("" for the host name).
@@ -63,6 +67,16 @@ class Config:
     #: ``[venues]``: short names the user adds for fetching (name → source or venue id).
     venues: dict[str, str] = field(default_factory=dict)
 
+    def problem(self, table: str, text: str) -> None:
+        """Note a problem of ``[table]`` ("" for the whole file)."""
+        self.problems.append(text)
+        self.problem_tables.append(table)
+
+    def problems_of(self, *tables: str) -> list[str]:
+        """The problems of these tables and of whole files, in the order found."""
+        wanted = {"", *tables}
+        return [p for p, t in zip(self.problems, self.problem_tables, strict=True) if t in wanted]
+
 
 def load_venues(paths: Sequence[Path]) -> Config:
     """Only the ``[venues]`` tables of the config files (the command line's fetch)."""
@@ -73,7 +87,7 @@ def load_venues(paths: Sequence[Path]) -> Config:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            config.problems.append(f"{path}: [venues] ignored, the file does not parse ({exc})")
+            config.problem("", f"{path}: [venues] ignored, the file does not parse ({exc})")
             continue
         _read_venues(data.get("venues", {}), path, config)
     return config
@@ -91,57 +105,63 @@ def load_config(paths: Sequence[Path]) -> Config:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            config.problems.append(f"{path}: ignored, it does not parse ({exc})")
+            config.problem("", f"{path}: ignored, it does not parse ({exc})")
             continue
         except RecursionError:  # arrays or tables nested hundreds deep: no config of ours
-            config.problems.append(f"{path}: ignored, it nests too deep to read")
+            config.problem("", f"{path}: ignored, it nests too deep to read")
             continue
+        _unknown_tables(data, path, config)
         _read_sync(data.get("sync", {}), path, config)
         _read_venues(data.get("venues", {}), path, config)
         _read_queue(data.get("queue", {}), path, config)
         _read_pdf(data.get("pdf", {}), path, config)
         keys = data.get("keys", {})
         if not isinstance(keys, dict):
-            config.problems.append(f'{path}: [keys] must be a table of command = "key"')
+            config.problem("keys", f'{path}: [keys] must be a table of command = "key"')
             continue
         for command_id, value in keys.items():
             config.keymap.pop(command_id, None)  # this file decides, even when it is wrong
             problem = _key_problem(command_id, value)
             if problem:
-                config.problems.append(f"{path}: [keys] {problem}")
+                config.problem("keys", f"{path}: [keys] {problem}")
             else:
                 config.keymap[command_id] = ",".join(
                     dict.fromkeys(str(normalise_key(k)) for k in value.split(",") if k.strip())
                 )
                 set_in[command_id] = path
-    config.problems.extend(_drop_clashes(config.keymap, set_in))
-    _follow(config.keymap, set_in)
-    config.problems.extend(_drop_clashes(config.keymap, set_in))
+    for problem in _drop_clashes(config.keymap, set_in):
+        config.problem("keys", problem)
+    followed = _follow(config.keymap, set_in)
+    for problem in _drop_clashes(config.keymap, set_in, followed):
+        config.problem("keys", problem)
     return config
 
 
-def _follow(keymap: dict[str, str], set_in: dict[str, Path]) -> None:
+def _follow(keymap: dict[str, str], set_in: dict[str, Path]) -> set[str]:
     """Give a dialog's key that is a main-screen command's (``Command.follows``) that
     command's remapped keys, unless a file remapped it itself: with ``read = "s"`` and
     ``star = "r"``, ``s`` reads in the bulk dialog too. After the main screen's clashes are
     put back, so that a remap that did not hold there is not followed either."""
     from tui.commands import COMMANDS
 
+    followed: set[str] = set()
     for command in COMMANDS:
         main = command.follows
         if main and main in keymap and command.id not in set_in:
             keymap[command.id] = keymap[main]
             set_in[command.id] = set_in[main]
+            followed.add(command.id)
+    return followed
 
 
 def _read_sync(table: object, path: Path, config: Config) -> None:
     """The ``[sync]`` table: a folder (``~`` and paths relative to the config file work)."""
     if not isinstance(table, dict):
-        config.problems.append(f'{path}: [sync] must be a table (folder = "…")')
+        config.problem("sync", f'{path}: [sync] must be a table (folder = "…")')
         return
     for key, value in table.items():
         if key not in ("folder", "name") or not isinstance(value, str):
-            config.problems.append(f"{path}: [sync] {key} = {value!r}: ignored (folder, name)")
+            config.problem("sync", f"{path}: [sync] {key} = {toml(value)}: ignored (folder, name)")
         elif key == "name":
             config.sync_name = value.strip()
         elif value.strip():
@@ -153,27 +173,27 @@ def _read_sync(table: object, path: Path, config: Config) -> None:
 def _read_queue(table: object, path: Path, config: Config) -> None:
     """The ``[queue]`` table: where a newly starred paper joins the reading queue."""
     if not isinstance(table, dict):
-        config.problems.append(f'{path}: [queue] must be a table (new = "end" or "top")')
+        config.problem("queue", f'{path}: [queue] must be a table (new = "end" or "top")')
         return
     for key, value in table.items():
         if key == "new" and isinstance(value, str) and value.strip().lower() in ("top", "end"):
             config.queue_top = value.strip().lower() == "top"
         else:
-            config.problems.append(
-                f'{path}: [queue] {key} = {value!r}: ignored (new = "top"|"end")'
+            config.problem(
+                "queue", f'{path}: [queue] {key} = {toml(value)}: ignored (new = "top"|"end")'
             )
 
 
 def _read_pdf(table: object, path: Path, config: Config) -> None:
     """The ``[pdf]`` table: the folder PDFs are downloaded into."""
     if not isinstance(table, dict):
-        config.problems.append(f'{path}: [pdf] must be a table (folder = "…")')
+        config.problem("pdf", f'{path}: [pdf] must be a table (folder = "…")')
         return
     for key, value in table.items():
         if key == "folder" and isinstance(value, str) and value.strip():
             config.pdf_folder = path.parent / Path(value.strip()).expanduser()
         else:
-            config.problems.append(f"{path}: [pdf] {key} = {value!r}: ignored (folder)")
+            config.problem("pdf", f"{path}: [pdf] {key} = {toml(value)}: ignored (folder)")
 
 
 def library_config(home: Path) -> Config:
@@ -200,12 +220,12 @@ def library_pdfs(home: Path) -> PdfFolder:
 def _read_venues(table: object, path: Path, config: Config) -> None:
     """The ``[venues]`` table: short name = "VENUE_ID" or "source:argument"."""
     if not isinstance(table, dict):
-        config.problems.append(f'{path}: [venues] must be a table (name = "VENUE_ID")')
+        config.problem("venues", f'{path}: [venues] must be a table (name = "VENUE_ID")')
         return
     for name, value in table.items():
         text = value.strip() if isinstance(value, str) else ""
         if not text or len(text) > 500 or not name.strip() or any(c.isspace() for c in name):
-            config.problems.append(f"{path}: [venues] {name} = {value!r}: ignored")
+            config.problem("venues", f"{path}: [venues] {name} = {toml(value)}: ignored")
         else:
             config.venues[name.strip().casefold()] = text
 
@@ -217,18 +237,61 @@ def _key_problem(command_id: str, value: object) -> str:
 
     if command_id not in BY_ID:
         return f"{command_id}: no such command (the help screen lists their ids)"
-    default = f"it keeps its default keys ({BY_ID[command_id].keys})"
-    if not isinstance(value, str) or not value.replace(",", "").strip():
-        return f"{command_id} = {value!r}: no key given; {default}"
+    default = f"it keeps its default keys ({_default_keys(command_id)})"
+    setting = f"{command_id} = {toml(value)}"
+    if not isinstance(value, str):
+        return f'{setting}: a key is written in quotes ({command_id} = "f"); {default}'
+    if not value.replace(",", "").strip():
+        return f"{setting}: no key given; {default}"
     for key in value.split(","):
         if key.strip() and normalise_key(key) is None:
-            return f"{command_id} = {value!r}: {key.strip()!r} is not a key name; {default}"
+            return f"{setting}: {toml(key.strip())} is not a key name; {default}"
     if BY_ID[command_id].scope == "search":  # the box's own: a letter there is typed
         for key in value.split(","):
             if key.strip() and typed_in_field(key):
-                typed = f"{key.strip()!r} is typed in the search box"
-                return f"{command_id} = {value!r}: {typed}; {default}"
+                return f"{setting}: {toml(key.strip())} is typed in the search box; {default}"
     return ""
+
+
+def _default_keys(command_id: str) -> str:
+    """A command's default keys as people write them (``?``, not ``question_mark``)."""
+    from tui.commands import BY_ID, key_label, keys_for
+
+    return ", ".join(key_label(key) for key in keys_for(BY_ID[command_id], {}))
+
+
+def toml(value: object) -> str:
+    """A setting's value as it is written in TOML (``true``, ``"red"``, ``["x"]``), for a
+    message naming it: not as Python writes it (``True``, ``'red'``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {toml(item)}" for key, item in value.items()) + " }"
+    return str(value)  # numbers; dates and times as TOML writes them
+
+
+#: The tables config.toml is read for; any other is named, not ignored in silence.
+TABLES = ("keys", "sync", "queue", "pdf", "venues")
+
+
+def _unknown_tables(data: dict[str, object], path: Path, config: Config) -> None:
+    """Name each table or setting at the top of the file that nothing reads (``[Sync]``:
+    tables are named in lower case), with the table it likely means."""
+    import difflib
+
+    for name, value in data.items():
+        if name in TABLES:
+            continue
+        near = [t for t in TABLES if t == name.casefold()] or difflib.get_close_matches(
+            name.casefold(), TABLES, n=1
+        )
+        meant = f" (did you mean [{near[0]}]?)" if near else f" (tables: {', '.join(TABLES)})"
+        what = f"[{name}]: no such table" if isinstance(value, dict) else f"{name}: no such setting"
+        config.problem("", f"{path}: {what}, ignored{meant}")
 
 
 def _scope_words(scope: str) -> str:
@@ -241,14 +304,14 @@ def _scope_words(scope: str) -> str:
     return named.get(scope, f"the {scope} dialog" if scope != "path" else "path fields")
 
 
-def _drop_clashes(keymap: dict[str, str], set_in: dict[str, Path]) -> list[str]:
+def _drop_clashes(
+    keymap: dict[str, str], set_in: dict[str, Path], followed: Collection[str] = ()
+) -> list[str]:
     """Put back the default keys of remapped commands whose keys clash on one screen.
 
     Keys shared by different screens are fine (``s`` stars on the main screen and in the bulk
     dialog); the app's own keys (``ctrl+q``) count on every screen. Returns the warnings.
     """
-    from tui.commands import BY_ID
-
     problems: list[str] = []
     while True:
         clash = _first_clash(keymap)
@@ -256,15 +319,25 @@ def _drop_clashes(keymap: dict[str, str], set_in: dict[str, Path]) -> list[str]:
             return problems
         key, scope, names = clash
         mine = [name for name in names if name in keymap]
+        # a key a dialog took from the main screen's gives way to one set for it there
+        mine = [name for name in mine if name in followed] or mine
         where = set_in[mine[0]]
-        defaults = "; ".join(BY_ID[name].keys for name in mine)
+        defaults = "; ".join(_default_keys(name) for name in mine)
         keep = "keeps its default keys" if len(mine) == 1 else "keep their default keys"
         problems.append(
-            f"{where}: [keys] {' and '.join(names)} both bind {key!r} on {_scope_words(scope)}; "
+            f"{where}: [keys] {' and '.join(names)} both bind {_key_shown(key)} on "
+            f"{_scope_words(scope)}; "
             f"{', '.join(mine)} {keep} ({defaults})"
         )
         for name in mine:
             del keymap[name]
+
+
+def _key_shown(key: str) -> str:
+    """A key in a message: as people write it, quoted (``"?"``, ``"ctrl+q"``)."""
+    from tui.commands import key_label
+
+    return toml(key_label(key))
 
 
 def _first_clash(keymap: dict[str, str]) -> tuple[str, str, list[str]] | None:

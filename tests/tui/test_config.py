@@ -76,14 +76,14 @@ def test_what_is_no_key_name(written: str) -> None:
 @pytest.mark.parametrize(
     ("value", "says"),
     [
-        ('"notakey"', "'notakey' is not a key name"),
-        ('"ctrl+"', "'ctrl+' is not a key name"),
-        ('"😀"', "'😀' is not a key name"),
-        ('"f,notakey"', "'notakey' is not a key name"),
+        ('"notakey"', '"notakey" is not a key name'),
+        ('"ctrl+"', '"ctrl+" is not a key name'),
+        ('"😀"', '"😀" is not a key name'),
+        ('"f,notakey"', '"notakey" is not a key name'),
         ('""', "no key given"),
         ('" , "', "no key given"),
-        ("5", "no key given"),
-        ('["f"]', "no key given"),
+        ("5", 'star = 5: a key is written in quotes (star = "f")'),
+        ('["f"]', 'star = ["f"]: a key is written in quotes'),
     ],
 )
 def test_a_dead_key_setting_is_one_warning_and_the_defaults(
@@ -100,7 +100,7 @@ def test_a_dead_key_setting_is_one_warning_and_the_defaults(
 def test_two_commands_of_one_screen_on_one_key(tmp_path: Path) -> None:
     loaded = load_config([config(tmp_path, 'star = "f"', 'skip = "f"')])
     [problem] = loaded.problems
-    assert "skip and star both bind 'f' on the main screen" in problem
+    assert 'skip and star both bind "f" on the main screen' in problem
     assert "skip, star keep their default keys (x; s)" in problem
     assert loaded.keymap == {}
 
@@ -108,9 +108,9 @@ def test_two_commands_of_one_screen_on_one_key(tmp_path: Path) -> None:
 def test_a_remapped_key_that_takes_another_commands_default(tmp_path: Path) -> None:
     loaded = load_config([config(tmp_path, 'star = "x"', 'note = "?"')])
     assert len(loaded.problems) == 2
-    assert "skip and star both bind 'x'" in loaded.problems[0]
+    assert 'skip and star both bind "x"' in loaded.problems[0]
     assert "star keeps its default keys (s)" in loaded.problems[0]
-    assert "note and help both bind 'question_mark'" in loaded.problems[1]
+    assert 'note and help both bind "?"' in loaded.problems[1]
     assert loaded.keymap == {}
 
 
@@ -144,8 +144,9 @@ def test_a_remap_that_does_not_hold_is_not_followed(tmp_path: Path) -> None:
     # a dialog key the mirror would clash with there: named, and the dialog keeps its default
     loaded = load_config([config(tmp_path, 'read = "f"', 'bulk_inbox = "f"')])
     [problem] = loaded.problems
-    assert "bulk_read and bulk_inbox both bind 'f' on the bulk dialog" in problem
-    assert loaded.keymap == {"read": "f"}
+    assert 'bulk_read and bulk_inbox both bind "f" on the bulk dialog' in problem
+    assert problem.endswith("bulk_read keeps its default keys (r)")  # the setting stays
+    assert loaded.keymap == {"read": "f", "bulk_inbox": "f"}
 
 
 @pytest.mark.parametrize("value", ['"x"', '"space"', '"?"', '"ctrl+j,y"'])
@@ -153,7 +154,7 @@ def test_a_search_box_key_the_box_types_is_refused(tmp_path: Path, value: str) -
     """search_results = "y" was taken: the footer named "y Results" while y was typed."""
     loaded = load_config([config(tmp_path, f"search_results = {value}")])
     [problem] = loaded.problems
-    assert "is typed in the search box; it keeps its default keys (enter)" in problem
+    assert "is typed in the search box; it keeps its default keys (Enter)" in problem
     assert loaded.keymap == {}
 
 
@@ -241,3 +242,52 @@ async def test_the_bulk_dialog_takes_and_shows_the_swapped_keys(seeded_home: Pat
         await pilot.press("s")
         await pilot.pause()
         assert sorted(app.session.state.statuses.values()) == [Status.READ, Status.READ]
+
+
+def test_values_are_named_as_toml_writes_them(tmp_path: Path) -> None:
+    """``[queue] new = True`` named the value as Python writes it, not as the file does."""
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[queue]\nnew = true\n[sync]\nname = ["x"]\n[pdf]\ncolor = "red"\n'
+        '[keys]\nhelp = "f"\nnote = "f"\n',
+        encoding="utf-8",
+    )
+    problems = load_config([path]).problems
+    assert any("[queue] new = true: ignored" in p for p in problems)
+    assert any('[sync] name = ["x"]: ignored' in p for p in problems)
+    assert any('[pdf] color = "red": ignored' in p for p in problems)
+    # a default key as people write it: "?", not question_mark
+    assert any("note, help keep their default keys (n; ?)" in p for p in problems)
+
+
+def test_a_table_nothing_reads_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('top = 1\n[Sync]\nfolder = "S"\n[weird]\nx = 1\n', encoding="utf-8")
+    loaded = load_config([path])
+    assert [p.split(": ", 1)[1] for p in loaded.problems] == [
+        "top: no such setting, ignored (tables: keys, sync, queue, pdf, venues)",
+        "[Sync]: no such table, ignored (did you mean [sync]?)",
+        "[weird]: no such table, ignored (tables: keys, sync, queue, pdf, venues)",
+    ]
+    assert loaded.problems_of("keys") == loaded.problems  # a whole file's: every command's
+    assert loaded.sync_folder is None
+
+
+async def test_more_problems_than_fit_are_counted_and_the_help_lists_them(
+    seeded_home: Path,
+) -> None:
+    """With 12 problems only the last three toasts fit at 80x24: the first ones, which
+    turned the sync off, were never seen."""
+    config(
+        seeded_home, *(f'{name} = "notakey"' for name in ("star", "skip", "read", "tag", "note"))
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        said = [n.message for n in app._notifications if n.title == "Config"]
+        assert len(said) == 3 and said[2].startswith("and 3 more problems in config.toml")
+        assert "star" in said[0] and "skip" in said[1]
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        listed = str(app.screen.query_one(".help-problems").render())
+        assert all(f'{name} = "notakey"' in listed for name in ("star", "tag", "note"))

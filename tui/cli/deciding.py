@@ -8,7 +8,7 @@ from storage import Library, Status
 from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.ids import ONE_FROM_STDIN, STDIN_HELP, ids_and_library, one_id_and_library
-from tui.cli.output import print_changes, say
+from tui.cli.output import complain, print_changes, say
 from tui.cli.removing import say_removal
 
 
@@ -78,7 +78,10 @@ def cmd_mark(args: argparse.Namespace) -> int:
     if status is Status.STARRED:
         from tui.config import library_config
 
-        library.queue_top = library_config(library.home).queue_top
+        config = library_config(library.home)
+        for problem in config.problems_of("queue"):  # where the stars join the queue
+            complain(f"papers: note: {problem}")
+        library.queue_top = config.queue_top
     changes = library.set_statuses(ids, status)
     changed = {pid for pid, _old, _new in changes}
     for pid in dict.fromkeys(library.resolve_id(i) for i in ids):

@@ -85,6 +85,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         raise UsageError("--pause and --max-wait cannot be negative")
     ids, library = ids_and_library(args, args.ids)
     config = library_config(library.home)
+    for said in config.problems_of("pdf"):  # a folder set wrong: HOME/pdfs, said
+        complain(f"papers: note: {said}")
     own = pdf_folder(library.home, config)  # the library's: its copies are all there are
     folder = PdfFolder(Path(args.folder).expanduser() if args.folder else own)
     problem = folder_problem(folder.path)  # a file, a FIFO, a link to one or to nothing

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import overload
 
 from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library, path_arg
 from tui.cli.output import columns, complain, say
@@ -49,10 +48,16 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from storage.sync.status import sync_status
 
     library = open_library(args)
-    if args.status and not args.folder and _configured_folder(library.home, required=False) is None:
+    configured = None if args.folder else _configured_folder(library.home)
+    if args.status and not args.folder and configured is None:
         say(*_status_without_folder(library.home))
         return 0
-    folder = Path(args.folder) if args.folder else _configured_folder(library.home)
+    if args.folder:
+        folder = Path(args.folder)
+    elif configured is None:
+        raise UsageError('give the synced folder DIR, or set [sync] folder = "…" in config.toml')
+    else:
+        folder = configured
     if args.status:
         status = sync_status(library, folder)
         say(*status.lines(columns))
@@ -69,19 +74,14 @@ def cmd_sync(args: argparse.Namespace) -> int:
     return 1 if report.waiting else 0
 
 
-@overload
-def _configured_folder(home: Path) -> Path: ...
-@overload
-def _configured_folder(home: Path, *, required: bool) -> Path | None: ...
-def _configured_folder(home: Path, *, required: bool = True) -> Path | None:
+def _configured_folder(home: Path) -> Path | None:
+    """``[sync] folder`` of config.toml, its problems (and a whole file's) said once."""
     from storage.locations import config_paths
     from tui.config import load_config
 
     config = load_config(config_paths(home))
-    for problem in config.problems:  # a config that does not parse is said, and ignored
+    for problem in config.problems_of("sync"):  # a config that does not parse is said, and ignored
         complain(f"{PROG}: note: {problem}")
-    if config.sync_folder is None and required:
-        raise UsageError('give the synced folder DIR, or set [sync] folder = "…" in config.toml')
     return config.sync_folder
 
 

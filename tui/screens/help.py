@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from rich.table import Table
@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.commands import COMMANDS, bindings, grouped, key_label, keys_for
+from tui.text import printable
 
 INTRO = (
     "papers: triage a conference from the keyboard. Every decision is saved as you make it; "
@@ -31,15 +32,23 @@ class HelpScreen(ModalScreen[None]):
     KEYS: ClassVar[str] = "help"
     BINDINGS = bindings(KEYS)
 
-    def __init__(self, keymap: Mapping[str, str]) -> None:
+    def __init__(self, keymap: Mapping[str, str], problems: Sequence[str] = ()) -> None:
         super().__init__()
         self.keymap = keymap
+        #: What was wrong in config.toml at start (each also a notification, but more than
+        #: a few do not fit on the screen at once): listed above the keys.
+        self.problems = problems
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog dialog-wide") as box:
             box.border_title = "Keys"
             box.border_subtitle = "Esc closes · ctrl+p: command palette"
             yield Static(Text(INTRO, style="italic"), classes="help-intro")
+            if self.problems:
+                said = Text("config.toml: ignored at start (the defaults stand):", style="bold")
+                for problem in self.problems:
+                    said.append(f"\n• {printable(problem)}", style="")
+                yield Static(said, classes="help-intro help-problems")
             yield Static(id="help-main")
             yield Static(id="help-dialogs")
 

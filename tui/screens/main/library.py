@@ -271,4 +271,4 @@ class LibraryPart(MainBase):
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.keymap))
+        self.app.push_screen(HelpScreen(self.keymap, getattr(self.app, "config_problems", ())))
