@@ -221,6 +221,13 @@ class SyncFolder:
         if not self.path.is_dir():
             raise SyncError(f"{self.path}: not a folder")
         self.root = self.path / ROOT_NAME
+        if self.path.name == ROOT_NAME and not self.root.exists() and _holds_devices(self.path):
+            # the folder this program makes in the synced one, given for it: a sync would
+            # start a library of its own inside (papers-tui/papers-tui), seeing no device
+            raise SyncError(
+                f"{self.path}: the folder papers-tui keeps inside the synced folder; give the "
+                f"synced folder itself, {self.path.parent}"
+            )
 
     def device_folder(self, device: str) -> Path:
         return self.root / device
@@ -585,6 +592,16 @@ def _read_small(path: Path, limit: int) -> bytes:
     if len(data) > limit:
         raise OSError(errno.EFBIG, "too big", str(path))
     return data
+
+
+def _holds_devices(path: Path) -> bool:
+    """Whether ``path`` holds device folders (a card or logs), as ``ROOT_NAME`` in a synced
+    one does."""
+    return any(
+        entry.is_dir(follow_symlinks=False)
+        and any(f.name == CARD or f.name.endswith(LOG_SUFFIX) for f in _entries(Path(entry.path)))
+        for entry in _entries(path)
+    )
 
 
 def _entries(path: Path) -> Iterator[os.DirEntry[str]]:

@@ -106,6 +106,13 @@ def test_sync_errors_are_one_line(env: dict[str, str], tmp_path: Path) -> None:
     status = papers(env, home, "sync", "--status").stdout.splitlines()
     assert status[2].startswith(f"synced before with {folder}, last 20"), status
     assert "(its id" not in status[1]  # a device id since the first sync
+    # the folder the sync made inside, given for the synced one: refused, the right one named
+    # (it started papers-tui/papers-tui, "received nothing from 0 other devices")
+    inner = folder / "papers-tui"
+    done = papers(env, home, "sync", str(inner), check=False)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert f"give the synced folder itself, {folder}" in done.stderr
+    assert not (inner / "papers-tui").exists()
 
 
 #: The environment git runs in: a config of its own, a fixed author (set by the test).
