@@ -1,0 +1,63 @@
+"""``papers fetch`` against answers in the shapes the real services were seen to write, as public
+repositories and issue threads show them (each test names where): Paper Copilot's records of
+papers sent to a workshop or whose authors are hidden."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fetch.conftest import papers
+from tests.fetch.services import Services
+
+SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "fetched_shapes"
+
+
+def _listed(env: dict[str, str]) -> dict[str, dict]:
+    done = papers(env, "list", "--json")
+    assert done.returncode == 0, done.stderr
+    return {p["title"]: p for p in json.loads(done.stdout)}
+
+
+def _iclr2018(found: Services) -> None:
+    """Paper Copilot's ICLR 2018 list: four records of papercopilot/paperlists
+    ``iclr/iclr2018.json`` (``fixtures/fetched_shapes``)."""
+    found.paperlists["iclr2018"] = json.loads((SHAPES / "paper_copilot_iclr2018.json").read_text())
+
+
+def test_a_paper_copilot_workshop_paper_is_not_accepted(services, env) -> None:
+    """Paper Copilot says "Workshop" for a paper ICLR 2018 invited to its workshop track (its
+    decision "Invite to Workshop Track"): no accepted paper, as OpenReview's fetch of ICLR
+    2018 reads that decision. It comes with ``--all``, as "Workshop"."""
+    found, _ = services
+    _iclr2018(found)
+    done = papers(env, "fetch", "paperlists:iclr2018")
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout, done.stdout
+    [poster] = _listed(env).values()
+    assert poster["venue_status"] == "Poster"
+    assert poster["authors"] == ["Yan Zhang", "Jonathon Hare", "Adam Prugel-Bennett"]
+    assert poster["github"] == ["https://github.com/Cyanogenoid/vqa-counting"]
+    done = papers(env, "fetch", "paperlists:iclr2018", "--all")
+    assert done.returncode == 0, done.stderr
+    listed = _listed(env)
+    assert listed["No Spurious Local Minima in a Two Hidden Unit ReLU Network"]["venue_status"] == (
+        "Workshop"
+    )
+    active = listed["THINK VISUALLY: QUESTION ANSWERING THROUGH VIRTUAL IMAGERY"]
+    assert active["venue_status"] == "Under review"
+
+
+def test_a_paper_copilot_record_by_anonymous_has_no_authors(services, env) -> None:
+    """Paper Copilot writes "Anonymous" as the ``author`` of a rejected ICLR 2018 paper whose
+    authors were never revealed: no person (OpenReview's fetch leaves out its "Anonymous" as
+    well), who would otherwise be cited, searched and merged as one."""
+    found, _ = services
+    _iclr2018(found)
+    done = papers(env, "fetch", "paperlists:iclr2018", "--all")
+    assert done.returncode == 0, done.stderr
+    rejected = _listed(env)["Training Autoencoders by Alternating Minimization"]
+    assert rejected["venue_status"] == "Rejected" and rejected["authors"] == []
+    assert rejected["extra"]["ratings"] == "4, 6, 7"
+    hits = papers(env, "search", "anonymous", "--json")
+    assert json.loads(hits.stdout) == [], hits.stdout
