@@ -4,8 +4,11 @@
 ``arxiv:cat:cs.LG``, ``arxiv:"ti:diffusion AND cat:cs.CV"`` (a ``search_query``, newest
 first), ``arxiv:2501.01234 2406.00001`` (an ``id_list``). Pages of 100 entries by ``start``
 and ``max_results``, one request every 3 seconds as the API's terms ask (pages read from the
-cache are not spaced), until ``--max`` papers (1,000 for a query unless told; every id of a
-list) or the feed's ``totalResults`` (the largest a page said: the empty page may say 0). A
+cache are not spaced), until ``--max`` papers (1,000 for a query unless told) or the feed's
+``totalResults`` (the largest a page said: the empty page may say 0). A list of ids is asked
+100 ids a request, each its own ``id_list`` (``_fetch_ids``): arXiv counts the ids asked in
+``totalResults``, those it has not too, and pages by the ids asked, so a list holding an id
+it does not have is no page cut short but an id to name (a warning; none found: an error). A
 page that comes back empty before the end, the first one too, is asked again
 (``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the
 papers read are kept and a warning says how many of how many came (none at all: an error
@@ -20,6 +23,7 @@ arXiv Atom reader (``storage.sources.arxiv_atom``), which also reads a feed save
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -52,16 +56,11 @@ class _Spacing:
 def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     """The papers ``argument`` asks for (see the module), as a reader's result."""
     url = base_url(ARXIV_API)
-    ids = arxiv_ids(argument)
-    params: dict[str, str]
-    if ids:
-        params = {"id_list": ",".join(ids)}
-        wanted = min(len(ids), request.max_papers or len(ids))
-        name = f"arXiv: {', '.join(ids[:3])}{' …' if len(ids) > 3 else ''}"
-    else:
-        params = {"search_query": argument, "sortBy": "submittedDate", "sortOrder": "descending"}
-        wanted = min(request.max_papers or DEFAULT_MAX, API_MAX)
-        name = f"arXiv: {argument[:80]}"
+    if ids := arxiv_ids(argument):
+        return _fetch_ids(ids, argument, request, web)
+    params = {"search_query": argument, "sortBy": "submittedDate", "sortOrder": "descending"}
+    wanted = min(request.max_papers or DEFAULT_MAX, API_MAX)
+    name = f"arXiv: {argument[:80]}"
     result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
     start = 0
     retries = 0
@@ -105,6 +104,56 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     if not result.records and not result.errors:
         raise FetchError(f"arXiv has no papers for {argument[:80]!r}")
     return result
+
+
+def _fetch_ids(ids: list[str], argument: str, request: FetchRequest, web: Web) -> ReadResult:
+    """The papers of a list of arXiv ids (the first ``--max``), a request for each 100 of
+    them: an id arXiv does not have comes back as no entry, though ``totalResults`` counts
+    it (``id_list=1201.56789``: 1, and no entry), and a second page of the same ids is the
+    first one's papers again (autobib/autobib#183, lukasschwab/arxiv.py#82). A request that
+    brings none of its ids is asked again (``EMPTY_RETRIES``), as an empty page is; the ids
+    that did not come are named, in a warning, or in the error when none came."""
+    url = base_url(ARXIV_API)
+    asked = ids[: request.max_papers or len(ids)]
+    name = f"arXiv: {', '.join(ids[:3])}{' …' if len(ids) > 3 else ''}"
+    result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
+    missing: list[str] = []
+    for first in range(0, len(asked), PAGE):
+        these = asked[first : first + PAGE]
+        params = {"id_list": ",".join(these), "start": "0", "max_results": str(len(these))}
+        for retry in range(EMPTY_RETRIES + 1):
+            try:
+                feed = web.get_parsed(
+                    url, params, _parse, fresh=retry > 0, before=_spaced(web), keep=_holds_entries,
+                    throttled=_throttled,
+                )  # fmt: skip
+            except ThrottledError as exc:
+                raise FetchError(f"{exc}{_kept(len(result.records))}") from None
+            if feed.entries:
+                break
+        result.records += feed.result.records
+        result.errors += [
+            RecordError(result.source, first + e.record, e.reason) for e in feed.result.errors
+        ]
+        came = {arxiv_id.casefold() for arxiv_id in feed.ids}
+        missing += [i for i in these if _unversioned(i).casefold() not in came]
+        request.tell(name, len(result.records), len(asked))
+    if missing and not result.records and not result.errors:
+        raise FetchError(f"arXiv has {_none_of(missing)}")
+    if missing:
+        result.warnings.append(f"arXiv has {_none_of(missing)} (the others are imported)")
+    return result
+
+
+def _unversioned(arxiv_id: str) -> str:
+    """An arXiv id without its version: ``2406.00001`` of ``2406.00001v2``."""
+    return re.sub(r"v\d+$", "", arxiv_id)
+
+
+def _none_of(missing: list[str]) -> str:
+    """The ids arXiv does not have, in words: ``no paper 1201.56789``."""
+    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5:,} more" if len(missing) > 5 else "")
+    return f"no paper {shown}" if len(missing) == 1 else f"no papers {shown}"
 
 
 def _holds_entries(feed: Feed) -> bool:

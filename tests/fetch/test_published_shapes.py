@@ -1,12 +1,13 @@
 """``papers fetch`` against answers in the shapes the real services were seen to write, as public
 repositories and issue threads show them (each test names where): Paper Copilot's records of
-papers sent to a workshop or whose authors are hidden."""
+papers sent to a workshop or whose authors are hidden, arXiv's answer to ids it does not have."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from tests.fetch import shapes
 from tests.fetch.conftest import papers
 from tests.fetch.services import Services
 
@@ -61,3 +62,41 @@ def test_a_paper_copilot_record_by_anonymous_has_no_authors(services, env) -> No
     assert rejected["extra"]["ratings"] == "4, 6, 7"
     hits = papers(env, "search", "anonymous", "--json")
     assert json.loads(hits.stdout) == [], hits.stdout
+
+
+def _arxiv_paper(found: Services, arxiv_id: str) -> None:
+    found.arxiv_ids[arxiv_id] = shapes.atom_entry(
+        arxiv_id, "Attention Is Enough", "We show that attention is enough for this task.",
+        ["Ann Lee"],
+    )  # fmt: skip
+
+
+def test_an_arxiv_id_it_does_not_have_is_named(services, env) -> None:
+    """arXiv answers ``id_list=1201.56789`` (an id of the right form that names no paper) with
+    ``totalResults`` 1 and no entry (autobib/autobib#183): the paper is not there, which the
+    fetch says, rather than that arXiv "counts 1 papers but sent none: fetch again later". An
+    answer without a paper is asked again twice, as arXiv's empty page is."""
+    found, _ = services
+    done = papers(env, "fetch", "arxiv:1201.56789")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line == "papers: error: fetching arxiv:1201.56789: arXiv has no paper 1201.56789", line
+    assert len(found.requests_to("/arxiv/query")) == 3
+    assert _listed(env) == {}
+
+
+def test_an_arxiv_id_list_with_an_id_it_does_not_have_keeps_the_others(services, env) -> None:
+    """arXiv counts the ids asked, not the papers it has: ``0000.0000,1707.08567`` says
+    ``totalResults`` 2 and brings one entry, and its page at ``start=1`` is 1707.08567 again
+    (lukasschwab/arxiv.py#82). One request brings the list; the paper is imported once and
+    the id arXiv does not have is named in a warning."""
+    found, _ = services
+    _arxiv_paper(found, "1707.08567")
+    done = papers(env, "fetch", "arxiv:0000.0000", "1707.08567")
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout and "(1 record read)" in done.stdout, done.stdout
+    assert "warning: arXiv has no paper 0000.0000 (the others are imported)" in done.stderr
+    [asked] = found.requests_to("/arxiv/query")
+    assert asked.query["id_list"] == "0000.0000,1707.08567", asked.query
+    [paper] = _listed(env).values()
+    assert paper["url"] == "https://arxiv.org/abs/1707.08567"
