@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.fetch import shapes
 from tests.fetch.conftest import papers
-from tests.fetch.services import Services
+from tests.fetch.services import Fault, Services
 
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "fetched_shapes"
 
@@ -100,3 +100,34 @@ def test_an_arxiv_id_list_with_an_id_it_does_not_have_keeps_the_others(services,
     assert asked.query["id_list"] == "0000.0000,1707.08567", asked.query
     [paper] = _listed(env).values()
     assert paper["url"] == "https://arxiv.org/abs/1707.08567"
+
+
+def _blank(times: int) -> Fault:
+    """arXiv's blank answer: a 200 whose body holds no feed (ropensci/aRxiv#66, 2025-11:
+    "arxiv api often returning blank results", ``XML content does not seem to be XML: ''``)."""
+    atom = {"Content-Type": "application/atom+xml; charset=utf-8"}
+    return Fault("/arxiv/query", "body", body=b"", headers=atom, times=times)
+
+
+def test_a_blank_arxiv_answer_is_asked_again(services, env) -> None:
+    """A blank answer is no reason to refuse the fetch (it was: "the answer is no Atom feed
+    but ''"): asked again, as an empty page is, the page comes, and every paper with it; one
+    kept blank is one line that says so."""
+    found, _ = services
+    found.arxiv_queries["cat:cs.LG"] = [
+        shapes.atom_entry(f"2501.{i:05d}", f"Paper {i} On Sampling", "We sample well.", ["Ann Lee"])
+        for i in range(3)
+    ]
+    found.faults.append(_blank(1))
+    done = papers(env, "fetch", "arxiv:cat:cs.LG", "--max", "3")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout, done.stdout
+    assert len(found.requests_to("/arxiv/query")) == 2
+    found.faults.append(_blank(3))
+    _arxiv_paper(found, "1707.08567")
+    done = papers(env, "fetch", "arxiv:1707.08567")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.endswith(
+        "arXiv sent nothing for '1707.08567' (a blank answer, 3 times): fetch again later"
+    ), line
