@@ -4,13 +4,17 @@
 ``arxiv:cat:cs.LG``, ``arxiv:"ti:diffusion AND cat:cs.CV"`` (a ``search_query``, newest
 first), ``arxiv:2501.01234 2406.00001`` (an ``id_list``). Pages of 100 entries by ``start``
 and ``max_results``, one request every 3 seconds as the API's terms ask (pages read from the
-cache are not spaced), until ``--max`` papers (1,000 for a query unless told; every id of a
-list) or the feed's ``totalResults`` (the largest a page said: the empty page may say 0). A
+cache are not spaced), until ``--max`` papers (1,000 for a query unless told) or the feed's
+``totalResults`` (the largest a page said: the empty page may say 0). A list of ids is asked
+100 ids a request, each its own ``id_list`` (``_fetch_ids``): arXiv counts the ids asked in
+``totalResults``, those it has not too, and pages by the ids asked, so a list holding an id
+it does not have is no page cut short but an id to name (a warning; none found: an error). A
 page that comes back empty before the end, the first one too, is asked again
-(``EMPTY_RETRIES``), as arXiv sometimes answers so; still empty, the
-papers read are kept and a warning says how many of how many came (none at all: an error
-saying arXiv counted papers it did not send). An empty page is never kept in the cache, so the
-next fetch asks again rather than reading the glitch back for a day. arXiv's throttling answer,
+(``EMPTY_RETRIES``), as arXiv sometimes answers so, and so is a blank answer (no byte of a
+feed); still empty, the papers read are kept and a warning says how many of how many came
+(none at all: an error saying arXiv counted papers it did not send, or sent nothing). An
+empty page is never kept in the cache, so the next fetch asks again rather than reading the
+glitch back for a day. arXiv's throttling answer,
 the text "Rate exceeded." (with a 503, now and then with a 200), is waited for (its
 ``Retry-After``, else a growing pause) and the page asked again, as a 429 is (``Web``); still
 throttled, one line says so, and the pages read before it stay in the cache for the next fetch
@@ -20,6 +24,7 @@ arXiv Atom reader (``storage.sources.arxiv_atom``), which also reads a feed save
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -52,16 +57,11 @@ class _Spacing:
 def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     """The papers ``argument`` asks for (see the module), as a reader's result."""
     url = base_url(ARXIV_API)
-    ids = arxiv_ids(argument)
-    params: dict[str, str]
-    if ids:
-        params = {"id_list": ",".join(ids)}
-        wanted = min(len(ids), request.max_papers or len(ids))
-        name = f"arXiv: {', '.join(ids[:3])}{' …' if len(ids) > 3 else ''}"
-    else:
-        params = {"search_query": argument, "sortBy": "submittedDate", "sortOrder": "descending"}
-        wanted = min(request.max_papers or DEFAULT_MAX, API_MAX)
-        name = f"arXiv: {argument[:80]}"
+    if ids := arxiv_ids(argument):
+        return _fetch_ids(ids, argument, request, web)
+    params = {"search_query": argument, "sortBy": "submittedDate", "sortOrder": "descending"}
+    wanted = min(request.max_papers or DEFAULT_MAX, API_MAX)
+    name = f"arXiv: {argument[:80]}"
     result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
     start = 0
     retries = 0
@@ -77,20 +77,25 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
             )  # fmt: skip
         except ThrottledError as exc:
             raise FetchError(f"{exc}{_kept(start)}") from None
+        blank = feed is None  # arXiv's blank answer: an empty page that counts nothing
+        if feed is None:
+            feed = _nothing()
         counted = max(counted, feed.total or 0)
         total = counted or start + feed.entries
-        if feed.entries == 0 and total > start:
+        if feed.entries == 0 and (total > start or blank):
             if retries < EMPTY_RETRIES:
-                retries += 1  # arXiv's empty page before the end: asked again
+                retries += 1  # arXiv's empty page (or blank answer) before the end: asked again
                 continue
+            how = f"{'a blank answer' if blank else 'an empty page'}, {EMPTY_RETRIES + 1} times"
             if start == 0:
+                said = f"counts {total:,} papers" if not blank else "sent nothing"
+                none = " but sent none" if not blank else ""
                 raise FetchError(
-                    f"arXiv counts {total:,} papers for {argument[:80]!r} but sent none "
-                    f"(an empty page, {EMPTY_RETRIES + 1} times): fetch again later"
+                    f"arXiv {said} for {argument[:80]!r}{none} ({how}): fetch again later"
                 )
             result.warnings.append(
                 f"arXiv sent no papers past the first {start:,} of {min(total, wanted):,} "
-                f"(an empty page, {EMPTY_RETRIES + 1} times): fetch again later for the rest"
+                f"({how}): fetch again later for the rest"
             )
             break
         retries = 0
@@ -107,10 +112,77 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     return result
 
 
-def _holds_entries(feed: Feed) -> bool:
+def _fetch_ids(ids: list[str], argument: str, request: FetchRequest, web: Web) -> ReadResult:
+    """The papers of a list of arXiv ids (the first ``--max``), a request for each 100 of
+    them: an id arXiv does not have comes back as no entry, though ``totalResults`` counts
+    it (``id_list=1201.56789``: 1, and no entry), and a second page of the same ids is the
+    first one's papers again (autobib/autobib#183, lukasschwab/arxiv.py#82). A request that
+    brings none of its ids is asked again (``EMPTY_RETRIES``), as an empty page is; the ids
+    that did not come are named, in a warning, or in the error when none came."""
+    url = base_url(ARXIV_API)
+    asked = ids[: request.max_papers or len(ids)]
+    name = f"arXiv: {', '.join(ids[:3])}{' …' if len(ids) > 3 else ''}"
+    result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
+    missing: list[str] = []
+    for first in range(0, len(asked), PAGE):
+        these = asked[first : first + PAGE]
+        params = {"id_list": ",".join(these), "start": "0", "max_results": str(len(these))}
+        for retry in range(EMPTY_RETRIES + 1):
+            try:
+                feed = web.get_parsed(
+                    url, params, _parse, fresh=retry > 0, before=_spaced(web), keep=_holds_entries,
+                    throttled=_throttled,
+                )  # fmt: skip
+            except ThrottledError as exc:
+                raise FetchError(f"{exc}{_kept(len(result.records))}") from None
+            if feed is not None and feed.entries:
+                break
+        if feed is None:  # a blank answer, still: what it stands for is not known
+            how = f"a blank answer, {EMPTY_RETRIES + 1} times"
+            if first == 0:
+                raise FetchError(
+                    f"arXiv sent nothing for {argument[:80]!r} ({how}): fetch again later"
+                )
+            result.warnings.append(
+                f"arXiv sent nothing past the first {first:,} of {len(asked):,} ids ({how}): "
+                "fetch again later for the rest"
+            )
+            break
+        result.records += feed.result.records
+        result.errors += [
+            RecordError(result.source, first + e.record, e.reason) for e in feed.result.errors
+        ]
+        came = {arxiv_id.casefold() for arxiv_id in feed.ids}
+        missing += [i for i in these if _unversioned(i).casefold() not in came]
+        request.tell(name, len(result.records), len(asked))
+    if missing and not result.records and not result.errors:
+        raise FetchError(f"arXiv has {_none_of(missing)}")
+    if missing:
+        result.warnings.append(f"arXiv has {_none_of(missing)} (the others are imported)")
+    return result
+
+
+def _unversioned(arxiv_id: str) -> str:
+    """An arXiv id without its version: ``2406.00001`` of ``2406.00001v2``."""
+    return re.sub(r"v\d+$", "", arxiv_id)
+
+
+def _none_of(missing: list[str]) -> str:
+    """The ids arXiv does not have, in words: ``no paper 1201.56789``."""
+    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5:,} more" if len(missing) > 5 else "")
+    return f"no paper {shown}" if len(missing) == 1 else f"no papers {shown}"
+
+
+def _holds_entries(feed: Feed | None) -> bool:
     """Whether a page is worth keeping: an empty one is arXiv's glitch (its total says there
-    are papers) or a query with none yet, and the next fetch should ask again either way."""
-    return feed.entries > 0
+    are papers) or a query with none yet, and the next fetch should ask again either way; a
+    blank answer is no page at all."""
+    return feed is not None and feed.entries > 0
+
+
+def _nothing() -> Feed:
+    """A blank answer as the page it stands for: no entries, no count."""
+    return Feed(ReadResult(source="", list_name=""), total=None, start=0, per_page=0, entries=0)
 
 
 #: What arXiv answers when it throttles (plain text, with a 503 and now and then a 200).
@@ -133,8 +205,13 @@ def _kept(start: int) -> str:
     return f" (the first {start:,} papers' pages are kept: the next fetch goes on from there)"
 
 
-def _parse(body: bytes, host: str, content_type: str) -> Feed:
+def _parse(body: bytes, host: str, content_type: str) -> Feed | None:
+    """A page of the feed; None for a blank answer (nothing but white space), which arXiv
+    sends now and then (ropensci/aRxiv#66, 2025: "arxiv api often returning blank results",
+    ``XML content does not seem to be XML: ''``): asked again, as its empty page is."""
     text = decode_text(body, host)
+    if not text.strip():
+        return None
     head = text[:512].lstrip().casefold()
     if head.startswith(("<!doctype html", "<html")) or "html" in content_type.casefold():
         raise FetchError(f"{host}: an HTML page came where an Atom feed was expected")

@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 from storage.fetch.errors import FetchError, StatusError
 from storage.fetch.names import known_names
 from storage.fetch.pages import LIVE_AGE
-from storage.fetch.records import add_items, score_list, value_of
+from storage.fetch.records import add_items, names_no_one, score_list, value_of
 from storage.fetch.replies import ReplyNames, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
@@ -599,17 +599,11 @@ def _direct_replies(note: Mapping[str, Any]) -> list[Any]:
     ]
 
 
-#: What a note says for authors it hides (v1: a withdrawn submission never revealed).
-_HIDDEN_AUTHORS = frozenset({"anonymous", "anonymous authors"})
-
-
 def _without_hidden_authors(content: Mapping[str, Any]) -> Mapping[str, Any]:
     """The note's content without its authors when it hides them: "Anonymous" is no author,
     and stored as one it would be cited, searched and merged as a person."""
     authors = value_of(content, "authors")
-    if not isinstance(authors, list) or not authors:
-        return content
-    if not all(isinstance(a, str) and a.strip().casefold() in _HIDDEN_AUTHORS for a in authors):
+    if not isinstance(authors, list) or not names_no_one(authors):
         return content
     return {k: v for k, v in content.items() if k not in ("authors", "authorids")}
 

@@ -6,8 +6,9 @@ year, ``{base}/{conf}/{conf}{year}.json`` (``PAPERS_PAPERLISTS_URL``).
 ``Oral``, ``Reject``, ``Withdraw``…), ``;``-joined ``author`` and ``aff``, the reviews' scores
 as ``"5;6;6;6"`` in ``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project``
 links, the OpenReview forum and PDF. Without ``--all`` only accepted papers are kept (like
-OpenReview's); with it, rejected, withdrawn and desk-rejected ones too, their status said in
-the words OpenReview's fetch uses. The records are then read by the JSON lists reader.
+OpenReview's); with it, rejected, withdrawn, desk-rejected and workshop-track ones too, their
+status said in the words OpenReview's fetch uses. The records are then read by the JSON lists
+reader.
 """
 
 from __future__ import annotations
@@ -18,17 +19,20 @@ from typing import Any
 
 from storage.fetch.errors import FetchError, StatusError
 from storage.fetch.names import PAPERLISTS_NAMES, short_name
-from storage.fetch.records import add_items, numbers, score_list
+from storage.fetch.records import add_items, names_no_one, numbers, score_list
 from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
 from storage.sources.records import ReadResult
 from storage.sources.venues import find_venue
 
-#: Statuses of papers that were not accepted, and the venue status each becomes.
+#: Statuses of papers that were not accepted, and the venue status each becomes. ICLR 2018's
+#: "Workshop" (its decision "Invite to Workshop Track", papercopilot/paperlists
+#: iclr/iclr2018.json) is no acceptance to the conference, as OpenReview's fetch reads it.
 _NOT_ACCEPTED: tuple[tuple[str, str], ...] = (
     ("desk", "Desk rejected"),
     ("reject", "Rejected"),
     ("withdr", "Withdrawn"),
+    ("workshop", "Workshop"),
     ("active", "Under review"),
     ("submitted", "Under review"),
     ("under review", "Under review"),
@@ -128,6 +132,11 @@ def _scores(value: Any) -> list[float]:
     return [score for score in numbers(value) if score > 0]
 
 
+#: Where a record names its authors: ``author`` (``;``- or ``,``-joined), older lists
+#: ``authors``; a withdrawn or rejected paper's may say "Anonymous" (iclr/iclr2018.json).
+_AUTHOR_KEYS = ("author", "authors")
+
+
 #: The reviews' other scores (``"3;3;2"``), which nothing here reads: ``presentation`` would
 #: otherwise be read as the venue status ("Oral", "Poster") it names in other lists.
 _OTHER_SCORES = ("soundness", "presentation", "contribution")
@@ -137,14 +146,18 @@ def _shaped(record: Any, on_openreview: bool) -> Any:
     """A record as the JSON lists reader reads it: the reviews' scores as lists, the
     OpenReview forum as the paper's link (made from its id when the venue is on OpenReview
     and the record names no forum, with the PDF beside it), the averages (a number, or
-    ``[mean, std]``) left out but for the mean of a record without its scores."""
+    ``[mean, std]``) left out but for the mean of a record without its scores, and no
+    authors for an "Anonymous" one (a withdrawn or rejected paper's)."""
     if not isinstance(record, Mapping):
         return record
     # ``track`` ("main") is no research area; ``rating_avg`` is [mean, standard deviation]
     item = {
         k: v
         for k, v in record.items()
-        if not str(k).endswith("_avg") and k != "track" and k not in _OTHER_SCORES
+        if not str(k).endswith("_avg")
+        and k != "track"
+        and k not in _OTHER_SCORES
+        and not (k in _AUTHOR_KEYS and names_no_one(v))
     }
     # a placeholder (-1, 0, "0;0") is no score: the field goes, not the paper with it
     item.pop("rating", None)

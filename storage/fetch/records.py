@@ -8,6 +8,7 @@ source's ``ReadResult`` like a file's, so a fetch is cleaned, matched and stored
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -49,6 +50,21 @@ def add_items(
     return len(result.records) - before
 
 
+#: What a record says for authors it hides: OpenReview v1's withdrawn submissions, and Paper
+#: Copilot's records of them ("author": "Anonymous", papercopilot/paperlists iclr/iclr2018.json).
+HIDDEN_AUTHORS = frozenset({"anonymous", "anonymous authors"})
+
+
+def names_no_one(authors: Any) -> bool:
+    """Whether an author field hides its authors: "Anonymous", as a list or as the text of a
+    list (``Anonymous;Anonymous``). Stored, it would be cited, searched and merged as a person."""
+    if isinstance(authors, str):
+        authors = re.split(r"[;,]", authors)
+    if not isinstance(authors, list) or not authors:
+        return False
+    return all(isinstance(a, str) and a.strip().casefold() in HIDDEN_AUTHORS for a in authors)
+
+
 def value_of(content: Mapping[str, Any], key: str) -> Any:
     """A field of an OpenReview note: API v2 wraps each value as ``{"value": x}``, v1 does not."""
     value = content.get(key)
@@ -59,8 +75,6 @@ def value_of(content: Mapping[str, Any], key: str) -> Any:
 
 def numbers(value: Any) -> list[float]:
     """The scores a review field holds: ``6``, ``"6: marginally above"``, ``"5;6;6;6"``."""
-    import re
-
     if isinstance(value, Mapping):
         value = value.get("value")
     if isinstance(value, bool):

@@ -65,6 +65,8 @@ class Feed:
     per_page: int
     #: Entries in the page (records and errors).
     entries: int
+    #: The arXiv ids of its entries, without their versions (``2501.01234``), in order.
+    ids: tuple[str, ...] = ()
 
 
 def sniff_atom(text: str, path: Path) -> Fit:
@@ -104,6 +106,7 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
         said = f"{source}: not an Atom feed (its root is <{_local(root.tag)}>)"
         raise OtherDocument(said, _local(root.tag))
     result = ReadResult(source=source, list_name=list_name)
+    ids: list[str] = []
     for number, entry in enumerate(entries, start=1):
         announced = _text(entry, "arxiv:announce_type")
         if announced.startswith("replace"):  # RSS: a new version of an earlier day's paper
@@ -114,6 +117,8 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
         if _is_error(fields):
             said = fields.get("summary") or fields.get("title") or "an error"
             raise SourceError(f"{source}: arXiv answered with an error: {said[:200]}")
+        if fields.get("eprint"):
+            ids.append(fields["eprint"])
         result.add(number, fields)
     return Feed(
         result=result,
@@ -121,6 +126,7 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
         start=_number(root, "os:startIndex") or 0,
         per_page=_number(root, "os:itemsPerPage") or 0,
         entries=len(entries),
+        ids=tuple(ids),
     )
 
 

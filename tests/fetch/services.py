@@ -276,12 +276,18 @@ class _Handler(BaseHTTPRequestHandler):
         start = int(query.get("start") or 0)
         size = int(query.get("max_results") or 10)
         if query.get("id_list"):
+            # as arXiv answers an id list: it counts and pages the ids asked, those it does not
+            # have too, which give no entry (autobib/autobib#183: ``id_list=1201.56789`` says
+            # totalResults 1 and has no entry; lukasschwab/arxiv.py#82: the page at ``start=1``
+            # of ``0000.0000,1707.08567`` is 1707.08567 again)
             ids = [re.sub(r"v\d+$", "", i) for i in query["id_list"].split(",")]
-            entries = [self.services.arxiv_ids[i] for i in ids if i in self.services.arxiv_ids]
+            known = self.services.arxiv_ids
+            page = [known[i] for i in ids[start : start + size] if i in known]
+            total = len(ids)
         else:
             entries = self.services.arxiv_queries.get(query.get("search_query", ""), [])
-        page = entries[start : start + size]
-        body = atom_feed(page, total=len(entries), start=start, per_page=size)
+            page, total = entries[start : start + size], len(entries)
+        body = atom_feed(page, total=total, start=start, per_page=size)
         self._send(200, body.encode(), "application/atom+xml; charset=utf-8")
 
     # -- sending -----------------------------------------------------------------------------

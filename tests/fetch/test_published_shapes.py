@@ -1,0 +1,133 @@
+"""``papers fetch`` against answers in the shapes the real services were seen to write, as public
+repositories and issue threads show them (each test names where): Paper Copilot's records of
+papers sent to a workshop or whose authors are hidden, arXiv's answer to ids it does not have."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fetch import shapes
+from tests.fetch.conftest import papers
+from tests.fetch.services import Fault, Services
+
+SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "fetched_shapes"
+
+
+def _listed(env: dict[str, str]) -> dict[str, dict]:
+    done = papers(env, "list", "--json")
+    assert done.returncode == 0, done.stderr
+    return {p["title"]: p for p in json.loads(done.stdout)}
+
+
+def _iclr2018(found: Services) -> None:
+    """Paper Copilot's ICLR 2018 list: four records of papercopilot/paperlists
+    ``iclr/iclr2018.json`` (``fixtures/fetched_shapes``)."""
+    found.paperlists["iclr2018"] = json.loads((SHAPES / "paper_copilot_iclr2018.json").read_text())
+
+
+def test_a_paper_copilot_workshop_paper_is_not_accepted(services, env) -> None:
+    """Paper Copilot says "Workshop" for a paper ICLR 2018 invited to its workshop track (its
+    decision "Invite to Workshop Track"): no accepted paper, as OpenReview's fetch of ICLR
+    2018 reads that decision. It comes with ``--all``, as "Workshop"."""
+    found, _ = services
+    _iclr2018(found)
+    done = papers(env, "fetch", "paperlists:iclr2018")
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout, done.stdout
+    [poster] = _listed(env).values()
+    assert poster["venue_status"] == "Poster"
+    assert poster["authors"] == ["Yan Zhang", "Jonathon Hare", "Adam Prugel-Bennett"]
+    assert poster["github"] == ["https://github.com/Cyanogenoid/vqa-counting"]
+    done = papers(env, "fetch", "paperlists:iclr2018", "--all")
+    assert done.returncode == 0, done.stderr
+    listed = _listed(env)
+    assert listed["No Spurious Local Minima in a Two Hidden Unit ReLU Network"]["venue_status"] == (
+        "Workshop"
+    )
+    active = listed["THINK VISUALLY: QUESTION ANSWERING THROUGH VIRTUAL IMAGERY"]
+    assert active["venue_status"] == "Under review"
+
+
+def test_a_paper_copilot_record_by_anonymous_has_no_authors(services, env) -> None:
+    """Paper Copilot writes "Anonymous" as the ``author`` of a rejected ICLR 2018 paper whose
+    authors were never revealed: no person (OpenReview's fetch leaves out its "Anonymous" as
+    well), who would otherwise be cited, searched and merged as one."""
+    found, _ = services
+    _iclr2018(found)
+    done = papers(env, "fetch", "paperlists:iclr2018", "--all")
+    assert done.returncode == 0, done.stderr
+    rejected = _listed(env)["Training Autoencoders by Alternating Minimization"]
+    assert rejected["venue_status"] == "Rejected" and rejected["authors"] == []
+    assert rejected["extra"]["ratings"] == "4, 6, 7"
+    hits = papers(env, "search", "anonymous", "--json")
+    assert json.loads(hits.stdout) == [], hits.stdout
+
+
+def _arxiv_paper(found: Services, arxiv_id: str) -> None:
+    found.arxiv_ids[arxiv_id] = shapes.atom_entry(
+        arxiv_id, "Attention Is Enough", "We show that attention is enough for this task.",
+        ["Ann Lee"],
+    )  # fmt: skip
+
+
+def test_an_arxiv_id_it_does_not_have_is_named(services, env) -> None:
+    """arXiv answers ``id_list=1201.56789`` (an id of the right form that names no paper) with
+    ``totalResults`` 1 and no entry (autobib/autobib#183): the paper is not there, which the
+    fetch says, rather than that arXiv "counts 1 papers but sent none: fetch again later". An
+    answer without a paper is asked again twice, as arXiv's empty page is."""
+    found, _ = services
+    done = papers(env, "fetch", "arxiv:1201.56789")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line == "papers: error: fetching arxiv:1201.56789: arXiv has no paper 1201.56789", line
+    assert len(found.requests_to("/arxiv/query")) == 3
+    assert _listed(env) == {}
+
+
+def test_an_arxiv_id_list_with_an_id_it_does_not_have_keeps_the_others(services, env) -> None:
+    """arXiv counts the ids asked, not the papers it has: ``0000.0000,1707.08567`` says
+    ``totalResults`` 2 and brings one entry, and its page at ``start=1`` is 1707.08567 again
+    (lukasschwab/arxiv.py#82). One request brings the list; the paper is imported once and
+    the id arXiv does not have is named in a warning."""
+    found, _ = services
+    _arxiv_paper(found, "1707.08567")
+    done = papers(env, "fetch", "arxiv:0000.0000", "1707.08567")
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout and "(1 record read)" in done.stdout, done.stdout
+    assert "warning: arXiv has no paper 0000.0000 (the others are imported)" in done.stderr
+    [asked] = found.requests_to("/arxiv/query")
+    assert asked.query["id_list"] == "0000.0000,1707.08567", asked.query
+    [paper] = _listed(env).values()
+    assert paper["url"] == "https://arxiv.org/abs/1707.08567"
+
+
+def _blank(times: int) -> Fault:
+    """arXiv's blank answer: a 200 whose body holds no feed (ropensci/aRxiv#66, 2025-11:
+    "arxiv api often returning blank results", ``XML content does not seem to be XML: ''``)."""
+    atom = {"Content-Type": "application/atom+xml; charset=utf-8"}
+    return Fault("/arxiv/query", "body", body=b"", headers=atom, times=times)
+
+
+def test_a_blank_arxiv_answer_is_asked_again(services, env) -> None:
+    """A blank answer is no reason to refuse the fetch (it was: "the answer is no Atom feed
+    but ''"): asked again, as an empty page is, the page comes, and every paper with it; one
+    kept blank is one line that says so."""
+    found, _ = services
+    found.arxiv_queries["cat:cs.LG"] = [
+        shapes.atom_entry(f"2501.{i:05d}", f"Paper {i} On Sampling", "We sample well.", ["Ann Lee"])
+        for i in range(3)
+    ]
+    found.faults.append(_blank(1))
+    done = papers(env, "fetch", "arxiv:cat:cs.LG", "--max", "3")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout, done.stdout
+    assert len(found.requests_to("/arxiv/query")) == 2
+    found.faults.append(_blank(3))
+    _arxiv_paper(found, "1707.08567")
+    done = papers(env, "fetch", "arxiv:1707.08567")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.endswith(
+        "arXiv sent nothing for '1707.08567' (a blank answer, 3 times): fetch again later"
+    ), line
