@@ -36,6 +36,7 @@ from storage.fetch.web import Web, decode_text
 from storage.models import RecordError
 from storage.sources.arxiv_atom import Feed, parse_feed
 from storage.sources.records import ReadResult
+from storage.text.words import count
 
 PAGE = 100
 #: Seconds between two requests (arXiv's terms of use: no more than one every three seconds).
@@ -88,7 +89,7 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
                 continue
             how = f"{'a blank answer' if blank else 'an empty page'}, {EMPTY_RETRIES + 1} times"
             if start == 0:
-                said = f"counts {total:,} papers" if not blank else "sent nothing"
+                said = f"counts {count(total, 'paper')}" if not blank else "sent nothing"
                 none = " but sent none" if not blank else ""
                 raise FetchError(
                     f"arXiv {said} for {argument[:80]!r}{none} ({how}): fetch again later"
