@@ -60,3 +60,27 @@ def test_hand_written_usages_name_every_option() -> None:
         for action in parser._actions:
             if action.option_strings and action.help is not argparse.SUPPRESS:
                 assert any(o in usage for o in action.option_strings), (parser.prog, action)
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                found.append(
+                    (f"{parser.prog.removeprefix('papers').strip()} {name}".strip(), command)
+                )
+                found += _commands(command)
+    return found
+
+
+def test_every_commands_help_says_what_it_does() -> None:
+    """``papers undo --help``, ``stats`` and ``next`` said nothing of what they do; ``papers
+    tag --help`` gave ``papers next | papers note - …`` as its example."""
+    commands = _commands(build_parser())
+    assert {"undo", "stats", "next", "queue move"} <= {name for name, _ in commands}
+    for name, command in commands:
+        assert command.description, name
+        for action in command._actions:
+            if "standard input (`papers next | papers" in (action.help or ""):
+                assert f"papers {name} -" in str(action.help), name

@@ -7,7 +7,7 @@ import argparse
 from storage import Library, Status
 from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
-from tui.cli.ids import ONE_FROM_STDIN, STDIN_HELP, ids_and_library, one_id_and_library
+from tui.cli.ids import STDIN_HELP, ids_and_library, one_from_stdin, one_id_and_library
 from tui.cli.output import complain, print_changes, say
 from tui.cli.removing import say_removal
 
@@ -41,7 +41,9 @@ def add_mark(sub: Subparsers, common: Parser) -> None:
 def add_note(sub: Subparsers, common: Parser) -> None:
     """``papers note ID TEXT…``, ``papers tag ID TAG…``."""
     p = sub.add_parser("note", parents=[common], help="set or clear the note of a paper")
-    p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
+    p.add_argument(
+        "id", metavar="ID", help=f"a paper id (or unique prefix); {one_from_stdin('note')}"
+    )
     # default=[]: else argparse counts a "*" positional as required ("required: ID, TEXT")
     p.add_argument(
         "text", nargs="*", default=[], metavar="TEXT", help="the note (nothing clears it)"
@@ -54,7 +56,9 @@ def add_note(sub: Subparsers, common: Parser) -> None:
     p.dash_words = True  # papers note ID -then more: words of the note (see ``Parser``)
 
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
-    p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
+    p.add_argument(
+        "id", metavar="ID", help=f"a paper id (or unique prefix); {one_from_stdin('tag')}"
+    )
     p.add_argument(
         "tags",
         nargs="*",

@@ -31,11 +31,17 @@ from storage.errors import LibraryError
 from tui.cli.common import PROG, UsageError, open_library
 from tui.cli.output import is_terminal
 
-#: What the help of an ID argument adds (``ONE_FROM_STDIN``: of a command taking one).
+#: What the help of an ID argument adds (``one_from_stdin``: of a command taking one).
 STDIN_HELP: Final = (
     "'-' reads them from standard input: ids, lines of `papers list` or `queue`, or their JSON"
 )
-ONE_FROM_STDIN: Final = "'-' reads it from standard input (`papers next | papers note - …`)"
+
+
+def one_from_stdin(command: str) -> str:
+    """What the help of a command's one ID argument adds: ``-`` reads it from standard input,
+    with the command's own example (``papers next | papers tag - …``)."""
+    return f"'-' reads it from standard input (`papers next | papers {command} - …`)"
+
 
 #: Standard input holds ids (13 bytes each), or listing lines: 100,000 papers fit many times.
 MAX_STDIN: Final = 64 * 1024 * 1024

@@ -88,7 +88,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             importlib.import_module(f"tui.cli.{module}"), name
         )
         add(sub, common)
+    _describe(parser)
     return parser
+
+
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """Give each command's parser (and its actions', ``queue move``) its line of the list of
+    commands as the description its own ``--help`` shows, where it has none: ``papers undo
+    --help`` said nothing of what undo does."""
+    for action in parser._actions:  # argparse names no public way to the subparsers
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        helps = {choice.dest: choice.help for choice in action._choices_actions}
+        for name, command in action.choices.items():
+            if command.description is None and helps.get(name):
+                line = str(helps[name])
+                command.description = line[0].upper() + line[1:] + "."
+            _describe(command)
 
 
 def command_named(argv: Sequence[str]) -> str | None:

@@ -11,7 +11,7 @@ from storage.export import paper_record
 from storage.queue import SORTS, sort_named
 from storage.text.words import count
 from tui.cli.common import Parser, Subparsers, open_library
-from tui.cli.ids import ONE_FROM_STDIN, one_id_and_library
+from tui.cli.ids import one_from_stdin, one_id_and_library
 from tui.cli.output import complain, print_papers, say, write_json
 
 
@@ -31,7 +31,9 @@ def add_queue(sub: Subparsers, common: Parser) -> None:
         "move", parents=[common], help="move a paper to a place in the queue (one undo step)"
     )
     move.add_argument(
-        "id", metavar="ID", help=f"a starred paper's id (or unique prefix); {ONE_FROM_STDIN}"
+        "id",
+        metavar="ID",
+        help=f"a starred paper's id (or unique prefix); {one_from_stdin('queue move')}",
     )
     move.add_argument(
         "--to", required=True, metavar="N|top|bottom", type=_place, help="1 is the head"

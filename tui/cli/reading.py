@@ -19,7 +19,7 @@ from tui.cli.common import (
     open_library,
     positive,
 )
-from tui.cli.ids import ONE_FROM_STDIN, one_id_and_library
+from tui.cli.ids import one_from_stdin, one_id_and_library
 from tui.cli.output import columns, complain, is_terminal, print_papers, say, write_json
 
 if TYPE_CHECKING:
@@ -80,7 +80,9 @@ def add_stats(sub: Subparsers, common: Parser) -> None:
 def add_similar(sub: Subparsers, common: Parser) -> None:
     """``papers similar ID``."""
     p = sub.add_parser("similar", parents=[common], help="papers most like one paper")
-    p.add_argument("id", metavar="ID", help=f"a paper id (or unique prefix); {ONE_FROM_STDIN}")
+    p.add_argument(
+        "id", metavar="ID", help=f"a paper id (or unique prefix); {one_from_stdin('similar')}"
+    )
     p.add_argument(
         "--limit", type=positive, default=10, metavar="N", help="at most N papers (default 10)"
     )
