@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from storage.files.triage_file import DayCount
 from storage.models import Status
+from storage.queue.sorts import venue_rank
 from storage.text.words import count
 
 #: The pace is taken over the last week.
@@ -120,6 +121,9 @@ class LibraryStats:
         by_list = _by_name(pairs)
         venues = [p.venue_status or "unknown" for p in papers]
         by_venue = _by_name(Counter(zip(venues, states, strict=True)))
+        # orals, spotlights, posters, as the queue sorts them; the rest as first seen
+        ranked = sorted(by_venue, key=lambda name: venue_rank("" if name == "unknown" else name))
+        by_venue = {name: by_venue[name] for name in ranked}
         # every calendar day of the window counts, a day without decisions too: 70 decisions
         # on one day of a week are 10 a day; days before the first decision are not counted
         start = today - timedelta(days=PACE_DAYS - 1)

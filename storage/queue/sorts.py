@@ -49,11 +49,17 @@ def _likeness(pid: str, facts: SortFacts) -> Any:
     return (0, -score) if score is not None else (1, 0.0)
 
 
-def _venue(pid: str, facts: SortFacts) -> Any:
-    paper = facts.papers.get(pid)
-    status = (paper.venue_status if paper is not None else "").strip().casefold()
+def venue_rank(venue_status: str) -> int:
+    """Where a venue status stands among others: orals, spotlights, posters (``Oral``,
+    ``Spotlight Poster``), then any other status, then none."""
+    status = venue_status.strip().casefold()
     first = status.split()[0] if status else ""
     return VENUE_ORDER.get(first, 3 if status else 4)
+
+
+def _venue(pid: str, facts: SortFacts) -> Any:
+    paper = facts.papers.get(pid)
+    return venue_rank(paper.venue_status if paper is not None else "")
 
 
 def _length(pid: str, facts: SortFacts) -> Any:

@@ -75,3 +75,11 @@ def test_a_time_far_ahead_is_said_in_weeks_months_or_years() -> None:
         "in about 10 months",
         "in about 5 years",  # not "in about 1,850.5 days"
     ]
+
+
+def test_venue_statuses_come_orals_first_as_the_queue_sorts_them() -> None:
+    """papers stats and S listed Poster, Oral, Spotlight: the order first met in the list."""
+    venues = ["Poster", "", "Workshop", "Oral", "Spotlight Poster", "Poster"]
+    papers = [Counted(f"p{i}", "list", v) for i, v in enumerate(venues)]
+    s = LibraryStats.compute(papers, {}, [], TODAY)
+    assert list(s.by_venue) == ["Oral", "Spotlight Poster", "Poster", "Workshop", "unknown"]
