@@ -61,6 +61,7 @@ from storage.sync.merge import (
     DECIDED_AT,
     Folded,
     Plan,
+    clocks_ahead,
     fold,
     lost_to_clocks_ahead,
     plan_merge,
@@ -499,7 +500,8 @@ class _Sync:
         time their clocks are ahead, and the user should know that, not only that the clock
         wants setting."""
         held = {record.device for record in self.folded.held}  # said by ``_hold_back``
-        for device, ahead in sorted(self.folded.ahead.items()):
+        now = self.clock.now_ms()
+        for device, (ahead, beaten) in clocks_ahead(self.folded, self.state.devices, now).items():
             if device in held:
                 continue
             span = span_of(ahead)
@@ -507,7 +509,6 @@ class _Sync:
                 f"{self._name(device)}: its clock is {span} ahead of this one's: its changes "
                 f"win over those made here up to {span} after them, until that clock is set"
             )
-            beaten = self.folded.beaten[device]
             if beaten:
                 line += f" ({count(beaten, 'change')} made here lost to it)"
             self.report.problems.append(line)

@@ -3,15 +3,19 @@ did them: real processes, one shared folder.
 
 - a removal another device undid leaves the undo log here (undo then undoes this device's own
   last change, and its redo takes no paper out on every device);
+- a device whose clock is ahead is the one named, not a device that only stamped its change
+  just after that device's record (as every device does after what it saw).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import orjson
 import pytest
 
+from storage.sync.folder import ROOT_NAME, TRIAGE_LOG
 from tests.cli.test_cli import make_env
 from tests.cli.test_sync import paper_list, papers, statuses
 
@@ -55,3 +59,43 @@ def test_a_removal_undone_on_the_other_device_leaves_the_undo_log_here(
     assert len(statuses(env, b)) == 9
     papers(env, b, "sync", str(folder)), papers(env, a, "sync", str(folder))
     assert len(statuses(env, a)) == 9
+
+
+def test_the_device_whose_clock_is_ahead_is_named_not_the_one_that_decided_after_it(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A device whose clock is two hours fast starred a paper; the laptop, its clock right,
+    then marked it read and skipped: its records are stamped just after the star (a change
+    made after seeing a record beats it), two hours ahead too, and so are the papers it sends
+    after (stamped after the last stamp its clock saw). The desktop, and a device that
+    joined later, said at every sync "laptop (…): its clock is 120 min ahead", naming the
+    laptop instead of the fast device, which nobody was told of."""
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    papers(env, a, "import", str(paper_list(tmp_path / "list.jsonl", 3)))
+    papers(env, a, "sync", str(folder), "--name", "laptop")
+    papers(env, b, "sync", str(folder), "--name", "desktop")
+    pid = sorted(statuses(env, a))[0]
+    fast = "fa57c10cfa57c10c"
+    log = folder / ROOT_NAME / fast / TRIAGE_LOG
+    log.parent.mkdir()
+    star = ["s", int(time.time() * 1000) + 2 * 3600 * 1000, fast, pid, "starred"]
+    log.write_bytes(orjson.dumps(star) + b"\n")
+    said = papers(env, b, "sync", str(folder)).stderr
+    assert f"{fast}: its clock is 120 min ahead" in said
+    papers(env, a, "sync", str(folder))
+    papers(env, a, "mark", pid, "read")
+    papers(env, a, "sync", str(folder))
+    papers(env, a, "mark", pid, "skipped")
+    more = tmp_path / "more.jsonl"  # papers, stamped just after the last stamp it saw
+    more.write_bytes(orjson.dumps({"title": "One more", "abstract": "More of it."}) + b"\n")
+    papers(env, a, "import", str(more))
+    papers(env, a, "sync", str(folder))
+
+    for home in (b, c):
+        said = papers(env, home, "sync", str(folder)).stderr
+        assert "laptop (" not in said and f"{fast}: its clock is 120 min ahead" in said, said
+        assert statuses(env, home)[pid] == "skipped"
+    said = papers(env, c, "sync", str(folder)).stderr  # (joined: it read the star just now)
+    assert said == ""
