@@ -20,7 +20,16 @@ from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
 from storage.sources.links import web_url
 from storage.sync.local import DEFAULTS, triage_values
-from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
+from storage.sync.records import (
+    BASIS,
+    KINDS,
+    NOTE,
+    PAPER,
+    TRIAGE_KINDS,
+    Clock,
+    Record,
+    paper_digest,
+)
 from storage.sync.state import SyncState, beats, register_of
 
 #: A stamp this far ahead of the wall clock is worth a word (milliseconds).
@@ -45,6 +54,11 @@ class Folded:
     #: How many of this device's changes lost a register to a record stamped ahead of this
     #: clock, by that record's (stamp, device).
     beaten: Counter[tuple[int, str]] = field(default_factory=Counter)
+    #: What the note records read were written over (``records.BASIS``): (paper, stamp,
+    #: device) of a note record → (stamp, device) of the note its writer last saw.
+    bases: dict[tuple[str, int, str], tuple[int, str]] = field(default_factory=dict)
+    #: The texts of the note records read, by (paper, stamp, device).
+    notes: dict[tuple[str, int, str], str] = field(default_factory=dict)
 
 
 def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
@@ -61,6 +75,11 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
             continue
         count += 1
         clock.see(record.stamp)
+        if record.kind == BASIS:
+            folded.bases[(record.paper, record.stamp, record.device)] = tuple(record.value[1:])
+            continue
+        if record.kind == NOTE:
+            folded.notes[(record.paper, record.stamp, record.device)] = record.value
         registers = state.registers[record.kind]
         new = register_of(record)
         held = registers.get(record.paper)
@@ -86,7 +105,7 @@ def lost_to_clocks_ahead(
     stamped ahead of this clock (``now``) that holds it instead: its (stamp, device)."""
     lost: Counter[tuple[int, str]] = Counter()
     for record in records:
-        held = state.registers[record.kind].get(record.paper)
+        held = state.registers.get(record.kind, {}).get(record.paper)  # (a BASIS has none)
         if held is None or held[0] - now <= AHEAD_MS:
             continue
         if not beats(record.kind, register_of(record), held):

@@ -1,6 +1,7 @@
 """``papers sync`` between two HOMEs whose users did things at the same time, as a reviewer
 did them: real processes, one shared folder.
 
+- a note written on each device before either read the other's: both texts kept, and said;
 - a removal another device undid leaves the undo log here (undo then undoes this device's own
   last change, and its redo takes no paper out on every device);
 - a device whose clock is ahead is the one named, not a device that only stamped its change
@@ -23,6 +24,37 @@ from tests.cli.test_sync import paper_list, papers, statuses
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     return make_env(tmp_path)
+
+
+def notes(env: dict[str, str], home: Path) -> dict[str, str]:
+    listed = orjson.loads(papers(env, home, "list", "--json").stdout)
+    return {p["id"]: p["note"] for p in listed if p.get("note")}
+
+
+def test_notes_edited_on_both_devices_keep_both_texts(env: dict[str, str], tmp_path: Path) -> None:
+    """The laptop's detailed note, then the desktop's short one: the sync kept the desktop's
+    and said only "changed here: 1 note"; the laptop's text was left in triage.json.bak, which
+    the next write replaced (``papers note`` prints a note it replaces, as no undo brings one
+    back)."""
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a, b = tmp_path / "a", tmp_path / "b"
+    papers(env, a, "import", str(paper_list(tmp_path / "list.jsonl", 3)))
+    papers(env, a, "sync", str(folder), "--name", "laptop")
+    papers(env, b, "sync", str(folder), "--name", "desktop")
+    pid = sorted(statuses(env, a))[0]
+    papers(env, a, "note", pid, "Laptop: detailed notes on proof of Thm 2")
+    papers(env, b, "note", pid, "desktop: skim later")
+    papers(env, a, "sync", str(folder)), papers(env, b, "sync", str(folder))
+
+    said = papers(env, a, "sync", str(folder)).stdout
+
+    assert said.rstrip().endswith("; 1 note edited on both devices: both texts kept")
+    kept = notes(env, a)[pid]
+    assert "Laptop: detailed notes on proof of Thm 2" in kept and "desktop: skim later" in kept
+    assert "--- also written on " in kept
+    papers(env, b, "sync", str(folder))
+    assert notes(env, b)[pid] == kept
 
 
 def test_a_removal_undone_on_the_other_device_leaves_the_undo_log_here(
