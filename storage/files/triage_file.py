@@ -46,6 +46,8 @@ from storage.files.triage_model import (
     count_day,
     days_from_tables,
     doc_id,
+    leave_removals,
+    leave_steps,
     normalise_tags,
     now,
     position_of,
@@ -58,8 +60,6 @@ from storage.queue.order import after_queue, end_position, file_places
 TRIAGE_FILE = "triage.json"
 #: The table that marks the last merge written from each sync folder.
 SYNC_TABLE = "sync"
-#: What an undo step may hold besides its changes and still be dropped once they are gone.
-_PLAIN_STEP = frozenset({"at", "changes", "undone", "kind", "marked", "void"})
 
 
 class StateMemo(Protocol):
@@ -675,21 +675,15 @@ class TriageChange:
         return done
 
     def _leave_undo_steps(self, pids: Collection[str], part: str = "changes") -> None:
-        """Take ``pids`` out of this device's undo steps (a decision, or with ``part``
-        "moves" a position in the queue, from elsewhere replaced theirs); a step left with
-        nothing to undo goes."""
-        history = self._store.writable_table("history")
-        for key, doc in list(history.items()):
-            changes = doc.get(part) or []
-            kept = [c for c in changes if not (isinstance(c, list) and c and c[0] in pids)]
-            if len(kept) == len(changes):
-                continue
-            # a decision whose queue places went elsewhere is still a decision to undo
-            has_changes = part != "changes" and bool(doc.get("changes"))
-            if kept or has_changes or not set(doc) - {part} <= _PLAIN_STEP:
-                history[key] = {**doc, part: kept}
-            else:
-                del history[key]
+        """Take ``pids`` out of this device's undo steps (``leave_steps``)."""
+        leave_steps(self._store.writable_table("history"), pids, part)
+
+    def leave_removals(self, pids: Collection[str]) -> None:
+        """Papers another device brought back (its undo of a removal, or an import) leave
+        this device's removals of them (``leave_removals``): undo here then undoes what was
+        done here, not a removal the others have undone."""
+        if pids:
+            leave_removals(self._store.writable_table("history"), pids)
 
     def mark_synced(self, folder_key: str, generation: int) -> None:
         """Note the merge ``generation`` from a sync folder as written, and when: a decision

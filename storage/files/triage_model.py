@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Final
@@ -54,6 +54,48 @@ DECIDE, RESTORE, REMOVE, ORDER = "decide", "restore", "remove", "order"
 
 #: One paper's move in the queue: (paper id, position before, position after).
 Move = tuple[str, float | None, float | None]
+
+#: What an undo step may hold besides its changes and still be dropped once they are gone.
+_PLAIN_STEP: Final = frozenset({"at", "changes", "undone", "kind", "marked", "void"})
+
+
+def leave_steps(history: dict[str, Any], pids: Collection[str], part: str = "changes") -> None:
+    """Take ``pids`` out of the undo log's steps ``history`` (a decision, or with ``part``
+    "moves" a position in the queue, from another device replaced theirs); a step left with
+    nothing to undo goes."""
+    for key, doc in list(history.items()):
+        changes = doc.get(part) or []
+        kept = [c for c in changes if not (isinstance(c, list) and c and c[0] in pids)]
+        if len(kept) == len(changes):
+            continue
+        # a decision whose queue places went elsewhere is still a decision to undo
+        has_changes = part != "changes" and bool(doc.get("changes"))
+        if kept or has_changes or not set(doc) - {part} <= _PLAIN_STEP:
+            history[key] = {**doc, part: kept}
+        else:
+            del history[key]
+
+
+def leave_removals(history: dict[str, Any], pids: Collection[str]) -> None:
+    """Take ``pids``, papers back in the library by another device's doing (a sync), out of
+    the removals of the undo log ``history`` that are not undone: a removal all of whose
+    papers are back goes (its undo would put back nothing, and its redo would take them out
+    again on every device); one with some left keeps those, as papers (its list is no longer
+    taken out by its redo: the papers back are in it)."""
+    for key, doc in list(history.items()):
+        removal = doc.get("removal")
+        if doc.get("kind") != REMOVE or doc.get("undone") or not isinstance(removal, dict):
+            continue
+        ids = removal.get("ids") or []
+        kept = [pid for pid in ids if pid not in pids]
+        if len(kept) == len(ids):
+            continue
+        if not kept:
+            del history[key]
+            continue
+        decisions = removal.get("decisions") or {}
+        left = {pid: d for pid, d in decisions.items() if pid not in pids}
+        history[key] = {**doc, "removal": {**removal, "ids": kept, "decisions": left, "list": None}}
 
 
 def doc_id(paper_id: str) -> int:

@@ -10,6 +10,7 @@ process's: its session reloads ``triage.json`` when it changed on disk.
 
 A status that arrives from another device takes its paper out of this device's undo steps:
 undo here undoes what was decided here, and never puts back a decision made elsewhere since.
+So does a paper that arrives, from the removals here: another device undid its removal.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def apply_plan(library: Library, plan: Plan, marker: tuple[str, int]) -> Counter
     }
     key, generation = marker
     with library.triage_file.change() as triage:
+        triage.leave_removals(written.keys())  # back by another device's undo: not removed here
         done.update(triage.receive(received))
         triage.mark_synced(key, generation)
     return done

@@ -20,7 +20,16 @@ from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
 from storage.sources.links import web_url
 from storage.sync.local import DEFAULTS, triage_values
-from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, paper_digest
+from storage.sync.records import (
+    BASIS,
+    KINDS,
+    NOTE,
+    PAPER,
+    TRIAGE_KINDS,
+    Clock,
+    Record,
+    paper_digest,
+)
 from storage.sync.state import SyncState, beats, register_of
 
 #: A stamp this far ahead of the wall clock is worth a word (milliseconds).
@@ -35,14 +44,21 @@ class Folded:
     changed: dict[str, set[str]] = field(default_factory=lambda: {k: set() for k in KINDS})
     #: Documents of papers as their holders have them.
     docs: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: Devices whose records are stamped ahead of this device's clock: by how much (ms).
-    ahead: dict[str, int] = field(default_factory=dict)
+    #: The records stamped ahead of this device's clock (``AHEAD_MS``), and the holders
+    #: they took registers from that were: (stamp, device). Whose clock is ahead is traced
+    #: from them (``clocks_ahead``).
+    ahead: set[tuple[int, str]] = field(default_factory=set)
     #: Records stamped beyond the clock's bound (``Clock.believable``): not folded, kept to
     #: be read again once the clock gets near them.
     held: list[Record] = field(default_factory=list)
-    #: Devices whose clocks are ahead (``ahead``): how many of this device's changes lost a
-    #: register to one of their records stamped ahead of this clock.
-    beaten: Counter[str] = field(default_factory=Counter)
+    #: How many of this device's changes lost a register to a record stamped ahead of this
+    #: clock, by that record's (stamp, device).
+    beaten: Counter[tuple[int, str]] = field(default_factory=Counter)
+    #: What the note records read were written over (``records.BASIS``): (paper, stamp,
+    #: device) of a note record → (stamp, device) of the note its writer last saw.
+    bases: dict[tuple[str, int, str], tuple[int, str]] = field(default_factory=dict)
+    #: The texts of the note records read, by (paper, stamp, device).
+    notes: dict[tuple[str, int, str], str] = field(default_factory=dict)
 
 
 def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
@@ -53,19 +69,26 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
     devices = state.devices
     for record in records:
         if record.stamp - now > AHEAD_MS:
-            ahead = folded.ahead.get(record.device, 0)
-            folded.ahead[record.device] = max(ahead, record.stamp - now)
+            folded.ahead.add((record.stamp, record.device))
         if not clock.believable(record.stamp):
             folded.held.append(record)
             continue
         count += 1
         clock.see(record.stamp)
+        if record.kind == BASIS:
+            folded.bases[(record.paper, record.stamp, record.device)] = tuple(record.value[1:])
+            continue
+        if record.kind == NOTE:
+            folded.notes[(record.paper, record.stamp, record.device)] = record.value
         registers = state.registers[record.kind]
         new = register_of(record)
         held = registers.get(record.paper)
         if beats(record.kind, new, held):
-            if held is not None and held[1] == state.device and record.stamp - now > AHEAD_MS:
-                folded.beaten[record.device] += 1
+            if held is not None and record.stamp - now > AHEAD_MS:
+                if held[1] == state.device:
+                    folded.beaten[(record.stamp, record.device)] += 1
+                if held[0] - now > AHEAD_MS:  # what it was stamped after, maybe
+                    folded.ahead.add((held[0], held[1]))
             held = registers[record.paper] = new
             folded.changed[record.kind].add(record.paper)
         if record.kind == PAPER and record.value is not None and held and held[:3] == new:
@@ -75,17 +98,63 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
     return count
 
 
-def lost_to_clocks_ahead(state: SyncState, records: Iterable[Record], now: int) -> Counter[str]:
-    """How many of this device's new ``records`` will not hold their registers, by the device
-    whose record stamped ahead of this clock (``now``) holds it instead."""
-    lost: Counter[str] = Counter()
+def lost_to_clocks_ahead(
+    state: SyncState, records: Iterable[Record], now: int
+) -> Counter[tuple[int, str]]:
+    """How many of this device's new ``records`` will not hold their registers, by the record
+    stamped ahead of this clock (``now``) that holds it instead: its (stamp, device)."""
+    lost: Counter[tuple[int, str]] = Counter()
     for record in records:
-        held = state.registers[record.kind].get(record.paper)
+        held = state.registers.get(record.kind, {}).get(record.paper)  # (a BASIS has none)
         if held is None or held[0] - now <= AHEAD_MS:
             continue
         if not beats(record.kind, register_of(record), held):
-            lost[held[1]] += 1
+            lost[(held[0], held[1])] += 1
     return lost
+
+
+#: A stamp at most this far after another device's is taken as made after seeing it: a
+#: device stamps a change just after the stamp it saw (``Clock.after``), and its papers just
+#: after the last stamp it made or saw (``Clock.tick``), whatever its own clock says.
+STAMPED_AFTER_MS = 1000
+
+
+def clocks_ahead(
+    folded: Folded, devices: Mapping[str, Mapping[str, Any]], now: int
+) -> dict[str, tuple[int, int]]:
+    """The devices whose clocks are ahead of this one's (``now``): by how much (ms), and how
+    many of this device's changes lost to records stamped ahead by them.
+
+    A record stamped ahead is not always its device's doing: a device that saw a record
+    stamped two hours ahead stamps a change made after it just after it, two hours ahead too,
+    its own clock right. So each stamp ahead is traced to where it started: the stamps ahead
+    (those folded, those they took registers from, each device's latest: ``devices``' "last")
+    in order, one within ``STAMPED_AFTER_MS`` after the one before it comes from the same
+    start; the device of the first of such a run is the one whose clock is ahead. Said only
+    for the runs this sync folded records of (a device's latest stamp only traces them)."""
+    fresh = set(folded.ahead) | set(folded.beaten)
+    stamps = set(fresh)
+    for device, known in devices.items():
+        last = known.get("last")
+        if isinstance(last, int) and last - now > AHEAD_MS:
+            stamps.add((last, device))
+    runs: list[tuple[str, int, int, bool]] = []  # origin, ahead, beaten, whether folded now
+    before = -STAMPED_AFTER_MS - 1
+    for stamp, device in sorted(stamps):
+        if stamp - before > STAMPED_AFTER_MS:
+            runs.append((device, 0, 0, False))
+        before = stamp
+        origin, ahead, beaten, said = runs[-1]
+        if device == origin:
+            ahead = max(ahead, stamp - now)
+        beaten += folded.beaten[(stamp, device)]
+        runs[-1] = (origin, ahead, beaten, said or (stamp, device) in fresh)
+    found: dict[str, tuple[int, int]] = {}
+    for origin, ahead, beaten, said in runs:
+        if said:
+            known_ahead, known_beaten = found.get(origin, (0, 0))
+            found[origin] = (max(ahead, known_ahead), beaten + known_beaten)
+    return {device: found[device] for device in sorted(found) if found[device][0] > AHEAD_MS}
 
 
 def clean_paper(pid: str, doc: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:

@@ -9,6 +9,13 @@ another device's log that passes it on::
     ["g", STAMP, DEVICE, PAPER, ["tag", ...]]     its tags
     ["q", STAMP, DEVICE, PAPER, 3.5 | null]       its position in the reading queue
     ["P", STAMP, DEVICE, PAPER, {paper} | null]   the paper itself, or its removal
+    ["b", STAMP, DEVICE, PAPER, ["n", BSTAMP, BDEVICE]]   what the note record of the same
+                                                  stamp, device and paper was written over
+
+A ``b`` record comes just before the note record it is of, in the same log: the register's
+holder the writer last saw (``BSTAMP`` 0 and ``BDEVICE`` "" for none), so that a note written
+without seeing another is told from one written after it (``storage.sync.both``). A version
+before it skips it as a kind it does not know, and reads the note as it always did.
 
 Each (paper, kind) is a last-writer-wins register: the record greatest in ``(STAMP, DEVICE,
 value)`` holds. STAMP is a hybrid logical clock in milliseconds (``Clock``): a change made after
@@ -40,6 +47,8 @@ PAPER: Final = "P"
 #: The registers of a paper's triage, in the order records of one change are written.
 TRIAGE_KINDS: Final = (STATUS, NOTE, TAGS, QUEUE)
 KINDS: Final = (*TRIAGE_KINDS, PAPER)
+#: What a record of a register was written over (not a register of its own).
+BASIS: Final = "b"
 
 #: Stamps are milliseconds since the epoch; a record stamped in the year 9999 or after is not
 #: believed: no clock is that far ahead, and a decision made then could not even be dated
@@ -128,7 +137,7 @@ def parse_record(raw: bytes) -> Record | None:
     if not isinstance(data, list) or len(data) != 5:
         return None
     kind, stamp, device, paper, value = data
-    if kind not in KINDS or not is_id(device) or not is_id(paper):
+    if (kind not in KINDS and kind != BASIS) or not is_id(device) or not is_id(paper):
         return None
     if not isinstance(stamp, int) or isinstance(stamp, bool) or not 0 < stamp < MAX_STAMP:
         return None
@@ -156,6 +165,16 @@ def valid_value(kind: str, value: Any) -> bool:
             and not isinstance(value, bool)
             and math.isfinite(value)
             and abs(value) < MAX_POSITION
+        )
+    if kind == BASIS:
+        return (
+            isinstance(value, list)
+            and len(value) == 3
+            and value[0] == NOTE
+            and isinstance(value[1], int)
+            and not isinstance(value[1], bool)
+            and value[1] >= 0
+            and isinstance(value[2], str)
         )
     return value is None or isinstance(value, dict)  # a paper: checked when applied
 

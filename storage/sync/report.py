@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from storage.sync.device import Device
-from storage.sync.records import NOTE, PAPER, QUEUE, STATUS, TAGS, Record
+from storage.sync.records import BASIS, NOTE, PAPER, QUEUE, STATUS, TAGS, Record
 from storage.text.words import count
 
 #: The kinds of change a sync counts (what it sent, received, changed here), in the order a
@@ -35,7 +35,13 @@ def kinds_of(rows: Iterable[Sequence[Any]]) -> Counter[str]:
         if row[0] == PAPER
         else _KINDS.get(row[0], "change")
         for row in rows
+        if row[0] != BASIS  # part of the note record after it
     )
+
+
+def changes_in(rows: Iterable[Sequence[Any]]) -> int:
+    """How many changes the records ``rows`` are (a note's basis is part of the note)."""
+    return sum(1 for row in rows if row[0] != BASIS)
 
 
 def _in_words(kinds: Counter[str]) -> str:
@@ -69,6 +75,8 @@ class SyncReport:
     problems: list[str] = field(default_factory=list)
     #: Where in ``problems`` the folder's refusal of a write is said.
     refusal: int | None = None
+    #: Notes edited here and on another device at once, kept both (``storage.sync.both``).
+    kept_both: int = 0
 
     def refused(self, where: object, why: str, waiting: int) -> None:
         """The folder refused a write: said in one line, the last refusal's (the papers'
@@ -116,6 +124,8 @@ class SyncReport:
             f"{count(self.devices, 'other device')}; "
             f"changed here: {_in_words(self.applied) or 'nothing'}"
         )
+        if self.kept_both:
+            line += f"; {count(self.kept_both, 'note')} edited on both devices: both texts kept"
         if self.waiting:
             waits = "waits" if self.waiting == 1 else "wait"
             line += f"; {count(self.waiting, 'change')} {waits} to be sent"

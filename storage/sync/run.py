@@ -32,6 +32,7 @@ from storage.files.batches import in_batches
 from storage.files.triage_model import TriageState
 from storage.library import Library
 from storage.sync.apply import apply_plan
+from storage.sync.both import keep_both, with_bases
 from storage.sync.device import Device, clean_name, load_device, renew_device
 from storage.sync.folder import (
     PAPERS_LOG,
@@ -61,6 +62,7 @@ from storage.sync.merge import (
     DECIDED_AT,
     Folded,
     Plan,
+    clocks_ahead,
     fold,
     lost_to_clocks_ahead,
     plan_merge,
@@ -68,7 +70,7 @@ from storage.sync.merge import (
 )
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
 from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
-from storage.sync.report import SyncReport, kinds_of, span_of
+from storage.sync.report import SyncReport, changes_in, kinds_of, span_of
 from storage.sync.state import MAX_HELD, SyncState, load_state, marker_key, save_state, state_path
 from storage.text.words import count
 
@@ -248,8 +250,9 @@ class _Sync:
             written,
         )
         self.clock.see(self.local_clock.last)
-        self._send(records)
+        self._send(with_bases(records, self.base, state))
         self.triage_sent = bool(records)
+        self._send(keep_both(state, self.base, records, self.folded, self.clock, self.report))
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)
         for kind in KINDS:
@@ -499,18 +502,16 @@ class _Sync:
         time their clocks are ahead, and the user should know that, not only that the clock
         wants setting."""
         held = {record.device for record in self.folded.held}  # said by ``_hold_back``
-        for device, ahead in sorted(self.folded.ahead.items()):
+        now = self.clock.now_ms()
+        for device, (ahead, beaten) in clocks_ahead(self.folded, self.state.devices, now).items():
             if device in held:
                 continue
             span = span_of(ahead)
-            line = (
+            lost = f" ({count(beaten, 'change')} made here lost to it)" if beaten else ""
+            self.report.problems.append(
                 f"{self._name(device)}: its clock is {span} ahead of this one's: its changes "
-                f"win over those made here up to {span} after them, until that clock is set"
+                f"win over those made here up to {span} after them, until that clock is set{lost}"
             )
-            beaten = self.folded.beaten[device]
-            if beaten:
-                line += f" ({count(beaten, 'change')} made here lost to it)"
-            self.report.problems.append(line)
 
     def _read(self, log: LogFile) -> set[str]:
         """Read one log from its cursor; the devices to pass on (it restarted: replaced)."""
@@ -587,7 +588,7 @@ class _Sync:
         state = self.state
         if self.dry:  # what would be sent
             self.report.sent_kinds = self.made
-            self.report.waiting = len(state.outbox) - self.report.sent - self.report.relayed
+            self.report.waiting = changes_in(state.outbox) - self.report.sent - self.report.relayed
             return
         # past any merge triage.json holds: one written by a sync cut short before it saved
         # its state has the number this one would take, and a pending merge noted under that
@@ -627,7 +628,7 @@ class _Sync:
             state.pending = None
             self.dirty = True
         state.clock = self.clock.last
-        self.report.waiting = len(state.outbox)
+        self.report.waiting = changes_in(state.outbox)
         now = self.clock.now_ms()
         card_due = now - int(state.devices.get(self.device.id, {}).get("card", 0)) > CARD_EVERY_MS
         if self.dirty or card_due:
@@ -672,7 +673,7 @@ class _Sync:
                     self._append(name, rows)
         except OSError as exc:
             where = exc.filename or self.place.path
-            self.report.refused(where, exc.strerror or str(exc), len(state.outbox))
+            self.report.refused(where, exc.strerror or str(exc), changes_in(state.outbox))
             return
         state.outbox = []
         self.report.written(self.made + self.earlier)

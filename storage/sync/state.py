@@ -33,7 +33,15 @@ import orjson
 
 from storage.files.atomic import atomic_write, read_regular
 from storage.sync.device import SYNC_DIR
-from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Record, tie_value, valid_value
+from storage.sync.records import (
+    BASIS,
+    KINDS,
+    PAPER,
+    TRIAGE_KINDS,
+    Record,
+    tie_value,
+    valid_value,
+)
 
 STATE_VERSION = 1
 #: Records held for a clock far ahead (``SyncState.held``) kept at the most.
@@ -283,7 +291,7 @@ def _is_step_mark(value: Any) -> bool:
 def _is_record_row(row: Any) -> bool:
     """[kind, stamp, device, paper, value], as a record is written (its ids and stamp's range
     are checked when it is read: ``records.parse_record``)."""
-    if not isinstance(row, list) or len(row) != 5 or row[0] not in KINDS:
+    if not isinstance(row, list) or len(row) != 5 or row[0] not in (*KINDS, BASIS):
         return False
     kind, stamp, device, paper, value = row
     if not _is_count(stamp) or not isinstance(device, str) or not isinstance(paper, str):
