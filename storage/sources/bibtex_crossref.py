@@ -2,7 +2,11 @@
 it (DBLP's ``@proceedings`` its booktitle, publisher and year to its papers; its ``title`` is
 their ``booktitle``), biblatex's ``@xdata`` entries theirs to every entry naming them in its
 ``xdata``. A parent is no paper but a container, except in a ``crossref`` cycle, whose entries
-are papers lending nothing, named in one line.
+are papers lending nothing, named in one line. So are, in one line for them all, the entries
+whose ``crossref`` names an entry the file does not hold and that lack a venue or a year of
+their own (a chapter copied out of a JabRef library without its book): they come without what
+their parent would have lent them. DBLP's entries name their volume too, but hold its booktitle
+and year themselves: nothing is said of them.
 
 Keys are looked up as BibTeX looks them up: as written, else in any letter case. Linear in the
 entries: every entry names at most one parent, and chains are followed ``_CROSSREF_DEPTH`` deep.
@@ -20,7 +24,7 @@ __all__ = ["Entry", "Lending", "lending"]
 _CROSSREF_DEPTH: Final = 4
 #: The ``@xdata`` entries an entry takes fields from, at most (its keys, theirs in turn).
 _XDATA_MAX: Final = 8
-#: Entries of a cycle named in a warning, at most.
+#: Entries of a cycle, or keys, named in a warning, at most.
 _NAMED: Final = 5
 #: A parent's fields that are its own, not its children's: the volume's link, DOI and
 #: identity (DBLP's ``@proceedings`` url is the volume's page; a paper with its own DOI and
@@ -32,12 +36,16 @@ _NOT_INHERITED: Final = frozenset(
 
 
 class Entry(Protocol):
-    """An entry as ``storage.sources.bibtex`` reads it: its key, its type and its fields
-    (names in lower case, macros resolved)."""
+    """An entry as ``storage.sources.bibtex`` reads it: its key, type, fields (names in lower
+    case, macros resolved), its record's number and how a message names it."""
 
     key: str
     kind: str
+    number: int
     fields: dict[str, str]
+
+    @property
+    def label(self) -> str: ...
 
 
 @dataclass(slots=True)
@@ -77,7 +85,50 @@ def lending(entries: Sequence[Entry], source: str) -> Lending:
         )
     lent.containers = {p for p in lent.parents if p is not None} - lent.on_cycle
     lent.containers.update(i for i, entry in enumerate(entries) if entry.kind == "xdata")
+    orphans = [
+        (i, lacking)
+        for i, entry in enumerate(entries)
+        if lent.parents[i] is None
+        and i not in lent.containers
+        and entry.fields.get("crossref", "").strip()
+        and (lacking := _lacking(entry.fields))
+    ]
+    if orphans:
+        lent.warnings.append(_orphans(entries, orphans, source))
     return lent
+
+
+#: The fields that name where an entry appeared, one of which a ``crossref`` parent lends.
+_VENUES: Final = ("booktitle", "journal", "journaltitle", "eventtitle", "maintitle", "series")
+
+
+def _lacking(fields: dict[str, str]) -> list[str]:
+    """What an entry lacks that a ``crossref`` parent would lend it: its venue, its year."""
+    dated = fields.get("year", "").strip() or fields.get("date", "").strip()
+    placed = any(fields.get(name, "").strip() for name in _VENUES)
+    return [name for name, lacks in (("venue", not placed), ("year", not dated)) if lacks]
+
+
+def _orphans(entries: Sequence[Entry], orphans: list[tuple[int, list[str]]], source: str) -> str:
+    """The one line for the entries whose ``crossref`` names no entry of the file: the first
+    of them, how many, the keys they name and what they come without."""
+    first = entries[orphans[0][0]]
+    named = (" ".join(entries[i].fields["crossref"].split()) for i, _ in orphans)
+    keys = list(dict.fromkeys(k if len(k) <= 60 else k[:60] + "…" for k in named))
+    more = f" and {len(keys) - _NAMED:,} more" if len(keys) > _NAMED else ""
+    shown = ", ".join(keys[:_NAMED]) + more
+    lacking = {name for _, names in orphans for name in names}
+    without = " and ".join(n for n in ("venue", "year") if n in lacking)
+    if len(orphans) == 1:
+        return (
+            f"{source}: record {first.number}: {first.label} names a crossref the file does "
+            f"not hold ({shown}): imported without the {without} it would lend"
+        )
+    return (
+        f"{source}: {len(orphans):,} entries name a crossref the file does not hold ({shown}; "
+        f"the first, record {first.number}: {first.label}): imported without the {without} "
+        "it would lend them"
+    )
 
 
 def _finder(entries: Sequence[Entry]) -> Callable[[str], int | None]:

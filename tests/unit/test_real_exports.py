@@ -235,3 +235,20 @@ def test_an_arxiv_papers_date_is_not_its_citations_when_its_journal_names_the_ye
             assert item["issued"] == {"date-parts": [[2020]]}
         report = library.import_file(path)
         assert (report.updated, report.skipped) == (0, 1), (fmt, report.summary())
+
+
+def test_a_crossref_to_an_entry_not_in_the_file_is_said_when_it_lends_what_is_lacking() -> None:
+    """biblatex's example chapter copied without its collection comes without a venue and a
+    year, said in one line; DBLP's paper names its volume too, but holds its booktitle and year:
+    nothing to say of it."""
+    result = read_source(FOLDER / "crossref_elsewhere.bib")
+    westfahl, bast = result.records
+    assert westfahl.title.startswith("The True Frontier: Confronting and Avoiding")
+    assert westfahl.authors == ("Gary Westfahl",) and "year" not in _extra(westfahl)
+    assert bast.venue.startswith("String Processing") and _extra(bast)["year"] == 2006
+    (warning,) = result.warnings
+    assert warning == (
+        f"{FOLDER / 'crossref_elsewhere.bib'}: record 1: @incollection{{westfahl:space}} "
+        "(line 7) names a crossref the file does not hold (westfahl:frontier): imported "
+        "without the venue and year it would lend"
+    )
