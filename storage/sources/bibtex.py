@@ -514,7 +514,9 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
         failed = not isinstance(entry, Entry)
         values = entry.fields if isinstance(entry, Entry) else ()
         runs_on = any(value_runs_on(str(f.value)) for f in values)
-        if failed or cut_short(tail) or runs_on:
+        # ``journal =} {J},``: the last field has no value, and the entry's rest follows it
+        cut = cut_short(tail) or bool(values and tail.strip() and not str(values[-1].value))
+        if failed or cut or runs_on:
             raw = str(block.raw or "")
             found = text.find(raw, cursor) if raw else -1
             cursor = max(cursor, found)
@@ -524,7 +526,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
                 at += 1 if tail else 0
                 entries.append(_mended(whole, line, number, macros))
                 continue
-            if failed or cut_short(tail):
+            if failed or cut:
                 at += 1 if tail and not failed else 0
                 result.refuse(number, _unread(block if failed else entry, line, cut=not failed))
                 continue
