@@ -13,7 +13,9 @@ Every entry is a paper, whatever its type (``@book``, ``@phdthesis``, ``@online`
 style knows), except a ``crossref`` container: an entry another entry names in its
 ``crossref`` (DBLP's ``@proceedings``), which lends its fields instead, and biblatex's
 ``@xdata`` entries, whose fields are those of every entry naming them in its ``xdata``.
-Entries in a ``crossref`` cycle are papers too, and the cycle is named. Keys are labels, not
+Entries in a ``crossref`` cycle are papers too, and the cycle is named. An entry that names no
+``author`` (a book, a proceedings volume or a collection that names only its editors) has its
+``editor`` as its people, as BibTeX's styles cite it. Keys are labels, not
 identity: an empty key (Mendeley's ``@article{,``) or a repeated one imports, and
 ``Li2025MarS`` is not ``Li2025MaRS``.
 
@@ -409,7 +411,9 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
         "title": _as_source(_readable(dialects.full_title(fields))),
         "abstract": fields.get("abstract", ""),
-        "authors": list(authors_of(fields.get("author", ""))),
+        # a book or proceedings volume that names only its editors is cited by them (as
+        # BibTeX's styles and CSL do): they are its people, never added to its authors
+        "authors": list(authors_of(_first(fields, ("author", "editor")))),
         "venue": _readable(venue),
         "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's

@@ -1,7 +1,8 @@
 """CSL-JSON: the citation format of Zotero ("CSL JSON" export), pandoc and citeproc.
 
 An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` or
-``{"literal"}``), ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``),
+``{"literal"}``; when none, the ``editor``, as CSL styles cite a book of its editors),
+``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``),
 ``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
 tags among the keywords, and what of the ``note`` is the reference's: the user's note is
 before it). Such files are named ``.json``: they are told from other
@@ -143,7 +144,9 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     kind = str(item.get("type", "")).strip()
     kind = FROM_CSL.get(kind) or FROM_CROSSREF.get(kind, "misc")
     fields["entry_type"] = kind
-    fields["authors"] = _names(item.get("author"))
+    # a book or proceedings volume that names only its editors is cited by them (as CSL
+    # styles substitute them): they are its people, never added to its authors
+    fields["authors"] = _names(item.get("author")) or _names(item.get("editor"))
     # a conference paper without proceedings names its conference: ``event-title``, or
     # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""

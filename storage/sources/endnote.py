@@ -7,7 +7,8 @@ before it (an abstract wrapped by the exporter), after a blank line too (an abst
 paragraph: the record goes on). Read in one pass, linear on any text.
 
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
-Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``), ``%D``
+Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when
+none, the editors: ``%E``, a book's ``%Y``, see ``editors_of``), ``%D``
 (year), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or book), ``%I`` (publisher;
 a thesis's school, a report's institution), ``%V``, ``%N`` (issue), ``%P`` (pages), ``%@``
 (ISBN or ISSN), ``%R`` (DOI), ``%U`` (a link; a PDF's when it ends in ``.pdf``), ``%X``
@@ -37,9 +38,31 @@ _FIELDS: Final = {
     "T": "title", "A": "authors", "D": "year", "8": "date", "J": "journal",
     "B": "container", "I": "publisher", "V": "volume", "N": "issue", "P": "pages",
     "@": "serial", "R": "doi", "U": "url", "X": "abstract", "K": "keywords", "Z": "note",
-    ">": "file",
+    ">": "file", "E": "secondary", "Y": "tertiary",
 }  # fmt: skip
-_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "file"})
+_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "file", "secondary", "tertiary"})
+#: The reference types whose secondary author (``%E``, EndNote XML's ``secondary-authors``)
+#: is its editors: of a chapter's book, a paper's proceedings or journal, an entry's
+#: dictionary. A book's are its tertiary author (``%Y``, ``tertiary-authors``), its secondary
+#: its series' editor; a thesis's secondary author is its advisor, a letter's its recipient.
+_EDITED: Final = frozenset(
+    {"journal article", "electronic article", "magazine article", "conference proceedings",
+     "conference paper", "book section", "electronic book section", "electronic book",
+     "generic", "dictionary", "encyclopedia"}
+)  # fmt: skip
+
+
+def editors_of(kind: str, secondary: list[str], tertiary: list[str]) -> list[str]:
+    """The editors of a record of EndNote's reference type ``kind`` (``Book``, ``Book
+    Section``…), its people when it names no author (a book or a proceedings volume that
+    names only its editors): see ``_EDITED``. Zotero writes the same roles (its ``Refer/BibIX``
+    export a book's editors as ``%E`` too, taken when there is no ``%Y``)."""
+    kind = kind.casefold()
+    if kind == "book":
+        return tertiary or secondary
+    return secondary if kind in _EDITED else []
+
+
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
 ENDNOTE_TYPES: Final = {
     "journal article": "article", "electronic article": "article",
@@ -87,12 +110,16 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
         if not value:
             continue
         if name in _LISTS:
-            fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
+            named = name in ("authors", "secondary", "tertiary")
+            fields.setdefault(name, []).append(last_first(value) if named else value)
         else:
             fields.setdefault(name, value)
     words = fields.get("keywords", [])
     if len(words) == 1:  # one line of them: "graph neural networks, recommendation" (ACM)
         fields["keywords"] = [w.strip() for w in words[0].split(",") if w.strip()]
+    secondary, tertiary = fields.pop("secondary", []), fields.pop("tertiary", [])
+    if not fields.get("authors"):
+        fields["authors"] = editors_of(kind, secondary, tertiary)
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     fields["entry_type"] = entry
     # ``%D`` the year (``2024``, ``c2024``, ``2024/05/07``), ``%8`` a date as typed (``May 7,

@@ -8,7 +8,8 @@ once, at its end, however many there are). rispy reads ``TY - JOUR`` (one space)
 drops a last record without ``ER``, and would be one more dependency.
 
 Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
-``AU``/``A1`` (authors, ``Last, First``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
+``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
+as the type places them, ``_EDITORS``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
 (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``), ``PY``/``Y1`` (year), ``DA``
 (date), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
 ``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
@@ -56,13 +57,26 @@ _FIELDS: Final = {
     "T2": "container", "BT": "container", "C3": "container",
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
     "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user", "U2": "user2",
-    "M3": "work",
+    "M3": "work", "ED": "editors", "A2": "secondary", "A3": "tertiary",
 }  # fmt: skip
+#: Where a record that names no author (``AU``, ``A1``) names its editors, by its type: ``ED``
+#: (an editor whatever the type), then the secondary author a chapter's, a conference paper's,
+#: a journal article's or an entry's editors are (``A2``), or the tertiary author a book's are
+#: (``A3``; its ``A2`` is its series' editor, the last of its people), as EndNote's reference
+#: types and Zotero's RIS (zotero/translators ``RIS.js``) write and read them.
+_EDITORS: Final = {"BOOK": ("ED", "A3", "A2")} | dict.fromkeys(
+    ("JOUR", "EJOUR", "MGZN", "CHAP", "ECHAP", "CONF", "CPAPER", "DICT", "ENCYC", "EBOOK",
+     "EDBOOK", "BLOG", "GEN"),
+    ("ED", "A2"),
+)  # fmt: skip
+_PEOPLE: Final = {"ED": "editors", "A2": "secondary", "A3": "tertiary"}
 #: A DOI in ``M3`` ("type of work"), where PubMed's, publishers' and older Zotero's RIS write
 #: it (``M3  - 10.1172/JCI13505``, EndNote's ``doi: DOI: 10.1016/…``): Zotero's RIS import
 #: reads it as the DOI too (zotero/translators ``RIS.js``). A type of work (``Article``) is none.
 _DOI_IN: Final = re.compile(r"10\.\d{4,9}/\S+?(?=[.,;)\]]*(?:\s|$))")
-_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial", "pdf"})
+_LISTS: Final = frozenset(
+    {"authors", "url", "keywords", "note", "serial", "pdf", *_PEOPLE.values()}
+)
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
 #: The longest a value may grow by its wrapped lines (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 200_000
@@ -143,12 +157,17 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         if name == "keywords":  # one a line, or several on a line ("a; b": Mendeley, PubMed)
             fields.setdefault(name, []).extend(k for k in value.split(";") if k.strip())
         elif name in _LISTS:
-            fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
+            named = name == "authors" or name in _PEOPLE.values()
+            fields.setdefault(name, []).append(last_first(value) if named else value)
         else:
             fields.setdefault(name, value)
     work = _DOI_IN.search(fields.pop("work", ""))
     if work and not fields.get("doi"):
         fields["doi"] = work.group()
+    people = {tag: fields.pop(name, []) for tag, name in _PEOPLE.items()}
+    if not fields.get("authors"):  # a book or a proceedings volume that names its editors
+        roles = _EDITORS.get(kind.strip().upper(), ("ED",))
+        fields["authors"] = next((people[tag] for tag in roles if people[tag]), [])
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
     fields["entry_type"] = entry
     year, month, date = _date(fields.pop("date", ""))
