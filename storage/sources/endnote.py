@@ -9,7 +9,8 @@ paragraph: the record goes on). Read in one pass, linear on any text.
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
 Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when
 none, the editors: ``%E``, a book's ``%Y``, see ``editors_of``), ``%D``
-(year), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or book), ``%I`` (publisher;
+(year; one that names none, ``in press``, is said in one line), ``%8`` (a date), ``%J``
+(journal), ``%B`` (proceedings or book), ``%I`` (publisher;
 a thesis's school, a report's institution), ``%V``, ``%N`` (issue), ``%P`` (pages), ``%@``
 (ISBN or ISSN), ``%R`` (DOI), ``%U`` (a link; a PDF's when it ends in ``.pdf``), ``%X``
 (abstract), ``%K`` (keywords: one a line, a ``%K``'s continued lines too, or several on a
@@ -28,7 +29,7 @@ from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import entry_type
-from storage.sources.dates import stated_date
+from storage.sources.dates import no_year, stated_date
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 
@@ -124,8 +125,10 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     fields["entry_type"] = entry
     # ``%D`` the year (``2024``, ``c2024``, ``2024/05/07``), ``%8`` a date as typed (``May 7,
     # 2024``): its month when the years agree
-    year, month, day = stated_date(fields.get("year", ""), fields.pop("date", ""))
+    typed = (fields.get("year", ""), fields.pop("date", ""))
+    year, month, day = stated_date(*typed)
     fields["year"] = str(year or "")
+    fields["year_unread"] = "" if year else typed[0] or typed[1]  # ``in press``: said
     if year and month:
         fields["month"] = month
         fields["date"] = f"{year:04d}-{month:02d}-{day:02d}" if day else ""
@@ -164,6 +167,7 @@ def read_endnote(text: str, path: Path) -> ReadResult:
     result = ReadResult(source=str(path), list_name=path.stem)
     tags: list[tuple[str, list[str]]] = []
     number = 0
+    unread: list[tuple[int, str]] = []  # dates that name no year
 
     def end() -> None:
         nonlocal tags, number
@@ -173,6 +177,8 @@ def read_endnote(text: str, path: Path) -> ReadResult:
             if isinstance(record, str):
                 result.refuse(number, record)
             else:
+                if typed := record.pop("year_unread", ""):
+                    unread.append((number, typed))
                 result.add(number, record)
         tags = []
 
@@ -199,6 +205,8 @@ def read_endnote(text: str, path: Path) -> ReadResult:
     end()
     if number == 0:
         raise SourceError(f"{path}: not an EndNote file (no record of %-tagged lines)")
+    if unread:
+        result.warnings.append(no_year(str(path), unread))
     return result
 
 

@@ -50,7 +50,7 @@ from storage.sources import xml_text
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
-from storage.sources.dates import stated_date, typed_date
+from storage.sources.dates import no_year, stated_date, typed_date
 from storage.sources.endnote import ENDNOTE_TYPES, editors_of
 from storage.sources.links import web_url
 from storage.sources.records import (
@@ -471,13 +471,7 @@ def read_endnote_xml(text: str, path: Path) -> ReadResult:
             "nothing to import"
         )
     if unread:
-        number, year = unread[0]
-        many = (
-            f"{len(unread):,} records' dates give" if len(unread) > 1 else "a record's date gives"
-        )
-        result.warnings.append(
-            f"{source}: {many} no year (record {number}: {year[:40]!r}); imported without one"
-        )
+        result.warnings.append(no_year(source, unread))
     return result
 
 

@@ -11,7 +11,8 @@ Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/`
 ``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
 as the type places them, ``_EDITORS``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
 (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``), ``PY``/``Y1`` (year), ``DA``
-(date), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
+(date; one that names no year, ``In Press``, is said in one line), ``JF`` (journal; an
+article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
 ``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
 ``JF``/``JO`` are its proceedings or book too), ``PB``
 (publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
@@ -32,7 +33,7 @@ from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import FROM_RIS
-from storage.sources.dates import typed_date
+from storage.sources.dates import no_year, typed_date
 from storage.sources.fields import keywords_before_tags
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
@@ -170,12 +171,14 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["authors"] = next((people[tag] for tag in roles if people[tag]), [])
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
     fields["entry_type"] = entry
-    year, month, date = _date(fields.pop("date", ""))
-    stated = _date(fields.get("year", ""))
+    typed = (fields.get("year", ""), fields.pop("date", ""))
+    year, month, date = _date(typed[1])
+    stated = _date(typed[0])
     if stated[0] and year != stated[0]:  # a date of another year (its access, its export)
         month = date = ""
     fields["year"] = stated[0] or year
     fields["month"], fields["date"] = stated[1] or month, stated[2] or date
+    fields["year_unread"] = "" if fields["year"] else typed[0] or typed[1]  # ``In Press``: said
     container = fields.pop("container", "")
     # the full name before an abbreviation: JF, then (Zotero, Scopus) T2, then JO, JA and J2
     # (``IEEE Trans. Pattern Anal. Mach. Intell.`` beside T2's full name)
@@ -227,16 +230,22 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     return {k: v for k, v in fields.items() if v}
 
 
-def _add(result: ReadResult, number: int, record: dict[str, Any] | str) -> None:
+def _add(
+    result: ReadResult, number: int, record: dict[str, Any] | str, unread: list[tuple[int, str]]
+) -> None:
+    """Record ``number`` added, or refused; a date that names no year noted in ``unread``."""
     if isinstance(record, str):
         result.refuse(number, record)
-    else:
-        result.add(number, record)
+        return
+    if typed := record.pop("year_unread", ""):
+        unread.append((number, typed))
+    result.add(number, record)
 
 
 def read_ris(text: str, path: Path) -> ReadResult:
     """Every ``TY`` … ``ER`` record of a RIS file (see the module)."""
     result = ReadResult(source=str(path), list_name=path.stem)
+    unread: list[tuple[int, str]] = []  # dates that name no year
     tags: list[tuple[str, list[str]]] | None = None
     kind = ""
     number = 0
@@ -253,20 +262,22 @@ def read_ris(text: str, path: Path) -> ReadResult:
         if tag == "TY":
             if tags is not None:  # the previous record had no ER
                 number += 1
-                _add(result, number, _record(kind, tags))
+                _add(result, number, _record(kind, tags), unread)
             tags, kind = [], value
         elif tag == "ER":
             if tags is not None:
                 number += 1
-                _add(result, number, _record(kind, tags))
+                _add(result, number, _record(kind, tags), unread)
             tags = None
         elif tags is not None:
             tags.append((tag, [str(len(value)), value]))  # its length so far, its lines
     if tags is not None:
         number += 1
-        _add(result, number, _record(kind, tags))
+        _add(result, number, _record(kind, tags), unread)
     if number == 0:
         raise SourceError(f"{path}: not a RIS file (no record starts with a TY line)")
+    if unread:
+        result.warnings.append(no_year(str(path), unread))
     return result
 
 

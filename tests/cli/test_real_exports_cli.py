@@ -28,3 +28,26 @@ def test_entries_whose_crossref_is_not_in_the_file_are_one_line(tmp_path: Path) 
         "the first, record 1: @incollection{one} (line 1)): imported without the venue and "
         "year it would lend them\n"
     )
+
+
+def test_ris_and_endnote_years_that_name_no_year_are_one_line(tmp_path: Path) -> None:
+    """``PY  - In Press``, ``%D in press``: imported without a year, nothing said (BibTeX and
+    EndNote XML said it), now the one line EndNote XML's reader says."""
+    ris = tmp_path / "press.ris"
+    ris.write_text(
+        "TY  - JOUR\nTI  - In Press Paper\nAU  - Lee, Ann\nPY  - In Press\nJO  - Cell\nER  - \n\n"
+        "TY  - JOUR\nTI  - Dated Paper\nAU  - Lee, Ann\nPY  - 2020\nER  - \n\n"
+        "TY  - JOUR\nTI  - Forthcoming Paper\nAU  - Roe, Rob\nDA  - Forthcoming\nER  - \n",
+        encoding="utf-8",
+    )
+    enw = tmp_path / "press.enw"
+    enw.write_text("%0 Journal Article\n%T Pressed\n%A Lee, Ann\n%D in press\n%J Cell\n")
+    env = make_env(tmp_path)
+    result = run("--home", tmp_path / "home", "import", ris, enw, env=env)
+    ok(result)
+    assert result.stderr == (
+        f"  warning: {ris}: 2 records' dates give no year (record 1: 'In Press'); imported "
+        "without one\n"
+        f"  warning: {enw}: a record's date gives no year (record 1: 'in press'); imported "
+        "without one\n"
+    )
