@@ -7,16 +7,15 @@ before it (an abstract wrapped by the exporter), after a blank line too (an abst
 paragraph: the record goes on). Read in one pass, linear on any text.
 
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
-Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when
-none, the editors: ``%E``, a book's ``%Y``, see ``editors_of``), ``%D``
-(year; one that names none, ``in press``, is said in one line), ``%8`` (a date), ``%J``
-(journal), ``%B`` (proceedings or book), ``%I`` (publisher;
-a thesis's school, a report's institution), ``%V``, ``%N`` (issue), ``%P`` (pages), ``%@``
-(ISBN or ISSN), ``%R`` (DOI), ``%U`` (a link; a PDF's when it ends in ``.pdf``), ``%X``
-(abstract), ``%K`` (keywords: one a line, a ``%K``'s continued lines too, or several on a
-line apart by ``;``, or by ``,`` when they are all on one line: a keyword of its own line
-keeps its commas, as PubMed's ``Neural Networks, Computer``), ``%Z`` (a note: code links
-in it kept).
+Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when none,
+the editors: ``%E``, a book's ``%Y``, see ``editors_of``), ``%D`` (year; one that names none,
+``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
+book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
+``%P`` (pages), ``%@`` (ISBN or ISSN), ``%R`` (DOI: the first that is one), ``%U`` (a link; a
+PDF's when it ends in ``.pdf``), ``%X`` (abstract), ``%K`` (keywords: one a line, a ``%K``'s
+continued lines too, or several on a line apart by ``;``, or by ``,`` when they are all on one
+line: a keyword of its own line keeps its commas, as PubMed's ``Neural Networks, Computer``),
+``%Z`` (a note: code links in it kept).
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from typing import Any, Final
 from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
-from storage.sources.citation import entry_type
+from storage.sources.citation import doi_of, entry_type
 from storage.sources.dates import no_year, stated_date
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
@@ -41,7 +40,9 @@ _FIELDS: Final = {
     "@": "serial", "R": "doi", "U": "url", "X": "abstract", "K": "keywords", "Z": "note",
     ">": "file", "E": "secondary", "Y": "tertiary",
 }  # fmt: skip
-_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "file", "secondary", "tertiary"})
+_LISTS: Final = frozenset(
+    {"authors", "url", "keywords", "note", "file", "secondary", "tertiary", "doi"}
+)
 #: The reference types whose secondary author (``%E``, EndNote XML's ``secondary-authors``)
 #: is its editors: of a chapter's book, a paper's proceedings or journal, an entry's
 #: dictionary. A book's are its tertiary author (``%Y``, ``tertiary-authors``), its secondary
@@ -74,7 +75,6 @@ ENDNOTE_TYPES: Final = {
     "web page": "online", "computer program": "software", "dataset": "dataset",
 }  # fmt: skip
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
-_DOI_LINK: Final = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
 #: The longest a value may grow by its continued lines (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 200_000
 
@@ -147,8 +147,9 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
-    doi = _DOI_LINK.sub("", fields.get("doi", ""))
-    fields["doi"] = doi
+    # ``%R`` is the electronic resource number: the first that is a DOI (``10.1/x``,
+    # ``doi: 10.1/x``, its link) is; an OAI id or a URN (a library's) is none
+    fields["doi"] = next(filter(None, map(doi_of, fields.pop("doi", []))), "")
     links = fields.pop("url", [])
     fields["pdf"] = next((u for u in links if looks_like_pdf(u)), "")
     fields["url"] = [u for u in links if u != fields["pdf"]]

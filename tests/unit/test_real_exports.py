@@ -252,3 +252,24 @@ def test_a_crossref_to_an_entry_not_in_the_file_is_said_when_it_lends_what_is_la
         "(line 7) names a crossref the file does not hold (westfahl:frontier): imported "
         "without the venue and year it would lend"
     )
+
+
+def test_an_endnote_doi_is_the_first_electronic_resource_number_that_is_one(
+    tmp_path: Path,
+) -> None:
+    """``%R`` is EndNote's electronic resource number: zotero/translators' Refer/BibIX test
+    case gives a book two, an OAI id and a URN, neither a DOI. The first ``%R`` was the DOI
+    whatever it held: a DOI after such ids was lost, and the OAI id exported as a DOI."""
+    path = tmp_path / "refer.enw"
+    path.write_text(
+        "%0 Book\n%R oai:nb.bibsys.no:998320569524702202\n"
+        "%R URN:NBN:no-nb_digibok_2016062048105\n%T Usynlige byer\n%A Calvino, Italo\n"
+        "%D 1982\n\n"
+        "%0 Book Section\n%R URN:NBN:no-nb_digibok_2016062048105\n%R doi: 10.1007/11880561_13\n"
+        "%T Output-Sensitive Autocompletion Search\n%A Bast, H.\n%D 2006\n",
+        encoding="utf-8",
+    )
+    calvino, bast = read_source(path).records
+    assert "doi" not in _extra(calvino)
+    assert _extra(bast)["doi"] == "10.1007/11880561_13"
+    assert bast.url == "https://doi.org/10.1007/11880561_13"
