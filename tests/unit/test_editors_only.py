@@ -18,6 +18,7 @@ taken; links are local.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from storage.sources.records import SourceRecord
@@ -141,3 +142,35 @@ def test_a_zotero_csv_book_is_its_editors(tmp_path: Path) -> None:
     path.write_text(f"{columns}\n{cells}\n", encoding="utf-8")
     (record,) = read_source(path).records
     assert record.authors == CRESTANI
+
+
+def test_a_zotero_api_book_is_its_editors_not_its_translator(tmp_path: Path) -> None:
+    """Zotero's Web API item (``creators`` by ``creatorType``) of a book with editors and a
+    translator but no author: its editors, as the Zotero RDF reader gives them. Every
+    creator was taken, the translator among the authors."""
+    from tests.unit.test_zotero_api_json import item
+
+    book = item(
+        "BOOK1234",
+        itemType="book",
+        title="Space and Beyond",
+        creators=[
+            {"creatorType": "translator", "firstName": "Tom", "lastName": "Trans"},
+            {"creatorType": "editor", "firstName": "Gary", "lastName": "Westfahl"},
+            {"creatorType": "seriesEditor", "firstName": "Sue", "lastName": "Series"},
+        ],
+        date="2000",
+    )
+    lone = item(
+        "BOOK5678",
+        itemType="book",
+        title="Translated Alone",
+        creators=[{"creatorType": "translator", "firstName": "Tom", "lastName": "Trans"}],
+        date="2001",
+    )
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps([book, lone]), encoding="utf-8")
+    assert {r.title: r.authors for r in read_source(path).records} == {
+        "Space and Beyond": ("Gary Westfahl",),
+        "Translated Alone": ("Tom Trans",),  # its one creator, as before
+    }
