@@ -273,3 +273,12 @@ def test_an_endnote_doi_is_the_first_electronic_resource_number_that_is_one(
     assert "doi" not in _extra(calvino)
     assert _extra(bast)["doi"] == "10.1007/11880561_13"
     assert bast.url == "https://doi.org/10.1007/11880561_13"
+
+
+def test_a_dblp_corr_volume_is_the_papers_arxiv_id() -> None:
+    """DBLP's ``journal = {CoRR}, volume = {abs/1709.00103}`` with no url or eprint (as
+    citations trim it) came with no link: the DBLP JSON reader read the volume, BibTeX not."""
+    (record,) = read_source(FOLDER / "dblp_corr_trimmed.bib").records
+    assert record.url == "https://arxiv.org/abs/1709.00103"
+    assert (_extra(record)["eprint"], _extra(record)["archiveprefix"]) == ("1709.00103", "arXiv")
+    assert record.authors == ("Victor Zhong", "Caiming Xiong", "Richard Socher")
