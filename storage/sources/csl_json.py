@@ -2,7 +2,8 @@
 
 An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` or
 ``{"literal"}``; when none, the ``editor``, as CSL styles cite a book of its editors),
-``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``),
+``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``; a date typed as
+text that names no year, ``{"literal": "in press"}``, is said in one line),
 ``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
 tags among the keywords, and what of the ``note`` is the reference's: the user's note is
 before it). Such files are named ``.json``: they are told from other
@@ -31,7 +32,7 @@ from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
-from storage.sources.dates import checked_date, typed_date
+from storage.sources.dates import checked_date, no_year, typed_date
 from storage.sources.fields import keywords_before_tags
 from storage.sources.json_lists import loads
 from storage.sources.records import (
@@ -319,12 +320,24 @@ def read_csl_data(data: Any, path: Path) -> ReadResult:
     if not isinstance(items, list):
         raise SourceError(f"{path}: not CSL-JSON (expected an array of items)")
     result = ReadResult(source=str(path), list_name=path.stem)
+    unread: list[tuple[int, str]] = []  # dates typed as text that name no year
     for number, item in enumerate(items, start=1):
         if isinstance(item, Mapping):
-            result.add(number, csl_fields(crossref_item(item) if works is not None else item))
+            fields = csl_fields(crossref_item(item) if works is not None else item)
+            if not fields.get("year") and (typed := _typed(item.get("issued"))):
+                unread.append((number, typed))
+            result.add(number, fields)
         else:
             result.errors.append(RecordError(result.source, number, "not an object"))
+    if unread:
+        result.warnings.append(no_year(str(path), unread))
     return result
+
+
+def _typed(issued: Any) -> str:
+    """A CSL date's text as typed (its ``literal`` or ``raw``; an EDTF string), "" for none."""
+    text = issued.get("literal") or issued.get("raw") if isinstance(issued, Mapping) else issued
+    return " ".join(text.split()) if isinstance(text, str) else ""
 
 
 CSL_JSON = Reader(

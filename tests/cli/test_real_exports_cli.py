@@ -51,3 +51,22 @@ def test_ris_and_endnote_years_that_name_no_year_are_one_line(tmp_path: Path) ->
         f"  warning: {enw}: a record's date gives no year (record 1: 'in press'); imported "
         "without one\n"
     )
+
+
+def test_a_csl_json_date_that_names_no_year_is_one_line(tmp_path: Path) -> None:
+    """CSL's ``issued`` as a literal a writer could not read as a date (``{"literal": "in
+    press"}``): imported without a year, nothing said."""
+    path = tmp_path / "press.json"
+    path.write_text(
+        '[{"id": "a", "type": "article-journal", "title": "Pressed", "container-title": "Cell",'
+        ' "author": [{"family": "Lee", "given": "Ann"}], "issued": {"literal": "in press"}},'
+        ' {"id": "b", "type": "article-journal", "title": "Dated", "container-title": "Cell",'
+        ' "author": [{"family": "Lee", "given": "Ann"}], "issued": {"date-parts": [[2020]]}}]',
+        encoding="utf-8",
+    )
+    result = run("--home", tmp_path / "home", "import", path, env=make_env(tmp_path))
+    assert ok(result).startswith("Imported press: 2 added")
+    assert result.stderr == (
+        f"  warning: {path}: a record's date gives no year (record 1: 'in press'); imported "
+        "without one\n"
+    )
