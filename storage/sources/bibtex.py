@@ -6,13 +6,16 @@ bibtexparser (v2) splits the file into entries, ``@string`` macros, ``@comment``
 Values are then read here: braces and quotes taken off, ``#`` concatenations and ``@string``
 macros (and the month names BibTeX predefines) resolved within a budget (a few hundred bytes of
 doubling macros would otherwise grow to gigabytes: past it a macro is refused, and so is each
-entry using it, with one line), ``crossref`` parents' fields inherited.
+entry using it, with one line), ``crossref`` parents' fields inherited
+(``storage.sources.bibtex_crossref``).
 
 Every entry is a paper, whatever its type (``@book``, ``@phdthesis``, ``@online``, a type no
 style knows), except a ``crossref`` container: an entry another entry names in its
 ``crossref`` (DBLP's ``@proceedings``), which lends its fields instead, and biblatex's
 ``@xdata`` entries, whose fields are those of every entry naming them in its ``xdata``.
-Entries in a ``crossref`` cycle are papers too, and the cycle is named. Keys are labels, not
+Entries in a ``crossref`` cycle are papers too, and the cycle is named. An entry that names no
+``author`` (a book, a proceedings volume or a collection that names only its editors) has its
+``editor`` as its people, as BibTeX's styles cite it. Keys are labels, not
 identity: an empty key (Mendeley's ``@article{,``) or a repeated one imports, and
 ``Li2025MarS`` is not ``Li2025MaRS``.
 
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +46,7 @@ from typing import Any, Final
 from storage.errors import SourceError
 from storage.sources import bibtex_dialects as dialects
 from storage.sources.authors import ended_with_et_al, flat_name
+from storage.sources.bibtex_crossref import lending
 from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField, keywords_before_tags, without_tags
@@ -69,14 +73,12 @@ _MONTHS: Final = {
     )
 }  # fmt: skip
 _ENTRY_START: Final = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
-#: How deep ``crossref`` chains are followed (BibTeX itself follows one).
-_CROSSREF_DEPTH: Final = 4
 #: The longest a field's value may grow by its macros (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 50_000
 #: What all ``@string`` macros of a file may hold together: at least this, or four times the
 #: file's length (a real file's macros are journal names, a few kilobytes in all).
 MACRO_BUDGET_CHARS: Final = 4 * 1024**2
-#: Cycles and macros named in a warning, at most.
+#: Macros named in a warning, at most.
 _NAMED: Final = 5
 
 
@@ -325,98 +327,6 @@ def _delimited_end(text: str) -> int | None:
     return None
 
 
-def _finder(entries: list[_Entry]) -> Callable[[str], int | None]:
-    """The index of the entry a key names: the key as written, else in any letter case (as
-    BibTeX looks it up); None for none."""
-    exact: dict[str, int] = {}
-    folded: dict[str, int] = {}
-    for i, entry in enumerate(entries):
-        exact.setdefault(entry.key, i)
-        folded.setdefault(entry.key.casefold(), i)
-
-    def find(name: str) -> int | None:
-        name = name.strip()
-        return exact.get(name, folded.get(name.casefold())) if name else None
-
-    return find
-
-
-def _parents(entries: list[_Entry], find: Callable[[str], int | None]) -> list[int | None]:
-    """The entry each entry's ``crossref`` names (its index), or None."""
-    return [find(entry.fields.get("crossref", "")) for entry in entries]
-
-
-#: The ``@xdata`` entries an entry takes fields from, at most (its keys, theirs in turn).
-_XDATA_MAX: Final = 8
-
-
-def _with_xdata(entries: list[_Entry], find: Callable[[str], int | None], index: int) -> None:
-    """Entry ``index`` with the fields of the ``@xdata`` entries its ``xdata`` names (biblatex's
-    data written once for many entries: a proceedings' booktitle, publisher and year) as its
-    own: its own fields first, then those of the first key's entry, and of the ones theirs
-    name in turn."""
-    fields = entries[index].fields
-    pending = [k for k in fields.get("xdata", "").split(",") if k.strip()][:_XDATA_MAX]
-    seen = {index}
-    while pending and len(seen) <= _XDATA_MAX:
-        source = find(pending.pop(0))
-        if source is None or source in seen:
-            continue
-        seen.add(source)
-        for name, value in entries[source].fields.items():
-            if name not in ("xdata", "crossref", "ids"):
-                fields.setdefault(name, value)
-        pending.extend(k for k in entries[source].fields.get("xdata", "").split(",") if k.strip())
-        del pending[_XDATA_MAX:]
-
-
-def _cycles(parents: list[int | None]) -> list[list[int]]:
-    """The ``crossref`` cycles (each a list of entry indexes), in linear time: every entry
-    names at most one parent, so each walk ends at a root, a walk already done, or a cycle."""
-    state = [0] * len(parents)  # 0 not seen, 1 on the current walk, 2 done
-    cycles: list[list[int]] = []
-    for start in range(len(parents)):
-        walk: list[int] = []
-        node: int | None = start
-        while node is not None and state[node] == 0:
-            state[node] = 1
-            walk.append(node)
-            node = parents[node]
-        if node is not None and state[node] == 1:
-            cycles.append(walk[walk.index(node) :])
-        for seen in walk:
-            state[seen] = 2
-    return cycles
-
-
-#: A parent's fields that are its own, not its children's: the volume's link, DOI and
-#: identity (DBLP's ``@proceedings`` url is the volume's page; a paper with its own DOI and
-#: no url took it), as are BibDesk's links and Mendeley's arXiv id; a subtitle is the title's.
-_NOT_INHERITED: Final = frozenset(
-    {"crossref", "ids", "url", "doi", "biburl", "bibsource", "timestamp", "eprint", "arxivid"}
-    | {"remote-url", "subtitle"}
-)
-
-
-def _inherit(entries: list[_Entry], parents: list[int | None], index: int) -> dict[str, str]:
-    """An entry's fields with what its ``crossref`` parents give (a parent's ``title`` is
-    the ``booktitle`` of its children)."""
-    fields = dict(entries[index].fields)
-    seen = {index}
-    parent = parents[index]
-    for _ in range(_CROSSREF_DEPTH):
-        if parent is None or parent in seen:
-            break
-        seen.add(parent)
-        for name, value in entries[parent].fields.items():
-            if name == "title":
-                fields.setdefault("booktitle", value)
-            elif name not in _NOT_INHERITED and not name.startswith("bdsk-url-"):
-                fields.setdefault(name, value)
-        parent = parents[parent]
-    return fields
-
-
 _URL_COMMAND: Final = re.compile(r"^\\(?:url|href)\s*\{([^{}]*)\}")
 
 
@@ -501,7 +411,9 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
         "title": _as_source(_readable(dialects.full_title(fields))),
         "abstract": fields.get("abstract", ""),
-        "authors": list(authors_of(fields.get("author", ""))),
+        # a book or proceedings volume that names only its editors is cited by them (as
+        # BibTeX's styles and CSL do): they are its people, never added to its authors
+        "authors": list(authors_of(_first(fields, ("author", "editor")))),
         "venue": _readable(venue),
         "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's
@@ -606,7 +518,9 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
         failed = not isinstance(entry, Entry)
         values = entry.fields if isinstance(entry, Entry) else ()
         runs_on = any(value_runs_on(str(f.value)) for f in values)
-        if failed or cut_short(tail) or runs_on:
+        # ``journal =} {J},``: the last field has no value, and the entry's rest follows it
+        cut = cut_short(tail) or bool(values and tail.strip() and not str(values[-1].value))
+        if failed or cut or runs_on:
             raw = str(block.raw or "")
             found = text.find(raw, cursor) if raw else -1
             cursor = max(cursor, found)
@@ -616,7 +530,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
                 at += 1 if tail else 0
                 entries.append(_mended(whole, line, number, macros))
                 continue
-            if failed or cut_short(tail):
+            if failed or cut:
                 at += 1 if tail and not failed else 0
                 result.refuse(number, _unread(block if failed else entry, line, cut=not failed))
                 continue
@@ -628,30 +542,11 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             f"{path}: @string macros grow past what a file may hold and were not expanded: "
             f"{names}{more}"
         )
-    find = _finder(entries)
-    for index, entry in enumerate(entries):
-        if entry.fields.get("xdata"):
-            _with_xdata(entries, find, index)
-    parents = _parents(entries, find)
-    on_cycle: set[int] = set()
-    for cycle in _cycles(parents):
-        on_cycle.update(cycle)
-        keys = [entries[i].key or "(no key)" for i in cycle]
-        shown = " → ".join([*keys[:_NAMED], keys[0]] if len(keys) <= _NAMED else keys[:_NAMED])
-        more = "" if len(keys) <= _NAMED else f" → … ({len(keys):,} entries)"
-        result.warnings.append(
-            f"{path}: crossref cycle {shown}{more}: read as papers, each without the fields "
-            "the cycle would lend it"
-        )
-    containers = {p for p in parents if p is not None} - on_cycle
-    containers.update(i for i, entry in enumerate(entries) if entry.kind.casefold() == "xdata")
-
-    def fields_of(index: int) -> dict[str, str]:  # what a cycle would lend is not taken
-        return entries[index].fields if index in on_cycle else _inherit(entries, parents, index)
-
+    lent = lending(entries, str(path))  # crossref parents, xdata (``bibtex_crossref``)
+    result.warnings.extend(lent.warnings)
     unread: list[tuple[int, str]] = []  # years that name no year
     for index, entry in enumerate(entries):
-        if index in containers:
+        if index in lent.containers:
             result.containers += 1
             continue
         if entry.problem:
@@ -668,7 +563,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
                 f"{', '.join(entry.mended[:_NAMED])}: read as fields of their own"
             )
         try:
-            fields = _fields(entry, fields_of(index), ours)
+            fields = _fields(entry, lent.fields_of(entries, index), ours)
             if fields.pop("year_unread", False):
                 unread.append((entry.number, fields["year"]))
             if "file" in fields:

@@ -11,6 +11,10 @@ A ``}`` closes a value early when what follows it is no value's end: neither a `
 next field (or the entry's end), nor ``#``, nor the entry's own end. A value read on past such
 a brace must then end within its field: meeting the start of a field of its own (a comma,
 a new line, ``name =``) first says the brace was no stray, and the entry is not guessed at.
+The entry's own end is a brace after which no field, no ``#`` and no rest of a value come
+(more braces and commas between them or not): so braces too many after a value (``{A}}},``,
+``year = 2020},``), two inside one (``{Alpha Be}}ta}``) and one before one (``journal =}
+{J}``) are taken out too.
 
 Linear in the entry's text; pure standard library.
 """
@@ -29,15 +33,26 @@ _NAME: Final = r"[A-Za-z_][\w:.+-]*"
 _FIELD: Final = re.compile(rf"\s*({_NAME})\s*=\s*")
 #: An entry's head: ``@type{key,`` (or ``(``), the key possibly empty.
 _HEAD: Final = re.compile(r"\s*@\s*([A-Za-z]\w*)\s*([{(])\s*([^,\s{}()]*)\s*,")
-#: A comment the parser left after an entry that goes on with the entry's fields.
-_GOES_ON: Final = re.compile(rf"\s*(?:,|{_NAME}\s*=)")
+#: More braces too many, and the commas and spaces between them: at most eight, so that each
+#: brace of a value is looked past a bounded number of times (a file of ``}`` is read in linear
+#: time).
+_MORE: Final = r"(?:[})][\s,]*){0,8}"
+#: The rest of a value that two braces too many cut short (``{Alpha Be}}ta},``), up to its
+#: end: text on the line, a closing brace, then the next field or the entry's end.
+_VALUE_REST: Final = rf"[^{{}}\n@]*[}})]\s*(?:,?\s*{_NAME}\s*=|,?\s*[}})]\s*\Z)"
+#: A comment the parser left after an entry that goes on with the entry's fields (after more
+#: braces too many, ``}},``), with the value's next part (``# {B}``), or with its rest.
+_GOES_ON: Final = re.compile(rf"\s*,|[\s,]*{_MORE}(?:{_NAME}\s*=|#\s*[{{\"]|{_VALUE_REST})")
 #: A delimited value's end, after its closing brace or quote: a comma and the next field or the
 #: entry's end, a concatenation, a new line and the next field (a comma left out), or the end.
 _VALUE_END: Final = re.compile(rf"\s*(?:#|,\s*(?:{_NAME}\s*=|[}})]|\Z)|\n\s*{_NAME}\s*=|[}})]|\Z)")
-#: After a closing brace, the entry going on with a field: that brace was not the entry's end.
-_FIELD_AFTER: Final = re.compile(rf"\s*,?\s*{_NAME}\s*=")
+#: After a closing brace, the entry going on (after more braces too many) with a field, the
+#: value's next part or its rest: that brace was not the entry's end.
+_FIELD_AFTER: Final = re.compile(rf"[\s,]*{_MORE}(?:{_NAME}\s*=|#|{_VALUE_REST})")
 #: Inside a value read past a stray brace: the start of a field of its own (a line's).
 _FIELD_LINE: Final = re.compile(rf",[ \t]*\r?\n\s*{_NAME}\s*=")
+#: A brace too many before a value: ``}`` and the value's start.
+_STRAY_FIRST: Final = re.compile(r"\}\s*[{\"\w]")
 #: A bare value (a number, a macro's name).
 _BARE: Final = re.compile(r"[^\s,#{}()\"]+")
 
@@ -98,7 +113,13 @@ def mend_entry(text: str) -> Mended | None:
         if pos >= len(text):
             return None  # the entry never ends
         if text[pos] == closer:
-            return entry
+            if _FIELD_AFTER.match(text, pos + 1) is None:
+                return entry
+            # a brace too many after a bare or quoted value (``year = 2020},``): taken out
+            if entry.fields and entry.fields[-1][0].casefold() not in entry.strays:
+                entry.strays.append(entry.fields[-1][0].casefold())
+            pos += 1
+            continue
         name = _FIELD.match(text, pos)
         if name is None:
             return None
@@ -116,6 +137,10 @@ def _value(text: str, pos: int, closer: str) -> tuple[str, int, int] | None:
     written, where it ends, how many unmatched ``}`` were taken out; None when unreadable."""
     parts: list[str] = []
     strays = 0
+    if _STRAY_FIRST.match(text, pos):  # ``journal =} {J}``: a brace before the value
+        pos, strays = text.index("}", pos) + 1, 1
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
     while True:
         if pos >= len(text):
             return None

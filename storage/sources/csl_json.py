@@ -1,7 +1,9 @@
 """CSL-JSON: the citation format of Zotero ("CSL JSON" export), pandoc and citeproc.
 
 An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` or
-``{"literal"}``), ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``),
+``{"literal"}``; when none, the ``editor``, as CSL styles cite a book of its editors),
+``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``; a date typed as
+text that names no year, ``{"literal": "in press"}``, is said in one line),
 ``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
 tags among the keywords, and what of the ``note`` is the reference's: the user's note is
 before it). Such files are named ``.json``: they are told from other
@@ -30,7 +32,7 @@ from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
-from storage.sources.dates import checked_date, typed_date
+from storage.sources.dates import checked_date, no_year, typed_date
 from storage.sources.fields import keywords_before_tags
 from storage.sources.json_lists import loads
 from storage.sources.records import (
@@ -143,7 +145,9 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     kind = str(item.get("type", "")).strip()
     kind = FROM_CSL.get(kind) or FROM_CROSSREF.get(kind, "misc")
     fields["entry_type"] = kind
-    fields["authors"] = _names(item.get("author"))
+    # a book or proceedings volume that names only its editors is cited by them (as CSL
+    # styles substitute them): they are its people, never added to its authors
+    fields["authors"] = _names(item.get("author")) or _names(item.get("editor"))
     # a conference paper without proceedings names its conference: ``event-title``, or
     # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""
@@ -316,12 +320,24 @@ def read_csl_data(data: Any, path: Path) -> ReadResult:
     if not isinstance(items, list):
         raise SourceError(f"{path}: not CSL-JSON (expected an array of items)")
     result = ReadResult(source=str(path), list_name=path.stem)
+    unread: list[tuple[int, str]] = []  # dates typed as text that name no year
     for number, item in enumerate(items, start=1):
         if isinstance(item, Mapping):
-            result.add(number, csl_fields(crossref_item(item) if works is not None else item))
+            fields = csl_fields(crossref_item(item) if works is not None else item)
+            if not fields.get("year") and (typed := _typed(item.get("issued"))):
+                unread.append((number, typed))
+            result.add(number, fields)
         else:
             result.errors.append(RecordError(result.source, number, "not an object"))
+    if unread:
+        result.warnings.append(no_year(str(path), unread))
     return result
+
+
+def _typed(issued: Any) -> str:
+    """A CSL date's text as typed (its ``literal`` or ``raw``; an EDTF string), "" for none."""
+    text = issued.get("literal") or issued.get("raw") if isinstance(issued, Mapping) else issued
+    return " ".join(text.split()) if isinstance(text, str) else ""
 
 
 CSL_JSON = Reader(

@@ -4,8 +4,9 @@ one paper per row. Our own CSV export reads back whole: statuses, notes and tags
 Column names are read in lower case, runs of spaces as one ``_`` (``Abstract Note`` is
 ``abstract_note``). The CSV exports of reference managers name their columns their own way,
 read here as the fields they are: Zotero's (``Abstract Note``, ``Author`` as ``Last, First;
-…``, ``Publication Year``, ``Publication Title``, ``Item Type``, ``Manual Tags`` and
-``Automatic Tags``; the arXiv id and DOI it keeps in ``Extra`` lines, ``arXiv: 2401.01234``
+…`` and, for a book that names only its editors, ``Editor``, ``Publication Year``,
+``Publication Title``, ``Item Type``, ``Manual Tags`` and ``Automatic Tags``; the arXiv id
+and DOI it keeps in ``Extra`` lines, ``arXiv: 2401.01234``
 and ``DOI: 10.1/x``, for item types without a field of their own), Scopus's (``Source
 title``, ``Document Type``, ``Author Keywords``, ``Page start`` and ``Page end``, ``Cited
 by``, ``Link``: its own record page, so the DOI's page instead when there is one), Google
@@ -147,6 +148,8 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["authors"] = _last_first(_SCOPUS_ID.sub("", n) for n in full_names.split(";"))
     elif "item_type" in fields and fields.get("author", "").strip():  # Zotero: ``Lee, Ann; …``
         fields["author"] = _last_first(fields["author"].split(";"))
+    elif "item_type" in fields and fields.get("editor", "").strip():  # a book of its editors'
+        fields["author"] = _last_first(fields["editor"].split(";"))
     if "item_type" in fields:
         _zotero_extra(fields)
     elif "publication" in fields and not fields.get("issue", "").strip():

@@ -9,7 +9,7 @@ import calendar
 import re
 from typing import Final
 
-__all__ = ["checked_date", "stated_date", "typed_date"]
+__all__ = ["checked_date", "no_year", "stated_date", "typed_date"]
 
 #: Months by name: English (``Sep``, ``Sept``, ``September``: at least three letters of
 #: the name), and the names in other languages that reference managers keep as typed.
@@ -100,3 +100,11 @@ def stated_date(year: str, date: str) -> tuple[int | None, int | None, int | Non
     if stated[1] is not None or found[0] != stated[0]:
         return stated
     return found
+
+
+def no_year(source: str, unread: list[tuple[int, str]]) -> str:
+    """The one line for the records whose date, typed, names no year (``in press``,
+    ``Forthcoming``): the first of them and how many, imported without a year."""
+    number, typed = unread[0]
+    many = f"{len(unread):,} records' dates give" if len(unread) > 1 else "a record's date gives"
+    return f"{source}: {many} no year (record {number}: {typed[:40]!r}); imported without one"

@@ -7,14 +7,15 @@ before it (an abstract wrapped by the exporter), after a blank line too (an abst
 paragraph: the record goes on). Read in one pass, linear on any text.
 
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
-Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``), ``%D``
-(year), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or book), ``%I`` (publisher;
-a thesis's school, a report's institution), ``%V``, ``%N`` (issue), ``%P`` (pages), ``%@``
-(ISBN or ISSN), ``%R`` (DOI), ``%U`` (a link; a PDF's when it ends in ``.pdf``), ``%X``
-(abstract), ``%K`` (keywords: one a line, a ``%K``'s continued lines too, or several on a
-line apart by ``;``, or by ``,`` when they are all on one line: a keyword of its own line
-keeps its commas, as PubMed's ``Neural Networks, Computer``), ``%Z`` (a note: code links
-in it kept).
+Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when none,
+the editors: ``%E``, a book's ``%Y``, see ``editors_of``), ``%D`` (year; one that names none,
+``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
+book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
+``%P`` (pages), ``%@`` (ISBN or ISSN), ``%R`` (DOI: the first that is one), ``%U`` (a link; a
+PDF's when it ends in ``.pdf``), ``%X`` (abstract), ``%K`` (keywords: one a line, a ``%K``'s
+continued lines too, or several on a line apart by ``;``, or by ``,`` when they are all on one
+line: a keyword of its own line keeps its commas, as PubMed's ``Neural Networks, Computer``),
+``%Z`` (a note: code links in it kept).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any, Final
 from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
-from storage.sources.citation import entry_type
-from storage.sources.dates import stated_date
+from storage.sources.citation import doi_of, entry_type
+from storage.sources.dates import no_year, stated_date
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 
@@ -37,9 +38,33 @@ _FIELDS: Final = {
     "T": "title", "A": "authors", "D": "year", "8": "date", "J": "journal",
     "B": "container", "I": "publisher", "V": "volume", "N": "issue", "P": "pages",
     "@": "serial", "R": "doi", "U": "url", "X": "abstract", "K": "keywords", "Z": "note",
-    ">": "file",
+    ">": "file", "E": "secondary", "Y": "tertiary",
 }  # fmt: skip
-_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "file"})
+_LISTS: Final = frozenset(
+    {"authors", "url", "keywords", "note", "file", "secondary", "tertiary", "doi"}
+)
+#: The reference types whose secondary author (``%E``, EndNote XML's ``secondary-authors``)
+#: is its editors: of a chapter's book, a paper's proceedings or journal, an entry's
+#: dictionary. A book's are its tertiary author (``%Y``, ``tertiary-authors``), its secondary
+#: its series' editor; a thesis's secondary author is its advisor, a letter's its recipient.
+_EDITED: Final = frozenset(
+    {"journal article", "electronic article", "magazine article", "conference proceedings",
+     "conference paper", "book section", "electronic book section", "electronic book",
+     "generic", "dictionary", "encyclopedia"}
+)  # fmt: skip
+
+
+def editors_of(kind: str, secondary: list[str], tertiary: list[str]) -> list[str]:
+    """The editors of a record of EndNote's reference type ``kind`` (``Book``, ``Book
+    Section``…), its people when it names no author (a book or a proceedings volume that
+    names only its editors): see ``_EDITED``. Zotero writes the same roles (its ``Refer/BibIX``
+    export a book's editors as ``%E`` too, taken when there is no ``%Y``)."""
+    kind = kind.casefold()
+    if kind == "book":
+        return tertiary or secondary
+    return secondary if kind in _EDITED else []
+
+
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
 ENDNOTE_TYPES: Final = {
     "journal article": "article", "electronic article": "article",
@@ -50,7 +75,6 @@ ENDNOTE_TYPES: Final = {
     "web page": "online", "computer program": "software", "dataset": "dataset",
 }  # fmt: skip
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
-_DOI_LINK: Final = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
 #: The longest a value may grow by its continued lines (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 200_000
 
@@ -87,18 +111,24 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
         if not value:
             continue
         if name in _LISTS:
-            fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
+            named = name in ("authors", "secondary", "tertiary")
+            fields.setdefault(name, []).append(last_first(value) if named else value)
         else:
             fields.setdefault(name, value)
     words = fields.get("keywords", [])
     if len(words) == 1:  # one line of them: "graph neural networks, recommendation" (ACM)
         fields["keywords"] = [w.strip() for w in words[0].split(",") if w.strip()]
+    secondary, tertiary = fields.pop("secondary", []), fields.pop("tertiary", [])
+    if not fields.get("authors"):
+        fields["authors"] = editors_of(kind, secondary, tertiary)
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     fields["entry_type"] = entry
     # ``%D`` the year (``2024``, ``c2024``, ``2024/05/07``), ``%8`` a date as typed (``May 7,
     # 2024``): its month when the years agree
-    year, month, day = stated_date(fields.get("year", ""), fields.pop("date", ""))
+    typed = (fields.get("year", ""), fields.pop("date", ""))
+    year, month, day = stated_date(*typed)
     fields["year"] = str(year or "")
+    fields["year_unread"] = "" if year else typed[0] or typed[1]  # ``in press``: said
     if year and month:
         fields["month"] = month
         fields["date"] = f"{year:04d}-{month:02d}-{day:02d}" if day else ""
@@ -117,8 +147,9 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
-    doi = _DOI_LINK.sub("", fields.get("doi", ""))
-    fields["doi"] = doi
+    # ``%R`` is the electronic resource number: the first that is a DOI (``10.1/x``,
+    # ``doi: 10.1/x``, its link) is; an OAI id or a URN (a library's) is none
+    fields["doi"] = next(filter(None, map(doi_of, fields.pop("doi", []))), "")
     links = fields.pop("url", [])
     fields["pdf"] = next((u for u in links if looks_like_pdf(u)), "")
     fields["url"] = [u for u in links if u != fields["pdf"]]
@@ -137,6 +168,7 @@ def read_endnote(text: str, path: Path) -> ReadResult:
     result = ReadResult(source=str(path), list_name=path.stem)
     tags: list[tuple[str, list[str]]] = []
     number = 0
+    unread: list[tuple[int, str]] = []  # dates that name no year
 
     def end() -> None:
         nonlocal tags, number
@@ -146,6 +178,8 @@ def read_endnote(text: str, path: Path) -> ReadResult:
             if isinstance(record, str):
                 result.refuse(number, record)
             else:
+                if typed := record.pop("year_unread", ""):
+                    unread.append((number, typed))
                 result.add(number, record)
         tags = []
 
@@ -172,6 +206,8 @@ def read_endnote(text: str, path: Path) -> ReadResult:
     end()
     if number == 0:
         raise SourceError(f"{path}: not an EndNote file (no record of %-tagged lines)")
+    if unread:
+        result.warnings.append(no_year(str(path), unread))
     return result
 
 

@@ -9,7 +9,9 @@ whitespace that only indents the runs is not text.
 
 Elements read, within a ``<record>``: ``ref-type`` (its ``name``: ``Journal Article``,
 ``Conference Proceedings``…, or its number), ``contributors/authors/author`` (``Last,
-First``, in order), ``titles/title`` (``short-title`` when it has none), ``secondary-title``
+First``, in order; when none, the editors: ``secondary-authors``, a book's
+``tertiary-authors``, ``storage.sources.endnote.editors_of``), ``titles/title``
+(``short-title`` when it has none), ``secondary-title``
 (the journal, proceedings or book), ``periodical/full-title`` (the journal; ``alt-title``,
 ``abbr-1`` its abbreviation when nothing else names it), ``dates/year``,
 ``dates/pub-dates/date`` (``May 7``: read with the year), ``abstract`` (its lines kept),
@@ -21,7 +23,8 @@ DOI), ``notes`` (the reference's note: code links in it kept), ``research-notes`
 user's own notes, Zotero's in HTML: the paper's note), ``pages``, ``volume``, ``number`` or
 ``issue``, ``isbn`` (an ISBN or ISSN), ``publisher`` (a thesis's school, a report's
 institution). An arXiv id comes from an arXiv link or a DOI ``10.48550/arXiv.…``. Not kept:
-``label`` (EndNote's citation key), ``language``, editors: the library has no such field.
+``label`` (EndNote's citation key), ``language``, the editors of a record that names its
+authors: the library has no such field.
 
 The standard library's expat parses it, safely: nothing outside the file is fetched (no
 DTD, no external entity), and a document that declares entities (an expansion bomb's way)
@@ -47,8 +50,8 @@ from storage.sources import xml_text
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
-from storage.sources.dates import stated_date, typed_date
-from storage.sources.endnote import ENDNOTE_TYPES
+from storage.sources.dates import no_year, stated_date, typed_date
+from storage.sources.endnote import ENDNOTE_TYPES, editors_of
 from storage.sources.links import web_url
 from storage.sources.records import (
     ARXIV_ID,
@@ -65,7 +68,9 @@ SUFFIXES: Final = (".xml",)
 #: Where a field's text is, from its ``<record>``: the fields read, one value per element.
 _FIELDS: Final = frozenset(
     {
-        "ref-type", "database", "contributors/authors/author", "titles/title",
+        "ref-type", "database", "contributors/authors/author",
+        "contributors/secondary-authors/author", "contributors/tertiary-authors/author",
+        "titles/title",
         "titles/secondary-title", "titles/alt-title", "titles/short-title",
         "periodical/full-title", "periodical/abbr-1", "alt-periodical/full-title",
         "dates/year", "dates/pub-dates/date", "abstract", "keywords/keyword",
@@ -252,6 +257,11 @@ def _first(values: dict[str, list[str]], *fields: str) -> str:
     return ""
 
 
+def _people(values: dict[str, list[str]], field: str) -> list[str]:
+    """The names of a contributors' element, ``Last, First`` each, as the library keeps them."""
+    return [last_first(name) for value in values.get(field, ()) if (name := _text(value))]
+
+
 def _paragraphs(value: str) -> str:
     """An abstract's text: its lines kept, each one's spaces made one, no blank line twice."""
     lines = (" ".join(line.split()) for line in value.splitlines())
@@ -306,14 +316,17 @@ def _fields(
     """A record's fields under the names the readers' records use; its date as written when
     it gives no year ("" when it does, or there is none); whether its notes were cut."""
     fields: dict[str, Any] = {"title": _first(values, "titles/title", "titles/short-title")}
-    authors = (_text(a) for a in values.get("contributors/authors/author", ()))
-    fields["authors"] = [last_first(a) for a in authors if a]
+    fields["authors"] = _people(values, "contributors/authors/author")
     fields["abstract"] = next(
         (text for v in values.get("abstract", ()) if (text := _paragraphs(v))), ""
     )
     fields["keywords"] = _keywords(values.get("keywords/keyword", []))
     kind = _text(attributes.get("ref-type", "")).casefold()
     kind = kind or _TYPE_NUMBERS.get(_first(values, "ref-type"), "")
+    if not fields["authors"]:  # a book or a proceedings volume that names its editors
+        secondary = _people(values, "contributors/secondary-authors/author")
+        tertiary = _people(values, "contributors/tertiary-authors/author")
+        fields["authors"] = editors_of(kind, secondary, tertiary)
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
     fields["entry_type"] = entry
     stated, date = _first(values, "dates/year"), _first(values, "dates/pub-dates/date")
@@ -458,13 +471,7 @@ def read_endnote_xml(text: str, path: Path) -> ReadResult:
             "nothing to import"
         )
     if unread:
-        number, year = unread[0]
-        many = (
-            f"{len(unread):,} records' dates give" if len(unread) > 1 else "a record's date gives"
-        )
-        result.warnings.append(
-            f"{source}: {many} no year (record {number}: {year[:40]!r}); imported without one"
-        )
+        result.warnings.append(no_year(source, unread))
     return result
 
 

@@ -649,8 +649,8 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
     for key in _VENUE_FIELDS:
         value = item.get(key)
         match = _ARXIV_VENUE.fullmatch(value) if isinstance(value, str) else None
-        if match is None and isinstance(value, str) and value.strip().casefold() == "arxiv":
-            # Semantic Scholar's BibTeX: journal={ArXiv}, volume={abs/2106.09685}
+        if match is None and str(value).strip().casefold() in ("arxiv", "corr"):
+            # Semantic Scholar's BibTeX: journal={ArXiv}, volume={abs/2106.09685}; DBLP's CoRR
             match = _ARXIV_VENUE.fullmatch(f"arXiv {volume}") if isinstance(volume, str) else None
             found.update({"volume": None} if match else {})
         if match is not None:

@@ -8,9 +8,11 @@ once, at its end, however many there are). rispy reads ``TY - JOUR`` (one space)
 drops a last record without ``ER``, and would be one more dependency.
 
 Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
-``AU``/``A1`` (authors, ``Last, First``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
+``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
+as the type places them, ``_EDITORS``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
 (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``), ``PY``/``Y1`` (year), ``DA``
-(date), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
+(date; one that names no year, ``In Press``, is said in one line), ``JF`` (journal; an
+article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
 ``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
 ``JF``/``JO`` are its proceedings or book too), ``PB``
 (publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
@@ -31,7 +33,7 @@ from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import FROM_RIS
-from storage.sources.dates import typed_date
+from storage.sources.dates import no_year, typed_date
 from storage.sources.fields import keywords_before_tags
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
@@ -56,13 +58,26 @@ _FIELDS: Final = {
     "T2": "container", "BT": "container", "C3": "container",
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
     "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user", "U2": "user2",
-    "M3": "work",
+    "M3": "work", "ED": "editors", "A2": "secondary", "A3": "tertiary",
 }  # fmt: skip
+#: Where a record that names no author (``AU``, ``A1``) names its editors, by its type: ``ED``
+#: (an editor whatever the type), then the secondary author a chapter's, a conference paper's,
+#: a journal article's or an entry's editors are (``A2``), or the tertiary author a book's are
+#: (``A3``; its ``A2`` is its series' editor, the last of its people), as EndNote's reference
+#: types and Zotero's RIS (zotero/translators ``RIS.js``) write and read them.
+_EDITORS: Final = {"BOOK": ("ED", "A3", "A2")} | dict.fromkeys(
+    ("JOUR", "EJOUR", "MGZN", "CHAP", "ECHAP", "CONF", "CPAPER", "DICT", "ENCYC", "EBOOK",
+     "EDBOOK", "BLOG", "GEN"),
+    ("ED", "A2"),
+)  # fmt: skip
+_PEOPLE: Final = {"ED": "editors", "A2": "secondary", "A3": "tertiary"}
 #: A DOI in ``M3`` ("type of work"), where PubMed's, publishers' and older Zotero's RIS write
 #: it (``M3  - 10.1172/JCI13505``, EndNote's ``doi: DOI: 10.1016/…``): Zotero's RIS import
 #: reads it as the DOI too (zotero/translators ``RIS.js``). A type of work (``Article``) is none.
 _DOI_IN: Final = re.compile(r"10\.\d{4,9}/\S+?(?=[.,;)\]]*(?:\s|$))")
-_LISTS: Final = frozenset({"authors", "url", "keywords", "note", "serial", "pdf"})
+_LISTS: Final = frozenset(
+    {"authors", "url", "keywords", "note", "serial", "pdf", *_PEOPLE.values()}
+)
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
 #: The longest a value may grow by its wrapped lines (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 200_000
@@ -143,20 +158,27 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         if name == "keywords":  # one a line, or several on a line ("a; b": Mendeley, PubMed)
             fields.setdefault(name, []).extend(k for k in value.split(";") if k.strip())
         elif name in _LISTS:
-            fields.setdefault(name, []).append(last_first(value) if name == "authors" else value)
+            named = name == "authors" or name in _PEOPLE.values()
+            fields.setdefault(name, []).append(last_first(value) if named else value)
         else:
             fields.setdefault(name, value)
     work = _DOI_IN.search(fields.pop("work", ""))
     if work and not fields.get("doi"):
         fields["doi"] = work.group()
+    people = {tag: fields.pop(name, []) for tag, name in _PEOPLE.items()}
+    if not fields.get("authors"):  # a book or a proceedings volume that names its editors
+        roles = _EDITORS.get(kind.strip().upper(), ("ED",))
+        fields["authors"] = next((people[tag] for tag in roles if people[tag]), [])
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
     fields["entry_type"] = entry
-    year, month, date = _date(fields.pop("date", ""))
-    stated = _date(fields.get("year", ""))
+    typed = (fields.get("year", ""), fields.pop("date", ""))
+    year, month, date = _date(typed[1])
+    stated = _date(typed[0])
     if stated[0] and year != stated[0]:  # a date of another year (its access, its export)
         month = date = ""
     fields["year"] = stated[0] or year
     fields["month"], fields["date"] = stated[1] or month, stated[2] or date
+    fields["year_unread"] = "" if fields["year"] else typed[0] or typed[1]  # ``In Press``: said
     container = fields.pop("container", "")
     # the full name before an abbreviation: JF, then (Zotero, Scopus) T2, then JO, JA and J2
     # (``IEEE Trans. Pattern Anal. Mach. Intell.`` beside T2's full name)
@@ -208,16 +230,22 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     return {k: v for k, v in fields.items() if v}
 
 
-def _add(result: ReadResult, number: int, record: dict[str, Any] | str) -> None:
+def _add(
+    result: ReadResult, number: int, record: dict[str, Any] | str, unread: list[tuple[int, str]]
+) -> None:
+    """Record ``number`` added, or refused; a date that names no year noted in ``unread``."""
     if isinstance(record, str):
         result.refuse(number, record)
-    else:
-        result.add(number, record)
+        return
+    if typed := record.pop("year_unread", ""):
+        unread.append((number, typed))
+    result.add(number, record)
 
 
 def read_ris(text: str, path: Path) -> ReadResult:
     """Every ``TY`` … ``ER`` record of a RIS file (see the module)."""
     result = ReadResult(source=str(path), list_name=path.stem)
+    unread: list[tuple[int, str]] = []  # dates that name no year
     tags: list[tuple[str, list[str]]] | None = None
     kind = ""
     number = 0
@@ -234,20 +262,22 @@ def read_ris(text: str, path: Path) -> ReadResult:
         if tag == "TY":
             if tags is not None:  # the previous record had no ER
                 number += 1
-                _add(result, number, _record(kind, tags))
+                _add(result, number, _record(kind, tags), unread)
             tags, kind = [], value
         elif tag == "ER":
             if tags is not None:
                 number += 1
-                _add(result, number, _record(kind, tags))
+                _add(result, number, _record(kind, tags), unread)
             tags = None
         elif tags is not None:
             tags.append((tag, [str(len(value)), value]))  # its length so far, its lines
     if tags is not None:
         number += 1
-        _add(result, number, _record(kind, tags))
+        _add(result, number, _record(kind, tags), unread)
     if number == 0:
         raise SourceError(f"{path}: not a RIS file (no record starts with a TY line)")
+    if unread:
+        result.warnings.append(no_year(str(path), unread))
     return result
 
 

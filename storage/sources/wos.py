@@ -11,7 +11,8 @@ field joined by ``"; "``.
 
 Tags read: ``PT`` (J journal, B book, S series, P patent), ``DT`` (``Article``,
 ``Proceedings Paper``, ``Review``…), ``TI`` (title), ``AF`` (authors' full names, ``Last,
-First``; else ``AU``), ``AB`` (abstract), ``SO`` (journal or proceedings), ``CT``
+First``; else ``AU``, else the group's name ``CA``, else the book's editors ``BE``), ``AB``
+(abstract), ``SO`` (journal or proceedings), ``CT``
 (conference), ``PY`` (year), ``PD`` (``JUN 15``), ``EA`` and ``EY`` (an early-access
 record's date, ``JAN 2024``, and year: its year when it has no ``PY``), ``VL``, ``IS``,
 ``BP``/``EP`` (pages), ``AR`` (article number), ``DI`` (DOI), ``SN``/``EI`` (ISSN), ``BN``
@@ -37,7 +38,7 @@ from storage.sources.records import Fit, Reader, ReadResult
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) (.*)")
 _FIRST_LINE: Final = re.compile(r"FN (?:Clarivate Analytics |Thomson Reuters )?Web of Science")
 #: Tags whose lines (tagged) or ``;``-joined parts (tab delimited) are one value each.
-_LISTS: Final = frozenset({"AU", "AF", "DE"})
+_LISTS: Final = frozenset({"AU", "AF", "DE", "CA", "BE"})
 _MONTHS: Final = {m: i for i, m in enumerate(
     ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"), 1
 )}  # fmt: skip
@@ -79,7 +80,9 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "title": one("TI"),
         "abstract": "\n".join(tags.get("AB", [])).strip(),
-        "authors": [last_first(a) for a in tags.get("AF") or tags.get("AU") or [] if a.strip()],
+        # a record that names no author: its group's name (``CA``), or its book's editors
+        # (``BE``: a volume that names only its editors)
+        "authors": [last_first(a) for a in next(_people(tags), []) if a.strip()],
         "year": year,
         "month": str(_MONTHS[month]) if month in _MONTHS else "",
         "entry_type": entry,
@@ -97,6 +100,15 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
         "citations": one("TC"),
     }
     return {k: v for k, v in fields.items() if v}
+
+
+def _people(tags: Mapping[str, list[str]]) -> Iterator[list[str]]:
+    """A record's authors' names (``AF``, ``AU``), else its group authors' (``CA``), else its
+    editors' (``BE``), whichever it gives first."""
+    for tag in ("AF", "AU", "CA", "BE"):
+        names = [n for n in tags.get(tag, []) if n.strip()]
+        if names:
+            yield names
 
 
 def _tagged(text: str) -> Iterator[dict[str, list[str]]]:
@@ -150,6 +162,7 @@ def _delimited(text: str) -> Iterator[dict[str, list[str]]]:
 #: reads them), by the tags of the plain-text export they hold.
 _COLUMNS: Final = {
     "publication_type": "PT", "authors": "AU", "author_full_names": "AF",
+    "group_authors": "CA", "book_editors": "BE",
     "article_title": "TI", "source_title": "SO", "document_type": "DT",
     "conference_title": "CT", "author_keywords": "DE", "abstract": "AB", "publisher": "PU",
     "issn": "SN", "eissn": "EI", "isbn": "BN", "publication_date": "PD",

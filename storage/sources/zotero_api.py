@@ -159,7 +159,8 @@ def _text(value: Any) -> str:
 
 
 def _people(creators: Any) -> list[str]:
-    """The authors among an item's creators (the primary creator type, else every creator)."""
+    """The authors among an item's creators: the primary creator type, else the editors, else
+    the series' editors (as the Zotero RDF reader takes them), else every creator."""
     if not isinstance(creators, list):
         return []
     named: list[tuple[str, str]] = []
@@ -172,7 +173,10 @@ def _people(creators: Any) -> list[str]:
         if name:
             named.append((_text(person.get("creatorType")), name))
     primary = [name for kind, name in named if kind in _PRIMARY]
-    return primary or [name for _, name in named]
+    # a book that names only its editors is theirs, not its translator's too
+    editors = [name for kind, name in named if kind == "editor"]
+    series = [name for kind, name in named if kind == "seriesEditor"]
+    return primary or editors or series or [name for _, name in named]
 
 
 def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:

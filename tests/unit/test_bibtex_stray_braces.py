@@ -106,3 +106,54 @@ def test_well_formed_entries_and_other_faults_are_read_as_before(tmp_path: Path)
     assert not result.warnings
     [error] = result.errors
     assert "not a BibTeX entry" in error.reason and "broken" in error.reason
+
+
+def test_braces_too_many_after_a_value_a_concatenation_or_a_number(tmp_path: Path) -> None:
+    """Two braces too many (``{A}}},``, ``{Ins}}ide}``), one before a ``#`` (``{A}} # {B}``),
+    one after a bare value (``year = 2020},``) or before a value (``journal =} {J}``): the
+    entry's later fields were lost without a word (its title alone kept, or nothing and a wrong
+    reason, "no abstract and no title")."""
+    papers, result = _read(
+        tmp_path,
+        "@article{two,\n  title = {Two Braces}}},\n  author = {Lee, Ann},\n  year = {2020}\n}\n\n"
+        "@book{cat,\n  title = {Joined}} # { Title}, year = 2021, author = {Roe, Rob}\n}\n\n"
+        "@misc{bare,\n  year = 2022}, title = {After a Number}, author = {Moe, Max}\n}\n\n"
+        "@article{in,\n  title = {Two Ins}}ide},\n  author = {Poe, Pat},\n  year = 2023\n}\n\n"
+        "@article{eq,\n  title = {Before},\n  journal =} {J},\n  author = {Doe, Di}\n}\n",
+    )
+    assert papers["Two Inside"]["authors"] == ("Pat Poe",) and papers["Two Inside"]["year"] == 2023
+    assert papers["Before"]["authors"] == ("Di Doe",) and papers["Before"]["journal"] == "J"
+    assert papers["Two Braces"]["authors"] == ("Ann Lee",) and papers["Two Braces"]["year"] == 2020
+    assert papers["Joined Title"]["authors"] == ("Rob Roe",)
+    assert papers["Joined Title"]["year"] == 2021
+    assert papers["After a Number"]["authors"] == ("Max Moe",)
+    assert papers["After a Number"]["year"] == 2022
+    assert not result.errors
+    assert [w.split(": ", 2)[1:] for w in result.warnings] == [
+        ["record 1", "@article{two} (line 1): an unmatched } in title was taken out, and the "
+         "fields after it read"],
+        ["record 2", "@book{cat} (line 7): an unmatched } in title was taken out, and the "
+         "fields after it read"],
+        ["record 3", "@misc{bare} (line 11): an unmatched } in year was taken out, and the "
+         "fields after it read"],
+        ["record 4", "@article{in} (line 15): an unmatched } in title was taken out, and the "
+         "fields after it read"],
+        ["record 5", "@article{eq} (line 21): an unmatched } in journal was taken out, and the "
+         "fields after it read"],
+    ]  # fmt: skip
+
+
+def test_a_run_of_braces_too_many_is_read_in_linear_time(tmp_path: Path) -> None:
+    """A brace is looked past at most a few braces ahead: 100,000 braces after a value, or
+    one after each of 100,000 values' words, took minutes when each looked to the run's end."""
+    import time
+
+    start = time.perf_counter()
+    papers, _ = _read(
+        tmp_path,
+        "@article{run, title = {Run}" + "}" * 100_000 + ", year = 2020}\n\n"
+        "@article{words, title = {W}" + "}, x" * 100_000 + ", year = 2021}\n\n"
+        "@article{next, title = {Next}, year = 2022}\n",
+    )
+    assert time.perf_counter() - start < 10
+    assert papers["Next"]["year"] == 2022

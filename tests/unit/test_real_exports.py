@@ -235,3 +235,50 @@ def test_an_arxiv_papers_date_is_not_its_citations_when_its_journal_names_the_ye
             assert item["issued"] == {"date-parts": [[2020]]}
         report = library.import_file(path)
         assert (report.updated, report.skipped) == (0, 1), (fmt, report.summary())
+
+
+def test_a_crossref_to_an_entry_not_in_the_file_is_said_when_it_lends_what_is_lacking() -> None:
+    """biblatex's example chapter copied without its collection comes without a venue and a
+    year, said in one line; DBLP's paper names its volume too, but holds its booktitle and year:
+    nothing to say of it."""
+    result = read_source(FOLDER / "crossref_elsewhere.bib")
+    westfahl, bast = result.records
+    assert westfahl.title.startswith("The True Frontier: Confronting and Avoiding")
+    assert westfahl.authors == ("Gary Westfahl",) and "year" not in _extra(westfahl)
+    assert bast.venue.startswith("String Processing") and _extra(bast)["year"] == 2006
+    (warning,) = result.warnings
+    assert warning == (
+        f"{FOLDER / 'crossref_elsewhere.bib'}: record 1: @incollection{{westfahl:space}} "
+        "(line 7) names a crossref the file does not hold (westfahl:frontier): imported "
+        "without the venue and year it would lend"
+    )
+
+
+def test_an_endnote_doi_is_the_first_electronic_resource_number_that_is_one(
+    tmp_path: Path,
+) -> None:
+    """``%R`` is EndNote's electronic resource number: zotero/translators' Refer/BibIX test
+    case gives a book two, an OAI id and a URN, neither a DOI. The first ``%R`` was the DOI
+    whatever it held: a DOI after such ids was lost, and the OAI id exported as a DOI."""
+    path = tmp_path / "refer.enw"
+    path.write_text(
+        "%0 Book\n%R oai:nb.bibsys.no:998320569524702202\n"
+        "%R URN:NBN:no-nb_digibok_2016062048105\n%T Usynlige byer\n%A Calvino, Italo\n"
+        "%D 1982\n\n"
+        "%0 Book Section\n%R URN:NBN:no-nb_digibok_2016062048105\n%R doi: 10.1007/11880561_13\n"
+        "%T Output-Sensitive Autocompletion Search\n%A Bast, H.\n%D 2006\n",
+        encoding="utf-8",
+    )
+    calvino, bast = read_source(path).records
+    assert "doi" not in _extra(calvino)
+    assert _extra(bast)["doi"] == "10.1007/11880561_13"
+    assert bast.url == "https://doi.org/10.1007/11880561_13"
+
+
+def test_a_dblp_corr_volume_is_the_papers_arxiv_id() -> None:
+    """DBLP's ``journal = {CoRR}, volume = {abs/1709.00103}`` with no url or eprint (as
+    citations trim it) came with no link: the DBLP JSON reader read the volume, BibTeX not."""
+    (record,) = read_source(FOLDER / "dblp_corr_trimmed.bib").records
+    assert record.url == "https://arxiv.org/abs/1709.00103"
+    assert (_extra(record)["eprint"], _extra(record)["archiveprefix"]) == ("1709.00103", "arXiv")
+    assert record.authors == ("Victor Zhong", "Caiming Xiong", "Richard Socher")

@@ -1,0 +1,72 @@
+"""``papers import`` of exports as reference managers and bibliographies write them, through
+the real command: what a file's entries come without is said on stderr, in one line for them
+all, and the papers are imported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli.test_cli import make_env, ok, run
+
+
+def test_entries_whose_crossref_is_not_in_the_file_are_one_line(tmp_path: Path) -> None:
+    """Chapters copied out of a JabRef library without their books came without a venue and
+    a year, nothing said."""
+    path = tmp_path / "chapters.bib"
+    path.write_text(
+        "@incollection{one, author = {Lee, Ann}, title = {One}, crossref = {book1}, pages = 1}\n"
+        "@incollection{two, author = {Roe, Rob}, title = {Two}, crossref = {book1}, year = 2001}\n"
+        "@incollection{three, author = {Moe, Max}, title = {Three}, crossref = {book2}}\n"
+        "@incollection{four, author = {Poe, Pat}, title = {Four}, crossref = {here}}\n"
+        "@book{here, editor = {Doe, Jane}, title = {Here}, year = 2002}\n",
+        encoding="utf-8",
+    )
+    result = run("--home", tmp_path / "home", "import", path, env=make_env(tmp_path))
+    assert ok(result).startswith("Imported chapters: 4 added")
+    assert result.stderr == (
+        f"  warning: {path}: 3 entries name a crossref the file does not hold (book1, book2; "
+        "the first, record 1: @incollection{one} (line 1)): imported without the venue and "
+        "year it would lend them\n"
+    )
+
+
+def test_ris_and_endnote_years_that_name_no_year_are_one_line(tmp_path: Path) -> None:
+    """``PY  - In Press``, ``%D in press``: imported without a year, nothing said (BibTeX and
+    EndNote XML said it), now the one line EndNote XML's reader says."""
+    ris = tmp_path / "press.ris"
+    ris.write_text(
+        "TY  - JOUR\nTI  - In Press Paper\nAU  - Lee, Ann\nPY  - In Press\nJO  - Cell\nER  - \n\n"
+        "TY  - JOUR\nTI  - Dated Paper\nAU  - Lee, Ann\nPY  - 2020\nER  - \n\n"
+        "TY  - JOUR\nTI  - Forthcoming Paper\nAU  - Roe, Rob\nDA  - Forthcoming\nER  - \n",
+        encoding="utf-8",
+    )
+    enw = tmp_path / "press.enw"
+    enw.write_text("%0 Journal Article\n%T Pressed\n%A Lee, Ann\n%D in press\n%J Cell\n")
+    env = make_env(tmp_path)
+    result = run("--home", tmp_path / "home", "import", ris, enw, env=env)
+    ok(result)
+    assert result.stderr == (
+        f"  warning: {ris}: 2 records' dates give no year (record 1: 'In Press'); imported "
+        "without one\n"
+        f"  warning: {enw}: a record's date gives no year (record 1: 'in press'); imported "
+        "without one\n"
+    )
+
+
+def test_a_csl_json_date_that_names_no_year_is_one_line(tmp_path: Path) -> None:
+    """CSL's ``issued`` as a literal a writer could not read as a date (``{"literal": "in
+    press"}``): imported without a year, nothing said."""
+    path = tmp_path / "press.json"
+    path.write_text(
+        '[{"id": "a", "type": "article-journal", "title": "Pressed", "container-title": "Cell",'
+        ' "author": [{"family": "Lee", "given": "Ann"}], "issued": {"literal": "in press"}},'
+        ' {"id": "b", "type": "article-journal", "title": "Dated", "container-title": "Cell",'
+        ' "author": [{"family": "Lee", "given": "Ann"}], "issued": {"date-parts": [[2020]]}}]',
+        encoding="utf-8",
+    )
+    result = run("--home", tmp_path / "home", "import", path, env=make_env(tmp_path))
+    assert ok(result).startswith("Imported press: 2 added")
+    assert result.stderr == (
+        f"  warning: {path}: a record's date gives no year (record 1: 'in press'); imported "
+        "without one\n"
+    )
