@@ -331,6 +331,8 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             return other, "the same page (its abstract revised)"
         return pid, ""
     other, unlike = known.by_title(title, paper.authors)
+    if other is not None and other == paper.id:  # the paper itself (a file imported again)
+        return other, ""
     if other is not None:
         return other, "the same title; the record has no abstract"
     other = known.by_derived_title(title, paper.authors) if title else None

@@ -161,3 +161,23 @@ SAMPLE_MERGES = [
     ("398309138394", "Memory Benchmark Kernel Contrastive Vision Molecule 60",
      "the same abstract, written differently"),
 ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("b.bib", "@book{b1,\n title={A Book With No Abstract},\n author={Smith, Jane},\n}\n"),
+        ("t.json", '[{"title": "Only A Title Here", "authors": ["Jane Smith"]}]'),
+    ],
+)
+def test_a_title_only_record_imported_again_is_unchanged_not_merged(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    """Importing the same file twice said "1 merged: the same title; the record has no
+    abstract" of a paper whose id is the record's own: it is the paper itself, unchanged."""
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    library = Library(tmp_path / "home")
+    assert library.import_file(source).added == 1
+    again = library.import_file(source)
+    assert (again.added, again.updated, again.skipped, again.merged) == (0, 0, 1, [])
