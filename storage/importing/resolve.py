@@ -22,7 +22,7 @@ from storage.importing.identity import (
 )
 from storage.importing.page_keys import page_key
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
-from storage.sources.authors import ET_AL
+from storage.sources.authors import ET_AL, last_first
 from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
@@ -52,7 +52,16 @@ def _same_authors(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
         return True
     if old and old[-1] == ET_AL and new[-1] != ET_AL:
         old = old[:-1]
-    return len(new) == len(old) and all(map(_reads_alike, old, new))
+    return len(new) == len(old) and all(map(_same_name, old, new))
+
+
+def _same_name(old: str, new: str) -> bool:
+    """Whether ``new`` is the name ``old``, read alike, or in the form readers give a name
+    written ``Last, First`` (``last_first``). A JSON list's ``O'Brien, Zoë`` is kept as
+    written (changing it would change a title-only paper's id: ``García López, José`` is
+    keyed ``garcialopez``, ``José García López`` ``lopez``); our RIS export writes it as RIS
+    says, ``Last, First``, and every reader of RIS gives it back ``Zoë O'Brien``."""
+    return _reads_alike(old, new) or ("," in old and _reads_alike(last_first(old), new))
 
 
 def merge_paper(old: Paper, new: Paper) -> Paper:
