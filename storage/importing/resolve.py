@@ -27,19 +27,30 @@ from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
 from storage.sources.venues import find_year
+from storage.text.sanitize import REPLACEMENT, SHOWN
+
+#: What a control character is shown as (``␛``, ``�``): Markdown's export shows them so.
+_STAND_INS: Final = frozenset(SHOWN.values()) | {REPLACEMENT}
 
 
 def _reads_alike(old: str, new: str) -> bool:
     """Whether two texts of a field read the same (our exports write the display form of a
-    title, LaTeX as Unicode, ``ﬁ`` as ``fi``): then the text the library holds is kept."""
+    title, LaTeX as Unicode, ``ﬁ`` as ``fi``): then the text the library holds is kept.
+
+    Control characters are not read, however an export wrote them: kept (CSV, RIS), shown
+    (Markdown's ``␛``, ``�`` for an override), left out (BibTeX's ASCII), or a NUL, which no
+    text file holds, as U+FFFD."""
     if old == new:
         return True
     from storage.text.latex import to_unicode  # only when the texts differ
 
     def shown(text: str) -> str:  # invisible format characters (U+200B) are not written
-        return "".join(
-            c for c in unicodedata.normalize("NFKC", to_unicode(text)) if c.isprintable()
+        kept = "".join(
+            c
+            for c in unicodedata.normalize("NFKC", to_unicode(text))
+            if c.isprintable() and c not in _STAND_INS
         )
+        return " ".join(kept.split())  # (one left out between spaces leaves two)
 
     return shown(old) == shown(new)
 

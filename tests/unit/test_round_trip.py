@@ -3,14 +3,16 @@ order, over random libraries."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from storage import Library, Status
-from storage.export import export
+from storage.export import EXPORTERS, SUFFIXES, export
 from storage.models import Paper
 
 # Notes and tags of any Unicode (surrogates are no text), empty or huge.
@@ -42,7 +44,6 @@ def libraries(draw: st.DrawFn) -> list[dict[str, object]]:
 
 
 def _build(home: Path, rows: list[dict[str, object]]) -> Library:
-    import json
 
     lib = Library(home)
     source = home.parent / f"{home.name}.jsonl"
@@ -81,6 +82,41 @@ def test_export_then_import_into_an_empty_home_restores_everything(
         assert restored.tags == triage.tags
         assert restored.decided_at == triage.decided_at
         assert target.queue() == source.queue()
+
+
+#: What a paper's text may hold from its file: ESC, BEL, an OSC sequence, DEL, the 8-bit CSI,
+#: a right-to-left override, NUL, a line's ends.
+HOSTILE = "\x1b[1mbold\x07 \x1b]0;x\x07 \x7f \x9b2J \u202eevil\u202c \x00 a\rb\u2028c\x85d"
+#: ``HOSTILE`` in a name: without its ";", which parts two names in a CSV cell of names (as
+#: in Zotero's), whatever else the name holds.
+NAMED = HOSTILE.replace(";", "")
+#: Names a list wrote ``Last, First``, stored as written.
+COMMA_NAMES = ["O'Brien, {Zoë}", "García López, José"]
+
+
+@pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
+def test_an_export_of_hostile_text_reimported_into_its_library_changes_nothing(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Whatever a format does with a control character (keeps it, shows it as Markdown
+    does, or drops it as BibTeX's ASCII must), the text the library holds is kept: the
+    Markdown export's ``�`` for a right-to-left override, a name BibTeX wrote without its
+    ESC, a NUL written U+FFFD each made '1 updated'."""
+    rows = [
+        {"title": f"Title {HOSTILE} end", "authors": [f"Ann {NAMED} Lee", *COMMA_NAMES],
+         "abstract": f"An abstract {HOSTILE}, long enough.\n\nIts second {HOSTILE} part."},
+        {"title": f"Known by its title {HOSTILE}", "authors": [*COMMA_NAMES, f"Bo {NAMED}"]},
+    ]  # fmt: skip
+    source = tmp_path / "list.json"
+    source.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    papers = library.papers()
+    path = tmp_path / f"export{SUFFIXES[fmt]}"
+    path.write_text(export(papers, library.triage(), fmt, abstracts=True), encoding="utf-8")
+    report = library.import_file(path)
+    assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
+    assert library.papers() == papers
 
 
 def _reordered_queue(home: Path) -> Library:
