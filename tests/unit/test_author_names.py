@@ -101,12 +101,17 @@ def test_names_written_last_first_come_back_from_an_export_as_they_were(
     """RIS reads every ``AU`` as ``Last, First`` and our CSV reader a column of such names
     so: a name stored ``O'Brien, Zoë`` came back ``Zoë O'Brien``, and re-importing the
     export said '1 updated' (where a re-import changes nothing). The same names in the
-    library's form are the same authors: the stored ones are kept."""
+    library's form are the same authors: the stored ones are kept. A CSV cell of one such
+    name (no ";") was read as names parted by commas (``O'Brien`` and ``{Zoë}``), or by
+    "and" (``Smith and Sons``)."""
     source = tmp_path / "list.json"
     rows = [
         {"title": "Names written last first", "authors": COMMA_NAMES},
         {"title": "Names with an abstract", "authors": COMMA_NAMES[2:0:-1],
          "abstract": "An abstract long enough to key the paper by, about names as written."},
+        {"title": "One name written last first", "authors": COMMA_NAMES[:1]},
+        {"title": "One name with a suffix", "authors": ["Smith, John, Jr."]},
+        {"title": "One name of a company", "authors": ["Smith and Sons"]},
     ]  # fmt: skip
     source.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
     library = Library(tmp_path / "home")
