@@ -123,6 +123,24 @@ def test_an_export_of_hostile_text_reimported_into_its_library_changes_nothing(
     assert library.papers() == papers
 
 
+@pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
+def test_a_tag_with_control_characters_comes_back_as_the_same_tag(tmp_path: Path, fmt: str) -> None:
+    """A tag the library holds with an ESC came back from the Markdown export shown
+    (``t␛x``) and from BibTeX without it (``tx``), and re-importing the export gave the paper
+    that second tag beside its own."""
+    library = Library(tmp_path / "home")
+    source = tmp_path / "list.jsonl"
+    source.write_text(json.dumps({"title": "Tagged", "abstract": "A paper of my own, tagged."}))
+    library.import_file(source)
+    (paper,) = library.papers()
+    library.set_tags(paper.id, [f"t{HOSTILE}", "plain"])
+    tags = library.triage().tags
+    path = tmp_path / f"export{SUFFIXES[fmt]}"
+    path.write_text(export(library.papers(), library.triage(), fmt), encoding="utf-8")
+    library.import_file(path)
+    assert library.triage().tags == tags
+
+
 # Text of letters and punctuation with the control characters files bring (ESC and the
 # sequences it starts, BEL, DEL, the 8-bit CSI, bidirectional overrides and isolates, NUL)
 # and what ends a line (CR, LF, NEL, U+2028) among them.
@@ -140,14 +158,16 @@ _NAME = st.one_of(
     st.sampled_from(["O'Brien, Zoë", "O'Brien, {Zoë}", "García López, José", "Le Cun, Y.",
                      "van der Berg, Jan", "Smith, John, Jr."]),
 )  # fmt: skip
+# A tag: no two apostrophes in a row, which LaTeX (BibTeX's tags) reads as a closing quote.
+_TAG_TEXT = _HOSTILE_TEXT.map(lambda t: re.sub("'{2,}", "'", t))
 #: What a file keeps of a text: its control characters (not a line's ends, nor NUL).
 _KEPT_CONTROLS = re.compile("[\x01-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 @st.composite
 def hostile_libraries(draw: st.DrawFn) -> list[dict[str, object]]:
-    """Papers whose titles, names, abstracts and notes hold control characters, some known
-    by their title alone (their ids take the first author's family name), decided."""
+    """Papers whose titles, names, abstracts, notes and tags hold control characters, some
+    known by their title alone (their ids take the first author's family name), decided."""
     rows: list[dict[str, object]] = []
     for i in range(draw(st.integers(1, 3))):
         row: dict[str, object] = {
@@ -155,6 +175,7 @@ def hostile_libraries(draw: st.DrawFn) -> list[dict[str, object]]:
             "authors": draw(st.lists(_NAME, min_size=1, max_size=3)),
             "status": draw(st.sampled_from(list(Status))),
             "note": draw(st.one_of(st.just(""), _HOSTILE_TEXT)),
+            "tags": draw(st.lists(_TAG_TEXT, max_size=2)),
         }
         if draw(st.booleans()):
             row["abstract"] = f"Abstract {i} of a paper, long enough: {draw(_HOSTILE_TEXT)}."
@@ -180,13 +201,14 @@ def test_any_export_imported_back_changes_nothing_and_a_file_keeps_the_text(
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         source = folder / "list.json"
-        lists = [{k: v for k, v in r.items() if k not in ("status", "note")} for r in rows]
+        lists = [{k: v for k, v in r.items() if k not in ("status", "note", "tags")} for r in rows]
         source.write_text(json.dumps(lists, ensure_ascii=False), encoding="utf-8")
         library = Library(folder / "home")
         library.import_file(source)
         for paper, row in zip(library.papers(), rows, strict=True):
             library.set_status(paper.id, str(row["status"]))
             library.set_note(paper.id, str(row["note"]))
+            library.set_tags(paper.id, list(row["tags"]))  # type: ignore[call-overload]
         papers, triage = library.papers(), library.triage()
         path = folder / f"export{SUFFIXES[fmt]}"
         path.write_text(export(papers, triage, fmt, abstracts=True), encoding="utf-8")
@@ -194,7 +216,11 @@ def test_any_export_imported_back_changes_nothing_and_a_file_keeps_the_text(
         assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
         assert library.papers() == papers
         again = library.triage()
-        assert (again.statuses, again.notes) == (triage.statuses, triage.notes)
+        assert (again.statuses, again.notes, again.tags) == (
+            triage.statuses,
+            triage.notes,
+            triage.tags,
+        )
         if fmt in ("markdown", "bibtex"):
             return
         other = Library(folder / "other")
