@@ -22,7 +22,7 @@ from typing import Any
 from storage.export.bibtex import bibtex_key
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.json_array import json_array_pieces
-from storage.export.selection import keywords_and_tags, users_own
+from storage.export.selection import keywords_and_tags, users_own, written_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
@@ -72,7 +72,7 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
     kind = CSL_TYPES.get(cited.kind, "document")
     if cited.kind == "misc" and cited.arxiv:
         kind = "article"  # what Zotero calls a preprint
-    item: dict[str, Any] = {"id": key, "type": kind, "title": paper.display_title}
+    item: dict[str, Any] = {"id": key, "type": kind, "title": written_text(paper.title)}
     if paper.authors:
         item["author"] = [csl_name(a) for a in paper.authors]
     if cited.container:
@@ -90,7 +90,7 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
     if cited.kind in ("techreport", "report") and (where := _fact(paper, "institution")):
         item["publisher"] = where
     if paper.abstract:
-        item["abstract"] = paper.display_abstract
+        item["abstract"] = written_text(paper.abstract)
     if url := web_url(paper.url):
         item["URL"] = url
     if cited.doi:

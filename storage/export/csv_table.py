@@ -64,7 +64,7 @@ def csv_pieces(
     writer.writerow(CSV_COLUMNS)
     for number, paper in enumerate(papers, 1):
         record = paper_record(paper, triage)
-        record["authors"] = "; ".join(paper.authors)
+        record["authors"] = names_cell(paper.authors)
         record["keywords"] = "; ".join(paper.keywords)
         record["github"] = " ".join(paper.github)
         record["tags"] = "; ".join(record["tags"])
@@ -79,6 +79,15 @@ def csv_pieces(
         if number % _ROWS_AT_ONCE == 0:
             yield rows.taken()
     yield rows.taken()
+
+
+def names_cell(authors: Sequence[str]) -> str:
+    """The authors' cell: names parted by "; ", and a lone name that holds a comma or an
+    " and " ended by one (``O'Brien, Zoë;``): our reader, as others, reads a cell without one
+    as names parted by commas or "and" (``O'Brien`` and ``Zoë``)."""
+    cell = "; ".join(authors)
+    lone = len(authors) == 1 and ("," in cell or " and " in cell)
+    return f"{cell};" if lone else cell
 
 
 def csv_safe(value: str) -> str:

@@ -10,6 +10,9 @@ The user's own tags are ``KW`` lines after the keywords, and the user's note an 
 own before the reference's (its lines as lines: Zotero makes each ``N1`` a note, each ``KW`` a
 tag). ``U3`` names the tags and ``U4`` says the first ``N1`` is the note, so that our reader
 takes them back as the note and tags, not as the source's keywords and note.
+
+The text is the library's, control characters too (a file is no terminal: the CLI shows them
+when the export goes to one); only what would end a line, and NUL, is not (``file_line``).
 """
 
 from __future__ import annotations
@@ -18,22 +21,23 @@ import re
 from collections.abc import Iterator, Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
-from storage.export.selection import keywords_and_tags, lists_text, users_own
+from storage.export.selection import keywords_and_tags, lists_text, users_own, written_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import RIS_TYPES, citation_of
 from storage.sources.links import web_url
 from storage.sources.ris import TITLE_DERIVED, USERS_NOTE, USERS_TAGS
-from storage.text.sanitize import printable, printable_block
+from storage.text.sanitize import file_block, file_line
 
 #: A line that would read as a tag (``ER  - …``): a paragraph starting so is indented.
 _TAG_LIKE = re.compile(r"[A-Z][A-Z0-9] {0,2}-")
 
 
 def _line(tag: str, value: str) -> str:
-    """One ``TAG  - value`` line: a value is one line (a newline would start a tag)."""
-    return f"{tag}  - {' '.join(printable(value).split())}"
+    """One ``TAG  - value`` line: a value is one line (a newline would start a tag), its
+    other characters as they are (``file_line``)."""
+    return f"{tag}  - {' '.join(file_line(value).split())}"
 
 
 def _fact(paper: Paper, name: str) -> str:
@@ -67,7 +71,7 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     ``tags`` (see the module)."""
     cited = citation_of(paper)
     kind = RIS_TYPES.get(cited.kind, "GEN")
-    lines = [_line("TY", kind), _line("TI", paper.display_title)]
+    lines = [_line("TY", kind), _line("TI", written_text(paper.title))]
     lines += [_line("AU", name) for name in map(ris_name, paper.authors) if name]
     if cited.journal:
         lines.append(_line("JO", cited.journal))
@@ -90,10 +94,10 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
         if value := _fact(paper, name):
             lines.append(_line("SN", value))
     if paper.abstract:  # a paragraph a line, a blank line between them
-        first, *more = paper.display_abstract.split("\n\n")
+        first, *more = written_text(paper.abstract).split("\n\n")
         lines.append(_line("AB", first))
         for paragraph in more:
-            line = " ".join(printable(paragraph).split())
+            line = " ".join(file_line(paragraph).split())
             lines += ["", f"  {line}" if _TAG_LIKE.match(line) else line]
     if url := web_url(paper.url):
         lines.append(_line("UR", url))
@@ -104,7 +108,7 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     lines += [_line("KW", k) for k in keywords_and_tags(paper.keywords, tags)]
     if note:  # its lines as they are, all but the first indented: none starts a tag (``ER``),
         # our reader takes the indent off, Zotero trims it
-        first, *more = printable_block(note).split("\n")
+        first, *more = file_block(note).split("\n")
         lines += [f"N1  - {first}", *(f"  {line}" if line else "" for line in more)]
     cited_note = _fact(paper, "bib_note")
     if paper.github:

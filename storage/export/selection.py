@@ -12,6 +12,14 @@ from storage.sources.venues import VenueFound, find_venue, find_year
 GROUPINGS = ("none", "tag", "venue", "list")
 
 
+def written_text(text: str) -> str:
+    """A title or an abstract as an export to a file keeps it (RIS, CSL-JSON): its display
+    form (LaTeX as Unicode), its control characters as they are (a terminal shows them)."""
+    from storage.text.latex import to_unicode
+
+    return to_unicode(text, shown=False)
+
+
 def statuses_for(name: str) -> frozenset[Status]:
     """The statuses a ``--status`` value selects (``all`` selects every status)."""
     if name.strip().casefold() == "all":

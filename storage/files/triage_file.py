@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from storage.caps import MAX_TAGS, check_note, check_tags
+from storage.caps import check_note, check_tags
 from storage.files.atomic import (
     AtomicJSONStorage,
     ChangingTables,
@@ -48,6 +48,7 @@ from storage.files.triage_model import (
     doc_id,
     leave_removals,
     leave_steps,
+    merged_tags,
     normalise_tags,
     now,
     position_of,
@@ -616,7 +617,7 @@ class TriageChange:
                 doc["note"], doc["tags"] = theirs.note, list(theirs.tags)
             else:  # a note or tags of the library are kept; the file fills what is empty
                 doc["note"] = note or theirs.note
-                doc["tags"] = list(dict.fromkeys([*tags, *theirs.tags]))[:MAX_TAGS]
+                doc["tags"] = merged_tags(tags, theirs.tags)
             if status is ours and (doc["note"], doc["tags"]) == (note, tags):
                 report.differing += 1  # the file's note and tags differ: the library's kept
                 continue

@@ -35,12 +35,14 @@ ones when ``triage.json`` is put back from a backup.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Final
 
+from storage.caps import MAX_TAGS
 from storage.models import Change, Status
 
 SCHEMA = 3
@@ -327,6 +329,25 @@ def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
     parts = (part for t in tags for part in t.replace(";", ",").split(","))
     clean = ("-".join(p.strip().casefold().split()) for p in parts)
     return tuple(dict.fromkeys(t for t in clean if t))
+
+
+#: What an export may make of a tag's control characters: shown (Markdown's ``␛``, ``�``), left
+#: out (BibTeX's ASCII: ``-\x7f-`` is then ``--``, a dash) or, a NUL, U+FFFD (CSV, RIS).
+_UNREAD_IN_TAG: Final = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069␀-␡\ufffd]")
+_DASHES: Final = re.compile("[-‐‑‒–—]+")
+
+
+def _tag_as_read(tag: str) -> str:
+    return _DASHES.sub("-", _UNREAD_IN_TAG.sub("", tag))
+
+
+def merged_tags(ours: Sequence[str], theirs: Sequence[str]) -> list[str]:
+    """A paper's tags, then those of a file it lacks (at most ``MAX_TAGS``): a file's tag
+    that is one of the paper's as an export wrote it, its control characters shown or left
+    out, is not another (re-importing the Markdown export gave ``t\x1bx`` a twin, ``t␛x``)."""
+    known = set(map(_tag_as_read, ours))
+    new = [tag for tag in theirs if _tag_as_read(tag) not in known]
+    return list(dict.fromkeys([*ours, *new]))[:MAX_TAGS]
 
 
 def typed_tags(tags: Sequence[str]) -> tuple[str, ...]:

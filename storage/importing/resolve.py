@@ -22,24 +22,35 @@ from storage.importing.identity import (
 )
 from storage.importing.page_keys import page_key
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
-from storage.sources.authors import ET_AL
+from storage.sources.authors import ET_AL, last_first
 from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
 from storage.sources.venues import find_year
+from storage.text.sanitize import REPLACEMENT, SHOWN
+
+#: What a control character is shown as (``␛``, ``�``): Markdown's export shows them so.
+_STAND_INS: Final = frozenset(SHOWN.values()) | {REPLACEMENT}
 
 
 def _reads_alike(old: str, new: str) -> bool:
     """Whether two texts of a field read the same (our exports write the display form of a
-    title, LaTeX as Unicode, ``ﬁ`` as ``fi``): then the text the library holds is kept."""
+    title, LaTeX as Unicode, ``ﬁ`` as ``fi``): then the text the library holds is kept.
+
+    Control characters are not read, however an export wrote them: kept (CSV, RIS), shown
+    (Markdown's ``␛``, ``�`` for an override), left out (BibTeX's ASCII), or a NUL, which no
+    text file holds, as U+FFFD."""
     if old == new:
         return True
     from storage.text.latex import to_unicode  # only when the texts differ
 
     def shown(text: str) -> str:  # invisible format characters (U+200B) are not written
-        return "".join(
-            c for c in unicodedata.normalize("NFKC", to_unicode(text)) if c.isprintable()
+        kept = "".join(
+            c
+            for c in unicodedata.normalize("NFKC", to_unicode(text))
+            if c.isprintable() and c not in _STAND_INS
         )
+        return " ".join(kept.split())  # (one left out between spaces leaves two)
 
     return shown(old) == shown(new)
 
@@ -52,7 +63,16 @@ def _same_authors(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
         return True
     if old and old[-1] == ET_AL and new[-1] != ET_AL:
         old = old[:-1]
-    return len(new) == len(old) and all(map(_reads_alike, old, new))
+    return len(new) == len(old) and all(map(_same_name, old, new))
+
+
+def _same_name(old: str, new: str) -> bool:
+    """Whether ``new`` is the name ``old``, read alike, or in the form readers give a name
+    written ``Last, First`` (``last_first``). A JSON list's ``O'Brien, Zoë`` is kept as
+    written (changing it would change a title-only paper's id: ``García López, José`` is
+    keyed ``garcialopez``, ``José García López`` ``lopez``); our RIS export writes it as RIS
+    says, ``Last, First``, and every reader of RIS gives it back ``Zoë O'Brien``."""
+    return _reads_alike(old, new) or ("," in old and _reads_alike(last_first(old), new))
 
 
 def merge_paper(old: Paper, new: Paper) -> Paper:

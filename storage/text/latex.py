@@ -56,6 +56,8 @@ __all__ = ["literal", "tex_text", "to_unicode"]
 _CONTROL: dict[int, str | None] = {c: shown for c, shown in SHOWN.items() if c != 0x0A}
 _CONTROL.update({0x09: " ", 0x0C: " ", 0x0D: "\n", 0xE000: None, 0xE001: None})
 _CONTROL_TABLE = str.maketrans(_CONTROL)
+# Not ``shown``: the controls that are neither a space nor a line's end kept as they are.
+_KEPT_TABLE = str.maketrans({c: v for c, v in _CONTROL.items() if chr(c).isspace() or v is None})
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000\ue001]")
 # A paragraph without any of these reads the same after the TeX pass (which is skipped).
 _TEX_MARKERS = ("\\", "$", "{", "}", "~", "_", "^", "--", "://", "www.")
@@ -594,30 +596,30 @@ def _entity(match: re.Match[str]) -> str:
     return entity
 
 
-def _without_controls(text: str) -> str:
-    """Return `text` with its control characters shown as symbols (a lone CR is a newline, a
-    tab a space) and the sentinels dropped."""
+def _without_controls(text: str, shown: bool = True) -> str:
+    """`text` with its controls shown (``_CONTROL``; not ``shown``, ``_KEPT_TABLE``'s only)."""
     if text.isprintable():  # no control character nor sentinel (neither is printable)
         return text
-    return text.translate(_CONTROL_TABLE) if _CONTROL_RE.search(text) else text
+    table = _CONTROL_TABLE if shown else _KEPT_TABLE
+    return text.translate(table) if _CONTROL_RE.search(text) else text
 
 
-def _render(text: str, spaced: bool = True) -> str:
+def _render(text: str, spaced: bool = True, shown: bool = True) -> str:
     """Render a whole text; paragraphs (blank-line separated) are kept apart by "\\n\\n"."""
     if "{U+" in text:
         text = _UNIHEX_RE.sub(_unihex, text)
-    text = _without_controls(text.replace("\r\n", "\n"))
+    text = _without_controls(text.replace("\r\n", "\n"), shown)
     # The markers share no character, so a text shorter than the limit cannot hold more.
     if len(text) > _MAX_MARKUP and sum(text.count(m) for m in _MARKUP) > _MAX_MARKUP:
         paragraphs = (" ".join(p.split()) for p in _PARAGRAPH_RE.split(text))
         return "\n\n".join(p for p in paragraphs if p)
     if "&" in text:
-        text = _without_controls(_ENTITY_RE.sub(_entity, text))
+        text = _without_controls(_ENTITY_RE.sub(_entity, text), shown)
     paragraphs = (_render_paragraph(p, spaced) for p in _PARAGRAPH_RE.split(text))
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def to_unicode(text: str, *, spaced: bool = True) -> str:
+def to_unicode(text: str, *, spaced: bool = True, shown: bool = True) -> str:
     """Return the display form of an abstract or title: LaTeX and Markdown made readable.
 
     Math and commands become Unicode (`$\\ell_{2}$` → `ℓ₂`, `\\textbf{x}` → `x`), HTML
@@ -630,11 +632,14 @@ def to_unicode(text: str, *, spaced: bool = True) -> str:
     which that is the same text. Making the spaces one is a fifth of the converter's time
     (the identities of the 100,000 abstracts of ``benchmarks.import_speed``: 6.4 s of CPU
     with it, 5.5 s without).
+
+    Not ``shown``, control characters neither a space nor a line's end (ESC, BEL, DEL, the
+    8-bit CSI) are kept, not shown (``␛``): an export to a file keeps the text.
     """
     if not isinstance(text, str) or not text:
         return ""
     try:
-        return _render(text, spaced)
+        return _render(text, spaced, shown)
     except Exception:  # pragma: no cover - defensive only
         # The renderer is written to be total; should a bug slip through, show the source.
         return "\n\n".join(" ".join(p.split()) for p in _PARAGRAPH_RE.split(text) if p.strip())
@@ -652,11 +657,12 @@ def literal(text: str) -> str:
     """Text whose display (``to_unicode``) is ``text`` itself, for text that is already
     display text (a plain-text format papers-tui wrote: its CSL-JSON, RIS, Markdown): as it is
     when it reads as itself, else with what reads as markup escaped (``{Y}`` → ``\\{Y\\}``,
-    ``350M~66B`` → ``350M\\textasciitilde{}66B``); as it is when even that does not read back."""
-    if not text or to_unicode(text) == text:
+    ``350M~66B`` → ``350M\\textasciitilde{}66B``); as it is when even that does not read back.
+    Its control characters are text too (an export to a file keeps them: not ``shown``)."""
+    if not text or to_unicode(text, shown=False) == text:
         return text
     escaped = text.translate(_LITERAL).replace("--", "-{}-").replace("''", "'{}'")
-    return escaped if to_unicode(escaped) == text else text
+    return escaped if to_unicode(escaped, shown=False) == text else text
 
 
 #: Where a TeX escape starts in text written plain but for its escapes: a command (``\&``,

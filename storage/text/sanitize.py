@@ -16,6 +16,9 @@ clipboard. What is made visible:
 The directional marks U+200E, U+200F and U+061C are kept: they are part of ordinary Arabic and
 Hebrew text, set the direction of the neutral characters beside them only, and cannot reverse a
 run of text the way an override does.
+
+A file is not a terminal: exports keep the text there (``file_line``, ``file_block``), all
+but what would end a line of the file where its format wants one line, and NUL.
 """
 
 from __future__ import annotations
@@ -55,6 +58,25 @@ def printable_block(text: str) -> str:
     if not _UNSAFE_IN_BLOCK.search(text):
         return text
     return "\n".join(line.translate(_CONTROL) for line in text.split("\n"))
+
+
+#: What ends a line for a reader (``str.splitlines``) besides "\\n", shown as ``printable`` shows
+#: it; and NUL, which makes a file binary to every reader, as U+FFFD (as the CSV export does).
+_LINE_ENDS: dict[int, str] = {c: _CONTROL[c] for c in map(ord, "\r\x0b\x0c\x1c\x1d\x1e\x85")}
+_LINE_ENDS |= {0x0A: " ", 0x2028: " ", 0x2029: " ", 0x00: REPLACEMENT}
+_ENDS_A_LINE = re.compile("[\x00\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def file_line(text: str) -> str:
+    """``text`` on one line of a text file (a RIS tag's value): every character kept (a file
+    keeps the text: a terminal shows it at its border) but those that would end the line,
+    shown as ``printable`` shows them, and NUL (``_LINE_ENDS``)."""
+    return text.translate(_LINE_ENDS) if _ENDS_A_LINE.search(text) else text
+
+
+def file_block(text: str) -> str:
+    """Like ``file_line`` but keeps newlines (a note's lines, each a line of the file)."""
+    return "\n".join(map(file_line, text.split("\n")))
 
 
 def json_safe(document: str) -> str:

@@ -89,6 +89,42 @@ def test_a_ris_export_reimported_keeps_the_authors_it_cannot_say(tmp_path: Path)
     assert record.authors == NAMES[:-1]
 
 
+#: Names a JSON list wrote ``Last, First``: stored as written (a list item is one name, and
+#: a title-only paper's id takes its family name as written: ``García López`` whole).
+COMMA_NAMES = ["O'Brien, {Zoë}", "O'Brien, Zoë", "García López, José", "Ann Lee"]
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("ris", "x.ris"), ("csv", "x.csv")])
+def test_names_written_last_first_come_back_from_an_export_as_they_were(
+    tmp_path: Path, fmt: str, name: str
+) -> None:
+    """RIS reads every ``AU`` as ``Last, First`` and our CSV reader a column of such names
+    so: a name stored ``O'Brien, Zoë`` came back ``Zoë O'Brien``, and re-importing the
+    export said '1 updated' (where a re-import changes nothing). The same names in the
+    library's form are the same authors: the stored ones are kept. A CSV cell of one such
+    name (no ";") was read as names parted by commas (``O'Brien`` and ``{Zoë}``), or by
+    "and" (``Smith and Sons``)."""
+    source = tmp_path / "list.json"
+    rows = [
+        {"title": "Names written last first", "authors": COMMA_NAMES},
+        {"title": "Names with an abstract", "authors": COMMA_NAMES[2:0:-1],
+         "abstract": "An abstract long enough to key the paper by, about names as written."},
+        {"title": "One name written last first", "authors": COMMA_NAMES[:1]},
+        {"title": "One name with a suffix", "authors": ["Smith, John, Jr."]},
+        {"title": "One name of a company", "authors": ["Smith and Sons"]},
+    ]  # fmt: skip
+    source.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    before = library.papers()
+    exported = tmp_path / name
+    exported.write_text(export(before, library.triage(), fmt), encoding="utf-8")
+    report = library.import_file(exported)
+    assert (report.added, report.updated) == (0, 0)
+    assert [p.authors for p in library.papers()] == [p.authors for p in before]
+    assert before[0].authors == tuple(COMMA_NAMES)
+
+
 @pytest.mark.skipif(shutil.which("biber") is None, reason="biber is not installed")
 def test_biber_reads_each_exported_name_in_its_parts(tmp_path: Path) -> None:
     """biber's own reading of the export (``--tool`` writes each name back as ``von Last,

@@ -20,7 +20,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.records import SourceRecord
 from storage.sources.registry import read_text_content
-from storage.text.sanitize import printable_block
+from storage.text.sanitize import file_block, printable_block
 
 NAMES = {"bibtex": "x.bib", "ris": "x.ris", "csl-json": "x.csl.json"}
 PAPER = Paper(
@@ -118,7 +118,8 @@ HOSTILE_NOTES = [
 def test_a_hostile_note_keeps_the_file_valid_and_reads_back_as_it_was(fmt: str, note: str) -> None:
     """Braces, backslashes, ``%``, lines that read as RIS tags or BibTeX entries, control
     characters: the file stays one valid entry, and the note comes back as it was (control
-    characters shown, as the RIS, BibTeX and Markdown exports show them)."""
+    characters as they are, but what would end a RIS line and NUL, shown; BibTeX shows them,
+    as the Markdown export does)."""
     tags = ("a-b", "c\\d", "x{y}", "50%", "ü", "#x_y", "~", "@home")
     text = export([PAPER], _triage(note, tags), fmt)
     if fmt == "bibtex":
@@ -130,7 +131,8 @@ def test_a_hostile_note_keeps_the_file_valid_and_reads_back_as_it_was(fmt: str, 
     else:
         assert len(json.loads(text)) == 1
     [record] = read_text_content(text, Path(NAMES[fmt])).records
-    shown = note.strip() if fmt == "csl-json" else printable_block(note.strip())
+    kept = {"csl-json": str, "ris": file_block, "bibtex": printable_block}[fmt]
+    shown = kept(note.strip())
     assert record.decision is not None and record.decision.note == shown.strip()
     assert record.decision.tags == tags and record.keywords == PAPER.keywords
 
@@ -168,7 +170,7 @@ _BIBTEX_NOTE = st.text(
 def test_any_note_reads_back_from_ris_and_csl_json(note: str, fmt: str) -> None:
     note = note.strip()
     record = _read_back(fmt, note)
-    expected = note if fmt == "csl-json" else printable_block(note).strip()
+    expected = note if fmt == "csl-json" else file_block(note).strip()
     assert (record.decision.note if record.decision else "") == expected
 
 

@@ -129,6 +129,51 @@ def test_csl_json_and_ris_read_back(fmt: str, name: str) -> None:
         assert item["type"] == "paper-conference" and item["issued"] == {"date-parts": [[2025]]}
 
 
+#: Control characters a paper's text may hold from its file: ESC, BEL, an OSC sequence, DEL,
+#: the 8-bit CSI, a right-to-left override.
+CONTROLS = "\x1b[1mbold\x07 \x1b]0;x\x07 \x7f \x9b2J \u202eevil"
+#: What would end a line of a file (CR, LF, VT, FF, FS, NEL, the separators), and NUL.
+LINE_ENDS = "a\rb\nc\x0bd\x0ce\x1cf\x85g\u2028h\u2029i\x00j"
+
+
+def _with_text(text: str) -> tuple[Paper, TriageState]:
+    paper = Paper(
+        id="dddddddddddd",
+        title=f"Title {text} end",
+        abstract=f"An abstract {text}, long enough to be one.\n\nIts second paragraph {text}.",
+        authors=(f"Ann {text} Lee", "Bob Ray"),
+        list="L",
+    )
+    return paper, TriageState(notes={paper.id: f"note {text}\nits second line"})
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("csl-json", "x.json"), ("ris", "x.ris")])
+def test_a_file_keeps_the_control_characters_of_the_text(fmt: str, name: str) -> None:
+    """A file is no terminal (the CLI shows them when the export goes to one): RIS wrote a
+    title's ESC as ``␛`` (and CSL-JSON a title's and an abstract's), so that the file said
+    another text, and imported back changed the paper."""
+    paper, triage = _with_text(CONTROLS)
+    text = export([paper], triage, fmt)
+    assert "\x1b[1mbold\x07" in text or "\\u001b[1mbold\\u0007" in text
+    [record] = read_text_content(text, Path(name)).records
+    assert (record.title, record.abstract) == (paper.title, paper.abstract)
+    assert record.authors == paper.authors
+    assert record.decision is not None and record.decision.note == triage.notes[paper.id]
+
+
+def test_what_would_end_a_line_never_ends_a_ris_record() -> None:
+    """In a title, a name, an abstract's paragraph or a note's line, what a reader takes for
+    a line's end is written as a space or shown (``␍``), and NUL, which makes a file binary
+    to every reader, as U+FFFD: one record, each of its lines a line of the file."""
+    paper, triage = _with_text(LINE_ENDS)
+    text = export([paper], triage, "ris")
+    assert "\x00" not in text and text.splitlines() == text.split("\n")[:-1]
+    [record] = read_text_content(text, Path("x.ris")).records
+    assert record.title == "Title a b c␋d e␜f�g h i\ufffdj end"  # a CR ends a title's line
+    assert record.decision is not None
+    assert record.decision.note == "note a␍b\nc␋d␌e␜f�g h i\ufffdj\nits second line"
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "csl-json", "ris", "bibtex"])
 def test_keywords_read_back_from_every_export_that_carries_them(fmt: str) -> None:
     paper = Paper(

@@ -1,16 +1,22 @@
 """Export → import restores a library: every status, note and tag, and the reading queue's
-order, over random libraries."""
+order, over random libraries; any export imported back into its library changes nothing,
+whatever control characters its text holds and however its names are written."""
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from storage import Library, Status
-from storage.export import export
+from storage.export import EXPORTERS, SUFFIXES, export
 from storage.models import Paper
 
 # Notes and tags of any Unicode (surrogates are no text), empty or huge.
@@ -42,7 +48,6 @@ def libraries(draw: st.DrawFn) -> list[dict[str, object]]:
 
 
 def _build(home: Path, rows: list[dict[str, object]]) -> Library:
-    import json
 
     lib = Library(home)
     source = home.parent / f"{home.name}.jsonl"
@@ -81,6 +86,154 @@ def test_export_then_import_into_an_empty_home_restores_everything(
         assert restored.tags == triage.tags
         assert restored.decided_at == triage.decided_at
         assert target.queue() == source.queue()
+
+
+#: What a paper's text may hold from its file: ESC, BEL, an OSC sequence, DEL, the 8-bit CSI,
+#: a right-to-left override, NUL, a line's ends.
+HOSTILE = "\x1b[1mbold\x07 \x1b]0;x\x07 \x7f \x9b2J \u202eevil\u202c \x00 a\rb\u2028c\x85d"
+#: ``HOSTILE`` in a name: without its ";", which parts two names in a CSV cell of names (as
+#: in Zotero's), whatever else the name holds.
+NAMED = HOSTILE.replace(";", "")
+#: Names a list wrote ``Last, First``, stored as written.
+COMMA_NAMES = ["O'Brien, {Zoë}", "García López, José"]
+
+
+@pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
+def test_an_export_of_hostile_text_reimported_into_its_library_changes_nothing(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Whatever a format does with a control character (keeps it, shows it as Markdown
+    does, or drops it as BibTeX's ASCII must), the text the library holds is kept: the
+    Markdown export's ``�`` for a right-to-left override, a name BibTeX wrote without its
+    ESC, a NUL written U+FFFD each made '1 updated'."""
+    rows = [
+        {"title": f"Title {HOSTILE} end", "authors": [f"Ann {NAMED} Lee", *COMMA_NAMES],
+         "abstract": f"An abstract {HOSTILE}, long enough.\n\nIts second {HOSTILE} part."},
+        {"title": f"Known by its title {HOSTILE}", "authors": [*COMMA_NAMES, f"Bo {NAMED}"]},
+    ]  # fmt: skip
+    source = tmp_path / "list.json"
+    source.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    papers = library.papers()
+    path = tmp_path / f"export{SUFFIXES[fmt]}"
+    path.write_text(export(papers, library.triage(), fmt, abstracts=True), encoding="utf-8")
+    report = library.import_file(path)
+    assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
+    assert library.papers() == papers
+
+
+@pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
+def test_a_tag_with_control_characters_comes_back_as_the_same_tag(tmp_path: Path, fmt: str) -> None:
+    """A tag the library holds with an ESC came back from the Markdown export shown
+    (``t␛x``) and from BibTeX without it (``tx``), and re-importing the export gave the paper
+    that second tag beside its own."""
+    library = Library(tmp_path / "home")
+    source = tmp_path / "list.jsonl"
+    source.write_text(json.dumps({"title": "Tagged", "abstract": "A paper of my own, tagged."}))
+    library.import_file(source)
+    (paper,) = library.papers()
+    library.set_tags(paper.id, [f"t{HOSTILE}", "plain"])
+    tags = library.triage().tags
+    path = tmp_path / f"export{SUFFIXES[fmt]}"
+    path.write_text(export(library.papers(), library.triage(), fmt), encoding="utf-8")
+    library.import_file(path)
+    assert library.triage().tags == tags
+
+
+# Text of letters and punctuation with the control characters files bring (ESC and the
+# sequences it starts, BEL, DEL, the 8-bit CSI, bidirectional overrides and isolates, NUL)
+# and what ends a line (CR, LF, NEL, U+2028) among them.
+_CONTROL_PIECES = ["\x1b", "\x1b[1m", "\x1b]0;x\x07", "\x07", "\x7f", "\x9b", "\x9b2J", "\u202e",
+                   "\u2066", "\u202c", "\x00", "\x01", "\r", "\n", "\x85", "\u2028"]  # fmt: skip
+_PLAIN = st.text(st.sampled_from(list("abcxyzé ABC 0123 .:-'()")), min_size=1, max_size=6)
+_HOSTILE_TEXT = st.lists(st.one_of(_PLAIN, st.sampled_from(_CONTROL_PIECES)), min_size=1,
+                         max_size=6).map("".join)  # fmt: skip
+# A person's name: ``First Last`` with hostile text inside, or ``Last, First`` as a list may
+# write it (stored as written). No ";": it parts two names in a CSV cell of names.
+_IN_NAME = _HOSTILE_TEXT.map(lambda t: t.replace(";", ""))
+_NAME = st.one_of(
+    st.builds(lambda t: f"Ann {t} Lee", _IN_NAME),
+    st.builds(lambda t, u: f"Lee{t}, Ann{u}", _IN_NAME, _IN_NAME),
+    st.sampled_from(["O'Brien, Zoë", "O'Brien, {Zoë}", "García López, José", "Le Cun, Y.",
+                     "van der Berg, Jan", "Smith, John, Jr."]),
+)  # fmt: skip
+# A tag: no two apostrophes in a row, which LaTeX (BibTeX's tags) reads as a closing quote.
+_TAG_TEXT = _HOSTILE_TEXT.map(lambda t: re.sub("'{2,}", "'", t))
+#: What a file keeps of a text: its control characters (not a line's ends, nor NUL).
+_KEPT_CONTROLS = re.compile("[\x01-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@st.composite
+def hostile_libraries(draw: st.DrawFn) -> list[dict[str, object]]:
+    """Papers whose titles, names, abstracts, notes and tags hold control characters, some
+    known by their title alone (their ids take the first author's family name), decided."""
+    rows: list[dict[str, object]] = []
+    for i in range(draw(st.integers(1, 3))):
+        row: dict[str, object] = {
+            "title": f"Paper {i} {draw(_HOSTILE_TEXT)}",
+            "authors": draw(st.lists(_NAME, min_size=1, max_size=3)),
+            "status": draw(st.sampled_from(list(Status))),
+            "note": draw(st.one_of(st.just(""), _HOSTILE_TEXT)),
+            "tags": draw(st.lists(_TAG_TEXT, max_size=2)),
+        }
+        if draw(st.booleans()):
+            row["abstract"] = f"Abstract {i} of a paper, long enough: {draw(_HOSTILE_TEXT)}."
+        rows.append(row)
+    return rows
+
+
+def _controls(texts: Iterable[str]) -> Counter[str]:
+    return Counter(c for text in texts for c in _KEPT_CONTROLS.findall(text))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=hostile_libraries(), fmt=st.sampled_from([e.name for e in EXPORTERS]))
+def test_any_export_imported_back_changes_nothing_and_a_file_keeps_the_text(
+    rows: list[dict[str, object]], fmt: str
+) -> None:
+    """Every export imported back into its library changes nothing (the README's promise):
+    names written ``Last, First`` came back from RIS and CSV as ``First Last``, control
+    characters shown or left out (and a NUL written U+FFFD) came back as another text, each
+    '1 updated'. Imported into an empty library, the exports that keep the text (JSON, CSV,
+    CSL-JSON, RIS; not Markdown, which shows them, nor BibTeX's ASCII) give back the control
+    characters of every title, name, abstract and note: RIS wrote them as ``␛``."""
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        source = folder / "list.json"
+        lists = [{k: v for k, v in r.items() if k not in ("status", "note", "tags")} for r in rows]
+        source.write_text(json.dumps(lists, ensure_ascii=False), encoding="utf-8")
+        library = Library(folder / "home")
+        library.import_file(source)
+        for paper, row in zip(library.papers(), rows, strict=True):
+            library.set_status(paper.id, str(row["status"]))
+            library.set_note(paper.id, str(row["note"]))
+            library.set_tags(paper.id, list(row["tags"]))  # type: ignore[call-overload]
+        papers, triage = library.papers(), library.triage()
+        path = folder / f"export{SUFFIXES[fmt]}"
+        path.write_text(export(papers, triage, fmt, abstracts=True), encoding="utf-8")
+        report = library.import_file(path)
+        assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
+        assert library.papers() == papers
+        again = library.triage()
+        assert (again.statuses, again.notes, again.tags) == (
+            triage.statuses,
+            triage.notes,
+            triage.tags,
+        )
+        if fmt in ("markdown", "bibtex"):
+            return
+        other = Library(folder / "other")
+        other.import_file(path)
+        read = other.papers()
+        for field in ("title", "abstract"):
+            kept = [_controls([getattr(p, field)]) for p in read]
+            assert kept == [_controls([getattr(p, field)]) for p in papers], field
+        assert [_controls(p.authors) for p in read] == [_controls(p.authors) for p in papers]
+        notes = other.triage().notes
+        assert [_controls([notes.get(p.id, "")]) for p in read] == [
+            _controls([triage.notes.get(p.id, "")]) for p in papers
+        ]
 
 
 def _reordered_queue(home: Path) -> Library:
