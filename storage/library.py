@@ -36,8 +36,8 @@ from storage.files.triage_model import (
     now,
 )
 from storage.importing import Progress as Progress
-from storage.models import Change, ImportReport, Paper, Removal, Status, StepDone
-from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, renumbered, sort_named
+from storage.models import Change, ImportReport, Paper, Place, Removal, Status, StepDone
+from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, reordered, sort_named
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.importing.replay import ImportKey
@@ -369,13 +369,16 @@ class Library:
             if pid not in queue.keys:
                 raise UnknownPaperError(f"{pid} is not in the reading queue (star it first)")
             index = 0 if to == "top" else len(queue) if to == "bottom" else int(to) - 1
-            return triage.place(move_to(queue, pid, index))
+            return triage.place(move_to(queue, pid, index), chosen=(pid,))
 
-    def place_in_queue(self, placement: Mapping[str, float]) -> list[Move]:
-        """Give papers of the queue positions worked out elsewhere (the app's session), as one
-        undo step; papers no longer starred are left alone."""
+    def place_in_queue(
+        self, placement: Mapping[str, Place], chosen: Collection[str] | None = None
+    ) -> list[Move]:
+        """Give papers of the queue places worked out elsewhere (the app's session), as one
+        undo step; papers no longer starred are left alone. ``chosen``: the papers moved (None:
+        all), the others given places only to make room (``TriageChange.place``)."""
         with self.triage_file.change() as triage:
-            return triage.place(placement)
+            return triage.place(placement, chosen)
 
     def sort_queue(self, name: str) -> list[Move]:
         """Sort the queue once by one of ``storage.queue.SORTS`` (``ValueError`` for another
@@ -385,7 +388,7 @@ class Library:
             state = triage.state()
             queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
             facts = self.sort_facts(list(queue.ids), state)
-            return triage.place(renumbered(queue, sort.order(queue.ids, facts)))
+            return triage.place(reordered(queue, sort.order(queue.ids, facts)))
 
     def sort_facts(self, ids: Sequence[str], state: TriageState) -> SortFacts:
         """What the queue's sorts read of its papers ``ids``: the papers, when each was

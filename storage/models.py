@@ -12,6 +12,9 @@ from storage.text.words import count
 
 #: The value of an extra field: a number (a rating, a count) or a text (an area, a DOI).
 ExtraValue: TypeAlias = str | int | float
+#: A place in the reading queue: a number, or a path under another paper's place
+#: (``storage.queue.order``): (number, paper id, number, …, number).
+Place: TypeAlias = float | tuple[float | str, ...]
 
 
 class Status(StrEnum):
@@ -117,7 +120,7 @@ class Decision:
     #: When the status was given (seconds since the epoch), when the file says.
     at: float | None = None
     #: Its place in the reading queue (``storage.queue``), when the file says: starred only.
-    position: float | None = None
+    position: Place | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,4 +298,4 @@ class StepDone:
     #: Papers a redone removal took out again.
     removed: Removal | None = None
     #: What an undo or redo of the queue's order moved: (paper, position before, after).
-    moves: list[tuple[str, float | None, float | None]] = field(default_factory=list)
+    moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from storage.files.triage_file import DayCount
-from storage.models import Status
+from storage.models import Place, Status
 from storage.queue.sorts import venue_rank
 from storage.text.words import count
 
@@ -177,7 +177,7 @@ class QueueStats:
     def compute(
         cls,
         statuses: Mapping[str, Status],
-        positions: Mapping[str, float],
+        positions: Mapping[str, Place],
         decided_at: Mapping[str, float],
         today: date,
     ) -> QueueStats:

@@ -34,7 +34,7 @@ from storage.caps import check_note, check_tags
 from storage.files.triage_file import Change, TriageState, normalise_tags
 from storage.files.triage_model import now
 from storage.library import Library
-from storage.models import Removal, Status
+from storage.models import Place, Removal, Status
 from storage.queue import end_position, queue_ids, sort_key
 
 #: The longest the writer waits for ``release_writes`` after ``hold_writes``: a UI that never
@@ -68,8 +68,9 @@ class Operation:
     tags: tuple[str, ...] = ()
     #: The list a "remove" operation takes out (None: it removes ``paper_ids``).
     list_name: str | None = None
-    #: The positions a "queue" operation gives papers of the reading queue.
-    placement: dict[str, float] = field(default_factory=dict)
+    #: The places a "queue" operation gives papers of the reading queue (its ``paper_ids``:
+    #: the papers moved, the others making room; none: a sort, every paper moved).
+    placement: dict[str, Place] = field(default_factory=dict)
     #: When it was made (``time.monotonic``).
     made: float = field(default_factory=time.monotonic)
 
@@ -87,7 +88,7 @@ class Outcome:
     #: What the undo of a removal put back.
     restored: Removal | None = None
     #: What the undo or redo of a move in the reading queue moved: (paper, before, after).
-    moves: list[tuple[str, float | None, float | None]] = field(default_factory=list)
+    moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)
 
     @property
     def papers_changed(self) -> bool:
@@ -182,13 +183,14 @@ class TriageSession:
         state = self.state
         return queue_ids(state.statuses, state.positions, state.decided_at)
 
-    def queue_placement(self, placement: Mapping[str, float]) -> None:
+    def queue_placement(self, placement: Mapping[str, Place], moved: Iterable[str] = ()) -> None:
         """Move papers in the reading queue now (in memory) and queue the move (one undo
-        step): ``placement`` gives each its new position (``storage.queue.move_to``)."""
+        step): ``placement`` gives each its new place (``storage.queue.move_to``); ``moved``:
+        the papers moved, when the others only make room (none: a sort, all moved)."""
         if not placement:
             return
         self._place_locally(placement)
-        self._submit("queue", placement=dict(placement))
+        self._submit("queue", placement=dict(placement), paper_ids=tuple(moved))
 
     def queue_removal(self, paper_ids: Iterable[str] = (), list_name: str | None = None) -> None:
         """Queue the removal of papers, or of the list ``list_name`` (one undo step); what
@@ -297,7 +299,7 @@ class TriageSession:
             for i, pid in enumerate(reversed(joining) if top else joining):
                 state.positions[pid] = start + i * step
 
-    def _place_locally(self, placement: Mapping[str, float]) -> None:
+    def _place_locally(self, placement: Mapping[str, Place]) -> None:
         self.version += 1
         self.state.positions.update(placement)
 
@@ -413,7 +415,7 @@ class TriageSession:
             elif op.kind == "tags":
                 lib.set_tags(op.paper_ids[0], op.tags)
             elif op.kind == "queue":
-                lib.place_in_queue(op.placement)
+                lib.place_in_queue(op.placement, op.paper_ids or None)
             elif op.kind in ("undo", "redo"):
                 done = lib.undo_step() if op.kind == "undo" else lib.redo_step()
                 outcome.changes = done.changes

@@ -15,6 +15,7 @@ from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import paper_record
 from storage.files.triage_file import TriageState
 from storage.models import Paper
+from storage.queue.order import place_text
 from storage.sources.fields import EXTRA_FIELDS
 
 CSV_COLUMNS = (
@@ -73,7 +74,7 @@ def csv_pieces(
         record["decided_at"] = "" if at is None else f"{at:.0f}"
         record["title_derived"] = "true" if paper.title_derived else ""
         place = record["queue_position"]
-        record["queue_position"] = "" if place is None else repr(place).removesuffix(".0")
+        record["queue_position"] = "" if place is None else place_text(place)
         record.update(paper.extra)
         writer.writerow([csv_safe(str(record.get(c, ""))) for c in CSV_COLUMNS])
         if number % _ROWS_AT_ONCE == 0:

@@ -7,6 +7,7 @@ from typing import Any
 
 from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
+from storage.queue.order import place_json
 from storage.sources.venues import VenueFound, find_venue, find_year
 
 GROUPINGS = ("none", "tag", "venue", "list")
@@ -57,6 +58,7 @@ def in_queue_order(papers: Iterable[Paper], triage: TriageState) -> list[Paper]:
 def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
     """A paper as a JSON object: the ``--json`` contract of the CLI, plus note and tags."""
     starred = triage.status(paper.id) is Status.STARRED
+    place = triage.positions.get(paper.id)
     return {
         "id": paper.id,
         "title": paper.title,
@@ -77,7 +79,7 @@ def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
         "extra": dict(paper.extra),
         "decided_at": triage.decided_at.get(paper.id),
         # its place in the reading queue, as the user ordered it: a re-import keeps the order
-        "queue_position": triage.positions.get(paper.id) if starred else None,
+        "queue_position": place_json(place) if starred and place is not None else None,
     }
 
 

@@ -55,7 +55,7 @@ from storage.files.triage_model import (
     standing,
     state_from_tables,
 )
-from storage.models import Change, Decision, ImportReport, Status
+from storage.models import Change, Decision, ImportReport, Place, Status
 from storage.queue.order import after_queue, end_position, file_places
 
 TRIAGE_FILE = "triage.json"
@@ -87,8 +87,8 @@ class Received:
     tags: tuple[str, ...] | None = None
     #: Whether ``position`` arrived (a position may arrive as None: the paper has none).
     has_position: bool = False
-    #: Its position in the reading queue.
-    position: float | None = None
+    #: Its place in the reading queue.
+    position: Place | None = None
     #: When its note, tags and position were made elsewhere, by register (``"n"``, ``"g"``,
     #: ``"q"``; milliseconds since the epoch, the records' stamps).
     made_ms: Mapping[str, int] = field(default_factory=dict)
@@ -396,14 +396,10 @@ class TriageChange:
         """The triage as the transaction found it."""
         return state_from_tables(self._found)
 
-    def _queue_keys(self) -> list[float]:
+    def _queue_keys(self) -> list[Place]:
         """Where the starred papers stand in the queue, as the transaction found them."""
-        keys = []
-        for doc in self._found.get("decisions", {}).values():
-            if doc.get("status") == Status.STARRED.value:
-                position = position_of(doc)
-                keys.append(position if position is not None else float(doc.get("at", 0.0)))
-        return keys
+        found = self._found.get("decisions", {}).values()
+        return [standing(d) or 0.0 for d in found if d.get("status") == Status.STARRED.value]
 
     def _join_queue(
         self, ids: Sequence[str], docs: dict[str, dict[str, Any]], *, top: bool, keep: bool
@@ -421,9 +417,13 @@ class TriageChange:
         for i, pid in enumerate(reversed(ids) if top else ids):
             docs[pid]["q"], docs[pid]["qa"] = start + i * step, at
 
-    def place(self, placement: Mapping[str, float]) -> list[Move]:
-        """Give papers of the queue new positions, as one undo step (``order``); returns the
-        moves made (none when every paper is where it was)."""
+    def place(
+        self, placement: Mapping[str, Place], chosen: Collection[str] | None = None
+    ) -> list[Move]:
+        """Give papers of the queue new places, as one undo step (``order``); returns the moves
+        made (none when every paper is where it was). ``chosen``: the papers whose places the
+        user chose (None: all); the others only make room, and keep when theirs was chosen
+        (``qa``): sync stamps them before a move of theirs made elsewhere, which wins."""
         docs = self.documents(placement)
         moves: list[Move] = []
         at = round(now(), 3)
@@ -431,7 +431,8 @@ class TriageChange:
             old = position_of(docs[pid])
             if old != new and docs[pid].get("status") == Status.STARRED.value:
                 moves.append((pid, old, new))
-                docs[pid]["q"], docs[pid]["qa"] = new, at
+                made = at if chosen is None or pid in chosen else docs[pid].get("qa", 0.0)
+                docs[pid]["q"], docs[pid]["qa"] = new, made
         if moves:
             self.save(docs)
             self.record([], ORDER, moves=[list(move) for move in moves])

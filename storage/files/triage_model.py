@@ -23,18 +23,18 @@ TinyDB tables:
 ``days``       decisions made per day and per resulting status: progress without an ever
                growing log (a 100,000-paper triage keeps one small document per day).
 
-A decision document may hold ``q``, the paper's position in the reading queue
-(``storage.queue.order``): given when the paper is starred, kept when it leaves the queue (an
-undo puts it back in its place; a paper read from the queue is told from one read from the
-Inbox by it); and ``qa``, when it was given (seconds: sync orders two devices' moves of one
-paper by it). ``na`` and ``ga``: when its note and its tags were last written here (by the
-user or an import; one a sync wrote has none), so that sync can tell them from a copy's older
-ones when ``triage.json`` is put back from a backup.
+A decision document may hold ``q``, the paper's position in the reading queue (a number, or
+a path as a list: ``storage.queue.order``): given when the paper is starred, kept when it
+leaves the queue (an undo puts it back in its place; a paper read from the queue is told from
+one read from the Inbox by it); and ``qa``, when it was given (seconds: sync orders two
+devices' moves of one paper by it; a place given only to make room for another paper's keeps
+the time its place was last chosen). ``na`` and ``ga``: when its note and its tags were last
+written here (by the user or an import; one a sync wrote has none), so that sync can tell them
+from a copy's older ones when ``triage.json`` is put back from a backup.
 """
 
 from __future__ import annotations
 
-import math
 import re
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -43,7 +43,8 @@ from datetime import date, datetime
 from typing import Any, Final
 
 from storage.caps import MAX_TAGS
-from storage.models import Change, Status
+from storage.models import Change, Place, Status
+from storage.queue.order import place_of
 
 SCHEMA = 3
 #: Undo reaches back this many steps…
@@ -54,8 +55,8 @@ HISTORY_CHANGES_LIMIT = 50_000
 #: The kinds of undo steps (see the module).
 DECIDE, RESTORE, REMOVE, ORDER = "decide", "restore", "remove", "order"
 
-#: One paper's move in the queue: (paper id, position before, position after).
-Move = tuple[str, float | None, float | None]
+#: One paper's move in the queue: (paper id, place before, place after).
+Move = tuple[str, Place | None, Place | None]
 
 #: What an undo step may hold besides its changes and still be dropped once they are gone.
 _PLAIN_STEP: Final = frozenset({"at", "changes", "undone", "kind", "marked", "void"})
@@ -179,16 +180,18 @@ class Step:
         )
 
 
-def _position(value: Any) -> float | None:
-    """A stored queue position (None for none; ``ValueError`` for what is no number)."""
+def _position(value: Any) -> Place | None:
+    """A stored queue place (None for none; ``ValueError`` for what is none: neither a
+    number nor a path, ``storage.queue.order.place_of``)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"not a queue position: {value!r}")
-    return float(value)
+    place = place_of(value)
+    if place is None:
+        raise ValueError(f"not a queue position: {str(value)[:40]!r}")
+    return place
 
 
-def position_of(doc: Mapping[str, Any]) -> float | None:
+def position_of(doc: Mapping[str, Any]) -> Place | None:
     """The queue position a decision document holds (None: none, or none readable)."""
     try:
         return _position(doc.get("q"))
@@ -196,7 +199,7 @@ def position_of(doc: Mapping[str, Any]) -> float | None:
         return None
 
 
-def standing(doc: Mapping[str, Any]) -> float | None:
+def standing(doc: Mapping[str, Any]) -> Place | None:
     """Where a paper stands in the reading queue: its position, else (starred without one)
     when it was starred, as ``storage.queue.order`` orders them; for a paper not starred,
     its position if it kept one."""
@@ -218,7 +221,7 @@ class TriageState:
     decided_at: dict[str, float] = field(default_factory=dict)
     #: Positions in the reading queue (``storage.queue``), of the papers that have one: the
     #: starred ones, and those that left the queue (kept for an undo).
-    positions: dict[str, float] = field(default_factory=dict)
+    positions: dict[str, Place] = field(default_factory=dict)
     #: When each position was given (seconds since the epoch), where it is known.
     positioned_at: dict[str, float] = field(default_factory=dict)
 

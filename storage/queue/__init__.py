@@ -1,7 +1,9 @@
 """The reading queue: the starred papers, in the order the user gives them.
 
 - ``order``: positions (fractional, one per paper, so that orders made on two devices merge
-  paper by paper) and the queue they give; where a paper goes when it is starred or moved;
+  paper by paper; where no number goes between two papers, a path under the first one's
+  place) and the queue they give; where a paper goes when it is starred or moved, and the
+  fewest papers a sort moves;
 - ``sorts``: the ways a queue can be sorted once (rating, likeness, venue, length, when
   starred).
 
@@ -18,7 +20,7 @@ from storage.queue.order import (
     end_position,
     move_to,
     queue_ids,
-    renumbered,
+    reordered,
     sort_key,
 )
 from storage.queue.sorts import SORTS, QueueSort, SortFacts, sort_named
@@ -32,7 +34,7 @@ __all__ = [
     "end_position",
     "move_to",
     "queue_ids",
-    "renumbered",
+    "reordered",
     "sort_key",
     "sort_named",
 ]

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from storage.models import Decision, ExtraValue, Status
+from storage.models import Decision, ExtraValue, Place, Status
+from storage.queue.order import place_from_text, place_of
 
 __all__ = [
     "EXTRA_FIELDS",
@@ -327,15 +328,10 @@ def _time(value: Any) -> float | None:
     return at if math.isfinite(at) and 0 < at < 1e11 else None
 
 
-def _position(value: Any) -> float | None:
-    """A queue position as our exports write it (a number, or its text in a CSV cell)."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None
-    try:
-        place = float(value)
-    except ValueError:
-        return None
-    return place if math.isfinite(place) and abs(place) < 1e15 else None
+def _position(value: Any) -> Place | None:
+    """A queue place as our exports write it (a number, a path as a list; or its text in a
+    CSV cell: ``storage.queue.order.place_text``)."""
+    return place_from_text(value) if isinstance(value, str) else place_of(value)
 
 
 def decision_of(item: Mapping[str, Any]) -> Decision | None:

@@ -22,6 +22,7 @@ from storage.errors import UnknownPaperError
 from storage.files.triage_file import Received
 from storage.library import Library
 from storage.models import Status
+from storage.queue.order import place_of
 from storage.sync.merge import Plan
 from storage.sync.records import NOTE, QUEUE, STATUS, TAGS
 
@@ -45,7 +46,7 @@ def apply_plan(library: Library, plan: Plan, marker: tuple[str, int]) -> Counter
             note=values.get(NOTE),
             tags=tuple(values[TAGS]) if TAGS in values else None,
             has_position=QUEUE in values,
-            position=values.get(QUEUE),
+            position=place_of(values.get(QUEUE)),
             made_ms=plan.times.get(pid, {}),
         )
         for pid, values in plan.triage.items()

@@ -28,6 +28,7 @@ from typing import Any
 
 from storage.files.triage_model import Step, TriageState
 from storage.models import Status
+from storage.queue.order import place_json
 from storage.sync.records import (
     NOTE,
     PAPER,
@@ -48,11 +49,12 @@ DEFAULTS: Mapping[str, Any] = {STATUS: Status.INBOX.value, NOTE: "", TAGS: [], Q
 
 def triage_values(triage: TriageState, pid: str) -> dict[str, Any]:
     """A paper's triage as register values."""
+    place = triage.positions.get(pid)
     return {
         STATUS: triage.status(pid).value,
         NOTE: triage.notes.get(pid, ""),
         TAGS: list(triage.tags.get(pid, ())),
-        QUEUE: triage.positions.get(pid),
+        QUEUE: None if place is None else place_json(place),  # a path as the records hold it
     }
 
 

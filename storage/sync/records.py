@@ -7,7 +7,8 @@ another device's log that passes it on::
     ["s", STAMP, DEVICE, PAPER, "read"]           the paper's status
     ["n", STAMP, DEVICE, PAPER, "a note"]         its note ("" clears it)
     ["g", STAMP, DEVICE, PAPER, ["tag", ...]]     its tags
-    ["q", STAMP, DEVICE, PAPER, 3.5 | null]       its position in the reading queue
+    ["q", STAMP, DEVICE, PAPER, 3.5 | null]       its place in the reading queue (or a path:
+                                                  [3.0, "a1b2…", 1.0], ``storage.queue.order``)
     ["P", STAMP, DEVICE, PAPER, {paper} | null]   the paper itself, or its removal
     ["b", STAMP, DEVICE, PAPER, ["n", BSTAMP, BDEVICE]]   what the note record of the same
                                                   stamp, device and paper was written over
@@ -27,7 +28,6 @@ has read the same records shows the same library, in whatever order the records 
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 import time
 from collections.abc import Callable
@@ -38,6 +38,7 @@ import orjson
 
 from storage.caps import note_problem, tags_problem
 from storage.models import Status
+from storage.queue.order import place_of
 
 STATUS: Final = "s"
 NOTE: Final = "n"
@@ -58,8 +59,6 @@ MAX_STAMP: Final = 253_370_764_800_000
 #: that the stamps it makes after seeing one near ``MAX_STAMP`` are still believed everywhere
 #: (the headroom is 2**36 stamps: two years of milliseconds).
 CLOCK_CEILING: Final = MAX_STAMP - 2**36
-#: A queue position beyond this is not one (positions are near 1 or near a time in seconds).
-MAX_POSITION: Final = 1e15
 #: A record stamped further than this ahead of this device's clock is not believed yet: it
 #: waits in the sync state until the clock is that far on (``SyncState.held``). A device whose
 #: clock runs a day ahead (or in the year 9998) thus cannot pin the others' clocks to its
@@ -159,13 +158,8 @@ def valid_value(kind: str, value: Any) -> bool:
             and all(isinstance(t, str) and t for t in value)
             and not tags_problem(value)
         )
-    if kind == QUEUE:
-        return value is None or (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and abs(value) < MAX_POSITION
-        )
+    if kind == QUEUE:  # a number, or a path under another paper's place
+        return value is None or place_of(value) is not None
     if kind == BASIS:
         return (
             isinstance(value, list)

@@ -116,15 +116,54 @@ def test_queue_sort_and_the_starred_export_in_queue_order(
     markdown = ok(run("--home", home, "export", env=env))
     where = [markdown.index(records[pid]["title"][:12]) for pid in shortest]
     assert where == sorted(where)  # the Markdown reading list in queue order
-    ok(run("--home", home, "undo", env=env))
+    undone = ok(run("--home", home, "undo", env=env))
     assert queue_ids(home, env) == before
-    moved = sum(1 for was, now in zip(before, shortest, strict=True) if was != now)
-    assert f"{moved} paper" in out and (moved != 1 or "1 paper moved" in out)
+    # the papers the sort moved, those its undo moves back: one count (a sort of 705 papers
+    # said 703 moved, its undo 704 moved back: it wrote a place to every paper whose number
+    # was not its place in the queue, moved or not)
+    moved = int(out.split(": ")[1].split()[0])
+    assert undone.startswith(f"undo: {moved} paper{'s' if moved != 1 else ''} moved back")
     # to the top and back to where it was: the order of the stars, places no longer 1, 2, 3…
     ok(run("--home", home, "queue", "move", ids[4], "--to", "bottom", env=env))
     assert queue_ids(home, env) == ids
     again = ok(run("--home", home, "queue", "sort", "starred", env=env))  # in that order already
     assert again.strip().endswith(": 0 papers moved"), again
+
+
+def test_a_move_into_tied_places_sends_one_move_and_keeps_a_sort_made_elsewhere(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A review's run: papers starred on two devices before they synced stand at one place
+    each two ([1, 1, 2, 2, 3, 3]); one device sorts the queue, the other moves a paper between
+    two tied ones. That move numbered the whole queue again ("sent 5 queue moves"), each place
+    a change of its own, and the merged queue was the mover's: the sort gone. It sends its one
+    move now, and the merged queue is the sort's, the moved paper where the move put it."""
+    folder, a, b = tmp_path / "synced", tmp_path / "a", tmp_path / "b"
+    folder.mkdir()
+    ok(run("--home", a, "import", SAMPLE, env=env))
+    ok(run("--home", a, "sync", folder, "--name", "laptop", env=env))
+    ok(run("--home", b, "sync", folder, "--name", "desktop", env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", a, "list", "--json", env=env)))]
+    ok(run("--home", a, "mark", *ids[:3], "starred", env=env))
+    ok(run("--home", b, "mark", *ids[3:6], "starred", env=env))
+    for home in (a, b, a):
+        ok(run("--home", home, "sync", folder, env=env))
+    listed = json.loads(ok(run("--home", b, "list", "--json", env=env)))
+    places = sorted(r["queue_position"] for r in listed if r["queue_position"] is not None)
+    assert places == [1.0, 1.0, 2.0, 2.0, 3.0, 3.0]
+
+    assert ": 0 papers moved" not in ok(run("--home", a, "queue", "sort", "length", env=env))
+    sorted_here = queue_ids(a, env)
+    moving = queue_ids(b, env)[-1]
+    ok(run("--home", b, "queue", "move", moving, "--to", "2", env=env))  # between two tied
+    assert queue_ids(b, env)[1] == moving
+    sent = ok(run("--home", b, "sync", folder, env=env))
+    assert "sent 1 queue move;" in sent, sent
+    for home in (a, b):
+        ok(run("--home", home, "sync", folder, env=env))
+    merged = queue_ids(a, env)
+    assert queue_ids(b, env) == merged
+    assert [pid for pid in merged if pid != moving] == [p for p in sorted_here if p != moving]
 
 
 @pytest.fixture

@@ -77,6 +77,30 @@ async def test_move_keys_reorder_the_queue_at_once_and_on_disk(seeded_home: Path
     assert Library(seeded_home).statuses() == dict.fromkeys(ids, Status.STARRED)
 
 
+async def test_a_move_between_tied_places_writes_the_paper_moved_alone(seeded_home: Path) -> None:
+    """Papers starred on two devices before they synced stand at one place. ``]`` onto such a
+    place numbered the whole queue again, each place a change for sync (205 in a review's
+    queue); it writes the place of the paper moved alone."""
+    ids = queued(seeded_home)
+    tied = sorted(ids)[:2]  # (by id, the paper moved goes between them by no id)
+    rest = [pid for pid in ids if pid not in tied]
+    library = Library(seeded_home)
+    library.place_in_queue({rest[0]: 1.0, tied[0]: 2.0, tied[1]: 2.0, rest[1]: 3.0, rest[2]: 4.0})
+    assert library.queue() == [rest[0], *tied, *rest[1:]]
+    before = library.triage().positions
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "right_square_bracket")
+        order = [tied[0], rest[0], tied[1], *rest[1:]]
+        assert [p.id for p in plist(app).row_papers()] == order
+        await settled(pilot)
+    after = Library(seeded_home)
+    assert after.queue() == order
+    changed = {pid for pid in ids if after.triage().positions[pid] != before[pid]}
+    assert changed == {rest[0]}
+
+
 async def test_u_and_ctrl_r_of_an_imports_restored_queue_keep_its_order(
     seeded_home: Path, tmp_path: Path
 ) -> None:

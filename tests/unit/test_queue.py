@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from storage import Library
 from storage.export import export, select
 from storage.models import Status
-from storage.queue import QueueOrder, move_to, renumbered, sort_named
+from storage.queue import QueueOrder, move_to, reordered, sort_named
+from storage.queue.order import MAX_DEPTH, Placement, depth, place_json, place_of
 from storage.sync import sync_library
 from tests.unit.test_sync_support import seeded
 
@@ -158,37 +159,144 @@ def test_papers_starred_before_positions_existed_stand_by_when_starred(tmp_path:
     assert old.queue() == [ids[2], new, ids[1], ids[0]]
 
 
-def test_moves_into_one_gap_renumber_when_no_room_is_left() -> None:
-    statuses = {f"{i:04x}": Status.STARRED for i in range(3)}
-    positions = {"0000": 1.0, "0001": 2.0, "0002": 3.0}
-    for _ in range(80):  # always between the first two: the gap halves each time
-        queue = QueueOrder.of(statuses, positions, {})
-        placement = move_to(queue, queue.ids[-1], 1)
-        positions.update(placement)
-        assert len(QueueOrder.of(statuses, positions, {}).ids) == 3
-    assert sorted(positions.values()) == sorted(set(positions.values()))  # all distinct
+def moved(positions: dict[str, float], pid: str, index: int) -> Placement:
+    """Move ``pid`` to ``index`` of the queue the (all starred) ``positions`` make: the
+    places written, which are applied to ``positions``."""
+    statuses = dict.fromkeys(positions, Status.STARRED)
+    placement = move_to(QueueOrder.of(statuses, positions, {}), pid, index)
+    positions.update(placement)
+    return placement
+
+
+def in_order(positions: dict[str, float]) -> list[str]:
+    statuses = dict.fromkeys(positions, Status.STARRED)
+    return list(QueueOrder.of(statuses, positions, {}).ids)
+
+
+def test_a_move_into_tied_places_changes_only_the_paper_moved() -> None:
+    """Papers starred on two devices before they synced stand at one number each two:
+    [1, 1, 2, 2, 3, 3]. A move between two of them numbered the whole queue again (the move
+    sent 5 queue moves, and wiped out a sort made on the other device); every move, to every
+    place, now writes the place of the one paper moved, and the queue is in the order asked."""
+    ids = ["0a1b", "3c4d", "5e6f", "7a8b", "9c0d", "beef"]
+    start = {pid: float(1 + i // 2) for i, pid in enumerate(ids)}
+    for pid in ids:
+        for index in range(len(ids)):
+            positions = dict(start)
+            expected = in_order(positions)
+            expected.remove(pid)
+            expected.insert(index, pid)
+            placement = moved(positions, pid, index)
+            assert set(placement) <= {pid}, (pid, index, placement)
+            assert in_order(positions) == expected
+            assert all(place_of(place_json(p)) == p for p in placement.values())  # as sent
+
+
+def test_thousands_of_moves_into_one_gap_change_only_the_paper_moved() -> None:
+    """Each paper moved between the head and the one moved before it halves the gap: after
+    some fifty no number is left between them, and the whole queue was numbered again. Now a
+    move there takes a place under the head's, and each of 5,000 writes one place."""
+    positions = {"0000": 1.0, "0001": 2.0, "0002": 3.0, "0003": 4.0}
+    for n in range(5000):
+        order = in_order(positions)
+        pid = order[-1]
+        assert moved(positions, pid, 1).keys() == {pid}, n
+        assert in_order(positions) == [order[0], pid, *order[1:-1]]
+    assert max(map(depth, positions.values())) <= 2  # a path of two levels, never deeper
+
+
+def test_moves_into_the_middle_of_the_last_move_go_deeper_then_make_little_room() -> None:
+    """The worst a gap can be: each paper moved into the middle of the one moved before it
+    and its neighbour, thousands of times. Each level of a path has room for some fifty such
+    moves; past ``MAX_DEPTH`` levels a move gives a few papers about the gap shallower places
+    (never the whole queue), and every place stays one a record may carry."""
+    ids = [f"{i:04x}" for i in range(10)]
+    positions = {pid: float(i) for i, pid in enumerate(ids)}
+    last, made_room = ids[3], 0
+    for n in range(4000):
+        order = in_order(positions)
+        here = order.index(last)
+        pid = order[0] if here > 1 else order[-1]
+        others = [p for p in order if p != pid]
+        index = others.index(last) + n % 2
+        placement = moved(positions, pid, index)
+        others.insert(index, pid)
+        assert in_order(positions) == others and pid in placement
+        assert len(placement) <= 3, (n, placement)  # the paper, and a neighbour or two
+        made_room += len(placement) > 1
+        last = pid
+    assert 0 < made_room < 40
+    assert all(place_of(place_json(p)) == p for p in positions.values())
+    assert max(map(depth, positions.values())) <= MAX_DEPTH
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 9), st.integers(-2, 12)), max_size=40))
-def test_any_moves_give_the_order_asked_for(moves: list[tuple[int, int]]) -> None:
+@given(
+    st.lists(st.integers(0, 3), min_size=10, max_size=10),
+    st.lists(st.tuples(st.integers(0, 9), st.integers(-2, 12)), max_size=40),
+)
+def test_any_moves_give_the_order_asked_for(start: list[int], moves: list[tuple[int, int]]) -> None:
+    """From any places, ties among them (four numbers for ten papers), each move puts its
+    paper where it was asked, and writes its place alone."""
     ids = [f"{i:04x}" for i in range(10)]
-    statuses = dict.fromkeys(ids, Status.STARRED)
-    positions = {pid: float(i) for i, pid in enumerate(ids)}
-    expected = list(ids)
+    positions = {pid: float(n) for pid, n in zip(ids, start, strict=True)}
+    expected = in_order(positions)
     for which, index in moves:
         pid = ids[which]
-        queue = QueueOrder.of(statuses, positions, {})
-        positions.update(move_to(queue, pid, index))
+        placement = moved(positions, pid, index)
+        assert set(placement) <= {pid}
         expected.remove(pid)
         expected.insert(max(0, min(index, len(expected))), pid)
-        assert list(QueueOrder.of(statuses, positions, {}).ids) == expected
+        assert in_order(positions) == expected
 
 
-def test_renumbered_writes_only_what_changes() -> None:
-    statuses = dict.fromkeys(["aaaa", "bbbb", "cccc"], Status.STARRED)
-    queue = QueueOrder.of(statuses, {"aaaa": 1.0, "bbbb": 2.0, "cccc": 3.0}, {})
-    assert renumbered(queue, ["aaaa", "cccc", "bbbb"]) == {"cccc": 2.0, "bbbb": 3.0}
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.integers(0, 2), min_size=8, max_size=8),
+    st.lists(st.tuples(st.integers(0, 1), st.integers(0, 7), st.integers(0, 7)), max_size=30),
+)
+def test_two_devices_moving_apart_merge_each_later_move_winning(
+    start: list[int], moves: list[tuple[int, int, int]]
+) -> None:
+    """Two devices share a queue with tied places and each moves papers, the moves made one
+    after another across them; each paper's place is a register, the later write winning.
+    Merged, each device's queue holds: the papers the other device moved last aside, the
+    merged queue orders the rest as that device does. A move that wrote other papers' places
+    (the whole queue numbered again) broke it: the paper moved stood among another device's
+    numbers."""
+    ids = [f"{i:04x}" for i in range(8)]
+    initial = {pid: float(n) for pid, n in zip(ids, start, strict=True)}
+    devices = [dict(initial), dict(initial)]
+    written: dict[str, tuple[int, float]] = {}  # paper → (device, place) of its last write
+    last_moved: dict[str, int] = {}  # paper → the device that moved it last
+    for device, which, index in moves:
+        pid = ids[which]
+        placement = moved(devices[device], pid, index)
+        for paper, place in placement.items():
+            written[paper] = (device, place)
+        if placement:  # (a paper where it was asked already: no move, nothing written)
+            last_moved[pid] = device
+    merged = dict(initial) | {pid: place for pid, (_d, place) in written.items()}
+    for device, theirs in enumerate(devices):
+        kept = [pid for pid in ids if last_moved.get(pid, device) == device]
+        shown = [pid for pid in in_order(merged) if pid in kept]
+        assert shown == [pid for pid in in_order(theirs) if pid in kept]
+
+
+def test_a_sort_writes_the_fewest_places() -> None:
+    """A sort gives new places to the fewest papers that give its order, and no other: it
+    numbered every place 1, 2, 3… anew, each a change that in sync beat the moves of those
+    papers made elsewhere (and undo said it moved back papers the sort had not moved)."""
+    statuses = dict.fromkeys(["aaaa", "bbbb", "cccc", "dddd"], Status.STARRED)
+    queue = QueueOrder.of(statuses, {"aaaa": 1.0, "bbbb": 1.5, "cccc": 3.0, "dddd": 4.0}, {})
+    assert reordered(queue, ["aaaa", "dddd", "bbbb", "cccc"]) == {"dddd": 1.25}
+    assert reordered(queue, ["dddd", "aaaa", "bbbb", "cccc"]) == {"dddd": 0.0}
+    assert reordered(queue, list(queue.ids)) == {}
+    tied = QueueOrder.of(statuses, dict.fromkeys(statuses, 1.0), {})
+    placement = reordered(tied, ["dddd", "cccc", "bbbb", "aaaa"])
+    assert len(placement) == 3
+    positions = dict.fromkeys(statuses, 1.0) | placement
+    assert in_order(positions) == ["dddd", "cccc", "bbbb", "aaaa"]
 
 
 def test_a_files_stars_take_its_places_else_its_order() -> None:
@@ -206,6 +314,27 @@ def test_a_files_stars_take_its_places_else_its_order() -> None:
     mixed = [("eeee", None, None), ("dddd", None, 90.0), ("cccc", 0.0, None), ("aaaa", None, 5.0)]
     assert file_places(mixed) == {"cccc": 1.0, "aaaa": 2.0, "dddd": 3.0, "eeee": 4.0}
     assert file_places([("bbbb", None, 9.0), ("aaaa", None, 9.0)]) == {"bbbb": 1.0, "aaaa": 2.0}
+
+
+def test_places_under_another_paper_go_through_the_exports_and_back(tmp_path: Path) -> None:
+    """A place under another paper's (a path) is written by the JSON export as a list and by
+    the CSV export as that list's JSON text; each reads back as the place it was: a library
+    that imports the export has the queue in the same order."""
+    library, ids = starred(tmp_path, 4)
+    tied, (third, mover) = sorted(ids)[:2], sorted(ids)[2:]
+    library.place_in_queue({tied[0]: 1.0, tied[1]: 1.0, third: 2.0, mover: 3.0})
+    library.move_in_queue(mover, 2)  # between the two tied, its id after both
+    path = library.triage().positions[mover]
+    assert isinstance(path, tuple) and library.queue() == [tied[0], mover, tied[1], third]
+    triage = library.triage()
+    chosen = select(library.papers(), triage.statuses, frozenset({Status.STARRED}), triage)
+    for kind in ("json", "csv"):
+        written = tmp_path / f"queue.{kind}"
+        written.write_text(export(chosen, triage, kind), encoding="utf-8")
+        other = Library(tmp_path / kind)
+        other.import_files([written])
+        assert other.queue() == library.queue(), kind
+        assert other.triage().positions[mover] == path
 
 
 def test_sorts_by_rating_venue_length_and_likeness(tmp_path: Path) -> None:
@@ -268,7 +397,7 @@ def test_three_devices_reordering_converge_and_lose_nothing(tmp_path: Path) -> N
     b.move_in_queue(ids[0], "bottom")
     b.set_status(ids[20], "starred")
     b.move_in_queue(ids[20], 3)
-    c.sort_queue("rating")  # the sample has no ratings: a stable sort, positions renumbered
+    c.sort_queue("rating")  # the sample has no ratings: a stable sort, no place written
     c.move_in_queue(ids[5], "top")
     c.set_status(ids[1], "read")
     rng = random.Random(7)
@@ -310,3 +439,61 @@ def test_an_undo_here_leaves_a_position_that_came_from_elsewhere(
     assert b.queue() == a.queue() == [ids[0], ids[3], ids[1], ids[2]]
     b.undo()  # b's move is no longer b's to undo: the paper stays where a put it
     assert b.queue() == a.queue()
+
+
+def test_places_given_to_make_room_lose_to_a_move_of_theirs_made_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a move must give a neighbour a place too (past ``MAX_DEPTH``: here 1, so that a
+    move between two tied papers does), the neighbour's place keeps when it was last chosen:
+    a move of that paper made on another device before, and synced after, still wins. The
+    move that made room, made later, numbered the whole queue again and beat it."""
+    import storage.queue.order
+
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a = seeded(tmp_path / "a")
+    ids = [p.id for p in a.papers()]
+    for pid in ids[:4]:
+        a.set_status(pid, "starred")
+    sync_library(a, folder)
+    b = Library(tmp_path / "b")
+    sync_library(b, folder)
+    a.set_status(ids[4], "starred")  # each at the end of its queue: one place, two papers
+    b.set_status(ids[5], "starred")
+    sync_library(a, folder), sync_library(b, folder), sync_library(a, folder)
+    first, second = sorted(ids[4:6])
+    assert a.queue() == b.queue() == [*ids[:4], first, second]
+    assert a.triage().positions[first] == a.triage().positions[second]
+
+    b.move_in_queue(second, "top")  # first, on b
+    monkeypatch.setattr(storage.queue.order, "MAX_DEPTH", 1)
+    mover = next(pid for pid in ids[:4] if not first < pid < second)  # (its id: no tie)
+    rest = [pid for pid in ids[:4] if pid != mover]
+    moves = a.move_in_queue(mover, 5)  # later, on a: between the two tied, room made
+    assert {move[0] for move in moves} == {mover, second}  # one neighbour, not the queue
+    assert a.queue() == [*rest, first, mover, second]
+    sync_library(a, folder), sync_library(b, folder), sync_library(a, folder)
+    assert a.queue() == b.queue() == [second, *rest, first, mover]
+
+
+def test_a_place_is_a_number_or_a_path_and_records_carry_no_other() -> None:
+    """What a device sends as a place is checked as it is read: a number, or a path of the
+    shape ``move_to`` makes (numbers and paper ids in turn, ``MAX_DEPTH`` levels at most);
+    anything else is no record (skipped, as a later version's kind is)."""
+    import orjson
+
+    from storage.sync.records import parse_record
+
+    def read(value: object) -> object:
+        found = parse_record(orjson.dumps(["q", 1_700_000_000_000, "ab12", "cd34", value]))
+        return None if found is None else found.value
+
+    deepest = [1.0, *["ab12", 1.0] * (MAX_DEPTH - 1)]
+    for good in (3, 2.5, -4.0, None, [2.0, "ab12", 1.0], deepest):
+        assert read(good) == good
+    for bad in (
+        [1.0], [1.0, "ab12"], [1.0, 2.0, 3.0], [1.0, "", 2.0], [1.0, "a" * 33, 2.0],
+        [*deepest, "ab12", 1.0], [1e16, "ab12", 1.0], 1e15, True, "3", {"q": 1},
+    ):  # fmt: skip
+        assert read(bad) is None, bad

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from storage.models import Paper
-from storage.queue import QueueOrder, SortFacts, move_to, renumbered, sort_named
+from storage.queue import QueueOrder, SortFacts, move_to, reordered, sort_named
 from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
@@ -68,7 +68,7 @@ class QueuePart(MainBase):
         self.session.hold_writes()
         self.call_after_frame(self.session.release_writes)
         before = self.session.version
-        self.session.queue_placement(move_to(queue, paper.id, target))
+        self.session.queue_placement(move_to(queue, paper.id, target), moved=(paper.id,))
         self.view.counts_unchanged(before)  # the order changed, not what any tab holds
         # the Starred tab lists the queue in its order: its rows are the queue's places
         if where in ("up", "down") and self.view.swap_listed(here, target):
@@ -154,7 +154,7 @@ class QueuePart(MainBase):
         order = [pid for pid in order if pid in queue.keys]
         sorted_ids = set(order)
         order += [pid for pid in queue.ids if pid not in sorted_ids]  # starred meanwhile
-        placement = renumbered(queue, order)
+        placement = reordered(queue, order)
         what = label[:1].lower() + label[1:]
         if not placement:  # no step: an undo would undo nothing
             said = f"Nothing moved: the queue is already sorted {what}."
