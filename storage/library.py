@@ -387,24 +387,27 @@ class Library:
         with self.triage_file.change() as triage:
             state = triage.state()
             queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
-            facts = self.sort_facts(list(queue.ids), state)
+            facts = self.sort_facts(list(queue.ids), state, likeness=sort.needs_likeness)
             return triage.place(reordered(queue, sort.order(queue.ids, facts)))
 
-    def sort_facts(self, ids: Sequence[str], state: TriageState) -> SortFacts:
+    def sort_facts(
+        self, ids: Sequence[str], state: TriageState, *, likeness: bool = True
+    ) -> SortFacts:
         """What the queue's sorts read of its papers ``ids``: the papers, when each was
-        starred, likeness (from ``similar.index``), pages (from the PDFs' text)."""
+        starred, likeness (from ``similar.index``; ``likeness`` False: none, which only the
+        likeness sort reads), pages (from the PDFs' text)."""
         from storage.cache.pdf_text import PdfTexts
         from storage.cache.similar_index import similarity_for
 
         loaded = self.loaded_papers()
         papers = {pid: loaded.paper(pid) for pid in ids if loaded.row_of(pid) is not None}
-        likeness: dict[str, float] = {}
-        if len(papers) > 1:
+        scores: dict[str, float] = {}
+        if likeness and len(papers) > 1:
             index = similarity_for(self.home, loaded.sequence(), loaded.content)
             found = index.suggest(state.statuses, candidates=list(papers))
-            likeness = {s.paper_id: s.score for s in found}
+            scores = {s.paper_id: s.score for s in found}
         pages = PdfTexts.open(self.home).pages()
-        return SortFacts(papers, state.decided_at, likeness, pages)
+        return SortFacts(papers, state.decided_at, scores, pages)
 
     def set_note(self, paper_id: str, note: str, *, append: bool = False) -> str:
         """Set (or, with "", clear) the note of a paper, or (``append``) add a line to it;

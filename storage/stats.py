@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from storage.files.triage_file import DayCount
 from storage.models import Place, Status
+from storage.queue import queue_empty
 from storage.queue.sorts import venue_rank
 from storage.text.words import count
 
@@ -205,10 +206,11 @@ class QueueStats:
         eta = waiting / rate if rate > 0 else (0.0 if waiting == 0 else None)
         return cls(waiting, per_week, rate, eta, len(recent))
 
-    def sentence(self) -> str:
-        """One sentence on the queue: what waits, the pace, when it is empty at it."""
+    def sentence(self, how: str = "") -> str:
+        """One sentence on the queue: what waits, the pace, when it is empty at it (``how``
+        papers are starred, said when none waits: ``storage.queue.queue_empty``)."""
         if not self.waiting:
-            return "Reading queue: empty (star papers to queue them)."
+            return queue_empty(how)
         head = f"Reading queue: {count(self.waiting, 'paper')} waiting"
         if self.rate_per_week <= 0 or self.weeks_to_empty is None:
             return f"{head}; none read from it yet."

@@ -52,6 +52,14 @@ MAX_NUMBER: Final = 1e15
 _MAX_ID: Final = 32
 
 
+def queue_empty(how: str = "") -> str:
+    """What is said of an empty reading queue, in one wording wherever it is said (``papers
+    queue``, ``next``, ``queue sort``, the stats; the app), ``how`` naming how papers are
+    starred there (``s``: the app's key)."""
+    named = f" ({how})" if how else ""
+    return f"The reading queue is empty: star papers{named} to queue them."
+
+
 def place_of(value: Any) -> Place | None:
     """A place as stored or sent (a path as a list), checked: None for what is none (a
     number not finite or past ``MAX_NUMBER``, a path of another shape, or deeper than

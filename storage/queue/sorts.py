@@ -92,6 +92,19 @@ class QueueSort:
         """No paper of ``ids`` has what this sort reads (a rating): it can order none."""
         return self.known is not None and not any(self.known(pid, facts) for pid in ids)
 
+    def unsorted(self, ids: Sequence[str], facts: SortFacts) -> str | None:
+        """What is said when no paper of ``ids`` has what this sort reads (``none_known``),
+        the app and ``papers queue sort`` alike; None when the sort can order them."""
+        if not self.none_known(ids, facts):
+            return None
+        what = self.what_known
+        said = (
+            f"The starred paper has no {what}"
+            if len(ids) == 1
+            else f"None of the {len(ids):,} starred papers has a {what}"
+        )
+        return f"{said}: the queue keeps its order."
+
     def order(self, ids: Sequence[str], facts: SortFacts) -> list[str]:
         """``ids`` sorted by this key (stably: ties keep their order)."""
         return sorted(ids, key=lambda pid: self.key(pid, facts))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,6 +34,10 @@ def starred_home(tmp_path: Path, env: dict[str, str], n: int = 4) -> tuple[Path,
     return home, ids
 
 
+#: What every command says of an empty queue.
+EMPTY = "The reading queue is empty: star papers (papers mark ID starred) to queue them.\n"
+
+
 def queue_ids(home: Path, env: dict[str, str]) -> list[str]:
     return [r["id"] for r in json.loads(ok(run("--home", home, "queue", "--json", env=env)))]
 
@@ -58,15 +63,18 @@ def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
     assert queue_ids(home, env) == [ids[1], ids[3], ids[2], ids[0]]
     ok(run("--home", home, "undo", env=env))
     ok(run("--home", home, "mark", *ids, "read", env=env))
+    # an empty queue said in one wording (it was three: "the reading queue is empty (star
+    # papers…)", "The reading queue is empty: star papers…", "Reading queue: empty (…)"), and
+    # ``queue sort`` said "Sorted 0 papers"
     empty = run("--home", home, "next", env=env)
-    assert empty.returncode == 1 and empty.stdout == ""
-    assert empty.stderr == "papers: error: the reading queue is empty (star papers to queue them)\n"
+    assert empty.returncode == 1 and empty.stdout == "" and empty.stderr == EMPTY
     listed = run("--home", home, "queue", env=env)  # (on stdout, a pipe took it for an id)
-    assert listed.returncode == 0 and listed.stdout == ""
-    assert listed.stderr.startswith("The reading queue is empty: star papers")
+    assert listed.returncode == 0 and listed.stdout == "" and listed.stderr == EMPTY
+    unsorted = run("--home", home, "queue", "sort", "venue", env=env)
+    assert unsorted.returncode == 0 and unsorted.stdout == "" and unsorted.stderr == EMPTY
     stats = json.loads(ok(run("--home", home, "stats", "--json", env=env)))
     assert stats["queue"]["waiting"] == 0 and stats["queue"]["read_per_week"][-1]["read"] == 4
-    assert "Reading queue: empty" in ok(run("--home", home, "stats", env=env))
+    assert f"\n{EMPTY}" in ok(run("--home", home, "stats", env=env))
 
 
 def test_a_move_past_the_end_says_the_paper_went_to_the_last_place(
@@ -128,6 +136,13 @@ def test_queue_sort_and_the_starred_export_in_queue_order(
     assert queue_ids(home, env) == ids
     again = ok(run("--home", home, "queue", "sort", "starred", env=env))  # in that order already
     assert again.strip().endswith(": 0 papers moved"), again
+    # no paper has a rating: said as the app says it (it said "Sorted 5 papers by rating: 0
+    # papers moved"), and no step made
+    unrated = ok(run("--home", home, "queue", "sort", "rating", env=env))
+    assert unrated == "None of the 5 starred papers has a rating: the queue keeps its order.\n"
+    assert "moved back" in ok(run("--home", home, "undo", env=env))  # the move to the bottom
+    venue = ok(run("--home", home, "queue", "sort", "venue", env=env))  # (it said ": orals: 1…")
+    assert re.match(r"Sorted 5 papers by venue status: \d+ papers? moved", venue), venue
 
 
 def test_a_move_into_tied_places_sends_one_move_and_keeps_a_sort_made_elsewhere(

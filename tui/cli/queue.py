@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from storage.errors import LibraryError
 from storage.export import paper_record
-from storage.queue import SORTS, sort_named
+from storage.queue import SORTS, queue_empty, sort_named
 from storage.text.words import count
 from tui.cli.common import Parser, Subparsers, open_library
 from tui.cli.ids import one_from_stdin, one_id_and_library
 from tui.cli.output import complain, print_papers, say, write_json
+
+#: How papers are starred from the shell: what an empty queue's sentence names.
+STAR = "papers mark ID starred"
 
 
 def add_queue(sub: Subparsers, common: Parser) -> None:
@@ -92,7 +95,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
         print_papers(papers, triage, True, lambda paper: {"pdf_path": _path(copies, paper.id)})
         return 0
     if not papers:  # said on stderr: a pipe of the queue's ids (papers queue | …) gets none
-        complain("The reading queue is empty: star papers (papers mark ID starred) to queue them.")
+        complain(queue_empty(STAR))
         return 0
     width = len(str(len(papers)))
     for place, paper in enumerate(papers, start=1):
@@ -118,21 +121,32 @@ def cmd_queue_move(args: argparse.Namespace) -> int:
 def cmd_queue_sort(args: argparse.Namespace) -> int:
     library = open_library(args)
     sort = sort_named(args.name)
+    before = library.queue()
+    if not before:  # (it said "Sorted 0 papers")
+        complain(queue_empty(STAR))
+        return 0
+    if sort.known is not None:  # as the app says it: "0 papers moved" said nothing of why
+        facts = library.sort_facts(before, library.triage(), likeness=sort.needs_likeness)
+        unsorted = sort.unsorted(before, facts)
+        if unsorted is not None:
+            say(unsorted)
+            return 0
     # the papers given new places, the fewest that give the order (``storage.queue.
     # reordered``): what ``papers undo`` says it moves back (it said 704 for 703 moved)
     moved = len(library.sort_queue(sort.name))
     after = library.queue()
     undo = " (papers undo puts them back)" if moved else ""
-    say(f"Sorted {count(len(after), 'paper')} {sort.label.split(',')[0].lower()}: "
-        f"{count(moved, 'paper')} moved{undo}")  # fmt: skip
+    named = re.split("[,:]", sort.label)[0].lower()  # "by venue status" ("…: orals: 0 moved")
+    say(f"Sorted {count(len(after), 'paper')} {named}: {count(moved, 'paper')} moved{undo}")
     return 0
 
 
 def cmd_next(args: argparse.Namespace) -> int:
     library = open_library(args)
     ids = library.queue()
-    if not ids:
-        raise LibraryError("the reading queue is empty (star papers to queue them)")
+    if not ids:  # one line on stderr, as ``papers queue`` says it, and exit code 1
+        complain(queue_empty(STAR))
+        return 1
     paper = library.paper(ids[0])
     if args.json:  # with its local copy, to open it (``xdg-open "$(… | jq -r .pdf_path)"``)
         from tui.config import library_pdfs

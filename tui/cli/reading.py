@@ -21,6 +21,7 @@ from tui.cli.common import (
 )
 from tui.cli.ids import one_from_stdin, one_id_and_library
 from tui.cli.output import columns, complain, is_terminal, print_papers, say, write_json
+from tui.cli.queue import STAR
 
 if TYPE_CHECKING:
     from storage.files.saved_searches import SavedSearches
@@ -220,7 +221,7 @@ def stats_lines(stats: LibraryStats) -> list[str]:
     lines.append(stats.pace())
     queue = stats.queue
     if queue is not None:
-        lines += ["", queue.sentence()]
+        lines += ["", queue.sentence(how=STAR)]
         if any(n for _w, n in queue.per_week):
             lines.append("Read from the queue per week")
             for week, n in queue.per_week[-6:]:

@@ -52,7 +52,7 @@ class StatsScreen(ModalScreen[None]):
         text.append(s.status_counts() + "\n")
         text.append(s.pace() + "\n")
         if s.queue is not None:
-            text.append("\n" + s.queue.sentence() + "\n", style="bold")
+            text.append("\n" + s.queue.sentence(how="s") + "\n", style="bold")
             weeks = [(week, n) for week, n in s.queue.per_week[-8:]]
             if any(n for _w, n in weeks):
                 shown = "  ".join(f"{week.strftime('%b %d')}: {n}" for week, n in weeks)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from storage.models import Paper
-from storage.queue import QueueOrder, SortFacts, move_to, reordered, sort_named
+from storage.queue import QueueOrder, SortFacts, move_to, queue_empty, reordered, sort_named
 from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
@@ -84,7 +84,7 @@ class QueuePart(MainBase):
         if not self._in_queue_view():
             return
         if not self.queue_ids():
-            self.notify("The reading queue is empty: star papers (s) to queue them.", markup=False)
+            self.notify(queue_empty("s"), markup=False)
             return
 
         def chosen(name: str | None) -> None:
@@ -118,14 +118,9 @@ class QueuePart(MainBase):
                 likeness = {s.paper_id: s.score for s in found}
             texts = self.pdfs.loaded_texts()
             facts = SortFacts(papers, decided, likeness, texts.pages())
-            if sort.none_known(ids, facts):
-                what = sort.what_known
-                said = (
-                    f"The starred paper has no {what}"
-                    if len(ids) == 1
-                    else f"None of the {len(ids):,} starred papers has a {what}"
-                )
-                self.app.call_from_thread(self._unsorted, f"{said}: the queue keeps its order.")
+            unsorted = sort.unsorted(ids, facts)
+            if unsorted is not None:
+                self.app.call_from_thread(self._unsorted, unsorted)
                 return
             order = sort.order(ids, facts)
             self.app.call_from_thread(self._sorted, sort.label, order)
