@@ -4,7 +4,7 @@ it says a length of time (a clock ahead by ``12 hours``)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,6 +113,36 @@ class SyncReport:
         if self.refusal is not None:
             del self.problems[self.refusal]
             self.refusal = None
+
+    def unusable(self, papers: Mapping[str, str]) -> None:
+        """Paper records no paper this version takes (paper → why): said in one line."""
+        if papers:
+            reason = next(iter(papers.values()))
+            self.problems.append(
+                f"{count(len(papers), 'paper record')} no paper this version takes: "
+                f"skipped ({', '.join(list(papers)[:3])}: {reason})"
+            )
+
+    def held_back(self, device: str, records: int, ahead: int) -> None:
+        """A ``device``'s records stamped ``ahead`` (ms) or more of this clock: not believed
+        until then."""
+        self.problems.append(
+            f"{device}: {count(records, 'record')} stamped {span_of(ahead)} or more ahead of "
+            "this clock: not believed until then (that clock wants setting)"
+        )
+
+    def clock_ahead(self, device: str, ahead: int, beaten: int) -> None:
+        """A ``device``'s clock is ``ahead`` (ms) of this one's: every device still takes the
+        same change, but its changes win over those made here in that time (``beaten`` of
+        them did), which the user should know, not only that the clock wants setting."""
+        span = span_of(ahead)
+        line = (
+            f"{device}: its clock is {span} ahead of this one's: its changes win over those "
+            f"made here up to {span} after them, until that clock is set"
+        )
+        if beaten:
+            line += f" ({count(beaten, 'change')} made here lost to it)"
+        self.problems.append(line)
 
     def summary(self) -> str:
         """One line: what was sent, received and changed here, each said as what it is

@@ -69,10 +69,14 @@ from storage.sync.merge import (
     relay_records,
 )
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
-from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
-from storage.sync.report import SyncReport, changes_in, kinds_of, span_of
+from storage.sync.refill import (
+    documents_from_logs,
+    missing_here,
+    records_of_rows,
+    still_unavailable,
+)
+from storage.sync.report import SyncReport, changes_in, kinds_of
 from storage.sync.state import MAX_HELD, SyncState, load_state, marker_key, save_state, state_path
-from storage.text.words import count
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
 CARD_EVERY_MS = 60 * 60 * 1000
@@ -334,27 +338,11 @@ class _Sync:
     def _note_unusable(self, plan: Plan) -> None:
         """Say which paper records the merge could not take, and keep them as looked for
         (``SyncState.unavailable``: not read again until their registers change)."""
-        registers = self.state.registers[PAPER]
-        unavailable = {
-            pid: digest
-            for pid, digest in self.state.unavailable.items()
-            if pid not in plan.papers
-            and pid not in self.here
-            and (registers.get(pid) or [0, "", None])[2] == digest
-        }
-        for pid in plan.unusable:
-            held = registers.get(pid)
-            if held is not None and held[2] is not None:
-                unavailable[pid] = held[2]
+        unavailable = still_unavailable(self.state, plan.papers, plan.unusable, self.here)
         if unavailable != self.state.unavailable:
             self.state.unavailable = unavailable
             self.dirty = True
-        if plan.unusable:
-            reason = next(iter(plan.unusable.values()))
-            self.report.problems.append(
-                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
-                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
-            )
+        self.report.unusable(plan.unusable)
 
     def _hold_back(self) -> None:
         """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
@@ -367,11 +355,7 @@ class _Sync:
         for device in sorted({r.device for r in held}):
             mine = [r for r in held if r.device == device]
             ahead = mine[0].stamp - self.clock.now_ms()
-            self.report.problems.append(
-                f"{self._name(device)}: {count(len(mine), 'record')} stamped {span_of(ahead)} "
-                "or more ahead of this clock: not believed until then (that clock wants "
-                "setting)"
-            )
+            self.report.held_back(self._name(device), len(mine), ahead)
 
     # -- what changed here ----------------------------------------------------------------
     def _paper_candidates(self, base: Base) -> list[tuple[str, dict[str, Any] | None]]:
@@ -506,12 +490,7 @@ class _Sync:
         for device, (ahead, beaten) in clocks_ahead(self.folded, self.state.devices, now).items():
             if device in held:
                 continue
-            span = span_of(ahead)
-            lost = f" ({count(beaten, 'change')} made here lost to it)" if beaten else ""
-            self.report.problems.append(
-                f"{self._name(device)}: its clock is {span} ahead of this one's: its changes "
-                f"win over those made here up to {span} after them, until that clock is set{lost}"
-            )
+            self.report.clock_ahead(self._name(device), ahead, beaten)
 
     def _read(self, log: LogFile) -> set[str]:
         """Read one log from its cursor; the devices to pass on (it restarted: replaced)."""
