@@ -4,12 +4,13 @@ it says a length of time (a clock ahead by ``12 hours``)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from storage.sync.device import Device
+from storage.sync.own import OwnCheck
 from storage.sync.records import BASIS, NOTE, PAPER, QUEUE, STATUS, TAGS, Record
 from storage.text.words import count
 
@@ -123,13 +124,16 @@ class SyncReport:
                 f"skipped ({', '.join(list(papers)[:3])}: {reason})"
             )
 
-    def held_back(self, device: str, records: int, ahead: int) -> None:
-        """A ``device``'s records stamped ``ahead`` (ms) or more of this clock: not believed
-        until then."""
-        self.problems.append(
-            f"{device}: {count(records, 'record')} stamped {span_of(ahead)} or more ahead of "
-            "this clock: not believed until then (that clock wants setting)"
-        )
+    def held_back(self, records: list[Record], now: int, name: Callable[[str], str]) -> None:
+        """Records stamped beyond this clock's bound (``now``), said by device (``name``: as
+        people know it), the nearest's stamp: not believed until then."""
+        for device in sorted({record.device for record in records}):
+            mine = [record for record in records if record.device == device]
+            self.problems.append(
+                f"{name(device)}: {count(len(mine), 'record')} stamped "
+                f"{span_of(mine[0].stamp - now)} or more ahead of this clock: not believed "
+                "until then (that clock wants setting)"
+            )
 
     def clock_ahead(self, device: str, ahead: int, beaten: int) -> None:
         """A ``device``'s clock is ``ahead`` (ms) of this one's: every device still takes the
@@ -142,6 +146,24 @@ class SyncReport:
         )
         if beaten:
             line += f" ({count(beaten, 'change')} made here lost to it)"
+        self.problems.append(line)
+
+    def mended(self, log: str, check: OwnCheck, *, done: bool) -> None:
+        """This device's own ``log`` was changed by another hand since it wrote it: its lines
+        that no longer read, its records that no longer say what it wrote, and what it writes
+        again at its end (not ``done``: what the next sync writes, ``--status`` only reads)."""
+        found = [count(check.damaged, "damaged line")] if check.damaged else []
+        if check.altered:
+            found.append(f"{count(check.altered, 'record')} not as this device wrote it")
+        again = _in_words(kinds_of(record.row() for record in check.lost))
+        line = f"{log}: this device's own log was changed since it wrote it"
+        line += f" ({', '.join(found)})" if found else ""
+        if not again:
+            line += ": nothing in it was lost"
+        elif done:
+            line += f": written again at its end: {again}"
+        else:
+            line += f": the next sync writes again at its end: {again}"
         self.problems.append(line)
 
     def summary(self) -> str:
