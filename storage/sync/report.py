@@ -72,6 +72,9 @@ class SyncReport:
     applied: Counter[str] = field(default_factory=Counter)
     #: Records made here that wait to be written into the folder.
     waiting: int = 0
+    #: Papers this library does not have whose statuses, notes or tags arrived: they wait
+    #: for the paper (``SyncState.waiting``).
+    awaiting: int = 0
     #: One line each: what the folder or its files made this sync skip or work around.
     problems: list[str] = field(default_factory=list)
     #: Where in ``problems`` the folder's refusal of a write is said.

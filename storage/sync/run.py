@@ -279,6 +279,7 @@ class _Sync:
         self._hold_back()
         new_waiting = (waiting - self.here) | plan.waiting
         new_waiting.difference_update(pid for pid, doc in plan.papers.items() if doc is not None)
+        self.report.awaiting = len(new_waiting)
         if new_waiting != waiting:
             state.waiting = sorted(new_waiting)
             self.dirty = True

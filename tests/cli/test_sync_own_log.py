@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
 import pytest
 
 from tests.cli.test_cli import make_env
@@ -114,6 +115,29 @@ def test_a_paper_on_a_damaged_line_reaches_the_other_device_with_its_decisions(
     assert statuses(env, b)[middle] == "starred"
     assert notes(env, b)[middle] == "read this first"
     assert statuses(env, a) == statuses(env, b)
+    status = papers(env, b, "sync", "--status", str(folder)).stdout
+    assert "waiting for their paper" not in status
+
+
+def test_status_says_when_decisions_wait_for_their_paper(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A device's decisions about a paper no log holds wait in HOME/sync/ (never in
+    triage.json): ``--status`` said nothing of them, and "0 to receive" read as all done."""
+    folder, a, _b, ids = two_homes(env, tmp_path)
+    other = folder / "papers-tui" / "eeee000000000040"
+    other.mkdir()
+    rows = [
+        ["s", 1_700_000_000_000, "eeee000000000040", "abcdef012345", "starred"],
+        ["n", 1_700_000_000_001, "eeee000000000040", "abcdef012345", "a note"],
+        ["s", 1_700_000_000_002, "eeee000000000040", ids[0], "read"],
+    ]
+    (other / "triage.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+    papers(env, a, "sync", str(folder))
+    status = papers(env, a, "sync", "--status", str(folder)).stdout
+    said = "waiting for their paper: the decisions of 1 paper no device has sent yet"
+    assert said in status, status
+    assert statuses(env, a)[ids[0]] == "read"
 
 
 def test_three_devices_agree_once_an_old_line_of_one_is_damaged(
