@@ -287,7 +287,8 @@ class SyncFolder:
         arrive) the cursor waits, and nothing after it is read (records read twice would be
         counted as received twice), until the zeros are filled or taken as damage: ``hole``
         (the one it waited at, as ``LogRead.hole`` said) lasting at ``now`` (ms), or any in
-        this device's ``own`` log (it alone writes it: no byte of it is on its way).
+        this device's ``own`` log (it alone writes it: no byte of it is on its way, and a last
+        line without its line end was cut short: read as it is, a record or a damaged line).
         """
         result = LogRead()
         fd = _open_regular(log.path, os.O_RDONLY)
@@ -309,6 +310,9 @@ class SyncFolder:
             same = hole is not None and hole.at == start and not result.restarted
             lasting = start if same and hole is not None and hole.lasting(size, now) else -1
             settled, why = _scan(fd, start, end, inside, result, sink, lasting, own=own)
+            if own and why == "" and not result.more and settled < end:
+                _take_cut(os.pread(fd, end - settled, settled), result, sink)
+                settled = end
             inside_at_end = why == "inside"
             # what is still arriving: from a hole, or a last line not ended (not what a
             # sync leaves to the next one)
@@ -437,6 +441,18 @@ class SyncFolder:
         return found
 
 
+def log_mark(path: Path) -> list[int] | None:
+    """What tells whether one of this device's own logs changed since it wrote it, without
+    reading it: its inode, size and modification time (None when it is no regular file)."""
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(found.st_mode):
+        return None
+    return [found.st_ino, found.st_size, found.st_mtime_ns]
+
+
 def record_digest(line: bytes) -> str:
     """A record line's digest whatever its line end, a byte-order mark before it or zeros
     after it (the same record in a log another program re-encoded)."""
@@ -562,6 +578,18 @@ def _take(raw: bytes, result: LogRead) -> None:
         result.skipped += 1
     else:
         result.records.append(record)
+
+
+def _take_cut(raw: bytes, result: LogRead, sink: Callable[[list[Record]], None] | None) -> None:
+    """The last line of this device's own log, without its line end: a record whole but for
+    it is taken, anything else but blanks and zeros is a damaged line."""
+    raw = raw.strip(_BLANK)
+    if not raw:
+        return
+    _take(raw, result)
+    if sink is not None and result.records:
+        sink(result.records)
+        result.records = []
 
 
 def _link_error(path: Path) -> OSError:

@@ -28,6 +28,30 @@ def missing_here(state: SyncState, here: Collection[str], changed: Collection[st
     }
 
 
+def still_unavailable(
+    state: SyncState,
+    coming: Collection[str],
+    unusable: Collection[str],
+    here: Collection[str],
+) -> dict[str, str]:
+    """The papers to keep as not found or not taken (``SyncState.unavailable``): those kept
+    so that a merge neither brings (``coming``) nor finds here, while their registers hold
+    the same; and those whose records this merge could not take (``unusable``)."""
+    registers = state.registers[PAPER]
+    unavailable = {
+        pid: digest
+        for pid, digest in state.unavailable.items()
+        if pid not in coming
+        and pid not in here
+        and (registers.get(pid) or [0, "", None])[2] == digest
+    }
+    for pid in unusable:
+        held = registers.get(pid)
+        if held is not None and held[2] is not None:
+            unavailable[pid] = held[2]
+    return unavailable
+
+
 def documents_from_logs(
     place: SyncFolder, state: SyncState, wanted: set[str]
 ) -> dict[str, dict[str, Any]]:

@@ -4,12 +4,13 @@ it says a length of time (a clock ahead by ``12 hours``)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from storage.sync.device import Device
+from storage.sync.own import OwnCheck
 from storage.sync.records import BASIS, NOTE, PAPER, QUEUE, STATUS, TAGS, Record
 from storage.text.words import count
 
@@ -71,6 +72,9 @@ class SyncReport:
     applied: Counter[str] = field(default_factory=Counter)
     #: Records made here that wait to be written into the folder.
     waiting: int = 0
+    #: Papers this library does not have whose statuses, notes or tags arrived: they wait
+    #: for the paper (``SyncState.waiting``).
+    awaiting: int = 0
     #: One line each: what the folder or its files made this sync skip or work around.
     problems: list[str] = field(default_factory=list)
     #: Where in ``problems`` the folder's refusal of a write is said.
@@ -113,6 +117,57 @@ class SyncReport:
         if self.refusal is not None:
             del self.problems[self.refusal]
             self.refusal = None
+
+    def unusable(self, papers: Mapping[str, str]) -> None:
+        """Paper records no paper this version takes (paper → why): said in one line."""
+        if papers:
+            reason = next(iter(papers.values()))
+            self.problems.append(
+                f"{count(len(papers), 'paper record')} no paper this version takes: "
+                f"skipped ({', '.join(list(papers)[:3])}: {reason})"
+            )
+
+    def held_back(self, records: list[Record], now: int, name: Callable[[str], str]) -> None:
+        """Records stamped beyond this clock's bound (``now``), said by device (``name``: as
+        people know it), the nearest's stamp: not believed until then."""
+        for device in sorted({record.device for record in records}):
+            mine = [record for record in records if record.device == device]
+            self.problems.append(
+                f"{name(device)}: {count(len(mine), 'record')} stamped "
+                f"{span_of(mine[0].stamp - now)} or more ahead of this clock: not believed "
+                "until then (that clock wants setting)"
+            )
+
+    def clock_ahead(self, device: str, ahead: int, beaten: int) -> None:
+        """A ``device``'s clock is ``ahead`` (ms) of this one's: every device still takes the
+        same change, but its changes win over those made here in that time (``beaten`` of
+        them did), which the user should know, not only that the clock wants setting."""
+        span = span_of(ahead)
+        line = (
+            f"{device}: its clock is {span} ahead of this one's: its changes win over those "
+            f"made here up to {span} after them, until that clock is set"
+        )
+        if beaten:
+            line += f" ({count(beaten, 'change')} made here lost to it)"
+        self.problems.append(line)
+
+    def mended(self, log: str, check: OwnCheck, *, done: bool) -> None:
+        """This device's own ``log`` was changed by another hand since it wrote it: its lines
+        that no longer read, its records that no longer say what it wrote, and what it writes
+        again at its end (not ``done``: what the next sync writes, ``--status`` only reads)."""
+        found = [count(check.damaged, "damaged line")] if check.damaged else []
+        if check.altered:
+            found.append(f"{count(check.altered, 'record')} not as this device wrote it")
+        again = _in_words(kinds_of(record.row() for record in check.lost))
+        line = f"{log}: this device's own log was changed since it wrote it"
+        line += f" ({', '.join(found)})" if found else ""
+        if not again:
+            line += ": nothing in it was lost"
+        elif done:
+            line += f": written again at its end: {again}"
+        else:
+            line += f": the next sync writes again at its end: {again}"
+        self.problems.append(line)
 
     def summary(self) -> str:
         """One line: what was sent, received and changed here, each said as what it is

@@ -4,7 +4,8 @@ Under the HOME lock, so that nothing in this HOME changes in between (an open ap
 waits, as for any other process's change):
 
 1. read the library's files, and send what changed since the last sync (``storage.sync.local``);
-2. read every device's logs from where the last sync stopped, folding them into the registers;
+2. read every device's logs from where the last sync stopped, folding them into the registers
+   (this device's own whole again if another hand changed it, and mended: ``storage.sync.own``);
 3. pass on the records of a device whose log has gone (``merge.relay_records``);
 4. note the merge as pending in the state, append this device's records to its own logs, then
    write the merge into the library (``storage.sync.apply``) and note it done.
@@ -42,6 +43,7 @@ from storage.sync.folder import (
     LogFile,
     SyncFolder,
     check_folder,
+    log_mark,
     record_digest,
     shown,
 )
@@ -68,11 +70,16 @@ from storage.sync.merge import (
     plan_merge,
     relay_records,
 )
+from storage.sync.own import check_own_log
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
-from storage.sync.refill import documents_from_logs, missing_here, records_of_rows
-from storage.sync.report import SyncReport, changes_in, kinds_of, span_of
+from storage.sync.refill import (
+    documents_from_logs,
+    missing_here,
+    records_of_rows,
+    still_unavailable,
+)
+from storage.sync.report import SyncReport, changes_in, kinds_of
 from storage.sync.state import MAX_HELD, SyncState, load_state, marker_key, save_state, state_path
-from storage.text.words import count
 
 #: A device's card is rewritten at least this often while it syncs (its "last seen").
 CARD_EVERY_MS = 60 * 60 * 1000
@@ -272,6 +279,7 @@ class _Sync:
         self._hold_back()
         new_waiting = (waiting - self.here) | plan.waiting
         new_waiting.difference_update(pid for pid, doc in plan.papers.items() if doc is not None)
+        self.report.awaiting = len(new_waiting)
         if new_waiting != waiting:
             state.waiting = sorted(new_waiting)
             self.dirty = True
@@ -334,27 +342,11 @@ class _Sync:
     def _note_unusable(self, plan: Plan) -> None:
         """Say which paper records the merge could not take, and keep them as looked for
         (``SyncState.unavailable``: not read again until their registers change)."""
-        registers = self.state.registers[PAPER]
-        unavailable = {
-            pid: digest
-            for pid, digest in self.state.unavailable.items()
-            if pid not in plan.papers
-            and pid not in self.here
-            and (registers.get(pid) or [0, "", None])[2] == digest
-        }
-        for pid in plan.unusable:
-            held = registers.get(pid)
-            if held is not None and held[2] is not None:
-                unavailable[pid] = held[2]
+        unavailable = still_unavailable(self.state, plan.papers, plan.unusable, self.here)
         if unavailable != self.state.unavailable:
             self.state.unavailable = unavailable
             self.dirty = True
-        if plan.unusable:
-            reason = next(iter(plan.unusable.values()))
-            self.report.problems.append(
-                f"{count(len(plan.unusable), 'paper record')} no paper this version takes: "
-                f"skipped ({', '.join(list(plan.unusable)[:3])}: {reason})"
-            )
+        self.report.unusable(plan.unusable)
 
     def _hold_back(self) -> None:
         """Keep the records stamped beyond the clock's bound for the next syncs (the nearest
@@ -364,14 +356,7 @@ class _Sync:
         if rows != self.state.held:
             self.state.held = rows
             self.dirty = True
-        for device in sorted({r.device for r in held}):
-            mine = [r for r in held if r.device == device]
-            ahead = mine[0].stamp - self.clock.now_ms()
-            self.report.problems.append(
-                f"{self._name(device)}: {count(len(mine), 'record')} stamped {span_of(ahead)} "
-                "or more ahead of this clock: not believed until then (that clock wants "
-                "setting)"
-            )
+        self.report.held_back(held, self.clock.now_ms(), self._name)
 
     # -- what changed here ----------------------------------------------------------------
     def _paper_candidates(self, base: Base) -> list[tuple[str, dict[str, Any] | None]]:
@@ -474,6 +459,8 @@ class _Sync:
         for log in logs:
             if check_clone and log.folder == self.device.id and not log.conflicted:
                 self._check_clone(log)
+            if log.folder == self.device.id and not log.conflicted:
+                self._check_own(log, logs)
             relay.update(self._read(log))
         # a log that a link stands in for keeps its cursor: it is back once a file again
         present = {log.key for log in logs}
@@ -506,12 +493,7 @@ class _Sync:
         for device, (ahead, beaten) in clocks_ahead(self.folded, self.state.devices, now).items():
             if device in held:
                 continue
-            span = span_of(ahead)
-            lost = f" ({count(beaten, 'change')} made here lost to it)" if beaten else ""
-            self.report.problems.append(
-                f"{self._name(device)}: its clock is {span} ahead of this one's: its changes "
-                f"win over those made here up to {span} after them, until that clock is set{lost}"
-            )
+            self.report.clock_ahead(self._name(device), ahead, beaten)
 
     def _read(self, log: LogFile) -> set[str]:
         """Read one log from its cursor; the devices to pass on (it restarted: replaced)."""
@@ -566,12 +548,25 @@ class _Sync:
         old = self.device
         self.report.device = renew_device(self.library.home, old)
         state.device = self.report.device.id
-        state.own_sizes, state.own_last = {}, {}
+        state.own_sizes, state.own_last, state.own_marks = {}, {}, {}
         self.dirty = True
         self.report.problems.append(
             f"another machine writes as this device ({old.short}): this library is a copy of "
             f"another; it syncs as a new device from now on ({self.report.device.short})"
         )
+
+    def _check_own(self, log: LogFile, logs: list[LogFile]) -> None:
+        """Read this device's own log again if another hand changed it, and write again at its
+        end what it no longer holds (``storage.sync.own``)."""
+        theirs = {g.folder for g in logs if g.path.name == log.path.name and not g.conflicted}
+        papers = self._load_papers  # (papers.json read only when a paper is written again)
+        check = check_own_log(self.place, log, self.state, self.clock, self.folded, papers, theirs)
+        where = f"{self._name(log.folder)}: {log.name}"
+        if check is not None:
+            self.dirty = True
+            self._send(check.lost)  # sent as this sync's: said so (it said "sent nothing")
+            if check:
+                self.report.mended(where, check, done=not self.dry)
 
     # -- writing ----------------------------------------------------------------------------
     def _send_early(self) -> None:
@@ -656,6 +651,7 @@ class _Sync:
             device=self.device.id,
             own_sizes=self.state.own_sizes,  # what this device appended already, as its own
             own_last=self.state.own_last,
+            own_marks=self.state.own_marks,
         )
         if plan:
             noted["pending"] = {"generation": generation, **plan.written()}
@@ -686,6 +682,8 @@ class _Sync:
         read_to_end = kept[0] == self.place.size_of(device, name)
         state.own_sizes[name] = self.place.append(device, name, in_batches(map(row_line, rows)))
         state.own_last[name] = record_digest(row_line(rows[-1]))
+        if mark := log_mark(self.place.device_folder(device) / name):
+            state.own_marks[name] = mark  # as this device left it: not read again (``own``)
         if read_to_end:  # what was just written need not be read back
             devices = sorted({*kept[2], *(row[2] for row in rows)})
             state.cursors[key] = [*self.place.end_cursor(device, name).to_json(), devices]

@@ -6,6 +6,8 @@
 - ``cursors``: how far each log was read (and which devices' records it held, so that when a
   log disappears their records can be passed on: see ``storage.sync.merge``); ``holes``: the
   block of zeros a cursor waits at, and since when (``storage.sync.folder.Hole``).
+- ``own_sizes``, ``own_last``, ``own_marks``: this device's own logs as it left them (another
+  writer in them, a copy of this HOME; damage, which it mends: ``storage.sync.own``).
 - ``clock``: the hybrid logical clock's last stamp. ``outbox``: records made here that are not
   in the folder yet (it was read-only or missing). ``steps``: the undo log's steps as last
   seen, so that a paper decided and put back between two syncs still counts as changed.
@@ -118,6 +120,10 @@ class SyncState:
     #: The digest of the last record this device appended to each of its logs: one that grew
     #: but still ends in it was re-encoded or padded, not written by a copy (``record_digest``).
     own_last: dict[str, str] = field(default_factory=dict)
+    #: Each of this device's own logs as it left it, by its inode, size and modification
+    #: time (``folder.log_mark``): one that is not so any more was changed by another hand,
+    #: and is read again whole, once (``storage.sync.own``).
+    own_marks: dict[str, list[int]] = field(default_factory=dict)
     pending: dict[str, Any] | None = None
     #: Device id → {"name", "last" (its greatest stamp read), "seen" (its card's last sync)}.
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -158,6 +164,7 @@ class SyncState:
             "outbox": self.outbox,
             "own_sizes": self.own_sizes,
             "own_last": self.own_last,
+            "own_marks": self.own_marks,
             "pending": self.pending,
             "devices": self.devices,
             "synced_at": self.synced_at,
@@ -180,7 +187,7 @@ class SyncState:
             generation=_typed(data, "generation", int, 0),
             registers={kind: _shared(_registers(registers, kind)) for kind in KINDS},
             cursors=_table(data, "cursors", _is_cursor),
-            holes=_table(data, "holes", _is_hole),
+            holes=_table(data, "holes", _three_counts),
             steps=_table(data, "steps", _is_step_mark),
             decided_at=_table(data, "decided_at", _is_number),
             papers_version=_papers_version(data.get("papers_version")),
@@ -188,6 +195,7 @@ class SyncState:
             outbox=_rows(data, "outbox", _is_record_row),
             own_sizes=_table(data, "own_sizes", _is_count),
             own_last=_table(data, "own_last", lambda v: isinstance(v, str)),
+            own_marks=_table(data, "own_marks", _three_counts),
             pending=_pending(data.get("pending")),
             devices=_table(data, "devices", _is_device),
             synced_at=_typed(data, "synced_at", int, 0),
@@ -261,8 +269,8 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_hole(value: Any) -> bool:
-    """[offset, size, ms]."""
+def _three_counts(value: Any) -> bool:
+    """A hole's [offset, size, ms]; a log's mark: [inode, size, modification time]."""
     return isinstance(value, list) and len(value) == 3 and all(_is_count(n) for n in value)
 
 

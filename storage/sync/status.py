@@ -42,6 +42,8 @@ class SyncStatus:
     to_receive: int = 0
     #: Changes made here that a sync could not write into the folder yet.
     waiting: int = 0
+    #: Papers whose decisions arrived, the paper itself not (no device has sent it yet).
+    awaiting: int = 0
     problems: list[str] = field(default_factory=list)
 
     def lines(self, align: Callable[[Sequence[Sequence[str]]], list[str]]) -> list[str]:
@@ -69,6 +71,11 @@ class SyncStatus:
             wait = "waits" if self.waiting == 1 else "wait"
             pending += f" ({self.waiting:,} more made here {wait} for a writable folder)"
         lines.append(pending)
+        if self.awaiting:
+            lines.append(
+                f"waiting for their paper: the decisions of {count(self.awaiting, 'paper')} no "
+                "device has sent yet"
+            )
         return lines
 
 
@@ -126,5 +133,6 @@ def sync_status(library: Library, folder: str | os.PathLike[str]) -> SyncStatus:
         to_send=preview.sent,
         to_receive=preview.received,
         waiting=preview.waiting,
+        awaiting=preview.awaiting,
         problems=preview.problems,
     )

@@ -3,7 +3,8 @@
 Each device has its own HOME and its own copy of the synced folder, and a clock of its own
 (hours off, either way). Between random decisions, notes, tags, undos, redos, imports and
 removals, a sync tool delivers files from one copy to another, often only a part of them (cut
-anywhere, mid-record too), in any order; now and then it makes a conflicted copy. After a full
+anywhere, mid-record too), in any order; now and then it makes a conflicted copy, or a byte of a
+device's own log is damaged (a file changed before its end is delivered whole). After a full
 exchange at the end of every run:
 
 1. every device shows the same library (papers, statuses, notes, tags);
@@ -34,7 +35,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from storage.sync.folder import ROOT_NAME
 from storage.sync.records import PAPER, STATUS
-from tests.unit.test_sync_support import Machine, all_records, shown
+from tests.unit.test_sync_support import Machine, all_records, damage, shown
 
 DEVICES = 3
 PAPERS = 10
@@ -227,6 +228,20 @@ class SyncedDevices(RuleBasedStateMachine):
         fraction = 1.0 if whole else data.draw(st.floats(0.0, 1.0))
         self._copy(self.machines[src].folder, self.machines[dst], fraction)
 
+    @rule(n=device, data=st.data())
+    def damage_own_log(self, n: int, data: st.DataObject) -> None:
+        """A byte anywhere in one of a device's own logs damaged: the device writes again at
+        the log's end what the damaged line held (it alone knows what it wrote)."""
+        machine = self.machines[n]
+        own = machine.folder / ROOT_NAME / machine.device_id
+        logs = [log for name in ("triage.jsonl", "papers.jsonl") if (log := own / name).exists()]
+        if logs:
+            log = data.draw(st.sampled_from(logs))
+            size = log.stat().st_size
+            if size:
+                damage(log, data.draw(st.integers(0, size - 1)))
+                event("a line of a device's own log damaged")
+
     @rule(n=device)
     def conflicted_copy(self, n: int) -> None:
         logs = sorted(self.machines[n].folder.rglob("triage.jsonl"))
@@ -250,6 +265,8 @@ class SyncedDevices(RuleBasedStateMachine):
                     event("a record cut in two by a delivery")
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(data[:cut])
+            elif not data.startswith(have):  # changed before the end (damaged): replaced
+                dest.write_bytes(data)
 
     # -- the end ---------------------------------------------------------------------------
     def exchange_everything(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,6 +84,19 @@ def all_records(folder: Path) -> list[Record]:
     for log in place.log_files():
         found.extend(place.read(log, None).records)
     return found
+
+
+def damage(log: Path, at: int) -> None:
+    """The byte at ``at`` of a log turned into one no UTF-8 text holds (a disk's or a sync
+    tool's damage, a line end too: two lines then one damaged line), later than its writer's
+    last append: its modification time moves on, as any later write's does (a file system
+    whose clock ticks coarsely may not have ticked yet in a test)."""
+    before = log.stat()
+    body = bytearray(log.read_bytes())
+    body[at] = 0xFF
+    log.write_bytes(bytes(body))
+    if log.stat().st_mtime_ns == before.st_mtime_ns:
+        os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))
 
 
 def copy_folder(source: Path, target: Path) -> None:
