@@ -312,6 +312,14 @@ def _may_take(found: tuple[str, str] | None, abstract: str) -> bool:
 _APART = "\x00apart"
 
 
+def _as_known(known: _Known, pid: str, title: str, authors: Sequence[str]) -> bool:
+    """Whether the known paper ``pid`` has this title and these authors as written: a record
+    of its own id that reads otherwise (``LeCun, Y.`` for ``Yann LeCun``) is another form
+    of it, said as merged."""
+    found = known.get(pid)
+    return found is not None and found[0] == title and tuple(known.authors(pid)) == tuple(authors)
+
+
 def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[str, str]:
     """The id a candidate takes, and why it joins a known paper ("" when nothing says;
     ``_APART`` for a record kept apart from a paper sharing its abstract, or its title and
@@ -351,8 +359,8 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             return other, "the same page (its abstract revised)"
         return pid, ""
     other, unlike = known.by_title(title, paper.authors)
-    if other is not None and other == paper.id:  # the paper itself (a file imported again)
-        return other, ""
+    if other == paper.id and _as_known(known, other, title, paper.authors):
+        return other, ""  # the paper itself, as it was made (a file imported again)
     if other is not None:
         return other, "the same title; the record has no abstract"
     other = known.by_derived_title(title, paper.authors) if title else None
