@@ -117,15 +117,24 @@ def _seen(
 
 def both_texts(winner: str, lost: str, name: str, stamp: int) -> str | None:
     """The note that keeps both: ``winner``, then what of ``lost`` it does not hold, marked as
-    written on ``name`` at ``stamp``. A note kept so before is taken by its marked blocks
-    (its first part is another device's note). None when ``winner`` holds all of ``lost``."""
+    written on ``name`` at ``stamp``. A note kept so before is taken by its marked blocks, and
+    its first part (another device's note, maybe edited here since) as one more block of
+    ``name``'s. None when ``winner`` holds all of ``lost``, line by line."""
     starts = [m.start() for m in _MARKED.finditer(lost)]
-    if starts:
-        pieces = [lost[a:b].strip() for a, b in zip(starts, [*starts[1:], len(lost)], strict=True)]
-    else:
-        day = datetime.fromtimestamp(stamp / 1000).strftime("%Y-%m-%d %H:%M")
-        pieces = [f"{MARK.format(name=name, day=day)}\n{lost.strip()}"] if lost.strip() else []
-    kept = [piece for piece in pieces if piece.split("\n", 1)[-1].strip() not in winner]
+    day = datetime.fromtimestamp(stamp / 1000).strftime("%Y-%m-%d %H:%M")
+    first = lost[: starts[0]] if starts else lost
+    pieces = [f"{MARK.format(name=name, day=day)}\n{first.strip()}"] if first.strip() else []
+    ends = [*starts[1:], len(lost)] if starts else []
+    pieces += [lost[a:b].strip() for a, b in zip(starts, ends, strict=True)]
+    held = _lines(winner)
+    kept = [piece for piece in pieces if not _lines(piece.split("\n", 1)[-1]) <= held]
     if not kept:
         return None
     return "\n\n".join([winner.strip(), *kept]).strip()
+
+
+def _lines(text: str) -> set[str]:
+    """A note's lines, as compared: a text is held by another that has each of its lines (a
+    short note is not held by a longer one that only contains its words: "important" in
+    "not important")."""
+    return {line.strip() for line in text.splitlines() if line.strip()}

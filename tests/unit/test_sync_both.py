@@ -153,3 +153,26 @@ def test_a_note_from_a_version_without_bases_is_taken_as_before(
 
     assert report.kept_both == 0 and note(laptop, pid) == "the old device's note"
     assert "received 1 note from 1 other device" in report.summary()
+
+
+def test_a_note_kept_both_before_keeps_its_top_edited_here_since() -> None:
+    """Once kept both, a note's top is the other device's text; edited here (a line added)
+    while the other device added elsewhere, the edit was thrown away: only the marked blocks
+    of the losing note were taken."""
+    from storage.sync.both import MARK, both_texts
+
+    mark = MARK.format(name="laptop", day="2026-12-01 10:00")
+    merged = f"desktop first\n\n{mark}\nlaptop first"
+    laptop = f"desktop first\nLAPTOP ADDED THIS LINE\n\n{mark}\nlaptop first"
+    kept = both_texts(f"{merged}\n\ndesktop added this", laptop, "laptop", 1_764_583_200_000)
+    assert kept is not None and "LAPTOP ADDED THIS LINE" in kept and "desktop added this" in kept
+    assert kept.count("laptop first") == 1
+    # the winner holding every line of the lost note: nothing to add
+    assert both_texts(f"{merged}\n\nmore", merged, "laptop", 1_764_583_200_000) is None
+
+
+def test_a_short_note_is_not_held_by_a_longer_one_containing_its_words() -> None:
+    from storage.sync.both import both_texts
+
+    kept = both_texts("not important", "important", "laptop", 1_764_583_200_000)
+    assert kept is not None and kept.endswith("\nimportant")
