@@ -260,20 +260,27 @@ def _default_keys(command_id: str) -> str:
     return ", ".join(key_label(key) for key in keys_for(BY_ID[command_id], {}))
 
 
-def toml(value: object) -> str:
+def toml(value: object, depth: int = 0) -> str:
     """A setting's value as it is written in TOML (``true``, ``"red"``, ``["x"]``), for a
-    message naming it: not as Python writes it (``True``, ``'red'``)."""
+    message naming it: not as Python writes it (``True``, ``'red'``); an array or table
+    nested past a few levels as ``[…]`` (one nested hundreds deep, which TOML reads, ran
+    this out of stack)."""
+    if depth > _SHOWN_DEPTH and isinstance(value, list | dict):
+        return "[…]" if isinstance(value, list) else "{ … }"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list):
-        return "[" + ", ".join(toml(item) for item in value) + "]"
+        return "[" + ", ".join(toml(item, depth + 1) for item in value) + "]"
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{key} = {toml(item)}" for key, item in value.items()) + " }"
+        shown = (f"{key} = {toml(item, depth + 1)}" for key, item in value.items())
+        return "{ " + ", ".join(shown) + " }"
     return str(value)  # numbers; dates and times as TOML writes them
 
 
+#: How deep a value's arrays and tables are written out in a message.
+_SHOWN_DEPTH = 3
 #: The tables config.toml is read for; any other is named, not ignored in silence.
 TABLES = ("keys", "sync", "queue", "pdf", "venues")
 

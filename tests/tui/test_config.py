@@ -291,3 +291,12 @@ async def test_more_problems_than_fit_are_counted_and_the_help_lists_them(
         assert isinstance(app.screen, HelpScreen)
         listed = str(app.screen.query_one(".help-problems").render())
         assert all(f'{name} = "notakey"' in listed for name in ("star", "tag", "note"))
+
+
+def test_a_value_nested_hundreds_deep_is_named_shortly(tmp_path: Path) -> None:
+    """star = [[[…]]] 450 deep (which TOML reads) ran the message's writing out of stack:
+    every command reading the config ended in an internal error."""
+    path = tmp_path / "config.toml"
+    path.write_text("[keys]\nstar = " + "[" * 450 + "]" * 450 + "\n", encoding="utf-8")
+    [problem] = load_config([path]).problems
+    assert "star = [[[[[…]]]]]: a key is written in quotes" in problem
