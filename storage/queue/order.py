@@ -331,6 +331,10 @@ def reordered(queue: QueueOrder, order: Sequence[str]) -> Placement:
             low = keys[a] if a >= 0 else None
             high = keys[b] if b < len(order) else None
             placement.update(zip(order[a + 1 : b], spread(low, high, b - a - 1), strict=True))
+    if any(depth(place) > MAX_DEPTH for place in placement.values()):
+        # between places already as deep as they go (a file or a device gave them): the
+        # whole queue numbered 1, 2, 3… in the order wanted, rather than a place none reads
+        return {pid: float(n) for n, pid in enumerate(order, start=1)}
     return placement
 
 

@@ -41,9 +41,7 @@ _MORE: Final = r"(?:[})][\s,]*){0,8}"
 #: end: text on the line, a closing brace, then the next field or the entry's end. It starts
 #: past the spaces and commas the patterns before it take: were both to take them, a long
 #: run of them would be tried split every way (an 80 KB line took 36 s).
-_VALUE_REST: Final = (
-    rf"(?:[^{{}}\n@\s,][^{{}}\n@]*)?[}})]\s*(?:,?\s*{_NAME}\s*=|,?\s*[}})]\s*\Z)"
-)
+_VALUE_REST: Final = rf"(?:[^{{}}\n@\s,][^{{}}\n@]*)?[}})]\s*(?:,?\s*{_NAME}\s*=|,?\s*[}})]\s*\Z)"
 #: A comment the parser left after an entry that goes on with the entry's fields (after more
 #: braces too many, ``}},``), with the value's next part (``# {B}``), or with its rest.
 _GOES_ON: Final = re.compile(rf"\s*,|[\s,]*{_MORE}(?:{_NAME}\s*=|#\s*[{{\"]|{_VALUE_REST})")

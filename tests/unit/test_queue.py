@@ -497,3 +497,19 @@ def test_a_place_is_a_number_or_a_path_and_records_carry_no_other() -> None:
         [*deepest, "ab12", 1.0], [1e16, "ab12", 1.0], 1e15, True, "3", {"q": 1},
     ):  # fmt: skip
         assert read(bad) is None, bad
+
+
+def test_a_sort_between_places_as_deep_as_they_go_numbers_the_queue() -> None:
+    """Papers tied at a place of the deepest level (a file may give them): a sort gave one a
+    place a level deeper, which no reader takes; the paper fell to the end, and undo skipped
+    the step it could not read."""
+    from storage.queue.order import MAX_DEPTH, QueueOrder, depth, place_of, reordered
+
+    deep = place_of([1.0, *(["abcd", 1.0] * (MAX_DEPTH - 1))])
+    assert deep is not None and depth(deep) == MAX_DEPTH
+    starred = {pid: Status.STARRED for pid in ("aaaa", "bbbb", "cccc")}
+    queue = QueueOrder.of(starred, dict.fromkeys(starred, deep), {})
+    placement = reordered(queue, ["aaaa", "cccc", "bbbb"])
+    assert all(depth(place) <= MAX_DEPTH for place in placement.values())
+    after = QueueOrder.of(starred, {**dict.fromkeys(starred, deep), **placement}, {})
+    assert list(after.ids) == ["aaaa", "cccc", "bbbb"]
