@@ -16,7 +16,9 @@ another device's log that passes it on::
 A ``b`` record comes just before the note record it is of, in the same log: the register's
 holder the writer last saw (``BSTAMP`` 0 and ``BDEVICE`` "" for none), so that a note written
 without seeing another is told from one written after it (``storage.sync.both``). A version
-before it skips it as a kind it does not know, and reads the note as it always did.
+before it counts it as a damaged line (said once a sync) and reads the note as it always did;
+it refuses a queue place that is a path too, so a move into tied places made here does not
+reach a device of that version (its order stays its own; no decision is lost).
 
 Each (paper, kind) is a last-writer-wins register: the record greatest in ``(STAMP, DEVICE,
 value)`` holds. STAMP is a hybrid logical clock in milliseconds (``Clock``): a change made after
