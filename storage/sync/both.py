@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from storage.caps import note_problem
+from storage.sync.device import SYNC_DIR
 from storage.sync.local import Base
 from storage.sync.merge import Folded
 from storage.sync.records import BASIS, NOTE, Clock, Record
@@ -56,10 +58,12 @@ def keep_both(
     folded: Folded,
     clock: Clock,
     report: SyncReport,
+    home: Path,
 ) -> list[Record]:
     """The note records (with their bases) that keep this device's notes another device's
     replaced without seeing them: ``made`` (sent now), or the ones it held (``base``), once
-    ``folded`` is in the registers. Counted in ``report.kept_both``."""
+    ``folded`` is in the registers. Counted in ``report.kept_both``. Two that together are too
+    long for one note: this device's is written to a file in ``HOME/sync/notes-kept``."""
     device = state.device
     ours = {record.paper: record for record in made if record.kind == NOTE}
     found: list[Record] = []
@@ -81,9 +85,10 @@ def keep_both(
         if text is None:
             continue
         if note_problem(text):
+            kept = _set_aside(home / SYNC_DIR / "notes-kept", pid, lost)
             report.problems.append(
                 f"the note of {pid} was edited on both devices: the two together are too long "
-                "for one note, and the other device's is kept (this one's is in triage.json.bak)"
+                f"for one note, and the other device's is kept ({kept})"
             )
             continue
         stamp = clock.after(None, winner[0])
@@ -91,6 +96,20 @@ def keep_both(
         found.append(Record(NOTE, stamp, device, pid, text))
         report.kept_both += 1
     return found
+
+
+def _set_aside(aside: Path, pid: str, lost: tuple[int, str]) -> str:
+    """Write this device's note that no note holds to ``aside`` (a file of its own, kept:
+    triage.json.bak, which held it, is replaced by the next write); where it is, said."""
+    from storage.files.atomic import atomic_write
+
+    path = aside / f"{pid}-{lost[0]}.txt"
+    try:
+        aside.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, lost[1].encode("utf-8", "surrogatepass"), backup=False)
+    except OSError as exc:
+        return f"this one's could not be kept in {path}: {exc.strerror or exc}"
+    return f"this one's is in {path}"
 
 
 def _seen(

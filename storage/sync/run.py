@@ -259,7 +259,8 @@ class _Sync:
         self.clock.see(self.local_clock.last)
         self._send(with_bases(records, self.base, state))
         self.triage_sent = bool(records)
-        self._send(keep_both(state, self.base, records, self.folded, self.clock, self.report))
+        home = self.library.home  # (where a note too long to keep both is set aside)
+        self._send(keep_both(state, self.base, records, self.folded, self.clock, self.report, home))
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)
         for kind in KINDS:

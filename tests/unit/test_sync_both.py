@@ -176,3 +176,25 @@ def test_a_short_note_is_not_held_by_a_longer_one_containing_its_words() -> None
 
     kept = both_texts("not important", "important", "laptop", 1_764_583_200_000)
     assert kept is not None and kept.endswith("\nimportant")
+
+
+def test_two_notes_too_long_together_keep_this_ones_in_a_file(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """The sync said the losing note was in triage.json.bak, which the next decision
+    replaced: the text was then nowhere."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_note(pid, "L" * 60_000)
+    clock[0] += 60
+    desktop.library.set_note(pid, "D" * 60_000)
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+
+    report = laptop.sync()
+
+    [said] = [p for p in report.problems if "too long for one note" in p]
+    kept = Path(said.rsplit("this one's is in ", 1)[1].rstrip(")"))
+    assert kept.parent == tmp_path / "laptop" / "sync" / "notes-kept"
+    assert kept.read_text(encoding="utf-8") == "L" * 60_000
+    assert note(laptop, pid) == "D" * 60_000
