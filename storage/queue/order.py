@@ -46,6 +46,9 @@ OrderKey = tuple[float | str, ...]
 #: A path goes no deeper than this many levels (numbers); a move that would go deeper gives
 #: papers about its gap shallower places (``made_room``), no deeper than half of it.
 MAX_DEPTH: Final = 24
+#: The most papers about a gap ``made_room`` gives places to, before the queue is ordered
+#: anew (``reordered``).
+_ROOM_WINDOW: Final = 32
 #: A number of a place beyond this is none (places are near 1 or near a time in seconds).
 MAX_NUMBER: Final = 1e15
 #: The longest paper id a path names (ids are hexadecimal, 4 to 32 digits).
@@ -301,7 +304,7 @@ def made_room(queue: QueueOrder, others: Sequence[str], index: int, pid: str) ->
     gap, given places no deeper than half of it (``TriageChange.place`` keeps when theirs were
     chosen: a move of one of them made elsewhere wins)."""
     keys = [queue.key(p) for p in others]
-    for size in range(1, len(others) + 1):
+    for size in range(1, min(len(others), _ROOM_WINDOW) + 1):
         for before in range(size + 1):  # papers of the window before the gap
             start, end = index - before, index - before + size
             if start < 0 or end > len(others):
@@ -312,7 +315,9 @@ def made_room(queue: QueueOrder, others: Sequence[str], index: int, pid: str) ->
             if max(map(depth, places)) <= max(1, MAX_DEPTH // 2):
                 window = [*others[start:index], pid, *others[index:end]]
                 return {p: place for p, place in zip(window, places, strict=True)}
-    return reordered(queue, [*others[:index], pid, *others[index:]])  # (never: the whole)
+    # papers tied by the hundred at the deepest level (a file gave them): the queue's order,
+    # numbered anew where it must be (a window tried by each size would be cubic in them)
+    return reordered(queue, [*others[:index], pid, *others[index:]])
 
 
 def reordered(queue: QueueOrder, order: Sequence[str]) -> Placement:

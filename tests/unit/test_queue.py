@@ -513,3 +513,22 @@ def test_a_sort_between_places_as_deep_as_they_go_numbers_the_queue() -> None:
     assert all(depth(place) <= MAX_DEPTH for place in placement.values())
     after = QueueOrder.of(starred, {**dict.fromkeys(starred, deep), **placement}, {})
     assert list(after.ids) == ["aaaa", "cccc", "bbbb"]
+
+
+def test_a_move_among_hundreds_tied_at_the_deepest_level_orders_the_queue_anew() -> None:
+    """Each window about the gap was tried in turn, every size: cubic in the papers tied
+    there (400: 1.4 s; a thousand: tens of seconds). Past a window of 32 the queue is
+    ordered anew, the move where it was asked."""
+    from storage.queue.order import MAX_DEPTH, QueueOrder, depth, move_to, place_of
+
+    deep = place_of([1.0, *(["abcd", 1.0] * (MAX_DEPTH - 1))])
+    assert deep is not None
+    ids = [f"{i:08x}" for i in range(400)]
+    starred = dict.fromkeys(ids, Status.STARRED)
+    queue = QueueOrder.of(starred, dict.fromkeys(ids, deep), {})
+    moved = queue.ids[0]
+    placement = move_to(queue, moved, 200)
+    assert all(depth(place) <= MAX_DEPTH for place in placement.values())
+    after = QueueOrder.of(starred, {**dict.fromkeys(ids, deep), **placement}, {})
+    assert list(after.ids).index(moved) == 200
+    assert [p for p in after.ids if p != moved] == [p for p in queue.ids if p != moved]
