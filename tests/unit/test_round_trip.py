@@ -158,8 +158,10 @@ _NAME = st.one_of(
     st.sampled_from(["O'Brien, Zoë", "O'Brien, {Zoë}", "García López, José", "Le Cun, Y.",
                      "van der Berg, Jan", "Smith, John, Jr."]),
 )  # fmt: skip
-# A tag: no two apostrophes in a row, which LaTeX (BibTeX's tags) reads as a closing quote.
-_TAG_TEXT = _HOSTILE_TEXT.map(lambda t: re.sub("'{2,}", "'", t))
+# A tag: no two apostrophes in a row, which LaTeX (BibTeX's tags) reads as a closing quote;
+# no ";", which parts keywords in BibTeX, CSV and RIS as in a cell of names (a tag typed
+# has none: papers tag and t part tags at it; one comes only from a file, an OSC sequence).
+_TAG_TEXT = _HOSTILE_TEXT.map(lambda t: re.sub("'{2,}", "'", t).replace(";", ""))
 #: What a file keeps of a text: its control characters (not a line's ends, nor NUL).
 _KEPT_CONTROLS = re.compile("[\x01-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
 
