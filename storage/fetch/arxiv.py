@@ -71,13 +71,7 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
     counted = 0
     while start < wanted:
         page = {**params, "start": str(start), "max_results": str(min(PAGE, wanted - start))}
-        try:
-            feed = web.get_parsed(
-                url, page, _parse, fresh=retries > 0, before=_spaced(web), keep=_holds_entries,
-                throttled=_throttled,
-            )  # fmt: skip
-        except ThrottledError as exc:
-            raise FetchError(f"{exc}{_kept(start)}") from None
+        feed = _ask(web, url, page, fresh=retries > 0, kept=start)
         blank = feed is None  # arXiv's blank answer: an empty page that counts nothing
         if feed is None:
             feed = _nothing()
@@ -129,13 +123,7 @@ def _fetch_ids(ids: list[str], argument: str, request: FetchRequest, web: Web) -
         these = asked[first : first + PAGE]
         params = {"id_list": ",".join(these), "start": "0", "max_results": str(len(these))}
         for retry in range(EMPTY_RETRIES + 1):
-            try:
-                feed = web.get_parsed(
-                    url, params, _parse, fresh=retry > 0, before=_spaced(web), keep=_holds_entries,
-                    throttled=_throttled,
-                )  # fmt: skip
-            except ThrottledError as exc:
-                raise FetchError(f"{exc}{_kept(len(result.records))}") from None
+            feed = _ask(web, url, params, fresh=retry > 0, kept=len(result.records))
             if feed is not None and feed.entries:
                 break
         if feed is None:  # a blank answer, still: what it stands for is not known
@@ -196,6 +184,18 @@ def _throttled(body: bytes) -> str:
     if said.casefold().rstrip(".!") != _RATE_EXCEEDED:
         return ""
     return f"arXiv is throttling requests (it answers {said!r})"
+
+
+def _ask(web: Web, url: str, params: dict[str, str], *, fresh: bool, kept: int) -> Feed | None:
+    """One answer of arXiv's, read (None: blank), spaced as its terms ask and asked afresh
+    when ``fresh``; its throttling that outlasts the waits said with the ``kept`` papers."""
+    try:
+        return web.get_parsed(
+            url, params, _parse, fresh=fresh, before=_spaced(web), keep=_holds_entries,
+            throttled=_throttled,
+        )  # fmt: skip
+    except ThrottledError as exc:
+        raise FetchError(f"{exc}{_kept(kept)}") from None
 
 
 def _kept(start: int) -> str:
