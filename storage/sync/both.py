@@ -1,52 +1,68 @@
-"""A note edited on two devices at once: both texts kept, never one dropped without a trace.
+"""A note, or a paper's tags, edited on two devices at once: neither edit dropped without a
+trace, and every device the same.
 
-Each note record is sent after a ``BASIS`` record saying what it was written over: the note
-its device last saw (``with_bases``). A sync that finds this device's own note replaced by one
-written without seeing it (its basis older than ours, and so on back through the notes read
-now: ``_seen``) writes the other's text, then ours in a block marked with this device's name
-and when ours was written (``MARK``), as one new note record stamped after the other's: every
-device then takes that one, and converges on the same text. Only the device whose note lost
-does it (the winner's device sees nothing lost), and a note written after seeing ours, one
-that takes text out included, is a plain edit: nothing is put back. A note whose writer's
-basis is not known (a version before this one, a record passed on) is taken as before, the
-later one holding.
+Each note and tags record is sent after a ``BASIS`` record saying what it was written over: the
+note or tags its device last saw (``with_bases``). A sync that finds this device's own record
+replaced by one written without seeing it (its basis older than ours, and so on back through
+the records read now: ``_seen``) writes one new record stamped after the other's, which every
+device then takes, and so converges on:
 
-Tags stay last-writer-wins: a record holds the whole list, and a set merge needs what each
-side added and took out since their common tags, which the records do not carry.
+- a note: the other's text, then ours in a block marked with this device's name and when ours
+  was written (``MARK``);
+- tags: the two lists merged as sets over the tags ours was written over (``merged_tags``): a
+  tag either side added is kept, one either side took out stays out unless the other added it.
+  What ours was written over is what this device showed then: for tags written since the last
+  sync, the library's after it; for tags sent before, what the sync state kept of them
+  (``SyncState.tag_bases``: the registers keep only their holders). Not known (a state of a
+  version before this one): none, and both lists are kept whole.
+
+Only the device whose record lost does it (the winner's device sees nothing lost), and a note or
+tags written after seeing ours, one that takes text or a tag out included, is a plain edit:
+nothing is put back. A record whose writer's basis is not known (a version before this one, a
+record passed on) is taken as before, the later one holding. Past the caps (``storage.caps``)
+the other's is kept and the sync says so: a note too long with ours beside it sets ours aside
+in a file of its own; tags too many for one paper are named in the line.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from storage.caps import note_problem
+from storage.caps import note_problem, tags_problem
 from storage.sync.device import SYNC_DIR
 from storage.sync.local import Base
 from storage.sync.merge import Folded
-from storage.sync.records import BASIS, NOTE, Clock, Record
+from storage.sync.records import BASES, BASIS, NOTE, TAGS, Clock, Record
 from storage.sync.report import SyncReport
 from storage.sync.state import SyncState
 
 #: The line above the text a device kept of its own (``MARK.format(name=…, day=…)``).
 MARK = "--- also written on {name}, {day}: kept by sync ---"
 _MARKED = re.compile(r"^--- also written on .+: kept by sync ---$", re.MULTILINE)
+#: The tags a line names at the most (a paper holds up to 200 of up to 100 characters).
+_NAMED_TAGS = 5
 
 
 def with_bases(records: list[Record], base: Base, state: SyncState) -> list[Record]:
-    """``records`` with each note record after its ``BASIS``: the note this device showed
-    when it was written (the register's holder after the last sync, or the note a merge cut
-    short wrote: ``Base.seen``)."""
+    """``records`` with each note and tags record after its ``BASIS``: the note or tags this
+    device showed when it was written (the register's holder after the last sync, or the
+    value a merge cut short wrote: ``Base.seen``). The tags shown then are kept too
+    (``SyncState.tag_bases``)."""
     found: list[Record] = []
     for record in records:
-        if record.kind == NOTE:
-            held = base.holder(NOTE, record.paper)
-            if base.seen(NOTE, record.paper, state.registers) != (held[0] if held else 0):
-                held = state.registers[NOTE].get(record.paper)
-            seen = [NOTE, held[0], held[1]] if held else [NOTE, 0, ""]
-            found.append(Record(BASIS, record.stamp, record.device, record.paper, seen))
+        if record.kind in BASES:
+            kind, pid = record.kind, record.paper
+            held = base.holder(kind, pid)
+            if base.seen(kind, pid, state.registers) != (held[0] if held else 0):
+                held = state.registers[kind].get(pid)
+            seen = [kind, held[0], held[1]] if held else [kind, 0, ""]
+            found.append(Record(BASIS, record.stamp, record.device, pid, seen))
+            if kind == TAGS:
+                state.tag_bases[pid] = [record.stamp, list(base.value(TAGS, pid))]
         found.append(record)
     return found
 
@@ -60,42 +76,129 @@ def keep_both(
     report: SyncReport,
     home: Path,
 ) -> list[Record]:
-    """The note records (with their bases) that keep this device's notes another device's
-    replaced without seeing them: ``made`` (sent now), or the ones it held (``base``), once
-    ``folded`` is in the registers. Counted in ``report.kept_both``. Two that together are too
-    long for one note: this device's is written to a file in ``HOME/sync/notes-kept``."""
-    device = state.device
-    ours = {record.paper: record for record in made if record.kind == NOTE}
+    """The note and tags records (with their bases) that keep this device's notes and tags
+    another device replaced without seeing them: ``made`` (sent now), or the ones it held
+    (``base``), once ``folded`` is in the registers. Counted in ``report.kept_both`` and
+    ``report.tags_merged``. Two notes that together are too long for one note: this device's
+    is written to a file in ``HOME/sync/notes-kept``; tags too many for one paper: the other
+    device's are kept, and this one's it lacks named."""
     found: list[Record] = []
-    for pid in sorted(folded.changed[NOTE] | ours.keys()):
-        winner = state.registers[NOTE].get(pid)
-        if winner is None or winner[1] == device:
-            continue
-        mine = ours.get(pid)
-        if mine is not None:  # written here since the last sync: nobody has seen it
-            seen, lost = None, (mine.stamp, str(mine.value))
+    merged: set[str] = set()
+    for kind, pid, winner, lost, basis in _lost_unseen(state, base, made, folded):
+        value: Any
+        if kind == NOTE:
+            value = _both_notes(pid, str(winner[2]), lost, report, home / SYNC_DIR / "notes-kept")
         else:
-            held = base.holder(NOTE, pid)
-            if held is None or held[1] != device:
-                continue
-            seen, lost = (held[0], held[1]), (held[0], str(held[2]))
-        if _seen(folded, pid, winner, seen, lost[1]):
-            continue
-        text = both_texts(str(winner[2]), lost[1], report.device.name, lost[0])
-        if text is None:
-            continue
-        if note_problem(text):
-            kept = _set_aside(home / SYNC_DIR / "notes-kept", pid, lost)
-            report.problems.append(
-                f"the note of {pid} was edited on both devices: the two together are too long "
-                f"for one note, and the other device's is kept ({kept})"
-            )
+            value = _both_tags(pid, winner[2], lost[1], basis, report)
+        if value is None:
             continue
         stamp = clock.after(None, winner[0])
-        found.append(Record(BASIS, stamp, device, pid, [NOTE, winner[0], winner[1]]))
-        found.append(Record(NOTE, stamp, device, pid, text))
-        report.kept_both += 1
+        found.append(Record(BASIS, stamp, state.device, pid, [kind, winner[0], winner[1]]))
+        found.append(Record(kind, stamp, state.device, pid, value))
+        if kind == TAGS:
+            state.tag_bases[pid] = [stamp, list(winner[2])]
+            merged.add(pid)
+    _forget_tag_bases(state, merged)
     return found
+
+
+def _lost_unseen(
+    state: SyncState, base: Base, made: list[Record], folded: Folded
+) -> Iterator[tuple[str, str, list[Any], tuple[int, Any], list[str] | None]]:
+    """(kind, paper, the holder, ours, what ours was written over) for each note and tags
+    register that another device's record holds, written without seeing this device's that
+    it replaced: ours as (stamp, value), made now or held since the last sync. What ours was
+    written over: the tags it was (None for a note, or when not known)."""
+    device = state.device
+    for kind in BASES:
+        ours = {record.paper: record for record in made if record.kind == kind}
+        for pid in sorted(folded.changed[kind] | ours.keys()):
+            winner = state.registers[kind].get(pid)
+            if winner is None or winner[1] == device:
+                continue
+            mine = ours.get(pid)
+            basis: list[str] | None = None
+            if mine is not None:  # written here since the last sync: nobody has seen it
+                seen, lost = None, (mine.stamp, mine.value)
+                if kind == TAGS:
+                    basis = list(base.value(TAGS, pid))
+            else:
+                held = base.holder(kind, pid)
+                if held is None or held[1] != device:
+                    continue
+                seen, lost = (held[0], held[1]), (held[0], held[2])
+                kept = state.tag_bases.get(pid) if kind == TAGS else None
+                basis = kept[1] if kept is not None and kept[0] == held[0] else None
+            if not _seen(folded, kind, pid, winner, seen, lost[1]):
+                yield kind, pid, winner, lost, basis
+
+
+def _both_notes(
+    pid: str, winner: str, lost: tuple[int, Any], report: SyncReport, aside: Path
+) -> str | None:
+    """The note that keeps both (``both_texts``), counted in ``report``; None when there is
+    nothing to keep, or when the two are too long for one note (ours then set aside in a file
+    in ``aside``, and said)."""
+    text = both_texts(winner, str(lost[1]), report.device.name, lost[0])
+    if text is None:
+        return None
+    if note_problem(text):
+        kept = _set_aside(aside, pid, (lost[0], str(lost[1])))
+        report.problems.append(
+            f"the note of {pid} was edited on both devices: the two together are too long "
+            f"for one note, and the other device's is kept ({kept})"
+        )
+        return None
+    report.kept_both += 1
+    return text
+
+
+def _both_tags(
+    pid: str,
+    theirs: Sequence[str],
+    ours: Sequence[str],
+    basis: Sequence[str] | None,
+    report: SyncReport,
+) -> list[str] | None:
+    """The tags that merge ``ours`` into ``theirs`` (``merged_tags``), counted in ``report``;
+    None when ``theirs`` holds them already, or when they would be too many for one paper
+    (``theirs`` then kept, and said, with the tags of ours left out)."""
+    tags = merged_tags(theirs, ours, basis or ())
+    if tags == list(theirs):
+        return None
+    problem = tags_problem(tags)
+    if problem:
+        left = [tag for tag in tags if tag not in theirs]
+        more = f" and {len(left) - _NAMED_TAGS:,} more" if len(left) > _NAMED_TAGS else ""
+        named = ", ".join(f"#{tag}" for tag in left[:_NAMED_TAGS]) + more
+        report.problems.append(
+            f"the tags of {pid} were edited on both devices: together {problem}, so the other "
+            f"device's are kept, without this one's {named}"
+        )
+        return None
+    report.tags_merged += 1
+    return tags
+
+
+def merged_tags(theirs: Sequence[str], ours: Sequence[str], basis: Sequence[str]) -> list[str]:
+    """Two lists of tags written over ``basis`` merged as sets: those both hold, and those
+    either added since ``basis`` (a tag one took out stays out, unless the other added it).
+    In ``theirs``' order, then the ones only ``ours`` holds in its own."""
+    had, mine, other = set(basis), set(ours), set(theirs)
+    kept = (other & mine) | (mine - had) | (other - had)
+    return [tag for tag in theirs if tag in kept] + [
+        tag for tag in ours if tag in kept and tag not in other
+    ]
+
+
+def _forget_tag_bases(state: SyncState, keep: set[str]) -> None:
+    """Forget what this device's tags records were written over once they no longer hold
+    their registers (but for those of ``keep``, written now: in the registers once sent)."""
+    registers, device = state.registers[TAGS], state.device
+    for pid, (stamp, _tags) in list(state.tag_bases.items()):
+        held = registers.get(pid)
+        if pid not in keep and (held is None or held[0] != stamp or held[1] != device):
+            del state.tag_bases[pid]
 
 
 def _set_aside(aside: Path, pid: str, lost: tuple[int, str]) -> str:
@@ -113,18 +216,19 @@ def _set_aside(aside: Path, pid: str, lost: tuple[int, str]) -> str:
 
 
 def _seen(
-    folded: Folded, pid: str, winner: list[Any], mine: tuple[int, str] | None, text: str
+    folded: Folded, kind: str, pid: str, winner: list[Any], mine: tuple[int, str] | None, value: Any
 ) -> bool:
-    """True when the note ``winner`` was written after seeing ours: the note ``mine`` (None:
-    one written here since the last sync) or its ``text`` (sent again: a merge cut short, a
-    note from another folder). Gone back through what each note read now was written over:
-    False once that is older than ours, or nothing (``BASIS`` 0); when a basis is not known,
-    True for a note sent before (taken as before: the later holds), False for one of now."""
+    """True when the note or tags ``winner`` (of ``kind``) were written after seeing ours: the
+    record ``mine`` (None: one written here since the last sync) or its ``value`` (sent
+    again: a merge cut short, a record from another folder). Gone back through what each
+    record read now was written over: False once that is older than ours, or nothing
+    (``BASIS`` 0); when a basis is not known, True for a record sent before (taken as before:
+    the later holds), False for one of now."""
     at = (int(winner[0]), str(winner[1]))
     while True:
-        if folded.notes.get((pid, *at)) == text:
+        if folded.values.get((kind, pid, *at)) == value:
             return True
-        basis = folded.bases.get((pid, *at))
+        basis = folded.bases.get((kind, pid, *at))
         if basis is None or basis >= at:  # (a basis is older than its note)
             return mine is not None
         if basis == mine:

@@ -21,9 +21,9 @@ from storage.sources.fields import EXTRA_FIELDS
 from storage.sources.links import web_url
 from storage.sync.local import DEFAULTS, triage_values
 from storage.sync.records import (
+    BASES,
     BASIS,
     KINDS,
-    NOTE,
     PAPER,
     TRIAGE_KINDS,
     Clock,
@@ -54,11 +54,12 @@ class Folded:
     #: How many of this device's changes lost a register to a record stamped ahead of this
     #: clock, by that record's (stamp, device).
     beaten: Counter[tuple[int, str]] = field(default_factory=Counter)
-    #: What the note records read were written over (``records.BASIS``): (paper, stamp,
-    #: device) of a note record → (stamp, device) of the note its writer last saw.
-    bases: dict[tuple[str, int, str], tuple[int, str]] = field(default_factory=dict)
-    #: The texts of the note records read, by (paper, stamp, device).
-    notes: dict[tuple[str, int, str], str] = field(default_factory=dict)
+    #: What the note and tags records read were written over (``records.BASIS``): (kind,
+    #: paper, stamp, device) of a record → (stamp, device) of the one its writer last saw.
+    bases: dict[tuple[str, str, int, str], tuple[int, str]] = field(default_factory=dict)
+    #: The values of the note and tags records read (texts, lists of tags), by (kind,
+    #: paper, stamp, device).
+    values: dict[tuple[str, str, int, str], Any] = field(default_factory=dict)
 
 
 def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Folded) -> int:
@@ -76,10 +77,11 @@ def fold(state: SyncState, records: Iterable[Record], clock: Clock, folded: Fold
         count += 1
         clock.see(record.stamp)
         if record.kind == BASIS:
-            folded.bases[(record.paper, record.stamp, record.device)] = tuple(record.value[1:])
+            of, *seen = record.value
+            folded.bases[(of, record.paper, record.stamp, record.device)] = (seen[0], seen[1])
             continue
-        if record.kind == NOTE:
-            folded.notes[(record.paper, record.stamp, record.device)] = record.value
+        if record.kind in BASES:
+            folded.values[(record.kind, record.paper, record.stamp, record.device)] = record.value
         registers = state.registers[record.kind]
         new = register_of(record)
         held = registers.get(record.paper)

@@ -31,7 +31,7 @@ from typing import Any
 from storage.sync.folder import PAPERS_LOG, Cursor, LogFile, SyncFolder, log_mark
 from storage.sync.local import DEFAULTS
 from storage.sync.merge import Folded, fold
-from storage.sync.records import BASIS, NOTE, PAPER, TRIAGE_KINDS, Clock, Record
+from storage.sync.records import BASES, BASIS, PAPER, TAGS, TRIAGE_KINDS, Clock, Record
 from storage.sync.state import SyncState, beats, register_of
 
 
@@ -78,15 +78,16 @@ def check_own_log(
     found: set[tuple[str, str]] = set()
     #: Registers a record of this device's that it never wrote would have taken: its stamp.
     beaten: dict[tuple[str, str], int] = {}
-    #: What this device's note records were written over (``BASIS``), by (paper, stamp).
-    bases: dict[tuple[str, int], Record] = {}
+    #: What this device's note and tags records were written over (``BASIS``), by (kind,
+    #: paper, stamp).
+    bases: dict[tuple[str, str, int], Record] = {}
 
     def sort(records: list[Record]) -> None:
         taken: list[Record] = []
         for record in records:
-            if record.kind == BASIS:  # no register: part of the note record after it
+            if record.kind == BASIS:  # no register: part of the record after it
                 if record.device == me:
-                    bases[(record.paper, record.stamp)] = record
+                    bases[(record.value[0], record.paper, record.stamp)] = record
                 taken.append(record)
                 continue
             new, key = register_of(record), (record.kind, record.paper)
@@ -124,18 +125,23 @@ def check_own_log(
 
 
 def _with_bases(
-    records: list[Record], bases: dict[tuple[str, int], Record], state: SyncState
+    records: list[Record], bases: dict[tuple[str, str, int], Record], state: SyncState
 ) -> list[Record]:
-    """``records`` with each note record of this device's after its ``BASIS``: the one the
-    log held for it (None read: sent without, as a version before bases did), or for a note
-    stamped anew, the note it is written over (the register's holder here)."""
+    """``records`` with each note and tags record of this device's after its ``BASIS``: the
+    one the log held for it (None read: sent without, as a version before bases did), or for
+    one stamped anew, the record it is written over (the register's holder here; for tags,
+    what that one was written over is kept for the new stamp: ``SyncState.tag_bases``)."""
     found: list[Record] = []
     for record in records:
-        if record.kind == NOTE and record.device == state.device:
-            basis = bases.get((record.paper, record.stamp))
-            held = state.registers[NOTE].get(record.paper)
+        kind, pid = record.kind, record.paper
+        if kind in BASES and record.device == state.device:
+            basis = bases.get((kind, pid, record.stamp))
+            held = state.registers[kind].get(pid)
             if basis is None and held is not None and held[0] != record.stamp:
-                basis = Record(BASIS, record.stamp, record.device, record.paper, [NOTE, *held[:2]])
+                basis = Record(BASIS, record.stamp, record.device, pid, [kind, *held[:2]])
+                kept = state.tag_bases.get(pid) if kind == TAGS else None
+                if kept is not None and kept[0] == held[0] and held[1] == state.device:
+                    state.tag_bases[pid] = [record.stamp, kept[1]]
             if basis is not None:
                 found.append(basis)
         found.append(record)

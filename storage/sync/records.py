@@ -10,15 +10,17 @@ another device's log that passes it on::
     ["q", STAMP, DEVICE, PAPER, 3.5 | null]       its place in the reading queue (or a path:
                                                   [3.0, "a1b2…", 1.0], ``storage.queue.order``)
     ["P", STAMP, DEVICE, PAPER, {paper} | null]   the paper itself, or its removal
-    ["b", STAMP, DEVICE, PAPER, ["n", BSTAMP, BDEVICE]]   what the note record of the same
-                                                  stamp, device and paper was written over
+    ["b", STAMP, DEVICE, PAPER, ["n" | "g", BSTAMP, BDEVICE]]   what the note (or tags)
+                                                  record of the same stamp, device and paper
+                                                  was written over
 
-A ``b`` record comes just before the note record it is of, in the same log: the register's
-holder the writer last saw (``BSTAMP`` 0 and ``BDEVICE`` "" for none), so that a note written
-without seeing another is told from one written after it (``storage.sync.both``). A version
-before it counts it as a damaged line (said once a sync) and reads the note as it always did;
-it refuses a queue place that is a path too, so a move into tied places made here does not
-reach a device of that version (its order stays its own; no decision is lost).
+A ``b`` record comes just before the note or tags record it is of, in the same log: the
+register's holder the writer last saw (``BSTAMP`` 0 and ``BDEVICE`` "" for none), so that a
+note or tags written without seeing another's are told from ones written after them
+(``storage.sync.both``). A version before it counts it as a damaged line (said once a sync) and
+reads the note or tags as it always did (a version that knew only notes' bases does so with a
+tags' one); it refuses a queue place that is a path too, so a move into tied places made here
+does not reach a device of that version (its order stays its own; no decision is lost).
 
 Each (paper, kind) is a last-writer-wins register: the record greatest in ``(STAMP, DEVICE,
 value)`` holds. STAMP is a hybrid logical clock in milliseconds (``Clock``): a change made after
@@ -52,6 +54,8 @@ TRIAGE_KINDS: Final = (STATUS, NOTE, TAGS, QUEUE)
 KINDS: Final = (*TRIAGE_KINDS, PAPER)
 #: What a record of a register was written over (not a register of its own).
 BASIS: Final = "b"
+#: The registers whose records go after a ``BASIS`` (``storage.sync.both``).
+BASES: Final = (NOTE, TAGS)
 
 #: Stamps are milliseconds since the epoch; a record stamped in the year 9999 or after is not
 #: believed: no clock is that far ahead, and a decision made then could not even be dated
@@ -166,7 +170,7 @@ def valid_value(kind: str, value: Any) -> bool:
         return (
             isinstance(value, list)
             and len(value) == 3
-            and value[0] == NOTE
+            and value[0] in BASES
             and isinstance(value[1], int)
             and not isinstance(value[1], bool)
             and value[1] >= 0

@@ -36,12 +36,12 @@ def kinds_of(rows: Iterable[Sequence[Any]]) -> Counter[str]:
         if row[0] == PAPER
         else _KINDS.get(row[0], "change")
         for row in rows
-        if row[0] != BASIS  # part of the note record after it
+        if row[0] != BASIS  # part of the note or tags record after it
     )
 
 
 def changes_in(rows: Iterable[Sequence[Any]]) -> int:
-    """How many changes the records ``rows`` are (a note's basis is part of the note)."""
+    """How many changes the records ``rows`` are (a basis is part of the record after it)."""
     return sum(1 for row in rows if row[0] != BASIS)
 
 
@@ -81,6 +81,8 @@ class SyncReport:
     refusal: int | None = None
     #: Notes edited here and on another device at once, kept both (``storage.sync.both``).
     kept_both: int = 0
+    #: Papers whose tags were edited here and on another device at once, merged as sets.
+    tags_merged: int = 0
 
     def refused(self, where: object, why: str, waiting: int) -> None:
         """The folder refused a write: said in one line, the last refusal's (the papers'
@@ -181,6 +183,8 @@ class SyncReport:
         )
         if self.kept_both:
             line += f"; {count(self.kept_both, 'note')} edited on both devices: both texts kept"
+        if self.tags_merged:
+            line += f"; tags of {count(self.tags_merged, 'paper')} edited on both devices: merged"
         if self.waiting:
             waits = "waits" if self.waiting == 1 else "wait"
             line += f"; {count(self.waiting, 'change')} {waits} to be sent"

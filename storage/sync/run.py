@@ -653,6 +653,7 @@ class _Sync:
             own_sizes=self.state.own_sizes,  # what this device appended already, as its own
             own_last=self.state.own_last,
             own_marks=self.state.own_marks,
+            tag_bases=self.state.tag_bases,  # what the tags records in the outbox were over
         )
         if plan:
             noted["pending"] = {"generation": generation, **plan.written()}

@@ -13,6 +13,9 @@
   seen, so that a paper decided and put back between two syncs still counts as changed.
 - ``pending``: what a merge is writing into the library, kept until it is written: a sync cut
   short between the two (a crash, a full disk) is finished by the next one from it.
+- ``tag_bases``: the tags each of this device's tags records that hold their registers was
+  written over, so that one another device replaced without seeing it is merged with that
+  device's as sets (``storage.sync.both``).
 - ``generation`` and ``marked_at``: the mark the last sync left in ``triage.json``, and when. A
   ``triage.json`` whose mark is older (or that has none) is older than the last sync: put back
   from a backup, or started afresh.
@@ -39,6 +42,7 @@ from storage.sync.records import (
     BASIS,
     KINDS,
     PAPER,
+    TAGS,
     TRIAGE_KINDS,
     Record,
     tie_value,
@@ -146,6 +150,10 @@ class SyncState:
     #: Papers the registers hold that no log gave a document this version takes, by the
     #: digest looked for: not looked for again until their register holds another.
     unavailable: dict[str, str] = field(default_factory=dict)
+    #: Paper → [stamp, tags]: the tags this device's tags record of that stamp was written
+    #: over (what it showed then), kept while that record holds the paper's register: the
+    #: basis of a three-way merge should another device's, written without seeing it, win.
+    tag_bases: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -173,6 +181,7 @@ class SyncState:
             "held": self.held,
             "marked_at": self.marked_at,
             "unavailable": self.unavailable,
+            "tag_bases": self.tag_bases,
         }
 
     @classmethod
@@ -204,6 +213,7 @@ class SyncState:
             held=[r for r in _rows(data, "held", lambda _r: True) if isinstance(r, list)],
             marked_at=float(_typed(data, "marked_at", (int, float), 0.0)),
             unavailable=_table(data, "unavailable", lambda v: isinstance(v, str)),
+            tag_bases=_table(data, "tag_bases", _is_tag_basis),
         )
 
 
@@ -305,6 +315,16 @@ def _is_record_row(row: Any) -> bool:
     if not _is_count(stamp) or not isinstance(device, str) or not isinstance(paper, str):
         return False
     return valid_value(kind, value)
+
+
+def _is_tag_basis(value: Any) -> bool:
+    """[stamp, tags]."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and _is_count(value[0])
+        and valid_value(TAGS, value[1])
+    )
 
 
 def _is_device(value: Any) -> bool:

@@ -2,6 +2,7 @@
 did them: real processes, one shared folder.
 
 - a note written on each device before either read the other's: both texts kept, and said;
+- a tag added on each device before either read the other's: both tags on both, and said;
 - a removal another device undid leaves the undo log here (undo then undoes this device's own
   last change, and its redo takes no paper out on every device);
 - a device whose clock is ahead is the one named, not a device that only stamped its change
@@ -55,6 +56,35 @@ def test_notes_edited_on_both_devices_keep_both_texts(env: dict[str, str], tmp_p
     assert "--- also written on " in kept
     papers(env, b, "sync", str(folder))
     assert notes(env, b)[pid] == kept
+
+
+def tags(env: dict[str, str], home: Path) -> dict[str, list[str]]:
+    listed = orjson.loads(papers(env, home, "list", "--json").stdout)
+    return {p["id"]: p["tags"] for p in listed if p.get("tags")}
+
+
+def test_tags_added_on_both_devices_are_all_kept(env: dict[str, str], tmp_path: Path) -> None:
+    """``papers tag`` replaces a paper's tags: #rl added on the laptop and #theory on the
+    desktop, before either synced, left only the desktop's list on both, the laptop's #rl gone
+    without a word (the sync said "changed here: 1 tag change")."""
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a, b = tmp_path / "a", tmp_path / "b"
+    papers(env, a, "import", str(paper_list(tmp_path / "list.jsonl", 3)))
+    pid = sorted(statuses(env, a))[0]
+    papers(env, a, "tag", pid, "#survey")
+    papers(env, a, "sync", str(folder), "--name", "laptop")
+    papers(env, b, "sync", str(folder), "--name", "desktop")
+    papers(env, a, "tag", pid, "#survey", "#rl")
+    papers(env, b, "tag", pid, "#survey", "#theory")
+    papers(env, a, "sync", str(folder)), papers(env, b, "sync", str(folder))
+
+    said = papers(env, a, "sync", str(folder)).stdout  # its list, written first, lost
+
+    assert said.rstrip().endswith("; tags of 1 paper edited on both devices: merged")
+    assert tags(env, a)[pid] == ["survey", "theory", "rl"]
+    papers(env, b, "sync", str(folder))
+    assert tags(env, b)[pid] == ["survey", "theory", "rl"]
 
 
 def test_a_removal_undone_on_the_other_device_leaves_the_undo_log_here(

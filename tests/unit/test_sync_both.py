@@ -198,3 +198,229 @@ def test_two_notes_too_long_together_keep_this_ones_in_a_file(
     assert kept.parent == tmp_path / "laptop" / "sync" / "notes-kept"
     assert kept.read_text(encoding="utf-8") == "L" * 60_000
     assert note(laptop, pid) == "D" * 60_000
+
+
+# -- tags: merged as sets -------------------------------------------------------------------
+
+
+def tags(machine: Machine, pid: str) -> set[str]:
+    return set(machine.library.triage().tags.get(pid, ()))
+
+
+def test_a_tag_added_on_each_device_at_once_is_on_both(tmp_path: Path, clock: list[float]) -> None:
+    """The reviewer's case: #rl added on the laptop, #theory on the desktop, before either
+    synced. The later list held, and the laptop's #rl was gone from both without a word."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["survey", "rl"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "theory"])
+    laptop.sync(), desktop.sync()  # the desktop's, written later, holds
+    clock[0] += 60
+
+    report = laptop.sync()
+
+    assert report.summary().endswith("; tags of 1 paper edited on both devices: merged")
+    assert laptop.library.triage().tags[pid] == ("survey", "theory", "rl")
+    desktop.sync()
+    assert tags(desktop, pid) == tags(laptop, pid) == {"survey", "rl", "theory"}
+    for machine in (laptop, desktop, laptop):  # nothing more to do: no merge of the merge
+        report = machine.sync()
+        assert (report.sent, report.received, report.tags_merged) == (0, 0, 0)
+    records = [r for r in all_records(laptop.folder) if r.paper == pid and r.kind == "g"]
+    assert len(records) == 4  # the first list, the two at once, the merge
+
+
+def test_the_tags_written_first_and_synced_first_are_merged_by_their_device_later(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """The laptop's tags sent first lose, at the desktop's sync, to the desktop's written
+    later without seeing them: the laptop merges at its next sync, over what its tags were
+    written over (kept in its sync state since it sent them)."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["a", "b"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["a", "b", "from-laptop"])
+    laptop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["b", "from-desktop"])  # "a" taken out, unseen by the other
+    desktop.sync()
+    assert desktop.library.triage().tags[pid] == ("b", "from-desktop")  # its own holds
+    clock[0] += 60
+
+    assert laptop.sync().tags_merged == 1
+    desktop.sync()
+
+    for machine in (laptop, desktop):
+        assert machine.library.triage().tags[pid] == ("b", "from-desktop", "from-laptop")
+
+
+def test_a_tag_taken_out_after_seeing_the_other_devices_stays_out(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """Tags written after reading the other's are a plain edit, a tag taken out included:
+    nothing is merged back, however the syncs fall."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["keep", "drop"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["keep"])
+    desktop.sync()
+    clock[0] += 60
+    report = laptop.sync()
+    assert report.tags_merged == 0 and tags(laptop, pid) == {"keep"}
+    clock[0] += 60
+    laptop.library.set_tags(pid, [])  # cleared, after seeing it: cleared everywhere
+    laptop.sync(), desktop.sync()
+    assert tags(desktop, pid) == tags(laptop, pid) == set()
+    for machine in (laptop, desktop):
+        assert machine.sync().tags_merged == 0
+
+
+def test_a_tag_taken_out_on_one_device_and_another_added_on_the_other_both_hold(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """At once: #draft taken out on the laptop, #rl added on the desktop (whose list still
+    has #draft, as it had not seen the laptop's): #draft stays out, #rl is in, on both; a
+    tag one device took out and the other added back stays."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["draft", "survey", "old"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["survey"])  # "draft" and "old" out
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["draft", "survey", "rl"])  # "old" out, "rl" in
+    desktop.sync()
+    clock[0] += 60
+
+    report = laptop.sync()  # its own, written now, loses to the desktop's
+
+    assert report.tags_merged == 1
+    desktop.sync()
+    for machine in (laptop, desktop):
+        assert machine.library.triage().tags[pid] == ("survey", "rl")
+
+
+def test_three_devices_adding_tags_at_once_converge_on_all_of_them(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """Three tags added at once: the two devices whose lists lost merge, one after the
+    other, and every device ends with the three tags; the merges stop."""
+    devices, pid = machines(tmp_path, clock, "a", "b", "c")
+    for n, machine in enumerate(devices):
+        clock[0] += 60
+        machine.library.set_tags(pid, ["shared", f"from-{'abc'[n]}"])
+    for machine in devices:
+        machine.sync()
+    for _ in range(3):
+        for machine in devices:
+            clock[0] += 1
+            machine.sync()
+    assert [tags(machine, pid) for machine in devices] == 3 * [
+        {"shared", "from-a", "from-b", "from-c"}
+    ]
+    for machine in devices:
+        report = machine.sync()
+        assert (report.sent, report.received, report.tags_merged) == (0, 0, 0)
+
+
+def test_three_devices_syncing_through_their_own_copies_converge(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """Each device with its own copy of the folder, which a sync tool fills with the others'
+    files: two merge the same lists at once, neither seeing the other's merge, and their
+    merges are merged in turn."""
+    from tests.unit.test_sync_support import copy_folder
+
+    found = [Machine(tmp_path / n, tmp_path / f"folder-{n}", base=lambda: clock[0]) for n in "abc"]
+    found[0].seed()
+
+    def exchange() -> None:  # each device's own files, from its copy to the others'
+        for source in found:
+            own = source.folder / ROOT_NAME / source.device_id
+            for target in found:
+                if target is not source:
+                    copy_folder(own, target.folder / ROOT_NAME / source.device_id)
+
+    for machine in found:
+        machine.sync()
+        exchange()
+    pid = found[0].library.papers()[0].id
+    for n, machine in enumerate(found):
+        clock[0] += 60
+        machine.library.set_tags(pid, [f"from-{'abc'[n]}"])
+        machine.sync()
+    exchange()
+    for machine in found[:2]:  # a and b merge, neither seeing the other's merge
+        clock[0] += 1
+        assert machine.sync().tags_merged == 1
+    for _ in range(3):
+        exchange()
+        for machine in found:
+            clock[0] += 1
+            machine.sync()
+    assert [tags(machine, pid) for machine in found] == 3 * [{"from-a", "from-b", "from-c"}]
+    for machine in found:
+        assert machine.sync().tags_merged == 0
+
+
+def test_tags_from_a_version_without_bases_are_taken_as_before(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """A device on an older version writes no basis: its later tags hold over tags sent
+    before, as they always did; this version's tags go after a basis of their own."""
+    (laptop,), pid = machines(tmp_path, clock, "laptop")
+    laptop.library.set_tags(pid, ["laptop"])
+    laptop.sync()
+    records = [r for r in all_records(laptop.folder) if r.paper == pid and r.kind != PAPER]
+    assert [r.kind for r in records] == [BASIS, "g"]
+    assert records[0].value == ["g", 0, ""] and records[0].stamp == records[1].stamp
+    old = "0123456789abcdef"
+    log = laptop.folder / ROOT_NAME / old / TRIAGE_LOG
+    log.parent.mkdir()
+    row = ["g", int(clock[0] * 1000) + 60_000, old, pid, ["old-device"]]
+    log.write_bytes(orjson.dumps(row) + b"\n")
+    clock[0] += 120
+
+    report = laptop.sync()
+
+    assert report.tags_merged == 0 and tags(laptop, pid) == {"old-device"}
+
+
+def test_tags_too_many_together_keep_the_other_devices_and_say_which_were_left_out(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """150 tags added on each device at once: 300 are more than a paper holds (200). The
+    other device's are kept, as a note too long is, and the line names this one's."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_tags(pid, [f"laptop-{n}" for n in range(150)])
+    clock[0] += 60
+    desktop.library.set_tags(pid, [f"desktop-{n}" for n in range(150)])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+
+    report = laptop.sync()
+
+    [said] = [p for p in report.problems if p.startswith(f"the tags of {pid} were edited")]
+    assert "together 300 tags are too many (at most 200 a paper)" in said
+    assert said.endswith(
+        "without this one's #laptop-0, #laptop-1, #laptop-2, #laptop-3, #laptop-4 and 145 more"
+    )
+    assert report.tags_merged == 0 and "merged" not in report.summary()
+    desktop.sync()
+    expected = {f"desktop-{n}" for n in range(150)}
+    assert tags(laptop, pid) == tags(desktop, pid) == expected
+
+
+def test_merged_tags_keep_what_either_added_and_leave_out_what_either_took_out() -> None:
+    from storage.sync.both import merged_tags
+
+    assert merged_tags(["a", "t"], ["a", "o"], ["a"]) == ["a", "t", "o"]
+    assert merged_tags(["b"], ["a", "b"], ["a", "b"]) == ["b"]  # theirs took "a" out
+    assert merged_tags(["a", "b"], ["b"], ["a", "b"]) == ["b"]  # ours took "a" out
+    assert merged_tags(["x"], ["x"], ["a"]) == ["x"]  # both took "a" out, both added "x"
+    assert merged_tags(["a"], ["b"], []) == ["a", "b"]  # nothing known before: both kept

@@ -165,3 +165,28 @@ def test_a_note_written_again_goes_with_what_it_was_written_over(
     assert rows[0][1:4] == rows[1][1:4]  # the basis of that very note record
     sync_library(b, folder)
     assert b.triage().notes[pid] == "from a, after b's"
+
+
+def test_tags_written_again_go_with_what_they_were_written_over(
+    tmp_path: Path, folder: Path
+) -> None:
+    """As a note: tags sent with a note of the same paper in one sync go with their own basis
+    (``records.BASIS`` of kind "g"), not the note's, once written again after damage."""
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    pid = a.papers()[0].id
+    sync_library(a, folder), sync_library(b, folder)
+    b.set_tags(pid, ["from-b"])
+    sync_library(b, folder)
+    sync_library(a, folder)
+    a.set_tags(pid, ["from-b", "from-a"])
+    a.set_note(pid, "a note too")
+    sync_library(a, folder)
+    log = own_log(folder, a)
+    damage_line(log, b'"from-a"')
+
+    assert sync_library(a, folder).sent_kinds["tags"] == 1
+    rows = [orjson.loads(line) for line in log.read_bytes().splitlines()[-2:]]
+    assert [row[0] for row in rows] == ["b", "g"] and rows[1][4] == ["from-b", "from-a"]
+    assert rows[0][1:4] == rows[1][1:4] and rows[0][4][0] == "g"
+    sync_library(b, folder)
+    assert b.triage().tags[pid] == ("from-b", "from-a")
