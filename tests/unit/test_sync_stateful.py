@@ -11,7 +11,9 @@ exchange at the end of every run:
 2. each of its papers' statuses, notes and tags is the greatest record of the logs (the merge
    is last-writer-wins on the records, whatever order they arrived in);
 3. every change a device made before a sync is in the folder after it: a record of that
-   device with that value (no acknowledged change is dropped on the way out);
+   device with that value (no acknowledged change is dropped on the way out); one that lost to
+   another device's written without seeing it is merged with it in a later record of that
+   device, which holds the note's text, or every tag added here (``storage.sync.both``);
 4. that record is stamped after every record the device had read before (a change made after
    seeing another supersedes it, whatever the clocks say).
 
@@ -186,18 +188,34 @@ class SyncedDevices(RuleBasedStateMachine):
                 changed[(STATUS, pid)] = status
         self.decided[n], self.withdrawn[n] = {}, set()
         report = machine.sync()
-        records = [r for r in all_records(machine.folder) if r.device == machine.device_id]
-        latest: dict[tuple[str, str], Any] = {}
-        for record in sorted(records, key=lambda r: r.stamp):
-            latest[(record.kind, record.paper)] = record
+        if report.kept_both:
+            event("notes edited at once kept both")
+        if report.tags_merged:
+            event("tags edited at once merged")
+        records = sorted(
+            (r for r in all_records(machine.folder) if r.device == machine.device_id),
+            key=lambda r: r.stamp,
+        )
         for (kind, pid), value in changed.items():
             if machine.library.loaded_papers().row_of(pid) is None:
                 continue  # a removal took the paper (its triage waits in the undo step)
-            sent = latest.get((kind, pid))
-            assert sent is not None, f"device {n}: {kind} of {pid} = {value!r} was not sent"
-            assert sent.value == value or (kind == "g" and tuple(sent.value) == value)
+            mine = [r for r in records if (r.kind, r.paper) == (kind, pid)]
+            sent = [
+                r for r in mine if r.value == value or (kind == "g" and tuple(r.value) == value)
+            ]
+            assert sent, f"device {n}: {kind} of {pid} = {value!r} was not sent"
             seen = self.seen_stamp[n].get((kind, pid), 0)
-            assert sent.stamp > seen, "a change made after a record of it stamps lower"
+            assert sent[-1].stamp > seen, "a change made after a record of it stamps lower"
+            if mine[-1] is not sent[-1]:
+                # lost to another device's written at once, and merged with it after it
+                # (``storage.sync.both``): the merge holds what was added here
+                assert kind in ("n", "g") and mine[-1].stamp > sent[-1].stamp
+                event(f"a change made here merged with another device's ({kind})")
+                if kind == "n":
+                    assert value in mine[-1].value
+                else:
+                    added = set(value) - set(last.get((kind, pid), ()))
+                    assert added <= set(mine[-1].value), "a tag added here lost in a merge"
         self.after_sync[n] = self._triage(n)
         seen: dict[tuple[str, str], int] = {}
         for record in all_records(machine.folder):
