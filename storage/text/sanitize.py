@@ -60,6 +60,15 @@ def printable_block(text: str) -> str:
     return "\n".join(line.translate(_CONTROL) for line in text.split("\n"))
 
 
+def editable_block(text: str) -> str:
+    """Like ``printable_block`` for a text the user edits and saves back (a note): a line
+    ends at ``\\r\\n`` as at ``\\n``, and a tab stays a tab, as a text field shows them, so
+    that saving it edited changes only what would steer the terminal (a CRLF note saved with
+    a word added had ``␍`` at each line's end, its tabs spaces)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    return "\n".join("\t".join(map(printable, line.split("\t"))) for line in lines)
+
+
 #: What ends a line for a reader (``str.splitlines``) besides "\\n", shown as ``printable`` shows
 #: it; and NUL, which makes a file binary to every reader, as U+FFFD (as the CSV export does).
 _LINE_ENDS: dict[int, str] = {c: _CONTROL[c] for c in map(ord, "\r\x0b\x0c\x1c\x1d\x1e\x85")}
