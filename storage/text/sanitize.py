@@ -54,10 +54,11 @@ def printable(text: str) -> str:
 
 
 def printable_block(text: str) -> str:
-    """Like ``printable`` but keeps newlines (for abstracts, notes, whole documents)."""
+    """Like ``printable`` but keeps newlines (for abstracts, notes, whole documents); a line
+    ending in ``\\r\\n`` (a note from a file written on Windows) ends there too."""
     if not _UNSAFE_IN_BLOCK.search(text):
         return text
-    return "\n".join(line.translate(_CONTROL) for line in text.split("\n"))
+    return "\n".join(line.translate(_CONTROL) for line in text.replace("\r\n", "\n").split("\n"))
 
 
 def editable_block(text: str) -> str:

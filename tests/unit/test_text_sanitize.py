@@ -17,6 +17,8 @@ def test_control_characters_become_visible_symbols() -> None:
 
 def test_blocks_keep_their_newlines() -> None:
     assert printable_block("one\n\ttwo\x07\nthree") == "one\n two␇\nthree"
+    # a Windows line end is a line end; a CR alone would send the cursor back over the line
+    assert printable_block("one\r\ntwo\rthree\x07") == "one\ntwo␍three␇"
 
 
 def test_an_edited_block_keeps_its_line_ends_and_tabs() -> None:
