@@ -523,3 +523,20 @@ def test_the_pdf_texts_of_a_library_without_any_are_read_once(
     for _ in range(3):
         assert not pdfs.papers_with("attention") and not pdfs.has_texts()
     assert len(opened) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
+async def test_the_pane_names_the_open_pdf_key_as_remapped(
+    home: Path, tmp_path: Path, server: PdfServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``open_pdf = "v"`` in config.toml the pane said "(p opens it)", and p did not."""
+    opened = fake_browser(tmp_path, monkeypatch)
+    pdf_library(home, server, tmp_path)
+    (home / "config.toml").write_text('[keys]\nopen_pdf = "v"\n', encoding="utf-8")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        assert "(v opens it)" in pane_text(app) and "p opens" not in pane_text(app)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: opened.is_file() and "/pdf?id=k0" in opened.read_text())

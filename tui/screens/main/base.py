@@ -162,10 +162,7 @@ class MainBase(AfterFrameScreen[None]):
         library matches says why, as the list's border does (``Ranking.why_none``), and
         does not send to All."""
         view = self.view
-
-        def key(command: str) -> str:
-            return key_label(keys_for(BY_ID[command], self.keymap)[0], web=self.app.is_web)
-
+        key = self.key_shown
         if not view.papers:
             return "No papers yet", f"{key('import')} imports a list: a file, or a venue by name."
         if view.only_marked:
@@ -189,6 +186,10 @@ class MainBase(AfterFrameScreen[None]):
             )
         return f"No paper in {label} yet", f"{key('tab_inbox')} goes back to the Inbox."
 
+    def key_shown(self, command: str) -> str:
+        """The first key of ``command`` as a hint names it, after the user's remapping."""
+        return key_label(keys_for(BY_ID[command], self.keymap)[0], web=self.app.is_web)
+
     def queue_ids(self) -> list[str]:
         """The reading queue, head first (kept until the live triage changes)."""
         version = self.session.version
@@ -204,7 +205,7 @@ class MainBase(AfterFrameScreen[None]):
         return replace(
             shown,
             queue=self._queue_line(paper, shown.status),
-            pdf=self.pdfs.state(paper),
+            pdf=self.pdfs.state(paper, self.key_shown("open_pdf")),
             pdf_line=f"p. {match.page}: {match.line}" if match is not None else "",
         )
 
