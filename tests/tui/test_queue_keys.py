@@ -19,6 +19,7 @@ from tests.tui.helpers import make_app, messages, plist, ready, settled, wait_fo
 from tui.app import PapersApp
 from tui.pdfs import progress_note
 from tui.screens.queue_sort import QueueSortDialog
+from tui.stray_keys import GAP_S
 from tui.widgets.paper_pane import PaperPane
 
 WIDE = (120, 36)
@@ -540,3 +541,42 @@ async def test_the_pane_names_the_open_pdf_key_as_remapped(
         assert "(v opens it)" in pane_text(app) and "p opens" not in pane_text(app)
         await pilot.press("v")
         await wait_for(pilot, lambda: opened.is_file() and "/pdf?id=k0" in opened.read_text())
+
+
+async def test_a_move_outside_the_queues_order_says_what_to_do_with_the_keys_as_remapped(
+    seeded_home: Path,
+) -> None:
+    """A move in the Starred tab while a search or the marked papers alone were shown said
+    "the reading queue is the Starred tab (2): move papers there", in the Starred tab; and
+    the keys it named were the defaults, whatever config.toml said."""
+    ids = queued(seeded_home)
+    keys = ['star = "f"', 'clear_search = "ctrl+e"', 'marked_view = "V"', 'tab_starred = "F"']
+    (seeded_home / "config.toml").write_text("[keys]\n" + "\n".join(keys) + "\n")
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+
+        async def says(said: str) -> None:
+            await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
+
+        moves = "The reading queue moves in its own order"
+        await pilot.press("1", "right_square_bracket")
+        await says(f"{moves}: go to the Starred tab (F) first.")
+        await pilot.press("F", "slash", *"sampler", "enter")
+        await wait_for(pilot, lambda: app.main_screen.view.query == "sampler")
+        await pilot.pause(GAP_S)  # (letters right after leaving the box are held back)
+        await pilot.press("right_square_bracket")
+        await says(f"{moves}: clear the search (ctrl+e) first.")
+        await pilot.press("ctrl+e", "escape")
+        await wait_for(pilot, lambda: not app.main_screen.view.query)
+        await pilot.pause(GAP_S)
+        await pilot.press("space", "V", "right_square_bracket")
+        await says(f"{moves}: show the whole list (V) first.")
+        assert not any("Starred tab" in m for m in messages(app)[1:])
+        assert Library(seeded_home).queue() == ids  # nothing moved
+        await pilot.press("V", "space", *"iiiii")  # the queue emptied
+        await wait_for(pilot, lambda: not app.main_screen.queue_ids())
+        await pilot.press("Q")
+        await says("The reading queue is empty: star papers (f) to queue them.")
+        await pilot.press("P")
+        await says("The reading queue is empty: star papers (f), or mark some (space)")
