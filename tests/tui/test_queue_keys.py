@@ -580,3 +580,22 @@ async def test_a_move_outside_the_queues_order_says_what_to_do_with_the_keys_as_
         await says("The reading queue is empty: star papers (f) to queue them.")
         await pilot.press("P")
         await says("The reading queue is empty: star papers (f), or mark some (space)")
+
+
+async def test_the_marked_papers_of_the_queue_alone_say_their_places(seeded_home: Path) -> None:
+    """In the Starred tab with the marked papers alone shown (M), the list's title counts
+    them (``marked only · 1 / 2``) and the pane said no place: where a paper stood in the
+    queue was shown nowhere."""
+    ids = queued(seeded_home)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "j", "j", "space", "space", "M")  # (space goes on to the next)
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 2)
+        await pilot.pause()
+        current = plist(app).current
+        assert current is not None and current.id in ids[2:4]
+        assert f"#{ids.index(current.id) + 1} of 5 in the queue" in pane_text(app)
+        await pilot.press("M")  # the whole queue again: its title says the place
+        await pilot.pause()
+        assert "in the queue" not in pane_text(app)

@@ -211,8 +211,11 @@ class MainBase(AfterFrameScreen[None]):
 
     def _queue_line(self, paper: Paper, status: Status) -> str:
         """The paper's place in the queue for the pane: not in the queue's own tab, whose
-        title says it (``3 / 500``), so that a move there leaves the pane as it is."""
-        if self.view.tab == "starred" and not self.view.query and status is Status.STARRED:
+        title says it (``3 / 500``), so that a move there leaves the pane as it is (the
+        marked papers alone there are not the queue: their title counts them)."""
+        view = self.view
+        own_tab = view.tab == "starred" and not view.query and not view.only_marked
+        if own_tab and status is Status.STARRED:
             return ""
         state = self.session.state
         had_place = paper.id in state.positions
