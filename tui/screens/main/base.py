@@ -298,7 +298,7 @@ class MainBase(AfterFrameScreen[None]):
             self.view.only_marked = False
         n = len(changes)
         self.notify(
-            f"{count(n, 'paper')} → {status.value} (one step: u undoes it)",
+            f"{count(n, 'paper')} → {status.value} (one step: {self.key_shown('undo')} undoes it)",
             timeout=4,
             markup=False,
         )

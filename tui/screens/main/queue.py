@@ -170,7 +170,8 @@ class QueuePart(MainBase):
         self.view.counts_unchanged(before)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
-        self.notify(f"Queue sorted {what}. One step: u undoes it.", timeout=4, markup=False)
+        undo = self.key_shown("undo")
+        self.notify(f"Queue sorted {what}. One step: {undo} undoes it.", timeout=4, markup=False)
 
     # -- PDFs -----------------------------------------------------------------------------
     def action_open_pdf(self) -> None:

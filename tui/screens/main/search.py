@@ -353,8 +353,10 @@ class SearchPart(MainBase):
         self.read_saved_searches()
         if gone:
             self._deleted = (*self._deleted, (search, place, self.session.steps))
+            undo = self.key_shown("undo")
             self.notify(
-                f"Deleted the saved search “{search.name}” ({search.query}): u brings it back.",
+                f"Deleted the saved search “{search.name}” ({search.query}): "
+                f"{undo} brings it back.",
                 timeout=6,
                 markup=False,
             )
