@@ -420,9 +420,14 @@ class TriageView:
 
     def _tab_rows_now(self, name: TabName) -> list[int]:
         allowed = TABS[name][1]
-        if name == "starred" and self.found is None and self.queue is not None:
+        found = self.found
+        if name == "starred" and self.queue is not None and (found is None or found.ranking.listed):
             position = self.position  # the reading queue, in the user's order
-            return [position[pid] for pid in self.queue() if pid in position]
+            queue = [position[pid] for pid in self.queue() if pid in position]
+            if found is None:
+                return queue
+            kept = set(found.rows)  # a filter (tag:x) has no best first: the queue's order
+            return [i for i in queue if i in kept]
         base: Sequence[int]
         if self.found is not None:
             base = self.found.rows

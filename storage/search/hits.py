@@ -195,7 +195,7 @@ class Ranking:
     search, and leaves the collector 5,000 objects to walk.
     """
 
-    __slots__ = ("_explanation", "_scores", "ids", "partial", "searched", "why_none")
+    __slots__ = ("_explanation", "_scores", "ids", "listed", "partial", "searched", "why_none")
 
     def __init__(
         self,
@@ -215,6 +215,9 @@ class Ranking:
         #: the index could tell ("" otherwise: ``none_found.py``).
         self.searched = 0
         self.why_none = ""
+        #: The papers are in list order, not best first (a query of filters only: no word
+        #: ranks them), so that a list with an order of its own (the reading queue) keeps it.
+        self.listed = False
 
     def partial_note(self) -> str:
         """What the papers are when no paper has every word, in one line ("no paper has all 4

@@ -599,3 +599,39 @@ async def test_the_marked_papers_of_the_queue_alone_say_their_places(seeded_home
         await pilot.press("M")  # the whole queue again: its title says the place
         await pilot.pause()
         assert "in the queue" not in pane_text(app)
+
+
+async def test_a_filter_of_the_queue_keeps_its_order_and_so_does_its_export(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tag:moe`` in the Starred tab listed the queue's #moe papers in the order of their
+    lists, not the queue's (the paper moved to the head came last), and ``e`` wrote them so:
+    a filter has no best first, and the reading queue's order is the user's. Elsewhere a
+    filter keeps the list order."""
+    from tui.screens.export import ExportScreen
+
+    monkeypatch.chdir(tmp_path)
+    ids = queued(seeded_home)
+    library = Library(seeded_home)
+    for pid in (ids[1], ids[4]):
+        library.set_tags(pid, ["moe"])
+    library.move_in_queue(ids[4], "top")
+    titles = {p.id: p.display_title for p in library.papers()}
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "slash", *"tag:moe")
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 2)
+        assert [p.id for p in plist(app).row_papers()] == [ids[4], ids[1]]
+        await pilot.press("escape")  # the filter kept
+        await pilot.pause(GAP_S)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen and any(tmp_path.glob("*.md")))
+        (written,) = tmp_path.glob("*.md")
+        text = written.read_text(encoding="utf-8")
+        assert 0 < text.index(titles[ids[4]]) < text.index(titles[ids[1]])
+        await pilot.press("5")  # the same filter in All: the list's order
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 2)
+        assert [p.id for p in plist(app).row_papers()] == [ids[1], ids[4]]

@@ -288,6 +288,13 @@ def test_has_code(index: SearchIndex) -> None:
     assert set(ids(hits)) == {PARASOLVER.id, RICCI.id}
 
 
+def test_a_ranking_of_filters_alone_says_it_is_in_list_order(index: SearchIndex) -> None:
+    """No word ranks the papers of ``has:code``: a list with its own order (the reading
+    queue) keeps it for them; words rank."""
+    assert index.rank("has:code", limit=None).listed
+    assert not index.rank("has:code sampler", limit=None).listed
+
+
 @pytest.mark.parametrize("value", ["oral", "ORAL", "Or"])
 def test_status_qualifier(index: SearchIndex, value: str) -> None:
     hits = index.search(f"status:{value}", limit=None)
