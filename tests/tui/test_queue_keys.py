@@ -635,3 +635,55 @@ async def test_a_filter_of_the_queue_keeps_its_order_and_so_does_its_export(
         await pilot.press("5")  # the same filter in All: the list's order
         await wait_for(pilot, lambda: len(plist(app).row_papers()) == 2)
         assert [p.id for p in plist(app).row_papers()] == [ids[1], ids[4]]
+
+
+def _big_library(home: Path, tmp_path: Path, n: int) -> list[str]:
+    """``n`` papers that all say "model" (more than the search lists at once), the last
+    three starred: at the end of the list, as the papers a user stars late are."""
+    import json
+    import random
+
+    rng = random.Random(5)
+    words = ["graph", "neural", "diffusion", "sampler", "policy", "gradient", "attention"]
+    path = tmp_path / "big.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(n):
+            said = " ".join(rng.choices(words, k=30))
+            abstract = f"Study {i}: we propose a model of {said}, and the model works well."
+            title = f"A model of {' '.join(rng.choices(words, k=3))} number {i}"
+            out.write(json.dumps({"title": title, "abstract": abstract}) + "\n")
+    library = Library(home)
+    library.import_file(path)
+    starred = [p.id for p in library.papers()][-3:]
+    for pid in starred:
+        library.set_status(pid, "starred")
+    return starred
+
+
+@pytest.mark.slow(15)
+async def test_a_search_of_the_queue_finds_its_papers_past_the_best_of_the_library(
+    home: Path, tmp_path: Path
+) -> None:
+    """In a library of more papers than a search lists (the best 5,000), the Starred tab
+    searched for a word every paper has, or filtered by a tag none has, said "No paper in
+    Starred matches the search" of a queue whose every paper matched: the search took the
+    best of the whole library, then the queue's papers among them."""
+    from tui.view import SEARCH_LIMIT
+
+    starred = _big_library(home, tmp_path, SEARCH_LIMIT + 100)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "slash", *"model")
+        await wait_for(pilot, lambda: screen.view.found is not None, 20)
+        await settled(pilot)
+        assert sorted(p.id for p in plist(app).row_papers()) == sorted(starred)
+        assert "best" not in screen.view.list_title(0, plist(app).rows)  # all of them
+        await pilot.press("ctrl+l", *"-tag:none")
+        await wait_for(pilot, lambda: screen.view.query == "-tag:none", 20)
+        await settled(pilot)
+        assert [p.id for p in plist(app).row_papers()] == starred  # the queue's order
+        await pilot.press("escape", "1")  # the Inbox: the first 5,000, and said so
+        await settled(pilot)
+        assert len(plist(app).rows) == SEARCH_LIMIT
+        assert "best 5,000" in screen.view.list_title(0, plist(app).rows)
