@@ -13,6 +13,9 @@ from tui.session import PAPER_KINDS, Outcome
 
 Severity = Literal["information", "warning", "error"]
 
+#: The keys a report names, unless remapped.
+DEFAULT_KEYS = {"undo": "u", "note_save": "ctrl+s"}
+
 
 @dataclass(frozen=True, slots=True)
 class Report:
@@ -29,8 +32,14 @@ class Report:
     keep: str | None = None
 
 
-def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str], str]) -> Report:
-    """What to tell the user about ``outcome``; ``changes`` are those the screen must show."""
+def report(
+    outcome: Outcome,
+    changes: Sequence[Change],
+    title_of: Callable[[str], str],
+    key: Callable[[str], str] = lambda command: DEFAULT_KEYS[command],
+) -> Report:
+    """What to tell the user about ``outcome``; ``changes`` are those the screen must show,
+    ``key`` names a command's key as the user has it (``MainBase.key_shown``)."""
     kind = outcome.op.kind
     if outcome.error is not None:
         if kind == "reload":
@@ -39,7 +48,7 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
         else:
             shown = " Showing what is on disk." if outcome.triage is not None else ""
             if kind == "note":  # the editor opens again with it (``note_not_saved``)
-                shown += " The note is open again: ctrl+s tries again."
+                shown += f" The note is open again: {key('note_save')} tries again."
             title, message = "Not saved", f"Not saved: {said(outcome.error)}.{shown}"
         # a removal the screen hid at once, or an undo that may have got halfway: the papers
         # on disk are the ones to show
@@ -48,7 +57,8 @@ def report(outcome: Outcome, changes: Sequence[Change], title_of: Callable[[str]
     if kind == "remove":
         if not outcome.removed:
             return Report("Nothing removed.", timeout=2, reload=True)
-        return Report(f"Removed {_what(outcome.removed)}. u brings it all back.", reload=True)
+        undo = key("undo")
+        return Report(f"Removed {_what(outcome.removed)}. {undo} brings it all back.", reload=True)
     if outcome.restored:
         first = outcome.restored.ids[0] if outcome.restored.ids else None
         message = f"Undid the removal: {_what(outcome.restored)} back."

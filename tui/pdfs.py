@@ -96,8 +96,9 @@ class AppPdfs:
         return None
 
     # -- what the pane says ----------------------------------------------------------------
-    def state(self, paper: Paper) -> str:
-        """The paper's PDF for the pane: its local copy, else the address ``p`` opens."""
+    def state(self, paper: Paper, key: str = "p") -> str:
+        """The paper's PDF for the pane: its local copy, else the address ``key`` (the open
+        PDF command's, remapped or not) opens."""
         copy = self.copy_of(paper.id)
         if copy is not None:
             texts = self.texts
@@ -106,13 +107,13 @@ class AppPdfs:
             problem = texts.problem(paper.id) if texts is not None else ""
             if problem:
                 extra += f" · its text: {problem}"
-            return f"local: {copy.name}{extra} (p opens it)"
+            return f"local: {copy.name}{extra} ({key} opens it)"
         attached = attachment_of(paper)
         if attached:  # not looked at here (a key's frame): ``p`` checks it is a PDF
-            return f"attached: {attached} (p opens it)"
+            return f"attached: {attached} ({key} opens it)"
         url = pdf_url(paper)
         if url:
-            return f"{url} (p opens it)"
+            return f"{url} ({key} opens it)"
         return "none known (no OpenReview or arXiv page, no pdf field)"
 
 

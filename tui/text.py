@@ -8,9 +8,16 @@ from rich.style import Style
 from rich.text import Text
 
 from storage.text.highlight import highlight_spans
-from storage.text.sanitize import printable, printable_block
+from storage.text.sanitize import editable_block, printable, printable_block
 
-__all__ = ["cut_at_word", "cut_cells", "highlighted", "printable", "printable_block"]
+__all__ = [
+    "cut_at_word",
+    "cut_cells",
+    "editable_block",
+    "highlighted",
+    "printable",
+    "printable_block",
+]
 
 
 def cut_at_word(text: str, width: int) -> str:

@@ -420,9 +420,14 @@ class TriageView:
 
     def _tab_rows_now(self, name: TabName) -> list[int]:
         allowed = TABS[name][1]
-        if name == "starred" and self.found is None and self.queue is not None:
+        found = self.found
+        if name == "starred" and self.queue is not None and (found is None or found.ranking.listed):
             position = self.position  # the reading queue, in the user's order
-            return [position[pid] for pid in self.queue() if pid in position]
+            queue = [position[pid] for pid in self.queue() if pid in position]
+            if found is None:
+                return queue
+            kept = set(found.rows)  # a filter (tag:x) has no best first: the queue's order
+            return [i for i in queue if i in kept]
         base: Sequence[int]
         if self.found is not None:
             base = self.found.rows
@@ -606,7 +611,8 @@ class TriageView:
             where = "searching…"
         extra = ""
         if self.found is not None:
-            extra = _found_extra(self.found, "search")
+            whole = self.tab in ("starred", "read", "skipped") and tab is None
+            extra = _found_extra(self.found, "search", whole)
         elif tab is not None and tab.found is not None:
             extra = _found_extra(tab.found, "")
         elif self.tab == "inbox" and self.suggested_rows is not None:
@@ -668,11 +674,12 @@ def _unread_notes(query: str, *, typed: bool) -> tuple[str, ...]:
     return cut + parsed.unread_notes(typed=typed)
 
 
-def _found_extra(found: Found, what: str) -> str:
-    """The title's words for a search's papers: a search, its best ones, or its closest."""
+def _found_extra(found: Found, what: str, decided: bool = False) -> str:
+    """The title's words for a search's papers: a search, its best ones, or its closest
+    (``decided``: in a tab of decided papers, which get all theirs past the best)."""
     if found.partial is not None:
         matched, of = found.partial
         return f" · {what + ': ' if what else ''}{matched:,} of {of:,} words"
-    if len(found) >= SEARCH_LIMIT:
+    if len(found) >= SEARCH_LIMIT and not (decided and found.ranking.joined_more):
         return f" · best {SEARCH_LIMIT:,}"
     return f" · {what}" if what else ""

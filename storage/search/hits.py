@@ -186,6 +186,20 @@ class SearchHit(tuple[str, float, Explanation, int]):
         return f"SearchHit({self.paper_id!r}, {self.score!r}, matched={set(self.matched)!r})"
 
 
+class _Joined(Explanation):
+    """The words of a ranking's papers, then of another's it lacked (``Ranking.joined``)."""
+
+    def __init__(
+        self, first: Explanation, size: int, second: Explanation, rows: Sequence[int]
+    ) -> None:
+        self._first, self._size, self._second, self._rows = first, size, second, rows
+
+    def words(self, row: int) -> Words:
+        if row < self._size:
+            return self._first.words(row)
+        return self._second.words(self._rows[row - self._size])
+
+
 class Ranking:
     """The papers one search found, best first: their ids at once, a ``SearchHit`` for the
     ones read.
@@ -195,7 +209,16 @@ class Ranking:
     search, and leaves the collector 5,000 objects to walk.
     """
 
-    __slots__ = ("_explanation", "_scores", "ids", "partial", "searched", "why_none")
+    __slots__ = (
+        "_explanation",
+        "_scores",
+        "ids",
+        "joined_more",
+        "listed",
+        "partial",
+        "searched",
+        "why_none",
+    )
 
     def __init__(
         self,
@@ -215,6 +238,25 @@ class Ranking:
         #: the index could tell ("" otherwise: ``none_found.py``).
         self.searched = 0
         self.why_none = ""
+        #: The papers are in list order, not best first (a query of filters only: no word
+        #: ranks them), so that a list with an order of its own (the reading queue) keeps it.
+        self.listed = False
+        #: Another search's papers follow the best ones (``joined``): all it found is here.
+        self.joined_more = False
+
+    def joined(self, more: Ranking) -> Ranking:
+        """This ranking's papers, then those of ``more`` it lacks, in ``more``'s order, each
+        explained by its own search: the best of a whole library, then every paper of a
+        narrower search of the same query (the few papers of a tab) past them."""
+        have = set(self.ids)
+        rows = [row for row, pid in enumerate(more.ids) if pid not in have]
+        ids = self.ids + [more.ids[row] for row in rows]
+        scores = [*self._scores, *(more._scores[row] for row in rows)]
+        explanation = _Joined(self._explanation, len(self.ids), more._explanation, rows)
+        joined = Ranking(ids, scores, explanation, self.partial)
+        joined.listed = self.listed and more.listed
+        joined.joined_more = True
+        return joined
 
     def partial_note(self) -> str:
         """What the papers are when no paper has every word, in one line ("no paper has all 4

@@ -115,7 +115,9 @@ class Ranker:
             slots = slots[self._passing(slots, -ranks, limit, allowed.checks)]
         if limit is not None:
             slots = slots[:limit]
-        return self._ranking(slots, np.zeros(len(slots)), (), allowed)
+        ranking = self._ranking(slots, np.zeros(len(slots)), (), allowed)
+        ranking.listed = True
+        return ranking
 
     def _word_scores(self, word: ScoredWord) -> WordScores:
         """Per-paper scores of one query word (the best of its expansions), cached."""

@@ -54,10 +54,20 @@ def printable(text: str) -> str:
 
 
 def printable_block(text: str) -> str:
-    """Like ``printable`` but keeps newlines (for abstracts, notes, whole documents)."""
+    """Like ``printable`` but keeps newlines (for abstracts, notes, whole documents); a line
+    ending in ``\\r\\n`` (a note from a file written on Windows) ends there too."""
     if not _UNSAFE_IN_BLOCK.search(text):
         return text
-    return "\n".join(line.translate(_CONTROL) for line in text.split("\n"))
+    return "\n".join(line.translate(_CONTROL) for line in text.replace("\r\n", "\n").split("\n"))
+
+
+def editable_block(text: str) -> str:
+    """Like ``printable_block`` for a text the user edits and saves back (a note): a line
+    ends at ``\\r\\n`` as at ``\\n``, and a tab stays a tab, as a text field shows them, so
+    that saving it edited changes only what would steer the terminal (a CRLF note saved with
+    a word added had ``␍`` at each line's end, its tabs spaces)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    return "\n".join("\t".join(map(printable, line.split("\t"))) for line in lines)
 
 
 #: What ends a line for a reader (``str.splitlines``) besides "\\n", shown as ``printable`` shows

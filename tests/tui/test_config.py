@@ -300,3 +300,46 @@ def test_a_value_nested_hundreds_deep_is_named_shortly(tmp_path: Path) -> None:
     path.write_text("[keys]\nstar = " + "[" * 450 + "]" * 450 + "\n", encoding="utf-8")
     [problem] = load_config([path]).problems
     assert "star = [[[[[…]]]]]: a key is written in quotes" in problem
+
+
+async def test_what_the_app_says_names_the_undo_key_as_remapped(seeded_home: Path) -> None:
+    """With ``undo = "U"`` the app still said "u undoes it", "u brings back the tags…" (a
+    key that then typed nothing), in its notifications, the queue's sort and the help."""
+    from tests.tui.helpers import messages, opened, settled, wait_for
+    from tui.screens.queue_sort import QueueSortDialog
+    from tui.stray_keys import GAP_S
+
+    config(seeded_home, 'undo = "U"', 'decide_marked = "ctrl+x"')
+    app = make_app(seeded_home)
+    seen: list[str] = []  # (a notification goes after a few seconds: each kept as shown)
+
+    async def said(words: str) -> None:
+        def shown() -> bool:
+            seen.extend(m for m in messages(app) if m not in seen)
+            return any(words in m for m in seen)
+
+        await wait_for(pilot, shown)
+
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("s", "s", "t", *"one", "enter")
+        await said("Tags: #one")
+        await pilot.pause(GAP_S)  # (letters right after a field's Enter are held back)
+        await pilot.press("t", "ctrl+u", *"two", "enter")
+        await said("U brings back the tags it replaced (#one)")
+        await pilot.pause(GAP_S)
+        await pilot.press("space", "j", "space", "ctrl+x", "r")  # two papers read at once
+        await said("2 papers → read (one step: U undoes it)")
+        await settled(pilot)
+        await pilot.press("space", "r")  # a decision while a paper is marked
+        await said("1 marked paper waits: ctrl+x decides them at once")
+        await settled(pilot)
+        await pilot.press("2")
+        dialog = await opened(pilot, "Q", QueueSortDialog)
+        dialog_words = " ".join(str(label.render()) for label in dialog.query("Label"))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        help_screen = await opened(pilot, "question_mark", HelpScreen)
+        intro = str(help_screen.query_one(".help-intro").render())
+    assert "· U undoes" in dialog_words and "it; U undoes, even after a restart" in intro
+    assert " u " not in " ".join(seen) + dialog_words + intro

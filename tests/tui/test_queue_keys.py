@@ -19,6 +19,7 @@ from tests.tui.helpers import make_app, messages, plist, ready, settled, wait_fo
 from tui.app import PapersApp
 from tui.pdfs import progress_note
 from tui.screens.queue_sort import QueueSortDialog
+from tui.stray_keys import GAP_S
 from tui.widgets.paper_pane import PaperPane
 
 WIDE = (120, 36)
@@ -523,3 +524,166 @@ def test_the_pdf_texts_of_a_library_without_any_are_read_once(
     for _ in range(3):
         assert not pdfs.papers_with("attention") and not pdfs.has_texts()
     assert len(opened) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
+async def test_the_pane_names_the_open_pdf_key_as_remapped(
+    home: Path, tmp_path: Path, server: PdfServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``open_pdf = "v"`` in config.toml the pane said "(p opens it)", and p did not."""
+    opened = fake_browser(tmp_path, monkeypatch)
+    pdf_library(home, server, tmp_path)
+    (home / "config.toml").write_text('[keys]\nopen_pdf = "v"\n', encoding="utf-8")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        assert "(v opens it)" in pane_text(app) and "p opens" not in pane_text(app)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: opened.is_file() and "/pdf?id=k0" in opened.read_text())
+
+
+async def test_a_move_outside_the_queues_order_says_what_to_do_with_the_keys_as_remapped(
+    seeded_home: Path,
+) -> None:
+    """A move in the Starred tab while a search or the marked papers alone were shown said
+    "the reading queue is the Starred tab (2): move papers there", in the Starred tab; and
+    the keys it named were the defaults, whatever config.toml said."""
+    ids = queued(seeded_home)
+    keys = ['star = "f"', 'clear_search = "ctrl+e"', 'marked_view = "V"', 'tab_starred = "F"']
+    (seeded_home / "config.toml").write_text("[keys]\n" + "\n".join(keys) + "\n")
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+
+        async def says(said: str) -> None:
+            await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
+
+        moves = "The reading queue moves in its own order"
+        await pilot.press("1", "right_square_bracket")
+        await says(f"{moves}: go to the Starred tab (F) first.")
+        await pilot.press("F", "slash", *"sampler", "enter")
+        await wait_for(pilot, lambda: app.main_screen.view.query == "sampler")
+        await pilot.pause(GAP_S)  # (letters right after leaving the box are held back)
+        await pilot.press("right_square_bracket")
+        await says(f"{moves}: clear the search (ctrl+e) first.")
+        await pilot.press("ctrl+e", "escape")
+        await wait_for(pilot, lambda: not app.main_screen.view.query)
+        await pilot.pause(GAP_S)
+        await pilot.press("space", "V", "right_square_bracket")
+        await says(f"{moves}: show the whole list (V) first.")
+        assert not any("Starred tab" in m for m in messages(app)[1:])
+        assert Library(seeded_home).queue() == ids  # nothing moved
+        await pilot.press("V", "space", *"iiiii")  # the queue emptied
+        await wait_for(pilot, lambda: not app.main_screen.queue_ids())
+        await pilot.press("Q")
+        await says("The reading queue is empty: star papers (f) to queue them.")
+        await pilot.press("P")
+        await says("The reading queue is empty: star papers (f), or mark some (space)")
+
+
+async def test_the_marked_papers_of_the_queue_alone_say_their_places(seeded_home: Path) -> None:
+    """In the Starred tab with the marked papers alone shown (M), the list's title counts
+    them (``marked only · 1 / 2``) and the pane said no place: where a paper stood in the
+    queue was shown nowhere."""
+    ids = queued(seeded_home)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "j", "j", "space", "space", "M")  # (space goes on to the next)
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 2)
+        await pilot.pause()
+        current = plist(app).current
+        assert current is not None and current.id in ids[2:4]
+        assert f"#{ids.index(current.id) + 1} of 5 in the queue" in pane_text(app)
+        await pilot.press("M")  # the whole queue again: its title says the place
+        await pilot.pause()
+        assert "in the queue" not in pane_text(app)
+
+
+async def test_a_filter_of_the_queue_keeps_its_order_and_so_does_its_export(
+    seeded_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tag:moe`` in the Starred tab listed the queue's #moe papers in the order of their
+    lists, not the queue's (the paper moved to the head came last), and ``e`` wrote them so:
+    a filter has no best first, and the reading queue's order is the user's. Elsewhere a
+    filter keeps the list order."""
+    from tui.screens.export import ExportScreen
+
+    monkeypatch.chdir(tmp_path)
+    ids = queued(seeded_home)
+    library = Library(seeded_home)
+    for pid in (ids[1], ids[4]):
+        library.set_tags(pid, ["moe"])
+    library.move_in_queue(ids[4], "top")
+    titles = {p.id: p.display_title for p in library.papers()}
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "slash", *"tag:moe")
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 2)
+        assert [p.id for p in plist(app).row_papers()] == [ids[4], ids[1]]
+        await pilot.press("escape")  # the filter kept
+        await pilot.pause(GAP_S)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen and any(tmp_path.glob("*.md")))
+        (written,) = tmp_path.glob("*.md")
+        text = written.read_text(encoding="utf-8")
+        assert 0 < text.index(titles[ids[4]]) < text.index(titles[ids[1]])
+        await pilot.press("5")  # the same filter in All: the list's order
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 2)
+        assert [p.id for p in plist(app).row_papers()] == [ids[1], ids[4]]
+
+
+def _big_library(home: Path, tmp_path: Path, n: int) -> list[str]:
+    """``n`` papers that all say "model" (more than the search lists at once), the last
+    three starred: at the end of the list, as the papers a user stars late are."""
+    import json
+    import random
+
+    rng = random.Random(5)
+    words = ["graph", "neural", "diffusion", "sampler", "policy", "gradient", "attention"]
+    path = tmp_path / "big.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(n):
+            said = " ".join(rng.choices(words, k=30))
+            abstract = f"Study {i}: we propose a model of {said}, and the model works well."
+            title = f"A model of {' '.join(rng.choices(words, k=3))} number {i}"
+            out.write(json.dumps({"title": title, "abstract": abstract}) + "\n")
+    library = Library(home)
+    library.import_file(path)
+    starred = [p.id for p in library.papers()][-3:]
+    for pid in starred:
+        library.set_status(pid, "starred")
+    return starred
+
+
+@pytest.mark.slow(15)
+async def test_a_search_of_the_queue_finds_its_papers_past_the_best_of_the_library(
+    home: Path, tmp_path: Path
+) -> None:
+    """In a library of more papers than a search lists (the best 5,000), the Starred tab
+    searched for a word every paper has, or filtered by a tag none has, said "No paper in
+    Starred matches the search" of a queue whose every paper matched: the search took the
+    best of the whole library, then the queue's papers among them."""
+    from tui.view import SEARCH_LIMIT
+
+    starred = _big_library(home, tmp_path, SEARCH_LIMIT + 100)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "slash", *"model")
+        await wait_for(pilot, lambda: screen.view.found is not None, 20)
+        await settled(pilot)
+        assert sorted(p.id for p in plist(app).row_papers()) == sorted(starred)
+        assert "best" not in screen.view.list_title(0, plist(app).rows)  # all of them
+        await pilot.press("ctrl+l", *"-tag:none")
+        await wait_for(pilot, lambda: screen.view.query == "-tag:none", 20)
+        await settled(pilot)
+        assert [p.id for p in plist(app).row_papers()] == starred  # the queue's order
+        await pilot.press("escape", "1")  # the Inbox: the first 5,000, and said so
+        await settled(pilot)
+        assert len(plist(app).rows) == SEARCH_LIMIT
+        assert "best 5,000" in screen.view.list_title(0, plist(app).rows)

@@ -115,6 +115,17 @@ def test_what_the_writer_reports_is_said(papers: list[Paper]) -> None:
     assert report(met, [], str).redraw
 
 
+def test_what_the_writer_reports_names_the_keys_given(papers: list[Paper]) -> None:
+    """A removal said "u brings it all back", a note not saved "ctrl+s tries again", with
+    those keys remapped."""
+    keys = {"undo": "U", "note_save": "ctrl+w"}.__getitem__
+    removed = Outcome(Operation(1, "remove"), removed=Removal(ids=(papers[0].id,)))
+    assert report(removed, [], str, keys).message == "Removed 1 paper. U brings it all back."
+    failed = Outcome(Operation(2, "note"), error=OSError("disk full"))
+    assert report(failed, [], str, keys).message.endswith("open again: ctrl+w tries again.")
+    assert report(removed, [], str).message.endswith(". u brings it all back.")  # the defaults
+
+
 def test_a_list_whose_papers_stay_in_other_lists_says_so(papers: list[Paper]) -> None:
     """Removing a list whose 5 papers are all in another list too said "(0 papers)" after
     the question had said "(5 papers)"."""

@@ -167,6 +167,22 @@ def test_a_note_comes_back_from_the_markdown_export(tmp_path: Path) -> None:
     assert list(second.triage().notes.values()) == [note]
 
 
+def test_a_note_with_windows_line_ends_is_exported_as_its_lines(tmp_path: Path) -> None:
+    """A note imported from a CSV written on Windows ends its lines in CRLF: the export gave
+    every line but the last a visible ``␍``, which an import of the file then kept."""
+    paper = Paper(id="a" * 12, title="A title", abstract="An abstract.", list="L")
+    note = "first line\r\nsecond line\r\n\r\nlast"
+    triage = TriageState(statuses={paper.id: Status.STARRED}, notes={paper.id: note})
+    text = export([paper], triage, "markdown")
+    assert "␍" not in text and "\r" not in text
+    assert "  first line\n  second line\n\n  last\n" in text
+    path = tmp_path / "export.md"
+    path.write_text(text, encoding="utf-8")
+    second = Library(tmp_path / "second")
+    second.import_file(path)
+    assert list(second.triage().notes.values()) == ["first line\nsecond line\n\nlast"]
+
+
 def test_abstract_paragraphs_and_links_keep_their_shape() -> None:
     """An abstract's paragraph that starts like a list is text; a backslash ending a link
     does not escape its closing parenthesis."""

@@ -288,6 +288,26 @@ def test_has_code(index: SearchIndex) -> None:
     assert set(ids(hits)) == {PARASOLVER.id, RICCI.id}
 
 
+def test_a_ranking_of_filters_alone_says_it_is_in_list_order(index: SearchIndex) -> None:
+    """No word ranks the papers of ``has:code``: a list with its own order (the reading
+    queue) keeps it for them; words rank."""
+    assert index.rank("has:code", limit=None).listed
+    assert not index.rank("has:code sampler", limit=None).listed
+
+
+def test_a_ranking_joined_by_a_narrower_one_keeps_its_order_and_words(
+    index: SearchIndex,
+) -> None:
+    """The best of a library, then the papers of a narrower search past them (the app's
+    decided papers past its 5,000 best), each hit with the words its own search matched."""
+    best = index.rank("sampler", limit=1)
+    more = index.rank("sampler", limit=None)
+    joined = best.joined(more)
+    assert len(more.ids) > 1 and joined.ids == more.ids and joined.ids[0] == best.ids[0]
+    assert [h.matched for h in joined.hits()] == [h.matched for h in more.hits()]
+    assert joined.joined_more and not best.joined_more
+
+
 @pytest.mark.parametrize("value", ["oral", "ORAL", "Or"])
 def test_status_qualifier(index: SearchIndex, value: str) -> None:
     hits = index.search(f"status:{value}", limit=None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from storage.text.sanitize import json_safe, printable, printable_block
+from storage.text.sanitize import editable_block, json_safe, printable, printable_block
 from tui import text as tui_text
 
 
@@ -17,6 +17,14 @@ def test_control_characters_become_visible_symbols() -> None:
 
 def test_blocks_keep_their_newlines() -> None:
     assert printable_block("one\n\ttwo\x07\nthree") == "one\n two␇\nthree"
+    # a Windows line end is a line end; a CR alone would send the cursor back over the line
+    assert printable_block("one\r\ntwo\rthree\x07") == "one\ntwo␍three␇"
+
+
+def test_an_edited_block_keeps_its_line_ends_and_tabs() -> None:
+    # a note edited and saved back: only what steers the terminal changes
+    assert editable_block("one\r\n\ttwo\x07\r\nthree\rfour") == "one\n\ttwo␇\nthree␍four"
+    assert editable_block("a\u2028b\x0bc\x1bd") == "a b␋c␛d"
 
 
 def test_unicode_text_is_left_alone() -> None:

@@ -16,7 +16,7 @@ from storage.caps import note_problem
 from storage.models import Paper, Status
 from storage.text.words import count
 from tui.commands import bindings, button_label
-from tui.text import printable, printable_block
+from tui.text import editable_block, printable
 from tui.text_fields import after_typed
 from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 
@@ -108,8 +108,9 @@ class NoteEditor(ModalScreen[str | None]):
         #: Saves a note as ctrl+s's caller would (``keep_typed``, the app ending).
         self._keep = keep
         self.kept = False
-        #: The note as the editor shows it: control characters (an imported note's) visible.
-        self.shown_note = printable_block(note)
+        #: The note as the editor shows it: control characters (an imported note's) visible,
+        #: its lines and tabs as they are (``editable_block``).
+        self.shown_note = editable_block(note)
         #: Esc was pressed once on a changed note: the next one throws the changes away.
         self.warned = False
 

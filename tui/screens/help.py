@@ -12,13 +12,16 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.commands import COMMANDS, bindings, grouped, key_label, keys_for
+from tui.commands import BY_ID, COMMANDS, bindings, grouped, key_label, keys_for
 from tui.text import printable
 
-INTRO = (
-    "papers: triage a conference from the keyboard. Every decision is saved as you make it; "
-    'u undoes, even after a restart. Remap keys in config.toml ([keys] star = "f").'
-)
+
+def intro(undo: str) -> str:
+    """The words above the keys, ``undo`` the undo command's key as remapped."""
+    return (
+        "papers: triage a conference from the keyboard. Every decision is saved as you make "
+        f'it; {undo} undoes, even after a restart. Remap keys in config.toml ([keys] star = "f").'
+    )
 
 
 #: From this many columns inside the dialog, the help is one table of four columns.
@@ -43,7 +46,8 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog dialog-wide") as box:
             box.border_title = "Keys"
             box.border_subtitle = "Esc closes · ctrl+p: command palette"
-            yield Static(Text(INTRO, style="italic"), classes="help-intro")
+            undo = key_label(keys_for(BY_ID["undo"], self.keymap)[0], web=self.app.is_web)
+            yield Static(Text(intro(undo), style="italic"), classes="help-intro")
             if self.problems:
                 said = Text("config.toml: ignored at start (the defaults stand):", style="bold")
                 for problem in self.problems:

@@ -13,7 +13,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from storage.queue import SORTS
-from tui.commands import bindings
+from tui.commands import BY_ID, bindings, key_label, keys_for
 from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 
 
@@ -28,12 +28,10 @@ class QueueSortDialog(ModalScreen[str | None]):
         with Vertical(classes="dialog") as box:
             box.border_title = "Sort the reading queue"
             with Shrinking(id="sort-about"):
-                yield Label(
-                    Text(
-                        "Once: later moves and new stars keep their places · u undoes",
-                        style="dim",
-                    )
-                )
+                keymap = getattr(self.app, "keymap", {})
+                undo = key_label(keys_for(BY_ID["undo"], keymap)[0], web=self.app.is_web)
+                said = f"Once: later moves and new stars keep their places · {undo} undoes"
+                yield Label(Text(said, style="dim"))
             yield OptionList(*(Option(Text(sort.label)) for sort in SORTS), id="sort-choice")
 
     def on_mount(self) -> None:

@@ -162,10 +162,7 @@ class MainBase(AfterFrameScreen[None]):
         library matches says why, as the list's border does (``Ranking.why_none``), and
         does not send to All."""
         view = self.view
-
-        def key(command: str) -> str:
-            return key_label(keys_for(BY_ID[command], self.keymap)[0], web=self.app.is_web)
-
+        key = self.key_shown
         if not view.papers:
             return "No papers yet", f"{key('import')} imports a list: a file, or a venue by name."
         if view.only_marked:
@@ -189,6 +186,10 @@ class MainBase(AfterFrameScreen[None]):
             )
         return f"No paper in {label} yet", f"{key('tab_inbox')} goes back to the Inbox."
 
+    def key_shown(self, command: str) -> str:
+        """The first key of ``command`` as a hint names it, after the user's remapping."""
+        return key_label(keys_for(BY_ID[command], self.keymap)[0], web=self.app.is_web)
+
     def queue_ids(self) -> list[str]:
         """The reading queue, head first (kept until the live triage changes)."""
         version = self.session.version
@@ -204,14 +205,17 @@ class MainBase(AfterFrameScreen[None]):
         return replace(
             shown,
             queue=self._queue_line(paper, shown.status),
-            pdf=self.pdfs.state(paper),
+            pdf=self.pdfs.state(paper, self.key_shown("open_pdf")),
             pdf_line=f"p. {match.page}: {match.line}" if match is not None else "",
         )
 
     def _queue_line(self, paper: Paper, status: Status) -> str:
         """The paper's place in the queue for the pane: not in the queue's own tab, whose
-        title says it (``3 / 500``), so that a move there leaves the pane as it is."""
-        if self.view.tab == "starred" and not self.view.query and status is Status.STARRED:
+        title says it (``3 / 500``), so that a move there leaves the pane as it is (the
+        marked papers alone there are not the queue: their title counts them)."""
+        view = self.view
+        own_tab = view.tab == "starred" and not view.query and not view.only_marked
+        if own_tab and status is Status.STARRED:
             return ""
         state = self.session.state
         had_place = paper.id in state.positions
@@ -294,7 +298,7 @@ class MainBase(AfterFrameScreen[None]):
             self.view.only_marked = False
         n = len(changes)
         self.notify(
-            f"{count(n, 'paper')} → {status.value} (one step: u undoes it)",
+            f"{count(n, 'paper')} → {status.value} (one step: {self.key_shown('undo')} undoes it)",
             timeout=4,
             markup=False,
         )

@@ -77,7 +77,10 @@ class LibraryPart(MainBase):
         said = said or ("Note saved" if text.strip() else "Note cleared")
         if before.strip() and before.strip() != text.strip():
             self._replaced = (partial(self._put_note_back, paper_id, before), self.session.steps)
-            self.notify(f"{said}: u brings back the note it replaced.", timeout=5, markup=False)
+            undo = self.key_shown("undo")
+            self.notify(
+                f"{said}: {undo} brings back the note it replaced.", timeout=5, markup=False
+            )
         else:
             self.notify(f"{said}.", timeout=2, markup=False)
 
@@ -149,7 +152,7 @@ class LibraryPart(MainBase):
         if before:
             put_back = partial(self._write_tags, paper_id, before, said="Tags put back")
             self._replaced = (put_back, self.session.steps)
-            said += f"; u brings back the tags it replaced ({old})"
+            said += f"; {self.key_shown('undo')} brings back the tags it replaced ({old})"
         self.notify(f"{said}.", timeout=5 if before else 3, markup=False)
 
     def action_export(self) -> None:

@@ -37,8 +37,18 @@ class QueuePart(MainBase):
         view = self.view
         if view.tab == "starred" and not view.query and not view.only_marked:
             return True
-        where = "the reading queue is the Starred tab (2): move papers there."
-        said = f"Clear the search first (ctrl+l): {where}" if view.query else "T" + where[1:]
+        # what stands between the list and the queue's order, each with its key as remapped
+        # (in the Starred tab it said to go to the Starred tab, naming 2 and ctrl+l whatever
+        # the keys were)
+        key = self.key_shown
+        steps = []
+        if view.query:
+            steps.append(f"clear the search ({key('clear_search')})")
+        if view.only_marked:
+            steps.append(f"show the whole list ({key('marked_view')})")
+        if view.tab != "starred":
+            steps.append(f"go to the Starred tab ({key('tab_starred')})")
+        said = f"The reading queue moves in its own order: {' and '.join(steps)} first."
         self.notify(
             said,
             severity="warning",
@@ -84,7 +94,7 @@ class QueuePart(MainBase):
         if not self._in_queue_view():
             return
         if not self.queue_ids():
-            self.notify(queue_empty("s"), markup=False)
+            self.notify(queue_empty(self.key_shown("star")), markup=False)
             return
 
         def chosen(name: str | None) -> None:
@@ -160,7 +170,8 @@ class QueuePart(MainBase):
         self.view.counts_unchanged(before)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
-        self.notify(f"Queue sorted {what}. One step: u undoes it.", timeout=4, markup=False)
+        undo = self.key_shown("undo")
+        self.notify(f"Queue sorted {what}. One step: {undo} undoes it.", timeout=4, markup=False)
 
     # -- PDFs -----------------------------------------------------------------------------
     def action_open_pdf(self) -> None:
@@ -224,7 +235,9 @@ class QueuePart(MainBase):
         marked = self.view.marked_in(self.paper_list.rows)
         ids = marked or list(self.queue_ids())
         if not ids:  # (it said every paper of the queue had its PDF here)
-            said = "The reading queue is empty: star papers (s), or mark some (space), to get PDFs."
+            star, mark = self.key_shown("star"), self.key_shown("mark")
+            said = f"The reading queue is empty: star papers ({star}), or mark some ({mark}), "
+            said += "to get PDFs."
             self.notify(said, markup=False, timeout=4)
             return
         papers = [p for pid in ids if (p := self.view.paper(pid)) is not None]

@@ -194,7 +194,8 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             n = len(marked)
             self.notify(
                 f"Decided the paper under the cursor; {n:,} marked "
-                f"{'paper waits' if n == 1 else 'papers wait'}: D decides them at once.",
+                f"{'paper waits' if n == 1 else 'papers wait'}: "
+                f"{self.key_shown('decide_marked')} decides them at once.",
                 timeout=5,
                 markup=False,
             )
@@ -217,7 +218,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         changes = self.session.absorb(event.outcome)
         if changes and event.outcome.triage is None and self.session.version == before + 1:
             self.view.counted_changes(changes, before)  # an undo or a redo, nothing replayed
-        said = report(event.outcome, changes, self.view.title)
+        said = report(event.outcome, changes, self.view.title, self.key_shown)
         if said.message:
             self.notify(
                 said.message,

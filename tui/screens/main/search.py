@@ -32,7 +32,25 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from storage.search import SearchIndex
+    from storage.search.hits import Ranking
     from storage.search.qualifiers import Qualifier
+    from storage.search.query import Query
+
+
+def _with_decided(rank: Callable[[Query], Ranking], query: str, ranking: Ranking) -> Ranking:
+    """``ranking``, the best papers of the library for ``query``, then the papers of the
+    Starred, Read and Skipped tabs it lacks (``-is:inbox``: few, even in a large library)."""
+    from dataclasses import replace
+
+    from storage.search.qualifiers import Qualifier
+    from storage.search.query import parse_query
+
+    parsed = parse_query(query)
+    decided = replace(parsed, qualifiers=(*parsed.qualifiers, Qualifier("is", "inbox", True)))
+    more = rank(decided)
+    if more.partial != ranking.partial:  # they match fewer of the words: not the same search
+        return ranking
+    return ranking.joined(more)
 
 
 class SearchPart(MainBase):
@@ -172,14 +190,19 @@ class SearchPart(MainBase):
 
         def search(query: str) -> Found:
             state = session.state  # read each time: a reload replaces it
-            ranking = index.rank(
-                query,
+            rank = partial(
+                index.rank,
                 limit=SEARCH_LIMIT,
                 statuses=dict(state.statuses),
                 tags=dict(state.tags),
                 notes=dict(state.notes),
                 pdf_text=pdfs,
             )
+            ranking = rank(query)
+            if len(ranking) >= SEARCH_LIMIT:  # the best of the library: the decided papers'
+                # tabs (the reading queue) get every paper of theirs, past the best as well
+                # (a word every paper has found none of the queue's when they were not best)
+                ranking = _with_decided(rank, query, ranking)
             return view.found_by(ranking)  # mapped here: 5,000 papers cost milliseconds
 
         return search
@@ -353,8 +376,10 @@ class SearchPart(MainBase):
         self.read_saved_searches()
         if gone:
             self._deleted = (*self._deleted, (search, place, self.session.steps))
+            undo = self.key_shown("undo")
             self.notify(
-                f"Deleted the saved search “{search.name}” ({search.query}): u brings it back.",
+                f"Deleted the saved search “{search.name}” ({search.query}): "
+                f"{undo} brings it back.",
                 timeout=6,
                 markup=False,
             )

@@ -109,7 +109,8 @@ class SimilarPart(MainBase):
             self.view.marked.update(ids)
             self.view.tab = "inbox"
             self.rebuild()
-            message = f"Marked {len(ids):,} papers: D decides them together."
+            decide = self.key_shown("decide_marked")
+            message = f"Marked {len(ids):,} papers: {decide} decides them together."
             self.notify(message, timeout=4, markup=False)
 
         screen = TopicsScreen(event.topics, self.view.papers, self.view.position)
