@@ -380,6 +380,9 @@ def paper_text(view: PaperView | None, style: StyleOf, empty: tuple[str, str] = 
     if paper.authors:
         text.append("\n")
         text.append_text(highlighted(", ".join(paper.authors), words, match))
+    if facts := paper_facts(paper):
+        text.append("\n")
+        text.append(printable(facts), style=style("muted"))
     if view.tags:
         text.append("\n")
         text.append(" ".join(f"#{printable(t)}" for t in view.tags), style=style("tags"))
@@ -405,6 +408,38 @@ def paper_text(view: PaperView | None, style: StyleOf, empty: tuple[str, str] = 
     if view.pdf_line:
         text.append("\n       ", style=style("label"))
         text.append_text(highlighted(view.pdf_line, words, match, base=style("note")))
+    if isinstance(tldr := paper.fact("tldr"), str) and tldr.strip():
+        text.append("\n\nTL;DR  ", style=style("label"))
+        text.append(printable(" ".join(tldr.split())), style=style("note"))
     text.append("\n\n")
     text.append_text(highlighted(paper.display_abstract, words, match))
     return text
+
+
+def paper_facts(paper: Paper) -> str:
+    """What a list told of a paper beyond its text, in one line: its reviews' rating (each
+    review's in brackets) and confidence, its year, where it was published, its citations and
+    its area: ``Rating 6.5 (6, 6, 8, 6) · confidence 3.5 · 2025 · 12 citations · Area: RL``.
+    "" when the list told none of these."""
+    facts: list[str] = []
+    rating, each = paper.fact("rating"), paper.fact("ratings")
+    if isinstance(rating, (int, float)):
+        facts.append(f"Rating {_number(rating)}" + (f" ({each})" if each else ""))
+    elif each:
+        facts.append(f"Ratings {each}")
+    if isinstance(confidence := paper.fact("confidence"), (int, float)):
+        facts.append(f"confidence {_number(confidence)}")
+    if (year := paper.fact("year")) is not None:
+        facts.append(str(year))
+    if where := paper.fact("journal") or paper.fact("booktitle"):
+        facts.append(str(where))
+    if isinstance(cited := paper.fact("citations"), (int, float)):
+        facts.append(f"{int(cited):,} citation{'' if cited == 1 else 's'}")
+    if area := paper.fact("area"):
+        facts.append(f"Area: {area}")
+    return " · ".join(" ".join(str(fact).split()) for fact in facts)
+
+
+def _number(value: float) -> str:
+    """A rating or confidence as people write it: ``6.5``, ``6``, ``5.67``."""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")

@@ -1,0 +1,91 @@
+"""The pane shows what a list told of a paper beyond its text: the reviews' rating (each
+review's too) and confidence, the year, the journal, citations, the area, and the TL;DR. A
+fetched venue brought them and the queue sorts by the rating, but the pane showed none."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from storage import Library
+from storage.models import Paper
+from tests.tui.helpers import make_app, plist, ready, wait_for
+from tui.widgets.paper_pane import PaperPane, paper_facts
+
+SIZE = (120, 36)
+ESC = "\x1b"
+
+
+def _list(folder: Path) -> Path:
+    """A JSON list as OpenReview's fetch and Paper Copilot give a venue: the reviews' ratings
+    and confidences as lists, the primary area, a TL;DR; one paper told nothing more, and one
+    whose facts are hostile (an escape sequence, markup, a 1,000-character area)."""
+    records = [
+        {
+            "title": "Rated paper about diffusion",
+            "abstract": "We study diffusion models with reviews.",
+            "authors": ["Ada Lovelace"],
+            "ratings": [6, 6, 8, 6],
+            "confidence": [3, 4, 4, 3],
+            "primary_area": "generative models",
+            "tldr": "Diffusion,\n  briefly.",
+            "year": 2025,
+        },
+        {
+            "title": "Plain paper about graphs",
+            "abstract": "Graphs without any review.",
+            "authors": ["Alan Turing"],
+        },
+        {
+            "title": "Hostile facts paper",
+            "abstract": "Facts that try to break the screen.",
+            "authors": ["Grace Hopper"],
+            "rating": 5.666666,
+            "citations": 1,
+            "journal": f"[bold]Journal{ESC}[31m red",
+            "primary_area": "x" * 1000,
+        },
+    ]
+    path = folder / "venue.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+async def test_the_pane_shows_ratings_area_year_and_tldr(home: Path, tmp_path: Path) -> None:
+    Library(home).import_file(_list(tmp_path))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        pane = app.main_screen.query_one(PaperPane)
+        titles = [p.display_title for p in app.papers]
+        rated = titles.index("Rated paper about diffusion")
+        await pilot.press(*["j"] * rated)
+        await wait_for(pilot, lambda: pane.text.plain.startswith("Rated paper"))
+        shown = pane.text.plain
+        assert "Rating 6.5 (6, 6, 8, 6) · confidence 3.5 · 2025 · Area: generative models" in (
+            shown
+        )
+        assert "TL;DR  Diffusion, briefly.\n\nWe study diffusion" in shown
+        await pilot.press("g", *["j"] * titles.index("Plain paper about graphs"))
+        await wait_for(pilot, lambda: pane.text.plain.startswith("Plain paper"))
+        assert "Rating" not in pane.text.plain and "TL;DR" not in pane.text.plain
+        await pilot.press("g", *["j"] * titles.index("Hostile facts paper"))
+        await wait_for(pilot, lambda: pane.text.plain.startswith("Hostile facts"))
+        shown = pane.text.plain
+        assert ESC not in shown and "[bold]Journal␛[31m red" in shown  # data, never markup
+        assert "Rating 5.67 · [bold]Journal" in shown and "· 1 citation · Area: xxx" in shown
+        assert plist(app).current is not None
+
+
+def test_facts_are_numbers_as_people_write_them() -> None:
+    def paper(**extra: object) -> Paper:
+        return Paper(id="p", title="t", abstract="a", extra=tuple(extra.items()))  # type: ignore[arg-type]
+
+    assert paper_facts(paper()) == ""
+    assert paper_facts(paper(rating=6.0, ratings="6, 6")) == "Rating 6 (6, 6)"
+    assert paper_facts(paper(rating=1e6)) == "Rating 1000000"
+    assert paper_facts(paper(rating=-2.5, confidence=4.25)) == "Rating -2.5 · confidence 4.25"
+    assert paper_facts(paper(ratings="3;5")) == "Ratings 3;5"
+    assert paper_facts(paper(citations=12_345, booktitle="NeurIPS")) == (
+        "NeurIPS · 12,345 citations"
+    )
