@@ -52,13 +52,12 @@ from urllib.parse import unquote
 from storage.errors import OtherDocument, SourceError
 from storage.sources import xml_text
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
-from storage.sources.authors import flat_name
+from storage.sources.authors import MAX_AUTHORS, flat_name
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
 from storage.sources.dates import typed_date
 from storage.sources.links import web_url
 from storage.sources.records import (
     ARXIV_ID,
-    MAX_AUTHORS,
     SNIFF_CHARS,
     Fit,
     Reader,
