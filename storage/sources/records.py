@@ -347,6 +347,10 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     github: list[str] = []
     for value in _strings(field_value(item, "github")):
         github.extend(github_from_code_field(value))
+    if item.get("links_given") is not True:  # a repository given as a link of the paper's
+        github.extend(
+            extract_github_links(*(u for n in ALIASES["url"] for u in _strings(item.get(n))))
+        )
     decision = decision_of(item)
     if decision is not None:  # the caps a note or tags typed here keep (``storage.caps``)
         problem = note_problem(decision.note) or tags_problem(decision.tags)
