@@ -29,3 +29,21 @@ def test_a_github_repository_among_a_papers_links_is_its_code() -> None:
     # Mendeley's second link, its underscore escaped
     assert preprint.url == "http://arxiv.org/abs/1901.00001"
     assert preprint.github == ("https://github.com/annlee/sparse_routing",)
+
+
+def test_semantic_scholars_citations_and_references_are_their_papers() -> None:
+    """The API's ``/paper/{id}/citations`` and ``/references`` wrap each paper in
+    ``citingPaper`` or ``citedPaper``, beside the citation's contexts and intents."""
+    result = read_source(FOLDER / "s2_citations.json")
+    assert not result.errors
+    lora, bert = result.records
+    assert lora.title == "LoRA: Low-Rank Adaptation of Large Language Models"
+    assert lora.authors == ("J. E. Hu", "Yelong Shen") and lora.abstract.startswith("We freeze")
+    assert (_extra(lora)["eprint"], _extra(lora)["year"]) == ("2106.09685", 2021)
+    assert (_extra(bert)["eprint"], _extra(bert)["doi"]) == ("1810.04805", "10.18653/v1/N19-1423")
+    result = read_source(FOLDER / "s2_references.json")
+    attention, unresolved = result.records  # a reference S2 could not resolve keeps its title
+    assert attention.title == "Attention is All you Need" and _extra(attention)["eprint"]
+    assert unresolved.title == "Neural machine translation in a workshop we could not find"
+    (error,) = result.errors  # one of nothing at all is said
+    assert error.record == 3 and error.reason == "no abstract and no title"
