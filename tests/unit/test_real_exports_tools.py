@@ -47,3 +47,41 @@ def test_semantic_scholars_citations_and_references_are_their_papers() -> None:
     assert unresolved.title == "Neural machine translation in a workshop we could not find"
     (error,) = result.errors  # one of nothing at all is said
     assert error.record == 3 and error.reason == "no abstract and no title"
+
+
+def test_scopus_authors_before_its_full_names_column_are_people() -> None:
+    """Scopus's ``Authors`` column writes each person ``Surname Initials``: before 2017 with a
+    comma inside (``Dehghan, M., Jiang, B.``), then ``Yagai T., Kimura Y.``; its placeholder
+    for none is no one."""
+    yagai, wang, lange = read_source(FOLDER / "scopus_2016.csv").records
+    assert yagai.authors == ("T. Yagai", "Y. Kimura", "H. Kamada", "S. Nomura")
+    assert wang.authors == ("W.T. Wang", "Z. Wang", "M.H. Pu")
+    assert lange.authors == ("B. Lange",)
+    dehghan, workshop = read_source(FOLDER / "scopus_2017.csv").records
+    assert dehghan.authors == ("M. Dehghan", "B. Jiang", "A. Seetharam")
+    assert workshop.title == "Proceedings of the 2016 Workshop on Routing"
+    assert workshop.authors == ()
+
+
+def test_scopus_authors_separated_by_semicolons_without_full_names(tmp_path: Path) -> None:
+    path = tmp_path / "scopus.csv"
+    path.write_text(
+        "\ufeffAuthors,Title,Year,Source title,DOI,Link,Source,EID\n"
+        '"Vaswani A.; Shazeer N.; van der Berg J.-P.","Attention is all you need",2017,'
+        '"Advances in Neural Information Processing Systems",,"",Scopus,2-s2.0-85044\n',
+        encoding="utf-8",
+    )
+    (record,) = read_source(path).records
+    assert record.authors == ("A. Vaswani", "N. Shazeer", "J.-P. van der Berg")
+
+
+def test_scopus_placeholder_among_full_names_is_no_one(tmp_path: Path) -> None:
+    path = tmp_path / "scopus.csv"
+    path.write_text(
+        "\ufeffAuthors,Author full names,Author(s) ID,Title,Year,Source,EID\n"
+        '"[No author name available]","[No author name available]","[No author id available]",'
+        '"Proceedings of a Workshop",2020,Scopus,2-s2.0-85099\n',
+        encoding="utf-8",
+    )
+    (record,) = read_source(path).records
+    assert record.authors == ()
