@@ -135,6 +135,15 @@ def _users_own(tags: list[tuple[str, list[str]]]) -> tuple[list[str] | None, str
     return note, named.removeprefix(USERS_TAGS) if named.startswith(USERS_TAGS) else ""
 
 
+def _without_full_stops(fields: dict[str, Any]) -> None:
+    """A DBLP record's title and proceedings (or journal) without the full stop DBLP ends each
+    with (``A Framework for Consistency Algorithms.``), as its BibTeX writes them."""
+    for name in ("title", "booktitle", "journal", "venue"):
+        value = fields.get(name)
+        if isinstance(value, str) and value.endswith(".") and not value.endswith(".."):
+            fields[name] = value[:-1]
+
+
 def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
@@ -194,6 +203,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     elif not fields.get("journal") and (named or abbreviation) and not container:
         fields["journal"] = named or abbreviation
     fields["venue"] = fields.get("journal") or container
+    if any(tag == "ID" and " ".join(v[1:]).startswith("DBLP:") for tag, v in tags):
+        _without_full_stops(fields)
     start, end = fields.pop("start", ""), fields.pop("end", "")
     fields["pages"] = f"{start}–{end}" if start and end else start
     for serial in fields.pop("serial", []):

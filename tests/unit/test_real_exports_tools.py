@@ -85,3 +85,18 @@ def test_scopus_placeholder_among_full_names_is_no_one(tmp_path: Path) -> None:
     )
     (record,) = read_source(path).records
     assert record.authors == ()
+
+
+def test_dblps_ris_titles_and_proceedings_end_without_its_full_stop() -> None:
+    """DBLP ends every title (and a proceedings' name) with a full stop, which its BibTeX and
+    its search API's answer (read without it) do not hold."""
+    chini, ai = read_source(FOLDER / "dblp.ris").records
+    assert chini.title == "A Framework for Consistency Algorithms"
+    assert _extra(chini)["booktitle"] == (
+        "40th IARCS Annual Conference on Foundations of Software Technology and Theoretical "
+        "Computer Science, FSTTCS 2020"
+    )
+    assert chini.venue == _extra(chini)["booktitle"]
+    assert chini.authors == ("Peter Chini", "Prakash Saivasan") and _extra(chini)["year"] == 2020
+    assert ai.title.endswith("for Ad-hoc Retrieval") and ai.url.endswith("2911451.2914688")
+
