@@ -135,6 +135,20 @@ def _users_own(tags: list[tuple[str, list[str]]]) -> tuple[list[str] | None, str
     return note, named.removeprefix(USERS_TAGS) if named.startswith(USERS_TAGS) else ""
 
 
+def _keywords(lines: list[str]) -> list[str]:
+    """The keywords of a ``KW`` tag: several on a line are parted by ``;`` (Mendeley's,
+    PubMed's), and a line that goes on with no indent is one more (EndNote writes a reference's
+    keywords one a line after a single tag); an indented line goes on with the one before."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and line[:1].isspace():
+            joined[-1] = f"{joined[-1]} {line}"
+        else:
+            joined.append(line)
+    words = (" ".join(k.split()) for line in joined for k in line.split(";"))
+    return [k for k in words if k]
+
+
 def _without_full_stops(fields: dict[str, Any]) -> None:
     """A DBLP record's title and proceedings (or journal) without the full stop DBLP ends each
     with (``A Framework for Consistency Algorithms.``), as its BibTeX writes them."""
@@ -165,7 +179,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         if name is None or not value:
             continue
         if name == "keywords":  # one a line, or several on a line ("a; b": Mendeley, PubMed)
-            fields.setdefault(name, []).extend(k for k in value.split(";") if k.strip())
+            fields.setdefault(name, []).extend(_keywords(pieces))
         elif name in _LISTS:
             named = name == "authors" or name in _PEOPLE.values()
             fields.setdefault(name, []).append(last_first(value) if named else value)

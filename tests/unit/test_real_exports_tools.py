@@ -100,3 +100,14 @@ def test_dblps_ris_titles_and_proceedings_end_without_its_full_stop() -> None:
     assert chini.authors == ("Peter Chini", "Prakash Saivasan") and _extra(chini)["year"] == 2020
     assert ai.title.endswith("for Ad-hoc Retrieval") and ai.url.endswith("2911451.2914688")
 
+
+def test_endnotes_ris_keywords_one_a_line_are_each_a_keyword() -> None:
+    """EndNote writes a reference's keywords one a line after a single ``KW  -`` (rispy's
+    ``tests/data/example_endnote.ris``)."""
+    (record,) = read_source(FOLDER / "endnote_keywords.ris").records
+    assert record.keywords == ("citation", "reference", "library", "wizardry")
+    assert record.authors == ("A. Nonymous Smith", "J. Doe")
+    assert (record.title, _extra(record)["doi"]) == (
+        "EndNote: The Only Reference I Can Remember",
+        "10.1234/endnote.joke.2024",
+    )
