@@ -612,7 +612,7 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**item, **found}
 
 
-_VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")
+_VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop", "submitted")
 #: Venues' own words for a presentation: ICLR 2020's "Accept (Talk)" for its orals; ICLR
 #: 2023's "Accept: notable-top-5%" (its venue "ICLR 2023 notable top 5%") for its orals and
 #: "notable-top-25%" for its spotlights.

@@ -111,3 +111,19 @@ def test_endnotes_ris_keywords_one_a_line_are_each_a_keyword() -> None:
         "EndNote: The Only Reference I Can Remember",
         "10.1234/endnote.joke.2024",
     )
+
+
+def test_openreviews_bibtex_names_the_venue_its_edition_says(tmp_path: Path) -> None:
+    """OpenReview cites a submission under review as ``Submitted to The Twelfth International
+    Conference on Learning Representations`` with the year it was sent in (2023: ICLR 2024's),
+    and NeurIPS by its edition (``Thirty-seventh Conference on Neural Information Processing
+    Systems``), not by the name the venue table knew."""
+    from storage import Library
+
+    library = Library(tmp_path / "home")
+    library.import_file(FOLDER / "openreview.bib")
+    implicit, improving, scaling, greats = library.papers()
+    assert (implicit.venue, implicit.venue_status) == ("ICLR 2024", "Submitted")
+    assert (improving.venue, improving.venue_status) == ("ICLR 2022", "Submitted")
+    assert (scaling.venue, scaling.venue_status) == ("NeurIPS 2023", "")
+    assert (greats.venue, greats.venue_status) == ("NeurIPS 2024", "")
