@@ -127,3 +127,15 @@ def test_openreviews_bibtex_names_the_venue_its_edition_says(tmp_path: Path) -> 
     assert (improving.venue, improving.venue_status) == ("ICLR 2022", "Submitted")
     assert (scaling.venue, scaling.venue_status) == ("NeurIPS 2023", "")
     assert (greats.venue, greats.venue_status) == ("NeurIPS 2024", "")
+
+
+def test_semantic_scholars_venue_names_are_the_venues() -> None:
+    from storage.sources.venues import venue_text
+
+    assert venue_text("Neural Information Processing Systems", "2017") == "NeurIPS 2017"
+    assert venue_text("Computer Vision and Pattern Recognition 2016") == "CVPR 2016"
+    naacl = "North American Chapter of the Association for Computational Linguistics"
+    assert venue_text(naacl, "2019") == "NAACL 2019"
+    # another conference of a like name stays itself
+    icon = "International Conference on Neural Information Processing 2020"
+    assert venue_text(icon) == icon
