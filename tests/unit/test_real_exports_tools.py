@@ -139,3 +139,17 @@ def test_semantic_scholars_venue_names_are_the_venues() -> None:
     # another conference of a like name stays itself
     icon = "International Conference on Neural Information Processing 2020"
     assert venue_text(icon) == icon
+
+
+def test_an_arxiv_paper_and_a_pdf_named_by_their_addresses_are_kept() -> None:
+    """BibSonomy writes the eprint as the arXiv page's address; JabRef links a PDF on the web
+    in its file field (``:http\\://…:PDF``), which names no file on this machine."""
+    kingma, zapata, online = read_source(FOLDER / "jabref_online.bib").records
+    assert _extra(kingma)["eprint"] == "1312.6114v10"
+    assert kingma.url == "https://arxiv.org/abs/1312.6114v10"
+    assert str(_extra(kingma)["file"]).endswith("KingmaWelling_Auto-EncodingVariationalBayes.pdf")
+    assert "pdf" not in _extra(kingma)  # the arXiv paper's own PDF: its id says it
+    assert zapata.url == "https://doi.org/10.48550/ARXIV.MATH/0410068"
+    assert "pdf" not in _extra(zapata)
+    assert _extra(online)["pdf"] == "http://127.0.0.1:9/papers/online2020.pdf"
+    assert online.url == "http://127.0.0.1:9/papers/online2020.pdf"
