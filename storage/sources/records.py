@@ -361,6 +361,9 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     stated = _one_line(field_value(venue_field, "venue_status"))
     venueid = item.get("venueid")  # OpenReview: …/Rejected_Submission
     decided = status_of_venueid(venueid) if isinstance(venueid, str) else ""
+    word = _status_word(venue)
+    if word == "Submitted" and isinstance(venueid, str) and venueid.strip() and not decided:
+        word = ""  # a venue left "Submitted to …" after the decision its venueid says
     return (
         SourceRecord(
             abstract=abstract,
@@ -368,7 +371,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
             authors=names_of(_people(field_value(item, "authors"))),
             url=_url(item),
             github=tuple(dict.fromkeys(github)),
-            venue_status=venue_status(stated) if stated else decided or _status_word(venue),
+            venue_status=venue_status(stated) if stated else decided or word,
             keywords=_keywords(field_value(item, "keywords")),
             venue=venue,
             extra=extra_fields(item),

@@ -153,3 +153,17 @@ def test_an_arxiv_paper_and_a_pdf_named_by_their_addresses_are_kept() -> None:
     assert "pdf" not in _extra(zapata)
     assert _extra(online)["pdf"] == "http://127.0.0.1:9/papers/online2020.pdf"
     assert online.url == "http://127.0.0.1:9/papers/online2020.pdf"
+
+
+def test_a_stale_submitted_venue_of_an_accepted_note_says_no_submission(tmp_path: Path) -> None:
+    """An OpenReview note whose ``venue`` was left ``Submitted to …`` after its decision: its
+    ``venueid`` (the conference's own) says it was accepted."""
+    path = tmp_path / "notes.json"
+    path.write_text(
+        '[{"title": "Kept", "venue": "Submitted to ICLR 2024",'
+        ' "venueid": "ICLR.cc/2024/Conference"},'
+        ' {"title": "Sent", "venue": "Submitted to ICLR 2024"}]',
+        encoding="utf-8",
+    )
+    kept, sent = read_source(path).records
+    assert (kept.venue_status, sent.venue_status) == ("", "Submitted")
