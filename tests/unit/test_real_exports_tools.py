@@ -167,3 +167,15 @@ def test_a_stale_submitted_venue_of_an_accepted_note_says_no_submission(tmp_path
     )
     kept, sent = read_source(path).records
     assert (kept.venue_status, sent.venue_status) == ("", "Submitted")
+
+
+def test_a_titles_rich_text_reads_as_its_text() -> None:
+    """CSL-JSON marks a title's italics, small capitals and scripts with a few HTML elements
+    (``<i>``, ``<sub>``, ``<span class="nocase">``), as Zotero keeps titles; Scopus writes its
+    subscripts ``<inf>``. The list showed ``YBa<inf>2</inf>Cu<inf>3</inf>O``."""
+    pen, fly, plain = read_source(FOLDER / "csl_rich_text.json").records
+    assert pen.title == "this is a Pen that is a Smith Pencil"
+    assert fly.title == "Effects of Drosophila melanogaster on CO₂ uptake at 10³ ppm"
+    assert plain.title == "Whether a < b and <b> alone stay"
+    _, wang, _ = read_source(FOLDER / "scopus_2016.csv").records
+    assert wang.title.startswith("A Novel Partial Melting Process for YBa₂Cu₃O7−z Superconducting")
