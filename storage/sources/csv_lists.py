@@ -40,6 +40,7 @@ from storage.sources.records import (
 )
 from storage.sources.wos import is_wos_table, wos_row
 from storage.sources.zotero_api import extra_ids
+from storage.text.rich_text import plain_title
 from storage.text.sanitize import printable
 
 CSV_SUFFIXES = (".csv", ".tsv")
@@ -189,6 +190,8 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["author"] = _last_first(fields["author"].split(";"))
     elif "item_type" in fields and fields.get("editor", "").strip():  # a book of its editors'
         fields["author"] = _last_first(fields["editor"].split(";"))
+    if ("item_type" in fields or "eid" in fields) and "<" in fields.get("title", ""):
+        fields["title"] = plain_title(fields["title"])  # Zotero's rich text, Scopus's ``<inf>``
     if "item_type" in fields:
         _zotero_extra(fields)
     elif "publication" in fields and not fields.get("issue", "").strip():

@@ -35,7 +35,6 @@ from storage.sources.fields import (
 )
 from storage.sources.links import extract_github_links, github_from_code_field, web_url
 from storage.sources.venues import find_year, status_of_venueid
-from storage.text.rich_text import plain_title
 
 #: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
 MIN_ABSTRACT_CHARS = 40
@@ -332,8 +331,6 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
         return None, f"the abstract {abstract_problem(abstract)}"
     derived = item.get("title_derived") in (True, "true", "True")  # ours: derived again
     title = "" if derived else _one_line(field_value(item, "title"))
-    if "<" in title and item.get("links_given") is not True:  # ours: as written
-        title = plain_title(title)  # CSL's and Zotero's rich text, Scopus's ``<inf>``
     if not abstract and not title:
         return None, "no abstract and no title"
     if abstract and (abstract_problem(abstract) or is_placeholder(abstract)):

@@ -38,6 +38,7 @@ from storage.sources.fields import keywords_before_tags
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
+from storage.text.rich_text import plain_title
 
 #: What our RIS export says in ``U2`` of a paper whose title was derived from its abstract.
 TITLE_DERIVED: Final = "Title derived from the abstract"
@@ -252,6 +253,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         for name in ("title", "abstract"):
             if isinstance(fields.get(name), str):
                 fields[name] = literal(fields[name])
+    elif isinstance(fields.get("title"), str):  # Zotero's rich text, Scopus's ``<inf>``
+        fields["title"] = plain_title(fields["title"])
     return {k: v for k, v in fields.items() if v}
 
 

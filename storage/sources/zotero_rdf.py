@@ -66,6 +66,7 @@ from storage.sources.records import (
     opening,
 )
 from storage.sources.zotero_api import attach, extra_ids, left_out, note_text
+from storage.text.rich_text import plain_title
 
 if TYPE_CHECKING:  # the parser loads when a file is read: the command line starts without it
     from xml.etree.ElementTree import Element
@@ -288,7 +289,7 @@ def _fields(graph: _Graph, item: Element, kind: str, shared: Counter[int]) -> di
     entry = entry_type(kind)
     fields: dict[str, Any] = {
         "entry_type": entry,
-        "title": _title(_first(item, _TITLE)),
+        "title": plain_title(_title(_first(item, _TITLE))),  # Zotero's rich text: its text
         "abstract": _first(item, f"{{{DCTERMS}}}abstract"),
         "authors": _people(graph, item, _PRIMARY) or _people(graph, item, _EDITORS),
         "pages": _first(item, f"{{{BIB}}}pages"),

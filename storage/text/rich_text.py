@@ -11,6 +11,10 @@ characters when every character of it has one (``H₂O``, ``x²``), else as it i
 that it matches the same title from a source that wrote it plain (Crossref's titles are read
 without their markup: ``storage.sources.csl_json.markup_free``). Only these elements, opened
 and closed around text: ``a <b> c`` and ``x < y`` stay as they are. Linear in the text's length.
+
+The readers of the formats that hold such titles call it (CSL-JSON, RIS, Zotero's and Scopus's
+CSV rows, EndNote XML, Zotero RDF and Web API JSON), our own exports excepted; a plain list's
+title (JSON, text, Markdown) is its text as written, ``<b>`` and all.
 """
 
 from __future__ import annotations

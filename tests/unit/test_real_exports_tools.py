@@ -169,7 +169,7 @@ def test_a_stale_submitted_venue_of_an_accepted_note_says_no_submission(tmp_path
     assert (kept.venue_status, sent.venue_status) == ("", "Submitted")
 
 
-def test_a_titles_rich_text_reads_as_its_text() -> None:
+def test_a_titles_rich_text_reads_as_its_text(tmp_path: Path) -> None:
     """CSL-JSON marks a title's italics, small capitals and scripts with a few HTML elements
     (``<i>``, ``<sub>``, ``<span class="nocase">``), as Zotero keeps titles; Scopus writes its
     subscripts ``<inf>``. The list showed ``YBa<inf>2</inf>Cu<inf>3</inf>O``."""
@@ -179,3 +179,10 @@ def test_a_titles_rich_text_reads_as_its_text() -> None:
     assert plain.title == "Whether a < b and <b> alone stay"
     _, wang, _ = read_source(FOLDER / "scopus_2016.csv").records
     assert wang.title.startswith("A Novel Partial Melting Process for YBa₂Cu₃O7−z Superconducting")
+    ris = tmp_path / "zotero.ris"  # Zotero's RIS writes the title as Zotero keeps it
+    ris.write_text("TY  - JOUR\nTI  - The <i>in vivo</i> role of H<sub>2</sub>S\nER  - \n")
+    (record,) = read_source(ris).records
+    assert record.title == "The in vivo role of H₂S"
+    listed = tmp_path / "list.json"  # a plain list's title is its text as written
+    listed.write_text('[{"title": "Why <b>bold</b> stays"}]', encoding="utf-8")
+    assert read_source(listed).records[0].title == "Why <b>bold</b> stays"
