@@ -13,10 +13,12 @@ Reference managers export where their copy of a paper's PDF lies, each in its ow
 - RIS (``L1``) and EndNote's tagged format (``%>``): a ``file://`` address or a path, where
   the same tag can also hold a web address (that stays the PDF's link, ``pdf``).
 
-``attachment`` picks the first PDF among the items (by its type, else a path ending in
-``.pdf``) and makes it absolute: ``~`` expanded, a relative path read against the folder of
-the file that names it. Nothing here touches the file: whether it is there and is a PDF is
-asked when it is linked (``storage.pdfs.attached``), as it may appear, move or go later.
+A web address among a file field's items (JabRef's link to a PDF online) is no attachment:
+``web_pdf`` gives it, the PDF's link. ``attachment`` picks the first PDF among the items (by
+its type, else a path ending in ``.pdf``) and makes it absolute: ``~`` expanded, a relative
+path read against the folder of the file that names it. Nothing here touches the file:
+whether it is there and is a PDF is asked when it is linked (``storage.pdfs.attached``), as
+it may appear, move or go later.
 """
 
 from __future__ import annotations
@@ -50,8 +52,9 @@ def _unescaped(text: str) -> str:
     return re.sub(r"\\([\\:;])", r"\1", text)
 
 
-def _items(value: str) -> list[tuple[str, str]]:
-    """The ``(path, type)`` of each item of a file field ("" for a type not given)."""
+def _items(value: str, *, web: bool = False) -> list[tuple[str, str]]:
+    """The ``(path, type)`` of each item of a file field ("" for a type not given); with
+    ``web``, the ``(address, type)`` of each item that is a web address instead."""
     found: list[tuple[str, str]] = []
     for raw in _ITEM_SPLIT.split(value):
         item = raw.strip()
@@ -62,6 +65,11 @@ def _items(value: str) -> list[tuple[str, str]]:
             path, kind = _unescaped(":".join(parts[1:-1]).strip()), parts[-1].strip().lower()
         else:
             path, kind = _unescaped(item), ""
+        online = path[:8].lower().startswith(("http://", "https://"))
+        if web:
+            if online:
+                found.append((path, kind))
+            continue
         if path.lower().startswith("file:"):
             path = file_url_path(path)
         elif _SCHEME.match(path):
@@ -69,6 +77,17 @@ def _items(value: str) -> list[tuple[str, str]]:
         if path:
             found.append((path, kind))
     return found
+
+
+def web_pdf(value: object) -> str:
+    """The address of the first PDF a file field links on the web ("" for none): JabRef's
+    online link, ``:http\\://arxiv.org/pdf/1312.6114v10:PDF``, which names no file here."""
+    if not isinstance(value, str):
+        return ""
+    for link, kind in _items(value[: 16 * MAX_PATH_CHARS], web=True):
+        if _is_pdf(link, kind) or "/pdf/" in link.lower():
+            return link
+    return ""
 
 
 def file_field(path: str) -> str:

@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 from typing import Final
 
 __all__ = [
     "ET_AL",
+    "MAX_AUTHORS",
     "NameParts",
     "ended_with_et_al",
     "flat_name",
@@ -28,12 +30,15 @@ __all__ = [
     "is_suffix",
     "last_first",
     "name_parts",
+    "names_of",
 ]
 
 #: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
 #: ``{"literal": "others"}``, Google Scholar's ``…``. Kept so that an export does not cite the
 #: first authors as if they were all.
 ET_AL: Final = "et al."
+#: Authors a record keeps (a collaboration's paper lists a few thousand).
+MAX_AUTHORS: Final = 5000
 _ET_AL_WORDS: Final = frozenset({"others", "et al", "et al.", "et. al.", "etal", "…", "..."})
 #: What the last name of a list cut short ends in (Google Scholar's ``J Uszkoreit…``, a
 #: text field's ``Ann Lee et al.``).
@@ -162,3 +167,66 @@ def name_parts(name: str) -> NameParts:
         particle=" ".join(words[start:-1]),
         suffix=suffix,
     )
+
+
+_AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+)?|\s+and\s+|\s*\n\s*")
+
+
+def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    """The people of an authors field, as the library keeps them (``Ann Lee``), in order (two
+    people may share a name), at most ``MAX_AUTHORS``, "and others" one ``ET_AL`` last: a text
+    (``Lee, Ann and Park, Bo``; ``Lee, Ann; Park, Bo``; ``Ann Lee, Bo Park``) or its names."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        if "," in value and ";" not in value:
+            people = _last_first_people(value)
+            if people:
+                return tuple(ended_with_et_al(people[:MAX_AUTHORS]))
+        parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
+        if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
+            parts = [p for p in parts if p.strip()]
+            if all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in parts):
+                parts = [f"{p.split(',')[1]} {p.split(',')[0]}" for p in parts]
+    else:
+        parts = value
+    names = (" ".join(p.split()) for p in parts if p and p.strip())
+    # in order, repeats kept (two people may share a name); "and others" one ``ET_AL`` last
+    return tuple(ended_with_et_al(islice(names, MAX_AUTHORS)))
+
+
+#: What may follow a name's comma without being a given name (``Lee, Jr.``, ``Lee, PhD``).
+_NOT_GIVEN = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md"})
+_AND = re.compile(r"\s+and\s+")
+#: One person written ``Last, First`` (``Lee, Ann``, ``van der Berg, J. A.``, ``O'Neil,
+#: Mary-Kate``): a family name of one word (after its particles), a comma, then at most three
+#: given names or initials, each capitalised. Two people are written ``Ann Lee, Bo Park``: a
+#: family name alone before the comma is one person's.
+_NAME_WORD = r"[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?"
+_LAST_FIRST = re.compile(
+    r"^\s*(?P<last>(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|ten|ter|dos|das)\s+)*"
+    rf"{_NAME_WORD})\s*,\s*"
+    # given names one after another: a space between them, or none after an initial's dot
+    rf"(?P<first>(?=[^\W\d_a-z]){_NAME_WORD}(?:(?:\s+|(?<=\.)){_NAME_WORD}){{0,2}})\s*$"
+)
+
+
+def _last_first_people(value: str) -> tuple[str, ...]:
+    """``Lee, Ann`` or ``Lee, Ann and Park, Bo`` (BibTeX's way, in a list's text field) as
+    ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First``."""
+    people = []
+    for part in _AND.split(value) if " and " in value else (value,):
+        if is_et_al(part):  # ``Lee, Ann and others``
+            people.append(part)
+            continue
+        # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
+        one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None
+        if one is None or not _given_name(one["first"]):
+            return ()
+        people.append(" ".join(f"{one['first']} {one['last']}".split()))
+    return tuple(p for p in people if p)
+
+
+def _given_name(text: str) -> bool:
+    """Whether what follows a name's comma is a given name (``Ann``), not a suffix (``Jr.``)."""
+    return bool(text.strip()) and text.strip().casefold() not in _NOT_GIVEN

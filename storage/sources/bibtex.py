@@ -426,6 +426,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "primaryclass": _verbatim(fields.get("primaryclass") or fields.get("eprintclass", "")),
         # Zotero's, JabRef's, Mendeley's attachments (``storage.sources.attachments``)
         "file": _verbatim(fields.get("file", "")),
+        "pdf": dialects.online_pdf(fields, eprint),
     }
     for name, names in _TEXT_FIELDS:
         out[name] = _readable(_first(fields, names))

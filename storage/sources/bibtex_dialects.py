@@ -9,7 +9,9 @@ of such entries was refused whole. BibDesk keeps a reference's links in ``Bdsk-U
 typed as a date (``January 1978``) is a year too, and one that names none (``in press``,
 ``Forthcoming``) leaves the year to the entry's ``date`` (BibLaTeX's), or to nobody, said.
 BibLaTeX's ``subtitle`` is the end of the title (``title = {General and Specific Measures},
-subtitle = {Considerations and Examples}``), which the title alone cut short.
+subtitle = {Considerations and Examples}``), which the title alone cut short. BibSonomy
+writes the eprint as the arXiv page's address, and JabRef links a PDF on the web in the
+``file`` field (``:http\\://arxiv.org/pdf/1312.6114v10:PDF``), no file of this machine's.
 The shapes come from the files users sent Better BibTeX for Zotero
 (retorquere/zotero-better-bibtex ``test/fixtures/import``) and, for ``arxivId``, a Mendeley
 entry cited in jnhwkim/MulLowBiVQA's README.
@@ -21,13 +23,16 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
+from storage.sources.attachments import web_pdf
 from storage.sources.dates import typed_date
 
 __all__ = [
+    "arxiv_of_address",
     "full_title",
     "keys_mended",
     "linked_urls",
     "mendeley_eprint",
+    "online_pdf",
     "stated_year",
     "unread_years",
 ]
@@ -72,13 +77,42 @@ def linked_urls(fields: Mapping[str, str]) -> list[str]:
     return [fields[name] for *_, name in numbered] + [fields.get("remote-url", "")]
 
 
+#: An arXiv paper's page or PDF, as BibSonomy writes an ``eprint`` (``http://arxiv.org/abs/
+#: 1312.6114v10``) and JabRef links a PDF: the id it names.
+_ARXIV_ADDRESS: Final = re.compile(
+    r"\s*(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/"
+    r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?)(?:\.pdf)?/?\s*",
+    re.IGNORECASE,
+)
+
+
+_VERSION: Final = re.compile(r"v\d+$")
+
+
+def arxiv_of_address(link: str) -> str:
+    """The arXiv id an arXiv page's or PDF's address names ("" for another address)."""
+    found = _ARXIV_ADDRESS.fullmatch(link)
+    return found.group(1) if found else ""
+
+
 def mendeley_eprint(fields: Mapping[str, str]) -> tuple[str, str]:
-    """The entry's ``eprint`` and its archive; Mendeley's ``arxivId`` when it has none."""
+    """The entry's ``eprint`` and its archive; Mendeley's ``arxivId`` when it has none; the id
+    of an arXiv page's address written as the eprint (BibSonomy's)."""
     eprint = fields.get("eprint", "")
     archive = fields.get("archiveprefix") or fields.get("eprinttype", "")
     if not eprint.strip() and fields.get("arxivid", "").strip():
         return fields["arxivid"], "arXiv"
+    if arxiv := arxiv_of_address(eprint):
+        return arxiv, archive or "arXiv"
     return eprint, archive
+
+
+def online_pdf(fields: Mapping[str, str], eprint: str) -> str:
+    """The PDF the entry's ``file`` field links on the web (``web_pdf``), but for the arXiv PDF
+    of the entry's own ``eprint``, which its id gives already; "" for none."""
+    link = web_pdf(fields.get("file", ""))
+    own = arxiv_of_address(link)
+    return "" if own and _VERSION.sub("", own) == _VERSION.sub("", eprint.strip()) else link
 
 
 def stated_year(year: str, date: str) -> tuple[str, str, bool]:

@@ -44,6 +44,7 @@ from storage.sources.records import (
     opening,
 )
 from storage.text.latex import literal
+from storage.text.rich_text import plain_title
 
 CSL_SUFFIXES: Final = (".csl-json",)
 #: How our export names its files (``storage.export.csl_json``): a name, not a suffix.
@@ -188,6 +189,8 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     fields.pop("status", None)  # CSL's publication status is neither ours nor the venue's
     fields.pop("number", None)  # a report's number, not an issue
     fields.pop("type", None)
+    if isinstance(fields.get("title"), str) and "lists" not in custom:
+        fields["title"] = plain_title(fields["title"])  # CSL's rich text: ``<i>``, ``<sub>``
     if "lists" in custom:  # ours: display text, kept as such
         fields["lists"] = custom.get("lists")
         fields["links_given"] = True

@@ -40,6 +40,7 @@ from storage.sources.records import (
 )
 from storage.sources.wos import is_wos_table, wos_row
 from storage.sources.zotero_api import extra_ids
+from storage.text.rich_text import plain_title
 from storage.text.sanitize import printable
 
 CSV_SUFFIXES = (".csv", ".tsv")
@@ -112,6 +113,42 @@ def _last_first(names: Iterable[str]) -> list[str]:
     return [p for p in map(last_first, names) if p]
 
 
+#: Initials as Scopus writes them after a family name: ``T.``, ``W.T.``, ``J.-P.``.
+_INITIALS: Final = re.compile(r"(?:[^\W\d_]\.-?)+")
+
+
+def _no_author(name: str) -> bool:
+    """Scopus's placeholder for a paper without authors (``[No author name available]``)."""
+    return name.strip().casefold().startswith("[no author")
+
+
+def _scopus_authors(value: str) -> list[str]:
+    """The people of Scopus's ``Authors`` column when no ``Author full names`` column gives
+    them, each ``Surname Initials``: ``Lee A.; Park B.J.`` (since about 2020), ``Lee A., Park
+    B.J.`` (before), ``Lee, A., Park, B.J.`` (before 2017), as the library keeps names
+    (``A. Lee``, ``B.J. Park``); none for ``[No author name available]``."""
+    if _no_author(value):
+        return []
+    parts = [p.strip() for p in value.split(";" if ";" in value else ",") if p.strip()]
+    surnames, initials = parts[0::2], parts[1::2]
+    if (
+        ";" not in value
+        and len(surnames) == len(initials)
+        and all(_INITIALS.fullmatch(i) for i in initials)
+        and not any(_INITIALS.fullmatch(s) for s in surnames)
+    ):
+        return [f"{i} {s}" for s, i in zip(surnames, initials, strict=True)]
+    return [_initials_first(p) for p in parts]
+
+
+def _initials_first(name: str) -> str:
+    """``Yagai T.`` → ``T. Yagai``; a name not ending in initials as it is."""
+    words = name.split()
+    if len(words) > 1 and _INITIALS.fullmatch(words[-1]) and not _INITIALS.fullmatch(words[0]):
+        return " ".join([words[-1], *words[:-1]])
+    return " ".join(words)
+
+
 def _zotero_extra(fields: dict[str, Any]) -> None:
     """The arXiv id and DOI of a Zotero row that keeps them in ``Extra`` (or a preprint's
     ``Number``), where its own columns hold none (``storage.sources.zotero_api.extra_ids``)."""
@@ -145,11 +182,16 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
             fields[name] = entry_type(fields[column]) if name == "entry_type" else fields[column]
     full_names = fields.get("author_full_names", "")  # Scopus: ``Lee, Ann (57190000001); …``
     if full_names.strip():
-        fields["authors"] = _last_first(_SCOPUS_ID.sub("", n) for n in full_names.split(";"))
+        people = (_SCOPUS_ID.sub("", n) for n in full_names.split(";") if not _no_author(n))
+        fields["authors"] = _last_first(people)
+    elif "eid" in fields and fields.get("authors", "").strip():  # Scopus's, before full names
+        fields["authors"] = _scopus_authors(fields["authors"])
     elif "item_type" in fields and fields.get("author", "").strip():  # Zotero: ``Lee, Ann; …``
         fields["author"] = _last_first(fields["author"].split(";"))
     elif "item_type" in fields and fields.get("editor", "").strip():  # a book of its editors'
         fields["author"] = _last_first(fields["editor"].split(";"))
+    if ("item_type" in fields or "eid" in fields) and "<" in fields.get("title", ""):
+        fields["title"] = plain_title(fields["title"])  # Zotero's rich text, Scopus's ``<inf>``
     if "item_type" in fields:
         _zotero_extra(fields)
     elif "publication" in fields and not fields.get("issue", "").strip():

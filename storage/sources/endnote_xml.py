@@ -63,6 +63,7 @@ from storage.sources.records import (
     note_and_code,
 )
 from storage.sources.zotero_api import note_text
+from storage.text.rich_text import plain_title
 
 SUFFIXES: Final = (".xml",)
 #: Where a field's text is, from its ``<record>``: the fields read, one value per element.
@@ -315,7 +316,9 @@ def _fields(
 ) -> tuple[dict[str, Any], str, bool]:
     """A record's fields under the names the readers' records use; its date as written when
     it gives no year ("" when it does, or there is none); whether its notes were cut."""
-    fields: dict[str, Any] = {"title": _first(values, "titles/title", "titles/short-title")}
+    # a title Zotero kept in rich text, its ``<i>`` escaped by its export: the text
+    title = plain_title(_first(values, "titles/title", "titles/short-title"))
+    fields: dict[str, Any] = {"title": title}
     fields["authors"] = _people(values, "contributors/authors/author")
     fields["abstract"] = next(
         (text for v in values.get("abstract", ()) if (text := _paragraphs(v))), ""

@@ -251,12 +251,25 @@ def _dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def _cited(item: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The paper of a citation Semantic Scholar's API lists (``/paper/{id}/citations`` gives
+    ``{"citingPaper": {…}, "contexts": […], "intents": […]}``, ``/references`` the same with
+    ``citedPaper``); any other item as it is."""
+    for name in ("citingPaper", "citedPaper"):
+        paper = item.get(name)
+        if isinstance(paper, Mapping) and "title" not in item:
+            return paper
+    return item
+
+
 def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers),
-    Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``) and
+    Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``, the
+    paper of a citation: ``_cited``) and
     the hits of DBLP's search API (``_dblp_record``)."""
     if (info := _dblp_info(item)) is not None:
         item = _dblp_record(info)
+    item = _cited(item)
     flat: dict[str, Any] = {}
     content = item.get("content")
     sources = [item, content] if isinstance(content, Mapping) else [item]

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from storage.errors import SourceError
 from storage.importing.identity import is_placeholder, is_placeholder_title
 from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.attachments import FILE_FIELDS, attachment
-from storage.sources.authors import ended_with_et_al, is_et_al
+from storage.sources.authors import names_of
 from storage.sources.citation import doi_of
 from storage.sources.fields import (
     BadField,
@@ -41,8 +40,6 @@ from storage.sources.venues import find_year, status_of_venueid
 MIN_ABSTRACT_CHARS = 40
 #: A first line (or a name field) this short names the list.
 MAX_HEADER_CHARS = 150
-#: Authors a record keeps (a collaboration's paper lists a few thousand).
-MAX_AUTHORS = 5000
 #: The most of a file's text a reader's ``sniff`` looks at.
 SNIFF_CHARS = 65536
 #: Record errors a file lists; past them they are counted (``ReadResult.unlisted``).
@@ -350,6 +347,10 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     github: list[str] = []
     for value in _strings(field_value(item, "github")):
         github.extend(github_from_code_field(value))
+    if item.get("links_given") is not True:  # a repository given as a link of the paper's
+        github.extend(
+            extract_github_links(*(u for n in ALIASES["url"] for u in _strings(item.get(n))))
+        )
     decision = decision_of(item)
     if decision is not None:  # the caps a note or tags typed here keep (``storage.caps``)
         problem = note_problem(decision.note) or tags_problem(decision.tags)
@@ -360,14 +361,17 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     stated = _one_line(field_value(venue_field, "venue_status"))
     venueid = item.get("venueid")  # OpenReview: …/Rejected_Submission
     decided = status_of_venueid(venueid) if isinstance(venueid, str) else ""
+    word = _status_word(venue)
+    if word == "Submitted" and isinstance(venueid, str) and venueid.strip() and not decided:
+        word = ""  # a venue left "Submitted to …" after the decision its venueid says
     return (
         SourceRecord(
             abstract=abstract,
             title=title[:MAX_TITLE_CHARS],
-            authors=_authors(field_value(item, "authors")),
+            authors=names_of(_people(field_value(item, "authors"))),
             url=_url(item),
             github=tuple(dict.fromkeys(github)),
-            venue_status=venue_status(stated) if stated else decided or _status_word(venue),
+            venue_status=venue_status(stated) if stated else decided or word,
             keywords=_keywords(field_value(item, "keywords")),
             venue=venue,
             extra=extra_fields(item),
@@ -530,63 +534,9 @@ def _one_line(value: Any) -> str:
     return " ".join(text.split())
 
 
-_AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+)?|\s+and\s+|\s*\n\s*")
-
-
-def _authors(value: Any) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        if "," in value and ";" not in value:
-            people = _last_first_people(value)
-            if people:
-                return tuple(ended_with_et_al(people[:MAX_AUTHORS]))
-        parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
-        if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
-            parts = [p for p in parts if p.strip()]
-            if all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in parts):
-                parts = [f"{p.split(',')[1]} {p.split(',')[0]}" for p in parts]
-    else:
-        parts = _strings(value)
-    names = (" ".join(p.split()) for p in parts if p and p.strip())
-    # in order, repeats kept (two people may share a name); "and others" one ``ET_AL`` last
-    return tuple(ended_with_et_al(islice(names, MAX_AUTHORS)))
-
-
-_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md"})
-_AND = re.compile(r"\s+and\s+")
-#: One person written ``Last, First`` (``Lee, Ann``, ``van der Berg, J. A.``, ``O'Neil,
-#: Mary-Kate``): a family name of one word (after its particles), a comma, then at most three
-#: given names or initials, each capitalised. Two people are written ``Ann Lee, Bo Park``: a
-#: family name alone before the comma is one person's.
-_NAME_WORD = r"[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?"
-_LAST_FIRST = re.compile(
-    r"^\s*(?P<last>(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|ten|ter|dos|das)\s+)*"
-    rf"{_NAME_WORD})\s*,\s*"
-    # given names one after another: a space between them, or none after an initial's dot
-    rf"(?P<first>(?=[^\W\d_a-z]){_NAME_WORD}(?:(?:\s+|(?<=\.)){_NAME_WORD}){{0,2}})\s*$"
-)
-
-
-def _last_first_people(value: str) -> tuple[str, ...]:
-    """``Lee, Ann`` or ``Lee, Ann and Park, Bo`` (BibTeX's way, in a list's text field) as
-    ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First``."""
-    people = []
-    for part in _AND.split(value) if " and " in value else (value,):
-        if is_et_al(part):  # ``Lee, Ann and others``
-            people.append(part)
-            continue
-        # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
-        one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None
-        if one is None or not _given_name(one["first"]):
-            return ()
-        people.append(" ".join(f"{one['first']} {one['last']}".split()))
-    return tuple(p for p in people if p)
-
-
-def _given_name(text: str) -> bool:
-    """Whether what follows a name's comma is a given name (``Ann``), not a suffix (``Jr.``)."""
-    return bool(text.strip()) and text.strip().casefold() not in _SUFFIXES
+def _people(value: Any) -> str | Iterator[str] | None:
+    """An authors field as ``names_of`` reads it: a text, or the texts of a list."""
+    return value if value is None or isinstance(value, str) else _strings(value)
 
 
 def _keywords(value: Any) -> tuple[str, ...]:
@@ -665,7 +615,7 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**item, **found}
 
 
-_VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop")
+_VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop", "submitted")
 #: Venues' own words for a presentation: ICLR 2020's "Accept (Talk)" for its orals; ICLR
 #: 2023's "Accept: notable-top-5%" (its venue "ICLR 2023 notable top 5%") for its orals and
 #: "notable-top-25%" for its spotlights.

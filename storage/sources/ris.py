@@ -38,6 +38,7 @@ from storage.sources.fields import keywords_before_tags
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
 from storage.text.latex import literal
+from storage.text.rich_text import plain_title
 
 #: What our RIS export says in ``U2`` of a paper whose title was derived from its abstract.
 TITLE_DERIVED: Final = "Title derived from the abstract"
@@ -135,6 +136,29 @@ def _users_own(tags: list[tuple[str, list[str]]]) -> tuple[list[str] | None, str
     return note, named.removeprefix(USERS_TAGS) if named.startswith(USERS_TAGS) else ""
 
 
+def _keywords(lines: list[str]) -> list[str]:
+    """The keywords of a ``KW`` tag: several on a line are parted by ``;`` (Mendeley's,
+    PubMed's), and a line that goes on with no indent is one more (EndNote writes a reference's
+    keywords one a line after a single tag); an indented line goes on with the one before."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and line[:1].isspace():
+            joined[-1] = f"{joined[-1]} {line}"
+        else:
+            joined.append(line)
+    words = (" ".join(k.split()) for line in joined for k in line.split(";"))
+    return [k for k in words if k]
+
+
+def _without_full_stops(fields: dict[str, Any]) -> None:
+    """A DBLP record's title and proceedings (or journal) without the full stop DBLP ends each
+    with (``A Framework for Consistency Algorithms.``), as its BibTeX writes them."""
+    for name in ("title", "booktitle", "journal", "venue"):
+        value = fields.get(name)
+        if isinstance(value, str) and value.endswith(".") and not value.endswith(".."):
+            fields[name] = value[:-1]
+
+
 def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
@@ -156,7 +180,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         if name is None or not value:
             continue
         if name == "keywords":  # one a line, or several on a line ("a; b": Mendeley, PubMed)
-            fields.setdefault(name, []).extend(k for k in value.split(";") if k.strip())
+            fields.setdefault(name, []).extend(_keywords(pieces))
         elif name in _LISTS:
             named = name == "authors" or name in _PEOPLE.values()
             fields.setdefault(name, []).append(last_first(value) if named else value)
@@ -194,6 +218,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     elif not fields.get("journal") and (named or abbreviation) and not container:
         fields["journal"] = named or abbreviation
     fields["venue"] = fields.get("journal") or container
+    if any(tag == "ID" and " ".join(v[1:]).startswith("DBLP:") for tag, v in tags):
+        _without_full_stops(fields)
     start, end = fields.pop("start", ""), fields.pop("end", "")
     fields["pages"] = f"{start}–{end}" if start and end else start
     for serial in fields.pop("serial", []):
@@ -227,6 +253,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         for name in ("title", "abstract"):
             if isinstance(fields.get(name), str):
                 fields[name] = literal(fields[name])
+    elif isinstance(fields.get("title"), str):  # Zotero's rich text, Scopus's ``<inf>``
+        fields["title"] = plain_title(fields["title"])
     return {k: v for k, v in fields.items() if v}
 
 

@@ -38,9 +38,17 @@ class Venue:
 #: The venues recognised, most cited first. Aliases are other ways lists write the short name.
 KNOWN_VENUES: Final[tuple[tuple[Venue, tuple[str, ...]], ...]] = (
     (Venue("ICLR", "International Conference on Learning Representations"), ()),
-    (Venue("NeurIPS", "Advances in Neural Information Processing Systems"), ("nips",)),
+    # OpenReview names it "Thirty-seventh Conference on Neural Information Processing Systems",
+    # Semantic Scholar "Neural Information Processing Systems"
+    (
+        Venue("NeurIPS", "Advances in Neural Information Processing Systems"),
+        ("nips", "Neural Information Processing Systems"),
+    ),
     (Venue("ICML", "International Conference on Machine Learning"), ()),
-    (Venue("CVPR", "IEEE/CVF Conference on Computer Vision and Pattern Recognition"), ()),
+    (
+        Venue("CVPR", "IEEE/CVF Conference on Computer Vision and Pattern Recognition"),
+        ("Computer Vision and Pattern Recognition",),  # Semantic Scholar's name
+    ),
     (Venue("ICCV", "IEEE/CVF International Conference on Computer Vision"), ()),
     (Venue("ECCV", "European Conference on Computer Vision"), ()),
     (Venue("ACL", "Annual Meeting of the Association for Computational Linguistics"), ()),
@@ -51,7 +59,7 @@ KNOWN_VENUES: Final[tuple[tuple[Venue, tuple[str, ...]], ...]] = (
             "Conference of the North American Chapter of the Association for "
             "Computational Linguistics",
         ),
-        (),
+        ("North American Chapter of the Association for Computational Linguistics",),
     ),
     (Venue("AAAI", "AAAI Conference on Artificial Intelligence"), ()),
     (Venue("IJCAI", "International Joint Conference on Artificial Intelligence"), ()),
@@ -85,7 +93,7 @@ KNOWN_VENUES: Final[tuple[tuple[Venue, tuple[str, ...]], ...]] = (
 _BY_NAME: Final[dict[str, Venue]] = {}
 for _venue, _aliases in KNOWN_VENUES:
     for _name in (_venue.short, *_aliases):
-        _BY_NAME[_name.casefold()] = _venue
+        _BY_NAME[" ".join(_name.casefold().split())] = _venue
     _BY_NAME[" ".join(_venue.full.casefold().split())] = _venue
 
 # A short name as a word of its own or glued to a year (``iclr2025``); full names as words.
@@ -130,16 +138,62 @@ def find_venue(text: str) -> VenueFound:
     return VenueFound(venue, find_year(head))
 
 
+#: The year of the first edition of the venues whose name OpenReview writes with its edition
+#: (``The Twelfth International Conference on Learning Representations``, ``Thirty-seventh
+#: Conference on Neural Information Processing Systems``, ``Forty-first International
+#: Conference on Machine Learning``, ``First Conference on Language Modeling``, ``the 10th
+#: Conference on Robot Learning``), each held once a year since.
+_FIRST_EDITION: Final = {"ICLR": 2013, "NeurIPS": 1987, "ICML": 1984, "COLM": 2024, "CoRL": 2017}
+_UNITS: Final = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+    "seventeenth", "eighteenth", "nineteenth",
+)  # fmt: skip
+_TENS: Final = {"twent": 20, "thirt": 30, "fort": 40, "fift": 50, "sixt": 60}
+_EDITION: Final = re.compile(
+    r"\b(?:(?P<digits>\d{1,2})(?:st|nd|rd|th)"
+    r"|(?:(?P<tens>twent|thirt|fort|fift|sixt)(?:ieth|y[\s-]+(?P<unit>[a-z]+)))"
+    r"|(?P<word>[a-z]+))\s+(?:annual\s+)?(?:international\s+)?conference\b",
+    re.IGNORECASE,
+)
+#: A venue OpenReview names for a paper still under review: ``Submitted to The Twelfth …``.
+_SUBMITTED: Final = re.compile(r"\s*submitted\s+to\b", re.IGNORECASE)
+
+
+def _edition_year(text: str, venue: Venue) -> int | None:
+    """The year of the edition of ``venue`` that ``text`` names by its number, or None."""
+    first = _FIRST_EDITION.get(venue.short)
+    match = _EDITION.search(text[:_MAX_CHARS]) if first is not None else None
+    if first is None or match is None:
+        return None
+    if match["digits"]:
+        number = int(match["digits"])
+    elif match["tens"]:
+        unit = (match["unit"] or "").casefold()
+        more = _UNITS.index(unit) + 1 if unit in _UNITS[:9] else 0 if not unit else None
+        number = _TENS[match["tens"].casefold()] + more if more is not None else 0
+    else:
+        word = match["word"].casefold()
+        number = _UNITS.index(word) + 1 if word in _UNITS else 0
+    return first + number - 1 if number > 0 else None
+
+
 def venue_text(stated: str, *hints: str) -> str:
     """A paper's venue, from a source's venue field (``stated``) and other texts (the year
     field, the list name): a known venue as ``ICLR 2025``, its year from whichever text has
-    one; otherwise ``stated`` as written (on one line, at most 200 characters), or ""."""
+    one, else the year of the edition its name numbers (``The Twelfth International
+    Conference on Learning Representations``: 2024), which a submission's name (``Submitted to
+    The Twelfth …``, cited by OpenReview with the year it was submitted in) holds to first;
+    otherwise ``stated`` as written (on one line, at most 200 characters), or ""."""
     texts = (stated, *hints)
     for text in texts:
         found = find_venue(text)
         if found.venue is not None:
-            year = next((y for t in (text, *texts) if (y := find_year(t)) is not None), None)
-            return VenueFound(found.venue, year).text
+            edition = _edition_year(text, found.venue)
+            if edition is not None and _SUBMITTED.match(text):
+                return VenueFound(found.venue, edition).text  # the year stated is its submission's
+            years = (y for t in (text, *texts) if (y := find_year(t)) is not None)
+            return VenueFound(found.venue, next(years, edition)).text
     return " ".join(stated[:_MAX_CHARS].split())[:200]
 
 

@@ -38,6 +38,7 @@ from storage.sources.csl_json import csl_fields
 from storage.sources.dates import typed_date as zotero_date
 from storage.sources.links import web_url
 from storage.sources.records import ARXIV_ID, ReadResult, folder_of
+from storage.text.rich_text import plain_title
 
 __all__ = ["extra_ids", "read_zotero_items", "zotero_items"]
 
@@ -199,7 +200,7 @@ def _fields(data: Mapping[str, Any], meta: Any) -> dict[str, Any]:
     kind = _text(data.get("itemType"))
     fields: dict[str, Any] = {
         # a legal case's, a statute's, an email's title is under its own name
-        "title": next((_text(data[n]) for n in _TITLES if _text(data.get(n))), ""),
+        "title": plain_title(next((_text(data[n]) for n in _TITLES if _text(data.get(n))), "")),
         "abstract": _text(data.get("abstractNote")),
         "authors": _people(data.get("creators")),
         "url": _text(data.get("url")),

@@ -52,13 +52,12 @@ from urllib.parse import unquote
 from storage.errors import OtherDocument, SourceError
 from storage.sources import xml_text
 from storage.sources.attachments import MAX_PATH_CHARS, file_url_path
-from storage.sources.authors import flat_name
+from storage.sources.authors import MAX_AUTHORS, flat_name
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
 from storage.sources.dates import typed_date
 from storage.sources.links import web_url
 from storage.sources.records import (
     ARXIV_ID,
-    MAX_AUTHORS,
     SNIFF_CHARS,
     Fit,
     Reader,
@@ -67,6 +66,7 @@ from storage.sources.records import (
     opening,
 )
 from storage.sources.zotero_api import attach, extra_ids, left_out, note_text
+from storage.text.rich_text import plain_title
 
 if TYPE_CHECKING:  # the parser loads when a file is read: the command line starts without it
     from xml.etree.ElementTree import Element
@@ -289,7 +289,7 @@ def _fields(graph: _Graph, item: Element, kind: str, shared: Counter[int]) -> di
     entry = entry_type(kind)
     fields: dict[str, Any] = {
         "entry_type": entry,
-        "title": _title(_first(item, _TITLE)),
+        "title": plain_title(_title(_first(item, _TITLE))),  # Zotero's rich text: its text
         "abstract": _first(item, f"{{{DCTERMS}}}abstract"),
         "authors": _people(graph, item, _PRIMARY) or _people(graph, item, _EDITORS),
         "pages": _first(item, f"{{{BIB}}}pages"),

@@ -4,6 +4,7 @@ all, and the papers are imported."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.cli.test_cli import make_env, ok, run
@@ -70,3 +71,29 @@ def test_a_csl_json_date_that_names_no_year_is_one_line(tmp_path: Path) -> None:
         f"  warning: {path}: a record's date gives no year (record 1: 'in press'); imported "
         "without one\n"
     )
+
+
+def test_more_tools_exports_through_the_real_command(tmp_path: Path) -> None:
+    """Semantic Scholar's references, OpenReview's BibTeX and Mendeley's links, imported by
+    ``papers import``: the reference it could not use is one line, the NeurIPS papers are
+    NeurIPS's, a tool's repository is its code link."""
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "real_exports"
+    references = folder / "s2_references.json"
+    env = make_env(tmp_path)
+    home = tmp_path / "home"
+    files = (references, folder / "openreview.bib", folder / "mendeley_links.bib")
+    result = run("--home", home, "import", *files, env=env)
+    out = ok(result)
+    assert "9 added" in out and "1 record error" in out
+    assert result.stderr == (f"  not imported: {references}: record 3: no abstract and no title\n")
+    found = json.loads(ok(run("--home", home, "search", "venue:neurips", "--json", env=env)))
+    assert sorted(p["title"][:20] for p in found) == [
+        "GREATS: Online Selec",
+        "Scaling Laws for Hyp",
+    ]
+    papers = {p["title"]: p for p in json.loads(ok(run("--home", home, "list", "--json", env=env)))}
+    assert papers["QUIT: QUantitative Imaging Tools"]["github"] == [
+        "https://github.com/spinicist/QUIT"
+    ]
+    submitted = papers["Implicit Chain of Thought Reasoning via Knowledge Distillation"]
+    assert (submitted["venue"], submitted["venue_status"]) == ("ICLR 2024", "Submitted")

@@ -352,7 +352,7 @@ def test_endnote_keeps_its_own_folder_out_and_a_web_pdf_as_the_link(tmp_path: Pa
 
 
 def test_a_long_word_among_the_authors_is_read_in_linear_time() -> None:
-    from storage.sources.records import _authors
+    from storage.sources.authors import names_of as _authors
 
     # a pattern that could split one word into given names in many ways took seconds at
     # 600 letters and hours at 5,000

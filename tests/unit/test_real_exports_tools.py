@@ -1,0 +1,188 @@
+"""Exports as more tools write them (Mendeley's links, Semantic Scholar's API, Scopus's CSV
+of before its ``Author full names``, DBLP's RIS, OpenReview's BibTeX of a submission, EndNote's
+RIS): every paper comes in with its people, links and venue as the file says them.
+
+``tests/fixtures/real_exports/README.md`` names the public file each fixture keeps the shape of.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.sources.records import SourceRecord
+from storage.sources.registry import read_source
+
+FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "real_exports"
+
+
+def _extra(record: SourceRecord) -> dict[str, object]:
+    return dict(record.extra)
+
+
+def test_a_github_repository_among_a_papers_links_is_its_code() -> None:
+    several, tool, preprint = read_source(FOLDER / "mendeley_links.bib").records
+    assert several.url == "http://127.0.0.1:9/en/content/articlehtml/2020/cc/d0cc03512b"
+    assert several.github == ()
+    # the url the tool's own repository: the paper's page and its code
+    assert tool.url == "https://github.com/spinicist/QUIT"
+    assert tool.github == ("https://github.com/spinicist/QUIT",)
+    # Mendeley's second link, its underscore escaped
+    assert preprint.url == "http://arxiv.org/abs/1901.00001"
+    assert preprint.github == ("https://github.com/annlee/sparse_routing",)
+
+
+def test_semantic_scholars_citations_and_references_are_their_papers() -> None:
+    """The API's ``/paper/{id}/citations`` and ``/references`` wrap each paper in
+    ``citingPaper`` or ``citedPaper``, beside the citation's contexts and intents."""
+    result = read_source(FOLDER / "s2_citations.json")
+    assert not result.errors
+    lora, bert = result.records
+    assert lora.title == "LoRA: Low-Rank Adaptation of Large Language Models"
+    assert lora.authors == ("J. E. Hu", "Yelong Shen") and lora.abstract.startswith("We freeze")
+    assert (_extra(lora)["eprint"], _extra(lora)["year"]) == ("2106.09685", 2021)
+    assert (_extra(bert)["eprint"], _extra(bert)["doi"]) == ("1810.04805", "10.18653/v1/N19-1423")
+    result = read_source(FOLDER / "s2_references.json")
+    attention, unresolved = result.records  # a reference S2 could not resolve keeps its title
+    assert attention.title == "Attention is All you Need" and _extra(attention)["eprint"]
+    assert unresolved.title == "Neural machine translation in a workshop we could not find"
+    (error,) = result.errors  # one of nothing at all is said
+    assert error.record == 3 and error.reason == "no abstract and no title"
+
+
+def test_scopus_authors_before_its_full_names_column_are_people() -> None:
+    """Scopus's ``Authors`` column writes each person ``Surname Initials``: before 2017 with a
+    comma inside (``Dehghan, M., Jiang, B.``), then ``Yagai T., Kimura Y.``; its placeholder
+    for none is no one."""
+    yagai, wang, lange = read_source(FOLDER / "scopus_2016.csv").records
+    assert yagai.authors == ("T. Yagai", "Y. Kimura", "H. Kamada", "S. Nomura")
+    assert wang.authors == ("W.T. Wang", "Z. Wang", "M.H. Pu")
+    assert lange.authors == ("B. Lange",)
+    dehghan, workshop = read_source(FOLDER / "scopus_2017.csv").records
+    assert dehghan.authors == ("M. Dehghan", "B. Jiang", "A. Seetharam")
+    assert workshop.title == "Proceedings of the 2016 Workshop on Routing"
+    assert workshop.authors == ()
+
+
+def test_scopus_authors_separated_by_semicolons_without_full_names(tmp_path: Path) -> None:
+    path = tmp_path / "scopus.csv"
+    path.write_text(
+        "\ufeffAuthors,Title,Year,Source title,DOI,Link,Source,EID\n"
+        '"Vaswani A.; Shazeer N.; van der Berg J.-P.","Attention is all you need",2017,'
+        '"Advances in Neural Information Processing Systems",,"",Scopus,2-s2.0-85044\n',
+        encoding="utf-8",
+    )
+    (record,) = read_source(path).records
+    assert record.authors == ("A. Vaswani", "N. Shazeer", "J.-P. van der Berg")
+
+
+def test_scopus_placeholder_among_full_names_is_no_one(tmp_path: Path) -> None:
+    path = tmp_path / "scopus.csv"
+    path.write_text(
+        "\ufeffAuthors,Author full names,Author(s) ID,Title,Year,Source,EID\n"
+        '"[No author name available]","[No author name available]","[No author id available]",'
+        '"Proceedings of a Workshop",2020,Scopus,2-s2.0-85099\n',
+        encoding="utf-8",
+    )
+    (record,) = read_source(path).records
+    assert record.authors == ()
+
+
+def test_dblps_ris_titles_and_proceedings_end_without_its_full_stop() -> None:
+    """DBLP ends every title (and a proceedings' name) with a full stop, which its BibTeX and
+    its search API's answer (read without it) do not hold."""
+    chini, ai = read_source(FOLDER / "dblp.ris").records
+    assert chini.title == "A Framework for Consistency Algorithms"
+    assert _extra(chini)["booktitle"] == (
+        "40th IARCS Annual Conference on Foundations of Software Technology and Theoretical "
+        "Computer Science, FSTTCS 2020"
+    )
+    assert chini.venue == _extra(chini)["booktitle"]
+    assert chini.authors == ("Peter Chini", "Prakash Saivasan") and _extra(chini)["year"] == 2020
+    assert ai.title.endswith("for Ad-hoc Retrieval") and ai.url.endswith("2911451.2914688")
+
+
+def test_endnotes_ris_keywords_one_a_line_are_each_a_keyword() -> None:
+    """EndNote writes a reference's keywords one a line after a single ``KW  -`` (rispy's
+    ``tests/data/example_endnote.ris``)."""
+    (record,) = read_source(FOLDER / "endnote_keywords.ris").records
+    assert record.keywords == ("citation", "reference", "library", "wizardry")
+    assert record.authors == ("A. Nonymous Smith", "J. Doe")
+    assert (record.title, _extra(record)["doi"]) == (
+        "EndNote: The Only Reference I Can Remember",
+        "10.1234/endnote.joke.2024",
+    )
+
+
+def test_openreviews_bibtex_names_the_venue_its_edition_says(tmp_path: Path) -> None:
+    """OpenReview cites a submission under review as ``Submitted to The Twelfth International
+    Conference on Learning Representations`` with the year it was sent in (2023: ICLR 2024's),
+    and NeurIPS by its edition (``Thirty-seventh Conference on Neural Information Processing
+    Systems``), not by the name the venue table knew."""
+    from storage import Library
+
+    library = Library(tmp_path / "home")
+    library.import_file(FOLDER / "openreview.bib")
+    implicit, improving, scaling, greats = library.papers()
+    assert (implicit.venue, implicit.venue_status) == ("ICLR 2024", "Submitted")
+    assert (improving.venue, improving.venue_status) == ("ICLR 2022", "Submitted")
+    assert (scaling.venue, scaling.venue_status) == ("NeurIPS 2023", "")
+    assert (greats.venue, greats.venue_status) == ("NeurIPS 2024", "")
+
+
+def test_semantic_scholars_venue_names_are_the_venues() -> None:
+    from storage.sources.venues import venue_text
+
+    assert venue_text("Neural Information Processing Systems", "2017") == "NeurIPS 2017"
+    assert venue_text("Computer Vision and Pattern Recognition 2016") == "CVPR 2016"
+    naacl = "North American Chapter of the Association for Computational Linguistics"
+    assert venue_text(naacl, "2019") == "NAACL 2019"
+    # another conference of a like name stays itself
+    icon = "International Conference on Neural Information Processing 2020"
+    assert venue_text(icon) == icon
+
+
+def test_an_arxiv_paper_and_a_pdf_named_by_their_addresses_are_kept() -> None:
+    """BibSonomy writes the eprint as the arXiv page's address; JabRef links a PDF on the web
+    in its file field (``:http\\://…:PDF``), which names no file on this machine."""
+    kingma, zapata, online = read_source(FOLDER / "jabref_online.bib").records
+    assert _extra(kingma)["eprint"] == "1312.6114v10"
+    assert kingma.url == "https://arxiv.org/abs/1312.6114v10"
+    assert str(_extra(kingma)["file"]).endswith("KingmaWelling_Auto-EncodingVariationalBayes.pdf")
+    assert "pdf" not in _extra(kingma)  # the arXiv paper's own PDF: its id says it
+    assert zapata.url == "https://doi.org/10.48550/ARXIV.MATH/0410068"
+    assert "pdf" not in _extra(zapata)
+    assert _extra(online)["pdf"] == "http://127.0.0.1:9/papers/online2020.pdf"
+    assert online.url == "http://127.0.0.1:9/papers/online2020.pdf"
+
+
+def test_a_stale_submitted_venue_of_an_accepted_note_says_no_submission(tmp_path: Path) -> None:
+    """An OpenReview note whose ``venue`` was left ``Submitted to …`` after its decision: its
+    ``venueid`` (the conference's own) says it was accepted."""
+    path = tmp_path / "notes.json"
+    path.write_text(
+        '[{"title": "Kept", "venue": "Submitted to ICLR 2024",'
+        ' "venueid": "ICLR.cc/2024/Conference"},'
+        ' {"title": "Sent", "venue": "Submitted to ICLR 2024"}]',
+        encoding="utf-8",
+    )
+    kept, sent = read_source(path).records
+    assert (kept.venue_status, sent.venue_status) == ("", "Submitted")
+
+
+def test_a_titles_rich_text_reads_as_its_text(tmp_path: Path) -> None:
+    """CSL-JSON marks a title's italics, small capitals and scripts with a few HTML elements
+    (``<i>``, ``<sub>``, ``<span class="nocase">``), as Zotero keeps titles; Scopus writes its
+    subscripts ``<inf>``. The list showed ``YBa<inf>2</inf>Cu<inf>3</inf>O``."""
+    pen, fly, plain = read_source(FOLDER / "csl_rich_text.json").records
+    assert pen.title == "this is a Pen that is a Smith Pencil"
+    assert fly.title == "Effects of Drosophila melanogaster on CO₂ uptake at 10³ ppm"
+    assert plain.title == "Whether a < b and <b> alone stay"
+    _, wang, _ = read_source(FOLDER / "scopus_2016.csv").records
+    assert wang.title.startswith("A Novel Partial Melting Process for YBa₂Cu₃O7−z Superconducting")
+    ris = tmp_path / "zotero.ris"  # Zotero's RIS writes the title as Zotero keeps it
+    ris.write_text("TY  - JOUR\nTI  - The <i>in vivo</i> role of H<sub>2</sub>S\nER  - \n")
+    (record,) = read_source(ris).records
+    assert record.title == "The in vivo role of H₂S"
+    listed = tmp_path / "list.json"  # a plain list's title is its text as written
+    listed.write_text('[{"title": "Why <b>bold</b> stays"}]', encoding="utf-8")
+    assert read_source(listed).records[0].title == "Why <b>bold</b> stays"
