@@ -32,7 +32,7 @@ from storage.text.words import count
 from tui import links
 from tui.commands import BY_ID, COMMANDS, bindings, button_label, key_label, key_named, keys_for
 from tui.key_gate import expect_screen, screen_arrived, screen_stays
-from tui.paths import typed_path
+from tui.paths import typed_path, unsure_name
 from tui.text import printable
 from tui.text_fields import after_typed
 from tui.web import download_name, in_browser, offer_download
@@ -339,7 +339,11 @@ class ExportScreen(ModalScreen[None]):
             self._download(download_name(field.value, self._file_name()))
             return
         try:
-            where = export_target(typed_path(field.value), self._file_name(), self.home)
+            path = typed_path(field.value)
+            unsure = unsure_name(path)  # (a file named otherwise than shown was written)
+            if unsure:
+                raise LibraryError(unsure)
+            where = export_target(path, self._file_name(), self.home)
             if where.exists and where.path != self.confirmed:
                 self.confirmed = where.path
                 again = f"{self._key('export_write')} again replaces it"
