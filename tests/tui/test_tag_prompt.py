@@ -73,8 +73,8 @@ async def test_u_after_tags_replaced_toggles_and_a_decision_ends_it(seeded_home:
 
 
 async def test_tags_typed_with_a_hash_are_their_names(seeded_home: Path) -> None:
-    """``a,b #c`` is three tags, ``#c`` shown once; ``#`` alone names none: refused with a
-    line, the tags left as they were (dropped, it would have cleared them)."""
+    """``a,b #c`` is three tags, ``#c`` shown once; ``#`` alone names none, nor does ``,``:
+    refused with a line, the tags left as they were (dropped, they cleared them)."""
     first = Library(seeded_home).papers()[0].id
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -90,6 +90,13 @@ async def test_tags_typed_with_a_hash_are_their_names(seeded_home: Path) -> None
         await pilot.press("home", "ctrl+k", *"#", "enter")
         await wait_for(pilot, lambda: app.screen is screen)
         await wait_for(pilot, lambda: any("'#' is not a tag" in m for m in messages(app)))
+        await settled(pilot)
+        assert app.session.state.tags.get(first) == ("a", "b", "c")
+        await pilot.pause(GAP_S)
+        await opened(pilot, "t", TextPrompt)  # a comma names none either: it cleared them
+        await pilot.press("home", "ctrl+k", *" , ", "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: any("',' is not a tag" in m for m in messages(app)))
         await settled(pilot)
         assert app.session.state.tags.get(first) == ("a", "b", "c")
         await pilot.pause(GAP_S)

@@ -127,7 +127,7 @@ class LibraryPart(MainBase):
                 try:  # "#c" is c, as the pane writes it; "#" alone is refused, so is "␛"
                     typed = (
                         (as_shown[word],) if word in as_shown else typed_tags([word])
-                        for word in printable(text).replace(",", " ").split()
+                        for word in printable(text).split()  # ("a,b" is two, "," none)
                     )
                     tags = tuple(dict.fromkeys(tag for word in typed for tag in word))
                 except ValueError as exc:  # refused as typed: nothing changed
