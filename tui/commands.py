@@ -68,7 +68,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("redo", "ctrl+r", "redo", "Redo", "Redo the last undone decision", "Triage"),
     Command("mark", "space", "toggle_mark", "Mark", "Mark or unmark the paper for a bulk decision", "Triage"),
     Command("mark_all", "ctrl+a", "mark_all", "Mark all", "Mark every paper of the current list (again: clear the marks)", "Triage"),
-    Command("marked_view", "M", "toggle_marked_view", "Marked", "Show only the marked papers, to review them before D (again: the whole list)", "Triage"),
+    Command("marked_view", "M", "toggle_marked_view", "Marked", "Show only the marked papers, to review them before Decide marked (again: the whole list)", "Triage"),
     Command("decide_marked", "D", "decide_marked", "Decide marked", "Read, skip or star every marked paper at once (one undo step)", "Triage"),
     # Moving
     Command("down", "j,down", "cursor_down", "Next", "Next paper", "Move", palette=False),
@@ -91,7 +91,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True, typing=True, brief="Leave"),
     Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter and type the next one", "Lists", typing=True, brief="Clear"),
     Command("save_search", "ctrl+s", "save_search", "Save search", "Save the search typed as a tab, by name (the CLI runs it too: papers search --saved NAME)", "Lists", typing=True, brief="Save"),
-    Command("delete_search", "ctrl+w", "delete_search", "Delete saved search", "Delete the saved search whose tab is shown, closing the tab (u brings it back)", "Lists"),
+    Command("delete_search", "ctrl+w", "delete_search", "Delete saved search", "Delete the saved search whose tab is shown, closing the tab (Undo brings it back)", "Lists"),
     Command("suggested", "ctrl+o", "toggle_order", "Suggested order", "Sort the Inbox by likeness to your starred papers, or back to list order", "Lists"),
     Command("similar", "m", "similar", "Similar", "Papers most like this one", "Lists"),
     Command("topics", "T", "topics", "Topics", "Group the Inbox into topic clusters; mark one to decide it at once", "Lists"),
@@ -113,8 +113,8 @@ COMMANDS: tuple[Command, ...] = (
     # The library
     Command("export", "e", "export", "Export", "Export the list shown (or the marked papers): any format, to a file or the clipboard", "Library"),
     Command("import", "a", "import_list", "Import", "Import a paper list, or a folder of them", "Library"),
-    Command("remove", "delete", "remove", "Remove", "Remove the paper, or the marked papers, from the library (asks first; u brings them back)", "Library"),
-    Command("remove_list", "shift+delete", "remove_list", "Remove list…", "Remove one of the imported lists (asks which, then to confirm; u brings it back)", "Library"),
+    Command("remove", "delete", "remove", "Remove", "Remove the paper, or the marked papers, from the library (asks first; Undo brings them back)", "Library"),
+    Command("remove_list", "shift+delete", "remove_list", "Remove list…", "Remove one of the imported lists (asks which, then to confirm; Undo brings it back)", "Library"),
     Command("stats", "S", "stats", "Stats", "Progress: decisions per day, pace, per list and venue", "Library"),
     Command("sync", "Y", "sync", "Sync", "Sync with the [sync] folder now (the app also syncs on start, after decisions and on quit)", "Library"),
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
@@ -162,7 +162,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk", follows="star"),
     Command("bulk_inbox", "i", "choose('inbox')", "Inbox", "Bulk decision: put every marked paper back in the Inbox", "Dialogs", palette=False, scope="bulk", follows="inbox"),
     Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
-    Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (u brings them back)", "Dialogs", palette=False, scope="remove"),
+    Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (Undo brings them back)", "Dialogs", palette=False, scope="remove"),
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
     Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
     Command("lists_choose", "enter", "choose", "Remove", "Remove list: take out the highlighted list (asks first)", "Dialogs", palette=False, scope="lists"),
@@ -257,6 +257,13 @@ def key_label(key: str, *, web: bool = False) -> str:
         return _KEY_NAMES[key]
     character = key_to_character(key)  # a key named for its character (a remapped one too)
     return character if character and character.isprintable() else key
+
+
+def key_named(command_id: str, keymap: Mapping[str, str], *, web: bool = False) -> str:
+    """The first key of a command as a dialog's words name it, after the user's remapping:
+    ``ctrl+s``, ``Enter``, ``Esc`` (``MainBase.key_shown`` names the main screen's)."""
+    key = key_label(keys_for(BY_ID[command_id], keymap)[0], web=web)
+    return "Esc" if key == "esc" else key
 
 
 def button_label(

@@ -75,14 +75,48 @@ def _exists(path: Path) -> bool:
 
 def _entry_shown_as(folder: Path, part: str) -> str | None:
     """The one name in ``folder`` shown as ``part`` (None: none, or several)."""
+    names = _entries_shown_as(folder, part)
+    return names[0] if len(names) == 1 else None
+
+
+def _entries_shown_as(folder: Path, part: str) -> list[str]:
+    """The names in ``folder`` shown as ``part``, other than ``part`` itself."""
     if not _SYMBOLS.search(part) or shown(part) != part:
-        return None  # no symbol a hidden character shows as, or not a field's text
+        return []  # no symbol a hidden character shows as, or not a field's text
     try:
         with os.scandir(folder) as entries:
-            names = [e.name for e in entries if e.name != part and shown(e.name) == part]
+            return [e.name for e in entries if e.name != part and shown(e.name) == part]
     except OSError:
-        return None
-    return names[0] if len(names) == 1 else None
+        return []
+
+
+def unsure_name(path: Path) -> str:
+    """Why a file written at ``path`` (``typed_path``'s) would not be the one its field
+    shows ("" when it would): the first part of it that names nothing on disk holds a symbol
+    a hidden character shows as (``␛``, ``�``), so that it stands for several names alike
+    (``a\x9bb`` and ``a\x9db`` both show as ``a�b``) or for a new name whose symbol is the
+    symbol itself, not the character the field showed with it. Either way a file named
+    otherwise than the one meant was written, in silence."""
+    if _exists(path):
+        return ""
+    folder = Path(path.anchor)
+    for part in path.parts[1:] if path.anchor else path.parts:
+        if not _exists(folder / part):
+            symbol = _SYMBOLS.search(part)
+            if symbol is None:
+                return ""
+            alike = len(_entries_shown_as(folder, part))
+            if alike > 1:
+                return (
+                    f"{shown(part)} stands for {alike:,} names that show alike (their hidden "
+                    "characters differ): rename one of them, or name another file"
+                )
+            return (
+                f"{shown(part)} names nothing, and {symbol.group()} stands for a hidden "
+                "character in a name: name the file without it"
+            )
+        folder = folder / part
+    return ""
 
 
 def complete(text: str) -> tuple[str, list[str]]:

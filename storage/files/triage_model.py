@@ -45,6 +45,7 @@ from typing import Any, Final
 from storage.caps import MAX_TAGS
 from storage.models import Change, Place, Status
 from storage.queue.order import place_of
+from storage.text.sanitize import printable
 
 SCHEMA = 3
 #: Undo reaches back this many steps…
@@ -338,6 +339,8 @@ def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
 #: out (BibTeX's ASCII: ``-\x7f-`` is then ``--``, a dash) or, a NUL, U+FFFD (CSV, RIS).
 _UNREAD_IN_TAG: Final = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069␀-␡\ufffd]")
 _DASHES: Final = re.compile("[-‐‑‒–—]+")
+#: What separates typed tags: a tag of these alone names none.
+_SEPARATORS: Final = re.compile(r"[,;\s]+")
 
 
 def _tag_as_read(tag: str) -> str:
@@ -359,10 +362,24 @@ def typed_tags(tags: Sequence[str]) -> tuple[str, ...]:
     The paper pane writes a tag ``#name``, so a tag typed so is ``name`` (``#c`` was stored
     as ``#c`` and shown ``##c``); one ``#`` is taken off, so ``##c`` shows as typed. A tag
     that is only ``#`` names none: ``ValueError`` (left out, it would have cleared the tags of
-    a paper given no other). Tags that arrive otherwise (an import, a sync) are as they came.
+    a paper given no other), nor does one of commas alone (``,`` cleared them; no tag, or an
+    empty one, is how to). So is a tag that holds a control character, or a symbol the app
+    and ``papers tag`` show one as (``␛``, ``�``): typed back as shown, a tag with an ESC in it
+    was stored with a ``␛`` instead, another tag. Tags that arrive otherwise (an import, a
+    sync) are as they came.
     """
     parts = [part.strip() for t in tags for part in t.replace(";", ",").split(",")]
     lone = next((part for part in parts if part and not part.strip("#")), None)
     if lone is not None:
         raise ValueError(f"'{lone}' is not a tag: write its name after the # (#toread)")
+    bare = next((t for t in tags if t.strip() and not _SEPARATORS.sub("", t)), None)
+    if bare is not None:
+        said = printable(bare.strip())
+        raise ValueError(f"'{said}' is not a tag: write names between the commas (a,b)")
+    unread = next((part for part in parts if _UNREAD_IN_TAG.search(part)), None)
+    if unread is not None:
+        raise ValueError(
+            f"'{printable(unread)}' is not a tag: a tag holds no control character, nor a "
+            "symbol shown for one (␛, �)"
+        )
     return normalise_tags([part.removeprefix("#") for part in parts])

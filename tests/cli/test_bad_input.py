@@ -211,6 +211,18 @@ class Case:
 
 CASES: dict[str, Case] = {
     "missing path": Case(lambda s, t: ["import", t / "nope.txt"], 1, "no such file"),
+    # (an empty list name was none: the file's name was used in silence)
+    "empty list name": Case(
+        lambda s, t: ["import", SAMPLE, "--list", ""], 2, "a list's name cannot be empty"
+    ),
+    "blank list name": Case(
+        lambda s, t: ["import", SAMPLE, "--list", " "], 2, "a list's name cannot be empty"
+    ),
+    "empty fetched list name": Case(  # (``env`` sends paperlists to a closed local port)
+        lambda s, t: ["fetch", "paperlists:iclr2025", "--list", ""],
+        2,
+        "a list's name cannot be empty",
+    ),
     "folder without lists": Case(
         lambda s, t: ["import", empty_folder(t)], 1, "holds no list files"
     ),
@@ -316,6 +328,7 @@ def test_bad_arguments(
     spec = CASES[case]
     args = spec.args(seeded, tmp_path)
     before = home_files(home)
+    env = {**env, "PAPERS_PAPERLISTS_URL": "http://127.0.0.1:9/pl"}  # no test goes further
     line = one_line_error(run("--home", home, *args, env=env), spec.code)
     assert spec.says in line, line
     if spec.code == 2:

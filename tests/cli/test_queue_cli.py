@@ -72,6 +72,8 @@ def test_queue_move_next_and_undo(tmp_path: Path, env: dict[str, str]) -> None:
     assert listed.returncode == 0 and listed.stdout == "" and listed.stderr == EMPTY
     unsorted = run("--home", home, "queue", "sort", "venue", env=env)
     assert unsorted.returncode == 0 and unsorted.stdout == "" and unsorted.stderr == EMPTY
+    fetched = run("--home", home, "pdf", env=env)  # ("no starred papers: nothing to download")
+    assert fetched.returncode == 0 and fetched.stdout == "" and fetched.stderr == EMPTY
     stats = json.loads(ok(run("--home", home, "stats", "--json", env=env)))
     assert stats["queue"]["waiting"] == 0 and stats["queue"]["read_per_week"][-1]["read"] == 4
     assert f"\n{EMPTY}" in ok(run("--home", home, "stats", env=env))

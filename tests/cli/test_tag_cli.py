@@ -100,3 +100,35 @@ def test_a_tag_may_start_with_a_dash_and_a_misspelt_option_is_refused(
     assert note == "-negative results\n-then more"
     refused = run("--home", home, "note", pid, "x", "-apend", env=env)
     assert refused.returncode == 2 and "-apend looks like the option --append" in refused.stderr
+
+
+def test_a_tag_with_a_control_character_or_its_symbol_is_refused(
+    setup: tuple[Path, dict[str, str], str],
+) -> None:
+    """``papers tag ID $'a\\eb'`` stored the ESC and printed ``a␛b``; typed back as printed,
+    ``a␛b`` was another tag. Both are refused in one line, the tags left as they were, as the
+    app's tag prompt refuses them."""
+    home, env, pid = setup
+    ok(run("--home", home, "tag", pid, "kept", env=env))
+    for typed in ("a\x1bb", "a␛b", "x,a\x07b", "a\x9bb"):
+        refused = run("--home", home, "tag", pid, typed, env=env)
+        assert refused.returncode == 2 and refused.stdout == "", typed
+        assert refused.stderr.count("\n") == 1 and "\x1b" not in refused.stderr
+        assert "is not a tag: a tag holds no control character" in refused.stderr, typed
+    assert tags_of(home, env, pid) == ["kept"]
+
+
+def test_a_tag_of_commas_alone_is_refused_as_a_lone_hash_is(
+    setup: tuple[Path, dict[str, str], str],
+) -> None:
+    """``papers tag ID ,`` cleared every tag, while ``papers tag ID '#'`` was refused: both
+    name no tag, and are refused in one line; no TAG, or an empty one, still clears them."""
+    home, env, pid = setup
+    ok(run("--home", home, "tag", pid, "kept", env=env))
+    for typed in ([","], ["a", ";"], [" , , "]):
+        refused = run("--home", home, "tag", pid, *typed, env=env)
+        assert refused.returncode == 2 and refused.stdout == "", typed
+        assert refused.stderr.count("\n") == 1 and "is not a tag: write names" in refused.stderr
+    assert tags_of(home, env, pid) == ["kept"]
+    assert ok(run("--home", home, "tag", pid, "a,", env=env)).startswith("tags: a;")
+    assert ok(run("--home", home, "tag", pid, "", env=env)).startswith("tags cleared;")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -343,3 +344,58 @@ async def test_what_the_app_says_names_the_undo_key_as_remapped(seeded_home: Pat
         intro = str(help_screen.query_one(".help-intro").render())
     assert "· U undoes" in dialog_words and "it; U undoes, even after a restart" in intro
     assert " u " not in " ".join(seen) + dialog_words + intro
+
+
+async def test_the_dialogs_and_search_hints_name_their_keys_as_remapped(seeded_home: Path) -> None:
+    """With the note editor's, the search's, the topics' and the export's keys remapped, the
+    app still said "ctrl+s to save", "Esc again … ctrl+s saves", "ctrl+s saves the search",
+    "D decides them all", "Enter writes · ctrl+y copies": keys that then did nothing. The
+    command table's words name no key the user may remap ("u brings them back")."""
+    from textual.containers import Vertical
+    from textual.widgets import Label
+
+    from storage.similar.topics import Topic
+    from tests.tui.helpers import messages, opened, wait_for
+    from tui.screens.dialogs import NoteEditor
+    from tui.screens.export import ExportScreen
+    from tui.screens.similar import TopicsScreen
+
+    config(
+        seeded_home,
+        'note_save = "ctrl+o"',
+        'note_cancel = "ctrl+g"',
+        'save_search = "f2"',
+        'search = "F"',
+        'topics_decide = "X"',
+        'topics_mark = "m"',
+        'topics_close = "q"',
+        'export_write = "ctrl+t"',
+        'export_copy = "ctrl+k"',
+        'export_cancel = "ctrl+g"',
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        editor = await opened(pilot, "n", NoteEditor)
+        hint = str(editor.query_one(".hint", Label).render())
+        assert hint.startswith("ctrl+o to save · ctrl+g to cancel")
+        await pilot.press("a", "ctrl+g")
+        said = "Not saved: ctrl+g again throws away what you typed · ctrl+o saves"
+        await wait_for(pilot, lambda: said in messages(app))
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press("7", "f2")
+        await wait_for(pilot, lambda: len(messages(app)) >= 3)
+        assert "No saved search 2: f2 saves the search typed as a tab." in messages(app)
+        assert "Type a search first (F), then f2 saves it as a tab." in messages(app)
+        topics = TopicsScreen([Topic("one", (screen.view.papers[0].id,))], screen.view.papers, {})
+        await app.push_screen(topics)
+        subtitle = str(topics.query_one(".dialog", Vertical).border_subtitle)
+        assert subtitle == "m marks the topic's papers · X decides them all · q closes"
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.screen is screen)
+        export = await opened(pilot, "e", ExportScreen)
+        subtitle = str(export.query_one(".dialog", Vertical).border_subtitle)
+        assert subtitle == "ctrl+t writes · ctrl+k copies · ctrl+g cancels"
+    said_keys = re.compile(r"\bu (brings|undoes)|before D\b")
+    assert [c.id for c in COMMANDS if said_keys.search(c.help)] == []

@@ -320,3 +320,38 @@ async def test_keys_typed_while_a_thread_failed_to_write_are_dropped_not_given_t
         assert dialog.query_one(FormatChoice).index == 0  # still Markdown
         await pilot.press("j")  # the form answers again
         assert dialog.query_one(FormatChoice).index == 2
+
+
+async def test_a_name_with_a_hidden_character_is_written_as_it_is_or_refused(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """Tab completes ``a\\x1bb.md`` as ``a␛b.md``, and Enter writes that file. Names that
+    show alike (``a\\x9bb.md``, ``a\\x9db.md``: ``a�b.md``), or a new name typed with ``␛``,
+    wrote a file named otherwise than any shown, ``a�b.md`` or ``a␛b.csv``, in silence:
+    refused in one line, nothing written."""
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("a\x1bb.md", "c\x9bd.md", "c\x9dd.md"):
+        (out / name).write_text("old", encoding="utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_export(app, pilot)
+        await pilot.press("m", "tab")
+        field = screen.query_one("#export-path", Input)
+        said = screen.query_one("#export-note", Static)
+        for typed, refused in (
+            ("c", "c�d.md stands for 2 names that show alike"),
+            ("a␛b.csv", "a␛b.csv names nothing, and ␛ stands for a hidden character"),
+        ):
+            field.value = f"{out}/{typed}"
+            field.cursor_position = len(field.value)
+            await pilot.press("tab", "enter")
+            await wait_for(pilot, lambda r=refused: r in str(said.render()))
+            assert str(said.render()).startswith("Not written: ")
+        field.value = f"{out}/a"
+        field.cursor_position = len(field.value)
+        await pilot.press("tab")
+        assert field.value == f"{out}/a␛b.md"
+        await pilot.press("enter", "enter")  # (it exists: a second Enter replaces it)
+        await wait_for(pilot, lambda: (out / "a\x1bb.md").read_text(encoding="utf-8") != "old")
+    assert sorted(p.name for p in out.iterdir()) == ["a\x1bb.md", "c\x9bd.md", "c\x9dd.md"]

@@ -73,8 +73,8 @@ async def test_u_after_tags_replaced_toggles_and_a_decision_ends_it(seeded_home:
 
 
 async def test_tags_typed_with_a_hash_are_their_names(seeded_home: Path) -> None:
-    """``a,b #c`` is three tags, ``#c`` shown once; ``#`` alone names none: refused with a
-    line, the tags left as they were (dropped, it would have cleared them)."""
+    """``a,b #c`` is three tags, ``#c`` shown once; ``#`` alone names none, nor does ``,``:
+    refused with a line, the tags left as they were (dropped, they cleared them)."""
     first = Library(seeded_home).papers()[0].id
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -93,6 +93,13 @@ async def test_tags_typed_with_a_hash_are_their_names(seeded_home: Path) -> None
         await settled(pilot)
         assert app.session.state.tags.get(first) == ("a", "b", "c")
         await pilot.pause(GAP_S)
+        await opened(pilot, "t", TextPrompt)  # a comma names none either: it cleared them
+        await pilot.press("home", "ctrl+k", *" , ", "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: any("',' is not a tag" in m for m in messages(app)))
+        await settled(pilot)
+        assert app.session.state.tags.get(first) == ("a", "b", "c")
+        await pilot.pause(GAP_S)
         await opened(pilot, "t", TextPrompt)
         await pilot.press("home", "ctrl+k", "enter")
         await wait_for(pilot, lambda: app.screen is screen)
@@ -102,3 +109,32 @@ async def test_tags_typed_with_a_hash_are_their_names(seeded_home: Path) -> None
         await wait_for(pilot, lambda: "No tags to clear." in messages(app))
         await settled(pilot)
     assert Library(seeded_home).triage().tags.get(first, ()) == ()
+
+
+async def test_a_tag_with_a_control_character_is_kept_as_it_is_or_refused(
+    seeded_home: Path,
+) -> None:
+    """A tag with an ESC in it (an import's) shows as ``a␛b``: a tag added beside it saved
+    ``a␛b``, another tag, in silence. Left as shown it is the tag it was; a tag typed with
+    ``␛`` (or a control character) is refused in one line, as ``papers tag`` refuses it."""
+    from textual.widgets import Input
+
+    lib = Library(seeded_home)
+    first = lib.papers()[0].id
+    lib.set_tags(first, ["a\x1bb"])
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        prompt = await opened(pilot, "t", TextPrompt)
+        assert prompt.query_one(Input).value == "a␛b"
+        await pilot.press("end", *" c", "enter")
+        await wait_for(pilot, lambda: app.session.state.tags.get(first) == ("a\x1bb", "c"))
+        await pilot.pause(GAP_S)
+        prompt = await opened(pilot, "t", TextPrompt)
+        prompt.query_one(Input).value = "a␛b c x␛y"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        said = "'x␛y' is not a tag: a tag holds no control character, nor a symbol shown for one"
+        await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
+        await settled(pilot)
+    assert Library(seeded_home).triage().tags.get(first) == ("a\x1bb", "c")

@@ -101,6 +101,14 @@ def byte_size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def list_name_arg(text: str) -> str:
+    """An option's value that names a list (``--list NAME``): an empty or blank name is
+    refused (it was taken as none given, the file's name used in silence)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a list's name cannot be empty")
+    return text
+
+
 #: The libraries the running command opened (``open_library``): ``keep_memos`` once it is done.
 OPENED: list[Library] = []
 

@@ -22,7 +22,15 @@ from storage.locations import config_paths, library_home
 from storage.models import ImportReport
 from storage.sources.limits import ReadLimits, size_text
 from storage.text.words import count
-from tui.cli.common import Parser, Subparsers, UsageError, byte_size, open_library, positive
+from tui.cli.common import (
+    Parser,
+    Subparsers,
+    UsageError,
+    byte_size,
+    list_name_arg,
+    open_library,
+    positive,
+)
 from tui.cli.output import ProgressLines, complain
 
 if TYPE_CHECKING:
@@ -96,7 +104,9 @@ def add_fetch(sub: Subparsers, common: Parser) -> None:
         help=f"{source_forms()}, a short name (iclr2025)",
     )
     _fetch_options(p, all_help="every submission, its decision as the venue status")
-    p.add_argument("--list", dest="list_name", metavar="NAME", help="name the list")
+    p.add_argument(
+        "--list", dest="list_name", type=list_name_arg, metavar="NAME", help="name the list"
+    )
     p.set_defaults(run=cmd_fetch)
 
 

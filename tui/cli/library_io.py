@@ -31,6 +31,7 @@ from tui.cli.common import (
     Subparsers,
     UsageError,
     byte_size,
+    list_name_arg,
     open_library,
     path_arg,
 )
@@ -57,6 +58,7 @@ def add_import(sub: Subparsers, common: Parser) -> None:
     p.add_argument(
         "--list",
         dest="list_name",
+        type=list_name_arg,
         metavar="NAME",
         help="name the list (default: its header or file name)",
     )

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from storage.errors import LibraryError
+from storage.queue import queue_empty
 from storage.text.words import count
 from tui.cli.common import (
     PROG,
@@ -20,6 +21,7 @@ from tui.cli.common import (
 )
 from tui.cli.ids import STDIN_HELP, ids_and_library
 from tui.cli.output import complain, is_terminal
+from tui.cli.queue import STAR
 
 
 def add_pdf(sub: Subparsers, common: Parser) -> None:
@@ -98,8 +100,9 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     else:
         status = args.status or "starred"
         papers = select(library.papers(), triage.statuses, statuses_for(status), triage)
-        if not papers:
-            complain(f"papers: no {status} papers: nothing to download")
+        if not papers:  # the starred papers are the reading queue: said as everywhere else
+            empty = f"papers: no {status} papers: nothing to download"
+            complain(queue_empty(STAR) if status == "starred" else empty)
             return 0
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
     papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])

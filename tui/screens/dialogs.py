@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from storage.caps import note_problem
 from storage.models import Paper, Status
 from storage.text.words import count
-from tui.commands import bindings, button_label
+from tui.commands import bindings, button_label, key_named
 from tui.text import editable_block, printable
 from tui.text_fields import after_typed
 from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
@@ -86,7 +86,7 @@ SHORT_ROWS = 18
 
 class NoteEditor(ModalScreen[str | None]):
     """Edit the note of a paper; ctrl+s saves, Esc cancels (twice when something was typed:
-    the first says what a second throws away)."""
+    the first says what a second throws away). Its words name those keys as remapped."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.
     KEYS: ClassVar[str] = "note"
@@ -120,10 +120,13 @@ class NoteEditor(ModalScreen[str | None]):
             yield Label(Text(printable(self.paper.display_title), style="bold"), classes="title")
             text = self.shown_note if self.draft is None else self.draft
             yield TextArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
-            yield Label(
-                Text("ctrl+s to save · Esc to cancel · an empty note is removed", style="dim"),
-                classes="hint",
-            )
+            save, cancel = self._key("note_save"), self._key("note_cancel")
+            hint = f"{save} to save · {cancel} to cancel · an empty note is removed"
+            yield Label(Text(hint, style="dim"), classes="hint")
+
+    def _key(self, command_id: str) -> str:
+        """A key of the editor as its words name it, after the user's remapping."""
+        return key_named(command_id, getattr(self.app, "keymap", {}), web=self.app.is_web)
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
@@ -141,7 +144,8 @@ class NoteEditor(ModalScreen[str | None]):
         short = self.app.size.height < SHORT_ROWS
         self.set_class(short, "-short")
         box = self.query_one(".note-dialog", Vertical)
-        box.border_subtitle = "ctrl+s saves · Esc cancels" if short else ""
+        save, cancel = self._key("note_save"), self._key("note_cancel")
+        box.border_subtitle = f"{save} saves · {cancel} cancels" if short else ""
 
     def action_save(self) -> None:
         text = self.query_one(TextArea).text
@@ -172,7 +176,8 @@ class NoteEditor(ModalScreen[str | None]):
             return
         self.warned = True
         self.app.bell()
-        said = "Not saved: Esc again throws away what you typed · ctrl+s saves"
+        save, cancel = self._key("note_save"), self._key("note_cancel")
+        said = f"Not saved: {cancel} again throws away what you typed · {save} saves"
         self.query_one(".hint", Label).update(Text(said, style="bold"))
         if self.has_class("-short"):
             self.query_one(".note-dialog", Vertical).border_subtitle = said

@@ -30,9 +30,9 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
 from tui import links
-from tui.commands import BY_ID, COMMANDS, bindings, button_label, key_label, keys_for
+from tui.commands import BY_ID, COMMANDS, bindings, button_label, key_label, key_named, keys_for
 from tui.key_gate import expect_screen, screen_arrived, screen_stays
-from tui.paths import typed_path
+from tui.paths import typed_path, unsure_name
 from tui.text import printable
 from tui.text_fields import after_typed
 from tui.web import download_name, in_browser, offer_download
@@ -178,12 +178,17 @@ class ExportScreen(ModalScreen[None]):
         self.writing = False
         self.stop = threading.Event()
 
+    def _key(self, command_id: str) -> str:
+        """A key of the dialog as its words name it, after the user's remapping."""
+        return key_named(command_id, self.keymap, web=self.app.is_web)
+
     def compose(self) -> ComposeResult:
         web = in_browser(self.app)  # in a browser tab, the file is a download
         with Vertical(classes="dialog") as box:
             box.border_title = "Export"
+            write, copy, cancel = map(self._key, ("export_write", "export_copy", "export_cancel"))
             box.border_subtitle = (
-                f"Enter {'downloads' if web else 'writes'} · ctrl+y copies · Esc cancels"
+                f"{write} {'downloads' if web else 'writes'} · {copy} copies · {cancel} cancels"
             )
             # what is exported, and what the format holds, scroll on a short screen: the
             # formats, the file's field and the result line keep their rows (``fit_dialog``)
@@ -334,10 +339,15 @@ class ExportScreen(ModalScreen[None]):
             self._download(download_name(field.value, self._file_name()))
             return
         try:
-            where = export_target(typed_path(field.value), self._file_name(), self.home)
+            path = typed_path(field.value)
+            unsure = unsure_name(path)  # (a file named otherwise than shown was written)
+            if unsure:
+                raise LibraryError(unsure)
+            where = export_target(path, self._file_name(), self.home)
             if where.exists and where.path != self.confirmed:
                 self.confirmed = where.path
-                self._say(f"{printable(str(where.path))} exists: Enter again replaces it.", "bold")
+                again = f"{self._key('export_write')} again replaces it"
+                self._say(f"{printable(str(where.path))} exists: {again}.", "bold")
                 return
             papers = len(self.choice.papers)
             label = EXPORTERS[self.exporter_index].label
@@ -347,7 +357,8 @@ class ExportScreen(ModalScreen[None]):
                 # the keys typed meanwhile are for the list (Esc, at once, for the dialog)
                 cancel = keys_for(BY_ID["export_cancel"], self.keymap)
                 expect_screen(self.app, wait=None, passing=cancel)
-                self._say(f"Writing {count(papers, 'paper')} as {label}… Esc stops.", "bold")
+                stop = self._key("export_cancel")
+                self._say(f"Writing {count(papers, 'paper')} as {label}… {stop} stops.", "bold")
                 self.write_in_thread(where, self._pieces(), self._file_name(), papers, label)
                 return
             written = write_export(

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from storage.models import Paper, Status
 from storage.similar import Neighbour, Topic
-from tui.commands import bindings
+from tui.commands import bindings, key_named
 from tui.screens.dialogs import BulkDecision
 from tui.text import printable
 from tui.widgets.paper_list import STATUS_MARKS
@@ -66,7 +66,9 @@ class SimilarScreen(_Listed[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide") as box:
             box.border_title = "Similar papers"
-            box.border_subtitle = "Enter goes to the paper · Esc closes"
+            keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
+            go, close = (key_named(c, keymap, web=web) for c in ("similar_go", "similar_close"))
+            box.border_subtitle = f"{go} goes to the paper · {close} closes"
             yield Label(Text(f"Most like “{printable(self.paper.display_title)}”:", style="bold"))
             options = []
             for n in self.neighbours:
@@ -109,7 +111,14 @@ class TopicsScreen(_Listed[tuple[Sequence[str], Status | None] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide") as box:
             box.border_title = "Topics in the Inbox"
-            box.border_subtitle = "Enter marks the topic's papers · D decides them all · Esc closes"
+            keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
+            mark, decide, close = (
+                key_named(command, keymap, web=web)
+                for command in ("topics_mark", "topics_decide", "topics_close")
+            )
+            box.border_subtitle = (
+                f"{mark} marks the topic's papers · {decide} decides them all · {close} closes"
+            )
             options = []
             for i, topic in enumerate(self.topics):
                 head = Text(f"{len(topic.paper_ids):>5,}  ", style="bold")

@@ -117,17 +117,26 @@ class LibraryPart(MainBase):
         if paper is None:
             return
 
+        held = self.session.state.tags.get(paper.id, ())
+        # a tag the paper holds, left as the field shows it, is that tag: one with a control
+        # character in it (an import's) shows ``␛``, which typed would be another tag
+        as_shown = {printable(tag): tag for tag in held}
+
         def save(text: str | None) -> None:
             if text is not None:
-                try:  # "#c" is c, as the pane writes it; "#" alone is refused
-                    tags = typed_tags(text.replace(",", " ").split())
+                try:  # "#c" is c, as the pane writes it; "#" alone is refused, so is "␛"
+                    typed = (
+                        (as_shown[word],) if word in as_shown else typed_tags([word])
+                        for word in printable(text).split()  # ("a,b" is two, "," none)
+                    )
+                    tags = tuple(dict.fromkeys(tag for word in typed for tag in word))
                 except ValueError as exc:  # refused as typed: nothing changed
                     self.notify(str(exc), severity="error", markup=False)
                     return
                 self._write_tags(paper.id, tags)
 
         question = f"Tags for “{paper.display_title}” (spaces between tags; empty clears):"
-        current = " ".join(self.session.state.tags.get(paper.id, ()))
+        current = " ".join(held)
         self.app.push_screen(TextPrompt("Tags", question, current), save)
 
     def _write_tags(self, paper_id: str, tags: tuple[str, ...], said: str = "") -> None:

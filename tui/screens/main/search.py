@@ -300,8 +300,9 @@ class SearchPart(MainBase):
     def action_show_saved(self, number: int) -> None:
         """Show the tab of the ``number``-th saved search (keys 6…9)."""
         if number > len(self.view.saved):
+            save = self.key_shown("save_search")
             self.notify(
-                f"No saved search {number}: ctrl+s saves the search typed as a tab.",
+                f"No saved search {number}: {save} saves the search typed as a tab.",
                 severity="warning",
                 timeout=4,
                 markup=False,
@@ -317,8 +318,9 @@ class SearchPart(MainBase):
 
         query = self.search_box.search_text
         if not query:
+            search, save_key = self.key_shown("search"), self.key_shown("save_search")
             self.notify(
-                "Type a search first (/), then ctrl+s saves it as a tab.",
+                f"Type a search first ({search}), then {save_key} saves it as a tab.",
                 severity="warning",
                 timeout=4,
                 markup=False,
