@@ -9,12 +9,14 @@ device then takes, and so converges on:
 
 - a note: the other's text, then ours in a block marked with this device's name and when ours
   was written (``MARK``);
-- tags: the two lists merged as sets over the tags ours was written over (``merged_tags``): a
+- tags: the two lists merged as sets over the tags both were written over (``merged_tags``): a
   tag either side added is kept, one either side took out stays out unless the other added it.
-  What ours was written over is what this device showed then: for tags written since the last
-  sync, the library's after it; for tags sent before, what the sync state kept of them
-  (``SyncState.tag_bases``: the registers keep only their holders). Not known (a state of a
-  version before this one): none, and both lists are kept whole.
+  This device keeps the chain of its tags records one after the other, each with what it
+  showed when it was written (``SyncState.tag_bases``: the registers keep only their holders);
+  the basis is the tags of the last of them the other's saw (gone back as ``_seen`` goes), or
+  when it saw none, what the first was written over: two lists sent before the other's, which
+  saw neither, do not make the first one's tags look taken out. Not known (no state of it):
+  none, and both lists are kept whole.
 
 Only the device whose record lost does it (the winner's device sees nothing lost), and a note or
 tags written after seeing ours, one that takes text or a tag out included, is a plain edit:
@@ -45,6 +47,8 @@ MARK = "--- also written on {name}, {day}: kept by sync ---"
 _MARKED = re.compile(r"^--- also written on .+: kept by sync ---$", re.MULTILINE)
 #: The tags a line names at the most (a paper holds up to 200 of up to 100 characters).
 _NAMED_TAGS = 5
+#: This device's tags records one after the other a sync state keeps, at the most, for a paper.
+_CHAIN = 32
 
 
 def with_bases(records: list[Record], base: Base, state: SyncState) -> list[Record]:
@@ -62,9 +66,26 @@ def with_bases(records: list[Record], base: Base, state: SyncState) -> list[Reco
             seen = [kind, held[0], held[1]] if held else [kind, 0, ""]
             found.append(Record(BASIS, record.stamp, record.device, pid, seen))
             if kind == TAGS:
-                state.tag_bases[pid] = [record.stamp, list(base.value(TAGS, pid))]
+                _chain_on(state, pid, base.holder(TAGS, pid), record.stamp, base.value(TAGS, pid))
         found.append(record)
     return found
+
+
+def _chain_on(
+    state: SyncState, pid: str, held: list[Any] | None, stamp: int, over: Sequence[str]
+) -> None:
+    """Keep that this device's tags record of ``stamp`` was written over ``over``: after the
+    chain of its records before it when the last of them is ``held`` (the register's holder
+    it follows), else as the first of a new chain. Past ``_CHAIN`` records the two oldest
+    become one, written over the tags both were (a tag one of them added counts as added)."""
+    chain = state.tag_bases.get(pid) or []
+    if not (chain and held and held[1] == state.device and chain[-1][0] == held[0]):
+        chain = []
+    chain = [*chain, [stamp, list(over)]]
+    if len(chain) > _CHAIN:
+        first, second = chain[0], chain[1]
+        chain = [[second[0], [tag for tag in second[1] if tag in first[1]]], *chain[2:]]
+    state.tag_bases[pid] = chain
 
 
 def keep_both(
@@ -96,7 +117,7 @@ def keep_both(
         found.append(Record(BASIS, stamp, state.device, pid, [kind, winner[0], winner[1]]))
         found.append(Record(kind, stamp, state.device, pid, value))
         if kind == TAGS:
-            state.tag_bases[pid] = [stamp, list(winner[2])]
+            state.tag_bases[pid] = [[stamp, list(winner[2])]]
             merged.add(pid)
     _forget_tag_bases(state, merged)
     return found
@@ -117,20 +138,43 @@ def _lost_unseen(
             if winner is None or winner[1] == device:
                 continue
             mine = ours.get(pid)
-            basis: list[str] | None = None
             if mine is not None:  # written here since the last sync: nobody has seen it
                 seen, lost = None, (mine.stamp, mine.value)
-                if kind == TAGS:
-                    basis = list(base.value(TAGS, pid))
             else:
                 held = base.holder(kind, pid)
                 if held is None or held[1] != device:
                     continue
                 seen, lost = (held[0], held[1]), (held[0], held[2])
-                kept = state.tag_bases.get(pid) if kind == TAGS else None
-                basis = kept[1] if kept is not None and kept[0] == held[0] else None
             if not _seen(folded, kind, pid, winner, seen, lost[1]):
+                basis = _tags_seen(state, folded, pid, winner, lost) if kind == TAGS else None
                 yield kind, pid, winner, lost, basis
+
+
+def _tags_seen(
+    state: SyncState, folded: Folded, pid: str, winner: list[Any], lost: tuple[int, Any]
+) -> list[str] | None:
+    """What ``winner`` and this device's tags ``lost`` were both written over: the tags of the
+    last record of the chain of ours that ends in ``lost`` (``SyncState.tag_bases``) that
+    ``winner`` saw, gone back through what each record read now was written over; when it saw
+    none, what the first of the chain was written over, or none when it was written over no
+    tags at all (by way of other devices' records only: ``BASIS`` 0). None when not known (no
+    chain kept, or one that ends elsewhere)."""
+    chain = state.tag_bases.get(pid)
+    if not chain or chain[-1][0] != lost[0]:
+        return None
+    values = [*(over for _stamp, over in chain[1:]), lost[1]]  # each record's own tags
+    where = {(int(stamp), state.device): at for at, (stamp, _over) in enumerate(chain)}
+    at = (int(winner[0]), str(winner[1]))
+    for _step in range(len(folded.bases) + 1):
+        basis = folded.bases.get((TAGS, pid, *at))
+        if basis in where:
+            return list(values[where[basis]])
+        if basis is None or basis >= at or basis[1] == state.device:
+            break  # (a basis is older than its record; one of ours before the chain)
+        if basis[0] == 0:
+            return []
+        at = basis
+    return list(chain[0][1])
 
 
 def _both_notes(
@@ -195,9 +239,9 @@ def _forget_tag_bases(state: SyncState, keep: set[str]) -> None:
     """Forget what this device's tags records were written over once they no longer hold
     their registers (but for those of ``keep``, written now: in the registers once sent)."""
     registers, device = state.registers[TAGS], state.device
-    for pid, (stamp, _tags) in list(state.tag_bases.items()):
+    for pid, chain in list(state.tag_bases.items()):
         held = registers.get(pid)
-        if pid not in keep and (held is None or held[0] != stamp or held[1] != device):
+        if pid not in keep and (held is None or held[0] != chain[-1][0] or held[1] != device):
             del state.tag_bases[pid]
 
 

@@ -130,7 +130,7 @@ def _with_bases(
     """``records`` with each note and tags record of this device's after its ``BASIS``: the
     one the log held for it (None read: sent without, as a version before bases did), or for
     one stamped anew, the record it is written over (the register's holder here; for tags,
-    what that one was written over is kept for the new stamp: ``SyncState.tag_bases``)."""
+    the new stamp follows that one in the chain of ours: ``SyncState.tag_bases``)."""
     found: list[Record] = []
     for record in records:
         kind, pid = record.kind, record.paper
@@ -140,8 +140,8 @@ def _with_bases(
             if basis is None and held is not None and held[0] != record.stamp:
                 basis = Record(BASIS, record.stamp, record.device, pid, [kind, *held[:2]])
                 kept = state.tag_bases.get(pid) if kind == TAGS else None
-                if kept is not None and kept[0] == held[0] and held[1] == state.device:
-                    state.tag_bases[pid] = [record.stamp, kept[1]]
+                if kept is not None and kept[-1][0] == held[0] and held[1] == state.device:
+                    kept.append([record.stamp, list(held[2])])  # over the one it sends again
             if basis is not None:
                 found.append(basis)
         found.append(record)

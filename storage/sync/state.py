@@ -14,8 +14,9 @@
 - ``pending``: what a merge is writing into the library, kept until it is written: a sync cut
   short between the two (a crash, a full disk) is finished by the next one from it.
 - ``tag_bases``: the tags each of this device's tags records that hold their registers was
-  written over, so that one another device replaced without seeing it is merged with that
-  device's as sets (``storage.sync.both``).
+  written over, and those of the records of this device it followed (a chain of them), so that
+  one another device replaced without seeing it is merged with that device's as sets
+  (``storage.sync.both``).
 - ``generation`` and ``marked_at``: the mark the last sync left in ``triage.json``, and when. A
   ``triage.json`` whose mark is older (or that has none) is older than the last sync: put back
   from a backup, or started afresh.
@@ -150,10 +151,12 @@ class SyncState:
     #: Papers the registers hold that no log gave a document this version takes, by the
     #: digest looked for: not looked for again until their register holds another.
     unavailable: dict[str, str] = field(default_factory=dict)
-    #: Paper → [stamp, tags]: the tags this device's tags record of that stamp was written
-    #: over (what it showed then), kept while that record holds the paper's register: the
-    #: basis of a three-way merge should another device's, written without seeing it, win.
-    tag_bases: dict[str, list[Any]] = field(default_factory=dict)
+    #: Paper → [[stamp, tags], …]: this device's tags records one after the other, oldest
+    #: first, with the tags each was written over (what it showed then), kept while the last
+    #: holds the paper's register: the basis of a three-way merge should another device's,
+    #: written without seeing some of them, win. (A state of the version before kept one
+    #: [stamp, tags]: read as a chain of one.)
+    tag_bases: dict[str, list[list[Any]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -213,7 +216,10 @@ class SyncState:
             held=[r for r in _rows(data, "held", lambda _r: True) if isinstance(r, list)],
             marked_at=float(_typed(data, "marked_at", (int, float), 0.0)),
             unavailable=_table(data, "unavailable", lambda v: isinstance(v, str)),
-            tag_bases=_table(data, "tag_bases", _is_tag_basis),
+            tag_bases={
+                pid: [chain] if _is_tag_basis(chain) else chain
+                for pid, chain in _table(data, "tag_bases", _is_tag_chain).items()
+            },
         )
 
 
@@ -325,6 +331,13 @@ def _is_tag_basis(value: Any) -> bool:
         and _is_count(value[0])
         and valid_value(TAGS, value[1])
     )
+
+
+def _is_tag_chain(value: Any) -> bool:
+    """[[stamp, tags], …], not empty; or one [stamp, tags] (the version before this one)."""
+    if _is_tag_basis(value):
+        return True
+    return isinstance(value, list) and bool(value) and all(map(_is_tag_basis, value))
 
 
 def _is_device(value: Any) -> bool:

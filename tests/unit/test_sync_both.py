@@ -424,3 +424,155 @@ def test_merged_tags_keep_what_either_added_and_leave_out_what_either_took_out()
     assert merged_tags(["a", "b"], ["b"], ["a", "b"]) == ["b"]  # ours took "a" out
     assert merged_tags(["x"], ["x"], ["a"]) == ["x"]  # both took "a" out, both added "x"
     assert merged_tags(["a"], ["b"], []) == ["a", "b"]  # nothing known before: both kept
+
+
+# -- tags: a chain of this device's records the other never saw ------------------------------
+
+
+def test_tags_sent_twice_and_never_seen_by_the_other_device_keep_both_added(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """The reviewer's case: #c sent, then #d sent, while the desktop, offline all along,
+    added #e. The merge was over what the laptop's last list was written over ([s, c], its
+    own list the desktop never saw): #c looked taken out by the desktop, and was lost."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["s"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["s", "c"])
+    laptop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["s", "c", "d"])
+    laptop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["s", "e"])  # later: it holds
+    desktop.sync()
+    clock[0] += 60
+
+    assert laptop.sync().tags_merged == 1
+    desktop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"s", "c", "d", "e"}
+
+
+def test_tags_sent_then_edited_unsent_keep_both_added_when_the_other_wins(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """#rl sent, then #x added and not yet sent, while the desktop added #theory without
+    seeing #rl: the merge of the unsent list was over [s, rl], and #rl was lost."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["s"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["s", "rl"])
+    laptop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["s", "rl", "x"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["s", "theory"])
+    desktop.sync()
+    clock[0] += 60
+
+    assert laptop.sync().tags_merged == 1
+    desktop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"s", "rl", "theory", "x"}
+
+
+def test_a_tag_taken_out_after_seeing_the_first_of_two_records_stays_out(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """The desktop saw the laptop's [s, c] and took #c out; the laptop meanwhile sent
+    [s, c, d]. The merge is over what the desktop saw, [s, c]: #c stays out, #d is in."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["s"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["s", "c"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["s", "c", "d"])
+    laptop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["s"])  # #c out, after seeing it; [s, c, d] unseen
+    desktop.sync()
+    clock[0] += 60
+
+    laptop.sync(), desktop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"s", "d"}
+
+
+def test_a_state_keeping_one_tags_basis_reads_as_a_chain_of_one() -> None:
+    """A sync state of the version before kept [stamp, tags] for a paper: it reads."""
+    from storage.sync.state import SyncState
+
+    state = SyncState.from_json({"tag_bases": {"p1": [5, ["a"]], "p2": [[5, []], [9, ["b"]]]}})
+
+    assert state.tag_bases == {"p1": [[5, ["a"]]], "p2": [[5, []], [9, ["b"]]]}
+    with pytest.raises(ValueError):
+        SyncState.from_json({"tag_bases": {"p1": []}})
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_tag_some_edit_added_and_no_edit_removed_is_on_every_device_at_the_end(
+    tmp_path: Path, clock: list[float], seed: int, shared: bool
+) -> None:
+    """Three devices edit one paper's tags, sync, and pass their files on (one folder, or a
+    copy each) in an order drawn from ``seed``; once quiet, every device holds the same tags,
+    each of them added by some edit, and among them each tag added and never taken out."""
+    import random
+
+    from tests.unit.test_sync_support import copy_folder
+
+    draw = random.Random(seed)
+    found = [
+        Machine(tmp_path / f"h{n}", tmp_path / ("f" if shared else f"f{n}"), base=lambda: clock[0])
+        for n in range(3)
+    ]
+    found[0].seed()
+
+    def give(source: Machine, target: Machine) -> None:
+        if not shared and source is not target:
+            own = source.folder / ROOT_NAME / source.device_id
+            copy_folder(own, target.folder / ROOT_NAME / source.device_id)
+
+    def everywhere() -> None:
+        for source in found:
+            for target in found:
+                give(source, target)
+
+    for _ in range(2):
+        for machine in found:
+            machine.sync()
+            everywhere()
+    pid = found[0].library.papers()[0].id
+    added: set[str] = set()
+    removed: set[str] = set()
+    for _step in range(draw.randrange(4, 14)):
+        clock[0] += draw.choice([0.5, 2, 30, 90])
+        machine, what = draw.choice(found), draw.random()
+        if what < 0.45:
+            now = tags(machine, pid)
+            new = {tag for tag in "abcde" if (tag in now) != (draw.random() < 0.3)}
+            added |= new - now
+            removed |= now - new
+            machine.library.set_tags(pid, sorted(new))
+        elif what < 0.8:
+            machine.sync()
+        else:
+            give(machine, draw.choice(found))
+    for _round in range(8):
+        moved = 0
+        for machine in found:
+            clock[0] += 1
+            report = machine.sync()
+            moved += report.sent + report.received
+            everywhere()
+        if not moved:
+            break
+    assert not moved
+    ends = [tags(machine, pid) for machine in found]
+    assert ends[0] == ends[1] == ends[2]
+    assert added - removed <= ends[0] <= added
