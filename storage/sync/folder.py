@@ -7,7 +7,8 @@
                               device.json    the device's name and last sync: replaced atomically
 
 A file-sync tool or git therefore never sees two writers of one file. What such tools do all the
-same is read as it comes: a file still arriving ends in an incomplete record, or holds a block
+same is read as it comes: a file still arriving ends in an incomplete record (or a note's or
+tags' basis without the record written right after it), or holds a block
 of zeros where bytes have not arrived (read up to it, the rest next time; zeros that stay are
 damage, skipped: ``Hole``); a conflicted copy (``triage (conflicted copy).jsonl``,
 ``triage.sync-conflict-….jsonl``, ``triage 2.jsonl``) is one more log to read, since every
@@ -45,7 +46,7 @@ import orjson
 from storage.errors import LibraryError
 from storage.files.atomic import atomic_write, fsync_folder
 from storage.locations import is_library_folder
-from storage.sync.records import MAX_LINE, Record, is_id, parse_record
+from storage.sync.records import BASIS, MAX_LINE, Record, is_id, parse_record
 
 ROOT_NAME = "papers-tui"
 TRIAGE_LOG = "triage.jsonl"
@@ -474,7 +475,10 @@ def _scan(
     start is inside a line too long to be a record, skipped to its end; ``lasting``: where
     a line holding zeros that stayed starts, ``own``: any line holding zeros is damage).
 
-    Returns where the cursor goes, and why it stops there: "" after the last complete line,
+    Returns where the cursor goes, and why it stops there: "" after the last complete line
+    (in another's log, before it when it is a ``BASIS`` whose record has not arrived: a sync
+    tool delivering the log in parts cut between the two, which a device writes one after the
+    other; read again with its record, or its basis would be gone by then: ``Folded.bases``),
     ``"hole"`` before the first line holding a hole (read again once it has arrived, and
     nothing past it now), ``"inside"`` inside a line too long to be a record, not ended yet
     (the rest of it skipped next time).
@@ -489,14 +493,23 @@ def _scan(
             break
         scan.feed(chunk, pos)
         if sink is not None and result.records:
-            sink(result.records)
-            result.records = []
+            held = [result.records.pop()] if scan.basis_at is not None else []
+            if result.records:  # (a basis last: held until the record after it is read)
+                sink(result.records)
+            result.records = held
         pos += len(chunk)
+    settled, why = scan.settled, ""
     if scan.hole_at is not None:
-        return scan.hole_at, "hole"
-    if scan.overlong and pos > scan.settled:
-        return pos, "inside"
-    return scan.settled, ""
+        settled, why = scan.hole_at, "hole"
+    elif scan.overlong and pos > scan.settled:
+        settled, why = pos, "inside"
+    elif scan.basis_at is not None and not own:  # its record has not arrived: both next time
+        result.records.pop()
+        settled = scan.basis_at
+    if sink is not None and result.records:
+        sink(result.records)
+        result.records = []
+    return settled, why
 
 
 class _Scan:
@@ -513,6 +526,7 @@ class _Scan:
         self.holed = False
         self.settled = start  # after the last complete line (before a hole: its line)
         self.hole_at: int | None = None
+        self.basis_at: int | None = None  # where the last line starts, when it is a BASIS
 
     def feed(self, chunk: bytes, pos: int) -> None:
         first = chunk.find(b"\n")
@@ -525,9 +539,11 @@ class _Scan:
         if last > first:
             whole = chunk[first + 1 : last]  # lines within this chunk: each < MAX_LINE
             if self.hole_at is None and _HOLE not in whole:
+                at = pos + first + 1
                 for raw in whole.split(b"\n"):
                     if raw.strip():
-                        _take(raw, self.result)
+                        self._take(raw, at)
+                    at += len(raw) + 1
                 self.settled = pos + last + 1
             else:
                 at = pos + first + 1
@@ -560,12 +576,20 @@ class _Scan:
             pass  # the hole's line, or one after it: read once the hole is filled
         elif self.holed or self.overlong:  # zeros that stayed, or too long
             self.result.skipped += 1
+            self.basis_at = None
         elif self.line.strip():
-            _take(bytes(self.line), self.result)
+            self._take(bytes(self.line), line_end - 1 - len(self.line))
         if self.hole_at is None:
             self.settled = line_end
         self.line = bytearray()
         self.overlong = self.holed = False
+
+    def _take(self, raw: bytes, at: int) -> None:
+        """Take the line starting at ``at``, keeping where it starts if it is a ``BASIS``."""
+        records = self.result.records
+        count = len(records)
+        _take(raw, self.result)
+        self.basis_at = at if len(records) > count and records[-1].kind == BASIS else None
 
 
 def _take(raw: bytes, result: LogRead) -> None:

@@ -576,3 +576,60 @@ def test_a_tag_some_edit_added_and_no_edit_removed_is_on_every_device_at_the_end
     ends = [tags(machine, pid) for machine in found]
     assert ends[0] == ends[1] == ends[2]
     assert added - removed <= ends[0] <= added
+
+
+@pytest.mark.parametrize("kind", ["tags", "note"])
+def test_a_basis_arriving_without_its_record_is_read_again_with_it(
+    tmp_path: Path, clock: list[float], kind: str
+) -> None:
+    """Each device with its own copy of the folder: the desktop's log reaches the laptop's
+    cut right after the BASIS line of its tags (or note), the record itself after the next
+    sync. The basis was read alone and forgotten, the record then taken as a version's
+    without bases (the later holds): the laptop's tags (note), never seen, were lost."""
+    from tests.unit.test_sync_support import copy_folder
+
+    laptop = Machine(tmp_path / "laptop", tmp_path / "folder-laptop", base=lambda: clock[0])
+    desktop = Machine(tmp_path / "desktop", tmp_path / "folder-desktop", base=lambda: clock[0])
+    laptop.seed()
+
+    def give(source: Machine, target: Machine) -> None:
+        own = source.folder / ROOT_NAME / source.device_id
+        copy_folder(own, target.folder / ROOT_NAME / source.device_id)
+
+    def edit(machine: Machine, pid: str, value: str) -> None:
+        if kind == "tags":
+            machine.library.set_tags(pid, ["s", value])
+        else:
+            machine.library.set_note(pid, value)
+
+    laptop.sync("laptop"), give(laptop, desktop), desktop.sync("desktop"), give(desktop, laptop)
+    laptop.sync()
+    pid = laptop.library.papers()[0].id
+    if kind == "tags":
+        laptop.library.set_tags(pid, ["s"])
+    laptop.sync(), give(laptop, desktop), desktop.sync(), give(desktop, laptop), laptop.sync()
+    clock[0] += 60
+    edit(laptop, pid, "rl")
+    laptop.sync()  # sent: the desktop does not have it yet
+    clock[0] += 60
+    edit(desktop, pid, "theory")
+    desktop.sync()
+    whole = (desktop.folder / ROOT_NAME / desktop.device_id / TRIAGE_LOG).read_bytes()
+    lines = whole.splitlines(keepends=True)
+    assert orjson.loads(lines[-2])[0] == BASIS and orjson.loads(lines[-1])[0] != BASIS
+    arriving = laptop.folder / ROOT_NAME / desktop.device_id / TRIAGE_LOG
+    arriving.write_bytes(b"".join(lines[:-1]))  # the basis has arrived, its record not yet
+    clock[0] += 60
+    assert any("not fully arrived" in problem for problem in laptop.sync().problems)
+    arriving.write_bytes(whole)
+    clock[0] += 60
+    report = laptop.sync()
+    assert report.kept_both + report.tags_merged == 1  # merged here, where ours lost
+    for _ in range(2):
+        give(laptop, desktop), desktop.sync(), give(desktop, laptop), laptop.sync()
+    if kind == "tags":
+        assert tags(laptop, pid) == tags(desktop, pid) == {"s", "rl", "theory"}
+    else:
+        assert note(laptop, pid) == note(desktop, pid)
+        assert note(laptop, pid).startswith("theory\n\n--- also written on laptop, ")
+        assert note(laptop, pid).endswith(": kept by sync ---\nrl")

@@ -13,7 +13,14 @@ from storage import Library
 from storage.sync import sync_library
 from storage.sync.device import MAX_NAME, clean_name
 from storage.sync.folder import HOLE_SETTLE_MS, HOLE_WAIT_MS, MAX_CARD, Hole, SyncFolder
-from storage.sync.records import CLOCK_CEILING, MAX_AHEAD_MS, MAX_STAMP, Clock, parse_record
+from storage.sync.records import (
+    CLOCK_CEILING,
+    MAX_AHEAD_MS,
+    MAX_STAMP,
+    Clock,
+    Record,
+    parse_record,
+)
 from tests.unit.test_sync_support import seeded, shown
 
 DEVICE = "eeee000000000001"
@@ -84,6 +91,45 @@ def test_a_block_of_zeros_is_read_again_once_it_arrives(tmp_path: Path, block: i
     stamps = {r.stamp for r in first.records} | {r.stamp for r in second.records}
     assert stamps == {1_700_000_000_000 + n for n in range(300)}  # every record, once arrived
     assert second.cursor.offset == log_path.stat().st_size
+
+
+@pytest.mark.parametrize("chunk", [50, 1 << 20])
+def test_a_basis_last_in_a_log_waits_for_its_record_and_nothing_is_taken_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """A log another device wrote arrives cut after a BASIS line: the cursor stops before it,
+    and it is read once, with its record, after the rest arrives (chunks as small as a line:
+    a basis at a chunk's end is held for the next). A basis followed by another record (its
+    own never written: a writer killed in between) is read past, as any line."""
+    import storage.sync.folder
+
+    monkeypatch.setattr(storage.sync.folder, "_CHUNK", chunk)
+    place = SyncFolder(tmp_path)
+    basis = orjson.dumps(["b", 1_700_000_000_005, DEVICE, PAPER, ["g", 0, ""]]) + b"\n"
+    tags = orjson.dumps(["g", 1_700_000_000_005, DEVICE, PAPER, ["x"]]) + b"\n"
+    head = b"".join(record(1_700_000_000_000 + n) + b"\n" for n in range(5))
+    log_path = tmp_path / "papers-tui" / DEVICE / "triage.jsonl"
+    log_path.parent.mkdir(parents=True)
+    log_path.write_bytes(head + basis + b"\r\n")
+    (log,) = place.log_files()
+    taken: list[str] = []
+
+    def sink(records: list[Record]) -> None:
+        taken.extend(r.kind for r in records)
+
+    first = place.read(log, None, sink)
+    assert taken == 5 * ["s"] and first.cursor.offset == len(head)
+    assert first.waiting == len(basis) + 2 and not first.skipped
+    assert place.read(log, first.cursor, sink).cursor == first.cursor  # the same, read again
+    log_path.write_bytes(head + basis + tags + basis)
+    second = place.read(log, first.cursor, sink)
+    assert taken == [*5 * ["s"], "b", "g"] and second.waiting == len(basis)
+    log_path.write_bytes(head + basis + tags + basis + record(1_700_000_000_009) + b"\n")
+    third = place.read(log, second.cursor, sink)
+    assert taken[7:] == ["b", "s"] and not third.waiting
+    assert third.cursor.offset == log_path.stat().st_size
+    own = place.read(log, None, own=True)  # its own log: no byte of it on its way
+    assert own.cursor.offset == log_path.stat().st_size
 
 
 def test_zeros_that_stay_are_damage_once_the_log_grew_past_them_or_a_day_went_by(
