@@ -58,6 +58,11 @@ def triage_values(triage: TriageState, pid: str) -> dict[str, Any]:
     }
 
 
+#: The key of a merge's pending note (``SyncState.pending``) under which are the notes and tags
+#: the library held where that merge keeps both (``storage.sync.both``): register → paper → value.
+SHOWN = "shown"
+
+
 class Base:
     """What the library's files held after the last sync: the registers' values, except where
     a merge was cut short after writing them (``written``: what it wrote)."""
@@ -76,6 +81,35 @@ class Base:
         #: This device's records (kind, paper, stamp) that a sync cut short made (its outbox):
         #: in the registers, but not in those a finished sync saved.
         self.unsaved = frozenset(unsaved)
+        #: The notes and tags the library holds where a merge not written into it yet keeps
+        #: both (``storage.sync.both``): register → paper → value, noted with it (``SHOWN``).
+        self.shown: dict[str, dict[str, Any]] = {}
+
+    def cut_short(self, pending: Mapping[str, Any], mark: int | None, triage: TriageState) -> bool:
+        """Take what a merge noted as ``pending`` (``SyncState.pending``) left in the library,
+        ``triage.json`` marked ``mark`` and holding ``triage``; True when it wrote the triage.
+        Written: the values it wrote. Not: the notes and tags it kept both of (``SHOWN``)
+        that the library still holds as it found them, not edited here since: the merge in
+        the registers, not written yet, is not taken for an edit made here over it (sent
+        stamped after it, it took the other device's note or tag out everywhere)."""
+        if mark == pending.get("generation"):
+            self.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
+            return True
+        self.shown = {
+            kind: {pid: v for pid, v in held.items() if triage_values(triage, pid)[kind] == v}
+            for kind, held in (pending.get(SHOWN) or {}).items()
+        }
+        self.triage_written(self.shown)
+        return False
+
+    def merging(self, records: list[Record], triage: TriageState) -> list[Record]:
+        """``records`` of a merge that keeps both (``storage.sync.both``), their notes and
+        tags as the library holds them noted (``shown``) until it is written into it."""
+        for record in records:
+            if record.kind in (NOTE, TAGS):
+                value = triage_values(triage, record.paper)[record.kind]
+                self.shown.setdefault(record.kind, {})[record.paper] = value
+        return records
 
     def holder(self, kind: str, pid: str) -> list[Any] | None:
         """The register's holder after the last sync (and this device's records waiting)."""

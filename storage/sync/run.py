@@ -48,6 +48,7 @@ from storage.sync.folder import (
     shown,
 )
 from storage.sync.local import (
+    SHOWN,
     Base,
     OlderFile,
     local_papers,
@@ -228,13 +229,11 @@ class _Sync:
         state, again, present = self.state, self.again, self.present
         triage = self.library.triage_file
         mark = triage.synced_generation(self.marker)
-        written_here = mark == pending.get("generation")
-        if written_here:
-            self.base.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
+        triage_state = triage.state()
+        written_here = self.base.cut_short(pending, mark, triage_state)
         since = self._file_older_since(mark)
         written = triage.written_at()  # when notes and tags were written here
         older = None if since is None else OlderFile(since, *written)
-        triage_state = triage.state()
         waiting = set(state.waiting)
         touched, restored = self._touched(triage_state, pending, since, written_here=written_here)
         # a merge noted and cut short before it wrote the triage: what it was writing there
@@ -260,7 +259,8 @@ class _Sync:
         self._send(with_bases(records, self.base, state))
         self.triage_sent = bool(records)
         home = self.library.home  # (where a note too long to keep both is set aside)
-        self._send(keep_both(state, self.base, records, self.folded, self.clock, self.report, home))
+        both = keep_both(state, self.base, records, self.folded, self.clock, self.report, home)
+        self._send(self.base.merging(both, triage_state))  # (what they replace: noted)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)
         for kind in KINDS:
@@ -656,7 +656,7 @@ class _Sync:
             tag_bases=self.state.tag_bases,  # what the tags records in the outbox were over
         )
         if plan:
-            noted["pending"] = {"generation": generation, **plan.written()}
+            noted["pending"] = {"generation": generation, **plan.written(), SHOWN: self.base.shown}
         save_state(self.path, SyncState.from_json(noted))
 
     def _append_outbox(self) -> None:

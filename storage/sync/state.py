@@ -12,7 +12,9 @@
   in the folder yet (it was read-only or missing). ``steps``: the undo log's steps as last
   seen, so that a paper decided and put back between two syncs still counts as changed.
 - ``pending``: what a merge is writing into the library, kept until it is written: a sync cut
-  short between the two (a crash, a full disk) is finished by the next one from it.
+  short between the two (a crash, a full disk) is finished by the next one from it. Under
+  ``shown``: the notes and tags the library held where that merge keeps both (``both``), so
+  that the next sync does not send them as edits made here over the merge.
 - ``tag_bases``: the tags each of this device's tags records that hold their registers was
   written over, and those of the records of this device it followed (a chain of them), so that
   one another device replaced without seeing it is merged with that device's as sets
@@ -42,6 +44,7 @@ from storage.sync.device import SYNC_DIR
 from storage.sync.records import (
     BASIS,
     KINDS,
+    NOTE,
     PAPER,
     TAGS,
     TRIAGE_KINDS,
@@ -370,6 +373,11 @@ def _pending(value: Any) -> dict[str, Any] | None:
         _table(value, kind, lambda held, kind=kind: valid_value(kind, held))
     _table(value, PAPER, lambda digest: digest is None or isinstance(digest, str))
     _table(value, "at", _is_number)  # ``merge.DECIDED_AT``
+    shown = _table(value, "shown", lambda held: isinstance(held, dict))  # ``local.SHOWN``
+    for kind in shown:
+        if kind not in (NOTE, TAGS):
+            raise _wrong("pending", value)
+        _table(shown, kind, lambda held, kind=kind: valid_value(kind, held))
     return value
 
 

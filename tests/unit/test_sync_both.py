@@ -633,3 +633,108 @@ def test_a_basis_arriving_without_its_record_is_read_again_with_it(
         assert note(laptop, pid) == note(desktop, pid)
         assert note(laptop, pid).startswith("theory\n\n--- also written on laptop, ")
         assert note(laptop, pid).endswith(": kept by sync ---\nrl")
+
+
+# -- a merge cut short before it wrote triage.json -------------------------------------------
+
+
+def _cut_short_merge(machine: Machine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sync ``machine`` until its merge record is in the folder, then stop it before the merge
+    is written into ``triage.json`` (a kill, a full disk)."""
+    import storage.sync.run
+
+    def full_disk(*_args: object, **_kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(storage.sync.run, "apply_plan", full_disk)
+        with pytest.raises(OSError):
+            machine.sync()
+
+
+def test_tags_merged_by_a_sync_cut_short_are_kept_by_the_next(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reviewer's case: the laptop's merge of #rl with the desktop's #theory was in the
+    folder, triage.json not written yet. The next sync took the library's [survey, rl] as a
+    list written here over the merge, sent it stamped after it, and #theory was gone from
+    both."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["survey", "rl"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "theory"])
+    laptop.sync(), desktop.sync()  # the desktop's list holds
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    assert laptop.sync().sent_kinds.get("g", 0) == 0  # nothing tagged here since
+    assert tags(laptop, pid) == {"survey", "rl", "theory"}
+    desktop.sync(), laptop.sync(), desktop.sync()
+    assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "theory"}
+
+
+def test_tags_written_after_a_merge_cut_short_are_sent(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tags written here between the sync cut short and the next are a change made here: sent,
+    and held on both."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["survey", "rl"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "theory"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    clock[0] += 60
+    laptop.sync()
+    desktop.sync(), laptop.sync(), desktop.sync()
+    assert "new" in tags(laptop, pid)
+    assert tags(laptop, pid) == tags(desktop, pid)
+
+
+def test_notes_kept_both_by_a_sync_cut_short_are_kept_by_the_next(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As for tags: the note that kept both texts was in the folder, triage.json not written;
+    the next sync sent the laptop's own text over it, and the desktop's was gone from both."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_note(pid, "laptop text")
+    clock[0] += 60
+    desktop.library.set_note(pid, "desktop text")
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    laptop.sync(), desktop.sync(), laptop.sync(), desktop.sync()
+    assert note(laptop, pid) == note(desktop, pid)
+    assert "desktop text" in note(laptop, pid)
+    assert "laptop text" in note(laptop, pid)
+
+
+def test_a_note_written_after_a_merge_cut_short_is_sent(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note written here between the sync cut short and the next is sent, and held on both."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_note(pid, "laptop text")
+    clock[0] += 60
+    desktop.library.set_note(pid, "desktop text")
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    laptop.library.set_note(pid, "written after")
+    clock[0] += 60
+    laptop.sync(), desktop.sync(), laptop.sync(), desktop.sync()
+    assert note(laptop, pid) == note(desktop, pid)
+    assert "written after" in note(laptop, pid)
