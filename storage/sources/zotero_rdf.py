@@ -281,7 +281,9 @@ _ARXIV_DOI: Final = re.compile(rf"10\.48550/arxiv\.({ARXIV_ID.pattern})", re.IGN
 
 
 def _title(text: str) -> str:
-    return _RICH_TEXT.sub("", text) if "<" in text else text
+    """A title in Zotero's rich text as its text: its elements read (``plain_title``: ``H₂O``),
+    then any tag of them left alone (an unclosed ``<span class="nocase">``) dropped."""
+    return _RICH_TEXT.sub("", plain_title(text)) if "<" in text else text
 
 
 def _fields(graph: _Graph, item: Element, kind: str, shared: Counter[int]) -> dict[str, Any]:
@@ -289,7 +291,7 @@ def _fields(graph: _Graph, item: Element, kind: str, shared: Counter[int]) -> di
     entry = entry_type(kind)
     fields: dict[str, Any] = {
         "entry_type": entry,
-        "title": plain_title(_title(_first(item, _TITLE))),  # Zotero's rich text: its text
+        "title": _title(_first(item, _TITLE)),  # Zotero's rich text: its text
         "abstract": _first(item, f"{{{DCTERMS}}}abstract"),
         "authors": _people(graph, item, _PRIMARY) or _people(graph, item, _EDITORS),
         "pages": _first(item, f"{{{BIB}}}pages"),

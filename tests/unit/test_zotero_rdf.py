@@ -482,3 +482,22 @@ def test_a_document_using_every_private_block_keeps_its_own_and_reads_controls_a
     )
     (record,) = read_source(endnote).records
     assert record.title == f"All {own}\ufffd."
+
+
+def test_a_titles_scripts_are_read_as_script_characters_and_stray_tags_dropped(
+    tmp_path: Path,
+) -> None:
+    """Zotero keeps a title's subscripts as ``<sub>``: they read ``CO₂`` as in its other
+    exports (its own strip of the tags ran first and left ``CO2``); a tag left unclosed is
+    dropped still."""
+    rdf = export(
+        tmp_path,
+        items(
+            '<bib:Article rdf:about="#a"><z:itemType>journalArticle</z:itemType>'
+            "<dc:title>&lt;i&gt;In vivo&lt;/i&gt; CO&lt;sub&gt;2&lt;/sub&gt; uptake "
+            '&lt;span class="nocase"&gt;of mice</dc:title>'
+            f"<dcterms:abstract>{ABSTRACT}</dcterms:abstract></bib:Article>"
+        ),
+    )
+    (record,) = read_source(rdf).records
+    assert record.title == "In vivo CO₂ uptake of mice"
