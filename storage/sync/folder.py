@@ -503,8 +503,8 @@ def _scan(
         settled, why = scan.hole_at, "hole"
     elif scan.overlong and pos > scan.settled:
         settled, why = pos, "inside"
-    elif scan.basis_at is not None and not own:  # its record has not arrived: both next time
-        result.records.pop()
+    if scan.basis_at is not None and not own and why != "inside":
+        result.records.pop()  # its record has not arrived (or is zeros yet): both next time
         settled = scan.basis_at
     if sink is not None and result.records:
         sink(result.records)
@@ -560,7 +560,8 @@ class _Scan:
             tail = bytes(self.line[-len(_HOLE) :]) if self.line else b""
             if _HOLE in piece or (tail and _HOLE in tail + piece[: len(_HOLE)]):
                 self.holed = True
-                damage = self.own or self.lasting == self.settled
+                # (waiting before a basis: the zeros are in the line after it)
+                damage = self.own or self.lasting in (self.settled, self.basis_at)
                 if self.hole_at is None and not damage:
                     self.hole_at = self.settled
         if self.overlong:

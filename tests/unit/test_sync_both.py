@@ -578,14 +578,16 @@ def test_a_tag_some_edit_added_and_no_edit_removed_is_on_every_device_at_the_end
     assert added - removed <= ends[0] <= added
 
 
+@pytest.mark.parametrize("arrival", ["cut", "zeros"])
 @pytest.mark.parametrize("kind", ["tags", "note"])
 def test_a_basis_arriving_without_its_record_is_read_again_with_it(
-    tmp_path: Path, clock: list[float], kind: str
+    tmp_path: Path, clock: list[float], kind: str, arrival: str
 ) -> None:
     """Each device with its own copy of the folder: the desktop's log reaches the laptop's
-    cut right after the BASIS line of its tags (or note), the record itself after the next
-    sync. The basis was read alone and forgotten, the record then taken as a version's
-    without bases (the later holds): the laptop's tags (note), never seen, were lost."""
+    cut right after the BASIS line of its tags (or note), or with a block of zeros where the
+    record goes, the record itself after the next sync. The basis was read alone and
+    forgotten, the record then taken as a version's without bases (the later holds): the
+    laptop's tags (note), never seen, were lost."""
     from tests.unit.test_sync_support import copy_folder
 
     laptop = Machine(tmp_path / "laptop", tmp_path / "folder-laptop", base=lambda: clock[0])
@@ -618,7 +620,8 @@ def test_a_basis_arriving_without_its_record_is_read_again_with_it(
     lines = whole.splitlines(keepends=True)
     assert orjson.loads(lines[-2])[0] == BASIS and orjson.loads(lines[-1])[0] != BASIS
     arriving = laptop.folder / ROOT_NAME / desktop.device_id / TRIAGE_LOG
-    arriving.write_bytes(b"".join(lines[:-1]))  # the basis has arrived, its record not yet
+    holes = b"\0" * 4096 if arrival == "zeros" else b""
+    arriving.write_bytes(b"".join(lines[:-1]) + holes)  # the basis has arrived, its record not
     clock[0] += 60
     assert any("not fully arrived" in problem for problem in laptop.sync().problems)
     arriving.write_bytes(whole)

@@ -132,6 +132,47 @@ def test_a_basis_last_in_a_log_waits_for_its_record_and_nothing_is_taken_twice(
     assert own.cursor.offset == log_path.stat().st_size
 
 
+@pytest.mark.parametrize("chunk", [50, 1 << 20])
+def test_a_basis_before_a_block_of_zeros_waits_there_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """A sync tool filling a log block by block shows zeros where the record after a BASIS
+    goes: the cursor waits before the basis, not after it (read alone, it was gone when its
+    record arrived, which then held no basis and dropped this device's tags or note). Zeros
+    that stay are damage after their wait, as any: the basis is read past then."""
+    import storage.sync.folder
+
+    monkeypatch.setattr(storage.sync.folder, "_CHUNK", chunk)
+    place = SyncFolder(tmp_path)
+    basis = orjson.dumps(["b", 1_700_000_000_005, DEVICE, PAPER, ["g", 0, ""]]) + b"\n"
+    tags = orjson.dumps(["g", 1_700_000_000_005, DEVICE, PAPER, ["x"]]) + b"\n"
+    head = b"".join(record(1_700_000_000_000 + n) + b"\n" for n in range(5))
+    after = record(1_700_000_000_009) + b"\n"
+    log_path = tmp_path / "papers-tui" / DEVICE / "triage.jsonl"
+    log_path.parent.mkdir(parents=True)
+    log_path.write_bytes(head + basis + b"\0" * 4096 + b"\n" + after)
+    (log,) = place.log_files()
+    taken: list[str] = []
+
+    def sink(records: list[Record]) -> None:
+        taken.extend(r.kind for r in records)
+
+    now = 1_800_000_000_000
+    first = place.read(log, None, sink, now=now)
+    assert taken == 5 * ["s"] and first.cursor.offset == len(head) and first.waiting
+    assert first.hole == Hole(len(head), log_path.stat().st_size, now)
+    again = place.read(log, first.cursor, sink, hole=first.hole, now=now + 60_000)
+    assert again.cursor == first.cursor and again.hole == first.hole and taken == 5 * ["s"]
+    log_path.write_bytes(head + basis + tags + after)
+    second = place.read(log, first.cursor, sink, hole=first.hole, now=now + 60_000)
+    assert taken[5:] == ["b", "g", "s"] and not second.waiting and second.hole is None
+    taken.clear()
+    log_path.write_bytes(head + basis + b"\0" * 4096 + b"\n" + after)  # zeros that stay
+    day = place.read(log, first.cursor, sink, hole=first.hole, now=now + HOLE_WAIT_MS)
+    assert taken == ["b", "s"] and day.skipped == 1 and not day.waiting
+    assert day.cursor.offset == log_path.stat().st_size
+
+
 def test_zeros_that_stay_are_damage_once_the_log_grew_past_them_or_a_day_went_by(
     tmp_path: Path,
 ) -> None:
