@@ -51,15 +51,22 @@ _NAMED_TAGS = 5
 _CHAIN = 32
 
 
-def with_bases(records: list[Record], base: Base, state: SyncState) -> list[Record]:
+def with_bases(records: list[Record], base: Base, state: SyncState, name: str) -> list[Record]:
     """``records`` with each note and tags record after its ``BASIS``: the note or tags this
     device showed when it was written (the register's holder after the last sync, or the
     value a merge cut short wrote: ``Base.seen``). The tags shown then are kept too
-    (``SyncState.tag_bases``)."""
+    (``SyncState.tag_bases``). An edit made over what the library showed before a merge cut
+    short was written into it (``Base.edited``) is sent merged with that merge, over it
+    (``over_merge``; ``name``: this device's)."""
     found: list[Record] = []
     for record in records:
         if record.kind in BASES:
             kind, pid = record.kind, record.paper
+            shown = base.edited.get(kind, {})
+            if pid in shown:
+                merged = base.value(kind, pid)
+                value = over_merge(kind, merged, record.value, shown[pid], (name, record.stamp))
+                record = Record(kind, record.stamp, record.device, pid, value)
             held = base.holder(kind, pid)
             if base.seen(kind, pid, state.registers) != (held[0] if held else 0):
                 held = state.registers[kind].get(pid)
@@ -69,6 +76,24 @@ def with_bases(records: list[Record], base: Base, state: SyncState) -> list[Reco
                 _chain_on(state, pid, base.holder(TAGS, pid), record.stamp, base.value(TAGS, pid))
         found.append(record)
     return found
+
+
+def over_merge(kind: str, merged: Any, edited: Any, shown: Any, written: tuple[str, int]) -> Any:
+    """What an edit made here over ``shown`` (the library's note or tags before a merge cut
+    short was written into it) becomes over that merge, ``merged``: tags merged as sets over
+    ``shown`` (what either took out stays out); a note whose own block ends the merge gets the
+    edit in its place (none: the block and its mark go), else the edit kept beside it, marked
+    as ``written`` (this device's name, the edit's stamp)."""
+    if kind == TAGS:
+        return merged_tags(merged, edited, shown)
+    text, before, after = str(merged), str(shown).strip(), str(edited).strip()
+    if before and text.endswith(f"\n{before}"):
+        head = text[: len(text) - len(before)].rstrip()
+        if after:
+            return f"{head}\n{after}"
+        top, _, last = head.rpartition("\n")
+        return top.strip() if _MARKED.fullmatch(last) else head
+    return both_texts(text, after, *written) or text
 
 
 def _chain_on(

@@ -84,6 +84,9 @@ class Base:
         #: The notes and tags the library holds where a merge not written into it yet keeps
         #: both (``storage.sync.both``): register → paper → value, noted with it (``SHOWN``).
         self.shown: dict[str, dict[str, Any]] = {}
+        #: Those the library held there that were edited here since: the edit was made over
+        #: them, not over the merge (``storage.sync.both.with_bases`` merges it with it).
+        self.edited: dict[str, dict[str, Any]] = {}
 
     def cut_short(self, pending: Mapping[str, Any], mark: int | None, triage: TriageState) -> bool:
         """Take what a merge noted as ``pending`` (``SyncState.pending``) left in the library,
@@ -91,14 +94,15 @@ class Base:
         Written: the values it wrote. Not: the notes and tags it kept both of (``SHOWN``)
         that the library still holds as it found them, not edited here since: the merge in
         the registers, not written yet, is not taken for an edit made here over it (sent
-        stamped after it, it took the other device's note or tag out everywhere)."""
+        stamped after it, it took the other device's note or tag out everywhere); those edited
+        since are noted too (``edited``)."""
         if mark == pending.get("generation"):
             self.triage_written({k: v for k, v in pending.items() if k in TRIAGE_KINDS})
             return True
-        self.shown = {
-            kind: {pid: v for pid, v in held.items() if triage_values(triage, pid)[kind] == v}
-            for kind, held in (pending.get(SHOWN) or {}).items()
-        }
+        for kind, held in (pending.get(SHOWN) or {}).items():
+            for pid, value in held.items():
+                same = triage_values(triage, pid)[kind] == value
+                (self.shown if same else self.edited).setdefault(kind, {})[pid] = value
         self.triage_written(self.shown)
         return False
 

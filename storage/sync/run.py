@@ -256,7 +256,7 @@ class _Sync:
             written,
         )
         self.clock.see(self.local_clock.last)
-        self._send(with_bases(records, self.base, state))
+        self._send(with_bases(records, self.base, state, self.report.device.name))
         self.triage_sent = bool(records)
         home = self.library.home  # (where a note too long to keep both is set aside)
         both = keep_both(state, self.base, records, self.folded, self.clock, self.report, home)

@@ -679,11 +679,13 @@ def test_tags_merged_by_a_sync_cut_short_are_kept_by_the_next(
     assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "theory"}
 
 
+@pytest.mark.parametrize("edited", [["survey", "rl", "new"], ["new"], []])
 def test_tags_written_after_a_merge_cut_short_are_sent(
-    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch, edited: list[str]
 ) -> None:
     """Tags written here between the sync cut short and the next are a change made here: sent,
-    and held on both."""
+    and held on both. They were written over the list the library showed, not over the merge
+    it did not show yet: the other device's #theory, never seen here, stays (it was lost)."""
     (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
     laptop.library.set_tags(pid, ["survey"])
     laptop.sync(), desktop.sync()
@@ -695,12 +697,11 @@ def test_tags_written_after_a_merge_cut_short_are_sent(
     clock[0] += 60
     _cut_short_merge(laptop, monkeypatch)
     clock[0] += 60
-    laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    laptop.library.set_tags(pid, edited)
     clock[0] += 60
     laptop.sync()
     desktop.sync(), laptop.sync(), desktop.sync()
-    assert "new" in tags(laptop, pid)
-    assert tags(laptop, pid) == tags(desktop, pid)
+    assert tags(laptop, pid) == tags(desktop, pid) == {*edited, "theory"}  # theirs kept
 
 
 def test_notes_kept_both_by_a_sync_cut_short_are_kept_by_the_next(
@@ -723,10 +724,12 @@ def test_notes_kept_both_by_a_sync_cut_short_are_kept_by_the_next(
     assert "laptop text" in note(laptop, pid)
 
 
+@pytest.mark.parametrize("edited", ["written after", "laptop text\nand more", ""])
 def test_a_note_written_after_a_merge_cut_short_is_sent(
-    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch, edited: str
 ) -> None:
-    """A note written here between the sync cut short and the next is sent, and held on both."""
+    """A note written here between the sync cut short and the next is sent, and held on both,
+    in place of the text the merge kept of this device's, beside the other's."""
     (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
     clock[0] += 60
     laptop.library.set_note(pid, "laptop text")
@@ -736,8 +739,11 @@ def test_a_note_written_after_a_merge_cut_short_is_sent(
     clock[0] += 60
     _cut_short_merge(laptop, monkeypatch)
     clock[0] += 60
-    laptop.library.set_note(pid, "written after")
+    laptop.library.set_note(pid, edited)
     clock[0] += 60
     laptop.sync(), desktop.sync(), laptop.sync(), desktop.sync()
     assert note(laptop, pid) == note(desktop, pid)
-    assert "written after" in note(laptop, pid)
+    assert note(laptop, pid).startswith("desktop text")  # theirs kept: it was lost
+    assert note(laptop, pid).count("laptop text") == edited.count("laptop text")  # (twice)
+    assert note(laptop, pid).endswith(edited or "desktop text")
+    assert ("kept by sync ---" in note(laptop, pid)) == bool(edited)
