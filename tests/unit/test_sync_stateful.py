@@ -138,7 +138,14 @@ class SyncedDevices(RuleBasedStateMachine):
         if pid:
             self.machines[n].library.set_note(pid, note)
 
-    @rule(n=device, i=paper, tags=st.sampled_from(([], ["rl"], ["rl", "theory"])))
+    #: Lists none of which holds all the others: tags written on two devices at once merge
+    #: (with nested lists alone the later held all the tags in 99 runs of 100: no merge). On
+    #: three papers as often as on the other seven together, so that two devices meet there.
+    @rule(
+        n=device,
+        i=st.one_of(st.integers(0, 2), paper),
+        tags=st.sampled_from(([], ["rl"], ["rl", "theory"], ["survey"], ["theory", "survey"])),
+    )
     def tag(self, n: int, i: int, tags: list[str]) -> None:
         pid = self._present(n, i)
         if pid:
