@@ -330,3 +330,24 @@ def test_a_scopus_file_imported_again_finds_its_papers_stored_with_the_old_autho
     assert paper.id == doc["id"] == paper_id("", title, now) and not report.added
     assert paper.authors == now
     assert _decisions(library) == decided
+
+
+def test_a_catalog_of_titles_read_as_text_gives_a_plain_lists_titles_their_links(
+    tmp_path: Path,
+) -> None:
+    """A catalog is matched as the library is: a plain list's ``<i>In vivo</i> study …``
+    (kept as written) is the title-only catalog's ``In vivo study …`` (its rich text read),
+    and takes its link and code (on main: no match, no link)."""
+    catalog = tmp_path / "catalog.json"
+    catalog.write_text(json.dumps([
+        {"id": "a", "type": "article-journal", "title": RECORDS[0][0],
+         "URL": "https://github.com/dehghan/leaves", "author": [{"family": "Dehghan"}]}
+    ]))  # fmt: skip
+    plain_list = tmp_path / "reading.json"
+    plain_list.write_text(json.dumps([{"title": RECORDS[0][0], "authors": ["Mostafa Dehghan"]}]))
+    library = Library(tmp_path / "home")
+
+    library.import_file(plain_list, catalog=catalog)
+
+    (paper,) = library.papers()
+    assert paper.title == RECORDS[0][0] and paper.github == ("https://github.com/dehghan/leaves",)
