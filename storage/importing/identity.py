@@ -30,6 +30,7 @@ from typing import Final
 
 from storage.importing.author_keys import family_key
 from storage.text.normalize import key
+from storage.text.rich_text import plain_title
 
 __all__ = [
     "ID_LENGTH",
@@ -42,6 +43,7 @@ __all__ = [
     "id_of_placeholder",
     "text_key",
     "title_key",
+    "title_match_key",
     "titles_compatible",
 ]
 
@@ -126,8 +128,17 @@ def text_key(text: str) -> str:
 
 
 def title_key(title: str) -> str:
-    """The form titles are matched in (case, accents' forms, LaTeX and punctuation forgiven)."""
+    """The form a title-keyed id hashes (case, accents' forms, LaTeX and punctuation
+    forgiven)."""
     return text_key(title)
+
+
+def title_match_key(title: str) -> str:
+    """The form titles are matched in: ``title_key`` of the title with its rich text read
+    (``plain_title``), so that ``<i>In vivo</i> study``, as a library holds it from a version
+    that kept the tags (or as a plain list writes it), is ``In vivo study`` as a reader of
+    rich text now gives it. Ids keep ``title_key``: the papers of a library keep theirs."""
+    return text_key(plain_title(title))
 
 
 def is_placeholder(abstract: str) -> bool:
@@ -215,7 +226,7 @@ def id_with_title(identity: str, title: str) -> str:
 def titles_compatible(first: str, second: str) -> bool:
     """Whether two titles (either "" for none) may be one paper's: either missing, the same
     words, one the start of the other (a subtitle dropped), or nearly the same words."""
-    a, b = title_key(first), title_key(second)
+    a, b = title_match_key(first), title_match_key(second)
     if not a or not b or a == b:
         return True
     if a.startswith(b) or b.startswith(a):

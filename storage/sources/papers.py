@@ -13,7 +13,7 @@ from storage.importing.identity import (
     abstract_identity,
     id_of_abstract,
     id_of_title,
-    title_key,
+    title_match_key,
     titles_compatible,
 )
 from storage.models import Paper
@@ -56,7 +56,7 @@ class Catalog:
                 if identity is not None:
                     catalog.by_abstract.setdefault(identity, record)
                 if record.title:
-                    catalog.by_title.setdefault(title_key(record.title), []).append(record)
+                    catalog.by_title.setdefault(title_match_key(record.title), []).append(record)
         return catalog
 
     def __len__(self) -> int:
@@ -70,7 +70,7 @@ class Catalog:
         if found is not None and titles_compatible(found.title, record.title):
             return found
         if record.title:
-            for entry in self.by_title.get(title_key(record.title), ()):
+            for entry in self.by_title.get(title_match_key(record.title), ()):
                 # a catalog record with another abstract, or another first author, is another
                 # paper of the same title
                 abstract = abstract_identity(entry.abstract) if entry.abstract else None
