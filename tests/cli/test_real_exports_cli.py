@@ -97,3 +97,30 @@ def test_more_tools_exports_through_the_real_command(tmp_path: Path) -> None:
     ]
     submitted = papers["Implicit Chain of Thought Reasoning via Knowledge Distillation"]
     assert (submitted["venue"], submitted["venue_status"]) == ("ICLR 2024", "Submitted")
+
+
+FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "real_exports"
+
+
+def test_semantic_scholar_authors_with_their_papers_through_the_real_command(
+    tmp_path: Path,
+) -> None:
+    """``papers import`` of Semantic Scholar's ``/author/batch`` answer (its papers nested
+    under its authors) in a PAPERS_HOME: each paper once; asked without the papers, one line."""
+    env = make_env(tmp_path, PAPERS_HOME=str(tmp_path / "home"))
+    result = run("import", FOLDER / "s2_author_batch.json", env=env)
+    assert ok(result).startswith("Imported s2_author_batch: 2 added") and result.stderr == ""
+    papers = json.loads(ok(run("list", "--json", env=env)))
+    assert [p["title"] for p in papers] == [
+        "On-the-Fly Garbage Collection: An Exercise in Cooperation",
+        "The Humble Programmer",
+    ]
+    assert papers[0]["authors"][:2] == ["E. Dijkstra", "L. Lamport"]
+    names = tmp_path / "names.json"
+    names.write_text('{"data": [{"authorId": "1", "name": "A. Turing"}]}', encoding="utf-8")
+    refused = run("import", names, env=env)
+    assert refused.returncode == 1 and refused.stdout == "" and "Traceback" not in refused.stderr
+    assert refused.stderr == (
+        f"papers: error: {names}: a Semantic Scholar answer of 1 author and no papers (ask "
+        "for them: fields=name,papers.title,papers.abstract,…); nothing to import\n"
+    )
