@@ -270,11 +270,16 @@ _DBLP_TYPES = {
     "Editorship": "proceedings", "Data and Artifacts": "dataset",
 }  # fmt: skip
 #: The number DBLP gives people of one name (``Ann Lee 0001``), to tell them apart.
-_DBLP_HOMONYM = re.compile(r"\s+\d{4}$")
+DBLP_HOMONYM = re.compile(r"\s+\d{4}$")
 _CORR_VOLUME = re.compile(r"abs/(\d{4}\.\d{4,5})")
 
 
-def _dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
+def without_full_stop(title: str) -> str:
+    """A DBLP title without the full stop DBLP ends every title with (not an ellipsis's)."""
+    return title[:-1] if title.endswith(".") and not title.endswith("..") else title
+
+
+def dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
     """A hit's record as our fields: its authors' names (``{"author": [{"text": …}]}``, one
     person an object of its own) without DBLP's number, its title without the full stop DBLP
     ends every title with, its venue a journal's or a proceedings', its electronic edition
@@ -285,10 +290,10 @@ def _dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
     people = people.get("author") if isinstance(people, Mapping) else None
     people = [people] if isinstance(people, Mapping) else people if isinstance(people, list) else []
     names = (p.get("text") if isinstance(p, Mapping) else p for p in people)
-    fields["authors"] = [_DBLP_HOMONYM.sub("", n) for n in names if isinstance(n, str)]
+    fields["authors"] = [DBLP_HOMONYM.sub("", n) for n in names if isinstance(n, str)]
     title = info.get("title")
-    if isinstance(title, str) and title.endswith(".") and not title.endswith(".."):
-        fields["title"] = title[:-1]
+    if isinstance(title, str):
+        fields["title"] = without_full_stop(title)
     kind = _DBLP_TYPES.get(str(info.get("type")), "misc")
     venue, volume = info.get("venue"), info.get("volume")
     corr = _CORR_VOLUME.fullmatch(volume) if venue == "CoRR" and isinstance(volume, str) else None
@@ -317,9 +322,9 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers),
     Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``, the
     paper of a citation: ``_cited``) and
-    the hits of DBLP's search API (``_dblp_record``)."""
+    the hits of DBLP's search API (``dblp_record``)."""
     if (info := _dblp_info(item)) is not None:
-        item = _dblp_record(info)
+        item = dblp_record(info)
     item = _cited(item)
     flat: dict[str, Any] = {}
     content = item.get("content")

@@ -334,7 +334,7 @@ def test_an_xml_file_of_another_kind_is_refused_in_one_line(tmp_path: Path) -> N
         read_source(path)
     assert str(caught.value) == (
         f"{path}: an XML document whose root is <config>, not a paper list in a format "
-        "papers-tui reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom)"
+        "papers-tui reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom, DBLP XML)"
     )
     assert "\n" not in str(caught.value)
     # text that is no XML, named .xml, is not claimed
