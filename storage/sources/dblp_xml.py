@@ -80,6 +80,9 @@ _FIELDS: Final = frozenset(
 MAX_VALUE_CHARS: Final = 200_000
 #: Values a record keeps of one repeated element (authors, links).
 MAX_VALUES: Final = 10_000
+#: The most pieces and characters of text a ``<sub>`` or ``<sup>`` is read in script for.
+_SCRIPT_PIECES: Final = 16
+_SCRIPT_CHARS: Final = 200
 _VISIBLE: Final = re.compile(r"[^\s\ufeff]")
 _ROOT_NAME: Final = re.compile(r"<([A-Za-z_][\w.-]*)")
 #: A record's key, as DBLP makes them (``conf/iclr/HuSWALWWC22``): its page's address.
@@ -159,7 +162,9 @@ class _Records:
         if self._field:
             self._inline.append((name, len(self._pieces)))
         elif self._kind:
-            field = "/".join(self.path[self._depth :])
+            # a field is at most two elements deep: deeper ones are no field, and are not
+            # joined into a name (elements nested a million deep would take quadratic time)
+            field = "/".join(self.path[self._depth :]) if depth - self._depth <= 2 else ""
             if field in _FIELDS:
                 self._field, self._pieces, self._inline, self._size = field, [], [], 0
         elif depth == 1:
@@ -187,8 +192,12 @@ class _Records:
         self.path.pop()
         if self._inline:
             inline, at = self._inline.pop()
-            if inline in ("sub", "sup"):
-                self._pieces[at:] = [script_text(inline, "".join(self._pieces[at:]))]
+            # a script is a few characters (``2``, ``-1``); a long text nested under many
+            # ``<sub>`` is left as it is rather than joined again at each
+            if inline in ("sub", "sup") and len(self._pieces) - at <= _SCRIPT_PIECES:
+                text = "".join(self._pieces[at:])
+                if len(text) <= _SCRIPT_CHARS:
+                    self._pieces[at:] = [script_text(inline, text)]
         elif self._field:
             self._end_field()
         elif self._kind and len(self.path) < self._depth:

@@ -80,6 +80,8 @@ _FIELDS: Final = frozenset(
         "pages", "volume", "number", "issue", "isbn", "publisher",
     }
 )  # fmt: skip
+#: How deep a field's element is in its record, at most (``contributors/authors/author``).
+_FIELD_DEPTH: Final = max(field.count("/") + 1 for field in _FIELDS)
 #: EndNote's reference types by number, for an export that names none (its ``ref-type``'s
 #: text; the names as ``ENDNOTE_TYPES`` knows them).
 _TYPE_NUMBERS: Final = {
@@ -159,7 +161,9 @@ class _Records:
             raise _OtherRoot(name)
         if depth == 3 and self.path == ["xml", "records", "record"]:
             self._values, self._attributes, self._problem = {}, {}, ""
-        elif depth > 3 and self.path[:3] == ["xml", "records", "record"]:
+        elif 3 < depth <= 3 + _FIELD_DEPTH and self.path[:3] == ["xml", "records", "record"]:
+            # only as deep as a field is: elements nested a million deep inside a record were
+            # each joined into a name, in quadratic time
             field = "/".join(self.path[3:])
             if field in _FIELDS:
                 self._field, self._depth, self._size = field, 0, 0

@@ -324,3 +324,20 @@ def test_hostile_fields_are_records_or_one_line_each(tmp_path: Path) -> None:
         (2, f"<title> holds {MAX_VALUE_CHARS + 1:,} characters, too long"),
         (3, "no abstract and no title"),
     ]
+
+
+def test_elements_nested_deep_are_read_in_linear_time(tmp_path: Path) -> None:
+    """Elements nested 100,000 deep inside a record (each had its path joined into a field's
+    name), or a long text under as many ``<sub>`` (joined again at each), took a minute."""
+    deep = "<x>" * 100_000 + "</x>" * 100_000
+    subs = "<sub>" * 100_000 + "y" * 900 + "</sub>" * 100_000
+    text = (
+        f'<dblp><article key="a/b"><title>Deep.</title>{deep}<year>2020</year></article>'
+        f'<article key="a/c"><title>Sub {subs}.</title></article></dblp>'
+    )
+    path = _write(tmp_path, "deep.xml", text)
+    began = time.monotonic()
+    deep_record, sub_record = read_source(path).records
+    assert time.monotonic() - began < 5
+    assert (deep_record.title, _extra(deep_record)["year"]) == ("Deep", 2020)
+    assert sub_record.title == "Sub " + "y" * 900
