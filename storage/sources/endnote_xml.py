@@ -80,6 +80,8 @@ _FIELDS: Final = frozenset(
         "pages", "volume", "number", "issue", "isbn", "publisher",
     }
 )  # fmt: skip
+#: How deep a field's element is in its record, at most (``contributors/authors/author``).
+_FIELD_DEPTH: Final = max(field.count("/") + 1 for field in _FIELDS)
 #: EndNote's reference types by number, for an export that names none (its ``ref-type``'s
 #: text; the names as ``ENDNOTE_TYPES`` knows them).
 _TYPE_NUMBERS: Final = {
@@ -94,8 +96,6 @@ MAX_VALUE_CHARS: Final = 200_000
 #: Values a record keeps of one repeated element (authors, keywords, links).
 MAX_VALUES: Final = 10_000
 _ISSN: Final = re.compile(r"\d{4}-?\d{3}[\dXx]")
-_CHUNK: Final = 1 << 20
-_SPACE: Final = re.compile(r"[ \t\r\n]*")
 #: Where a text starts: past its whitespace and a byte order mark.
 _VISIBLE: Final = re.compile(r"[^\s\ufeff]")
 
@@ -107,43 +107,10 @@ def sniff_endnote_xml(text: str, path: Path) -> Fit:
     head = text[first.start() : first.start() + SNIFF_CHARS] if first else ""
     if not head.startswith("<"):
         return Fit.NO
-    start = _root_start(head)
+    start = xml_text.root_start(head)
     if start >= 0 and re.match(r"<xml(?:\s[^<>]*)?>\s*<records[\s/>]", head[start:]):
         return Fit.OPENS
     return Fit.NAMED if path.suffix.lower() in SUFFIXES else Fit.NO
-
-
-def _root_start(head: str) -> int:
-    """Where the root element starts after the prolog (declaration, comments, processing
-    instructions, a ``DOCTYPE``), or -1 when ``head`` does not tell."""
-    at = _after_space(head, 0)
-    while at < len(head):
-        if head.startswith(("<?", "<!--"), at):
-            end = head.find("?>" if head[at + 1] == "?" else "-->", at + 2)
-            at = -1 if end < 0 else end + (2 if head[at + 1] == "?" else 3)
-        elif head.startswith("<!DOCTYPE", at):
-            close = head.find(">", at)
-            subset = head.find("[", at, close if close >= 0 else len(head))
-            if subset >= 0:  # an internal subset: to its "]", then ">"
-                close = head.find("]", subset)
-                close = head.find(">", close) if close >= 0 else -1
-            at = -1 if close < 0 else close + 1
-        else:
-            return at if head.startswith("<", at) else -1
-        if at < 0:
-            return -1
-        at = _after_space(head, at)
-    return -1
-
-
-def _after_space(text: str, at: int) -> int:
-    found = _SPACE.match(text, at)
-    return found.end() if found else at
-
-
-class _Refused(Exception):
-    """The document is refused before its end: it declares an entity (which this reader
-    does not expand)."""
 
 
 class _OtherRoot(Exception):
@@ -194,7 +161,9 @@ class _Records:
             raise _OtherRoot(name)
         if depth == 3 and self.path == ["xml", "records", "record"]:
             self._values, self._attributes, self._problem = {}, {}, ""
-        elif depth > 3 and self.path[:3] == ["xml", "records", "record"]:
+        elif 3 < depth <= 3 + _FIELD_DEPTH and self.path[:3] == ["xml", "records", "record"]:
+            # only as deep as a field is: elements nested a million deep inside a record were
+            # each joined into a name, in quadratic time
             field = "/".join(self.path[3:])
             if field in _FIELDS:
                 self._field, self._depth, self._size = field, 0, 0
@@ -242,7 +211,9 @@ class _Records:
     def refuse_entity(self, name: str, *_: object) -> None:
         if self.declared not in ("", "xml"):  # ``<!DOCTYPE book [<!ENTITY …``: DocBook's
             raise _OtherRoot(self.declared)
-        raise _Refused(f"it declares an entity ({name[:40]!r}); an EndNote export declares none")
+        raise xml_text.Refused(
+            f"it declares an entity ({name[:40]!r}); an EndNote export declares none"
+        )
 
 
 def _text(value: str) -> str:
@@ -401,50 +372,25 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> int:
     """Read the document's records (see ``_Records``), and say how many there are;
     ``SourceError`` for a document that is not well-formed, cut short, not EndNote's, or
     declares entities."""
-    from xml.parsers import expat
-
     records = _Records(on_record)
-    text, records.held = xml_text.hold(text)
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.buffer_text = True
-    parser.StartElementHandler = records.start
-    parser.EndElementHandler = records.end
-    parser.CharacterDataHandler = records.text
-    parser.StartDoctypeDeclHandler = records.doctype
-    parser.EntityDeclHandler = records.refuse_entity
-    parser.SkippedEntityHandler = lambda name, _: records.text(_entity(name))
-    ended = False  # the whole text was given: an error now is a document cut short
     try:
-        for at in range(0, len(text), _CHUNK):
-            parser.Parse(text[at : at + _CHUNK], False)
-        ended = True
-        parser.Parse("", True)
-    except _Refused as exc:
-        line = parser.CurrentLineNumber
-        raise SourceError(f"{source}: not an EndNote XML export: {exc} (line {line})") from None
+        xml_text.parse_events(text, records)
+    except xml_text.Refused as exc:
+        said = f"{source}: not an EndNote XML export: {exc} (line {exc.line})"
+        raise SourceError(said) from None
     except _OtherRoot as exc:
         said = f"{source}: not an EndNote XML export: its root is <{exc.root}>, not <xml>"
         raise OtherDocument(said, exc.root) from None
-    except expat.ExpatError as exc:
-        where = f"line {exc.lineno}, column {exc.offset}"
-        if ended and records.path:
+    except xml_text.NotWellFormed as exc:
+        if exc.ended and records.path:
             inside = f"record {records.count + 1}, " if len(records.path) > 2 else ""
             raise SourceError(
-                f"{source}: the XML is cut short: it ends at {where}, inside {inside}"
+                f"{source}: the XML is cut short: it ends at {exc.where}, inside {inside}"
                 f"<{records.path[-1][:40]}>; nothing imported (export it again)"
             ) from None
-        message = expat.ErrorString(exc.code)
-        raise SourceError(f"{source}: not well-formed XML at {where} ({message})") from None
+        said = f"not well-formed XML at {exc.where} ({exc.reason})"
+        raise SourceError(f"{source}: {said}") from None
     return records.count
-
-
-def _entity(name: str) -> str:
-    """An entity a ``DOCTYPE`` may define but does not here (``&eacute;``): HTML's, or as
-    written."""
-    import html
-
-    return html.unescape(f"&{name};")
 
 
 def read_endnote_xml(text: str, path: Path) -> ReadResult:

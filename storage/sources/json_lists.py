@@ -25,6 +25,7 @@ from storage.sources.records import (
     opening,
 )
 from storage.sources.venues import find_year
+from storage.text.words import count
 
 JSON_SUFFIXES = (".json",)
 #: A key that is a record's id (OpenReview's forum ids are 6–20 such characters).
@@ -95,6 +96,9 @@ def read_json_data(data: Any, path: Path) -> ReadResult:
     zotero = zotero_items(data)
     if zotero is not None:
         return read_zotero_items(zotero, path)
+    authors = _s2_authors(data)
+    if authors is not None:
+        return _read_s2_authors(authors, path)
     items, list_name = _find_paper_array(data)
     if items is None:
         raise SourceError(
@@ -104,6 +108,53 @@ def read_json_data(data: Any, path: Path) -> ReadResult:
     result = ReadResult(source=str(path), list_name=list_name or path.stem)
     for number, item in enumerate(items, start=1):
         _add_item(result, number, item)
+    return result
+
+
+def _s2_authors(data: Any) -> list[Mapping[str, Any]] | None:
+    """The authors of a Semantic Scholar answer about authors, each with the papers asked of
+    it (``fields=name,papers.title,papers.abstract,…``): ``/author/search`` and
+    ``/paper/{id}/authors`` (``{"data": [author, …]}``), ``/author/batch`` (``[author, …]``,
+    ``null`` for an id it does not know), ``/author/{id}`` (one author); None for other data.
+    An author is an object with an ``authorId`` that is no paper (no ``paperId``, no
+    ``title``)."""
+    if isinstance(data, Mapping) and isinstance(data.get("data"), list):
+        data = data["data"]
+    items = data if isinstance(data, list) else [data]
+    authors = [item for item in items if isinstance(item, Mapping)]
+    if not authors or any(item is not None and not isinstance(item, Mapping) for item in items):
+        return None
+    if all("authorId" in a and "paperId" not in a and "title" not in a for a in authors):
+        return authors
+    return None
+
+
+def _read_s2_authors(authors: Sequence[Mapping[str, Any]], path: Path) -> ReadResult:
+    """The papers of Semantic Scholar's authors (``_s2_authors``), each once however many of
+    them wrote it (known by its ``paperId``), read as its other answers' papers are; the list
+    named after the author when there is one."""
+    papers: list[Any] = []
+    seen: set[str] = set()
+    for author in authors:
+        listed = author.get("papers")
+        for paper in listed if isinstance(listed, list) else ():
+            known = paper.get("paperId") if isinstance(paper, Mapping) else None
+            if isinstance(known, str) and known:
+                if known in seen:
+                    continue
+                seen.add(known)
+            papers.append(paper)
+    if not papers:
+        raise SourceError(
+            f"{path}: a Semantic Scholar answer of {count(len(authors), 'author')} and no "
+            "papers (ask for them: fields=name,papers.title,papers.abstract,…); nothing to import"
+        )
+    name = authors[0].get("name") if len(authors) == 1 else None
+    name = " ".join(name.split()) if isinstance(name, str) else ""
+    named = 0 < len(name) <= MAX_HEADER_CHARS
+    result = ReadResult(source=str(path), list_name=name if named else path.stem)
+    for number, paper in enumerate(papers, start=1):
+        _add_item(result, number, paper)
     return result
 
 
@@ -219,11 +270,16 @@ _DBLP_TYPES = {
     "Editorship": "proceedings", "Data and Artifacts": "dataset",
 }  # fmt: skip
 #: The number DBLP gives people of one name (``Ann Lee 0001``), to tell them apart.
-_DBLP_HOMONYM = re.compile(r"\s+\d{4}$")
+DBLP_HOMONYM = re.compile(r"\s+\d{4}$")
 _CORR_VOLUME = re.compile(r"abs/(\d{4}\.\d{4,5})")
 
 
-def _dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
+def without_full_stop(title: str) -> str:
+    """A DBLP title without the full stop DBLP ends every title with (not an ellipsis's)."""
+    return title[:-1] if title.endswith(".") and not title.endswith("..") else title
+
+
+def dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
     """A hit's record as our fields: its authors' names (``{"author": [{"text": …}]}``, one
     person an object of its own) without DBLP's number, its title without the full stop DBLP
     ends every title with, its venue a journal's or a proceedings', its electronic edition
@@ -234,10 +290,10 @@ def _dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
     people = people.get("author") if isinstance(people, Mapping) else None
     people = [people] if isinstance(people, Mapping) else people if isinstance(people, list) else []
     names = (p.get("text") if isinstance(p, Mapping) else p for p in people)
-    fields["authors"] = [_DBLP_HOMONYM.sub("", n) for n in names if isinstance(n, str)]
+    fields["authors"] = [DBLP_HOMONYM.sub("", n) for n in names if isinstance(n, str)]
     title = info.get("title")
-    if isinstance(title, str) and title.endswith(".") and not title.endswith(".."):
-        fields["title"] = title[:-1]
+    if isinstance(title, str):
+        fields["title"] = without_full_stop(title)
     kind = _DBLP_TYPES.get(str(info.get("type")), "misc")
     venue, volume = info.get("venue"), info.get("volume")
     corr = _CORR_VOLUME.fullmatch(volume) if venue == "CoRR" and isinstance(volume, str) else None
@@ -266,9 +322,9 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers),
     Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``, the
     paper of a citation: ``_cited``) and
-    the hits of DBLP's search API (``_dblp_record``)."""
+    the hits of DBLP's search API (``dblp_record``)."""
     if (info := _dblp_info(item)) is not None:
-        item = _dblp_record(info)
+        item = dblp_record(info)
     item = _cited(item)
     flat: dict[str, Any] = {}
     content = item.get("content")

@@ -211,7 +211,8 @@ class Reader:
     label: str
     #: File name suffixes (lower case, with the dot) a folder's files are picked by; () for a
     #: format told by its content alone, whose files carry another's suffix (IEEE Xplore's and
-    #: ScienceDirect's ``.txt`` downloads, picked by the plain-text list's).
+    #: ScienceDirect's ``.txt`` downloads, picked by the plain-text list's; DBLP's ``.xml``,
+    #: picked by EndNote XML's).
     suffixes: tuple[str, ...]
     #: How strongly ``(text, path)`` looks like this format, told by the start of the text:
     #: its leading whitespace and ``SNIFF_CHARS`` characters after it at most (a library's own

@@ -22,6 +22,7 @@ from storage.sources.arxiv_email import ARXIV_EMAIL
 from storage.sources.bibtex import BIBTEX
 from storage.sources.csl_json import CSL_JSON
 from storage.sources.csv_lists import CSV_TSV
+from storage.sources.dblp_xml import DBLP_XML
 from storage.sources.endnote import ENDNOTE
 from storage.sources.endnote_xml import ENDNOTE_XML
 from storage.sources.ieee_text import IEEE_TEXT
@@ -52,18 +53,18 @@ from storage.text.words import count
 READERS: tuple[Reader, ...] = (
     LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, ENDNOTE_XML, WEB_OF_SCIENCE,
     CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, MARKDOWN, PLAIN_TEXT,
-    ZOTERO_RDF,
+    ZOTERO_RDF, DBLP_XML,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
     PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, ENDNOTE_XML, ZOTERO_RDF,
-    WEB_OF_SCIENCE, CSL_JSON, MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT,
-    LIBRARY,
+    DBLP_XML, WEB_OF_SCIENCE, CSL_JSON, MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT,
+    SCIENCEDIRECT_TEXT, LIBRARY,
 )  # fmt: skip
 
 #: The readers of XML documents, which tell one of another kind (``OtherDocument``).
-XML_READERS: tuple[Reader, ...] = (ENDNOTE_XML, ZOTERO_RDF, ARXIV_ATOM)
+XML_READERS: tuple[Reader, ...] = (ENDNOTE_XML, ZOTERO_RDF, ARXIV_ATOM, DBLP_XML)
 
 #: The suffixes of the files a folder import picks up.
 LIST_SUFFIXES = frozenset(suffix for reader in READERS for suffix in reader.suffixes)

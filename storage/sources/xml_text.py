@@ -13,7 +13,12 @@ section (``<![CDATA[&#27;]]>`` is the five characters ``&#27;``), a comment, a p
 instruction.
 
 A document that declares a DTD, where entities (and their expansion bombs) would be, is
-refused (``declares_dtd``): no export or feed read here writes one.
+refused (``declares_dtd``): no export or feed read here writes one. The readers that read a
+document element by element (EndNote XML, DBLP's XML) share one expat parser
+(``parse_events``): nothing outside the file is ever fetched (no DTD, no external entity), an
+entity declared inside the document is refused (``Refused``), an entity a ``DOCTYPE`` names
+without declaring it here (DBLP's ``&ouml;``, from its ``dblp.dtd``) is read as HTML's, and a
+document that is not well-formed is said where (``NotWellFormed``).
 """
 
 from __future__ import annotations
@@ -21,12 +26,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-__all__ = ["Held", "declares_dtd", "hold", "restore_tree"]
+__all__ = [
+    "EventHandler",
+    "Held",
+    "NotWellFormed",
+    "Refused",
+    "declares_dtd",
+    "hold",
+    "parse_events",
+    "restore_tree",
+    "root_start",
+]
 
 #: What XML 1.0 cannot hold, raw: C0 controls but tab, LF and CR; U+FFFE, U+FFFF; a lone
 #: surrogate (which no decoded file holds: U+FFFD).
@@ -137,3 +152,112 @@ def declares_dtd(text: str) -> bool:
     start = _PROLOG.match(text.removeprefix("\ufeff"))
     at = start.end() if start is not None else 0
     return text.removeprefix("\ufeff")[at : at + 9] == "<!DOCTYPE"
+
+
+_SPACE: Final = re.compile(r"[ \t\r\n]*")
+
+
+def root_start(head: str) -> int:
+    """Where the root element starts after the prolog (declaration, comments, processing
+    instructions, a ``DOCTYPE``), or -1 when ``head`` does not tell."""
+    at = _after_space(head, 0)
+    while at < len(head):
+        if head.startswith(("<?", "<!--"), at):
+            end = head.find("?>" if head[at + 1] == "?" else "-->", at + 2)
+            at = -1 if end < 0 else end + (2 if head[at + 1] == "?" else 3)
+        elif head.startswith("<!DOCTYPE", at):
+            close = head.find(">", at)
+            subset = head.find("[", at, close if close >= 0 else len(head))
+            if subset >= 0:  # an internal subset: to its "]", then ">"
+                close = head.find("]", subset)
+                close = head.find(">", close) if close >= 0 else -1
+            at = -1 if close < 0 else close + 1
+        else:
+            return at if head.startswith("<", at) else -1
+        if at < 0:
+            return -1
+        at = _after_space(head, at)
+    return -1
+
+
+def _after_space(text: str, at: int) -> int:
+    found = _SPACE.match(text, at)
+    return found.end() if found else at
+
+
+class Refused(Exception):
+    """The document is refused before its end (it declares an entity, which no reader
+    expands); ``line`` is where (``parse_events`` says it)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.line = 0
+
+
+class NotWellFormed(Exception):
+    """The document is not well-formed XML: ``where`` (``line L, column C``), expat's
+    ``reason``, and whether the whole text had been read (``ended``: then it is cut short)."""
+
+    def __init__(self, where: str, reason: str, *, ended: bool) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where, self.reason, self.ended = where, reason, ended
+
+
+class EventHandler(Protocol):
+    """What ``parse_events`` hands a document's events to: a reader's element-by-element
+    state. ``held`` is set before the first event (``hold``: give back what it held in the
+    text read); ``refuse_entity`` raises ``Refused`` (or what else the reader makes of a
+    declared entity)."""
+
+    held: Held | None
+
+    def start(self, name: str, attributes: dict[str, str]) -> None: ...
+
+    def end(self, name: str) -> None: ...
+
+    def text(self, data: str) -> None: ...
+
+    def doctype(self, name: str, *_: object) -> None: ...
+
+    def refuse_entity(self, name: str, *_: object) -> None: ...
+
+
+#: How much text expat is given at a time.
+_CHUNK: Final = 1 << 20
+
+
+def parse_events(text: str, handler: EventHandler) -> None:
+    """Parse ``text`` with expat, safely (see the module), handing its events to ``handler``;
+    ``Refused`` (its line set), ``NotWellFormed``, or what the handler raises."""
+    from xml.parsers import expat
+
+    text, handler.held = hold(text)
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.buffer_text = True
+    parser.StartElementHandler = handler.start
+    parser.EndElementHandler = handler.end
+    parser.CharacterDataHandler = handler.text
+    parser.StartDoctypeDeclHandler = handler.doctype
+    parser.EntityDeclHandler = handler.refuse_entity
+    parser.SkippedEntityHandler = lambda name, _: handler.text(_entity(name))
+    ended = False  # the whole text was given: an error now is a document cut short
+    try:
+        for at in range(0, len(text), _CHUNK):
+            parser.Parse(text[at : at + _CHUNK], False)
+        ended = True
+        parser.Parse("", True)
+    except Refused as exc:
+        exc.line = parser.CurrentLineNumber
+        raise
+    except expat.ExpatError as exc:
+        where = f"line {exc.lineno}, column {exc.offset}"
+        raise NotWellFormed(where, expat.ErrorString(exc.code) or "", ended=ended) from None
+
+
+def _entity(name: str) -> str:
+    """An entity a ``DOCTYPE`` may define but does not here (``&eacute;``): HTML's, or as
+    written."""
+    import html
+
+    return html.unescape(f"&{name};")

@@ -13,7 +13,8 @@ without their markup: ``storage.sources.csl_json.markup_free``). Only these elem
 and closed around text: ``a <b> c`` and ``x < y`` stay as they are. Linear in the text's length.
 
 The readers of the formats that hold such titles call it (CSL-JSON, RIS, Zotero's and Scopus's
-CSV rows, EndNote XML, Zotero RDF and Web API JSON), our own exports excepted; a plain list's
+CSV rows, EndNote XML, Zotero RDF and Web API JSON; DBLP's XML, whose markup is elements, its
+rule for scripts: ``script_text``), our own exports excepted; a plain list's
 title (JSON, text, Markdown) is its text as written, ``<b>`` and all.
 """
 
@@ -24,7 +25,7 @@ from typing import Final
 
 from storage.text.symbols import SUBSCRIPTS, SUPERSCRIPTS
 
-__all__ = ["plain_title"]
+__all__ = ["plain_title", "script_text"]
 
 #: One of the elements, around text that holds no other tag; its name is group 1.
 _ELEMENT: Final = re.compile(
@@ -35,7 +36,14 @@ _MAX_DEPTH: Final = 4
 
 
 def _script(match: re.Match[str]) -> str:
-    name, text = match.group(1).casefold(), match.group(2)
+    return script_text(match.group(1), match.group(2))
+
+
+def script_text(name: str, text: str) -> str:
+    """The text of an element ``name`` as ``plain_title`` reads it: a ``sup``, ``sub`` or
+    ``inf`` in Unicode's script characters when every character has one, else as it is (for
+    a reader that meets the elements as elements: DBLP's XML)."""
+    name = name.casefold()
     table = SUPERSCRIPTS if name == "sup" else SUBSCRIPTS if name in ("sub", "inf") else None
     if table is not None and text and all(c in table for c in text):
         return "".join(table[c] for c in text)

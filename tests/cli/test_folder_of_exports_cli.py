@@ -104,7 +104,7 @@ def test_a_file_of_another_kind_named_alone_is_refused_in_one_line(tmp_path: Pat
         assert result.stderr == (
             f"papers: error: {folder / name}: an XML document whose root is <{root}>, not a "
             "paper list in a format papers-tui reads (its XML formats: EndNote XML, Zotero "
-            "RDF, arXiv Atom)\n"
+            "RDF, arXiv Atom, DBLP XML)\n"
         )
     only = tmp_path / "only"
     only.mkdir()

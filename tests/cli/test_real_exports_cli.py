@@ -97,3 +97,53 @@ def test_more_tools_exports_through_the_real_command(tmp_path: Path) -> None:
     ]
     submitted = papers["Implicit Chain of Thought Reasoning via Knowledge Distillation"]
     assert (submitted["venue"], submitted["venue_status"]) == ("ICLR 2024", "Submitted")
+
+
+FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "real_exports"
+
+
+def test_semantic_scholar_authors_with_their_papers_through_the_real_command(
+    tmp_path: Path,
+) -> None:
+    """``papers import`` of Semantic Scholar's ``/author/batch`` answer (its papers nested
+    under its authors) in a PAPERS_HOME: each paper once; asked without the papers, one line."""
+    env = make_env(tmp_path, PAPERS_HOME=str(tmp_path / "home"))
+    result = run("import", FOLDER / "s2_author_batch.json", env=env)
+    assert ok(result).startswith("Imported s2_author_batch: 2 added") and result.stderr == ""
+    papers = json.loads(ok(run("list", "--json", env=env)))
+    assert [p["title"] for p in papers] == [
+        "On-the-Fly Garbage Collection: An Exercise in Cooperation",
+        "The Humble Programmer",
+    ]
+    assert papers[0]["authors"][:2] == ["E. Dijkstra", "L. Lamport"]
+    names = tmp_path / "names.json"
+    names.write_text('{"data": [{"authorId": "1", "name": "A. Turing"}]}', encoding="utf-8")
+    refused = run("import", names, env=env)
+    assert refused.returncode == 1 and refused.stdout == "" and "Traceback" not in refused.stderr
+    assert refused.stderr == (
+        f"papers: error: {names}: a Semantic Scholar answer of 1 author and no papers (ask "
+        "for them: fields=name,papers.title,papers.abstract,…); nothing to import\n"
+    )
+
+
+def test_dblp_xml_through_the_real_command(tmp_path: Path) -> None:
+    """``papers import`` of a DBLP person page and of dblp.xml's records in a PAPERS_HOME: the
+    list named after the person, homepages passed over, DBLP's numbers off the names; a file
+    cut short is one line, exit 1, nothing imported."""
+    env = make_env(tmp_path, PAPERS_HOME=str(tmp_path / "home"))
+    result = run("import", FOLDER / "dblp_person.xml", env=env)
+    assert ok(result).startswith("Imported Di Xu: 3 added") and result.stderr == ""
+    result = run("import", FOLDER / "dblp_records.xml", env=env)
+    assert ok(result).startswith("Imported dblp_records: 4 added") and result.stderr == ""
+    papers = {p["title"]: p for p in json.loads(ok(run("list", "--json", env=env)))}
+    spectre = papers["Spectre Attacks: Exploiting Speculative Execution"]
+    assert spectre["authors"][7:9] == ["Thomas Prescher", "Michael Schwarz"]
+    assert papers["Correction of Clipped Pixels in Color Images"]["list"] == "Di Xu"
+    whole = (FOLDER / "dblp_person.xml").read_text(encoding="utf-8")
+    cut = tmp_path / "cut.xml"
+    cut.write_text(whole[: whole.index("<coauthors")], encoding="utf-8")
+    refused = run("import", cut, env=env)
+    assert refused.returncode == 1 and refused.stdout == "" and "Traceback" not in refused.stderr
+    assert refused.stderr.startswith(f"papers: error: {cut}: the XML is cut short: it ends at ")
+    assert refused.stderr.count("\n") == 1
+    assert len(json.loads(ok(run("list", "--json", env=env)))) == 7

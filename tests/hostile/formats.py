@@ -284,6 +284,26 @@ def _endnote_xml(papers: Papers) -> str:
     )
 
 
+def _dblp_xml(papers: Papers) -> str:
+    """A DBLP person page (``https://dblp.org/pid/….xml``): the person named by the list,
+    each paper an ``<r><inproceedings>`` (``&``, ``<``, ``>`` and quotes escaped, control
+    characters raw: the reader reads them back), its link an ``<ee>``."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    records = []
+    for i, p in enumerate(papers):
+        authors = "".join(f"<author>{escape(a)}</author>" for a in p["authors"].split(";"))
+        records.append(
+            f'<r><inproceedings key="conf/x/Paper{i}" mdate="2024-01-01">{authors}'
+            f"<title>{escape(p['title'])}</title><year>2024</year><booktitle>X</booktitle>"
+            f"<ee>{escape(p['url'])}</ee></inproceedings></r>"
+        )
+    name = quoteattr(papers[0]["list"])
+    return (
+        f'<?xml version="1.0"?>\n<dblpperson name={name} pid="1/1">{"".join(records)}</dblpperson>'
+    )
+
+
 def _markdown(papers: Papers) -> str:
     """Our own Markdown export of the papers (its reader reads only ours)."""
     from storage.export import export
@@ -352,6 +372,7 @@ FORMATS: dict[str, Format] = {
     "Zotero RDF": Format(
         "{stem}.rdf", ("title", "abstract", "authors", "url", "keywords"), _zotero_rdf
     ),
+    "DBLP XML": Format("{stem}.xml", ("title", "authors", "url", "list"), _dblp_xml),
 }
 
 

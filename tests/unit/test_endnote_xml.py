@@ -334,7 +334,7 @@ def test_an_xml_file_of_another_kind_is_refused_in_one_line(tmp_path: Path) -> N
         read_source(path)
     assert str(caught.value) == (
         f"{path}: an XML document whose root is <config>, not a paper list in a format "
-        "papers-tui reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom)"
+        "papers-tui reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom, DBLP XML)"
     )
     assert "\n" not in str(caught.value)
     # text that is no XML, named .xml, is not claimed
@@ -393,6 +393,21 @@ def test_an_export_of_no_records_says_so(tmp_path: Path, records: str) -> None:
     text = f'<?xml version="1.0" encoding="UTF-8"?><xml>{records}</xml>'
     message = _refusal(_write(tmp_path, "empty.xml", text))
     assert "no records" in message
+
+
+def test_elements_nested_deep_inside_a_record_are_read_in_linear_time(tmp_path: Path) -> None:
+    """Each element inside a record had its path joined into a field's name, however deep:
+    100,000 nested elements took a minute (quadratic); no field is that deep."""
+    nested = "<x>" * 100_000 + "</x>" * 100_000
+    text = (
+        f"<xml><records><record><titles><title>Deep</title></titles>{nested}"
+        f"<abstract>{ABSTRACT}</abstract></record></records></xml>"
+    )
+    path = _write(tmp_path, "deep.xml", text)
+    began = time.monotonic()
+    (record,) = _records(path)
+    assert time.monotonic() - began < 5
+    assert (record.title, record.abstract) == ("Deep", ABSTRACT)
 
 
 def test_a_file_cut_short_says_where_and_imports_nothing(tmp_path: Path) -> None:

@@ -31,7 +31,11 @@ ABSTRACT = (
 def test_every_reader_is_declared_whole(reader: Reader) -> None:
     assert reader.name and reader.label
     # a format told by its content alone, whose files are another's (``.txt``), names none
-    assert reader.suffixes or reader.name in ("IEEE Xplore plain text", "ScienceDirect plain text")
+    assert reader.suffixes or reader.name in (
+        "IEEE Xplore plain text",
+        "ScienceDirect plain text",
+        "DBLP XML",  # ``.xml``, EndNote XML's
+    )
     assert all(s.startswith(".") and s == s.lower() for s in reader.suffixes)
     assert callable(reader.sniff) and callable(reader.read)
 
@@ -99,8 +103,8 @@ def test_help_texts_name_the_formats_from_the_registry(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     formats = (
-        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, EndNote XML, Zotero RDF, Web of Science, "
-        "CSL-JSON, Markdown, arXiv Atom, arXiv listing emails, IEEE Xplore text, "
+        "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, EndNote XML, Zotero RDF, DBLP XML, "
+        "Web of Science, CSL-JSON, Markdown, arXiv Atom, arXiv listing emails, IEEE Xplore text, "
         "ScienceDirect text, papers-tui library"
     )
     assert readable_formats() == formats

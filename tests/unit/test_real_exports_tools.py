@@ -1,6 +1,7 @@
-"""Exports as more tools write them (Mendeley's links, Semantic Scholar's API, Scopus's CSV
-of before its ``Author full names``, DBLP's RIS, OpenReview's BibTeX of a submission, EndNote's
-RIS): every paper comes in with its people, links and venue as the file says them.
+"""Exports as more tools write them (Mendeley's links, Semantic Scholar's API: its papers, and
+its authors with their papers; Scopus's CSV of before its ``Author full names``, DBLP's RIS,
+OpenReview's BibTeX of a submission, EndNote's RIS): every paper comes in with its people,
+links and venue as the file says them.
 
 ``tests/fixtures/real_exports/README.md`` names the public file each fixture keeps the shape of.
 """
@@ -9,6 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from storage.errors import SourceError
 from storage.sources.records import SourceRecord
 from storage.sources.registry import read_source
 
@@ -47,6 +51,52 @@ def test_semantic_scholars_citations_and_references_are_their_papers() -> None:
     assert unresolved.title == "Neural machine translation in a workshop we could not find"
     (error,) = result.errors  # one of nothing at all is said
     assert error.record == 3 and error.reason == "no abstract and no title"
+
+
+def test_semantic_scholars_author_search_is_its_authors_papers() -> None:
+    """``/graph/v1/author/search?fields=name,papers.title,papers.abstract,…`` nests each
+    author's papers under it (``{"data": [{"authorId", "name", "papers": […]}]}``): the
+    answer was refused, its authors taken for papers with no title."""
+    result = read_source(FOLDER / "s2_author_search.json")
+    assert not result.errors and result.list_name == "A. Turing"  # the one author's papers
+    dystopian, review, text = result.records
+    assert dystopian.title.startswith("Dystopian or Utopian?") and dystopian.abstract
+    assert (
+        review.authors == ("A. Turing", "Jonathan P. Bowen") and review.venue == "Cryptologia 2020"
+    )
+    assert _extra(review)["doi"] == "10.1080/01611194.2019.1650846"
+    assert (text.title, text.abstract, _extra(text)["year"]) == ("Text Processing", "", 2020)
+
+
+def test_semantic_scholars_authors_in_a_batch_give_each_paper_once() -> None:
+    """``/graph/v1/author/batch`` answers an array of authors (``null`` for an id it does not
+    know); a paper two of them wrote is one record."""
+    result = read_source(FOLDER / "s2_author_batch.json")
+    assert not result.errors and result.list_name == "s2_author_batch"
+    collection, humble = result.records
+    assert collection.title == "On-the-Fly Garbage Collection: An Exercise in Cooperation"
+    assert collection.authors[:2] == ("E. Dijkstra", "L. Lamport")
+    assert (humble.title, _extra(humble)["doi"]) == (
+        "The Humble Programmer",
+        "10.1145/3544585.3544588",
+    )
+
+
+def test_semantic_scholars_authors_without_their_papers_are_one_line(tmp_path: Path) -> None:
+    """An answer asked for the authors' names alone (``/author/batch?fields=name``, as the API
+    gives it) holds no paper: said in one line, not as one error per author."""
+    path = tmp_path / "authors.json"
+    path.write_text(
+        '[null, {"authorId": "3234559", "name": "E. Dijkstra"}, '
+        '{"authorId": "1726629", "name": "D. Parnas"}]',
+        encoding="utf-8",
+    )
+    with pytest.raises(SourceError) as caught:
+        read_source(path)
+    assert str(caught.value) == (
+        f"{path}: a Semantic Scholar answer of 2 authors and no papers (ask for them: "
+        "fields=name,papers.title,papers.abstract,…); nothing to import"
+    )
 
 
 def test_scopus_authors_before_its_full_names_column_are_people() -> None:

@@ -372,7 +372,7 @@ def test_known_by_its_content_whatever_its_name(tmp_path: Path) -> None:
         (
             '<?xml version="1.0"?><html><body/></html>',
             "an XML document whose root is <html>, not a paper list in a format papers-tui "
-            "reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom)",
+            "reads (its XML formats: EndNote XML, Zotero RDF, arXiv Atom, DBLP XML)",
         ),
         ("title,abstract\nA,B\n", "not well-formed XML, cut short or damaged"),
         (EXPORT[: len(EXPORT) // 2], "not well-formed XML, cut short or damaged"),
