@@ -151,10 +151,14 @@ def _keywords(lines: list[str]) -> list[str]:
 
 
 def _without_full_stops(fields: dict[str, Any]) -> None:
-    """A DBLP record's title and proceedings (or journal) without the full stop DBLP ends each
-    with (``A Framework for Consistency Algorithms.``), as its BibTeX writes them."""
-    for name in ("title", "booktitle", "journal", "venue"):
+    """A DBLP record's title and proceedings without the full stop DBLP ends each with (``A
+    Framework for Consistency Algorithms.``), as its BibTeX writes them. A journal's is its
+    abbreviation's (``IEEE Trans. Pattern Anal. Mach. Intell.``): kept."""
+    journal = fields.get("journal")
+    for name in ("title", "booktitle", "venue"):
         value = fields.get(name)
+        if name == "venue" and value == journal:
+            continue
         if isinstance(value, str) and value.endswith(".") and not value.endswith(".."):
             fields[name] = value[:-1]
 

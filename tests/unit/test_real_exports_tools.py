@@ -151,6 +151,22 @@ def test_dblps_ris_titles_and_proceedings_end_without_its_full_stop() -> None:
     assert ai.title.endswith("for Ad-hoc Retrieval") and ai.url.endswith("2911451.2914688")
 
 
+def test_dblps_ris_journal_keeps_the_full_stop_of_its_abbreviation(tmp_path: Path) -> None:
+    """A journal's name in DBLP is abbreviated (``IEEE Trans. Pattern Anal. Mach. Intell.``, as
+    its BibTeX writes it): its last full stop is the abbreviation's, not one DBLP added."""
+    path = tmp_path / "dblp.ris"
+    path.write_text(
+        "TY  - JOUR\nID  - DBLP:journals/pami/HeZRS15\nAU  - He, Kaiming\n"
+        "TI  - Spatial Pyramid Pooling in Deep Convolutional Networks for Visual Recognition.\n"
+        "JO  - IEEE Trans. Pattern Anal. Mach. Intell.\nVL  - 37\nPY  - 2015//\nER  - \n",
+        encoding="utf-8",
+    )
+    (record,) = read_source(path).records
+    assert record.title.endswith("for Visual Recognition")
+    assert _extra(record)["journal"] == "IEEE Trans. Pattern Anal. Mach. Intell."
+    assert record.venue.startswith("IEEE Trans. Pattern Anal. Mach. Intell. ")
+
+
 def test_endnotes_ris_keywords_one_a_line_are_each_a_keyword() -> None:
     """EndNote writes a reference's keywords one a line after a single ``KW  -`` (rispy's
     ``tests/data/example_endnote.ris``)."""
