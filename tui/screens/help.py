@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.commands import BY_ID, COMMANDS, bindings, grouped, key_label, keys_for
+from tui.commands import BY_ID, COMMANDS, bindings, grouped, help_text, key_label, keys_for
 from tui.text import printable
 
 
@@ -86,13 +86,14 @@ class HelpScreen(ModalScreen[None]):
                 keys = " ".join(
                     key_label(k, web=self.app.is_web) for k in keys_for(command, self.keymap)
                 )
+                words = help_text(command, self.keymap, web=self.app.is_web)
                 if wide:  # Text, not markup: "the [sync] folder" is words
-                    cells = (group if first else "", keys, command.help, command.id)
+                    cells = (group if first else "", keys, words, command.id)
                     table.add_row(*map(Text, cells))
                 else:
-                    words = Text(command.help)
-                    words.append(f"  (id: {command.id})", style="dim")  # not the sentence's
-                    table.add_row(Text(keys), words)
+                    said = Text(words)
+                    said.append(f"  (id: {command.id})", style="dim")  # not the sentence's
+                    table.add_row(Text(keys), said)
                 first = False
             table.add_row(*[""] * len(table.columns))
         if not dialogs:

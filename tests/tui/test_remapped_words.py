@@ -1,0 +1,68 @@
+"""What the app says names each key as the user mapped it in config.toml, never the default
+one a remapped key no longer is: the help's words, the dialogs' hints, the main screen's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from tests.tui.helpers import make_app, opened, ready
+from tui.commands import key_table
+from tui.screens.help import HelpScreen
+
+
+def config(home: Path, *settings: str) -> None:
+    """``config.toml`` in HOME with these ``[keys]`` settings."""
+    (home / "config.toml").write_text("[keys]\n" + "\n".join(settings) + "\n", encoding="utf-8")
+
+
+def as_text(renderable: object, width: int = 400) -> str:
+    """A Rich renderable (a help table) as the plain text it shows."""
+    console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(renderable)
+    return console.export_text()
+
+
+async def test_the_help_names_the_keys_its_words_mention_as_remapped(seeded_home: Path) -> None:
+    """The note editor's help said "a second Esc" with ``note_cancel = "ctrl+g"``: Esc then
+    did nothing there. So did the search's "esc leaves", the paper's "h or esc go back"."""
+    config(
+        seeded_home,
+        'note_cancel = "ctrl+g"',
+        'leave_search = "ctrl+e"',
+        'leave_pane = "H"',
+        'line_down = "n"',
+        'import_start = "ctrl+j"',
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        assert app.config_problems == []
+        screen = await opened(pilot, "question_mark", HelpScreen)
+        assert isinstance(screen, HelpScreen)
+        shown = " ".join(
+            as_text(screen.table(dialogs=dialogs, wide=wide)).replace("\n", " ")
+            for dialogs in (False, True)
+            for wide in (False, True)
+        )
+        shown = " ".join(shown.split())
+        assert "(a second ctrl+g when typed in)" in shown
+        assert "Search as you type (ctrl+e leaves, keeps the filter)" in shown
+        assert "(then n/k/space scroll it; H or ctrl+e go back)" in shown
+        assert "a folder at a second ctrl+j" in shown
+        assert "a second Esc" not in shown and "esc leaves" not in shown
+    # the README's table: the default keys
+    assert "(a second Esc when typed in)" in key_table()
+
+
+def test_a_help_names_keys_only_of_commands() -> None:
+    """A ``{name}`` in a command's help is a command's id (``help_text`` fills in its key)."""
+    import re
+
+    from tui.commands import BY_ID, COMMANDS
+
+    for command in COMMANDS:
+        named = re.findall(r"\{([^}]*)\}", command.help)
+        assert all(name in BY_ID for name in named), command.id
+        assert command.help.count("{") == len(named) == command.help.count("}"), command.id
