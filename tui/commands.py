@@ -87,7 +87,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("tab_saved_first", "6", "show_saved(1)", "Saved search 1", "Show the first saved search's tab (each saved search is a tab after All)", "Lists", palette=False),
     Command("tab_saved_second", "7", "show_saved(2)", "Saved search 2", "Show the second saved search's tab", "Lists", palette=False),
     Command("tab_saved_third", "8", "show_saved(3)", "Saved search 3", "Show the third saved search's tab", "Lists", palette=False),
-    Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: ctrl+p, Search: NAME)", "Lists", palette=False),
+    Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: {palette}, Search: NAME)", "Lists", palette=False),
     Command("search", "slash", "focus_search", "Search", "Search as you type ({leave_search} leaves, keeps the filter)", "Lists", footer=True, priority=True),
     Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True, typing=True, brief="Leave"),
     Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter and type the next one", "Lists", typing=True, brief="Clear"),
@@ -121,6 +121,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
     Command("quit", "q", "quit", "Quit", "Quit (every decision is already saved)", "Library", footer=True),
     Command("force_quit", "ctrl+q", "quit", "Quit", "Quit from any screen", "Library", palette=False, scope="app", priority=True),
+    Command("palette", "ctrl+p", "command_palette", "Command palette", "Command palette: every action by name", "Library", palette=False, scope="app", priority=True, brief="palette"),
     # The paper pane: keys from the list, and keys while it has the focus
     Command("pane_down", "J", "pane_scroll(3)", "Scroll paper", "Scroll the paper down a few lines", "Paper", palette=False),
     Command("pane_up", "K", "pane_scroll(-3)", "Scroll paper up", "Scroll the paper up a few lines", "Paper", palette=False),
@@ -308,7 +309,6 @@ def key_table() -> str:
         for command in commands:
             keys = " ".join(f"`{key_label(k)}`" for k in keys_for(command, {}))
             lines.append(f"| {keys} | {help_text(command)} | `{command.id}` |")
-    lines.append("| `ctrl+p` | Command palette: every action by name | |")
     return "\n".join(lines) + "\n"
 
 

@@ -66,3 +66,40 @@ def test_a_help_names_keys_only_of_commands() -> None:
         named = re.findall(r"\{([^}]*)\}", command.help)
         assert all(name in BY_ID for name in named), command.id
         assert command.help.count("{") == len(named) == command.help.count("}"), command.id
+
+
+async def test_the_palette_key_is_remapped_and_named_so(seeded_home: Path) -> None:
+    """The palette's key was Textual's ctrl+p whatever config.toml said, and so every word
+    naming it ("later ones: ctrl+p, Search: NAME"); it is the command ``palette`` now."""
+    from textual.content import Content
+
+    from tui.screens.palette import Palette
+    from tui.widgets.key_bar import KeyBar
+
+    config(seeded_home, 'palette = "ctrl+k"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        assert "^k palette" in Content.from_markup(screen.query_one(KeyBar).line(120)).plain
+        help_screen = await opened(pilot, "question_mark", HelpScreen)
+        assert isinstance(help_screen, HelpScreen)
+        shown = " ".join(as_text(help_screen.table(wide=True)).split())
+        assert "(later ones: ctrl+k, Search: NAME)" in shown
+        assert help_screen.query_one(".dialog").border_subtitle == (
+            "Esc closes · ctrl+k: command palette"
+        )
+        await pilot.press("escape")
+        await opened(pilot, "ctrl+k", Palette)
+
+
+async def test_a_key_remapped_onto_the_palettes_is_said_and_not_taken(seeded_home: Path) -> None:
+    """``star = "ctrl+p"`` was taken without a word, and ctrl+p then opened the palette:
+    a dead key. It clashes with the palette's key on every screen, as ctrl+q does."""
+    config(seeded_home, 'star = "ctrl+p"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        [problem] = app.config_problems
+        assert 'star and palette both bind "ctrl+p"' in problem
+        assert "star keeps its default keys (s)" in problem

@@ -18,7 +18,6 @@ from storage.errors import LibraryError
 from storage.files.atomic import FileSignature, signature
 from storage.files.saved_searches import SavedSearch, SavedSearches
 from storage.models import Paper
-from tui.commands import BY_ID, key_label, keys_for
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import IndexReady
 from tui.saved_tabs import split_query
@@ -349,16 +348,15 @@ class SearchPart(MainBase):
             return "its tab"
         if at < len(SAVED_KEYS):
             return f"its tab is {SAVED_KEYS[at]}"
-        return "its tab follows the others (ctrl+p: Search)"
+        return f"its tab follows the others ({self.key_shown('palette')}: Search)"
 
     def action_delete_search(self) -> None:
         """Delete the saved search whose tab is shown (its tab closes)."""
         tab = self.view.saved_tab()
         if tab is None:
-            keys = keys_for(BY_ID["delete_search"], getattr(self.app, "keymap", {}))
-            key = key_label(keys[0], web=self.app.is_web) if keys else "ctrl+p: Delete"
+            key, palette = self.key_shown("delete_search"), self.key_shown("palette")
             self.notify(
-                f"This is no saved search's tab: {key} closes one (6…9, or ctrl+p: Search).",
+                f"This is no saved search's tab: {key} closes one (6…9, or {palette}: Search).",
                 severity="warning",
                 timeout=4,
                 markup=False,
