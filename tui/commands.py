@@ -261,11 +261,15 @@ def key_label(key: str, *, web: bool = False) -> str:
     return character if character and character.isprintable() else key
 
 
+#: Keys as a sentence or a button names them, where the key column writes them lower case.
+_IN_WORDS = {"esc": "Esc", "tab": "Tab"}
+
+
 def key_named(command_id: str, keymap: Mapping[str, str], *, web: bool = False) -> str:
     """The first key of a command as a dialog's words name it, after the user's remapping:
-    ``ctrl+s``, ``Enter``, ``Esc`` (``MainBase.key_shown`` names the main screen's)."""
+    ``ctrl+s``, ``Enter``, ``Esc``, ``Tab`` (``MainBase.key_shown`` names the main screen's)."""
     key = key_label(keys_for(BY_ID[command_id], keymap)[0], web=web)
-    return "Esc" if key == "esc" else key
+    return _IN_WORDS.get(key, key)
 
 
 #: A command's help names another command's key (or its own) as ``{id}``: filled in by
@@ -289,7 +293,7 @@ def button_label(
     after the user's remapping: ``Read (r)``, ``Cancel (n, Esc)``."""
     command = BY_ID[command_id]
     keys = [key_label(key, web=web) for key in keys_for(command, keymap)]
-    shown = ", ".join("Esc" if key == "esc" else key for key in keys)
+    shown = ", ".join(_IN_WORDS.get(key, key) for key in keys)
     return f"{title or command.title} ({shown})" if shown else title or command.title
 
 

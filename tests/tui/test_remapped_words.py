@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Console
+from textual.screen import Screen
 
 from tests.tui.helpers import make_app, opened, ready
 from tui.commands import key_table
@@ -103,3 +104,45 @@ async def test_a_key_remapped_onto_the_palettes_is_said_and_not_taken(seeded_hom
         [problem] = app.config_problems
         assert 'star and palette both bind "ctrl+p"' in problem
         assert "star keeps its default keys (s)" in problem
+
+
+def label_texts(screen: object) -> list[str]:
+    """The words of every label of a screen."""
+    from textual.widgets import Label
+
+    assert isinstance(screen, Screen)
+    return [str(label.render()) for label in screen.query(Label)]
+
+
+async def test_the_export_dialog_names_its_keys_as_remapped(seeded_home: Path) -> None:
+    """ "Tab or ↓ goes there, where Tab completes" and "its key, or ← →" said the default
+    keys whatever the mapping: with ``export_field = "ctrl+n"`` ↓ no longer went there."""
+    from tui.screens.export import ExportScreen
+
+    config(
+        seeded_home,
+        'export_field = "ctrl+n"',
+        'path_complete = "ctrl+t"',
+        'export_previous_format = "["',
+        'export_next_format = "]"',
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        assert app.config_problems == []
+        shown = label_texts(await opened(pilot, "e", ExportScreen))
+        assert "Format (its key, or [ ]):" in shown
+        assert "File (Tab or ctrl+n goes there, where ctrl+t completes):" in shown
+        await pilot.press("ctrl+n")
+        assert app.screen.focused is not None and app.screen.focused.id == "export-path"
+
+
+async def test_the_default_keys_are_named_as_before(seeded_home: Path) -> None:
+    from tui.screens.export import ExportScreen
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        shown = label_texts(await opened(pilot, "e", ExportScreen))
+        assert "Format (its key, or ← →):" in shown
+        assert "File (Tab or ↓ goes there, where Tab completes):" in shown
