@@ -146,3 +146,53 @@ async def test_the_default_keys_are_named_as_before(seeded_home: Path) -> None:
         shown = label_texts(await opened(pilot, "e", ExportScreen))
         assert "Format (its key, or ← →):" in shown
         assert "File (Tab or ↓ goes there, where Tab completes):" in shown
+
+
+async def test_the_dialogs_hints_name_their_keys_as_remapped(seeded_home: Path) -> None:
+    """The import dialog said "Enter imports · Tab completes a path · Esc cancels", the
+    prompts "Enter to accept · Esc to cancel", the lists' picker "Enter chooses it · Esc
+    closes", the removal "u (undo) brings it all back", the stats "Esc closes" and "star
+    papers (s)": the default keys, whatever config.toml mapped."""
+    from textual.widgets import Static
+
+    from tui.screens.dialogs import TextPrompt
+    from tui.screens.importer import ImportScreen
+    from tui.screens.remove import ConfirmRemoval, ListChooser
+    from tui.screens.stats import StatsScreen
+
+    config(
+        seeded_home,
+        'import_start = "f2"',
+        'import_cancel = "f3"',
+        'import_field = "f4"',
+        'path_complete = "f5"',
+        'prompt_accept = "f6"',
+        'prompt_cancel = "f7"',
+        'lists_choose = "f8"',
+        'lists_cancel = "f9"',
+        'stats_close = "f10"',
+        'star = "f"',
+        'undo = "U"',
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        assert app.config_problems == []
+        dialog = await opened(pilot, "a", ImportScreen)
+        said = str(dialog.query_one("#import-status", Static).render())
+        assert said == "f2 imports · f5 completes a path · f3 cancels"
+        assert "A catalog to fill titles, authors and links (optional, f4):" in label_texts(dialog)
+        await pilot.press("f3")
+        dialog = await opened(pilot, "t", TextPrompt)
+        assert "f6 to accept · f7 to cancel" in label_texts(dialog)
+        await pilot.press("f7")
+        dialog = await opened(pilot, "shift+delete", ListChooser)
+        assert "Which list? f8 chooses it · f9 closes" in label_texts(dialog)
+        dialog = await opened(pilot, "f8", ConfirmRemoval)
+        words = [str(s.render()) for s in dialog.query(Static)]
+        assert any("U (undo) brings it all back" in w for w in words), words
+        await pilot.press("escape")
+        dialog = await opened(pilot, "S", StatsScreen)
+        assert dialog.query_one(".dialog").border_subtitle == "f10 closes"
+        words = [str(s.render()) for s in dialog.query(Static)]
+        assert any("star papers (f) to queue them" in w for w in words), words
