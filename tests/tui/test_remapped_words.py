@@ -196,3 +196,65 @@ async def test_the_dialogs_hints_name_their_keys_as_remapped(seeded_home: Path) 
         assert dialog.query_one(".dialog").border_subtitle == "f10 closes"
         words = [str(s.render()) for s in dialog.query(Static)]
         assert any("star papers (f) to queue them" in w for w in words), words
+
+
+async def test_the_main_screen_names_its_keys_as_remapped(seeded_home: Path) -> None:
+    """The tab bar numbered its tabs 1…9, the search box's hint began "/ search", the marked
+    view said "space marks a paper, ctrl+a every paper" and ctrl+w on no saved search's tab
+    "(6…9, …)", the palette "· 6": the default keys, whatever config.toml mapped."""
+    from storage.files.saved_searches import SavedSearches
+    from tests.tui.helpers import messages, tab_text, wait_for
+    from tui.commands import PaperCommands
+    from tui.widgets.search_box import SearchBox
+
+    SavedSearches(seeded_home).save("Graphs", "graph")
+    config(
+        seeded_home,
+        'tab_inbox = "f1"',
+        'tab_all = "f5"',
+        'tab_saved_first = "f6"',
+        'search = "f2"',
+        'mark = "v"',
+        'mark_all = "V"',
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(160, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        await wait_for(pilot, lambda: " f6 Graphs " in tab_text(app))
+        shown = tab_text(app)
+        assert shown.startswith(" f1 Inbox 38 ") and " 2 Starred 0 " in shown, shown
+        assert " f5 All 38 " in shown and " 1 " not in shown
+        assert screen.query_one(SearchBox).placeholder.startswith("f2 search: words")
+        await pilot.press("M")
+        assert "Nothing marked here: v marks a paper, V every paper." in messages(app)
+        await pilot.press("ctrl+w")
+        said = "closes one (f6, 7, 8, 9, or ctrl+p: Search)."
+        assert any(said in m for m in messages(app)), messages(app)
+        entries = [words for _, words, _ in PaperCommands(screen)._entries()]
+        assert "Show its tab: “graph” · f6" in entries
+
+
+async def test_the_welcome_and_the_config_toasts_name_keys_as_remapped(tmp_path: Path) -> None:
+    """The first run's welcome said "`a` here … r, x, s decide; ? shows every key", and
+    the toast of more config problems than fit "the help (?) lists them all"."""
+    from tests.tui.helpers import messages, wait_for
+
+    home = tmp_path / "new-home"
+    home.mkdir()
+    config(
+        home,
+        'import = "A"',
+        'read = "f"',
+        'help = "f1"',
+        *(f'{name} = "notakey"' for name in ("skip", "tag", "note", "zoom")),
+    )
+    app = make_app(home)  # a first run: the bundled sample
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: screen.detail.text.plain.startswith("Welcome to papers"))
+        welcome = " ".join(screen.detail.text.plain.split())
+        assert "list with `A` here" in welcome
+        assert "f, x, s decide; f1 shows every key." in welcome
+        said = messages(app)
+        assert any("the help (f1) lists them all" in m for m in said), said

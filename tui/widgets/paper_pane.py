@@ -341,11 +341,9 @@ def _wrap_key(view: PaperView | None, width: int, empty: tuple[str, str]) -> Has
     )
 
 
-#: What the pane says with no paper to show, unless told why (``PaperPane.show``'s ``empty``).
-NO_PAPERS = (
-    "No papers here",
-    "Switch tabs with 1–5, clear the search with ctrl+l, or import a list (a).",
-)
+#: What the pane says with no paper to show, unless told why (``PaperPane.show``'s ``empty``,
+#: which names the keys that lead on as the user has them: these words name none).
+NO_PAPERS = ("No papers here", "Switch tabs, clear the search, or import a list.")
 
 
 def paper_text(view: PaperView | None, style: StyleOf, empty: tuple[str, str] = NO_PAPERS) -> Text:
