@@ -40,7 +40,7 @@ from tui.commands import BY_ID, bindings, key_named, keys_for
 from tui.key_gate import expect_screen, screen_stays
 from tui.memory import collector_paused
 from tui.paths import typed_path
-from tui.text import printable
+from tui.text import NAME_CELLS, cut_cells, printable
 from tui.text_fields import after_typed
 from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 from tui.widgets.path_input import PathInput
@@ -342,7 +342,9 @@ class ImportScreen(ModalScreen[str | None]):
         except Exception as exc:  # a bug: said in the dialog, which stays usable (Esc closes it)
             self.app.call_from_thread(self._failed, f"internal error: {type(exc).__name__}: {exc}")
             return
-        summary = f"Imported {', '.join(report.lists)}: {report.summary()}"
+        # a list's name cut as in the stats' table: one of 300 characters filled the toast
+        lists = ", ".join(cut_cells(printable(name), NAME_CELLS) for name in report.lists)
+        summary = f"Imported {lists}: {report.summary()}"
         if self.cached_at is not None:  # (the CLI says it on stderr)
             from storage.fetch.registry import kept_at
 
