@@ -105,3 +105,20 @@ async def test_the_import_toast_cuts_a_long_file_name(seeded_home: Path, tmp_pat
         [said] = [m for m in messages(app) if m.startswith("Imported")]
         assert said.startswith("Imported AAAAAAAAAAAAAAAAAAAA long file name zzz") and "…:" in said
         assert len(said) < 120, said
+
+
+async def test_the_removal_toast_cuts_a_long_list_name(home: Path, tmp_path: Path) -> None:
+    """Removing a list of a 300-character name said it whole: a toast of seven lines."""
+    from tui.screens.remove import ConfirmRemoval
+
+    lists_home(home, tmp_path, LONG)
+    app = make_app(home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await opened(pilot, "shift+delete", ListChooser)
+        await opened(pilot, "enter", ConfirmRemoval)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any(m.startswith("Removed") for m in messages(app)))
+        [said] = [m for m in messages(app) if m.startswith("Removed")]
+        assert said.startswith("Removed the list “Very long list name word0") and "…”" in said
+        assert len(said) < 120, said
