@@ -110,7 +110,7 @@ class KeyBar(Static):
         commands, with no action (a click there reaches the dialog, not the footer); while
         the search box has the focus (scope "search"), its own keys and the screen's that
         act there too (``Command.typing``); under the command palette, its keys."""
-        palette = ("palette", "app.command_palette", self._palette_key(), "palette")
+        palette = ("palette", "app.command_palette", self._palette_key(), BY_ID["palette"].brief)
         if self.scope == "palette":
             return [("", "", key, title) for key, title in PALETTE_KEYS]
         if self.scope == "search":  # Enter and Esc first: where the typing leads
