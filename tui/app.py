@@ -23,7 +23,7 @@ from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
 from storage.text.sanitize import printable, printable_block
-from tui.commands import COMMANDS, PaperCommands, bindings, keys_for
+from tui.commands import COMMANDS, PaperCommands, bindings, key_named, keys_for
 from tui.config import load_config, pdf_folder
 from tui.ending import EndingDeadline
 from tui.key_gate import KeyGate, escape_then
@@ -342,7 +342,8 @@ class PapersApp(App[None]):
         if len(shown) < len(problems):  # the rest would push the first off the screen
             more = len(problems) - len(shown)
             self.notify(
-                f"and {more} more problems in config.toml: the help (?) lists them all",
+                f"and {more} more problems in config.toml: the help ({self.key_of('help')}) "
+                "lists them all",
                 title="Config",
                 severity="warning",
                 timeout=10,
@@ -356,12 +357,18 @@ class PapersApp(App[None]):
 
     def _welcome(self) -> None:
         pane = self.main_screen.detail
+        key = self.key_of
         pane.set_welcome(
             "Welcome to papers",
             "This is the bundled sample (38 ICLR 2025 papers). Import your own list with "
-            "`a` here, or `papers import FILE` in a shell. r, x, s decide; ? shows every key.",
+            f"`{key('import')}` here, or `papers import FILE` in a shell. {key('read')}, "
+            f"{key('skip')}, {key('star')} decide; {key('help')} shows every key.",
         )
         self.set_timer(WELCOME_SECONDS, lambda: pane.set_welcome("", ""))
+
+    def key_of(self, command_id: str) -> str:
+        """A command's key as the app's words name it, after the user's remapping."""
+        return key_named(command_id, self.keymap, web=self.is_web)
 
     def palette_extras(self) -> list[tuple[str, str, Callable[[], object]]]:
         """The app's own palette entries, after the commands of the screen."""
@@ -437,7 +444,7 @@ class PapersApp(App[None]):
         self.call_from_thread(
             self.notify,
             "Decisions are still being saved (the disk has not answered for 10 s). "
-            "Press q again to quit anyway and lose them.",
+            f"Press {self.key_of('quit')} again to quit anyway and lose them.",
             severity="error",
             timeout=15,
             markup=False,

@@ -9,6 +9,7 @@ provider; the README's key table is ``key_table()`` (a test compares them).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -53,7 +54,7 @@ class Command:
             self.title,
             show=self.footer,
             id=self.id,
-            tooltip=self.help,
+            tooltip=help_text(self),
             priority=self.priority,
         )
 
@@ -86,8 +87,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("tab_saved_first", "6", "show_saved(1)", "Saved search 1", "Show the first saved search's tab (each saved search is a tab after All)", "Lists", palette=False),
     Command("tab_saved_second", "7", "show_saved(2)", "Saved search 2", "Show the second saved search's tab", "Lists", palette=False),
     Command("tab_saved_third", "8", "show_saved(3)", "Saved search 3", "Show the third saved search's tab", "Lists", palette=False),
-    Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: ctrl+p, Search: NAME)", "Lists", palette=False),
-    Command("search", "slash", "focus_search", "Search", "Search as you type (esc leaves, keeps the filter)", "Lists", footer=True, priority=True),
+    Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: {palette}, Search: NAME)", "Lists", palette=False),
+    Command("search", "slash", "focus_search", "Search", "Search as you type ({leave_search} leaves, keeps the filter)", "Lists", footer=True, priority=True),
     Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True, typing=True, brief="Leave"),
     Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter and type the next one", "Lists", typing=True, brief="Clear"),
     Command("save_search", "ctrl+s", "save_search", "Save search", "Save the search typed as a tab, by name (the CLI runs it too: papers search --saved NAME)", "Lists", typing=True, brief="Save"),
@@ -120,12 +121,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", "question_mark", "help", "Help", "Show every key", "Library", footer=True),
     Command("quit", "q", "quit", "Quit", "Quit (every decision is already saved)", "Library", footer=True),
     Command("force_quit", "ctrl+q", "quit", "Quit", "Quit from any screen", "Library", palette=False, scope="app", priority=True),
+    Command("palette", "ctrl+p", "command_palette", "Command palette", "Command palette: every action by name", "Library", palette=False, scope="app", priority=True, brief="palette"),
     # The paper pane: keys from the list, and keys while it has the focus
     Command("pane_down", "J", "pane_scroll(3)", "Scroll paper", "Scroll the paper down a few lines", "Paper", palette=False),
     Command("pane_up", "K", "pane_scroll(-3)", "Scroll paper up", "Scroll the paper up a few lines", "Paper", palette=False),
     Command("pane_page_down", "ctrl+f", "pane_page(1)", "Paper page down", "Scroll the paper down a page", "Paper", palette=False),
     Command("pane_page_up", "ctrl+b", "pane_page(-1)", "Paper page up", "Scroll the paper up a page", "Paper", palette=False),
-    Command("focus_pane", "l,right", "focus_pane", "Read the paper", "Move into the paper (then j/k/space scroll it; h or esc go back)", "Paper"),
+    Command("focus_pane", "l,right", "focus_pane", "Read the paper", "Move into the paper (then {line_down}/{line_up}/{page_down} scroll it; {leave_pane} or {leave_search} go back)", "Paper"),
     Command("zoom", "z", "zoom", "Zoom", "Show the paper full screen, or the list and the paper again", "Paper"),
     Command("split_narrower", "less_than_sign", "split(-5)", "Narrower list", "Give the paper more room (remembered)", "Paper"),
     Command("split_wider", "greater_than_sign", "split(5)", "Wider list", "Give the list more room (remembered)", "Paper"),
@@ -156,7 +158,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("prompt_accept", "enter", "accept", "Accept", "Prompt (tags, a search's name): accept what the field holds", "Dialogs", palette=False, scope="prompt", priority=True),
     Command("prompt_cancel", "escape", "cancel", "Cancel", "Prompt (export, tags): close it without doing anything", "Dialogs", palette=False, scope="prompt"),
     Command("note_save", "ctrl+s", "save", "Save", "Note editor: save the note", "Dialogs", palette=False, scope="note"),
-    Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving (a second Esc when typed in)", "Dialogs", palette=False, scope="note"),
+    Command("note_cancel", "escape", "cancel", "Cancel", "Note editor: close without saving (a second {note_cancel} when typed in)", "Dialogs", palette=False, scope="note"),
     Command("bulk_read", "r", "choose('read')", "Read", "Bulk decision: mark every marked paper read", "Dialogs", palette=False, scope="bulk", follows="read"),
     Command("bulk_skip", "x", "choose('skipped')", "Skip", "Bulk decision: skip every marked paper", "Dialogs", palette=False, scope="bulk", follows="skip"),
     Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk", follows="star"),
@@ -166,7 +168,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
     Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
     Command("lists_choose", "enter", "choose", "Remove", "Remove list: take out the highlighted list (asks first)", "Dialogs", palette=False, scope="lists"),
-    Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second Enter", "Dialogs", palette=False, scope="import", priority=True),
+    Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second {import_start}", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it; while it fetches, stop the fetch (an import under way goes on)", "Dialogs", palette=False, scope="import"),
     Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
@@ -259,11 +261,29 @@ def key_label(key: str, *, web: bool = False) -> str:
     return character if character and character.isprintable() else key
 
 
+#: Keys as a sentence or a button names them, where the key column writes them lower case.
+_IN_WORDS = {"esc": "Esc", "tab": "Tab"}
+
+
 def key_named(command_id: str, keymap: Mapping[str, str], *, web: bool = False) -> str:
     """The first key of a command as a dialog's words name it, after the user's remapping:
-    ``ctrl+s``, ``Enter``, ``Esc`` (``MainBase.key_shown`` names the main screen's)."""
+    ``ctrl+s``, ``Enter``, ``Esc``, ``Tab`` (``MainBase.key_shown`` names the main screen's)."""
     key = key_label(keys_for(BY_ID[command_id], keymap)[0], web=web)
-    return "Esc" if key == "esc" else key
+    return _IN_WORDS.get(key, key)
+
+
+#: A command's help names another command's key (or its own) as ``{id}``: filled in by
+#: ``help_text`` as the key is now, so that no help says a default key the user remapped.
+_NAMED_KEY = re.compile(r"\{([a-z_]+)\}")
+
+
+def help_text(
+    command: Command, keymap: Mapping[str, str] | None = None, *, web: bool = False
+) -> str:
+    """``command``'s help with the keys it names (``{leave_search}``) as ``key_named`` names
+    them after the user's remapping (``keymap``; None: the default keys, as in the README)."""
+    keys = keymap or {}
+    return _NAMED_KEY.sub(lambda found: key_named(found.group(1), keys, web=web), command.help)
 
 
 def button_label(
@@ -273,7 +293,7 @@ def button_label(
     after the user's remapping: ``Read (r)``, ``Cancel (n, Esc)``."""
     command = BY_ID[command_id]
     keys = [key_label(key, web=web) for key in keys_for(command, keymap)]
-    shown = ", ".join("Esc" if key == "esc" else key for key in keys)
+    shown = ", ".join(_IN_WORDS.get(key, key) for key in keys)
     return f"{title or command.title} ({shown})" if shown else title or command.title
 
 
@@ -292,8 +312,7 @@ def key_table() -> str:
         lines.append(f"| **{group}** | | |")
         for command in commands:
             keys = " ".join(f"`{key_label(k)}`" for k in keys_for(command, {}))
-            lines.append(f"| {keys} | {command.help} | `{command.id}` |")
-    lines.append("| `ctrl+p` | Command palette: every action by name | |")
+            lines.append(f"| {keys} | {help_text(command)} | `{command.id}` |")
     return "\n".join(lines) + "\n"
 
 
@@ -320,21 +339,21 @@ class PaperCommands(Provider):
                 keys = " ".join(key_label(k, web=web) for k in keys_for(command, keymap))
                 yield (
                     palette_title(command),
-                    escape(f"{command.help} · {keys}"),
+                    escape(f"{help_text(command, keymap, web=web)} · {keys}"),
                     partial(screen.run_action, command.action),
                 )
-        for title, help_text, run in getattr(screen, "palette_searches", list)():
-            yield escape(title), escape(help_text), run  # names and queries are the user's
-        for title, help_text, run in getattr(self.app, "palette_extras", list)():
-            yield f"App: {title}", escape(help_text), run
+        for title, words, run in getattr(screen, "palette_searches", list)():
+            yield escape(title), escape(words), run  # names and queries are the user's
+        for title, words, run in getattr(self.app, "palette_extras", list)():
+            yield f"App: {title}", escape(words), run
 
     async def discover(self) -> Hits:
-        for text, help_text, run in self._entries():
-            yield DiscoveryHit(text, run, help=help_text)
+        for text, words, run in self._entries():
+            yield DiscoveryHit(text, run, help=words)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for text, help_text, run in self._entries():
-            score = max(matcher.match(text), matcher.match(help_text) * 0.8)
+        for text, words, run in self._entries():
+            score = max(matcher.match(text), matcher.match(words) * 0.8)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), run, text=text, help=help_text)
+                yield Hit(score, matcher.highlight(text), run, text=text, help=words)

@@ -10,6 +10,7 @@ from storage.files.triage_file import Change
 from storage.models import Removal
 from storage.text.words import count, plural
 from tui.session import PAPER_KINDS, Outcome
+from tui.text import NAME_CELLS, cut_cells, printable
 
 Severity = Literal["information", "warning", "error"]
 
@@ -98,7 +99,8 @@ def _what(removal: Removal) -> str:
     papers = count(len(removal.ids), "paper")
     if not removal.lists:
         return papers
-    names = ", ".join(f"“{name}”" for name in removal.lists)
+    # cut as in the stats' table: a list's name of 300 characters filled the toast
+    names = ", ".join(f"“{cut_cells(printable(name), NAME_CELLS)}”" for name in removal.lists)
     if removal.kept:  # "(0 papers)" for a list whose 5 papers are all in another list too
         papers += f"; {count(len(removal.kept), 'paper')} kept, in another list too"
     return f"the {plural(len(removal.lists), 'list')} {names} ({papers})"

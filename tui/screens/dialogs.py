@@ -47,7 +47,11 @@ class TextPrompt(ModalScreen[str | None]):
             with Shrinking(id="prompt-question"):
                 yield Static(Text(printable(self.question)), classes="note")
             yield Input(self.shown_value, id="prompt-input", select_on_focus=self.replace)
-            yield Label(Text("Enter to accept · Esc to cancel", style="dim"))
+            keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
+            accept, cancel = (
+                key_named(c, keymap, web=web) for c in ("prompt_accept", "prompt_cancel")
+            )
+            yield Label(Text(f"{accept} to accept · {cancel} to cancel", style="dim"))
 
     def on_mount(self) -> None:
         fit_after_refresh(self, self._fit)

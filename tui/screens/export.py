@@ -199,16 +199,20 @@ class ExportScreen(ModalScreen[None]):
                             yield RadioButton(Text(printable(choice.label)), value=i == 0)
                 else:
                     yield Label(Text(printable(self.choices[0].label)), id="export-what-one")
-                yield Label("Format (its key, or ← →):", classes="field-label")
+                back, on = map(self._key, ("export_previous_format", "export_next_format"))
+                words = f"Format (its key, or {back} {on}):"  # Text: a key may be "["
+                yield Label(Text(words), classes="field-label")
             yield FormatChoice(
                 self.keys, on_chosen=lambda _: self.format_changed(), id="export-format"
             )
             with Shrinking(id="export-format-about"):
                 yield Static(self._format_words(), id="export-format-words", classes="note")
+                there = f"Tab or {self._key('export_field')} goes there"  # (Tab: Textual's)
                 if web:
-                    yield Label("Download as (Tab or ↓ goes there):")
+                    yield Label(Text(f"Download as ({there}):"))
                 else:
-                    yield Label("File (Tab or ↓ goes there, where Tab completes):")
+                    complete = self._key("path_complete")
+                    yield Label(Text(f"File ({there}, where {complete} completes):"))
             if web:
                 yield PathInput(self._file_name(), id="export-path")
             else:

@@ -12,7 +12,16 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.commands import BY_ID, COMMANDS, bindings, grouped, key_label, keys_for
+from tui.commands import (
+    BY_ID,
+    COMMANDS,
+    bindings,
+    grouped,
+    help_text,
+    key_label,
+    key_named,
+    keys_for,
+)
 from tui.text import printable
 
 
@@ -45,8 +54,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog dialog-wide") as box:
             box.border_title = "Keys"
-            box.border_subtitle = "Esc closes · ctrl+p: command palette"
-            undo = key_label(keys_for(BY_ID["undo"], self.keymap)[0], web=self.app.is_web)
+            web = self.app.is_web
+            close, palette = (key_named(c, self.keymap, web=web) for c in ("help_close", "palette"))
+            box.border_subtitle = f"{close} closes · {palette}: command palette"
+            undo = key_label(keys_for(BY_ID["undo"], self.keymap)[0], web=web)
             yield Static(Text(intro(undo), style="italic"), classes="help-intro")
             if self.problems:
                 said = Text("config.toml: ignored at start (the defaults stand):", style="bold")
@@ -86,18 +97,16 @@ class HelpScreen(ModalScreen[None]):
                 keys = " ".join(
                     key_label(k, web=self.app.is_web) for k in keys_for(command, self.keymap)
                 )
+                words = help_text(command, self.keymap, web=self.app.is_web)
                 if wide:  # Text, not markup: "the [sync] folder" is words
-                    cells = (group if first else "", keys, command.help, command.id)
+                    cells = (group if first else "", keys, words, command.id)
                     table.add_row(*map(Text, cells))
                 else:
-                    words = Text(command.help)
-                    words.append(f"  (id: {command.id})", style="dim")  # not the sentence's
-                    table.add_row(Text(keys), words)
+                    said = Text(words)
+                    said.append(f"  (id: {command.id})", style="dim")  # not the sentence's
+                    table.add_row(Text(keys), said)
                 first = False
             table.add_row(*[""] * len(table.columns))
-        if not dialogs:
-            palette = ("ctrl+p", "Command palette: every action by name")
-            table.add_row(*(("", *palette, "") if wide else palette))
         return table
 
     def action_close(self) -> None:

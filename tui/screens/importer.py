@@ -36,11 +36,11 @@ from storage.errors import LibraryError
 from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
-from tui.commands import BY_ID, bindings, keys_for
+from tui.commands import BY_ID, bindings, key_named, keys_for
 from tui.key_gate import expect_screen, screen_stays
 from tui.memory import collector_paused
 from tui.paths import typed_path
-from tui.text import printable
+from tui.text import NAME_CELLS, cut_cells, printable
 from tui.text_fields import after_typed
 from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
 from tui.widgets.path_input import PathInput
@@ -96,10 +96,6 @@ def fetching(text: str, names: Mapping[str, str]) -> Fetching | None:
     return found if all(is_source(w, names) for w in found.words) else None
 
 
-#: The dialog's status line while nothing else is to be said.
-_USUAL: Final = "Enter imports · Tab completes a path · Esc cancels"
-
-
 class ImportScreen(ModalScreen[str | None]):
     """Ask for a list file (or folder, or a source to fetch) and an optional catalog, then
     import with progress.
@@ -146,7 +142,10 @@ class ImportScreen(ModalScreen[str | None]):
             # list's field and the result line keep their rows (``fit_dialog``); apart, so
             # that the words' scrollbar does not make the catalog's field a column narrower
             with Shrinking(id="import-more"):
-                yield Label("A catalog to fill titles, authors and links (optional, ↓):")
+                other = self._key("import_field")  # (Text: a remapped key may be "[")
+                yield Label(
+                    Text(f"A catalog to fill titles, authors and links (optional, {other}):")
+                )
                 yield PathInput(
                     placeholder="catalog file or iclr2025 (optional)", id="import-catalog"
                 )
@@ -162,10 +161,19 @@ class ImportScreen(ModalScreen[str | None]):
                 )
             yield ProgressBar(total=None, show_eta=False, id="import-progress")
             yield Static(
-                Text(_USUAL, style="dim"),
+                Text(self._usual(), style="dim"),
                 id="import-status",
                 classes="note",
             )
+
+    def _key(self, command_id: str) -> str:
+        """A key of the dialog as its words name it, after the user's remapping."""
+        return key_named(command_id, self._keymap(), web=self.app.is_web)
+
+    def _usual(self) -> str:
+        """The status line while nothing else is to be said: the dialog's keys."""
+        start, complete, cancel = map(self._key, ("import_start", "path_complete", "import_cancel"))
+        return f"{start} imports · {complete} completes a path · {cancel} cancels"
 
     def on_mount(self) -> None:
         self.query_one("#import-progress").display = False
@@ -191,7 +199,7 @@ class ImportScreen(ModalScreen[str | None]):
         field = self.query_one("#import-path", Input)
         wanted = self._wanted(field.value) if self.focused is field else None
         if wanted is not None:
-            said += f" · Enter fetches {', '.join(wanted.words)}"
+            said += f" · {self._key('import_start')} fetches {', '.join(wanted.words)}"
         self._status(said, "dim")
 
     def _wanted(self, text: str) -> Fetching | None:
@@ -223,15 +231,18 @@ class ImportScreen(ModalScreen[str | None]):
         except ValueError as exc:  # ``--max 0``, ``--max 5x``: no fetch on Enter, but this
             if event.value.split()[-1:] != ["--max"]:  # (``--max``: its number still to come)
                 self._hinted = True
-                self._status(f"Enter will not fetch: {exc} · Esc cancels", "dim")
+                start, cancel = self._key("import_start"), self._key("import_cancel")
+                self._status(f"{start} will not fetch: {exc} · {cancel} cancels", "dim")
             return
         if wanted is None:
             if self._hinted:
                 self._hinted = False
-                self._status(_USUAL, "dim")
+                self._status(self._usual(), "dim")
             return
         self._hinted = True
-        self._status(f"Enter fetches {', '.join(wanted.words)}, then imports it · Esc cancels")
+        start, cancel = self._key("import_start"), self._key("import_cancel")
+        fetched = ", ".join(wanted.words)
+        self._status(f"{start} fetches {fetched}, then imports it · {cancel} cancels")
 
     def action_start(self) -> None:
         """Enter, in either field: import (or fetch, then import) what the fields hold once
@@ -259,7 +270,8 @@ class ImportScreen(ModalScreen[str | None]):
             # current folder: a home folder's every .txt and .json) is asked about first
             self.folder_confirmed = path
             self._status(
-                f"{typed_path(path)} is a folder: Enter again imports every list file in it "
+                f"{typed_path(path)} is a folder: {self._key('import_start')} again imports "
+                "every list file in it "
                 "and in its folders.",
                 style="bold",
             )
@@ -330,7 +342,9 @@ class ImportScreen(ModalScreen[str | None]):
         except Exception as exc:  # a bug: said in the dialog, which stays usable (Esc closes it)
             self.app.call_from_thread(self._failed, f"internal error: {type(exc).__name__}: {exc}")
             return
-        summary = f"Imported {', '.join(report.lists)}: {report.summary()}"
+        # a list's name cut as in the stats' table: one of 300 characters filled the toast
+        lists = ", ".join(cut_cells(printable(name), NAME_CELLS) for name in report.lists)
+        summary = f"Imported {lists}: {report.summary()}"
         if self.cached_at is not None:  # (the CLI says it on stderr)
             from storage.fetch.registry import kept_at
 

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from storage.files.papers_file import ListInfo
 from storage.text.words import count
-from tui.commands import bindings, button_label
+from tui.commands import bindings, button_label, key_named
 from tui.text import printable
 
 
@@ -38,19 +38,20 @@ class ConfirmRemoval(ModalScreen[bool]):
         with Vertical(classes="dialog") as box:
             box.border_title = "Remove"
             yield Static(Text(printable(self.question)), classes="note")
+            keymap = getattr(self.app, "keymap", {})
+            web = self.app.is_web
+            undo = key_named("undo", keymap, web=web)
             yield Static(
                 Text(
-                    "Its decision, note and tags go with it; u (undo) brings it all back."
+                    f"Its decision, note and tags go with it; {undo} (undo) brings it all back."
                     if self.one
-                    else "Their decisions, notes and tags go with them; u (undo) brings it "
-                    "all back, as one step.",
+                    else f"Their decisions, notes and tags go with them; {undo} (undo) brings "
+                    "it all back, as one step.",
                     style="dim",
                 ),
                 classes="note",
             )
             with Horizontal(classes="buttons"):
-                keymap = getattr(self.app, "keymap", {})
-                web = self.app.is_web
                 yield Button(
                     button_label("remove_yes", keymap, web=web), id="remove", variant="error"
                 )
@@ -97,7 +98,11 @@ class ListChooser(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-tall") as box:
             box.border_title = self.chooser_title
-            yield Label(Text("Which list? Enter chooses it · Esc closes", style="dim"))
+            keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
+            choose, close = (
+                key_named(c, keymap, web=web) for c in ("lists_choose", "lists_cancel")
+            )
+            yield Label(Text(f"Which list? {choose} chooses it · {close} closes", style="dim"))
             yield OptionList(
                 *(
                     Option(Text(f"{printable(info.name)}  ·  {count(info.size, 'paper')}"))

@@ -15,7 +15,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from storage.models import Status
 from storage.stats import LibraryStats, done_share
-from tui.commands import bindings
+from tui.commands import bindings, key_named
 from tui.text import NAME_CELLS, cut_cells, printable
 
 CHART_DAYS = 30
@@ -38,12 +38,16 @@ class StatsScreen(ModalScreen[None]):
         stats = self.stats
         with VerticalScroll(classes="dialog dialog-wide") as box:
             box.border_title = "Progress"
-            box.border_subtitle = "Esc closes"
+            box.border_subtitle = f"{self._key('stats_close')} closes"
             yield Static(self.summary())
             yield Label(Text(f"Decisions per day, last {CHART_DAYS} days", style="bold"))
             yield Sparkline(self.per_day(), id="stats-chart")
             yield Static(self.table("Per list", stats.by_list))
             yield Static(self.table("Per venue status", stats.by_venue))
+
+    def _key(self, command_id: str) -> str:
+        """A key as the words name it, after the user's remapping."""
+        return key_named(command_id, getattr(self.app, "keymap", {}), web=self.app.is_web)
 
     def summary(self) -> Text:
         s = self.stats
@@ -52,7 +56,7 @@ class StatsScreen(ModalScreen[None]):
         text.append(s.status_counts() + "\n")
         text.append(s.pace() + "\n")
         if s.queue is not None:
-            text.append("\n" + s.queue.sentence(how="s") + "\n", style="bold")
+            text.append("\n" + s.queue.sentence(how=self._key("star")) + "\n", style="bold")
             weeks = [(week, n) for week, n in s.queue.per_week[-8:]]
             if any(n for _w, n in weeks):
                 shown = "  ".join(f"{week.strftime('%b %d')}: {n}" for week, n in weeks)

@@ -39,7 +39,7 @@ QUEUE_FOOTER = (
 )
 QUEUE_ESSENTIAL = ("read", "open_pdf", "queue_up", "queue_down", "help", "undo", "skip", "quit")
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
-#: The scopes whose footer ends with the palette's entry (``^p``).
+#: The scopes whose footer ends with the palette's entry (``^p``, or its key as remapped).
 _WITH_PALETTE = ("main", "queue", "search")
 #: The command palette's keys (Textual's palette: its bindings, and Enter in its field), shown
 #: while it is open; its keys are not ours to remap.
@@ -110,7 +110,7 @@ class KeyBar(Static):
         commands, with no action (a click there reaches the dialog, not the footer); while
         the search box has the focus (scope "search"), its own keys and the screen's that
         act there too (``Command.typing``); under the command palette, its keys."""
-        palette = ("palette", "app.command_palette", "^p", "palette")
+        palette = ("palette", "app.command_palette", self._palette_key(), BY_ID["palette"].brief)
         if self.scope == "palette":
             return [("", "", key, title) for key, title in PALETTE_KEYS]
         if self.scope == "search":  # Enter and Esc first: where the typing leads
@@ -143,6 +143,13 @@ class KeyBar(Static):
             for c in shown
         ]
         return [*found, palette]
+
+    def _palette_key(self) -> str:
+        """The palette's key as the footer names it: ``^p`` for ``ctrl+p`` (a ctrl key of one
+        character, as Textual's footer writes it), else as remapped (``f2``)."""
+        key = key_label(keys_for(BY_ID["palette"], self.keymap)[0], web=self.in_browser)
+        ctrl, _, rest = key.partition("ctrl+")
+        return f"^{rest}" if not ctrl and len(rest) == 1 else key
 
     def _acting_in_box(self, command: Command) -> list[str]:
         """The keys of ``command`` that act while the search box has the focus: a key of the

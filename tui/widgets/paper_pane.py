@@ -13,8 +13,9 @@ every built-in theme, light or dark, is readable.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -27,8 +28,9 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from storage.models import Paper, Status
+from storage.text.words import count
 from tui.commands import bindings
-from tui.text import highlighted, printable
+from tui.text import NAME_CELLS, cut_cells, highlighted, printable
 from tui.view import PaperView
 from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
@@ -99,6 +101,8 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         self._shown: PaperView | None = None
         self._drawn = False
         self._text = Text()
+        #: The width ``_text`` was made for (its state line fits it: ``paper_text``).
+        self._text_for = -1
         #: The text wrapped at ``_width`` (made on the first draw after a change).
         self._lines: list[Strip] | None = None
         self._width = 0
@@ -132,8 +136,8 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
             if self._drawn:
                 self._render_text()
 
-    def _text_of(self, view: PaperView | None) -> Text:
-        text = paper_text(view, self._style, self._empty)
+    def _text_of(self, view: PaperView | None, width: int) -> Text:
+        text = paper_text(view, self._style, self._empty, width)
         if self._welcome is None:
             return text
         title, words = self._welcome
@@ -217,7 +221,7 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         if width <= 0:
             return
         if key not in self._wrapped:
-            text = self._text_of(view)
+            text = self._text_of(view, width)
             self._remember(key, view.paper, text, self._strips(text, width))
         lines = self._wrapped[key][2]
         if width != self._width:
@@ -247,10 +251,10 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         wrapped = self._wrapped.get(_wrap_key(shown, width, self._empty)) if width > 0 else None
         if wrapped is not None and wrapped[0] is (shown.paper if shown else None):
             _paper, self._text, self._lines = wrapped
-            self._width = width
+            self._width = self._text_for = width
             set_virtual_size(self, Size(width, len(self._lines)))
         else:
-            self._text = self._text_of(self._shown)
+            self._text, self._text_for = self._text_of(self._shown, width), width
             self._lines = None
             self._wrap()
         self.refresh()
@@ -260,6 +264,8 @@ class PaperPane(BorderedLines, ScrollView, can_focus=True):
         column is the scroll thumb's."""
         width = self._text_width
         if self._lines is None or width != self._width:
+            if width != self._text_for and self._drawn:  # its state line fits the width
+                self._text, self._text_for = self._text_of(self._shown, width), width
             self._width = width
             self._lines = self._strips(self._text, width) if width > 0 else []
             if width > 0:
@@ -341,16 +347,17 @@ def _wrap_key(view: PaperView | None, width: int, empty: tuple[str, str]) -> Has
     )
 
 
-#: What the pane says with no paper to show, unless told why (``PaperPane.show``'s ``empty``).
-NO_PAPERS = (
-    "No papers here",
-    "Switch tabs with 1–5, clear the search with ctrl+l, or import a list (a).",
-)
+#: What the pane says with no paper to show, unless told why (``PaperPane.show``'s ``empty``,
+#: which names the keys that lead on as the user has them: these words name none).
+NO_PAPERS = ("No papers here", "Switch tabs, clear the search, or import a list.")
 
 
-def paper_text(view: PaperView | None, style: StyleOf, empty: tuple[str, str] = NO_PAPERS) -> Text:
+def paper_text(
+    view: PaperView | None, style: StyleOf, empty: tuple[str, str] = NO_PAPERS, width: int = 0
+) -> Text:
     """A paper as one ``Text``: title, state, authors, tags, note, links, then the abstract;
-    for no paper, ``empty`` (a title, then what leads on).
+    for no paper, ``empty`` (a title, then what leads on). Its state line fits ``width``
+    columns (``state_line``).
 
     ``style(name)`` gives the style of a part (``title``, ``muted``, ``read``…). What the
     user wrote about the paper (note, tags) comes before the abstract: it is what they read
@@ -368,15 +375,7 @@ def paper_text(view: PaperView | None, style: StyleOf, empty: tuple[str, str] = 
         aside = style("muted") + Style(italic=True)
         text.append("\n(title derived from the abstract)", style=aside)
     text.append("\n\n")
-    text.append(STATUS_LABELS[view.status], style=style(view.status.value))
-    if paper.venue_status:
-        venue = style("venue" if paper.venue_status in LOUD_VENUES else "muted")
-        text.append(f"  ·  {printable(paper.venue_status)}", style=venue)
-    for name in paper.lists or (paper.list,):
-        text.append(f"  ·  {printable(name)}", style=style("muted"))
-    text.append(f"  ·  {paper.id}", style=style("muted"))
-    if view.queue:
-        text.append(f"  ·  {printable(view.queue)}", style=style("starred"))
+    text.append_text(state_line(view, style, width))
     if paper.authors:
         text.append("\n")
         text.append_text(highlighted(", ".join(paper.authors), words, match))
@@ -414,6 +413,66 @@ def paper_text(view: PaperView | None, style: StyleOf, empty: tuple[str, str] = 
     text.append("\n\n")
     text.append_text(highlighted(paper.display_abstract, words, match))
     return text
+
+
+#: Between the parts of the state line.
+_DOT = "  ·  "
+#: A list's name in the state line keeps at least this many cells, however narrow the pane.
+LEAST_NAME_CELLS = 12
+
+
+def state_line(view: PaperView, style: StyleOf, width: int = 0) -> Text:
+    """The paper's state, venue, lists, id and place in the queue, on one line of ``width``
+    columns: a list's name that does not fit is cut with an ellipsis (a list named by a
+    script, 300 characters long, filled four lines above the authors), and lists that would
+    leave the others fewer than ``LEAST_NAME_CELLS`` each are counted instead (``+2 lists``,
+    or ``3 lists`` where not even one fits);
+    every name is whole where the lists are listed (the Remove list picker, ``papers stats
+    --json``). The venue, as a file gave it, is cut to ``NAME_CELLS``. Without a ``width``,
+    each name is cut to ``NAME_CELLS``."""
+    paper = view.paper
+    line = Text()  # (a Text's own style would carry over to all that is appended)
+    line.append(STATUS_LABELS[view.status], style=style(view.status.value))
+    venue = cut_cells(printable(paper.venue_status), NAME_CELLS) if paper.venue_status else ""
+    queue = printable(view.queue) if view.queue else ""
+    names = [printable(name) for name in paper.lists or (paper.list,)]
+    taken = line.cell_len + sum(
+        len(_DOT) + cell_len(part) for part in (venue, paper.id, queue) if part
+    )
+    shown, more = len(names), ""
+    room = width - taken - len(_DOT) * shown if width > 0 else NAME_CELLS * shown
+    while len(names) > 1 and shown and room < LEAST_NAME_CELLS * shown:
+        shown -= 1  # the first lists, then how many more; none, then how many there are
+        more = f"+{count(len(names) - shown, 'list')}" if shown else count(len(names), "list")
+        room = width - taken - len(_DOT) * (shown + 1) - len(more)
+    cells = name_cells([cell_len(name) for name in names[:shown]], room)
+    if venue:
+        loud = paper.venue_status in LOUD_VENUES
+        line.append(f"{_DOT}{venue}", style=style("venue" if loud else "muted"))
+    for name, most in zip(names, cells, strict=False):
+        line.append(f"{_DOT}{cut_cells(name, most)}", style=style("muted"))
+    if more:
+        line.append(f"{_DOT}{more}", style=style("muted"))
+    line.append(f"{_DOT}{paper.id}", style=style("muted"))
+    if queue:
+        line.append(f"{_DOT}{queue}", style=style("starred"))
+    return line
+
+
+def name_cells(lengths: Sequence[int], room: int) -> list[int]:
+    """The cells each of names this long gets in ``room`` cells: every one whole when they
+    fit; else the room shared out evenly, a name shorter than its share whole and what it
+    leaves to the others, each at least ``LEAST_NAME_CELLS`` (more than fits, then)."""
+    if sum(lengths) <= room:
+        return list(lengths)
+    cells = [0] * len(lengths)
+    left = room
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    for done, i in enumerate(order):
+        share = left // (len(lengths) - done)
+        cells[i] = min(lengths[i], max(LEAST_NAME_CELLS, share))
+        left -= cells[i]
+    return cells
 
 
 def paper_facts(paper: Paper) -> str:

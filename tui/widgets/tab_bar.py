@@ -11,6 +11,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
+from tui.commands import BY_ID, key_label, keys_for
 from tui.view import TABS, TriageView
 from tui.widgets.styles import component_style
 
@@ -25,8 +26,9 @@ MEDIUM_LABELS = {
 }
 #: Narrower than this, tabs show short labels and no progress bar.
 SHORT_WIDTH = 70
-#: The keys of the first saved searches' tabs (after the built-in tabs' 1…5).
-SAVED_KEYS = "6789"
+#: The commands that show the first saved searches' tabs (keys 6…9, after the built-in
+#: tabs' 1…5, each built-in tab's command being ``tab_`` and its name).
+SAVED_TABS = ("tab_saved_first", "tab_saved_second", "tab_saved_third", "tab_saved_fourth")
 #: A saved search's name is cut to no fewer characters than this to fit the bar.
 SHORTEST_NAME = 4
 
@@ -70,9 +72,24 @@ class TabBar(Static):
             self.tab = tab
             super().__init__()
 
-    def __init__(self, view: TriageView, *, id: str | None = None) -> None:
+    def __init__(
+        self, view: TriageView, keymap: Mapping[str, str] | None = None, *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self._view = view
+        #: The user's remapping: each tab shows the key that shows it now.
+        self._keymap = keymap or {}
+        self._keys: dict[str, str] | None = None
+
+    def key_of(self, command_id: str) -> str:
+        """The first key of a tab's command, as the user has it (``1``…``9`` by default)."""
+        if self._keys is None:
+            web = self.is_attached and self.app.is_web
+            self._keys = {
+                c: key_label(keys_for(BY_ID[c], self._keymap)[0], web=web)
+                for c in (*(f"tab_{name}" for name in TABS), *SAVED_TABS)
+            }
+        return self._keys[command_id]
 
     def on_click(self, event: events.Click) -> None:
         for start, end, name in self._spans:
@@ -160,8 +177,8 @@ class TabBar(Static):
             column = end
 
         names = {"short": SHORT_LABELS, "medium": MEDIUM_LABELS}.get(labels)
-        for key, (name, (label, _)) in enumerate(TABS.items(), start=1):
-            hotkey = f"{key} " if keys else ""
+        for name, (label, _) in TABS.items():
+            hotkey = f"{self.key_of(f'tab_{name}')} " if keys else ""
             tab(name, f" {hotkey}{names[name] if names else label} {counts[name]:,} ")
         width = self.size.width
         for i, (name, label) in enumerate(self._saved):
@@ -169,7 +186,7 @@ class TabBar(Static):
                 break  # past the bar's end already: the rest would not show (and cost)
             if cut is not None and len(label) > cut:
                 label = label[: cut - 1] + "…"
-            hotkey = f"{SAVED_KEYS[i]} " if keys and i < len(SAVED_KEYS) else ""
+            hotkey = f"{self.key_of(SAVED_TABS[i])} " if keys and i < len(SAVED_TABS) else ""
             count = counts.get(name)
             tab(name, f" {hotkey}{label} {'…' if count is None else f'{count:,}'} ")
         total = counts["all"]

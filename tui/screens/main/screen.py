@@ -50,7 +50,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     AUTO_FOCUS = "#papers"
 
     def compose(self) -> ComposeResult:
-        yield TabBar(self.view, id="tabs")
+        yield TabBar(self.view, self.keymap, id="tabs")
         yield SearchBox(
             self.search_results,
             on_entered=self.query_submitted,
@@ -111,7 +111,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         """The search box's hint, cut after a whole entry to the box's width (the cursor's
         column kept), with an ellipsis when cut."""
         width = self.app.size.width if width is None else width
-        return cut_at_word(f"/ {search_hint()}", width - 1)
+        return cut_at_word(f"{self.key_shown('search')} {search_hint()}", width - 1)
 
     def on_screen_suspend(self) -> None:
         # a dialog opened over the screen: the footer, which shows through, names its keys
@@ -297,7 +297,8 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     def action_toggle_marked_view(self) -> None:
         """Only the marked papers, or the whole list again."""
         if not self.view.only_marked and not self.view.marked_in(self.view.listed):
-            message = "Nothing marked here: space marks a paper, ctrl+a every paper."
+            mark, every = self.key_shown("mark"), self.key_shown("mark_all")
+            message = f"Nothing marked here: {mark} marks a paper, {every} every paper."
             self.notify(message, severity="warning", markup=False)
             return
         self.view.only_marked = not self.view.only_marked

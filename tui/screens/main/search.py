@@ -18,7 +18,6 @@ from storage.errors import LibraryError
 from storage.files.atomic import FileSignature, signature
 from storage.files.saved_searches import SavedSearch, SavedSearches
 from storage.models import Paper
-from tui.commands import BY_ID, key_label, keys_for
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import IndexReady
 from tui.saved_tabs import split_query
@@ -26,7 +25,7 @@ from tui.screens.main.base import MainBase
 from tui.text import printable
 from tui.view import SEARCH_LIMIT, Found
 from tui.widgets.key_bar import KeyBar
-from tui.widgets.tab_bar import SAVED_KEYS
+from tui.widgets.tab_bar import SAVED_TABS
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -347,24 +346,31 @@ class SearchPart(MainBase):
         at = next((i for i, tab in enumerate(self.view.saved) if tab.search == search), None)
         if at is None:
             return "its tab"
-        if at < len(SAVED_KEYS):
-            return f"its tab is {SAVED_KEYS[at]}"
-        return "its tab follows the others (ctrl+p: Search)"
+        if at < len(SAVED_TABS):
+            return f"its tab is {self.key_shown(SAVED_TABS[at])}"
+        return f"its tab follows the others ({self.key_shown('palette')}: Search)"
 
     def action_delete_search(self) -> None:
         """Delete the saved search whose tab is shown (its tab closes)."""
         tab = self.view.saved_tab()
         if tab is None:
-            keys = keys_for(BY_ID["delete_search"], getattr(self.app, "keymap", {}))
-            key = key_label(keys[0], web=self.app.is_web) if keys else "ctrl+p: Delete"
+            key, palette = self.key_shown("delete_search"), self.key_shown("palette")
             self.notify(
-                f"This is no saved search's tab: {key} closes one (6…9, or ctrl+p: Search).",
+                f"This is no saved search's tab: {key} closes one ({self.saved_keys()}, or "
+                f"{palette}: Search).",
                 severity="warning",
                 timeout=4,
                 markup=False,
             )
             return
         self.delete_saved(tab.search)
+
+    def saved_keys(self) -> str:
+        """The keys of the first saved searches' tabs in words: ``6…9``, a run of digits as
+        they are by default, else each (``F6, F7, 8, 9``)."""
+        keys = [self.key_shown(command) for command in SAVED_TABS]
+        run = "".join(keys)
+        return f"{keys[0]}…{keys[-1]}" if run in "0123456789" else ", ".join(keys)
 
     def delete_saved(self, search: SavedSearch) -> None:
         """Forget a saved search: its tab closes, here and in every other window; ``u``
@@ -425,7 +431,7 @@ class SearchPart(MainBase):
         shown: list[tuple[str, str, Callable[[], object]]] = []
         deleted: list[tuple[str, str, Callable[[], object]]] = []
         for i, tab in enumerate(self.view.saved):
-            key = f" · {SAVED_KEYS[i]}" if i < len(SAVED_KEYS) else ""
+            key = f" · {self.key_shown(SAVED_TABS[i])}" if i < len(SAVED_TABS) else ""
             name, query = printable(tab.search.name), printable(tab.search.query)
             show = partial(self.action_show_tab, tab.name)
             shown.append((f"Search: {name}", f"Show its tab: “{query}”{key}", show))
