@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.cache.pdf_text import PdfMatch, PdfTexts
+from storage.cache.pdf_text import TEXT_FILE, PdfMatch, PdfTexts
 from storage.models import Paper, Status
 from storage.pdfs.attached import attachment_of
 from storage.pdfs.folder import PdfFolder
@@ -34,6 +34,8 @@ class AppPdfs:
         self.folder = PdfFolder(folder)
         self._copies: dict[str, Path] = {}
         self._texts: PdfTexts | None = None
+        #: The stamp of ``pdf-text.cache`` the texts were loaded from (``texts_changed``).
+        self._texts_stamp: tuple[int, int, int] | None = None
         self._lock = threading.Lock()
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
@@ -59,10 +61,29 @@ class AppPdfs:
     # -- texts ----------------------------------------------------------------------------
     def load_texts(self) -> PdfTexts:
         """The texts as saved now (off the screen's thread: it reads the whole file)."""
+        stamp = self._stamp()  # (before the read: a write meanwhile is seen as a change)
         texts = PdfTexts.open(self.home)
         with self._lock:
             self._texts = texts
+            self._texts_stamp = stamp
         return texts
+
+    def texts_changed(self) -> bool:
+        """Whether ``pdf-text.cache`` changed since the texts were loaded: another process
+        (``papers pdf`` in a second terminal) read PDFs into it. False while none are loaded
+        (the first ``pdf:`` search or pane that needs them loads them)."""
+        with self._lock:
+            if self._texts is None:
+                return False
+            loaded = self._texts_stamp
+        return self._stamp() != loaded
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            found = (self.home / TEXT_FILE).stat()
+        except OSError:
+            return None
+        return (found.st_ino, found.st_size, found.st_mtime_ns)
 
     @property
     def texts(self) -> PdfTexts | None:

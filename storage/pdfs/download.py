@@ -477,6 +477,16 @@ def _fetch(client: Client, url: str, job: _Job) -> Path | None:
     return _fetch(client, url, job)  # from its start: once, the part is gone
 
 
+def http_cause(exc: urllib.error.HTTPError) -> str:
+    """What an HTTP error says, on one line: ``HTTP 404 Not Found``; a redirect loop (urllib
+    gives up after 4 visits of one address or 10 redirects) as such, not as urllib's three
+    lines ("… would lead to an infinite loop.\nThe last 30x error message was:\nFound")."""
+    reason = str(exc.reason)
+    if reason.startswith(urllib.request.HTTPRedirectHandler.inf_msg):
+        return f"HTTP {exc.code}: redirected in a loop (or more than 10 times)"
+    return f"HTTP {exc.code} {' '.join(reason.split())}".rstrip()
+
+
 def _fetch_into(client: Client, url: str, job: _Job, part: Path, out: IO[bytes]) -> Path | None:
     offset = os.fstat(out.fileno()).st_size  # of the file open, not of a name looked at before
     version = Version.read(part) if offset else None
@@ -500,7 +510,7 @@ def _fetch_into(client: Client, url: str, job: _Job, part: Path, out: IO[bytes])
                 raise _Wait(wait, exc.code) from None
             if exc.code != 416 or not offset:
                 gone = exc.code in (404, 410)  # nothing there: asking again will not mend it
-                raise DownloadError(f"HTTP {exc.code} {exc.reason}", lasting=gone) from None
+                raise DownloadError(http_cause(exc), lasting=gone) from None
             whole = range_size(exc.headers.get("Content-Range")) == offset
         if whole and not pdf_problem(out):  # 416: the part is the whole file (cut at its end)
             return _finish(out, part, job)

@@ -120,3 +120,45 @@ def test_a_server_that_cannot_be_reached_is_asked_once_and_said_in_one_line(
         assert "not asked for again" not in again.stderr  # a 404 once may mend: asked again
     finally:
         server.stop()
+
+
+def test_a_redirect_loop_is_one_line_and_a_redirect_to_the_pdf_is_followed(
+    tmp_path: Path,
+) -> None:
+    """A link that redirects to itself (a login wall, a misconfigured mirror) failed with
+    urllib's message, three lines ("HTTP 302 The HTTP server returned a redirect error that
+    would lead to an infinite loop.", "The last 30x error message was:", "Found"): `papers
+    pdf` printed them run together, and the app's notification in three lines of its own.
+    It is one cause now, said so. A redirect that leads to the PDF is followed."""
+    server = PdfServer().start()
+    try:
+        for key in ("loop1", "moved1"):
+            made = paper_pdf(tmp_path / f"{key}.pdf", f"Paper {key}", 1, seed=1)
+            server.pdfs[key] = made.read_bytes()
+        server.behaviour["loop1"] = f"redirect:{server.base}/pdf?id=loop1"
+        server.behaviour["moved1"] = f"redirect:{server.base}/pdf/moved1x"
+        server.pdfs["moved1x"] = server.pdfs["moved1"]
+        records = [
+            {
+                "title": f"A paper whose link {how}",
+                "abstract": f"We study what a reader is told when a PDF's link {how}, at length.",
+                "url": server.forum(key),
+            }
+            for key, how in (("loop1", "redirects to itself"), ("moved1", "moved"))
+        ]
+        listed = tmp_path / "redirects.json"
+        listed.write_text(json.dumps(records), encoding="utf-8")
+        env = make_env(tmp_path)
+        home = tmp_path / "home"
+        ok(run("--home", home, "import", listed, env=env))
+        ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))]
+        done = run("--home", home, "pdf", *ids, "--pause", "0", "--no-text", env=env)
+        said = done.stderr
+        assert done.returncode == 1 and "Traceback" not in said, said
+        (failed,) = [line for line in said.splitlines() if "failed:" in line]
+        loop = "redirects to itself: HTTP 302: redirected in a loop (or more than 10 times)"
+        assert failed.endswith(loop), said
+        assert "The last 30x" not in said and "Found" not in said
+        assert "1 PDF downloaded, 1 failed" in said
+    finally:
+        server.stop()

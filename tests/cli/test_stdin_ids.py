@@ -192,6 +192,47 @@ def test_hex_words_beside_others_are_no_prefixes(
     ]
 
 
+def test_a_queue_line_whose_title_holds_a_hash_gives_its_id(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """``papers queue | papers pdf -`` with a title such as ``#Exploration: …`` in the queue:
+    the ``#`` was read as a comment's start, leaving the place and the id, which were taken
+    for an id and prefixes not its title ("holds an id and words that could be id
+    prefixes"): nothing done. A title is data; a comment after a line is still one, and an
+    id followed by a prefix and a comment is still refused."""
+    records = [
+        {
+            "title": "#Exploration: A Study of Count-Based Exploration for Deep RL",
+            "abstract": "Count-based exploration with hash codes of states, at scale.",
+        },
+        {
+            "title": "#InsTag: Instruction Tagging for Analyzing Supervised Fine-tuning",
+            "abstract": "Tagging instructions to measure the diversity of fine-tuning data.",
+            "status": "Poster",
+        },
+        {"title": "A #1 baseline", "abstract": "The first baseline of a ranking, studied again."},
+    ]
+    source = tmp_path / "hash.json"
+    source.write_text(json.dumps(records), encoding="utf-8")
+    home = tmp_path / "home"
+    assert run("--home", home, "import", source, env=env).returncode == 0
+    ids = [r["id"] for r in json.loads(run("--home", home, "list", "--json", env=env).stdout)]
+    assert run("--home", home, "mark", *ids, "starred", env=env).returncode == 0
+    queue = run("--home", home, "queue", env=env).stdout
+    assert "#InsTag: Instruction Tagging for Analyzing Supervised Fine-tuning (Poster)" in queue
+    done = piped("--home", home, "mark", "-", "read", stdin=queue, env=env)
+    assert done.returncode == 0, done.stderr
+    assert statuses(home, env) == dict.fromkeys(ids, "read")
+    line = f"{ids[2]}  A #1 baseline  # the one to read first\n"  # (next's line, commented)
+    done = piped("--home", home, "mark", "-", "skipped", stdin=line, env=env)
+    assert done.returncode == 0, done.stderr
+    before = home_files(home)
+    for text in (f"{ids[2]} abba  # a note\n", f"1 {ids[2]}  # a note\n"):
+        said = one_line_error(piped("--home", home, "mark", "-", "read", stdin=text, env=env), 1)
+        assert "a prefix alone on its line" in said, said
+    assert home_files(home) == before
+
+
 def test_json_of_papers_piped_into_mark(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
     """``papers search QUERY --json | papers mark - read``, or the objects one a line (``jq -c
     '.[]'``): each object's ``id``; an object without one changes nothing."""

@@ -28,6 +28,7 @@ from typing import Final
 
 from storage import Library
 from storage.errors import LibraryError
+from storage.text.sanitize import printable
 from tui.cli.common import PROG, UsageError, open_library
 from tui.cli.output import is_terminal
 
@@ -60,6 +61,8 @@ class _TitledLine:
     number: int
     paper_id: str
     title: list[str]
+    #: The words after the id with no comment cut from them (a `#` in a title is none).
+    whole: list[str]
     shown: str
 
 
@@ -72,15 +75,27 @@ class _StdinIds:
 
     def checked(self, library: Library) -> list[str]:
         """The ids, each line of ``titled`` read as a listing line only when its words are
-        its paper's title: else it is an error naming the line, before anything changes."""
+        its paper's title (as printed, and by ``papers queue`` with its venue status after
+        it): else it is an error naming the line, before anything changes."""
         for line in self.titled:
-            if library.paper(line.paper_id).display_title.split() != line.title:
+            paper = library.paper(line.paper_id)
+            title = printable(paper.display_title).split()
+            venue = printable(f"({paper.venue_status})").split() if paper.venue_status else []
+            if line.title not in (title, title + venue) and not any(
+                _printed(line.whole, words) for words in (title, title + venue)
+            ):
                 raise LibraryError(
                     f"standard input, line {line.number}: {line.shown!r} holds an id and words "
                     "that could be id prefixes, not its paper's title (as `papers next` or "
                     "`queue` print it): give a prefix alone on its line; nothing was changed"
                 )
         return self.ids
+
+
+def _printed(words: list[str], title: list[str]) -> bool:
+    """Whether ``words`` are ``title``, or ``title`` then a comment (``# …``)."""
+    rest = words[len(title) :]
+    return words[: len(title)] == title and (not rest or rest[0].startswith("#"))
 
 
 def ids_and_library(args: argparse.Namespace, words: Sequence[str]) -> tuple[list[str], Library]:
@@ -168,6 +183,7 @@ def _line_ids(text: str) -> _StdinIds:
         words = _COMMENT.sub("", line).split()
         if not words:
             continue
+        whole = line.split()  # (a title is data: a `#` in it starts no comment)
         shown = " ".join(words)
         shown = shown if len(shown) <= 60 else shown[:59] + "…"
         if len(words) == 1 and _HEX.fullmatch(words[0]):
@@ -193,7 +209,9 @@ def _line_ids(text: str) -> _StdinIds:
             )
         rest = words[at + 1 :]
         if all(_HEX.fullmatch(word) for word in rest):
-            # a title of hex words (`Cafe 2024`), or an id and prefixes: the library tells
-            found.titled.append(_TitledLine(number, words[at], rest, shown))
+            # a title of hex words (`Cafe 2024`), or an id and prefixes, or a title cut at a
+            # `#` in it (`#Exploration: …`, ``papers queue``'s place and id left): the
+            # library tells, from the whole line
+            found.titled.append(_TitledLine(number, words[at], rest, whole[at + 1 :], shown))
         found.ids.append(words[at])
     return found

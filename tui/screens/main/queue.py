@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 PROGRESS_EVERY_S = 0.25
 
 
+#: The workers that read or load the PDFs' texts.
+_TEXT_GROUPS = ("pdf-text", "pdf-text-load")
+
+
 class QueuePart(MainBase):
     """``[`` ``]`` ``{`` ``}`` (ctrl+arrows) move a paper in the queue, ``Q`` sorts it;
     ``p`` opens a PDF, ``P`` downloads PDFs."""
@@ -358,6 +362,22 @@ class QueuePart(MainBase):
         self.run_worker(
             work, thread=True, exclusive=True, group="pdf-text", exit_on_error=False,
             description="read PDF text",
+        )  # fmt: skip
+
+    def reload_pdf_texts(self) -> None:
+        """The texts again from ``pdf-text.cache``, which another process wrote (``papers
+        pdf`` in a second terminal): the pane's pages, ``pdf:`` and the length sort follow
+        it. Not while the app reads texts itself: its reading loads them when it ends."""
+        if any(w.group in _TEXT_GROUPS and not w.is_finished for w in self.workers):
+            return
+
+        def work() -> None:
+            texts = self.pdfs.load_texts()
+            self.app.call_from_thread(self._texts_ready, 0, len(texts))
+
+        self.run_worker(
+            work, thread=True, exclusive=True, group="pdf-text-load", exit_on_error=False,
+            description="load PDF text",
         )  # fmt: skip
 
     def _texts_ready(self, read: int = 0, ready: int = 0) -> None:

@@ -264,7 +264,8 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def _poll_pdfs(self) -> None:
         """PDFs downloaded or deleted elsewhere (`papers pdf`, a file manager): the rows'
-        marks and the pane follow (one stat of the folder while it does not change)."""
+        marks and the pane follow (one stat of the folder while it does not change), and
+        so do the texts `papers pdf` read of them (their pages, ``pdf:``)."""
         if self.pdfs.busy:  # our own download rescans when it ends
             return
         before = self.pdfs.copies_known
@@ -272,6 +273,8 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if after is not before and after != before:  # (no folder: a new {} each time)
             self.paper_list.refresh()
             self.show_current()
+        if self.pdfs.texts_changed():  # their texts, read by `papers pdf` (one stat)
+            self.reload_pdf_texts()
 
     # -- marks ------------------------------------------------------------------------------
     def action_toggle_mark(self) -> None:

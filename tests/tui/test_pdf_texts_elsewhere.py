@@ -1,0 +1,38 @@
+"""The text of PDFs read by another process while the app runs (`papers pdf` in a second
+terminal): the app saw the new copy (its row's ⎙, the pane's "local:") but kept the texts it
+had loaded at start, so the pane never gave the copy's pages, ``pdf:`` found nothing in it
+and the queue's length sort read it as unread, until a restart or a download of its own."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from storage import Library
+from tests.cli.test_cli import make_env, run
+from tests.pdf_server import PdfServer
+from tests.tui.helpers import plist, ready, wait_for
+from tests.tui.test_queue_keys import WIDE, pane_text, pdf_library
+from tests.tui.test_queue_keys import server as server  # noqa: F401 - the fixture
+from tui.app import PapersApp
+
+
+async def test_texts_read_by_papers_pdf_elsewhere_are_shown_and_searched(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    ids = pdf_library(home, server, tmp_path)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: screen.pdfs.texts is not None)  # its reading at start
+        env = make_env(tmp_path)
+        done = await asyncio.to_thread(run, "--home", home, "pdf", ids[0], "--pause", "0", env=env)
+        assert done.returncode == 0, done.stderr
+        assert "text of 1 PDF ready" in done.stderr
+        await wait_for(pilot, lambda: "local: Sampler study 0" in pane_text(app))
+        await wait_for(pilot, lambda: "2 pages" in pane_text(app), 5)
+        await pilot.press("slash", *"pdf:wombat", "escape")
+        await wait_for(pilot, lambda: len(plist(app).rows) == 1)
+        assert plist(app).current is not None and plist(app).current.id == ids[0]
+        assert "p. 2: A wombat theorem" in pane_text(app)
