@@ -8,11 +8,14 @@ from typing import Literal
 
 from storage.files.triage_file import Change
 from storage.models import Removal
+from storage.text.sanitize import printable
 from storage.text.words import count, plural
 from tui.session import PAPER_KINDS, Outcome
-from tui.text import NAME_CELLS, cut_cells, printable
 
 Severity = Literal["information", "warning", "error"]
+#: A list's name in a report is cut to this many characters, as the stats' table cuts it (a
+#: name of 300 filled the toast; a plain count: this view model draws nothing, Rich unknown).
+_NAME_CHARS = 40
 
 #: The keys a report names, unless remapped.
 DEFAULT_KEYS = {"undo": "u", "note_save": "ctrl+s"}
@@ -99,8 +102,12 @@ def _what(removal: Removal) -> str:
     papers = count(len(removal.ids), "paper")
     if not removal.lists:
         return papers
-    # cut as in the stats' table: a list's name of 300 characters filled the toast
-    names = ", ".join(f"“{cut_cells(printable(name), NAME_CELLS)}”" for name in removal.lists)
+    names = ", ".join(f"“{_cut(printable(name))}”" for name in removal.lists)
     if removal.kept:  # "(0 papers)" for a list whose 5 papers are all in another list too
         papers += f"; {count(len(removal.kept), 'paper')} kept, in another list too"
     return f"the {plural(len(removal.lists), 'list')} {names} ({papers})"
+
+
+def _cut(name: str) -> str:
+    """A list's name shown in a report: whole, or cut to ``_NAME_CHARS`` with an ellipsis."""
+    return name if len(name) <= _NAME_CHARS else name[: _NAME_CHARS - 1].rstrip() + "…"
