@@ -258,3 +258,20 @@ async def test_the_welcome_and_the_config_toasts_name_keys_as_remapped(tmp_path:
         assert "f, x, s decide; f1 shows every key." in welcome
         said = messages(app)
         assert any("the help (f1) lists them all" in m for m in said), said
+
+
+async def test_the_help_key_as_remapped_closes_the_help_it_opened(seeded_home: Path) -> None:
+    """With ``help = "f10"``, f10 opened the help and did nothing there: only Esc, q and ``?``
+    (the default help key) closed it. The key that opens it closes it, as ``?`` does."""
+    config(seeded_home, 'help = "f10"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await opened(pilot, "f10", HelpScreen)
+        await pilot.press("f10")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        await opened(pilot, "f10", HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)

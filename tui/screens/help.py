@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
@@ -66,6 +67,14 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(said, classes="help-intro help-problems")
             yield Static(id="help-main")
             yield Static(id="help-dialogs")
+
+    def on_key(self, event: events.Key) -> None:
+        """The key that opens the help closes it too, as remapped (``?``, the default one, is
+        ``help_close``'s own): with ``help = "f10"``, f10 did nothing here."""
+        if event.key in keys_for(BY_ID["help"], self.keymap):
+            event.stop()
+            event.prevent_default()
+            self.dismiss()
 
     def on_resize(self) -> None:
         """The tables for the width there is: columns side by side when wide, else the
