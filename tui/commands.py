@@ -104,7 +104,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("note", "n", "edit_note", "Note", "Write a note on the paper", "Paper"),
     Command("tag", "t", "edit_tags", "Tags", "Tag the paper (search them with tag:NAME)", "Paper"),
     Command("open_pdf", "p", "open_pdf", "Open PDF", "Open the paper's PDF: the local copy, else the source's (OpenReview, arXiv)", "Paper", brief="PDF"),
-    Command("download_pdfs", "P", "download_pdfs", "Download PDFs", "Download the PDFs of the marked papers, else of the reading queue, in the background (then their text, for pdf:)", "Paper"),
+    Command("download_pdfs", "P", "download_pdfs", "Download PDFs", "Download the PDFs of the marked papers, else of the reading queue, in the background (then their text, for pdf:); again: stop", "Paper"),
     # The reading queue (the Starred tab)
     Command("queue_up", "left_square_bracket,ctrl+up", "queue_move('up')", "Queue: up", "Reading queue: move the paper one place up (Starred tab)", "Queue", brief="Move up"),
     Command("queue_down", "right_square_bracket,ctrl+down", "queue_move('down')", "Queue: down", "Reading queue: move the paper one place down", "Queue", brief="Move down"),

@@ -18,7 +18,7 @@ from storage import Library
 from storage.pdfs.failures import PdfFailures
 from tests.pdf_files import paper_pdf
 from tests.pdf_server import HELD_BYTES, PdfServer
-from tests.tui.helpers import ready, wait_for
+from tests.tui.helpers import messages, ready, wait_for
 from tui.app import PapersApp
 
 
@@ -61,3 +61,35 @@ async def test_quitting_during_a_stalled_download_stops_it_at_once(
     assert PdfFailures(home).of(target) is None
     assert not [p for p in folder.path.iterdir() if p.name.endswith(".pdf")]
     assert part.stat().st_size > 0  # kept, to resume
+
+
+async def test_p_again_stops_the_downloads_and_p_then_resumes_them(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """``P`` on a queue of 500 papers downloaded for 8 minutes, and only quitting stopped it
+    (``P`` again said "being downloaded already"). ``P`` again now stops it, as quitting
+    does: no failure kept, the part kept; ``P`` once more resumes it."""
+    listed = tmp_path / "queue.json"
+    record = {"title": "A held paper", "abstract": "We study held answers at some length."}
+    listed.write_text(json.dumps([{**record, "url": server.forum("held01")}]), encoding="utf-8")
+    library = Library(home)
+    library.import_file(listed)
+    (target,) = library.papers()
+    library.set_status(target.id, "starred")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test() as pilot:
+        screen = await ready(pilot)
+        part = screen.pdfs.folder.part_of(target.id)
+        await pilot.press("2", "P")
+        await wait_for(pilot, lambda: part.exists() and part.stat().st_size >= HELD_BYTES // 2)
+        await pilot.pause(0.5)
+        assert screen.pdfs.busy
+        await pilot.press("P")
+        await wait_for(pilot, lambda: not screen.pdfs.busy, timeout=8)
+        said = messages(app)
+        assert any(m.startswith("Stopping the downloads: P again resumes") for m in said)
+        await wait_for(pilot, lambda: any("stopped (the rest resumes" in m for m in messages(app)))
+        assert PdfFailures(home).of(target) is None and part.stat().st_size > 0
+        server.release.set()  # the server answers in full now: P resumes and ends
+        await pilot.press("P")
+        await wait_for(pilot, lambda: screen.pdfs.has_copy(target.id), timeout=15)

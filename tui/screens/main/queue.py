@@ -230,11 +230,15 @@ class QueuePart(MainBase):
 
     def action_download_pdfs(self) -> None:
         """Download the PDFs of the marked papers of the list, else of the reading queue, in
-        the background (progress on the list's bottom border), then read their text. Those
+        the background (progress on the list's bottom border), then read their text; while
+        they download, stop them (each part kept, to resume). Those
         whose link failed for good before (``storage.pdfs.failures``, which ``papers pdf``
         passes over) are asked for again, the key being the asking, and said so with why."""
-        if self.pdfs.busy:
-            self.notify("PDFs are being downloaded already.", markup=False, timeout=3)
+        if self.pdfs.busy:  # asked again: stopped (a queue of 500 took 8 minutes, unstoppable)
+            self.workers.cancel_group(self, "pdf")
+            again = self.key_shown("download_pdfs")
+            said = f"Stopping the downloads: {again} again resumes them where they stopped."
+            self.notify(said, title="PDFs", markup=False, timeout=4)
             return
         marked = self.view.marked_in(self.paper_list.rows)
         ids = marked or list(self.queue_ids())
