@@ -123,8 +123,9 @@ def keep_both(
     home: Path,
 ) -> list[Record]:
     """The note and tags records (with their bases) that keep this device's notes and tags
-    another device replaced without seeing them: ``made`` (sent now), or the ones it held
-    (``base``), once ``folded`` is in the registers. Counted in ``report.kept_both`` and
+    another device replaced without seeing them: ``made`` (sent now, as ``with_bases`` sends
+    them: an edit over a merge cut short merged with it), or the ones it held (``base``),
+    once ``folded`` is in the registers. Counted in ``report.kept_both`` and
     ``report.tags_merged``. Two notes that together are too long for one note: this device's
     is written to a file in ``HOME/sync/notes-kept``; tags too many for one paper: the other
     device's are kept, and this one's it lacks named."""

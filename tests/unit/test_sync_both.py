@@ -747,3 +747,44 @@ def test_a_note_written_after_a_merge_cut_short_is_sent(
     assert note(laptop, pid).count("laptop text") == edited.count("laptop text")  # (twice)
     assert note(laptop, pid).endswith(edited or "desktop text")
     assert ("kept by sync ---" in note(laptop, pid)) == bool(edited)
+
+
+def _tags_merge_cut_short(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Machine, Machine, str]:
+    """The laptop's [survey, rl] merged with the desktop's [survey, theory] by a sync that
+    sent the merge and was cut short before it wrote triage.json (which shows [survey, rl])."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["survey", "rl"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "theory"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    return laptop, desktop, pid
+
+
+def test_tags_written_after_a_merge_cut_short_merge_as_sent_when_a_later_list_wins(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The desktop read the laptop's merge and added #d2 after the laptop added #new over
+    [survey, rl]: the desktop's list wins, and the laptop merges its own into it. It merged
+    the list as edited ([survey, rl, new]), not as sent (with the merge's #theory), over
+    the merge: #theory looked taken out on the laptop, and was lost on both."""
+    laptop, desktop, pid = _tags_merge_cut_short(tmp_path, clock, monkeypatch)
+    desktop.sync()
+    assert tags(desktop, pid) == {"survey", "rl", "theory"}
+    laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "rl", "theory", "d2"])
+    desktop.sync()
+    clock[0] += 60
+
+    assert laptop.sync().tags_merged == 1
+    desktop.sync(), laptop.sync(), desktop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "theory", "new", "d2"}
