@@ -57,16 +57,13 @@ def with_bases(records: list[Record], base: Base, state: SyncState, name: str) -
     value a merge cut short wrote: ``Base.seen``). The tags shown then are kept too
     (``SyncState.tag_bases``). An edit made over what the library showed before a merge cut
     short was written into it (``Base.edited``) is sent merged with that merge, over it
-    (``over_merge``; ``name``: this device's)."""
+    (``_over_merge``; ``name``: this device's)."""
     found: list[Record] = []
     for record in records:
         if record.kind in BASES:
             kind, pid = record.kind, record.paper
-            shown = base.edited.get(kind, {})
-            if pid in shown:
-                merged = base.value(kind, pid)
-                value = over_merge(kind, merged, record.value, shown[pid], (name, record.stamp))
-                record = Record(kind, record.stamp, record.device, pid, value)
+            if pid in base.edited.get(kind, {}):
+                record = _over_merge(record, base, name)
             held = base.holder(kind, pid)
             if base.seen(kind, pid, state.registers) != (held[0] if held else 0):
                 held = state.registers[kind].get(pid)
@@ -76,6 +73,19 @@ def with_bases(records: list[Record], base: Base, state: SyncState, name: str) -
                 _chain_on(state, pid, base.holder(TAGS, pid), record.stamp, base.value(TAGS, pid))
         found.append(record)
     return found
+
+
+def _over_merge(record: Record, base: Base, name: str) -> Record:
+    """``record``, an edit made here over what the library showed before a merge cut short
+    was written into it (``Base.edited``), merged with that merge (``over_merge``). The
+    library's value is noted as shown (``Base.shown``) where that merge's was: the merged
+    record is not written into triage.json yet either, and a sync cut short again before it
+    is, then finished by the next, does not take the edit for one made over it."""
+    kind, pid = record.kind, record.paper
+    merged, shown = base.value(kind, pid), base.edited[kind][pid]
+    value = over_merge(kind, merged, record.value, shown, (name, record.stamp))
+    base.shown.setdefault(kind, {})[pid] = record.value
+    return Record(kind, record.stamp, record.device, pid, value)
 
 
 def over_merge(kind: str, merged: Any, edited: Any, shown: Any, written: tuple[str, int]) -> Any:

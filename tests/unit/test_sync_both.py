@@ -788,3 +788,75 @@ def test_tags_written_after_a_merge_cut_short_merge_as_sent_when_a_later_list_wi
     desktop.sync(), laptop.sync(), desktop.sync()
 
     assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "theory", "new", "d2"}
+
+
+@pytest.mark.parametrize("kind", ["tags", "note"])
+def test_an_edit_after_a_merge_cut_short_is_merged_again_after_a_second_one(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The sync that sent the edit merged with the merge was cut short too, before it wrote
+    triage.json: the third took the library's edit (without #theory, or the desktop's text)
+    for one made over what the second sent, and sent it as it was: theirs was lost again."""
+    if kind == "tags":
+        laptop, desktop, pid = _tags_merge_cut_short(tmp_path, clock, monkeypatch)
+        laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    else:
+        (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+        clock[0] += 60
+        laptop.library.set_note(pid, "laptop text")
+        clock[0] += 60
+        desktop.library.set_note(pid, "desktop text")
+        laptop.sync(), desktop.sync()
+        clock[0] += 60
+        _cut_short_merge(laptop, monkeypatch)
+        clock[0] += 60
+        laptop.library.set_note(pid, "written after")
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+
+    laptop.sync()
+    if kind == "tags":  # the merge, as sent, written into triage.json at last
+        assert tags(laptop, pid) == {"survey", "rl", "new", "theory"}
+    desktop.sync(), laptop.sync(), desktop.sync()
+
+    if kind == "tags":
+        assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "new", "theory"}
+    else:
+        assert note(laptop, pid) == note(desktop, pid)
+        assert note(laptop, pid).startswith("desktop text\n\n--- also written on laptop, ")
+        assert note(laptop, pid).endswith(": kept by sync ---\nwritten after")
+
+
+def test_tags_written_after_a_merge_cut_short_of_two_papers_are_sent_over_the_merge(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two papers' tags merged by the sync cut short, one of them edited here since: the
+    list sent is over the merge, and a later merge is over the merge too. The desktop, which
+    read the merge, took #theory out after #new was added here: #theory stays out, #new in."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    other = laptop.library.papers()[1].id
+    for paper in (pid, other):
+        laptop.library.set_tags(paper, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    for paper in (pid, other):
+        laptop.library.set_tags(paper, ["survey", "rl"])
+    clock[0] += 60
+    for paper in (pid, other):
+        desktop.library.set_tags(paper, ["survey", "theory"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    desktop.sync()
+    laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "rl"])  # after seeing the merge
+    desktop.sync()
+    clock[0] += 60
+
+    laptop.sync(), desktop.sync(), laptop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "new"}
+    assert tags(laptop, other) == tags(desktop, other) == {"survey", "rl", "theory"}
