@@ -860,3 +860,66 @@ def test_tags_written_after_a_merge_cut_short_of_two_papers_are_sent_over_the_me
 
     assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "new"}
     assert tags(laptop, other) == tags(desktop, other) == {"survey", "rl", "theory"}
+
+
+def test_tags_written_after_a_merge_cut_short_too_many_with_it_are_sent_as_written(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The merge held 200 tags, 100 of each device's; one tag added here over the laptop's
+    100 made 201 with the merge: a record no device takes, which the sync state refused,
+    so every sync stopped there with a traceback. The edit is sent as written, as a list
+    too many with the other's is, and the line names the other device's tags left out."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    mine = ["survey", *(f"laptop-{n}" for n in range(99))]
+    laptop.library.set_tags(pid, mine)
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", *(f"desktop-{n}" for n in range(100))])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    laptop.library.set_tags(pid, [*mine, "new"])
+    clock[0] += 60
+
+    report = laptop.sync()
+
+    [said] = [p for p in report.problems if p.startswith(f"the tags of {pid} were edited")]
+    assert "201 tags are too many (at most 200 a paper)" in said
+    assert said.endswith("#desktop-0, #desktop-1, #desktop-2, #desktop-3, #desktop-4 and 95 more")
+    desktop.sync(), laptop.sync(), desktop.sync()
+    assert tags(laptop, pid) == tags(desktop, pid) == {*mine, "new"}
+
+
+def test_a_note_written_after_a_merge_cut_short_too_long_with_it_is_sent_as_written(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The desktop's long note merged with the laptop's short one was near the cap; the
+    laptop's note made longer since, in place of its block, was past it: every sync
+    stopped with a traceback. The edit is sent as written, and the merge, which holds the
+    desktop's text, is set aside in a file, as a note too long with the other's is."""
+    from storage.caps import MAX_NOTE_CHARS
+
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_note(pid, "laptop text")
+    clock[0] += 60
+    long = "desktop " * ((MAX_NOTE_CHARS - 200) // 8)
+    desktop.library.set_note(pid, long)
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    edited = " ".join(["laptop"] * 100)
+    laptop.library.set_note(pid, edited)
+    clock[0] += 60
+
+    report = laptop.sync()
+
+    [said] = [p for p in report.problems if p.startswith(f"the note of {pid} was edited")]
+    [aside] = list((laptop.home / "sync" / "notes-kept").iterdir())
+    assert str(aside) in said and aside.read_text().startswith(long.strip())
+    desktop.sync(), laptop.sync(), desktop.sync()
+    assert note(laptop, pid) == note(desktop, pid) == edited
