@@ -38,7 +38,7 @@ from storage.caps import note_problem, tags_problem
 from storage.sync.device import SYNC_DIR
 from storage.sync.local import Base
 from storage.sync.merge import Folded
-from storage.sync.records import BASES, BASIS, NOTE, TAGS, Clock, Record
+from storage.sync.records import BASES, BASIS, NOTE, TAGS, Clock, Record, valid_value
 from storage.sync.report import SyncReport
 from storage.sync.state import SyncState
 
@@ -51,22 +51,21 @@ _NAMED_TAGS = 5
 _CHAIN = 32
 
 
-def with_bases(records: list[Record], base: Base, state: SyncState, name: str) -> list[Record]:
+def with_bases(
+    records: list[Record], base: Base, state: SyncState, report: SyncReport, home: Path
+) -> list[Record]:
     """``records`` with each note and tags record after its ``BASIS``: the note or tags this
     device showed when it was written (the register's holder after the last sync, or the
     value a merge cut short wrote: ``Base.seen``). The tags shown then are kept too
     (``SyncState.tag_bases``). An edit made over what the library showed before a merge cut
     short was written into it (``Base.edited``) is sent merged with that merge, over it
-    (``over_merge``; ``name``: this device's)."""
+    (``_over_merge``; ``home``: where a merged note too long is set aside)."""
     found: list[Record] = []
     for record in records:
         if record.kind in BASES:
             kind, pid = record.kind, record.paper
-            shown = base.edited.get(kind, {})
-            if pid in shown:
-                merged = base.value(kind, pid)
-                value = over_merge(kind, merged, record.value, shown[pid], (name, record.stamp))
-                record = Record(kind, record.stamp, record.device, pid, value)
+            if pid in base.edited.get(kind, {}):
+                record = _over_merge(record, base, report, home / SYNC_DIR / "notes-kept")
             held = base.holder(kind, pid)
             if base.seen(kind, pid, state.registers) != (held[0] if held else 0):
                 held = state.registers[kind].get(pid)
@@ -76,6 +75,39 @@ def with_bases(records: list[Record], base: Base, state: SyncState, name: str) -
                 _chain_on(state, pid, base.holder(TAGS, pid), record.stamp, base.value(TAGS, pid))
         found.append(record)
     return found
+
+
+def _over_merge(record: Record, base: Base, report: SyncReport, aside: Path) -> Record:
+    """``record``, an edit made here over what the library showed before a merge cut short
+    was written into it (``Base.edited``), merged with that merge (``over_merge``). The
+    library's value is noted as shown (``Base.shown``) where that merge's was: the merged
+    record is not written into triage.json yet either, and a sync cut short again before it
+    is, then finished by the next, does not take the edit for one made over it.
+
+    Merged past the caps, the edit is sent as written (it is the later: the merge loses to
+    it, as ``keep_both`` keeps the later and sets the other aside), and the sync says so:
+    the other device's tags it lacks named, or the merge's note set aside in ``aside``."""
+    kind, pid = record.kind, record.paper
+    merged, shown = base.value(kind, pid), base.edited[kind][pid]
+    value = over_merge(kind, merged, record.value, shown, (report.device.name, record.stamp))
+    if valid_value(kind, value):
+        base.shown.setdefault(kind, {})[pid] = record.value
+        return Record(kind, record.stamp, record.device, pid, value)
+    edited = "edited here before a merge with another device's was written into the library"
+    if kind == TAGS:
+        left = [tag for tag in value if tag not in record.value]
+        report.problems.append(
+            f"the tags of {pid} were {edited}: together {tags_problem(value)}, so this one's "
+            f"are kept, without the other device's {_named(left)}"
+        )
+    else:
+        held = base.holder(kind, pid)
+        kept = _set_aside(aside, pid, (held[0] if held else 0, str(merged)), "the merge's")
+        report.problems.append(
+            f"the note of {pid} was {edited}: the two together are too long for one note, and "
+            f"this one's is kept ({kept})"
+        )
+    return record
 
 
 def over_merge(kind: str, merged: Any, edited: Any, shown: Any, written: tuple[str, int]) -> Any:
@@ -123,8 +155,9 @@ def keep_both(
     home: Path,
 ) -> list[Record]:
     """The note and tags records (with their bases) that keep this device's notes and tags
-    another device replaced without seeing them: ``made`` (sent now), or the ones it held
-    (``base``), once ``folded`` is in the registers. Counted in ``report.kept_both`` and
+    another device replaced without seeing them: ``made`` (sent now, as ``with_bases`` sends
+    them: an edit over a merge cut short merged with it), or the ones it held (``base``),
+    once ``folded`` is in the registers. Counted in ``report.kept_both`` and
     ``report.tags_merged``. Two notes that together are too long for one note: this device's
     is written to a file in ``HOME/sync/notes-kept``; tags too many for one paper: the other
     device's are kept, and this one's it lacks named."""
@@ -238,15 +271,19 @@ def _both_tags(
     problem = tags_problem(tags)
     if problem:
         left = [tag for tag in tags if tag not in theirs]
-        more = f" and {len(left) - _NAMED_TAGS:,} more" if len(left) > _NAMED_TAGS else ""
-        named = ", ".join(f"#{tag}" for tag in left[:_NAMED_TAGS]) + more
         report.problems.append(
             f"the tags of {pid} were edited on both devices: together {problem}, so the other "
-            f"device's are kept, without this one's {named}"
+            f"device's are kept, without this one's {_named(left)}"
         )
         return None
     report.tags_merged += 1
     return tags
+
+
+def _named(tags: Sequence[str]) -> str:
+    """Tags as a line names them: the first few, and how many more."""
+    more = f" and {len(tags) - _NAMED_TAGS:,} more" if len(tags) > _NAMED_TAGS else ""
+    return ", ".join(f"#{tag}" for tag in tags[:_NAMED_TAGS]) + more
 
 
 def merged_tags(theirs: Sequence[str], ours: Sequence[str], basis: Sequence[str]) -> list[str]:
@@ -270,9 +307,10 @@ def _forget_tag_bases(state: SyncState, keep: set[str]) -> None:
             del state.tag_bases[pid]
 
 
-def _set_aside(aside: Path, pid: str, lost: tuple[int, str]) -> str:
-    """Write this device's note that no note holds to ``aside`` (a file of its own, kept:
-    triage.json.bak, which held it, is replaced by the next write); where it is, said."""
+def _set_aside(aside: Path, pid: str, lost: tuple[int, str], whose: str = "this one's") -> str:
+    """Write a note that no note holds (``whose``: this device's) to ``aside`` (a file of its
+    own, kept: triage.json.bak, which held it, is replaced by the next write); where it is,
+    said."""
     from storage.files.atomic import atomic_write
 
     path = aside / f"{pid}-{lost[0]}.txt"
@@ -280,8 +318,8 @@ def _set_aside(aside: Path, pid: str, lost: tuple[int, str]) -> str:
         aside.mkdir(parents=True, exist_ok=True)
         atomic_write(path, lost[1].encode("utf-8", "surrogatepass"), backup=False)
     except OSError as exc:
-        return f"this one's could not be kept in {path}: {exc.strerror or exc}"
-    return f"this one's is in {path}"
+        return f"{whose} could not be kept in {path}: {exc.strerror or exc}"
+    return f"{whose} is in {path}"
 
 
 def _seen(

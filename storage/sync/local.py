@@ -75,7 +75,7 @@ class Base:
         unsaved: Collection[tuple[str, str, int]] = (),
     ) -> None:
         self._registers = registers
-        self._written = dict(written)
+        self._written = {kind: dict(values) for kind, values in written.items()}
         #: Papers a merge cut short was writing (papers.json may or may not have them).
         self.papers_written = papers_written
         #: This device's records (kind, paper, stamp) that a sync cut short made (its outbox):
@@ -135,7 +135,8 @@ class Base:
 
     def triage_written(self, written: Mapping[str, Mapping[str, Any]]) -> None:
         """The triage a merge cut short wrote into triage.json (it holds those values)."""
-        self._written.update(written)
+        for kind, values in written.items():  # (a copy: ``shown`` grows after)
+            self._written.setdefault(kind, {}).update(values)
 
     def value(self, kind: str, pid: str) -> Any:
         written = self._written.get(kind, {})

@@ -256,10 +256,10 @@ class _Sync:
             written,
         )
         self.clock.see(self.local_clock.last)
-        self._send(with_bases(records, self.base, state, self.report.device.name))
-        self.triage_sent = bool(records)
         home = self.library.home  # (where a note too long to keep both is set aside)
-        both = keep_both(state, self.base, records, self.folded, self.clock, self.report, home)
+        self._send(sent := with_bases(records, self.base, state, self.report, home))
+        self.triage_sent = bool(records)
+        both = keep_both(state, self.base, sent, self.folded, self.clock, self.report, home)
         self._send(self.base.merging(both, triage_state))  # (what they replace: noted)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)

@@ -747,3 +747,179 @@ def test_a_note_written_after_a_merge_cut_short_is_sent(
     assert note(laptop, pid).count("laptop text") == edited.count("laptop text")  # (twice)
     assert note(laptop, pid).endswith(edited or "desktop text")
     assert ("kept by sync ---" in note(laptop, pid)) == bool(edited)
+
+
+def _tags_merge_cut_short(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Machine, Machine, str]:
+    """The laptop's [survey, rl] merged with the desktop's [survey, theory] by a sync that
+    sent the merge and was cut short before it wrote triage.json (which shows [survey, rl])."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["survey", "rl"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "theory"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    return laptop, desktop, pid
+
+
+def test_tags_written_after_a_merge_cut_short_merge_as_sent_when_a_later_list_wins(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The desktop read the laptop's merge and added #d2 after the laptop added #new over
+    [survey, rl]: the desktop's list wins, and the laptop merges its own into it. It merged
+    the list as edited ([survey, rl, new]), not as sent (with the merge's #theory), over
+    the merge: #theory looked taken out on the laptop, and was lost on both."""
+    laptop, desktop, pid = _tags_merge_cut_short(tmp_path, clock, monkeypatch)
+    desktop.sync()
+    assert tags(desktop, pid) == {"survey", "rl", "theory"}
+    laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "rl", "theory", "d2"])
+    desktop.sync()
+    clock[0] += 60
+
+    assert laptop.sync().tags_merged == 1
+    desktop.sync(), laptop.sync(), desktop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "theory", "new", "d2"}
+
+
+@pytest.mark.parametrize("kind", ["tags", "note"])
+def test_an_edit_after_a_merge_cut_short_is_merged_again_after_a_second_one(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The sync that sent the edit merged with the merge was cut short too, before it wrote
+    triage.json: the third took the library's edit (without #theory, or the desktop's text)
+    for one made over what the second sent, and sent it as it was: theirs was lost again."""
+    if kind == "tags":
+        laptop, desktop, pid = _tags_merge_cut_short(tmp_path, clock, monkeypatch)
+        laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    else:
+        (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+        clock[0] += 60
+        laptop.library.set_note(pid, "laptop text")
+        clock[0] += 60
+        desktop.library.set_note(pid, "desktop text")
+        laptop.sync(), desktop.sync()
+        clock[0] += 60
+        _cut_short_merge(laptop, monkeypatch)
+        clock[0] += 60
+        laptop.library.set_note(pid, "written after")
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+
+    laptop.sync()
+    if kind == "tags":  # the merge, as sent, written into triage.json at last
+        assert tags(laptop, pid) == {"survey", "rl", "new", "theory"}
+    desktop.sync(), laptop.sync(), desktop.sync()
+
+    if kind == "tags":
+        assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "new", "theory"}
+    else:
+        assert note(laptop, pid) == note(desktop, pid)
+        assert note(laptop, pid).startswith("desktop text\n\n--- also written on laptop, ")
+        assert note(laptop, pid).endswith(": kept by sync ---\nwritten after")
+
+
+def test_tags_written_after_a_merge_cut_short_of_two_papers_are_sent_over_the_merge(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two papers' tags merged by the sync cut short, one of them edited here since: the
+    list sent is over the merge, and a later merge is over the merge too. The desktop, which
+    read the merge, took #theory out after #new was added here: #theory stays out, #new in."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    other = laptop.library.papers()[1].id
+    for paper in (pid, other):
+        laptop.library.set_tags(paper, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    for paper in (pid, other):
+        laptop.library.set_tags(paper, ["survey", "rl"])
+    clock[0] += 60
+    for paper in (pid, other):
+        desktop.library.set_tags(paper, ["survey", "theory"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    desktop.sync()
+    laptop.library.set_tags(pid, ["survey", "rl", "new"])
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", "rl"])  # after seeing the merge
+    desktop.sync()
+    clock[0] += 60
+
+    laptop.sync(), desktop.sync(), laptop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "new"}
+    assert tags(laptop, other) == tags(desktop, other) == {"survey", "rl", "theory"}
+
+
+def test_tags_written_after_a_merge_cut_short_too_many_with_it_are_sent_as_written(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The merge held 200 tags, 100 of each device's; one tag added here over the laptop's
+    100 made 201 with the merge: a record no device takes, which the sync state refused,
+    so every sync stopped there with a traceback. The edit is sent as written, as a list
+    too many with the other's is, and the line names the other device's tags left out."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["survey"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    mine = ["survey", *(f"laptop-{n}" for n in range(99))]
+    laptop.library.set_tags(pid, mine)
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["survey", *(f"desktop-{n}" for n in range(100))])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    laptop.library.set_tags(pid, [*mine, "new"])
+    clock[0] += 60
+
+    report = laptop.sync()
+
+    [said] = [p for p in report.problems if p.startswith(f"the tags of {pid} were edited")]
+    assert "201 tags are too many (at most 200 a paper)" in said
+    assert said.endswith("#desktop-0, #desktop-1, #desktop-2, #desktop-3, #desktop-4 and 95 more")
+    desktop.sync(), laptop.sync(), desktop.sync()
+    assert tags(laptop, pid) == tags(desktop, pid) == {*mine, "new"}
+
+
+def test_a_note_written_after_a_merge_cut_short_too_long_with_it_is_sent_as_written(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The desktop's long note merged with the laptop's short one was near the cap; the
+    laptop's note made longer since, in place of its block, was past it: every sync
+    stopped with a traceback. The edit is sent as written, and the merge, which holds the
+    desktop's text, is set aside in a file, as a note too long with the other's is."""
+    from storage.caps import MAX_NOTE_CHARS
+
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_note(pid, "laptop text")
+    clock[0] += 60
+    long = "desktop " * ((MAX_NOTE_CHARS - 200) // 8)
+    desktop.library.set_note(pid, long)
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    edited = " ".join(["laptop"] * 100)
+    laptop.library.set_note(pid, edited)
+    clock[0] += 60
+
+    report = laptop.sync()
+
+    [said] = [p for p in report.problems if p.startswith(f"the note of {pid} was edited")]
+    [aside] = list((laptop.home / "sync" / "notes-kept").iterdir())
+    assert str(aside) in said and aside.read_text().startswith(long.strip())
+    desktop.sync(), laptop.sync(), desktop.sync()
+    assert note(laptop, pid) == note(desktop, pid) == edited

@@ -173,6 +173,59 @@ def test_a_basis_before_a_block_of_zeros_waits_there_with_it(
     assert day.cursor.offset == log_path.stat().st_size
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_a_log_arriving_block_by_block_gives_each_record_once_and_each_basis_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """A log a sync tool delivers in parts, its 512-byte blocks in any order (zeros until
+    each arrives), read with chunks as small as a line and a budget of a few lines: bases
+    first in a read, two in a row (a writer killed between a basis and its record), a
+    basis before zeros or partly zeros itself. Every record is taken once, and each basis
+    in the same read as the record after it."""
+    import random
+
+    import storage.sync.folder
+
+    draw = random.Random(seed)
+    monkeypatch.setattr(storage.sync.folder, "_CHUNK", draw.choice([50, 513, 1 << 20]))
+    monkeypatch.setattr(storage.sync.folder, "READ_BUDGET", draw.choice([4000, 1 << 20]))
+    lines: list[bytes] = []
+    for stamp in range(1_700_000_000_000, 1_700_000_000_000 + draw.randrange(2, 30)):
+        pad = "x" * draw.choice([1, 90])
+        if draw.random() < 0.4:
+            lines.append(record(stamp))
+        else:  # a basis, and mostly its record
+            lines.append(orjson.dumps(["b", stamp, DEVICE, PAPER, ["g", 0, ""]]))
+            if draw.random() < 0.8:
+                lines.append(orjson.dumps(["g", stamp, DEVICE, PAPER, [pad] * 8]))
+    whole = b"".join(line + b"\n" for line in [*lines, record(1_700_000_000_999)])
+    missing = {block for block in range(len(whole) // 512 + 1) if draw.random() < 0.4}
+    size = draw.randrange(len(whole) + 1)
+    place = SyncFolder(tmp_path)
+    log_path = tmp_path / "papers-tui" / DEVICE / "triage.jsonl"
+    log_path.parent.mkdir(parents=True)
+    reads: list[list[Record]] = []
+    read = None
+    while read is None or read.waiting or read.more or size < len(whole) or missing:
+        body = bytearray(whole[:size])
+        for block in missing:
+            at = slice(block * 512, block * 512 + 512)
+            body[at] = bytes(len(body[at]))
+        log_path.write_bytes(bytes(body))
+        reads.append([])
+        cursor, hole = (read.cursor, read.hole) if read else (None, None)
+        (log,) = place.log_files()
+        read = place.read(log, cursor, reads[-1].extend, hole=hole, now=1_800_000_000_000)
+        assert not read.restarted and len(reads) < 200
+        size = min(len(whole), size + draw.randrange(3000))
+        missing -= {block for block in missing if draw.random() < 0.4}
+    taken = [(r.kind, r.stamp) for part in reads for r in part]
+    assert taken == [tuple(orjson.loads(line)[:2]) for line in whole.splitlines()]
+    read_in = {(r.kind, r.stamp): n for n, part in enumerate(reads) for r in part}
+    for (kind, stamp), n in read_in.items():
+        assert kind != "b" or read_in.get(("g", stamp), n) == n  # with its record, if any
+
+
 def test_zeros_that_stay_are_damage_once_the_log_grew_past_them_or_a_day_went_by(
     tmp_path: Path,
 ) -> None:
