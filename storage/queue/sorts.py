@@ -127,7 +127,8 @@ SORTS: Final[tuple[QueueSort, ...]] = (
     QueueSort("venue", "By venue status: orals, spotlights, posters, then the rest", _venue),
     QueueSort(
         "length",
-        "By length, shortest first (the PDF's pages when read, else the abstract's words)",
+        # (papers without a PDF read come last, as those without a rating do: two measures)
+        "By length, shortest first: PDFs read by their pages, then the rest by abstract words",
         _length,
     ),
     QueueSort("starred", "By when you starred them, oldest first", _starred),
