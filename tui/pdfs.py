@@ -97,8 +97,10 @@ class AppPdfs:
         return texts if texts is not None else self.load_texts()
 
     def papers_with(self, value: str) -> Collection[str]:
-        """``PdfTextSearch`` for the search's worker."""
-        return self.loaded_texts().papers_with(value)
+        """``PdfTextSearch`` for the search's worker: of the papers with a copy as last
+        scanned (a copy deleted keeps its text until ``papers pdf``, and was still found)."""
+        copies = self._copies  # (replaced whole by ``rescan``: read once here)
+        return {pid for pid in self.loaded_texts().papers_with(value) if pid in copies}
 
     def has_texts(self) -> bool:
         """``PdfTextSearch``: whether any PDF has a text."""

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import threading
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeGuard
@@ -287,12 +287,21 @@ class LazyPdfTexts:
     """``PdfTexts`` of a HOME read on the first search that asks (``PdfTextSearch``): a
     command whose query has no ``pdf:`` never reads them."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, copies: Callable[[], Collection[str]] | None = None) -> None:
         self.home = home
         self._texts: PdfTexts | None = None
+        #: The papers with a local copy now (asked for once, with the texts): a copy deleted
+        #: since its text was read is not searched (its text stays until ``forget_missing``).
+        self._copies = copies
+        self._present: Collection[str] | None = None
 
     def papers_with(self, value: str) -> set[str]:
-        return self._opened().papers_with(value)
+        found = self._opened().papers_with(value)
+        if self._copies is None:
+            return found
+        if self._present is None:
+            self._present = set(self._copies())
+        return {pid for pid in found if pid in self._present}
 
     def has_texts(self) -> bool:
         return self._opened().has_texts()

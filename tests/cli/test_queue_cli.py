@@ -253,6 +253,21 @@ def test_papers_pdf_downloads_the_queue_says_each_failure_and_searches_the_text(
     assert [p.name for p in (tmp_path / "elsewhere").iterdir()][0].endswith(f"({ids[0]}).pdf")
 
 
+def test_a_pdf_deleted_is_no_longer_found_by_pdf_searches(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """Its text stayed in pdf-text.cache until the next papers pdf, so pdf:WORD still found
+    the paper whose copy the user had deleted (its pane said no PDF here)."""
+    home, ids = pdf_home(tmp_path, env, server, 2)
+    ok(run("--home", home, "pdf", "--pause", "0", env=env))
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert sorted(r["id"] for r in found) == sorted(ids)
+    (copy,) = (home / "pdfs").glob(f"*({ids[0]}).pdf")
+    copy.unlink()
+    found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
+    assert [r["id"] for r in found] == [ids[1]]
+
+
 def test_a_retry_after_of_0_or_gone_by_is_said_as_no_wait(
     tmp_path: Path, env: dict[str, str], server: PdfServer
 ) -> None:

@@ -331,6 +331,12 @@ async def test_p_opens_the_pdf_and_P_downloads_the_queue_then_pdf_search_finds_i
         await pilot.press("p")  # the local copy now
         await wait_for(pilot, lambda: "file://" in opened.read_text())
         assert server.most_at_once == 1
+        assert set(screen.pdfs.papers_with("wombat")) == {ids[0], ids[1]}
+        copy = screen.pdfs.copy_of(ids[0])
+        assert copy is not None
+        copy.unlink()  # deleted by hand: its text stays until papers pdf, but is not searched
+        await wait_for(pilot, lambda: not screen.pdfs.has_copy(ids[0]))
+        assert set(screen.pdfs.papers_with("wombat")) == {ids[1]}
 
 
 async def test_P_asks_again_for_a_pdf_that_failed_for_good_and_says_why(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage import Status
@@ -148,7 +150,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         statuses=triage.statuses,
         tags=triage.tags,
         notes=triage.notes,
-        pdf_text=LazyPdfTexts(library.home),
+        pdf_text=LazyPdfTexts(library.home, partial(_copies, library.home)),
     )
     for note in parsed.unread:
         complain(note)
@@ -252,3 +254,12 @@ def cmd_similar(args: argparse.Namespace) -> int:
         say(f"Papers like {pid}  {by_id[pid].display_title}:")
     print_papers(neighbours, triage, args.json)
     return 0
+
+
+def _copies(home: Path) -> Collection[str]:
+    """The papers with a local PDF now, in the folder the settings name (a ``pdf:`` search
+    finds no copy deleted since its text was read)."""
+    from storage.pdfs.folder import PdfFolder
+    from tui.config import library_config, pdf_folder
+
+    return PdfFolder(pdf_folder(home, library_config(home))).copies().keys()
