@@ -416,13 +416,16 @@ def _keyed_by_title(known: _Known, title: str, authors: Sequence[str], abstract:
     once the abstract came with it (``In vivo study``)."""
     if not known.stored:
         return None
-    identity = abstract_identity(abstract)
+    identity: list[str | None] = []  # worked out for the first paper found, if one is: most
+    # records of an import into a library are new papers, and it costs what their ids did
 
     def took(pid: str) -> bool:
         found = known.get(pid)
-        if found is None or not found[1] or abstract_identity(found[1]) != identity:
+        if found is None or not found[1]:
             return False
-        return titles_compatible(found[0], title)
+        if not identity:
+            identity.append(abstract_identity(abstract))
+        return abstract_identity(found[1]) == identity[0] and titles_compatible(found[0], title)
 
     hashed = dict.fromkeys((id_of_title(title, authors), id_of_title(title)))
     found = next((pid for pid in hashed if took(pid)), None)
