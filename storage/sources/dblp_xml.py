@@ -55,6 +55,7 @@ from storage.sources.records import (
     Reader,
     ReadResult,
 )
+from storage.sources.xml_text import element_text, first_text
 from storage.text.rich_text import script_text
 from storage.text.words import count
 
@@ -224,21 +225,15 @@ class _Records:
         )
 
 
-def _text(value: str) -> str:
-    return " ".join(value.split())
-
-
-def _first(values: dict[str, list[str]], *fields: str) -> str:
-    """The first non-empty text of the first of ``fields`` that has one."""
-    for field in fields:
-        for value in values.get(field, ()):
-            if text := _text(value):
-                return text
-    return ""
-
-
 def _all(values: dict[str, list[str]], field: str) -> list[str]:
-    return [text for value in values.get(field, ()) if (text := _text(value))]
+    return [text for value in values.get(field, ()) if (text := element_text(value))]
+
+
+#: A record's fields taken as DBLP writes them (journal and booktitle its short names, whose
+#: full stop is an abbreviation's: ``IEEE Trans. Vis. Comput. Graph.``, kept).
+_AS_WRITTEN: Final = (
+    "journal", "booktitle", "year", "month", "volume", "pages", "publisher", "school", "isbn",
+)  # fmt: skip
 
 
 def _person(name: str) -> str:
@@ -250,18 +245,16 @@ def _record_fields(
     kind: str, attributes: dict[str, str], values: dict[str, list[str]]
 ) -> dict[str, Any]:
     """A publication's fields under the names the readers' records use (see the module)."""
-    fields: dict[str, Any] = {"title": without_full_stop(_first(values, "title"))}
+    fields: dict[str, Any] = {"title": without_full_stop(first_text(values, "title"))}
     authors = _all(values, "author") or _all(values, "editor")
     fields["authors"] = [_person(name) for name in authors]
     publtype = attributes.get("publtype", "").split()
     fields["entry_type"] = "misc" if "informal" in publtype else _KINDS[kind]
     if "withdrawn" in publtype:
         fields["venue_status"] = "Withdrawn"
-    # DBLP's short names, whose full stop is an abbreviation's (``IEEE Trans. Vis. Comput. Graph.``)
-    fields["journal"], fields["booktitle"] = _first(values, "journal"), _first(values, "booktitle")
-    for name in ("year", "month", "volume", "pages", "publisher", "school", "isbn"):
-        fields[name] = _first(values, name)
-    fields["issue"] = _first(values, "number")
+    for name in _AS_WRITTEN:
+        fields[name] = first_text(values, name)
+    fields["issue"] = first_text(values, "number")
     pages = [_dblp_page(attributes.get("key", ""))]
     # its table of contents at DBLP (``db/conf/icip/icip2009.html#XuN09``), or a web page
     pages += [
@@ -275,8 +268,8 @@ def _hit_fields(values: dict[str, list[str]]) -> dict[str, Any]:
     """A hit of the search API as its JSON answer's (``dblp_record``), with what its links say."""
     info: dict[str, Any] = {"authors": {"author": _all(values, "authors/author")}}
     for name in ("title", "venue", "volume", "pages", "year", "type", "key", "doi"):
-        info[name] = _first(values, name)
-    info["issue"] = _first(values, "number")
+        info[name] = first_text(values, name)
+    info["issue"] = first_text(values, "number")
     fields = dblp_record(info)
     pages = [web_url(u) for u in _all(values, "url")]
     _add_links(fields, _all(values, "ee"), [*pages, _dblp_page(info["key"])])
@@ -362,7 +355,7 @@ def read_dblp_xml(text: str, path: Path) -> ReadResult:
         passed = count(records.passed, "record")
         passed = f" ({passed} of homepages or people passed over)" if records.passed else ""
         raise SourceError(f"{source}: {_NONE[records.shape]}{passed}; nothing to import")
-    person = _text(_person(records.person))
+    person = element_text(_person(records.person))
     if records.shape == "person" and 0 < len(person) <= MAX_HEADER_CHARS:
         result.list_name = person
     return result

@@ -62,6 +62,7 @@ from storage.sources.records import (
     folder_of,
     note_and_code,
 )
+from storage.sources.xml_text import element_text, first_text
 from storage.sources.zotero_api import note_text
 from storage.text.rich_text import plain_title
 
@@ -216,22 +217,9 @@ class _Records:
         )
 
 
-def _text(value: str) -> str:
-    return " ".join(value.split())
-
-
-def _first(values: dict[str, list[str]], *fields: str) -> str:
-    """The first non-empty text of the first of ``fields`` that has one."""
-    for field in fields:
-        for value in values.get(field, ()):
-            if text := _text(value):
-                return text
-    return ""
-
-
 def _people(values: dict[str, list[str]], field: str) -> list[str]:
     """The names of a contributors' element, ``Last, First`` each, as the library keeps them."""
-    return [last_first(name) for value in values.get(field, ()) if (name := _text(value))]
+    return [last_first(name) for value in values.get(field, ()) if (name := element_text(value))]
 
 
 def _paragraphs(value: str) -> str:
@@ -243,7 +231,7 @@ def _paragraphs(value: str) -> str:
 def _keywords(values: list[str]) -> list[str]:
     """A keyword an element, or several in one (``a; b``, a line each); all of them in one
     element, apart by commas only, as several (``graph neural networks, recommendation``)."""
-    words = [_text(w) for v in values for line in v.splitlines() for w in line.split(";")]
+    words = [element_text(w) for v in values for line in v.splitlines() for w in line.split(";")]
     words = [w for w in words if w]
     if len(words) == 1 and len(values) == 1:
         return [w.strip() for w in words[0].split(",") if w.strip()]
@@ -288,22 +276,22 @@ def _fields(
     """A record's fields under the names the readers' records use; its date as written when
     it gives no year ("" when it does, or there is none); whether its notes were cut."""
     # a title Zotero kept in rich text, its ``<i>`` escaped by its export: the text
-    title = plain_title(_first(values, "titles/title", "titles/short-title"))
+    title = plain_title(first_text(values, "titles/title", "titles/short-title"))
     fields: dict[str, Any] = {"title": title}
     fields["authors"] = _people(values, "contributors/authors/author")
     fields["abstract"] = next(
         (text for v in values.get("abstract", ()) if (text := _paragraphs(v))), ""
     )
     fields["keywords"] = _keywords(values.get("keywords/keyword", []))
-    kind = _text(attributes.get("ref-type", "")).casefold()
-    kind = kind or _TYPE_NUMBERS.get(_first(values, "ref-type"), "")
+    kind = element_text(attributes.get("ref-type", "")).casefold()
+    kind = kind or _TYPE_NUMBERS.get(first_text(values, "ref-type"), "")
     if not fields["authors"]:  # a book or a proceedings volume that names its editors
         secondary = _people(values, "contributors/secondary-authors/author")
         tertiary = _people(values, "contributors/tertiary-authors/author")
         fields["authors"] = editors_of(kind, secondary, tertiary)
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
     fields["entry_type"] = entry
-    stated, date = _first(values, "dates/year"), _first(values, "dates/pub-dates/date")
+    stated, date = first_text(values, "dates/year"), first_text(values, "dates/pub-dates/date")
     if date and stated and typed_date(date)[0] is None:  # EndNote's date: ``May 7``
         date = f"{date} {stated}"
     year, month, day = stated_date(stated, date)
@@ -312,18 +300,19 @@ def _fields(
     if year and month:
         fields["month"] = month
         fields["date"] = f"{year:04d}-{month:02d}-{day:02d}" if day else ""
-    container = _first(values, "titles/secondary-title")
-    journal = _first(values, "periodical/full-title", "alt-periodical/full-title")
-    short = _first(values, "titles/alt-title", "periodical/abbr-1")
+    container = first_text(values, "titles/secondary-title")
+    journal = first_text(values, "periodical/full-title", "alt-periodical/full-title")
+    short = first_text(values, "titles/alt-title", "periodical/abbr-1")
     if entry in ("inproceedings", "incollection"):
         fields["booktitle"] = journal or container  # Zotero's proceedings, its conference
     elif entry == "article" or journal:
         fields["journal"] = container or journal or short
     fields["venue"] = fields.get("journal") or fields.get("booktitle") or container
-    fields["volume"], fields["publisher"] = _first(values, "volume"), _first(values, "publisher")
-    fields["issue"] = _first(values, "number", "issue")
-    fields["pages"] = re.sub(r"\s*-{1,2}\s*", "–", _first(values, "pages"), count=1)
-    serial = _first(values, "isbn")
+    fields["volume"] = first_text(values, "volume")
+    fields["publisher"] = first_text(values, "publisher")
+    fields["issue"] = first_text(values, "number", "issue")
+    fields["pages"] = re.sub(r"\s*-{1,2}\s*", "–", first_text(values, "pages"), count=1)
+    serial = first_text(values, "isbn")
     if serial:
         bare = " ".join(re.sub(r"\([^()]*\)", " ", serial).split()) or serial
         fields["issn" if _ISSN.fullmatch(bare) else "isbn"] = bare
@@ -334,7 +323,7 @@ def _fields(
     dois = (doi_of(d) for d in _links(values, "electronic-resource-num"))
     fields["doi"] = next((d for d in dois if d), "")
     _add_links(fields, values, attributes, source)
-    notes = [_text(n) for n in values.get("notes", ())]
+    notes = [element_text(n) for n in values.get("notes", ())]
     fields["bib_note"], fields["code"] = note_and_code("; ".join(n for n in notes if n))
     own = "\n\n".join(t for n in values.get("research-notes", ()) if (t := note_text(n)))
     cut = len(own) > MAX_NOTE_CHARS
@@ -357,7 +346,7 @@ def _add_links(
     if local:
         fields["file"] = local[0]
     else:
-        database = _text(attributes.get("database", "")) or _first(values, "database")
+        database = element_text(attributes.get("database", "")) or first_text(values, "database")
         inside = (u for u in attached if u.lower().startswith("internal-pdf://"))
         found = (f for u in inside if (f := _internal_pdf(u, folder_of(source), database)))
         fields["file"] = next(found, "")

@@ -261,3 +261,18 @@ def _entity(name: str) -> str:
     import html
 
     return html.unescape(f"&{name};")
+
+
+def element_text(value: str) -> str:
+    """An element's text as a field holds it: its runs of whitespace made one space."""
+    return " ".join(value.split())
+
+
+def first_text(values: Mapping[str, list[str]], *fields: str) -> str:
+    """The first non-empty text (``element_text``) of the first of ``fields`` that has one,
+    of a record's elements' texts by field (the element-by-element readers')."""
+    for field in fields:
+        for value in values.get(field, ()):
+            if text := element_text(value):
+                return text
+    return ""
