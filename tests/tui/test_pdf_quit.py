@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library
+from storage.models import Paper
 from storage.pdfs.failures import PdfFailures
 from tests.pdf_files import paper_pdf
 from tests.pdf_server import HELD_BYTES, PdfServer
@@ -32,9 +33,8 @@ def server(tmp_path: Path) -> Iterator[PdfServer]:
     running.stop()
 
 
-async def test_quitting_during_a_stalled_download_stops_it_at_once(
-    home: Path, tmp_path: Path, server: PdfServer
-) -> None:
+def _held_paper_starred(home: Path, tmp_path: Path, server: PdfServer) -> Paper:
+    """The reading queue of one paper, whose PDF the server holds in the middle."""
     listed = tmp_path / "queue.json"
     record = {"title": "A held paper", "abstract": "We study held answers at some length."}
     listed.write_text(json.dumps([{**record, "url": server.forum("held01")}]), encoding="utf-8")
@@ -42,6 +42,13 @@ async def test_quitting_during_a_stalled_download_stops_it_at_once(
     library.import_file(listed)
     (target,) = library.papers()
     library.set_status(target.id, "starred")
+    return target
+
+
+async def test_quitting_during_a_stalled_download_stops_it_at_once(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    target = _held_paper_starred(home, tmp_path, server)
     app = PapersApp(Library(home), import_sample=False)
     async with app.run_test() as pilot:
         screen = await ready(pilot)
@@ -69,13 +76,7 @@ async def test_p_again_stops_the_downloads_and_p_then_resumes_them(
     """``P`` on a queue of 500 papers downloaded for 8 minutes, and only quitting stopped it
     (``P`` again said "being downloaded already"). ``P`` again now stops it, as quitting
     does: no failure kept, the part kept; ``P`` once more resumes it."""
-    listed = tmp_path / "queue.json"
-    record = {"title": "A held paper", "abstract": "We study held answers at some length."}
-    listed.write_text(json.dumps([{**record, "url": server.forum("held01")}]), encoding="utf-8")
-    library = Library(home)
-    library.import_file(listed)
-    (target,) = library.papers()
-    library.set_status(target.id, "starred")
+    target = _held_paper_starred(home, tmp_path, server)
     app = PapersApp(Library(home), import_sample=False)
     async with app.run_test() as pilot:
         screen = await ready(pilot)
