@@ -655,13 +655,11 @@ def _cut_short_merge(machine: Machine, monkeypatch: pytest.MonkeyPatch) -> None:
             machine.sync()
 
 
-def test_tags_merged_by_a_sync_cut_short_are_kept_by_the_next(
+def _tags_merge_cut_short(
     tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The reviewer's case: the laptop's merge of #rl with the desktop's #theory was in the
-    folder, triage.json not written yet. The next sync took the library's [survey, rl] as a
-    list written here over the merge, sent it stamped after it, and #theory was gone from
-    both."""
+) -> tuple[Machine, Machine, str]:
+    """The laptop's [survey, rl] merged with the desktop's [survey, theory] by a sync that
+    sent the merge and was cut short before it wrote triage.json (which shows [survey, rl])."""
     (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
     laptop.library.set_tags(pid, ["survey"])
     laptop.sync(), desktop.sync()
@@ -669,10 +667,38 @@ def test_tags_merged_by_a_sync_cut_short_are_kept_by_the_next(
     laptop.library.set_tags(pid, ["survey", "rl"])
     clock[0] += 60
     desktop.library.set_tags(pid, ["survey", "theory"])
-    laptop.sync(), desktop.sync()  # the desktop's list holds
+    laptop.sync(), desktop.sync()
     clock[0] += 60
     _cut_short_merge(laptop, monkeypatch)
     clock[0] += 60
+    return laptop, desktop, pid
+
+
+def _notes_merge_cut_short(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Machine, Machine, str]:
+    """The laptop's note merged with the desktop's by a sync that sent the merge and was cut
+    short before it wrote triage.json (which shows "laptop text")."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_note(pid, "laptop text")
+    clock[0] += 60
+    desktop.library.set_note(pid, "desktop text")
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    return laptop, desktop, pid
+
+
+def test_tags_merged_by_a_sync_cut_short_are_kept_by_the_next(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reviewer's case: the laptop's merge of #rl with the desktop's #theory was in the
+    folder, triage.json not written yet. The next sync took the library's [survey, rl] as a
+    list written here over the merge, sent it stamped after it, and #theory was gone from
+    both."""
+    laptop, desktop, pid = _tags_merge_cut_short(tmp_path, clock, monkeypatch)
 
     def sent_tags() -> set[int]:
         return {
@@ -696,17 +722,7 @@ def test_tags_written_after_a_merge_cut_short_are_sent(
     """Tags written here between the sync cut short and the next are a change made here: sent,
     and held on both. They were written over the list the library showed, not over the merge
     it did not show yet: the other device's #theory, never seen here, stays (it was lost)."""
-    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
-    laptop.library.set_tags(pid, ["survey"])
-    laptop.sync(), desktop.sync()
-    clock[0] += 60
-    laptop.library.set_tags(pid, ["survey", "rl"])
-    clock[0] += 60
-    desktop.library.set_tags(pid, ["survey", "theory"])
-    laptop.sync(), desktop.sync()
-    clock[0] += 60
-    _cut_short_merge(laptop, monkeypatch)
-    clock[0] += 60
+    laptop, desktop, pid = _tags_merge_cut_short(tmp_path, clock, monkeypatch)
     laptop.library.set_tags(pid, edited)
     clock[0] += 60
     laptop.sync()
@@ -719,15 +735,7 @@ def test_notes_kept_both_by_a_sync_cut_short_are_kept_by_the_next(
 ) -> None:
     """As for tags: the note that kept both texts was in the folder, triage.json not written;
     the next sync sent the laptop's own text over it, and the desktop's was gone from both."""
-    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
-    clock[0] += 60
-    laptop.library.set_note(pid, "laptop text")
-    clock[0] += 60
-    desktop.library.set_note(pid, "desktop text")
-    laptop.sync(), desktop.sync()
-    clock[0] += 60
-    _cut_short_merge(laptop, monkeypatch)
-    clock[0] += 60
+    laptop, desktop, pid = _notes_merge_cut_short(tmp_path, clock, monkeypatch)
     laptop.sync(), desktop.sync(), laptop.sync(), desktop.sync()
     assert note(laptop, pid) == note(desktop, pid)
     assert "desktop text" in note(laptop, pid)
@@ -740,15 +748,7 @@ def test_a_note_written_after_a_merge_cut_short_is_sent(
 ) -> None:
     """A note written here between the sync cut short and the next is sent, and held on both,
     in place of the text the merge kept of this device's, beside the other's."""
-    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
-    clock[0] += 60
-    laptop.library.set_note(pid, "laptop text")
-    clock[0] += 60
-    desktop.library.set_note(pid, "desktop text")
-    laptop.sync(), desktop.sync()
-    clock[0] += 60
-    _cut_short_merge(laptop, monkeypatch)
-    clock[0] += 60
+    laptop, desktop, pid = _notes_merge_cut_short(tmp_path, clock, monkeypatch)
     laptop.library.set_note(pid, edited)
     clock[0] += 60
     laptop.sync(), desktop.sync(), laptop.sync(), desktop.sync()
@@ -757,25 +757,6 @@ def test_a_note_written_after_a_merge_cut_short_is_sent(
     assert note(laptop, pid).count("laptop text") == edited.count("laptop text")  # (twice)
     assert note(laptop, pid).endswith(edited or "desktop text")
     assert ("kept by sync ---" in note(laptop, pid)) == bool(edited)
-
-
-def _tags_merge_cut_short(
-    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
-) -> tuple[Machine, Machine, str]:
-    """The laptop's [survey, rl] merged with the desktop's [survey, theory] by a sync that
-    sent the merge and was cut short before it wrote triage.json (which shows [survey, rl])."""
-    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
-    laptop.library.set_tags(pid, ["survey"])
-    laptop.sync(), desktop.sync()
-    clock[0] += 60
-    laptop.library.set_tags(pid, ["survey", "rl"])
-    clock[0] += 60
-    desktop.library.set_tags(pid, ["survey", "theory"])
-    laptop.sync(), desktop.sync()
-    clock[0] += 60
-    _cut_short_merge(laptop, monkeypatch)
-    clock[0] += 60
-    return laptop, desktop, pid
 
 
 def test_tags_written_after_a_merge_cut_short_merge_as_sent_when_a_later_list_wins(
@@ -811,15 +792,7 @@ def test_an_edit_after_a_merge_cut_short_is_merged_again_after_a_second_one(
         laptop, desktop, pid = _tags_merge_cut_short(tmp_path, clock, monkeypatch)
         laptop.library.set_tags(pid, ["survey", "rl", "new"])
     else:
-        (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
-        clock[0] += 60
-        laptop.library.set_note(pid, "laptop text")
-        clock[0] += 60
-        desktop.library.set_note(pid, "desktop text")
-        laptop.sync(), desktop.sync()
-        clock[0] += 60
-        _cut_short_merge(laptop, monkeypatch)
-        clock[0] += 60
+        laptop, desktop, pid = _notes_merge_cut_short(tmp_path, clock, monkeypatch)
         laptop.library.set_note(pid, "written after")
     clock[0] += 60
     _cut_short_merge(laptop, monkeypatch)
