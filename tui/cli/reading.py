@@ -259,7 +259,6 @@ def cmd_similar(args: argparse.Namespace) -> int:
 def _copies(home: Path) -> Collection[str]:
     """The papers with a local PDF now, in the folder the settings name (a ``pdf:`` search
     finds no copy deleted since its text was read)."""
-    from storage.pdfs.folder import PdfFolder
-    from tui.config import library_config, pdf_folder
+    from tui.config import library_pdfs
 
-    return PdfFolder(pdf_folder(home, library_config(home))).copies().keys()
+    return library_pdfs(home).copies().keys()
