@@ -614,7 +614,7 @@ class TriageView:
             whole = self.tab in ("starred", "read", "skipped") and tab is None
             extra = _found_extra(self.found, "search", whole)
         elif tab is not None and tab.found is not None:
-            extra = _found_extra(tab.found, "")
+            extra = _found_extra(tab.found, "", decided=True)  # its live papers joined
         elif self.tab == "inbox" and self.suggested_rows is not None:
             extra = " · suggested order"
         elif self.tab == "starred" and self.queue is not None and not self.only_marked:
@@ -676,7 +676,8 @@ def _unread_notes(query: str, *, typed: bool) -> tuple[str, ...]:
 
 def _found_extra(found: Found, what: str, decided: bool = False) -> str:
     """The title's words for a search's papers: a search, its best ones, or its closest
-    (``decided``: in a tab of decided papers, which get all theirs past the best)."""
+    (``decided``: in a tab of decided papers, or a saved search's of triage qualifiers, which
+    get all theirs past the best when they are few: ``Ranking.joined_more``)."""
     if found.partial is not None:
         matched, of = found.partial
         return f" · {what + ': ' if what else ''}{matched:,} of {of:,} words"

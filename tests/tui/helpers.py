@@ -139,3 +139,26 @@ class OneTabBar(App[None]):
 
     def compose(self) -> ComposeResult:
         yield TabBar(cast("TriageView", self.shown), id="tabs")
+
+
+def big_library(home: Path, tmp_path: Path, n: int) -> list[str]:
+    """``n`` papers that all say "model" (more than the search lists at once), the last
+    three starred: at the end of the list, as the papers a user stars late are."""
+    import json
+    import random
+
+    rng = random.Random(5)
+    words = ["graph", "neural", "diffusion", "sampler", "policy", "gradient", "attention"]
+    path = tmp_path / "big.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(n):
+            said = " ".join(rng.choices(words, k=30))
+            abstract = f"Study {i}: we propose a model of {said}, and the model works well."
+            title = f"A model of {' '.join(rng.choices(words, k=3))} number {i}"
+            out.write(json.dumps({"title": title, "abstract": abstract}) + "\n")
+    library = Library(home)
+    library.import_file(path)
+    starred = [p.id for p in library.papers()][-3:]
+    for pid in starred:
+        library.set_status(pid, "starred")
+    return starred

@@ -15,7 +15,7 @@ from storage.models import Paper
 from storage.pdfs.download import Event
 from tests.pdf_files import paper_pdf
 from tests.pdf_server import PdfServer, library_list
-from tests.tui.helpers import make_app, messages, plist, ready, settled, wait_for
+from tests.tui.helpers import big_library, make_app, messages, plist, ready, settled, wait_for
 from tui.app import PapersApp
 from tui.pdfs import progress_note
 from tui.screens.queue_sort import QueueSortDialog
@@ -643,29 +643,6 @@ async def test_a_filter_of_the_queue_keeps_its_order_and_so_does_its_export(
         assert [p.id for p in plist(app).row_papers()] == [ids[1], ids[4]]
 
 
-def _big_library(home: Path, tmp_path: Path, n: int) -> list[str]:
-    """``n`` papers that all say "model" (more than the search lists at once), the last
-    three starred: at the end of the list, as the papers a user stars late are."""
-    import json
-    import random
-
-    rng = random.Random(5)
-    words = ["graph", "neural", "diffusion", "sampler", "policy", "gradient", "attention"]
-    path = tmp_path / "big.jsonl"
-    with path.open("w", encoding="utf-8") as out:
-        for i in range(n):
-            said = " ".join(rng.choices(words, k=30))
-            abstract = f"Study {i}: we propose a model of {said}, and the model works well."
-            title = f"A model of {' '.join(rng.choices(words, k=3))} number {i}"
-            out.write(json.dumps({"title": title, "abstract": abstract}) + "\n")
-    library = Library(home)
-    library.import_file(path)
-    starred = [p.id for p in library.papers()][-3:]
-    for pid in starred:
-        library.set_status(pid, "starred")
-    return starred
-
-
 @pytest.mark.slow(15)
 async def test_a_search_of_the_queue_finds_its_papers_past_the_best_of_the_library(
     home: Path, tmp_path: Path
@@ -676,7 +653,7 @@ async def test_a_search_of_the_queue_finds_its_papers_past_the_best_of_the_libra
     best of the whole library, then the queue's papers among them."""
     from tui.view import SEARCH_LIMIT
 
-    starred = _big_library(home, tmp_path, SEARCH_LIMIT + 100)
+    starred = big_library(home, tmp_path, SEARCH_LIMIT + 100)
     app = PapersApp(Library(home), import_sample=False)
     async with app.run_test(size=WIDE) as pilot:
         screen = await ready(pilot)

@@ -5,12 +5,23 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from storage.files.saved_searches import SEARCHES_FILE, SavedSearches
-from tests.tui.helpers import make_app, messages, opened, plist, ready, settled, tab_text, wait_for
+from tests.tui.helpers import (
+    big_library,
+    make_app,
+    messages,
+    opened,
+    plist,
+    ready,
+    settled,
+    tab_text,
+    wait_for,
+)
 from tui.commands import PaperCommands
 from tui.screens.dialogs import NoteEditor, TextPrompt
 from tui.screens.main import MainScreen
@@ -350,3 +361,31 @@ async def test_a_name_typed_for_a_search_replaces_the_one_offered(seeded_home: P
         saved = SavedSearches(seeded_home).get("diff")
         assert saved is not None and saved.query == "diffusion"
         assert SavedSearches(seeded_home).get("diffusiondiff") is None
+
+
+@pytest.mark.slow(15)
+async def test_a_saved_search_of_starred_papers_finds_them_past_the_best_of_the_library(
+    home: Path, tmp_path: Path
+) -> None:
+    """A saved search "model is:starred" in a library of more papers than a search lists:
+    its tab took the library's best 5,000 for "model", then the starred ones among them, and
+    showed none of the three starred papers (listed last), each of which says "model"."""
+    from tui.view import SEARCH_LIMIT
+
+    starred = big_library(home, tmp_path, SEARCH_LIMIT + 100)
+    SavedSearches(home).save("mine", "model is:starred")
+    SavedSearches(home).save("inbox", "model is:inbox")
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("6")
+        await wait_for(pilot, lambda: screen.view.saved_tab() is not None, 20)
+        await wait_for(pilot, lambda: screen.view.saved_tab().found is not None, 20)
+        await settled(pilot)
+        assert sorted(p.id for p in plist(app).row_papers()) == sorted(starred)
+        assert "best" not in (plist(app).border_title or "")
+        await pilot.press("7")  # the Inbox's papers: its best 5,000, and said so
+        await wait_for(pilot, lambda: screen.view.saved_tab().found is not None, 20)
+        await settled(pilot)
+        assert len(plist(app).rows) == SEARCH_LIMIT  # (the starred, last, not among them)
+        assert "best 5,000" in (plist(app).border_title or "")

@@ -52,6 +52,21 @@ def _with_decided(rank: Callable[[Query], Ranking], query: str, ranking: Ranking
     return ranking.joined(more)
 
 
+def _with_live(
+    rank: Callable[..., Ranking], query: Query, live: tuple[Qualifier, ...], ranking: Ranking
+) -> Ranking:
+    """``ranking``, the best papers of the library for a saved search's ``query``, then the
+    papers its triage qualifiers ``live`` take now that it lacks, when they are fewer than a
+    search lists (``is:starred``, ``tag:x``: a starred paper past the library's best 5,000
+    was missing from the tab); else ``ranking`` (``is:inbox``: its best, as the box lists)."""
+    from dataclasses import replace
+
+    more = rank(replace(query, qualifiers=(*query.qualifiers, *live)), limit=SEARCH_LIMIT)
+    if len(more) >= SEARCH_LIMIT or more.partial != ranking.partial:
+        return ranking
+    return ranking.joined(more)
+
+
 class SearchPart(MainBase):
     """Search as you type: ``/`` focuses the box, Esc leaves it (keeping the filter), Esc
     again or ctrl+l clears it; results replace the list, best first.
@@ -258,14 +273,24 @@ class SearchPart(MainBase):
         are applied as papers are triaged (``TriageView``)."""
         if not searches:
             return
+        state = self.session.state
+        rank = partial(
+            index.rank,
+            statuses=dict(state.statuses),
+            tags=dict(state.tags),
+            notes=dict(state.notes),
+            pdf_text=self.pdfs,
+        )
         results = []
         for search in searches:
             query, live = split_query(search.query)
             # a query of filters only lists papers in list order: every one, for the triage
             # qualifiers to choose from (a query of words: its best, as the box lists them)
             limit = SEARCH_LIMIT if query.words or query.phrases else None
-            found = self.view.found_by(index.rank(query, limit=limit))
-            results.append((search, found, live))
+            ranking = rank(query, limit=limit)
+            if live and len(ranking) >= SEARCH_LIMIT:
+                ranking = _with_live(rank, query, live, ranking)
+            results.append((search, self.view.found_by(ranking), live))
         self.post_message(self.SavedFound(papers, results))
 
     @on(SavedFound)
