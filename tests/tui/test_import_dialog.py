@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from storage import Library
-from tests.tui.helpers import make_app, messages, one_paper_list, opened, ready, wait_for
+from tests.tui.helpers import make_app, messages, one_paper_list, opened, ready, settled, wait_for
 from tui.screens.importer import ImportScreen
 from tui.screens.main import MainScreen
 
@@ -248,3 +248,22 @@ async def test_a_fifo_refused_in_the_dialog_names_the_option_as_the_shells(
         status = app.screen.query_one("#import-status", Static)
         await wait_for(pilot, lambda: "FIFO" in str(status.render()))
         assert "(papers import --any-file in a shell reads it anyway)" in str(status.render())
+
+
+async def test_the_first_runs_welcome_goes_once_a_list_is_imported_from_a_shell(
+    home: Path, tmp_path: Path
+) -> None:
+    """The welcome says to run `papers import FILE` in a shell; done, the list came in, and
+    the welcome still said "This is the bundled sample" above it for the rest of its 45 s."""
+    source = one_paper_list(
+        tmp_path / "mine.jsonl", "My Own Paper", "We introduce MINE, the user's own list."
+    )
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: "bundled sample" in screen.detail.text.plain)
+        Library(home).import_file(source)
+        screen.poll_disk()  # what the app does every second
+        await wait_for(pilot, lambda: any("imported elsewhere" in m for m in messages(app)))
+        await settled(pilot)
+        assert "bundled sample" not in screen.detail.text.plain

@@ -248,6 +248,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             # reloads): papers.json changes by our hand, not another process's
             ours = self.session.changing_papers or self.importing
             if not ours and self.library.papers_changed_since(self.papers_version):
+                self.detail.set_welcome("", "")  # of the sample: `papers import` did as it says
                 self.reload_papers("Papers imported elsewhere were added.")
             elif not self.session.busy and self.library.triage_changed_on_disk():
                 self.session.queue_reload()
