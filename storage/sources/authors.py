@@ -31,12 +31,15 @@ __all__ = [
     "last_first",
     "name_parts",
     "names_of",
+    "no_author",
 ]
 
 #: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
 #: ``{"literal": "others"}``, Google Scholar's ``…``. Kept so that an export does not cite the
 #: first authors as if they were all.
 ET_AL: Final = "et al."
+
+
 #: Authors a record keeps (a collaboration's paper lists a few thousand).
 MAX_AUTHORS: Final = 5000
 _ET_AL_WORDS: Final = frozenset({"others", "et al", "et al.", "et. al.", "etal", "…", "..."})
@@ -75,6 +78,12 @@ def is_organization(name: str) -> bool:
     whole (BibTeX ``{Google Research}``, RIS and CSL-JSON without a given name), not as a
     person's first and last names ("Research, Google")."""
     return len(name.split()) > 1 and _ORGANIZATION.search(name) is not None
+
+
+def no_author(name: str) -> bool:
+    """Whether ``name`` is Scopus's placeholder for a paper without authors (``[No author
+    name available]``), no one's name."""
+    return name.strip().casefold().startswith("[no author")
 
 
 def is_et_al(name: str) -> bool:
