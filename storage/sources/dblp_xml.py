@@ -9,7 +9,8 @@ each told by its root element.
   ``<mastersthesis>``, ``<data>``; a ``<www>`` (a homepage) or ``<person>`` there is no paper;
   ``<coauthors>`` last. The list is named after the person (without DBLP's number).
 - The dump: the same records as the children of ``<dblp>``, after ``<!DOCTYPE dblp SYSTEM
-  "dblp.dtd">``, whose entities (``&ouml;``) are HTML's: the DTD is never read.
+  "dblp.dtd">``, whose entities (ISO Latin-1's ``&ouml;``, ``&reg;``, ``&times;``) are read
+  as HTML's: the DTD is never read. An excerpt without that line reads them alike.
 - The search API: ``<result>`` with its ``<query>``, ``<status>`` … ``<hits>``, each
   ``<hit>``'s ``<info>`` (``<authors><author>``, ``<title>``, ``<venue>``, ``<volume>``,
   ``<year>``, ``<type>``, ``<key>``, ``<doi>``, ``<ee>``, ``<url>``) read as its JSON answer's
@@ -308,7 +309,7 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> _Records:
     another kind."""
     records = _Records(on_record)
     try:
-        xml_text.parse_events(text, records)
+        xml_text.parse_events(text, records, named_entities=True)
     except xml_text.Refused as exc:
         raise SourceError(f"{source}: not DBLP's XML: {exc} (line {exc.line})") from None
     except _OtherRoot as exc:

@@ -341,3 +341,29 @@ def test_elements_nested_deep_are_read_in_linear_time(tmp_path: Path) -> None:
     assert time.monotonic() - began < 5
     assert (deep_record.title, _extra(deep_record)["year"]) == ("Deep", 2020)
     assert sub_record.title == "Sub " + "y" * 900
+
+
+# -- a dump's excerpt without its DOCTYPE; the search API's answer before 2017 ----------------
+
+
+def test_an_excerpt_of_the_dump_without_its_doctype_reads_dblps_entities(
+    tmp_path: Path,
+) -> None:
+    """``dblp.xml`` cut out from its second line (``head -n`` and ``tail -n +3`` of the dump,
+    its DOCTYPE line gone): dblp.dtd's ISO Latin-1 entities (``&ouml;``, ``&eacute;``,
+    ``&szlig;``) and its own (``&reg;``, ``&times;``) are read as their characters, as with
+    the DOCTYPE; nothing is fetched, and an entity declared in the file is still refused."""
+    excerpt = DUMP.replace('<!DOCTYPE dblp SYSTEM "dblp.dtd">\n', "").replace(
+        "Ann Lee</author>", "Ren&eacute; Stra&szlig;e&reg; &times;</author>", 1
+    )
+    assert "<!DOCTYPE" not in excerpt
+    paper, *_ = read_source(_write(tmp_path, "excerpt.xml", excerpt)).records
+    assert paper.authors == ("Jörg Müller", "René Straße® ×")
+    bare = excerpt.split("\n", 1)[1]  # without its XML declaration too
+    paper, *_ = read_source(_write(tmp_path, "bare.xml", bare)).records
+    assert paper.authors[0] == "Jörg Müller"
+    unknown = bare.replace("J&ouml;rg", "J&nosuch;rg")
+    paper, *_ = read_source(_write(tmp_path, "unknown.xml", unknown)).records
+    assert paper.authors[0] == "J&nosuch;rg Müller"  # as written
+    bomb = '<!DOCTYPE dblp [<!ENTITY a "ha">]>' + bare
+    assert "declares an entity ('a')" in _refusal(_write(tmp_path, "bomb.xml", bomb))
