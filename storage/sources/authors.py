@@ -127,10 +127,13 @@ def flat_name(last: str, first: str = "", suffix: str = "") -> str:
 def last_first(value: str) -> str:
     """A name written ``Last, First`` or ``Last, First, Suffix`` (RIS, EndNote, Zotero's and
     Scopus's CSV) as the library keeps it (``flat_name``); one without a comma (``Ann Lee``,
-    an organization's) as it is."""
+    an organization's) as it is, and so is an organization whose name holds a comma
+    (``University of California, Berkeley``, which these formats write whole)."""
     last, *rest = value.split(",")
     if not "".join(rest).strip():
         return " ".join(last.split())
+    if is_organization(last):
+        return " ".join(value.split())
     return flat_name(last, rest[0], " ".join(rest[1:]))
 
 
@@ -195,8 +198,10 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
         parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
-            if all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in parts):
-                parts = [f"{p.split(',')[1]} {p.split(',')[0]}" for p in parts]
+            # an organization is as written (``University of California, Berkeley``)
+            people = [p for p in parts if not is_organization(p.split(",")[0])]
+            if people and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in people):
+                parts = [p if p not in people else last_first(p) for p in parts]
     else:
         parts = value
     names = (" ".join(p.split()) for p in parts if p and p.strip())
@@ -222,11 +227,12 @@ _LAST_FIRST = re.compile(
 
 def _last_first_people(value: str) -> tuple[str, ...]:
     """``Lee, Ann`` or ``Lee, Ann and Park, Bo`` (BibTeX's way, in a list's text field) as
-    ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First``."""
+    ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First`` (an
+    organization's name, without a comma, among them as it is)."""
     people = []
     for part in _AND.split(value) if " and " in value else (value,):
-        if is_et_al(part):  # ``Lee, Ann and others``
-            people.append(part)
+        if is_et_al(part) or ("," not in part and is_organization(part)):
+            people.append(part)  # ``Lee, Ann and others``, ``Lee, Ann and Google Research``
             continue
         # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
         one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None
