@@ -199,9 +199,9 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
             # an organization is as written (``University of California, Berkeley``)
-            people = [p for p in parts if not is_organization(p.split(",")[0])]
-            if people and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in people):
-                parts = [p if p not in people else last_first(p) for p in parts]
+            named = [p for p in parts if not is_organization(p.split(",")[0])]
+            if named and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in named):
+                parts = [p if p not in named else last_first(p) for p in parts]
     else:
         parts = value
     names = (" ".join(p.split()) for p in parts if p and p.strip())
