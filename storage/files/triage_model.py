@@ -338,13 +338,19 @@ def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
 #: What an export may make of a tag's control characters: shown (Markdown's ``␛``, ``�``), left
 #: out (BibTeX's ASCII: ``-\x7f-`` is then ``--``, a dash) or, a NUL, U+FFFD (CSV, RIS).
 _UNREAD_IN_TAG: Final = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069␀-␡\ufffd]")
-_DASHES: Final = re.compile("[-‐‑‒–—]+")
+#: Hyphens a file may write for ``-``.
+_HYPHENS: Final = str.maketrans("‐‑‒", "---")
 #: What separates typed tags: a tag of these alone names none.
 _SEPARATORS: Final = re.compile(r"[,;\s]+")
 
 
 def _tag_as_read(tag: str) -> str:
-    return _DASHES.sub("-", _UNREAD_IN_TAG.sub("", tag))
+    """A tag as an export may give it back: its control characters left out (``-\x7f-`` is
+    ``--`` in BibTeX) and dashes run together read as TeX reads them (``--`` as ``–``, ``---``
+    as ``—``), so that BibTeX's ``--`` is the tag it was written for, and ``a--b`` is still not
+    ``a-b`` (they were folded into one, and an import dropped the second)."""
+    plain = _UNREAD_IN_TAG.sub("", tag).translate(_HYPHENS)
+    return plain.replace("---", "—").replace("--", "–")
 
 
 def merged_tags(ours: Sequence[str], theirs: Sequence[str]) -> list[str]:

@@ -22,7 +22,7 @@ from storage.importing.identity import (
 )
 from storage.importing.page_keys import page_key
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
-from storage.sources.authors import ET_AL, last_first
+from storage.sources.authors import ET_AL, last_first, no_author
 from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
@@ -58,9 +58,11 @@ def _reads_alike(old: str, new: str) -> bool:
 def _same_authors(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
     """Whether ``new`` names the authors ``old`` does: read alike, one by one; a list that
     does not end in ``ET_AL`` where ``old`` does is the same list, from a source that has no
-    way to say "and others" (RIS: re-importing our RIS export keeps it)."""
+    way to say "and others" (RIS: re-importing our RIS export keeps it). An empty ``new``
+    keeps ``old`` unless ``old`` names no one (Scopus's ``[No author name available]``, which
+    an older version stored as an author)."""
     if not new:
-        return True
+        return not old or not all(map(no_author, old))
     if old and old[-1] == ET_AL and new[-1] != ET_AL:
         old = old[:-1]
     return len(new) == len(old) and all(map(_same_name, old, new))

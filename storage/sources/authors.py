@@ -31,12 +31,15 @@ __all__ = [
     "last_first",
     "name_parts",
     "names_of",
+    "no_author",
 ]
 
 #: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
 #: ``{"literal": "others"}``, Google Scholar's ``…``. Kept so that an export does not cite the
 #: first authors as if they were all.
 ET_AL: Final = "et al."
+
+
 #: Authors a record keeps (a collaboration's paper lists a few thousand).
 MAX_AUTHORS: Final = 5000
 _ET_AL_WORDS: Final = frozenset({"others", "et al", "et al.", "et. al.", "etal", "…", "..."})
@@ -75,6 +78,12 @@ def is_organization(name: str) -> bool:
     whole (BibTeX ``{Google Research}``, RIS and CSL-JSON without a given name), not as a
     person's first and last names ("Research, Google")."""
     return len(name.split()) > 1 and _ORGANIZATION.search(name) is not None
+
+
+def no_author(name: str) -> bool:
+    """Whether ``name`` is Scopus's placeholder for a paper without authors (``[No author
+    name available]``), no one's name."""
+    return name.strip().casefold().startswith("[no author")
 
 
 def is_et_al(name: str) -> bool:
@@ -118,10 +127,13 @@ def flat_name(last: str, first: str = "", suffix: str = "") -> str:
 def last_first(value: str) -> str:
     """A name written ``Last, First`` or ``Last, First, Suffix`` (RIS, EndNote, Zotero's and
     Scopus's CSV) as the library keeps it (``flat_name``); one without a comma (``Ann Lee``,
-    an organization's) as it is."""
+    an organization's) as it is, and so is an organization whose name holds a comma
+    (``University of California, Berkeley``, which these formats write whole)."""
     last, *rest = value.split(",")
     if not "".join(rest).strip():
         return " ".join(last.split())
+    if is_organization(last):
+        return " ".join(value.split())
     return flat_name(last, rest[0], " ".join(rest[1:]))
 
 
@@ -186,8 +198,10 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
         parts: Iterable[str] = value.split(";") if ";" in value else _AUTHOR_SPLIT.split(value)
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
-            if all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in parts):
-                parts = [f"{p.split(',')[1]} {p.split(',')[0]}" for p in parts]
+            # an organization is as written (``University of California, Berkeley``)
+            named = [p for p in parts if not is_organization(p.split(",")[0])]
+            if named and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in named):
+                parts = [p if p not in named else last_first(p) for p in parts]
     else:
         parts = value
     names = (" ".join(p.split()) for p in parts if p and p.strip())
@@ -213,11 +227,12 @@ _LAST_FIRST = re.compile(
 
 def _last_first_people(value: str) -> tuple[str, ...]:
     """``Lee, Ann`` or ``Lee, Ann and Park, Bo`` (BibTeX's way, in a list's text field) as
-    ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First``."""
+    ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First`` (an
+    organization's name, without a comma, among them as it is)."""
     people = []
     for part in _AND.split(value) if " and " in value else (value,):
-        if is_et_al(part):  # ``Lee, Ann and others``
-            people.append(part)
+        if is_et_al(part) or ("," not in part and is_organization(part)):
+            people.append(part)  # ``Lee, Ann and others``, ``Lee, Ann and Google Research``
             continue
         # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
         one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None

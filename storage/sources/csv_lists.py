@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.sources.authors import last_first
+from storage.sources.authors import last_first, no_author
 from storage.sources.citation import entry_type
 from storage.sources.records import (
     ALIASES,
@@ -117,17 +117,12 @@ def _last_first(names: Iterable[str]) -> list[str]:
 _INITIALS: Final = re.compile(r"(?:[^\W\d_]\.-?)+")
 
 
-def _no_author(name: str) -> bool:
-    """Scopus's placeholder for a paper without authors (``[No author name available]``)."""
-    return name.strip().casefold().startswith("[no author")
-
-
 def _scopus_authors(value: str) -> list[str]:
     """The people of Scopus's ``Authors`` column when no ``Author full names`` column gives
     them, each ``Surname Initials``: ``Lee A.; Park B.J.`` (since about 2020), ``Lee A., Park
     B.J.`` (before), ``Lee, A., Park, B.J.`` (before 2017), as the library keeps names
     (``A. Lee``, ``B.J. Park``); none for ``[No author name available]``."""
-    if _no_author(value):
+    if no_author(value):
         return []
     parts = [p.strip() for p in value.split(";" if ";" in value else ",") if p.strip()]
     surnames, initials = parts[0::2], parts[1::2]
@@ -182,7 +177,7 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
             fields[name] = entry_type(fields[column]) if name == "entry_type" else fields[column]
     full_names = fields.get("author_full_names", "")  # Scopus: ``Lee, Ann (57190000001); …``
     if full_names.strip():
-        people = (_SCOPUS_ID.sub("", n) for n in full_names.split(";") if not _no_author(n))
+        people = (_SCOPUS_ID.sub("", n) for n in full_names.split(";") if not no_author(n))
         fields["authors"] = _last_first(people)
     elif "eid" in fields and fields.get("authors", "").strip():  # Scopus's, before full names
         fields["authors"] = _scopus_authors(fields["authors"])

@@ -9,11 +9,17 @@ each told by its root element.
   ``<mastersthesis>``, ``<data>``; a ``<www>`` (a homepage) or ``<person>`` there is no paper;
   ``<coauthors>`` last. The list is named after the person (without DBLP's number).
 - The dump: the same records as the children of ``<dblp>``, after ``<!DOCTYPE dblp SYSTEM
-  "dblp.dtd">``, whose entities (``&ouml;``) are HTML's: the DTD is never read.
+  "dblp.dtd">``, whose entities (ISO Latin-1's ``&ouml;``, ``&reg;``, ``&times;``) are read
+  as HTML's: the DTD is never read. An excerpt without that line reads them alike.
 - The search API: ``<result>`` with its ``<query>``, ``<status>`` … ``<hits>``, each
   ``<hit>``'s ``<info>`` (``<authors><author>``, ``<title>``, ``<venue>``, ``<volume>``,
   ``<year>``, ``<type>``, ``<key>``, ``<doi>``, ``<ee>``, ``<url>``) read as its JSON answer's
-  (``storage.sources.json_lists.dblp_record``).
+  (``storage.sources.json_lists.dblp_record``). The API before 2017 (``/search/api/?q=…``)
+  put the link in the ``<title>``'s ``ee``, the venue's parts in the ``<venue>``'s
+  attributes (before September 2012 in its text: ``APBC 2007:153-164``), the record's
+  element name in ``<type>`` and its page (``/rec/bibtex/KEY``) in the hit's ``<url>``;
+  before 2012 the whole record was markup (``dblp:``-prefixed) in the CDATA of the hit's
+  ``<title>``, read as the hit's ``<info>``.
 
 A record's fields: ``author`` (or ``editor``, for a volume that names no author), without the
 number DBLP tells people of one name apart by (``Wei Wang 0001``); ``title``, in DBLP's markup
@@ -67,14 +73,15 @@ _KINDS: Final = {
     "book": "book", "incollection": "incollection", "phdthesis": "phdthesis",
     "mastersthesis": "mastersthesis", "data": "dataset",
 }  # fmt: skip
-#: The search API's record, from the root.
-_HIT: Final = ["result", "hits", "hit", "info"]
+#: The search API's record, from the root: a hit (its fields in its ``<info>``; before 2012,
+#: in the CDATA of its ``<title>``).
+_HIT: Final = ["result", "hits", "hit"]
 #: Where a field's text is, from its record: the fields read, one value per element.
 _FIELDS: Final = frozenset(
     {
         "author", "editor", "title", "booktitle", "journal", "year", "month", "volume",
         "number", "pages", "ee", "url", "publisher", "school", "isbn", "doi", "venue", "type",
-        "key", "authors/author",
+        "key", "authors/author", "hit/title", "hit/url",
     }
 )  # fmt: skip
 #: The most text one element of a record may hold.
@@ -157,17 +164,30 @@ class _Records:
             return depth == 2
         return self.path == _HIT
 
+    def _field_at(self, depth: int) -> str:
+        """The field the element just opened, ``depth`` deep in a record, is ("" for none):
+        its path from the record, a hit's ``<info>`` left out, what a hit holds outside it
+        ``hit/…``. A field is at most two elements deep: deeper ones are no field, and are
+        not joined into a name (elements nested a million deep would take quadratic time)."""
+        inside = depth - self._depth
+        if self._kind != "hit":
+            return "/".join(self.path[self._depth :]) if inside <= 2 else ""
+        if self.path[self._depth] == "info":
+            return "/".join(self.path[self._depth + 1 :]) if inside <= 3 else ""
+        return "hit/" + "/".join(self.path[self._depth :]) if inside <= 2 else ""
+
     def start(self, name: str, attributes: dict[str, str]) -> None:
         self.path.append(name)
         depth = len(self.path)
         if self._field:
             self._inline.append((name, len(self._pieces)))
         elif self._kind:
-            # a field is at most two elements deep: deeper ones are no field, and are not
-            # joined into a name (elements nested a million deep would take quadratic time)
-            field = "/".join(self.path[self._depth :]) if depth - self._depth <= 2 else ""
+            field = self._field_at(depth)
             if field in _FIELDS:
                 self._field, self._pieces, self._inline, self._size = field, [], [], 0
+                if self._kind == "hit":  # the search API's before 2017: ``<title ee=…>``
+                    for key, value in attributes.items():
+                        self._attributes.setdefault(f"{field}@{key}", self._restored(value))
         elif depth == 1:
             self.shape = _SHAPES.get(name, "")
             if not self.shape:
@@ -264,16 +284,75 @@ def _record_fields(
     return fields
 
 
-def _hit_fields(values: dict[str, list[str]]) -> dict[str, Any]:
-    """A hit of the search API as its JSON answer's (``dblp_record``), with what its links say."""
+def _hit_fields(values: dict[str, list[str]], attributes: dict[str, str]) -> dict[str, Any]:
+    """A hit of the search API as its JSON answer's (``dblp_record``), with what its links
+    say; one of the API before 2017 (``_OLD_TYPES``) read as one of today's."""
     info: dict[str, Any] = {"authors": {"author": _all(values, "authors/author")}}
     for name in ("title", "venue", "volume", "pages", "year", "type", "key", "doi"):
         info[name] = first_text(values, name)
     info["issue"] = first_text(values, "number")
+    # the page the API before 2017 gave each hit: ``http://www.dblp.org/rec/bibtex/KEY``
+    page = _OLD_PAGE.match(first_text(values, "hit/url"))
+    info["key"] = info["key"] or (page.group(1) if page else "")
+    if info["type"] in _OLD_TYPES:
+        info.update(_old_venue(info, attributes))
     fields = dblp_record(info)
     pages = [web_url(u) for u in _all(values, "url")]
-    _add_links(fields, _all(values, "ee"), [*pages, _dblp_page(info["key"])])
+    ees = [*_all(values, "ee"), element_text(attributes.get("title@ee", ""))]
+    _add_links(fields, [e for e in ees if e], [*pages, _dblp_page(info["key"])])
     return fields
+
+
+#: The API before 2017's ``<type>`` (the record's element) → today's.
+_OLD_TYPES: Final = {
+    "inproceedings": "Conference and Workshop Papers", "proceedings": "Editorship",
+    "incollection": "Parts in Books or Collections", "article": "Journal Articles",
+    "book": "Books and Theses", "phdthesis": "Books and Theses",
+}  # fmt: skip
+_OLD_PAGE: Final = re.compile(
+    r"https?://(?:www\.)?dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/)?(\S+)$"
+)
+#: A venue as the API before September 2012 wrote it, by the record's kind: a conference's
+#: ``IEEE Symposium on Security and Privacy 2010:433-446``, a journal's ``Discrete
+#: Mathematics (DM) 296(2-3):263-270 (2005)``, a book's publisher ``Universität Trier 2003``.
+_OLD_VENUE: Final = {
+    "article": re.compile(
+        r"(?P<venue>.+?)(?: (?P<volume>[^\s(:]+))?(?:\((?P<number>[^)]*)\))?"
+        r"(?::(?P<pages>\S+))? \((?P<year>\d{4})\)"
+    ),
+    "book": re.compile(r"(?P<publisher>.+?) (?P<year>\d{4})"),
+    "": re.compile(r"(?P<venue>.+?) (?P<year>\d{4})(?::(?P<pages>\S+))?"),
+}
+#: The venue's attributes after September 2012, by the field each gives.
+_OLD_ATTRIBUTES: Final = {
+    "venue": ("conference", "journal"), "volume": ("volume",), "issue": ("number",),
+    "pages": ("pages",), "publisher": ("publisher",), "school": ("school",),
+}  # fmt: skip
+
+
+def _old_venue(info: dict[str, Any], attributes: dict[str, str]) -> dict[str, str]:
+    """A hit's venue, volume, issue, pages and publisher from its ``<venue>``'s attributes or,
+    before they were written, its text; a journal's name without the ``(DM)`` DBLP added
+    (its key's)."""
+    kind = info["type"] if info["type"] in ("article", "book", "phdthesis") else ""
+    found: dict[str, str] = {}
+    for field, names in _OLD_ATTRIBUTES.items():
+        given = (element_text(attributes.get(f"venue@{n}", "")) for n in names)
+        found[field] = next((v for v in given if v), "")
+    if not any(found.values()):
+        written = _OLD_VENUE["book" if kind == "phdthesis" else kind].fullmatch(info["venue"])
+        if written is not None:
+            named = {k: v for k, v in written.groupdict().items() if v and k != "year"}
+            found = {"issue" if k == "number" else k: v for k, v in named.items()}
+            found["venue"] = found.get("venue", "")
+    if kind in ("book", "phdthesis"):
+        found["venue"] = ""
+    parts = info["key"].split("/")
+    added = f" ({parts[1].upper()})" if len(parts) > 2 else ""
+    if added and found.get("venue", "").endswith(added):
+        found["venue"] = found["venue"][: -len(added)]
+    found["type"] = _OLD_TYPES[info["type"]]
+    return {k: v for k, v in found.items() if v or k == "venue"}
 
 
 def _dblp_page(key: str) -> str:
@@ -308,7 +387,7 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> _Records:
     another kind."""
     records = _Records(on_record)
     try:
-        xml_text.parse_events(text, records)
+        xml_text.parse_events(text, records, named_entities=True)
     except xml_text.Refused as exc:
         raise SourceError(f"{source}: not DBLP's XML: {exc} (line {exc.line})") from None
     except _OtherRoot as exc:
@@ -324,6 +403,31 @@ def _parse(text: str, source: str, on_record: _OnRecord) -> _Records:
         said = f"not well-formed XML at {exc.where} ({exc.reason})"
         raise SourceError(f"{source}: {said}") from None
     return records
+
+
+#: What the markup of a hit's record in CDATA may hold that XML does not: an ``&`` that
+#: begins no reference.
+_BARE_AMPERSAND: Final = re.compile(r"&(?!#[0-9]+;|#x[0-9A-Fa-f]+;|[A-Za-z][\w.-]*;)")
+
+
+def _cdata_hit(markup: str) -> tuple[dict[str, str], dict[str, list[str]], str] | None:
+    """The attributes, fields and problem ("" for none) of a hit of the search API before
+    2012, whose record is markup in the CDATA of its ``<title>`` (``<dblp:authors>…<dblp:title
+    ee=…>…``), read as a hit of the API after it; None when that markup is not XML."""
+    inner = _BARE_AMPERSAND.sub("&amp;", re.sub(r"<(/?)dblp:", r"<\1", markup))
+    document = f"<result><hits><hit><info>{inner}</info></hit></hits></result>"
+    found: list[tuple[dict[str, str], dict[str, list[str]], str]] = []
+
+    def keep(
+        _: str, attributes: dict[str, str], values: dict[str, list[str]], problem: str
+    ) -> None:
+        found.append((attributes, values, problem))
+
+    try:
+        _parse(document, "", keep)
+    except SourceError:
+        return None
+    return found[0] if found else None
 
 
 #: What a document of no publications is, by its shape.
@@ -345,8 +449,15 @@ def read_dblp_xml(text: str, path: Path) -> ReadResult:
         number = len(result.records) + len(result.errors) + result.unlisted + 1
         if problem:
             result.refuse(number, problem)
+        elif kind == "hit" and not first_text(values, "title") and values.get("hit/title"):
+            found = _cdata_hit(values["hit/title"][0])  # the search API's before 2012
+            if found is None or found[2]:
+                result.refuse(number, found[2] if found else "its CDATA <title> is not XML")
+            else:
+                found[1].setdefault("hit/url", values.get("hit/url", []))
+                result.add(number, _hit_fields(found[1], found[0]))
         elif kind == "hit":
-            result.add(number, _hit_fields(values))
+            result.add(number, _hit_fields(values, attributes))
         else:
             result.add(number, _record_fields(kind, attributes, values))
 

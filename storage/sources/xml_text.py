@@ -17,8 +17,9 @@ refused (``declares_dtd``): no export or feed read here writes one. The readers 
 document element by element (EndNote XML, DBLP's XML) share one expat parser
 (``parse_events``): nothing outside the file is ever fetched (no DTD, no external entity), an
 entity declared inside the document is refused (``Refused``), an entity a ``DOCTYPE`` names
-without declaring it here (DBLP's ``&ouml;``, from its ``dblp.dtd``) is read as HTML's, and a
-document that is not well-formed is said where (``NotWellFormed``).
+without declaring it here (DBLP's ``&ouml;``, from its ``dblp.dtd``; for a format whose DTD
+defines them, also when the ``DOCTYPE`` was cut off: ``named_entities``) is read as HTML's, and
+a document that is not well-formed is said where (``NotWellFormed``).
 """
 
 from __future__ import annotations
@@ -226,14 +227,22 @@ class EventHandler(Protocol):
 _CHUNK: Final = 1 << 20
 
 
-def parse_events(text: str, handler: EventHandler) -> None:
+def parse_events(text: str, handler: EventHandler, *, named_entities: bool = False) -> None:
     """Parse ``text`` with expat, safely (see the module), handing its events to ``handler``;
-    ``Refused`` (its line set), ``NotWellFormed``, or what the handler raises."""
+    ``Refused`` (its line set), ``NotWellFormed``, or what the handler raises.
+
+    ``named_entities``: the document's format has a DTD that defines named entities (DBLP's
+    ``dblp.dtd``: ISO Latin-1's ``&ouml;`` and a few more), read as HTML's whether or not
+    the document still has the ``DOCTYPE`` naming it (an excerpt cut from ``dblp.xml``
+    without its second line). expat is told a DTD outside the file may define them
+    (``UseForeignDTD``) and, as with a ``DOCTYPE``, never reads it."""
     from xml.parsers import expat
 
     text, handler.held = hold(text)
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    if named_entities:
+        parser.UseForeignDTD(True)
     parser.buffer_text = True
     parser.StartElementHandler = handler.start
     parser.EndElementHandler = handler.end

@@ -341,3 +341,98 @@ def test_elements_nested_deep_are_read_in_linear_time(tmp_path: Path) -> None:
     assert time.monotonic() - began < 5
     assert (deep_record.title, _extra(deep_record)["year"]) == ("Deep", 2020)
     assert sub_record.title == "Sub " + "y" * 900
+
+
+# -- a dump's excerpt without its DOCTYPE; the search API's answer before 2017 ----------------
+
+
+def test_an_excerpt_of_the_dump_without_its_doctype_reads_dblps_entities(
+    tmp_path: Path,
+) -> None:
+    """``dblp.xml`` cut out from its second line (``head -n`` and ``tail -n +3`` of the dump,
+    its DOCTYPE line gone): dblp.dtd's ISO Latin-1 entities (``&ouml;``, ``&eacute;``,
+    ``&szlig;``) and its own (``&reg;``, ``&times;``) are read as their characters, as with
+    the DOCTYPE; nothing is fetched, and an entity declared in the file is still refused."""
+    excerpt = DUMP.replace('<!DOCTYPE dblp SYSTEM "dblp.dtd">\n', "").replace(
+        "Ann Lee</author>", "Ren&eacute; Stra&szlig;e&reg; &times;</author>", 1
+    )
+    assert "<!DOCTYPE" not in excerpt
+    paper, *_ = read_source(_write(tmp_path, "excerpt.xml", excerpt)).records
+    assert paper.authors == ("Jörg Müller", "René Straße® ×")
+    bare = excerpt.split("\n", 1)[1]  # without its XML declaration too
+    paper, *_ = read_source(_write(tmp_path, "bare.xml", bare)).records
+    assert paper.authors[0] == "Jörg Müller"
+    unknown = bare.replace("J&ouml;rg", "J&nosuch;rg")
+    paper, *_ = read_source(_write(tmp_path, "unknown.xml", unknown)).records
+    assert paper.authors[0] == "J&nosuch;rg Müller"  # as written
+    bomb = '<!DOCTYPE dblp [<!ENTITY a "ha">]>' + bare
+    assert "declares an entity ('a')" in _refusal(_write(tmp_path, "bomb.xml", bomb))
+
+
+def test_the_search_apis_answer_before_2012_holds_each_hit_in_cdata() -> None:
+    """The old API (``dblp.org/search/api/?q=…&format=xml``, CompleteSearch) wrote each hit's
+    record as markup in a CDATA ``<title>``, its elements ``dblp:``-prefixed, the link in the
+    title's ``ee`` attribute, the venue's name, year and pages in one text (attributes after
+    September 2012), the record's page (``/rec/bibtex/KEY``) in the hit's ``<url>``. It read as
+    "no hits"."""
+    result = read_source(FOLDER / "dblp_search_2012.xml")
+    assert not result.errors
+    chip, graph = result.records
+    assert chip.title == "Chip and PIN is Broken"
+    assert chip.authors == ("Steven J. Murdoch", "Saar Drimer", "Ross J. Anderson", "Mike Bond")
+    assert chip.url == "http://127.0.0.1:9/10.1109/SP.2010.33"
+    assert chip.venue == "IEEE Symposium on Security and Privacy 2010"
+    extra = _extra(chip)
+    assert (extra["entry_type"], extra["pages"], extra["year"]) == (
+        "inproceedings",
+        "433–446",
+        2010,
+    )
+    assert graph.title == "The transformation graph Gˣʸᶻ when xyz=-++"
+    assert graph.authors == ("Baoyindureng Wu", "Li Zhang", "Zhao Zhang")
+    extra = _extra(graph)
+    assert (extra["entry_type"], extra["journal"], extra["doi"]) == (
+        "article",
+        "Discrete Mathematics",
+        "10.1016/j.disc.2005.04.002",
+    )
+    assert (extra["volume"], extra["issue"], extra["pages"]) == ("296", "2-3", "263–270")
+
+
+def test_the_search_apis_answer_of_2012_to_2017_names_the_venue_in_attributes() -> None:
+    """Between September 2012 and 2017 each hit's ``<info>`` was XML of its own: the link in
+    the title's ``ee``, the venue's parts as the ``<venue>``'s attributes (``conference``, or
+    ``journal``, ``volume``, ``number``, ``pages``, or ``publisher``), ``<type>`` the record's
+    element name. The venue read as ``APBC 2007:153-164``, every paper as @misc, no link."""
+    result = read_source(FOLDER / "dblp_search_2016.xml")
+    assert not result.errors
+    lattice, qchem, book = result.records
+    assert lattice.title == "Fitting Protein Chains to Cubic Lattice is NP-Complete"
+    assert lattice.authors == ("Ján Manuch", "Daya Ram Gaur")
+    assert lattice.venue == "APBC 2007" and _extra(lattice)["entry_type"] == "inproceedings"
+    assert _extra(lattice)["pdf"] == "http://127.0.0.1:9/apbc2007/apbc226a.pdf"
+    assert lattice.url == "https://dblp.org/rec/conf/apbc/ManuchG07"
+    extra = _extra(qchem)
+    assert (extra["journal"], extra["volume"], extra["issue"]) == (
+        "Journal of Computational Chemistry",
+        "21",
+        "16",
+    )
+    assert extra["doi"] == "10.1002/1096-987X(200012)21:16<1532::AID-JCC10>3.0.CO;2-W"
+    assert book.title == "Räumliche Markov-additive Prozesse und Bedienstationen ohne Warteraum"
+    assert (_extra(book)["entry_type"], _extra(book)["publisher"]) == ("book", "Universität Trier")
+
+
+def test_a_cdata_record_that_is_not_xml_is_one_error_and_the_others_are_read(
+    tmp_path: Path,
+) -> None:
+    """The API before 2012 did not escape the record it put in CDATA: a bare ``&`` is read as
+    written; a ``<`` that opens no element makes that hit an error of one line."""
+    text = (FOLDER / "dblp_search_2012.xml").read_text(encoding="utf-8")
+    text = text.replace("Chip and PIN is Broken. ", "Chip & PIN: x < y is Broken. ")
+    result = read_source(_write(tmp_path, "old.xml", text))
+    assert [r.title for r in result.records] == ["The transformation graph Gˣʸᶻ when xyz=-++"]
+    assert [(e.record, e.reason) for e in result.errors] == [(1, "its CDATA <title> is not XML")]
+    text = text.replace(" x < y", "")
+    chip, _ = read_source(_write(tmp_path, "amp.xml", text)).records
+    assert chip.title == "Chip & PIN: is Broken"

@@ -174,3 +174,26 @@ def test_a_zotero_api_book_is_its_editors_not_its_translator(tmp_path: Path) -> 
         "Space and Beyond": ("Gary Westfahl",),
         "Translated Alone": ("Tom Trans",),  # its one creator, as before
     }
+
+
+def test_a_papers_editors_never_reach_its_authors_nor_its_exports(tmp_path: Path) -> None:
+    """An @inproceedings that names its authors (braced ``Last, First``, an organization, an
+    accented initial braced as BibTeX writes it) and its volume's editors: the editors are
+    in none of the paper's authors, nor in its BibTeX, RIS and CSL-JSON exports."""
+    from storage.export import export
+    from storage.files.triage_file import TriageState
+    from storage.sources.papers import build_paper
+
+    path = tmp_path / "paper.bib"
+    path.write_text(
+        "@inproceedings{a, title = {Paper A}, booktitle = {Proc. X}, year = 2020,\n"
+        "  author = {{van der Berg}, Jan and {Google Research} and {\\'E}mile Zola},\n"
+        "  editor = {Editorson, Ed and Other, Al}}\n",
+        encoding="utf-8",
+    )
+    (record,) = read_source(path).records
+    assert record.authors == ("Jan van der Berg", "Google Research", "Émile Zola")
+    paper = build_paper(record, "l", 0)
+    for fmt in ("bibtex", "ris", "csl-json"):
+        text = export([paper], TriageState(), fmt)
+        assert "Editorson" not in text and "Other" not in text, fmt
