@@ -392,6 +392,21 @@ class SyncFolder:
         except ValueError:  # damage, no writer's record
             return size, False
 
+    def appended(self, device: str, name: str, since: int, length: int) -> bytes | None:
+        """The last ``length`` bytes of one of this device's logs when it is ``since`` bytes
+        and those long (what one append wrote past ``since``); None when it is not, or is no
+        regular file."""
+        try:
+            fd = _open_regular(self.device_folder(device) / name, os.O_RDONLY)
+        except OSError:
+            return None
+        try:
+            if os.fstat(fd).st_size != since + length:
+                return None
+            return os.pread(fd, length, since)
+        finally:
+            os.close(fd)
+
     def end_cursor(self, device: str, name: str) -> Cursor:
         """A cursor at the end of one of this device's logs (what it wrote need not be read
         back)."""

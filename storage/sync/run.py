@@ -71,7 +71,7 @@ from storage.sync.merge import (
     plan_merge,
     relay_records,
 )
-from storage.sync.own import check_own_log
+from storage.sync.own import check_own_log, drop_written
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
 from storage.sync.refill import (
     documents_from_logs,
@@ -191,14 +191,14 @@ class _Sync:
         that takes (an open app's decisions wait only for this part)."""
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
-        self.earlier = kinds_of(r for r in state.outbox if r[2] == self.device.id)  # unsent
-        #: This device's triage records that the state file does not hold in its registers:
-        #: those of the outbox as loaded and those this sync makes or passes on, written into
-        #: the folder or not. A merge's pending note keeps them (a decision written into the
-        #: folder, then left out of the note, was sent again by the next sync, stamped anew,
-        #: and beat a later decision made elsewhere); papers are sent again harmlessly.
+        #: This device's triage records the state file's registers lack: the outbox's as
+        #: loaded, those this sync makes or passes on, written into the folder or not. A
+        #: merge's pending note keeps them (one written, left out of the note, was sent again
+        #: stamped anew, and beat a later decision made elsewhere); papers are sent again.
         self._unsaved: list[list[Any]] = [row for row in state.outbox if row[0] != PAPER]
         fold(state, records_of_rows(state.outbox), self.clock, Folded())  # ours: in the registers
+        drop_written(self.place, state)  # appended by a sync cut short before it saved this
+        self.earlier = kinds_of(r for r in state.outbox if r[2] == self.device.id)  # unsent
         pending = state.pending or {}
         # What the files held after the last sync: the registers before the others' records
         # are folded in (the triage written by a merge cut short: ``triage_part``).
