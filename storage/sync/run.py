@@ -518,13 +518,7 @@ class _Sync:
         except OSError as exc:
             self.report.problems.append(f"{where}: not read ({exc.strerror or exc})")
             return set()
-        if read.waiting:
-            self.report.problems.append(
-                f"{where}: its last record has not fully arrived (read up to it; the rest next "
-                "time)"
-            )
-        if read.skipped:
-            self.report.problems.append(f"{where}: {read.skipped} damaged line(s) skipped")
+        self.report.log_read(where, read)
         new = [*read.cursor.to_json(), sorted(devices)]
         if kept != new or hole != read.hole:
             state.cursors[log.key] = new
