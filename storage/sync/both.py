@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,51 @@ def over_merge(kind: str, merged: Any, edited: Any, shown: Any, written: tuple[s
             return f"{head}\n{after}"
         top, _, last = head.rpartition("\n")
         return top.strip() if _MARKED.fullmatch(last) else head
+    if before:  # its blocks in the merge, not as one piece at its end (some held by theirs)
+        return _edited_over(text, before, after)
     return both_texts(text, after, *written) or text
+
+
+def _edited_over(merged: str, shown: str, edited: str) -> str:
+    """``merged`` with the edit made here (``shown`` made ``edited``) made in it: each line
+    the edit took out of ``shown`` taken out wherever ``merged`` holds it (the other's note
+    holds it as ``shown`` did: what both saw), each line it added put in after the line of
+    ``shown`` it follows (before the first when none does), unless ``merged`` holds it; a
+    mark left with no text under it goes too."""
+    were, now, text = shown.split("\n"), edited.split("\n"), merged.split("\n")
+    gone = _lines(shown) - _lines(edited)
+    held = _lines(merged)
+    where: dict[int, int] = {}  # a line of ``shown`` -> the same line in ``merged``
+    for a, b, size in SequenceMatcher(None, were, text, autojunk=False).get_matching_blocks():
+        where.update((a + k, b + k) for k in range(size))
+    added: dict[int, list[str]] = {}  # after a line of ``merged`` (-1: before the first)
+    for op, i1, _i2, j1, j2 in SequenceMatcher(None, were, now, autojunk=False).get_opcodes():
+        new = [line for line in now[j1:j2] if line.strip() not in held or not line.strip()]
+        if op in ("insert", "replace") and new:
+            after = next((where[i] for i in range(i1 - 1, -1, -1) if i in where), None)
+            if after is None:
+                after = min((where[i] for i in where if i >= i1), default=len(text)) - 1
+            added.setdefault(after, []).extend(new)
+    lines = list(added.get(-1, []))
+    for n, line in enumerate(text):
+        if line.strip() not in gone:
+            lines.append(line)
+        lines.extend(added.get(n, []))
+    return _without_empty_marks(lines)
+
+
+def _without_empty_marks(lines: list[str]) -> str:
+    """Lines as one note: a mark with no text after it before the next mark goes, and blank
+    lines in a row are one."""
+    kept: list[str] = []
+    for n, line in enumerate(lines):
+        if _MARKED.fullmatch(line.strip()):
+            rest = next((x for x in lines[n + 1 :] if x.strip()), "")
+            if not rest or _MARKED.fullmatch(rest.strip()):
+                continue
+        if line.strip() or (kept and kept[-1].strip()):
+            kept.append(line)
+    return "\n".join(kept).strip()
 
 
 def _chain_on(
