@@ -53,20 +53,28 @@ _CHAIN = 32
 
 
 def with_bases(
-    records: list[Record], base: Base, state: SyncState, report: SyncReport, home: Path
+    records: list[Record],
+    base: Base,
+    state: SyncState,
+    report: SyncReport,
+    home: Path,
+    *,
+    dry: bool = False,
 ) -> list[Record]:
     """``records`` with each note and tags record after its ``BASIS``: the note or tags this
     device showed when it was written (the register's holder after the last sync, or the
     value a merge cut short wrote: ``Base.seen``). The tags shown then are kept too
     (``SyncState.tag_bases``). An edit made over what the library showed before a merge cut
     short was written into it (``Base.edited``) is sent merged with that merge, over it
-    (``_over_merge``; ``home``: where a merged note too long is set aside)."""
+    (``_over_merge``; ``home``: where a merged note too long is set aside, but for a ``dry``
+    run, which only says where it would be)."""
     found: list[Record] = []
     for record in records:
         if record.kind in BASES:
             kind, pid = record.kind, record.paper
             if pid in base.edited.get(kind, {}):
-                record = _over_merge(record, base, report, home / SYNC_DIR / "notes-kept")
+                aside = home / SYNC_DIR / "notes-kept"
+                record = _over_merge(record, base, report, aside, dry=dry)
             held = base.holder(kind, pid)
             if base.seen(kind, pid, state.registers) != (held[0] if held else 0):
                 held = state.registers[kind].get(pid)
@@ -78,7 +86,9 @@ def with_bases(
     return found
 
 
-def _over_merge(record: Record, base: Base, report: SyncReport, aside: Path) -> Record:
+def _over_merge(
+    record: Record, base: Base, report: SyncReport, aside: Path, *, dry: bool
+) -> Record:
     """``record``, an edit made here over what the library showed before a merge cut short
     was written into it (``Base.edited``), merged with that merge (``over_merge``). The
     library's value is noted as shown (``Base.shown``) where that merge's was: the merged
@@ -103,7 +113,7 @@ def _over_merge(record: Record, base: Base, report: SyncReport, aside: Path) -> 
         )
     else:
         held = base.holder(kind, pid)
-        kept = _set_aside(aside, pid, (held[0] if held else 0, str(merged)), "the merge's")
+        kept = _set_aside(aside, pid, (held[0] if held else 0, str(merged)), "the merge's", dry)
         report.problems.append(
             f"the note of {pid} was {edited}: the two together are too long for one note, and "
             f"this one's is kept ({kept})"
@@ -198,6 +208,8 @@ def keep_both(
     clock: Clock,
     report: SyncReport,
     home: Path,
+    *,
+    dry: bool = False,
 ) -> list[Record]:
     """The note and tags records (with their bases) that keep this device's notes and tags
     another device replaced without seeing them: ``made`` (sent now, as ``with_bases`` sends
@@ -211,7 +223,8 @@ def keep_both(
     for kind, pid, winner, lost, basis in _lost_unseen(state, base, made, folded):
         value: Any
         if kind == NOTE:
-            value = _both_notes(pid, str(winner[2]), lost, report, home / SYNC_DIR / "notes-kept")
+            aside = home / SYNC_DIR / "notes-kept"
+            value = _both_notes(pid, str(winner[2]), lost, report, aside, dry)
         else:
             value = _both_tags(pid, winner[2], lost[1], basis, report)
         if value is None:
@@ -281,7 +294,7 @@ def _tags_seen(
 
 
 def _both_notes(
-    pid: str, winner: str, lost: tuple[int, Any], report: SyncReport, aside: Path
+    pid: str, winner: str, lost: tuple[int, Any], report: SyncReport, aside: Path, dry: bool
 ) -> str | None:
     """The note that keeps both (``both_texts``), counted in ``report``; None when there is
     nothing to keep, or when the two are too long for one note (ours then set aside in a file
@@ -290,7 +303,7 @@ def _both_notes(
     if text is None:
         return None
     if note_problem(text):
-        kept = _set_aside(aside, pid, (lost[0], str(lost[1])))
+        kept = _set_aside(aside, pid, (lost[0], str(lost[1])), dry=dry)
         report.problems.append(
             f"the note of {pid} was edited on both devices: the two together are too long "
             f"for one note, and the other device's is kept ({kept})"
@@ -352,13 +365,17 @@ def _forget_tag_bases(state: SyncState, keep: set[str]) -> None:
             del state.tag_bases[pid]
 
 
-def _set_aside(aside: Path, pid: str, lost: tuple[int, str], whose: str = "this one's") -> str:
+def _set_aside(
+    aside: Path, pid: str, lost: tuple[int, str], whose: str = "this one's", dry: bool = False
+) -> str:
     """Write a note that no note holds (``whose``: this device's) to ``aside`` (a file of its
     own, kept: triage.json.bak, which held it, is replaced by the next write); where it is,
-    said."""
+    said. ``dry``: a preview, which writes nothing: where it would be, said."""
     from storage.files.atomic import atomic_write
 
     path = aside / f"{pid}-{lost[0]}.txt"
+    if dry:
+        return f"{whose} would be kept in {path}"
     try:
         aside.mkdir(parents=True, exist_ok=True)
         atomic_write(path, lost[1].encode("utf-8", "surrogatepass"), backup=False)

@@ -257,9 +257,12 @@ class _Sync:
         )
         self.clock.see(self.local_clock.last)
         home = self.library.home  # (where a note too long to keep both is set aside)
-        self._send(sent := with_bases(records, self.base, state, self.report, home))
+        sent = with_bases(records, self.base, state, self.report, home, dry=self.dry)
+        self._send(sent)
         self.triage_sent = bool(records)
-        both = keep_both(state, self.base, sent, self.folded, self.clock, self.report, home)
+        both = keep_both(
+            state, self.base, sent, self.folded, self.clock, self.report, home, dry=self.dry
+        )
         self._send(self.base.merging(both, triage_state))  # (what they replace: noted)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)
