@@ -151,8 +151,11 @@ def drop_written(place: SyncFolder, state: SyncState) -> None:
         rows = [row for row in state.outbox if (row[0] == PAPER) == papers]
         if not rows:
             continue
-        lines = [row_line(row) for row in rows]
         since = state.own_sizes.get(name, 0)
+        mark = log_mark(place.device_folder(state.device) / name)
+        if mark is None or mark[1] <= since:  # (not grown: nothing was appended)
+            continue
+        lines = [row_line(row) for row in rows]
         found = place.appended(state.device, name, since, sum(map(len, lines)))
         if found is None or sorted(found.splitlines(keepends=True)) != sorted(lines):
             continue
