@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -52,20 +53,28 @@ _CHAIN = 32
 
 
 def with_bases(
-    records: list[Record], base: Base, state: SyncState, report: SyncReport, home: Path
+    records: list[Record],
+    base: Base,
+    state: SyncState,
+    report: SyncReport,
+    home: Path,
+    *,
+    dry: bool = False,
 ) -> list[Record]:
     """``records`` with each note and tags record after its ``BASIS``: the note or tags this
     device showed when it was written (the register's holder after the last sync, or the
     value a merge cut short wrote: ``Base.seen``). The tags shown then are kept too
     (``SyncState.tag_bases``). An edit made over what the library showed before a merge cut
     short was written into it (``Base.edited``) is sent merged with that merge, over it
-    (``_over_merge``; ``home``: where a merged note too long is set aside)."""
+    (``_over_merge``; ``home``: where a merged note too long is set aside, but for a ``dry``
+    run, which only says where it would be)."""
     found: list[Record] = []
     for record in records:
         if record.kind in BASES:
             kind, pid = record.kind, record.paper
             if pid in base.edited.get(kind, {}):
-                record = _over_merge(record, base, report, home / SYNC_DIR / "notes-kept")
+                aside = home / SYNC_DIR / "notes-kept"
+                record = _over_merge(record, base, report, aside, dry=dry)
             held = base.holder(kind, pid)
             if base.seen(kind, pid, state.registers) != (held[0] if held else 0):
                 held = state.registers[kind].get(pid)
@@ -77,7 +86,9 @@ def with_bases(
     return found
 
 
-def _over_merge(record: Record, base: Base, report: SyncReport, aside: Path) -> Record:
+def _over_merge(
+    record: Record, base: Base, report: SyncReport, aside: Path, *, dry: bool
+) -> Record:
     """``record``, an edit made here over what the library showed before a merge cut short
     was written into it (``Base.edited``), merged with that merge (``over_merge``). The
     library's value is noted as shown (``Base.shown``) where that merge's was: the merged
@@ -102,7 +113,7 @@ def _over_merge(record: Record, base: Base, report: SyncReport, aside: Path) -> 
         )
     else:
         held = base.holder(kind, pid)
-        kept = _set_aside(aside, pid, (held[0] if held else 0, str(merged)), "the merge's")
+        kept = _set_aside(aside, pid, (held[0] if held else 0, str(merged)), "the merge's", dry)
         report.problems.append(
             f"the note of {pid} was {edited}: the two together are too long for one note, and "
             f"this one's is kept ({kept})"
@@ -125,7 +136,51 @@ def over_merge(kind: str, merged: Any, edited: Any, shown: Any, written: tuple[s
             return f"{head}\n{after}"
         top, _, last = head.rpartition("\n")
         return top.strip() if _MARKED.fullmatch(last) else head
+    if before:  # its blocks in the merge, not as one piece at its end (some held by theirs)
+        return _edited_over(text, before, after)
     return both_texts(text, after, *written) or text
+
+
+def _edited_over(merged: str, shown: str, edited: str) -> str:
+    """``merged`` with the edit made here (``shown`` made ``edited``) made in it: each line
+    the edit took out of ``shown`` taken out wherever ``merged`` holds it (the other's note
+    holds it as ``shown`` did: what both saw), each line it added put in after the line of
+    ``shown`` it follows (before the first when none does), unless ``merged`` holds it; a
+    mark left with no text under it goes too."""
+    were, now, text = shown.split("\n"), edited.split("\n"), merged.split("\n")
+    gone = _lines(shown) - _lines(edited)
+    held = _lines(merged)
+    where: dict[int, int] = {}  # a line of ``shown`` -> the same line in ``merged``
+    for a, b, size in SequenceMatcher(None, were, text, autojunk=False).get_matching_blocks():
+        where.update((a + k, b + k) for k in range(size))
+    added: dict[int, list[str]] = {}  # after a line of ``merged`` (-1: before the first)
+    for op, i1, _i2, j1, j2 in SequenceMatcher(None, were, now, autojunk=False).get_opcodes():
+        new = [line for line in now[j1:j2] if line.strip() not in held or not line.strip()]
+        if op in ("insert", "replace") and new:
+            after = next((where[i] for i in range(i1 - 1, -1, -1) if i in where), None)
+            if after is None:
+                after = min((where[i] for i in where if i >= i1), default=len(text)) - 1
+            added.setdefault(after, []).extend(new)
+    lines = list(added.get(-1, []))
+    for n, line in enumerate(text):
+        if line.strip() not in gone:
+            lines.append(line)
+        lines.extend(added.get(n, []))
+    return _without_empty_marks(lines)
+
+
+def _without_empty_marks(lines: list[str]) -> str:
+    """Lines as one note: a mark with no text after it before the next mark goes, and blank
+    lines in a row are one."""
+    kept: list[str] = []
+    for n, line in enumerate(lines):
+        if _MARKED.fullmatch(line.strip()):
+            rest = next((x for x in lines[n + 1 :] if x.strip()), "")
+            if not rest or _MARKED.fullmatch(rest.strip()):
+                continue
+        if line.strip() or (kept and kept[-1].strip()):
+            kept.append(line)
+    return "\n".join(kept).strip()
 
 
 def _chain_on(
@@ -153,6 +208,8 @@ def keep_both(
     clock: Clock,
     report: SyncReport,
     home: Path,
+    *,
+    dry: bool = False,
 ) -> list[Record]:
     """The note and tags records (with their bases) that keep this device's notes and tags
     another device replaced without seeing them: ``made`` (sent now, as ``with_bases`` sends
@@ -166,7 +223,8 @@ def keep_both(
     for kind, pid, winner, lost, basis in _lost_unseen(state, base, made, folded):
         value: Any
         if kind == NOTE:
-            value = _both_notes(pid, str(winner[2]), lost, report, home / SYNC_DIR / "notes-kept")
+            aside = home / SYNC_DIR / "notes-kept"
+            value = _both_notes(pid, str(winner[2]), lost, report, aside, dry)
         else:
             value = _both_tags(pid, winner[2], lost[1], basis, report)
         if value is None:
@@ -236,7 +294,7 @@ def _tags_seen(
 
 
 def _both_notes(
-    pid: str, winner: str, lost: tuple[int, Any], report: SyncReport, aside: Path
+    pid: str, winner: str, lost: tuple[int, Any], report: SyncReport, aside: Path, dry: bool
 ) -> str | None:
     """The note that keeps both (``both_texts``), counted in ``report``; None when there is
     nothing to keep, or when the two are too long for one note (ours then set aside in a file
@@ -245,7 +303,7 @@ def _both_notes(
     if text is None:
         return None
     if note_problem(text):
-        kept = _set_aside(aside, pid, (lost[0], str(lost[1])))
+        kept = _set_aside(aside, pid, (lost[0], str(lost[1])), dry=dry)
         report.problems.append(
             f"the note of {pid} was edited on both devices: the two together are too long "
             f"for one note, and the other device's is kept ({kept})"
@@ -307,13 +365,17 @@ def _forget_tag_bases(state: SyncState, keep: set[str]) -> None:
             del state.tag_bases[pid]
 
 
-def _set_aside(aside: Path, pid: str, lost: tuple[int, str], whose: str = "this one's") -> str:
+def _set_aside(
+    aside: Path, pid: str, lost: tuple[int, str], whose: str = "this one's", dry: bool = False
+) -> str:
     """Write a note that no note holds (``whose``: this device's) to ``aside`` (a file of its
     own, kept: triage.json.bak, which held it, is replaced by the next write); where it is,
-    said."""
+    said. ``dry``: a preview, which writes nothing: where it would be, said."""
     from storage.files.atomic import atomic_write
 
     path = aside / f"{pid}-{lost[0]}.txt"
+    if dry:
+        return f"{whose} would be kept in {path}"
     try:
         aside.mkdir(parents=True, exist_ok=True)
         atomic_write(path, lost[1].encode("utf-8", "surrogatepass"), backup=False)

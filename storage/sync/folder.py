@@ -141,8 +141,8 @@ class Cursor:
 
 @dataclass(frozen=True, slots=True)
 class Hole:
-    """A block of zeros a log's cursor waits at: where its line starts, and the file's size
-    and the time (ms) when it was first seen there."""
+    """A block of zeros, or a last line still arriving, a log's cursor waits at: where its
+    line starts, and the file's size and the time (ms) when it was first seen there."""
 
     at: int
     size: int
@@ -183,6 +183,9 @@ class LogRead:
     skipped: int = 0
     #: Bytes past what one sync reads of a log (``READ_BUDGET``): read by the next ones.
     more: int = 0
+    #: What was wrong with a last record that waited to arrive until that was damage
+    #: (``Hole.lasting``), read as it is now ("" when none was).
+    cut: str = ""
 
 
 def _tail_digest(data: bytes) -> str:
@@ -290,6 +293,7 @@ class SyncFolder:
         (the one it waited at, as ``LogRead.hole`` said) lasting at ``now`` (ms), or any in
         this device's ``own`` log (it alone writes it: no byte of it is on its way, and a last
         line without its line end was cut short: read as it is, a record or a damaged line).
+        So does a last line not ended, or a basis last (``_scan``): read as it is once lasting.
         """
         result = LogRead()
         fd = _open_regular(log.path, os.O_RDONLY)
@@ -311,15 +315,16 @@ class SyncFolder:
             same = hole is not None and hole.at == start and not result.restarted
             lasting = start if same and hole is not None and hole.lasting(size, now) else -1
             settled, why = _scan(fd, start, end, inside, result, sink, lasting, own=own)
-            if own and why == "" and not result.more and settled < end:
-                _take_cut(os.pread(fd, end - settled, settled), result, sink)
+            if why == "" and not result.more and settled < end and (own or lasting == settled):
+                take = _take_cut if own else _take_last
+                result.cut = take(os.pread(fd, end - settled, settled), result, sink)
                 settled = end
             inside_at_end = why == "inside"
             # what is still arriving: from a hole, or a last line not ended (not what a
             # sync leaves to the next one)
             arriving = why == "hole" or (why == "" and not result.more)
             result.waiting = end - settled if arriving else 0
-            if why == "hole":  # remembered from when first seen at that offset
+            if result.waiting:  # remembered from when first seen at that offset
                 result.hole = hole if same and settled == start else Hole(settled, size, now)
             tail_start = max(0, settled - _TAIL)
             tail = _tail_digest(os.pread(fd, settled - tail_start, tail_start))
@@ -391,6 +396,21 @@ class SyncFolder:
             return size, parse_record(line.removeprefix(BOM_UTF8).strip(_BLANK)) is not None
         except ValueError:  # damage, no writer's record
             return size, False
+
+    def appended(self, device: str, name: str, since: int, length: int) -> bytes | None:
+        """The last ``length`` bytes of one of this device's logs when it is ``since`` bytes
+        and those long (what one append wrote past ``since``); None when it is not, or is no
+        regular file."""
+        try:
+            fd = _open_regular(self.device_folder(device) / name, os.O_RDONLY)
+        except OSError:
+            return None
+        try:
+            if os.fstat(fd).st_size != since + length:
+                return None
+            return os.pread(fd, length, since)
+        finally:
+            os.close(fd)
 
     def end_cursor(self, device: str, name: str) -> Cursor:
         """A cursor at the end of one of this device's logs (what it wrote need not be read
@@ -605,16 +625,33 @@ def _take(raw: bytes, result: LogRead) -> None:
         result.records.append(record)
 
 
-def _take_cut(raw: bytes, result: LogRead, sink: Callable[[list[Record]], None] | None) -> None:
+def _take_cut(raw: bytes, result: LogRead, sink: Callable[[list[Record]], None] | None) -> str:
     """The last line of this device's own log, without its line end: a record whole but for
-    it is taken, anything else but blanks and zeros is a damaged line."""
-    raw = raw.strip(_BLANK)
-    if not raw:
-        return
-    _take(raw, result)
+    it is taken, anything else but blanks and zeros is a damaged line (nothing to say: its
+    check says it, ``storage.sync.own``)."""
+    if raw := raw.strip(_BLANK):
+        _take(raw, result)
     if sink is not None and result.records:
         sink(result.records)
         result.records = []
+    return ""
+
+
+def _take_last(raw: bytes, result: LogRead, sink: Callable[[list[Record]], None] | None) -> str:
+    """Another device's last lines, waited for until that was damage (``Hole.lasting``): a
+    line without its line end, a ``BASIS`` without the record written after it. Taken as they
+    are, but for a basis last (a damaged line); returns what was wrong ("" for blanks)."""
+    count, lines = len(result.records), raw.split(b"\n")
+    for line in lines[:-1]:  # (the basis before a line without its end)
+        _take_cut(line, result, None)
+    basis = len(result.records) > count and result.records[-1].kind == BASIS
+    if basis and not lines[-1].strip(_BLANK):
+        result.records.pop()
+        result.skipped += 1
+    _take_cut(lines[-1], result, sink)
+    if lines[-1].strip(_BLANK):
+        return "its last line never got its line end"
+    return "its last line is a note's or tags' basis whose record never came" if basis else ""
 
 
 def _link_error(path: Path) -> OSError:

@@ -395,6 +395,12 @@ def _removed_since_touched(
     return removed_at is None or removed_at >= changed_at
 
 
+#: How far a status's time (``decided_at``, kept to the nearest second) may be past when it
+#: was given: a record of it, stamped no later than the clock's now, may be stamped this much
+#: before that time (a sync within half a second of the decision, cut short, sent it again).
+_ROUNDED_MS = 500
+
+
 def _sent_already(
     base: Base, pid: str, value: Any, made_at: float | None, device: str, removed_at: int = 0
 ) -> bool:
@@ -413,7 +419,7 @@ def _sent_already(
         held is not None
         and held[1] == device
         and (STATUS, pid, held[0]) in base.unsaved
-        and held[0] >= made_at * 1000
+        and held[0] >= made_at * 1000 - _ROUNDED_MS
         and held[0] > removed_at
     )
 

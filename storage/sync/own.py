@@ -28,10 +28,27 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.sync.folder import PAPERS_LOG, Cursor, LogFile, SyncFolder, log_mark
+from storage.sync.folder import (
+    PAPERS_LOG,
+    TRIAGE_LOG,
+    Cursor,
+    LogFile,
+    SyncFolder,
+    log_mark,
+    record_digest,
+)
 from storage.sync.local import DEFAULTS
 from storage.sync.merge import Folded, fold
-from storage.sync.records import BASES, BASIS, PAPER, TAGS, TRIAGE_KINDS, Clock, Record
+from storage.sync.records import (
+    BASES,
+    BASIS,
+    PAPER,
+    TAGS,
+    TRIAGE_KINDS,
+    Clock,
+    Record,
+    row_line,
+)
 from storage.sync.state import SyncState, beats, register_of
 
 
@@ -122,6 +139,29 @@ def check_own_log(
     lost = _lost(state, name, keeps, found, beaten, clock, papers)
     check.lost = _with_bases(lost, bases, state)
     return check
+
+
+def drop_written(place: SyncFolder, state: SyncState) -> None:
+    """Take out of the outbox the records a sync cut short appended to this device's logs
+    before it could save its state (killed after the append): written, not to be sent, and
+    said as sent, again. Only when a log is, past the size noted before that append, those
+    records and nothing else, whole (an append cut short halfway, or anything else there:
+    all of them are appended again, as before; the other devices take a record once)."""
+    for name, papers in ((TRIAGE_LOG, False), (PAPERS_LOG, True)):
+        rows = [row for row in state.outbox if (row[0] == PAPER) == papers]
+        if not rows:
+            continue
+        since = state.own_sizes.get(name, 0)
+        mark = log_mark(place.device_folder(state.device) / name)
+        if mark is None or mark[1] <= since:  # (not grown: nothing was appended)
+            continue
+        lines = [row_line(row) for row in rows]
+        found = place.appended(state.device, name, since, sum(map(len, lines)))
+        if found is None or sorted(found.splitlines(keepends=True)) != sorted(lines):
+            continue
+        state.outbox = [row for row in state.outbox if (row[0] == PAPER) != papers]
+        state.own_sizes[name] = since + len(found)
+        state.own_last[name] = record_digest(found.splitlines()[-1])
 
 
 def _with_bases(

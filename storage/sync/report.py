@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from storage.sync.device import Device
+from storage.sync.folder import LogRead
 from storage.sync.own import OwnCheck
 from storage.sync.records import BASIS, NOTE, PAPER, QUEUE, STATUS, TAGS, Record
 from storage.text.words import count
@@ -111,6 +112,23 @@ class SyncReport:
         another, are not counted)."""
         ours = self.device.id
         self.received_kinds += kinds_of(r.row() for r in records if r.device != ours)
+
+    def log_read(self, where: str, read: LogRead) -> None:
+        """What reading one log (``where``, as people know it) met: a last record still
+        arriving, one that stopped arriving (damage, said once: it was read as it is), damaged
+        lines."""
+        if read.waiting:
+            self.problems.append(
+                f"{where}: its last record has not fully arrived (read up to it; the rest next "
+                "time)"
+            )
+        if read.cut:
+            damaged = f" ({read.skipped} damaged line(s) skipped)" if read.skipped else ""
+            self.problems.append(
+                f"{where}: {read.cut}, and nothing more arrived: damage, read as it is{damaged}"
+            )
+        elif read.skipped:
+            self.problems.append(f"{where}: {read.skipped} damaged line(s) skipped")
 
     def written(self, records: Counter[str]) -> None:
         """``records`` (by kind) were written into the folder: sent, and a refusal before is

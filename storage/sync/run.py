@@ -71,7 +71,7 @@ from storage.sync.merge import (
     plan_merge,
     relay_records,
 )
-from storage.sync.own import check_own_log
+from storage.sync.own import check_own_log, drop_written
 from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
 from storage.sync.refill import (
     documents_from_logs,
@@ -191,14 +191,14 @@ class _Sync:
         that takes (an open app's decisions wait only for this part)."""
         state = self.state
         clean_outbox = not state.outbox  # else our last sync was cut short after writing it
-        self.earlier = kinds_of(r for r in state.outbox if r[2] == self.device.id)  # unsent
-        #: This device's triage records that the state file does not hold in its registers:
-        #: those of the outbox as loaded and those this sync makes or passes on, written into
-        #: the folder or not. A merge's pending note keeps them (a decision written into the
-        #: folder, then left out of the note, was sent again by the next sync, stamped anew,
-        #: and beat a later decision made elsewhere); papers are sent again harmlessly.
+        #: This device's triage records the state file's registers lack: the outbox's as
+        #: loaded, those this sync makes or passes on, written into the folder or not. A
+        #: merge's pending note keeps them (one written, left out of the note, was sent again
+        #: stamped anew, and beat a later decision made elsewhere); papers are sent again.
         self._unsaved: list[list[Any]] = [row for row in state.outbox if row[0] != PAPER]
         fold(state, records_of_rows(state.outbox), self.clock, Folded())  # ours: in the registers
+        drop_written(self.place, state)  # appended by a sync cut short before it saved this
+        self.earlier = kinds_of(r for r in state.outbox if r[2] == self.device.id)  # unsent
         pending = state.pending or {}
         # What the files held after the last sync: the registers before the others' records
         # are folded in (the triage written by a merge cut short: ``triage_part``).
@@ -257,9 +257,12 @@ class _Sync:
         )
         self.clock.see(self.local_clock.last)
         home = self.library.home  # (where a note too long to keep both is set aside)
-        self._send(sent := with_bases(records, self.base, state, self.report, home))
+        sent = with_bases(records, self.base, state, self.report, home, dry=self.dry)
+        self._send(sent)
         self.triage_sent = bool(records)
-        both = keep_both(state, self.base, sent, self.folded, self.clock, self.report, home)
+        both = keep_both(
+            state, self.base, sent, self.folded, self.clock, self.report, home, dry=self.dry
+        )
         self._send(self.base.merging(both, triage_state))  # (what they replace: noted)
         for kind in TRIAGE_KINDS:  # papers back after a removal: their triage from the merge
             again[kind].update((kept | waiting) & self.here)
@@ -518,13 +521,7 @@ class _Sync:
         except OSError as exc:
             self.report.problems.append(f"{where}: not read ({exc.strerror or exc})")
             return set()
-        if read.waiting:
-            self.report.problems.append(
-                f"{where}: its last record has not fully arrived (read up to it; the rest next "
-                "time)"
-            )
-        if read.skipped:
-            self.report.problems.append(f"{where}: {read.skipped} damaged line(s) skipped")
+        self.report.log_read(where, read)
         new = [*read.cursor.to_json(), sorted(devices)]
         if kept != new or hole != read.hole:
             state.cursors[log.key] = new

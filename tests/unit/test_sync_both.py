@@ -906,3 +906,52 @@ def test_a_note_written_after_a_merge_cut_short_too_long_with_it_is_sent_as_writ
     assert str(aside) in said and aside.read_text().startswith(long.strip())
     desktop.sync(), laptop.sync(), desktop.sync()
     assert note(laptop, pid) == note(desktop, pid) == edited
+
+
+@pytest.mark.parametrize("edit", ["cleared", "a line taken out", "a line added"])
+def test_an_edit_over_a_merge_cut_short_of_a_note_with_blocks_keeps_what_it_took_out(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    """The note held a block an earlier merge kept; the laptop and the desktop each added a
+    line to it at once, and the laptop's merge of the two (the desktop's note, then the
+    laptop's block) was cut short; the laptop's note then cleared, or a line of it taken out:
+    the merge sent over it kept every line, the edit was lost. What the edit took out of
+    what the laptop showed is out of the merge, what it added is in it once, and the
+    desktop's line, unseen here, stays."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    clock[0] += 60
+    laptop.library.set_note(pid, "laptop one")
+    clock[0] += 60
+    desktop.library.set_note(pid, "desktop one")
+    laptop.sync(), desktop.sync(), laptop.sync(), desktop.sync()
+    shown = note(laptop, pid)
+    assert shown == note(desktop, pid) and shown.endswith("kept by sync ---\nlaptop one")
+    clock[0] += 60
+    laptop.library.set_note(pid, f"{shown}\nlaptop two")
+    clock[0] += 60
+    desktop.library.set_note(pid, f"{shown}\ndesktop two")
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    clock[0] += 60
+    before = note(laptop, pid)
+    edited = {
+        "cleared": "",
+        "a line taken out": before.replace("\nlaptop one", ""),
+        "a line added": f"{before}\nlaptop three",
+    }[edit]
+    laptop.library.set_note(pid, edited)
+    clock[0] += 60
+
+    laptop.sync(), desktop.sync(), laptop.sync(), desktop.sync()
+
+    kept = note(laptop, pid)
+    assert kept == note(desktop, pid)
+    lines = [line for line in kept.splitlines() if line and "kept by sync" not in line]
+    if edit == "cleared":
+        assert kept == "desktop two"
+    elif edit == "a line taken out":
+        assert lines == ["desktop one", "desktop two", "laptop two"]
+    else:
+        ours = ["laptop one", "laptop two", "laptop three"]  # after what the desktop saw
+        assert lines == ["desktop one", "laptop one", "desktop two", *ours]

@@ -364,3 +364,48 @@ def test_a_state_a_sync_saved_reads_back_whatever_the_cards_said(tmp_path: Path)
     sync_library(laptop, folder)
     assert load_state(state_path(laptop.home, folder), folder, "")[1] == ""
     assert not any("afresh" in p for p in sync_library(laptop, folder).problems)
+
+
+@pytest.mark.parametrize("end", ["cut", "whole", "basis"])
+def test_a_last_record_that_never_arrives_is_damage_once_a_day_went_by(
+    tmp_path: Path, end: str
+) -> None:
+    """Another device's log ending in a line without its line end (its writer killed in an
+    append, never to sync again), or in a basis without its record: "its last record has not
+    fully arrived" at every sync, for ever. Once it stayed as long as zeros that stay, it is
+    damage, said once: read as it is (a record whole but for its line end is taken)."""
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_statuses(ids[:3], "read")
+    device = sync_library(a, folder).device.id
+    log_path = folder / "papers-tui" / device / "triage.jsonl"
+    last = orjson.dumps(["s", 1_700_000_000_000, device, ids[5], "skipped"])
+    basis = orjson.dumps(["b", 1_700_000_000_001, device, ids[6], ["n", 0, ""]])
+    tails = {"cut": last[:-9], "whole": last, "basis": basis + b"\n"}
+    with log_path.open("ab") as out:
+        out.write(tails[end])
+    now = time.time()
+    first = sync_library(b, folder, wall=lambda: now)
+    assert first.received_kinds["statuses"] == 3 and len(first.problems) == 1
+    assert "its last record has not fully arrived" in first.problems[0]
+    hour = sync_library(b, folder, wall=lambda: now + HOLE_SETTLE_MS / 1000)
+    assert hour.received == 0 and hour.problems == first.problems  # still on its way?
+    day = sync_library(b, folder, wall=lambda: now + HOLE_WAIT_MS / 1000)
+    said = {
+        "cut": "its last line never got its line end, and nothing more arrived: damage, "
+        "read as it is (1 damaged line(s) skipped)",
+        "whole": "its last line never got its line end, and nothing more arrived: damage, "
+        "read as it is",
+        "basis": "its last line is a note's or tags' basis whose record never came, and "
+        "nothing more arrived: damage, read as it is (1 damaged line(s) skipped)",
+    }
+    assert [p.split(": ", 2)[2] for p in day.problems] == [said[end]], day.problems
+    assert day.received == (end == "whole")
+    assert b.status(ids[5]).value == ("skipped" if end == "whole" else "inbox")
+    assert not sync_library(b, folder, wall=lambda: now + HOLE_WAIT_MS / 1000 + 60).problems
+    a.set_status(ids[7], "starred")  # its writer back: its next append is read whole
+    sync_library(a, folder)
+    back = sync_library(b, folder, wall=lambda: now + HOLE_WAIT_MS / 1000 + 120)
+    assert b.status(ids[7]).value == "starred" and not back.problems, back.problems

@@ -4,17 +4,21 @@ not read again."""
 
 from __future__ import annotations
 
+import functools
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
 import pytest
 
 from storage import Library
-from storage.sync import sync_library
+from storage.sync import SyncReport, sync_library
 from storage.sync.folder import ROOT_NAME, SyncFolder
 from storage.sync.state import state_path
 from tests.unit.test_sync_support import all_records, damage, seeded, shown
+
+LOGS = ("triage.jsonl", "papers.jsonl")
 
 
 @pytest.fixture
@@ -190,3 +194,99 @@ def test_tags_written_again_go_with_what_they_were_written_over(
     assert rows[0][1:4] == rows[1][1:4] and rows[0][4][0] == "g"
     sync_library(b, folder)
     assert b.triage().tags[pid] == ("from-b", "from-a")
+
+
+class Killed(BaseException):
+    """The process ends here (kill -9): nothing of it runs after this point."""
+
+
+def _synced_right_after(monkeypatch: pytest.MonkeyPatch) -> Callable[..., SyncReport]:
+    """Syncs at 0.6 s past a second, within that second of the decisions: a status's time,
+    kept to the nearest second, is then later than the sync's clock, which stamps its record
+    at its now (taken as a record of an earlier decision, the status was sent again, and
+    stamped anew, by the sync after one cut short)."""
+    import storage.files.triage_file
+
+    at = 1_796_000_000.6
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: at)
+    return functools.partial(sync_library, wall=lambda: at)
+
+
+def _killed_after_append(
+    a: Library,
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    half: bool = False,
+    sync: Callable[..., SyncReport] = sync_library,
+) -> None:
+    """Sync ``a``, killed once it appended its records to its logs (``half``: halfway
+    through its first append), before it wrote triage.json and saved its state."""
+    import os
+
+    import storage.sync.folder
+    import storage.sync.run
+
+    def kill(*args: object, **kwargs: object) -> None:
+        raise Killed
+
+    write = os.write
+
+    def half_write(fd: int, data: bytes) -> int:
+        if not os.readlink(f"/proc/self/fd/{fd}").endswith(".jsonl"):
+            return write(fd, data)
+        write(fd, bytes(data[: len(data) // 2]))
+        raise Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr(storage.sync.run, "apply_plan", kill)
+        if half:
+            patch.setattr(storage.sync.folder.os, "write", half_write)
+        with pytest.raises(Killed):
+            sync(a, folder)
+
+
+def test_records_a_sync_killed_after_its_append_wrote_are_not_sent_again(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sync after one killed right after it appended its records appended them again,
+    and said "sent 1 tag change" for a change already sent; a change made since is sent."""
+    sync = _synced_right_after(monkeypatch)
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    sync(a, folder), sync(b, folder)
+    a.set_tags(ids[0], ["rl"])
+    a.set_status(ids[1], "read")
+    a.remove([ids[2]])
+    _killed_after_append(Library(a.home), folder, monkeypatch, sync=sync)
+    logs = {name: own_log(folder, a, name).read_bytes() for name in LOGS}
+
+    report = sync(Library(a.home), folder)
+
+    assert "sent nothing" in report.summary() and not report.problems, report.summary()
+    assert {name: own_log(folder, a, name).read_bytes() for name in LOGS} == logs
+    sync(b, folder)
+    assert shown(b) == shown(a) and b.triage().tags[ids[0]] == ("rl",)
+    a.set_status(ids[3], "skipped")
+    assert sync(a, folder).sent_kinds == {"statuses": 1}
+    assert sync(a, folder).sent == 0 and sync(b, folder).received == 1
+    assert shown(b) == shown(a)
+
+
+def test_records_a_sync_killed_halfway_through_its_append_are_sent_by_the_next(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the killed append did not write whole is appended again: nothing is lost."""
+    sync = _synced_right_after(monkeypatch)
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    sync(a, folder), sync(b, folder)
+    a.set_tags(ids[0], ["rl"])
+    a.set_status(ids[1], "read")
+    _killed_after_append(Library(a.home), folder, monkeypatch, half=True, sync=sync)
+
+    report = sync(Library(a.home), folder)
+
+    assert report.sent_kinds == {"statuses": 1, "tags": 1}, report.summary()
+    sync(b, folder)
+    assert shown(b) == shown(a) and b.status(ids[1]).value == "read"
