@@ -34,3 +34,14 @@ def test_web_of_knowledge_and_isi_plain_text_are_web_of_science_exports() -> Non
     (inspec,) = read_source(FOLDER / "isi_inspec.isi").records
     assert inspec.title == "Optical properties of MgO doped LiNbO/sub 3/ single crystals"
     assert _year(inspec) == 2006 and inspec.venue.startswith("Optical Materials")
+
+
+def test_biblatex_quotation_commands_keep_their_quotation_marks() -> None:
+    # `\enquote{…}` and `\mkbibquote{…}` print quotation marks: the title lost them
+    titles = [record.title for record in read_source(FOLDER / "biblatex_quotes.bib").records]
+    assert titles == [
+        "Blah emph and “enquote”.",
+        "Blah mkbibemph and “mkbibquote”.",
+        "Blah emph and “enquote”.",
+        "Blah mkbibemph and “mkbibquote”.",
+    ]
