@@ -451,7 +451,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out["lists"] = groups if ours or ";" in groups else groups.split(",")
     out["links_given"] = ours
     out["title_derived"] = ours and fields.get("titlederived") == "true"
-    out["year_unread"] = unread  # said by ``read_bibtex``, not read as a field
+    # said by ``read_bibtex``, not read as a field: the year as typed, or the date
+    out["year_unread"] = (year or date or _verbatim(fields.get("date", ""))) if unread else ""
     return {k: v for k, v in out.items() if v}
 
 
@@ -565,8 +566,8 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             )
         try:
             fields = _fields(entry, lent.fields_of(entries, index), ours)
-            if fields.pop("year_unread", False):
-                unread.append((entry.number, fields["year"]))
+            if typed := fields.pop("year_unread", ""):
+                unread.append((entry.number, typed))
             if "file" in fields:
                 fields = with_attachment(fields, folder_of(str(path)))
             record, problem = record_from_fields(fields, entry.number)

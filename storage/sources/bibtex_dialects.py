@@ -116,9 +116,10 @@ def online_pdf(fields: Mapping[str, str], eprint: str) -> str:
 
 
 def stated_year(year: str, date: str) -> tuple[str, str, bool]:
-    """The year of an entry, the month its date gives it, and whether its ``year`` named no
-    year where one was typed: the year as typed when it is one (``2019``, ``2019/2020``),
-    else the year (and month) of a date typed in it (``January 1978``), else the ``date``'s.
+    """The year of an entry, the month its date gives it, and whether its ``year`` (or, with
+    none, its ``date``: BibLaTeX's ``-0876``) named no year where one was typed: the year as
+    typed when it is one (``2019``, ``2019/2020``), else the year (and month) of a date typed
+    in it (``January 1978``), else the ``date``'s.
     A date's month is the year's when they agree (year 2020, date 2019-12-01: no month)."""
     year = year.strip()
     dated_year, dated_month, _ = typed_date(date)
@@ -129,6 +130,8 @@ def stated_year(year: str, date: str) -> tuple[str, str, bool]:
         if dated_year is None:  # kept as typed, for the venue ("Cell in press")
             return year[:10], "", True
         year = ""  # "in press" beside a date: the date's year
+    if not year and date.strip() and dated_year is None:  # a date that names no year: said
+        return "", "", True
     year = year or (str(dated_year) if dated_year else "")
     return year, str(dated_month or "") if str(dated_year) == year[:4] else "", False
 

@@ -338,8 +338,14 @@ def read_csl_data(data: Any, path: Path) -> ReadResult:
 
 
 def _typed(issued: Any) -> str:
-    """A CSL date's text as typed (its ``literal`` or ``raw``; an EDTF string), "" for none."""
+    """A CSL date's text as typed (its ``literal`` or ``raw``; an EDTF string; its
+    ``date-parts`` when they give no year the library keeps, ``[["795"]]``), "" for none."""
     text = issued.get("literal") or issued.get("raw") if isinstance(issued, Mapping) else issued
+    if not text and isinstance(issued, Mapping):
+        parts = issued.get("date-parts")
+        first = parts[0] if isinstance(parts, list) and parts else None
+        if isinstance(first, list) and first and first[0] not in (None, ""):
+            return "-".join(str(part) for part in first[:3])
     return " ".join(text.split()) if isinstance(text, str) else ""
 
 

@@ -1,7 +1,8 @@
 """Web of Science exports: its "Plain text file" (``savedrecs.txt``: tagged lines) and its
 "Tab delimited file" (a header row of the same tags), as Clarivate writes them (UTF-8 or
 UTF-16, a BOM or none). Neither has a suffix of its own: each is told by how it opens
-(``FN Clarivate Analytics Web of Science`` then ``PT``; a header row starting ``PT\\t``),
+(``FN Clarivate Analytics Web of Science``, ``FN Thomson Reuters Web of Knowledge`` or ``FN
+ISI Export Format``, then ``PT``; a header row starting ``PT\\t``),
 so that a Web of Science file is never read as a plain-text list of abstracts.
 
 Tagged: a record runs from ``PT`` to ``ER``; a line is a two-character tag, a space and a
@@ -36,7 +37,12 @@ from storage.sources.fields import year_in
 from storage.sources.records import Fit, Reader, ReadResult
 
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) (.*)")
-_FIRST_LINE: Final = re.compile(r"FN (?:Clarivate Analytics |Thomson Reuters )?Web of Science")
+#: Its first line: Clarivate's (2017 on), Thomson Reuters' ("Web of Knowledge", 2008 to 2014,
+#: or "Web of Science"), and ISI's "ISI Export Format" (before, INSPEC's records too).
+_FIRST_LINE: Final = re.compile(
+    r"FN (?:(?:Clarivate Analytics |Thomson Reuters )?Web of (?:Science|Knowledge)"
+    r"|ISI Export Format)"
+)
 #: Tags whose lines (tagged) or ``;``-joined parts (tab delimited) are one value each.
 _LISTS: Final = frozenset({"AU", "AF", "DE", "CA", "BE"})
 _MONTHS: Final = {m: i for i, m in enumerate(
@@ -206,7 +212,8 @@ def read_wos(text: str, path: Path) -> ReadResult:
 WEB_OF_SCIENCE = Reader(
     name="Web of Science",
     label="Web of Science",
-    suffixes=(".ciw",),  # what tools that read it name it; Clarivate's own is savedrecs.txt
+    # what tools that read it name it (JabRef's ISI files .isi); Clarivate's own is savedrecs.txt
+    suffixes=(".ciw", ".isi"),
     sniff=sniff_wos,
     read=read_wos,
 )

@@ -38,6 +38,7 @@ from storage.text.tex_commands import (
     FRACTIONS,
     KEEP_ARGUMENT,
     OPERATORS,
+    QUOTING,
     RELATIONS,
     STAR,
     TEX_SYMBOLS,
@@ -450,6 +451,8 @@ class _Parser:
                 return _script("^", argument), j
             if base == "textsubscript" and argument is not None:
                 return _script("_", argument), j
+            if base in QUOTING and argument is not None:
+                return f"“{argument}”", j
             return argument or "", j
         if base in FONTS:
             argument, j = self.argument(j, end, math, depth)

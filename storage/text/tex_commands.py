@@ -65,8 +65,11 @@ KEEP_ARGUMENT = _names(
 # One argument, kept as is, read in text mode even inside math (`$\text{where } x$`).
 TEXT_STYLES = _names(
     "text textrm textbf textit textsl textsc textsf texttt textup textmd textnormal emph "
-    "mbox hbox fbox framebox intertext textsuperscript textsubscript"
+    "mbox hbox fbox framebox intertext textsuperscript textsubscript mkbibemph mkbibitalic "
+    "mkbibbold enquote mkbibquote"
 )
+# Text styles that print quotation marks around their argument (BibLaTeX's and csquotes').
+QUOTING = _names("enquote mkbibquote")
 # Commands whose (first) argument is dropped.
 DROP_ARG = _names(
     "color fontfamily fontseries fontshape fontsize label ref eqref autoref cref Cref "
