@@ -7,7 +7,8 @@ OpenReview venue, as does a venue id without ``openreview:`` (``ICLR.cc/2025/Con
 the address of the venue's page on openreview.net as a browser shows it
 (``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's trailing slashes
 are no part of it (``…/Conference/``, copied from an address bar). A bare arXiv id
-(``2501.01234``) joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
+(``2501.01234``), or a paper's page on arxiv.org (``https://arxiv.org/abs/2501.01234v2``),
+joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ _OPENREVIEW_PAGE = re.compile(r"(?:https?://)?(?:www\.)?openreview\.net(?:[/?#]|
 #: The pages of a venue on openreview.net, and the query parameter that names it: its home
 #: (``/group?id=``) and its list of submissions (``/submissions?venue=``).
 _VENUE_PAGES = {"/group": "id", "/submissions": "venue"}
+#: An address on arxiv.org, and the path of a paper's page there (its abstract, PDF or HTML):
+#: ``https://arxiv.org/abs/2501.01234v2``, ``arxiv.org/pdf/2501.01234.pdf``.
+_ARXIV_PAGE = re.compile(r"(?:https?://)?(?:www\.|export\.)?arxiv\.org(?:[/?#]|$)", re.I)
+_ARXIV_PAPER_PATH = re.compile(
+    r"/(?:abs|pdf|html)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z-]+)?/\d{7})(v\d+)?(?:\.pdf)?/?", re.I
+)
 _MAX_ARGUMENT = 2000
 
 
@@ -148,6 +155,8 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
         raise FetchError(f"a source of {len(word):,} characters is too long")
     if _OPENREVIEW_PAGE.match(word):
         return Wanted("openreview", _checked("openreview", word), word)
+    if _ARXIV_PAGE.match(word):
+        return Wanted("arxiv", _arxiv_page_id(word), word)
     head, colon, rest = word.partition(":")
     if colon and head.casefold() in SOURCE_NAMES:
         return Wanted(head.casefold(), _checked(head.casefold(), rest.strip()), word)
@@ -184,7 +193,22 @@ def _checked(source: str, argument: str) -> str:
         )
     if source == "paperlists":
         return paperlists_name(argument)
+    if source == "arxiv" and _ARXIV_PAGE.match(argument):
+        return _arxiv_page_id(argument)  # arxiv:https://arxiv.org/abs/…
     return argument
+
+
+def _arxiv_page_id(address: str) -> str:
+    """The arXiv id a paper's page on arxiv.org names, as the address bar shows it
+    (``https://arxiv.org/abs/2501.01234v2`` → ``2501.01234v2``); FetchError for another page."""
+    parts = urlsplit(address.strip() if "://" in address else f"https://{address.strip()}")
+    found = _ARXIV_PAPER_PATH.fullmatch(parts.path)
+    if found is None:
+        raise FetchError(
+            f"{address[:80]!r} is no paper's page on arXiv: give its address "
+            "(https://arxiv.org/abs/2501.01234) or its id, or arxiv:QUERY"
+        )
+    return found[1] + (found[2] or "")
 
 
 def _venue_id(argument: str) -> str:
