@@ -1,8 +1,8 @@
 """What ``papers fetch`` is given: ``SOURCE:ARGUMENT`` words, short venue names, arXiv ids.
 
 ``openreview:ICLR.cc/2025/Conference``, ``paperlists:iclr2025``, ``arxiv:cat:cs.LG``; a short
-name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``: any year of the venues in
-``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands for its
+name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``, ``ICLR'25``: any year of the
+venues in ``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands for its
 OpenReview venue, as does a venue id without ``openreview:`` (``ICLR.cc/2025/Conference``), and
 the address of the venue's page on openreview.net as a browser shows it
 (``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's trailing slashes
@@ -43,8 +43,9 @@ EXAMPLES = ("iclr2025", "neurips2024", "icml2025", "colm2025")
 #: The sources a word may name before its colon.
 SOURCE_NAMES = ("openreview", "paperlists", "arxiv")
 
-#: A short name as people write it: ``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``.
-_SHORT = re.compile(r"([a-z]+)[\s_-]*(\d{4}|\d{2})")
+#: A short name as people write it: ``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``,
+#: ``ICLR'25`` (or with a typographer's ``’``, as papers and slides print it).
+_SHORT = re.compile(r"([a-z]+)[\s_'’-]*(\d{4}|\d{2})")
 #: Paper Copilot's list names: a conference's folder (letters, digits: ``3dv``), its year.
 _PAPERLISTS_SHORT = re.compile(r"([a-z0-9]*[a-z])[\s_-]*(\d{4})")
 #: An OpenReview venue id written without ``openreview:`` (``ICLR.cc/2025/Conference``): a

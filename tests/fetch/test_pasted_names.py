@@ -133,3 +133,11 @@ def test_a_pasted_arxiv_page_is_fetched(services, env) -> None:
     assert "1 added" in done.stdout
     [asked] = found.requests_to("/arxiv/query")
     assert asked.query["id_list"] == "2501.01234"
+
+
+@pytest.mark.parametrize("word", ["ICLR'25", "ICLR '25", "ICLR’25", "iclr ’25", "ICLR'2025"])
+def test_a_year_written_with_an_apostrophe(word: str) -> None:
+    """``ICLR'25`` (and with a typographer's ’, as a PDF or a web page prints it) is how
+    papers and talks name the venue; it was "not something to fetch"."""
+    [wanted] = wanted_sources([word], {})
+    assert (wanted.source, wanted.argument) == ("openreview", ICLR25)
