@@ -2,12 +2,12 @@
 
 ``openreview:ICLR.cc/2025/Conference``, ``paperlists:iclr2025``, ``arxiv:cat:cs.LG``; a short
 name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``, ``ICLR'25``: any year of the
-venues in ``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands for its
-OpenReview venue, as does a venue id without ``openreview:`` (``ICLR.cc/2025/Conference``), and
-the address of the venue's page on openreview.net as a browser shows it
-(``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's trailing slashes
-are no part of it (``…/Conference/``, copied from an address bar). A bare arXiv id
-(``2501.01234``), or a paper's page on arxiv.org (``https://arxiv.org/abs/2501.01234v2``),
+venues in ``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands
+for its OpenReview venue, as does a venue id without ``openreview:``
+(``ICLR.cc/2025/Conference``), and the address of the venue's page on openreview.net as a
+browser shows it (``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's
+trailing slashes are no part of it (``…/Conference/``, copied from an address bar). A bare arXiv
+id (``2501.01234``), or a paper's page on arxiv.org (``https://arxiv.org/abs/2501.01234v2``),
 joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
 """
 
