@@ -172,7 +172,7 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
     if venue is not None:
         return Wanted("openreview", venue, word)
     if _BARE_VENUE_ID.fullmatch(venue_id := word.rstrip("/")):
-        return Wanted("openreview", venue_id, word)
+        return Wanted("openreview", _venue_of(venue_id), word)
     raise FetchError(
         f"{word[:80]!r} is not something to fetch: write openreview:VENUE_ID, paperlists:iclr2025, "
         f"arxiv:QUERY, an arXiv id, or a short name ({known_names(names)})"
@@ -227,7 +227,25 @@ def _venue_id(argument: str) -> str:
                 "(https://openreview.net/group?id=ICLR.cc/2025/Conference) or its id"
             )
         argument = named[0]
-    return argument.strip().rstrip("/").rstrip()
+    return _venue_of(argument.strip().rstrip("/").rstrip())
+
+
+def _venue_of(venue_id: str) -> str:
+    """The venue an id names: an invitation's id (``ICLR.cc/2025/Conference/-/Submission``,
+    as OpenReview's API documentation and scripts write it) names its venue, before ``/-/``."""
+    return venue_id.partition("/-/")[0].rstrip("/") or venue_id
+
+
+def known_spelling(venue_id: str) -> str | None:
+    """The venue id a short name gives that ``venue_id`` spells in other letter cases
+    (``iclr.cc/2025/conference`` → ``ICLR.cc/2025/Conference``): OpenReview's ids are
+    case-sensitive, so an error can say which was meant. None when there is no such id."""
+    year = re.search(r"/(\d{4})(?:/|$)", venue_id)
+    if year is None:
+        return None
+    known = [t.format(year=year[1]) for _, t in VENUE_PATTERNS] + list(OWN_VENUE_IDS.values())
+    folded = venue_id.casefold()
+    return next((k for k in known if k.casefold() == folded and k != venue_id), None)
 
 
 def paperlists_name(argument: str) -> str:

@@ -141,3 +141,31 @@ def test_a_year_written_with_an_apostrophe(word: str) -> None:
     papers and talks name the venue; it was "not something to fetch"."""
     [wanted] = wanted_sources([word], {})
     assert (wanted.source, wanted.argument) == ("openreview", ICLR25)
+
+
+def test_a_venue_id_in_the_wrong_case_is_named_as_spelt(services, env) -> None:
+    """OpenReview's ids are case-sensitive: ``iclr.cc/2025/conference`` is no venue. The
+    error named only the short names, not the id the user meant."""
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(2, fate=""), ICLR25)
+    done = papers(env, "fetch", "iclr.cc/2025/conference")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "no venue iclr.cc/2025/conference on OpenReview" in done.stderr
+    assert "ids are case-sensitive: did you mean ICLR.cc/2025/Conference?" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "ICLR.cc/2025/Conference/-/Submission",
+        "openreview:ICLR.cc/2025/Conference/-/Official_Review",
+        "https://openreview.net/group?id=ICLR.cc/2025/Conference/-/Submission",
+    ],
+)
+def test_an_invitation_id_names_its_venue(word: str) -> None:
+    """An invitation's id (``…/Conference/-/Submission``, as OpenReview's API documentation
+    and scripts write it) is its venue's id and ``/-/`` and the invitation's name; it was
+    asked of OpenReview as a venue, "no venue ICLR.cc/2025/Conference/-/Submission"."""
+    [wanted] = wanted_sources([word], {})
+    assert (wanted.source, wanted.argument) == ("openreview", ICLR25)
