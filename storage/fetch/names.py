@@ -1,13 +1,14 @@
 """What ``papers fetch`` is given: ``SOURCE:ARGUMENT`` words, short venue names, arXiv ids.
 
 ``openreview:ICLR.cc/2025/Conference``, ``paperlists:iclr2025``, ``arxiv:cat:cs.LG``; a short
-name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``: any year of the venues in
-``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands for its
-OpenReview venue, as does a venue id without ``openreview:`` (``ICLR.cc/2025/Conference``), and
-the address of the venue's page on openreview.net as a browser shows it
-(``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's trailing slashes
-are no part of it (``…/Conference/``, copied from an address bar). A bare arXiv id
-(``2501.01234``) joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
+name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``, ``ICLR'25``: any year of the
+venues in ``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands
+for its OpenReview venue, as does a venue id without ``openreview:``
+(``ICLR.cc/2025/Conference``), and the address of the venue's page on openreview.net as a
+browser shows it (``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's
+trailing slashes are no part of it (``…/Conference/``, copied from an address bar). A bare arXiv
+id (``2501.01234``), or a paper's page on arxiv.org (``https://arxiv.org/abs/2501.01234v2``),
+joins the arXiv ids before it, so ``arxiv:2501.01234 2406.00001`` is one fetch.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ EXAMPLES = ("iclr2025", "neurips2024", "icml2025", "colm2025")
 #: The sources a word may name before its colon.
 SOURCE_NAMES = ("openreview", "paperlists", "arxiv")
 
-#: A short name as people write it: ``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``.
-_SHORT = re.compile(r"([a-z]+)[\s_-]*(\d{4}|\d{2})")
+#: A short name as people write it: ``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``,
+#: ``ICLR'25`` (or with a typographer's ``’``, as papers and slides print it).
+_SHORT = re.compile(r"([a-z]+)[\s_'’-]*(\d{4}|\d{2})")
 #: Paper Copilot's list names: a conference's folder (letters, digits: ``3dv``), its year.
 _PAPERLISTS_SHORT = re.compile(r"([a-z0-9]*[a-z])[\s_-]*(\d{4})")
 #: An OpenReview venue id written without ``openreview:`` (``ICLR.cc/2025/Conference``): a
@@ -57,6 +59,12 @@ _OPENREVIEW_PAGE = re.compile(r"(?:https?://)?(?:www\.)?openreview\.net(?:[/?#]|
 #: The pages of a venue on openreview.net, and the query parameter that names it: its home
 #: (``/group?id=``) and its list of submissions (``/submissions?venue=``).
 _VENUE_PAGES = {"/group": "id", "/submissions": "venue"}
+#: An address on arxiv.org, and the path of a paper's page there (its abstract, PDF or HTML):
+#: ``https://arxiv.org/abs/2501.01234v2``, ``arxiv.org/pdf/2501.01234.pdf``.
+_ARXIV_PAGE = re.compile(r"(?:https?://)?(?:www\.|export\.)?arxiv\.org(?:[/?#]|$)", re.I)
+_ARXIV_PAPER_PATH = re.compile(
+    r"/(?:abs|pdf|html)/(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z-]+)?/\d{7})(v\d+)?(?:\.pdf)?/?", re.I
+)
 _MAX_ARGUMENT = 2000
 
 
@@ -148,6 +156,8 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
         raise FetchError(f"a source of {len(word):,} characters is too long")
     if _OPENREVIEW_PAGE.match(word):
         return Wanted("openreview", _checked("openreview", word), word)
+    if _ARXIV_PAGE.match(word):
+        return Wanted("arxiv", _arxiv_page_id(word), word)
     head, colon, rest = word.partition(":")
     if colon and head.casefold() in SOURCE_NAMES:
         return Wanted(head.casefold(), _checked(head.casefold(), rest.strip()), word)
@@ -162,7 +172,7 @@ def _wanted(word: str, names: Mapping[str, str], depth: int) -> Wanted:
     if venue is not None:
         return Wanted("openreview", venue, word)
     if _BARE_VENUE_ID.fullmatch(venue_id := word.rstrip("/")):
-        return Wanted("openreview", venue_id, word)
+        return Wanted("openreview", _venue_of(venue_id), word)
     raise FetchError(
         f"{word[:80]!r} is not something to fetch: write openreview:VENUE_ID, paperlists:iclr2025, "
         f"arxiv:QUERY, an arXiv id, or a short name ({known_names(names)})"
@@ -184,7 +194,22 @@ def _checked(source: str, argument: str) -> str:
         )
     if source == "paperlists":
         return paperlists_name(argument)
+    if source == "arxiv" and _ARXIV_PAGE.match(argument):
+        return _arxiv_page_id(argument)  # arxiv:https://arxiv.org/abs/…
     return argument
+
+
+def _arxiv_page_id(address: str) -> str:
+    """The arXiv id a paper's page on arxiv.org names, as the address bar shows it
+    (``https://arxiv.org/abs/2501.01234v2`` → ``2501.01234v2``); FetchError for another page."""
+    parts = urlsplit(address.strip() if "://" in address else f"https://{address.strip()}")
+    found = _ARXIV_PAPER_PATH.fullmatch(parts.path)
+    if found is None:
+        raise FetchError(
+            f"{address[:80]!r} is no paper's page on arXiv: give its address "
+            "(https://arxiv.org/abs/2501.01234) or its id, or arxiv:QUERY"
+        )
+    return found[1] + (found[2] or "")
 
 
 def _venue_id(argument: str) -> str:
@@ -202,7 +227,25 @@ def _venue_id(argument: str) -> str:
                 "(https://openreview.net/group?id=ICLR.cc/2025/Conference) or its id"
             )
         argument = named[0]
-    return argument.strip().rstrip("/").rstrip()
+    return _venue_of(argument.strip().rstrip("/").rstrip())
+
+
+def _venue_of(venue_id: str) -> str:
+    """The venue an id names: an invitation's id (``ICLR.cc/2025/Conference/-/Submission``,
+    as OpenReview's API documentation and scripts write it) names its venue, before ``/-/``."""
+    return venue_id.partition("/-/")[0].rstrip("/") or venue_id
+
+
+def known_spelling(venue_id: str) -> str | None:
+    """The venue id a short name gives that ``venue_id`` spells in other letter cases
+    (``iclr.cc/2025/conference`` → ``ICLR.cc/2025/Conference``): OpenReview's ids are
+    case-sensitive, so an error can say which was meant. None when there is no such id."""
+    year = re.search(r"/(\d{4})(?:/|$)", venue_id)
+    if year is None:
+        return None
+    known = [t.format(year=year[1]) for _, t in VENUE_PATTERNS] + list(OWN_VENUE_IDS.values())
+    folded = venue_id.casefold()
+    return next((k for k in known if k.casefold() == folded and k != venue_id), None)
 
 
 def paperlists_name(argument: str) -> str:

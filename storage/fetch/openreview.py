@@ -46,7 +46,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from storage.fetch.errors import FetchError, StatusError
-from storage.fetch.names import known_names
+from storage.fetch.names import known_names, known_spelling
 from storage.fetch.pages import LIVE_AGE
 from storage.fetch.records import add_items, names_no_one, score_list, value_of
 from storage.fetch.replies import ReplyNames, read_replies
@@ -231,8 +231,10 @@ def _find_venue(
         return v1, {}
     if group is not None:
         return v2, group
+    meant = known_spelling(venue_id)
+    hint = f" (ids are case-sensitive: did you mean {meant}?)" if meant else ""
     raise FetchError(
-        f"no venue {venue_id} on OpenReview; known short names: {known_names(request.names)}"
+        f"no venue {venue_id} on OpenReview{hint}; known short names: {known_names(request.names)}"
     )
 
 

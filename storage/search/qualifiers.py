@@ -194,6 +194,17 @@ def statuses_for(value: str) -> frozenset[Status]:
     return frozenset(s for word, s in STATUS_WORDS.items() if word.startswith(value))
 
 
+def _venue_status(value: str) -> Callable[[str], bool]:
+    """What ``status:VALUE`` takes of a folded venue status: one that starts with it, or for
+    ``accepted`` (``accept``…) any status of an accepted paper: a venue fetched with ``--all``
+    names its accepted papers Oral, Spotlight or Poster, never "accepted"."""
+    if len(value) >= 6 and "accepted".startswith(value):
+        from storage.sources.citation import not_published
+
+        return lambda venue: not not_published(venue) and not venue.startswith("workshop")
+    return lambda venue: venue.startswith(value)
+
+
 #: What ``has:`` asks of the papers, by the word it takes (a prefix, or a plural, will do).
 HAS_WORDS: Final[Mapping[str, Callable[[PaperFacts], BoolArray]]] = {
     "code": lambda facts: facts.with_code(),
@@ -375,9 +386,10 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
     QualifierKind(
         key="status",
         value="VENUE",
-        help="the venue status starts with VENUE (oral, spotlight, poster)",
+        help="the venue status starts with VENUE (oral, spotlight, poster); accepted: any "
+        "status of an accepted paper (not rejected, withdrawn, under review, workshop)",
         example="status:oral",
-        select=lambda facts, q: facts.with_venue(lambda venue: venue.startswith(q.value)),
+        select=lambda facts, q: facts.with_venue(_venue_status(q.value)),
         hint="status:oral",
         lacking=_lacking(
             "status", "has a venue status, such as oral (`papers fetch VENUE` gives them)"

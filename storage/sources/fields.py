@@ -103,6 +103,14 @@ def _pages(text: str) -> str:
     return f"{match.group(1)}–{match.group(2)}" if match else text
 
 
+def _area(text: str) -> str:
+    """A research area in words: Paper Copilot's slug (``generative_models``,
+    ``applications_to_computer_vision,_audio,_language,_and_other_modalities``) as OpenReview
+    writes it, so that ``area:"generative models"`` finds it and a fetch of the venue from
+    either source leaves it as it was."""
+    return text.replace("_", " ") if "_" in text and " " not in text.strip() else text
+
+
 def year_in(text: str) -> int | None:
     """The year a text gives: ``2025``, ``2025-01-31``, ``Spring 2024`` → the year."""
     match = _YEAR_IN_TEXT.search(text[:100])
@@ -145,7 +153,9 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
         int,
     ),
     # Paper Copilot's ``track`` ("main") says which track, not the area.
-    ExtraField("area", "Area", ("primary_area", "area", "research_area", "subject_area"), str),
+    ExtraField(
+        "area", "Area", ("primary_area", "area", "research_area", "subject_area"), str, parse=_area
+    ),
     ExtraField("doi", "DOI", ("doi",), str),
     ExtraField("tldr", "TL;DR", ("tldr", "tl;dr", "tl_dr"), str),
     # What a reference cites (BibTeX, RIS, CSL-JSON and lists that give them), written back.

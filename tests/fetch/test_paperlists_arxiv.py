@@ -10,6 +10,8 @@ from tests.fetch import shapes
 from tests.fetch.conftest import papers
 from tests.fetch.services import Fault, Services
 
+ICLR25 = "ICLR.cc/2025/Conference"
+
 
 def _listed(env: dict[str, str]) -> list[dict]:
     return json.loads(papers(env, "list", "--json").stdout)
@@ -46,6 +48,37 @@ def test_paper_copilot_list(services, env) -> None:
     statuses = sorted(p["venue_status"] for p in _listed(env))
     assert statuses == sorted(["Poster"] * 3 + ["Rejected"] * 2 + ["Withdrawn", "Desk rejected"])
     assert [r.path for r in found.requests_to("/pl")] == ["/pl/iclr/iclr2025.json"]  # cached
+
+
+def test_paper_copilot_area_is_openreview_s_words(services, env) -> None:
+    """Paper Copilot writes a primary area as a slug (``generative_models``,
+    ``applications_to_computer_vision,_audio,_language,_and_other_modalities``), OpenReview in
+    words. The slug was kept: ``area:"generative models"`` found none of the list's papers,
+    the pane said ``Area: generative_models``, and fetching the venue from the two sources in
+    turn reported every paper updated each time, its area flipping."""
+    found, _ = services
+    made = shapes.made_up(3, fate="")
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    records = [shapes.paperlists_record(m, "iclr", 2025) for m in made]
+    records[1]["primary_area"] = (
+        "applications_to_computer_vision,_audio,_language,_and_other_modalities"
+    )
+    found.v2[ICLR25].notes[1]["content"]["primary_area"] = {
+        "value": "applications to computer vision, audio, language, and other modalities"
+    }
+    found.paperlists["iclr2025"] = records
+    assert papers(env, "fetch", "paperlists:iclr2025").returncode == 0
+    areas = sorted(p["extra"]["area"] for p in _listed(env))
+    assert areas == [
+        "applications to computer vision, audio, language, and other modalities",
+        "generative models",
+        "generative models",
+    ]
+    hits = papers(env, "search", 'area:"generative models"').stdout.splitlines()
+    assert len(hits) == 2
+    assert papers(env, "fetch", "iclr2025").returncode == 0
+    again = papers(env, "fetch", "paperlists:iclr2025")
+    assert "0 added, 0 updated, 3 skipped (unchanged)" in again.stdout, again.stdout
 
 
 def test_paper_copilot_list_that_does_not_exist(services, env) -> None:

@@ -84,3 +84,88 @@ def test_a_papers_forum_is_one_line_saying_what_to_give(env) -> None:
         "OpenReview: give the venue's (https://openreview.net/group?id=ICLR.cc/2025/Conference) "
         "or its id\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("word", "arxiv_id"),
+    [
+        ("https://arxiv.org/abs/2501.01234", "2501.01234"),
+        ("https://arxiv.org/abs/2501.01234v2", "2501.01234v2"),
+        ("arxiv.org/abs/2501.01234/", "2501.01234"),
+        ("http://www.arxiv.org/pdf/2501.01234v1", "2501.01234v1"),
+        ("https://arxiv.org/pdf/2501.01234.pdf", "2501.01234"),
+        ("https://arxiv.org/pdf/2501.01234v3.pdf#page=2", "2501.01234v3"),
+        ("https://export.arxiv.org/abs/hep-th/9901001", "hep-th/9901001"),
+        ("https://arxiv.org/html/2501.01234v1", "2501.01234v1"),
+        ("arxiv:https://arxiv.org/abs/2501.01234", "2501.01234"),
+        ("https://arxiv.org/abs/2501.01234?context=cs.LG", "2501.01234"),
+    ],
+)
+def test_a_pasted_arxiv_page_is_its_id(word: str, arxiv_id: str) -> None:
+    """A paper's page on arXiv as the address bar shows it (its abstract, its PDF) names the
+    paper, as a venue's page on openreview.net names the venue; it was refused as "not
+    something to fetch"."""
+    [wanted] = wanted_sources([word], {})
+    assert (wanted.source, wanted.argument) == ("arxiv", arxiv_id)
+
+
+def test_arxiv_pages_and_ids_are_one_fetch() -> None:
+    words = ["https://arxiv.org/abs/2501.01234", "2406.00001", "arxiv.org/pdf/2406.00002v2"]
+    [wanted] = wanted_sources(words, {})
+    assert (wanted.source, wanted.argument) == ("arxiv", "2501.01234 2406.00001 2406.00002v2")
+
+
+@pytest.mark.parametrize(
+    "word", ["https://arxiv.org/abs/", "https://arxiv.org/list/cs.LG/recent", "arxiv.org"]
+)
+def test_an_arxiv_page_of_no_paper_is_refused(word: str) -> None:
+    with pytest.raises(FetchError, match="is no paper's page on arXiv"):
+        wanted_sources([word], {})
+
+
+def test_a_pasted_arxiv_page_is_fetched(services, env) -> None:
+    found, _ = services
+    found.arxiv_ids["2501.01234"] = shapes.atom_entry(
+        "2501.01234", "A pasted paper", "We show that pasting works. " * 5, ["Ann Author"]
+    )
+    done = papers(env, "fetch", "https://arxiv.org/abs/2501.01234")
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout
+    [asked] = found.requests_to("/arxiv/query")
+    assert asked.query["id_list"] == "2501.01234"
+
+
+@pytest.mark.parametrize("word", ["ICLR'25", "ICLR '25", "ICLR’25", "iclr ’25", "ICLR'2025"])
+def test_a_year_written_with_an_apostrophe(word: str) -> None:
+    """``ICLR'25`` (and with a typographer's ’, as a PDF or a web page prints it) is how
+    papers and talks name the venue; it was "not something to fetch"."""
+    [wanted] = wanted_sources([word], {})
+    assert (wanted.source, wanted.argument) == ("openreview", ICLR25)
+
+
+def test_a_venue_id_in_the_wrong_case_is_named_as_spelt(services, env) -> None:
+    """OpenReview's ids are case-sensitive: ``iclr.cc/2025/conference`` is no venue. The
+    error named only the short names, not the id the user meant."""
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(2, fate=""), ICLR25)
+    done = papers(env, "fetch", "iclr.cc/2025/conference")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "no venue iclr.cc/2025/conference on OpenReview" in done.stderr
+    assert "ids are case-sensitive: did you mean ICLR.cc/2025/Conference?" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "ICLR.cc/2025/Conference/-/Submission",
+        "openreview:ICLR.cc/2025/Conference/-/Official_Review",
+        "https://openreview.net/group?id=ICLR.cc/2025/Conference/-/Submission",
+    ],
+)
+def test_an_invitation_id_names_its_venue(word: str) -> None:
+    """An invitation's id (``…/Conference/-/Submission``, as OpenReview's API documentation
+    and scripts write it) is its venue's id and ``/-/`` and the invitation's name; it was
+    asked of OpenReview as a venue, "no venue ICLR.cc/2025/Conference/-/Submission"."""
+    [wanted] = wanted_sources([word], {})
+    assert (wanted.source, wanted.argument) == ("openreview", ICLR25)

@@ -9,6 +9,7 @@ exports into the same library adds and changes nothing.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,26 @@ def test_reference_managers_attachments_are_kept_as_absolute_paths(tmp_path: Pat
         assert papers and all(
             isinstance(f, str) and f.startswith(folder) and f.endswith(".pdf") for f in files
         ), (name, files)
+
+
+def test_paper_copilot_area_slug_is_read_as_words(tmp_path: Path) -> None:
+    """A Paper Copilot file imported as it is (not fetched) gives its area in OpenReview's
+    words too; a name with an underscore among words keeps it."""
+    records = [
+        {"title": "Slugged", "abstract": "We study slugs in paper lists at some length here.",
+         "primary_area": "applications_to_computer_vision,_audio,_language,_and_other_modalities"},
+        {"title": "Worded", "abstract": "We study words in paper lists at some length here.",
+         "primary_area": "learning on graphs and other geometries & topologies"},
+        {"title": "Named", "abstract": "We study names in paper lists at some length here.",
+         "primary_area": "the snake_case naming of things"},
+    ]  # fmt: skip
+    path = tmp_path / "iclr2025.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(path)
+    areas = {p.title: p.fact("area") for p in library.papers()}
+    assert areas == {
+        "Slugged": "applications to computer vision, audio, language, and other modalities",
+        "Worded": "learning on graphs and other geometries & topologies",
+        "Named": "the snake_case naming of things",
+    }

@@ -318,6 +318,24 @@ def test_status_spotlight_prefix(index: SearchIndex) -> None:
     assert ids(index.search("status:spot", limit=None)) == [PARASOLVER.id]
 
 
+@pytest.mark.parametrize("value", ["accepted", "Accepted", "accept"])
+def test_status_accepted_is_every_status_of_an_accepted_paper(value: str) -> None:
+    """A venue fetched with ``--all`` names no paper "accepted": its accepted papers are Oral,
+    Spotlight or Poster (Accepted when the note names none). ``status:accepted`` found none of
+    them, the first filter a researcher types to drop the rejected ones."""
+    statuses = ["Oral", "Spotlight", "Poster", "Accepted", "Rejected", "Desk rejected",
+                "Withdrawn", "Under review", "Decision pending", "Workshop", ""]  # fmt: skip
+    papers = [
+        paper(f"Paper {i}", f"A study number {i} of sampling.", venue_status=s, pid=f"p{i}")
+        for i, s in enumerate(statuses)
+    ]
+    index = SearchIndex(papers)
+    accepted = {f"p{i}" for i in range(4)}
+    assert set(ids(index.search(f"status:{value}", limit=None))) == accepted
+    rest = set(ids(index.search(f"-status:{value}", limit=None)))
+    assert rest == {p.id for p in papers} - accepted
+
+
 @pytest.mark.parametrize(
     "query", ["author:bengio", "author:Bengio", "author:bengoi", "author:beng"]
 )
