@@ -195,14 +195,16 @@ def statuses_for(value: str) -> frozenset[Status]:
 
 
 def _venue_status(value: str) -> Callable[[str], bool]:
-    """What ``status:VALUE`` takes of a folded venue status: one that starts with it, or for
-    ``accepted`` (``accept``…) any status of an accepted paper: a venue fetched with ``--all``
-    names its accepted papers Oral, Spotlight or Poster, never "accepted"."""
+    """What ``status:VALUE`` takes of a folded venue status: one with a word that starts with
+    it (``rejected`` takes "Desk rejected", ``oral`` "Accept (Oral)"), or for ``accepted``
+    (``accept``…) any status of an accepted paper: a venue fetched with ``--all`` names its
+    accepted papers Oral, Spotlight or Poster, never "accepted"."""
     if len(value) >= 6 and "accepted".startswith(value):
         from storage.sources.citation import not_published
 
         return lambda venue: not not_published(venue) and not venue.startswith("workshop")
-    return lambda venue: venue.startswith(value)
+    at_a_word = re.compile(rf"(?:^|(?<=\W)){re.escape(value)}")
+    return lambda venue: at_a_word.search(venue) is not None
 
 
 #: What ``has:`` asks of the papers, by the word it takes (a prefix, or a plural, will do).
@@ -386,8 +388,9 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
     QualifierKind(
         key="status",
         value="VENUE",
-        help="the venue status starts with VENUE (oral, spotlight, poster); accepted: any "
-        "status of an accepted paper (not rejected, withdrawn, under review, workshop)",
+        help="a word of the venue status starts with VENUE (oral, spotlight, poster, "
+        "rejected: desk rejected too); accepted: any status of an accepted paper (not "
+        "rejected, withdrawn, under review, workshop)",
         example="status:oral",
         select=lambda facts, q: facts.with_venue(_venue_status(q.value)),
         hint="status:oral",

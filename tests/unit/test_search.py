@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -337,6 +338,33 @@ def test_status_accepted_is_every_status_of_an_accepted_paper(value: str) -> Non
 
 
 @pytest.mark.parametrize(
+    ("value", "found"),
+    [
+        ("rejected", {"p1", "p2"}),
+        ("reject", {"p1", "p2"}),
+        ("desk", {"p2"}),
+        ("oral", {"p0", "p4"}),
+        ("poster", {"p3", "p5"}),
+        ('"desk rejected"', {"p2"}),
+        ("ejected", set()),
+    ],
+)
+def test_status_takes_a_statuss_words_from_their_start(value: str, found: set[str]) -> None:
+    """``status:rejected`` missed "Desk rejected" (and ``-status:rejected`` kept them), and
+    ``status:oral`` missed "Accept (Oral)": the value had to start the whole status."""
+    statuses = ["Oral", "Rejected", "Desk rejected", "Poster", "Accept (Oral)",
+                "ICLR 2024 poster", "Withdrawn"]  # fmt: skip
+    papers = [
+        paper(f"Paper {i}", f"A study number {i} of sampling.", venue_status=s, pid=f"p{i}")
+        for i, s in enumerate(statuses)
+    ]
+    index = SearchIndex(papers)
+    assert set(ids(index.search(f"status:{value}", limit=None))) == found
+    rest = set(ids(index.search(f"-status:{value}", limit=None)))
+    assert rest == {p.id for p in papers} - found
+
+
+@pytest.mark.parametrize(
     "query", ["author:bengio", "author:Bengio", "author:bengoi", "author:beng"]
 )
 def test_author_qualifier(index: SearchIndex, query: str) -> None:
@@ -614,7 +642,7 @@ def allowed(p: Paper, status: Status, key: str, value: str) -> bool:
     if key == "has":
         return bool(p.github)
     if key == "status":
-        return p.venue_status.lower().startswith(value)
+        return any(w.startswith(value) for w in re.findall(r"\w+", p.venue_status.lower()))
     return any(value in x.lower() for x in p.lists)
 
 
