@@ -681,6 +681,8 @@ def _found_extra(found: Found, what: str, decided: bool = False) -> str:
     if found.partial is not None:
         matched, of = found.partial
         return f" · {what + ': ' if what else ''}{matched:,} of {of:,} words"
+    if found.ranking.listed:  # filters only: every paper they take, in list order
+        return f" · {what}" if what else ""
     if len(found) >= SEARCH_LIMIT and not (decided and found.ranking.joined_more):
         return f" · best {SEARCH_LIMIT:,}"
     return f" · {what}" if what else ""

@@ -666,7 +666,12 @@ async def test_a_search_of_the_queue_finds_its_papers_past_the_best_of_the_libra
         await wait_for(pilot, lambda: screen.view.query == "-tag:none", 20)
         await settled(pilot)
         assert [p.id for p in plist(app).row_papers()] == starred  # the queue's order
-        await pilot.press("escape", "1")  # the Inbox: the first 5,000, and said so
+        await pilot.press("escape", "1")  # the Inbox: filters only, so every paper they take
+        await settled(pilot)
+        assert len(plist(app).rows) == SEARCH_LIMIT + 100 - len(starred)
+        assert "best" not in screen.view.list_title(0, plist(app).rows)
+        await pilot.press("slash", "ctrl+u", *"model")  # words: the best 5,000, and said so
+        await wait_for(pilot, lambda: screen.view.query == "model", 20)
         await settled(pilot)
         assert len(plist(app).rows) == SEARCH_LIMIT
         assert "best 5,000" in screen.view.list_title(0, plist(app).rows)

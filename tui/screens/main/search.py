@@ -213,7 +213,9 @@ class SearchPart(MainBase):
                 pdf_text=pdfs,
             )
             ranking = rank(query)
-            if len(ranking) >= SEARCH_LIMIT:  # the best of the library: the decided papers'
+            if ranking.listed and len(ranking) >= SEARCH_LIMIT:  # filters only: no best, all
+                ranking = rank(query, limit=None)  # (list order: 100,000 papers in 20 ms)
+            elif len(ranking) >= SEARCH_LIMIT:  # the best of the library: the decided papers'
                 # tabs (the reading queue) get every paper of theirs, past the best as well
                 # (a word every paper has found none of the queue's when they were not best)
                 ranking = _with_decided(rank, query, ranking)
