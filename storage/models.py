@@ -299,3 +299,5 @@ class StepDone:
     removed: Removal | None = None
     #: What an undo or redo of the queue's order moved: (paper, position before, after).
     moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)
+    #: The sort that made the queue's order undone or redone (its name; "": a move by hand).
+    sort: str = ""
