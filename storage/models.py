@@ -83,10 +83,11 @@ class Paper:
 
     @property
     def display_title(self) -> str:
-        """The title with LaTeX turned into readable Unicode."""
+        """The title with LaTeX turned into readable Unicode; no Markdown read into it: its
+        ``__init__`` and ``*args`` are its characters (``to_unicode``'s ``markdown``)."""
         from storage.text.latex import to_unicode as display_text
 
-        return display_text(self.title)
+        return display_text(self.title, markdown=False)
 
     def fact(self, name: str) -> ExtraValue | None:
         """The extra field ``name`` (``rating``, ``citations``, ``area``…), None when absent."""
