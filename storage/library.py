@@ -372,13 +372,14 @@ class Library:
             return triage.place(move_to(queue, pid, index), chosen=(pid,))
 
     def place_in_queue(
-        self, placement: Mapping[str, Place], chosen: Collection[str] | None = None
+        self, placement: Mapping[str, Place], chosen: Collection[str] | None = None, sort: str = ""
     ) -> list[Move]:
         """Give papers of the queue places worked out elsewhere (the app's session), as one
         undo step; papers no longer starred are left alone. ``chosen``: the papers moved (None:
-        all), the others given places only to make room (``TriageChange.place``)."""
+        all), the others given places only to make room (``TriageChange.place``); ``sort``: the
+        sort that worked them out, named in the step (its undo says it)."""
         with self.triage_file.change() as triage:
-            return triage.place(placement, chosen)
+            return triage.place(placement, chosen, sort)
 
     def sort_queue(self, name: str) -> list[Move]:
         """Sort the queue once by one of ``storage.queue.SORTS`` (``ValueError`` for another
@@ -388,7 +389,7 @@ class Library:
             state = triage.state()
             queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
             facts = self.sort_facts(list(queue.ids), state, likeness=sort.needs_likeness)
-            return triage.place(reordered(queue, sort.order(queue.ids, facts)))
+            return triage.place(reordered(queue, sort.order(queue.ids, facts)), sort=sort.name)
 
     def sort_facts(
         self, ids: Sequence[str], state: TriageState, *, likeness: bool = True
@@ -470,7 +471,7 @@ class Library:
                 return StepDone()
             if step.kind != REMOVE:  # a decision's moves are its papers' queue places
                 moves = list(step.moves) if step.kind == ORDER else []
-                return StepDone(triage.replay(step, undo=undo), moves=moves)
+                return StepDone(triage.replay(step, undo=undo), moves=moves, sort=step.sort)
             removal = triage.step_document(step).get("removal", {})
             token = str(removal.get("token"))
             with self.papers_file.change() as papers:

@@ -83,10 +83,11 @@ class Paper:
 
     @property
     def display_title(self) -> str:
-        """The title with LaTeX turned into readable Unicode."""
+        """The title with LaTeX turned into readable Unicode; no Markdown read into it: its
+        ``__init__`` and ``*args`` are its characters (``to_unicode``'s ``markdown``)."""
         from storage.text.latex import to_unicode as display_text
 
-        return display_text(self.title)
+        return display_text(self.title, markdown=False)
 
     def fact(self, name: str) -> ExtraValue | None:
         """The extra field ``name`` (``rating``, ``citations``, ``area``…), None when absent."""
@@ -299,3 +300,5 @@ class StepDone:
     removed: Removal | None = None
     #: What an undo or redo of the queue's order moved: (paper, position before, after).
     moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)
+    #: The sort that made the queue's order undone or redone (its name; "": a move by hand).
+    sort: str = ""

@@ -46,6 +46,10 @@ class Command:
     #: takes that command's remapped keys unless remapped itself (``read = "f"`` reads with
     #: ``f`` in the bulk dialog too, and its button says so).
     follows: str = ""
+    #: Keys of Textual's own (not ours to remap) that its help names after its words, each
+    #: with what it does ("": the same): named only while no command the user mapped takes
+    #: the key on its screen (``help_text``): the search box's Tab, ↓ and ctrl+u.
+    own_keys: tuple[tuple[str, str], ...] = ()
 
     def binding(self) -> Binding:
         return Binding(
@@ -139,8 +143,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("paper_end", "G,end", "scroll_bottom", "End", "Paper pane: the end of the abstract", "Paper pane", palette=False, scope="pane"),
     Command("leave_pane", "h,left", "leave", "Back to the list", "Paper pane: back to the list", "Paper pane", palette=False, scope="pane"),
     # The search box: its own keys while it has the focus (esc, ctrl+l, ctrl+s act there too)
-    Command("search_results", "enter", "submit", "Results", "Search box: go to the results, keeping the filter (Tab and ↓ too)", "Search box", palette=False, scope="search"),
-    Command("search_delete_word", "ctrl+w", "delete_left_word", "Delete word", "Search box: delete the word before the cursor (ctrl+u: everything before it)", "Search box", palette=False, scope="search"),
+    Command("search_results", "enter", "submit", "Results", "Search box: go to the results, keeping the filter", "Search box", palette=False, scope="search", own_keys=(("tab", ""), ("down", ""))),
+    Command("search_delete_word", "ctrl+w", "delete_left_word", "Delete word", "Search box: delete the word before the cursor", "Search box", palette=False, scope="search", own_keys=(("ctrl+u", "everything before it"),)),
     # Dialogs: keys of the screens that open over the main one
     Command("path_complete", "tab", "complete", "Complete", "A path field: complete the file or folder name", "Dialogs", palette=False, scope="path"),
     Command("export_markdown", "m", "choose_format('markdown')", "Markdown", "Export: Markdown", "Dialogs", palette=False, scope="export"),
@@ -151,7 +155,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("export_ris", "r", "choose_format('ris')", "RIS", "Export: RIS", "Dialogs", palette=False, scope="export"),
     Command("export_next_format", "right", "step_format(1)", "Next format", "Export: the next format (in the path field: the cursor)", "Dialogs", palette=False, scope="export"),
     Command("export_previous_format", "left", "step_format(-1)", "Previous format", "Export: the previous format", "Dialogs", palette=False, scope="export"),
-    Command("export_field", "down,up", "other_field", "Other field", "Export: between the format and the file's path (Tab too)", "Dialogs", palette=False, scope="export"),
+    Command("export_field", "down,up", "other_field", "Other field", "Export: between the format and the file's path", "Dialogs", palette=False, scope="export", own_keys=(("tab", ""),)),
     Command("export_write", "enter", "write", "Write", "Export: write the file, from anywhere in the dialog", "Dialogs", palette=False, scope="export", priority=True),
     Command("export_copy", "ctrl+y", "copy", "Copy", "Export: copy to the clipboard instead of writing a file", "Dialogs", palette=False, scope="export"),
     Command("export_cancel", "escape", "cancel", "Cancel", "Export: close without exporting", "Dialogs", palette=False, scope="export"),
@@ -281,9 +285,34 @@ def help_text(
     command: Command, keymap: Mapping[str, str] | None = None, *, web: bool = False
 ) -> str:
     """``command``'s help with the keys it names (``{leave_search}``) as ``key_named`` names
-    them after the user's remapping (``keymap``; None: the default keys, as in the README)."""
+    them after the user's remapping (``keymap``; None: the default keys, as in the README),
+    then Textual's own keys that do it too, while free (``Command.own_keys``)."""
     keys = keymap or {}
-    return _NAMED_KEY.sub(lambda found: key_named(found.group(1), keys, web=web), command.help)
+    words = _NAMED_KEY.sub(lambda found: key_named(found.group(1), keys, web=web), command.help)
+    free = [(key, did) for key, did in command.own_keys if own_key_free(key, command.scope, keys)]
+    too = " and ".join(key_word(key) for key, did in free if not did)
+    said = [f"{too} too"] if too else []
+    said += [f"{key_word(key)}: {did}" for key, did in free if did]
+    return f"{words} ({'; '.join(said)})" if said else words
+
+
+def on_screen(scope: str) -> list[Command]:
+    """The commands whose keys act on the screen ``scope``: its own, the app's, and in the
+    search box the main screen's that act while typing (Esc…)."""
+    return [c for c in COMMANDS if c.scope in (scope, "app") or (scope == "search" and c.typing)]
+
+
+def own_key_free(key: str, scope: str, keymap: Mapping[str, str]) -> bool:
+    """Whether Textual's own ``key`` (Tab moves the focus, a field's ctrl+u) still does its
+    own on the screen ``scope``: no command there takes it after the user's remapping
+    (``export_next_format = "tab"`` makes Tab choose the next format in the export dialog)."""
+    return all(key not in keys_for(c, keymap) for c in on_screen(scope))
+
+
+def key_word(key: str, *, web: bool = False) -> str:
+    """A key as a sentence names it: ``Tab``, ``Esc``, ``?``, ``ctrl+u``."""
+    label = key_label(key, web=web)
+    return _IN_WORDS.get(label, label)
 
 
 def button_label(

@@ -350,14 +350,12 @@ def _key_shown(key: str) -> str:
 def _first_clash(keymap: dict[str, str]) -> tuple[str, str, list[str]] | None:
     """The first key two commands of one screen share, one of them remapped: (key, screen,
     commands)."""
-    from tui.commands import COMMANDS, SCOPES, keys_for
+    from tui.commands import SCOPES, keys_for, on_screen
     from tui.keys import clashes, normalise_key
 
     for scope in SCOPES:
         # the search box's keys share it with the screen's that act while typing (Esc…)
-        together = [
-            c for c in COMMANDS if c.scope in (scope, "app") or (scope == "search" and c.typing)
-        ]
+        together = on_screen(scope)
         keys = {c.id: [normalise_key(k) or k for k in keys_for(c, keymap)] for c in together}
         for key, names in clashes(keys).items():
             if any(name in keymap for name in names):

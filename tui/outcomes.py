@@ -8,6 +8,7 @@ from typing import Literal
 
 from storage.files.triage_file import Change
 from storage.models import Removal
+from storage.queue import sort_said
 from storage.text.sanitize import printable
 from storage.text.words import count, plural
 from tui.session import PAPER_KINDS, Outcome
@@ -75,7 +76,8 @@ def report(
             moved = outcome.moves[0][0]
             several = count(len(outcome.moves), "paper")
             what = title_of(moved) if len(outcome.moves) == 1 else several
-            message = f"{verb} a move in the reading queue: {what}"
+            step = f"the sort of the reading queue {sort_said(outcome.sort)}"
+            message = f"{verb} {step if outcome.sort else 'a move in the reading queue'}: {what}"
             return Report(message, timeout=3, redraw=True, keep=moved)
         if not changes:
             return Report(f"Nothing to {kind}.", timeout=2)

@@ -71,6 +71,8 @@ class Operation:
     #: The places a "queue" operation gives papers of the reading queue (its ``paper_ids``:
     #: the papers moved, the others making room; none: a sort, every paper moved).
     placement: dict[str, Place] = field(default_factory=dict)
+    #: The sort that gave a "queue" operation's places (its name; "": a move by hand).
+    sort: str = ""
     #: When it was made (``time.monotonic``).
     made: float = field(default_factory=time.monotonic)
 
@@ -89,6 +91,8 @@ class Outcome:
     restored: Removal | None = None
     #: What the undo or redo of a move in the reading queue moved: (paper, before, after).
     moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)
+    #: The sort whose order that undo or redo took back or gave again ("": a move by hand).
+    sort: str = ""
 
     @property
     def papers_changed(self) -> bool:
@@ -183,14 +187,17 @@ class TriageSession:
         state = self.state
         return queue_ids(state.statuses, state.positions, state.decided_at)
 
-    def queue_placement(self, placement: Mapping[str, Place], moved: Iterable[str] = ()) -> None:
+    def queue_placement(
+        self, placement: Mapping[str, Place], moved: Iterable[str] = (), sort: str = ""
+    ) -> None:
         """Move papers in the reading queue now (in memory) and queue the move (one undo
         step): ``placement`` gives each its new place (``storage.queue.move_to``); ``moved``:
-        the papers moved, when the others only make room (none: a sort, all moved)."""
+        the papers moved, when the others only make room (none: a sort, all moved); ``sort``:
+        the sort that gave the places (its name, kept in the step for its undo to say)."""
         if not placement:
             return
         self._place_locally(placement)
-        self._submit("queue", placement=dict(placement), paper_ids=tuple(moved))
+        self._submit("queue", placement=dict(placement), paper_ids=tuple(moved), sort=sort)
 
     def queue_removal(self, paper_ids: Iterable[str] = (), list_name: str | None = None) -> None:
         """Queue the removal of papers, or of the list ``list_name`` (one undo step); what
@@ -415,12 +422,12 @@ class TriageSession:
             elif op.kind == "tags":
                 lib.set_tags(op.paper_ids[0], op.tags)
             elif op.kind == "queue":
-                lib.place_in_queue(op.placement, op.paper_ids or None)
+                lib.place_in_queue(op.placement, op.paper_ids or None, op.sort)
             elif op.kind in ("undo", "redo"):
                 done = lib.undo_step() if op.kind == "undo" else lib.redo_step()
                 outcome.changes = done.changes
                 outcome.removed, outcome.restored = done.removed, done.restored
-                outcome.moves = done.moves
+                outcome.moves, outcome.sort = done.moves, done.sort
                 starred = any(Status.STARRED in (old, new) for _p, old, new in done.changes)
                 if done.moves or starred:  # places in the queue changed: the disk says which
                     outcome.triage = lib.triage()

@@ -72,7 +72,7 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
     kind = CSL_TYPES.get(cited.kind, "document")
     if cited.kind == "misc" and cited.arxiv:
         kind = "article"  # what Zotero calls a preprint
-    item: dict[str, Any] = {"id": key, "type": kind, "title": written_text(paper.title)}
+    item: dict[str, Any] = {"id": key, "type": kind, "title": written_text(paper.title, title=True)}
     if paper.authors:
         item["author"] = [csl_name(a) for a in paper.authors]
     if cited.container:

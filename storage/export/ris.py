@@ -71,7 +71,7 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     ``tags`` (see the module)."""
     cited = citation_of(paper)
     kind = RIS_TYPES.get(cited.kind, "GEN")
-    lines = [_line("TY", kind), _line("TI", written_text(paper.title))]
+    lines = [_line("TY", kind), _line("TI", written_text(paper.title, title=True))]
     lines += [_line("AU", name) for name in map(ris_name, paper.authors) if name]
     if cited.journal:
         lines.append(_line("JO", cited.journal))

@@ -13,12 +13,13 @@ from storage.sources.venues import VenueFound, find_venue, find_year
 GROUPINGS = ("none", "tag", "venue", "list")
 
 
-def written_text(text: str) -> str:
+def written_text(text: str, *, title: bool = False) -> str:
     """A title or an abstract as an export to a file keeps it (RIS, CSL-JSON): its display
-    form (LaTeX as Unicode), its control characters as they are (a terminal shows them)."""
+    form (LaTeX as Unicode; a ``title``'s with no Markdown read, as ``Paper.display_title``),
+    its control characters as they are (a terminal shows them)."""
     from storage.text.latex import to_unicode
 
-    return to_unicode(text, shown=False)
+    return to_unicode(text, shown=False, markdown=not title)
 
 
 def statuses_for(name: str) -> frozenset[Status]:

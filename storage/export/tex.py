@@ -239,7 +239,7 @@ def tex_note(text: str) -> str:
     """A note (BibTeX's ``annote``) as ASCII LaTeX with balanced braces: each character as
     ``tex_ascii`` writes it, its spaces and lines as they are (TeX reads them as spaces), and
     no guard of ``*`` (Zotero and JabRef would show ``\\textasteriskcentered{}`` for the ``**``
-    of a Markdown note): ``storage.text.latex.tex_text`` reads it back as it was. A line
+    of a Markdown note): ``storage.text.source_text.tex_text`` reads it back as it was. A line
     that reads as an entry's start or a field's (``@comment{``, ``title = …``) starts with
     ``{}``: bibtexparser took the first for an entry, biber warns of a runaway string."""
     lines = unicodedata.normalize("NFC", text).split("\n")

@@ -418,12 +418,13 @@ class TriageChange:
             docs[pid]["q"], docs[pid]["qa"] = start + i * step, at
 
     def place(
-        self, placement: Mapping[str, Place], chosen: Collection[str] | None = None
+        self, placement: Mapping[str, Place], chosen: Collection[str] | None = None, sort: str = ""
     ) -> list[Move]:
-        """Give papers of the queue new places, as one undo step (``order``); returns the moves
-        made (none when every paper is where it was). ``chosen``: the papers whose places the
-        user chose (None: all); the others only make room, and keep when theirs was chosen
-        (``qa``): sync stamps them before a move of theirs made elsewhere, which wins."""
+        """Give papers of the queue new places, as one undo step (``order``, named by ``sort``
+        when a sort made them); returns the moves made (none when every paper is where it was).
+        ``chosen``: the papers whose places the user chose (None: all); the others only make
+        room, and keep when theirs was chosen (``qa``): sync stamps them before a move of theirs
+        made elsewhere, which wins."""
         docs = self.documents(placement)
         moves: list[Move] = []
         at = round(now(), 3)
@@ -435,7 +436,8 @@ class TriageChange:
                 docs[pid]["q"], docs[pid]["qa"] = new, made
         if moves:
             self.save(docs)
-            self.record([], ORDER, moves=[list(move) for move in moves])
+            named = {"sort": sort} if sort else {}
+            self.record([], ORDER, moves=[list(move) for move in moves], **named)
         return moves
 
     def set_note(self, paper_id: str, note: str, *, append: bool = False) -> str:

@@ -16,7 +16,8 @@ TinyDB tables:
                decisions its file carries) or ``remove`` (papers taken out: their decisions
                wait in the step's ``removal`` for an undo, see ``storage.files.removed_papers``)
                or ``order`` (the reading queue reordered: its ``moves``, each
-               ``[paper_id, old_position, new_position]``, a position ``None`` when it had none).
+               ``[paper_id, old_position, new_position]``, a position ``None`` when it had none;
+               ``sort``: the name of the sort that made it, ``storage.queue.SORTS``, if one did).
                A ``decide`` or ``restore`` step keeps ``moves`` too, of the papers it starred or
                took out of the queue: where each stood before and after, so that its undo and
                its redo put each back in its place.
@@ -60,7 +61,7 @@ DECIDE, RESTORE, REMOVE, ORDER = "decide", "restore", "remove", "order"
 Move = tuple[str, Place | None, Place | None]
 
 #: What an undo step may hold besides its changes and still be dropped once they are gone.
-_PLAIN_STEP: Final = frozenset({"at", "changes", "undone", "kind", "marked", "void"})
+_PLAIN_STEP: Final = frozenset({"at", "changes", "undone", "kind", "marked", "void", "sort"})
 
 
 def leave_steps(history: dict[str, Any], pids: Collection[str], part: str = "changes") -> None:
@@ -134,6 +135,8 @@ class Step:
     void: bool = False
     #: A removal's papers (their decisions wait in the step): what its undo brings back.
     removed: tuple[str, ...] = ()
+    #: The sort that made an ``order`` step (its name in ``storage.queue.SORTS``; "": a move).
+    sort: str = ""
 
     @property
     def counted(self) -> bool:
@@ -178,6 +181,7 @@ class Step:
             float(doc.get("marked", 0.0)),
             bool(doc.get("void", False)),
             removed,
+            str(doc.get("sort") or ""),
         )
 
 

@@ -24,7 +24,7 @@ from storage.queue.order import (
     reordered,
     sort_key,
 )
-from storage.queue.sorts import SORTS, QueueSort, SortFacts, sort_named
+from storage.queue.sorts import SORTS, QueueSort, SortFacts, sort_named, sort_said
 
 __all__ = [
     "SORTS",
@@ -38,5 +38,6 @@ __all__ = [
     "queue_ids",
     "reordered",
     "sort_key",
+    "sort_said",
     "sort_named",
 ]

@@ -6,6 +6,7 @@ order they had. It gives an order; the caller writes it as positions (one undo s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -88,6 +89,11 @@ class QueueSort:
     known: Callable[[str, SortFacts], bool] | None = None
     what_known: str = ""
 
+    @property
+    def named(self) -> str:
+        """The sort as a phrase: "by venue status" (its label up to its first comma or colon)."""
+        return re.split("[,:]", self.label)[0].lower()
+
     def none_known(self, ids: Sequence[str], facts: SortFacts) -> bool:
         """No paper of ``ids`` has what this sort reads (a rating): it can order none."""
         return self.known is not None and not any(self.known(pid, facts) for pid in ids)
@@ -142,3 +148,12 @@ def sort_named(name: str) -> QueueSort:
             return sort
     names = ", ".join(s.name for s in SORTS)
     raise ValueError(f"no sort is called {name!r} (choose from {names})")
+
+
+def sort_said(name: str) -> str:
+    """The sort an undo step names (``StepDone.sort``) as a phrase: "by venue status" (a
+    name this version does not know, written by a later one: "by NAME")."""
+    try:
+        return sort_named(name).named
+    except ValueError:
+        return f"by {name}"

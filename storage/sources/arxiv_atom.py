@@ -237,7 +237,7 @@ def _name(text: str) -> str:
     authors typed them, TeX and all (``J{\\"o}rg M{\\"u}ller``)."""
     from storage.text.latex import to_unicode
 
-    return to_unicode(text)
+    return to_unicode(text, markdown=False)
 
 
 def _https(href: str) -> str:

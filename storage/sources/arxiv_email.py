@@ -64,7 +64,7 @@ def _entry(block: str) -> tuple[dict[str, Any] | None, str]:
     fields: dict[str, Any] = {
         "title": head["title"],
         # as their authors typed them, TeX and all (``J\"org M\"uller``): in Unicode
-        "authors": to_unicode(head.get("authors") or head.get("author", "")),
+        "authors": to_unicode(head.get("authors") or head.get("author", ""), markdown=False),
         "abstract": abstract,
         "keywords": head.get("categories", "").replace(" ", ", "),
         "venue": head.get("journal-ref") or find_venue(head.get("comments", "")).text,

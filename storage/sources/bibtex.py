@@ -204,17 +204,18 @@ def _split_top(text: str, sep: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _readable(text: str) -> str:
+def _readable(text: str, *, markdown: bool = True) -> str:
+    """TeX read as Unicode; not ``markdown``: a title's or a name's ``__init__`` as it is."""
     from storage.text.latex import to_unicode
 
-    return to_unicode(text)
+    return to_unicode(text, markdown=markdown)
 
 
 def _as_source(text: str) -> str:
-    """Display text as the TeX source the library keeps titles in (``literal``)."""
-    from storage.text.latex import literal
+    """A title's display text as the TeX source the library keeps titles in (``literal``)."""
+    from storage.text.source_text import literal
 
-    return literal(text)
+    return literal(text, markdown=False)
 
 
 def _name(raw: str) -> str:
@@ -223,7 +224,7 @@ def _name(raw: str) -> str:
     pieces = _split_top(raw, ",")
     if len(pieces) >= 2:
         raw = flat_name(pieces[0], pieces[-1], " ".join(pieces[1:-1]))
-    return " ".join(_readable(raw).split())
+    return " ".join(_readable(raw, markdown=False).split())
 
 
 def authors_of(raw: str) -> tuple[str, ...]:
@@ -359,7 +360,7 @@ def _note(fields: Mapping[str, str]) -> tuple[str, str]:
 def _users_note(fields: Mapping[str, str]) -> str:
     """The user's own note: Zotero, JabRef, Mendeley and our export write it in ``annote``
     (biblatex names it ``annotation``), plain text but for its TeX escapes, line by line."""
-    from storage.text.latex import tex_text
+    from storage.text.source_text import tex_text
 
     return tex_text(_first(fields, ("annote", "annotation")).replace("\r\n", "\n")).strip()
 
@@ -409,7 +410,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         date = ""  # no ISO date to keep as the paper's date
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
-        "title": _as_source(_readable(dialects.full_title(fields))),
+        "title": _as_source(_readable(dialects.full_title(fields), markdown=False)),
         "abstract": fields.get("abstract", ""),
         # a book or proceedings volume that names only its editors is cited by them (as
         # BibTeX's styles and CSL do): they are its people, never added to its authors

@@ -43,8 +43,8 @@ from storage.sources.records import (
     note_and_code,
     opening,
 )
-from storage.text.latex import literal
 from storage.text.rich_text import plain_title
+from storage.text.source_text import literal
 
 CSL_SUFFIXES: Final = (".csl-json",)
 #: How our export names its files (``storage.export.csl_json``): a name, not a suffix.
@@ -197,7 +197,7 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
         fields["title_derived"] = custom.get("title_derived") is True
         for name in ("title", "abstract"):
             if isinstance(fields.get(name), str):
-                fields[name] = literal(fields[name])
+                fields[name] = literal(fields[name], markdown=name != "title")
     return fields
 
 

@@ -4,7 +4,7 @@ Both the reading-list form (``- [ ] **[Title](url)** · Oral — [code](…) —
 form before it (``- **[Title](url)** · Oral · starred``), with each entry's ``Authors``,
 ``Code``, ``Tags`` and facts lines, its abstract (``  > …``), its note and the lists an HTML
 comment names (``storage.export.markdown`` writes them). The text is display text: it is
-kept so that it shows as written (``storage.text.latex.literal``). Its decisions are read as
+kept so that it shows as written (``storage.text.source_text.literal``). Its decisions are read as
 our other exports' are: a status an entry names, else the heading's (``Starred papers: …``),
 else ``[x]`` for a paper read.
 
@@ -21,8 +21,8 @@ from typing import Any, Final
 from storage.errors import SourceError
 from storage.models import Status
 from storage.sources.records import SNIFF_CHARS, Fit, Reader, ReadResult, first_line
-from storage.text.latex import literal
 from storage.text.markdown_html import html_restored
+from storage.text.source_text import literal
 
 MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
 _HEADING: Final = re.compile(r"^# (?P<what>.*) \((?P<count>[\d,]+) papers?\)\s*$")
@@ -88,7 +88,9 @@ class _Entry:
         derived = rest.endswith(f" {TITLE_DERIVED_MARK}")
         rest = rest.removesuffix(f" {TITLE_DERIVED_MARK}")
         self.fields: dict[str, Any] = {
-            "title": literal(unescape(match["linked"] or match["plain"] or "").strip()),
+            "title": literal(
+                unescape(match["linked"] or match["plain"] or "").strip(), markdown=False
+            ),
             "title_derived": derived,
             "url": _url(match["url"] or ""),
         }

@@ -37,8 +37,8 @@ from storage.sources.dates import no_year, typed_date
 from storage.sources.fields import keywords_before_tags
 from storage.sources.links import web_url
 from storage.sources.records import Fit, Reader, ReadResult, note_and_code
-from storage.text.latex import literal
 from storage.text.rich_text import plain_title
+from storage.text.source_text import literal
 
 #: What our RIS export says in ``U2`` of a paper whose title was derived from its abstract.
 TITLE_DERIVED: Final = "Title derived from the abstract"
@@ -256,7 +256,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["links_given"] = True
         for name in ("title", "abstract"):
             if isinstance(fields.get(name), str):
-                fields[name] = literal(fields[name])
+                fields[name] = literal(fields[name], markdown=name != "title")
     elif isinstance(fields.get("title"), str):  # Zotero's rich text, Scopus's ``<inf>``
         fields["title"] = plain_title(fields["title"])
     return {k: v for k, v in fields.items() if v}

@@ -3,6 +3,7 @@
 - ``normalize``: the forms in which text is compared (``fold``) and keyed (``key``);
 - ``symbols``: the LaTeX symbol tables (Greek letters, operators, accents, math alphabets, scripts);
 - ``latex``: the one LaTeX and Markdown to Unicode converter (``to_unicode``), for display;
+- ``source_text``: display text written back as the converter's source (``literal``);
 - ``highlight``: where the words a search matched occur in a text (``highlight_spans``);
 - ``sanitize``: text safe for a terminal, control characters made visible (``printable``);
 - ``words``: numbers in sentences, the noun in the right number (``count``: "1 paper").

@@ -48,7 +48,7 @@ from storage.text.tex_commands import (
     more_symbols,
 )
 
-__all__ = ["literal", "tex_text", "to_unicode"]
+__all__ = ["to_unicode"]
 
 
 # Control characters are shown, never obeyed nor hidden (as ``storage.text.sanitize`` shows
@@ -545,12 +545,12 @@ class _Parser:
         return ESCAPES.get(name, name), j
 
 
-def _render_paragraph(paragraph: str, spaced: bool = True) -> str:
+def _render_paragraph(paragraph: str, spaced: bool = True, markdown: bool = True) -> str:
     """Render one paragraph: links, TeX, quotes and Markdown emphasis, spaces collapsed (not
-    without ``spaced``: see ``to_unicode``)."""
-    if "](" in paragraph:
+    without ``spaced``; no Markdown without ``markdown``: see ``to_unicode``)."""
+    if markdown and "](" in paragraph:
         paragraph = _MD_LINK_RE.sub(_markdown_link, paragraph)
-    if "<" in paragraph:
+    if markdown and "<" in paragraph:
         paragraph = _AUTOLINK_RE.sub(r"\1", paragraph)
     has_tex = any(marker in paragraph for marker in _TEX_MARKERS_BUT_LINKS) or (
         "://" in paragraph and "*" in paragraph
@@ -558,12 +558,12 @@ def _render_paragraph(paragraph: str, spaced: bool = True) -> str:
     text = _Parser(paragraph).render() if has_tex else paragraph
     if "`" in text or "''" in text:
         text = text.replace("``", "“").replace("''", "”")
-        text = _CODE_SPAN_RE.sub(r"\1", text)
+        text = _CODE_SPAN_RE.sub(r"\1", text) if markdown else text
         text = _SINGLE_QUOTE_RE.sub(r"‘\1’", text)
-    if "*" in text:
+    if markdown and "*" in text:
         text = _STRONG_STAR_RE.sub(r"\1", text)
         text = _EM_STAR_RE.sub(r"\1", text)
-    if "_" in text:
+    if markdown and "_" in text:
         text = _STRONG_USCORE_RE.sub(r"\1", text)
         text = _EM_USCORE_RE.sub(r"\1", text)
     text = text.replace(STAR, "*").replace(USCORE, "_")
@@ -607,7 +607,7 @@ def _without_controls(text: str, shown: bool = True) -> str:
     return text.translate(table) if _CONTROL_RE.search(text) else text
 
 
-def _render(text: str, spaced: bool = True, shown: bool = True) -> str:
+def _render(text: str, spaced: bool = True, shown: bool = True, markdown: bool = True) -> str:
     """Render a whole text; paragraphs (blank-line separated) are kept apart by "\\n\\n"."""
     if "{U+" in text:
         text = _UNIHEX_RE.sub(_unihex, text)
@@ -618,11 +618,11 @@ def _render(text: str, spaced: bool = True, shown: bool = True) -> str:
         return "\n\n".join(p for p in paragraphs if p)
     if "&" in text:
         text = _without_controls(_ENTITY_RE.sub(_entity, text), shown)
-    paragraphs = (_render_paragraph(p, spaced) for p in _PARAGRAPH_RE.split(text))
+    paragraphs = (_render_paragraph(p, spaced, markdown) for p in _PARAGRAPH_RE.split(text))
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def to_unicode(text: str, *, spaced: bool = True, shown: bool = True) -> str:
+def to_unicode(text: str, *, spaced: bool = True, shown: bool = True, markdown: bool = True) -> str:
     """Return the display form of an abstract or title: LaTeX and Markdown made readable.
 
     Math and commands become Unicode (`$\\ell_{2}$` → `ℓ₂`, `\\textbf{x}` → `x`), HTML
@@ -638,66 +638,14 @@ def to_unicode(text: str, *, spaced: bool = True, shown: bool = True) -> str:
 
     Not ``shown``, control characters neither a space nor a line's end (ESC, BEL, DEL, the
     8-bit CSI) are kept, not shown (``␛``): an export to a file keeps the text.
+
+    Without ``markdown``, no Markdown is read (emphasis, code spans, links): a title's
+    ``__init__``, ``*args`` and backticks are its characters; its LaTeX is still read.
     """
     if not isinstance(text, str) or not text:
         return ""
     try:
-        return _render(text, spaced, shown)
+        return _render(text, spaced, shown, markdown)
     except Exception:  # pragma: no cover - defensive only
         # The renderer is written to be total; should a bug slip through, show the source.
         return "\n\n".join(" ".join(p.split()) for p in _PARAGRAPH_RE.split(text) if p.strip())
-
-
-# How ``literal`` writes a character the converter would read as markup.
-_LITERAL = str.maketrans({
-    "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "~": "\\textasciitilde{}",
-    "^": "\\textasciicircum{}", "_": "\\textunderscore{}", "*": "\\textasteriskcentered{}",
-    "&": "\\&", "%": "\\%", "#": "\\#", "`": "\\textasciigrave{}", "[": "{[}", "<": "{<}",
-})  # fmt: skip
-
-
-def literal(text: str) -> str:
-    """Text whose display (``to_unicode``) is ``text`` itself, for text that is already
-    display text (a plain-text format papers-tui wrote: its CSL-JSON, RIS, Markdown): as it is
-    when it reads as itself, else with what reads as markup escaped (``{Y}`` → ``\\{Y\\}``,
-    ``350M~66B`` → ``350M\\textasciitilde{}66B``); as it is when even that does not read back.
-    Its control characters are text too (an export to a file keeps them: not ``shown``)."""
-    if not text or to_unicode(text, shown=False) == text:
-        return text
-    escaped = text.translate(_LITERAL).replace("--", "-{}-").replace("''", "'{}'")
-    return escaped if to_unicode(escaped, shown=False) == text else text
-
-
-#: Where a TeX escape starts in text written plain but for its escapes: a command (``\&``,
-#: ``\textbackslash{}``), a group (``{\"u}``, ``{$\lbrace$}``), a tie.
-_ESCAPE_START = re.compile(r"\\(?:[A-Za-z]+(?:\{\})?|.?)|[{~]", re.DOTALL)
-
-
-def tex_text(text: str) -> str:
-    """Text written as it reads but for its TeX escapes (a BibTeX note: ours, Zotero's,
-    JabRef's), as it was: each escape through ``to_unicode`` (``{\\"u}`` → ü, ``\\%`` → %),
-    every other character as written, with no Markdown read into it (``[a](b)``, a code
-    span, ``''``: a note's own Markdown) and its spaces and lines as they are; composed (NFC:
-    ``{e}`` and an ogonek's ``U+0328`` are ``ę``)."""
-    out: list[str] = []
-    at = 0
-    while (found := _ESCAPE_START.search(text, at)) is not None:
-        out.append(text[at : found.start()])
-        end = found.end() if found.group() != "{" else _group_end(text, found.start())
-        out.append("\u00a0" if found.group() == "~" else to_unicode(text[found.start() : end]))
-        at = end
-    return unicodedata.normalize("NFC", "".join(out) + text[at:])
-
-
-def _group_end(text: str, start: int) -> int:
-    """Where the group opening at ``start`` ends: past its matching ``}`` (an escaped brace
-    is no brace), or the end of the text."""
-    depth = 0
-    at = start
-    while at < len(text):
-        ch = text[at]
-        at += 2 if ch == "\\" else 1
-        depth += 1 if ch == "{" else -1 if ch == "}" else 0
-        if depth == 0:
-            return at
-    return len(text)

@@ -133,6 +133,11 @@ def test_queue_sort_and_the_starred_export_in_queue_order(
     # was not its place in the queue, moved or not)
     moved = int(out.split(": ")[1].split()[0])
     assert undone.startswith(f"undo: {moved} paper{'s' if moved != 1 else ''} moved back")
+    # the sort's undo says it was the sort, as the app does (it said as for a move by hand)
+    assert undone.split("\n")[0].endswith(" in the reading queue (the sort by length)")
+    redone = ok(run("--home", home, "redo", env=env)).split("\n")[0]
+    assert redone.endswith("moved again in the reading queue (the sort by length)"), redone
+    ok(run("--home", home, "undo", env=env))
     # to the top and back to where it was: the order of the stars, places no longer 1, 2, 3…
     ok(run("--home", home, "queue", "move", ids[4], "--to", "bottom", env=env))
     assert queue_ids(home, env) == ids

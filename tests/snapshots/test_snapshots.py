@@ -124,3 +124,31 @@ def test_marked_view(snap_compare: Any, seeded_home: Path) -> None:
         await pilot.pause(0.1)
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+def test_rated_venue(snap_compare: Any, home: Path, tmp_path: Path) -> None:
+    """A fetched venue's ratings in the list's rating column (a paper without one: blank)."""
+    import json
+
+    statuses = ["Oral", "Poster", "Spotlight", "Poster", "Poster", "Rejected"]
+    records = [
+        {
+            "title": f"Paper {i} on {topic}",
+            "abstract": f"We study {topic} in paper {i}, with its reviews.",
+            "status": status,
+            **({"ratings": ratings} if ratings else {}),
+        }
+        for i, (topic, status, ratings) in enumerate(
+            zip(
+                ["diffusion", "graphs", "agents", "retrieval", "proofs", "robots"],
+                statuses,
+                [[8, 8, 10], [6, 5, 6], [], [3, 5, 6, 5], [10, 10, 10], [1, 3]],
+                strict=True,
+            )
+        )
+    ]
+    source = tmp_path / "venue.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    Library(home).import_file(source)
+    app = make_app(home)
+    assert snap_compare(app, terminal_size=(120, 36), run_before=settle)

@@ -349,6 +349,33 @@ async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None
         assert "\x1b" not in shown.plain
 
 
+async def test_a_titles_underscores_and_asterisks_show_everywhere(
+    home: Path, tmp_path: Path
+) -> None:
+    """Titles went through the abstract's Markdown reading: ``__init__ considered harmful``
+    showed as "init considered harmful" in the list, the pane, the queue and the toasts."""
+    titles = ["__init__ considered harmful", "Using *args and **kwargs", "The `yield` _keyword_"]
+    rows = [
+        {"title": t, "abstract": f"Abstract {i}, long enough to be one."}
+        for i, t in enumerate(titles)
+    ]
+    (tmp_path / "code.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    Library(home).import_file(tmp_path / "code.jsonl")
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.pause(0.1)
+        for y, title in enumerate(titles):
+            assert title in plist(app).render_line(y).text
+        pane = app.main_screen.query_one(PaperPane)
+        assert pane.text.plain.startswith(titles[0])
+        await pilot.press("s", "u")  # starred, then undone: the toast names the paper
+        await wait_for(pilot, lambda: f"Undid: {titles[0]} → inbox" in messages(app))
+        await pilot.press("s", "2")  # the reading queue
+        await wait_for(pilot, lambda: titles[0] in plist(app).render_line(0).text)
+        assert pane.text.plain.startswith(titles[0])
+
+
 @pytest.mark.parametrize("size", [(40, 12), (60, 20), (30, 8)])
 async def test_narrow_terminals_stack_and_do_not_crash(
     seeded_home: Path, size: tuple[int, int]

@@ -89,3 +89,35 @@ def test_facts_are_numbers_as_people_write_them() -> None:
     assert paper_facts(paper(citations=12_345, booktitle="NeurIPS")) == (
         "NeurIPS · 12,345 citations"
     )
+
+
+async def test_the_list_rows_show_the_rating_when_the_library_has_ratings(
+    home: Path, tmp_path: Path
+) -> None:
+    """A user triaging a fetched venue by its ratings saw them only in the pane: the rows
+    now have a rating column, in a library that has ratings (a blank cell for a paper
+    without one), as narrow as a rating."""
+    Library(home).import_file(_list(tmp_path))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        titles = [p.display_title for p in app.papers]
+
+        def row(title: str) -> str:
+            return plist(app).render_line(titles.index(title)).text
+
+        await wait_for(pilot, lambda: " 6.5 " in row("Rated paper about diffusion"))
+        rated, hostile = row("Rated paper about diffusion"), row("Hostile facts paper")
+        plain = row("Plain paper about graphs")
+        assert rated.index(" 6.5 ") == hostile.index(" 5.7 ")  # one column, one decimal
+        assert plain[rated.index(" 6.5 ") : rated.index(" 6.5 ") + 5] == " " * 5
+        assert len(rated) == len(plain) == len(hostile)
+        assert rated.startswith(" · Rated paper about diffusion ")
+
+
+def test_a_rating_cell_is_five_cells_whatever_the_rating() -> None:
+    from tui.widgets.paper_list import rating_cell
+
+    assert rating_cell(6.5) == "  6.5" and rating_cell(5.666) == "  5.7"
+    assert rating_cell(10) == " 10.0" and rating_cell(123.4) == "  123"
+    assert {rating_cell(v) for v in (None, "7", float("nan"), True)} == {" " * 5}

@@ -163,6 +163,34 @@ async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
     assert sum(n for _w, n in stats.queue.per_week) == 1
 
 
+async def test_the_undo_and_redo_of_a_sort_say_it_was_the_sort(seeded_home: Path) -> None:
+    """They said "Undid a move in the reading queue: …", as for a move by hand."""
+    ids = queued(seeded_home, 6)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "G", "left_curly_bracket")  # the last to the top
+        await pilot.press("Q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
+        await pilot.press("down", "down", "down", "down", "enter")  # by when starred
+        await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()] == ids)
+        await settled(pilot)
+        await pilot.press("u")
+        # (the sort moved one paper, the fewest places: its title is named)
+        undid = "Undid the sort of the reading queue by when you starred them: "
+        await wait_for(pilot, lambda: any(m.startswith(undid) for m in messages(app)))
+        await settled(pilot)
+        await pilot.press("ctrl+r")
+        redid = "Redid the sort of the reading queue by when you starred them: "
+        await wait_for(pilot, lambda: any(m.startswith(redid) for m in messages(app)))
+        await settled(pilot)
+        await pilot.press("u", "u")  # the sort, then the move by hand: said as before
+        moved = "Undid a move in the reading queue: "
+        await wait_for(pilot, lambda: any(m.startswith(moved) for m in messages(app)))
+        await settled(pilot)
+    assert Library(seeded_home).queue() == ids
+
+
 async def test_a_sort_that_moves_nothing_says_so_and_makes_no_step(seeded_home: Path) -> None:
     ids = queued(seeded_home, 4)
     app = make_app(seeded_home)

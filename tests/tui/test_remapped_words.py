@@ -6,11 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Console
+from textual.containers import VerticalScroll
 from textual.screen import Screen
+from textual.widgets import Label
 
-from tests.tui.helpers import make_app, opened, ready
+from tests.tui.helpers import make_app, opened, ready, wait_for
 from tui.commands import key_table
+from tui.screens.export import ExportScreen
 from tui.screens.help import HelpScreen
+from tui.stray_keys import GAP_S
 
 
 def config(home: Path, *settings: str) -> None:
@@ -88,7 +92,7 @@ async def test_the_palette_key_is_remapped_and_named_so(seeded_home: Path) -> No
         shown = " ".join(as_text(help_screen.table(wide=True)).split())
         assert "(later ones: ctrl+k, Search: NAME)" in shown
         assert help_screen.query_one(".dialog").border_subtitle == (
-            "Esc closes · ctrl+k: command palette"
+            "Esc, q, ? close · ctrl+k: command palette"
         )
         await pilot.press("escape")
         await opened(pilot, "ctrl+k", Palette)
@@ -275,3 +279,61 @@ async def test_the_help_key_as_remapped_closes_the_help_it_opened(seeded_home: P
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_the_helps_subtitle_names_every_closing_key_as_remapped(seeded_home: Path) -> None:
+    """It said "esc closes": q and ``?`` close it too, and so does the help's own key
+    remapped (``help = "f10"``), which it never named."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await opened(pilot, "question_mark", HelpScreen)
+        subtitle = screen.query_one(VerticalScroll).border_subtitle
+        assert subtitle == "Esc, q, ? close · ctrl+p: command palette"
+    config(seeded_home, 'help_close = "x"', 'help = "f10"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await opened(pilot, "f10", HelpScreen)
+        assert screen.query_one(VerticalScroll).border_subtitle.startswith("x, f10 close · ")
+
+
+async def test_textuals_own_keys_are_named_only_while_no_remapped_key_takes_them(
+    seeded_home: Path,
+) -> None:
+    """The help said "(ctrl+u: everything before it)" with ``search_delete_word = "ctrl+u"``
+    (ctrl+u then deleted a word), and "Tab too" where a command remapped to Tab took it."""
+    config(
+        seeded_home,
+        'search_delete_word = "ctrl+u"',
+        'clear_search = "tab"',
+        'export_next_format = "tab"',
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        assert app.config_problems == []
+        await pilot.press("slash", *"graph neural", "ctrl+u")
+        await wait_for(pilot, lambda: app.main_screen.search_box.value == "graph ")
+        await pilot.press("tab")  # the search cleared, not left for the results
+        await wait_for(pilot, lambda: app.main_screen.search_box.value == "")
+        assert app.main_screen.search_box.has_focus
+        await pilot.press("escape")
+        await pilot.pause(GAP_S + 0.1)
+        screen = await opened(pilot, "question_mark", HelpScreen)
+        assert isinstance(screen, HelpScreen)
+        shown = " ".join(as_text(screen.table(dialogs=True, wide=True)).split())
+        assert "Search box: delete the word before the cursor search_delete_word" in shown
+        assert "everything before it" not in shown
+        assert "keeping the filter (↓ too)" in shown
+        assert "Export: between the format and the file's path export_field" in shown
+        await pilot.press("escape")
+        await pilot.pause(GAP_S + 0.1)
+        export = await opened(pilot, "e", ExportScreen)
+        labels = " ".join(str(label.render()) for label in export.query(Label))
+        assert "(↓ goes there, where Tab completes)" in labels and "Tab or" not in labels
+    # the defaults name them, as the README does
+    table = key_table()
+    assert "keeping the filter (Tab and ↓ too)" in table
+    assert "delete the word before the cursor (ctrl+u: everything before it)" in table
+    assert "the format and the file's path (Tab too)" in table

@@ -332,7 +332,8 @@ def test_readers_take_hostile_input_in_linear_time(reader: Reader) -> None:
 
 
 def test_latex_through_pylatexenc_tables_and_accents_on_dotless_i() -> None:
-    from storage.text.latex import literal, to_unicode
+    from storage.text.latex import to_unicode
+    from storage.text.source_text import literal
 
     assert to_unicode(r"A 10\texteuro{} budget") == "A 10€ budget"
     assert to_unicode(r"Mart{\`\i}n and V{\'{\i}}ctor and {\"\i}") == "Martìn and Víctor and ï"

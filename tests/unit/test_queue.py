@@ -89,6 +89,24 @@ def test_each_move_and_each_sort_is_one_undo_step(tmp_path: Path) -> None:
     assert library.statuses() == dict.fromkeys(ids, Status.STARRED)  # no status touched
 
 
+def test_an_undo_step_of_a_sort_names_the_sort_and_one_of_moves_none(tmp_path: Path) -> None:
+    """A sort's step said only what it moved: the app's undo said "Undid a move in the
+    reading queue: 5 papers", as for a paper moved by hand."""
+    library, ids = starred(tmp_path, 5)
+    library.move_in_queue(ids[4], "top")
+    library.sort_queue("starred")
+    undone = library.undo_step()
+    assert undone.moves and undone.sort == "starred"
+    assert library.redo_step().sort == "starred"
+    library.undo()
+    assert library.undo_step().sort == ""  # the move by hand
+    state = library.triage()
+    queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
+    placement = reordered(queue, list(reversed(ids)))
+    assert library.place_in_queue(placement, sort="venue")  # the app's sort, written so
+    assert library.undo_step().sort == "venue"
+
+
 def test_a_sort_that_moves_no_paper_is_no_step(tmp_path: Path) -> None:
     """Before, the sort numbered the places anew (a move top made 0, 1, 2…) and kept that as
     a step: ``papers undo`` then undid it, said "3 papers moved back" and changed nothing, and

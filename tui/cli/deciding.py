@@ -121,10 +121,12 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
     elif done.removed:
         say_removal(done.removed, "Removed {} again; `papers undo` puts {it} back.")
     elif done.moves:
+        from storage.queue import sort_said
         from storage.text.words import count
 
         moved = "moved back" if what == "undo" else "moved again"
-        say(f"{what}: {count(len(done.moves), 'paper')} {moved} in the reading queue")
+        sort = f" (the sort {sort_said(done.sort)})" if done.sort else ""
+        say(f"{what}: {count(len(done.moves), 'paper')} {moved} in the reading queue{sort}")
         queue = library.queue()
         for pid, _old, _new in done.moves[:10]:
             if pid in queue:

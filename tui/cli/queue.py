@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -136,7 +135,7 @@ def cmd_queue_sort(args: argparse.Namespace) -> int:
     moved = len(library.sort_queue(sort.name))
     after = library.queue()
     undo = " (papers undo puts them back)" if moved else ""
-    named = re.split("[,:]", sort.label)[0].lower()  # "by venue status" ("…: orals: 0 moved")
+    named = sort.named  # "by venue status" ("…: orals: 0 moved")
     say(f"Sorted {count(len(after), 'paper')} {named}: {count(moved, 'paper')} moved{undo}")
     return 0
 

@@ -60,7 +60,7 @@ def say_removal(removal: Removal, headline: str) -> None:
     from storage.text.latex import to_unicode
 
     shown = zip(removal.ids[:_SHOWN], removal.titles[:_SHOWN], strict=True)
-    say(*(f"  {pid}  {to_unicode(title)}" for pid, title in shown))
+    say(*(f"  {pid}  {to_unicode(title, markdown=False)}" for pid, title in shown))
     if n > _SHOWN:
         say(f"  … and {n - _SHOWN:,} more")
     if removal.kept:

@@ -30,7 +30,16 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.words import count
 from tui import links
-from tui.commands import BY_ID, COMMANDS, bindings, button_label, key_label, key_named, keys_for
+from tui.commands import (
+    BY_ID,
+    COMMANDS,
+    bindings,
+    button_label,
+    key_label,
+    key_named,
+    keys_for,
+    own_key_free,
+)
 from tui.key_gate import expect_screen, screen_arrived, screen_stays
 from tui.paths import typed_path, unsure_name
 from tui.text import printable
@@ -207,7 +216,9 @@ class ExportScreen(ModalScreen[None]):
             )
             with Shrinking(id="export-format-about"):
                 yield Static(self._format_words(), id="export-format-words", classes="note")
-                there = f"Tab or {self._key('export_field')} goes there"  # (Tab: Textual's)
+                there = f"{self._key('export_field')} goes there"
+                if own_key_free("tab", "export", self.keymap):  # Textual's, unless taken
+                    there = f"Tab or {there}"
                 if web:
                     yield Label(Text(f"Download as ({there}):"))
                 else:

@@ -21,6 +21,7 @@ from tui.commands import (
     help_text,
     key_label,
     key_named,
+    key_word,
     keys_for,
 )
 from tui.text import printable
@@ -56,8 +57,8 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog dialog-wide") as box:
             box.border_title = "Keys"
             web = self.app.is_web
-            close, palette = (key_named(c, self.keymap, web=web) for c in ("help_close", "palette"))
-            box.border_subtitle = f"{close} closes · {palette}: command palette"
+            palette = key_named("palette", self.keymap, web=web)
+            box.border_subtitle = f"{self.closing_keys()} · {palette}: command palette"
             undo = key_label(keys_for(BY_ID["undo"], self.keymap)[0], web=web)
             yield Static(Text(intro(undo), style="italic"), classes="help-intro")
             if self.problems:
@@ -67,6 +68,13 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(said, classes="help-intro help-problems")
             yield Static(id="help-main")
             yield Static(id="help-dialogs")
+
+    def closing_keys(self) -> str:
+        """``Esc, q, ? close``: every key that closes the help as remapped, its own key (the
+        help's, which closes it too: ``on_key``) among them; it named only the first."""
+        keys = keys_for(BY_ID["help_close"], self.keymap) + keys_for(BY_ID["help"], self.keymap)
+        shown = [key_word(key, web=self.app.is_web) for key in dict.fromkeys(keys)]
+        return f"{', '.join(shown)} {'closes' if len(shown) == 1 else 'close'}"
 
     def on_key(self, event: events.Key) -> None:
         """The key that opens the help closes it too, as remapped (``?``, the default one, is

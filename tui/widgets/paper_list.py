@@ -31,6 +31,8 @@ STATUS_MARKS = {
 #: Venue badges worth a column's colour; posters (most papers) show none, other statuses are
 #: shown quietly by their first letters.
 VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": ""}
+#: From this many columns, the rows of a library with ratings show each paper's.
+RATED_WIDTH = 50
 
 
 class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=False):
@@ -133,6 +135,8 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
         self._last_announced: str | None = "\0"
         #: Set for the time of a frame: the first row shown and the cursor.
         self._frame: tuple[int, int] | None = None
+        #: Whether the rows have a rating column (the library has ratings: ``show_ratings``).
+        self._rated = False
 
     @property
     def allow_vertical_scroll(self) -> bool:
@@ -178,6 +182,14 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
         set_virtual_size(self, Size(self.size.width, len(rows)))
         self._move(self._landing(rows, keep, cursor), center=keep is not None)
         self.refresh()
+
+    def show_ratings(self, rated: bool) -> None:
+        """Give the rows a rating column (``rated``: some paper of the library has a review
+        rating, as the search index tells once built), or take it away."""
+        if rated != self._rated:
+            self._rated = rated
+            self._line_cache.clear()
+            self.refresh()
 
     def _landing(self, rows: Sequence[int], keep: str | None, cursor: int | None) -> int:
         """The row ``show(rows, keep=keep, cursor=cursor)`` puts the cursor on."""
@@ -384,6 +396,9 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
             Segment(STATUS_MARKS[status] + " ", status_style),
         ]
         right: list[Segment] = []
+        if self._rated and width >= RATED_WIDTH:
+            rating_style = self._style("paper-list--dim", marked, is_cursor)
+            right.append(Segment(rating_cell(paper.fact("rating")), rating_style))
         if width >= 40:
             venue = VENUE_SHORT.get(paper.venue_status)
             component = f"paper-list--{paper.venue_status.lower()}" if venue else ""
@@ -420,3 +435,12 @@ def _top_for(cursor: int, top: int, height: int, total: int, center: bool) -> in
     elif cursor >= top + height:
         top = cursor - height + 1
     return max(0, min(top, total - height))
+
+
+def rating_cell(rating: object) -> str:
+    """A paper's review rating in the list's rating column, five cells: `` 6.5``, `` 10.0``,
+    blank for none (a rating of 100 or more, which no venue gives, is cut to its first digits)."""
+    if not isinstance(rating, int | float) or isinstance(rating, bool) or rating != rating:
+        return " " * 5
+    shown = f"{rating:.1f}" if abs(rating) < 99.95 else f"{rating:.0f}"
+    return f" {shown[:4]:>4}"

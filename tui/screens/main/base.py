@@ -373,6 +373,7 @@ class MainBase(AfterFrameScreen[None]):
         if index is None:
             index = SearchIndex(papers)
         release_memory()
-        self.post_message(IndexReady(papers, index))
+        # asked here, off the UI thread: the rating column the list shows when there are some
+        self.post_message(IndexReady(papers, index, rated=index.has_number("rating")))
         if built and version is not None:
             save_index(path, version, index)  # after: the search is ready first

@@ -10,7 +10,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from storage.models import Paper
-from storage.queue import QueueOrder, SortFacts, move_to, queue_empty, reordered, sort_named
+from storage.queue import (
+    QueueOrder,
+    QueueSort,
+    SortFacts,
+    move_to,
+    queue_empty,
+    reordered,
+    sort_named,
+)
 from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
@@ -137,7 +145,7 @@ class QueuePart(MainBase):
                 self.app.call_from_thread(self._unsorted, unsorted)
                 return
             order = sort.order(ids, facts)
-            self.app.call_from_thread(self._sorted, sort.label, order)
+            self.app.call_from_thread(self._sorted, sort, order)
 
         self.run_worker(
             work, thread=True, exclusive=True, group="queue", exit_on_error=False,
@@ -151,26 +159,26 @@ class QueuePart(MainBase):
         self.notify(said, timeout=4, markup=False)
         screen_arrived(self.app)
 
-    def _sorted(self, label: str, order: Sequence[str]) -> None:
+    def _sorted(self, sort: QueueSort, order: Sequence[str]) -> None:
         try:
-            self._show_sorted(label, order)
+            self._show_sorted(sort, order)
         finally:
             screen_arrived(self.app)
 
-    def _show_sorted(self, label: str, order: Sequence[str]) -> None:
+    def _show_sorted(self, sort: QueueSort, order: Sequence[str]) -> None:
         state = self.session.state
         queue = QueueOrder.of(state.statuses, state.positions, state.decided_at)
         order = [pid for pid in order if pid in queue.keys]
         sorted_ids = set(order)
         order += [pid for pid in queue.ids if pid not in sorted_ids]  # starred meanwhile
         placement = reordered(queue, order)
-        what = label[:1].lower() + label[1:]
+        what = sort.label[:1].lower() + sort.label[1:]
         if not placement:  # no step: an undo would undo nothing
             said = f"Nothing moved: the queue is already sorted {what}."
             self.notify(said, timeout=4, markup=False)
             return
         before = self.session.version
-        self.session.queue_placement(placement)
+        self.session.queue_placement(placement, sort=sort.name)
         self.view.counts_unchanged(before)
         if self.view.tab == "starred":
             self.rebuild(cursor=0, counts=False)
