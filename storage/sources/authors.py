@@ -132,9 +132,17 @@ def last_first(value: str) -> str:
     last, *rest = value.split(",")
     if not "".join(rest).strip():
         return " ".join(last.split())
-    if is_organization(last):
+    if _organization_first(last):
         return " ".join(value.split())
     return flat_name(last, rest[0], " ".join(rest[1:]))
+
+
+def _organization_first(last: str) -> bool:
+    """Whether what comes before a name's comma names an organization (``University of
+    California``), not a person's family name: one of particles and a word is a person's,
+    whatever the word (``Du Center``, ``De La Academy``: ``Marie Du Center``)."""
+    *before, _ = last.split() or [""]
+    return is_organization(last) and not all(w.casefold() in PARTICLES for w in before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +207,7 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
             # an organization is as written (``University of California, Berkeley``)
-            named = [p for p in parts if not is_organization(p.split(",")[0])]
+            named = [p for p in parts if not _organization_first(p.split(",")[0])]
             if named and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in named):
                 parts = [p if p not in named else last_first(p) for p in parts]
     else:
