@@ -207,9 +207,12 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
             # an organization is as written (``University of California, Berkeley``)
-            named = [p for p in parts if not _organization_first(p.split(",")[0])]
-            if named and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in named):
-                parts = [p if p not in named else last_first(p) for p in parts]
+            named = [not _organization_first(p.split(",")[0]) for p in parts]
+            people = [p for p, person in zip(parts, named, strict=True) if person]
+            if people and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in people):
+                parts = [
+                    last_first(p) if person else p for p, person in zip(parts, named, strict=True)
+                ]
     else:
         parts = value
     names = (" ".join(p.split()) for p in parts if p and p.strip())
