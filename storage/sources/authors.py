@@ -208,8 +208,8 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
             parts = [p for p in parts if p.strip()]
             # an organization is as written (``University of California, Berkeley``)
             named = [not _organization_first(p.split(",")[0]) for p in parts]
-            people = [p for p, person in zip(parts, named, strict=True) if person]
-            if people and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in people):
+            persons = [p for p, person in zip(parts, named, strict=True) if person]
+            if persons and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in persons):
                 parts = [
                     last_first(p) if person else p for p, person in zip(parts, named, strict=True)
                 ]
