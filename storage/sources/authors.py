@@ -141,8 +141,10 @@ def _organization_first(last: str) -> bool:
     """Whether what comes before a name's comma names an organization (``University of
     California``), not a person's family name: one of particles and a word is a person's,
     whatever the word (``Du Center``, ``De La Academy``: ``Marie Du Center``)."""
-    *before, _ = last.split() or [""]
-    return is_organization(last) and not all(w.casefold() in PARTICLES for w in before)
+    if not is_organization(last):  # (one word, most names: at once)
+        return False
+    *before, _ = last.split()
+    return not all(w.casefold() in PARTICLES for w in before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +212,9 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
             named = [not _organization_first(p.split(",")[0]) for p in parts]
             persons = [p for p, person in zip(parts, named, strict=True) if person]
             if persons and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in persons):
-                parts = [
-                    last_first(p) if person else p for p, person in zip(parts, named, strict=True)
+                parts = [  # ``Ann Lee``
+                    f"{p.split(',')[1]} {p.split(',')[0]}" if person else p
+                    for p, person in zip(parts, named, strict=True)
                 ]
     else:
         parts = value
