@@ -128,12 +128,13 @@ def last_first(value: str) -> str:
     """A name written ``Last, First`` or ``Last, First, Suffix`` (RIS, EndNote, Zotero's and
     Scopus's CSV) as the library keeps it (``flat_name``); one without a comma (``Ann Lee``,
     an organization's) as it is, and so is an organization whose name holds a comma
-    (``University of California, Berkeley``, which these formats write whole)."""
+    (``University of California, Berkeley``, which these formats write whole; EndNote with a
+    comma after it, ``U.S. Department of Agriculture,``, left out)."""
     last, *rest = value.split(",")
     if not "".join(rest).strip():
         return " ".join(last.split())
-    if _organization_first(last):
-        return " ".join(value.split())
+    if _organization_first(last):  # (without EndNote's comma after a corporate author's name)
+        return ", ".join(part for part in map(" ".join, map(str.split, value.split(","))) if part)
     return flat_name(last, rest[0], " ".join(rest[1:]))
 
 

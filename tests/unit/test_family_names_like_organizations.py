@@ -69,3 +69,27 @@ def test_ris_keeps_the_id_a_flat_name_gives(tmp_path: Path) -> None:
         (paper,) = library.papers()
         ids.append(paper.id)
     assert ids[0] == ids[1]
+
+
+def test_endnotes_trailing_comma_of_an_organization_is_not_kept(tmp_path: Path) -> None:
+    """EndNote has a corporate author typed with a comma after it (``U.S. Department of
+    Agriculture,``) and exports it so: one whose name holds a comma kept that last comma."""
+    enw = tmp_path / "corporate.enw"
+    enw.write_text(
+        "%0 Report\n%A University of California, Berkeley,\n%A U.S. Department of Agriculture,\n"
+        "%A Lee, Ann\n%T Campus computing\n%D 2019\n",
+        encoding="utf-8",
+    )
+    ris = tmp_path / "corporate.ris"
+    ris.write_text(
+        "TY  - RPRT\nAU  - Research Council, Committee on Science,\nTI  - Science\nER  - \n",
+        encoding="utf-8",
+    )
+    (report,) = read_source(enw).records
+    assert report.authors == (
+        "University of California, Berkeley",
+        "U.S. Department of Agriculture",
+        "Ann Lee",
+    )
+    (science,) = read_source(ris).records
+    assert science.authors == ("Research Council, Committee on Science",)
