@@ -128,13 +128,24 @@ def last_first(value: str) -> str:
     """A name written ``Last, First`` or ``Last, First, Suffix`` (RIS, EndNote, Zotero's and
     Scopus's CSV) as the library keeps it (``flat_name``); one without a comma (``Ann Lee``,
     an organization's) as it is, and so is an organization whose name holds a comma
-    (``University of California, Berkeley``, which these formats write whole)."""
+    (``University of California, Berkeley``, which these formats write whole; EndNote with a
+    comma after it, ``U.S. Department of Agriculture,``, left out)."""
     last, *rest = value.split(",")
     if not "".join(rest).strip():
         return " ".join(last.split())
-    if is_organization(last):
-        return " ".join(value.split())
+    if _organization_first(last):  # (without EndNote's comma after a corporate author's name)
+        return ", ".join(part for part in map(" ".join, map(str.split, value.split(","))) if part)
     return flat_name(last, rest[0], " ".join(rest[1:]))
+
+
+def _organization_first(last: str) -> bool:
+    """Whether what comes before a name's comma names an organization (``University of
+    California``), not a person's family name: one of particles and a word is a person's,
+    whatever the word (``Du Center``, ``De La Academy``: ``Marie Du Center``)."""
+    if not is_organization(last):  # (one word, most names: at once)
+        return False
+    *before, _ = last.split()
+    return not all(w.casefold() in PARTICLES for w in before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +210,13 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
         if ";" in value:  # ``Lee, Ann; Doe, Bob`` (Zotero's and Scopus's CSV): ``Ann Lee``
             parts = [p for p in parts if p.strip()]
             # an organization is as written (``University of California, Berkeley``)
-            named = [p for p in parts if not is_organization(p.split(",")[0])]
-            if named and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in named):
-                parts = [p if p not in named else last_first(p) for p in parts]
+            named = [not _organization_first(p.split(",")[0]) for p in parts]
+            persons = [p for p, person in zip(parts, named, strict=True) if person]
+            if persons and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in persons):
+                parts = [  # ``Ann Lee``
+                    f"{p.split(',')[1]} {p.split(',')[0]}" if person else p
+                    for p, person in zip(parts, named, strict=True)
+                ]
     else:
         parts = value
     names = (" ".join(p.split()) for p in parts if p and p.strip())
