@@ -133,3 +133,25 @@ def test_a_refresh_missing_most_of_its_list_marks_none(services: tuple[Services,
     assert done.returncode == 0, done.stderr
     assert "15 papers" in done.stderr and "not marked" in done.stderr, done.stderr
     assert {p["venue_status"] for p in _listed(env).values()} == {"Poster"}
+
+
+def test_an_empty_page_of_accepted_papers_beside_rejected_ones_is_warned_of(
+    services: tuple[Services, str], env
+) -> None:
+    """``--all`` on a venue whose decisions are out (rejected papers on their page) when the
+    page of accepted papers comes back empty: the rest is imported, and a warning says the
+    accepted papers are missing, not that there are none."""
+    from tests.fetch.services import Fault
+
+    found, _ = services
+    made = shapes.made_up(10, seed=65, fate="")
+    for paper in made[5:]:
+        paper.fate = "Rejected_Submission"
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    found.faults.append(Fault("/or2/notes", "body", body=b'{"notes": [], "count": 0}'))
+    done = papers(env, "fetch", "iclr2025", "--all")
+    assert done.returncode == 0, done.stderr
+    assert "5 added" in done.stdout, done.stdout
+    [line] = [line for line in done.stderr.splitlines() if "no accepted papers" in line]
+    assert "warning" in line and "5" in line and "rejected" in line, line
+    assert found.requests_to("/or2/notes")[0].query["content.venueid"] == ICLR25
