@@ -113,6 +113,10 @@ def test_a_paper_withdrawn_after_acceptance_is_said_and_marked_on_a_refresh(
     [paper] = [p for p in _listed(env).values() if p["id"] == pid]
     assert paper["venue_status"] == "Left the accepted list (was Poster)", paper
     assert paper["status"] == "starred" and paper["tags"] == ["keep"], paper
+    for query, found_ids in (("status:left", [pid]), ("status:accepted", [])):
+        done = papers(env, "search", query, "--json")
+        assert done.returncode == 0, done.stderr
+        assert [p["id"] for p in json.loads(done.stdout) if p["id"] == pid] == found_ids, query
     statuses = {p["venue_status"] for p in _listed(env).values() if p["id"] != pid}
     assert statuses == {"Poster"}
     done = papers(env, "fetch", "iclr2026", "--all")
