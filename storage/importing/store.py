@@ -8,7 +8,7 @@ from typing import Any
 
 from storage.files.papers_file import PapersChange
 from storage.files.triage_model import doc_id
-from storage.importing.authority import held_rank, overruled, said
+from storage.importing.authority import SNAPSHOT, held_rank, overruled, said
 from storage.importing.departed import mark_departed
 from storage.importing.resolve import Incoming, merge_paper
 from storage.models import Decision, ImportReport, Paper
@@ -51,9 +51,10 @@ def store(
             if paper.extra and paper.fact("file"):
                 report.attached.append(paper)
             continue
-        paper, differ = overruled(old, held_rank(old, known_files), paper, entry.authority)
-        if differ:
-            entry.overruled.append((entry.source, differ))
+        if entry.authority == SNAPSHOT:  # what a more authoritative record said is kept
+            paper, differ = overruled(old, held_rank(old, known_files), paper, SNAPSHOT)
+            if differ:
+                entry.overruled.append((entry.source, differ))
         if entry.source not in known_files.get(old.list, ()):
             # a file new to the paper's list (an export of it, another list naming it): the
             # paper keeps its place; re-importing one of the list's own files reorders it

@@ -159,3 +159,27 @@ def test_an_empty_page_of_accepted_papers_beside_rejected_ones_is_warned_of(
     [line] = [line for line in done.stderr.splitlines() if "no accepted papers" in line]
     assert "warning" in line and "5" in line and "rejected" in line, line
     assert found.requests_to("/or2/notes")[0].query["content.venueid"] == ICLR25
+
+
+def test_a_paper_copilot_list_marks_only_papers_openreview_does_not_hold(
+    services: tuple[Services, str], env
+) -> None:
+    """A paper gone from a refreshed Paper Copilot list is marked when the list is all the
+    library has of it; one OpenReview holds keeps OpenReview's status (the snapshot's
+    absence says less than the venue's record)."""
+    found, _ = services
+    made = shapes.made_up(12, seed=66, fate="")
+    found.v2[ICLR25] = shapes.v2_venue(made[:6], ICLR25)
+    found.paperlists["iclr2025"] = [shapes.paperlists_record(p, "iclr", 2025) for p in made]
+    for words in (("iclr2025",), ("paperlists:iclr2025",)):
+        assert papers(env, "fetch", *words).returncode == 0
+    found.paperlists["iclr2025"] = [
+        shapes.paperlists_record(p, "iclr", 2025) for i, p in enumerate(made) if i not in (0, 8)
+    ]
+    done = papers(env, "fetch", "paperlists:iclr2025", "--refresh")
+    assert done.returncode == 0, done.stderr
+    assert "1 paper of ICLR 2025 (Paper Copilot) is no longer among" in done.stderr, done.stderr
+    listed = _listed(env)
+    statuses = {made.index(m): listed[shapes.note_id(m.title + m.abstract[:40])] for m in made}
+    assert statuses[0]["venue_status"] == "Poster"
+    assert statuses[8]["venue_status"] == "Left the accepted list (was Poster)"
