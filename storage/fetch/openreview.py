@@ -161,6 +161,7 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
             start = len(result.records)
             unsaid += _read_query(api, query, request, web, result, seen, room, max_age)
             parts.append((query.shown, result.records[start:]))
+        _accepted_missing(venue_id, queries, parts, result)
         parts.sort(key=lambda part: part[0])  # (stable: the order read within a place)
         result.records[:] = [record for _, records in parts for record in records]
         if request.max_papers is not None:
@@ -170,6 +171,14 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
             if (room := _room(request, len(result.records))) == 0:
                 break  # (v1 reads in the list's order)
             _read_query(api, query, request, web, result, seen, room)
+    # every accepted paper, when nothing was left out (--all, --max, a note not read, pages
+    # ending before their count): one stored before and not here has left them
+    result.every_accepted = not (
+        request.all_submissions
+        or request.max_papers is not None
+        or result.errors
+        or result.warnings
+    )
     if unsaid:
         result.warnings.append(
             f"{unsaid:,} accepted paper(s) of {venue_id} name no venue"
@@ -182,6 +191,30 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
         hint = "" if request.all_submissions else " (decisions may not be out: try --all)"
         raise FetchError(f"OpenReview has no {what} of {venue_id} yet{hint}")
     return result
+
+
+def _accepted_missing(
+    venue_id: str,
+    queries: Sequence[Query],
+    parts: Sequence[tuple[int, Sequence[SourceRecord]]],
+    result: ReadResult,
+) -> None:
+    """Warn when ``--all`` read no accepted paper while rejected ones came (the decisions are
+    out, so a venue that accepted papers lists them): OpenReview's page of accepted papers
+    came back empty, a broken answer. The rest is kept (an empty page is not cached, so the
+    next fetch asks again); the papers stored as accepted are left as they are."""
+    shown = [query.shown for query in queries]
+    if len(parts) < 2 or 0 not in shown or any(records for at, records in parts if at == 0):
+        return
+    rejected = sum(
+        1 for at, records in parts if at != 0 for r in records if r.venue_status == "Rejected"
+    )
+    if rejected:
+        result.warnings.append(
+            f"OpenReview gave no accepted papers of {venue_id}, though {rejected:,} of its "
+            "submissions are rejected (its decisions are out): its page of accepted papers "
+            "may have failed; the others are imported, fetch again later for the accepted ones"
+        )
 
 
 def _list_name(venue_id: str) -> str:

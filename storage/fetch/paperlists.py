@@ -71,6 +71,11 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
             break
     request.tell(list_name, len(items), len(items))
     add_items(result, items, 1, statuses)
+    # the whole list of accepted papers, when nothing was left out (--all, --max, a record
+    # not read): one stored before and not here has left it
+    result.every_accepted = not (
+        request.all_submissions or request.max_papers is not None or result.errors
+    )
     if not result.records and not result.errors:
         # the list is one large file, kept for the day even without accepted papers (asking
         # again on every --all fetch would download it each time): the user is told

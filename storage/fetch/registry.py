@@ -110,6 +110,19 @@ def kept_at(stamp: float) -> str:
     return f"{kept.day} {kept.strftime('%b %H:%M')}"
 
 
+def asking(source: Source, one: Wanted) -> str:
+    """What a fetch of ``one`` asks, for people: ``Asking OpenReview for ICLR 2025
+    (ICLR.cc/2025/Conference)…``, ``Asking Paper Copilot for iclr2025…``."""
+    from storage.sources.venues import find_venue
+
+    what = one.argument
+    if source.name == "openreview":
+        found = find_venue(one.argument)
+        if found.venue is not None and found.text:
+            what = f"{found.text} ({one.argument})"
+    return f"Asking {source.label} for {' '.join(what.split())[:120]}…"
+
+
 def fetch_all(
     words: Sequence[str],
     request: FetchRequest,
@@ -140,6 +153,7 @@ def fetch_wanted(
     with Web(options, cache) as web:
         for one in wanted:
             source = BY_NAME[one.source]
+            request.begin(asking(source, one))
             try:
                 results.append(source.fetch(one.argument, request, web))
             except FetchCancelled:

@@ -72,10 +72,18 @@ class FetchRequest:
     #: Short names the user's config adds (name → source), for aliases and errors.
     names: Mapping[str, str] = field(default_factory=dict)
     progress: Progress | None = None
+    #: Told, as each source starts, what it asks, for people (``Asking OpenReview for ICLR
+    #: 2025 (ICLR.cc/2025/Conference)…``): before its first page is counted there is no
+    #: progress to tell, and a venue's group or a large list may take seconds.
+    starting: Notify | None = None
 
     def tell(self, what: str, done: int, total: int | None) -> None:
         if self.progress is not None:
             self.progress(what, done, total)
+
+    def begin(self, what: str) -> None:
+        if self.starting is not None:
+            self.starting(what)
 
 
 def _never() -> bool:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from storage.caps import MAX_LISTS
 from storage.files.papers_file import real_title
 from storage.files.triage_model import doc_id
 from storage.importing.author_keys import authors_compatible, family_key
+from storage.importing.authority import OTHER, overruled, rank
 from storage.importing.gather import Candidate
 from storage.importing.identity import (
     abstract_identity,
@@ -153,6 +154,10 @@ class Incoming:
     #: The record it came from is in the report already (merged into a stored paper under
     #: another form, or kept apart): ``store`` does not count it again.
     counted: bool = False
+    #: The highest rank of its records (``storage.importing.authority``).
+    authority: int = OTHER
+    #: The records a more authoritative one overruled: (their source, what differed).
+    overruled: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 def _real_title(title: str, derived: bool) -> str:
@@ -478,6 +483,11 @@ def resolve(
             report.merged.append(
                 Merge(pid, paper.display_title, why, joined, cand.source, cand.number)
             )
+            theirs = rank(cand.source)
+            paper, differ = overruled(entry.paper, entry.authority, paper, theirs)
+            if differ:
+                entry.overruled.append((cand.source, differ))
+            entry.authority = max(entry.authority, theirs)
             entry.paper = merge_paper(entry.paper, replace(paper, position=entry.paper.position))
             entry.decision = cand.decision or entry.decision
             continue
@@ -488,7 +498,7 @@ def resolve(
             report.merged.append(
                 Merge(pid, paper.display_title, reason, joined, cand.source, cand.number)
             )
-        known.add(Incoming(paper, cand.source, cand.decision, counted))
+        known.add(Incoming(paper, cand.source, cand.decision, counted, rank(cand.source)))
     if not reordered:
         return known.incoming
     return dict(sorted(known.incoming.items(), key=lambda item: first[item[0]]))

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from storage.files.papers_file import PapersChange
 from storage.files.triage_model import doc_id
+from storage.importing.authority import SNAPSHOT, held_rank, overruled, said
+from storage.importing.departed import mark_departed
 from storage.importing.resolve import Incoming, merge_paper
 from storage.models import Decision, ImportReport, Paper
 
 
-def store(change: PapersChange, incoming: Mapping[str, Incoming], report: ImportReport) -> None:
+def store(
+    change: PapersChange,
+    incoming: Mapping[str, Incoming],
+    report: ImportReport,
+    whole: Sequence[tuple[str, str]] = (),
+) -> None:
     """Write the matched papers in ``change`` (one change of ``papers.json``): new papers
     added, known ones merged (``merge_paper``), each file's papers placed after those of its
     list already there (``PapersChange.file_bases``).
@@ -22,7 +29,10 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
     accepted moves the 320 after them too. Its new place is stored when it changes the order
     of its list (the list stays in its source's order, no two papers sharing a place), not
     when every paper only shifts by the same amount (a library's own ``papers.json``
-    imported into itself again: its file starts after the list's papers): nothing to write."""
+    imported into itself again: its file starts after the list's papers): nothing to write.
+
+    ``whole``: ``(source, list name)`` of the results that hold every accepted paper of their
+    source: a paper of it stored before and not brought now is marked (``departed``)."""
     known_files = change.list_files()  # before this import registers its own
     bases = change.file_bases(files_of(incoming))
     placed: dict[str, Paper] = {}  # stored by this import, by paper id
@@ -41,6 +51,10 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
             if paper.extra and paper.fact("file"):
                 report.attached.append(paper)
             continue
+        if entry.authority == SNAPSHOT:  # what a more authoritative record said is kept
+            paper, differ = overruled(old, held_rank(old, known_files), paper, SNAPSHOT)
+            if differ:
+                entry.overruled.append((entry.source, differ))
         if entry.source not in known_files.get(old.list, ()):
             # a file new to the paper's list (an export of it, another list naming it): the
             # paper keeps its place; re-importing one of the list's own files reorders it
@@ -57,6 +71,8 @@ def store(change: PapersChange, incoming: Mapping[str, Incoming], report: Import
             report.updated += counts
             change.put(merged)
             placed[pid] = merged
+    mark_departed(change, incoming.keys(), whole, known_files, report)
+    report.warnings.extend(said([d for entry in incoming.values() for d in entry.overruled]))
     if moved and _reorders(change.stored, placed, moved):
         for paper in moved.values():
             change.put(paper)

@@ -248,9 +248,12 @@ def _derived_kind(journal: str, booktitle: str, venue: Venue | None) -> str:
 
 #: Venue statuses of a paper its venue did not publish (OpenReview's and Paper Copilot's
 #: words: "Reject", "Desk rejected", "Withdrawn", "Submitted", "Under review", "Decision
-#: pending"), as a folded status starts.
+#: pending"; ours for a paper a refreshed fetch no longer found among the accepted ones,
+#: "Left the accepted list (was Poster)": ``storage.importing.departed``), as a folded
+#: status starts.
 _NOT_PUBLISHED: Final = re.compile(
     r"(?:desk[ _-]?)?reject|withdr|submitted|under review|decision pending|active\b"
+    r"|left the accepted list"
 )
 
 

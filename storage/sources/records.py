@@ -134,6 +134,10 @@ class ReadResult:
     #: It names files beside it that are not there (attachments): what it gives changes when
     #: they come, so an import of it is never answered again (``storage.importing.replay``).
     missing_files: bool = False
+    #: It holds every accepted paper its source lists (a fetch of a venue's accepted papers,
+    #: whole): a paper it brought before and not now has left the list
+    #: (``storage.importing.departed``).
+    every_accepted: bool = False
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""

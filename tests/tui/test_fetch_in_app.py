@@ -103,3 +103,30 @@ async def test_esc_stops_a_fetch_that_waits(seeded_home: Path, served: Services)
             pilot, lambda: any("nothing was imported" in n.message for n in app._notifications)
         )
         assert len(app.papers) == 38
+
+
+async def test_the_dialog_says_what_it_asks_before_the_first_page(
+    seeded_home: Path, served: Services
+) -> None:
+    """The status line said only "Fetching…" until the first page of papers was counted (a
+    venue's group asked first, a slow server: seconds of it): it names the service and the
+    venue from the start."""
+    held = Fault("/or2/groups", "hold")
+    served.faults.append(held)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        app.screen.query_one("#import-path", Input).value = "iclr2025"
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, ImportScreen)
+        status = screen.query_one("#import-status", Static)
+        try:
+            await wait_for(pilot, lambda: len(served.requests_to("/or2/groups")) == 1)
+            await wait_for(
+                pilot, lambda: "Asking OpenReview for ICLR 2025" in str(status.render()), timeout=10
+            )
+        finally:
+            held.release.set()
+        await wait_for(pilot, lambda: len(app.papers) == 38 + 250, timeout=60)

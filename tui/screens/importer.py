@@ -285,7 +285,8 @@ class ImportScreen(ModalScreen[str | None]):
         # ``action_import_list`` says when it is there; ``_failed``, that it will not come)
         expect_screen(self.app, wait=None, passing=keys_for(BY_ID["import_cancel"], self._keymap()))
         self.query_one("#import-progress").display = True
-        self._status("Fetching…" if wanted or catalog_wanted else "Reading…")
+        first = catalog_wanted or wanted  # (the catalog is fetched first)
+        self._status(f"Fetching {', '.join(first.words)}…" if first else "Reading…")
         self.run_import(path, catalog, wanted, catalog_wanted, names)
 
     def _keymap(self) -> Mapping[str, str]:
@@ -432,6 +433,7 @@ class ImportScreen(ModalScreen[str | None]):
             max_papers=wanted.max_papers,
             names=names,
             progress=progress,
+            starting=notify,
         )
         options = WebOptions(refresh=wanted.refresh, notify=notify, cancelled=self.stop.is_set)
         try:

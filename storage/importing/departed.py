@@ -1,0 +1,87 @@
+"""Papers that left a fetched list: a refreshed fetch of a venue's accepted papers (not
+``--all``, not ``--max``) that no longer brings a paper it brought before. Its note was
+withdrawn, desk rejected or moved after its acceptance; which of them the accepted papers
+cannot say (``--all`` can), so the paper's venue status says it left (``Left the accepted list
+(was Poster)``): the user sees it in the list, the pane and ``papers list``, and finds them
+all with a search for ``left``. Nothing else changes: the paper stays in the library, in its
+list, with the user's decision, notes and tags; the next record of it (``--all``, or the list
+again once it is back) replaces that status like any other.
+
+An answer that lost most of the list at once (more than a quarter of it, and more than
+``MIN_BROKEN`` papers) is taken for a broken one rather than as so many withdrawals: nothing
+is marked, a warning says so. A snapshot (Paper Copilot) marks no paper OpenReview holds: the
+venue's own record says more (``authority``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
+from typing import Final
+
+from storage.files.papers_file import PapersChange
+from storage.importing.authority import NOT_ACCEPTED, SNAPSHOT, VENUE, held_rank, rank
+from storage.models import ImportReport, Paper
+from storage.sources.citation import not_published
+
+#: How a venue status that left its list starts.
+LEFT: Final = "Left the accepted list"
+#: Papers missing at once that are always taken as withdrawals, however large a share.
+MIN_BROKEN: Final = 5
+
+
+def left_status(status: str) -> str:
+    """The venue status of a paper that left the accepted list while ``status``."""
+    return f"{LEFT} (was {status})"
+
+
+def mark_departed(
+    change: PapersChange,
+    present: Collection[str],
+    whole: Iterable[tuple[str, str]],
+    list_files: Mapping[str, Iterable[str]],
+    report: ImportReport,
+) -> None:
+    """Mark the stored papers of each ``(source, list name)`` in ``whole`` (a result holding
+    every accepted paper of its source) that the import did not bring (``present``: the
+    ids it brought), as the module says, and say how many in ``report``."""
+    for source, list_name in whole:
+        names = {name for name, files in list_files.items() if source in files}
+        if not names:
+            continue  # a first fetch of it
+        held = 0  # its accepted papers stored
+        gone: list[Paper] = []
+        for doc in change.stored.values():
+            if not names.intersection((doc["list"], *doc.get("lists", ()))):
+                continue
+            status = str(doc.get("venue_status") or "")
+            if not status or status in NOT_ACCEPTED or not_published(status):
+                continue
+            if status.startswith(LEFT):
+                continue  # said at the fetch it left
+            held += 1
+            if doc["id"] in present:
+                continue
+            paper = change.paper(doc["id"])
+            if paper is None:
+                continue
+            if rank(source) == SNAPSHOT and held_rank(paper, list_files) == VENUE:
+                continue  # OpenReview holds it: a snapshot's absence says less
+            gone.append(paper)
+        if not gone:
+            continue
+        papers = f"{len(gone):,} paper{'s' if len(gone) != 1 else ''}"
+        if len(gone) > MIN_BROKEN and 4 * len(gone) > held:
+            report.warnings.append(
+                f"{papers} of {held:,} in {list_name} are missing from this fetch of {source}: "
+                "that looks like a broken answer rather than withdrawals; not marked (fetch "
+                "again later; --all shows their decisions)"
+            )
+            continue
+        for paper in gone:
+            change.put(replace(paper, venue_status=left_status(paper.venue_status)))
+        report.warnings.append(
+            f"{papers} of {list_name} {'is' if len(gone) == 1 else 'are'} no longer among its "
+            f"accepted papers (--all shows {'its' if len(gone) == 1 else 'their'} decision): "
+            f"marked {LEFT!r} in the venue status; decisions, notes and tags kept"
+        )
