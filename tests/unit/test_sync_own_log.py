@@ -290,3 +290,41 @@ def test_records_a_sync_killed_halfway_through_its_append_are_sent_by_the_next(
     assert report.sent_kinds == {"statuses": 1, "tags": 1}, report.summary()
     sync(b, folder)
     assert shown(b) == shown(a) and b.status(ids[1]).value == "read"
+
+
+@pytest.mark.parametrize("when", ["before the next sync", "after the next sync", "altered"])
+def test_records_a_killed_append_wrote_and_a_sync_tool_took_back_are_sent_again(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """A sync killed right after its append; the sync tool then puts back an older copy of
+    the log (before the next sync: the records are not there to be taken out of the
+    outbox; after it: they were, and are gone since), or changes a byte of what was
+    appended (the same size): each record is in the log again, readably, and reaches the
+    other device (checked, found right: a guard)."""
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[5], "skipped")
+    sync_library(a, folder), sync_library(b, folder)
+    log = own_log(folder, a)
+    older = log.read_bytes()
+    a.set_tags(ids[0], ["rl"])
+    a.set_status(ids[1], "read")
+    a.set_note(ids[2], "see §3")
+    _killed_after_append(Library(a.home), folder, monkeypatch)
+    assert len(log.read_bytes()) > len(older)
+    if when == "before the next sync":
+        log.write_bytes(older)
+    elif when == "altered":
+        body = bytearray(log.read_bytes())
+        body[len(older) + 2] ^= 0x01  # the first appended record's kind, another letter
+        log.write_bytes(bytes(body))
+
+    sync_library(Library(a.home), folder)
+    if when == "after the next sync":
+        log.write_bytes(older)
+        sync_library(Library(a.home), folder)
+
+    sync_library(b, folder)
+    assert b.triage().tags.get(ids[0]) == ("rl",)
+    assert b.status(ids[1]).value == "read" and b.triage().notes.get(ids[2]) == "see §3"
+    assert shown(b) == shown(Library(a.home))
