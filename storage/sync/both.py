@@ -274,7 +274,8 @@ def _tags_seen(
     ``winner`` saw, gone back through what each record read now was written over; when it saw
     none, what the first of the chain was written over, or none when it was written over no
     tags at all (by way of other devices' records only: ``BASIS`` 0). None when not known (no
-    chain kept, or one that ends elsewhere)."""
+    chain kept, one that ends elsewhere, or ``winner`` written over one of ours from before
+    the chain: the first's basis is then no basis of the two)."""
     chain = state.tag_bases.get(pid)
     if not chain or chain[-1][0] != lost[0]:
         return None
@@ -285,8 +286,10 @@ def _tags_seen(
         basis = folded.bases.get((TAGS, pid, *at))
         if basis in where:
             return list(values[where[basis]])
-        if basis is None or basis >= at or basis[1] == state.device:
-            break  # (a basis is older than its record; one of ours before the chain)
+        if basis is None or basis >= at:
+            break  # (a basis is older than its record)
+        if basis[1] == state.device:  # one of ours before the chain (a merge started it
+            return None  # anew): its tags are not known
         if basis[0] == 0:
             return []
         at = basis

@@ -8,14 +8,14 @@
 
 A file-sync tool or git therefore never sees two writers of one file. What such tools do all the
 same is read as it comes: a file still arriving ends in an incomplete record (or a note's or
-tags' basis without the record written right after it), or holds a block
-of zeros where bytes have not arrived (read up to it, the rest next time; zeros that stay are
-damage, skipped: ``Hole``); a conflicted copy (``triage (conflicted copy).jsonl``,
-``triage.sync-conflict-….jsonl``, ``triage 2.jsonl``) is one more log to read, since every
-record names its device; a file replaced or cut shorter is read again from its start; a line
-that is not a record is skipped and counted. Files whose names start with a dot are the tools'
-own (temporary files, placeholders) and are left alone; iCloud Drive's placeholder of a log it
-keeps in the cloud only (``.triage.jsonl.icloud``) says that log is there, not yet here.
+tags' basis without the record written right after it), or holds a block of zeros where bytes
+have not arrived (read up to it, the rest next time; zeros that stay are damage: ``Hole``); a
+conflicted copy (``triage (conflicted copy).jsonl``, ``triage.sync-conflict-….jsonl``,
+``triage 2.jsonl``) is one more log to read, since every record names its device; a file
+replaced or cut shorter is read again from its start; a line that is not a record is skipped
+and counted. Files whose names start with a dot are the tools' own (temporary files,
+placeholders) and are left alone; iCloud Drive's placeholder of a log it keeps in the cloud
+only (``.triage.jsonl.icloud``) says that log is there, not yet here.
 
 A name that is not UTF-8 (a conflicted copy a NAS named in Latin-1, ``triage (conflicted copy
 \xe9).jsonl``) is read all the same, and known by its bytes written out (``shown``): such a name
@@ -78,6 +78,7 @@ _INSIDE = "~"
 MAX_CARD = 64 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_Sink = Callable[[list[Record]], None]  # takes a log's records a chunk's worth at a time
 
 
 class SyncError(LibraryError):
@@ -183,9 +184,10 @@ class LogRead:
     skipped: int = 0
     #: Bytes past what one sync reads of a log (``READ_BUDGET``): read by the next ones.
     more: int = 0
-    #: What was wrong with a last record that waited to arrive until that was damage
-    #: (``Hole.lasting``), read as it is now ("" when none was).
+    #: What was wrong with a last line read as it is once ``Hole.lasting`` ("" if none was).
     cut: str = ""
+    #: A last line not whole once that wait went by: waited for all the same, unsaid.
+    stalled: bool = False
 
 
 def _tail_digest(data: bytes) -> str:
@@ -293,7 +295,7 @@ class SyncFolder:
         (the one it waited at, as ``LogRead.hole`` said) lasting at ``now`` (ms), or any in
         this device's ``own`` log (it alone writes it: no byte of it is on its way, and a last
         line without its line end was cut short: read as it is, a record or a damaged line).
-        So does a last line not ended, or a basis last (``_scan``): read as it is once lasting.
+        So does another's last line not ended, once lasting, if whole but for its line end.
         """
         result = LogRead()
         fd = _open_regular(log.path, os.O_RDONLY)
@@ -317,11 +319,11 @@ class SyncFolder:
             settled, why = _scan(fd, start, end, inside, result, sink, lasting, own=own)
             if why == "" and not result.more and settled < end and (own or lasting == settled):
                 take = _take_cut if own else _take_last
-                result.cut = take(os.pread(fd, end - settled, settled), result, sink)
-                settled = end
+                cut = take(os.pread(fd, end - settled, settled), result, sink)
+                result.stalled = cut is None  # (waited for, unsaid: nothing after it waits)
+                settled, result.cut = (settled, "") if cut is None else (end, cut or "")
             inside_at_end = why == "inside"
-            # what is still arriving: from a hole, or a last line not ended (not what a
-            # sync leaves to the next one)
+            # still arriving: from a hole, or a last line not ended (not a sync's budget left)
             arriving = why == "hole" or (why == "" and not result.more)
             result.waiting = end - settled if arriving else 0
             if result.waiting:  # remembered from when first seen at that offset
@@ -625,7 +627,7 @@ def _take(raw: bytes, result: LogRead) -> None:
         result.records.append(record)
 
 
-def _take_cut(raw: bytes, result: LogRead, sink: Callable[[list[Record]], None] | None) -> str:
+def _take_cut(raw: bytes, result: LogRead, sink: _Sink | None) -> str:
     """The last line of this device's own log, without its line end: a record whole but for
     it is taken, anything else but blanks and zeros is a damaged line (nothing to say: its
     check says it, ``storage.sync.own``)."""
@@ -637,21 +639,19 @@ def _take_cut(raw: bytes, result: LogRead, sink: Callable[[list[Record]], None] 
     return ""
 
 
-def _take_last(raw: bytes, result: LogRead, sink: Callable[[list[Record]], None] | None) -> str:
-    """Another device's last lines, waited for until that was damage (``Hole.lasting``): a
-    line without its line end, a ``BASIS`` without the record written after it. Taken as they
-    are, but for a basis last (a damaged line); returns what was wrong ("" for blanks)."""
-    count, lines = len(result.records), raw.split(b"\n")
-    for line in lines[:-1]:  # (the basis before a line without its end)
-        _take_cut(line, result, None)
-    basis = len(result.records) > count and result.records[-1].kind == BASIS
-    if basis and not lines[-1].strip(_BLANK):
-        result.records.pop()
-        result.skipped += 1
-    _take_cut(lines[-1], result, sink)
-    if lines[-1].strip(_BLANK):
-        return "its last line never got its line end"
-    return "its last line is a note's or tags' basis whose record never came" if basis else ""
+def _take_last(raw: bytes, result: LogRead, sink: _Sink | None) -> str | None:
+    """Another device's last lines, waited for until that was damage (``Hole.lasting``):
+    taken when whole but for the last line end (a record, a ``BASIS`` before it, blanks),
+    returning what was wrong ("" for blanks); None for a line cut short or a basis last,
+    maybe still on its way (a laptop asleep, a slow sync tool; read past, it is lost)."""
+    got, last = LogRead(), raw.rsplit(b"\n", 1)[-1].strip(_BLANK)
+    for line in raw.split(b"\n"):  # (a basis before a record without its line end)
+        _take_cut(line, got, None)
+    if got.skipped or (got.records and not last):
+        return None
+    result.records += got.records
+    _take_cut(b"", result, sink)  # (handed to the sink)
+    return "its last line never got its line end" if last else ""
 
 
 def _link_error(path: Path) -> OSError:

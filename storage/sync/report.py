@@ -115,9 +115,10 @@ class SyncReport:
 
     def log_read(self, where: str, read: LogRead) -> None:
         """What reading one log (``where``, as people know it) met: a last record still
-        arriving, one that stopped arriving (damage, said once: it was read as it is), damaged
-        lines."""
-        if read.waiting:
+        arriving (until the wait zeros get went by: then waited for unsaid, ``LogRead.
+        stalled``), one whole but for its line end once that wait went by (damage, said once:
+        it was read as it is), damaged lines."""
+        if read.waiting and not read.stalled:
             self.problems.append(
                 f"{where}: its last record has not fully arrived (read up to it; the rest next "
                 "time)"

@@ -196,7 +196,8 @@ class _Sync:
         #: merge's pending note keeps them (one written, left out of the note, was sent again
         #: stamped anew, and beat a later decision made elsewhere); papers are sent again.
         self._unsaved: list[list[Any]] = [row for row in state.outbox if row[0] != PAPER]
-        fold(state, records_of_rows(state.outbox), self.clock, Folded())  # ours: in the registers
+        outbox, me = records_of_rows(state.outbox), self.device.id
+        fold(state, [r for r in outbox if r.device == me], self.clock, Folded())  # ours
         drop_written(self.place, state)  # appended by a sync cut short before it saved this
         self.earlier = kinds_of(r for r in state.outbox if r[2] == self.device.id)  # unsent
         pending = state.pending or {}
@@ -205,6 +206,8 @@ class _Sync:
         before = {kind: dict(held) for kind, held in state.registers.items()}
         unsaved = [(row[0], row[3], row[1]) for row in self._unsaved if len(row) > 3]
         self.base = Base(before, {}, pending.get(PAPER) or {}, unsaved)
+        # others' a sync cut short passed on: merged in, not what the files held (undone then)
+        fold(state, [r for r in outbox if r.device != me], self.clock, self.folded)
         self.again = {kind: set(pending.get(kind) or ()) for kind in KINDS}  # left to write
         self.here = set(self.library.loaded_papers().ids())  # set work in C, not per paper
         self.present = self.here.__contains__

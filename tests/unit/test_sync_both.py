@@ -955,3 +955,37 @@ def test_an_edit_over_a_merge_cut_short_of_a_note_with_blocks_keeps_what_it_took
     else:
         ours = ["laptop one", "laptop two", "laptop three"]  # after what the desktop saw
         assert lines == ["desktop one", "laptop one", "desktop two", *ours]
+
+
+def test_tags_written_over_ours_from_before_a_merge_keep_what_they_added(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """The laptop's tags (rl, theory) lost to the phone's (survey), written without seeing
+    them, and were merged (survey, rl, theory); the laptop then kept only rl. The desktop,
+    which saw the laptop's first tags only, wrote survey over them, last. The laptop's merge
+    took what the phone's survey was written over (no tags) for what the desktop's were:
+    the desktop's survey looked taken out, and every device ended with rl alone. What ours
+    from before the merge held is not known: both lists are kept whole."""
+    (laptop, desktop, phone), pid = machines(tmp_path, clock, "laptop", "desktop", "phone")
+
+    def later() -> None:
+        clock[0] += 10
+
+    laptop.library.set_tags(pid, ["rl", "theory"])
+    later()
+    laptop.sync(), desktop.sync()
+    later()
+    phone.library.set_tags(pid, ["survey"])
+    later()
+    phone.sync(), laptop.sync()
+    assert tags(laptop, pid) == {"survey", "rl", "theory"}
+    later()
+    laptop.library.set_tags(pid, ["rl"])
+    later()
+    desktop.library.set_tags(pid, ["survey"])
+    later()
+    for _ in range(2):
+        laptop.sync(), desktop.sync(), phone.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == tags(phone, pid)
+    assert "survey" in tags(laptop, pid)

@@ -290,3 +290,72 @@ def test_records_a_sync_killed_halfway_through_its_append_are_sent_by_the_next(
     assert report.sent_kinds == {"statuses": 1, "tags": 1}, report.summary()
     sync(b, folder)
     assert shown(b) == shown(a) and b.status(ids[1]).value == "read"
+
+
+@pytest.mark.parametrize("when", ["before the next sync", "after the next sync", "altered"])
+def test_records_a_killed_append_wrote_and_a_sync_tool_took_back_are_sent_again(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """A sync killed right after its append; the sync tool then puts back an older copy of
+    the log (before the next sync: the records are not there to be taken out of the
+    outbox; after it: they were, and are gone since), or changes a byte of what was
+    appended (the same size): each record is in the log again, readably, and reaches the
+    other device (checked, found right: a guard)."""
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[5], "skipped")
+    sync_library(a, folder), sync_library(b, folder)
+    log = own_log(folder, a)
+    older = log.read_bytes()
+    a.set_tags(ids[0], ["rl"])
+    a.set_status(ids[1], "read")
+    a.set_note(ids[2], "see §3")
+    _killed_after_append(Library(a.home), folder, monkeypatch)
+    assert len(log.read_bytes()) > len(older)
+    if when == "before the next sync":
+        log.write_bytes(older)
+    elif when == "altered":
+        body = bytearray(log.read_bytes())
+        body[len(older) + 2] ^= 0x01  # the first appended record's kind, another letter
+        log.write_bytes(bytes(body))
+
+    sync_library(Library(a.home), folder)
+    if when == "after the next sync":
+        log.write_bytes(older)
+        sync_library(Library(a.home), folder)
+
+    sync_library(b, folder)
+    assert b.triage().tags.get(ids[0]) == ("rl",)
+    assert b.status(ids[1]).value == "read" and b.triage().notes.get(ids[2]) == "see §3"
+    assert shown(b) == shown(Library(a.home))
+
+
+def test_records_passed_on_by_a_sync_killed_before_its_merge_are_not_undone_by_the_next(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another device's log read again from its start (git's autocrlf rewrote it) has its
+    records passed on; the sync is killed after its append, before its merge wrote them
+    into triage.json. The next one took the passed-on records, in its outbox, for what the
+    library held: the tag missing from triage.json looked taken out here, and a record of
+    no tags, stamped now, took it out on every device (the random test found it)."""
+    a, c = seeded(tmp_path / "a"), seeded(tmp_path / "c")
+    ids = [p.id for p in a.papers()]
+    a.set_status(ids[5], "read")
+    c.set_status(ids[6], "read")
+    sync_library(a, folder), sync_library(c, folder), sync_library(a, folder)
+    c.set_tags(ids[0], ["survey"])
+    c.set_note(ids[1], "from c")
+    c.set_status(ids[2], "starred")
+    sync_library(c, folder)
+    log = own_log(folder, c)
+    log.write_bytes(log.read_bytes().replace(b"\n", b"\r\n"))
+    _killed_after_append(Library(a.home), folder, monkeypatch)
+
+    report = sync_library(Library(a.home), folder)
+
+    assert report.sent_kinds == {}, report.summary()
+    sync_library(c, folder)
+    for library in (Library(a.home), Library(c.home)):
+        assert library.triage().tags.get(ids[0]) == ("survey",)
+        assert library.triage().notes.get(ids[1]) == "from c"
+        assert library.status(ids[2]).value == "starred"
