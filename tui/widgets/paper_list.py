@@ -449,4 +449,6 @@ def rating_cell(rating: object) -> str:
     if len(shown) > 4:  # one digit and its power of ten (999,999 rounds to 1e6)
         mantissa, exponent = f"{rating:.0e}".split("e")
         shown = f"{mantissa}e{int(exponent)}"
+    if len(shown) > 4:  # past ten billion (a papers.json edited by hand): as its infinity
+        shown = "inf" if rating > 0 else "-inf"
     return f" {shown:>4}"
