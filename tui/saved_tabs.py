@@ -172,6 +172,10 @@ class SavedTab:
     row_set: frozenset[int] = field(default_factory=frozenset)
     #: The rows of ``found``, as an array (its count is taken over it at every decision).
     row_array: Rows = ()
+    #: The triage version (``TriageSession.version``) its search was made against when the
+    #: search took more papers than it lists (its best, then the papers its triage qualifiers
+    #: took then): a paper past them that they take later is found by searching again.
+    capped_at: int | None = None
     #: The tab's name, and the search it was made for (a search's key folds its name: with
     #: 1,000 saved searches, a decision asked for it thousands of times).
     _named: tuple[SavedSearch | None, TabName, str] = (None, "", "")

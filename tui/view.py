@@ -308,14 +308,22 @@ class TriageView:
             self.only_marked = False
         return todo
 
-    def take_saved(self, search: SavedSearch, found: Found, live: tuple[Qualifier, ...]) -> bool:
-        """Take a saved search's papers; False when its tab is gone or its query changed."""
+    def take_saved(
+        self,
+        search: SavedSearch,
+        found: Found,
+        live: tuple[Qualifier, ...],
+        capped_at: int | None = None,
+    ) -> bool:
+        """Take a saved search's papers (``capped_at``: see ``SavedTab``); False when its tab
+        is gone or its query changed."""
         tab = self.saved_tab(SAVED_PREFIX + search.key)
         if tab is None or tab.search.query != search.query:
             return False
         if found.position is not self.position:  # mapped for papers replaced since
             found = Found.of(found.ranking, self.position)
         tab.take(found, live)
+        tab.capped_at = capped_at
         return True
 
     # -- search ---------------------------------------------------------------------------

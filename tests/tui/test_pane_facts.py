@@ -121,3 +121,20 @@ def test_a_rating_cell_is_five_cells_whatever_the_rating() -> None:
     assert rating_cell(6.5) == "  6.5" and rating_cell(5.666) == "  5.7"
     assert rating_cell(10) == " 10.0" and rating_cell(123.4) == "  123"
     assert {rating_cell(v) for v in (None, "7", float("nan"), True)} == {" " * 5}
+
+
+def test_a_rating_too_wide_for_its_cell_is_rounded_not_cut() -> None:
+    """The readers keep ratings from -1,000,000 to 1,000,000: a rating of 123,456 showed as
+    1234 and one of -10.5 as -10. (its first characters); each is now the nearest number the
+    four characters hold."""
+    from tui.widgets.paper_list import rating_cell
+
+    assert rating_cell(123_456) == "  1e5" and rating_cell(-123_456) == " -1e5"
+    assert rating_cell(999_999) == "  1e6" and rating_cell(1_000_000) == "  1e6"
+    assert rating_cell(9_999) == " 9999" and rating_cell(12_345) == "  1e4"
+    assert rating_cell(-10.5) == "  -10" and rating_cell(-9.96) == "  -10"
+    assert rating_cell(-999.4) == " -999" and rating_cell(-1_000) == " -1e3"
+    assert rating_cell(99.96) == "  100" and rating_cell(-2.5) == " -2.5"
+    # past what the readers keep (papers.json edited by hand): still four characters
+    assert rating_cell(1e308) == "  inf" and rating_cell(-1e300) == " -inf"
+    assert rating_cell(9e9) == "  9e9" and rating_cell(-9.6e9) == " -inf"

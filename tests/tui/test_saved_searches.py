@@ -389,3 +389,40 @@ async def test_a_saved_search_of_starred_papers_finds_them_past_the_best_of_the_
         await settled(pilot)
         assert len(plist(app).rows) == SEARCH_LIMIT  # (the starred, last, not among them)
         assert "best 5,000" in (plist(app).border_title or "")
+
+
+@pytest.mark.slow(15)
+async def test_a_paper_starred_in_the_app_past_the_best_of_the_library_shows_in_its_saved_tab(
+    home: Path, tmp_path: Path
+) -> None:
+    """A saved search "model is:starred" lists the starred papers past the library's best
+    5,000 for "model" found when it was searched: a paper past them starred in the app
+    after that search showed in the Starred tab, not in this one (nor in its count), until
+    the app was started again."""
+    from tui.view import SEARCH_LIMIT
+
+    starred = big_library(home, tmp_path, SEARCH_LIMIT + 100)
+    SavedSearches(home).save("mine", "model is:starred")
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("6")
+        await wait_for(pilot, lambda: screen.view.saved_tab() is not None, 20)
+        await wait_for(pilot, lambda: screen.view.saved_tab().found is not None, 20)
+        await settled(pilot)
+        assert sorted(p.id for p in plist(app).row_papers()) == sorted(starred)
+        assert screen.index is not None
+        best = set(screen.index.rank("model", limit=SEARCH_LIMIT).ids)
+        await pilot.press("1")
+        await settled(pilot)
+        rows = plist(app).row_papers()
+        row = max(i for i, p in enumerate(rows) if p.id not in best)
+        late = rows[row].id
+        plist(app).move_to(row)
+        await settled(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: app.library.status(late) == "starred", 10)
+        await pilot.press("6")
+        await wait_for(pilot, lambda: late in {p.id for p in plist(app).row_papers()}, 10)
+        assert sorted(p.id for p in plist(app).row_papers()) == sorted([*starred, late])
+        assert "mine 4" in tab_text(app)

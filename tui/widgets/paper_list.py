@@ -439,8 +439,16 @@ def _top_for(cursor: int, top: int, height: int, total: int, center: bool) -> in
 
 def rating_cell(rating: object) -> str:
     """A paper's review rating in the list's rating column, five cells: `` 6.5``, `` 10.0``,
-    blank for none (a rating of 100 or more, which no venue gives, is cut to its first digits)."""
+    blank for none; one no venue gives, as near as four characters hold it (``123``, ``-10``,
+    ``1e5`` for 123,456: the readers keep ratings up to a million either side)."""
     if not isinstance(rating, int | float) or isinstance(rating, bool) or rating != rating:
         return " " * 5
-    shown = f"{rating:.1f}" if abs(rating) < 99.95 else f"{rating:.0f}"
-    return f" {shown[:4]:>4}"
+    shown = f"{rating:.1f}"
+    if len(shown) > 4:
+        shown = f"{rating:.0f}"
+    if len(shown) > 4:  # one digit and its power of ten (999,999 rounds to 1e6)
+        mantissa, exponent = f"{rating:.0e}".split("e")
+        shown = f"{mantissa}e{int(exponent)}"
+    if len(shown) > 4:  # past ten billion (a papers.json edited by hand): as its infinity
+        shown = "inf" if rating > 0 else "-inf"
+    return f" {shown:>4}"

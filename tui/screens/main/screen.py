@@ -152,6 +152,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             self.rebuild(keep=self.view.place(), cursor=0)
             self.set_focus(self.paper_list)
             self.await_saved_papers()
+            self.saved_again()
 
     @on(TabBar.Clicked)
     def tab_clicked(self, event: TabBar.Clicked) -> None:

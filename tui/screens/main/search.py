@@ -83,7 +83,7 @@ class SearchPart(MainBase):
         def __init__(
             self,
             papers: Sequence[Paper],
-            results: list[tuple[SavedSearch, Found, tuple[Qualifier, ...]]],
+            results: list[tuple[SavedSearch, Found, tuple[Qualifier, ...], int | None]],
         ) -> None:
             self.papers = papers
             self.results = results
@@ -276,7 +276,7 @@ class SearchPart(MainBase):
         are applied as papers are triaged (``TriageView``)."""
         if not searches:
             return
-        state = self.session.state
+        version, state = self.session.version, self.session.state
         rank = partial(
             index.rank,
             statuses=dict(state.statuses),
@@ -291,16 +291,22 @@ class SearchPart(MainBase):
             # qualifiers to choose from (a query of words: its best, as the box lists them)
             limit = SEARCH_LIMIT if query.words or query.phrases else None
             ranking = rank(query, limit=limit)
-            if live and len(ranking) >= SEARCH_LIMIT:
+            capped = bool(live) and len(ranking) >= SEARCH_LIMIT
+            if capped:  # (a paper its qualifiers take later: searched again, ``saved_again``)
                 ranking = _with_live(rank, query, live, ranking)
-            results.append((search, self.view.found_by(ranking), live))
+            found = self.view.found_by(ranking)
+            results.append((search, found, live, version if capped else None))
         self.post_message(self.SavedFound(papers, results))
 
     @on(SavedFound)
     def saved_found(self, event: SavedFound) -> None:
         if event.papers is not self.view.papers:
             return  # papers changed meanwhile: their index searches again when ready
-        took = [s for s, found, live in event.results if self.view.take_saved(s, found, live)]
+        took = [
+            search
+            for search, found, live, capped_at in event.results
+            if self.view.take_saved(search, found, live, capped_at)
+        ]
         tab = self.view.saved_tab()
         if tab is None or tab.search not in took:
             self.update_tabs()
@@ -311,6 +317,16 @@ class SearchPart(MainBase):
         if tab is not None and tab.name == self._awaited_tab and tab.search in took:
             self._awaited_tab = None
             screen_arrived(self.app)  # (the keys held since its tab key move among them)
+
+    def saved_again(self) -> None:
+        """The saved search's tab shown took its papers past its best by its triage qualifiers
+        (``model is:starred``): searched again once papers were triaged since, for a paper
+        starred meanwhile past them (its papers found then show until the search is done)."""
+        tab = self.view.saved_tab()
+        if tab is None or tab.capped_at in (None, self.session.version) or self.index is None:
+            return
+        tab.capped_at = None  # searched once until its papers come
+        self.search_saved(self.index, self.view.papers, [tab.search])
 
     def await_saved_papers(self) -> None:
         """A saved search's tab just shown before its search was done: the keys typed after
