@@ -32,7 +32,7 @@ STATUS_MARKS = {
 #: shown quietly by their first letters.
 VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": ""}
 #: From this many columns, the rows of a library with ratings show each paper's.
-RATED_WIDTH = 50
+RATED_WIDTH = 44
 
 
 class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=False):
