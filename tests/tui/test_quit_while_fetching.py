@@ -48,7 +48,8 @@ async def fetching(pilot, served: Services) -> ImportScreen:  # type: ignore[no-
     dialog.query_one("#import-path", Input).value = "iclr2025 --all --refresh"
     await pilot.press("enter")
     await wait_for(pilot, lambda: bool(served.requests_to("/or2/")))
-    assert "Fetching" in str(dialog.query_one("#import-status", Static).render())
+    status = dialog.query_one("#import-status", Static)
+    await wait_for(pilot, lambda: "Asking OpenReview for ICLR 2025" in str(status.render()))
     return dialog
 
 
