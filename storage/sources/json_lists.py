@@ -16,6 +16,12 @@ import orjson
 from storage.errors import SourceError
 from storage.models import RecordError
 from storage.sources.links import web_url
+from storage.sources.openalex import (
+    add_openalex_work,
+    is_openalex_work,
+    openalex_works,
+    read_openalex_works,
+)
 from storage.sources.records import (
     MAX_HEADER_CHARS,
     Fit,
@@ -90,9 +96,13 @@ def _looks_like_jsonl(text: str) -> bool:
 
 def read_json_data(data: Any, path: Path) -> ReadResult:
     """A JSON array of papers, or an object holding one (``{"papers": [...]}``); Zotero's
-    API answers (``storage.sources.zotero_api``)."""
+    API answers (``storage.sources.zotero_api``); OpenAlex's works
+    (``storage.sources.openalex``)."""
     from storage.sources.zotero_api import read_zotero_items, zotero_items
 
+    works = openalex_works(data)
+    if works is not None:
+        return read_openalex_works(works, path)
     zotero = zotero_items(data)
     if zotero is not None:
         return read_zotero_items(zotero, path)
@@ -398,7 +408,9 @@ def _year_of_stamp(stamp: Any) -> int | None:
 
 
 def _add_item(result: ReadResult, number: int, item: Any) -> None:
-    if not isinstance(item, Mapping):
+    if is_openalex_work(item):  # a line of OpenAlex's snapshot
+        add_openalex_work(result, number, item)
+    elif not isinstance(item, Mapping):
         result.errors.append(RecordError(result.source, number, "not an object"))
     else:
         result.add(number, _unwrap(item))
