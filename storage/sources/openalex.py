@@ -74,17 +74,10 @@ def openalex_works(data: Any) -> list[Any] | None:
 
 
 def read_openalex_works(works: Iterable[Any], path: Path) -> ReadResult:
-    """The papers of OpenAlex's works (``openalex_works``), a work listed twice once."""
+    """The papers of OpenAlex's works (``openalex_works``); a work listed twice is the same
+    paper twice, which the import merges and says, as it does for the snapshot's lines."""
     result = ReadResult(source=str(path), list_name=path.stem)
-    seen: dict[str, int] = {}
     for number, work in enumerate(works, start=1):
-        ident = work.get("id") if isinstance(work, Mapping) else None
-        if isinstance(ident, str) and _WORK_ID.fullmatch(ident.strip()):
-            key = ident.strip().rsplit("/", 1)[-1].upper()
-            if key in seen:
-                result.refuse(number, f"the work {key} again (record {seen[key]})")
-                continue
-            seen[key] = number
         add_openalex_work(result, number, work)
     return result
 
