@@ -33,7 +33,7 @@ __all__ = ["add_openalex_work", "is_openalex_work", "openalex_works", "read_open
 
 _WORK_ID: Final = re.compile(r"https?://openalex\.org/W\d+", re.IGNORECASE)
 #: Keys only OpenAlex gives a work.
-_MARKS: Final = ("authorships", "abstract_inverted_index")
+_MARKS: Final = frozenset({"authorships", "abstract_inverted_index"})
 #: More words than an abstract within ``MAX_ABSTRACT_CHARS`` holds (each a character and a space).
 _MAX_WORDS: Final = MAX_ABSTRACT_CHARS // 2
 #: OpenAlex's work types (and Crossref's, ``type_crossref``) as entry types; others as
@@ -54,7 +54,7 @@ def is_openalex_work(item: Any) -> bool:
     ident = item.get("id")
     if isinstance(ident, str) and _WORK_ID.fullmatch(ident.strip()):
         return True
-    return any(key in item for key in _MARKS)
+    return not _MARKS.isdisjoint(item.keys())
 
 
 def openalex_works(data: Any) -> list[Any] | None:
