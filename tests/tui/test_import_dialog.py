@@ -215,23 +215,6 @@ async def test_the_imports_warnings_are_shown_not_only_counted(
         assert any(m.startswith("Imported Reading: 2 added") for m in messages(app))
 
 
-async def test_the_first_runs_welcome_goes_once_the_users_list_is_imported(
-    home: Path, tmp_path: Path
-) -> None:
-    """The welcome said "This is the bundled sample" above the user's own papers for the rest
-    of its 45 s, the list imported."""
-    source = one_paper_list(
-        tmp_path / "mine.jsonl", "My Own Paper", "We introduce MINE, the user's own list."
-    )
-    app = make_app(home)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await ready(pilot)
-        await wait_for(pilot, lambda: "bundled sample" in screen.detail.text.plain)
-        await import_typed(pilot, source)
-        await wait_for(pilot, lambda: any(m.startswith("Imported") for m in messages(app)))
-        assert "bundled sample" not in screen.detail.text.plain
-
-
 async def test_a_fifo_refused_in_the_dialog_names_the_option_as_the_shells(
     seeded_home: Path, tmp_path: Path
 ) -> None:
@@ -250,11 +233,13 @@ async def test_a_fifo_refused_in_the_dialog_names_the_option_as_the_shells(
         assert "(papers import --any-file in a shell reads it anyway)" in str(status.render())
 
 
-async def test_the_first_runs_welcome_goes_once_a_list_is_imported_from_a_shell(
-    home: Path, tmp_path: Path
+@pytest.mark.parametrize("where", ["dialog", "shell"])
+async def test_the_first_runs_welcome_goes_once_the_users_list_is_imported(
+    home: Path, tmp_path: Path, where: str
 ) -> None:
-    """The welcome says to run `papers import FILE` in a shell; done, the list came in, and
-    the welcome still said "This is the bundled sample" above it for the rest of its 45 s."""
+    """The welcome said "This is the bundled sample" above the user's own papers for the rest
+    of its 45 s, the list imported: in the dialog, or by `papers import FILE` in a shell, as
+    the welcome says to."""
     source = one_paper_list(
         tmp_path / "mine.jsonl", "My Own Paper", "We introduce MINE, the user's own list."
     )
@@ -262,8 +247,13 @@ async def test_the_first_runs_welcome_goes_once_a_list_is_imported_from_a_shell(
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await wait_for(pilot, lambda: "bundled sample" in screen.detail.text.plain)
-        Library(home).import_file(source)
-        screen.poll_disk()  # what the app does every second
-        await wait_for(pilot, lambda: any("imported elsewhere" in m for m in messages(app)))
+        if where == "dialog":
+            await import_typed(pilot, source)
+            said = "Imported"
+        else:
+            Library(home).import_file(source)
+            screen.poll_disk()  # what the app does every second
+            said = "Papers imported elsewhere"
+        await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
         await settled(pilot)
         assert "bundled sample" not in screen.detail.text.plain

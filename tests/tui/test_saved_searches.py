@@ -37,6 +37,14 @@ async def search(pilot: Pilot[None], screen: MainScreen, text: str) -> None:
     await wait_for(pilot, lambda: screen.view.query == text and screen.view.found is not None)
 
 
+async def shown_saved(pilot: Pilot[None], screen: MainScreen, key: str) -> None:
+    """Press a saved search's tab key and wait for its papers (searched in a thread)."""
+    await pilot.press(key)
+    await wait_for(pilot, lambda: screen.view.saved_tab() is not None, 20)
+    await wait_for(pilot, lambda: screen.view.saved_tab().found is not None, 20)
+    await settled(pilot)
+
+
 async def test_has_note_lists_the_papers_with_a_note(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -378,15 +386,10 @@ async def test_a_saved_search_of_starred_papers_finds_them_past_the_best_of_the_
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        await pilot.press("6")
-        await wait_for(pilot, lambda: screen.view.saved_tab() is not None, 20)
-        await wait_for(pilot, lambda: screen.view.saved_tab().found is not None, 20)
-        await settled(pilot)
+        await shown_saved(pilot, screen, "6")
         assert sorted(p.id for p in plist(app).row_papers()) == sorted(starred)
         assert "best" not in (plist(app).border_title or "")
-        await pilot.press("7")  # the Inbox's papers: its best 5,000, and said so
-        await wait_for(pilot, lambda: screen.view.saved_tab().found is not None, 20)
-        await settled(pilot)
+        await shown_saved(pilot, screen, "7")  # the Inbox's papers: its best 5,000, said so
         assert len(plist(app).rows) == SEARCH_LIMIT  # (the starred, last, not among them)
         assert "best 5,000" in (plist(app).border_title or "")
 
@@ -406,10 +409,7 @@ async def test_a_paper_starred_in_the_app_past_the_best_of_the_library_shows_in_
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        await pilot.press("6")
-        await wait_for(pilot, lambda: screen.view.saved_tab() is not None, 20)
-        await wait_for(pilot, lambda: screen.view.saved_tab().found is not None, 20)
-        await settled(pilot)
+        await shown_saved(pilot, screen, "6")
         assert sorted(p.id for p in plist(app).row_papers()) == sorted(starred)
         assert screen.index is not None
         best = set(screen.index.rank("model", limit=SEARCH_LIMIT).ids)
