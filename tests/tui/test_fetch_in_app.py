@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, ProgressBar, Static
 
 from tests.fetch import shapes
@@ -84,17 +85,22 @@ async def test_a_fetch_answered_from_the_cache_says_when_its_pages_were_kept(
             assert ("--refresh asks again" in said) is cached, said
 
 
+async def fetch_typed(pilot: Pilot[None], what: str) -> tuple[ImportScreen, Static]:
+    """``what`` typed in the import dialog and Enter pressed: the dialog, and its status line."""
+    await pilot.press("a")
+    pilot.app.screen.query_one("#import-path", Input).value = what
+    await pilot.press("enter")
+    screen = pilot.app.screen
+    assert isinstance(screen, ImportScreen)
+    return screen, screen.query_one("#import-status", Static)
+
+
 async def test_esc_stops_a_fetch_that_waits(seeded_home: Path, served: Services) -> None:
     served.faults.append(Fault("/or2/notes", "status", status=429, headers={"Retry-After": "30"}))
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.press("a")
-        app.screen.query_one("#import-path", Input).value = "iclr2025"
-        await pilot.press("enter")
-        screen = app.screen
-        assert isinstance(screen, ImportScreen)
-        status = screen.query_one("#import-status", Static)
+        screen, status = await fetch_typed(pilot, "iclr2025")
         await wait_for(pilot, lambda: "waiting 30 s" in str(status.render()), timeout=30)
         assert screen.query_one("#import-progress", ProgressBar).display
         await pilot.press("escape")
@@ -116,12 +122,7 @@ async def test_the_dialog_says_what_it_asks_before_the_first_page(
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.press("a")
-        app.screen.query_one("#import-path", Input).value = "iclr2025"
-        await pilot.press("enter")
-        screen = app.screen
-        assert isinstance(screen, ImportScreen)
-        status = screen.query_one("#import-status", Static)
+        _, status = await fetch_typed(pilot, "iclr2025")
         try:
             await wait_for(pilot, lambda: len(served.requests_to("/or2/groups")) == 1)
             await wait_for(

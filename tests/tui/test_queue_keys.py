@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from storage import Library, Status
 from storage.models import Paper
@@ -132,6 +133,17 @@ async def test_u_and_ctrl_r_of_an_imports_restored_queue_keep_its_order(
     assert Library(home).queue() == order
 
 
+async def sort_by_when_starred(pilot: Pilot[None], app: PapersApp, ids: list[str]) -> None:
+    """In the queue of ``ids`` (starred in that order): the last moved to the top, then the
+    queue sorted back by when its papers were starred (``Q``), one step."""
+    await pilot.press("2", "G", "left_curly_bracket")  # the last to the top
+    await pilot.press("Q")
+    await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
+    await pilot.press("down", "down", "down", "down", "enter")  # by when starred
+    await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()] == ids)
+    await settled(pilot)
+
+
 async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
     seeded_home: Path,
 ) -> None:
@@ -139,12 +151,7 @@ async def test_a_sort_is_one_step_and_r_takes_the_head_out_with_its_day(
     app = make_app(seeded_home)
     async with app.run_test(size=WIDE) as pilot:
         await ready(pilot)
-        await pilot.press("2", "G", "left_curly_bracket")  # the last to the top
-        await pilot.press("Q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
-        await pilot.press("down", "down", "down", "down", "enter")  # by when starred
-        await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()] == ids)
-        await settled(pilot)
+        await sort_by_when_starred(pilot, app, ids)
         assert Library(seeded_home).queue() == ids
         said = "Queue sorted by when you starred them, oldest first. One step: u undoes it."
         assert said in messages(app)  # the whole order, not its first clause
@@ -169,12 +176,7 @@ async def test_the_undo_and_redo_of_a_sort_say_it_was_the_sort(seeded_home: Path
     app = make_app(seeded_home)
     async with app.run_test(size=WIDE) as pilot:
         await ready(pilot)
-        await pilot.press("2", "G", "left_curly_bracket")  # the last to the top
-        await pilot.press("Q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
-        await pilot.press("down", "down", "down", "down", "enter")  # by when starred
-        await wait_for(pilot, lambda: [p.id for p in plist(app).row_papers()] == ids)
-        await settled(pilot)
+        await sort_by_when_starred(pilot, app, ids)
         await pilot.press("u")
         # (the sort moved one paper, the fewest places: its title is named)
         undid = "Undid the sort of the reading queue by when you starred them: "

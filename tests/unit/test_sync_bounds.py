@@ -31,6 +31,17 @@ def record(stamp: int) -> bytes:
     return orjson.dumps(["s", stamp, DEVICE, PAPER, "read"])
 
 
+def two_devices(tmp_path: Path, read: int) -> tuple[Path, Library, Library, list[str], str]:
+    """A synced folder, a seeded library ``a`` that read its first ``read`` papers and synced,
+    and an empty one ``b``: the folder, both, ``a``'s papers' ids and its device's id."""
+    folder = tmp_path / "synced"
+    folder.mkdir()
+    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
+    ids = [p.id for p in a.papers()]
+    a.set_statuses(ids[:read], "read")
+    return folder, a, b, ids, sync_library(a, folder).device.id
+
+
 def test_a_stamp_no_calendar_holds_is_no_record_and_the_clock_keeps_headroom() -> None:
     assert parse_record(record(MAX_STAMP - 1)) is not None
     assert parse_record(record(MAX_STAMP)) is None
@@ -265,12 +276,7 @@ def test_zeros_that_stay_are_damage_once_the_log_grew_past_them_or_a_day_went_by
 def test_a_log_waiting_at_zeros_counts_nothing_twice_and_is_read_past_them_in_the_end(
     tmp_path: Path,
 ) -> None:
-    folder = tmp_path / "synced"
-    folder.mkdir()
-    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
-    ids = [p.id for p in a.papers()]
-    a.set_statuses(ids[:30], "read")
-    device = sync_library(a, folder).device.id
+    folder, a, b, ids, device = two_devices(tmp_path, read=30)
     log_path = folder / "papers-tui" / device / "triage.jsonl"
     with log_path.open("r+b") as out:  # a crash left its last kilobyte zeros
         out.seek(log_path.stat().st_size - 1024)
@@ -375,12 +381,7 @@ def test_a_last_record_that_never_arrives_is_damage_once_a_day_went_by(
     fully arrived" at every sync, for ever. Once it stayed as long as zeros that stay, a record
     whole but for its line end is damage, said once, and taken; a line cut short or a basis
     may still be on its way (a laptop asleep): waited for unsaid, nothing after it waits."""
-    folder = tmp_path / "synced"
-    folder.mkdir()
-    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
-    ids = [p.id for p in a.papers()]
-    a.set_statuses(ids[:3], "read")
-    device = sync_library(a, folder).device.id
+    folder, a, b, ids, device = two_devices(tmp_path, read=3)
     log_path = folder / "papers-tui" / device / "triage.jsonl"
     last = orjson.dumps(["s", 1_700_000_000_000, device, ids[5], "skipped"])
     basis = orjson.dumps(["b", 1_700_000_000_001, device, ids[6], ["n", 0, ""]])
@@ -415,12 +416,7 @@ def test_a_last_record_still_arriving_after_the_wait_is_read_once_it_arrives(
     day with the log half arrived, or a slow sync tool that brought more of it since, ten
     minutes on), is still on its way: its rest arrives, and its record is read. Taken as a
     damaged line then, the cursor went past its start, and the record was lost for good."""
-    folder = tmp_path / "synced"
-    folder.mkdir()
-    a, b = seeded(tmp_path / "a"), Library(tmp_path / "b")
-    ids = [p.id for p in a.papers()]
-    a.set_statuses(ids[:3], "read")
-    device = sync_library(a, folder).device.id
+    folder, a, b, ids, device = two_devices(tmp_path, read=3)
     log_path = folder / "papers-tui" / device / "triage.jsonl"
     last = orjson.dumps(["s", 1_700_000_000_000, device, ids[5], "skipped"]) + b"\n"
     with log_path.open("ab") as out:

@@ -30,10 +30,24 @@ from tui.widgets.tab_bar import SAVED_TABS
 if TYPE_CHECKING:
     from textual.widget import Widget
 
+    from storage.files.triage_model import TriageState
     from storage.search import SearchIndex
     from storage.search.hits import Ranking
-    from storage.search.qualifiers import Qualifier
+    from storage.search.qualifiers import PdfTextSearch, Qualifier
     from storage.search.query import Query
+
+
+def _ranked_now(
+    index: SearchIndex, state: TriageState, pdfs: PdfTextSearch
+) -> Callable[..., Ranking]:
+    """``index.rank`` with what its triage and ``pdf:`` qualifiers read, as it is now."""
+    return partial(
+        index.rank,
+        statuses=dict(state.statuses),
+        tags=dict(state.tags),
+        notes=dict(state.notes),
+        pdf_text=pdfs,
+    )
 
 
 def _with_decided(rank: Callable[[Query], Ranking], query: str, ranking: Ranking) -> Ranking:
@@ -203,16 +217,8 @@ class SearchPart(MainBase):
         session, view, pdfs = self.session, self.view, self.pdfs
 
         def search(query: str) -> Found:
-            state = session.state  # read each time: a reload replaces it
-            rank = partial(
-                index.rank,
-                limit=SEARCH_LIMIT,
-                statuses=dict(state.statuses),
-                tags=dict(state.tags),
-                notes=dict(state.notes),
-                pdf_text=pdfs,
-            )
-            ranking = rank(query)
+            rank = partial(_ranked_now(index, session.state, pdfs), limit=SEARCH_LIMIT)
+            ranking = rank(query)  # (the state read each time: a reload replaces it)
             if ranking.listed and len(ranking) >= SEARCH_LIMIT:  # filters only: no best, all
                 ranking = rank(query, limit=None)  # (list order: 100,000 papers in 20 ms)
             elif len(ranking) >= SEARCH_LIMIT:  # the best of the library: the decided papers'
@@ -276,14 +282,8 @@ class SearchPart(MainBase):
         are applied as papers are triaged (``TriageView``)."""
         if not searches:
             return
-        version, state = self.session.version, self.session.state
-        rank = partial(
-            index.rank,
-            statuses=dict(state.statuses),
-            tags=dict(state.tags),
-            notes=dict(state.notes),
-            pdf_text=self.pdfs,
-        )
+        version = self.session.version
+        rank = _ranked_now(index, self.session.state, self.pdfs)
         results = []
         for search in searches:
             query, live = split_query(search.query)
