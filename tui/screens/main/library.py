@@ -195,6 +195,10 @@ class LibraryPart(MainBase):
 
         def done(note: str | None) -> None:
             self.importing = False
+            if getattr(self.app, "ending", False):
+                # the quit went through once the import was written, before its result came:
+                # the import is on disk, and the app is taking its widgets down
+                return
             if note:
                 self.detail.set_welcome("", "")  # it spoke of the sample: the user's list is in
                 self.pdfs.rescan()  # the copies made of the imported papers' attachments
