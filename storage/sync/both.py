@@ -10,7 +10,9 @@ device then takes, and so converges on:
 - a note: the other's text, then ours in a block marked with this device's name and when ours
   was written (``MARK``);
 - tags: the two lists merged as sets over the tags both were written over (``merged_tags``): a
-  tag either side added is kept, one either side took out stays out unless the other added it.
+  tag either side added is kept, one either side took out stays out unless the other added it;
+  a tag both put in or took out since, by records one after the other, is as the later record
+  that did left it (taken out on both, then put back on one: back).
   This device keeps the chain of its tags records one after the other, each with what it
   showed when it was written (``SyncState.tag_bases``: the registers keep only their holders);
   the basis is the tags of the last of them the other's saw (gone back as ``_seen`` goes), or
@@ -50,6 +52,11 @@ _MARKED = re.compile(r"^--- also written on .+: kept by sync ---$", re.MULTILINE
 _NAMED_TAGS = 5
 #: This device's tags records one after the other a sync state keeps, at the most, for a paper.
 _CHAIN = 32
+
+#: A tag -> the (stamp, device) of the last record of one side that put it in or took it out.
+Changes = dict[str, tuple[int, str]]
+#: What two tags records were both written over, and each side's changes since (ours, theirs).
+TagsBasis = tuple[list[str], Changes, Changes]
 
 
 def with_bases(
@@ -241,11 +248,12 @@ def keep_both(
 
 def _lost_unseen(
     state: SyncState, base: Base, made: list[Record], folded: Folded
-) -> Iterator[tuple[str, str, list[Any], tuple[int, Any], list[str] | None]]:
+) -> Iterator[tuple[str, str, list[Any], tuple[int, Any], TagsBasis | None]]:
     """(kind, paper, the holder, ours, what ours was written over) for each note and tags
     register that another device's record holds, written without seeing this device's that
     it replaced: ours as (stamp, value), made now or held since the last sync. What ours was
-    written over: the tags it was (None for a note, or when not known)."""
+    written over: the tags both were, and when each side last put each tag in or took it
+    out since (None for a note, or when not known)."""
     device = state.device
     for kind in BASES:
         ours = {record.paper: record for record in made if record.kind == kind}
@@ -268,32 +276,62 @@ def _lost_unseen(
 
 def _tags_seen(
     state: SyncState, folded: Folded, pid: str, winner: list[Any], lost: tuple[int, Any]
-) -> list[str] | None:
+) -> TagsBasis | None:
     """What ``winner`` and this device's tags ``lost`` were both written over: the tags of the
     last record of the chain of ours that ends in ``lost`` (``SyncState.tag_bases``) that
     ``winner`` saw, gone back through what each record read now was written over; when it saw
     none, what the first of the chain was written over, or none when it was written over no
     tags at all (by way of other devices' records only: ``BASIS`` 0). None when not known (no
     chain kept, one that ends elsewhere, or ``winner`` written over one of ours from before
-    the chain: the first's basis is then no basis of the two)."""
+    the chain: the first's basis is then no basis of the two).
+
+    With it, when each side last put each tag in or took it out since (``_changes``): ours by
+    the records of the chain after that basis, theirs by the records gone back through (those
+    read now): a tag taken out on both and put back on one is a change of that one's, not
+    the basis again."""
     chain = state.tag_bases.get(pid)
     if not chain or chain[-1][0] != lost[0]:
         return None
     values = [*(over for _stamp, over in chain[1:]), lost[1]]  # each record's own tags
     where = {(int(stamp), state.device): at for at, (stamp, _over) in enumerate(chain)}
     at = (int(winner[0]), str(winner[1]))
+    theirs: list[tuple[tuple[int, str], Sequence[str]]] = [(at, winner[2])]
+    first = 0  # the first record of the chain the other did not see
+    basis_tags: list[str] = list(chain[0][1])
     for _step in range(len(folded.bases) + 1):
         basis = folded.bases.get((TAGS, pid, *at))
         if basis in where:
-            return list(values[where[basis]])
+            first = where[basis] + 1
+            basis_tags = list(values[where[basis]])
+            break
         if basis is None or basis >= at:
             break  # (a basis is older than its record)
         if basis[1] == state.device:  # one of ours before the chain (a merge started it
             return None  # anew): its tags are not known
         if basis[0] == 0:
-            return []
+            basis_tags = []
+            break
         at = basis
-    return list(chain[0][1])
+        value = folded.values.get((TAGS, pid, *at))
+        if isinstance(value, list):
+            theirs.append((at, value))
+    ours = [((int(chain[n][0]), state.device), values[n]) for n in range(first, len(chain))]
+    return basis_tags, _changes(basis_tags, ours), _changes(basis_tags, theirs[::-1])
+
+
+def _changes(
+    basis: Sequence[str], steps: Sequence[tuple[tuple[int, str], Sequence[str]]]
+) -> Changes:
+    """Each tag -> the (stamp, device) of the last of ``steps`` (records one after the
+    other, from ``basis``) that put it in or took it out."""
+    found: Changes = {}
+    before = set(basis)
+    for at, tags in steps:
+        now = set(tags)
+        for tag in now ^ before:
+            found[tag] = at
+        before = now
+    return found
 
 
 def _both_notes(
@@ -320,13 +358,14 @@ def _both_tags(
     pid: str,
     theirs: Sequence[str],
     ours: Sequence[str],
-    basis: Sequence[str] | None,
+    basis: TagsBasis | None,
     report: SyncReport,
 ) -> list[str] | None:
-    """The tags that merge ``ours`` into ``theirs`` (``merged_tags``), counted in ``report``;
-    None when ``theirs`` holds them already, or when they would be too many for one paper
-    (``theirs`` then kept, and said, with the tags of ours left out)."""
-    tags = merged_tags(theirs, ours, basis or ())
+    """The tags that merge ``ours`` into ``theirs`` (``merged_tags``, over ``basis``: none
+    when not known), counted in ``report``; None when ``theirs`` holds them already, or when
+    they would be too many for one paper (``theirs`` then kept, and said, with the tags of
+    ours left out)."""
+    tags = merged_tags(theirs, ours, *basis) if basis else merged_tags(theirs, ours, ())
     if tags == list(theirs):
         return None
     problem = tags_problem(tags)
@@ -347,14 +386,35 @@ def _named(tags: Sequence[str]) -> str:
     return ", ".join(f"#{tag}" for tag in tags[:_NAMED_TAGS]) + more
 
 
-def merged_tags(theirs: Sequence[str], ours: Sequence[str], basis: Sequence[str]) -> list[str]:
+def merged_tags(
+    theirs: Sequence[str],
+    ours: Sequence[str],
+    basis: Sequence[str],
+    ours_changed: Changes | None = None,
+    theirs_changed: Changes | None = None,
+) -> list[str]:
     """Two lists of tags written over ``basis`` merged as sets: those both hold, and those
     either added since ``basis`` (a tag one took out stays out, unless the other added it).
-    In ``theirs``' order, then the ones only ``ours`` holds in its own."""
-    had, mine, other = set(basis), set(ours), set(theirs)
-    kept = (other & mine) | (mine - had) | (other - had)
-    return [tag for tag in theirs if tag in kept] + [
-        tag for tag in ours if tag in kept and tag not in other
+    A tag both put in or took out since (``ours_changed``, ``theirs_changed``: when each last
+    did, ``_changes``; by default, ``basis`` to the list in one step) is as the later left
+    it: taken out on both and put back on one, it is back. In ``theirs``' order, then the
+    ones only ``ours`` holds in its own."""
+    mine, other = set(ours), set(theirs)
+    if ours_changed is None:
+        ours_changed = dict.fromkeys(mine ^ set(basis), (0, ""))
+    if theirs_changed is None:
+        theirs_changed = dict.fromkeys(other ^ set(basis), (0, ""))
+
+    def kept(tag: str) -> bool:
+        by_us, by_them = ours_changed.get(tag), theirs_changed.get(tag)
+        if by_us is not None and (by_them is None or by_us > by_them):
+            return tag in mine
+        if by_them is not None:
+            return tag in other
+        return tag in mine and tag in other
+
+    return [tag for tag in theirs if kept(tag)] + [
+        tag for tag in ours if kept(tag) and tag not in other
     ]
 
 
