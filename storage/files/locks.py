@@ -119,7 +119,10 @@ class HomeLock:
     def reading(self) -> Iterator[None]:
         """For a reader that changes nothing (``papers sync --status``), in this thread: where
         the lock file can be neither opened nor made (a read-only HOME that never had one),
-        the lock is not taken and ``missed`` says why, rather than the reader failing."""
+        the lock is not taken and ``missed`` says why, rather than the reader failing. A lock
+        file that is not there is not made (a reader leaves HOME as it was): no writer has
+        taken that lock yet, whose files are written whole (renamed into place), and the
+        reader reads them without it, as they are, unsaid."""
         self.missed = ""
         self._reading.on = True
         try:
@@ -157,6 +160,8 @@ class HomeLock:
             if not reading or exc.errno not in _UNWRITABLE:
                 raise
             self.missed = f"{self.path}: {exc.strerror or exc}"
+            return None
+        if fd is None:  # a reader, and no lock file: no writer has taken this lock yet
             return None
         try:
             # always joined: else a releaser cuts in
@@ -215,15 +220,22 @@ class LockPair:
 _UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
-def _open_lock(path: Path, *, read_only: bool) -> int:
+def _open_lock(path: Path, *, read_only: bool) -> int | None:
     """The lock file, open: made where it is not there, and opened read-only where HOME is a
     read-only mount: a lock is taken through any descriptor, so that a reader of a read-only
     HOME (``papers sync --status``) waits for writers all the same, where it failed on
     ``.lock: Read-only file system``, and a writer's error names the file it could not write.
     A lock file this user may not write (another user's HOME) is opened read-only for a
     reader (``read_only``) alone: a writer's lock so taken would let whoever may read a HOME
-    hold up its owner's writes."""
+    hold up its owner's writes. A reader's lock file is not made where it is not there and
+    HOME could have it (``HomeLock.reading``): None."""
     try:
+        if read_only:
+            try:
+                return os.open(path, os.O_RDWR)
+            except FileNotFoundError:
+                if os.access(path.parent, os.W_OK):
+                    return None
         return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         if exc.errno not in (_UNWRITABLE if read_only else (errno.EROFS,)):

@@ -93,18 +93,17 @@ def sync_library(
     name: str | None = None,
     wall: Callable[[], float] = time.time,
 ) -> SyncReport:
-    """Sync ``library`` with ``folder`` as this HOME's device (``name``: rename it).
-
-    Raises ``SyncError`` when the folder cannot be used at all; everything else it meets is
-    worked around and said in ``SyncReport.problems``.
-    """
+    """Sync ``library`` with ``folder`` as this HOME's device (``name``: rename it). Raises
+    ``SyncError`` when the folder cannot be used at all; everything else it meets is worked
+    around and said in ``SyncReport.problems``."""
     return _sync(library, folder, name, wall, dry=False)
 
 
 def preview_sync(library: Library, folder: str | os.PathLike[str]) -> SyncReport:
-    """What ``sync_library`` would do now, without writing anything anywhere: ``sent`` is what
-    waits to be sent, ``received`` what waits to be read."""
-    return _sync(library, folder, None, time.time, dry=True)
+    """What ``sync_library`` would do now, writing nothing anywhere (the locks taken as a
+    reader's: ``HomeLock.reading``): ``sent`` waits to be sent, ``received`` to be read."""
+    with library.papers_lock.reading(), library.triage_lock.reading():
+        return _sync(library, folder, None, time.time, dry=True)
 
 
 def _sync(

@@ -99,9 +99,9 @@ def _moment(value: object) -> int:
 
 def sync_status(library: Library, folder: str | os.PathLike[str]) -> SyncStatus:
     """What the folder holds and what waits, without changing anything."""
-    # it reads: a read-only HOME without lock files is read without them, and says so
-    with library.papers_lock.reading(), library.triage_lock.reading():
-        preview = preview_sync(library, folder)
+    # it reads (``preview_sync`` takes the locks as a reader's): a read-only HOME without
+    # lock files is read without them, and says so
+    preview = preview_sync(library, folder)
     missed = library.papers_lock.missed or library.triage_lock.missed
     if missed:
         preview.problems.append(

@@ -89,3 +89,39 @@ def test_a_preview_writes_nothing_whatever_the_merge_would_do(
     assert preview.problems == status.problems
     laptop.sync()  # the sync itself sets the note aside
     assert (laptop.home / "sync" / "notes-kept").exists() == aside
+
+
+@pytest.mark.parametrize("folder_has", ["nothing", "another device's files"])
+def test_a_preview_from_a_home_never_synced_writes_nothing(
+    tmp_path: Path, clock: list[float], folder_has: str
+) -> None:
+    """A HOME that has imported papers and never synced (nor decided anything): the preview
+    made its two lock files (``.lock-triage`` and its queue), empty, in HOME."""
+    from tests.unit.test_sync_support import Machine
+
+    laptop = Machine(tmp_path / "laptop", tmp_path / "synced", base=lambda: clock[0])
+    laptop.seed()
+    laptop.folder.mkdir(exist_ok=True)
+    if folder_has != "nothing":
+        desktop = Machine(tmp_path / "desktop", laptop.folder, base=lambda: clock[0])
+        desktop.seed()
+        desktop.library.set_status(desktop.library.papers()[0].id, "read")
+        desktop.sync("desktop")
+    clock[0] += 60
+    before = files(laptop.home, laptop.folder)
+
+    preview = preview_sync(laptop.library, laptop.folder)
+    status = sync_status(laptop.library, laptop.folder)
+    assert files(laptop.home, laptop.folder) == before
+    shown = subprocess.run(
+        [sys.executable, "-m", "tui", "--home", str(laptop.home), "sync", str(laptop.folder)]
+        + ["--status"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr, shown.stderr
+    assert "note:" not in shown.stderr  # nothing to say: no lock was missed
+    memo = laptop.home / "triage.cache"
+    assert {p: b for p, b in files(laptop.home, laptop.folder).items() if p != memo} == before
+    assert preview.sent == status.to_send and not status.problems
