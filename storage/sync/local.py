@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from storage.caps import note_problem, tags_problem
 from storage.files.triage_model import Step, TriageState
 from storage.models import Status
 from storage.queue.order import place_json
@@ -240,6 +241,7 @@ def triage_changes(
     unwritten: Collection[str] = (),
     older: OlderFile | None = None,
     written: tuple[Mapping[str, float], Mapping[str, float]] = ({}, {}),
+    said: list[str] | None = None,
 ) -> tuple[list[Record], set[str]]:
     """Records of the statuses, notes and tags changed here since the last sync; and the
     papers whose triage a removal took out here (not sent: the merge puts it back when they
@@ -258,6 +260,9 @@ def triage_changes(
 
     ``written``: when each paper's note, and its tags, were written here (``TriageFile.
     written_at``), as ``decided_at`` says when its status was given.
+
+    ``said``: where a note or tags past the caps (written into ``triage.json`` by hand), not
+    sent as no device would take it, is said in one line (``past_caps``).
 
     Stamped by ``clock`` at when each was made (a status's ``decided_at``, a note's or tags'
     ``written``, a place's ``positioned_at``), or just after what its register held at the
@@ -344,7 +349,9 @@ def triage_changes(
             ):
                 continue
             if not valid_value(kind, local[kind]):
-                continue  # a hand's edit past the caps: no device would take it
+                if said is not None:  # a hand's edit past the caps: no device would take it
+                    said.append(past_caps(kind, pid, local[kind]))
+                continue
             made.append((made_at, pid, kind, local[kind]))
     # Stamped in the order they were made (the clock only goes forward: a decision stamped
     # after a later one would be stamped later than it); those of unknown time last.
@@ -357,6 +364,21 @@ def triage_changes(
             stamp = clock.after(made_at, max(seen, back_after.get(pid, 0)))
         records.append(Record(kind, stamp, state.device, pid, value))
     return records, kept
+
+
+def past_caps(kind: str, pid: str, value: Any) -> str:
+    """The line that says a paper's value in ``triage.json`` is not sent: past its cap."""
+    what = {NOTE: "the note", TAGS: "the tags", QUEUE: "the place in the queue"}
+    problem = ""
+    if kind == NOTE and isinstance(value, str):
+        problem = note_problem(value)
+    elif kind == TAGS and isinstance(value, list | tuple):
+        problem = tags_problem([str(tag) for tag in value])
+    verb = "are" if kind == TAGS else "is"
+    return (
+        f"{what.get(kind, 'the status')} of {pid} in triage.json {verb} not sent: "
+        f"{problem or 'not a value another device takes'}"
+    )
 
 
 def _made_since(

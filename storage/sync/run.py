@@ -256,6 +256,7 @@ class _Sync:
             unwritten,
             older,
             written,
+            self.report.problems,
         )
         self.clock.see(self.local_clock.last)
         home = self.library.home  # (where a note too long to keep both is set aside)
