@@ -46,7 +46,7 @@ import orjson
 from storage.errors import LibraryError
 from storage.files.atomic import atomic_write, fsync_folder
 from storage.locations import is_library_folder
-from storage.sync.records import BASIS, MAX_LINE, Record, is_id, parse_record
+from storage.sync.records import BASIS, MAX_LINE, Record, is_id, parse_line, parse_record
 
 ROOT_NAME = "papers-tui"
 TRIAGE_LOG = "triage.jsonl"
@@ -182,6 +182,8 @@ class LogRead:
     #: Complete lines that are no record (damaged, too long, a later version's, or holding
     #: zeros that stayed: ``Hole.lasting``).
     skipped: int = 0
+    #: Of those, the note and tags records past the caps (by hand): what and why, each.
+    past_caps: list[str] = field(default_factory=list)
     #: Bytes past what one sync reads of a log (``READ_BUDGET``): read by the next ones.
     more: int = 0
     #: What was wrong with a last line read as it is once ``Hole.lasting`` ("" if none was).
@@ -616,13 +618,10 @@ class _Scan:
 
 
 def _take(raw: bytes, result: LogRead) -> None:
-    raw = raw.removeprefix(BOM_UTF8)  # a log opened and saved by an editor on Windows
-    try:
-        record = parse_record(raw)
-    except ValueError:
-        record = None
+    record, past = parse_line(raw.removeprefix(BOM_UTF8))  # (a BOM: saved by a Windows editor)
     if record is None:
         result.skipped += 1
+        result.past_caps += [past] if past else []
     else:
         result.records.append(record)
 

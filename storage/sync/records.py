@@ -151,6 +151,29 @@ def parse_record(raw: bytes) -> Record | None:
     return Record(kind, stamp, device, paper, value)
 
 
+def parse_line(raw: bytes) -> tuple[Record | None, str]:
+    """A record from one complete line of a log (``parse_record``), or None and, for a note
+    or tags record past the caps (written into a log by hand), what it is and why ("" for a
+    line that is no record: damaged, a later version's)."""
+    try:
+        record = parse_record(raw)
+    except ValueError:
+        return None, ""
+    if record is not None:
+        return record, ""
+    data = orjson.loads(raw)  # (it parsed: a list of five)
+    kind, _stamp, _device, paper, value = (
+        data if isinstance(data, list) and len(data) == 5 else [None] * 5
+    )
+    past = ""
+    if kind == NOTE and isinstance(value, str):
+        past = note_problem(value)
+    elif kind == TAGS and isinstance(value, list) and all(isinstance(t, str) for t in value):
+        past = tags_problem(value)
+    what = "the note" if kind == NOTE else "the tags"
+    return None, f"{what} of {paper} past the caps: {past}" if past and is_id(paper) else ""
+
+
 def valid_value(kind: str, value: Any) -> bool:
     """True for a value a record of ``kind`` may carry (a paper's document is checked when
     it is written: ``storage.sync.merge.clean_paper``)."""

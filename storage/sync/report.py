@@ -117,19 +117,21 @@ class SyncReport:
         """What reading one log (``where``, as people know it) met: a last record still
         arriving (until the wait zeros get went by: then waited for unsaid, ``LogRead.
         stalled``), one whole but for its line end once that wait went by (damage, said once:
-        it was read as it is), damaged lines."""
+        it was read as it is), note and tags records past the caps, damaged lines."""
         if read.waiting and not read.stalled:
             self.problems.append(
                 f"{where}: its last record has not fully arrived (read up to it; the rest next "
                 "time)"
             )
+        self.problems += [f"{where}: {past}, skipped" for past in read.past_caps]
+        skipped = read.skipped - len(read.past_caps)
         if read.cut:
-            damaged = f" ({read.skipped} damaged line(s) skipped)" if read.skipped else ""
+            damaged = f" ({skipped} damaged line(s) skipped)" if skipped else ""
             self.problems.append(
                 f"{where}: {read.cut}, and nothing more arrived: damage, read as it is{damaged}"
             )
-        elif read.skipped:
-            self.problems.append(f"{where}: {read.skipped} damaged line(s) skipped")
+        elif skipped:
+            self.problems.append(f"{where}: {skipped} damaged line(s) skipped")
 
     def written(self, records: Counter[str]) -> None:
         """``records`` (by kind) were written into the folder: sent, and a refusal before is
