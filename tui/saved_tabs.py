@@ -138,6 +138,15 @@ def triage_passes(qualifiers: Sequence[Qualifier], facts: TriageFacts) -> BoolAr
     return passes
 
 
+def decided_only(live: Sequence[Qualifier]) -> bool:
+    """Whether triage qualifiers take decided papers alone (``is:starred``, ``-is:inbox``):
+    a search joined with the decided papers past its best (``Ranking.joined_more``) then
+    holds every paper they take."""
+    from storage.search.qualifiers import statuses_for
+
+    return any(q.key == "is" and (Status.INBOX in statuses_for(q.value)) == q.negated for q in live)
+
+
 def split_query(text: str) -> tuple[Query, tuple[Qualifier, ...]]:
     """A saved query as its tab runs it: the part the index searches once (words, phrases and
     the qualifiers about the papers), and the qualifiers about triage, applied live."""
