@@ -123,6 +123,22 @@ def test_a_rating_cell_is_five_cells_whatever_the_rating() -> None:
     assert {rating_cell(v) for v in (None, "7", float("nan"), True)} == {" " * 5}
 
 
+def test_a_rating_is_rounded_half_up_as_the_pane_writes_it() -> None:
+    """The list rounded a rating half to even on its binary value: 7.25 showed as 7.2 (and
+    7.35, which the pane writes 7.35, as 7.3); each half now goes up, away from zero, in
+    the list and the pane alike."""
+    from tui.widgets.paper_list import rating_cell
+    from tui.widgets.paper_pane import paper_facts
+
+    assert rating_cell(7.25) == "  7.3" and rating_cell(7.35) == "  7.4"
+    assert rating_cell(6.45) == "  6.5" and rating_cell(0.05) == "  0.1"
+    assert rating_cell(-7.25) == " -7.3" and rating_cell(7.24) == "  7.2"
+    assert rating_cell(122.5) == "  123" and rating_cell(-10.5) == "  -11"
+    assert rating_cell(250_000) == "  3e5"
+    rated = Paper(id="p", title="t", abstract="a", extra=(("rating", 5.125), ("confidence", 2.675)))
+    assert paper_facts(rated) == "Rating 5.13 · confidence 2.68"
+
+
 def test_a_rating_too_wide_for_its_cell_is_rounded_not_cut() -> None:
     """The readers keep ratings from -1,000,000 to 1,000,000: a rating of 123,456 showed as
     1234 and one of -10.5 as -10. (its first characters); each is now the nearest number the
@@ -132,7 +148,7 @@ def test_a_rating_too_wide_for_its_cell_is_rounded_not_cut() -> None:
     assert rating_cell(123_456) == "  1e5" and rating_cell(-123_456) == " -1e5"
     assert rating_cell(999_999) == "  1e6" and rating_cell(1_000_000) == "  1e6"
     assert rating_cell(9_999) == " 9999" and rating_cell(12_345) == "  1e4"
-    assert rating_cell(-10.5) == "  -10" and rating_cell(-9.96) == "  -10"
+    assert rating_cell(-10.4) == "  -10" and rating_cell(-9.96) == "  -10"
     assert rating_cell(-999.4) == " -999" and rating_cell(-1_000) == " -1e3"
     assert rating_cell(99.96) == "  100" and rating_cell(-2.5) == " -2.5"
     # past what the readers keep (papers.json edited by hand): still four characters

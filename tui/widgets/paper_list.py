@@ -16,7 +16,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from storage.models import Paper, Status
-from tui.text import printable
+from tui.text import printable, rounded
 from tui.view import TriageView
 from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
@@ -443,11 +443,11 @@ def rating_cell(rating: object) -> str:
     ``1e5`` for 123,456: the readers keep ratings up to a million either side)."""
     if not isinstance(rating, int | float) or isinstance(rating, bool) or rating != rating:
         return " " * 5
-    shown = f"{rating:.1f}"
+    shown = rounded(rating, ".1f")  # (half up: 7.25 is 7.3, as the pane's 7.25 reads)
     if len(shown) > 4:
-        shown = f"{rating:.0f}"
+        shown = rounded(rating, ".0f")
     if len(shown) > 4:  # one digit and its power of ten (999,999 rounds to 1e6)
-        mantissa, exponent = f"{rating:.0e}".split("e")
+        mantissa, exponent = rounded(rating, ".0e").split("e")
         shown = f"{mantissa}e{int(exponent)}"
     if len(shown) > 4:  # past ten billion (a papers.json edited by hand): as its infinity
         shown = "inf" if rating > 0 else "-inf"
