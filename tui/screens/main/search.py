@@ -241,7 +241,6 @@ class SearchPart(MainBase):
     def index_ready(self, event: IndexReady) -> None:
         if event.papers is self.view.papers:
             self.index = event.index
-            self.paper_list.show_ratings(event.rated)
             self.search_box.use(self.searcher(event.index))
             self.search_saved(event.index, event.papers, [tab.search for tab in self.view.saved])
             self.prepare_tabs_later()
