@@ -204,6 +204,18 @@ class SavedTab:
             self._named = (search, SAVED_PREFIX + search.key, printable(search.name))
         return self._named
 
+    def lists_decided(self) -> bool:
+        """Whether it takes decided papers alone (``decided_only``) and lists every one its
+        query found, not the best of more: a search typed in it, which gets the decided papers
+        past its best (``Ranking.joined_more``), then lists every paper it matches here."""
+        from tui.view import SEARCH_LIMIT
+
+        found = self.found
+        if found is None or not decided_only(self.live):
+            return False
+        ranking = found.ranking
+        return ranking.listed or ranking.joined_more or len(found) < SEARCH_LIMIT
+
     def take(self, found: Found | None, live: tuple[Qualifier, ...] = ()) -> None:
         """The tab's papers (remapped, or searched again)."""
         self.found = found

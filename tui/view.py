@@ -27,7 +27,7 @@ from storage.files.triage_file import Change
 from storage.models import Paper, Status
 from storage.search.query import parse_query
 from storage.text.words import count
-from tui.saved_tabs import SAVED_PREFIX, SavedTab, TriageFacts, decided_only, triage_passes
+from tui.saved_tabs import SAVED_PREFIX, SavedTab, TriageFacts, triage_passes
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
     from storage.files.saved_searches import SavedSearch
@@ -619,11 +619,9 @@ class TriageView:
             where = "searching…"
         extra = ""
         if self.found is not None:
-            if tab is None:
-                whole = self.tab in ("starred", "read", "skipped")
-            else:  # a saved tab of decided papers alone, that lists all it finds
-                listed = tab.found is not None and not _cut(tab.found, decided=True)
-                whole = listed and decided_only(tab.live)
+            whole = self.tab in ("starred", "read", "skipped") and tab is None
+            if tab is not None:  # a saved tab of decided papers, every one it found listed
+                whole = tab.lists_decided()
             extra = _found_extra(self.found, "search", whole)
         elif tab is not None and tab.found is not None:
             extra = _found_extra(tab.found, "", decided=True)  # its live papers joined
@@ -695,14 +693,6 @@ def _found_extra(found: Found, what: str, decided: bool = False) -> str:
         return f" · {what + ': ' if what else ''}{matched:,} of {of:,} words"
     if found.ranking.listed:  # filters only: every paper they take, in list order
         return f" · {what}" if what else ""
-    if _cut(found, decided):
+    if len(found) >= SEARCH_LIMIT and not (decided and found.ranking.joined_more):
         return f" · best {SEARCH_LIMIT:,}"
     return f" · {what}" if what else ""
-
-
-def _cut(found: Found, decided: bool = False) -> bool:
-    """Whether a search's papers are its best only, not every one it matched (``decided``:
-    see ``_found_extra``)."""
-    if found.ranking.listed:
-        return False
-    return len(found) >= SEARCH_LIMIT and not (decided and found.ranking.joined_more)
