@@ -29,8 +29,6 @@ class IndexReady(Message):
 
     papers: Sequence[Paper]
     index: SearchIndex
-    #: Whether any of the papers has a review rating (the list's rating column shows then).
-    rated: bool = False
 
 
 @dataclass

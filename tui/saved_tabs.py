@@ -138,6 +138,15 @@ def triage_passes(qualifiers: Sequence[Qualifier], facts: TriageFacts) -> BoolAr
     return passes
 
 
+def decided_only(live: Sequence[Qualifier]) -> bool:
+    """Whether triage qualifiers take decided papers alone (``is:starred``, ``-is:inbox``):
+    a search joined with the decided papers past its best (``Ranking.joined_more``) then
+    holds every paper they take."""
+    from storage.search.qualifiers import statuses_for
+
+    return any(q.key == "is" and (Status.INBOX in statuses_for(q.value)) == q.negated for q in live)
+
+
 def split_query(text: str) -> tuple[Query, tuple[Qualifier, ...]]:
     """A saved query as its tab runs it: the part the index searches once (words, phrases and
     the qualifiers about the papers), and the qualifiers about triage, applied live."""
@@ -194,6 +203,18 @@ class SavedTab:
             search = self.search
             self._named = (search, SAVED_PREFIX + search.key, printable(search.name))
         return self._named
+
+    def lists_decided(self) -> bool:
+        """Whether it takes decided papers alone (``decided_only``) and lists every one its
+        query found, not the best of more: a search typed in it, which gets the decided papers
+        past its best (``Ranking.joined_more``), then lists every paper it matches here."""
+        from tui.view import SEARCH_LIMIT
+
+        found = self.found
+        if found is None or not decided_only(self.live):
+            return False
+        ranking = found.ranking
+        return ranking.listed or ranking.joined_more or len(found) < SEARCH_LIMIT
 
     def take(self, found: Found | None, live: tuple[Qualifier, ...] = ()) -> None:
         """The tab's papers (remapped, or searched again)."""

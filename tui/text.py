@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from rich.style import Style
 from rich.text import Text
@@ -17,7 +19,20 @@ __all__ = [
     "highlighted",
     "printable",
     "printable_block",
+    "rounded",
 ]
+
+
+def rounded(value: float, spec: str) -> str:
+    """``value`` formatted by ``spec`` (``".1f"``, ``".0e"``) as people round: a half away
+    from zero, on the number as written (7.25 is 7.3, 7.35 is 7.4), where Python's format
+    rounds the binary value half to even (7.2, 7.3). A rating shows so wherever it is rounded."""
+    value = float(value)
+    if not math.isfinite(value):
+        return format(value, spec)
+    with localcontext() as context:
+        context.rounding = ROUND_HALF_UP
+        return format(Decimal(repr(value)), spec)
 
 
 def cut_at_word(text: str, width: int) -> str:

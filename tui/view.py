@@ -620,6 +620,8 @@ class TriageView:
         extra = ""
         if self.found is not None:
             whole = self.tab in ("starred", "read", "skipped") and tab is None
+            if tab is not None:  # a saved tab of decided papers, every one it found listed
+                whole = tab.lists_decided()
             extra = _found_extra(self.found, "search", whole)
         elif tab is not None and tab.found is not None:
             extra = _found_extra(tab.found, "", decided=True)  # its live papers joined

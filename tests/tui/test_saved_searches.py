@@ -426,3 +426,57 @@ async def test_a_paper_starred_in_the_app_past_the_best_of_the_library_shows_in_
         await wait_for(pilot, lambda: late in {p.id for p in plist(app).row_papers()}, 10)
         assert sorted(p.id for p in plist(app).row_papers()) == sorted([*starred, late])
         assert "mine 4" in tab_text(app)
+
+
+@pytest.mark.slow(15)
+async def test_a_saved_tab_past_the_best_of_the_library_counts_a_paper_starred_elsewhere(
+    home: Path, tmp_path: Path
+) -> None:
+    """A saved search "model is:starred" at more papers than a search lists counted a paper
+    starred past the library's best 5,000 only once its tab was shown: on the Inbox, its count
+    stayed as it was (the tab's papers were searched again only when shown)."""
+    from tui.view import SEARCH_LIMIT
+
+    big_library(home, tmp_path, SEARCH_LIMIT + 100)
+    SavedSearches(home).save("mine", "model is:starred")
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: " 6 mine 3 " in tab_text(app), 20)
+        assert screen.index is not None
+        best = set(screen.index.rank("model", limit=SEARCH_LIMIT).ids)
+        rows = plist(app).row_papers()
+        row = max(i for i, p in enumerate(rows) if p.id not in best)
+        plist(app).move_to(row)
+        await settled(pilot)
+        await pilot.press("s")  # on the Inbox: the saved tab is not shown
+        assert screen.view.tab == "inbox"
+        await wait_for(pilot, lambda: " 6 mine 4 " in tab_text(app), 10)
+        assert screen.view.tab == "inbox"
+
+
+@pytest.mark.slow(15)
+async def test_a_search_typed_in_a_saved_tab_of_triage_qualifiers_says_what_it_lists(
+    home: Path, tmp_path: Path
+) -> None:
+    """A search typed in a saved tab ``is:starred`` ("model", which every paper of a library
+    larger than a search lists says) listed every starred paper it matched, and its title said
+    "best 5,000"; in a tab of the Inbox's papers the search lists its best, and says so."""
+    from tui.view import SEARCH_LIMIT
+
+    starred = big_library(home, tmp_path, SEARCH_LIMIT + 100)
+    SavedSearches(home).save("stars", "is:starred")
+    SavedSearches(home).save("waiting", "is:inbox")
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await shown_saved(pilot, screen, "6")
+        await search(pilot, screen, "model")
+        await settled(pilot)
+        assert sorted(p.id for p in plist(app).row_papers()) == sorted(starred)
+        assert plist(app).border_title == "stars · search · 1 / 3"
+        await pilot.press("escape")
+        await shown_saved(pilot, screen, "7")  # "model" still typed: its best, said so
+        assert screen.view.query == "model"
+        assert len(plist(app).rows) > 4000
+        assert "best 5,000" in (plist(app).border_title or "")

@@ -13,7 +13,7 @@ from storage.models import Paper, Removal
 from storage.search import SearchIndex
 from storage.similar import Suggestion
 from tui.outcomes import report
-from tui.saved_tabs import split_query
+from tui.saved_tabs import decided_only, split_query
 from tui.session import Operation, Outcome
 from tui.view import SEARCH_LIMIT, TriageView
 
@@ -159,6 +159,25 @@ def test_a_saved_query_is_searched_once_and_its_triage_qualifiers_applied_live()
         ("tag", "later", True),
     ]
     assert split_query("has:note")[1][0].key == "has"  # a note is triage, code is not
+
+
+@pytest.mark.parametrize(
+    ("query", "decided"),
+    [
+        ("is:starred", True),
+        ("-is:inbox tag:later", True),
+        ("is:read has:note", True),
+        ("is:sta", True),  # a prefix of one state
+        ("-is:starred", False),
+        ("is:inbox", False),
+        ("tag:later", False),
+        ("diffusion", False),
+    ],
+)
+def test_triage_qualifiers_that_take_decided_papers_alone(query: str, decided: bool) -> None:
+    """A search typed in a saved tab of these lists every paper of the tab it matches: the
+    search takes the decided papers past its best (the title says "search", not "best")."""
+    assert decided_only(split_query(query)[1]) is decided
 
 
 def test_a_saved_search_is_a_tab_with_its_count(papers: list[Paper]) -> None:

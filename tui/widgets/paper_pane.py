@@ -30,7 +30,7 @@ from textual.visual import Visual
 from storage.models import Paper, Status
 from storage.text.words import count
 from tui.commands import bindings
-from tui.text import NAME_CELLS, cut_cells, highlighted, printable
+from tui.text import NAME_CELLS, cut_cells, highlighted, printable, rounded
 from tui.view import PaperView
 from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
@@ -501,4 +501,4 @@ def paper_facts(paper: Paper) -> str:
 
 def _number(value: float) -> str:
     """A rating or confidence as people write it: ``6.5``, ``6``, ``5.67``."""
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return rounded(value, ".2f").rstrip("0").rstrip(".")

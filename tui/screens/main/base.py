@@ -28,7 +28,7 @@ from tui.pdfs import AppPdfs, queue_line
 from tui.session import TriageSession
 from tui.similar_work import SimilarWork
 from tui.view import TABS, PaperView, TabName, TriageView
-from tui.widgets.paper_list import PaperList
+from tui.widgets.paper_list import PaperList, any_rating
 from tui.widgets.paper_pane import PaperPane
 from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import TabBar
@@ -344,6 +344,7 @@ class MainBase(AfterFrameScreen[None]):
         self.view.replace_papers(papers)
         if found is not None:
             self.view.accept(self.view.query, found)
+        self.paper_list.show_ratings(any_rating(papers))
 
     # Every worker gets a description: without one Textual repr()s the arguments, and the
     # repr of 12,000 papers costs 0.14 s of the UI thread at start.
@@ -373,7 +374,6 @@ class MainBase(AfterFrameScreen[None]):
         if index is None:
             index = SearchIndex(papers)
         release_memory()
-        # asked here, off the UI thread: the rating column the list shows when there are some
-        self.post_message(IndexReady(papers, index, rated=index.has_number("rating")))
+        self.post_message(IndexReady(papers, index))
         if built and version is not None:
             save_index(path, version, index)  # after: the search is ready first

@@ -34,7 +34,7 @@ from tui.screens.main.search import SearchPart
 from tui.screens.main.similar import SimilarPart
 from tui.text import cut_at_word
 from tui.widgets.key_bar import KeyBar
-from tui.widgets.paper_list import PaperList
+from tui.widgets.paper_list import PaperList, any_rating
 from tui.widgets.paper_pane import PaperPane
 from tui.widgets.search_box import SearchBox
 from tui.widgets.tab_bar import TabBar
@@ -67,6 +67,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         # narrow once the first Resize comes (a flash at every start below 100 columns)
         self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
         self.apply_split()
+        self.paper_list.show_ratings(any_rating(self.view.papers))  # known before the index
         self.read_saved_searches()
         # where it was left: a saved search's tab too, whose papers come once it is searched
         if self.ui.tab != self.view.tab and self.view.show_tab(self.ui.tab) and self.ui.paper:

@@ -27,7 +27,13 @@ from tui.view import SEARCH_LIMIT, Found
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.tab_bar import SAVED_TABS
 
+#: How long the user is still after a decision before the saved tabs whose papers their triage
+#: qualifiers took past their best (``model is:starred``) are searched again, for their counts
+#: (``recount_saved_later``): a search of ~50 ms at 12,000 papers, in a thread, once a pause.
+SAVED_RECOUNT_AFTER_S = 0.3
+
 if TYPE_CHECKING:
+    from textual.timer import Timer
     from textual.widget import Widget
 
     from storage.files.triage_model import TriageState
@@ -112,6 +118,8 @@ class SearchPart(MainBase):
     _deleted: tuple[tuple[SavedSearch, int, int], ...] = ()
     #: The saved search's tab shown before its papers were found (``await_saved_papers``).
     _awaited_tab: str | None = None
+    #: The timer of the next search of the saved tabs out of date (``recount_saved_later``).
+    _recount: Timer | None = None
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -233,7 +241,6 @@ class SearchPart(MainBase):
     def index_ready(self, event: IndexReady) -> None:
         if event.papers is self.view.papers:
             self.index = event.index
-            self.paper_list.show_ratings(event.rated)
             self.search_box.use(self.searcher(event.index))
             self.search_saved(event.index, event.papers, [tab.search for tab in self.view.saved])
             self.prepare_tabs_later()
@@ -327,6 +334,32 @@ class SearchPart(MainBase):
             return
         tab.capped_at = None  # searched once until its papers come
         self.search_saved(self.index, self.view.papers, [tab.search])
+
+    def update_tabs(self) -> None:
+        super().update_tabs()
+        self.recount_saved_later()
+
+    def recount_saved_later(self) -> None:
+        """Once the user is still (``SAVED_RECOUNT_AFTER_S``), search again the saved tabs that
+        took papers past their best by their triage qualifiers, made when the triage was
+        other: a paper starred on the Inbox past a tab's best (``model is:starred``) is then
+        in its count, shown or not. Each key costs a look at the tabs, the search a thread."""
+        version = self.session.version
+        if self.index is None or all(t.capped_at in (None, version) for t in self.view.saved):
+            return
+        if self._recount is not None:
+            self._recount.stop()
+        self._recount = self.set_timer(SAVED_RECOUNT_AFTER_S, self._search_stale_saved)
+
+    def _search_stale_saved(self) -> None:
+        self._recount = None
+        version = self.session.version
+        stale = [tab for tab in self.view.saved if tab.capped_at not in (None, version)]
+        if not stale or self.index is None:
+            return
+        for tab in stale:
+            tab.capped_at = None  # searched once until its papers come
+        self.search_saved(self.index, self.view.papers, [tab.search for tab in stale])
 
     def await_saved_papers(self) -> None:
         """A saved search's tab just shown before its search was done: the keys typed after
