@@ -23,6 +23,7 @@ from storage.sources.openalex import (
     read_openalex_works,
 )
 from storage.sources.records import (
+    ALIASES,
     MAX_HEADER_CHARS,
     Fit,
     Reader,
@@ -31,6 +32,7 @@ from storage.sources.records import (
     opening,
 )
 from storage.sources.venues import find_year
+from storage.text.rich_text import plain_title
 from storage.text.words import count
 
 JSON_SUFFIXES = (".json",)
@@ -413,7 +415,23 @@ def _add_item(result: ReadResult, number: int, item: Any) -> None:
     elif not isinstance(item, Mapping):
         result.errors.append(RecordError(result.source, number, "not an object"))
     else:
-        result.add(number, _unwrap(item))
+        result.add(number, _titles_read(_unwrap(item)))
+
+
+def _titles_read(flat: dict[str, Any]) -> dict[str, Any]:
+    """A list's title in HTML's rich text read as its text (``plain_title``: ``Growth of
+    <i>E. coli</i> at CO<sub>2</sub>`` is ``Growth of E. coli at CO₂``), as many APIs and
+    scrapers write it and OpenAlex's reader reads it. Only those elements, opened and closed
+    around text: ``a < b and c > d`` and ``Vector<int>`` stay, and so does an escaped tag
+    (``&lt;i&gt;``, decoded after this). Our own export's title is display text, kept (its
+    ``lists`` and ``title_derived``), as CSL-JSON's and RIS's readers keep ours."""
+    if isinstance(flat.get("lists"), list) and "title_derived" in flat:
+        return flat
+    for name in ALIASES["title"]:
+        value = flat.get(name)
+        if isinstance(value, str) and "<" in value:
+            flat[name] = plain_title(value)
+    return flat
 
 
 JSON = Reader(

@@ -249,6 +249,9 @@ def test_a_titles_rich_text_reads_as_its_text(tmp_path: Path) -> None:
     ris.write_text("TY  - JOUR\nTI  - The <i>in vivo</i> role of H<sub>2</sub>S\nER  - \n")
     (record,) = read_source(ris).records
     assert record.title == "The in vivo role of H₂S"
-    listed = tmp_path / "list.json"  # a plain list's title is its text as written
-    listed.write_text('[{"title": "Why <b>bold</b> stays"}]', encoding="utf-8")
-    assert read_source(listed).records[0].title == "Why <b>bold</b> stays"
+    listed = tmp_path / "list.json"  # a plain JSON list's HTML, as APIs and scrapers write it
+    listed.write_text('[{"title": "Why <b>bold</b> reads"}]', encoding="utf-8")
+    assert read_source(listed).records[0].title == "Why bold reads"
+    table = tmp_path / "list.csv"  # a plain CSV list's title is its text as written
+    table.write_text("title\nWhy <b>bold</b> stays\n", encoding="utf-8")
+    assert read_source(table).records[0].title == "Why <b>bold</b> stays"
