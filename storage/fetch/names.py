@@ -1,9 +1,10 @@
 """What ``papers fetch`` is given: ``SOURCE:ARGUMENT`` words, short venue names, arXiv ids.
 
 ``openreview:ICLR.cc/2025/Conference``, ``paperlists:iclr2025``, ``arxiv:cat:cs.LG``; a short
-name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``, ``ICLR'25``: any year of the
-venues in ``VENUE_PATTERNS``, and the names a ``config.toml`` adds under ``[venues]``) stands
-for its OpenReview venue, as does a venue id without ``openreview:``
+name (``iclr2025``, ``ICLR 2025``, ``iclr-2025``, ``iclr25``, ``ICLR'25``, ``ICLR 2025
+Conference``, ``2025 ICLR``: any year of the venues in ``VENUE_PATTERNS``, and the names a
+``config.toml`` adds under ``[venues]``) stands for its OpenReview venue, as does a venue id
+without ``openreview:``
 (``ICLR.cc/2025/Conference``), and the address of the venue's page on openreview.net as a
 browser shows it (``https://openreview.net/group?id=ICLR.cc/2025/Conference``); a venue id's
 trailing slashes are no part of it (``…/Conference/``, copied from an address bar). A bare arXiv
@@ -77,9 +78,29 @@ class Wanted:
     said: str
 
 
+#: The word OpenReview's venue ids end in, which users type after a venue's name and year.
+_CONFERENCE = re.compile(r"(?:^|[\s_-]+)conference$")
+#: A year before a venue's name (``2025 ICLR``, ``2025-iclr``), as folders and slides name it.
+_YEAR_FIRST = re.compile(r"(\d{4})[\s_-]*([a-z][a-z0-9]*)")
+
+
+def _as_written(word: str) -> str:
+    """A venue's name and year as ``_SHORT`` and ``_PAPERLISTS_SHORT`` read them: folded,
+    the word ``Conference`` after them left out (``ICLR 2025 Conference``), a year before the
+    name put after it (``2025 ICLR``)."""
+    text = " ".join(word.casefold().split())
+    stripped = _CONFERENCE.sub("", text)
+    text = (
+        stripped if stripped and stripped != text and any(c.isdigit() for c in stripped) else text
+    )
+    year_first = _YEAR_FIRST.fullmatch(text)
+    return f"{year_first[2]} {year_first[1]}" if year_first else text
+
+
 def short_name(word: str) -> str | None:
-    """The OpenReview venue id a short name stands for (``iclr2025`` → ``ICLR.cc/2025/…``)."""
-    match = _SHORT.fullmatch(word.strip().casefold())
+    """The OpenReview venue id a short name stands for (``iclr2025`` → ``ICLR.cc/2025/…``;
+    ``ICLR 2025 Conference`` and ``2025 ICLR`` too: ``_as_written``)."""
+    match = _SHORT.fullmatch(_as_written(word))
     if match is None:
         return None
     year = match[2] if len(match[2]) == 4 else f"20{match[2]}"
@@ -92,19 +113,27 @@ def short_name(word: str) -> str | None:
 
 
 def joined_words(words: Sequence[str]) -> list[str]:
-    """``words`` with a venue's name and the year after it made one (``ICLR`` ``2025`` →
-    ``ICLR 2025``), as a shell or the import dialog splits what the user typed."""
+    """``words`` with a venue's name and its year made one (``ICLR`` ``2025`` → ``ICLR
+    2025``; ``2025`` ``ICLR`` → ``2025 ICLR``), and the word ``Conference`` after them
+    (``ICLR 2025 Conference``), as a shell or the import dialog splits what the user typed."""
     joined: list[str] = []
     for word in words:
-        if (
-            joined
-            and re.fullmatch(r"\d{4}", word.strip())
-            and any(joined[-1].strip().casefold() == prefix for prefix, _ in VENUE_PATTERNS)
-        ):
-            joined[-1] = f"{joined[-1].strip()} {word.strip()}"
+        last = joined[-1].strip() if joined else ""
+        here = word.strip()
+        year_and_name = (re.fullmatch(r"\d{4}", here) and _venue_prefix(last)) or (
+            re.fullmatch(r"\d{4}", last) and _venue_prefix(here)
+        )
+        conference = here.casefold() == "conference" and short_name(last) is not None
+        if year_and_name or conference:
+            joined[-1] = f"{last} {here}"
         else:
             joined.append(word)
     return joined
+
+
+def _venue_prefix(word: str) -> bool:
+    """Whether ``word`` is the name of a venue of ``VENUE_PATTERNS`` (``ICLR``)."""
+    return any(word.casefold() == prefix for prefix, _ in VENUE_PATTERNS)
 
 
 def known_names(names: Mapping[str, str]) -> str:
@@ -251,7 +280,7 @@ def known_spelling(venue_id: str) -> str | None:
 def paperlists_name(argument: str) -> str:
     """The name Paper Copilot gives a list (``neurips2024`` → ``nips2024``); FetchError for a
     word that is no list name."""
-    match = _PAPERLISTS_SHORT.fullmatch(argument.casefold())
+    match = _PAPERLISTS_SHORT.fullmatch(_as_written(argument))
     if match is None:
         raise FetchError(f"paperlists: {argument[:80]!r} is not a list name (iclr2025, nips2024)")
     return PAPERLISTS_NAMES.get(match[1], match[1]) + match[2]  # paperlists:ICLR 2025 too

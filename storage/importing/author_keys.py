@@ -13,8 +13,10 @@ of the other's name. The same person is written many ways, and each is told apar
 - ``Müller``, ``Muller``, ``Mueller``: accents, ``ue`` for ``ü``, ``ø`` for ``o``, case;
 - ``Zhang San`` and ``San Zhang`` (a family name written first): the family name of one is a
   word of the other, so they may be one person;
-- ``张三``, ``张 三``: a name in CJK characters is one word, its spaces aside; a name in
-  another script than the other's (``张三``, ``San Zhang``) says nothing.
+- ``张三``, ``张 三``: a name in CJK characters is one word, its spaces aside, its family and
+  given names in either order (``三 张``: CSL-JSON's names were read given name first before
+  they were read in CSL's order); a name in another script than the other's (``张三``, ``San
+  Zhang``) says nothing.
 
 A record without authors (or only ``et al.``), or whose first author is initials alone,
 says nothing either: it may be any paper of its title.
@@ -34,7 +36,7 @@ from typing import Final
 from storage.sources.authors import PARTICLES, is_et_al, is_suffix
 from storage.text.normalize import fold
 
-__all__ = ["authors_compatible", "family_key", "same_person"]
+__all__ = ["authors_compatible", "cjk", "family_key", "same_person"]
 
 #: Letters people write for others in Latin script (``ø`` has no accent to drop).
 _LATIN_LETTERS: Final = str.maketrans(
@@ -45,7 +47,7 @@ _DIGRAPH: Final = re.compile(r"(?<=[aou])e")
 _NOT_LETTER: Final = re.compile(r"[\W\d_]+")
 
 
-def _cjk(char: str) -> bool:
+def cjk(char: str) -> bool:
     """Han, kana, hangul: scripts whose names are written without spaces."""
     code = ord(char)
     return (
@@ -63,7 +65,7 @@ def _script(name: str) -> str:
     if name.isascii():  # most names
         return "latin"
     letters = [c for c in name if c.isalpha()]
-    if any(_cjk(c) for c in letters):
+    if any(cjk(c) for c in letters):
         return "cjk"
     if all(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in letters):
         return "latin"
@@ -141,6 +143,8 @@ def same_person(first: str, second: str) -> bool:
         return True
     if words[-1] in other_words or other_words[-1] in words:
         return True
+    if script == "cjk" and len(words[0]) == len(other_words[0]) and words[0] in other_words[0] * 2:
+        return True  # ``韓愈`` and ``愈 韓``: its parts in either order (CSL's, given first before)
     # a family name of two words written as one: "Le Cun, Y." and "Y. LeCun", "García López,
     # José" and "José García-López"
     return words[-1] in _joined_ends(other_words) or other_words[-1] in _joined_ends(words)

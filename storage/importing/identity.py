@@ -35,6 +35,7 @@ from storage.text.rich_text import plain_title
 __all__ = [
     "ID_LENGTH",
     "abstract_identity",
+    "earlier_identity",
     "id_of_abstract",
     "id_of_title",
     "id_with_title",
@@ -190,6 +191,31 @@ def abstract_identity(abstract: str) -> str | None:
         return None
     readable = unicodedata.normalize("NFKC", _readable(abstract))
     return f"{key(readable)}\x1f{_signs(readable)}"
+
+
+#: A text symbol's control word and the spaces that end it (``a\textendash b``).
+_ENDED_BY_SPACE: Final = re.compile(r"\\(text[A-Za-z]+)(?=\s)")
+
+
+def earlier_identity(abstract: str) -> str | None:
+    """The identity ``abstract`` had before the spaces after a text symbol's control word
+    were read as its end (``a\\textendash b`` read ``a– b``, a minus among its signs; now
+    ``a–b``, a dash joining two words), when it differs from today's; else None. A library's
+    paper keeps the id it was given then (``storage.importing.resolve``)."""
+    if "\\text" not in abstract:
+        return None
+    from storage.text.tex_commands import TEXT_SYMBOLS, more_symbols
+
+    def ended(match: re.Match[str]) -> str:
+        name = match.group(1)
+        symbol = name in TEXT_SYMBOLS or name in more_symbols()
+        return match.group() + "{}" if symbol else match.group()
+
+    written = _ENDED_BY_SPACE.sub(ended, abstract)
+    if written == abstract:
+        return None
+    earlier = abstract_identity(written)
+    return earlier if earlier != abstract_identity(abstract) else None
 
 
 def _hash(text: str) -> str:

@@ -29,6 +29,7 @@ from typing import Any, Final
 import orjson
 
 from storage.errors import SourceError
+from storage.importing.author_keys import cjk
 from storage.models import RecordError
 from storage.sources.authors import ended_with_et_al
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
@@ -68,15 +69,13 @@ def sniff_csl_json(text: str, path: Path) -> Fit:
 
 
 def _names(value: Any) -> list[str]:
-    """CSL's names as the library keeps them: ``given``, the particles, ``family`` and
-    ``suffix`` in reading order (``Ludwig van Beethoven``), or a ``literal``; a last
-    ``{"literal": "others"}`` (pandoc's "et al.") is ``ET_AL``."""
+    """CSL's names as the library keeps them, in the order CSL prints them (``_name``), or
+    a ``literal``; a last ``{"literal": "others"}`` (pandoc's "et al.") is ``ET_AL``."""
     names: list[str] = []
     for person in value if isinstance(value, list) else []:
         if not isinstance(person, Mapping):
             continue
-        parts = [person.get(k) for k in _NAME_PARTS]
-        name = " ".join(p for p in parts if isinstance(p, str) and p.strip())
+        name = _name(person)
         literal = person.get("literal") or person.get("name")  # Crossref's organisations
         name = name or (literal if isinstance(literal, str) else "")
         if name.strip():
@@ -86,6 +85,31 @@ def _names(value: Any) -> list[str]:
 
 #: The parts of a CSL name in the order they are read.
 _NAME_PARTS: Final = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+#: Those of a name printed family first (citeproc-js's: no dropping particle).
+_FAMILY_FIRST: Final = ("non-dropping-particle", "family", "given", "suffix")
+
+
+def _latin_like(text: str) -> bool:
+    """Whether ``text`` has a letter of a script other than Chinese, Japanese or Korean:
+    CSL's Latin and Cyrillic names, citeproc-js's "romanesque" ones."""
+    return any(c.isalpha() and not cjk(c) for c in text)
+
+
+def _name(person: Mapping[str, Any]) -> str:
+    """A CSL name in the order CSL prints it (its specification's name-part order, as
+    citeproc-js sets it): a family name of Chinese, Japanese or Korean letters first, joined
+    to the given name (``毛泽东``; spaced when the given name is romanised: ``毛 Zedong``);
+    with ``"static-ordering": true`` family first, spaced (``Mao Zedong``, Hungarian's
+    ``Kossuth Lajos``); else ``given``, the particles, ``family`` and ``suffix`` (``Ludwig van
+    Beethoven``)."""
+    parts = {k: " ".join(v.split()) for k in _NAME_PARTS if isinstance(v := person.get(k), str)}
+    family, given = parts.get("family", ""), parts.get("given", "")
+    if family and not _latin_like(family) and not _latin_like(given[:1]):
+        return parts.get("non-dropping-particle", "") + family + given
+    order: tuple[str, ...] = _NAME_PARTS
+    if family and (person.get("static-ordering") is True or not _latin_like(family)):
+        order = _FAMILY_FIRST
+    return " ".join(parts[k] for k in order if parts.get(k))
 
 
 def _part(value: Any) -> str:

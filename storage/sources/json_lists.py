@@ -23,6 +23,7 @@ from storage.sources.openalex import (
     read_openalex_works,
 )
 from storage.sources.records import (
+    ALIASES,
     MAX_HEADER_CHARS,
     Fit,
     Reader,
@@ -31,6 +32,7 @@ from storage.sources.records import (
     opening,
 )
 from storage.sources.venues import find_year
+from storage.text.rich_text import plain_title
 from storage.text.words import count
 
 JSON_SUFFIXES = (".json",)
@@ -352,6 +354,7 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
                 flat[ours] = found.strip()
                 if ours == "eprint":
                     flat.setdefault("archiveprefix", "arXiv")
+    _s2_venue(flat)
     pdf = flat.get("openaccesspdf")
     if isinstance(pdf, Mapping) and isinstance(pdf.get("url"), str) and not flat.get("pdf"):
         flat["pdf"] = pdf["url"]  # Semantic Scholar's open-access PDF
@@ -365,6 +368,32 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
         # an OpenReview note saved from its API: the year ``papers fetch`` gives it
         flat["year"] = note_year(item)
     return flat
+
+
+def _s2_venue(flat: dict[str, Any]) -> None:
+    """Semantic Scholar's venue: its ``publicationVenue`` (the journal or conference it linked
+    the paper to, ``{"name", "type", "alternate_names", …}``), else its ``journal`` (the
+    publisher's record, ``{"name", "volume", "pages"}``: Turing's 1950 paper in ``Mind``),
+    over the ``venue`` text, which without a link to a venue may name another work (that
+    paper's is ``The Philosophy of Artificial Intelligence``, an anthology that reprinted
+    it). A journal that is arXiv is the preprint's (``{"name": "ArXiv", "volume":
+    "abs/1706.03762"}``, its id: ``records._arxiv_journal``), no venue over the conference's;
+    the journal's volume and pages are the citation's."""
+    linked, journal = flat.get("publicationvenue"), flat.get("journal")
+    if isinstance(journal, Mapping):
+        named = journal.get("name")
+        flat["journal"] = named if isinstance(named, str) else None
+        for part in ("volume", "pages"):
+            value = journal.get(part)
+            if isinstance(value, str) and value.strip() and not flat.get(part):
+                flat[part] = value.strip()
+    name = linked.get("name") if isinstance(linked, Mapping) else None
+    if not (isinstance(name, str) and name.strip()) and isinstance(journal, Mapping):
+        name = flat["journal"]
+        if isinstance(name, str) and name.strip().casefold() in ("arxiv", "arxiv.org"):
+            name = None
+    if isinstance(name, str) and name.strip():
+        flat["venue"] = name
 
 
 #: The dates of an OpenReview note that may give its year (ms since the epoch): published,
@@ -413,7 +442,23 @@ def _add_item(result: ReadResult, number: int, item: Any) -> None:
     elif not isinstance(item, Mapping):
         result.errors.append(RecordError(result.source, number, "not an object"))
     else:
-        result.add(number, _unwrap(item))
+        result.add(number, _titles_read(_unwrap(item)))
+
+
+def _titles_read(flat: dict[str, Any]) -> dict[str, Any]:
+    """A list's title in HTML's rich text read as its text (``plain_title``: ``Growth of
+    <i>E. coli</i> at CO<sub>2</sub>`` is ``Growth of E. coli at CO₂``), as many APIs and
+    scrapers write it and OpenAlex's reader reads it. Only those elements, opened and closed
+    around text: ``a < b and c > d`` and ``Vector<int>`` stay, and so does an escaped tag
+    (``&lt;i&gt;``, decoded after this). Our own export's title is display text, kept (its
+    ``lists`` and ``title_derived``), as CSL-JSON's and RIS's readers keep ours."""
+    if isinstance(flat.get("lists"), list) and "title_derived" in flat:
+        return flat
+    for name in ALIASES["title"]:
+        value = flat.get(name)
+        if isinstance(value, str) and "<" in value:
+            flat[name] = plain_title(value)
+    return flat
 
 
 JSON = Reader(

@@ -43,6 +43,7 @@ from storage.text.tex_commands import (
     STAR,
     TEX_SYMBOLS,
     TEXT_STYLES,
+    TEXT_SYMBOLS,
     TWO_ARG_SECOND,
     USCORE,
     more_symbols,
@@ -100,6 +101,8 @@ _EM_USCORE_RE = re.compile(r"_(?<![\w\\]_)(?=[^\s_])([^_]*?[^\s_])_(?!\w)")
 _SINGLE_QUOTE_RE = re.compile(r"`([^`'\n]{1,200})'")
 _CODE_SPAN_RE = re.compile(r"`(?<!``)(?=[^\s`])([^`]*?[^\s`])`(?!`)")
 
+#: Dashes, whose spaces an author writes alike on both sides (``_Parser._spaced_dash``).
+_DASHES = frozenset({"textendash", "textemdash"})
 _MAX_DEPTH = 60
 _MAX_MATH = 2000
 # The TeX and Markdown passes cost about a microsecond per markup token. Real abstracts
@@ -405,6 +408,12 @@ class _Parser:
         if i < end and self.kinds[i] == "text":
             self.texts[i] = self.texts[i].lstrip()
 
+    def _spaced_dash(self, i: int, base: str) -> bool:
+        """Whether the command at token i is a dash after a space (`flows \textemdash
+        commuting`): its author meant one on each side, not TeX's `flows —commuting`."""
+        start = self.starts[i]
+        return base in _DASHES and start > 0 and self.source[start - 1].isspace()
+
     def command(self, i: int, end: int, math: bool, depth: int) -> tuple[str, int]:
         """Render the command at token i; return its text and the next token index."""
         name = self.texts[i][1:].lstrip("\\") or self.texts[i][1:]
@@ -416,6 +425,8 @@ class _Parser:
         base = name.rstrip("*")
         if base in TEX_SYMBOLS:
             symbol = TEX_SYMBOLS[base]
+            if not math and base in TEXT_SYMBOLS and not self._spaced_dash(i, base):
+                self._skip_leading_space(j, end)  # its end: `a\textendash b` is `a–b`
             return (f" {symbol} " if math and base in RELATIONS else symbol), j
         if base in OPERATORS:
             if j < end and (
@@ -518,6 +529,8 @@ class _Parser:
         if symbol is not None:  # pylatexenc's table: `\texteuro{}`, `\textmu`, `\guillemotleft`
             if j + 1 < end and self.kinds[j] == "open" and self.partner[j] == j + 1:
                 j += 2  # its empty group, `\texteuro{}`
+            elif not math and base.startswith("text") and base != "textquoteright":
+                self._skip_leading_space(j, end)  # its end, as ``TEXT_SYMBOLS``'
             return symbol, j
         # Unknown command: `\underline{T}ool` keeps its argument, `\ours{}` and `\model`
         # (an author's macro whose definition is lost) keep their name.

@@ -13,9 +13,10 @@ without their markup: ``storage.sources.csl_json.markup_free``). Only these elem
 and closed around text: ``a <b> c`` and ``x < y`` stay as they are. Linear in the text's length.
 
 The readers of the formats that hold such titles call it (CSL-JSON, RIS, Zotero's and Scopus's
-CSV rows, EndNote XML, Zotero RDF and Web API JSON; DBLP's XML, whose markup is elements, its
-rule for scripts: ``script_text``), our own exports excepted; a plain list's
-title (JSON, text, Markdown) is its text as written, ``<b>`` and all.
+CSV rows, EndNote XML, Zotero RDF and Web API JSON, OpenAlex's works and a plain JSON list's
+records, as APIs and scrapers write them; DBLP's XML, whose markup is elements, its rule for
+scripts: ``script_text``), our own exports excepted; a plain text, Markdown or CSV list's
+title is its text as written, ``<b>`` and all.
 """
 
 from __future__ import annotations

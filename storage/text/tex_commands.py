@@ -33,6 +33,15 @@ OPERATORS = _names(
     "rank diag sgn sign poly polylog mod"
 )
 # Escaped single characters (control symbols) and what they print.
+#: The text symbols LaTeX sets (`\textendash`, `\textquotedblleft`, `\textdegree`; pylatexenc's
+#: `\text…` too): TeX reads the spaces after such a control word as its end, `a\textendash b`
+#: is `a–b`. Not math's symbols met in text (`\alpha value`), nor the words some commands
+#: stand for (`\LaTeX`, `\eg`), whose space an author meant. Nor, for now, what a name holds,
+#: letters (`Stra\ss e`) and the apostrophe (`O\textquoteright Brien`): a name read anew
+#: changes the id of a paper known by its title and first author (``author_keys``), which a
+#: library made before would then hold twice.
+TEXT_SYMBOLS = frozenset(n for n in OURS if n.startswith("text") and n != "textquoteright")
+
 ESCAPES = {
     "%": "%",
     "&": "&",

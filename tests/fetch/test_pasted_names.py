@@ -169,3 +169,47 @@ def test_an_invitation_id_names_its_venue(word: str) -> None:
     asked of OpenReview as a venue, "no venue ICLR.cc/2025/Conference/-/Submission"."""
     [wanted] = wanted_sources([word], {})
     assert (wanted.source, wanted.argument) == ("openreview", ICLR25)
+
+
+@pytest.mark.parametrize(
+    ("words", "venue"),
+    [
+        (["ICLR 2025 Conference"], ICLR25),  # as OpenReview's venue id words it
+        (["ICLR 2025 conference"], ICLR25),
+        (["iclr2025 Conference"], ICLR25),
+        (["2025 ICLR"], ICLR25),  # the year first, as a folder or a slide names it
+        (["2025-ICLR"], ICLR25),
+        (["2025 ICLR Conference"], ICLR25),
+        (["ICLR", "2025", "Conference"], ICLR25),  # as a shell splits them, unquoted
+        (["2025", "ICLR"], ICLR25),
+        (["2025", "ICLR", "Conference"], ICLR25),
+        (["NeurIPS 2024 Conference"], "NeurIPS.cc/2024/Conference"),
+        (["paperlists:2025 ICLR"], "iclr2025"),
+        (["paperlists:ICLR 2025 Conference"], "iclr2025"),
+    ],
+)
+def test_a_venue_named_as_users_type_it(words: list[str], venue: str) -> None:
+    """Found on main: ``ICLR 2025 Conference`` and ``2025 ICLR`` were "not something to
+    fetch"."""
+    [wanted] = wanted_sources(words, {})
+    assert wanted.argument == venue
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["Conference"], ["2025"], ["ICLR Conference"], ["2025 Conference"], ["2025 FOO"],
+     ["ICLR 2025 Workshop"], ["Conference", "2025"]],
+)  # fmt: skip
+def test_words_that_name_no_venue_and_year_are_still_refused(words: list[str]) -> None:
+    with pytest.raises(FetchError, match="is not something to fetch"):
+        wanted_sources(words, {})
+
+
+def test_a_venue_typed_with_its_year_first_and_conference_is_fetched(services, env) -> None:
+    """``papers fetch ICLR 2025 Conference`` (unquoted: three words) and ``2025 ICLR``: one
+    venue, fetched once."""
+    found, _ = services
+    found.v2[ICLR25] = shapes.v2_venue(shapes.made_up(2, fate=""), ICLR25)
+    done = papers(env, "fetch", "ICLR", "2025", "Conference", "2025", "ICLR")
+    assert done.returncode == 0, done.stderr
+    assert "2 added" in done.stdout and len(found.requests_to("/or2/notes")) == 1

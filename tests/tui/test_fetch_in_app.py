@@ -43,6 +43,12 @@ def test_what_the_field_names() -> None:
         fetching("iclr2025 --max lots", {})
 
 
+def test_the_field_names_a_venue_as_users_type_it() -> None:
+    """Found on main: neither was a source, the field took them for a file's path."""
+    assert fetching("ICLR 2025 Conference --all", {}).words == ["ICLR 2025 Conference"]  # type: ignore[union-attr]
+    assert fetching("2025 ICLR", {}).words == ["2025 ICLR"]  # type: ignore[union-attr]
+
+
 async def test_a_venue_fetched_from_the_import_dialog(seeded_home: Path, served: Services) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:

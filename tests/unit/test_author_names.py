@@ -173,6 +173,39 @@ def test_csl_json_names_read_with_their_particles_and_others() -> None:
     assert record.authors == ("Ludwig van Beethoven", "Jan van der Berg", "et al.")
 
 
+@pytest.mark.parametrize(
+    ("person", "name"),
+    [
+        ({"family": "毛", "given": "泽东"}, "毛泽东"),  # CSL: family first, no space (citeproc)
+        ({"family": "韓", "given": "愈"}, "韓愈"),  # the CSL test suite's, as Zotero exports it
+        ({"family": "김", "given": "민수"}, "김민수"),
+        ({"family": "毛", "given": "Zedong"}, "毛 Zedong"),  # a romanised given name: a space
+        ({"family": "Mao", "given": "Zedong", "static-ordering": True}, "Mao Zedong"),
+        ({"family": "Kossuth", "given": "Lajos", "static-ordering": True}, "Kossuth Lajos"),
+        (
+            {
+                "family": "Berg",
+                "given": "Jan",
+                "non-dropping-particle": "van der",
+                "static-ordering": True,
+            },
+            "van der Berg Jan",
+        ),
+        ({"family": "Mao", "given": "Zedong", "static-ordering": False}, "Zedong Mao"),
+        ({"family": "Чайковский", "given": "Пётр Ильич"}, "Пётр Ильич Чайковский"),
+    ],
+)
+def test_csl_json_names_are_in_the_order_csl_gives_them(
+    person: dict[str, object], name: str
+) -> None:
+    """CSL's name-part order: a name in a script without Latin's letters (Chinese,
+    Japanese, Korean) family first, its parts joined; ``static-ordering`` family first,
+    spaced; others given name first. Found on main: ``泽东 毛``, ``Zedong Mao``."""
+    item = {"id": "x", "type": "book", "title": "Works", "author": [person]}
+    [record] = read_text_content(json.dumps([item]), Path("x.csl.json")).records
+    assert record.authors == (name,)
+
+
 def test_a_google_scholar_csv_list_cut_short_ends_in_et_al(tmp_path: Path) -> None:
     """Google Scholar cuts a long author list with an ellipsis (``J Uszkoreit…``): the name is
     the name, and the list says there are more, so that exports do not cite six authors of

@@ -464,6 +464,33 @@ def test_display_text_decodes_only_real_html_entities(source: str, shown: str) -
     assert display_text(source) == shown
 
 
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (r"a\textendash b", "a–b"),  # main: "a– b", the space TeX's control word ends with
+        (r"1990\textendash 2000 and self\textemdash  supervised", "1990–2000 and self—supervised"),
+        (r"\textquotedblleft plain\textquotedblright\ words", "“plain” words"),
+        (r"30\textdegree\ C, 5 \textmu m and \texteuro 5", "30° C, 5 µm and €5"),
+        # a group, or ``\ ``, keeps the space; so does a space before the command
+        (r"a \textendash{} b, a\textendash{} b, a\textendash\ b", "a – b, a– b, a– b"),
+        # a dash after a space: one on each side, as its author meant (ICLR 2025's
+        # ``OD flows \textemdash commuting``), not TeX's ``a –b``
+        (r"a \textendash b, flows \textemdash  commuting", "a – b, flows — commuting"),
+        # not words (an author's macro, ``\LaTeX``, ``\eg``), nor math's symbols in text, nor
+        # (yet) what names hold: a first author read anew would move a title-only paper's id
+        (r"Stra\ss e, O\textquoteright Brien", "Straß e, O’ Brien"),
+        (r"\LaTeX is \eg the \alpha value \model here", "LaTeX is e.g. the α value model here"),
+        (r"$a \leq b$ and $\alpha x$", "a ≤ b and αx"),
+    ],
+)
+def test_display_text_a_text_symbols_control_word_ends_at_its_space(
+    source: str, shown: str
+) -> None:
+    """TeX reads the spaces after a control word as its end (``\\textendash b`` is ``–b``),
+    for the text symbols LaTeX sets (dashes, quotes, ``\\ss``, ``\\o``, ``\\textmu``)."""
+    assert display_text(source) == shown
+
+
 def test_display_text_is_fast_on_the_real_file() -> None:
     if not ICLR.is_file():
         pytest.skip(f"real data not found at {ICLR} (it lives beside the checkout)")

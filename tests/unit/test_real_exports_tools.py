@@ -8,6 +8,7 @@ links and venue as the file says them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,35 @@ def test_semantic_scholars_authors_in_a_batch_give_each_paper_once() -> None:
         "The Humble Programmer",
         "10.1145/3544585.3544588",
     )
+
+
+def test_semantic_scholars_venue_is_the_one_it_resolved_else_the_journals(tmp_path: Path) -> None:
+    """A paper's ``publicationVenue`` (the journal or conference Semantic Scholar linked it
+    to) names its venue; without one, its ``journal`` (the publisher's record: name, volume,
+    pages), not the free ``venue`` text, which names Turing's 1950 paper by the anthology
+    that reprinted it (on main: ``The Philosophy of Artificial Intelligence 1950``); a
+    journal that is arXiv is its preprint's, and the conference's name stays."""
+    (turing,) = read_source(FOLDER / "s2_paper.json").records
+    assert turing.venue == "Mind 1950"
+    assert (_extra(turing)["volume"], _extra(turing)["pages"]) == ("LIX", "433–460")
+    conference = {
+        "paperId": "204e3073870fae3d05bcbc2f6a8e263d9b72e776", "title": "Attention is All you Need",
+        "venue": "Neural Information Processing Systems", "year": 2017,
+        "publicationVenue": {"id": "d9720b90", "name": "Neural Information Processing Systems",
+                             "type": "conference", "alternate_names": ["NeurIPS", "NIPS"]},
+        "journal": {"name": "ArXiv", "volume": "abs/1706.03762"},
+    }  # fmt: skip
+    renamed = {**conference, "paperId": "x1", "title": "Another", "venue": "NIPS",
+               "journal": {"name": "Advances in neural information processing systems",
+                           "pages": "5998-6008", "volume": "30"}}  # fmt: skip
+    unlinked = {**conference, "paperId": "x2", "title": "Unlinked", "publicationVenue": None}
+    path = tmp_path / "s2.json"
+    path.write_text(json.dumps({"data": [conference, renamed, unlinked]}), encoding="utf-8")
+    attention, another, alone = read_source(path).records
+    assert attention.venue == "Neural Information Processing Systems 2017"
+    assert _extra(attention)["eprint"] == "1706.03762" and "volume" not in _extra(attention)
+    assert another.venue == "Neural Information Processing Systems 2017"
+    assert alone.venue == "Neural Information Processing Systems 2017"
 
 
 def test_semantic_scholars_authors_without_their_papers_are_one_line(tmp_path: Path) -> None:
@@ -249,6 +279,9 @@ def test_a_titles_rich_text_reads_as_its_text(tmp_path: Path) -> None:
     ris.write_text("TY  - JOUR\nTI  - The <i>in vivo</i> role of H<sub>2</sub>S\nER  - \n")
     (record,) = read_source(ris).records
     assert record.title == "The in vivo role of H₂S"
-    listed = tmp_path / "list.json"  # a plain list's title is its text as written
-    listed.write_text('[{"title": "Why <b>bold</b> stays"}]', encoding="utf-8")
-    assert read_source(listed).records[0].title == "Why <b>bold</b> stays"
+    listed = tmp_path / "list.json"  # a plain JSON list's HTML, as APIs and scrapers write it
+    listed.write_text('[{"title": "Why <b>bold</b> reads"}]', encoding="utf-8")
+    assert read_source(listed).records[0].title == "Why bold reads"
+    table = tmp_path / "list.csv"  # a plain CSV list's title is its text as written
+    table.write_text("title\nWhy <b>bold</b> stays\n", encoding="utf-8")
+    assert read_source(table).records[0].title == "Why <b>bold</b> stays"

@@ -56,6 +56,16 @@ def _csl() -> str:
     ])  # fmt: skip
 
 
+def _json_list() -> str:
+    """A plain JSON list, as APIs and scrapers write one: its titles in HTML."""
+    return json.dumps(
+        [
+            {"title": title, "abstract": abstract, "authors": list(AUTHORS)}
+            for title, abstract in RECORDS
+        ]
+    )
+
+
 def _ris() -> str:
     return "".join(
         f"TY  - JOUR\nTI  - {title}\nAU  - Dehghan, Mostafa\nAU  - Jiang, Bo\n"
@@ -144,6 +154,7 @@ _AS_WRITTEN = tuple(title for title, _ in RECORDS)
 READERS: dict[str, tuple[str, Callable[[], str], tuple[str, ...], tuple[str, ...]]] = {
     "CSL-JSON": ("zotero.json", _csl, _AS_WRITTEN, AUTHORS),
     "RIS": ("zotero.ris", _ris, _AS_WRITTEN, AUTHORS),
+    "JSON list": ("scraped.json", _json_list, _AS_WRITTEN, AUTHORS),
     "Scopus CSV": ("scopus.csv", _scopus, _AS_WRITTEN, ("M. Dehghan", "B. Jiang")),
     "Zotero CSV": ("zotero.csv", _zotero_csv, _AS_WRITTEN, AUTHORS),
     "EndNote XML": ("zotero.xml", _endnote_xml, _AS_WRITTEN, ("M Dehghan", "B Jiang")),
@@ -241,7 +252,8 @@ def test_a_file_imported_again_finds_the_papers_stored_with_their_tags(
 
 
 def test_a_record_with_tags_finds_the_paper_stored_with_its_text(tmp_path: Path) -> None:
-    """The other way round: a plain list keeps its title as written (``<i>`` and all), and is
+    """The other way round: a plain CSV list keeps its title as written (``<i>`` and all: a
+    plain JSON list's HTML is read, ``tests/unit/test_json_rich_titles.py``), and is
     the paper a Zotero export brought, of the same title read as text."""
     home = tmp_path / "home"
     library = Library(home)
@@ -250,8 +262,8 @@ def test_a_record_with_tags_finds_the_paper_stored_with_its_text(tmp_path: Path)
     library.import_file(zotero)
     known = library.papers()[0]
     library.set_status(known.id, Status.READ)
-    plain_list = tmp_path / "reading.json"
-    plain_list.write_text(json.dumps([{"title": RECORDS[0][0], "authors": list(AUTHORS)}]))
+    plain_list = tmp_path / "reading.csv"
+    plain_list.write_text(f'title,authors\n"{RECORDS[0][0]}",{"; ".join(AUTHORS)}\n')
 
     report = library.import_file(plain_list)
 
@@ -335,7 +347,7 @@ def test_a_scopus_file_imported_again_finds_its_papers_stored_with_the_old_autho
 def test_a_catalog_of_titles_read_as_text_gives_a_plain_lists_titles_their_links(
     tmp_path: Path,
 ) -> None:
-    """A catalog is matched as the library is: a plain list's ``<i>In vivo</i> study …``
+    """A catalog is matched as the library is: a plain CSV list's ``<i>In vivo</i> study …``
     (kept as written) is the title-only catalog's ``In vivo study …`` (its rich text read),
     and takes its link and code (on main: no match, no link)."""
     catalog = tmp_path / "catalog.json"
@@ -343,8 +355,8 @@ def test_a_catalog_of_titles_read_as_text_gives_a_plain_lists_titles_their_links
         {"id": "a", "type": "article-journal", "title": RECORDS[0][0],
          "URL": "https://github.com/dehghan/leaves", "author": [{"family": "Dehghan"}]}
     ]))  # fmt: skip
-    plain_list = tmp_path / "reading.json"
-    plain_list.write_text(json.dumps([{"title": RECORDS[0][0], "authors": ["Mostafa Dehghan"]}]))
+    plain_list = tmp_path / "reading.csv"
+    plain_list.write_text(f'title,authors\n"{RECORDS[0][0]}",Mostafa Dehghan\n')
     library = Library(tmp_path / "home")
 
     library.import_file(plain_list, catalog=catalog)
