@@ -80,3 +80,20 @@ def test_import_contracts_hold() -> None:
         cwd=Path(storage.__file__).parents[1],
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+#: The most lines a module of ``storage/`` or ``tui/`` may have (DESIGN.md: a module a
+#: newcomer can keep in their head, under ~700 lines; a helper's change once went past it
+#: unseen, which only ``wc`` found).
+MODULE_LINES = 700
+
+
+def test_no_module_of_storage_or_tui_is_past_its_lines() -> None:
+    root = Path(__file__).resolve().parents[2]
+    long = {
+        str(path.relative_to(root)): lines
+        for package in ("storage", "tui")
+        for path in sorted((root / package).rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
+    }
+    assert not long, long
