@@ -37,6 +37,7 @@ from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
 from tui.commands import BY_ID, bindings, key_named, keys_for
+from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_stays
 from tui.memory import collector_paused
 from tui.paths import typed_path
@@ -443,7 +444,7 @@ class ImportScreen(ModalScreen[str | None]):
                 self.app.call_from_thread(self._status, "Importing…")
 
     def _app_ending(self) -> bool:
-        return bool(getattr(self.app, "ending", False))
+        return is_ending(self.app)
 
     def quit_now(self) -> bool:
         """Whether the app may end now (its quit asks): yes unless an import is being
