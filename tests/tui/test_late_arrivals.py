@@ -55,7 +55,7 @@ async def test_a_signal_while_the_end_takes_the_screens_down_ends_cleanly(
 
     async def signalled() -> None:
         ending.on_signal(signal.SIGTERM, None)  # (asks for the exit on the event loop)
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # (one turn of the loop: the exit asked for has run)
 
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -64,7 +64,6 @@ async def test_a_signal_while_the_end_takes_the_screens_down_ends_cleanly(
             kept = app.main_screen.paper_list.current
             once_the_pane_is_gone(app, signalled)
             app.exit()
-        await asyncio.sleep(0.05)  # (the exit asked for by the signal has run)
     finally:
         loop.set_exception_handler(None)
     assert [context.get("exception") for context in failures] == []
