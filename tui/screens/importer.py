@@ -391,7 +391,7 @@ class ImportScreen(ModalScreen[str | None]):
                 raise LibraryError(f"{catalog}: the catalog holds no papers")
         fetched = self._fetch(wanted, names) if wanted is not None else None
         with self._writing_lock:  # the import itself is not stopped halfway (``quit_now``)
-            if self._quitting:
+            if self._quitting or self.stop.is_set():  # (Esc as the fetch got its last page)
                 from storage.fetch.errors import FetchCancelled
 
                 raise FetchCancelled
@@ -457,6 +457,14 @@ class ImportScreen(ModalScreen[str | None]):
             self.stop.set()
             return True
 
+    def _stop_fetch(self) -> bool:
+        """Stop the fetch, if it is not over (the worker goes from fetching to writing under
+        the same lock: a stop comes before the import begins, or is not made)."""
+        with self._writing_lock:
+            if self.fetch_running:
+                self.stop.set()
+            return self.fetch_running
+
     def on_unmount(self) -> None:
         """The dialog gone while a fetch runs (the app quit: ctrl+q goes through while it
         runs) stops the fetch, as Esc does; an import being written is not stopped halfway:
@@ -489,8 +497,7 @@ class ImportScreen(ModalScreen[str | None]):
         imported); an import under way is not stopped halfway: it is said, and it goes on."""
         if not self.running:
             self.dismiss(None)
-        elif self.fetch_running:
-            self.stop.set()
+        elif self._stop_fetch():
             self._status("Stopping the fetch…")
         else:
             self._status("An import is not stopped halfway: the dialog closes once it is done.")
