@@ -3,13 +3,17 @@ its progress, a server's wait on the status line, and Esc to stop it (nothing im
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, ProgressBar, Static
 
+import storage.fetch.registry
 from tests.fetch import shapes
 from tests.fetch.services import Fault, Services, environment, serving
 from tests.tui.helpers import make_app, messages, opened, plist, ready, wait_for
@@ -139,12 +143,6 @@ async def test_esc_as_the_fetch_gets_its_last_page_imports_nothing(
     """Esc came once the fetch had its last page, before the import began: the dialog said
     "Stopping the fetch…", then imported the venue all the same. The import that a stop came
     before is not begun: nothing imported, as for a stop during the fetch."""
-    import threading
-    import time
-    from typing import Any
-
-    import storage.fetch.registry
-
     real = storage.fetch.registry.fetch_all
     fetched = threading.Event()
 

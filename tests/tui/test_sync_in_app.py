@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from textual.widgets import Static
@@ -46,8 +47,6 @@ async def test_the_last_sync_at_quit_says_what_it_found_without_holding_the_quit
     """Quitting syncs a last time and waits for it (``close``, on the app's thread); that sync
     said what it found (here: the folder gone) by waiting for the app's thread, which was
     waiting for the sync: the quit took its whole bound and the sync was said not ended."""
-    import shutil
-
     (seeded_home / "synced").mkdir()
     (seeded_home / "config.toml").write_text('[sync]\nfolder = "synced"\n')
     app = make_app(seeded_home)
