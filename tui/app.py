@@ -159,9 +159,12 @@ class PapersApp(App[None]):
     ) -> None:
         """End the app (``q``, a signal, the terminal gone): from now on keys and clicks
         still on their way change nothing, so the end does not wait behind them. The tab and
-        the paper under the cursor are kept for the next start, whatever ended it."""
-        self.main_screen.remember_place()  # (a signal's handler began the ending already)
-        self._keep_what_is_typed()
+        the paper under the cursor are kept for the next start, whatever ended it. Asked
+        again once Textual's end is under way (a second signal, a late thread's ``exit``),
+        it asks only: the first kept them, and the screens' widgets are being taken down."""
+        if self.is_running:  # (a signal's handler may have begun the ending already)
+            self.main_screen.remember_place()
+            self._keep_what_is_typed()
         self.begin_ending(return_code)
         super().exit(result, return_code, message)
 

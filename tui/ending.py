@@ -24,6 +24,14 @@ from collections.abc import Callable
 DEADLINE_S = 0.4
 
 
+def is_ending(app: object) -> bool:
+    """Whether ``app``'s end has begun: its own (``q``, a signal, the terminal gone: its
+    ``ending``), or Textual's (its message loop over, its screens being taken down: a test
+    leaving ``run_test``, an error). A thread's result that arrives then is let go: the
+    widgets it would show on may be gone already."""
+    return bool(getattr(app, "ending", False)) or not getattr(app, "is_running", True)
+
+
 class EndingDeadline:
     """Ends the process ``deadline`` seconds after ``begin``, if it is still running then."""
 

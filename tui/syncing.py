@@ -71,18 +71,14 @@ class AppSync:
 
     @classmethod
     def for_app(cls, app: App[Any], home: Path, config: Config) -> AppSync:
-        """The sync an app's config asks for; notifications go to the app."""
+        """The sync an app's config asks for; notifications go to the app, posted (Textual's
+        ``notify`` is safe from any thread): the sync never waits for the app's thread,
+        which may be waiting for it (the last sync, ``close``, on quit: it waited for the
+        whole bound, then was said not ended). On any thread, the app running or gone."""
 
         def notify(message: str, severity: SeverityLevel) -> None:
-            try:
-                app.call_from_thread(
-                    app.notify, message, title="Sync", severity=severity, markup=False
-                )
-            except RuntimeError:  # on the app's own thread (Y without a sync folder), or gone
-                with contextlib.suppress(Exception):  # the app has gone: nobody to tell
-                    app.notify(message, title="Sync", severity=severity, markup=False)
-            except Exception:  # noqa: BLE001 - the app has gone: nobody to tell
-                return
+            with contextlib.suppress(Exception):  # the app has gone: nobody to tell
+                app.notify(message, title="Sync", severity=severity, markup=False)
 
         return cls(home, config.sync_folder, config.sync_name, notify)
 

@@ -3,13 +3,17 @@ its progress, a server's wait on the status line, and Esc to stop it (nothing im
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, ProgressBar, Static
 
+import storage.fetch.registry
 from tests.fetch import shapes
 from tests.fetch.services import Fault, Services, environment, serving
 from tests.tui.helpers import make_app, messages, opened, plist, ready, wait_for
@@ -137,3 +141,34 @@ async def test_the_dialog_says_what_it_asks_before_the_first_page(
         finally:
             held.release.set()
         await wait_for(pilot, lambda: len(app.papers) == 38 + 250, timeout=60)
+
+
+async def test_esc_as_the_fetch_gets_its_last_page_imports_nothing(
+    seeded_home: Path, served: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Esc came once the fetch had its last page, before the import began: the dialog said
+    "Stopping the fetch…", then imported the venue all the same. The import that a stop came
+    before is not begun: nothing imported, as for a stop during the fetch."""
+    real = storage.fetch.registry.fetch_all
+    fetched = threading.Event()
+
+    def then_esc(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        fetched.set()  # the last page is in: Esc now (held until the dialog has taken it)
+        cancelled = args[3].cancelled
+        deadline = time.monotonic() + 10
+        while not cancelled() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return result
+
+    monkeypatch.setattr(storage.fetch.registry, "fetch_all", then_esc)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await fetch_typed(pilot, "iclr2025")
+        await wait_for(pilot, fetched.is_set, timeout=30)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ImportScreen), timeout=10)
+        await wait_for(pilot, lambda: any("nothing was imported" in m for m in messages(app)))
+        assert not any(m.startswith("Imported") for m in messages(app))
+        assert len(app.papers) == 38

@@ -37,6 +37,7 @@ from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
 from tui.commands import BY_ID, bindings, key_named, keys_for
+from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_stays
 from tui.memory import collector_paused
 from tui.paths import typed_path
@@ -390,7 +391,7 @@ class ImportScreen(ModalScreen[str | None]):
                 raise LibraryError(f"{catalog}: the catalog holds no papers")
         fetched = self._fetch(wanted, names) if wanted is not None else None
         with self._writing_lock:  # the import itself is not stopped halfway (``quit_now``)
-            if self._quitting:
+            if self._quitting or self.stop.is_set():  # (Esc as the fetch got its last page)
                 from storage.fetch.errors import FetchCancelled
 
                 raise FetchCancelled
@@ -443,7 +444,7 @@ class ImportScreen(ModalScreen[str | None]):
                 self.app.call_from_thread(self._status, "Importing…")
 
     def _app_ending(self) -> bool:
-        return bool(getattr(self.app, "ending", False))
+        return is_ending(self.app)
 
     def quit_now(self) -> bool:
         """Whether the app may end now (its quit asks): yes unless an import is being
@@ -455,6 +456,14 @@ class ImportScreen(ModalScreen[str | None]):
             self._quitting = True
             self.stop.set()
             return True
+
+    def _stop_fetch(self) -> bool:
+        """Stop the fetch, if it is not over (the worker goes from fetching to writing under
+        the same lock: a stop comes before the import begins, or is not made)."""
+        with self._writing_lock:
+            if self.fetch_running:
+                self.stop.set()
+            return self.fetch_running
 
     def on_unmount(self) -> None:
         """The dialog gone while a fetch runs (the app quit: ctrl+q goes through while it
@@ -488,8 +497,7 @@ class ImportScreen(ModalScreen[str | None]):
         imported); an import under way is not stopped halfway: it is said, and it goes on."""
         if not self.running:
             self.dismiss(None)
-        elif self.fetch_running:
-            self.stop.set()
+        elif self._stop_fetch():
             self._status("Stopping the fetch…")
         else:
             self._status("An import is not stopped halfway: the dialog closes once it is done.")

@@ -16,6 +16,7 @@ from storage.models import Paper
 from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
+from tui.ending import is_ending
 from tui.key_gate import screen_arrived
 from tui.screens.main.base import MainBase
 from tui.widgets.paper_list import PaperList
@@ -103,7 +104,7 @@ class LibraryPart(MainBase):
         """A note the writer could not save (a full disk, a read-only folder): the editor
         opens again with it, unless the app is ending or the paper has gone."""
         paper = self.view.paper(paper_id)
-        if paper is None or getattr(self.app, "ending", False):
+        if paper is None or is_ending(self.app):
             return
         if text == self.session.state.notes.get(paper_id, ""):
             return  # the disk holds it after all (another window saved the same)
@@ -195,9 +196,10 @@ class LibraryPart(MainBase):
 
         def done(note: str | None) -> None:
             self.importing = False
-            if getattr(self.app, "ending", False):
-                # the quit went through once the import was written, before its result came:
-                # the import is on disk, and the app is taking its widgets down
+            if is_ending(self.app):
+                # the quit went through once the import was written, before its result came
+                # (or the app ended otherwise): the import is on disk, and the app is taking
+                # its widgets down
                 return
             if note:
                 self.detail.set_welcome("", "")  # it spoke of the sample: the user's list is in
