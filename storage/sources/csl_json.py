@@ -104,10 +104,12 @@ def _name(person: Mapping[str, Any]) -> str:
     Beethoven``)."""
     parts = {k: " ".join(v.split()) for k in _NAME_PARTS if isinstance(v := person.get(k), str)}
     family, given = parts.get("family", ""), parts.get("given", "")
-    if family and not _latin_like(family) and not _latin_like(given[:1]):
+    # (a family name of no letters at all, "0", is no CJK name: given name first, as written)
+    cjk_family = any(map(cjk, family)) and not _latin_like(family)
+    if cjk_family and not _latin_like(given[:1]):
         return parts.get("non-dropping-particle", "") + family + given
     order: tuple[str, ...] = _NAME_PARTS
-    if family and (person.get("static-ordering") is True or not _latin_like(family)):
+    if family and (person.get("static-ordering") is True or cjk_family):
         order = _FAMILY_FIRST
     return " ".join(parts[k] for k in order if parts.get(k))
 

@@ -556,7 +556,9 @@ def test_multiline_note_is_the_users_markdown_inside_its_entry(
 
 # -- export ---------------------------------------------------------------------------------
 
-SPECIAL_TITLE = "A* search: [baz] (qux) <b>bold</b> #1 & | pipe! snake_case_name, 2^n, A*B*C ~"
+#: (an HTML element closed, ``<b>bold</b>``, is the title's rich text, read as its text by the
+#: JSON reader: one left open is characters)
+SPECIAL_TITLE = "A* search: [baz] (qux) <b>bold #1 & | pipe! snake_case_name, 2^n, A*B*C ~"
 LATEX_TITLE = r"$\tau$-bench: a plain title"
 CUSTOM = [
     {
@@ -743,8 +745,8 @@ def test_export_csv_json_bibtex(custom: tuple[Path, list[dict]], env: dict[str, 
     assert "  year = {2025}," in bib
     assert bib.count("{") == bib.count("}")  # bibtex counts every brace, escaped or not
     assert (
-        r"title = {{A* search: [baz] (qux) \textless{}b\textgreater{}bold\textless{}/b"
-        r"\textgreater{} \#1 \& \textbar{} pipe! snake\_case\_name"
+        r"title = {{A* search: [baz] (qux) \textless{}b\textgreater{}bold"
+        r" \#1 \& \textbar{} pipe! snake\_case\_name"
     ) in bib
 
 

@@ -193,6 +193,9 @@ def test_csl_json_names_read_with_their_particles_and_others() -> None:
         ),
         ({"family": "Mao", "given": "Zedong", "static-ordering": False}, "Zedong Mao"),
         ({"family": "Чайковский", "given": "Пётр Ильич"}, "Пётр Ильич Чайковский"),
+        # no letters in the family name is no CJK name (a generated list's "Author 0")
+        ({"family": "0", "given": "Author"}, "Author 0"),
+        ({"family": "—", "given": "Anonymous"}, "Anonymous —"),
     ],
 )
 def test_csl_json_names_are_in_the_order_csl_gives_them(
