@@ -68,14 +68,17 @@ def sniff_csl_json(text: str, path: Path) -> Fit:
     return Fit.NAMED if named else Fit.NO
 
 
-def _names(value: Any) -> list[str]:
+def _names(value: Any, *, ours: bool = False) -> list[str]:
     """CSL's names as the library keeps them, in the order CSL prints them (``_name``), or
-    a ``literal``; a last ``{"literal": "others"}`` (pandoc's "et al.") is ``ET_AL``."""
+    a ``literal``; a last ``{"literal": "others"}`` (pandoc's "et al.") is ``ET_AL``. Our
+    own export's (``ours``) as it wrote them, given name first: it took a kept name's last
+    word as the family (``三 张`` is ``{"family": "张", "given": "三"}``), which CSL's order
+    would read ``张三``, another first author and another id for a paper known by its title."""
     names: list[str] = []
     for person in value if isinstance(value, list) else []:
         if not isinstance(person, Mapping):
             continue
-        name = _name(person)
+        name = _name(person, as_written=ours)
         literal = person.get("literal") or person.get("name")  # Crossref's organisations
         name = name or (literal if isinstance(literal, str) else "")
         if name.strip():
@@ -95,14 +98,16 @@ def _latin_like(text: str) -> bool:
     return any(c.isalpha() and not cjk(c) for c in text)
 
 
-def _name(person: Mapping[str, Any]) -> str:
+def _name(person: Mapping[str, Any], *, as_written: bool = False) -> str:
     """A CSL name in the order CSL prints it (its specification's name-part order, as
     citeproc-js sets it): a family name of Chinese, Japanese or Korean letters first, joined
     to the given name (``毛泽东``; spaced when the given name is romanised: ``毛 Zedong``);
     with ``"static-ordering": true`` family first, spaced (``Mao Zedong``, Hungarian's
     ``Kossuth Lajos``); else ``given``, the particles, ``family`` and ``suffix`` (``Ludwig van
-    Beethoven``)."""
+    Beethoven``), the order of them all ``as_written`` (our own export's)."""
     parts = {k: " ".join(v.split()) for k in _NAME_PARTS if isinstance(v := person.get(k), str)}
+    if as_written:
+        return " ".join(parts[k] for k in _NAME_PARTS if parts.get(k))
     family, given = parts.get("family", ""), parts.get("given", "")
     # (a family name of no letters at all, "0", is no CJK name: given name first, as written)
     cjk_family = any(map(cjk, family)) and not _latin_like(family)
@@ -172,9 +177,14 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     kind = str(item.get("type", "")).strip()
     kind = FROM_CSL.get(kind) or FROM_CROSSREF.get(kind, "misc")
     fields["entry_type"] = kind
+    custom = item.get("custom")
+    custom = custom if isinstance(custom, Mapping) else {}
+    ours = "lists" in custom  # our own export
     # a book or proceedings volume that names only its editors is cited by them (as CSL
     # styles substitute them): they are its people, never added to its authors
-    fields["authors"] = _names(item.get("author")) or _names(item.get("editor"))
+    fields["authors"] = _names(item.get("author"), ours=ours) or _names(
+        item.get("editor"), ours=ours
+    )
     # a conference paper without proceedings names its conference: ``event-title``, or
     # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""
@@ -199,8 +209,6 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
         fields["archiveprefix"], fields["eprint"] = "arXiv", arxiv.group(1)
     url = item.get("URL")
     fields["url"] = url if isinstance(url, str) else ""
-    custom = item.get("custom")
-    custom = custom if isinstance(custom, Mapping) else {}
     fields["keywords"] = fields.pop("keyword", "")
     if isinstance(tags := custom.get("tags"), list):  # ours: the user's, among the keywords
         fields["keywords"], fields["tags"] = keywords_before_tags(fields["keywords"], tags), tags
@@ -215,9 +223,9 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     fields.pop("status", None)  # CSL's publication status is neither ours nor the venue's
     fields.pop("number", None)  # a report's number, not an issue
     fields.pop("type", None)
-    if isinstance(fields.get("title"), str) and "lists" not in custom:
+    if isinstance(fields.get("title"), str) and not ours:
         fields["title"] = plain_title(fields["title"])  # CSL's rich text: ``<i>``, ``<sub>``
-    if "lists" in custom:  # ours: display text, kept as such
+    if ours:  # display text, kept as such
         fields["lists"] = custom.get("lists")
         fields["links_given"] = True
         fields["title_derived"] = custom.get("title_derived") is True

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from storage import Library, Status
-from storage.files.triage_model import doc_id
+from storage.export import export
+from storage.files.triage_model import TriageState, doc_id
 from storage.importing.author_keys import same_person
 
 ITEMS = [
@@ -61,3 +62,26 @@ def test_a_csl_file_imported_again_keeps_its_papers_and_their_ids(tmp_path: Path
 def test_a_cjk_name_is_one_person_in_either_order_and_not_another() -> None:
     assert same_person("韓愈", "愈 韓") and same_person("毛泽东", "泽东 毛")
     assert not same_person("韓愈", "韓退之") and not same_person("王明", "王明明")
+
+
+def test_our_own_csl_export_of_a_cjk_name_comes_back_as_it_was_kept(tmp_path: Path) -> None:
+    """Our export writes a name's last word as its family (``三 张`` from BibTeX's ``张, 三``,
+    ``韓 愈`` as a source spaced it): read in CSL's order it came back ``张三`` and ``愈韓``,
+    and a paper known by its title and first author took another id in an empty HOME."""
+    home = tmp_path / "home"
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@article{a, title={A study of rivers}, author={张, 三 and Lee, Ann}, year={2024}}\n"
+        "@article{b, title={A study of lakes}, author={韓 愈}, year={2024}}\n",
+        encoding="utf-8",
+    )
+    library = Library(home)
+    library.import_file(bib)
+    before = [(p.id, p.authors) for p in library.papers()]
+    exported = tmp_path / "refs.csl.json"
+    exported.write_text(export(library.papers(), TriageState(), "csl-json"), encoding="utf-8")
+
+    again = Library(tmp_path / "empty")
+    again.import_file(exported)
+
+    assert [(p.id, p.authors) for p in again.papers()] == before
