@@ -377,23 +377,31 @@ def _s2_venue(flat: dict[str, Any]) -> None:
     over the ``venue`` text, which without a link to a venue may name another work (that
     paper's is ``The Philosophy of Artificial Intelligence``, an anthology that reprinted
     it). A journal that is arXiv is the preprint's (``{"name": "ArXiv", "volume":
-    "abs/1706.03762"}``, its id: ``records._arxiv_journal``), no venue over the conference's;
-    the journal's volume and pages are the citation's."""
+    "abs/1706.03762"}``, its id: ``records._arxiv_journal``), no venue over the conference's,
+    and no journal at all where ``externalIds`` gave the paper its arXiv id (it cited the
+    conference paper as ``@article{journal = {ArXiv}, volume = {abs/1706.03762}}``); the
+    journal's volume and pages are the citation's."""
     linked, journal = flat.get("publicationvenue"), flat.get("journal")
     if isinstance(journal, Mapping):
         named = journal.get("name")
-        flat["journal"] = named if isinstance(named, str) else None
+        named = named if isinstance(named, str) else None
+        if _is_arxiv(named) and flat.get("eprint"):  # (its arXiv id from ``externalIds``)
+            named, journal = None, {}  # the preprint's id: no journal, volume nor pages
+        flat["journal"] = named
         for part in ("volume", "pages"):
             value = journal.get(part)
             if isinstance(value, str) and value.strip() and not flat.get(part):
                 flat[part] = value.strip()
     name = linked.get("name") if isinstance(linked, Mapping) else None
     if not (isinstance(name, str) and name.strip()) and isinstance(journal, Mapping):
-        name = flat["journal"]
-        if isinstance(name, str) and name.strip().casefold() in ("arxiv", "arxiv.org"):
-            name = None
+        name = None if _is_arxiv(flat["journal"]) else flat["journal"]
     if isinstance(name, str) and name.strip():
         flat["venue"] = name
+
+
+def _is_arxiv(name: str | None) -> bool:
+    """Whether a journal's name is arXiv's (Semantic Scholar's ``ArXiv``)."""
+    return name is not None and name.strip().casefold() in ("arxiv", "arxiv.org")
 
 
 #: The dates of an OpenReview note that may give its year (ms since the epoch): published,

@@ -112,6 +112,35 @@ def test_semantic_scholars_venue_is_the_one_it_resolved_else_the_journals(tmp_pa
     assert alone.venue == "Neural Information Processing Systems 2017"
 
 
+def test_semantic_scholars_arxiv_journal_with_the_papers_arxiv_id_is_no_journal(
+    tmp_path: Path,
+) -> None:
+    """As Semantic Scholar gives a conference paper that is also a preprint: its arXiv id in
+    ``externalIds`` and ``journal: {"name": "ArXiv", "volume": "abs/…"}``. The journal's name
+    and volume were taken as the citation's (an ``@article`` in ``journal = {ArXiv}``,
+    ``volume = {abs/1706.03762}``, where the version before cited the conference); they are
+    the preprint's id, which its ``eprint`` holds already."""
+    attention = {
+        "paperId": "204e3073870fae3d05bcbc2f6a8e263d9b72e776", "title": "Attention is All you Need",
+        "venue": "Neural Information Processing Systems", "year": 2017,
+        "externalIds": {"ArXiv": "1706.03762", "DBLP": "conf/nips/VaswaniSPUJGKP17"},
+        "publicationVenue": {"id": "d9720b90", "name": "Neural Information Processing Systems",
+                             "type": "conference", "alternate_names": ["NeurIPS", "NIPS"]},
+        "journal": {"name": "ArXiv", "volume": "abs/1706.03762"},
+    }  # fmt: skip
+    preprint = {**attention, "paperId": "x3", "title": "A preprint", "venue": "arXiv.org",
+                "externalIds": {"ArXiv": "2301.00002"}, "publicationVenue": None,
+                "journal": {"name": "ArXiv", "volume": "abs/2301.00002"}}  # fmt: skip
+    path = tmp_path / "s2.json"
+    path.write_text(json.dumps({"data": [attention, preprint]}), encoding="utf-8")
+    cited, alone = read_source(path).records
+    assert cited.venue == "Neural Information Processing Systems 2017"
+    for record, eprint in ((cited, "1706.03762"), (alone, "2301.00002")):
+        extra = _extra(record)
+        assert extra["eprint"] == eprint and "volume" not in extra, extra
+        assert "journal" not in extra, extra
+
+
 def test_semantic_scholars_authors_without_their_papers_are_one_line(tmp_path: Path) -> None:
     """An answer asked for the authors' names alone (``/author/batch?fields=name``, as the API
     gives it) holds no paper: said in one line, not as one error per author."""
