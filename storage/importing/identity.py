@@ -35,7 +35,6 @@ from storage.text.rich_text import plain_title
 __all__ = [
     "ID_LENGTH",
     "abstract_identity",
-    "earlier_identity",
     "id_of_abstract",
     "id_of_title",
     "id_with_title",
@@ -185,10 +184,13 @@ def _signs(text: str) -> str:
 def abstract_identity(abstract: str) -> str | None:
     """What two abstracts of one paper share: their words and their numbers and operators.
 
-    None for no abstract (empty, a placeholder): such a record is known by its title.
+    None for no abstract (empty, a placeholder): such a record is known by its title. A text
+    symbol's control word is read as it was when ids were first given (``_as_first_read``).
     """
     if not abstract or is_placeholder(abstract):
         return None
+    if "\\text" in abstract:
+        abstract = _as_first_read(abstract)
     readable = unicodedata.normalize("NFKC", _readable(abstract))
     return f"{key(readable)}\x1f{_signs(readable)}"
 
@@ -197,13 +199,13 @@ def abstract_identity(abstract: str) -> str | None:
 _ENDED_BY_SPACE: Final = re.compile(r"\\(text[A-Za-z]+)(?=\s)")
 
 
-def earlier_identity(abstract: str) -> str | None:
-    """The identity ``abstract`` had before the spaces after a text symbol's control word
-    were read as its end (``a\\textendash b`` read ``a– b``, a minus among its signs; now
-    ``a–b``, a dash joining two words), when it differs from today's; else None. A library's
-    paper keeps the id it was given then (``storage.importing.resolve``)."""
-    if "\\text" not in abstract:
-        return None
+def _as_first_read(abstract: str) -> str:
+    """``abstract`` with a text symbol's control word followed by spaces (``a\\textendash b``)
+    ended by ``{}``: the LaTeX converter once kept those spaces (``a– b``, a minus among the
+    signs), and now reads them as TeX does (``a–b``). An id stays what it was, on every
+    device: a library made before keeps its papers' ids, and a list imported anew elsewhere
+    gives the same ones (a lookup of the earlier id at import kept the first but not the
+    second: a sync then carried the paper twice)."""
     from storage.text.tex_commands import TEXT_SYMBOLS, more_symbols
 
     def ended(match: re.Match[str]) -> str:
@@ -211,11 +213,7 @@ def earlier_identity(abstract: str) -> str | None:
         symbol = name in TEXT_SYMBOLS or name in more_symbols()
         return match.group() + "{}" if symbol else match.group()
 
-    written = _ENDED_BY_SPACE.sub(ended, abstract)
-    if written == abstract:
-        return None
-    earlier = abstract_identity(written)
-    return earlier if earlier != abstract_identity(abstract) else None
+    return _ENDED_BY_SPACE.sub(ended, abstract)
 
 
 def _hash(text: str) -> str:

@@ -15,8 +15,6 @@ from storage.importing.authority import OTHER, overruled, rank
 from storage.importing.gather import Candidate
 from storage.importing.identity import (
     abstract_identity,
-    earlier_identity,
-    id_of_abstract,
     id_of_title,
     id_with_title,
     is_placeholder_title,
@@ -356,8 +354,6 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
     if cand.by_abstract:
         pid = paper.id
         found = known.get(pid)
-        if found is None and known.stored:
-            pid, found = _as_given_before(known, pid, paper.abstract)
         if found is not None and not titles_compatible(found[0], title):
             if known.same_page(pid, paper.url):
                 return pid, "the same page (its title revised)"
@@ -401,18 +397,6 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
     if unlike is not None and known.get(paper.id) is None:
         return paper.id, _kept_apart(known, unlike, cand, report)
     return paper.id, ""
-
-
-def _as_given_before(known: _Known, pid: str, abstract: str) -> tuple[str, tuple[str, str] | None]:
-    """The library's paper of ``abstract`` under the id an earlier reading of it gave
-    (``earlier_identity``: ``a\\textendash b`` read ``a– b``), and what it holds; else
-    ``pid`` and None. The paper keeps its id, its decisions with it."""
-    earlier = earlier_identity(abstract)
-    if earlier is not None:
-        found = known.get(id_of_abstract(earlier))
-        if found is not None:
-            return id_of_abstract(earlier), found
-    return pid, None
 
 
 def _kept_apart(known: _Known, unlike: str, cand: Candidate, report: ImportReport) -> str:

@@ -50,12 +50,24 @@ def _library_of_before(home: Path, source: Path) -> list[str]:
     return [d["id"] for d in docs]
 
 
-def test_the_stored_ids_are_those_the_earlier_version_gave() -> None:
+def test_the_ids_are_those_the_earlier_version_gave() -> None:
     """The title-only paper's id is its title's letters and its author's (spaces aside: the
-    same today); the other's was its abstract's, read with ``–`` then a space (a minus
-    among its signs), which today's reading (``speed–accuracy``) no longer gives."""
+    same today); the other's is its abstract's, read for its id as it was then (``–`` then a
+    space, a minus among its signs), though shown as today's reading (``speed–accuracy``)."""
     assert paper_id("", STORED[0][1], ["Bo Li"]) == STORED[0][0]
-    assert paper_id(ABSTRACT, STORED[1][1], ["Ann Lee"]) != STORED[1][0]
+    assert paper_id(ABSTRACT, STORED[1][1], ["Ann Lee"]) == STORED[1][0]
+
+
+def test_a_fresh_library_gives_the_ids_the_earlier_version_gave(tmp_path: Path) -> None:
+    """Found by review: the first fix looked the earlier id up at import, which kept a
+    library's papers but gave a list imported anew (another device, a new HOME) other ids; a
+    sync of the two then carried the paper twice."""
+    source = tmp_path / "refs.bib"
+    source.write_text(BIBTEX, encoding="utf-8")
+    Library(tmp_path / "fresh").import_file(source)
+    papers = Library(tmp_path / "fresh").papers()
+    assert [p.id for p in papers] == [stored[0] for stored in STORED]
+    assert [p.title for p in papers] == ["Trade–off in learning", "Ranges 1990–2000"]
 
 
 def test_a_bibtex_file_imported_again_keeps_its_papers_and_their_ids(tmp_path: Path) -> None:
