@@ -6,12 +6,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from storage.caps import MAX_NOTE_CHARS
-from storage.sync.run import preview_sync
-from storage.sync.status import sync_status
+from storage.sync.run import SyncReport, preview_sync
+from storage.sync.status import SyncStatus, sync_status
 from tests.unit.test_sync_both import _cut_short_merge, machines
 
 
@@ -31,6 +32,27 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 def files(*folders: Path) -> dict[Path, bytes]:
     """Every file under ``folders``, and its bytes."""
     return {p: p.read_bytes() for f in folders for p in sorted(f.rglob("*")) if p.is_file()}
+
+
+def previewed(machine: Any) -> tuple[SyncReport, SyncStatus, subprocess.CompletedProcess[str]]:
+    """The preview and the status of ``machine``'s sync, and ``papers sync DIR --status`` run:
+    none of them changed a byte of its HOME or of the folder (but for the triage a command
+    read, kept for the next one: ``Library.keep_triage_memo``)."""
+    before = files(machine.home, machine.folder)
+    preview = preview_sync(machine.library, machine.folder)
+    status = sync_status(machine.library, machine.folder)
+    assert files(machine.home, machine.folder) == before
+    shown = subprocess.run(
+        [sys.executable, "-m", "tui", "--home", str(machine.home), "sync", str(machine.folder)]
+        + ["--status"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr, shown.stderr
+    memo = machine.home / "triage.cache"
+    assert {p: b for p, b in files(machine.home, machine.folder).items() if p != memo} == before
+    return preview, status, shown
 
 
 @pytest.mark.parametrize(
@@ -67,22 +89,7 @@ def test_a_preview_writes_nothing_whatever_the_merge_would_do(
         with laptop.library.triage_file.change() as change:
             change.update(pid, note="N" * 100_001, tags=[f"t{n}" for n in range(201)])
     clock[0] += 60
-    before = files(laptop.home, laptop.folder)
-
-    preview = preview_sync(laptop.library, laptop.folder)
-    status = sync_status(laptop.library, laptop.folder)
-    assert files(laptop.home, laptop.folder) == before
-    shown = subprocess.run(
-        [sys.executable, "-m", "tui", "--home", str(laptop.home), "sync", str(laptop.folder)]
-        + ["--status"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert shown.returncode == 0 and "Traceback" not in shown.stderr, shown.stderr
-    # (but for the triage a command read, kept for the next one: ``Library.keep_triage_memo``)
-    memo = laptop.home / "triage.cache"
-    assert {p: b for p, b in files(laptop.home, laptop.folder).items() if p != memo} == before
+    preview, status, _ = previewed(laptop)
     assert preview.sent == status.to_send
     aside = case in ("notes too long together", "an edit too long with a merge")
     assert any(" would be kept in " in p for p in preview.problems) == aside, preview.problems
@@ -108,20 +115,6 @@ def test_a_preview_from_a_home_never_synced_writes_nothing(
         desktop.library.set_status(desktop.library.papers()[0].id, "read")
         desktop.sync("desktop")
     clock[0] += 60
-    before = files(laptop.home, laptop.folder)
-
-    preview = preview_sync(laptop.library, laptop.folder)
-    status = sync_status(laptop.library, laptop.folder)
-    assert files(laptop.home, laptop.folder) == before
-    shown = subprocess.run(
-        [sys.executable, "-m", "tui", "--home", str(laptop.home), "sync", str(laptop.folder)]
-        + ["--status"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert shown.returncode == 0 and "Traceback" not in shown.stderr, shown.stderr
+    preview, status, shown = previewed(laptop)
     assert "note:" not in shown.stderr  # nothing to say: no lock was missed
-    memo = laptop.home / "triage.cache"
-    assert {p: b for p, b in files(laptop.home, laptop.folder).items() if p != memo} == before
     assert preview.sent == status.to_send and not status.problems
