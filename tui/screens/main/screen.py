@@ -24,6 +24,7 @@ from storage.files.ui_state import save_ui_state
 from storage.models import Status
 from storage.search.qualifiers import search_hint
 from tui.commands import bindings
+from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import Persisted
 from tui.outcomes import report
@@ -243,7 +244,10 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             self.note_not_saved(op.paper_ids[0], op.text)
 
     def poll_disk(self) -> None:
-        """Notice another process's changes (a second window, a `papers mark` script)."""
+        """Notice another process's changes (a second window, a `papers mark` script); not
+        once the app is ending (its widgets may be going)."""
+        if is_ending(self.app):
+            return
         self.read_saved_searches()  # `papers search --save` or another window
         try:
             # a removal of ours (its outcome reloads) or an import from the dialog (its end
