@@ -13,12 +13,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequ
 from pathlib import Path
 from typing import Final
 
-import numpy as np
-
 from storage.models import Paper, Status
 from storage.paper_words import RawWords, SimilarityWords
 from storage.search.build import index_batch
-from storage.search.columns import extra_columns
 from storage.search.filters import Filters
 from storage.search.hits import Ranking, SearchHit
 from storage.search.matching import plan_query
@@ -176,14 +173,6 @@ class SearchIndex:
         with self._lock:
             slot = self._table.slot_by_id.get(paper_id)
             return None if slot is None else self._table.papers[slot]
-
-    def has_number(self, field: str) -> bool:
-        """Whether any indexed paper has the number ``field`` (``rating``, ``citations``),
-        read from the index's columns (no paper made): the list's rating column shows when
-        the library has ratings."""
-        with self._lock:
-            table = self._table
-            return bool(np.isfinite(extra_columns(table).numbers[field][table.live]).any())
 
     def papers_of(self, paper_ids: Iterable[str]) -> list[Paper]:
         """The indexed papers of these ids, in the order given (an id not indexed is passed

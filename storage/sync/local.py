@@ -26,7 +26,6 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.caps import note_problem, tags_problem
 from storage.files.triage_model import Step, TriageState
 from storage.models import Status
 from storage.queue.order import place_json
@@ -39,6 +38,7 @@ from storage.sync.records import (
     TRIAGE_KINDS,
     Clock,
     Record,
+    cap_problem,
     valid_value,
 )
 from storage.sync.records import paper_digest as digest_of
@@ -369,11 +369,7 @@ def triage_changes(
 def past_caps(kind: str, pid: str, value: Any) -> str:
     """The line that says a paper's value in ``triage.json`` is not sent: past its cap."""
     what = {NOTE: "the note", TAGS: "the tags", QUEUE: "the place in the queue"}
-    problem = ""
-    if kind == NOTE and isinstance(value, str):
-        problem = note_problem(value)
-    elif kind == TAGS and isinstance(value, list | tuple):
-        problem = tags_problem([str(tag) for tag in value])
+    problem = cap_problem(kind, value)
     verb = "are" if kind == TAGS else "is"
     return (
         f"{what.get(kind, 'the status')} of {pid} in triage.json {verb} not sent: "

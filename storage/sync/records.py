@@ -165,13 +165,19 @@ def parse_line(raw: bytes) -> tuple[Record | None, str]:
     kind, _stamp, _device, paper, value = (
         data if isinstance(data, list) and len(data) == 5 else [None] * 5
     )
-    past = ""
-    if kind == NOTE and isinstance(value, str):
-        past = note_problem(value)
-    elif kind == TAGS and isinstance(value, list) and all(isinstance(t, str) for t in value):
-        past = tags_problem(value)
+    past = cap_problem(kind, value)
     what = "the note" if kind == NOTE else "the tags"
     return None, f"{what} of {paper} past the caps: {past}" if past and is_id(paper) else ""
+
+
+def cap_problem(kind: object, value: Any) -> str:
+    """What puts a note or tags value past the caps (``storage.caps``), "" for none or for
+    another kind or shape of value."""
+    if kind == NOTE and isinstance(value, str):
+        return note_problem(value)
+    if kind == TAGS and isinstance(value, list | tuple) and all(isinstance(t, str) for t in value):
+        return tags_problem(value)
+    return ""
 
 
 def valid_value(kind: str, value: Any) -> bool:

@@ -14,26 +14,31 @@ import orjson
 from storage import Library
 from storage.sync import sync_library
 from storage.sync.folder import ROOT_NAME, TRIAGE_LOG
+from tests.unit.test_sync_support import seeded
+
+
+def synced(library: Library, folder: Path) -> subprocess.CompletedProcess[str]:
+    """``papers sync FOLDER`` run on ``library``'s HOME."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui", "--home", str(library.home), "sync", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_a_note_and_tags_past_the_caps_are_said_not_sent(tmp_path: Path) -> None:
     """They were skipped without a word, at every sync, and the user never knew why the
     other devices did not get them."""
-    library, folder = Library(tmp_path / "home"), tmp_path / "synced"
+    library, folder = seeded(tmp_path / "home"), tmp_path / "synced"
     folder.mkdir()
-    library.import_file(sorted(Path("/work/shared/seeds").glob("*.txt"))[0])
     first, second = (p.id for p in library.papers()[:2])
     sync_library(library, folder)
     with library.triage_file.change() as change:
         change.update(first, note="N" * 100_001)
         change.update(second, tags=[f"t{n}" for n in range(201)], note="kept")
 
-    done = subprocess.run(
-        [sys.executable, "-m", "tui", "--home", str(library.home), "sync", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = synced(library, folder)
 
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert sorted(done.stderr.splitlines()) == [
@@ -53,9 +58,8 @@ def test_records_past_the_caps_in_another_devices_log_are_named_not_called_damag
     """A note and tags past the caps written by hand into another device's log: skipped, as
     no device takes them, and said as "2 damaged line(s) skipped", naming neither the paper
     nor what was wrong with them."""
-    library, folder = Library(tmp_path / "home"), tmp_path / "synced"
+    library, folder = seeded(tmp_path / "home"), tmp_path / "synced"
     folder.mkdir()
-    library.import_file(sorted(Path("/work/shared/seeds").glob("*.txt"))[0])
     pid = library.papers()[0].id
     sync_library(library, folder)
     other = "0123456789abcdef"
@@ -69,12 +73,7 @@ def test_records_past_the_caps_in_another_devices_log_are_named_not_called_damag
     ]
     log.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows) + b"[damaged\n")
 
-    done = subprocess.run(
-        [sys.executable, "-m", "tui", "--home", str(library.home), "sync", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = synced(library, folder)
 
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     where = f"papers: note: {other}: {TRIAGE_LOG}"
@@ -86,10 +85,5 @@ def test_records_past_the_caps_in_another_devices_log_are_named_not_called_damag
         f"{where}: 1 damaged line(s) skipped",
     ]
     assert "received 1 decision" in done.stdout
-    again = subprocess.run(
-        [sys.executable, "-m", "tui", "--home", str(library.home), "sync", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    again = synced(library, folder)
     assert again.returncode == 0 and again.stderr == ""  # said once, as damage is

@@ -20,7 +20,7 @@ from storage.files.saved_searches import SavedSearch, SavedSearches
 from storage.models import Paper
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import IndexReady
-from tui.saved_tabs import split_query
+from tui.saved_tabs import SavedTab, split_query
 from tui.screens.main.base import MainBase
 from tui.text import printable
 from tui.view import SEARCH_LIMIT, Found
@@ -330,10 +330,8 @@ class SearchPart(MainBase):
         (``model is:starred``): searched again once papers were triaged since, for a paper
         starred meanwhile past them (its papers found then show until the search is done)."""
         tab = self.view.saved_tab()
-        if tab is None or tab.capped_at in (None, self.session.version) or self.index is None:
-            return
-        tab.capped_at = None  # searched once until its papers come
-        self.search_saved(self.index, self.view.papers, [tab.search])
+        if tab is not None and tab.capped_at not in (None, self.session.version):
+            self._search_again([tab])
 
     def update_tabs(self) -> None:
         super().update_tabs()
@@ -354,12 +352,16 @@ class SearchPart(MainBase):
     def _search_stale_saved(self) -> None:
         self._recount = None
         version = self.session.version
-        stale = [tab for tab in self.view.saved if tab.capped_at not in (None, version)]
-        if not stale or self.index is None:
+        self._search_again([tab for tab in self.view.saved if tab.capped_at not in (None, version)])
+
+    def _search_again(self, tabs: list[SavedTab]) -> None:
+        """Search the saved tabs whose triage qualifiers took papers past their best again,
+        each once until its papers come."""
+        if not tabs or self.index is None:
             return
-        for tab in stale:
-            tab.capped_at = None  # searched once until its papers come
-        self.search_saved(self.index, self.view.papers, [tab.search for tab in stale])
+        for tab in tabs:
+            tab.capped_at = None
+        self.search_saved(self.index, self.view.papers, [tab.search for tab in tabs])
 
     def await_saved_papers(self) -> None:
         """A saved search's tab just shown before its search was done: the keys typed after
