@@ -196,6 +196,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("queue_sort_up", "up", "move(-1)", "Previous", "Sort the queue: the sort before", "Dialogs", palette=False, scope="queue_sort"),
     Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort", priority=True),
     Command("queue_sort_cancel", "escape,q", "cancel", "Close", "Sort the queue: close without sorting", "Dialogs", palette=False, scope="queue_sort"),
+    Command("palette_close", "escape", "close", "Close", "Command palette: close it (a command chosen with Enter before it still runs)", "Dialogs", palette=False, scope="palette"),
 )  # fmt: skip
 
 BY_ID: Mapping[str, Command] = {c.id: c for c in COMMANDS}
@@ -220,6 +221,7 @@ SCOPES = (
     "similar",
     "topics",
     "queue_sort",
+    "palette",
 )
 
 

@@ -212,29 +212,6 @@ async def test_moves_typed_after_an_export_move_in_the_list(
         assert screen.paper_list.cursor == 1
 
 
-async def test_enter_then_esc_in_the_command_palette_does_not_end_the_app(
-    seeded_home: Path,
-) -> None:
-    """``stats`` Enter Esc ``j`` in the palette: Enter's choice reached the palette through
-    messages, after Esc had dismissed it, and its second dismissal popped the main screen
-    (the app ended on "Can't pop screen"). The command chosen runs."""
-    from textual.command import CommandList, CommandPalette
-
-    from tui.screens.stats import StatsScreen
-
-    app = make_app(seeded_home)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await pilot.press(*"stats")
-        await wait_for(pilot, lambda: app.screen.query_one(CommandList).option_count > 0)
-        burst(app, "enter", "escape", "j")
-        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
-        await pilot.pause(0.3)
-        assert app.is_running and isinstance(app.screen_stack[0], MainScreen)
-
-
 async def test_a_queue_sort_that_fails_says_so_and_holds_no_key(
     seeded_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -337,3 +337,28 @@ async def test_textuals_own_keys_are_named_only_while_no_remapped_key_takes_them
     assert "keeping the filter (Tab and ↓ too)" in table
     assert "delete the word before the cursor (ctrl+u: everything before it)" in table
     assert "the format and the file's path (Tab too)" in table
+
+
+async def test_the_palettes_esc_is_remapped_and_named_so(seeded_home: Path) -> None:
+    """The palette's Esc is ours (``palette_close``, so that Esc after Enter comes after
+    it): remapped, the key closes the palette, Esc no longer does, and the footer says so."""
+    from textual.content import Content
+
+    from tui.screens.main import MainScreen
+    from tui.screens.palette import Palette
+    from tui.widgets.key_bar import KeyBar
+
+    config(seeded_home, 'palette_close = "ctrl+g"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        assert app.config_problems == []
+        palette = await opened(pilot, "ctrl+p", Palette)
+        bar = app.query_one(KeyBar)
+        await wait_for(pilot, lambda: bar.scope == "palette")
+        assert Content.from_markup(bar.line(120)).plain.strip().endswith("ctrl+g close")
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        assert app.screen is palette
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))

@@ -1,27 +1,76 @@
-"""The command palette (ctrl+p): Textual's, dismissed once.
+"""The command palette (ctrl+p): Textual's, choosing from the commands for what was typed.
 
-Textual's palette closes through a chain of messages (Enter highlights the command, the list
-posts its choice, the palette then dismisses itself and runs the command), and Esc dismisses
-it too. Typed in one burst (``stats`` Enter Esc), both reached it: its second dismissal popped
-the screen under it, and the app ended on "Can't pop screen". A palette no longer on top is
-not dismissed again; the command chosen with Enter still runs.
+Textual's palette lists its commands in a worker after each letter, and Enter chooses from
+the list shown. Typed in one burst (``stats`` Enter), Enter came while the list still held an
+earlier one (the commands listed on opening, "Triage: Read" first): it ran that, and marked
+the paper. Enter now waits for the listing of what was typed, a moment at most
+(``LISTING_WAIT_S``), then chooses.
 
-The footer, which shows through under it, names its keys (``KeyBar``'s ``PALETTE_KEYS``).
+Esc after Enter (``stats`` Enter Esc) reached the palette first: Enter's choice travels
+through messages (the field says it was submitted, the list says what it chose), while Esc's
+binding runs at once. Esc stopped the listing that Enter waited for, and its dismissal, then
+Enter's, popped the screen under the palette (the app ended on "Can't pop screen"). Esc now
+travels the way Enter's submission does, from the field, so it comes after, and the keys
+after Esc wait until the palette is closed; a palette no longer on top is not dismissed
+again; the command chosen with Enter still runs.
+
+The footer, which shows through under it, names its keys (``KeyBar``'s ``PALETTE_KEYS``, then
+Esc, ``palette_close``, ours to remap).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
+from textual import on
 from textual.await_complete import AwaitComplete
-from textual.command import CommandPalette
+from textual.binding import BindingType
+from textual.command import CommandInput, CommandPalette
+from textual.message import Message
+from textual.widgets import Input
+
+from tui.commands import bindings
+from tui.key_gate import MAX_WAIT_S, expect_screen, screen_arrived
+
+#: The longest Enter waits for the commands of what was typed to be listed.
+LISTING_WAIT_S = 1.0
 
 
 class Palette(CommandPalette):
-    """Textual's command palette, dismissed once (see the module)."""
+    """Textual's command palette, choosing for what was typed (see the module)."""
 
     #: The footer's keys while it is open (``KeyBar.show_keys_of``).
     KEYS: ClassVar[str] = "palette"
+
+    #: Its Esc (``palette_close``), in place of Textual's.
+    BINDINGS: ClassVar[list[BindingType]] = bindings("palette")
+
+    class Closing(Message):
+        """Esc, on its way from the field behind anything the field had already sent."""
+
+    def action_close(self) -> None:
+        """Esc: close once what the field sent before it (Enter's submission) has arrived;
+        the keys after Esc wait for that (``tui/key_gate.py``)."""
+        expect_screen(self.app, wait=LISTING_WAIT_S + MAX_WAIT_S)
+        self.query_one(CommandInput).post_message(self.Closing())
+
+    @on(Closing)
+    async def _close(self, event: Closing) -> None:
+        event.stop()
+        if self.app.screen is self:  # (Enter's choice may have closed it)
+            await self.run_action("escape")  # Textual's own Esc: stop listing, dismiss
+        screen_arrived(self.app)
+
+    @on(Input.Submitted)
+    async def _listed_first(self, event: Input.Submitted) -> None:
+        """Before Textual's palette chooses on Enter, the listing of what was typed ends."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LISTING_WAIT_S
+        while loop.time() < deadline and any(
+            worker.node is self and not worker.is_finished for worker in self.workers
+        ):
+            await asyncio.sleep(0.01)
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if not self.is_attached or self.app.screen is not self:

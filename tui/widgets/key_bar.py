@@ -41,9 +41,9 @@ QUEUE_ESSENTIAL = ("read", "open_pdf", "queue_up", "queue_down", "help", "undo",
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
 #: The scopes whose footer ends with the palette's entry (``^p``, or its key as remapped).
 _WITH_PALETTE = ("main", "queue", "search")
-#: The command palette's keys (Textual's palette: its bindings, and Enter in its field), shown
-#: while it is open; its keys are not ours to remap.
-PALETTE_KEYS = (("↑↓", "choose"), ("Enter", "run"), ("esc", "close"))
+#: The command palette's keys of Textual's (its bindings, and Enter in its field), shown while
+#: it is open, before its Esc, which is ours (``palette_close``: remapped, named so).
+PALETTE_KEYS = (("↑↓", "choose"), ("Enter", "run"))
 #: The keys a text field has a use for itself (``ctrl+u``, ``home``, ``enter``…).
 _FIELD_KEYS = frozenset(
     key.strip()
@@ -112,7 +112,14 @@ class KeyBar(Static):
         act there too (``Command.typing``); under the command palette, its keys."""
         palette = ("palette", "app.command_palette", self._palette_key(), BY_ID["palette"].brief)
         if self.scope == "palette":
-            return [("", "", key, title) for key, title in PALETTE_KEYS]
+            textual = [("", "", key, title) for key, title in PALETTE_KEYS]
+            keys = keys_for(BY_ID["palette_close"], self.keymap)
+            if not keys:
+                return textual
+            return [
+                *textual,
+                ("palette_close", "", key_label(keys[0], web=self.in_browser), "close"),
+            ]
         if self.scope == "search":  # Enter and Esc first: where the typing leads
             typing = [
                 (c.id, "" if c.scope == "search" else f"screen.{c.action}",
