@@ -18,7 +18,9 @@ device then takes, and so converges on:
   the basis is the tags of the last of them the other's saw (gone back as ``_seen`` goes), or
   when it saw none, what the first was written over: two lists sent before the other's, which
   saw neither, do not make the first one's tags look taken out. Not known (no state of it):
-  none, and both lists are kept whole.
+  none, and both lists are kept whole. The other's records gone back through are those read
+  now and those read while the chain held the paper (``SyncState.tags_read``): its #t out
+  read in one sync, its #t back in the next, is a change of #t, not the basis again.
 
 Only the device whose record lost does it (the winner's device sees nothing lost), and a note or
 tags written after seeing ours, one that takes text or a tag out included, is a plain edit:
@@ -200,6 +202,7 @@ def _chain_on(
     chain = state.tag_bases.get(pid) or []
     if not (chain and held and held[1] == state.device and chain[-1][0] == held[0]):
         chain = []
+        state.tags_read.pop(pid, None)  # (read while another chain held it)
     chain = [*chain, [stamp, list(over)]]
     if len(chain) > _CHAIN:
         first, second = chain[0], chain[1]
@@ -243,6 +246,7 @@ def keep_both(
             state.tag_bases[pid] = [[stamp, list(winner[2])]]
             merged.add(pid)
     _forget_tag_bases(state, merged)
+    _keep_read(state, folded, merged)
     return found
 
 
@@ -288,18 +292,27 @@ def _tags_seen(
     With it, when each side last put each tag in or took it out since (``_changes``): ours by
     the records of the chain after that basis, theirs by the records gone back through (those
     read now): a tag taken out on both and put back on one is a change of that one's, not
-    the basis again."""
+    the basis again. Those read in an earlier sync while the chain held the paper are gone
+    back through too (``SyncState.tags_read``)."""
     chain = state.tag_bases.get(pid)
     if not chain or chain[-1][0] != lost[0]:
         return None
+    earlier = {(int(row[0]), str(row[1])): row for row in state.tags_read.get(pid, ())}
+
+    def basis_of(at: tuple[int, str]) -> tuple[int, str] | None:
+        basis = folded.bases.get((TAGS, pid, *at))
+        if basis is None and at in earlier and earlier[at][3] is not None:
+            basis = (int(earlier[at][3][0]), str(earlier[at][3][1]))
+        return basis
+
     values = [*(over for _stamp, over in chain[1:]), lost[1]]  # each record's own tags
     where = {(int(stamp), state.device): at for at, (stamp, _over) in enumerate(chain)}
     at = (int(winner[0]), str(winner[1]))
     theirs: list[tuple[tuple[int, str], Sequence[str]]] = [(at, winner[2])]
     first = 0  # the first record of the chain the other did not see
     basis_tags: list[str] = list(chain[0][1])
-    for _step in range(len(folded.bases) + 1):
-        basis = folded.bases.get((TAGS, pid, *at))
+    for _step in range(len(folded.bases) + len(earlier) + 1):
+        basis = basis_of(at)
         if basis in where:
             first = where[basis] + 1
             basis_tags = list(values[where[basis]])
@@ -313,6 +326,8 @@ def _tags_seen(
             break
         at = basis
         value = folded.values.get((TAGS, pid, *at))
+        if value is None and at in earlier:
+            value = earlier[at][2]
         if isinstance(value, list):
             theirs.append((at, value))
     ours = [((int(chain[n][0]), state.device), values[n]) for n in range(first, len(chain))]
@@ -426,6 +441,28 @@ def _forget_tag_bases(state: SyncState, keep: set[str]) -> None:
         held = registers.get(pid)
         if pid not in keep and (held is None or held[0] != chain[-1][0] or held[1] != device):
             del state.tag_bases[pid]
+
+
+def _keep_read(state: SyncState, folded: Folded, merged: set[str]) -> None:
+    """Keep the other devices' tags records read now (``folded``) of each paper a chain of
+    this device's holds (``SyncState.tag_bases``), with what each was written over, the
+    newest ``_CHAIN`` of them (``SyncState.tags_read``); forget those of papers no chain
+    holds any more, or whose chain a merge made now starts (``merged``: what they were
+    written over is its basis)."""
+    chains, kept = state.tag_bases, state.tags_read
+    for pid in [pid for pid in kept if pid not in chains or pid in merged]:
+        del kept[pid]
+    read: dict[str, dict[tuple[int, str], list[Any]]] = {}
+    for (kind, pid, stamp, device), value in folded.values.items():
+        if kind != TAGS or device == state.device or pid not in chains or pid in merged:
+            continue
+        basis = folded.bases.get((kind, pid, stamp, device))
+        row = [stamp, device, list(value), list(basis) if basis else None]
+        read.setdefault(pid, {})[(stamp, device)] = row
+    for pid, rows in read.items():
+        known = {(int(row[0]), str(row[1])): row for row in kept.get(pid, ())}
+        known.update(rows)
+        kept[pid] = [known[at] for at in sorted(known)][-_CHAIN:]
 
 
 def _set_aside(

@@ -18,7 +18,9 @@
 - ``tag_bases``: the tags each of this device's tags records that hold their registers was
   written over, and those of the records of this device it followed (a chain of them), so that
   one another device replaced without seeing it is merged with that device's as sets
-  (``storage.sync.both``).
+  (``storage.sync.both``). ``tags_read``: the other devices' tags records of those papers read
+  while such a chain held them (each with what it was written over, the newest few), so that
+  a merge can go back through them after the sync that read them (``storage.sync.both``).
 - ``generation`` and ``marked_at``: the mark the last sync left in ``triage.json``, and when. A
   ``triage.json`` whose mark is older (or that has none) is older than the last sync: put back
   from a backup, or started afresh.
@@ -160,6 +162,11 @@ class SyncState:
     #: written without seeing some of them, win. (A state of the version before kept one
     #: [stamp, tags]: read as a chain of one.)
     tag_bases: dict[str, list[list[Any]]] = field(default_factory=dict)
+    #: Paper → [[stamp, device, tags, [basis stamp, basis device] or None], …]: the other
+    #: devices' tags records read while a chain of ``tag_bases`` held the paper, oldest first
+    #: (the newest few), kept as long as that chain. (Absent in a state of the versions
+    #: before, which ignore it: read as none.)
+    tags_read: dict[str, list[list[Any]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -188,6 +195,7 @@ class SyncState:
             "marked_at": self.marked_at,
             "unavailable": self.unavailable,
             "tag_bases": self.tag_bases,
+            "tags_read": self.tags_read,
         }
 
     @classmethod
@@ -223,6 +231,7 @@ class SyncState:
                 pid: [chain] if _is_tag_basis(chain) else chain
                 for pid, chain in _table(data, "tag_bases", _is_tag_chain).items()
             },
+            tags_read=_table(data, "tags_read", _are_tags_read),
         )
 
 
@@ -341,6 +350,29 @@ def _is_tag_chain(value: Any) -> bool:
     if _is_tag_basis(value):
         return True
     return isinstance(value, list) and bool(value) and all(map(_is_tag_basis, value))
+
+
+def _are_tags_read(value: Any) -> bool:
+    """[[stamp, device, tags, [stamp, device] or None], …]."""
+    return isinstance(value, list) and all(
+        isinstance(row, list)
+        and len(row) == 4
+        and _is_count(row[0])
+        and isinstance(row[1], str)
+        and valid_value(TAGS, row[2])
+        and (row[3] is None or _is_seen(row[3]))
+        for row in value
+    )
+
+
+def _is_seen(value: Any) -> bool:
+    """[stamp, device]: the record another was written over."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and _is_count(value[0])
+        and isinstance(value[1], str)
+    )
 
 
 def _is_device(value: Any) -> bool:

@@ -63,19 +63,14 @@ def test_a_tag_put_back_then_taken_out_later_on_the_other_device_stays_out(
     assert tags(laptop, pid) == tags(desktop, pid) == {"a", "x", "y"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="review2: the other's records read in an earlier sync are not among the changes "
-    "_tags_seen goes back through (Folded.values holds only those read now): the desktop's "
-    "#t out was read before its put back, which then looks like no change of #t",
-)
 def test_a_tag_put_back_after_the_other_read_it_taken_out_is_back(
     tmp_path: Path, clock: list[float]
 ) -> None:
     """#t out on the desktop (sent), out on the laptop unseen, then back on the desktop: the
     last decision. The laptop reads the desktop's #t out in one sync (its own list, later,
-    holds), the put back in the next: the merge then knows only the put back, over the [t]
-    both were written over, and #t is gone from both (as before the fix of the case above)."""
+    holds), the put back in the next. The merge went back only through the records read now
+    (the put back), over the [t] both were written over, and #t was gone from both: the
+    desktop's records read while the laptop's held the paper are kept now (``tags_read``)."""
     (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
     laptop.library.set_tags(pid, ["a", "t"])
     laptop.sync(), desktop.sync()
@@ -105,3 +100,127 @@ def test_merged_tags_take_each_tag_both_changed_as_the_later_change_left_it() ->
     assert merged_tags(["a", "t"], ["a", "x"], ["a", "t"], ours, theirs) == ["a", "t", "x"]
     theirs = {"t": (0, "desktop")}  # put back before the laptop took it out
     assert merged_tags(["a", "t"], ["a", "x"], ["a", "t"], ours, theirs) == ["a", "x"]
+
+
+def test_a_tag_taken_out_after_reading_the_put_back_stays_out(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """The case above, then the other order: the laptop, having read the desktop's #t back
+    (and merged it), takes #t out: the later decision, a plain edit, holds on both."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["a", "t"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["t"])
+    desktop.sync()
+    clock[0] += 60
+    laptop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["c"])  # #t out
+    desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, [])  # #t out, not having seen the desktop's
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["a", "t"])  # #t back
+    for machine in (laptop, desktop, laptop):
+        clock[0] += 1
+        machine.sync()
+    assert tags(laptop, pid) == {"a", "t"}
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["a"])  # #t out again, after reading the put back
+
+    for machine in (laptop, desktop, laptop, desktop):
+        clock[0] += 1
+        machine.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"a"}
+
+
+def test_a_tag_put_back_then_taken_out_later_by_one_read_over_two_syncs_stays_out(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """#t out on the desktop, then back; the laptop, reading the desktop's out in one sync,
+    adds #x, then takes #t out later than the put back, not having seen it. The desktop reads
+    the laptop's #x in one sync (its put back holds), the #t out in the next: going back
+    through both, #t out is the later decision on #t, and holds on both."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["a", "t"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["t"])
+    desktop.sync()
+    clock[0] += 60
+    laptop.sync()  # [t]
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["c"])  # #t out
+    desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["t", "x"])  # not having seen the desktop's #t out
+    laptop.sync()  # reads it: its own, later, holds
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["a", "t"])  # #t back
+    desktop.sync()  # reads the laptop's [t, x]: its own, later, holds
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["x"])  # #t out, the last decision, not having seen it back
+
+    for machine in (laptop, desktop, laptop, desktop):
+        clock[0] += 1
+        machine.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"a", "x"}
+
+
+def test_a_state_without_the_records_read_earlier_still_syncs(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """A state written by the version before (no ``tags_read``) reads and syncs: the merge
+    then goes back only through the records read now, as that version did; and the state
+    written after it keeps them again."""
+    import orjson
+
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    laptop.library.set_tags(pid, ["a", "t"])
+    laptop.sync(), desktop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["t"])
+    desktop.sync()
+    clock[0] += 60
+    laptop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["c"])
+    desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, [])
+    laptop.sync()  # reads the desktop's #t out: kept in its state
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["a", "t"])
+    desktop.sync()
+    (path,) = (laptop.home / "sync").glob("folder-*.json")
+    data = orjson.loads(path.read_bytes())
+    assert data["tags_read"][pid]
+    del data["tags_read"]  # as the version before wrote it
+    path.write_bytes(orjson.dumps(data))
+    clock[0] += 60
+
+    report = laptop.sync()
+    desktop.sync(), laptop.sync()
+
+    assert report.problems == []
+    assert tags(laptop, pid) == tags(desktop, pid)
+    assert "a" in tags(laptop, pid)
+    assert "tags_read" in orjson.loads(path.read_bytes())
+
+
+def test_the_records_read_earlier_are_read_from_a_state_only_when_well_formed() -> None:
+    """``tags_read`` absent: none; a field a later version adds: ignored; a row of the wrong
+    shape: the state does not read (started afresh, as any damaged state)."""
+    from storage.sync.state import SyncState
+
+    assert SyncState.from_json({}).tags_read == {}
+    row = [7, "dev", ["a"], [5, "me"]]
+    state = SyncState.from_json({"tags_read": {"p1": [row, [8, "dev", [], None]]}, "later": 1})
+    assert state.tags_read == {"p1": [row, [8, "dev", [], None]]}
+    assert SyncState.from_json(state.to_json()).tags_read == state.tags_read
+    for bad in ([[7, "dev", ["a"]]], [[7, "dev", "a", None]], [[7, "dev", [], [5]]], {}):
+        with pytest.raises(ValueError):
+            SyncState.from_json({"tags_read": {"p1": bad}})
