@@ -447,8 +447,8 @@ def _keep_read(state: SyncState, folded: Folded, merged: set[str]) -> None:
     """Keep the other devices' tags records read now (``folded``) of each paper a chain of
     this device's holds (``SyncState.tag_bases``), with what each was written over, the
     newest ``_CHAIN`` of them (``SyncState.tags_read``); forget those of papers no chain
-    holds any more, or whose chain a merge made now starts (``merged``: what they were
-    written over is its basis)."""
+    holds any more, or whose chain a merge made now starts (``merged``: that merge's record
+    is written over the other's it lost to, the basis of any record after it)."""
     chains, kept = state.tag_bases, state.tags_read
     for pid in [pid for pid in kept if pid not in chains or pid in merged]:
         del kept[pid]
