@@ -319,8 +319,10 @@ def _tags_seen(
             break
         if basis is None or basis >= at:
             break  # (a basis is older than its record)
-        if basis[1] == state.device:  # one of ours before the chain (a merge started it
-            return None  # anew): its tags are not known
+        if basis[1] == state.device:  # one of ours before the chain (a merge started it anew)
+            if (TAGS, pid, *at) not in folded.bases:
+                break  # reached through a record read earlier: the basis as without those
+            return None  # its tags are not known
         if basis[0] == 0:
             basis_tags = []
             break

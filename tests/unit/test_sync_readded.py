@@ -170,6 +170,45 @@ def test_a_tag_put_back_then_taken_out_later_by_one_read_over_two_syncs_stays_ou
     assert tags(laptop, pid) == tags(desktop, pid) == {"a", "x"}
 
 
+def test_a_record_read_earlier_leading_back_to_ours_before_the_chain_adds_no_tag(
+    tmp_path: Path, clock: list[float]
+) -> None:
+    """Three devices, one folder (found by review). B takes #t out (Y), A reads it; C, not
+    having synced since A's [a, t] (X), adds #c (R); A adds #p (C0). A reads R, which loses to
+    C0 and is kept with its basis, X. C, still not having seen C0, takes #a and #c out (R2).
+    Going back from R2 through the kept R reached X, one of A's own before its chain: the
+    merge then took the tags as not known and kept both lists whole, #a back on every device.
+    Without the kept records it stopped at R: so it does again. (a: out last, by C; t: out,
+    by B; c: out; p: in.)"""
+    (a, b, c), pid = machines(tmp_path, clock, "a", "b", "c")
+    a.library.set_tags(pid, ["a", "t"])  # X
+    a.sync(), b.sync(), c.sync()
+    clock[0] += 60
+    b.library.set_tags(pid, ["a"])  # Y
+    b.sync()
+    clock[0] += 60
+    a.sync()
+    assert tags(a, pid) == {"a"}
+    clock[0] += 60
+    c.library.set_tags(pid, ["a", "t", "c"])  # R
+    clock[0] += 60
+    a.library.set_tags(pid, ["a", "p"])  # C0
+    c.sync()
+    clock[0] += 60
+    a.sync()
+    clock[0] += 60
+    c.library.set_tags(pid, ["t"])  # R2
+    c.sync()
+    clock[0] += 60
+    a.sync()
+    for _round in range(3):
+        for machine in (a, b, c):
+            clock[0] += 1
+            machine.sync()
+
+    assert tags(a, pid) == tags(b, pid) == tags(c, pid) == {"p"}
+
+
 def test_a_state_without_the_records_read_earlier_still_syncs(
     tmp_path: Path, clock: list[float]
 ) -> None:
