@@ -443,11 +443,16 @@ def _sent_already(
 
 
 def _decided_after(triage: TriageState, pid: str, held: list[Any] | None) -> bool:
-    """True when the paper's status here was given after the register's, and differs."""
+    """True when the paper's status here was given after the register's, even the same
+    status: a decision made after the register's record beats whatever was stamped before
+    it (a paper back by an undo, decided again as another device had, was not sent, and a
+    third device's older change could then win over it)."""
     at = triage.decided_at.get(pid)
-    if at is None or triage.status(pid).value == (held[2] if held else DEFAULTS[STATUS]):
+    if at is None:
         return False
-    return held is None or at * 1000 > held[0]
+    if held is None:
+        return triage.status(pid).value != DEFAULTS[STATUS]
+    return at * 1000 > held[0]
 
 
 def local_papers(triage: TriageState) -> set[str]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,8 @@ class SyncedDevices(RuleBasedStateMachine):
         self.decided: list[dict[str, str]] = [{} for _ in range(DEVICES)]
         #: Per device: the papers whose decision was undone since its last sync.
         self.withdrawn: list[set[str]] = [set() for _ in range(DEVICES)]
+        #: Per device: whether it has synced (before, each of its values is a change of its own).
+        self.synced: list[bool] = [False] * DEVICES
 
     def now(self) -> float:
         NOW[0] = self.time
@@ -189,7 +192,16 @@ class SyncedDevices(RuleBasedStateMachine):
         machine = self.machines[n]
         before = self._triage(n)
         last = self.after_sync[n]
-        changed = {k: v for k, v in before.items() if v != last.get(k, DEFAULTS[k[0]])}
+        # A paper not shown at the last sync (removed here, or not here yet) comes back (an
+        # undo, an import) with what it had or the registers' triage: not a change made here
+        # (``storage.sync.local``). A decision made since is, below. (Compared with the
+        # defaults, a note an undo of a removal brought back, as the registers held it, was
+        # taken for one when a later step had dropped the undone removal from the undo log.)
+        changed = {
+            k: v
+            for k, v in before.items()
+            if v != last.get(k, DEFAULTS[k[0]]) and (k in last or not self.synced[n])
+        }
         for pid, status in self.decided[n].items():  # decided, even if back to where it was
             if before.get((STATUS, pid)) == status:
                 changed[(STATUS, pid)] = status
@@ -224,6 +236,7 @@ class SyncedDevices(RuleBasedStateMachine):
                     added = set(value) - set(last.get((kind, pid), ()))
                     assert added <= set(mine[-1].value), "a tag added here lost in a merge"
         self.after_sync[n] = self._triage(n)
+        self.synced[n] = True
         seen: dict[tuple[str, str], int] = {}
         for record in all_records(machine.folder):
             if record.kind != PAPER:
@@ -356,3 +369,48 @@ SyncedDevices.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_three_devices = pytest.mark.slow(75)(SyncedDevices.TestCase)
+
+
+def _deliver(state: SyncedDevices, src: int, dst: int) -> None:
+    state._copy(state.machines[src].folder, state.machines[dst], 1.0)
+
+
+def test_a_paper_back_by_an_undo_decided_as_another_device_had_is_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by the run above (shrunk): device 0 takes paper 7 out and syncs, reading that
+    device 1 read it meanwhile; it undoes the removal and reads the paper itself. Its decision
+    was not sent: the paper's status waited in the registers, and a status decided here after
+    the register's was sent only when it differed. A third device's change stamped before the
+    decision would then have beaten it."""
+    monkeypatch.setattr(sys.modules[__name__], "event", lambda *_args, **_kw: None)
+    state = SyncedDevices()
+    state.start(first=[(0, "read")], second=[(0, "read"), (7, "read")])
+    state.sync(n=1)
+    state.sync(n=0)
+    _deliver(state, 1, 0)
+    state.remove(i=7, n=0)
+    state.sync(n=0)
+    state.undo(n=0, redo=False)
+    state.decide(choices=[(7, "read")], n=0)
+    state.teardown()
+
+
+def test_a_note_an_undo_brought_back_is_not_a_change_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by the run above (shrunk): a note, the paper taken out and synced, the removal
+    undone, then an import (which drops the undone removal from the undo log). The note came
+    back as the registers held it, nothing to send; the model took it for a change made here,
+    compared with no note."""
+    monkeypatch.setattr(sys.modules[__name__], "event", lambda *_args, **_kw: None)
+    state = SyncedDevices()
+    state.start(first=[(0, "read")], second=[(7, "read")])
+    state.note(i=7, n=0, note="read §3")
+    state.sync(n=0)
+    state.remove(i=7, n=0)
+    state.sync(n=0)
+    state.undo(n=0, redo=False)
+    state.import_list(n=0, which=2)
+    state.decide(choices=[(9, "read")], n=0)
+    state.teardown()
