@@ -363,6 +363,9 @@ def _no_fsync_and_test_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 SyncedDevices.TestCase.settings = settings(
+    # The same runs every time (a CI run that fails fails for a change, not for a draw);
+    # SYNC_RANDOM=1 draws new ones (each found some: see the plain cases after them).
+    derandomize=not os.environ.get("SYNC_RANDOM"),
     max_examples=int(os.environ.get("SYNC_EXAMPLES", "80")),
     stateful_step_count=40,
     deadline=None,
@@ -413,4 +416,33 @@ def test_a_note_an_undo_brought_back_is_not_a_change_of_its_own(
     state.undo(n=0, redo=False)
     state.import_list(n=0, which=2)
     state.decide(choices=[(9, "read")], n=0)
+    state.teardown()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="found by SYNC_RANDOM=1 SYNC_EXAMPLES=500 (fails on 7f6bd9c too): after device 1's "
+    "own logs are damaged and part of its folder is delivered, device 0 ends with some "
+    "papers in list0 alone, the other two with them in list0 and list1 (a paper's document, "
+    "not a decision)",
+)
+def test_damaged_own_logs_and_a_part_delivered_end_in_one_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "event", lambda *_args, **_kw: None)
+    state = SyncedDevices()
+
+    def damaged(name: str, at: int) -> None:
+        machine = state.machines[1]
+        damage(machine.folder / ROOT_NAME / machine.device_id / name, at)
+
+    state.start(first=[(0, "read")], second=[(0, "read")])
+    state.sync(n=1)
+    damaged("papers.jsonl", 778)
+    state.sync(n=1)
+    damaged("triage.jsonl", 0)
+    damaged("triage.jsonl", 0)
+    state._copy(state.machines[1].folder, state.machines[0], 0.431773538826442)
+    state.import_list(n=1, which=0)
+    damaged("papers.jsonl", 583)
     state.teardown()
