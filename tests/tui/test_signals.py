@@ -63,6 +63,12 @@ def shown_count(screen: bytes) -> int:
     return int(counts[-1])
 
 
+def painted_count(screen: bytes) -> int:
+    """The last "N / 38 triaged" the app painted, 0 while it painted none."""
+    counts = COUNT.findall(screen)
+    return int(counts[-1]) if counts else 0
+
+
 def one_run(home: Path, number: signal.Signals, delay: float, close_terminal: bool) -> Run:
     terminal = spawn([*papers_command(), "--home", str(home)])
     try:
@@ -70,8 +76,13 @@ def one_run(home: Path, number: signal.Signals, delay: float, close_terminal: bo
         terminal.quiet(0.15, timeout=5)
         start = len(terminal.screen)
         terminal.type(b"s" * BURST)
-        while shown_count(bytes(terminal.screen[start:]) or b"0 / 38 triaged") == 0:
-            if terminal.read(10.0) < 0:
+        # (a frame may paint the list's stars before the count: one did in CI, under load)
+        deadline = time.perf_counter() + 30
+        while painted_count(bytes(terminal.screen[start:])) == 0:
+            if time.perf_counter() > deadline:
+                painted = bytes(terminal.screen[start:])[-300:]
+                raise AssertionError(f"no decision painted in 30 s: {painted!r}")
+            if terminal.read(1.0) < 0:
                 raise AssertionError("the app ended before painting a decision")
         until = time.perf_counter() + delay
         while (left := until - time.perf_counter()) > 0:
