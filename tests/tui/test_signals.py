@@ -76,7 +76,7 @@ def one_run(home: Path, number: signal.Signals, delay: float, close_terminal: bo
         terminal.quiet(0.15, timeout=5)
         start = len(terminal.screen)
         terminal.type(b"s" * BURST)
-        # (a frame may paint the list's stars before the count: one did in CI, under load)
+        # (a frame after the keys may hold no count, only the list's: one did in CI, under load)
         deadline = time.perf_counter() + 30
         while painted_count(bytes(terminal.screen[start:])) == 0:
             if time.perf_counter() > deadline:
