@@ -353,13 +353,12 @@ def _is_tag_chain(value: Any) -> bool:
 
 
 def _are_tags_read(value: Any) -> bool:
-    """[[stamp, device, tags, [stamp, device] or None], …]."""
+    """[[stamp, device, tags, [stamp, device] or None], …]: a tags register's row, then the
+    record it was written over."""
     return isinstance(value, list) and all(
         isinstance(row, list)
         and len(row) == 4
-        and _is_count(row[0])
-        and isinstance(row[1], str)
-        and valid_value(TAGS, row[2])
+        and _is_register(TAGS, row[:3])
         and (row[3] is None or _is_seen(row[3]))
         for row in value
     )
