@@ -244,6 +244,8 @@ class PapersApp(App[None]):
             return
         typed = is_text_field(focused) and event.is_printable
         quick = self.screen is self.main_screen and event.key in self.quick_keys
+        if (before_key := getattr(self.screen, "before_key", None)) is not None:
+            before_key(event)  # (the palette's Enter holds the keys after it for its command)
         await super().on_event(event)
         if not typed:
             self.key_gate.settle(focused or self.screen, frame=not quick)

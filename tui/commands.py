@@ -9,6 +9,7 @@ provider; the README's key table is ``key_table()`` (a test compares them).
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.keys import key_to_character
 from textual.markup import escape
+
+from tui.key_gate import screen_arrived
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +358,10 @@ def palette_title(command: Command) -> str:
     return f"{command.group}: {command.title}"
 
 
+#: Who holds the keys after Enter in the palette until its command has run (``expect_screen``).
+PALETTE = "palette"
+
+
 class PaperCommands(Provider):
     """The command palette: the commands of the screen it opened on, in the order of the
     table (with their keys), its saved searches (show one, delete one), then the app's own
@@ -378,13 +385,29 @@ class PaperCommands(Provider):
         for title, words, run in getattr(self.app, "palette_extras", list)():
             yield f"App: {title}", escape(words), run
 
+    def _then_keys(self, run: Callable[[], object]) -> Callable[[], object]:
+        """``run``, then the keys typed after the Enter that chose it go on (the palette
+        holds them: ``tui.screens.palette``), unless it expects a screen of its own."""
+
+        async def running() -> None:
+            try:
+                done = run()
+                if inspect.isawaitable(done):
+                    await done
+            finally:
+                screen_arrived(self.app, by=PALETTE)
+
+        return running
+
     async def discover(self) -> Hits:
         for text, words, run in self._entries():
-            yield DiscoveryHit(text, run, help=words)
+            yield DiscoveryHit(text, self._then_keys(run), help=words)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for text, words, run in self._entries():
             score = max(matcher.match(text), matcher.match(words) * 0.8)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), run, text=text, help=words)
+                yield Hit(
+                    score, matcher.highlight(text), self._then_keys(run), text=text, help=words
+                )

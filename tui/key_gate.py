@@ -46,7 +46,11 @@ MAX_SCREEN_WAIT_S = 3.0
 
 
 def expect_screen(
-    app: App[Any], *, wait: float | None = MAX_SCREEN_WAIT_S, passing: Collection[str] = ()
+    app: App[Any],
+    *,
+    wait: float | None = MAX_SCREEN_WAIT_S,
+    passing: Collection[str] = (),
+    by: str | None = None,
 ) -> None:
     """A key's action opens a screen once a thread's work is done (similar papers, topics),
     or shows a search's results: the keys after it wait for that screen (``m q`` in a burst
@@ -55,18 +59,21 @@ def expect_screen(
     takes (an import, minutes): then every end of it must call ``screen_arrived`` or
     ``screen_stays``. The keys ``passing`` (a dialog's Esc, which stops that work) are not
     held: they go to the screen at work at once, ahead of the keys held; so do the app's
-    quit keys (the screen at work stops its work as it goes: ``on_unmount``)."""
+    quit keys (the screen at work stops its work as it goes: ``on_unmount``). ``by``: who
+    expects it, when what follows may expect a screen of its own (a command chosen in the
+    palette: ``screen_arrived`` ``by`` the palette then lets the keys go only if nothing
+    expects another screen since)."""
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
-        gate.expect(wait, passing)
+        gate.expect(wait, passing, by)
 
 
-def screen_arrived(app: App[Any]) -> None:
+def screen_arrived(app: App[Any], *, by: str | None = None) -> None:
     """The screen ``expect_screen`` waited for is pushed (or will not come): the keys held
-    go to it once it is drawn."""
+    go to it once it is drawn. ``by``: only the screen expected ``by`` that."""
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
-        gate.arrived()
+        gate.arrived(by)
 
 
 def screen_stays(app: App[Any]) -> int:
@@ -123,14 +130,22 @@ class KeyGate:
         self._deadline: Timer | None = None
         #: The keys that go ahead meanwhile, to the screen at work.
         self._passing: frozenset[str] = frozenset()
+        #: Who expects it (``expect_screen``'s ``by``).
+        self._expected_by: str | None = None
 
     @property
     def busy(self) -> bool:
         return bool(self._settling or self._expecting or self._held)
 
-    def expect(self, wait: float | None = MAX_SCREEN_WAIT_S, passing: Collection[str] = ()) -> None:
+    def expect(
+        self,
+        wait: float | None = MAX_SCREEN_WAIT_S,
+        passing: Collection[str] = (),
+        by: str | None = None,
+    ) -> None:
         self._stop_expecting()
         self._expecting = True
+        self._expected_by = by
         self._passing = frozenset(passing) | self._quitting
         if wait is not None:
             self._deadline = self.app.set_timer(wait, self.arrived)
@@ -147,8 +162,8 @@ class KeyGate:
             self._deadline.stop()
             self._deadline = None
 
-    def arrived(self) -> None:
-        if not self._expecting:
+    def arrived(self, by: str | None = None) -> None:
+        if not self._expecting or (by is not None and by != self._expected_by):
             return
         self._stop_expecting()
         self._count += 1

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import ComposeResult
-from textual.command import CommandPalette, Hit
+from textual.command import CommandInput, CommandPalette, Hit
 
 from tests.tui.helpers import make_app, ready, wait_for
 from tests.tui.test_burst_effects import burst
@@ -93,3 +93,40 @@ async def test_esc_alone_closes_the_palette_and_runs_nothing(
         await pilot.pause(0.4)
         assert app.screen is screen and len(app.screen_stack) == 1
         assert stats_shown == [] and app.session.state.statuses == {}
+
+
+async def test_keys_typed_after_enter_act_after_its_command(
+    seeded_home: Path, listing: float, stats_shown: list[StatsScreen]
+) -> None:
+    """``last`` Enter ``k`` in one burst: the cursor goes to the last paper, then up one. The
+    ``k`` was typed into the palette's field when Enter's command took longer than a key
+    waits for the key before it (the palette's field took it, "lastk", and the palette
+    closed with it)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        last = len(screen.paper_list.rows) - 1
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        burst(app, "last", "enter", "k")
+        await wait_for(pilot, lambda: app.screen is screen and screen.paper_list.cursor == last - 1)
+        await pilot.pause(0.4)
+        assert app.screen is screen and screen.paper_list.cursor == last - 1
+        assert stats_shown == [] and app.session.state.statuses == {}
+
+
+async def test_keys_after_an_enter_that_runs_nothing_go_to_the_palette(
+    seeded_home: Path, listing: float
+) -> None:
+    """Enter with no command listed for what was typed runs nothing: the palette stays, and
+    the letters typed after Enter go on into its field (a moment later at most)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        burst(app, "qqqzzz", "enter", "xy")
+        field = app.screen.query_one(CommandInput)
+        await wait_for(pilot, lambda: field.value == "qqqzzzxy")
+        assert isinstance(app.screen, CommandPalette) and screen.paper_list.cursor == 0
+        assert app.session.state.statuses == {}

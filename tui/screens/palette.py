@@ -14,6 +14,11 @@ travels the way Enter's submission does, from the field, so it comes after, and 
 after Esc wait until the palette is closed; a palette no longer on top is not dismissed
 again; the command chosen with Enter still runs.
 
+The keys typed after Enter (``last`` Enter ``k``) wait for the command it chose to run
+(``PaperCommands`` lets them go), or for a screen that command expects in turn: they went
+into the palette's field when the choice took longer than a key waits for the one before it.
+An Enter that chooses nothing lets them go to the field a moment later.
+
 The footer, which shows through under it, names its keys (``KeyBar``'s ``PALETTE_KEYS``, then
 Esc, ``palette_close``, ours to remap).
 """
@@ -23,14 +28,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.await_complete import AwaitComplete
 from textual.binding import BindingType
 from textual.command import CommandInput, CommandPalette
 from textual.message import Message
 from textual.widgets import Input
 
-from tui.commands import bindings
+from tui.commands import PALETTE, bindings
 from tui.key_gate import MAX_WAIT_S, expect_screen, screen_arrived
 
 #: The longest Enter waits for the commands of what was typed to be listed.
@@ -61,6 +66,12 @@ class Palette(CommandPalette):
         if self.app.screen is self:  # (Enter's choice may have closed it)
             await self.run_action("escape")  # Textual's own Esc: stop listing, dismiss
         screen_arrived(self.app)
+
+    def before_key(self, event: events.Key) -> None:
+        """A key about to be given to the palette's field (``PapersApp``): the keys typed after
+        Enter wait for the command it chooses to run (``PaperCommands`` lets them go)."""
+        if event.key == "enter":
+            expect_screen(self.app, wait=LISTING_WAIT_S + MAX_WAIT_S, by=PALETTE)
 
     @on(Input.Submitted)
     async def _listed_first(self, event: Input.Submitted) -> None:
