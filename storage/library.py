@@ -305,7 +305,11 @@ class Library:
         with self.papers_file.dry_change() if dry_run else self.papers_file.change() as papers:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now
-            whole = [(r.source, r.list_name) for r in results if getattr(r, "every_accepted", 0)]
+            whole = [
+                (r.source, list_name or r.list_name)
+                for r in results
+                if getattr(r, "every_accepted", 0)
+            ]
             store(papers, incoming, report, whole)
         taken = False  # the decisions the list carries
         try:  # the papers are stored: Ctrl+C from now on says so, not only "interrupted"

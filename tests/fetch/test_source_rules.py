@@ -125,6 +125,27 @@ def test_a_paper_withdrawn_after_acceptance_is_said_and_marked_on_a_refresh(
     assert paper["venue_status"] == "Withdrawn" and paper["status"] == "starred"
 
 
+def test_the_line_of_a_paper_that_left_names_the_list_it_was_fetched_into(
+    services: tuple[Services, str], env
+) -> None:
+    """Fetched with ``--list``, the paper that left is said of that list: the line named the
+    source's own list ("ICLR 2026"), which the library does not hold."""
+    found, _ = services
+    made = shapes.made_up(8, seed=64, fate="")
+    found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
+    done = papers(env, "fetch", "iclr2026", "--list", "Reading group")
+    assert done.returncode == 0, done.stderr
+    made[3].fate = "Withdrawn_Submission"
+    found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
+    done = papers(env, "fetch", "iclr2026", "--refresh", "--list", "Reading group")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    [line] = [line for line in said.splitlines() if "no longer among its accepted" in line]
+    assert "warning: 1 paper of Reading group is no longer" in line, line
+    lists = {p["list"] for p in _listed(env).values()}
+    assert lists == {"Reading group"}
+
+
 def test_a_refresh_missing_most_of_its_list_marks_none(services: tuple[Services, str], env) -> None:
     """An answer that lost most of the accepted papers (a broken page) is no withdrawal of
     them all: a warning, no paper marked."""
