@@ -363,11 +363,12 @@ def _plan_paper(
 def relay_records(
     state: SyncState,
     devices: set[str],
-    paper_doc: Callable[[str], dict[str, Any] | None],
+    *documents: Mapping[str, dict[str, Any]],
 ) -> list[Record]:
     """The records holding registers for ``devices``, to pass on in this device's log: their
     own log is gone (deleted, or replaced by an older copy), and a device that joins later
-    must still get them. Papers come from the library (``paper_doc``)."""
+    must still get them. A paper's document is the first of ``documents`` (by paper) that is
+    the one its register holds (``held_document``); none is: not passed on."""
     found: list[Record] = []
     for kind in KINDS:
         for pid, held in sorted(state.registers[kind].items()):
@@ -375,8 +376,26 @@ def relay_records(
                 continue
             value = held[2]
             if kind == PAPER and value is not None:
-                value = paper_doc(pid)
+                value = held_document(held, (docs.get(pid) for docs in documents))
                 if value is None:
                     continue
             found.append(Record(kind, held[0], held[1], pid, value))
     return found
+
+
+def held_document(
+    held: list[Any], documents: Iterable[dict[str, Any] | None]
+) -> dict[str, Any] | None:
+    """The first of ``documents`` that is the one the paper register ``held`` holds (its
+    digest as sent, or as this version keeps it: ``_plan_paper``); None when none is.
+
+    A record written with a holder's stamp and device (passed on, or written again in this
+    device's own log) must carry that holder's document: the library's may be another (a
+    merge this sync has read but not written yet, a change made here not sent yet), and two
+    records of one stamp and device are then told apart by their digests, the greater taken
+    by the devices that read both, while the writer, which does not read its own log back,
+    keeps the one it read: the libraries part for good."""
+    for doc in documents:
+        if doc is not None and paper_digest(doc) in held[2:]:
+            return doc
+    return None

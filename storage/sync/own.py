@@ -38,7 +38,7 @@ from storage.sync.folder import (
     record_digest,
 )
 from storage.sync.local import DEFAULTS
-from storage.sync.merge import Folded, fold
+from storage.sync.merge import Folded, fold, held_document
 from storage.sync.records import (
     BASES,
     BASIS,
@@ -136,7 +136,7 @@ def check_own_log(
     state.holes.pop(log.key, None)
     state.own_marks[name] = mark
     keeps = {me} | (devices - set(others))
-    lost = _lost(state, name, keeps, found, beaten, clock, papers)
+    lost = _lost(state, name, keeps, found, beaten, clock, folded.docs, papers)
     check.lost = _with_bases(lost, bases, state)
     return check
 
@@ -201,12 +201,16 @@ def _lost(
     found: set[tuple[str, str]],
     beaten: dict[tuple[str, str], int],
     clock: Clock,
+    read: Mapping[str, dict[str, Any]],
     papers: Callable[[], Mapping[str, dict[str, Any]]],
 ) -> list[Record]:
     """The records of the registers held by ``keeps``' records that the log no longer holds
     (``found``: those it does), but for those waiting in the outbox to be written; and the
     values of those a record it never wrote would have taken (``beaten``: its stamp), by this
-    device, stamped after that record (a register none held: its value by default)."""
+    device, stamped after that record (a register none held: its value by default). A paper's
+    document is the one its register holds, as this sync ``read`` it or as the library has
+    it (``papers``), or it is not written (one changed here since is sent anew, stamped
+    later: ``merge.held_document``)."""
     waiting = {(row[0], row[3], row[1]) for row in state.outbox}
     lost: list[Record] = []
     for kind in (PAPER,) if name == PAPERS_LOG else TRIAGE_KINDS:
@@ -224,7 +228,7 @@ def _lost(
             elif (kind, pid, stamp) in waiting:
                 continue
             if kind == PAPER and value is not None:
-                value = papers().get(pid)
+                value = held_document(held, (read.get(pid), papers().get(pid)))
                 if value is None:
                     continue
             lost.append(Record(kind, stamp, device, pid, value))

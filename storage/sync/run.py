@@ -477,7 +477,7 @@ class _Sync:
             state.holes.pop(key, None)
             self.dirty = True
         if relay:
-            records = relay_records(state, relay, self._load_papers().get)
+            records = relay_records(state, relay, self.folded.docs, self._load_papers())
             self._to_send(records)
             report.relayed += len(records)
             self.dirty = True

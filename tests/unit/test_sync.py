@@ -18,7 +18,14 @@ from storage.sync import SyncError, sync_library
 from storage.sync.device import Device, device_path, load_device
 from storage.sync.folder import HOLE_WAIT_MS, ROOT_NAME, SyncFolder
 from storage.sync.records import MAX_AHEAD_MS, QUEUE, STATUS, Clock, parse_record
-from tests.unit.test_sync_support import Machine, all_records, seeded, shown
+from tests.unit.test_sync_support import (
+    Machine,
+    all_records,
+    damage,
+    seeded,
+    shown,
+    told_two_ways,
+)
 
 #: A stamp a little after now (a record made on a device whose clock is a minute ahead).
 SOON = int(time.time() * 1000) + 60_000
@@ -473,6 +480,34 @@ def test_a_deleted_log_is_passed_on_so_that_later_devices_get_it(
     assert shown(c) == shown(b) and c.status(ids[0]).value == "starred"
     report = sync_library(a, folder)  # a sends its own again too: nothing changes
     assert shown(a) == shown(c)
+
+
+def test_a_paper_passed_on_is_the_document_its_device_wrote(tmp_path: Path, folder: Path) -> None:
+    """Found by the random three-device run: b passes on a's records when a's log is replaced
+    (here: a byte b had read damaged), reading it again from its start. A paper a changed
+    since b's last sync (a second list) was passed on with the document b's library still held
+    (the merge is written after), under a's stamp: two records of one stamp and device, and
+    the devices reading both took the greater digest while b kept a's. A record passed on is
+    the one its device wrote, or none."""
+    lists = []
+    for n in range(2):
+        lists.append(path := tmp_path / f"list{n}.jsonl")
+        row = {"title": "Paper 0", "abstract": "We study problem 0 of the pool, at length."}
+        path.write_bytes(orjson.dumps(row))
+    a, b = Library(tmp_path / "a"), Library(tmp_path / "b")
+    a.import_file(lists[0])
+    sync_library(a, folder), sync_library(b, folder)
+    log = folder / ROOT_NAME / load_device(a.home)[0].id / "papers.jsonl"
+    read_by_b = log.stat().st_size
+    a.import_file(lists[1])  # the paper in both lists now
+    sync_library(a, folder)
+    damage(log, read_by_b - 2)  # within what b read: its cursor no longer finds its place
+    assert sync_library(b, folder).relayed
+    assert told_two_ways(folder) == []
+    c = Library(tmp_path / "c")
+    sync_library(c, folder), sync_library(b, folder)
+    assert shown(c) == shown(b) == shown(a)
+    assert [p.lists for p in b.papers()] == [("list0", "list1")]
 
 
 def test_a_log_icloud_keeps_in_the_cloud_is_waited_for_not_passed_on(

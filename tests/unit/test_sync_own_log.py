@@ -16,7 +16,7 @@ from storage import Library
 from storage.sync import SyncReport, sync_library
 from storage.sync.folder import ROOT_NAME, SyncFolder
 from storage.sync.state import state_path
-from tests.unit.test_sync_support import all_records, damage, seeded, shown
+from tests.unit.test_sync_support import all_records, damage, seeded, shown, told_two_ways
 
 LOGS = ("triage.jsonl", "papers.jsonl")
 
@@ -120,6 +120,33 @@ def test_records_passed_on_for_a_device_whose_log_is_gone_are_written_again_too(
     c = Library(tmp_path / "c")
     sync_library(c, folder)
     assert c.status(ids[2]).value == "skipped" and shown(c) == shown(b)
+
+
+def test_a_paper_changed_here_since_its_lost_record_is_sent_anew_not_under_the_old_stamp(
+    tmp_path: Path, folder: Path
+) -> None:
+    """The paper's line damaged after the paper was put in a second list here, not synced yet:
+    its record was written again with the library's document under the old stamp (two values
+    of one record; the change dated before it was made, so that another device's change made
+    in between beat it). The change is sent as any is, stamped now."""
+    lists = []
+    for n in range(2):
+        lists.append(path := tmp_path / f"list{n}.jsonl")
+        row = {"title": "Paper 0", "abstract": "We study problem 0 of the pool, at length."}
+        path.write_bytes(orjson.dumps(row))
+    a = Library(tmp_path / "a")
+    a.import_file(lists[0])
+    sync_library(a, folder)
+    [before] = [r.stamp for r in all_records(folder)]
+    a.import_file(lists[1])  # the paper in both lists now
+    damage_line(own_log(folder, a, "papers.jsonl"), b"Paper 0")
+    report = sync_library(a, folder)
+    assert told_two_ways(folder) == [] and report.sent == 1
+    [after] = [r.stamp for r in all_records(folder)]
+    assert after > before
+    b = Library(tmp_path / "b")
+    sync_library(b, folder)
+    assert shown(b) == shown(a) and [p.lists for p in b.papers()] == [("list0", "list1")]
 
 
 def test_a_log_damaged_before_this_version_kept_its_mark_is_mended_at_the_first_sync(

@@ -86,6 +86,21 @@ def all_records(folder: Path) -> list[Record]:
     return found
 
 
+def told_two_ways(folder: Path) -> list[tuple[str, int, str, str]]:
+    """The records of the folder's logs found with two values at one stamp, device and paper
+    (kind, stamp, device, paper): a device writes one value there, and every copy passed on
+    or written again is that one."""
+    written: dict[tuple[str, int, str, str], Any] = {}
+    return [
+        key
+        for record in all_records(folder)
+        if written.setdefault(
+            key := (record.kind, record.stamp, record.device, record.paper), record.value
+        )
+        != record.value
+    ]
+
+
 def damage(log: Path, at: int) -> None:
     """The byte at ``at`` of a log turned into one no UTF-8 text holds (a disk's or a sync
     tool's damage, a line end too: two lines then one damaged line), later than its writer's
