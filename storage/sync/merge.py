@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.caps import MAX_TITLE_CHARS, abstract_size_problem, lists_problem
+from storage.caps import MAX_LISTS, MAX_TITLE_CHARS, abstract_size_problem, lists_problem
 from storage.files.papers_file import paper_from_doc, paper_to_doc
 from storage.files.triage_file import TriageState
 from storage.models import Paper
@@ -29,6 +29,7 @@ from storage.sync.records import (
     Clock,
     Record,
     paper_digest,
+    tie_value,
 )
 from storage.sync.state import SyncState, beats, register_of
 
@@ -399,3 +400,53 @@ def held_document(
         if doc is not None and paper_digest(doc) in held[2:]:
             return doc
     return None
+
+
+def stamp_papers(
+    candidates: list[tuple[str, dict[str, Any] | None]],
+    state: SyncState,
+    folded: Folded,
+    clock: Clock,
+    device: str,
+) -> list[Record]:
+    """Records of the papers changed here (``candidates``, read before the others' records
+    were), but for those the folder already holds as they are here (two devices that imported
+    the same list send it once).
+
+    A paper another device's record read now changed too (``folded``: the same papers imported
+    into a list on each device before either had read the other's) keeps the lists of both,
+    as two imports on one device do: its document is this device's, the later (stamped after
+    what it read), with the other's lists after its own; the library takes it too
+    (``folded.docs``). Lists are added, not taken out: a list taken out of the paper here
+    while the other device changed it comes back with the other's lists.
+    """
+    records: list[Record] = []
+    registers = state.registers[PAPER]
+    for pid, doc in candidates:
+        held = registers.get(pid)
+        if doc is not None and held is not None and pid in folded.changed[PAPER]:
+            theirs = held_document(held, [folded.docs.get(pid)]) if held[1] != device else None
+            clean = None if theirs is None else clean_paper(pid, theirs)[0]  # (names checked)
+            if clean is not None and (both := _both_lists(doc, clean)) is not None:
+                doc = folded.docs[pid] = {**doc, "lists": both}
+        if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:
+            continue  # the folder holds it as it is here
+        records.append(Record(PAPER, clock.tick(), device, pid, doc))
+    return records
+
+
+def _both_lists(doc: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str] | None:
+    """The lists of ``doc`` then those of ``theirs`` it lacks; None when it lacks none."""
+    mine, other = _lists_of(doc), _lists_of(theirs)
+    both = list(dict.fromkeys([*mine, *other]))[:MAX_LISTS]
+    return None if both == mine else both
+
+
+def _lists_of(doc: Mapping[str, Any]) -> list[str]:
+    """A paper document's lists (``Paper.lists``, its ``list`` first; an older document may
+    name only its ``list``)."""
+    lists = doc.get("lists")
+    if isinstance(lists, list) and lists and all(isinstance(name, str) for name in lists):
+        return list(lists)
+    name = doc.get("list")
+    return [name] if isinstance(name, str) and name else []

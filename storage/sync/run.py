@@ -70,9 +70,10 @@ from storage.sync.merge import (
     lost_to_clocks_ahead,
     plan_merge,
     relay_records,
+    stamp_papers,
 )
 from storage.sync.own import check_own_log, drop_written
-from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
+from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line
 from storage.sync.refill import (
     documents_from_logs,
     missing_here,
@@ -217,7 +218,7 @@ class _Sync:
         self._read_cards()
         fold(state, records_of_rows(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
-        self._send(self._stamp_papers(candidates))
+        self._send(stamp_papers(candidates, self.state, self.folded, self.clock, self.device.id))
         self._send_early()
         with self.library.triage_lock:
             plan = self._triage_part(pending)
@@ -400,18 +401,6 @@ class _Sync:
         if self._papers is None:
             self._papers = self.library.papers_file.documents()
         return self._papers
-
-    def _stamp_papers(self, candidates: list[tuple[str, dict[str, Any] | None]]) -> list[Record]:
-        """Records of the papers changed here, but for those the folder already holds as
-        they are here (two devices that imported the same list send it once)."""
-        records: list[Record] = []
-        registers = self.state.registers[PAPER]
-        for pid, doc in candidates:
-            held = registers.get(pid)
-            if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:
-                continue  # the folder holds it as it is here
-            records.append(Record(PAPER, self.clock.tick(), self.device.id, pid, doc))
-        return records
 
     def _send(self, records: list[Record]) -> None:
         """This device's records: into the registers and the outbox (written at the end)."""
