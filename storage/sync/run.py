@@ -629,9 +629,8 @@ class _Sync:
             try:
                 self._loaded = read_regular(self.path)
             except OSError:  # gone meanwhile: nothing to keep but what this sync adds
-                self._loaded = orjson.dumps(
-                    SyncState(str(self.place.path), self.device.id).to_json()
-                )
+                empty = SyncState(str(self.place.path), self.device.id)
+                self._loaded = orjson.dumps(empty.to_json())
         noted = orjson.loads(self._loaded)
         waiting = {orjson.dumps(row) for row in self.state.outbox if row[0] != PAPER}
         sent = [row for row in self._unsaved if orjson.dumps(row) not in waiting]
@@ -643,6 +642,7 @@ class _Sync:
             own_last=self.state.own_last,
             own_marks=self.state.own_marks,
             tag_bases=self.state.tag_bases,  # what the tags records in the outbox were over
+            tags_read=self.state.tags_read,  # and the others' read while their chains hold
         )
         if plan:
             noted["pending"] = {"generation": generation, **plan.written(), SHOWN: self.base.shown}

@@ -715,6 +715,46 @@ def test_tags_merged_by_a_sync_cut_short_are_kept_by_the_next(
     assert tags(laptop, pid) == tags(desktop, pid) == {"survey", "rl", "theory"}
 
 
+def test_a_merge_cut_short_forgets_the_records_read_while_the_chain_it_ends_held(
+    tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The desktop's first tags, [x, t] (X), lost to the laptop's [t, o], which then took #t
+    out; the desktop's [x, t, w] (W, over X) then won, and the laptop's merge of the two
+    (#t out: the later decision), which starts a new chain of the laptop's, was cut short.
+    Its note kept the new chain with the records read while the old one held the paper (X),
+    so when the desktop's [x, t, w, r], written over W without seeing the merge, won in
+    turn, the merge went back through W to X and its basis, no tags at all: #t looked put
+    in by the desktop and taken out by nobody, and was back on both."""
+    (laptop, desktop), pid = machines(tmp_path, clock, "laptop", "desktop")
+    desktop.library.set_tags(pid, ["x", "t"])  # X
+    desktop.sync()
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["t", "o"])  # not having seen X
+    laptop.sync()  # reads X: it loses, and is kept
+    clock[0] += 60
+    laptop.library.set_tags(pid, ["o"])  # #t out
+    laptop.sync()
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["x", "t", "w"])  # W, over X
+    desktop.sync()
+    clock[0] += 60
+    _cut_short_merge(laptop, monkeypatch)
+    (path,) = (laptop.home / "sync").glob("folder-*.json")
+    assert pid not in orjson.loads(path.read_bytes())["tags_read"]  # (the old chain's)
+    clock[0] += 60
+    laptop.sync()
+    assert tags(laptop, pid) == {"x", "w", "o"}
+    clock[0] += 60
+    desktop.library.set_tags(pid, ["x", "t", "w", "r"])  # over W, not having seen the merge
+    desktop.sync()
+    clock[0] += 60
+
+    assert laptop.sync().tags_merged == 1
+    desktop.sync(), laptop.sync(), desktop.sync()
+
+    assert tags(laptop, pid) == tags(desktop, pid) == {"x", "w", "o", "r"}
+
+
 @pytest.mark.parametrize("edited", [["survey", "rl", "new"], ["new"], []])
 def test_tags_written_after_a_merge_cut_short_are_sent(
     tmp_path: Path, clock: list[float], monkeypatch: pytest.MonkeyPatch, edited: list[str]
