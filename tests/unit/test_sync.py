@@ -997,7 +997,7 @@ def test_one_list_imported_on_each_device_keeps_both_where_they_overlap(
 ) -> None:
     """The same papers imported into list A on one device and into list B on another, before
     they first synced: they are in A and B on both, as after both imports on one device (the
-    later record's document held, its lists alone: list A lost 19 of its papers)."""
+    later record's document held, its lists alone: list A lost all 19 of its papers)."""
     one, other, expected = _one_list_on_each(tmp_path)
     for library in (one, other, one):
         sync_library(library, folder)
