@@ -15,12 +15,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.app import ComposeResult
 from textual.command import CommandInput, CommandPalette, Hit
 
 from tests.tui.helpers import make_app, ready, wait_for
 from tests.tui.test_burst_effects import burst
 from tui.commands import PaperCommands
+from tui.screens import palette
 from tui.screens.main import MainScreen
 from tui.screens.stats import StatsScreen
 
@@ -130,3 +132,29 @@ async def test_keys_after_an_enter_that_runs_nothing_go_to_the_palette(
         await wait_for(pilot, lambda: field.value == "qqqzzzxy")
         assert isinstance(app.screen, CommandPalette) and screen.paper_list.cursor == 0
         assert app.session.state.statuses == {}
+
+
+@pytest.mark.parametrize("key", ["escape", "backspace"])
+async def test_keys_after_an_enter_that_runs_nothing_go_on_at_once(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    """A typo, Enter (no matches: nothing runs), then Esc or Backspace: they act at once. They
+    waited the whole deadline of a command's run (1.3 s; made long here, so that the wait is
+    not a matter of timing), for a command that was never to run."""
+    monkeypatch.setattr(palette, "LISTING_WAIT_S", 60.0)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        field = app.screen.query_one(CommandInput)
+        burst(app, "qqqzzz")
+        await wait_for(pilot, lambda: field.value == "qqqzzz")
+        await wait_for(pilot, lambda: not any(not w.is_finished for w in app.screen.workers))
+        burst(app, "enter")
+        app.post_message(events.Key(key, None))
+        if key == "escape":
+            await wait_for(pilot, lambda: app.screen is screen)
+        else:
+            await wait_for(pilot, lambda: field.value == "qqqzz")
+        assert app.session.state.statuses == {} and screen.paper_list.cursor == 0

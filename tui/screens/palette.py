@@ -17,7 +17,8 @@ again; the command chosen with Enter still runs.
 The keys typed after Enter (``last`` Enter ``k``) wait for the command it chose to run
 (``PaperCommands`` lets them go), or for a screen that command expects in turn: they went
 into the palette's field when the choice took longer than a key waits for the one before it.
-An Enter that chooses nothing lets them go to the field a moment later.
+An Enter that chooses nothing (nothing listed for what was typed, or only "no matches") lets
+them go on to the field at once: Backspace or Esc after a typo waited the whole deadline.
 
 The footer, which shows through under it, names its keys (``KeyBar``'s ``PALETTE_KEYS``, then
 Esc, ``palette_close``, ours to remap).
@@ -31,7 +32,7 @@ from typing import Any, ClassVar
 from textual import events, on
 from textual.await_complete import AwaitComplete
 from textual.binding import BindingType
-from textual.command import CommandInput, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.message import Message
 from textual.widgets import Input
 
@@ -82,6 +83,21 @@ class Palette(CommandPalette):
             worker.node is self and not worker.is_finished for worker in self.workers
         ):
             await asyncio.sleep(0.01)
+        if not self._enter_chooses():
+            screen_arrived(self.app, by=PALETTE)  # no command runs: nothing to wait for
+
+    def _enter_chooses(self) -> bool:
+        """Whether Enter chooses a command now (as Textual's ``_select_or_command`` does: the
+        one highlighted, else the only one listed, unless it is the "no matches" line)."""
+        if not self._list_visible:
+            return self._selected_command is not None
+        commands = self.query_one(CommandList)
+        at = commands.highlighted
+        if at is None:
+            if commands.option_count != 1:
+                return False  # (it highlights the first, and runs nothing)
+            at = 0
+        return not commands.get_option_at_index(at).disabled
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if not self.is_attached or self.app.screen is not self:
