@@ -51,8 +51,11 @@ def mark_departed(
             continue  # a first fetch of it
         held = 0  # its accepted papers stored
         gone: list[Paper] = []
+        held_in: set[str] = set()  # the lists they are in
+        gone_in: set[str] = set()
         for doc in change.stored.values():
-            if not names.intersection((doc["list"], *doc.get("lists", ()))):
+            lists = names.intersection((doc["list"], *doc.get("lists", ())))
+            if not lists:
                 continue
             status = str(doc.get("venue_status") or "")
             if not status or status in NOT_ACCEPTED or not_published(status):
@@ -60,6 +63,7 @@ def mark_departed(
             if status.startswith(LEFT):
                 continue  # said at the fetch it left
             held += 1
+            held_in.update(lists)
             if doc["id"] in present:
                 continue
             paper = change.paper(doc["id"])
@@ -68,20 +72,31 @@ def mark_departed(
             if rank(source) == SNAPSHOT and held_rank(paper, list_files) == VENUE:
                 continue  # OpenReview holds it: a snapshot's absence says less
             gone.append(paper)
+            gone_in.update(lists)
         if not gone:
             continue
         papers = f"{len(gone):,} paper{'s' if len(gone) != 1 else ''}"
         if len(gone) > MIN_BROKEN and 4 * len(gone) > held:
+            where = _named(held_in, list_name)
             report.warnings.append(
-                f"{papers} of {held:,} in {list_name} are missing from this fetch of {source}: "
+                f"{papers} of {held:,} in {where} are missing from this fetch of {source}: "
                 "that looks like a broken answer rather than withdrawals; not marked (fetch "
                 "again later; --all shows their decisions)"
             )
             continue
         for paper in gone:
             change.put(replace(paper, venue_status=left_status(paper.venue_status)))
+        where = _named(gone_in, list_name)
         report.warnings.append(
-            f"{papers} of {list_name} {'is' if len(gone) == 1 else 'are'} no longer among its "
+            f"{papers} of {where} {'is' if len(gone) == 1 else 'are'} no longer among its "
             f"accepted papers (--all shows {'its' if len(gone) == 1 else 'their'} decision): "
             f"marked {LEFT!r} in the venue status; decisions, notes and tags kept"
         )
+
+
+def _named(lists: Collection[str], fetched_into: str) -> str:
+    """The lists a line says papers are in: those of the source's lists they are in (a first
+    fetch without ``--list``, a refresh into a list named now: the paper that left is in the
+    first one only), the list fetched into among them first."""
+    rest = sorted(set(lists) - {fetched_into})
+    return ", ".join([fetched_into, *rest] if fetched_into in lists else rest) or fetched_into

@@ -204,3 +204,25 @@ def test_a_paper_copilot_list_marks_only_papers_openreview_does_not_hold(
     statuses = {made.index(m): listed[shapes.note_id(m.title + m.abstract[:40])] for m in made}
     assert statuses[0]["venue_status"] == "Poster"
     assert statuses[8]["venue_status"] == "Left the accepted list (was Poster)"
+
+
+def test_the_line_of_a_paper_that_left_names_the_list_it_is_in(
+    services: tuple[Services, str], env
+) -> None:
+    """Fetched first into the source's own list, refreshed into another (``--list``): the
+    paper that left is in the first alone, and the line names that one, not the list fetched
+    into now, which never held it."""
+    found, _ = services
+    made = shapes.made_up(8, seed=64, fate="")
+    found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
+    done = papers(env, "fetch", "iclr2026")
+    assert done.returncode == 0, done.stderr
+    made[3].fate = "Withdrawn_Submission"
+    found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
+    done = papers(env, "fetch", "iclr2026", "--refresh", "--list", "Reading group")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    [line] = [line for line in said.splitlines() if "no longer among its accepted" in line]
+    assert "warning: 1 paper of ICLR 2026 (OpenReview) is no longer" in line, line
+    [left] = [p for p in _listed(env).values() if p["venue_status"].startswith("Left")]
+    assert left["lists"] == ["ICLR 2026 (OpenReview)"]
