@@ -87,10 +87,10 @@ class Palette(CommandPalette):
             screen_arrived(self.app, by=PALETTE)  # no command runs: nothing to wait for
 
     def _enter_chooses(self) -> bool:
-        """Whether Enter chooses a command now (as Textual's ``_select_or_command`` does: the
-        one highlighted, else the only one listed, unless it is the "no matches" line)."""
-        if not self._list_visible:
-            return self._selected_command is not None
+        """Whether Enter chooses a command now, as Textual's palette does: the one listed and
+        highlighted, else the only one listed, unless it is the "no matches" line. (Read from
+        the list alone, its public side: should it ever say otherwise than Textual chooses,
+        the keys wait for the deadline, or go on to the field a command then leaves.)"""
         commands = self.query_one(CommandList)
         at = commands.highlighted
         if at is None:
