@@ -387,3 +387,22 @@ def test_records_passed_on_by_a_sync_killed_before_its_merge_are_not_undone_by_t
         assert library.triage().tags.get(ids[0]) == ("survey",)
         assert library.triage().notes.get(ids[1]) == "from c"
         assert library.status(ids[2]).value == "starred"
+
+
+def test_a_paper_written_again_goes_after_the_basis_its_log_held(
+    tmp_path: Path, folder: Path
+) -> None:
+    """A paper's line damaged: written again at the log's end after the ``BASIS`` the log
+    still held for it (without it, another device takes the paper whole: what it was written
+    over is not known)."""
+    a = seeded(tmp_path / "a")
+    sync_library(a, folder)
+    log = own_log(folder, a, "papers.jsonl")
+    lines = log.read_bytes().splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith(b'["P",'))
+    basis, record = lines[at - 1], lines[at]
+    assert orjson.loads(basis)[4] == ["P", 0, ""]
+    damage(log, log.read_bytes().index(record) + 1)
+    report = sync_library(a, folder)
+    assert report.sent == 1
+    assert log.read_bytes().splitlines()[-2:] == [basis, record]
