@@ -219,10 +219,10 @@ class _Sync:
         self._read_cards()
         fold(state, records_of_rows(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
-        me, here = self.device.id, [pid for pid, _doc in candidates]  # (changed here)
+        me, changed = self.device.id, [pid for pid, _doc in candidates]
         self._send(stamp_papers(candidates, self.state, self.folded, self.clock, me))
         papers = self._load_papers  # (read only when another's record lacks our lists)
-        self._send(unseen_lists(state, self.base, self.folded, here, papers, self.clock, me))
+        self._send(unseen_lists(state, self.base, self.folded, changed, papers, self.clock, me))
         self._send_early()
         with self.library.triage_lock:
             plan = self._triage_part(pending)
