@@ -19,7 +19,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
 from storage.sources.links import web_url
-from storage.sync.local import DEFAULTS, triage_values
+from storage.sync.local import DEFAULTS, Base, triage_values
 from storage.sync.records import (
     BASES,
     BASIS,
@@ -419,6 +419,10 @@ def stamp_papers(
     what it read), with the other's lists after its own; the library takes it too
     (``folded.docs``). Lists are added, not taken out: a list taken out of the paper here
     while the other device changed it comes back with the other's lists.
+
+    Each record goes after its ``BASIS``: the register's holder now, the others' records read
+    in this sync folded (none: 0), which a device that reads it tells from its own lists by
+    (``unseen_lists``).
     """
     records: list[Record] = []
     registers = state.registers[PAPER]
@@ -431,8 +435,69 @@ def stamp_papers(
                 doc = folded.docs[pid] = {**doc, "lists": both}
         if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:
             continue  # the folder holds it as it is here
-        records.append(Record(PAPER, clock.tick(), device, pid, doc))
+        records += _paper_record(clock.tick(), device, pid, doc, held)
     return records
+
+
+def unseen_lists(
+    state: SyncState,
+    base: Base,
+    folded: Folded,
+    changed_here: Iterable[str],
+    papers: Callable[[], Mapping[str, Mapping[str, Any]]],
+    clock: Clock,
+    device: str,
+) -> list[Record]:
+    """Records of the papers whose document another device's record read now (W) took,
+    written without seeing this device's lists: W's document with this device's lists it
+    lacks after its own, stamped now over W (the library takes it too: ``folded.docs``).
+
+    Only for a paper the library has (``papers``: reads its documents, when needed), not
+    changed here since the last sync (``changed_here``: those are ``stamp_papers``'), whose
+    holder after the last sync this sync knows (``Base.holder``: B). W was written without seeing
+    B when its ``BASIS`` is older than B, or none (0): each device sent its record before it
+    read the other's (two syncs at once, a sync tool late to deliver). One over B, or over a
+    record stamped after B, saw it: a list it lacks was taken out there, and stays out. One
+    whose basis is not known (a version before paper bases, a record passed on) is taken
+    whole, as before. The basis is not gone back through further: a record stamped after B
+    over an older one may be a merge that holds B's lists (this function's), and a list taken
+    out after reading it would come back.
+    """
+    found: list[Record] = []
+    registers = state.registers[PAPER]
+    skip = set(changed_here)
+    for pid in sorted(folded.changed[PAPER] - skip):
+        held, before = registers.get(pid), base.holder(PAPER, pid)
+        if held is None or held[1] == device or held[2] is None or before is None:
+            continue
+        if before[2] is None or _saw(folded, pid, held, before):
+            continue
+        mine, theirs = papers().get(pid), held_document(held, [folded.docs.get(pid)])
+        if mine is None or theirs is None:
+            continue  # (not in the library, or W's document not read in this sync)
+        clean = clean_paper(pid, theirs)[0]
+        if clean is None or (both := _both_lists(clean, mine)) is None:
+            continue
+        doc = folded.docs[pid] = {**clean, "lists": both}
+        found += _paper_record(clock.tick(), device, pid, doc, held)
+    return found
+
+
+def _saw(folded: Folded, pid: str, held: list[Any], before: list[Any]) -> bool:
+    """Whether the paper record ``held`` was written after seeing ``before`` (``unseen_lists``):
+    its basis is ``before`` or stamped after it, or not known."""
+    basis = folded.bases.get((PAPER, pid, int(held[0]), str(held[1])))
+    if basis is None:
+        return True
+    return basis[0] != 0 and basis >= (int(before[0]), str(before[1]))
+
+
+def _paper_record(
+    stamp: int, device: str, pid: str, doc: dict[str, Any] | None, held: list[Any] | None
+) -> list[Record]:
+    """A paper's record after its ``BASIS``: ``held``, the holder it is written over."""
+    seen = [PAPER, int(held[0]), str(held[1])] if held is not None else [PAPER, 0, ""]
+    return [Record(BASIS, stamp, device, pid, seen), Record(PAPER, stamp, device, pid, doc)]
 
 
 def _both_lists(doc: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str] | None:
