@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.fetch import shapes
 from tests.fetch.conftest import papers
 from tests.fetch.services import Services
@@ -125,25 +127,35 @@ def test_a_paper_withdrawn_after_acceptance_is_said_and_marked_on_a_refresh(
     assert paper["venue_status"] == "Withdrawn" and paper["status"] == "starred"
 
 
-def test_the_line_of_a_paper_that_left_names_the_list_it_was_fetched_into(
-    services: tuple[Services, str], env
+@pytest.mark.parametrize(
+    ("first", "said", "lists"),
+    [
+        (("--list", "Reading group"), "Reading group", ["Reading group"]),
+        ((), "ICLR 2026 (OpenReview)", ["ICLR 2026 (OpenReview)"]),
+    ],
+    ids=["fetched-into-it-both-times", "fetched-into-another-first"],
+)
+def test_the_line_of_a_paper_that_left_names_the_list_it_is_in(
+    services: tuple[Services, str], env, first: tuple[str, ...], said: str, lists: list[str]
 ) -> None:
-    """Fetched with ``--list``, the paper that left is said of that list: the line named the
-    source's own list ("ICLR 2026"), which the library does not hold."""
+    """A refresh with ``--list "Reading group"``: the line names the list the paper that left
+    is in. It named the source's own list ("ICLR 2026") when both fetches went into Reading
+    group, a list the library did not hold; then, fixed for that, it named Reading group when
+    the first fetch went into the source's own list, which alone holds the paper."""
     found, _ = services
     made = shapes.made_up(8, seed=64, fate="")
     found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
-    done = papers(env, "fetch", "iclr2026", "--list", "Reading group")
+    done = papers(env, "fetch", "iclr2026", *first)
     assert done.returncode == 0, done.stderr
     made[3].fate = "Withdrawn_Submission"
     found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
     done = papers(env, "fetch", "iclr2026", "--refresh", "--list", "Reading group")
     assert done.returncode == 0, done.stderr
-    said = done.stdout + done.stderr
-    [line] = [line for line in said.splitlines() if "no longer among its accepted" in line]
-    assert "warning: 1 paper of Reading group is no longer" in line, line
-    lists = {p["list"] for p in _listed(env).values()}
-    assert lists == {"Reading group"}
+    out = done.stdout + done.stderr
+    [line] = [line for line in out.splitlines() if "no longer among its accepted" in line]
+    assert f"warning: 1 paper of {said} is no longer" in line, line
+    [left] = [p for p in _listed(env).values() if p["venue_status"].startswith("Left")]
+    assert left["lists"] == lists
 
 
 def test_a_refresh_missing_most_of_its_list_marks_none(services: tuple[Services, str], env) -> None:
@@ -204,25 +216,3 @@ def test_a_paper_copilot_list_marks_only_papers_openreview_does_not_hold(
     statuses = {made.index(m): listed[shapes.note_id(m.title + m.abstract[:40])] for m in made}
     assert statuses[0]["venue_status"] == "Poster"
     assert statuses[8]["venue_status"] == "Left the accepted list (was Poster)"
-
-
-def test_the_line_of_a_paper_that_left_names_the_list_it_is_in(
-    services: tuple[Services, str], env
-) -> None:
-    """Fetched first into the source's own list, refreshed into another (``--list``): the
-    paper that left is in the first alone, and the line names that one, not the list fetched
-    into now, which never held it."""
-    found, _ = services
-    made = shapes.made_up(8, seed=64, fate="")
-    found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
-    done = papers(env, "fetch", "iclr2026")
-    assert done.returncode == 0, done.stderr
-    made[3].fate = "Withdrawn_Submission"
-    found.v2[ICLR26] = shapes.v2_venue(made, ICLR26)
-    done = papers(env, "fetch", "iclr2026", "--refresh", "--list", "Reading group")
-    assert done.returncode == 0, done.stderr
-    said = done.stdout + done.stderr
-    [line] = [line for line in said.splitlines() if "no longer among its accepted" in line]
-    assert "warning: 1 paper of ICLR 2026 (OpenReview) is no longer" in line, line
-    [left] = [p for p in _listed(env).values() if p["venue_status"].startswith("Left")]
-    assert left["lists"] == ["ICLR 2026 (OpenReview)"]

@@ -483,6 +483,16 @@ def test_a_deleted_log_is_passed_on_so_that_later_devices_get_it(
     assert shown(a) == shown(c)
 
 
+def _one_paper_in_two_lists(folder: Path) -> list[Path]:
+    """Two list files (list0, list1) of one paper."""
+    lists = []
+    for n in range(2):
+        lists.append(path := folder / f"list{n}.jsonl")
+        row = {"title": "Paper 0", "abstract": "We study problem 0 of the pool, at length."}
+        path.write_bytes(orjson.dumps(row))
+    return lists
+
+
 def test_a_paper_passed_on_is_the_document_its_device_wrote(tmp_path: Path, folder: Path) -> None:
     """Found by the random three-device run: b passes on a's records when a's log is replaced
     (here: a byte b had read damaged), reading it again from its start. A paper a changed
@@ -490,11 +500,7 @@ def test_a_paper_passed_on_is_the_document_its_device_wrote(tmp_path: Path, fold
     (the merge is written after), under a's stamp: two records of one stamp and device, and
     the devices reading both took the greater digest while b kept a's. A record passed on is
     the one its device wrote, or none."""
-    lists = []
-    for n in range(2):
-        lists.append(path := tmp_path / f"list{n}.jsonl")
-        row = {"title": "Paper 0", "abstract": "We study problem 0 of the pool, at length."}
-        path.write_bytes(orjson.dumps(row))
+    lists = _one_paper_in_two_lists(tmp_path)
     a, b = Library(tmp_path / "a"), Library(tmp_path / "b")
     a.import_file(lists[0])
     sync_library(a, folder), sync_library(b, folder)
@@ -524,11 +530,7 @@ def test_a_deleted_log_passes_on_a_paper_held_here_in_an_older_copy(
     not two), then a's log deleted: b passed on none of a's paper (its own document is not the
     one a wrote, and b does not send it: a copy put back is no change made here), and c,
     joining later, lacks the paper that b holds, for good once a is gone."""
-    lists = []
-    for n in range(2):
-        lists.append(path := tmp_path / f"list{n}.jsonl")
-        row = {"title": "Paper 0", "abstract": "We study problem 0 of the pool, at length."}
-        path.write_bytes(orjson.dumps(row))
+    lists = _one_paper_in_two_lists(tmp_path)
     a, b = Library(tmp_path / "a"), Library(tmp_path / "b")
     a.import_file(lists[0])
     sync_library(a, folder), sync_library(b, folder)
