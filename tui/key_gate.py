@@ -60,9 +60,10 @@ def expect_screen(
     ``screen_stays``. The keys ``passing`` (a dialog's Esc, which stops that work) are not
     held: they go to the screen at work at once, ahead of the keys held; so do the app's
     quit keys (the screen at work stops its work as it goes: ``on_unmount``). ``by``: who
-    expects it, when what follows may expect a screen of its own (a command chosen in the
-    palette: ``screen_arrived`` ``by`` the palette then lets the keys go only if nothing
-    expects another screen since)."""
+    expects it, when other work may say a screen arrived meanwhile (the palette's Enter,
+    holding the keys for the command it chooses): only ``screen_arrived`` ``by`` the same, or
+    the deadline, lets the keys go; and should the command expect a screen of its own, the
+    palette's word then lets nothing go."""
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
         gate.expect(wait, passing, by)
@@ -70,7 +71,8 @@ def expect_screen(
 
 def screen_arrived(app: App[Any], *, by: str | None = None) -> None:
     """The screen ``expect_screen`` waited for is pushed (or will not come): the keys held
-    go to it once it is drawn. ``by``: only the screen expected ``by`` that."""
+    go to it once it is drawn. Only the screen expected ``by`` the same: a search's results
+    shown while the palette's Enter holds the keys for its command let them go early."""
     gate = getattr(app, "key_gate", None)
     if isinstance(gate, KeyGate):
         gate.arrived(by)
@@ -148,7 +150,7 @@ class KeyGate:
         self._expected_by = by
         self._passing = frozenset(passing) | self._quitting
         if wait is not None:
-            self._deadline = self.app.set_timer(wait, self.arrived)
+            self._deadline = self.app.set_timer(wait, lambda: self.arrived(by))
         # keys typed after the key whose work this is, held while it settled
         held, self._held = self._held, deque()
         for event in held:
@@ -163,8 +165,8 @@ class KeyGate:
             self._deadline = None
 
     def arrived(self, by: str | None = None) -> None:
-        if not self._expecting or (by is not None and by != self._expected_by):
-            return
+        if not self._expecting or by != self._expected_by:
+            return  # (another's: a search's results shown while the palette holds the keys)
         self._stop_expecting()
         self._count += 1
         self._settling = number = self._count

@@ -21,7 +21,8 @@ from textual.command import CommandInput, CommandPalette, Hit
 
 from tests.tui.helpers import make_app, ready, wait_for
 from tests.tui.test_burst_effects import burst
-from tui.commands import PaperCommands
+from tui.commands import PALETTE, PaperCommands
+from tui.key_gate import expect_screen, screen_arrived
 from tui.screens import palette
 from tui.screens.main import MainScreen
 from tui.screens.stats import StatsScreen
@@ -158,3 +159,22 @@ async def test_keys_after_an_enter_that_runs_nothing_go_on_at_once(
         else:
             await wait_for(pilot, lambda: field.value == "qqqzz")
         assert app.session.state.statuses == {} and screen.paper_list.cursor == 0
+
+
+async def test_the_keys_held_for_a_palette_command_wait_for_it_not_for_other_work(
+    seeded_home: Path,
+) -> None:
+    """Between the palette's Enter and its command, other work saying its screen arrived (a
+    search's results shown) let the held keys go early, into the palette's field; only the
+    palette's word (or the deadline) lets them go."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        expect_screen(app, wait=None, by=PALETTE)
+        burst(app, "j")
+        await pilot.pause(0.1)
+        screen_arrived(app)  # another's screen
+        await pilot.pause(0.4)
+        assert screen.paper_list.cursor == 0
+        screen_arrived(app, by=PALETTE)
+        await wait_for(pilot, lambda: screen.paper_list.cursor == 1)
