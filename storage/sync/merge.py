@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.caps import MAX_LISTS, MAX_TITLE_CHARS, abstract_size_problem, lists_problem
+from storage.caps import MAX_TITLE_CHARS, abstract_size_problem, lists_problem
 from storage.files.papers_file import paper_from_doc, paper_to_doc
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.fields import EXTRA_FIELDS
 from storage.sources.links import web_url
-from storage.sync.local import DEFAULTS, Base, triage_values
+from storage.sync.local import DEFAULTS, triage_values
 from storage.sync.records import (
     BASES,
     BASIS,
@@ -29,7 +29,6 @@ from storage.sync.records import (
     Clock,
     Record,
     paper_digest,
-    tie_value,
 )
 from storage.sync.state import SyncState, beats, register_of
 
@@ -400,118 +399,3 @@ def held_document(
         if doc is not None and paper_digest(doc) in held[2:]:
             return doc
     return None
-
-
-def stamp_papers(
-    candidates: list[tuple[str, dict[str, Any] | None]],
-    state: SyncState,
-    folded: Folded,
-    clock: Clock,
-    device: str,
-) -> list[Record]:
-    """Records of the papers changed here (``candidates``, read before the others' records
-    were), but for those the folder already holds as they are here (two devices that imported
-    the same list send it once).
-
-    A paper another device's record read now changed too (``folded``: the same papers imported
-    into a list on each device before either had read the other's) keeps the lists of both,
-    as two imports on one device do: its document is this device's, the later (stamped after
-    what it read), with the other's lists after its own; the library takes it too
-    (``folded.docs``). Lists are added, not taken out: a list taken out of the paper here
-    while the other device changed it comes back with the other's lists.
-
-    Each record goes after its ``BASIS``: the register's holder now, the others' records read
-    in this sync folded (none: 0), which a device that reads it tells from its own lists by
-    (``unseen_lists``).
-    """
-    records: list[Record] = []
-    registers = state.registers[PAPER]
-    for pid, doc in candidates:
-        held = registers.get(pid)
-        if doc is not None and held is not None and pid in folded.changed[PAPER]:
-            theirs = held_document(held, [folded.docs.get(pid)]) if held[1] != device else None
-            clean = None if theirs is None else clean_paper(pid, theirs)[0]  # (names checked)
-            if clean is not None and (both := _both_lists(doc, clean)) is not None:
-                doc = folded.docs[pid] = {**doc, "lists": both}
-        if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:
-            continue  # the folder holds it as it is here
-        records += _paper_record(clock.tick(), device, pid, doc, held)
-    return records
-
-
-def unseen_lists(
-    state: SyncState,
-    base: Base,
-    folded: Folded,
-    changed_here: Iterable[str],
-    papers: Callable[[], Mapping[str, Mapping[str, Any]]],
-    clock: Clock,
-    device: str,
-) -> list[Record]:
-    """Records of the papers whose document another device's record read now (W) took,
-    written without seeing this device's lists: W's document with this device's lists it
-    lacks after its own, stamped now over W (the library takes it too: ``folded.docs``).
-
-    Only for a paper the library has (``papers``: reads its documents, when needed), not
-    changed here since the last sync (``changed_here``: those are ``stamp_papers``'), whose
-    holder after the last sync this sync knows (``Base.holder``: B). W was written without seeing
-    B when its ``BASIS`` is older than B, or none (0): each device sent its record before it
-    read the other's (two syncs at once, a sync tool late to deliver). One over B, or over a
-    record stamped after B, saw it: a list it lacks was taken out there, and stays out. One
-    whose basis is not known (a version before paper bases, a record passed on) is taken
-    whole, as before. The basis is not gone back through further: a record stamped after B
-    over an older one may be a merge that holds B's lists (this function's), and a list taken
-    out after reading it would come back.
-    """
-    found: list[Record] = []
-    registers = state.registers[PAPER]
-    skip = set(changed_here)
-    for pid in sorted(folded.changed[PAPER] - skip):
-        held, before = registers.get(pid), base.holder(PAPER, pid)
-        if held is None or held[1] == device or held[2] is None or before is None:
-            continue
-        if before[2] is None or _saw(folded, pid, held, before):
-            continue
-        mine, theirs = papers().get(pid), held_document(held, [folded.docs.get(pid)])
-        if mine is None or theirs is None:
-            continue  # (not in the library, or W's document not read in this sync)
-        clean = clean_paper(pid, theirs)[0]
-        if clean is None or (both := _both_lists(clean, mine)) is None:
-            continue
-        doc = folded.docs[pid] = {**clean, "lists": both}
-        found += _paper_record(clock.tick(), device, pid, doc, held)
-    return found
-
-
-def _saw(folded: Folded, pid: str, held: list[Any], before: list[Any]) -> bool:
-    """Whether the paper record ``held`` was written after seeing ``before`` (``unseen_lists``):
-    its basis is ``before`` or stamped after it, or not known."""
-    basis = folded.bases.get((PAPER, pid, int(held[0]), str(held[1])))
-    if basis is None:
-        return True
-    return basis[0] != 0 and basis >= (int(before[0]), str(before[1]))
-
-
-def _paper_record(
-    stamp: int, device: str, pid: str, doc: dict[str, Any] | None, held: list[Any] | None
-) -> list[Record]:
-    """A paper's record after its ``BASIS``: ``held``, the holder it is written over."""
-    seen = [PAPER, int(held[0]), str(held[1])] if held is not None else [PAPER, 0, ""]
-    return [Record(BASIS, stamp, device, pid, seen), Record(PAPER, stamp, device, pid, doc)]
-
-
-def _both_lists(doc: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str] | None:
-    """The lists of ``doc`` then those of ``theirs`` it lacks; None when it lacks none."""
-    mine, other = _lists_of(doc), _lists_of(theirs)
-    both = list(dict.fromkeys([*mine, *other]))[:MAX_LISTS]
-    return None if both == mine else both
-
-
-def _lists_of(doc: Mapping[str, Any]) -> list[str]:
-    """A paper document's lists (``Paper.lists``, its ``list`` first; an older document may
-    name only its ``list``)."""
-    lists = doc.get("lists")
-    if isinstance(lists, list) and lists and all(isinstance(name, str) for name in lists):
-        return list(lists)
-    name = doc.get("list")
-    return [name] if isinstance(name, str) and name else []

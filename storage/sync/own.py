@@ -40,14 +40,13 @@ from storage.sync.folder import (
 from storage.sync.local import DEFAULTS
 from storage.sync.merge import Folded, fold, held_document
 from storage.sync.records import (
-    BASED,
+    BASES,
     BASIS,
     PAPER,
     TAGS,
     TRIAGE_KINDS,
     Clock,
     Record,
-    papers_row,
     row_line,
 )
 from storage.sync.state import SyncState, beats, register_of
@@ -96,7 +95,7 @@ def check_own_log(
     found: set[tuple[str, str]] = set()
     #: Registers a record of this device's that it never wrote would have taken: its stamp.
     beaten: dict[tuple[str, str], int] = {}
-    #: What this device's note, tags and paper records were written over (``BASIS``), by (kind,
+    #: What this device's note and tags records were written over (``BASIS``), by (kind,
     #: paper, stamp).
     bases: dict[tuple[str, str, int], Record] = {}
 
@@ -149,7 +148,7 @@ def drop_written(place: SyncFolder, state: SyncState) -> None:
     records and nothing else, whole (an append cut short halfway, or anything else there:
     all of them are appended again, as before; the other devices take a record once)."""
     for name, papers in ((TRIAGE_LOG, False), (PAPERS_LOG, True)):
-        rows = [row for row in state.outbox if papers_row(row) == papers]
+        rows = [row for row in state.outbox if (row[0] == PAPER) == papers]
         if not rows:
             continue
         since = state.own_sizes.get(name, 0)
@@ -160,7 +159,7 @@ def drop_written(place: SyncFolder, state: SyncState) -> None:
         found = place.appended(state.device, name, since, sum(map(len, lines)))
         if found is None or sorted(found.splitlines(keepends=True)) != sorted(lines):
             continue
-        state.outbox = [row for row in state.outbox if papers_row(row) != papers]
+        state.outbox = [row for row in state.outbox if (row[0] == PAPER) != papers]
         state.own_sizes[name] = since + len(found)
         state.own_last[name] = record_digest(found.splitlines()[-1])
 
@@ -168,14 +167,14 @@ def drop_written(place: SyncFolder, state: SyncState) -> None:
 def _with_bases(
     records: list[Record], bases: dict[tuple[str, str, int], Record], state: SyncState
 ) -> list[Record]:
-    """``records`` with each note, tags and paper record of this device's after its ``BASIS``:
-    the one the log held for it (None read: sent without, as a version before bases did), or for
+    """``records`` with each note and tags record of this device's after its ``BASIS``: the
+    one the log held for it (None read: sent without, as a version before bases did), or for
     one stamped anew, the record it is written over (the register's holder here; for tags,
     the new stamp follows that one in the chain of ours: ``SyncState.tag_bases``)."""
     found: list[Record] = []
     for record in records:
         kind, pid = record.kind, record.paper
-        if kind in BASED and record.device == state.device:
+        if kind in BASES and record.device == state.device:
             basis = bases.get((kind, pid, record.stamp))
             held = state.registers[kind].get(pid)
             if basis is None and held is not None and held[0] != record.stamp:

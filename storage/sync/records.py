@@ -10,19 +10,16 @@ another device's log that passes it on::
     ["q", STAMP, DEVICE, PAPER, 3.5 | null]       its place in the reading queue (or a path:
                                                   [3.0, "a1b2…", 1.0], ``storage.queue.order``)
     ["P", STAMP, DEVICE, PAPER, {paper} | null]   the paper itself, or its removal
-    ["b", STAMP, DEVICE, PAPER, ["n" | "g" | "P", BSTAMP, BDEVICE]]   what the note (tags,
-                                                  paper) record of the same stamp, device and
-                                                  paper was written over
+    ["b", STAMP, DEVICE, PAPER, ["n" | "g", BSTAMP, BDEVICE]]   what the note (or tags)
+                                                  record of the same stamp, device and paper
+                                                  was written over
 
-A ``b`` record comes just before the note, tags or paper record it is of, in the same log (a
-paper's in the papers log): the register's holder the writer last saw (``BSTAMP`` 0 and
-``BDEVICE`` "" for none), so that a note or tags written without seeing another's are told from
-ones written after them (``storage.sync.both``), and a paper's document written without seeing
-this device's lists from one that took a list out after it (``merge.unseen_lists``). A version
-before it counts it as a damaged line (said once a sync) and reads the note or tags as it
-always did (a version that knew only notes' bases does so with a tags' one, and one that knew
-notes' and tags' with a paper's: it reads the paper as it always did, the later record held
-whole); it refuses a queue place that is a path too, so a move into tied places made here
+A ``b`` record comes just before the note or tags record it is of, in the same log: the
+register's holder the writer last saw (``BSTAMP`` 0 and ``BDEVICE`` "" for none), so that a
+note or tags written without seeing another's are told from ones written after them
+(``storage.sync.both``). A version before it counts it as a damaged line (said once a sync) and
+reads the note or tags as it always did (a version that knew only notes' bases does so with a
+tags' one); it refuses a queue place that is a path too, so a move into tied places made here
 does not reach a device of that version (its order stays its own; no decision is lost).
 
 Each (paper, kind) is a last-writer-wins register: the record greatest in ``(STAMP, DEVICE,
@@ -59,8 +56,6 @@ KINDS: Final = (*TRIAGE_KINDS, PAPER)
 BASIS: Final = "b"
 #: The registers whose records go after a ``BASIS`` (``storage.sync.both``).
 BASES: Final = (NOTE, TAGS)
-#: Every register a ``BASIS`` may be of: a paper's too (``merge.unseen_lists``).
-BASED: Final = (*BASES, PAPER)
 
 #: Stamps are milliseconds since the epoch; a record stamped in the year 9999 or after is not
 #: believed: no clock is that far ahead, and a decision made then could not even be dated
@@ -108,14 +103,6 @@ class Record:
     def holder(self) -> Holder:
         """What orders this record against others of its register (greatest holds)."""
         return (self.stamp, self.device, tie_value(self.kind, self.value))
-
-
-def papers_row(row: list[Any]) -> bool:
-    """True for a row of the papers log: a paper's record, or the ``BASIS`` before it."""
-    if row[0] == BASIS:
-        value = row[4]
-        return isinstance(value, list) and bool(value) and value[0] == PAPER
-    return bool(row[0] == PAPER)
 
 
 def row_line(row: list[Any]) -> bytes:
@@ -212,7 +199,7 @@ def valid_value(kind: str, value: Any) -> bool:
         return (
             isinstance(value, list)
             and len(value) == 3
-            and value[0] in BASED
+            and value[0] in BASES
             and isinstance(value[1], int)
             and not isinstance(value[1], bool)
             and value[1] >= 0

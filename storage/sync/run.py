@@ -70,11 +70,9 @@ from storage.sync.merge import (
     lost_to_clocks_ahead,
     plan_merge,
     relay_records,
-    stamp_papers,
-    unseen_lists,
 )
 from storage.sync.own import check_own_log, drop_written
-from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, papers_row, row_line
+from storage.sync.records import KINDS, PAPER, TRIAGE_KINDS, Clock, Record, row_line, tie_value
 from storage.sync.refill import (
     documents_from_logs,
     missing_here,
@@ -196,7 +194,7 @@ class _Sync:
         #: loaded, those this sync makes or passes on, written into the folder or not. A
         #: merge's pending note keeps them (one written, left out of the note, was sent again
         #: stamped anew, and beat a later decision made elsewhere); papers are sent again.
-        self._unsaved: list[list[Any]] = [row for row in state.outbox if not papers_row(row)]
+        self._unsaved: list[list[Any]] = [row for row in state.outbox if row[0] != PAPER]
         outbox, me = records_of_rows(state.outbox), self.device.id
         fold(state, [r for r in outbox if r.device == me], self.clock, Folded())  # ours
         drop_written(self.place, state)  # appended by a sync cut short before it saved this
@@ -219,10 +217,7 @@ class _Sync:
         self._read_cards()
         fold(state, records_of_rows(state.held), self.clock, self.folded)  # held: believed now?
         self._read_logs(check_clone=clean_outbox)
-        me, changed = self.device.id, [pid for pid, _doc in candidates]
-        self._send(stamp_papers(candidates, self.state, self.folded, self.clock, me))
-        papers = self._load_papers  # (read only when another's record lacks our lists)
-        self._send(unseen_lists(state, self.base, self.folded, changed, papers, self.clock, me))
+        self._send(self._stamp_papers(candidates))
         self._send_early()
         with self.library.triage_lock:
             plan = self._triage_part(pending)
@@ -406,6 +401,18 @@ class _Sync:
             self._papers = self.library.papers_file.documents()
         return self._papers
 
+    def _stamp_papers(self, candidates: list[tuple[str, dict[str, Any] | None]]) -> list[Record]:
+        """Records of the papers changed here, but for those the folder already holds as
+        they are here (two devices that imported the same list send it once)."""
+        records: list[Record] = []
+        registers = self.state.registers[PAPER]
+        for pid, doc in candidates:
+            held = registers.get(pid)
+            if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:
+                continue  # the folder holds it as it is here
+            records.append(Record(PAPER, self.clock.tick(), self.device.id, pid, doc))
+        return records
+
     def _send(self, records: list[Record]) -> None:
         """This device's records: into the registers and the outbox (written at the end)."""
         if records:
@@ -419,7 +426,7 @@ class _Sync:
     def _to_send(self, records: list[Record]) -> None:
         rows = [r.row() for r in records]
         self.state.outbox.extend(rows)
-        self._unsaved.extend(row for row in rows if not papers_row(row))
+        self._unsaved.extend(row for row in rows if row[0] != PAPER)
 
     # -- what the others sent ---------------------------------------------------------------
     def _read_cards(self) -> None:
@@ -636,7 +643,7 @@ class _Sync:
                 empty = SyncState(str(self.place.path), self.device.id)
                 self._loaded = orjson.dumps(empty.to_json())
         noted = orjson.loads(self._loaded)
-        waiting = {orjson.dumps(row) for row in self.state.outbox if not papers_row(row)}
+        waiting = {orjson.dumps(row) for row in self.state.outbox if row[0] != PAPER}
         sent = [row for row in self._unsaved if orjson.dumps(row) not in waiting]
         noted.update(
             outbox=[*self.state.outbox, *sent],
@@ -657,8 +664,8 @@ class _Sync:
         state = self.state
         try:
             for name, rows in (
-                (TRIAGE_LOG, [r for r in state.outbox if not papers_row(r)]),
-                (PAPERS_LOG, [r for r in state.outbox if papers_row(r)]),
+                (TRIAGE_LOG, [r for r in state.outbox if r[0] != PAPER]),
+                (PAPERS_LOG, [r for r in state.outbox if r[0] == PAPER]),
             ):
                 if rows:
                     self._append(name, rows)

@@ -203,7 +203,7 @@ def hostile_papers(folder: Path, changes: dict[str, dict[str, object]]) -> None:
     """Papers another device sends: the first paper's record as sent, changed by ``changes``
     (each under its own paper id)."""
     log = next((folder / "papers-tui").glob("*/papers.jsonl"))
-    base = next(r for r in map(orjson.loads, log.read_bytes().splitlines()) if r[0] == "P")
+    base = orjson.loads(log.read_bytes().splitlines()[0])
     device = "eeee000000000030"
     rows = [
         ["P", base[1] + 1, device, pid, {**base[4], "id": pid, **change}]

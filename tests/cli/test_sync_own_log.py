@@ -100,8 +100,7 @@ def test_a_paper_on_a_damaged_line_reaches_the_other_device_with_its_decisions(
     papers(env, a, "sync", str(folder), "--name", "laptop")
     ids = sorted(statuses(env, a))
     log = log_of(folder, a, "papers.jsonl")
-    third = [line for line in log.read_text().splitlines() if line.startswith('["P"')][2]
-    middle = next(pid for pid in ids if f'"{pid}",{{' in third)
+    middle = next(pid for pid in ids if f'"{pid}",{{' in log.read_text().splitlines()[2])
     flip(log, f'"{middle}",{{"id":"{middle}'.encode())
     papers(env, b, "sync", str(folder), "--name", "desktop")
     assert middle not in statuses(env, b)

@@ -774,8 +774,7 @@ def test_every_record_in_the_logs_parses(tmp_path: Path, folder: Path) -> None:
     a = seeded(tmp_path / "a")
     a.set_tags(a.papers()[0].id, ["x"])
     sync_library(a, folder)
-    # 38 papers and the tags, each with what it was written over
-    assert len(all_records(folder)) == 2 * 39
+    assert len(all_records(folder)) == 40  # 38 papers, the tags and what they were written over
 
 
 def test_a_paper_back_by_an_undo_of_its_removal_brings_its_triage_and_a_decision_since(
@@ -1028,30 +1027,34 @@ def _one_list_on_each(home: Path) -> tuple[Library, Library, dict[str, set[str]]
     return one, other, {p.id: set(p.lists) for p in both.papers()}
 
 
+#: Why lists imported on two devices keep only one where they overlap.
+_ONE_REGISTER = (
+    "a paper's document is one register, the later record's whole: the lists a device added "
+    "that the other had not read are dropped on both (list A loses all 19 of its papers). A "
+    "merge of lists needs what each paper record was written over, and a merge noted as "
+    "pending as notes' and tags' are: tried this stop and taken back, see the stop's note"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=_ONE_REGISTER)
 def test_one_list_imported_on_each_device_keeps_both_where_they_overlap(
     tmp_path: Path, folder: Path
 ) -> None:
     """The same papers imported into list A on one device and into list B on another, before
-    they first synced: they are in A and B on both, as after both imports on one device (the
-    later record's document held, its lists alone: list A lost all 19 of its papers)."""
+    they first synced: they are in A and B on both, as after both imports on one device."""
     one, other, expected = _one_list_on_each(tmp_path)
     for library in (one, other, one):
         sync_library(library, folder)
     assert shown(one) == shown(other)
     assert {p.id: set(p.lists) for p in one.papers()} == expected
-    assert {"A", "B"} in expected.values()
-    for library in (one, other):  # nothing more to send or take
-        report = sync_library(library, folder)
-        assert (report.sent, sum(report.applied.values())) == (0, 0)
 
 
+@pytest.mark.xfail(strict=True, reason=_ONE_REGISTER)
 def test_one_list_on_each_device_sent_before_either_read_the_other_keeps_both(
     tmp_path: Path,
 ) -> None:
-    """Each record sent before the other was read (two syncs at once, or a sync tool late to
-    deliver): the device whose lists the later record was written without seeing (its basis
-    none) keeps them, over that record (it alone held list A: lost on both, each paper's
-    document one register)."""
+    """The same, each device sending its records before it read the other's (two syncs at
+    once, or a sync tool late to deliver)."""
     one, other, expected = _one_list_on_each(tmp_path)
     near, far = tmp_path / "near", tmp_path / "far"  # each device's copy of the folder
     near.mkdir(), far.mkdir()
@@ -1062,79 +1065,3 @@ def test_one_list_on_each_device_sent_before_either_read_the_other_keeps_both(
         sync_library(one, near), sync_library(other, far)
     assert shown(one) == shown(other)
     assert {p.id: set(p.lists) for p in one.papers()} == expected
-    shutil.copytree(near, far, dirs_exist_ok=True)
-    shutil.copytree(far, near, dirs_exist_ok=True)
-    for library, place in ((one, near), (other, far)):  # nothing more to send or take
-        report = sync_library(library, place)
-        assert (report.sent, sum(report.applied.values())) == (0, 0)
-
-
-def _in_two_lists(home: Path, folder: Path) -> tuple[Library, Library, set[str]]:
-    """Two devices synced, sharing the first sample file's papers in lists A and B (the rest
-    in B alone); and the ids of those in both."""
-    first, *rest = sorted(SAMPLE.glob("*.txt"))
-    one, other = Library(home / "a"), Library(home / "b")
-    one.import_files([first], list_name="A")
-    one.import_files([first, *rest], list_name="B")
-    for library in (one, other):
-        sync_library(library, folder)
-    both = {p.id for p in other.papers() if set(p.lists) == {"A", "B"}}
-    assert both and shown(one) == shown(other)
-    return one, other, both
-
-
-def test_a_list_taken_out_after_reading_the_others_stays_out(tmp_path: Path, folder: Path) -> None:
-    """List A taken out on the device that had read the other's records (its paper records
-    written over them): the papers are in B alone on both, none put back in A."""
-    one, other, both = _in_two_lists(tmp_path, folder)
-    other.remove_list("A")
-    for library in (other, one, other):
-        sync_library(library, folder)
-    assert shown(one) == shown(other)
-    assert {p.id: set(p.lists) for p in one.papers() if p.id in both} == dict.fromkeys(both, {"B"})
-
-
-def test_a_paper_record_goes_after_what_it_was_written_over_in_the_papers_log(
-    tmp_path: Path, folder: Path
-) -> None:
-    """Each paper record comes just after its ``BASIS``, in the papers log: none the first
-    time, then the record the device last saw (the triage log holds no paper's)."""
-    one, other, both = _in_two_lists(tmp_path, folder)
-    pid = sorted(both)[0]
-    [first] = [r for r in all_records(folder) if (r.kind, r.paper) == ("P", pid)]
-    other.remove_list("A")
-    sync_library(other, folder)
-    own = folder / ROOT_NAME / load_device(other.home, None, save=False)[0].id
-    rows = [orjson.loads(line) for line in (own / "papers.jsonl").read_bytes().splitlines()]
-    at = next(n for n, row in enumerate(rows) if row[0] == "P" and row[3] == pid)
-    basis, record = rows[at - 1], rows[at]
-    assert basis == ["b", record[1], record[2], pid, ["P", first.stamp, first.device]]
-    assert [row[0] for row in rows] == ["b", "P"] * (len(rows) // 2)
-    triage = own / "triage.jsonl"
-    assert not triage.exists() or b'["P",' not in triage.read_bytes()
-    sync_library(one, folder)
-    first_rows = (folder / ROOT_NAME / first.device / "papers.jsonl").read_bytes().splitlines()
-    assert orjson.loads(first_rows[0])[4] == ["P", 0, ""]
-
-
-def test_a_paper_record_without_a_basis_is_taken_whole_as_before(tmp_path: Path) -> None:
-    """A paper record with no ``BASIS`` (as a version before paper bases writes it): its
-    writer may have seen this device's lists, so it is taken whole, as before (list A goes
-    where the other device's record holds), and nothing is sent over it."""
-    one, other, expected = _one_list_on_each(tmp_path)
-    near, far = tmp_path / "near", tmp_path / "far"
-    near.mkdir(), far.mkdir()
-    sync_library(one, near), sync_library(other, far)
-    shutil.copytree(far, near, dirs_exist_ok=True)
-    [log] = [
-        path
-        for path in (near / ROOT_NAME).glob("*/papers.jsonl")
-        if path.parent.name == load_device(other.home, None, save=False)[0].id
-    ]
-    rows = [orjson.loads(line) for line in log.read_bytes().splitlines()]
-    assert any(row[0] == "b" for row in rows)
-    log.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows if row[0] != "b"))
-    report = sync_library(one, near)
-    assert report.sent == 0
-    assert {"A", "B"} in expected.values()  # (as after both imports on one device)
-    assert {frozenset(p.lists) for p in one.papers()} == {frozenset({"B"})}

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from storage.sync.folder import ROOT_NAME, TRIAGE_LOG
-from storage.sync.records import BASIS, NOTE, papers_row
+from storage.sync.records import BASIS, NOTE, PAPER
 from tests.unit.test_sync_support import Machine, all_records
 
 
@@ -141,7 +141,7 @@ def test_a_note_from_a_version_without_bases_is_taken_as_before(
     laptop.library.set_note(pid, "the laptop's note")
     laptop.sync()
     records = all_records(laptop.folder)
-    assert [r.kind for r in records if r.paper == pid and not papers_row(r.row())] == [BASIS, NOTE]
+    assert [r.kind for r in records if r.paper == pid and r.kind != PAPER] == [BASIS, NOTE]
     old = "0123456789abcdef"
     log = laptop.folder / ROOT_NAME / old / TRIAGE_LOG
     log.parent.mkdir()
@@ -375,7 +375,7 @@ def test_tags_from_a_version_without_bases_are_taken_as_before(
     (laptop,), pid = machines(tmp_path, clock, "laptop")
     laptop.library.set_tags(pid, ["laptop"])
     laptop.sync()
-    records = [r for r in all_records(laptop.folder) if r.paper == pid and not papers_row(r.row())]
+    records = [r for r in all_records(laptop.folder) if r.paper == pid and r.kind != PAPER]
     assert [r.kind for r in records] == [BASIS, "g"]
     assert records[0].value == ["g", 0, ""] and records[0].stamp == records[1].stamp
     old = "0123456789abcdef"

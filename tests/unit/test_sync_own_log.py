@@ -15,7 +15,6 @@ import pytest
 from storage import Library
 from storage.sync import SyncReport, sync_library
 from storage.sync.folder import ROOT_NAME, SyncFolder
-from storage.sync.records import PAPER
 from storage.sync.state import state_path
 from tests.unit.test_sync_support import all_records, damage, seeded, shown, told_two_ways
 
@@ -138,12 +137,12 @@ def test_a_paper_changed_here_since_its_lost_record_is_sent_anew_not_under_the_o
     a = Library(tmp_path / "a")
     a.import_file(lists[0])
     sync_library(a, folder)
-    [before] = [r.stamp for r in all_records(folder) if r.kind == PAPER]
+    [before] = [r.stamp for r in all_records(folder)]
     a.import_file(lists[1])  # the paper in both lists now
     damage_line(own_log(folder, a, "papers.jsonl"), b"Paper 0")
     report = sync_library(a, folder)
     assert told_two_ways(folder) == [] and report.sent == 1
-    [after] = [r.stamp for r in all_records(folder) if r.kind == PAPER]
+    [after] = [r.stamp for r in all_records(folder)]
     assert after > before
     b = Library(tmp_path / "b")
     sync_library(b, folder)
@@ -387,22 +386,3 @@ def test_records_passed_on_by_a_sync_killed_before_its_merge_are_not_undone_by_t
         assert library.triage().tags.get(ids[0]) == ("survey",)
         assert library.triage().notes.get(ids[1]) == "from c"
         assert library.status(ids[2]).value == "starred"
-
-
-def test_a_paper_written_again_goes_after_the_basis_its_log_held(
-    tmp_path: Path, folder: Path
-) -> None:
-    """A paper's line damaged: written again at the log's end after the ``BASIS`` the log
-    still held for it (without it, another device takes the paper whole: what it was written
-    over is not known)."""
-    a = seeded(tmp_path / "a")
-    sync_library(a, folder)
-    log = own_log(folder, a, "papers.jsonl")
-    lines = log.read_bytes().splitlines()
-    at = next(n for n, line in enumerate(lines) if line.startswith(b'["P",'))
-    basis, record = lines[at - 1], lines[at]
-    assert orjson.loads(basis)[4] == ["P", 0, ""]
-    damage(log, log.read_bytes().index(record) + 1)
-    report = sync_library(a, folder)
-    assert report.sent == 1
-    assert log.read_bytes().splitlines()[-2:] == [basis, record]

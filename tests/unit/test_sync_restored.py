@@ -264,7 +264,7 @@ def test_a_paper_no_log_gives_is_not_looked_for_at_every_sync(
 
     laptop, desktop, _ids = two_libraries(tmp_path, folder)
     log = next((folder / ROOT_NAME).glob("*/papers.jsonl"))
-    row = next(r for r in map(orjson.loads, log.read_bytes().splitlines()) if r[0] == "P")
+    row = orjson.loads(log.read_bytes().splitlines()[0])
     pid = "ffff00000001"
     doc = {**row[4], "id": pid, "authors": [["a", "list", "in", "a", "list"]]}
     other = folder / ROOT_NAME / "eeee000000000001"
