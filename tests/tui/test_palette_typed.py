@@ -18,6 +18,7 @@ import pytest
 from textual import events
 from textual.app import ComposeResult
 from textual.command import CommandInput, CommandPalette, Hit
+from textual.pilot import Pilot
 
 from tests.tui.helpers import make_app, ready, wait_for
 from tests.tui.test_burst_effects import burst
@@ -59,6 +60,12 @@ def stats_shown(monkeypatch: pytest.MonkeyPatch) -> list[StatsScreen]:
     return shown
 
 
+async def opened_palette(pilot: Pilot[None]) -> None:
+    """``ctrl+p``, and the palette on screen."""
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
+
+
 @pytest.mark.parametrize("after", [(), ("escape", "j")], ids=["enter", "enter-esc-j"])
 async def test_enter_typed_with_the_command_runs_that_command(
     seeded_home: Path, listing: float, stats_shown: list[StatsScreen], after: tuple[str, ...]
@@ -70,8 +77,7 @@ async def test_enter_typed_with_the_command_runs_that_command(
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await opened_palette(pilot)
         burst(app, "stats", "enter", *after)
         await wait_for(pilot, lambda: len(stats_shown) == 1)
         await pilot.pause(0.4)
@@ -89,8 +95,7 @@ async def test_esc_alone_closes_the_palette_and_runs_nothing(
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await opened_palette(pilot)
         burst(app, "stats", "escape", "j")
         await wait_for(pilot, lambda: app.screen is screen and screen.paper_list.cursor == 1)
         await pilot.pause(0.4)
@@ -109,8 +114,7 @@ async def test_keys_typed_after_enter_act_after_its_command(
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         last = len(screen.paper_list.rows) - 1
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await opened_palette(pilot)
         burst(app, "last", "enter", "k")
         await wait_for(pilot, lambda: app.screen is screen and screen.paper_list.cursor == last - 1)
         await pilot.pause(0.4)
@@ -126,8 +130,7 @@ async def test_keys_after_an_enter_that_runs_nothing_go_to_the_palette(
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await opened_palette(pilot)
         burst(app, "qqqzzz", "enter", "xy")
         field = app.screen.query_one(CommandInput)
         await wait_for(pilot, lambda: field.value == "qqqzzzxy")
@@ -146,8 +149,7 @@ async def test_keys_after_an_enter_that_runs_nothing_go_on_at_once(
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await opened_palette(pilot)
         field = app.screen.query_one(CommandInput)
         burst(app, "qqqzzz")
         await wait_for(pilot, lambda: field.value == "qqqzzz")
