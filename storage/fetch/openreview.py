@@ -172,14 +172,11 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
             if (room := _room(request, len(result.records))) == 0:
                 break  # (v1 reads in the list's order)
             _read_query(api, query, request, web, result, seen, room)
-    # every accepted paper, when nothing was left out (--all, --max, a note not read, pages
-    # ending before their count): one stored before and not here has left them
-    result.every_accepted = not (
-        request.all_submissions
-        or request.max_papers is not None
-        or result.errors
-        or result.warnings
-    )
+    # every accepted paper (and with --all every submission), when nothing was left out
+    # (--max, a note not read, pages ending before their count): one stored before and not
+    # here (as accepted, or with --all at all) has left them
+    result.every_accepted = not (request.max_papers is not None or result.errors or result.warnings)
+    result.every_submission = request.all_submissions
     if unsaid:
         result.warnings.append(
             f"{unsaid:,} accepted paper(s) of {venue_id} name no venue"
