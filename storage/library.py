@@ -306,7 +306,7 @@ class Library:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now
             whole = [
-                (r.source, list_name or r.list_name)
+                (r.source, list_name or r.list_name, bool(getattr(r, "every_submission", 0)))
                 for r in results
                 if getattr(r, "every_accepted", 0)
             ]

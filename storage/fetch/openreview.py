@@ -21,7 +21,8 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
   recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
   ``--all`` also ``…/-/Withdrawn_Submission`` and ``…/-/Desk_Rejected_Submission``. Pages by
-  ``limit`` and ``offset``.
+  ``limit`` and ``offset``; one without notes, or whose notes say no decision yet, is not
+  cached (``_worth_keeping``): no accepted paper is on it, and one may be by the afternoon.
 - ``--reviews`` asks for the direct replies (``replies.py``): the reviews' ratings and
   confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means). A
   venue of v2 names its reviews, decisions and meta reviews in its group (``review_name``…);
@@ -40,7 +41,7 @@ full URL. Credentials are used only when the environment has them (``OPENREVIEW_
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -171,14 +172,11 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
             if (room := _room(request, len(result.records))) == 0:
                 break  # (v1 reads in the list's order)
             _read_query(api, query, request, web, result, seen, room)
-    # every accepted paper, when nothing was left out (--all, --max, a note not read, pages
-    # ending before their count): one stored before and not here has left them
-    result.every_accepted = not (
-        request.all_submissions
-        or request.max_papers is not None
-        or result.errors
-        or result.warnings
-    )
+    # every accepted paper (and with --all every submission), when nothing was left out
+    # (--max, a note not read, pages ending before their count): one stored before and not
+    # here (as accepted, or with --all at all) has left them
+    result.every_accepted = not (request.max_papers is not None or result.errors or result.warnings)
+    result.every_submission = request.all_submissions
     if unsaid:
         result.warnings.append(
             f"{unsaid:,} accepted paper(s) of {venue_id} name no venue"
@@ -354,7 +352,7 @@ def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Ite
     invitation = {"invitation": f"{venue_id}/-/{_V1_SUBMISSIONS[1]}"}
     for name in (_V1_SUBMISSIONS[0], _V1_SUBMISSIONS[2]):
         asked = {"invitation": f"{venue_id}/-/{name}"}
-        probe = web.get_json(f"{api.base}/notes", {**asked, "limit": 1})
+        probe = web.get_json(f"{api.base}/notes", {**asked, "limit": 1}, keep=_holds_notes)
         if isinstance(probe, Mapping) and probe.get("notes"):
             invitation = asked
             break
@@ -432,7 +430,8 @@ def _read_query(
             params["offset"] = str(offset)
         elif after:
             params["after"] = after
-        notes, count = _page(web.get_json(url, params, keep=_holds_notes, max_age=max_age), host)
+        data = web.get_json(url, params, keep=_worth_keeping(api, query), max_age=max_age)
+        notes, count = _page(data, host)
         if total is None:
             total = count
         repeated, unsaid_here = _add_page(notes, api, query, result, seen, mine)
@@ -517,6 +516,25 @@ def _holds_notes(data: Any) -> bool:
     """Whether a page of notes is worth keeping in the cache: an empty one (no accepted papers
     before the decisions are out) may be full by the afternoon, and a fetch then must see it."""
     return isinstance(data, Mapping) and bool(data.get("notes"))
+
+
+def _worth_keeping(api: Api, query: Query) -> Callable[[Any], bool]:
+    """``_holds_notes``; for a venue of v1, whose submissions are one query (the accepted told
+    from their decisions), also a decision said on the page: before the decisions no page of
+    them holds an accepted paper, and a fetch that afternoon must read them again."""
+    if api.version == 2 or query.status is not None:
+        return _holds_notes
+    venue_id = query.params["invitation"].partition("/-/")[0]
+
+    def decided(note: Any) -> bool:
+        content = note.get("content") if isinstance(note, Mapping) else None
+        return isinstance(content, Mapping) and bool(
+            _gone(content)
+            or read_replies(_direct_replies(note), query.names).decision
+            or _v1_accepted(content, "", venue_id)
+        )
+
+    return lambda data: _holds_notes(data) and any(decided(n) for n in data["notes"])
 
 
 def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:

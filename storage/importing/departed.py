@@ -1,16 +1,20 @@
 """Papers that left a fetched list: a refreshed fetch of a venue's accepted papers (not
-``--all``, not ``--max``) that no longer brings a paper it brought before. Its note was
+``--max``) that no longer brings a paper it brought before as accepted. Its note was
 withdrawn, desk rejected or moved after its acceptance; which of them the accepted papers
 cannot say (``--all`` can), so the paper's venue status says it left (``Left the accepted list
 (was Poster)``): the user sees it in the list, the pane and ``papers list``, and finds them
 all with a search for ``left``. Nothing else changes: the paper stays in the library, in its
 list, with the user's decision, notes and tags; the next record of it (``--all``, or the list
-again once it is back) replaces that status like any other.
+again once it is back) replaces that status like any other. A fetch of every submission
+(``--all``) brings a withdrawn or rejected paper with that decision, which is its status then;
+one it does not bring at all, not even so, is no longer listed by the venue: marked the same.
 
 An answer that lost most of the list at once (more than a quarter of it, and more than
 ``MIN_BROKEN`` papers) is taken for a broken one rather than as so many withdrawals: nothing
-is marked, a warning says so. A snapshot (Paper Copilot) marks no paper OpenReview holds: the
-venue's own record says more (``authority``).
+is marked, a warning says so; and so is one that brought none of the list's accepted papers as
+accepted while ``--all`` brought others (an empty page of them), however few they are. A
+snapshot (Paper Copilot) marks no paper OpenReview holds: the venue's own record says more
+(``authority``).
 """
 
 from __future__ import annotations
@@ -35,36 +39,40 @@ def left_status(status: str) -> str:
     return f"{LEFT} (was {status})"
 
 
+def accepted(status: str) -> bool:
+    """Whether a venue status is that of a paper accepted (as far as it says)."""
+    return bool(status) and not (
+        status in NOT_ACCEPTED or not_published(status) or status.startswith(LEFT)
+    )
+
+
 def mark_departed(
     change: PapersChange,
-    present: Collection[str],
-    whole: Iterable[tuple[str, str]],
+    present: Mapping[str, str],
+    whole: Iterable[tuple[str, str, bool]],
     list_files: Mapping[str, Iterable[str]],
     report: ImportReport,
 ) -> None:
-    """Mark the stored papers of each ``(source, list name)`` in ``whole`` (a result holding
-    every accepted paper of its source) that the import did not bring (``present``: the
-    ids it brought), as the module says, and say how many in ``report``."""
-    for source, list_name in whole:
+    """Mark the stored papers of each ``(source, list name, every submission)`` in ``whole``
+    (a result holding every accepted paper of its source, and with ``--all`` every
+    submission) that the import did not bring (``present``: the ids it brought, and the
+    venue status of each), as the module says, and say how many in ``report``."""
+    for source, list_name, every_submission in whole:
         names = {name for name, files in list_files.items() if source in files}
         if not names:
             continue  # a first fetch of it
-        held = 0  # its accepted papers stored
+        held = brought = 0  # its accepted papers stored; those the import brings as accepted
         gone: list[Paper] = []
         held_in: set[str] = set()  # the lists they are in
         gone_in: set[str] = set()
         for doc in change.stored.values():
             lists = names.intersection((doc["list"], *doc.get("lists", ())))
-            if not lists:
-                continue
-            status = str(doc.get("venue_status") or "")
-            if not status or status in NOT_ACCEPTED or not_published(status):
-                continue
-            if status.startswith(LEFT):
-                continue  # said at the fetch it left
+            if not lists or not accepted(str(doc.get("venue_status") or "")):
+                continue  # (one that left was said so at the fetch it left)
             held += 1
             held_in.update(lists)
             if doc["id"] in present:
+                brought += accepted(present[doc["id"]])
                 continue
             paper = change.paper(doc["id"])
             if paper is None:
@@ -76,21 +84,28 @@ def mark_departed(
         if not gone:
             continue
         papers = f"{len(gone):,} paper{'s' if len(gone) != 1 else ''}"
-        if len(gone) > MIN_BROKEN and 4 * len(gone) > held:
+        one = len(gone) == 1
+        empty = every_submission and not brought  # --all brought no accepted paper of them
+        if empty or (len(gone) > MIN_BROKEN and 4 * len(gone) > held):
             where = _named(held_in, list_name)
             report.warnings.append(
-                f"{papers} of {held:,} in {where} are missing from this fetch of {source}: "
-                "that looks like a broken answer rather than withdrawals; not marked (fetch "
-                "again later; --all shows their decisions)"
+                f"{papers} of {held:,} in {where} {'is' if one else 'are'} missing from this "
+                f"fetch of {source}{', which brought none of them as accepted' if empty else ''}"
+                ": that looks like a broken answer rather than withdrawals; not marked (fetch "
+                f"again later{'' if every_submission else '; --all shows their decisions'})"
             )
             continue
         for paper in gone:
             change.put(replace(paper, venue_status=left_status(paper.venue_status)))
         where = _named(gone_in, list_name)
         report.warnings.append(
-            f"{papers} of {where} {'is' if len(gone) == 1 else 'are'} no longer among its "
-            f"accepted papers (--all shows {'its' if len(gone) == 1 else 'their'} decision): "
-            f"marked {LEFT!r} in the venue status; decisions, notes and tags kept"
+            f"{papers} of {where} {'is' if one else 'are'} no longer among its accepted papers "
+            + (
+                "nor among its other submissions"
+                if every_submission
+                else f"(--all shows {'its' if one else 'their'} decision)"
+            )
+            + f": marked {LEFT!r} in the venue status; decisions, notes and tags kept"
         )
 
 

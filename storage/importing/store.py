@@ -18,7 +18,7 @@ def store(
     change: PapersChange,
     incoming: Mapping[str, Incoming],
     report: ImportReport,
-    whole: Sequence[tuple[str, str]] = (),
+    whole: Sequence[tuple[str, str, bool]] = (),
 ) -> None:
     """Write the matched papers in ``change`` (one change of ``papers.json``): new papers
     added, known ones merged (``merge_paper``), each file's papers placed after those of its
@@ -31,8 +31,9 @@ def store(
     when every paper only shifts by the same amount (a library's own ``papers.json``
     imported into itself again: its file starts after the list's papers): nothing to write.
 
-    ``whole``: ``(source, list name)`` of the results that hold every accepted paper of their
-    source: a paper of it stored before and not brought now is marked (``departed``)."""
+    ``whole``: ``(source, list name, every submission)`` of the results that hold every
+    accepted paper of their source (and every submission, ``--all``): a paper of it stored
+    before as accepted and not brought now as such is marked (``departed``)."""
     known_files = change.list_files()  # before this import registers its own
     bases = change.file_bases(files_of(incoming))
     placed: dict[str, Paper] = {}  # stored by this import, by paper id
@@ -71,7 +72,8 @@ def store(
             report.updated += counts
             change.put(merged)
             placed[pid] = merged
-    mark_departed(change, incoming.keys(), whole, known_files, report)
+    brought = {pid: entry.paper.venue_status for pid, entry in incoming.items()}
+    mark_departed(change, brought, whole, known_files, report)
     report.warnings.extend(said([d for entry in incoming.values() for d in entry.overruled]))
     if moved and _reorders(change.stored, placed, moved):
         for paper in moved.values():

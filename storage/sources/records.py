@@ -138,6 +138,9 @@ class ReadResult:
     #: whole): a paper it brought before and not now has left the list
     #: (``storage.importing.departed``).
     every_accepted: bool = False
+    #: With ``every_accepted``: it holds every public submission too, each with its decision
+    #: (``--all``): a paper accepted before that it does not bring is no longer listed at all.
+    every_submission: bool = False
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""

@@ -1,0 +1,101 @@
+"""What ``papers fetch --all`` (every submission with its decision) says of a paper fetched
+before as accepted that is now withdrawn, or that OpenReview no longer lists at all: the
+rules of ``storage.importing.departed``, its guard against broken answers included."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.fetch import shapes
+from tests.fetch.conftest import papers
+from tests.fetch.services import Fault, Services
+
+ICLR22 = "ICLR.cc/2022/Conference"
+ICLR25 = "ICLR.cc/2025/Conference"
+
+
+def _statuses(env: dict[str, str]) -> dict[str, str]:
+    done = papers(env, "list", "--json")
+    assert done.returncode == 0, done.stderr
+    return {p["title"]: p["venue_status"] for p in json.loads(done.stdout)}
+
+
+def _gone_and_withdrawn(found: Services, version: int, made: list[shapes.Made]) -> None:
+    """Serve the venue of ``version`` with ``made[1]`` withdrawn and ``made[0]`` on no page."""
+    made[1].fate = "Withdrawn_Submission"
+    if version == 2:
+        found.v2[ICLR25] = shapes.v2_venue(made[1:], ICLR25)
+    else:
+        found.v1[ICLR22] = shapes.v1_venue(made[1:], ICLR22)
+
+
+@pytest.mark.parametrize("version", [2, 1])
+def test_all_marks_an_accepted_paper_no_longer_listed_and_gives_a_withdrawn_one_its_fate(
+    services: tuple[Services, str], env, version: int
+) -> None:
+    """10 accepted papers fetched; then one is withdrawn and another is on no page at all.
+    ``--all --refresh``: the withdrawn one is Withdrawn; the one no longer listed kept a
+    stale "Poster". It now says it left the accepted list, with one line, the user's star
+    kept, as a refresh of the accepted papers says it."""
+    found, _ = services
+    made = shapes.made_up(10, seed=74, fate="")
+    iclr = "iclr2025" if version == 2 else f"openreview:{ICLR22}"
+    if version == 2:
+        found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    else:
+        found.v1[ICLR22] = shapes.v1_venue(made, ICLR22)
+    done = papers(env, "fetch", iclr)
+    assert done.returncode == 0 and "10 added" in done.stdout, done.stdout + done.stderr
+    listed = json.loads(papers(env, "list", "--json").stdout)
+    [mine] = [p["id"] for p in listed if p["title"] == made[0].title]
+    assert papers(env, "mark", mine, "starred").returncode == 0
+    _gone_and_withdrawn(found, version, made)
+    done = papers(env, "fetch", iclr, "--all", "--refresh")
+    assert done.returncode == 0, done.stderr
+    statuses = _statuses(env)
+    assert statuses[made[1].title] == "Withdrawn"
+    assert statuses[made[0].title] == "Left the accepted list (was Poster)", done.stderr
+    assert {statuses[m.title] for m in made[2:]} == {"Poster"}
+    [line] = [line for line in done.stderr.splitlines() if "1 paper of" in line]
+    assert "no longer" in line, line
+    assert [p["status"] for p in json.loads(papers(env, "list", "--json").stdout)
+            if p["id"] == mine] == ["starred"]  # fmt: skip
+
+
+def test_all_with_an_empty_page_of_accepted_papers_marks_nothing(
+    services: tuple[Services, str], env
+) -> None:
+    """Four accepted papers fetched; ``--all`` while the page of accepted papers comes back
+    empty and the others are still under review: no accepted paper is marked as gone (four
+    are fewer than the guard against a broken answer counts)."""
+    found, _ = services
+    made = shapes.made_up(4, seed=75, fate="") + shapes.made_up(3, seed=76, fate="Submission")
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    assert papers(env, "fetch", "iclr2025").returncode == 0
+    found.faults.append(Fault("/or2/notes", "body", body=b'{"notes": [], "count": 0}'))
+    done = papers(env, "fetch", "iclr2025", "--all", "--refresh")
+    assert done.returncode == 0, done.stderr
+    assert "no longer among" not in done.stderr, done.stderr
+    [line] = [line for line in done.stderr.splitlines() if "4 papers of 4" in line]
+    assert "none of them as accepted" in line and "not marked" in line, line
+    statuses = _statuses(env)
+    assert {statuses[m.title] for m in made[:4]} == {"Poster"}, done.stderr
+    assert {statuses[m.title] for m in made[4:]} == {"Under review"}
+
+
+def test_all_missing_most_of_the_accepted_papers_marks_none(
+    services: tuple[Services, str], env
+) -> None:
+    """``--all`` that lost most of the accepted papers at once: a broken answer, not so many
+    withdrawals (departed.py's guard), as without ``--all``."""
+    found, _ = services
+    made = shapes.made_up(20, seed=77, fate="")
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    assert papers(env, "fetch", "iclr2025").returncode == 0
+    found.v2[ICLR25] = shapes.v2_venue(made[:5], ICLR25)
+    done = papers(env, "fetch", "iclr2025", "--all", "--refresh")
+    assert done.returncode == 0, done.stderr
+    assert "15 papers" in done.stderr and "not marked" in done.stderr, done.stderr
+    assert set(_statuses(env).values()) == {"Poster"}
