@@ -26,7 +26,7 @@ from storage.search.qualifiers import HeldFields, NumberTest, PdfTextSearch, kin
 from storage.search.query import Query
 from storage.search.table import PaperTable
 from storage.search.text import folded, query_words, tokenize, word_key
-from storage.search.vocabulary import Vocabulary
+from storage.search.vocabulary import Vocabulary, number_twin
 
 #: Phrases whose answers (which papers have them) are remembered.
 _PHRASES_KEPT: Final = 32
@@ -157,9 +157,13 @@ class Filters:
             words = [w for w in split if w]
             if not words:
                 continue
-            joined = self._vocabulary.ids.get("".join(words))
-            if joined is not None:
-                kept = ~self.docs_with([joined])
+            # the word, and its plural or singular, as a word of a search matches them both
+            # (``-model`` leaves out "models" too)
+            key = "".join(words)
+            ids = self._vocabulary.ids
+            found = [t for t in (ids.get(key), ids.get(number_twin(key))) if t is not None]
+            if found:
+                kept = ~self.docs_with(found)
                 mask &= kept
                 parts.append(Part(label, kept, exact=len(words) == 1))
             if len(words) > 1:

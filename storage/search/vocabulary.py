@@ -39,6 +39,12 @@ _TYPO_CAP: Final = 48
 _EXPANSIONS_KEPT: Final = 256
 
 
+def number_twin(word: str) -> str:
+    """The word's plural (``llm``: ``llms``), or its singular when it ends in ``s`` (``models``:
+    ``model``; not ``gas`` or ``is``): what a query word also matches, or leaves out."""
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word + "s"
+
+
 @dataclass(frozen=True, slots=True)
 class Expansion:
     """The index words a query word stands for, with their weight (quality times idf)."""
@@ -253,7 +259,7 @@ class Vocabulary:
             found[exact_tid] = (_EXACT, True)
         # its plural or singular, whatever the word's place ("llm reasoning" missed the
         # "LLMs" that "reasoning llm" found, its last word being a prefix): as a completion
-        other = self.ids.get(word[:-1] if word.endswith("s") and len(word) > 3 else word + "s")
+        other = self.ids.get(number_twin(word))
         if other is not None and other != exact_tid:
             found[other] = (_PREFIX_TYPING, False)
         if typing or (not exact_only and len(word) >= 4):

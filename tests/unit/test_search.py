@@ -455,6 +455,25 @@ def test_excluding_a_compound_and_a_phrase(index: SearchIndex) -> None:
     assert ORW.id not in hits and FLOW_APART.id in hits
 
 
+def test_an_excluded_word_leaves_out_its_plural_or_singular_as_a_word_matches_both() -> None:
+    """``diffusion -model`` listed the papers about diffusion "models": a word of a search
+    matches its plural or singular, and leaving it out leaves out both."""
+    singular = paper("A diffusion model", "One diffusion model for images, trained once.")
+    plural = paper("Diffusion models", "Many diffusion models for video, sampled fast.")
+    neither = paper("Diffusion sampling", "A sampler for diffusion, faster than before.")
+    gas = paper("Diffusion in a gas", "How heat spreads through a gas by diffusion.")
+    index = SearchIndex([singular, plural, neither, gas])
+    for text in ("diffusion -model", "diffusion -models", "-model"):
+        assert set(ids(index.search(text, limit=None))) == {neither.id, gas.id}, text
+    assert ids(index.search("diffusion -gas", limit=None)) == ids(
+        index.search("diffusion -gas -ga", limit=None)
+    )
+    assert gas.id not in ids(index.search("diffusion -gas", limit=None))
+    compound = paper("A state-space model", "Statespaces and a state-space model for text.")
+    index = SearchIndex([compound, neither])
+    assert ids(index.search("-state-spaces", limit=None)) == [neither.id]
+
+
 def test_unknown_qualifier_is_free_text(index: SearchIndex) -> None:
     assert top(index, "ricci:curvature") == RICCI.id
     assert parse_query("foo:bar").words == ("foo", "bar")
