@@ -41,6 +41,11 @@ def bib_escape(text: str) -> str:
     return tex_ascii(text)
 
 
+def _title_escape(text: str) -> str:
+    """A title as ``bib_escape`` writes it, its asterisks as they are (``tex_ascii``)."""
+    return tex_ascii(text, markdown=False)
+
+
 def _ascii_word(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^A-Za-z0-9]", "", plain)
@@ -122,11 +127,11 @@ def _text_fact(paper: Paper, name: str) -> str:
 def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -> str:
     """The entry of one paper, with the user's ``note`` and ``tags`` (see the module)."""
     cited = citation_of(paper)
-    fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
+    fields = [("title", "{" + _title_escape(paper.display_title) + "}")]
     if paper.authors:
         fields.append(("author", " and ".join(_author(a) for a in paper.authors)))
     else:  # what styles sort by when there is no author
-        fields.append(("key", bib_escape(paper.display_title[:40])))
+        fields.append(("key", _title_escape(paper.display_title[:40])))
     if cited.journal:
         fields.append(("journal", bib_escape(cited.journal)))
     if cited.booktitle:
