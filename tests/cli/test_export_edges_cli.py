@@ -70,3 +70,81 @@ def test_an_abstract_too_short_to_keep_is_said_and_a_placeholder_is_not(
     assert "2 abstracts" in lines[0] and "records 2, 4" in lines[0], lines[0]
     assert "placeholder" not in result.stderr.casefold()
     assert [p["abstract"] for p in listed(home, env)] == [long, "", "", ""]
+
+
+FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "real_exports"
+
+
+def _s2_paper(paper_id: str, title: str, **fields: object) -> dict[str, object]:
+    """A paper as Semantic Scholar's Graph API answers ``/graph/v1/paper/search`` asked for
+    ``title,venue,year,publicationTypes,journal,publicationVenue,externalIds,authors``."""
+    return {
+        "paperId": paper_id, "title": title, "venue": "", "year": 2021,
+        "publicationVenue": None, "publicationTypes": None, "journal": None,
+        "externalIds": {"CorpusId": 1}, "authors": [{"authorId": "1", "name": "Ann Lee"}],
+        **fields,
+    }  # fmt: skip
+
+
+def test_semantic_scholars_book_chapters_are_cited_in_their_books(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """Semantic Scholar gives a chapter its book's title as its ``journal`` (``{"name":
+    "Raku Recipes"}``, no volume nor pages; ACM Books' chapters of ``Edsger Wybe Dijkstra``
+    typed ``["Book"]``, as the fixtures keep them): they were exported as articles of a
+    journal named after the book (``@article{journal = {Raku Recipes}}``, RIS ``JOUR``).
+    A chapter is now ``@incollection{booktitle}``, RIS ``CHAP`` with its book in ``T2``,
+    CSL ``chapter`` in its ``container-title``; a book typed ``Book`` whose journal is its
+    own title is a ``@book``; a journal's article stays one."""
+    answer = {
+        "total": 4,
+        "data": [
+            _s2_paper("a1", "Attention in Chapters", publicationTypes=["BookSection"],
+                      journal={"name": "Handbook of Attention", "pages": "11-40"}),
+            _s2_paper("a2", "Deep Learning for Everyone", publicationTypes=["Book"],
+                      journal={"name": "Deep Learning for Everyone"}),
+            _s2_paper("a3", "Attention in Journals", publicationTypes=["JournalArticle"],
+                      journal={"name": "Neural Computation", "volume": "33", "pages": "1-9"},
+                      publicationVenue={"id": "x", "name": "Neural Computation",
+                                        "type": "journal"}),
+        ],
+    }  # fmt: skip
+    chapters = tmp_path / "s2.json"
+    chapters.write_text(json.dumps(answer), encoding="utf-8")
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", chapters, env=env))
+    for fixture in ("s2_author_search.json", "s2_author_batch.json"):
+        ok(run("--home", home, "import", FOLDER / fixture, env=env))
+    bib = bibtexparser.parse_string(_export(home, "bibtex", tmp_path / "out.bib", env))
+    kinds = {
+        e.fields_dict["title"].value.strip("{}"): (
+            e.entry_type,
+            *(e.fields_dict[f].value for f in ("journal", "booktitle") if f in e.fields_dict),
+        )
+        for e in bib.entries
+    }
+    assert kinds["Attention in Chapters"] == ("incollection", "Handbook of Attention")
+    assert kinds["Deep Learning for Everyone"] == ("book",)
+    assert kinds["Attention in Journals"] == ("article", "Neural Computation")
+    assert kinds["Text Processing"] == ("incollection", "Raku Recipes")
+    assert kinds["The Humble Programmer"] == ("incollection", "Edsger Wybe Dijkstra")
+    assert kinds["Review of two collections of essays about Alan Turing"] == (
+        "article",
+        "Cryptologia",
+    )
+    ris = _export(home, "ris", tmp_path / "out.ris", env)
+    chapter = next(r for r in ris.split("ER  -") if "TI  - Text Processing" in r)
+    assert "TY  - CHAP" in chapter and "T2  - Raku Recipes" in chapter, chapter
+    assert "JO  -" not in chapter and "JF  -" not in chapter
+    csl = json.loads(_export(home, "csl-json", tmp_path / "out.json", env))
+    item = next(i for i in csl if i["title"] == "Attention in Chapters")
+    assert (item["type"], item["container-title"], item["page"]) == (
+        "chapter",
+        "Handbook of Attention",
+        "11–40",
+    )
+    # read back, each is what it was
+    fresh = tmp_path / "fresh"
+    ok(run("--home", fresh, "import", tmp_path / "out.bib", env=env))
+    again = bibtexparser.parse_string(_export(fresh, "bibtex", tmp_path / "again.bib", env))
+    assert sorted(e.entry_type for e in again.entries) == sorted(e.entry_type for e in bib.entries)
