@@ -31,7 +31,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
-from storage.sources.citation import citation_of
+from storage.sources.citation import citation_of, editors_only
 from storage.sources.links import web_url
 from storage.text.sanitize import printable_block
 
@@ -128,8 +128,9 @@ def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = (
     """The entry of one paper, with the user's ``note`` and ``tags`` (see the module)."""
     cited = citation_of(paper)
     fields = [("title", "{" + _title_escape(paper.display_title) + "}")]
-    if paper.authors:
-        fields.append(("author", " and ".join(_author(a) for a in paper.authors)))
+    if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
+        people = "editor" if editors_only(paper) else "author"
+        fields.append((people, " and ".join(_author(a) for a in paper.authors)))
     else:  # what styles sort by when there is no author
         fields.append(("key", _title_escape(paper.display_title[:40])))
     if cited.journal:

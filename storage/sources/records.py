@@ -27,8 +27,10 @@ from storage.sources.citation import doi_of
 from storage.sources.fields import (
     BadField,
     decision_of,
+    edited_by,
     extra_fields,
     lists_of,
+    merge_extra,
     triage_status,
     year_in,
     year_text,
@@ -376,17 +378,22 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     word = _status_word(venue)
     if word == "Submitted" and isinstance(venueid, str) and venueid.strip() and not decided:
         word = ""  # a venue left "Submitted to …" after the decision its venueid says
+    authors = names_of(_people(field_value(item, "authors")))
+    extra = extra_fields(item)
+    edited = edited_by(authors) if item.get("edited_by") is True else None
+    if edited:  # a reader's word: its people are its editors
+        extra = merge_extra(extra, (("edited_by", edited),))
     return (
         SourceRecord(
             abstract=abstract,
             title=title[:MAX_TITLE_CHARS],
-            authors=names_of(_people(field_value(item, "authors"))),
+            authors=authors,
             url=_url(item),
             github=tuple(dict.fromkeys(github)),
             venue_status=venue_status(stated) if stated else decided or word,
             keywords=_keywords(field_value(item, "keywords")),
             venue=venue,
-            extra=extra_fields(item),
+            extra=extra,
             lists=lists_of(item),
             decision=decision,
             number=number,

@@ -148,3 +148,101 @@ def test_semantic_scholars_book_chapters_are_cited_in_their_books(
     ok(run("--home", fresh, "import", tmp_path / "out.bib", env=env))
     again = bibtexparser.parse_string(_export(fresh, "bibtex", tmp_path / "again.bib", env))
     assert sorted(e.entry_type for e in again.entries) == sorted(e.entry_type for e in bib.entries)
+
+
+_EDITED_BIB = """@book{gaonkar2001,
+  editor = {Gaonkar, Dilip Parameshwar},
+  title = {Alternative Modernities},
+  publisher = {Duke University Press},
+  year = {2001},
+}
+@proceedings{spire2009,
+  editor = {Crestani, Fabio and Ferragina, Paolo and Sanderson, Mark},
+  title = {String Processing and Information Retrieval},
+  year = {2009},
+}
+@book{westfahl2000,
+  author = {Westfahl, Gary},
+  editor = {Roe, Rob},
+  title = {Space and Beyond},
+  year = {2000},
+}
+"""
+_EDITED_RIS = (
+    "TY  - BOOK\nTI  - Edited Volumes in RIS\nA3  - Meyer, Roland\nA3  - Nestmann, Uwe\n"
+    "PY  - 2017\nER  - \n"
+)
+_EDITED_CSL = [
+    {"id": "x1", "type": "book", "title": "Edited Volumes in CSL",
+     "editor": [{"family": "Lee", "given": "Ann"}], "issued": {"date-parts": [[2019]]}},
+]  # fmt: skip
+#: The ids these records had before editors were told from authors: they must not move.
+_EDITED_IDS = {
+    "Alternative Modernities": "98b7b127cfc8",
+    "String Processing and Information Retrieval": "213de19f7613",
+    "Space and Beyond": "e9d060a240d7",
+    "Edited Volumes in RIS": "70c4936625eb",
+    "Edited Volumes in CSL": "8dc4db2bf1c3",
+}
+_EDITED = {t for t in _EDITED_IDS if t != "Space and Beyond"}
+
+
+def test_books_that_name_only_their_editors_export_them_as_editors(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A book or proceedings volume read with editors and no author (BibTeX ``editor``, RIS
+    ``A3``, CSL ``editor``) was exported with its editors as its authors (``author =``,
+    ``AU``, CSL ``author``, Markdown's ``Authors:``). They stay the paper's people (its id,
+    its search and its list as they were), and every export says they are editors; a book
+    with an author keeps its author, its editor unsaid as before."""
+    files = [tmp_path / "ed.bib", tmp_path / "ed.ris", tmp_path / "ed.json"]
+    files[0].write_text(_EDITED_BIB, encoding="utf-8")
+    files[1].write_text(_EDITED_RIS, encoding="utf-8")
+    files[2].write_text(json.dumps(_EDITED_CSL), encoding="utf-8")
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", *files, env=env))
+    papers = {p["title"]: p for p in listed(home, env)}
+    assert {title: p["id"] for title, p in papers.items()} == _EDITED_IDS
+    assert papers["Alternative Modernities"]["authors"] == ["Dilip Parameshwar Gaonkar"]
+
+    bib = bibtexparser.parse_string(_export(home, "bibtex", tmp_path / "out.bib", env))
+    people = {
+        e.fields_dict["title"].value.strip("{}"): {
+            f: e.fields_dict[f].value for f in ("author", "editor") if f in e.fields_dict
+        }
+        for e in bib.entries
+    }
+    assert people["String Processing and Information Retrieval"] == {
+        "editor": "Fabio Crestani and Paolo Ferragina and Mark Sanderson"
+    }
+    assert people["Edited Volumes in RIS"] == {"editor": "Roland Meyer and Uwe Nestmann"}
+    assert people["Space and Beyond"] == {"author": "Gary Westfahl"}
+    assert all(set(people[t]) == {"editor"} for t in _EDITED)
+
+    ris = _export(home, "ris", tmp_path / "out.ris", env)
+    records = {r.split("TI  - ")[1].split("\n")[0]: r for r in ris.split("ER  -") if "TI  - " in r}
+    assert "ED  - Gaonkar, Dilip Parameshwar" in records["Alternative Modernities"]
+    assert all("AU  -" not in records[t] and "ED  -" in records[t] for t in _EDITED)
+    assert "AU  - Westfahl, Gary" in records["Space and Beyond"]
+
+    csl = {i["title"]: i for i in json.loads(_export(home, "csl-json", tmp_path / "o.json", env))}
+    assert csl["Edited Volumes in CSL"]["editor"] == [{"family": "Lee", "given": "Ann"}]
+    assert all("author" not in csl[t] and csl[t]["editor"] for t in _EDITED)
+    assert "editor" not in csl["Space and Beyond"]
+
+    markdown = _export(home, "markdown", tmp_path / "out.md", env)
+    assert "  - Editors: Dilip Parameshwar Gaonkar\n" in markdown
+    assert "  - Authors: Gary Westfahl\n" in markdown
+
+    # each export read into an empty HOME: the same papers, ids, people, and editors still
+    for name in ("out.bib", "out.ris", "o.json", "out.md"):
+        fresh = tmp_path / f"fresh-{name}"
+        ok(run("--home", fresh, "import", tmp_path / name, env=env))
+        again = {p["title"]: p for p in listed(fresh, env)}
+        assert {t: (p["id"], p["authors"]) for t, p in again.items()} == {
+            t: (p["id"], p["authors"]) for t, p in papers.items()
+        }, name
+        text = _export(fresh, "bibtex", tmp_path / f"again-{name}.bib", env)
+        entries = bibtexparser.parse_string(text).entries
+        edited = {e.fields_dict["title"].value.strip("{}") for e in entries if "editor" in e}
+        assert edited == _EDITED, name
