@@ -19,6 +19,7 @@ from typing import Final
 
 from storage.models import ExtraValue, Paper
 from storage.pdfs.links import pdf_url
+from storage.sources.fields import edited_by
 from storage.sources.venues import Venue, find_venue, find_year
 
 __all__ = [
@@ -305,11 +306,7 @@ def editors_only(paper: Paper) -> bool:
     editors and no author, whose ``edited_by`` names its ``authors`` still (a later record
     of it that names authors makes them its authors again)."""
     named = paper.fact("edited_by")
-    if not named:
-        return False
-    from storage.sources.fields import edited_by
-
-    return named == edited_by(paper.authors)
+    return bool(named) and named == edited_by(paper.authors)
 
 
 def year_of(paper: Paper) -> int | None:
