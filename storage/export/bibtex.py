@@ -31,7 +31,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
-from storage.sources.citation import citation_of
+from storage.sources.citation import citation_of, editors_only
 from storage.sources.links import web_url
 from storage.text.sanitize import printable_block
 
@@ -39,6 +39,11 @@ from storage.text.sanitize import printable_block
 def bib_escape(text: str) -> str:
     """Text safe inside a BibTeX field: one line, ASCII, LaTeX escapes, balanced braces."""
     return tex_ascii(text)
+
+
+def _title_escape(text: str) -> str:
+    """A title as ``bib_escape`` writes it, its asterisks as they are (``tex_ascii``)."""
+    return tex_ascii(text, markdown=False)
 
 
 def _ascii_word(text: str) -> str:
@@ -122,11 +127,12 @@ def _text_fact(paper: Paper, name: str) -> str:
 def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -> str:
     """The entry of one paper, with the user's ``note`` and ``tags`` (see the module)."""
     cited = citation_of(paper)
-    fields = [("title", "{" + bib_escape(paper.display_title) + "}")]
-    if paper.authors:
-        fields.append(("author", " and ".join(_author(a) for a in paper.authors)))
+    fields = [("title", "{" + _title_escape(paper.display_title) + "}")]
+    if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
+        people = "editor" if editors_only(paper) else "author"
+        fields.append((people, " and ".join(_author(a) for a in paper.authors)))
     else:  # what styles sort by when there is no author
-        fields.append(("key", bib_escape(paper.display_title[:40])))
+        fields.append(("key", _title_escape(paper.display_title[:40])))
     if cited.journal:
         fields.append(("journal", bib_escape(cited.journal)))
     if cited.booktitle:

@@ -26,7 +26,7 @@ from storage.export.selection import keywords_and_tags, users_own, written_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
-from storage.sources.citation import CSL_TYPES, Citation, citation_of
+from storage.sources.citation import CSL_TYPES, Citation, citation_of, editors_only
 from storage.sources.links import web_url
 
 
@@ -73,8 +73,9 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
     if cited.kind == "misc" and cited.arxiv:
         kind = "article"  # what Zotero calls a preprint
     item: dict[str, Any] = {"id": key, "type": kind, "title": written_text(paper.title, title=True)}
-    if paper.authors:
-        item["author"] = [csl_name(a) for a in paper.authors]
+    if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
+        people = "editor" if editors_only(paper) else "author"
+        item[people] = [csl_name(a) for a in paper.authors]
     if cited.container:
         item["container-title"] = cited.container
     if issued := _issued(cited):

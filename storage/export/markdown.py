@@ -22,6 +22,7 @@ from storage.export.selection import groups, heading_of, lists_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.pdfs.links import pdf_url
+from storage.sources.citation import editors_only
 from storage.sources.markdown import TITLE_DERIVED_MARK
 from storage.text.markdown_html import html_literal
 from storage.text.sanitize import printable, printable_block
@@ -140,8 +141,9 @@ def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -
         head += f" {TITLE_DERIVED_MARK}"
     head += f" <!-- lists: {safe} -->"
     lines = [head]
-    if paper.authors:
-        lines.append(f"  - Authors: {', '.join(md_escape(a) for a in paper.authors)}")
+    if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
+        people = "Editors" if editors_only(paper) else "Authors"
+        lines.append(f"  - {people}: {', '.join(md_escape(a) for a in paper.authors)}")
     if paper.github:
         links = ", ".join(f"[{md_escape(_repo_label(u))}]({md_url(u)})" for u in paper.github)
         lines.append(f"  - Code: {links}")

@@ -25,7 +25,7 @@ from storage.export.selection import keywords_and_tags, lists_text, users_own, w
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
-from storage.sources.citation import RIS_TYPES, citation_of
+from storage.sources.citation import RIS_TYPES, citation_of, editors_only
 from storage.sources.links import web_url
 from storage.sources.ris import TITLE_DERIVED, USERS_NOTE, USERS_TAGS
 from storage.text.sanitize import file_block, file_line
@@ -72,7 +72,8 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     cited = citation_of(paper)
     kind = RIS_TYPES.get(cited.kind, "GEN")
     lines = [_line("TY", kind), _line("TI", written_text(paper.title, title=True))]
-    lines += [_line("AU", name) for name in map(ris_name, paper.authors) if name]
+    people = "ED" if editors_only(paper) else "AU"  # a volume that names only its editors
+    lines += [_line(people, name) for name in map(ris_name, paper.authors) if name]
     if cited.journal:
         lines.append(_line("JO", cited.journal))
     elif cited.booktitle or cited.published:

@@ -212,9 +212,13 @@ def _char(ch: str) -> str:
     return unihex(ch)
 
 
-def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
+def tex_ascii(text: str, *, paragraphs: bool = False, markdown: bool = True) -> str:
     """``text`` on one line as pure ASCII LaTeX with balanced braces (see the module); with
-    ``paragraphs``, its paragraphs kept apart by a blank line (an abstract's).
+    ``paragraphs``, its paragraphs kept apart by a blank line (an abstract's). Its asterisks
+    are written ``\\textasteriskcentered{}`` where a reader of Markdown (ours, of an abstract)
+    would take two of them for emphasis; without ``markdown`` (a title, which no reader of
+    ours reads as Markdown: ``Paper.display_title``) they stay ``*``, as LaTeX and every
+    BibTeX reader take them.
 
     One regular expression finds what is not written as it is (``_WRITTEN_OTHERWISE``: an
     abstract holds a few such characters among a thousand), rather than a Python loop over
@@ -226,7 +230,8 @@ def tex_ascii(text: str, *, paragraphs: bool = False) -> str:
         return "\n\n".join(p for p in parts if p)
     plain = " ".join(unicodedata.normalize("NFC", text).split())
     written = _WRITTEN_OTHERWISE.sub(_Escapes().escaped, plain)
-    if written.count("*") > 1:  # perhaps Markdown's emphasis to a reader (`*0*` read as `0`)
+    # perhaps Markdown's emphasis to a reader (`*0*` read as `0`)
+    if markdown and written.count("*") > 1:
         from storage.text.latex import to_unicode
 
         guarded = written.replace("*", r"\textasteriskcentered{}")

@@ -136,7 +136,10 @@ def _placed(
     for result in sources:
         before = done
         positions: dict[str, int] = {}  # within the file, by list; the file's place is added
+        short: list[int] = []  # the records whose abstract was too short to keep
         for record in result.records:
+            if record.short_abstract:
+                short.append(record.number)
             if progress is not None and done % 200 == 199:
                 progress(done + 1, total)
             done += 1
@@ -153,7 +156,22 @@ def _placed(
         report.errors.extend(result.errors)  # a stream's, once it is read
         report.unlisted += result.unlisted
         report.warnings.extend(result.warnings)
+        if short:
+            report.warnings.append(_short_abstracts(result.source, short))
         report.containers += result.containers
         report.read += done - before + len(result.errors) + result.unlisted + result.containers
     if progress is not None:
         progress(done, done)  # every record read (a file's lines, counted ahead, may be more)
+
+
+def _short_abstracts(source: str, numbers: list[int]) -> str:
+    """The report's line for the records of ``source`` whose abstract was too short to keep."""
+    from storage.text.words import count
+
+    known = [n for n in numbers if n > 0]
+    shown = ", ".join(f"{n:,}" for n in known[:5]) + (", …" if len(known) > 5 else "")
+    where = f" (record{'s' if len(known) > 1 else ''} {shown})" if known else ""
+    return (
+        f"{source}: {count(len(numbers), 'abstract')} of fewer than 20 letters or digits left"
+        f" out as too short to be abstracts{where}: the papers are kept, known by their titles"
+    )

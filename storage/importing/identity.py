@@ -39,6 +39,7 @@ __all__ = [
     "id_of_title",
     "id_with_title",
     "is_placeholder",
+    "says_no_abstract",
     "is_placeholder_title",
     "id_of_placeholder",
     "text_key",
@@ -154,6 +155,15 @@ def is_placeholder(abstract: str) -> bool:
         return False
     if sum(ch.isalnum() for ch in text) < MIN_ABSTRACT_ALNUM:
         return True
+    return says_no_abstract(text)
+
+
+def says_no_abstract(text: str) -> bool:
+    """True for a short text whose words say there is no abstract ("No abstract available",
+    "N/A", "TBD"), whatever its length: not a short text that is something else (a stray
+    "Keynote talk."), which ``is_placeholder`` takes for none too, for its length alone."""
+    if len(text) > 2 * _PLACEHOLDER_MAX_CHARS:
+        return False
     words = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()))
     return _PLACEHOLDER.search(words) is not None
 

@@ -415,6 +415,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         # a book or proceedings volume that names only its editors is cited by them (as
         # BibTeX's styles and CSL do): they are its people, never added to its authors
         "authors": list(authors_of(_first(fields, ("author", "editor")))),
+        "edited_by": not _first(fields, ("author",)),  # (then they are its editors)
         "venue": _readable(venue),
         "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's

@@ -19,6 +19,7 @@ from typing import Final
 
 from storage.models import ExtraValue, Paper
 from storage.pdfs.links import pdf_url
+from storage.sources.fields import edited_by
 from storage.sources.venues import Venue, find_venue, find_year
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "canonical_extra",
     "citation_of",
     "doi_of",
+    "editors_only",
     "entry_type",
     "year_of",
 ]
@@ -297,6 +299,14 @@ def citation_of(paper: Paper) -> Citation:
         doi=doi_of(_text(paper, "doi")),
         venue=venue,
     )
+
+
+def editors_only(paper: Paper) -> bool:
+    """Whether ``paper``'s people are its editors: a book or proceedings volume read with
+    editors and no author, whose ``edited_by`` names its ``authors`` still (a later record
+    of it that names authors makes them its authors again)."""
+    named = paper.fact("edited_by")
+    return bool(named) and named == edited_by(paper.authors)
 
 
 def year_of(paper: Paper) -> int | None:

@@ -182,9 +182,9 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     ours = "lists" in custom  # our own export
     # a book or proceedings volume that names only its editors is cited by them (as CSL
     # styles substitute them): they are its people, never added to its authors
-    fields["authors"] = _names(item.get("author"), ours=ours) or _names(
-        item.get("editor"), ours=ours
-    )
+    authors = _names(item.get("author"), ours=ours)
+    fields["authors"] = authors or _names(item.get("editor"), ours=ours)
+    fields["edited_by"] = not authors  # (its people, when any, are its editors)
     # a conference paper without proceedings names its conference: ``event-title``, or
     # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""

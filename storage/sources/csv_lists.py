@@ -185,6 +185,7 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["author"] = _last_first(fields["author"].split(";"))
     elif "item_type" in fields and fields.get("editor", "").strip():  # a book of its editors'
         fields["author"] = _last_first(fields["editor"].split(";"))
+        fields["edited_by"] = True
     if ("item_type" in fields or "eid" in fields) and "<" in fields.get("title", ""):
         fields["title"] = plain_title(fields["title"])  # Zotero's rich text, Scopus's ``<inf>``
     if "item_type" in fields:

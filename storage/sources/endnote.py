@@ -121,6 +121,7 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     secondary, tertiary = fields.pop("secondary", []), fields.pop("tertiary", [])
     if not fields.get("authors"):
         fields["authors"] = editors_of(kind, secondary, tertiary)
+        fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     fields["entry_type"] = entry
     # ``%D`` the year (``2024``, ``c2024``, ``2024/05/07``), ``%8`` a date as typed (``May 7,

@@ -289,6 +289,7 @@ def _fields(
         secondary = _people(values, "contributors/secondary-authors/author")
         tertiary = _people(values, "contributors/tertiary-authors/author")
         fields["authors"] = editors_of(kind, secondary, tertiary)
+        fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
     fields["entry_type"] = entry
     stated, date = first_text(values, "dates/year"), first_text(values, "dates/pub-dates/date")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -24,6 +24,7 @@ __all__ = [
     "BadField",
     "ExtraField",
     "decision_of",
+    "edited_by",
     "extra_fields",
     "extra_value",
     "lists_of",
@@ -189,6 +190,10 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # a reference manager's copy of the PDF, an absolute path (``storage.sources.attachments``);
     # last, so that the columns of a CSV export written before it keep their places
     ExtraField("file", "Attachment", ("file",), str, verbatim=_MAX_TEXT),
+    # the people of a book or proceedings volume that names only its editors, who are its
+    # ``authors`` as its readers cite it (its id and search unchanged): ``edited_by`` names
+    # them, so that the exports call them editors (``storage.sources.citation.editors_only``)
+    ExtraField("edited_by", "Edited by", (), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
@@ -296,6 +301,11 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
         if month is not None:
             found["month"] = month
     return tuple((f.name, found[f.name]) for f in EXTRA_FIELDS if f.name in found)
+
+
+def edited_by(authors: Sequence[str]) -> ExtraValue | None:
+    """The ``edited_by`` fact of a paper whose people ``authors`` are its editors."""
+    return extra_value(_BY_NAME["edited_by"], "; ".join(authors)) if authors else None
 
 
 def merge_extra(

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -397,6 +397,50 @@ def _s2_venue(flat: dict[str, Any]) -> None:
         name = None if _is_arxiv(flat["journal"]) else flat["journal"]
     if isinstance(name, str) and name.strip():
         flat["venue"] = name
+    if isinstance(journal, Mapping) and not flat.get("entry_type"):
+        _s2_book(flat, journal, linked)
+
+
+#: Semantic Scholar's ``publicationTypes`` that say a paper is no part of a book.
+_S2_NOT_IN_BOOKS: Final = frozenset({"JournalArticle", "Conference", "Review"})
+#: A DOI made of a book's ISBN (Springer's chapters: ``10.1007/978-1-4842-6258-0_10``).
+_BOOK_DOI: Final = re.compile(r"^10\.\d{4,9}/97[89]-?\d")
+
+
+def _s2_book(flat: dict[str, Any], journal: Mapping[str, Any], linked: Any) -> None:
+    """A chapter, to which Semantic Scholar gives its book's title as its ``journal``
+    (``{"name": "Raku Recipes"}``), cited in that book: ``incollection``, the title its
+    ``booktitle``, no journal. A chapter is one typed ``BookSection``; or typed ``Book`` (as
+    ACM Books' chapters are), unless that journal is its own title (a ``book``, then); or
+    untyped, with no linked venue and a journal of a name alone, its DOI a book's ISBN."""
+    named = flat.get("journal")
+    if not isinstance(named, str) or not named.strip():
+        return
+    given = flat.get("publicationtypes")
+    types = {t for t in given if isinstance(t, str)} if isinstance(given, list) else set()
+    if "BookSection" in types:
+        chapter = True
+    elif "Book" in types and not types & _S2_NOT_IN_BOOKS:
+        chapter = _words(named) != _words(flat.get("title"))
+        if not chapter:  # the book itself: its title is no venue
+            flat.update(entry_type="book", journal=None, venue=None)
+            return
+    else:
+        doi = flat.get("doi")
+        chapter = (
+            not types
+            and not isinstance(linked, Mapping)
+            and not any(journal.get(part) for part in ("volume", "pages"))
+            and isinstance(doi, str)
+            and _BOOK_DOI.match(doi.strip()) is not None
+        )
+    if chapter:
+        flat.update(entry_type="incollection", booktitle=named, journal=None)
+
+
+def _words(text: Any) -> str:
+    """A title's letters and digits, case folded: how two titles are told the same."""
+    return "".join(ch for ch in str(text).casefold() if ch.isalnum()) if text else ""
 
 
 def _is_arxiv(name: str | None) -> bool:

@@ -117,8 +117,9 @@ class _Entry:
             self.abstract.append(line[4:])
         elif line.rstrip() == "  Note:":
             self.note = []
-        elif line.startswith("  - Authors: "):
+        elif line.startswith(("  - Authors: ", "  - Editors: ")):  # (both 13 characters)
             self.fields["authors"] = _split(line[13:])
+            self.fields["edited_by"] = line.startswith("  - Editors: ")
         elif line.startswith("  - Code: "):
             self.fields["code"] = [_url(m["url"]) for m in _LINK.finditer(line)]
         elif line.startswith("  - Tags: "):

@@ -19,7 +19,7 @@ from typing import Any
 
 from storage.caps import MAX_ABSTRACT_CHARS, MAX_TITLE_CHARS, note_problem, tags_problem
 from storage.errors import SourceError
-from storage.importing.identity import is_placeholder, is_placeholder_title
+from storage.importing.identity import is_placeholder, is_placeholder_title, says_no_abstract
 from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.attachments import FILE_FIELDS, attachment
 from storage.sources.authors import names_of
@@ -27,8 +27,10 @@ from storage.sources.citation import doi_of
 from storage.sources.fields import (
     BadField,
     decision_of,
+    edited_by,
     extra_fields,
     lists_of,
+    merge_extra,
     triage_status,
     year_in,
     year_text,
@@ -114,6 +116,9 @@ class SourceRecord:
     #: Its code links are all in ``github`` (our own exports): none are looked for in the
     #: abstract, whose display form may join a link to the text after it.
     links_given: bool = False
+    #: Its abstract was left out as too short to be one (fewer than 20 letters or digits, a
+    #: stray field), not saying there is none as a placeholder does: the report says so.
+    short_abstract: bool = False
 
 
 @dataclass(slots=True)
@@ -346,7 +351,11 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
         if not title:
             problem = abstract_problem(abstract) or "is a placeholder"
             return None, f"the abstract {problem}, and there is no title"
+        short = bool(abstract_problem(abstract)) and _alnum_count(abstract) > 0
+        short_abstract = short and not says_no_abstract(abstract)
         abstract = ""
+    else:
+        short_abstract = False
     if title and is_placeholder_title(title):
         if abstract:  # "Untitled": a title is derived from the abstract
             title = ""
@@ -372,21 +381,27 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     word = _status_word(venue)
     if word == "Submitted" and isinstance(venueid, str) and venueid.strip() and not decided:
         word = ""  # a venue left "Submitted to …" after the decision its venueid says
+    authors = names_of(_people(field_value(item, "authors")))
+    extra = extra_fields(item)
+    edited = edited_by(authors) if item.get("edited_by") is True else None
+    if edited:  # a reader's word: its people are its editors
+        extra = merge_extra(extra, (("edited_by", edited),))
     return (
         SourceRecord(
             abstract=abstract,
             title=title[:MAX_TITLE_CHARS],
-            authors=names_of(_people(field_value(item, "authors"))),
+            authors=authors,
             url=_url(item),
             github=tuple(dict.fromkeys(github)),
             venue_status=venue_status(stated) if stated else decided or word,
             keywords=_keywords(field_value(item, "keywords")),
             venue=venue,
-            extra=extra_fields(item),
+            extra=extra,
             lists=lists_of(item),
             decision=decision,
             number=number,
             links_given=item.get("links_given") is True,
+            short_abstract=short_abstract,
         ),
         "",
     )

@@ -197,6 +197,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     if not fields.get("authors"):  # a book or a proceedings volume that names its editors
         roles = _EDITORS.get(kind.strip().upper(), ("ED",))
         fields["authors"] = next((people[tag] for tag in roles if people[tag]), [])
+        fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
     fields["entry_type"] = entry
     typed = (fields.get("year", ""), fields.pop("date", ""))

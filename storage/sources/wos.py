@@ -89,6 +89,7 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
         # a record that names no author: its group's name (``CA``), or its book's editors
         # (``BE``: a volume that names only its editors)
         "authors": [last_first(a) for a in next(_people(tags), []) if a.strip()],
+        "edited_by": not any(n.strip() for t in ("AF", "AU", "CA") for n in tags.get(t, [])),
         "year": year,
         "month": str(_MONTHS[month]) if month in _MONTHS else "",
         "entry_type": entry,

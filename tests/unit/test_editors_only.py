@@ -21,6 +21,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from storage.sources.citation import editors_only
 from storage.sources.records import SourceRecord
 from storage.sources.registry import read_source
 
@@ -142,6 +145,7 @@ def test_a_zotero_csv_book_is_its_editors(tmp_path: Path) -> None:
     path.write_text(f"{columns}\n{cells}\n", encoding="utf-8")
     (record,) = read_source(path).records
     assert record.authors == CRESTANI
+    assert dict(record.extra)["edited_by"] == "; ".join(CRESTANI)  # exported as editors
 
 
 def test_a_zotero_api_book_is_its_editors_not_its_translator(tmp_path: Path) -> None:
@@ -197,3 +201,38 @@ def test_a_papers_editors_never_reach_its_authors_nor_its_exports(tmp_path: Path
     for fmt in ("bibtex", "ris", "csl-json"):
         text = export([paper], TriageState(), fmt)
         assert "Editorson" not in text and "Other" not in text, fmt
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "editors_only.bib", "editors_only.json", "editors_only.ris", "editors_only.enw",
+        "editors_only.xml", "wos_book_editors.txt",
+    ],
+)  # fmt: skip
+def test_every_reader_says_when_its_people_are_its_editors(name: str) -> None:
+    """The records whose people are their editors name them in ``edited_by`` (what the
+    exports write as editors: ``storage.sources.citation.editors_only``), the others not;
+    the people themselves as the tests above give them."""
+    from storage.sources.fields import edited_by
+    from storage.sources.papers import build_paper
+
+    result = read_source(FOLDER / name)
+    for record in result.records:
+        paper = build_paper(record, "l", 0)
+        edited = dict(record.extra).get("edited_by")
+        assert edited in (None, edited_by(record.authors)), record.title
+        assert editors_only(paper) == (edited is not None), record.title
+    edited_titles = {r.title[:12] for r in result.records if editors_only(build_paper(r, "l", 0))}
+    assert edited_titles == _EDITED_TITLES[name]
+
+
+_SPIRE, _CONCUR, _SPACE = "String Proce", "28th Interna", "Space and Be"
+_EDITED_TITLES = {
+    "editors_only.bib": {_SPIRE, "Alternative ", _SPACE},
+    "editors_only.json": {"Alternative "},
+    "editors_only.ris": {_SPIRE, _CONCUR, _SPACE},
+    "editors_only.enw": {_SPACE, _SPIRE, _CONCUR},
+    "editors_only.xml": {_SPIRE, _CONCUR},
+    "wos_book_editors.txt": {"Nucleic Acid"},
+}

@@ -28,6 +28,7 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from storage.models import Paper, Status
+from storage.sources.citation import editors_only
 from storage.text.words import count
 from tui.commands import bindings
 from tui.text import NAME_CELLS, cut_cells, highlighted, printable, rounded
@@ -379,6 +380,9 @@ def paper_text(
     if paper.authors:
         text.append("\n")
         text.append_text(highlighted(", ".join(paper.authors), words, match))
+        if editors_only(paper):  # a volume that names only its editors, as its exports say
+            edited = " (eds.)" if len(paper.authors) > 1 else " (ed.)"
+            text.append(edited, style=style("muted"))
     if facts := paper_facts(paper):
         text.append("\n")
         text.append(printable(facts), style=style("muted"))
