@@ -3,6 +3,7 @@ from the queue, the pane's PDF state, p and P against a real local server, pdf: 
 
 from __future__ import annotations
 
+import json
 import stat
 import sys
 import time
@@ -476,6 +477,39 @@ async def test_p_on_an_attachment_not_here_says_so_and_opens_nothing_local(
         assert "\x1b" not in said and "gone" in said
         await wait_for(pilot, lambda: any("No PDF known" in m for m in messages(app)))
         assert not screen.pdfs.has_copy(paper.id)
+
+
+async def test_p_whose_opening_fails_says_so_in_a_line_and_the_app_stays_up(
+    home: Path, tmp_path: Path
+) -> None:
+    """The attachment's worker ran with Textual's default ``exit_on_error``: a paper whose
+    attachment is not here and whose list's ``pdf`` field no URL parser takes (``//[bad``:
+    ``urljoin`` raises ValueError) closed the whole app with a traceback on ``p``."""
+    listed = tmp_path / "hostile.jsonl"
+    record = {
+        "title": "Sparse attention",
+        "abstract": "We study sparse attention over long documents and show that it scales.",
+        "url": "https://openreview.net/forum?id=abc",
+        "pdf": "//[bad/x.pdf",
+        "file": f"{tmp_path}/gone.pdf",
+    }
+    listed.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    library = Library(home)
+    library.import_files([listed])
+    (paper,) = library.papers()
+    library.set_status(paper.id, "starred")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "p")
+        await wait_for(pilot, lambda: any("PDF is not opened" in m for m in messages(app)))
+        said = next(m for m in messages(app) if "PDF is not opened" in m)
+        assert "\n" not in said and "Invalid IPv6 URL" in said
+        assert app.is_running
+        await pilot.press("r")  # the app takes decisions still, and writes them
+        await settled(pilot)
+        assert Library(home).status(paper.id) == Status.READ
+    assert app.return_code in (0, None)
 
 
 async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:
