@@ -28,7 +28,11 @@ def pdf_url(paper: Paper) -> str:
     given = paper.fact("pdf")
     if isinstance(given, str) and given.strip():
         given = given.strip().replace(" ", "%20")  # a file name with spaces, as lists write it
-        found = web_url(urljoin(paper.url, given) if paper.url else given)
+        try:
+            joined = urljoin(paper.url, given) if paper.url else given
+        except ValueError:  # a malformed IPv6 host ("//[bad"): no address (web_url's rule)
+            joined = ""
+        found = web_url(joined)
         if found:
             return found
     found = page_pdf_url(paper.url)

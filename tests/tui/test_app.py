@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual import events
 from textual.binding import Binding
-from textual.command import CommandPalette
+from textual.command import Command, CommandList, CommandPalette
 from textual.widgets import Input
 
 from storage import Library, Status
@@ -27,12 +27,23 @@ from tests.tui.helpers import (
 from tests.tui.test_dialog_sizes import footer
 from tui.app import PapersApp
 from tui.paths import typed_path
+from tui.screens.dialogs import BulkDecision
 from tui.screens.help import HelpScreen
+from tui.screens.stats import StatsScreen
 from tui.stray_keys import GAP_S
 from tui.widgets.paper_pane import PaperPane
 from tui.widgets.styles import component_style
 
 SIZE = (120, 36)
+
+
+def palette_choice(app: PapersApp) -> str:
+    """The command the palette's Enter runs now: its highlighted one ("" for none yet)."""
+    commands = app.screen.query_one(CommandList)
+    if commands.highlighted is None:
+        return ""
+    option = commands.get_option_at_index(commands.highlighted)
+    return str(option.hit.text) if isinstance(option, Command) else ""
 
 
 async def test_first_run_imports_the_sample_and_says_how_to_import(home: Path) -> None:
@@ -197,14 +208,16 @@ async def test_search_words_are_highlighted_in_the_detail(seeded_home: Path) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await pilot.press("slash", *"curvature")
+        pane = app.main_screen.query_one(PaperPane)
+
+        def marked() -> list[str]:
+            shown, match = pane.text, component_style(pane, "paper-pane--match")
+            return [shown.plain[s.start : s.end].lower() for s in shown.spans if s.style == match]
+
         await wait_for(
             pilot, lambda: screen.view.found is not None and plist(app).current is not None
         )
-        await pilot.pause(0.05)
-        pane = app.main_screen.query_one(PaperPane)
-        shown, match = pane.text, component_style(pane, "paper-pane--match")
-        marked = [shown.plain[s.start : s.end].lower() for s in shown.spans if s.style == match]
-        assert "curvature" in marked
+        await wait_for(pilot, lambda: "curvature" in marked())
 
 
 async def test_copy_one_link_and_all_links(seeded_home: Path, clipboard: FakeClipboard) -> None:
@@ -292,11 +305,11 @@ async def test_esc_on_a_changed_note_asks_for_a_second_esc(seeded_home: Path) ->
         await wait_for(pilot, lambda: app.screen is screen)
         first = app.papers[0].id
         assert app.session.state.notes == {first: "ten minutes of thought"}
-        await pilot.pause(GAP_S)
+        await pilot.pause(GAP_S)  # (an n typed at once would be held back)
         await opened(pilot, "n", NoteEditor)
         await pilot.press("escape")  # unchanged: closed at once
         await wait_for(pilot, lambda: app.screen is screen)
-        await pilot.pause(GAP_S)
+        await pilot.pause(GAP_S)  # (likewise)
         await opened(pilot, "n", NoteEditor)
         await pilot.press(*" and more", "escape", "escape")  # twice: thrown away
         await wait_for(pilot, lambda: app.screen is screen)
@@ -339,7 +352,7 @@ async def test_paper_text_is_data_not_markup(home: Path, tmp_path: Path) -> None
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "Evil" in plist(app).render_line(0).text)
         row = plist(app).render_line(0).text
         # markup shows as typed; an escape code cannot reach the terminal (its text stays visible)
         assert "[red]Evil[/red] ␛[31mtitle" in row and "\x1b" not in row
@@ -365,7 +378,7 @@ async def test_a_titles_underscores_and_asterisks_show_everywhere(
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: titles[-1] in plist(app).render_line(2).text)
         for y, title in enumerate(titles):
             assert title in plist(app).render_line(y).text
         pane = app.main_screen.query_one(PaperPane)
@@ -385,8 +398,7 @@ async def test_narrow_terminals_stack_and_do_not_crash(
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
         await pilot.press("j", "s", "slash", *"graph", "escape", "question_mark")
-        await pilot.pause(0.1)
-        assert app.main_screen.has_class("-narrow")
+        await wait_for(pilot, lambda: app.main_screen.has_class("-narrow"))
         await pilot.press("escape", "2", "5", "G")
         assert app.is_running
 
@@ -410,8 +422,10 @@ async def test_help_and_palette(seeded_home: Path) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
-        await pilot.press("ctrl+p", *"star paper")
-        await pilot.pause(0.3)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"star paper")
+        await wait_for(pilot, lambda: palette_choice(app) == "Triage: Star")
         await pilot.press("enter")
         await settled(pilot)
         assert list(app.session.state.statuses.values()) == [Status.STARRED]
@@ -464,8 +478,8 @@ async def test_bulk_decision_is_one_undo_step(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.press("space", "space", "space", "D")
-        await pilot.pause(0.1)
+        await pilot.press("space", "space", "space")
+        await opened(pilot, "D", BulkDecision)
         await pilot.press("x")
         await settled(pilot)
         assert list(app.session.state.statuses.values()) == [Status.SKIPPED] * 3
@@ -485,8 +499,7 @@ async def test_after_a_bulk_decision_the_cursor_stays_on_its_paper(seeded_home: 
         await settled(pilot)
         here = plist(app).current
         assert here is not None and here.id not in app.session.state.statuses
-        await pilot.press("D")
-        await pilot.pause(0.1)
+        await opened(pilot, "D", BulkDecision)
         await pilot.press("x")
         await settled(pilot)
         assert len(app.session.state.statuses) == 2
@@ -532,9 +545,7 @@ async def test_stats_similar_and_suggested_order(seeded_home: Path) -> None:
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.press("S")
-        await pilot.pause(0.1)
-        assert type(app.screen).__name__ == "StatsScreen"
+        await opened(pilot, "S", StatsScreen)
         await pilot.press("escape", "m")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SimilarScreen")
         await pilot.press("escape", "s", "ctrl+o")
@@ -584,7 +595,7 @@ async def test_typing_fast_after_slash_goes_to_the_search_box(seeded_home: Path)
         assert isinstance(app.focused, Input)
         for char in "\x1bss":  # Esc, then two stars, in one burst: the rest of a word, held
             burst(app, "escape" if char == "\x1b" else char, char)
-        await pilot.pause(GAP_S + 0.1)
+        await pilot.pause(GAP_S + 0.1)  # proves the stars held back never run
         assert app.session.state.statuses == {}
         for char in "ss":  # once the typing has stopped: two stars
             burst(app, char, char)
@@ -615,7 +626,7 @@ async def test_a_file_damaged_while_the_app_runs_is_reported_once(seeded_home: P
         await pilot.pause(2.5)  # two more polls: no new message for the same damage
         assert sum("damaged" in n.message for n in app._notifications) == 1
         await pilot.press("S")  # stats cannot be read: said, not crashed
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: any(n.title == "Stats" for n in app._notifications))
         assert app.is_running and isinstance(app.screen, type(app.main_screen))
         assert (seeded_home / "triage.json").read_bytes() == b'{"decisions": {'
 

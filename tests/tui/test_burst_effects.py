@@ -9,6 +9,7 @@ that what the keys after the first did is what they would have done typed one by
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 from textual import events
@@ -17,6 +18,7 @@ from textual.app import App
 from storage import Library, Status
 from storage.files.saved_searches import SavedSearches
 from tests.tui.helpers import make_app, messages, ready, settled, wait_for
+from tui.app import PapersApp
 from tui.keys import character_key
 from tui.screens.main import MainScreen
 
@@ -48,6 +50,11 @@ def listed(screen: MainScreen) -> list[str]:
     """The ids of the papers the list shows, in its order."""
     plist = screen.paper_list
     return [plist.papers[row].id for row in plist.rows]
+
+
+def keys_taken(app: App[object]) -> bool:
+    """No key of the burst is held back any more (``tui.key_gate``), none settles."""
+    return not cast(PapersApp, app).key_gate.busy
 
 
 def current(screen: MainScreen) -> str | None:
@@ -86,7 +93,8 @@ async def test_moves_typed_after_a_queue_sort_move_in_the_sorted_queue(seeded_ho
         burst(app, "Q", "down", "down", "down", "enter", "j")
         await wait_for(pilot, lambda: any(m.startswith("Queue sorted") for m in messages(app)))
         await settled(pilot)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: keys_taken(app) and screen.paper_list.cursor == 1)
+        await pilot.pause(0.2)  # nothing arriving late moves it back
         assert listed(screen) != before
         assert isinstance(app.screen, MainScreen)
         assert screen.paper_list.cursor == 1
@@ -108,7 +116,8 @@ async def test_moves_typed_after_a_tag_or_a_note_move_on(
         await wait_for(
             pilot, lambda: getattr(Library(seeded_home).triage(), kept).get(ids[0]) == value
         )
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: keys_taken(app) and current(screen) == ids[1])
+        await pilot.pause(0.2)  # nothing arriving late moves it back
         assert isinstance(app.screen, MainScreen)
         assert current(screen) == ids[1]
 
@@ -124,7 +133,7 @@ async def test_moves_typed_after_a_dialog_closed_by_esc_move_in_the_list(
         burst(app, key, "escape", "j")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         await wait_for(pilot, lambda: current(screen) == ids[1])
-        await pilot.pause(0.2)
+        await pilot.pause(0.2)  # nothing arriving late moves it back
         assert isinstance(app.screen, MainScreen)
         assert current(screen) == ids[1]
 
@@ -137,7 +146,8 @@ async def test_moves_typed_after_a_removal_move_on(seeded_home: Path) -> None:
         burst(app, "delete", "y", "j")
         await wait_for(pilot, lambda: ids[0] not in {p.id for p in Library(seeded_home).papers()})
         await settled(pilot)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: keys_taken(app) and current(screen) == ids[2])
+        await pilot.pause(0.2)  # nothing arriving late moves it back
         assert current(screen) == ids[2]
 
 
@@ -147,7 +157,8 @@ async def test_moves_typed_after_a_tab_key_move_in_that_tab(seeded_home: Path) -
         screen = await ready(pilot)
         burst(app, "5jjk")
         await wait_for(pilot, lambda: screen.view.tab == "all")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: keys_taken(app) and screen.paper_list.cursor == 1)
+        await pilot.pause(0.2)  # nothing arriving late moves it back
         assert screen.paper_list.cursor == 1
 
 
@@ -164,7 +175,8 @@ async def test_moves_typed_after_a_saved_searchs_tab_key_move_in_its_papers(
         await wait_for(
             pilot, lambda: screen.view.tab != "inbox" and len(screen.paper_list.rows) > 2
         )
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: keys_taken(app) and screen.paper_list.cursor == 1)
+        await pilot.pause(0.3)  # nothing arriving late moves it back
         assert screen.paper_list.cursor == 1
 
 
@@ -179,7 +191,8 @@ async def test_moves_typed_after_saving_a_search_move_in_its_tab(seeded_home: Pa
         burst(app, "ctrl+s", "mine", "enter", "6j")
         await wait_for(pilot, lambda: screen.view.saved_tab() is not None)
         await wait_for(pilot, lambda: len(screen.paper_list.rows) > 2)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: keys_taken(app) and screen.paper_list.cursor == 1)
+        await pilot.pause(0.3)  # nothing arriving late moves it back
         tab = screen.view.saved_tab()
         assert tab is not None and tab.search.name == "mine"
         assert screen.paper_list.cursor == 1
@@ -193,7 +206,8 @@ async def test_letters_typed_after_ctrl_l_are_the_next_search(seeded_home: Path)
         await wait_for(pilot, lambda: app.focused is screen.paper_list and screen.view.found)
         burst(app, "ctrl+l", "diffusion")
         await wait_for(pilot, lambda: screen.view.query == "diffusion")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: keys_taken(app) and screen.search_box.value == "diffusion")
+        await pilot.pause(0.3)  # nothing arriving late changes it
         assert screen.search_box.value == "diffusion"
         assert screen.view.query == "diffusion"
 
@@ -208,7 +222,8 @@ async def test_moves_typed_after_an_export_move_in_the_list(
         burst(app, "e", "enter", "j")
         await wait_for(pilot, (tmp_path / "papers-inbox.md").exists)
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: keys_taken(app) and screen.paper_list.cursor == 1)
+        await pilot.pause(0.3)  # nothing arriving late moves it back
         assert screen.paper_list.cursor == 1
 
 

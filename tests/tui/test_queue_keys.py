@@ -3,6 +3,7 @@ from the queue, the pane's PDF state, p and P against a real local server, pdf: 
 
 from __future__ import annotations
 
+import json
 import stat
 import sys
 import time
@@ -476,6 +477,61 @@ async def test_p_on_an_attachment_not_here_says_so_and_opens_nothing_local(
         assert "\x1b" not in said and "gone" in said
         await wait_for(pilot, lambda: any("No PDF known" in m for m in messages(app)))
         assert not screen.pdfs.has_copy(paper.id)
+
+
+def starred_with_a_bad_pdf_field(home: Path, tmp_path: Path, attachment: str = "") -> Paper:
+    """A starred paper whose list's ``pdf`` field no URL parser takes (``//[bad``: ``urljoin``
+    raises ValueError), with an attachment at ``attachment`` (none for "")."""
+    record = {
+        "title": "Sparse attention",
+        "abstract": "We study sparse attention over long documents and show that it scales.",
+        "url": "http://127.0.0.1:9/forum?id=abc",
+        "pdf": "//[bad/x.pdf",
+    }
+    if attachment:
+        record["file"] = attachment
+    listed = tmp_path / "hostile.jsonl"
+    listed.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    library = Library(home)
+    library.import_files([listed])
+    (paper,) = library.papers()
+    library.set_status(paper.id, "starred")
+    return paper
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script as the browser")
+async def test_p_on_an_attachment_not_here_with_a_bad_pdf_field_keeps_the_app_up(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attachment's worker ran with Textual's default ``exit_on_error``, and the ``pdf``
+    field made ``pdf_url`` raise in it: ``p`` closed the whole app with a traceback. The
+    attachment is said missing, the page's PDF opened, the app takes decisions on."""
+    opened = fake_browser(tmp_path, monkeypatch)
+    paper = starred_with_a_bad_pdf_field(home, tmp_path, f"{tmp_path}/gone.pdf")
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "p")
+        await wait_for(pilot, lambda: any("attachment is not here" in m for m in messages(app)))
+        page_pdf = "http://127.0.0.1:9/pdf?id=abc"
+        await wait_for(pilot, lambda: opened.is_file() and page_pdf in opened.read_text())
+        assert app.is_running
+        await pilot.press("r")  # the app takes decisions still, and writes them
+        await settled(pilot)
+        assert Library(home).status(paper.id) == Status.READ
+    assert app.return_code in (0, None)
+
+
+async def test_a_bad_pdf_field_shows_the_pages_pdf_in_the_pane(home: Path, tmp_path: Path) -> None:
+    """The pane asked ``pdf_url`` as it showed the paper: the app closed as it started."""
+    starred_with_a_bad_pdf_field(home, tmp_path)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        page_pdf = "http://127.0.0.1:9/pdf?id=abc (p opens it)"
+        await wait_for(pilot, lambda: page_pdf in " ".join(pane_text(app).split()))
+        assert app.is_running
 
 
 async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:

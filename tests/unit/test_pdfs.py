@@ -75,6 +75,16 @@ def test_pdf_links_from_openreview_arxiv_and_a_pdf_field() -> None:
     assert spaced == f"{SITE}/papers/My%20Paper%20v2.pdf"  # a file name with spaces
 
 
+def test_a_pdf_field_no_url_parser_takes_is_no_address() -> None:
+    """``urljoin`` raises ValueError for a malformed IPv6 host (``//[bad``): a list's ``pdf``
+    field so made crashed the app as it showed the paper, ``papers export`` and ``papers pdf``;
+    it is no address, and the page's PDF is the paper's."""
+    for given in ("//[bad/x.pdf", "http://[::1/x.pdf"):
+        paper = Paper("a", "t", "x", url=f"{SITE}/forum?id=Q", extra=(("pdf", given),))
+        assert pdf_url(paper) == f"{SITE}/pdf?id=Q"
+        assert pdf_url(Paper("a", "t", "x", extra=(("pdf", given),))) == ""
+
+
 def test_a_lists_pdf_field_is_kept_and_read_against_the_page(tmp_path: Path) -> None:
     import json
 

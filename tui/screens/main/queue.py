@@ -197,12 +197,25 @@ class QueuePart(MainBase):
             return
         copy = self.pdfs.copy_of(paper.id)
         if copy is None and attachment_of(paper):
-            self.run_worker(lambda: self._link_and_open(paper), thread=True, group="attachment")
+            self.run_worker(
+                lambda: self._link_and_open(paper), thread=True, group="attachment",
+                exit_on_error=False, description="open the attachment",
+            )  # fmt: skip
             return
         self._open_pdf(paper, copy)
 
     def _link_and_open(self, paper: Paper) -> None:
-        """The paper's attachment made its copy, then opened (in the worker)."""
+        """The paper's attachment made its copy, then opened (in the worker); what goes wrong
+        said in a line (a list's hostile ``pdf`` field closed the app), the app kept up."""
+        try:
+            self._linked_and_opened(paper)
+        except Exception as exc:  # noqa: BLE001 - said; nothing is written here
+            said = f"The PDF is not opened: {printable(f'{type(exc).__name__}: {exc}')}"
+            self.app.call_from_thread(
+                self.notify, " ".join(said.split()), severity="error", timeout=6, markup=False
+            )
+
+    def _linked_and_opened(self, paper: Paper) -> None:
         from storage.pdfs.attached import attachment_of, link_attachment
 
         copy = link_attachment(paper, self.pdfs.folder)  # its reference manager's PDF
