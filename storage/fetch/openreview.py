@@ -688,6 +688,8 @@ def _pdf(value: Any, api: Api) -> str | None:
     value = value.strip()
     if value.startswith("/") and not value.startswith("//"):
         return api.site + value
-    if urlsplit(value).scheme in ("http", "https"):
-        return value
-    return None
+    try:
+        scheme = urlsplit(value).scheme
+    except ValueError:  # an IPv6 host left open (``http://[bad``): no address
+        return None
+    return value if scheme in ("http", "https") else None

@@ -40,13 +40,19 @@ RETRIES = 3
 
 def host_of(url: str) -> str:
     """The host (and port) a URL names, as errors name it: ``api2.openreview.net``."""
-    parts = urlsplit(url)
-    return parts.netloc.rpartition("@")[2] or url[:60]
+    try:
+        netloc = urlsplit(url).netloc
+    except ValueError:  # an IPv6 host left open: the URL as given
+        netloc = ""
+    return netloc.rpartition("@")[2] or url[:60]
 
 
 def check_base(url: str, variable: str) -> str:
     """A base URL from the environment, without its trailing slash; only http(s) is taken."""
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # ``http://[::1``: an IPv6 host left open
+        parts = urlsplit("")
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise FetchError(f"{variable}={url[:100]!r}: not an http(s) URL")
     return url.strip().rstrip("/")

@@ -214,7 +214,9 @@ def test_tls_to_a_plain_server_is_a_tls_error(services, env, seeded: Path) -> No
     assert "TLS error" in line
 
 
-@pytest.mark.parametrize("url", ["ftp://127.0.0.1/or2", "file:///etc/passwd", "127.0.0.1:80", ""])
+@pytest.mark.parametrize(
+    "url", ["ftp://127.0.0.1/or2", "file:///etc/passwd", "127.0.0.1:80", "", "http://[::1/or2"]
+)
 def test_only_http_base_urls(services, env, url: str) -> None:
     env = {**env, "PAPERS_OPENREVIEW_API": url} if url else {**env, "PAPERS_OPENREVIEW_API": " "}
     done = papers(env, "fetch", "iclr2025")
@@ -253,6 +255,22 @@ def test_hostile_text_is_kept_as_data_and_shown_harmless(services, env) -> None:
     assert "\x1b" not in shown.stdout and "\u202e" not in shown.stdout and "Evil" in shown.stdout
     stored = json.loads(papers(env, "list", "--json").stdout)
     assert stored[0]["title"].startswith("Evil \x1b]52")  # the data, as given
+
+
+@pytest.mark.parametrize("pdf", ["http://[bad/x.pdf", "//[bad/x.pdf", "https://h:99999999/x.pdf"])
+def test_a_note_whose_pdf_is_a_broken_address_is_fetched_without_one(
+    services, env, pdf: str
+) -> None:
+    """A note's ``pdf`` that no URL parser takes (an IPv6 host left open) is no address: the
+    paper is fetched with its page's PDF, not "internal error: ValueError"."""
+    found, _ = services
+    _serve(found)
+    found.v2[ICLR25].notes[0]["content"]["pdf"] = {"value": pdf}
+    done = papers(env, "fetch", "iclr2025")
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stdout and "Traceback" not in done.stderr
+    pdfs = [p.get("pdf", "") for p in json.loads(papers(env, "list", "--json").stdout)]
+    assert not any("[bad" in str(p) for p in pdfs)
 
 
 def test_a_name_that_does_not_resolve_is_a_dns_failure(monkeypatch: pytest.MonkeyPatch) -> None:
