@@ -47,6 +47,7 @@ from storage.sync.folder import (
     record_digest,
     shown,
 )
+from storage.sync.joining import first_sync, joined
 from storage.sync.local import (
     SHOWN,
     Base,
@@ -133,9 +134,8 @@ def _sync(
         with contextlib.suppress(OSError, LibraryError):  # the sync's own error is the one said
             library.derive_received()
         raise
-    # What the sync read let go of, the files derived from the papers it stored are brought
-    # along, outside the lock, as an import's are (at 100,000 papers, the sync's memory and an
-    # index build at once peaked near 1 GB).
+    # The files derived from the papers it stored, brought along outside the lock once what the
+    # sync read is let go of, as an import's (both at once peaked near 1 GB at 100,000 papers).
     library.derive_received()
     return report
 
@@ -144,14 +144,9 @@ class _Sync:
     """The steps of one sync, sharing what they read."""
 
     def __init__(
-        self,
-        library: Library,
-        place: SyncFolder,
-        report: SyncReport,
-        wall: Callable[[], float],
-        *,
-        dry: bool,
-    ) -> None:
+        self, library: Library, place: SyncFolder, report: SyncReport,
+        wall: Callable[[], float], *, dry: bool,
+    ) -> None:  # fmt: skip
         self.dry = dry
         self.library = library
         self.place = place
@@ -162,6 +157,7 @@ class _Sync:
         if problem:
             report.problems.append(problem)
         self.state = state
+        self.lost, self.kept = bool(problem), self.path.is_file()  # (``joining.first_sync``)
         # The state as it was (what a merge's pending note keeps): the file's bytes, read when
         # first needed (only this sync writes it, not before its note), or as loaded if none.
         self._loaded: bytes | None = None
@@ -403,9 +399,13 @@ class _Sync:
 
     def _stamp_papers(self, candidates: list[tuple[str, dict[str, Any] | None]]) -> list[Record]:
         """Records of the papers changed here, but for those the folder already holds as
-        they are here (two devices that imported the same list send it once)."""
+        they are here (two devices that imported the same list send it once); on a first
+        sync, joined to the folder's (``storage.sync.joining``)."""
         records: list[Record] = []
         registers = self.state.registers[PAPER]
+        if first_sync(self.state, self.device.id, kept=self.kept, lost=self.lost):
+            sent = {r.paper: r.value for r in records_of_rows(self.state.outbox) if r.value}
+            candidates = joined(candidates, registers, self.folded, sent)
         for pid, doc in candidates:
             held = registers.get(pid)
             if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:

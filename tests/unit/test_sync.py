@@ -19,10 +19,10 @@ from storage.sync.device import Device, device_path, load_device
 from storage.sync.folder import HOLE_WAIT_MS, ROOT_NAME, SyncFolder
 from storage.sync.records import MAX_AHEAD_MS, QUEUE, STATUS, Clock, parse_record
 from tests.unit.test_sync_support import (
-    SAMPLE,
     Machine,
     all_records,
     damage,
+    one_list_on_each,
     seeded,
     shown,
     told_two_ways,
@@ -1015,38 +1015,15 @@ def test_an_append_the_full_folder_cut_short_leaves_no_torn_line(
     assert len(b.papers()) == len(ids) and b.status(ids[0]).value == "read"
 
 
-def _one_list_on_each(home: Path) -> tuple[Library, Library, dict[str, set[str]]]:
-    """Two devices, the first sample file imported into list A on one, both files into list
-    B on the other; and each paper's lists after both imports on one device."""
-    first, *rest = sorted(SAMPLE.glob("*.txt"))
-    one, other, both = Library(home / "a"), Library(home / "b"), Library(home / "c")
-    one.import_files([first], list_name="A")
-    other.import_files([first, *rest], list_name="B")
-    both.import_files([first], list_name="A")
-    both.import_files([first, *rest], list_name="B")
-    return one, other, {p.id: set(p.lists) for p in both.papers()}
-
-
-#: Why lists imported on two devices keep only one where they overlap.
+#: Why lists imported on two devices keep only one where they overlap, when both first synced
+#: before either read the other's records (a first sync read after the other's joins them:
+#: ``tests/unit/test_sync_joining.py``).
 _ONE_REGISTER = (
-    "a paper's document is one register, the later record's whole: the lists a device added "
-    "that the other had not read are dropped on both (list A loses all 19 of its papers). A "
-    "merge of lists needs what each paper record was written over, and a merge noted as "
-    "pending as notes' and tags' are: tried this stop and taken back, see the stop's note"
+    "a paper's document is one register, the later record's whole: each device's first sync "
+    "read nothing of the other's, so neither joined them (storage.sync.joining), and a later "
+    "sync takes the later record whole: list A loses its papers. Joining there needs what "
+    "each paper record was written over, and a merge noted as pending as notes' and tags' are"
 )
-
-
-@pytest.mark.xfail(strict=True, reason=_ONE_REGISTER)
-def test_one_list_imported_on_each_device_keeps_both_where_they_overlap(
-    tmp_path: Path, folder: Path
-) -> None:
-    """The same papers imported into list A on one device and into list B on another, before
-    they first synced: they are in A and B on both, as after both imports on one device."""
-    one, other, expected = _one_list_on_each(tmp_path)
-    for library in (one, other, one):
-        sync_library(library, folder)
-    assert shown(one) == shown(other)
-    assert {p.id: set(p.lists) for p in one.papers()} == expected
 
 
 @pytest.mark.xfail(strict=True, reason=_ONE_REGISTER)
@@ -1055,7 +1032,7 @@ def test_one_list_on_each_device_sent_before_either_read_the_other_keeps_both(
 ) -> None:
     """The same, each device sending its records before it read the other's (two syncs at
     once, or a sync tool late to deliver)."""
-    one, other, expected = _one_list_on_each(tmp_path)
+    one, other, expected = one_list_on_each(tmp_path)
     near, far = tmp_path / "near", tmp_path / "far"  # each device's copy of the folder
     near.mkdir(), far.mkdir()
     sync_library(one, near), sync_library(other, far)

@@ -121,3 +121,15 @@ def copy_folder(source: Path, target: Path) -> None:
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
+
+
+def one_list_on_each(home: Path) -> tuple[Library, Library, dict[str, set[str]]]:
+    """Two devices, the first sample file imported into list A on one, both files into list
+    B on the other; and each paper's lists after both imports on one device."""
+    first, *rest = sorted(SAMPLE.glob("*.txt"))
+    one, other, both = Library(home / "a"), Library(home / "b"), Library(home / "c")
+    one.import_files([first], list_name="A")
+    other.import_files([first, *rest], list_name="B")
+    both.import_files([first], list_name="A")
+    both.import_files([first, *rest], list_name="B")
+    return one, other, {p.id: set(p.lists) for p in both.papers()}

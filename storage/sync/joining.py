@@ -1,0 +1,75 @@
+"""A device's first sync: its library joined to the folder's as an import joins a list.
+
+A paper's document is one register, the later record's whole (``storage.sync.records``). A
+device that imported papers before it first synced sends them stamped when sent, after every
+record it read; where the folder holds the same paper with more (another list, its code
+links from a second file), the later whole took that out on every device: a library that
+imported ICLR 2025 and then its code links, joined by a device that imported ICLR 2025 alone,
+lost 339 papers' links and 603 papers' second list.
+
+On a device's first sync with a folder (``first_sync``) nothing here was written over what the
+folder holds: nothing the folder has that this library lacks was taken out here. So each
+paper both hold is sent as the folder's document with this
+library's merged in, as an import merges a record into a stored paper
+(``storage.importing.resolve.merge_paper``: lists and links joined, empty fields wiping
+nothing, this library's values otherwise); the join is written here too. A paper the folder
+holds as removed is sent as this library has it, as before: nothing was removed here.
+
+Later syncs change nothing of this: a change made here after the join is made over it, and
+sent whole as ever. Two devices that both send before either has read the other (their first
+syncs at once) still keep the later record's whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from storage.files.papers_file import paper_from_doc, paper_to_doc
+from storage.sync.merge import Folded, clean_paper, held_document
+from storage.sync.records import PAPER, paper_digest
+from storage.sync.state import SyncState
+
+
+def first_sync(state: SyncState, device: str, *, kept: bool, lost: bool) -> bool:
+    """Whether this sync is the device's first with the folder: its state is new (``fresh``)
+    and neither lost (unreadable, damaged: the device synced before, and a change made here
+    since, such as a list taken out, would be taken back by the join) nor gone with the
+    folder holding this device's records (its file deleted) — ``kept``: the state file is
+    there, noted by a first sync cut short, which the next one finishes."""
+    return state.fresh and not lost and (kept or device not in state.devices)
+
+
+def joined(
+    candidates: Sequence[tuple[str, dict[str, Any] | None]],
+    registers: Mapping[str, list[Any]],
+    folded: Folded,
+    sent: Mapping[str, dict[str, Any]],
+) -> list[tuple[str, dict[str, Any] | None]]:
+    """``candidates`` (papers changed here: id, document or None), each paper the folder holds
+    too (its register's holder, read this sync: ``folded``, or sent by this device's sync cut
+    short before it wrote the join: ``sent``) as that document with this library's merged in.
+    A join that is not this library's document is put in ``folded`` to be written here."""
+    from storage.importing.resolve import merge_paper
+
+    found: list[tuple[str, dict[str, Any] | None]] = []
+    for pid, doc in candidates:
+        held = registers.get(pid)
+        theirs = None  # (a paper as the folder holds it needs no join: most, at a first sync)
+        if (
+            doc is not None
+            and held is not None
+            and held[2] is not None
+            and paper_digest(doc) not in held[2:]
+        ):
+            theirs = held_document(held, (folded.docs.get(pid), sent.get(pid)))
+        clean = clean_paper(pid, theirs)[0] if theirs is not None else None
+        if doc is None or clean is None:
+            found.append((pid, doc))
+            continue
+        join = paper_to_doc(merge_paper(paper_from_doc(clean), paper_from_doc(doc)))
+        if paper_digest(join) != paper_digest(doc):
+            folded.docs[pid] = join
+            folded.changed[PAPER].add(pid)
+        found.append((pid, join))
+    return found

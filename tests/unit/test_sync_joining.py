@@ -1,0 +1,168 @@
+"""A device's first sync joins its library to the folder's as an import would: a paper both
+hold keeps what either has (its lists, its code links), where the later record's whole took
+the other's out on both devices (``storage.sync.joining``)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import orjson
+import pytest
+
+from storage import Library
+from storage.sync import sync_library
+from storage.sync.state import state_path
+from tests.unit.test_sync_support import SAMPLE, one_list_on_each, shown
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+def _lines(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows))
+    return path
+
+
+def _lists(library: Library) -> dict[str, set[str]]:
+    return {p.id: set(p.lists) for p in library.papers()}
+
+
+def test_a_device_that_imported_before_its_first_sync_keeps_the_others_lists_and_links(
+    tmp_path: Path,
+) -> None:
+    """One device imports a list, then its code links as another list, and syncs; a second
+    imports the list alone and syncs for the first time: its later records took the links
+    and the second list out on both devices (QA: 339 papers lost their links)."""
+    papers = [
+        {"title": f"Paper number {n}", "abstract": f"An abstract of paper {n}. " * 6}
+        for n in range(6)
+    ]
+    listed = _lines(tmp_path / "venue.jsonl", papers)
+    links = _lines(
+        tmp_path / "links.jsonl",
+        [{**p, "github": f"https://github.com/lab/repo{n}"} for n, p in enumerate(papers[:4])],
+    )
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    one, other = Library(tmp_path / "one"), Library(tmp_path / "other")
+    one.import_files([listed])
+    one.import_files([links])
+    before = {p.id: (set(p.lists), p.github) for p in one.papers()}
+    sync_library(one, folder)
+    other.import_files([listed])
+    sync_library(other, folder)
+    sync_library(one, folder)
+    assert shown(one) == shown(other)
+    assert {p.id: (set(p.lists), p.github) for p in one.papers()} == before
+    assert sum(bool(p.github) for p in other.papers()) == 4
+
+
+def test_one_list_imported_on_each_device_keeps_both_where_they_overlap(
+    tmp_path: Path,
+) -> None:
+    """The same papers imported into list A on one device and into list B on another, before
+    they first synced: they are in A and B on both, as after both imports on one device
+    (list A lost all 19 of its papers)."""
+    one, other, expected = one_list_on_each(tmp_path)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for library in (one, other, one):
+        sync_library(library, folder)
+    assert shown(one) == shown(other)
+    assert _lists(one) == expected
+    one.set_status(next(iter(_lists(one))), "starred")  # and they go on syncing
+    for library in (one, other):
+        sync_library(library, folder)
+    assert shown(one) == shown(other)
+
+
+def test_a_first_sync_cut_short_after_it_sent_the_join_brings_it_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The join sent, the sync cut short before it wrote the library: the next sync writes the
+    join here, and sends no record that takes the other's list out again."""
+    import storage.sync.run as run
+
+    one, other, expected = one_list_on_each(tmp_path)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    sync_library(one, folder)
+
+    def cut(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(run, "apply_plan", cut)
+        with pytest.raises(KeyboardInterrupt):
+            sync_library(other, folder)
+    for library in (other, one, other):
+        sync_library(library, folder)
+    assert shown(one) == shown(other)
+    assert _lists(one) == expected
+
+
+def test_a_paper_the_other_device_removed_stays_a_paper_this_one_has(tmp_path: Path) -> None:
+    """A paper removed on the first device, and held by the second when it first syncs: as
+    before, the second's copy comes back everywhere (nothing was removed on it)."""
+    first = sorted(SAMPLE.glob("*.txt"))[0]
+    one, other = Library(tmp_path / "a"), Library(tmp_path / "b")
+    one.import_files([first], list_name="A")
+    other.import_files([first], list_name="B")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    sync_library(one, folder)
+    gone = one.papers()[0].id
+    one.remove([gone])
+    sync_library(one, folder)
+    for library in (other, one):
+        sync_library(library, folder)
+    assert shown(one) == shown(other)
+    assert gone in _lists(one)
+
+
+@pytest.mark.skipif(not (REAL / "iclr2025_code_links.jsonl").is_file(), reason="no real data")
+def test_the_real_list_and_its_code_links_joined_by_a_device_that_imported_the_list(
+    tmp_path: Path,
+) -> None:
+    """The QA's steps, on the real files: no paper loses its code links or its list."""
+    one, other = Library(tmp_path / "x"), Library(tmp_path / "y")
+    one.import_files([REAL / "iclr2025.jsonl"])
+    one.import_files([REAL / "iclr2025_code_links.jsonl"])
+    before = {p.id: (set(p.lists), p.github) for p in one.papers()}
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    sync_library(one, folder)
+    other.import_files([REAL / "iclr2025.jsonl"])
+    sync_library(other, folder)
+    sync_library(one, folder)
+    assert {p.id: (set(p.lists), p.github) for p in one.papers()} == before
+    assert shown(one) == shown(other)
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("how", ["damaged", "deleted"])
+def test_a_sync_state_lost_is_no_first_sync_a_list_taken_out_here_stays_out(
+    tmp_path: Path, how: str
+) -> None:
+    """A device that synced before, whose sync state is then damaged or deleted, is not
+    joining: the list it took out since its last sync stays out (a join with its own earlier
+    record would bring it back everywhere)."""
+    first = sorted(SAMPLE.glob("*.txt"))[0]
+    one, other = Library(tmp_path / "a"), Library(tmp_path / "b")
+    one.import_files([first], list_name="A")
+    one.import_files([first], list_name="B")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    sync_library(one, folder)
+    sync_library(other, folder)
+    one.remove_list("B")
+    path = state_path(one.home, folder.resolve())
+    assert path.is_file()
+    if how == "damaged":
+        path.write_bytes(b"{not json")
+    else:
+        path.unlink()
+    sync_library(one, folder)
+    sync_library(other, folder)
+    assert shown(one) == shown(other)
+    assert all(lists == {"A"} for lists in _lists(other).values())
