@@ -54,7 +54,7 @@ def add_search(sub: Subparsers, common: Parser) -> None:
             "when none matches, a line on stderr says so, and why if it can (exit code 0)."
         ),
         epilog=qualifier_help(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_SearchHelp,
     )
     p.add_argument(
         "query", nargs="*", default=[], metavar="QUERY", help="words and qualifiers (below)"
@@ -71,6 +71,19 @@ def add_search(sub: Subparsers, common: Parser) -> None:
     saved.add_argument("--list-saved", action="store_true", help="list the saved searches")
     saved.add_argument("--delete-saved", metavar="NAME", help="forget the search saved as NAME")
     p.set_defaults(run=cmd_search)
+
+
+class _SearchHelp(argparse.HelpFormatter):
+    """``papers search --help``: the description wrapped as argparse wraps every text, and the
+    qualifiers (the epilog, a list with hanging indents argparse would run together) made
+    anew for the width argparse gives (the terminal's)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        from storage.search.qualifiers import qualifier_help
+
+        if text == qualifier_help():
+            return qualifier_help(width)
+        return super()._fill_text(text, width, indent)
 
 
 def add_stats(sub: Subparsers, common: Parser) -> None:
