@@ -22,7 +22,15 @@ from tui.cli.common import (
     positive,
 )
 from tui.cli.ids import one_from_stdin, one_id_and_library
-from tui.cli.output import columns, complain, is_terminal, print_papers, say, write_json
+from tui.cli.output import (
+    as_printed,
+    columns,
+    complain,
+    is_terminal,
+    print_papers,
+    say,
+    write_json,
+)
 from tui.cli.queue import STAR
 
 if TYPE_CHECKING:
@@ -230,8 +238,9 @@ def stats_lines(stats: LibraryStats) -> list[str]:
     if recent:
         lines.append("Decisions per day")
         top = max(d.total for d in recent) or 1
+        mark = "█" if as_printed("█") == "█" else "#"  # (an escape is six characters wide)
         for d in recent:
-            bar = "█" * max(0, round(20 * d.total / top))
+            bar = mark * max(0, round(20 * d.total / top))
             lines.append(f"  {d.day.isoformat()}  {bar:<20} {d.total:,}")
     lines.append(stats.pace())
     queue = stats.queue
