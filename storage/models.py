@@ -8,7 +8,7 @@ from enum import StrEnum
 from pathlib import PurePath
 from typing import TypeAlias
 
-from storage.text.words import count
+from storage.text.words import count, shortened
 
 #: The value of an extra field: a number (a rating, a count) or a text (an area, a DOI).
 ExtraValue: TypeAlias = str | int | float
@@ -142,7 +142,8 @@ class Merge:
 
     def __str__(self) -> str:
         where = f"{self.source}: record {self.record}: " if self.source and self.record else ""
-        joined = f" ({self.joined[:60]})" if self.joined and self.joined != self.title else ""
+        shown = self.joined and self.joined != self.title
+        joined = f" ({shortened(self.joined, 60)})" if shown else ""
         return f"{where}{self.title} → {self.paper_id}{joined}: {self.reason}"
 
 

@@ -33,7 +33,7 @@ from storage.sources.authors import is_et_al, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
 from storage.sources.citation import citation_of, editors_only
 from storage.sources.links import web_url
-from storage.text.sanitize import printable_block
+from storage.text.sanitize import printable, printable_block
 
 
 def bib_escape(text: str) -> str:
@@ -51,13 +51,21 @@ def _ascii_word(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "", plain)
 
 
+#: A terminal's escape sequence: CSI (``ESC [ 2 J``, the 8-bit CSI), OSC (``ESC ] … BEL``), or
+#: ESC and the one character after it.
+_ESCAPE_SEQUENCE: Final = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?", re.DOTALL
+)
+
+
 def _key_name(authors: Sequence[str]) -> str:
     """The first author's family name (``smith`` of ``John Smith Jr.``), or the last word of
-    a name written whole; "" for none."""
+    a name written whole, its letters alone; "" for none. An escape sequence in the name is
+    no part of it (``Mallory \x1b[2J`` is ``mallory``, not ``2j``)."""
     first = next((a for a in authors if not is_et_al(a)), "")
-    parts = name_parts(first)
-    words = (parts.family or parts.literal).split()
-    return _ascii_word(words[-1]).lower() if words else ""
+    parts = name_parts(_ESCAPE_SEQUENCE.sub("", first))
+    words = [w for w in (parts.family or parts.literal).split() if re.sub("[^A-Za-z]", "", w)]
+    return re.sub("[^A-Za-z]", "", _ascii_word(words[-1])).lower() if words else ""
 
 
 def bibtex_key(paper: Paper, taken: set[str]) -> str:
@@ -130,7 +138,8 @@ def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = (
     fields = [("title", "{" + _title_escape(paper.display_title) + "}")]
     if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
         people = "editor" if editors_only(paper) else "author"
-        fields.append((people, " and ".join(_author(a) for a in paper.authors)))
+        # control characters shown, as in the title (they were left out here alone)
+        fields.append((people, " and ".join(_author(printable(a)) for a in paper.authors)))
     else:  # what styles sort by when there is no author
         fields.append(("key", _title_escape(paper.display_title[:40])))
     if cited.journal:

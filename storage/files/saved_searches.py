@@ -23,6 +23,7 @@ from storage.errors import DamagedFileError, LibraryError, NewerFileError
 from storage.files.atomic import atomic_write, backup_path, read_regular
 from storage.files.locks import HomeLock, LockPair
 from storage.text.normalize import fold
+from storage.text.sanitize import printable
 
 SEARCHES_FILE: Final = "searches.json"
 #: The layout of the file; a newer one is read by a newer papers-tui only.
@@ -55,7 +56,9 @@ def _clean(text: str, what: str) -> str:
     if not clean:
         raise SearchNameError(f"a saved search needs a {what}")
     if not clean.isprintable():
-        raise SearchNameError(f"a search {what} cannot hold control characters: {clean!r}")
+        # (shown as every message shows them: ␛, not Python's \x1b)
+        shown = printable(clean)
+        raise SearchNameError(f"a search {what} cannot hold control characters: '{shown}'")
     return clean
 
 

@@ -590,24 +590,27 @@ def search_hint() -> str:
 
 
 def qualifier_help(width: int = 78) -> str:
-    """The qualifiers for ``papers search --help``: one entry each, then the rest of the syntax."""
+    """The qualifiers for ``papers search --help``, ``width`` columns wide: one entry each,
+    its example after a ``;`` (kept whole: it wraps as one word), then the rest of the syntax."""
     column = max(len(kind.syntax) for kind in QUALIFIERS) + 4
-    lines = ["qualifiers (case-insensitive; negate any with a leading -, as in -is:read):"]
+    lines = textwrap.wrap(
+        "qualifiers (case-insensitive; negate any with a leading -, as in -is:read):",
+        width,
+        break_on_hyphens=False,
+    )
     for kind in QUALIFIERS:
+        text = kind.help
+        if kind.example != kind.syntax:
+            text += "; " + f"e.g. {kind.example}".replace(" ", "\0")
         entry = textwrap.wrap(
-            kind.help,
-            width,
+            text,
+            max(width, column + 20),
             initial_indent=f"  {kind.syntax}".ljust(column),
             subsequent_indent=" " * column,
             break_on_hyphens=False,
+            break_long_words=False,
         )
-        if kind.example != kind.syntax:
-            example = f"e.g. {kind.example}"
-            if len(entry[-1]) + 2 + len(example) <= width:
-                entry[-1] += f"; {example}"
-            else:
-                entry.append(" " * column + example)
-        lines += entry
+        lines += [line.replace("\0", " ") for line in entry]
     lines += textwrap.wrap(f"also: {OTHER_SYNTAX}", width, break_on_hyphens=False)
     return "\n".join(lines)
 

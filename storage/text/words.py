@@ -1,4 +1,4 @@
-"""Numbers in sentences: "1 paper", "3,703 papers", "2 saved searches".
+"""Numbers in sentences: "1 paper", "3,703 papers", "2 saved searches"; text shortened whole.
 
 Every count the CLI and the app show goes through ``count`` (or ``plural`` where the number is
 written apart), so that no message says "1 papers" or "3703 marked".
@@ -37,3 +37,15 @@ def _plural_word(word: str) -> str:
 def count(n: int, noun: str) -> str:
     """``n`` with thousands separators and ``noun`` in the right number: ``3,703 papers``."""
     return f"{n:,} {plural(n, noun)}"
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: as it is if it fits, else cut after its last
+    whole word that fits, with "…" (a single word longer than that is cut through)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    cut_through = not head[-1].isspace() and not text[limit - 1].isspace()
+    if cut_through and " " in head.strip():
+        head = head.rpartition(" ")[0]
+    return head.rstrip(" ,;:") + "…"

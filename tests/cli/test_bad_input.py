@@ -527,15 +527,11 @@ def test_the_app_without_a_terminal_says_so_in_one_line(home: Path, tmp_path: Pa
     assert len(done.stderr.splitlines()) == 1
 
 
-@pytest.mark.parametrize(
-    "args", [["list"], ["search", "diffusion"], ["stats"], ["export", "-o", "OUT"]], ids=" ".join
-)
-def test_a_closed_standard_output_is_no_traceback(
+def run_with_stdout_closed(
     args: list[str], seeded: Seeded, tmp_path: Path
-) -> None:
-    """``papers list >&-``: Python has no ``sys.stdout``; what goes there is dropped."""
-    args = [str(tmp_path / "out.md") if a == "OUT" else a for a in args]
-    done = subprocess.run(
+) -> subprocess.CompletedProcess[str]:
+    """``papers ARGS >&-``: the child starts with no file descriptor 1 at all."""
+    return subprocess.run(
         [*PAPERS, "--home", str(seeded.home), *args],
         env=make_env(tmp_path),
         stdin=subprocess.DEVNULL,
@@ -544,10 +540,38 @@ def test_a_closed_standard_output_is_no_traceback(
         timeout=60,
         preexec_fn=lambda: os.close(1),  # noqa: PLW1509 - the child's stdout, closed
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list"],
+        ["search", "diffusion"],
+        ["stats"],
+        ["export", "--status", "all", "--format", "bibtex"],
+        ["list", "--json"],
+    ],
+    ids=" ".join,
+)
+def test_output_to_a_closed_standard_output_is_an_error(
+    args: list[str], seeded: Seeded, tmp_path: Path
+) -> None:
+    """``papers export >&-``: what the command printed went nowhere, so it says so and exits
+    1, as ``>/dev/full`` does (it reported success, the export lost)."""
+    done = run_with_stdout_closed(args, seeded, tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "papers: error: standard output is closed\n"
+
+
+def test_a_closed_standard_output_that_is_not_written_is_no_error(
+    seeded: Seeded, tmp_path: Path
+) -> None:
+    """``papers export -o FILE >&-``: nothing was to go to standard output, nothing is lost."""
+    out = tmp_path / "out.md"
+    done = run_with_stdout_closed(["export", "-o", str(out)], seeded, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
-    if args[0] == "export":
-        assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("#")
+    assert out.read_text(encoding="utf-8").startswith("#")
 
 
 def test_a_negated_qualifier_is_a_word_of_the_query(home: Path, env: dict[str, str]) -> None:

@@ -103,6 +103,32 @@ def test_an_undo_in_an_ascii_output_is_said_not_an_error(home: Path, tmp_path: P
     assert undone.stdout.startswith(f"{first}  read \\u2192 inbox")
 
 
+@pytest.mark.parametrize("where", list(NARROW))
+def test_stats_in_a_narrow_output_is_aligned_as_printed(
+    where: str, seeded: Seeded, tmp_path: Path
+) -> None:
+    """``PYTHONIOENCODING=ascii papers stats``: the bundled list named 'ICLR 2025 论文列表'
+    prints as ``\\u8bba…``, and the columns were laid out for the four characters, not the
+    escapes (nor the day's bar of ``█``, six characters each)."""
+    narrow = subprocess.run(
+        [*test_bad_input.PAPERS, "--home", str(seeded.home), "stats"],
+        env=make_env(tmp_path, **NARROW[where]),
+        capture_output=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert narrow.returncode == 0 and narrow.stderr == b"", narrow.stderr
+    lines = narrow.stdout.decode("ascii").splitlines()
+    per_list = lines[lines.index(next(ln for ln in lines if ln.startswith("Per list"))) :]
+    table = per_list[: per_list.index("")]
+    assert any("\\u8bba" in line for line in table), table
+    assert len({len(line) for line in table}) == 1, table  # every column lines up
+    utf8 = run("--home", seeded.home, "stats", env=make_env(tmp_path / "utf8")).stdout
+    bars = [line for line in utf8.splitlines() if "█" in line]
+    assert bars and len(bars) == len([ln for ln in lines if "#" in ln])
+    assert [len(ln) for ln in lines if "#" in ln] == [len(bar) for bar in bars]
+
+
 def interruptible(env: dict[str, str], *args: str | Path) -> subprocess.Popen[str]:
     """``papers ARGS`` started as a terminal's Ctrl+C finds it: a shell without job control
     ignores SIGINT for the commands it starts in the background, and Python then keeps it

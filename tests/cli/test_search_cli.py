@@ -188,3 +188,14 @@ def test_saved_search_errors_are_one_line(home: Path, env: dict[str, str]) -> No
         assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
     empty = run("--home", home, "search", "--save", " ", "query", env=env)
     assert empty.returncode == 1 and "needs a name" in empty.stderr
+
+
+@pytest.mark.parametrize(("what", "args"), [("name", ["a\x1bb", "q"]), ("query", ["n", "a\x1bb"])])
+def test_a_control_character_in_a_saved_search_shows_as_everywhere(
+    what: str, args: list[str], home: Path, env: dict[str, str]
+) -> None:
+    """``papers search --save $'a\\x1bb'`` said ``'a\\x1bb'``, Python's escape, where every
+    other message shows ESC as ``␛``."""
+    done = run("--home", home, "search", "--save", *args, env=env)
+    assert done.returncode == 1
+    assert done.stderr == f"papers: error: a search {what} cannot hold control characters: 'a␛b'\n"

@@ -84,3 +84,22 @@ def test_every_commands_help_says_what_it_does() -> None:
         for action in command._actions:
             if "standard input (`papers next | papers" in (action.help or ""):
                 assert f"papers {name} -" in str(action.help), name
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_search_help_is_wrapped_to_the_terminal_and_gives_every_example_alike(
+    width: int, tmp_path: Path
+) -> None:
+    """``papers search --help``: its description was one long line whatever the terminal, and
+    the qualifiers' list stayed 78 wide; an example that did not fit its entry's last line
+    went on its own line without the ``;`` the others have (``e.g. abstract:benchmark``)."""
+    done = run("search", "--help", env=make_env(tmp_path, COLUMNS=str(width)))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    body = lines[lines.index("") :]  # after the usage (argparse keeps an option group whole)
+    assert all(len(line) <= width for line in body), [line for line in body if len(line) > width]
+    assert "Search the library as the app does" in done.stdout
+    text = " ".join(line.strip() for line in body)
+    examples = text.count("e.g. ")
+    assert examples >= 10
+    assert text.count("; e.g. ") == examples, [ln for ln in body if ln.strip().startswith("e.g.")]

@@ -33,7 +33,10 @@ def test_readme_lists_the_registry() -> None:
     )
 
 
-def test_cli_search_help_lists_every_qualifier(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_search_help_lists_every_qualifier(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # the help is as wide as the terminal: 78 here
     with pytest.raises(SystemExit) as done:
         build_parser().parse_args(["search", "--help"])
     assert done.value.code == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.text.words import count, plural
+from storage.text.words import count, plural, shortened
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,18 @@ def test_plural_leaves_the_number_to_the_caller() -> None:
     assert plural(1, "decision") == "decision"
     assert plural(5, "decision") == "decisions"
     assert plural(1, "list") + " " + plural(2, "list") == "list lists"
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        ("fits as it is", 13, "fits as it is"),
+        ("hello world again", 12, "hello world…"),  # the cut falls on a space
+        ("hello world again", 11, "hello…"),  # it falls in "world": the word goes
+        ("hello, world again", 8, "hello…"),  # no comma before the ellipsis
+        ("x" * 20, 10, "x" * 9 + "…"),  # one word longer than the limit: cut through
+    ],
+)
+def test_shortened_cuts_at_a_word_with_an_ellipsis(text: str, limit: int, expected: str) -> None:
+    assert shortened(text, limit) == expected
+    assert len(shortened(text, limit)) <= limit

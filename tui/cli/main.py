@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
+import io
 import os
 import re
 import sys
@@ -202,13 +204,26 @@ def _rest_of_line(
     return True
 
 
+class _ClosedOutput(io.TextIOWrapper):
+    """Standard output closed when the command began (``papers export >&-``): what the command
+    writes there raises, so that it ends as an output that cannot take it does (``>/dev/full``:
+    one line, exit code 1) rather than report success with its output lost. It holds file
+    descriptor 1 (the null device), so that no file the command opens takes its place."""
+
+    def write(self, text: str) -> int:
+        if text:
+            raise OSError(errno.EBADF, "standard output is closed")
+        return 0
+
+
 def _closed_streams_lead_nowhere() -> None:
     """Standard output or error closed (``papers list >&-``): Python gives None for it, and
-    every print was a traceback. What goes to it is dropped instead, as a reader that left
-    (``| head``) has it dropped."""
-    for name in ("stdout", "stderr"):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+    every print was a traceback. What goes to standard output is an error (``_ClosedOutput``);
+    what goes to standard error (a warning, an error) has nowhere to go and is dropped."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput(open(os.devnull, "wb"), encoding="utf-8")  # noqa: SIM115
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
 
 
 def _on_a_terminal() -> bool:

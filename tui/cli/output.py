@@ -91,6 +91,16 @@ def unicode_output() -> None:
             sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
+def as_printed(text: str) -> str:
+    """``text`` as standard output prints it: where its encoding cannot hold a character
+    (``unicode_output``), with the escape that stands for it (``\\u8bba``), so that what is
+    measured for a column is what shows."""
+    if holds_any_text(sys.stdout):
+        return text
+    encoding = sys.stdout.encoding
+    return text.encode(encoding, "backslashreplace").decode(encoding)
+
+
 class ProgressLines:
     """Progress of a long command on standard error, when that is a terminal: a plain line
     (the command writes no escape sequence of its own) at most every ``every`` seconds, the
@@ -126,11 +136,12 @@ def is_terminal(stream: TextIO) -> bool:
 def columns(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[str]:
     """Rows of cells as lines, each column as wide as its widest cell on the terminal: a CJK
     character takes two cells, a combining accent none, so a list named in Chinese does not
-    push the columns after it. Cells are made printable first (what shows is what is
-    measured); the columns in ``right`` are aligned right, the last column is not padded."""
+    push the columns after it. Cells are made printable first, and written as the output's
+    encoding prints them (``as_printed``: what shows is what is measured); the columns in
+    ``right`` are aligned right, the last column is not padded."""
     from rich.cells import cell_len  # the measure Textual draws with: the CLI and the app agree
 
-    shown = [[printable(cell) for cell in row] for row in rows]
+    shown = [[as_printed(printable(cell)) for cell in row] for row in rows]
     widths = [max(cell_len(row[i]) for row in shown) for i in range(len(shown[0]))] if shown else []
     lines = []
     for row in shown:

@@ -22,7 +22,15 @@ from tui.cli.common import (
     positive,
 )
 from tui.cli.ids import one_from_stdin, one_id_and_library
-from tui.cli.output import columns, complain, is_terminal, print_papers, say, write_json
+from tui.cli.output import (
+    as_printed,
+    columns,
+    complain,
+    is_terminal,
+    print_papers,
+    say,
+    write_json,
+)
 from tui.cli.queue import STAR
 
 if TYPE_CHECKING:
@@ -54,7 +62,7 @@ def add_search(sub: Subparsers, common: Parser) -> None:
             "when none matches, a line on stderr says so, and why if it can (exit code 0)."
         ),
         epilog=qualifier_help(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_SearchHelp,
     )
     p.add_argument(
         "query", nargs="*", default=[], metavar="QUERY", help="words and qualifiers (below)"
@@ -71,6 +79,19 @@ def add_search(sub: Subparsers, common: Parser) -> None:
     saved.add_argument("--list-saved", action="store_true", help="list the saved searches")
     saved.add_argument("--delete-saved", metavar="NAME", help="forget the search saved as NAME")
     p.set_defaults(run=cmd_search)
+
+
+class _SearchHelp(argparse.HelpFormatter):
+    """``papers search --help``: the description wrapped as argparse wraps every text, and the
+    qualifiers (the epilog, a list with hanging indents argparse would run together) made
+    anew for the width argparse gives (the terminal's)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        from storage.search.qualifiers import qualifier_help
+
+        if text == qualifier_help():
+            return qualifier_help(width)
+        return super()._fill_text(text, width, indent)
 
 
 def add_stats(sub: Subparsers, common: Parser) -> None:
@@ -217,8 +238,9 @@ def stats_lines(stats: LibraryStats) -> list[str]:
     if recent:
         lines.append("Decisions per day")
         top = max(d.total for d in recent) or 1
+        mark = "█" if as_printed("█") == "█" else "#"  # (an escape is six characters wide)
         for d in recent:
-            bar = "█" * max(0, round(20 * d.total / top))
+            bar = mark * max(0, round(20 * d.total / top))
             lines.append(f"  {d.day.isoformat()}  {bar:<20} {d.total:,}")
     lines.append(stats.pace())
     queue = stats.queue
