@@ -53,8 +53,17 @@ def read_plain_text(text: str, path: Path) -> ReadResult:
         result.records.append(SourceRecord(abstract=paragraph, title=title))
     if not result.records and not result.errors:
         raise SourceError(f"{path}: holds a header line but no abstracts")
-    if result.records and not any(reads_as_prose(r.abstract) for r in result.records):
+    # a list of abstracts, not a text of which some paragraph reads as one (a program's help
+    # saved as a .txt: its usage and options lines each became a paper, in a list named by
+    # its usage line): most of its paragraphs read as abstracts
+    prose = sum(reads_as_prose(r.abstract) for r in result.records)
+    if result.records and not prose:
         raise NotAList(f"{path}: not a paper list: no paragraph reads as an abstract")
+    if prose * 2 < len(result.records):
+        raise NotAList(
+            f"{path}: not a paper list: only {prose:,} of its {len(result.records):,} "
+            "paragraphs read as abstracts"
+        )
     return result
 
 

@@ -4,6 +4,7 @@ formats that read back, removals that undo, and one-line errors."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -300,6 +301,29 @@ def test_a_text_that_is_no_paper_list_is_refused(env: dict[str, str], tmp_path: 
     [line] = result.stderr.splitlines()
     assert "not a paper list: no paragraph reads as an abstract (tried " in line
     assert "plain text" in line and "BibTeX" in line
+
+
+def test_a_text_whose_paragraphs_mostly_are_no_abstracts_is_refused(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A program's help saved as a .txt beside a paper list, the folder imported: one of its
+    paragraphs reads as prose, and every other one (its usage line, its options) became a
+    paper, in a list named by its usage line. It is no list: said, and the list is read."""
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    shutil.copy(sorted(SAMPLE.glob("*.txt"))[0], folder / "seeds.txt")
+    (folder / "help.txt").write_text(
+        "usage: tool mark [-h] [--home DIR] ID [ID ...] STATUS\n\n"
+        "Decide papers by id: the status given to each, saved at once and undone by the undo "
+        "of the app or of tool undo, as a decision made there.\n\n"
+        "positional arguments:\n  ID          a paper id\n  STATUS      read, skip or star\n\n"
+        "options:\n  -h, --help  show this help message and exit\n"
+        "  --home DIR  library folder (default: $TOOL_HOME)\n"
+    )
+    result = run("--home", tmp_path / "home", "import", folder, env=env)
+    assert "19 added" in result.stdout and "usage" not in result.stdout, result.stdout
+    [line] = [line for line in result.stderr.splitlines() if "help.txt" in line]
+    assert "not a paper list: only 1 of its 3 paragraphs read as abstracts" in line
 
 
 def test_markdown_export_is_a_reading_list_that_reads_back(
