@@ -27,10 +27,13 @@ WAIT_SECONDS = 5.0
 #: What the child runs: Python's ``webbrowser``, except that an opener it would start in the
 #: background and take for a success while it still runs (``xdg-open``, ``gio open``…: a
 #: ``BackgroundBrowser``) is waited for, so that its exit code says whether a page opened;
-#: the next opener is tried when one fails, as ``webbrowser.open`` does.
+#: the next opener is tried when one fails, as ``webbrowser.open`` does. A ``$BROWSER`` that
+#: fails is named in what is said (``BROWSER=false failed (exit code 1)``), even when it
+#: printed nothing, rather than taken for "no browser found".
 _OPEN = """
-import subprocess, sys, webbrowser
+import os, subprocess, sys, tempfile, webbrowser
 url = sys.argv[1]
+chosen = [c for c in os.environ.get("BROWSER", "").split(os.pathsep) if c]
 webbrowser.register_standard_browsers()
 failed = []
 for name in list(getattr(webbrowser, "_tryorder", None) or [None]):
@@ -38,21 +41,34 @@ for name in list(getattr(webbrowser, "_tryorder", None) or [None]):
         browser = webbrowser.get(name)
     except webbrowser.Error:
         continue
-    if isinstance(browser, webbrowser.BackgroundBrowser):
+    if isinstance(browser, webbrowser.GenericBrowser):
+        who = f"BROWSER={name}" if name in chosen else browser.name
         command = [browser.name] + [a.replace("%s", url) for a in browser.args]
-        try:
-            done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True)
-        except OSError as exc:
-            failed.append(f"{browser.name}: {exc.strerror or exc}")
-            continue
-        if done.returncode == 0:
-            sys.exit(0)
-        said = (done.stdout + done.stderr).decode(errors="replace").strip()
-        failed.append(said or f"{browser.name} exited with code {done.returncode}")
+        with tempfile.TemporaryFile() as output:
+            try:
+                done = subprocess.run(
+                    command, stdin=subprocess.DEVNULL, stdout=output, stderr=output
+                )
+            except FileNotFoundError:
+                failed.append(f"{who} not found")
+                continue
+            except OSError as exc:
+                failed.append(f"{who} could not be started ({exc.strerror or exc})")
+                continue
+            if done.returncode == 0:
+                sys.exit(0)
+            output.seek(0)
+            said = [l.strip() for l in output.read()[-4096:].decode(errors="replace").splitlines()]
+        last = next((line for line in reversed(said) if line), "")
+        if name in chosen:  # the user's own choice is named, with its last words
+            said_too = f": {last}" if last else ""
+            failed.append(f"{who} failed (exit code {done.returncode}){said_too}")
+        else:
+            failed.append(last or f"{who} exited with code {done.returncode}")
     elif browser.open(url, new=2):
         sys.exit(0)
 if failed:
-    print(failed[-1], file=sys.stderr)
+    print(failed[0] if chosen else failed[-1], file=sys.stderr)
     sys.exit(4)
 sys.exit(3)
 """

@@ -16,6 +16,16 @@ from tui.web import copy_in_browser, in_browser, open_in_tab
 #: A copied text longer than this is cut in the notification that shows it.
 SHOWN_CHARS = 400
 
+#: The longest OSC 52 sequence (its base64 payload) terminals are counted on to take: hterm
+#: and the usual editor plugins stop at 100,000 bytes, tmux and others at about as much; some
+#: (kitty, WezTerm) take more. A longer copy is still sent, with a word that it may be lost.
+OSC52_LIMIT = 100_000
+
+
+def osc52_size(text: str) -> int:
+    """The size of ``text`` as OSC 52 carries it: UTF-8, then base64."""
+    return (len(text.encode("utf-8")) + 2) // 3 * 4
+
 
 def shown_copy(text: str) -> str:
     """A copied text as a notification shows it: whole, or its first whole lines within
@@ -57,29 +67,23 @@ def copy_list_links(app: App[object], papers: Sequence[Paper]) -> None:
     copy_text(app, "\n".join(links), what)
 
 
-def copy_text(app: App[object], text: str, what: str) -> None:
+def copy_text(app: App[object], text: str, what: str, *, instead: str = "") -> None:
     """Copy by OSC 52 (works over SSH and in tmux) and to the system clipboard (in a browser
-    tab: to the browser's clipboard only, never the server's)."""
+    tab: to the browser's clipboard only, never the server's). ``instead`` says how to write
+    the text to a file, for a text too long to select in the notification."""
     if in_browser(app):
         copy_in_browser(app, text, what)
         return
     app.copy_to_clipboard(text)
+    instead = instead or _file_hint(app)
 
     def to_system() -> None:
         from tui.clipboard import copy_to_system  # pyperclip: only when something is copied
 
         problem = copy_to_system(text)
-        shown = shown_copy(text)
-        if problem is None:
-            message = f"Copied {what} to the system clipboard (and the terminal's):\n{shown}"
-        else:
-            message = (
-                f"Sent {what} to the terminal's clipboard (OSC 52); {problem}. "
-                f"If nothing was copied, select it here:\n{shown}"
-            )
         app.call_from_thread(
             app.notify,
-            message,
+            copied_message(text, what, problem, instead),
             title="Copied" if problem is None else "Copy",
             severity="information" if problem is None else "warning",
             timeout=8,
@@ -89,6 +93,34 @@ def copy_text(app: App[object], text: str, what: str) -> None:
     app.run_worker(
         to_system, thread=True, group="clipboard", exit_on_error=False, description="copy"
     )
+
+
+def copied_message(text: str, what: str, problem: str | None, instead: str) -> str:
+    """What became of a copy: to the system clipboard, or (``problem``: why not) only sent by
+    OSC 52, then shown to select by hand when it fits in the note, else pointed to a file."""
+    shown = shown_copy(text)
+    too_big = osc52_size(text) > OSC52_LIMIT
+    if problem is None:
+        also = "" if too_big else " (and the terminal's)"
+        return f"Copied {what} to the system clipboard{also}:\n{shown}"
+    sent = f"Sent {what} to the terminal's clipboard (OSC 52); {problem}."
+    if shown == text:
+        return f"{sent} If nothing was copied, select it here:\n{shown}"
+    lines = count(len(text.splitlines()), "line")
+    if too_big:
+        kilobytes = f"{osc52_size(text) / 1000:,.0f} kB"
+        return (
+            f"{sent} At {kilobytes} the terminal may not take it (many take at most "
+            f"{OSC52_LIMIT // 1000} kB), and at {lines} it is too long to select here: {instead}."
+        )
+    return f"{sent} At {lines} it is too long to select here: {instead}."
+
+
+def _file_hint(app: App[object]) -> str:
+    """How to write the list to a file, with the export key as the user has it."""
+    key_of = getattr(app, "key_of", None)
+    key = key_of("export") if callable(key_of) else "e"
+    return f"to keep it, {key} exports the list to a file"
 
 
 def open_paper(app: App[object], paper: Paper | None, *, code: bool = False) -> None:

@@ -6,6 +6,7 @@ import math
 from collections.abc import Collection
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -77,3 +78,61 @@ def highlighted(
     for start, end in highlight_spans(out.plain, words, prefix_slack=_PREFIX_SLACK):
         out.stylize(style, start, end)
     return out
+
+
+#: Where a link too long for a line is best broken: after one of these, when one is near.
+_LINK_BREAKS = "/?&=-_.#"
+
+
+def hanging_lines(value: Text, room: int, keep: str = "") -> list[Text]:
+    """``value`` as lines of at most ``room`` cells, to sit under a label column: broken at
+    spaces, a number kept with the word after it (``12 pages``); a word longer than a line (a
+    link) broken in place, after a ``/`` or ``?``… near the line's end where there is one;
+    ``keep`` (a hint at the end, ``(p opens it)``) whole."""
+    plain = value.plain
+    if room < 1 or cell_len(plain) <= room:
+        return [value]
+    tail = len(plain) - len(keep) if keep and plain.endswith(keep) else len(plain)
+    words: list[tuple[int, int]] = []
+    start = 0
+    for word in plain[:tail].split(" "):
+        if word and words and plain[words[-1][0] : words[-1][1]].replace(",", "").isdigit():
+            words[-1] = (words[-1][0], start + len(word))  # a number stays with its word
+        elif word:
+            words.append((start, start + len(word)))
+        start += len(word) + 1
+    if tail < len(plain):
+        words.append((tail, len(plain)))
+    lines: list[tuple[int, int]] = []
+    begun = -1  # where the line being filled starts (-1: none is)
+    for first, end in words:
+        used = cell_len(plain[begun:first]) if begun >= 0 else 0  # its words and a space
+        size = cell_len(plain[first:end])
+        if used + size <= room:
+            begun = first if begun < 0 else begun
+            continue
+        if begun >= 0 and (size <= room or room - used < min(12, room // 2)):
+            lines.append((begun, first - 1))  # the word starts the next line
+            begun, used = -1, 0
+        while cell_len(plain[first:end]) > room - used:  # a link longer than a line
+            cut = _link_cut(plain, first, room - used)
+            lines.append((first if begun < 0 else begun, cut))
+            begun, used, first = -1, 0, cut
+        begun = first if begun < 0 else begun
+    if begun >= 0:
+        lines.append((begun, len(plain)))
+    return [value[first:end] for first, end in lines]
+
+
+def _link_cut(plain: str, first: int, room: int) -> int:
+    """Where the piece of a long word from ``first`` ends to fit ``room`` cells: after the
+    last ``_LINK_BREAKS`` character in its second half, else where the room ends."""
+    end = first
+    while end < len(plain) and cell_len(plain[first : end + 1]) <= room:
+        end += 1
+    if end == len(plain):
+        return end
+    for at in range(end, first + max(1, (end - first) // 2), -1):
+        if plain[at - 1] in _LINK_BREAKS:
+            return at
+    return end

@@ -45,10 +45,13 @@ def no_desktop(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_failing_browser_is_a_failure_with_its_last_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_desktop: None
 ) -> None:
-    monkeypatch.setenv("BROWSER", str(fake_browser(tmp_path, 4)))
+    browser = fake_browser(tmp_path, 4)
+    monkeypatch.setenv("BROWSER", str(browser))
     opening = open_in_browser(URL)
     assert not opening.opened
-    assert opening.detail == f"gio: {URL}: Operation not supported"
+    assert opening.detail == (
+        f"BROWSER={browser} failed (exit code 4): gio: {URL}: Operation not supported"
+    )
     assert (tmp_path / "opened.txt").read_text() == URL + "\n"
 
 
@@ -138,7 +141,8 @@ def linked_home(tmp_path: Path) -> Path:
 async def test_the_app_says_whether_the_page_opened(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_desktop: None, code: int, key: str
 ) -> None:
-    monkeypatch.setenv("BROWSER", str(fake_browser(tmp_path, code)))
+    browser = fake_browser(tmp_path, code)
+    monkeypatch.setenv("BROWSER", str(browser))
     app = make_app(linked_home(tmp_path))
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
@@ -149,7 +153,8 @@ async def test_the_app_says_whether_the_page_opened(
         if code:
             assert note.severity == "error"
             assert note.message == (
-                f"Could not open the browser: gio: {url}: Operation not supported\n{url}"
+                f"Could not open the browser: BROWSER={browser} failed (exit code 4): "
+                f"gio: {url}: Operation not supported\n{url}"
             )
         else:
             assert note.severity == "information" and note.message.startswith(f"Opened {url}")
@@ -185,3 +190,35 @@ def test_a_local_file_not_opened_is_shown_as_its_path() -> None:
     url = "file:///home/me/papers/pdfs/%5Bbold%5D%20Title%20%28ab12cd34ef56%29.pdf"
     assert _shown_link(url) == "/home/me/papers/pdfs/[bold] Title (ab12cd34ef56).pdf"
     assert _shown_link("http://127.0.0.1:9/pdf?id=x%20y") == "http://127.0.0.1:9/pdf?id=x%20y"
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("false", "BROWSER=false failed (exit code 1)"),
+        ("/nonexistent/browser", "BROWSER=/nonexistent/browser not found"),
+    ],
+)
+def test_a_browser_set_that_fails_is_named(
+    monkeypatch: pytest.MonkeyPatch, no_desktop: None, command: str, said: str
+) -> None:
+    """A BROWSER that fails silently is named, not taken for "no browser found"."""
+    monkeypatch.setenv("BROWSER", command)
+    opening = open_in_browser(URL)
+    assert not opening.opened
+    assert opening.detail == said
+
+
+async def test_the_app_names_the_browser_set_that_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_desktop: None
+) -> None:
+    monkeypatch.setenv("BROWSER", "false")
+    app = make_app(linked_home(tmp_path))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: any(n.title == "Browser" for n in app._notifications))
+        [note] = [n for n in app._notifications if n.title == "Browser"]
+        assert note.message == (
+            f"Could not open the browser: BROWSER=false failed (exit code 1)\n{URL}"
+        )

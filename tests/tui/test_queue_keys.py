@@ -452,7 +452,8 @@ async def test_p_opens_a_papers_attachment_as_its_copy(
     async with app.run_test(size=WIDE) as pilot:
         screen = await ready(pilot)
         await pilot.press("2")
-        assert f"attached: {attachment} (p opens it)" in " ".join(pane_text(app).split())
+        said = f"attached: {attachment} (p opens it)"  # a long path is broken in the pane
+        assert "".join(said.split()) in "".join(pane_text(app).split())
         assert not screen.pdfs.has_copy(paper.id)
         await pilot.press("p")
         await wait_for(pilot, lambda: opened.is_file() and "file://" in opened.read_text())

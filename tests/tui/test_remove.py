@@ -160,3 +160,18 @@ async def test_a_removal_keeps_the_search_results(seeded_home: Path) -> None:
         await pilot.pause(0.05)
         assert sorted(shown_ids(app)) == sorted(found[1:])
         assert app.main_screen.query_one("#search", Input).value == "benchmark"
+
+
+async def test_the_welcome_to_the_sample_goes_with_its_papers(home: Path) -> None:
+    """The first run's welcome ("This is the bundled sample…") stayed above "No papers yet"
+    once every paper was removed: a removal, like an import, ends it."""
+    app = make_app(home)  # a first run: the bundled sample
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: "bundled sample" in screen.detail.text.plain)
+        await pilot.press("5", "ctrl+a", "delete")
+        await confirm(pilot)
+        await wait_for(pilot, lambda: not plist(app).rows)
+        await settled(pilot)
+        shown = screen.detail.text.plain
+        assert "bundled sample" not in shown and "Welcome" not in shown, shown

@@ -473,7 +473,9 @@ class ExportScreen(ModalScreen[None]):
             return
         papers = self.choice.papers
         label = EXPORTERS[self.exporter_index].label
-        links.copy_text(self.app, self._text(), f"{count(len(papers), 'paper')} as {label}")
+        instead = f"{self._key('export')}, then {self._key('export_write')}, writes it to a file"
+        what = f"{count(len(papers), 'paper')} as {label}"
+        links.copy_text(self.app, self._text(), what, instead=instead)
         self.dismiss(None)
 
     @on(Button.Pressed)

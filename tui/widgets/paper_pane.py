@@ -13,6 +13,7 @@ every built-in theme, light or dark, is readable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Sequence
 
 from rich.cells import cell_len
@@ -31,7 +32,7 @@ from storage.models import Paper, Status
 from storage.sources.citation import editors_only
 from storage.text.words import count
 from tui.commands import bindings
-from tui.text import NAME_CELLS, cut_cells, highlighted, printable, rounded
+from tui.text import NAME_CELLS, cut_cells, hanging_lines, highlighted, printable, rounded
 from tui.view import PaperView
 from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
@@ -397,20 +398,28 @@ def paper_text(
         text.append("\n")
         text.append(printable(view.why), style=style("muted") + Style(italic=True))
     text.append("\n")
+    # the link rows: wrapped here, their lines indented under the label column
+    room = width - LABEL_CELLS if width >= LABEL_CELLS + 16 else 0
+
+    def row(label: str, label_style: Style, value: Text, keep: str = "") -> None:
+        text.append(f"\n{label:<{LABEL_CELLS}}", style=label_style)
+        for i, line in enumerate(hanging_lines(value, room, keep)):
+            text.append(f"\n{'':<{LABEL_CELLS}}" if i else "")
+            text.append_text(line)
+
     if paper.url:
-        text.append("\nPaper  ", style=style("label"))
-        text.append(printable(paper.url), style=style("link"))
+        row("Paper", style("label"), Text(printable(paper.url), style=style("link")))
     for url in paper.github:
-        text.append("\nCode   ", style=style("code"))
-        text.append(printable(url), style=style("link"))
+        row("Code", style("code"), Text(printable(url), style=style("link")))
     if not paper.github:
         text.append("\nCode   none linked in the abstract", style=style("muted"))
     if view.pdf:
-        text.append("\nPDF    ", style=style("label"))
-        text.append(printable(view.pdf), style=style("link"))
+        shown = printable(view.pdf)
+        hint = _OPENS_IT.search(shown)
+        pdf = Text(shown, style=style("link"))
+        row("PDF", style("label"), pdf, hint.group(0) if hint else "")
     if view.pdf_line:
-        text.append("\n       ", style=style("label"))
-        text.append_text(highlighted(view.pdf_line, words, match, base=style("note")))
+        row("", style("label"), highlighted(view.pdf_line, words, match, base=style("note")))
     if isinstance(tldr := paper.fact("tldr"), str) and tldr.strip():
         text.append("\n\nTL;DR  ", style=style("label"))
         text.append(printable(" ".join(tldr.split())), style=style("note"))
@@ -418,6 +427,11 @@ def paper_text(
     text.append_text(highlighted(paper.display_abstract, words, match))
     return text
 
+
+#: The width of the label column of the link rows (``Paper  ``, ``Code   ``, ``PDF    ``).
+LABEL_CELLS = 7
+#: The hint at the end of the PDF row ("(p opens it)"), kept on one line.
+_OPENS_IT = re.compile(r"\(\S+ opens it\)$")
 
 #: Between the parts of the state line.
 _DOT = "  ·  "

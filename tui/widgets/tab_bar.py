@@ -31,6 +31,8 @@ SHORT_WIDTH = 70
 SAVED_TABS = ("tab_saved_first", "tab_saved_second", "tab_saved_third", "tab_saved_fourth")
 #: A saved search's name is cut to no fewer characters than this to fit the bar.
 SHORTEST_NAME = 4
+#: A saved search's name is cut to this many characters when tabs are left out of the bar.
+ELIDED_NAME = 12
 
 
 class TabBar(Static):
@@ -40,8 +42,9 @@ class TabBar(Static):
     The saved searches' tabs (``use_saved``) follow the built-in ones. When the bar does not
     fit, the progress bar goes first, then the built-in tabs take shorter labels ("Star",
     then "★") and the progress its shorter form ("12/3,703"), then the saved searches'
-    names are cut, then the count of papers triaged goes, and last (a phone's 40 columns)
-    the tabs lose their number keys.
+    names are cut; then saved searches' tabs are left out, counted ("+2 more"), the tab
+    shown always kept; then the count of papers triaged goes, and last (a phone's 40
+    columns) the tabs lose their number keys.
     """
 
     COMPONENT_CLASSES = {"tab-bar--current", "tab-bar--empty", "tab-bar--done", "tab-bar--todo"}
@@ -119,7 +122,13 @@ class TabBar(Static):
             # the saved searches' tabs alone (3 columns each at the least) overflow the bar:
             # no try below can fit, so none is made (1,000 saved searches made ~30 a key)
             return self._draw(
-                counts, current, labels="short", progress=0, cut=SHORTEST_NAME, keys=False
+                counts,
+                current,
+                labels="short",
+                progress=0,
+                cut=SHORTEST_NAME,
+                keys=False,
+                elide=True,
             )
         full = "short" if narrow else "full"
         tries = [
@@ -135,16 +144,25 @@ class TabBar(Static):
             if drawn[0].cell_len <= width:
                 return drawn
         longest = max((len(label) for _, label in self._saved), default=0)
-        for progress in (1, 0):  # names cut before the count of what is triaged goes
-            for cut in range(longest - 1, SHORTEST_NAME - 1, -1):
-                drawn = self._draw(counts, current, labels="short", progress=progress, cut=cut)
+        for cut in range(longest - 1, SHORTEST_NAME - 1, -1):  # names cut, the count kept
+            drawn = self._draw(counts, current, labels="short", progress=1, cut=cut)
+            if drawn[0].cell_len <= width:
+                return drawn
+        for progress in (1, 0):  # then tabs left out, before the count of what is triaged
+            for cut in range(ELIDED_NAME, SHORTEST_NAME - 1, -1):
+                drawn = self._draw(
+                    counts, current, labels="short", progress=progress, cut=cut, elide=True
+                )
                 if drawn[0].cell_len <= width:
                     return drawn
-        drawn = self._draw(counts, current, labels="short", progress=0, cut=SHORTEST_NAME)
-        if drawn[0].cell_len <= width:
-            return drawn
         return self._draw(
-            counts, current, labels="short", progress=0, cut=SHORTEST_NAME, keys=False
+            counts,
+            current,
+            labels="short",
+            progress=0,
+            cut=SHORTEST_NAME,
+            keys=False,
+            elide=True,
         )
 
     def _draw(
@@ -156,10 +174,12 @@ class TabBar(Static):
         progress: int,
         cut: int | None = None,
         keys: bool = True,
+        elide: bool = False,
     ) -> tuple[Text, list[tuple[int, int, str]]]:
         """The bar: built-in tabs (``labels``: "full", "medium" or "short"; their number
-        keys or not), saved searches' tabs (names cut to ``cut`` characters), and the progress
-        (3: words and bar, 2: words, 1: the count alone, 0: none)."""
+        keys or not), saved searches' tabs (names cut to ``cut`` characters; with ``elide``,
+        those past the width left out and counted, the current one always kept), and the
+        progress (3: words and bar, 2: words, 1: the count alone, 0: none)."""
         spans: list[tuple[int, int, str]] = []
         text = Text()
         # The columns drawn so far, kept as the tabs are added (a Text's cell_len counts its
@@ -181,20 +201,41 @@ class TabBar(Static):
             hotkey = f"{self.key_of(f'tab_{name}')} " if keys else ""
             tab(name, f" {hotkey}{names[name] if names else label} {counts[name]:,} ")
         width = self.size.width
-        for i, (name, label) in enumerate(self._saved):
-            if column > width:
-                break  # past the bar's end already: the rest would not show (and cost)
+        total = counts["all"]
+        done = total - counts["inbox"]
+        tail = ""
+        if progress >= 2:
+            tail = f"  {done:,} / {total:,} triaged"
+        elif progress == 1:
+            tail = f"  {done:,}/{total:,}"
+
+        def saved_tab(i: int) -> str:
+            name, label = self._saved[i]
             if cut is not None and len(label) > cut:
                 label = label[: cut - 1] + "…"
             hotkey = f"{self.key_of(SAVED_TABS[i])} " if keys and i < len(SAVED_TABS) else ""
             count = counts.get(name)
-            tab(name, f" {hotkey}{label} {'…' if count is None else f'{count:,}'} ")
-        total = counts["all"]
-        done = total - counts["inbox"]
-        if progress >= 2:
-            text.append(f"  {done:,} / {total:,} triaged")
-        elif progress == 1:
-            text.append(f"  {done:,}/{total:,}")
+            return f" {hotkey}{label} {'…' if count is None else f'{count:,}'} "
+
+        mine = next((i for i, (name, _) in enumerate(self._saved) if name == current), None)
+        # with ``elide``: the room kept at the end for the current tab, what says how many
+        # tabs are left out, and the progress
+        kept = cell_len(f" +{len(self._saved)} more") + cell_len(tail)
+        kept += cell_len(saved_tab(mine)) if elide and mine is not None else 0
+        left_out = 0
+        for i, (name, _) in enumerate(self._saved):
+            if column > width and not elide:
+                break  # past the bar's end already: the rest would not show (and cost)
+            shown = saved_tab(i)
+            if i == mine:
+                kept -= cell_len(shown) if elide else 0
+            elif elide and (left_out or column + cell_len(shown) + kept > width):
+                left_out += 1  # after one is left out, the rest too: the tabs keep their order
+                continue
+            tab(name, shown)
+        if left_out:
+            text.append(f" +{left_out} more")
+        text.append(tail)
         if progress == 3 and labels == "full" and total:
             filled = round(10 * done / total)
             text.append(" ")

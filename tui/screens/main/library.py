@@ -259,6 +259,7 @@ class LibraryPart(MainBase):
         in order with the decisions made before; the papers are read again when the writer
         reports (``Report.reload``), the same as after an undo or redo of a removal."""
         self.session.queue_removal(ids, list_name)
+        self.detail.set_welcome("", "")  # it spoke of the sample as imported: no longer so
         if list_name is not None:  # a paper in another list too stays
             ids = [p.id for p in self.view.papers if set(p.lists or (p.list,)) == {list_name}]
         gone = set(ids)

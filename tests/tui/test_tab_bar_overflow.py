@@ -1,0 +1,57 @@
+"""More saved searches' tabs than the bar holds: the tab shown is always on the bar, the tabs
+left out are counted ("+2 more"), and the count of papers triaged stays whole or goes whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+
+from storage.files.saved_searches import SavedSearches
+from tests.tui.helpers import OneTabBar, ShownTabs, big_library, make_app, ready, tab_text, wait_for
+from tui.widgets.tab_bar import TabBar
+
+COUNTS = {"inbox": 3_694, "starred": 0, "read": 0, "skipped": 0, "all": 3_694}
+NAMES = ["alpha", "beta", "gamma", "delta", "epsilon-with-a-very-long-name-indeed", "zeta"]
+SAVED = [(f"saved:{name}", name) for name in NAMES]
+
+
+@pytest.mark.parametrize("current", [name for name, _ in SAVED])
+@pytest.mark.parametrize("width", [80, 60])
+async def test_the_tab_shown_is_always_on_the_bar(current: str, width: int) -> None:
+    shown = ShownTabs({**COUNTS, **{name: 3_095 for name, _ in SAVED}}, current, SAVED)
+    app = OneTabBar(shown)
+    async with app.run_test(size=(width, 20)) as pilot:
+        bar = app.query_one(TabBar)
+        bar.show()
+        await pilot.pause()
+        text = str(bar.render())
+        assert Text(text).cell_len <= width, text
+        [(start, end)] = [(s, e) for s, e, name in bar._spans if name == current]
+        assert end <= width, text
+        label = text[start:end]
+        assert "3,095" in label and label.strip()[-5:] == "3,095", label
+        hidden = len(SAVED) - sum(name.startswith("saved:") for _, _, name in bar._spans)
+        assert hidden > 0 and f" +{hidden} more" in text, text
+        if width == 80:
+            assert text.endswith("  0/3,694"), text  # whole, at the end
+
+
+async def test_the_app_shows_a_saved_tab_past_the_end_of_the_bar(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    big_library(home, tmp_path, 3_694)  # as many papers as ICLR 2025's list, 3 starred
+    searches = SavedSearches(home)
+    for name in NAMES:
+        searches.save(name, "model")
+    app = make_app(home)
+    async with app.run_test(size=(80, 20)) as pilot:
+        screen = await ready(pilot)
+        epsilon = "saved:epsilon-with-a-very-long-name-indeed"
+        screen.action_show_tab(epsilon)
+        await wait_for(pilot, lambda: screen.view.tab == epsilon)
+        await pilot.pause(0.1)
+        text = tab_text(app)
+        bar = screen.query_one(TabBar)
+        assert any(name == epsilon and end <= 80 for _, end, name in bar._spans), text
+        assert " more" in text and text.endswith("  3/3,694"), text
