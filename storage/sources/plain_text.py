@@ -55,16 +55,23 @@ def read_plain_text(text: str, path: Path) -> ReadResult:
         raise SourceError(f"{path}: holds a header line but no abstracts")
     # a list of abstracts, not a text of which some paragraph reads as one (a program's help
     # saved as a .txt: its usage and options lines each became a paper, in a list named by
-    # its usage line): most of its paragraphs read as abstracts
-    prose = sum(reads_as_prose(r.abstract) for r in result.records)
-    if result.records and not prose:
+    # its usage line): most of its first paragraphs read as abstracts (the first
+    # ``_PROSE_SAMPLE``: 0.2 ms each, 20 s for 100,000)
+    sample = result.records[:_PROSE_SAMPLE]
+    prose = sum(reads_as_prose(r.abstract) for r in sample)
+    if sample and not prose and len(sample) == len(result.records):
         raise NotAList(f"{path}: not a paper list: no paragraph reads as an abstract")
-    if prose * 2 < len(result.records):
+    if prose * 2 < len(sample):
+        first = "" if len(sample) == len(result.records) else "first "
         raise NotAList(
-            f"{path}: not a paper list: only {prose:,} of its {len(result.records):,} "
+            f"{path}: not a paper list: only {prose:,} of its {first}{len(sample):,} "
             "paragraphs read as abstracts"
         )
     return result
+
+
+#: How many of a text's first paragraphs tell whether it is a list of abstracts.
+_PROSE_SAMPLE = 200
 
 
 _WORD = re.compile(r"[^\W\d_]{2,}(?:['’-][^\W\d_]+)*[.,;:!?)\]]*$")

@@ -46,22 +46,20 @@ def joined(
     folded: Folded,
     sent: Mapping[str, dict[str, Any]],
 ) -> list[tuple[str, dict[str, Any] | None]]:
-    """``candidates`` (papers changed here: id, document or None), each paper the folder holds
-    too (its register's holder, read this sync: ``folded``, or sent by this device's sync cut
-    short before it wrote the join: ``sent``) as that document with this library's merged in.
-    A join that is not this library's document is put in ``folded`` to be written here."""
+    """``candidates`` (papers changed here: id, document or None) to send: each paper the
+    folder holds too (its register's holder, read this sync: ``folded``, or sent by this
+    device's sync cut short before it wrote the join: ``sent``) as that document with this
+    library's merged in, but for those it holds as they are here (none to send). A join that
+    is not this library's document is put in ``folded`` to be written here."""
     from storage.importing.resolve import merge_paper
 
     found: list[tuple[str, dict[str, Any] | None]] = []
     for pid, doc in candidates:
         held = registers.get(pid)
-        theirs = None  # (a paper as the folder holds it needs no join: most, at a first sync)
-        if (
-            doc is not None
-            and held is not None
-            and held[2] is not None
-            and paper_digest(doc) not in held[2:]
-        ):
+        theirs = None
+        if doc is not None and held is not None and held[2] is not None:
+            if paper_digest(doc) in held[2:]:
+                continue  # the folder holds it as it is here: nothing to send (most, here)
             theirs = held_document(held, (folded.docs.get(pid), sent.get(pid)))
         clean = clean_paper(pid, theirs)[0] if theirs is not None else None
         if doc is None or clean is None:
