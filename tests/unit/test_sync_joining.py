@@ -168,13 +168,6 @@ def test_a_sync_state_lost_is_no_first_sync_a_list_taken_out_here_stays_out(
     assert all(lists == {"A"} for lists in _lists(other).values())
 
 
-_OWN_JOIN = (
-    "the next sync is a first sync again (its state kept fresh by the note) and joins this "
-    "library with the join the first sent: the list taken out here since comes back everywhere"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=_OWN_JOIN)
 @pytest.mark.parametrize("step", ["_merge", "apply_plan", "_finish"])
 def test_a_list_taken_out_after_a_first_sync_cut_short_stays_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
