@@ -53,8 +53,9 @@ def joined(
     """``candidates`` (papers changed here: id, document or None), each paper the folder holds
     too (its register's holder, read this sync: ``folded``, or sent by this device's sync cut
     short before it wrote the join: in ``state``'s outbox) as that document with this
-    library's merged in. A join that is not this library's document is put in ``folded`` to
-    be written here.
+    library's merged in; a join that is not this library's document is put in ``folded`` to
+    be written here. Those the folder holds as they are here are left out, digested once (a
+    first sync of 20,000 such took 0.2 s more, each digested twice).
 
     A paper the folder holds as this device sent it (a first sync cut short once it noted its
     state, which keeps ``SyncState.papers_writes`` as the ``library``'s papers.json was when
@@ -70,21 +71,19 @@ def joined(
     found: list[tuple[str, dict[str, Any] | None]] = []
     for pid, doc in candidates:
         held = registers.get(pid)
-        theirs = None  # (a paper as the folder holds it needs no join: most, at a first sync)
-        if (
-            doc is not None
-            and held is not None
-            and held[2] is not None
-            and not (written and held[1] == device)
-            and paper_digest(doc) not in held[2:]
-        ):
-            theirs = held_document(held, (folded.docs.get(pid), sent.get(pid)))
+        if doc is None or held is None or held[2] is None or (written and held[1] == device):
+            found.append((pid, doc))
+            continue
+        digest = paper_digest(doc)
+        if digest in held[2:]:  # as the folder holds it (most, at a first sync): not sent
+            continue
+        theirs = held_document(held, (folded.docs.get(pid), sent.get(pid)))
         clean = clean_paper(pid, theirs)[0] if theirs is not None else None
-        if doc is None or clean is None:
+        if clean is None:
             found.append((pid, doc))
             continue
         join = paper_to_doc(merge_paper(paper_from_doc(clean), paper_from_doc(doc)))
-        if paper_digest(join) != paper_digest(doc):
+        if paper_digest(join) != digest:
             folded.docs[pid] = join
             folded.changed[PAPER].add(pid)
         found.append((pid, join))
