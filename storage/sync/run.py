@@ -398,14 +398,12 @@ class _Sync:
         return self._papers
 
     def _stamp_papers(self, candidates: list[tuple[str, dict[str, Any] | None]]) -> list[Record]:
-        """Records of the papers changed here, but for those the folder already holds as
-        they are here (two devices that imported the same list send it once); on a first
-        sync, joined to the folder's (``storage.sync.joining``)."""
+        """Records of the papers changed here (on a first sync joined to the folder's: ``joining``),
+        but those the folder holds as they are here (two that imported one list send it once)."""
         records: list[Record] = []
         registers = self.state.registers[PAPER]
         if first_sync(self.state, self.device.id, kept=self.kept, lost=self.lost):
-            sent = {r.paper: r.value for r in records_of_rows(self.state.outbox) if r.value}
-            candidates = joined(candidates, registers, self.folded, sent)
+            candidates = joined(candidates, self.state, self.folded, self.library)
         for pid, doc in candidates:
             held = registers.get(pid)
             if held is not None and (tie_value(PAPER, doc) or None) in held[2:]:
@@ -643,6 +641,8 @@ class _Sync:
                 empty = SyncState(str(self.place.path), self.device.id)
                 self._loaded = orjson.dumps(empty.to_json())
         noted = orjson.loads(self._loaded)
+        if noted.get("fresh"):  # papers.json as a first sync's join found it (``joining``)
+            noted["papers_writes"] = self.library.papers_file.writes()
         waiting = {orjson.dumps(row) for row in self.state.outbox if row[0] != PAPER}
         sent = [row for row in self._unsaved if orjson.dumps(row) not in waiting]
         noted.update(
