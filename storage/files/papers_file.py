@@ -191,6 +191,17 @@ class PapersFile:
         table = self.load().get("papers", {})
         return {doc["id"]: doc for doc in table.values() if isinstance(doc.get("id"), str)}
 
+    def lists_taken_out(self) -> set[str]:
+        """The names of the lists removals here took out that an undo can still put back
+        (``removed_papers``): what this library took out itself, lately."""
+        names: set[str] = set()
+        for payload in self.load().get(REMOVED_TABLE, {}).values():
+            lists = payload.get("lists") if isinstance(payload, dict) else None
+            for doc in lists.values() if isinstance(lists, dict) else ():
+                if isinstance(doc, dict) and isinstance(doc.get("name"), str):
+                    names.add(doc["name"])
+        return names
+
     def renamed_ids(self) -> dict[str, str]:
         """Old id → new id of the papers schema 1 had (``triage.json``'s migration follows)."""
         try:

@@ -9,11 +9,14 @@ lost 339 papers' links and 603 papers' second list.
 
 On a device's first sync with a folder (``first_sync``) nothing here was written over what the
 folder holds: nothing the folder has that this library lacks was taken out here. So each
-paper both hold is sent as the folder's document with this
-library's merged in, as an import merges a record into a stored paper
-(``storage.importing.resolve.merge_paper``: lists and links joined, empty fields wiping
-nothing, this library's values otherwise); the join is written here too. A paper the folder
-holds as removed is sent as this library has it, as before: nothing was removed here.
+paper both hold is sent as the folder's document with this library's merged in, as an import
+merges a record into a stored paper (``storage.importing.resolve.merge_paper``: lists and
+links joined, empty fields wiping nothing, this library's values otherwise); the join is
+written here too. A paper the folder holds as removed is sent as this library has it, as
+before: nothing was removed here. A list this library took out itself (an undo away) stays
+out of its joins: a library whose memory of the folder went (``HOME/sync`` deleted, a HOME
+copied where the folder has another path) is taken for one that never synced, and a list it
+took out since its last sync came back everywhere.
 
 Later syncs change nothing of this: a change made here after the join is made over it, and
 sent whole as ever. Two devices that both send before either has read the other (their first
@@ -67,6 +70,7 @@ def joined(
 
     registers, device = state.registers[PAPER], state.device
     written = library.papers_file.writes() != state.papers_writes
+    taken_out = library.papers_file.lists_taken_out()
     sent = {r.paper: r.value for r in records_of_rows(state.outbox) if r.value}
     found: list[tuple[str, dict[str, Any] | None]] = []
     for pid, doc in candidates:
@@ -83,8 +87,23 @@ def joined(
             found.append((pid, doc))
             continue
         join = paper_to_doc(merge_paper(paper_from_doc(clean), paper_from_doc(doc)))
+        if taken_out.intersection(join.get("lists") or ()):
+            join = _without(join, taken_out, doc)
         if paper_digest(join) != digest:
             folded.docs[pid] = join
             folded.changed[PAPER].add(pid)
         found.append((pid, join))
     return found
+
+
+def _without(join: dict[str, Any], taken_out: set[str], doc: dict[str, Any]) -> dict[str, Any]:
+    """``join`` without the lists this library took out itself (``taken_out``, an undo away)
+    that its own document ``doc`` does not hold: a library whose memory of the folder went
+    (``HOME/sync`` deleted, a copied HOME) is joined as one that never synced, and a list it
+    took out since its last sync came back everywhere. (A list of that name the other device
+    holds the paper in is left out as well, as the library's whole left it out before joins.)"""
+    mine = set(doc.get("lists") or (doc["list"],))
+    lists = [name for name in join.get("lists") or () if name in mine or name not in taken_out]
+    if join["list"] in lists:
+        return {**join, "lists": lists}
+    return {**join, "lists": lists, "list": doc["list"], "position": doc.get("position", 0)}
