@@ -4,9 +4,10 @@ A removal is one undo step (``triage.json`` keeps the step and the papers' decis
 papers leave the ``papers`` table for the ``removed`` table, under the step's token: the papers
 as they were, the papers whose lists changed as they were, the lists taken out. Undo puts
 everything back as it was (but what the papers a list removal kept gained since: the lists
-are put back on them as they are now), redo takes it out again. A paper is removed whole, or, when a list
-is removed, loses that list and stays in the others it is in (it then goes last in its next
-list). ``storage.files.papers_file`` runs these on the tables of its transactions.
+are put back on them as they are now), redo takes it out again. A paper is removed whole,
+or, when a list is removed, loses that list and stays in the others it is in (it then goes
+last in its next list). ``storage.files.papers_file`` runs these on the tables of its
+transactions.
 """
 
 from __future__ import annotations
