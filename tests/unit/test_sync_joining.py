@@ -338,3 +338,28 @@ def test_what_a_removal_took_out_whole_stays_out_when_home_sync_was_deleted(
         sync_library(library, folder)
     assert shown(one) == shown(other)
     assert _places(one) == kept
+
+
+def test_a_paper_whose_lists_are_left_empty_keeps_its_list_in_the_join(tmp_path: Path) -> None:
+    """A paper stored with its list alone (``lists`` empty: every reader takes it for
+    ``[list]``), held by the other device in list A when it first syncs: the join is in both
+    lists, and first in B as before (it was first in B with lists ``["A"]``: B lost its 19
+    papers on both devices)."""
+    first = sorted(SAMPLE.glob("*.txt"))[0]
+    one, other = Library(tmp_path / "a"), Library(tmp_path / "b")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    one.import_files([first], list_name="B")
+    data = orjson.loads(one.papers_path.read_bytes())
+    for doc in data["papers"].values():
+        doc["lists"] = []
+    one.papers_path.write_bytes(orjson.dumps(data))
+    one = Library(tmp_path / "a")
+    assert {i.name: i.size for i in one.lists()} == {"B": 19}
+    sync_library(one, folder)
+    other.import_files([first], list_name="A")
+    for library in (other, one):
+        sync_library(library, folder)
+    assert shown(one) == shown(other)
+    assert {i.name: i.size for i in other.lists()} == {"A": 19, "B": 19}
+    assert all(p.list == "B" and set(p.lists) == {"A", "B"} for p in other.papers())
