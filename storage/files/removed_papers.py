@@ -3,9 +3,11 @@
 A removal is one undo step (``triage.json`` keeps the step and the papers' decisions). Its
 papers leave the ``papers`` table for the ``removed`` table, under the step's token: the papers
 as they were, the papers whose lists changed as they were, the lists taken out. Undo puts
-everything back as it was, redo takes it out again. A paper is removed whole, or, when a list
-is removed, loses that list and stays in the others it is in (it then goes last in its next
-list). ``storage.files.papers_file`` runs these on the tables of its transactions.
+everything back as it was (but what the papers a list removal kept gained since: the lists
+are put back on them as they are now), redo takes it out again. A paper is removed whole,
+or, when a list is removed, loses that list and stays in the others it is in (it then goes
+last in its next list). ``storage.files.papers_file`` runs these on the tables of its
+transactions.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from storage.caps import MAX_LISTS
 from storage.files.triage_model import doc_id, now
 from storage.models import Removal
 
@@ -90,14 +93,17 @@ def take_out(
 def put_back(
     papers: dict[str, Any], lists: dict[str, Any], removed: dict[str, Any], token: str
 ) -> Removal:
-    """Undo the removal ``token``: its papers, lists and changed papers as they were."""
+    """Undo the removal ``token``: its papers and lists as they were, the lists put back on the
+    papers it changed (``_in_lists_again``)."""
     payload = removed.pop(token, None)
     if not isinstance(payload, dict):
         return Removal()
     for key, doc in payload.get("lists", {}).items():
         taken = key in lists and lists[key]["name"] != doc["name"]
         lists[str(max((int(k) for k in lists), default=0) + 1) if taken else key] = doc
-    papers.update(payload.get("changed", {}))
+    names = {doc.get("name") for doc in payload.get("lists", {}).values()}
+    for key, doc in payload.get("changed", {}).items():
+        papers[key] = _in_lists_again(doc, papers.get(key), names)
     back = payload.get("papers", {})
     for key, doc in back.items():
         papers.setdefault(key, doc)  # a paper imported again since then is kept as it is now
@@ -106,6 +112,23 @@ def put_back(
         titles=tuple(d["title"] for d in back.values()),
         lists=tuple(d["name"] for d in payload.get("lists", {}).values()),
     )
+
+
+def _in_lists_again(
+    before: dict[str, Any], now: dict[str, Any] | None, names: Collection[str]
+) -> dict[str, Any]:
+    """A paper a list removal kept (in its other lists), put back in the lists ``names``: as
+    it is now, what it gained since kept (a list imported into, one another device gave it:
+    put back as it was, it lost them here and, sent by the next sync, everywhere), in its
+    lists' order of before; first in the list taken out where it was first there."""
+    if now is None or not isinstance(before, dict) or not isinstance(before.get("list"), str):
+        return before  # taken out since (or no paper this version wrote): as it was
+    was = list(before.get("lists") or (before["list"],))
+    has = list(now.get("lists") or (now["list"],))
+    lists = list(dict.fromkeys([n for n in was if n in names or n in has] + has))[:MAX_LISTS]
+    if before["list"] not in names:
+        return {**now, "lists": lists}
+    return {**now, "lists": lists, "list": before["list"], "position": before.get("position", 0)}
 
 
 def forget_unreferenced(removed: dict[str, Any], tokens: Collection[str]) -> None:

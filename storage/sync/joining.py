@@ -26,6 +26,7 @@ syncs at once) still keep the later record's whole.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from storage.files.papers_file import paper_from_doc, paper_to_doc
@@ -36,6 +37,7 @@ from storage.sync.state import SyncState
 
 if TYPE_CHECKING:
     from storage.library import Library
+    from storage.models import Paper
 
 
 def first_sync(state: SyncState, device: str, *, kept: bool, lost: bool) -> bool:
@@ -86,7 +88,7 @@ def joined(
         if clean is None:
             found.append((pid, doc))
             continue
-        join = paper_to_doc(merge_paper(paper_from_doc(clean), paper_from_doc(doc)))
+        join = paper_to_doc(merge_paper(_listed(clean), _listed(doc)))
         if taken_out.intersection(join.get("lists") or ()):
             join = _without(join, taken_out, doc)
         if paper_digest(join) != digest:
@@ -94,6 +96,14 @@ def joined(
             folded.changed[PAPER].add(pid)
         found.append((pid, join))
     return found
+
+
+def _listed(doc: dict[str, Any]) -> Paper:
+    """The paper ``doc``, its lists naming its list when it holds none (``lists`` empty or
+    left out: every reader takes that for ``[list]``; joined as it was, its list went, the
+    paper first in a list it was not in: that list lost its papers on every device)."""
+    paper = paper_from_doc(doc)
+    return paper if paper.lists else replace(paper, lists=(paper.list,))
 
 
 def _without(join: dict[str, Any], taken_out: set[str], doc: dict[str, Any]) -> dict[str, Any]:

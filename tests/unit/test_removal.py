@@ -10,6 +10,7 @@ import pytest
 from storage import Library, Status
 from storage.errors import UnknownPaperError
 from storage.models import StepDone
+from tests.unit.test_sync_support import SAMPLE
 
 
 def test_remove_papers_is_one_step_and_undo_brings_them_back(library: Library) -> None:
@@ -64,6 +65,24 @@ def test_remove_a_list_keeps_papers_in_other_lists(home: Path, tmp_path: Path) -
         "Two",
     )
     assert lib.status(only_one.id) is Status.READ
+
+
+def test_undoing_a_list_removal_keeps_what_its_papers_gained_since(home: Path) -> None:
+    """A list taken out, its papers then imported into another list (or given it by a sync),
+    the removal undone: they are back in the list, and keep the list they gained since (the
+    undo put each back as it was, and list D held none of its papers)."""
+    first = sorted(SAMPLE.glob("*.txt"))[0]
+    lib = Library(home)
+    lib.import_files([first], list_name="C")
+    lib.import_files([first], list_name="A")
+    lib.remove_list("C")
+    lib.import_files([first], list_name="D")
+    lib.undo()
+    papers = lib.papers()
+    assert {p.lists for p in papers} == {("C", "A", "D")}
+    assert {p.list for p in papers} == {"C"}
+    assert sorted(p.position for p in papers) == list(range(len(papers)))  # as they were in C
+    assert {i.name: i.size for i in lib.lists()} == dict.fromkeys("CAD", len(papers))
 
 
 def test_remove_unknown_ids_and_lists_are_one_line_errors(library: Library) -> None:
