@@ -121,15 +121,7 @@ class TabBar(Static):
         if 3 * len(self._saved) > width:
             # the saved searches' tabs alone (3 columns each at the least) overflow the bar:
             # no try below can fit, so none is made (1,000 saved searches made ~30 a key)
-            return self._draw(
-                counts,
-                current,
-                labels="short",
-                progress=0,
-                cut=SHORTEST_NAME,
-                keys=False,
-                elide=True,
-            )
+            return self._narrowest(counts, current)
         full = "short" if narrow else "full"
         tries = [
             (full, 3),
@@ -155,6 +147,13 @@ class TabBar(Static):
                 )
                 if drawn[0].cell_len <= width:
                     return drawn
+        return self._narrowest(counts, current)
+
+    def _narrowest(
+        self, counts: Mapping[str, int], current: str
+    ) -> tuple[Text, list[tuple[int, int, str]]]:
+        """The bar at its narrowest: short labels, names cut to the shortest, tabs left out,
+        no count of what is triaged, no number keys."""
         return self._draw(
             counts,
             current,
