@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from storage.caps import MAX_LISTS
+from storage.errors import LibraryError
 from storage.files.triage_model import doc_id, now
 from storage.models import Removal
 
@@ -95,9 +96,16 @@ def put_back(
 ) -> Removal:
     """Undo the removal ``token``: its papers and lists as they were, the lists put back on the
     papers it changed (``_in_lists_again``)."""
-    payload = removed.pop(token, None)
+    payload = removed.get(token)
     if not isinstance(payload, dict):
+        removed.pop(token, None)
         return Removal()
+    problem = _damage(payload)
+    if problem:  # (written by hand: the change raises, and neither file is written)
+        raise LibraryError(
+            f"papers.json: the removal to undo is damaged ({problem}); nothing was undone"
+        )
+    del removed[token]
     for key, doc in payload.get("lists", {}).items():
         taken = key in lists and lists[key]["name"] != doc["name"]
         lists[str(max((int(k) for k in lists), default=0) + 1) if taken else key] = doc
@@ -112,6 +120,30 @@ def put_back(
         titles=tuple(d["title"] for d in back.values()),
         lists=tuple(d["name"] for d in payload.get("lists", {}).values()),
     )
+
+
+def _damage(payload: Mapping[str, Any]) -> str:
+    """What keeps a removal's payload from being put back ("" for nothing): the shapes
+    ``take_out`` writes, papers with an id, a title and a list, lists with a name."""
+    for part, label, noun, needs in _PARTS:
+        table = payload.get(part, {})
+        if not isinstance(table, dict):
+            return f"its {label} are not a table"
+        for key, doc in table.items():
+            if not isinstance(doc, dict) or not all(isinstance(doc.get(n), str) for n in needs):
+                return f"its {label} hold {key!r}, which is no {noun}"
+            if part == "lists" and not key.isdigit():
+                return f"its lists taken out hold one under {key!r}"
+    return ""
+
+
+#: A payload's tables, what they and their documents are called, and what each document
+#: must hold (a paper's other fields are read leniently, as any paper's are).
+_PARTS = (
+    ("papers", "papers taken out", "paper", ("id", "title", "list")),
+    ("changed", "papers changed", "paper", ("id", "title", "list")),
+    ("lists", "lists taken out", "list", ("name",)),
+)
 
 
 def _in_lists_again(

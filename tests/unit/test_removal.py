@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from storage import Library, Status
-from storage.errors import UnknownPaperError
+from storage.errors import LibraryError, UnknownPaperError
 from storage.models import StepDone
 from tests.unit.test_sync_support import SAMPLE
 
@@ -83,6 +83,46 @@ def test_undoing_a_list_removal_keeps_what_its_papers_gained_since(home: Path) -
     assert {p.list for p in papers} == {"C"}
     assert sorted(p.position for p in papers) == list(range(len(papers)))  # as they were in C
     assert {i.name: i.size for i in lib.lists()} == dict.fromkeys("CAD", len(papers))
+
+
+@pytest.mark.parametrize(
+    ("part", "value", "said"),
+    [
+        ("lists", [1, 2], "its lists taken out are not a table"),
+        ("changed", [1], "its papers changed are not a table"),
+        ("papers", "x", "its papers taken out are not a table"),
+        ("changed", "each", "which is no paper"),
+        ("lists", "each", "which is no list"),
+        ("lists", "key", "its lists taken out hold one under 'abc'"),
+    ],
+)
+def test_undoing_a_removal_written_over_by_hand_is_one_line_and_changes_nothing(
+    home: Path, part: str, value: object, said: str
+) -> None:
+    """A removal's payload in papers.json damaged by hand (a list where a table was, a
+    string for a paper): the undo says so in one line and neither file is written; it was
+    "internal error: AttributeError"."""
+    first, second = sorted(SAMPLE.glob("*.txt"))
+    lib = Library(home)
+    lib.import_files([first], list_name="A")
+    lib.import_files([first, second], list_name="Extra")
+    lib.remove_list("Extra")
+    path = home / "papers.json"
+    tables = json.loads(path.read_text())
+    [payload] = tables["removed"].values()
+    if value == "each":
+        payload[part] = dict.fromkeys(payload[part], "x")
+    elif value == "key":
+        payload[part] = {"abc": next(iter(payload[part].values()))}
+    else:
+        payload[part] = value
+    path.write_text(json.dumps(tables))
+    before = {name: (home / name).read_bytes() for name in ("papers.json", "triage.json")}
+    again = Library(home)
+    with pytest.raises(LibraryError, match="the removal to undo is damaged") as raised:
+        again.undo()
+    assert said in str(raised.value) and "\n" not in str(raised.value)
+    assert {name: (home / name).read_bytes() for name in before} == before
 
 
 def test_remove_unknown_ids_and_lists_are_one_line_errors(library: Library) -> None:
