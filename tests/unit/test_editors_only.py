@@ -340,7 +340,25 @@ def _dblp_search_xml(folder: Path) -> Path:
     return path
 
 
+def _sciencedirect(folder: Path) -> Path:
+    """ScienceDirect's plain text (``tests/unit/test_citation_text_readers.py``'s), a
+    chapter of no author after its articles and its chapter of an author: ScienceDirect
+    writes no author line for it (a book's preface), its book's editors on theirs."""
+    from tests.unit.test_citation_text_readers import SCIENCEDIRECT
+
+    preface = (
+        "Preface,\nEditor(s): Dee Edit, Eve Edit,\nGraph Learning Handbook,\nAcademic Press,\n"
+        "2021,\nPages ix-x,\nISBN 9780128000000,\n"
+        "https://doi.org/10.1016/B978-0-12-800000-0.09991-8.\n"
+        "(https://www.sciencedirect.com/science/article/pii/B9780128000000099918)\n"
+    )
+    path = folder / "ScienceDirect_citations_1700000000000.txt"
+    path.write_text(f"{SCIENCEDIRECT}\n{preface}", encoding="utf-8")
+    return path
+
+
 _MADE: dict[str, tuple[Callable[[Path], Path], set[str]]] = {
+    "sciencedirect text": (_sciencedirect, {"Preface"}),
     "zotero rdf": (_zotero_rdf, {"Space and Be", "Series Alone"}),
     "zotero api": (_zotero_api, {"Space and Be", "Series Alone"}),
     "dblp dump": (_dblp_dump, {"Proceedings "}),
@@ -359,3 +377,20 @@ def test_the_other_readers_say_when_their_people_are_their_editors(
     result = read_source(make(tmp_path))
     assert not result.errors and not result.warnings and len(result.records) >= 2
     _say_editors(result.records, edited)
+
+
+def test_a_sciencedirect_chapter_of_no_author_is_its_books_editors(tmp_path: Path) -> None:
+    """Its title, its book and publisher where they are, its book's editors its people (as
+    a RIS chapter's ``A2``); its title was taken for its author, its book for its title."""
+    record = _record_at(_sciencedirect(tmp_path), "Preface")
+    assert record.authors == ("Dee Edit", "Eve Edit")
+    assert (record.venue, dict(record.extra)["publisher"]) == (
+        "Graph Learning Handbook 2021",
+        "Academic Press",
+    )
+    chapter = _record_at(_sciencedirect(tmp_path), "Chapter 3")
+    assert chapter.authors == ("Carl Moe",) and chapter.venue == "Graph Learning Handbook 2021"
+
+
+def _record_at(path: Path, title: str) -> SourceRecord:
+    return next(r for r in read_source(path).records if r.title.startswith(title))
