@@ -266,7 +266,9 @@ def _record_fields(
 ) -> dict[str, Any]:
     """A publication's fields under the names the readers' records use (see the module)."""
     fields: dict[str, Any] = {"title": without_full_stop(first_text(values, "title"))}
-    authors = _all(values, "author") or _all(values, "editor")
+    authors = _all(values, "author")
+    fields["edited_by"] = not authors  # (its people, when any, are its editors)
+    authors = authors or _all(values, "editor")
     fields["authors"] = [_person(name) for name in authors]
     publtype = attributes.get("publtype", "").split()
     fields["entry_type"] = "misc" if "informal" in publtype else _KINDS[kind]

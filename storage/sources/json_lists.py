@@ -314,6 +314,7 @@ def dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
     elif kind in ("article", "inproceedings"):
         fields["journal" if kind == "article" else "booktitle"] = venue
     fields["entry_type"] = kind
+    fields["edited_by"] = info.get("type") == "Editorship"  # its "authors" are its editors
     links = [info.get(k) for k in ("ee", "url")]
     fields["url"] = [u for link in links for u in (link if isinstance(link, list) else [link])]
     return fields

@@ -14,7 +14,8 @@ without the abstract): one entry per paragraph, a field a line, each line ending
     Keywords: Machine vision; Weed detection
 
 (a book chapter's with ``Editor(s): …``, the book's title and publisher, ``Pages 1-20`` and
-an ``ISBN``; a journal's ``Volume 12, Issue 3,`` on one line).
+an ``ISBN``; a journal's ``Volume 12, Issue 3,`` on one line). A chapter of no author (a
+book's preface) has no line of authors before its title: its book's editors are its people.
 
 Told from a list of abstracts by its structure (``looks_like_sciencedirect``): the article's
 page in parentheses on a line of its own, or a ``https://doi.org/`` line after an ``ISSN`` or
@@ -73,6 +74,8 @@ def _head(fields: dict[str, Any], lines: list[str]) -> None:
     publisher), and the volume, issue, year, pages, ISSN or ISBN, each known by its form."""
     named: list[str] = []
     book = False
+    editors: list[str] = []
+    before_editors = -1  # the lines named before the ``Editor(s):`` line: author(s), title
     for line in lines:
         if m := _VOLUME.match(line):
             fields["volume"] = m.group(1)
@@ -88,8 +91,9 @@ def _head(fields: dict[str, Any], lines: list[str]) -> None:
             fields["issn"] = m.group(1)
         elif m := _ISBN.match(line):
             fields["isbn"], book = m.group(1), True
-        elif _EDITORS.match(line):
-            book = True
+        elif m := _EDITORS.match(line):
+            book, before_editors = True, len(named)
+            editors = [e.strip() for e in line[m.end() :].split(", ") if e.strip()]
         elif _NUMBER.match(line) and len(named) >= 2 and "pages" not in fields:
             fields["pages"] = line  # an article number (e-locator): 105833
         else:
@@ -99,6 +103,9 @@ def _head(fields: dict[str, Any], lines: list[str]) -> None:
         return
     if len(named) == 2:  # no authors (an editorial)
         title, venue, rest = named[0], named[1], []
+    elif before_editors == 1:  # a chapter of no author (a preface): its book's editors'
+        title, venue, rest = named[0], named[1], named[2:]
+        fields["authors"], fields["edited_by"] = editors, True
     else:
         fields["authors"] = [a.strip() for a in named[0].split(", ") if a.strip()]
         title, venue, rest = named[1], named[2], named[3:]

@@ -159,11 +159,12 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _people(creators: Any) -> list[str]:
+def _people(creators: Any) -> tuple[list[str], bool]:
     """The authors among an item's creators: the primary creator type, else the editors, else
-    the series' editors (as the Zotero RDF reader takes them), else every creator."""
+    the series' editors (as the Zotero RDF reader takes them), else every creator; and
+    whether they are its editors."""
     if not isinstance(creators, list):
-        return []
+        return [], False
     named: list[tuple[str, str]] = []
     for person in creators[:5000]:
         if not isinstance(person, Mapping):
@@ -177,7 +178,9 @@ def _people(creators: Any) -> list[str]:
     # a book that names only its editors is theirs, not its translator's too
     editors = [name for kind, name in named if kind == "editor"]
     series = [name for kind, name in named if kind == "seriesEditor"]
-    return primary or editors or series or [name for _, name in named]
+    if primary or not (editors or series):
+        return primary or [name for _, name in named], False
+    return editors or series, True
 
 
 def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
@@ -198,11 +201,13 @@ def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
 def _fields(data: Mapping[str, Any], meta: Any) -> dict[str, Any]:
     """An item's fields under the names ``record_from_fields`` reads."""
     kind = _text(data.get("itemType"))
+    people, edited = _people(data.get("creators"))
     fields: dict[str, Any] = {
         # a legal case's, a statute's, an email's title is under its own name
         "title": plain_title(next((_text(data[n]) for n in _TITLES if _text(data.get(n))), "")),
         "abstract": _text(data.get("abstractNote")),
-        "authors": _people(data.get("creators")),
+        "authors": people,
+        "edited_by": edited,  # (when there are any: ``records.record_from_fields``)
         "url": _text(data.get("url")),
         "entry_type": entry_type(kind),
     }

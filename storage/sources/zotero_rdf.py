@@ -293,9 +293,11 @@ def _fields(graph: _Graph, item: Element, kind: str, shared: Counter[int]) -> di
         "entry_type": entry,
         "title": _title(_first(item, _TITLE)),  # Zotero's rich text: its text
         "abstract": _first(item, f"{{{DCTERMS}}}abstract"),
-        "authors": _people(graph, item, _PRIMARY) or _people(graph, item, _EDITORS),
+        "authors": _people(graph, item, _PRIMARY),
         "pages": _first(item, f"{{{BIB}}}pages"),
     }
+    if not fields["authors"]:  # a volume of its editors' (``records.record_from_fields``)
+        fields["authors"], fields["edited_by"] = _people(graph, item, _EDITORS), True
     container = _container(graph, item)
     ids, url = _identifiers(graph, item)
     if container is not None:

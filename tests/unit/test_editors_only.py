@@ -19,6 +19,7 @@ taken; links are local.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -214,17 +215,22 @@ def test_every_reader_says_when_its_people_are_its_editors(name: str) -> None:
     """The records whose people are their editors name them in ``edited_by`` (what the
     exports write as editors: ``storage.sources.citation.editors_only``), the others not;
     the people themselves as the tests above give them."""
+    _say_editors(read_source(FOLDER / name).records, _EDITED_TITLES[name])
+
+
+def _say_editors(records: Sequence[SourceRecord], titles: set[str]) -> None:
+    """Each record's ``edited_by`` names its people when they are its editors, else is none;
+    ``titles`` the first 12 characters of the titles of those that are."""
     from storage.sources.fields import edited_by
     from storage.sources.papers import build_paper
 
-    result = read_source(FOLDER / name)
-    for record in result.records:
+    for record in records:
         paper = build_paper(record, "l", 0)
         edited = dict(record.extra).get("edited_by")
         assert edited in (None, edited_by(record.authors)), record.title
         assert editors_only(paper) == (edited is not None), record.title
-    edited_titles = {r.title[:12] for r in result.records if editors_only(build_paper(r, "l", 0))}
-    assert edited_titles == _EDITED_TITLES[name]
+    edited_titles = {r.title[:12] for r in records if editors_only(build_paper(r, "l", 0))}
+    assert edited_titles == titles
 
 
 _SPIRE, _CONCUR, _SPACE = "String Proce", "28th Interna", "Space and Be"
@@ -236,3 +242,155 @@ _EDITED_TITLES = {
     "editors_only.xml": {_SPIRE, _CONCUR},
     "wos_book_editors.txt": {"Nucleic Acid"},
 }
+
+
+def _zotero_rdf(folder: Path) -> Path:
+    """Zotero RDF (``tests/unit/test_zotero_rdf.py``'s shapes): a book of its editors, one of
+    its series' editors, one of its authors and editors, a chapter of its author."""
+    from tests.unit.test_zotero_rdf import export, items
+
+    def people(role: str, last: str, first: str) -> str:
+        return (
+            f"<{role}><rdf:Seq><rdf:li><foaf:Person><foaf:surname>{last}</foaf:surname>"
+            f"<foaf:givenName>{first}</foaf:givenName></foaf:Person></rdf:li></rdf:Seq></{role}>"
+        )
+
+    def book(n: int, kind: str, title: str, *roles: str) -> str:
+        return (
+            f'<bib:Book rdf:about="#item_{n}"><z:itemType>{kind}</z:itemType>{"".join(roles)}'
+            f"<dc:title>{title}</dc:title><dc:date>2006</dc:date></bib:Book>"
+        )
+
+    editor = people("bib:editors", "Westfahl", "Gary")
+    body = (
+        book(1, "book", "Space and Beyond", editor)
+        + book(2, "book", "Series Alone", people("z:seriesEditors", "Goos", "Gerhard"))
+        + book(3, "book", "Authored Book", people("bib:authors", "Lee", "Ann"), editor)
+        + book(4, "bookSection", "A Chapter", people("bib:authors", "Roe", "Rob"), editor)
+    )
+    return export(folder, items(body))
+
+
+def _zotero_api(folder: Path) -> Path:
+    """Zotero's Web API items (``tests/unit/test_zotero_api_json.py``'s shapes): a book of its
+    editors (its translator not among them), one of its series' editor, one of its translator
+    alone (no editor: not said to be edited), an article of its authors and an editor."""
+    from tests.unit.test_zotero_api_json import ARTICLE, item
+
+    def book(key: str, title: str, *creators: tuple[str, str]) -> dict[str, object]:
+        people = [{"creatorType": kind, "name": name} for kind, name in creators]
+        return item(key, itemType="book", title=title, creators=people, date="2000")
+
+    path = folder / "items.json"
+    books = [
+        book("BOOK0001", "Space and Beyond", ("translator", "Tom Trans"), ("editor", "G W")),
+        book("BOOK0002", "Series Alone", ("seriesEditor", "Gerhard Goos")),
+        book("BOOK0003", "Translated Alone", ("translator", "Tom Trans")),
+    ]
+    path.write_text(json.dumps([*books, ARTICLE]), encoding="utf-8")
+    return path
+
+
+def _dblp_dump(folder: Path) -> Path:
+    """DBLP's dump (``tests/unit/test_dblp_xml.py``'s): a paper, a proceedings volume of its
+    editors, a withdrawn article, a thesis."""
+    from tests.unit.test_dblp_xml import DUMP
+
+    path = folder / "dump.xml"
+    path.write_text(DUMP, encoding="utf-8")
+    return path
+
+
+def _hit(number: str, kind: str, title: str, key: str) -> dict[str, object]:
+    """A hit of DBLP's search API in JSON, as ``tests/unit/test_dblp_xml.py`` gives one."""
+    people = [
+        {"@pid": "c/FabioCrestani", "text": "Fabio Crestani"},
+        {"@pid": "f/PFerragina", "text": "Paolo Ferragina"},
+    ]
+    info = {"authors": {"author": people}, "title": title, "venue": "SPIRE", "year": "2006"}
+    return {"@score": "3", "@id": number, "info": {**info, "type": kind, "key": key}}
+
+
+def _dblp_search_json(folder: Path) -> Path:
+    """DBLP's search API in JSON: a volume, whose ``authors`` DBLP fills with its editors
+    (its ``type`` "Editorship"), and a paper of its authors."""
+    volume = _hit("1", "Editorship", "String Processing and Information Retrieval.", "c/s/06")
+    paper = _hit("2", "Conference and Workshop Papers", "Output-Sensitive Search.", "c/s/B06")
+    answer = {"result": {"hits": {"@total": "2", "hit": [volume, paper]}}}
+    path = folder / "spire.json"
+    path.write_text(json.dumps(answer), encoding="utf-8")
+    return path
+
+
+def _dblp_search_xml(folder: Path) -> Path:
+    """DBLP's search API in XML (``tests/unit/test_dblp_xml.py``'s ``SEARCH``) with a volume's
+    hit among its papers'."""
+    from tests.unit.test_dblp_xml import SEARCH
+
+    volume = (
+        '<hit score="3" id="2000001"><info><authors>'
+        '<author pid="c/FabioCrestani">Fabio Crestani</author>'
+        '<author pid="f/PFerragina">Paolo Ferragina</author></authors>'
+        "<title>String Processing and Information Retrieval, SPIRE 2006.</title>"
+        "<venue>SPIRE</venue><year>2006</year><type>Editorship</type>"
+        "<key>conf/spire/2006</key></info></hit>"
+    )
+    path = folder / "spire.xml"
+    path.write_text(SEARCH.replace("</hits>", volume + "</hits>"), encoding="utf-8")
+    return path
+
+
+def _sciencedirect(folder: Path) -> Path:
+    """ScienceDirect's plain text (``tests/unit/test_citation_text_readers.py``'s), a
+    chapter of no author after its articles and its chapter of an author: ScienceDirect
+    writes no author line for it (a book's preface), its book's editors on theirs."""
+    from tests.unit.test_citation_text_readers import SCIENCEDIRECT
+
+    preface = (
+        "Preface,\nEditor(s): Dee Edit, Eve Edit,\nGraph Learning Handbook,\nAcademic Press,\n"
+        "2021,\nPages ix-x,\nISBN 9780128000000,\n"
+        "https://doi.org/10.1016/B978-0-12-800000-0.09991-8.\n"
+        "(https://www.sciencedirect.com/science/article/pii/B9780128000000099918)\n"
+    )
+    path = folder / "ScienceDirect_citations_1700000000000.txt"
+    path.write_text(f"{SCIENCEDIRECT}\n{preface}", encoding="utf-8")
+    return path
+
+
+_MADE: dict[str, tuple[Callable[[Path], Path], set[str]]] = {
+    "sciencedirect text": (_sciencedirect, {"Preface"}),
+    "zotero rdf": (_zotero_rdf, {"Space and Be", "Series Alone"}),
+    "zotero api": (_zotero_api, {"Space and Be", "Series Alone"}),
+    "dblp dump": (_dblp_dump, {"Proceedings "}),
+    "dblp search json": (_dblp_search_json, {_SPIRE}),
+    "dblp search xml": (_dblp_search_xml, {_SPIRE}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MADE))
+def test_the_other_readers_say_when_their_people_are_their_editors(
+    name: str, tmp_path: Path
+) -> None:
+    """As ``test_every_reader_says_when_its_people_are_its_editors``, of files in the shapes
+    each reader's own tests give their format."""
+    make, edited = _MADE[name]
+    result = read_source(make(tmp_path))
+    assert not result.errors and not result.warnings and len(result.records) >= 2
+    _say_editors(result.records, edited)
+
+
+def test_a_sciencedirect_chapter_of_no_author_is_its_books_editors(tmp_path: Path) -> None:
+    """Its title, its book and publisher where they are, its book's editors its people (as
+    a RIS chapter's ``A2``); its title was taken for its author, its book for its title."""
+    record = _record_at(_sciencedirect(tmp_path), "Preface")
+    assert record.authors == ("Dee Edit", "Eve Edit")
+    assert (record.venue, dict(record.extra)["publisher"]) == (
+        "Graph Learning Handbook 2021",
+        "Academic Press",
+    )
+    chapter = _record_at(_sciencedirect(tmp_path), "Chapter 3")
+    assert chapter.authors == ("Carl Moe",) and chapter.venue == "Graph Learning Handbook 2021"
+
+
+def _record_at(path: Path, title: str) -> SourceRecord:
+    return next(r for r in read_source(path).records if r.title.startswith(title))
