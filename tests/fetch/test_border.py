@@ -257,7 +257,9 @@ def test_hostile_text_is_kept_as_data_and_shown_harmless(services, env) -> None:
     assert stored[0]["title"].startswith("Evil \x1b]52")  # the data, as given
 
 
-@pytest.mark.parametrize("pdf", ["http://[bad/x.pdf", "//[bad/x.pdf", "https://h:99999999/x.pdf"])
+@pytest.mark.parametrize(
+    "pdf", ["http://[bad/x.pdf", "//[bad/x.pdf", "https://127.0.0.1:99999999/x.pdf"]
+)
 def test_a_note_whose_pdf_is_a_broken_address_is_fetched_without_one(
     services, env, pdf: str
 ) -> None:

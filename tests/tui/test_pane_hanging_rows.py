@@ -13,7 +13,9 @@ from storage import Library
 from tests.tui.helpers import make_app, ready, wait_for
 from tui.widgets.paper_pane import PaperPane
 
-FORUM = "https://openreview.net/forum?id=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+#: Long addresses on this machine (nothing is asked of them: the pane only shows them).
+FORUM = "http://127.0.0.1:9/forum?id=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+PDF = "http://127.0.0.1:9/pdf/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-with-a-long-name.pdf"
 CODE = "https://github.com/a-research-group-with-a-long-name/a-repository-with-a-long-name"
 INDENT = " " * 7
 
@@ -24,6 +26,7 @@ def linked_home(tmp_path: Path) -> Path:
         "title": "A paper with long links",
         "abstract": "A paper whose page and code have long addresses, shown in a narrow pane.",
         "url": FORUM,
+        "pdf": PDF,
         "github": CODE,
     }
     source.write_text(json.dumps(record) + "\n")
@@ -58,3 +61,4 @@ async def test_link_rows_keep_their_indent_and_the_hint_whole(tmp_path: Path, co
             line = line[7:]
         joined[label] += line.strip()  # a link broken in place: its pieces, in order
     assert joined["Paper"] == FORUM and joined["Code"] == CODE, joined
+    assert joined["PDF"].startswith(PDF) and joined["PDF"].endswith("(p opens it)"), joined
