@@ -59,12 +59,15 @@ _ESCAPE_SEQUENCE: Final = re.compile(
 
 
 def _key_name(authors: Sequence[str]) -> str:
-    """The first author's family name (``smith`` of ``John Smith Jr.``), or the last word of
-    a name written whole, its letters alone; "" for none. An escape sequence in the name is
-    no part of it (``Mallory \x1b[2J`` is ``mallory``, not ``2j``)."""
+    """The first author's family name (``smith`` of ``John Smith Jr.``, ``garcialopez`` of
+    ``García López, José``), or the last word of a name written whole, its letters alone;
+    "" for none. An escape sequence in the name is no part of it (``Mallory \x1b[2J`` is
+    ``mallory``, not ``2j``)."""
     first = next((a for a in authors if not is_et_al(a)), "")
     parts = name_parts(_ESCAPE_SEQUENCE.sub("", first))
-    words = [w for w in (parts.family or parts.literal).split() if re.sub("[^A-Za-z]", "", w)]
+    if parts.family:  # the whole of it (``garcialopez`` of ``García López, José``)
+        return re.sub("[^A-Za-z]", "", _ascii_word(parts.family)).lower()
+    words = [w for w in parts.literal.split() if re.sub("[^A-Za-z]", "", w)]
     return re.sub("[^A-Za-z]", "", _ascii_word(words[-1])).lower() if words else ""
 
 
@@ -96,7 +99,10 @@ def _author(name: str) -> str:
         escaped = bib_escape(parts.literal)
         return "{" + escaped + "}" if " " in parts.literal or "," in name else escaped
     words = [*parts.given.split(), *parts.last.split()]
-    if not parts.suffix and _reads_as_parts(words, len(parts.given.split())):
+    # a family name of two words (``García López``) only in ``Last, First``: BibTeX would
+    # take the first of them for a given name
+    whole = " " not in parts.family
+    if whole and not parts.suffix and _reads_as_parts(words, len(parts.given.split())):
         return bib_escape(" ".join(words))
     if parts.suffix:  # its first name in third place, even empty (``King, Jr.,``)
         return ", ".join(bib_escape(p) for p in (parts.last, parts.suffix, parts.given)).strip()

@@ -178,6 +178,8 @@ def name_parts(name: str) -> NameParts:
     words = name.split()
     if len(words) < 2 or is_organization(name):
         return NameParts(literal=" ".join(words))
+    if "," in name and (written := _last_comma_first(name)) is not None:
+        return written
     words, suffix = _without_suffix(words)
     if any("," in w or w.casefold() == "and" for w in words):  # not a person's parts: whole
         return NameParts(literal=" ".join(name.split()))
@@ -188,6 +190,50 @@ def name_parts(name: str) -> NameParts:
         family=words[-1],
         given=" ".join(words[:start]),
         particle=" ".join(words[start:-1]),
+        suffix=suffix,
+    )
+
+
+#: What a name's word may hold besides letters: initials' dots, hyphens, apostrophes.
+_NAME_MARKS: Final = re.compile("[.'’-]")
+
+
+def _last_comma_first(name: str) -> NameParts | None:
+    """The parts of one person a list's field wrote ``Last, First`` (``García López, José``,
+    ``van der Berg, Jan``), ``Last, First, Suffix`` or ``Last, Suffix, First`` (``Smith, John,
+    Jr.``, ``Smith, Jr., John``), as a JSON list's or a CSV's names come: None for a name that
+    does not read so (``Lee, Jr.``, ``Ann Lee, Bo Park, Cy Doe``, a number among its words)."""
+    pieces = [" ".join(piece.split()) for piece in name.split(",")]
+    last, given, suffix = pieces[0], pieces[1], ""
+    if len(pieces) == 3:
+        if is_suffix(pieces[2]) and not is_suffix(pieces[1]):
+            suffix = pieces[2]
+        elif is_suffix(pieces[1]) and not is_suffix(pieces[2]):
+            given, suffix = pieces[2], pieces[1]
+        else:
+            return None
+    elif len(pieces) != 2:
+        return None
+    words = [*last.split(), *given.split()]
+    if (
+        not last
+        or not _given_name(given)
+        or not given[0].isupper()
+        or len(last.split()) > 4
+        or len(given.split()) > 4
+        or any(not _NAME_MARKS.sub("", w).isalpha() for w in words)
+        or any(w.casefold() == "and" for w in words)
+        or _organization_first(last)
+    ):
+        return None
+    family = last.split()
+    start = 0  # its particles (``van der``) apart, as a name written whole has them
+    while start < len(family) - 1 and family[start] in PARTICLES:
+        start += 1
+    return NameParts(
+        family=" ".join(family[start:]),
+        given=given,
+        particle=" ".join(family[:start]),
         suffix=suffix,
     )
 

@@ -224,3 +224,51 @@ def test_a_google_scholar_csv_list_cut_short_ends_in_et_al(tmp_path: Path) -> No
     assert "author = {A Vaswani and N Shazeer and N Parmar and J Uszkoreit and others}" in (
         export([paper], TriageState(), "bibtex")
     )
+
+
+#: A JSON list whose authors are written ``Last, First`` one per item, as some scrapers and
+#: hand-kept lists write them: the library keeps each name as the list wrote it.
+_COMMA_NAMES_JSON = [
+    {
+        "title": "Deep Things About Learning",
+        "abstract": "We study deep things about learning in many settings and report on them.",
+        "authors": ["García López, José", "Smith, John, Jr.", "van der Berg, Jan"],
+        "year": 2024,
+    }
+]
+
+
+def test_names_a_json_list_wrote_last_comma_first_export_in_their_parts(tmp_path: Path) -> None:
+    """``García López, José`` is one person (family name first), not an organization named
+    so: BibTeX gets ``Last, First`` (its family name of two words kept whole, not read as a
+    middle name) and a key from the family name, RIS and CSL-JSON the parts."""
+    source = tmp_path / "list.json"
+    source.write_text(json.dumps(_COMMA_NAMES_JSON), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    papers = library.papers()
+    bib = export(papers, TriageState(), "bibtex")
+    assert "@misc{garcialopez2024deep," in bib  # was ``jose2024deep``
+    assert (
+        "author = {Garc{\\'i}a L{\\'o}pez, Jos{\\'e} and Smith, Jr., John and Jan van der Berg}"
+    ) in bib  # was each one braced whole, as an organization
+    ris = [line for line in export(papers, TriageState(), "ris").splitlines() if "AU  -" in line]
+    assert ris == ["AU  - García López, José", "AU  - Smith, John, Jr.", "AU  - van der Berg, Jan"]
+    [item] = json.loads(export(papers, TriageState(), "csl-json"))
+    assert item["author"] == [
+        {"family": "García López", "given": "José"},
+        {"family": "Smith", "given": "John", "suffix": "Jr."},
+        {"family": "Berg", "given": "Jan", "non-dropping-particle": "van der"},
+    ]
+    [back] = read_text_content(bib, Path("back.bib")).records
+    assert back.authors == ("José García López", "John Smith Jr.", "Jan van der Berg")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["University of California, Berkeley", "Lee, 2nd", "Ann Lee, Bo Park, Cy Doe", "Lee, ann"],
+)
+def test_a_name_with_a_comma_that_is_no_person_written_last_first_stays_whole(name: str) -> None:
+    from storage.sources.authors import name_parts
+
+    assert name_parts(name).literal == name
