@@ -204,7 +204,8 @@ def web_url(value: str) -> str:
     if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in url):
         return ""
     try:
-        host = urlsplit(url).hostname
+        parts = urlsplit(url)
+        host, _ = parts.hostname, parts.port  # the port read: ``:x``, ``:99999`` raise
     except ValueError:  # a malformed port or IPv6 address
         return ""
     if not host:
