@@ -7,7 +7,7 @@ import sys
 from collections.abc import Collection, Mapping
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from storage import Status
 from storage.files.links import dangling_target
@@ -85,6 +85,18 @@ class _SearchHelp(argparse.HelpFormatter):
     """``papers search --help``: the description wrapped as argparse wraps every text, and the
     qualifiers (the epilog, a list with hanging indents argparse would run together) made
     anew for the width argparse gives (the terminal's)."""
+
+    def _format_usage(self, *args: Any, **kwargs: Any) -> str:
+        """The usage, its line of saved-search options (a group argparse never splits, 86
+        characters) cut after a ``|`` where it passes the width, under the group's start."""
+        lines = []
+        for line in super()._format_usage(*args, **kwargs).split("\n"):
+            indent = " " * (line.find("[") + 1)
+            while len(line) > self._width and (cut := line.rfind(" | ", 0, self._width)) > 0:
+                lines.append(line[: cut + 2])
+                line = indent + line[cut + 3 :]
+            lines.append(line)
+        return "\n".join(lines)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         from storage.search.qualifiers import qualifier_help
