@@ -282,3 +282,31 @@ def test_a_dblp_corr_volume_is_the_papers_arxiv_id() -> None:
     assert record.url == "https://arxiv.org/abs/1709.00103"
     assert (_extra(record)["eprint"], _extra(record)["archiveprefix"]) == ("1709.00103", "arXiv")
     assert record.authors == ("Victor Zhong", "Caiming Xiong", "Richard Socher")
+
+
+def test_the_csl_bibtex_styles_abstract_note_is_the_abstract() -> None:
+    # Zotero's Quick Copy and OJS sites' "How to Cite" write it in ``abstractNote``, and OJS
+    # escapes its HTML once or twice: it was no field the reader knew, the abstract lost
+    pythia, chunking, vslam = read_source(FOLDER / "csl_bibtex_style.bib").records
+    assert pythia.abstract.startswith("We train a suite of language models")
+    assert pythia.authors[2:] == ("Kyle O’Brien", "Oskar van der Wal")
+    assert (_extra(pythia)["year"], _extra(pythia)["month"]) == (2023, 4)
+    assert chunking.abstract == (
+        "Retrieval systems ground a model's answers in documents; we cut them into chunks "
+        "with BERT, in our own words for this test."
+    )
+    assert vslam.abstract == (
+        "A visual localization and mapping system made of learned parts, in our own words "
+        "for this test."
+    )
+
+
+def test_zoteros_biblatex_eprint_with_its_category_is_the_arxiv_id() -> None:
+    # ``eprint = {2010.11929 [cs]}``: no arXiv id as written, so the paper had no link, no
+    # PDF, and our BibTeX export wrote it back with an empty ``archiveprefix``
+    vit, snapkv = read_source(FOLDER / "zotero_biblatex_eprint.bib").records
+    assert vit.url == "https://arxiv.org/abs/2010.11929"
+    assert (_extra(vit)["eprint"], _extra(vit)["primaryclass"]) == ("2010.11929", "cs")
+    assert (_extra(vit)["year"], _extra(vit)["month"]) == (2021, 6)
+    assert snapkv.url == "https://arxiv.org/abs/2404.14469"
+    assert _extra(snapkv)["primaryclass"] == "cs.CL"
