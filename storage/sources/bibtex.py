@@ -402,7 +402,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     if not venue and howpublished and not published_url:
         venue = howpublished
     date = _verbatim(fields.get("date", ""))
-    eprint, archive = dialects.mendeley_eprint(fields)
+    eprint, archive, primary_class = dialects.mendeley_eprint(fields)
     # BibLaTeX's ``date`` is ISO 8601 (``2024-05``, ``2024-05-07/2024-05-09``); as typed in
     # JabRef it may be ``May 2024``: its year and month either way
     year, month, unread = dialects.stated_year(fields.get("year", ""), date)
@@ -411,7 +411,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
         "title": _as_source(_readable(dialects.full_title(fields), markdown=False)),
-        "abstract": fields.get("abstract", ""),
+        "abstract": dialects.abstract_of(fields),
         # a book or proceedings volume that names only its editors is cited by them (as
         # BibTeX's styles and CSL do): they are its people, never added to its authors
         "authors": list(authors_of(_first(fields, ("author", "editor")))),
@@ -425,7 +425,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "date": date if len(date) > 7 else "",
         "eprint": _verbatim(eprint),
         "archiveprefix": _verbatim(archive),
-        "primaryclass": _verbatim(fields.get("primaryclass") or fields.get("eprintclass", "")),
+        "primaryclass": _verbatim(primary_class),
         # Zotero's, JabRef's, Mendeley's attachments (``storage.sources.attachments``)
         "file": _verbatim(fields.get("file", "")),
         "pdf": dialects.online_pdf(fields, eprint),

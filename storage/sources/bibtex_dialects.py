@@ -12,6 +12,11 @@ BibLaTeX's ``subtitle`` is the end of the title (``title = {General and Specific
 subtitle = {Considerations and Examples}``), which the title alone cut short. BibSonomy
 writes the eprint as the arXiv page's address, and JabRef links a PDF on the web in the
 ``file`` field (``:http\\://arxiv.org/pdf/1312.6114v10:PDF``), no file of this machine's.
+Zotero's BibLaTeX writes a preprint's eprint with its arXiv category after it (``eprint =
+{2010.11929 [cs]}``), which is no arXiv id as it stands. The BibTeX that the CSL style
+"BibTeX generic citation style" writes (Zotero's Quick Copy, and the "How to cite" of Open
+Journal Systems sites such as AAAI's) holds the abstract in ``abstractNote``, HTML escaped
+once or twice in OJS's (``&lt;p&gt;…&lt;/p&gt;``).
 The shapes come from the files users sent Better BibTeX for Zotero
 (retorquere/zotero-better-bibtex ``test/fixtures/import``) and, for ``arxivId``, a Mendeley
 entry cited in jnhwkim/MulLowBiVQA's README.
@@ -19,14 +24,17 @@ entry cited in jnhwkim/MulLowBiVQA's README.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from typing import Final
 
 from storage.sources.attachments import web_pdf
+from storage.sources.csl_json import markup_free
 from storage.sources.dates import typed_date
 
 __all__ = [
+    "abstract_of",
     "arxiv_of_address",
     "full_title",
     "keys_mended",
@@ -95,16 +103,43 @@ def arxiv_of_address(link: str) -> str:
     return found.group(1) if found else ""
 
 
-def mendeley_eprint(fields: Mapping[str, str]) -> tuple[str, str]:
-    """The entry's ``eprint`` and its archive; Mendeley's ``arxivId`` when it has none; the id
-    of an arXiv page's address written as the eprint (BibSonomy's)."""
+#: An arXiv id with its category after it, as Zotero's BibLaTeX writes a preprint's eprint
+#: (``2010.11929 [cs]``, ``2412.15204 [cs.CL]``): the id and the category.
+_ID_AND_CLASS: Final = re.compile(
+    r"\s*(?:arXiv:)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]+(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?)"
+    r"\s*\[([A-Za-z][\w.-]*)\]\s*",
+    re.IGNORECASE,
+)
+
+
+def mendeley_eprint(fields: Mapping[str, str]) -> tuple[str, str, str]:
+    """The entry's ``eprint``, its archive and its primary class; Mendeley's ``arxivId`` when
+    it has no eprint; the id of an arXiv page's address written as the eprint (BibSonomy's);
+    the id and category of Zotero's ``2010.11929 [cs]``."""
     eprint = fields.get("eprint", "")
     archive = fields.get("archiveprefix") or fields.get("eprinttype", "")
+    listed = fields.get("primaryclass") or fields.get("eprintclass", "")
     if not eprint.strip() and fields.get("arxivid", "").strip():
-        return fields["arxivid"], "arXiv"
+        return fields["arxivid"], "arXiv", listed
     if arxiv := arxiv_of_address(eprint):
-        return arxiv, archive or "arXiv"
-    return eprint, archive
+        return arxiv, archive or "arXiv", listed
+    if archive.strip().casefold() in ("", "arxiv") and (found := _ID_AND_CLASS.fullmatch(eprint)):
+        return found.group(1), archive or "arXiv", listed or found.group(2)
+    return eprint, archive, listed
+
+
+def abstract_of(fields: Mapping[str, str]) -> str:
+    """The entry's ``abstract``, else the ``abstractNote`` the CSL style writes, as text: its
+    HTML entities decoded (twice escaped in some OJS sites' answers) and its elements off."""
+    abstract = fields.get("abstract", "")
+    note = fields.get("abstractnote", "")
+    if abstract.strip() or not note.strip():
+        return abstract
+    for _ in range(2):
+        if "&" not in note:
+            break
+        note = html.unescape(note)
+    return markup_free(note)
 
 
 def online_pdf(fields: Mapping[str, str], eprint: str) -> str:

@@ -30,6 +30,7 @@ from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_n
 from storage.sources.library_files import LIBRARY
 from storage.sources.limits import ListFile, ReadLimits, not_there, read_bounded
 from storage.sources.markdown import MARKDOWN
+from storage.sources.medline import MEDLINE
 from storage.sources.plain_text import PLAIN_TEXT
 from storage.sources.records import (
     SNIFF_CHARS,
@@ -52,14 +53,14 @@ from storage.text.words import count
 #: files and CSL-JSON before other JSON, an arXiv email before other text.
 READERS: tuple[Reader, ...] = (
     LIBRARY, CSL_JSON, JSON, JSON_LINES, BIBTEX, RIS, ENDNOTE, ENDNOTE_XML, WEB_OF_SCIENCE,
-    CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, MARKDOWN, PLAIN_TEXT,
-    ZOTERO_RDF, DBLP_XML,
+    MEDLINE, CSV_TSV, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT, SCIENCEDIRECT_TEXT, MARKDOWN,
+    PLAIN_TEXT, ZOTERO_RDF, DBLP_XML,
 )  # fmt: skip
 
 #: The readers as help texts name them: the native plain-text list first, common formats next.
 SHOWN_ORDER: tuple[Reader, ...] = (
     PLAIN_TEXT, JSON, JSON_LINES, CSV_TSV, BIBTEX, RIS, ENDNOTE, ENDNOTE_XML, ZOTERO_RDF,
-    DBLP_XML, WEB_OF_SCIENCE, CSL_JSON, MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT,
+    DBLP_XML, WEB_OF_SCIENCE, MEDLINE, CSL_JSON, MARKDOWN, ARXIV_ATOM, ARXIV_EMAIL, IEEE_TEXT,
     SCIENCEDIRECT_TEXT, LIBRARY,
 )  # fmt: skip
 

@@ -131,6 +131,16 @@ def _web_of_science(papers: Papers) -> str:
     return "\n".join([*records, "EF"]) + "\n"
 
 
+def _medline(papers: Papers) -> str:
+    records = []
+    for number, p in enumerate(papers, 1):
+        lines = [f"PMID- {number}", f"TI  - {flat(p['title'])}", f"AB  - {flat(p['abstract'])}"]
+        lines += [f"FAU - {flat(a)}" for a in p["authors"].split(";")]
+        lines += [f"OT  - {flat(k)}" for k in p["keywords"].split(",")]
+        records.append("\n".join(lines))
+    return "\n\n".join(records) + "\n"
+
+
 def _csl_json(papers: Papers) -> str:
     items = [
         {
@@ -351,6 +361,9 @@ FORMATS: dict[str, Format] = {
     "EndNote XML": Format("{stem}.xml", (*FIELDS[:5], "keywords"), _endnote_xml),
     "Web of Science": Format(
         "{stem}.txt", ("title", "abstract", "authors", "keywords"), _web_of_science
+    ),
+    "PubMed (MEDLINE)": Format(
+        "{stem}.nbib", ("title", "abstract", "authors", "keywords"), _medline
     ),
     "CSL-JSON": Format("{stem}.csl-json", (*FIELDS[:5], "keywords"), _csl_json),
     "arXiv listing email": Format(

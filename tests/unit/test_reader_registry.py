@@ -104,8 +104,8 @@ def test_help_texts_name_the_formats_from_the_registry(
 ) -> None:
     formats = (
         "text, JSON, JSONL, CSV, BibTeX, RIS, EndNote, EndNote XML, Zotero RDF, DBLP XML, "
-        "Web of Science, CSL-JSON, Markdown, arXiv Atom, arXiv listing emails, IEEE Xplore text, "
-        "ScienceDirect text, papers-tui library"
+        "Web of Science, PubMed MEDLINE, CSL-JSON, Markdown, arXiv Atom, arXiv listing emails, "
+        "IEEE Xplore text, ScienceDirect text, papers-tui library"
     )
     assert readable_formats() == formats
     assert readable_formats(folder=True) == f"{formats} or a folder"

@@ -282,3 +282,63 @@ def test_a_dblp_corr_volume_is_the_papers_arxiv_id() -> None:
     assert record.url == "https://arxiv.org/abs/1709.00103"
     assert (_extra(record)["eprint"], _extra(record)["archiveprefix"]) == ("1709.00103", "arXiv")
     assert record.authors == ("Victor Zhong", "Caiming Xiong", "Richard Socher")
+
+
+def test_the_csl_bibtex_styles_abstract_note_is_the_abstract() -> None:
+    # Zotero's Quick Copy and OJS sites' "How to Cite" write it in ``abstractNote``, and OJS
+    # escapes its HTML once or twice: it was no field the reader knew, the abstract lost
+    pythia, chunking, vslam = read_source(FOLDER / "csl_bibtex_style.bib").records
+    assert pythia.abstract.startswith("We train a suite of language models")
+    assert pythia.authors[2:] == ("Kyle O’Brien", "Oskar van der Wal")
+    assert (_extra(pythia)["year"], _extra(pythia)["month"]) == (2023, 4)
+    assert chunking.abstract == (
+        "Retrieval systems ground a model's answers in documents; we cut them into chunks "
+        "with BERT, in our own words for this test."
+    )
+    assert vslam.abstract == (
+        "A visual localization and mapping system made of learned parts, in our own words "
+        "for this test."
+    )
+
+
+def test_zoteros_biblatex_eprint_with_its_category_is_the_arxiv_id() -> None:
+    # ``eprint = {2010.11929 [cs]}``: no arXiv id as written, so the paper had no link, no
+    # PDF, and our BibTeX export wrote it back with an empty ``archiveprefix``
+    vit, snapkv = read_source(FOLDER / "zotero_biblatex_eprint.bib").records
+    assert vit.url == "https://arxiv.org/abs/2010.11929"
+    assert (_extra(vit)["eprint"], _extra(vit)["primaryclass"]) == ("2010.11929", "cs")
+    assert (_extra(vit)["year"], _extra(vit)["month"]) == (2021, 6)
+    assert snapkv.url == "https://arxiv.org/abs/2404.14469"
+    assert _extra(snapkv)["primaryclass"] == "cs.CL"
+
+
+def test_pubmeds_medline_export_is_read_record_by_record(tmp_path: Path) -> None:
+    # PubMed's "Citation manager" file was taken for a plain-text list: each record a
+    # paragraph, titled by its ``PMID-`` line, its authors and year lost
+    for path in (FOLDER / "pubmed.nbib", tmp_path / "pubmed-ibrutinib-set.txt"):
+        if not path.exists():  # PubMed's "Save → PubMed format" names it .txt
+            path.write_bytes((FOLDER / "pubmed.nbib").read_bytes())
+        result = read_source(path)
+        assert not result.errors and not result.warnings
+        trial, hdac, erratum = result.records
+        assert trial.title == (
+            "Ibrutinib Regimens versus Chemoimmunotherapy in Older Patients with Untreated CLL"
+        )
+        assert trial.authors == ("Jennifer A Woyach", "Amy S Ruppert", "Wei Ding")
+        assert trial.abstract.startswith("BACKGROUND: A trial of three treatments for older")
+        assert "for this test, its lines wrapped" in trial.abstract
+        assert trial.url == "https://pubmed.ncbi.nlm.nih.gov/30501481/"
+        facts = _extra(trial)
+        assert (facts["year"], facts["month"], facts["doi"]) == (2018, 12, "10.1056/NEJMoa1812836")
+        assert (facts["journal"], facts["volume"], facts["issue"], facts["pages"]) == (
+            "The New England journal of medicine",
+            "379",
+            "26",
+            "2517–2528",
+        )
+        assert hdac.title.endswith("Sensitize Cells to Sapacitabine in Acute Myelogenous Leukemia")
+        assert _extra(hdac)["journal"] == (
+            "Clinical cancer research : an official journal of the American Association for "
+            "Cancer Research"
+        )
+        assert (_extra(erratum)["year"], erratum.abstract) == (2021, "")

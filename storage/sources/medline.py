@@ -1,0 +1,151 @@
+"""PubMed's MEDLINE format: "Send to → Citation manager" (``.nbib``) and "Save → PubMed"
+(``pubmed-….txt``), one record per citation, told by how it opens (``PMID- ``), so that it is
+never read as a plain-text list of abstracts (each record's tags a paragraph, its ``PMID``
+line its title).
+
+A line is a tag of up to four characters padded to four, ``- `` and a value (``PMID-
+30501481``, ``TI  - Title.``, ``FAU - Woyach, Jennifer A``); a line starting with six spaces
+goes on with the tag before it (titles, abstracts and affiliations wrapped, most lines with a
+space at their end). A record runs from its ``PMID`` line to the next one; a blank line
+parts them.
+
+Tags read: ``TI`` (title; its closing full stop, which MEDLINE adds, off; a book's ``BTI``
+when there is none), ``AB`` (abstract), ``FAU`` (authors' full names, ``Last, First``; else
+``AU``, ``Woyach JA``; else the group's name ``CN``; else a book's editors ``FED``/``ED``),
+``DP`` (``2018 Dec 27``, ``2019 Jan-Feb``: the year and month), ``JT`` (the journal; its
+abbreviation ``TA`` when it is missing), ``VI``, ``IP``, ``PG`` (``2517-28``), ``LID`` and
+``AID`` (the DOI, marked ``[doi]``), ``IS`` (the first ISSN), ``PB`` (a book's publisher),
+``OT`` (the authors' keywords), ``PT`` (``Journal Article``, a ``Preprint``, a book) and the
+``PMID`` itself, whose PubMed page is the record's link.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from storage.errors import SourceError
+from storage.sources.authors import last_first
+from storage.sources.records import Fit, Reader, ReadResult
+
+#: A tagged line: the tag (letters, up to four, padded with spaces to four) and its value.
+_TAG: Final = re.compile(r"([A-Z][A-Z0-9]{1,3}) {0,2}- ?(.*)")
+#: How a MEDLINE file opens: its first record's PMID.
+_OPENING: Final = re.compile(r"PMID- ?\d")
+#: Tags whose lines are one value each (authors, keywords), not one value wrapped.
+_LISTS: Final = frozenset({"FAU", "AU", "CN", "FED", "ED", "OT", "IS", "LID", "AID", "PT"})
+#: A DOI as ``LID`` and ``AID`` mark it.
+_DOI: Final = re.compile(r"(10\.\S+)\s*\[doi\]", re.IGNORECASE)
+_MONTHS: Final = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+)}  # fmt: skip
+#: The longest a value may grow by its continued lines (an abstract is refused past 20,000).
+MAX_VALUE_CHARS: Final = 200_000
+
+
+def sniff_medline(text: str, path: Path) -> Fit:
+    """A MEDLINE file opens with its first record's ``PMID-`` line."""
+    return Fit.OPENS if _OPENING.match(text.lstrip("\ufeff \t\r\n")) else Fit.NO
+
+
+def _records(text: str) -> Iterator[dict[str, list[str]]]:
+    """Each record's tags and their values (a list tag's one per line), in order."""
+    tags: dict[str, list[str]] | None = None
+    last = ""
+    size = 0
+    for line in text.splitlines():
+        if line.startswith("      ") and tags is not None and last:  # the tag before goes on
+            size += len(line)
+            if size <= MAX_VALUE_CHARS:
+                tags[last][-1] = f"{tags[last][-1].rstrip()} {line.strip()}"
+            continue
+        match = _TAG.fullmatch(line.rstrip())
+        if match is None:
+            continue  # a blank line between records
+        tag, value = match.group(1), match.group(2).strip()
+        if tag == "PMID":
+            if tags is not None:
+                yield tags
+            tags = {}
+        elif tags is None:
+            continue
+        last, size = tag, len(value)
+        values = tags.setdefault(tag, [])
+        if tag in _LISTS or not values:
+            values.append(value)
+        else:  # a tag given twice that holds one value: the first kept
+            last = ""
+    if tags is not None:
+        yield tags
+
+
+def _date(published: str) -> tuple[str, str]:
+    """The year and month of a ``DP`` (``2018 Dec 27``, ``2019 Jan-Feb``, ``2020 Spring``)."""
+    parts = published.split()
+    year = parts[0] if parts and re.fullmatch(r"\d{4}", parts[0]) else ""
+    month = _MONTHS.get(parts[1][:3].casefold(), 0) if year and len(parts) > 1 else 0
+    return year, str(month) if month else ""
+
+
+def _title(tags: Mapping[str, list[str]]) -> str:
+    title = " ".join(" ".join(tags.get("TI") or tags.get("BTI") or [""]).split())
+    # MEDLINE ends every title with a full stop (not a title's own ``?`` or ``...``)
+    return title[:-1] if title.endswith(".") and not title.endswith("..") else title
+
+
+def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
+    """A record's fields, under the names ``record_from_fields`` reads."""
+
+    def one(tag: str) -> str:
+        return " ".join(" ".join(tags.get(tag, [""])[:1]).split())
+
+    people = next((tags[t] for t in ("FAU", "AU", "CN", "FED", "ED") if tags.get(t)), [])
+    year, month = _date(one("DP"))
+    kinds = {kind.casefold() for kind in tags.get("PT", [])}
+    book = bool(tags.get("BTI")) or "book" in " ".join(kinds)
+    journal = one("JT") or one("TA")
+    doi = next((m.group(1) for v in tags.get("LID", []) + tags.get("AID", [])
+                if (m := _DOI.search(v))), "")  # fmt: skip
+    pmid = one("PMID")
+    fields: dict[str, Any] = {
+        "title": _title(tags),
+        "abstract": " ".join(" ".join(tags.get("AB", [])).split()),
+        "authors": [last_first(name) for name in people if name.strip()],
+        "edited_by": not any(tags.get(t) for t in ("FAU", "AU", "CN")),
+        "year": year,
+        "month": month,
+        "entry_type": "book" if book else "misc" if "preprint" in kinds else "article",
+        "journal": "" if book else journal,
+        "venue": journal,
+        "volume": one("VI"),
+        "issue": one("IP"),
+        "pages": one("PG").replace("-", "–"),
+        "doi": doi,
+        "issn": re.sub(r"\s*\(.*", "", one("IS")),
+        "publisher": one("PB"),
+        "keywords": [k.strip() for k in tags.get("OT", []) if k.strip()],
+        "url": [f"https://pubmed.ncbi.nlm.nih.gov/{pmid}/"] if pmid.isdigit() else [],
+    }
+    return {k: v for k, v in fields.items() if v}
+
+
+def read_medline(text: str, path: Path) -> ReadResult:
+    """Every record of a MEDLINE file (see the module)."""
+    result = ReadResult(source=str(path), list_name=path.stem)
+    number = 0
+    for number, tags in enumerate(_records(text.lstrip("\ufeff")), 1):
+        result.add(number, _record(tags))
+    if number == 0:
+        raise SourceError(f"{path}: a PubMed (MEDLINE) file with no record in it")
+    return result
+
+
+MEDLINE = Reader(
+    name="PubMed (MEDLINE)",
+    label="PubMed MEDLINE",
+    suffixes=(".nbib", ".medline"),
+    sniff=sniff_medline,
+    read=read_medline,
+)
