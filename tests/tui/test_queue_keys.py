@@ -762,3 +762,27 @@ async def test_a_search_of_the_queue_finds_its_papers_past_the_best_of_the_libra
         await settled(pilot)
         assert len(plist(app).rows) == SEARCH_LIMIT
         assert "best 5,000" in screen.view.list_title(0, plist(app).rows)
+
+
+async def test_j_and_k_move_in_the_queue_sort_as_in_the_list(seeded_home: Path) -> None:
+    """Only the arrows moved in Q's list of sorts: ``Q j j Enter`` sorted by rating (the
+    first), not by venue (the third), as the similar papers' ``m j j Enter`` once did."""
+    from textual.widgets import OptionList
+
+    queued(seeded_home, 3)
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("2", "Q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueueSortDialog))
+        choices = app.screen.query_one(OptionList)
+        start = choices.highlighted or 0
+        await pilot.press("j", "j")
+        assert choices.highlighted == start + 2
+        await pilot.press("k")
+        assert choices.highlighted == start + 1
+        await pilot.press("j", "enter")  # the third: by venue status
+        said = "venue status"
+        await wait_for(pilot, lambda: any(said in m for m in messages(app)))
+        await settled(pilot)
+        assert not any("rating" in m for m in messages(app))

@@ -50,7 +50,8 @@ class QueueSortDialog(ModalScreen[str | None]):
         self.dismiss(SORTS[event.option_index].name)
 
     def action_move(self, step: int) -> None:
-        """↓ ↑ (the list of sorts has them too, while it has the focus)."""
+        """j k ↓ ↑, as in the paper list (the list of sorts has the arrows too, while it has
+        the focus)."""
         choices = self.query_one("#sort-choice", OptionList)
         if step > 0:
             choices.action_cursor_down()
