@@ -71,7 +71,8 @@ def csv_pieces(
         record["tags"] = "; ".join(record["tags"])
         record["lists"] = "; ".join(record["lists"])
         at = record["decided_at"]
-        record["decided_at"] = "" if at is None else f"{at:.0f}"
+        # seconds, with the milliseconds a decision has (stars a second apart keep their order)
+        record["decided_at"] = "" if at is None else f"{at:.3f}".rstrip("0").rstrip(".")
         record["title_derived"] = "true" if paper.title_derived else ""
         place = record["queue_position"]
         record["queue_position"] = "" if place is None else place_text(place)

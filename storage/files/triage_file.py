@@ -465,7 +465,9 @@ class TriageChange:
         self.save(docs)
 
     def _apply(self, changes: Sequence[Change], docs: dict[str, dict[str, Any]]) -> None:
-        at = round(now())
+        # to the millisecond, as notes and tags are: papers starred within one second keep
+        # their order in the sort by when they were starred
+        at = round(now(), 3)
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
                 docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
@@ -611,7 +613,7 @@ class TriageChange:
                 changes.append((pid, ours, status))
                 before = standing(doc)
                 doc["status"] = status.value
-                doc["at"] = round(theirs.at) if theirs.at is not None else round(now())
+                doc["at"] = round(theirs.at, 3) if theirs.at is not None else round(now(), 3)
                 if pid in places:  # its place in the queue the file was made of
                     doc["q"], doc["qa"] = places[pid], round(now(), 3)
                 if Status.STARRED in (ours, status):  # for the undo, and its redo

@@ -93,7 +93,7 @@ async def test_the_sort_and_tags_footers_say_how_to_choose(seeded_home: Path) ->
         await ready(pilot)
         await pilot.press("2", "Q")
         await wait_for(pilot, lambda: "esc Close" in footer(app))
-        assert all(k in footer(app) for k in ("↓ Next", "↑ Previous", "Enter Sort")), footer(app)
+        assert all(k in footer(app) for k in ("j Next", "k Previous", "Enter Sort")), footer(app)
         await pilot.press("escape", "t")
         await wait_for(pilot, lambda: "esc Cancel" in footer(app))
         assert "Enter Accept" in footer(app), footer(app)

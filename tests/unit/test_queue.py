@@ -89,6 +89,26 @@ def test_each_move_and_each_sort_is_one_undo_step(tmp_path: Path) -> None:
     assert library.statuses() == dict.fromkeys(ids, Status.STARRED)  # no status touched
 
 
+def test_stars_within_one_second_keep_their_order_in_the_sort_by_when_starred(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Papers starred a few milliseconds apart (``s`` pressed on paper after paper): their
+    times were whole seconds, one alike for all, and the sort by when they were starred kept
+    the order the moves gave them instead."""
+    import itertools
+
+    import storage.files.triage_file
+
+    clock = (1_700_000_000 + n / 1000 for n in itertools.count(100, 7))
+    monkeypatch.setattr(storage.files.triage_file, "now", lambda: next(clock))
+    library, ids = starred(tmp_path, 4)
+    library.move_in_queue(ids[3], "top")
+    library.move_in_queue(ids[0], "bottom")
+    library.sort_queue("starred")
+    assert library.queue() == ids
+    assert len(set(library.triage().decided_at.values())) == 4
+
+
 def test_an_undo_step_of_a_sort_names_the_sort_and_one_of_moves_none(tmp_path: Path) -> None:
     """A sort's step said only what it moved: the app's undo said "Undid a move in the
     reading queue: 5 papers", as for a paper moved by hand."""
