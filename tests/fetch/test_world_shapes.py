@@ -1,6 +1,6 @@
 """``papers fetch`` against OpenReview answers in shapes the real venues write, as openreview-py's
 own tests and the papers that cite them show: a venue whose group names its reviews' score
-field (``review_rating``)."""
+field (``review_rating``), a workshop whose name holds a status word inside another word."""
 
 from __future__ import annotations
 
@@ -42,3 +42,34 @@ def test_the_score_field_the_venue_group_names_gives_the_ratings(services, env) 
     [paper] = _listed(env)
     assert paper["extra"]["ratings"] == "5, 2", paper["extra"]
     assert paper["extra"]["rating"] == 3.5 and paper["extra"]["confidence"] == 3.5
+
+
+def test_a_status_word_inside_another_word_is_none(services, env) -> None:
+    """A workshop's venue is often its name alone ("NeurIPS 2024 Workshop on Behavioral
+    Machine Learning", "NeurIPS 2022 Temporal Graph Learning Workshop", as the papers citing
+    their OpenReview BibTeX write it): "oral" inside "Behavioral" or "Temporal" is no oral
+    presentation. A word that is one still says it: ``… Oral``, ICML 2025's
+    ``spotlightposter``, ICLR 2026's ``ConditionalPoster``, and ICML 2026's posters, which
+    its venue calls "ICML 2026 regular"."""
+    found, _ = services
+    venue_id = "NeurIPS.cc/2024/Workshop/BehavioralML"
+    said = {
+        "NeurIPS 2024 Workshop on Behavioral Machine Learning": "Workshop",
+        "NeurIPS 2024 Temporal Graph Learning Workshop Poster": "Poster",
+        "NeurIPS 2024 Workshop on Behavioral Machine Learning Oral": "Oral",
+        "ICML 2025 spotlightposter": "Spotlight",
+        "ICLR 2026 ConditionalPoster": "Poster",
+        "ICML 2026 regular": "Poster",
+    }
+    venue = shapes.v2_venue(shapes.made_up(len(said), seed=72, fate=""), venue_id)
+    for note, venue_text in zip(venue.notes, said, strict=True):
+        note["content"]["venue"] = {"value": venue_text}
+    found.v2[venue_id] = venue
+    done = papers(env, "fetch", f"openreview:{venue_id}")
+    assert done.returncode == 0, done.stderr
+    by_abstract = {p["abstract"]: p["venue_status"] for p in _listed(env)}
+    statuses = [by_abstract[note["content"]["abstract"]["value"]] for note in venue.notes]
+    assert statuses == list(said.values()), statuses
+    done = papers(env, "search", "status:oral", "--json")
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == 1
