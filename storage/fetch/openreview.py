@@ -302,12 +302,12 @@ def _group_value(group: Mapping[str, Any], key: str) -> str:
 
 
 def _reply_names(group: Mapping[str, Any]) -> ReplyNames:
-    """The names the venue's group gives its replies, beside the usual ones: a venue whose
-    reviews are ``…/-/Review`` would otherwise give no ratings."""
+    """The names the venue's group gives its replies and its reviews' score and confidence
+    fields, beside the usual ones: a venue whose reviews are ``…/-/Review``, or whose score is
+    ``review_rating``, would otherwise give no ratings."""
     return ReplyNames().with_own(
-        _group_value(group, "review_name"),
-        _group_value(group, "decision_name"),
-        _group_value(group, "meta_review_name"),
+        *(_group_value(group, key) for key in ("review_name", "decision_name", "meta_review_name")),
+        *(_group_value(group, key) for key in ("review_rating", "review_confidence")),
     )
 
 

@@ -5,8 +5,10 @@ which each venue names as it likes: a venue of API v2 says its names in its grou
 (``review_name``, ``decision_name``, ``meta_review_name``, read as openreview-py's how-to reads
 them), and they are read beside the usual ones (``ReplyNames``).
 
-- a review's overall score is the first of ``RATING_KEYS`` it has (``"6: marginally above…"``
-  or a number), its confidence ``confidence``, counted only beside a score;
+- a review's overall score is the field the venue's group names (``review_rating``: a venue
+  may call it anything, ``review_rating`` itself in openreview-py's venue workflows), else the
+  first of ``RATING_KEYS`` it has (``"6: marginally above…"`` or a number), its confidence the
+  group's ``review_confidence``, else ``confidence``, counted only beside a score;
 - the decision is the decision reply's ``decision`` ("Accept (Oral)", ICLR 2017's and 2018's
   "Invite to Workshop Track", ICLR 2020's "Accept (Talk)"), else the meta review's
   ``recommendation`` (ICLR 2019 and its like, which posted no decision notes); either reply
@@ -49,14 +51,26 @@ class ReplyNames:
     #: ICLR 2017 under ``ICLR.cc/2017/conference/-/paper12/acceptance``
     decisions: frozenset[str] = frozenset({"Decision", "Acceptance_Decision", "acceptance"})
     meta_reviews: frozenset[str] = frozenset({"Meta_Review"})
+    #: The fields a review states its score and confidence in, the venue's own first.
+    rating_keys: tuple[str, ...] = RATING_KEYS
+    confidence_keys: tuple[str, ...] = ("confidence",)
 
-    def with_own(self, review: str, decision: str, meta_review: str) -> ReplyNames:
+    def with_own(
+        self, review: str, decision: str, meta_review: str, rating: str = "", confidence: str = ""
+    ) -> ReplyNames:
         """These names and a venue's own ("" for one it does not name)."""
         return ReplyNames(
             self.reviews | {review} - {""},
             self.decisions | {decision} - {""},
             self.meta_reviews | {meta_review} - {""},
+            _first(rating, self.rating_keys),
+            _first(confidence, self.confidence_keys),
         )
+
+
+def _first(own: str, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """``keys`` with a venue's own name of the field first ("" for none)."""
+    return (own, *(k for k in keys if k != own)) if own else keys
 
 
 @dataclass(slots=True)
@@ -79,7 +93,7 @@ def read_replies(replies: Sequence[Any], names: ReplyNames) -> Replies:
         kinds = _kinds(reply)
         said = reply["content"]
         if kinds & names.reviews:
-            _read_review(said, found)
+            _read_review(said, found, names)
         elif kinds & names.decisions:
             found.decision = _decision(said) or found.decision
         elif kinds & names.meta_reviews:
@@ -104,14 +118,17 @@ def _kinds(reply: Mapping[str, Any]) -> set[str]:
     return {n.rpartition("/")[2] for n in names[:_MAX_INVITATIONS] if isinstance(n, str)}
 
 
-def _read_review(said: Mapping[str, Any], found: Replies) -> None:
+def _read_review(said: Mapping[str, Any], found: Replies, names: ReplyNames) -> None:
     """A review's score, and its confidence only beside a score: the mean confidence says how
     sure the reviewers who scored the paper were, and a review without a score (its form had
     none, a placeholder) qualifies none."""
-    for key in RATING_KEYS:
+    for key in names.rating_keys:
         if rating := numbers(value_of(said, key))[:1]:
             found.ratings += rating
-            found.confidences += numbers(value_of(said, "confidence"))[:1]
+            for confidence in names.confidence_keys:
+                if said_so := numbers(value_of(said, confidence))[:1]:
+                    found.confidences += said_so
+                    break
             return
 
 

@@ -641,23 +641,41 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
 _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop", "submitted")
 #: Venues' own words for a presentation: ICLR 2020's "Accept (Talk)" for its orals; ICLR
 #: 2023's "Accept: notable-top-5%" (its venue "ICLR 2023 notable top 5%") for its orals and
-#: "notable-top-25%" for its spotlights.
+#: "notable-top-25%" for its spotlights; ICML 2026's posters, its venue "ICML 2026 regular"
+#: (as its last word only: a "Regular Paper" track, or "Regularization", names no poster).
 _OWN_WORDS = (
     ("accept (talk)", "Oral"),
     ("notable top 5%", "Oral"),
     ("notable top 25%", "Spotlight"),
 )
+_REGULAR = re.compile(r"(?<![^\W\d_])regular$")
+
+
+#: A status word where a word begins, or a capital after a small letter does (``ICML 2025
+#: spotlightposter``, ICLR 2026's ``ConditionalPoster``): the "oral" of a workshop "on
+#: Behavioral Machine Learning" or on "Temporal Graph Learning" is none.
+_WORD_AT = {
+    w: re.compile(rf"(?:(?<![^\W\d_])|(?-i:(?<=[a-z])(?=[A-Z]))){w}", re.IGNORECASE)
+    for w in _VENUE_WORDS
+}
+
+
+def _named(text: str) -> str:
+    """The first of ``_VENUE_WORDS`` that begins a word of ``text`` (``_WORD_AT``), or ""."""
+    low = text.casefold()
+    return next((w for w in _VENUE_WORDS if w in low and _WORD_AT[w].search(text)), "")
 
 
 def _status_word(text: str) -> str:
     """The presentation a venue names (``ICLR 2025 Oral`` → ``Oral``), or ""."""
-    low = text.casefold()
-    return next((w.capitalize() for w in _VENUE_WORDS if w in low), "") or _own_word(low)
+    return _named(text).capitalize() or _own_word(text.casefold())
 
 
 def _own_word(low: str) -> str:
     """The presentation a venue's own words name (``_OWN_WORDS``), or ""."""
     spaced = " ".join(low.replace("-", " ").split())
+    if _REGULAR.search(spaced):
+        return "Poster"
     return next((status for words, status in _OWN_WORDS if words in spaced), "")
 
 
@@ -666,7 +684,6 @@ def venue_status(text: str) -> str:
     low = text.casefold()
     if "desk" in low and "reject" in low:  # OpenReview's own decision, not a reject's kind
         return "Desk Reject"
-    for word in _VENUE_WORDS:
-        if word in low:
-            return word.capitalize()
+    if word := _named(text):
+        return word.capitalize()
     return _own_word(low) or text[:40]
