@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
-from typing import Any
+from typing import Any, Final
 
 from textual import events, messages
 from textual.app import App
@@ -86,13 +86,24 @@ def screen_stays(app: App[Any]) -> int:
     return gate.abandon() if isinstance(gate, KeyGate) else 0
 
 
+#: What Textual reads Esc and a digit as (the characters macOS's Option key types with the
+#: digits, which WezTerm sends so): Esc then ``2`` within tmux's ``escape-time`` (500 ms in
+#: tmux 3.3) or Textual's 100 ms typed ``™`` into the search box instead of showing the
+#: Starred tab. None of them is a word a search reads.
+_ESCAPED_DIGITS: Final = dict(zip("¡™£¢∞§¶•ªº", "1234567890", strict=True))
+
+
 def escape_then(event: events.Key) -> events.Key | None:
     """The key typed after Esc, when ``event`` is the two read as one: a terminal sends Esc
     and a letter within ``ESCDELAY`` (100 ms) as Alt and the letter, which a text field types
-    as the letter (Esc then ``j`` in the search box typed ``j`` into it); None otherwise. (The
-    app splits it but in a dialog's field, where Esc would close the dialog and throw away
-    what was typed: there it types the letter.)"""
+    as the letter (Esc then ``j`` in the search box typed ``j`` into it), and Esc and a digit
+    as a sign (``_ESCAPED_DIGITS``); None otherwise. (The app splits it but in a dialog's
+    field, where Esc would close the dialog and throw away what was typed: there it types the
+    letter.)"""
     character = event.character
+    if character in _ESCAPED_DIGITS and event.key == character_key(character):
+        digit = _ESCAPED_DIGITS[character]
+        return events.Key(digit, digit)
     if not event.key.startswith("alt+") or not character or len(character) != 1:
         return None
     if not character.isprintable():
