@@ -235,6 +235,9 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         elif said.redraw:
             self.rebuild(keep=said.keep)
         op = event.outcome.op
+        outside = op.kind == "reload" or event.outcome.triage is not None
+        if event.outcome.error is None and outside:
+            self.search_after_outside_changes()  # what its tag: or is: reads may be other
         if op.kind in ("undo", "redo"):
             # shown only now, the writer having written it: the keys typed after u or
             # ctrl+r waited for it (``u j`` moved, then lost the move to the cursor put

@@ -120,6 +120,8 @@ class SearchPart(MainBase):
     _awaited_tab: str | None = None
     #: The timer of the next search of the saved tabs out of date (``recount_saved_later``).
     _recount: Timer | None = None
+    #: The search run again after outside changes, and the paper the cursor stays on.
+    _searched_again: tuple[str, str | None] | None = None
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -208,9 +210,26 @@ class SearchPart(MainBase):
         except NoMatches:
             return
         self.view.set_query(query)
+        again, self._searched_again = self._searched_again, None
         if self.view.accept(query, found):
-            self.rebuild(cursor=0, counts=False)
+            if again is not None and again[0] == query:  # the same search: the cursor stays
+                self.rebuild(keep=again[1], counts=False)
+            else:
+                self.rebuild(cursor=0, counts=False)
         screen_arrived(self.app)  # (keys held since Enter: they move in these results)
+
+    def search_after_outside_changes(self) -> None:
+        """Another process changed decisions, tags or notes (``papers tag``, a second
+        window, a sync): the search shown is run again, as what its qualifiers read
+        (``tag:toread``, ``is:starred``, ``note:x``) may have changed; its list stayed as it
+        was, and its note said no paper had a tag. The cursor stays on its paper."""
+        box = self.search_box
+        query = box.search_text
+        if not query or self.index is None or query != self.view.query or box.waiting:
+            return
+        current = self.paper_list.current
+        self._searched_again = (query, current.id if current is not None else None)
+        box.run_search(query)
 
     def update_list_title(self) -> None:
         """The list's title; and, on its bottom border, what the list is when no paper has
