@@ -49,13 +49,13 @@ from urllib.parse import urlsplit
 from storage.fetch.errors import FetchError, StatusError
 from storage.fetch.names import known_names, known_spelling
 from storage.fetch.pages import LIVE_AGE
-from storage.fetch.records import add_items, names_no_one, score_list, value_of
+from storage.fetch.records import add_items, in_workshop, names_no_one, score_list, value_of
 from storage.fetch.replies import ReplyNames, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
 from storage.sources.json_lists import note_year
 from storage.sources.records import ReadResult, SourceRecord
-from storage.sources.venues import find_venue
+from storage.sources.venues import find_venue, names_workshop
 
 PAGE = 1000
 #: Notes with their replies are some 30 times larger: smaller pages.
@@ -184,6 +184,8 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
             + f": shown as {ACCEPTED_UNSAID}"
             + ("" if request.reviews else "; --reviews reads their decisions (oral, poster)")
         )
+    if names_workshop(venue_id):  # (its notes' venue: "ME-FoMo 2024 Poster", no conference)
+        in_workshop(result, _list_name(venue_id).removesuffix(" (OpenReview)"))
     if not result.records and not result.errors:
         what = "public submissions" if request.all_submissions else "accepted papers"
         hint = "" if request.all_submissions else " (decisions may not be out: try --all)"

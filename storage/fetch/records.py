@@ -17,6 +17,7 @@ from typing import Any
 from storage.models import RecordError
 from storage.sources.json_lists import read_json_data
 from storage.sources.records import ReadResult
+from storage.sources.venues import names_workshop
 
 
 def add_items(
@@ -48,6 +49,17 @@ def add_items(
         status = statuses[i] if statuses is not None else None
         result.records.append(record if not status else replace(record, venue_status=status))
     return len(result.records) - before
+
+
+def in_workshop(result: ReadResult, name: str) -> None:
+    """The records of a workshop's papers (``ICLR.cc/2024/Workshop/ME-FoMo``), whose notes
+    name their venue without the conference (``ME-FoMo 2024 Poster``), with the workshop's
+    ``name`` for venue (``ICLR 2024 Workshop ME-FoMo``): with the list's name alone they were
+    the conference's papers, cited in its proceedings. A venue that names a workshop stays."""
+    result.records[:] = [
+        record if names_workshop(record.venue) else replace(record, venue=name)
+        for record in result.records
+    ]
 
 
 #: What a record says for authors it hides: OpenReview v1's withdrawn submissions, and Paper

@@ -20,7 +20,7 @@ from typing import Final
 from storage.models import ExtraValue, Paper
 from storage.pdfs.links import pdf_url
 from storage.sources.fields import edited_by
-from storage.sources.venues import Venue, find_venue, find_year
+from storage.sources.venues import Venue, find_venue, find_year, names_workshop
 
 __all__ = [
     "BIBTEX_TYPES",
@@ -227,8 +227,14 @@ def _lists_named(paper: Paper) -> tuple[str, ...]:
 
 
 def _known(paper: Paper, *, journal: str, booktitle: str) -> tuple[Venue | None, int | None]:
+    """The known venue that published the paper, and a year its texts name. A workshop of one
+    (``ICLR 2024 Workshop ME-FoMo``) is none: its papers are not in the conference's
+    proceedings, and a list of its papers is not one of the conference's."""
     texts = (journal, booktitle, paper.venue, *_lists_named(paper))
-    venue = next((f.venue for t in texts if t and (f := find_venue(t)).venue is not None), None)
+    if any(names_workshop(t) for t in texts[:3] if t):
+        venue = None
+    else:
+        venue = next((f.venue for t in texts if t and (f := find_venue(t)).venue is not None), None)
     year = next((y for t in texts if t and (y := find_year(t)) is not None), None)
     return venue, year
 
@@ -274,6 +280,9 @@ def citation_of(paper: Paper) -> Citation:
     if unpublished:
         venue = None  # submitted there, not published by it: its year stays, not its name
     kind = _text(paper, "entry_type") or _derived_kind(journal, booktitle, venue)
+    if not unpublished and not journal and not booktitle and names_workshop(paper.venue):
+        booktitle = paper.venue  # (``venue_text``: a workshop's as written)
+        kind = kind if _text(paper, "entry_type") else "inproceedings"
     if venue is not None and not journal and not booktitle:
         if venue.journal and kind in ("article", "misc"):
             journal = venue.citation

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 __all__ = [
-    "KNOWN_VENUES", "Venue", "VenueFound", "find_venue", "find_year", "status_of_venueid",
-    "venue_text",
+    "KNOWN_VENUES", "Venue", "VenueFound", "find_venue", "find_year", "names_workshop",
+    "status_of_venueid", "venue_text",
 ]  # fmt: skip
 
 
@@ -178,14 +178,31 @@ def _edition_year(text: str, venue: Venue) -> int | None:
     return first + number - 1 if number > 0 else None
 
 
+#: A venue that names a workshop (``ICLR 2024 Workshop ME-FoMo``, ``NeurIPS 2023 Workshop:
+#: Temporal Graph Learning``, OpenReview's ``ICLR.cc/2024/Workshop/ME-FoMo``).
+_WORKSHOP: Final = re.compile(r"(?<![^\W_])workshops?(?![^\W_])", re.IGNORECASE)
+#: The presentation a venue's text may end with, as OpenReview's venues do.
+_PRESENTED: Final = re.compile(r"\s+(?:oral|poster|spotlight|spotlight poster)$", re.IGNORECASE)
+
+
+def names_workshop(text: str) -> bool:
+    """Whether ``text`` names a workshop (``workshop`` or ``workshops`` as a word of its own)."""
+    return _WORKSHOP.search(text[:_MAX_CHARS]) is not None
+
+
 def venue_text(stated: str, *hints: str) -> str:
     """A paper's venue, from a source's venue field (``stated``) and other texts (the year
     field, the list name): a known venue as ``ICLR 2025``, its year from whichever text has
     one, else the year of the edition its name numbers (``The Twelfth International
     Conference on Learning Representations``: 2024), which a submission's name (``Submitted to
     The Twelfth …``, cited by OpenReview with the year it was submitted in) holds to first;
-    otherwise ``stated`` as written (on one line, at most 200 characters), or ""."""
+    a workshop of a known venue stated (``ICLR 2024 Workshop on …``) as written; otherwise
+    ``stated`` as written (on one line, at most 200 characters), or ""."""
     texts = (stated, *hints)
+    if names_workshop(stated) and find_venue(stated).venue is not None:
+        # a workshop of a known conference is no paper of its proceedings: as written, but
+        # for the presentation it may end with (``ICLR 2024 Workshop ME-FoMo Poster``)
+        return _PRESENTED.sub("", " ".join(stated[:_MAX_CHARS].split()))[:200]
     for text in texts:
         found = find_venue(text)
         if found.venue is not None:

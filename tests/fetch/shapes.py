@@ -44,7 +44,11 @@ def note_id(seed: str) -> str:
 
 
 def _short(venue_id: str) -> str:
+    """How a note's venue names its venue: ``ICLR 2024``; a workshop by its own name and
+    year, without the conference (``ME-FoMo 2024 Poster``, as OpenReview writes them)."""
     parts = venue_id.split("/")
+    if len(parts) > 3 and parts[2] == "Workshop":
+        return f"{parts[3]} {parts[1]}"
     return f"{parts[0].split('.')[0]} {parts[1]}" if len(parts) > 1 else venue_id
 
 

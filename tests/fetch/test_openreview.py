@@ -537,6 +537,16 @@ def test_a_workshop_is_a_list_of_its_own(services, env) -> None:
     lists = {p["title"]: p["list"] for p in _listed(env)}
     assert {lists[m.title] for m in small} == {"ICLR 2024 Workshop ME-FoMo (OpenReview)"}
     assert {lists[m.title] for m in main} == {"ICLR 2024 (OpenReview)"}
+    # the workshop's papers are not the conference's ("ME-FoMo 2024 Poster" in their notes
+    # and the list's name "ICLR 2024 …" made them ICLR 2024's, cited in its proceedings)
+    venues = {p["title"]: (p["venue"], p["venue_status"]) for p in _listed(env)}
+    assert {venues[m.title] for m in small} == {("ICLR 2024 Workshop ME-FoMo", "Poster")}
+    assert {venues[m.title][0] for m in main} == {"ICLR 2024"}
+    done = papers(env, "export", "--status", "all", "--format", "bibtex")
+    entries = done.stdout.split("\n@")
+    for made in small:
+        [entry] = [e for e in entries if made.title in e]
+        assert "booktitle = {ICLR 2024 Workshop ME-FoMo}" in entry, entry
     done = papers(env, "remove", "--list", "ICLR 2024 (OpenReview)")
     assert done.returncode == 0, done.stderr
     assert sorted(p["title"] for p in _listed(env)) == sorted(m.title for m in small)

@@ -266,6 +266,39 @@ def test_semantic_scholars_venue_names_are_the_venues() -> None:
     assert venue_text(icon) == icon
 
 
+def test_a_workshop_of_a_known_conference_is_neither_its_venue_nor_in_its_proceedings(
+    tmp_path: Path,
+) -> None:
+    """Google Scholar's and OpenReview's BibTeX of a workshop paper (``booktitle = {ICLR 2024
+    Workshop on …}``): the paper's venue was "ICLR 2024", and one with no booktitle of its
+    own was cited in the conference's proceedings."""
+    from storage import Library
+    from storage.export import export
+    from storage.files.triage_file import TriageState
+    from storage.models import Paper
+    from storage.sources.venues import venue_text
+
+    long = "ICLR 2024 Workshop on Mathematical and Empirical Understanding of Foundation Models"
+    assert venue_text(long) == long
+    assert venue_text("ICLR 2024 Workshop ME-FoMo Poster") == "ICLR 2024 Workshop ME-FoMo"
+    assert venue_text("ICLR 2024 Poster") == "ICLR 2024"  # the conference's own, as before
+    source = tmp_path / "scholar.bib"
+    source.write_text(
+        "@inproceedings{lee2024small,\n  title={Small Models Know More},\n"
+        f"  author={{Lee, Ann}},\n  booktitle={{{long}}},\n  year={{2024}}\n}}\n"
+    )
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    [paper] = library.papers()
+    assert (paper.venue, paper.venue_status) == (long, "Workshop")
+    workshop = Paper(
+        "a", "Small Models", "x", venue="ICLR 2024 Workshop ME-FoMo", venue_status="Poster"
+    )
+    bib = export([workshop], TriageState(), "bibtex")
+    assert "booktitle = {ICLR 2024 Workshop ME-FoMo}" in bib and "year = {2024}" in bib
+    assert "Learning Representations" not in bib
+
+
 def test_an_arxiv_paper_and_a_pdf_named_by_their_addresses_are_kept() -> None:
     """BibSonomy writes the eprint as the arXiv page's address; JabRef links a PDF on the web
     in its file field (``:http\\://…:PDF``), which names no file on this machine."""
