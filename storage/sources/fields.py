@@ -119,11 +119,12 @@ def year_in(text: str) -> int | None:
 
 
 #: A year as pandas writes a column of numbers with a gap in it: ``2021.0``.
-_FLOAT_YEAR: Final = re.compile(r"(\d{1,4})\.0+")
+_FLOAT_YEAR: Final = re.compile(r"(\d{1,4})(?:\.0+|[a-z])")
 
 
 def year_text(text: str) -> str:
-    """A year field's text without pandas' decimals: ``2021`` of ``2021.0``."""
+    """A year field's text without pandas' decimals, ``2021`` of ``2021.0``, or the letter a
+    reference list tells two works of one year apart by, ``2023`` of BibTeX's ``2023a``."""
     found = _FLOAT_YEAR.fullmatch(text)
     return found.group(1) if found else text
 

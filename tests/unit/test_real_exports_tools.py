@@ -347,3 +347,15 @@ def test_a_titles_rich_text_reads_as_its_text(tmp_path: Path) -> None:
     table = tmp_path / "list.csv"  # a plain CSV list's title is its text as written
     table.write_text("title\nWhy <b>bold</b> stays\n", encoding="utf-8")
     assert read_source(table).records[0].title == "Why <b>bold</b> stays"
+
+
+def test_a_year_with_its_letter_gives_the_venue_its_year_alone(tmp_path: Path) -> None:
+    """``year = {2023a}`` (a reference list's second work of 2023, as BibDesk and JabRef keep
+    it): the year was 2023, the venue shown "Journal of Things 2023a"."""
+    source = tmp_path / "lettered.bib"
+    source.write_text(
+        "@article{a,\n  title = {Year Suffix Things},\n  author = {Lee, Ann},\n"
+        "  journal = {Journal of Things},\n  year = {2023b}\n}\n"
+    )
+    [record] = read_source(source).records
+    assert record.venue == "Journal of Things 2023"
