@@ -166,7 +166,8 @@ def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = (
         fields.append(("archiveprefix", "arXiv"))
     elif cited.eprint:
         fields.append(("eprint", bib_escape(cited.eprint)))
-        fields.append(("archiveprefix", bib_escape(cited.archive)))
+        if cited.archive:  # (an eprint of no archive named: no ``archiveprefix = {}``)
+            fields.append(("archiveprefix", bib_escape(cited.archive)))
     if cited.primary_class:
         fields.append(("primaryclass", bib_escape(cited.primary_class)))
     if url := web_url(paper.url):  # one line, no brace: a URL cannot end the entry early

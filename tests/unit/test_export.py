@@ -165,3 +165,11 @@ def test_a_list_name_stays_inside_its_comment_and_comes_back_as_it_was(
     second = Library(tmp_path / "b")
     second.import_file(exported)
     assert [p.lists for p in second.papers()] == [(name,)]
+
+
+def test_an_eprint_of_no_archive_named_writes_no_empty_archiveprefix() -> None:
+    """An entry's ``eprint`` that is no arXiv id, with no ``archiveprefix`` (a HAL or SSRN
+    number, a mistyped id): the export wrote ``archiveprefix = {}``, which biber warns of."""
+    paper = Paper("a", "Eprinted", "x", extra=(("eprint", "hal-01234567"),))
+    bib = export([paper], TriageState(), "bibtex")
+    assert "eprint = {hal-01234567}" in bib and "archiveprefix" not in bib
