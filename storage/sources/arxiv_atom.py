@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from storage.errors import OtherDocument, SourceError
 from storage.sources import xml_text
@@ -229,7 +229,18 @@ def _fields(entry: Element) -> dict[str, Any]:
     comment = _text(entry, "arxiv:comment")
     if comment:
         fields["code"] = list(extract_github_links(comment))
+    if _WITHDRAWN.search(comment) or _WITHDRAWN.match(fields.get("summary", "")[:300]):
+        fields["status"] = "Withdrawn"  # its last version is only this line: not to be read
     return fields
+
+
+#: What arXiv's comment (and the abstract of the version that replaced the paper) says of a
+#: paper its authors withdrew: "This paper has been withdrawn by the author due to …".
+_WITHDRAWN: Final = re.compile(
+    r"\s*(?:this (?:paper|article|manuscript|submission|preprint|work) (?:has been|was|is) "
+    r"withdrawn|withdrawn by (?:the )?authors?\b|paper withdrawn\b)",
+    re.IGNORECASE,
+)
 
 
 def _name(text: str) -> str:

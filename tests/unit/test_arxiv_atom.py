@@ -87,3 +87,21 @@ def test_author_names_typed_in_tex_are_kept_in_unicode() -> None:
     )  # fmt: skip
     [record] = parse_feed(shapes.atom_feed([entry], total=1), "feed", "feed").result.records
     assert record.authors == ("Jörg Müller", "François Fleuret", "Ann Lee")
+
+
+def test_a_withdrawn_paper_is_withdrawn() -> None:
+    """arXiv keeps a withdrawn paper with a last version of one line, its comment "This paper
+    has been withdrawn by the author": it came as an ordinary paper, with no status."""
+    entries = [
+        shapes.atom_entry(
+            "2502.00001", "Withdrawn Work", "This paper has been withdrawn by the author due to "
+            "a crucial error in Lemma 2.", ["Ann Lee"], ("cs.LG",),
+            comment="This paper has been withdrawn",
+        ),
+        shapes.atom_entry(
+            "2502.00002", "Kept Work", "An abstract about a method that was never withdrawn, "
+            "long enough to be one.", ["Bo Park"], ("cs.LG",), comment="10 pages",
+        ),
+    ]  # fmt: skip
+    withdrawn, kept = parse_feed(shapes.atom_feed(entries, total=2), "f", "f").result.records
+    assert (withdrawn.venue_status, kept.venue_status) == ("Withdrawn", "")
