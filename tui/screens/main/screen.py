@@ -74,6 +74,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if self.ui.tab != self.view.tab and self.view.show_tab(self.ui.tab) and self.ui.paper:
             self.view.places[self.ui.tab] = self.ui.paper
         self.rebuild(keep=self.ui.paper or None)
+        self.await_saved_papers()  # keys typed as it opens move among them, as after `6`
         self.set_interval(POLL_SECONDS, self.poll_disk)
         self.set_timer(2.0, self.read_pdf_texts)  # the PDFs' text, once the screen is still
         # after the first frame: the build would otherwise compete with it for the GIL
