@@ -81,7 +81,8 @@ def report(
             return Report(message, timeout=3, redraw=True, keep=moved)
         if not changes:
             return Report(f"Nothing to {kind}.", timeout=2)
-        first = changes[0][0]
+        # an undo's changes come last paper first: the cursor goes to the step's first paper
+        first = changes[-1][0] if kind == "undo" else changes[0][0]
         what = count(len(changes), "paper") if len(changes) > 1 else title_of(first)
         return Report(f"{verb}: {what} → {changes[0][2].value}", redraw=True, keep=first)
     if kind == "reload" or outcome.triage is not None:
