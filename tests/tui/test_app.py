@@ -511,6 +511,28 @@ async def test_undoing_a_bulk_decision_puts_the_cursor_on_its_first_paper(
         assert plist(app).current.id == first.id and plist(app).cursor == 0
 
 
+async def test_the_marked_view_opens_on_the_marked_paper_nearest_the_cursor(
+    seeded_home: Path,
+) -> None:
+    """Rows 2, 20 and 30 marked, the cursor on row 10, then M: the view opened on the last
+    marked paper (the row number kept, cut to the three), and M again left the cursor on
+    row 30, far from where the user was; the nearest marked paper after it is row 20."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("j", "j", "space", *["j"] * 17, "space", *["j"] * 9, "space")
+        await pilot.press("g", *["j"] * 10)
+        rows = plist(app).rows
+        ids = [plist(app).papers[row].id for row in rows]
+        assert app.main_screen.view.marked == {ids[2], ids[20], ids[30]}
+        assert plist(app).cursor == 10
+        await pilot.press("M")
+        assert app.main_screen.view.only_marked and len(plist(app).rows) == 3
+        assert plist(app).current is not None and plist(app).current.id == ids[20]
+        await pilot.press("M")
+        assert not app.main_screen.view.only_marked and plist(app).cursor == 20
+
+
 async def test_after_a_bulk_decision_the_cursor_stays_on_its_paper(seeded_home: Path) -> None:
     """Two papers above the cursor marked and skipped: it stays on the paper it was on, not
     on its row (two papers further on)."""

@@ -11,6 +11,7 @@ processes' changes.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import chain
 from typing import ClassVar
 
 from textual import on
@@ -315,8 +316,20 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             message = f"Nothing marked here: {mark} marks a paper, {every} every paper."
             self.notify(message, severity="warning", markup=False)
             return
+        # opened on the marked paper nearest the cursor (after it, else before it): not on
+        # the row the cursor was on, cut to the marked papers' count (their last, far off)
+        keep = None if self.view.only_marked else self._nearest_marked()
         self.view.only_marked = not self.view.only_marked
-        self.rebuild()
+        self.rebuild(keep=keep)
+
+    def _nearest_marked(self) -> str | None:
+        """The marked paper under the cursor, or the nearest after it (else before it)."""
+        plist, marked = self.paper_list, self.view.marked
+        rows, papers, cursor = plist.rows, plist.papers, plist.cursor
+        for row in chain(range(cursor, len(rows)), range(cursor - 1, -1, -1)):
+            if papers[rows[row]].id in marked:
+                return papers[rows[row]].id
+        return None
 
     def action_decide_marked(self) -> None:
         from tui.screens.dialogs import BulkDecision
