@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -81,14 +82,24 @@ def report(
             return Report(message, timeout=3, redraw=True, keep=moved)
         if not changes:
             return Report(f"Nothing to {kind}.", timeout=2)
-        first = changes[0][0]
+        # an undo's changes come last paper first: the cursor goes to the step's first paper
+        first = changes[-1][0] if kind == "undo" else changes[0][0]
         what = count(len(changes), "paper") if len(changes) > 1 else title_of(first)
-        return Report(f"{verb}: {what} → {changes[0][2].value}", redraw=True, keep=first)
+        return Report(f"{verb}: {what} → {_states(changes)}", redraw=True, keep=first)
     if kind == "reload" or outcome.triage is not None:
         # a reload, or a write that met another process's changes (and kept them): the
         # state now holds them, and the screen must show them too
         return Report("Updated with decisions made elsewhere.", redraw=True)
     return Report()
+
+
+def _states(changes: Sequence[Change]) -> str:
+    """The states papers went to: ``starred``, or (an undo of a bulk decision made in the All
+    tab, each paper back to its own) ``2 starred, 1 read``, the most first."""
+    tally = Counter(new.value for _pid, _old, new in changes)
+    if len(tally) == 1:
+        return next(iter(tally))
+    return ", ".join(f"{n:,} {state}" for state, n in tally.most_common())
 
 
 def said(error: Exception) -> str:

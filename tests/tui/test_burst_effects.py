@@ -283,3 +283,29 @@ async def test_a_format_key_typed_with_enter_names_the_file_it_writes(
         await wait_for(pilot, lambda: field.value.endswith("papers-inbox.md"))
         dialog.action_choose_format("json")  # (what j does) …
         assert field.value.endswith("papers-inbox.json")  # … names the file at once
+
+
+async def test_moves_typed_as_the_app_reopens_on_a_saved_tab_move_in_its_papers(
+    seeded_home: Path,
+) -> None:
+    """The app reopened on a saved search's tab (where it was quit): ``j`` typed before its
+    papers came from the thread was lost, the cursor left on the paper it was quit on."""
+    SavedSearches(seeded_home, Library(seeded_home).lock).save("models", "model")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("6")
+        await wait_for(pilot, lambda: keys_taken(app) and len(screen.paper_list.rows) > 3)
+        await pilot.press("j")
+        assert screen.paper_list.cursor == 1
+        await pilot.press("q")
+    again = make_app(seeded_home)
+    async with again.run_test(size=(120, 36)) as pilot:
+        screen = again.main_screen
+        tab = screen.view.saved_tab()
+        assert tab is not None and tab.found is None  # its papers still being searched
+        burst(again, "j")
+        await wait_for(pilot, lambda: tab.found is not None)
+        await wait_for(pilot, lambda: keys_taken(again) and screen.paper_list.cursor == 2)
+        await pilot.pause(0.3)  # nothing arriving late moves it back
+        assert screen.paper_list.cursor == 2

@@ -115,6 +115,18 @@ def test_what_the_writer_reports_is_said(papers: list[Paper]) -> None:
     assert report(met, [], str).redraw
 
 
+def test_an_undo_putting_papers_back_in_several_states_says_each(papers: list[Paper]) -> None:
+    """A bulk skip in the All tab of one paper read and two starred, undone: "Undid: 3 papers
+    → starred", though one went back to read (the state of the first change only)."""
+    a, b, c = (p.id for p in papers[:3])
+    step = [(c, Status.SKIPPED, Status.STARRED), (b, Status.SKIPPED, Status.STARRED)]
+    undo = Outcome(Operation(1, "undo"), changes=[*step, (a, Status.SKIPPED, Status.READ)])
+    said = report(undo, undo.changes, str)
+    assert said.message == "Undid: 3 papers → 2 starred, 1 read" and said.keep == a
+    same = Outcome(Operation(2, "undo"), changes=step)
+    assert report(same, same.changes, str).message == "Undid: 2 papers → starred"
+
+
 def test_what_the_writer_reports_names_the_keys_given(papers: list[Paper]) -> None:
     """A removal said "u brings it all back", a note not saved "ctrl+s tries again", with
     those keys remapped."""

@@ -11,6 +11,7 @@ processes' changes.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import chain
 from typing import ClassVar
 
 from textual import on
@@ -74,6 +75,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if self.ui.tab != self.view.tab and self.view.show_tab(self.ui.tab) and self.ui.paper:
             self.view.places[self.ui.tab] = self.ui.paper
         self.rebuild(keep=self.ui.paper or None)
+        self.await_saved_papers()  # keys typed as it opens move among them, as after `6`
         self.set_interval(POLL_SECONDS, self.poll_disk)
         self.set_timer(2.0, self.read_pdf_texts)  # the PDFs' text, once the screen is still
         # after the first frame: the build would otherwise compete with it for the GIL
@@ -314,8 +316,20 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             message = f"Nothing marked here: {mark} marks a paper, {every} every paper."
             self.notify(message, severity="warning", markup=False)
             return
+        # opened on the marked paper nearest the cursor (after it, else before it): not on
+        # the row the cursor was on, cut to the marked papers' count (their last, far off)
+        keep = None if self.view.only_marked else self._nearest_marked()
         self.view.only_marked = not self.view.only_marked
-        self.rebuild()
+        self.rebuild(keep=keep)
+
+    def _nearest_marked(self) -> str | None:
+        """The marked paper under the cursor, or the nearest after it (else before it)."""
+        plist, marked = self.paper_list, self.view.marked
+        rows, papers, cursor = plist.rows, plist.papers, plist.cursor
+        for row in chain(range(cursor, len(rows)), range(cursor - 1, -1, -1)):
+            if papers[rows[row]].id in marked:
+                return papers[rows[row]].id
+        return None
 
     def action_decide_marked(self) -> None:
         from tui.screens.dialogs import BulkDecision
