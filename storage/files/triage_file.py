@@ -520,7 +520,7 @@ class TriageChange:
         while kept and (len(kept) >= HISTORY_LIMIT or total > HISTORY_CHANGES_LIMIT):
             total -= len(history.pop(str(kept.pop(0))).get("changes", ()))
         seq = (seqs[-1] + 1) if seqs else 1
-        step = Step(seq=seq, at=round(now()), changes=tuple(changes), kind=kind)
+        step = Step(seq=seq, at=round(now(), 3), changes=tuple(changes), kind=kind)
         history[str(step.seq)] = {**step.to_doc(), **more}
         if step.counted:
             self._count(changes, step.at, 1)
@@ -566,7 +566,7 @@ class TriageChange:
     def mark(self, step: Step, *, undone: bool, **more: Any) -> None:
         """Mark a step undone (or done again), keeping ``more`` in it."""
         history = self._store.writable_table("history")
-        marked = round(now())
+        marked = round(now(), 3)
         history[str(step.seq)] = {
             **history[str(step.seq)],
             "undone": undone,
@@ -649,7 +649,7 @@ class TriageChange:
                 old = Status(doc.get("status", Status.INBOX.value))
                 decided.append((pid, old, values.status, values.at_ms))
                 doc["status"] = values.status.value
-                doc["at"] = round(values.at_ms / 1000)
+                doc["at"] = round(values.at_ms / 1000, 3)  # (as a decision made here)
                 done["statuses"] += 1
             if values.note is not None:
                 doc["note"] = values.note

@@ -413,9 +413,10 @@ def _removed_since_touched(
     return removed_at is None or removed_at >= changed_at
 
 
-#: How far a status's time (``decided_at``, kept to the nearest second) may be past when it
-#: was given: a record of it, stamped no later than the clock's now, may be stamped this much
-#: before that time (a sync within half a second of the decision, cut short, sent it again).
+#: How far a status's time (``decided_at``, to the nearest second in older files) may be past
+#: when it was given: a record of it, stamped no later than the clock's now, may be stamped
+#: this much before that time (a sync within half a second of the decision, cut short, sent
+#: it again).
 _ROUNDED_MS = 500
 
 

@@ -270,7 +270,8 @@ class Plan:
     def written(self) -> dict[str, dict[str, Any]]:
         """What the library holds once this plan is written: register → paper → value (for a
         paper, its digest, or None), and under ``at`` the decision times the statuses get
-        (seconds, as ``triage.json`` keeps them); kept until it is (``SyncState.pending``)."""
+        (seconds, to the millisecond, as ``triage.json`` keeps them); kept until it is
+        (``SyncState.pending``)."""
         found: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
         for pid, values in self.triage.items():
             for kind, value in values.items():
@@ -285,9 +286,10 @@ class Plan:
 DECIDED_AT = "at"
 
 
-def decided_at(stamp: int) -> int:
-    """The decision time ``triage.json`` keeps for a status stamped ``stamp`` (seconds)."""
-    return round(stamp / 1000)
+def decided_at(stamp: int) -> float:
+    """The decision time ``triage.json`` keeps for a status stamped ``stamp`` (seconds, to
+    the millisecond: ``TriageChange.receive``)."""
+    return round(stamp / 1000, 3)
 
 
 def plan_merge(

@@ -36,3 +36,30 @@ async def test_a_tag_search_shows_the_papers_another_process_tagged(seeded_home:
         await wait_for(pilot, lambda: len(plist(app).row_papers()) == 3)
         await settled(pilot)
         assert plist(app).current == kept  # not sent back to the first
+
+
+async def test_a_move_made_while_the_search_runs_again_is_kept(seeded_home: Path) -> None:
+    """Another process tags a paper, and the search shown runs again (off the UI thread):
+    ``j`` typed before its results came moved the cursor, then the results put it back on
+    the paper it was on when the search started, and the move was lost."""
+    other = Library(seeded_home)
+    ids = [p.id for p in other.papers()][:4]
+    other.set_statuses(ids, "starred")
+    for pid in ids:
+        other.set_tags(pid, ["toread"])
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "slash", *"tag:toread", "enter")
+        await wait_for(pilot, lambda: len(plist(app).row_papers()) == 4)
+        await settled(pilot)
+        first = plist(app).current
+        # what ``persisted`` does when a reload brings another process's change, then ``j``
+        # as the key that came before the results (the search runs in a thread)
+        screen.search_after_outside_changes()
+        screen.action_cursor_down()
+        moved_to = plist(app).current
+        assert moved_to is not None and moved_to != first
+        await wait_for(pilot, lambda: screen._searched_again is None)  # its results came
+        await settled(pilot)
+        assert plist(app).current == moved_to

@@ -1042,3 +1042,28 @@ def test_one_list_on_each_device_sent_before_either_read_the_other_keeps_both(
         sync_library(one, near), sync_library(other, far)
     assert shown(one) == shown(other)
     assert {p.id: set(p.lists) for p in one.papers()} == expected
+
+
+def test_stars_a_sync_brings_keep_their_milliseconds(tmp_path: Path, folder: Path) -> None:
+    """Decisions are timed to the millisecond, so that stars within one second keep their
+    order in the sort by when they were starred; one a sync brought was written to the whole
+    second, and that sort on the other device ordered them as moves had left them instead."""
+    laptop = seeded(tmp_path / "laptop")
+    desktop = Library(tmp_path / "desktop")
+    sync_library(laptop, folder)
+    sync_library(desktop, folder)
+    ids = [p.id for p in laptop.papers()][:3]
+    for pid in ids:  # one by one, as ``s`` on paper after paper
+        laptop.set_status(pid, "starred")
+    starred_at = {pid: laptop.triage().decided_at[pid] for pid in ids}
+    assert any(at != int(at) for at in starred_at.values())  # (not all on a whole second)
+    laptop.move_in_queue(ids[2], "top")
+    sync_library(laptop, folder)
+    sync_library(desktop, folder)
+    received = {pid: desktop.triage().decided_at[pid] for pid in ids}
+    assert not all(at == int(at) for at in received.values())  # (not whole seconds)
+    # when each was made: its record's stamp, taken from when the undo step was made
+    assert all(abs(received[pid] - starred_at[pid]) < 0.005 for pid in ids)
+    assert not sync_library(desktop, folder).sent_kinds  # nothing of it to send back
+    desktop.sort_queue("starred")
+    assert desktop.queue() == ids

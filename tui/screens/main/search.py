@@ -120,8 +120,8 @@ class SearchPart(MainBase):
     _awaited_tab: str | None = None
     #: The timer of the next search of the saved tabs out of date (``recount_saved_later``).
     _recount: Timer | None = None
-    #: The search run again after outside changes, and the paper the cursor stays on.
-    _searched_again: tuple[str, str | None] | None = None
+    #: The search run again after outside changes (its results keep the cursor's paper).
+    _searched_again: str | None = None
 
     def action_focus_search(self) -> None:
         box = self.search_box
@@ -211,9 +211,10 @@ class SearchPart(MainBase):
             return
         self.view.set_query(query)
         again, self._searched_again = self._searched_again, None
+        current = self.paper_list.current  # where the cursor is now (moved since it began)
         if self.view.accept(query, found):
-            if again is not None and again[0] == query:  # the same search: the cursor stays
-                self.rebuild(keep=again[1], counts=False)
+            if again == query:  # the same search: the cursor stays on its paper
+                self.rebuild(keep=current.id if current is not None else None, counts=False)
             else:
                 self.rebuild(cursor=0, counts=False)
         screen_arrived(self.app)  # (keys held since Enter: they move in these results)
@@ -227,8 +228,7 @@ class SearchPart(MainBase):
         query = box.search_text
         if not query or self.index is None or query != self.view.query or box.waiting:
             return
-        current = self.paper_list.current
-        self._searched_again = (query, current.id if current is not None else None)
+        self._searched_again = query
         box.run_search(query)
 
     def update_list_title(self) -> None:
