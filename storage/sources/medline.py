@@ -52,14 +52,14 @@ def sniff_medline(text: str, path: Path) -> Fit:
 
 def _records(text: str) -> Iterator[dict[str, list[str]]]:
     """Each record's tags and their values (a list tag's one per line), in order."""
-    tags: dict[str, list[str]] | None = None
-    last = ""
+    tags: dict[str, list[list[str]]] | None = None
+    going: list[str] | None = None  # the pieces of the value its next lines go on
     size = 0
     for line in text.splitlines():
-        if line.startswith("      ") and tags is not None and last:  # the tag before goes on
+        if line.startswith("      ") and going is not None:  # the tag before goes on
             size += len(line)
-            if size <= MAX_VALUE_CHARS:
-                tags[last][-1] = f"{tags[last][-1].rstrip()} {line.strip()}"
+            if size <= MAX_VALUE_CHARS:  # (past it, cut: an abstract is refused at 20,000)
+                going.append(line.strip())
             continue
         match = _TAG.fullmatch(line.rstrip())
         if match is None:
@@ -67,18 +67,23 @@ def _records(text: str) -> Iterator[dict[str, list[str]]]:
         tag, value = match.group(1), match.group(2).strip()
         if tag == "PMID":
             if tags is not None:
-                yield tags
+                yield _joined(tags)
             tags = {}
         elif tags is None:
             continue
-        last, size = tag, len(value)
+        going, size = None, len(value)
         values = tags.setdefault(tag, [])
-        if tag in _LISTS or not values:
-            values.append(value)
-        else:  # a tag given twice that holds one value: the first kept
-            last = ""
+        if tag in _LISTS or not values:  # else a tag given twice that holds one value: the first
+            going = [value]
+            values.append(going)
     if tags is not None:
-        yield tags
+        yield _joined(tags)
+
+
+def _joined(tags: dict[str, list[list[str]]]) -> dict[str, list[str]]:
+    """A record's values, each the pieces of its lines joined (once: not line by line, which
+    made a value of many lines quadratic to read)."""
+    return {tag: [" ".join(pieces) for pieces in values] for tag, values in tags.items()}
 
 
 def _date(published: str) -> tuple[str, str]:
@@ -95,13 +100,30 @@ def _title(tags: Mapping[str, list[str]]) -> str:
     return title[:-1] if title.endswith(".") and not title.endswith("..") else title
 
 
+#: A name as ``AU`` and ``ED`` write it: the family name, then the initials without dots
+#: (``Woyach JA``, ``van der Berg J``).
+_FAMILY_INITIALS: Final = re.compile(r"(?P<family>.*\S)\s+(?P<initials>[A-Z]{1,4})")
+
+
+def _initialed(name: str) -> str:
+    """``Woyach JA`` as the library keeps a name, ``J.A. Woyach`` (as Scopus's are read), so
+    that the exports find its family name: an older record names its authors by ``AU`` alone,
+    read whole its family name was ``JA``."""
+    found = _FAMILY_INITIALS.fullmatch(" ".join(name.split()))
+    if found is None:
+        return " ".join(name.split())
+    return f"{'.'.join(found['initials'])}. {found['family']}"
+
+
 def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
     """A record's fields, under the names ``record_from_fields`` reads."""
 
     def one(tag: str) -> str:
         return " ".join(" ".join(tags.get(tag, [""])[:1]).split())
 
-    people = next((tags[t] for t in ("FAU", "AU", "CN", "FED", "ED") if tags.get(t)), [])
+    tag, people = next(
+        ((t, tags[t]) for t in ("FAU", "AU", "CN", "FED", "ED") if tags.get(t)), ("", [])
+    )
     year, month = _date(one("DP"))
     kinds = {kind.casefold() for kind in tags.get("PT", [])}
     book = bool(tags.get("BTI")) or "book" in " ".join(kinds)
@@ -112,7 +134,11 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "title": _title(tags),
         "abstract": " ".join(" ".join(tags.get("AB", [])).split()),
-        "authors": [last_first(name) for name in people if name.strip()],
+        "authors": [
+            _initialed(name) if tag in ("AU", "ED") else last_first(name)
+            for name in people
+            if name.strip()
+        ],
         "edited_by": not any(tags.get(t) for t in ("FAU", "AU", "CN")),
         "year": year,
         "month": month,

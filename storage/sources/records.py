@@ -642,13 +642,14 @@ _VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop"
 #: Venues' own words for a presentation: ICLR 2020's "Accept (Talk)" for its orals; ICLR
 #: 2023's "Accept: notable-top-5%" (its venue "ICLR 2023 notable top 5%") for its orals and
 #: "notable-top-25%" for its spotlights; ICML 2026's posters, its venue "ICML 2026 regular"
-#: (as its last word only: a "Regular Paper" track, or "Regularization", names no poster).
+#: (ICML's and its year's last word only: a list's status "Regular", a "Regular Paper" track or
+#: "Regularization" names no poster).
 _OWN_WORDS = (
     ("accept (talk)", "Oral"),
     ("notable top 5%", "Oral"),
     ("notable top 25%", "Spotlight"),
 )
-_REGULAR = re.compile(r"(?<![^\W\d_])regular$")
+_REGULAR = re.compile(r"(?<![^\W\d_])icml (?:19|20)\d\d regular$")
 
 
 #: A status word where a word begins, or a capital after a small letter does (``ICML 2025

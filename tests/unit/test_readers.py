@@ -216,6 +216,9 @@ def test_a_20_mb_single_paragraph_is_one_record_error(tmp_path: Path) -> None:
         ("ICLR 2025 Spotlight", "Spotlight"),
         ("poster", "Poster"),
         ("Desk", "Desk"),
+        ("ICML 2026 regular", "Poster"),  # ICML 2026's posters
+        ("Regular", "Regular"),  # a list's own status: no ICML poster (a review found it)
+        ("Technical Track on Regular", "Technical Track on Regular"),
     ],
 )
 def test_venue_status(text: str, expected: str) -> None:

@@ -342,3 +342,17 @@ def test_pubmeds_medline_export_is_read_record_by_record(tmp_path: Path) -> None
             "Cancer Research"
         )
         assert (_extra(erratum)["year"], erratum.abstract) == (2021, "")
+
+
+def test_a_medline_record_naming_its_authors_by_initials_alone_keeps_their_family_names(
+    tmp_path: Path,
+) -> None:
+    """An older PubMed record has ``AU`` lines alone (``Woyach JA``), no ``FAU``: read whole,
+    the exports took ``JA`` for the family name (key ``ja1998…``, RIS ``AU  - JA, Woyach``)."""
+    path = tmp_path / "old.nbib"
+    path.write_text(
+        "PMID- 1\nTI  - Old paper.\nAB  - An abstract of an old study measured in many "
+        "patients over the years.\nAU  - Woyach JA\nAU  - van der Berg J\nDP  - 1998 Mar\n"
+    )
+    [record] = read_source(path).records
+    assert record.authors == ("J.A. Woyach", "J. van der Berg")
