@@ -46,9 +46,16 @@ def _title_escape(text: str) -> str:
     return tex_ascii(text, markdown=False)
 
 
+#: Latin letters no decomposition takes to ASCII (``Ørsted``'s key was ``rsted``).
+_LATIN_LETTERS: Final = str.maketrans({
+    "ø": "o", "Ø": "O", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ł": "l", "Ł": "L",
+    "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss", "ı": "i",
+})  # fmt: skip
+
+
 def _ascii_word(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^A-Za-z0-9]", "", plain)
+    plain = unicodedata.normalize("NFKD", text.translate(_LATIN_LETTERS))
+    return re.sub(r"[^A-Za-z0-9]", "", plain.encode("ascii", "ignore").decode())
 
 
 #: A terminal's escape sequence: CSI (``ESC [ 2 J``, the 8-bit CSI), OSC (``ESC ] … BEL``), or
@@ -63,12 +70,19 @@ def _key_name(authors: Sequence[str]) -> str:
     ``García López, José``), or the last word of a name written whole, its letters alone;
     "" for none. An escape sequence in the name is no part of it (``Mallory \x1b[2J`` is
     ``mallory``, not ``2j``)."""
-    first = next((a for a in authors if not is_et_al(a)), "")
-    parts = name_parts(_ESCAPE_SEQUENCE.sub("", first))
-    if parts.family:  # the whole of it (``garcialopez`` of ``García López, José``)
-        return re.sub("[^A-Za-z]", "", _ascii_word(parts.family)).lower()
-    words = [w for w in parts.literal.split() if re.sub("[^A-Za-z]", "", w)]
-    return re.sub("[^A-Za-z]", "", _ascii_word(words[-1])).lower() if words else ""
+    first = _ESCAPE_SEQUENCE.sub("", next((a for a in authors if not is_et_al(a)), ""))
+    parts = name_parts(first)
+    # the whole family name (``garcialopez`` of ``García López, José``), unless no letter of
+    # it is ASCII (``李, Wei``): then the last word of the name that has one, as before
+    family = re.sub("[^A-Za-z]", "", _ascii_word(parts.family)).lower()
+    if family:
+        return family
+    words = [a for w in (parts.literal or first).split() if (a := _ascii_letters(w))]
+    return words[-1] if words else ""
+
+
+def _ascii_letters(word: str) -> str:
+    return re.sub("[^A-Za-z]", "", _ascii_word(word)).lower()
 
 
 def bibtex_key(paper: Paper, taken: set[str]) -> str:

@@ -173,3 +173,19 @@ def test_an_eprint_of_no_archive_named_writes_no_empty_archiveprefix() -> None:
     paper = Paper("a", "Eprinted", "x", extra=(("eprint", "hal-01234567"),))
     bib = export([paper], TriageState(), "bibtex")
     assert "eprint = {hal-01234567}" in bib and "archiveprefix" not in bib
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("Ørsted, Hans", "orsted2024things"),  # was rsted: ø has no ASCII decomposition
+        ("Łukasz Kaiser", "kaiser2024things"),
+        ("李, Wei", "wei2024things"),  # a family name of no ASCII letter: the name's last word
+        ("García López, José", "garcialopez2024things"),
+    ],
+)
+def test_a_bibtex_key_takes_the_family_names_letters_as_ascii_writes_them(
+    name: str, key: str
+) -> None:
+    paper = Paper("a", "Things Worth Knowing", "x", authors=(name,), extra=(("year", 2024),))
+    assert f"{{{key}," in export([paper], TriageState(), "bibtex")
