@@ -178,6 +178,8 @@ class TriageView:
         self.marked: set[str] = set()
         #: Only the marked papers of the list show (to review them before deciding).
         self.only_marked = False
+        #: The marks of the tabs left, each given back when its tab is shown again.
+        self.marks_left: dict[str, set[str]] = {}
         #: Tab → the paper the cursor was on when the tab was left.
         self.places: dict[str, str] = {}
         #: The saved searches' tabs, in the order saved (after the built-in tabs).
@@ -247,8 +249,13 @@ class TriageView:
             return False
         if leaving is not None:
             self.places[self.tab] = leaving
+        # marks belong to the list they were made in: kept with it while another is shown
+        # (255 papers of a topic marked, a look at the Starred tab, and they were gone)
+        if self.marked:
+            self.marks_left[self.tab] = set(self.marked)
         self.tab = name
-        self.marked.clear()  # marks belong to the list they were made in
+        self.marked.clear()
+        self.marked.update(self.marks_left.pop(name, ()))
         self.only_marked = False
         return True
 

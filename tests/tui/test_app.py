@@ -697,6 +697,8 @@ async def test_marks_stay_with_their_list(seeded_home: Path) -> None:
         await pilot.press("space", "space", "2")
         assert not app.main_screen.view.marked
         assert "marked" not in str(plist(app).border_title)
+        await pilot.press("1")  # back with their list
+        await wait_for(pilot, lambda: "2 marked" in str(plist(app).border_title))
 
 
 async def test_the_detail_always_shows_the_paper_under_the_cursor(seeded_home: Path) -> None:

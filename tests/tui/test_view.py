@@ -46,13 +46,21 @@ def test_a_decided_paper_that_left_the_library_is_not_counted(papers: list[Paper
     assert view.counts()["read"] == 0 and view.counts()["inbox"] == len(papers)
 
 
-def test_switching_tabs_drops_the_marks(papers: list[Paper]) -> None:
+def test_switching_tabs_keeps_the_marks_with_their_tab(papers: list[Paper]) -> None:
+    """Marks belong to the list they were made in: another tab shows none of them, and they
+    are back with their tab (they were dropped: 255 papers of a topic marked, a look at the
+    Starred tab, and they were gone; found by a QA run)."""
     view = view_of(papers, {})
     marks = view.marked
     marks.update({papers[0].id, papers[1].id})
     assert view.list_title(0, view.rows()) == "Inbox · 2 marked · 1 / 38"
     view.show_tab("all")
     assert not view.marked and view.marked is marks  # the widgets' set, emptied
+    view.marked.add(papers[5].id)
+    view.show_tab("inbox")
+    assert view.marked == {papers[0].id, papers[1].id} and view.marked is marks
+    view.show_tab("all")
+    assert view.marked == {papers[5].id}
 
 
 def test_search_results_replace_the_rows_and_stale_ones_are_dropped(
