@@ -251,7 +251,8 @@ class ImportReport:
             line += f", notes or tags of {count(self.filled, 'paper')} taken from the file"
         if self.differing:
             line += (
-                f", {count(self.differing, 'decision')} of the file differ from yours (kept yours)"
+                f", {count(self.differing, 'decision')} of the file "
+                f"{'differs' if self.differing == 1 else 'differ'} from yours (kept yours)"
             )
         if self.failed:
             line += f", {count(len(self.failed), 'file')} not read"

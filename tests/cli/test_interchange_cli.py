@@ -124,7 +124,7 @@ def test_import_into_a_library_takes_decisions_for_the_inbox_only(
     ok(run("--home", other, "import", SAMPLE, env=env))
     ok(run("--home", other, "mark", seeded.parasolver, "skipped", env=env))
     out = ok(run("--home", other, "import", backup, env=env))
-    assert "1 decision restored" in out and "1 decision of the file differ" in out
+    assert "1 decision restored" in out and "1 decision of the file differs from yours" in out
     statuses = {r["id"]: r["status"] for r in listed(other, env)}
     assert statuses[seeded.parasolver] == "skipped" and statuses[seeded.helmet] == "read"
     ok(run("--home", other, "import", backup, "--take-theirs", env=env))

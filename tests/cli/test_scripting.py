@@ -222,3 +222,21 @@ def test_an_unknown_argument_points_to_its_commands_help(
     """``papers stats --bogus`` said see `papers --help`, which lists none of stats' options."""
     line = test_bad_input.one_line_error(run("--home", home, *args, env=env), 2)
     assert line.endswith(f"(see `papers {command} --help`)"), line
+
+
+@pytest.mark.parametrize("command", [["list"], ["export", "--format", "csv"]])
+def test_a_status_filter_is_spelt_as_mark_takes_it(
+    command: list[str], seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    """``papers mark ID Skip`` (any case, ``skip``, ``star``, ``new``) and then ``papers list
+    --status Skip``: the filter was refused (exit 2, "invalid choice") though mark took it."""
+    skipped = seeded.ids[:2]
+    assert run("--home", home, "mark", *skipped, "Skip", env=env).returncode == 0
+    for spelt in ("Skip", "SKIPPED", "skip"):
+        done = run("--home", home, *command, "--status", spelt, env=env)
+        assert done.returncode == 0, done.stderr
+        assert all(pid in done.stdout for pid in skipped) and seeded.starred not in done.stdout
+    starred = run("--home", home, *command, "--status", "Star", env=env)
+    assert starred.returncode == 0 and seeded.starred in starred.stdout, starred.stderr
+    wrong = run("--home", home, *command, "--status", "red", env=env)
+    assert wrong.returncode == 2 and "invalid choice: 'red'" in wrong.stderr

@@ -324,3 +324,15 @@ def test_the_readme_names_the_columns_each_command_prints(
         names = named[command].split(", ")
         assert len(columns) == len(names), (command, columns, names)
         assert columns[names.index("id")] in seeded.ids
+
+
+def test_a_byte_order_mark_before_the_ids_is_no_part_of_them(
+    seeded: Seeded, home: Path, env: dict[str, str]
+) -> None:
+    """Ids saved by an editor that writes a byte order mark (Notepad, PowerShell's pipe): the
+    first line was refused as ``'\\ufeff3f9c…' is not a paper id``."""
+    a, b = seeded.ids[:2]
+    done = piped("--home", home, "mark", "-", "read", stdin=f"\ufeff{a}\n{b}\n", env=env)
+    assert done.returncode == 0, done.stderr
+    now = statuses(home, env)
+    assert now[a] == now[b] == "read"

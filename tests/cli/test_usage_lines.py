@@ -105,3 +105,18 @@ def test_search_help_is_wrapped_to_the_terminal_and_gives_every_example_alike(
     examples = text.count("e.g. ")
     assert examples >= 10
     assert text.count("; e.g. ") == examples, [ln for ln in body if ln.strip().startswith("e.g.")]
+
+
+def test_a_misspelt_option_before_the_command_is_named(tmp_path: Path) -> None:
+    """``papers --hme DIR list``: the error named DIR as an invalid command (argparse took it
+    for the COMMAND), not the option misspelt; one cut short (``--hom``) is still ``--home``."""
+    env = make_env(tmp_path)
+    home = tmp_path / "home"
+    done = run("--hme", home, "list", env=env)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "papers: error: unrecognized option --hme (did you mean --home?) (see `papers --help`)\n"
+    )
+    assert not home.exists()
+    short = run("--hom", home, "list", env=env)
+    assert short.returncode == 0 and "the library is empty" in short.stderr

@@ -11,11 +11,25 @@ from storage import Library
 from storage.errors import DamagedFileError
 from storage.files.atomic import backup_path
 from storage.locations import library_home
+from storage.models import Status
 from storage.text.sanitize import printable
 from tui.cli.output import complain
 
 PROG = "papers"
 STATUS_CHOICES = ("inbox", "read", "skipped", "starred", "all")
+
+
+def status_choice(text: str) -> str:
+    """A ``--status`` value read as ``papers mark`` reads a status (any case, ``skip``,
+    ``star``, ``new``), or ``all``: its name in ``STATUS_CHOICES``. Anything else is left as
+    typed, for argparse to refuse naming the choices."""
+    key = text.strip().casefold()
+    if key == "all":
+        return key
+    try:
+        return Status.parse(key).value
+    except ValueError:
+        return text
 
 
 class UsageError(Exception):

@@ -138,8 +138,9 @@ def stdin_ids() -> _StdinIds:
     data = raw.read(MAX_STDIN + 1) if raw is not None else stream.read(MAX_STDIN + 1).encode()
     if len(data) > MAX_STDIN:
         raise LibraryError("standard input holds more than 64 MB: that is no list of paper ids")
-    text = data.decode("utf-8", "replace")
-    is_json = text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{")
+    # a byte order mark (a file saved by Notepad, PowerShell's pipe) is no part of an id
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")
+    is_json = text.lstrip(" \t\r\n")[:1] in ("[", "{")
     found = _StdinIds(_json_ids(text), []) if is_json else _line_ids(text)
     if not found.ids:
         raise UsageError("'-' reads paper ids from standard input, and it holds none")

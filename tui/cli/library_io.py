@@ -34,6 +34,7 @@ from tui.cli.common import (
     list_name_arg,
     open_library,
     path_arg,
+    status_choice,
 )
 from tui.cli.output import ProgressLines, complain, say, write_document
 
@@ -95,6 +96,7 @@ def add_export(sub: Subparsers, common: Parser) -> None:
     p.add_argument(
         "--status",
         default="starred",
+        type=status_choice,
         choices=STATUS_CHOICES,
         help="which papers (default: starred)",
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import errno
 import importlib
 import io
@@ -119,6 +120,31 @@ def command_named(argv: Sequence[str]) -> str | None:
         elif word == "--" or not word.startswith("-"):
             return word if word in COMMANDS else None
     return None
+
+
+def _unknown_option(argv: Sequence[str]) -> str | None:
+    """An option before the command that ``papers`` does not know (``papers --hme DIR list``):
+    argparse took the option's value for the command, and said ``invalid choice: 'DIR'``.
+    An option cut short (``--hom DIR``) is one argparse knows, as it does."""
+    words = iter(argv)
+    for word in words:
+        if word == "--" or not word.startswith("-"):
+            return None
+        name = word.split("=", 1)[0]
+        known = [
+            option
+            for option in _TOP_OPTIONS
+            if option == name or (name.startswith("--") and option.startswith(name))
+        ]
+        if not known:
+            return word
+        if known == ["--home"] and "=" not in word:
+            next(words, None)  # its value
+    return None
+
+
+#: The options of ``papers`` itself, before a command.
+_TOP_OPTIONS: Final = ("-h", "--help", "--home", "--version")
 
 
 class _Version(argparse.Action):
@@ -280,6 +306,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     unicode_output()
     named = command_named(words)
     parser = build_parser(named)
+    unknown = _unknown_option(words) if named is None else None
+    if unknown is not None:
+        like = difflib.get_close_matches(unknown.split("=")[0], _TOP_OPTIONS, n=1, cutoff=0.6)
+        parser.error(
+            f"unrecognized option {unknown}" + (f" (did you mean {like[0]}?)" if like else "")
+        )
     args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
     OPENED.clear()

@@ -18,6 +18,7 @@ from tui.cli.common import (
     UsageError,
     byte_size,
     path_arg,
+    status_choice,
 )
 from tui.cli.ids import STDIN_HELP, ids_and_library
 from tui.cli.output import complain, is_terminal
@@ -46,6 +47,7 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
     )
     p.add_argument(
         "--status",
+        type=status_choice,
         choices=STATUS_CHOICES,
         help="the papers of this status (default: starred, in queue order)",
     )

@@ -20,6 +20,7 @@ from tui.cli.common import (
     UsageError,
     open_library,
     positive,
+    status_choice,
 )
 from tui.cli.ids import one_from_stdin, one_id_and_library
 from tui.cli.output import (
@@ -42,7 +43,11 @@ def add_list(sub: Subparsers, common: Parser) -> None:
     """``papers list``."""
     p = sub.add_parser("list", parents=[common], help="list papers in list order")
     p.add_argument(
-        "--status", default="all", choices=STATUS_CHOICES, help="which papers (default: all)"
+        "--status",
+        default="all",
+        type=status_choice,
+        choices=STATUS_CHOICES,
+        help="which papers (default: all)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON array")
     p.set_defaults(run=cmd_list)
