@@ -9,6 +9,7 @@ what takes both files: an import (``storage.importing``), a removal and its undo
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -58,6 +59,9 @@ class Library:
         try:
             self.home.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            if exc.errno in (errno.EEXIST, errno.ENOTDIR):  # a file there, or on its way
+                what = "is a file" if exc.errno == errno.EEXIST else "has a file in its path"
+                raise SourceError(f"{self.home}: {what}: the library is a folder") from None
             why = exc.strerror or exc  # not Python's "[Errno 30] Read-only file system: PATH"
             raise SourceError(f"{self.home}: cannot create the library folder ({why})") from None
         #: ``papers.json`` and HOME's other files; ``triage.json`` has its own lock, so that a
@@ -173,7 +177,10 @@ class Library:
             if len(found) == 1:
                 return found[0]
             if len(found) > 1:
-                raise UnknownPaperError(f"id {text!r} is ambiguous: {len(found)} papers start so")
+                named = ", ".join(sorted(found)[:3]) + (", …" if len(found) > 3 else "")
+                raise UnknownPaperError(
+                    f"id {text!r} is ambiguous: {len(found)} papers start so ({named})"
+                )
         elif key and any(pid.startswith(key) for pid in loaded.ids()):
             # a paper's id starts so: "no paper has the id" sent the user to look for one
             raise UnknownPaperError(

@@ -355,6 +355,9 @@ def test_ambiguous_prefix(home: Path, env: dict[str, str], tmp_path: Path) -> No
     before = home_files(home)
     line = one_line_error(run("--home", home, "mark", shared[0], "read", env=env), 1)
     assert "ambiguous" in line and f"'{shared[0]}'" in line
+    # the papers it may be, to take one of (the line named none)
+    clashing = sorted(i for i in ids if i.startswith(shared[0]))
+    assert all(pid in line for pid in clashing[:3]), line
     assert home_files(home) == before
 
 
@@ -659,5 +662,10 @@ def test_a_library_folder_that_cannot_be_made_is_said_in_words(
     done = run("--home", blocker / "home", "list", env=env)
     assert done.returncode == 1
     assert done.stderr == (
-        f"papers: error: {blocker / 'home'}: cannot create the library folder (Not a directory)\n"
+        f"papers: error: {blocker / 'home'}: has a file in its path: the library is a folder\n"
     )
+    # --home naming the file itself (a typo for its folder) said "cannot create the library
+    # folder (File exists)"
+    done = run("--home", blocker, "stats", env=env)
+    assert done.returncode == 1
+    assert done.stderr == f"papers: error: {blocker}: is a file: the library is a folder\n"
