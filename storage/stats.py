@@ -85,17 +85,17 @@ class LibraryStats:
         days, rate = self.pace_days, self.rate_per_day
         if rate > 0 and self.days_to_empty_inbox is not None:
             if days == 1:  # a library whose first decision was today
-                made = f"{count(round(rate), 'decision')} today"
+                made = f"{count(round(rate), 'paper')} triaged today"
             elif rate >= 1:
-                made = f"{count(round(rate), 'decision')} a day (last {days} days)"
-            else:  # "0 decisions a day" would hide the few there were
-                made = f"{count(round(rate * days), 'decision')} in the last {days} days"
+                made = f"{count(round(rate), 'paper')} triaged a day (last {days} days)"
+            else:  # "0 papers a day" would hide the few there were
+                made = f"{count(round(rate * days), 'paper')} triaged in the last {days} days"
             when = _days_from_now(self.days_to_empty_inbox)
             return f"Pace: {made}; the Inbox is empty {when} at this pace."
         return (
-            "Pace: no decisions today."
+            "Pace: no paper triaged today."
             if days == 1
-            else f"Pace: no decisions in the last {days} days."
+            else f"Pace: no paper triaged in the last {days} days."
         )
 
     @classmethod

@@ -37,7 +37,7 @@ from storage.models import Status
 
 MEMO_FILE: Final = "triage.cache"
 #: Bumped by hand whenever what the memo holds, or how, changes.
-FORMAT: Final = 1
+FORMAT: Final = 2  # 2: each day's papers out of the Inbox
 #: The statuses in the order their codes number them (named in the magic: a version of
 #: papers-tui with other statuses reads no memo of this one).
 _STATUSES: Final = tuple(Status)
@@ -139,7 +139,7 @@ def _packed(state: TriageState, days: list[DayCount]) -> tuple[Any, ...]:
         state.decided_at,
         state.positions,
         state.positioned_at,
-        [(d.day.isoformat(), tuple(d.counts[s] for s in _STATUSES)) for d in days],
+        [(d.day.isoformat(), tuple(d.counts[s] for s in _STATUSES), d.out) for d in days],
     )
 
 
@@ -151,7 +151,7 @@ def _unpacked(packed: Any) -> tuple[TriageState, list[DayCount]]:
     statuses = dict(zip(ids, map(_STATUSES.__getitem__, codes), strict=True))
     state = TriageState(statuses, notes, tags, decided_at, positions, positioned_at)
     counted = [
-        DayCount(date.fromisoformat(day), dict(zip(_STATUSES, counts, strict=True)))
-        for day, counts in days
+        DayCount(date.fromisoformat(day), dict(zip(_STATUSES, counts, strict=True)), out)
+        for day, counts, out in days
     ]
     return state, counted

@@ -247,14 +247,22 @@ class TriageState:
 
 @dataclass(frozen=True, slots=True)
 class DayCount:
-    """Decisions made on one day, by the status they gave."""
+    """Decisions made on one day, by the status they gave, and how many papers they took out
+    of the Inbox (less those put back)."""
 
     day: date
     counts: Mapping[Status, int]
+    #: Papers taken out of the Inbox, less those put back (None: a day counted before it was
+    #: kept, whose decisions stand for it).
+    out: int | None = None
 
     @property
     def total(self) -> int:
-        """Decisions that took a paper out of the Inbox, less those put back."""
+        """Papers the day took out of the Inbox, less those put back: a paper read, then
+        skipped, then starred is one (it was three decisions, and the pace, and the day the
+        Inbox is empty, took a change of mind for progress)."""
+        if self.out is not None:
+            return self.out
         return sum(n for s, n in self.counts.items() if s is not Status.INBOX)
 
 
@@ -308,7 +316,9 @@ def days_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> list[DayCount]:
     days = []
     for doc in tables.get("days", {}).values():
         counts = {s: int(doc.get(s.value, 0)) for s in Status}
-        days.append(DayCount(date.fromisoformat(doc["day"]), counts))
+        out = doc.get("out")
+        out = out if isinstance(out, int) and not isinstance(out, bool) else None
+        days.append(DayCount(date.fromisoformat(doc["day"]), counts, out))
     return sorted(days, key=lambda d: d.day)
 
 
@@ -319,8 +329,14 @@ def count_day(
     day = datetime.fromtimestamp(at).date()
     key = day_id(day)
     doc = dict(days.get(key) or {"day": day.isoformat()})
-    for _pid, _old, new in changes:
+    if not isinstance(doc.get("out"), int):  # a day counted before: its decisions stand for it
+        doc["out"] = sum(int(doc.get(s.value, 0)) for s in Status if s is not Status.INBOX)
+    out = 0
+    for _pid, old, new in changes:
         doc[new.value] = max(0, int(doc.get(new.value, 0)) + sign)
+        if (old is Status.INBOX) != (new is Status.INBOX):  # out of the Inbox, or back in
+            out += 1 if old is Status.INBOX else -1
+    doc["out"] += sign * out
     days[key] = doc
 
 

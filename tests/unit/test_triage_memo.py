@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import storage.files.triage_file as triage_file_module
 from storage import Library, Status
-from storage.cache.triage_memo import MEMO_FILE, TriageMemo, _packed, _unpacked
+from storage.cache.triage_memo import FORMAT, MEMO_FILE, TriageMemo, _packed, _unpacked
 from storage.errors import NewerFileError
 from storage.files.atomic import file_content
 from storage.files.triage_model import SCHEMA, DayCount, TriageState
@@ -154,7 +154,7 @@ def test_a_memo_that_is_not_whole_and_ours_is_ignored(library: Library, damage: 
     elif damage == "garbage":
         memo.write_bytes(os.urandom(5000))
     elif damage == "other-magic":
-        memo.write_bytes(data.replace(b"triage.cache 1 ", b"triage.cache 9 ", 1))
+        memo.write_bytes(data.replace(b"triage.cache %d " % FORMAT, b"triage.cache 9 ", 1))
     elif damage == "other-schema":
         state, days = command.triage_file.state_and_days()
         found = file_content(library.triage_path)
