@@ -18,7 +18,7 @@ are triaged, so that its rows and its count stay right without a search per keys
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
@@ -27,6 +27,7 @@ from storage.files.triage_file import Change
 from storage.models import Paper, Status
 from storage.search.query import parse_query
 from storage.text.words import count
+from tui.paper_view import PaperView
 from tui.saved_tabs import SAVED_PREFIX, SavedTab, TriageFacts, triage_passes
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
@@ -104,26 +105,6 @@ class Triage(Protocol):
     def notes(self) -> Mapping[str, str]: ...
     @property
     def tags(self) -> Mapping[str, Sequence[str]]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class PaperView:
-    """What the pane shows of a paper: the paper, its triage state, and why it is here."""
-
-    paper: Paper
-    status: Status = Status.INBOX
-    note: str = ""
-    tags: Sequence[str] = ()
-    #: Search words the paper matched, to highlight.
-    words: Collection[str] = ()
-    #: Why the paper is where it is in a suggested order ("" when it is not).
-    why: str = ""
-    #: Its place in the reading queue ("#1 of 12 in the queue"), or when it was read from it.
-    queue: str = ""
-    #: Its PDF: the local copy, the address ``p`` opens, or none known.
-    pdf: str = ""
-    #: The line of its PDF a ``pdf:`` search matched ("" when none).
-    pdf_line: str = ""
 
 
 #: Positions of papers: a list, or an array (``SavedTab.row_array``).
