@@ -3,8 +3,8 @@
 ``TriageView`` is the one owner of what the screen shows: the rows the list lists
 (``listed``), the counts the tab bar draws, and what the pane shows of a paper
 (``paper_view``). The widgets read it and keep no copy. It holds the state that must change
-together (a tab switch drops the marks, new papers drop the search results and the
-suggestions made for the old ones, results for an old query are dropped, a decided paper
+together (a tab switch shows the marks of the tab shown, new papers drop the search results and
+the suggestions made for the old ones, results for an old query are dropped, a decided paper
 leaves the rows of a tab that no longer holds it) and answers what to draw. The decisions
 themselves are the session's (``triage``: the live state, read, never written here). It
 imports no Textual: tests drive it alone.
@@ -18,7 +18,7 @@ are triaged, so that its rows and its count stay right without a search per keys
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias
@@ -27,6 +27,7 @@ from storage.files.triage_file import Change
 from storage.models import Paper, Status
 from storage.search.query import parse_query
 from storage.text.words import count
+from tui.paper_view import PaperView
 from tui.saved_tabs import SAVED_PREFIX, SavedTab, TriageFacts, triage_passes
 
 if TYPE_CHECKING:  # imported when the index is built, after the first paint
@@ -104,26 +105,6 @@ class Triage(Protocol):
     def notes(self) -> Mapping[str, str]: ...
     @property
     def tags(self) -> Mapping[str, Sequence[str]]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class PaperView:
-    """What the pane shows of a paper: the paper, its triage state, and why it is here."""
-
-    paper: Paper
-    status: Status = Status.INBOX
-    note: str = ""
-    tags: Sequence[str] = ()
-    #: Search words the paper matched, to highlight.
-    words: Collection[str] = ()
-    #: Why the paper is where it is in a suggested order ("" when it is not).
-    why: str = ""
-    #: Its place in the reading queue ("#1 of 12 in the queue"), or when it was read from it.
-    queue: str = ""
-    #: Its PDF: the local copy, the address ``p`` opens, or none known.
-    pdf: str = ""
-    #: The line of its PDF a ``pdf:`` search matched ("" when none).
-    pdf_line: str = ""
 
 
 #: Positions of papers: a list, or an array (``SavedTab.row_array``).
@@ -249,15 +230,20 @@ class TriageView:
             return False
         if leaving is not None:
             self.places[self.tab] = leaving
-        # marks belong to the list they were made in: kept with it while another is shown
-        # (255 papers of a topic marked, a look at the Starred tab, and they were gone)
-        if self.marked:
-            self.marks_left[self.tab] = set(self.marked)
-        self.tab = name
-        self.marked.clear()
-        self.marked.update(self.marks_left.pop(name, ()))
-        self.only_marked = False
+        self.enter(name)
         return True
+
+    def enter(self, name: TabName) -> None:
+        """Show tab ``name`` with its own marks, those of the tab left kept for it (255 papers
+        of a topic marked, a look at the Starred tab, and they were gone): every change of tab
+        comes here (one made around it left a tab's marks on another, or brought old ones back)."""
+        if name != self.tab:
+            if self.marked:
+                self.marks_left[self.tab] = set(self.marked)
+            self.tab = name
+            self.marked.clear()
+            self.marked.update(self.marks_left.pop(name, ()))
+            self.only_marked = False
 
     def place(self) -> str | None:
         """The paper the cursor was on when the current tab was last left (None: its top)."""
@@ -307,12 +293,12 @@ class TriageView:
             tab.search = search  # the name as last written (its case may have changed)
             self.saved.append(tab)
         names = {tab.name for tab in self.saved}
-        for name in [n for n in self.places if n.startswith(SAVED_PREFIX) and n not in names]:
-            del self.places[name]
+        for kept in (self.places, self.marks_left):  # a closed tab's, or one of its name later
+            for name in [n for n in kept if n.startswith(SAVED_PREFIX) and n not in names]:
+                del kept[name]
         if self.tab.startswith(SAVED_PREFIX) and self.tab not in names:
-            self.tab = "inbox"
-            self.marked.clear()
-            self.only_marked = False
+            self.marked.clear()  # they go with their tab
+            self.enter("inbox")
         return todo
 
     def take_saved(
@@ -375,7 +361,7 @@ class TriageView:
         self.suggested_rows = [
             self.position[s.paper_id] for s in suggestions if s.paper_id in self.position
         ]
-        self.tab = "inbox"
+        self.enter("inbox")
 
     def unsuggest(self) -> None:
         """Back to list order."""

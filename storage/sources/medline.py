@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storage.errors import SourceError
-from storage.sources.authors import last_first
+from storage.sources.authors import flat_name, is_suffix, last_first
 from storage.sources.records import Fit, Reader, ReadResult
 
 #: A tagged line: the tag (letters, up to four, padded with spaces to four) and its value.
@@ -101,18 +101,21 @@ def _title(tags: Mapping[str, list[str]]) -> str:
 
 
 #: A name as ``AU`` and ``ED`` write it: the family name, then the initials without dots
-#: (``Woyach JA``, ``van der Berg J``).
+#: (``Woyach JA``, ``van der Berg J``), then a suffix (``Baker JR Jr``).
 _FAMILY_INITIALS: Final = re.compile(r"(?P<family>.*\S)\s+(?P<initials>[A-Z]{1,4})")
 
 
 def _initialed(name: str) -> str:
     """``Woyach JA`` as the library keeps a name, ``J.A. Woyach`` (as Scopus's are read), so
     that the exports find its family name: an older record names its authors by ``AU`` alone,
-    read whole its family name was ``JA``."""
-    found = _FAMILY_INITIALS.fullmatch(" ".join(name.split()))
+    read whole its family name was ``JA``. A suffix stays last (``Baker JR Jr``: J.R. Baker
+    Jr, not the name ``JR`` of a ``Baker``)."""
+    words = name.split()
+    suffix = words.pop() if len(words) > 2 and is_suffix(words[-1]) else ""
+    found = _FAMILY_INITIALS.fullmatch(" ".join(words))
     if found is None:
         return " ".join(name.split())
-    return f"{'.'.join(found['initials'])}. {found['family']}"
+    return flat_name(found["family"], f"{'.'.join(found['initials'])}.", suffix)
 
 
 def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:

@@ -29,6 +29,8 @@ from tui.app import PapersApp
 from tui.paths import typed_path
 from tui.screens.dialogs import BulkDecision
 from tui.screens.help import HelpScreen
+from tui.screens.main import MainScreen
+from tui.screens.similar import TopicsScreen
 from tui.screens.stats import StatsScreen
 from tui.stray_keys import GAP_S
 from tui.widgets.paper_pane import PaperPane
@@ -699,6 +701,32 @@ async def test_marks_stay_with_their_list(seeded_home: Path) -> None:
         assert "marked" not in str(plist(app).border_title)
         await pilot.press("1")  # back with their list
         await wait_for(pilot, lambda: "2 marked" in str(plist(app).border_title))
+
+
+async def test_a_topic_marked_takes_the_inbox_with_its_own_marks(seeded_home: Path) -> None:
+    """A topic marked from another tab (T, Enter) shows the Inbox, its marks the topic's; the
+    tab left keeps its own. The Inbox's marks of before came back after the topic was
+    decided (D), and the All tab's were gone."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        view = (await ready(pilot)).view
+        await pilot.press("space", "space", "5")
+        await wait_for(pilot, lambda: view.tab == "all")
+        await pilot.press("G", "space")
+        await wait_for(pilot, lambda: len(view.marked) == 1)
+        in_all = set(view.marked)
+        await opened(pilot, "T", TopicsScreen)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.tab == "inbox" and isinstance(app.screen, MainScreen))
+        topic = set(view.marked)
+        await opened(pilot, "D", BulkDecision)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: all(view.status(pid) is Status.SKIPPED for pid in topic))
+        await pilot.press("5")
+        await wait_for(pilot, lambda: view.tab == "all" and view.marked == in_all)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: view.tab == "inbox")
+        assert not view.marked
 
 
 async def test_the_detail_always_shows_the_paper_under_the_cursor(seeded_home: Path) -> None:

@@ -63,6 +63,30 @@ def test_switching_tabs_keeps_the_marks_with_their_tab(papers: list[Paper]) -> N
     assert view.marked == {papers[5].id}
 
 
+def test_every_change_of_tab_keeps_the_marks_with_their_tab(papers: list[Paper]) -> None:
+    """The suggested order (ctrl+o from another tab) and a shown saved search closed show the
+    Inbox as a tab key does, with the Inbox's marks: the suggestion took the All tab's marks to
+    the Inbox (D there decided them) and lost the Inbox's; the closed tab showed the Inbox
+    unmarked, and its marks came back at the next visit, after D had decided others."""
+    view = saved_view(papers, {}, SavedSearch("A", "diffusion"))
+    inbox, elsewhere = {papers[0].id, papers[1].id}, {papers[5].id}
+    view.marked.update(inbox)
+    view.show_tab("all")
+    view.marked.update(elsewhere)
+    view.suggest([Suggestion(papers[7].id, 0.9, None)])
+    assert view.tab == "inbox" and view.marked == inbox
+    view.show_tab("all")
+    assert view.marked == elsewhere
+    view.show_tab("saved:a")
+    view.marked.add(papers[9].id)
+    assert view.set_saved([]) == [] and view.tab == "inbox" and view.marked == inbox
+    view.show_tab("all")
+    # the closed tab's marks went with it: not given to a search saved later under its name
+    view.set_saved([SavedSearch("A", "diffusion")])
+    view.show_tab("saved:a")
+    assert not view.marked and "saved:a" not in view.marks_left
+
+
 def test_search_results_replace_the_rows_and_stale_ones_are_dropped(
     papers: list[Paper],
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from storage.sources.authors import name_parts
 from storage.sources.records import SourceRecord
 from storage.sources.registry import read_source
 
@@ -356,3 +357,17 @@ def test_a_medline_record_naming_its_authors_by_initials_alone_keeps_their_famil
     )
     [record] = read_source(path).records
     assert record.authors == ("J.A. Woyach", "J. van der Berg")
+
+
+def test_a_medline_author_by_initials_keeps_a_suffix_apart(tmp_path: Path) -> None:
+    """``AU  - Baker JR Jr`` (NLM writes a suffix after the initials): the name ended with a
+    word not the initials', was read whole, and ``JR`` was its family name (key ``jr…``)."""
+    path = tmp_path / "old.nbib"
+    path.write_text(
+        "PMID- 1\nTI  - Old paper.\nAB  - An abstract of an old study measured in many "
+        "patients over the years.\nAU  - Baker JR Jr\nAU  - Hunt DJ III\nAU  - Smith II\n"
+        "DP  - 1998 Mar\n"
+    )
+    [record] = read_source(path).records
+    assert record.authors == ("J.R. Baker Jr", "D.J. Hunt III", "I.I. Smith")
+    assert [name_parts(name).family for name in record.authors] == ["Baker", "Hunt", "Smith"]

@@ -32,8 +32,8 @@ from storage.models import Paper, Status
 from storage.sources.citation import editors_only
 from storage.text.words import count
 from tui.commands import bindings
+from tui.paper_view import PaperView
 from tui.text import NAME_CELLS, cut_cells, hanging_lines, highlighted, printable, rounded
-from tui.view import PaperView
 from tui.widgets.bordered import BorderedLines
 from tui.widgets.scrolling import set_virtual_size, thumb_rows, thumb_segment
 from tui.widgets.styles import component_style, readable_style

@@ -24,10 +24,11 @@ from tui.commands import BY_ID, key_label, keys_for
 from tui.frames import AfterFrameScreen
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
+from tui.paper_view import PaperView
 from tui.pdfs import AppPdfs, queue_line
 from tui.session import TriageSession
 from tui.similar_work import SimilarWork
-from tui.view import TABS, PaperView, TabName, TriageView
+from tui.view import TABS, TabName, TriageView
 from tui.widgets.paper_list import PaperList, any_rating
 from tui.widgets.paper_pane import PaperPane
 from tui.widgets.search_box import SearchBox

@@ -41,7 +41,7 @@ class SimilarPart(MainBase):
             if paper_id is None:
                 return
             if self.paper_list.index_of(paper_id) is None:  # not shown: show everything
-                self.view.tab = "all"
+                self.view.enter("all")
                 with self.search_box.prevent(Input.Changed):
                     self.search_box.clear_text()
                 self.view.clear_search()
@@ -105,9 +105,9 @@ class SimilarPart(MainBase):
             if status is not None:
                 self.decide_many(ids, status)
                 return
+            self.view.enter("inbox")  # the marks of the tab left kept for it; the Inbox's replaced
             self.view.marked.clear()
             self.view.marked.update(ids)
-            self.view.tab = "inbox"
             self.rebuild()
             decide = self.key_shown("decide_marked")
             message = f"Marked {len(ids):,} papers: {decide} decides them together."
