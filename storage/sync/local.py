@@ -146,6 +146,10 @@ class Base:
         held = self._registers[kind].get(pid)
         if kind == PAPER:
             return None if held is None else (held[3] if len(held) > 3 else held[2])
+        if kind == QUEUE and self.value(STATUS, pid) == DEFAULTS[STATUS]:
+            # the library keeps no place for an Inbox paper: a place that arrived before its
+            # star (a log cut between the two records) is not in it, and was not taken out here
+            return None
         return DEFAULTS[kind] if held is None else held[2]
 
     def removed(self, pid: str) -> bool:

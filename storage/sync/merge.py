@@ -25,6 +25,8 @@ from storage.sync.records import (
     BASIS,
     KINDS,
     PAPER,
+    QUEUE,
+    STATUS,
     TRIAGE_KINDS,
     Clock,
     Record,
@@ -316,7 +318,7 @@ def plan_merge(
         _plan_paper(state, pid, papers or {}, docs, plan)
     for kind in TRIAGE_KINDS:
         registers = state.registers[kind]
-        for pid in sorted(set(pids.get(kind, ()))):
+        for pid in sorted(_named(state, pids, kind)):
             held = registers.get(pid)
             if held is None and refill_at is not None:
                 held = [refill_at, "", DEFAULTS[kind]]
@@ -331,6 +333,21 @@ def plan_merge(
             if kind == TRIAGE_KINDS[0]:
                 plan.stamps[pid] = held[0]
     return plan
+
+
+def _named(state: SyncState, pids: Mapping[str, Iterable[str]], kind: str) -> set[str]:
+    """The papers whose ``kind`` to bring to the registers: those whose holders changed, and
+    for the queue those given a status other than the Inbox too: a place that arrived before
+    its star (a log delivered up to between the two records) was not written, as the library
+    keeps no place for an Inbox paper, and comes with the star, not left out for good."""
+    named = set(pids.get(kind, ()))
+    if kind == QUEUE:
+        statuses = state.registers[STATUS]
+        for pid in pids.get(STATUS, ()):
+            held = statuses.get(pid)
+            if held is not None and held[2] != DEFAULTS[STATUS]:
+                named.add(pid)
+    return named
 
 
 def _plan_paper(

@@ -316,3 +316,17 @@ def test_files_put_back_or_lost_are_filled_in_and_take_nothing_away(
     (a / "papers.json").unlink()
     assert "changed here: 9 papers" in papers(env, a, "sync", str(folder)).stdout
     assert triage_of(env, a) == triage_of(env, b)
+
+
+def test_the_config_names_the_device_the_command_line_syncs(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "synced dir"
+    folder.mkdir()
+    home = tmp_path / "a"
+    home.mkdir()
+    (home / "config.toml").write_text(f'[sync]\nfolder = "{folder}"\nname = "office desk"\n')
+    assert " as office desk (" in papers(env, home, "sync").stdout
+    assert " as office desk (" in papers(env, home, "sync", str(folder)).stdout
+    # --name still wins, and is kept
+    assert " as laptop (" in papers(env, home, "sync", "--name", "laptop").stdout

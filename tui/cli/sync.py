@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.cli.common import PROG, Parser, Subparsers, UsageError, open_library, path_arg
 from tui.cli.output import columns, complain, say
+
+if TYPE_CHECKING:
+    from tui.config import Config
 
 DESCRIPTION = (
     "Merge this library with the libraries of your other devices through DIR, any folder a "
@@ -39,7 +43,11 @@ def add_sync(sub: Subparsers, common: Parser) -> None:
         action="store_true",
         help="show the devices seen and what waits to be sent or received; change nothing",
     )
-    p.add_argument("--name", metavar="NAME", help="this device's name in the folder (kept)")
+    p.add_argument(
+        "--name",
+        metavar="NAME",
+        help="this device's name in the folder (kept; default: [sync] name in config.toml)",
+    )
     p.set_defaults(run=cmd_sync)
 
 
@@ -48,7 +56,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from storage.sync.status import sync_status
 
     library = open_library(args)
-    configured = None if args.folder else _configured_folder(library.home)
+    config = _sync_config(library.home)
+    configured = None if args.folder else config.sync_folder
     if args.status and not args.folder and configured is None:
         say(*_status_without_folder(library.home))
         return 0
@@ -67,22 +76,25 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from tui.memory import collector_paused
 
     with collector_paused():  # papers it brings: every paper read and written again
-        report = sync_library(library, folder, name=args.name)
+        # [sync] name names this device as the app's syncs name it (without it, a library
+        # synced from the command line went by the machine's name, the app's by the config's)
+        report = sync_library(library, folder, name=args.name or config.sync_name or None)
     say(report.summary())
     for problem in report.problems:
         complain(f"{PROG}: note: {problem}")
     return 1 if report.waiting else 0
 
 
-def _configured_folder(home: Path) -> Path | None:
-    """``[sync] folder`` of config.toml, its problems (and a whole file's) said once."""
+def _sync_config(home: Path) -> Config:
+    """config.toml (its ``[sync]`` folder and name), its problems (and a whole file's) said
+    once."""
     from storage.locations import config_paths
     from tui.config import load_config
 
     config = load_config(config_paths(home))
     for problem in config.problems_of("sync"):  # a config that does not parse is said, and ignored
         complain(f"{PROG}: note: {problem}")
-    return config.sync_folder
+    return config
 
 
 def _status_without_folder(home: Path) -> list[str]:
