@@ -210,6 +210,9 @@ def refuse_no_json_lines(path: Path, records: int, errors: Sequence[RecordError]
 
 def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]:
     """The array of paper objects in ``data``, and a list name found beside it."""
+    hits = _dblp_hits(data) if depth == 0 else None
+    if hits is not None:  # not its ``completions``, an array of objects before its hits
+        return hits, ""
     if isinstance(data, list):
         if data and sum(isinstance(x, dict) for x in data) >= max(1, len(data) // 2):
             return data, ""
@@ -230,6 +233,18 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
             if found is not None:
                 return found, inner or name
     return None, ""
+
+
+def _dblp_hits(data: Any) -> list[Any] | None:
+    """The hits of DBLP's search API's answer (``{"result": {"query", "status", "time",
+    "completions": {"c": […]}, "hits": {"hit": […]}}}``: one hit an object of its own, no
+    hits none), or None for no such answer."""
+    result = data.get("result") if isinstance(data, Mapping) else None
+    hits = result.get("hits") if isinstance(result, Mapping) else None
+    if not isinstance(hits, Mapping) or not isinstance(result, Mapping) or "status" not in result:
+        return None
+    hit = hits.get("hit", [])
+    return [hit] if isinstance(hit, Mapping) else hit if isinstance(hit, list) else None
 
 
 def _single_paper(data: Mapping[str, Any]) -> bool:
@@ -335,9 +350,12 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers),
     Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``, the
     paper of a citation: ``_cited``) and
-    the hits of DBLP's search API (``dblp_record``)."""
-    if (info := _dblp_info(item)) is not None:
-        item = dblp_record(info)
+    the hits of DBLP's search API, read as its XML answer's are
+    (``storage.sources.dblp_xml.json_hit_fields``)."""
+    if _dblp_info(item) is not None:
+        from storage.sources.dblp_xml import json_hit_fields
+
+        item = json_hit_fields(item)
     item = _cited(item)
     flat: dict[str, Any] = {}
     content = item.get("content")
