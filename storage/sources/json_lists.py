@@ -15,6 +15,7 @@ import orjson
 
 from storage.errors import SourceError
 from storage.models import RecordError
+from storage.sources.attachments import looks_like_pdf
 from storage.sources.links import web_url
 from storage.sources.openalex import (
     add_openalex_work,
@@ -373,6 +374,7 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
                 flat[ours] = found.strip()
                 if ours == "eprint":
                     flat.setdefault("archiveprefix", "arXiv")
+    _s2_corpus(flat)
     _s2_venue(flat)
     pdf = flat.get("openaccesspdf")
     if isinstance(pdf, Mapping) and isinstance(pdf.get("url"), str) and not flat.get("pdf"):
@@ -387,6 +389,31 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
         # an OpenReview note saved from its API: the year ``papers fetch`` gives it
         flat["year"] = note_year(item)
     return flat
+
+
+#: Semantic Scholar's Open Research Corpus (``s2-corpus-*.gz``, its dump before the Graph
+#: API's datasets, and the JSON Lines made of it): its names → ours.
+_S2_CORPUS: Final = (
+    ("paperabstract", "abstract"), ("s2url", "url"), ("journalname", "journal"),
+    ("journalvolume", "volume"), ("journalpages", "pages"), ("s2pdfurl", "pdf"),
+)  # fmt: skip
+
+
+def _s2_corpus(flat: dict[str, Any]) -> None:
+    """A paper of Semantic Scholar's Open Research Corpus: its abstract in ``paperAbstract``,
+    its page in ``s2Url``, its journal's name, volume and pages in ``journalName``,
+    ``journalVolume`` and ``journalPages``, its PDF in ``s2PdfUrl`` or among ``pdfUrls``
+    (with the publisher's pages)."""
+    if "paperabstract" not in flat and "s2url" not in flat:
+        return
+    for theirs, ours in _S2_CORPUS:
+        value = flat.get(theirs)
+        if isinstance(value, str) and value.strip() and not flat.get(ours):
+            flat[ours] = value.strip()
+    urls = flat.get("pdfurls")
+    if isinstance(urls, list) and not flat.get("pdf"):
+        pdfs = (u for u in urls if isinstance(u, str) and looks_like_pdf(u) and web_url(u))
+        flat["pdf"] = next(pdfs, "")
 
 
 def _s2_venue(flat: dict[str, Any]) -> None:

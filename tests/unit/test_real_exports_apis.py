@@ -20,6 +20,23 @@ def _extra(record: SourceRecord) -> dict[str, object]:
     return dict(record.extra)
 
 
+def test_semantic_scholars_open_research_corpus_keeps_its_abstracts() -> None:
+    """The corpus's JSON Lines (``s2-corpus-*.gz``) name the abstract ``paperAbstract`` and the
+    paper's page ``s2Url``: both were dropped, every paper came in with no abstract."""
+    result = read_source(FOLDER / "s2_open_corpus.jsonl")
+    assert not result.errors
+    couplets, integrals = result.records
+    assert couplets.abstract.startswith("Our words in place of the paper's: a writer")
+    assert integrals.abstract.startswith("Our words in place of the paper's: an adaptive")
+    assert (
+        couplets.url == "https://semanticscholar.org/paper/4cd223df721b722b1c40689caa52932a41fcc223"
+    )
+    assert (_extra(couplets)["volume"], _extra(couplets)["pages"]) == ("31", "152–163")
+    assert _extra(couplets)["doi"] == "10.1093/llc/fqu052" and "pdf" not in _extra(couplets)
+    assert _extra(integrals)["pdf"] == "http://127.0.0.1:9/genz/papers/cuhre.pdf"
+    assert integrals.authors == ("Jarle Berntsen", "Terje O. Espelid", "Alan Genz")
+
+
 def test_dblps_search_answer_with_its_completions_is_its_hits() -> None:
     """DBLP's JSON answer lists its completions (``"c": [{"@sc": …, "text": "test"}, …]``)
     before its hits: they were taken for the papers, and the import refused as 'record 1: no
