@@ -20,6 +20,33 @@ def _extra(record: SourceRecord) -> dict[str, object]:
     return dict(record.extra)
 
 
+def test_mendeleys_file_path_in_tex_names_the_file_its_letters_spell() -> None:
+    """Mendeley Desktop writes a path's letters as TeX (``Thi{\\'{e}}ry``): the attachment
+    was looked for at ``Thi\\'ery - 2012 - ….pdf``, a file no one has."""
+    thiery, elyan, turkeli = read_source(FOLDER / "mendeley_tex_paths.bib").records
+    assert _extra(thiery)["file"] == (
+        "D:/work/data/biblio/Thiéry - 2012 - Validation des calculs de transport d'énergie "
+        "dans le logiciel MARTHE.pdf"
+    )
+    assert _extra(elyan)["file"] == (
+        "C:/Users/carlos/Dropbox/Manuscripts/publishedversion_NCA2020.pdf"
+    )
+    assert _extra(turkeli)["file"] == (
+        "/home/me/Mendeley Desktop/Türkeli, Kemp - 2018 - Straße & Cañon_v2.pdf"
+    )
+    assert thiery.authors == ("Dominique Thiéry",)
+
+
+def test_a_mendeley_path_in_tex_is_the_pdf_beside_the_export(tmp_path: Path) -> None:
+    pdf = tmp_path / "Thiéry - 2012 - Validation.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    bib = tmp_path / "library.bib"
+    tex = str(pdf).lstrip("/").replace("Thiéry", "Thi{\\'{e}}ry")
+    bib.write_text(f"@article{{Thiery2012,\ntitle = {{Validation}},\nfile = {{:{tex}:pdf}}\n}}\n")
+    [paper] = read_source(bib).records
+    assert _extra(paper)["file"] == str(pdf)
+
+
 def test_semantic_scholars_open_research_corpus_keeps_its_abstracts() -> None:
     """The corpus's JSON Lines (``s2-corpus-*.gz``) name the abstract ``paperAbstract`` and the
     paper's page ``s2Url``: both were dropped, every paper came in with no abstract."""
