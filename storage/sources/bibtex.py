@@ -341,6 +341,21 @@ def _verbatim(text: str) -> str:
     return text.replace("{", "").replace("}", "").strip()
 
 
+#: A letter or symbol as Mendeley writes one in a file's path: ``{\\'{e}}``, ``{\\"{u}}``,
+#: ``{\\ss}``, ``{\\&}`` (its ``{\\_}`` too, which ``_verbatim`` reads anyway).
+_TEX_LETTER: Final = re.compile(
+    r"\{\\(?:[^A-Za-z{}\\\s]|[A-Za-z]{1,2})(?:\{[^{}\\]{0,2}\}|[A-Za-z])?\}"
+)
+
+
+def _file_letters(field: str) -> str:
+    """A file field with the letters Mendeley Desktop writes in TeX read as they are in the
+    path (``Thi{\\'{e}}ry - 2012.pdf`` names ``Thiéry - 2012.pdf``)."""
+    if "{\\" not in field:
+        return field
+    return _TEX_LETTER.sub(lambda m: _readable(m.group(0), markdown=False), field)
+
+
 def _urls(field: str) -> list[str]:
     """The links of a ``url`` field: Mendeley writes every link of a reference in one,
     separated by spaces or newlines (``http://arxiv.org/abs/… https://…``)."""
@@ -427,7 +442,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "archiveprefix": _verbatim(archive),
         "primaryclass": _verbatim(primary_class),
         # Zotero's, JabRef's, Mendeley's attachments (``storage.sources.attachments``)
-        "file": _verbatim(fields.get("file", "")),
+        "file": _verbatim(_file_letters(fields.get("file", ""))),
         "pdf": dialects.online_pdf(fields, eprint),
     }
     for name, names in _TEXT_FIELDS:

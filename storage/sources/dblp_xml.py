@@ -42,7 +42,7 @@ refused naming the line and column.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
@@ -303,6 +303,35 @@ def _hit_fields(values: dict[str, list[str]], attributes: dict[str, str]) -> dic
     ees = [*_all(values, "ee"), element_text(attributes.get("title@ee", ""))]
     _add_links(fields, [e for e in ees if e], [*pages, _dblp_page(info["key"])])
     return fields
+
+
+def json_hit_fields(hit: Mapping[str, Any]) -> dict[str, Any]:
+    """A hit of the search API's JSON answer (``{"@score", "@id", "info", "url"}``) read as
+    its XML answer's hit is (``_hit_fields``): an element given as ``{"text": …, "@ee": …}``
+    its text and attributes (the API before 2017: ``"title": {"@ee": …, "text": …}``,
+    ``"venue": {"@journal": …, "@volume": …, "text": …}``), an author a name or ``{"@pid": …,
+    "text": …}``, one of them an object where several are an array."""
+    values: dict[str, list[str]] = {}
+    attributes: dict[str, str] = {}
+
+    def add(field: str, given: Any) -> None:
+        for value in (given if isinstance(given, list) else [given])[:MAX_VALUES]:
+            if isinstance(value, Mapping):
+                for key, attribute in value.items():
+                    if str(key).startswith("@") and isinstance(attribute, str | int):
+                        attributes.setdefault(f"{field}@{str(key)[1:]}", str(attribute))
+                value = value.get("text")
+            if isinstance(value, str | int) and not isinstance(value, bool):
+                values.setdefault(field, []).append(str(value)[:MAX_VALUE_CHARS])
+
+    info = hit.get("info")
+    for key, value in (info if isinstance(info, Mapping) else {}).items():
+        if key == "authors":
+            add("authors/author", value.get("author") if isinstance(value, Mapping) else None)
+        elif key in _FIELDS:
+            add(str(key), value)
+    add("hit/url", hit.get("url"))
+    return _hit_fields(values, attributes)
 
 
 #: The API before 2017's ``<type>`` (the record's element) → today's.

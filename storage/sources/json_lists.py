@@ -15,6 +15,7 @@ import orjson
 
 from storage.errors import SourceError
 from storage.models import RecordError
+from storage.sources.attachments import looks_like_pdf
 from storage.sources.links import web_url
 from storage.sources.openalex import (
     add_openalex_work,
@@ -210,6 +211,9 @@ def refuse_no_json_lines(path: Path, records: int, errors: Sequence[RecordError]
 
 def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]:
     """The array of paper objects in ``data``, and a list name found beside it."""
+    hits = _dblp_hits(data) if depth == 0 else None
+    if hits is not None:  # not its ``completions``, an array of objects before its hits
+        return hits, ""
     if isinstance(data, list):
         if data and sum(isinstance(x, dict) for x in data) >= max(1, len(data) // 2):
             return data, ""
@@ -230,6 +234,18 @@ def _find_paper_array(data: Any, depth: int = 0) -> tuple[list[Any] | None, str]
             if found is not None:
                 return found, inner or name
     return None, ""
+
+
+def _dblp_hits(data: Any) -> list[Any] | None:
+    """The hits of DBLP's search API's answer (``{"result": {"query", "status", "time",
+    "completions": {"c": […]}, "hits": {"hit": […]}}}``: one hit an object of its own, no
+    hits none), or None for no such answer."""
+    result = data.get("result") if isinstance(data, Mapping) else None
+    hits = result.get("hits") if isinstance(result, Mapping) else None
+    if not isinstance(hits, Mapping) or not isinstance(result, Mapping) or "status" not in result:
+        return None
+    hit = hits.get("hit", [])
+    return [hit] if isinstance(hit, Mapping) else hit if isinstance(hit, list) else None
 
 
 def _single_paper(data: Mapping[str, Any]) -> bool:
@@ -335,9 +351,12 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
     """Flatten OpenReview-style records (``content`` dicts, ``{"value": x}`` wrappers),
     Semantic Scholar's (``externalIds``, ``openAccessPdf``, ``tldr``, ``publicationDate``, the
     paper of a citation: ``_cited``) and
-    the hits of DBLP's search API (``dblp_record``)."""
-    if (info := _dblp_info(item)) is not None:
-        item = dblp_record(info)
+    the hits of DBLP's search API, read as its XML answer's are
+    (``storage.sources.dblp_xml.json_hit_fields``)."""
+    if _dblp_info(item) is not None:
+        from storage.sources.dblp_xml import json_hit_fields
+
+        item = json_hit_fields(item)
     item = _cited(item)
     flat: dict[str, Any] = {}
     content = item.get("content")
@@ -355,6 +374,7 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
                 flat[ours] = found.strip()
                 if ours == "eprint":
                     flat.setdefault("archiveprefix", "arXiv")
+    _s2_corpus(flat)
     _s2_venue(flat)
     pdf = flat.get("openaccesspdf")
     if isinstance(pdf, Mapping) and isinstance(pdf.get("url"), str) and not flat.get("pdf"):
@@ -369,6 +389,31 @@ def _unwrap(item: Mapping[str, Any]) -> dict[str, Any]:
         # an OpenReview note saved from its API: the year ``papers fetch`` gives it
         flat["year"] = note_year(item)
     return flat
+
+
+#: Semantic Scholar's Open Research Corpus (``s2-corpus-*.gz``, its dump before the Graph
+#: API's datasets, and the JSON Lines made of it): its names → ours.
+_S2_CORPUS: Final = (
+    ("paperabstract", "abstract"), ("s2url", "url"), ("journalname", "journal"),
+    ("journalvolume", "volume"), ("journalpages", "pages"), ("s2pdfurl", "pdf"),
+)  # fmt: skip
+
+
+def _s2_corpus(flat: dict[str, Any]) -> None:
+    """A paper of Semantic Scholar's Open Research Corpus: its abstract in ``paperAbstract``,
+    its page in ``s2Url``, its journal's name, volume and pages in ``journalName``,
+    ``journalVolume`` and ``journalPages``, its PDF in ``s2PdfUrl`` or among ``pdfUrls``
+    (with the publisher's pages)."""
+    if "paperabstract" not in flat and "s2url" not in flat:
+        return
+    for theirs, ours in _S2_CORPUS:
+        value = flat.get(theirs)
+        if isinstance(value, str) and value.strip() and not flat.get(ours):
+            flat[ours] = value.strip()
+    urls = flat.get("pdfurls")
+    if isinstance(urls, list) and not flat.get("pdf"):
+        pdfs = (u for u in urls if isinstance(u, str) and looks_like_pdf(u) and web_url(u))
+        flat["pdf"] = next(pdfs, "")
 
 
 def _s2_venue(flat: dict[str, Any]) -> None:
