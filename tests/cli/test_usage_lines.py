@@ -120,3 +120,13 @@ def test_a_misspelt_option_before_the_command_is_named(tmp_path: Path) -> None:
     assert not home.exists()
     short = run("--hom", home, "list", env=env)
     assert short.returncode == 0 and "the library is empty" in short.stderr
+
+
+def test_a_short_option_or_a_dash_before_the_command_is_argparses_to_name(tmp_path: Path) -> None:
+    """``papers -`` and ``papers -hv`` were said to be "unrecognized option - (did you mean
+    -h?)" by the check of long options (a review): argparse names them, as before."""
+    env = make_env(tmp_path)
+    dash = run("-", env=env)
+    assert dash.returncode == 2 and "invalid choice: '-'" in dash.stderr, dash.stderr
+    both = run("-hv", env=env)
+    assert both.returncode == 2 and "unrecognized option" not in both.stderr, both.stderr

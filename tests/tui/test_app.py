@@ -570,6 +570,22 @@ async def test_r_with_papers_marked_says_once_that_they_wait_for_D(seeded_home: 
         assert len(app.session.state.statuses) == 2 and len(app.main_screen.view.marked) == 2
 
 
+async def test_the_marks_said_to_wait_are_those_the_list_shows(seeded_home: Path) -> None:
+    """Two papers marked in the Inbox, one of them read in the All tab: back in the Inbox, r
+    said "2 marked papers wait" while the title said 1 marked, and D decides 1 (a review)."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("space", "space", "5", "g", "r", "1")
+        await wait_for(pilot, lambda: "1 marked" in str(plist(app).border_title))
+        await pilot.press("j", "j", "r")
+        await settled(pilot)
+        said = [m for m in messages(app) if "marked" in m]
+        assert said == [
+            "Decided the paper under the cursor; 1 marked paper waits: D decides them at once."
+        ], said
+
+
 async def test_import_from_inside_the_app(seeded_home: Path, tmp_path: Path) -> None:
     source = one_paper_list(
         tmp_path / "more.jsonl",

@@ -130,6 +130,8 @@ def _unknown_option(argv: Sequence[str]) -> str | None:
     for word in words:
         if word == "--" or not word.startswith("-"):
             return None
+        if not word.startswith("--"):  # ``-``, ``-hv``: argparse says what they are
+            return None
         name = word.split("=", 1)[0]
         known = [
             option

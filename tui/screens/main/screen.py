@@ -195,8 +195,10 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if marked == self._marks_told:  # (none, or as said: no copy of thousands of marks)
             return
         self._marks_told = frozenset(marked)
-        if marked:
-            n = len(marked)
+        # those the list shows, as D decides them (a mark kept for a paper gone from the tab
+        # is not one: "2 marked papers wait" while the title said 1 marked)
+        n = len(self.view.marked_in(self.view.listed)) if marked else 0
+        if n:
             self.notify(
                 f"Decided the paper under the cursor; {n:,} marked "
                 f"{'paper waits' if n == 1 else 'papers wait'}: "
