@@ -208,6 +208,12 @@ def valid_value(kind: str, value: Any) -> bool:
     return value is None or isinstance(value, dict)  # a paper: checked when applied
 
 
+def _ms(seconds: float) -> int:
+    """A time in seconds as milliseconds: rounded, not cut (``1796601450.279`` is ``…0.27899…``
+    as a float: cut, two decisions a millisecond apart were stamped alike)."""
+    return round(seconds * 1000)
+
+
 class Clock:
     """A hybrid logical clock in milliseconds: never behind the wall clock, never behind a
     stamp it has seen or made, so each stamp it makes is greater than every one before; and
@@ -235,7 +241,7 @@ class Clock:
         """A new stamp for a change made at ``made_at`` (seconds; default now): that moment,
         or later when the clock has already seen later stamps."""
         now = self.now_ms()
-        at = now if made_at is None else min(int(made_at * 1000), now)
+        at = now if made_at is None else min(_ms(made_at), now)
         self.last = max(at, self.last + 1)
         return self.last
 
@@ -244,7 +250,7 @@ class Clock:
         this device last saw held at stamp ``seen``: that moment, or just after ``seen`` when
         that is later (the change was made after it, whatever the clocks say)."""
         now = self.now_ms()
-        at = now if made_at is None else min(int(made_at * 1000), now)
+        at = now if made_at is None else min(_ms(made_at), now)
         stamp = min(max(at, seen + 1), self.limit())
         self.last = max(self.last, stamp)
         return stamp
@@ -252,7 +258,7 @@ class Clock:
     def at(self, made_at: float) -> int:
         """The stamp of a change made at ``made_at`` (seconds) before this device had seen any
         other's records (a library synced for the first time): ordered by when it was made."""
-        stamp = max(1, min(int(made_at * 1000), self.now_ms()))
+        stamp = max(1, min(_ms(made_at), self.now_ms()))
         self.see(stamp)
         return stamp
 
