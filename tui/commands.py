@@ -74,7 +74,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("inbox", "i", "decide('inbox')", "Inbox", "Put the paper back in the Inbox", "Triage"),
     Command("undo", "u", "undo", "Undo", "Undo the last decision (many steps, across restarts), or a saved search just deleted, a note or tags just replaced", "Triage", footer=True),
     Command("redo", "ctrl+r", "redo", "Redo", "Redo the last undone decision", "Triage"),
-    Command("mark", "space", "toggle_mark", "Mark", "Mark or unmark the paper for a bulk decision (marks stay with their tab)", "Triage"),
+    Command("mark", "space", "toggle_mark", "Mark", "Mark or unmark the paper for a bulk decision", "Triage"),
     Command("mark_all", "ctrl+a", "mark_all", "Mark all", "Mark every paper of the current list (again: clear the marks)", "Triage"),
     Command("marked_view", "M", "toggle_marked_view", "Marked", "Show only the marked papers, to review them before Decide marked (again: the whole list)", "Triage"),
     Command("decide_marked", "D", "decide_marked", "Decide marked", "Read, skip or star every marked paper at once (one undo step)", "Triage"),
