@@ -33,6 +33,7 @@ from storage.sources.authors import is_et_al, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
 from storage.sources.citation import citation_of, editors_only
 from storage.sources.links import web_url
+from storage.text.normalize import LATIN_LETTERS
 from storage.text.sanitize import printable, printable_block
 
 
@@ -46,16 +47,12 @@ def _title_escape(text: str) -> str:
     return tex_ascii(text, markdown=False)
 
 
-#: Latin letters no decomposition takes to ASCII (``Ørsted``'s key was ``rsted``).
-_LATIN_LETTERS: Final = str.maketrans({
-    "ø": "o", "Ø": "O", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ł": "l", "Ł": "L",
-    "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss", "ı": "i",
-})  # fmt: skip
-
-
 def _ascii_word(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text.translate(_LATIN_LETTERS))
-    return re.sub(r"[^A-Za-z0-9]", "", plain.encode("ascii", "ignore").decode())
+    """The ASCII letters and digits of ``text``, in lower case (what keys are made of):
+    accents dropped, and letters no decomposition takes to ASCII written as people write
+    them (``Ørsted``'s key was ``rsted``; ``ß`` is ``ss``)."""
+    plain = unicodedata.normalize("NFKD", text.casefold().translate(LATIN_LETTERS))
+    return re.sub(r"[^a-z0-9]", "", plain.encode("ascii", "ignore").decode())
 
 
 #: A terminal's escape sequence: CSI (``ESC [ 2 J``, the 8-bit CSI), OSC (``ESC ] … BEL``), or
@@ -74,7 +71,7 @@ def _key_name(authors: Sequence[str]) -> str:
     parts = name_parts(first)
     # the whole family name (``garcialopez`` of ``García López, José``), unless no letter of
     # it is ASCII (``李, Wei``): then the last word of the name that has one, as before
-    family = re.sub("[^A-Za-z]", "", _ascii_word(parts.family)).lower()
+    family = re.sub("[^a-z]", "", _ascii_word(parts.family))
     if family:
         return family
     words = [a for w in (parts.literal or first).split() if (a := _ascii_letters(w))]
@@ -82,14 +79,14 @@ def _key_name(authors: Sequence[str]) -> str:
 
 
 def _ascii_letters(word: str) -> str:
-    return re.sub("[^A-Za-z]", "", _ascii_word(word)).lower()
+    return re.sub("[^a-z]", "", _ascii_word(word))
 
 
 def bibtex_key(paper: Paper, taken: set[str]) -> str:
     """``lastname2025firstword``, made unique with a letter suffix."""
     last = _key_name(paper.authors)
     year = citation_of(paper).year
-    words = [w for w in (_ascii_word(w).lower() for w in paper.display_title.split()) if w]
+    words = [w for w in map(_ascii_word, paper.display_title.split()) if w]
     first = next((w for w in words if len(w) > 3), words[0] if words else "paper")
     key = f"{last or 'anon'}{year or ''}{first}"
     candidate, n = key, 0

@@ -34,14 +34,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from storage.sources.authors import PARTICLES, is_et_al, is_suffix
-from storage.text.normalize import fold
+from storage.text.normalize import LATIN_LETTERS, fold
 
 __all__ = ["authors_compatible", "cjk", "family_key", "same_person"]
 
-#: Letters people write for others in Latin script (``ø`` has no accent to drop).
-_LATIN_LETTERS: Final = str.maketrans(
-    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
-)
 #: ``ue`` for ``ü`` (``Mueller``): folded to the letter without its accent.
 _DIGRAPH: Final = re.compile(r"(?<=[aou])e")
 _NOT_LETTER: Final = re.compile(r"[\W\d_]+")
@@ -84,7 +80,7 @@ def _is_initials(word: str, alone: bool) -> bool:
 
 
 def _folded(word: str) -> str:
-    text = fold(word).translate(_LATIN_LETTERS)
+    text = fold(word).translate(LATIN_LETTERS)
     return _DIGRAPH.sub("", _NOT_LETTER.sub("", text))
 
 

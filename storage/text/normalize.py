@@ -5,6 +5,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+#: Latin letters people write for others in plain letters, in lower case (``ø`` has no
+#: accent to drop, so no decomposition takes it to ``o``).
+LATIN_LETTERS = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+)
 _COMBINING = re.compile(r"[\u0300-\u036f]")
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _ASCII_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())

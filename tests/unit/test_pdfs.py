@@ -79,7 +79,7 @@ def test_a_pdf_field_no_url_parser_takes_is_no_address() -> None:
     """``urljoin`` raises ValueError for a malformed IPv6 host (``//[bad``): a list's ``pdf``
     field so made crashed the app as it showed the paper, ``papers export`` and ``papers pdf``;
     it is no address, and the page's PDF is the paper's."""
-    port = "https://[v1.x]:x/a.pdf", "http://127.0.0.1:99999/a.pdf", "http://127.0.0.1:8a/a.pdf"
+    port = "http://[::1]:x/a.pdf", "http://127.0.0.1:99999/a.pdf", "http://127.0.0.1:8a/a.pdf"
     for given in ("//[bad/x.pdf", "http://[::1/x.pdf", *port):  # a port no connection takes
         paper = Paper("a", "t", "x", url=f"{SITE}/forum?id=Q", extra=(("pdf", given),))
         assert pdf_url(paper) == f"{SITE}/pdf?id=Q"
