@@ -55,3 +55,72 @@ async def test_the_app_shows_a_saved_tab_past_the_end_of_the_bar(tmp_path: Path)
         bar = screen.query_one(TabBar)
         assert any(name == epsilon and end <= 80 for _, end, name in bar._spans), text
         assert " more" in text and text.endswith("  3/3,694"), text
+
+
+#: ICLR 2025's list at 40 columns (a phone, a split pane), a few papers decided, five saved
+#: searches: the built-in tabs alone took 36 of the 40 columns.
+ICLR = {"inbox": 3_694, "starred": 3, "read": 4, "skipped": 2, "all": 3_703}
+SEARCHES = [
+    ("saved:diffusion", "diffusion"),
+    ("saved:toread", "tag:toread"),
+    ("saved:llm", "llm"),
+    ("saved:reinforcement learning", "reinforcement learning"),
+    ("saved:graphs", "graphs"),
+]
+SAVED_COUNTS = {
+    "saved:diffusion": 489,
+    "saved:toread": 0,
+    "saved:llm": 1_424,
+    "saved:reinforcement learning": 306,
+    "saved:graphs": 98,
+}
+#: Each tab as the narrowest bar writes it: its short label, then its count, whole.
+WRITTEN = {
+    "inbox": "In 3,694",
+    "starred": "★ 3",
+    "read": "✓ 4",
+    "skipped": "✗ 2",
+    "all": "All 3,703",
+    "saved:diffusion": "diffusion 489",
+    "saved:toread": "tag:toread 0",
+    "saved:llm": "llm 1,424",
+    "saved:reinforcement learning": "reinforceme… 306",
+    "saved:graphs": "graphs 98",
+}
+
+
+@pytest.mark.parametrize("current", list(WRITTEN))
+async def test_at_40_columns_each_tab_shown_is_whole_and_the_rest_are_counted(
+    current: str,
+) -> None:
+    """At 40 columns the bar ran past the edge: "+5 more" showed as "+5", and a saved
+    search's tab, when shown, was not on the bar at all. Now every tab on the bar is whole
+    (its label and count), the current one always among them, and the others are counted."""
+    shown = ShownTabs({**ICLR, **SAVED_COUNTS}, current, SEARCHES)
+    app = OneTabBar(shown)
+    async with app.run_test(size=(40, 20)) as pilot:
+        bar = app.query_one(TabBar)
+        bar.show()
+        await pilot.pause()
+        text = str(bar.render())
+        assert Text(text).cell_len <= 40, text
+        on_bar = [name for _, _, name in bar._spans if name != "+more"]
+        assert current in on_bar, text
+        for start, end, name in bar._spans:
+            if name != "+more":
+                assert text[start:end] == f" {WRITTEN[name]} ", (name, text)
+        left_out = [name for name in WRITTEN if name not in on_bar]
+        assert left_out and text.endswith(f" +{len(left_out)} more"), text
+        assert bar.left_out() == tuple(left_out)
+        assert on_bar[0] == "inbox", text  # the first tabs stay
+        assert on_bar == sorted(on_bar, key=list(WRITTEN).index)  # in order
+
+
+async def test_at_40_columns_without_saved_searches_every_tab_shows() -> None:
+    app = OneTabBar(ShownTabs(ICLR))
+    async with app.run_test(size=(40, 20)) as pilot:
+        bar = app.query_one(TabBar)
+        bar.show()
+        await pilot.pause()
+        assert str(bar.render()) == " In 3,694  ★ 3  ✓ 4  ✗ 2  All 3,703 "
+        assert bar.left_out() == ()
