@@ -155,7 +155,7 @@ async def test_a_click_on_more_lists_the_tabs_left_out_and_shows_the_one_clicked
         listed = [choices.get_option_at_index(i) for i in range(choices.option_count)]
         assert tuple(option.id for option in listed) == left_out
         said = [str(option.prompt) for option in listed]
-        assert any(line.startswith("agents  ·  ") and "papers" in line for line in said), said
+        assert any(line.startswith("agents · ") and "papers" in line for line in said), said
         await pilot.pause(0.1)
         assert left_out[-1] == "saved:agents" and choices.max_scroll_y == 0
         last_row = choices.region.height - choices.styles.gutter.bottom - 1  # its last line

@@ -183,11 +183,11 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             else:
                 continue  # (closed since it was drawn)
             found = counts.get(name)
-            line = Text(f"{label}  ·  {'…' if found is None else count(found, 'paper')}")
+            line = Text(f"{label} · {'…' if found is None else count(found, 'paper')}")
+            if key:
+                line.append(f" ({key})", style="dim")
             if query and query != label:
                 line.append(f"  “{query}”", style="dim")
-            if key:
-                line.append(f"  ({key})", style="dim")
             lines.append((name, line))
         if lines:
             self.app.push_screen(TabPicker(lines), self._tab_picked)
