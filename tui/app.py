@@ -65,8 +65,9 @@ class PapersApp(App[None]):
     BINDINGS = bindings("app")
     #: A screen under 20 rows is "-short": its dialogs drop their blank rows (app.tcss).
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
-    #: A screen under 90 columns is "-cramped": D's five buttons go three to a row (app.tcss).
-    HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (90, "-roomy")]
+    #: A screen under 90 columns is "-cramped": D's five buttons go three to a row; under 60
+    #: "-slim" too: dialogs and notifications take the screen's width (app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (60, "-cramped"), (90, "-roomy")]
 
     def __init__(self, library: Library, *, import_sample: bool = True) -> None:
         super().__init__()

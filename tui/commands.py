@@ -199,6 +199,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("queue_sort_up", "k,up", "move(-1)", "Previous", "Sort the queue: the sort before", "Dialogs", palette=False, scope="queue_sort", follows="up"),
     Command("queue_sort_choose", "enter", "choose", "Sort", "Sort the queue: by the highlighted sort (one undo step)", "Dialogs", palette=False, scope="queue_sort", priority=True),
     Command("queue_sort_cancel", "escape,q", "cancel", "Close", "Sort the queue: close without sorting", "Dialogs", palette=False, scope="queue_sort"),
+    Command("tabs_down", "j,down", "move(1)", "Next", "More tabs (a click on +2 more): the next tab", "Dialogs", palette=False, scope="tabs", follows="down"),
+    Command("tabs_up", "k,up", "move(-1)", "Previous", "More tabs: the tab before", "Dialogs", palette=False, scope="tabs", follows="up"),
+    Command("tabs_choose", "enter", "choose", "Show", "More tabs: show the highlighted tab", "Dialogs", palette=False, scope="tabs", priority=True),
+    Command("tabs_cancel", "escape,q", "cancel", "Close", "More tabs: close without changing tabs", "Dialogs", palette=False, scope="tabs"),
     Command("palette_close", "escape", "close", "Close", "Command palette: close it (a command chosen with Enter before it still runs)", "Dialogs", palette=False, scope="palette"),
 )  # fmt: skip
 
@@ -224,6 +228,7 @@ SCOPES = (
     "similar",
     "topics",
     "queue_sort",
+    "tabs",
     "palette",
 )
 

@@ -152,3 +152,24 @@ def test_rated_venue(snap_compare: Any, home: Path, tmp_path: Path) -> None:
     Library(home).import_file(source)
     app = make_app(home)
     assert snap_compare(app, terminal_size=(120, 36), run_before=settle)
+
+
+def test_tabs_at_40_columns(snap_compare: Any, seeded_home: Path) -> None:
+    """A phone's width with saved searches, one of them shown: the tabs that fit, whole, the
+    one shown among them, the others counted ("+N more")."""
+    from storage.files.saved_searches import SavedSearches
+
+    home = decided_home(seeded_home)
+    searches = SavedSearches(home)
+    for name in ("model", "learning", "graph", "language", "agents"):
+        searches.save(name, name)
+    app = make_app(home)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        screen = await ready(pilot)
+        await pilot.press("7")
+        await wait_for(pilot, lambda: screen.view.tab == "saved:learning")
+        await wait_for(pilot, lambda: all(tab.found is not None for tab in screen.view.saved))
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(40, 20), run_before=run_before)

@@ -196,3 +196,81 @@ async def test_the_import_dialogs_fields_are_as_wide_as_each_other(
         await pilot.pause(0.2)
         assert catalog.region.width == path.region.width
         assert catalog.region.x == path.region.x
+
+
+@pytest.mark.parametrize("width", [40, 59])
+async def test_under_60_columns_dialogs_take_the_screens_width(
+    seeded_home: Path, width: int
+) -> None:
+    """At 40 columns a dialog was 70% of the screen (30 columns, 4 of them padding): D's
+    Cancel read "Cance", the removal's "Cancel (n,", and the words ran a few to a line. Under
+    60 columns a dialog takes the whole width, and every button's word shows whole (its keys
+    too where there is room: the footer names them)."""
+    from rich.cells import cell_len
+    from textual.widgets import Button
+
+    queued(seeded_home, 3)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(width, 20)) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        for key in ("D", "delete", "e", "a", "t", "n", "S", "question_mark", "Q"):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: app.screen is not app.main_screen)
+            await pilot.pause(0.1)
+            dialog = app.screen.query_one(".dialog")
+            assert dialog.region.width == width, (key, dialog.region)
+            for button in app.screen.query(Button):
+                label = str(button.label)  # "Cancel (n, Esc)": the word, then its keys
+                room = button.content_region.width - 2 * button.styles.line_pad
+                assert cell_len(label.split(" (")[0]) <= room, (key, label, room)
+                if key == "delete":  # two buttons: room for their keys too
+                    assert cell_len(label) <= room, (key, label, room)
+            await pilot.press("ctrl+s" if key == "n" else "escape")
+            await wait_for(pilot, lambda: app.screen is app.main_screen)
+
+
+async def test_at_40_columns_the_helps_words_have_room_and_its_border_says_how_to_close(
+    seeded_home: Path,
+) -> None:
+    """At 40 columns the help's words had 20 columns beside a 16-column keys' column (three
+    lines for "Mark read, go to the next paper"), and its border read "Esc, q, ? close ·
+    ctrl+p: com…"."""
+    from rich.cells import cell_len
+    from rich.table import Table
+
+    from tui.screens.help import HelpScreen
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(40, 20)) as pilot:
+        await ready(pilot)
+        await opened(pilot, "question_mark", HelpScreen)
+        await pilot.pause(0.1)
+        box = app.screen.query_one(".dialog")
+        subtitle = str(box.border_subtitle)
+        assert subtitle == "Esc, q, ? close" and cell_len(subtitle) + 4 <= box.region.width
+        table = app.screen.query_one("#help-main", Static).content
+        assert isinstance(table, Table) and table.columns[0].max_width == 9
+    async with make_app(seeded_home).run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await opened(pilot, "question_mark", HelpScreen)
+        await pilot.pause(0.1)
+        assert "command palette" in str(pilot.app.screen.query_one(".dialog").border_subtitle)
+
+
+@pytest.mark.parametrize("width", [40, 50])
+async def test_under_60_columns_a_notification_takes_the_screens_width(
+    seeded_home: Path, width: int
+) -> None:
+    """At 40 columns a notification was 30 columns wide: a link shown to be selected by hand
+    (no clipboard) broke across lines, and a line or two of words took five."""
+    from textual.widgets._toast import Toast
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(width, 20), notifications=True) as pilot:
+        await ready(pilot)
+        app.notify("https://github.com/someone/a-repository", markup=False)
+        await wait_for(pilot, lambda: bool(app.screen.query(Toast)))
+        await pilot.pause(0.1)
+        toast = app.screen.query_one(Toast)
+        assert toast.region.width >= width - 2, toast.region

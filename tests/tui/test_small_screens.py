@@ -358,3 +358,33 @@ async def test_the_lists_note_shows_at_every_width(
         await pilot.press("ctrl+l")
         await pilot.pause(0.2)
         assert "is read" not in on_screen(app) and "PDFs" not in on_screen(app)
+
+
+@pytest.mark.parametrize("width", [40, 59])
+async def test_under_60_columns_the_stats_tables_keep_every_count_whole(
+    tmp_path: Path, width: int
+) -> None:
+    """At 40 columns the stats' tables read "3,6…" for 3,694 papers in the Inbox, and their
+    headings "inb…", "ski…": the counts were cut to fit six columns. Now the headings are the
+    tab bar's signs and the names are cut first: every count shows whole."""
+    from rich.table import Table
+    from textual.widgets import Static
+
+    from tests.tui.helpers import big_library
+
+    home = tmp_path / "home"
+    big_library(home, tmp_path, 1_200)  # 1,197 in the Inbox, 3 starred
+    app = make_app(home)
+    async with app.run_test(size=(width, 20)) as pilot:
+        await ready(pilot)
+        await opened(pilot, "S", StatsScreen)
+        await pilot.pause(0.1)
+        tables = [s for s in app.screen.query(Static) if isinstance(s.content, Table)]
+        assert len(tables) == 2
+        for shown in tables:
+            console = Console(width=shown.content_region.width, record=True, file=io.StringIO())
+            console.print(shown.content)
+            text = console.export_text()
+            lines = text.splitlines()
+            assert re.search(r"\bIn\s+✓\s+✗\s+★\s+done$", lines[1].rstrip()), text
+            assert re.search(r"1,197\s+0\s+0\s+3\s+0%$", lines[2].rstrip()), text

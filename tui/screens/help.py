@@ -37,6 +37,13 @@ def intro(undo: str) -> str:
 
 #: From this many columns inside the dialog, the help is one table of four columns.
 WIDE_TABLE = 100
+#: Under this many columns inside the dialog (a 40-column screen), the keys' column is
+#: narrower (the words had 20 columns, three lines for "Mark read, go to the next paper"),
+#: and the border names only the keys that close the help (the rest was cut).
+SLIM_TABLE = 50
+#: The keys' column at its widest: in the narrow table, and in the slim one.
+KEYS_WIDTH = 16
+SLIM_KEYS_WIDTH = 9
 
 
 class HelpScreen(ModalScreen[None]):
@@ -57,8 +64,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog dialog-wide") as box:
             box.border_title = "Keys"
             web = self.app.is_web
-            palette = key_named("palette", self.keymap, web=web)
-            box.border_subtitle = f"{self.closing_keys()} · {palette}: command palette"
+            box.border_subtitle = self.subtitle(slim=False)
             undo = key_label(keys_for(BY_ID["undo"], self.keymap)[0], web=web)
             yield Static(Text(intro(undo), style="italic"), classes="help-intro")
             if self.problems:
@@ -68,6 +74,13 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(said, classes="help-intro help-problems")
             yield Static(id="help-main")
             yield Static(id="help-dialogs")
+
+    def subtitle(self, *, slim: bool) -> str:
+        """The border's words: how to close the help, and (unless ``slim``) the palette."""
+        if slim:
+            return self.closing_keys()
+        palette = key_named("palette", self.keymap, web=self.app.is_web)
+        return f"{self.closing_keys()} · {palette}: command palette"
 
     def closing_keys(self) -> str:
         """``Esc, q, ? close``: every key that closes the help as remapped, its own key (the
@@ -87,21 +100,30 @@ class HelpScreen(ModalScreen[None]):
     def on_resize(self) -> None:
         """The tables for the width there is: columns side by side when wide, else the
         groups as headings and the ids after the words, so that no row wraps word by word."""
-        width = self.query_one(VerticalScroll).content_region.width
-        wide = width >= WIDE_TABLE
-        if wide != self._wide:
-            self._wide = wide
-            self.query_one("#help-main", Static).update(self.table(wide=wide))
-            self.query_one("#help-dialogs", Static).update(self.table(dialogs=True, wide=wide))
+        box = self.query_one(VerticalScroll)
+        width = box.content_region.width
+        wide, slim = width >= WIDE_TABLE, width < SLIM_TABLE
+        if (wide, slim) != (self._wide, self._slim):
+            self._wide, self._slim = wide, slim
+            keys = SLIM_KEYS_WIDTH if slim else KEYS_WIDTH
+            self.query_one("#help-main", Static).update(self.table(wide=wide, keys_width=keys))
+            self.query_one("#help-dialogs", Static).update(
+                self.table(dialogs=True, wide=wide, keys_width=keys)
+            )
+            box.border_subtitle = self.subtitle(slim=slim)
 
     _wide: bool | None = None
+    _slim: bool | None = None
 
-    def table(self, *, dialogs: bool = False, wide: bool = True) -> Table:
-        """The keys of the main screen, or (``dialogs``) those of the dialogs over it."""
+    def table(
+        self, *, dialogs: bool = False, wide: bool = True, keys_width: int = KEYS_WIDTH
+    ) -> Table:
+        """The keys of the main screen, or (``dialogs``) those of the dialogs over it (the
+        keys' column at most ``keys_width`` wide, unless ``wide``)."""
         table = Table.grid(padding=(0, 2))
         if wide:
             table.add_column("Group", style="bold")
-        table.add_column("Keys", style="bold", no_wrap=wide, max_width=None if wide else 16)
+        table.add_column("Keys", style="bold", no_wrap=wide, max_width=None if wide else keys_width)
         table.add_column("Action")
         if wide:
             table.add_column("id (config.toml)", style="dim", no_wrap=True)

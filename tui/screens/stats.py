@@ -19,6 +19,11 @@ from tui.commands import bindings, key_named
 from tui.text import NAME_CELLS, cut_cells, printable
 
 CHART_DAYS = 30
+#: Under this many columns (a phone's 40) the tables head their columns with the tab bar's
+#: short labels, and cut the names, never the counts ("3,6…" for 3,694).
+NARROW_WIDTH = 60
+#: The tables' headings there, by status (``tui.widgets.tab_bar.SHORT_LABELS``' signs).
+SHORT_HEADINGS = {Status.INBOX: "In", Status.READ: "✓", Status.SKIPPED: "✗", Status.STARRED: "★"}
 
 
 class StatsScreen(ModalScreen[None]):
@@ -42,8 +47,25 @@ class StatsScreen(ModalScreen[None]):
             yield Static(self.summary())
             yield Label(Text(f"Decisions per day, last {CHART_DAYS} days", style="bold"))
             yield Sparkline(self.per_day(), id="stats-chart")
-            yield Static(self.table("Per list", stats.by_list))
-            yield Static(self.table("Per venue status", stats.by_venue))
+            narrow = self._narrow = self.app.size.width < NARROW_WIDTH
+            yield Static(self.table("Per list", stats.by_list, narrow=narrow), id="stats-lists")
+            yield Static(
+                self.table("Per venue status", stats.by_venue, narrow=narrow), id="stats-venues"
+            )
+
+    _narrow = False
+
+    def on_resize(self) -> None:
+        narrow = self.app.size.width < NARROW_WIDTH
+        if narrow != self._narrow:
+            self._narrow = narrow
+            lists, venues = self.stats.by_list, self.stats.by_venue
+            self.query_one("#stats-lists", Static).update(
+                self.table("Per list", lists, narrow=narrow)
+            )
+            self.query_one("#stats-venues", Static).update(
+                self.table("Per venue status", venues, narrow=narrow)
+            )
 
     def _key(self, command_id: str) -> str:
         """A key as the words name it, after the user's remapping."""
@@ -73,18 +95,29 @@ class StatsScreen(ModalScreen[None]):
         ]
 
     @staticmethod
-    def table(title: str, rows: Mapping[str, Mapping[Status, int]]) -> Table:
+    def table(
+        title: str, rows: Mapping[str, Mapping[Status, int]], *, narrow: bool = False
+    ) -> Table:
+        """Counts per status and the share done, a row per name; ``narrow``: short headings,
+        and the names cut before any count is."""
         table = Table(title=title, title_justify="left", expand=True, box=None)
-        table.add_column("")
-        for status in Status:
-            table.add_column(status.value, justify="right")
-        table.add_column("done", justify="right")
-        for name, counts in rows.items():
-            table.add_row(
-                Text(cut_cells(printable(str(name)), NAME_CELLS)),
-                *(f"{counts[s]:,}" for s in Status),
-                done_share(counts),
-            )
+        names = [Text(cut_cells(printable(str(name)), NAME_CELLS)) for name in rows]
+        cells = [
+            [*(f"{counts[s]:,}" for s in Status), done_share(counts)] for counts in rows.values()
+        ]
+        if narrow:
+            table.add_column("", ratio=1, no_wrap=True, overflow="ellipsis", min_width=3)
+        else:
+            table.add_column("")
+        headings = [SHORT_HEADINGS[s] if narrow else s.value for s in Status]
+        for i, heading in enumerate([*headings, "done"]):
+            if narrow:  # each count whole, however little room the names are left
+                widest = max((len(row[i]) for row in cells), default=0)
+                table.add_column(heading, justify="right", no_wrap=True, min_width=widest or None)
+            else:
+                table.add_column(heading, justify="right")
+        for name, row in zip(names, cells, strict=True):
+            table.add_row(name, *row)
         return table
 
     def action_close(self) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -33,6 +34,16 @@ SAVED_TABS = ("tab_saved_first", "tab_saved_second", "tab_saved_third", "tab_sav
 SHORTEST_NAME = 4
 #: A saved search's name is cut to this many characters when tabs are left out of the bar.
 ELIDED_NAME = 12
+#: The built-in tabs' names, in the bar's order.
+TAB_NAMES = tuple(TABS)
+#: What the bar's spans call "+2 more" (no tab's name: a saved search's starts "saved:").
+MORE = "+more"
+
+#: A piece of the bar: its text, the tab it shows (MORE for "+2 more", "" for none) and its
+#: style's part ("current", "empty", "more", "done", "todo"; "" for the plain style).
+Piece = tuple[str, str, str]
+#: A bar laid out: its pieces and its width in columns.
+Layout = tuple[list[Piece], int]
 
 
 class TabBar(Static):
@@ -43,11 +54,19 @@ class TabBar(Static):
     fit, the progress bar goes first, then the built-in tabs take shorter labels ("Star",
     then "★") and the progress its shorter form ("12/3,703"), then the saved searches'
     names are cut; then saved searches' tabs are left out, counted ("+2 more"), the tab
-    shown always kept; then the count of papers triaged goes, and last (a phone's 40
-    columns) the tabs lose their number keys.
+    shown always kept; then the count of papers triaged goes, then the tabs lose their
+    number keys, and last (a phone's 40 columns) the built-in tabs are left out too, from
+    the right, the tab shown kept. A click on "+2 more" asks for a list of the tabs left
+    out (``MoreClicked``).
     """
 
-    COMPONENT_CLASSES = {"tab-bar--current", "tab-bar--empty", "tab-bar--done", "tab-bar--todo"}
+    COMPONENT_CLASSES = {
+        "tab-bar--current",
+        "tab-bar--empty",
+        "tab-bar--done",
+        "tab-bar--todo",
+        "tab-bar--more",
+    }
 
     DEFAULT_CSS = """
     TabBar {
@@ -55,6 +74,7 @@ class TabBar(Static):
         & > .tab-bar--empty { color: $text-muted; }
         & > .tab-bar--done { color: $text-success; }
         & > .tab-bar--todo { color: $text-muted; }
+        & > .tab-bar--more { text-style: underline; }
     }
     """
 
@@ -73,6 +93,13 @@ class TabBar(Static):
 
         def __init__(self, tab: str) -> None:
             self.tab = tab
+            super().__init__()
+
+    class MoreClicked(Message):
+        """ "+2 more" was clicked: ``tabs`` are the tabs left out of the bar, in order."""
+
+        def __init__(self, tabs: tuple[str, ...]) -> None:
+            self.tabs = tabs
             super().__init__()
 
     def __init__(
@@ -97,7 +124,16 @@ class TabBar(Static):
     def on_click(self, event: events.Click) -> None:
         for start, end, name in self._spans:
             if start <= event.x < end:
-                self.post_message(self.Clicked(name))
+                self.post_message(
+                    self.MoreClicked(self.left_out()) if name == MORE else self.Clicked(name)
+                )
+
+    def left_out(self) -> tuple[str, ...]:
+        """The tabs the bar as last drawn has no room for, in their order (worked out when
+        asked: a click, not each drawing)."""
+        shown = {name for _, _, name in self._spans}
+        every = (*TABS, *(name for name, _ in self._saved))
+        return tuple(name for name in every if name not in shown)
 
     def show(self) -> None:
         """Draw the view's tabs with their counts, the current one highlighted (a saved
@@ -110,18 +146,17 @@ class TabBar(Static):
             return  # (a tab key redraws the bar: often with the same counts)
         self._drawn = drawn
         narrow = self.size.width < SHORT_WIDTH
-        text, self._spans = self._fitted(counts, current, narrow)
+        text, self._spans = self._styled(self._fitted(counts, current, narrow))
         self.update(text, layout=False)
 
-    def _fitted(
-        self, counts: Mapping[str, int], current: str, narrow: bool
-    ) -> tuple[Text, list[tuple[int, int, str]]]:
-        """The bar with the saved searches' tabs, made to fit the width (see the class)."""
+    def _fitted(self, counts: Mapping[str, int], current: str, narrow: bool) -> Layout:
+        """The bar with the saved searches' tabs, made to fit the width (see the class). Each
+        try is laid out as plain strings, and only the one kept is styled (``_styled``)."""
         width = self.size.width
         if 3 * len(self._saved) > width:
             # the saved searches' tabs alone (3 columns each at the least) overflow the bar:
             # no try below can fit, so none is made (1,000 saved searches made ~30 a key)
-            return self._narrowest(counts, current)
+            return self._narrowest(counts, current, cuts=range(ELIDED_NAME, ELIDED_NAME + 1))
         full = "short" if narrow else "full"
         tries = [
             (full, 3),
@@ -133,36 +168,64 @@ class TabBar(Static):
         ]  # see the class
         for labels, progress in tries:
             drawn = self._draw(counts, current, labels=labels, progress=progress)
-            if drawn[0].cell_len <= width:
+            if drawn[1] <= width:
                 return drawn
         longest = max((len(label) for _, label in self._saved), default=0)
-        for cut in range(longest - 1, SHORTEST_NAME - 1, -1):  # names cut, the count kept
-            drawn = self._draw(counts, current, labels="short", progress=1, cut=cut)
-            if drawn[0].cell_len <= width:
-                return drawn
-        for progress in (1, 0):  # then tabs left out, before the count of what is triaged
-            for cut in range(ELIDED_NAME, SHORTEST_NAME - 1, -1):
-                drawn = self._draw(
-                    counts, current, labels="short", progress=progress, cut=cut, elide=True
-                )
-                if drawn[0].cell_len <= width:
-                    return drawn
-        return self._narrowest(counts, current)
-
-    def _narrowest(
-        self, counts: Mapping[str, int], current: str
-    ) -> tuple[Text, list[tuple[int, int, str]]]:
-        """The bar at its narrowest: short labels, names cut to the shortest, tabs left out,
-        no count of what is triaged, no number keys."""
-        return self._draw(
-            counts,
-            current,
-            labels="short",
-            progress=0,
-            cut=SHORTEST_NAME,
-            keys=False,
-            elide=True,
+        fitting = self._longest_cut(  # names cut, the count kept
+            range(longest - 1, SHORTEST_NAME - 1, -1),
+            partial(self._draw, counts, current, labels="short", progress=1),
         )
+        if fitting is not None:
+            return fitting
+        # then saved searches' tabs left out, before the count of what is triaged, before
+        # the number keys (a cut no name is longer than changes nothing: not tried)
+        cuts = range(max(SHORTEST_NAME, min(ELIDED_NAME, longest)), SHORTEST_NAME - 1, -1)
+        for progress, keys in ((1, True), (0, True), (0, False)):
+            fitting = self._longest_cut(
+                cuts,
+                partial(
+                    self._draw,
+                    counts,
+                    current,
+                    labels="short",
+                    progress=progress,
+                    keys=keys,
+                    elide="saved",
+                ),
+            )
+            if fitting is not None:
+                return fitting
+        return self._narrowest(counts, current, cuts=cuts)
+
+    def _narrowest(self, counts: Mapping[str, int], current: str, *, cuts: range) -> Layout:
+        """The bar at its narrowest: short labels, no count of what is triaged, no number
+        keys, any tab left out but the one shown, whose name is cut (``cuts``: the lengths
+        tried, longest first) no more than it must be: it is the one being read."""
+
+        draw = partial(
+            self._draw, counts, current, labels="short", progress=0, keys=False, elide="all"
+        )
+        return self._longest_cut(cuts, draw) or draw(cut=cuts[-1])
+
+    def _longest_cut(self, cuts: range, draw: Callable[..., Layout]) -> Layout | None:
+        """``draw(cut=…)`` for the longest of ``cuts`` (longest first) that fits the bar, None
+        when none does. Tried by halves, the shortest first (a shorter name never makes the
+        bar wider): a handful of tries, not one per length (a decision redraws the bar)."""
+        if not cuts:
+            return None
+        width = self.size.width
+        best = draw(cut=cuts[-1])
+        if best[1] > width:
+            return None
+        low, high = 0, len(cuts) - 1  # cuts[high] fits: best is its layout
+        while low < high:
+            middle = (low + high) // 2
+            drawn = draw(cut=cuts[middle])
+            if drawn[1] <= width:
+                high, best = middle, drawn
+            else:
+                low = middle + 1
+        return best
 
     def _draw(
         self,
@@ -173,32 +236,32 @@ class TabBar(Static):
         progress: int,
         cut: int | None = None,
         keys: bool = True,
-        elide: bool = False,
-    ) -> tuple[Text, list[tuple[int, int, str]]]:
-        """The bar: built-in tabs (``labels``: "full", "medium" or "short"; their number
-        keys or not), saved searches' tabs (names cut to ``cut`` characters; with ``elide``,
-        those past the width left out and counted, the current one always kept), and the
-        progress (3: words and bar, 2: words, 1: the count alone, 0: none)."""
-        spans: list[tuple[int, int, str]] = []
-        text = Text()
-        # The columns drawn so far, kept as the tabs are added (a Text's cell_len counts its
-        # whole text again: with 1,000 saved searches, each tab would count all before it).
+        elide: str = "",
+    ) -> Layout:
+        """The bar laid out: built-in tabs (``labels``: "full", "medium" or "short"; their
+        number keys or not), saved searches' tabs (names cut to ``cut`` characters), and the
+        progress (3: words and bar, 2: words, 1: the count alone, 0: none). With ``elide``
+        ("saved": the saved searches' tabs; "all": every tab) those past the width are left
+        out and counted ("+2 more", the piece ``MORE``), the current one kept."""
+        pieces: list[Piece] = []
+        # The columns laid out so far, kept as the tabs are added (counting the whole bar
+        # again per tab, with 1,000 saved searches, counted all before it each time).
         column = 0
 
         def tab(name: str, shown: str) -> None:
             nonlocal column
             count = counts.get(name)
             part = "current" if name == current else "empty" if count == 0 else ""
-            style = self._component(f"tab-bar--{part}") if part else Style()
-            end = column + cell_len(shown)
-            spans.append((column, end, name))
-            text.append(shown, style=style)
-            column = end
+            pieces.append((shown, name, part))
+            column += cell_len(shown)
 
         names = {"short": SHORT_LABELS, "medium": MEDIUM_LABELS}.get(labels)
-        for name, (label, _) in TABS.items():
+
+        def built_in(name: str) -> str:
             hotkey = f"{self.key_of(f'tab_{name}')} " if keys else ""
-            tab(name, f" {hotkey}{names[name] if names else label} {counts[name]:,} ")
+            label = names[name] if names else TABS[name][0]
+            return f" {hotkey}{label} {counts[name]:,} "
+
         width = self.size.width
         total = counts["all"]
         done = total - counts["inbox"]
@@ -216,30 +279,67 @@ class TabBar(Static):
             count = counts.get(name)
             return f" {hotkey}{label} {'…' if count is None else f'{count:,}'} "
 
-        mine = next((i for i, (name, _) in enumerate(self._saved) if name == current), None)
-        # with ``elide``: the room kept at the end for the current tab, what says how many
-        # tabs are left out, and the progress
-        kept = cell_len(f" +{len(self._saved)} more") + cell_len(tail)
-        kept += cell_len(saved_tab(mine)) if elide and mine is not None else 0
+        built = len(TAB_NAMES)
+        every = built + len(self._saved)
+
+        def shown_of(i: int) -> str:
+            return built_in(TAB_NAMES[i]) if i < built else saved_tab(i - built)
+
+        def name_of(i: int) -> str:
+            return TAB_NAMES[i] if i < built else self._saved[i - built][0]
+
+        # the tabs from ``first`` on may be left out (with ``elide``), the current one kept
+        first = {"all": 0, "saved": built}.get(elide, every)
+        mine = next((i for i in range(every) if name_of(i) == current), None)
+        # the room kept at the end for the tabs left out, said ("+2 more"), and the progress
+        more = cell_len(f" +{every - first} more")
+        kept = cell_len(tail)
+        if mine is not None and mine >= first:
+            kept += cell_len(shown_of(mine))  # and for the current tab, not yet laid out
         left_out = 0
-        for i, (name, _) in enumerate(self._saved):
-            if column > width and not elide:
+        for i in range(every):
+            if column > width and first == every:
                 break  # past the bar's end already: the rest would not show (and cost)
-            shown = saved_tab(i)
+            shown = shown_of(i)
             if i == mine:
-                kept -= cell_len(shown) if elide else 0
-            elif elide and (left_out or column + cell_len(shown) + kept > width):
-                left_out += 1  # after one is left out, the rest too: the tabs keep their order
-                continue
-            tab(name, shown)
+                kept -= cell_len(shown) if i >= first else 0
+            elif i >= first:
+                # the tabs keep their order: after one is left out, the rest too; the last
+                # one needs no room for "+2 more" after it, unless one was left out
+                room = more if left_out or i < every - 1 else 0
+                if left_out or column + cell_len(shown) + kept + room > width:
+                    left_out += 1
+                    continue
+            tab(name_of(i), shown)
         if left_out:
-            text.append(f" +{left_out} more")
-        text.append(tail)
+            said = f" +{left_out} more"
+            pieces.append((said, MORE, "more"))
+            column += cell_len(said)
+        if tail:
+            pieces.append((tail, "", ""))
+            column += cell_len(tail)
         if progress == 3 and labels == "full" and total:
             filled = round(10 * done / total)
-            text.append(" ")
-            text.append("█" * filled, style=self._component("tab-bar--done"))
-            text.append("░" * (10 - filled), style=self._component("tab-bar--todo"))
+            pieces += [(" ", "", ""), ("█" * filled, "", "done"), ("░" * (10 - filled), "", "todo")]
+            column += 11
+        return pieces, column
+
+    def _styled(self, layout: Layout) -> tuple[Text, list[tuple[int, int, str]]]:
+        """The bar laid out, as text in its styles, and where each tab is (and "+2 more")."""
+        spans: list[tuple[int, int, str]] = []
+        text = Text()
+        column = 0
+        for shown, name, part in layout[0]:
+            style = self._component(f"tab-bar--{part}") if part else None
+            end = column + cell_len(shown)
+            if name == MORE:  # the words underlined, not the space before them
+                text.append(shown[0])
+                text.append(shown[1:], style=style)
+            else:
+                text.append(shown, style=style)
+            if name:
+                spans.append((column, end, name))
+            column = end
         return text, spans
 
     def _component(self, name: str) -> Style:

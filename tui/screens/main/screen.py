@@ -14,6 +14,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -24,6 +25,7 @@ from storage.errors import LibraryError
 from storage.files.ui_state import save_ui_state
 from storage.models import Status
 from storage.search.qualifiers import search_hint
+from storage.text.words import count
 from tui.commands import bindings
 from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_arrived
@@ -34,12 +36,13 @@ from tui.screens.main.queue import QueuePart
 from tui.screens.main.reading import ReadingPart
 from tui.screens.main.search import SearchPart
 from tui.screens.main.similar import SimilarPart
-from tui.text import cut_at_word
+from tui.text import cut_at_word, printable
+from tui.view import TABS
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.paper_list import PaperList, any_rating
 from tui.widgets.paper_pane import PaperPane
 from tui.widgets.search_box import SearchBox
-from tui.widgets.tab_bar import TabBar
+from tui.widgets.tab_bar import SAVED_TABS, TabBar
 
 NARROW_WIDTH = 100
 POLL_SECONDS = 1.0
@@ -161,6 +164,37 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     @on(TabBar.Clicked)
     def tab_clicked(self, event: TabBar.Clicked) -> None:
         self.action_show_tab(event.tab)
+
+    @on(TabBar.MoreClicked)
+    def more_tabs_clicked(self, event: TabBar.MoreClicked) -> None:
+        """ "+3 more" clicked: the tabs left out of the bar, to choose one (it did nothing)."""
+        from tui.screens.tab_picker import TabPicker
+
+        counts = self.view.counts()
+        lines: list[tuple[str, Text]] = []
+        for name in event.tabs:
+            saved = self.view.saved_tab(name)
+            if name in TABS:
+                label, key, query = TABS[name][0], self.key_shown(f"tab_{name}"), ""
+            elif saved is not None:
+                at = next(i for i, tab in enumerate(self.view.saved) if tab is saved)
+                key = self.key_shown(SAVED_TABS[at]) if at < len(SAVED_TABS) else ""
+                label, query = self.view.saved_label(saved), printable(saved.search.query)
+            else:
+                continue  # (closed since it was drawn)
+            found = counts.get(name)
+            line = Text(f"{label} · {'…' if found is None else count(found, 'paper')}")
+            if key:
+                line.append(f" ({key})", style="dim")
+            if query and query != label:
+                line.append(f"  “{query}”", style="dim")
+            lines.append((name, line))
+        if lines:
+            self.app.push_screen(TabPicker(lines), self._tab_picked)
+
+    def _tab_picked(self, name: str | None) -> None:
+        if name is not None:
+            self.action_show_tab(name)
 
     @on(PaperList.Highlighted)
     def paper_highlighted(self, event: PaperList.Highlighted) -> None:
