@@ -42,7 +42,7 @@ from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, reordered, 
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.importing.replay import ImportKey
-    from storage.sources.limits import ReadLimits
+    from storage.sources.limits import InputStream, ReadLimits
     from storage.sources.papers import Catalog
     from storage.sources.records import ReadResult, RecordStream
     from storage.stats import LibraryStats
@@ -208,7 +208,7 @@ class Library:
 
     def import_files(
         self,
-        paths: Sequence[str | os.PathLike[str]],
+        paths: Sequence[str | os.PathLike[str] | InputStream],
         catalog: str | os.PathLike[str] | None = None,
         list_name: str | None = None,
         progress: Progress | None = None,
@@ -232,15 +232,20 @@ class Library:
         ``dry_run``: the report of what the import would do, nothing written. Files as they
         were at an import that changed nothing, into the same papers, give that import's report
         without being read again (``storage.importing.replay``: ``ImportReport.replayed``).
+        An ``InputStream`` among ``paths`` (standard input) is read whole, its format found
+        from its content (``storage.sources.registry.read_stream``).
         """
         from storage.importing.replay import keep, replayed
+        from storage.sources.limits import InputStream
         from storage.sources.papers import Catalog
         from storage.sources.registry import import_files_of, list_files, open_files, read_source
 
-        files = import_files_of(map(Path, paths))
+        given = [p if isinstance(p, InputStream) else Path(p) for p in paths]
+        files = import_files_of(given)
         key = None
-        if catalog is None and not take_theirs and not dry_run:
-            key = self._import_key([file for file, _ in files], list_name, limits)
+        paths_only = [file for file, _ in files if isinstance(file, Path)]
+        if catalog is None and not take_theirs and not dry_run and len(paths_only) == len(files):
+            key = self._import_key(paths_only, list_name, limits)
             known = key and replayed(self.home, key)
             if known:
                 if progress is not None:

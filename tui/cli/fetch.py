@@ -213,7 +213,7 @@ def import_with_fetched_catalog(args: argparse.Namespace) -> int:
 
     library = open_library(args)
     limits = ReadLimits(max_bytes=args.max_size, special_files=args.any_file)
-    opened = open_files(import_files_of(map(Path, args.files)), limits)
+    opened = open_files(import_files_of(args.files), limits)  # (``import_paths``)
     for name in ("all_submissions", "reviews", "refresh"):
         setattr(args, name, getattr(args, name, False))
     args.max_papers, args.timeout = None, DEFAULT_TIMEOUT

@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from storage.export import (
     FORMATS,
@@ -22,7 +24,7 @@ from storage.export import (
 from storage.export.destination import write_export
 from storage.locations import library_home
 from storage.models import ImportReport, Paper, file_names
-from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
+from storage.sources.limits import DEFAULT_MAX_BYTES, InputStream, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
 from tui.cli.common import (
@@ -36,7 +38,10 @@ from tui.cli.common import (
     path_arg,
     status_choice,
 )
-from tui.cli.output import ProgressLines, complain, say, write_document
+from tui.cli.output import ProgressLines, complain, is_terminal, say, write_document
+
+#: What ``-`` stands for among the files of ``papers import``.
+STDIN: Final = InputStream()
 
 
 def add_import(sub: Subparsers, common: Parser) -> None:
@@ -47,7 +52,8 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         nargs="+",
         type=path_arg,
         metavar="FILE",
-        help=f"list files or folders ({readable_formats()})",
+        help=f"list files or folders ({readable_formats()}); '-' reads a list from standard "
+        "input (papers import - < list.txt)",
     )
     p.add_argument(
         "--catalog",
@@ -61,7 +67,8 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         dest="list_name",
         type=list_name_arg,
         metavar="NAME",
-        help="name the list (default: its header or file name)",
+        help="name the list (default: its header or file name; from standard input: "
+        f"{STDIN.name!r})",
     )
     p.add_argument(
         "--max-size",
@@ -128,9 +135,11 @@ class ImportProgress(ProgressLines):
     they are all read (of a long import only) that it stores and indexes them, the last part
     of the wait (some 10 s at 100,000 papers)."""
 
-    def __init__(self, files: Sequence[Path]) -> None:
+    def __init__(self, files: Sequence[Path | InputStream]) -> None:
         super().__init__()
-        self.what = str(files[0]) if len(files) == 1 else count(len(files), "file")
+        one = files[0]
+        named = one.name if isinstance(one, InputStream) else str(one)
+        self.what = named if len(files) == 1 else count(len(files), "file")
         self.read_all = False
 
     def __call__(self, done: int, total: int) -> None:
@@ -144,10 +153,27 @@ class ImportProgress(ProgressLines):
             complain(f"papers: reading {self.what[:100]}: {done:,} / {total:,} records")
 
 
+def import_paths(files: Sequence[str]) -> list[Path | InputStream]:
+    """The files of ``papers import``, ``-`` standing for standard input (``STDIN``): once, and
+    piped or redirected in (a terminal would wait for a list typed by hand)."""
+    if list(files).count("-") > 1:
+        raise UsageError("give '-' (a list on standard input) once")
+    if "-" in files:
+        if sys.stdin is None or sys.stdin.closed:
+            raise UsageError("'-' reads a list from standard input, which is closed")
+        if is_terminal(sys.stdin):
+            raise UsageError(
+                "'-' reads a list from standard input, which is the terminal: pipe or "
+                "redirect one in (`papers import - < list.txt`)"
+            )
+    return [STDIN if name == "-" else Path(name) for name in files]
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from tui.cli.fetch import catalog_source, import_with_fetched_catalog
     from tui.memory import collector_paused
 
+    args.files = import_paths(args.files)  # before HOME is made: a usage error makes none
     if catalog_source(args.catalog, library_home(getattr(args, "home", None))):
         return import_with_fetched_catalog(args)
     library = open_library(args)
