@@ -16,6 +16,8 @@ from storage.export import (
     SUFFIXES,
     export_formats,
     export_pieces,
+    exporter_named,
+    formats_heeding,
     heading_for,
     in_batches,
     select,
@@ -117,9 +119,11 @@ def add_export(sub: Subparsers, common: Parser) -> None:
         "--group-by",
         default="none",
         choices=GROUPINGS,
-        help="Markdown sections by tag, venue status or list",
+        help="Markdown sections by tag, venue status or list (Markdown only)",
     )
-    p.add_argument("--abstracts", action="store_true", help="Markdown: each paper's abstract too")
+    p.add_argument(
+        "--abstracts", action="store_true", help="each paper's abstract too (Markdown only)"
+    )
     p.add_argument(
         "-o",
         "--output",
@@ -259,6 +263,18 @@ def unknown_suffix(output: str | None) -> str | None:
     return None if suffix in (".md", ".markdown") else suffix
 
 
+def refuse_unheeded(args: argparse.Namespace, chosen: str) -> None:
+    """A usage error for an option the chosen format would ignore (``--format json
+    --group-by tag``, ``-o refs.bib --abstracts``: the export was written as if it had not
+    been asked), naming the formats it applies to."""
+    heeds = exporter_named(args.format).heeds
+    for option, asked in (("group_by", args.group_by != "none"), ("abstracts", args.abstracts)):
+        if asked and option not in heeds:
+            formats = " or ".join(formats_heeding(option))
+            flag = "--" + option.replace("_", "-")
+            raise UsageError(f"{flag} applies to --format {formats} only, not {chosen}")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if args.format is None:
         if suffix := unknown_suffix(args.output):
@@ -267,6 +283,9 @@ def cmd_export(args: argparse.Namespace) -> int:
                 f".json, .csv); --format markdown writes Markdown under that name"
             )
         args.format = format_of(args.output)
+        refuse_unheeded(args, f"{args.format}, which the name {args.output} says")
+    else:
+        refuse_unheeded(args, args.format)
     library = open_library(args)
     triage = library.triage()
     wanted = statuses_for(args.status)
