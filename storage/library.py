@@ -9,7 +9,6 @@ what takes both files: an import (``storage.importing``), a removal and its undo
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -37,6 +36,7 @@ from storage.files.triage_model import (
     now,
 )
 from storage.importing import Progress as Progress
+from storage.locations import make_home
 from storage.models import Change, ImportReport, Paper, Place, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, reordered, sort_named
 
@@ -56,14 +56,7 @@ class Library:
 
     def __init__(self, home: str | os.PathLike[str]) -> None:
         self.home = Path(home).expanduser()
-        try:
-            self.home.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            if exc.errno in (errno.EEXIST, errno.ENOTDIR):  # a file there, or on its way
-                what = "is a file" if exc.errno == errno.EEXIST else "has a file in its path"
-                raise SourceError(f"{self.home}: {what}: the library is a folder") from None
-            why = exc.strerror or exc  # not Python's "[Errno 30] Read-only file system: PATH"
-            raise SourceError(f"{self.home}: cannot create the library folder ({why})") from None
+        make_home(self.home)  # (through a link to a folder not yet made: see there)
         #: ``papers.json`` and HOME's other files; ``triage.json`` has its own lock, so that a
         #: decision never waits for an import's or a sync's work on the papers; ``lock``
         #: holds both (in that order: whoever holds the triage lock alone never asks for it).
