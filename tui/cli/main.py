@@ -308,11 +308,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     unicode_output()
     named = command_named(words)
     parser = build_parser(named)
-    unknown = _unknown_option(words) if named is None else None
+    # before a command named or not: ``papers --hme=/tmp list`` names ``list`` (its value is
+    # no word of its own), and was "unrecognized arguments", said by ``list``'s parser
+    unknown = _unknown_option(words)
     if unknown is not None:
-        like = difflib.get_close_matches(unknown.split("=")[0], _TOP_OPTIONS, n=1, cutoff=0.6)
+        name = unknown.split("=", 1)[0]  # (its value is no part of what is wrong)
+        like = difflib.get_close_matches(name, _TOP_OPTIONS, n=1, cutoff=0.6)
         parser.error(
-            f"unrecognized option {unknown}" + (f" (did you mean {like[0]}?)" if like else "")
+            f"unrecognized option {name}" + (f" (did you mean {like[0]}?)" if like else "")
         )
     args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
