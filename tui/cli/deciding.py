@@ -28,14 +28,14 @@ def add_mark(sub: Subparsers, common: Parser) -> None:
         metavar="ID... STATUS",
         help=f"paper ids or unique prefixes ({STDIN_HELP}), then inbox|read|skipped|starred",
     )
-    p.set_defaults(run=cmd_mark)
+    p.set_defaults(run=cmd_mark, reports=True)
 
     for name, doc in (
         ("undo", "undo the latest decision or removal"),
         ("redo", "redo the latest undone decision or removal"),
     ):
         p = sub.add_parser(name, parents=[common], help=doc)
-        p.set_defaults(run=cmd_undo if name == "undo" else cmd_redo)
+        p.set_defaults(run=cmd_undo if name == "undo" else cmd_redo, reports=True)
 
 
 def add_note(sub: Subparsers, common: Parser) -> None:
@@ -52,7 +52,7 @@ def add_note(sub: Subparsers, common: Parser) -> None:
         "-a", "--append", action="store_true",
         help="add TEXT to the note on a line of its own, instead of replacing it",
     )  # fmt: skip
-    p.set_defaults(run=cmd_note)
+    p.set_defaults(run=cmd_note, reports=True)
     p.dash_words = True  # papers note ID -then more: words of the note (see ``Parser``)
 
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
@@ -66,7 +66,7 @@ def add_note(sub: Subparsers, common: Parser) -> None:
         metavar="TAG",
         help="the tags (#name is name; nothing clears them)",
     )
-    p.set_defaults(run=cmd_tag)
+    p.set_defaults(run=cmd_tag, reports=True)
     p.dash_words = True  # papers tag ID -negative: a tag
 
 

@@ -96,7 +96,7 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         help="print what the import would do with every record (added, updated, merged with "
         "which paper and why, kept apart, refused and why), writing nothing",
     )
-    p.set_defaults(run=cmd_import)
+    p.set_defaults(run=cmd_import, reports=lambda args: not args.dry_run)
 
 
 def add_export(sub: Subparsers, common: Parser) -> None:

@@ -236,12 +236,26 @@ class _ClosedOutput(io.TextIOWrapper):
     """Standard output closed when the command began (``papers export >&-``): what the command
     writes there raises, so that it ends as an output that cannot take it does (``>/dev/full``:
     one line, exit code 1) rather than report success with its output lost. It holds file
-    descriptor 1 (the null device), so that no file the command opens takes its place."""
+    descriptor 1 (the null device), so that no file the command opens takes its place.
+
+    A command whose output only reports a change it makes (``prints_a_report``: ``papers mark
+    ID read >&-``) has it dropped instead: no one was to read it, and the change is the work
+    asked for (the mark was saved, then the exit code 1 said it failed)."""
+
+    dropping = False
 
     def write(self, text: str) -> int:
-        if text:
+        if text and not self.dropping:
             raise OSError(errno.EBADF, "standard output is closed")
-        return 0
+        return len(text)
+
+
+def prints_a_report(args: argparse.Namespace) -> bool:
+    """Whether what the command prints only reports a change it makes to the library (its
+    parser's ``reports`` default: True, or a test of its arguments, ``import`` but not
+    ``import --dry-run``), not its work itself (``list``, ``export``, ``sync --status``)."""
+    reports = getattr(args, "reports", False)
+    return bool(reports(args) if callable(reports) else reports)
 
 
 def _closed_streams_lead_nowhere() -> None:
@@ -319,6 +333,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
+    if isinstance(sys.stdout, _ClosedOutput) and prints_a_report(args):
+        sys.stdout.dropping = True
     OPENED.clear()
     try:
         code = run(args)
