@@ -115,7 +115,13 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 def say_step(library: Library, done: StepDone, what: str) -> int:
     """What an undo or redo did: the papers a removal's undo put back or its redo took out
-    again, else the decisions it changed."""
+    again, else the decisions it changed. Nothing to undo (or redo) is said on stderr with
+    exit code 1, as ``git stash pop`` says there is no stash and ``papers next`` that the
+    queue is empty: ``while papers undo; do :; done`` undoes everything, then stops (exit
+    code 0 made it loop for ever)."""
+    if not (done.restored or done.removed or done.moves or done.changes):
+        complain(f"papers: nothing to {what}")
+        return 1
     if done.restored:
         say_removal(done.restored, "Put back {}; `papers redo` takes {it} out again.")
     elif done.removed:
@@ -132,7 +138,7 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
             if pid in queue:
                 say(f"{pid}  #{queue.index(pid) + 1:<4} {library.paper(pid).display_title}")
     else:
-        print_changes(library, done.changes, what)
+        print_changes(library, done.changes)
     return 0
 
 
