@@ -9,7 +9,6 @@ what takes both files: an import (``storage.importing``), a removal and its undo
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -37,12 +36,13 @@ from storage.files.triage_model import (
     now,
 )
 from storage.importing import Progress as Progress
+from storage.locations import make_home
 from storage.models import Change, ImportReport, Paper, Place, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, reordered, sort_named
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
     from storage.importing.replay import ImportKey
-    from storage.sources.limits import ReadLimits
+    from storage.sources.limits import InputStream, ReadLimits
     from storage.sources.papers import Catalog
     from storage.sources.records import ReadResult, RecordStream
     from storage.stats import LibraryStats
@@ -56,14 +56,7 @@ class Library:
 
     def __init__(self, home: str | os.PathLike[str]) -> None:
         self.home = Path(home).expanduser()
-        try:
-            self.home.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            if exc.errno in (errno.EEXIST, errno.ENOTDIR):  # a file there, or on its way
-                what = "is a file" if exc.errno == errno.EEXIST else "has a file in its path"
-                raise SourceError(f"{self.home}: {what}: the library is a folder") from None
-            why = exc.strerror or exc  # not Python's "[Errno 30] Read-only file system: PATH"
-            raise SourceError(f"{self.home}: cannot create the library folder ({why})") from None
+        make_home(self.home)  # (through a link to a folder not yet made: see there)
         #: ``papers.json`` and HOME's other files; ``triage.json`` has its own lock, so that a
         #: decision never waits for an import's or a sync's work on the papers; ``lock``
         #: holds both (in that order: whoever holds the triage lock alone never asks for it).
@@ -208,7 +201,7 @@ class Library:
 
     def import_files(
         self,
-        paths: Sequence[str | os.PathLike[str]],
+        paths: Sequence[str | os.PathLike[str] | InputStream],
         catalog: str | os.PathLike[str] | None = None,
         list_name: str | None = None,
         progress: Progress | None = None,
@@ -232,15 +225,20 @@ class Library:
         ``dry_run``: the report of what the import would do, nothing written. Files as they
         were at an import that changed nothing, into the same papers, give that import's report
         without being read again (``storage.importing.replay``: ``ImportReport.replayed``).
+        An ``InputStream`` among ``paths`` (standard input) is read whole, its format found
+        from its content (``storage.sources.registry.read_stream``).
         """
         from storage.importing.replay import keep, replayed
+        from storage.sources.limits import InputStream
         from storage.sources.papers import Catalog
         from storage.sources.registry import import_files_of, list_files, open_files, read_source
 
-        files = import_files_of(map(Path, paths))
+        given = [p if isinstance(p, InputStream) else Path(p) for p in paths]
+        files = import_files_of(given)
         key = None
-        if catalog is None and not take_theirs and not dry_run:
-            key = self._import_key([file for file, _ in files], list_name, limits)
+        paths_only = [file for file, _ in files if isinstance(file, Path)]
+        if catalog is None and not take_theirs and not dry_run and len(paths_only) == len(files):
+            key = self._import_key(paths_only, list_name, limits)
             known = key and replayed(self.home, key)
             if known:
                 if progress is not None:

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 from platformdirs import user_config_path, user_data_path
+
+from storage.errors import SourceError
 
 APP_NAME = "papers-tui"
 HOME_ENV = "PAPERS_HOME"
@@ -21,6 +24,63 @@ def library_home(explicit: str | os.PathLike[str] | None = None) -> Path:
     if env:
         return Path(env).expanduser()
     return user_data_path(APP_NAME, appauthor=False)
+
+
+def make_home(home: Path) -> None:
+    """Create HOME (and the folders it is in) if it is missing; ``SourceError`` (one line)
+    when it cannot be.
+
+    A symbolic link on the way to a folder that is not there (``ln -s ~/Sync/papers HOME``
+    before the folder came) is followed: the folder it names is made when the folder that
+    holds it is there, as a missing HOME is made and as a library file's link to a missing
+    file is written through (``storage.files.links``). When that folder is missing too (a
+    drive not mounted?), nothing is made, and the link is named: an empty library made there
+    would hide the real one once the drive is back. It said "is a file: the library is a
+    folder" of such a link."""
+    for _ in range(8):  # each pass makes the folder one link names; links a chain deep
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+            return
+        except OSError as exc:
+            where = Path(exc.filename) if exc.filename else home
+            if exc.errno == errno.EEXIST and where.is_symlink():
+                _make_link_target(where, home)
+                continue
+            if exc.errno in (errno.EEXIST, errno.ENOTDIR):  # a file there, or on its way
+                what = "is a file" if exc.errno == errno.EEXIST else "has a file in its path"
+                raise SourceError(f"{home}: {what}: the library is a folder") from None
+            why = exc.strerror or exc  # not Python's "[Errno 30] Read-only file system: PATH"
+            raise SourceError(f"{home}: cannot create the library folder ({why})") from None
+    raise SourceError(f"{home}: cannot create the library folder (links lead on and on)")
+
+
+def _make_link_target(link: Path, home: Path) -> None:
+    """Make the missing folder the symbolic link ``link`` (HOME, or a folder on HOME's way)
+    names, if the folder that holds it is there; else ``SourceError`` saying what it is."""
+    said = f"{home}: " + ("" if link == home else f"{link} on its way ") + "is a symbolic link"
+    try:
+        os.stat(link)
+    except FileNotFoundError:
+        target = Path(os.path.realpath(link))  # the end of a chain of links
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SourceError(f"{said} in a loop of links (one leads back to another)") from None
+        why = exc.strerror or exc
+        raise SourceError(f"{home}: cannot create the library folder ({why})") from None
+    else:  # it leads to a file (a folder would have been taken as it is)
+        raise SourceError(f"{said} to {os.path.realpath(link)}, a file: the library is a folder")
+    if not target.parent.is_dir():
+        raise SourceError(
+            f"{said} to {target}, which does not exist, nor does {target.parent} "
+            "(a drive not mounted?): mount it, or make the folder"
+        )
+    try:
+        target.mkdir(exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise SourceError(
+            f"{said} to {target}, which does not exist and cannot be made ({why})"
+        ) from None
 
 
 def config_paths(home: Path) -> list[Path]:

@@ -26,6 +26,7 @@ from storage.export.registry import (
     export_formats,
     export_pieces,
     exporter_named,
+    formats_heeding,
 )
 from storage.export.selection import (
     GROUPINGS,
@@ -53,6 +54,7 @@ __all__ = [
     "export_formats",
     "export_pieces",
     "exporter_named",
+    "formats_heeding",
     "groups",
     "heading_for",
     "heading_of",

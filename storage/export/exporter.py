@@ -46,3 +46,7 @@ class Exporter:
     description: str
     #: The text of some papers, in pieces.
     pieces: Writer
+    #: The ``ExportOptions`` it heeds beyond the heading (``"group_by"``, ``"abstracts"``): one
+    #: asked of a format that does not heed it is refused (``papers export --format csv
+    #: --abstracts`` wrote the CSV as if it had not been asked), not ignored.
+    heeds: frozenset[str] = frozenset()

@@ -184,4 +184,5 @@ MARKDOWN = Exporter(
     suffix=".md",
     description="a heading, then one entry per paper: links, authors, tags, note",
     pieces=markdown_pieces,
+    heeds=frozenset({"group_by", "abstracts"}),
 )

@@ -34,6 +34,12 @@ def exporter_named(name: str) -> Exporter:
     raise ValueError(f"unknown format {name!r} (choose from {', '.join(FORMATS)})")
 
 
+def formats_heeding(option: str) -> list[str]:
+    """The ``--format`` names of the formats that heed ``option`` (a field of
+    ``ExportOptions``: ``"group_by"``, ``"abstracts"``)."""
+    return [exporter.name for exporter in EXPORTERS if option in exporter.heeds]
+
+
 def export(
     papers: Sequence[Paper],
     triage: TriageState,

@@ -44,6 +44,17 @@ class ReadLimits:
     special_files: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class InputStream:
+    """A list given on an open file descriptor rather than by a path (``papers import -``:
+    standard input): read whole as it comes, whatever it is (a pipe is what was meant), up to
+    the size cap; ``name`` is what messages call it and, when its content names no list,
+    the list's name."""
+
+    fd: int = 0
+    name: str = "standard input"
+
+
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
 
@@ -87,12 +98,12 @@ class ListFile:
     Every failure is a ``SourceError`` (one line); the cap counts every byte read.
     """
 
-    def __init__(self, path: Path, limits: ReadLimits) -> None:
+    def __init__(self, path: Path, limits: ReadLimits, given: InputStream | None = None) -> None:
         self.path = path
         self.limits = limits
-        self._fd = _open(path, limits)
+        self._fd = _open(path, limits) if given is None else _duplicate(given.fd, path)
         try:
-            info = _checked(self._fd, path, limits)
+            info = _checked(self._fd, path, limits, given=given is not None)
         except BaseException:
             os.close(self._fd)
             raise
@@ -182,6 +193,14 @@ def _open(path: Path, limits: ReadLimits) -> int:
         raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
+def _duplicate(fd: int, path: Path) -> int:
+    """A descriptor of what ``fd`` reads (closed when the list is read, ``fd`` left open)."""
+    try:
+        return os.dup(fd)
+    except OSError as exc:  # (closed: EBADF)
+        raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
 def not_there(path: Path, otherwise: str = "no such file or folder") -> str:
     """Why a path is not there to read: a loop of links, a link to nothing, or ``otherwise``."""
     try:
@@ -197,15 +216,19 @@ def not_there(path: Path, otherwise: str = "no such file or folder") -> str:
     return otherwise
 
 
-def _checked(fd: int, path: Path, limits: ReadLimits) -> os.stat_result:
-    """What ``fd`` is, once open; ``SourceError`` when it is not to be read."""
+def _checked(fd: int, path: Path, limits: ReadLimits, *, given: bool = False) -> os.stat_result:
+    """What ``fd`` is, once open; ``SourceError`` when it is not to be read. ``given``: a
+    descriptor the process was given (``InputStream``), read whatever it is, as it is (its
+    writer is there; its blocking mode is shared with whoever gave it)."""
     try:
         info = os.fstat(fd)  # the file opened, which may not be the one looked at a moment ago
         kind = special_kind(info.st_mode)
-        if kind and (kind == "a folder" or not limits.special_files):
+        if kind and (kind == "a folder" or not (limits.special_files or given)):
             raise SourceError(f"{path}: is {kind}, not a regular file")
         if not kind and info.st_size > limits.max_bytes:
             raise _too_big(path, limits, info.st_size)
+        if given:
+            return info
         if kind == "a FIFO":
             _wait_for_writer(fd, path)
         if kind:  # opened without blocking (see above): a pipe is now read as it comes

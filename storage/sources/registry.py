@@ -28,7 +28,7 @@ from storage.sources.endnote_xml import ENDNOTE_XML
 from storage.sources.ieee_text import IEEE_TEXT
 from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
-from storage.sources.limits import ListFile, ReadLimits, not_there, read_bounded
+from storage.sources.limits import InputStream, ListFile, ReadLimits, not_there, read_bounded
 from storage.sources.markdown import MARKDOWN
 from storage.sources.medline import MEDLINE
 from storage.sources.plain_text import PLAIN_TEXT
@@ -119,13 +119,18 @@ HEAD_BYTES = 1024**2
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
-def open_source(path: Path, limits: ReadLimits | None = None) -> ReadResult | RecordStream:
+def open_source(
+    path: Path | InputStream, limits: ReadLimits | None = None
+) -> ReadResult | RecordStream:
     """One list file, whatever its format, as ``read_source`` reads it; a JSON Lines list longer
     than ``HEAD_BYTES`` as a ``RecordStream`` instead, read line by line when its records are.
+    An ``InputStream`` (standard input) is read whole (``read_stream``).
 
     The records, the errors and the failures are those of ``read_source``, in the same order.
     """
     limits = limits or ReadLimits()
+    if isinstance(path, InputStream):
+        return read_stream(path, limits)
     with ListFile(path, limits) as file:
         head = file.read(HEAD_BYTES)
         if not _reads_by_line(file, head, path):
@@ -140,6 +145,20 @@ def open_source(path: Path, limits: ReadLimits | None = None) -> ReadResult | Re
         expected=lambda: _line_count(path, limits),
         size=version[1],
     )
+
+
+def read_stream(given: InputStream, limits: ReadLimits | None = None) -> ReadResult:
+    """A list given on a descriptor (``papers import -``), whatever its format, found from
+    its content as a file's is (its name says none); read once, whole, up to the size cap, as
+    a pipe is. Named ``given.name`` in messages and, when its content names no list, as the
+    list."""
+    path = Path(given.name)
+    with ListFile(path, limits or ReadLimits(), given) as file:
+        raw = file.read_all()
+    text = decode(raw, path) if raw.strip() else ""
+    if not text.strip():  # (nothing, or a byte order mark and blank lines)
+        raise SourceError(f"{given.name} is empty: nothing to import")
+    return read_text_content(text, path)
 
 
 def _reads_by_line(file: ListFile, head: bytes, path: Path) -> bool:
@@ -210,12 +229,23 @@ class OpenedFiles:
     passed: list[str]
 
 
-def import_files_of(paths: Iterable[Path]) -> list[tuple[Path, bool]]:
-    """The list files ``paths`` name (``list_files``), each with whether a folder gave it."""
-    return [(file, given.is_dir()) for given in paths for file in list_files(given)]
+#: What an import is given: a path (a file, a folder), or a list on a descriptor.
+Given = Path | InputStream
 
 
-def open_files(files: Sequence[tuple[Path, bool]], limits: ReadLimits | None) -> OpenedFiles:
+def import_files_of(paths: Iterable[Given]) -> list[tuple[Given, bool]]:
+    """The list files ``paths`` name (``list_files``), each with whether a folder gave it; an
+    ``InputStream`` as it is."""
+    found: list[tuple[Given, bool]] = []
+    for given in paths:
+        if isinstance(given, InputStream):
+            found.append((given, False))
+        else:
+            found += [(file, given.is_dir()) for file in list_files(given)]
+    return found
+
+
+def open_files(files: Sequence[tuple[Given, bool]], limits: ReadLimits | None) -> OpenedFiles:
     """Each file opened (``open_source``), with whether a folder gave it: a file named that
     cannot be read raises ``SourceError``; one of a folder is named in ``failed`` and the
     others are read, or, when it is a document of another kind, in ``passed``. Nothing read

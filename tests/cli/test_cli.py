@@ -97,6 +97,13 @@ def ok(result: subprocess.CompletedProcess[str]) -> str:
     return result.stdout
 
 
+def nothing_to(result: subprocess.CompletedProcess[str], what: str) -> None:
+    """An undo or redo with nothing to undo (redo): said on stderr, exit code 1 (as ``git
+    stash pop`` with no stash: ``while papers undo; do :; done`` ends), stdout empty."""
+    assert (result.returncode, result.stdout) == (1, ""), (result.args, result.stderr)
+    assert result.stderr == f"papers: nothing to {what}\n"
+
+
 def seed_paragraphs() -> list[str]:
     """The abstracts of the bundled lists, in file order (the header line dropped)."""
     found: list[str] = []
@@ -496,7 +503,7 @@ def test_undo_and_redo_across_processes(seeded: Seeded, home: Path, env: dict[st
     assert all("read → inbox" in line for line in out.splitlines())
     assert statuses(home, env)[ids[0]] == "inbox"
     ok(run("--home", home, "undo", env=env))  # the seeded star
-    assert ok(run("--home", home, "undo", env=env)) == "nothing to undo\n"
+    nothing_to(run("--home", home, "undo", env=env), "undo")
     assert set(statuses(home, env).values()) == {"inbox"}
     assert "inbox → starred" in ok(run("--home", home, "redo", env=env))
     assert "inbox → read" in ok(run("--home", home, "redo", env=env))
@@ -505,7 +512,7 @@ def test_undo_and_redo_across_processes(seeded: Seeded, home: Path, env: dict[st
     assert now[ids[2]] == "inbox"
     # a new decision drops what could have been redone
     ok(run("--home", home, "mark", ids[5], "read", env=env))
-    assert ok(run("--home", home, "redo", env=env)) == "nothing to redo\n"
+    nothing_to(run("--home", home, "redo", env=env), "redo")
 
 
 def title(seeded: Seeded, pid: str) -> str:

@@ -3,10 +3,11 @@ in order, both ways, as users run them (real subprocesses)."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from tests.cli import test_cli
-from tests.cli.test_cli import Seeded, listed, ok, run, statuses
+from tests.cli.test_cli import PAPERS, Seeded, listed, nothing_to, ok, run, statuses
 
 # The fixtures of test_cli: a seeded HOME (built once per module), a copy of it, a clean env.
 seeded, home, env = test_cli.seeded, test_cli.home, test_cli.env
@@ -27,7 +28,7 @@ def test_redo_takes_a_removal_out_again_and_says_so(
     out = papers(home, env, "redo")
     assert out.startswith("Removed 2 papers again; `papers undo` puts them back.")
     assert len(listed(home, env)) == 36
-    assert papers(home, env, "redo") == "nothing to redo\n"
+    nothing_to(run("--home", home, "redo", env=env), "redo")
     papers(home, env, "undo")
     assert statuses(home, env)[seeded.parasolver] == "starred"  # decisions come back each time
 
@@ -74,4 +75,28 @@ def test_decisions_bulk_decisions_and_removals_undo_and_redo_in_order(
     out = papers(home, env, "redo")  # 4
     assert out.startswith(f"Removed {gone} papers and the list {second} again;")
     assert {r["id"]: r["status"] for r in listed(home, env)} == after
-    assert papers(home, env, "redo") == "nothing to redo\n"
+    nothing_to(run("--home", home, "redo", env=env), "redo")
+
+
+def test_undo_until_nothing_is_left_ends(seeded: Seeded, home: Path, env: dict[str, str]) -> None:
+    """``while papers undo; do :; done`` looped for ever: nothing to undo exited 0. It is
+    said on stderr with exit code 1 (as ``git stash pop`` with no stash), so the loop undoes
+    every step (here the one star and two marks) and stops; what was undone is there to
+    redo."""
+    script = (
+        'n=0; while "$@" undo >/dev/null; do n=$((n+1)); [ "$n" -gt 9 ] && exit 9; done; echo $n'
+    )
+    ids = [r["id"] for r in seeded.records if r["id"] != seeded.parasolver]
+    papers(home, env, "mark", *ids[:2], "read")
+    papers(home, env, "mark", ids[2], "skipped")
+    done = subprocess.run(
+        ["sh", "-c", script, "sh", *PAPERS, "--home", str(home)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (0, "3\n"), done.stderr
+    assert done.stderr == "papers: nothing to undo\n"
+    assert set(statuses(home, env).values()) == {"inbox"}
+    assert "inbox → starred" in papers(home, env, "redo")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_bad_input import make_env, run
+from tests.cli.test_bad_input import make_env, one_line_error, run
 from tui.cli.main import build_parser
 
 
@@ -120,6 +120,24 @@ def test_a_misspelt_option_before_the_command_is_named(tmp_path: Path) -> None:
     assert not home.exists()
     short = run("--hom", home, "list", env=env)
     assert short.returncode == 0 and "the library is empty" in short.stderr
+
+
+@pytest.mark.parametrize("equals", [True, False], ids=["--hme=DIR", "--hme DIR"])
+def test_a_misspelt_option_with_its_value_after_equals_is_named(
+    equals: bool, tmp_path: Path
+) -> None:
+    """``papers --hme=/tmp list`` got argparse's "unrecognized arguments: --hme=/tmp (see
+    `papers list --help`)" (``list`` was named); the space form, which named no command, got
+    the option and its likely meaning. Both alike now; no HOME made."""
+    home = tmp_path / "home"
+    words = [f"--hme={home}"] if equals else ["--hme", str(home)]
+    line = one_line_error(run(*words, "list", env=make_env(tmp_path)), 2)
+    assert line == (
+        "papers: error: unrecognized option --hme (did you mean --home?) (see `papers --help`)"
+    )
+    assert not home.exists()
+    cut = run(f"--hom={home}", "list", env=make_env(tmp_path))  # cut short: --home, as before
+    assert cut.returncode == 0 and "the library is empty" in cut.stderr
 
 
 def test_a_short_option_or_a_dash_before_the_command_is_argparses_to_name(tmp_path: Path) -> None:

@@ -173,3 +173,18 @@ def test_an_export_that_fails_half_written_leaves_the_file_as_it_was(
         write_export(target, pieces(), "starred.md", replace=True)
     assert target.read_text() == "the old export\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["starred.md"]
+
+
+@pytest.mark.parametrize("exporter", EXPORTERS, ids=lambda e: e.name)
+def test_what_an_exporter_heeds_is_what_changes_its_output(exporter: Exporter) -> None:
+    """``Exporter.heeds`` is what ``papers export`` refuses for the other formats: an option
+    a format declares it ignores leaves its text as it was, one it heeds changes it."""
+    triage = TriageState()
+    papers = [
+        Paper(id=f"{n:012x}", title=f"Paper {n}", abstract=f"Abstract number {n} of the list.")
+        for n in range(3)
+    ]
+    plain = export(papers, triage, exporter.name)
+    for option, value in (("group_by", "venue"), ("abstracts", True)):
+        asked = export(papers, triage, exporter.name, **{option: value})  # type: ignore[arg-type]
+        assert (asked != plain) == (option in exporter.heeds), option

@@ -28,14 +28,14 @@ def add_mark(sub: Subparsers, common: Parser) -> None:
         metavar="ID... STATUS",
         help=f"paper ids or unique prefixes ({STDIN_HELP}), then inbox|read|skipped|starred",
     )
-    p.set_defaults(run=cmd_mark)
+    p.set_defaults(run=cmd_mark, reports=True)
 
     for name, doc in (
         ("undo", "undo the latest decision or removal"),
         ("redo", "redo the latest undone decision or removal"),
     ):
         p = sub.add_parser(name, parents=[common], help=doc)
-        p.set_defaults(run=cmd_undo if name == "undo" else cmd_redo)
+        p.set_defaults(run=cmd_undo if name == "undo" else cmd_redo, reports=True)
 
 
 def add_note(sub: Subparsers, common: Parser) -> None:
@@ -52,7 +52,7 @@ def add_note(sub: Subparsers, common: Parser) -> None:
         "-a", "--append", action="store_true",
         help="add TEXT to the note on a line of its own, instead of replacing it",
     )  # fmt: skip
-    p.set_defaults(run=cmd_note)
+    p.set_defaults(run=cmd_note, reports=True)
     p.dash_words = True  # papers note ID -then more: words of the note (see ``Parser``)
 
     p = sub.add_parser("tag", parents=[common], help="set the tags of a paper")
@@ -66,7 +66,7 @@ def add_note(sub: Subparsers, common: Parser) -> None:
         metavar="TAG",
         help="the tags (#name is name; nothing clears them)",
     )
-    p.set_defaults(run=cmd_tag)
+    p.set_defaults(run=cmd_tag, reports=True)
     p.dash_words = True  # papers tag ID -negative: a tag
 
 
@@ -115,7 +115,13 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 def say_step(library: Library, done: StepDone, what: str) -> int:
     """What an undo or redo did: the papers a removal's undo put back or its redo took out
-    again, else the decisions it changed."""
+    again, else the decisions it changed. Nothing to undo (or redo) is said on stderr with
+    exit code 1, as ``git stash pop`` says there is no stash and ``papers next`` that the
+    queue is empty: ``while papers undo; do :; done`` undoes everything, then stops (exit
+    code 0 made it loop for ever)."""
+    if not (done.restored or done.removed or done.moves or done.changes):
+        complain(f"papers: nothing to {what}")
+        return 1
     if done.restored:
         say_removal(done.restored, "Put back {}; `papers redo` takes {it} out again.")
     elif done.removed:
@@ -132,7 +138,7 @@ def say_step(library: Library, done: StepDone, what: str) -> int:
             if pid in queue:
                 say(f"{pid}  #{queue.index(pid) + 1:<4} {library.paper(pid).display_title}")
     else:
-        print_changes(library, done.changes, what)
+        print_changes(library, done.changes)
     return 0
 
 

@@ -107,7 +107,7 @@ def add_fetch(sub: Subparsers, common: Parser) -> None:
     p.add_argument(
         "--list", dest="list_name", type=list_name_arg, metavar="NAME", help="name the list"
     )
-    p.set_defaults(run=cmd_fetch)
+    p.set_defaults(run=cmd_fetch, reports=True)
 
 
 def add_enrich(sub: Subparsers, common: Parser) -> None:
@@ -126,7 +126,7 @@ def add_enrich(sub: Subparsers, common: Parser) -> None:
         help="what to fetch them from (default: the venues of the library's papers)",
     )
     _fetch_options(p, all_help="look among every submission, not only the accepted papers")
-    p.set_defaults(run=cmd_enrich)
+    p.set_defaults(run=cmd_enrich, reports=True)
 
 
 def venue_names(home: Path) -> dict[str, str]:
@@ -213,7 +213,7 @@ def import_with_fetched_catalog(args: argparse.Namespace) -> int:
 
     library = open_library(args)
     limits = ReadLimits(max_bytes=args.max_size, special_files=args.any_file)
-    opened = open_files(import_files_of(map(Path, args.files)), limits)
+    opened = open_files(import_files_of(args.files), limits)  # (``import_paths``)
     for name in ("all_submissions", "reviews", "refresh"):
         setattr(args, name, getattr(args, name, False))
     args.max_papers, args.timeout = None, DEFAULT_TIMEOUT

@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from storage.export import (
     FORMATS,
@@ -14,6 +16,8 @@ from storage.export import (
     SUFFIXES,
     export_formats,
     export_pieces,
+    exporter_named,
+    formats_heeding,
     heading_for,
     in_batches,
     select,
@@ -22,7 +26,7 @@ from storage.export import (
 from storage.export.destination import write_export
 from storage.locations import library_home
 from storage.models import ImportReport, Paper, file_names
-from storage.sources.limits import DEFAULT_MAX_BYTES, ReadLimits, size_text
+from storage.sources.limits import DEFAULT_MAX_BYTES, InputStream, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
 from tui.cli.common import (
@@ -36,7 +40,10 @@ from tui.cli.common import (
     path_arg,
     status_choice,
 )
-from tui.cli.output import ProgressLines, complain, say, write_document
+from tui.cli.output import ProgressLines, complain, is_terminal, say, write_document
+
+#: What ``-`` stands for among the files of ``papers import``.
+STDIN: Final = InputStream()
 
 
 def add_import(sub: Subparsers, common: Parser) -> None:
@@ -47,7 +54,8 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         nargs="+",
         type=path_arg,
         metavar="FILE",
-        help=f"list files or folders ({readable_formats()})",
+        help=f"list files or folders ({readable_formats()}); '-' reads a list from standard "
+        "input (papers import - < list.txt)",
     )
     p.add_argument(
         "--catalog",
@@ -61,7 +69,8 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         dest="list_name",
         type=list_name_arg,
         metavar="NAME",
-        help="name the list (default: its header or file name)",
+        help="name the list (default: its header or file name; from standard input: "
+        f"{STDIN.name!r})",
     )
     p.add_argument(
         "--max-size",
@@ -87,7 +96,7 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         help="print what the import would do with every record (added, updated, merged with "
         "which paper and why, kept apart, refused and why), writing nothing",
     )
-    p.set_defaults(run=cmd_import)
+    p.set_defaults(run=cmd_import, reports=lambda args: not args.dry_run)
 
 
 def add_export(sub: Subparsers, common: Parser) -> None:
@@ -110,9 +119,11 @@ def add_export(sub: Subparsers, common: Parser) -> None:
         "--group-by",
         default="none",
         choices=GROUPINGS,
-        help="Markdown sections by tag, venue status or list",
+        help="Markdown sections by tag, venue status or list (Markdown only)",
     )
-    p.add_argument("--abstracts", action="store_true", help="Markdown: each paper's abstract too")
+    p.add_argument(
+        "--abstracts", action="store_true", help="each paper's abstract too (Markdown only)"
+    )
     p.add_argument(
         "-o",
         "--output",
@@ -128,9 +139,11 @@ class ImportProgress(ProgressLines):
     they are all read (of a long import only) that it stores and indexes them, the last part
     of the wait (some 10 s at 100,000 papers)."""
 
-    def __init__(self, files: Sequence[Path]) -> None:
+    def __init__(self, files: Sequence[Path | InputStream]) -> None:
         super().__init__()
-        self.what = str(files[0]) if len(files) == 1 else count(len(files), "file")
+        one = files[0]
+        named = one.name if isinstance(one, InputStream) else str(one)
+        self.what = named if len(files) == 1 else count(len(files), "file")
         self.read_all = False
 
     def __call__(self, done: int, total: int) -> None:
@@ -144,10 +157,27 @@ class ImportProgress(ProgressLines):
             complain(f"papers: reading {self.what[:100]}: {done:,} / {total:,} records")
 
 
+def import_paths(files: Sequence[str]) -> list[Path | InputStream]:
+    """The files of ``papers import``, ``-`` standing for standard input (``STDIN``): once, and
+    piped or redirected in (a terminal would wait for a list typed by hand)."""
+    if list(files).count("-") > 1:
+        raise UsageError("give '-' (a list on standard input) once")
+    if "-" in files:
+        if sys.stdin is None or sys.stdin.closed:
+            raise UsageError("'-' reads a list from standard input, which is closed")
+        if is_terminal(sys.stdin):
+            raise UsageError(
+                "'-' reads a list from standard input, which is the terminal: pipe or "
+                "redirect one in (`papers import - < list.txt`)"
+            )
+    return [STDIN if name == "-" else Path(name) for name in files]
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from tui.cli.fetch import catalog_source, import_with_fetched_catalog
     from tui.memory import collector_paused
 
+    args.files = import_paths(args.files)  # before HOME is made: a usage error makes none
     if catalog_source(args.catalog, library_home(getattr(args, "home", None))):
         return import_with_fetched_catalog(args)
     library = open_library(args)
@@ -233,6 +263,18 @@ def unknown_suffix(output: str | None) -> str | None:
     return None if suffix in (".md", ".markdown") else suffix
 
 
+def refuse_unheeded(args: argparse.Namespace, chosen: str) -> None:
+    """A usage error for an option the chosen format would ignore (``--format json
+    --group-by tag``, ``-o refs.bib --abstracts``: the export was written as if it had not
+    been asked), naming the formats it applies to."""
+    heeds = exporter_named(args.format).heeds
+    for option, asked in (("group_by", args.group_by != "none"), ("abstracts", args.abstracts)):
+        if asked and option not in heeds:
+            formats = " or ".join(formats_heeding(option))
+            flag = "--" + option.replace("_", "-")
+            raise UsageError(f"{flag} applies to --format {formats} only, not {chosen}")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if args.format is None:
         if suffix := unknown_suffix(args.output):
@@ -241,6 +283,9 @@ def cmd_export(args: argparse.Namespace) -> int:
                 f".json, .csv); --format markdown writes Markdown under that name"
             )
         args.format = format_of(args.output)
+        refuse_unheeded(args, f"{args.format}, which the name {args.output} says")
+    else:
+        refuse_unheeded(args, args.format)
     library = open_library(args)
     triage = library.triage()
     wanted = statuses_for(args.status)

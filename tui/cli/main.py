@@ -236,12 +236,26 @@ class _ClosedOutput(io.TextIOWrapper):
     """Standard output closed when the command began (``papers export >&-``): what the command
     writes there raises, so that it ends as an output that cannot take it does (``>/dev/full``:
     one line, exit code 1) rather than report success with its output lost. It holds file
-    descriptor 1 (the null device), so that no file the command opens takes its place."""
+    descriptor 1 (the null device), so that no file the command opens takes its place.
+
+    A command whose output only reports a change it makes (``prints_a_report``: ``papers mark
+    ID read >&-``) has it dropped instead: no one was to read it, and the change is the work
+    asked for (the mark was saved, then the exit code 1 said it failed)."""
+
+    dropping = False
 
     def write(self, text: str) -> int:
-        if text:
+        if text and not self.dropping:
             raise OSError(errno.EBADF, "standard output is closed")
-        return 0
+        return len(text)
+
+
+def prints_a_report(args: argparse.Namespace) -> bool:
+    """Whether what the command prints only reports a change it makes to the library (its
+    parser's ``reports`` default: True, or a test of its arguments, ``import`` but not
+    ``import --dry-run``), not its work itself (``list``, ``export``, ``sync --status``)."""
+    reports = getattr(args, "reports", False)
+    return bool(reports(args) if callable(reports) else reports)
 
 
 def _closed_streams_lead_nowhere() -> None:
@@ -308,14 +322,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     unicode_output()
     named = command_named(words)
     parser = build_parser(named)
-    unknown = _unknown_option(words) if named is None else None
+    # before a command named or not: ``papers --hme=/tmp list`` names ``list`` (its value is
+    # no word of its own), and was "unrecognized arguments", said by ``list``'s parser
+    unknown = _unknown_option(words)
     if unknown is not None:
-        like = difflib.get_close_matches(unknown.split("=")[0], _TOP_OPTIONS, n=1, cutoff=0.6)
+        name = unknown.split("=", 1)[0]  # (its value is no part of what is wrong)
+        like = difflib.get_close_matches(name, _TOP_OPTIONS, n=1, cutoff=0.6)
         parser.error(
-            f"unrecognized option {unknown}" + (f" (did you mean {like[0]}?)" if like else "")
+            f"unrecognized option {name}" + (f" (did you mean {like[0]}?)" if like else "")
         )
     args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
+    if isinstance(sys.stdout, _ClosedOutput) and prints_a_report(args):
+        sys.stdout.dropping = True
     OPENED.clear()
     try:
         code = run(args)

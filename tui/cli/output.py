@@ -184,13 +184,7 @@ def print_papers(
         say(*(paper_line(p, triage) for p in papers))
 
 
-def print_changes(
-    library: Library, changes: Sequence[tuple[str, Status, Status]], what: str
-) -> int:
+def print_changes(library: Library, changes: Sequence[tuple[str, Status, Status]]) -> None:
     """What an undo or redo changed, one paper a line."""
-    if not changes:
-        say(f"nothing to {what}")
-        return 0
     for pid, old, new in changes:
         say(f"{pid}  {old.value} → {new.value}  {library.paper(pid).display_title}")
-    return 0

@@ -71,7 +71,7 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         help="ask again for the PDFs that failed for good before (HTTP 404 or 410, not a PDF), "
         "which are otherwise passed over",
     )
-    p.set_defaults(run=cmd_pdf)
+    p.set_defaults(run=cmd_pdf, reports=True)
 
 
 def cmd_pdf(args: argparse.Namespace) -> int:

@@ -40,7 +40,7 @@ def add_queue(sub: Subparsers, common: Parser) -> None:
     move.add_argument(
         "--to", required=True, metavar="N|top|bottom", type=_place, help="1 is the head"
     )
-    move.set_defaults(run=cmd_queue_move)
+    move.set_defaults(run=cmd_queue_move, reports=True)
     names = ", ".join(s.name for s in SORTS)
     sort = actions.add_parser(
         "sort",
@@ -50,7 +50,7 @@ def add_queue(sub: Subparsers, common: Parser) -> None:
         epilog="; ".join(f"{s.name}: {s.label}" for s in SORTS),
     )
     sort.add_argument("name", metavar="NAME", choices=[s.name for s in SORTS], help=names)
-    sort.set_defaults(run=cmd_queue_sort)
+    sort.set_defaults(run=cmd_queue_sort, reports=True)
     # argparse writes a command's subcommands as required ("ACTION ..."): without one, the
     # queue is listed (set once the subcommands have their prog, which is made of the usage)
     p.usage = "%(prog)s [-h] [--home DIR] [--json] [ACTION ...]"

@@ -32,7 +32,7 @@ def add_remove(sub: Subparsers, common: Parser) -> None:
         help=f"paper ids (or unique prefixes); {STDIN_HELP}",
     )
     p.add_argument("--list", dest="list_name", metavar="NAME", help="remove the list NAME")
-    p.set_defaults(run=cmd_remove)
+    p.set_defaults(run=cmd_remove, reports=True)
 
 
 def cmd_remove(args: argparse.Namespace) -> int:

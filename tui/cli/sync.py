@@ -48,7 +48,7 @@ def add_sync(sub: Subparsers, common: Parser) -> None:
         metavar="NAME",
         help="this device's name in the folder (kept; default: [sync] name in config.toml)",
     )
-    p.set_defaults(run=cmd_sync)
+    p.set_defaults(run=cmd_sync, reports=lambda args: not args.status)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
