@@ -43,7 +43,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from storage.fetch import openreview_v1
-from storage.fetch.errors import FetchError, StatusError
+from storage.fetch.errors import AnswerError, FetchError, StatusError
 from storage.fetch.names import known_names, known_spelling
 from storage.fetch.openreview_notes import Api, Query, api_error, holds_notes, notes_of
 from storage.fetch.pages import LIVE_AGE
@@ -235,8 +235,12 @@ def _find_venue(
 
 
 def _group(api: Api, venue_id: str, web: Web) -> Mapping[str, Any] | None:
+    """The venue's group as ``api`` gives it, None when it has none; ``AnswerError`` for an
+    answer of another shape (no list of groups, or an entry that is no group), which is not
+    kept in the cache: taken for "no such group", it made the fetch ask the other API, and
+    say the venue had no papers."""
     try:
-        data = web.get_json(f"{api.base}/groups", {"id": venue_id})
+        data = web.get_json(f"{api.base}/groups", {"id": venue_id}, keep=_lists_groups)
     except StatusError as exc:
         if exc.status in (400, 404):
             return None
@@ -248,14 +252,20 @@ def _group(api: Api, venue_id: str, web: Web) -> Mapping[str, Any] | None:
         raise
     groups = data.get("groups") if isinstance(data, Mapping) else None
     if not isinstance(groups, list):
-        raise FetchError(
-            f"{host_of(api.base)}: an unexpected answer to /groups (no list of groups)"
-            + api_error(data)
+        raise AnswerError(host_of(api.base), f"no list of groups{api_error(data)}", "/groups")
+    if not _lists_groups(data):
+        raise AnswerError(
+            host_of(api.base), "an entry of its list of groups is no group (an id)", "/groups"
         )
-    for group in groups:
-        if isinstance(group, Mapping) and group.get("id") == venue_id:
-            return group
-    return None
+    return next((group for group in groups if group.get("id") == venue_id), None)
+
+
+def _lists_groups(data: Any) -> bool:
+    """Whether an answer to /groups is a list of groups, each an object with its id."""
+    groups = data.get("groups") if isinstance(data, Mapping) else None
+    return isinstance(groups, list) and all(
+        isinstance(group, Mapping) and isinstance(group.get("id"), str) for group in groups
+    )
 
 
 def _group_value(group: Mapping[str, Any], key: str) -> str:
