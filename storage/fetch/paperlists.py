@@ -7,9 +7,11 @@ year, ``{base}/{conf}/{conf}{year}.json`` (``PAPERS_PAPERLISTS_URL``).
 as ``"5;6;6;6"`` in ``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project``
 links, the OpenReview forum and PDF. Without ``--all`` only accepted papers are kept (like
 OpenReview's); with it, rejected, withdrawn, desk-rejected and workshop-track ones too, their
-status said in the words OpenReview's fetch uses. The records are then read by the JSON lists
-reader. An answer that is no such list (another object, a list of no paper's record) is not
-understood, said so in one line, and not kept in the cache.
+status said in the words OpenReview's fetch uses, as is the presentation of an accepted paper
+Paper Copilot names its own way (ICLR 2023's "Top-5%" is an Oral: ``_PRESENTATIONS``). The
+records are then read by the JSON lists reader. An answer that is no such list (another
+object, a list of no paper's record) is not understood, said so in one line, and not kept in
+the cache.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
         if status is not None and not request.all_submissions:
             continue
         items.append(_shaped(record, on_openreview))
-        statuses.append(status)
+        statuses.append(status or _presentation(record))
         if request.max_papers is not None and len(items) >= request.max_papers:
             break
     request.tell(list_name, len(items), len(items))
@@ -77,9 +79,10 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
         # the list is one large file, kept for the day even without accepted papers (asking
         # again on every --all fetch would download it each time): the user is told
         since = " in today's cached copy (--refresh downloads it again)"
+        what = "papers" if request.all_submissions else "accepted papers"
         raise FetchError(
-            f"Paper Copilot's {name} holds no accepted papers"
-            f"{since if web.from_cache > cached else ''} (try --all)"
+            f"Paper Copilot's {name} holds no {what}{since if web.from_cache > cached else ''}"
+            + ("" if request.all_submissions else " (try --all)")
         )
     return result
 
@@ -159,6 +162,22 @@ def _decision(record: Any) -> str | None:
     status = record.get("status")
     low = status.casefold() if isinstance(status, str) else ""
     return next((word for key, word in _NOT_ACCEPTED if key in low), None)
+
+
+#: Paper Copilot's own names of an accepted paper's presentation, and OpenReview's words for it
+#: (its fetch reads the decisions they stand for so): ICLR 2023's "Top-5%" and "Top-25%"
+#: ("Accept: notable-top-5%", "notable-top-25%": its orals and spotlights), ICLR 2020's "Talk"
+#: ("Accept (Talk)"), as papercopilot/paperbot ``settings/iclr.json`` names them (``tname``).
+_PRESENTATIONS = {"top-5%": "Oral", "top-25%": "Spotlight", "talk": "Oral"}
+
+
+def _presentation(record: Any) -> str | None:
+    """The venue status of an accepted paper whose status is Paper Copilot's own name for its
+    presentation (``_PRESENTATIONS``); None for any other (read as written)."""
+    status = record.get("status") if isinstance(record, Mapping) else None
+    return (
+        _PRESENTATIONS.get(" ".join(status.split()).casefold()) if isinstance(status, str) else None
+    )
 
 
 def _scores(value: Any) -> list[float]:
