@@ -12,14 +12,15 @@ it does not have is no page cut short but an id to name (a warning; none found: 
 page that comes back empty before the end, the first one too, is asked again
 (``EMPTY_RETRIES``), as arXiv sometimes answers so, and so is a blank answer (no byte of a
 feed); still empty, the papers read are kept and a warning says how many of how many came
-(none at all: an error saying arXiv counted papers it did not send, or sent nothing). An
-empty page is never kept in the cache, so the next fetch asks again rather than reading the
-glitch back for a day. arXiv's throttling answer,
-the text "Rate exceeded." (with a 503, now and then with a 200), is waited for (its
-``Retry-After``, else a growing pause) and the page asked again, as a 429 is (``Web``); still
-throttled, one line says so, and the pages read before it stay in the cache for the next fetch
-to go on from. Each page is read by the
-arXiv Atom reader (``storage.sources.arxiv_atom``), which also reads a feed saved to a file.
+(none at all: an error saying arXiv counted papers it did not send, or that its answer was
+not understood, blank). An empty page is never kept in the cache, so the next fetch asks again
+rather than reading the glitch back for a day. arXiv's throttling answer, the text "Rate
+exceeded." (with a 503, now and then with a 200), is waited for (its ``Retry-After``, else a
+growing pause) and the page asked again, as a 429 is (``Web``); still throttled, one line says
+so, and the pages read before it stay in the cache for the next fetch to go on from. Each page
+is read by the arXiv Atom reader (``storage.sources.arxiv_atom``), which also reads a feed
+saved to a file; an answer that is no page of the API's (HTML, text, a feed cut short or
+without its count of results) is not understood, said so in one line (``_parse``).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ import time
 from collections.abc import Callable
 
 from storage.errors import SourceError
-from storage.fetch.errors import FetchError, ThrottledError
+from storage.fetch.errors import AnswerError, FetchError, ThrottledError
 from storage.fetch.names import arxiv_ids
-from storage.fetch.request import ARXIV_API, FetchRequest, base_url
+from storage.fetch.request import ARXIV_API, FetchRequest, base_url, host_of
 from storage.fetch.web import Web, decode_text
 from storage.models import RecordError
-from storage.sources.arxiv_atom import Feed, parse_feed
+from storage.sources.arxiv_atom import ArxivError, Feed, parse_feed
 from storage.sources.records import ReadResult
 from storage.text.words import count
 
@@ -82,11 +83,13 @@ def fetch_arxiv(argument: str, request: FetchRequest, web: Web) -> ReadResult:
                 retries += 1  # arXiv's empty page (or blank answer) before the end: asked again
                 continue
             how = f"{'a blank answer' if blank else 'an empty page'}, {EMPTY_RETRIES + 1} times"
+            if start == 0 and blank:
+                said = f"arXiv sent nothing for {argument[:80]!r} ({how}): fetch again later"
+                raise AnswerError(host_of(url), said)
             if start == 0:
-                said = f"counts {count(total, 'paper')}" if not blank else "sent nothing"
-                none = " but sent none" if not blank else ""
                 raise FetchError(
-                    f"arXiv {said} for {argument[:80]!r}{none} ({how}): fetch again later"
+                    f"arXiv counts {count(total, 'paper')} for {argument[:80]!r} but sent none "
+                    f"({how}): fetch again later"
                 )
             result.warnings.append(
                 f"arXiv sent no papers past the first {start:,} of {min(total, wanted):,} "
@@ -129,9 +132,8 @@ def _fetch_ids(ids: list[str], argument: str, request: FetchRequest, web: Web) -
         if feed is None:  # a blank answer, still: what it stands for is not known
             how = f"a blank answer, {EMPTY_RETRIES + 1} times"
             if first == 0:
-                raise FetchError(
-                    f"arXiv sent nothing for {argument[:80]!r} ({how}): fetch again later"
-                )
+                said = f"arXiv sent nothing for {argument[:80]!r} ({how}): fetch again later"
+                raise AnswerError(host_of(url), said)
             result.warnings.append(
                 f"arXiv sent nothing past the first {first:,} of {len(asked):,} ids ({how}): "
                 "fetch again later for the rest"
@@ -209,20 +211,28 @@ def _kept(start: int) -> str:
 def _parse(body: bytes, host: str, content_type: str) -> Feed | None:
     """A page of the feed; None for a blank answer (nothing but white space), which arXiv
     sends now and then (ropensci/aRxiv#66, 2025: "arxiv api often returning blank results",
-    ``XML content does not seem to be XML: ''``): asked again, as its empty page is."""
+    ``XML content does not seem to be XML: ''``): asked again, as its empty page is. An
+    answer that is no feed of the API's (HTML, text, XML cut short, a feed without its count
+    of results, which every page of the API's has) is ``AnswerError``: a feed without count
+    or entry was taken for a query without papers."""
     text = decode_text(body, host)
     if not text.strip():
         return None
     head = text[:512].lstrip().casefold()
     if head.startswith(("<!doctype html", "<html")) or "html" in content_type.casefold():
-        raise FetchError(f"{host}: an HTML page came where an Atom feed was expected")
+        raise AnswerError(host, "an HTML page came where an Atom feed was expected")
     if not head.startswith("<"):
         said = " ".join(text.split())[:100]
-        raise FetchError(f"{host}: the answer is no Atom feed but {said!r}")
+        raise AnswerError(host, f"no Atom feed but {said!r}")
     try:
-        return parse_feed(text, host, "")
-    except SourceError as exc:
+        feed = parse_feed(text, host, "")
+    except ArxivError as exc:  # understood: arXiv says what it did not like
         raise FetchError(str(exc)) from None
+    except SourceError as exc:
+        raise AnswerError(host, str(exc).removeprefix(f"{host}: ")) from None
+    if feed.total is None and not feed.entries:
+        raise AnswerError(host, "an Atom feed with no entry and no count of results")
+    return feed
 
 
 def _spaced(web: Web) -> Callable[[], None]:

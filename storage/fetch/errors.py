@@ -18,6 +18,16 @@ class StatusError(FetchError):
         self.status = status
 
 
+class AnswerError(FetchError):
+    """An answer that came but was not understood: an HTML page, JSON or a feed of another
+    shape, a body cut short, nothing at all. Said as such (``host: the answer to /notes was
+    not understood: …``), never taken for an answer without papers."""
+
+    def __init__(self, host: str, problem: str, asked: str = "") -> None:
+        to = f" to {asked}" if asked else ""
+        super().__init__(f"{host}: the answer{to} was not understood: {problem}")
+
+
 class ThrottledError(FetchError):
     """A service that kept saying it throttles (arXiv's "Rate exceeded.") through every wait."""
 

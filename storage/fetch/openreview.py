@@ -16,13 +16,8 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   decisions, the accepted papers' page is empty, and a fetch later that day must ask again.
   The pages of a venue still deciding (the cache holds a page of its submissions under
   review or awaiting a decision) are believed for an hour, not the day (``_deciding``).
-- **v1**: notes by ``invitation`` (``…/-/Blind_Submission``, else ICLR 2017's
-  ``…/-/submission``, else ``…/-/Submission``: ``_V1_SUBMISSIONS``) with their direct
-  replies, the decision read from the ``Decision`` reply (or the ``Meta_Review``'s
-  recommendation, or, without either, the note's ``venue``: see ``_v1_accepted``); with
-  ``--all`` also ``…/-/Withdrawn_Submission`` and ``…/-/Desk_Rejected_Submission``. Pages by
-  ``limit`` and ``offset``; one without notes, or whose notes say no decision yet, is not
-  cached (``_worth_keeping``): no accepted paper is on it, and one may be by the afternoon.
+- **v1**: notes by ``invitation``, the accepted told from their decision replies, paged by
+  ``offset``: ``openreview_v1.py`` holds what a venue of v1 needs besides.
 - ``--reviews`` asks for the direct replies (``replies.py``): the reviews' ratings and
   confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means). A
   venue of v2 names its reviews, decisions and meta reviews in its group (``review_name``…);
@@ -32,9 +27,10 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   awaiting a decision once its decision is out (the venue ids move hours later); a
   withdrawn or desk-rejected venue id says the last word over any decision, in both APIs.
 
-Each note is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as
-a saved list of notes would be; the PDF link (``content.pdf``, a path on the site) is made a
-full URL. Credentials are used only when the environment has them (``OPENREVIEW_TOKEN``, or
+The API, a query and a page of notes, alike in both, are ``openreview_notes.py``'s. Each note
+is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as a saved
+list of notes would be; the PDF link (``content.pdf``, a path on the site) is made a full URL.
+Credentials are used only when the environment has them (``OPENREVIEW_TOKEN``, or
 ``OPENREVIEW_USERNAME`` and ``OPENREVIEW_PASSWORD``).
 """
 
@@ -46,11 +42,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from storage.fetch.errors import FetchError, StatusError
+from storage.fetch import openreview_v1
+from storage.fetch.errors import AnswerError, FetchError, StatusError
 from storage.fetch.names import known_names, known_spelling
+from storage.fetch.openreview_notes import Api, Query, api_error, holds_notes, notes_of
 from storage.fetch.pages import LIVE_AGE
 from storage.fetch.records import add_items, in_workshop, names_no_one, score_list, value_of
-from storage.fetch.replies import ReplyNames, read_replies
+from storage.fetch.replies import ReplyNames, direct_replies, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
 from storage.sources.json_lists import note_year
@@ -104,41 +102,6 @@ SHOWN_ORDER: tuple[str, ...] = (
 UNDECIDED = frozenset({"Under review", "Decision pending"})
 #: What only a journal's group names (openreview-py's Journal writes them, no conference does).
 _JOURNAL_KEYS = ("under_review_venue_id", "decision_pending_venue_id")
-_V1_OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
-
-
-@dataclass(frozen=True, slots=True)
-class Api:
-    """One of OpenReview's two APIs."""
-
-    version: int
-    base: str
-
-    @property
-    def site(self) -> str:
-        """Where the site serves what notes link to (``/pdf/…``): openreview.net for the real
-        API, the server itself for any other."""
-        host = urlsplit(self.base).hostname or ""
-        for prefix in ("api2.", "api."):
-            if host.startswith(prefix) and host.endswith("openreview.net"):
-                return f"https://{host.removeprefix(prefix)}"
-        return self.base
-
-
-@dataclass(frozen=True, slots=True)
-class Query:
-    """One stream of notes: its parameters, what it is for people, the status it gives."""
-
-    params: Mapping[str, str]
-    what: str
-    #: The venue status of every paper it brings; None: the paper's own (its venue, decision).
-    status: str | None = None
-    #: v1: keep only the notes whose decision accepts them.
-    accepted_only: bool = False
-    #: What the venue calls the replies read (its reviews, decisions, meta reviews).
-    names: ReplyNames = ReplyNames()
-    #: Its papers' place in the list, whatever the order it is read in (``SHOWN_ORDER``).
-    shown: int = 0
 
 
 def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResult:
@@ -168,7 +131,7 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
         if request.max_papers is not None:
             del result.records[request.max_papers :]
     else:
-        for query in _v1_queries(venue_id, request, api, web):
+        for query in openreview_v1.queries(venue_id, request, api, web):
             if (room := _room(request, len(result.records))) == 0:
                 break  # (v1 reads in the list's order)
             _read_query(api, query, request, web, result, seen, room)
@@ -272,8 +235,12 @@ def _find_venue(
 
 
 def _group(api: Api, venue_id: str, web: Web) -> Mapping[str, Any] | None:
+    """The venue's group as ``api`` gives it, None when it has none; ``AnswerError`` for an
+    answer of another shape (no list of groups, or an entry that is no group), which is not
+    kept in the cache: taken for "no such group", it made the fetch ask the other API, and
+    say the venue had no papers."""
     try:
-        data = web.get_json(f"{api.base}/groups", {"id": venue_id})
+        data = web.get_json(f"{api.base}/groups", {"id": venue_id}, keep=_lists_groups)
     except StatusError as exc:
         if exc.status in (400, 404):
             return None
@@ -285,14 +252,20 @@ def _group(api: Api, venue_id: str, web: Web) -> Mapping[str, Any] | None:
         raise
     groups = data.get("groups") if isinstance(data, Mapping) else None
     if not isinstance(groups, list):
-        raise FetchError(
-            f"{host_of(api.base)}: an unexpected answer to /groups (no list of groups)"
-            + _api_error(data)
+        raise AnswerError(host_of(api.base), f"no list of groups{api_error(data)}", "/groups")
+    if not _lists_groups(data):
+        raise AnswerError(
+            host_of(api.base), "an entry of its list of groups is no group (an id)", "/groups"
         )
-    for group in groups:
-        if isinstance(group, Mapping) and group.get("id") == venue_id:
-            return group
-    return None
+    return next((group for group in groups if group.get("id") == venue_id), None)
+
+
+def _lists_groups(data: Any) -> bool:
+    """Whether an answer to /groups is a list of groups, each an object with its id."""
+    groups = data.get("groups") if isinstance(data, Mapping) else None
+    return isinstance(groups, list) and all(
+        isinstance(group, Mapping) and isinstance(group.get("id"), str) for group in groups
+    )
 
 
 def _group_value(group: Mapping[str, Any], key: str) -> str:
@@ -342,26 +315,6 @@ def _other_venue_ids(venue_id: str, group: Mapping[str, Any]) -> Iterator[tuple[
         other = _group_value(group, others.key) or (f"{venue_id}/{suffix}" if suffix else "")
         if other:
             yield others, other
-
-
-#: The invitations a venue of v1 gives its submissions under, the first that has notes read:
-#: blind ones; the usual; ICLR 2017's, in lower case (``ICLR.cc/2017/conference/-/submission``).
-_V1_SUBMISSIONS = ("Blind_Submission", "Submission", "submission")
-
-
-def _v1_queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterator[Query]:
-    keep = not request.all_submissions
-    invitation = {"invitation": f"{venue_id}/-/{_V1_SUBMISSIONS[1]}"}
-    for name in (_V1_SUBMISSIONS[0], _V1_SUBMISSIONS[2]):
-        asked = {"invitation": f"{venue_id}/-/{name}"}
-        probe = web.get_json(f"{api.base}/notes", {**asked, "limit": 1}, keep=_holds_notes)
-        if isinstance(probe, Mapping) and probe.get("notes"):
-            invitation = asked
-            break
-    yield Query(invitation, "submissions", accepted_only=keep)
-    if request.all_submissions:
-        for suffix, status in _V1_OTHERS:
-            yield Query({"invitation": f"{venue_id}/-/{suffix}"}, status.lower(), status)
 
 
 def _deciding(api: Api, queries: Sequence[Query], request: FetchRequest, web: Web) -> bool:
@@ -433,7 +386,7 @@ def _read_query(
         elif after:
             params["after"] = after
         data = web.get_json(url, params, keep=_worth_keeping(api, query), max_age=max_age)
-        notes, count = _page(data, host)
+        notes, count = notes_of(data, host)
         if total is None:
             total = count
         repeated, unsaid_here = _add_page(notes, api, query, result, seen, mine)
@@ -514,52 +467,10 @@ def _enough(result: ReadResult, start: int, room: int | None) -> bool:
     return True
 
 
-def _holds_notes(data: Any) -> bool:
-    """Whether a page of notes is worth keeping in the cache: an empty one (no accepted papers
-    before the decisions are out) may be full by the afternoon, and a fetch then must see it."""
-    return isinstance(data, Mapping) and bool(data.get("notes"))
-
-
 def _worth_keeping(api: Api, query: Query) -> Callable[[Any], bool]:
-    """``_holds_notes``; for a venue of v1, whose submissions are one query (the accepted told
-    from their decisions), also a decision said on the page: before the decisions no page of
-    them holds an accepted paper, and a fetch that afternoon must read them again."""
-    if api.version == 2 or query.status is not None:
-        return _holds_notes
-    venue_id = query.params["invitation"].partition("/-/")[0]
-
-    def decided(note: Any) -> bool:
-        content = note.get("content") if isinstance(note, Mapping) else None
-        return isinstance(content, Mapping) and bool(
-            _gone(content)
-            or read_replies(_direct_replies(note), query.names).decision
-            or _v1_accepted(content, "", venue_id)
-        )
-
-    return lambda data: _holds_notes(data) and any(decided(n) for n in data["notes"])
-
-
-def _page(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
-    """The notes of one answer, and the count it says there are in all."""
-    notes = data.get("notes") if isinstance(data, Mapping) else None
-    if not isinstance(notes, list):
-        raise FetchError(
-            f"{host}: an unexpected answer to /notes (no list of notes){_api_error(data)}"
-        )
-    count = data.get("count")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        count = None
-    return notes, count
-
-
-def _api_error(data: Any) -> str:
-    """What an OpenReview error body says (``{"name": "ForbiddenError", "message": …}``), when
-    one came where a list was expected, as ``: ForbiddenError: message``; else ""."""
-    if not isinstance(data, Mapping):
-        return ""
-    said = [data.get(key) for key in ("name", "message")]
-    words = [" ".join(w.split())[:160] for w in said if isinstance(w, str) and w.strip()]
-    return f": {': '.join(words)}" if words else ""
+    """Whether a page of the query's is worth keeping in the cache: ``holds_notes``; a venue of
+    v1 asks more (``openreview_v1.keeps``)."""
+    return holds_notes if api.version == 2 else openreview_v1.keeps(query)
 
 
 def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
@@ -570,7 +481,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     content = note.get("content")
     if not isinstance(content, Mapping):
         return {"id": note.get("id")}, None  # no abstract, no title: a record error
-    said = read_replies(_direct_replies(note), query.names)
+    said = read_replies(direct_replies(note), query.names)
     decision = said.decision
     item: dict[str, Any] = {
         "id": note.get("id"),
@@ -585,14 +496,12 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         item["confidence"] = score_list(said.confidences)
     status = query.status
     if api.version == 1 and status is None:
-        accepted = _v1_accepted(content, decision, query.params["invitation"].partition("/-/")[0])
-        status = _gone(content) or None
-        if decision and status is None:
-            item["decision"] = decision
-            if not accepted and "reject" in decision.casefold():
-                status = "Rejected"
-        if query.accepted_only and not accepted:
-            return None
+        fate = openreview_v1.fate(content, decision, query)
+        if fate is None:
+            return None  # not accepted, and the query keeps the accepted only
+        status, kept = fate
+        if kept:
+            item["decision"] = kept
     elif decision and (status in _UNDECIDED or (status is None and not _says_venue(content))):
         # the decision reply says what the note does not (yet): no venue, or still under review
         item["decision"] = decision
@@ -623,37 +532,6 @@ def _says_venue(content: Mapping[str, Any]) -> bool:
     return not venue.strip().casefold().startswith("submitted to")
 
 
-def _gone(content: Mapping[str, Any]) -> str:
-    """The status of a note whose venue id says it was withdrawn or desk rejected (what it
-    ended as, whatever a decision posted before said), else ""."""
-    venueid = value_of(content, "venueid")
-    if not isinstance(venueid, str):
-        return ""
-    last = venueid.rstrip("/").rsplit("/", 1)[-1].casefold()
-    return next((status for suffix, status in _V1_OTHERS if suffix.casefold() == last), "")
-
-
-def _direct_replies(note: Mapping[str, Any]) -> list[Any]:
-    """A submission's direct replies: ``details.directReplies``, else those of
-    ``details.replies`` (every reply of the forum, as ``details=replies`` gives them) that
-    answer the submission itself: a comment on a review is no review of the paper."""
-    details = note.get("details")
-    if not isinstance(details, Mapping):
-        return []
-    direct = details.get("directReplies")
-    if isinstance(direct, list):
-        return direct
-    every = details.get("replies")
-    if not isinstance(every, list):
-        return []
-    key = note.get("id")
-    return [
-        reply
-        for reply in every
-        if isinstance(reply, Mapping) and reply.get("replyto", key) in (key, None)
-    ]
-
-
 def _without_hidden_authors(content: Mapping[str, Any]) -> Mapping[str, Any]:
     """The note's content without its authors when it hides them: "Anonymous" is no author,
     and stored as one it would be cited, searched and merged as a person."""
@@ -661,26 +539,6 @@ def _without_hidden_authors(content: Mapping[str, Any]) -> Mapping[str, Any]:
     if not isinstance(authors, list) or not names_no_one(authors):
         return content
     return {k: v for k, v in content.items() if k not in ("authors", "authorids")}
-
-
-def _v1_accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bool:
-    """Whether a submission to a venue of v1 was accepted: as its decision says; without one,
-    as its venue does. Once decisions are out, v1 gives every submission, rejected or not,
-    the venue's id as ``venueid``; its ``venue`` then names the track of an accepted paper
-    ("ICLR 2023 poster") and is "Submitted to ICLR 2023" for the others."""
-    if _gone(content):
-        return False
-    if decision:
-        return "accept" in decision.casefold()
-    if value_of(content, "venueid") != venue_id:
-        return False
-    venue = value_of(content, "venue")
-    if not isinstance(venue, str) or not venue.strip():
-        return True
-    folded = venue.casefold()
-    return not folded.startswith("submitted to") and not any(
-        word in folded for word in ("reject", "withdraw", "desk")
-    )
 
 
 def _pdf(value: Any, api: Api) -> str | None:

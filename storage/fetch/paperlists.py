@@ -7,8 +7,11 @@ year, ``{base}/{conf}/{conf}{year}.json`` (``PAPERS_PAPERLISTS_URL``).
 as ``"5;6;6;6"`` in ``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project``
 links, the OpenReview forum and PDF. Without ``--all`` only accepted papers are kept (like
 OpenReview's); with it, rejected, withdrawn, desk-rejected and workshop-track ones too, their
-status said in the words OpenReview's fetch uses. The records are then read by the JSON lists
-reader.
+status said in the words OpenReview's fetch uses, as is the presentation of an accepted paper
+Paper Copilot names its own way (ICLR 2023's "Top-5%" is an Oral: ``_PRESENTATIONS``). The
+records are then read by the JSON lists reader. An answer that is no such list (another
+object, a list of no paper's record) is not understood, said so in one line, and not kept in
+the cache.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from storage.fetch.errors import FetchError, StatusError
+from storage.fetch.errors import AnswerError, FetchError, StatusError
 from storage.fetch.names import PAPERLISTS_NAMES, short_name
 from storage.fetch.records import add_items, names_no_one, numbers, score_list
 from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
@@ -45,15 +48,11 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
     url = f"{base_url(PAPERLISTS_URL)}/{conf}/{name}.json"
     cached = web.from_cache
     try:
-        data = web.get_json(url)
+        data = _records_of(web.get_json(url, keep=_holds_records), name, host_of(url))
     except StatusError as exc:
         if exc.status == 404:
             raise _missing(name, url) from None
         raise
-    if isinstance(data, Mapping):  # a list wrapped in an object
-        data = next((v for v in data.values() if isinstance(v, list)), None)
-    if not isinstance(data, list):
-        raise FetchError(f"{host_of(url)}: {name}.json is not a list of papers")
     # a venue on OpenReview: its records' ids are OpenReview's (``_forum``)
     on_openreview = short_name(_our_name(name)) is not None
     found = find_venue(name)
@@ -66,7 +65,7 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
         if status is not None and not request.all_submissions:
             continue
         items.append(_shaped(record, on_openreview))
-        statuses.append(status)
+        statuses.append(status or _presentation(record))
         if request.max_papers is not None and len(items) >= request.max_papers:
             break
     request.tell(list_name, len(items), len(items))
@@ -80,11 +79,45 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
         # the list is one large file, kept for the day even without accepted papers (asking
         # again on every --all fetch would download it each time): the user is told
         since = " in today's cached copy (--refresh downloads it again)"
+        what = "papers" if request.all_submissions else "accepted papers"
         raise FetchError(
-            f"Paper Copilot's {name} holds no accepted papers"
-            f"{since if web.from_cache > cached else ''} (try --all)"
+            f"Paper Copilot's {name} holds no {what}{since if web.from_cache > cached else ''}"
+            + ("" if request.all_submissions else " (try --all)")
         )
     return result
+
+
+def _paper_list(data: Any) -> list[Any] | None:
+    """The records of an answer: a list, or the first list an object wraps; None for none."""
+    if isinstance(data, Mapping):
+        data = next((v for v in data.values() if isinstance(v, list)), None)
+    return data if isinstance(data, list) else None
+
+
+def _is_record(value: Any) -> bool:
+    """Whether an entry of a list is a paper's record: an object with a title."""
+    return isinstance(value, Mapping) and isinstance(value.get("title"), str)
+
+
+def _holds_records(data: Any) -> bool:
+    """Whether an answer is worth keeping in the cache: a list holding a paper's record (one
+    not understood, or an empty one, is asked again)."""
+    records = _paper_list(data)
+    return records is not None and any(_is_record(record) for record in records)
+
+
+def _records_of(data: Any, name: str, host: str) -> list[Any]:
+    """The records of the list ``name``; ``AnswerError`` for an answer of another shape: no
+    list, or one none of whose entries is a paper's record (one odd entry among records is
+    the record error it makes)."""
+    records = _paper_list(data)
+    if records is None:
+        raise AnswerError(host, f"{name}.json is not a list of papers")
+    if records and not any(_is_record(record) for record in records):
+        raise AnswerError(
+            host, f"{name}.json holds no paper ({len(records):,} entries, none with a title)"
+        )
+    return records
 
 
 def _missing(name: str, url: str) -> FetchError:
@@ -129,6 +162,22 @@ def _decision(record: Any) -> str | None:
     status = record.get("status")
     low = status.casefold() if isinstance(status, str) else ""
     return next((word for key, word in _NOT_ACCEPTED if key in low), None)
+
+
+#: Paper Copilot's own names of an accepted paper's presentation, and OpenReview's words for it
+#: (its fetch reads the decisions they stand for so): ICLR 2023's "Top-5%" and "Top-25%"
+#: ("Accept: notable-top-5%", "notable-top-25%": its orals and spotlights), ICLR 2020's "Talk"
+#: ("Accept (Talk)"), as papercopilot/paperbot ``settings/iclr.json`` names them (``tname``).
+_PRESENTATIONS = {"top-5%": "Oral", "top-25%": "Spotlight", "talk": "Oral"}
+
+
+def _presentation(record: Any) -> str | None:
+    """The venue status of an accepted paper whose status is Paper Copilot's own name for its
+    presentation (``_PRESENTATIONS``); None for any other (read as written)."""
+    status = record.get("status") if isinstance(record, Mapping) else None
+    return (
+        _PRESENTATIONS.get(" ".join(status.split()).casefold()) if isinstance(status, str) else None
+    )
 
 
 def _scores(value: Any) -> list[float]:

@@ -15,6 +15,9 @@ them), and they are read beside the usual ones (``ReplyNames``).
   may name it the other way (a decision form's ``recommendation``, a meta review's
   ``decision``: ``DECISION_KEYS``), and both API versions' shapes are read (v2's
   ``{"value": …}``, v1's plain value).
+
+A note's direct replies are in its ``details`` (``direct_replies``): ``directReplies``, or, for
+a server that gives every reply of the forum (``replies``), those that answer the note.
 """
 
 from __future__ import annotations
@@ -81,6 +84,27 @@ class Replies:
     confidences: list[float] = field(default_factory=list)
     #: The decision in its own words ("Accept (Oral)"), "" when none was posted.
     decision: str = ""
+
+
+def direct_replies(note: Mapping[str, Any]) -> list[Any]:
+    """A submission's direct replies: ``details.directReplies``, else those of
+    ``details.replies`` (every reply of the forum, as ``details=replies`` gives them) that
+    answer the submission itself: a comment on a review is no review of the paper."""
+    details = note.get("details")
+    if not isinstance(details, Mapping):
+        return []
+    direct = details.get("directReplies")
+    if isinstance(direct, list):
+        return direct
+    every = details.get("replies")
+    if not isinstance(every, list):
+        return []
+    key = note.get("id")
+    return [
+        reply
+        for reply in every
+        if isinstance(reply, Mapping) and reply.get("replyto", key) in (key, None)
+    ]
 
 
 def read_replies(replies: Sequence[Any], names: ReplyNames) -> Replies:

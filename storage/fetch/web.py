@@ -15,7 +15,9 @@ a connection does now and then. An answer a source knows for its service's throt
 line saying so. Pages that parsed are kept in a ``PageCache`` (``pages.py``) and read from
 it the next time, unless ``refresh``; a page its source says holds nothing yet (``keep``) is
 neither kept nor believed from the cache, as the next request may bring what it lacks
-(decisions out that afternoon, arXiv's empty page answered properly).
+(decisions out that afternoon, arXiv's empty page answered properly). An answer that came
+but cannot be read (an HTML page where JSON was expected, nothing, JSON cut short) is said
+not understood (``AnswerError``), as a source says of one of another shape, and not kept.
 """
 
 from __future__ import annotations
@@ -28,7 +30,13 @@ from urllib.parse import urlencode, urlsplit
 
 import orjson
 
-from storage.fetch.errors import FetchCancelled, FetchError, StatusError, ThrottledError
+from storage.fetch.errors import (
+    AnswerError,
+    FetchCancelled,
+    FetchError,
+    StatusError,
+    ThrottledError,
+)
 from storage.fetch.request import WebOptions, host_of
 from storage.stopping import Stopped, shut_sockets, stoppable
 
@@ -547,16 +555,17 @@ def _short(text: str) -> str:
 
 
 def parse_json(body: bytes, host: str, content_type: str) -> Any:
-    """A JSON answer; an HTML page or a body that does not parse is a ``FetchError``."""
+    """A JSON answer; an HTML page, an empty body or one that does not parse (cut short) is an
+    ``AnswerError``."""
     head = body[:512].lstrip().lower()
     if head.startswith((b"<!doctype", b"<html", b"<")) or "html" in content_type.casefold():
-        raise FetchError(f"{host}: an HTML page came where JSON was expected (an error page?)")
+        raise AnswerError(host, "an HTML page came where JSON was expected (an error page?)")
     if not body.strip():
-        raise FetchError(f"{host}: the answer is empty where JSON was expected")
+        raise AnswerError(host, "it is empty where JSON was expected")
     try:
         return orjson.loads(body)
     except orjson.JSONDecodeError as exc:
-        raise FetchError(f"{host}: the answer is not valid JSON ({_short(exc.msg)})") from None
+        raise AnswerError(host, f"not valid JSON ({_short(exc.msg)})") from None
 
 
 def decode_text(body: bytes, host: str) -> str:
@@ -564,7 +573,7 @@ def decode_text(body: bytes, host: str) -> str:
     try:
         return body.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise FetchError(f"{host}: the answer is not UTF-8 text (byte {exc.start})") from None
+        raise AnswerError(host, f"not UTF-8 text (byte {exc.start})") from None
 
 
 def _size(size: int) -> str:

@@ -5,7 +5,7 @@ Each entry gives a paper: its title, the abstract (``summary``), the authors (an
 ``arxiv:affiliation``), the abstract page as its link, the PDF link, the arXiv id (without its
 version), the categories (the primary one first), the first version's date, the DOI, the
 journal reference as its venue, and GitHub links found in the comment. An error feed (arXiv's
-answer to a malformed query) is a ``SourceError`` saying what arXiv said; a document whose
+answer to a malformed query) is an ``ArxivError`` saying what arXiv said; a document whose
 root is no Atom feed is XML of another kind (``OtherDocument``). Any other Atom feed is read
 the same way, as far as it has these fields.
 
@@ -53,6 +53,10 @@ _PUBLISHED = (
     ("doi", ("arxiv:doi", "arxiv:DOI")),
     ("journal", ("arxiv:journal_ref", "arxiv:journal_reference")),
 )
+
+
+class ArxivError(SourceError):
+    """arXiv's error feed (its answer to a malformed query): what arXiv said, a feed read."""
 
 
 @dataclass(slots=True)
@@ -116,7 +120,7 @@ def parse_feed(text: str, source: str, list_name: str) -> Feed:
         fields = _fields(entry)
         if _is_error(fields):
             said = fields.get("summary") or fields.get("title") or "an error"
-            raise SourceError(f"{source}: arXiv answered with an error: {said[:200]}")
+            raise ArxivError(f"{source}: arXiv answered with an error: {said[:200]}")
         if fields.get("eprint"):
             ids.append(fields["eprint"])
         result.add(number, fields)

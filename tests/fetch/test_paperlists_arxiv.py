@@ -382,3 +382,18 @@ def test_a_paper_copilot_list_without_accepted_papers_says_it_came_from_the_cach
         "holds no accepted papers in today's cached copy (--refresh downloads it again) "
         "(try --all)" in again.stderr
     ), again.stderr
+
+
+def test_a_paper_copilot_list_without_papers_fetched_with_all_does_not_say_try_all(
+    services, env
+) -> None:
+    """An empty list fetched with ``--all`` said "holds no accepted papers (try --all)": it
+    holds no paper at all, which is what is said now; without ``--all`` the hint stays."""
+    found, _ = services
+    found.paperlists["iclr2025"] = []
+    done = papers(env, "fetch", "paperlists:iclr2025", "--all")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().endswith("Paper Copilot's iclr2025 holds no papers"), done.stderr
+    done = papers(env, "fetch", "paperlists:iclr2025")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().endswith("holds no accepted papers (try --all)"), done.stderr

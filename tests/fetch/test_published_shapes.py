@@ -64,6 +64,66 @@ def test_a_paper_copilot_record_by_anonymous_has_no_authors(services, env) -> No
     assert json.loads(hits.stdout) == [], hits.stdout
 
 
+def test_paper_copilot_s_own_names_of_a_presentation_are_openreview_s_words(services, env) -> None:
+    """Paper Copilot names ICLR 2023's notable papers "Top-5%" and "Top-25%" and ICLR 2020's
+    talks "Talk" (papercopilot/paperbot ``settings/iclr.json``, its ``tname``), decisions
+    OpenReview's fetch reads as Oral and Spotlight: a paper was "Top-5%" from one source and
+    "Oral" from the other, ``status:oral`` missed it, and fetching both said the decisions
+    differ. Now both sources say Oral, Spotlight, and with ``--all`` Rejected, Withdrawn and
+    Desk rejected for the others, whichever is fetched first."""
+    found, _ = services
+    made = shapes.made_up(3, seed=91, fate="")
+    for paper, word in zip(made, ("notable-top-5%", "notable-top-25%", "poster"), strict=True):
+        paper.decision, paper.presentation = f"Accept: {word}", word.replace("-", " ")
+    made += [
+        shapes.made_up(1, seed=92 + i, fate=fate)[0]
+        for i, fate in enumerate(
+            ("Rejected_Submission", "Withdrawn_Submission", "Desk_Rejected_Submission")
+        )
+    ]
+    records = [shapes.paperlists_record(m, "iclr", 2023) for m in made]
+    for record, word in zip(records, ("Top-5%", "Top-25%", "Poster"), strict=False):
+        record["status"] = word
+    assert [r["status"] for r in records[3:]] == ["Reject", "Withdraw", "Desk Reject"]
+    found.paperlists["iclr2023"] = records
+    talk = shapes.paperlists_record(shapes.made_up(1, seed=96, fate="")[0], "iclr", 2020)
+    talk["status"] = "Talk"
+    found.paperlists["iclr2020"] = [talk]
+    found.v1["ICLR.cc/2023/Conference"] = shapes.v1_venue(made, "ICLR.cc/2023/Conference")
+    done = papers(env, "fetch", "paperlists:iclr2023", "paperlists:iclr2020", "--all")
+    assert done.returncode == 0, done.stderr
+    said = ["Oral", "Spotlight", "Poster", "Rejected", "Withdrawn", "Desk rejected"]
+    listed = _listed(env)
+    assert [listed[m.title]["venue_status"] for m in made] == said
+    assert listed[talk["title"]]["venue_status"] == "Oral"
+    assert papers(env, "fetch", "iclr2023", "--all").returncode == 0
+    done = papers(env, "fetch", "paperlists:iclr2023", "--all")
+    assert done.returncode == 0, done.stderr
+    assert "OpenReview's kept" not in done.stdout + done.stderr, done.stdout + done.stderr
+    assert [_listed(env)[m.title]["venue_status"] for m in made] == said
+
+
+def test_paper_copilot_s_withdrawn_records_come_with_all_each_with_its_status(
+    services, env
+) -> None:
+    """Paper Copilot's ICLR 2025 shape (``fixtures/real_shapes/paper_copilot_iclr2025.json``):
+    two withdrawn submissions written "Withdraw", each titled "Withdrawn", by "Anonymous",
+    with no abstract. Without ``--all`` neither comes; with it both do, apart (a title that
+    says there is none makes no two records one paper), Withdrawn, with no author."""
+    found, _ = services
+    real = Path(__file__).resolve().parents[1] / "fixtures" / "real_shapes"
+    found.paperlists["iclr2025"] = json.loads((real / "paper_copilot_iclr2025.json").read_text())
+    done = papers(env, "fetch", "paperlists:iclr2025")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    done = papers(env, "fetch", "paperlists:iclr2025", "--all")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    listed = json.loads(papers(env, "list", "--json").stdout)
+    gone = [p for p in listed if p["title"] == "Withdrawn"]
+    assert [p["venue_status"] for p in gone] == ["Withdrawn", "Withdrawn"], listed
+    assert len({p["url"] for p in gone}) == 2 and all(p["authors"] == [] for p in gone)
+    assert sorted(p["venue_status"] for p in listed if p not in gone) == ["Oral", "Poster"]
+
+
 def _arxiv_paper(found: Services, arxiv_id: str) -> None:
     found.arxiv_ids[arxiv_id] = shapes.atom_entry(
         arxiv_id, "Attention Is Enough", "We show that attention is enough for this task.",
