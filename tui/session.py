@@ -428,8 +428,9 @@ class TriageSession:
                 outcome.changes = done.changes
                 outcome.removed, outcome.restored = done.removed, done.restored
                 outcome.moves, outcome.sort = done.moves, done.sort
-                starred = any(Status.STARRED in (old, new) for _p, old, new in done.changes)
-                if done.moves or starred:  # places in the queue changed: the disk says which
+                if done.moves or done.changes:  # the disk says where each paper stands in
+                    # the queue, and since when it has its status (the undo gives it back as
+                    # of then: the day it was read from the queue, the sort by when starred)
                     outcome.triage = lib.triage()
             elif op.kind == "remove":
                 if op.list_name is not None:
