@@ -465,6 +465,8 @@ class TriageChange:
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
                 docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
+            if new is Status.INBOX:  # read later, not from the queue (undone: the step's place)
+                docs[pid] = {k: v for k, v in docs[pid].items() if k not in ("q", "qa")}
             docs[pid]["status"] = new.value
             docs[pid]["at"] = (times or {}).get(pid, at)
         self.save(docs)

@@ -2,7 +2,8 @@
 the time of the decision it makes again: ``r`` pressed by mistake on the queue's head and
 undone made the paper "starred now", so ``papers queue sort starred`` (by when you starred
 them) sent the oldest star to the end; a read paper starred by mistake and undone was "read
-from the queue" on the day of the undo."""
+from the queue" on the day of the undo. And a star sent back to the Inbox keeps no place in
+the queue, note or none: read later, it was read from the Inbox."""
 
 from __future__ import annotations
 
@@ -52,3 +53,25 @@ def test_an_undo_keeps_when_the_paper_was_starred_and_the_queue_sort_by_it(
     assert times(home, env)[ids[1]] == starred[ids[1]]
     ok(run("--home", home, "redo", env=env))
     assert times(home, env)[ids[1]] == skipped_at
+
+
+def test_a_star_sent_back_to_the_inbox_is_not_read_from_the_queue_later(tmp_path: Path) -> None:
+    """Two papers starred, then sent back to the Inbox (``i``, ``papers mark … inbox``), then
+    read from the Inbox: the one with a note kept its place in the queue on disk and counted
+    as read from the queue (``papers stats``, the pane's "read from the queue on …"), the one
+    without did not; the app, which keeps no place for an Inbox paper, said neither."""
+    env = make_env(tmp_path)
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", SAMPLE, env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][:3]
+    ok(run("--home", home, "mark", *ids, "starred", env=env))
+    ok(run("--home", home, "note", ids[0], "to read after the deadline", env=env))
+    ok(run("--home", home, "mark", ids[0], ids[1], "inbox", env=env))
+    ok(run("--home", home, "mark", ids[0], ids[1], "read", env=env))
+    ok(run("--home", home, "mark", ids[2], "read", env=env))  # this one from the queue
+    queue = json.loads(ok(run("--home", home, "stats", "--json", env=env)))["queue"]
+    assert sum(week["read"] for week in queue["read_per_week"]) == 1
+    ok(run("--home", home, "undo", env=env))
+    ok(run("--home", home, "undo", env=env))
+    ok(run("--home", home, "undo", env=env))  # back in the queue, each in its place
+    assert [r["id"] for r in json.loads(ok(run("--home", home, "queue", "--json", env=env)))] == ids
