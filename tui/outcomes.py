@@ -93,6 +93,10 @@ def report(
             else _cut(title_of(first), _TITLE_CHARS)
         )
         return Report(f"{verb}: {what} → {_states(changes)}", redraw=True, keep=first)
+    if kind == "note" and outcome.kept:  # lines another writer added while it was edited
+        kept = _cut("; ".join(outcome.kept), _TITLE_CHARS)
+        message = f"Note saved, with what was written elsewhere while you edited it: {kept}"
+        return Report(message, timeout=8, redraw=True)
     if kind == "reload" or outcome.triage is not None:
         # a reload, or a write that met another process's changes (and kept them): the
         # state now holds them, and the screen must show them too

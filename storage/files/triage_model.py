@@ -420,6 +420,18 @@ def _tag_as_read(tag: str) -> str:
     return plain.replace("---", "—").replace("--", "–")
 
 
+def merged_note(text: str, base: str, found: str) -> tuple[str, list[str]]:
+    """A note ``text`` written over ``base`` (the note its writer read, an editor's), and the
+    lines the note found on disk has that neither ``base`` nor ``text`` has: what another
+    writer added meanwhile (``papers note --append``, another window), kept after ``text``;
+    with those lines (none: ``text`` as it is)."""
+    had = {line.strip() for line in (*base.splitlines(), *text.splitlines())}
+    added = list(dict.fromkeys(ln.strip() for ln in found.splitlines() if ln.strip() not in had))
+    if not added:
+        return text, []
+    return "\n".join([text.strip(), *added]).strip(), added
+
+
 def merged_tags(ours: Sequence[str], theirs: Sequence[str]) -> list[str]:
     """A paper's tags, then those of a file it lacks (at most ``MAX_TAGS``): a file's tag
     that is one of the paper's as an export wrote it, its control characters shown or left
