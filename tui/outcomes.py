@@ -18,6 +18,9 @@ Severity = Literal["information", "warning", "error"]
 #: A list's name in a report is cut to this many characters, as the stats' table cuts it (a
 #: name of 300 filled the toast; a plain count: this view model draws nothing, Rich unknown).
 _NAME_CHARS = 40
+#: A paper's title in a report (the paper an undo or a redo put back) is cut to this many: a
+#: title of a thousand characters filled the toast, over the whole list.
+_TITLE_CHARS = 100
 
 #: The keys a report names, unless remapped.
 DEFAULT_KEYS = {"undo": "u", "note_save": "ctrl+s"}
@@ -76,7 +79,7 @@ def report(
         if outcome.moves and not changes:
             moved = outcome.moves[0][0]
             several = count(len(outcome.moves), "paper")
-            what = title_of(moved) if len(outcome.moves) == 1 else several
+            what = _cut(title_of(moved), _TITLE_CHARS) if len(outcome.moves) == 1 else several
             step = f"the sort of the reading queue {sort_said(outcome.sort)}"
             message = f"{verb} {step if outcome.sort else 'a move in the reading queue'}: {what}"
             return Report(message, timeout=3, redraw=True, keep=moved)
@@ -84,8 +87,16 @@ def report(
             return Report(f"Nothing to {kind}.", timeout=2)
         # an undo's changes come last paper first: the cursor goes to the step's first paper
         first = changes[-1][0] if kind == "undo" else changes[0][0]
-        what = count(len(changes), "paper") if len(changes) > 1 else title_of(first)
+        what = (
+            count(len(changes), "paper")
+            if len(changes) > 1
+            else _cut(title_of(first), _TITLE_CHARS)
+        )
         return Report(f"{verb}: {what} → {_states(changes)}", redraw=True, keep=first)
+    if kind == "note" and outcome.kept:  # lines another writer added while it was edited
+        kept = _cut("; ".join(outcome.kept), _TITLE_CHARS)
+        message = f"Note saved, with what was written elsewhere while you edited it: {kept}"
+        return Report(message, timeout=8, redraw=True)
     if kind == "reload" or outcome.triage is not None:
         # a reload, or a write that met another process's changes (and kept them): the
         # state now holds them, and the screen must show them too
@@ -121,6 +132,6 @@ def _what(removal: Removal) -> str:
     return f"the {plural(len(removal.lists), 'list')} {names} ({papers})"
 
 
-def _cut(name: str) -> str:
-    """A list's name shown in a report: whole, or cut to ``_NAME_CHARS`` with an ellipsis."""
-    return name if len(name) <= _NAME_CHARS else name[: _NAME_CHARS - 1].rstrip() + "…"
+def _cut(name: str, most: int = _NAME_CHARS) -> str:
+    """A list's name (a title) shown in a report: whole, or cut to ``most`` with an ellipsis."""
+    return name if len(name) <= most else name[: most - 1].rstrip() + "…"

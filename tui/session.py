@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from storage.caps import check_note, check_tags
+from storage.caps import check_note, check_tags, note_problem
 from storage.files.triage_file import Change, TriageState, normalise_tags
-from storage.files.triage_model import now
+from storage.files.triage_model import merged_note, now
 from storage.library import Library
 from storage.models import Place, Removal, Status
 from storage.queue import end_position, queue_ids, sort_key
@@ -73,6 +73,8 @@ class Operation:
     placement: dict[str, Place] = field(default_factory=dict)
     #: The sort that gave a "queue" operation's places (its name; "": a move by hand).
     sort: str = ""
+    #: The note a "note" operation was written over (an editor's, as it opened; None: any).
+    base: str | None = None
     #: When it was made (``time.monotonic``).
     made: float = field(default_factory=time.monotonic)
 
@@ -93,6 +95,8 @@ class Outcome:
     moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)
     #: The sort whose order that undo or redo took back or gave again ("": a move by hand).
     sort: str = ""
+    #: The lines a note written elsewhere meanwhile gained, kept after the one saved here.
+    kept: list[str] = field(default_factory=list)
 
     @property
     def papers_changed(self) -> bool:
@@ -167,11 +171,14 @@ class TriageSession:
             self._submit("status", paper_ids=tuple(c[0] for c in changes), status=status)
         return changes
 
-    def queue_note(self, paper_id: str, note: str) -> None:
-        """Set a note now and queue it; ``TooBigError`` (nothing changed) past its cap."""
+    def queue_note(self, paper_id: str, note: str, base: str | None = None) -> None:
+        """Set a note now and queue it; ``TooBigError`` (nothing changed) past its cap.
+        ``base``: the note it was written over (the editor's): lines the note on disk gained
+        since, written elsewhere, are kept after it (``storage.files.triage_model.
+        merged_note``)."""
         check_note(note.strip())
         self._set_note_locally(paper_id, note.strip())
-        self._submit("note", paper_ids=(paper_id,), text=note.strip())
+        self._submit("note", paper_ids=(paper_id,), text=note.strip(), base=base)
 
     def queue_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
         """Set tags now and queue them; returns them normalised; ``TooBigError`` (nothing
@@ -401,12 +408,12 @@ class TriageSession:
                             ids = list(dict.fromkeys(op.paper_ids))
                             outcome.changes = change.decide(ids, op.status)
                         elif op.kind == "note":
-                            change.set_note(op.paper_ids[0], op.text)
+                            _write_note(change.set_note, outcome)
                         else:
                             change.set_tags(op.paper_ids[0], op.tags)
         except Exception:  # noqa: BLE001 - written one by one, each error reported
             return [self._persist(op) for op in ops]
-        if lib.last_change_met_others:
+        if lib.last_change_met_others or any(outcome.kept for outcome in outcomes):
             with contextlib.suppress(Exception):  # reported with the next outcome
                 outcomes[-1].triage = lib.triage()
         return outcomes
@@ -418,7 +425,7 @@ class TriageSession:
             if op.kind == "status":
                 outcome.changes = lib.set_statuses(op.paper_ids, op.status)
             elif op.kind == "note":
-                lib.set_note(op.paper_ids[0], op.text)
+                _write_note(lib.set_note, outcome)
             elif op.kind == "tags":
                 lib.set_tags(op.paper_ids[0], op.tags)
             elif op.kind == "queue":
@@ -428,15 +435,17 @@ class TriageSession:
                 outcome.changes = done.changes
                 outcome.removed, outcome.restored = done.removed, done.restored
                 outcome.moves, outcome.sort = done.moves, done.sort
-                starred = any(Status.STARRED in (old, new) for _p, old, new in done.changes)
-                if done.moves or starred:  # places in the queue changed: the disk says which
+                if done.moves or done.changes:  # the disk says where each paper stands in
+                    # the queue, and since when it has its status (the undo gives it back as
+                    # of then: the day it was read from the queue, the sort by when starred)
                     outcome.triage = lib.triage()
             elif op.kind == "remove":
                 if op.list_name is not None:
                     outcome.removed = lib.remove_list(op.list_name)
                 else:
                     outcome.removed = lib.remove(op.paper_ids)
-            if op.kind == "reload" or lib.last_change_met_others or outcome.papers_changed:
+            changed = lib.last_change_met_others or outcome.papers_changed or outcome.kept
+            if op.kind == "reload" or changed:
                 # Another process wrote since we last looked: our write kept its changes,
                 # and the app must now see them too. Papers that left or came back took
                 # their decisions, notes and tags with them: the disk says which.
@@ -444,3 +453,18 @@ class TriageSession:
             return outcome
         except Exception as exc:  # noqa: BLE001 - reported to the user by the app
             return Outcome(op, error=exc)
+
+
+def _write_note(set_note: Callable[[str, str], str], outcome: Outcome) -> None:
+    """Write a "note" operation with ``set_note`` (a transaction's, or the library's), which
+    returns the note it replaced: one that another writer changed since the operation's
+    ``base`` was read keeps what that writer added (``merged_note``), said in ``outcome``.
+    (An editor's save replaced a line ``papers note --append`` wrote meanwhile, in silence.)"""
+    op = outcome.op
+    found = set_note(op.paper_ids[0], op.text)
+    if op.base is None or found.strip() == op.base.strip():
+        return
+    merged, added = merged_note(op.text, op.base, found)
+    if added and not note_problem(merged):
+        set_note(op.paper_ids[0], merged)
+        outcome.kept = added

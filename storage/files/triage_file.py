@@ -54,6 +54,9 @@ from storage.files.triage_model import (
     position_of,
     standing,
     state_from_tables,
+    step_times,
+    steps_from_tables,
+    times_given,
 )
 from storage.models import Change, Decision, ImportReport, Place, Status
 from storage.queue.order import after_queue, end_position, file_places
@@ -216,7 +219,7 @@ class TriageFile:
 
     def steps(self) -> list[Step]:
         """The undo log, oldest first."""
-        return _steps(self.load())
+        return steps_from_tables(self.load())
 
     def removed_ids(self) -> set[str]:
         """The papers the undo log's removals took out (and that no undo put back)."""
@@ -320,18 +323,6 @@ def _written_at(doc: dict[str, Any], note: Any, tags: list[Any]) -> None:
         doc["ga"] = at
 
 
-def _steps(tables: Tables) -> list[Step]:
-    """The undo log's steps, oldest first; a step this version cannot read is left out (and
-    left as it is in the file)."""
-    steps: list[Step] = []
-    for key, doc in tables.get("history", {}).items():
-        try:
-            steps.append(Step.from_doc(int(key), doc))
-        except (KeyError, TypeError, ValueError, AttributeError):
-            continue
-    return sorted(steps, key=lambda s: s.seq)
-
-
 class TriageChange:
     """The tables of ``triage.json`` inside one transaction, changed through paper-level
     calls: decisions, undo steps, notes and tags, what sync and imports bring."""
@@ -385,11 +376,9 @@ class TriageChange:
             if status is Status.STARRED:  # a new star joins the queue (a position of its own)
                 self._join_queue([c[0] for c in changes], docs, top=top, keep=False)
             moves = [[pid, before[pid], position_of(docs[pid])] for pid in queued]
+            was = times_given(changes, docs)  # what an undo gives back with each status
             self._apply(changes, docs)
-            if moves:
-                self.record(changes, DECIDE, moves=moves)
-            else:
-                self.record(changes)
+            self.record(changes, DECIDE, moves=moves, was=was)
         return changes
 
     def state(self) -> TriageState:
@@ -436,8 +425,7 @@ class TriageChange:
                 docs[pid]["q"], docs[pid]["qa"] = new, made
         if moves:
             self.save(docs)
-            named = {"sort": sort} if sort else {}
-            self.record([], ORDER, moves=[list(move) for move in moves], **named)
+            self.record([], ORDER, moves=[list(move) for move in moves], sort=sort)
         return moves
 
     def set_note(self, paper_id: str, note: str, *, append: bool = False) -> str:
@@ -464,15 +452,23 @@ class TriageChange:
         docs[paper_id].update(values)
         self.save(docs)
 
-    def _apply(self, changes: Sequence[Change], docs: dict[str, dict[str, Any]]) -> None:
+    def _apply(
+        self,
+        changes: Sequence[Change],
+        docs: dict[str, Any],
+        times: Mapping[str, float] | None = None,
+    ) -> None:
+        """The new statuses given now, or (an undo's, a redo's) at ``times``, by paper."""
         # to the millisecond, as notes and tags are: papers starred within one second keep
         # their order in the sort by when they were starred
         at = round(now(), 3)
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
                 docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
+            if new is Status.INBOX:  # read later, not from the queue (undone: the step's place)
+                docs[pid] = {k: v for k, v in docs[pid].items() if k not in ("q", "qa")}
             docs[pid]["status"] = new.value
-            docs[pid]["at"] = at
+            docs[pid]["at"] = (times or {}).get(pid, at)
         self.save(docs)
 
     def pop(self, ids: Collection[str]) -> dict[str, Any]:
@@ -496,15 +492,16 @@ class TriageChange:
     # -- the undo log -------------------------------------------------------------------
     def steps(self) -> list[Step]:
         """The undo log as the transaction found it, oldest first."""
-        return _steps(self._found)
+        return steps_from_tables(self._found)
 
     def step_document(self, step: Step) -> dict[str, Any]:
         """What a step keeps besides its changes (a removal's papers, say)."""
         return dict(self._found.get("history", {}).get(str(step.seq), {}))
 
     def record(self, changes: Sequence[Change], kind: str = DECIDE, **more: Any) -> None:
-        """Log a new step of ``kind`` (``more``: what else it keeps): it drops the redo steps,
-        and the oldest beyond the limits. Only the user's decisions count in the days."""
+        """Log a new step of ``kind`` (``more``: what else it keeps, those that hold anything):
+        it drops the redo steps, and the oldest beyond the limits. Only the user's decisions
+        count in the days."""
         history = self._store.writable_table("history")
         seqs = sorted(int(k) for k in history)
         for seq in seqs:
@@ -521,7 +518,7 @@ class TriageChange:
             total -= len(history.pop(str(kept.pop(0))).get("changes", ()))
         seq = (seqs[-1] + 1) if seqs else 1
         step = Step(seq=seq, at=round(now(), 3), changes=tuple(changes), kind=kind)
-        history[str(step.seq)] = {**step.to_doc(), **more}
+        history[str(step.seq)] = {**step.to_doc(), **{k: v for k, v in more.items() if v}}
         if step.counted:
             self._count(changes, step.at, 1)
 
@@ -543,7 +540,7 @@ class TriageChange:
             if place is not None and pid in docs and pid in starred:
                 docs[pid]["q"], docs[pid]["qa"] = place, at
         self._join_queue(starred, docs, top=False, keep=True)  # back in place, else at the end
-        self._apply(changes, docs)
+        self._apply(changes, docs, step_times(self.step_document(step), step, undo=undo))
         self.mark(step, undone=undo)
         if step.counted:
             self._count(step.changes, step.at, -1 if undo else 1)
@@ -595,6 +592,7 @@ class TriageChange:
         RIS, CSL-JSON name none)."""
         docs = self.documents(pid for pid, _ in carried)
         changes: list[Change] = []
+        was, given = dict[str, float](), dict[str, float]()  # the times replaced, and given
         moves: list[list[Any]] = []  # the queue's places, as a decision's step keeps them
         # the file's queue order, behind this library's queue
         stars = [(pid, d.position, d.at) for pid, d in carried if d.status is Status.STARRED]
@@ -611,9 +609,12 @@ class TriageChange:
                 continue
             if status is not ours:
                 changes.append((pid, ours, status))
+                was.update(times_given([(pid, ours, status)], docs))
                 before = standing(doc)
                 doc["status"] = status.value
                 doc["at"] = round(theirs.at, 3) if theirs.at is not None else round(now(), 3)
+                if theirs.at is not None:  # (else its redo's time is the step's)
+                    given[pid] = doc["at"]
                 if pid in places:  # its place in the queue the file was made of
                     doc["q"], doc["qa"] = places[pid], round(now(), 3)
                 if Status.STARRED in (ours, status):  # for the undo, and its redo
@@ -633,7 +634,7 @@ class TriageChange:
                 report.restored += 1
         self.save(docs)
         if changes:
-            self.record(changes, RESTORE, **({"moves": moves} if moves else {}))
+            self.record(changes, RESTORE, moves=moves, was=was, set=given)
         return changes
 
     def receive(self, received: Mapping[str, Received]) -> Counter[str]:

@@ -20,7 +20,10 @@ TinyDB tables:
                ``sort``: the name of the sort that made it, ``storage.queue.SORTS``, if one did).
                A ``decide`` or ``restore`` step keeps ``moves`` too, of the papers it starred or
                took out of the queue: where each stood before and after, so that its undo and
-               its redo put each back in its place.
+               its redo put each back in its place; and ``was``, paper → when the status it
+               replaced was given (those not in the Inbox), so that an undo gives each paper
+               back its status as of then (a ``restore``'s ``set``: the times its file gave;
+               a redo's time is else the step's ``at``), not as a decision of now.
 ``days``       decisions made per day and per resulting status: progress without an ever
                growing log (a 100,000-paper triage keeps one small document per day).
 
@@ -61,7 +64,9 @@ DECIDE, RESTORE, REMOVE, ORDER = "decide", "restore", "remove", "order"
 Move = tuple[str, Place | None, Place | None]
 
 #: What an undo step may hold besides its changes and still be dropped once they are gone.
-_PLAIN_STEP: Final = frozenset({"at", "changes", "undone", "kind", "marked", "void", "sort"})
+_PLAIN_STEP: Final = frozenset(
+    {"at", "changes", "undone", "kind", "marked", "void", "sort", "was", "set"}
+)
 
 
 def leave_steps(history: dict[str, Any], pids: Collection[str], part: str = "changes") -> None:
@@ -183,6 +188,36 @@ class Step:
             removed,
             str(doc.get("sort") or ""),
         )
+
+
+def times_given(
+    changes: Iterable[Change], docs: Mapping[str, Mapping[str, Any]]
+) -> dict[str, float]:
+    """When the papers about to change got the status they have (those not in the Inbox),
+    from their decision documents: what a step keeps (``was``) for its undo."""
+    found = {}
+    for pid, old, _new in changes:
+        at = docs[pid].get("at")
+        if old is not Status.INBOX and isinstance(at, int | float) and not isinstance(at, bool):
+            found[pid] = float(at)
+    return found
+
+
+def step_times(doc: Mapping[str, Any], step: Step, *, undo: bool) -> dict[str, float]:
+    """When each paper of a step (its document ``doc``) got the status its undo, or redo,
+    gives it back: an undo, the times the step kept of the statuses it replaced (``was``; a
+    step of an older version kept none: now); a redo, those it gave (``set``: an import's,
+    from its file), else the step's own time. So the sort by when starred, the day a paper
+    was read from the queue and the exports' times stay the decision's, not the undo's."""
+    kept = doc.get("was" if undo else "set")
+    found = {
+        str(pid): float(at)
+        for pid, at in (kept.items() if isinstance(kept, dict) else ())
+        if isinstance(at, int | float) and not isinstance(at, bool)
+    }
+    if undo:
+        return found
+    return {pid: found.get(pid, step.at) for pid, _old, _new in step.changes}
 
 
 def _position(value: Any) -> Place | None:
@@ -311,6 +346,18 @@ def state_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> TriageState:
 _STATUS_BY_VALUE: Final = {status.value: status for status in Status}
 
 
+def steps_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> list[Step]:
+    """The undo log's steps, oldest first; a step this version cannot read is left out (and
+    left as it is in the file)."""
+    steps: list[Step] = []
+    for key, doc in tables.get("history", {}).items():
+        try:
+            steps.append(Step.from_doc(int(key), doc))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+    return sorted(steps, key=lambda s: s.seq)
+
+
 def days_from_tables(tables: Mapping[str, Mapping[str, Any]]) -> list[DayCount]:
     """The per-day decision counts, oldest first."""
     days = []
@@ -371,6 +418,18 @@ def _tag_as_read(tag: str) -> str:
     ``a-b`` (they were folded into one, and an import dropped the second)."""
     plain = _UNREAD_IN_TAG.sub("", tag).translate(_HYPHENS)
     return plain.replace("---", "—").replace("--", "–")
+
+
+def merged_note(text: str, base: str, found: str) -> tuple[str, list[str]]:
+    """A note ``text`` written over ``base`` (the note its writer read, an editor's), and the
+    lines the note found on disk has that neither ``base`` nor ``text`` has: what another
+    writer added meanwhile (``papers note --append``, another window), kept after ``text``;
+    with those lines (none: ``text`` as it is)."""
+    had = {line.strip() for line in (*base.splitlines(), *text.splitlines())}
+    added = list(dict.fromkeys(ln.strip() for ln in found.splitlines() if ln.strip() not in had))
+    if not added:
+        return text, []
+    return "\n".join([text.strip(), *added]).strip(), added
 
 
 def merged_tags(ours: Sequence[str], theirs: Sequence[str]) -> list[str]:

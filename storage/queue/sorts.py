@@ -68,7 +68,10 @@ def _length(pid: str, facts: SortFacts) -> Any:
     if pages:
         return (0, pages)
     paper = facts.papers.get(pid)
-    return (1, len(paper.abstract.split()) if paper is not None else 0)
+    words = len(paper.abstract.split()) if paper is not None else 0
+    # a paper of neither (a title alone) has no known length: last, as one without a rating
+    # is in the sort by rating (it counted as 0 words, the shortest of all: the head)
+    return (1, words) if words else (2, 0)
 
 
 def _starred(pid: str, facts: SortFacts) -> Any:

@@ -16,7 +16,11 @@ from textual.widgets.option_list import Option
 from storage.files.papers_file import ListInfo
 from storage.text.words import count
 from tui.commands import bindings, button_label, key_named
-from tui.text import printable
+from tui.text import cut_cells, printable
+
+#: A paper's title or a list's name in the question is cut to this many cells: a title of a
+#: thousand characters pushed the buttons and the word on undo off a screen of 24 rows.
+_NAME_CELLS = 160
 
 
 class ConfirmRemoval(ModalScreen[bool]):
@@ -61,14 +65,18 @@ class ConfirmRemoval(ModalScreen[bool]):
     def for_papers(cls, titles: Sequence[str]) -> ConfirmRemoval:
         """The question for papers: by title when there is one, else how many."""
         if len(titles) == 1:
-            return cls(f"Remove “{titles[0]}” from the library?", one=True)
+            return cls(
+                f"Remove “{cut_cells(printable(titles[0]), _NAME_CELLS)}” from the library?",
+                one=True,
+            )
         return cls(f"Remove {count(len(titles), 'paper')} from the library?")
 
     @classmethod
     def for_list(cls, info: ListInfo) -> ConfirmRemoval:
         """The question for a list: its name and size; papers in another list too stay."""
+        name, size = cut_cells(printable(info.name), _NAME_CELLS), count(info.size, "paper")
         return cls(
-            f"Remove the list “{info.name}” ({count(info.size, 'paper')}) from the library? "
+            f"Remove the list “{name}” ({size}) from the library? "
             "Its papers that are in another list too stay there."
         )
 

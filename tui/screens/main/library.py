@@ -60,18 +60,20 @@ class LibraryPart(MainBase):
         note = self.session.state.notes.get(paper.id, "")
 
         def save(text: str | None) -> None:
-            if text is not None:
-                self._write_note(paper.id, text, before=note)
+            if text is not None:  # written over ``note``: what was added elsewhere meanwhile
+                self._write_note(paper.id, text, before=note, base=note)  # is kept
 
         def keep(text: str) -> None:
-            self.session.queue_note(paper.id, text)
+            self.session.queue_note(paper.id, text, base=note)
 
         self.app.push_screen(NoteEditor(paper, note, keep=keep, draft=draft), save)
 
-    def _write_note(self, paper_id: str, text: str, *, before: str, said: str = "") -> None:
+    def _write_note(
+        self, paper_id: str, text: str, *, before: str, said: str = "", base: str | None = None
+    ) -> None:
         """Save a note from the editor (or put one back); a note that replaced or cleared
         another can be taken back by ``u`` while nothing else was done since."""
-        self.session.queue_note(paper_id, text)
+        self.session.queue_note(paper_id, text, base=base)
         if self.view.saved:  # a has:note tab's count changes with it
             self.update_tabs()
         self.show_current()
