@@ -82,13 +82,21 @@ def _ascii_letters(word: str) -> str:
     return re.sub("[^a-z]", "", _ascii_word(word))
 
 
+#: The most letters a key takes of the family name and of the title's word: more than any
+#: real one holds (the longest of the 3,703 ICLR 2025 papers': 20 and 24 letters), so that
+#: their keys are what they were, while a title of one 1,000-letter "word" gives a key of a
+#: line, not of a page.
+KEY_PART_CHARS: Final = 32
+
+
 def bibtex_key(paper: Paper, taken: set[str]) -> str:
-    """``lastname2025firstword``, made unique with a letter suffix."""
-    last = _key_name(paper.authors)
+    """``lastname2025firstword``, made unique with a letter suffix; the name and the word
+    each cut at ``KEY_PART_CHARS``."""
+    last = _key_name(paper.authors)[:KEY_PART_CHARS]
     year = citation_of(paper).year
     words = [w for w in map(_ascii_word, paper.display_title.split()) if w]
     first = next((w for w in words if len(w) > 3), words[0] if words else "paper")
-    key = f"{last or 'anon'}{year or ''}{first}"
+    key = f"{last or 'anon'}{year or ''}{first[:KEY_PART_CHARS]}"
     candidate, n = key, 0
     while candidate in taken:
         n += 1
