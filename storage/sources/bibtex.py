@@ -218,6 +218,27 @@ def _as_source(text: str) -> str:
     return literal(text, markdown=False)
 
 
+#: The commands TeX sets within a word (``self\\hyphen supervised``, ``input\\slash output``,
+#: ``non\\nobreakdash-linear``), with the spaces that end them, and what stands for each
+#: while the rest of the title is read (a character of Unicode's private use).
+_WORD_COMMAND: Final = re.compile(r"\\(hyphen|slash|nobreakdash)(?![A-Za-z])\s*")
+_MARKS: Final = {"hyphen": "\ue010", "slash": "\ue011", "nobreakdash": "\ue012"}
+_COMMANDS: Final = str.maketrans({mark: f"\\{name}{{}}" for name, mark in _MARKS.items()})
+_UNMARKED: Final = dict.fromkeys(map(ord, _MARKS.values()))  # a title's own: no command
+
+
+def _title_source(raw: str) -> str:
+    """A title read (``_readable``) and kept as source (``_as_source``), its word commands
+    (``_WORD_COMMAND``) kept as commands (``\\hyphen{}``): shown as TeX prints them, and
+    read for the id of a paper known by its title as the converter first read them, when it
+    knew none of them (``storage.importing.identity._as_first_named``): a file imported
+    before gives its papers the ids it gave them then."""
+    if "\\" not in raw or _WORD_COMMAND.search(raw) is None:
+        return _as_source(_readable(raw, markdown=False))
+    marked = _WORD_COMMAND.sub(lambda found: _MARKS[found.group(1)], raw.translate(_UNMARKED))
+    return _as_source(_readable(marked, markdown=False)).translate(_COMMANDS)
+
+
 def _name(raw: str) -> str:
     """``Lee, Ann`` → ``Ann Lee``; ``von Last, Jr, First`` → ``First von Last Jr``
     (``flat_name``); ``{Google Research}`` stays one name."""
@@ -425,7 +446,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         date = ""  # no ISO date to keep as the paper's date
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
-        "title": _as_source(_readable(dialects.full_title(fields), markdown=False)),
+        "title": _title_source(dialects.full_title(fields)),
         "abstract": dialects.abstract_of(fields),
         # a book or proceedings volume that names only its editors is cited by them (as
         # BibTeX's styles and CSL do): they are its people, never added to its authors
