@@ -8,7 +8,8 @@ fields say (``storage.sources.citation``): its own type when a source gave one (
 ``@phdthesis``), an ``@article{journal}``, an ``@inproceedings{booktitle}`` (a known venue,
 whether its source or its list says it, as ``International Conference on Learning
 Representations (ICLR)``), an arXiv preprint as ``@misc{eprint, archiveprefix, primaryclass}``;
-with its year, month, publisher, volume, number, pages, DOI, URL, note, keywords and abstract,
+with its year, month, publisher, series, volume, number, pages, DOI, URL, note, keywords
+and abstract,
 and its code links at the end of the note, so that the file imports back as the same papers.
 
 The user's own note and tags go where reference managers read them: the note in ``annote``
@@ -148,7 +149,7 @@ _PUBLISHED: Final = frozenset({"misc", "online", "booklet", "unpublished", "soft
 #: Further reference fields, written as the paper holds them: (BibTeX's name, ours).
 _MORE_FIELDS: Final = (
     ("publisher", "publisher"), ("school", "school"), ("institution", "institution"),
-    ("volume", "volume"), ("number", "issue"), ("pages", "pages"),
+    ("series", "series"), ("volume", "volume"), ("number", "issue"), ("pages", "pages"),
 )  # fmt: skip
 
 

@@ -2,7 +2,8 @@
 
 Each record holds what the library knows of the paper (``storage.sources.citation``): its
 ``TY`` (``JOUR``, ``CONF``, ``BOOK``, ``THES``…), title and authors, the journal (``JO``) or
-the proceedings or venue (``T2``), ``PY`` (and ``DA`` with the month and day as known),
+the proceedings or venue (``T2``), its series (``T3``; a book's ``T2``), a master's thesis's
+``M3``, ``PY`` (and ``DA`` with the month and day as known),
 publisher, volume, issue, start and end pages, ISBN/ISSN, abstract, link, DOI, keywords,
 and a note (``N1``) ending in its code links; ``storage.sources.ris`` reads it back whole.
 
@@ -74,10 +75,17 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     lines = [_line("TY", kind), _line("TI", written_text(paper.title, title=True))]
     people = "ED" if editors_only(paper) else "AU"  # a volume that names only its editors
     lines += [_line(people, name) for name in map(ris_name, paper.authors) if name]
+    series = _fact(paper, "series")
     if cited.journal:
         lines.append(_line("JO", cited.journal))
+    elif series and kind in ("BOOK", "EDBOOK"):  # a book's T2 is its series
+        lines.append(_line("T2", series))
     elif cited.booktitle or cited.published:
         lines.append(_line("T2", cited.booktitle or cited.published))
+    if series and kind not in ("BOOK", "EDBOOK"):
+        lines.append(_line("T3", series))
+    if cited.kind == "mastersthesis":  # its type of work, as Zotero writes a thesis's
+        lines.append(_line("M3", "Master's thesis"))
     if cited.year:
         lines.append(_line("PY", str(cited.year)))
         if cited.month and cited.day:

@@ -27,8 +27,9 @@ refused with one line naming it, never imported without them.
 LaTeX in titles, names and other text fields (``{\\"U}ber``, ``{$\\tau$}-bench``) becomes
 Unicode through the one converter (``storage.text.latex``); abstracts are kept as written
 (LaTeX is their display's business). The reference fields (year, date, month, DOI, URL,
-eprint and archive, journal, booktitle, publisher, volume, number, pages, note, …) are kept
-as the paper's extra fields (``storage.sources.fields``) and written back by the exports.
+eprint and archive, journal, booktitle, publisher, series, volume, number, pages, note, …)
+are kept as the paper's extra fields (``storage.sources.fields``) and written back by the
+exports.
 The user's own note (``annote``: Zotero's, JabRef's, Mendeley's, ours) and tags
 (``mendeley-tags``, which are among the ``keywords`` too) are the paper's note and tags.
 """
@@ -408,6 +409,7 @@ _TEXT_FIELDS: Final = (
     ("publisher", ("publisher",)),
     ("school", ("school",)),
     ("institution", ("institution",)),
+    ("series", ("series",)),
     ("volume", ("volume",)),
     ("issue", ("number", "issue")),
     ("pages", ("pages",)),

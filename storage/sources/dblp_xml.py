@@ -26,7 +26,8 @@ number DBLP tells people of one name apart by (``Wei Wang 0001``); ``title``, in
 (``<i>``, ``<sub>``, ``<sup>``, ``<tt>``; scripts as ``plain_title`` reads them: ``CO₂``),
 without the full stop DBLP ends it with; ``year``, ``month``; ``journal`` or ``booktitle``
 (the venue, a short name as DBLP writes it, its full stop kept: ``IEEE Trans. Vis. Comput.
-Graph.``); ``volume``, ``number``, ``pages``, ``publisher``, ``school``, ``isbn``; each ``ee``
+Graph.``); ``volume``, ``number``, ``pages``, ``publisher``, ``school``, ``series``, ``isbn``;
+each ``ee``
 (electronic edition): the first web page the paper's link, one ending in ``.pdf`` its PDF, a
 ``doi.org`` one its DOI, an arXiv one (``arxiv.org/abs/…``, DOI ``10.48550/arXiv.…``)
 its arXiv id (a CoRR paper's volume, ``abs/2106.09685``, gives it too); the record's page at
@@ -81,6 +82,7 @@ _FIELDS: Final = frozenset(
     {
         "author", "editor", "title", "booktitle", "journal", "year", "month", "volume",
         "number", "pages", "ee", "url", "publisher", "school", "isbn", "doi", "venue", "type",
+        "series",
         "key", "authors/author", "hit/title", "hit/url",
     }
 )  # fmt: skip
@@ -253,6 +255,7 @@ def _all(values: dict[str, list[str]], field: str) -> list[str]:
 #: full stop is an abbreviation's: ``IEEE Trans. Vis. Comput. Graph.``, kept).
 _AS_WRITTEN: Final = (
     "journal", "booktitle", "year", "month", "volume", "pages", "publisher", "school", "isbn",
+    "series",
 )  # fmt: skip
 
 
@@ -290,7 +293,7 @@ def _hit_fields(values: dict[str, list[str]], attributes: dict[str, str]) -> dic
     """A hit of the search API as its JSON answer's (``dblp_record``), with what its links
     say; one of the API before 2017 (``_OLD_TYPES``) read as one of today's."""
     info: dict[str, Any] = {"authors": {"author": _all(values, "authors/author")}}
-    for name in ("title", "venue", "volume", "pages", "year", "type", "key", "doi"):
+    for name in ("title", "venue", "volume", "pages", "year", "type", "key", "doi", "publisher"):
         info[name] = first_text(values, name)
     info["issue"] = first_text(values, "number")
     # the page the API before 2017 gave each hit: ``http://www.dblp.org/rec/bibtex/KEY``

@@ -195,6 +195,9 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # ``authors`` as its readers cite it (its id and search unchanged): ``edited_by`` names
     # them, so that the exports call them editors (``storage.sources.citation.editors_only``)
     ExtraField("edited_by", "Edited by", (), str),
+    # the series a book or a volume is in (BibTeX's ``series``, CSL's ``collection-title``,
+    # RIS's ``T3``, a RIS book's ``T2``, DBLP's ``<series>``; ``volume`` its number in it)
+    ExtraField("series", "Series", ("series", "collection-title"), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
