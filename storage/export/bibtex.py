@@ -8,8 +8,8 @@ fields say (``storage.sources.citation``): its own type when a source gave one (
 ``@phdthesis``), an ``@article{journal}``, an ``@inproceedings{booktitle}`` (a known venue,
 whether its source or its list says it, as ``International Conference on Learning
 Representations (ICLR)``), an arXiv preprint as ``@misc{eprint, archiveprefix, primaryclass}``;
-with its year, month, publisher, series, volume, number, pages, DOI, URL, note, keywords
-and abstract,
+with its book's or volume's editors (``editor`` beside ``author``), its year, month,
+publisher, series, volume, number, pages, DOI, URL, note, keywords and abstract,
 and its code links at the end of the note, so that the file imports back as the same papers.
 
 The user's own note and tags go where reference managers read them: the note in ``annote``
@@ -129,6 +129,12 @@ def _author(name: str) -> str:
     return ", ".join(bib_escape(p) for p in (parts.last, parts.given) if p)
 
 
+def _people(names: Sequence[str]) -> str:
+    """An ``author`` or ``editor`` field: each name as ``_author`` writes it, control
+    characters shown (as in the title)."""
+    return " and ".join(_author(printable(name)) for name in names)
+
+
 def _reads_as_parts(words: list[str], given: int) -> bool:
     """Whether BibTeX reads ``First von Last`` (no comma) as the name's parts: its "von" is
     the lower-case words before the last, and they are the particles, right after the
@@ -162,12 +168,14 @@ def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = (
     """The entry of one paper, with the user's ``note`` and ``tags`` (see the module)."""
     cited = citation_of(paper)
     fields = [("title", "{" + _title_escape(paper.display_title) + "}")]
+    edited = editors_only(paper)
     if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
-        people = "editor" if editors_only(paper) else "author"
         # control characters shown, as in the title (they were left out here alone)
-        fields.append((people, " and ".join(_author(printable(a)) for a in paper.authors)))
+        fields.append(("editor" if edited else "author", _people(paper.authors)))
     else:  # what styles sort by when there is no author
         fields.append(("key", _title_escape(paper.display_title[:40])))
+    if (editors := _text_fact(paper, "editors")) and not edited:  # its book's, its volume's
+        fields.append(("editor", _people(editors.split("; "))))
     if cited.journal:
         fields.append(("journal", bib_escape(cited.journal)))
     if cited.booktitle:

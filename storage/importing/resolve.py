@@ -123,7 +123,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
 #: The facts of where and when a version of a paper appeared (its citation's).
 _PUBLICATION: Final = frozenset(
     {"entry_type", "year", "month", "date", "journal", "booktitle", "publisher", "volume", "issue",
-     "pages", "series"}
+     "pages", "series", "editors"}
 )  # fmt: skip
 
 

@@ -15,7 +15,9 @@ style knows), except a ``crossref`` container: an entry another entry names in i
 ``@xdata`` entries, whose fields are those of every entry naming them in its ``xdata``.
 Entries in a ``crossref`` cycle are papers too, and the cycle is named. An entry that names no
 ``author`` (a book, a proceedings volume or a collection that names only its editors) has its
-``editor`` as its people, as BibTeX's styles cite it. Keys are labels, not
+``editor`` as its people, as BibTeX's styles cite it; one that names both keeps the
+``editor`` (its book's, its volume's: DBLP writes it in every paper of a volume) as its
+``editors``. Keys are labels, not
 identity: an empty key (Mendeley's ``@article{,``) or a repeated one imports, and
 ``Li2025MarS`` is not ``Li2025MaRS``.
 
@@ -446,14 +448,16 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     year, month, unread = dialects.stated_year(fields.get("year", ""), date)
     if not _ISO_START.match(date):
         date = ""  # no ISO date to keep as the paper's date
+    author, editor = _first(fields, ("author",)), _first(fields, ("editor",))
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
         "title": _title_source(dialects.full_title(fields)),
         "abstract": dialects.abstract_of(fields),
         # a book or proceedings volume that names only its editors is cited by them (as
         # BibTeX's styles and CSL do): they are its people, never added to its authors
-        "authors": list(authors_of(_first(fields, ("author", "editor")))),
-        "edited_by": not _first(fields, ("author",)),  # (then they are its editors)
+        "authors": list(authors_of(author or editor)),
+        "edited_by": not author,  # (then they are its editors)
+        "editors": list(authors_of(editor)) if author else [],  # its book's, its volume's
         "venue": _readable(venue),
         "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's

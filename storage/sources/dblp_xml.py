@@ -21,7 +21,8 @@ each told by its root element.
   before 2012 the whole record was markup (``dblp:``-prefixed) in the CDATA of the hit's
   ``<title>``, read as the hit's ``<info>``.
 
-A record's fields: ``author`` (or ``editor``, for a volume that names no author), without the
+A record's fields: ``author`` (or ``editor``, for a volume that names no author; beside
+authors, its ``editors``), without the
 number DBLP tells people of one name apart by (``Wei Wang 0001``); ``title``, in DBLP's markup
 (``<i>``, ``<sub>``, ``<sup>``, ``<tt>``; scripts as ``plain_title`` reads them: ``CO₂``),
 without the full stop DBLP ends it with; ``year``, ``month``; ``journal`` or ``booktitle``
@@ -269,10 +270,10 @@ def _record_fields(
 ) -> dict[str, Any]:
     """A publication's fields under the names the readers' records use (see the module)."""
     fields: dict[str, Any] = {"title": without_full_stop(first_text(values, "title"))}
-    authors = _all(values, "author")
+    authors, editors = _all(values, "author"), _all(values, "editor")
     fields["edited_by"] = not authors  # (its people, when any, are its editors)
-    authors = authors or _all(values, "editor")
-    fields["authors"] = [_person(name) for name in authors]
+    fields["authors"] = [_person(name) for name in authors or editors]
+    fields["editors"] = [_person(name) for name in editors] if authors else []
     publtype = attributes.get("publtype", "").split()
     fields["entry_type"] = "misc" if "informal" in publtype else _KINDS[kind]
     if "withdrawn" in publtype:

@@ -8,7 +8,8 @@ paragraph: the record goes on). Read in one pass, linear on any text.
 
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
 Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when none,
-the editors: ``%E``, a book's ``%Y``, see ``editors_of``), ``%D`` (year; one that names none,
+the editors: ``%E``, a book's ``%Y``, see ``editors_of``; beside authors, a chapter's or a
+paper's ``%E``, its book's editors), ``%D`` (year; one that names none,
 ``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
 book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
 ``%P`` (pages), ``%S`` (series), ``%9`` (type of work: a master's thesis), ``%@`` (ISBN or
@@ -64,6 +65,13 @@ def editors_of(kind: str, secondary: list[str], tertiary: list[str]) -> list[str
     if kind == "book":
         return tertiary or secondary
     return secondary if kind in _EDITED else []
+
+
+def book_editors(kind: str, secondary: list[str]) -> list[str]:
+    """The editors of the book or proceedings a record of type ``kind`` that names its
+    authors is in: its secondary author where that is its editors (``_EDITED``); none of a
+    book, whose secondary author is its series' editor to EndNote, its editor to Zotero."""
+    return secondary if kind.casefold() in _EDITED else []
 
 
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
@@ -123,6 +131,9 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     if not fields.get("authors"):
         fields["authors"] = editors_of(kind, secondary, tertiary)
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
+    else:  # a chapter's book's, a paper's proceedings' (not a book's: EndNote's ``%E`` is its
+        # series' editor, Zotero's its editor)
+        fields["editors"] = book_editors(kind, secondary)
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     if "master" in fields.pop("work", "").casefold() and entry == "phdthesis":
         entry = "mastersthesis"  # its type of work (``%9``)

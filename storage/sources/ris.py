@@ -9,7 +9,8 @@ drops a last record without ``ER``, and would be one more dependency.
 
 Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
 ``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
-as the type places them, ``_EDITORS``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
+as the type places them, ``_EDITORS``; beside them, the editors of a chapter's book or a
+paper's proceedings, kept as its ``editors``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
 (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``), ``PY``/``Y1`` (year), ``DA``
 (date; one that names no year, ``In Press``, is said in one line), ``JF`` (journal; an
 article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
@@ -77,6 +78,15 @@ _PEOPLE: Final = {"ED": "editors", "A2": "secondary", "A3": "tertiary"}
 _SERIES_IN_T2: Final = frozenset({"book", "collection"})
 #: A thesis's type of work (``M3``) that says it is a master's.
 _MASTERS: Final = re.compile(r"\bmaster|\bM\.?\s?(?:Sc|A|S|Phil)\b", re.IGNORECASE)
+
+
+def editors_tag(kind: str) -> str:
+    """The tag a record of RIS type ``kind`` names its editors by, beside its authors: a
+    chapter's, a paper's, an article's ``A2``, a book's ``A3`` (its ``A2`` is its series'
+    editor), else ``ED``, as Zotero writes them and this reader reads them (``_EDITORS``)."""
+    return _EDITORS.get(kind, ("ED",))[:2][-1]
+
+
 #: A DOI in ``M3`` ("type of work"), where PubMed's, publishers' and older Zotero's RIS write
 #: it (``M3  - 10.1172/JCI13505``, EndNote's ``doi: DOI: 10.1016/…``): Zotero's RIS import
 #: reads it as the DOI too (zotero/translators ``RIS.js``). A type of work (``Article``) is none.
@@ -199,10 +209,12 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     if work and not fields.get("doi"):
         fields["doi"] = work.group()
     people = {tag: fields.pop(name, []) for tag, name in _PEOPLE.items()}
+    roles = _EDITORS.get(kind.strip().upper(), ("ED",))
     if not fields.get("authors"):  # a book or a proceedings volume that names its editors
-        roles = _EDITORS.get(kind.strip().upper(), ("ED",))
         fields["authors"] = next((people[tag] for tag in roles if people[tag]), [])
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
+    else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)
+        fields["editors"] = next((people[tag] for tag in roles[:2] if people[tag]), [])
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
     if entry == "phdthesis" and _MASTERS.search(fields.get("work", "")):
         entry = "mastersthesis"  # its type of work (``M3``): Zotero's, EndNote's, ours
