@@ -2,8 +2,10 @@
 
 Each item holds what the library knows of the paper (``storage.sources.citation``): its CSL
 type (``article-journal``, ``paper-conference``, ``book``, ``thesis``, an arXiv preprint as
-``article``…), ``container-title``, ``issued`` (year, month and day as known), ``publisher``,
-``volume``, ``issue``, ``page``, ``DOI``, ``URL``, ``ISBN``/``ISSN``, its arXiv id
+``article``…; a master's thesis's ``genre``), the ``editor`` of its book or proceedings
+beside its ``author``, ``container-title``, ``collection-title`` (its series), ``issued``
+(year, month and day as known), ``publisher``, ``volume``, ``issue``, ``page``, ``DOI``,
+``URL``, ``ISBN``/``ISSN``, its arXiv id
 (``archive`` and ``archive_location``), keywords, abstract, and a ``note`` ending in its code
 links; ``storage.sources.csl_json`` reads it back as the same paper.
 
@@ -73,21 +75,26 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
     if cited.kind == "misc" and cited.arxiv:
         kind = "article"  # what Zotero calls a preprint
     item: dict[str, Any] = {"id": key, "type": kind, "title": written_text(paper.title, title=True)}
+    edited = editors_only(paper)
     if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
-        people = "editor" if editors_only(paper) else "author"
-        item[people] = [csl_name(a) for a in paper.authors]
+        item["editor" if edited else "author"] = [csl_name(a) for a in paper.authors]
+    if (editors := _fact(paper, "editors")) and not edited:  # its book's, its volume's
+        item["editor"] = [csl_name(a) for a in editors.split("; ")]
     if cited.container:
         item["container-title"] = cited.container
     if issued := _issued(cited):
         item["issued"] = issued
-    for csl, ours in (("publisher", "publisher"), ("volume", "volume"), ("issue", "issue"),
-                      ("page", "pages"), ("ISBN", "isbn"), ("ISSN", "issn")):  # fmt: skip
+    for csl, ours in (("publisher", "publisher"), ("collection-title", "series"),
+                      ("volume", "volume"), ("issue", "issue"), ("page", "pages"),
+                      ("ISBN", "isbn"), ("ISSN", "issn")):  # fmt: skip
         if value := _fact(paper, ours):
             item[csl] = value
     if cited.kind in ("phdthesis", "mastersthesis", "thesis") and (
         school := _fact(paper, "school")
     ):
         item["publisher"] = school
+    if cited.kind == "mastersthesis":  # its genre, as Zotero writes a thesis's type
+        item["genre"] = "Master's thesis"
     if cited.kind in ("techreport", "report") and (where := _fact(paper, "institution")):
         item["publisher"] = where
     if paper.abstract:

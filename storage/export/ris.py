@@ -1,8 +1,10 @@
 """RIS: the reference format every reference manager imports (Zotero, Mendeley, EndNote).
 
 Each record holds what the library knows of the paper (``storage.sources.citation``): its
-``TY`` (``JOUR``, ``CONF``, ``BOOK``, ``THES``…), title and authors, the journal (``JO``) or
-the proceedings or venue (``T2``), ``PY`` (and ``DA`` with the month and day as known),
+``TY`` (``JOUR``, ``CONF``, ``BOOK``, ``THES``…), title and authors (and the editors of its
+book or proceedings where Zotero writes them: ``A2``, a book's ``A3``), the journal (``JO``)
+or the proceedings or venue (``T2``), its series (``T3``; a book's ``T2``), a master's
+thesis's ``M3``, ``PY`` (and ``DA`` with the month and day as known),
 publisher, volume, issue, start and end pages, ISBN/ISSN, abstract, link, DOI, keywords,
 and a note (``N1``) ending in its code links; ``storage.sources.ris`` reads it back whole.
 
@@ -27,7 +29,7 @@ from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import RIS_TYPES, citation_of, editors_only
 from storage.sources.links import web_url
-from storage.sources.ris import TITLE_DERIVED, USERS_NOTE, USERS_TAGS
+from storage.sources.ris import TITLE_DERIVED, USERS_NOTE, USERS_TAGS, editors_tag
 from storage.text.sanitize import file_block, file_line
 
 #: A line that would read as a tag (``ER  - …``): a paragraph starting so is indented.
@@ -72,12 +74,22 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     cited = citation_of(paper)
     kind = RIS_TYPES.get(cited.kind, "GEN")
     lines = [_line("TY", kind), _line("TI", written_text(paper.title, title=True))]
-    people = "ED" if editors_only(paper) else "AU"  # a volume that names only its editors
-    lines += [_line(people, name) for name in map(ris_name, paper.authors) if name]
+    edited = editors_only(paper)  # a volume that names only its editors
+    lines += [_line("ED" if edited else "AU", n) for n in map(ris_name, paper.authors) if n]
+    if (editors := _fact(paper, "editors")) and not edited:  # its book's, where Zotero puts them
+        tag = editors_tag(kind)
+        lines += [_line(tag, n) for n in map(ris_name, editors.split("; ")) if n]
+    series = _fact(paper, "series")
     if cited.journal:
         lines.append(_line("JO", cited.journal))
+    elif series and kind in ("BOOK", "EDBOOK"):  # a book's T2 is its series
+        lines.append(_line("T2", series))
     elif cited.booktitle or cited.published:
         lines.append(_line("T2", cited.booktitle or cited.published))
+    if series and kind not in ("BOOK", "EDBOOK"):
+        lines.append(_line("T3", series))
+    if cited.kind == "mastersthesis":  # its type of work, as Zotero writes a thesis's
+        lines.append(_line("M3", "Master's thesis"))
     if cited.year:
         lines.append(_line("PY", str(cited.year)))
         if cited.month and cited.day:

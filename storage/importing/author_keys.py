@@ -33,11 +33,16 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
-from storage.sources.authors import PARTICLES, is_et_al, is_suffix
+from storage.sources.authors import PARTICLES, is_et_al
 from storage.text.normalize import LATIN_LETTERS, fold
 
 __all__ = ["authors_compatible", "cjk", "family_key", "same_person"]
 
+#: The suffixes that are no name here: those the readers knew when these keys first made
+#: ids (``id_of_title``), kept as they were (PubMed's ``3rd`` a suffix for the exports since,
+#: ``storage.sources.authors``, a word of the name here): a name read as before keeps the
+#: id of its paper, which a library made before holds.
+_SUFFIXES: Final = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 #: ``ue`` for ``ü`` (``Mueller``): folded to the letter without its accent.
 _DIGRAPH: Final = re.compile(r"(?<=[aou])e")
 _NOT_LETTER: Final = re.compile(r"[\W\d_]+")
@@ -99,7 +104,7 @@ def _name_words(name: str) -> tuple[str, list[str]]:
         words = [*" ".join(rest).split(), *last.split()]
     else:
         words = name.split()
-    words = [w for w in words if not is_suffix(w) and w not in PARTICLES]
+    words = [w for w in words if w.strip(",").casefold() not in _SUFFIXES and w not in PARTICLES]
     named = [w for w in words if any(c.islower() for c in w)]
     kept = []
     for place, word in enumerate(words):

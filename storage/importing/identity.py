@@ -102,10 +102,12 @@ _MARKUP_TEXTS: Final = ("''", "](", "--", "www.")
 _PLAIN_BYTES: Final = bytes(b for b in range(128) if b not in _MARKUP_BYTES)
 
 
-def _readable(text: str) -> str:
+def _readable(text: str, *, first: bool = True) -> str:
     """``text`` as people read it, as far as its words and signs go: LaTeX, Markdown and
     entities turned into Unicode (``to_unicode``), so that a text and its display form, as our
-    exports write it, read alike; its spaces as they come (``to_unicode``'s ``spaced``).
+    exports write it, read alike; its spaces as they come (``to_unicode``'s ``spaced``). For
+    an id (``first``), the commands the converter once read otherwise read as they then did
+    (``_as_first_named``).
 
     Neither ``key`` nor ``_signs`` sees spaces: how many there are, of which kind, where a
     text starts and ends. So ASCII text with none of the markup the converter reads (half the
@@ -120,7 +122,24 @@ def _readable(text: str) -> str:
         return text
     from storage.text.latex import to_unicode
 
+    if first and "\\" in text:  # (``_as_first_named``)
+        text = _FIRST_NAMED.sub(_as_first_named, text)
     return to_unicode(text, spaced=False)
+
+
+#: The commands the converter once read as names it did not know, and now as what TeX sets
+#: (``\hyphen`` a hyphen, ``\slash`` a slash, ``\nobreakdash`` nothing): ``_as_first_named``.
+_FIRST_NAMED: Final = re.compile(r"\\(hyphen|slash|nobreakdash)(?![A-Za-z])")
+
+
+def _as_first_named(match: re.Match[str]) -> str:
+    """``\\hyphen`` (``\\slash``, ``\\nobreakdash``) as the converter read it when ids were
+    first given: a command it did not know, printed as its name (``self\\hyphen supervised``
+    was ``selfhyphen supervised``; now ``self-supervised``, as TeX prints it). Written in
+    capitals it is still no command the converter knows, and reads as it did, its case aside,
+    which neither the key of a text nor its signs see: an id stays what it was, as with
+    ``_as_first_read``."""
+    return "\\" + match.group(1).upper()
 
 
 def text_key(text: str) -> str:
@@ -138,8 +157,10 @@ def title_match_key(title: str) -> str:
     """The form titles are matched in: ``title_key`` of the title with its rich text read
     (``plain_title``), so that ``<i>In vivo</i> study``, as a library holds it from a version
     that kept the tags (or as a plain list writes it), is ``In vivo study`` as a reader of
-    rich text now gives it. Ids keep ``title_key``: the papers of a library keep theirs."""
-    return text_key(plain_title(title))
+    rich text now gives it; its commands as the converter reads them now (``Input\\slash
+    Output`` is ``Input/Output``, as our exports write it). Ids keep ``title_key``: the papers
+    of a library keep theirs."""
+    return key(_readable(plain_title(title), first=False))
 
 
 def is_placeholder(abstract: str) -> bool:

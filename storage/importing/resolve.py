@@ -123,7 +123,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
 #: The facts of where and when a version of a paper appeared (its citation's).
 _PUBLICATION: Final = frozenset(
     {"entry_type", "year", "month", "date", "journal", "booktitle", "publisher", "volume", "issue",
-     "pages"}
+     "pages", "series", "editors"}
 )  # fmt: skip
 
 
@@ -370,6 +370,8 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
         if found is not None:
             same = _reads_alike(found[1], paper.abstract)  # an export's display form too
             return pid, "" if same else "the same abstract, written differently"
+        if title and (shown := _shown_as(known, title, paper.abstract)) is not None:
+            return shown, ""
         if title:
             other, unlike = known.by_title(title, paper.authors, paper.abstract)
             if other is not None:
@@ -397,6 +399,18 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
     if unlike is not None and known.get(paper.id) is None:
         return paper.id, _kept_apart(known, unlike, cand, report)
     return paper.id, ""
+
+
+def _shown_as(known: _Known, title: str, abstract: str) -> str | None:
+    """The library's paper of this title whose abstract, as shown, is ``abstract``: our
+    export of a paper whose id reads its abstract as the converter first read it
+    (``identity._as_first_read``: ``a\\textendash b``, ``self\\hyphen supervised``), which
+    writes it as shown (``a–b``, ``self-supervised``), so that another id reads it."""
+    for pid in known.holding(title):
+        found = known.get(pid)
+        if found is not None and found[1] != abstract and _reads_alike(found[1], abstract):
+            return pid
+    return None
 
 
 def _kept_apart(known: _Known, unlike: str, cand: Candidate, report: ImportReport) -> str:

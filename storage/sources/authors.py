@@ -53,8 +53,11 @@ PARTICLES: Final = frozenset(
     {"van", "von", "der", "den", "de", "del", "della", "da", "das", "dos", "do", "di", "du",
      "des", "la", "le", "lo", "ten", "ter", "te", "zu", "zur", "op"}
 )  # fmt: skip
-#: Generational suffixes, written after the name (``John Smith Jr.``), not a given name.
-_SUFFIXES: Final = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+#: Generational suffixes, written after the name (``John Smith Jr.``), not a given name; the
+#: ordinals are how PubMed writes ``II``, ``III``, ``IV`` (``Smith JA 3rd``, ``2nd``, ``4th``).
+_SUFFIXES: Final = frozenset(
+    {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "2nd", "3rd", "4th", "5th"}
+)
 
 #: Words that make an author an organization (``Google Research``, ``The Gemini Team``,
 #: ``ATLAS Collaboration``, ``Meta AI``, ``Google DeepMind``), written whole, not as a first
@@ -121,6 +124,11 @@ def flat_name(last: str, first: str = "", suffix: str = "") -> str:
     order, or the reverse), the two are swapped."""
     if is_suffix(first) and not is_suffix(suffix):
         first, suffix = suffix, first
+    given = first.split()
+    if not suffix.strip() and len(given) > 1 and is_suffix(given[-1]):
+        # PubMed's ``Kaelin, William G Jr``, ``Smith, John A 3rd``: a suffix after the given
+        # names, no comma before it
+        first, suffix = " ".join(given[:-1]), given[-1]
     return " ".join(f"{first} {last} {suffix}".split())
 
 
@@ -214,6 +222,9 @@ def _last_comma_first(name: str) -> NameParts | None:
             return None
     elif len(pieces) != 2:
         return None
+    named = given.split()
+    if not suffix and len(named) > 1 and is_suffix(named[-1]):  # ``Smith, John 3rd``
+        given, suffix = " ".join(named[:-1]), named[-1]
     words = [*last.split(), *given.split()]
     if (
         not last
@@ -271,7 +282,7 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
 
 
 #: What may follow a name's comma without being a given name (``Lee, Jr.``, ``Lee, PhD``).
-_NOT_GIVEN = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md"})
+_NOT_GIVEN = _SUFFIXES | {"phd", "md"}
 _AND = re.compile(r"\s+and\s+")
 #: One person written ``Last, First`` (``Lee, Ann``, ``van der Berg, J. A.``, ``O'Neil,
 #: Mary-Kate``): a family name of one word (after its particles), a comma, then at most three
@@ -296,11 +307,22 @@ def _last_first_people(value: str) -> tuple[str, ...]:
             people.append(part)  # ``Lee, Ann and others``, ``Lee, Ann and Google Research``
             continue
         # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
+        part, suffix = _suffix_off(part)  # ``Smith, John, Jr.``, ``Smith, John 3rd``
         one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None
         if one is None or not _given_name(one["first"]):
             return ()
-        people.append(" ".join(f"{one['first']} {one['last']}".split()))
+        people.append(" ".join(f"{one['first']} {one['last']} {suffix}".split()))
     return tuple(p for p in people if p)
+
+
+def _suffix_off(name: str) -> tuple[str, str]:
+    """A name written ``Last, First, Suffix`` or ``Last, First Suffix`` without its suffix,
+    and the suffix ("" for none)."""
+    before, _, word = name.rstrip().rpartition(" ")
+    head = before.rstrip().removesuffix(",")
+    if head.count(",") != 1 or not is_suffix(word):
+        return name, ""
+    return head, word
 
 
 def _given_name(text: str) -> bool:

@@ -15,7 +15,9 @@ style knows), except a ``crossref`` container: an entry another entry names in i
 ``@xdata`` entries, whose fields are those of every entry naming them in its ``xdata``.
 Entries in a ``crossref`` cycle are papers too, and the cycle is named. An entry that names no
 ``author`` (a book, a proceedings volume or a collection that names only its editors) has its
-``editor`` as its people, as BibTeX's styles cite it. Keys are labels, not
+``editor`` as its people, as BibTeX's styles cite it; one that names both keeps the
+``editor`` (its book's, its volume's: DBLP writes it in every paper of a volume) as its
+``editors``. Keys are labels, not
 identity: an empty key (Mendeley's ``@article{,``) or a repeated one imports, and
 ``Li2025MarS`` is not ``Li2025MaRS``.
 
@@ -27,8 +29,9 @@ refused with one line naming it, never imported without them.
 LaTeX in titles, names and other text fields (``{\\"U}ber``, ``{$\\tau$}-bench``) becomes
 Unicode through the one converter (``storage.text.latex``); abstracts are kept as written
 (LaTeX is their display's business). The reference fields (year, date, month, DOI, URL,
-eprint and archive, journal, booktitle, publisher, volume, number, pages, note, …) are kept
-as the paper's extra fields (``storage.sources.fields``) and written back by the exports.
+eprint and archive, journal, booktitle, publisher, series, volume, number, pages, note, …)
+are kept as the paper's extra fields (``storage.sources.fields``) and written back by the
+exports.
 The user's own note (``annote``: Zotero's, JabRef's, Mendeley's, ours) and tags
 (``mendeley-tags``, which are among the ``keywords`` too) are the paper's note and tags.
 """
@@ -218,6 +221,27 @@ def _as_source(text: str) -> str:
     return literal(text, markdown=False)
 
 
+#: The commands TeX sets within a word (``self\\hyphen supervised``, ``input\\slash output``,
+#: ``non\\nobreakdash-linear``), with the spaces that end them, and what stands for each
+#: while the rest of the title is read (a character of Unicode's private use).
+_WORD_COMMAND: Final = re.compile(r"\\(hyphen|slash|nobreakdash)(?![A-Za-z])\s*")
+_MARKS: Final = {"hyphen": "\ue010", "slash": "\ue011", "nobreakdash": "\ue012"}
+_COMMANDS: Final = str.maketrans({mark: f"\\{name}{{}}" for name, mark in _MARKS.items()})
+_UNMARKED: Final = dict.fromkeys(map(ord, _MARKS.values()))  # a title's own: no command
+
+
+def _title_source(raw: str) -> str:
+    """A title read (``_readable``) and kept as source (``_as_source``), its word commands
+    (``_WORD_COMMAND``) kept as commands (``\\hyphen{}``): shown as TeX prints them, and
+    read for the id of a paper known by its title as the converter first read them, when it
+    knew none of them (``storage.importing.identity._as_first_named``): a file imported
+    before gives its papers the ids it gave them then."""
+    if "\\" not in raw or _WORD_COMMAND.search(raw) is None:
+        return _as_source(_readable(raw, markdown=False))
+    marked = _WORD_COMMAND.sub(lambda found: _MARKS[found.group(1)], raw.translate(_UNMARKED))
+    return _as_source(_readable(marked, markdown=False)).translate(_COMMANDS)
+
+
 def _name(raw: str) -> str:
     """``Lee, Ann`` → ``Ann Lee``; ``von Last, Jr, First`` → ``First von Last Jr``
     (``flat_name``); ``{Google Research}`` stays one name."""
@@ -387,6 +411,7 @@ _TEXT_FIELDS: Final = (
     ("publisher", ("publisher",)),
     ("school", ("school",)),
     ("institution", ("institution",)),
+    ("series", ("series",)),
     ("volume", ("volume",)),
     ("issue", ("number", "issue")),
     ("pages", ("pages",)),
@@ -423,14 +448,16 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     year, month, unread = dialects.stated_year(fields.get("year", ""), date)
     if not _ISO_START.match(date):
         date = ""  # no ISO date to keep as the paper's date
+    author, editor = _first(fields, ("author",)), _first(fields, ("editor",))
     out: dict[str, Any] = {
         # read, then written so that it reads as that (``{$\lbrace$}`` is ``\{``, not ``{``)
-        "title": _as_source(_readable(dialects.full_title(fields), markdown=False)),
+        "title": _title_source(dialects.full_title(fields)),
         "abstract": dialects.abstract_of(fields),
         # a book or proceedings volume that names only its editors is cited by them (as
         # BibTeX's styles and CSL do): they are its people, never added to its authors
-        "authors": list(authors_of(_first(fields, ("author", "editor")))),
-        "edited_by": not _first(fields, ("author",)),  # (then they are its editors)
+        "authors": list(authors_of(author or editor)),
+        "edited_by": not author,  # (then they are its editors)
+        "editors": list(authors_of(editor)) if author else [],  # its book's, its volume's
         "venue": _readable(venue),
         "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's

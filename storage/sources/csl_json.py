@@ -1,7 +1,9 @@
 """CSL-JSON: the citation format of Zotero ("CSL JSON" export), pandoc and citeproc.
 
 An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` or
-``{"literal"}``; when none, the ``editor``, as CSL styles cite a book of its editors),
+``{"literal"}``; when none, the ``editor``, as CSL styles cite a book of its editors; beside
+them, the editors of its book or proceedings, kept as its ``editors``), ``collection-title``
+(its series), ``genre`` (a thesis's type: a master's),
 ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``; a date typed as
 text that names no year, ``{"literal": "in press"}``, is said in one line),
 ``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
@@ -182,9 +184,13 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     ours = "lists" in custom  # our own export
     # a book or proceedings volume that names only its editors is cited by them (as CSL
     # styles substitute them): they are its people, never added to its authors
-    authors = _names(item.get("author"), ours=ours)
-    fields["authors"] = authors or _names(item.get("editor"), ours=ours)
+    authors, editors = _names(item.get("author"), ours=ours), _names(item.get("editor"), ours=ours)
+    fields["authors"] = authors or editors
     fields["edited_by"] = not authors  # (its people, when any, are its editors)
+    fields["editors"] = editors if authors else []  # else its book's, its proceedings'
+    genre = item.get("genre")  # a thesis's type (Zotero's ``thesisType``): a master's?
+    if kind == "phdthesis" and isinstance(genre, str) and "master" in genre.casefold():
+        kind = fields["entry_type"] = "mastersthesis"
     # a conference paper without proceedings names its conference: ``event-title``, or
     # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""
@@ -196,7 +202,7 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     fields["booktitle"] = container if kind in ("inproceedings", "incollection") else ""
     fields["year"], fields["month"], fields["date"] = _date(item.get("issued"))
     publisher = item.get("publisher")
-    if kind == "phdthesis":
+    if kind in ("phdthesis", "mastersthesis"):
         fields["school"], fields["publisher"] = publisher, None
     elif kind == "techreport":
         fields["institution"], fields["publisher"] = publisher, None

@@ -183,6 +183,8 @@ def _fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["authors"] = _scopus_authors(fields["authors"])
     elif "item_type" in fields and fields.get("author", "").strip():  # Zotero: ``Lee, Ann; …``
         fields["author"] = _last_first(fields["author"].split(";"))
+        if fields.get("editor", "").strip():  # a chapter's book's, a paper's volume's
+            fields["editors"] = _last_first(fields["editor"].split(";"))
     elif "item_type" in fields and fields.get("editor", "").strip():  # a book of its editors'
         fields["author"] = _last_first(fields["editor"].split(";"))
         fields["edited_by"] = True

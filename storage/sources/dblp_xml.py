@@ -21,12 +21,14 @@ each told by its root element.
   before 2012 the whole record was markup (``dblp:``-prefixed) in the CDATA of the hit's
   ``<title>``, read as the hit's ``<info>``.
 
-A record's fields: ``author`` (or ``editor``, for a volume that names no author), without the
+A record's fields: ``author`` (or ``editor``, for a volume that names no author; beside
+authors, its ``editors``), without the
 number DBLP tells people of one name apart by (``Wei Wang 0001``); ``title``, in DBLP's markup
 (``<i>``, ``<sub>``, ``<sup>``, ``<tt>``; scripts as ``plain_title`` reads them: ``CO₂``),
 without the full stop DBLP ends it with; ``year``, ``month``; ``journal`` or ``booktitle``
 (the venue, a short name as DBLP writes it, its full stop kept: ``IEEE Trans. Vis. Comput.
-Graph.``); ``volume``, ``number``, ``pages``, ``publisher``, ``school``, ``isbn``; each ``ee``
+Graph.``); ``volume``, ``number``, ``pages``, ``publisher``, ``school``, ``series``, ``isbn``;
+each ``ee``
 (electronic edition): the first web page the paper's link, one ending in ``.pdf`` its PDF, a
 ``doi.org`` one its DOI, an arXiv one (``arxiv.org/abs/…``, DOI ``10.48550/arXiv.…``)
 its arXiv id (a CoRR paper's volume, ``abs/2106.09685``, gives it too); the record's page at
@@ -81,6 +83,7 @@ _FIELDS: Final = frozenset(
     {
         "author", "editor", "title", "booktitle", "journal", "year", "month", "volume",
         "number", "pages", "ee", "url", "publisher", "school", "isbn", "doi", "venue", "type",
+        "series",
         "key", "authors/author", "hit/title", "hit/url",
     }
 )  # fmt: skip
@@ -253,6 +256,7 @@ def _all(values: dict[str, list[str]], field: str) -> list[str]:
 #: full stop is an abbreviation's: ``IEEE Trans. Vis. Comput. Graph.``, kept).
 _AS_WRITTEN: Final = (
     "journal", "booktitle", "year", "month", "volume", "pages", "publisher", "school", "isbn",
+    "series",
 )  # fmt: skip
 
 
@@ -266,10 +270,10 @@ def _record_fields(
 ) -> dict[str, Any]:
     """A publication's fields under the names the readers' records use (see the module)."""
     fields: dict[str, Any] = {"title": without_full_stop(first_text(values, "title"))}
-    authors = _all(values, "author")
+    authors, editors = _all(values, "author"), _all(values, "editor")
     fields["edited_by"] = not authors  # (its people, when any, are its editors)
-    authors = authors or _all(values, "editor")
-    fields["authors"] = [_person(name) for name in authors]
+    fields["authors"] = [_person(name) for name in authors or editors]
+    fields["editors"] = [_person(name) for name in editors] if authors else []
     publtype = attributes.get("publtype", "").split()
     fields["entry_type"] = "misc" if "informal" in publtype else _KINDS[kind]
     if "withdrawn" in publtype:
@@ -290,7 +294,7 @@ def _hit_fields(values: dict[str, list[str]], attributes: dict[str, str]) -> dic
     """A hit of the search API as its JSON answer's (``dblp_record``), with what its links
     say; one of the API before 2017 (``_OLD_TYPES``) read as one of today's."""
     info: dict[str, Any] = {"authors": {"author": _all(values, "authors/author")}}
-    for name in ("title", "venue", "volume", "pages", "year", "type", "key", "doi"):
+    for name in ("title", "venue", "volume", "pages", "year", "type", "key", "doi", "publisher"):
         info[name] = first_text(values, name)
     info["issue"] = first_text(values, "number")
     # the page the API before 2017 gave each hit: ``http://www.dblp.org/rec/bibtex/KEY``

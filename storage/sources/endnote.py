@@ -8,10 +8,12 @@ paragraph: the record goes on). Read in one pass, linear on any text.
 
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
 Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when none,
-the editors: ``%E``, a book's ``%Y``, see ``editors_of``), ``%D`` (year; one that names none,
+the editors: ``%E``, a book's ``%Y``, see ``editors_of``; beside authors, a chapter's or a
+paper's ``%E``, its book's editors), ``%D`` (year; one that names none,
 ``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
 book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
-``%P`` (pages), ``%@`` (ISBN or ISSN), ``%R`` (DOI: the first that is one), ``%U`` (a link; a
+``%P`` (pages), ``%S`` (series), ``%9`` (type of work: a master's thesis), ``%@`` (ISBN or
+ISSN), ``%R`` (DOI: the first that is one), ``%U`` (a link; a
 PDF's when it ends in ``.pdf``), ``%X`` (abstract), ``%K`` (keywords: one a line, a ``%K``'s
 continued lines too, or several on a line apart by ``;``, or by ``,`` when they are all on one
 line: a keyword of its own line keeps its commas, as PubMed's ``Neural Networks, Computer``),
@@ -38,7 +40,7 @@ _FIELDS: Final = {
     "T": "title", "A": "authors", "D": "year", "8": "date", "J": "journal",
     "B": "container", "I": "publisher", "V": "volume", "N": "issue", "P": "pages",
     "@": "serial", "R": "doi", "U": "url", "X": "abstract", "K": "keywords", "Z": "note",
-    ">": "file", "E": "secondary", "Y": "tertiary",
+    ">": "file", "E": "secondary", "Y": "tertiary", "S": "series", "9": "work",
 }  # fmt: skip
 _LISTS: Final = frozenset(
     {"authors", "url", "keywords", "note", "file", "secondary", "tertiary", "doi"}
@@ -63,6 +65,13 @@ def editors_of(kind: str, secondary: list[str], tertiary: list[str]) -> list[str
     if kind == "book":
         return tertiary or secondary
     return secondary if kind in _EDITED else []
+
+
+def book_editors(kind: str, secondary: list[str]) -> list[str]:
+    """The editors of the book or proceedings a record of type ``kind`` that names its
+    authors is in: its secondary author where that is its editors (``_EDITED``); none of a
+    book, whose secondary author is its series' editor to EndNote, its editor to Zotero."""
+    return secondary if kind.casefold() in _EDITED else []
 
 
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
@@ -122,7 +131,12 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     if not fields.get("authors"):
         fields["authors"] = editors_of(kind, secondary, tertiary)
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
+    else:  # a chapter's book's, a paper's proceedings' (not a book's: EndNote's ``%E`` is its
+        # series' editor, Zotero's its editor)
+        fields["editors"] = book_editors(kind, secondary)
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
+    if "master" in fields.pop("work", "").casefold() and entry == "phdthesis":
+        entry = "mastersthesis"  # its type of work (``%9``)
     fields["entry_type"] = entry
     # ``%D`` the year (``2024``, ``c2024``, ``2024/05/07``), ``%8`` a date as typed (``May 7,
     # 2024``): its month when the years agree
@@ -144,7 +158,7 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     serial = fields.pop("serial", "")
     if serial:
         fields["issn" if _ISSN.fullmatch(serial.strip()) else "isbn"] = serial
-    if entry == "phdthesis":
+    if entry in ("phdthesis", "mastersthesis"):
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")

@@ -51,7 +51,7 @@ from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
 from storage.sources.dates import no_year, stated_date, typed_date
-from storage.sources.endnote import ENDNOTE_TYPES, editors_of
+from storage.sources.endnote import ENDNOTE_TYPES, book_editors, editors_of
 from storage.sources.links import web_url
 from storage.sources.records import (
     ARXIV_ID,
@@ -285,11 +285,13 @@ def _fields(
     fields["keywords"] = _keywords(values.get("keywords/keyword", []))
     kind = element_text(attributes.get("ref-type", "")).casefold()
     kind = kind or _TYPE_NUMBERS.get(first_text(values, "ref-type"), "")
+    secondary = _people(values, "contributors/secondary-authors/author")
     if not fields["authors"]:  # a book or a proceedings volume that names its editors
-        secondary = _people(values, "contributors/secondary-authors/author")
         tertiary = _people(values, "contributors/tertiary-authors/author")
         fields["authors"] = editors_of(kind, secondary, tertiary)
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
+    else:  # a chapter's book's, a paper's proceedings'
+        fields["editors"] = book_editors(kind, secondary)
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
     fields["entry_type"] = entry
     stated, date = first_text(values, "dates/year"), first_text(values, "dates/pub-dates/date")

@@ -195,6 +195,13 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # ``authors`` as its readers cite it (its id and search unchanged): ``edited_by`` names
     # them, so that the exports call them editors (``storage.sources.citation.editors_only``)
     ExtraField("edited_by", "Edited by", (), str),
+    # the editors of the book or proceedings a paper that names its authors is in (a
+    # chapter's book's: RIS's ``A2``, BibTeX's and CSL's ``editor`` beside ``author``,
+    # PubMed's ``FED``), named as ``edited_by`` names them, written back as its editors
+    ExtraField("editors", "Editors", (), str),
+    # the series a book or a volume is in (BibTeX's ``series``, CSL's ``collection-title``,
+    # RIS's ``T3``, a RIS book's ``T2``, DBLP's ``<series>``; ``volume`` its number in it)
+    ExtraField("series", "Series", ("series", "collection-title"), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
@@ -305,7 +312,8 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
 
 
 def edited_by(authors: Sequence[str]) -> ExtraValue | None:
-    """The ``edited_by`` fact of a paper whose people ``authors`` are its editors."""
+    """The ``edited_by`` fact of a paper whose people ``authors`` are its editors (and the
+    ``editors`` fact of a paper whose book's editors they are: the same text)."""
     return extra_value(_BY_NAME["edited_by"], "; ".join(authors)) if authors else None
 
 

@@ -297,6 +297,7 @@ _DBLP_TYPES = {
     "Books and Theses": "book", "Parts in Books or Collections": "incollection",
     "Editorship": "proceedings", "Data and Artifacts": "dataset",
 }  # fmt: skip
+_DBLP_THESES = {"phd": "phdthesis", "ms": "mastersthesis"}
 #: The number DBLP gives people of one name (``Ann Lee 0001``), to tell them apart.
 DBLP_HOMONYM = re.compile(r"\s+\d{4}$")
 _CORR_VOLUME = re.compile(r"abs/(\d{4}\.\d{4,5})")
@@ -312,7 +313,9 @@ def dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
     person an object of its own) without DBLP's number, its title without the full stop DBLP
     ends every title with, its venue a journal's or a proceedings', its electronic edition
     (``ee``) its link before its DBLP page, a CoRR paper's volume (``abs/2106.09686``) its
-    arXiv id, as DBLP's BibTeX gives it."""
+    arXiv id, as DBLP's BibTeX gives it; of "Books and Theses", a thesis told by its key
+    (``phd/…``, ``ms/…``) and its venue its school, a book's venue beside its publisher its
+    series."""
     fields = {k: v for k, v in info.items() if k not in ("authors", "type", "ee", "url")}
     people = info.get("authors")
     people = people.get("author") if isinstance(people, Mapping) else None
@@ -329,6 +332,13 @@ def dblp_record(info: Mapping[str, Any]) -> dict[str, Any]:
         fields.update(eprint=corr.group(1), archiveprefix="arXiv", venue=None, volume=None)
     elif kind in ("article", "inproceedings"):
         fields["journal" if kind == "article" else "booktitle"] = venue
+    elif kind == "book":  # "Books and Theses": which, its key says (``phd/…``, ``ms/…``)
+        kind = _DBLP_THESES.get(str(info.get("key")).split("/")[0], kind)
+        # a thesis's venue is its school; a book's, its series beside its publisher (else
+        # either: kept as its venue)
+        place = "school" if kind != "book" else "series" if info.get("publisher") else ""
+        if place and isinstance(venue, str):
+            fields[place], fields["venue"] = venue, None
     fields["entry_type"] = kind
     fields["edited_by"] = info.get("type") == "Editorship"  # its "authors" are its editors
     links = [info.get(k) for k in ("ee", "url")]

@@ -11,11 +11,13 @@ parts them.
 
 Tags read: ``TI`` (title; its closing full stop, which MEDLINE adds, off; a book's ``BTI``
 when there is none), ``AB`` (abstract), ``FAU`` (authors' full names, ``Last, First``; else
-``AU``, ``Woyach JA``; else the group's name ``CN``; else a book's editors ``FED``/``ED``),
+``AU``, ``Woyach JA``; else the group's name ``CN``; else a book's editors ``FED``/``ED``,
+which beside authors are a chapter's book's; a suffix, ``Jr`` or NLM's ``3rd``, kept apart),
 ``DP`` (``2018 Dec 27``, ``2019 Jan-Feb``: the year and month), ``JT`` (the journal; its
 abbreviation ``TA`` when it is missing), ``VI``, ``IP``, ``PG`` (``2517-28``), ``LID`` and
 ``AID`` (the DOI, marked ``[doi]``), ``IS`` (the first ISSN), ``PB`` (a book's publisher),
-``OT`` (the authors' keywords), ``PT`` (``Journal Article``, a ``Preprint``, a book) and the
+``OT`` (the authors' keywords), ``PT`` (``Journal Article``, a ``Preprint``, a book; a chapter
+of one, Bookshelf's, has its own ``TI`` beside its book's ``BTI``) and the
 ``PMID`` itself, whose PubMed page is the record's link.
 """
 
@@ -118,6 +120,12 @@ def _initialed(name: str) -> str:
     return flat_name(found["family"], f"{'.'.join(found['initials'])}.", suffix)
 
 
+def _person(name: str, tag: str) -> str:
+    """A name as the library keeps it, from its ``tag``: ``AU``'s or ``ED``'s initials
+    (``_initialed``), a group's name as it is, ``FAU``'s or ``FED``'s ``Last, First``."""
+    return _initialed(name) if tag in ("AU", "ED") else last_first(name)
+
+
 def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
     """A record's fields, under the names ``record_from_fields`` reads."""
 
@@ -127,9 +135,13 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
     tag, people = next(
         ((t, tags[t]) for t in ("FAU", "AU", "CN", "FED", "ED") if tags.get(t)), ("", [])
     )
+    role, editors = next(((t, tags[t]) for t in ("FED", "ED") if tags.get(t)), ("", []))
     year, month = _date(one("DP"))
     kinds = {kind.casefold() for kind in tags.get("PT", [])}
     book = bool(tags.get("BTI")) or "book" in " ".join(kinds)
+    # a chapter of a book (PubMed's Bookshelf): its own title, its book's (``BTI``)
+    chapter = book and (bool(tags.get("TI")) or "book chapter" in kinds)
+    preprint = "misc" if "preprint" in kinds else ""
     journal = one("JT") or one("TA")
     doi = next((m.group(1) for v in tags.get("LID", []) + tags.get("AID", [])
                 if (m := _DOI.search(v))), "")  # fmt: skip
@@ -137,16 +149,14 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "title": _title(tags),
         "abstract": " ".join(" ".join(tags.get("AB", [])).split()),
-        "authors": [
-            _initialed(name) if tag in ("AU", "ED") else last_first(name)
-            for name in people
-            if name.strip()
-        ],
-        "edited_by": not any(tags.get(t) for t in ("FAU", "AU", "CN")),
+        "authors": [_person(name, tag) for name in people if name.strip()],
+        "edited_by": tag in ("FED", "ED"),
+        "editors": [] if tag == role else [_person(n, role) for n in editors if n.strip()],
         "year": year,
         "month": month,
-        "entry_type": "book" if book else "misc" if "preprint" in kinds else "article",
+        "entry_type": "incollection" if chapter else "book" if book else preprint or "article",
         "journal": "" if book else journal,
+        "booktitle": one("BTI") if chapter else "",
         "venue": journal,
         "volume": one("VI"),
         "issue": one("IP"),

@@ -9,13 +9,15 @@ drops a last record without ``ER``, and would be one more dependency.
 
 Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
 ``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
-as the type places them, ``_EDITORS``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
+as the type places them, ``_EDITORS``; beside them, the editors of a chapter's book or a
+paper's proceedings, kept as its ``editors``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
 (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``), ``PY``/``Y1`` (year), ``DA``
 (date; one that names no year, ``In Press``, is said in one line), ``JF`` (journal; an
 article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
 ``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
-``JF``/``JO`` are its proceedings or book too), ``PB``
-(publisher; a thesis's school, a report's institution), ``VL``, ``IS``, ``SP``/``EP``
+``JF``/``JO`` are its proceedings or book too; a book's ``T2`` is its series), ``T3``
+(series), ``PB`` (publisher; a thesis's school, a report's institution; its ``M3``, type of
+work, says a master's thesis), ``VL``, ``IS``, ``SP``/``EP``
 (pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept;
 Scopus's ``Cited By: 12`` in it the citations). Scopus's ``UR`` is its own record page, behind
 its login: a record with a DOI is linked by it instead, as Scopus's CSV is. Our export's
@@ -59,7 +61,7 @@ _FIELDS: Final = {
     "T2": "container", "BT": "container", "C3": "container",
     "PB": "publisher", "VL": "volume", "IS": "issue", "SP": "start", "EP": "end",
     "SN": "serial", "KW": "keywords", "N1": "note", "U1": "user", "U2": "user2",
-    "M3": "work", "ED": "editors", "A2": "secondary", "A3": "tertiary",
+    "M3": "work", "ED": "editors", "A2": "secondary", "A3": "tertiary", "T3": "series",
 }  # fmt: skip
 #: Where a record that names no author (``AU``, ``A1``) names its editors, by its type: ``ED``
 #: (an editor whatever the type), then the secondary author a chapter's, a conference paper's,
@@ -72,6 +74,19 @@ _EDITORS: Final = {"BOOK": ("ED", "A3", "A2")} | dict.fromkeys(
     ("ED", "A2"),
 )  # fmt: skip
 _PEOPLE: Final = {"ED": "editors", "A2": "secondary", "A3": "tertiary"}
+#: Entry types whose ``T2`` names their series (a chapter's, a paper's names its book).
+_SERIES_IN_T2: Final = frozenset({"book", "collection"})
+#: A thesis's type of work (``M3``) that says it is a master's.
+_MASTERS: Final = re.compile(r"\bmaster|\bM\.?\s?(?:Sc|A|S|Phil)\b", re.IGNORECASE)
+
+
+def editors_tag(kind: str) -> str:
+    """The tag a record of RIS type ``kind`` names its editors by, beside its authors: a
+    chapter's, a paper's, an article's ``A2``, a book's ``A3`` (its ``A2`` is its series'
+    editor), else ``ED``, as Zotero writes them and this reader reads them (``_EDITORS``)."""
+    return _EDITORS.get(kind, ("ED",))[:2][-1]
+
+
 #: A DOI in ``M3`` ("type of work"), where PubMed's, publishers' and older Zotero's RIS write
 #: it (``M3  - 10.1172/JCI13505``, EndNote's ``doi: DOI: 10.1016/…``): Zotero's RIS import
 #: reads it as the DOI too (zotero/translators ``RIS.js``). A type of work (``Article``) is none.
@@ -190,16 +205,21 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
             fields.setdefault(name, []).append(last_first(value) if named else value)
         else:
             fields.setdefault(name, value)
-    work = _DOI_IN.search(fields.pop("work", ""))
+    work = _DOI_IN.search(fields.get("work", ""))
     if work and not fields.get("doi"):
         fields["doi"] = work.group()
     people = {tag: fields.pop(name, []) for tag, name in _PEOPLE.items()}
+    roles = _EDITORS.get(kind.strip().upper(), ("ED",))
     if not fields.get("authors"):  # a book or a proceedings volume that names its editors
-        roles = _EDITORS.get(kind.strip().upper(), ("ED",))
         fields["authors"] = next((people[tag] for tag in roles if people[tag]), [])
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
+    else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)
+        fields["editors"] = next((people[tag] for tag in roles[:2] if people[tag]), [])
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
+    if entry == "phdthesis" and _MASTERS.search(fields.get("work", "")):
+        entry = "mastersthesis"  # its type of work (``M3``): Zotero's, EndNote's, ours
     fields["entry_type"] = entry
+    fields.pop("work", None)
     typed = (fields.get("year", ""), fields.pop("date", ""))
     year, month, date = _date(typed[1])
     stated = _date(typed[0])
@@ -209,6 +229,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     fields["month"], fields["date"] = stated[1] or month, stated[2] or date
     fields["year_unread"] = "" if fields["year"] else typed[0] or typed[1]  # ``In Press``: said
     container = fields.pop("container", "")
+    if entry in _SERIES_IN_T2:  # a book's ``T2`` is its series (Zotero's, EndNote's)
+        fields["series"] = fields.get("series") or container
     # the full name before an abbreviation: JF, then (Zotero, Scopus) T2, then JO, JA and J2
     # (``IEEE Trans. Pattern Anal. Mach. Intell.`` beside T2's full name)
     named = fields.pop("journal_name", "")
@@ -232,7 +254,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         bare = " ".join(re.sub(r"\([^()]*\)", " ", serial).split()) or serial
         kind = "issn" if _ISSN.fullmatch(bare) else "isbn"
         fields.setdefault(kind, bare)
-    if entry == "phdthesis":
+    if entry in ("phdthesis", "mastersthesis"):
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")

@@ -90,6 +90,8 @@ def _record(tags: Mapping[str, list[str]]) -> dict[str, Any]:
         # (``BE``: a volume that names only its editors)
         "authors": [last_first(a) for a in next(_people(tags), []) if a.strip()],
         "edited_by": not any(n.strip() for t in ("AF", "AU", "CA") for n in tags.get(t, [])),
+        # a chapter's book's editors (``BE``), beside its authors
+        "editors": [last_first(n) for n in tags.get("BE", []) if n.strip()],
         "year": year,
         "month": str(_MONTHS[month]) if month in _MONTHS else "",
         "entry_type": entry,

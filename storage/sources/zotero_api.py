@@ -159,12 +159,12 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _people(creators: Any) -> tuple[list[str], bool]:
+def _people(creators: Any) -> tuple[list[str], bool, list[str]]:
     """The authors among an item's creators: the primary creator type, else the editors, else
-    the series' editors (as the Zotero RDF reader takes them), else every creator; and
-    whether they are its editors."""
+    the series' editors (as the Zotero RDF reader takes them), else every creator; whether
+    they are its editors; and the editors beside its authors (a chapter's book's)."""
     if not isinstance(creators, list):
-        return [], False
+        return [], False, []
     named: list[tuple[str, str]] = []
     for person in creators[:5000]:
         if not isinstance(person, Mapping):
@@ -179,8 +179,8 @@ def _people(creators: Any) -> tuple[list[str], bool]:
     editors = [name for kind, name in named if kind == "editor"]
     series = [name for kind, name in named if kind == "seriesEditor"]
     if primary or not (editors or series):
-        return primary or [name for _, name in named], False
-    return editors or series, True
+        return primary or [name for _, name in named], False, editors if primary else []
+    return editors or series, True, []
 
 
 def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
@@ -201,13 +201,14 @@ def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
 def _fields(data: Mapping[str, Any], meta: Any) -> dict[str, Any]:
     """An item's fields under the names ``record_from_fields`` reads."""
     kind = _text(data.get("itemType"))
-    people, edited = _people(data.get("creators"))
+    people, edited, editors = _people(data.get("creators"))
     fields: dict[str, Any] = {
         # a legal case's, a statute's, an email's title is under its own name
         "title": plain_title(next((_text(data[n]) for n in _TITLES if _text(data.get(n))), "")),
         "abstract": _text(data.get("abstractNote")),
         "authors": people,
         "edited_by": edited,  # (when there are any: ``records.record_from_fields``)
+        "editors": editors,  # a chapter's book's, a paper's proceedings'
         "url": _text(data.get("url")),
         "entry_type": entry_type(kind),
     }

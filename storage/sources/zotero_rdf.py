@@ -298,6 +298,8 @@ def _fields(graph: _Graph, item: Element, kind: str, shared: Counter[int]) -> di
     }
     if not fields["authors"]:  # a volume of its editors' (``records.record_from_fields``)
         fields["authors"], fields["edited_by"] = _people(graph, item, _EDITORS), True
+    else:  # a chapter's book's, a paper's proceedings'
+        fields["editors"] = _people(graph, item, _EDITORS[:1])
     container = _container(graph, item)
     ids, url = _identifiers(graph, item)
     if container is not None:

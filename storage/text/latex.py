@@ -46,6 +46,7 @@ from storage.text.tex_commands import (
     TEXT_SYMBOLS,
     TWO_ARG_SECOND,
     USCORE,
+    WORD_SYMBOLS,
     more_symbols,
 )
 
@@ -425,7 +426,8 @@ class _Parser:
         base = name.rstrip("*")
         if base in TEX_SYMBOLS:
             symbol = TEX_SYMBOLS[base]
-            if not math and base in TEXT_SYMBOLS and not self._spaced_dash(i, base):
+            ended = base in TEXT_SYMBOLS or base in WORD_SYMBOLS
+            if not math and ended and not self._spaced_dash(i, base):
                 self._skip_leading_space(j, end)  # its end: `a\textendash b` is `a–b`
             return (f" {symbol} " if math and base in RELATIONS else symbol), j
         if base in OPERATORS:

@@ -311,6 +311,10 @@ SYMBOLS: Final[Mapping[str, str]] = {
     "textdollar": "$",
     "textunderscore": "_",
     "textasteriskcentered": "*",
+    # a hyphen and a slash after which a line may break (hyphenat's ``\hyphen``, LaTeX's
+    # ``\slash``): ``self\hyphen supervised`` is printed ``self-supervised``
+    "hyphen": "-",
+    "slash": "/",
     "i": "ı",
     "j": "ȷ",
     "o": "ø",

@@ -41,6 +41,10 @@ OPERATORS = _names(
 #: changes the id of a paper known by its title and first author (``author_keys``), which a
 #: library made before would then hold twice.
 TEXT_SYMBOLS = frozenset(n for n in OURS if n.startswith("text") and n != "textquoteright")
+#: The symbols TeX sets within a word (``self\hyphen supervised``, ``input\slash output``),
+#: ended by their spaces as the text symbols are; an id reads them as it first did
+#: (``storage.importing.identity._as_first_read``).
+WORD_SYMBOLS = frozenset({"hyphen", "slash"})
 
 ESCAPES = {
     "%": "%",
@@ -92,7 +96,7 @@ DECLARATIONS = _names(
     "large Large LARGE huge Huge selectfont noindent indent centering raggedright "
     "raggedleft displaystyle textstyle scriptstyle scriptscriptstyle limits nolimits "
     "nonumber notag left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr "
-    "Biggl Biggr protect relax maketitle bigskip medskip smallskip"
+    "Biggl Biggr protect relax maketitle bigskip medskip smallskip nobreakdash"
 )
 # Relations get spaces around them in math (`p\\in[0,1]` → "p ∈ [0,1]"), as TeX sets them.
 RELATIONS = _names(

@@ -181,10 +181,13 @@ def test_a_zotero_api_book_is_its_editors_not_its_translator(tmp_path: Path) -> 
     }
 
 
-def test_a_papers_editors_never_reach_its_authors_nor_its_exports(tmp_path: Path) -> None:
+def test_a_papers_editors_never_reach_its_authors_and_are_exported_as_editors(
+    tmp_path: Path,
+) -> None:
     """An @inproceedings that names its authors (braced ``Last, First``, an organization, an
     accented initial braced as BibTeX writes it) and its volume's editors: the editors are
-    in none of the paper's authors, nor in its BibTeX, RIS and CSL-JSON exports."""
+    in none of the paper's authors; its BibTeX, RIS and CSL-JSON exports write them as its
+    editors (they were dropped before: ``tests/unit/test_book_editors.py``)."""
     from storage.export import export
     from storage.files.triage_file import TriageState
     from storage.sources.papers import build_paper
@@ -198,10 +201,21 @@ def test_a_papers_editors_never_reach_its_authors_nor_its_exports(tmp_path: Path
     )
     (record,) = read_source(path).records
     assert record.authors == ("Jan van der Berg", "Google Research", "Émile Zola")
+    assert dict(record.extra)["editors"] == "Ed Editorson; Al Other"
     paper = build_paper(record, "l", 0)
-    for fmt in ("bibtex", "ris", "csl-json"):
-        text = export([paper], TriageState(), fmt)
-        assert "Editorson" not in text and "Other" not in text, fmt
+    bib = export([paper], TriageState(), "bibtex")
+    assert "editor = {Ed Editorson and Al Other}" in bib
+    ris = export([paper], TriageState(), "ris").splitlines()
+    assert [line for line in ris if "Editorson" in line or "Other" in line] == [
+        "A2  - Editorson, Ed",
+        "A2  - Other, Al",
+    ]
+    (item,) = json.loads(export([paper], TriageState(), "csl-json"))
+    assert item["editor"] == [
+        {"family": "Editorson", "given": "Ed"},
+        {"family": "Other", "given": "Al"},
+    ]
+    assert all("Editorson" not in str(person) for person in item["author"])
 
 
 @pytest.mark.parametrize(
