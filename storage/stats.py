@@ -12,6 +12,7 @@ from storage.files.triage_file import DayCount
 from storage.models import Place, Status
 from storage.queue import queue_empty
 from storage.queue.sorts import venue_rank
+from storage.sources.decisions import in_one_word
 from storage.text.words import count
 
 #: The pace is taken over the last week.
@@ -121,7 +122,11 @@ class LibraryStats:
         )
         by_list = _by_name(pairs)
         venues = [p.venue_status or "unknown" for p in papers]
-        by_venue = _by_name(Counter(zip(venues, states, strict=True)))
+        # a decision under one name, whichever words a library imported before stored
+        by_venue_status: Counter[tuple[str, Status]] = Counter()
+        for (name, state), n in Counter(zip(venues, states, strict=True)).items():
+            by_venue_status[in_one_word(name), state] += n
+        by_venue = _by_name(by_venue_status)
         # orals, spotlights, posters, as the queue sorts them; the rest as first seen
         ranked = sorted(by_venue, key=lambda name: venue_rank("" if name == "unknown" else name))
         by_venue = {name: by_venue[name] for name in ranked}

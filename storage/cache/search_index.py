@@ -62,7 +62,7 @@ INDEX_FILE: Final = "search.index"
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
 #: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
 #: ``Paper`` fields). An index of another format is ignored and built again.
-FORMAT: Final = 5
+FORMAT: Final = 6  # 6: decisions against a paper in one word (``Withdraw`` → withdrawn)
 _KIND: Final = "search index"
 #: The index as the last update left it, beside ``search.index`` (see the module).
 UPDATE_FILE: Final = "search.update"

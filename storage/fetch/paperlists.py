@@ -25,20 +25,19 @@ from storage.fetch.names import PAPERLISTS_NAMES, short_name
 from storage.fetch.records import add_items, names_no_one, numbers, score_list
 from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
+from storage.sources.decisions import DESK_REJECTED, UNDER_REVIEW, decided_against
 from storage.sources.records import ReadResult
 from storage.sources.venues import find_venue
 
-#: Statuses of papers that were not accepted, and the venue status each becomes. ICLR 2018's
-#: "Workshop" (its decision "Invite to Workshop Track", papercopilot/paperlists
-#: iclr/iclr2018.json) is no acceptance to the conference, as OpenReview's fetch reads it.
+#: Statuses of papers that were not accepted that no reader reads as a decision against them
+#: (``storage.sources.decisions``: "Reject", "Withdraw", "Desk Reject", "Active"), and the
+#: venue status each becomes. ICLR 2018's "Workshop" (its decision "Invite to Workshop Track",
+#: papercopilot/paperlists iclr/iclr2018.json) is no acceptance to the conference, as
+#: OpenReview's fetch reads it.
 _NOT_ACCEPTED: tuple[tuple[str, str], ...] = (
-    ("desk", "Desk rejected"),
-    ("reject", "Rejected"),
-    ("withdr", "Withdrawn"),
+    ("desk", DESK_REJECTED),
     ("workshop", "Workshop"),
-    ("active", "Under review"),
-    ("submitted", "Under review"),
-    ("under review", "Under review"),
+    ("submitted", UNDER_REVIEW),
 )
 
 
@@ -160,8 +159,10 @@ def _decision(record: Any) -> str | None:
     if not isinstance(record, Mapping):
         return None
     status = record.get("status")
-    low = status.casefold() if isinstance(status, str) else ""
-    return next((word for key, word in _NOT_ACCEPTED if key in low), None)
+    if not isinstance(status, str):
+        return None
+    low = status.casefold()
+    return decided_against(status) or next((w for key, w in _NOT_ACCEPTED if key in low), None)
 
 
 #: Paper Copilot's own names of an accepted paper's presentation, and OpenReview's words for it

@@ -51,6 +51,7 @@ from storage.search.table import PaperTable
 from storage.search.text import forget_pieces, method_name, normalize, query_words, word_key
 from storage.search.vocabulary import Vocabulary
 from storage.second_process import Work, in_order
+from storage.sources.decisions import in_one_word
 
 #: Papers whose postings are built at a time (bounds the build's temporary memory).
 _BUILD_CHUNK: Final = 2048
@@ -80,6 +81,7 @@ def index_batch(
     has_code: list[bool] = []
     venue_codes: list[int] = []
     list_codes: list[int] = []
+    venue_code = _VenueCodes(table.venues)
     with vocabulary.numbering_bytes() as tid_of:
         raw = RawWords(tid_of)
         kept_words = None if similarity is None else similarity(raw)
@@ -94,8 +96,7 @@ def index_batch(
                 if kept is None:
                     table.papers.append(paper)
                 table.slot_by_id[paper.id] = slot
-                venue = normalize(paper.venue_status).strip()
-                venue_codes.append(table.venues.setdefault(venue, len(table.venues)))
+                venue_codes.append(venue_code(paper.venue_status))
                 lists = tuple(normalize(x) for x in (paper.lists or (paper.list,)))
                 list_codes.append(table.list_sets.setdefault(lists, len(table.list_sets)))
                 name = method_name(paper)
@@ -149,6 +150,23 @@ def index_batch(
     vocabulary.live_papers = table.live_count
     vocabulary.count(np.diff(segment.offsets), new_words=len(vocabulary) > known_terms)
     return kept_words
+
+
+class _VenueCodes:
+    """The code of a paper's venue status in the table's ``venues`` (folded), each distinct
+    status folded once: a decision against the paper under its one word, whichever words a
+    library imported before stored (``Withdraw`` is ``withdrawn``: ``status:withdrawn``)."""
+
+    def __init__(self, venues: dict[str, int]) -> None:
+        self._venues = venues
+        self._codes: dict[str, int] = {}
+
+    def __call__(self, status: str) -> int:
+        code = self._codes.get(status)
+        if code is None:
+            venue = normalize(in_one_word(status)).strip()
+            code = self._codes[status] = self._venues.setdefault(venue, len(self._venues))
+        return code
 
 
 @dataclass(slots=True)

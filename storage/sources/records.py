@@ -24,6 +24,7 @@ from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.attachments import FILE_FIELDS, attachment
 from storage.sources.authors import names_of
 from storage.sources.citation import doi_of
+from storage.sources.decisions import decided_against
 from storage.sources.fields import (
     BadField,
     decision_of,
@@ -641,7 +642,8 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**item, **found}
 
 
-_VENUE_WORDS = ("oral", "spotlight", "poster", "reject", "withdrawn", "workshop", "submitted")
+#: (a decision against the paper is read first: ``decided_against``)
+_VENUE_WORDS = ("oral", "spotlight", "poster", "workshop", "submitted")
 #: Venues' own words for a presentation: ICLR 2020's "Accept (Talk)" for its orals; ICLR
 #: 2023's "Accept: notable-top-5%" (its venue "ICLR 2023 notable top 5%") for its orals and
 #: "notable-top-25%" for its spotlights; ICML 2026's posters, its venue "ICML 2026 regular"
@@ -671,8 +673,10 @@ def _named(text: str) -> str:
 
 
 def _status_word(text: str) -> str:
-    """The presentation a venue names (``ICLR 2025 Oral`` → ``Oral``), or ""."""
-    return _named(text).capitalize() or _own_word(text.casefold())
+    """The presentation a venue names (``ICLR 2025 Oral`` → ``Oral``), or the decision against
+    the paper it does (``ICLR 2025 Conference Desk Rejected Submission`` → ``Desk rejected``),
+    or ""."""
+    return decided_against(text) or _named(text).capitalize() or _own_word(text.casefold())
 
 
 def _own_word(low: str) -> str:
@@ -684,10 +688,12 @@ def _own_word(low: str) -> str:
 
 
 def venue_status(text: str) -> str:
-    """``Accept (Oral)``, ``ICLR 2025 oral`` → ``Oral``; other statuses are kept as written."""
+    """``Accept (Oral)``, ``ICLR 2025 oral`` → ``Oral``; a decision against the paper in the
+    words every reader and fetch gives it (``Withdraw`` → ``Withdrawn``, ``Desk Reject`` →
+    ``Desk rejected``: ``storage.sources.decisions``); other statuses are kept as written."""
     low = text.casefold()
-    if "desk" in low and "reject" in low:  # OpenReview's own decision, not a reject's kind
-        return "Desk Reject"
+    if word := decided_against(text):
+        return word
     if word := _named(text):
         return word.capitalize()
     return _own_word(low) or text[:40]

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from storage.sources.decisions import DESK_REJECTED, REJECTED, UNDER_REVIEW, WITHDRAWN
+
 __all__ = [
     "KNOWN_VENUES", "Venue", "VenueFound", "find_venue", "find_year", "names_workshop",
     "status_of_venueid", "venue_text",
@@ -214,20 +216,22 @@ def venue_text(stated: str, *hints: str) -> str:
     return " ".join(stated[:_MAX_CHARS].split())[:200]
 
 
-#: OpenReview's ``venueid`` suffixes for the papers a venue did not accept, as statuses.
+#: OpenReview's ``venueid`` suffixes for the papers a venue did not accept (or not yet), as
+#: statuses in the words of its fetch (``storage.sources.decisions``).
 _VENUEID_STATUSES: Final = {
-    "rejected_submission": "Reject",
-    "withdrawn_submission": "Withdrawn",
-    "desk_rejected_submission": "Desk Reject",
-    "submission": "Submitted",
+    "rejected_submission": REJECTED,
+    "withdrawn_submission": WITHDRAWN,
+    "desk_rejected_submission": DESK_REJECTED,
+    "submission": UNDER_REVIEW,
 }
 
 
 def status_of_venueid(venueid: str) -> str:
     """The decision an OpenReview ``venueid`` says: ``ICLR.cc/2025/Conference/Rejected_Submission``
-    → ``Reject``, ``…/Withdrawn_Submission`` → ``Withdrawn``, ``…/Desk_Rejected_Submission`` →
-    ``Desk Reject``; any other ``…/Something_Submission`` in words; "" for an accepted paper's
-    (``ICLR.cc/2025/Conference``: its ``venue`` says Oral, Spotlight or Poster)."""
+    → ``Rejected``, ``…/Withdrawn_Submission`` → ``Withdrawn``, ``…/Desk_Rejected_Submission``
+    → ``Desk rejected``, ``…/Submission`` → ``Under review``; any other
+    ``…/Something_Submission`` in words; "" for an accepted paper's (``ICLR.cc/2025/Conference``:
+    its ``venue`` says Oral, Spotlight or Poster)."""
     last = venueid.strip().rstrip("/").rsplit("/", 1)[-1][:_MAX_CHARS]
     key = last.casefold()
     if key in _VENUEID_STATUSES:

@@ -219,10 +219,37 @@ def test_a_20_mb_single_paragraph_is_one_record_error(tmp_path: Path) -> None:
         ("ICML 2026 regular", "Poster"),  # ICML 2026's posters
         ("Regular", "Regular"),  # a list's own status: no ICML poster (a review found it)
         ("Technical Track on Regular", "Technical Track on Regular"),
+        # a decision against the paper, in the words of the fetch (Paper Copilot's, ours)
+        ("Withdraw", "Withdrawn"),
+        ("Reject", "Rejected"),
+        ("Desk Reject", "Desk rejected"),
+        ("Active", "Under review"),
+        ("Rejected", "Rejected"),
+        ("Desk rejected", "Desk rejected"),
+        ("Under review", "Under review"),
+        ("Interactive", "Interactive"),  # no "Active" but the whole status
     ],
 )
 def test_venue_status(text: str, expected: str) -> None:
     assert venue_status(text) == expected
+
+
+def test_openreviews_venue_ids_say_decisions_as_its_fetch_does(tmp_path: Path) -> None:
+    """OpenReview's notes saved to a file said "Reject" and "Desk Reject" (``venueid``
+    ``…/Rejected_Submission``, ``…/Desk_Rejected_Submission``) and "Submitted" where its fetch
+    says Rejected, Desk rejected and Under review."""
+    venue = "ICLR.cc/2025/Conference"
+    notes = [
+        {"title": f"Paper {end}", "abstract": f"A study of {end} sampling, with experiments.",
+         "venue": "Submitted to ICLR 2025", "venueid": f"{venue}/{end}"}
+        for end in ("Rejected_Submission", "Withdrawn_Submission", "Desk_Rejected_Submission",
+                    "Submission")
+    ]  # fmt: skip
+    path = tmp_path / "notes.json"
+    path.write_text(json.dumps(notes), encoding="utf-8")
+    assert [r.venue_status for r in read_source(path).records] == [
+        "Rejected", "Withdrawn", "Desk rejected", "Under review",
+    ]  # fmt: skip
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

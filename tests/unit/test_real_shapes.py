@@ -85,7 +85,12 @@ def test_a_crossref_container_is_no_paper_and_lends_its_fields(tmp_path: Path) -
 def test_openreview_decisions_and_paper_copilot_tracks(tmp_path: Path) -> None:
     keyed = _library(tmp_path, "openreview_keyed_iclr2025.json").papers()
     # from the venue id's suffix: …/Rejected_Submission, …/Desk_Rejected_Submission
-    assert [p.venue_status for p in keyed] == ["Spotlight", "Reject", "Withdrawn", "Desk Reject"]
+    assert [p.venue_status for p in keyed] == [
+        "Spotlight",
+        "Rejected",
+        "Withdrawn",
+        "Desk rejected",
+    ]
     assert all(p.url.startswith("https://openreview.net/forum?id=Orv") for p in keyed)
     copilot = _library(tmp_path, "paper_copilot_iclr2025.json").papers()
     assert [p.title for p in copilot].count("Withdrawn") == 2  # a placeholder title never merges

@@ -364,6 +364,29 @@ def test_status_takes_a_statuss_words_from_their_start(value: str, found: set[st
     assert rest == {p.id for p in papers} - found
 
 
+def test_status_finds_a_decision_a_library_stored_in_older_words() -> None:
+    """A library imported before kept a Paper Copilot file's "Withdraw", "Reject", "Desk
+    Reject" and "Active" as written: ``status:withdrawn`` and ``status:rejected`` missed them.
+    The index reads them as today's import names them (``storage.sources.decisions``)."""
+    statuses = ["Withdraw", "Reject", "Desk Reject", "Active", "Poster", "Interactive"]
+    papers = [
+        paper(f"Paper {i}", f"A study number {i} of sampling.", venue_status=s, pid=f"p{i}")
+        for i, s in enumerate(statuses)
+    ]
+    index = SearchIndex(papers)
+
+    def found(query: str) -> set[str]:
+        return set(ids(index.search(query, limit=None)))
+
+    assert found("status:withdrawn") == {"p0"}
+    assert found("status:rejected") == {"p1", "p2"}
+    assert found('status:"desk rejected"') == {"p2"}
+    assert found('status:"under review"') == {"p3"}
+    assert found("status:withdraw") == {"p0"}  # the old word still finds it
+    assert found("status:accepted") == {"p4", "p5"}
+    assert [p.venue_status for p in papers] == statuses  # the stored words are left as they are
+
+
 @pytest.mark.parametrize(
     "query", ["author:bengio", "author:Bengio", "author:bengoi", "author:beng"]
 )

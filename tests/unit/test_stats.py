@@ -88,6 +88,18 @@ def test_venue_statuses_come_orals_first_as_the_queue_sorts_them() -> None:
     assert list(s.by_venue) == ["Oral", "Spotlight Poster", "Poster", "Workshop", "unknown"]
 
 
+def test_a_decision_is_counted_under_one_name_whatever_words_stored_it() -> None:
+    """A library that holds a Paper Copilot file imported before (its "Withdraw", "Reject")
+    and a fetched list (its "Withdrawn", "Rejected") counted each decision twice, apart."""
+    venues = ["Withdraw", "Withdrawn", "Reject", "Rejected", "Desk Reject", "Active", "Poster"]
+    papers = [Counted(f"p{i}", "list", v) for i, v in enumerate(venues)]
+    s = LibraryStats.compute(papers, {"p0": Status.READ}, [], TODAY)
+    assert {name: sum(counts.values()) for name, counts in s.by_venue.items()} == {
+        "Poster": 1, "Withdrawn": 2, "Rejected": 2, "Desk rejected": 1, "Under review": 1,
+    }  # fmt: skip
+    assert s.by_venue["Withdrawn"][Status.READ] == 1
+
+
 def test_a_change_of_mind_is_no_progress(tmp_path: Path) -> None:
     """A paper read, then skipped, then starred is one paper out of the Inbox: the pace said
     "3 decisions today", and the day the Inbox is empty came three times sooner (found by a

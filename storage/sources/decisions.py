@@ -1,0 +1,57 @@
+"""A venue's decision against a paper (or none yet), in one vocabulary whatever it came from.
+
+Paper Copilot's lists say ``Reject``, ``Withdraw``, ``Desk Reject`` and ``Active``;
+OpenReview's venue ids ``…/Rejected_Submission``, ``…/Withdrawn_Submission``,
+``…/Desk_Rejected_Submission`` and ``…/Submission``. Every reader and fetch names them as
+OpenReview's fetch does (``storage.fetch.openreview``): Rejected, Withdrawn, Desk rejected,
+Under review. So ``status:withdrawn`` finds a paper however it came, ``papers stats`` counts
+it under one name, and a list imported from a file and fetched again says the same decision.
+A library imported before keeps its stored words (a venue status is data, synced as such):
+the search index and the statistics read them through ``decided_against`` too.
+
+Pure standard library and total: every function takes any string, in linear time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = [
+    "DESK_REJECTED", "REJECTED", "UNDER_REVIEW", "WITHDRAWN", "decided_against", "in_one_word",
+]  # fmt: skip
+
+REJECTED: Final = "Rejected"
+WITHDRAWN: Final = "Withdrawn"
+DESK_REJECTED: Final = "Desk rejected"
+UNDER_REVIEW: Final = "Under review"
+
+#: Where a word begins: not after a letter (``_`` and ``-`` are between words, as in
+#: ``Desk_Rejected_Submission``), or a capital after a small letter (``ConditionalReject``).
+_AT: Final = r"(?:(?<![^\W\d_])|(?-i:(?<=[a-z])(?=[A-Z])))"
+#: The statuses of each decision, first match wins: a desk rejection is no plain one. "Active"
+#: (Paper Copilot's word for a submission under review) only as the whole status: an
+#: "Interactive" or "Active learning" track is none.
+_DECISIONS: Final = (
+    (re.compile(rf"{_AT}desk[\W_]*reject", re.IGNORECASE), DESK_REJECTED),
+    (re.compile(rf"{_AT}reject", re.IGNORECASE), REJECTED),
+    (re.compile(rf"{_AT}withdr[ae]w", re.IGNORECASE), WITHDRAWN),
+    (re.compile(rf"{_AT}under[\W_]*review", re.IGNORECASE), UNDER_REVIEW),
+    (re.compile(r"\A\s*active\s*\Z", re.IGNORECASE), UNDER_REVIEW),
+)
+#: Longer than any status says a decision in: a decision is read from the start of one.
+_MAX_CHARS: Final = 200
+
+
+def decided_against(status: str) -> str:
+    """The decision a venue status says against a paper, or that there is none yet, in the
+    common vocabulary (``Withdraw`` → ``Withdrawn``, ``Desk Reject`` → ``Desk rejected``,
+    ``Active`` → ``Under review``); "" for any other status (``Oral``, ``Poster``, "")."""
+    text = status[:_MAX_CHARS]
+    return next((word for pattern, word in _DECISIONS if pattern.search(text)), "")
+
+
+def in_one_word(status: str) -> str:
+    """A stored venue status as the common vocabulary names it: a decision against the paper
+    in its word (``decided_against``), any other status as stored."""
+    return decided_against(status) or status
