@@ -76,6 +76,8 @@ class Plan:
     needs: tuple[Need, ...]
     #: Whether the query has an ``OR`` group (its words are then no title phrase).
     has_groups: bool
+    #: Positions in ``words`` of each quoted phrase of two words or more outside ``OR`` groups.
+    phrases: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +139,10 @@ def plan_query(query: Query, vocabulary: Vocabulary) -> Plan:
             alternatives.append(of_phrase[term.phrase])
             phrases.append(Phrase(in_row, opened[term.phrase]) if len(in_row) > 1 else None)
         needs.append(Need(tuple(alternatives), tuple(phrases)))
-    return Plan(words, tuple(counted), tuple(needs), bool(query.either))
+    in_titles = tuple(
+        at for i, at in enumerate(of_phrase) if i not in grouped_phrases and len(at) >= 2
+    )
+    return Plan(words, tuple(counted), tuple(needs), bool(query.either), in_titles)
 
 
 def selection(plan: Plan, matches: Sequence[BoolArray], live: BoolArray) -> Selection:

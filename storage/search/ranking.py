@@ -6,7 +6,12 @@ In order of precedence:
    every word is listed with the others that have them all, before those with more of the
    words that do not narrow a query (``of``);
 2. a bonus when the query names the paper's method (``ParaSolver``) or, typed in order, is a
-   phrase of its title;
+   phrase of its title (and so is each quoted phrase); a smaller one when the title has every
+   word of the query that names something (not ``of``), in any order (``diffusion langevin``:
+   "Sequential Controlled Langevin Diffusions"). A title word matches a query word as the
+   word, its plural or singular, or its completion while typed, not as a typo of a word the
+   library has (``bert``: not "best"); its words joined match a compound (``in-context``:
+   "In-Context", "In Context");
 3. the sum over query words of ``quality * idf * field_score``: ``quality`` is 1 for an exact
    word, less for a completion of a prefix or a typo; ``idf`` is BM25's inverse document
    frequency; ``field_score`` adds a BM25-saturated term frequency per field, weighted title 3,
@@ -27,7 +32,7 @@ import numpy.typing as npt
 
 from storage.search.filters import Allowed, Filters, PhraseCheck
 from storage.search.hits import NO_WORDS, Explanation, MatchedWords, Ranking
-from storage.search.matching import Plan, ScoredWord, selection
+from storage.search.matching import FUNCTION_WORDS, Plan, ScoredWord, selection
 from storage.search.postings import ALL_FIELDS, BoolArray, FloatArray, IntArray, Postings
 from storage.search.query import Query
 from storage.search.table import PaperTable
@@ -37,8 +42,11 @@ from storage.search.vocabulary import Expansion, Vocabulary
 _TIER: Final = 1e6
 _NAME_BONUS: Final = 1000.0
 _PHRASE_BONUS: Final = 500.0
-#: How many of the best papers the in-order title bonus looks at.
+_TITLE_BONUS: Final = 250.0
+#: How many of the best papers the title bonuses look at.
 _PHRASE_RERANK: Final = 50
+#: The most title words joined to match a compound of the query (``state-of-the-art``).
+_JOINED_WORDS: Final = 4
 #: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
 _SCORES_KEPT: Final = 32
 
@@ -87,9 +95,8 @@ class Ranker:
                 continue
             score = chosen.tier[candidates] * _TIER + total[candidates]
             score += self._name_bonus(words, scored, candidates)
-            free = [(w, t) for w, t, exact in words if not exact]
-            if len(free) >= 2 and not plan.has_groups:
-                score += self._phrase_bonus(free, scored, candidates, score)
+            if not plan.has_groups:
+                score += self._title_bonus(plan, scored, candidates, score)
             order = self._passing(candidates, score, limit, checks)
             if len(order):
                 partial = None if level == chosen.narrowing else (level, chosen.narrowing)
@@ -172,23 +179,49 @@ class Ranker:
             result = full[candidates]
         return result
 
-    def _phrase_bonus(
+    def _title_bonus(
         self,
-        free: list[tuple[str, bool]],
+        plan: Plan,
         scored: list[WordScores],
         candidates: IntArray,
         score: npt.NDArray[np.float64],
     ) -> npt.NDArray[np.float64]:
-        """A bonus for the best papers whose title has the query's words in the order typed."""
+        """Bonuses for the best papers whose title has the query's words in the order typed
+        (and each quoted phrase), or all of those that name something, in any order."""
         bonus = np.zeros(len(candidates), dtype=np.float64)
-        accepted = [set(entry.expansion.tids) for entry in scored[: len(free)]]
+        words = plan.words
+        free = tuple(i for i, (_, _, exact) in enumerate(words) if not exact)
+        runs = [free] if len(free) >= 2 else []
+        runs.extend(plan.phrases)
+        content = [i for i, (word, _, _) in enumerate(words) if word not in FUNCTION_WORDS]
+        if not runs and len(content) < 2:
+            return bonus
+        wanted = [self._title_words(word, entry) for word, entry in zip(words, scored, strict=True)]
         count = min(_PHRASE_RERANK, len(score))
         top = np.argpartition(-score, count - 1)[:count]
         best_tier = score.max() // _TIER
         for index in top[score[top] // _TIER == best_tier].tolist():
-            if _has_run(self._table.title(int(candidates[index])), accepted):
-                bonus[index] = _PHRASE_BONUS
+            title = _Title(self._table.title(int(candidates[index])), self._vocabulary.terms)
+            if runs:
+                found = sum(1 for run in runs if title.has_run([wanted[i] for i in run]))
+                bonus[index] = _PHRASE_BONUS * found / len(runs)
+            if len(content) >= 2 and all(title.has(wanted[i]) for i in content):
+                bonus[index] += _TITLE_BONUS
         return bonus
+
+    def _title_words(self, word: ScoredWord, entry: WordScores) -> _Wanted:
+        """What a title word may be to match a query word: the words it expands to, but for
+        the typos of a word the library has; and the word itself, for title words joined."""
+        text, typing, _ = word
+        expansion = entry.expansion
+        known = text in self._vocabulary
+        terms = self._vocabulary.terms
+        tids = frozenset(
+            tid
+            for tid, whole in zip(expansion.tids, expansion.whole, strict=True)
+            if not (known and whole and terms[tid] != text)
+        )
+        return _Wanted(tids, text, typing)
 
     def _passing(
         self,
@@ -252,15 +285,57 @@ class Ranker:
         return Ranking(self._table.ids[slots].tolist(), scores.tolist(), explanation, partial)
 
 
-def _has_run(tokens: list[int], accepted: list[set[int]]) -> bool:
-    """True when some consecutive tokens match each accepted set in turn."""
-    n = len(accepted)
-    first, rest = accepted[0], accepted[1:]
-    for start in range(len(tokens) - n + 1):
-        if tokens[start] in first:
-            for i, wanted in enumerate(rest, start=start + 1):
-                if tokens[i] not in wanted:
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    """What a title word may be to match one query word (``Ranker._title_words``)."""
+
+    tids: frozenset[int]
+    word: str
+    typing: bool
+
+
+class _Title:
+    """A paper's title words, matched against query words in order or anywhere."""
+
+    def __init__(self, tokens: list[int], terms: list[str]) -> None:
+        self._tokens = tokens
+        self._terms = terms
+        self._texts: list[str] | None = None
+
+    def has(self, wanted: _Wanted) -> bool:
+        """Whether a word of the title (or a few joined) is the query word."""
+        return any(self._matched(at, wanted) for at in range(len(self._tokens)))
+
+    def has_run(self, run: list[_Wanted]) -> bool:
+        """Whether the title has the query words one after the other."""
+        for start in range(len(self._tokens)):
+            at = start
+            for wanted in run:
+                taken = self._matched(at, wanted)
+                if not taken:
                     break
+                at += taken
             else:
                 return True
-    return False
+        return False
+
+    def _matched(self, at: int, wanted: _Wanted) -> int:
+        """How many title words from ``at`` on make the query word (0: none)."""
+        tokens = self._tokens
+        if at >= len(tokens):
+            return 0
+        if tokens[at] in wanted.tids:
+            return 1
+        if self._texts is None:
+            self._texts = [self._terms[t] for t in tokens]
+        word, texts = wanted.word, self._texts
+        joined = texts[at]
+        if not word.startswith(joined):
+            return 0
+        for end in range(at + 1, min(at + _JOINED_WORDS, len(tokens))):
+            joined += texts[end]
+            if joined == word or (wanted.typing and joined.startswith(word)):
+                return end - at + 1
+            if not word.startswith(joined):
+                break
+        return 0
