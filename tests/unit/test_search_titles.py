@@ -185,3 +185,52 @@ def test_a_typo_of_a_word_the_library_has_is_no_title_phrase() -> None:
     index = SearchIndex([best, bert, *LEARNING])
     for query in ("bert distillation", "bert distillation "):
         assert order(index, query) == [bert.title, best.title], query
+
+
+def test_a_word_being_typed_comes_before_its_completions() -> None:
+    """ "vit", typed (no space after it): authors named Vitalis, Vitvitskyi, Vito and Vitor,
+    completions of it, came before papers whose abstracts say ViT, an author's name weighing
+    twice an abstract's word and their rare names each a high idf; a word the library has now
+    comes before its completions as before its typos (its plural is the word: "ViTs")."""
+    vit = [
+        paper(
+            "Metric-Driven Attributions for Vision Transformers",
+            "We propose a Metric-Driven Attribution for explaining Vision Transformers (ViT) "
+            "called MDA, on the ImageNet dataset for the ViT-base and ViT-tiny models.",
+            ("Chase Walker", "Sumit Kumar Jha"),
+        ),
+        paper(
+            "Multiview Equivariance Improves 3D Correspondence Understanding",
+            "Vision foundation models, particularly the ViT family, have revolutionized image "
+            "understanding by providing rich semantic features.",
+            ("Yang You", "Yixin Li"),
+        ),
+    ]
+    plural = paper(
+        "Spiking Vision Transformer with Saccadic Attention",
+        "The combination of Spiking Neural Networks (SNNs) and Vision Transformers (ViTs) holds "
+        "potential for achieving both energy efficiency and high performance.",
+        ("Shuai Wang", "Malu Zhang"),
+    )
+    named = [
+        paper(
+            "Instant Policy: In-Context Imitation Learning via Graph Diffusion",
+            "Following the impressive capabilities of in-context learning with large "
+            "transformers, we formulate in-context imitation learning as a diffusion process.",
+            ("Vitalis Vosylius", "Edward Johns"),
+        ),
+        paper(
+            "Round and Round We Go! What makes Rotary Positional Encodings useful?",
+            "Positional Encodings (PEs) are a critical component of Transformer-based LLMs.",
+            ("Federico Barbero", "Alex Vitvitskyi", "Petar Veličković"),
+        ),
+        paper(
+            "Learning to Solve Differential Equation Constrained Optimization Problems",
+            "Differential equations constrain many optimal control problems.",
+            ("Vincenzo Di Vito Francesco", "Kyri Baker"),
+        ),
+    ]
+    index = SearchIndex([*named, *vit, plural, *LEARNING])
+    found = order(index, "vit")
+    assert set(found[:3]) == {p.title for p in (*vit, plural)}
+    assert set(found[3:]) == {p.title for p in named}
