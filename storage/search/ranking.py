@@ -30,10 +30,19 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from storage.arrays import ranges
 from storage.search.filters import Allowed, Filters, PhraseCheck
 from storage.search.hits import NO_WORDS, Explanation, MatchedWords, Ranking
 from storage.search.matching import FUNCTION_WORDS, Plan, ScoredWord, selection
-from storage.search.postings import ALL_FIELDS, BoolArray, FloatArray, IntArray, Postings
+from storage.search.postings import (
+    ALL_FIELDS,
+    FIELD_WEIGHTS,
+    K1,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    Postings,
+)
 from storage.search.query import Query
 from storage.search.table import PaperTable
 from storage.search.vocabulary import Expansion, Vocabulary
@@ -47,6 +56,8 @@ _TITLE_BONUS: Final = 250.0
 _PHRASE_RERANK: Final = 50
 #: The most title words joined to match a compound of the query (``state-of-the-art``).
 _JOINED_WORDS: Final = 4
+#: A word's posting score once in a title of average length, per unit of its weight (BM25).
+_ONCE_IN_A_TITLE: Final = float(FIELD_WEIGHTS[0] * (K1 + 1.0) / (1.0 + K1))
 #: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
 _SCORES_KEPT: Final = 32
 
@@ -57,6 +68,12 @@ class WordScores:
 
     scores: FloatArray
     expansion: Expansion
+    #: Index words matched besides the expansion's (a compound's parts in a title's words).
+    parts: tuple[int, ...] = ()
+
+
+#: What a query word's scores are remembered by: the word, and a compound's parts.
+_ScoresKey = tuple[ScoredWord, tuple[str, ...]]
 
 
 class Ranker:
@@ -69,7 +86,7 @@ class Ranker:
         self._vocabulary = vocabulary
         self._postings = postings
         self._filters = filters
-        self._scores: OrderedDict[ScoredWord, WordScores] = OrderedDict()
+        self._scores: OrderedDict[_ScoresKey, WordScores] = OrderedDict()
 
     def clear_cache(self) -> None:
         """Forget remembered word scores."""
@@ -82,7 +99,7 @@ class Ranker:
     def ranked(self, plan: Plan, allowed: Allowed, limit: int | None) -> Ranking:
         """The allowed papers the plan's words select, best first."""
         words = plan.words
-        scored = [self._word_scores(word) for word in words]
+        scored = self._plan_scores(plan)
         total = np.zeros(len(self._table), dtype=np.float64)
         for entry in scored:
             total += entry.scores
@@ -109,9 +126,9 @@ class Ranker:
         no free word (otherwise a paper found matches at least one free word)."""
         exact_too = bool(query.either) or not query.words
         mask = np.zeros(len(self._table), dtype=np.bool_)
-        for word in plan.words:
+        for word, entry in zip(plan.words, self._plan_scores(plan), strict=True):
             if exact_too or not word[2]:
-                mask |= self._word_scores(word).scores > 0
+                mask |= entry.scores > 0
         return mask
 
     def in_list_order(self, allowed: Allowed, limit: int | None) -> Ranking:
@@ -126,19 +143,70 @@ class Ranker:
         ranking.listed = True
         return ranking
 
-    def _word_scores(self, word: ScoredWord) -> WordScores:
-        """Per-paper scores of one query word (the best of its expansions), cached."""
-        cached = self._scores.get(word)
+    def _plan_scores(self, plan: Plan) -> list[WordScores]:
+        """The scores of each word of a plan (a compound's with its parts in titles)."""
+        parts = dict(plan.compounds)
+        return [self._word_scores(w, parts.get(i, ())) for i, w in enumerate(plan.words)]
+
+    def _word_scores(self, word: ScoredWord, parts: tuple[str, ...] = ()) -> WordScores:
+        """Per-paper scores of one query word (the best of its expansions), cached; a
+        hyphenated word's (``parts``) also match titles with its parts in a row."""
+        key = (word, parts)
+        cached = self._scores.get(key)
         if cached is not None:
-            self._scores.move_to_end(word)
+            self._scores.move_to_end(key)
             return cached
         expansion = self._vocabulary.expand(*word)
         scores = self._postings.best_scores(expansion.tids, expansion.weights, len(self._table))
         result = WordScores(scores, expansion)
-        self._scores[word] = result
+        if parts:
+            result = self._with_parts(result, parts)
+        self._scores[key] = result
         if len(self._scores) > _SCORES_KEPT:
             self._scores.popitem(last=False)
         return result
+
+    def _with_parts(self, joined: WordScores, parts: tuple[str, ...]) -> WordScores:
+        """A hyphenated word's scores: its joined form's (``time-series``: "timeseries", as the
+        index keeps a hyphenated word of a paper), and in the papers whose title has its parts
+        in a row ("Time Series Forecasting"), at least the joined form's once in a title.
+
+        (Not the parts' scores: "judge" in a title is not "LLM-as-a-judge" there.) The index
+        keeps no word's place but in titles: the parts in a row in an abstract only are not
+        found (a phrase, ``"time series"``, finds them, reading the text)."""
+        # each part as a whole word, even the one being typed: its completions would be a
+        # guess on a guess, and cost a search of their own at each key
+        words = [self._word_scores((part, False, True)) for part in parts]
+        table = self._table
+        present = np.ones(len(table), dtype=np.bool_)
+        for entry in words:
+            present &= entry.scores > 0
+        slots = np.flatnonzero(present)
+        starts = table.title_offsets[slots]
+        lengths = table.title_offsets[slots + 1] - starts
+        tokens = table.title_tids[ranges(starts, lengths)]
+        owner = np.repeat(np.arange(len(slots)), lengths)
+        in_row = np.ones(len(tokens), dtype=np.bool_)
+        wanted = np.zeros(len(self._vocabulary), dtype=np.bool_)
+        for k, entry in enumerate(words):
+            wanted[:] = False
+            wanted[list(entry.expansion.tids)] = True
+            at = np.zeros(len(tokens), dtype=np.bool_)
+            at[: len(tokens) - k] = wanted[tokens[k:]] & (owner[k:] == owner[: len(tokens) - k])
+            in_row &= at
+        found = np.zeros(len(slots), dtype=np.bool_)
+        found[owner[in_row]] = True
+        if not found.any():
+            return joined
+        scores = joined.scores.copy()
+        in_title = max(joined.expansion.weights, default=0.0) * _ONCE_IN_A_TITLE
+        scores[slots[found]] = np.maximum(scores[slots[found]], in_title)
+        # the parts found in titles are shown as matched (not "in" of "in-context")
+        terms = self._vocabulary.terms
+        tids = tuple(
+            t for entry in words for t in entry.expansion.tids if terms[t] not in FUNCTION_WORDS
+        )
+        return WordScores(scores, joined.expansion, tids)
 
     def _name_bonus(
         self, words: list[ScoredWord], scored: list[WordScores], candidates: IntArray
@@ -269,7 +337,8 @@ class Ranker:
         partial: tuple[int, int] | None = None,
     ) -> Ranking:
         """The papers in ``slots``, explained (matched words per field) when first read."""
-        fields = dict.fromkeys((t for entry in scored for t in entry.expansion.tids), ALL_FIELDS)
+        matched = (t for entry in scored for t in (*entry.expansion.tids, *entry.parts))
+        fields = dict.fromkeys(matched, ALL_FIELDS)
         for tid, bits in allowed.field_terms.items():
             fields[tid] = fields.get(tid, 0) | bits
         explanation: Explanation = NO_WORDS
