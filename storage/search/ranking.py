@@ -23,8 +23,11 @@ Ties go to the paper earlier in the list; only the best ``limit`` are sorted.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import repeat
+from operator import or_
 from typing import Final
 
 import numpy as np
@@ -267,14 +270,37 @@ class Ranker:
         wanted = [self._title_words(word, entry) for word, entry in zip(words, scored, strict=True)]
         count = min(_PHRASE_RERANK, len(score))
         top = np.argpartition(-score, count - 1)[:count]
-        best_tier = score.max() // _TIER
-        for index in top[score[top] // _TIER == best_tier].tolist():
-            title = _Title(self._table.title(int(candidates[index])), self._vocabulary.terms)
-            if runs:
-                found = sum(1 for run in runs if title.has_run([wanted[i] for i in run]))
-                bonus[index] = _PHRASE_BONUS * found / len(runs)
-            if len(content) >= 2 and all(title.has(wanted[i]) for i in content):
-                bonus[index] += _TITLE_BONUS
+        top = top[score[top] // _TIER == score.max() // _TIER]
+        # each title word's bits: the query words it is, or may begin (bit i: word i)
+        bits: dict[int, int] = {}
+        for i, entry in enumerate(wanted):
+            for tid in entry.some:
+                bits[tid] = bits.get(tid, 0) | 1 << i
+        in_runs = [(_bits(run), [wanted[i] for i in run]) for run in runs]
+        covered = _bits(content) if len(content) >= 2 else 0
+        terms = self._vocabulary.terms
+        # the titles' words read at once (a list each, as the loop reads them)
+        offsets = self._table.title_offsets
+        slots = candidates[top]
+        starts = offsets[slots]
+        lengths = offsets[slots + 1] - starts
+        words_read = self._table.title_tids[ranges(starts, lengths)].tolist()
+        ends = np.cumsum(lengths).tolist()
+        for index, end, length in zip(top.tolist(), ends, lengths.tolist(), strict=True):
+            tokens = words_read[end - length : end]
+            has = reduce(or_, map(bits.get, tokens, repeat(0)), 0)
+            title: _Title | None = None
+            left = covered  # the words to cover not yet found in a run
+            for run_bits, run in in_runs:
+                if has & run_bits == run_bits:
+                    title = title or _Title(tokens, set(tokens), terms)
+                    if title.has_run(run):
+                        bonus[index] += _PHRASE_BONUS / len(in_runs)
+                        left &= ~run_bits
+            if covered and has & left == left:
+                title = title or _Title(tokens, set(tokens), terms)
+                if all(title.has(wanted[i]) for i in range(len(wanted)) if left >> i & 1):
+                    bonus[index] += _TITLE_BONUS
         return bonus
 
     def _title_words(self, word: ScoredWord, entry: WordScores) -> _Wanted:
@@ -289,7 +315,9 @@ class Ranker:
             for tid, whole in zip(expansion.tids, expansion.whole, strict=True)
             if not (known and whole and terms[tid] != text)
         )
-        return _Wanted(tids, text, typing)
+        ids = self._vocabulary.ids
+        starts = frozenset(ids[text[:n]] for n in range(1, len(text)) if text[:n] in ids)
+        return _Wanted(tids, text, typing, starts, tids | starts)
 
     def _passing(
         self,
@@ -361,25 +389,44 @@ class _Wanted:
     tids: frozenset[int]
     word: str
     typing: bool
+    #: The index words that begin the word (the first of title words joined to make it).
+    starts: frozenset[int]
+    #: Either: a title without any of them has not the word.
+    some: frozenset[int]
+
+
+def _bits(positions: Iterable[int]) -> int:
+    """The positions of query words as bits of an int."""
+    return sum(1 << i for i in set(positions))
 
 
 class _Title:
     """A paper's title words, matched against query words in order or anywhere."""
 
-    def __init__(self, tokens: list[int], terms: list[str]) -> None:
+    def __init__(self, tokens: list[int], present: set[int], terms: list[str]) -> None:
         self._tokens = tokens
+        self._present = present
         self._terms = terms
-        self._texts: list[str] | None = None
 
     def has(self, wanted: _Wanted) -> bool:
         """Whether a word of the title (or a few joined) is the query word."""
-        return any(self._matched(at, wanted) for at in range(len(self._tokens)))
+        if not wanted.tids.isdisjoint(self._present):
+            return True
+        if wanted.starts.isdisjoint(self._present):
+            return False
+        return any(self._joined(at, wanted) for at in range(len(self._tokens)))
 
     def has_run(self, run: list[_Wanted]) -> bool:
         """Whether the title has the query words one after the other."""
-        for start in range(len(self._tokens)):
-            at = start
-            for wanted in run:
+        first, rest = run[0], run[1:]
+        for start, token in enumerate(self._tokens):
+            if token in first.tids:
+                at = start + 1
+            elif token in first.starts and (taken := self._joined(start, first)):
+                at = start + taken
+            else:
+                continue
+            for wanted in rest:
                 taken = self._matched(at, wanted)
                 if not taken:
                     break
@@ -390,19 +437,21 @@ class _Title:
 
     def _matched(self, at: int, wanted: _Wanted) -> int:
         """How many title words from ``at`` on make the query word (0: none)."""
-        tokens = self._tokens
-        if at >= len(tokens):
+        if at >= len(self._tokens):
             return 0
-        if tokens[at] in wanted.tids:
+        if self._tokens[at] in wanted.tids:
             return 1
-        if self._texts is None:
-            self._texts = [self._terms[t] for t in tokens]
-        word, texts = wanted.word, self._texts
-        joined = texts[at]
-        if not word.startswith(joined):
+        return self._joined(at, wanted)
+
+    def _joined(self, at: int, wanted: _Wanted) -> int:
+        """How many title words from ``at`` on, joined, make the query word (0: none)."""
+        tokens = self._tokens
+        if tokens[at] not in wanted.starts:
             return 0
+        word, terms = wanted.word, self._terms
+        joined = terms[tokens[at]]
         for end in range(at + 1, min(at + _JOINED_WORDS, len(tokens))):
-            joined += texts[end]
+            joined += terms[tokens[end]]
             if joined == word or (wanted.typing and joined.startswith(word)):
                 return end - at + 1
             if not word.startswith(joined):
