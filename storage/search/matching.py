@@ -3,7 +3,10 @@
 Each free word of a query is a *need*: a paper meets it when the word matches the paper as the
 ranking counts a match (exactly, as a prefix, or a typo away: ``vocabulary.py``); each ``OR``
 group is one need, met by any of its terms (a term's words all matching, a phrase's words in a
-row). The papers meeting every need are the result. When none does, the papers meeting the
+row). A hyphenated word is searched as its joined form when the index has it (``time-series``:
+"timeseries", which the index keeps for a hyphenated word), and matches too where a title has
+its parts in a row ("Time Series Forecasting": ``Plan.compounds``, ``ranking.py``). The papers
+meeting every need are the result. When none does, the papers meeting the
 most needs are, and the ranking says so (``Ranking.partial``). Phrases and qualifiers are not
 needs but filters (``filters.py``): a paper without them is never listed.
 
@@ -76,6 +79,11 @@ class Plan:
     needs: tuple[Need, ...]
     #: Whether the query has an ``OR`` group (its words are then no title phrase).
     has_groups: bool
+    #: Positions in ``words`` of each quoted phrase of two words or more outside ``OR`` groups.
+    phrases: tuple[tuple[int, ...], ...] = ()
+    #: The parts of each hyphenated word searched as its joined form, by its position in
+    #: ``words`` (``time-series``: ``timeseries``, and "time", "series" in a row in a title).
+    compounds: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +114,16 @@ def plan_query(query: Query, vocabulary: Vocabulary) -> Plan:
     grouped_words, grouped_phrases = query.grouped()
     words: list[ScoredWord] = []
     of_word: list[tuple[int, ...]] = []
+    compounds: list[tuple[int, tuple[str, ...]]] = []
     for i, word in enumerate(query.words):
         typing = query.typing and i == len(query.words) - 1
         start = len(words)
-        words.extend((w, t, False) for w, t in vocabulary.resolve(word, typing))
+        resolved = vocabulary.resolve(word, typing)
+        words.extend((w, t, False) for w, t in resolved)
         of_word.append(tuple(range(start, len(words))))
+        pieces = tuple(p for p in word.split("-") if p)
+        if len(resolved) == 1 and len(pieces) > 1:
+            compounds.append((start, pieces))
     of_phrase: list[tuple[int, ...]] = []
     opened: list[bool] = []
     for i, phrase in enumerate(query.phrases):
@@ -137,7 +150,12 @@ def plan_query(query: Query, vocabulary: Vocabulary) -> Plan:
             alternatives.append(of_phrase[term.phrase])
             phrases.append(Phrase(in_row, opened[term.phrase]) if len(in_row) > 1 else None)
         needs.append(Need(tuple(alternatives), tuple(phrases)))
-    return Plan(words, tuple(counted), tuple(needs), bool(query.either))
+    in_titles = tuple(
+        at for i, at in enumerate(of_phrase) if i not in grouped_phrases and len(at) >= 2
+    )
+    return Plan(
+        words, tuple(counted), tuple(needs), bool(query.either), in_titles, tuple(compounds)
+    )
 
 
 def selection(plan: Plan, matches: Sequence[BoolArray], live: BoolArray) -> Selection:

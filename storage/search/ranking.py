@@ -6,7 +6,12 @@ In order of precedence:
    every word is listed with the others that have them all, before those with more of the
    words that do not narrow a query (``of``);
 2. a bonus when the query names the paper's method (``ParaSolver``) or, typed in order, is a
-   phrase of its title;
+   phrase of its title (and so is each quoted phrase); a smaller one when the title has every
+   word of the query that names something (not ``of``), in any order (``diffusion langevin``:
+   "Sequential Controlled Langevin Diffusions"). A title word matches a query word as the
+   word, its plural or singular, or its completion while typed, not as a typo of a word the
+   library has (``bert``: not "best"); its words joined match a compound (``in-context``:
+   "In-Context", "In Context");
 3. the sum over query words of ``quality * idf * field_score``: ``quality`` is 1 for an exact
    word, less for a completion of a prefix or a typo; ``idf`` is BM25's inverse document
    frequency; ``field_score`` adds a BM25-saturated term frequency per field, weighted title 3,
@@ -18,17 +23,29 @@ Ties go to the paper earlier in the list; only the best ``limit`` are sorted.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import repeat
+from operator import or_
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
+from storage.arrays import ranges
 from storage.search.filters import Allowed, Filters, PhraseCheck
 from storage.search.hits import NO_WORDS, Explanation, MatchedWords, Ranking
-from storage.search.matching import Plan, ScoredWord, selection
-from storage.search.postings import ALL_FIELDS, BoolArray, FloatArray, IntArray, Postings
+from storage.search.matching import FUNCTION_WORDS, Plan, ScoredWord, selection
+from storage.search.postings import (
+    ALL_FIELDS,
+    FIELD_WEIGHTS,
+    K1,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    Postings,
+)
 from storage.search.query import Query
 from storage.search.table import PaperTable
 from storage.search.vocabulary import Expansion, Vocabulary
@@ -37,8 +54,13 @@ from storage.search.vocabulary import Expansion, Vocabulary
 _TIER: Final = 1e6
 _NAME_BONUS: Final = 1000.0
 _PHRASE_BONUS: Final = 500.0
-#: How many of the best papers the in-order title bonus looks at.
+_TITLE_BONUS: Final = 250.0
+#: How many of the best papers the title bonuses look at.
 _PHRASE_RERANK: Final = 50
+#: The most title words joined to match a compound of the query (``state-of-the-art``).
+_JOINED_WORDS: Final = 4
+#: A word's posting score once in a title of average length, per unit of its weight (BM25).
+_ONCE_IN_A_TITLE: Final = float(FIELD_WEIGHTS[0] * (K1 + 1.0) / (1.0 + K1))
 #: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
 _SCORES_KEPT: Final = 32
 
@@ -49,6 +71,12 @@ class WordScores:
 
     scores: FloatArray
     expansion: Expansion
+    #: Index words matched besides the expansion's (a compound's parts in a title's words).
+    parts: tuple[int, ...] = ()
+
+
+#: What a query word's scores are remembered by: the word, and a compound's parts.
+_ScoresKey = tuple[ScoredWord, tuple[str, ...]]
 
 
 class Ranker:
@@ -61,7 +89,7 @@ class Ranker:
         self._vocabulary = vocabulary
         self._postings = postings
         self._filters = filters
-        self._scores: OrderedDict[ScoredWord, WordScores] = OrderedDict()
+        self._scores: OrderedDict[_ScoresKey, WordScores] = OrderedDict()
 
     def clear_cache(self) -> None:
         """Forget remembered word scores."""
@@ -74,7 +102,7 @@ class Ranker:
     def ranked(self, plan: Plan, allowed: Allowed, limit: int | None) -> Ranking:
         """The allowed papers the plan's words select, best first."""
         words = plan.words
-        scored = [self._word_scores(word) for word in words]
+        scored = self._plan_scores(plan)
         total = np.zeros(len(self._table), dtype=np.float64)
         for entry in scored:
             total += entry.scores
@@ -87,9 +115,8 @@ class Ranker:
                 continue
             score = chosen.tier[candidates] * _TIER + total[candidates]
             score += self._name_bonus(words, scored, candidates)
-            free = [(w, t) for w, t, exact in words if not exact]
-            if len(free) >= 2 and not plan.has_groups:
-                score += self._phrase_bonus(free, scored, candidates, score)
+            if not plan.has_groups:
+                score += self._title_bonus(plan, scored, candidates, score)
             order = self._passing(candidates, score, limit, checks)
             if len(order):
                 partial = None if level == chosen.narrowing else (level, chosen.narrowing)
@@ -102,9 +129,9 @@ class Ranker:
         no free word (otherwise a paper found matches at least one free word)."""
         exact_too = bool(query.either) or not query.words
         mask = np.zeros(len(self._table), dtype=np.bool_)
-        for word in plan.words:
+        for word, entry in zip(plan.words, self._plan_scores(plan), strict=True):
             if exact_too or not word[2]:
-                mask |= self._word_scores(word).scores > 0
+                mask |= entry.scores > 0
         return mask
 
     def in_list_order(self, allowed: Allowed, limit: int | None) -> Ranking:
@@ -119,19 +146,70 @@ class Ranker:
         ranking.listed = True
         return ranking
 
-    def _word_scores(self, word: ScoredWord) -> WordScores:
-        """Per-paper scores of one query word (the best of its expansions), cached."""
-        cached = self._scores.get(word)
+    def _plan_scores(self, plan: Plan) -> list[WordScores]:
+        """The scores of each word of a plan (a compound's with its parts in titles)."""
+        parts = dict(plan.compounds)
+        return [self._word_scores(w, parts.get(i, ())) for i, w in enumerate(plan.words)]
+
+    def _word_scores(self, word: ScoredWord, parts: tuple[str, ...] = ()) -> WordScores:
+        """Per-paper scores of one query word (the best of its expansions), cached; a
+        hyphenated word's (``parts``) also match titles with its parts in a row."""
+        key = (word, parts)
+        cached = self._scores.get(key)
         if cached is not None:
-            self._scores.move_to_end(word)
+            self._scores.move_to_end(key)
             return cached
         expansion = self._vocabulary.expand(*word)
         scores = self._postings.best_scores(expansion.tids, expansion.weights, len(self._table))
         result = WordScores(scores, expansion)
-        self._scores[word] = result
+        if parts:
+            result = self._with_parts(result, parts)
+        self._scores[key] = result
         if len(self._scores) > _SCORES_KEPT:
             self._scores.popitem(last=False)
         return result
+
+    def _with_parts(self, joined: WordScores, parts: tuple[str, ...]) -> WordScores:
+        """A hyphenated word's scores: its joined form's (``time-series``: "timeseries", as the
+        index keeps a hyphenated word of a paper), and in the papers whose title has its parts
+        in a row ("Time Series Forecasting"), at least the joined form's once in a title.
+
+        (Not the parts' scores: "judge" in a title is not "LLM-as-a-judge" there.) The index
+        keeps no word's place but in titles: the parts in a row in an abstract only are not
+        found (a phrase, ``"time series"``, finds them, reading the text)."""
+        # each part as a whole word, even the one being typed: its completions would be a
+        # guess on a guess, and cost a search of their own at each key
+        words = [self._word_scores((part, False, True)) for part in parts]
+        table = self._table
+        present = np.ones(len(table), dtype=np.bool_)
+        for entry in words:
+            present &= entry.scores > 0
+        slots = np.flatnonzero(present)
+        starts = table.title_offsets[slots]
+        lengths = table.title_offsets[slots + 1] - starts
+        tokens = table.title_tids[ranges(starts, lengths)]
+        owner = np.repeat(np.arange(len(slots)), lengths)
+        in_row = np.ones(len(tokens), dtype=np.bool_)
+        wanted = np.zeros(len(self._vocabulary), dtype=np.bool_)
+        for k, entry in enumerate(words):
+            wanted[:] = False
+            wanted[list(entry.expansion.tids)] = True
+            at = np.zeros(len(tokens), dtype=np.bool_)
+            at[: len(tokens) - k] = wanted[tokens[k:]] & (owner[k:] == owner[: len(tokens) - k])
+            in_row &= at
+        found = np.zeros(len(slots), dtype=np.bool_)
+        found[owner[in_row]] = True
+        if not found.any():
+            return joined
+        scores = joined.scores.copy()
+        in_title = max(joined.expansion.weights, default=0.0) * _ONCE_IN_A_TITLE
+        scores[slots[found]] = np.maximum(scores[slots[found]], in_title)
+        # the parts found in titles are shown as matched (not "in" of "in-context")
+        terms = self._vocabulary.terms
+        tids = tuple(
+            t for entry in words for t in entry.expansion.tids if terms[t] not in FUNCTION_WORDS
+        )
+        return WordScores(scores, joined.expansion, tids)
 
     def _name_bonus(
         self, words: list[ScoredWord], scored: list[WordScores], candidates: IntArray
@@ -172,23 +250,74 @@ class Ranker:
             result = full[candidates]
         return result
 
-    def _phrase_bonus(
+    def _title_bonus(
         self,
-        free: list[tuple[str, bool]],
+        plan: Plan,
         scored: list[WordScores],
         candidates: IntArray,
         score: npt.NDArray[np.float64],
     ) -> npt.NDArray[np.float64]:
-        """A bonus for the best papers whose title has the query's words in the order typed."""
+        """Bonuses for the best papers whose title has the query's words in the order typed
+        (and each quoted phrase), or all of those that name something, in any order."""
         bonus = np.zeros(len(candidates), dtype=np.float64)
-        accepted = [set(entry.expansion.tids) for entry in scored[: len(free)]]
+        words = plan.words
+        free = tuple(i for i, (_, _, exact) in enumerate(words) if not exact)
+        runs = [free] if len(free) >= 2 else []
+        runs.extend(plan.phrases)
+        content = [i for i, (word, _, _) in enumerate(words) if word not in FUNCTION_WORDS]
+        if not runs and len(content) < 2:
+            return bonus
+        wanted = [self._title_words(word, entry) for word, entry in zip(words, scored, strict=True)]
         count = min(_PHRASE_RERANK, len(score))
         top = np.argpartition(-score, count - 1)[:count]
-        best_tier = score.max() // _TIER
-        for index in top[score[top] // _TIER == best_tier].tolist():
-            if _has_run(self._table.title(int(candidates[index])), accepted):
-                bonus[index] = _PHRASE_BONUS
+        top = top[score[top] // _TIER == score.max() // _TIER]
+        # each title word's bits: the query words it is, or may begin (bit i: word i)
+        bits: dict[int, int] = {}
+        for i, entry in enumerate(wanted):
+            for tid in entry.some:
+                bits[tid] = bits.get(tid, 0) | 1 << i
+        in_runs = [(_bits(run), [wanted[i] for i in run]) for run in runs]
+        covered = _bits(content) if len(content) >= 2 else 0
+        terms = self._vocabulary.terms
+        # the titles' words read at once (a list each, as the loop reads them)
+        offsets = self._table.title_offsets
+        slots = candidates[top]
+        starts = offsets[slots]
+        lengths = offsets[slots + 1] - starts
+        words_read = self._table.title_tids[ranges(starts, lengths)].tolist()
+        ends = np.cumsum(lengths).tolist()
+        for index, end, length in zip(top.tolist(), ends, lengths.tolist(), strict=True):
+            tokens = words_read[end - length : end]
+            has = reduce(or_, map(bits.get, tokens, repeat(0)), 0)
+            title: _Title | None = None
+            left = covered  # the words to cover not yet found in a run
+            for run_bits, run in in_runs:
+                if has & run_bits == run_bits:
+                    title = title or _Title(tokens, set(tokens), terms)
+                    if title.has_run(run):
+                        bonus[index] += _PHRASE_BONUS / len(in_runs)
+                        left &= ~run_bits
+            if covered and has & left == left:
+                title = title or _Title(tokens, set(tokens), terms)
+                if all(title.has(wanted[i]) for i in range(len(wanted)) if left >> i & 1):
+                    bonus[index] += _TITLE_BONUS
         return bonus
+
+    def _title_words(self, word: ScoredWord, entry: WordScores) -> _Wanted:
+        """What a title word may be to match a query word: the words it expands to, but for
+        the typos of a word the library has; and the word itself, for title words joined."""
+        text, typing, _ = word
+        expansion = entry.expansion
+        known = text in self._vocabulary
+        terms = self._vocabulary.terms
+        tids = frozenset(
+            tid
+            for tid, whole in zip(expansion.tids, expansion.whole, strict=True)
+            if not (known and whole and terms[tid] != text)
+        )
+        ids = self._vocabulary.ids
+        starts = frozenset(ids[text[:n]] for n in range(1, len(text)) if text[:n] in ids)
+        return _Wanted(tids, text, typing, starts, tids | starts)
 
     def _passing(
         self,
@@ -236,7 +365,8 @@ class Ranker:
         partial: tuple[int, int] | None = None,
     ) -> Ranking:
         """The papers in ``slots``, explained (matched words per field) when first read."""
-        fields = dict.fromkeys((t for entry in scored for t in entry.expansion.tids), ALL_FIELDS)
+        matched = (t for entry in scored for t in (*entry.expansion.tids, *entry.parts))
+        fields = dict.fromkeys(matched, ALL_FIELDS)
         for tid, bits in allowed.field_terms.items():
             fields[tid] = fields.get(tid, 0) | bits
         explanation: Explanation = NO_WORDS
@@ -252,15 +382,78 @@ class Ranker:
         return Ranking(self._table.ids[slots].tolist(), scores.tolist(), explanation, partial)
 
 
-def _has_run(tokens: list[int], accepted: list[set[int]]) -> bool:
-    """True when some consecutive tokens match each accepted set in turn."""
-    n = len(accepted)
-    first, rest = accepted[0], accepted[1:]
-    for start in range(len(tokens) - n + 1):
-        if tokens[start] in first:
-            for i, wanted in enumerate(rest, start=start + 1):
-                if tokens[i] not in wanted:
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    """What a title word may be to match one query word (``Ranker._title_words``)."""
+
+    tids: frozenset[int]
+    word: str
+    typing: bool
+    #: The index words that begin the word (the first of title words joined to make it).
+    starts: frozenset[int]
+    #: Either: a title without any of them has not the word.
+    some: frozenset[int]
+
+
+def _bits(positions: Iterable[int]) -> int:
+    """The positions of query words as bits of an int."""
+    return sum(1 << i for i in set(positions))
+
+
+class _Title:
+    """A paper's title words, matched against query words in order or anywhere."""
+
+    def __init__(self, tokens: list[int], present: set[int], terms: list[str]) -> None:
+        self._tokens = tokens
+        self._present = present
+        self._terms = terms
+
+    def has(self, wanted: _Wanted) -> bool:
+        """Whether a word of the title (or a few joined) is the query word."""
+        if not wanted.tids.isdisjoint(self._present):
+            return True
+        if wanted.starts.isdisjoint(self._present):
+            return False
+        return any(self._joined(at, wanted) for at in range(len(self._tokens)))
+
+    def has_run(self, run: list[_Wanted]) -> bool:
+        """Whether the title has the query words one after the other."""
+        first, rest = run[0], run[1:]
+        for start, token in enumerate(self._tokens):
+            if token in first.tids:
+                at = start + 1
+            elif token in first.starts and (taken := self._joined(start, first)):
+                at = start + taken
+            else:
+                continue
+            for wanted in rest:
+                taken = self._matched(at, wanted)
+                if not taken:
                     break
+                at += taken
             else:
                 return True
-    return False
+        return False
+
+    def _matched(self, at: int, wanted: _Wanted) -> int:
+        """How many title words from ``at`` on make the query word (0: none)."""
+        if at >= len(self._tokens):
+            return 0
+        if self._tokens[at] in wanted.tids:
+            return 1
+        return self._joined(at, wanted)
+
+    def _joined(self, at: int, wanted: _Wanted) -> int:
+        """How many title words from ``at`` on, joined, make the query word (0: none)."""
+        tokens = self._tokens
+        if tokens[at] not in wanted.starts:
+            return 0
+        word, terms = wanted.word, self._terms
+        joined = terms[tokens[at]]
+        for end in range(at + 1, min(at + _JOINED_WORDS, len(tokens))):
+            joined += terms[tokens[end]]
+            if joined == word or (wanted.typing and joined.startswith(word)):
+                return end - at + 1
+            if not word.startswith(joined):
+                break
+        return 0

@@ -272,20 +272,27 @@ class Vocabulary:
         inexact = [t for t in found if t != exact_tid]
         shared = self.idf(float(self.df[inexact].sum())) if inexact else 0.0
         exact_idf = 0.0
-        typo_idf = shared
+        typo_idf = twin_idf = shared
         if exact_tid is not None:
             exact_idf = self.idf(float(self.df[exact_tid]))
             shared = min(shared, exact_idf)
-            # the word is in the library: a typo of it weighs less in every field together
-            # than the word in any one ("bert": titles with "best" came before the abstracts
-            # about BERT, by the title's weight and the abstract's together)
+            # the word is in the library: a typo of it, or a completion, weighs less in every
+            # field together than the word in any one ("bert": titles with "best" came before
+            # the abstracts about BERT, by the title's weight and the abstract's together;
+            # "vit": authors named Vitalis or Vito before the abstracts saying ViT)
             typo_idf = min(shared, exact_idf * _UNDER_THE_WORD)
+            # its plural or singular is the word itself, weighed as the rarer of the two (not
+            # with the completions, whose many rare names would make it rare)
+            if other is not None:
+                twin_idf = min(self.idf(float(self.df[other])), exact_idf)
         tids = tuple(found)
 
         def idf_of(tid: int) -> float:
             if tid == exact_tid:
                 return exact_idf
-            return typo_idf if found[tid][1] else shared  # (whole: a typo; else a completion)
+            if tid == other:
+                return twin_idf
+            return shared if exact_tid is None else typo_idf
 
         expansion = Expansion(
             tids=tids,
