@@ -46,6 +46,7 @@ from storage.files.triage_model import (
     count_day,
     days_from_tables,
     doc_id,
+    give_status,
     leave_removals,
     leave_steps,
     merged_tags,
@@ -465,9 +466,7 @@ class TriageChange:
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
                 docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
-            if new is Status.INBOX:  # read later, not from the queue (undone: the step's place)
-                docs[pid] = {k: v for k, v in docs[pid].items() if k not in ("q", "qa")}
-            docs[pid]["status"] = new.value
+            give_status(docs[pid], new)  # (to the Inbox: out of the queue)
             docs[pid]["at"] = (times or {}).get(pid, at)
         self.save(docs)
 
@@ -611,7 +610,7 @@ class TriageChange:
                 changes.append((pid, ours, status))
                 was.update(times_given([(pid, ours, status)], docs))
                 before = standing(doc)
-                doc["status"] = status.value
+                give_status(doc, status)  # (to the Inbox: out of the queue, as a decision)
                 doc["at"] = round(theirs.at, 3) if theirs.at is not None else round(now(), 3)
                 if theirs.at is not None:  # (else its redo's time is the step's)
                     given[pid] = doc["at"]

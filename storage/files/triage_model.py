@@ -239,6 +239,16 @@ def position_of(doc: Mapping[str, Any]) -> Place | None:
         return None
 
 
+def give_status(doc: dict[str, Any], status: Status) -> None:
+    """Give a decision document ``status``: a paper sent to the Inbox keeps no place in the
+    queue (read later, it is read from the Inbox; an undo puts it back by its step's places),
+    whoever sends it there: a decision, its undo or redo, an import that takes the file's."""
+    if status is Status.INBOX:
+        doc.pop("q", None)
+        doc.pop("qa", None)
+    doc["status"] = status.value
+
+
 def standing(doc: Mapping[str, Any]) -> Place | None:
     """Where a paper stands in the reading queue: its position, else (starred without one)
     when it was starred, as ``storage.queue.order`` orders them; for a paper not starred,

@@ -75,3 +75,31 @@ def test_a_star_sent_back_to_the_inbox_is_not_read_from_the_queue_later(tmp_path
     ok(run("--home", home, "undo", env=env))
     ok(run("--home", home, "undo", env=env))  # back in the queue, each in its place
     assert [r["id"] for r in json.loads(ok(run("--home", home, "queue", "--json", env=env)))] == ids
+
+
+def test_a_star_an_import_sends_back_to_the_inbox_is_not_read_from_the_queue_later(
+    tmp_path: Path,
+) -> None:
+    """The same through ``papers import --take-theirs`` of a list that has the papers in the
+    Inbox: the star with a note (cleared by the file's, its time kept) kept its place on disk
+    and, read later from the Inbox, counted as read from the queue; its undo still puts both
+    back in their places."""
+    env = make_env(tmp_path)
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", SAMPLE, env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][:3]
+    inbox = tmp_path / "inbox.json"
+    ok(run("--home", home, "export", "--status", "all", "--format", "json", "-o", inbox, env=env))
+    ok(run("--home", home, "mark", *ids[:2], "starred", env=env))
+    ok(run("--home", home, "note", ids[0], "to read after the deadline", env=env))
+    ok(run("--home", home, "import", "--take-theirs", inbox, env=env))
+    assert json.loads(ok(run("--home", home, "queue", "--json", env=env))) == []
+    ok(run("--home", home, "mark", *ids[:2], "read", env=env))  # from the Inbox
+    ok(run("--home", home, "mark", ids[2], "starred", env=env))
+    ok(run("--home", home, "mark", ids[2], "read", env=env))  # this one from the queue
+    queue_stats = json.loads(ok(run("--home", home, "stats", "--json", env=env)))["queue"]
+    assert sum(week["read"] for week in queue_stats["read_per_week"]) == 1
+    for _ in range(4):  # the reads, the star and the import's decisions taken back
+        ok(run("--home", home, "undo", env=env))
+    queue = [r["id"] for r in json.loads(ok(run("--home", home, "queue", "--json", env=env)))]
+    assert queue == ids[:2]
