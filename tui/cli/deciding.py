@@ -8,7 +8,7 @@ from storage import Library, Status
 from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.ids import STDIN_HELP, ids_and_library, one_from_stdin, one_id_and_library
-from tui.cli.output import complain, print_changes, say
+from tui.cli.output import complain, print_changes, say, say_kept
 from tui.cli.removing import say_removal
 
 
@@ -157,8 +157,8 @@ def cmd_note(args: argparse.Namespace) -> int:
     elif not before:
         say("note saved")
     else:  # ("note cleared" for a note given as "" or spaces too: it was "note saved")
-        say(f"note {'saved' if text else 'cleared'}; the note it replaced, as it was:")
-        say(*before.splitlines())
+        say_kept(f"note {'saved' if text else 'cleared'}; the note it replaced, as it was:")
+        say_kept(*before.splitlines())
     return 0
 
 
@@ -180,5 +180,5 @@ def cmd_tag(args: argparse.Namespace) -> int:
         say(f"tags: {', '.join(tags)}")
     else:
         said = f"tags: {', '.join(tags)}" if tags else "tags cleared"
-        say(f"{said}; the tags it replaced: {', '.join(before)}")
+        say_kept(f"{said}; the tags it replaced: {', '.join(before)}")
     return 0

@@ -32,6 +32,15 @@ def say(*lines: str) -> None:
     sys.stdout.write("".join(printable(line) + "\n" for line in lines))
 
 
+def say_kept(*lines: str) -> None:
+    """``say`` what a change replaced and nothing else keeps (a note, tags: no undo brings
+    them back): its only copy, not a report of the change that a closed standard output
+    drops (``tui.cli.main._ClosedOutput``): ``papers note ID "" >&-`` then fails, said."""
+    if getattr(sys.stdout, "dropping", False):
+        sys.stdout.dropping = False  # type: ignore[union-attr]
+    say(*lines)
+
+
 def complain(message: str) -> None:
     """Print one line on standard error (an error, a warning), the data in it visible; an
     error output that cannot take it (a terminal gone: EIO) loses the line, and the exit code
