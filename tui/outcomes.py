@@ -97,6 +97,13 @@ def report(
         kept = _cut("; ".join(outcome.kept), _TITLE_CHARS)
         message = f"Note saved, with what was written elsewhere while you edited it: {kept}"
         return Report(message, timeout=8, redraw=True)
+    if kind == "note" and outcome.dropped:  # the same, past the note's cap with them
+        dropped = _cut("; ".join(outcome.dropped), _TITLE_CHARS)
+        message = (
+            "Note saved as typed; what was written elsewhere while you edited it would take "
+            f"it past its length cap, and is not kept: {dropped}"
+        )
+        return Report(message, severity="warning", timeout=12, redraw=True)
     if kind == "reload" or outcome.triage is not None:
         # a reload, or a write that met another process's changes (and kept them): the
         # state now holds them, and the screen must show them too

@@ -97,6 +97,8 @@ class Outcome:
     sort: str = ""
     #: The lines a note written elsewhere meanwhile gained, kept after the one saved here.
     kept: list[str] = field(default_factory=list)
+    #: Those lines when the note with them would pass its cap (``note_problem``): not kept.
+    dropped: list[str] = field(default_factory=list)
 
     @property
     def papers_changed(self) -> bool:
@@ -465,6 +467,8 @@ def _write_note(set_note: Callable[[str, str], str], outcome: Outcome) -> None:
     if op.base is None or found.strip() == op.base.strip():
         return
     merged, added = merged_note(op.text, op.base, found)
-    if added and not note_problem(merged):
+    if added and note_problem(merged):
+        outcome.dropped = added
+    elif added:
         set_note(op.paper_ids[0], merged)
         outcome.kept = added

@@ -62,3 +62,35 @@ async def test_a_note_unchanged_elsewhere_is_saved_as_typed(seeded_home: Path) -
         await settled(pilot)
         assert not any("elsewhere" in m for m in messages(app))
     assert Library(seeded_home).triage().notes.get(first) == "kept"
+
+
+async def test_lines_written_elsewhere_past_the_cap_are_said_not_kept(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """What another writer added, when the note with it would pass the note's cap, cannot be
+    kept: the note is saved as typed, and that is said with the lines (it was in silence)."""
+    from storage.caps import MAX_NOTE_CHARS
+
+    lib = Library(seeded_home)
+    first = lib.papers()[0].id
+    long = "x" * (MAX_NOTE_CHARS - 120)  # typed: 116 more; with the line added: past it
+    lib.set_note(first, long)
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await opened(pilot, "n", NoteEditor)
+        appended = subprocess.run(
+            [*PAPERS, "--home", str(seeded_home), "note", first, "--append", "p. 12: the proof"],
+            env=make_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert appended.returncode == 0, appended.stderr
+        await pilot.press("ctrl+e", *" and more than the cap allows" * 4, "ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await settled(pilot)
+        await wait_for(pilot, lambda: any("not kept: p. 12" in m for m in messages(app)))
+    assert (
+        Library(seeded_home).triage().notes.get(first) == long + " and more than the cap allows" * 4
+    )
