@@ -1425,9 +1425,7 @@ def run(workdir: Path, options: Options) -> int:
         for name, (command, marker) in commands.items():
             log(f"{papers:,} papers: {name}")
             others.append(run_floor(name, command, marker, papers, plan.floor, sync, options.seed))
-        ours_rows = print_run(ours[0], sync)
-        for extra in ours[1:]:
-            print_run(extra, sync)
+        ours_rows = [print_run(run, sync) for run in ours]
         floor_rows: dict[str, Summary] = {}
         for other in others:
             rows = print_run(other, sync)
@@ -1436,7 +1434,13 @@ def run(workdir: Path, options: Options) -> int:
         print_comparison([*ours, *others])
         if len(ours) > 1:
             print_programs(ours, floor_rows.get("j/k"))
-        targets += judge(papers, ours_rows, floor_rows, ours[0].ready_s, ours[0].peak_mb)
+        # every program's (they were the first's alone: ``--program before=… --program now=.``
+        # judged before), each named when there are several
+        for run, rows in zip(ours, ours_rows, strict=True):
+            judged = judge(papers, rows, floor_rows, run.ready_s, run.peak_mb)
+            if len(ours) > 1:
+                judged = [(f"{run.program}: {name}", got, ok) for name, got, ok in judged]
+            targets += judged
         shutil.rmtree(template)
         naive_list.unlink(missing_ok=True)
     print_targets(targets)
