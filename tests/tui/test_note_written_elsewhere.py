@@ -17,6 +17,18 @@ from tui.screens.dialogs import NoteEditor
 SIZE = (100, 30)
 
 
+def append_elsewhere(home: Path, tmp_path: Path, paper_id: str, line: str) -> None:
+    """``papers note ID --append LINE``: another process, as a script logs its reading."""
+    appended = subprocess.run(
+        [*PAPERS, "--home", str(home), "note", paper_id, "--append", line],
+        env=make_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert appended.returncode == 0, appended.stderr
+
+
 async def test_a_line_appended_elsewhere_while_editing_is_kept(
     seeded_home: Path, tmp_path: Path
 ) -> None:
@@ -28,14 +40,7 @@ async def test_a_line_appended_elsewhere_while_editing_is_kept(
         screen = await ready(pilot)
         assert screen.paper_list.current is not None and screen.paper_list.current.id == first
         await opened(pilot, "n", NoteEditor)
-        appended = subprocess.run(  # another process, as a script logs its reading
-            [*PAPERS, "--home", str(seeded_home), "note", first, "--append", "p. 12: the proof"],
-            env=make_env(tmp_path),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert appended.returncode == 0, appended.stderr
+        append_elsewhere(seeded_home, tmp_path, first, "p. 12: the proof")
         await pilot.press("ctrl+e", *" and section 4", "ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen)
         want = "sections 1-3 read and section 4\np. 12: the proof"
@@ -79,14 +84,7 @@ async def test_lines_written_elsewhere_past_the_cap_are_said_not_kept(
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         await opened(pilot, "n", NoteEditor)
-        appended = subprocess.run(
-            [*PAPERS, "--home", str(seeded_home), "note", first, "--append", "p. 12: the proof"],
-            env=make_env(tmp_path),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert appended.returncode == 0, appended.stderr
+        append_elsewhere(seeded_home, tmp_path, first, "p. 12: the proof")
         await pilot.press("ctrl+e", *" and more than the cap allows" * 4, "ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen)
         await settled(pilot)
