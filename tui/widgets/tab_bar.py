@@ -85,6 +85,8 @@ class TabBar(Static):
     #: Component styles by name, until the styles change (each costs a walk of the CSS and
     #: a blend, and a decision redraws the bar: see ``_component``).
     _components: dict[str, Style] | None = None
+    #: The width the bar is drawn for (``show``).
+    _width: int = 0
     #: What the bar was last drawn for: counts, current tab, saved tabs, width.
     _drawn: tuple[dict[str, int], str, tuple[tuple[str, str], ...], int] | None = None
 
@@ -141,18 +143,22 @@ class TabBar(Static):
         view = self._view
         counts, current = view.counts(), view.tab
         self._saved = tuple((tab.name, view.saved_label(tab)) for tab in view.saved)
-        drawn = (counts, current, self._saved, self.size.width)
+        # the screen's width, which the bar spans: its own is the last layout's, and the
+        # screen's resize redraws it before the next (a browser's first frame at 40 columns
+        # had the bar fitted to its width before, every tab but one left to "+4 more")
+        self._width = self.screen.size.width if self.is_attached else self.size.width
+        drawn = (counts, current, self._saved, self._width)
         if drawn == self._drawn:
             return  # (a tab key redraws the bar: often with the same counts)
         self._drawn = drawn
-        narrow = self.size.width < SHORT_WIDTH
+        narrow = self._width < SHORT_WIDTH
         text, self._spans = self._styled(self._fitted(counts, current, narrow))
         self.update(text, layout=False)
 
     def _fitted(self, counts: Mapping[str, int], current: str, narrow: bool) -> Layout:
         """The bar with the saved searches' tabs, made to fit the width (see the class). Each
         try is laid out as plain strings, and only the one kept is styled (``_styled``)."""
-        width = self.size.width
+        width = self._width
         if 3 * len(self._saved) > width:
             # the saved searches' tabs alone (3 columns each at the least) overflow the bar:
             # no try below can fit, so none is made (1,000 saved searches made ~30 a key)
@@ -213,7 +219,7 @@ class TabBar(Static):
         bar wider): a handful of tries, not one per length (a decision redraws the bar)."""
         if not cuts:
             return None
-        width = self.size.width
+        width = self._width
         best = draw(cut=cuts[-1])
         if best[1] > width:
             return None
@@ -262,7 +268,7 @@ class TabBar(Static):
             label = names[name] if names else TABS[name][0]
             return f" {hotkey}{label} {counts[name]:,} "
 
-        width = self.size.width
+        width = self._width
         total = counts["all"]
         done = total - counts["inbox"]
         tail = ""
