@@ -29,7 +29,7 @@ def _copilot_file(folder: Path) -> Path:
             "track": "main",
             "status": status,
             "author": "Ann Lee;Kai Wu",
-            "site": f"https://openreview.net/forum?id={note}",
+            "site": f"http://127.0.0.1:9/forum?id={note}",
             "abstract": f"We study {title.lower()} and show when it works, with experiments.",
         }
         for note, status, title in RECORDS

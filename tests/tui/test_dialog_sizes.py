@@ -269,7 +269,7 @@ async def test_under_60_columns_a_notification_takes_the_screens_width(
     app = make_app(seeded_home)
     async with app.run_test(size=(width, 20), notifications=True) as pilot:
         await ready(pilot)
-        app.notify("https://github.com/someone/a-repository", markup=False)
+        app.notify("http://127.0.0.1:8000/someone/a-repository", markup=False)
         await wait_for(pilot, lambda: bool(app.screen.query(Toast)))
         await pilot.pause(0.1)
         toast = app.screen.query_one(Toast)
