@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from storage import Library
+from storage.files.saved_searches import SavedSearches
 from tests.tui.helpers import make_app, opened, plist, ready, wait_for
+from tui.app import PapersApp
 from tui.screens.dialogs import NoteEditor, TextPrompt
 from tui.screens.export import ExportScreen
 from tui.screens.importer import ImportScreen
@@ -19,6 +22,8 @@ from tui.screens.main import MainScreen
 from tui.screens.queue_sort import QueueSortDialog
 from tui.screens.remove import ListChooser
 from tui.screens.similar import SimilarScreen, TopicsScreen
+from tui.screens.tab_picker import TabPicker
+from tui.widgets.tab_bar import TabBar
 
 LONG = "A Remarkably Long Title About Sparse Autoencoders And Their Features In Vision Models"
 
@@ -144,3 +149,49 @@ async def test_the_dialogs_border_words_are_whole(
         words = str(box.border_subtitle)
         assert words.endswith(last), words
         assert len(words) <= box.size.width - 6, (words, box.size.width)
+
+
+def _picked(app: PapersApp) -> tuple[str, tuple[str | None, ...]]:
+    """The tab picker's title and the tabs it lists."""
+    box = app.screen.query_one(".dialog")
+    choices = app.screen.query_one(OptionList)
+    ids = tuple(choices.get_option_at_index(i).id for i in range(choices.option_count))
+    return str(box.border_title), ids
+
+
+async def test_more_tabs_has_a_key_and_a_palette_entry(seeded_home: Path) -> None:
+    """At 40 columns saved searches' tabs past the edge ("+4 more") were reached only by a
+    click on the count: 0 and the palette's "More tabs" list them too."""
+    searches = SavedSearches(seeded_home)
+    for name in ["model", "learning", "graph", "language", "agents"]:
+        searches.save(name, name)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(40, 20)) as pilot:
+        screen = await ready(pilot)
+        bar = screen.query_one(TabBar)
+        await wait_for(pilot, lambda: any(name == "+more" for _, _, name in bar._spans))
+        left_out = bar.left_out()
+        await opened(pilot, "0", TabPicker)
+        assert _picked(app) == ("More tabs", left_out)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"more", "space", *"tabs")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TabPicker))
+        assert _picked(app) == ("More tabs", left_out)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.tab == left_out[0])
+
+
+async def test_more_tabs_lists_every_tab_when_the_bar_has_room(seeded_home: Path) -> None:
+    """With every tab on the bar, 0 lists them all rather than doing nothing."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await ready(pilot)
+        await opened(pilot, "0", TabPicker)
+        assert _picked(app) == ("Tabs", ("inbox", "starred", "read", "skipped", "all"))
+        await pilot.press("j", "enter")
+        await wait_for(pilot, lambda: app.screen is screen and screen.view.tab == "starred")
