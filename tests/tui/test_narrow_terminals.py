@@ -195,3 +195,21 @@ async def test_more_tabs_lists_every_tab_when_the_bar_has_room(seeded_home: Path
         assert _picked(app) == ("Tabs", ("inbox", "starred", "read", "skipped", "all"))
         await pilot.press("j", "enter")
         await wait_for(pilot, lambda: app.screen is screen and screen.view.tab == "starred")
+
+
+async def test_at_40_columns_the_search_note_is_whole(seeded_home: Path) -> None:
+    """At 40 columns the note on the line under the list was cut: "no paper has both words;
+    showing thos…". It keeps what fits, whole: the list's title says "1 of 2 words"."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=(40, 20)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"model", "space", *"xyzzq", "enter")
+        await wait_for(pilot, lambda: screen.detail.border_title is not None)
+        await pilot.pause(0.1)
+        said = str(screen.detail.border_title)
+        assert said == "no paper has both words", said
+        await pilot.resize_terminal(120, 30)
+        await wait_for(pilot, lambda: screen.paper_list.border_subtitle is not None)
+        await pilot.pause(0.1)
+        said = str(screen.paper_list.border_subtitle)
+        assert said == "no paper has both words; showing those with 1 of 2", said

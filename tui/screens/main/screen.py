@@ -112,6 +112,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
         self.apply_split()
         self.place_list_note()
+        self.call_after_refresh(self.place_list_note)  # (the list's new width, once laid out)
         self.update_tabs()
         self.query_one(SearchBox).placeholder = self.search_placeholder(event.size.width)
 
