@@ -95,6 +95,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("tab_saved_second", "7", "show_saved(2)", "Saved search 2", "Show the second saved search's tab", "Lists", palette=False),
     Command("tab_saved_third", "8", "show_saved(3)", "Saved search 3", "Show the third saved search's tab", "Lists", palette=False),
     Command("tab_saved_fourth", "9", "show_saved(4)", "Saved search 4", "Show the fourth saved search's tab (later ones: {palette}, Search: NAME)", "Lists", palette=False),
+    Command("more_tabs", "0", "more_tabs", "More tabs", "Choose a tab from a list: those the tab bar has no room for (+3 more), else every tab", "Lists"),
     Command("search", "slash", "focus_search", "Search", "Search as you type ({leave_search} leaves, keeps the filter)", "Lists", footer=True, priority=True),
     Command("leave_search", "escape", "leave_search", "Leave search", "Leave the search box (keeps the filter); again clears it", "Lists", palette=False, priority=True, typing=True, brief="Leave"),
     Command("clear_search", "ctrl+l", "clear_search", "Clear search", "Clear the search filter and type the next one", "Lists", typing=True, brief="Clear"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from rich.cells import cell_len
@@ -17,6 +17,7 @@ __all__ = [
     "cut_at_word",
     "cut_cells",
     "editable_block",
+    "fullest",
     "highlighted",
     "printable",
     "printable_block",
@@ -47,6 +48,16 @@ def cut_at_word(text: str, width: int) -> str:
     if head.count('"') % 2:  # not inside "a phrase"
         head = head[: head.rfind('"')]
     return head.rstrip(" ,;:") + "…" if width > 0 else ""
+
+
+def fullest(width: int, wordings: Sequence[str]) -> str:
+    """The first of ``wordings`` (the fullest first) whose every line fits in ``width``
+    cells, else the last: a dialog's key hint or a border's words, as much of them as the
+    width holds."""
+    for wording in wordings:
+        if max(map(cell_len, wording.split("\n"))) <= width:
+            return wording
+    return wordings[-1]
 
 
 #: A list's or a venue's name in a table's column is cut to this many cells: a name thousands

@@ -173,3 +173,16 @@ def test_tabs_at_40_columns(snap_compare: Any, seeded_home: Path) -> None:
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=(40, 20), run_before=run_before)
+
+
+def test_note_editor_at_60_columns(snap_compare: Any, seeded_home: Path) -> None:
+    """A dialog at 60 columns: its keys' line worded to fit, none wrapped word by word."""
+    app = make_app(decided_home(seeded_home))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await ready(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "NoteEditor")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(60, 24), run_before=run_before)

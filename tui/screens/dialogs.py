@@ -18,7 +18,7 @@ from storage.text.words import count
 from tui.commands import bindings, button_label, key_named
 from tui.text import editable_block, printable
 from tui.text_fields import after_typed
-from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
+from tui.widgets.fitting import DialogBox, Hint, Shrinking, fit_after_refresh, fit_dialog
 
 
 class TextPrompt(ModalScreen[str | None]):
@@ -51,7 +51,9 @@ class TextPrompt(ModalScreen[str | None]):
             accept, cancel = (
                 key_named(c, keymap, web=web) for c in ("prompt_accept", "prompt_cancel")
             )
-            yield Label(Text(f"{accept} to accept · {cancel} to cancel", style="dim"))
+            yield Hint(
+                f"{accept} to accept · {cancel} to cancel", f"{accept} accepts · {cancel} cancels"
+            )
 
     def on_mount(self) -> None:
         fit_after_refresh(self, self._fit)
@@ -119,18 +121,35 @@ class NoteEditor(ModalScreen[str | None]):
         self.warned = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog dialog-tall note-dialog") as box:
+        with DialogBox(classes="dialog dialog-tall note-dialog") as box:
             box.border_title = "Note"
             yield Label(Text(printable(self.paper.display_title), style="bold"), classes="title")
             text = self.shown_note if self.draft is None else self.draft
             yield TextArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
-            save, cancel = self._key("note_save"), self._key("note_cancel")
-            hint = f"{save} to save · {cancel} to cancel · an empty note is removed"
-            yield Label(Text(hint, style="dim"), classes="hint")
+            yield Hint(*self._usual(), classes="hint")
 
     def _key(self, command_id: str) -> str:
         """A key of the editor as its words name it, after the user's remapping."""
         return key_named(command_id, getattr(self.app, "keymap", {}), web=self.app.is_web)
+
+    def _usual(self) -> tuple[str, str, str]:
+        """The editor's keys, in words for each width (``Hint``): at 60 and 70 columns the
+        line wrapped."""
+        save, cancel = self._key("note_save"), self._key("note_cancel")
+        return (
+            f"{save} to save · {cancel} to cancel · an empty note is removed",
+            f"{save} saves · {cancel} cancels\nAn empty note is removed.",
+            f"{save} saves · {cancel} cancels",
+        )
+
+    def _unsaved(self) -> tuple[str, str, str]:
+        """What a first Esc on a changed note says, in words for each width."""
+        save, cancel = self._key("note_save"), self._key("note_cancel")
+        return (
+            f"Not saved: {cancel} again throws away what you typed · {save} saves",
+            f"Not saved: {cancel} again throws it away · {save} saves",
+            f"{cancel} again throws it away · {save} saves",
+        )
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
@@ -147,9 +166,13 @@ class NoteEditor(ModalScreen[str | None]):
         border."""
         short = self.app.size.height < SHORT_ROWS
         self.set_class(short, "-short")
-        box = self.query_one(".note-dialog", Vertical)
-        save, cancel = self._key("note_save"), self._key("note_cancel")
-        box.border_subtitle = f"{save} saves · {cancel} cancels" if short else ""
+        box = self.query_one(".note-dialog", DialogBox)
+        if not short:
+            box.say_keys()
+        elif self.warned:
+            box.say_keys(*self._unsaved())
+        else:
+            box.say_keys(self._usual()[-1])
 
     def action_save(self) -> None:
         text = self.query_one(TextArea).text
@@ -180,12 +203,11 @@ class NoteEditor(ModalScreen[str | None]):
             return
         self.warned = True
         self.app.bell()
-        save, cancel = self._key("note_save"), self._key("note_cancel")
-        said = f"Not saved: {cancel} again throws away what you typed · {save} saves"
-        self.query_one(".hint", Label).update(Text(said, style="bold"))
+        said = self._unsaved()
+        self.query_one(".hint", Hint).say(*said, style="bold")
         if self.has_class("-short"):
-            self.query_one(".note-dialog", Vertical).border_subtitle = said
-        self.notify(said, severity="warning", timeout=4, markup=False)
+            self.query_one(".note-dialog", DialogBox).say_keys(*said)
+        self.notify(said[0], severity="warning", timeout=4, markup=False)
 
 
 class BulkDecision(ModalScreen[Status | None]):

@@ -19,7 +19,7 @@ from typing import ClassVar, Final
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
@@ -45,7 +45,7 @@ from tui.paths import typed_path, unsure_name
 from tui.text import printable
 from tui.text_fields import after_typed
 from tui.web import download_name, in_browser, offer_download
-from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
+from tui.widgets.fitting import DialogBox, Shrinking, fit_after_refresh, fit_dialog
 from tui.widgets.path_input import PathInput
 
 #: Papers a file is written for while the dialog waits (a few tenths of a second at most, in
@@ -193,11 +193,14 @@ class ExportScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         web = in_browser(self.app)  # in a browser tab, the file is a download
-        with Vertical(classes="dialog") as box:
+        with DialogBox(classes="dialog") as box:
             box.border_title = "Export"
             write, copy, cancel = map(self._key, ("export_write", "export_copy", "export_cancel"))
-            box.border_subtitle = (
-                f"{write} {'downloads' if web else 'writes'} · {copy} copies · {cancel} cancels"
+            writes = "downloads" if web else "writes"
+            box.say_keys(
+                f"{write} {writes} · {copy} copies · {cancel} cancels",
+                f"{write} {writes} · {cancel} cancels",
+                f"{cancel} cancels",
             )
             # what is exported, and what the format holds, scroll on a short screen: the
             # formats, the file's field and the result line keep their rows (``fit_dialog``)

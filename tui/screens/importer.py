@@ -43,7 +43,7 @@ from tui.memory import collector_paused
 from tui.paths import typed_path
 from tui.text import NAME_CELLS, cut_cells, printable
 from tui.text_fields import after_typed
-from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
+from tui.widgets.fitting import Hint, Shrinking, fit_after_refresh, fit_dialog
 from tui.widgets.path_input import PathInput
 
 if TYPE_CHECKING:
@@ -161,20 +161,21 @@ class ImportScreen(ModalScreen[str | None]):
                     classes="note",
                 )
             yield ProgressBar(total=None, show_eta=False, id="import-progress")
-            yield Static(
-                Text(self._usual(), style="dim"),
-                id="import-status",
-                classes="note",
-            )
+            yield Hint(*self._usual(), id="import-status", classes="note")
 
     def _key(self, command_id: str) -> str:
         """A key of the dialog as its words name it, after the user's remapping."""
         return key_named(command_id, self._keymap(), web=self.app.is_web)
 
-    def _usual(self) -> str:
-        """The status line while nothing else is to be said: the dialog's keys."""
+    def _usual(self) -> tuple[str, ...]:
+        """The status line while nothing else is to be said: the dialog's keys, in words for
+        each width (``Hint``)."""
         start, complete, cancel = map(self._key, ("import_start", "path_complete", "import_cancel"))
-        return f"{start} imports · {complete} completes a path · {cancel} cancels"
+        return (
+            f"{start} imports · {complete} completes a path · {cancel} cancels",
+            f"{start} imports · {complete} completes · {cancel} cancels",
+            f"{start} imports · {cancel} cancels",
+        )
 
     def on_mount(self) -> None:
         self.query_one("#import-progress").display = False
@@ -201,7 +202,7 @@ class ImportScreen(ModalScreen[str | None]):
         wanted = self._wanted(field.value) if self.focused is field else None
         if wanted is not None:
             said += f" · {self._key('import_start')} fetches {', '.join(wanted.words)}"
-        self._status(said, "dim")
+        self._status(said, style="dim")
 
     def _wanted(self, text: str) -> Fetching | None:
         """What Enter fetches for the list's field holding ``text`` (None: a path, or an
@@ -233,17 +234,20 @@ class ImportScreen(ModalScreen[str | None]):
             if event.value.split()[-1:] != ["--max"]:  # (``--max``: its number still to come)
                 self._hinted = True
                 start, cancel = self._key("import_start"), self._key("import_cancel")
-                self._status(f"{start} will not fetch: {exc} · {cancel} cancels", "dim")
+                self._status(f"{start} will not fetch: {exc} · {cancel} cancels", style="dim")
             return
         if wanted is None:
             if self._hinted:
                 self._hinted = False
-                self._status(self._usual(), "dim")
+                self._status(*self._usual(), style="dim")
             return
         self._hinted = True
         start, cancel = self._key("import_start"), self._key("import_cancel")
         fetched = ", ".join(wanted.words)
-        self._status(f"{start} fetches {fetched}, then imports it · {cancel} cancels")
+        self._status(
+            f"{start} fetches {fetched}, then imports it · {cancel} cancels",
+            f"{start} fetches {fetched} · {cancel} cancels",
+        )
 
     def action_start(self) -> None:
         """Enter, in either field: import (or fetch, then import) what the fields hold once
@@ -306,9 +310,10 @@ class ImportScreen(ModalScreen[str | None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not self.running or action == "cancel"
 
-    def _status(self, text: str, style: str = "") -> None:
-        # An error quotes the path and what the file held: shown, never obeyed.
-        self.query_one("#import-status", Static).update(Text(printable(text), style=style))
+    def _status(self, *wordings: str, style: str = "") -> None:
+        """The status line: the fullest of ``wordings`` that fits on a line (``Hint``). An
+        error quotes the path and what the file held: shown, never obeyed."""
+        self.query_one("#import-status", Hint).say(*wordings, style=style)
         fit_after_refresh(self, self._fit)  # a longer line: the rest gives up its rows
 
     @work(thread=True, exclusive=True, exit_on_error=False, description="import")

@@ -9,12 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from storage.queue import SORTS
 from tui.commands import BY_ID, bindings, key_label, keys_for
-from tui.widgets.fitting import Shrinking, fit_after_refresh, fit_dialog
+from tui.widgets.fitting import Hint, Shrinking, fit_after_refresh, fit_dialog
 
 
 class QueueSortDialog(ModalScreen[str | None]):
@@ -30,8 +30,11 @@ class QueueSortDialog(ModalScreen[str | None]):
             with Shrinking(id="sort-about"):
                 keymap = getattr(self.app, "keymap", {})
                 undo = key_label(keys_for(BY_ID["undo"], keymap)[0], web=self.app.is_web)
-                said = f"Once: later moves and new stars keep their places · {undo} undoes"
-                yield Label(Text(said, style="dim"))
+                yield Hint(
+                    f"Once: later moves and new stars keep their places · {undo} undoes",
+                    f"Once: new stars keep their places · {undo} undoes",
+                    f"Sorts once · {undo} undoes",
+                )
             yield OptionList(*(Option(Text(sort.label)) for sort in SORTS), id="sort-choice")
 
     def on_mount(self) -> None:

@@ -10,13 +10,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from storage.files.papers_file import ListInfo
 from storage.text.words import count
 from tui.commands import bindings, button_label, key_named
 from tui.text import cut_cells, printable
+from tui.widgets.fitting import Hint
 
 #: A paper's title or a list's name in the question is cut to this many cells: a title of a
 #: thousand characters pushed the buttons and the word on undo off a screen of 24 rows.
@@ -110,7 +111,11 @@ class ListChooser(ModalScreen[str | None]):
             choose, close = (
                 key_named(c, keymap, web=web) for c in ("lists_choose", "lists_cancel")
             )
-            yield Label(Text(f"Which list? {choose} chooses it · {close} closes", style="dim"))
+            yield Hint(
+                f"Which list? {choose} chooses it · {close} closes",
+                f"Which list? {choose} chooses · {close} closes",
+                f"Which list? {choose} chooses it",
+            )
             yield OptionList(
                 *(
                     Option(Text(f"{printable(info.name)}  ·  {count(info.size, 'paper')}"))

@@ -10,7 +10,6 @@ from rich.padding import Padding
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
@@ -20,6 +19,7 @@ from storage.similar import Neighbour, Topic
 from tui.commands import bindings, key_named
 from tui.screens.dialogs import BulkDecision
 from tui.text import printable
+from tui.widgets.fitting import DialogBox
 from tui.widgets.paper_list import STATUS_MARKS
 
 _Result = TypeVar("_Result")
@@ -64,11 +64,15 @@ class SimilarScreen(_Listed[str | None]):
         self.status_of = status_of
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog dialog-wide") as box:
+        with DialogBox(classes="dialog dialog-wide") as box:
             box.border_title = "Similar papers"
             keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
             go, close = (key_named(c, keymap, web=web) for c in ("similar_go", "similar_close"))
-            box.border_subtitle = f"{go} goes to the paper · {close} closes"
+            box.say_keys(
+                f"{go} goes to the paper · {close} closes",
+                f"{go} goes to it · {close} closes",
+                f"{close} closes",
+            )
             yield Label(Text(f"Most like “{printable(self.paper.display_title)}”:", style="bold"))
             options = []
             for n in self.neighbours:
@@ -109,15 +113,18 @@ class TopicsScreen(_Listed[tuple[Sequence[str], Status | None] | None]):
         self.position = position
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog dialog-wide") as box:
+        with DialogBox(classes="dialog dialog-wide") as box:
             box.border_title = "Topics in the Inbox"
             keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
             mark, decide, close = (
                 key_named(command, keymap, web=web)
                 for command in ("topics_mark", "topics_decide", "topics_close")
             )
-            box.border_subtitle = (
-                f"{mark} marks the topic's papers · {decide} decides them all · {close} closes"
+            box.say_keys(
+                f"{mark} marks the topic's papers · {decide} decides them all · {close} closes",
+                f"{mark} marks · {decide} decides them all · {close} closes",
+                f"{mark} marks · {decide} decides · {close} closes",
+                f"{close} closes",
             )
             options = []
             for i, topic in enumerate(self.topics):

@@ -1,4 +1,5 @@
-"""The tabs the tab bar has no room for ("+3 more", clicked): the one chosen is shown."""
+"""The tabs the tab bar has no room for ("+3 more", clicked, or the key ``more_tabs``): the
+one chosen is shown."""
 
 from __future__ import annotations
 
@@ -25,13 +26,14 @@ class TabPicker(ModalScreen[str | None]):
     KEYS: ClassVar[str] = "tabs"
     BINDINGS = bindings(KEYS)
 
-    def __init__(self, tabs: Sequence[tuple[str, Text]]) -> None:
+    def __init__(self, tabs: Sequence[tuple[str, Text]], title: str = "More tabs") -> None:
         super().__init__()
         self.tabs = list(tabs)
+        self.title_words = title
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
-            box.border_title = "More tabs"
+            box.border_title = self.title_words
             yield OptionList(*(Option(line, id=name) for name, line in self.tabs), id="tab-choice")
 
     def on_mount(self) -> None:

@@ -14,9 +14,13 @@ from collections.abc import Callable, Sequence
 from math import floor
 from typing import Any
 
-from textual.containers import VerticalScroll
+from rich.text import Text
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import Label
+
+from tui.text import fullest, printable
 
 
 class Shrinking(VerticalScroll, can_focus=False):
@@ -29,6 +33,74 @@ class Shrinking(VerticalScroll, can_focus=False):
         scrollbar-size-vertical: 1;
     }
     """
+
+
+class Hint(Label):
+    """A dialog's line about its keys, in the fullest of its wordings that fits on one line
+    of its width (at 60 columns "Enter imports · Tab completes a path · Esc cancels" wrapped
+    "cancels" onto a line of its own); the last wording wraps when even it is too wide."""
+
+    DEFAULT_CSS = """
+    Hint {
+        width: 100%;
+        height: auto;
+    }
+    """
+
+    def __init__(
+        self, *wordings: str, style: str = "dim", id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._wordings = _shown(wordings)
+        self._style = style
+        self._shown: tuple[str, str] | None = None
+
+    def say(self, *wordings: str, style: str = "dim") -> None:
+        """Show other words (the fullest that fits, as the dialog is sized)."""
+        self._wordings, self._style = _shown(wordings), style
+        self._show()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def on_resize(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        width = self.content_region.width
+        said = (fullest(width, self._wordings) if width else self._wordings[0], self._style)
+        if said != self._shown:
+            self._shown = said
+            self.update(Text(*said))
+
+
+class DialogBox(Vertical):
+    """A dialog's box whose bottom border names its keys in the fullest of their wordings
+    that fits (at 40 columns Textual cut "Enter goes to the paper · Esc closes" to "… Esc
+    clo…", at 60 the export's "Esc cancels" to "Esc …")."""
+
+    _wordings: tuple[str, ...] = ()
+
+    def say_keys(self, *wordings: str) -> None:
+        """The border's words, fullest first (none: no words)."""
+        self._wordings = wordings
+        self._fit_words()
+
+    def on_resize(self) -> None:
+        self._fit_words()
+
+    def _fit_words(self) -> None:
+        width = self.size.width - 6  # the corners, a line and a space each side
+        wordings = self._wordings
+        if not wordings:
+            self.border_subtitle = None
+        else:
+            self.border_subtitle = fullest(width, wordings) if width > 0 else wordings[0]
+
+
+def _shown(wordings: tuple[str, ...]) -> tuple[str, ...]:
+    """Wordings as shown: each of their lines printable (a remapped key is data)."""
+    return tuple("\n".join(map(printable, w.split("\n"))) for w in wordings)
 
 
 def fit_after_refresh(screen: Screen[Any], fit: Callable[[], None]) -> None:

@@ -33,8 +33,16 @@ STATUS_MARKS = {
 #: Venue badges worth a column's colour; posters (most papers) show none, other statuses are
 #: shown quietly by their first letters.
 VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": ""}
-#: From this many columns, the rows of a library with ratings show each paper's.
-RATED_WIDTH = 44
+#: From this many columns, a row shows the venue badge and its three marks (note, PDF, code)
+#: each in its own column (and the rating, in a library with ratings): the list beside the
+#: paper at 100 columns (47) keeps them. Narrower (a 40-column phone, a split pane), the title
+#: takes their room and one mark stays, the user's own first (✎, else ⎙); the venue, the code
+#: link and the rating show in the paper's pane. At 40 columns the title had 27 of 39 cells,
+#: now 33.
+FULL_ROW_WIDTH = 46
+RATED_WIDTH = FULL_ROW_WIDTH
+#: From this many columns, a narrow row keeps its one mark.
+MARK_WIDTH = 20
 
 
 class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=False):
@@ -401,18 +409,19 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
         if self._rated and width >= RATED_WIDTH:
             rating_style = self._style("paper-list--dim", marked, is_cursor)
             right.append(Segment(rating_cell(paper.fact("rating")), rating_style))
-        if width >= 40:
+        note_style = self._style("paper-list--note", marked, is_cursor)
+        if width >= FULL_ROW_WIDTH:
             venue = VENUE_SHORT.get(paper.venue_status)
             component = f"paper-list--{paper.venue_status.lower()}" if venue else ""
             if venue is None:  # a status of the list's own: its first letters, quietly
                 venue, component = printable(paper.venue_status)[:4], "paper-list--dim"
             right.append(Segment(f" {venue:<4}", self._style(component, marked, is_cursor)))
-        if width >= 30:
-            note_style = self._style("paper-list--note", marked, is_cursor)
             right.append(Segment(" ✎" if noted else "  ", note_style))
             right.append(Segment(" ⎙" if pdf else "  ", note_style))
             code_style = self._style("paper-list--code", marked, is_cursor)
             right.append(Segment(" </>" if paper.github else "    ", code_style))
+        elif width >= MARK_WIDTH:
+            right.append(Segment(" ✎" if noted else " ⎙" if pdf else "  ", note_style))
         right.append(Segment(" ", self._style("", marked, is_cursor)))
         used = sum(cell_len(s.text) for s in left + right)
         room = max(0, width - used)

@@ -134,8 +134,11 @@ class TabBar(Static):
         """The tabs the bar as last drawn has no room for, in their order (worked out when
         asked: a click, not each drawing)."""
         shown = {name for _, _, name in self._spans}
-        every = (*TABS, *(name for name, _ in self._saved))
-        return tuple(name for name in every if name not in shown)
+        return tuple(name for name in self.every() if name not in shown)
+
+    def every(self) -> tuple[str, ...]:
+        """Every tab, shown or not, in the bar's order."""
+        return (*TABS, *(name for name, _ in self._saved))
 
     def show(self) -> None:
         """Draw the view's tabs with their counts, the current one highlighted (a saved

@@ -28,6 +28,7 @@ from tui.paper_view import PaperView
 from tui.pdfs import AppPdfs, queue_line
 from tui.session import TriageSession
 from tui.similar_work import SimilarWork
+from tui.text import fullest
 from tui.view import TABS, TabName, TriageView
 from tui.widgets.paper_list import PaperList, any_rating
 from tui.widgets.paper_pane import PaperPane
@@ -135,9 +136,16 @@ class MainBase(AfterFrameScreen[None]):
     def place_list_note(self) -> None:
         """Show what is said under the list on its bottom border; stacked (a narrow terminal,
         where the list has no bottom border) on the line between the list and the paper."""
-        said = " · ".join(self._list_notes[k] for k in ("pdfs", "search") if k in self._list_notes)
-        note = Text(printable(said)) if said else None  # (a Text: a bracket shows as typed)
+        notes = [self._list_notes[k] for k in ("pdfs", "search") if k in self._list_notes]
         narrow = self.has_class("-narrow")
+        # the border's room: stacked, the line between the list and the paper (a line each
+        # side); else the list's bottom border (a corner, a line and a space each side). At
+        # 40 columns "no paper has both words; showing those with 1 of 2" was cut: the part
+        # before "; " (the list's title says "1 of 2 words") fits.
+        room = self.size.width - 2 if narrow else self.paper_list.size.width - 6
+        wordings = (" · ".join(notes), " · ".join(n.split("; ")[0] for n in notes))
+        said = fullest(room, wordings) if room > 0 else wordings[0]
+        note = Text(printable(said)) if said else None  # (a Text: a bracket shows as typed)
         self.paper_list.border_subtitle = None if narrow else note
         self.detail.border_title = note if narrow else None
 

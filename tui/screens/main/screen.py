@@ -10,6 +10,7 @@ processes' changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import chain
 from typing import ClassVar
@@ -111,6 +112,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
         self.apply_split()
         self.place_list_note()
+        self.call_after_refresh(self.place_list_note)  # (the list's new width, once laid out)
         self.update_tabs()
         self.query_one(SearchBox).placeholder = self.search_placeholder(event.size.width)
 
@@ -168,11 +170,23 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
     @on(TabBar.MoreClicked)
     def more_tabs_clicked(self, event: TabBar.MoreClicked) -> None:
         """ "+3 more" clicked: the tabs left out of the bar, to choose one (it did nothing)."""
+        self._pick_tab(event.tabs)
+
+    def action_more_tabs(self) -> None:
+        """The "+3 more" of the tab bar from the keyboard and the palette (a click was the only
+        way to it): the tabs left out of the bar, else, when the bar has room for every tab,
+        all of them."""
+        bar = self.query_one("#tabs", TabBar)
+        left_out = bar.left_out()
+        self._pick_tab(left_out or bar.every(), title="More tabs" if left_out else "Tabs")
+
+    def _pick_tab(self, tabs: Sequence[str], title: str = "More tabs") -> None:
+        """A list of ``tabs`` with their counts and keys: the one chosen is shown."""
         from tui.screens.tab_picker import TabPicker
 
         counts = self.view.counts()
         lines: list[tuple[str, Text]] = []
-        for name in event.tabs:
+        for name in tabs:
             saved = self.view.saved_tab(name)
             if name in TABS:
                 label, key, query = TABS[name][0], self.key_shown(f"tab_{name}"), ""
@@ -190,7 +204,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
                 line.append(f"  “{query}”", style="dim")
             lines.append((name, line))
         if lines:
-            self.app.push_screen(TabPicker(lines), self._tab_picked)
+            self.app.push_screen(TabPicker(lines, title), self._tab_picked)
 
     def _tab_picked(self, name: str | None) -> None:
         if name is not None:
