@@ -45,7 +45,14 @@ from urllib.parse import urlsplit
 from storage.fetch import openreview_v1
 from storage.fetch.errors import AnswerError, FetchError, StatusError
 from storage.fetch.names import known_names, known_spelling
-from storage.fetch.openreview_notes import Api, Query, api_error, holds_notes, notes_of
+from storage.fetch.openreview_notes import (
+    Api,
+    Query,
+    api_error,
+    first_notes,
+    holds_notes,
+    notes_of,
+)
 from storage.fetch.pages import LIVE_AGE
 from storage.fetch.records import add_items, in_workshop, names_no_one, score_list, value_of
 from storage.fetch.replies import ReplyNames, direct_replies, read_replies
@@ -386,7 +393,7 @@ def _read_query(
         elif after:
             params["after"] = after
         data = web.get_json(url, params, keep=_worth_keeping(api, query), max_age=max_age)
-        notes, count = notes_of(data, host)
+        notes, count = first_notes(data, host, query.what) if not got else notes_of(data, host)
         if total is None:
             total = count
         repeated, unsaid_here = _add_page(notes, api, query, result, seen, mine)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from storage.fetch.openreview_notes import Api, Query, holds_notes, notes_of
+from storage.fetch.openreview_notes import Api, Query, first_notes, holds_notes
 from storage.fetch.records import value_of
 from storage.fetch.replies import direct_replies, read_replies
 from storage.fetch.request import FetchRequest, host_of
@@ -39,7 +39,8 @@ def queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterato
     for name in (SUBMISSIONS[0], SUBMISSIONS[2]):
         asked = {"invitation": f"{venue_id}/-/{name}"}
         probe = web.get_json(f"{api.base}/notes", {**asked, "limit": 1}, keep=holds_notes)
-        if notes_of(probe, host_of(api.base))[0]:  # (one not understood is said so)
+        # (one not understood, or counting notes and sending none, is said so)
+        if first_notes(probe, host_of(api.base), "submissions")[0]:
             invitation = asked
             break
     yield Query(invitation, "submissions", accepted_only=keep)
