@@ -25,7 +25,7 @@ from storage.fetch.names import PAPERLISTS_NAMES, short_name
 from storage.fetch.records import add_items, names_no_one, numbers, score_list
 from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
-from storage.sources.decisions import DESK_REJECTED, UNDER_REVIEW, decided_against
+from storage.sources.decisions import DESK_REJECTED, UNDER_REVIEW, WORKSHOP, decided_against
 from storage.sources.records import ReadResult
 from storage.sources.venues import find_venue
 
@@ -36,7 +36,7 @@ from storage.sources.venues import find_venue
 #: OpenReview's fetch reads it.
 _NOT_ACCEPTED: tuple[tuple[str, str], ...] = (
     ("desk", DESK_REJECTED),
-    ("workshop", "Workshop"),
+    ("workshop", WORKSHOP),
     ("submitted", UNDER_REVIEW),
 )
 

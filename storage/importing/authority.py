@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Final
 
 from storage.models import Paper
+from storage.sources import decisions
 
 #: The ranks of records: the venue's own, a third party's snapshot, any other.
 VENUE: Final = 2
@@ -35,11 +36,9 @@ LABELS: Final = {VENUE: "OpenReview", SNAPSHOT: "Paper Copilot"}
 _SCORES: Final = ("rating", "ratings", "confidence")
 
 
-#: The venue statuses of papers not accepted (or not yet), in both sources' words
-#: (``storage.fetch.openreview``, ``storage.fetch.paperlists``).
-NOT_ACCEPTED: Final = frozenset(
-    {"Rejected", "Withdrawn", "Desk rejected", "Workshop", "Under review", "Decision pending"}
-)
+#: The venue statuses of papers not accepted (or not yet): the one vocabulary both sources
+#: name them in (``storage.sources.decisions``).
+NOT_ACCEPTED: Final = decisions.NOT_ACCEPTED
 #: OpenReview's status of an accepted paper whose note names no presentation.
 ACCEPTED: Final = "Accepted"
 

@@ -18,13 +18,24 @@ import re
 from typing import Final
 
 __all__ = [
-    "DESK_REJECTED", "REJECTED", "UNDER_REVIEW", "WITHDRAWN", "decided_against", "in_one_word",
+    "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "UNDER_REVIEW", "WITHDRAWN",
+    "WORKSHOP", "decided_against", "in_one_word",
 ]  # fmt: skip
 
 REJECTED: Final = "Rejected"
 WITHDRAWN: Final = "Withdrawn"
 DESK_REJECTED: Final = "Desk rejected"
 UNDER_REVIEW: Final = "Under review"
+#: A journal's submission reviewed and awaiting its decision (OpenReview's ``Decision_Pending``).
+DECISION_PENDING: Final = "Decision pending"
+#: ICLR 2018's "Invite to Workshop Track": no acceptance to the conference.
+WORKSHOP: Final = "Workshop"
+#: The venue statuses every fetch gives a paper not accepted (or not yet): the decisions
+#: against it, and those before one. What the fetches' ranking (``storage.importing.authority``)
+#: and a refresh's papers that left the accepted list (``storage.importing.departed``) read.
+NOT_ACCEPTED: Final = frozenset(
+    {REJECTED, WITHDRAWN, DESK_REJECTED, WORKSHOP, UNDER_REVIEW, DECISION_PENDING}
+)
 
 #: Where a word begins: not after a letter (``_`` and ``-`` are between words, as in
 #: ``Desk_Rejected_Submission``), or a capital after a small letter (``ConditionalReject``).
