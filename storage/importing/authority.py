@@ -71,8 +71,12 @@ def overruled(held: Paper, held_rank: int, new: Paper, new_rank: int) -> tuple[P
     differ: list[str] = []
     changes: dict[str, object] = {}
     # the venue's "Accepted" (its note named no presentation) is no disagreement with the
-    # snapshot's Oral or Poster: that says more
-    refines = held.venue_status == ACCEPTED and new.venue_status not in NOT_ACCEPTED
+    # snapshot's Oral or Poster: that says more; its "Unknown" says less
+    refines = (
+        held.venue_status == ACCEPTED
+        and new.venue_status not in NOT_ACCEPTED
+        and not decisions.says_no_decision(new.venue_status)
+    )
     if new.venue_status and held.venue_status not in ("", new.venue_status) and not refines:
         differ.append("decision")
         changes["venue_status"] = held.venue_status

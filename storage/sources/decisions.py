@@ -19,7 +19,7 @@ from typing import Final
 
 __all__ = [
     "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "UNDER_REVIEW", "WITHDRAWN",
-    "WORKSHOP", "decided_against", "in_one_word",
+    "WORKSHOP", "decided_against", "in_one_word", "says_no_decision",
 ]  # fmt: skip
 
 REJECTED: Final = "Rejected"
@@ -36,6 +36,11 @@ WORKSHOP: Final = "Workshop"
 NOT_ACCEPTED: Final = frozenset(
     {REJECTED, WITHDRAWN, DESK_REJECTED, WORKSHOP, UNDER_REVIEW, DECISION_PENDING}
 )
+#: Whole statuses that say the source does not know the decision, for or against: Paper
+#: Copilot's "Unknown" (papercopilot/paperbot ``settings/nips.json``, beside Poster and
+#: Reject), and its like. Such a paper is no accepted one, nor one decided against: its status
+#: is kept as written.
+_NO_DECISION: Final = frozenset({"unknown", "undecided", "tbd", "n/a"})
 
 #: Where a word begins: not after a letter (``_`` and ``-`` are between words, as in
 #: ``Desk_Rejected_Submission``), or a capital after a small letter (``ConditionalReject``).
@@ -74,3 +79,9 @@ def in_one_word(status: str) -> str:
     """A stored venue status as the common vocabulary names it: a decision against the paper
     in its word (``decided_against``), any other status as stored."""
     return decided_against(status) or status
+
+
+def says_no_decision(status: str) -> bool:
+    """Whether a venue status says its source does not know the paper's decision
+    (``Unknown``): not accepted, not decided against (``_NO_DECISION``)."""
+    return " ".join(status[:_MAX_CHARS].split()).casefold() in _NO_DECISION
