@@ -28,7 +28,7 @@ from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_o
 from storage.fetch.web import Web
 from storage.sources.decisions import (
     DESK_REJECTED,
-    UNDER_REVIEW,
+    SUBMITTED,
     WORKSHOP,
     decided_against,
     says_no_decision,
@@ -40,11 +40,12 @@ from storage.sources.venues import find_venue
 #: (``storage.sources.decisions``: "Reject", "Withdraw", "Desk Reject", "Active"), and the
 #: venue status each becomes. ICLR 2018's "Workshop" (its decision "Invite to Workshop Track",
 #: papercopilot/paperlists iclr/iclr2018.json) is no acceptance to the conference, as
-#: OpenReview's fetch reads it.
+#: OpenReview's fetch reads it; "Submitted" was sent there, no more (``SUBMITTED``), as every
+#: reader reads it.
 _NOT_ACCEPTED: tuple[tuple[str, str], ...] = (
     ("desk", DESK_REJECTED),
     ("workshop", WORKSHOP),
-    ("submitted", UNDER_REVIEW),
+    ("submitted", SUBMITTED),
 )
 
 

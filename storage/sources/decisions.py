@@ -18,8 +18,8 @@ import re
 from typing import Final
 
 __all__ = [
-    "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "UNDER_REVIEW", "WITHDRAWN",
-    "WORKSHOP", "decided_against", "in_one_word", "says_no_decision",
+    "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "SUBMITTED", "UNDER_REVIEW",
+    "WITHDRAWN", "WORKSHOP", "decided_against", "in_one_word", "says_no_decision",
 ]  # fmt: skip
 
 REJECTED: Final = "Rejected"
@@ -30,11 +30,16 @@ UNDER_REVIEW: Final = "Under review"
 DECISION_PENDING: Final = "Decision pending"
 #: ICLR 2018's "Invite to Workshop Track": no acceptance to the conference.
 WORKSHOP: Final = "Workshop"
+#: A venue's "Submitted to ICLR 2024": sent there, and no more. No "Under review": OpenReview
+#: leaves it on a paper it rejected (v1's notes, its BibTeX), and Paper Copilot's tools read
+#: it as a rejection (papercopilot/paperbot ``settings/nips.json``); what says a paper is
+#: still reviewed (Paper Copilot's "Active", a venue id ``…/Submission``) is UNDER_REVIEW.
+SUBMITTED: Final = "Submitted"
 #: The venue statuses every fetch gives a paper not accepted (or not yet): the decisions
 #: against it, and those before one. What the fetches' ranking (``storage.importing.authority``)
 #: and a refresh's papers that left the accepted list (``storage.importing.departed``) read.
 NOT_ACCEPTED: Final = frozenset(
-    {REJECTED, WITHDRAWN, DESK_REJECTED, WORKSHOP, UNDER_REVIEW, DECISION_PENDING}
+    {REJECTED, WITHDRAWN, DESK_REJECTED, WORKSHOP, UNDER_REVIEW, DECISION_PENDING, SUBMITTED}
 )
 #: Whole statuses that say the source does not know the decision, for or against: Paper
 #: Copilot's "Unknown" (papercopilot/paperbot ``settings/nips.json``, beside Poster and
