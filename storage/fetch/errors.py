@@ -28,6 +28,17 @@ class AnswerError(FetchError):
         super().__init__(f"{host}: the answer{to} was not understood: {problem}")
 
 
+class InconsistentAnswer(FetchError):
+    """An answer that contradicts itself: OpenReview's first page of notes counting some
+    (``"count": 5``) and sending none, a paging or permission problem on its side. Said as
+    such (``host: the answer to /notes was inconsistent: …``), never taken for an answer
+    without papers, and not kept in the cache."""
+
+    def __init__(self, host: str, problem: str, asked: str = "") -> None:
+        to = f" to {asked}" if asked else ""
+        super().__init__(f"{host}: the answer{to} was inconsistent: {problem}")
+
+
 class ThrottledError(FetchError):
     """A service that kept saying it throttles (arXiv's "Rate exceeded.") through every wait."""
 

@@ -45,12 +45,26 @@ from urllib.parse import urlsplit
 from storage.fetch import openreview_v1
 from storage.fetch.errors import AnswerError, FetchError, StatusError
 from storage.fetch.names import known_names, known_spelling
-from storage.fetch.openreview_notes import Api, Query, api_error, holds_notes, notes_of
+from storage.fetch.openreview_notes import (
+    Api,
+    Query,
+    api_error,
+    first_notes,
+    holds_notes,
+    notes_of,
+)
 from storage.fetch.pages import LIVE_AGE
 from storage.fetch.records import add_items, in_workshop, names_no_one, score_list, value_of
 from storage.fetch.replies import ReplyNames, direct_replies, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
+from storage.sources.decisions import (
+    DECISION_PENDING,
+    DESK_REJECTED,
+    REJECTED,
+    UNDER_REVIEW,
+    WITHDRAWN,
+)
 from storage.sources.json_lists import note_year
 from storage.sources.records import ReadResult, SourceRecord
 from storage.sources.venues import find_venue, names_workshop
@@ -81,12 +95,12 @@ class Others:
 #: stale "Under review". The list shows them in the order of ``SHOWN_ORDER``, and ``--max N``
 #: keeps the first N of the list so shown (``_room``), not the first N read.
 OTHER_SUBMISSIONS: tuple[Others, ...] = (
-    Others("rejected_venue_id", "Rejected_Submission", "Rejected", "Rejected"),
-    Others("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn_Submission", "Withdrawn"),
-    Others("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk_Rejected", "Desk rejected"),
-    Others("decision_pending_venue_id", "", "Decision_Pending", "Decision pending"),
-    Others("under_review_venue_id", "", "Under_Review", "Under review"),
-    Others("submission_venue_id", "Submission", "", "Under review"),
+    Others("rejected_venue_id", "Rejected_Submission", "Rejected", REJECTED),
+    Others("withdrawn_venue_id", "Withdrawn_Submission", "Withdrawn_Submission", WITHDRAWN),
+    Others("desk_rejected_venue_id", "Desk_Rejected_Submission", "Desk_Rejected", DESK_REJECTED),
+    Others("decision_pending_venue_id", "", "Decision_Pending", DECISION_PENDING),
+    Others("under_review_venue_id", "", "Under_Review", UNDER_REVIEW),
+    Others("submission_venue_id", "Submission", "", UNDER_REVIEW),
 )
 #: The order the list shows them in, after the accepted papers (``Query.shown``): those still
 #: under review first, then those decided against.
@@ -99,7 +113,7 @@ SHOWN_ORDER: tuple[str, ...] = (
     "desk_rejected_venue_id",
 )
 #: The venue statuses of submissions not decided yet: a venue with some is still deciding.
-UNDECIDED = frozenset({"Under review", "Decision pending"})
+UNDECIDED = frozenset({UNDER_REVIEW, DECISION_PENDING})
 #: What only a journal's group names (openreview-py's Journal writes them, no conference does).
 _JOURNAL_KEYS = ("under_review_venue_id", "decision_pending_venue_id")
 
@@ -170,7 +184,7 @@ def _accepted_missing(
     if len(parts) < 2 or 0 not in shown or any(records for at, records in parts if at == 0):
         return
     rejected = sum(
-        1 for at, records in parts if at != 0 for r in records if r.venue_status == "Rejected"
+        1 for at, records in parts if at != 0 for r in records if r.venue_status == REJECTED
     )
     if rejected:
         result.warnings.append(
@@ -386,7 +400,7 @@ def _read_query(
         elif after:
             params["after"] = after
         data = web.get_json(url, params, keep=_worth_keeping(api, query), max_age=max_age)
-        notes, count = notes_of(data, host)
+        notes, count = first_notes(data, host, query.what) if not got else notes_of(data, host)
         if total is None:
             total = count
         repeated, unsaid_here = _add_page(notes, api, query, result, seen, mine)
@@ -505,7 +519,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     elif decision and (status in _UNDECIDED or (status is None and not _says_venue(content))):
         # the decision reply says what the note does not (yet): no venue, or still under review
         item["decision"] = decision
-        status = "Rejected" if "reject" in decision.casefold() else None
+        status = REJECTED if "reject" in decision.casefold() else None
     elif status is None and not _says_venue(content):
         # an accepted paper (the query's venue id) whose note says no venue, and whose
         # decision reply, if any, was not read (without --reviews): accepted, at least
@@ -520,7 +534,7 @@ ACCEPTED_UNSAID = "Accepted"
 
 #: The statuses ``--all`` gives a submission whose decision its venue id does not say yet; a
 #: decision posted as a reply (before the venue id moves) says more.
-_UNDECIDED = frozenset({"Under review", "Decision pending"})
+_UNDECIDED = frozenset({UNDER_REVIEW, DECISION_PENDING})
 
 
 def _says_venue(content: Mapping[str, Any]) -> bool:

@@ -3,7 +3,8 @@
 read by ``notes_of``; a page is kept in the cache only when it holds notes (``holds_notes``).
 An answer of another shape (no list of notes; a list none of whose entries is a note) is not
 understood, and said so (``AnswerError``): no page without papers, which before the decisions
-says the venue has no accepted paper yet.
+says the venue has no accepted paper yet. Nor is a first page that counts notes and sends none
+(``first_notes``): the server's paging or permissions failed (``InconsistentAnswer``).
 
 ``openreview.py`` fetches a venue through them; ``openreview_v1.py`` holds what a venue of API
 v1 needs besides.
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from storage.fetch.errors import AnswerError
+from storage.fetch.errors import AnswerError, InconsistentAnswer
 from storage.fetch.replies import ReplyNames
 
 
@@ -81,6 +82,22 @@ def notes_of(data: Any, host: str) -> tuple[Sequence[Any], int | None]:
     count = data.get("count")
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         count = None
+    return notes, count
+
+
+def first_notes(data: Any, host: str, what: str) -> tuple[Sequence[Any], int | None]:
+    """``notes_of`` a query's first page; ``InconsistentAnswer`` for one that counts notes and
+    sends none (``{"notes": [], "count": 5}``): taken for an empty page, it said the venue had
+    no accepted papers yet. (A later page so is the end of pages before the count: what came
+    is kept, with a warning.)"""
+    notes, count = notes_of(data, host)
+    if not notes and count:
+        raise InconsistentAnswer(
+            host,
+            f"it counts {count:,} {what} but sends none of them "
+            "(a paging or permission problem of the server's); fetch again later",
+            "/notes",
+        )
     return notes, count
 
 

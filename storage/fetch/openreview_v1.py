@@ -19,17 +19,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from storage.fetch.openreview_notes import Api, Query, holds_notes, notes_of
+from storage.fetch.openreview_notes import Api, Query, first_notes, holds_notes
 from storage.fetch.records import value_of
 from storage.fetch.replies import direct_replies, read_replies
 from storage.fetch.request import FetchRequest, host_of
 from storage.fetch.web import Web
+from storage.sources.decisions import DESK_REJECTED, REJECTED, WITHDRAWN
 
 #: The invitations a venue of v1 gives its submissions under, the first that has notes read:
 #: blind ones; the usual; ICLR 2017's, in lower case (``ICLR.cc/2017/conference/-/submission``).
 SUBMISSIONS = ("Blind_Submission", "Submission", "submission")
 #: The invitations of the submissions ``--all`` adds, and the venue status each gives.
-OTHERS = (("Withdrawn_Submission", "Withdrawn"), ("Desk_Rejected_Submission", "Desk rejected"))
+OTHERS = (("Withdrawn_Submission", WITHDRAWN), ("Desk_Rejected_Submission", DESK_REJECTED))
 
 
 def queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterator[Query]:
@@ -39,7 +40,8 @@ def queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterato
     for name in (SUBMISSIONS[0], SUBMISSIONS[2]):
         asked = {"invitation": f"{venue_id}/-/{name}"}
         probe = web.get_json(f"{api.base}/notes", {**asked, "limit": 1}, keep=holds_notes)
-        if notes_of(probe, host_of(api.base))[0]:  # (one not understood is said so)
+        # (one not understood, or counting notes and sending none, is said so)
+        if first_notes(probe, host_of(api.base), "submissions")[0]:
             invitation = asked
             break
     yield Query(invitation, "submissions", accepted_only=keep)
@@ -58,7 +60,7 @@ def fate(content: Mapping[str, Any], decision: str, query: Query) -> tuple[str |
     status = _gone(content) or None
     if not decision or status is not None:
         return status, ""
-    return ("Rejected" if not accepted and "reject" in decision.casefold() else None), decision
+    return (REJECTED if not accepted and "reject" in decision.casefold() else None), decision
 
 
 def keeps(query: Query) -> Callable[[Any], bool]:

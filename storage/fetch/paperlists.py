@@ -6,12 +6,13 @@ year, ``{base}/{conf}/{conf}{year}.json`` (``PAPERS_PAPERLISTS_URL``).
 ``Oral``, ``Reject``, ``Withdraw``…), ``;``-joined ``author`` and ``aff``, the reviews' scores
 as ``"5;6;6;6"`` in ``rating`` and ``confidence``, a ``tldr``, ``github`` and ``project``
 links, the OpenReview forum and PDF. Without ``--all`` only accepted papers are kept (like
-OpenReview's); with it, rejected, withdrawn, desk-rejected and workshop-track ones too, their
-status said in the words OpenReview's fetch uses, as is the presentation of an accepted paper
-Paper Copilot names its own way (ICLR 2023's "Top-5%" is an Oral: ``_PRESENTATIONS``). The
-records are then read by the JSON lists reader. An answer that is no such list (another
-object, a list of no paper's record) is not understood, said so in one line, and not kept in
-the cache.
+OpenReview's; those whose status is "Unknown" are left out, said in a line); with it,
+rejected, withdrawn, desk-rejected and workshop-track ones too, their status said in the words
+OpenReview's fetch uses (an "Unknown" one kept as written: no acceptance), as is the
+presentation of an accepted paper Paper Copilot names its own way (ICLR 2023's "Top-5%" is an
+Oral: ``_PRESENTATIONS``). The records are then read by the JSON lists reader. An answer that
+is no such list (another object, a list of no paper's record) is not understood, said so in
+one line, and not kept in the cache.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from storage.fetch.names import PAPERLISTS_NAMES, short_name
 from storage.fetch.records import add_items, names_no_one, numbers, score_list
 from storage.fetch.request import PAPERLISTS_URL, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
-from storage.sources.decisions import DESK_REJECTED, UNDER_REVIEW, decided_against
+from storage.sources.decisions import (
+    DESK_REJECTED,
+    SUBMITTED,
+    WORKSHOP,
+    decided_against,
+    says_no_decision,
+)
 from storage.sources.records import ReadResult
 from storage.sources.venues import find_venue
 
@@ -33,11 +40,12 @@ from storage.sources.venues import find_venue
 #: (``storage.sources.decisions``: "Reject", "Withdraw", "Desk Reject", "Active"), and the
 #: venue status each becomes. ICLR 2018's "Workshop" (its decision "Invite to Workshop Track",
 #: papercopilot/paperlists iclr/iclr2018.json) is no acceptance to the conference, as
-#: OpenReview's fetch reads it.
+#: OpenReview's fetch reads it; "Submitted" was sent there, no more (``SUBMITTED``), as every
+#: reader reads it.
 _NOT_ACCEPTED: tuple[tuple[str, str], ...] = (
     ("desk", DESK_REJECTED),
-    ("workshop", "Workshop"),
-    ("submitted", UNDER_REVIEW),
+    ("workshop", WORKSHOP),
+    ("submitted", SUBMITTED),
 )
 
 
@@ -59,9 +67,12 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
     result = ReadResult(source=f"paperlists:{name}", list_name=list_name)
     items: list[Any] = []
     statuses: list[str | None] = []
+    unknown: dict[str, int] = {}  # papers of no decision known, left out: by their status
     for record in data:
         status = _decision(record)
         if status is not None and not request.all_submissions:
+            if says_no_decision(status):
+                unknown[status] = unknown.get(status, 0) + 1
             continue
         items.append(_shaped(record, on_openreview))
         statuses.append(status or _presentation(record))
@@ -69,6 +80,12 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
             break
     request.tell(list_name, len(items), len(items))
     add_items(result, items, 1, statuses)
+    if unknown:
+        n = sum(unknown.values())
+        result.warnings.append(
+            f"{n:,} paper{'s' if n != 1 else ''} of {name} whose decision Paper Copilot does not "
+            f"know ({', '.join(map(repr, unknown))}): left out; --all brings them"
+        )
     # the whole list of accepted papers, when nothing was left out (--all, --max, a record
     # not read): one stored before and not here has left it
     result.every_accepted = not (
@@ -155,12 +172,15 @@ def _forum(record: Mapping[str, Any], on_openreview: bool) -> str:
 
 
 def _decision(record: Any) -> str | None:
-    """The venue status of a paper that was not accepted; None for an accepted one."""
+    """The venue status of a paper that was not accepted (or whose decision Paper Copilot does
+    not know: "Unknown", kept as written); None for an accepted one."""
     if not isinstance(record, Mapping):
         return None
     status = record.get("status")
     if not isinstance(status, str):
         return None
+    if says_no_decision(status):
+        return " ".join(status.split())
     low = status.casefold()
     return decided_against(status) or next((w for key, w in _NOT_ACCEPTED if key in low), None)
 

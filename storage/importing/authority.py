@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Final
 
 from storage.models import Paper
+from storage.sources import decisions
 
 #: The ranks of records: the venue's own, a third party's snapshot, any other.
 VENUE: Final = 2
@@ -35,11 +36,9 @@ LABELS: Final = {VENUE: "OpenReview", SNAPSHOT: "Paper Copilot"}
 _SCORES: Final = ("rating", "ratings", "confidence")
 
 
-#: The venue statuses of papers not accepted (or not yet), in both sources' words
-#: (``storage.fetch.openreview``, ``storage.fetch.paperlists``).
-NOT_ACCEPTED: Final = frozenset(
-    {"Rejected", "Withdrawn", "Desk rejected", "Workshop", "Under review", "Decision pending"}
-)
+#: The venue statuses of papers not accepted (or not yet): the one vocabulary both sources
+#: name them in (``storage.sources.decisions``).
+NOT_ACCEPTED: Final = decisions.NOT_ACCEPTED
 #: OpenReview's status of an accepted paper whose note names no presentation.
 ACCEPTED: Final = "Accepted"
 
@@ -72,8 +71,12 @@ def overruled(held: Paper, held_rank: int, new: Paper, new_rank: int) -> tuple[P
     differ: list[str] = []
     changes: dict[str, object] = {}
     # the venue's "Accepted" (its note named no presentation) is no disagreement with the
-    # snapshot's Oral or Poster: that says more
-    refines = held.venue_status == ACCEPTED and new.venue_status not in NOT_ACCEPTED
+    # snapshot's Oral or Poster: that says more; its "Unknown" says less
+    refines = (
+        held.venue_status == ACCEPTED
+        and new.venue_status not in NOT_ACCEPTED
+        and not decisions.says_no_decision(new.venue_status)
+    )
     if new.venue_status and held.venue_status not in ("", new.venue_status) and not refines:
         differ.append("decision")
         changes["venue_status"] = held.venue_status

@@ -27,6 +27,7 @@ from storage.files.papers_file import PapersChange
 from storage.importing.authority import NOT_ACCEPTED, SNAPSHOT, VENUE, held_rank, rank
 from storage.models import ImportReport, Paper
 from storage.sources.citation import not_published
+from storage.sources.decisions import says_no_decision
 
 #: How a venue status that left its list starts.
 LEFT: Final = "Left the accepted list"
@@ -40,9 +41,13 @@ def left_status(status: str) -> str:
 
 
 def accepted(status: str) -> bool:
-    """Whether a venue status is that of a paper accepted (as far as it says)."""
+    """Whether a venue status is that of a paper accepted (as far as it says): not one
+    decided against, nor one whose decision its source does not know (``Unknown``)."""
     return bool(status) and not (
-        status in NOT_ACCEPTED or not_published(status) or status.startswith(LEFT)
+        status in NOT_ACCEPTED
+        or not_published(status)
+        or status.startswith(LEFT)
+        or says_no_decision(status)
     )
 
 

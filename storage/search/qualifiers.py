@@ -201,8 +201,11 @@ def _venue_status(value: str) -> Callable[[str], bool]:
     accepted papers Oral, Spotlight or Poster, never "accepted"."""
     if len(value) >= 6 and "accepted".startswith(value):
         from storage.sources.citation import not_published
+        from storage.sources.decisions import says_no_decision
 
-        return lambda venue: not not_published(venue) and not venue.startswith("workshop")
+        return lambda venue: (
+            not (not_published(venue) or venue.startswith("workshop") or says_no_decision(venue))
+        )
     at_a_word = re.compile(rf"(?:^|(?<=\W)){re.escape(value)}")
     return lambda venue: at_a_word.search(venue) is not None
 

@@ -18,13 +18,34 @@ import re
 from typing import Final
 
 __all__ = [
-    "DESK_REJECTED", "REJECTED", "UNDER_REVIEW", "WITHDRAWN", "decided_against", "in_one_word",
+    "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "SUBMITTED", "UNDER_REVIEW",
+    "WITHDRAWN", "WORKSHOP", "decided_against", "in_one_word", "says_no_decision",
 ]  # fmt: skip
 
 REJECTED: Final = "Rejected"
 WITHDRAWN: Final = "Withdrawn"
 DESK_REJECTED: Final = "Desk rejected"
 UNDER_REVIEW: Final = "Under review"
+#: A journal's submission reviewed and awaiting its decision (OpenReview's ``Decision_Pending``).
+DECISION_PENDING: Final = "Decision pending"
+#: ICLR 2018's "Invite to Workshop Track": no acceptance to the conference.
+WORKSHOP: Final = "Workshop"
+#: A venue's "Submitted to ICLR 2024": sent there, and no more. No "Under review": OpenReview
+#: leaves it on a paper it rejected (v1's notes, its BibTeX), and Paper Copilot's tools read
+#: it as a rejection (papercopilot/paperbot ``settings/nips.json``); what says a paper is
+#: still reviewed (Paper Copilot's "Active", a venue id ``…/Submission``) is UNDER_REVIEW.
+SUBMITTED: Final = "Submitted"
+#: The venue statuses every fetch gives a paper not accepted (or not yet): the decisions
+#: against it, and those before one. What the fetches' ranking (``storage.importing.authority``)
+#: and a refresh's papers that left the accepted list (``storage.importing.departed``) read.
+NOT_ACCEPTED: Final = frozenset(
+    {REJECTED, WITHDRAWN, DESK_REJECTED, WORKSHOP, UNDER_REVIEW, DECISION_PENDING, SUBMITTED}
+)
+#: Whole statuses that say the source does not know the decision, for or against: Paper
+#: Copilot's "Unknown" (papercopilot/paperbot ``settings/nips.json``, beside Poster and
+#: Reject), and its like. Such a paper is no accepted one, nor one decided against: its status
+#: is kept as written.
+_NO_DECISION: Final = frozenset({"unknown", "undecided", "tbd", "n/a"})
 
 #: Where a word begins: not after a letter (``_`` and ``-`` are between words, as in
 #: ``Desk_Rejected_Submission``), or a capital after a small letter (``ConditionalReject``).
@@ -63,3 +84,9 @@ def in_one_word(status: str) -> str:
     """A stored venue status as the common vocabulary names it: a decision against the paper
     in its word (``decided_against``), any other status as stored."""
     return decided_against(status) or status
+
+
+def says_no_decision(status: str) -> bool:
+    """Whether a venue status says its source does not know the paper's decision
+    (``Unknown``): not accepted, not decided against (``_NO_DECISION``)."""
+    return " ".join(status[:_MAX_CHARS].split()).casefold() in _NO_DECISION

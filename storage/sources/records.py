@@ -24,7 +24,7 @@ from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.attachments import FILE_FIELDS, attachment
 from storage.sources.authors import names_of
 from storage.sources.citation import doi_of
-from storage.sources.decisions import decided_against
+from storage.sources.decisions import SUBMITTED, decided_against
 from storage.sources.fields import (
     BadField,
     decision_of,
@@ -380,7 +380,7 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     venueid = item.get("venueid")  # OpenReview: …/Rejected_Submission
     decided = status_of_venueid(venueid) if isinstance(venueid, str) else ""
     word = _status_word(venue)
-    if word == "Submitted" and isinstance(venueid, str) and venueid.strip() and not decided:
+    if word == SUBMITTED and isinstance(venueid, str) and venueid.strip() and not decided:
         word = ""  # a venue left "Submitted to …" after the decision its venueid says
     authors = names_of(_people(field_value(item, "authors")))
     edited = edited_by(authors) if item.get("edited_by") is True else None
