@@ -393,7 +393,7 @@ QUALIFIERS: Final[tuple[QualifierKind, ...]] = (
         value="VENUE",
         help="a word of the venue status starts with VENUE (oral, spotlight, poster, "
         "rejected: desk rejected too); accepted: any status of an accepted paper (not "
-        "rejected, withdrawn, under review, workshop)",
+        "rejected, withdrawn, submitted, under review, unknown, workshop)",
         example="status:oral",
         select=lambda facts, q: facts.with_venue(_venue_status(q.value)),
         hint="status:oral",

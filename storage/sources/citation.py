@@ -19,6 +19,7 @@ from typing import Final
 
 from storage.models import ExtraValue, Paper
 from storage.pdfs.links import pdf_url
+from storage.sources.decisions import says_no_decision
 from storage.sources.fields import edited_by
 from storage.sources.venues import Venue, find_venue, find_year, names_workshop
 
@@ -267,9 +268,11 @@ _NOT_PUBLISHED: Final = re.compile(
 
 def not_published(venue_status: str) -> bool:
     """Whether a paper's venue status says its venue did not publish it (rejected, withdrawn,
-    still under review): it is cited as OpenReview cites such a paper, ``@misc`` with its year
-    and link, never as a paper of the venue's proceedings."""
-    return _NOT_PUBLISHED.match(" ".join(venue_status.casefold().split())) is not None
+    still under review), or that its source does not know (Paper Copilot's "Unknown":
+    ``decisions.says_no_decision``): it is cited as OpenReview cites such a paper, ``@misc``
+    with its year and link, never as a paper of the venue's proceedings."""
+    folded = " ".join(venue_status.casefold().split())
+    return _NOT_PUBLISHED.match(folded) is not None or says_no_decision(folded)
 
 
 def citation_of(paper: Paper) -> Citation:

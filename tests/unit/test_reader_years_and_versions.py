@@ -485,3 +485,12 @@ def test_endnotes_internal_pdf_is_no_address(tmp_path: Path) -> None:
     )
     [paper] = _imported(tmp_path, "endnote.ris", ris).papers()
     assert paper.fact("pdf") is None
+
+
+def test_a_paper_whose_decision_its_source_does_not_know_is_not_cited_as_published() -> None:
+    """Paper Copilot's "Unknown" (brought by ``papers fetch --all``) is no decision: such a
+    paper is cited as a submission, as a rejected one is, not as a paper of the proceedings."""
+    from storage.sources.citation import not_published
+
+    assert not_published("Unknown") and not_published("  undecided ") and not_published("TBD")
+    assert not not_published("Poster") and not not_published("Unknown Territory Oral")
