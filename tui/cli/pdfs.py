@@ -108,6 +108,15 @@ def cmd_pdf(args: argparse.Namespace) -> int:
             return 0
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
     papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
+    named = folder.not_pdfs()  # a page saved under a copy's name (an older version's)
+    if pages := [named[p.id] for p in papers if p.id in named]:
+        names = ", ".join(page.name for page in pages[:3]) + ("…" if len(pages) > 3 else "")
+        one = len(pages) == 1
+        complain(
+            f"papers: note: {count(len(pages), 'file')} named as a paper's PDF "
+            f"{'is' if one else 'are'} not a PDF (a page saved under its name?), so no copy: "
+            f"{names}"
+        )
     live = is_terminal(sys.stderr)
 
     def progress(event: Event) -> None:
