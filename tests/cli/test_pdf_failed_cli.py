@@ -1,5 +1,5 @@
-"""A file named as a paper's PDF that is no PDF (no copy, said), against a real server on
-127.0.0.1 (subprocess)."""
+"""``papers pdf --failed`` (why PDFs failed for good, nothing downloaded) and a file named as a
+paper's PDF that is no PDF (no copy, said), against a real server on 127.0.0.1 (subprocess)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,42 @@ def server() -> PdfServer:  # type: ignore[misc]
     running = PdfServer().start()
     yield running  # type: ignore[misc]
     running.stop()
+
+
+def test_papers_pdf_failed_lists_why_each_pdf_failed_for_good_and_asks_nothing(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """The app's download summary pointed at `papers pdf --retry` as what "says why", which
+    downloads again; `--failed` lists the papers whose link failed for good, with the cause,
+    the server and whether `papers pdf` passes them over, without a request."""
+    home, ids = pdf_home(tmp_path, env, server, 4)
+    none = run("--home", home, "pdf", "--failed", env=env)
+    assert none.returncode == 0 and none.stdout == "", none.stderr
+    assert none.stderr == "papers: no PDF failed for good (HTTP 404 or 410, not a PDF)\n"
+    server.behaviour.update(p01="missing", p02="html", p03="broken")  # a 500 may mend
+    first = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
+    assert "1 PDF downloaded, 3 failed" in first.stderr, first.stderr
+    asked = len(server.requests)
+    listed = run("--home", home, "pdf", "--failed", env=env)
+    assert listed.returncode == 0 and server.requests[asked:] == [], listed.stderr
+    lines = listed.stdout.splitlines()
+    host = server.base.removeprefix("http://")
+    assert [line.split("  ", 1)[0] for line in lines] == ids[1:3]
+    assert lines[0].startswith(
+        f'{ids[1]}  Study 1: a/b "quoted" <x>: HTTP 404 Not Found (at {host}, '
+    )
+    assert lines[0].endswith("; asked for again next time)"), lines
+    assert ": not a PDF (the server sent text/html: a login or error page?) (at " in lines[1]
+    second = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
+    assert "3 failed" in second.stderr, second.stderr
+    again = ok(run("--home", home, "pdf", "--failed", ids[2], env=env)).splitlines()
+    assert len(again) == 1 and again[0].startswith(f"{ids[2]}  ")
+    assert "; passed over until " in again[0] and again[0].endswith(" (--retry asks again))")
+    starred = ok(run("--home", home, "pdf", "--failed", "--status", "read", env=env))
+    assert starred == ""  # none read
+    both = run("--home", home, "pdf", "--failed", "--retry", env=env)
+    assert both.returncode == 2 and "not both" in both.stderr
+    assert len(server.requests) == asked + 3  # the second run's three, no other
 
 
 def test_a_page_saved_as_a_papers_pdf_is_no_copy_and_is_said_and_replaced(
