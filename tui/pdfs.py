@@ -24,6 +24,12 @@ from storage.text.words import count
 
 if TYPE_CHECKING:
     from storage.pdfs.download import Event
+    from storage.pdfs.failures import Failure, PdfFailures
+
+#: The most cells of a failure's cause (a server's reason phrase, which it chooses) and of
+#: its server's name the pane shows: its PDF row stays one line of a pane.
+CAUSE_CELLS = 48
+HOST_CELLS = 30
 
 
 class AppPdfs:
@@ -33,6 +39,11 @@ class AppPdfs:
         self.home = home
         self.folder = PdfFolder(folder)
         self._copies: dict[str, Path] = {}
+        #: The files named as copies that are no PDF, as last scanned.
+        self._not_pdfs: dict[str, Path] = {}
+        #: The links that failed for good (``pdf-failures.json``) and the stamp read.
+        self._failures: PdfFailures | None = None
+        self._failures_stamp: tuple[int, int, int] | None = None
         self._texts: PdfTexts | None = None
         #: The stamp of ``pdf-text.cache`` the texts were loaded from (``texts_changed``).
         self._texts_stamp: tuple[int, int, int] | None = None
@@ -44,7 +55,30 @@ class AppPdfs:
     def rescan(self) -> dict[str, Path]:
         """Read the folder again (after a download; cheap when it did not change)."""
         self._copies = self.folder.copies()
+        self._not_pdfs = self.folder.not_pdfs()
         return self._copies
+
+    @property
+    def not_pdfs_known(self) -> dict[str, Path]:
+        """The files named as copies that are no PDF, as last scanned (see ``rescan``)."""
+        return self._not_pdfs
+
+    def failures_changed(self) -> bool:
+        """Read ``pdf-failures.json`` again when it changed (a download of ours, or ``papers
+        pdf`` in another terminal; one stat while it does not): True when it did."""
+        from storage.pdfs.failures import FAILURES_FILE, PdfFailures
+
+        stamp = _stamp_of(self.home / FAILURES_FILE)
+        if self._failures is not None and stamp == self._failures_stamp:
+            return False
+        self._failures, self._failures_stamp = PdfFailures(self.home), stamp
+        return True
+
+    def failure_of(self, paper: Paper) -> Failure | None:
+        """Why the paper's PDF link failed for good, as last read (None: it has not)."""
+        if self._failures is None:
+            self.failures_changed()
+        return self._failures.of(paper) if self._failures is not None else None
 
     @property
     def copies_known(self) -> dict[str, Path]:
@@ -79,11 +113,7 @@ class AppPdfs:
         return self._stamp() != loaded
 
     def _stamp(self) -> tuple[int, int, int] | None:
-        try:
-            found = (self.home / TEXT_FILE).stat()
-        except OSError:
-            return None
-        return (found.st_ino, found.st_size, found.st_mtime_ns)
+        return _stamp_of(self.home / TEXT_FILE)
 
     @property
     def texts(self) -> PdfTexts | None:
@@ -121,7 +151,9 @@ class AppPdfs:
     # -- what the pane says ----------------------------------------------------------------
     def state(self, paper: Paper, key: str = "p") -> str:
         """The paper's PDF for the pane: its local copy, else the address ``key`` (the open
-        PDF command's, remapped or not) opens."""
+        PDF command's, remapped or not) opens; a file named as its copy that is no PDF, or
+        a link that failed for good (``pdf-failures.json``), said instead, with the command
+        that asks again."""
         copy = self.copy_of(paper.id)
         if copy is not None:
             texts = self.texts
@@ -134,10 +166,37 @@ class AppPdfs:
         attached = attachment_of(paper)
         if attached:  # not looked at here (a key's frame): ``p`` checks it is a PDF
             return f"attached: {attached} ({key} opens it)"
+        failure = self.failure_of(paper)
+        again = f"papers pdf {'--retry ' if failure is not None else ''}{paper.id}"
+        if paper.id in self._not_pdfs:  # a page an older version saved, a file put there
+            return f"not a PDF: the file named as its copy ({again} replaces it)"
+        if failure is not None:
+            return failed_line(failure, again)
         url = pdf_url(paper)
         if url:
             return f"{url} ({key} opens it)"
         return "none known (no OpenReview or arXiv page, no pdf field)"
+
+
+def failed_line(failure: Failure, again: str) -> str:
+    """``failed: HTTP 404 Not Found at arxiv.org (papers pdf --retry ID)``: one line, the
+    cause without its details (``not a PDF``; ``papers pdf --failed`` gives them) and the
+    server, text a server or a file chose, made printable and cut."""
+    from storage.pdfs.web import host_of
+    from storage.text.sanitize import printable
+    from tui.text import cut_cells
+
+    cause = cut_cells(printable(" ".join(failure.kind.split())), CAUSE_CELLS)
+    host = cut_cells(printable(host_of(failure.url)), HOST_CELLS)
+    return f"failed: {cause}{f' at {host}' if host else ''} ({again})"
+
+
+def _stamp_of(path: Path) -> tuple[int, int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return (found.st_ino, found.st_size, found.st_mtime_ns)
 
 
 def progress_note(event: Event) -> str:

@@ -2,7 +2,10 @@
 
 A copy is named ``Title (id).pdf``: the title for people browsing the folder, the id for
 this program, which knows a paper's copy by the ``(id).pdf`` its name ends with (a title
-changed since, or renamed by hand before the id, still names the same paper). Every character
+changed since, or renamed by hand before the id, still names the same paper). A file so named
+is a copy only when it is a PDF (``%PDF-`` in its head, ``storage.pdfs.check``): a login page
+an older version saved, or a file put there by hand, is no copy (``PdfFolder.not_pdfs`` names
+it, for the user to be told; the next download replaces it). Every character
 a file system may refuse (``/ \\ : * ? " < > |``, controls, a trailing dot or space) or that
 would mislead a terminal (bidirectional controls) is replaced, and the title cut to
 ``TITLE_BYTES`` bytes of UTF-8 (file systems allow 255 a name).
@@ -18,12 +21,14 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import time
 import unicodedata
 from pathlib import Path
 from typing import Final
 
 from storage.models import Paper
+from storage.pdfs.check import HEADER_WITHIN, has_pdf_header
 
 #: The folder of copies inside HOME unless ``[pdf] folder`` names another.
 PDF_DIR: Final = "pdfs"
@@ -68,28 +73,50 @@ class PdfFolder:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._seen: tuple[int, dict[str, Path]] | None = None
+        #: The folder's stamp when scanned, its copies, the files named as copies but no PDF.
+        self._seen: tuple[int, dict[str, Path], dict[str, Path]] | None = None
+        #: The files (name, inode) found to be PDFs: a scan after a change reads the heads of
+        #: the files new since alone (a folder of 3,000 copies is not opened 3,000 times); a
+        #: file that was none is read again (a copy made by hand may have been empty then).
+        self._pdfs: set[tuple[str, int]] = set()
 
     def copies(self) -> dict[str, Path]:
-        """Paper id → its local copy (a regular file, or a link to one)."""
+        """Paper id → its local copy (a regular file, or a link to one, that is a PDF)."""
+        return self._scan()[0]
+
+    def not_pdfs(self) -> dict[str, Path]:
+        """Paper id → a file named as its copy that is no PDF (a page saved under the name),
+        when it has no copy that is one."""
+        return self._scan()[1]
+
+    def _scan(self) -> tuple[dict[str, Path], dict[str, Path]]:
         try:
             stamp = self.path.stat().st_mtime_ns
         except OSError:
-            return {}
+            return {}, {}
         if self._seen is not None and self._seen[0] == stamp:
-            return self._seen[1]
+            return self._seen[1], self._seen[2]
         found: dict[str, Path] = {}
+        pages: dict[str, Path] = {}
+        pdfs: set[tuple[str, int]] = set()
         with contextlib.suppress(OSError), os.scandir(self.path) as entries:
             for entry in entries:
                 match = _COPY.search(entry.name)
                 if match and not entry.name.startswith(".") and _is_file(entry):
-                    found.setdefault(match["id"], Path(entry.path))
+                    key = (entry.name, _inode(entry))
+                    if key in self._pdfs or _is_pdf(entry.path):
+                        pdfs.add(key)
+                        found.setdefault(match["id"], Path(entry.path))
+                    else:
+                        pages.setdefault(match["id"], Path(entry.path))
+        pages = {pid: path for pid, path in pages.items() if pid not in found}
+        self._pdfs = pdfs
         # A folder changed a moment ago may change again within its clock's tick (a kernel's
         # coarse clock, FAT's 2 s): its time would not move, and a copy renamed into it just
         # after this scan would go unseen until the next change. Such a scan is not kept.
         if time.time_ns() - stamp > _SETTLED_NS:
-            self._seen = (stamp, found)
-        return found
+            self._seen = (stamp, found, pages)
+        return found, pages
 
     def copy_of(self, paper_id: str) -> Path | None:
         """The paper's local copy, if there is one."""
@@ -135,6 +162,42 @@ def folder_problem(path: Path) -> str:
                 target = os.readlink(place)
                 return f"{place}: a symbolic link to {target}, which does not exist"
     return ""
+
+
+#: How a copy's head is read: never waiting on a pipe put there since it was listed.
+_READ: Final = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _is_pdf(path: str) -> bool:
+    """``storage.pdfs.check.is_pdf`` of a file just listed as a regular file (or a link to
+    one), in the fewest system calls: a folder of 3,000 copies is read at the app's start."""
+    try:
+        fd = os.open(path, _READ)
+    except BlockingIOError:  # a file under a lease on a network share: wait as open does
+        return has_pdf_header(_read_head(path))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # (a pipe put there since: not read)
+            return False
+        return has_pdf_header(os.read(fd, HEADER_WITHIN))
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _read_head(path: str) -> bytes:
+    from storage.pdfs.check import read_head
+
+    return read_head(Path(path)) or b""
+
+
+def _inode(entry: os.DirEntry[str]) -> int:
+    try:
+        return entry.inode()
+    except OSError:
+        return -1
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

@@ -596,6 +596,40 @@ def test_a_copy_is_already_here_only_when_it_is_a_pdf(
     assert sorted(p.name for p in folder.path.iterdir()) == [copy.name]
 
 
+def test_a_file_named_as_a_copy_that_is_no_pdf_is_no_copy(
+    tmp_path: Path, pdf_bytes: dict[str, bytes]
+) -> None:
+    """A login page an older version saved as ``Title (id).pdf``, or a text put there by
+    hand, counted as the paper's copy (the app's mark, ``pdf_path``, its text read): it is
+    none, and ``not_pdfs`` names it; a PDF beside it under another name is the copy."""
+    folder = PdfFolder(tmp_path / "pdfs")
+    folder.path.mkdir()
+    page = folder.path / "Paper (aaaa01000000).pdf"
+    page.write_bytes(b"<!DOCTYPE html><html><body>Please log in</body></html>")
+    (folder.path / "Notes (bbbb02000000).pdf").write_text("my notes", encoding="utf-8")
+    real = folder.path / "Paper (cccc03000000).pdf"
+    real.write_bytes(pdf_bytes["cccc03"])
+    (folder.path / "Linked (dddd04000000).pdf").symlink_to(real)
+    assert sorted(folder.copies()) == ["cccc03000000", "dddd04000000"]
+    assert folder.not_pdfs() == {
+        "aaaa01000000": page,
+        "bbbb02000000": folder.path / "Notes (bbbb02000000).pdf",
+    }
+    renamed = folder.path / "Paper, renamed (aaaa01000000).pdf"  # its PDF beside the page
+    renamed.write_bytes(pdf_bytes["aaaa01"])
+    assert folder.copies()["aaaa01000000"] == renamed
+    assert "aaaa01000000" not in folder.not_pdfs()
+    page.unlink()
+    renamed.unlink()
+    # a copy made by hand, empty when the folder was read, is a PDF once written
+    made = folder.path / "By hand (aaaa01000000).pdf"
+    made.touch()
+    assert "aaaa01000000" in folder.not_pdfs()
+    made.write_bytes(pdf_bytes["aaaa01"])
+    os.utime(folder.path)  # (another change of the folder: read again)
+    assert folder.copies()["aaaa01000000"] == made and not folder.not_pdfs().get("aaaa01000000")
+
+
 def test_a_paper_without_a_known_pdf_says_so(tmp_path: Path) -> None:
     report = download_pdfs([Paper("abcd", "No link", "x")], PdfFolder(tmp_path), FAST)
     assert "no PDF address known" in report.failed[0]

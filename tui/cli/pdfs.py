@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from storage.errors import LibraryError
 from storage.queue import queue_empty
@@ -21,12 +22,15 @@ from tui.cli.common import (
     status_choice,
 )
 from tui.cli.ids import STDIN_HELP, ids_and_library
-from tui.cli.output import complain, is_terminal
+from tui.cli.output import complain, is_terminal, say
 from tui.cli.queue import STAR
+
+if TYPE_CHECKING:
+    from storage.library import Library
 
 
 def add_pdf(sub: Subparsers, common: Parser) -> None:
-    """``papers pdf [--status S | ID…]``."""
+    """``papers pdf [--status S | ID…] [--retry | --failed]``."""
     p = sub.add_parser(
         "pdf",
         parents=[common],
@@ -71,6 +75,12 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         help="ask again for the PDFs that failed for good before (HTTP 404 or 410, not a PDF), "
         "which are otherwise passed over",
     )
+    p.add_argument(
+        "--failed",
+        action="store_true",
+        help="list the PDFs that failed for good and why (of IDs, --status S, else every "
+        "paper); nothing downloaded",
+    )
     p.set_defaults(run=cmd_pdf, reports=True)
 
 
@@ -87,7 +97,11 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         raise UsageError("give paper ids or --status, not both")
     if args.pause < 0 or args.max_wait < 0:
         raise UsageError("--pause and --max-wait cannot be negative")
+    if args.failed and args.retry:
+        raise UsageError("give --failed (a listing) or --retry (a download), not both")
     ids, library = ids_and_library(args, args.ids)
+    if args.failed:
+        return _list_failed(library, ids, args.status)
     config = library_config(library.home)
     for said in config.problems_of("pdf"):  # a folder set wrong: HOME/pdfs, said
         complain(f"papers: note: {said}")
@@ -108,6 +122,15 @@ def cmd_pdf(args: argparse.Namespace) -> int:
             return 0
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
     papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
+    named = folder.not_pdfs()  # a page saved under a copy's name (an older version's)
+    if pages := [named[p.id] for p in papers if p.id in named]:
+        names = ", ".join(page.name for page in pages[:3]) + ("…" if len(pages) > 3 else "")
+        one = len(pages) == 1
+        complain(
+            f"papers: note: {count(len(pages), 'file')} named as a paper's PDF "
+            f"{'is' if one else 'are'} not a PDF (a page saved under its name?), so no copy: "
+            f"{names}"
+        )
     live = is_terminal(sys.stderr)
 
     def progress(event: Event) -> None:
@@ -169,3 +192,37 @@ def cmd_pdf(args: argparse.Namespace) -> int:
             return 1
     # a paper named and passed over has no PDF: a script that opens it next must know
     return 1 if report.failed or report.busy or (ids and passed) else 0
+
+
+def _list_failed(library: Library, ids: list[str], status: str | None) -> int:
+    """``papers pdf --failed``: each paper whose PDF link failed for good (``pdf-failures.json``)
+    on a line, with why, where and whether ``papers pdf`` passes it over; nothing asked."""
+    import time
+    from datetime import datetime
+
+    from storage.export import select, statuses_for
+    from storage.pdfs.failures import PASSED_FOR_S, PdfFailures
+    from storage.pdfs.web import host_of
+
+    if ids:
+        papers = [library.paper(i) for i in dict.fromkeys(library.resolve_id(i) for i in ids)]
+    elif status:
+        triage = library.triage()
+        papers = select(library.papers(), triage.statuses, statuses_for(status), triage)
+    else:
+        papers = library.papers()
+    failures = PdfFailures(library.home)
+    now = time.time()
+    found = [(paper, failure) for paper in papers if (failure := failures.of(paper))]
+    for paper, failure in found:
+        when = datetime.fromtimestamp(failure.at).strftime("%Y-%m-%d %H:%M")
+        if failure.passes(now):
+            until = datetime.fromtimestamp(failure.at + PASSED_FOR_S).strftime("%Y-%m-%d")
+            next_time = f"passed over until {until} (--retry asks again)"
+        else:
+            next_time = "asked for again next time"
+        where = f"at {host}, " if (host := host_of(failure.url)) else ""
+        say(f"{paper.id}  {paper.display_title}: {failure.cause} ({where}{when}; {next_time})")
+    if not found:
+        complain("papers: no PDF failed for good (HTTP 404 or 410, not a PDF)")
+    return 0

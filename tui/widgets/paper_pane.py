@@ -430,8 +430,9 @@ def paper_text(
 
 #: The width of the label column of the link rows (``Paper  ``, ``Code   ``, ``PDF    ``).
 LABEL_CELLS = 7
-#: The hint at the end of the PDF row ("(p opens it)"), kept on one line.
-_OPENS_IT = re.compile(r"\(\S+ opens it\)$")
+#: The hint at the end of the PDF row ("(p opens it)", "(papers pdf --retry ID)"), kept on
+#: one line.
+_OPENS_IT = re.compile(r"\((?:\S+ opens it|papers pdf (?:--retry )?[0-9a-f]+)\)$")
 
 #: Between the parts of the state line.
 _DOT = "  ·  "

@@ -350,6 +350,8 @@ class QueuePart(MainBase):
 
         assert isinstance(report, DownloadReport)
         self._progress(None)
+        if self.pdfs.failures_changed():  # the pane says why its paper's PDF failed
+            self.show_current()
         failed = report.failed
         message = report.summary()
         if failed:  # by cause, a few lines whatever their number (a server down: one)
