@@ -349,6 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(sys.stdout, _ClosedOutput) and prints_a_report(args):
         sys.stdout.dropping = True
     OPENED.clear()
+    code: int | None = None  # once the command has done its work
     try:
         code = run(args)
         sys.stdout.flush()  # inside the try: a reader that left is a BrokenPipeError here
@@ -385,6 +386,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         return 130
     except KeyboardInterrupt:  # Ctrl+C: every write is whole or not made (atomic renames)
+        if code is not None and prints_a_report(args):
+            # as it ended: its change is saved, only its report (waiting for a reader that
+            # does not read, ``papers mark ID read | slow``) is not all out; it said
+            # "interrupted", exit code 130, and a script took the mark for not made. What is
+            # left of the report is dropped: the exit's own flush would wait as this one did.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+            complain(
+                f"{PROG}: interrupted as it ended: its change is saved (its report may be "
+                "cut short)"
+            )
+            return code
         complain(f"{PROG}: interrupted")
         return 130
     except Exception as exc:  # the promise is: never a traceback
