@@ -257,9 +257,8 @@ class Library:
             if not len(found):
                 raise SourceError(f"{catalog}: the catalog holds no papers")
         report = self.import_results(
-            opened.results, found, list_name, progress, take_theirs=take_theirs,
-            dry_run=dry_run, unnamed=opened.unnamed,
-        )  # fmt: skip
+            opened.results, found, list_name, progress, take_theirs=take_theirs, dry_run=dry_run
+        )
         report.failed, report.passed = opened.failed, opened.passed
         if any(result.missing_files for result in opened.results):  # what they give may change
             key = None
@@ -299,15 +298,11 @@ class Library:
         *,
         take_theirs: bool = False,
         dry_run: bool = False,
-        unnamed: Sequence[ReadResult | RecordStream] = (),
     ) -> ImportReport:
         """Clean, match and store what readers read (``storage.importing``);
         ``progress(done, total)`` follows the records (``(n, n)`` once all are read, before they
-        are stored and indexed); ``dry_run``: nothing is written. ``unnamed``: those of
-        ``results`` whose list nothing names (standard input's: ``registry.OpenedFiles``),
-        each then a list of its own, its name numbered past the lists here (``standard
-        input 2``) unless ``list_name`` names it."""
-        from storage.importing.gather import gather, unused_name
+        are stored and indexed); ``dry_run``: nothing is written."""
+        from storage.importing.gather import gather
         from storage.importing.resolve import resolve
         from storage.importing.store import iter_decisions, store
 
@@ -316,11 +311,6 @@ class Library:
         # papers are in memory too; the change reads it again only if it changed meanwhile
         with contextlib.suppress(LibraryError):  # said by the change, as it would be
             self.papers_file.read_before_change()
-            if unnamed and list_name is None:  # (two such imports at once may take one name)
-                names = {*self.papers_file.list_names_found(), *self.papers_file.lists_taken_out()}
-                for result in unnamed:
-                    result.list_name = unused_name(result.list_name, names)
-                    names.add(result.list_name)
         candidates = gather(results, catalog, list_name, report, progress)  # says the end too
         if not dry_run:  # (HOME not made until now: ``make``)
             make_home(self.home)

@@ -191,10 +191,6 @@ class PapersFile:
         table = self.load().get("papers", {})
         return {doc["id"]: doc for doc in table.values() if isinstance(doc.get("id"), str)}
 
-    def list_names_found(self) -> list[str]:
-        """The names of the lists the file holds (its last parse), in import order."""
-        return [info.name for info in lists_from(self.load().get("lists", {}))]
-
     def lists_taken_out(self) -> set[str]:
         """The names of the lists removals here took out that an undo can still put back
         (``removed_papers``): what this library took out itself, lately."""

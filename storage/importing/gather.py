@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
@@ -175,14 +175,3 @@ def _short_abstracts(source: str, numbers: list[int]) -> str:
         f"{source}: {count(len(numbers), 'abstract')} of fewer than 20 letters or digits left"
         f" out as too short to be abstracts{where}: the papers are kept, known by their titles"
     )
-
-
-def unused_name(name: str, taken: Collection[str]) -> str:
-    """``name``, or the first of ``name 2``, ``name 3``… that is not ``taken``: each import
-    of standard input that names no list is a list of its own (two were one list)."""
-    number = 1
-    found = name
-    while found in taken:
-        number += 1
-        found = f"{name} {number}"
-    return found

@@ -12,7 +12,7 @@ a name that says JSON, which beats a CSV header row or name, which beats the pla
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import NotAList, OtherDocument, SourceError
@@ -222,14 +222,11 @@ def _line_count(path: Path, limits: ReadLimits) -> int:
 class OpenedFiles:
     """The list files of an import, opened (``open_files``): those read, those of a folder
     that could not be read and why, and those of a folder passed over as documents of other
-    kinds (XML no reader takes); ``unnamed``: those of ``results`` read from a descriptor
-    (standard input) whose content names no list, each import of which is a list of its own
-    (``Library.import_results``)."""
+    kinds (XML no reader takes)."""
 
     results: list[ReadResult | RecordStream]
     failed: list[FailedFile]
     passed: list[str]
-    unnamed: list[ReadResult | RecordStream] = field(default_factory=list)
 
 
 #: What an import is given: a path (a file, a folder), or a list on a descriptor.
@@ -257,8 +254,6 @@ def open_files(files: Sequence[tuple[Given, bool]], limits: ReadLimits | None) -
     for file, in_folder in files:
         try:
             opened.results.append(open_source(file, limits))
-            if isinstance(file, InputStream) and opened.results[-1].list_name == file.name:
-                opened.unnamed.append(opened.results[-1])  # (named as messages call it)
         except OtherDocument:
             if not in_folder:
                 raise

@@ -109,35 +109,6 @@ def test_standard_input_beside_files(tmp_path: Path) -> None:
     assert lists(home, tmp_path) == {"ICLR 2025 Papers": 19, "standard input": 3}
 
 
-def test_each_list_without_a_name_from_standard_input_is_a_list_of_its_own(
-    tmp_path: Path,
-) -> None:
-    """Two ``papers import -`` of lists that name none landed in one list, ``standard input``:
-    each is a list of its own now, numbered past the lists here, the report naming it; a dry
-    run names the one it would make. ``--list NAME`` and a list's header name it as before:
-    importing it again changes nothing."""
-    home = tmp_path / "home"
-    other = PAPERS_JSONL.replace(b"sparse routing", b"dense retrieval")
-    first = papers(home, tmp_path, "import", "-", stdin=PAPERS_JSONL)
-    assert first.stdout.startswith("Imported standard input: 3 added"), first
-    second = papers(home, tmp_path, "import", "-", stdin=other)
-    assert second.stdout.startswith("Imported standard input 2: 3 added"), second
-    dry = papers(home, tmp_path, "import", "-", "--dry-run", stdin=other)
-    assert dry.stdout.startswith("Would import standard input 3: "), dry
-    assert lists(home, tmp_path) == {"standard input": 3, "standard input 2": 3}
-    for _ in range(2):
-        named = papers(home, tmp_path, "import", "-", "--list", "Routing", stdin=PAPERS_JSONL)
-        assert named.returncode == 0, named.stderr
-    assert named.stdout.startswith("Imported Routing: 0 added, 0 updated, 3 skipped"), named
-    for _ in range(2):
-        headed = papers(home, tmp_path, "import", "-", stdin=ENGLISH.read_bytes())
-        assert headed.returncode == 0, headed.stderr
-    assert headed.stdout.startswith("Imported ICLR 2025 Papers: 0 added, 0 updated, 19 skipped")
-    stats = papers(home, tmp_path, "stats", "--json")
-    names = set(json.loads(stats.stdout)["by_list"])
-    assert names == {"standard input", "standard input 2", "Routing", "ICLR 2025 Papers"}, names
-
-
 def test_a_dry_run_from_standard_input_writes_nothing(home: Path, tmp_path: Path) -> None:
     before = home_files(home)
     done = papers(home, tmp_path, "import", "-", "--dry-run", stdin=PAPERS_JSONL)

@@ -222,9 +222,8 @@ def import_with_fetched_catalog(args: argparse.Namespace) -> int:
     catalog = Catalog.from_results(fetched.results)
     with collector_paused():
         report = library.import_results(
-            opened.results, catalog, args.list_name, take_theirs=args.take_theirs,
-            unnamed=opened.unnamed,
-        )  # fmt: skip
+            opened.results, catalog, args.list_name, take_theirs=args.take_theirs
+        )
     report.failed, report.passed = opened.failed, opened.passed
     print_report(report)
     return 1 if report.failed else 0

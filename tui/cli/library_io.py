@@ -70,7 +70,7 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         type=list_name_arg,
         metavar="NAME",
         help="name the list (default: its header or file name; from standard input: "
-        f"{STDIN.name!r}, numbered when taken: '{STDIN.name} 2')",
+        f"{STDIN.name!r})",
     )
     p.add_argument(
         "--max-size",
