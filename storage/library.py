@@ -36,7 +36,7 @@ from storage.files.triage_model import (
     now,
 )
 from storage.importing import Progress as Progress
-from storage.locations import make_home
+from storage.locations import check_home, make_home
 from storage.models import Change, ImportReport, Paper, Place, Removal, Status, StepDone
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, reordered, sort_named
 
@@ -54,9 +54,14 @@ __all__ = ["Library", "ListInfo", "Progress"]
 class Library:
     """A reading list library in HOME: the Python API of DESIGN.md."""
 
-    def __init__(self, home: str | os.PathLike[str]) -> None:
+    def __init__(self, home: str | os.PathLike[str], *, make: bool = True) -> None:
+        """``make``: HOME is made now if it is missing; else (``papers import``) not until an
+        import has something to write, so that one that fails leaves no folder behind."""
         self.home = Path(home).expanduser()
-        make_home(self.home)  # (through a link to a folder not yet made: see there)
+        if make:
+            make_home(self.home)  # (through a link to a folder not yet made: see there)
+        else:
+            check_home(self.home)
         #: ``papers.json`` and HOME's other files; ``triage.json`` has its own lock, so that a
         #: decision never waits for an import's or a sync's work on the papers; ``lock``
         #: holds both (in that order: whoever holds the triage lock alone never asks for it).
@@ -307,6 +312,8 @@ class Library:
         with contextlib.suppress(LibraryError):  # said by the change, as it would be
             self.papers_file.read_before_change()
         candidates = gather(results, catalog, list_name, report, progress)  # says the end too
+        if not dry_run:  # (HOME not made until now: ``make``)
+            make_home(self.home)
         with self.papers_file.dry_change() if dry_run else self.papers_file.change() as papers:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now

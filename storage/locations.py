@@ -54,10 +54,39 @@ def make_home(home: Path) -> None:
     raise SourceError(f"{home}: cannot create the library folder (links lead on and on)")
 
 
+def check_home(home: Path) -> None:
+    """Raise the ``SourceError`` that ``make_home`` would for a HOME that is a file or has a
+    file on its way, making nothing: HOME itself is made only when there is something to
+    write (``Library``'s ``make``), and such a HOME said so at once, not as a library file
+    that is "Not a directory"."""
+    for folder in (home, *home.parents):
+        if folder.is_symlink() and not folder.exists():
+            _link_target(folder, home)  # a drive not mounted is said now; the folder made later
+            return
+        if folder.exists():
+            if not folder.is_dir():
+                make_home(home)  # raises: a file is there, or on its way (nothing is made)
+            return
+
+
 def _make_link_target(link: Path, home: Path) -> None:
     """Make the missing folder the symbolic link ``link`` (HOME, or a folder on HOME's way)
     names, if the folder that holds it is there; else ``SourceError`` saying what it is."""
-    said = f"{home}: " + ("" if link == home else f"{link} on its way ") + "is a symbolic link"
+    target = _link_target(link, home)
+    said = _link_said(link, home)
+    try:
+        target.mkdir(exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise SourceError(
+            f"{said} to {target}, which does not exist and cannot be made ({why})"
+        ) from None
+
+
+def _link_target(link: Path, home: Path) -> Path:
+    """The missing folder the symbolic link ``link`` names, when the folder that holds it is
+    there (it can be made); else ``SourceError`` saying what it is."""
+    said = _link_said(link, home)
     try:
         os.stat(link)
     except FileNotFoundError:
@@ -74,13 +103,12 @@ def _make_link_target(link: Path, home: Path) -> None:
             f"{said} to {target}, which does not exist, nor does {target.parent} "
             "(a drive not mounted?): mount it, or make the folder"
         )
-    try:
-        target.mkdir(exist_ok=True)
-    except OSError as exc:
-        why = exc.strerror or exc
-        raise SourceError(
-            f"{said} to {target}, which does not exist and cannot be made ({why})"
-        ) from None
+    return target
+
+
+def _link_said(link: Path, home: Path) -> str:
+    """How an error names the symbolic link ``link``: HOME, or a folder on HOME's way."""
+    return f"{home}: " + ("" if link == home else f"{link} on its way ") + "is a symbolic link"
 
 
 def config_paths(home: Path) -> list[Path]:

@@ -94,4 +94,4 @@ def test_words_after_an_option_in_the_middle_are_the_commands_words_too(
     ]
     assert record["tags"] == ["a", "b"]
     refused = run("--home", home, "note", pid, "x", "--bogus", "y", env=env)
-    assert refused.returncode == 2 and "unrecognized arguments: --bogus y" in refused.stderr
+    assert refused.returncode == 2 and "unrecognized option --bogus" in refused.stderr

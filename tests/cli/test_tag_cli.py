@@ -83,7 +83,7 @@ def test_a_tag_may_start_with_a_dash_and_a_misspelt_option_is_refused(
     ok(run("--home", home, "tag", pid, "--", "-x", env=env))
     assert tags_of(home, env, pid) == ["-x"]
     for typed, says in (
-        (["--hme", "y"], "unrecognized arguments: --hme y"),
+        (["--hme", "y"], "unrecognized option --hme (did you mean --home?)"),
         (["y", "-hme", "z"], "-hme looks like the option --home"),
         (["-home", "z"], "-home looks like the option --home"),
         (["-hepl"], "-hepl looks like the option --help"),

@@ -140,6 +140,46 @@ def test_a_misspelt_option_with_its_value_after_equals_is_named(
     assert cut.returncode == 0 and "the library is empty" in cut.stderr
 
 
+@pytest.mark.parametrize(
+    ("words", "command"),
+    [
+        (["list", "--hme={home}"], "list"),
+        (["list", "--hme", "{home}"], "list"),
+        (["search", "--hme={home}", "diffusion"], "search"),
+        (["note", "abcd", "--hme={home}", "more", "words"], "note"),
+    ],
+    ids=["list --hme=DIR", "list --hme DIR", "search", "note"],
+)
+def test_a_misspelt_option_after_the_command_is_named_as_before_it(
+    words: list[str], command: str, tmp_path: Path
+) -> None:
+    """``papers list --hme=/tmp/x`` got argparse's "unrecognized arguments: --hme=/tmp/x"
+    while ``papers --hme=/tmp/x list`` named the option and what it likely meant: after the
+    command it is said alike, with the command's own help to see; no HOME made."""
+    home = tmp_path / "home"
+    line = one_line_error(run(*[w.format(home=home) for w in words], env=make_env(tmp_path)), 2)
+    assert line == (
+        "papers: error: unrecognized option --hme (did you mean --home?) "
+        f"(see `papers {command} --help`)"
+    )
+    assert not home.exists()
+
+
+def test_a_misspelt_option_of_the_command_is_named_and_a_word_after_dashes_is_not(
+    tmp_path: Path,
+) -> None:
+    """The command's own options are what a misspelt one likely meant (``--stauts``); a word
+    after ``--`` is no option, and a word left over no option either: argparse's line, as
+    before."""
+    env = make_env(tmp_path)
+    status = one_line_error(run("list", "--stauts", "read", env=env), 2)
+    assert status.startswith("papers: error: unrecognized option --stauts (did you mean --status?)")
+    dashes = one_line_error(run("list", "--", "--x", env=env), 2)
+    assert dashes.startswith("papers: error: unrecognized arguments: -- --x"), dashes
+    extra = one_line_error(run("list", "extra", env=env), 2)
+    assert extra.startswith("papers: error: unrecognized arguments: extra"), extra
+
+
 def test_a_short_option_or_a_dash_before_the_command_is_argparses_to_name(tmp_path: Path) -> None:
     """``papers -`` and ``papers -hv`` were said to be "unrecognized option - (did you mean
     -h?)" by the check of long options (a review): argparse names them, as before."""

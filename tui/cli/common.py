@@ -134,9 +134,10 @@ def keep_memos() -> None:
         OPENED.pop().keep_triage_memo()
 
 
-def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
+def open_library(args: argparse.Namespace, *, command: bool = True, make: bool = True) -> Library:
     """The library of ``--home`` / ``$PAPERS_HOME`` / the user data folder; ``command``: for a
-    command that ends after what it does (``Library.short_lived``), not the app.
+    command that ends after what it does (``Library.short_lived``), not the app; ``make``:
+    HOME made now if it is missing (else when there is something to write: ``Library``).
 
     Both files are read (and every record checked) before a command runs, so that a damaged
     file is reported by name and never written over. A valid ``papers.cache`` of the current
@@ -144,7 +145,7 @@ def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
     record was read, and names that exact version of the file (its papers are then read only
     as far as the command needs).
     """
-    library = Library(library_home(getattr(args, "home", None)))
+    library = Library(library_home(getattr(args, "home", None)), make=make)
     library.short_lived = command  # a command: what it derives is made in its own process
     if command:
         OPENED.append(library)

@@ -180,7 +180,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     args.files = import_paths(args.files)  # before HOME is made: a usage error makes none
     if catalog_source(args.catalog, library_home(getattr(args, "home", None))):
         return import_with_fetched_catalog(args)
-    library = open_library(args)
+    # HOME made once there are papers to store: an input that is no list (``papers import -
+    # < notes.txt``), a file not there or a --dry-run left a new HOME folder, empty, behind
+    library = open_library(args, make=False)
     with collector_paused():  # a tenth of a large import (see tui.memory)
         report = library.import_files(
             args.files,

@@ -149,6 +149,15 @@ def _unknown_option(argv: Sequence[str]) -> str | None:
 _TOP_OPTIONS: Final = ("-h", "--help", "--home", "--version")
 
 
+def _unrecognized(word: str, options: Sequence[str]) -> str:
+    """What is said of an option word no parser knows: the option without its value (no part
+    of what is wrong), and the one of ``options`` it likely meant (``--hme=DIR``: ``unrecognized
+    option --hme (did you mean --home?)``)."""
+    name = word.split("=", 1)[0]
+    like = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    return f"unrecognized option {name}" + (f" (did you mean {like[0]}?)" if like else "")
+
+
 class _Version(argparse.Action):
     """``--version``: the version is looked up (``importlib.metadata``, ~10 ms) only then."""
 
@@ -209,6 +218,14 @@ def _parse(
     if extra:
         where = _command_parser(parser, named)
         if not _rest_of_line(where, args, extra):
+            # an option misspelt after the command (``papers list --hme=DIR``) is named, and
+            # what it likely meant, as one before it is: it was "unrecognized arguments:
+            # --hme=DIR", and of ``--hme DIR`` the value too, as if it were wrong
+            options = [o for o in where._option_string_actions if o.startswith("--")]
+            cut = words[: words.index("--")] if "--" in words else words  # (then words all)
+            unknown = next((w for w in extra if w.startswith("--") and w in cut), None)
+            if unknown is not None:
+                where.error(_unrecognized(unknown, options))
             where.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
 
@@ -326,16 +343,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     # no word of its own), and was "unrecognized arguments", said by ``list``'s parser
     unknown = _unknown_option(words)
     if unknown is not None:
-        name = unknown.split("=", 1)[0]  # (its value is no part of what is wrong)
-        like = difflib.get_close_matches(name, _TOP_OPTIONS, n=1, cutoff=0.6)
-        parser.error(
-            f"unrecognized option {name}" + (f" (did you mean {like[0]}?)" if like else "")
-        )
+        parser.error(_unrecognized(unknown, _TOP_OPTIONS))
     args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
     if isinstance(sys.stdout, _ClosedOutput) and prints_a_report(args):
         sys.stdout.dropping = True
     OPENED.clear()
+    code: int | None = None  # once the command has done its work
     try:
         code = run(args)
         sys.stdout.flush()  # inside the try: a reader that left is a BrokenPipeError here
@@ -372,6 +386,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         return 130
     except KeyboardInterrupt:  # Ctrl+C: every write is whole or not made (atomic renames)
+        if code is not None and prints_a_report(args):
+            # as it ended: its change is saved, only its report (waiting for a reader that
+            # does not read, ``papers mark ID read | slow``) is not all out; it said
+            # "interrupted", exit code 130, and a script took the mark for not made. What is
+            # left of the report is dropped: the exit's own flush would wait as this one did.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+            complain(
+                f"{PROG}: interrupted as it ended: its change is saved (its report may be "
+                "cut short)"
+            )
+            return code
         complain(f"{PROG}: interrupted")
         return 130
     except Exception as exc:  # the promise is: never a traceback
