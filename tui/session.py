@@ -32,7 +32,7 @@ from typing import Literal
 
 from storage.caps import check_note, check_tags, note_problem
 from storage.files.triage_file import Change, TriageState, normalise_tags
-from storage.files.triage_model import merged_note, now
+from storage.files.triage_model import decision_times, merged_note, now
 from storage.library import Library
 from storage.models import Place, Removal, Status
 from storage.queue import end_position, queue_ids, sort_key
@@ -291,7 +291,8 @@ class TriageSession:
         leaves keeps its place for an undo."""
         self.version += 1
         state = self.state
-        at = round(now())
+        changes = list(changes)  # a millisecond apart, as on disk (``decision_times``)
+        at = decision_times((pid for pid, _old, _new in changes), now())
         joining: list[str] = []
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and pid not in state.positions:
@@ -303,7 +304,7 @@ class TriageSession:
                 state.positions.pop(pid, None)  # the disk keeps no room for an Inbox paper
             else:
                 state.statuses[pid] = new
-                state.decided_at[pid] = at
+                state.decided_at[pid] = at[pid]
         if joining:
             top = self.library.queue_top
             keys = [

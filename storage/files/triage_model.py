@@ -402,6 +402,16 @@ def now() -> float:
     return time.time()
 
 
+def decision_times(ids: Iterable[str], at: float) -> dict[str, float]:
+    """When each of papers decided together at ``at`` (seconds) is decided: ``at`` to the
+    millisecond (as notes and tags are) for the first, a millisecond more for each next, so
+    that the sort by when starred keeps the order they were given in (``papers mark A B C
+    starred``, the app's marked papers starred with one key: they shared one time, and the sort
+    left them as the queue had them). Sync stamps decisions by their times, in that order too."""
+    at = round(at, 3)
+    return {pid: round(at + i / 1000, 3) for i, pid in enumerate(dict.fromkeys(ids))}
+
+
 def normalise_tags(tags: Sequence[str]) -> tuple[str, ...]:
     """Tags as stored: trimmed, lower case, spaces as dashes, no duplicates, in given order.
 
