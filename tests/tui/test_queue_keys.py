@@ -556,7 +556,8 @@ async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:
         await pilot.press("S")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         summary = app.screen.summary().plain  # type: ignore[attr-defined]
-        assert "Reading queue: 3 papers waiting; " in summary and "read a week" in summary
+        # read today, the first from the queue: said as read today, not as a week's pace
+        assert "Reading queue: 3 papers waiting; 1 paper read from it today: " in summary
         assert "Read from the queue per week: " in summary
 
 
