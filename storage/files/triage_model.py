@@ -207,8 +207,9 @@ def step_times(doc: Mapping[str, Any], step: Step, *, undo: bool) -> dict[str, f
     """When each paper of a step (its document ``doc``) got the status its undo, or redo,
     gives it back: an undo, the times the step kept of the statuses it replaced (``was``; a
     step of an older version kept none: now); a redo, those it gave (``set``: an import's,
-    from its file), else the step's own time. So the sort by when starred, the day a paper
-    was read from the queue and the exports' times stay the decision's, not the undo's."""
+    from its file), else the step's own time, a millisecond apart in the step's order as
+    ``decision_times`` gave them. So the sort by when starred, the day a paper was read from
+    the queue and the exports' times stay the decision's, not the undo's."""
     kept = doc.get("was" if undo else "set")
     found = {
         str(pid): float(at)
@@ -217,7 +218,8 @@ def step_times(doc: Mapping[str, Any], step: Step, *, undo: bool) -> dict[str, f
     }
     if undo:
         return found
-    return {pid: found.get(pid, step.at) for pid, _old, _new in step.changes}
+    given = decision_times((pid for pid, _old, _new in step.changes), step.at)  # as it did
+    return {pid: found.get(pid, given[pid]) for pid, _old, _new in step.changes}
 
 
 def _position(value: Any) -> Place | None:

@@ -176,6 +176,23 @@ def test_papers_starred_by_one_command_sort_by_when_starred_in_the_commands_orde
     assert times == sorted(set(times)) and times[-1] - times[0] < 1  # apart, all of a moment
 
 
+def test_stars_given_together_keep_their_order_through_an_undo_and_a_redo(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A redo gives a step's papers its time: one time for all of them, the sort by when
+    starred lost their order again. A millisecond apart in the step's order, as first given."""
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", SAMPLE, env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][:3]
+    given = [ids[1], ids[2], ids[0]]
+    ok(run("--home", home, "mark", *given, "starred", env=env))
+    ok(run("--home", home, "undo", env=env))
+    ok(run("--home", home, "redo", env=env))
+    ok(run("--home", home, "queue", "move", given[2], "--to", "top", env=env))
+    ok(run("--home", home, "queue", "sort", "starred", env=env))
+    assert queue_ids(home, env) == given
+
+
 def test_a_move_into_tied_places_sends_one_move_and_keeps_a_sort_made_elsewhere(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
