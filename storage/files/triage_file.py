@@ -463,7 +463,7 @@ class TriageChange:
         """The new statuses given now, or (an undo's, a redo's) at ``times``, by paper."""
         # a millisecond apart in the order given: papers starred together keep their order
         # in the sort by when they were starred
-        at = decision_times((pid for pid, _old, _new in changes), now())
+        at = decision_times((pid for pid, _old, _new in changes), now(), docs)
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
                 docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
