@@ -178,6 +178,9 @@ class QueueStats:
     rate_per_week: float
     weeks_to_empty: float | None
     pace_weeks: int = QUEUE_PACE_WEEKS
+    #: The days the pace is taken over: the last ``QUEUE_PACE_WEEKS`` weeks (this one to
+    #: today), or the days since the first paper read from the queue when that is later.
+    pace_days: int = 7 * QUEUE_PACE_WEEKS
 
     @classmethod
     def compute(
@@ -193,11 +196,13 @@ class QueueStats:
         this_week = today - timedelta(days=today.weekday())
         first = this_week - timedelta(weeks=52)
         weeks: Counter[date] = Counter()
+        first_read = today
         for pid, status in statuses.items():
             at = decided_at.get(pid)
             if status is Status.READ and pid in positions and at is not None:
                 day = date.fromtimestamp(at)
                 weeks[max(first, day - timedelta(days=day.weekday()))] += 1
+                first_read = min(first_read, day)
         start = min(weeks, default=this_week)
         per_week = []
         week = start
@@ -205,11 +210,13 @@ class QueueStats:
             per_week.append((week, weeks.get(week, 0)))
             week += timedelta(weeks=1)
         recent = per_week[-QUEUE_PACE_WEEKS:]
-        # the week under way counts by its days gone: 3 read by Wednesday is 7 a week
-        span = len(recent) - 1 + (today.weekday() + 1) / 7
-        rate = sum(n for _w, n in recent) / span if weeks else 0.0
+        # every day from the window's Monday to today counts, the week under way by its days
+        # gone (3 read by Wednesday is 7 a week), but none before the first paper read: a
+        # first week counted whole made 3 read on its Saturday and Sunday "3 read a week"
+        days = (today - max(recent[0][0], first_read)).days + 1
+        rate = 7 * sum(n for _w, n in recent) / days if weeks else 0.0
         eta = waiting / rate if rate > 0 else (0.0 if waiting == 0 else None)
-        return cls(waiting, per_week, rate, eta, len(recent))
+        return cls(waiting, per_week, rate, eta, -(-days // 7), days)
 
     def sentence(self, how: str = "") -> str:
         """One sentence on the queue: what waits, the pace, when it is empty at it (``how``
@@ -219,8 +226,12 @@ class QueueStats:
         head = f"Reading queue: {count(self.waiting, 'paper')} waiting"
         if self.rate_per_week <= 0 or self.weeks_to_empty is None:
             return f"{head}; none read from it yet."
-        rate = self.rate_per_week
+        rate, days = self.rate_per_week, self.pace_days
         pace = f"{rate:,.1f} read a week" if rate < 10 else f"{rate:,.0f} read a week"
+        pace += f" (last {count(self.pace_weeks, 'week')})"
+        if days < 7:  # less than a week of reading: what was read, not a week's pace
+            read = count(round(rate * days / 7), "paper")
+            pace = f"{read} read from it " + ("today" if days == 1 else f"in the last {days} days")
         weeks = self.weeks_to_empty
         when = (
             "within a week"
@@ -229,13 +240,14 @@ class QueueStats:
             if weeks < 20
             else f"in about {weeks / 4.35:,.0f} months"
         )
-        return f"{head}; {pace} (last {count(self.pace_weeks, 'week')}): empty {when} at this pace."
+        return f"{head}; {pace}: empty {when} at this pace."
 
     def to_json(self) -> dict[str, Any]:
         return {
             "waiting": self.waiting,
             "read_per_week": [{"week": w.isoformat(), "read": n} for w, n in self.per_week],
             "rate_per_week": round(self.rate_per_week, 2),
+            "pace_days": self.pace_days,
             "weeks_to_empty": None
             if self.weeks_to_empty is None
             else round(self.weeks_to_empty, 1),

@@ -104,6 +104,17 @@ def report(
             f"it past its length cap, and is not kept: {dropped}"
         )
         return Report(message, severity="warning", timeout=12, redraw=True)
+    if kind == "tags" and (outcome.kept or outcome.dropped):  # added elsewhere meanwhile
+        shown = " ".join(f"#{printable(tag)}" for tag in outcome.kept or outcome.dropped)
+        tags = _cut(shown, _TITLE_CHARS)
+        if outcome.kept:
+            message = f"Tags saved, with those added elsewhere while the prompt was open: {tags}"
+            return Report(message, timeout=8, redraw=True)
+        message = (
+            "Tags saved as typed; those added elsewhere while the prompt was open would take "
+            f"them past their cap, and are not kept: {tags}"
+        )
+        return Report(message, severity="warning", timeout=12, redraw=True)
     if kind == "reload" or outcome.triage is not None:
         # a reload, or a write that met another process's changes (and kept them): the
         # state now holds them, and the screen must show them too

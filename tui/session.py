@@ -30,9 +30,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from storage.caps import check_note, check_tags, note_problem
+from storage.caps import check_note, check_tags, note_problem, tags_problem
 from storage.files.triage_file import Change, TriageState, normalise_tags
-from storage.files.triage_model import merged_note, now
+from storage.files.triage_model import (
+    decision_times,
+    merged_note,
+    now,
+    tags_added_meanwhile,
+)
 from storage.library import Library
 from storage.models import Place, Removal, Status
 from storage.queue import end_position, queue_ids, sort_key
@@ -75,6 +80,8 @@ class Operation:
     sort: str = ""
     #: The note a "note" operation was written over (an editor's, as it opened; None: any).
     base: str | None = None
+    #: The tags a "tags" operation was written over (a prompt's, as it opened; None: any).
+    tags_base: tuple[str, ...] | None = None
     #: When it was made (``time.monotonic``).
     made: float = field(default_factory=time.monotonic)
 
@@ -95,9 +102,10 @@ class Outcome:
     moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)
     #: The sort whose order that undo or redo took back or gave again ("": a move by hand).
     sort: str = ""
-    #: The lines a note written elsewhere meanwhile gained, kept after the one saved here.
+    #: The lines a note written elsewhere meanwhile gained, kept after the one saved here (a
+    #: "tags" operation's: the tags added elsewhere meanwhile, kept after those saved here).
     kept: list[str] = field(default_factory=list)
-    #: Those lines when the note with them would pass its cap (``note_problem``): not kept.
+    #: Those lines (tags) when the note (tags) with them would pass a cap: not kept.
     dropped: list[str] = field(default_factory=list)
 
     @property
@@ -182,13 +190,17 @@ class TriageSession:
         self._set_note_locally(paper_id, note.strip())
         self._submit("note", paper_ids=(paper_id,), text=note.strip(), base=base)
 
-    def queue_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
+    def queue_tags(
+        self, paper_id: str, tags: Sequence[str], base: Sequence[str] | None = None
+    ) -> tuple[str, ...]:
         """Set tags now and queue them; returns them normalised; ``TooBigError`` (nothing
-        changed) past their caps."""
+        changed) past their caps. ``base``: the tags they were written over (the prompt's):
+        tags added on disk since, elsewhere, are kept after them (``tags_added_meanwhile``)."""
         clean = normalise_tags(tags)
         check_tags(clean)
         self._set_tags_locally(paper_id, clean)
-        self._submit("tags", paper_ids=(paper_id,), tags=clean)
+        was = None if base is None else tuple(base)
+        self._submit("tags", paper_ids=(paper_id,), tags=clean, tags_base=was)
         return clean
 
     def reading_queue(self) -> list[str]:
@@ -291,7 +303,8 @@ class TriageSession:
         leaves keeps its place for an undo."""
         self.version += 1
         state = self.state
-        at = round(now())
+        changes = list(changes)  # a millisecond apart, as on disk (``decision_times``)
+        at = decision_times((pid for pid, _old, _new in changes), now())
         joining: list[str] = []
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and pid not in state.positions:
@@ -303,7 +316,7 @@ class TriageSession:
                 state.positions.pop(pid, None)  # the disk keeps no room for an Inbox paper
             else:
                 state.statuses[pid] = new
-                state.decided_at[pid] = at
+                state.decided_at[pid] = at[pid]
         if joining:
             top = self.library.queue_top
             keys = [
@@ -412,7 +425,7 @@ class TriageSession:
                         elif op.kind == "note":
                             _write_note(change.set_note, outcome)
                         else:
-                            change.set_tags(op.paper_ids[0], op.tags)
+                            _write_tags(change.set_tags, outcome)
         except Exception:  # noqa: BLE001 - written one by one, each error reported
             return [self._persist(op) for op in ops]
         if lib.last_change_met_others or any(outcome.kept for outcome in outcomes):
@@ -429,7 +442,7 @@ class TriageSession:
             elif op.kind == "note":
                 _write_note(lib.set_note, outcome)
             elif op.kind == "tags":
-                lib.set_tags(op.paper_ids[0], op.tags)
+                _write_tags(lib.set_tags, outcome)
             elif op.kind == "queue":
                 lib.place_in_queue(op.placement, op.paper_ids or None, op.sort)
             elif op.kind in ("undo", "redo"):
@@ -471,4 +484,24 @@ def _write_note(set_note: Callable[[str, str], str], outcome: Outcome) -> None:
         outcome.dropped = added
     elif added:
         set_note(op.paper_ids[0], merged)
+        outcome.kept = added
+
+
+def _write_tags(
+    set_tags: Callable[[str, Sequence[str]], tuple[str, ...]], outcome: Outcome
+) -> None:
+    """Write a "tags" operation with ``set_tags`` (a transaction's, or the library's), which
+    returns the tags it replaced: those another writer added since the operation's
+    ``tags_base`` was read are kept after the tags saved (``tags_added_meanwhile``), said in
+    ``outcome``. (The ``t`` prompt's save dropped a ``papers tag`` made while it was open, in
+    silence, as the note editor's did an appended line.)"""
+    op = outcome.op
+    found = set_tags(op.paper_ids[0], op.tags)
+    if op.tags_base is None:
+        return
+    added = tags_added_meanwhile(op.tags, op.tags_base, found)
+    if added and tags_problem([*op.tags, *added]):
+        outcome.dropped = added
+    elif added:
+        set_tags(op.paper_ids[0], [*op.tags, *added])
         outcome.kept = added

@@ -6,7 +6,8 @@
 - ``markdown``, ``csv_table``, ``json_array``, ``bibtex``, ``csl_json``, ``ris``: one module
   per format;
 - ``tex``: text as BibTeX holds it (ASCII, LaTeX escapes, balanced braces);
-- ``selection``: the papers an export takes (by status), headings, groups, records;
+- ``selection``: the papers an export takes (by status; the reading queue with what was read
+  from it: ``reading_list``), headings, groups, records;
 - ``destination``: ``write_export``, the one export-to-file flow of the CLI and the app.
 """
 
@@ -35,6 +36,8 @@ from storage.export.selection import (
     heading_of,
     in_queue_order,
     paper_record,
+    read_from_queue,
+    reading_list,
     select,
     statuses_for,
 )
@@ -64,6 +67,8 @@ __all__ = [
     "md_escape_line",
     "md_url",
     "paper_record",
+    "read_from_queue",
+    "reading_list",
     "select",
     "statuses_for",
     "to_bibtex",

@@ -34,13 +34,43 @@ def select(
     statuses: Mapping[str, Status],
     wanted: frozenset[Status],
     triage: TriageState | None = None,
+    *,
+    with_read: bool = False,
 ) -> list[Paper]:
     """The papers whose status is one of ``wanted``, in the given order; the starred papers
-    alone in the reading queue's order (given ``triage``: its positions)."""
+    alone in the reading queue's order (given ``triage``: its positions), and ``with_read``
+    after those read from the queue (``reading_list``)."""
+    if with_read:
+        if triage is None or wanted != {Status.STARRED}:
+            raise ValueError("the papers read from the queue go with the starred papers only")
+        return reading_list(papers, triage)
     chosen = [p for p in papers if statuses.get(p.id, Status.INBOX) in wanted]
     if triage is not None and wanted == {Status.STARRED}:
         return in_queue_order(chosen, triage)
     return chosen
+
+
+def read_from_queue(triage: TriageState) -> list[str]:
+    """The papers read from the reading queue, in the order they were read: read papers that
+    had a place in it (a paper keeps its place when it leaves, for an undo), as the stats
+    count them (``QueueStats``)."""
+    read = [
+        pid
+        for pid, status in triage.statuses.items()
+        if status is Status.READ and pid in triage.positions
+    ]
+    return sorted(read, key=lambda pid: (triage.decided_at.get(pid, 0.0), pid))
+
+
+def reading_list(papers: Iterable[Paper], triage: TriageState) -> list[Paper]:
+    """The reading queue with what was read from it: the papers of ``papers`` read from the
+    queue first, in the order they were read, then the starred ones in the queue's order (the
+    Markdown export's ``- [x]`` above its ``- [ ]``)."""
+    done = {pid: i for i, pid in enumerate(read_from_queue(triage))}
+    listed = list(papers)
+    read = sorted((p for p in listed if p.id in done), key=lambda p: done[p.id])
+    starred = [p for p in listed if triage.status(p.id) is Status.STARRED]
+    return [*read, *in_queue_order(starred, triage)]
 
 
 def in_queue_order(papers: Iterable[Paper], triage: TriageState) -> list[Paper]:

@@ -45,6 +45,7 @@ from storage.files.triage_model import (
     TriageState,
     count_day,
     days_from_tables,
+    decision_times,
     doc_id,
     give_status,
     leave_removals,
@@ -460,14 +461,14 @@ class TriageChange:
         times: Mapping[str, float] | None = None,
     ) -> None:
         """The new statuses given now, or (an undo's, a redo's) at ``times``, by paper."""
-        # to the millisecond, as notes and tags are: papers starred within one second keep
-        # their order in the sort by when they were starred
-        at = round(now(), 3)
+        # a millisecond apart in the order given: papers starred together keep their order
+        # in the sort by when they were starred
+        at = decision_times((pid for pid, _old, _new in changes), now(), docs)
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
                 docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
             give_status(docs[pid], new)  # (to the Inbox: out of the queue)
-            docs[pid]["at"] = (times or {}).get(pid, at)
+            docs[pid]["at"] = (times or {}).get(pid, at[pid])
         self.save(docs)
 
     def pop(self, ids: Collection[str]) -> dict[str, Any]:

@@ -152,6 +152,47 @@ def test_queue_sort_and_the_starred_export_in_queue_order(
     assert re.match(r"Sorted 5 papers by venue status: \d+ papers? moved", venue), venue
 
 
+def test_papers_starred_by_one_command_sort_by_when_starred_in_the_commands_order(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """``papers mark A B C starred`` gave the three one time: the sort by when starred could
+    not tell them apart and left them as the queue had them. They are a millisecond apart now,
+    in the command line's order (not the list's)."""
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", SAMPLE, env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][:4]
+    given = [ids[2], ids[0], ids[3], ids[1]]
+    ok(run("--home", home, "mark", *given, "starred", env=env))
+    assert queue_ids(home, env) == given
+    ok(run("--home", home, "queue", "move", given[3], "--to", "top", env=env))
+    ok(run("--home", home, "queue", "move", given[0], "--to", "bottom", env=env))
+    assert queue_ids(home, env) == [given[3], given[1], given[2], given[0]]
+    out = ok(run("--home", home, "queue", "sort", "starred", env=env))
+    assert out.startswith("Sorted 4 papers by when you starred them"), out
+    assert queue_ids(home, env) == given
+    exported = json.loads(ok(run("--home", home, "export", "--format", "json", env=env)))
+    times = [r["decided_at"] for r in exported]
+    assert [r["id"] for r in exported] == given
+    assert times == sorted(set(times)) and times[-1] - times[0] < 1  # apart, all of a moment
+
+
+def test_stars_given_together_keep_their_order_through_an_undo_and_a_redo(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A redo gives a step's papers its time: one time for all of them, the sort by when
+    starred lost their order again. A millisecond apart in the step's order, as first given."""
+    home = tmp_path / "home"
+    ok(run("--home", home, "import", SAMPLE, env=env))
+    ids = [r["id"] for r in json.loads(ok(run("--home", home, "list", "--json", env=env)))][:3]
+    given = [ids[1], ids[2], ids[0]]
+    ok(run("--home", home, "mark", *given, "starred", env=env))
+    ok(run("--home", home, "undo", env=env))
+    ok(run("--home", home, "redo", env=env))
+    ok(run("--home", home, "queue", "move", given[2], "--to", "top", env=env))
+    ok(run("--home", home, "queue", "sort", "starred", env=env))
+    assert queue_ids(home, env) == given
+
+
 def test_a_move_into_tied_places_sends_one_move_and_keeps_a_sort_made_elsewhere(
     tmp_path: Path, env: dict[str, str]
 ) -> None:

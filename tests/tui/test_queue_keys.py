@@ -17,9 +17,19 @@ from storage.models import Paper
 from storage.pdfs.download import Event
 from tests.pdf_files import paper_pdf
 from tests.pdf_server import PdfServer, library_list
-from tests.tui.helpers import big_library, make_app, messages, plist, ready, settled, wait_for
+from tests.tui.helpers import (
+    big_library,
+    make_app,
+    messages,
+    opened,
+    plist,
+    ready,
+    settled,
+    wait_for,
+)
 from tui.app import PapersApp
 from tui.pdfs import progress_note
+from tui.screens.dialogs import BulkDecision
 from tui.screens.queue_sort import QueueSortDialog
 from tui.stray_keys import GAP_S
 from tui.widgets.paper_pane import PaperPane
@@ -546,7 +556,8 @@ async def test_the_stats_screen_shows_the_queue(seeded_home: Path) -> None:
         await pilot.press("S")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         summary = app.screen.summary().plain  # type: ignore[attr-defined]
-        assert "Reading queue: 3 papers waiting; " in summary and "read a week" in summary
+        # read today, the first from the queue: said as read today, not as a week's pace
+        assert "Reading queue: 3 papers waiting; 1 paper read from it today: " in summary
         assert "Read from the queue per week: " in summary
 
 
@@ -786,3 +797,24 @@ async def test_j_and_k_move_in_the_queue_sort_as_in_the_list(seeded_home: Path) 
         await wait_for(pilot, lambda: any(said in m for m in messages(app)))
         await settled(pilot)
         assert not any("rating" in m for m in messages(app))
+
+
+async def test_papers_starred_together_sort_by_when_starred_in_the_list_order(
+    seeded_home: Path,
+) -> None:
+    """Three papers marked and starred at once (``D`` ``s``) had one time (to the second, in
+    the app): the sort by when starred left them as the queue had them. They are a millisecond
+    apart in the order they were decided, in the app as on disk."""
+    ids = [p.id for p in Library(seeded_home).papers()][:3]
+    app = make_app(seeded_home)
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await pilot.press("space", "space", "space")
+        await opened(pilot, "D", BulkDecision)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: all(app.session.status(p) is Status.STARRED for p in ids))
+        await sort_by_when_starred(pilot, app, ids)
+        times = [app.session.state.decided_at[pid] for pid in ids]
+        assert times == sorted(set(times)), times
+    on_disk = Library(seeded_home).triage().decided_at
+    assert [on_disk[pid] for pid in ids] == sorted({on_disk[pid] for pid in ids})

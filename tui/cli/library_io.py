@@ -25,7 +25,7 @@ from storage.export import (
 )
 from storage.export.destination import write_export
 from storage.locations import library_home
-from storage.models import ImportReport, Paper, file_names
+from storage.models import ImportReport, Paper, Status, file_names
 from storage.sources.limits import DEFAULT_MAX_BYTES, InputStream, ReadLimits, size_text
 from storage.sources.registry import readable_formats
 from storage.text.words import count
@@ -123,6 +123,12 @@ def add_export(sub: Subparsers, common: Parser) -> None:
     )
     p.add_argument(
         "--abstracts", action="store_true", help="each paper's abstract too (Markdown only)"
+    )
+    p.add_argument(
+        "--with-read",
+        action="store_true",
+        help="the reading queue with the papers read from it, first (Markdown: - [x]); "
+        "with --status starred",
     )
     p.add_argument(
         "-o",
@@ -278,6 +284,10 @@ def refuse_unheeded(args: argparse.Namespace, chosen: str) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.with_read and args.status != "starred":
+        raise UsageError(
+            f"--with-read applies to --status starred (the reading queue) only, not {args.status}"
+        )
     if args.format is None:
         if suffix := unknown_suffix(args.output):
             raise UsageError(
@@ -291,11 +301,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     library = open_library(args)
     triage = library.triage()
     wanted = statuses_for(args.status)
+    read = frozenset({Status.READ}) if args.with_read else frozenset()
     # only the chosen papers are read (the starred of 100,000: 0.2 s of the cache, not 1.4 s)
-    chunks = library.loaded_papers().selected(triage.statuses, wanted)
-    papers = select([p for chunk in chunks for p in chunk], triage.statuses, wanted, triage)
+    chunks = library.loaded_papers().selected(triage.statuses, wanted | read)
+    chosen = [p for chunk in chunks for p in chunk]
+    papers = select(chosen, triage.statuses, wanted, triage, with_read=args.with_read)
     what = "All papers" if args.status == "all" else f"{args.status.capitalize()} papers"
-    heading = heading_for(papers, what)
+    heading = heading_for(papers, "Reading queue" if args.with_read else what)
     # written as it is made: 100,000 papers are 200 MB of CSL-JSON, never held whole
     text = export_pieces(
         papers, triage, args.format, heading=heading, group_by=args.group_by,
@@ -307,8 +319,13 @@ def cmd_export(args: argparse.Namespace) -> int:
             write_document(batch, is_json=is_json)
         return 0
     # -o names the file: it is replaced if it exists (a folder's default file is not).
-    default_name = f"{args.status}{SUFFIXES[args.format]}"
+    stem = "queue" if args.with_read else args.status
+    default_name = f"{stem}{SUFFIXES[args.format]}"
     target = write_export(Path(args.output), text, default_name, home=library.home, replace=True)
     what = "paper" if args.status == "all" else f"{args.status} paper"
-    complain(f"Wrote {count(len(papers), what)} to {target}")
+    wrote = count(len(papers), what)
+    if args.with_read:  # "5 papers of the reading queue (2 of them read)"
+        done = sum(1 for p in papers if triage.status(p.id) is Status.READ)
+        wrote = f"{count(len(papers), 'paper')} of the reading queue ({done:,} of them read)"
+    complain(f"Wrote {wrote} to {target}")
     return 0

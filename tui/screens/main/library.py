@@ -136,19 +136,27 @@ class LibraryPart(MainBase):
                 except ValueError as exc:  # refused as typed: nothing changed
                     self.notify(str(exc), severity="error", markup=False)
                     return
-                self._write_tags(paper.id, tags)
+                # written over ``held``: tags added elsewhere meanwhile are kept
+                self._write_tags(paper.id, tags, base=held)
 
         question = f"Tags for “{paper.display_title}” (spaces between tags; empty clears):"
         current = " ".join(held)
         self.app.push_screen(TextPrompt("Tags", question, current), save)
 
-    def _write_tags(self, paper_id: str, tags: tuple[str, ...], said: str = "") -> None:
+    def _write_tags(
+        self,
+        paper_id: str,
+        tags: tuple[str, ...],
+        said: str = "",
+        base: tuple[str, ...] | None = None,
+    ) -> None:
         """Set a paper's tags from the prompt (or put them back); tags that replaced or
         cleared others can be taken back by ``u`` while nothing else was done since
-        (``restore_replaced``), as a note can: the message names those it replaced."""
+        (``restore_replaced``), as a note can: the message names those it replaced. ``base``:
+        the tags the prompt opened with (those added elsewhere since are kept)."""
         before = self.session.state.tags.get(paper_id, ())
         try:
-            tags = self.session.queue_tags(paper_id, tags)
+            tags = self.session.queue_tags(paper_id, tags, base=base)
         except TooBigError as exc:  # refused as typed: nothing changed
             self.notify(str(exc), severity="error", markup=False)
             return
