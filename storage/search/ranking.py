@@ -326,21 +326,41 @@ class Ranker:
         limit: int | None,
         checks: Sequence[PhraseCheck],
     ) -> IntArray:
-        """Indices into ``candidates`` of the best ``limit`` that pass the phrase checks."""
+        """Indices into ``candidates`` of the best ``limit`` that pass the phrase checks.
+
+        They are checked best first, a block at a time, its papers' texts read together
+        (``Filters.answer``: with those of the other candidates in the same chunks of
+        ``papers.cache``): a block as large as the results still wanted need, at the share of
+        papers that passed so far (four times the last while none has)."""
         if not checks:
             return self._best(candidates, score, limit)
+        if limit is None:  # every paper: all read together
+            order = self._best(candidates, score, None)
+            self._filters.answer(candidates[order], checks)
+            slots = candidates[order].tolist()
+            passing = [self._filters.passes(slot, checks) for slot in slots]
+            return order[np.asarray(passing, dtype=np.bool_)]
         kept: list[int] = []
+        checked = [0, limit]  # papers checked over both scans, and the next block's size
 
         def scan(order: IntArray) -> bool:
-            for i in order.tolist():
-                if self._filters.passes(int(candidates[i]), checks):
-                    kept.append(i)
-                    if limit is not None and len(kept) >= limit:
-                        return True
+            at = 0
+            while at < len(order):
+                block = order[at : at + checked[1]]
+                at += len(block)
+                self._filters.answer(candidates[block], checks)
+                checked[0] += len(block)
+                for i in block.tolist():
+                    if self._filters.passes(int(candidates[i]), checks):
+                        kept.append(i)
+                        if len(kept) >= limit:
+                            return True
+                left = limit - len(kept)
+                checked[1] = -(-left * checked[0] // len(kept)) if kept else 4 * len(block)
             return False
 
-        first = self._best(candidates, score, None if limit is None else 4 * limit + 16)
-        if not scan(first) and limit is not None and len(first) < len(candidates):
+        first = self._best(candidates, score, 4 * limit + 16)
+        if not scan(first) and len(first) < len(candidates):
             scan(self._best(candidates, score, None)[len(first) :])
         return np.asarray(kept, dtype=np.int64)
 
