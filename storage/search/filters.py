@@ -234,16 +234,15 @@ class Filters:
                 found = texts.get(slot)
                 answers[slot] = found is not None and _paper_has(found, phrase, b)
 
-    def _texts_at(self, slots: list[int], names: list[str]) -> list[_Texts]:
-        """The texts of these fields (``Paper`` attributes) of the papers of ``slots``."""
+    def _texts_at(self, slots: list[int], names: list[str]) -> Sequence[Paper | _Texts]:
+        """The texts of these fields (``Paper`` attributes) of the papers of ``slots``: the
+        papers themselves when they are in memory."""
         papers = self._table.papers
         some: Callable[[list[int], list[str]], list[tuple[Any, ...]]] | None
         some = getattr(papers, "fields_at", None)
         if some is None:
-            rows = [tuple(getattr(papers[s], n) for n in names) for s in slots]
-        else:
-            rows = some(slots, names)
-        return [_Texts(**dict(zip(names, row, strict=True))) for row in rows]
+            return [papers[s] for s in slots]
+        return [_Texts(**dict(zip(names, row, strict=True))) for row in some(slots, names)]
 
     @staticmethod
     def _applying(slots: IntArray, check: PhraseCheck) -> list[int]:

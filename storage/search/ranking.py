@@ -66,6 +66,8 @@ _ONCE_IN_A_TITLE: Final = float(FIELD_WEIGHTS[0] * (K1 + 1.0) / (1.0 + K1))
 _ONCE_IN_AN_ABSTRACT: Final = float(
     FIELD_WEIGHTS[FIELDS.index("abstract")] * (K1 + 1.0) / (1.0 + K1)
 )
+#: The shortest last part of a compound being typed whose parts are looked for in abstracts.
+_TYPED_PART: Final = 3
 #: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
 _SCORES_KEPT: Final = 32
 
@@ -171,13 +173,15 @@ class Ranker:
         scores = self._postings.best_scores(expansion.tids, expansion.weights, len(self._table))
         result = WordScores(scores, expansion)
         if parts:
-            result = self._with_parts(result, parts)
+            result = self._with_parts(result, parts, word[1])
         self._scores[key] = result
         if len(self._scores) > _SCORES_KEPT:
             self._scores.popitem(last=False)
         return result
 
-    def _with_parts(self, joined: WordScores, parts: tuple[str, ...]) -> WordScores:
+    def _with_parts(
+        self, joined: WordScores, parts: tuple[str, ...], typing: bool = False
+    ) -> WordScores:
         """A hyphenated word's scores: its joined form's (``time-series``: "timeseries", as the
         index keeps a hyphenated word of a paper), and in the papers whose title has its parts
         in a row ("Time Series Forecasting"), at least the joined form's once in a title.
@@ -185,7 +189,9 @@ class Ranker:
         (Not the parts' scores: "judge" in a title is not "LLM-as-a-judge" there.) The index
         keeps no word's place but in titles: a paper with every part in its abstract (and no
         other match) scores as the joined form once in an abstract, and must have the parts in
-        a row there (``WordScores.check``: its text read only as far as the results go)."""
+        a row there (``WordScores.check``: its text read only as far as the results go), but
+        while its last part is being typed and shorter than ``_TYPED_PART`` ("in-c": "in c", in
+        most abstracts apart, would read them at each key)."""
         # each part as a whole word, even the one being typed: its completions would be a
         # guess on a guess, and cost a search of their own at each key
         words = [self._word_scores((part, False, True)) for part in parts]
@@ -211,7 +217,7 @@ class Ranker:
         # the papers with every part in the abstract, and no other match: to be checked
         ids = self._vocabulary.ids
         in_abstract = np.zeros(len(table), dtype=np.bool_)
-        if all(part in ids for part in parts):
+        if all(part in ids for part in parts) and (not typing or len(parts[-1]) >= _TYPED_PART):
             in_abstract = self._filters.words_mask(parts, False, 1 << FIELDS.index("abstract"))
             in_abstract &= joined.scores == 0
             in_abstract[slots[found]] = False
