@@ -12,7 +12,7 @@ import sys
 import time
 
 PARTS = (
-    "github_links", "derived_titles", "storage", "search", "similar", "interchange",
+    "github_links", "derived_titles", "storage", "search", "phrases", "similar", "interchange",
     "real_shapes", "hostile_readers", "import_speed", "app", "cli", "sync", "fetch", "glass",
     "pdfs", "lock", "busy_app", "qualifiers", "sync_hostile", "sync_faults", "builds", "exports",
 )  # fmt: skip

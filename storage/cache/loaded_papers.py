@@ -161,8 +161,9 @@ class LoadedPapers:
         self._lock = threading.RLock()
         self._ids: list[str] | None = None
         self._rows: dict[str, int] | None = None
-        #: Chunks read field by field, for papers by row (each made when asked for).
-        self._decoded: OrderedDict[int, list[list[Any]]] = OrderedDict()
+        #: Chunks read field by field, for papers by row (each made when asked for): the
+        #: columns of each read so far (a phrase check reads a few of them).
+        self._decoded: OrderedDict[int, dict[str, list[Any]]] = OrderedDict()
 
     @property
     def from_cache(self) -> bool:
@@ -298,6 +299,32 @@ class LoadedPapers:
             else:
                 return cast(list[Paper], found)
 
+    def fields_at(self, rows: Sequence[int], fields: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Some fields of the papers at these places of the list, in the order given: as
+        ``papers_at``, each chunk read once, and of each chunk only those fields' columns
+        (a phrase check reads a paper's texts, not its links, ids and facts)."""
+        while True:
+            papers = self._papers
+            if papers is not None:
+                return [tuple(getattr(papers[row], f) for f in fields) for row in rows]
+            reader = self._reader
+            assert reader is not None
+            places: dict[int, list[int]] = {}
+            for place, row in enumerate(rows):
+                if not 0 <= row < reader.count:
+                    raise IndexError(row)
+                places.setdefault(row // reader.chunk_rows, []).append(place)
+            found: list[tuple[Any, ...]] = [()] * len(rows)
+            for chunk in sorted(places):
+                columns = self._read(self._chunk_columns, reader, (chunk, tuple(fields)))
+                if columns is None:
+                    break  # a damaged block: every paper from the JSON, and again
+                for place in places[chunk]:
+                    offset = rows[place] % reader.chunk_rows
+                    found[place] = tuple(column[offset] for column in columns)
+            else:
+                return found
+
     def column(self, field: str) -> list[Any]:
         """One field of every paper, in list order (``stats`` reads ``list`` and
         ``venue_status`` of 100,000 papers without making them)."""
@@ -323,17 +350,26 @@ class LoadedPapers:
     # ----------------------------------------------------------------- reading
 
     def _decoded_chunk(self, reader: PapersCacheReader, chunk: int) -> list[list[Any]]:
+        return self._chunk_columns(reader, (chunk, reader.fields))
+
+    def _chunk_columns(
+        self, reader: PapersCacheReader, asked: tuple[int, tuple[str, ...]]
+    ) -> list[list[Any]]:
+        """The columns of these fields of a chunk, each read once while the chunk is kept."""
+        chunk, fields = asked
         with self._lock:
             found = self._decoded.get(chunk)
             if found is not None:
                 self._decoded.move_to_end(chunk)
-                return found
-        found = [reader.column(field, chunk) for field in reader.fields]
+            missing = [f for f in fields if found is None or f not in found]
+        read = {field: reader.column(field, chunk) for field in missing}
         with self._lock:
-            self._decoded[chunk] = found
+            columns = self._decoded.setdefault(chunk, {})
+            columns.update(read)
+            self._decoded.move_to_end(chunk)
             if len(self._decoded) > _CHUNKS_KEPT:
                 self._decoded.popitem(last=False)
-        return found
+            return [columns[field] for field in fields]
 
     def _read(
         self,
@@ -430,6 +466,13 @@ class PaperSequence(MutableSequence[Paper]):
             return
         for chunk in self._loaded.chunks():
             yield from chunk
+
+    def fields_at(self, indices: Sequence[int], fields: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Some fields of the papers at these places (``LoadedPapers.fields_at``)."""
+        if self._changed is not None:
+            papers = self._changed
+            return [tuple(getattr(papers[i], f) for f in fields) for i in indices]
+        return self._loaded.fields_at(indices, fields)
 
     def ids(self) -> Sequence[str]:
         """The papers' ids, in order, without making the papers."""

@@ -5,7 +5,8 @@ ranking counts a match (exactly, as a prefix, or a typo away: ``vocabulary.py``)
 group is one need, met by any of its terms (a term's words all matching, a phrase's words in a
 row). A hyphenated word is searched as its joined form when the index has it (``time-series``:
 "timeseries", which the index keeps for a hyphenated word), and matches too where a title has
-its parts in a row ("Time Series Forecasting": ``Plan.compounds``, ``ranking.py``). The papers
+its parts in a row ("Time Series Forecasting": ``Plan.compounds``, ``ranking.py``), or an
+abstract (its text read to tell, as far as the results go). The papers
 meeting every need are the result. When none does, the papers meeting the
 most needs are, and the ranking says so (``Ranking.partial``). Phrases and qualifiers are not
 needs but filters (``filters.py``): a paper without them is never listed.

@@ -34,12 +34,13 @@ import numpy as np
 import numpy.typing as npt
 
 from storage.arrays import ranges
-from storage.search.filters import Allowed, Filters, PhraseCheck
+from storage.search.filters import Allowed, Filters, Phrase, PhraseCheck
 from storage.search.hits import NO_WORDS, Explanation, MatchedWords, Ranking
 from storage.search.matching import FUNCTION_WORDS, Plan, ScoredWord, selection
 from storage.search.postings import (
     ALL_FIELDS,
     FIELD_WEIGHTS,
+    FIELDS,
     K1,
     BoolArray,
     FloatArray,
@@ -59,8 +60,14 @@ _TITLE_BONUS: Final = 250.0
 _PHRASE_RERANK: Final = 50
 #: The most title words joined to match a compound of the query (``state-of-the-art``).
 _JOINED_WORDS: Final = 4
-#: A word's posting score once in a title of average length, per unit of its weight (BM25).
+#: A word's posting score once in a title, or an abstract, of average length, per unit of its
+#: weight (BM25).
 _ONCE_IN_A_TITLE: Final = float(FIELD_WEIGHTS[0] * (K1 + 1.0) / (1.0 + K1))
+_ONCE_IN_AN_ABSTRACT: Final = float(
+    FIELD_WEIGHTS[FIELDS.index("abstract")] * (K1 + 1.0) / (1.0 + K1)
+)
+#: The shortest last part of a compound being typed whose parts are looked for in abstracts.
+_TYPED_PART: Final = 3
 #: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
 _SCORES_KEPT: Final = 32
 
@@ -73,6 +80,9 @@ class WordScores:
     expansion: Expansion
     #: Index words matched besides the expansion's (a compound's parts in a title's words).
     parts: tuple[int, ...] = ()
+    #: What a paper matched by a compound's parts in its abstract only must have there: the
+    #: parts in a row (checked on its text, as far as the results go).
+    check: PhraseCheck | None = None
 
 
 #: What a query word's scores are remembered by: the word, and a compound's parts.
@@ -108,7 +118,7 @@ class Ranker:
             total += entry.scores
         chosen = selection(plan, [entry.scores > 0 for entry in scored], self._table.live)
         pool = allowed.mask & (chosen.tier > 0)
-        checks = [*allowed.checks, *chosen.checks]
+        checks = [*allowed.checks, *chosen.checks, *(e.check for e in scored if e.check)]
         for level in chosen.levels(pool):
             candidates = np.flatnonzero(pool & (chosen.met == level))
             if not len(candidates):
@@ -163,20 +173,25 @@ class Ranker:
         scores = self._postings.best_scores(expansion.tids, expansion.weights, len(self._table))
         result = WordScores(scores, expansion)
         if parts:
-            result = self._with_parts(result, parts)
+            result = self._with_parts(result, parts, word[1])
         self._scores[key] = result
         if len(self._scores) > _SCORES_KEPT:
             self._scores.popitem(last=False)
         return result
 
-    def _with_parts(self, joined: WordScores, parts: tuple[str, ...]) -> WordScores:
+    def _with_parts(
+        self, joined: WordScores, parts: tuple[str, ...], typing: bool = False
+    ) -> WordScores:
         """A hyphenated word's scores: its joined form's (``time-series``: "timeseries", as the
         index keeps a hyphenated word of a paper), and in the papers whose title has its parts
         in a row ("Time Series Forecasting"), at least the joined form's once in a title.
 
         (Not the parts' scores: "judge" in a title is not "LLM-as-a-judge" there.) The index
-        keeps no word's place but in titles: the parts in a row in an abstract only are not
-        found (a phrase, ``"time series"``, finds them, reading the text)."""
+        keeps no word's place but in titles: a paper with every part in its abstract (and no
+        other match) scores as the joined form once in an abstract, and must have the parts in
+        a row there (``WordScores.check``: its text read only as far as the results go), but
+        while its last part is being typed and shorter than ``_TYPED_PART`` ("in-c": "in c", in
+        most abstracts apart, would read them at each key)."""
         # each part as a whole word, even the one being typed: its completions would be a
         # guess on a guess, and cost a search of their own at each key
         words = [self._word_scores((part, False, True)) for part in parts]
@@ -199,17 +214,28 @@ class Ranker:
             in_row &= at
         found = np.zeros(len(slots), dtype=np.bool_)
         found[owner[in_row]] = True
-        if not found.any():
+        # the papers with every part in the abstract, and no other match: to be checked
+        ids = self._vocabulary.ids
+        in_abstract = np.zeros(len(table), dtype=np.bool_)
+        if all(part in ids for part in parts) and (not typing or len(parts[-1]) >= _TYPED_PART):
+            in_abstract = self._filters.words_mask(parts, False, 1 << FIELDS.index("abstract"))
+            in_abstract &= joined.scores == 0
+            in_abstract[slots[found]] = False
+        if not found.any() and not in_abstract.any():
             return joined
         scores = joined.scores.copy()
-        in_title = max(joined.expansion.weights, default=0.0) * _ONCE_IN_A_TITLE
-        scores[slots[found]] = np.maximum(scores[slots[found]], in_title)
+        weight = max(joined.expansion.weights, default=0.0)
+        scores[slots[found]] = np.maximum(scores[slots[found]], weight * _ONCE_IN_A_TITLE)
+        check = None
+        if in_abstract.any():
+            scores[in_abstract] = weight * _ONCE_IN_AN_ABSTRACT
+            check = PhraseCheck((Phrase(parts, False, ("abstract",)),), True, excused=~in_abstract)
         # the parts found in titles are shown as matched (not "in" of "in-context")
         terms = self._vocabulary.terms
         tids = tuple(
             t for entry in words for t in entry.expansion.tids if terms[t] not in FUNCTION_WORDS
         )
-        return WordScores(scores, joined.expansion, tids)
+        return WordScores(scores, joined.expansion, tids, check)
 
     def _name_bonus(
         self, words: list[ScoredWord], scored: list[WordScores], candidates: IntArray
@@ -326,21 +352,41 @@ class Ranker:
         limit: int | None,
         checks: Sequence[PhraseCheck],
     ) -> IntArray:
-        """Indices into ``candidates`` of the best ``limit`` that pass the phrase checks."""
+        """Indices into ``candidates`` of the best ``limit`` that pass the phrase checks.
+
+        They are checked best first, a block at a time, its papers' texts read together
+        (``Filters.answer``: with those of the other candidates in the same chunks of
+        ``papers.cache``): a block as large as the results still wanted need, at the share of
+        papers that passed so far (four times the last while none has)."""
         if not checks:
             return self._best(candidates, score, limit)
+        if limit is None:  # every paper: all read together
+            order = self._best(candidates, score, None)
+            self._filters.answer(candidates[order], checks)
+            slots = candidates[order].tolist()
+            passing = [self._filters.passes(slot, checks) for slot in slots]
+            return order[np.asarray(passing, dtype=np.bool_)]
         kept: list[int] = []
+        checked = [0, limit]  # papers checked over both scans, and the next block's size
 
         def scan(order: IntArray) -> bool:
-            for i in order.tolist():
-                if self._filters.passes(int(candidates[i]), checks):
-                    kept.append(i)
-                    if limit is not None and len(kept) >= limit:
-                        return True
+            at = 0
+            while at < len(order):
+                block = order[at : at + checked[1]]
+                at += len(block)
+                self._filters.answer(candidates[block], checks)
+                checked[0] += len(block)
+                for i in block.tolist():
+                    if self._filters.passes(int(candidates[i]), checks):
+                        kept.append(i)
+                        if len(kept) >= limit:
+                            return True
+                left = limit - len(kept)
+                checked[1] = -(-left * checked[0] // len(kept)) if kept else 4 * len(block)
             return False
 
-        first = self._best(candidates, score, None if limit is None else 4 * limit + 16)
-        if not scan(first) and limit is not None and len(first) < len(candidates):
+        first = self._best(candidates, score, 4 * limit + 16)
+        if not scan(first) and len(first) < len(candidates):
             scan(self._best(candidates, score, None)[len(first) :])
         return np.asarray(kept, dtype=np.int64)
 
