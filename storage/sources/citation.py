@@ -315,7 +315,10 @@ def editors_only(paper: Paper) -> bool:
     editors and no author, whose ``edited_by`` names its ``authors`` still (a later record
     of it that names authors makes them its authors again)."""
     named = paper.fact("edited_by")
-    return bool(named) and named == edited_by(paper.authors)
+    if not named or not isinstance(named, str):
+        return False
+    people = edited_by(paper.authors)  # (a family name's tie, ``FAMILY_TIE``, read as a space)
+    return isinstance(people, str) and named.split() == people.split()
 
 
 def year_of(paper: Paper) -> int | None:

@@ -33,7 +33,7 @@ import orjson
 from storage.errors import SourceError
 from storage.importing.author_keys import cjk
 from storage.models import RecordError
-from storage.sources.authors import ended_with_et_al
+from storage.sources.authors import ended_with_et_al, spaced, tied_family
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
 from storage.sources.dates import checked_date, no_year, typed_date
 from storage.sources.fields import keywords_before_tags
@@ -84,7 +84,7 @@ def _names(value: Any, *, ours: bool = False) -> list[str]:
         literal = person.get("literal") or person.get("name")  # Crossref's organisations
         name = name or (literal if isinstance(literal, str) else "")
         if name.strip():
-            names.append(" ".join(name.split()))
+            names.append(spaced(name))
     return ended_with_et_al(names)
 
 
@@ -108,6 +108,8 @@ def _name(person: Mapping[str, Any], *, as_written: bool = False) -> str:
     ``Kossuth Lajos``); else ``given``, the particles, ``family`` and ``suffix`` (``Ludwig van
     Beethoven``), the order of them all ``as_written`` (our own export's)."""
     parts = {k: " ".join(v.split()) for k in _NAME_PARTS if isinstance(v := person.get(k), str)}
+    if parts.get("given") and person.get("static-ordering") is not True:  # (its words tied)
+        parts["family"] = tied_family(parts.get("family", ""))
     if as_written:
         return " ".join(parts[k] for k in _NAME_PARTS if parts.get(k))
     family, given = parts.get("family", ""), parts.get("given", "")

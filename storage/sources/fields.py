@@ -313,8 +313,11 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
 
 def edited_by(authors: Sequence[str]) -> ExtraValue | None:
     """The ``edited_by`` fact of a paper whose people ``authors`` are its editors (and the
-    ``editors`` fact of a paper whose book's editors they are: the same text)."""
-    return extra_value(_BY_NAME["edited_by"], "; ".join(authors)) if authors else None
+    ``editors`` fact of a paper whose book's editors they are: the same text). The names are
+    as the library keeps them (``storage.sources.authors.names_of``): a family name's tie
+    (``FAMILY_TIE``) is kept, so that the exports write each editor's family name whole."""
+    text = "; ".join(authors)[:_MAX_TEXT].strip()
+    return text or None
 
 
 def merge_extra(

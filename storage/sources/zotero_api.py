@@ -33,6 +33,7 @@ from typing import Any, Final
 from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
 from storage.sources.attachments import MAX_PATH_CHARS, file_field, file_url_path, resolved
+from storage.sources.authors import tied_family
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.csl_json import csl_fields
 from storage.sources.dates import typed_date as zotero_date
@@ -169,8 +170,9 @@ def _people(creators: Any) -> tuple[list[str], bool, list[str]]:
     for person in creators[:5000]:
         if not isinstance(person, Mapping):
             continue
+        first, last = _text(person.get("firstName")), _text(person.get("lastName"))
         name = _text(person.get("name")) or " ".join(
-            p for p in (_text(person.get("firstName")), _text(person.get("lastName"))) if p
+            p for p in (first, tied_family(last) if first else last) if p
         )
         if name:
             named.append((_text(person.get("creatorType")), name))
