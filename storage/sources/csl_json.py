@@ -3,7 +3,7 @@
 An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` or
 ``{"literal"}``; when none, the ``editor``, as CSL styles cite a book of its editors; beside
 them, the editors of its book or proceedings, kept as its ``editors``), ``collection-title``
-(its series), ``genre`` (a thesis's type: a master's),
+(its series), ``genre`` (a thesis's type: a master's; a book's: a volume of proceedings),
 ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``; a date typed as
 text that names no year, ``{"literal": "in press"}``, is said in one line),
 ``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
@@ -193,6 +193,8 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     genre = item.get("genre")  # a thesis's type (Zotero's ``thesisType``): a master's?
     if kind == "phdthesis" and isinstance(genre, str) and "master" in genre.casefold():
         kind = fields["entry_type"] = "mastersthesis"
+    elif kind == "book" and isinstance(genre, str) and "proceedings" in genre.casefold():
+        kind = fields["entry_type"] = "proceedings"  # (``PROCEEDINGS_GENRE``: ours)
     # a conference paper without proceedings names its conference: ``event-title``, or
     # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""

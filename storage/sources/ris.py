@@ -7,7 +7,8 @@ in one pass over the lines: linear and total on any text (a value's wrapped line
 once, at its end, however many there are). rispy reads ``TY - JOUR`` (one space) as nothing,
 drops a last record without ``ER``, and would be one more dependency.
 
-Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
+Tags read: ``TY`` (starts a record, its type: a ``CONF`` naming no authors and nothing it is
+in, a volume of proceedings), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
 ``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
 as the type places them, ``_EDITORS``; beside them, the editors of a chapter's book or a
 paper's proceedings, kept as its ``editors``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
@@ -178,6 +179,13 @@ def _without_full_stops(fields: dict[str, Any]) -> None:
             fields[name] = value[:-1]
 
 
+def _in_container(fields: dict[str, Any]) -> bool:
+    """Whether a record names a journal, proceedings or book it is in (a paper's)."""
+    return any(
+        fields.get(name) for name in ("container", "journal", "journal_name", "abbreviation")
+    )
+
+
 def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
@@ -216,6 +224,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)
         fields["editors"] = next((people[tag] for tag in roles[:2] if people[tag]), [])
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
+    if kind.strip().upper() == "CONF" and fields.get("edited_by") and not _in_container(fields):
+        entry = "proceedings"  # a volume, named by its editors or by no one (``RIS_TYPES``)
     if entry == "phdthesis" and _MASTERS.search(fields.get("work", "")):
         entry = "mastersthesis"  # its type of work (``M3``): Zotero's, EndNote's, ours
     fields["entry_type"] = entry
