@@ -14,7 +14,9 @@ First``, in order; when none, the editors: ``secondary-authors``, a book's
 (``short-title`` when it has none), ``secondary-title``
 (the journal, proceedings or book), ``periodical/full-title`` (the journal; ``alt-title``,
 ``abbr-1`` its abbreviation when nothing else names it), ``dates/year``,
-``dates/pub-dates/date`` (``May 7``: read with the year), ``abstract`` (its lines kept),
+``dates/pub-dates/date`` (``May 7``: read with the year), the series (``tertiary-title``; a
+book's or a report's ``secondary-title``), ``work-type`` (a thesis's type: a master's),
+``abstract`` (its lines kept),
 ``keywords/keyword``, ``urls`` (``related-urls``, Zotero's ``web-urls``: the paper's page; a
 web address ending in ``.pdf`` its PDF link), ``urls/pdf-urls/url`` (a ``file://`` address or
 a path: the local PDF; ``internal-pdf://…`` when the file is in the folder exported beside
@@ -73,7 +75,8 @@ _FIELDS: Final = frozenset(
         "ref-type", "database", "contributors/authors/author",
         "contributors/secondary-authors/author", "contributors/tertiary-authors/author",
         "titles/title",
-        "titles/secondary-title", "titles/alt-title", "titles/short-title",
+        "titles/secondary-title", "titles/tertiary-title", "titles/alt-title",
+        "titles/short-title", "work-type",
         "periodical/full-title", "periodical/abbr-1", "alt-periodical/full-title",
         "dates/year", "dates/pub-dates/date", "abstract", "keywords/keyword",
         "urls/related-urls/url", "urls/web-urls/url", "urls/text-urls/url",
@@ -293,6 +296,8 @@ def _fields(
     else:  # a chapter's book's, a paper's proceedings'
         fields["editors"] = book_editors(kind, secondary)
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
+    if entry == "phdthesis" and "master" in first_text(values, "work-type").casefold():
+        entry = "mastersthesis"  # its type of work (Zotero's ``thesisType``), as ``%9`` says
     fields["entry_type"] = entry
     stated, date = first_text(values, "dates/year"), first_text(values, "dates/pub-dates/date")
     if date and stated and typed_date(date)[0] is None:  # EndNote's date: ``May 7``
@@ -311,6 +316,10 @@ def _fields(
     elif entry == "article" or journal:
         fields["journal"] = container or journal or short
     fields["venue"] = fields.get("journal") or fields.get("booktitle") or container
+    # its series: a chapter's, a paper's ``tertiary-title``; a book's, a report's
+    # ``secondary-title`` (EndNote's "Series Title" of each type, where Zotero writes it)
+    series = first_text(values, "titles/tertiary-title")
+    fields["series"] = series or (container if entry in ("book", "techreport") else "")
     fields["volume"] = first_text(values, "volume")
     fields["publisher"] = first_text(values, "publisher")
     fields["issue"] = first_text(values, "number", "issue")
