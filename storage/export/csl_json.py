@@ -86,6 +86,8 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
         item["editor" if edited else "author"] = [csl_name(a) for a in paper.authors]
     if (editors := _fact(paper, "editors")) and not edited:  # its book's, its volume's
         item["editor"] = [csl_name(a) for a in editors.split("; ")]
+    if series_editors := _fact(paper, "series_editors"):  # (Zotero's "Series Editor")
+        item["collection-editor"] = [csl_name(a) for a in series_editors.split("; ")]
     if cited.container:
         item["container-title"] = cited.container
     if issued := _issued(cited):

@@ -190,6 +190,7 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     fields["authors"] = authors or editors
     fields["edited_by"] = not authors  # (its people, when any, are its editors)
     fields["editors"] = editors if authors else []  # else its book's, its proceedings'
+    fields["series_editors"] = _names(item.get("collection-editor"), ours=ours)
     genre = item.get("genre")  # a thesis's type (Zotero's ``thesisType``): a master's?
     if kind == "phdthesis" and isinstance(genre, str) and "master" in genre.casefold():
         kind = fields["entry_type"] = "mastersthesis"

@@ -202,6 +202,10 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # the series a book or a volume is in (BibTeX's ``series``, CSL's ``collection-title``,
     # RIS's ``T3``, a RIS book's ``T2``, DBLP's ``<series>``; ``volume`` its number in it)
     ExtraField("series", "Series", ("series", "collection-title"), str),
+    # the editors of that series (Zotero's "Series Editor": RIS's ``A2`` of a book, ``A3`` of
+    # a chapter or a paper; CSL's ``collection-editor``; EndNote's secondary author of a book,
+    # tertiary of a chapter), named as ``editors`` names them
+    ExtraField("series_editors", "Series editors", (), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}

@@ -384,16 +384,19 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
         word = ""  # a venue left "Submitted to …" after the decision its venueid says
     authors = names_of(_people(field_value(item, "authors")))
     edited = edited_by(authors) if item.get("edited_by") is True else None
-    editors = None
-    if isinstance(item.get("editors"), list):  # a reader's names of its book's editors
-        named = names_of(_people(item["editors"]))  # (its texts: no number, no object)
-        editors = None if edited else edited_by(named)
-        item = {**item, "editors": editors}
+    editors: dict[str, ExtraValue] = {}
+    for role in ("editors", "series_editors"):  # a reader's names of its book's, its series'
+        if isinstance(item.get(role), list):  # (its texts: no number, no object)
+            named = edited_by(names_of(_people(item[role])))
+            named = None if edited and role == "editors" else named  # (its people's)
+            item = {**item, role: named}
+            if named:
+                editors[role] = named
     extra = extra_fields(item)
     if edited:  # a reader's word: its people are its editors
         extra = merge_extra(extra, (("edited_by", edited),))
     if editors:  # as ``edited_by`` names them: a family name's tie kept
-        extra = merge_extra(extra, (("editors", editors),))
+        extra = merge_extra(extra, tuple(editors.items()))
     return (
         SourceRecord(
             abstract=abstract,

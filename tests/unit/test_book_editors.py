@@ -184,6 +184,7 @@ def test_the_exports_write_the_editors_where_each_format_wants_them(tmp_path: Pa
         "A2  - Crestani, Fabio",
         "A2  - Ferragina, Paolo",
         "A2  - Sanderson, Mark",
+        "A2  - Goos, Gerhard",  # the book's series' editor, where Zotero writes a book's
     ]
     assert "A3  - Lund, Kari Ø." in ris and "T3  - Lecture Notes in Computer Science" in ris
     assert not any(line.startswith("ED") for line in ris)  # (ED: a volume of its editors alone)
