@@ -473,6 +473,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's
         "doi": _verbatim(fields.get("doi", "")),
+        "urn": _verbatim(fields.get("urn", "")),  # DBLP's of a Dagstuhl paper
         "entry_type": entry_type(entry.kind),
         "month": fields.get("month", "").strip() or month,
         "date": date if len(date) > 7 else "",

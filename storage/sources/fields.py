@@ -206,6 +206,9 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # a chapter or a paper; CSL's ``collection-editor``; EndNote's secondary author of a book,
     # tertiary of a chapter), named as ``editors`` names them
     ExtraField("series_editors", "Series editors", (), str),
+    # a persistent identifier beside the DOI: DBLP's BibTeX of a Dagstuhl (LIPIcs, OASIcs)
+    # paper, ``urn = {urn:nbn:de:0030-drops-62345}``, written back by the BibTeX export
+    ExtraField("urn", "URN", ("urn",), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
