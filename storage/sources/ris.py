@@ -76,9 +76,10 @@ _EDITORS: Final = {"BOOK": ("ED", "A3", "A2")} | dict.fromkeys(
     ("ED", "A2"),
 )  # fmt: skip
 _PEOPLE: Final = {"ED": "editors", "A2": "secondary", "A3": "tertiary"}
-#: Where a record of a type names the editor of its series (Zotero's "Series Editor"): a book's
-#: ``A2``, a chapter's, a paper's, an entry's ``A3`` (zotero/translators ``RIS.js``).
-_SERIES_EDITORS: Final = {"BOOK": "A2"} | dict.fromkeys(
+#: Where a record of a type names the editor of its series (Zotero's "Series Editor"): a
+#: book's, a report's ``A2``, a chapter's, a paper's, an entry's ``A3`` (zotero/translators
+#: ``RIS.js``).
+_SERIES_EDITORS: Final = {"BOOK": "A2", "RPRT": "A2"} | dict.fromkeys(
     ("CHAP", "ECHAP", "CONF", "CPAPER", "DICT", "ENCYC"), "A3"
 )
 

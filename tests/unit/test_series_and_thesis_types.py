@@ -230,6 +230,18 @@ def test_a_series_editor_is_read_and_written_back(tmp_path: Path, name: str, tex
         assert again[BOOK].fact("editors") is None and again[BOOK].authors == book.authors
 
 
+def test_a_reports_series_editor_is_its_a2(tmp_path: Path) -> None:
+    """Zotero's RIS of a report: its series' editor in ``A2`` (``RIS.js``), written back so."""
+    text = (
+        "TY  - RPRT\nTI  - A technical report\nAU  - Lee, Ann\nA2  - Goos, Gerhard\n"
+        "T2  - Technical Reports in Computing\nPY  - 2001\nPB  - Some Institute\nER  - \n"
+    )
+    (report,) = _read(tmp_path, "report.ris", text).values()
+    assert report.fact("series_editors") == "Gerhard Goos"
+    ris = export([report], Library(tmp_path / "x").triage(), "ris").splitlines()
+    assert "A2  - Goos, Gerhard" in ris
+
+
 def test_a_book_of_its_series_editor_alone_is_theirs_still(tmp_path: Path) -> None:
     """Zotero's RIS of a book that names only its series' editor: they are its people (as
     before), not its series' editors too."""
