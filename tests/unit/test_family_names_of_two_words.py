@@ -196,3 +196,27 @@ def test_an_editors_family_name_of_two_words_comes_back_whole(tmp_path: Path) ->
     assert [item["editor"][0] for item in items] == [
         {"family": "Stender Clausen", "given": "Jørgen"}
     ] * 2
+
+
+def test_a_list_that_wrote_the_name_whole_takes_the_split_its_bibtex_gives(
+    tmp_path: Path,
+) -> None:
+    """A paper first imported from a list (``Jørgen Stender Clausen``, as a library made
+    before the split was kept holds it too), then from its BibTeX: the split is taken."""
+    listed = tmp_path / "list.json"
+    listed.write_text(
+        json.dumps([{"title": TITLE, "authors": ["Jørgen Stender Clausen", "Michael Perregaard"]}]),
+        encoding="utf-8",
+    )
+    library = Library(tmp_path / "home")
+    library.import_file(listed)
+    (before,) = library.papers()
+    assert name_parts(before.authors[0]).family == "Clausen"
+    bib = tmp_path / "jabref.bib"
+    bib.write_text(JABREF_BIB, encoding="utf-8")
+    library.import_file(bib)
+    (after,) = library.papers()
+    assert after.id == before.id
+    assert "AU  - Stender Clausen, Jørgen\n" in export([after], library.triage(), "ris")
+    report = library.import_file(bib)  # again: nothing changes
+    assert (report.added, report.updated) == (0, 0)
