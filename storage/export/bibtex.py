@@ -202,7 +202,7 @@ def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = (
         fields.append(("url", url))
     if cited.doi and "{" not in cited.doi + "}":
         fields.append(("doi", bib_escape(cited.doi)))
-    for name in ("isbn", "issn"):
+    for name in ("isbn", "issn", "urn"):  # (a URN: DBLP's of a Dagstuhl paper)
         if value := _text_fact(paper, name):
             fields.append((name, bib_escape(value)))
     cited_note = _text_fact(paper, "bib_note")

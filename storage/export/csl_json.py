@@ -28,7 +28,13 @@ from storage.export.selection import keywords_and_tags, users_own, written_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
-from storage.sources.citation import CSL_TYPES, Citation, citation_of, editors_only
+from storage.sources.citation import (
+    CSL_TYPES,
+    PROCEEDINGS_GENRE,
+    Citation,
+    citation_of,
+    editors_only,
+)
 from storage.sources.links import web_url
 
 
@@ -80,6 +86,8 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
         item["editor" if edited else "author"] = [csl_name(a) for a in paper.authors]
     if (editors := _fact(paper, "editors")) and not edited:  # its book's, its volume's
         item["editor"] = [csl_name(a) for a in editors.split("; ")]
+    if series_editors := _fact(paper, "series_editors"):  # (Zotero's "Series Editor")
+        item["collection-editor"] = [csl_name(a) for a in series_editors.split("; ")]
     if cited.container:
         item["container-title"] = cited.container
     if issued := _issued(cited):
@@ -95,6 +103,8 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
         item["publisher"] = school
     if cited.kind == "mastersthesis":  # its genre, as Zotero writes a thesis's type
         item["genre"] = "Master's thesis"
+    elif cited.kind in ("proceedings", "mvproceedings"):  # a book of CSL's, its genre says
+        item["genre"] = PROCEEDINGS_GENRE
     if cited.kind in ("techreport", "report") and (where := _fact(paper, "institution")):
         item["publisher"] = where
     if paper.abstract:

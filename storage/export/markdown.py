@@ -22,6 +22,7 @@ from storage.export.selection import groups, heading_of, lists_text
 from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.pdfs.links import pdf_url
+from storage.sources.authors import FAMILY_TIE
 from storage.sources.citation import editors_only
 from storage.sources.markdown import TITLE_DERIVED_MARK
 from storage.text.markdown_html import html_literal
@@ -41,6 +42,12 @@ def md_escape(text: str) -> str:
     as they are, brackets and angle brackets as entities (read literally by MathJax too)."""
     escaped = _MD_SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
     return escaped.translate(_MD_ENTITIES)
+
+
+def _md_name(name: str) -> str:
+    """A person's name as ``md_escape`` writes text, its family name's tie kept
+    (``storage.sources.authors.FAMILY_TIE``: shown as a space, read back as the tie)."""
+    return FAMILY_TIE.join(md_escape(part) for part in name.split(FAMILY_TIE))
 
 
 _MD_BLOCK_START = re.compile(r"^(?:([-+=])|(\d+)([.)]))")
@@ -143,7 +150,8 @@ def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -
     lines = [head]
     if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
         people = "Editors" if editors_only(paper) else "Authors"
-        lines.append(f"  - {people}: {', '.join(md_escape(a) for a in paper.authors)}")
+        lines.append(f"  - {people}: {', '.join(map(_md_name, paper.authors))}")
+    lines += _book_lines(paper)
     if paper.github:
         links = ", ".join(f"[{md_escape(_repo_label(u))}]({md_url(u)})" for u in paper.github)
         lines.append(f"  - Code: {links}")
@@ -163,6 +171,30 @@ def _entry(paper: Paper, triage: TriageState, *, status: bool, abstract: bool) -
         lines += ["", "  Note:", ""]
         lines += [f"  {line}" if line.strip() else "" for line in body]
         lines.append("")
+    return lines
+
+
+#: The kinds of reference a book's editors and series are shown for: books and their parts.
+_BOOKS = frozenset(
+    {"book", "mvbook", "collection", "mvcollection", "proceedings", "mvproceedings",
+     "reference", "incollection", "inbook", "bookinbook", "inreference", "suppbook",
+     "suppcollection"}
+)  # fmt: skip
+
+
+def _book_lines(paper: Paper) -> list[str]:
+    """A book's or a chapter's editors (its book's: ``Edited by``) and series, when it names
+    them, in the entry's line style (a volume of its editors alone names them ``Editors``)."""
+    kind = paper.fact("entry_type")
+    if kind not in _BOOKS:
+        return []
+    lines = []
+    editors = paper.fact("editors")
+    if isinstance(editors, str) and editors and not editors_only(paper):
+        lines.append(f"  - Edited by: {', '.join(map(_md_name, editors.split('; ')))}")
+    series = paper.fact("series")
+    if isinstance(series, str) and series:
+        lines.append(f"  - Series: {md_escape(series)}")
     return lines
 
 

@@ -29,7 +29,13 @@ from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import RIS_TYPES, citation_of, editors_only
 from storage.sources.links import web_url
-from storage.sources.ris import TITLE_DERIVED, USERS_NOTE, USERS_TAGS, editors_tag
+from storage.sources.ris import (
+    TITLE_DERIVED,
+    USERS_NOTE,
+    USERS_TAGS,
+    editors_tag,
+    series_editors_tag,
+)
 from storage.text.sanitize import file_block, file_line
 
 #: A line that would read as a tag (``ER  - …``): a paragraph starting so is indented.
@@ -79,6 +85,8 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     if (editors := _fact(paper, "editors")) and not edited:  # its book's, where Zotero puts them
         tag = editors_tag(kind)
         lines += [_line(tag, n) for n in map(ris_name, editors.split("; ")) if n]
+    if (series_editors := _fact(paper, "series_editors")) and (tag := series_editors_tag(kind)):
+        lines += [_line(tag, n) for n in map(ris_name, series_editors.split("; ")) if n]
     series = _fact(paper, "series")
     if cited.journal:
         lines.append(_line("JO", cited.journal))

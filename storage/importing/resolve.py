@@ -23,7 +23,7 @@ from storage.importing.identity import (
 )
 from storage.importing.page_keys import page_key
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
-from storage.sources.authors import ET_AL, last_first, no_author
+from storage.sources.authors import ET_AL, FAMILY_TIE, last_first, no_author
 from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
@@ -78,6 +78,18 @@ def _same_name(old: str, new: str) -> bool:
     return _reads_alike(old, new) or ("," in old and _reads_alike(last_first(old), new))
 
 
+def _ties(old: Paper, new: Paper) -> bool:
+    """Whether ``new`` names ``old``'s authors word for word, tying a family name of two words
+    that ``old`` does not (``storage.sources.authors.FAMILY_TIE``: a list that wrote the name
+    whole, the same paper's BibTeX that writes it apart): the split is kept."""
+    pairs = list(zip(old.authors, new.authors, strict=False))
+    return (
+        len(old.authors) == len(new.authors)
+        and any(FAMILY_TIE in n and FAMILY_TIE not in o for o, n in pairs)
+        and all(o.split() == n.split() for o, n in pairs)
+    )
+
+
 def merge_paper(old: Paper, new: Paper) -> Paper:
     """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
 
@@ -103,7 +115,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         title_derived=old.title_derived if keep_title else new.title_derived,
         name=old.name if keep_title else (new.name or old.name),
         abstract=old.abstract if same_abstract else new.abstract,
-        authors=old.authors if same_authors else new.authors,
+        authors=old.authors if same_authors and not _ties(old, new) else new.authors,
         github=unique_links(old.github + new.github),
         url=new.url or old.url,
         keywords=new.keywords or old.keywords,

@@ -1,7 +1,11 @@
 """Authors' names: one flat form in the library, split again for each export.
 
 The library keeps each author as the name reads (``Jan van der Berg``, ``John Smith Jr.``,
-``Google DeepMind``), and a list its source cut short ends in ``ET_AL``. Readers make that form
+``Google DeepMind``), and a list its source cut short ends in ``ET_AL``. A family name of more
+than one word that its source wrote apart (BibTeX's and RIS's ``Stender Clausen, Jørgen``,
+CSL's ``family``) has its words tied by ``FAMILY_TIE``, a no-break space (``Jørgen
+Stender\u00a0Clausen``): it reads as a space (shown, searched, and read for an id as the name
+always was), and the exports take the tied words for the family name. Readers make that form
 from what their format gives (``flat_name``: ``Smith, John, Jr.`` is ``John Smith Jr.``);
 exporters split it again (``name_parts``), since each format wants the family name apart:
 particles (``van der``) go with the family name, a suffix (``Jr.``, ``III``) stays apart, and an
@@ -21,6 +25,7 @@ from typing import Final
 
 __all__ = [
     "ET_AL",
+    "FAMILY_TIE",
     "MAX_AUTHORS",
     "NameParts",
     "ended_with_et_al",
@@ -32,12 +37,22 @@ __all__ = [
     "name_parts",
     "names_of",
     "no_author",
+    "spaced",
 ]
 
 #: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
 #: ``{"literal": "others"}``, Google Scholar's ``…``. Kept so that an export does not cite the
 #: first authors as if they were all.
 ET_AL: Final = "et al."
+
+
+#: What ties the words of a family name of more than one word in the library's form (see the
+#: module): a no-break space, which every text comparison reads as a space.
+FAMILY_TIE: Final = "\u00a0"
+#: Whitespace that is no ``FAMILY_TIE``: where a tied name's words are parted.
+_LOOSE: Final = re.compile(r"[^\S\u00a0]+")
+#: The most words a family name is tied of (more is no one's family name).
+_MAX_TIED: Final = 4
 
 
 #: Authors a record keeps (a collaboration's paper lists a few thousand).
@@ -129,7 +144,36 @@ def flat_name(last: str, first: str = "", suffix: str = "") -> str:
         # PubMed's ``Kaelin, William G Jr``, ``Smith, John A 3rd``: a suffix after the given
         # names, no comma before it
         first, suffix = " ".join(given[:-1]), given[-1]
-    return " ".join(f"{first} {last} {suffix}".split())
+    first = " ".join(first.split())
+    family = tied_family(last) if first else " ".join(last.split())
+    return " ".join(p for p in (first, family, " ".join(suffix.split())) if p)
+
+
+def tied_family(last: str) -> str:
+    """A family name as the library keeps it beside a given name: its particles (``van der``)
+    spaced, its words after them tied (``FAMILY_TIE``) when more than one (``Stender
+    Clausen``, ``Le Cun``, ``de la Cruz Ramírez``: ``Cruz`` and ``Ramírez`` tied)."""
+    words = last.split()
+    start = 0
+    while start < len(words) - 1 and words[start] in PARTICLES:
+        start += 1
+    if not 2 <= len(words) - start <= _MAX_TIED:
+        return " ".join(words)
+    return " ".join([*words[:start], FAMILY_TIE.join(words[start:])])
+
+
+def spaced(name: str) -> str:
+    """``name`` with its whitespace made single spaces, its family name's tie kept: the
+    no-break spaces within its last words (a suffix aside) after a given name, as
+    ``tied_family`` ties them; anywhere else (a whole name tied) a space."""
+    if FAMILY_TIE not in name:
+        return " ".join(name.split())
+    words = [" ".join(w.split()) for w in _LOOSE.split(name) if w.strip()]
+    last = len(words) - 2 if len(words) > 2 and is_suffix(words[-1]) else len(words) - 1
+    if last < 1 or len(words[last].split()) > _MAX_TIED:
+        return " ".join(words)
+    words[last] = FAMILY_TIE.join(words[last].split())
+    return " ".join(words)
 
 
 def last_first(value: str) -> str:
@@ -188,6 +232,8 @@ def name_parts(name: str) -> NameParts:
         return NameParts(literal=" ".join(words))
     if "," in name and (written := _last_comma_first(name)) is not None:
         return written
+    if FAMILY_TIE in name and (tied := _tied_parts(name)) is not None:
+        return tied
     words, suffix = _without_suffix(words)
     if any("," in w or w.casefold() == "and" for w in words):  # not a person's parts: whole
         return NameParts(literal=" ".join(name.split()))
@@ -197,6 +243,26 @@ def name_parts(name: str) -> NameParts:
     return NameParts(
         family=words[-1],
         given=" ".join(words[:start]),
+        particle=" ".join(words[start:-1]),
+        suffix=suffix,
+    )
+
+
+def _tied_parts(name: str) -> NameParts | None:
+    """The parts of a name whose family name is tied (``Jørgen Stender\u00a0Clausen``: see
+    the module), or None when its last words are not (a tie between given names alone)."""
+    words, suffix = _without_suffix([w for w in _LOOSE.split(name) if w.strip()])
+    if len(words) < 2 or FAMILY_TIE not in words[-1]:
+        return None
+    family = words[-1].split()
+    if any("," in w or w.casefold() == "and" for w in [*family, *words]):
+        return None
+    start = len(words) - 1
+    while start > 0 and words[start - 1] in PARTICLES:
+        start -= 1
+    return NameParts(
+        family=" ".join(family),
+        given=" ".join(" ".join(words[:start]).split()),
         particle=" ".join(words[start:-1]),
         suffix=suffix,
     )
@@ -276,7 +342,7 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
                 ]
     else:
         parts = value
-    names = (" ".join(p.split()) for p in parts if p and p.strip())
+    names = (spaced(p) for p in parts if p and p.strip())
     # in order, repeats kept (two people may share a name); "and others" one ``ET_AL`` last
     return tuple(ended_with_et_al(islice(names, MAX_AUTHORS)))
 

@@ -244,10 +244,21 @@ def _title_source(raw: str) -> str:
 
 def _name(raw: str) -> str:
     """``Lee, Ann`` → ``Ann Lee``; ``von Last, Jr, First`` → ``First von Last Jr``
-    (``flat_name``); ``{Google Research}`` stays one name."""
+    (``flat_name``: a family name of two words, ``Stender Clausen, Jørgen``, tied, as is the
+    last of ``Jørgen {Stender Clausen}``); ``{Google Research}`` stays one name."""
     pieces = _split_top(raw, ",")
     if len(pieces) >= 2:
-        raw = flat_name(pieces[0], pieces[-1], " ".join(pieces[1:-1]))
+        last, first, suffix = pieces[0], pieces[-1], " ".join(pieces[1:-1])
+        return flat_name(_name_text(last), _name_text(first), _name_text(suffix))
+    words = _split_top(raw, " ")
+    if len(words) > 1 and words[-1][:1] == "{" and words[-1][-1:] == "}":  # a braced last name
+        given = _name_text(" ".join(words[:-1]))
+        return flat_name(_name_text(words[-1]), given) if given else _name_text(raw)
+    return _name_text(raw)
+
+
+def _name_text(raw: str) -> str:
+    """A name's part as read (TeX as Unicode), its spaces (a ``~`` too) single spaces."""
     return " ".join(_readable(raw, markdown=False).split())
 
 
@@ -462,6 +473,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "year": year,
         "keywords": _readable(_first(fields, ("keywords", "author_keywords"))),  # Scopus's
         "doi": _verbatim(fields.get("doi", "")),
+        "urn": _verbatim(fields.get("urn", "")),  # DBLP's of a Dagstuhl paper
         "entry_type": entry_type(entry.kind),
         "month": fields.get("month", "").strip() or month,
         "date": date if len(date) > 7 else "",

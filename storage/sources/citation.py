@@ -29,6 +29,7 @@ __all__ = [
     "FROM_CROSSREF",
     "FROM_CSL",
     "FROM_RIS",
+    "PROCEEDINGS_GENRE",
     "RIS_TYPES",
     "Citation",
     "arxiv_id",
@@ -132,7 +133,8 @@ def entry_type(name: str) -> str:
 
 
 #: CSL-JSON item types by BibTeX entry type, and back (``misc``: CSL's ``article``, the
-#: type Zotero gives preprints, when the paper has an arXiv id, else ``document``).
+#: type Zotero gives preprints, when the paper has an arXiv id, else ``document``; CSL has no
+#: type for a volume of proceedings: a ``book`` whose ``genre`` says it, ``PROCEEDINGS_GENRE``).
 CSL_TYPES: Final = {
     "article": "article-journal", "inproceedings": "paper-conference",
     "incollection": "chapter", "inbook": "chapter", "book": "book", "mvbook": "book",
@@ -145,6 +147,9 @@ CSL_TYPES: Final = {
     "suppbook": "chapter", "suppcollection": "chapter", "suppperiodical": "article-journal",
     "misc": "document",
 }  # fmt: skip
+#: The ``genre`` of a CSL ``book`` that is a volume of proceedings (our export's; a genre
+#: naming proceedings is read as one).
+PROCEEDINGS_GENRE: Final = "Conference proceedings"
 FROM_CSL: Final = {
     "article-journal": "article", "article-magazine": "article", "article-newspaper": "article",
     "paper-conference": "inproceedings", "chapter": "incollection", "book": "book",
@@ -165,11 +170,13 @@ FROM_CROSSREF: Final = {
     "other": "misc", "component": "misc", "peer-review": "misc", "grant": "misc",
     "database": "dataset",
 }  # fmt: skip
-#: RIS ``TY`` types by BibTeX entry type, and back.
+#: RIS ``TY`` types by BibTeX entry type, and back (a volume of proceedings is RIS's ``CONF``,
+#: "conference proceeding", as EndNote's type of that name writes it: read back as one when it
+#: names no authors and no proceedings it is in, ``storage.sources.ris``; else a paper's).
 RIS_TYPES: Final = {
     "article": "JOUR", "inproceedings": "CONF", "incollection": "CHAP", "inbook": "CHAP",
-    "bookinbook": "CHAP", "book": "BOOK", "mvbook": "BOOK", "proceedings": "BOOK",
-    "mvproceedings": "BOOK", "collection": "EDBOOK", "mvcollection": "EDBOOK",
+    "bookinbook": "CHAP", "book": "BOOK", "mvbook": "BOOK", "proceedings": "CONF",
+    "mvproceedings": "CONF", "collection": "EDBOOK", "mvcollection": "EDBOOK",
     "phdthesis": "THES", "mastersthesis": "THES", "thesis": "THES", "techreport": "RPRT",
     "report": "RPRT", "online": "ELEC", "software": "COMP", "dataset": "DATA", "patent": "PAT",
     "unpublished": "UNPB", "booklet": "PAMP", "manual": "STAND", "periodical": "JFULL",
@@ -318,7 +325,10 @@ def editors_only(paper: Paper) -> bool:
     editors and no author, whose ``edited_by`` names its ``authors`` still (a later record
     of it that names authors makes them its authors again)."""
     named = paper.fact("edited_by")
-    return bool(named) and named == edited_by(paper.authors)
+    if not named or not isinstance(named, str):
+        return False
+    people = edited_by(paper.authors)  # (a family name's tie, ``FAMILY_TIE``, read as a space)
+    return isinstance(people, str) and named.split() == people.split()
 
 
 def year_of(paper: Paper) -> int | None:

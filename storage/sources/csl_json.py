@@ -3,7 +3,7 @@
 An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` or
 ``{"literal"}``; when none, the ``editor``, as CSL styles cite a book of its editors; beside
 them, the editors of its book or proceedings, kept as its ``editors``), ``collection-title``
-(its series), ``genre`` (a thesis's type: a master's),
+(its series), ``genre`` (a thesis's type: a master's; a book's: a volume of proceedings),
 ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``; a date typed as
 text that names no year, ``{"literal": "in press"}``, is said in one line),
 ``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
@@ -33,7 +33,7 @@ import orjson
 from storage.errors import SourceError
 from storage.importing.author_keys import cjk
 from storage.models import RecordError
-from storage.sources.authors import ended_with_et_al
+from storage.sources.authors import ended_with_et_al, spaced, tied_family
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
 from storage.sources.dates import checked_date, no_year, typed_date
 from storage.sources.fields import keywords_before_tags
@@ -84,7 +84,7 @@ def _names(value: Any, *, ours: bool = False) -> list[str]:
         literal = person.get("literal") or person.get("name")  # Crossref's organisations
         name = name or (literal if isinstance(literal, str) else "")
         if name.strip():
-            names.append(" ".join(name.split()))
+            names.append(spaced(name))
     return ended_with_et_al(names)
 
 
@@ -108,6 +108,8 @@ def _name(person: Mapping[str, Any], *, as_written: bool = False) -> str:
     ``Kossuth Lajos``); else ``given``, the particles, ``family`` and ``suffix`` (``Ludwig van
     Beethoven``), the order of them all ``as_written`` (our own export's)."""
     parts = {k: " ".join(v.split()) for k in _NAME_PARTS if isinstance(v := person.get(k), str)}
+    if parts.get("given") and person.get("static-ordering") is not True:  # (its words tied)
+        parts["family"] = tied_family(parts.get("family", ""))
     if as_written:
         return " ".join(parts[k] for k in _NAME_PARTS if parts.get(k))
     family, given = parts.get("family", ""), parts.get("given", "")
@@ -188,9 +190,12 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     fields["authors"] = authors or editors
     fields["edited_by"] = not authors  # (its people, when any, are its editors)
     fields["editors"] = editors if authors else []  # else its book's, its proceedings'
+    fields["series_editors"] = _names(item.get("collection-editor"), ours=ours)
     genre = item.get("genre")  # a thesis's type (Zotero's ``thesisType``): a master's?
     if kind == "phdthesis" and isinstance(genre, str) and "master" in genre.casefold():
         kind = fields["entry_type"] = "mastersthesis"
+    elif kind == "book" and isinstance(genre, str) and "proceedings" in genre.casefold():
+        kind = fields["entry_type"] = "proceedings"  # (``PROCEEDINGS_GENRE``: ours)
     # a conference paper without proceedings names its conference: ``event-title``, or
     # ``event`` as CSL 1.0.1 and the writers that follow it name it
     container = item.get("container-title") or item.get("event-title") or ""

@@ -14,7 +14,9 @@ First``, in order; when none, the editors: ``secondary-authors``, a book's
 (``short-title`` when it has none), ``secondary-title``
 (the journal, proceedings or book), ``periodical/full-title`` (the journal; ``alt-title``,
 ``abbr-1`` its abbreviation when nothing else names it), ``dates/year``,
-``dates/pub-dates/date`` (``May 7``: read with the year), ``abstract`` (its lines kept),
+``dates/pub-dates/date`` (``May 7``: read with the year), the series (``tertiary-title``; a
+book's or a report's ``secondary-title``), ``work-type`` (a thesis's type: a master's),
+``abstract`` (its lines kept),
 ``keywords/keyword``, ``urls`` (``related-urls``, Zotero's ``web-urls``: the paper's page; a
 web address ending in ``.pdf`` its PDF link), ``urls/pdf-urls/url`` (a ``file://`` address or
 a path: the local PDF; ``internal-pdf://…`` when the file is in the folder exported beside
@@ -23,8 +25,9 @@ DOI), ``notes`` (the reference's note: code links in it kept), ``research-notes`
 user's own notes, Zotero's in HTML: the paper's note), ``pages``, ``volume``, ``number`` or
 ``issue``, ``isbn`` (an ISBN or ISSN), ``publisher`` (a thesis's school, a report's
 institution). An arXiv id comes from an arXiv link or a DOI ``10.48550/arXiv.…``. Not kept:
-``label`` (EndNote's citation key), ``language``, the editors of a record that names its
-authors: the library has no such field.
+``label`` (EndNote's citation key), ``language``. Beside the authors, the editors of the
+book or proceedings (``storage.sources.endnote.book_editors``) and the series' editors (a
+book's or a report's secondary author, a chapter's or a paper's tertiary).
 
 The standard library's expat parses it, safely: nothing outside the file is fetched (no
 DTD, no external entity), and a document that declares entities (an expansion bomb's way)
@@ -73,7 +76,8 @@ _FIELDS: Final = frozenset(
         "ref-type", "database", "contributors/authors/author",
         "contributors/secondary-authors/author", "contributors/tertiary-authors/author",
         "titles/title",
-        "titles/secondary-title", "titles/alt-title", "titles/short-title",
+        "titles/secondary-title", "titles/tertiary-title", "titles/alt-title",
+        "titles/short-title", "work-type",
         "periodical/full-title", "periodical/abbr-1", "alt-periodical/full-title",
         "dates/year", "dates/pub-dates/date", "abstract", "keywords/keyword",
         "urls/related-urls/url", "urls/web-urls/url", "urls/text-urls/url",
@@ -92,6 +96,11 @@ _TYPE_NUMBERS: Final = {
     "34": "manuscript", "36": "manuscript", "43": "electronic article",
     "47": "conference paper", "59": "dataset",
 }  # fmt: skip
+#: EndNote's reference types whose secondary, or tertiary, author is their series' editor.
+_SERIES_SECONDARY: Final = frozenset({"book", "edited book", "report"})
+_SERIES_TERTIARY: Final = frozenset(
+    {"book section", "electronic book section", "conference proceedings", "conference paper"}
+)
 #: The most text one element of a record may hold (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 200_000
 #: Values a record keeps of one repeated element (authors, keywords, links).
@@ -286,13 +295,21 @@ def _fields(
     kind = element_text(attributes.get("ref-type", "")).casefold()
     kind = kind or _TYPE_NUMBERS.get(first_text(values, "ref-type"), "")
     secondary = _people(values, "contributors/secondary-authors/author")
+    tertiary = _people(values, "contributors/tertiary-authors/author")
     if not fields["authors"]:  # a book or a proceedings volume that names its editors
-        tertiary = _people(values, "contributors/tertiary-authors/author")
         fields["authors"] = editors_of(kind, secondary, tertiary)
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings'
         fields["editors"] = book_editors(kind, secondary)
+    # its series' editor: a book's, a report's secondary author, a chapter's, a paper's
+    # tertiary (EndNote's "Series Editor", Zotero's ``seriesEditor``); not when its people
+    series_editors = secondary if kind in _SERIES_SECONDARY else tertiary
+    named = kind in _SERIES_SECONDARY or kind in _SERIES_TERTIARY
+    if named and series_editors is not fields["authors"]:
+        fields["series_editors"] = series_editors
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
+    if entry == "phdthesis" and "master" in first_text(values, "work-type").casefold():
+        entry = "mastersthesis"  # its type of work (Zotero's ``thesisType``), as ``%9`` says
     fields["entry_type"] = entry
     stated, date = first_text(values, "dates/year"), first_text(values, "dates/pub-dates/date")
     if date and stated and typed_date(date)[0] is None:  # EndNote's date: ``May 7``
@@ -311,6 +328,10 @@ def _fields(
     elif entry == "article" or journal:
         fields["journal"] = container or journal or short
     fields["venue"] = fields.get("journal") or fields.get("booktitle") or container
+    # its series: a chapter's, a paper's ``tertiary-title``; a book's, a report's
+    # ``secondary-title`` (EndNote's "Series Title" of each type, where Zotero writes it)
+    series = first_text(values, "titles/tertiary-title")
+    fields["series"] = series or (container if entry in ("book", "techreport") else "")
     fields["volume"] = first_text(values, "volume")
     fields["publisher"] = first_text(values, "publisher")
     fields["issue"] = first_text(values, "number", "issue")

@@ -202,6 +202,13 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # the series a book or a volume is in (BibTeX's ``series``, CSL's ``collection-title``,
     # RIS's ``T3``, a RIS book's ``T2``, DBLP's ``<series>``; ``volume`` its number in it)
     ExtraField("series", "Series", ("series", "collection-title"), str),
+    # the editors of that series (Zotero's "Series Editor": RIS's ``A2`` of a book, ``A3`` of
+    # a chapter or a paper; CSL's ``collection-editor``; EndNote's secondary author of a book,
+    # tertiary of a chapter), named as ``editors`` names them
+    ExtraField("series_editors", "Series editors", (), str),
+    # a persistent identifier beside the DOI: DBLP's BibTeX of a Dagstuhl (LIPIcs, OASIcs)
+    # paper, ``urn = {urn:nbn:de:0030-drops-62345}``, written back by the BibTeX export
+    ExtraField("urn", "URN", ("urn",), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
@@ -313,8 +320,11 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
 
 def edited_by(authors: Sequence[str]) -> ExtraValue | None:
     """The ``edited_by`` fact of a paper whose people ``authors`` are its editors (and the
-    ``editors`` fact of a paper whose book's editors they are: the same text)."""
-    return extra_value(_BY_NAME["edited_by"], "; ".join(authors)) if authors else None
+    ``editors`` fact of a paper whose book's editors they are: the same text). The names are
+    as the library keeps them (``storage.sources.authors.names_of``): a family name's tie
+    (``FAMILY_TIE``) is kept, so that the exports write each editor's family name whole."""
+    text = "; ".join(authors)[:_MAX_TEXT].strip()
+    return text or None
 
 
 def merge_extra(

@@ -2,11 +2,12 @@
 
 Both the reading-list form (``- [ ] **[Title](url)** · Oral — [code](…) — [PDF](…)``) and the
 form before it (``- **[Title](url)** · Oral · starred``), with each entry's ``Authors``,
-``Code``, ``Tags`` and facts lines, its abstract (``  > …``), its note and the lists an HTML
-comment names (``storage.export.markdown`` writes them). The text is display text: it is
-kept so that it shows as written (``storage.text.source_text.literal``). Its decisions are read as
-our other exports' are: a status an entry names, else the heading's (``Starred papers: …``),
-else ``[x]`` for a paper read.
+``Edited by`` and ``Series`` (a book's, a chapter's), ``Code``, ``Tags`` and facts lines, its
+abstract (``  > …``), its note and the lists an HTML comment names
+(``storage.export.markdown`` writes them). The text is display text: it is kept so that it
+shows as written (``storage.text.source_text.literal``). Its decisions are read as our other
+exports' are: a status an entry names, else the heading's (``Starred papers: …``), else
+``[x]`` for a paper read.
 
 Any other Markdown (a README, an awesome-list) is not ours: the sniff leaves it to the
 plain-text reader, as before.
@@ -120,6 +121,10 @@ class _Entry:
         elif line.startswith(("  - Authors: ", "  - Editors: ")):  # (both 13 characters)
             self.fields["authors"] = _split(line[13:])
             self.fields["edited_by"] = line.startswith("  - Editors: ")
+        elif line.startswith("  - Edited by: "):  # a book's, a chapter's book's editors
+            self.fields["editors"] = _split(line[15:])
+        elif line.startswith("  - Series: "):
+            self.fields["series"] = unescape(line[12:])
         elif line.startswith("  - Code: "):
             self.fields["code"] = [_url(m["url"]) for m in _LINK.finditer(line)]
         elif line.startswith("  - Tags: "):

@@ -24,7 +24,7 @@ from storage.models import Decision, ExtraValue, RecordError
 from storage.sources.attachments import FILE_FIELDS, attachment
 from storage.sources.authors import names_of
 from storage.sources.citation import doi_of
-from storage.sources.decisions import SUBMITTED, decided_against
+from storage.sources.decisions import SUBMITTED
 from storage.sources.fields import (
     BadField,
     decision_of,
@@ -37,6 +37,7 @@ from storage.sources.fields import (
     year_text,
 )
 from storage.sources.links import extract_github_links, github_from_code_field, web_url
+from storage.sources.status_words import status_word, venue_status
 from storage.sources.venues import find_year, status_of_venueid
 
 #: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
@@ -379,17 +380,24 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     stated = _one_line(field_value(venue_field, "venue_status"))
     venueid = item.get("venueid")  # OpenReview: …/Rejected_Submission
     decided = status_of_venueid(venueid) if isinstance(venueid, str) else ""
-    word = _status_word(venue)
+    word = status_word(venue)
     if word == SUBMITTED and isinstance(venueid, str) and venueid.strip() and not decided:
         word = ""  # a venue left "Submitted to …" after the decision its venueid says
     authors = names_of(_people(field_value(item, "authors")))
     edited = edited_by(authors) if item.get("edited_by") is True else None
-    if isinstance(item.get("editors"), list):  # a reader's names of its book's editors
-        named = names_of(_people(item["editors"]))  # (its texts: no number, no object)
-        item = {**item, "editors": None if edited else edited_by(named)}
+    editors: dict[str, ExtraValue] = {}
+    for role in ("editors", "series_editors"):  # a reader's names of its book's, its series'
+        if isinstance(item.get(role), list):  # (its texts: no number, no object)
+            named = edited_by(names_of(_people(item[role])))
+            named = None if edited and role == "editors" else named  # (its people's)
+            item = {**item, role: named}
+            if named:
+                editors[role] = named
     extra = extra_fields(item)
     if edited:  # a reader's word: its people are its editors
         extra = merge_extra(extra, (("edited_by", edited),))
+    if editors:  # as ``edited_by`` names them: a family name's tie kept
+        extra = merge_extra(extra, tuple(editors.items()))
     return (
         SourceRecord(
             abstract=abstract,
@@ -640,60 +648,3 @@ def _arxiv_journal(item: Mapping[str, Any]) -> Mapping[str, Any]:
     if "journal" in found and isinstance(kind, str) and kind.casefold() == "article":
         found["entry_type"] = "misc"
     return {**item, **found}
-
-
-#: (a decision against the paper is read first: ``decided_against``)
-_VENUE_WORDS = ("oral", "spotlight", "poster", "workshop", "submitted")
-#: Venues' own words for a presentation: ICLR 2020's "Accept (Talk)" for its orals; ICLR
-#: 2023's "Accept: notable-top-5%" (its venue "ICLR 2023 notable top 5%") for its orals and
-#: "notable-top-25%" for its spotlights; ICML 2026's posters, its venue "ICML 2026 regular"
-#: (ICML's and its year's last word only: a list's status "Regular", a "Regular Paper" track or
-#: "Regularization" names no poster).
-_OWN_WORDS = (
-    ("accept (talk)", "Oral"),
-    ("notable top 5%", "Oral"),
-    ("notable top 25%", "Spotlight"),
-)
-_REGULAR = re.compile(r"(?<![^\W\d_])icml (?:19|20)\d\d regular$")
-
-
-#: A status word where a word begins, or a capital after a small letter does (``ICML 2025
-#: spotlightposter``, ICLR 2026's ``ConditionalPoster``): the "oral" of a workshop "on
-#: Behavioral Machine Learning" or on "Temporal Graph Learning" is none.
-_WORD_AT = {
-    w: re.compile(rf"(?:(?<![^\W\d_])|(?-i:(?<=[a-z])(?=[A-Z]))){w}", re.IGNORECASE)
-    for w in _VENUE_WORDS
-}
-
-
-def _named(text: str) -> str:
-    """The first of ``_VENUE_WORDS`` that begins a word of ``text`` (``_WORD_AT``), or ""."""
-    low = text.casefold()
-    return next((w for w in _VENUE_WORDS if w in low and _WORD_AT[w].search(text)), "")
-
-
-def _status_word(text: str) -> str:
-    """The presentation a venue names (``ICLR 2025 Oral`` → ``Oral``), or the decision against
-    the paper it does (``ICLR 2025 Conference Desk Rejected Submission`` → ``Desk rejected``),
-    or ""."""
-    return decided_against(text) or _named(text).capitalize() or _own_word(text.casefold())
-
-
-def _own_word(low: str) -> str:
-    """The presentation a venue's own words name (``_OWN_WORDS``), or ""."""
-    spaced = " ".join(low.replace("-", " ").split())
-    if _REGULAR.search(spaced):
-        return "Poster"
-    return next((status for words, status in _OWN_WORDS if words in spaced), "")
-
-
-def venue_status(text: str) -> str:
-    """``Accept (Oral)``, ``ICLR 2025 oral`` → ``Oral``; a decision against the paper in the
-    words every reader and fetch gives it (``Withdraw`` → ``Withdrawn``, ``Desk Reject`` →
-    ``Desk rejected``: ``storage.sources.decisions``); other statuses are kept as written."""
-    low = text.casefold()
-    if word := decided_against(text):
-        return word
-    if word := _named(text):
-        return word.capitalize()
-    return _own_word(low) or text[:40]

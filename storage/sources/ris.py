@@ -7,13 +7,15 @@ in one pass over the lines: linear and total on any text (a value's wrapped line
 once, at its end, however many there are). rispy reads ``TY - JOUR`` (one space) as nothing,
 drops a last record without ``ER``, and would be one more dependency.
 
-Tags read: ``TY`` (starts a record, its type), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
+Tags read: ``TY`` (starts a record, its type: a ``CONF`` naming no authors and nothing it is
+in, a volume of proceedings), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
 ``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
 as the type places them, ``_EDITORS``; beside them, the editors of a chapter's book or a
-paper's proceedings, kept as its ``editors``), ``AB``/``N2`` (abstract), ``UR``/``L2``/``LK``
-(links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``), ``PY``/``Y1`` (year), ``DA``
-(date; one that names no year, ``In Press``, is said in one line), ``JF`` (journal; an
-article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
+paper's proceedings, kept as its ``editors``; the series' editors, a book's ``A2``, a
+chapter's or a paper's ``A3``, its ``series_editors``), ``AB``/``N2`` (abstract),
+``UR``/``L2``/``LK`` (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``),
+``PY``/``Y1`` (year), ``DA`` (date; one that names no year, ``In Press``, is said in one
+line), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
 ``T2``/``BT``/``C3`` (proceedings, book, or venue; for a conference paper or a chapter,
 ``JF``/``JO`` are its proceedings or book too; a book's ``T2`` is its series), ``T3``
 (series), ``PB`` (publisher; a thesis's school, a report's institution; its ``M3``, type of
@@ -74,6 +76,19 @@ _EDITORS: Final = {"BOOK": ("ED", "A3", "A2")} | dict.fromkeys(
     ("ED", "A2"),
 )  # fmt: skip
 _PEOPLE: Final = {"ED": "editors", "A2": "secondary", "A3": "tertiary"}
+#: Where a record of a type names the editor of its series (Zotero's "Series Editor"): a
+#: book's, a report's ``A2``, a chapter's, a paper's, an entry's ``A3`` (zotero/translators
+#: ``RIS.js``).
+_SERIES_EDITORS: Final = {"BOOK": "A2", "RPRT": "A2"} | dict.fromkeys(
+    ("CHAP", "ECHAP", "CONF", "CPAPER", "DICT", "ENCYC"), "A3"
+)
+
+
+def series_editors_tag(kind: str) -> str:
+    """The tag a record of RIS type ``kind`` names its series' editors by ("" for none)."""
+    return _SERIES_EDITORS.get(kind, "")
+
+
 #: Entry types whose ``T2`` names their series (a chapter's, a paper's names its book).
 _SERIES_IN_T2: Final = frozenset({"book", "collection"})
 #: A thesis's type of work (``M3``) that says it is a master's.
@@ -178,6 +193,13 @@ def _without_full_stops(fields: dict[str, Any]) -> None:
             fields[name] = value[:-1]
 
 
+def _in_container(fields: dict[str, Any]) -> bool:
+    """Whether a record names a journal, proceedings or book it is in (a paper's)."""
+    return any(
+        fields.get(name) for name in ("container", "journal", "journal_name", "abbreviation")
+    )
+
+
 def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     """A record's fields, or why it is refused (a value wrapped past ``MAX_VALUE_CHARS``)."""
     fields: dict[str, Any] = {}
@@ -215,7 +237,12 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)
         fields["editors"] = next((people[tag] for tag in roles[:2] if people[tag]), [])
+    series_editors = people.get(_SERIES_EDITORS.get(kind.strip().upper(), ""), [])
+    if series_editors is not fields["authors"] and series_editors is not fields.get("editors"):
+        fields["series_editors"] = series_editors  # (not when they are its people)
     entry = FROM_RIS.get(kind.strip().upper(), "misc")
+    if kind.strip().upper() == "CONF" and fields.get("edited_by") and not _in_container(fields):
+        entry = "proceedings"  # a volume, named by its editors or by no one (``RIS_TYPES``)
     if entry == "phdthesis" and _MASTERS.search(fields.get("work", "")):
         entry = "mastersthesis"  # its type of work (``M3``): Zotero's, EndNote's, ours
     fields["entry_type"] = entry

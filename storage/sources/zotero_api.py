@@ -33,6 +33,7 @@ from typing import Any, Final
 from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
 from storage.sources.attachments import MAX_PATH_CHARS, file_field, file_url_path, resolved
+from storage.sources.authors import tied_family
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.csl_json import csl_fields
 from storage.sources.dates import typed_date as zotero_date
@@ -159,18 +160,20 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _people(creators: Any) -> tuple[list[str], bool, list[str]]:
+def _people(creators: Any) -> tuple[list[str], bool, list[str], list[str]]:
     """The authors among an item's creators: the primary creator type, else the editors, else
     the series' editors (as the Zotero RDF reader takes them), else every creator; whether
-    they are its editors; and the editors beside its authors (a chapter's book's)."""
+    they are its editors; the editors beside its authors (a chapter's book's); and its
+    series' editors when they are not its people."""
     if not isinstance(creators, list):
-        return [], False, []
+        return [], False, [], []
     named: list[tuple[str, str]] = []
     for person in creators[:5000]:
         if not isinstance(person, Mapping):
             continue
+        first, last = _text(person.get("firstName")), _text(person.get("lastName"))
         name = _text(person.get("name")) or " ".join(
-            p for p in (_text(person.get("firstName")), _text(person.get("lastName"))) if p
+            p for p in (first, tied_family(last) if first else last) if p
         )
         if name:
             named.append((_text(person.get("creatorType")), name))
@@ -179,8 +182,9 @@ def _people(creators: Any) -> tuple[list[str], bool, list[str]]:
     editors = [name for kind, name in named if kind == "editor"]
     series = [name for kind, name in named if kind == "seriesEditor"]
     if primary or not (editors or series):
-        return primary or [name for _, name in named], False, editors if primary else []
-    return editors or series, True, []
+        people = primary or [name for _, name in named]
+        return people, False, editors if primary else [], series
+    return editors or series, True, [], series if editors else []
 
 
 def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
@@ -201,7 +205,7 @@ def _dated(fields: dict[str, Any], data: Mapping[str, Any], meta: Any) -> None:
 def _fields(data: Mapping[str, Any], meta: Any) -> dict[str, Any]:
     """An item's fields under the names ``record_from_fields`` reads."""
     kind = _text(data.get("itemType"))
-    people, edited, editors = _people(data.get("creators"))
+    people, edited, editors, series_editors = _people(data.get("creators"))
     fields: dict[str, Any] = {
         # a legal case's, a statute's, an email's title is under its own name
         "title": plain_title(next((_text(data[n]) for n in _TITLES if _text(data.get(n))), "")),
@@ -209,6 +213,7 @@ def _fields(data: Mapping[str, Any], meta: Any) -> dict[str, Any]:
         "authors": people,
         "edited_by": edited,  # (when there are any: ``records.record_from_fields``)
         "editors": editors,  # a chapter's book's, a paper's proceedings'
+        "series_editors": series_editors,
         "url": _text(data.get("url")),
         "entry_type": entry_type(kind),
     }

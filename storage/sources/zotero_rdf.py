@@ -296,10 +296,13 @@ def _fields(graph: _Graph, item: Element, kind: str, shared: Counter[int]) -> di
         "authors": _people(graph, item, _PRIMARY),
         "pages": _first(item, f"{{{BIB}}}pages"),
     }
+    editors = _people(graph, item, _EDITORS[:1])
     if not fields["authors"]:  # a volume of its editors' (``records.record_from_fields``)
         fields["authors"], fields["edited_by"] = _people(graph, item, _EDITORS), True
     else:  # a chapter's book's, a paper's proceedings'
-        fields["editors"] = _people(graph, item, _EDITORS[:1])
+        fields["editors"] = editors
+    if fields["authors"] or editors:  # its series' editors, when they are not its people
+        fields["series_editors"] = _people(graph, item, _EDITORS[1:])
     container = _container(graph, item)
     ids, url = _identifiers(graph, item)
     if container is not None:

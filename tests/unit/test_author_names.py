@@ -261,7 +261,7 @@ def test_names_a_json_list_wrote_last_comma_first_export_in_their_parts(tmp_path
         {"family": "Berg", "given": "Jan", "non-dropping-particle": "van der"},
     ]
     [back] = read_text_content(bib, Path("back.bib")).records
-    assert back.authors == ("José García López", "John Smith Jr.", "Jan van der Berg")
+    assert back.authors == ("José García\u00a0López", "John Smith Jr.", "Jan van der Berg")
 
 
 @pytest.mark.parametrize(
