@@ -229,7 +229,7 @@ def tex_ascii(text: str, *, paragraphs: bool = False, markdown: bool = True) -> 
         parts = (tex_ascii(p) for p in re.split(r"\n\s*\n", text))
         return "\n\n".join(p for p in parts if p)
     plain = " ".join(unicodedata.normalize("NFC", text).split())
-    written = _WRITTEN_OTHERWISE.sub(_Escapes().escaped, plain)
+    written = _quotes_apart(_WRITTEN_OTHERWISE.sub(_Escapes().escaped, plain))
     # perhaps Markdown's emphasis to a reader (`*0*` read as `0`)
     if markdown and written.count("*") > 1:
         from storage.text.latex import to_unicode
@@ -248,7 +248,7 @@ def tex_note(text: str) -> str:
     that reads as an entry's start or a field's (``@comment{``, ``title = …``) starts with
     ``{}``: bibtexparser took the first for an entry, biber warns of a runaway string."""
     lines = unicodedata.normalize("NFC", text).split("\n")
-    written = (_WRITTEN_OTHERWISE.sub(_Escapes().escaped, line) for line in lines)
+    written = (_quotes_apart(_WRITTEN_OTHERWISE.sub(_Escapes().escaped, line)) for line in lines)
     return "\n".join(_ENTRY_OR_FIELD.sub(r"\1{}", line, count=1) for line in written)
 
 
@@ -257,11 +257,19 @@ _ENTRY_OR_FIELD: Final = re.compile(r"^( *)(?=@|[^\s={}]+ *=)")
 
 
 #: What ``tex_ascii`` does not write as it is: a hyphen (written apart from a hyphen before
-#: it), ASCII that means something to LaTeX or bibtex (``_ASCII``), and every character beyond
-#: printable ASCII (``_char``).
+#: it), a grave accent (a command: `` `x' `` and ``` `` ``` are TeX's quotes), ASCII that
+#: means something to LaTeX or bibtex (``_ASCII``), and every character beyond printable
+#: ASCII (``_char``).
 _WRITTEN_OTHERWISE: Final = re.compile(
-    "[-" + re.escape("".join(_ASCII)) + "\x00-\x1f\x7f-\U0010ffff]"
+    "[-`" + re.escape("".join(_ASCII)) + "\x00-\x1f\x7f-\U0010ffff]"
 )
+#: A single quote before another, in what is written (``''`` is TeX's ”, also where a control
+#: character left out stood between them): written apart, ``'{}'``, as TeX sets them.
+_QUOTE_BEFORE_QUOTE: Final = re.compile("'(?=')")
+
+
+def _quotes_apart(written: str) -> str:
+    return _QUOTE_BEFORE_QUOTE.sub("'{}", written) if "''" in written else written
 
 
 class _Escapes:
@@ -279,6 +287,8 @@ class _Escapes:
         if ch == "-":  # `--` would be read as a dash: a hyphen is a hyphen, `-{}-`
             after_hyphen = found.start() == self.end and self.last.endswith("-")
             written = "{}-" if after_hyphen else "-"
+        elif ch == "`":
+            written = r"\textasciigrave{}"
         else:
             written = _ASCII.get(ch) or _char(ch)
         self.end, self.last = found.end(), written

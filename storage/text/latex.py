@@ -18,6 +18,7 @@ import html
 import html.entities
 import re
 import unicodedata
+from typing import Final
 
 from storage.text.sanitize import SHOWN
 from storage.text.symbols import (
@@ -99,6 +100,14 @@ _STRONG_STAR_RE = re.compile(r"\*\*(?<![*\\]\*\*)(?=[^\s*])([^*]*?[^\s*])\*\*(?!
 _EM_STAR_RE = re.compile(r"\*(?<![\w*\\]\*)(?=[^\s*])([^*]*?[^\s*])\*(?!\*)")
 _STRONG_USCORE_RE = re.compile(r"__(?<![\w\\]__)(?=[^\s_])([^_]*?[^\s_])__(?!\w)")
 _EM_USCORE_RE = re.compile(r"_(?<![\w\\]_)(?=[^\s_])([^_]*?[^\s_])_(?!\w)")
+#: What an empty group between two quotes leaves (`'{}'`: TeX sets two quotes, not ”), and
+#: the quotes a command writes (``\textasciigrave``, ``\textquotesingle``: as they are,
+#: never read with the text's quotes as a curly one), until the quotes are read
+#: (``_render_paragraph``); characters of Unicode's private use, which no text holds.
+_LIGATURE_BREAK: Final = "\ue0b0"
+_GRAVE: Final = "\ue0b1"
+_APOSTROPHE: Final = "\ue0b2"
+_KEPT_QUOTES: Final = {"textasciigrave": _GRAVE, "textquotesingle": _APOSTROPHE}
 _SINGLE_QUOTE_RE = re.compile(r"`([^`'\n]{1,200})'")
 _CODE_SPAN_RE = re.compile(r"`(?<!``)(?=[^\s`])([^`]*?[^\s`])`(?!`)")
 
@@ -305,6 +314,8 @@ class _Parser:
                 close = self.partner[i]
                 if i < close < end:
                     out.append(self.parse(i + 1, close, math, depth + 1))
+                    if close == i + 1 and not math and self._between_quotes(out, close + 1):
+                        out.append(_LIGATURE_BREAK)  # `'{}'` is two quotes, as TeX sets it
                     i = close + 1
                 else:
                     i += 1
@@ -345,6 +356,13 @@ class _Parser:
                 i += 1
             eat_space = False
         return "".join(out)
+
+    def _between_quotes(self, out: list[str], after: int) -> bool:
+        """Whether an empty group stands between two quotes of one kind (`'{}'`, `` `{}` ``):
+        what breaks the ligature TeX would make of them (”, “)."""
+        before = next((text for text in reversed(out) if text), "")[-1:]
+        following = self.texts[after][:1] if after < len(self.texts) else ""
+        return before in ("'", "`") and following == before
 
     def _tilde(self, index: int) -> str:
         """Read a text-mode `~`: a tie (space), except `~50%` (about) and `/~user` in paths."""
@@ -528,6 +546,8 @@ class _Parser:
             number = (argument or "").strip()
             return (DINGS.get(int(number), "") if number.isdecimal() else ""), j
         symbol = more_symbols().get(base)
+        if symbol is not None and not math and base in _KEPT_QUOTES:
+            symbol = _KEPT_QUOTES[base]  # as it is, never a curly quote (``_render_paragraph``)
         if symbol is not None:  # pylatexenc's table: `\texteuro{}`, `\textmu`, `\guillemotleft`
             if j + 1 < end and self.kinds[j] == "open" and self.partner[j] == j + 1:
                 j += 2  # its empty group, `\texteuro{}`
@@ -571,10 +591,16 @@ def _render_paragraph(paragraph: str, spaced: bool = True, markdown: bool = True
         "://" in paragraph and "*" in paragraph
     )
     text = _Parser(paragraph).render() if has_tex else paragraph
+    if _LIGATURE_BREAK in text:  # the quotes beside it are as they are
+        for quote, kept in (("`", _GRAVE), ("'", _APOSTROPHE)):
+            text = text.replace(quote + _LIGATURE_BREAK, kept + _LIGATURE_BREAK)
+            text = text.replace(_LIGATURE_BREAK + quote, _LIGATURE_BREAK + kept)
     if "`" in text or "''" in text:
         text = text.replace("``", "“").replace("''", "”")
         text = _CODE_SPAN_RE.sub(r"\1", text) if markdown else text
         text = _SINGLE_QUOTE_RE.sub(r"‘\1’", text)
+    if _LIGATURE_BREAK in text or _GRAVE in text or _APOSTROPHE in text:
+        text = text.replace(_LIGATURE_BREAK, "").replace(_GRAVE, "`").replace(_APOSTROPHE, "'")
     if markdown and "*" in text:
         text = _STRONG_STAR_RE.sub(r"\1", text)
         text = _EM_STAR_RE.sub(r"\1", text)

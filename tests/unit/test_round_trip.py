@@ -388,3 +388,32 @@ def test_stars_of_another_tools_list_join_the_queue_in_its_order(tmp_path: Path)
     assert target.queue() == [own.id]
     target.redo()
     assert target.queue() == Library(target.home).queue() == wanted
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "ris", "csl-json", "json", "csv", "markdown"])
+def test_quotes_as_tex_reads_them_come_back_as_they_were(tmp_path: Path, fmt: str) -> None:
+    """Two single quotes are TeX's ” and a grave accent one of its quotes: a tag ``a''b``, or
+    ``'\\x1b'`` (its control character left out of BibTeX's ASCII: ``''``), came back from
+    BibTeX as a new tag (``a”b``, ``”``: Hypothesis found it now and then in the test above).
+    The BibTeX export writes them apart (``'{}'``, ``\\textasciigrave{}``), as TeX sets them,
+    and they are read so. (A title is TeX's text: its ``''`` is shown ”, and comes back so.)"""
+    source = tmp_path / "list.json"
+    rows = [
+        {"title": "It''s the ``best'' `model' of ''''", "abstract": "We say ''x'' and `y' here."},
+        {"title": "Plain quotes: model's", "abstract": "A plain abstract of some length here."},
+    ]
+    source.write_text(json.dumps(rows), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    ids = [paper.id for paper in library.papers()]
+    library.set_tags(ids[0], ["'\x1b'", "a''b"])
+    papers, triage = library.papers(), library.triage()
+    path = tmp_path / f"export{SUFFIXES[fmt]}"
+    path.write_text(export(papers, triage, fmt, abstracts=True), encoding="utf-8")
+    report = library.import_file(path)
+    assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
+    assert library.triage().tags == triage.tags
+    if fmt == "bibtex":
+        other = Library(tmp_path / "other")
+        other.import_file(path)
+        assert [p.display_title for p in other.papers()] == [p.display_title for p in papers]

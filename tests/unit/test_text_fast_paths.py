@@ -218,10 +218,10 @@ def tex_ascii_a_character_at_a_time(text: str) -> str:
         if ch.isascii() and ch.isprintable():
             if ch == "-" and out and out[-1].endswith("-"):
                 out.append("{}")
-            out.append(tex._ASCII.get(ch, ch))
+            out.append(r"\textasciigrave{}" if ch == "`" else tex._ASCII.get(ch, ch))
         else:
             out.append(tex._char(ch))
-    written = "".join(out)
+    written = re.sub("'(?=')", "'{}", "".join(out))  # two quotes apart: `''` is TeX's ”
     if written.count("*") > 1:
         guarded = written.replace("*", r"\textasteriskcentered{}")
         if to_unicode(written) != to_unicode(guarded):
@@ -233,7 +233,7 @@ def tex_ascii_a_character_at_a_time(text: str) -> str:
 #: stand in for a hyphen while a text is written, stars, braces, other scripts.
 TEX_PIECES = st.sampled_from(
     ["-", "--", "‐", "–", "\U0010fffd", "\U0010fffc", "*", "{", "}", "\\", "中", "é", "e\u0301",
-     "ﬁ", "\t", "\x00", "$", "_", "~", " ", "a", "Lévy"]
+     "ﬁ", "\t", "\x00", "$", "_", "~", " ", "a", "Lévy", "'", "''", "`", "\x1b"]
 )  # fmt: skip
 
 
