@@ -291,5 +291,6 @@ class _Escapes:
             written = r"\textasciigrave{}"
         else:
             written = _ASCII.get(ch) or _char(ch)
-        self.end, self.last = found.end(), written
+        # a character left out (a control) is no break between hyphens: `-\x1b-` is `-{}-`
+        self.end, self.last = found.end(), written or self.last
         return written
