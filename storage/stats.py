@@ -200,7 +200,9 @@ class QueueStats:
         for pid, status in statuses.items():
             at = decided_at.get(pid)
             if status is Status.READ and pid in positions and at is not None:
-                day = date.fromtimestamp(at)
+                # (a read dated after today, by a clock set back since or another device's
+                # ahead, is one of today's: the pace's window ends this week)
+                day = min(date.fromtimestamp(at), today)
                 weeks[max(first, day - timedelta(days=day.weekday()))] += 1
                 first_read = min(first_read, day)
         start = min(weeks, default=this_week)

@@ -291,5 +291,8 @@ class _Escapes:
             written = r"\textasciigrave{}"
         else:
             written = _ASCII.get(ch) or _char(ch)
-        self.end, self.last = found.end(), written
+        # a character left out (a control) right after another is no break between hyphens:
+        # `-\x1b-` is `-{}-`
+        kept = not written and found.start() == self.end
+        self.end, self.last = found.end(), self.last if kept else written
         return written

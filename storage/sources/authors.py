@@ -170,10 +170,25 @@ def spaced(name: str) -> str:
         return " ".join(name.split())
     words = [" ".join(w.split()) for w in _LOOSE.split(name) if w.strip()]
     last = len(words) - 2 if len(words) > 2 and is_suffix(words[-1]) else len(words) - 1
-    if last < 1 or len(words[last].split()) > _MAX_TIED:
+    if last < 1 or len(words[last].split()) > _MAX_TIED or _holds_initial(words[last]):
         return " ".join(words)
     words[last] = FAMILY_TIE.join(words[last].split())
     return " ".join(words)
+
+
+#: Where an initial's letters part (``J.-P.``).
+_INITIAL_PARTS: Final = re.compile(r"[.\-‐]+")
+
+
+def _holds_initial(tied: str) -> bool:
+    """Whether tied words hold an initial (``D.\u00a0Smith``, ``J.-P.\u00a0Roux``): a source's
+    no-break space after an initial, as typesetting ties it (an HTML page's ``&nbsp;``), ties
+    no family name."""
+    for word in tied.split():
+        letters = sum(c.isalpha() for c in word)
+        if letters <= 1 or ("." in word and all(len(p) <= 1 for p in _INITIAL_PARTS.split(word))):
+            return True
+    return False
 
 
 def last_first(value: str) -> str:
@@ -252,7 +267,7 @@ def _tied_parts(name: str) -> NameParts | None:
     """The parts of a name whose family name is tied (``Jørgen Stender\u00a0Clausen``: see
     the module), or None when its last words are not (a tie between given names alone)."""
     words, suffix = _without_suffix([w for w in _LOOSE.split(name) if w.strip()])
-    if len(words) < 2 or FAMILY_TIE not in words[-1]:
+    if len(words) < 2 or FAMILY_TIE not in words[-1] or _holds_initial(words[-1]):
         return None
     family = words[-1].split()
     if any("," in w or w.casefold() == "and" for w in [*family, *words]):

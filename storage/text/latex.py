@@ -56,13 +56,15 @@ __all__ = ["to_unicode"]
 
 # Control characters are shown, never obeyed nor hidden (as ``storage.text.sanitize`` shows
 # them at every border: ``␛`` for ESC, ``␇`` for BEL, ``␡`` for DEL, ``�`` for a C1 control);
-# tabs and form feeds become spaces, a lone CR a line break; the sentinels are dropped.
+# tabs and form feeds become spaces, a lone CR a line break; the sentinels are dropped (a
+# text's own: ``tex_commands``' and the quotes' below, ``_LIGATURE_BREAK``).
 _CONTROL: dict[int, str | None] = {c: shown for c, shown in SHOWN.items() if c != 0x0A}
 _CONTROL.update({0x09: " ", 0x0C: " ", 0x0D: "\n", 0xE000: None, 0xE001: None})
+_CONTROL.update(dict.fromkeys((0xFDD0, 0xFDD1, 0xFDD2)))
 _CONTROL_TABLE = str.maketrans(_CONTROL)
 # Not ``shown``: the controls that are neither a space nor a line's end kept as they are.
 _KEPT_TABLE = str.maketrans({c: v for c, v in _CONTROL.items() if chr(c).isspace() or v is None})
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000\ue001]")
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000\ue001\ufdd0-\ufdd2]")
 # A paragraph without any of these reads the same after the TeX pass (which is skipped).
 _TEX_MARKERS = ("\\", "$", "{", "}", "~", "_", "^", "--", "://", "www.")
 # Nor does one whose only marker is a link's "://" with no "*" in it (one abstract in nine):
@@ -103,10 +105,11 @@ _EM_USCORE_RE = re.compile(r"_(?<![\w\\]_)(?=[^\s_])([^_]*?[^\s_])_(?!\w)")
 #: What an empty group between two quotes leaves (`'{}'`: TeX sets two quotes, not ”), and
 #: the quotes a command writes (``\textasciigrave``, ``\textquotesingle``: as they are,
 #: never read with the text's quotes as a curly one), until the quotes are read
-#: (``_render_paragraph``); characters of Unicode's private use, which no text holds.
-_LIGATURE_BREAK: Final = "\ue0b0"
-_GRAVE: Final = "\ue0b1"
-_APOSTROPHE: Final = "\ue0b2"
+#: (``_render_paragraph``): Unicode's noncharacters, for a program's own use, which a text's
+#: own are dropped for (``_CONTROL``; U+E0B0-E0B2, of private use, were Powerline's glyphs).
+_LIGATURE_BREAK: Final = "\ufdd0"
+_GRAVE: Final = "\ufdd1"
+_APOSTROPHE: Final = "\ufdd2"
 _KEPT_QUOTES: Final = {"textasciigrave": _GRAVE, "textquotesingle": _APOSTROPHE}
 _SINGLE_QUOTE_RE = re.compile(r"`([^`'\n]{1,200})'")
 _CODE_SPAN_RE = re.compile(r"`(?<!``)(?=[^\s`])([^`]*?[^\s`])`(?!`)")

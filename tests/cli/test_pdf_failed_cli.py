@@ -86,3 +86,21 @@ def test_a_page_saved_as_a_papers_pdf_is_no_copy_and_is_said_and_replaced(
     assert [r["pdf_path"] for r in queued] == [str(page), queued[1]["pdf_path"]]
     found = json.loads(ok(run("--home", home, "search", "pdf:numbat", "--json", env=env)))
     assert sorted(r["id"] for r in found) == sorted(ids)
+
+
+def test_papers_pdf_failed_with_its_output_closed_fails(
+    tmp_path: Path, env: dict[str, str], server: PdfServer
+) -> None:
+    """`papers pdf --failed` is a listing, its output its work: with standard output closed
+    (``>&-``) it ended 0 and said nothing, as a download's report does (`pdf`'s parser says
+    its output is a report), and a script took the empty listing for no failure. It fails as
+    `papers list >&-` does."""
+    from tests.cli.test_closed_output import run_with_stdout_closed
+
+    home, _ids = pdf_home(tmp_path, env, server, 2)
+    server.behaviour.update(p01="missing")
+    run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)  # (one failed: exit 1)
+    assert ok(run("--home", home, "pdf", "--failed", env=env)).count("\n") == 1
+    closed = run_with_stdout_closed(home, env, "pdf", "--failed")
+    assert closed.returncode == 1, closed.stderr
+    assert closed.stderr == "papers: error: standard output is closed\n"

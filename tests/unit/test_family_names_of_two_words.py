@@ -157,6 +157,28 @@ def test_no_break_spaces_a_source_gave_elsewhere_are_spaces() -> None:
     assert name_parts("Jean\u00a0Pierre Dupont").family == "Dupont"
 
 
+def test_a_no_break_space_after_an_initial_ties_no_family_name(tmp_path: Path) -> None:
+    """Typesetting ties an initial to the word after it (``John D.&nbsp;Smith``, an HTML
+    page's; ``J.-P.&nbsp;Roux``): a list's name so written was cited ``D. Smith, John``, its
+    key ``dsmith…``, where it was ``John D. Smith``, key ``smith…``. A tie holding an initial
+    is no family name's; the name reads as it did, whether it comes from a list or a library
+    that stored it tied."""
+    assert names_of(["John D.\u00a0Smith", "J.-P.\u00a0Roux", "Yann Le\u00a0Cun"]) == (
+        "John D. Smith",
+        "J.-P. Roux",
+        "Yann Le\u00a0Cun",
+    )
+    parts = name_parts("John D.\u00a0Smith")  # (as a library made before holds it)
+    assert (parts.family, parts.given) == ("Smith", "John D.")
+    source = tmp_path / "list.json"
+    row = {"title": TITLE, "authors": ["John D.\u00a0Smith"], "abstract": ""}
+    source.write_text(json.dumps([row]), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    bib = export(library.papers(), library.triage(), "bibtex")
+    assert "@misc{smith" in bib and "author = {John D. Smith}" in bib, bib  # (as before)
+
+
 def test_hostile_characters_in_a_tied_family_name_are_shown_as_in_any_name(
     tmp_path: Path,
 ) -> None:

@@ -100,3 +100,21 @@ def test_ten_days_of_reading_are_a_pace_of_two_weeks(seeded_home: Path, clock: l
     )
     assert queue.rate_per_week == pytest.approx(1.4)  # 2 in 10 days, not in 2 weeks
     assert queue.pace_days == 10 and queue.pace_weeks == 2
+
+
+def test_reads_dated_after_today_count_as_read_today(seeded_home: Path, clock: list[float]) -> None:
+    """Papers read from the queue at times after today (a clock set back since, or another
+    device's ahead, whose times sync keeps): `papers stats` ended in "internal error:
+    IndexError" when they were all of a later week (the pace's window held no week). They
+    count as read today."""
+    lib = Library(seeded_home)
+    ids = [p.id for p in lib.papers()][:5]
+    ahead = SUNDAY + timedelta(days=10)
+    read_from_queue(lib, clock, [(ahead, ids[0]), (ahead, ids[1])], ids[2:])
+    for today in (SUNDAY, SUNDAY + timedelta(days=1)):
+        queue = queue_stats(lib, today)
+        assert queue.pace_days == 1 and queue.rate_per_week == pytest.approx(14.0)
+        assert queue.sentence() == (
+            "Reading queue: 3 papers waiting; 2 papers read from it today: empty within a "
+            "week at this pace."
+        )

@@ -216,7 +216,8 @@ def tex_ascii_a_character_at_a_time(text: str) -> str:
     out: list[str] = []
     for ch in " ".join(unicodedata.normalize("NFC", text).split()):
         if ch.isascii() and ch.isprintable():
-            if ch == "-" and out and out[-1].endswith("-"):
+            # (after what was written last: a character left out, a control, sets nothing apart)
+            if ch == "-" and next((o for o in reversed(out) if o), "").endswith("-"):
                 out.append("{}")
             out.append(r"\textasciigrave{}" if ch == "`" else tex._ASCII.get(ch, ch))
         else:

@@ -81,7 +81,8 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         help="list the PDFs that failed for good and why (of IDs, --status S, else every "
         "paper); nothing downloaded",
     )
-    p.set_defaults(run=cmd_pdf, reports=True)
+    # (a download's output reports it; --failed's is a listing, its work: ``prints_a_report``)
+    p.set_defaults(run=cmd_pdf, reports=lambda args: not args.failed)
 
 
 def cmd_pdf(args: argparse.Namespace) -> int:
