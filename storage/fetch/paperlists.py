@@ -87,9 +87,10 @@ def fetch_paperlists(name: str, request: FetchRequest, web: Web) -> ReadResult:
             f"know ({', '.join(map(repr, unknown))}): left out; --all brings them"
         )
     # the whole list of accepted papers, when nothing was left out (--all, --max, a record
-    # not read): one stored before and not here has left it
+    # not read, one of no known decision: a Poster stored may be among those now): one
+    # stored before and not here has left it
     result.every_accepted = not (
-        request.all_submissions or request.max_papers is not None or result.errors
+        request.all_submissions or request.max_papers is not None or result.errors or unknown
     )
     if not result.records and not result.errors:
         # the list is one large file, kept for the day even without accepted papers (asking

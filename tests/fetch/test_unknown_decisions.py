@@ -84,3 +84,21 @@ def test_a_snapshots_unknown_decision_does_not_replace_the_venues_accepted() -> 
     new = Paper(id="a", title="T", abstract="A.", venue_status="Unknown")
     kept, said = overruled(held, VENUE, new, SNAPSHOT)
     assert (kept.venue_status, said) == ("Accepted", ["decision"])
+
+
+def test_a_poster_whose_decision_became_unknown_has_not_left_the_accepted_list(
+    services: tuple[Services, str], env: dict[str, str]
+) -> None:
+    """A Poster fetched, then Paper Copilot's list says "Unknown" for it (a list made again
+    while its decisions were redone): the refresh left it out as of no known decision, and then
+    marked it "Left the accepted list (was Poster)" as if the venue had dropped it. A list that
+    left papers out so is not the whole of the accepted papers: nothing is marked from it."""
+    found, _ = services
+    titles = _serve(found)
+    done = papers(env, "fetch", "paperlists:neurips2024")
+    assert done.returncode == 0, done.stdout + done.stderr
+    found.paperlists["nips2024"][0]["status"] = "Unknown"  # the Poster's
+    done = papers(env, "fetch", "paperlists:neurips2024", "--refresh")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no longer among" not in done.stderr, done.stderr
+    assert _listed(env)[titles["Poster0"]]["venue_status"] == "Poster"
