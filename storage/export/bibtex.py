@@ -30,7 +30,7 @@ from storage.export.selection import keywords_and_tags, lists_text, users_own
 from storage.export.tex import tex_ascii, tex_note
 from storage.files.triage_file import TriageState
 from storage.models import Paper
-from storage.sources.authors import is_et_al, name_parts
+from storage.sources.authors import is_et_al, is_suffix, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
 from storage.sources.citation import citation_of, editors_only
 from storage.sources.links import web_url
@@ -126,6 +126,10 @@ def _author(name: str) -> str:
         return bib_escape(" ".join(words))
     if parts.suffix:  # its first name in third place, even empty (``King, Jr.,``)
         return ", ".join(bib_escape(p) for p in (parts.last, parts.suffix, parts.given)).strip()
+    given = parts.given.split()
+    if len(given) > 1 and is_suffix(given[-1]):  # ``Ann jr Lee``: braced, not read as a suffix
+        written = f"{bib_escape(' '.join(given[:-1]))} {{{bib_escape(given[-1])}}}"
+        return f"{bib_escape(parts.last)}, {written}"
     return ", ".join(bib_escape(p) for p in (parts.last, parts.given) if p)
 
 

@@ -131,16 +131,17 @@ def ended_with_et_al(names: Iterable[str]) -> list[str]:
     return [*kept, ET_AL] if cut and kept else kept
 
 
-def flat_name(last: str, first: str = "", suffix: str = "") -> str:
+def flat_name(last: str, first: str = "", suffix: str = "", *, suffix_in_first: bool = True) -> str:
     """A name its source wrote in parts, as the library keeps it: ``First Last Suffix``.
 
     RIS and EndNote write ``Last, First, Suffix``, BibTeX ``Last, Suffix, First``: when the
     first name is the suffix (``Smith, Jr.`` read from BibTeX's ``Smith, Jr., John`` in RIS's
-    order, or the reverse), the two are swapped."""
+    order, or the reverse), the two are swapped. Not ``suffix_in_first``: a suffix's word
+    ending the first name is one of its given names (BibTeX's ``Lee, Ann {jr}``)."""
     if is_suffix(first) and not is_suffix(suffix):
         first, suffix = suffix, first
     given = first.split()
-    if not suffix.strip() and len(given) > 1 and is_suffix(given[-1]):
+    if suffix_in_first and not suffix.strip() and len(given) > 1 and is_suffix(given[-1]):
         # PubMed's ``Kaelin, William G Jr``, ``Smith, John A 3rd``: a suffix after the given
         # names, no comma before it
         first, suffix = " ".join(given[:-1]), given[-1]

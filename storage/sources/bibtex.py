@@ -249,7 +249,12 @@ def _name(raw: str) -> str:
     pieces = _split_top(raw, ",")
     if len(pieces) >= 2:
         last, first, suffix = pieces[0], pieces[-1], " ".join(pieces[1:-1])
-        return flat_name(_name_text(last), _name_text(first), _name_text(suffix))
+        # ``Lee, Ann {jr}``: a braced last word of the first name is a given name, as our
+        # export writes one that reads as a suffix (``flat_name``'s ``Smith, John Jr.``)
+        braced = len(pieces) == 2 and first.rstrip().endswith("}")
+        return flat_name(
+            _name_text(last), _name_text(first), _name_text(suffix), suffix_in_first=not braced
+        )
     words = _split_top(raw, " ")
     if len(words) > 1 and words[-1][:1] == "{" and words[-1][-1:] == "}":  # a braced last name
         given = _name_text(" ".join(words[:-1]))

@@ -14,7 +14,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from storage import Library, Status
@@ -92,6 +92,14 @@ def _library(home: Path, rows: list[dict[str, object]]) -> Library:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=libraries(), fmt=st.sampled_from([e.name for e in EXPORTERS]))
+# CI's find: a given name ending in a suffix's word, written ``Lee, Ann jr``, came back a
+# suffix (``Lee, jr, Ann``); it is written ``Lee, Ann {jr}`` now, and read so
+@example(
+    rows=[{"title": "Paper 0 0", "authors": ["Ann jr Lee"], "lists": ["ICLR 2025"],
+           "abstract": "Abstract 0: aa aa aa aa aa aa aa aa aa aa aa aa. 0 and more words here.",
+           "status": "inbox", "extra": {}, "note": "", "tags": []}],
+    fmt="bibtex",
+)  # fmt: skip
 def test_export_import_export_is_a_fixed_point(rows: list[dict[str, object]], fmt: str) -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
