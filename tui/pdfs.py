@@ -54,8 +54,7 @@ class AppPdfs:
     # -- copies ---------------------------------------------------------------------------
     def rescan(self) -> dict[str, Path]:
         """Read the folder again (after a download; cheap when it did not change)."""
-        self._copies = self.folder.copies()
-        self._not_pdfs = self.folder.not_pdfs()
+        self._copies, self._not_pdfs = self.folder.scan()
         return self._copies
 
     @property

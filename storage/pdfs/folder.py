@@ -82,14 +82,15 @@ class PdfFolder:
 
     def copies(self) -> dict[str, Path]:
         """Paper id → its local copy (a regular file, or a link to one, that is a PDF)."""
-        return self._scan()[0]
+        return self.scan()[0]
 
     def not_pdfs(self) -> dict[str, Path]:
         """Paper id → a file named as its copy that is no PDF (a page saved under the name),
         when it has no copy that is one."""
-        return self._scan()[1]
+        return self.scan()[1]
 
-    def _scan(self) -> tuple[dict[str, Path], dict[str, Path]]:
+    def scan(self) -> tuple[dict[str, Path], dict[str, Path]]:
+        """``copies`` and ``not_pdfs`` of one reading of the folder."""
         try:
             stamp = self.path.stat().st_mtime_ns
         except OSError:

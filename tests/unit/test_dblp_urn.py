@@ -18,12 +18,12 @@ DBLP_LIPICS = """@inproceedings{DBLP:conf/icalp/Williams16,
   pages     = {3:1--3:1},
   year      = {2016},
   crossref  = {DBLP:conf/icalp/2016},
-  url       = {https://doi.org/10.4230/LIPIcs.ICALP.2016.3},
+  url       = {http://127.0.0.1/10.4230/LIPIcs.ICALP.2016.3},
   doi       = {10.4230/LIPIcs.ICALP.2016.3},
   urn       = {urn:nbn:de:0030-drops-63258},
   timestamp = {Tue, 11 Feb 2020 15:52:14 +0100},
-  biburl    = {https://dblp.org/rec/conf/icalp/Williams16.bib},
-  bibsource = {dblp computer science bibliography, https://dblp.org}
+  biburl    = {http://127.0.0.1/rec/conf/icalp/Williams16.bib},
+  bibsource = {dblp computer science bibliography, http://127.0.0.1}
 }
 """
 

@@ -75,7 +75,7 @@ Branch and bound for the quadratic assignment problem</style></title><secondary-
 
 ZOTERO_CSL = [
     {
-        "id": "http://zotero.org/users/local/abcd1234/items/XYZ12345",
+        "id": "http://127.0.0.1/users/local/abcd1234/items/XYZ12345",
         "type": "article-journal",
         "container-title": "Annals of Operations Research",
         "page": "95-113",

@@ -28,12 +28,12 @@ DBLP_PROCEEDINGS = """@proceedings{DBLP:conf/spire/2006,
   volume       = {4209},
   publisher    = {Springer},
   year         = {2006},
-  url          = {https://doi.org/10.1007/11880561},
+  url          = {http://127.0.0.1/10.1007/11880561},
   doi          = {10.1007/11880561},
   isbn         = {3-540-45774-7},
   timestamp    = {Tue, 14 May 2019 10:00:37 +0200},
-  biburl       = {https://dblp.org/rec/conf/spire/2006.bib},
-  bibsource    = {dblp computer science bibliography, https://dblp.org}
+  biburl       = {http://127.0.0.1/rec/conf/spire/2006.bib},
+  bibsource    = {dblp computer science bibliography, http://127.0.0.1}
 }
 """
 

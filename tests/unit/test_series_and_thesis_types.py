@@ -141,7 +141,7 @@ ER  -
 """
 ZOTERO_CSL = [
     {
-        "id": "http://zotero.org/users/local/abcd1234/items/AB12CD34",
+        "id": "http://127.0.0.1/users/local/abcd1234/items/AB12CD34",
         "type": "book",
         "title": "Selected Papers on Computer Science",
         "collection-title": "CSLI Lecture Notes",

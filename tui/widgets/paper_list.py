@@ -40,7 +40,6 @@ VENUE_SHORT = {"Oral": "Oral", "Spotlight": "Spot", "Poster": ""}
 #: link and the rating show in the paper's pane. At 40 columns the title had 27 of 39 cells,
 #: now 33.
 FULL_ROW_WIDTH = 46
-RATED_WIDTH = FULL_ROW_WIDTH
 #: From this many columns, a narrow row keeps its one mark.
 MARK_WIDTH = 20
 
@@ -406,7 +405,7 @@ class PaperList(BorderedLines, ScrollView, can_focus=True, inherit_bindings=Fals
             Segment(STATUS_MARKS[status] + " ", status_style),
         ]
         right: list[Segment] = []
-        if self._rated and width >= RATED_WIDTH:
+        if self._rated and width >= FULL_ROW_WIDTH:
             rating_style = self._style("paper-list--dim", marked, is_cursor)
             right.append(Segment(rating_cell(paper.fact("rating")), rating_style))
         note_style = self._style("paper-list--note", marked, is_cursor)
