@@ -60,8 +60,8 @@ class LibraryPart(MainBase):
         note = self.session.state.notes.get(paper.id, "")
 
         def save(text: str | None) -> None:
-            if text is not None:  # written over ``note``: what was added elsewhere meanwhile
-                self._write_note(paper.id, text, before=note, base=note)  # is kept
+            if text is not None:  # written over ``note``: merged with what changed elsewhere
+                self._write_note(paper.id, text, before=note, base=note)  # meanwhile
 
         def keep(text: str) -> None:
             self.session.queue_note(paper.id, text, base=note)
@@ -136,7 +136,7 @@ class LibraryPart(MainBase):
                 except ValueError as exc:  # refused as typed: nothing changed
                     self.notify(str(exc), severity="error", markup=False)
                     return
-                # written over ``held``: tags added elsewhere meanwhile are kept
+                # written over ``held``: merged with what changed elsewhere meanwhile
                 self._write_tags(paper.id, tags, base=held)
 
         question = f"Tags for “{paper.display_title}” (spaces between tags; empty clears):"
@@ -153,7 +153,7 @@ class LibraryPart(MainBase):
         """Set a paper's tags from the prompt (or put them back); tags that replaced or
         cleared others can be taken back by ``u`` while nothing else was done since
         (``restore_replaced``), as a note can: the message names those it replaced. ``base``:
-        the tags the prompt opened with (those added elsewhere since are kept)."""
+        the tags the prompt opened with (merged with those changed elsewhere since)."""
         before = self.session.state.tags.get(paper_id, ())
         try:
             tags = self.session.queue_tags(paper_id, tags, base=base)
