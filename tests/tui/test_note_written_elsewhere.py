@@ -167,3 +167,31 @@ async def test_a_note_cleared_elsewhere_and_saved_unedited_stays_cleared(
         said = "Note saved, merged with what changed elsewhere while you edited it: "
         assert said + "removed “one”; “two”" in messages(app), messages(app)
     assert Library(seeded_home).triage().notes.get(first, "") == ""
+
+
+async def test_u_after_the_editor_saved_undoes_only_what_was_typed(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """``u`` right after the editor saved puts back the note it replaced, as a three-way
+    merge too: a line appended elsewhere since (``papers note --append``) stays. It wrote the
+    note the editor replaced whole: the appended line was gone, in silence."""
+    from tui.stray_keys import GAP_S
+
+    lib = Library(seeded_home)
+    first = lib.papers()[0].id
+    lib.set_note(first, "read")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await opened(pilot, "n", NoteEditor)
+        await pilot.press("enter", *"typed here", "ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await settled(pilot)
+        assert Library(seeded_home).triage().notes.get(first) == "read\ntyped here"
+        append_elsewhere(seeded_home, tmp_path, first, "p. 12: the proof")
+        await pilot.pause(GAP_S)
+        await pilot.press("u")
+        want = "read\np. 12: the proof"
+        await wait_for(pilot, lambda: app.session.state.notes.get(first) == want)
+        await settled(pilot)
+    assert Library(seeded_home).triage().notes.get(first) == want

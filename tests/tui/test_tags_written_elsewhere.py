@@ -163,3 +163,31 @@ async def test_tags_removed_elsewhere_stay_out_when_those_added_pass_the_cap(
         await settled(pilot)
         await wait_for(pilot, lambda: any("not kept: #extra #more" in m for m in messages(app)))
     assert Library(seeded_home).triage().tags.get(first) == (*many[1:], "a", "b")
+
+
+async def test_u_after_the_prompt_saved_undoes_only_what_was_typed(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """``u`` right after the prompt saved puts back the tags it replaced, as a three-way
+    merge too: a tag given elsewhere since (``papers tag``) stays. It wrote the tags the
+    prompt replaced whole: the other tag was gone, in silence."""
+    from tui.stray_keys import GAP_S
+
+    lib = Library(seeded_home)
+    first = lib.papers()[0].id
+    lib.set_tags(first, ["rl", "old"])
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await opened(pilot, "t", TextPrompt)
+        await pilot.press("end", *" theory", "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await settled(pilot)
+        assert Library(seeded_home).triage().tags.get(first) == ("rl", "old", "theory")
+        tag_elsewhere(seeded_home, tmp_path, first, "rl", "old", "theory", "urgent")
+        await pilot.pause(GAP_S)
+        await pilot.press("u")
+        want = ("rl", "old", "urgent")
+        await wait_for(pilot, lambda: app.session.state.tags.get(first) == want)
+        await settled(pilot)
+    assert Library(seeded_home).triage().tags.get(first) == want

@@ -72,14 +72,16 @@ class LibraryPart(MainBase):
         self, paper_id: str, text: str, *, before: str, said: str = "", base: str | None = None
     ) -> None:
         """Save a note from the editor (or put one back); a note that replaced or cleared
-        another can be taken back by ``u`` while nothing else was done since."""
+        another can be taken back by ``u`` while nothing else was done since, merged as the
+        editor's save is with what changed elsewhere meanwhile (it is the base)."""
         self.session.queue_note(paper_id, text, base=base)
         if self.view.saved:  # a has:note tab's count changes with it
             self.update_tabs()
         self.show_current()
         said = said or ("Note saved" if text.strip() else "Note cleared")
         if before.strip() and before.strip() != text.strip():
-            self._replaced = (partial(self._put_note_back, paper_id, before), self.session.steps)
+            put_back = partial(self._put_note_back, paper_id, before, text)
+            self._replaced = (put_back, self.session.steps)
             undo = self.key_shown("undo")
             self.notify(
                 f"{said}: {undo} brings back the note it replaced.", timeout=5, markup=False
@@ -98,9 +100,11 @@ class LibraryPart(MainBase):
         kept[0]()
         return True
 
-    def _put_note_back(self, paper_id: str, before: str) -> None:
+    def _put_note_back(self, paper_id: str, before: str, saved: str) -> None:
+        """``before`` back over ``saved``, the note written since (a line written elsewhere
+        since stays: put back whole, it was lost)."""
         now = self.session.state.notes.get(paper_id, "")
-        self._write_note(paper_id, before, before=now, said="Note put back")
+        self._write_note(paper_id, before, before=now, said="Note put back", base=saved)
 
     def note_not_saved(self, paper_id: str, text: str) -> None:
         """A note the writer could not save (a full disk, a read-only folder): the editor
@@ -170,7 +174,8 @@ class LibraryPart(MainBase):
             return
         said = f"{said or 'Tags'}: {shown}" if tags else "Tags cleared"
         if before:
-            put_back = partial(self._write_tags, paper_id, before, said="Tags put back")
+            # over ``tags``: a tag given or taken out elsewhere since stays so
+            put_back = partial(self._write_tags, paper_id, before, "Tags put back", tags)
             self._replaced = (put_back, self.session.steps)
             said += f"; {self.key_shown('undo')} brings back the tags it replaced ({old})"
         self.notify(f"{said}.", timeout=5 if before else 3, markup=False)
