@@ -238,7 +238,9 @@ class PapersApp(App[None]):
         # Esc and a key typed at once: Esc first (leaves the search box, closes a dialog of no
         # field); in a dialog's field Esc would close it and throw away what was typed: it types
         typing = is_text_field(focused) and not isinstance(focused, SearchBox)
-        then = None if typing else escape_then(event)
+        # (but the search box's word keys, Alt+d…, act there: ``SearchBox.WORD_KEYS``)
+        words = isinstance(focused, SearchBox) and event.key in SearchBox.WORD_KEYS
+        then = None if typing or words else escape_then(event)
         if then is not None:
             await self._take_key(events.Key("escape", "\x1b"))
             self.key_gate.first(then)

@@ -93,33 +93,39 @@ def report(
             else _cut(title_of(first), _TITLE_CHARS)
         )
         return Report(f"{verb}: {what} → {_states(changes)}", redraw=True, keep=first)
-    if kind == "note" and outcome.kept:  # lines another writer added while it was edited
-        kept = _cut("; ".join(outcome.kept), _TITLE_CHARS)
-        message = f"Note saved, with what was written elsewhere while you edited it: {kept}"
-        return Report(message, timeout=8, redraw=True)
-    if kind == "note" and outcome.dropped:  # the same, past the note's cap with them
-        dropped = _cut("; ".join(outcome.dropped), _TITLE_CHARS)
-        message = (
-            "Note saved as typed; what was written elsewhere while you edited it would take "
-            f"it past its length cap, and is not kept: {dropped}"
-        )
-        return Report(message, severity="warning", timeout=12, redraw=True)
-    if kind == "tags" and (outcome.kept or outcome.dropped):  # added elsewhere meanwhile
-        shown = " ".join(f"#{printable(tag)}" for tag in outcome.kept or outcome.dropped)
-        tags = _cut(shown, _TITLE_CHARS)
-        if outcome.kept:
-            message = f"Tags saved, with those added elsewhere while the prompt was open: {tags}"
-            return Report(message, timeout=8, redraw=True)
-        message = (
-            "Tags saved as typed; those added elsewhere while the prompt was open would take "
-            f"them past their cap, and are not kept: {tags}"
-        )
-        return Report(message, severity="warning", timeout=12, redraw=True)
+    if kind in ("note", "tags") and (outcome.kept or outcome.gone or outcome.dropped):
+        return _merged(outcome)
     if kind == "reload" or outcome.triage is not None:
         # a reload, or a write that met another process's changes (and kept them): the
         # state now holds them, and the screen must show them too
         return Report("Updated with decisions made elsewhere.", redraw=True)
     return Report()
+
+
+def _merged(outcome: Outcome) -> Report:
+    """What a note (tags) saved over one changed elsewhere meanwhile was merged with: the
+    lines (tags) added there and those taken out (``storage.files.three_way``)."""
+    note = outcome.op.kind == "note"
+    what, when = ("Note", "you edited it") if note else ("Tags", "the prompt was open")
+
+    def shown(items: Sequence[str]) -> str:
+        listed = "; ".join(f"“{printable(line)}”" for line in items) if note else None
+        return _cut(listed or " ".join(f"#{printable(tag)}" for tag in items), _TITLE_CHARS)
+
+    removed = f"removed {shown(outcome.gone)}" if outcome.gone else ""
+    if outcome.dropped:  # the note (tags) with what was added there would pass its cap
+        message = (
+            f"{what} saved; what was added elsewhere while {when} would take "
+            f"{'it' if note else 'them'} past {'its' if note else 'their'} cap, and is not "
+            f"kept: {shown(outcome.dropped)}"
+        )
+        if removed:
+            message += f" (also {removed} there, left out)"
+        return Report(message, severity="warning", timeout=12, redraw=True)
+    added = f"added {shown(outcome.kept)}" if outcome.kept else ""
+    changes = "; ".join(part for part in (added, removed) if part)
+    message = f"{what} saved, merged with what changed elsewhere while {when}: {changes}"
+    return Report(message, timeout=8, redraw=True)
 
 
 def _states(changes: Sequence[Change]) -> str:

@@ -31,13 +31,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from storage.caps import check_note, check_tags, note_problem, tags_problem
-from storage.files.triage_file import Change, TriageState, normalise_tags
-from storage.files.triage_model import (
-    decision_times,
-    merged_note,
-    now,
-    tags_added_meanwhile,
-)
+from storage.files.three_way import merge_note, merge_tags
+from storage.files.triage_file import Change, TriageChange, TriageState, normalise_tags
+from storage.files.triage_model import decision_times, now
 from storage.library import Library
 from storage.models import Place, Removal, Status
 from storage.queue import end_position, queue_ids, sort_key
@@ -102,11 +98,16 @@ class Outcome:
     moves: list[tuple[str, Place | None, Place | None]] = field(default_factory=list)
     #: The sort whose order that undo or redo took back or gave again ("": a move by hand).
     sort: str = ""
-    #: The lines a note written elsewhere meanwhile gained, kept after the one saved here (a
-    #: "tags" operation's: the tags added elsewhere meanwhile, kept after those saved here).
+    #: A "note" ("tags") operation written over a note (tags) changed elsewhere meanwhile
+    #: was merged with that change (``storage.files.three_way``): the lines (tags) another
+    #: writer added, kept; those it took out that were saved here, left out.
     kept: list[str] = field(default_factory=list)
-    #: Those lines (tags) when the note (tags) with them would pass a cap: not kept.
+    gone: list[str] = field(default_factory=list)
+    #: The lines (tags) added elsewhere when the note (tags) with them would pass a cap: not
+    #: kept (those taken out elsewhere stay out all the same).
     dropped: list[str] = field(default_factory=list)
+    #: What was written is not what the operation saved: the disk's, merged.
+    merged: bool = False
 
     @property
     def papers_changed(self) -> bool:
@@ -183,9 +184,8 @@ class TriageSession:
 
     def queue_note(self, paper_id: str, note: str, base: str | None = None) -> None:
         """Set a note now and queue it; ``TooBigError`` (nothing changed) past its cap.
-        ``base``: the note it was written over (the editor's): lines the note on disk gained
-        since, written elsewhere, are kept after it (``storage.files.triage_model.
-        merged_note``)."""
+        ``base``: the note it was written over (the editor's): the note on disk, changed since
+        elsewhere, is merged with the lines changed here (``storage.files.three_way``)."""
         check_note(note.strip())
         self._set_note_locally(paper_id, note.strip())
         self._submit("note", paper_ids=(paper_id,), text=note.strip(), base=base)
@@ -195,7 +195,8 @@ class TriageSession:
     ) -> tuple[str, ...]:
         """Set tags now and queue them; returns them normalised; ``TooBigError`` (nothing
         changed) past their caps. ``base``: the tags they were written over (the prompt's):
-        tags added on disk since, elsewhere, are kept after them (``tags_added_meanwhile``)."""
+        the tags on disk, changed since elsewhere, are merged with the tags added and taken
+        out here (``storage.files.three_way``)."""
         clean = normalise_tags(tags)
         check_tags(clean)
         self._set_tags_locally(paper_id, clean)
@@ -423,12 +424,12 @@ class TriageSession:
                             ids = list(dict.fromkeys(op.paper_ids))
                             outcome.changes = change.decide(ids, op.status)
                         elif op.kind == "note":
-                            _write_note(change.set_note, outcome)
+                            _write_note(change, outcome)
                         else:
-                            _write_tags(change.set_tags, outcome)
+                            _write_tags(change, outcome)
         except Exception:  # noqa: BLE001 - written one by one, each error reported
             return [self._persist(op) for op in ops]
-        if lib.last_change_met_others or any(outcome.kept for outcome in outcomes):
+        if lib.last_change_met_others or any(outcome.merged for outcome in outcomes):
             with contextlib.suppress(Exception):  # reported with the next outcome
                 outcomes[-1].triage = lib.triage()
         return outcomes
@@ -439,10 +440,11 @@ class TriageSession:
             outcome = Outcome(op)
             if op.kind == "status":
                 outcome.changes = lib.set_statuses(op.paper_ids, op.status)
-            elif op.kind == "note":
-                _write_note(lib.set_note, outcome)
-            elif op.kind == "tags":
-                _write_tags(lib.set_tags, outcome)
+            elif op.kind in ("note", "tags"):
+                lib.resolve_id(op.paper_ids[0])  # a paper removed meanwhile: said as an error
+                with lib.triage_file.change() as change:  # read, merged, written: one change
+                    write = _write_note if op.kind == "note" else _write_tags
+                    write(change, outcome)
             elif op.kind == "queue":
                 lib.place_in_queue(op.placement, op.paper_ids or None, op.sort)
             elif op.kind in ("undo", "redo"):
@@ -459,7 +461,7 @@ class TriageSession:
                     outcome.removed = lib.remove_list(op.list_name)
                 else:
                     outcome.removed = lib.remove(op.paper_ids)
-            changed = lib.last_change_met_others or outcome.papers_changed or outcome.kept
+            changed = lib.last_change_met_others or outcome.papers_changed or outcome.merged
             if op.kind == "reload" or changed:
                 # Another process wrote since we last looked: our write kept its changes,
                 # and the app must now see them too. Papers that left or came back took
@@ -470,38 +472,43 @@ class TriageSession:
             return Outcome(op, error=exc)
 
 
-def _write_note(set_note: Callable[[str, str], str], outcome: Outcome) -> None:
-    """Write a "note" operation with ``set_note`` (a transaction's, or the library's), which
-    returns the note it replaced: one that another writer changed since the operation's
-    ``base`` was read keeps what that writer added (``merged_note``), said in ``outcome``.
-    (An editor's save replaced a line ``papers note --append`` wrote meanwhile, in silence.)"""
+def _write_note(change: TriageChange, outcome: Outcome) -> None:
+    """Write a "note" operation in ``change``: over a note another writer changed since the
+    operation's ``base`` was read, the two merged (``merge_note``), said in ``outcome``. (An
+    editor's save replaced a line ``papers note --append`` wrote meanwhile, in silence; then it
+    kept such lines, but brought back one deleted elsewhere.)"""
     op = outcome.op
-    found = set_note(op.paper_ids[0], op.text)
-    if op.base is None or found.strip() == op.base.strip():
+    found = change.set_note(op.paper_ids[0], op.text)
+    if op.base is None:
         return
-    merged, added = merged_note(op.text, op.base, found)
-    if added and note_problem(merged):
-        outcome.dropped = added
-    elif added:
-        set_note(op.paper_ids[0], merged)
-        outcome.kept = added
+    merged = merge_note(op.base, op.text, found)
+    note = merged.note
+    if merged.added and note_problem(note):
+        note, outcome.dropped = merged.without_added, list(merged.added)
+    else:
+        outcome.kept = list(merged.added)
+    outcome.gone = list(merged.removed)
+    if note != op.text:
+        change.set_note(op.paper_ids[0], note)
+        outcome.merged = True
 
 
-def _write_tags(
-    set_tags: Callable[[str, Sequence[str]], tuple[str, ...]], outcome: Outcome
-) -> None:
-    """Write a "tags" operation with ``set_tags`` (a transaction's, or the library's), which
-    returns the tags it replaced: those another writer added since the operation's
-    ``tags_base`` was read are kept after the tags saved (``tags_added_meanwhile``), said in
-    ``outcome``. (The ``t`` prompt's save dropped a ``papers tag`` made while it was open, in
-    silence, as the note editor's did an appended line.)"""
+def _write_tags(change: TriageChange, outcome: Outcome) -> None:
+    """Write a "tags" operation in ``change``: over tags another writer changed since the
+    operation's ``tags_base`` was read, the two merged (``merge_tags``), said in ``outcome``.
+    (The ``t`` prompt's save dropped a ``papers tag`` made while it was open, in silence; then
+    it kept the tags added so, but brought back one taken out.)"""
     op = outcome.op
-    found = set_tags(op.paper_ids[0], op.tags)
+    found = change.set_tags(op.paper_ids[0], op.tags)
     if op.tags_base is None:
         return
-    added = tags_added_meanwhile(op.tags, op.tags_base, found)
-    if added and tags_problem([*op.tags, *added]):
-        outcome.dropped = added
-    elif added:
-        set_tags(op.paper_ids[0], [*op.tags, *added])
-        outcome.kept = added
+    merged = merge_tags(op.tags_base, op.tags, found)
+    tags = merged.tags
+    if merged.added and tags_problem(tags):
+        tags, outcome.dropped = merged.without_added, list(merged.added)
+    else:
+        outcome.kept = list(merged.added)
+    outcome.gone = list(merged.removed)
+    if tags != op.tags:
+        change.set_tags(op.paper_ids[0], tags)
+        outcome.merged = True

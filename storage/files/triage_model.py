@@ -460,29 +460,6 @@ def _tag_as_read(tag: str) -> str:
     return plain.replace("---", "—").replace("--", "–")
 
 
-def merged_note(text: str, base: str, found: str) -> tuple[str, list[str]]:
-    """A note ``text`` written over ``base`` (the note its writer read, an editor's), and the
-    lines the note found on disk has that neither ``base`` nor ``text`` has: what another
-    writer added meanwhile (``papers note --append``, another window), kept after ``text``;
-    with those lines (none: ``text`` as it is)."""
-    had = {line.strip() for line in (*base.splitlines(), *text.splitlines())}
-    added = list(dict.fromkeys(ln.strip() for ln in found.splitlines() if ln.strip() not in had))
-    if not added:
-        return text, []
-    return "\n".join([text.strip(), *added]).strip(), added
-
-
-def tags_added_meanwhile(
-    tags: Sequence[str], base: Sequence[str], found: Sequence[str]
-) -> list[str]:
-    """The tags ``found`` on disk that neither ``base`` (those a prompt opened with) nor
-    ``tags`` (those it saves) has: what another writer added meanwhile (``papers tag``, another
-    window), to keep after ``tags``. A tag of ``base`` left out of ``tags`` was removed by the
-    prompt's user: it stays out."""
-    had = {*base, *tags}
-    return [tag for tag in dict.fromkeys(found) if tag not in had]
-
-
 def merged_tags(ours: Sequence[str], theirs: Sequence[str]) -> list[str]:
     """A paper's tags, then those of a file it lacks (at most ``MAX_TAGS``): a file's tag
     that is one of the paper's as an export wrote it, its control characters shown or left

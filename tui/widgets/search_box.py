@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import ExitStack
+from typing import ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input
@@ -25,6 +26,22 @@ class SearchBox(Input):
     The searcher is given when there is something to search (``use``): until then typing
     only records the text, and ``use`` runs the query typed so far.
     """
+
+    #: Readline's word keys as a terminal that speaks the kitty keyboard protocol sends them
+    #: (Textual asks for it: kitty, WezTerm, foot): Alt+b, Alt+f move a word back and
+    #: forward, Alt+d and Alt+Backspace delete the word after and before the cursor. Others
+    #: send ESC and the key, which Textual reads as ctrl+left, ctrl+right, ctrl+w (the
+    #: field's and ours already) and alt+d. Before, alt+d left the box (Esc then d: the d
+    #: held back, with a warning), alt+b and alt+f did nothing, and alt+backspace, the
+    #: field's, deleted the word after the cursor. The app does not split them into Esc
+    #: then the key (``tui.key_gate.escape_then``) while the box has the focus; the box
+    #: takes them before the field types alt+d's d (``on_key``).
+    WORD_KEYS: ClassVar[dict[str, str]] = {
+        "alt+b": "cursor_left_word",
+        "alt+f": "cursor_right_word",
+        "alt+d": "delete_right_word",
+        "alt+backspace": "delete_left_word",
+    }
 
     #: Its own keys (Enter, ctrl+w: ``tui.commands``, remappable), which the footer shows
     #: while it has the focus.
@@ -78,6 +95,13 @@ class SearchBox(Input):
     def clear_text(self) -> None:
         """Empty the box (which ends the search)."""
         self.value = ""
+
+    async def on_key(self, event: events.Key) -> None:
+        action = self.WORD_KEYS.get(event.key)
+        if action is not None:  # (a key of the field's own kind: not remapped, not shown)
+            event.stop()
+            event.prevent_default()
+            await self.run_action(action)
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:

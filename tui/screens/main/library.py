@@ -60,8 +60,8 @@ class LibraryPart(MainBase):
         note = self.session.state.notes.get(paper.id, "")
 
         def save(text: str | None) -> None:
-            if text is not None:  # written over ``note``: what was added elsewhere meanwhile
-                self._write_note(paper.id, text, before=note, base=note)  # is kept
+            if text is not None:  # written over ``note``: merged with what changed elsewhere
+                self._write_note(paper.id, text, before=note, base=note)  # meanwhile
 
         def keep(text: str) -> None:
             self.session.queue_note(paper.id, text, base=note)
@@ -72,14 +72,16 @@ class LibraryPart(MainBase):
         self, paper_id: str, text: str, *, before: str, said: str = "", base: str | None = None
     ) -> None:
         """Save a note from the editor (or put one back); a note that replaced or cleared
-        another can be taken back by ``u`` while nothing else was done since."""
+        another can be taken back by ``u`` while nothing else was done since, merged as the
+        editor's save is with what changed elsewhere meanwhile (it is the base)."""
         self.session.queue_note(paper_id, text, base=base)
         if self.view.saved:  # a has:note tab's count changes with it
             self.update_tabs()
         self.show_current()
         said = said or ("Note saved" if text.strip() else "Note cleared")
         if before.strip() and before.strip() != text.strip():
-            self._replaced = (partial(self._put_note_back, paper_id, before), self.session.steps)
+            put_back = partial(self._put_note_back, paper_id, before, text)
+            self._replaced = (put_back, self.session.steps)
             undo = self.key_shown("undo")
             self.notify(
                 f"{said}: {undo} brings back the note it replaced.", timeout=5, markup=False
@@ -98,9 +100,11 @@ class LibraryPart(MainBase):
         kept[0]()
         return True
 
-    def _put_note_back(self, paper_id: str, before: str) -> None:
+    def _put_note_back(self, paper_id: str, before: str, saved: str) -> None:
+        """``before`` back over ``saved``, the note written since (a line written elsewhere
+        since stays: put back whole, it was lost)."""
         now = self.session.state.notes.get(paper_id, "")
-        self._write_note(paper_id, before, before=now, said="Note put back")
+        self._write_note(paper_id, before, before=now, said="Note put back", base=saved)
 
     def note_not_saved(self, paper_id: str, text: str) -> None:
         """A note the writer could not save (a full disk, a read-only folder): the editor
@@ -136,7 +140,7 @@ class LibraryPart(MainBase):
                 except ValueError as exc:  # refused as typed: nothing changed
                     self.notify(str(exc), severity="error", markup=False)
                     return
-                # written over ``held``: tags added elsewhere meanwhile are kept
+                # written over ``held``: merged with what changed elsewhere meanwhile
                 self._write_tags(paper.id, tags, base=held)
 
         question = f"Tags for “{paper.display_title}” (spaces between tags; empty clears):"
@@ -153,7 +157,7 @@ class LibraryPart(MainBase):
         """Set a paper's tags from the prompt (or put them back); tags that replaced or
         cleared others can be taken back by ``u`` while nothing else was done since
         (``restore_replaced``), as a note can: the message names those it replaced. ``base``:
-        the tags the prompt opened with (those added elsewhere since are kept)."""
+        the tags the prompt opened with (merged with those changed elsewhere since)."""
         before = self.session.state.tags.get(paper_id, ())
         try:
             tags = self.session.queue_tags(paper_id, tags, base=base)
@@ -170,7 +174,8 @@ class LibraryPart(MainBase):
             return
         said = f"{said or 'Tags'}: {shown}" if tags else "Tags cleared"
         if before:
-            put_back = partial(self._write_tags, paper_id, before, said="Tags put back")
+            # over ``tags``: a tag given or taken out elsewhere since stays so
+            put_back = partial(self._write_tags, paper_id, before, "Tags put back", tags)
             self._replaced = (put_back, self.session.steps)
             said += f"; {self.key_shown('undo')} brings back the tags it replaced ({old})"
         self.notify(f"{said}.", timeout=5 if before else 3, markup=False)

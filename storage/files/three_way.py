@@ -1,0 +1,115 @@
+"""Three-way merges of a note or a paper's tags saved by an editor that was open a while.
+
+The app's note editor and tag prompt open on what the paper held then (the *base*); the user
+saves *mine*; meanwhile the disk may have come to hold *theirs*: another window, ``papers
+note``/``papers tag``, a script, a sync. What is written is theirs with the user's own edits
+applied, so that neither side loses what it did:
+
+- **tags**: theirs, without the tags the user took out (base − mine), then those the user
+  added (mine − base) that theirs lacks; theirs' order, then the user's additions in the
+  user's order.
+- **a note**, line by line: each side's edits of the base are found by ``difflib`` (lines
+  deleted, lines inserted before a line of the base). A line of the base stays when neither
+  side deleted it; the lines either side inserted go where they were inserted, theirs first,
+  then the user's (a line both sides inserted, once). A line edited on both sides is a line
+  both deleted and each inserted anew: both new lines are kept, neither lost.
+
+When theirs is the base (nothing happened elsewhere), mine is written as it is (the order of
+tags the user gave, the lines as typed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+
+@dataclass(frozen=True, slots=True)
+class TagsMerged:
+    """The tags to write, and what of them came from elsewhere."""
+
+    tags: tuple[str, ...]
+    #: Tags another writer added meanwhile, kept.
+    added: tuple[str, ...] = ()
+    #: Tags another writer took out meanwhile that the user left in: left out.
+    removed: tuple[str, ...] = ()
+
+    @property
+    def without_added(self) -> tuple[str, ...]:
+        """The tags without those added elsewhere (when with them they pass a cap): never
+        more than the user saved, as every other tag is the user's."""
+        return tuple(tag for tag in self.tags if tag not in self.added)
+
+
+@dataclass(frozen=True, slots=True)
+class NoteMerged:
+    """The note to write, and the lines of it that came from elsewhere."""
+
+    note: str
+    #: Lines another writer added meanwhile, kept (blank ones not named).
+    added: tuple[str, ...] = ()
+    #: Lines of the base another writer deleted meanwhile that the user left: left out.
+    removed: tuple[str, ...] = ()
+    #: The note without the lines added elsewhere (when with them it passes its cap).
+    without_added: str = ""
+
+
+def merge_tags(base: Sequence[str], mine: Sequence[str], theirs: Sequence[str]) -> TagsMerged:
+    """The tags ``mine`` (saved over ``base``) merged with ``theirs`` (on disk now)."""
+    if list(theirs) == list(base):
+        return TagsMerged(tuple(dict.fromkeys(mine)))
+    taken_out = set(base) - set(mine)
+    kept = [tag for tag in dict.fromkeys(theirs) if tag not in taken_out]
+    given = [tag for tag in dict.fromkeys(mine) if tag not in base]
+    added = tuple(tag for tag in dict.fromkeys(theirs) if tag not in base and tag not in mine)
+    removed = tuple(tag for tag in dict.fromkeys(base) if tag in mine and tag not in theirs)
+    return TagsMerged(tuple(dict.fromkeys([*kept, *given])), added, removed)
+
+
+def merge_note(base: str, mine: str, theirs: str) -> NoteMerged:
+    """The note ``mine`` (saved over ``base``) merged line by line with ``theirs`` (on disk
+    now). Lines are compared without their trailing spaces."""
+    if theirs.strip() == base.strip():
+        return NoteMerged(mine, without_added=mine)
+    lines = _lines(base)
+    my_deleted, my_inserted = _edits(lines, _lines(mine))
+    their_deleted, their_inserted = _edits(lines, _lines(theirs))
+    theirs_new = {line for block in their_inserted.values() for line in block}
+    merged: list[str] = []
+    unadded: list[str] = []
+    for at in range(len(lines) + 1):
+        mine_here = [ln for ln in my_inserted.get(at, []) if ln not in theirs_new]
+        merged += [*their_inserted.get(at, []), *mine_here]
+        unadded += mine_here
+        if at < len(lines) and at not in my_deleted and at not in their_deleted:
+            merged.append(lines[at])
+            unadded.append(lines[at])
+    mine_new = {line for block in my_inserted.values() for line in block}
+    added = [ln for block in their_inserted.values() for ln in block if ln not in mine_new]
+    removed = [lines[at] for at in sorted(their_deleted - my_deleted)]
+    return NoteMerged(
+        "\n".join(merged).strip(),
+        tuple(dict.fromkeys(ln for ln in added if ln.strip())),
+        tuple(dict.fromkeys(ln for ln in removed if ln.strip())),
+        "\n".join(unadded).strip(),
+    )
+
+
+def _lines(note: str) -> list[str]:
+    return [line.rstrip() for line in note.strip().splitlines()]
+
+
+def _edits(base: list[str], other: list[str]) -> tuple[set[int], dict[int, list[str]]]:
+    """What ``other`` did to ``base``: the lines of ``base`` it deleted (by index), and the
+    lines it inserted, by the index of the line of ``base`` they come before (its length: at
+    the end). A changed line is one deleted and one inserted in its place."""
+    deleted: set[int] = set()
+    inserted: dict[int, list[str]] = {}
+    matcher = SequenceMatcher(None, base, other, autojunk=False)
+    for op, b1, b2, o1, o2 in matcher.get_opcodes():
+        if op in ("delete", "replace"):
+            deleted.update(range(b1, b2))
+        if op in ("insert", "replace"):
+            inserted.setdefault(b1, []).extend(other[o1:o2])
+    return deleted, inserted
