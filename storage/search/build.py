@@ -207,19 +207,20 @@ SECOND_PROCESS_PAPERS: Final = 8 * _BUILD_CHUNK
 
 def _numbered(papers: int, found_ids: IntArray) -> _Words:
     """The words of a chunk of ``papers`` papers by their vocabulary ids (``MARK``: -1)."""
-    marks = np.flatnonzero(found_ids < 0)
-    per_text = np.diff(np.concatenate([np.full(1, -1, dtype=np.int64), marks])) - 1
-    tids = found_ids[found_ids >= 0].astype(np.int32)
-    del found_ids, marks
-    text_of = np.repeat(np.arange(len(per_text)), per_text) % TEXTS
+    is_mark = found_ids < 0
+    marks = np.flatnonzero(is_mark)
+    per_text = np.diff(marks, prepend=-1) - 1
+    tids = found_ids[~is_mark].astype(np.int32)
+    del found_ids, marks, is_mark
     counts = per_text.reshape(papers, TEXTS)
     starts = np.zeros(papers, dtype=np.int64)
     np.cumsum(counts.sum(axis=1)[:-1], out=starts[1:])
+    authors_at = starts + counts[:, :AUTHORS].sum(axis=1)
     return _Words(
         tids=tids,
         counts=counts,
         titles=tids[ranges(starts, counts[:, TITLE])],
-        authors=np.unique(tids[text_of == AUTHORS]),
+        authors=np.unique(tids[ranges(authors_at, counts[:, AUTHORS])]),
     )
 
 

@@ -349,21 +349,40 @@ class _Words:
 def _words(raw: Int32Array, found: _Unigrams, first_doc: int) -> _Words:
     """The kept words of a run of papers (``SimilarityWords.run``: each paper's title, the
     mark, its abstract, the mark), the first being ``first_doc``."""
-    position = np.flatnonzero(found.term[raw] >= 0)
-    kept = raw[position]
-    term = found.term[kept].astype(np.int64)
+    position, kept, term = _kept(raw, found)
     # a kept word's paper and field: the marks before it (the mark is never a kept word), two
     # a paper, the first between its title and its abstract
     marks = np.cumsum(raw == 0)[position]
     local = marks >> 1
     field = marks & 1
+    pairs, pair_keys = _pairs(position, kept, term, found)
+    return _Words(term, local + first_doc, field, pairs, pair_keys)
+
+
+def _kept(raw: Int32Array, found: _Unigrams) -> tuple[IntArray, Int32Array, IntArray]:
+    """The places of a run's kept words (those that are terms), their raw words, their terms."""
+    term_of = found.term[raw]
+    position = np.flatnonzero(term_of >= 0)
+    return position, raw[position], term_of[position].astype(np.int64)
+
+
+def _pairs(
+    position: IntArray, kept: Int32Array, term: IntArray, found: _Unigrams
+) -> tuple[IntArray, IntArray]:
+    """The adjacent pairs of kept words (``_kept``): the index of each pair's first word, and
+    its key."""
     # Bigrams: two adjacent kept words; a stop word, a dropped word, a mark or punctuation
     # between them (``large language model (LLM)``: no ``model llm``) breaks a pair.
     joined = np.diff(position) == 1
     joined &= ~found.break_after[kept[:-1]] & ~found.break_before[kept[1:]]
     pairs = np.flatnonzero(joined)
-    pair_keys = term[pairs] * max(len(found.terms), 1) + term[pairs + 1]
-    return _Words(term, local + first_doc, field, pairs, pair_keys)
+    return pairs, term[pairs] * max(len(found.terms), 1) + term[pairs + 1]
+
+
+def _pair_keys(raw: Int32Array, found: _Unigrams) -> IntArray:
+    """``_words(raw, ...).pair_keys`` alone (what the bigrams are counted from): neither the
+    papers nor the fields of the words."""
+    return _pairs(*_kept(raw, found), found)[1]
 
 
 def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArray, FloatArray]:
@@ -392,7 +411,9 @@ def _weighted(
     keys += term
     keys *= 2
     keys += field
-    keys, counts = np.unique(keys, return_counts=True)
+    total = len(keys)
+    keys, starts = _distinct(keys)
+    counts = np.diff(np.append(starts, total))
     weights = 1.0 + np.log(counts)
     weights[(keys & 1) == 0] *= TITLE_WEIGHT
     doc_terms = keys >> 1
@@ -401,6 +422,28 @@ def _weighted(
         weights = np.add.reduceat(weights, firsts)
         doc_terms = doc_terms[firsts]
     return doc_terms, weights
+
+
+def _distinct(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """``keys`` sorted in place, and their distinct values with where each first is (what
+    ``np.unique`` finds, without its copy of the keys)."""
+    keys.sort()
+    if not len(keys):
+        return keys, np.zeros(0, dtype=np.int64)
+    firsts = np.empty(len(keys), dtype=np.bool_)
+    firsts[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=firsts[1:])
+    return keys[firsts], np.flatnonzero(firsts)
+
+
+def _doc_terms(words: _Words, pair_terms: IntArray, n_terms: int) -> IntArray:
+    """The distinct ``paper * n_terms + term`` keys of a run (``_entries``'s, without their
+    weights: what the papers of each term are counted from), ascending."""
+    pairs = words.pairs[pair_terms >= 0]
+    keys = np.concatenate([words.doc, words.doc[pairs]])
+    keys *= n_terms
+    keys += np.concatenate([words.term, pair_terms[pair_terms >= 0]])
+    return _distinct(keys)[0]
 
 
 def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
@@ -430,12 +473,15 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     n_uni = max(len(unigrams), 1)
 
     def pair_keys_of(number: int) -> IntArray:
-        return _words(words.run(number), found, firsts[number]).pair_keys
+        return _pair_keys(words.run(number), found)
 
-    def entries_of(number: int, last: bool = False) -> tuple[IntArray, FloatArray]:
+    def doc_terms_of(number: int) -> IntArray:
         kept = _words(words.run(number), found, firsts[number])
-        if last:  # its words are placed: let go of them
-            words.let_go(number)
+        return _doc_terms(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
+
+    def entries_of(number: int) -> tuple[IntArray, FloatArray]:
+        kept = _words(words.run(number), found, firsts[number])
+        words.let_go(number)  # its words are placed: let go of them
         return _entries(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
 
     bigram_keys = _bigrams(ahead(pair_keys_of, range(len(words))))
@@ -443,11 +489,8 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     vocabulary = unigrams + bigrams
     n_terms = max(len(vocabulary), 1)
 
-    def chunk_entries(last: bool = False) -> Iterator[tuple[IntArray, FloatArray]]:
-        return ahead(lambda number: entries_of(number, last), range(len(words)))
-
     df = np.zeros(n_terms, dtype=np.int64)
-    for doc_terms, _ in chunk_entries():
+    for doc_terms in ahead(doc_terms_of, range(len(words))):
         df += np.bincount(doc_terms % n_terms, minlength=n_terms)
     keep = df >= MIN_DF
     if n >= MAX_DF_FROM:
@@ -458,7 +501,7 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     idf = _idf(n, per_term)
     del df
     matrix = _Placed(ids, per_term)
-    for doc_terms, weights in chunk_entries(last=True):
+    for doc_terms, weights in ahead(entries_of, range(len(words))):
         all_terms = doc_terms % n_terms
         kept = keep[all_terms]
         entry_doc = (doc_terms[kept] // n_terms).astype(np.int32)
@@ -548,15 +591,19 @@ class _Placed:
         ``idf``, each paper's row scaled to unit length, its terms capped at ``TERM_CAP``
         and the row scaled to unit length again."""
         weights = frequency * idf[entry_term]
-        self._unit(entry_doc, weights)
-        terms = np.bincount(entry_doc, minlength=len(self.ids))[entry_doc]
+        # the chunk's papers counted from its first (not over every paper of the matrix)
+        first = int(entry_doc.min()) if len(entry_doc) else 0
+        local = entry_doc - first
+        per_paper = np.bincount(local)
+        self._unit(local, weights)
+        terms = per_paper[local]
         np.minimum(weights, np.maximum(TERM_CAP, EVEN_SHARES / np.sqrt(terms)), out=weights)
-        self._unit(entry_doc, weights)
+        self._unit(local, weights)
         end = self._at + len(entry_doc)
         self.indices[self._at : end] = entry_term
         self.data[self._at : end] = weights
         self._at = end
-        self.indptr[1:] += np.bincount(entry_doc, minlength=len(self.ids))
+        self.indptr[1 + first : 1 + first + len(per_paper)] += per_paper
         # the entries by term, each term's in the order they come (ascending papers): sorted
         # as (term, place) keys, which numpy sorts with SIMD where the stable argsort of the
         # terms is a merge sort (the postings of 100,000 papers: 0.62 s of CPU, 0.15 s so)
@@ -573,10 +620,12 @@ class _Placed:
         self.post_data[place] = weights[order]
         self._free += count
 
-    def _unit(self, entry_doc: Int32Array, weights: FloatArray) -> None:
-        """Scale the entries of each paper (``weights``, in place) to unit length."""
-        norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=len(self.ids)))
-        weights /= np.where(norms > 0, norms, 1.0)[entry_doc]
+    @staticmethod
+    def _unit(local: Int32Array, weights: FloatArray) -> None:
+        """Scale the entries of each paper (``weights``, in place; ``local``: their papers,
+        counted from the chunk's first) to unit length."""
+        norms = np.sqrt(np.bincount(local, weights=weights * weights))
+        weights /= np.where(norms > 0, norms, 1.0)[local]
 
     def done(self, terms: tuple[str, ...]) -> Matrix:
         np.cumsum(self.indptr, out=self.indptr)

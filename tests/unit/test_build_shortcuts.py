@@ -1,0 +1,128 @@
+"""The shortcuts the index builds take (``storage.paper_words``, ``storage.search.build``,
+``storage.similar.matrix``) answer what the longer ways they replace answered: the same words,
+keys and counts, so that an index built with them is the one built before them, byte for byte
+(``test_the_indexes_of_a_fixed_corpus_are_those_built_before``)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+import storage.similar.matrix as matrix
+from storage.arrays import ranges
+from storage.paper_words import (
+    ABSTRACT,
+    TEXTS,
+    TITLE,
+    RawWords,
+    SimilarityWords,
+    title_and_abstract_words,
+)
+from storage.search import SearchIndex
+from storage.search.text import MARK
+from tests.unit.test_builds_in_two_processes import papers, parts
+
+
+def _numbering() -> tuple[RawWords, dict[bytes, int]]:
+    ids: dict[bytes, int] = {MARK: -1}
+
+    def index_word(word: bytes) -> int:
+        return ids.setdefault(word, len(ids) - 1)
+
+    return RawWords(index_word), ids
+
+
+def _spread(raw: RawWords, numbers: np.ndarray) -> np.ndarray:
+    """The index words of raw words as ``index_words`` found them before its shortcut."""
+    starts = np.frombuffer(raw._part_start, dtype=np.int64)[numbers]
+    counts = np.frombuffer(raw._part_count, dtype=np.int64)[numbers]
+    return np.frombuffer(raw._parts, dtype=np.int64)[ranges(starts, counts)]
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [[b"model", b"e\x03g\x03", b"\x03", b"model\x03", MARK]],  # several parts, and none
+        [[b"a", b"b", MARK], [b"\x03", b"\x03"], [b"x\x03y\x03z", b"a", MARK, b"\x03"]],
+        [[b"one", b"two", MARK] * 3, [b"two", b"three", MARK]],  # one part each: no spreading
+        [[b"\x03"], [b"new\x03word", b"\x03"]],  # a chunk of no index word at all
+    ],
+)
+def test_index_words_spread_raw_words_of_several_parts_or_none_as_before(
+    chunks: list[list[bytes]],
+) -> None:
+    raw, _ids = _numbering()
+    for words in chunks:  # raw words met chunk by chunk: their parts are known as they come
+        distinct = list(dict.fromkeys(words))
+        places = np.array([distinct.index(w) for w in words], dtype=np.int32)
+        numbers = raw.number((distinct, places.tobytes()))
+        found = raw.index_words(numbers)
+        assert found.dtype == np.int64
+        assert found.tolist() == _spread(raw, numbers).tolist()
+
+
+def test_the_similarity_keeps_the_titles_and_abstracts_of_a_chunk() -> None:
+    texts = [("A title", "An abstract, e.g. this."), ("", ""), ("Title alone", ""), ("", "x y")]
+    raw = RawWords()
+    words = SimilarityWords(raw)
+    numbers = raw.number(title_and_abstract_words(texts))
+    words.add(numbers)
+    marks = numbers == 0
+    text = (np.cumsum(marks) - marks) % TEXTS  # what ``add`` kept before its shortcut
+    kept = numbers[(text == TITLE) | (text == ABSTRACT)]
+    assert [raw.words[i] for i in kept.tolist()] == [words.words()[i] for i in words.run(0)]
+    assert words.first_papers() == [0] and len(words) == 1
+    words.add(raw.number(title_and_abstract_words(texts[:2])))
+    assert words.first_papers() == [0, len(texts)]
+
+
+def test_the_similarity_counts_from_pairs_and_distinct_terms_as_before() -> None:
+    corpus = papers(200, seed=7)
+    words = matrix._tokens(corpus)
+    found = matrix._unigrams(words.words())
+    firsts = words.first_papers()
+    n_terms = len(found.terms) + 5
+    for number in range(len(words)):
+        run = words.run(number)
+        kept = matrix._words(run, found, firsts[number])
+        assert matrix._pair_keys(run, found).tolist() == kept.pair_keys.tolist()
+        bigram_keys = np.unique(kept.pair_keys)[::3]  # some pairs are terms, some are not
+        pair_terms = matrix._pair_terms(kept, bigram_keys, len(found.terms))
+        entries, _weights = matrix._entries(kept, pair_terms, n_terms)
+        doc_terms = matrix._doc_terms(kept, pair_terms, n_terms)
+        assert doc_terms.tolist() == entries.tolist()
+        assert np.array_equal(doc_terms, np.unique(doc_terms))
+
+
+def test_distinct_keys_are_those_numpy_finds() -> None:
+    rng = np.random.default_rng(3)
+    for size in (0, 1, 7, 1000):
+        keys = rng.integers(0, 50, size=size)
+        values, index, counts = np.unique(keys, return_index=True, return_counts=True)
+        found, firsts = matrix._distinct(keys.copy())
+        assert found.tolist() == values.tolist()
+        assert np.diff(np.append(firsts, size)).tolist() == counts.tolist()
+        assert np.sort(keys)[firsts].tolist() == values.tolist() and len(index) == len(firsts)
+
+
+def _digest(*arrays: object) -> str:
+    digest = hashlib.sha256()
+    for array in arrays:
+        digest.update(repr(array).encode() if not isinstance(array, bytes) else array)
+    return digest.hexdigest()[:16]
+
+
+def test_the_indexes_of_a_fixed_corpus_are_those_built_before() -> None:
+    """Digests of the search index and the similarity matrix of a fixed corpus, taken with
+    the code before the shortcuts: what they hold has not changed."""
+    corpus = papers(900, seed=11)
+    built = matrix.build(corpus)
+    assert _digest(*matrix_arrays(built), built.terms) == "86b0404ffff55bb6"
+    assert _digest(*parts(SearchIndex(corpus))) == "d6412acfe23dda65"
+
+
+def matrix_arrays(built: matrix.Matrix) -> list[bytes]:
+    arrays = (built.indptr, built.indices, built.data, built.post_ptr)
+    return [a.tobytes() for a in (*arrays, built.post_docs, built.post_data)]
