@@ -10,6 +10,7 @@ import hashlib
 import numpy as np
 import pytest
 
+import storage.search.build as build
 import storage.similar.matrix as matrix
 from storage.arrays import ranges
 from storage.paper_words import (
@@ -126,3 +127,69 @@ def test_the_indexes_of_a_fixed_corpus_are_those_built_before() -> None:
 def matrix_arrays(built: matrix.Matrix) -> list[bytes]:
     arrays = (built.indptr, built.indices, built.data, built.post_ptr)
     return [a.tobytes() for a in (*arrays, built.post_docs, built.post_data)]
+
+
+def _postings_before(
+    part: build._Words, grid_norm: np.ndarray, first: int
+) -> tuple[np.ndarray, ...]:
+    """``_chunk_postings`` as it was before its keys were shifted (and int32 when they fit)."""
+    m = len(part.counts)
+    key = part.tids.astype(np.int64) * (4 * m)
+    place_of_text = np.repeat(np.arange(m, dtype=np.int64) * 4, TEXTS) + np.tile(
+        build._FIELD_OF_TEXT, m
+    )
+    key += np.repeat(place_of_text, part.counts.ravel())
+    key.sort()
+    starts = np.concatenate([np.zeros(1, dtype=np.int64), np.flatnonzero(key[1:] != key[:-1]) + 1])
+    tf = np.diff(np.append(starts, len(key))).astype(np.float32)
+    found = key[starts]
+    place = found % (4 * m)
+    field = place & 3
+    scores = tf * np.float32(build.K1 + 1.0)
+    scores /= tf + grid_norm.ravel()[place]
+    scores *= build._WEIGHTS[field]
+    term_doc = found >> 2
+    firsts = np.concatenate(
+        [np.zeros(1, dtype=np.int64), np.flatnonzero(term_doc[1:] != term_doc[:-1]) + 1]
+    )
+    first_of = term_doc[firsts]
+    return (
+        (first_of // m).astype(np.int32),
+        (first_of % m + first).astype(np.int32),
+        np.add.reduceat(scores, firsts).astype(np.float16),
+        np.bitwise_or.reduceat(build._BITS[field], firsts),
+    )
+
+
+def _papers_per_term_before(part: build._Words) -> np.ndarray:
+    m = len(part.counts)
+    key = part.tids.astype(np.int64) * m
+    key += np.repeat(np.arange(m, dtype=np.int64), part.counts.sum(axis=1))
+    key.sort()
+    return np.bincount(np.concatenate([key[:1], key[1:][key[1:] != key[:-1]]]) // m)
+
+
+@pytest.mark.parametrize("papers_in_chunk", [1, 2, 3, 5, 64, 200])
+@pytest.mark.parametrize("largest_term", [10, 2**18, 2**23])  # keys of int32; of int64 too
+def test_postings_from_shifted_keys_are_those_of_multiplied_keys(
+    papers_in_chunk: int, largest_term: int
+) -> None:
+    rng = np.random.default_rng(papers_in_chunk + largest_term)
+    counts = rng.integers(0, 6, size=(papers_in_chunk, TEXTS))
+    counts[0, 0] = max(counts[0, 0], 1)  # a word at least
+    tids = rng.integers(0, 12, size=int(counts.sum())).astype(np.int32)
+    tids[rng.random(len(tids)) < 0.3] = largest_term  # a term much used, at the top
+    part = build._Words(tids=tids, counts=counts, titles=tids[:0], authors=tids[:0])
+    grid_norm = rng.random((papers_in_chunk, 4)).astype(np.float32) + 0.5
+    found = build._chunk_postings(part, grid_norm, 7)
+    for now, before in zip(found, _postings_before(part, grid_norm, 7), strict=True):
+        assert now.dtype == before.dtype
+        assert now.tolist() == before.tolist()
+    assert build._papers_per_term(part).tolist() == _papers_per_term_before(part).tolist()
+
+
+def test_keys_too_large_for_int32_are_int64() -> None:
+    tids = np.array([0, 5, 2**23], dtype=np.int32)
+    assert build._keys(tids, 7).dtype == np.int32
+    assert build._keys(tids, 8).dtype == np.int64
+    assert build._keys(tids, 8).tolist() == [0, 5 << 8, 2**31]
