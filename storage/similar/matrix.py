@@ -385,8 +385,11 @@ def _pair_keys(raw: Int32Array, found: _Unigrams) -> IntArray:
     return _pairs(*_kept(raw, found), found)[1]
 
 
-def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArray, FloatArray]:
-    """Sorted ``paper * n_terms + term`` keys of a run of papers, and their term weights.
+def _entries(
+    words: _Words, pair_terms: IntArray, n_terms: int
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """The (paper, term) entries of a run of papers, sorted by paper then term: their papers,
+    terms and weights.
 
     The weight is the sublinear term frequency of each field, the title's times
     ``TITLE_WEIGHT``, summed over both fields.
@@ -403,14 +406,12 @@ def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArra
 
 def _weighted(
     doc: IntArray, term: IntArray, field: IntArray, n_terms: int
-) -> tuple[IntArray, FloatArray]:
-    """``_entries`` of the terms met (each ``doc``'s ``term`` in ``field``): sorted ``paper *
-    n_terms + term`` keys and their weights before idf. ``doc`` is used up (made the keys)."""
-    keys = doc
-    keys *= n_terms
-    keys += term
-    keys *= 2
-    keys += field
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """``_entries`` of the terms met (each ``doc``'s ``term`` in ``field``): sorted by paper
+    then term, each (paper, term)'s paper, term and weight before idf."""
+    term_bits = _bits_for(n_terms)
+    keys, low = _keyed(doc, term, term_bits + 1)
+    keys |= field
     total = len(keys)
     keys, starts = _distinct(keys)
     counts = np.diff(np.append(starts, total))
@@ -421,7 +422,36 @@ def _weighted(
         firsts = np.flatnonzero(np.r_[True, doc_terms[1:] != doc_terms[:-1]])
         weights = np.add.reduceat(weights, firsts)
         doc_terms = doc_terms[firsts]
-    return doc_terms, weights
+    return _paper_of(doc_terms, term_bits, low), _term_of(doc_terms, term_bits), weights
+
+
+def _bits_for(count: int) -> int:
+    """The bits that hold a number below ``count``."""
+    return max(count - 1, 1).bit_length()
+
+
+def _keyed(doc: IntArray, term: IntArray, shift: int) -> tuple[IntArray, int]:
+    """(paper, term) keys that sort as the pairs do: the paper (counted from the lowest,
+    returned) in the bits above ``shift``, the term shifted left by one below it (room for a
+    field). int32 when they fit (numpy sorts them twice as fast as int64), else int64."""
+    if not len(doc):
+        return np.zeros(0, dtype=np.int64), 0
+    low = int(doc.min())
+    top = (int(doc.max()) - low + 1) << shift
+    keys: IntArray = np.subtract(doc, low, dtype=np.int32 if top < 2**31 else np.int64)
+    keys <<= shift
+    keys |= term << 1
+    return keys, low
+
+
+def _paper_of(keys: IntArray, term_bits: int, low: int) -> IntArray:
+    """The papers of (paper, term) keys (``_keyed``, shifted back by one)."""
+    return (keys >> term_bits).astype(np.int64) + low
+
+
+def _term_of(keys: IntArray, term_bits: int) -> IntArray:
+    """The terms of (paper, term) keys (``_keyed``, shifted back by one)."""
+    return (keys & ((1 << term_bits) - 1)).astype(np.int64)
 
 
 def _distinct(keys: IntArray) -> tuple[IntArray, IntArray]:
@@ -437,13 +467,16 @@ def _distinct(keys: IntArray) -> tuple[IntArray, IntArray]:
 
 
 def _doc_terms(words: _Words, pair_terms: IntArray, n_terms: int) -> IntArray:
-    """The distinct ``paper * n_terms + term`` keys of a run (``_entries``'s, without their
-    weights: what the papers of each term are counted from), ascending."""
+    """The term of each of a run's entries (``_entries``'s terms, without their papers and
+    weights: what the papers of each term are counted from)."""
     pairs = words.pairs[pair_terms >= 0]
-    keys = np.concatenate([words.doc, words.doc[pairs]])
-    keys *= n_terms
-    keys += np.concatenate([words.term, pair_terms[pair_terms >= 0]])
-    return _distinct(keys)[0]
+    term_bits = _bits_for(n_terms)
+    keys, _low = _keyed(
+        np.concatenate([words.doc, words.doc[pairs]]),
+        np.concatenate([words.term, pair_terms[pair_terms >= 0]]),
+        term_bits + 1,
+    )
+    return _term_of(_distinct(keys)[0] >> 1, term_bits)
 
 
 def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
@@ -479,7 +512,7 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
         kept = _words(words.run(number), found, firsts[number])
         return _doc_terms(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
 
-    def entries_of(number: int) -> tuple[IntArray, FloatArray]:
+    def entries_of(number: int) -> tuple[IntArray, IntArray, FloatArray]:
         kept = _words(words.run(number), found, firsts[number])
         words.let_go(number)  # its words are placed: let go of them
         return _entries(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
@@ -491,7 +524,7 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
 
     df = np.zeros(n_terms, dtype=np.int64)
     for doc_terms in ahead(doc_terms_of, range(len(words))):
-        df += np.bincount(doc_terms % n_terms, minlength=n_terms)
+        df += np.bincount(doc_terms, minlength=n_terms)
     keep = df >= MIN_DF
     if n >= MAX_DF_FROM:
         keep &= df <= MAX_DF_SHARE * n
@@ -501,10 +534,9 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     idf = _idf(n, per_term)
     del df
     matrix = _Placed(ids, per_term)
-    for doc_terms, weights in ahead(entries_of, range(len(words))):
-        all_terms = doc_terms % n_terms
+    for doc, all_terms, weights in ahead(entries_of, range(len(words))):
         kept = keep[all_terms]
-        entry_doc = (doc_terms[kept] // n_terms).astype(np.int32)
+        entry_doc = doc[kept].astype(np.int32)
         entry_term = new_id[all_terms[kept]].astype(np.int32)
         matrix.place(entry_doc, entry_term, weights[kept], idf)
     return matrix.done(terms)
@@ -530,7 +562,7 @@ def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix
     n_uni = max(len(found.terms), 1)
     to_base = np.array([term_of.get(t, -1) for t in found.terms] or [-1], dtype=np.int64)
     idf = _idf(base.size, np.diff(base.post_ptr))  # its terms' papers in ``base``
-    runs: list[tuple[IntArray, FloatArray]] = []
+    runs: list[tuple[IntArray, IntArray, FloatArray]] = []
     for number in range(len(words)):
         kept = _words(words.run(number), found, firsts[number])
         term = to_base[kept.term]
@@ -556,12 +588,11 @@ def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix
             )
         )
     per_term = np.zeros(len(base.terms), dtype=np.int64)
-    for doc_terms, _ in runs:
-        per_term += np.bincount(doc_terms % n_terms, minlength=len(base.terms))
+    for _, doc_terms, _ in runs:
+        per_term += np.bincount(doc_terms, minlength=len(base.terms))
     matrix = _Placed(tuple(ids), per_term)
-    for doc_terms, weights in runs:
-        entry_doc = (doc_terms // n_terms).astype(np.int32)
-        matrix.place(entry_doc, (doc_terms % n_terms).astype(np.int32), weights, idf)
+    for doc, doc_terms, weights in runs:
+        matrix.place(doc.astype(np.int32), doc_terms.astype(np.int32), weights, idf)
     return matrix.done(base.terms)
 
 
@@ -596,8 +627,9 @@ class _Placed:
         local = entry_doc - first
         per_paper = np.bincount(local)
         self._unit(local, weights)
-        terms = per_paper[local]
-        np.minimum(weights, np.maximum(TERM_CAP, EVEN_SHARES / np.sqrt(terms)), out=weights)
+        # each paper's cap (from its count of terms; a paper of none has no entry to cap)
+        cap = np.maximum(TERM_CAP, EVEN_SHARES / np.sqrt(np.maximum(per_paper, 1)))
+        np.minimum(weights, cap[local], out=weights)
         self._unit(local, weights)
         end = self._at + len(entry_doc)
         self.indices[self._at : end] = entry_term
@@ -613,9 +645,9 @@ class _Placed:
         order = keys & 0xFFFFFFFF
         sorted_terms = keys >> 32
         count = np.bincount(entry_term, minlength=self.per_term)
-        place = self._free[sorted_terms] + (
-            np.arange(len(order)) - (np.cumsum(count) - count)[sorted_terms]
-        )
+        # an entry's place: its term's next free one, plus its rank among the term's here
+        place = (self._free - (np.cumsum(count) - count))[sorted_terms]
+        place += np.arange(len(order))
         self.post_docs[place] = entry_doc[order]
         self.post_data[place] = weights[order]
         self._free += count

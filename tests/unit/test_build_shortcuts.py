@@ -79,22 +79,53 @@ def test_the_similarity_keeps_the_titles_and_abstracts_of_a_chunk() -> None:
     assert words.first_papers() == [0, len(texts)]
 
 
-def test_the_similarity_counts_from_pairs_and_distinct_terms_as_before() -> None:
+def _weighted_before(
+    doc: np.ndarray, term: np.ndarray, field: np.ndarray, n_terms: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``matrix._weighted`` as it was before its keys were shifted: ``paper * n_terms + term``
+    keys, and their weights."""
+    keys = (doc * n_terms + term) * 2 + field
+    keys, counts = np.unique(keys, return_counts=True)
+    weights = 1.0 + np.log(counts)
+    weights[(keys & 1) == 0] *= matrix.TITLE_WEIGHT
+    doc_terms = keys >> 1
+    if len(doc_terms):
+        firsts = np.flatnonzero(np.r_[True, doc_terms[1:] != doc_terms[:-1]])
+        weights = np.add.reduceat(weights, firsts)
+        doc_terms = doc_terms[firsts]
+    return doc_terms, weights
+
+
+@pytest.mark.parametrize("extra_terms", [5, 2**30])  # keys of int32; of int64
+def test_the_similarity_counts_from_pairs_and_distinct_terms_as_before(extra_terms: int) -> None:
     corpus = papers(200, seed=7)
     words = matrix._tokens(corpus)
     found = matrix._unigrams(words.words())
     firsts = words.first_papers()
-    n_terms = len(found.terms) + 5
     for number in range(len(words)):
         run = words.run(number)
         kept = matrix._words(run, found, firsts[number])
         assert matrix._pair_keys(run, found).tolist() == kept.pair_keys.tolist()
         bigram_keys = np.unique(kept.pair_keys)[::3]  # some pairs are terms, some are not
+        n_terms = len(found.terms) + len(bigram_keys) + extra_terms
         pair_terms = matrix._pair_terms(kept, bigram_keys, len(found.terms))
-        entries, _weights = matrix._entries(kept, pair_terms, n_terms)
-        doc_terms = matrix._doc_terms(kept, pair_terms, n_terms)
-        assert doc_terms.tolist() == entries.tolist()
-        assert np.array_equal(doc_terms, np.unique(doc_terms))
+        used = pair_terms >= 0
+        before, weights_before = _weighted_before(
+            np.concatenate([kept.doc, kept.doc[kept.pairs[used]]]),
+            np.concatenate([kept.term, pair_terms[used]]),
+            np.concatenate([kept.field, kept.field[kept.pairs[used]]]),
+            n_terms,
+        )
+        doc, term, weights = matrix._entries(kept, pair_terms, n_terms)
+        assert (doc * n_terms + term).tolist() == before.tolist()
+        assert weights.tolist() == weights_before.tolist()  # the same floats, summed alike
+        assert matrix._doc_terms(kept, pair_terms, n_terms).tolist() == term.tolist()
+
+
+def test_entries_of_no_word_are_none() -> None:
+    empty = np.zeros(0, dtype=np.int64)
+    doc, term, weights = matrix._weighted(empty, empty, empty, 10)
+    assert len(doc) == len(term) == len(weights) == 0
 
 
 def test_distinct_keys_are_those_numpy_finds() -> None:
