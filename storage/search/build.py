@@ -352,7 +352,9 @@ def _build_segment(
         del found
         # chunks hold ascending papers: each term's papers stay in order
         count = np.bincount(terms, minlength=vocabulary)
-        place = free[terms] + (np.arange(len(terms)) - (np.cumsum(count) - count)[terms])
+        # a posting's place: its term's next free one, plus its rank among the term's here
+        place = (free - (np.cumsum(count) - count))[terms]
+        place += np.arange(len(terms))
         docs[place] = chunk_docs
         scores16[place] = chunk_scores
         masks[place] = chunk_masks
