@@ -130,6 +130,11 @@ def found_words_of(found: object, papers: object) -> bool:
     return isinstance(papers, list) and count_of(found, MARK) == TEXTS * len(papers)
 
 
+#: A raw word that is not one index word (``RawWords._one_part``): vocabulary ids are from 0,
+#: and ``MARK`` is -1.
+_NOT_ONE: Final = -2
+
+
 class RawWords:
     """Raw words numbered for a whole build, in the order met, and the index words each holds.
 
@@ -150,6 +155,7 @@ class RawWords:
         self._part_start = array("q")
         self._part_count = array("q")
         self._parts = array("q")
+        self._one = np.zeros(0, dtype=np.int64)
         self._ids[MARK]
         self._met()
 
@@ -182,10 +188,37 @@ class RawWords:
 
     def index_words(self, raw: Int32Array) -> IntArray:
         """The index words (the vocabulary's ids; ``MARK`` -1) of a run of raw words, in order."""
-        starts = np.frombuffer(self._part_start, dtype=np.int64)[raw]
-        counts = np.frombuffer(self._part_count, dtype=np.int64)[raw]
+        one = self._one_part()[raw]  # nearly every raw word is one index word
+        odd = np.flatnonzero(one == _NOT_ONE)
+        if not len(odd):
+            return one
+        # the raw words of no part or several (``e.g.``, a phrase end alone) spread out
+        odd_raw = raw[odd]
+        counts = np.frombuffer(self._part_count, dtype=np.int64)[odd_raw]
+        per_word = np.ones(len(raw), dtype=np.int64)
+        per_word[odd] = counts
+        found = np.repeat(one, per_word)
+        at = np.cumsum(per_word) - per_word  # where each raw word's parts go
+        starts = np.frombuffer(self._part_start, dtype=np.int64)[odd_raw]
         parts = np.frombuffer(self._parts, dtype=np.int64)
-        return parts[ranges(starts, counts)]
+        found[ranges(at[odd], counts)] = parts[ranges(starts, counts)]
+        return found
+
+    def _one_part(self) -> IntArray:
+        """Each raw word's one index word, or ``_NOT_ONE`` (none, or several), for the raw
+        words met so far."""
+        known = len(self._one)
+        if known < len(self._part_count):
+            counts = np.frombuffer(self._part_count, dtype=np.int64)[known:]
+            starts = np.frombuffer(self._part_start, dtype=np.int64)[known:]
+            parts = np.frombuffer(self._parts, dtype=np.int64)
+            one = np.where(counts == 1, parts[np.minimum(starts, len(parts) - 1)], _NOT_ONE)
+            self._one = np.concatenate([self._one, one])
+        return self._one
+
+
+#: Which of a paper's texts the similarity reads: the title's words and the abstract's.
+_KEPT_TEXTS: Final = np.isin(np.arange(TEXTS), (TITLE, ABSTRACT))
 
 
 class SimilarityWords:
@@ -228,12 +261,13 @@ class SimilarityWords:
 
     def add(self, raw: Int32Array) -> None:
         """Keep the title and abstract of a chunk's raw words (``RawWords.number``)."""
-        marks = raw == 0
-        text = (np.cumsum(marks) - marks) % TEXTS  # a mark belongs to the text it ends
-        kept = raw[(text == TITLE) | (text == ABSTRACT)]
+        marks = np.flatnonzero(raw == 0)
+        # each text's words with the mark that ends it: the titles' and the abstracts' kept
+        lengths = np.diff(marks, prepend=-1)
+        kept = raw[np.repeat(np.resize(_KEPT_TEXTS, len(marks)), lengths)]
         self._met(kept)
         run = self._of_raw[kept]
-        self._papers.append(int(np.count_nonzero(run == 0)) // 2)
+        self._papers.append(len(marks) // TEXTS)
         if self._file is not None and not self._full:
             try:
                 start = self._file.seek(0, os.SEEK_END)

@@ -207,19 +207,20 @@ SECOND_PROCESS_PAPERS: Final = 8 * _BUILD_CHUNK
 
 def _numbered(papers: int, found_ids: IntArray) -> _Words:
     """The words of a chunk of ``papers`` papers by their vocabulary ids (``MARK``: -1)."""
-    marks = np.flatnonzero(found_ids < 0)
-    per_text = np.diff(np.concatenate([np.full(1, -1, dtype=np.int64), marks])) - 1
-    tids = found_ids[found_ids >= 0].astype(np.int32)
-    del found_ids, marks
-    text_of = np.repeat(np.arange(len(per_text)), per_text) % TEXTS
+    is_mark = found_ids < 0
+    marks = np.flatnonzero(is_mark)
+    per_text = np.diff(marks, prepend=-1) - 1
+    tids = found_ids[~is_mark].astype(np.int32)
+    del found_ids, marks, is_mark
     counts = per_text.reshape(papers, TEXTS)
     starts = np.zeros(papers, dtype=np.int64)
     np.cumsum(counts.sum(axis=1)[:-1], out=starts[1:])
+    authors_at = starts + counts[:, :AUTHORS].sum(axis=1)
     return _Words(
         tids=tids,
         counts=counts,
         titles=tids[ranges(starts, counts[:, TITLE])],
-        authors=np.unique(tids[text_of == AUTHORS]),
+        authors=np.unique(tids[ranges(authors_at, counts[:, AUTHORS])]),
     )
 
 
@@ -268,11 +269,35 @@ def _papers_per_term(part: _Words) -> IntArray:
     m = len(part.counts)
     if not len(part.tids):
         return np.zeros(0, dtype=np.int64)
-    key = part.tids.astype(np.int64) * m
-    key += np.repeat(np.arange(m, dtype=np.int64), part.counts.sum(axis=1))
+    shift = _bits_for(m)
+    key = _keys(part.tids, shift)
+    key += np.repeat(np.arange(m, dtype=key.dtype), part.counts.sum(axis=1))
     key.sort()
-    firsts = np.concatenate([key[:1], key[1:][key[1:] != key[:-1]]])
-    return np.bincount(firsts // m)
+    return np.bincount(key[_firsts(key)] >> shift)
+
+
+def _bits_for(count: int) -> int:
+    """The bits that hold a number below ``count``."""
+    return max(count - 1, 1).bit_length()
+
+
+def _keys(tids: npt.NDArray[np.int32], shift: int) -> IntArray:
+    """``tids`` shifted left by ``shift`` bits, room below for what is added: as int32 when
+    they fit (sorted twice as fast as int64), else int64. The keys' order, and what is read
+    back from them by shifts and masks, are the same either way."""
+    top = (int(tids.max()) + 1) << shift
+    key: IntArray = tids.astype(np.int32 if top < 2**31 else np.int64)
+    key <<= shift
+    return key
+
+
+def _firsts(key: IntArray) -> npt.NDArray[np.bool_]:
+    """Where each run of equal keys (sorted) starts."""
+    first = np.empty(len(key), dtype=np.bool_)
+    if len(key):
+        first[0] = True
+        np.not_equal(key[1:], key[:-1], out=first[1:])
+    return first
 
 
 def _build_segment(
@@ -327,7 +352,9 @@ def _build_segment(
         del found
         # chunks hold ascending papers: each term's papers stay in order
         count = np.bincount(terms, minlength=vocabulary)
-        place = free[terms] + (np.arange(len(terms)) - (np.cumsum(count) - count)[terms])
+        # a posting's place: its term's next free one, plus its rank among the term's here
+        place = (free - (np.cumsum(count) - count))[terms]
+        place += np.arange(len(terms))
         docs[place] = chunk_docs
         scores16[place] = chunk_scores
         masks[place] = chunk_masks
@@ -349,29 +376,30 @@ def _chunk_postings(
     """The postings of a chunk's papers (the first at slot ``first``), sorted by term then
     paper: terms, slots, field-weighted BM25 scores, field masks."""
     m = len(part.counts)
-    # a word's key: term, then (paper, field) within the chunk; sorted, equal keys are one
-    # field's occurrences of one word, and keys of one (term, paper) lie together
-    key = part.tids.astype(np.int64) * (4 * m)
-    place_of_text = np.repeat(np.arange(m, dtype=np.int64) * 4, TEXTS) + np.tile(_FIELD_OF_TEXT, m)
+    # a word's key: term, then (paper, field) within the chunk, in bits of their own; sorted,
+    # equal keys are one field's occurrences of one word, and keys of one (term, paper) lie
+    # together
+    papers = _bits_for(m)
+    key = _keys(part.tids, papers + 2)
+    place_of_text = np.repeat(np.arange(m, dtype=key.dtype) * 4, TEXTS)
+    place_of_text += np.tile(_FIELD_OF_TEXT.astype(key.dtype), m)
     key += np.repeat(place_of_text, part.counts.ravel())
     key.sort()
-    starts = np.flatnonzero(key[1:] != key[:-1]) + 1
-    starts = np.concatenate([np.zeros(1, dtype=np.int64), starts])
+    starts = np.flatnonzero(_firsts(key))
     tf = np.diff(np.append(starts, len(key))).astype(np.float32)
     found = key[starts]  # one per (term, paper, field)
     del key, starts
-    place = found % (4 * m)  # paper * 4 + field, within the chunk
+    place = found & ((1 << (papers + 2)) - 1)  # paper * 4 + field, within the chunk
     field = place & 3
     scores = tf * np.float32(K1 + 1.0)
     scores /= tf + grid_norm.ravel()[place]
     scores *= _WEIGHTS[field]
-    term_doc = found >> 2  # term * m + paper: fields of one (term, paper) side by side
-    firsts = np.flatnonzero(term_doc[1:] != term_doc[:-1]) + 1
-    firsts = np.concatenate([np.zeros(1, dtype=np.int64), firsts])
+    term_doc = found >> 2  # term, then paper: fields of one (term, paper) side by side
+    firsts = np.flatnonzero(_firsts(term_doc))
     first_of = term_doc[firsts]
     return (
-        (first_of // m).astype(np.int32),
-        (first_of % m + first).astype(np.int32),
+        (first_of >> papers).astype(np.int32),
+        ((first_of & ((1 << papers) - 1)) + first).astype(np.int32),
         np.add.reduceat(scores, firsts).astype(np.float16),
         np.bitwise_or.reduceat(_BITS[field], firsts),
     )

@@ -349,25 +349,47 @@ class _Words:
 def _words(raw: Int32Array, found: _Unigrams, first_doc: int) -> _Words:
     """The kept words of a run of papers (``SimilarityWords.run``: each paper's title, the
     mark, its abstract, the mark), the first being ``first_doc``."""
-    position = np.flatnonzero(found.term[raw] >= 0)
-    kept = raw[position]
-    term = found.term[kept].astype(np.int64)
+    position, kept, term = _kept(raw, found)
     # a kept word's paper and field: the marks before it (the mark is never a kept word), two
     # a paper, the first between its title and its abstract
     marks = np.cumsum(raw == 0)[position]
     local = marks >> 1
     field = marks & 1
+    pairs, pair_keys = _pairs(position, kept, term, found)
+    return _Words(term, local + first_doc, field, pairs, pair_keys)
+
+
+def _kept(raw: Int32Array, found: _Unigrams) -> tuple[IntArray, Int32Array, IntArray]:
+    """The places of a run's kept words (those that are terms), their raw words, their terms."""
+    term_of = found.term[raw]
+    position = np.flatnonzero(term_of >= 0)
+    return position, raw[position], term_of[position].astype(np.int64)
+
+
+def _pairs(
+    position: IntArray, kept: Int32Array, term: IntArray, found: _Unigrams
+) -> tuple[IntArray, IntArray]:
+    """The adjacent pairs of kept words (``_kept``): the index of each pair's first word, and
+    its key."""
     # Bigrams: two adjacent kept words; a stop word, a dropped word, a mark or punctuation
     # between them (``large language model (LLM)``: no ``model llm``) breaks a pair.
     joined = np.diff(position) == 1
     joined &= ~found.break_after[kept[:-1]] & ~found.break_before[kept[1:]]
     pairs = np.flatnonzero(joined)
-    pair_keys = term[pairs] * max(len(found.terms), 1) + term[pairs + 1]
-    return _Words(term, local + first_doc, field, pairs, pair_keys)
+    return pairs, term[pairs] * max(len(found.terms), 1) + term[pairs + 1]
 
 
-def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArray, FloatArray]:
-    """Sorted ``paper * n_terms + term`` keys of a run of papers, and their term weights.
+def _pair_keys(raw: Int32Array, found: _Unigrams) -> IntArray:
+    """``_words(raw, ...).pair_keys`` alone (what the bigrams are counted from): neither the
+    papers nor the fields of the words."""
+    return _pairs(*_kept(raw, found), found)[1]
+
+
+def _entries(
+    words: _Words, pair_terms: IntArray, n_terms: int
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """The (paper, term) entries of a run of papers, sorted by paper then term: their papers,
+    terms and weights.
 
     The weight is the sublinear term frequency of each field, the title's times
     ``TITLE_WEIGHT``, summed over both fields.
@@ -384,15 +406,15 @@ def _entries(words: _Words, pair_terms: IntArray, n_terms: int) -> tuple[IntArra
 
 def _weighted(
     doc: IntArray, term: IntArray, field: IntArray, n_terms: int
-) -> tuple[IntArray, FloatArray]:
-    """``_entries`` of the terms met (each ``doc``'s ``term`` in ``field``): sorted ``paper *
-    n_terms + term`` keys and their weights before idf. ``doc`` is used up (made the keys)."""
-    keys = doc
-    keys *= n_terms
-    keys += term
-    keys *= 2
-    keys += field
-    keys, counts = np.unique(keys, return_counts=True)
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """``_entries`` of the terms met (each ``doc``'s ``term`` in ``field``): sorted by paper
+    then term, each (paper, term)'s paper, term and weight before idf."""
+    term_bits = _bits_for(n_terms)
+    keys, low = _keyed(doc, term, term_bits + 1)
+    keys |= field
+    total = len(keys)
+    keys, starts = _distinct(keys)
+    counts = np.diff(np.append(starts, total))
     weights = 1.0 + np.log(counts)
     weights[(keys & 1) == 0] *= TITLE_WEIGHT
     doc_terms = keys >> 1
@@ -400,7 +422,61 @@ def _weighted(
         firsts = np.flatnonzero(np.r_[True, doc_terms[1:] != doc_terms[:-1]])
         weights = np.add.reduceat(weights, firsts)
         doc_terms = doc_terms[firsts]
-    return doc_terms, weights
+    return _paper_of(doc_terms, term_bits, low), _term_of(doc_terms, term_bits), weights
+
+
+def _bits_for(count: int) -> int:
+    """The bits that hold a number below ``count``."""
+    return max(count - 1, 1).bit_length()
+
+
+def _keyed(doc: IntArray, term: IntArray, shift: int) -> tuple[IntArray, int]:
+    """(paper, term) keys that sort as the pairs do: the paper (counted from the lowest,
+    returned) in the bits above ``shift``, the term shifted left by one below it (room for a
+    field). int32 when they fit (numpy sorts them twice as fast as int64), else int64."""
+    if not len(doc):
+        return np.zeros(0, dtype=np.int64), 0
+    low = int(doc.min())
+    top = (int(doc.max()) - low + 1) << shift
+    keys: IntArray = np.subtract(doc, low, dtype=np.int32 if top < 2**31 else np.int64)
+    keys <<= shift
+    keys |= term << 1
+    return keys, low
+
+
+def _paper_of(keys: IntArray, term_bits: int, low: int) -> IntArray:
+    """The papers of (paper, term) keys (``_keyed``, shifted back by one)."""
+    return (keys >> term_bits).astype(np.int64) + low
+
+
+def _term_of(keys: IntArray, term_bits: int) -> IntArray:
+    """The terms of (paper, term) keys (``_keyed``, shifted back by one)."""
+    return (keys & ((1 << term_bits) - 1)).astype(np.int64)
+
+
+def _distinct(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """``keys`` sorted in place, and their distinct values with where each first is (what
+    ``np.unique`` finds, without its copy of the keys)."""
+    keys.sort()
+    if not len(keys):
+        return keys, np.zeros(0, dtype=np.int64)
+    firsts = np.empty(len(keys), dtype=np.bool_)
+    firsts[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=firsts[1:])
+    return keys[firsts], np.flatnonzero(firsts)
+
+
+def _doc_terms(words: _Words, pair_terms: IntArray, n_terms: int) -> IntArray:
+    """The term of each of a run's entries (``_entries``'s terms, without their papers and
+    weights: what the papers of each term are counted from)."""
+    pairs = words.pairs[pair_terms >= 0]
+    term_bits = _bits_for(n_terms)
+    keys, _low = _keyed(
+        np.concatenate([words.doc, words.doc[pairs]]),
+        np.concatenate([words.term, pair_terms[pair_terms >= 0]]),
+        term_bits + 1,
+    )
+    return _term_of(_distinct(keys)[0] >> 1, term_bits)
 
 
 def build(papers: Sequence[Paper], ids: Sequence[str] | None = None) -> Matrix:
@@ -430,12 +506,15 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     n_uni = max(len(unigrams), 1)
 
     def pair_keys_of(number: int) -> IntArray:
-        return _words(words.run(number), found, firsts[number]).pair_keys
+        return _pair_keys(words.run(number), found)
 
-    def entries_of(number: int, last: bool = False) -> tuple[IntArray, FloatArray]:
+    def doc_terms_of(number: int) -> IntArray:
         kept = _words(words.run(number), found, firsts[number])
-        if last:  # its words are placed: let go of them
-            words.let_go(number)
+        return _doc_terms(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
+
+    def entries_of(number: int) -> tuple[IntArray, IntArray, FloatArray]:
+        kept = _words(words.run(number), found, firsts[number])
+        words.let_go(number)  # its words are placed: let go of them
         return _entries(kept, _pair_terms(kept, bigram_keys, len(unigrams)), n_terms)
 
     bigram_keys = _bigrams(ahead(pair_keys_of, range(len(words))))
@@ -443,12 +522,9 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     vocabulary = unigrams + bigrams
     n_terms = max(len(vocabulary), 1)
 
-    def chunk_entries(last: bool = False) -> Iterator[tuple[IntArray, FloatArray]]:
-        return ahead(lambda number: entries_of(number, last), range(len(words)))
-
     df = np.zeros(n_terms, dtype=np.int64)
-    for doc_terms, _ in chunk_entries():
-        df += np.bincount(doc_terms % n_terms, minlength=n_terms)
+    for doc_terms in ahead(doc_terms_of, range(len(words))):
+        df += np.bincount(doc_terms, minlength=n_terms)
     keep = df >= MIN_DF
     if n >= MAX_DF_FROM:
         keep &= df <= MAX_DF_SHARE * n
@@ -458,10 +534,9 @@ def build_from_words(ids: Sequence[str], words: SimilarityWords) -> Matrix:
     idf = _idf(n, per_term)
     del df
     matrix = _Placed(ids, per_term)
-    for doc_terms, weights in chunk_entries(last=True):
-        all_terms = doc_terms % n_terms
+    for doc, all_terms, weights in ahead(entries_of, range(len(words))):
         kept = keep[all_terms]
-        entry_doc = (doc_terms[kept] // n_terms).astype(np.int32)
+        entry_doc = doc[kept].astype(np.int32)
         entry_term = new_id[all_terms[kept]].astype(np.int32)
         matrix.place(entry_doc, entry_term, weights[kept], idf)
     return matrix.done(terms)
@@ -487,7 +562,7 @@ def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix
     n_uni = max(len(found.terms), 1)
     to_base = np.array([term_of.get(t, -1) for t in found.terms] or [-1], dtype=np.int64)
     idf = _idf(base.size, np.diff(base.post_ptr))  # its terms' papers in ``base``
-    runs: list[tuple[IntArray, FloatArray]] = []
+    runs: list[tuple[IntArray, IntArray, FloatArray]] = []
     for number in range(len(words)):
         kept = _words(words.run(number), found, firsts[number])
         term = to_base[kept.term]
@@ -513,12 +588,11 @@ def fold_in(papers: Sequence[Paper], ids: Sequence[str], base: Matrix) -> Matrix
             )
         )
     per_term = np.zeros(len(base.terms), dtype=np.int64)
-    for doc_terms, _ in runs:
-        per_term += np.bincount(doc_terms % n_terms, minlength=len(base.terms))
+    for _, doc_terms, _ in runs:
+        per_term += np.bincount(doc_terms, minlength=len(base.terms))
     matrix = _Placed(tuple(ids), per_term)
-    for doc_terms, weights in runs:
-        entry_doc = (doc_terms // n_terms).astype(np.int32)
-        matrix.place(entry_doc, (doc_terms % n_terms).astype(np.int32), weights, idf)
+    for doc, doc_terms, weights in runs:
+        matrix.place(doc.astype(np.int32), doc_terms.astype(np.int32), weights, idf)
     return matrix.done(base.terms)
 
 
@@ -548,15 +622,20 @@ class _Placed:
         ``idf``, each paper's row scaled to unit length, its terms capped at ``TERM_CAP``
         and the row scaled to unit length again."""
         weights = frequency * idf[entry_term]
-        self._unit(entry_doc, weights)
-        terms = np.bincount(entry_doc, minlength=len(self.ids))[entry_doc]
-        np.minimum(weights, np.maximum(TERM_CAP, EVEN_SHARES / np.sqrt(terms)), out=weights)
-        self._unit(entry_doc, weights)
+        # the chunk's papers counted from its first (not over every paper of the matrix)
+        first = int(entry_doc.min()) if len(entry_doc) else 0
+        local = entry_doc - first
+        per_paper = np.bincount(local)
+        self._unit(local, weights)
+        # each paper's cap (from its count of terms; a paper of none has no entry to cap)
+        cap = np.maximum(TERM_CAP, EVEN_SHARES / np.sqrt(np.maximum(per_paper, 1)))
+        np.minimum(weights, cap[local], out=weights)
+        self._unit(local, weights)
         end = self._at + len(entry_doc)
         self.indices[self._at : end] = entry_term
         self.data[self._at : end] = weights
         self._at = end
-        self.indptr[1:] += np.bincount(entry_doc, minlength=len(self.ids))
+        self.indptr[1 + first : 1 + first + len(per_paper)] += per_paper
         # the entries by term, each term's in the order they come (ascending papers): sorted
         # as (term, place) keys, which numpy sorts with SIMD where the stable argsort of the
         # terms is a merge sort (the postings of 100,000 papers: 0.62 s of CPU, 0.15 s so)
@@ -566,17 +645,19 @@ class _Placed:
         order = keys & 0xFFFFFFFF
         sorted_terms = keys >> 32
         count = np.bincount(entry_term, minlength=self.per_term)
-        place = self._free[sorted_terms] + (
-            np.arange(len(order)) - (np.cumsum(count) - count)[sorted_terms]
-        )
+        # an entry's place: its term's next free one, plus its rank among the term's here
+        place = (self._free - (np.cumsum(count) - count))[sorted_terms]
+        place += np.arange(len(order))
         self.post_docs[place] = entry_doc[order]
         self.post_data[place] = weights[order]
         self._free += count
 
-    def _unit(self, entry_doc: Int32Array, weights: FloatArray) -> None:
-        """Scale the entries of each paper (``weights``, in place) to unit length."""
-        norms = np.sqrt(np.bincount(entry_doc, weights=weights * weights, minlength=len(self.ids)))
-        weights /= np.where(norms > 0, norms, 1.0)[entry_doc]
+    @staticmethod
+    def _unit(local: Int32Array, weights: FloatArray) -> None:
+        """Scale the entries of each paper (``weights``, in place; ``local``: their papers,
+        counted from the chunk's first) to unit length."""
+        norms = np.sqrt(np.bincount(local, weights=weights * weights))
+        weights /= np.where(norms > 0, norms, 1.0)[local]
 
     def done(self, terms: tuple[str, ...]) -> Matrix:
         np.cumsum(self.indptr, out=self.indptr)
