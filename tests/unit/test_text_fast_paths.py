@@ -267,3 +267,71 @@ def test_a_hyphen_after_a_character_written_with_one_is_set_apart(text: str) -> 
         assert tex.tex_ascii(text) == tex_ascii_a_character_at_a_time(text)
     finally:
         tex._char = shipped
+
+
+#: Pieces of authors' names, and of how a list says it is cut short (``_CUT``).
+NAME_PIECES = st.sampled_from(
+    [
+        "Ann",
+        "Lee",
+        "Al",
+        "al",
+        "AL",
+        "aL",
+        "et",
+        "Et",
+        "ET",
+        "al.",
+        ".",
+        "..",
+        "...",
+        "…",
+        "et al",
+        "et. al.",
+        "etal",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\u00a0",
+        "\u2028",
+        "\x1c",
+        "\x85",
+        "İ",
+        "ı",
+        "ſ",
+        "\u212a",
+        "ａｌ",
+        "ᴬᴸ",
+        "-",
+        ",",
+    ]  # fmt: skip
+)
+
+
+def ended_by_the_search_alone(names: list[str]) -> list[str]:
+    """``ended_with_et_al`` as it was: every name searched for ``_CUT``."""
+    from storage.sources import authors
+
+    kept: list[str] = []
+    cut = False
+    for name in names:
+        if authors.is_et_al(name):
+            cut = True
+            continue
+        shortened = authors._CUT.search(name)
+        if shortened:
+            cut, name = True, name[: shortened.start()]
+        if name.strip():
+            kept.append(name)
+    return [*kept, authors.ET_AL] if cut and kept else kept
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.lists(NAME_PIECES, max_size=8).map("".join) | st.text(max_size=12), max_size=6))
+def test_names_cut_short_are_found_as_the_search_finds_them(names: list[str]) -> None:
+    """A name is searched for ``_CUT`` only when it ends as a match must (``_CUT_ENDS``):
+    the names kept, and whether the list was cut short, are those of the search alone."""
+    from storage.sources.authors import ended_with_et_al
+
+    assert ended_with_et_al(names) == ended_by_the_search_alone(names)
