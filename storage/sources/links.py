@@ -212,7 +212,7 @@ def web_url(value: str) -> str:
     scheme, sep, rest = url.partition("://")
     if not sep or scheme.lower() not in ("http", "https") or len(url) > MAX_URL_CHARS:
         return ""
-    if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in url):
+    if _breaks_url(url):
         return ""
     try:
         parts = urlsplit(url)
@@ -222,6 +222,16 @@ def web_url(value: str) -> str:
     if not host:
         return ""
     return f"{scheme.lower()}://" + "".join(_UNSAFE_IN_URL.get(ch, ch) for ch in rest)
+
+
+def _breaks_url(url: str) -> bool:
+    """Whether ``url`` holds whitespace, a control or a formatting character (``Cc``, ``Cf``,
+    ``Zl``, ``Zp``). In ASCII those are the characters up to the space and DEL, which
+    ``str.isprintable`` tells in C but for the space (every record's link: 3.9 µs a
+    character at a time, 0.1 µs so)."""
+    if url.isascii():
+        return not url.isprintable() or " " in url
+    return any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in url)
 
 
 def unique_links(links: Iterable[str]) -> tuple[str, ...]:

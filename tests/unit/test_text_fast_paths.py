@@ -335,3 +335,25 @@ def test_names_cut_short_are_found_as_the_search_finds_them(names: list[str]) ->
     from storage.sources.authors import ended_with_et_al
 
     assert ended_with_et_al(names) == ended_by_the_search_alone(names)
+
+
+def breaks_url_a_character_at_a_time(url: str) -> bool:
+    return any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in url)
+
+
+@pytest.mark.parametrize("code", range(128))
+def test_an_ascii_character_breaks_a_link_as_its_category_says(code: int) -> None:
+    """Every ASCII character, in a link, breaks it as the look at each character's category
+    says (``_breaks_url``: the ASCII link told by ``str.isprintable``)."""
+    from storage.sources.links import _breaks_url
+
+    url = f"https://127.0.0.1/a{chr(code)}b"
+    assert _breaks_url(url) == breaks_url_a_character_at_a_time(url)
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS | st.text(st.characters(max_codepoint=127), max_size=40))
+def test_a_link_is_broken_as_its_characters_categories_say(text: str) -> None:
+    from storage.sources.links import _breaks_url
+
+    assert _breaks_url(text) == breaks_url_a_character_at_a_time(text)
