@@ -569,7 +569,7 @@ class Library:
         ``changed``: its papers cached and the files derived from them brought along
         (``storage.cache.refresh``; with ``build``, made if they must be made from nothing)."""
         content = before and before[1]
-        cache_after_change(self.papers_file, self.home, content, changed)
+        cache_after_change(self.papers_file, self.home, content, changed, whole_from=LARGE)
         loaded = self.loaded_papers()
         if len(loaded) >= LARGE:
             from storage.cache.derived import give_back_memory

@@ -88,22 +88,29 @@ def open_papers(papers_file: PapersFile, home: Path) -> LoadedPapers:
 
 
 def cache_after_change(
-    papers_file: PapersFile, home: Path, before: FileContent | None, changed: Collection[str]
+    papers_file: PapersFile,
+    home: Path,
+    before: FileContent | None,
+    changed: Collection[str],
+    *,
+    whole_from: int | None = None,
 ) -> bool:
     """Write ``papers.cache`` of ``papers.json`` as this process just changed it, from the
     version of content ``before``, changing the papers ``changed``: the chunks that hold the
     same papers as the cache of ``before`` are copied from it as they are (an import of 1,000
     papers into 100,000 makes a handful of chunks, not 391), the rest made from the documents.
-    False (nothing written) when there is no cache of ``before`` or the file is not the one
+    Without a cache of ``before`` (a first import), a file of ``whole_from`` papers or more
+    has its cache made whole from the documents (``_cache_whole``). False (nothing written)
+    when there is no cache of ``before`` (nor one made whole) or the file is not the one
     written; True, nothing written, when the change wrote nothing (the cache is already the
     file's)."""
     known = papers_file.known_content()
-    if before is None or known is None or papers_file.signature() != known[0].signature:
+    if known is None or papers_file.signature() != known[0].signature:
         return False
     path = home / PAPERS_CACHE_FILE
-    old = PapersCacheReader.open(path, before, SCHEMA, FIELDS)
+    old = None if before is None else PapersCacheReader.open(path, before, SCHEMA, FIELDS)
     if old is None:
-        return False
+        return whole_from is not None and _cache_whole(papers_file, path, known[1], whole_from)
     if known[1] == before:  # the change wrote nothing (an import that changed no paper)
         old.close()
         return True
@@ -128,6 +135,28 @@ def cache_after_change(
         return False  # read from the JSON by the next reader instead
     finally:
         old.close()
+
+
+def _cache_whole(papers_file: PapersFile, path: Path, content: FileContent, least: int) -> bool:
+    """Write ``papers.cache`` of ``papers.json`` of ``content`` from the documents just written,
+    when they are ``least`` papers or more; False (nothing written) otherwise.
+
+    What ``open_papers`` writes after parsing the file, without the parse's papers: the row
+    of a document is that of the paper made of it (``row_of_doc``). The first import of
+    100,000 papers made them all (0.6 s of CPU) only to write their rows, and let them go to
+    read them back from the cache (the library's ``_derive``); the papers are read from the
+    cache as they are asked for instead.
+    """
+    try:
+        tables = papers_file.load()  # the tables just written: not read again
+        if len(tables.get("papers", {})) < least:
+            return False
+        rows = [row_of_doc(doc) for doc in documents_in_order(tables)]
+        lists = tables.get("lists", {})
+        write_papers_cache(path, content, SCHEMA, FIELDS, PapersCache(rows, lists))
+        return True
+    except (LibraryError, KeyError, TypeError, ValueError):
+        return False  # read from the JSON by the next reader instead
 
 
 class PapersChangedError(LibraryError):

@@ -52,19 +52,25 @@ FIELDS = (
     "id", "title", "abstract", "authors", "github", "url", "keywords",
     "venue_status", "list", "position", "title_derived", "name", "lists", "venue", "extra",
 )  # fmt: skip
-_TUPLE_FIELDS = frozenset({"authors", "github", "keywords", "lists", "extra"})
 
 #: A paper's fields, in ``FIELDS`` order (what ``Paper(*row)`` takes).
 paper_row = attrgetter(*FIELDS)
 
 
 def paper_to_doc(paper: Paper) -> dict[str, Any]:
-    """A paper as stored in ``papers.json``."""
+    """A paper as stored in ``papers.json``: its ``FIELDS`` in order, the tuples as lists.
+
+    Written out rather than looped over ``FIELDS`` (a field name tested, an attribute got by
+    name): an import stores every paper it adds, 0.70 s of CPU for 100,000 papers, 0.15 s so.
+    """
     return {
-        name: list(value) if name in _TUPLE_FIELDS else value
-        for name in FIELDS
-        for value in (getattr(paper, name),)
-    }
+        "id": paper.id, "title": paper.title, "abstract": paper.abstract,
+        "authors": list(paper.authors), "github": list(paper.github), "url": paper.url,
+        "keywords": list(paper.keywords), "venue_status": paper.venue_status,
+        "list": paper.list, "position": paper.position, "title_derived": paper.title_derived,
+        "name": paper.name, "lists": list(paper.lists), "venue": paper.venue,
+        "extra": list(paper.extra),
+    }  # fmt: skip
 
 
 def paper_from_doc(doc: Mapping[str, Any]) -> Paper:

@@ -61,6 +61,12 @@ _ET_AL_WORDS: Final = frozenset({"others", "et al", "et al.", "et. al.", "etal",
 #: What the last name of a list cut short ends in (Google Scholar's ``J Uszkoreit…``, a
 #: text field's ``Ann Lee et al.``).
 _CUT: Final = re.compile(r"\s*(?:…|\.\.\.|\bet\.? al\.?)\s*$", re.IGNORECASE)
+#: How a name ends, without its trailing spaces (``\s`` is what ``str.rstrip`` strips), when
+#: ``_CUT`` may find it cut short: ``…``, ``...``, or ``al`` with a dot or not, in any case
+#: (no letter but ``A`` and ``L`` is ``a`` and ``l`` to ``re.IGNORECASE``). A name that ends
+#: otherwise is not searched: the search tries every character of every author (0.21 s of
+#: CPU for the 460,000 authors of 100,000 papers; ``names_of`` a fifth faster so).
+_CUT_ENDS: Final = ("al", "aL", "Al", "AL", "al.", "aL.", "Al.", "AL.", "…", "...")
 
 #: Lower-case words that belong to the family name before it (``van der Berg``, ``de la
 #: Cruz``, ``von Neumann``, ``dos Santos``, ``ten Brink``): the family name is not ``Berg``.
@@ -123,7 +129,7 @@ def ended_with_et_al(names: Iterable[str]) -> list[str]:
         if is_et_al(name):
             cut = True
             continue
-        shortened = _CUT.search(name)
+        shortened = _CUT.search(name) if name.rstrip().endswith(_CUT_ENDS) else None
         if shortened:
             cut, name = True, name[: shortened.start()]
         if name.strip():

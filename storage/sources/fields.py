@@ -307,6 +307,8 @@ def extra_fields(item: Mapping[str, Any]) -> tuple[tuple[str, ExtraValue], ...]:
                     if value is not None:
                         found[field.name] = value
                         break
+    if not found:  # most records of a list (the order below runs over every field)
+        return ()
     if "date" in found and "month" not in found and "year" in found:
         # a date beside a year (Zotero's CSV: ``Date`` 2024-05-01, ``Publication Year``):
         # its month is the citation's too, as a BibTeX date's is (not when the year differs:

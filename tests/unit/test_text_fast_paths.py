@@ -154,6 +154,14 @@ LINK_PIECES = st.sampled_from(
         "İ",
         "é",
         "\n",
+        # beyond ASCII, letters ``(?i)`` takes for the host's: the next host is looked for
+        # by its pattern there (``_GITHUB_HOST``), not in the lower case
+        "gİthub.com/",
+        "gıthub.com/",
+        "GITHUB.COM/",
+        "httpſ://",
+        "中",
+        "\x00",
     ]  # fmt: skip
 )
 
@@ -163,8 +171,8 @@ LINK_PIECES = st.sampled_from(
 def test_links_are_found_as_the_regex_finds_them_over_the_whole_text(text: str) -> None:
     from storage.sources import links
 
-    whole = [m.group() for m in links._GITHUB_RE.finditer(text)]
-    assert [m.group() for m in links._github_matches(text)] == whole
+    whole = [m.span() for m in links._GITHUB_RE.finditer(text)]
+    assert [m.span() for m in links._github_matches(text)] == whole
 
 
 @settings(max_examples=600, deadline=None)
@@ -259,3 +267,93 @@ def test_a_hyphen_after_a_character_written_with_one_is_set_apart(text: str) -> 
         assert tex.tex_ascii(text) == tex_ascii_a_character_at_a_time(text)
     finally:
         tex._char = shipped
+
+
+#: Pieces of authors' names, and of how a list says it is cut short (``_CUT``).
+NAME_PIECES = st.sampled_from(
+    [
+        "Ann",
+        "Lee",
+        "Al",
+        "al",
+        "AL",
+        "aL",
+        "et",
+        "Et",
+        "ET",
+        "al.",
+        ".",
+        "..",
+        "...",
+        "…",
+        "et al",
+        "et. al.",
+        "etal",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\u00a0",
+        "\u2028",
+        "\x1c",
+        "\x85",
+        "İ",
+        "ı",
+        "ſ",
+        "\u212a",
+        "ａｌ",
+        "ᴬᴸ",
+        "-",
+        ",",
+    ]  # fmt: skip
+)
+
+
+def ended_by_the_search_alone(names: list[str]) -> list[str]:
+    """``ended_with_et_al`` as it was: every name searched for ``_CUT``."""
+    from storage.sources import authors
+
+    kept: list[str] = []
+    cut = False
+    for name in names:
+        if authors.is_et_al(name):
+            cut = True
+            continue
+        shortened = authors._CUT.search(name)
+        if shortened:
+            cut, name = True, name[: shortened.start()]
+        if name.strip():
+            kept.append(name)
+    return [*kept, authors.ET_AL] if cut and kept else kept
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.lists(NAME_PIECES, max_size=8).map("".join) | st.text(max_size=12), max_size=6))
+def test_names_cut_short_are_found_as_the_search_finds_them(names: list[str]) -> None:
+    """A name is searched for ``_CUT`` only when it ends as a match must (``_CUT_ENDS``):
+    the names kept, and whether the list was cut short, are those of the search alone."""
+    from storage.sources.authors import ended_with_et_al
+
+    assert ended_with_et_al(names) == ended_by_the_search_alone(names)
+
+
+def breaks_url_a_character_at_a_time(url: str) -> bool:
+    return any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in url)
+
+
+@pytest.mark.parametrize("code", range(128))
+def test_an_ascii_character_breaks_a_link_as_its_category_says(code: int) -> None:
+    """Every ASCII character, in a link, breaks it as the look at each character's category
+    says (``_breaks_url``: the ASCII link told by ``str.isprintable``)."""
+    from storage.sources.links import _breaks_url
+
+    url = f"https://127.0.0.1/a{chr(code)}b"
+    assert _breaks_url(url) == breaks_url_a_character_at_a_time(url)
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS | st.text(st.characters(max_codepoint=127), max_size=40))
+def test_a_link_is_broken_as_its_characters_categories_say(text: str) -> None:
+    from storage.sources.links import _breaks_url
+
+    assert _breaks_url(text) == breaks_url_a_character_at_a_time(text)
