@@ -105,6 +105,17 @@ def positive(text: str) -> int:
     return value
 
 
+def timeout_seconds(text: str) -> float:
+    """An option's value that is a timeout: seconds, more than 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError("must be more than 0 and at most 3600")
+    return value
+
+
 def byte_size(text: str) -> int:
     """An option's value that is a size: ``500MB``, ``2GB`` (powers of 1024)."""
     from storage.sources.limits import parse_size
