@@ -55,8 +55,9 @@ class Library:
     """A reading list library in HOME: the Python API of DESIGN.md."""
 
     def __init__(self, home: str | os.PathLike[str], *, make: bool = True) -> None:
-        """``make``: HOME is made now if it is missing; else (``papers import``) not until an
-        import has something to write, so that one that fails leaves no folder behind."""
+        """``make``: HOME is made now if it is missing; else (the commands of the CLI) not
+        until a change has something to store (its first write lock: ``HomeLock``, or an
+        import's papers), so that a command that fails or only reads leaves no folder behind."""
         self.home = Path(home).expanduser()
         if make:
             make_home(self.home)  # (through a link to a folder not yet made: see there)
@@ -476,6 +477,8 @@ class Library:
         return self._undo_redo(undo=False)
 
     def _undo_redo(self, undo: bool) -> StepDone:
+        if not os.path.lexists(self.triage_path):  # no step yet: no lock (nor HOME) made
+            return StepDone()
         with self.lock, self.triage_file.change() as triage:  # a removal's undo: both files
             steps = triage.steps()
             if undo:

@@ -13,7 +13,8 @@ caught on its way on a machine of any speed), ``missing`` (404), ``gone`` (410),
 (500), ``gzip`` / ``deflate`` / ``rawdeflate`` (the PDF compressed, with ``Content-Encoding``,
 though not asked for; a range is of the compressed bytes), ``gzipcut`` (half the compressed
 bytes, the first request alone), ``br`` (a ``Content-Encoding`` the client cannot read),
-``redirect:URL`` (302 to ``URL``).
+``redirect:URL`` (302 to ``URL``), ``unavailable`` (503 with ``Retry-After: 0``, every time),
+``silent`` (no answer at all, until ``release`` is set or the server stops: a client's timeout).
 Every request is recorded, with when it started and ended, so that tests can check one-at-a-
 time and the pauses.
 """
@@ -87,6 +88,7 @@ class PdfServer:
         return f"{self.base}/forum?id={paper}"
 
     def stop(self) -> None:
+        self.release.set()  # (a ``silent`` or ``held`` answer waits no more)
         self._server.shutdown()
         self._server.server_close()
 
@@ -115,6 +117,12 @@ class PdfServer:
             _, times, wait = how.split(":", 2)  # (a date has colons)
             if self._asked[paper] <= int(times):
                 return self._send(handler, 429, b"slow down", {"Retry-After": wait})
+        if how == "unavailable":
+            return self._send(handler, 503, b"try later", {"Retry-After": "0"})
+        if how == "silent":  # the request read, nothing sent: the client's timeout ends it
+            self.release.wait(30)
+            handler.close_connection = True
+            return 0
         if how.startswith("redirect:"):
             return self._send(handler, 302, b"", {"Location": how.removeprefix("redirect:")})
         if how == "missing" or body is None:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from storage.errors import LockTimeoutError
+from storage.locations import make_home
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
@@ -155,7 +156,15 @@ class HomeLock:
         deadline = time.monotonic() + self.timeout
         reading = getattr(self._reading, "on", False)
         try:
-            fd = _open_lock(self.path, read_only=reading)
+            try:
+                fd = _open_lock(self.path, read_only=reading)
+            except FileNotFoundError:
+                if reading or self.path.parent.is_dir():
+                    raise
+                # HOME not there yet: made by the first change, which stores something (a
+                # command that fails or only reads leaves no folder behind: ``Library``)
+                make_home(self.path.parent)
+                fd = _open_lock(self.path, read_only=reading)
         except OSError as exc:
             if not reading or exc.errno not in _UNWRITABLE:
                 raise
@@ -234,8 +243,8 @@ def _open_lock(path: Path, *, read_only: bool) -> int | None:
             try:
                 return os.open(path, os.O_RDWR)
             except FileNotFoundError:
-                if os.access(path.parent, os.W_OK):
-                    return None
+                if os.access(path.parent, os.W_OK) or not path.parent.exists():
+                    return None  # (HOME itself not there yet: nothing to read)
         return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         if exc.errno not in (_UNWRITABLE if read_only else (errno.EROFS,)):

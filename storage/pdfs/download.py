@@ -135,6 +135,8 @@ class Event:
     path: Path | None = None
     #: A failure that will not mend by itself (``DownloadError.lasting``).
     lasting: bool = False
+    #: A failure of this machine's, not of the link (the folder refused a write).
+    local: bool = False
 
     @property
     def at_once(self) -> bool:
@@ -345,7 +347,10 @@ def _download_all(
             down.failed += 1
         else:
             report.causes[paper.id] = cause
-        progress(Event("failed", paper, index, total, message=cause, lasting=exc.lasting))
+        local = isinstance(exc, _FolderError)
+        progress(
+            Event("failed", paper, index, total, message=cause, lasting=exc.lasting, local=local)
+        )
 
     def wait(seconds: float) -> bool:
         """Sleep in short steps; False when cancelled meanwhile."""

@@ -1,4 +1,5 @@
-"""``pdf-failures.json``: the papers whose PDF link failed in a way that will not mend by itself.
+"""``pdf-failures.json``: the papers whose PDF link failed: in a way that will not mend by
+itself, or (asked for again every run) in one that may.
 
 A link that answers HTTP 404 or 410, or sends a page that is no PDF (a login page), answers the
 same tomorrow: ``papers pdf`` asked for it on every run, a pause and a failed line apiece. Such
@@ -7,10 +8,13 @@ link has failed so on two runs (``SEEN_TO_PASS``), the next batches pass the pap
 (``PdfFailures.sort_out``: said in one line, ``--retry`` asks again) for a week
 (``PASSED_FOR_S``), then ask again. Once is not enough: a hotel's Wi-Fi answers every link with
 its login page, and a camera-ready not uploaded yet is a 404 that mends. A failure that may mend
-(no answer in time, a refused connection, a 5xx, a 429) is never kept, and a paper's link that
-changed since (a list imported again with another page) is asked for again. Anything else a
-download learns of the paper (its copy made, found there, linked from its attachment; a failure
-that may mend) forgets it.
+(no answer in time, a refused connection, a 5xx, a 429) is kept too, apart (``Failure.lasting``
+False): never passed over, it tells ``papers pdf --failed`` when it last failed and on how many
+runs in a row (30 PDFs that time out were listed nowhere); a lasting failure after it, or it
+after a lasting one, starts the count again. A paper's link that changed since (a list imported
+again with another page) is asked for again. Its copy made, found there or linked from its
+attachment forgets the paper; a failure of this machine (the folder refused a write) is no
+failure of the link, and forgets it too.
 
 Kept in HOME, apart from the folder of copies (which may be the user's ``~/Papers``), and
 written whole, atomically (``files.atomic_write``: a crash leaves the old file or the new
@@ -50,22 +54,26 @@ _MAX_CAUSE: Final = 500
 SEEN_TO_PASS: Final = 2
 #: How long after the last such failure they do (then they ask again).
 PASSED_FOR_S: Final = 7 * 24 * 3600.0
+#: The most runs in a row counted of a failure that may mend.
+_MAX_SEEN: Final = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """A paper's link that failed for good: the link, why (the download's line), when."""
+    """A paper's link that failed: the link, why (the download's line), when; for good
+    (``lasting``) or in a way that may mend, asked for again."""
 
     url: str
     cause: str
     #: When it last failed so, in seconds since the epoch.
     at: float
-    #: On how many runs it failed so (``SEEN_TO_PASS``).
+    #: On how many runs in a row it failed so (a lasting one's up to ``SEEN_TO_PASS``).
     seen: int = 1
+    lasting: bool = True
 
     def passes(self, now: float) -> bool:
         """Whether a batch passes the paper over now (see the module)."""
-        return self.seen >= SEEN_TO_PASS and 0 <= now - self.at < PASSED_FOR_S
+        return self.lasting and self.seen >= SEEN_TO_PASS and 0 <= now - self.at < PASSED_FOR_S
 
     @property
     def kind(self) -> str:
@@ -74,15 +82,21 @@ class Failure:
 
 
 class PdfFailures:
-    """The lasting failures of a HOME's PDF links, as last read (see the module)."""
+    """The failures of a HOME's PDF links, as last read (see the module)."""
 
     def __init__(self, home: Path) -> None:
         self.path = home / FAILURES_FILE
         self._known = _load(self.path)
 
     def of(self, paper: Paper) -> Failure | None:
-        """The failure of the paper's link as it is now (None: it has not failed for good,
-        or its link changed since)."""
+        """The lasting failure of the paper's link as it is now (None: it has not failed for
+        good, or its link changed since)."""
+        failure = self.last(paper)
+        return failure if failure is not None and failure.lasting else None
+
+    def last(self, paper: Paper) -> Failure | None:
+        """The failure of the paper's link as it is now, for good or one that may mend (None:
+        its last download did not fail, or its link changed since)."""
         failure = self._known.get(paper.id)
         return failure if failure is not None and failure.url == pdf_url(paper) else None
 
@@ -112,15 +126,17 @@ class PdfFailures:
         return todo, passed
 
     def learn(self, event: Event) -> None:
-        """What a download's ``event`` says of its paper's link: a lasting failure is kept;
-        its copy made, found or linked, or a failure that may mend, forgets the paper."""
-        if event.kind == "failed" and event.lasting:
-            url = pdf_url(event.paper)
-            if url:
-                before = self.of(event.paper)  # of this link: a run more
-                seen = 1 if before is None else min(before.seen + 1, SEEN_TO_PASS)
-                cause = event.message[:_MAX_CAUSE]
-                self._change(event.paper.id, Failure(url, cause, time.time(), seen))
+        """What a download's ``event`` says of its paper's link: a failure of it is kept (a
+        run more of the same kind); its copy made, found or linked, or a failure of this
+        machine's, forgets the paper."""
+        url = pdf_url(event.paper)
+        if event.kind == "failed" and url and not event.local:
+            before = self.last(event.paper)  # of this link: a run more
+            seen = 1 if before is None or before.lasting != event.lasting else before.seen + 1
+            cause = event.message[:_MAX_CAUSE]
+            seen = min(seen, SEEN_TO_PASS if event.lasting else _MAX_SEEN)
+            failure = Failure(url, cause, time.time(), seen, event.lasting)
+            self._change(event.paper.id, failure)
         elif event.kind in ("done", "linked", "skipped", "failed"):
             self._change(event.paper.id, None)
 
@@ -136,7 +152,7 @@ class PdfFailures:
             known[paper_id] = failure
         self._known = known
         entries = {
-            pid: {"url": f.url, "cause": f.cause, "at": f.at, "seen": f.seen}
+            pid: {"url": f.url, "cause": f.cause, "at": f.at, "seen": f.seen, "lasting": f.lasting}
             for pid, f in known.items()
         }
         payload = orjson.dumps({"format": FORMAT, "papers": entries})
@@ -163,12 +179,16 @@ def _failure(entry: Any) -> Failure | None:
     if not isinstance(entry, dict):
         return None
     url, cause, at, seen = (entry.get(k) for k in ("url", "cause", "at", "seen"))
+    lasting = entry.get("lasting", True)  # (an entry of an older version: one for good)
+    if not isinstance(lasting, bool):
+        return None
     if not (isinstance(url, str) and 0 < len(url) <= _MAX_URL):
         return None
     if not (isinstance(cause, str) and len(cause) <= _MAX_CAUSE):
         return None
     if not isinstance(at, int | float) or isinstance(at, bool):
         return None
-    if not isinstance(seen, int) or isinstance(seen, bool) or not 1 <= seen <= SEEN_TO_PASS:
+    most = SEEN_TO_PASS if lasting else _MAX_SEEN
+    if not isinstance(seen, int) or isinstance(seen, bool) or not 1 <= seen <= most:
         return None
-    return Failure(url, cause, float(at), seen)
+    return Failure(url, cause, float(at), seen, lasting)

@@ -87,13 +87,17 @@ def test_a_note_or_tags_replaced_with_nowhere_to_print_them_fail_said(
     """``papers note ID new >&-`` over a note: the note it replaced is printed as its only
     copy (no undo brings a note back), not a report of the change. With standard output
     closed it went nowhere and the exit code said all was well; now exit 1, said (the new
-    note saved, as asked). A note added to (``--append``) replaces nothing: exit 0."""
+    note saved, as asked, and said so). A note added to (``--append``) replaces nothing: exit 0."""
     first = seeded.ids[0]
     for args in (["note", first, "the first"], ["tag", first, "first"]):
         assert run("--home", home, *args, env=env).returncode == 0
     for args in (["note", first, "the second"], ["tag", first, "second"]):
         done = run_with_stdout_closed(home, env, *args)
-        assert (done.returncode, done.stderr) == (1, "papers: error: standard output is closed\n")
+        assert done.returncode == 1
+        assert done.stderr == (
+            "papers: error: standard output is closed: the change is saved; what it replaced, "
+            "printed as its only copy, is lost\n"
+        )
     added = run_with_stdout_closed(home, env, "note", first, "--append", "more")
     assert (added.returncode, added.stderr) == (0, "")
     listed = json.loads(run("--home", home, "list", "--json", env=env).stdout)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli import test_bad_input
-from tests.cli.test_bad_input import one_line_error, run
+from tests.cli.test_bad_input import SAMPLE, one_line_error, run
 
 # The fixture of test_bad_input: a clean environment, user folders inside the test's folder.
 env = test_bad_input.env
@@ -24,19 +24,23 @@ def test_a_home_linked_to_a_missing_folder_is_made_there(
 ) -> None:
     """``ln -s ~/Sync/papers HOME`` before the folder came: the folder is made where the link
     leads, as a missing ``--home`` folder is made (it said "is a file: the library is a
-    folder"); the library lives there, through the link."""
+    folder"); the library lives there, through the link. (Made by a command that stores
+    something: one that only reads makes nothing.)"""
     link = tmp_path / "link"
     link.symlink_to(tmp_path / "synced" / "papers")
     (tmp_path / "synced").mkdir()
     done = run("--home", link, "list", env=env)
     assert done.returncode == 0, done.stderr
     assert "is a file" not in done.stderr
-    assert link.is_symlink() and (tmp_path / "synced" / "papers").is_dir()
+    assert not (tmp_path / "synced" / "papers").exists()
+    done = run("--home", link, "import", SAMPLE / "002_729efa22d9503d43.txt", env=env)
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and (tmp_path / "synced" / "papers" / "papers.json").is_file()
     # and a folder of the library made through a link on its way
     other = tmp_path / "other"
     other.symlink_to(tmp_path / "synced" / "other")
-    assert run("--home", other / "lib", "list", env=env).returncode == 0
-    assert (tmp_path / "synced" / "other" / "lib").is_dir()
+    assert run("--home", other / "lib", "search", "--save", "s", "x", env=env).returncode == 0
+    assert (tmp_path / "synced" / "other" / "lib" / "searches.json").is_file()
 
 
 def test_a_home_linked_into_a_missing_folder_is_said_and_nothing_made(

@@ -34,7 +34,10 @@ def test_papers_pdf_failed_lists_why_each_pdf_failed_for_good_and_asks_nothing(
     home, ids = pdf_home(tmp_path, env, server, 4)
     none = run("--home", home, "pdf", "--failed", env=env)
     assert none.returncode == 0 and none.stdout == "", none.stderr
-    assert none.stderr == "papers: no PDF failed for good (HTTP 404 or 410, not a PDF)\n"
+    assert none.stderr == (
+        "papers: no PDF failed (for good: HTTP 404 or 410, not a PDF; for now: no answer in "
+        "time, HTTP 5xx or 429, a server not reached)\n"
+    )
     server.behaviour.update(p01="missing", p02="html", p03="broken")  # a 500 may mend
     first = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
     assert "1 PDF downloaded, 3 failed" in first.stderr, first.stderr
@@ -43,12 +46,15 @@ def test_papers_pdf_failed_lists_why_each_pdf_failed_for_good_and_asks_nothing(
     assert listed.returncode == 0 and server.requests[asked:] == [], listed.stderr
     lines = listed.stdout.splitlines()
     host = server.base.removeprefix("http://")
-    assert [line.split("  ", 1)[0] for line in lines] == ids[1:3]
+    assert [line.split("  ", 1)[0] for line in lines] == ids[1:]  # the 500 as one that may mend
     assert lines[0].startswith(
         f'{ids[1]}  Study 1: a/b "quoted" <x>: HTTP 404 Not Found (at {host}, '
     )
     assert lines[0].endswith("; asked for again next time)"), lines
     assert ": not a PDF (the server sent text/html: a login or error page?) (at " in lines[1]
+    assert ": HTTP 500 " in lines[2] and lines[2].endswith(
+        "; may mend, failed once: asked for again next time)"
+    )
     second = run("--home", home, "pdf", "--pause", "0", "--no-text", env=env)
     assert "3 failed" in second.stderr, second.stderr
     again = ok(run("--home", home, "pdf", "--failed", ids[2], env=env)).splitlines()

@@ -100,6 +100,7 @@ def test_sync_errors_are_one_line(env: dict[str, str], tmp_path: Path) -> None:
     assert status[1].startswith("this device: ") and status[2] == "synced before: never"
     folder = tmp_path / "synced"
     folder.mkdir()
+    home.mkdir()  # (a command that only reads makes no HOME)
     (home / "config.toml").write_text(f'[sync]\nfolder = "{folder}"\n')
     assert papers(env, home, "sync").stdout.startswith(f"synced with {folder}")
     (home / "config.toml").unlink()

@@ -105,6 +105,17 @@ def positive(text: str) -> int:
     return value
 
 
+def timeout_seconds(text: str) -> float:
+    """An option's value that is a timeout: seconds, more than 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError("must be more than 0 and at most 3600")
+    return value
+
+
 def byte_size(text: str) -> int:
     """An option's value that is a size: ``500MB``, ``2GB`` (powers of 1024)."""
     from storage.sources.limits import parse_size
@@ -134,10 +145,11 @@ def keep_memos() -> None:
         OPENED.pop().keep_triage_memo()
 
 
-def open_library(args: argparse.Namespace, *, command: bool = True, make: bool = True) -> Library:
+def open_library(args: argparse.Namespace, *, command: bool = True) -> Library:
     """The library of ``--home`` / ``$PAPERS_HOME`` / the user data folder; ``command``: for a
-    command that ends after what it does (``Library.short_lived``), not the app; ``make``:
-    HOME made now if it is missing (else when there is something to write: ``Library``).
+    command that ends after what it does (``Library.short_lived``), not the app. A command's
+    HOME is made when it has something to store (``Library``'s ``make``): one that fails or
+    only reads leaves no folder behind; the app's at once.
 
     Both files are read (and every record checked) before a command runs, so that a damaged
     file is reported by name and never written over. A valid ``papers.cache`` of the current
@@ -145,7 +157,7 @@ def open_library(args: argparse.Namespace, *, command: bool = True, make: bool =
     record was read, and names that exact version of the file (its papers are then read only
     as far as the command needs).
     """
-    library = Library(library_home(getattr(args, "home", None)), make=make)
+    library = Library(library_home(getattr(args, "home", None)), make=not command)
     library.short_lived = command  # a command: what it derives is made in its own process
     if command:
         OPENED.append(library)

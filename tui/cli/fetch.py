@@ -30,21 +30,12 @@ from tui.cli.common import (
     list_name_arg,
     open_library,
     positive,
+    timeout_seconds,
 )
 from tui.cli.output import ProgressLines, complain
 
 if TYPE_CHECKING:
     from storage.sources.papers import Catalog
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError("must be more than 0 and at most 3600")
-    return value
 
 
 def _source(text: str) -> str:
@@ -71,7 +62,7 @@ def _fetch_options(p: argparse.ArgumentParser, *, all_help: str) -> None:
     )  # fmt: skip
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"give up on a server silent this long (default {DEFAULT_TIMEOUT:.0f})",

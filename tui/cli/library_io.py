@@ -188,7 +188,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         return import_with_fetched_catalog(args)
     # HOME made once there are papers to store: an input that is no list (``papers import -
     # < notes.txt``), a file not there or a --dry-run left a new HOME folder, empty, behind
-    library = open_library(args, make=False)
+    library = open_library(args)
     with collector_paused():  # a tenth of a large import (see tui.memory)
         report = library.import_files(
             args.files,

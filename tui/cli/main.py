@@ -21,7 +21,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn, TextIO
 
 from storage import LibraryError
 from storage.errors import ImportInterrupted
@@ -267,6 +267,83 @@ class _ClosedOutput(io.TextIOWrapper):
         return len(text)
 
 
+class _ReportOutput:
+    """Standard output of a command that changes the library (``prints_a_report``): what it
+    prints reports the change, so an output that fails (a pipe's reader gone, a full disk)
+    never cuts the change short. The failure is kept, the rest of the report dropped, and
+    the command ends saying that its change is saved (``papers mark ID read | true`` ended
+    saying nothing; ``>/dev/full``, "No space left on device", and a user retried)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        #: The output's failure, once it failed.
+        self.failed: OSError | None = None
+        #: Whether it prints a copy of what the change replaced (``output.say_kept``).
+        self.copy = False
+
+    def write(self, text: str) -> int:
+        if self.failed is None:
+            try:
+                return self.stream.write(text)
+            except OSError as exc:
+                self._fail(exc)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.failed is None:
+            try:
+                self.stream.flush()
+            except OSError as exc:
+                self._fail(exc)
+
+    def keep_a_copy(self) -> None:
+        """What comes next is the only copy of what the change replaced: its loss is an error
+        (``papers note ID new`` over a note), and a closed output no longer drops it."""
+        self.copy = True
+        if isinstance(self.stream, _ClosedOutput):
+            self.stream.dropping = False
+
+    def _fail(self, exc: OSError) -> None:
+        self.failed = exc
+        with contextlib.suppress(OSError, ValueError):  # what is left in the buffers: dropped
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+
+    def ending(self, code: int) -> int:
+        """Say how the output failed, the change saved, once the command is done (``code``
+        0); its exit code: 0 when the output's reader left (nobody was there to read the
+        report, as with ``>&-``), 1 when the report was lost on its way (a full disk: a log
+        asked for) or it held the only copy of a note or tags replaced."""
+        exc = self.failed
+        if exc is None or (code and isinstance(exc, BrokenPipeError)):
+            return code  # (a command that failed has said so: its change may not be made)
+        if code:
+            complain(f"{PROG}: error: standard output: {exc.strerror or exc}")
+            return code
+        if isinstance(exc, BrokenPipeError) and not self.copy:
+            complain(
+                f"{PROG}: standard output's reader left: the change is saved "
+                "(its report is cut short)"
+            )
+            return code
+        where = (
+            "standard output is closed"
+            if exc.errno == errno.EBADF
+            else f"standard output: {exc.strerror or exc}"
+        )
+        lost = (
+            "what it replaced, printed as its only copy, is lost"
+            if self.copy
+            else "its report is lost"
+        )
+        complain(f"{PROG}: error: {where}: the change is saved; {lost}")
+        return 1
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def prints_a_report(args: argparse.Namespace) -> bool:
     """Whether what the command prints only reports a change it makes to the library (its
     parser's ``reports`` default: True, or a test of its arguments, ``import`` but not
@@ -346,14 +423,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(_unrecognized(unknown, _TOP_OPTIONS))
     args = _search_args(parser, words) if named == "search" else _parse(parser, words, named)
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", open_app)
-    if isinstance(sys.stdout, _ClosedOutput) and prints_a_report(args):
-        sys.stdout.dropping = True
+    report: _ReportOutput | None = None
+    if prints_a_report(args):
+        if isinstance(sys.stdout, _ClosedOutput):
+            sys.stdout.dropping = True
+        sys.stdout = report = _ReportOutput(sys.stdout)
     OPENED.clear()
     code: int | None = None  # once the command has done its work
     try:
         code = run(args)
         sys.stdout.flush()  # inside the try: a reader that left is a BrokenPipeError here
         keep_memos()  # once the output is out
+        if report is not None:
+            code = report.ending(code)
     except UsageError as exc:
         complain(f"{PROG}: error: {exc} (see `{PROG} {args.command} --help`)")
         return 2

@@ -36,8 +36,9 @@ def say_kept(*lines: str) -> None:
     """``say`` what a change replaced and nothing else keeps (a note, tags: no undo brings
     them back): its only copy, not a report of the change that a closed standard output
     drops (``tui.cli.main._ClosedOutput``): ``papers note ID "" >&-`` then fails, said."""
-    if getattr(sys.stdout, "dropping", False):
-        sys.stdout.dropping = False  # type: ignore[union-attr]
+    keep = getattr(sys.stdout, "keep_a_copy", None)  # (``tui.cli.main._ReportOutput``)
+    if keep is not None:
+        keep()
     say(*lines)
 
 

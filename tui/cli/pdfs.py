@@ -20,13 +20,16 @@ from tui.cli.common import (
     byte_size,
     path_arg,
     status_choice,
+    timeout_seconds,
 )
 from tui.cli.ids import STDIN_HELP, ids_and_library
-from tui.cli.output import complain, is_terminal, say
+from tui.cli.output import complain, is_terminal, say, write_json
 from tui.cli.queue import STAR
 
 if TYPE_CHECKING:
     from storage.library import Library
+    from storage.models import Paper
+    from storage.pdfs.failures import Failure
 
 
 def add_pdf(sub: Subparsers, common: Parser) -> None:
@@ -68,6 +71,10 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         "--max-wait", type=float, default=120.0, metavar="SECONDS",
         help="the longest Retry-After waited for (120)",
     )  # fmt: skip
+    p.add_argument(
+        "--timeout", type=timeout_seconds, default=60.0, metavar="SECONDS",
+        help="give up on a server silent this long (60)",
+    )  # fmt: skip
     p.add_argument("--no-text", action="store_true", help="do not read the PDFs' text")
     p.add_argument(
         "--retry",
@@ -78,9 +85,10 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
     p.add_argument(
         "--failed",
         action="store_true",
-        help="list the PDFs that failed for good and why (of IDs, --status S, else every "
-        "paper); nothing downloaded",
+        help="list the PDFs that failed and why, for good or (asked for again) for now (of "
+        "IDs, --status S, else every paper); nothing downloaded",
     )
+    p.add_argument("--json", action="store_true", help="--failed as one JSON document")
     # (a download's output reports it; --failed's is a listing, its work: ``prints_a_report``)
     p.set_defaults(run=cmd_pdf, reports=lambda args: not args.failed)
 
@@ -100,9 +108,11 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         raise UsageError("--pause and --max-wait cannot be negative")
     if args.failed and args.retry:
         raise UsageError("give --failed (a listing) or --retry (a download), not both")
+    if args.json and not args.failed:
+        raise UsageError("--json is a form of --failed's listing: give --failed too")
     ids, library = ids_and_library(args, args.ids)
     if args.failed:
-        return _list_failed(library, ids, args.status)
+        return _list_failed(library, ids, args.status, as_json=args.json)
     config = library_config(library.home)
     for said in config.problems_of("pdf"):  # a folder set wrong: HOME/pdfs, said
         complain(f"papers: note: {said}")
@@ -160,7 +170,9 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         elif event.kind == "failed":
             complain(f"{where}  failed: {title}: {event.message}")
 
-    options = DownloadOptions(pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait)
+    options = DownloadOptions(
+        pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait, timeout=args.timeout
+    )
     report = download_pdfs(papers, folder, options, progress)
     complain(f"{folder.path}: {report.summary()}")
     for server in report.down.values():  # its other papers not asked for: said once
@@ -195,9 +207,11 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     return 1 if report.failed or report.busy or (ids and passed) else 0
 
 
-def _list_failed(library: Library, ids: list[str], status: str | None) -> int:
-    """``papers pdf --failed``: each paper whose PDF link failed for good (``pdf-failures.json``)
-    on a line, with why, where and whether ``papers pdf`` passes it over; nothing asked."""
+def _list_failed(library: Library, ids: list[str], status: str | None, *, as_json: bool) -> int:
+    """``papers pdf --failed``: each paper whose PDF link failed (``pdf-failures.json``) on a
+    line, with why, where, when, and whether ``papers pdf`` passes it over or asks again (a
+    failure that may mend, on how many runs in a row); nothing asked. ``as_json``: one JSON
+    array of them (``failed_record``)."""
     import time
     from datetime import datetime
 
@@ -214,10 +228,16 @@ def _list_failed(library: Library, ids: list[str], status: str | None) -> int:
         papers = library.papers()
     failures = PdfFailures(library.home)
     now = time.time()
-    found = [(paper, failure) for paper in papers if (failure := failures.of(paper))]
+    found = [(paper, failure) for paper in papers if (failure := failures.last(paper))]
+    if as_json:
+        write_json([failed_record(paper, failure, now) for paper, failure in found])
+        return 0
     for paper, failure in found:
         when = datetime.fromtimestamp(failure.at).strftime("%Y-%m-%d %H:%M")
-        if failure.passes(now):
+        if not failure.lasting:
+            runs = "once" if failure.seen == 1 else f"on {failure.seen:,} runs in a row"
+            next_time = f"may mend, failed {runs}: asked for again next time"
+        elif failure.passes(now):
             until = datetime.fromtimestamp(failure.at + PASSED_FOR_S).strftime("%Y-%m-%d")
             next_time = f"passed over until {until} (--retry asks again)"
         else:
@@ -225,5 +245,36 @@ def _list_failed(library: Library, ids: list[str], status: str | None) -> int:
         where = f"at {host}, " if (host := host_of(failure.url)) else ""
         say(f"{paper.id}  {paper.display_title}: {failure.cause} ({where}{when}; {next_time})")
     if not found:
-        complain("papers: no PDF failed for good (HTTP 404 or 410, not a PDF)")
+        complain(
+            "papers: no PDF failed (for good: HTTP 404 or 410, not a PDF; for now: no answer "
+            "in time, HTTP 5xx or 429, a server not reached)"
+        )
     return 0
+
+
+def failed_record(paper: Paper, failure: Failure, now: float) -> dict[str, object]:
+    """A paper's failure as ``papers pdf --failed --json`` gives it (keys that stay): ``id``,
+    ``title``, ``url``, ``host``, ``cause``, ``lasting`` (true: for good; false: may mend,
+    asked for again), ``failed_at`` (its last, ISO 8601 UTC), ``runs`` (runs in a row it
+    failed so; a lasting one's counted up to 2), ``passed_over_until`` (ISO 8601 UTC, while
+    ``papers pdf`` passes it over; else null)."""
+    from datetime import UTC, datetime
+
+    from storage.pdfs.failures import PASSED_FOR_S
+    from storage.pdfs.web import host_of
+
+    def iso(at: float) -> str:
+        return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    until = iso(failure.at + PASSED_FOR_S) if failure.passes(now) else None
+    return {
+        "id": paper.id,
+        "title": paper.display_title,
+        "url": failure.url,
+        "host": host_of(failure.url),
+        "cause": failure.cause,
+        "lasting": failure.lasting,
+        "failed_at": iso(failure.at),
+        "runs": failure.seen,
+        "passed_over_until": until,
+    }
