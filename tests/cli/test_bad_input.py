@@ -196,7 +196,9 @@ def test_bad_list_file(case: str, home: Path, env: dict[str, str], tmp_path: Pat
     line = one_line_error(result, 1)
     assert says in line and name in line, line
     assert home_files(home) == before
-    assert elapsed < 5, f"{case}: {elapsed:.1f} s"
+    # a bound against a reader gone quadratic on the 20 MB files (minutes), not a timing: a
+    # loaded 2-core machine took 10.6 s for what takes 1 s alone
+    assert elapsed < 30, f"{case}: {elapsed:.1f} s"
 
 
 # -- bad arguments --------------------------------------------------------------------------
