@@ -224,7 +224,7 @@ class DownloadReport:
         groups.sort(key=lambda group: -group[0])  # (stable: in the batch's order among equals)
         lines = [line for _, line in groups[:most]]
         if rest := sum(n for n, _ in groups[most:]):
-            said = "(papers pdf --failed lists those failed for good)"  # (--retry downloads)
+            said = "(papers pdf --failed lists the failures and why)"  # (--retry downloads)
             lines.append(f"… and {count(rest, 'other PDF')} not downloaded {said}")
         return lines
 

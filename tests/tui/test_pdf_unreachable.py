@@ -83,7 +83,7 @@ async def test_P_asks_a_server_down_once_and_says_each_cause_once_in_a_few_lines
         too = f"cannot reach 127.0.0.1:{other} (Connection refused): 6 PDFs not downloaded"
         assert f"{too}; try again when it answers" in lines, said
         assert any(line.startswith("HTTP 404 Not Found: 2 PDFs (") for line in lines), said
-        rest = "… and 1 other PDF not downloaded (papers pdf --failed lists those failed for good)"
+        rest = "… and 1 other PDF not downloaded (papers pdf --failed lists the failures and why)"
         assert lines[-1] == rest, said
         assert sum(pid in said for pid in ids) <= 4  # a few papers named, not each
         assert sorted(r.paper for r in server.requests) == ["k0", "k1", "k2", "k3"]
