@@ -180,7 +180,24 @@ class PapersApp(App[None]):
         if not self.ending:
             event.prevent_default()
             if not self.key_gate.hold(event):
-                self.exit()
+                self._exit_after_typing()
+
+    def _exit_after_typing(self) -> None:
+        """End the app for a browser tab's quit once the text field under the cursor has
+        taken the characters sent before it: they wait in the field's own queue, which the
+        gate does not hold, and a note typed then the tab closed at once was saved without
+        them (or not at all)."""
+        focused = self.focused
+        if (
+            focused is None
+            or not is_text_field(focused)
+            or not focused.call_later(self._exit_unless_ending)  # (the field gone meanwhile)
+        ):
+            self.exit()
+
+    def _exit_unless_ending(self) -> None:
+        if not self.ending:
+            self.exit()
 
     def _keep_what_is_typed(self) -> None:
         """A note typed in an editor still open is saved as the app ends (``keep_typed``)."""
@@ -226,7 +243,7 @@ class PapersApp(App[None]):
         turn as a key does, and holds nothing.)"""
         if isinstance(event, messages.ExitApp):  # the tab closed, after the keys before it
             if not self.ending:
-                self.exit()
+                self._exit_after_typing()
             return
         if isinstance(event, events.Paste):
             if not self.ending:
