@@ -90,11 +90,20 @@ def _ties(old: Paper, new: Paper) -> bool:
     )
 
 
+def _case_lost(old: str, new: str) -> bool:
+    """Whether ``new`` is the title ``old`` in fewer capitals: Google Scholar's sentence case
+    (``Bert: Pre-training of deep…`` for ``BERT: Pre-training of Deep…``), which says less."""
+    if old == new or " ".join(old.split()).casefold() != " ".join(new.split()).casefold():
+        return False
+    return sum(map(str.isupper, new)) < sum(map(str.isupper, old))
+
+
 def merge_paper(old: Paper, new: Paper) -> Paper:
     """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
 
     A real title beats a derived one; empty fields never wipe known ones, nor does a text that
-    reads the same (the display form our exports write: ``_reads_alike``); links, lists and
+    reads the same (the display form our exports write: ``_reads_alike``), nor a title in
+    fewer capitals (``_case_lost``); links, lists and
     extra fields are merged; the paper keeps its first list and, within that list, takes its
     new position; an abstract fills a paper known by its title alone.
     """
@@ -105,6 +114,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         # the title derived here, come back alone (our Markdown export, without abstracts) as
         # a title like any other; one with the abstract may be a catalog's real title, the same
         or (old.title_derived and not new.abstract and _reads_alike(old.title, new.title))
+        or (not old.title_derived and not new.title_derived and _case_lost(old.title, new.title))
     )
     same_list = new.list == old.list
     same_abstract = not new.abstract or _reads_alike(old.abstract, new.abstract)
