@@ -24,6 +24,7 @@ from storage.importing.identity import (
 from storage.importing.page_keys import doi_key, page_key
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
 from storage.sources.authors import ET_AL, FAMILY_TIE, last_first, no_author
+from storage.sources.bibtex_dialects import mendeley_unescaped
 from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
@@ -464,10 +465,14 @@ def _shown_as(known: _Known, title: str, abstract: str) -> str | None:
     """The library's paper of this title whose abstract, as shown, is ``abstract``: our
     export of a paper whose id reads its abstract as the converter first read it
     (``identity._as_first_read``: ``a\\textendash b``, ``self\\hyphen supervised``), which
-    writes it as shown (``a–b``, ``self-supervised``), so that another id reads it."""
+    writes it as shown (``a–b``, ``self-supervised``), so that another id reads it. Or whose
+    abstract is Mendeley's escaped text of ``abstract`` (``{\\$}``, ``$\\backslash$``), as
+    the library took it before the BibTeX reader undid those escapes."""
     for pid in known.holding(title):
         found = known.get(pid)
-        if found is not None and found[1] != abstract and _reads_alike(found[1], abstract):
+        if found is None or found[1] == abstract:
+            continue
+        if _reads_alike(found[1], abstract) or mendeley_unescaped(found[1]) == abstract:
             return pid
     return None
 
