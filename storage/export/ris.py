@@ -79,8 +79,10 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     ``tags`` (see the module)."""
     cited = citation_of(paper)
     kind = RIS_TYPES.get(cited.kind, "GEN")
-    lines = [_line("TY", kind), _line("TI", written_text(paper.title, title=True))]
     edited = editors_only(paper)  # a volume that names only its editors
+    if kind == "EDBOOK" and paper.authors and not edited:
+        kind = "BOOK"  # an ``EDBOOK``'s ``AU`` are its editors: a collection by its authors
+    lines = [_line("TY", kind), _line("TI", written_text(paper.title, title=True))]
     lines += [_line("ED" if edited else "AU", n) for n in map(ris_name, paper.authors) if n]
     if (editors := _fact(paper, "editors")) and not edited:  # its book's, where Zotero puts them
         tag = editors_tag(kind)

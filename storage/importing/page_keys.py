@@ -2,7 +2,11 @@
 OpenReview forum (``…/forum?id=X``) or its arXiv abstract (``…/abs/2501.01234v2``, any
 version). A venue fetched again after the camera-ready gives the same forum a revised title
 or abstract: the page says it is the paper the library has, which its abstract's id and its
-title no longer say (``storage.importing.resolve``)."""
+title no longer say (``storage.importing.resolve``).
+
+A paper's DOI names it for good too, however a tool writes it (``10.1109/CVPR.2016.90``,
+``https://doi.org/10.1109/cvpr.2016.90``, ``doi:…``: DOIs are case-insensitive), and two tools
+give one paper different abstracts (the publisher's, arXiv's): ``doi_key``."""
 
 from __future__ import annotations
 
@@ -36,3 +40,12 @@ def page_key(url: str) -> str:
         return ""
     ids = parse_qs(parts.query).get("id") or [""]
     return f"openreview:{ids[0]}" if _NOTE_ID.fullmatch(ids[0]) else ""
+
+
+def doi_key(doi: str, url: str = "") -> str:
+    """``doi:10.1109/cvpr.2016.90`` for a paper's DOI (its ``doi`` fact, else its link when
+    that is a DOI's address), case-folded; "" for none."""
+    from storage.sources.citation import doi_of
+
+    found = doi_of(doi) or doi_of(url)
+    return "doi:" + found.casefold() if found else ""

@@ -21,9 +21,10 @@ from storage.importing.identity import (
     title_match_key,
     titles_compatible,
 )
-from storage.importing.page_keys import page_key
+from storage.importing.page_keys import doi_key, page_key
 from storage.models import Decision, ExtraValue, ImportReport, Merge, Paper
 from storage.sources.authors import ET_AL, FAMILY_TIE, last_first, no_author
+from storage.sources.bibtex_dialects import mendeley_unescaped
 from storage.sources.citation import canonical_extra
 from storage.sources.fields import merge_extra
 from storage.sources.links import unique_links
@@ -90,11 +91,20 @@ def _ties(old: Paper, new: Paper) -> bool:
     )
 
 
+def _case_lost(old: str, new: str) -> bool:
+    """Whether ``new`` is the title ``old`` in fewer capitals: Google Scholar's sentence case
+    (``Bert: Pre-training of deep…`` for ``BERT: Pre-training of Deep…``), which says less."""
+    if old == new or " ".join(old.split()).casefold() != " ".join(new.split()).casefold():
+        return False
+    return sum(map(str.isupper, new)) < sum(map(str.isupper, old))
+
+
 def merge_paper(old: Paper, new: Paper) -> Paper:
     """The stored paper after importing ``new`` over ``old``: metadata updated, place kept.
 
     A real title beats a derived one; empty fields never wipe known ones, nor does a text that
-    reads the same (the display form our exports write: ``_reads_alike``); links, lists and
+    reads the same (the display form our exports write: ``_reads_alike``), nor a title in
+    fewer capitals (``_case_lost``); links, lists and
     extra fields are merged; the paper keeps its first list and, within that list, takes its
     new position; an abstract fills a paper known by its title alone.
     """
@@ -105,6 +115,7 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         # the title derived here, come back alone (our Markdown export, without abstracts) as
         # a title like any other; one with the abstract may be a catalog's real title, the same
         or (old.title_derived and not new.abstract and _reads_alike(old.title, new.title))
+        or (not old.title_derived and not new.title_derived and _case_lost(old.title, new.title))
     )
     same_list = new.list == old.list
     same_abstract = not new.abstract or _reads_alike(old.abstract, new.abstract)
@@ -218,6 +229,8 @@ class _Known:
         self._stored_indexed = False
         self._without_abstract = sum(1 for doc in stored.values() if not doc["abstract"])
         self._pages: dict[str, str] | None = None  # page key → id, the library's papers
+        self._dois: dict[str, list[str]] | None = None  # DOI key → ids, the library's papers
+        self._incoming_dois: dict[str, list[str]] = {}  # DOI key → ids, the import's papers
         self._held: _TitleIndex | None = None  # title as held → ids, stored with an abstract
 
     def by_page(self, url: str) -> str | None:
@@ -235,6 +248,27 @@ class _Known:
                 if found:
                     self._pages.setdefault(found, doc["id"])
         return self._pages.get(key)
+
+    def by_doi(self, paper: Paper, title: str) -> str | None:
+        """The known paper (the library's, then the import's) of ``paper``'s DOI, however
+        written (``doi_key``), whose title is compatible with ``title``: a DOI several papers
+        are given (their proceedings') joins none of another title. The library's DOIs are
+        indexed at the first ask."""
+        key = _doi_key_of(paper.fact("doi"), paper.url)
+        if not key:
+            return None
+        if self._dois is None:
+            self._dois = {}
+            for doc in self.stored.values():
+                doi = next((pair[1] for pair in doc.get("extra") or () if pair[0] == "doi"), "")
+                found = _doi_key_of(doi, doc.get("url") or "")
+                if found:
+                    self._dois.setdefault(found, []).append(doc["id"])
+        for pid in [*self._dois.get(key, ()), *self._incoming_dois.get(key, ())]:
+            known = self.get(pid)
+            if known is not None and titles_compatible(known[0], title):
+                return pid
+        return None
 
     def holding(self, title: str) -> list[str]:
         """The library's papers with an abstract whose real title is ``title``, as held.
@@ -322,12 +356,20 @@ class _Known:
         """Record a paper of the import (its title indexed for the records after it)."""
         paper = entry.paper
         self.incoming[paper.id] = entry
+        key = _doi_key_of(paper.fact("doi"), paper.url)
+        if key and paper.id not in self._incoming_dois.get(key, ()):
+            self._incoming_dois.setdefault(key, []).append(paper.id)
         title = _real_title(paper.title, paper.title_derived)
         if title:
             self._pending.append((title, paper.id, bool(paper.abstract)))
             self._without_abstract += not paper.abstract
         elif paper.title_derived and paper.title:
             self._pending_derived.append((paper.title, paper.id))
+
+
+def _doi_key_of(doi: object, url: str) -> str:
+    """``doi_key`` of a paper's ``doi`` fact (any value a file gave) and its link."""
+    return doi_key(doi if isinstance(doi, str) else "", url)
 
 
 def _may_take(found: tuple[str, str] | None, abstract: str) -> bool:
@@ -391,11 +433,14 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             keyed = _keyed_by_title(known, title, paper.authors, paper.abstract)
             if keyed is not None:
                 return keyed, ""
-            if unlike is not None and known.by_page(paper.url) is None:
+            if unlike is not None and not (known.by_page(paper.url) or known.by_doi(paper, title)):
                 return pid, _kept_apart(known, unlike, cand, report)
         other = known.by_page(paper.url)
         if other is not None:
             return other, "the same page (its abstract revised)"
+        other = known.by_doi(paper, title)
+        if other is not None:
+            return other, "the same DOI (its abstract written otherwise)"
         return pid, ""
     other, unlike = known.by_title(title, paper.authors)
     if other is not None and _as_known(known, other, paper, title):
@@ -408,6 +453,9 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
     other = known.by_page(paper.url)
     if other is not None:
         return other, "the same page (its title revised)"
+    other = known.by_doi(paper, title)
+    if other is not None:
+        return other, "the same DOI (its title written otherwise)"
     if unlike is not None and known.get(paper.id) is None:
         return paper.id, _kept_apart(known, unlike, cand, report)
     return paper.id, ""
@@ -417,10 +465,14 @@ def _shown_as(known: _Known, title: str, abstract: str) -> str | None:
     """The library's paper of this title whose abstract, as shown, is ``abstract``: our
     export of a paper whose id reads its abstract as the converter first read it
     (``identity._as_first_read``: ``a\\textendash b``, ``self\\hyphen supervised``), which
-    writes it as shown (``a–b``, ``self-supervised``), so that another id reads it."""
+    writes it as shown (``a–b``, ``self-supervised``), so that another id reads it. Or whose
+    abstract is Mendeley's escaped text of ``abstract`` (``{\\$}``, ``$\\backslash$``), as
+    the library took it before the BibTeX reader undid those escapes."""
     for pid in known.holding(title):
         found = known.get(pid)
-        if found is not None and found[1] != abstract and _reads_alike(found[1], abstract):
+        if found is None or found[1] == abstract:
+            continue
+        if _reads_alike(found[1], abstract) or mendeley_unescaped(found[1]) == abstract:
             return pid
     return None
 

@@ -356,11 +356,10 @@ def names_of(value: str | Iterable[str] | None) -> tuple[str, ...]:
             parts = [p for p in parts if p.strip()]
             # an organization is as written (``University of California, Berkeley``)
             named = [not _organization_first(p.split(",")[0]) for p in parts]
-            persons = [p for p, person in zip(parts, named, strict=True) if person]
+            persons = [_suffix_off(p)[0] for p, person in zip(parts, named, strict=True) if person]
             if persons and all(p.count(",") == 1 and _given_name(p.split(",")[1]) for p in persons):
-                parts = [  # ``Ann Lee``
-                    f"{p.split(',')[1]} {p.split(',')[0]}" if person else p
-                    for p, person in zip(parts, named, strict=True)
+                parts = [  # ``Ann Lee``, ``Gabriel García Márquez`` (tied), ``John Smith Jr.``
+                    last_first(p) if person else p for p, person in zip(parts, named, strict=True)
                 ]
     else:
         parts = value
@@ -377,11 +376,16 @@ _AND = re.compile(r"\s+and\s+")
 #: given names or initials, each capitalised. Two people are written ``Ann Lee, Bo Park``: a
 #: family name alone before the comma is one person's.
 _NAME_WORD = r"[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?"
-_LAST_FIRST = re.compile(
-    r"^\s*(?P<last>(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|ten|ter|dos|das)\s+)*"
-    rf"{_NAME_WORD})\s*,\s*"
-    # given names one after another: a space between them, or none after an initial's dot
-    rf"(?P<first>(?=[^\W\d_a-z]){_NAME_WORD}(?:(?:\s+|(?<=\.)){_NAME_WORD}){{0,2}})\s*$"
+_PARTICLE_WORDS = r"(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|ten|ter|dos|das)\s+)*"
+# given names one after another: a space between them, or none after an initial's dot
+_FIRST = rf"(?P<first>(?=[^\W\d_a-z]){_NAME_WORD}(?:(?:\s+|(?<=\.)){_NAME_WORD}){{0,2}})\s*$"
+_LAST_FIRST = re.compile(rf"^\s*(?P<last>{_PARTICLE_WORDS}{_NAME_WORD})\s*,\s*{_FIRST}")
+#: One person of several a text writes ``Last, First and Last, First`` (BibTeX's way), whose
+#: family name may be of more words (``García Márquez, Gabriel and Lloyd Webber, Andrew``):
+#: each of them written so, ``Ann Lee, Bo Park`` is no one's family name and given name.
+_LAST_FIRST_OF_MANY = re.compile(
+    rf"^\s*(?P<last>{_PARTICLE_WORDS}{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,{_MAX_TIED - 1}}})"
+    rf"\s*,\s*{_FIRST}"
 )
 
 
@@ -390,16 +394,19 @@ def _last_first_people(value: str) -> tuple[str, ...]:
     ``Ann Lee``, ``Bo Park``: () unless each person is written ``Last, First`` (an
     organization's name, without a comma, among them as it is)."""
     people = []
-    for part in _AND.split(value) if " and " in value else (value,):
+    parts = _AND.split(value) if " and " in value else [value]
+    # a family name of more words only among several people each written ``Last, First``
+    pattern = _LAST_FIRST_OF_MANY if len(parts) > 1 else _LAST_FIRST
+    for part in parts:
         if is_et_al(part) or ("," not in part and is_organization(part)):
             people.append(part)  # ``Lee, Ann and others``, ``Lee, Ann and Google Research``
             continue
         # ``Smith, Jones and Brown`` is three people: every one is ``Last, First`` or none
         part, suffix = _suffix_off(part)  # ``Smith, John, Jr.``, ``Smith, John 3rd``
-        one = _LAST_FIRST.match(part) if part.count(",") == 1 and len(part) <= 200 else None
-        if one is None or not _given_name(one["first"]):
+        one = pattern.match(part) if part.count(",") == 1 and len(part) <= 200 else None
+        if one is None or not _given_name(one["first"]) or _organization_first(one["last"]):
             return ()
-        people.append(" ".join(f"{one['first']} {one['last']} {suffix}".split()))
+        people.append(flat_name(one["last"], one["first"], suffix))  # (its family tied)
     return tuple(p for p in people if p)
 
 

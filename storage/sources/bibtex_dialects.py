@@ -40,6 +40,7 @@ __all__ = [
     "keys_mended",
     "linked_urls",
     "mendeley_eprint",
+    "mendeley_unescaped",
     "online_pdf",
     "stated_year",
     "unread_years",
@@ -128,10 +129,32 @@ def mendeley_eprint(fields: Mapping[str, str]) -> tuple[str, str, str]:
     return eprint, archive, listed
 
 
+#: What Mendeley Desktop writes for TeX's special characters of a field's text (its option
+#: "Escape LaTeX special characters", on by default): ``$\backslash$`` for ``\``, ``{\$}``
+#: for ``$``, ``{\{}`` for ``{``… An arXiv abstract's ``$O(n \log n)$`` comes as
+#: ``{\$}O(n $\backslash$log n){\$}``.
+_MENDELEY_ESCAPES: Final = {
+    "$\\backslash$": "\\", "{\\$}": "$", "{\\{}": "{", "{\\}}": "}", "{\\_}": "_",
+    "{\\%}": "%", "{\\&}": "&", "{\\#}": "#", "{\\~{}}": "~", "{\\^{}}": "^",
+}  # fmt: skip
+_MENDELEY_ESCAPE: Final = re.compile("|".join(map(re.escape, _MENDELEY_ESCAPES)))
+#: The escapes that say a text is Mendeley's (TeX's own writers write ``\$``, ``\{``).
+_MENDELEY_MARKS: Final = ("$\\backslash$", "{\\$}", "{\\{}")
+
+
+def mendeley_unescaped(text: str) -> str:
+    """A text Mendeley escaped (``_MENDELEY_ESCAPES``; told by the escapes only it writes) as
+    its source wrote it; any other as it is."""
+    if not any(mark in text for mark in _MENDELEY_MARKS):
+        return text
+    return _MENDELEY_ESCAPE.sub(lambda m: _MENDELEY_ESCAPES[m.group()], text)
+
+
 def abstract_of(fields: Mapping[str, str]) -> str:
-    """The entry's ``abstract``, else the ``abstractNote`` the CSL style writes, as text: its
-    HTML entities decoded (twice escaped in some OJS sites' answers) and its elements off."""
-    abstract = fields.get("abstract", "")
+    """The entry's ``abstract`` (Mendeley's escapes undone: ``mendeley_unescaped``), else the
+    ``abstractNote`` the CSL style writes, as text: its HTML entities decoded (twice escaped in
+    some OJS sites' answers) and its elements off."""
+    abstract = mendeley_unescaped(fields.get("abstract", ""))
     note = fields.get("abstractnote", "")
     if abstract.strip() or not note.strip():
         return abstract

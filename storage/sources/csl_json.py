@@ -156,6 +156,8 @@ def _date(value: Any) -> tuple[str, str, str]:
         dated = checked_date(*(int(n) for n in numbers), *(None,) * (3 - len(numbers)))
         return _as_text(*dated)
     raw = value.get("raw") or value.get("literal")
+    if not raw and isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        raw = parts[0][0]  # a date written whole in its date-parts, ``[["2017-06-12"]]``
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         return "", "", ""
     # EDTF ("2021-03-04", its seasons 21 to 24 no months) and dates as people type them

@@ -7,10 +7,10 @@ before it (an abstract wrapped by the exporter), after a blank line too (an abst
 paragraph: the record goes on). Read in one pass, linear on any text.
 
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
-Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; when none,
-the editors: ``%E``, a book's ``%Y``, see ``editors_of``; beside authors, a chapter's or a
-paper's ``%E``, its book's editors), ``%D`` (year; one that names none,
-``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
+Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; an ``Edited
+Book``'s editors; when none, the editors: ``%E``, a book's ``%Y``, see ``editors_of``; beside
+authors, a chapter's or a paper's ``%E``, its book's editors), ``%D`` (year; one that names
+none, ``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
 book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
 ``%P`` (pages), ``%S`` (series), ``%9`` (type of work: a master's thesis), ``%@`` (ISBN or
 ISSN), ``%R`` (DOI: the first that is one), ``%U`` (a link; a
@@ -54,6 +54,12 @@ _EDITED: Final = frozenset(
      "conference paper", "book section", "electronic book section", "electronic book",
      "generic", "dictionary", "encyclopedia"}
 )  # fmt: skip
+
+
+#: The reference type whose Author field EndNote labels Editor: the people its ``%A`` (EndNote
+#: XML's ``authors``, RIS's ``EDBOOK`` ``AU``) names are the book's editors; its secondary
+#: author is its series' editor (the RIS specification's table of EndNote's types).
+EDITED_BOOK: Final = "edited book"
 
 
 def editors_of(kind: str, secondary: list[str], tertiary: list[str]) -> list[str]:
@@ -128,8 +134,8 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     if len(words) == 1:  # one line of them: "graph neural networks, recommendation" (ACM)
         fields["keywords"] = [w.strip() for w in words[0].split(",") if w.strip()]
     secondary, tertiary = fields.pop("secondary", []), fields.pop("tertiary", [])
-    if not fields.get("authors"):
-        fields["authors"] = editors_of(kind, secondary, tertiary)
+    if not fields.get("authors") or kind.casefold() == EDITED_BOOK:
+        fields["authors"] = fields.get("authors") or editors_of(kind, secondary, tertiary)
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings' (not a book's: EndNote's ``%E`` is its
         # series' editor, Zotero's its editor)

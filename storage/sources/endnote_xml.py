@@ -8,8 +8,8 @@ size="100%">`` run (EndNote), or split over several runs (italics in a title), j
 whitespace that only indents the runs is not text.
 
 Elements read, within a ``<record>``: ``ref-type`` (its ``name``: ``Journal Article``,
-``Conference Proceedings``…, or its number), ``contributors/authors/author`` (``Last,
-First``, in order; when none, the editors: ``secondary-authors``, a book's
+``Conference Proceedings``…, or its number), ``contributors/authors/author`` (``Last, First``,
+in order; an ``Edited Book``'s editors; when none, the editors: ``secondary-authors``, a book's
 ``tertiary-authors``, ``storage.sources.endnote.editors_of``), ``titles/title``
 (``short-title`` when it has none), ``secondary-title``
 (the journal, proceedings or book), ``periodical/full-title`` (the journal; ``alt-title``,
@@ -54,7 +54,7 @@ from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
 from storage.sources.dates import no_year, stated_date, typed_date
-from storage.sources.endnote import ENDNOTE_TYPES, book_editors, editors_of
+from storage.sources.endnote import EDITED_BOOK, ENDNOTE_TYPES, book_editors, editors_of
 from storage.sources.links import web_url
 from storage.sources.records import (
     ARXIV_ID,
@@ -296,8 +296,8 @@ def _fields(
     kind = kind or _TYPE_NUMBERS.get(first_text(values, "ref-type"), "")
     secondary = _people(values, "contributors/secondary-authors/author")
     tertiary = _people(values, "contributors/tertiary-authors/author")
-    if not fields["authors"]:  # a book or a proceedings volume that names its editors
-        fields["authors"] = editors_of(kind, secondary, tertiary)
+    if not fields["authors"] or kind == EDITED_BOOK:  # a volume that names its editors
+        fields["authors"] = fields["authors"] or editors_of(kind, secondary, tertiary)
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings'
         fields["editors"] = book_editors(kind, secondary)

@@ -7,11 +7,11 @@ in one pass over the lines: linear and total on any text (a value's wrapped line
 once, at its end, however many there are). rispy reads ``TY - JOUR`` (one space) as nothing,
 drops a last record without ``ER``, and would be one more dependency.
 
-Tags read: ``TY`` (starts a record, its type: a ``CONF`` naming no authors and nothing it is
-in, a volume of proceedings), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title),
-``AU``/``A1`` (authors, ``Last, First``; when none, the editors: ``ED``, or ``A2``/``A3``
-as the type places them, ``_EDITORS``; beside them, the editors of a chapter's book or a
-paper's proceedings, kept as its ``editors``; the series' editors, a book's ``A2``, a
+Tags read: ``TY`` (starts a record, its type: a ``CONF`` naming no authors and nothing it is in,
+a volume of proceedings), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title), ``AU``/``A1``
+(authors, ``Last, First``; an ``EDBOOK``'s editors; when none, the editors: ``ED``, or
+``A2``/``A3`` as the type places them, ``_EDITORS``; beside them, the editors of a chapter's
+book or a paper's proceedings, kept as its ``editors``; the series' editors, a book's ``A2``, a
 chapter's or a paper's ``A3``, its ``series_editors``), ``AB``/``N2`` (abstract),
 ``UR``/``L2``/``LK`` (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``),
 ``PY``/``Y1`` (year), ``DA`` (date; one that names no year, ``In Press``, is said in one
@@ -70,16 +70,19 @@ _FIELDS: Final = {
 #: a journal article's or an entry's editors are (``A2``), or the tertiary author a book's are
 #: (``A3``; its ``A2`` is its series' editor, the last of its people), as EndNote's reference
 #: types and Zotero's RIS (zotero/translators ``RIS.js``) write and read them.
-_EDITORS: Final = {"BOOK": ("ED", "A3", "A2")} | dict.fromkeys(
+_EDITORS: Final = {"BOOK": ("ED", "A3", "A2"), "EDBOOK": ("ED",)} | dict.fromkeys(
     ("JOUR", "EJOUR", "MGZN", "CHAP", "ECHAP", "CONF", "CPAPER", "DICT", "ENCYC", "EBOOK",
-     "EDBOOK", "BLOG", "GEN"),
+     "BLOG", "GEN"),
     ("ED", "A2"),
 )  # fmt: skip
+#: The type whose ``AU`` names its editors (an edited book: the specification's ``AU - Editor``,
+#: ``A2 - Editor, Series``, as EndNote writes its "Edited Book").
+_EDITED_BY_AU: Final = "EDBOOK"
 _PEOPLE: Final = {"ED": "editors", "A2": "secondary", "A3": "tertiary"}
 #: Where a record of a type names the editor of its series (Zotero's "Series Editor"): a
 #: book's, a report's ``A2``, a chapter's, a paper's, an entry's ``A3`` (zotero/translators
 #: ``RIS.js``).
-_SERIES_EDITORS: Final = {"BOOK": "A2", "RPRT": "A2"} | dict.fromkeys(
+_SERIES_EDITORS: Final = {"BOOK": "A2", "EDBOOK": "A2", "RPRT": "A2"} | dict.fromkeys(
     ("CHAP", "ECHAP", "CONF", "CPAPER", "DICT", "ENCYC"), "A3"
 )
 
@@ -232,8 +235,11 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["doi"] = work.group()
     people = {tag: fields.pop(name, []) for tag, name in _PEOPLE.items()}
     roles = _EDITORS.get(kind.strip().upper(), ("ED",))
-    if not fields.get("authors"):  # a book or a proceedings volume that names its editors
-        fields["authors"] = next((people[tag] for tag in roles if people[tag]), [])
+    if not fields.get("authors") or kind.strip().upper() == _EDITED_BY_AU:  # a volume that
+        # names its editors (an edited book's ``AU`` are they)
+        fields["authors"] = fields.get("authors") or next(
+            (people[tag] for tag in roles if people[tag]), []
+        )
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)
         fields["editors"] = next((people[tag] for tag in roles[:2] if people[tag]), [])
