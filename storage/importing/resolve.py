@@ -93,8 +93,11 @@ def _ties(old: Paper, new: Paper) -> bool:
 
 def _case_lost(old: str, new: str) -> bool:
     """Whether ``new`` is the title ``old`` in fewer capitals: Google Scholar's sentence case
-    (``Bert: Pre-training of deep…`` for ``BERT: Pre-training of Deep…``), which says less."""
+    (``Bert: Pre-training of deep…`` for ``BERT: Pre-training of Deep…``), which says less.
+    A title without a small letter (a catalog's in capitals) says nothing of case: replaced."""
     if old == new or " ".join(old.split()).casefold() != " ".join(new.split()).casefold():
+        return False
+    if not any(map(str.islower, old)):
         return False
     return sum(map(str.isupper, new)) < sum(map(str.isupper, old))
 
