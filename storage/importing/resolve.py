@@ -94,11 +94,14 @@ def _ties(old: Paper, new: Paper) -> bool:
 def _case_lost(old: str, new: str) -> bool:
     """Whether ``new`` is the title ``old`` in fewer capitals: Google Scholar's sentence case
     (``Bert: Pre-training of deep…`` for ``BERT: Pre-training of Deep…``), which says less.
-    A title without a small letter (a catalog's in capitals) says nothing of case: replaced."""
+    A title without a small letter (a catalog's in capitals) says nothing of case: it is
+    replaced by one in its case, and never replaces one."""
     if old == new or " ".join(old.split()).casefold() != " ".join(new.split()).casefold():
         return False
     if not any(map(str.islower, old)):
         return False
+    if not any(map(str.islower, new)):
+        return True
     return sum(map(str.isupper, new)) < sum(map(str.isupper, old))
 
 
