@@ -112,16 +112,33 @@ def _lines(note: str) -> list[str]:
     return [line.rstrip() for line in note.strip().split("\n")]
 
 
+#: The most pairs of lines ``difflib`` matches (the middle of two versions, their first and
+#: last lines alike set aside): its time grows with their product, and a note within its cap
+#: of 20,000 like lines took 35 s, the library's lock held. A middle past it is one change.
+_MATCHED_AT_MOST = 4_000_000
+
+
 def _edits(base: list[str], other: list[str]) -> tuple[set[int], dict[int, list[str]]]:
     """What ``other`` did to ``base``: the lines of ``base`` it deleted (by index), and the
     lines it inserted, by the index of the line of ``base`` they come before (its length: at
     the end). A changed line is one deleted and one inserted in its place."""
     deleted: set[int] = set()
     inserted: dict[int, list[str]] = {}
-    matcher = SequenceMatcher(None, base, other, autojunk=False)
-    for op, b1, b2, o1, o2 in matcher.get_opcodes():
+    most = min(len(base), len(other))
+    head = 0
+    while head < most and base[head] == other[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and base[-1 - tail] == other[-1 - tail]:
+        tail += 1
+    old, new = base[head : len(base) - tail], other[head : len(other) - tail]
+    if len(old) * len(new) > _MATCHED_AT_MOST:
+        opcodes = [("replace", 0, len(old), 0, len(new))]
+    else:
+        opcodes = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    for op, b1, b2, o1, o2 in opcodes:
         if op in ("delete", "replace"):
-            deleted.update(range(b1, b2))
+            deleted.update(range(head + b1, head + b2))
         if op in ("insert", "replace"):
-            inserted.setdefault(b1, []).extend(other[o1:o2])
+            inserted.setdefault(head + b1, []).extend(new[o1:o2])
     return deleted, inserted

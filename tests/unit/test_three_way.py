@@ -95,3 +95,28 @@ def test_characters_that_only_python_breaks_lines_at_stay_in_their_line() -> Non
         base = f"page one{odd}page two"
         merged = merge_note(base, f"{base}\nmine", f"{base}\ntheirs")
         assert merged.note == f"{base}\ntheirs\nmine", repr(odd)
+
+
+def test_a_long_note_of_like_lines_merges_in_moments() -> None:
+    """A note within its cap (100,000 characters) of many like lines (a pasted table, a
+    checklist) took the merge minutes (difflib matches lines a pair at a time), all of them
+    with the library's lock held: every other command waited and timed out. The lines both
+    versions begin and end with are set aside first, and a middle too long to match line
+    by line is one change: the merge keeps both sides' lines all the same."""
+    import time
+
+    base = "\n".join(["x", "y"] * 10_000)
+    mine = "\n".join(["y", "x"] * 10_000)
+    theirs = base + "\nappended"
+    started = time.monotonic()
+    merged = merge_note(base, mine, theirs)
+    assert time.monotonic() - started < 5
+    assert merged.note == mine + "\nappended" and merged.added == ("appended",)
+    paragraphs = [line for i in range(3_000) for line in (f"paragraph {i}", "")]
+    base = "\n".join(paragraphs)
+    edited = [*paragraphs]
+    edited[3_000] = "edited"
+    started = time.monotonic()
+    merged = merge_note(base, "\n".join(edited), base + "\nappended")
+    assert time.monotonic() - started < 1
+    assert merged.note == "\n".join(edited) + "\nappended"
