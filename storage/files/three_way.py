@@ -132,10 +132,11 @@ def _edits(base: list[str], other: list[str]) -> tuple[set[int], dict[int, list[
     while tail < most - head and base[-1 - tail] == other[-1 - tail]:
         tail += 1
     old, new = base[head : len(base) - tail], other[head : len(other) - tail]
-    if len(old) * len(new) > _MATCHED_AT_MOST:
-        opcodes = [("replace", 0, len(old), 0, len(new))]
-    else:
-        opcodes = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    opcodes: Sequence[tuple[str, int, int, int, int]] = (
+        [("replace", 0, len(old), 0, len(new))]
+        if len(old) * len(new) > _MATCHED_AT_MOST
+        else SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    )
     for op, b1, b2, o1, o2 in opcodes:
         if op in ("delete", "replace"):
             deleted.update(range(head + b1, head + b2))
