@@ -20,6 +20,7 @@ tags the user gave, the lines as typed).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -75,17 +76,25 @@ def merge_note(base: str, mine: str, theirs: str) -> NoteMerged:
     lines = _lines(base)
     my_deleted, my_inserted = _edits(lines, _lines(mine))
     their_deleted, their_inserted = _edits(lines, _lines(theirs))
-    theirs_new = {line for block in their_inserted.values() for line in block}
+    # a line both sides inserted is written once: theirs, each of its copies standing for one
+    # of the user's (one written twice here and once there stays twice)
+    theirs_left = Counter(line for block in their_inserted.values() for line in block)
+    mine_new = {line for block in my_inserted.values() for line in block}
     merged: list[str] = []
-    unadded: list[str] = []
+    unadded: list[str] = []  # the user's lines, those both sides inserted among them
     for at in range(len(lines) + 1):
-        mine_here = [ln for ln in my_inserted.get(at, []) if ln not in theirs_new]
-        merged += [*their_inserted.get(at, []), *mine_here]
-        unadded += mine_here
+        mine_here = []
+        for line in my_inserted.get(at, []):
+            if theirs_left[line] > 0:
+                theirs_left[line] -= 1
+            else:
+                mine_here.append(line)
+        theirs_here = their_inserted.get(at, [])
+        merged += [*theirs_here, *mine_here]
+        unadded += [*(ln for ln in theirs_here if ln in mine_new), *mine_here]
         if at < len(lines) and at not in my_deleted and at not in their_deleted:
             merged.append(lines[at])
             unadded.append(lines[at])
-    mine_new = {line for block in my_inserted.values() for line in block}
     added = [ln for block in their_inserted.values() for ln in block if ln not in mine_new]
     removed = [lines[at] for at in sorted(their_deleted - my_deleted)]
     return NoteMerged(
@@ -97,7 +106,16 @@ def merge_note(base: str, mine: str, theirs: str) -> NoteMerged:
 
 
 def _lines(note: str) -> list[str]:
-    return [line.rstrip() for line in note.strip().splitlines()]
+    """The note's lines, without their trailing spaces (a ``\r`` of a CRLF among them): split
+    at ``\n`` alone, not at the form feeds, U+2028… that ``str.splitlines`` breaks at too,
+    which stay in their line (a merge wrote them back as line breaks)."""
+    return [line.rstrip() for line in note.strip().split("\n")]
+
+
+#: The most pairs of lines ``difflib`` matches (the middle of two versions, their first and
+#: last lines alike set aside): its time grows with their product, and a note within its cap
+#: of 20,000 like lines took 35 s, the library's lock held. A middle past it is one change.
+_MATCHED_AT_MOST = 4_000_000
 
 
 def _edits(base: list[str], other: list[str]) -> tuple[set[int], dict[int, list[str]]]:
@@ -106,10 +124,22 @@ def _edits(base: list[str], other: list[str]) -> tuple[set[int], dict[int, list[
     the end). A changed line is one deleted and one inserted in its place."""
     deleted: set[int] = set()
     inserted: dict[int, list[str]] = {}
-    matcher = SequenceMatcher(None, base, other, autojunk=False)
-    for op, b1, b2, o1, o2 in matcher.get_opcodes():
+    most = min(len(base), len(other))
+    head = 0
+    while head < most and base[head] == other[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and base[-1 - tail] == other[-1 - tail]:
+        tail += 1
+    old, new = base[head : len(base) - tail], other[head : len(other) - tail]
+    opcodes: Sequence[tuple[str, int, int, int, int]] = (
+        [("replace", 0, len(old), 0, len(new))]
+        if len(old) * len(new) > _MATCHED_AT_MOST
+        else SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    )
+    for op, b1, b2, o1, o2 in opcodes:
         if op in ("delete", "replace"):
-            deleted.update(range(b1, b2))
+            deleted.update(range(head + b1, head + b2))
         if op in ("insert", "replace"):
-            inserted.setdefault(b1, []).extend(other[o1:o2])
+            inserted.setdefault(head + b1, []).extend(new[o1:o2])
     return deleted, inserted

@@ -93,9 +93,15 @@ def _ties(old: Paper, new: Paper) -> bool:
 
 def _case_lost(old: str, new: str) -> bool:
     """Whether ``new`` is the title ``old`` in fewer capitals: Google Scholar's sentence case
-    (``Bert: Pre-training of deep…`` for ``BERT: Pre-training of Deep…``), which says less."""
+    (``Bert: Pre-training of deep…`` for ``BERT: Pre-training of Deep…``), which says less.
+    A title without a small letter (a catalog's in capitals) says nothing of case: it is
+    replaced by one in its case, and never replaces one."""
     if old == new or " ".join(old.split()).casefold() != " ".join(new.split()).casefold():
         return False
+    if not any(map(str.islower, old)):
+        return False
+    if not any(map(str.islower, new)):
+        return True
     return sum(map(str.isupper, new)) < sum(map(str.isupper, old))
 
 
@@ -252,10 +258,11 @@ class _Known:
     def by_doi(self, paper: Paper, title: str) -> str | None:
         """The known paper (the library's, then the import's) of ``paper``'s DOI, however
         written (``doi_key``), whose title is compatible with ``title``: a DOI several papers
-        are given (their proceedings') joins none of another title. The library's DOIs are
-        indexed at the first ask."""
+        are given (their proceedings') joins none of another title, nor, without a real title
+        on both sides to compare, any (a record known by its abstract alone). The library's
+        DOIs are indexed at the first ask."""
         key = _doi_key_of(paper.fact("doi"), paper.url)
-        if not key:
+        if not key or not title:
             return None
         if self._dois is None:
             self._dois = {}
@@ -266,7 +273,7 @@ class _Known:
                     self._dois.setdefault(found, []).append(doc["id"])
         for pid in [*self._dois.get(key, ()), *self._incoming_dois.get(key, ())]:
             known = self.get(pid)
-            if known is not None and titles_compatible(known[0], title):
+            if known is not None and known[0] and titles_compatible(known[0], title):
                 return pid
         return None
 

@@ -56,6 +56,9 @@ SEEN_TO_PASS: Final = 2
 PASSED_FOR_S: Final = 7 * 24 * 3600.0
 #: The most runs in a row counted of a failure that may mend.
 _MAX_SEEN: Final = 1_000_000
+#: The latest time a failure is read at (the year 3000): one past every clock's range (a hand
+#: edit) ended ``papers pdf --failed`` in an OverflowError.
+_LATEST: Final = 32_503_680_000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +189,7 @@ def _failure(entry: Any) -> Failure | None:
         return None
     if not (isinstance(cause, str) and len(cause) <= _MAX_CAUSE):
         return None
-    if not isinstance(at, int | float) or isinstance(at, bool):
+    if not isinstance(at, int | float) or isinstance(at, bool) or not 0 <= at <= _LATEST:
         return None
     most = SEEN_TO_PASS if lasting else _MAX_SEEN
     if not isinstance(seen, int) or isinstance(seen, bool) or not 1 <= seen <= most:

@@ -236,9 +236,12 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     people = {tag: fields.pop(name, []) for tag, name in _PEOPLE.items()}
     roles = _EDITORS.get(kind.strip().upper(), ("ED",))
     if not fields.get("authors") or kind.strip().upper() == _EDITED_BY_AU:  # a volume that
-        # names its editors (an edited book's ``AU`` are they)
-        fields["authors"] = fields.get("authors") or next(
-            (people[tag] for tag in roles if people[tag]), []
+        # names its editors (an edited book's ``AU`` are they, its ``ED`` too, each once)
+        au = fields.get("authors") or []
+        fields["authors"] = (
+            [*au, *(p for p in people["ED"] if p not in au)]
+            if au
+            else next((people[tag] for tag in roles if people[tag]), [])
         )
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)

@@ -108,3 +108,34 @@ def test_no_failure_is_an_empty_document_and_json_needs_failed(
     alone = run("--home", home, "pdf", "--json", env=env)
     assert alone.returncode == 2 and "give --failed too" in alone.stderr, alone.stderr
     assert server.requests == []
+
+
+@pytest.mark.parametrize("at", [1e300, -1e300, 2**70])
+def test_a_failure_of_a_time_out_of_range_is_not_kept(
+    tmp_path: Path, env: dict[str, str], at: float
+) -> None:
+    """A ``pdf-failures.json`` whose time no clock can show (a hand edit, a file damaged into
+    JSON still): ``papers pdf --failed`` and its ``--json`` ended in "internal error:
+    OverflowError: timestamp out of range". Such an entry is read as none, as any other
+    entry not as written here."""
+    home = tmp_path / "home"
+    source = tmp_path / "p.jsonl"
+    source.write_text(
+        json.dumps(
+            {"title": "A paper", "abstract": "About things.", "url": "http://127.0.0.1:9/a.pdf"}
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    ok(run("--home", home, "import", source, env=env))
+    (pid,) = [p["id"] for p in json.loads(ok(run("--home", home, "list", "--json", env=env)))]
+    for lasting in (True, False):
+        entry = {"url": "http://127.0.0.1:9/a.pdf", "cause": "x", "at": at, "seen": 1}
+        (home / "pdf-failures.json").write_text(
+            json.dumps({"format": 1, "papers": {pid: {**entry, "lasting": lasting}}}),
+            encoding="utf-8",
+        )
+        assert json.loads(ok(run("--home", home, "pdf", "--failed", "--json", env=env))) == []
+        done = run("--home", home, "pdf", "--failed", env=env)
+        assert done.returncode == 0 and done.stdout == "", done.stderr
+        assert "no PDF failed" in done.stderr

@@ -104,3 +104,25 @@ def test_a_doi_on_a_paper_of_another_title_joins_nothing(tmp_path: Path) -> None
     other = other.replace("Deeper neural networks are", "Wider networks are")
     _import(library, tmp_path, "other.bib", other)
     assert len(library.papers()) == 2
+
+
+def test_a_record_without_a_title_does_not_join_a_paper_by_its_doi(tmp_path: Path) -> None:
+    """A proceedings' DOI on a record known by its abstract alone (no title to compare) took
+    the library's paper of that DOI over: its authors and abstract replaced by another
+    paper's. Without a title on either side the DOI says nothing of which paper it is."""
+    library = Library(tmp_path / "home")
+    _import(library, tmp_path, "zotero.bib", ZOTERO_BIB)
+    untitled = (
+        "@inproceedings{b, doi = {10.1109/CVPR.2016.90}, author = {Doe, Jane}, year = {2016},\n"
+        "abstract = {A different paper about protein folding with diffusion models, evaluated "
+        "on many benchmarks.}}\n"
+    )
+    _import(library, tmp_path, "untitled.bib", untitled)
+    papers = {p.id: p for p in library.papers()}
+    assert len(papers) == 2
+    (resnet,) = [p for p in papers.values() if p.title.startswith("Deep Residual")]
+    assert resnet.authors[0] == "Kaiming He" and resnet.abstract.startswith("Deeper neural")
+    fresh = Library(tmp_path / "fresh")  # and the other way round: the untitled one first
+    _import(fresh, tmp_path, "untitled.bib", untitled)
+    _import(fresh, tmp_path, "zotero.bib", ZOTERO_BIB)
+    assert len(fresh.papers()) == 2

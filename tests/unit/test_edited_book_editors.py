@@ -111,3 +111,21 @@ def test_a_collection_named_by_its_authors_comes_back_with_authors(tmp_path: Pat
     fresh.import_file(out)
     (paper,) = fresh.papers()
     assert paper.authors == ("Ann Lee",) and not editors_only(paper)
+
+
+def test_an_edited_books_ed_beside_its_au_are_editors_too(tmp_path: Path) -> None:
+    """An ``EDBOOK`` naming people in both ``AU`` and ``ED``: those of ``ED`` were dropped
+    once ``AU`` was read as its editors (before, they were its editors beside ``AU``'s
+    authors). Both are its editors now, each once."""
+    source = tmp_path / "both.ris"
+    source.write_text(
+        "TY  - EDBOOK\nAU  - Roe, Richard\nED  - Doe, Jane\nED  - Roe, Richard\n"
+        "TI  - The Handbook of Stuff\nPY  - 2019\nER  - \n",
+        encoding="utf-8",
+    )
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    (paper,) = library.papers()
+    assert paper.authors == ("Richard Roe", "Jane Doe") and editors_only(paper)
+    bib = export([paper], library.triage(), "bibtex")
+    assert "editor = {Richard Roe and Jane Doe}" in bib, bib

@@ -69,3 +69,54 @@ def test_lines_both_sides_appended_alike_are_written_once() -> None:
 def test_a_note_cleared_elsewhere_and_saved_unedited_stays_cleared() -> None:
     merged = merge_note("a\n\nb", "a\n\nb", "")
     assert (merged.note, merged.added, merged.removed) == ("", (), ("a", "b"))
+
+
+def test_a_line_both_sides_wrote_stays_when_what_was_added_elsewhere_is_left_out() -> None:
+    """Past the note's cap with what was added elsewhere, the note is saved without it
+    (``without_added``): a line the user wrote that the other writer wrote too was left out
+    with it, and the user's line was gone from the note saved."""
+    long = "x" * 200
+    merged = merge_note("a", "a\nsame\nmine", f"a\nsame\n{long}")
+    assert merged.note == f"a\nsame\n{long}\nmine"
+    assert merged.added == (long,)
+    assert merged.without_added == "a\nsame\nmine"
+
+
+def test_a_line_written_twice_here_and_once_elsewhere_stays_twice() -> None:
+    merged = merge_note("a", "a\nTODO\nx\nTODO", "a\nTODO")
+    assert merged.note == "a\nTODO\nx\nTODO"
+    assert merged.without_added == "a\nTODO\nx\nTODO"
+
+
+def test_characters_that_only_python_breaks_lines_at_stay_in_their_line() -> None:
+    """A form feed, U+2028 or U+0085 inside a line (text copied from a PDF) was taken for a
+    line break by the merge, and written back as one: the note's text changed."""
+    for odd in ("\x0c", "\x1c", "\x1e", "\x85", "\u2028", "\u2029"):
+        base = f"page one{odd}page two"
+        merged = merge_note(base, f"{base}\nmine", f"{base}\ntheirs")
+        assert merged.note == f"{base}\ntheirs\nmine", repr(odd)
+
+
+def test_a_long_note_of_like_lines_merges_in_moments() -> None:
+    """A note within its cap (100,000 characters) of many like lines (a pasted table, a
+    checklist) took the merge minutes (difflib matches lines a pair at a time), all of them
+    with the library's lock held: every other command waited and timed out. The lines both
+    versions begin and end with are set aside first, and a middle too long to match line
+    by line is one change: the merge keeps both sides' lines all the same."""
+    import time
+
+    base = "\n".join(["x", "y"] * 10_000)
+    mine = "\n".join(["y", "x"] * 10_000)
+    theirs = base + "\nappended"
+    started = time.monotonic()
+    merged = merge_note(base, mine, theirs)
+    assert time.monotonic() - started < 5
+    assert merged.note == mine + "\nappended" and merged.added == ("appended",)
+    paragraphs = [line for i in range(3_000) for line in (f"paragraph {i}", "")]
+    base = "\n".join(paragraphs)
+    edited = [*paragraphs]
+    edited[3_000] = "edited"
+    started = time.monotonic()
+    merged = merge_note(base, "\n".join(edited), base + "\nappended")
+    assert time.monotonic() - started < 1
+    assert merged.note == "\n".join(edited) + "\nappended"

@@ -51,3 +51,26 @@ def test_scholars_sentence_case_does_not_replace_the_title(
         assert not report.errors and not report.warnings
     (paper,) = library.papers()
     assert paper.title == ZOTERO_TITLE
+
+
+@pytest.mark.parametrize("order", [("catalog", "zotero"), ("zotero", "catalog")])
+def test_a_title_in_capitals_alone_gives_way_to_the_title_in_its_case(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    """A record whose title is all capitals (as some catalogs' RIS write it) was replaced by
+    a later record's title in its own case; counting capitals alone kept the shouting one
+    for good, and took it over Zotero's when it came after. A title without a small letter
+    says nothing of case: the title in its case is kept, in either order."""
+    library = Library(tmp_path / "home")
+    shouting = SCHOLAR_BIB.replace(
+        "Bert: Pre-training of deep bidirectional transformers for language understanding",
+        ZOTERO_TITLE.upper(),
+    )
+    texts = {"catalog": shouting, "zotero": ZOTERO_BIB}
+    for name, text in ((name, texts[name]) for name in order):
+        source = tmp_path / f"{name}.bib"
+        source.write_text(text, encoding="utf-8")
+        report = library.import_file(source)
+        assert not report.errors and not report.warnings
+    (paper,) = library.papers()
+    assert paper.title == ZOTERO_TITLE
