@@ -50,7 +50,9 @@ from storage.files.triage_model import (
     give_status,
     leave_removals,
     leave_steps,
+    made_elsewhere,
     merged_tags,
+    moved,
     normalise_tags,
     now,
     position_of,
@@ -59,6 +61,7 @@ from storage.files.triage_model import (
     step_times,
     steps_from_tables,
     times_given,
+    written_at,
 )
 from storage.models import Change, Decision, ImportReport, Place, Status
 from storage.queue.order import after_queue, end_position, file_places
@@ -305,26 +308,6 @@ class TriageFile:
             return change.set_tags(paper_id, tags)
 
 
-def _made_elsewhere(doc: dict[str, Any], name: str, stamp: int | None) -> None:
-    """Keep when a note, tags or a place in the queue that arrived by sync was made (its
-    record's stamp), as for one made here: sent on to another sync folder, or again by a sync
-    cut short, it keeps that time. (Without it, it was stamped as made then, and an older
-    note beat a newer one written elsewhere since.)"""
-    if stamp:
-        doc[name] = round(stamp / 1000, 3)
-    else:
-        doc.pop(name, None)
-
-
-def _written_at(doc: dict[str, Any], note: Any, tags: list[Any]) -> None:
-    """Note in a decision document when its note and tags were written, where they changed."""
-    at = round(now(), 3)
-    if doc.get("note", "") != note:
-        doc["na"] = at
-    if list(doc.get("tags", ())) != tags:
-        doc["ga"] = at
-
-
 class TriageChange:
     """The tables of ``triage.json`` inside one transaction, changed through paper-level
     calls: decisions, undo steps, notes and tags, what sync and imports bring."""
@@ -379,8 +362,8 @@ class TriageChange:
                 self._join_queue([c[0] for c in changes], docs, top=top, keep=False)
             moves = [[pid, before[pid], position_of(docs[pid])] for pid in queued]
             was = times_given(changes, docs)  # what an undo gives back with each status
-            self._apply(changes, docs)
-            self.record(changes, DECIDE, moves=moves, was=was)
+            given = self._apply(changes, docs, at=(at := now()))  # (a redo gives it again:)
+            self.record(changes, DECIDE, moves=moves, was=was, set=moved(given, at), at=at)
         return changes
 
     def state(self) -> TriageState:
@@ -459,17 +442,22 @@ class TriageChange:
         changes: Sequence[Change],
         docs: dict[str, Any],
         times: Mapping[str, float] | None = None,
-    ) -> None:
-        """The new statuses given now, or (an undo's, a redo's) at ``times``, by paper."""
+        at: float | None = None,
+    ) -> dict[str, float]:
+        """The new statuses given at ``at`` (else now), or (an undo's, a redo's) at ``times``,
+        by paper; returns their times."""
         # a millisecond apart in the order given: papers starred together keep their order
         # in the sort by when they were starred
-        at = decision_times((pid for pid, _old, _new in changes), now(), docs)
+        given = decision_times(
+            (pid for pid, _old, _new in changes), now() if at is None else at, docs
+        )
         for pid, old, new in changes:
             if old is Status.STARRED and new is not old and position_of(docs[pid]) is None:
                 docs[pid]["q"] = float(docs[pid].get("at", 0.0))  # its place, for an undo
             give_status(docs[pid], new)  # (to the Inbox: out of the queue)
-            docs[pid]["at"] = (times or {}).get(pid, at[pid])
+            docs[pid]["at"] = given[pid] = (times or {}).get(pid, given[pid])
         self.save(docs)
+        return given
 
     def pop(self, ids: Collection[str]) -> dict[str, Any]:
         """The decision documents of ``ids``, taken out (a removal keeps them in its step)."""
@@ -498,8 +486,10 @@ class TriageChange:
         """What a step keeps besides its changes (a removal's papers, say)."""
         return dict(self._found.get("history", {}).get(str(step.seq), {}))
 
-    def record(self, changes: Sequence[Change], kind: str = DECIDE, **more: Any) -> None:
-        """Log a new step of ``kind`` (``more``: what else it keeps, those that hold anything):
+    def record(self, changes: Sequence[Change], kind: str = DECIDE, at: float | None = None,
+               **more: Any) -> None:  # fmt: skip
+        """Log a new step of ``kind``, at ``at`` (else now; ``more``: what else it keeps, those
+        that hold anything):
         it drops the redo steps, and the oldest beyond the limits. Only the user's decisions
         count in the days."""
         history = self._store.writable_table("history")
@@ -517,7 +507,8 @@ class TriageChange:
         while kept and (len(kept) >= HISTORY_LIMIT or total > HISTORY_CHANGES_LIMIT):
             total -= len(history.pop(str(kept.pop(0))).get("changes", ()))
         seq = (seqs[-1] + 1) if seqs else 1
-        step = Step(seq=seq, at=round(now(), 3), changes=tuple(changes), kind=kind)
+        at = round(now() if at is None else at, 3)
+        step = Step(seq=seq, at=at, changes=tuple(changes), kind=kind)
         history[str(step.seq)] = {**step.to_doc(), **{k: v for k, v in more.items() if v}}
         if step.counted:
             self._count(changes, step.at, 1)
@@ -627,7 +618,7 @@ class TriageChange:
             if status is ours and (doc["note"], doc["tags"]) == (note, tags):
                 report.differing += 1  # the file's note and tags differ: the library's kept
                 continue
-            _written_at(doc, note, tags)
+            written_at(doc, note, tags)
             if status is ours:
                 report.filled += 1
             else:
@@ -654,14 +645,14 @@ class TriageChange:
                 done["statuses"] += 1
             if values.note is not None:
                 doc["note"] = values.note
-                _made_elsewhere(doc, "na", values.made_ms.get("n"))
+                made_elsewhere(doc, "na", values.made_ms.get("n"))
                 done["notes"] += 1
             if values.tags is not None:
                 doc["tags"] = list(values.tags)
-                _made_elsewhere(doc, "ga", values.made_ms.get("g"))
+                made_elsewhere(doc, "ga", values.made_ms.get("g"))
                 done["tags"] += 1
             if values.has_position:
-                _made_elsewhere(doc, "qa", values.made_ms.get("q"))
+                made_elsewhere(doc, "qa", values.made_ms.get("q"))
                 if values.position is None:
                     doc.pop("q", None)
                 else:

@@ -427,6 +427,34 @@ def decision_times(
     return times
 
 
+def made_elsewhere(doc: dict[str, Any], name: str, stamp: int | None) -> None:
+    """Keep when a note, tags or a place in the queue that arrived by sync was made (its
+    record's stamp), as for one made here: sent on to another sync folder, or again by a sync
+    cut short, it keeps that time. (Without it, it was stamped as made then, and an older
+    note beat a newer one written elsewhere since.)"""
+    if stamp:
+        doc[name] = round(stamp / 1000, 3)
+    else:
+        doc.pop(name, None)
+
+
+def written_at(doc: dict[str, Any], note: Any, tags: list[Any]) -> None:
+    """Note in a decision document when its note and tags were written, where they changed."""
+    at = round(now(), 3)
+    if doc.get("note", "") != note:
+        doc["na"] = at
+    if list(doc.get("tags", ())) != tags:
+        doc["ga"] = at
+
+
+def moved(given: Mapping[str, float], at: float) -> dict[str, float]:
+    """The times of papers decided at ``at`` (``given``) that ``decision_times`` of ``at``
+    alone would not give them (each decided after its last decision): what a decision's step
+    keeps (``set``) so that its redo gives them again (``step_times``)."""
+    plain = decision_times(given, at)
+    return {pid: when for pid, when in given.items() if when != plain[pid]}
+
+
 #: How far ahead of the clock a decision of many papers may run (a millisecond a paper: a
 #: library of 100,000 papers decided at once, 100 s), and a later decision of one follow it.
 _AHEAD_S: Final = 120.0

@@ -38,3 +38,26 @@ def test_a_paper_decided_again_just_after_a_decision_of_many_is_decided_after_it
     # the others keep their spread, in order
     times = [library.triage().decided_at[pid] for pid in ids[:-1]]
     assert times == sorted(set(times))
+
+
+def test_a_redo_gives_the_decision_its_own_time_again(tmp_path: Path) -> None:
+    """The read just after 2,000 stars was dated after its star, ahead of the clock; undone
+    and redone, it was dated again by the step's own time (the clock when it was recorded), so
+    before the star it had replaced: sync gave the other devices the star back. A decision's
+    step was also timed by a second reading of the clock, a millisecond after the decision's
+    own at times, and a redo moved it by that (the CLI's undo test saw it)."""
+    library = _library(tmp_path, 2_000)
+    ids = [paper.id for paper in library.papers()]
+    library.set_statuses(ids, "starred")
+    library.set_status(ids[-1], "read")
+    read = library.triage().decided_at[ids[-1]]
+    library.undo()
+    library.redo()
+    assert library.triage().decided_at[ids[-1]] == read
+    assert library.status(ids[-1]).value == "read"
+    # a paper decided on its own: its redo at its decision's time, to the millisecond
+    library.set_status(ids[0], "skipped")
+    skipped = library.triage().decided_at[ids[0]]
+    library.undo()
+    library.redo()
+    assert library.triage().decided_at[ids[0]] == skipped
