@@ -123,6 +123,16 @@ def _name(person: Mapping[str, Any], *, as_written: bool = False) -> str:
     return " ".join(parts[k] for k in order if parts.get(k))
 
 
+def people_of(value: Any) -> list[str]:
+    """CSL's names (``_names``) where another reader meets them: a JSON list's ``author``."""
+    return _names(value)
+
+
+def year_of(issued: Any) -> str:
+    """The year of a CSL date (``_date``), "" for none: a JSON list's ``issued``."""
+    return _date(issued)[0]
+
+
 def _part(value: Any) -> str:
     """A number of CSL's ``date-parts`` as digits: ``2024``, ``"2024"``, ``2024.0`` (a writer
     of floats); "" for anything else (``null``, ``""``, a word)."""

@@ -534,6 +534,10 @@ def _year_of_date(item: Mapping[str, Any]) -> Mapping[str, Any]:
         return item
     date = item.get("date") or item.get("publication_date")
     year = year_in(date) if isinstance(date, str) else None
+    if year is None and isinstance(item.get("issued"), Mapping | list):  # CSL's, no ``type``
+        from storage.sources.csl_json import year_of
+
+        year = year_in(year_of(item["issued"]))
     if year is None or find_year(_one_line(field_value(item, "venue"))) is not None:
         return item
     return {**item, "year": year}
@@ -569,9 +573,24 @@ def _one_line(value: Any) -> str:
     return " ".join(text.split())
 
 
-def _people(value: Any) -> str | Iterator[str] | None:
-    """An authors field as ``names_of`` reads it: a text, or the texts of a list."""
-    return value if value is None or isinstance(value, str) else _strings(value)
+def _people(value: Any) -> str | Iterable[str] | None:
+    """An authors field as ``names_of`` reads it: a text, or the texts of a list; a list of
+    people in CSL's parts (``{"family": "Lee", "given": "Ann"}``, ``{"literal": …}``) in a
+    JSON list without CSL's ``type`` (a hand-made or converted file, not read as CSL-JSON) as
+    CSL-JSON reads them: they were read as no one, in silence."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list) and any(
+        isinstance(v, Mapping) and _CSL_PERSON & v.keys() for v in value
+    ):
+        from storage.sources.csl_json import people_of  # (it reads records: no cycle at import)
+
+        return people_of(value)
+    return _strings(value)
+
+
+#: The parts of a person only CSL's names have (Semantic Scholar's are ``{"name": …}``).
+_CSL_PERSON = frozenset({"family", "given", "literal"})
 
 
 def _keywords(value: Any) -> tuple[str, ...]:
