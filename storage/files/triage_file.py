@@ -362,7 +362,9 @@ class TriageChange:
                 self._join_queue([c[0] for c in changes], docs, top=top, keep=False)
             moves = [[pid, before[pid], position_of(docs[pid])] for pid in queued]
             was = times_given(changes, docs)  # what an undo gives back with each status
-            given = self._apply(changes, docs, at=(at := now()))  # (a redo gives it again:)
+            # the step keeps the decision's time, and any moved past a last decision: the
+            # times its redo gives again (``step_times``)
+            given = self._apply(changes, docs, at=(at := now()))
             self.record(changes, DECIDE, moves=moves, was=was, set=moved(given, at), at=at)
         return changes
 
@@ -486,8 +488,9 @@ class TriageChange:
         """What a step keeps besides its changes (a removal's papers, say)."""
         return dict(self._found.get("history", {}).get(str(step.seq), {}))
 
-    def record(self, changes: Sequence[Change], kind: str = DECIDE, at: float | None = None,
-               **more: Any) -> None:  # fmt: skip
+    def record(
+        self, changes: Sequence[Change], kind: str = DECIDE, at: float | None = None, **more: Any
+    ) -> None:
         """Log a new step of ``kind``, at ``at`` (else now; ``more``: what else it keeps, those
         that hold anything):
         it drops the redo steps, and the oldest beyond the limits. Only the user's decisions
