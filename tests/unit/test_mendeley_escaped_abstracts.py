@@ -39,7 +39,7 @@ year = {2021}
 
 ARXIV_ATOM = f"""<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-  <id>http://arxiv.org/api/q</id><title>ArXiv Query</title>
+  <id>http://127.0.0.1/api/q</id><title>ArXiv Query</title>
   <updated>2021-01-05T00:00:00-05:00</updated>
   <entry>
     <id>http://arxiv.org/abs/2101.00002v1</id>
@@ -49,7 +49,7 @@ ARXIV_ATOM = f"""<?xml version="1.0" encoding="UTF-8"?>
     <summary>  {ARXIV_ABSTRACT}
 </summary>
     <author><name>Jane Smith</name></author>
-    <link href="http://arxiv.org/abs/2101.00002v1" rel="alternate" type="text/html"/>
+    <link href="http://127.0.0.1/abs/2101.00002v1" rel="alternate" type="text/html"/>
   </entry>
 </feed>
 """

@@ -17,7 +17,7 @@ ZOTERO_BIB = """
 @misc{devlinBERTPretrainingDeep2019,
 	title = {{BERT}: {Pre}-training of {Deep} {Bidirectional} {Transformers} for {Language} {Understanding}},
 	shorttitle = {{BERT}},
-	url = {http://arxiv.org/abs/1810.04805},
+	url = {http://127.0.0.1/abs/1810.04805},
 	doi = {10.48550/arXiv.1810.04805},
 	publisher = {arXiv},
 	author = {Devlin, Jacob and Chang, Ming-Wei and Lee, Kenton and Toutanova, Kristina},
