@@ -580,8 +580,12 @@ def _people(value: Any) -> str | Iterable[str] | None:
     CSL-JSON reads them: they were read as no one, in silence."""
     if value is None or isinstance(value, str):
         return value
-    if isinstance(value, list) and any(
-        isinstance(v, Mapping) and _CSL_PERSON & v.keys() for v in value
+    # (a list of texts, most lists' authors, is told by its first: no look at each)
+    if (
+        isinstance(value, list)
+        and value
+        and isinstance(value[0], dict)
+        and any(isinstance(v, dict) and _CSL_PERSON & v.keys() for v in value)
     ):
         from storage.sources.csl_json import people_of  # (it reads records: no cycle at import)
 
