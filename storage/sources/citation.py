@@ -193,10 +193,16 @@ FROM_RIS: Final = {
 }  # fmt: skip
 
 
+_DOI_PREFIX: Final = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+_DOI: Final = re.compile(r"10\.\d+(?:\.\d+)*/\S+")
+
+
 def doi_of(text: str) -> str:
     """``https://doi.org/10.1/x``, ``doi:10.1/x`` → ``10.1/x``; "" for no DOI."""
-    doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", text.strip(), flags=re.I)
-    return doi if re.fullmatch(r"10\.\d+(?:\.\d+)*/\S+", doi) else ""
+    if "10." not in text:  # every paper's link is asked at import: most are no DOI's
+        return ""
+    doi = _DOI_PREFIX.sub("", text.strip())
+    return doi if _DOI.fullmatch(doi) else ""
 
 
 def arxiv_id_of_url(url: str) -> str:
