@@ -87,8 +87,15 @@ class Postings:
                 mask[docs] = True
         return mask
 
-    def best_scores(self, tids: Sequence[int], weights: Sequence[float], size: int) -> FloatArray:
-        """Per paper, the best posting score among the terms, each times its weight."""
+    def best_scores(
+        self,
+        tids: Sequence[int],
+        weights: Sequence[float],
+        size: int,
+        names_by: float = 1.0,
+    ) -> FloatArray:
+        """Per paper, the best posting score among the terms, each times its weight; a
+        posting of the authors' names alone also times ``names_by``."""
         scores = np.zeros(size, dtype=np.float32)
         for tid, weight in zip(tids, weights, strict=True):
             for segment in self.segments:
@@ -96,5 +103,21 @@ class Postings:
                 if not present:
                     continue
                 docs = segment.docs[span]
-                scores[docs] = np.maximum(scores[docs], segment.scores[span] * np.float32(weight))
+                found = segment.scores[span] * np.float32(weight)
+                if names_by != 1.0:
+                    found[segment.masks[span] == 1 << AUTHORS] *= np.float32(names_by)
+                scores[docs] = np.maximum(scores[docs], found)
         return scores
+
+    def name_only_papers(self, tids: Iterable[int]) -> tuple[int, int]:
+        """How many postings of the terms are in the authors' names alone, and how many in
+        another field (a title, a method name, an abstract)."""
+        names = other = 0
+        for tid in tids:
+            for segment in self.segments:
+                span, present = segment.postings(tid)
+                if present:
+                    alone = int(np.count_nonzero(segment.masks[span] == 1 << AUTHORS))
+                    names += alone
+                    other += span.stop - span.start - alone
+        return names, other
