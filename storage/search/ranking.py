@@ -281,7 +281,7 @@ class Ranker:
                 expansion.tids, expansion.qualities, expansion.whole, strict=True
             ):
                 term = terms[tid]
-                if term == word:
+                if term == word or whole and quality == 1.0:  # (a slip's word: the word)
                     grant(term, _NAME_BONUS)
                 elif word in self._vocabulary:
                     continue  # a real word: the user did not mean a look-alike name
@@ -354,7 +354,7 @@ class Ranker:
         the typos of a word the library has; and the word itself, for title words joined."""
         text, typing, _ = word
         expansion = entry.expansion
-        known = text in self._vocabulary
+        known = self._vocabulary.knows(text)
         terms = self._vocabulary.terms
         tids = frozenset(
             tid
