@@ -15,6 +15,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from storage.search.pairs import PAIR_BYTES, PairBits
+
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -42,6 +44,9 @@ class Segment:
     docs: npt.NDArray[np.int32]
     scores: npt.NDArray[np.float16]
     masks: npt.NDArray[np.uint8]
+    #: Each paper's signature of its neighbour words (``pairs.py``), by slot from the first of
+    #: the segment's batch.
+    pairs: PairBits
 
     def postings(self, tid: int) -> tuple[slice, bool]:
         """The slice of term ``tid``'s postings, and whether it has any."""
@@ -53,7 +58,8 @@ class Segment:
     @property
     def nbytes(self) -> int:
         """Memory of the arrays."""
-        return self.offsets.nbytes + self.docs.nbytes + self.scores.nbytes + self.masks.nbytes
+        arrays = (self.offsets, self.docs, self.scores, self.masks, self.pairs)
+        return sum(array.nbytes for array in arrays)
 
 
 class Postings:
@@ -72,6 +78,18 @@ class Postings:
     def nbytes(self) -> int:
         """Memory of the segments' arrays."""
         return sum(s.nbytes for s in self.segments)
+
+    def signatures(self, slots: IntArray) -> PairBits:
+        """The neighbour-word signatures of these slots' papers (each segment holds those of
+        the slots of its batch, the batches one after another)."""
+        found = np.empty((len(slots), PAIR_BYTES), dtype=np.uint8)
+        start = 0
+        for segment in self.segments:
+            end = start + len(segment.pairs)
+            inside = (slots >= start) & (slots < end)
+            found[inside] = segment.pairs[slots[inside] - start]
+            start = end
+        return found
 
     def docs_with(self, tids: Iterable[int], size: int, field_bits: int = ALL_FIELDS) -> BoolArray:
         """Papers (a mask over ``size`` slots) that contain any of the terms (in those fields)."""
