@@ -35,22 +35,23 @@ PAIR_BITS: Final = 2048
 PAIR_BYTES: Final = PAIR_BITS // 8
 
 PairBits = npt.NDArray[np.uint8]
-_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2: Final = np.uint64(0x94D049BB133111EB)
+_MIX1: Final = np.uint32(0x9E3779B1)
+_MIX2: Final = np.uint32(0x85EBCA77)
+_MIX3: Final = np.uint32(0x2C1B3C6D)
 
 
 def _hashes(
-    first: npt.NDArray[np.int64], second: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The two bits of each pair of word ids (splitmix64 of the pair)."""
-    x = (first.astype(np.uint64) << np.uint64(32)) | second.astype(np.uint64)
-    x ^= x >> np.uint64(30)
-    x *= _MIX1
-    x ^= x >> np.uint64(27)
-    x *= _MIX2
-    x ^= x >> np.uint64(31)
-    mask = np.uint64(PAIR_BITS - 1)
-    return (x & mask).astype(np.int64), ((x >> np.uint64(32)) & mask).astype(np.int64)
+    first: npt.NDArray[np.int32], second: npt.NDArray[np.int32]
+) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
+    """The two bits of each pair of word ids (a multiplicative hash of the pair, in 32 bits:
+    a build sets them for each of 23 million words at 100,000 papers)."""
+    x = first.astype(np.uint32) * _MIX1
+    x ^= second.astype(np.uint32) * _MIX2
+    x ^= x >> np.uint32(15)
+    x *= _MIX3
+    x ^= x >> np.uint32(13)
+    mask = np.uint32(PAIR_BITS - 1)
+    return x & mask, (x >> np.uint32(16)) & mask
 
 
 def pair_bits(tids: npt.NDArray[np.int32], per_paper: npt.NDArray[np.int64]) -> PairBits:
@@ -59,12 +60,12 @@ def pair_bits(tids: npt.NDArray[np.int32], per_paper: npt.NDArray[np.int64]) -> 
     papers = len(per_paper)
     owner = np.repeat(np.arange(papers, dtype=np.int64), per_paper)
     same = owner[1:] == owner[:-1]
-    words = tids.astype(np.int64)
-    first, second, who = words[:-1][same], words[1:][same], owner[1:][same]
-    grid = np.zeros((papers, PAIR_BITS), dtype=np.bool_)
+    first, second = tids[:-1][same], tids[1:][same]
+    at = owner[1:][same] * PAIR_BITS
+    grid = np.zeros(papers * PAIR_BITS, dtype=np.bool_)
     for bit in _hashes(first, second):
-        grid[who, bit] = True
-    return np.packbits(grid, axis=1, bitorder="little")
+        grid[at + bit] = True
+    return np.packbits(grid.reshape(papers, PAIR_BITS), axis=1, bitorder="little")
 
 
 def no_pairs() -> PairBits:
@@ -77,8 +78,8 @@ def may_have(signatures: PairBits, pairs: list[tuple[int, int]]) -> npt.NDArray[
     found = np.ones(len(signatures), dtype=np.bool_)
     if not pairs:
         return found
-    first = np.array([a for a, _ in pairs], dtype=np.int64)
-    second = np.array([b for _, b in pairs], dtype=np.int64)
+    first = np.array([a for a, _ in pairs], dtype=np.int32)
+    second = np.array([b for _, b in pairs], dtype=np.int32)
     for bits in _hashes(first, second):
         for bit in bits.tolist():
             found &= (signatures[:, bit >> 3] >> (bit & 7) & 1).astype(np.bool_)
