@@ -82,7 +82,7 @@ class Postings:
     def signatures(self, slots: IntArray) -> PairBits:
         """The neighbour-word signatures of these slots' papers (each segment holds those of
         the slots of its batch, the batches one after another)."""
-        found = np.empty((len(slots), PAIR_BYTES), dtype=np.uint8)
+        found = np.full((len(slots), PAIR_BYTES), 0xFF, dtype=np.uint8)  # (none: may have)
         start = 0
         for segment in self.segments:
             end = start + len(segment.pairs)

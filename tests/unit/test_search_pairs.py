@@ -127,6 +127,10 @@ def assert_every_pair_kept(index: SearchIndex, papers: list[Paper], each: bool =
 def test_every_pair_of_neighbour_words_is_kept_in_hostile_texts() -> None:
     index = SearchIndex(HOSTILE)
     assert_every_pair_kept(index, HOSTILE)
+    grown = SearchIndex(HOSTILE[1:])  # a paper added later: a segment of its own
+    grown.add(HOSTILE[:1])
+    assert_every_pair_kept(grown, HOSTILE)
+    assert [h.paper_id for h in grown.search('"agents in the wild"')] == ["a" * 12]
     assert [h.paper_id for h in index.search('"agents in the wild"')] == ["a" * 12]
     assert [h.paper_id for h in index.search('"neural networks in context"')] == ["a" * 12]
     assert [h.paper_id for h in index.search('"alpha beta pruning"')] == ["b" * 12]
