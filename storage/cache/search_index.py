@@ -17,7 +17,7 @@ Anything else and it is ignored (the caller builds the index again and saves it 
 An update is saved apart (``search.update``, ``UPDATE_FILE``): every array and value of the
 updated index but the segments ``search.index`` holds already, and which ``search.index`` it
 goes with (its key, the checksum of its body, its segments). So an import of 1,000 papers into
-a library of 100,000 writes some 12 MB, not the 131 MB of the whole index again; the index is
+a library of 100,000 writes some 12 MB, not the 156 MB of the whole index again; the index is
 then both files, read together. A full save (a build) writes ``search.index`` and removes
 the update; so does an update whose own segments would outweigh those of ``search.index``.
 
@@ -62,12 +62,12 @@ INDEX_FILE: Final = "search.index"
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
 #: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
 #: ``Paper`` fields). An index of another format is ignored and built again.
-FORMAT: Final = 6  # 6: decisions against a paper in one word (``Withdraw`` → withdrawn)
+FORMAT: Final = 7  # 7: each paper's signature of its neighbour words (``search/pairs.py``)
 _KIND: Final = "search index"
 #: The index as the last update left it, beside ``search.index`` (see the module).
 UPDATE_FILE: Final = "search.update"
 _UPDATE_KIND: Final = "search index update"
-_SEGMENT_ARRAYS: Final = ("offsets", "docs", "scores", "masks")
+_SEGMENT_ARRAYS: Final = ("offsets", "docs", "scores", "masks", "pairs")
 #: A paper no slot of a saved index shows any more (a dead slot's: never read).
 _GONE: Final = Paper("", "", "")
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import numpy as np
@@ -46,6 +46,7 @@ from storage.paper_words import (
     chunk_words,
     found_words_of,
 )
+from storage.search.pairs import no_pairs, pair_bits
 from storage.search.postings import FIELD_B, FIELD_WEIGHTS, K1, IntArray, Postings, Segment
 from storage.search.table import PaperTable
 from storage.search.text import forget_pieces, method_name, normalize, query_words, word_key
@@ -145,7 +146,9 @@ def index_batch(
     average = np.maximum(postings.field_total / max(len(table), 1), 1.0)
     per_term = np.zeros(len(vocabulary), dtype=np.int64)
     per_term[: len(counts)] = counts
+    pairs = [pair_bits(chunk.tids, chunk.counts.sum(axis=1)) for chunk in words]
     segment = _build_segment(words, per_term, field_lengths, average, first)
+    segment = replace(segment, pairs=np.concatenate(pairs) if pairs else no_pairs())
     postings.segments.append(segment)
     vocabulary.live_papers = table.live_count
     vocabulary.count(np.diff(segment.offsets), new_words=len(vocabulary) > known_terms)
@@ -360,7 +363,7 @@ def _build_segment(
         masks[place] = chunk_masks
         free += count
         del terms, chunk_docs, chunk_scores, chunk_masks, count, place  # before the next's
-    return Segment(offsets=offsets, docs=docs, scores=scores16, masks=masks)
+    return Segment(offsets=offsets, docs=docs, scores=scores16, masks=masks, pairs=no_pairs())
 
 
 _WEIGHTS: Final = FIELD_WEIGHTS.astype(np.float32)

@@ -26,6 +26,7 @@ import numpy as np
 from storage.models import Paper, Status
 from storage.search.columns import NUMBER_FIELDS, extra_columns
 from storage.search.none_found import Part, qualifier_label
+from storage.search.pairs import may_have
 from storage.search.postings import ALL_FIELDS, AUTHORS, FIELDS, BoolArray, IntArray, Postings
 from storage.search.qualifiers import HeldFields, NumberTest, PdfTextSearch, kind_of
 from storage.search.query import Query
@@ -219,7 +220,7 @@ class Filters:
                 asked = dict.fromkeys(self._applying(slots, check))
                 wanted = [s for s in asked if s not in answers]
                 if wanted:
-                    todo.append((phrase, answers, wanted, self._phrase_fields(phrase, wanted)))
+                    todo.append((phrase, answers, wanted, self._fields_to_read(phrase, wanted)))
         if not todo:
             return
         read = sorted({s for _, _, w, bits in todo for s, b in zip(w, bits, strict=True) if b})
@@ -252,6 +253,20 @@ class Filters:
         if check.candidates is not None:
             slots = slots[check.candidates[slots]]
         return slots.tolist()
+
+    def _fields_to_read(self, phrase: Phrase, slots: list[int]) -> list[int]:
+        """``_phrase_fields``, but none for a paper whose neighbour words (``pairs.py``) show
+        that it cannot have the phrase: its text is not read."""
+        bits = self._phrase_fields(phrase, slots)
+        words = phrase.words[:-1] if phrase.is_open else phrase.words
+        ids = self._vocabulary.ids
+        if len(words) < 2 or any(word not in ids for word in words):
+            return bits  # (a word the index lacks: no field holds it)
+        tids = [ids[word] for word in words]
+        pairs = list(zip(tids, tids[1:], strict=False))
+        at = np.asarray(slots, dtype=np.int64)
+        may = may_have(self._postings.signatures(at), pairs).tolist()
+        return [b if m else 0 for b, m in zip(bits, may, strict=True)]
 
     def _phrase_fields(self, phrase: Phrase, slots: list[int]) -> list[int]:
         """For each paper of ``slots``, the fields (bits, ``FIELDS``) that may hold the phrase:
@@ -311,7 +326,7 @@ class Filters:
         answers = self._answers(phrase)
         found = answers.get(slot)
         if found is None:
-            (bits,) = self._phrase_fields(phrase, [slot])
+            (bits,) = self._fields_to_read(phrase, [slot])
             paper = self._table.papers[slot] if bits else None
             found = answers[slot] = paper is not None and _paper_has(paper, phrase, bits)
         return found

@@ -15,6 +15,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from storage.search.pairs import PAIR_BYTES, PairBits
+
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -42,6 +44,9 @@ class Segment:
     docs: npt.NDArray[np.int32]
     scores: npt.NDArray[np.float16]
     masks: npt.NDArray[np.uint8]
+    #: Each paper's signature of its neighbour words (``pairs.py``), by slot from the first of
+    #: the segment's batch.
+    pairs: PairBits
 
     def postings(self, tid: int) -> tuple[slice, bool]:
         """The slice of term ``tid``'s postings, and whether it has any."""
@@ -53,7 +58,8 @@ class Segment:
     @property
     def nbytes(self) -> int:
         """Memory of the arrays."""
-        return self.offsets.nbytes + self.docs.nbytes + self.scores.nbytes + self.masks.nbytes
+        arrays = (self.offsets, self.docs, self.scores, self.masks, self.pairs)
+        return sum(array.nbytes for array in arrays)
 
 
 class Postings:
@@ -73,6 +79,18 @@ class Postings:
         """Memory of the segments' arrays."""
         return sum(s.nbytes for s in self.segments)
 
+    def signatures(self, slots: IntArray) -> PairBits:
+        """The neighbour-word signatures of these slots' papers (each segment holds those of
+        the slots of its batch, the batches one after another)."""
+        found = np.full((len(slots), PAIR_BYTES), 0xFF, dtype=np.uint8)  # (none: may have)
+        start = 0
+        for segment in self.segments:
+            end = start + len(segment.pairs)
+            inside = (slots >= start) & (slots < end)
+            found[inside] = segment.pairs[slots[inside] - start]
+            start = end
+        return found
+
     def docs_with(self, tids: Iterable[int], size: int, field_bits: int = ALL_FIELDS) -> BoolArray:
         """Papers (a mask over ``size`` slots) that contain any of the terms (in those fields)."""
         mask = np.zeros(size, dtype=np.bool_)
@@ -87,8 +105,15 @@ class Postings:
                 mask[docs] = True
         return mask
 
-    def best_scores(self, tids: Sequence[int], weights: Sequence[float], size: int) -> FloatArray:
-        """Per paper, the best posting score among the terms, each times its weight."""
+    def best_scores(
+        self,
+        tids: Sequence[int],
+        weights: Sequence[float],
+        size: int,
+        names_by: float = 1.0,
+    ) -> FloatArray:
+        """Per paper, the best posting score among the terms, each times its weight; a
+        posting of the authors' names alone also times ``names_by``."""
         scores = np.zeros(size, dtype=np.float32)
         for tid, weight in zip(tids, weights, strict=True):
             for segment in self.segments:
@@ -96,5 +121,21 @@ class Postings:
                 if not present:
                     continue
                 docs = segment.docs[span]
-                scores[docs] = np.maximum(scores[docs], segment.scores[span] * np.float32(weight))
+                found = segment.scores[span] * np.float32(weight)
+                if names_by != 1.0:
+                    found[segment.masks[span] == 1 << AUTHORS] *= np.float32(names_by)
+                scores[docs] = np.maximum(scores[docs], found)
         return scores
+
+    def name_only_papers(self, tids: Iterable[int]) -> tuple[int, int]:
+        """How many postings of the terms are in the authors' names alone, and how many in
+        another field (a title, a method name, an abstract)."""
+        names = other = 0
+        for tid in tids:
+            for segment in self.segments:
+                span, present = segment.postings(tid)
+                if present:
+                    alone = int(np.count_nonzero(segment.masks[span] == 1 << AUTHORS))
+                    names += alone
+                    other += span.stop - span.start - alone
+        return names, other

@@ -28,6 +28,8 @@ from storage.search.qualifiers import (
 )
 from storage.search.text import WORD, folded, query_words
 
+#: The hyphens that join the parts of a compound (``storage.search.text``'s).
+_HYPHENS: Final = "-\u2010\u2011"
 #: The word that joins two terms as alternatives.
 OR: Final = "OR"
 #: What an ``OR`` beside a qualifier does (nothing: ``status:oral OR status:spotlight`` wants
@@ -217,7 +219,8 @@ def parse_query(text: str) -> Query:
         elif found:
             groups.term(Term(words=tuple(range(len(words), len(words) + len(found)))))
             words.extend(found)
-            typing = last and text[-1:].strip() != "" and WORD.search(text[-1]) is not None
+            # still typed: its last letter, or a hyphen (``state-of-``: a compound goes on)
+            typing = last and (WORD.search(text[-1]) is not None or text[-1] in _HYPHENS)
         else:
             groups.other()
     return Query(

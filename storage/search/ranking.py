@@ -15,7 +15,9 @@ In order of precedence:
 3. the sum over query words of ``quality * idf * field_score``: ``quality`` is 1 for an exact
    word, less for a completion of a prefix or a typo; ``idf`` is BM25's inverse document
    frequency; ``field_score`` adds a BM25-saturated term frequency per field, weighted title 3,
-   method name 2.5, authors 2, abstract 1 (``postings.py``).
+   method name 2.5, authors 2, abstract 1 (``postings.py``); but an authors' name alone
+   weighs a quarter of that for a word the papers say as a topic (``gan``: the papers saying
+   GAN before those by authors named Gan; ``author:gan`` finds the people).
 
 Ties go to the paper earlier in the list; only the best ``limit`` are sorted.
 """
@@ -49,7 +51,7 @@ from storage.search.postings import (
 )
 from storage.search.query import Query
 from storage.search.table import PaperTable
-from storage.search.vocabulary import Expansion, Vocabulary
+from storage.search.vocabulary import Expansion, Vocabulary, number_twin
 
 #: Ranking tiers: the number of query words matched comes first, then bonuses, then relevance.
 _TIER: Final = 1e6
@@ -68,6 +70,12 @@ _ONCE_IN_AN_ABSTRACT: Final = float(
 )
 #: The shortest last part of a compound being typed whose parts are looked for in abstracts.
 _TYPED_PART: Final = 3
+#: A query word is a topic word when the papers with it in a title, a method name or an
+#: abstract, times this, are at least those with it in authors' names alone (half as many) ...
+_TOPIC_SHARE: Final = 2
+#: ... and a name alone then weighs this much of its score: an author's name (weight 2) as
+#: half a word of an abstract (weight 1), below the papers that say the word.
+_NAME_IN_A_TOPIC: Final = 0.25
 #: Query words whose per-paper scores are remembered (the words of the last few keystrokes).
 _SCORES_KEPT: Final = 32
 
@@ -170,7 +178,9 @@ class Ranker:
             self._scores.move_to_end(key)
             return cached
         expansion = self._vocabulary.expand(*word)
-        scores = self._postings.best_scores(expansion.tids, expansion.weights, len(self._table))
+        scores = self._postings.best_scores(
+            expansion.tids, expansion.weights, len(self._table), self._names_by(word[0])
+        )
         result = WordScores(scores, expansion)
         if parts:
             result = self._with_parts(result, parts, word[1])
@@ -178,6 +188,16 @@ class Ranker:
         if len(self._scores) > _SCORES_KEPT:
             self._scores.popitem(last=False)
         return result
+
+    def _names_by(self, word: str) -> float:
+        """What an authors' name alone weighs of its score for a query word: all of it, but
+        for a word the library's papers say as a topic (``gan``: 21 papers of the real list
+        say "GAN" or "GANs" in a title or abstract, 20 have an author named Gan), whose papers
+        by people of that name come after the papers about it."""
+        ids = self._vocabulary.ids
+        tids = [t for t in (ids.get(word), ids.get(number_twin(word))) if t is not None]
+        names, other = self._postings.name_only_papers(tids)
+        return _NAME_IN_A_TOPIC if names and other * _TOPIC_SHARE >= names else 1.0
 
     def _with_parts(
         self, joined: WordScores, parts: tuple[str, ...], typing: bool = False
@@ -261,7 +281,7 @@ class Ranker:
                 expansion.tids, expansion.qualities, expansion.whole, strict=True
             ):
                 term = terms[tid]
-                if term == word:
+                if term == word or whole and quality == 1.0:  # (a slip's word: the word)
                     grant(term, _NAME_BONUS)
                 elif word in self._vocabulary:
                     continue  # a real word: the user did not mean a look-alike name
@@ -334,7 +354,7 @@ class Ranker:
         the typos of a word the library has; and the word itself, for title words joined."""
         text, typing, _ = word
         expansion = entry.expansion
-        known = text in self._vocabulary
+        known = self._vocabulary.knows(text)
         terms = self._vocabulary.terms
         tids = frozenset(
             tid

@@ -32,6 +32,9 @@ _TYPO: Final = (1.0, 0.7, 0.5)
 #: every field (weights 3 + 2.5 + 2 + 1, quality 0.7) stays below the word in an abstract.
 _UNDER_THE_WORD: Final = 0.15
 _TYPO_PREFIX: Final = (0.9, 0.55, 0.4)
+#: A word of the library is read as a slip of a look-alike (``difusion``) that its papers say
+#: at least this many times as often.
+_SLIP_RATIO: Final = 30
 #: At most this many completions of a prefix, the most frequent first (by prefix length 1, 2, 3+).
 _PREFIX_CAP: Final = (16, 32, 64)
 _TYPO_CAP: Final = 48
@@ -81,6 +84,8 @@ class Vocabulary:
         self._unread_buckets: dict[tuple[int, int, str], IntArray] = {}
         self._prefix_tables: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
         self._expansions: OrderedDict[tuple[str, bool, bool], Expansion] = OrderedDict()
+        #: ``knows``'s answers (a few keystrokes' worth of words).
+        self._known: dict[str, bool] = {}
 
     def __len__(self) -> int:
         """Number of distinct index words."""
@@ -170,6 +175,7 @@ class Vocabulary:
     def clear_cache(self) -> None:
         """Forget remembered expansions."""
         self._expansions.clear()
+        self._known.clear()
 
     def memory_bytes(self) -> int:
         """Approximate memory of the words, their ids, frequencies and look-up tables."""
@@ -269,6 +275,14 @@ class Vocabulary:
             self._add_typos(word, typos, found)
             if typing:
                 self._add_typo_completions(word, typos, found)
+        if exact_tid is not None and self._misspelled(word, exact_tid, found):
+            # the word is a slip of a word the papers say far more often: it stands for that
+            # word, as the word does (``difusion``: the papers about diffusion, the one whose
+            # abstract misspells it among them, not first)
+            for tid, (_, whole) in list(found.items()):
+                if whole and tid not in self.author_tids and self._slip_of(word, tid):
+                    found[tid] = (_EXACT, whole)
+            exact_tid = other = None
         inexact = [t for t in found if t != exact_tid]
         shared = self.idf(float(self.df[inexact].sum())) if inexact else 0.0
         exact_idf = 0.0
@@ -304,6 +318,57 @@ class Vocabulary:
         if len(self._expansions) > _EXPANSIONS_KEPT:
             self._expansions.popitem(last=False)
         return expansion
+
+    def knows(self, word: str) -> bool:
+        """Whether the library has the word as a word of its own, not a slip of one it says far
+        more often (``_misspelled``): a look-alike of a word it knows is a typo of it."""
+        known = self._known.get(word)
+        if known is None:
+            exact_tid = self.ids.get(word)
+            found: dict[int, tuple[float, bool]] = {}
+            if exact_tid is not None and max_typos(word):
+                self._add_typos(word, max_typos(word), found)
+            known = exact_tid is not None and not self._misspelled(word, exact_tid, found)
+            if len(self._known) >= _EXPANSIONS_KEPT:
+                self._known.clear()
+            self._known[word] = known
+        return known
+
+    def _misspelled(self, word: str, tid: int, found: dict[int, tuple[float, bool]]) -> bool:
+        """Whether a word of the library is a slip (``_slip_of``) of a look-alike among
+        ``found`` that its papers say ``_SLIP_RATIO`` times as often as the word and its plural
+        or singular together; never a word of an author's name (``datta`` is not "data")."""
+        if tid in self.author_tids:
+            return False
+        twin = self.ids.get(number_twin(word))
+        own = int(self.df[tid]) + (int(self.df[twin]) if twin is not None else 0)
+        return any(
+            whole
+            and int(self.df[t]) >= _SLIP_RATIO * own
+            and t not in self.author_tids
+            and self._slip_of(word, t)
+            for t, (_, whole) in found.items()
+        )
+
+    def _slip_of(self, word: str, tid: int) -> bool:
+        """Whether ``word`` is the index word ``tid`` with a slip of the hand: a letter doubled
+        or not (``difusion``, ``ssparse``), or two neighbours swapped (``langauge``)."""
+        term = self.terms[tid]
+        if len(term) == len(word):
+            diff = [i for i, (a, b) in enumerate(zip(word, term, strict=True)) if a != b]
+            return (
+                len(diff) == 2
+                and diff[1] == diff[0] + 1
+                and word[diff[0]] == term[diff[1]]
+                and word[diff[1]] == term[diff[0]]
+            )
+        short, long = (word, term) if len(word) < len(term) else (term, word)
+        if len(long) != len(short) + 1:
+            return False
+        for i in range(len(long)):
+            if long[:i] + long[i + 1 :] == short:
+                return (i > 0 and long[i - 1] == long[i]) or long[i + 1 : i + 2] == long[i]
+        return False
 
     def _top_by_df(self, tids: IntArray, cap: int) -> IntArray:
         if len(tids) <= cap:
