@@ -496,6 +496,25 @@ def test_iclr_2017_reviews_under_official_review_give_the_ratings(services, env)
     assert other == ", ".join(str(r) for r in made[1].ratings), other
 
 
+def test_a_one_sentence_summary_is_the_tldr(services, env) -> None:
+    """ICLR 2021's and 2022's submissions (API v1) give their TL;DR as
+    ``one-sentence_summary`` (as crawlers of them read it: ``content.get("TL;DR",
+    content.get("one-sentence_summary"))``), not ``TL;DR``: it was lost, and the papers
+    fetched had no TL;DR to show or search."""
+    found, _ = services
+    iclr21 = "ICLR.cc/2021/Conference"
+    made = _made(2, seed=25)
+    venue = shapes.v1_venue(made, iclr21)
+    venue.notes[0]["content"]["one-sentence_summary"] = "Sparse attention scales graph nets."
+    venue.notes[1]["content"]["TL;DR"] = "A TL;DR as ICLR 2023 names it."
+    found.v1[iclr21] = venue
+    done = papers(env, "fetch", "iclr2021")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    assert listed[made[0].title]["extra"]["tldr"] == "Sparse attention scales graph nets."
+    assert listed[made[1].title]["extra"]["tldr"] == "A TL;DR as ICLR 2023 names it."
+
+
 def test_iclr_2023_notable_decisions_are_orals_and_spotlights(services, env) -> None:
     """ICLR 2023 (API v1) decided "Accept: notable-top-5%" for its orals and
     "Accept: notable-top-25%" for its spotlights, its notes' venue "ICLR 2023 notable top 5%":
