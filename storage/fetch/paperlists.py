@@ -17,6 +17,7 @@ one line, and not kept in the cache.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -256,6 +257,21 @@ def _shaped(record: Any, on_openreview: bool) -> Any:
             item["pdf"] = f"https://openreview.net/pdf?id={note}"
     aff = record.get("aff")
     if isinstance(aff, str):
+        aff = _unescaped(aff)  # before the split: ``&#x27;`` holds a ``;``
         names = [a.strip() for part in aff.split(";") for a in part.split("+")]
         item["aff"] = list(dict.fromkeys(a for a in names if a))
     return item
+
+
+def _unescaped(text: str) -> str:
+    """Text with its HTML entities read, those escaped twice or thrice over too: Paper
+    Copilot's CVPR 2024 list writes ``Xi&amp;amp;#x27;an`` for "Xi'an" in an ``aff``, which
+    split on its ``;`` made four affiliations ("Xi&amp", "amp", "#x27", "an")."""
+    for _ in range(3):
+        if "&" not in text:
+            break
+        plain = html.unescape(text)
+        if plain == text:
+            break
+        text = plain
+    return text

@@ -1,9 +1,10 @@
 """What a submission's direct replies on OpenReview say: its reviews' scores and its decision.
 
 A reply is known by the last part of its invitation (``…/Submission12/-/Official_Review``),
-which each venue names as it likes: a venue of API v2 says its names in its group
-(``review_name``, ``decision_name``, ``meta_review_name``, read as openreview-py's how-to reads
-them), and they are read beside the usual ones (``ReplyNames``).
+or its last two for ICLR 2017's, whose reviews are ``…/-/paper12/official/review``, which each
+venue names as it likes: a venue of API v2 says its names in its group (``review_name``,
+``decision_name``, ``meta_review_name``, read as openreview-py's how-to reads them), and they
+are read beside the usual ones (``ReplyNames``).
 
 - a review's overall score is the field the venue's group names (``review_rating``: a venue
   may call it anything, ``review_rating`` itself in openreview-py's venue workflows), else the
@@ -49,7 +50,9 @@ _MAX_INVITATIONS = 20
 class ReplyNames:
     """The invitation names (their last part) of a venue's reviews, decisions, meta reviews."""
 
-    reviews: frozenset[str] = frozenset({"Official_Review"})
+    #: ICLR 2017's official reviews are ``ICLR.cc/2017/conference/-/paper12/official/review``
+    #: (beside its ``…/pre-review/question`` and ``…/public/comment``, which are none)
+    reviews: frozenset[str] = frozenset({"Official_Review", "official/review"})
     #: ICLR 2018 posted its decisions under ``ICLR.cc/2018/Conference/-/Acceptance_Decision``,
     #: ICLR 2017 under ``ICLR.cc/2017/conference/-/paper12/acceptance``
     decisions: frozenset[str] = frozenset({"Decision", "Acceptance_Decision", "acceptance"})
@@ -136,10 +139,18 @@ def _decision(said: Mapping[str, Any]) -> str:
 
 
 def _kinds(reply: Mapping[str, Any]) -> set[str]:
-    """The last parts of a reply's invitations: v2 lists them, v1 gives one."""
+    """The last part of each of a reply's invitations (v2 lists them, v1 gives one), and its
+    last two (``official/review``: ICLR 2017's, whose last part alone, ``review``, says
+    little)."""
     invitations = reply.get("invitations")
     names = invitations if isinstance(invitations, list) else [reply.get("invitation")]
-    return {n.rpartition("/")[2] for n in names[:_MAX_INVITATIONS] if isinstance(n, str)}
+    kinds: set[str] = set()
+    for name in names[:_MAX_INVITATIONS]:
+        if isinstance(name, str):
+            parts = name.rsplit("/", 2)
+            kinds.add(parts[-1])
+            kinds.add("/".join(parts[-2:]))
+    return kinds
 
 
 def _read_review(said: Mapping[str, Any], found: Replies, names: ReplyNames) -> None:

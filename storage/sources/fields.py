@@ -159,7 +159,9 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
         "area", "Area", ("primary_area", "area", "research_area", "subject_area"), str, parse=_area
     ),
     ExtraField("doi", "DOI", ("doi",), str),
-    ExtraField("tldr", "TL;DR", ("tldr", "tl;dr", "tl_dr"), str),
+    # OpenReview's notes name it ``TL;DR`` (API v1), ``TLDR`` (v2), ``one-sentence_summary``
+    # (ICLR 2021's and other venues' of v1)
+    ExtraField("tldr", "TL;DR", ("tldr", "tl;dr", "tl_dr", "one-sentence_summary"), str),
     # What a reference cites (BibTeX, RIS, CSL-JSON and lists that give them), written back.
     ExtraField("entry_type", "Type", ("entry_type",), str),
     ExtraField("year", "Year", ("year",), int, low=1000, high=2999, parse=year_in),

@@ -325,16 +325,34 @@ def v1_venue(papers: Sequence[Made], venue_id: str, *, acceptance_decision: bool
 def iclr2017_venue(papers: Sequence[Made]) -> Venue:
     """ICLR 2017 on API v1: its id in lower case (``ICLR.cc/2017/conference``), submissions
     under ``…/-/submission``, no venue in the notes, each decision a reply under
-    ``…/-/paper<N>/acceptance`` titled "ICLR committee final decision"."""
+    ``…/-/paper<N>/acceptance`` titled "ICLR committee final decision", each review one under
+    ``…/-/paper<N>/official/review`` with its ``rating`` and ``confidence`` (as OpenReview's
+    own ICLR 2017 scripts ask for them: ``…/-/paper.*/official/review``), beside
+    ``…/pre-review/question`` and ``…/public/comment`` replies."""
     venue_id = "ICLR.cc/2017/conference"
     venue = v1_venue(papers, venue_id)
     for note in venue.notes:
+        number = note["number"]
         note["invitation"] = f"{venue_id}/-/submission"
         del note["content"]["venue"], note["content"]["venueid"]
-        for reply in venue.replies[note["id"]]:
+        replies = venue.replies[note["id"]]
+        for reply in replies:
             if "decision" in reply["content"]:
-                reply["invitation"] = f"{venue_id}/-/paper{note['number']}/acceptance"
+                reply["invitation"] = f"{venue_id}/-/paper{number}/acceptance"
                 reply["content"]["title"] = "ICLR committee final decision"
+            elif "recommendation" in reply["content"]:
+                reply["invitation"] = f"{venue_id}/-/paper{number}/official/review"
+                said = reply["content"]
+                said["rating"] = said.pop("recommendation")
+                said["title"] = "Review"
+        for i, kind in enumerate(("pre-review/question", "public/comment")):
+            replies.append(
+                {
+                    "id": note_id(f"{note['id']}-{kind}"),
+                    "invitation": f"{venue_id}/-/paper{number}/{kind}",
+                    "content": {"title": kind, "question" if i == 0 else "comment": "Why?"},
+                }
+            )
     return venue
 
 

@@ -473,6 +473,48 @@ def test_iclr_2017_its_lower_case_ids_and_acceptance_replies(services, env) -> N
     assert [statuses[m.title] for m in made] == ["Oral", "Poster", "Rejected", "Workshop"]
 
 
+def test_iclr_2017_reviews_under_official_review_give_the_ratings(services, env) -> None:
+    """ICLR 2017's reviews are replies under ``…/-/paper<N>/official/review`` (its questions
+    ``…/pre-review/question``, its comments ``…/public/comment``): their last part,
+    ``review``, is no ``Official_Review``, and ``papers fetch iclr2017 --reviews`` gave its
+    papers no rating at all. Now the reviews' ratings and confidences are read."""
+    found, _ = services
+    made = _decided_four(seed=24)
+    made[0].ratings = ["9: Top 15% of accepted papers, strong accept", "7: Good paper, accept"]
+    made[0].confidences = [
+        "4: The reviewer is confident but not absolutely certain that the evaluation is correct",
+        "3: The reviewer is fairly confident that the evaluation is correct",
+    ]
+    found.v1["ICLR.cc/2017/conference"] = shapes.iclr2017_venue(made)
+    done = papers(env, "fetch", "iclr2017", "--reviews")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    extra = listed[made[0].title]["extra"]
+    assert extra["ratings"] == "9, 7" and extra["rating"] == 8.0, extra
+    assert extra["confidence"] == 3.5, extra
+    other = listed[made[1].title]["extra"]["ratings"]
+    assert other == ", ".join(str(r) for r in made[1].ratings), other
+
+
+def test_a_one_sentence_summary_is_the_tldr(services, env) -> None:
+    """ICLR 2021's and 2022's submissions (API v1) give their TL;DR as
+    ``one-sentence_summary`` (as crawlers of them read it: ``content.get("TL;DR",
+    content.get("one-sentence_summary"))``), not ``TL;DR``: it was lost, and the papers
+    fetched had no TL;DR to show or search."""
+    found, _ = services
+    iclr21 = "ICLR.cc/2021/Conference"
+    made = _made(2, seed=25)
+    venue = shapes.v1_venue(made, iclr21)
+    venue.notes[0]["content"]["one-sentence_summary"] = "Sparse attention scales graph nets."
+    venue.notes[1]["content"]["TL;DR"] = "A TL;DR as ICLR 2023 names it."
+    found.v1[iclr21] = venue
+    done = papers(env, "fetch", "iclr2021")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    listed = {p["title"]: p for p in _listed(env)}
+    assert listed[made[0].title]["extra"]["tldr"] == "Sparse attention scales graph nets."
+    assert listed[made[1].title]["extra"]["tldr"] == "A TL;DR as ICLR 2023 names it."
+
+
 def test_iclr_2023_notable_decisions_are_orals_and_spotlights(services, env) -> None:
     """ICLR 2023 (API v1) decided "Accept: notable-top-5%" for its orals and
     "Accept: notable-top-25%" for its spotlights, its notes' venue "ICLR 2023 notable top 5%":

@@ -103,6 +103,39 @@ def test_paper_copilot_s_own_names_of_a_presentation_are_openreview_s_words(serv
     assert [_listed(env)[m.title]["venue_status"] for m in made] == said
 
 
+def test_paper_copilot_s_escaped_affiliations_are_read_whole(services, env) -> None:
+    """Paper Copilot's CVPR 2024 list (papercopilot/paperlists ``cvpr/cvpr2024.json``, its
+    record of "3D Geometry-Aware Deformable Gaussian Splatting for Dynamic View Synthesis")
+    writes an ``aff`` with an HTML entity escaped twice over, ``Xi&amp;amp;#x27;an``: split on
+    its ``;``, "Xi'an" became four affiliations ("Xi&amp", "amp", "#x27", "an"). Now the
+    entity is read first (its addresses here are the stand-in's, not the list's)."""
+    found, _ = services
+    found.paperlists["cvpr2024"] = [
+        {
+            "title": "3D Geometry-Aware Deformable Gaussian Splatting for Dynamic View Synthesis",
+            "status": "Poster",
+            "site": "http://127.0.0.1:9/virtual/2024/poster/31693",
+            "project": "",
+            "github": "",
+            "pdf": "http://127.0.0.1:9/content/CVPR2024/papers/Lu_CVPR_2024_paper.pdf",
+            "youtube": "",
+            "author": "Zhicheng Lu, xiang guo, Le Hui, Tianrui Chen",
+            "aff": "Northwest Polytechnical University Xi'an; Northwest Polytechnical University "
+            "Xi&amp;amp;#x27;an; Northwestern Polytechnical University; Nanjing University Of "
+            "Science And Technology",
+            "oa": "http://127.0.0.1:9/content/CVPR2024/html/Lu_CVPR_2024_paper.html",
+            "arxiv": "2404.06270",
+        }
+    ]
+    done = papers(env, "fetch", "paperlists:cvpr2024")
+    assert done.returncode == 0 and "1 added" in done.stdout, done.stdout + done.stderr
+    [paper] = _listed(env).values()
+    assert paper["extra"]["affiliations"] == (
+        "Northwest Polytechnical University Xi'an, Northwestern Polytechnical University, "
+        "Nanjing University Of Science And Technology"
+    ), paper["extra"]
+
+
 def test_paper_copilot_s_withdrawn_records_come_with_all_each_with_its_status(
     services, env
 ) -> None:
