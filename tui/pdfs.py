@@ -212,6 +212,8 @@ def progress_note(event: Event) -> str:
         return f"{where}: waiting {event.seconds:,.0f} s (the server asked)"
     if event.kind == "failed":
         return f"{where}: failed ({event.message})"
+    if event.kind == "unreached":  # its server not reached for another paper
+        return f"{where}: not asked for ({event.message})"
     return f"{where}: {event.paper.display_title[:40]}"
 
 

@@ -11,10 +11,12 @@ its login page, and a camera-ready not uploaded yet is a 404 that mends. A failu
 (no answer in time, a refused connection, a 5xx, a 429) is kept too, apart (``Failure.lasting``
 False): never passed over, it tells ``papers pdf --failed`` when it last failed and on how many
 runs in a row (30 PDFs that time out were listed nowhere); a lasting failure after it, or it
-after a lasting one, starts the count again. A paper's link that changed since (a list imported
-again with another page) is asked for again. Its copy made, found there or linked from its
-attachment forgets the paper; a failure of this machine (the folder refused a write) is no
-failure of the link, and forgets it too.
+after a lasting one, starts the count again. A server that cannot be reached is asked once a
+run: each of its papers not asked for after is kept with its cause too (only the first was,
+and ``papers pdf --failed`` listed one paper of a queue on a server down). A paper's link
+that changed since (a list imported again with another page) is asked for again. Its copy
+made, found there or linked from its attachment forgets the paper; a failure of this machine
+(the folder refused a write) is no failure of the link, and forgets it too.
 
 Kept in HOME, apart from the folder of copies (which may be the user's ``~/Papers``), and
 written whole, atomically (``files.atomic_write``: a crash leaves the old file or the new
@@ -131,9 +133,10 @@ class PdfFailures:
     def learn(self, event: Event) -> None:
         """What a download's ``event`` says of its paper's link: a failure of it is kept (a
         run more of the same kind); its copy made, found or linked, or a failure of this
-        machine's, forgets the paper."""
+        machine's, forgets the paper. A paper not asked for, its server not reached for
+        another (``unreached``), failed with that server's cause."""
         url = pdf_url(event.paper)
-        if event.kind == "failed" and url and not event.local:
+        if event.kind in ("failed", "unreached") and url and not event.local:
             before = self.last(event.paper)  # of this link: a run more
             seen = 1 if before is None or before.lasting != event.lasting else before.seen + 1
             cause = event.message[:_MAX_CAUSE]
