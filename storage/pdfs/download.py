@@ -73,6 +73,10 @@ from storage.stopping import Stopped, stoppable
 from storage.text.words import count
 
 _CHUNK: Final = 64 * 1024
+#: Seconds without an answer before a request fails: ``DownloadOptions``' default, and so
+#: ``papers pdf``'s and the app's ``P``'s, unless ``[pdf] timeout`` (``tui.config``) or
+#: ``--timeout`` says another.
+TIMEOUT_S: Final = 60.0
 #: A download slower than this (bytes a second) over ``SLOW_WINDOW_S`` is given up (its part
 #: kept): a server that trickles would hold up every paper after it.
 MIN_RATE: Final = 1024
@@ -112,7 +116,7 @@ class DownloadOptions:
     #: Times a paper is asked for again after a 429 or 503.
     retries: int = 3
     #: Seconds without an answer before a request fails.
-    timeout: float = 60.0
+    timeout: float = TIMEOUT_S
 
 
 @dataclass(frozen=True, slots=True)

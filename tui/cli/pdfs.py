@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage.errors import LibraryError
+from storage.pdfs.download import TIMEOUT_S
 from storage.queue import queue_empty
 from storage.text.words import count
 from tui.cli.common import (
@@ -72,8 +73,8 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         help="the longest Retry-After waited for (120)",
     )  # fmt: skip
     p.add_argument(
-        "--timeout", type=timeout_seconds, default=60.0, metavar="SECONDS",
-        help="give up on a server silent this long (60)",
+        "--timeout", type=timeout_seconds, default=None, metavar="SECONDS",
+        help=f"give up on a server silent this long ([pdf] timeout, else {TIMEOUT_S:g})",
     )  # fmt: skip
     p.add_argument("--no-text", action="store_true", help="do not read the PDFs' text")
     p.add_argument(
@@ -170,9 +171,11 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         elif event.kind == "failed":
             complain(f"{where}  failed: {title}: {event.message}")
 
+    timeout = args.timeout if args.timeout is not None else config.pdf_timeout  # as P's
     options = DownloadOptions(
-        pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait, timeout=args.timeout
-    )
+        pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait,
+        timeout=TIMEOUT_S if timeout is None else timeout,
+    )  # fmt: skip
     report = download_pdfs(papers, folder, options, progress)
     complain(f"{folder.path}: {report.summary()}")
     for server in report.down.values():  # its other papers not asked for: said once

@@ -302,7 +302,7 @@ class QueuePart(MainBase):
     def _download(self, papers: list[Paper], failures: PdfFailures) -> None:
         from textual.worker import get_current_worker
 
-        from storage.pdfs.download import Event, download_pdfs
+        from storage.pdfs.download import DownloadOptions, Event, download_pdfs
         from tui.pdfs import progress_note
 
         worker = get_current_worker()
@@ -318,9 +318,12 @@ class QueuePart(MainBase):
             if event.kind in ("done", "linked"):
                 self.app.call_from_thread(self._pdf_arrived, event.paper.id)
 
+        options = DownloadOptions()  # papers pdf's, [pdf] timeout as it reads it
+        if self.pdf_timeout is not None:
+            options = DownloadOptions(timeout=self.pdf_timeout)
         try:
             report = download_pdfs(
-                papers, self.pdfs.folder, progress=progress, cancelled=lambda: worker.is_cancelled
+                papers, self.pdfs.folder, options, progress, lambda: worker.is_cancelled
             )
         except OSError as exc:  # the folder (a full disk, no permission): said, not lost
             where = f"{exc.filename}: " if exc.filename else ""
