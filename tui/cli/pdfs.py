@@ -133,6 +133,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
             complain(queue_empty(STAR) if status == "starred" else empty)
             return 0
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
+    failures.prune({paper.id for paper in library.papers()})  # of papers gone, or stale
     papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
     named = folder.not_pdfs()  # a page saved under a copy's name (an older version's)
     if pages := [named[p.id] for p in papers if p.id in named]:

@@ -5,7 +5,7 @@ marked papers) and read their text, off the screen's thread."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -293,13 +293,14 @@ class QueuePart(MainBase):
             which = "It" if len(todo) == 1 else f"{len(before):,} of them"
             said += f"\n{which} failed before ({why}): asked for again."
         self.pdfs.busy = True
+        known = self.view.position  # every paper's id (replaced whole, never changed, on reload)
         self.notify(said, timeout=8 if before else 4, markup=False)
         self.run_worker(
-            lambda: self._download(todo, failures), thread=True, exclusive=True, group="pdf",
+            lambda: self._download(todo, failures, known), thread=True, exclusive=True, group="pdf",
             exit_on_error=False, description="download PDFs",
         )  # fmt: skip
 
-    def _download(self, papers: list[Paper], failures: PdfFailures) -> None:
+    def _download(self, papers: list[Paper], failures: PdfFailures, known: Collection[str]) -> None:
         from textual.worker import get_current_worker
 
         from storage.pdfs.download import DownloadOptions, Event, download_pdfs
@@ -321,6 +322,7 @@ class QueuePart(MainBase):
         options = DownloadOptions()  # papers pdf's, [pdf] timeout as it reads it
         if self.pdf_timeout is not None:
             options = DownloadOptions(timeout=self.pdf_timeout)
+        failures.prune(known)  # of papers removed since, or stale (``storage.pdfs.failures``)
         try:
             report = download_pdfs(
                 papers, self.pdfs.folder, options, progress, lambda: worker.is_cancelled
