@@ -62,8 +62,8 @@ class MainBase(AfterFrameScreen[None]):
         self.library = library
         self.session = session
         #: The local PDFs and their text (``tui.pdfs``).
+        #: (the folder scanned off the screen's thread once it is up: ``scan_pdfs``)
         self.pdfs = AppPdfs(library.home, pdf_folder or library.home / PDF_DIR)
-        self.pdfs.rescan()
         #: ``[pdf] timeout``: how long ``P``'s downloads wait for a silent server (None: the
         #: default, ``papers pdf``'s too).
         self.pdf_timeout = pdf_timeout

@@ -195,6 +195,7 @@ class QueuePart(MainBase):
         paper = self.paper_list.current
         if paper is None:
             return
+        self.pdfs.ensure_scanned()  # (pressed before the start's scan ended)
         copy = self.pdfs.copy_of(paper.id)
         if copy is None and attachment_of(paper):
             self.run_worker(
@@ -270,6 +271,7 @@ class QueuePart(MainBase):
             self.notify(said, markup=False, timeout=4)
             return
         papers = [p for pid in ids if (p := self.view.paper(pid)) is not None]
+        self.pdfs.ensure_scanned()  # (pressed before the start's scan ended)
         todo = [p for p in papers if not self.pdfs.has_copy(p.id)]
         if not todo:
             what = "marked papers" if marked else "papers of the queue"
@@ -369,6 +371,30 @@ class QueuePart(MainBase):
             markup=False,
         )
         self.read_pdf_texts()
+
+    def scan_pdfs(self) -> None:
+        """Learn which papers have a local PDF (the folder's first scan, ``AppPdfs``) in a
+        thread worker: 47 ms for 3,000 copies, which the start waited for before its first
+        frame; the rows' marks, the pane and a ``pdf:`` search follow once it is done."""
+
+        def work() -> None:
+            self.pdfs.rescan()
+            self.app.call_from_thread(self._pdfs_scanned)
+
+        self.run_worker(
+            work, thread=True, exclusive=True, group="pdf-scan", exit_on_error=False,
+            description="scan the PDF folder",
+        )  # fmt: skip
+
+    def _pdfs_scanned(self) -> None:
+        if not self.is_mounted:
+            return
+        if self.pdfs.copies_known or self.pdfs.not_pdfs_known:  # (none: nothing to redraw)
+            self.paper_list.refresh()
+            self.show_current()
+        if "pdf:" in self.view.query.casefold() and self.index is not None:
+            searcher = cast("SearchPart", self).searcher  # of the papers with a copy
+            self.search_box.use(searcher(self.index))
 
     def read_pdf_texts(self) -> None:
         """Read the text of the local PDFs that have none yet, in a child process watched by
