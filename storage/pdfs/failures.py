@@ -150,10 +150,13 @@ class PdfFailures:
         """What a download's ``event`` says of its paper's link: a failure of it is kept (a
         run more of the same kind); its copy made, found or linked, or a failure of this
         machine's, forgets the paper. A paper not asked for, its server not reached for
-        another (``unreached``), failed with that server's cause."""
+        another (``unreached``), failed with that server's cause, unless its link failed for
+        good before (not asked, it says nothing new of it)."""
         url = pdf_url(event.paper)
         if event.kind in ("failed", "unreached") and url and not event.local:
             before = self.last(event.paper)  # of this link: a run more
+            if event.kind == "unreached" and before is not None and before.lasting:
+                return  # not asked for: nothing new of its link, whose answer is kept
             seen = 1 if before is None or before.lasting != event.lasting else before.seen + 1
             cause = event.message[:_MAX_CAUSE]
             seen = min(seen, SEEN_TO_PASS if event.lasting else _MAX_SEEN)
