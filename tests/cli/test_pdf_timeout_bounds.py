@@ -56,3 +56,20 @@ def test_papers_fetch_refuses_it_too(tmp_path: Path) -> None:
     done = run("--home", tmp_path / "home", "fetch", "iclr2025", "--timeout", "1e-300", env=env)
     assert done.returncode == 2, done.stderr
     assert "must be from 0.1 to 3600 seconds, not 1e-300" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "given", [("--pause", "nan"), ("--pause", "-1"), ("--max-wait", "nan"), ("--max-wait", "inf")]
+)
+def test_papers_pdf_refuses_a_pause_or_wait_that_is_no_number_of_seconds(
+    tmp_path: Path, server: PdfServer, given: tuple[str, str]
+) -> None:
+    """``--pause nan`` was taken as no pause at all, ``--max-wait nan`` or ``inf`` as "wait
+    for any Retry-After", a day's if the server asked."""
+    env = make_env(tmp_path)
+    home, _ids = pdf_home(tmp_path, env, server, 1)
+    done = run("--home", home, "pdf", "--no-text", *given, env=env)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert "--pause and --max-wait must be a number of seconds, 0 or more" in line, line
+    assert server.requests == []

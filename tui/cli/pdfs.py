@@ -4,6 +4,7 @@ their text for ``pdf:`` searches."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -105,8 +106,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 
     if args.ids and args.status:
         raise UsageError("give paper ids or --status, not both")
-    if args.pause < 0 or args.max_wait < 0:
-        raise UsageError("--pause and --max-wait cannot be negative")
+    if not (0 <= args.pause < math.inf and 0 <= args.max_wait < math.inf):  # (NaN: False)
+        raise UsageError("--pause and --max-wait must be a number of seconds, 0 or more")
     if args.failed and args.retry:
         raise UsageError("give --failed (a listing) or --retry (a download), not both")
     if args.json and not args.failed:
