@@ -57,6 +57,9 @@ class PdfServer:
     slow_gap: float = 0.05
     #: What a ``held`` answer waits for.
     release: threading.Event = field(default_factory=threading.Event)
+    #: The port to listen on (0: one the system picks; a fixed one: a server that was down,
+    #: now up at the address its papers name).
+    port: int = 0
     _asked: Counter[str] = field(default_factory=Counter)
     _active: int = 0
     most_at_once: int = 0
@@ -73,7 +76,7 @@ class PdfServer:
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 server._serve(self)
 
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()

@@ -94,8 +94,9 @@ class PapersApp(App[None]):
         library.queue_top = config.queue_top  # [queue] new = "top"
         self.session = TriageSession(library, self._persisted)
         self.main_screen = MainScreen(
-            library, self.session, papers, version, self.keymap, pdf_folder(library.home, config)
-        )
+            library, self.session, papers, version, self.keymap, pdf_folder(library.home, config),
+            pdf_timeout=config.pdf_timeout,
+        )  # fmt: skip
         self._quit_anyway = False
         #: A quit waits for an import being written (said once).
         self._quit_after_import = False

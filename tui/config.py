@@ -22,6 +22,7 @@ new = "top"                # a paper starred joins the reading queue at its head
 
 [pdf]
 folder = "~/Papers"        # where PDFs are downloaded (default: HOME/pdfs)
+timeout = 60               # seconds a server may stay silent (P and papers pdf; 0.1 to 3600)
 ```
 
 ```toml
@@ -64,6 +65,9 @@ class Config:
     queue_top: bool = False
     #: ``[pdf] folder``: where PDFs are downloaded (None: HOME/pdfs).
     pdf_folder: Path | None = None
+    #: ``[pdf] timeout``: seconds a server may stay silent, for ``P`` and ``papers pdf``
+    #: (None: ``storage.pdfs.download.TIMEOUT_S``).
+    pdf_timeout: float | None = None
     #: ``[venues]``: short names the user adds for fetching (name → source or venue id).
     venues: dict[str, str] = field(default_factory=dict)
 
@@ -185,15 +189,26 @@ def _read_queue(table: object, path: Path, config: Config) -> None:
 
 
 def _read_pdf(table: object, path: Path, config: Config) -> None:
-    """The ``[pdf]`` table: the folder PDFs are downloaded into."""
+    """The ``[pdf]`` table: the folder PDFs are downloaded into, the downloads' timeout."""
+    from tui.cli.common import timeout_problem
+
     if not isinstance(table, dict):
         config.problem("pdf", f'{path}: [pdf] must be a table (folder = "…")')
         return
     for key, value in table.items():
         if key == "folder" and isinstance(value, str) and value.strip():
             config.pdf_folder = path.parent / Path(value.strip()).expanduser()
+        elif key == "timeout":
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            problem = timeout_problem(float(value)) if number else "must be a number of seconds"
+            if problem:
+                said = f"{path}: [pdf] timeout = {toml(value)}: ignored ({problem})"
+                config.problem("pdf", said)
+            else:
+                config.pdf_timeout = float(value)
         else:
-            config.problem("pdf", f"{path}: [pdf] {key} = {toml(value)}: ignored (folder)")
+            said = f"{path}: [pdf] {key} = {toml(value)}: ignored (folder, timeout)"
+            config.problem("pdf", said)
 
 
 def library_config(home: Path) -> Config:

@@ -2,8 +2,11 @@
 text searched with ``pdf:``, downloads and text reading off the screen's thread.
 
 The copies are known from one scan of the folder (``storage.pdfs.folder``), made again when
-the folder changes; the texts (``storage.cache.pdf_text``) are read by a child process (see
-``extract_elsewhere``) in a thread worker, then loaded here for the search's worker to read.
+the folder changes; the first, at start, in a thread worker (``MainScreen.scan_pdfs``: 47 ms
+of the screen's thread for 3,000 copies, before its first frame), until which no paper has
+one (``scanned``; a key that needs the copies scans then, ``ensure_scanned``); the texts
+(``storage.cache.pdf_text``) are read by a child process (see ``extract_elsewhere``) in a
+thread worker, then loaded here for the search's worker to read.
 """
 
 from __future__ import annotations
@@ -48,14 +51,26 @@ class AppPdfs:
         #: The stamp of ``pdf-text.cache`` the texts were loaded from (``texts_changed``).
         self._texts_stamp: tuple[int, int, int] | None = None
         self._lock = threading.Lock()
+        #: Held by a scan: the first runs in a worker while the screen may ask for another.
+        self._scan_lock = threading.Lock()
+        #: Set once the folder was scanned (the first scan, off the screen's thread).
+        self.scanned = False
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
 
     # -- copies ---------------------------------------------------------------------------
     def rescan(self) -> dict[str, Path]:
         """Read the folder again (after a download; cheap when it did not change)."""
-        self._copies, self._not_pdfs = self.folder.scan()
+        with self._scan_lock:  # (the folder's memo of the PDFs it has seen: one scan at once)
+            self._copies, self._not_pdfs = self.folder.scan()
+            self.scanned = True
         return self._copies
+
+    def ensure_scanned(self) -> None:
+        """The first scan done, here if it is not yet (a key pressed before it ended: it
+        waits for the scan under way, if any, then takes it)."""
+        if not self.scanned:
+            self.rescan()
 
     @property
     def not_pdfs_known(self) -> dict[str, Path]:
@@ -212,6 +227,8 @@ def progress_note(event: Event) -> str:
         return f"{where}: waiting {event.seconds:,.0f} s (the server asked)"
     if event.kind == "failed":
         return f"{where}: failed ({event.message})"
+    if event.kind == "unreached":  # its server not reached for another paper
+        return f"{where}: not asked for ({event.message})"
     return f"{where}: {event.paper.display_title[:40]}"
 
 

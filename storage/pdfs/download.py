@@ -73,6 +73,10 @@ from storage.stopping import Stopped, stoppable
 from storage.text.words import count
 
 _CHUNK: Final = 64 * 1024
+#: Seconds without an answer before a request fails: ``DownloadOptions``' default, and so
+#: ``papers pdf``'s and the app's ``P``'s, unless ``[pdf] timeout`` (``tui.config``) or
+#: ``--timeout`` says another.
+TIMEOUT_S: Final = 60.0
 #: A download slower than this (bytes a second) over ``SLOW_WINDOW_S`` is given up (its part
 #: kept): a server that trickles would hold up every paper after it.
 MIN_RATE: Final = 1024
@@ -112,14 +116,16 @@ class DownloadOptions:
     #: Times a paper is asked for again after a 429 or 503.
     retries: int = 3
     #: Seconds without an answer before a request fails.
-    timeout: float = 60.0
+    timeout: float = TIMEOUT_S
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """What a download is doing, for a progress line."""
 
-    #: ``start``, ``bytes``, ``wait``, ``done``, ``linked``, ``skipped`` or ``failed``.
+    #: ``start``, ``bytes``, ``wait``, ``done``, ``linked``, ``skipped``, ``failed`` or
+    #: ``unreached`` (not asked for: its server could not be reached for another paper of the
+    #: batch; ``message`` is that failure's cause).
     kind: str
     paper: Paper
     #: The paper's place in the batch (1-based) and the batch's size.
@@ -151,6 +157,9 @@ class DownServer:
     host: str
     #: Why, as the system says it: ``Name or service not known``, ``Connection refused``.
     why: str
+    #: The failure's line (``cannot connect to openreview.net (Connection refused)``): each
+    #: paper on the server not asked for after fails with it (``Event`` ``unreached``).
+    cause: str = ""
     #: Papers that failed on it: the first (more only when redirected to it from another).
     failed: int = 0
     #: Papers on it not asked for after.
@@ -343,7 +352,8 @@ def _download_all(
         cause = str(exc)
         report.failed.append(_line(paper, cause))
         if isinstance(exc, Unreachable):
-            down = report.down.setdefault(exc.host.lower(), DownServer(exc.host, exc.why))
+            server = DownServer(exc.host, exc.why, cause)
+            down = report.down.setdefault(exc.host.lower(), server)
             down.failed += 1
         else:
             report.causes[paper.id] = cause
@@ -381,7 +391,8 @@ def _download_all(
             continue
         down = report.down.get(host_of(url).lower())
         if down is not None:  # not asked: each paper would be a pause and the same line
-            down.not_tried += 1
+            down.not_tried += 1  # (kept as failed, for ``papers pdf --failed`` to list it)
+            progress(Event("unreached", paper, index, total, message=down.cause))
             continue
         tries = 0
         while True:

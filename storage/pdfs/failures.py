@@ -11,10 +11,21 @@ its login page, and a camera-ready not uploaded yet is a 404 that mends. A failu
 (no answer in time, a refused connection, a 5xx, a 429) is kept too, apart (``Failure.lasting``
 False): never passed over, it tells ``papers pdf --failed`` when it last failed and on how many
 runs in a row (30 PDFs that time out were listed nowhere); a lasting failure after it, or it
-after a lasting one, starts the count again. A paper's link that changed since (a list imported
-again with another page) is asked for again. Its copy made, found there or linked from its
-attachment forgets the paper; a failure of this machine (the folder refused a write) is no
-failure of the link, and forgets it too.
+after a lasting one, starts the count again. A server that cannot be reached is asked once a
+run: each of its papers not asked for after is kept with its cause too (only the first was,
+and ``papers pdf --failed`` listed one paper of a queue on a server down). A paper's link
+that changed since (a list imported again with another page) is asked for again. Its copy
+made, found there or linked from its attachment forgets the paper; a failure of this machine
+(the folder refused a write) is no failure of the link, and forgets it too.
+
+Entries no batch will ever correct go (they were kept forever: a paper unstarred after its
+timeouts, or removed, was listed by ``papers pdf --failed`` as "may mend" months later). A
+failure that may mend is read no more once ``MAY_MEND_KEPT_S`` have passed since it last
+failed (every batch with its paper in it forgets it or counts a run more, so the paper has
+been in none since), and goes with the paper (``PdfFailures.prune``, which each batch runs
+first). A lasting failure stays while its paper is in the library, however old, for the pane
+and ``--failed`` to say why its PDF is not here; a removed paper's goes once its week of being
+passed over is past (an undo within it finds the paper as it was).
 
 Kept in HOME, apart from the folder of copies (which may be the user's ``~/Papers``), and
 written whole, atomically (``files.atomic_write``: a crash leaves the old file or the new
@@ -29,7 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -54,6 +65,8 @@ _MAX_CAUSE: Final = 500
 SEEN_TO_PASS: Final = 2
 #: How long after the last such failure they do (then they ask again).
 PASSED_FOR_S: Final = 7 * 24 * 3600.0
+#: How long a failure that may mend is kept after it last failed (see the module).
+MAY_MEND_KEPT_S: Final = 30 * 24 * 3600.0
 #: The most runs in a row counted of a failure that may mend.
 _MAX_SEEN: Final = 1_000_000
 #: The latest time a failure is read at (the year 3000): one past every clock's range (a hand
@@ -77,6 +90,11 @@ class Failure:
     def passes(self, now: float) -> bool:
         """Whether a batch passes the paper over now (see the module)."""
         return self.lasting and self.seen >= SEEN_TO_PASS and 0 <= now - self.at < PASSED_FOR_S
+
+    def expired(self, now: float) -> bool:
+        """A failure that may mend, last failed more than ``MAY_MEND_KEPT_S`` ago: no more
+        read (see the module)."""
+        return not self.lasting and now - self.at > MAY_MEND_KEPT_S
 
     @property
     def kind(self) -> str:
@@ -131,10 +149,14 @@ class PdfFailures:
     def learn(self, event: Event) -> None:
         """What a download's ``event`` says of its paper's link: a failure of it is kept (a
         run more of the same kind); its copy made, found or linked, or a failure of this
-        machine's, forgets the paper."""
+        machine's, forgets the paper. A paper not asked for, its server not reached for
+        another (``unreached``), failed with that server's cause, unless its link failed for
+        good before (not asked, it says nothing new of it)."""
         url = pdf_url(event.paper)
-        if event.kind == "failed" and url and not event.local:
+        if event.kind in ("failed", "unreached") and url and not event.local:
             before = self.last(event.paper)  # of this link: a run more
+            if event.kind == "unreached" and before is not None and before.lasting:
+                return  # not asked for: nothing new of its link, whose answer is kept
             seen = 1 if before is None or before.lasting != event.lasting else before.seen + 1
             cause = event.message[:_MAX_CAUSE]
             seen = min(seen, SEEN_TO_PASS if event.lasting else _MAX_SEEN)
@@ -142,6 +164,24 @@ class PdfFailures:
             self._change(event.paper.id, failure)
         elif event.kind in ("done", "linked", "skipped", "failed"):
             self._change(event.paper.id, None)
+
+    def prune(self, papers: Collection[str]) -> int:
+        """Forget the failures of papers no longer in the library (ids not in ``papers``): one
+        that may mend at once, a lasting one once its paper is passed over no more; those
+        expired go too (see the module). The file is written only when one went; returns how
+        many went."""
+        now = time.time()
+        found = _load(self.path, expired=True)  # as written, the expired too
+        kept = {
+            pid: failure
+            for pid, failure in found.items()
+            if not failure.expired(now)
+            and (pid in papers or (failure.lasting and failure.passes(now)))
+        }
+        self._known = kept
+        if len(kept) != len(found):
+            self._write(kept)
+        return len(found) - len(kept)
 
     def _change(self, paper_id: str, failure: Failure | None) -> None:
         """Keep (or, with None, forget) the paper's failure: the file read again, written
@@ -154,6 +194,9 @@ class PdfFailures:
         else:
             known[paper_id] = failure
         self._known = known
+        self._write(known)
+
+    def _write(self, known: dict[str, Failure]) -> None:
         entries = {
             pid: {"url": f.url, "cause": f.cause, "at": f.at, "seen": f.seen, "lasting": f.lasting}
             for pid, f in known.items()
@@ -163,8 +206,9 @@ class PdfFailures:
             atomic_write(self.path, payload, backup=False)
 
 
-def _load(path: Path) -> dict[str, Failure]:
-    """The failures kept at ``path`` (none when there is no file, or it does not parse)."""
+def _load(path: Path, *, expired: bool = False) -> dict[str, Failure]:
+    """The failures kept at ``path`` (none when there is no file, or it does not parse), but
+    those expired (``Failure.expired``) unless ``expired``."""
     try:
         data = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
@@ -174,7 +218,11 @@ def _load(path: Path) -> dict[str, Failure]:
     papers = data.get("papers")
     if not isinstance(papers, dict):
         return {}
-    return {pid: failure for pid, entry in papers.items() if (failure := _failure(entry))}
+    found = {pid: failure for pid, entry in papers.items() if (failure := _failure(entry))}
+    if expired:
+        return found
+    now = time.time()
+    return {pid: failure for pid, failure in found.items() if not failure.expired(now)}
 
 
 def _failure(entry: Any) -> Failure | None:

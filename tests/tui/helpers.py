@@ -72,11 +72,15 @@ async def opened(pilot: Pilot[None], key: str, kind: type[Screen[Any]]) -> Scree
 
 
 async def ready(pilot: Pilot[None]) -> MainScreen:
-    """The main screen once its search index is built."""
+    """The main screen once its search index is built and its PDF folder scanned."""
     app = pilot.app
     assert isinstance(app, PapersApp)
+    screen = app.main_screen
     await wait_for(
-        pilot, lambda: isinstance(app.screen, MainScreen) and app.main_screen.index is not None
+        pilot,
+        lambda: (
+            isinstance(app.screen, MainScreen) and screen.index is not None and screen.pdfs.scanned
+        ),
     )
     return app.main_screen
 

@@ -12,6 +12,7 @@ import pytest
 from textual.widgets._toast import Toast
 
 from storage import Library
+from storage.pdfs.failures import PdfFailures
 from tests.cli.test_pdf_host import free_ports
 from tests.pdf_files import paper_pdf
 from tests.pdf_server import PdfServer
@@ -87,6 +88,11 @@ async def test_P_asks_a_server_down_once_and_says_each_cause_once_in_a_few_lines
         assert lines[-1] == rest, said
         assert sum(pid in said for pid in ids) <= 4  # a few papers named, not each
         assert sorted(r.paper for r in server.requests) == ["k0", "k1", "k2", "k3"]
+        # each paper that failed kept, those of a server down not asked for too (for
+        # `papers pdf --failed`): only the first of each server was
+        failures = PdfFailures(home)
+        kept = [p.id for p in Library(home).papers() if failures.last(p) is not None]
+        assert sorted(kept) == sorted(set(ids) - {ids[2]})  # all but k0, downloaded
 
         def drawn() -> list[Toast]:
             return [t for t in app.screen.query(Toast) if t.render().plain.endswith(said)]

@@ -869,3 +869,33 @@ def test_an_entry_that_holds_other_than_what_is_written_is_no_entry(tmp_path: Pa
     assert sorted(texts.entries) == ["read", "uncounted", "unreadable"]
     assert texts.pages() == {"read": 3}
     assert texts.stale({"bad0": tmp_path / "pdf-text.cache"}) == ["bad0"]  # read again
+
+
+def test_a_paper_not_asked_for_its_server_down_keeps_a_lasting_failure_it_had(
+    tmp_path: Path,
+) -> None:
+    """Each paper of a server that cannot be reached is kept as failed (``unreached``), but
+    one not asked for says nothing new of its link: a 404 it had stays, to be counted on."""
+    import socket
+
+    from storage.pdfs.download import Event
+    from storage.pdfs.failures import PdfFailures
+
+    with socket.socket() as sock:  # a port of this machine that nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    papers = [
+        Paper(f"{key}00000000", f"Down {key}", "abstract", url=f"{down}/forum?id={key}")
+        for key in ("aaaa", "bbbb", "cccc")
+    ]
+    home = tmp_path / "home"
+    home.mkdir()
+    failures = PdfFailures(home)
+    failures.learn(Event("failed", papers[1], 1, 1, message="HTTP 404 Not Found", lasting=True))
+    report = download_pdfs(papers, PdfFolder(tmp_path / "pdfs"), FAST, failures.learn)
+    assert len(report.failed) == 1 and sum(s.not_tried for s in report.down.values()) == 2
+    kept = PdfFailures(home)
+    first, had, new = (kept.last(p) for p in papers)
+    assert first is not None and not first.lasting and "Connection refused" in first.cause
+    assert had is not None and had.lasting and had.cause == "HTTP 404 Not Found"
+    assert new is not None and not new.lasting and new.cause == first.cause

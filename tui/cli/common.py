@@ -105,14 +105,30 @@ def positive(text: str) -> int:
     return value
 
 
+#: The shortest timeout taken, in seconds: a request given less fails on any network
+#: (``--timeout 1e-300`` was taken, and every PDF "timed out").
+MIN_TIMEOUT_S: Final = 0.1
+#: The longest: an hour (a server silent longer is no server to wait for).
+MAX_TIMEOUT_S: Final = 3600.0
+
+
+def timeout_problem(value: float) -> str:
+    """Why ``value`` is no timeout in seconds ("" when it is one): from ``MIN_TIMEOUT_S`` to
+    ``MAX_TIMEOUT_S`` (not a number, infinite, 0 or less, a tiny or a huge one are none)."""
+    if not MIN_TIMEOUT_S <= value <= MAX_TIMEOUT_S:  # (NaN compares false: refused too)
+        return f"must be from {MIN_TIMEOUT_S:g} to {MAX_TIMEOUT_S:g} seconds"
+    return ""
+
+
 def timeout_seconds(text: str) -> float:
-    """An option's value that is a timeout: seconds, more than 0 and at most an hour."""
+    """An option's value that is a timeout: seconds, see ``timeout_problem``."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError("must be more than 0 and at most 3600")
+        said = printable(text)
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {said!r}") from None
+    if problem := timeout_problem(value):
+        raise argparse.ArgumentTypeError(f"{problem}, not {printable(text.strip())}")
     return value
 
 

@@ -4,11 +4,13 @@ their text for ``pdf:`` searches."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage.errors import LibraryError
+from storage.pdfs.download import TIMEOUT_S
 from storage.queue import queue_empty
 from storage.text.words import count
 from tui.cli.common import (
@@ -72,8 +74,8 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         help="the longest Retry-After waited for (120)",
     )  # fmt: skip
     p.add_argument(
-        "--timeout", type=timeout_seconds, default=60.0, metavar="SECONDS",
-        help="give up on a server silent this long (60)",
+        "--timeout", type=timeout_seconds, default=None, metavar="SECONDS",
+        help=f"give up on a server silent this long ([pdf] timeout, else {TIMEOUT_S:g})",
     )  # fmt: skip
     p.add_argument("--no-text", action="store_true", help="do not read the PDFs' text")
     p.add_argument(
@@ -104,8 +106,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 
     if args.ids and args.status:
         raise UsageError("give paper ids or --status, not both")
-    if args.pause < 0 or args.max_wait < 0:
-        raise UsageError("--pause and --max-wait cannot be negative")
+    if not (0 <= args.pause < math.inf and 0 <= args.max_wait < math.inf):  # (NaN: False)
+        raise UsageError("--pause and --max-wait must be a number of seconds, 0 or more")
     if args.failed and args.retry:
         raise UsageError("give --failed (a listing) or --retry (a download), not both")
     if args.json and not args.failed:
@@ -132,6 +134,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
             complain(queue_empty(STAR) if status == "starred" else empty)
             return 0
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
+    failures.prune({paper.id for paper in library.papers()})  # of papers gone, or stale
     papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
     named = folder.not_pdfs()  # a page saved under a copy's name (an older version's)
     if pages := [named[p.id] for p in papers if p.id in named]:
@@ -170,9 +173,11 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         elif event.kind == "failed":
             complain(f"{where}  failed: {title}: {event.message}")
 
+    timeout = args.timeout if args.timeout is not None else config.pdf_timeout  # as P's
     options = DownloadOptions(
-        pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait, timeout=args.timeout
-    )
+        pause=args.pause, max_bytes=args.max_size, max_wait=args.max_wait,
+        timeout=TIMEOUT_S if timeout is None else timeout,
+    )  # fmt: skip
     report = download_pdfs(papers, folder, options, progress)
     complain(f"{folder.path}: {report.summary()}")
     for server in report.down.values():  # its other papers not asked for: said once

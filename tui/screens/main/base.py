@@ -55,13 +55,18 @@ class MainBase(AfterFrameScreen[None]):
         version: FileSignature | None,
         keymap: dict[str, str],
         pdf_folder: Path | None = None,
+        *,
+        pdf_timeout: float | None = None,
     ) -> None:
         super().__init__()
         self.library = library
         self.session = session
         #: The local PDFs and their text (``tui.pdfs``).
+        #: (the folder scanned off the screen's thread once it is up: ``scan_pdfs``)
         self.pdfs = AppPdfs(library.home, pdf_folder or library.home / PDF_DIR)
-        self.pdfs.rescan()
+        #: ``[pdf] timeout``: how long ``P``'s downloads wait for a silent server (None: the
+        #: default, ``papers pdf``'s too).
+        self.pdf_timeout = pdf_timeout
         self._queue_kept: tuple[int, list[str]] = (-1, [])
         #: The version of papers.json the papers are (to notice another process's import).
         self.papers_version = version

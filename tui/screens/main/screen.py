@@ -81,6 +81,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.rebuild(keep=self.ui.paper or None)
         self.await_saved_papers()  # keys typed as it opens move among them, as after `6`
         self.set_interval(POLL_SECONDS, self.poll_disk)
+        self.scan_pdfs()  # which papers have a local PDF: off this thread, shown when known
         self.set_timer(2.0, self.read_pdf_texts)  # the PDFs' text, once the screen is still
         # after the first frame: the build would otherwise compete with it for the GIL
         self.call_after_refresh(self.build_index, self.view.papers)
@@ -329,7 +330,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         marks and the pane follow (one stat of the folder while it does not change), as
         do the failures it keeps (``pdf-failures.json``) and the texts `papers pdf` read of
         them (their pages, ``pdf:``)."""
-        if self.pdfs.busy:  # our own download rescans when it ends
+        if self.pdfs.busy or not self.pdfs.scanned:  # our own download or first scan
             return
         before, pages = self.pdfs.copies_known, self.pdfs.not_pdfs_known
         after = self.pdfs.rescan()
