@@ -255,8 +255,10 @@ class PapersApp(App[None]):
         # Esc and a key typed at once: Esc first (leaves the search box, closes a dialog of no
         # field); in a dialog's field Esc would close it and throw away what was typed: it types
         typing = is_text_field(focused) and not isinstance(focused, SearchBox)
-        # (but the search box's word keys, Alt+d…, act there: ``SearchBox.WORD_KEYS``)
-        words = isinstance(focused, SearchBox) and event.key in SearchBox.WORD_KEYS
+        # (but the search box's word keys, Alt+d…, act there: ``SearchBox.WORD_COMMANDS``)
+        words = isinstance(focused, SearchBox) and focused.word_action(event.key) is not None
+        if event.key == "alt+f" and is_text_field(focused) and not words:
+            event = events.Key("ctrl+right", None)  # Esc f in another field, as Textual read it
         then = None if typing or words else escape_then(event)
         if then is not None:
             await self._take_key(events.Key("escape", "\x1b"))
