@@ -256,9 +256,17 @@ class PapersApp(App[None]):
         # Esc and a key typed at once: Esc first (leaves the search box, closes a dialog of no
         # field); in a dialog's field Esc would close it and throw away what was typed: it types
         typing = is_text_field(focused) and not isinstance(focused, SearchBox)
-        # (but the search box's word keys, Alt+d…, act there: ``SearchBox.WORD_KEYS``)
-        words = isinstance(focused, SearchBox) and event.key in SearchBox.WORD_KEYS
+        # (but the search box's word keys, Alt+d…, act there: ``SearchBox.WORD_COMMANDS``)
+        words = isinstance(focused, SearchBox) and focused.word_action(event.key) is not None
+        if event.key == "alt+f" and is_text_field(focused) and not words:
+            event = events.Key("ctrl+right", None)  # Esc f in another field, as Textual read it
         then = None if typing or words else escape_then(event)
+        # Esc and a digit read as one sign (``£``, which macOS's Option+3 types too), on the
+        # main screen out of the search box: the digit alone, the tab (Esc first cleared the
+        # list's search filter)
+        on_list = self.screen is self.main_screen and not is_text_field(focused)
+        if then is not None and then.key.isdigit() and on_list:
+            event, then = then, None
         if then is not None:
             await self._take_key(events.Key("escape", "\x1b"))
             self.key_gate.first(then)

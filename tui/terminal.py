@@ -22,7 +22,8 @@ Textual's input thread spun at 100% on the end of its input.
 
 And its input reads a byte that is no UTF-8 (a Latin-1 terminal's ``é``, an 8-bit CSI, a
 paste of binary junk) as U+FFFD: Textual's strict decoder raised there, which ended the app
-with a traceback (``lenient_decoder``).
+with a traceback (``lenient_decoder``); and Alt+f sent as ESC f as the key it is, alt+f, not
+Textual's ctrl+right (``TerminalInput``).
 
 Textual's own writer thread is still made by ``LinuxDriver.start_application_mode``, but is
 given nothing to write: it ends at once in ``close``.
@@ -42,7 +43,7 @@ from codecs import IncrementalDecoder, getincrementaldecoder
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
-from textual import events
+from textual import constants, events
 from textual.drivers import linux_driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
@@ -176,11 +177,38 @@ RESTORE = (
 _INPUT = (events.InputEvent, events.Paste)
 
 
+#: Alt+f as most terminals send it (ESC f), which Textual reads as ctrl+right (iTerm's
+#: Option+→), and as the kitty keyboard protocol reports it, which Textual reads as alt+f.
+ALT_F_SENT = "\x1bf"
+ALT_F_REPORTED = "\x1b[102;3u"
+
+
+class TerminalInput(IncrementalDecoder):
+    """Decodes what the terminal sends, replacing what is no ``encoding`` with U+FFFD
+    instead of raising, and giving Alt+f sent as ESC f as the kitty keyboard protocol reports
+    it: the key, alt+f, which the search box takes as readline's forward-word (to the word's
+    end; ``SearchBox.action_cursor_word_end``). Textual read ESC f as ctrl+right, which
+    moves to the next word's start; the app still takes it so in every other text field, and
+    a real ctrl+right is still ctrl+right. (An ESC f split across two reads, as Esc then f
+    typed apart, stays Textual's.)"""
+
+    def __init__(self, encoding: str, errors: str = "replace") -> None:
+        super().__init__(errors)
+        self._decoder = getincrementaldecoder(encoding)(errors="replace")
+        #: Textual reads the kitty protocol's keys unless told not to.
+        self._alt_f = ALT_F_REPORTED if not constants.DISABLE_KITTY_KEY else ALT_F_SENT
+
+    def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]
+        return self._decoder.decode(data, final).replace(ALT_F_SENT, self._alt_f)
+
+    def reset(self) -> None:
+        self._decoder.reset()
+
+
 def lenient_decoder(encoding: str) -> Callable[[], IncrementalDecoder]:
-    """The decoder class Textual's input thread asks for (``getincrementaldecoder``), made
-    to replace what is no ``encoding`` with U+FFFD instead of raising."""
-    decoder = getincrementaldecoder(encoding)
-    return lambda: decoder(errors="replace")
+    """The decoder class Textual's input thread asks for (``getincrementaldecoder``):
+    ``TerminalInput``."""
+    return lambda: TerminalInput(encoding)
 
 
 def end_as_hangup() -> None:

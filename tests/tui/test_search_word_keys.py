@@ -1,12 +1,15 @@
-"""Readline's word keys in the search box: Alt+b and Alt+f move a word back and forward, Alt+d
-deletes the word after the cursor, Alt+Backspace the word before it.
+"""Readline's word keys in the search box: Alt+b moves back to a word's start, Alt+f on to a
+word's end (bash's and Emacs's forward-word), Alt+d deletes to a word's end, Alt+Backspace the
+word before the cursor.
 
 A terminal sends them as ESC and the key, which Textual reads as ctrl+left, ctrl+right, alt+d
 and ctrl+w; one that speaks the kitty keyboard protocol (kitty, WezTerm, foot: Textual asks
 for it) as alt+b, alt+f, alt+d, alt+backspace. Before: Alt+d left the search box (read as
 Esc then d) and the d was "held back" with a warning; under the kitty protocol Alt+b and
 Alt+f did nothing, Alt+d did nothing, and Alt+Backspace deleted the word after the cursor.
-The keys are posted as Textual's own parser reads the terminal's bytes."""
+Then Alt+f (ESC f) moved to the next word's start, as ctrl+right does, and Alt+d deleted to
+it: after Alt+f, the space alone. The keys are posted as the app's terminal driver reads the
+terminal's bytes: its decoder (``tui.terminal``), then Textual's own parser."""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ import pytest
 from textual import events
 from textual._xterm_parser import XTermParser  # what the terminal driver reads keys with
 
-from tests.tui.helpers import make_app, messages, ready, wait_for
+from tests.tui.helpers import make_app, messages, opened, ready, wait_for
+from tui.terminal import lenient_decoder
 
 SIZE = (100, 30)
 TEXT = "diffusion model sampler"
@@ -34,11 +38,13 @@ SENT = {
 
 
 def terminal_keys(sent: str) -> list[events.Key]:
-    """The keys Textual reads from ``sent`` (an ESC alone with the next byte: the parser's
+    """The keys the app reads from ``sent``, as its terminal driver does: decoded by its
+    decoder, then parsed by Textual's parser (an ESC alone with the next byte: the parser's
     end of input stands for its escape delay)."""
+    text = lenient_decoder("utf-8")().decode(sent.encode(), final=True)
     parser = XTermParser()
     return [
-        event for event in (*parser.feed(sent), *parser.feed("")) if isinstance(event, events.Key)
+        event for event in (*parser.feed(text), *parser.feed("")) if isinstance(event, events.Key)
     ]
 
 
@@ -65,14 +71,23 @@ async def test_alt_word_keys_move_and_delete_words_in_the_search_box(
         await alt("b")
         assert box.cursor_position == TEXT.index("model")
         await pilot.press("home")
-        await alt("f")  # as ctrl+right moves: to the next word's start
-        assert box.cursor_position == TEXT.index("model")
+        await alt("f")  # readline's forward-word: to the end of the word
+        assert box.cursor_position == len("diffusion")
+        await alt("f")
+        assert box.cursor_position == len("diffusion model")
+        await pilot.press("left", "left")
+        await alt("d")  # readline's kill-word: to the end of the word
+        assert (box.value, box.cursor_position) == ("diffusion mod sampler", len("diffusion mod"))
         await alt("d")
-        assert (box.value, box.cursor_position) == ("diffusion sampler", TEXT.index("model"))
+        assert (box.value, box.cursor_position) == ("diffusion mod", len("diffusion mod"))
+        await pilot.press("home")
+        await alt("d")
+        assert (box.value, box.cursor_position) == (" mod", 0)
         await pilot.press("end")
         await alt("backspace")
-        assert box.value == "diffusion "
-        await wait_for(pilot, lambda: screen.view.query == "diffusion")
+        assert box.value == " "
+        await pilot.press(*"graph")
+        await wait_for(pilot, lambda: screen.view.query == "graph")
         assert not any("Held back" in m for m in messages(app)), messages(app)
 
 
@@ -97,3 +112,88 @@ async def test_esc_alone_still_leaves_the_search_box_and_alt_j_still_moves(
             app.post_message(event)
         await wait_for(pilot, lambda: app.focused is screen.paper_list)
         assert screen.search_box.value == "graphs"
+
+
+#: What each terminal sends for ctrl+right (xterm's form) and ctrl+left.
+CTRL_ARROWS = {"right": "\x1b[1;5C", "left": "\x1b[1;5D"}
+
+
+async def test_ctrl_arrows_still_move_as_textual_has_them(seeded_home: Path) -> None:
+    """ctrl+right goes to the next word's start and ctrl+left to a word's start, as Textual's
+    field has them: Alt+f (ESC f, which Textual reads as ctrl+right) is told apart from it."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        await pilot.press("slash", *TEXT)
+        await wait_for(pilot, lambda: box.value == TEXT)
+        await pilot.press("home")
+        for event in terminal_keys(CTRL_ARROWS["right"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.cursor_position == TEXT.index("model"))
+        for event in terminal_keys(SENT["ESC"]["f"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.cursor_position == len("diffusion model"))
+        for event in terminal_keys(CTRL_ARROWS["left"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.cursor_position == TEXT.index("model"))
+        assert box.value == TEXT and app.focused is box
+
+
+@pytest.mark.parametrize("terminal", sorted(SENT))
+async def test_alt_f_in_another_field_moves_as_ctrl_right_did(
+    seeded_home: Path, terminal: str
+) -> None:
+    """In a dialog's field (the tag prompt) Alt+f moves to the next word's start, as ESC f,
+    read as ctrl+right, did there (iTerm's Option+→); it types no f."""
+    from textual.widgets import Input
+
+    from tui.screens.dialogs import TextPrompt
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        prompt = await opened(pilot, "t", TextPrompt)
+        field = prompt.query_one(Input)
+        await pilot.press(*"alpha beta", "home")
+        for event in terminal_keys(SENT[terminal]["f"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: field.cursor_position == len("alpha "))
+        assert field.value == "alpha beta" and isinstance(app.screen, TextPrompt)
+
+
+async def test_the_help_and_the_readme_list_the_word_keys(seeded_home: Path) -> None:
+    """The word keys were in neither the help (``?``) nor the README's key list: they are in
+    both, in few words (on one line in the help at 80 columns), after the main screen's keys
+    (the tabs' among them, on the help's first page as before)."""
+    from tests.tui.test_remapped_words import as_text
+    from tui.commands import BY_ID, help_text
+    from tui.screens.help import HelpScreen
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        shown = await opened(pilot, "question_mark", HelpScreen)
+        assert isinstance(shown, HelpScreen)
+        width = shown.query_one(".dialog").content_region.width
+        main_keys = as_text(shown.table(wide=False), width)
+        dialogs = as_text(shown.table(dialogs=True, wide=False), width)
+        for key, command_id in WORD_KEYS.items():
+            words = help_text(BY_ID[command_id])
+            rows = [line for line in dialogs.splitlines() if key in line.split()]
+            assert rows, (key, dialogs)
+            if key != "alt+backspace":  # (ctrl+w's line, as it was, with ctrl+u's words)
+                assert words in rows[0] and len(words) <= 40, (key, rows)
+            assert f"`{key}`" in readme.split("<!-- keys -->")[1]
+            assert key not in main_keys
+        assert "Show the papers marked read" in main_keys
+
+
+#: Each word key, and its command (``tui.commands``).
+WORD_KEYS = {
+    "alt+b": "search_word_back",
+    "alt+f": "search_word_forward",
+    "alt+d": "search_delete_next_word",
+    "alt+backspace": "search_delete_word",
+}

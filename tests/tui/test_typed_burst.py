@@ -196,6 +196,60 @@ async def test_esc_and_a_digit_read_as_one_sign_leave_the_search_for_that_tab(
         assert "™" not in screen.search_box.value
 
 
+#: Signs Textual reads Esc and a digit as, which macOS's Option key types with the digits
+#: (3, 6, 1, 0, 9), and the tabs of two of them.
+SIGNS = "£§¡ºª"
+TABS = {"£": "read", "¡": "inbox"}
+
+
+@pytest.mark.parametrize("sign", sorted(TABS))
+async def test_a_digit_sign_on_the_list_shows_the_tab_and_keeps_the_search(
+    seeded_home: Path, sign: str
+) -> None:
+    """On the list, ``£`` (Esc 3 read as one, or macOS's Option+3) showed the Read tab after
+    an Esc that cleared the search filter: it now shows the tab alone, the filter kept, as
+    ``3`` does."""
+    tab = TABS[sign]
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2", "slash", *"graph", "enter")
+        await wait_for(pilot, lambda: app.focused is screen.paper_list)
+        await wait_for(pilot, lambda: screen.view.query == "graph")
+        await pilot.pause(0.5)  # (a key right after leaving the box is held back)
+        app.post_message(events.Key(character_key(sign), sign))
+        await wait_for(pilot, lambda: screen.view.tab == tab)
+        await pilot.pause(0.3)
+        assert screen.view.query == "graph" and screen.search_box.value == "graph"
+        assert app.focused is screen.paper_list and app.screen is screen
+
+
+@pytest.mark.parametrize("sign", SIGNS)
+async def test_a_digit_sign_is_typed_in_a_dialogs_field_and_the_palettes(
+    seeded_home: Path, sign: str
+) -> None:
+    """In a text field but the search box (the tag prompt's, the palette's) the sign is typed:
+    the dialog stays open, no tab changes."""
+    from textual.command import CommandInput, CommandPalette
+
+    from tui.screens.dialogs import TextPrompt
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        prompt = await opened(pilot, "t", TextPrompt)
+        app.post_message(events.Key(character_key(sign), sign))
+        await wait_for(pilot, lambda: prompt.query_one(Input).value == sign)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        app.post_message(events.Key(character_key(sign), sign))
+        field = app.screen.query_one(CommandInput)
+        await wait_for(pilot, lambda: field.value == sign)
+        assert isinstance(app.screen, CommandPalette) and screen.view.tab == "inbox"
+
+
 async def test_alt_and_a_letter_in_a_dialog_types_the_letter(seeded_home: Path) -> None:
     """Only the search box reads Alt+letter as Esc then the letter: in the note editor Esc
     closed it, and the note typed was thrown away (found by a review)."""

@@ -133,8 +133,10 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(Text(group, style="bold"), "")
             first = True
             for command in commands:
-                keys = " ".join(
-                    key_label(k, web=self.app.is_web) for k in keys_for(command, self.keymap)
+                keys = " ".join(  # (in a browser ctrl+w is alt+backspace: named once)
+                    dict.fromkeys(
+                        key_label(k, web=self.app.is_web) for k in keys_for(command, self.keymap)
+                    )
                 )
                 words = help_text(command, self.keymap, web=self.app.is_web)
                 if wide:  # Text, not markup: "the [sync] folder" is words

@@ -39,6 +39,8 @@ QUEUE_FOOTER = (
 )
 QUEUE_ESSENTIAL = ("read", "open_pdf", "queue_up", "queue_down", "help", "undo", "skip", "quit")
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
+#: The search box's keys the footer leaves to the help: its readline word keys but ctrl+w.
+_NOT_IN_FOOTER = frozenset({"search_word_back", "search_word_forward", "search_delete_next_word"})
 #: The scopes whose footer ends with the palette's entry (``^p``, or its key as remapped).
 _WITH_PALETTE = ("main", "queue", "search")
 #: The command palette's keys of Textual's (its bindings, and Enter in its field), shown while
@@ -125,7 +127,8 @@ class KeyBar(Static):
                 (c.id, "" if c.scope == "search" else f"screen.{c.action}",
                  key_label(keys[0], web=self.in_browser), c.brief or c.title)
                 for c in COMMANDS
-                if (c.scope == "search" or c.typing) and (keys := self._acting_in_box(c))
+                if (c.scope == "search" or c.typing) and c.id not in _NOT_IN_FOOTER
+                and (keys := self._acting_in_box(c))
             ]  # fmt: skip
             typing.sort(key=lambda entry: {"Enter": 0, "esc": 1}.get(entry[2], 2))
             return [*typing, palette]

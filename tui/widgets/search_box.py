@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from typing import ClassVar
 
@@ -11,11 +12,13 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input
 
-from tui.commands import bindings
+from tui.commands import BY_ID, bindings, keys_for
 from tui.view import Found
 
 #: A typed letter waits at most this long to be painted with its results (see ``hold_paint``).
 HOLD_PAINT_SECONDS = 0.02
+#: From the cursor to the end of the word it is in, or else of the next word.
+_TO_WORD_END = re.compile(r"\W*\w+")
 
 
 class SearchBox(Input):
@@ -27,24 +30,23 @@ class SearchBox(Input):
     only records the text, and ``use`` runs the query typed so far.
     """
 
-    #: Readline's word keys as a terminal that speaks the kitty keyboard protocol sends them
-    #: (Textual asks for it: kitty, WezTerm, foot): Alt+b, Alt+f move a word back and
-    #: forward, Alt+d and Alt+Backspace delete the word after and before the cursor. Others
-    #: send ESC and the key, which Textual reads as ctrl+left, ctrl+right, ctrl+w (the
-    #: field's and ours already) and alt+d. Before, alt+d left the box (Esc then d: the d
-    #: held back, with a warning), alt+b and alt+f did nothing, and alt+backspace, the
-    #: field's, deleted the word after the cursor. The app does not split them into Esc
-    #: then the key (``tui.key_gate.escape_then``) while the box has the focus; the box
-    #: takes them before the field types alt+d's d (``on_key``).
-    WORD_KEYS: ClassVar[dict[str, str]] = {
-        "alt+b": "cursor_left_word",
-        "alt+f": "cursor_right_word",
-        "alt+d": "delete_right_word",
-        "alt+backspace": "delete_left_word",
-    }
+    #: Readline's word keys (``tui.commands``, remappable, in the help): Alt+b, Alt+f move
+    #: to a word's start and end, Alt+d deletes to the word's end, Alt+Backspace to its
+    #: start. A terminal that speaks the kitty keyboard protocol (Textual asks for it:
+    #: kitty, WezTerm, foot) sends them as such; others send ESC and the key, which the app
+    #: reads as ctrl+left (the same move), alt+f (``tui.terminal``), alt+d and ctrl+w.
+    #: The app does not split them into Esc then the key (``tui.key_gate.escape_then``)
+    #: while the box has the focus; the box takes them before the field types alt+d's d
+    #: (``on_key``).
+    WORD_COMMANDS: ClassVar[tuple[str, ...]] = (
+        "search_word_back",
+        "search_word_forward",
+        "search_delete_next_word",
+        "search_delete_word",
+    )
 
     #: Its own keys (Enter, ctrl+w: ``tui.commands``, remappable), which the footer shows
-    #: while it has the focus.
+    #: while it has the focus (but the word keys: ``KeyBar``).
     BINDINGS = bindings("search")
 
     class _Found(Message):
@@ -96,12 +98,38 @@ class SearchBox(Input):
         """Empty the box (which ends the search)."""
         self.value = ""
 
+    def word_action(self, key: str) -> str | None:
+        """The action of ``key`` when it is one of the box's word keys (as remapped)."""
+        keymap: Mapping[str, str] = getattr(self.app, "keymap", {})
+        for command_id in self.WORD_COMMANDS:
+            command = BY_ID[command_id]
+            if key in keys_for(command, keymap):
+                return command.action
+        return None
+
     async def on_key(self, event: events.Key) -> None:
-        action = self.WORD_KEYS.get(event.key)
-        if action is not None:  # (a key of the field's own kind: not remapped, not shown)
+        action = self.word_action(event.key)
+        if action is not None:  # (before the field types alt+d's d)
             event.stop()
             event.prevent_default()
             await self.run_action(action)
+
+    def _word_end(self) -> int:
+        found = _TO_WORD_END.match(self.value, self.cursor_position)
+        return found.end() if found else len(self.value)
+
+    def action_cursor_word_end(self) -> None:
+        """To the end of the word the cursor is in, else of the next one: readline's (bash's,
+        Emacs's) forward-word, Alt+f. (Textual's ctrl+right goes to the next word's start.)"""
+        self.cursor_position = self._word_end()
+
+    def action_delete_word_end(self) -> None:
+        """Delete from the cursor to where Alt+f goes: readline's kill-word, Alt+d. (Textual's
+        deletes to the next word's start: after Alt+f, the space alone.)"""
+        if not self.selection.is_empty:
+            self.delete_selection()
+        else:
+            self.delete(self.cursor_position, self._word_end())
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
