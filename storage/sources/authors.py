@@ -37,7 +37,10 @@ __all__ = [
     "name_parts",
     "names_of",
     "no_author",
+    "plain_name",
+    "retied",
     "spaced",
+    "tied_families",
 ]
 
 #: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
@@ -181,6 +184,43 @@ def spaced(name: str) -> str:
         return " ".join(words)
     words[last] = FAMILY_TIE.join(words[last].split())
     return " ".join(words)
+
+
+def plain_name(name: str) -> str:
+    """``name`` as outputs for people and other programs write it (``papers list --json``, the
+    JSON and CSV exports): its family name's tie (``FAMILY_TIE``) a plain space, which every
+    reader, spreadsheet and ``grep`` takes for one; ``tied_families`` says which words were
+    tied."""
+    return name.replace(FAMILY_TIE, " ")
+
+
+#: Words tied by ``FAMILY_TIE`` (``\S`` is no ``FAMILY_TIE``: Python's ``\s`` matches it).
+_TIED: Final = re.compile(r"\S+(?:\u00a0\S+)+")
+
+
+def tied_families(texts: Iterable[str]) -> list[str]:
+    """The family names of more than one word that ``texts`` (names, or an ``editors`` text of
+    names) tie, each once, in plain spaces (``García Márquez``): what an output that writes
+    names plain (``plain_name``) carries beside them, so that our readers tie them again
+    (``retied``) and a re-import keeps each family name whole."""
+    found = (m.group().replace(FAMILY_TIE, " ") for t in texts for m in _TIED.finditer(t))
+    return list(dict.fromkeys(found))
+
+
+def retied(name: str, families: Iterable[str]) -> str:
+    """``name`` with its family name tied again (``tied_family``) when its last words (a
+    suffix aside) are one of ``families`` (``tied_families``) after a given name; as it is
+    otherwise (a name already tied, one that holds none of them)."""
+    if FAMILY_TIE in name:
+        return name
+    words = name.split()
+    end = len(words) - 1 if len(words) > 2 and is_suffix(words[-1]) else len(words)
+    for family in families:
+        tied = family.split()
+        start = end - len(tied)
+        if len(tied) > 1 and start >= 1 and words[start:end] == tied:
+            return " ".join([*words[:start], FAMILY_TIE.join(tied), *words[end:]])
+    return name
 
 
 #: Where an initial's letters part (``J.-P.``).

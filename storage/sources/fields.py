@@ -28,6 +28,7 @@ __all__ = [
     "extra_fields",
     "extra_value",
     "lists_of",
+    "tied_again",
     "triage_status",
 ]
 
@@ -327,6 +328,40 @@ def edited_by(authors: Sequence[str]) -> ExtraValue | None:
     (``FAMILY_TIE``) is kept, so that the exports write each editor's family name whole."""
     text = "; ".join(authors)[:_MAX_TEXT].strip()
     return text or None
+
+
+#: The extra fields that hold names, as ``edited_by`` writes them.
+NAME_FIELDS: Final = ("edited_by", "editors", "series_editors")
+
+
+def tied_again(
+    authors: tuple[str, ...], extra: tuple[tuple[str, ExtraValue], ...], families: Any
+) -> tuple[tuple[str, ...], tuple[tuple[str, ExtraValue], ...]]:
+    """The authors and extra fields of a record of our JSON or CSV export, which writes names
+    plain, with its ``family_names`` (a list, or a text parted by ";") tied again in them
+    (``storage.sources.authors.retied``), as the library kept them."""
+    from storage.sources.authors import retied
+
+    if isinstance(families, str):
+        families = families.split(";")
+    if not isinstance(families, list):
+        return authors, extra
+    named = [" ".join(f.split()) for f in families[:MAX_FAMILY_NAMES] if isinstance(f, str)]
+    named = [f for f in named if 1 < len(f.split()) <= 4]
+    if not named:
+        return authors, extra
+    tied = tuple(retied(a, named) for a in authors)
+    fields = tuple(
+        (k, "; ".join(retied(n, named) for n in v.split("; ")))
+        if k in NAME_FIELDS and isinstance(v, str)
+        else (k, v)
+        for k, v in extra
+    )
+    return tied, fields
+
+
+#: The family names a record's ``family_names`` ties again, at most.
+MAX_FAMILY_NAMES: Final = 1000
 
 
 def merge_extra(

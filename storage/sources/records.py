@@ -32,6 +32,7 @@ from storage.sources.fields import (
     extra_fields,
     lists_of,
     merge_extra,
+    tied_again,
     triage_status,
     year_in,
     year_text,
@@ -398,6 +399,8 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
         extra = merge_extra(extra, (("edited_by", edited),))
     if editors:  # as ``edited_by`` names them: a family name's tie kept
         extra = merge_extra(extra, tuple(editors.items()))
+    if item.get("family_names"):  # our export's names, written plain: their ties again
+        authors, extra = tied_again(authors, extra, item["family_names"])
     return (
         SourceRecord(
             abstract=abstract,
