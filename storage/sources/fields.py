@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from storage.models import Decision, ExtraValue, Place, Status
 from storage.queue.order import place_from_text, place_of
+from storage.sources.venues import cased_venue
 
 __all__ = [
     "EXTRA_FIELDS",
@@ -166,8 +167,11 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ExtraField("year", "Year", ("year",), int, low=1000, high=2999, parse=year_in),
     ExtraField("month", "Month", ("month",), int, low=1, high=12, parse=_month),
     ExtraField("date", "Date", ("date", "publication_date"), str),
-    ExtraField("journal", "Journal", ("journal", "journaltitle", "journal_name"), str),
-    ExtraField("booktitle", "Book title", ("booktitle", "proceedings"), str),
+    # a venue all in lower case (Google Scholar's ``nature``) as people write it
+    ExtraField(
+        "journal", "Journal", ("journal", "journaltitle", "journal_name"), str, parse=cased_venue
+    ),
+    ExtraField("booktitle", "Book title", ("booktitle", "proceedings"), str, parse=cased_venue),
     ExtraField("publisher", "Publisher", ("publisher",), str),
     ExtraField("school", "School", ("school",), str),
     ExtraField("institution", "Institution", ("institution",), str),

@@ -39,7 +39,7 @@ from storage.sources.fields import (
 )
 from storage.sources.links import extract_github_links, github_from_code_field, web_url
 from storage.sources.status_words import status_word, venue_status
-from storage.sources.venues import find_year, status_of_venueid
+from storage.sources.venues import cased_venue, find_year, status_of_venueid
 
 #: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
 MIN_ABSTRACT_CHARS = 40
@@ -521,7 +521,7 @@ def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _venue(item: Mapping[str, Any]) -> str:
     """The venue a record names, with its year when a separate field gives it."""
-    venue = _one_line(field_value(item, "venue"))[:MAX_HEADER_CHARS]
+    venue = cased_venue(_one_line(field_value(item, "venue"))[:MAX_HEADER_CHARS])
     year = year_text(_one_line(item.get("year")))[:10]
     if venue and year and year not in venue:
         venue = f"{venue} {year}"
