@@ -18,7 +18,7 @@ Pure standard library and total: every function takes any string.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import islice
 from typing import Final
@@ -37,6 +37,7 @@ __all__ = [
     "name_parts",
     "names_of",
     "no_author",
+    "parted",
     "plain_name",
     "retied",
     "spaced",
@@ -287,10 +288,12 @@ def _without_suffix(words: list[str]) -> tuple[list[str], str]:
     return words, ""
 
 
-def name_parts(name: str) -> NameParts:
-    """How an exporter writes a name the library holds (see the module)."""
+def name_parts(name: str, whole: Collection[str] = ()) -> NameParts:
+    """How an exporter writes a name the library holds (see the module); one of ``whole`` (a
+    paper's ``literal_names``: its source wrote them whole, CSL's ``literal``, BibTeX's
+    ``{Acme Widgets}``) as written, whatever its words."""
     words = name.split()
-    if len(words) < 2 or is_organization(name):
+    if len(words) < 2 or is_organization(name) or (whole and name in whole):
         return NameParts(literal=" ".join(words))
     if "," in name and (written := _last_comma_first(name)) is not None:
         return written
@@ -308,6 +311,12 @@ def name_parts(name: str) -> NameParts:
         particle=" ".join(words[start:-1]),
         suffix=suffix,
     )
+
+
+def parted(name: str) -> bool:
+    """Whether an exporter writes ``name`` as a person's parts (``name_parts``): a name its
+    source wrote whole is kept among a paper's ``literal_names`` only then."""
+    return not name_parts(name).literal
 
 
 def _tied_parts(name: str) -> NameParts | None:

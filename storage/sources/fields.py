@@ -30,6 +30,7 @@ __all__ = [
     "extra_value",
     "lists_of",
     "tied_again",
+    "written_whole",
     "triage_status",
 ]
 
@@ -214,6 +215,10 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # a persistent identifier beside the DOI: DBLP's BibTeX of a Dagstuhl (LIPIcs, OASIcs)
     # paper, ``urn = {urn:nbn:de:0030-drops-62345}``, written back by the BibTeX export
     ExtraField("urn", "URN", ("urn",), str),
+    # the people its source wrote whole, no person's parts (CSL's ``{"literal": …}``, BibTeX's
+    # ``{Acme Widgets}``): an organization the exports write whole, named as ``edited_by``
+    # names people (``storage.sources.authors.name_parts``'s ``whole``)
+    ExtraField("literal_names", "Names written whole", (), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
@@ -335,7 +340,7 @@ def edited_by(authors: Sequence[str]) -> ExtraValue | None:
 
 
 #: The extra fields that hold names, as ``edited_by`` writes them.
-NAME_FIELDS: Final = ("edited_by", "editors", "series_editors")
+NAME_FIELDS: Final = ("edited_by", "editors", "series_editors", "literal_names")
 
 
 def tied_again(
@@ -362,6 +367,11 @@ def tied_again(
         for k, v in extra
     )
     return tied, fields
+
+
+def written_whole(value: ExtraValue | None) -> frozenset[str]:
+    """The names a paper's source wrote whole (its ``literal_names`` fact), as its people are."""
+    return frozenset(value.split("; ")) if isinstance(value, str) and value else frozenset()
 
 
 #: The family names a record's ``family_names`` ties again, at most.

@@ -387,8 +387,8 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     authors = names_of(_people(field_value(item, "authors")))
     edited = edited_by(authors) if item.get("edited_by") is True else None
     editors: dict[str, ExtraValue] = {}
-    for role in ("editors", "series_editors"):  # a reader's names of its book's, its series'
-        if isinstance(item.get(role), list):  # (its texts: no number, no object)
+    for role in ("editors", "series_editors", "literal_names"):  # a reader's names of its
+        if isinstance(item.get(role), list):  # book's, its series', written whole (texts)
             named = edited_by(names_of(_people(item[role])))
             named = None if edited and role == "editors" else named  # (its people's)
             item = {**item, role: named}
