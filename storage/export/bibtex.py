@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Final
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
@@ -33,6 +33,7 @@ from storage.models import Paper
 from storage.sources.authors import is_et_al, is_suffix, name_parts
 from storage.sources.bibtex import OWN_EXPORT_LINE
 from storage.sources.citation import citation_of, editors_only
+from storage.sources.fields import written_whole
 from storage.sources.links import web_url
 from storage.text.normalize import LATIN_LETTERS
 from storage.text.sanitize import printable, printable_block
@@ -106,23 +107,24 @@ def bibtex_key(paper: Paper, taken: set[str]) -> str:
     return candidate
 
 
-def _author(name: str) -> str:
+def _author(name: str, whole: Collection[str] = ()) -> str:
     """One author as BibTeX reads it: ``others`` for the authors a list leaves out; a name
     written whole (an organization, one holding " and " or a comma) in braces, since BibTeX
     would split ``Google DeepMind`` into a first and a last name; a person as ``First Last``
     where BibTeX reads that form as the name's parts, else as ``von Last, Jr, First`` (a
-    suffix, a lower-case word that is no particle)."""
+    suffix, a lower-case word that is no particle); one of ``whole`` (its source wrote it
+    whole: ``literal_names``) in braces too, whatever its words."""
     if is_et_al(name):
         return "others"
-    parts = name_parts(name)
+    parts = name_parts(name, whole)
     if parts.literal:
         escaped = bib_escape(parts.literal)
         return "{" + escaped + "}" if " " in parts.literal or "," in name else escaped
     words = [*parts.given.split(), *parts.last.split()]
     # a family name of two words (``García López``) only in ``Last, First``: BibTeX would
     # take the first of them for a given name
-    whole = " " not in parts.family
-    if whole and not parts.suffix and _reads_as_parts(words, len(parts.given.split())):
+    one_word = " " not in parts.family
+    if one_word and not parts.suffix and _reads_as_parts(words, len(parts.given.split())):
         return bib_escape(" ".join(words))
     if parts.suffix:  # its first name in third place, even empty (``King, Jr.,``)
         return ", ".join(bib_escape(p) for p in (parts.last, parts.suffix, parts.given)).strip()
@@ -133,10 +135,12 @@ def _author(name: str) -> str:
     return ", ".join(bib_escape(p) for p in (parts.last, parts.given) if p)
 
 
-def _people(names: Sequence[str]) -> str:
+def _people(names: Sequence[str], whole: Collection[str] = ()) -> str:
     """An ``author`` or ``editor`` field: each name as ``_author`` writes it, control
     characters shown (as in the title)."""
-    return " and ".join(_author(printable(name)) for name in names)
+    return " and ".join(
+        _author(printable(name), [printable(name)] if name in whole else ()) for name in names
+    )
 
 
 def _reads_as_parts(words: list[str], given: int) -> bool:
@@ -173,13 +177,14 @@ def bibtex_entry(paper: Paper, key: str, note: str = "", tags: Sequence[str] = (
     cited = citation_of(paper)
     fields = [("title", "{" + _title_escape(paper.display_title) + "}")]
     edited = editors_only(paper)
+    whole = written_whole(paper.fact("literal_names"))
     if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
         # control characters shown, as in the title (they were left out here alone)
-        fields.append(("editor" if edited else "author", _people(paper.authors)))
+        fields.append(("editor" if edited else "author", _people(paper.authors, whole)))
     else:  # what styles sort by when there is no author
         fields.append(("key", _title_escape(paper.display_title[:40])))
     if (editors := _text_fact(paper, "editors")) and not edited:  # its book's, its volume's
-        fields.append(("editor", _people(editors.split("; "))))
+        fields.append(("editor", _people(editors.split("; "), whole)))
     if cited.journal:
         fields.append(("journal", bib_escape(cited.journal)))
     if cited.booktitle:

@@ -18,7 +18,7 @@ our reader takes them back as the note and tags.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from storage.export.bibtex import bibtex_key
@@ -35,19 +35,20 @@ from storage.sources.citation import (
     citation_of,
     editors_only,
 )
+from storage.sources.fields import written_whole
 from storage.sources.links import web_url
 
 
-def csl_name(name: str) -> dict[str, str]:
+def csl_name(name: str, whole: Collection[str] = ()) -> dict[str, str]:
     """``Ann Lee`` → ``{"family": "Lee", "given": "Ann"}``; ``Jan van der Berg`` with
     ``"non-dropping-particle": "van der"`` (as Zotero writes it), ``John Smith Jr.`` with
     ``"suffix": "Jr."``; one word, or an organization (``is_organization``), is a
     ``literal``; the authors a list leaves out are a last ``{"literal": "others"}``, which
     citeproc (pandoc's) reads as "et al." when it ends the list, as pandoc writes BibTeX's
-    ``and others``."""
+    ``and others``. One of ``whole`` (``literal_names``) is a ``literal``, as its source gave it."""
     if is_et_al(name):
         return {"literal": "others"}
-    parts = name_parts(name)
+    parts = name_parts(name, whole)
     if parts.literal:
         return {"literal": parts.literal}
     named = {
@@ -82,12 +83,13 @@ def csl_item(paper: Paper, key: str, note: str = "", tags: Sequence[str] = ()) -
         kind = "article"  # what Zotero calls a preprint
     item: dict[str, Any] = {"id": key, "type": kind, "title": written_text(paper.title, title=True)}
     edited = editors_only(paper)
+    whole = written_whole(paper.fact("literal_names"))
     if paper.authors:  # a volume that names only its editors: theirs (``editors_only``)
-        item["editor" if edited else "author"] = [csl_name(a) for a in paper.authors]
+        item["editor" if edited else "author"] = [csl_name(a, whole) for a in paper.authors]
     if (editors := _fact(paper, "editors")) and not edited:  # its book's, its volume's
-        item["editor"] = [csl_name(a) for a in editors.split("; ")]
+        item["editor"] = [csl_name(a, whole) for a in editors.split("; ")]
     if series_editors := _fact(paper, "series_editors"):  # (Zotero's "Series Editor")
-        item["collection-editor"] = [csl_name(a) for a in series_editors.split("; ")]
+        item["collection-editor"] = [csl_name(a, whole) for a in series_editors.split("; ")]
     if cited.container:
         item["container-title"] = cited.container
     if issued := _issued(cited):

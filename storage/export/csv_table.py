@@ -23,6 +23,8 @@ CSV_COLUMNS = (
     "venue_status", "tags", "note", "abstract", "keywords", "lists", "venue", "decided_at",
     "title_derived", "queue_position",
     *(f.name for f in EXTRA_FIELDS),
+    # last, so that the columns of an export written before it keep their places
+    "family_names",
 )  # fmt: skip
 
 #: A cell starting with one of these is a formula to a spreadsheet (OWASP's list).
@@ -65,7 +67,8 @@ def csv_pieces(
     writer.writerow(CSV_COLUMNS)
     for number, paper in enumerate(papers, 1):
         record = paper_record(paper, triage)
-        record["authors"] = names_cell(paper.authors)
+        record["authors"] = names_cell(record["authors"])  # (plain: ``paper_record``)
+        record["family_names"] = "; ".join(record["family_names"])
         record["keywords"] = "; ".join(paper.keywords)
         record["github"] = " ".join(paper.github)
         record["tags"] = "; ".join(record["tags"])
@@ -76,7 +79,7 @@ def csv_pieces(
         record["title_derived"] = "true" if paper.title_derived else ""
         place = record["queue_position"]
         record["queue_position"] = "" if place is None else place_text(place)
-        record.update(paper.extra)
+        record.update(record.pop("extra"))
         writer.writerow([csv_safe(str(record.get(c, ""))) for c in CSV_COLUMNS])
         if number % _ROWS_AT_ONCE == 0:
             yield rows.taken()

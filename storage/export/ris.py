@@ -20,7 +20,7 @@ when the export goes to one); only what would end a line, and NUL, is not (``fil
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from storage.export.exporter import DEFAULT_OPTIONS, Exporter, ExportOptions
 from storage.export.selection import keywords_and_tags, lists_text, users_own, written_text
@@ -28,6 +28,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.sources.authors import is_et_al, name_parts
 from storage.sources.citation import RIS_TYPES, citation_of, editors_only
+from storage.sources.fields import written_whole
 from storage.sources.links import web_url
 from storage.sources.ris import (
     TITLE_DERIVED,
@@ -61,14 +62,14 @@ def _pages(pages: str) -> list[tuple[str, str]]:
     return [("SP", pages)] if pages else []
 
 
-def ris_name(name: str) -> str:
+def ris_name(name: str, whole: Collection[str] = ()) -> str:
     """An ``AU`` value: ``Last, First, Suffix`` as RIS defines it (``van der Berg, Jan``,
     ``Smith, John, Jr.``), an organization's name whole (``is_organization``: no first name);
     "" for the authors a list leaves out, which RIS has no way to say (its readers would
-    take "others" for a person)."""
+    take "others" for a person). One of ``whole`` (``literal_names``) whole too."""
     if is_et_al(name):
         return ""
-    parts = name_parts(name)
+    parts = name_parts(name, whole)
     if parts.literal:
         return parts.literal
     return ", ".join(p for p in (parts.last, parts.given, parts.suffix) if p)
@@ -83,12 +84,15 @@ def ris_entry(paper: Paper, note: str = "", tags: Sequence[str] = ()) -> list[st
     if kind == "EDBOOK" and paper.authors and not edited:
         kind = "BOOK"  # an ``EDBOOK``'s ``AU`` are its editors: a collection by its authors
     lines = [_line("TY", kind), _line("TI", written_text(paper.title, title=True))]
-    lines += [_line("ED" if edited else "AU", n) for n in map(ris_name, paper.authors) if n]
+    whole = written_whole(paper.fact("literal_names"))
+    people = (ris_name(a, whole) for a in paper.authors)
+    lines += [_line("ED" if edited else "AU", n) for n in people if n]
     if (editors := _fact(paper, "editors")) and not edited:  # its book's, where Zotero puts them
         tag = editors_tag(kind)
-        lines += [_line(tag, n) for n in map(ris_name, editors.split("; ")) if n]
+        lines += [_line(tag, n) for n in (ris_name(a, whole) for a in editors.split("; ")) if n]
     if (series_editors := _fact(paper, "series_editors")) and (tag := series_editors_tag(kind)):
-        lines += [_line(tag, n) for n in map(ris_name, series_editors.split("; ")) if n]
+        named = (ris_name(a, whole) for a in series_editors.split("; "))
+        lines += [_line(tag, n) for n in named if n]
     series = _fact(paper, "series")
     if cited.journal:
         lines.append(_line("JO", cited.journal))

@@ -8,6 +8,8 @@ from typing import Any
 from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.queue.order import place_json
+from storage.sources.authors import FAMILY_TIE, plain_name, tied_families
+from storage.sources.fields import NAME_FIELDS
 from storage.sources.venues import VenueFound, find_venue, find_year
 
 GROUPINGS = ("none", "tag", "venue", "list")
@@ -87,9 +89,20 @@ def in_queue_order(papers: Iterable[Paper], triage: TriageState) -> list[Paper]:
 
 
 def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
-    """A paper as a JSON object: the ``--json`` contract of the CLI, plus note and tags."""
+    """A paper as a JSON object: the ``--json`` contract of the CLI, plus note and tags.
+
+    Names are written with plain spaces (``plain_name``): a family name of two words that
+    the library ties (``Gabriel García\u00a0Márquez``) is in ``family_names``
+    (``García Márquez``), which our readers tie again."""
     starred = triage.status(paper.id) is Status.STARRED
     place = triage.positions.get(paper.id)
+    extra = dict(paper.extra)
+    named = [a for a in paper.authors if FAMILY_TIE in a]
+    for field in NAME_FIELDS:
+        value = extra.get(field)
+        if isinstance(value, str) and FAMILY_TIE in value:
+            named.append(value)
+            extra[field] = plain_name(value)
     return {
         "id": paper.id,
         "title": paper.title,
@@ -98,7 +111,8 @@ def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
         "url": paper.url,
         "list": paper.list,
         "abstract": paper.abstract,
-        "authors": list(paper.authors),
+        "authors": [plain_name(a) for a in paper.authors] if named else list(paper.authors),
+        "family_names": tied_families(named),
         "venue_status": paper.venue_status,
         "keywords": list(paper.keywords),
         "position": paper.position,
@@ -107,7 +121,7 @@ def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
         "title_derived": paper.title_derived,
         "lists": list(paper.lists or (paper.list,)),
         "venue": paper.venue,
-        "extra": dict(paper.extra),
+        "extra": extra,
         "decided_at": triage.decided_at.get(paper.id),
         # its place in the reading queue, as the user ordered it: a re-import keeps the order
         "queue_position": place_json(place) if starred and place is not None else None,

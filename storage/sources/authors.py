@@ -18,7 +18,7 @@ Pure standard library and total: every function takes any string.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import islice
 from typing import Final
@@ -37,7 +37,11 @@ __all__ = [
     "name_parts",
     "names_of",
     "no_author",
+    "parted",
+    "plain_name",
+    "retied",
     "spaced",
+    "tied_families",
 ]
 
 #: The last "author" of a list its source cut short: BibTeX's ``and others``, CSL's final
@@ -183,6 +187,43 @@ def spaced(name: str) -> str:
     return " ".join(words)
 
 
+def plain_name(name: str) -> str:
+    """``name`` as outputs for people and other programs write it (``papers list --json``, the
+    JSON and CSV exports): its family name's tie (``FAMILY_TIE``) a plain space, which every
+    reader, spreadsheet and ``grep`` takes for one; ``tied_families`` says which words were
+    tied."""
+    return name.replace(FAMILY_TIE, " ")
+
+
+#: Words tied by ``FAMILY_TIE`` (``\S`` is no ``FAMILY_TIE``: Python's ``\s`` matches it).
+_TIED: Final = re.compile(r"\S+(?:\u00a0\S+)+")
+
+
+def tied_families(texts: Iterable[str]) -> list[str]:
+    """The family names of more than one word that ``texts`` (names, or an ``editors`` text of
+    names) tie, each once, in plain spaces (``García Márquez``): what an output that writes
+    names plain (``plain_name``) carries beside them, so that our readers tie them again
+    (``retied``) and a re-import keeps each family name whole."""
+    found = (m.group().replace(FAMILY_TIE, " ") for t in texts for m in _TIED.finditer(t))
+    return list(dict.fromkeys(found))
+
+
+def retied(name: str, families: Iterable[str]) -> str:
+    """``name`` with its family name tied again (``tied_family``) when its last words (a
+    suffix aside) are one of ``families`` (``tied_families``) after a given name; as it is
+    otherwise (a name already tied, one that holds none of them)."""
+    if FAMILY_TIE in name:
+        return name
+    words = name.split()
+    end = len(words) - 1 if len(words) > 2 and is_suffix(words[-1]) else len(words)
+    for family in families:
+        tied = family.split()
+        start = end - len(tied)
+        if len(tied) > 1 and start >= 1 and words[start:end] == tied:
+            return " ".join([*words[:start], FAMILY_TIE.join(tied), *words[end:]])
+    return name
+
+
 #: Where an initial's letters part (``J.-P.``).
 _INITIAL_PARTS: Final = re.compile(r"[.\-‐]+")
 
@@ -247,10 +288,12 @@ def _without_suffix(words: list[str]) -> tuple[list[str], str]:
     return words, ""
 
 
-def name_parts(name: str) -> NameParts:
-    """How an exporter writes a name the library holds (see the module)."""
+def name_parts(name: str, whole: Collection[str] = ()) -> NameParts:
+    """How an exporter writes a name the library holds (see the module); one of ``whole`` (a
+    paper's ``literal_names``: its source wrote them whole, CSL's ``literal``, BibTeX's
+    ``{Acme Widgets}``) as written, whatever its words."""
     words = name.split()
-    if len(words) < 2 or is_organization(name):
+    if len(words) < 2 or is_organization(name) or (whole and name in whole):
         return NameParts(literal=" ".join(words))
     if "," in name and (written := _last_comma_first(name)) is not None:
         return written
@@ -268,6 +311,12 @@ def name_parts(name: str) -> NameParts:
         particle=" ".join(words[start:-1]),
         suffix=suffix,
     )
+
+
+def parted(name: str) -> bool:
+    """Whether an exporter writes ``name`` as a person's parts (``name_parts``): a name its
+    source wrote whole is kept among a paper's ``literal_names`` only then."""
+    return not name_parts(name).literal
 
 
 def _tied_parts(name: str) -> NameParts | None:

@@ -48,7 +48,7 @@ from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources import bibtex_dialects as dialects
-from storage.sources.authors import ended_with_et_al, flat_name
+from storage.sources.authors import ended_with_et_al, flat_name, parted
 from storage.sources.bibtex_crossref import lending
 from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
@@ -260,6 +260,25 @@ def _name(raw: str) -> str:
         given = _name_text(" ".join(words[:-1]))
         return flat_name(_name_text(words[-1]), given) if given else _name_text(raw)
     return _name_text(raw)
+
+
+def written_whole(raw: str) -> list[str]:
+    """The names of an ``author`` or ``editor`` field written whole in one pair of braces
+    (``{Acme Widgets}``: BibTeX's one last name, an organization's), as ``authors_of`` reads
+    them, that the exports would part (``parted``)."""
+    names = _split_top(" ".join(raw.split()), " and ")
+    whole = (_name(n) for n in names if n[:1] == "{" and _braced_whole(n))
+    return [name for name in whole if parted(name)]
+
+
+def _braced_whole(name: str) -> bool:
+    """Whether ``name`` is one braced group: its first brace closes at its end."""
+    depth = 0
+    for i, char in enumerate(name):
+        depth += (char == "{") - (char == "}")
+        if depth == 0:
+            return i == len(name) - 1
+    return False
 
 
 def _name_text(raw: str) -> str:
@@ -489,6 +508,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "file": _verbatim(_file_letters(fields.get("file", ""))),
         "pdf": dialects.online_pdf(fields, eprint),
     }
+    if "{" in author or "{" in editor:  # (a name written whole is in braces)
+        out["literal_names"] = [*written_whole(author), *written_whole(editor)]
     for name, names in _TEXT_FIELDS:
         out[name] = _readable(_first(fields, names))
     if out["entry_type"] == "inproceedings" and out["journal"] and not out["booktitle"]:

@@ -33,7 +33,7 @@ import orjson
 from storage.errors import SourceError
 from storage.importing.author_keys import cjk
 from storage.models import RecordError
-from storage.sources.authors import ended_with_et_al, spaced, tied_family
+from storage.sources.authors import ended_with_et_al, is_et_al, parted, spaced, tied_family
 from storage.sources.citation import FROM_CROSSREF, FROM_CSL, doi_of
 from storage.sources.dates import checked_date, no_year, typed_date
 from storage.sources.fields import keywords_before_tags
@@ -86,6 +86,22 @@ def _names(value: Any, *, ours: bool = False) -> list[str]:
         if name.strip():
             names.append(spaced(name))
     return ended_with_et_al(names)
+
+
+def _literals(value: Any) -> list[str]:
+    """The names of CSL's people that are a ``literal`` (no ``family`` or ``given``), as
+    ``_names`` keeps them, that the exports would part (``parted``; "others", pandoc's "et
+    al.", is none)."""
+    people = value if isinstance(value, list) else []
+    literals = (
+        spaced(p["literal"])
+        for p in people
+        if isinstance(p, Mapping)
+        and isinstance(p.get("literal"), str)
+        and not {"family", "given"} & p.keys()
+        and not is_et_al(p["literal"])
+    )
+    return [name for name in literals if name and parted(name)]
 
 
 #: The parts of a CSL name in the order they are read.
@@ -203,6 +219,11 @@ def csl_fields(item: Mapping[str, Any]) -> dict[str, Any]:
     fields["edited_by"] = not authors  # (its people, when any, are its editors)
     fields["editors"] = editors if authors else []  # else its book's, its proceedings'
     fields["series_editors"] = _names(item.get("collection-editor"), ours=ours)
+    literals = [  # an organization's, written whole as the exports write it
+        n for key in ("author", "editor", "collection-editor") for n in _literals(item.get(key))
+    ]
+    if literals:
+        fields["literal_names"] = literals
     genre = item.get("genre")  # a thesis's type (Zotero's ``thesisType``): a master's?
     if kind == "phdthesis" and isinstance(genre, str) and "master" in genre.casefold():
         kind = fields["entry_type"] = "mastersthesis"

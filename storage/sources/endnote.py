@@ -9,7 +9,9 @@ paragraph: the record goes on). Read in one pass, linear on any text.
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
 Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; an ``Edited
 Book``'s editors; when none, the editors: ``%E``, a book's ``%Y``, see ``editors_of``; beside
-authors, a chapter's or a paper's ``%E``, its book's editors), ``%D`` (year; one that names
+authors, a chapter's or a paper's ``%E``, its book's editors; the series' editor, EndNote's
+"Series Editor": an edited book's or a report's ``%E``, a chapter's or a paper's ``%Y``, see
+``series_editors_of``), ``%D`` (year; one that names
 none, ``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
 book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
 ``%P`` (pages), ``%S`` (series), ``%9`` (type of work: a master's thesis), ``%@`` (ISBN or
@@ -71,6 +73,25 @@ def editors_of(kind: str, secondary: list[str], tertiary: list[str]) -> list[str
     if kind == "book":
         return tertiary or secondary
     return secondary if kind in _EDITED else []
+
+
+#: EndNote's reference types whose secondary author (``%E``, ``secondary-authors``), or
+#: tertiary (``%Y``, ``tertiary-authors``), is their series' editor ("Series Editor" in its
+#: reference types: Zotero's ``seriesEditor``, RIS's ``A2`` of a book, ``A3`` of a chapter).
+SERIES_SECONDARY: Final = frozenset({"book", "edited book", "report"})
+SERIES_TERTIARY: Final = frozenset(
+    {"book section", "electronic book section", "conference proceedings", "conference paper"}
+)
+
+
+def series_editors_of(
+    kind: str, secondary: list[str], tertiary: list[str], people: list[str]
+) -> list[str]:
+    """The editors of the series a record of EndNote's type ``kind`` is in (``SERIES_…``);
+    none when they are its ``people`` (a book that names only them: ``editors_of``)."""
+    kind = kind.casefold()
+    named = secondary if kind in SERIES_SECONDARY else tertiary if kind in SERIES_TERTIARY else []
+    return [] if named is people else named
 
 
 def book_editors(kind: str, secondary: list[str]) -> list[str]:
@@ -140,6 +161,12 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     else:  # a chapter's book's, a paper's proceedings' (not a book's: EndNote's ``%E`` is its
         # series' editor, Zotero's its editor)
         fields["editors"] = book_editors(kind, secondary)
+    # its series' editor: an edited book's, a report's ``%E``, a chapter's, a paper's ``%Y``
+    # (EndNote's "Series Editor"), as EndNote XML's and RIS's are read. Not a book's ``%E``:
+    # the book's editor to Zotero's Refer export and import and to library catalogs (Zotero's
+    # test of Refer/BibIX.js: the Norwegian National Library's ``%0 Book``, ``%E`` its editor)
+    if kind.casefold() != "book":
+        fields["series_editors"] = series_editors_of(kind, secondary, tertiary, fields["authors"])
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     if "master" in fields.pop("work", "").casefold() and entry == "phdthesis":
         entry = "mastersthesis"  # its type of work (``%9``)

@@ -54,7 +54,13 @@ from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
 from storage.sources.dates import no_year, stated_date, typed_date
-from storage.sources.endnote import EDITED_BOOK, ENDNOTE_TYPES, book_editors, editors_of
+from storage.sources.endnote import (
+    EDITED_BOOK,
+    ENDNOTE_TYPES,
+    book_editors,
+    editors_of,
+    series_editors_of,
+)
 from storage.sources.links import web_url
 from storage.sources.records import (
     ARXIV_ID,
@@ -96,11 +102,6 @@ _TYPE_NUMBERS: Final = {
     "34": "manuscript", "36": "manuscript", "43": "electronic article",
     "47": "conference paper", "59": "dataset",
 }  # fmt: skip
-#: EndNote's reference types whose secondary, or tertiary, author is their series' editor.
-_SERIES_SECONDARY: Final = frozenset({"book", "edited book", "report"})
-_SERIES_TERTIARY: Final = frozenset(
-    {"book section", "electronic book section", "conference proceedings", "conference paper"}
-)
 #: The most text one element of a record may hold (an abstract is refused past 20,000).
 MAX_VALUE_CHARS: Final = 200_000
 #: Values a record keeps of one repeated element (authors, keywords, links).
@@ -303,10 +304,7 @@ def _fields(
         fields["editors"] = book_editors(kind, secondary)
     # its series' editor: a book's, a report's secondary author, a chapter's, a paper's
     # tertiary (EndNote's "Series Editor", Zotero's ``seriesEditor``); not when its people
-    series_editors = secondary if kind in _SERIES_SECONDARY else tertiary
-    named = kind in _SERIES_SECONDARY or kind in _SERIES_TERTIARY
-    if named and series_editors is not fields["authors"]:
-        fields["series_editors"] = series_editors
+    fields["series_editors"] = series_editors_of(kind, secondary, tertiary, fields["authors"])
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
     if entry == "phdthesis" and "master" in first_text(values, "work-type").casefold():
         entry = "mastersthesis"  # its type of work (Zotero's ``thesisType``), as ``%9`` says

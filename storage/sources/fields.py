@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from storage.models import Decision, ExtraValue, Place, Status
 from storage.queue.order import place_from_text, place_of
+from storage.sources.venues import cased_venue
 
 __all__ = [
     "EXTRA_FIELDS",
@@ -28,6 +29,8 @@ __all__ = [
     "extra_fields",
     "extra_value",
     "lists_of",
+    "tied_again",
+    "written_whole",
     "triage_status",
 ]
 
@@ -167,8 +170,11 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     ExtraField("year", "Year", ("year",), int, low=1000, high=2999, parse=year_in),
     ExtraField("month", "Month", ("month",), int, low=1, high=12, parse=_month),
     ExtraField("date", "Date", ("date", "publication_date"), str),
-    ExtraField("journal", "Journal", ("journal", "journaltitle", "journal_name"), str),
-    ExtraField("booktitle", "Book title", ("booktitle", "proceedings"), str),
+    # a venue all in lower case (Google Scholar's ``nature``) as people write it
+    ExtraField(
+        "journal", "Journal", ("journal", "journaltitle", "journal_name"), str, parse=cased_venue
+    ),
+    ExtraField("booktitle", "Book title", ("booktitle", "proceedings"), str, parse=cased_venue),
     ExtraField("publisher", "Publisher", ("publisher",), str),
     ExtraField("school", "School", ("school",), str),
     ExtraField("institution", "Institution", ("institution",), str),
@@ -211,6 +217,10 @@ EXTRA_FIELDS: Final[tuple[ExtraField, ...]] = (
     # a persistent identifier beside the DOI: DBLP's BibTeX of a Dagstuhl (LIPIcs, OASIcs)
     # paper, ``urn = {urn:nbn:de:0030-drops-62345}``, written back by the BibTeX export
     ExtraField("urn", "URN", ("urn",), str),
+    # the people its source wrote whole, no person's parts (CSL's ``{"literal": …}``, BibTeX's
+    # ``{Acme Widgets}``): an organization the exports write whole, named as ``edited_by``
+    # names people (``storage.sources.authors.name_parts``'s ``whole``)
+    ExtraField("literal_names", "Names written whole", (), str),
 )  # fmt: skip
 _BY_NAME: Final = {f.name: f for f in EXTRA_FIELDS}
 _NAMES: Final = {f.name: f.names for f in EXTRA_FIELDS}
@@ -329,6 +339,45 @@ def edited_by(authors: Sequence[str]) -> ExtraValue | None:
     (``FAMILY_TIE``) is kept, so that the exports write each editor's family name whole."""
     text = "; ".join(authors)[:_MAX_TEXT].strip()
     return text or None
+
+
+#: The extra fields that hold names, as ``edited_by`` writes them.
+NAME_FIELDS: Final = ("edited_by", "editors", "series_editors", "literal_names")
+
+
+def tied_again(
+    authors: tuple[str, ...], extra: tuple[tuple[str, ExtraValue], ...], families: Any
+) -> tuple[tuple[str, ...], tuple[tuple[str, ExtraValue], ...]]:
+    """The authors and extra fields of a record of our JSON or CSV export, which writes names
+    plain, with its ``family_names`` (a list, or a text parted by ";") tied again in them
+    (``storage.sources.authors.retied``), as the library kept them."""
+    from storage.sources.authors import retied
+
+    if isinstance(families, str):
+        families = families.split(";")
+    if not isinstance(families, list):
+        return authors, extra
+    named = [" ".join(f.split()) for f in families[:MAX_FAMILY_NAMES] if isinstance(f, str)]
+    named = [f for f in named if 1 < len(f.split()) <= 4]
+    if not named:
+        return authors, extra
+    tied = tuple(retied(a, named) for a in authors)
+    fields = tuple(
+        (k, "; ".join(retied(n, named) for n in v.split("; ")))
+        if k in NAME_FIELDS and isinstance(v, str)
+        else (k, v)
+        for k, v in extra
+    )
+    return tied, fields
+
+
+def written_whole(value: ExtraValue | None) -> frozenset[str]:
+    """The names a paper's source wrote whole (its ``literal_names`` fact), as its people are."""
+    return frozenset(value.split("; ")) if isinstance(value, str) and value else frozenset()
+
+
+#: The family names a record's ``family_names`` ties again, at most.
+MAX_FAMILY_NAMES: Final = 1000
 
 
 def merge_extra(

@@ -32,13 +32,14 @@ from storage.sources.fields import (
     extra_fields,
     lists_of,
     merge_extra,
+    tied_again,
     triage_status,
     year_in,
     year_text,
 )
 from storage.sources.links import extract_github_links, github_from_code_field, web_url
 from storage.sources.status_words import status_word, venue_status
-from storage.sources.venues import find_year, status_of_venueid
+from storage.sources.venues import cased_venue, find_year, status_of_venueid
 
 #: Shorter than this, a paragraph is a stray line (a page number, a rule), not an abstract.
 MIN_ABSTRACT_CHARS = 40
@@ -386,8 +387,8 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     authors = names_of(_people(field_value(item, "authors")))
     edited = edited_by(authors) if item.get("edited_by") is True else None
     editors: dict[str, ExtraValue] = {}
-    for role in ("editors", "series_editors"):  # a reader's names of its book's, its series'
-        if isinstance(item.get(role), list):  # (its texts: no number, no object)
+    for role in ("editors", "series_editors", "literal_names"):  # a reader's names of its
+        if isinstance(item.get(role), list):  # book's, its series', written whole (texts)
             named = edited_by(names_of(_people(item[role])))
             named = None if edited and role == "editors" else named  # (its people's)
             item = {**item, role: named}
@@ -398,6 +399,8 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
         extra = merge_extra(extra, (("edited_by", edited),))
     if editors:  # as ``edited_by`` names them: a family name's tie kept
         extra = merge_extra(extra, tuple(editors.items()))
+    if item.get("family_names"):  # our export's names, written plain: their ties again
+        authors, extra = tied_again(authors, extra, item["family_names"])
     return (
         SourceRecord(
             abstract=abstract,
@@ -518,7 +521,7 @@ def _entities_decoded(item: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _venue(item: Mapping[str, Any]) -> str:
     """The venue a record names, with its year when a separate field gives it."""
-    venue = _one_line(field_value(item, "venue"))[:MAX_HEADER_CHARS]
+    venue = cased_venue(_one_line(field_value(item, "venue"))[:MAX_HEADER_CHARS])
     year = year_text(_one_line(item.get("year")))[:10]
     if venue and year and year not in venue:
         venue = f"{venue} {year}"

@@ -12,7 +12,8 @@ a volume of proceedings), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title), ``AU``
 (authors, ``Last, First``; an ``EDBOOK``'s editors; when none, the editors: ``ED``, or
 ``A2``/``A3`` as the type places them, ``_EDITORS``; beside them, the editors of a chapter's
 book or a paper's proceedings, kept as its ``editors``; the series' editors, a book's ``A2``, a
-chapter's or a paper's ``A3``, its ``series_editors``), ``AB``/``N2`` (abstract),
+chapter's or a paper's ``A3``, its ``series_editors``), ``AB``/``N2`` (abstract; both,
+when they differ, the one that reads as an abstract, the other a note: ``_abstract_of``),
 ``UR``/``L2``/``LK`` (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``),
 ``PY``/``Y1`` (year), ``DA`` (date; one that names no year, ``In Press``, is said in one
 line), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
@@ -40,7 +41,7 @@ from storage.sources.citation import FROM_RIS
 from storage.sources.dates import no_year, typed_date
 from storage.sources.fields import keywords_before_tags
 from storage.sources.links import web_url
-from storage.sources.records import Fit, Reader, ReadResult, note_and_code
+from storage.sources.records import Fit, Reader, ReadResult, abstract_problem, note_and_code
 from storage.text.rich_text import plain_title
 from storage.text.source_text import literal
 
@@ -56,7 +57,7 @@ _TAG: Final = re.compile(r"([A-Z][A-Z0-9]) {0,2}-(?: (.*)|$)")
 _FIELDS: Final = {
     "TI": "title", "T1": "title", "CT": "title",
     "AU": "authors", "A1": "authors",
-    "AB": "abstract", "N2": "abstract",
+    "AB": "abstract", "N2": "abstract_n2",
     "UR": "url", "L2": "url", "LK": "url", "L1": "pdf", "DO": "doi",
     "PY": "year", "Y1": "year", "DA": "date",
     "JF": "journal", "JO": "journal_name", "JA": "abbreviation", "J2": "abbreviation",
@@ -196,6 +197,24 @@ def _without_full_stops(fields: dict[str, Any]) -> None:
             fields[name] = value[:-1]
 
 
+def _abstract_of(fields: dict[str, Any]) -> None:
+    """The record's abstract when it has an ``AB`` and an ``N2`` that differ, and the other
+    one kept as a note (never lost). The tags do not say which is which: RIS's 2004
+    specification (Reference Manager's) names ``N2`` the abstract and ``AB`` a note (a
+    synonym of ``N1``), as the writers of its time do; the 2011 one, EndNote's, Zotero's and
+    Mendeley's ``AB`` the abstract (Zotero reads ``N2`` only when there is no ``AB``:
+    zotero/translators ``RIS.js``). So the text says: the one that can be an abstract
+    (``abstract_problem``: not a line of a note), else the longer."""
+    second = fields.pop("abstract_n2", "")
+    first = fields.setdefault("abstract", second)
+    if not second or " ".join(first.split()) == " ".join(second.split()):
+        return
+    rank = [(not abstract_problem(text), len(text)) for text in (first, second)]
+    abstract, other = (second, first) if rank[1] > rank[0] else (first, second)
+    fields["abstract"] = abstract
+    fields.setdefault("note", []).append(" ".join(other.split()))
+
+
 def _in_container(fields: dict[str, Any]) -> bool:
     """Whether a record names a journal, proceedings or book it is in (a paper's)."""
     return any(
@@ -217,7 +236,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         if written is note:
             continue
         name = _FIELDS.get(tag)
-        if name == "abstract":  # its lines as lines, a blank line between paragraphs
+        if name in ("abstract", "abstract_n2"):  # its lines as lines, a blank line between
             value = "\n".join(" ".join(p.split()) for p in pieces).strip()
         else:
             value = " ".join(" ".join(pieces).split())
@@ -230,6 +249,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
             fields.setdefault(name, []).append(last_first(value) if named else value)
         else:
             fields.setdefault(name, value)
+    _abstract_of(fields)
     work = _DOI_IN.search(fields.get("work", ""))
     if work and not fields.get("doi"):
         fields["doi"] = work.group()

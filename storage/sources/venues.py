@@ -18,8 +18,8 @@ from typing import Final
 from storage.sources.decisions import DESK_REJECTED, REJECTED, UNDER_REVIEW, WITHDRAWN
 
 __all__ = [
-    "KNOWN_VENUES", "Venue", "VenueFound", "find_venue", "find_year", "names_workshop",
-    "status_of_venueid", "venue_text",
+    "KNOWN_VENUES", "Venue", "VenueFound", "cased_venue", "find_venue", "find_year",
+    "names_workshop", "status_of_venueid", "venue_text",
 ]  # fmt: skip
 
 
@@ -124,6 +124,39 @@ class VenueFound:
         if self.venue is None:
             return ""
         return f"{self.venue.short} {self.year}" if self.year else self.venue.short
+
+
+#: Words of venues whose capitals are their own, as a venue written all in lower case gets
+#: them back: the known venues' short names, and a few names and publishers' acronyms.
+_OWN_CASE: Final = {
+    w.casefold(): w
+    for w in (
+        *(v.short for v, _ in KNOWN_VENUES),
+        "arXiv", "bioRxiv", "medRxiv", "ChemRxiv", "CoRR", "SSRN", "eLife", "PLOS", "IEEE",
+        "ACM", "SIAM", "IEEE/CVF", "USENIX", "VLDB", "SIGGRAPH", "SIGMOD", "PNAS", "NIPS",
+    )
+}  # fmt: skip
+#: A web address (``meltdownattack.com``, ``https://…``): no venue name to capitalise.
+_ADDRESS: Final = re.compile(r"\s*(?:\w+://|[\w-]+(?:\.[\w-]+)+(?:[/\s]|$))")
+_LETTERS: Final = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)?")
+
+
+def cased_venue(text: str) -> str:
+    """A venue written entirely in lower case as people write it (Google Scholar's
+    ``journal={nature}``, ``science``, ``neural computation``): the words whose capitals are
+    their own given them (``_OWN_CASE``: ``icml``, ``arxiv preprint arxiv:1706.03762``: ``ICML``,
+    ``arXiv preprint arXiv:1706.03762``), and its first letter a capital otherwise
+    (``Nature``, ``Neural computation``: Scholar's sentence case of its other venues). A venue
+    with a capital anywhere is as written (``Advances in neural information processing
+    systems``, ``arXiv preprint arXiv:1706.03762``): its case is its source's choice; and so is
+    one that starts with a web address (DBLP's ``meltdownattack.com``), lower case as written."""
+    if any(map(str.isupper, text)) or not any(map(str.islower, text)) or _ADDRESS.match(text):
+        return text
+    cased = _LETTERS.sub(lambda m: _OWN_CASE.get(m.group(), m.group()), text)
+    first = _LETTERS.search(cased)
+    if first is None or first.group().casefold() in _OWN_CASE:
+        return cased
+    return cased[: first.start()] + cased[first.start()].upper() + cased[first.start() + 1 :]
 
 
 def find_year(text: str) -> int | None:

@@ -201,3 +201,26 @@ def test_a_rating_too_wide_for_its_cell_is_rounded_not_cut() -> None:
     # past what the readers keep (papers.json edited by hand): still four characters
     assert rating_cell(1e308) == "  inf" and rating_cell(-1e300) == " -inf"
     assert rating_cell(9e9) == "  9e9" and rating_cell(-9.6e9) == " -inf"
+
+
+async def test_the_pane_shows_a_tied_family_name_with_a_plain_space(
+    home: Path, tmp_path: Path
+) -> None:
+    """A family name of two words the library ties (``García\\u00a0Márquez``, as BibTeX wrote
+    it apart) was shown with its no-break space: a copy of the pane's text held U+00A0."""
+    bib = tmp_path / "novel.bib"
+    bib.write_text(
+        "@book{gm, title = {One Hundred Years of Solitude}, year = {1967},\n"
+        "  author = {Garc{\\'\\i}a M{\\'a}rquez, Gabriel}}\n",
+        encoding="utf-8",
+    )
+    Library(home).import_file(bib)
+    (paper,) = Library(home).papers()
+    assert "\u00a0" in paper.authors[0]  # (the library keeps the tie)
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        pane = app.main_screen.query_one(PaperPane)
+        await wait_for(pilot, lambda: pane.text.plain.startswith("One Hundred"))
+        assert "Gabriel García Márquez" in pane.text.plain
+        assert "\u00a0" not in pane.text.plain

@@ -29,6 +29,7 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from storage.models import Paper, Status
+from storage.sources.authors import plain_name
 from storage.sources.citation import editors_only
 from storage.text.words import count
 from tui.commands import bindings
@@ -380,7 +381,9 @@ def paper_text(
     text.append_text(state_line(view, style, width))
     if paper.authors:
         text.append("\n")
-        text.append_text(highlighted(", ".join(paper.authors), words, match))
+        # (a family name's tie a plain space, as a copy of it should hold)
+        people = ", ".join(map(plain_name, paper.authors))
+        text.append_text(highlighted(people, words, match))
         if editors_only(paper):  # a volume that names only its editors, as its exports say
             edited = " (eds.)" if len(paper.authors) > 1 else " (ed.)"
             text.append(edited, style=style("muted"))

@@ -1,0 +1,73 @@
+"""EndNote's tagged format (``.enw``) names people by role, and the role depends on the
+reference type (EndNote's reference types, as its XML export and RIS name them): an ``Edited
+Book``'s ``%A`` are its editors and its ``%E`` (secondary author) its series' editor; a ``Book
+Section``'s ``%E`` are its book's editors and its ``%Y`` (tertiary author) its series' editor.
+The series' editors of both were dropped in silence (EndNote XML's and RIS's readers kept
+them): they are the paper's ``series_editors`` now, written back as RIS's ``A2`` or ``A3`` and
+CSL's ``collection-editor`` (real processes, a temporary HOME).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from tests.cli.test_bad_input import PAPERS, make_env
+
+ENW = """%0 Edited Book
+%A Roe, Richard
+%A Poe, Edgar A.
+%E Goos, Gerhard
+%T The Handbook of Stuff
+%S Lecture Notes in Stuff
+%D 2019
+%I Springer
+
+%0 Book Section
+%A Lee, Ann
+%E Park, Bo
+%Y Hartmanis, Juris
+%T A Chapter on Things
+%B The Book of Chapters
+%S Lecture Notes in Stuff
+%D 2018
+"""
+
+
+def papers(tmp_path: Path, *args: str) -> str:
+    done = subprocess.run(
+        [*PAPERS, *args],
+        env=make_env(tmp_path, PAPERS_HOME=str(tmp_path / "home")),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_an_edited_books_and_a_chapters_series_editors_are_kept(tmp_path: Path) -> None:
+    source = tmp_path / "endnote.enw"
+    source.write_text(ENW, encoding="utf-8")
+    papers(tmp_path, "import", str(source))
+    listed = {p["title"]: p for p in json.loads(papers(tmp_path, "list", "--json"))}
+    book = listed["The Handbook of Stuff"]
+    assert book["authors"] == ["Richard Roe", "Edgar A. Poe"]
+    assert book["extra"]["edited_by"] == "Richard Roe; Edgar A. Poe"
+    assert book["extra"]["series_editors"] == "Gerhard Goos"
+    chapter = listed["A Chapter on Things"]
+    assert chapter["authors"] == ["Ann Lee"]
+    assert chapter["extra"]["editors"] == "Bo Park"
+    assert chapter["extra"]["series_editors"] == "Juris Hartmanis"
+    ris = papers(tmp_path, "export", "--status", "all", "--format", "ris")
+    assert "ED  - Roe, Richard\nED  - Poe, Edgar A.\nA2  - Goos, Gerhard\n" in ris, ris
+    assert "AU  - Lee, Ann\nA2  - Park, Bo\nA3  - Hartmanis, Juris\n" in ris, ris
+    csl = {
+        i["title"]: i
+        for i in json.loads(papers(tmp_path, "export", "--format", "csl-json", "--status", "all"))
+    }
+    assert csl["A Chapter on Things"]["collection-editor"] == [
+        {"family": "Hartmanis", "given": "Juris"}
+    ]
