@@ -496,11 +496,13 @@ def test_display_text_is_fast_on_the_real_file() -> None:
         pytest.skip(f"real data not found at {ICLR} (it lives beside the checkout)")
     with ICLR.open(encoding="utf-8") as lines:
         papers = [json.loads(line) for line in lines]
-    start = time.perf_counter()
+    # CPU time, not the clock's: a guard against a quadratic reader (about 0.4 s here), not a
+    # figure; the suite's other workers took 5 s of the clock from it once
+    start = time.process_time()
     shown = [display_text(p["abstract"]) for p in papers]
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert len(shown) == 3703 and all(shown)
-    assert elapsed < 2.0, f"{elapsed:.2f} s for {len(papers)} abstracts"
+    assert elapsed < 4.0, f"{elapsed:.2f} s of CPU for {len(papers)} abstracts"
     leftovers = [s for s in shown if re.search(r"\\(?:frac|mathcal|textbf|emph|url)\b", s)]
     assert leftovers == []
 
