@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Callable, Collection
 from dataclasses import replace
@@ -109,6 +110,9 @@ class PapersApp(App[None]):
         self.key_gate = KeyGate(self, self._take_key, keys_of({"force_quit"}))
 
         self.stray_keys = StrayKeys(keys_of(MOVING))
+        #: When the last key or click the app took was made (``event.time``): a text field
+        #: left is left at that moment, the user's, not when the app got round to it.
+        self._input_at = math.inf
         #: The main screen's keys that only move the cursor or switch tabs: they open nothing
         #: and move no focus, so the next key waits for them to be taken, not drawn.
         self.quick_keys = keys_of(MOVING - {"search"})
@@ -231,6 +235,8 @@ class PapersApp(App[None]):
             return  # (queued before the end began)
         if isinstance(event, events.InputEvent):
             self._idle_collector.touched()  # full passes wait until the user is still
+            if isinstance(event, events.MouseDown) and not event.is_forwarded:
+                self._input_at = event.time
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             if not self.key_gate.hold(event):
                 await self._take_key(event)
@@ -249,7 +255,10 @@ class PapersApp(App[None]):
             if not self.ending:
                 await super().on_event(event)
             return
-        if self.ending or self._held_back(event):
+        if self.ending:
+            return
+        self._input_at = event.time  # (taken in turn: the keys after it wait, ``key_gate``)
+        if self._held_back(event):
             return
         focused = self.focused
         # Esc and a key typed at once: Esc first (leaves the search box, closes a dialog of no
@@ -288,8 +297,12 @@ class PapersApp(App[None]):
         return True
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        if is_text_field(event.widget):  # left by Esc, Enter, Tab, a click
-            self.stray_keys.typed(event.time)
+        """A text field left by Esc, Enter, Tab, a click: at the time that key or click was
+        made. The blur comes once the app has taken it, which on a busy app (a loaded machine,
+        a long frame) was after the keys typed a deliberate second later had come: they were
+        held back as the rest of a word."""
+        if is_text_field(event.widget):
+            self.stray_keys.typed(min(event.time, self._input_at))
 
     def _report_held_keys(self) -> None:
         self._stray_report = None
