@@ -304,6 +304,24 @@ class PapersApp(App[None]):
         if is_text_field(event.widget):
             self.stray_keys.typed(min(event.time, self._input_at))
 
+    def watch_app_focus(self, focus: bool) -> None:
+        """The app given the focus with no widget focused: the screen's first focus (the list
+        on the main screen), as Textual gives it when a screen opens. A browser tab's app is
+        blurred as it starts (Textual's ``WebDriver``), before the main screen focused the
+        list: the page's focus, or the first key, had no widget to give it back to, and ``j``
+        moved a cursor drawn as in a list without the focus until a click or Esc. (Textual's
+        own watcher, which gives the focus back to the widget that had it, runs first.)"""
+        if not focus or not self.screen_stack:
+            return
+        screen = self.screen
+        first = screen.AUTO_FOCUS if screen.AUTO_FOCUS is not None else self.AUTO_FOCUS
+        if screen.focused is not None or not first:
+            return
+        for widget in screen.query(first):
+            if widget.focusable:
+                screen.set_focus(widget, scroll_visible=False)
+                return
+
     def _report_held_keys(self) -> None:
         self._stray_report = None
         held = self.stray_keys.take_held()
