@@ -51,7 +51,7 @@ PHONE = (360, 780)
 _WATCH = """
 (() => {
   const needles = %s;
-  window.__papers = {term: null, seen: {}, renders: 0};
+  window.__papers = {term: null, seen: {}, renders: 0, sent: []};
   const text = (term) => {
     const buffer = term.buffer.active, rows = [];
     for (let y = 0; y < term.rows; y++) {
@@ -69,6 +69,9 @@ _WATCH = """
                                                enumerable: true});
       if (window.__papers.term || !value || !value.buffer || !value.onRender) return;
       window.__papers.term = value;
+      // what the terminal sent to the app (keys, its answers), the last 50 (a wait that
+      // fails says whether a key left the page)
+      value.onData((data) => window.__papers.sent.push(data) > 50 && window.__papers.sent.shift());
       value.onRender(() => {
         window.__papers.renders += 1;
         const shown = text(value);
@@ -260,7 +263,11 @@ class Browser:
             if shown and check(shown):
                 return shown
             time.sleep(0.02)
-        raise TimeoutError(f"the page never showed {what or test!r}; it shows:\n{shown}")
+        sent = self.script("return window.__papers ? window.__papers.sent : []")
+        raise TimeoutError(
+            f"the page never showed {what or test!r}; its terminal sent {sent!r};"
+            f" it shows:\n{shown}"
+        )
 
     def press(self, *keys: str) -> float:
         """Type ``keys`` into the terminal (selenium's key names for special keys); returns the
@@ -270,6 +277,15 @@ class Browser:
         field = self.driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
         sent = time.time()
         field.send_keys(*keys)
+        return sent
+
+    def type(self, *keys: str) -> float:
+        """Type ``keys`` as a person's keyboard does: to whatever has the page's focus (no
+        field is chosen first, as ``press`` does); returns the time just before they were sent."""
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        sent = time.time()
+        ActionChains(self.driver).send_keys(*keys).perform()
         return sent
 
     def script(self, source: str, *args: Any) -> Any:

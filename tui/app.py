@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Callable, Collection
 from dataclasses import replace
@@ -110,6 +111,9 @@ class PapersApp(App[None]):
         self.key_gate = KeyGate(self, self._take_key, keys_of({"force_quit"}))
 
         self.stray_keys = StrayKeys(keys_of(MOVING))
+        #: When the last key or click the app took was made (``event.time``): a text field
+        #: left is left at that moment, the user's, not when the app got round to it.
+        self._input_at = math.inf
         #: The main screen's keys that only move the cursor or switch tabs: they open nothing
         #: and move no focus, so the next key waits for them to be taken, not drawn.
         self.quick_keys = keys_of(MOVING - {"search"})
@@ -232,6 +236,8 @@ class PapersApp(App[None]):
             return  # (queued before the end began)
         if isinstance(event, events.InputEvent):
             self._idle_collector.touched()  # full passes wait until the user is still
+            if isinstance(event, events.MouseDown) and not event.is_forwarded:
+                self._input_at = event.time
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             if not self.key_gate.hold(event):
                 await self._take_key(event)
@@ -250,7 +256,10 @@ class PapersApp(App[None]):
             if not self.ending:
                 await super().on_event(event)
             return
-        if self.ending or self._held_back(event):
+        if self.ending:
+            return
+        self._input_at = event.time  # (taken in turn: the keys after it wait, ``key_gate``)
+        if self._held_back(event):
             return
         focused = self.focused
         # Esc and a key typed at once: Esc first (leaves the search box, closes a dialog of no
@@ -297,8 +306,30 @@ class PapersApp(App[None]):
         return True
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        if is_text_field(event.widget):  # left by Esc, Enter, Tab, a click
-            self.stray_keys.typed(event.time)
+        """A text field left by Esc, Enter, Tab, a click: at the time that key or click was
+        made. The blur comes once the app has taken it, which on a busy app (a loaded machine,
+        a long frame) was after the keys typed a deliberate second later had come: they were
+        held back as the rest of a word."""
+        if is_text_field(event.widget):
+            self.stray_keys.typed(min(event.time, self._input_at))
+
+    def watch_app_focus(self, focus: bool) -> None:
+        """The app given the focus with no widget focused: the screen's first focus (the list
+        on the main screen), as Textual gives it when a screen opens. A browser tab's app is
+        blurred as it starts (Textual's ``WebDriver``), before the main screen focused the
+        list: the page's focus, or the first key, had no widget to give it back to, and ``j``
+        moved a cursor drawn as in a list without the focus until a click or Esc. (Textual's
+        own watcher, which gives the focus back to the widget that had it, runs first.)"""
+        if not focus or not self.screen_stack:
+            return
+        screen = self.screen
+        first = screen.AUTO_FOCUS if screen.AUTO_FOCUS is not None else self.AUTO_FOCUS
+        if screen.focused is not None or not first:
+            return
+        for widget in screen.query(first):
+            if widget.focusable:
+                screen.set_focus(widget, scroll_visible=False)
+                return
 
     def _report_held_keys(self) -> None:
         self._stray_report = None

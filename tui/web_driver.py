@@ -16,6 +16,12 @@ the same pipe in order, but ``WebDriver`` posts each key to the app through a ta
 (``Driver.send_message``) and the quit at once (``post_message``): the quit reached the app's
 queue before keys that came with it, and ``ssssss`` typed just before a reload kept 0 to 4 of
 its stars. Here the quit takes the keys' way, so it comes after them.
+
+``WebDriver`` also blurs the app as it starts (the page may not have the focus), by a
+callback that posts the blur once the app takes it, and posts the page's focus at once: the
+page's terminal takes the focus as it opens, its focus came to the app before that blur,
+and the app then stayed blurred, its list drawn as without the focus, until a key. Here the
+page's focus and blur take the blur's way, so they come after it.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from textual import messages
+from textual import events, messages
 from textual.app import App
 from textual.drivers.web_driver import WebDriver
 
@@ -57,5 +63,9 @@ class PacketDriver(WebDriver):
     def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
         if packet_type == "quit":  # in its turn, after the keys sent before it
             self.send_message(messages.ExitApp())
+            return
+        if packet_type in ("focus", "blur"):  # after the start's own blur
+            event = events.AppFocus() if packet_type == "focus" else events.AppBlur()
+            self._app.call_later(self._app.post_message, event)
             return
         super().on_meta(packet_type, payload)

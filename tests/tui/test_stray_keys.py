@@ -8,10 +8,12 @@ log is empty, and the screen said what it held back; after ctrl+l the word is a 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 
 from storage import Library
@@ -170,3 +172,25 @@ def test_the_burst_rule() -> None:
     assert not keys.hold("r", "r", 11.1)  # 0.5 s after the last held key: a command
     assert not keys.hold("ctrl+s", None, 10.1)  # not a character
     assert keys.take_held() == "sp" and keys.take_held() == ""
+
+
+async def test_a_key_typed_well_after_esc_decides_though_the_app_was_busy(
+    seeded_home: Path,
+) -> None:
+    """The gap is the user's, between their keys: Esc, then ``s`` a deliberate second later,
+    both waiting while the app was busy (a loaded machine, a long frame). The gap was
+    measured from when the app got round to leaving the box, after the ``s`` had come: the
+    star was held back as the rest of a word ("Press that key again")."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash", *"graph")
+        await wait_for(pilot, lambda: screen.view.query == "graph")
+        leave = events.Key("escape", "\x1b")
+        time.sleep(GAP_S + 0.6)  # the app busy (its loop held) while the user reads, then stars
+        star = events.Key("s", "s")
+        app.post_message(leave)
+        app.post_message(star)
+        await wait_for(pilot, lambda: len(app.session.state.statuses) == 1)
+        assert app.focused is plist(app)
+        assert not [n for n in app._notifications if n.title == "Not a command"]

@@ -75,13 +75,14 @@ def test_keys_typed_in_the_page_decide_papers_on_disk(
     papers = Library(seeded_home).papers()
     with Browser() as browser:
         browser.open(served.url)
-        shown = browser.wait_for("Inbox · 1 / 38", what="the painted Inbox")
+        shown = browser.wait_for("Inbox · 1 / 38", timeout=LOADED_S, what="the painted Inbox")
         assert papers[0].display_title[:30] in shown
         browser.press("j")
-        browser.wait_for("Inbox · 2 / 38")
+        browser.wait_for("Inbox · 2 / 38", timeout=LOADED_S)
         browser.press("s")
-        assert wait_until(lambda: decided(seeded_home, Status.STARRED)) == {papers[1].id}
-        browser.wait_for("Starred 1")
+        starred = wait_until(lambda: decided(seeded_home, Status.STARRED), LOADED_S)
+        assert starred == {papers[1].id}
+        browser.wait_for("Starred 1", timeout=LOADED_S)
 
         browser.press("/", *"flow matching")
         browser.wait_for(
@@ -89,13 +90,16 @@ def test_keys_typed_in_the_page_decide_papers_on_disk(
                 (found := re.search(r"Inbox · search · 1 / (\d+)", text)) is not None
                 and int(found.group(1)) < 37
             ),
+            timeout=LOADED_S,
             what="the search's results",
         )
         browser.press(ESCAPE)
         # a decision key just after leaving the search box is held back (tui.stray_keys)
         time.sleep(GAP_S + 0.3)
         browser.press("s")
-        starred = wait_until(lambda: decided(seeded_home, Status.STARRED) - {papers[1].id})
+        starred = wait_until(
+            lambda: decided(seeded_home, Status.STARRED) - {papers[1].id}, LOADED_S
+        )
         [hit] = [p for p in papers if p.id in starred]
         assert "flow matching" in f"{hit.title} {hit.abstract}".casefold()
 
