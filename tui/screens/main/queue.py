@@ -296,13 +296,19 @@ class QueuePart(MainBase):
             said += f"\n{which} failed before ({why}): asked for again."
         self.pdfs.busy = True
         known = self.view.position  # every paper's id (replaced whole, never changed, on reload)
+        # as of the papers.json they are: a failure kept after it (`papers pdf` in another
+        # terminal) may be of a paper imported since, which a reload would show
+        version = self.papers_version
+        as_of = version.mtime_ns / 1e9 if version is not None else 0.0
         self.notify(said, timeout=8 if before else 4, markup=False)
         self.run_worker(
-            lambda: self._download(todo, failures, known), thread=True, exclusive=True, group="pdf",
-            exit_on_error=False, description="download PDFs",
+            lambda: self._download(todo, failures, known, as_of), thread=True, exclusive=True,
+            group="pdf", exit_on_error=False, description="download PDFs",
         )  # fmt: skip
 
-    def _download(self, papers: list[Paper], failures: PdfFailures, known: Collection[str]) -> None:
+    def _download(
+        self, papers: list[Paper], failures: PdfFailures, known: Collection[str], as_of: float
+    ) -> None:
         from textual.worker import get_current_worker
 
         from storage.pdfs.download import DownloadOptions, Event, download_pdfs
@@ -324,7 +330,9 @@ class QueuePart(MainBase):
         options = DownloadOptions()  # papers pdf's, [pdf] timeout as it reads it
         if self.pdf_timeout is not None:
             options = DownloadOptions(timeout=self.pdf_timeout)
-        failures.prune(known)  # of papers removed since, or stale (``storage.pdfs.failures``)
+        failures.prune(
+            known, as_of
+        )  # of papers removed since, or stale (``storage.pdfs.failures``)
         try:
             report = download_pdfs(
                 papers, self.pdfs.folder, options, progress, lambda: worker.is_cancelled
