@@ -4,9 +4,10 @@ text searched with ``pdf:``, downloads and text reading off the screen's thread.
 The copies are known from one scan of the folder (``storage.pdfs.folder``), made again when
 the folder changes; the first, at start, in a thread worker (``MainScreen.scan_pdfs``: 47 ms
 of the screen's thread for 3,000 copies, before its first frame), until which no paper has
-one (``scanned``; a key that needs the copies scans then, ``ensure_scanned``); the texts
-(``storage.cache.pdf_text``) are read by a child process (see ``extract_elsewhere``) in a
-thread worker, then loaded here for the search's worker to read.
+one (``scanned``; ``p`` or ``P`` pressed before is done once it is, the screen kept up:
+``MainBase.after_pdf_scan``); the texts (``storage.cache.pdf_text``) are read by a child
+process (see ``extract_elsewhere``) in a thread worker, then loaded here for the search's
+worker to read.
 """
 
 from __future__ import annotations
@@ -65,12 +66,6 @@ class AppPdfs:
             self._copies, self._not_pdfs = self.folder.scan()
             self.scanned = True
         return self._copies
-
-    def ensure_scanned(self) -> None:
-        """The first scan done, here if it is not yet (a key pressed before it ended: it
-        waits for the scan under way, if any, then takes it)."""
-        if not self.scanned:
-            self.rescan()
 
     @property
     def not_pdfs_known(self) -> dict[str, Path]:

@@ -25,7 +25,9 @@ failed (every batch with its paper in it forgets it or counts a run more, so the
 been in none since), and goes with the paper (``PdfFailures.prune``, which each batch runs
 first). A lasting failure stays while its paper is in the library, however old, for the pane
 and ``--failed`` to say why its PDF is not here; a removed paper's goes once its week of being
-passed over is past (an undo within it finds the paper as it was).
+passed over is past (an undo within it finds the paper as it was). A failure kept after the
+papers a batch knows were read is not of a paper gone: it may be of one imported since, in
+another process (the app's papers are those it last read), and stays.
 
 Kept in HOME, apart from the folder of copies (which may be the user's ``~/Papers``), and
 written whole, atomically (``files.atomic_write``: a crash leaves the old file or the new
@@ -165,18 +167,20 @@ class PdfFailures:
         elif event.kind in ("done", "linked", "skipped", "failed"):
             self._change(event.paper.id, None)
 
-    def prune(self, papers: Collection[str]) -> int:
-        """Forget the failures of papers no longer in the library (ids not in ``papers``): one
-        that may mend at once, a lasting one once its paper is passed over no more; those
-        expired go too (see the module). The file is written only when one went; returns how
-        many went."""
+    def prune(self, papers: Collection[str], as_of: float) -> int:
+        """Forget the failures of papers no longer in the library (ids not in ``papers``, the
+        library's as of the time ``as_of``): one that may mend at once, a lasting one once its
+        paper is passed over no more; those expired go too (see the module). A failure kept
+        after ``as_of`` stays, whatever its paper: it may be of a paper imported since (by
+        another process: the app's papers are those it last read). The file is written only
+        when one went; returns how many went."""
         now = time.time()
         found = _load(self.path, expired=True)  # as written, the expired too
         kept = {
             pid: failure
             for pid, failure in found.items()
             if not failure.expired(now)
-            and (pid in papers or (failure.lasting and failure.passes(now)))
+            and (pid in papers or failure.at > as_of or (failure.lasting and failure.passes(now)))
         }
         self._known = kept
         if len(kept) != len(found):

@@ -139,6 +139,16 @@ _OWN_CASE: Final = {
 #: A web address (``meltdownattack.com``, ``https://…``): no venue name to capitalise.
 _ADDRESS: Final = re.compile(r"\s*(?:\w+://|[\w-]+(?:\.[\w-]+)+(?:[/\s]|$))")
 _LETTERS: Final = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)?")
+#: The first letter or digit of a text.
+_FIRST: Final = re.compile(r"[^\W_]")
+
+
+def _own_case(word: str) -> str:
+    """A lower-case word (or two joined by a slash, ``acm/ieee``) with its own capitals."""
+    found = _OWN_CASE.get(word)
+    if found is None and "/" in word:
+        return "/".join(_OWN_CASE.get(part, part) for part in word.split("/"))
+    return word if found is None else found
 
 
 def cased_venue(text: str) -> str:
@@ -149,14 +159,21 @@ def cased_venue(text: str) -> str:
     (``Nature``, ``Neural computation``: Scholar's sentence case of its other venues). A venue
     with a capital anywhere is as written (``Advances in neural information processing
     systems``, ``arXiv preprint arXiv:1706.03762``): its case is its source's choice; and so is
-    one that starts with a web address (DBLP's ``meltdownattack.com``), lower case as written."""
+    one that starts with a web address (DBLP's ``meltdownattack.com``), lower case as written.
+    One that starts with a number (``1st workshop on …``) gets no capital (``1St`` was made of
+    it); a pair of words joined by a slash is read word by word (``acm/ieee``: ``ACM/IEEE``)."""
     if any(map(str.isupper, text)) or not any(map(str.islower, text)) or _ADDRESS.match(text):
         return text
-    cased = _LETTERS.sub(lambda m: _OWN_CASE.get(m.group(), m.group()), text)
-    first = _LETTERS.search(cased)
-    if first is None or first.group().casefold() in _OWN_CASE:
-        return cased
-    return cased[: first.start()] + cased[first.start()].upper() + cased[first.start() + 1 :]
+    cased = _LETTERS.sub(lambda m: _own_case(m.group()), text)
+    first = _FIRST.search(cased)
+    if first is None or not first.group().isalpha():
+        return cased  # (``1st workshop on …``: a number first, no letter to make a capital)
+    word = _LETTERS.match(cased, first.start())
+    if word is None or any(map(str.isupper, word.group())):
+        return cased  # (its first word has capitals of its own: ``arXiv``, ``IEEE``)
+    letter = first.group()
+    capital = letter.upper() if len(letter.upper()) == 1 else letter  # (``ß``: no capital)
+    return cased[: first.start()] + capital + cased[first.start() + 1 :]
 
 
 def find_year(text: str) -> int | None:

@@ -90,3 +90,38 @@ def test_a_venue_all_in_lower_case_is_written_as_people_write_it(tmp_path: Path)
     assert "journal = {Nature}" in bibtex and "{nature}" not in bibtex, bibtex
     csl = json.loads(papers(tmp_path, "export", "--status", "all", "--format", "csl-json"))
     assert {i["title"]: i.get("container-title") for i in csl}["Deep learning"] == "Nature"
+
+
+# lower-case venues that start with a number, or join two acronyms by a slash
+ORDINALS = r"""@inproceedings{lee2024first,
+  title={A first workshop paper},
+  author={Lee, Ann},
+  booktitle={1st workshop on efficient systems for foundation models},
+  year={2024}
+}
+
+@inproceedings{kim2022joint,
+  title={A joint conference paper},
+  author={Kim, Bo},
+  booktitle={acm/ieee design automation conference},
+  year={2022}
+}
+"""
+
+
+def test_a_lower_case_venue_that_starts_with_a_number_keeps_its_ordinal(tmp_path: Path) -> None:
+    """``1st workshop on …`` became ``1St workshop on …`` (the letter after the digit made a
+    capital), and ``acm/ieee`` ``Acm/ieee`` (the pair looked up as one word)."""
+    source = tmp_path / "ordinals.bib"
+    source.write_text(ORDINALS, encoding="utf-8")
+    papers(tmp_path, "import", str(source))
+    listed = {
+        p["title"]: p["extra"]["booktitle"] for p in json.loads(papers(tmp_path, "list", "--json"))
+    }
+    assert (
+        listed["A first workshop paper"]
+        == "1st workshop on efficient systems for foundation models"
+    )
+    assert listed["A joint conference paper"] == "ACM/IEEE design automation conference"
+    bibtex = papers(tmp_path, "export", "--status", "all", "--format", "bibtex")
+    assert "1St" not in bibtex and "Acm/ieee" not in bibtex, bibtex

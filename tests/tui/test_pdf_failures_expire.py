@@ -91,3 +91,37 @@ async def test_P_in_the_app_drops_them_too(tmp_path: Path, server: PdfServer) ->
         done = "1 PDF downloaded"
         await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 20)
     assert kept(home) == {ids[1], ids[2], GONE_RECENT}
+
+
+async def test_P_keeps_the_failure_of_a_paper_imported_elsewhere_since(
+    tmp_path: Path, server: PdfServer
+) -> None:
+    """Another terminal imports a list while the app is open and `papers pdf` fails for its
+    paper (a 404): P, pressed before the app read the papers again, took that paper for one
+    removed (not among the papers it shows) and forgot its failure, which `papers pdf
+    --failed` then did not list and the next run asked for again."""
+    from tests.pdf_server import library_list
+
+    env = make_env(tmp_path)
+    home, ids = pdf_home(tmp_path, env, server, 2)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        # the other terminal, while the app's loop waits for it: the app reads nothing meanwhile
+        server.behaviour["p09"] = "missing"
+        more = library_list(tmp_path / "more.json", server, {"p09": "A paper imported later"})
+        ok(run("--home", home, "import", more, env=env))
+        listed = json.loads(ok(run("--home", home, "list", "--json", env=env)))
+        (added,) = [r["id"] for r in listed if r["id"] not in ids]
+        failed = run("--home", home, "pdf", added, "--pause", "0", "--no-text", env=env)
+        assert failed.returncode == 1 and "404" in failed.stderr, failed.stderr
+        assert added in kept(home)
+        # P's action at once, before the app's next look at the disk (once a second) reads the
+        # papers again: as P pressed in the second before it
+        app.main_screen.action_download_pdfs()
+        done = "2 PDFs downloaded"
+        await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 20)
+    assert added in kept(home)
+    records = json.loads(ok(run("--home", home, "pdf", "--failed", "--json", env=env)))
+    assert [(r["id"], r["lasting"]) for r in records] == [(added, True)]

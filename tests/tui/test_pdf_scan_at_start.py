@@ -108,3 +108,42 @@ async def test_a_folder_that_is_a_link_is_scanned_and_one_that_cannot_be_read_is
             assert "⎙" not in plist(app).render_line(0).text
     finally:
         elsewhere.chmod(0o755)
+
+
+async def test_P_pressed_during_the_scan_waits_for_it_with_the_screen_kept_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """P pressed while the start's scan ran (a slow disk, a share) scanned the folder again on
+    the screen's thread, waiting there for the scan under way: no key was read, nothing drawn,
+    until both ended. The downloads now start once the scan is done, the keys read meanwhile."""
+    from tests.cli.test_cli import make_env
+    from tests.cli.test_queue_cli import pdf_home
+    from tests.pdf_server import PdfServer
+    from tests.tui.helpers import messages
+
+    server = PdfServer().start()
+    try:
+        home, ids = pdf_home(tmp_path, make_env(tmp_path), server, 3)
+        held = threading.Event()
+        real_scan = PdfFolder.scan
+
+        def slow_scan(self: PdfFolder) -> tuple[dict[str, Path], dict[str, Path]]:
+            held.wait(10)  # a slow disk, until the test lets it answer
+            return real_scan(self)
+
+        monkeypatch.setattr(PdfFolder, "scan", slow_scan)
+        app = PapersApp(Library(home), import_sample=False)
+        async with app.run_test(size=WIDE) as pilot:
+            screen = app.main_screen
+            await wait_for(pilot, lambda: screen.index is not None)
+            await pilot.press("2")  # the reading queue (every paper starred)
+            await wait_for(pilot, lambda: plist(app).current is not None)
+            await pilot.press("P", "j")
+            await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
+            assert not screen.pdfs.scanned and not server.requests  # the scan still under way
+            held.set()
+            done = "3 PDFs downloaded"
+            await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 20)
+        assert sorted(r.paper for r in server.requests) == ["p00", "p01", "p02"]
+    finally:
+        server.stop()

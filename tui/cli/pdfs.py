@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -134,7 +135,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
             complain(queue_empty(STAR) if status == "starred" else empty)
             return 0
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
-    failures.prune({paper.id for paper in library.papers()})  # of papers gone, or stale
+    read_at = time.time()  # (a failure kept after it may be of a paper imported since)
+    failures.prune({paper.id for paper in library.papers()}, read_at)  # of papers gone, stale
     papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
     named = folder.not_pdfs()  # a page saved under a copy's name (an older version's)
     if pages := [named[p.id] for p in papers if p.id in named]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -64,6 +64,9 @@ class MainBase(AfterFrameScreen[None]):
         #: The local PDFs and their text (``tui.pdfs``).
         #: (the folder scanned off the screen's thread once it is up: ``scan_pdfs``)
         self.pdfs = AppPdfs(library.home, pdf_folder or library.home / PDF_DIR)
+        #: What a key asked of the PDFs before that first scan ended, done once it has (by
+        #: name: a key pressed twice is done once), the screen kept up meanwhile.
+        self.after_pdf_scan: dict[str, Callable[[], None]] = {}
         #: ``[pdf] timeout``: how long ``P``'s downloads wait for a silent server (None: the
         #: default, ``papers pdf``'s too).
         self.pdf_timeout = pdf_timeout

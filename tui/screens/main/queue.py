@@ -190,12 +190,17 @@ class QueuePart(MainBase):
         """Open the paper's PDF: the local copy (made from the paper's attachment when it
         has one here, off the screen's thread: the file may be on a slow disk; in a browser
         tab, sent to a new tab), else the source's PDF."""
-        from storage.pdfs.attached import attachment_of
-
         paper = self.paper_list.current
         if paper is None:
             return
-        self.pdfs.ensure_scanned()  # (pressed before the start's scan ended)
+        if not self.pdfs.scanned:  # pressed before the start's scan ended: once it has
+            self.after_pdf_scan["open_pdf"] = lambda: self._open_pdf_of(paper)
+            return
+        self._open_pdf_of(paper)
+
+    def _open_pdf_of(self, paper: Paper) -> None:
+        from storage.pdfs.attached import attachment_of
+
         copy = self.pdfs.copy_of(paper.id)
         if copy is None and attachment_of(paper):
             self.run_worker(
@@ -262,6 +267,9 @@ class QueuePart(MainBase):
             said = f"Stopping the downloads: {again} again resumes them where they stopped."
             self.notify(said, title="PDFs", markup=False, timeout=4)
             return
+        if not self.pdfs.scanned:  # pressed before the start's scan ended: once it has
+            self.after_pdf_scan["download_pdfs"] = self.action_download_pdfs
+            return
         marked = self.view.marked_in(self.paper_list.rows)
         ids = marked or list(self.queue_ids())
         if not ids:  # (it said every paper of the queue had its PDF here)
@@ -271,7 +279,6 @@ class QueuePart(MainBase):
             self.notify(said, markup=False, timeout=4)
             return
         papers = [p for pid in ids if (p := self.view.paper(pid)) is not None]
-        self.pdfs.ensure_scanned()  # (pressed before the start's scan ended)
         todo = [p for p in papers if not self.pdfs.has_copy(p.id)]
         if not todo:
             what = "marked papers" if marked else "papers of the queue"
@@ -296,13 +303,19 @@ class QueuePart(MainBase):
             said += f"\n{which} failed before ({why}): asked for again."
         self.pdfs.busy = True
         known = self.view.position  # every paper's id (replaced whole, never changed, on reload)
+        # as of the papers.json they are: a failure kept after it (`papers pdf` in another
+        # terminal) may be of a paper imported since, which a reload would show
+        version = self.papers_version
+        as_of = version.mtime_ns / 1e9 if version is not None else 0.0
         self.notify(said, timeout=8 if before else 4, markup=False)
         self.run_worker(
-            lambda: self._download(todo, failures, known), thread=True, exclusive=True, group="pdf",
-            exit_on_error=False, description="download PDFs",
+            lambda: self._download(todo, failures, known, as_of), thread=True, exclusive=True,
+            group="pdf", exit_on_error=False, description="download PDFs",
         )  # fmt: skip
 
-    def _download(self, papers: list[Paper], failures: PdfFailures, known: Collection[str]) -> None:
+    def _download(
+        self, papers: list[Paper], failures: PdfFailures, known: Collection[str], as_of: float
+    ) -> None:
         from textual.worker import get_current_worker
 
         from storage.pdfs.download import DownloadOptions, Event, download_pdfs
@@ -324,7 +337,9 @@ class QueuePart(MainBase):
         options = DownloadOptions()  # papers pdf's, [pdf] timeout as it reads it
         if self.pdf_timeout is not None:
             options = DownloadOptions(timeout=self.pdf_timeout)
-        failures.prune(known)  # of papers removed since, or stale (``storage.pdfs.failures``)
+        failures.prune(
+            known, as_of
+        )  # of papers removed since, or stale (``storage.pdfs.failures``)
         try:
             report = download_pdfs(
                 papers, self.pdfs.folder, options, progress, lambda: worker.is_cancelled
@@ -389,6 +404,9 @@ class QueuePart(MainBase):
     def _pdfs_scanned(self) -> None:
         if not self.is_mounted:
             return
+        pending, self.after_pdf_scan = self.after_pdf_scan, {}
+        for asked in pending.values():  # p or P pressed while the scan ran
+            asked()
         if self.pdfs.copies_known or self.pdfs.not_pdfs_known:  # (none: nothing to redraw)
             self.paper_list.refresh()
             self.show_current()
