@@ -49,12 +49,10 @@ class InputStream:
     """A list given on an open file descriptor rather than by a path (``papers import -``:
     standard input): read whole as it comes, whatever it is (a pipe is what was meant), up to
     the size cap; ``name`` is what messages call it and, when its content names no list,
-    the list's name, unless ``list_name`` names it (the CLI's: ``name`` and the time, so that
-    two lists piped in are two lists, not one whose papers alternate)."""
+    the list's name."""
 
     fd: int = 0
     name: str = "standard input"
-    list_name: str = ""
 
 
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}

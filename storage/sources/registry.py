@@ -151,17 +151,14 @@ def read_stream(given: InputStream, limits: ReadLimits | None = None) -> ReadRes
     """A list given on a descriptor (``papers import -``), whatever its format, found from
     its content as a file's is (its name says none); read once, whole, up to the size cap, as
     a pipe is. Named ``given.name`` in messages and, when its content names no list, as the
-    list (``given.list_name`` when given)."""
+    list."""
     path = Path(given.name)
     with ListFile(path, limits or ReadLimits(), given) as file:
         raw = file.read_all()
     text = decode(raw, path) if raw.strip() else ""
     if not text.strip():  # (nothing, or a byte order mark and blank lines)
         raise SourceError(f"{given.name} is empty: nothing to import")
-    result = read_text_content(text, path)
-    if given.list_name and result.list_name == path.stem:  # (its content named none)
-        result.list_name = given.list_name
-    return result
+    return read_text_content(text, path)
 
 
 def _reads_by_line(file: ListFile, head: bytes, path: Path) -> bool:

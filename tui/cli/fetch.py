@@ -201,12 +201,10 @@ def import_with_fetched_catalog(args: argparse.Namespace) -> int:
     """``papers import FILE… --catalog SOURCE``: the list's papers, filled from the source."""
     from storage.sources.papers import Catalog
     from storage.sources.registry import import_files_of, open_files
-    from tui.cli.library_io import stdin_named
 
     library = open_library(args)
     limits = ReadLimits(max_bytes=args.max_size, special_files=args.any_file)
-    files = stdin_named(args.files, library)
-    opened = open_files(import_files_of(files), limits)  # (``import_paths``)
+    opened = open_files(import_files_of(args.files), limits)  # (``import_paths``)
     for name in ("all_submissions", "reviews", "refresh"):
         setattr(args, name, getattr(args, name, False))
     args.max_papers, args.timeout = None, DEFAULT_TIMEOUT

@@ -7,9 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from storage.export import (
     FORMATS,
@@ -43,9 +42,6 @@ from tui.cli.common import (
 )
 from tui.cli.output import ProgressLines, complain, is_terminal, say, write_document
 
-if TYPE_CHECKING:
-    from storage import Library
-
 #: What ``-`` stands for among the files of ``papers import``.
 STDIN: Final = InputStream()
 
@@ -74,7 +70,7 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         type=list_name_arg,
         metavar="NAME",
         help="name the list (default: its header or file name; from standard input: "
-        f"{STDIN.name!r} and the time)",
+        f"{STDIN.name!r})",
     )
     p.add_argument(
         "--max-size",
@@ -183,23 +179,6 @@ def import_paths(files: Sequence[str]) -> list[Path | InputStream]:
     return [STDIN if name == "-" else Path(name) for name in files]
 
 
-def stdin_named(files: Sequence[Path | InputStream], library: Library) -> list[Path | InputStream]:
-    """``files`` with standard input given the name its list takes when its content names
-    none: ``standard input`` and the minute it came (``standard input 2026-12-07 10:41``, then
-    ``(2)`` for a second one in that minute). One name for every list piped in made them one
-    list, whose papers alternated in list order and went together with ``remove --list``."""
-    if STDIN not in files:
-        return list(files)
-    base = f"{STDIN.name} {datetime.now().astimezone():%Y-%m-%d %H:%M}"
-    taken = {info.name for info in library.lists()}
-    name, number = base, 1
-    while name in taken:
-        number += 1
-        name = f"{base} ({number})"
-    named = InputStream(STDIN.fd, STDIN.name, name)
-    return [named if f == STDIN else f for f in files]
-
-
 def cmd_import(args: argparse.Namespace) -> int:
     from tui.cli.fetch import catalog_source, import_with_fetched_catalog
     from tui.memory import collector_paused
@@ -210,7 +189,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     # HOME made once there are papers to store: an input that is no list (``papers import -
     # < notes.txt``), a file not there or a --dry-run left a new HOME folder, empty, behind
     library = open_library(args)
-    args.files = stdin_named(args.files, library)
     with collector_paused():  # a tenth of a large import (see tui.memory)
         report = library.import_files(
             args.files,
