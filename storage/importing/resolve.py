@@ -440,6 +440,9 @@ def _resolve_id(known: _Known, cand: Candidate, report: ImportReport) -> tuple[s
             keyed = _keyed_by_title(known, title, paper.authors, paper.abstract)
             if keyed is not None:
                 return keyed, ""
+            noted = _noted_as(known, title, paper)
+            if noted is not None:
+                return noted, "the same title; its abstract was this record's note"
             if unlike is not None and not (known.by_page(paper.url) or known.by_doi(paper, title)):
                 return pid, _kept_apart(known, unlike, cand, report)
         other = known.by_page(paper.url)
@@ -480,6 +483,23 @@ def _shown_as(known: _Known, title: str, abstract: str) -> str | None:
         if found is None or found[1] == abstract:
             continue
         if _reads_alike(found[1], abstract) or mendeley_unescaped(found[1]) == abstract:
+            return pid
+    return None
+
+
+def _noted_as(known: _Known, title: str, paper: Paper) -> str | None:
+    """The library's paper of this title whose abstract is this record's note from its source:
+    a RIS record with an ``AB`` and an ``N2``, stored when the first was taken for the abstract
+    and read now with the one that reads as an abstract (``ris._abstract_of``), the other its
+    note. Its id was made from the note: without this a file imported again gave each such
+    paper a second copy, its decisions left on the first."""
+    note = paper.fact("bib_note")
+    if not isinstance(note, str) or not note.strip():
+        return None
+    wanted = " ".join(note.split())
+    for pid in known.holding(title):
+        found = known.get(pid)
+        if found is not None and " ".join(found[1].split()) == wanted:
             return pid
     return None
 

@@ -74,3 +74,26 @@ def test_the_abstract_is_the_text_that_reads_as_one_and_the_other_a_note(tmp_pat
     same = listed["One abstract written twice"]
     assert same["abstract"] == ABSTRACT.replace("graph", "tree")
     assert "bib_note" not in same["extra"]
+
+
+def test_a_paper_stored_with_its_note_for_an_abstract_is_not_copied_by_a_reimport(
+    tmp_path: Path,
+) -> None:
+    # stored as every version before the rule read such a record: the first of AB and N2,
+    # the note, as its abstract (its id made from it), and starred
+    old = tmp_path / "before.ris"
+    old.write_text(
+        f"TY  - JOUR\nTI  - Streaming graph sampling out of memory\nAU  - Lee, Ann\n"
+        f"AB  - {NOTE}\nPY  - 2021\nER  - \n",
+        encoding="utf-8",
+    )
+    papers(tmp_path, "import", str(old))
+    [stored] = json.loads(papers(tmp_path, "list", "--json"))
+    papers(tmp_path, "mark", stored["id"], "starred")
+    source = tmp_path / "mendeley.ris"
+    source.write_text(RIS, encoding="utf-8")
+    papers(tmp_path, "import", str(source))
+    listed = json.loads(papers(tmp_path, "list", "--json"))
+    same = [p for p in listed if p["title"] == "Streaming graph sampling out of memory"]
+    assert [p["id"] for p in same] == [stored["id"]]
+    assert same[0]["status"] == "starred"
