@@ -190,7 +190,7 @@ def _read_queue(table: object, path: Path, config: Config) -> None:
 
 def _read_pdf(table: object, path: Path, config: Config) -> None:
     """The ``[pdf]`` table: the folder PDFs are downloaded into, the downloads' timeout."""
-    from tui.cli.common import timeout_problem
+    from storage.pdfs.timeout import timeout_problem
 
     if not isinstance(table, dict):
         config.problem("pdf", f'{path}: [pdf] must be a table (folder = "…")')

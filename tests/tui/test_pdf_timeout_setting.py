@@ -15,12 +15,12 @@ import pytest
 
 from storage import Library
 from storage.pdfs.download import TIMEOUT_S, DownloadOptions
+from storage.pdfs.timeout import MAX_TIMEOUT_S
 from tests.cli.test_cli import make_env, run
 from tests.pdf_server import PdfServer
 from tests.tui.helpers import messages, ready, wait_for
 from tests.tui.test_queue_keys import pdf_library
 from tui.app import PapersApp
-from tui.cli.common import MAX_TIMEOUT_S
 from tui.config import load_config
 
 WIDE = (120, 36)

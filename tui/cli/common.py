@@ -12,6 +12,7 @@ from storage.errors import DamagedFileError
 from storage.files.atomic import backup_path
 from storage.locations import library_home
 from storage.models import Status
+from storage.pdfs.timeout import timeout_problem
 from storage.text.sanitize import printable
 from tui.cli.output import complain
 
@@ -103,21 +104,6 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
-
-
-#: The shortest timeout taken, in seconds: a request given less fails on any network
-#: (``--timeout 1e-300`` was taken, and every PDF "timed out").
-MIN_TIMEOUT_S: Final = 0.1
-#: The longest: an hour (a server silent longer is no server to wait for).
-MAX_TIMEOUT_S: Final = 3600.0
-
-
-def timeout_problem(value: float) -> str:
-    """Why ``value`` is no timeout in seconds ("" when it is one): from ``MIN_TIMEOUT_S`` to
-    ``MAX_TIMEOUT_S`` (not a number, infinite, 0 or less, a tiny or a huge one are none)."""
-    if not MIN_TIMEOUT_S <= value <= MAX_TIMEOUT_S:  # (NaN compares false: refused too)
-        return f"must be from {MIN_TIMEOUT_S:g} to {MAX_TIMEOUT_S:g} seconds"
-    return ""
 
 
 def timeout_seconds(text: str) -> float:
