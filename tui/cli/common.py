@@ -12,7 +12,6 @@ from storage.errors import DamagedFileError
 from storage.files.atomic import backup_path
 from storage.locations import library_home
 from storage.models import Status
-from storage.pdfs.timeout import timeout_problem
 from storage.text.sanitize import printable
 from tui.cli.output import complain
 
@@ -108,6 +107,8 @@ def positive(text: str) -> int:
 
 def timeout_seconds(text: str) -> float:
     """An option's value that is a timeout: seconds, see ``timeout_problem``."""
+    from storage.pdfs.timeout import timeout_problem  # (storage.pdfs: not at every start)
+
     try:
         value = float(text)
     except ValueError:
