@@ -133,7 +133,7 @@ _OWN_CASE: Final = {
     for w in (
         *(v.short for v, _ in KNOWN_VENUES),
         "arXiv", "bioRxiv", "medRxiv", "ChemRxiv", "CoRR", "SSRN", "eLife", "PLOS", "IEEE",
-        "ACM", "SIAM", "IEEE/CVF", "USENIX", "VLDB", "SIGGRAPH", "SIGMOD", "PNAS", "NIPS",
+        "ACM", "SIAM", "IEEE/CVF", "USENIX", "VLDB", "SIGGRAPH", "SIGMOD", "PNAS", "NIPS", "npj",
     )
 }  # fmt: skip
 #: A web address (``meltdownattack.com``, ``https://…``): no venue name to capitalise.
@@ -169,8 +169,8 @@ def cased_venue(text: str) -> str:
     if first is None or not first.group().isalpha():
         return cased  # (``1st workshop on …``: a number first, no letter to make a capital)
     word = _LETTERS.match(cased, first.start())
-    if word is None or any(map(str.isupper, word.group())):
-        return cased  # (its first word has capitals of its own: ``arXiv``, ``IEEE``)
+    if word is None or any(map(str.isupper, word.group())) or word.group() in _OWN_CASE:
+        return cased  # (its first word's case is its own: ``arXiv``, ``IEEE``, ``npj``)
     letter = first.group()
     capital = letter.upper() if len(letter.upper()) == 1 else letter  # (``ß``: no capital)
     return cased[: first.start()] + capital + cased[first.start() + 1 :]

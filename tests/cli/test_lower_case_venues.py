@@ -125,3 +125,10 @@ def test_a_lower_case_venue_that_starts_with_a_number_keeps_its_ordinal(tmp_path
     assert listed["A joint conference paper"] == "ACM/IEEE design automation conference"
     bibtex = papers(tmp_path, "export", "--status", "all", "--format", "bibtex")
     assert "1St" not in bibtex and "Acm/ieee" not in bibtex, bibtex
+
+
+def test_a_venue_whose_first_word_is_lower_case_of_its_own_keeps_it() -> None:
+    from storage.sources.venues import cased_venue
+
+    assert cased_venue("npj digital medicine") == "npj digital medicine"  # (was "Npj")
+    assert cased_venue("nature medicine") == "Nature medicine"
