@@ -10,10 +10,9 @@ CSL's ``collection-editor`` (real processes, a temporary HOME).
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.cli.test_bad_input import PAPERS, make_env
+from tests.cli.test_ris_abstract_tags import papers  # (the CLI in a temporary HOME)
 
 ENW = """%0 Edited Book
 %A Roe, Richard
@@ -33,19 +32,6 @@ ENW = """%0 Edited Book
 %S Lecture Notes in Stuff
 %D 2018
 """
-
-
-def papers(tmp_path: Path, *args: str) -> str:
-    done = subprocess.run(
-        [*PAPERS, *args],
-        env=make_env(tmp_path, PAPERS_HOME=str(tmp_path / "home")),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_an_edited_books_and_a_chapters_series_editors_are_kept(tmp_path: Path) -> None:

@@ -9,10 +9,9 @@ anywhere is as its source wrote it (real processes, a temporary HOME).
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.cli.test_bad_input import PAPERS, make_env
+from tests.cli.test_ris_abstract_tags import papers  # (the CLI in a temporary HOME)
 
 # as Google Scholar's "Cite" → BibTeX writes them
 SCHOLAR = r"""@article{lecun2015deep,
@@ -55,19 +54,6 @@ SCHOLAR = r"""@article{lecun2015deep,
   year={2021}
 }
 """
-
-
-def papers(tmp_path: Path, *args: str) -> str:
-    done = subprocess.run(
-        [*PAPERS, *args],
-        env=make_env(tmp_path, PAPERS_HOME=str(tmp_path / "home")),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_a_venue_all_in_lower_case_is_written_as_people_write_it(tmp_path: Path) -> None:
