@@ -63,8 +63,10 @@ class AppPdfs:
     def rescan(self) -> dict[str, Path]:
         """Read the folder again (after a download; cheap when it did not change)."""
         with self._scan_lock:  # (the folder's memo of the PDFs it has seen: one scan at once)
-            self._copies, self._not_pdfs = self.folder.scan()
-            self.scanned = True
+            try:
+                self._copies, self._not_pdfs = self.folder.scan()
+            finally:  # (a scan that failed: p and P held for it go on without copies known)
+                self.scanned = True
         return self._copies
 
     @property

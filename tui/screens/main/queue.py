@@ -337,9 +337,8 @@ class QueuePart(MainBase):
         options = DownloadOptions()  # papers pdf's, [pdf] timeout as it reads it
         if self.pdf_timeout is not None:
             options = DownloadOptions(timeout=self.pdf_timeout)
-        failures.prune(
-            known, as_of
-        )  # of papers removed since, or stale (``storage.pdfs.failures``)
+        # of papers removed since, or stale (``storage.pdfs.failures``)
+        failures.prune(known, as_of)
         try:
             report = download_pdfs(
                 papers, self.pdfs.folder, options, progress, lambda: worker.is_cancelled
@@ -393,8 +392,10 @@ class QueuePart(MainBase):
         frame; the rows' marks, the pane and a ``pdf:`` search follow once it is done."""
 
         def work() -> None:
-            self.pdfs.rescan()
-            self.app.call_from_thread(self._pdfs_scanned)
+            try:
+                self.pdfs.rescan()
+            finally:  # (failed, too: what p or P asked meanwhile is done, not held for ever)
+                self.app.call_from_thread(self._pdfs_scanned)
 
         self.run_worker(
             work, thread=True, exclusive=True, group="pdf-scan", exit_on_error=False,
