@@ -10,10 +10,9 @@ export writes them whole: BibTeX in braces (escaped), RIS without a comma, CSL a
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.cli.test_bad_input import PAPERS, make_env
+from tests.cli.test_ris_abstract_tags import papers_in as papers
 
 CSL = [
     {
@@ -30,39 +29,26 @@ CSL = [
 ]
 
 
-def papers(tmp_path: Path, home: str, *args: str) -> str:
-    done = subprocess.run(
-        [*PAPERS, *args],
-        env=make_env(tmp_path, PAPERS_HOME=str(tmp_path / home)),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def test_a_literal_author_is_written_whole_by_every_export(tmp_path: Path) -> None:
     source = tmp_path / "report.json"
     source.write_text(json.dumps(CSL), encoding="utf-8")
-    papers(tmp_path, "home", "import", str(source))
-    bibtex = papers(tmp_path, "home", "export", "--status", "all", "--format", "bibtex")
+    papers(tmp_path, tmp_path / "home", "import", str(source))
+    bibtex = papers(tmp_path, tmp_path / "home", "export", "--status", "all", "--format", "bibtex")
     assert (
         'author = {{{$\\lbrace$}\\textbackslash{}rm Org{$\\rbrace$} "Q"} and {Acme Widgets} '
         "and Ann Lee}" in bibtex
     ), bibtex
-    ris = papers(tmp_path, "home", "export", "--status", "all", "--format", "ris")
+    ris = papers(tmp_path, tmp_path / "home", "export", "--status", "all", "--format", "ris")
     assert 'AU  - {\\rm Org} "Q"\nAU  - Acme Widgets\nAU  - Lee, Ann\n' in ris, ris
     (item,) = json.loads(
-        papers(tmp_path, "home", "export", "--status", "all", "--format", "csl-json")
+        papers(tmp_path, tmp_path / "home", "export", "--status", "all", "--format", "csl-json")
     )
     assert item["author"] == CSL[0]["author"]
     # the BibTeX export read back: the names in braces are written whole still
     exported = tmp_path / "report.bib"
     exported.write_text(bibtex, encoding="utf-8")
-    papers(tmp_path, "again", "import", str(exported))
+    papers(tmp_path, tmp_path / "again", "import", str(exported))
     (again,) = json.loads(
-        papers(tmp_path, "again", "export", "--status", "all", "--format", "csl-json")
+        papers(tmp_path, tmp_path / "again", "export", "--status", "all", "--format", "csl-json")
     )
     assert again["author"] == CSL[0]["author"]

@@ -12,10 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
 from pathlib import Path
 
-from tests.cli.test_bad_input import PAPERS, make_env
+from tests.cli.test_ris_abstract_tags import papers_in as papers
 
 BIB = r"""@incollection{gm,
   title = {One Hundred Years of Solitude},
@@ -26,19 +25,6 @@ BIB = r"""@incollection{gm,
 }
 """
 NBSP = "\u00a0"
-
-
-def papers(tmp_path: Path, home: Path, *args: str) -> str:
-    done = subprocess.run(
-        [*PAPERS, *args],
-        env=make_env(tmp_path, PAPERS_HOME=str(home)),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def imported(tmp_path: Path) -> Path:

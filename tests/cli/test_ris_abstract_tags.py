@@ -47,10 +47,11 @@ ER  -
 """
 
 
-def papers(tmp_path: Path, *args: str) -> str:
+def papers_in(tmp_path: Path, home: Path, *args: str) -> str:
+    """What ``papers ARGS`` printed with HOME ``home`` (it must succeed)."""
     done = subprocess.run(
         [*PAPERS, *args],
-        env=make_env(tmp_path, PAPERS_HOME=str(tmp_path / "home")),
+        env=make_env(tmp_path, PAPERS_HOME=str(home)),
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -58,6 +59,11 @@ def papers(tmp_path: Path, *args: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def papers(tmp_path: Path, *args: str) -> str:
+    """``papers_in`` the test's HOME, ``tmp_path / "home"``."""
+    return papers_in(tmp_path, tmp_path / "home", *args)
 
 
 def test_the_abstract_is_the_text_that_reads_as_one_and_the_other_a_note(tmp_path: Path) -> None:

@@ -3,32 +3,12 @@ means."""
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 
 from benchmarks.corpus import load_real_papers
-from storage.models import Paper
 from storage.search import SearchIndex
 from tests.conftest import REAL_LIST
-
-
-def paper(title: str, abstract: str, authors: tuple[str, ...] = ("Ana Diaz",)) -> Paper:
-    return Paper(
-        id=hashlib.sha1(f"{title}|{abstract}".encode()).hexdigest()[:12],
-        title=title,
-        abstract=abstract,
-        authors=authors,
-        list="ICLR 2025",
-        lists=("ICLR 2025",),
-    )
-
-
-def order(index: SearchIndex, query: str) -> list[str]:
-    """The titles found, best first."""
-    titles = {p.id: p.title for p in index.papers()}
-    return [titles[hit.paper_id] for hit in index.search(query, limit=None)]
-
+from tests.unit.test_search_misspellings import order, paper
 
 #: Papers that say neither.
 OTHER = [paper(f"Graph Learning {n}", "We study message passing on graphs.") for n in range(20)]
