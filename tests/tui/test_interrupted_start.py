@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.test_pty import papers_command, read_until
+from tests.tui.test_pty import read_until, spawn_papers
 
 pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal"),
@@ -65,36 +65,17 @@ def user_site(base: Path) -> Path:
 
 @pytest.mark.slow(5)
 def test_ctrl_c_as_orjson_initialises_ends_the_command_as_interrupted(tmp_path: Path) -> None:
-    import pty
-    import struct
-    import subprocess
-    import termios
-    from fcntl import ioctl
-
     packages = user_site(tmp_path / "userbase")
     packages.mkdir(parents=True)
     (packages / "pause_at_import.py").write_text(PAUSE, encoding="utf-8")
     (packages / "pause_at_import.pth").write_text("import pause_at_import\n", encoding="utf-8")
     go = tmp_path / "go"
-    master, slave = pty.openpty()
-    ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = {
-        **os.environ,
-        "TERM": "xterm-256color",
+    more_env = {
         "PYTHONUSERBASE": str(tmp_path / "userbase"),
         "PAUSE_AT": "orjson.orjson",
         "PAUSE_GO": str(go),
     }
-    proc = subprocess.Popen(
-        [*papers_command(), "--home", str(tmp_path / "home")],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        close_fds=True,
-        start_new_session=True,
-    )
-    os.close(slave)
+    proc, master = spawn_papers(tmp_path / "home", 24, 80, more_env)
     try:
         screen = read_until(master, b"[paused at ", timeout=30)
         proc.send_signal(signal.SIGINT)  # Ctrl+C

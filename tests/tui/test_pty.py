@@ -11,6 +11,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -42,11 +43,15 @@ def read_until(fd: int, marker: bytes, timeout: float) -> bytes:
     return seen
 
 
-def spawn_papers(home: Path, rows: int, columns: int) -> tuple[subprocess.Popen[bytes], int]:
-    """The real ``papers`` on ``home`` in a new pseudo-terminal of that size, and its master."""
+def spawn_papers(
+    home: Path, rows: int, columns: int, more_env: Mapping[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """The real ``papers`` on ``home`` in a new pseudo-terminal of that size (``more_env`` in
+    its environment too), and its master."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows)}
+    env.update(more_env or {})
     proc = subprocess.Popen(
         [*papers_command(), "--home", str(home)],
         stdin=slave,
