@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from storage import Library
+from tests.pdf_server import PdfServer
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "storage" / "sample"
@@ -73,6 +74,14 @@ def isolated_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
 def home(tmp_path: Path) -> Path:
     """An empty library folder."""
     return tmp_path / "home"
+
+
+@pytest.fixture
+def server() -> Iterator[PdfServer]:
+    """A PDF server on 127.0.0.1 (``tests.pdf_server``), stopped after the test."""
+    running = PdfServer().start()
+    yield running
+    running.stop()
 
 
 @pytest.fixture

@@ -18,13 +18,6 @@ def env(tmp_path: Path) -> dict[str, str]:
     return make_env(tmp_path)
 
 
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
-
-
 def test_papers_pdf_failed_lists_why_each_pdf_failed_for_good_and_asks_nothing(
     tmp_path: Path, env: dict[str, str], server: PdfServer
 ) -> None:

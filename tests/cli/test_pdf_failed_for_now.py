@@ -39,13 +39,6 @@ def env(tmp_path: Path) -> dict[str, str]:
     return make_env(tmp_path)
 
 
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
-
-
 def download(home: Path, env: dict[str, str]) -> str:
     """``papers pdf`` of the queue, no pause, a server silent for 1 s given up: its stderr."""
     done = run("--home", home, "pdf", "--pause", "0", "--no-text", "--timeout", "1", env=env)

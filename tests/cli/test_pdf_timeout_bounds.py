@@ -16,14 +16,6 @@ from tests.cli.test_cli import make_env, ok, run
 from tests.cli.test_queue_cli import pdf_home
 from tests.pdf_server import PdfServer
 
-
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
-
-
 NONSENSE = ["1e-300", "0.05", "0", "-0", "-5", "nan", "inf", "-inf", "1e400", "3601", "1e9"]
 
 

@@ -229,13 +229,6 @@ def test_a_move_into_tied_places_sends_one_move_and_keeps_a_sort_made_elsewhere(
     assert [pid for pid in merged if pid != moving] == [p for p in sorted_here if p != moving]
 
 
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
-
-
 def pdf_home(
     tmp_path: Path, env: dict[str, str], server: PdfServer, n: int, pages: int = 2
 ) -> tuple[Path, list[str]]:

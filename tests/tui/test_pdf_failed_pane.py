@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from storage import Library
 from storage.models import Paper
 from storage.pdfs.download import Event
@@ -24,13 +22,6 @@ WIDE = (120, 36)
 
 #: What a login page served as a paper's PDF is saved as by an older version.
 LOGIN_PAGE = b"<!DOCTYPE html><html><body>Please log in</body></html>\n"
-
-
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
 
 
 def starred_library(home: Path, server: PdfServer, tmp_path: Path) -> list[Paper]:

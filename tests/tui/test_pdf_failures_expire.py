@@ -12,8 +12,6 @@ import json
 import time
 from pathlib import Path
 
-import pytest
-
 from storage import Library
 from storage.pdfs.failures import MAY_MEND_KEPT_S, PASSED_FOR_S
 from storage.pdfs.links import pdf_url
@@ -26,13 +24,6 @@ from tui.app import PapersApp
 DAY = 24 * 3600.0
 #: Ids of papers not (or no longer) in the library.
 GONE_NOW, GONE_RECENT, GONE_OLD = "0123456789ab", "0123456789ac", "0123456789ad"
-
-
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
 
 
 def write_failures(home: Path, ids: list[str]) -> None:

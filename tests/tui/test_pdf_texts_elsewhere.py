@@ -13,7 +13,6 @@ from tests.cli.test_cli import make_env, run
 from tests.pdf_server import PdfServer
 from tests.tui.helpers import plist, ready, wait_for
 from tests.tui.test_queue_keys import WIDE, pane_text, pdf_library
-from tests.tui.test_queue_keys import server as server  # noqa: F401 - the fixture
 from tui.app import PapersApp
 
 

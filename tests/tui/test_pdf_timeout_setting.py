@@ -26,13 +26,6 @@ from tui.config import load_config
 WIDE = (120, 36)
 
 
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
-
-
 async def test_P_gives_up_on_a_silent_server_after_the_pdf_timeout_setting(
     home: Path, tmp_path: Path, server: PdfServer
 ) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.widgets._toast import Toast
 
 from storage import Library
@@ -20,13 +19,6 @@ from tests.tui.helpers import messages, ready, wait_for
 from tui.app import PapersApp
 
 WIDE = (120, 36)
-
-
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
 
 
 def down_library(

@@ -286,13 +286,6 @@ async def test_a_new_star_joins_the_end_or_the_top_as_config_says(seeded_home: P
     assert Library(seeded_home).queue() == [newcomer.id, *ids]
 
 
-@pytest.fixture
-def server() -> PdfServer:  # type: ignore[misc]
-    running = PdfServer().start()
-    yield running  # type: ignore[misc]
-    running.stop()
-
-
 def pdf_library(home: Path, server: PdfServer, tmp_path: Path) -> list[str]:
     titles = {f"k{n}": f"Sampler study {n}" for n in range(3)}
     for n, key in enumerate(titles):
