@@ -37,7 +37,7 @@ from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
-from storage.sources.authors import is_organization, last_first, parted
+from storage.sources.authors import is_organization, is_suffix, last_first, parted
 from storage.sources.citation import FROM_RIS
 from storage.sources.dates import no_year, typed_date
 from storage.sources.fields import keywords_before_tags
@@ -225,7 +225,10 @@ def _written_whole(names: list[str]) -> list[str]:
     field). Names that all lack a comma are taken as written ``First Last``, as some exporters
     write people (``Jane Smith``): persons, as they were read."""
     split = [name.split(",", 1) for name in names]
-    listed = any(len(p) == 2 and p[1].strip(" ,") and not is_organization(p[0]) for p in split)
+    listed = any(  # (not ``John Smith, Jr.``, nor ``University of California, Berkeley``)
+        len(p) == 2 and p[1].strip(" ,") and not is_suffix(p[1]) and not is_organization(p[0])
+        for p in split
+    )
     whole = (
         first for first, *rest in split if (not rest and listed) or rest and not rest[0].strip(" ,")
     )

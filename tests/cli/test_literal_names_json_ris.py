@@ -42,6 +42,13 @@ AU  - Jane Smith
 AU  - Bo Park
 PY  - 2020
 ER  - 
+
+TY  - JOUR
+TI  - Cogs with a suffix
+AU  - John Smith, Jr.
+AU  - Bo Park
+PY  - 2019
+ER  - 
 """
 
 
@@ -79,6 +86,7 @@ def test_a_ris_name_written_whole_is_written_whole(tmp_path: Path) -> None:
     people = listed["Sprockets written first name first"]
     assert people["authors"] == ["Jane Smith", "Bo Park"]
     assert "literal_names" not in people.get("extra", {})
+    assert "literal_names" not in listed["Cogs with a suffix"].get("extra", {})
     bibtex = papers(tmp_path, "home", "export", "--status", "all", "--format", "bibtex")
     assert "author = {Ann Lee and {Acme Widgets}}" in bibtex, bibtex
     assert "author = {{Gadget Makers}}" in bibtex, bibtex
