@@ -144,6 +144,12 @@ def people_of(value: Any) -> list[str]:
     return _names(value)
 
 
+def literal_people(value: Any) -> list[str]:
+    """CSL's names written whole (``_literals``) where another reader meets them: a JSON
+    list's ``author``, its ``literal_names``."""
+    return _literals(value)
+
+
 def year_of(issued: Any) -> str:
     """The year of a CSL date (``_date``), "" for none: a JSON list's ``issued``."""
     return _date(issued)[0]

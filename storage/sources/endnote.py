@@ -9,9 +9,10 @@ paragraph: the record goes on). Read in one pass, linear on any text.
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
 Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; an ``Edited
 Book``'s editors; when none, the editors: ``%E``, a book's ``%Y``, see ``editors_of``; beside
-authors, a chapter's or a paper's ``%E``, its book's editors; the series' editor, EndNote's
-"Series Editor": an edited book's or a report's ``%E``, a chapter's or a paper's ``%Y``, see
-``series_editors_of``), ``%D`` (year; one that names
+authors, a chapter's or a paper's ``%E``, its book's editors, and a book's ``%E`` its editors
+(EndNote's series' editor, Zotero's editor); the series' editor, EndNote's "Series Editor": an
+edited book's or a report's ``%E``, a chapter's or a paper's ``%Y``, see ``series_editors_of``,
+and an edited book's ``%Y``), ``%D`` (year; one that names
 none, ``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
 book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
 ``%P`` (pages), ``%S`` (series), ``%9`` (type of work: a master's thesis), ``%@`` (ISBN or
@@ -158,15 +159,22 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     if not fields.get("authors") or kind.casefold() == EDITED_BOOK:
         fields["authors"] = fields.get("authors") or editors_of(kind, secondary, tertiary)
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
-    else:  # a chapter's book's, a paper's proceedings' (not a book's: EndNote's ``%E`` is its
-        # series' editor, Zotero's its editor)
-        fields["editors"] = book_editors(kind, secondary)
+    else:  # a chapter's book's, a paper's proceedings'; a book's ``%E`` beside its authors,
+        # its series' editor to EndNote, its editor to Zotero's Refer export and to library
+        # catalogs: an editor either way, kept as its editors rather than dropped
+        book = kind.casefold() == "book"
+        fields["editors"] = secondary if book else book_editors(kind, secondary)
     # its series' editor: an edited book's, a report's ``%E``, a chapter's, a paper's ``%Y``
     # (EndNote's "Series Editor"), as EndNote XML's and RIS's are read. Not a book's ``%E``:
     # the book's editor to Zotero's Refer export and import and to library catalogs (Zotero's
     # test of Refer/BibIX.js: the Norwegian National Library's ``%0 Book``, ``%E`` its editor)
     if kind.casefold() != "book":
         fields["series_editors"] = series_editors_of(kind, secondary, tertiary, fields["authors"])
+    if kind.casefold() == EDITED_BOOK:  # its ``%Y`` (tertiary author) too: the series' level,
+        # as a chapter's, a paper's ``%Y`` is (EndNote's), as bibutils' Refer export writes a
+        # book's series' editors (Zotero's Refer import takes ``%Y`` for a translator)
+        both = [*fields["series_editors"], *tertiary]
+        fields["series_editors"] = [p for p in dict.fromkeys(both) if p not in fields["authors"]]
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     if "master" in fields.pop("work", "").casefold() and entry == "phdthesis":
         entry = "mastersthesis"  # its type of work (``%9``)

@@ -384,7 +384,12 @@ def record_from_fields(item: Mapping[str, Any], number: int = 0) -> tuple[Source
     word = status_word(venue)
     if word == SUBMITTED and isinstance(venueid, str) and venueid.strip() and not decided:
         word = ""  # a venue left "Submitted to …" after the decision its venueid says
-    authors = names_of(_people(field_value(item, "authors")))
+    people = field_value(item, "authors")
+    authors = names_of(_people(people))
+    if item.get("literal_names") is None and _csl_people(people):  # CSL's, without its type:
+        from storage.sources.csl_json import literal_people  # its ``literal`` names, whole
+
+        item = {**item, "literal_names": literal_people(people)}
     edited = edited_by(authors) if item.get("edited_by") is True else None
     editors: dict[str, ExtraValue] = {}
     for role in ("editors", "series_editors", "literal_names"):  # a reader's names of its
@@ -583,17 +588,22 @@ def _people(value: Any) -> str | Iterable[str] | None:
     CSL-JSON reads them: they were read as no one, in silence."""
     if value is None or isinstance(value, str):
         return value
-    # (a list of texts, most lists' authors, is told by its first: no look at each)
-    if (
-        isinstance(value, list)
-        and value
-        and isinstance(value[0], dict)
-        and any(isinstance(v, dict) and _CSL_PERSON & v.keys() for v in value)
-    ):
+    if _csl_people(value):
         from storage.sources.csl_json import people_of  # (it reads records: no cycle at import)
 
         return people_of(value)
     return _strings(value)
+
+
+def _csl_people(value: Any) -> bool:
+    """Whether an authors field is a list of people in CSL's parts (``_people``); a list of
+    texts, most lists' authors, is told by its first: no look at each."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and isinstance(value[0], dict)
+        and any(isinstance(v, dict) and _CSL_PERSON & v.keys() for v in value)
+    )
 
 
 #: The parts of a person only CSL's names have (Semantic Scholar's are ``{"name": …}``).

@@ -9,7 +9,8 @@ drops a last record without ``ER``, and would be one more dependency.
 
 Tags read: ``TY`` (starts a record, its type: a ``CONF`` naming no authors and nothing it is in,
 a volume of proceedings), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title), ``AU``/``A1``
-(authors, ``Last, First``; an ``EDBOOK``'s editors; when none, the editors: ``ED``, or
+(authors, ``Last, First``; one without a comma among such names, or ending in one, written
+whole: ``_written_whole``; an ``EDBOOK``'s editors; when none, the editors: ``ED``, or
 ``A2``/``A3`` as the type places them, ``_EDITORS``; beside them, the editors of a chapter's
 book or a paper's proceedings, kept as its ``editors``; the series' editors, a book's ``A2``, a
 chapter's or a paper's ``A3``, its ``series_editors``), ``AB``/``N2`` (abstract; both,
@@ -36,7 +37,7 @@ from typing import Any, Final
 
 from storage.errors import SourceError
 from storage.sources.attachments import is_local, looks_like_pdf
-from storage.sources.authors import last_first
+from storage.sources.authors import is_organization, is_suffix, last_first, parted
 from storage.sources.citation import FROM_RIS
 from storage.sources.dates import no_year, typed_date
 from storage.sources.fields import keywords_before_tags
@@ -215,6 +216,25 @@ def _abstract_of(fields: dict[str, Any]) -> None:
     fields.setdefault("note", []).append(" ".join(other.split()))
 
 
+def _written_whole(names: list[str]) -> list[str]:
+    """The names of a record's people (``AU``, ``ED``, ``A2``… as written) that it writes
+    whole, as the library keeps them, that the exports would part (``parted``): one that ends
+    in its comma (EndNote's way to write an organization, ``Acme Corporation,``), and one
+    without a comma among names written ``Last, First``, the specification's form, in which a
+    name with no first name has no comma (Zotero's RIS import keeps any such name in one
+    field). Names that all lack a comma are taken as written ``First Last``, as some exporters
+    write people (``Jane Smith``): persons, as they were read."""
+    split = [name.split(",", 1) for name in names]
+    listed = any(  # (not ``John Smith, Jr.``, nor ``University of California, Berkeley``)
+        len(p) == 2 and p[1].strip(" ,") and not is_suffix(p[1]) and not is_organization(p[0])
+        for p in split
+    )
+    whole = (
+        first for first, *rest in split if (not rest and listed) or rest and not rest[0].strip(" ,")
+    )
+    return [name for name in map(last_first, whole) if parted(name)]
+
+
 def _in_container(fields: dict[str, Any]) -> bool:
     """Whether a record names a journal, proceedings or book it is in (a paper's)."""
     return any(
@@ -229,11 +249,12 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     if note is not None:  # its lines as written, the indent of each after the first taken off
         head, *more = note[1:]
         fields["users_note"] = "\n".join([head, *(line.removeprefix("  ") for line in more)])
-    for tag, written in tags:
-        size, *pieces = written
+    written: list[str] = []  # its people's names as written (``_written_whole``)
+    for tag, lines in tags:
+        size, *pieces = lines
         if int(size) > MAX_VALUE_CHARS:
             return f"{tag} runs over {int(size):,} characters of wrapped lines, too long a value"
-        if written is note:
+        if lines is note:
             continue
         name = _FIELDS.get(tag)
         if name in ("abstract", "abstract_n2"):  # its lines as lines, a blank line between
@@ -247,8 +268,10 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         elif name in _LISTS:
             named = name == "authors" or name in _PEOPLE.values()
             fields.setdefault(name, []).append(last_first(value) if named else value)
+            written.extend([value] if named else [])
         else:
             fields.setdefault(name, value)
+    fields["literal_names"] = _written_whole(written)
     _abstract_of(fields)
     work = _DOI_IN.search(fields.get("work", ""))
     if work and not fields.get("doi"):

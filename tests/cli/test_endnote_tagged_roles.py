@@ -57,3 +57,41 @@ def test_an_edited_books_and_a_chapters_series_editors_are_kept(tmp_path: Path) 
     assert csl["A Chapter on Things"]["collection-editor"] == [
         {"family": "Hartmanis", "given": "Juris"}
     ]
+
+
+BOOKS = """%0 Book
+%A Calvino, Italo
+%E Park, Bo
+%T Invisible Cities
+%D 1972
+
+%0 Edited Book
+%A Roe, Richard
+%E Goos, Gerhard
+%Y Hartmanis, Juris
+%T Advances in Stuff
+%D 2019
+"""
+
+
+def test_a_books_editor_beside_its_authors_and_an_edited_books_y_are_kept(
+    tmp_path: Path,
+) -> None:
+    """A Book's ``%E`` beside its ``%A`` (EndNote's series' editor, Zotero's Refer export's
+    book editor) was dropped: it is the book's ``editors`` now, written back as RIS's ``A3``
+    (a book's editors: Zotero's RIS). An Edited Book's ``%Y`` (its tertiary author) was read as
+    no one: it is a series' editor, as a chapter's ``%Y`` is and as bibutils writes it."""
+    source = tmp_path / "books.enw"
+    source.write_text(BOOKS, encoding="utf-8")
+    papers(tmp_path, "import", str(source))
+    listed = {p["title"]: p for p in json.loads(papers(tmp_path, "list", "--json"))}
+    book = listed["Invisible Cities"]
+    assert book["authors"] == ["Italo Calvino"]
+    assert book["extra"]["editors"] == "Bo Park"
+    assert "series_editors" not in book["extra"]
+    edited = listed["Advances in Stuff"]
+    assert edited["extra"]["edited_by"] == "Richard Roe"
+    assert edited["extra"]["series_editors"] == "Gerhard Goos; Juris Hartmanis"
+    ris = papers(tmp_path, "export", "--status", "all", "--format", "ris")
+    assert "AU  - Calvino, Italo\nA3  - Park, Bo\n" in ris, ris
+    assert "ED  - Roe, Richard\nA2  - Goos, Gerhard\nA2  - Hartmanis, Juris\n" in ris, ris
