@@ -136,6 +136,31 @@ def test_paper_copilot_s_escaped_affiliations_are_read_whole(services, env) -> N
     ), paper["extra"]
 
 
+def test_paper_copilot_s_escaped_author_names_are_read_whole(services, env) -> None:
+    """An author's name in a Paper Copilot list may carry an HTML entity escaped twice over, as
+    its affiliations do (CVPR 2024's ``Xi&amp;amp;#x27;an``): split on the ``;`` of
+    ``&amp;amp;#x27;``, "Sean O'Brien" was three authors ("Sean O&amp", "#x27", "Brien"), in a
+    list joined by commas (CVPR's) or by ``;`` (ICLR's). The names are now read first (the
+    addresses here are the stand-in's)."""
+    found, _ = services
+    found.paperlists["cvpr2024"] = [
+        {
+            "title": f"Escaped Names In A {kind} List",
+            "status": "Poster",
+            "site": "http://127.0.0.1:9/virtual/2024/poster/1",
+            "pdf": "http://127.0.0.1:9/content/CVPR2024/papers/x.pdf",
+            "author": joined.join(["Ann Lee", "Sean O&amp;amp;#x27;Brien", "Bo Park"]),
+            "aff": "University of Cork",
+        }
+        for kind, joined in (("Comma", ", "), ("Semicolon", ";"))
+    ]
+    done = papers(env, "fetch", "paperlists:cvpr2024")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    assert [p["authors"] for p in _listed(env).values()] == [
+        ["Ann Lee", "Sean O'Brien", "Bo Park"]
+    ] * 2
+
+
 def test_paper_copilot_s_withdrawn_records_come_with_all_each_with_its_status(
     services, env
 ) -> None:
