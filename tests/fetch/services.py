@@ -280,7 +280,14 @@ class _Handler(BaseHTTPRequestHandler):
             # have too, which give no entry (autobib/autobib#183: ``id_list=1201.56789`` says
             # totalResults 1 and has no entry; lukasschwab/arxiv.py#82: the page at ``start=1``
             # of ``0000.0000,1707.08567`` is 1707.08567 again)
-            ids = [re.sub(r"v\d+$", "", i) for i in query["id_list"].split(",")]
+            # an old-style id with its subject class (``math.GT/0309136``) is answered with
+            # the paper's own id, which has none (``math/0309136``: arXiv/arxiv-browse's
+            # ``Identifier`` keeps the archive alone, as arXiv's "identifier for services"
+            # page writes ``math.CA/0611800v2`` as ``arXiv:math/0611800v2``)
+            ids = [
+                re.sub(r"v\d+$", "", re.sub(r"^([a-z-]+)\.[A-Za-z-]+/", r"\1/", i))
+                for i in query["id_list"].split(",")
+            ]
             known = self.services.arxiv_ids
             page = [known[i] for i in ids[start : start + size] if i in known]
             total = len(ids)
