@@ -23,9 +23,10 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   venue of v2 names its reviews, decisions and meta reviews in its group (``review_name``…);
   the usual names (``Official_Review``…) are read too. The decision reply is read beside
   them: a v2 note that names no venue (none, an empty one, a stale "Submitted to …") takes
-  its presentation from it, and so does a submission ``--all`` finds still under review or
-  awaiting a decision once its decision is out (the venue ids move hours later); a
-  withdrawn or desk-rejected venue id says the last word over any decision, in both APIs.
+  its presentation from it (its venue is the group's name for it, ``_venue_name``, not the
+  venue id), and so does a submission ``--all`` finds still under review or awaiting a
+  decision once its decision is out (the venue ids move hours later); a withdrawn or
+  desk-rejected venue id says the last word over any decision, in both APIs.
 
 The API, a query and a page of notes, alike in both, are ``openreview_notes.py``'s. Each note
 is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as a saved
@@ -302,7 +303,8 @@ def _reply_names(group: Mapping[str, Any]) -> ReplyNames:
 
 def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) -> list[Query]:
     names = _reply_names(group)
-    queries = [Query({"content.venueid": venue_id}, "accepted papers", names=names)]
+    accepted = {"content.venueid": venue_id}
+    queries = [Query(accepted, "accepted papers", names=names, venue=_venue_name(venue_id, group))]
     if request.all_submissions:
         asked = {venue_id}
         for others, other in _other_venue_ids(venue_id, group):
@@ -313,6 +315,19 @@ def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) 
                 params = {"content.venueid": other}
                 queries.append(Query(params, status.lower(), status, names=names, shown=shown))
     return queries
+
+
+def _venue_name(venue_id: str, group: Mapping[str, Any]) -> str:
+    """The venue's name for an accepted paper whose note names none (the reader would show
+    its ``venueid``): the short name its group gives (``subtitle``: openreview-py's venue
+    writes its short name there, ``LoG 2024``, and starts each note's venue with it), else
+    the name papers-tui knows it by, else the group's title; "" for none."""
+    known = find_venue(venue_id).venue is not None
+    return (
+        _group_value(group, "subtitle")
+        or (_list_name(venue_id).removesuffix(" (OpenReview)") if known else "")
+        or _group_value(group, "title")
+    )
 
 
 def _other_venue_ids(venue_id: str, group: Mapping[str, Any]) -> Iterator[tuple[Others, str]]:
@@ -502,6 +517,8 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         "forum": note.get("forum") or note.get("id"),
         "content": {**_without_hidden_authors(content), "pdf": _pdf(value_of(content, "pdf"), api)},
     }
+    if query.venue and not _says_venue(content):  # (not its ``venueid``, an id)
+        item["content"]["venue"] = query.venue
     if (year := note_year(note, query.params.values())) is not None:
         item["year"] = year
     if said.ratings:
