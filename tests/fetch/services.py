@@ -57,6 +57,8 @@ class Fault:
     skip: int = 0
     #: ``hold``: set to let the request held go on.
     release: threading.Event = field(default_factory=threading.Event)
+    #: Query parameters a request must have too (``{"content.venueid": …}``: one query's).
+    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -131,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
                 parts.path, query, time.monotonic(), {k.lower(): v for k, v in self.headers.items()}
             )
         )
-        if self._fault(parts.path):
+        if self._fault(parts.path, query):
             return
         path = parts.path
         try:
@@ -154,9 +156,13 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
     # -- faults -----------------------------------------------------------------------------
-    def _fault(self, path: str) -> bool:
+    def _fault(self, path: str, query: dict[str, str]) -> bool:
         for fault in self.services.faults:
-            if fault.times > 0 and path.startswith(fault.prefix):
+            if (
+                fault.times > 0
+                and path.startswith(fault.prefix)
+                and all(query.get(k) == v for k, v in fault.params.items())
+            ):
                 if fault.skip > 0:
                     fault.skip -= 1
                     return False
