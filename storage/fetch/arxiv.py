@@ -25,7 +25,6 @@ without its count of results) is not understood, said so in one line (``_parse``
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 
@@ -36,6 +35,7 @@ from storage.fetch.request import ARXIV_API, FetchRequest, base_url, host_of
 from storage.fetch.web import Web, decode_text
 from storage.models import RecordError
 from storage.sources.arxiv_atom import ArxivError, Feed, parse_feed
+from storage.sources.citation import arxiv_key
 from storage.sources.records import ReadResult
 from storage.text.words import count
 
@@ -116,8 +116,14 @@ def _fetch_ids(ids: list[str], argument: str, request: FetchRequest, web: Web) -
     it (``id_list=1201.56789``: 1, and no entry), and a second page of the same ids is the
     first one's papers again (autobib/autobib#183, lukasschwab/arxiv.py#82). A request that
     brings none of its ids is asked again (``EMPTY_RETRIES``), as an empty page is; the ids
-    that did not come are named, in a warning, or in the error when none came."""
+    that did not come are named, in a warning, or in the error when none came. An id is the
+    paper arXiv names so (``arxiv_key``): an old-style one's subject class is none of it
+    (``math.GT/0309136`` comes as ``math/0309136``), and each paper is asked once."""
     url = base_url(ARXIV_API)
+    once: dict[str, str] = {}  # ``math.GT/0309136`` and ``math/0309136v2`` are one paper
+    for arxiv_id in ids:
+        once.setdefault(arxiv_key(arxiv_id), arxiv_id)
+    ids = list(once.values())
     asked = ids[: request.max_papers or len(ids)]
     name = f"arXiv: {', '.join(ids[:3])}{' …' if len(ids) > 3 else ''}"
     result = ReadResult(source=f"arxiv:{argument[:200]}", list_name=name)
@@ -143,19 +149,14 @@ def _fetch_ids(ids: list[str], argument: str, request: FetchRequest, web: Web) -
         result.errors += [
             RecordError(result.source, first + e.record, e.reason) for e in feed.result.errors
         ]
-        came = {arxiv_id.casefold() for arxiv_id in feed.ids}
-        missing += [i for i in these if _unversioned(i).casefold() not in came]
+        came = {arxiv_key(arxiv_id) for arxiv_id in feed.ids}
+        missing += [i for i in these if arxiv_key(i) not in came]
         request.tell(name, len(result.records), len(asked))
     if missing and not result.records and not result.errors:
         raise FetchError(f"arXiv has {_none_of(missing)}")
     if missing:
         result.warnings.append(f"arXiv has {_none_of(missing)} (the others are imported)")
     return result
-
-
-def _unversioned(arxiv_id: str) -> str:
-    """An arXiv id without its version: ``2406.00001`` of ``2406.00001v2``."""
-    return re.sub(r"v\d+$", "", arxiv_id)
 
 
 def _none_of(missing: list[str]) -> str:

@@ -18,14 +18,17 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   review or awaiting a decision) are believed for an hour, not the day (``_deciding``).
 - **v1**: notes by ``invitation``, the accepted told from their decision replies, paged by
   ``offset``: ``openreview_v1.py`` holds what a venue of v1 needs besides.
+- A part ``--all`` adds that OpenReview refuses (HTTP 403: a venue may show its withdrawn
+  submissions to some accounts only) is said in one warning, the rest kept (``_read_part``).
 - ``--reviews`` asks for the direct replies (``replies.py``): the reviews' ratings and
   confidences become the paper's ``ratings`` (each), ``rating`` and ``confidence`` (means). A
   venue of v2 names its reviews, decisions and meta reviews in its group (``review_name``…);
   the usual names (``Official_Review``…) are read too. The decision reply is read beside
   them: a v2 note that names no venue (none, an empty one, a stale "Submitted to …") takes
-  its presentation from it, and so does a submission ``--all`` finds still under review or
-  awaiting a decision once its decision is out (the venue ids move hours later); a
-  withdrawn or desk-rejected venue id says the last word over any decision, in both APIs.
+  its presentation from it (its venue is the group's name for it, ``_venue_name``, not the
+  venue id), and so does a submission ``--all`` finds still under review or awaiting a
+  decision once its decision is out (the venue ids move hours later); a withdrawn or
+  desk-rejected venue id says the last word over any decision, in both APIs.
 
 The API, a query and a page of notes, alike in both, are ``openreview_notes.py``'s. Each note
 is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as a saved
@@ -127,6 +130,7 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     queries = _v2_queries(venue_id, group, request) if api.version == 2 else None
     seen: set[str] = set()
     unsaid = 0  # accepted papers of v2 whose notes name no venue (``ACCEPTED_UNSAID``)
+    forbidden: list[tuple[Query, StatusError]] = []  # --all's parts OpenReview refused
     if queries is not None:
         queries = list(queries)
         max_age = LIVE_AGE if _deciding(api, queries, request, web) else None
@@ -137,8 +141,10 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
             if room == 0:
                 continue  # its papers would all come after the first --max N of the list
             start = len(result.records)
-            unsaid += _read_query(api, query, request, web, result, seen, room, max_age)
-            parts.append((query.shown, result.records[start:]))
+            read = _read_part(api, query, request, web, result, seen, room, max_age, forbidden)
+            unsaid += read or 0
+            if read is not None:
+                parts.append((query.shown, result.records[start:]))
         _accepted_missing(venue_id, queries, parts, result)
         parts.sort(key=lambda part: part[0])  # (stable: the order read within a place)
         result.records[:] = [record for _, records in parts for record in records]
@@ -148,12 +154,14 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
         for query in openreview_v1.queries(venue_id, request, api, web):
             if (room := _room(request, len(result.records))) == 0:
                 break  # (v1 reads in the list's order)
-            _read_query(api, query, request, web, result, seen, room)
+            _read_part(api, query, request, web, result, seen, room, None, forbidden)
     # every accepted paper (and with --all every submission), when nothing was left out
     # (--max, a note not read, pages ending before their count): one stored before and not
     # here (as accepted, or with --all at all) has left them
     result.every_accepted = not (request.max_papers is not None or result.errors or result.warnings)
-    result.every_submission = request.all_submissions
+    result.every_submission = request.all_submissions and not forbidden
+    if forbidden:
+        result.warnings.append(_forbidden_line(venue_id, forbidden))
     if unsaid:
         result.warnings.append(
             f"{unsaid:,} accepted paper(s) of {venue_id} name no venue"
@@ -168,6 +176,52 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
         hint = "" if request.all_submissions else " (decisions may not be out: try --all)"
         raise FetchError(f"OpenReview has no {what} of {venue_id} yet{hint}")
     return result
+
+
+def _read_part(
+    api: Api,
+    query: Query,
+    request: FetchRequest,
+    web: Web,
+    result: ReadResult,
+    seen: set[str],
+    room: int | None,
+    max_age: float | None,
+    forbidden: list[tuple[Query, StatusError]],
+) -> int | None:
+    """``_read_query``; None for a query ``--all`` adds (the rejected, withdrawn… papers)
+    that OpenReview refuses (HTTP 403: a venue may show them to some accounts only), which
+    is added to ``forbidden`` and brings nothing (its pages read before the refusal neither):
+    the rest of the fetch is kept and a line says what was not read (``_forbidden_line``). A
+    refusal of the accepted papers (or of v1's submissions) fails the fetch, as before."""
+    records, errors = len(result.records), len(result.errors)
+    try:
+        return _read_query(api, query, request, web, result, seen, room, max_age)
+    except StatusError as exc:
+        if exc.status != 403 or query.status is None:
+            raise
+        del result.records[records:], result.errors[errors:]
+        forbidden.append((query, exc))
+        return None
+
+
+def _forbidden_line(venue_id: str, forbidden: Sequence[tuple[Query, StatusError]]) -> str:
+    """The warning for the parts of ``--all`` OpenReview refused: which, what it answered,
+    and that the user may not have access (anonymously: an account may)."""
+    whats = list(dict.fromkeys(query.what for query, _ in forbidden))
+    named = " and ".join([", ".join(whats[:-1]), whats[-1]] if len(whats) > 1 else whats)
+    keys = ("OPENREVIEW_TOKEN", "OPENREVIEW_USERNAME")
+    if any(os.environ.get(key, "").strip() for key in keys):
+        access = "your account may not have access to them"
+    else:
+        access = (
+            "you may not have access to them anonymously (set OPENREVIEW_USERNAME and "
+            "OPENREVIEW_PASSWORD to use an account)"
+        )
+    return (
+        f"OpenReview refused the {named} submissions of {venue_id} ({forbidden[0][1]}): "
+        f"{access}; the others are imported"
+    )
 
 
 def _accepted_missing(
@@ -302,7 +356,8 @@ def _reply_names(group: Mapping[str, Any]) -> ReplyNames:
 
 def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) -> list[Query]:
     names = _reply_names(group)
-    queries = [Query({"content.venueid": venue_id}, "accepted papers", names=names)]
+    accepted = {"content.venueid": venue_id}
+    queries = [Query(accepted, "accepted papers", names=names, venue=_venue_name(venue_id, group))]
     if request.all_submissions:
         asked = {venue_id}
         for others, other in _other_venue_ids(venue_id, group):
@@ -313,6 +368,19 @@ def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) 
                 params = {"content.venueid": other}
                 queries.append(Query(params, status.lower(), status, names=names, shown=shown))
     return queries
+
+
+def _venue_name(venue_id: str, group: Mapping[str, Any]) -> str:
+    """The venue's name for an accepted paper whose note names none (the reader would show
+    its ``venueid``): the short name its group gives (``subtitle``: openreview-py's venue
+    writes its short name there, ``LoG 2024``, and starts each note's venue with it), else
+    the name papers-tui knows it by, else the group's title; "" for none."""
+    known = find_venue(venue_id).venue is not None
+    return (
+        _group_value(group, "subtitle")
+        or (_list_name(venue_id).removesuffix(" (OpenReview)") if known else "")
+        or _group_value(group, "title")
+    )
 
 
 def _other_venue_ids(venue_id: str, group: Mapping[str, Any]) -> Iterator[tuple[Others, str]]:
@@ -502,6 +570,8 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         "forum": note.get("forum") or note.get("id"),
         "content": {**_without_hidden_authors(content), "pdf": _pdf(value_of(content, "pdf"), api)},
     }
+    if query.venue and not _says_venue(content):  # (not its ``venueid``, an id)
+        item["content"]["venue"] = query.venue
     if (year := note_year(note, query.params.values())) is not None:
         item["year"] = year
     if said.ratings:

@@ -223,8 +223,9 @@ def _shaped(record: Any, on_openreview: bool) -> Any:
     """A record as the JSON lists reader reads it: the reviews' scores as lists, the
     OpenReview forum as the paper's link (made from its id when the venue is on OpenReview
     and the record names no forum, with the PDF beside it), the averages (a number, or
-    ``[mean, std]``) left out but for the mean of a record without its scores, and no
-    authors for an "Anonymous" one (a withdrawn or rejected paper's)."""
+    ``[mean, std]``) left out but for the mean of a record without its scores, no authors
+    for an "Anonymous" one (a withdrawn or rejected paper's), and the HTML entities of its
+    authors' names and affiliations read (``_unescaped``)."""
     if not isinstance(record, Mapping):
         return record
     # ``track`` ("main") is no research area; ``rating_avg`` is [mean, standard deviation]
@@ -255,6 +256,11 @@ def _shaped(record: Any, on_openreview: bool) -> Any:
         item["url"] = f"https://openreview.net/forum?id={note}"
         if not (isinstance(record.get("pdf"), str) and record["pdf"].strip()):
             item["pdf"] = f"https://openreview.net/pdf?id={note}"
+    for key in _AUTHOR_KEYS:  # before the reader's split: ``&#x27;`` holds a ``;``
+        if isinstance(item.get(key), str):
+            item[key] = _unescaped(item[key])
+        elif isinstance(item.get(key), list):
+            item[key] = [_unescaped(a) if isinstance(a, str) else a for a in item[key]]
     aff = record.get("aff")
     if isinstance(aff, str):
         aff = _unescaped(aff)  # before the split: ``&#x27;`` holds a ``;``
@@ -266,7 +272,8 @@ def _shaped(record: Any, on_openreview: bool) -> Any:
 def _unescaped(text: str) -> str:
     """Text with its HTML entities read, those escaped twice or thrice over too: Paper
     Copilot's CVPR 2024 list writes ``Xi&amp;amp;#x27;an`` for "Xi'an" in an ``aff``, which
-    split on its ``;`` made four affiliations ("Xi&amp", "amp", "#x27", "an")."""
+    split on its ``;`` made four affiliations ("Xi&amp", "amp", "#x27", "an"); an author's
+    name so escaped was split the same way ("Sean O&amp", "#x27", "Brien")."""
     for _ in range(3):
         if "&" not in text:
             break

@@ -19,16 +19,17 @@ _NOTE_ID: Final = re.compile(r"[A-Za-z0-9_-]{6,64}")
 
 
 def page_key(url: str) -> str:
-    """``openreview:ID`` or ``arxiv:ID`` (without its version) for a paper's own page at
-    OpenReview or arXiv; "" for any other link (or none)."""
+    """``openreview:ID`` or ``arxiv:ID`` (``arxiv_key``: without its version, nor an old-style
+    id's subject class) for a paper's own page at OpenReview or arXiv; "" for any other link
+    (or none)."""
     folded = url.casefold()
     if "openreview" not in folded and "arxiv" not in folded:
         return ""  # (most links: asked of every paper of a library, once)
-    from storage.sources.citation import arxiv_id_of_url
+    from storage.sources.citation import arxiv_id_of_url, arxiv_key
 
     found = arxiv_id_of_url(url)
-    if found:
-        return "arxiv:" + re.sub(r"v\d+$", "", found).casefold()
+    if found:  # (``…/abs/math.GT/0309136`` is ``math/0309136``'s page)
+        return "arxiv:" + arxiv_key(found)
     try:
         parts = urlsplit(url.strip())
     except ValueError:

@@ -33,6 +33,7 @@ __all__ = [
     "RIS_TYPES",
     "Citation",
     "arxiv_id",
+    "arxiv_key",
     "canonical_extra",
     "citation_of",
     "doi_of",
@@ -209,6 +210,21 @@ def arxiv_id_of_url(url: str) -> str:
     """The arXiv id an arXiv page's or PDF's address names (``2403.01234v2``), "" for none."""
     match = _ARXIV_URL.match(url.strip())
     return match.group(1) if match else ""
+
+
+#: An old-style id's subject class (``.GT`` of ``math.GT/0309136``) and its version.
+_ARXIV_CLASS: Final = re.compile(r"^([a-z][a-z-]+)\.[A-Za-z-]+/", re.IGNORECASE)
+_ARXIV_VERSION: Final = re.compile(r"v\d+$", re.IGNORECASE)
+
+
+def arxiv_key(arxiv_id: str) -> str:
+    """An arXiv id as arXiv knows the paper, for comparing two: case-folded, without
+    ``arXiv:``, its version, or an old-style id's subject class, which is no part of the
+    paper's id (``math.GT/0309136`` is arXiv's ``math/0309136``: its "identifier for
+    services" page writes ``math.CA/0611800v2`` as ``arXiv:math/0611800v2``, and the API
+    answers for it with that id)."""
+    found = arxiv_id.strip().removeprefix("arXiv:").removeprefix("arxiv:")
+    return _ARXIV_VERSION.sub("", _ARXIV_CLASS.sub(r"\1/", found)).casefold()
 
 
 def _arxiv_from(paper: Paper) -> str:

@@ -57,6 +57,8 @@ class Fault:
     skip: int = 0
     #: ``hold``: set to let the request held go on.
     release: threading.Event = field(default_factory=threading.Event)
+    #: Query parameters a request must have too (``{"content.venueid": …}``: one query's).
+    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -131,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
                 parts.path, query, time.monotonic(), {k.lower(): v for k, v in self.headers.items()}
             )
         )
-        if self._fault(parts.path):
+        if self._fault(parts.path, query):
             return
         path = parts.path
         try:
@@ -154,9 +156,13 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
     # -- faults -----------------------------------------------------------------------------
-    def _fault(self, path: str) -> bool:
+    def _fault(self, path: str, query: dict[str, str]) -> bool:
         for fault in self.services.faults:
-            if fault.times > 0 and path.startswith(fault.prefix):
+            if (
+                fault.times > 0
+                and path.startswith(fault.prefix)
+                and all(query.get(k) == v for k, v in fault.params.items())
+            ):
                 if fault.skip > 0:
                     fault.skip -= 1
                     return False
@@ -280,7 +286,14 @@ class _Handler(BaseHTTPRequestHandler):
             # have too, which give no entry (autobib/autobib#183: ``id_list=1201.56789`` says
             # totalResults 1 and has no entry; lukasschwab/arxiv.py#82: the page at ``start=1``
             # of ``0000.0000,1707.08567`` is 1707.08567 again)
-            ids = [re.sub(r"v\d+$", "", i) for i in query["id_list"].split(",")]
+            # an old-style id with its subject class (``math.GT/0309136``) is answered with
+            # the paper's own id, which has none (``math/0309136``: arXiv/arxiv-browse's
+            # ``Identifier`` keeps the archive alone, as arXiv's "identifier for services"
+            # page writes ``math.CA/0611800v2`` as ``arXiv:math/0611800v2``)
+            ids = [
+                re.sub(r"v\d+$", "", re.sub(r"^([a-z-]+)\.[A-Za-z-]+/", r"\1/", i))
+                for i in query["id_list"].split(",")
+            ]
             known = self.services.arxiv_ids
             page = [known[i] for i in ids[start : start + size] if i in known]
             total = len(ids)

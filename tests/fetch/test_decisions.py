@@ -166,3 +166,31 @@ def test_an_accepted_v2_note_without_a_venue_is_accepted_without_reviews(
     said = done.stdout + done.stderr
     assert "2 accepted paper(s) of ICLR.cc/2025/Conference name no venue" in said, said
     assert "--reviews reads their decisions" in said, said
+
+
+def test_an_accepted_v2_note_without_a_venue_shows_the_venue_s_name(
+    services: tuple[Services, str], env
+) -> None:
+    """A venue whose name papers-tui does not know (Learning on Graphs,
+    ``logconference.io/LOG/2024/Conference``): an accepted note without ``venue`` was shown
+    at its venue id, as the reader falls back to the ``venueid``. It is now at the name the
+    venue's group gives (its ``subtitle``, the short name openreview-py's venue writes there
+    and starts each note's venue with), else the group's title."""
+    found, _ = services
+    log24 = "logconference.io/LOG/2024/Conference"
+    made = shapes.made_up(2, seed=47, fate="")
+    venue = shapes.v2_venue(made, log24)
+    venue.group["content"]["subtitle"] = {"value": "LoG 2024"}
+    venue.group["content"]["title"] = {"value": "The Third Learning on Graphs Conference"}
+    del venue.notes[0]["content"]["venue"]
+    venue.notes[1]["content"]["venue"] = {"value": "LoG 2024 Poster"}
+    found.v2[log24] = venue
+    done = papers(env, "fetch", f"openreview:{log24}")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    listed = {p["title"]: p for p in json.loads(papers(env, "list", "--json").stdout)}
+    assert [listed[m.title]["venue"] for m in made] == ["LoG 2024", "LoG 2024 Poster"]
+    del venue.group["content"]["subtitle"]
+    done = papers(env, "fetch", f"openreview:{log24}", "--refresh")
+    assert done.returncode == 0, done.stdout + done.stderr
+    listed = {p["title"]: p for p in json.loads(papers(env, "list", "--json").stdout)}
+    assert listed[made[0].title]["venue"] == "The Third Learning on Graphs Conference"

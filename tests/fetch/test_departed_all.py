@@ -99,3 +99,51 @@ def test_all_missing_most_of_the_accepted_papers_marks_none(
     assert done.returncode == 0, done.stderr
     assert "15 papers" in done.stderr and "not marked" in done.stderr, done.stderr
     assert set(_statuses(env).values()) == {"Poster"}
+
+
+#: OpenReview's answer to notes an account may not read (its ``ForbiddenError``).
+_FORBIDDEN = b'{"name": "ForbiddenError", "message": "You do not have permission to read"}'
+
+
+@pytest.mark.parametrize("version", [2, 1])
+def test_all_keeps_what_came_when_the_withdrawn_papers_are_forbidden(
+    services: tuple[Services, str], env, version: int
+) -> None:
+    """A venue that shows its withdrawn and desk-rejected submissions to some accounts only:
+    ``--all`` is answered 403 for them. The whole fetch failed on it ("HTTP 403 Forbidden"),
+    the accepted and rejected papers that came with it lost. Now they are imported, one line
+    says which part could not be read and that the user may not have access, and the exit is
+    0 (as for the other fetches that keep what came: pages ending before their count). A paper
+    accepted before and withdrawn since, which the part forbidden would have shown, left the
+    accepted papers; it is not said to be on no page of the submissions, which were not all
+    read."""
+    found, _ = services
+    made = shapes.made_up(4, seed=78, fate="") + shapes.made_up(1, seed=79)
+    made += shapes.made_up(1, seed=80, fate="Desk_Rejected_Submission")
+    venue_id, iclr = (ICLR25, "iclr2025") if version == 2 else (ICLR22, f"openreview:{ICLR22}")
+    serve = shapes.v2_venue if version == 2 else shapes.v1_venue
+    stand_in = found.v2 if version == 2 else found.v1
+    stand_in[venue_id] = serve(made, venue_id)
+    assert papers(env, "fetch", iclr).returncode == 0
+    made[0].fate = "Withdrawn_Submission"
+    stand_in[venue_id] = serve(made, venue_id)
+    for gone in ("Withdrawn_Submission", "Desk_Rejected_Submission"):
+        asked = {"content.venueid": f"{venue_id}/{gone}"}
+        if version == 1:
+            asked = {"invitation": f"{venue_id}/-/{gone}"}
+        found.faults.append(
+            Fault(f"/or{version}/notes", "status", status=403, body=_FORBIDDEN, times=9,
+                  params=asked)
+        )  # fmt: skip
+    done = papers(env, "fetch", iclr, "--all", "--refresh")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    forbidden = [line for line in done.stderr.splitlines() if "403" in line]
+    assert len(forbidden) == 1, done.stderr
+    assert "withdrawn and desk rejected submissions" in forbidden[0], forbidden
+    assert "may not have access" in forbidden[0], forbidden
+    statuses = _statuses(env)
+    assert [statuses[m.title] for m in made[1:5]] == ["Poster"] * 3 + ["Rejected"]
+    assert made[5].title not in statuses  # (the desk-rejected paper's part was forbidden)
+    assert statuses[made[0].title] == "Left the accepted list (was Poster)", done.stderr
+    assert "nor among its other submissions" not in done.stderr, done.stderr

@@ -136,6 +136,31 @@ def test_paper_copilot_s_escaped_affiliations_are_read_whole(services, env) -> N
     ), paper["extra"]
 
 
+def test_paper_copilot_s_escaped_author_names_are_read_whole(services, env) -> None:
+    """An author's name in a Paper Copilot list may carry an HTML entity escaped twice over, as
+    its affiliations do (CVPR 2024's ``Xi&amp;amp;#x27;an``): split on the ``;`` of
+    ``&amp;amp;#x27;``, "Sean O'Brien" was three authors ("Sean O&amp", "#x27", "Brien"), in a
+    list joined by commas (CVPR's) or by ``;`` (ICLR's). The names are now read first (the
+    addresses here are the stand-in's)."""
+    found, _ = services
+    found.paperlists["cvpr2024"] = [
+        {
+            "title": f"Escaped Names In A {kind} List",
+            "status": "Poster",
+            "site": "http://127.0.0.1:9/virtual/2024/poster/1",
+            "pdf": "http://127.0.0.1:9/content/CVPR2024/papers/x.pdf",
+            "author": joined.join(["Ann Lee", "Sean O&amp;amp;#x27;Brien", "Bo Park"]),
+            "aff": "University of Cork",
+        }
+        for kind, joined in (("Comma", ", "), ("Semicolon", ";"))
+    ]
+    done = papers(env, "fetch", "paperlists:cvpr2024")
+    assert done.returncode == 0 and "2 added" in done.stdout, done.stdout + done.stderr
+    assert [p["authors"] for p in _listed(env).values()] == [
+        ["Ann Lee", "Sean O'Brien", "Bo Park"]
+    ] * 2
+
+
 def test_paper_copilot_s_withdrawn_records_come_with_all_each_with_its_status(
     services, env
 ) -> None:
@@ -193,6 +218,53 @@ def test_an_arxiv_id_list_with_an_id_it_does_not_have_keeps_the_others(services,
     assert asked.query["id_list"] == "0000.0000,1707.08567", asked.query
     [paper] = _listed(env).values()
     assert paper["url"] == "https://arxiv.org/abs/1707.08567"
+
+
+def test_an_old_arxiv_id_with_its_subject_class_is_the_paper_arxiv_sends(services, env) -> None:
+    """An old-style id may name its subject class (``math.GT/0309136``, as papers cite it);
+    arXiv's own id of the paper has none (``math/0309136``: arXiv's "identifier for services"
+    page writes ``math.CA/0611800v2`` as ``arXiv:math/0611800v2``, and arXiv/arxiv-browse's
+    ``Identifier`` keeps the archive alone), and that is the id its entry comes with. The
+    paper came, and was named missing all the same ("warning: arXiv has no paper
+    math.GT/0309136"). Both ids are one paper now, and one asked twice so is asked once."""
+    found, _ = services
+    _arxiv_paper(found, "math/0309136")
+    done = papers(env, "fetch", "arxiv:math.GT/0309136")
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout and "warning" not in done.stderr, done.stdout + done.stderr
+    done = papers(env, "fetch", "math.GT/0309136v1", "math/0309136", "--refresh")
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
+    [asked] = found.requests_to("/arxiv/query")[1:]
+    assert asked.query["id_list"] == "math.GT/0309136v1", asked.query
+    [paper] = _listed(env).values()
+    assert paper["url"] == "https://arxiv.org/abs/math/0309136"
+
+
+def test_a_paper_linked_to_its_arxiv_page_with_the_subject_class_is_the_one_fetched(
+    services, env, tmp_path: Path
+) -> None:
+    """A list links a paper to its arXiv page as the paper cites itself,
+    ``arxiv.org/abs/math.GT/0309136`` (arXiv serves it), with the abstract of an earlier
+    version; the fetch of ``math/0309136`` brings the revised one. The page is the paper's
+    for good (``page_key``), and the fetch is merged into it: it was a second paper, told
+    apart by the subject class."""
+    found, _ = services
+    _arxiv_paper(found, "math/0309136")
+    listed = tmp_path / "cited.json"
+    earlier = {
+        "title": "Attention Is Enough",
+        "abstract": "An earlier abstract: we argue that attention may be enough for the task.",
+        "url": "https://arxiv.org/abs/math.GT/0309136",
+    }
+    listed.write_text(json.dumps([earlier]))
+    done = papers(env, "import", str(listed))
+    assert done.returncode == 0 and "1 added" in done.stdout, done.stdout + done.stderr
+    done = papers(env, "fetch", "arxiv:math/0309136")
+    assert done.returncode == 0, done.stderr
+    assert "0 added" in done.stdout and "1 merged" in done.stdout, done.stdout
+    assert "the same page (its abstract revised)" in done.stdout, done.stdout
+    [paper] = _listed(env).values()
+    assert paper["abstract"] == "We show that attention is enough for this task."
 
 
 def _blank(times: int) -> Fault:
