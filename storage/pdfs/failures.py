@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
@@ -57,7 +57,6 @@ from storage.models import Paper
 from storage.pdfs.attached import attachment_of, usable
 from storage.pdfs.check import is_pdf
 from storage.pdfs.download import Event
-from storage.pdfs.folder import PdfFolder
 from storage.pdfs.links import pdf_url
 
 FAILURES_FILE: Final = "pdf-failures.json"
@@ -140,14 +139,15 @@ class PdfFailures:
         return failure if failure is not None and failure.passes(now) else None
 
     def sort_out(
-        self, papers: Iterable[Paper], folder: PdfFolder
+        self, papers: Iterable[Paper], copies: Mapping[str, Path]
     ) -> tuple[list[Paper], list[tuple[Paper, Failure]]]:
         """The papers to download, and those passed over with their failure: their link
-        failed for good, and they have neither a copy in ``folder`` nor an attachment here
-        (each of which the download would take without asking the web)."""
+        failed for good, and they have neither a copy (of ``copies``, a folder's
+        ``PdfFolder.copies``: the app's as last scanned, its folder not listed on the
+        screen's thread) nor an attachment here (each of which the download would take
+        without asking the web)."""
         todo: list[Paper] = []
         passed: list[tuple[Paper, Failure]] = []
-        copies = folder.copies()
         now = time.time()
         for paper in papers:
             failure = self.passed(paper, now)

@@ -43,7 +43,7 @@ def batch(library: Library, papers: list[Paper], folder: PdfFolder) -> PdfFailur
     """One batch, as ``papers pdf`` runs it: the failures pruned first, then the downloads."""
     failures = PdfFailures(library.home)
     failures.prune({paper.id for paper in library.papers()}, time.time())
-    todo, _passed = failures.sort_out(papers, folder)
+    todo, _passed = failures.sort_out(papers, folder.copies())
     download_pdfs(todo, folder, NOW, failures.learn)
     return failures
 
@@ -68,7 +68,7 @@ def test_an_undone_removal_finds_the_papers_failure_as_it_was(
     batch(library, [missing], folder)  # its second 404 in a row (it was counted the first)
     again = PdfFailures(home).of(missing)
     assert again is not None and again.seen == 2 and again.gone is None
-    _todo, passed = PdfFailures(home).sort_out([missing], folder)
+    _todo, passed = PdfFailures(home).sort_out([missing], folder.copies())
     assert [paper.id for paper, _ in passed] == [missing.id]  # passed over from now on
     assert [r.paper for r in server.requests] == ["p00", "p01", "p00"]
 

@@ -136,7 +136,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
     read_at = time.time()  # (a failure kept after it may be of a paper imported since)
     failures.prune({paper.id for paper in library.papers()}, read_at)  # of papers gone, stale
-    papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
+    papers, passed = (papers, []) if args.retry else failures.sort_out(papers, folder.copies())
     named = folder.not_pdfs()  # a page saved under a copy's name (an older version's)
     if pages := [named[p.id] for p in papers if p.id in named]:
         names = ", ".join(page.name for page in pages[:3]) + ("…" if len(pages) > 3 else "")
