@@ -2,12 +2,14 @@
 text searched with ``pdf:``, downloads and text reading off the screen's thread.
 
 The copies are known from one scan of the folder (``storage.pdfs.folder``), made again when
-the folder changes; the first, at start, in a thread worker (``MainScreen.scan_pdfs``: 47 ms
-of the screen's thread for 3,000 copies, before its first frame), until which no paper has
-one (``scanned``; ``p`` or ``P`` pressed before is done once it is, the screen kept up:
-``MainBase.after_pdf_scan``); the texts (``storage.cache.pdf_text``) are read by a child
-process (see ``extract_elsewhere``) in a thread worker, then loaded here for the search's
-worker to read.
+the folder changes, each in a thread worker (``MainScreen.scan_pdfs``: the first, at start,
+took 47 ms of the screen's thread for 3,000 copies, before its first frame; each after it,
+while ``papers pdf`` filled the folder in another terminal, a listing of the whole folder
+once a second, stalling the keys), one at a time, its result taken on the screen's thread
+(``take``); until the first, no paper has one (``scanned``); ``p`` or ``P`` pressed while one
+runs is done once it is taken, the screen kept up (``MainBase.after_pdf_scan``). The texts
+(``storage.cache.pdf_text``) are read by a child process (see ``extract_elsewhere``) in a
+thread worker, then loaded here for the search's worker to read.
 """
 
 from __future__ import annotations
@@ -52,26 +54,43 @@ class AppPdfs:
         #: The stamp of ``pdf-text.cache`` the texts were loaded from (``texts_changed``).
         self._texts_stamp: tuple[int, int, int] | None = None
         self._lock = threading.Lock()
-        #: Held by a scan: the first runs in a worker while the screen may ask for another.
+        #: Held by a scan (one at a time: the folder's memo of the PDFs it has seen).
         self._scan_lock = threading.Lock()
         #: Set once the folder was scanned (the first scan, off the screen's thread).
         self.scanned = False
+        #: Set while a scan runs (``MainScreen.scan_pdfs``), and when another was asked for
+        #: meanwhile (it follows); how many were started (``MainBase.after_pdf_scan`` waits
+        #: for one started after a given one). The screen's thread alone reads and sets them.
+        self.scanning = False
+        self.scan_again = False
+        self.scans_started = 0
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
 
     # -- copies ---------------------------------------------------------------------------
-    def rescan(self) -> dict[str, Path]:
-        """Read the folder again (after a download; cheap when it did not change)."""
-        with self._scan_lock:  # (the folder's memo of the PDFs it has seen: one scan at once)
-            try:
-                self._copies, self._not_pdfs = self.folder.scan()
-            finally:  # (a scan that failed: p and P held for it go on without copies known)
-                self.scanned = True
-        return self._copies
+    def read_folder(self) -> tuple[dict[str, Path], dict[str, Path]]:
+        """The copies and the files named as copies that are no PDF, read from the folder
+        (off the screen's thread: a listing of it when it changed; ``take`` them on it)."""
+        with self._scan_lock:
+            return self.folder.scan()
+
+    def take(self, found: tuple[dict[str, Path], dict[str, Path]] | None) -> bool:
+        """Know what ``read_folder`` read (None: it failed, and the copies known stay), on
+        the screen's thread; True when the copies, or the files that are no PDF, changed."""
+        self.scanned = True  # (a scan that failed: p and P held for it go on, too)
+        if found is None:
+            return False
+        before = (self._copies, self._not_pdfs)
+        self._copies, self._not_pdfs = found
+        return found != before
+
+    def folder_changed(self) -> bool:
+        """Whether the folder changed since it was last read (one stat)."""
+        return self.folder.changed()
 
     @property
     def not_pdfs_known(self) -> dict[str, Path]:
-        """The files named as copies that are no PDF, as last scanned (see ``rescan``)."""
+        """The files named as copies that are no PDF, as last scanned (see ``take``)."""
         return self._not_pdfs
 
     def failures_changed(self) -> bool:
@@ -93,7 +112,7 @@ class AppPdfs:
 
     @property
     def copies_known(self) -> dict[str, Path]:
-        """The copies as last scanned (``rescan`` gives another dict when they changed)."""
+        """The copies as last scanned (``take`` them)."""
         return self._copies
 
     def has_copy(self, paper_id: str) -> bool:
@@ -140,7 +159,7 @@ class AppPdfs:
     def papers_with(self, value: str) -> Collection[str]:
         """``PdfTextSearch`` for the search's worker: of the papers with a copy as last
         scanned (a copy deleted keeps its text until ``papers pdf``, and was still found)."""
-        copies = self._copies  # (replaced whole by ``rescan``: read once here)
+        copies = self._copies  # (replaced whole by ``take``: read once here)
         return {pid for pid in self.loaded_texts().papers_with(value) if pid in copies}
 
     def has_texts(self) -> bool:

@@ -22,12 +22,15 @@ Entries no batch will ever correct go (they were kept forever: a paper unstarred
 timeouts, or removed, was listed by ``papers pdf --failed`` as "may mend" months later). A
 failure that may mend is read no more once ``MAY_MEND_KEPT_S`` have passed since it last
 failed (every batch with its paper in it forgets it or counts a run more, so the paper has
-been in none since), and goes with the paper (``PdfFailures.prune``, which each batch runs
-first). A lasting failure stays while its paper is in the library, however old, for the pane
-and ``--failed`` to say why its PDF is not here; a removed paper's goes once its week of being
-passed over is past (an undo within it finds the paper as it was). A failure kept after the
-papers a batch knows were read is not of a paper gone: it may be of one imported since, in
-another process (the app's papers are those it last read), and stays.
+been in none since). A lasting failure stays while its paper is in the library, however old,
+for the pane and ``--failed`` to say why its PDF is not here. A removed paper's failure, of
+either kind, goes ``REMOVED_KEPT_S`` after a batch first found the paper gone (``gone``, which
+``PdfFailures.prune``, run first by each batch, writes): an undo of the removal, or the list
+imported again, within them finds the failure as it was (it went at the next batch: a 404
+seen once was then counted from one again, and the pane and ``--failed`` forgot why); the
+paper back, its ``gone`` goes. A failure kept after the papers a batch knows were read is
+not of a paper gone: it may be of one imported since, in another process (the app's papers
+are those it last read), and stays.
 
 Kept in HOME, apart from the folder of copies (which may be the user's ``~/Papers``), and
 written whole, atomically (``files.atomic_write``: a crash leaves the old file or the new
@@ -42,8 +45,8 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -54,7 +57,6 @@ from storage.models import Paper
 from storage.pdfs.attached import attachment_of, usable
 from storage.pdfs.check import is_pdf
 from storage.pdfs.download import Event
-from storage.pdfs.folder import PdfFolder
 from storage.pdfs.links import pdf_url
 
 FAILURES_FILE: Final = "pdf-failures.json"
@@ -69,6 +71,8 @@ SEEN_TO_PASS: Final = 2
 PASSED_FOR_S: Final = 7 * 24 * 3600.0
 #: How long a failure that may mend is kept after it last failed (see the module).
 MAY_MEND_KEPT_S: Final = 30 * 24 * 3600.0
+#: How long a removed paper's failure is kept after a batch first found the paper gone.
+REMOVED_KEPT_S: Final = 30 * 24 * 3600.0
 #: The most runs in a row counted of a failure that may mend.
 _MAX_SEEN: Final = 1_000_000
 #: The latest time a failure is read at (the year 3000): one past every clock's range (a hand
@@ -88,6 +92,8 @@ class Failure:
     #: On how many runs in a row it failed so (a lasting one's up to ``SEEN_TO_PASS``).
     seen: int = 1
     lasting: bool = True
+    #: When a batch first found its paper gone from the library (None: it was not).
+    gone: float | None = None
 
     def passes(self, now: float) -> bool:
         """Whether a batch passes the paper over now (see the module)."""
@@ -97,6 +103,10 @@ class Failure:
         """A failure that may mend, last failed more than ``MAY_MEND_KEPT_S`` ago: no more
         read (see the module)."""
         return not self.lasting and now - self.at > MAY_MEND_KEPT_S
+
+    def removed_long_ago(self, now: float) -> bool:
+        """Its paper was found gone more than ``REMOVED_KEPT_S`` ago (see the module)."""
+        return self.gone is not None and now - self.gone > REMOVED_KEPT_S
 
     @property
     def kind(self) -> str:
@@ -129,14 +139,15 @@ class PdfFailures:
         return failure if failure is not None and failure.passes(now) else None
 
     def sort_out(
-        self, papers: Iterable[Paper], folder: PdfFolder
+        self, papers: Iterable[Paper], copies: Mapping[str, Path]
     ) -> tuple[list[Paper], list[tuple[Paper, Failure]]]:
         """The papers to download, and those passed over with their failure: their link
-        failed for good, and they have neither a copy in ``folder`` nor an attachment here
-        (each of which the download would take without asking the web)."""
+        failed for good, and they have neither a copy (of ``copies``, a folder's
+        ``PdfFolder.copies``: the app's as last scanned, its folder not listed on the
+        screen's thread) nor an attachment here (each of which the download would take
+        without asking the web)."""
         todo: list[Paper] = []
         passed: list[tuple[Paper, Failure]] = []
-        copies = folder.copies()
         now = time.time()
         for paper in papers:
             failure = self.passed(paper, now)
@@ -169,21 +180,28 @@ class PdfFailures:
 
     def prune(self, papers: Collection[str], as_of: float) -> int:
         """Forget the failures of papers no longer in the library (ids not in ``papers``, the
-        library's as of the time ``as_of``): one that may mend at once, a lasting one once its
-        paper is passed over no more; those expired go too (see the module). A failure kept
-        after ``as_of`` stays, whatever its paper: it may be of a paper imported since (by
-        another process: the app's papers are those it last read). The file is written only
-        when one went; returns how many went."""
+        library's as of the time ``as_of``) ``REMOVED_KEPT_S`` after a batch first found them
+        gone (now, the first time: ``Failure.gone``; a paper back loses its ``gone``), and
+        those expired (see the module). A failure kept after ``as_of`` stays, whatever its
+        paper: it may be of a paper imported since (by another process: the app's papers are
+        those it last read). The file is written only when one changed; returns how many
+        went."""
         now = time.time()
         found = _load(self.path, expired=True)  # as written, the expired too
-        kept = {
-            pid: failure
-            for pid, failure in found.items()
-            if not failure.expired(now)
-            and (pid in papers or failure.at > as_of or (failure.lasting and failure.passes(now)))
-        }
+        kept: dict[str, Failure] = {}
+        for pid, failure in found.items():
+            if failure.expired(now):
+                continue
+            if pid in papers:  # (back from a removal: found gone afresh if it goes again)
+                kept[pid] = replace(failure, gone=None)
+            elif failure.at > as_of:
+                kept[pid] = failure
+            elif failure.gone is None or failure.gone > now:  # (a clock set back: from now)
+                kept[pid] = replace(failure, gone=now)
+            elif not failure.removed_long_ago(now):
+                kept[pid] = failure
         self._known = kept
-        if len(kept) != len(found):
+        if kept != found:
             self._write(kept)
         return len(found) - len(kept)
 
@@ -203,6 +221,7 @@ class PdfFailures:
     def _write(self, known: dict[str, Failure]) -> None:
         entries = {
             pid: {"url": f.url, "cause": f.cause, "at": f.at, "seen": f.seen, "lasting": f.lasting}
+            | ({"gone": f.gone} if f.gone is not None else {})
             for pid, f in known.items()
         }
         payload = orjson.dumps({"format": FORMAT, "papers": entries})
@@ -246,4 +265,9 @@ def _failure(entry: Any) -> Failure | None:
     most = SEEN_TO_PASS if lasting else _MAX_SEEN
     if not isinstance(seen, int) or isinstance(seen, bool) or not 1 <= seen <= most:
         return None
-    return Failure(url, cause, float(at), seen, lasting)
+    gone = entry.get("gone")
+    if gone is not None and (
+        not isinstance(gone, int | float) or isinstance(gone, bool) or not 0 <= gone <= _LATEST
+    ):
+        return None
+    return Failure(url, cause, float(at), seen, lasting, None if gone is None else float(gone))

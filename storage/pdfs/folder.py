@@ -89,35 +89,56 @@ class PdfFolder:
         when it has no copy that is one."""
         return self.scan()[1]
 
+    def changed(self) -> bool:
+        """Whether ``scan`` would read the folder again (one stat): it changed since it was
+        last read (or a moment before: see ``scan``), or was not read yet, or went."""
+        seen = self._seen
+        try:
+            stamp = self.path.stat().st_mtime_ns
+        except OSError:
+            return seen is not None
+        return seen is None or seen[0] != stamp
+
     def scan(self) -> tuple[dict[str, Path], dict[str, Path]]:
         """``copies`` and ``not_pdfs`` of one reading of the folder."""
         try:
             stamp = self.path.stat().st_mtime_ns
         except OSError:
+            self._seen = None
             return {}, {}
         if self._seen is not None and self._seen[0] == stamp:
             return self._seen[1], self._seen[2]
         found: dict[str, Path] = {}
         pages: dict[str, Path] = {}
         pdfs: set[tuple[str, int]] = set()
-        with contextlib.suppress(OSError), os.scandir(self.path) as entries:
-            for entry in entries:
-                match = _COPY.search(entry.name)
-                if match and not entry.name.startswith(".") and _is_file(entry):
-                    key = (entry.name, _inode(entry))
-                    if key in self._pdfs or _is_pdf(entry.path):
-                        pdfs.add(key)
-                        found.setdefault(match["id"], Path(entry.path))
-                    else:
-                        pages.setdefault(match["id"], Path(entry.path))
+        for entry in self.listing():
+            match = _COPY.search(entry.name)
+            if match and not entry.name.startswith(".") and _is_file(entry):
+                key = (entry.name, _inode(entry))
+                if key in self._pdfs or _is_pdf(entry.path):
+                    pdfs.add(key)
+                    found.setdefault(match["id"], Path(entry.path))
+                else:
+                    pages.setdefault(match["id"], Path(entry.path))
         pages = {pid: path for pid, path in pages.items() if pid not in found}
         self._pdfs = pdfs
         # A folder changed a moment ago may change again within its clock's tick (a kernel's
         # coarse clock, FAT's 2 s): its time would not move, and a copy renamed into it just
-        # after this scan would go unseen until the next change. Such a scan is not kept.
-        if time.time_ns() - stamp > _SETTLED_NS:
-            self._seen = (stamp, found, pages)
+        # after this scan would go unseen until the next change. Such a scan is not kept (its
+        # stamp none a folder has: ``changed`` says so until one is).
+        settled = time.time_ns() - stamp > _SETTLED_NS
+        self._seen = (stamp if settled else -1, found, pages)
         return found, pages
+
+    def listing(self) -> list[os.DirEntry[str]]:
+        """The folder's entries, read once: the one listing of a scan, the costly part of it
+        (thousands of copies; a slow disk, a share), which the app makes off its screen's
+        thread (``tui.pdfs``); none when the folder cannot be read."""
+        listed: list[os.DirEntry[str]] = []
+        with contextlib.suppress(OSError), os.scandir(self.path) as entries:
+            for entry in entries:  # (those read before an error, as a scan kept them)
+                listed.append(entry)
+        return listed
 
     def copy_of(self, paper_id: str) -> Path | None:
         """The paper's local copy, if there is one."""

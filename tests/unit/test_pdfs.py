@@ -796,10 +796,11 @@ def test_only_failures_that_will_not_mend_are_kept_and_a_copy_forgets_them(
     assert len(report.failed) == 6 and "Connection refused" in report.failed[-1]
     kept = PdfFailures(home)  # as the next process reads them
     assert [bool(kept.of(p)) for p in papers] == [True, True, True, False, False, False]
-    assert kept.sort_out(papers, folder)[1] == []  # failed once: asked for again
+    assert kept.sort_out(papers, folder.copies())[1] == []  # failed once: asked for again
     download_pdfs(papers[:3], folder, FAST, kept.learn)
     kept = PdfFailures(home)
-    assert [p.id for p, _ in kept.sort_out(papers, folder)[1]] == [p.id for p in papers[:3]]
+    passed = kept.sort_out(papers, folder.copies())[1]
+    assert [p.id for p, _ in passed] == [p.id for p in papers[:3]]
     assert kept.of(papers[2]).kind == "not a PDF"  # type: ignore[union-attr]
     server.behaviour.pop("aaaa01")  # mended: its copy forgets it
     download_pdfs(papers[:1], folder, FAST, kept.learn)

@@ -119,6 +119,20 @@ def timeout_seconds(text: str) -> float:
     return value
 
 
+def pause_seconds(text: str) -> float:
+    """An option's value that is a pause or a wait: seconds, see ``pause_problem``."""
+    from storage.pdfs.timeout import pause_problem
+
+    try:
+        value = float(text)
+    except ValueError:
+        said = printable(text)
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {said!r}") from None
+    if problem := pause_problem(value):
+        raise argparse.ArgumentTypeError(f"{problem}, not {printable(text.strip())}")
+    return value
+
+
 def byte_size(text: str) -> int:
     """An option's value that is a size: ``500MB``, ``2GB`` (powers of 1024)."""
     from storage.sources.limits import parse_size

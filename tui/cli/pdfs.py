@@ -4,7 +4,6 @@ their text for ``pdf:`` searches."""
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from tui.cli.common import (
     UsageError,
     byte_size,
     path_arg,
+    pause_seconds,
     status_choice,
     timeout_seconds,
 )
@@ -65,14 +65,15 @@ def add_pdf(sub: Subparsers, common: Parser) -> None:
         "--folder", type=path_arg, metavar="DIR", help="download into DIR (default: [pdf] folder)"
     )
     p.add_argument(
-        "--pause", type=float, default=1.0, metavar="SECONDS", help="between requests (1)"
-    )
+        "--pause", type=pause_seconds, default=1.0, metavar="SECONDS",
+        help="between requests (1; at most 3600)",
+    )  # fmt: skip
     p.add_argument(
         "--max-size", type=byte_size, default="100MB", metavar="SIZE", help="per PDF (100MB)"
     )
     p.add_argument(
-        "--max-wait", type=float, default=120.0, metavar="SECONDS",
-        help="the longest Retry-After waited for (120)",
+        "--max-wait", type=pause_seconds, default=120.0, metavar="SECONDS",
+        help="the longest Retry-After waited for (120; at most 3600)",
     )  # fmt: skip
     p.add_argument(
         "--timeout", type=timeout_seconds, default=None, metavar="SECONDS",
@@ -107,8 +108,6 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 
     if args.ids and args.status:
         raise UsageError("give paper ids or --status, not both")
-    if not (0 <= args.pause < math.inf and 0 <= args.max_wait < math.inf):  # (NaN: False)
-        raise UsageError("--pause and --max-wait must be a number of seconds, 0 or more")
     if args.failed and args.retry:
         raise UsageError("give --failed (a listing) or --retry (a download), not both")
     if args.json and not args.failed:
@@ -137,7 +136,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     failures = PdfFailures(library.home)  # the links that failed for good, per paper
     read_at = time.time()  # (a failure kept after it may be of a paper imported since)
     failures.prune({paper.id for paper in library.papers()}, read_at)  # of papers gone, stale
-    papers, passed = failures.sort_out(papers, folder) if not args.retry else (papers, [])
+    papers, passed = (papers, []) if args.retry else failures.sort_out(papers, folder.copies())
     named = folder.not_pdfs()  # a page saved under a copy's name (an older version's)
     if pages := [named[p.id] for p in papers if p.id in named]:
         names = ", ".join(page.name for page in pages[:3]) + ("…" if len(pages) > 3 else "")

@@ -64,9 +64,11 @@ class MainBase(AfterFrameScreen[None]):
         #: The local PDFs and their text (``tui.pdfs``).
         #: (the folder scanned off the screen's thread once it is up: ``scan_pdfs``)
         self.pdfs = AppPdfs(library.home, pdf_folder or library.home / PDF_DIR)
-        #: What a key asked of the PDFs before that first scan ended, done once it has (by
-        #: name: a key pressed twice is done once), the screen kept up meanwhile.
-        self.after_pdf_scan: dict[str, Callable[[], None]] = {}
+        #: What a key asked of the PDFs while the folder was read (the first scan, or one
+        #: after: ``QueuePart.after_pdfs_scanned``), by name (a key pressed twice is done
+        #: once), with the number of the scan it waits for, done once that one is taken, the
+        #: screen kept up meanwhile.
+        self.after_pdf_scan: dict[str, tuple[int, Callable[[], None]]] = {}
         #: ``[pdf] timeout``: how long ``P``'s downloads wait for a silent server (None: the
         #: default, ``papers pdf``'s too).
         self.pdf_timeout = pdf_timeout

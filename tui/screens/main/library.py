@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual import on
 
@@ -20,6 +21,9 @@ from tui.ending import is_ending
 from tui.key_gate import screen_arrived
 from tui.screens.main.base import MainBase
 from tui.widgets.paper_list import PaperList
+
+if TYPE_CHECKING:
+    from tui.screens.main.queue import QueuePart
 
 
 class LibraryPart(MainBase):
@@ -218,7 +222,8 @@ class LibraryPart(MainBase):
                 return
             if note:
                 self.detail.set_welcome("", "")  # it spoke of the sample: the user's list is in
-                self.pdfs.rescan()  # the copies made of the imported papers' attachments
+                # the copies made of the imported papers' attachments (read off this thread)
+                cast("QueuePart", self).scan_pdfs()
                 self.reload_papers(note)
             # the keys typed while it imported act now, on the papers it brought
             screen_arrived(self.app)

@@ -5,7 +5,7 @@ marked papers) and read their text, off the screen's thread."""
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -193,10 +193,8 @@ class QueuePart(MainBase):
         paper = self.paper_list.current
         if paper is None:
             return
-        if not self.pdfs.scanned:  # pressed before the start's scan ended: once it has
-            self.after_pdf_scan["open_pdf"] = lambda: self._open_pdf_of(paper)
-            return
-        self._open_pdf_of(paper)
+        # pressed while the folder is read (at start, after a download): once it is read
+        self.after_pdfs_scanned("open_pdf", lambda: self._open_pdf_of(paper))
 
     def _open_pdf_of(self, paper: Paper) -> None:
         from storage.pdfs.attached import attachment_of
@@ -233,7 +231,7 @@ class QueuePart(MainBase):
                 markup=False,
             )
         else:
-            self.app.call_from_thread(self._pdf_arrived, paper.id)
+            self.app.call_from_thread(self._pdf_arrived)
         self.app.call_from_thread(self._open_pdf, paper, copy)
 
     def _open_pdf(self, paper: Paper, copy: Path | None) -> None:
@@ -267,8 +265,8 @@ class QueuePart(MainBase):
             said = f"Stopping the downloads: {again} again resumes them where they stopped."
             self.notify(said, title="PDFs", markup=False, timeout=4)
             return
-        if not self.pdfs.scanned:  # pressed before the start's scan ended: once it has
-            self.after_pdf_scan["download_pdfs"] = self.action_download_pdfs
+        if self.pdfs.scanning:  # pressed while the folder is read: once it is
+            self.after_pdfs_scanned("download_pdfs", self.action_download_pdfs)
             return
         marked = self.view.marked_in(self.paper_list.rows)
         ids = marked or list(self.queue_ids())
@@ -294,7 +292,8 @@ class QueuePart(MainBase):
         from storage.pdfs.failures import PdfFailures
 
         failures = PdfFailures(self.library.home)
-        before = [failure for _, failure in failures.sort_out(todo, self.pdfs.folder)[1]]
+        # of the copies known (the folder is not listed on this thread: thousands of copies)
+        before = [failure for _, failure in failures.sort_out(todo, self.pdfs.copies_known)[1]]
         said = f"Downloading {count(len(todo), 'PDF')} into {self.pdfs.folder.path}, one at a time…"
         if before:
             causes = {failure.cause for failure in before}  # the kinds alone when several
@@ -332,7 +331,7 @@ class QueuePart(MainBase):
             last[0] = now
             self.app.call_from_thread(self._progress, progress_note(event))
             if event.kind in ("done", "linked"):
-                self.app.call_from_thread(self._pdf_arrived, event.paper.id)
+                self.app.call_from_thread(self._pdf_arrived)
 
         options = DownloadOptions()  # papers pdf's, [pdf] timeout as it reads it
         if self.pdf_timeout is not None:
@@ -359,12 +358,10 @@ class QueuePart(MainBase):
     def _progress(self, text: str | None) -> None:
         self.set_list_note("pdfs", text)
 
-    def _pdf_arrived(self, paper_id: str) -> None:
-        self.pdfs.rescan()
-        self.paper_list.refresh_paper({paper_id})
-        current = self.paper_list.current
-        if current is not None and current.id == paper_id:
-            self.show_current()
+    def _pdf_arrived(self) -> None:
+        """A copy made (downloaded, linked from its attachment): the folder read again, off
+        this thread; its row's mark and the pane follow once it is (``_pdfs_scanned``)."""
+        self.scan_pdfs()
 
     def _downloaded(self, report: object) -> None:
         from storage.pdfs.download import DownloadReport
@@ -387,38 +384,80 @@ class QueuePart(MainBase):
         self.read_pdf_texts()
 
     def scan_pdfs(self) -> None:
-        """Learn which papers have a local PDF (the folder's first scan, ``AppPdfs``) in a
-        thread worker: 47 ms for 3,000 copies, which the start waited for before its first
-        frame; the rows' marks, the pane and a ``pdf:`` search follow once it is done."""
+        """Read the folder of copies again in a thread worker: at start (47 ms for 3,000
+        copies, which the start waited for before its first frame), after a download or an
+        import, when the folder changed (``papers pdf`` filling it in another terminal: a
+        listing of the whole folder once a second, on this thread, stalled the keys). One at
+        a time: asked for while one runs, another follows it; what each read is taken here,
+        in order (``_pdfs_scanned``), the rows' marks, the pane and ``pdf:`` following."""
+        pdfs = self.pdfs
+        if pdfs.scanning:
+            pdfs.scan_again = True
+            return
+        pdfs.scanning = True
+        pdfs.scans_started += 1
 
         def work() -> None:
+            found = None
             try:
-                self.pdfs.rescan()
+                found = self.pdfs.read_folder()
             finally:  # (failed, too: what p or P asked meanwhile is done, not held for ever)
-                self.app.call_from_thread(self._pdfs_scanned)
+                self.app.call_from_thread(self._pdfs_scanned, found)
 
         self.run_worker(
-            work, thread=True, exclusive=True, group="pdf-scan", exit_on_error=False,
+            work, thread=True, group="pdf-scan", exit_on_error=False,
             description="scan the PDF folder",
         )  # fmt: skip
 
-    def _pdfs_scanned(self) -> None:
+    def after_pdfs_scanned(
+        self, name: str, action: Callable[[], None], *, fresh: bool = False
+    ) -> None:
+        """Do ``action`` once the folder's scan under way is taken, at once when none is;
+        with ``fresh``, once a scan started from now is (a copy just made is in it). By
+        ``name``: asked twice meanwhile, it is done once (``MainBase.after_pdf_scan``)."""
+        pdfs = self.pdfs
+        if fresh:
+            self.scan_pdfs()  # started now, else to follow the one under way
+            needed = pdfs.scans_started + (1 if pdfs.scan_again else 0)
+        elif pdfs.scanning:
+            needed = pdfs.scans_started
+        else:
+            action()
+            return
+        self.after_pdf_scan[name] = (needed, action)
+
+    def _pdfs_scanned(self, found: tuple[dict[str, Path], dict[str, Path]] | None) -> None:
+        """What a scan read (None: it failed), taken on this thread; the next scan asked
+        for meanwhile started; what waited for this one done."""
+        pdfs = self.pdfs
+        first = not pdfs.scanned
+        taken = pdfs.scans_started  # (one at a time: the scan that ended is the last started)
+        pdfs.scanning = False
+        changed = pdfs.take(found)
         if not self.is_mounted:
             return
-        pending, self.after_pdf_scan = self.after_pdf_scan, {}
-        for asked in pending.values():  # p or P pressed while the scan ran
-            asked()
-        if self.pdfs.copies_known or self.pdfs.not_pdfs_known:  # (none: nothing to redraw)
+        if pdfs.scan_again:
+            pdfs.scan_again = False
+            self.scan_pdfs()
+        due = [name for name, (needed, _) in self.after_pdf_scan.items() if needed <= taken]
+        for name in due:  # p or P pressed while it ran, the texts to read of the copies
+            self.after_pdf_scan.pop(name)[1]()
+        if changed:  # (none: nothing to redraw)
             self.paper_list.refresh()
             self.show_current()
-        if "pdf:" in self.view.query.casefold() and self.index is not None:
+        if first and "pdf:" in self.view.query.casefold() and self.index is not None:
             searcher = cast("SearchPart", self).searcher  # of the papers with a copy
             self.search_box.use(searcher(self.index))
 
     def read_pdf_texts(self) -> None:
-        """Read the text of the local PDFs that have none yet, in a child process watched by
-        a thread worker (the keys keep their interpreter), then load it for ``pdf:``."""
-        copies = self.pdfs.rescan()
+        """Read the text of the local PDFs that have none yet, once a scan of the folder
+        started now is taken (off this thread: the copies just made are in it)."""
+        self.after_pdfs_scanned("read_pdf_texts", self._read_texts, fresh=True)
+
+    def _read_texts(self) -> None:
+        """Read the texts of the copies known in a child process watched by a thread worker
+        (the keys keep their interpreter), then load them for ``pdf:``."""
+        copies = self.pdfs.copies_known
 
         def work() -> None:
             from textual.worker import get_current_worker

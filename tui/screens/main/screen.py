@@ -327,19 +327,16 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def _poll_pdfs(self) -> None:
         """PDFs downloaded or deleted elsewhere (`papers pdf`, a file manager): the rows'
-        marks and the pane follow (one stat of the folder while it does not change), as
-        do the failures it keeps (``pdf-failures.json``) and the texts `papers pdf` read of
-        them (their pages, ``pdf:``)."""
+        marks and the pane follow (one stat of the folder while it does not change; when it
+        does, it is read in a thread worker: ``scan_pdfs``), as do the failures it keeps
+        (``pdf-failures.json``) and the texts `papers pdf` read of them (their pages,
+        ``pdf:``)."""
         if self.pdfs.busy or not self.pdfs.scanned:  # our own download or first scan
             return
-        before, pages = self.pdfs.copies_known, self.pdfs.not_pdfs_known
-        after = self.pdfs.rescan()
-        failed = self.pdfs.failures_changed()  # `papers pdf` elsewhere (one stat)
-        if after is not before and after != before:  # (no folder: a new {} each time)
-            self.paper_list.refresh()
-            self.show_current()
-        elif failed or pages != self.pdfs.not_pdfs_known:  # what the pane says of a PDF
-            self.show_current()
+        if self.pdfs.folder_changed():
+            self.scan_pdfs()
+        if self.pdfs.failures_changed():  # `papers pdf` elsewhere (one stat)
+            self.show_current()  # what the pane says of a PDF
         if self.pdfs.texts_changed():  # their texts, read by `papers pdf` (one stat)
             self.reload_pdf_texts()
 
