@@ -24,7 +24,7 @@ And its input reads a byte that is no UTF-8 (a Latin-1 terminal's ``é``, an 8-b
 paste of binary junk) as U+FFFD: Textual's strict decoder raised there, which ended the app
 with a traceback (``lenient_decoder``); and the keys a terminal sends as ESC and a byte as the
 keys they are (``TerminalInput``): Alt+f, not Textual's ctrl+right; Esc and a digit, not the
-sign macOS's Option types with it.
+sign macOS's Option types with it; Alt+Backspace sent as ESC ^H, not Backspace.
 
 Textual's own writer thread is still made by ``LinuxDriver.start_application_mode``, but is
 given nothing to write: it ends at once in ``close``.
@@ -184,8 +184,9 @@ _INPUT = (events.InputEvent, events.Paste)
 #: ctrl+right (iTerm's Option+→), as the kitty keyboard protocol's alt+f; Esc and a digit typed
 #: within tmux's escape-time (tmux sends both at once) or Alt+digit (WezTerm's macOS
 #: Option+digit), which Textual reads as the sign macOS's Option types with the digit (ESC 3
-#: as ``£``, which a UK keyboard types too).
-_AFTER_ESC = re.compile("\x1b([f0-9])")
+#: as ``£``, which a UK keyboard types too); Alt+Backspace as some terminals send it (ESC ^H),
+#: which Textual reads as Backspace (the Alt dropped).
+_AFTER_ESC = re.compile("\x1b([f0-9\x08])")
 
 
 class TerminalInput(IncrementalDecoder):
@@ -200,7 +201,9 @@ class TerminalInput(IncrementalDecoder):
     - ESC and a digit: alt and the digit, Esc then the digit to the app
       (``tui.key_gate.escape_then``). Textual read it as the sign (ESC 2 as ``™``), which a
       keyboard types too (a UK one ``£``, a Spanish one ``º``): the app could not type a
-      real one into a text field.
+      real one into a text field;
+    - ESC ^H (Alt+Backspace): ESC DEL, which Textual reads as ctrl+w, the word before the
+      cursor deleted; Textual read it as Backspace, one character.
 
     Without the kitty protocol (``TEXTUAL_DISABLE_KITTY_KEY``) Alt+f and ESC and a digit
     stay Textual's. ESC in one read and the byte in the next are taken so too when the byte
@@ -217,6 +220,8 @@ class TerminalInput(IncrementalDecoder):
 
     def _reported(self, byte: str) -> str:
         """What ``byte`` after an ESC is given as: the rest of the key's report."""
+        if byte == "\x08":
+            return "\x7f"  # (whatever Textual does with the ESC, this is a Backspace too)
         return f"[{ord(byte)};3u" if self._kitty else byte
 
     def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]

@@ -57,16 +57,17 @@ def test_esc_then_a_digit_in_the_next_read_is_alt_and_the_digit_within_the_escap
 
 
 def test_without_the_kitty_protocol_esc_and_a_digit_stay_textuals() -> None:
-    """Textual reads no kitty report then: the decoder leaves ESC 2 as it is."""
+    """Textual reads no kitty report then: the decoder leaves ESC 2 as it is (and ESC ^H
+    still becomes ESC DEL, which needs none)."""
     code = (
         "from tui.terminal import lenient_decoder\n"
-        "print(repr(lenient_decoder('utf-8')().decode(b'\\x1b2', final=True)))"
+        "print(repr(lenient_decoder('utf-8')().decode(b'\\x1b2\\x1b\\x08', final=True)))"
     )
     env = {**os.environ, "TEXTUAL_DISABLE_KITTY_KEY": "1", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    assert done.stdout.strip() == repr("\x1b2")
+    assert done.stdout.strip() == repr("\x1b2\x1b\x7f")
 
 
 async def test_the_signs_are_typed_into_the_search_box_and_the_note_editor(
