@@ -199,8 +199,8 @@ async def test_esc_and_a_digit_read_as_one_sign_leave_the_search_for_that_tab(
         assert "™" not in screen.search_box.value
 
 
-#: Signs Textual reads Esc and a digit as, which macOS's Option key types with the digits
-#: (3, 6, 1, 0, 9), and the tabs of two of them.
+#: Signs macOS's Option key types with the digits (3, 6, 1, 0, 9), which Textual reads Esc
+#: and a digit as (the app's terminal does not: ``tui.terminal``), and the tabs of two of them.
 SIGNS = "£§¡ºª"
 TABS = {"£": "read", "¡": "inbox"}
 
@@ -231,8 +231,9 @@ async def test_a_digit_sign_on_the_list_shows_the_tab_and_keeps_the_search(
 async def test_a_digit_sign_is_typed_in_a_dialogs_field_and_the_palettes(
     seeded_home: Path, sign: str
 ) -> None:
-    """In a text field but the search box (the tag prompt's, the palette's) the sign is typed:
-    the dialog stays open, no tab changes."""
+    """In a text field (the tag prompt's, the palette's; the search box's too:
+    ``tests/tui/test_digit_signs.py``) the sign is typed: the dialog stays open, no tab
+    changes."""
     from textual.command import CommandInput, CommandPalette
 
     from tui.screens.dialogs import TextPrompt
