@@ -27,7 +27,7 @@ from storage.text.sanitize import printable, printable_block
 from tui.commands import COMMANDS, PaperCommands, bindings, key_named, keys_for
 from tui.config import load_config, pdf_folder
 from tui.ending import EndingDeadline
-from tui.key_gate import KeyGate, escape_then
+from tui.key_gate import KeyGate, escape_then, sign_digit
 from tui.memory import IdleCollector, kept_for_good, use_app_thresholds
 from tui.messages import Persisted
 from tui.screens.main import MainScreen
@@ -270,12 +270,16 @@ class PapersApp(App[None]):
         if event.key == "alt+f" and is_text_field(focused) and not words:
             event = events.Key("ctrl+right", None)  # Esc f in another field, as Textual read it
         then = None if typing or words else escape_then(event)
-        # Esc and a digit read as one sign (``£``, which macOS's Option+3 types too), on the
-        # main screen out of the search box: the digit alone, the tab (Esc first cleared the
-        # list's search filter)
+        if typing and event.character is None and (digit := escape_then(event)) is not None:
+            event = digit  # Esc and a digit at once (alt+3): the digit, as a letter's the letter
+        # Esc and a digit read as one (alt+3), or the sign macOS's Option+3 types (``£``), on
+        # the main screen out of the search box: the digit alone, the tab (Esc first cleared
+        # the list's search filter); in a text field a sign is typed (a UK keyboard's ``£``)
         on_list = self.screen is self.main_screen and not is_text_field(focused)
         if then is not None and then.key.isdigit() and on_list:
             event, then = then, None
+        elif on_list and (digit := sign_digit(event)) is not None:
+            event = digit
         if then is not None:
             await self._take_key(events.Key("escape", "\x1b"))
             self.key_gate.first(then)

@@ -86,24 +86,35 @@ def screen_stays(app: App[Any]) -> int:
     return gate.abandon() if isinstance(gate, KeyGate) else 0
 
 
-#: What Textual reads Esc and a digit as (the characters macOS's Option key types with the
-#: digits, which WezTerm sends so): Esc then ``2`` within tmux's ``escape-time`` (500 ms in
-#: tmux 3.3) or Textual's 100 ms typed ``™`` into the search box instead of showing the
-#: Starred tab. None of them is a word a search reads.
+#: The signs macOS's Option key types with the digits, 1 to 0: on the list (no text field
+#: focused) each shows the digit's tab, as the digit does (``sign_digit``). A keyboard types
+#: them too (a UK one ``£``, a Spanish one ``ª º``, a German one ``§``): in a text field they
+#: are typed. (Textual read Esc and a digit sent at once as these signs: ``tui.terminal``
+#: gives them as alt and the digit.)
 _ESCAPED_DIGITS: Final = dict(zip("¡™£¢∞§¶•ªº", "1234567890", strict=True))
+
+
+def sign_digit(event: events.Key) -> events.Key | None:
+    """The digit whose sign macOS's Option types ``event`` is (``£``: 3), None for another key."""
+    character = event.character
+    if character in _ESCAPED_DIGITS and event.key == character_key(character):
+        digit = _ESCAPED_DIGITS[character]
+        return events.Key(digit, digit)
+    return None
 
 
 def escape_then(event: events.Key) -> events.Key | None:
     """The key typed after Esc, when ``event`` is the two read as one: a terminal sends Esc
     and a letter within ``ESCDELAY`` (100 ms) as Alt and the letter, which a text field types
     as the letter (Esc then ``j`` in the search box typed ``j`` into it), and Esc and a digit
-    as a sign (``_ESCAPED_DIGITS``); None otherwise. (The app splits it but in a dialog's
-    field, where Esc would close the dialog and throw away what was typed: there it types the
-    letter.)"""
+    as Alt and the digit (``tui.terminal``; the kitty keyboard protocol's Alt+digit, which
+    has no character, is taken so too, the tab shown as elsewhere); None otherwise. (The app
+    splits it but in a dialog's field, where Esc would close the dialog and throw away what
+    was typed: there it types the letter.)"""
+    name = event.key.removeprefix("alt+")
+    if name != event.key and len(name) == 1 and name in "0123456789":
+        return events.Key(name, name)
     character = event.character
-    if character in _ESCAPED_DIGITS and event.key == character_key(character):
-        digit = _ESCAPED_DIGITS[character]
-        return events.Key(digit, digit)
     if not event.key.startswith("alt+") or not character or len(character) != 1:
         return None
     if not character.isprintable():

@@ -22,8 +22,9 @@ Textual's input thread spun at 100% on the end of its input.
 
 And its input reads a byte that is no UTF-8 (a Latin-1 terminal's ``é``, an 8-bit CSI, a
 paste of binary junk) as U+FFFD: Textual's strict decoder raised there, which ended the app
-with a traceback (``lenient_decoder``); and Alt+f sent as ESC f as the key it is, alt+f, not
-Textual's ctrl+right (``TerminalInput``).
+with a traceback (``lenient_decoder``); and the keys a terminal sends as ESC and a byte as the
+keys they are (``TerminalInput``): Alt+f, not Textual's ctrl+right; Esc and a digit, not the
+sign macOS's Option types with it; Alt+Backspace sent as ESC ^H, not Backspace.
 
 Textual's own writer thread is still made by ``LinuxDriver.start_application_mode``, but is
 given nothing to write: it ends at once in ``close``.
@@ -35,10 +36,12 @@ import contextlib
 import fcntl
 import os
 import queue
+import re
 import select
 import signal
 import termios
 import threading
+import time
 from codecs import IncrementalDecoder, getincrementaldecoder
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
@@ -177,32 +180,67 @@ RESTORE = (
 _INPUT = (events.InputEvent, events.Paste)
 
 
-#: Alt+f as most terminals send it (ESC f), which Textual reads as ctrl+right (iTerm's
-#: Option+→), and as the kitty keyboard protocol reports it, which Textual reads as alt+f.
-ALT_F_SENT = "\x1bf"
-ALT_F_REPORTED = "\x1b[102;3u"
+#: ESC and what follows it in a key a terminal sends so: Alt+f, which Textual reads as
+#: ctrl+right (iTerm's Option+→), as the kitty keyboard protocol's alt+f; Esc and a digit typed
+#: within tmux's escape-time (tmux sends both at once) or Alt+digit (WezTerm's macOS
+#: Option+digit), which Textual reads as the sign macOS's Option types with the digit (ESC 3
+#: as ``£``, which a UK keyboard types too); Alt+Backspace as some terminals send it (ESC ^H),
+#: which Textual reads as Backspace (the Alt dropped).
+_AFTER_ESC = re.compile("\x1b([f0-9\x08])")
 
 
 class TerminalInput(IncrementalDecoder):
     """Decodes what the terminal sends, replacing what is no ``encoding`` with U+FFFD
-    instead of raising, and giving Alt+f sent as ESC f as the kitty keyboard protocol reports
-    it: the key, alt+f, which the search box takes as readline's forward-word (to the word's
-    end; ``SearchBox.action_cursor_word_end``). Textual read ESC f as ctrl+right, which
-    moves to the next word's start; the app still takes it so in every other text field, and
-    a real ctrl+right is still ctrl+right. (An ESC f split across two reads, as Esc then f
-    typed apart, stays Textual's.)"""
+    instead of raising, and giving the keys a terminal sends as ESC and a byte as the kitty
+    keyboard protocol reports them (``_AFTER_ESC``), so Textual reads each as the key it is:
+
+    - Alt+f (ESC f): alt+f, which the search box takes as readline's forward-word (to the
+      word's end; ``SearchBox.action_cursor_word_end``). Textual read it as ctrl+right,
+      which moves to the next word's start; the app still takes it so in every other text
+      field, and a real ctrl+right is still ctrl+right;
+    - ESC and a digit: alt and the digit, Esc then the digit to the app
+      (``tui.key_gate.escape_then``). Textual read it as the sign (ESC 2 as ``™``), which a
+      keyboard types too (a UK one ``£``, a Spanish one ``º``): the app could not type a
+      real one into a text field;
+    - ESC ^H (Alt+Backspace): ESC DEL, which Textual reads as ctrl+w, the word before the
+      cursor deleted; Textual read it as Backspace, one character.
+
+    Without the kitty protocol (``TEXTUAL_DISABLE_KITTY_KEY``) Alt+f and ESC and a digit
+    stay Textual's. ESC in one read and the byte in the next are taken so too when the byte
+    comes within Textual's escape delay (the parser still holds the ESC then): Esc then 2
+    typed quickly outside tmux."""
 
     def __init__(self, encoding: str, errors: str = "replace") -> None:
         super().__init__(errors)
         self._decoder = getincrementaldecoder(encoding)(errors="replace")
         #: Textual reads the kitty protocol's keys unless told not to.
-        self._alt_f = ALT_F_REPORTED if not constants.DISABLE_KITTY_KEY else ALT_F_SENT
+        self._kitty = not constants.DISABLE_KITTY_KEY
+        #: When the last read ended with an ESC (None: it did not).
+        self._esc_at: float | None = None
+
+    def _reported(self, byte: str) -> str:
+        """What ``byte`` after an ESC is given as: the rest of the key's report."""
+        if byte == "\x08":
+            return "\x7f"  # (whatever Textual does with the ESC, this is a Backspace too)
+        return f"[{ord(byte)};3u" if self._kitty else byte
 
     def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]
-        return self._decoder.decode(data, final).replace(ALT_F_SENT, self._alt_f)
+        text = self._decoder.decode(data, final)
+        if not text:
+            return text
+        now = time.monotonic()
+        esc_at, self._esc_at = self._esc_at, None
+        if esc_at is not None and now - esc_at < constants.ESCAPE_DELAY:
+            text = self._reported(text[0]) + text[1:] if _AFTER_ESC.match("\x1b" + text) else text
+        if "\x1b" in text:
+            text = _AFTER_ESC.sub(lambda found: "\x1b" + self._reported(found[1]), text)
+            if text.endswith("\x1b"):
+                self._esc_at = now
+        return text
 
     def reset(self) -> None:
         self._decoder.reset()
+        self._esc_at = None
 
 
 def lenient_decoder(encoding: str) -> Callable[[], IncrementalDecoder]:

@@ -274,3 +274,23 @@ async def test_under_60_columns_a_notification_takes_the_screens_width(
         await pilot.pause(0.1)
         toast = app.screen.query_one(Toast)
         assert toast.region.width >= width - 2, toast.region
+
+
+async def test_the_stats_name_every_key_that_closes_them_and_how_to_star(
+    seeded_home: Path,
+) -> None:
+    """The stats' footer said "esc Close" and its border "Esc closes", though q and S close
+    them too; its empty queue said "star papers (s)", and s does nothing there."""
+    from tui.screens.stats import StatsScreen
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        for key in ("q", "S"):
+            stats = await opened(pilot, "S", StatsScreen)
+            await wait_for(pilot, lambda: "esc q S Close" in footer(app))
+            assert stats.query_one(".dialog").border_subtitle == "Esc, q, S close"
+            said = " ".join(str(s.render()) for s in stats.query(Static))
+            assert "The reading queue is empty: star papers (s in the list) to queue them." in said
+            await pilot.press(key)
+            await wait_for(pilot, lambda: app.screen is screen)

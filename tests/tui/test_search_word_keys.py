@@ -114,6 +114,55 @@ async def test_esc_alone_still_leaves_the_search_box_and_alt_j_still_moves(
         assert screen.search_box.value == "graphs"
 
 
+async def test_alt_f_and_alt_d_take_words_of_letters_and_digits_as_readline_does(
+    seeded_home: Path,
+) -> None:
+    """Readline's words are letters and digits: Alt+f and Alt+d took ``_`` as part of one
+    (``graph_nets`` was one word); a letter of any script is one."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        await pilot.press("slash", *"graph_nets2 é_x", "home")
+        await wait_for(pilot, lambda: box.value == "graph_nets2 é_x")
+        for expected in (len("graph"), len("graph_nets2"), len("graph_nets2 é")):
+            for event in terminal_keys(SENT["ESC"]["f"]):
+                app.post_message(event)
+            await wait_for(pilot, lambda at=expected: box.cursor_position == at)
+        await pilot.press("home")
+        for event in terminal_keys(SENT["ESC"]["d"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.value == "_nets2 é_x")
+        for event in terminal_keys(SENT["ESC"]["d"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.value == " é_x")
+        assert app.focused is box
+
+
+async def test_alt_backspace_sent_as_esc_ctrl_h_deletes_the_word_before_the_cursor(
+    seeded_home: Path,
+) -> None:
+    """A terminal whose Backspace sends ^H sends Alt+Backspace as ESC ^H, which Textual read as
+    Backspace: one character went, not the word (ESC DEL deleted the word). In one read or
+    two (ESC, then ^H within the escape delay)."""
+    from tui.terminal import TerminalInput
+
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        await pilot.press("slash", *TEXT)
+        await wait_for(pilot, lambda: box.value == TEXT)
+        for event in terminal_keys("\x1b\x08"):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.value == "diffusion model ")
+        decode, parser = TerminalInput("utf-8").decode, XTermParser()
+        for event in [*parser.feed(decode(b"\x1b")), *parser.feed(decode(b"\x08"))]:
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.value == "diffusion ")
+        assert app.focused is box
+
+
 #: What each terminal sends for ctrl+right (xterm's form) and ctrl+left.
 CTRL_ARROWS = {"right": "\x1b[1;5C", "left": "\x1b[1;5D"}
 

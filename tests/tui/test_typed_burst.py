@@ -182,22 +182,25 @@ async def test_esc_and_a_letter_read_as_alt_leave_the_search_box(seeded_home: Pa
 async def test_esc_and_a_digit_read_as_one_sign_leave_the_search_for_that_tab(
     seeded_home: Path,
 ) -> None:
-    """``/graph``, Esc, ``2`` within tmux's escape-time: the terminal sends ``ESC 2``, which
+    """``/graph``, Esc, ``2`` within tmux's escape-time: tmux sends ``ESC 2`` at once, which
     Textual reads as ``™`` (macOS's Option+2): it was typed into the search box, ``graph™``,
-    and the Starred tab never showed."""
+    and the Starred tab never showed. (The app's terminal reads it as alt+2.)"""
+    from tests.tui.test_search_word_keys import terminal_keys
+
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         await pilot.press("slash", *"graph")
         await wait_for(pilot, lambda: screen.view.query == "graph")
-        app.post_message(events.Key("trade_mark_sign", "™"))  # Textual's reading of ESC 2
+        for event in terminal_keys("\x1b2"):
+            app.post_message(event)
         await wait_for(pilot, lambda: app.focused is screen.paper_list)
         await wait_for(pilot, lambda: screen.view.tab == "starred")
         assert "™" not in screen.search_box.value
 
 
-#: Signs Textual reads Esc and a digit as, which macOS's Option key types with the digits
-#: (3, 6, 1, 0, 9), and the tabs of two of them.
+#: Signs macOS's Option key types with the digits (3, 6, 1, 0, 9), which Textual reads Esc
+#: and a digit as (the app's terminal does not: ``tui.terminal``), and the tabs of two of them.
 SIGNS = "£§¡ºª"
 TABS = {"£": "read", "¡": "inbox"}
 
@@ -228,8 +231,9 @@ async def test_a_digit_sign_on_the_list_shows_the_tab_and_keeps_the_search(
 async def test_a_digit_sign_is_typed_in_a_dialogs_field_and_the_palettes(
     seeded_home: Path, sign: str
 ) -> None:
-    """In a text field but the search box (the tag prompt's, the palette's) the sign is typed:
-    the dialog stays open, no tab changes."""
+    """In a text field (the tag prompt's, the palette's; the search box's too:
+    ``tests/tui/test_digit_signs.py``) the sign is typed: the dialog stays open, no tab
+    changes."""
     from textual.command import CommandInput, CommandPalette
 
     from tui.screens.dialogs import TextPrompt

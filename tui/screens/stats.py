@@ -15,7 +15,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from storage.models import Status
 from storage.stats import LibraryStats, done_share
-from tui.commands import bindings, key_named
+from tui.commands import BY_ID, bindings, key_named, key_word, keys_for
 from tui.text import NAME_CELLS, cut_cells, printable
 
 CHART_DAYS = 30
@@ -43,7 +43,7 @@ class StatsScreen(ModalScreen[None]):
         stats = self.stats
         with VerticalScroll(classes="dialog dialog-wide") as box:
             box.border_title = "Progress"
-            box.border_subtitle = f"{self._key('stats_close')} closes"
+            box.border_subtitle = self.closing_keys()
             yield Static(self.summary())
             yield Label(Text(f"Decisions per day, last {CHART_DAYS} days", style="bold"))
             yield Sparkline(self.per_day(), id="stats-chart")
@@ -71,6 +71,13 @@ class StatsScreen(ModalScreen[None]):
         """A key as the words name it, after the user's remapping."""
         return key_named(command_id, getattr(self.app, "keymap", {}), web=self.app.is_web)
 
+    def closing_keys(self) -> str:
+        """``Esc, q, S close``: every key that closes the stats, as remapped (it named Esc
+        alone; ``HelpScreen.closing_keys`` names the help's so)."""
+        keys = keys_for(BY_ID["stats_close"], getattr(self.app, "keymap", {}))
+        shown = [key_word(key, web=self.app.is_web) for key in dict.fromkeys(keys)]
+        return f"{', '.join(shown)} {'closes' if len(shown) == 1 else 'close'}"
+
     def summary(self) -> Text:
         s = self.stats
         text = Text()
@@ -78,7 +85,9 @@ class StatsScreen(ModalScreen[None]):
         text.append(s.status_counts() + "\n")
         text.append(s.pace() + "\n")
         if s.queue is not None:
-            text.append("\n" + s.queue.sentence(how=self._key("star")) + "\n", style="bold")
+            # (how papers are starred: with the list's key, which does nothing here)
+            how = f"{self._key('star')} in the list"
+            text.append("\n" + s.queue.sentence(how=how) + "\n", style="bold")
             weeks = [(week, n) for week, n in s.queue.per_week[-8:]]
             if any(n for _w, n in weeks):
                 shown = "  ".join(f"{week.strftime('%b %d')}: {n}" for week, n in weeks)

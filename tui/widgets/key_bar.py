@@ -41,6 +41,9 @@ QUEUE_ESSENTIAL = ("read", "open_pdf", "queue_up", "queue_down", "help", "undo",
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
 #: The search box's keys the footer leaves to the help: its readline word keys but ctrl+w.
 _NOT_IN_FOOTER = frozenset({"search_word_back", "search_word_forward", "search_delete_next_word"})
+#: A dialog's commands whose entry names every key, not the first alone: the stats' one
+#: entry, which q and S (its own key) close as Esc does.
+_EVERY_KEY = frozenset({"stats_close"})
 #: The scopes whose footer ends with the palette's entry (``^p``, or its key as remapped).
 _WITH_PALETTE = ("main", "queue", "search")
 #: The command palette's keys of Textual's (its bindings, and Enter in its field), shown while
@@ -134,7 +137,7 @@ class KeyBar(Static):
             return [*typing, palette]
         if self.scope not in ("main", "queue"):
             return [
-                (c.id, "", key_label(keys[0], web=self.in_browser), c.title)
+                (c.id, "", self._dialog_keys(c.id, keys), c.title)
                 for c in COMMANDS
                 if c.scope == self.scope and (keys := keys_for(c, self.keymap))
             ]
@@ -153,6 +156,11 @@ class KeyBar(Static):
             for c in shown
         ]
         return [*found, palette]
+
+    def _dialog_keys(self, command_id: str, keys: list[str]) -> str:
+        """A dialog's command's key (``_EVERY_KEY``: each of its keys, as the help names them)."""
+        labels = [key_label(key, web=self.in_browser) for key in keys]
+        return " ".join(dict.fromkeys(labels)) if command_id in _EVERY_KEY else labels[0]
 
     def _palette_key(self) -> str:
         """The palette's key as the footer names it: ``^p`` for ``ctrl+p`` (a ctrl key of one

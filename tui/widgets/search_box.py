@@ -17,8 +17,9 @@ from tui.view import Found
 
 #: A typed letter waits at most this long to be painted with its results (see ``hold_paint``).
 HOLD_PAINT_SECONDS = 0.02
-#: From the cursor to the end of the word it is in, or else of the next word.
-_TO_WORD_END = re.compile(r"\W*\w+")
+#: From the cursor to the end of the word it is in, or else of the next word: readline's
+#: words, letters and digits (``_`` is none: Alt+f stops after ``graph`` in ``graph_nets``).
+_TO_WORD_END = re.compile(r"[\W_]*[^\W_]+")
 
 
 class SearchBox(Input):
