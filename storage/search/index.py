@@ -62,6 +62,7 @@ class SearchIndex:
         self._table = table
         self._vocabulary = vocabulary
         self._postings = postings
+        vocabulary.in_titles = table.in_titles
         self._filters = Filters(self._table, self._vocabulary, self._postings)
         self._ranker = Ranker(self._table, self._vocabulary, self._postings, self._filters)
 
