@@ -105,11 +105,6 @@ class PaperTable:
         offsets = self.title_offsets
         return self.title_tids[offsets[slot] : offsets[slot + 1]].tolist()
 
-    def in_titles(self, tid: int) -> bool:
-        """Whether a word is in any paper's title (asked of a rare word: a look over every
-        title's words, a millisecond for 100,000 papers)."""
-        return bool((self.title_tids == tid).any())
-
     def memory_bytes(self) -> int:
         """Approximate memory of the arrays and look-up tables (not of the papers)."""
         arrays = self.rank.nbytes + self.live.nbytes + self.has_code.nbytes

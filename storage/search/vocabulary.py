@@ -78,8 +78,9 @@ class Vocabulary:
         self.live_papers = 0
         #: Term ids of words found in authors' names (for ``author:``).
         self.author_tids: set[int] = set()
-        #: Whether a word is in a paper's title (the index's table answers it, ``_assemble``).
-        self.in_titles: Callable[[int], bool] = lambda tid: False
+        #: Whether the papers show a word was meant (``storage.search.meant``, given by the
+        #: index): what is never read as a slip.
+        self.meant: Callable[[int], bool] = lambda tid: False
         self._sorted_terms: list[str] = []
         self._sorted_tids: IntArray = np.zeros(0, dtype=np.int64)
         #: Vocabulary by (length, position 0 or 1, letter there), for typo look-ups.
@@ -342,8 +343,8 @@ class Vocabulary:
         """Whether a word of the library is a slip (``_slip_of``) of a look-alike among
         ``found`` that its papers say ``_SLIP_RATIO`` times as often as the word and its plural
         or singular together; never a word of an author's name (``datta`` is not "data") nor
-        of a title (a title says what its authors meant: "Casual" videos are not causal ones,
-        "Monet" is a model, not Monte Carlo)."""
+        one the papers show they meant (``meant``: in a title, "Casual" videos are no causal
+        ones; written as a name, CoED is no code)."""
         if tid in self.author_tids:
             return False
         twin = self.ids.get(number_twin(word))
@@ -354,7 +355,7 @@ class Vocabulary:
             and t not in self.author_tids
             and self._slip_of(word, t)
             for t, (_, whole) in found.items()
-        ) and not self.in_titles(tid)
+        ) and not self.meant(tid)
 
     def _slip_of(self, word: str, tid: int) -> bool:
         """Whether ``word`` is the index word ``tid`` with a slip of the hand: a consonant

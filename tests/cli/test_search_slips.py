@@ -29,6 +29,10 @@ LAVA = record(
     "Surrogates for Volcanic Eruptions",
     "We learn a surrogate of lava flows from the simulations of eruptions.",
 )
+COED = record(
+    "Learning on Graphs with Directed Edges",
+    "We propose Continuous Edge Direction (CoED) GNN, for learning on graphs.",
+)
 DIFUSION = record(
     "Denoising MRI Volumes Without Clean Targets",
     "We learn a denoiser for difusion MRI from noisy scans alone.",
@@ -38,17 +42,18 @@ DIFUSION = record(
 def test_a_real_word_finds_its_paper_first_and_a_misspelling_the_word_meant(
     tmp_path: Path,
 ) -> None:
-    """In a library of 40 papers about causal models, 40 about LLaVA and 40 about diffusion,
-    ``casual`` listed the causal papers before the one about casual conversation, and ``lava``
-    the LLaVA papers before the one about lava flows: both read as slips, as ``difusion`` is.
+    """In a library of 40 papers about causal models, 40 about LLaVA, 40 about code and 40
+    about diffusion, ``casual`` listed the causal papers before the one about casual
+    conversation, ``lava`` the LLaVA papers before the one about lava flows, and ``coed`` the
+    papers about code before the one proposing CoED: all read as slips, as ``difusion`` is.
     Now the word's own paper comes first (the look-alike's papers after it), while
     ``difusion`` still lists the papers about diffusion first, its paper among them."""
     source = tmp_path / "papers.jsonl"
-    rows = [CASUAL, LAVA, DIFUSION, *about("causal", "Causal"), *about("llava", "LLaVA")]
-    rows += about("diffusion", "Diffusion")
+    rows = [CASUAL, LAVA, COED, DIFUSION, *about("causal", "Causal"), *about("llava", "LLaVA")]
+    rows += about("diffusion", "Diffusion") + about("code", "Code")
     source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     env, home = make_env(tmp_path), tmp_path / "home"
-    assert "123 added" in ok(run("--home", home, "import", source, env=env))
+    assert "164 added" in ok(run("--home", home, "import", source, env=env))
 
     def titles(word: str) -> list[str]:
         out = ok(run("--home", home, "search", "--limit", "50", word, env=env))
@@ -58,5 +63,7 @@ def test_a_real_word_finds_its_paper_first_and_a_misspelling_the_word_meant(
     assert casual[0] == CASUAL["title"] and casual[1].startswith("Causal Models")
     lava = titles("lava")
     assert lava[0] == LAVA["title"] and lava[1].startswith("LLaVA Models")
+    coed = titles("coed")
+    assert coed[0] == COED["title"] and coed[1].startswith("Code Models")
     difusion = titles("difusion")
     assert difusion[0].startswith("Diffusion Models") and DIFUSION["title"] in difusion
