@@ -19,6 +19,7 @@ from storage.search.build import index_batch
 from storage.search.filters import Filters
 from storage.search.hits import Ranking, SearchHit
 from storage.search.matching import plan_query
+from storage.search.meant import MeantWords
 from storage.search.none_found import Part, why_none, words_label
 from storage.search.postings import Postings
 from storage.search.qualifiers import PdfTextSearch
@@ -62,6 +63,7 @@ class SearchIndex:
         self._table = table
         self._vocabulary = vocabulary
         self._postings = postings
+        vocabulary.meant = MeantWords(table, vocabulary, postings)
         self._filters = Filters(self._table, self._vocabulary, self._postings)
         self._ranker = Ranker(self._table, self._vocabulary, self._postings, self._filters)
 

@@ -35,6 +35,7 @@ __all__ = [
     "tokenize",
     "word_text",
     "word_key",
+    "written_as_name",
 ]
 
 #: A word: a run of letters and digits.
@@ -133,6 +134,19 @@ def folded(text: str) -> str:
 def word_key(word: str) -> str:
     """The index word for a normalised word or hyphenated compound: hyphens dropped."""
     return _HYPHEN.sub("", word)
+
+
+def written_as_name(word: str, text: str) -> bool:
+    """Whether a text writes the index word ``word`` as a name: with a capital past its first
+    letter (``LAVA``, ``SMoE``, ``CoED``; ``F-SAT`` for ``fsat``), as a slip of the hand is
+    not written (``langauge``, ``Psuedo``)."""
+    for compound in _WORD_OR_COMPOUND.finditer(index_text(text)):
+        parts = _HYPHEN.split(compound.group())
+        if len(parts) == 1 or folded("".join(parts)) != word:
+            parts = [part for part in parts if folded(part) == word]
+        if any(letter.isupper() for part in parts for letter in part[1:]):
+            return True
+    return False
 
 
 def tokenize(text: str, camel_case: bool = False) -> list[str]:

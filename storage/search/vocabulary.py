@@ -35,6 +35,8 @@ _TYPO_PREFIX: Final = (0.9, 0.55, 0.4)
 #: A word of the library is read as a slip of a look-alike (``difusion``) that its papers say
 #: at least this many times as often.
 _SLIP_RATIO: Final = 30
+#: A vowel doubled makes another word (step, steep): no slip of the hand (``_slip_of``).
+_VOWELS: Final = frozenset("aeiou")
 #: At most this many completions of a prefix, the most frequent first (by prefix length 1, 2, 3+).
 _PREFIX_CAP: Final = (16, 32, 64)
 _TYPO_CAP: Final = 48
@@ -76,6 +78,9 @@ class Vocabulary:
         self.live_papers = 0
         #: Term ids of words found in authors' names (for ``author:``).
         self.author_tids: set[int] = set()
+        #: Whether the papers show a word was meant (``storage.search.meant``, given by the
+        #: index): what is never read as a slip.
+        self.meant: Callable[[int], bool] = lambda tid: False
         self._sorted_terms: list[str] = []
         self._sorted_tids: IntArray = np.zeros(0, dtype=np.int64)
         #: Vocabulary by (length, position 0 or 1, letter there), for typo look-ups.
@@ -337,7 +342,9 @@ class Vocabulary:
     def _misspelled(self, word: str, tid: int, found: dict[int, tuple[float, bool]]) -> bool:
         """Whether a word of the library is a slip (``_slip_of``) of a look-alike among
         ``found`` that its papers say ``_SLIP_RATIO`` times as often as the word and its plural
-        or singular together; never a word of an author's name (``datta`` is not "data")."""
+        or singular together; never a word of an author's name (``datta`` is not "data") nor
+        one the papers show they meant (``meant``: in a title, "Casual" videos are no causal
+        ones; written as a name, CoED is no code)."""
         if tid in self.author_tids:
             return False
         twin = self.ids.get(number_twin(word))
@@ -348,11 +355,17 @@ class Vocabulary:
             and t not in self.author_tids
             and self._slip_of(word, t)
             for t, (_, whole) in found.items()
-        )
+        ) and not self.meant(tid)
 
     def _slip_of(self, word: str, tid: int) -> bool:
-        """Whether ``word`` is the index word ``tid`` with a slip of the hand: a letter doubled
-        or not (``difusion``, ``ssparse``), or two neighbours swapped (``langauge``)."""
+        """Whether ``word`` is the index word ``tid`` with a slip of the hand: a consonant
+        inside the word doubled or not (``difusion``, ``runing``), or two neighbours swapped
+        (``langauge``).
+
+        Not a letter doubled at either end: that is how a one-letter part joins a word
+        (``$d$-dimensional``, ``top-p``, ``C-CLIP``), or a name (``lava`` is no LLaVA, nor
+        ``bbox`` a box); nor a vowel doubled, which makes another word (``steep``, ``step``).
+        """
         term = self.terms[tid]
         if len(term) == len(word):
             diff = [i for i, (a, b) in enumerate(zip(word, term, strict=True)) if a != b]
@@ -367,7 +380,9 @@ class Vocabulary:
             return False
         for i in range(len(long)):
             if long[:i] + long[i + 1 :] == short:
-                return (i > 0 and long[i - 1] == long[i]) or long[i + 1 : i + 2] == long[i]
+                # the first of a run of letters whose dropping gives ``short``: one of a pair
+                # ``long[i:i + 2]``, inside the word, of a consonant
+                return 0 < i < len(long) - 2 and long[i + 1] == long[i] and long[i] not in _VOWELS
         return False
 
     def _top_by_df(self, tids: IntArray, cap: int) -> IntArray:
