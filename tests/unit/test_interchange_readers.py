@@ -102,6 +102,8 @@ def test_ris_lenient_lines_and_a_last_record_without_er() -> None:
     assert dict(great.extra) == {
         "doi": "10.1/great", "year": 2025, "entry_type": "inproceedings",
         "booktitle": "International Conference on Learning Representations",
+        # without a comma beside "Lee, Ann": a name Zotero holds in one field, written whole
+        "literal_names": "Bob Smith",
     }  # fmt: skip
     assert doe.title == "A one-space record with no ER at the end" and doe.authors == ("Jane Doe",)
 
