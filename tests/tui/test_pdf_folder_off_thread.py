@@ -169,7 +169,7 @@ class SlowFolder(PdfFolder):
     """A real folder each of whose listings waits for a turn the test gives (at most
     ``HOLD_S``): a share as slow as the test needs."""
 
-    HOLD_S = 6.0
+    HOLD_S = 10.0
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
@@ -207,7 +207,7 @@ async def test_P_starts_once_its_scan_ends_though_another_follows(
         await wait_for(pilot, lambda: screen.pdfs.scan_again, 5)  # another terminal's copy
         folder.turns.release()  # the first listing ends; the one after it is held
         await wait_for(pilot, lambda: folder.listings >= 2, 5)
-        await wait_for(pilot, lambda: screen.pdfs.busy, 2)  # the downloads began
+        await wait_for(pilot, lambda: screen.pdfs.busy, 5)  # the downloads began (held: 10 s)
         for _ in range(8):
             folder.turns.release()
         done = "2 PDFs downloaded"
