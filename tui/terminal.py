@@ -232,6 +232,11 @@ class TerminalInput(IncrementalDecoder):
         esc_at, self._esc_at = self._esc_at, None
         if esc_at is not None and now - esc_at < constants.ESCAPE_DELAY:
             text = self._reported(text[0]) + text[1:] if _AFTER_ESC.match("\x1b" + text) else text
+        elif esc_at is not None and self._kitty and text[0].isdigit() and text[0].isascii():
+            # read after the delay, the parser may hold the ESC still (its tick not yet run:
+            # this thread late), and read the pair as a sign: the digit as a key report of its
+            # own, a key whether or not the ESC went out (Esc, then the digit)
+            text = f"\x1b[{ord(text[0])}u" + text[1:]
         if "\x1b" in text:
             text = _AFTER_ESC.sub(lambda found: "\x1b" + self._reported(found[1]), text)
             if text.endswith("\x1b"):

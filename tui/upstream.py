@@ -45,6 +45,15 @@ UPSTREAM: Final[dict[str, Reliance]] = {
         "Latin-1 terminal's é, an 8-bit CSI 0x9b) raises UnicodeDecodeError in "
         "`run_input_thread`, and the app panics and exits with a traceback.",
     ),
+    "textual.drivers.web_driver.WebDriver.run_input_thread": Reliance(
+        "9cc683ef01eacfc2",
+        "tui/web_driver.py's PacketDriver: the browser tab's input thread makes its UTF-8 "
+        "decoder through its module's `getincrementaldecoder`, which the driver replaces by "
+        "the terminal's (`tui.terminal.TerminalInput`: ESC and a digit as Alt and the digit)",
+        "Let a driver choose how its input is decoded before the parser reads it (a "
+        "`Driver.input_decoder` hook), and read ESC and a digit as Alt and the digit rather "
+        "than the sign macOS's Option types with it, which a keyboard types too.",
+    ),
     "textual.drivers.linux_driver.LinuxDriver.close": Reliance(
         "e53d5bcd492141df",
         "tui/terminal.py's TerminalDriver: `close` stops Textual's writer thread (given "

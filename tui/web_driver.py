@@ -48,6 +48,18 @@ class PacketDriver(WebDriver):
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._one_packet = threading.RLock()
 
+    def run_input_thread(self) -> None:
+        """Textual's input thread, its keys decoded as the app's terminal decodes them
+        (``tui.terminal.TerminalInput``, through its module's ``getincrementaldecoder``, as
+        tui/upstream.py pins): the page's Alt+1 (ESC 1, as Esc then 1 typed at once) read as
+        ``¡`` was typed into the search box, where the terminal's leaves it for the tab."""
+        from textual.drivers import web_driver
+
+        from tui.terminal import lenient_decoder
+
+        web_driver.getincrementaldecoder = lenient_decoder  # type: ignore[assignment]
+        super().run_input_thread()
+
     def write(self, data: str) -> None:
         with self._one_packet:
             super().write(data)

@@ -51,9 +51,23 @@ def test_esc_then_a_digit_in_the_next_read_is_alt_and_the_digit_within_the_escap
     read = [*parser.feed(decode(b"\x1b")), *parser.feed(decode(b"2")), *parser.feed("")]
     assert [(e.key, e.character) for e in read] == [("alt+2", None)]
     decode = lenient_decoder("utf-8")().decode
-    assert decode(b"\x1b") == "\x1b"
+    parser = XTermParser()
+    read = [*parser.feed(decode(b"\x1b"))]
     time.sleep(constants.ESCAPE_DELAY + 0.02)
-    assert decode(b"2") == "2"  # (the parser has given the Esc out by now)
+    read += [*parser.tick(), *parser.feed(decode(b"2")), *parser.feed("")]
+    assert [(e.key, e.character) for e in read] == [("escape", "\x1b"), ("2", "2")]
+
+
+def test_esc_then_a_digit_read_late_is_esc_then_the_digit() -> None:
+    """The input thread late (the app's thread holding the interpreter): the 2 typed within
+    the escape delay is read after it, before the parser's tick gave the Esc out; the parser
+    read the pair as ``™``, which the search box typed (it left it for the Starred tab)."""
+    decode = lenient_decoder("utf-8")().decode
+    parser = XTermParser()
+    read = [*parser.feed(decode(b"\x1b")), *parser.tick()]
+    time.sleep(constants.ESCAPE_DELAY + 0.02)
+    read += [*parser.feed(decode(b"2")), *parser.tick(), *parser.feed("")]
+    assert [(e.key, e.character) for e in read] == [("escape", "\x1b"), ("2", "2")]
 
 
 def test_without_the_kitty_protocol_esc_and_a_digit_stay_textuals() -> None:

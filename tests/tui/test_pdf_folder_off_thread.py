@@ -163,3 +163,52 @@ async def test_an_import_that_links_copies_lists_the_folder_off_the_screens_thre
         added = next(p.id for p in Library(home).papers() if p.title == "Sparse attention")
         await wait_for(pilot, lambda: screen.pdfs.has_copy(added), 10)
     assert folder.threads and on_screen_thread(folder) == []
+
+
+class SlowFolder(PdfFolder):
+    """A real folder each of whose listings waits for a turn the test gives (at most
+    ``HOLD_S``): a share as slow as the test needs."""
+
+    HOLD_S = 10.0
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.turns = threading.Semaphore(0)
+        self.listings = 0
+
+    def listing(self) -> list[os.DirEntry[str]]:
+        self.listings += 1
+        self.turns.acquire(timeout=self.HOLD_S)
+        return super().listing()
+
+
+async def test_P_starts_once_its_scan_ends_though_another_follows(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """``P`` pressed while the folder is listed waits for that listing alone: the folder
+    changing meanwhile (``papers pdf`` filling it in another terminal) asks for another,
+    which ``P`` does not wait for. It did, its waiting moved to each next listing: on a slow
+    share filled elsewhere, ``P`` never started."""
+    library_of(home, tmp_path, server, 2)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        path = home / "pdfs"
+        path.mkdir(parents=True, exist_ok=True)
+        folder = SlowFolder(path)
+        screen.pdfs.folder = folder
+        (path / f"Other paper 0 ({0:012x}).pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
+        await wait_for(pilot, lambda: folder.listings == 1, 5)  # the poll's listing, held
+        await pilot.press("P")  # waits for it
+        await pilot.pause(0.2)
+        assert not screen.pdfs.busy
+        (path / f"Other paper 1 ({1:012x}).pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
+        await wait_for(pilot, lambda: screen.pdfs.scan_again, 5)  # another terminal's copy
+        folder.turns.release()  # the first listing ends; the one after it is held
+        await wait_for(pilot, lambda: folder.listings >= 2, 5)
+        await wait_for(pilot, lambda: screen.pdfs.busy, 5)  # the downloads began (held: 10 s)
+        for _ in range(8):
+            folder.turns.release()
+        done = "2 PDFs downloaded"
+        await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 20)

@@ -129,3 +129,64 @@ def test_keys_sent_with_the_quit_of_a_closed_tab_are_taken_before_it(seeded_home
             child.kill()
     statuses = Library(seeded_home).triage().statuses
     assert sum(1 for s in statuses.values() if s == Status.STARRED) == 6
+
+
+def test_alt_and_a_digit_in_the_search_box_is_esc_then_the_digit_in_a_tab(
+    seeded_home: Path,
+) -> None:
+    """A tab's Alt+1 (the page's terminal sends ESC 1, as it sends Esc then 1 typed at once)
+    in the search box leaves it for the Inbox, as in a terminal (``tui.terminal``): the
+    browser's driver read it as ``¡``, which the search box typed, and the ``s`` after it
+    too; now ``s`` stars the paper under the cursor (a real ``papers`` child)."""
+    import os
+    import re
+    import threading
+
+    from storage import Library, Status
+    from tui.web_child import DRIVER, SERVER_VARIABLE
+
+    environment = {
+        **os.environ,
+        "TEXTUAL_DRIVER": DRIVER,
+        SERVER_VARIABLE: str(os.getpid()),
+        "COLUMNS": "120",
+        "ROWS": "36",
+    }
+    command = [sys.executable, "-m", "tui.web_child", "--home", str(seeded_home)]
+    pipe = subprocess.PIPE
+    child = subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, env=environment)
+    assert child.stdin is not None and child.stdout is not None
+    shown = bytearray()
+    painted = threading.Event()
+
+    def read() -> None:
+        assert child.stdout is not None
+        while piece := child.stdout.read1(65_536):
+            shown.extend(piece)
+            text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", bytes(shown[-200_000:]))
+            if b"0 / 38 triaged" in text:
+                painted.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def send(data: bytes) -> None:
+        assert child.stdin is not None
+        child.stdin.write(data)
+        child.stdin.flush()
+
+    try:
+        assert painted.wait(60), shown[-2000:]
+        send(packet(b"D", b"/"))
+        time.sleep(1.0)
+        send(packet(b"D", b"\x1b1"))  # one key of the page's: Alt+1
+        time.sleep(1.0)
+        send(packet(b"D", b"s"))
+        time.sleep(1.0)
+        send(packet(b"M", b'{"type": "quit"}'))
+        assert child.wait(timeout=30) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+    statuses = Library(seeded_home).triage().statuses
+    assert sum(1 for s in statuses.values() if s == Status.STARRED) == 1

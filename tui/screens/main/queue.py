@@ -436,12 +436,15 @@ class QueuePart(MainBase):
         changed = pdfs.take(found)
         if not self.is_mounted:
             return
-        if pdfs.scan_again:
-            pdfs.scan_again = False
-            self.scan_pdfs()
+        again, pdfs.scan_again = pdfs.scan_again, False
         due = [name for name, (needed, _) in self.after_pdf_scan.items() if needed <= taken]
         for name in due:  # p or P pressed while it ran, the texts to read of the copies
             self.after_pdf_scan.pop(name)[1]()
+        # the scan asked for meanwhile, after them: P waited for each next one, for ever
+        # while the folder kept changing (a slow share filled elsewhere); one they started
+        # reads the change too
+        if again and not pdfs.scanning:
+            self.scan_pdfs()
         if changed:  # (none: nothing to redraw)
             self.paper_list.refresh()
             self.show_current()
