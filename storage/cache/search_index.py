@@ -62,7 +62,9 @@ INDEX_FILE: Final = "search.index"
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
 #: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
 #: ``Paper`` fields). An index of another format is ignored and built again.
-FORMAT: Final = 7  # 7: each paper's signature of its neighbour words (``search/pairs.py``)
+# 8: a word a line's end broke at its hyphen read whole (``at-⏎tention``, ``search/text.py``);
+# 7: each paper's signature of its neighbour words (``search/pairs.py``)
+FORMAT: Final = 8
 _KIND: Final = "search index"
 #: The index as the last update left it, beside ``search.index`` (see the module).
 UPDATE_FILE: Final = "search.update"

@@ -497,6 +497,19 @@ def test_an_excluded_word_leaves_out_its_plural_or_singular_as_a_word_matches_bo
     assert ids(index.search("-state-spaces", limit=None)) == [neither.id]
 
 
+def test_a_word_a_line_end_broke_at_its_hyphen_is_found_whole() -> None:
+    """An abstract copied from a PDF's columns breaks words at a line's end (``at-⏎tention``,
+    ``mod-⏎els``: 93 of them in the real ICLR 2025 list): ``attention`` missed the paper, which
+    only ever wrote it so; now the index reads it as ``at-tention``, the parts and the whole."""
+    broken = paper("Sparse heads", "We prune at-\ntention heads of lan-\r\n  guage mod-\nels.")
+    other = paper("Dense heads", "A study of heads in convolutional nets, pruned and grown.")
+    index = SearchIndex([broken, other])
+    for text in ("attention", "language models", "models"):
+        assert ids(index.search(text, limit=None)) == [broken.id], text
+    apart = tokenize("A gap -\nthen a dash; a line ends in a hyphen-\n\nA new paragraph.")
+    assert "gapthen" not in apart and "hyphena" not in apart and "hyphen" in apart
+
+
 def test_unknown_qualifier_is_free_text(index: SearchIndex) -> None:
     assert top(index, "ricci:curvature") == RICCI.id
     assert parse_query("foo:bar").words == ("foo", "bar")
