@@ -33,8 +33,11 @@ class MeantWords:
 
     def __call__(self, tid: int) -> bool:
         table = self._table
-        if (table.title_tids == tid).any():  # a millisecond for 100,000 papers' titles
-            return True
+        at = np.flatnonzero(table.title_tids == tid)  # a millisecond for 100,000 titles
+        if at.size:  # a live paper's title (a removed or replaced paper's slot stays)
+            slots = np.searchsorted(table.title_offsets, at, side="right") - 1
+            if table.live[slots].any():
+                return True
         having = self._postings.docs_with((tid,), len(table)) & table.live
         word = self._vocabulary.terms[tid]
         for slot in np.flatnonzero(having)[:_PAPERS_READ].tolist():

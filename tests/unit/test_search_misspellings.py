@@ -187,6 +187,30 @@ def test_a_slip_the_rule_was_made_for_still_finds_the_word_meant(word: str, slip
     assert misspelled.title in found
 
 
+def test_a_title_changed_since_no_longer_says_the_word_was_meant() -> None:
+    """A title that said the rare word counts only while its paper is there: one replaced
+    (its title's slip corrected, its old slot dead in the index) or removed left the word
+    "meant" for good, and the slip in another paper's abstract was no longer read as the
+    word the papers say."""
+    misspelled = paper("Denoising Scans Without Clean Targets", "We learn difusion from scans.")
+    slipped = paper("Difusion of Heat", "Heat spreads through a gas, modelled once more.")
+    index = library_of(misspelled, "diffusion")
+    more = [
+        paper(f"Diffusion Bridges {n}", f"We bridge diffusion models, case {n}.") for n in range(30)
+    ]
+    index.add([slipped, *more])  # (a dead slot's word still counts: 71 to 2, as 30 to 1)
+    assert order(index, "difusion")[0] == slipped.title  # a title says it: meant
+    index.add([Paper(**{**_fields(slipped), "title": "Diffusion of Heat"})])
+    found = order(index, "difusion")
+    assert found[0].startswith("Diffusion ") and misspelled.title in found[1:]
+
+
+def _fields(p: Paper) -> dict[str, object]:
+    return {
+        name: getattr(p, name) for name in ("id", "title", "abstract", "authors", "list", "lists")
+    }
+
+
 @pytest.mark.parametrize(
     "word",
     ["steep", "bbox", "casual", "lava", "monet", "student-t", "coed", "smoe", "dppo", "arae"],
