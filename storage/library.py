@@ -319,7 +319,12 @@ class Library:
             incoming = resolve(candidates, papers.stored, report)
             del candidates  # the papers are in ``incoming`` now
             whole = [
-                (r.source, list_name or r.list_name, bool(getattr(r, "every_submission", 0)))
+                (
+                    r.source,
+                    list_name or r.list_name,
+                    bool(getattr(r, "every_submission", 0)),
+                    str(getattr(r, "refused", "")),
+                )
                 for r in results
                 if getattr(r, "every_accepted", 0)
             ]

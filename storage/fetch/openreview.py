@@ -161,6 +161,7 @@ def fetch_openreview(venue_id: str, request: FetchRequest, web: Web) -> ReadResu
     result.every_accepted = not (request.max_papers is not None or result.errors or result.warnings)
     result.every_submission = request.all_submissions and not forbidden
     if forbidden:
+        result.refused = _parts_named(forbidden)
         result.warnings.append(_forbidden_line(venue_id, forbidden))
     if unsaid:
         result.warnings.append(
@@ -193,23 +194,33 @@ def _read_part(
     that OpenReview refuses (HTTP 403: a venue may show them to some accounts only), which
     is added to ``forbidden`` and brings nothing (its pages read before the refusal neither):
     the rest of the fetch is kept and a line says what was not read (``_forbidden_line``). A
-    refusal of the accepted papers (or of v1's submissions) fails the fetch, as before."""
-    records, errors = len(result.records), len(result.errors)
+    refusal of the accepted papers (or of v1's submissions) fails the fetch, as before.
+
+    A part refused leaves no trace: its notes are not ``seen`` either (a note its first page
+    brought, whose venue id moved to a query read later, is that query's), nor its warnings."""
+    records, errors, warnings = len(result.records), len(result.errors), len(result.warnings)
+    seen_before = set(seen)
     try:
         return _read_query(api, query, request, web, result, seen, room, max_age)
     except StatusError as exc:
         if exc.status != 403 or query.status is None:
             raise
-        del result.records[records:], result.errors[errors:]
+        del result.records[records:], result.errors[errors:], result.warnings[warnings:]
+        seen.intersection_update(seen_before)
         forbidden.append((query, exc))
         return None
+
+
+def _parts_named(forbidden: Sequence[tuple[Query, StatusError]]) -> str:
+    """The parts of ``--all`` refused, named: ``withdrawn and desk rejected``."""
+    whats = list(dict.fromkeys(query.what for query, _ in forbidden))
+    return " and ".join([", ".join(whats[:-1]), whats[-1]] if len(whats) > 1 else whats)
 
 
 def _forbidden_line(venue_id: str, forbidden: Sequence[tuple[Query, StatusError]]) -> str:
     """The warning for the parts of ``--all`` OpenReview refused: which, what it answered,
     and that the user may not have access (anonymously: an account may)."""
-    whats = list(dict.fromkeys(query.what for query, _ in forbidden))
-    named = " and ".join([", ".join(whats[:-1]), whats[-1]] if len(whats) > 1 else whats)
+    named = _parts_named(forbidden)
     keys = ("OPENREVIEW_TOKEN", "OPENREVIEW_USERNAME")
     if any(os.environ.get(key, "").strip() for key in keys):
         access = "your account may not have access to them"

@@ -8,6 +8,8 @@ list, with the user's decision, notes and tags; the next record of it (``--all``
 again once it is back) replaces that status like any other. A fetch of every submission
 (``--all``) brings a withdrawn or rejected paper with that decision, which is its status then;
 one it does not bring at all, not even so, is no longer listed by the venue: marked the same.
+A ``--all`` whose source refused a part (OpenReview's 403 on the withdrawn submissions) marks
+as without it, and its line says the decision could not be read, not that ``--all`` shows it.
 
 An answer that lost most of the list at once (more than a quarter of it, and more than
 ``MIN_BROKEN`` papers) is taken for a broken one rather than as so many withdrawals: nothing
@@ -54,15 +56,17 @@ def accepted(status: str) -> bool:
 def mark_departed(
     change: PapersChange,
     present: Mapping[str, str],
-    whole: Iterable[tuple[str, str, bool]],
+    whole: Iterable[tuple[str, str, bool, str]],
     list_files: Mapping[str, Iterable[str]],
     report: ImportReport,
 ) -> None:
-    """Mark the stored papers of each ``(source, list name, every submission)`` in ``whole``
-    (a result holding every accepted paper of its source, and with ``--all`` every
-    submission) that the import did not bring (``present``: the ids it brought, and the
-    venue status of each), as the module says, and say how many in ``report``."""
-    for source, list_name, every_submission in whole:
+    """Mark the stored papers of each ``(source, list name, every submission, parts refused)``
+    in ``whole`` (a result holding every accepted paper of its source, and with ``--all``
+    every submission; ``--all`` asked but its source refused those parts, the withdrawn ones:
+    no decision read, and not worth suggesting ``--all`` again) that the import did not bring
+    (``present``: the ids it brought, and the venue status of each), as the module says, and
+    say how many in ``report``."""
+    for source, list_name, every_submission, refused in whole:
         names = {name for name, files in list_files.items() if source in files}
         if not names:
             continue  # a first fetch of it
@@ -93,11 +97,12 @@ def mark_departed(
         empty = every_submission and not brought  # --all brought no accepted paper of them
         if empty or (len(gone) > MIN_BROKEN and 4 * len(gone) > held):
             where = _named(held_in, list_name)
+            hint = "" if every_submission or refused else "; --all shows their decisions"
             report.warnings.append(
                 f"{papers} of {held:,} in {where} {'is' if one else 'are'} missing from this "
                 f"fetch of {source}{', which brought none of them as accepted' if empty else ''}"
                 ": that looks like a broken answer rather than withdrawals; not marked (fetch "
-                f"again later{'' if every_submission else '; --all shows their decisions'})"
+                f"again later{hint})"
             )
             continue
         for paper in gone:
@@ -105,13 +110,21 @@ def mark_departed(
         where = _named(gone_in, list_name)
         report.warnings.append(
             f"{papers} of {where} {'is' if one else 'are'} no longer among its accepted papers "
-            + (
-                "nor among its other submissions"
-                if every_submission
-                else f"(--all shows {'its' if one else 'their'} decision)"
-            )
+            + _why_no_decision(every_submission, refused, one)
             + f": marked {LEFT!r} in the venue status; decisions, notes and tags kept"
         )
+
+
+def _why_no_decision(every_submission: bool, refused: str, one: bool) -> str:
+    """What the line of papers that left the accepted list says of their decision: that they
+    are on no page of the submissions either (``--all``, whole), that the pages that would
+    say it were refused (``--all``, in part), or that ``--all`` shows it."""
+    if every_submission:
+        return "nor among its other submissions"
+    its = "its" if one else "their"
+    if refused:
+        return f"({its} decision could not be read: the {refused} submissions were refused)"
+    return f"(--all shows {its} decision)"
 
 
 def _named(lists: Collection[str], fetched_into: str) -> str:

@@ -18,7 +18,7 @@ def store(
     change: PapersChange,
     incoming: Mapping[str, Incoming],
     report: ImportReport,
-    whole: Sequence[tuple[str, str, bool]] = (),
+    whole: Sequence[tuple[str, str, bool, str]] = (),
 ) -> None:
     """Write the matched papers in ``change`` (one change of ``papers.json``): new papers
     added, known ones merged (``merge_paper``), each file's papers placed after those of its
@@ -31,9 +31,10 @@ def store(
     when every paper only shifts by the same amount (a library's own ``papers.json``
     imported into itself again: its file starts after the list's papers): nothing to write.
 
-    ``whole``: ``(source, list name, every submission)`` of the results that hold every
-    accepted paper of their source (and every submission, ``--all``): a paper of it stored
-    before as accepted and not brought now as such is marked (``departed``)."""
+    ``whole``: ``(source, list name, every submission, parts refused)`` of the results that
+    hold every accepted paper of their source (and every submission, ``--all``; the parts of
+    it the source refused, ``ReadResult.refused``): a paper of it stored before as accepted
+    and not brought now as such is marked (``departed``)."""
     known_files = change.list_files()  # before this import registers its own
     bases = change.file_bases(files_of(incoming))
     placed: dict[str, Paper] = {}  # stored by this import, by paper id

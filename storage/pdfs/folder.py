@@ -125,8 +125,12 @@ class PdfFolder:
         # A folder changed a moment ago may change again within its clock's tick (a kernel's
         # coarse clock, FAT's 2 s): its time would not move, and a copy renamed into it just
         # after this scan would go unseen until the next change. Such a scan is not kept (its
-        # stamp none a folder has: ``changed`` says so until one is).
-        settled = time.time_ns() - stamp > _SETTLED_NS
+        # stamp none a folder has: ``changed`` says so until one is). A time further ahead
+        # of this clock than that (a share whose server's clock runs ahead) says nothing of
+        # when it changed: never "a moment ago" by this clock, it was listed in full every
+        # second for as long as the lead lasted (an hour ahead: an hour). Its scan is kept,
+        # read again when the time moves, as a past one's.
+        settled = abs(time.time_ns() - stamp) > _SETTLED_NS
         self._seen = (stamp if settled else -1, found, pages)
         return found, pages
 

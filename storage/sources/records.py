@@ -149,6 +149,10 @@ class ReadResult:
     #: With ``every_accepted``: it holds every public submission too, each with its decision
     #: (``--all``): a paper accepted before that it does not bring is no longer listed at all.
     every_submission: bool = False
+    #: With ``every_accepted``: the parts of every submission its source refused (``--all``
+    #: asked for them; OpenReview's 403 on its withdrawn ones, "withdrawn and desk rejected"),
+    #: "" for none: the decision of a paper that left the accepted papers could not be read.
+    refused: str = ""
 
     def add(self, number: int, fields: Mapping[str, Any]) -> None:
         """Shape record ``number``'s fields (lower-cased names) into a record, or note why not."""

@@ -147,3 +147,33 @@ def test_all_keeps_what_came_when_the_withdrawn_papers_are_forbidden(
     assert made[5].title not in statuses  # (the desk-rejected paper's part was forbidden)
     assert statuses[made[0].title] == "Left the accepted list (was Poster)", done.stderr
     assert "nor among its other submissions" not in done.stderr, done.stderr
+    # the user ran --all: its line does not send them to --all for the decision it lacked
+    [left] = [line for line in done.stderr.splitlines() if "no longer among" in line]
+    assert "--all shows" not in left, left
+    assert "decision could not be read" in left, left
+    assert "withdrawn and desk rejected submissions were refused" in left, left
+
+
+def test_a_part_refused_after_its_first_page_leaves_no_note_seen(
+    services: tuple[Services, str], env
+) -> None:
+    """The withdrawn submissions' first page came, then OpenReview refused the next (403): the
+    part was left out, but its notes stayed "seen", so one of them that a later part lists
+    (its venue id moved back to the submissions while the fetch paged) was skipped there too
+    and imported by neither. The part refused now leaves nothing behind: it comes, under
+    review, with the part that lists it."""
+    found, _ = services
+    made = shapes.made_up(2, seed=81, fate="") + shapes.made_up(1, seed=82, fate="Submission")
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    withdrawn = {"content.venueid": f"{ICLR25}/Withdrawn_Submission"}
+    page = {"notes": [shapes.v2_note(made[2], ICLR25, 3)], "count": 2}
+    found.faults += [
+        Fault("/or2/notes", "body", body=json.dumps(page).encode(), params=withdrawn),
+        Fault("/or2/notes", "status", status=403, body=_FORBIDDEN, times=9, params=withdrawn),
+    ]
+    done = papers(env, "fetch", "iclr2025", "--all")
+    assert done.returncode == 0, done.stderr
+    assert "refused the withdrawn submissions" in done.stderr, done.stderr
+    statuses = _statuses(env)
+    assert statuses.get(made[2].title) == "Under review", (statuses, done.stderr)
+    assert [statuses[m.title] for m in made[:2]] == ["Poster"] * 2

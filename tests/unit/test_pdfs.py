@@ -138,6 +138,33 @@ def test_a_copy_renamed_in_within_the_folders_clock_tick_is_seen(tmp_path: Path)
     assert folder.copies() == {"aaaa01": folder.path / "Title (aaaa01).pdf"}
 
 
+def test_a_folder_stamped_ahead_of_this_clock_is_listed_once_until_it_changes(
+    tmp_path: Path,
+) -> None:
+    """A folder on a share whose server's clock runs an hour ahead: its time was never "a
+    while ago" by this clock, so no scan of it was kept and the app listed it in full every
+    second. Its scan is kept now until its time moves, and what changed then is seen."""
+    folder = PdfFolder(tmp_path / "pdfs")
+    folder.path.mkdir()
+    (folder.path / "Title (aaaa01).pdf").write_bytes(b"%PDF-1.4 one")
+    ahead = time.time_ns() + 3600 * 1_000_000_000
+    os.utime(folder.path, ns=(ahead, ahead))
+    assert folder.changed()
+    assert set(folder.copies()) == {"aaaa01"}
+    assert not folder.changed() and not folder.changed()
+    (folder.path / "Title (bbbb02).pdf").write_bytes(b"%PDF-1.4 two")
+    os.utime(folder.path, ns=(ahead + 1_000_000_000,) * 2)  # the server's time for it
+    assert folder.changed()
+    assert set(folder.copies()) == {"aaaa01", "bbbb02"}
+    assert not folder.changed()
+    # a clock a moment ahead, the folder written just now: not kept, as by this clock
+    (folder.path / "Title (cccc03).pdf").write_bytes(b"%PDF-1.4 three")
+    soon = time.time_ns() + 1_000_000_000
+    os.utime(folder.path, ns=(soon, soon))
+    assert set(folder.copies()) == {"aaaa01", "bbbb02", "cccc03"}
+    assert folder.changed()
+
+
 def test_downloads_one_at_a_time_with_pauses_into_named_checked_files(
     tmp_path: Path, server: PdfServer, pdf_bytes: dict[str, bytes]
 ) -> None:
