@@ -139,6 +139,32 @@ async def test_alt_f_and_alt_d_take_words_of_letters_and_digits_as_readline_does
         assert app.focused is box
 
 
+@pytest.mark.parametrize("terminal", sorted(SENT))
+async def test_alt_b_and_alt_backspace_take_the_words_alt_f_takes(
+    seeded_home: Path, terminal: str
+) -> None:
+    """Alt+b and Alt+Backspace took Textual's words, ``_`` a part of one: in ``graph_nets``
+    Alt+f stopped after ``graph`` but Alt+b went back to ``g`` and Alt+Backspace deleted
+    all of it. They take readline's words, letters and digits, as Alt+f and Alt+d do."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        text = "graph_nets2 é_x"
+        await pilot.press("slash", *text)
+        await wait_for(pilot, lambda: box.value == text)
+        for before in ("graph_nets2 é_", "graph_nets2 ", "graph_", ""):
+            for event in terminal_keys(SENT[terminal]["b"]):
+                app.post_message(event)
+            await wait_for(pilot, lambda at=before: box.cursor_position == len(at))
+        await pilot.press("end")
+        for expected in ("graph_nets2 é_", "graph_nets2 ", "graph_", ""):
+            for event in terminal_keys(SENT[terminal]["backspace"]):
+                app.post_message(event)
+            await wait_for(pilot, lambda left=expected: box.value == left)
+        assert app.focused is box
+
+
 async def test_alt_backspace_sent_as_esc_ctrl_h_deletes_the_word_before_the_cursor(
     seeded_home: Path,
 ) -> None:
