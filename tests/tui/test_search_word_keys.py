@@ -165,6 +165,59 @@ async def test_alt_b_and_alt_backspace_take_the_words_alt_f_takes(
         assert app.focused is box
 
 
+@pytest.mark.parametrize("terminal", sorted(SENT))
+async def test_ctrl_w_deletes_back_to_a_space_and_alt_backspace_a_word(
+    seeded_home: Path, terminal: str
+) -> None:
+    """ctrl+w in the search box deleted as Alt+Backspace does, the word before the cursor
+    (``bar`` of ``foo-bar``): it is readline's unix-word-rubout now, back to the space
+    before the cursor (``foo-bar`` whole). Alt+Backspace (ESC DEL, which Textual reads as
+    ctrl+w) still deletes the word alone."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        text = "graph_nets foo-bar"
+        await pilot.press("slash", *text)
+        await wait_for(pilot, lambda: box.value == text)
+        for event in terminal_keys(SENT[terminal]["backspace"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.value == "graph_nets foo-")
+        for left in ("graph_nets ", ""):
+            for event in terminal_keys("\x17"):  # ctrl+w
+                app.post_message(event)
+            await wait_for(pilot, lambda left=left: box.value == left)
+        assert app.focused is box
+
+
+async def test_alt_backspace_out_of_the_search_box_is_ctrl_w_as_before(
+    seeded_home: Path,
+) -> None:
+    """ESC DEL, which Textual reads as ctrl+w, is read as Alt+Backspace now (the search box
+    tells it from ctrl+w); out of the box it is ctrl+w still: on the list it deletes the
+    saved search shown, in a dialog's field the word before the cursor."""
+    from storage.files.saved_searches import SavedSearches
+    from tui.screens.dialogs import TextPrompt
+
+    searches = SavedSearches(seeded_home)
+    searches.save("Graphs", "graph")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("6")
+        await wait_for(pilot, lambda: screen.view.tab == "saved:graphs")
+        for event in terminal_keys(SENT["ESC"]["backspace"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: searches.all() == [])
+        await pilot.pause(0.2)
+        prompt = await opened(pilot, "t", TextPrompt)
+        field = prompt.query_one("Input")
+        await pilot.press(*"alpha beta")
+        for event in terminal_keys(SENT["kitty"]["backspace"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: getattr(field, "value", None) == "alpha ")
+
+
 async def test_alt_backspace_sent_as_esc_ctrl_h_deletes_the_word_before_the_cursor(
     seeded_home: Path,
 ) -> None:

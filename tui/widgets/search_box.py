@@ -24,6 +24,8 @@ _TO_WORD_END = re.compile(r"[\W_]*[^\W_]+")
 #: From the start of the word before the cursor to the cursor (searched in the text before
 #: it): Alt+b and Alt+Backspace take readline's words as Alt+f does (``graph_nets``: ``nets``).
 _FROM_WORD_START = re.compile(r"[^\W_]*[\W_]*\Z")
+#: From the space before the cursor to it: ctrl+w's (readline's unix-word-rubout) word.
+_FROM_SPACE = re.compile(r"\S*\s*\Z")
 
 
 class SearchBox(Input):
@@ -142,6 +144,15 @@ class SearchBox(Input):
             self.delete_selection()
         else:
             self.delete(self._word_start(), self.cursor_position)
+
+    def action_delete_to_space(self) -> None:
+        """Delete back to the space before the cursor: readline's unix-word-rubout, ctrl+w
+        (``foo-bar`` goes whole, where Alt+Backspace deletes ``bar``)."""
+        if not self.selection.is_empty:
+            self.delete_selection()
+        else:
+            found = _FROM_SPACE.search(self.value, 0, self.cursor_position)
+            self.delete(found.start() if found else 0, self.cursor_position)
 
     def action_cursor_word_end(self) -> None:
         """To the end of the word the cursor is in, else of the next one: readline's (bash's,
