@@ -317,6 +317,18 @@ def on_screen(scope: str) -> list[Command]:
     return [c for c in COMMANDS if c.scope in (scope, "app") or (scope == "search" and c.typing)]
 
 
+def keys_shown(command: Command, keymap: Mapping[str, str], *, web: bool = False) -> list[str]:
+    """``command``'s keys as the help names them (``key_label``), each once; in a browser
+    without a key the browser keeps whose stand-in is another command's on its screen: the
+    search box's ctrl+w (back to a space) has none there, its alt+backspace being the box's
+    Alt+Backspace (the word alone)."""
+    keys = keys_for(command, keymap)
+    if web:
+        others = {k for c in on_screen(command.scope) if c != command for k in keys_for(c, keymap)}
+        keys = [k for k in keys if _BROWSER_KEYS.get(k) not in others]
+    return list(dict.fromkeys(key_label(key, web=web) for key in keys))
+
+
 def own_key_free(key: str, scope: str, keymap: Mapping[str, str]) -> bool:
     """Whether Textual's own ``key`` (Tab moves the focus, a field's ctrl+u) still does its
     own on the screen ``scope``: no command there takes it after the user's remapping

@@ -325,3 +325,17 @@ WORD_KEYS = {
     "alt+d": "search_delete_next_word",
     "alt+backspace": "search_delete_word",
 }
+
+
+def test_in_a_browser_the_help_names_no_key_for_the_search_boxs_ctrl_w() -> None:
+    """A browser keeps ctrl+w (it closes the tab), and the help names alt+backspace for it
+    (xterm.js sends it as ESC DEL): it named alt+backspace for the box's ctrl+w (back to a
+    space) too, which there is the box's Alt+Backspace (the word alone). It names no key for
+    it in a browser; the list's ctrl+w (delete the saved search) is alt+backspace still."""
+    from tui.commands import BY_ID, keys_shown
+
+    assert keys_shown(BY_ID["search_delete_to_space"], {}, web=True) == []
+    assert keys_shown(BY_ID["search_delete_to_space"], {}) == ["ctrl+w"]
+    assert keys_shown(BY_ID["search_delete_word"], {}, web=True) == ["alt+backspace"]
+    assert keys_shown(BY_ID["delete_search"], {}, web=True) == ["alt+backspace"]
+    assert keys_shown(BY_ID["search_results"], {}, web=True) == ["Enter"]
