@@ -269,6 +269,8 @@ class PapersApp(App[None]):
         words = isinstance(focused, SearchBox) and focused.word_action(event.key) is not None
         if event.key == "alt+f" and is_text_field(focused) and not words:
             event = events.Key("ctrl+right", None)  # Esc f in another field, as Textual read it
+        if event.key == "alt+backspace" and not words:
+            event = events.Key("ctrl+w", None)  # ESC DEL out of the box, as Textual read it
         then = None if typing or words else escape_then(event)
         if typing and event.character is None and (digit := escape_then(event)) is not None:
             event = digit  # Esc and a digit at once (alt+3): the digit, as a letter's the letter

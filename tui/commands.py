@@ -150,7 +150,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("search_results", "enter", "submit", "Results", "Search box: go to the results, keeping the filter", "Search box", palette=False, scope="search", own_keys=(("tab", ""), ("down", ""))),
     Command("search_word_back", "alt+b", "cursor_left_word", "Word back", "Search box: back to a word's start", "Search box", palette=False, scope="search"),
     Command("search_word_forward", "alt+f", "cursor_word_end", "Word forward", "Search box: on to a word's end", "Search box", palette=False, scope="search"),
-    Command("search_delete_word", "ctrl+w,alt+backspace", "delete_left_word", "Delete word", "Search box: delete the word before the cursor", "Search box", palette=False, scope="search", own_keys=(("ctrl+u", "everything before it"),)),
+    Command("search_delete_to_space", "ctrl+w", "delete_to_space", "Delete word", "Search box: delete back to a space", "Search box", palette=False, scope="search", own_keys=(("ctrl+u", "everything before it"),)),
+    Command("search_delete_word", "alt+backspace", "delete_left_word", "Delete word back", "Search box: delete the word before the cursor", "Search box", palette=False, scope="search"),
     Command("search_delete_next_word", "alt+d", "delete_word_end", "Delete to word end", "Search box: delete to a word's end", "Search box", palette=False, scope="search"),
     # Dialogs: keys of the screens that open over the main one
     Command("path_complete", "tab", "complete", "Complete", "A path field: complete the file or folder name", "Dialogs", palette=False, scope="path"),
@@ -314,6 +315,18 @@ def on_screen(scope: str) -> list[Command]:
     """The commands whose keys act on the screen ``scope``: its own, the app's, and in the
     search box the main screen's that act while typing (Esc…)."""
     return [c for c in COMMANDS if c.scope in (scope, "app") or (scope == "search" and c.typing)]
+
+
+def keys_shown(command: Command, keymap: Mapping[str, str], *, web: bool = False) -> list[str]:
+    """``command``'s keys as the help names them (``key_label``), each once; in a browser
+    without a key the browser keeps whose stand-in is another command's on its screen: the
+    search box's ctrl+w (back to a space) has none there, its alt+backspace being the box's
+    Alt+Backspace (the word alone)."""
+    keys = keys_for(command, keymap)
+    if web:
+        others = {k for c in on_screen(command.scope) if c != command for k in keys_for(c, keymap)}
+        keys = [k for k in keys if _BROWSER_KEYS.get(k) not in others]
+    return list(dict.fromkeys(key_label(key, web=web) for key in keys))
 
 
 def own_key_free(key: str, scope: str, keymap: Mapping[str, str]) -> bool:

@@ -184,9 +184,9 @@ _INPUT = (events.InputEvent, events.Paste)
 #: ctrl+right (iTerm's Option+→), as the kitty keyboard protocol's alt+f; Esc and a digit typed
 #: within tmux's escape-time (tmux sends both at once) or Alt+digit (WezTerm's macOS
 #: Option+digit), which Textual reads as the sign macOS's Option types with the digit (ESC 3
-#: as ``£``, which a UK keyboard types too); Alt+Backspace as some terminals send it (ESC ^H),
-#: which Textual reads as Backspace (the Alt dropped).
-_AFTER_ESC = re.compile("\x1b([f0-9\x08])")
+#: as ``£``, which a UK keyboard types too); Alt+Backspace (ESC DEL, which Textual reads as
+#: ctrl+w, or as some terminals send it, ESC ^H, which Textual reads as Backspace).
+_AFTER_ESC = re.compile("\x1b([f0-9\x08\x7f])")
 
 
 class TerminalInput(IncrementalDecoder):
@@ -202,8 +202,11 @@ class TerminalInput(IncrementalDecoder):
       (``tui.key_gate.escape_then``). Textual read it as the sign (ESC 2 as ``™``), which a
       keyboard types too (a UK one ``£``, a Spanish one ``º``): the app could not type a
       real one into a text field;
-    - ESC ^H (Alt+Backspace): ESC DEL, which Textual reads as ctrl+w, the word before the
-      cursor deleted; Textual read it as Backspace, one character.
+    - Alt+Backspace (ESC DEL, or ESC ^H): alt+backspace, which the search box takes as
+      readline's backward-kill-word, and the app elsewhere as ctrl+w (``TriageApp``), as
+      Textual read ESC DEL: ctrl+w is the box's unix-word-rubout (to the space before the
+      cursor). Textual read ESC ^H as Backspace, one character (without the kitty protocol
+      ESC ^H is ESC DEL, ctrl+w).
 
     Without the kitty protocol (``TEXTUAL_DISABLE_KITTY_KEY``) Alt+f and ESC and a digit
     stay Textual's. ESC in one read and the byte in the next are taken so too when the byte
@@ -221,7 +224,7 @@ class TerminalInput(IncrementalDecoder):
     def _reported(self, byte: str) -> str:
         """What ``byte`` after an ESC is given as: the rest of the key's report."""
         if byte == "\x08":
-            return "\x7f"  # (whatever Textual does with the ESC, this is a Backspace too)
+            byte = "\x7f"  # (whatever Textual does with the ESC, this is a Backspace too)
         return f"[{ord(byte)};3u" if self._kitty else byte
 
     def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]

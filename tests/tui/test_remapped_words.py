@@ -335,7 +335,7 @@ async def test_textuals_own_keys_are_named_only_while_no_remapped_key_takes_them
     # the defaults name them, as the README does
     table = key_table()
     assert "keeping the filter (Tab and ↓ too)" in table
-    assert "delete the word before the cursor (ctrl+u: everything before it)" in table
+    assert "delete back to a space (ctrl+u: everything before it)" in table
     assert "the format and the file's path (Tab too)" in table
 
 

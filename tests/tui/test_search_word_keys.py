@@ -139,6 +139,85 @@ async def test_alt_f_and_alt_d_take_words_of_letters_and_digits_as_readline_does
         assert app.focused is box
 
 
+@pytest.mark.parametrize("terminal", sorted(SENT))
+async def test_alt_b_and_alt_backspace_take_the_words_alt_f_takes(
+    seeded_home: Path, terminal: str
+) -> None:
+    """Alt+b and Alt+Backspace took Textual's words, ``_`` a part of one: in ``graph_nets``
+    Alt+f stopped after ``graph`` but Alt+b went back to ``g`` and Alt+Backspace deleted
+    all of it. They take readline's words, letters and digits, as Alt+f and Alt+d do."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        text = "graph_nets2 é_x"
+        await pilot.press("slash", *text)
+        await wait_for(pilot, lambda: box.value == text)
+        for before in ("graph_nets2 é_", "graph_nets2 ", "graph_", ""):
+            for event in terminal_keys(SENT[terminal]["b"]):
+                app.post_message(event)
+            await wait_for(pilot, lambda at=before: box.cursor_position == len(at))
+        await pilot.press("end")
+        for expected in ("graph_nets2 é_", "graph_nets2 ", "graph_", ""):
+            for event in terminal_keys(SENT[terminal]["backspace"]):
+                app.post_message(event)
+            await wait_for(pilot, lambda left=expected: box.value == left)
+        assert app.focused is box
+
+
+@pytest.mark.parametrize("terminal", sorted(SENT))
+async def test_ctrl_w_deletes_back_to_a_space_and_alt_backspace_a_word(
+    seeded_home: Path, terminal: str
+) -> None:
+    """ctrl+w in the search box deleted as Alt+Backspace does, the word before the cursor
+    (``bar`` of ``foo-bar``): it is readline's unix-word-rubout now, back to the space
+    before the cursor (``foo-bar`` whole). Alt+Backspace (ESC DEL, which Textual reads as
+    ctrl+w) still deletes the word alone."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        text = "graph_nets foo-bar"
+        await pilot.press("slash", *text)
+        await wait_for(pilot, lambda: box.value == text)
+        for event in terminal_keys(SENT[terminal]["backspace"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: box.value == "graph_nets foo-")
+        for left in ("graph_nets ", ""):
+            for event in terminal_keys("\x17"):  # ctrl+w
+                app.post_message(event)
+            await wait_for(pilot, lambda left=left: box.value == left)
+        assert app.focused is box
+
+
+async def test_alt_backspace_out_of_the_search_box_is_ctrl_w_as_before(
+    seeded_home: Path,
+) -> None:
+    """ESC DEL, which Textual reads as ctrl+w, is read as Alt+Backspace now (the search box
+    tells it from ctrl+w); out of the box it is ctrl+w still: on the list it deletes the
+    saved search shown, in a dialog's field the word before the cursor."""
+    from storage.files.saved_searches import SavedSearches
+    from tui.screens.dialogs import TextPrompt
+
+    searches = SavedSearches(seeded_home)
+    searches.save("Graphs", "graph")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("6")
+        await wait_for(pilot, lambda: screen.view.tab == "saved:graphs")
+        for event in terminal_keys(SENT["ESC"]["backspace"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: searches.all() == [])
+        await pilot.pause(0.2)
+        prompt = await opened(pilot, "t", TextPrompt)
+        field = prompt.query_one("Input")
+        await pilot.press(*"alpha beta")
+        for event in terminal_keys(SENT["kitty"]["backspace"]):
+            app.post_message(event)
+        await wait_for(pilot, lambda: getattr(field, "value", None) == "alpha ")
+
+
 async def test_alt_backspace_sent_as_esc_ctrl_h_deletes_the_word_before_the_cursor(
     seeded_home: Path,
 ) -> None:
@@ -246,3 +325,17 @@ WORD_KEYS = {
     "alt+d": "search_delete_next_word",
     "alt+backspace": "search_delete_word",
 }
+
+
+def test_in_a_browser_the_help_names_no_key_for_the_search_boxs_ctrl_w() -> None:
+    """A browser keeps ctrl+w (it closes the tab), and the help names alt+backspace for it
+    (xterm.js sends it as ESC DEL): it named alt+backspace for the box's ctrl+w (back to a
+    space) too, which there is the box's Alt+Backspace (the word alone). It names no key for
+    it in a browser; the list's ctrl+w (delete the saved search) is alt+backspace still."""
+    from tui.commands import BY_ID, keys_shown
+
+    assert keys_shown(BY_ID["search_delete_to_space"], {}, web=True) == []
+    assert keys_shown(BY_ID["search_delete_to_space"], {}) == ["ctrl+w"]
+    assert keys_shown(BY_ID["search_delete_word"], {}, web=True) == ["alt+backspace"]
+    assert keys_shown(BY_ID["delete_search"], {}, web=True) == ["alt+backspace"]
+    assert keys_shown(BY_ID["search_results"], {}, web=True) == ["Enter"]

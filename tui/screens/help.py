@@ -23,6 +23,7 @@ from tui.commands import (
     key_named,
     key_word,
     keys_for,
+    keys_shown,
 )
 from tui.text import printable
 
@@ -133,11 +134,10 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(Text(group, style="bold"), "")
             first = True
             for command in commands:
-                keys = " ".join(  # (in a browser ctrl+w is alt+backspace: named once)
-                    dict.fromkeys(
-                        key_label(k, web=self.app.is_web) for k in keys_for(command, self.keymap)
-                    )
-                )
+                shown_keys = keys_shown(command, self.keymap, web=self.app.is_web)
+                if self.app.is_web and not shown_keys:
+                    continue  # (the search box's ctrl+w: the browser keeps it)
+                keys = " ".join(shown_keys)  # (in a browser ctrl+w is alt+backspace)
                 words = help_text(command, self.keymap, web=self.app.is_web)
                 if wide:  # Text, not markup: "the [sync] folder" is words
                     cells = (group if first else "", keys, words, command.id)

@@ -40,7 +40,9 @@ QUEUE_FOOTER = (
 QUEUE_ESSENTIAL = ("read", "open_pdf", "queue_up", "queue_down", "help", "undo", "skip", "quit")
 _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
 #: The search box's keys the footer leaves to the help: its readline word keys but ctrl+w.
-_NOT_IN_FOOTER = frozenset({"search_word_back", "search_word_forward", "search_delete_next_word"})
+_NOT_IN_FOOTER = frozenset(
+    {"search_word_back", "search_word_forward", "search_delete_next_word", "search_delete_word"}
+)
 #: A dialog's commands whose entry names every key, not the first alone: the stats' one
 #: entry, which q and S (its own key) close as Esc does.
 _EVERY_KEY = frozenset({"stats_close"})

@@ -11,6 +11,7 @@ from textual import events, on, work
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input
+from textual.widgets.input import Selection
 
 from tui.commands import BY_ID, bindings, keys_for
 from tui.view import Found
@@ -20,6 +21,11 @@ HOLD_PAINT_SECONDS = 0.02
 #: From the cursor to the end of the word it is in, or else of the next word: readline's
 #: words, letters and digits (``_`` is none: Alt+f stops after ``graph`` in ``graph_nets``).
 _TO_WORD_END = re.compile(r"[\W_]*[^\W_]+")
+#: From the start of the word before the cursor to the cursor (searched in the text before
+#: it): Alt+b and Alt+Backspace take readline's words as Alt+f does (``graph_nets``: ``nets``).
+_FROM_WORD_START = re.compile(r"[^\W_]*[\W_]*\Z")
+#: From the space before the cursor to it: ctrl+w's (readline's unix-word-rubout) word.
+_FROM_SPACE = re.compile(r"\S*\s*\Z")
 
 
 class SearchBox(Input):
@@ -118,6 +124,35 @@ class SearchBox(Input):
     def _word_end(self) -> int:
         found = _TO_WORD_END.match(self.value, self.cursor_position)
         return found.end() if found else len(self.value)
+
+    def _word_start(self) -> int:
+        found = _FROM_WORD_START.search(self.value, 0, self.cursor_position)
+        return found.start() if found else 0
+
+    def action_cursor_left_word(self, select: bool = False) -> None:
+        """Back to the start of the word the cursor is in or after: readline's backward-word,
+        Alt+b (and ctrl+left in the box). Textual's took ``_`` as part of a word."""
+        start, target = self.selection.start, self._word_start()
+        if select:
+            self.selection = Selection(start, target)
+        else:
+            self.cursor_position = target
+
+    def action_delete_left_word(self) -> None:
+        """Delete back to where Alt+b goes: readline's backward-kill-word, Alt+Backspace."""
+        if not self.selection.is_empty:
+            self.delete_selection()
+        else:
+            self.delete(self._word_start(), self.cursor_position)
+
+    def action_delete_to_space(self) -> None:
+        """Delete back to the space before the cursor: readline's unix-word-rubout, ctrl+w
+        (``foo-bar`` goes whole, where Alt+Backspace deletes ``bar``)."""
+        if not self.selection.is_empty:
+            self.delete_selection()
+        else:
+            found = _FROM_SPACE.search(self.value, 0, self.cursor_position)
+            self.delete(found.start() if found else 0, self.cursor_position)
 
     def action_cursor_word_end(self) -> None:
         """To the end of the word the cursor is in, else of the next one: readline's (bash's,
