@@ -203,7 +203,7 @@ class TerminalInput(IncrementalDecoder):
       keyboard types too (a UK one ``£``, a Spanish one ``º``): the app could not type a
       real one into a text field;
     - Alt+Backspace (ESC DEL, or ESC ^H): alt+backspace, which the search box takes as
-      readline's backward-kill-word, and the app elsewhere as ctrl+w (``TriageApp``), as
+      readline's backward-kill-word, and the app elsewhere as ctrl+w (``PapersApp``), as
       Textual read ESC DEL: ctrl+w is the box's unix-word-rubout (to the space before the
       cursor). Textual read ESC ^H as Backspace, one character (without the kitty protocol
       ESC ^H is ESC DEL, ctrl+w).
