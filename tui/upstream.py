@@ -54,6 +54,13 @@ UPSTREAM: Final[dict[str, Reliance]] = {
         "`Driver.input_decoder` hook), and read ESC and a digit as Alt and the digit rather "
         "than the sign macOS's Option types with it, which a keyboard types too.",
     ),
+    "textual.drivers.web_driver.WebDriver.__init__": Reliance(
+        "e12cc4b8d1110416",
+        "tui/web_driver.py's PacketDriver: every packet goes out through the driver's `_write` "
+        "(`partial(os.write, fileno)`), which the driver replaces by a write of the whole packet",
+        "Write each packet whole: `os.write` may write part of it (a non-blocking or signalled "
+        "pipe), the rest is dropped, and the server reads the next packet's head as data.",
+    ),
     "textual.drivers.linux_driver.LinuxDriver.close": Reliance(
         "e53d5bcd492141df",
         "tui/terminal.py's TerminalDriver: `close` stops Textual's writer thread (given "

@@ -7,8 +7,9 @@ thread, which answers the server's requests for them. Linux keeps a write to a p
 only up to ``PIPE_BUF`` (4 kB): when the server reads more slowly than the app writes (a
 busy machine), two larger packets written at once from the two threads are interleaved,
 the server misreads the stream, and the download never arrives (the page may show
-garbage). Here each packet is written under one lock, so packets reach the server whole and
-in turn. Textual's ``TEXTUAL_DRIVER`` names this class in the child's environment
+garbage). Here each packet is written under one lock, and written whole (``_write_whole``:
+``os.write`` may write part of it), so packets reach the server whole and in turn.
+Textual's ``TEXTUAL_DRIVER`` names this class in the child's environment
 (``tui.web_child.DRIVER``).
 
 The keys a page sends and textual-serve's quit message (the tab closed or reloaded) come down
@@ -26,7 +27,10 @@ page's focus and blur take the blur's way, so they come after it.
 
 from __future__ import annotations
 
+import os
+import select
 import threading
+from functools import partial
 from typing import Any
 
 from textual import events, messages
@@ -47,6 +51,20 @@ class PacketDriver(WebDriver):
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._one_packet = threading.RLock()
+        self._write = partial(self._write_whole)  # (Textual's is ``partial(os.write, fd)``)
+
+    def _write_whole(self, data: bytes) -> int:
+        """Write all of ``data``: ``os.write`` may write part of it (a pipe set non-blocking
+        and full, a signal caught part way), and Textual's wrote the rest nowhere, so the
+        server read the next packet's head as data: the page showed garbage and then nothing
+        more (its keys still decided papers on disk)."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.fileno, view) :]
+            except BlockingIOError:
+                select.select([], [self.fileno], [])
+        return len(data)
 
     def run_input_thread(self) -> None:
         """Textual's input thread, its keys decoded as the app's terminal decodes them

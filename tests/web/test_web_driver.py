@@ -77,6 +77,24 @@ def test_frames_and_download_chunks_written_at_once_arrive_whole() -> None:
         assert f"chunk {i} ".ljust(SIZE, "y").encode() in chunk
 
 
+def test_a_packet_written_in_part_is_written_to_its_end() -> None:
+    """The page showed garbage mid-frame, then never changed again, though its keys still
+    decided papers on disk: the next packet's head read as the frame's text, as when
+    ``os.write`` writes part of a frame (here: its pipe non-blocking and full) and Textual's
+    driver wrote the rest nowhere."""
+    pipe = subprocess.PIPE
+    code = "import os\nos.set_blocking(1, False)\n" + CHILD  # full, as the server reads slowly
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=pipe, stdout=pipe, stderr=pipe)
+    assert child.stdout is not None and child.stderr is not None
+    written = read_slowly(child.stdout)
+    assert child.wait(timeout=60) == 0, child.stderr.read().decode()[-2000:]
+    got = packets(written)
+    assert [p.decode() for kind, p in got if kind == b"D"] == [
+        f"frame {i} ".ljust(SIZE, "x") for i in range(PACKETS)
+    ]
+    assert len([p for kind, p in got if kind == b"P"]) == PACKETS
+
+
 def packet(kind: bytes, payload: bytes) -> bytes:
     """A packet as textual-serve sends it down a child's standard input."""
     return kind + len(payload).to_bytes(4, "big") + payload
