@@ -15,6 +15,7 @@ from storage.export.csv_table import CSV
 from storage.export.exporter import Exporter, ExportOptions
 from storage.export.json_array import JSON
 from storage.export.markdown import MARKDOWN
+from storage.export.names import export_formats as export_formats
 from storage.export.ris import RIS
 from storage.files.triage_file import TriageState
 from storage.models import Paper
@@ -69,9 +70,3 @@ def export_pieces(
     ``storage.export.exporter.Writer``). ``ValueError`` at once for an unknown format."""
     options = ExportOptions(heading=heading, group_by=group_by, abstracts=abstracts)
     return iter(exporter_named(fmt).pieces(papers, triage, options))
-
-
-def export_formats() -> str:
-    """The formats for people, as help texts name them: ``Markdown, CSV, …, CSL-JSON or RIS``."""
-    *others, last = [exporter.label for exporter in EXPORTERS]
-    return f"{', '.join(others)} or {last}" if others else last

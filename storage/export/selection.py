@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from storage.export.names import GROUPINGS as GROUPINGS  # (the CLI reads them without this)
 from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.queue.order import place_json
 from storage.sources.authors import FAMILY_TIE, plain_name, tied_families
 from storage.sources.fields import NAME_FIELDS
 from storage.sources.venues import VenueFound, find_venue, find_year
-
-GROUPINGS = ("none", "tag", "venue", "list")
 
 
 def written_text(text: str, *, title: bool = False) -> str:

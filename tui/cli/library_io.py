@@ -10,20 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from storage.export import (
-    FORMATS,
-    GROUPINGS,
-    SUFFIXES,
-    export_formats,
-    export_pieces,
-    exporter_named,
-    formats_heeding,
-    heading_for,
-    in_batches,
-    select,
-    statuses_for,
-)
-from storage.export.destination import write_export
+from storage.export.names import FORMATS, GROUPINGS, SUFFIXES, export_formats
 from storage.locations import library_home
 from storage.models import ImportReport, Paper, Status, file_names
 from storage.sources.limits import DEFAULT_MAX_BYTES, InputStream, ReadLimits, size_text
@@ -275,6 +262,8 @@ def refuse_unheeded(args: argparse.Namespace, chosen: str) -> None:
     """A usage error for an option the chosen format would ignore (``--format json
     --group-by tag``, ``-o refs.bib --abstracts``: the export was written as if it had not
     been asked), naming the formats it applies to."""
+    from storage.export import exporter_named, formats_heeding
+
     heeds = exporter_named(args.format).heeds
     for option, asked in (("group_by", args.group_by != "none"), ("abstracts", args.abstracts)):
         if asked and option not in heeds:
@@ -298,6 +287,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         refuse_unheeded(args, f"{args.format}, which the name {args.output} says")
     else:
         refuse_unheeded(args, args.format)
+    from storage.export import export_pieces, heading_for, in_batches, select, statuses_for
+    from storage.export.destination import write_export
+
     library = open_library(args)
     triage = library.triage()
     wanted = statuses_for(args.status)

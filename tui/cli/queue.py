@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Mapping
 from pathlib import Path
 
-from storage.export import paper_record
 from storage.queue import SORTS, queue_empty, sort_named
 from storage.text.words import count
 from tui.cli.common import Parser, Subparsers, open_library
@@ -151,6 +150,8 @@ def cmd_next(args: argparse.Namespace) -> int:
         from tui.config import library_pdfs
 
         copies = library_pdfs(library.home).copies()
+        from storage.export.selection import paper_record  # (not at every command's start)
+
         record = paper_record(paper, library.triage())
         write_json({**record, "waiting": len(ids), "pdf_path": _path(copies, paper.id)})
         return 0
