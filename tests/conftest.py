@@ -32,6 +32,20 @@ def _local_only(connect: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The project's bytecode written once, before the workers start (the controller alone):
+    with ``PYTHONDONTWRITEBYTECODE`` set, as on these machines, Python writes none, and each
+    of the suite's thousands of ``papers`` processes compiled every module it imported again
+    (``papers list`` on the sample: 250 ms of CPU against 140 ms with the bytecode there).
+    What a run tests is the same: a module's bytecode is its source's, checked by its time."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+
+    for package in ("storage", "tui", "benchmarks"):
+        compileall.compile_dir(REPO / package, quiet=1)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests marked ``slow(seconds)`` at the head of each worker's run, the longest first
     (``tests/ordering.py``)."""
