@@ -9,6 +9,7 @@ are not written.
 
 from __future__ import annotations
 
+import weakref
 from typing import Final
 
 import numpy as np
@@ -28,10 +29,16 @@ class MeantWords:
 
     def __init__(self, table: PaperTable, vocabulary: Vocabulary, postings: Postings) -> None:
         self._table = table
-        self._vocabulary = vocabulary
+        #: The vocabulary holds this (``Vocabulary.meant``): a weak reference, no cycle. An
+        #: import runs with the collector paused, and the cycle kept each index it built (a
+        #: 100,000-paper import peaked at 668 MB, not 525 MB).
+        self._vocabulary = weakref.ref(vocabulary)
         self._postings = postings
 
     def __call__(self, tid: int) -> bool:
+        vocabulary = self._vocabulary()
+        if vocabulary is None:  # (the index it belongs to is gone)
+            return False
         table = self._table
         at = np.flatnonzero(table.title_tids == tid)  # a millisecond for 100,000 titles
         if at.size:  # a live paper's title (a removed or replaced paper's slot stays)
@@ -39,7 +46,7 @@ class MeantWords:
             if table.live[slots].any():
                 return True
         having = self._postings.docs_with((tid,), len(table)) & table.live
-        word = self._vocabulary.terms[tid]
+        word = vocabulary.terms[tid]
         for slot in np.flatnonzero(having)[:_PAPERS_READ].tolist():
             paper = table.papers[slot]
             if written_as_name(word, paper.abstract) or written_as_name(word, paper.title):

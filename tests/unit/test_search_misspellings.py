@@ -239,3 +239,21 @@ def test_on_the_real_list_a_slip_in_an_abstract_still_finds_the_word_meant(
     word meant: the papers saying it come first."""
     for hit in real_index.search(slip, limit=5):
         assert any(word in words for words in hit.fields.values())
+
+
+def test_an_index_let_go_is_freed_with_the_collector_paused() -> None:
+    """An import runs with the garbage collector paused: the vocabulary and the words it
+    asks whether they were meant held each other, so every index an import built stayed in
+    memory (a 100,000-paper import peaked at 668 MB, not 525 MB)."""
+    import gc
+    import weakref
+
+    index = library_of(CASUAL, "causal")
+    assert order(index, "casual")[0] == CASUAL.title  # (the vocabulary asked what was meant)
+    vocabulary = weakref.ref(index.parts()[1])
+    gc.disable()
+    try:
+        del index
+        assert vocabulary() is None
+    finally:
+        gc.enable()
