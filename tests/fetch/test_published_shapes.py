@@ -243,8 +243,8 @@ def test_an_old_arxiv_id_with_its_subject_class_is_the_paper_arxiv_sends(service
 def test_a_paper_linked_to_its_arxiv_page_with_the_subject_class_is_the_one_fetched(
     services, env, tmp_path: Path
 ) -> None:
-    """A list links a paper to its arXiv page as the paper cites itself,
-    ``arxiv.org/abs/math.GT/0309136`` (arXiv serves it), with the abstract of an earlier
+    """A list links a paper to its arXiv page as the paper cites itself, its eprint
+    ``math.GT/0309136`` (arXiv serves that page), with the abstract of an earlier
     version; the fetch of ``math/0309136`` brings the revised one. The page is the paper's
     for good (``page_key``), and the fetch is merged into it: it was a second paper, told
     apart by the subject class."""
@@ -254,7 +254,7 @@ def test_a_paper_linked_to_its_arxiv_page_with_the_subject_class_is_the_one_fetc
     earlier = {
         "title": "Attention Is Enough",
         "abstract": "An earlier abstract: we argue that attention may be enough for the task.",
-        "url": "https://arxiv.org/abs/math.GT/0309136",
+        "eprint": "math.GT/0309136",  # its page: arXiv's abstract page of that id
     }
     listed.write_text(json.dumps([earlier]))
     done = papers(env, "import", str(listed))

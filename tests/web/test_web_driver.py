@@ -100,16 +100,11 @@ def packet(kind: bytes, payload: bytes) -> bytes:
     return kind + len(payload).to_bytes(4, "big") + payload
 
 
-def test_keys_sent_with_the_quit_of_a_closed_tab_are_taken_before_it(seeded_home: Path) -> None:
-    """A tab's keys and textual-serve's quit (the tab closed or reloaded) read at once: the
-    driver posted the keys through a task each and the quit straight to the app's queue,
-    where it came first; the app ended and dropped the keys (a real ``papers`` child, the
-    packets written in one piece as the server's pipe may deliver them)."""
+def web_child(home: Path) -> subprocess.Popen[bytes]:
+    """A real ``papers`` tab's app (``tui.web_child``) on ``home``, its packets on its
+    standard input and output, as the server runs it."""
     import os
-    import re
-    import threading
 
-    from storage import Library, Status
     from tui.web_child import DRIVER, SERVER_VARIABLE
 
     environment = {
@@ -119,9 +114,22 @@ def test_keys_sent_with_the_quit_of_a_closed_tab_are_taken_before_it(seeded_home
         "COLUMNS": "120",
         "ROWS": "36",
     }
-    command = [sys.executable, "-m", "tui.web_child", "--home", str(seeded_home)]
+    command = [sys.executable, "-m", "tui.web_child", "--home", str(home)]
     pipe = subprocess.PIPE
-    child = subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, env=environment)
+    return subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, env=environment)
+
+
+def test_keys_sent_with_the_quit_of_a_closed_tab_are_taken_before_it(seeded_home: Path) -> None:
+    """A tab's keys and textual-serve's quit (the tab closed or reloaded) read at once: the
+    driver posted the keys through a task each and the quit straight to the app's queue,
+    where it came first; the app ended and dropped the keys (a real ``papers`` child, the
+    packets written in one piece as the server's pipe may deliver them)."""
+    import re
+    import threading
+
+    from storage import Library, Status
+
+    child = web_child(seeded_home)
     assert child.stdin is not None and child.stdout is not None
     shown = bytearray()
     painted = threading.Event()
@@ -156,23 +164,12 @@ def test_alt_and_a_digit_in_the_search_box_is_esc_then_the_digit_in_a_tab(
     in the search box leaves it for the Inbox, as in a terminal (``tui.terminal``): the
     browser's driver read it as ``¡``, which the search box typed, and the ``s`` after it
     too; now ``s`` stars the paper under the cursor (a real ``papers`` child)."""
-    import os
     import re
     import threading
 
     from storage import Library, Status
-    from tui.web_child import DRIVER, SERVER_VARIABLE
 
-    environment = {
-        **os.environ,
-        "TEXTUAL_DRIVER": DRIVER,
-        SERVER_VARIABLE: str(os.getpid()),
-        "COLUMNS": "120",
-        "ROWS": "36",
-    }
-    command = [sys.executable, "-m", "tui.web_child", "--home", str(seeded_home)]
-    pipe = subprocess.PIPE
-    child = subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, env=environment)
+    child = web_child(seeded_home)
     assert child.stdin is not None and child.stdout is not None
     shown = bytearray()
     painted = threading.Event()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
+from collections.abc import Callable
 from typing import Final, NoReturn, TypeAlias
 
 from storage import Library
@@ -109,26 +110,24 @@ def timeout_seconds(text: str) -> float:
     """An option's value that is a timeout: seconds, see ``timeout_problem``."""
     from storage.pdfs.timeout import timeout_problem  # (storage.pdfs: not at every start)
 
-    try:
-        value = float(text)
-    except ValueError:
-        said = printable(text)
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {said!r}") from None
-    if problem := timeout_problem(value):
-        raise argparse.ArgumentTypeError(f"{problem}, not {printable(text.strip())}")
-    return value
+    return _seconds(text, timeout_problem)
 
 
 def pause_seconds(text: str) -> float:
     """An option's value that is a pause or a wait: seconds, see ``pause_problem``."""
     from storage.pdfs.timeout import pause_problem
 
+    return _seconds(text, pause_problem)
+
+
+def _seconds(text: str, problem_of: Callable[[float], str]) -> float:
+    """``text`` as a number of seconds that ``problem_of`` finds no problem with."""
     try:
         value = float(text)
     except ValueError:
         said = printable(text)
         raise argparse.ArgumentTypeError(f"not a number of seconds: {said!r}") from None
-    if problem := pause_problem(value):
+    if problem := problem_of(value):
         raise argparse.ArgumentTypeError(f"{problem}, not {printable(text.strip())}")
     return value
 
