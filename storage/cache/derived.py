@@ -63,6 +63,33 @@ def write_derived_with(path: Path, write: Callable[[BinaryIO], None]) -> bool:
         sweep_temporaries(path)
 
 
+def copy_range(source: BinaryIO, start: int, length: int, target: BinaryIO) -> None:
+    """Copy ``length`` bytes of ``source`` from ``start`` to where ``target`` is, and move
+    ``target`` past them: in the kernel (``os.copy_file_range``) where it can, else a piece at
+    a time. ``OSError`` (or ``ValueError``: the source is shorter) when they cannot be copied.
+    """
+    target.flush()
+    at = target.tell()
+    src, dst = source.fileno(), target.fileno()
+    done = 0
+    kernel = hasattr(os, "copy_file_range")
+    while done < length:
+        want = min(length - done, 1 << 23)
+        if kernel:
+            try:
+                moved = os.copy_file_range(src, dst, want, start + done, at + done)
+            except OSError:  # not on this file system or this kernel: by hand
+                kernel = False
+                continue
+        else:
+            piece = os.pread(src, want, start + done)
+            moved = os.pwrite(dst, piece, at + done)
+        if moved <= 0:
+            raise ValueError("the source ended before the range")
+        done += moved
+    target.seek(at + length)
+
+
 @cache
 def _malloc_trim() -> Callable[[int], int] | None:
     import ctypes  # 9 ms: imported by the one process that gives memory back

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from storage.cache.derived import python_tag, write_derived_with
+from storage.cache.derived import copy_range, python_tag, write_derived_with
 from storage.files.atomic import FileContent, open_regular
 
 PAPERS_CACHE_FILE = "papers.cache"
@@ -93,13 +93,13 @@ def write_papers_cache(
             blocks.append((offset, len(block), checksum))
             offset += len(block)
 
-        if reuse is not None:
-            try:
-                for chunk in range(reused):
-                    for field in fields:
-                        put(*reuse.block(field, chunk))
-            except DamagedCacheError as exc:
-                raise ValueError(f"the older cache is damaged: {exc}") from None  # not written
+        if reuse is not None and reused:
+            start, length, copied = reuse.span(reused)
+            # as the older file holds them, in the kernel (0.4 s of CPU block by block through
+            # Python for 100,000 papers); each block keeps its checksum, checked when read
+            copy_range(reuse.file, start, length, handle)
+            blocks.extend(copied)
+            offset = length
         for start in range(0, len(rows), CHUNK_ROWS):
             for column in zip(*rows[start : start + CHUNK_ROWS], strict=True):
                 block = marshal.dumps(list(column))
@@ -209,6 +209,25 @@ class PapersCacheReader:
         if len(data) != length or zlib.crc32(data) != checksum:
             raise DamagedCacheError(f"chunk {chunk}, field {field!r}")
         return data, checksum
+
+    @property
+    def file(self) -> BinaryIO:
+        """The open file (read with positioned reads only: its position is not used)."""
+        return self._handle
+
+    def span(self, chunks: int) -> tuple[int, int, list[tuple[int, int, int]]]:
+        """Where the blocks of the first ``chunks`` chunks lie in the file (they are written
+        one after the other, from the body's start): its offset, length, and the blocks as the
+        header names them. ``ValueError`` when they do not lie so (not what we wrote)."""
+        blocks = list(self._blocks[: chunks * len(self.fields)])
+        offset = 0
+        for start, length, _ in blocks:
+            if start != offset or length < 0:
+                raise ValueError("the older cache's blocks do not follow one another")
+            offset += length
+        if chunks > self.chunks:
+            raise ValueError("the older cache holds fewer chunks")
+        return self._body_start, offset, blocks
 
     def column(self, field: str, chunk: int) -> list[Any]:
         """One field of every paper of a chunk, in list order."""

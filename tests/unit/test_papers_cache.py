@@ -341,6 +341,57 @@ def test_an_import_copies_the_chunks_it_left_alone(
     assert cached.papers() == parsed_papers(chunked_home)
 
 
+def more_papers(tmp_path: Path) -> Path:
+    extra = tmp_path / "more.txt"
+    extra.write_text(
+        "More\n\nWe study quokka optimisation in depth and propose a method that solves it "
+        "well; experiments on many benchmarks show large gains over strong baselines.\n",
+        encoding="utf-8",
+    )
+    return extra
+
+
+def test_chunks_copied_by_hand_where_the_kernel_cannot_copy_read_the_same(
+    chunked_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chunks left alone are copied in the kernel (``os.copy_file_range``); a file system
+    or kernel that refuses it gets them copied a piece at a time, the same bytes."""
+    refused: list[int] = []
+
+    def refuse(*args: object) -> int:
+        refused.append(1)
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "copy_file_range", refuse, raising=False)
+    reused = reused_chunks(monkeypatch)
+    Library(chunked_home).import_file(more_papers(tmp_path))
+    assert reused == [9] and refused == [1]
+    cached = Library(chunked_home)
+    assert cached.loaded_papers().from_cache
+    assert cached.papers() == parsed_papers(chunked_home)
+
+
+def test_a_damaged_chunk_of_the_older_cache_never_shows_after_an_import(
+    chunked_home: Path, tmp_path: Path
+) -> None:
+    """Chunks are copied as they are, each with its checksum, unchecked on the way: a chunk
+    damaged in the older cache is still found damaged when read (here the import read it
+    first and made the cache again), and the papers are papers.json's."""
+    path = chunked_home / PAPERS_CACHE_FILE
+    found = file_content(chunked_home / "papers.json")
+    assert found is not None
+    reader = papers_cache.PapersCacheReader.open(path, found[1], PAPERS_SCHEMA, _PAPER_FIELDS)
+    assert reader is not None
+    body, _, blocks = reader.span(3)
+    reader.close()
+    offset, length, _ = blocks[2 * len(_PAPER_FIELDS) + _PAPER_FIELDS.index("abstract")]
+    flip_byte(path, body + offset + length // 2)  # chunk 2's abstracts
+    Library(chunked_home).import_file(more_papers(tmp_path))
+    loaded = Library(chunked_home).loaded_papers()
+    expected = parsed_papers(chunked_home)
+    assert [p for chunk in loaded.chunks() for p in chunk] == expected
+
+
 def test_a_change_in_the_middle_makes_the_chunks_from_there(
     chunked_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
