@@ -236,6 +236,16 @@ def _written_whole(names: list[str]) -> list[str]:
     return [name for name in map(last_first, whole) if parted(name)]
 
 
+def _named(people: dict[str, list[str]], tags: tuple[str, ...]) -> list[str]:
+    """The people of ``tags`` (``ED`` and ``A2``: both a chapter's editors, as Zotero's RIS
+    import reads them), each once: a record that names its editors in both lost those of the
+    second."""
+    named = [people[tag] for tag in tags if people[tag]]
+    if len(named) == 1:
+        return named[0]
+    return list(dict.fromkeys(p for group in named for p in group))
+
+
 def _in_container(fields: dict[str, Any]) -> bool:
     """Whether a record names a journal, proceedings or book it is in (a paper's)."""
     return any(
@@ -285,11 +295,11 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["authors"] = (
             [*au, *(p for p in people["ED"] if p not in au)]
             if au
-            else next((people[tag] for tag in roles if people[tag]), [])
+            else _named(people, roles[:2]) or next((people[t] for t in roles if people[t]), [])
         )
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)
-        fields["editors"] = next((people[tag] for tag in roles[:2] if people[tag]), [])
+        fields["editors"] = _named(people, roles[:2])
     series_editors = people.get(_SERIES_EDITORS.get(kind.strip().upper(), ""), [])
     if kind.strip().upper() == _EDITED_BY_AU:  # its tertiary author too (``A3``), as EndNote's
         # tagged (``%Y``) and XML (``tertiary-authors``) readers read an edited book's

@@ -137,3 +137,23 @@ def test_zoteros_exports_of_a_book_with_an_editor_agree(tmp_path: Path) -> None:
     ris.write_text("TY  - BOOK\nTI  - A Book\nAU  - Bast, H.\nA3  - Crestani, Fabio\nER  - \n")
     expected = (("H. Bast",), None, "Fabio Crestani", None)
     assert _roles(refer) == _roles(xml) == _roles(ris) == expected
+
+
+def test_a_ris_chapter_naming_editors_in_ed_and_a2_keeps_both(tmp_path: Path) -> None:
+    """``ED`` is an editor whatever the type, a chapter's ``A2`` its book's editor (Zotero's
+    RIS import reads both so): the ``A2`` ones were dropped when there was an ``ED``, and a
+    book's ``A3`` (its editors, as Zotero writes them) beside its ``ED``."""
+    path = tmp_path / "mixed.ris"
+    path.write_text(
+        "TY  - CHAP\nTI  - A Chapter\nAU  - Bast, H.\nED  - Crestani, Fabio\n"
+        "A2  - Ferragina, Paolo\nA3  - Goos, Gerhard\nER  - \n\n"
+        "TY  - BOOK\nTI  - A Book\nAU  - Bast, H.\nED  - Crestani, Fabio\n"
+        "A3  - Ferragina, Paolo\nA2  - Goos, Gerhard\nER  - \n",
+        encoding="utf-8",
+    )
+    result = read_source(path)
+    for record in result.records:
+        extra = dict(record.extra)
+        assert record.authors == ("H. Bast",)
+        assert extra["editors"] == "Fabio Crestani; Paolo Ferragina"
+        assert extra["series_editors"] == "Gerhard Goos"
