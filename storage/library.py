@@ -66,8 +66,8 @@ class Library:
         #: ``papers.json`` and HOME's other files; ``triage.json`` has its own lock, so that a
         #: decision never waits for an import's or a sync's work on the papers; ``lock``
         #: holds both (in that order: whoever holds the triage lock alone never asks for it).
-        self.papers_lock = HomeLock(self.home / LOCK_FILE)
-        self.triage_lock = HomeLock(self.home / TRIAGE_LOCK_FILE)
+        self.papers_lock = HomeLock(self.home / LOCK_FILE, guards=self.home / PAPERS_FILE)
+        self.triage_lock = HomeLock(self.home / TRIAGE_LOCK_FILE, guards=self.home / TRIAGE_FILE)
         self.lock = LockPair(self.papers_lock, self.triage_lock)
         self.papers_file = PapersFile(self.home, self.papers_lock)
         self.triage_file = TriageFile(

@@ -105,8 +105,12 @@ class HomeLock:
     (``_lock_in_turn``); the process at its head polls the lock every 0.5 to 4 ms.
     """
 
-    def __init__(self, path: Path, timeout: float = 15.0) -> None:
+    def __init__(self, path: Path, timeout: float = 15.0, *, guards: Path | None = None) -> None:
         self.path = path
+        #: The file the user knows whose changes this lock guards (``triage.json``): a writer
+        #: refused the lock file (a HOME made read-only, its files too) is told it could not
+        #: change that file (``refused_for``), not the lock file it never named.
+        self.guards = guards
         self.queue_path = path.with_name(path.name + QUEUE_SUFFIX)
         self.timeout = timeout
         self._thread_lock = threading.RLock()
@@ -166,6 +170,8 @@ class HomeLock:
                 make_home(self.path.parent)
                 fd = _open_lock(self.path, read_only=reading)
         except OSError as exc:
+            if not reading and self.guards is not None:
+                raise refused_for(exc, self, self.guards) from None
             if not reading or exc.errno not in _UNWRITABLE:
                 raise
             self.missed = f"{self.path}: {exc.strerror or exc}"
@@ -227,6 +233,32 @@ class LockPair:
 
 #: What opening a file for writing fails with where the folder is read-only.
 _UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+def refused_for(exc: OSError, lock: HomeLock | LockPair, path: Path) -> OSError:
+    """``exc``, naming ``path`` where it names a file of ``lock`` (its lock file, its queue,
+    or the file it guards, said for it) that this user may not write: the file the user
+    asked to change, which cannot be changed either (HOME and its files read-only to them:
+    ``chmod -R 0555``)."""
+    locks = [lock.first, lock.second] if isinstance(lock, LockPair) else [lock]
+    own = {str(f) for one in locks for f in (one.path, one.queue_path, one.guards) if f}
+    if exc.errno not in _UNWRITABLE or exc.filename not in own:
+        return exc
+    return OSError(exc.errno, exc.strerror, str(path))
+
+
+@contextlib.contextmanager
+def held_for(lock: HomeLock | LockPair, path: Path) -> Iterator[None]:
+    """``lock`` held for a change of ``path``; a lock file this user may not write is said as
+    ``path`` refused (``refused_for``)."""
+    try:
+        lock.__enter__()
+    except OSError as exc:
+        raise refused_for(exc, lock, path) from None
+    try:
+        yield
+    finally:
+        lock.__exit__(None, None, None)
 
 
 def _open_lock(path: Path, *, read_only: bool) -> int | None:

@@ -21,7 +21,7 @@ import orjson
 
 from storage.errors import DamagedFileError, LibraryError, NewerFileError
 from storage.files.atomic import atomic_write, backup_path, read_regular
-from storage.files.locks import HomeLock, LockPair
+from storage.files.locks import HomeLock, LockPair, held_for
 from storage.text.normalize import fold
 from storage.text.sanitize import printable
 
@@ -111,7 +111,7 @@ class SavedSearches:
         from storage.search.query import check_query
 
         check_query(search.query)  # a query past the caps is refused, not saved and cut
-        with self._lock:
+        with held_for(self._lock, self.path):
             searches = self.all()
             at = next((i for i, s in enumerate(searches) if s.key == search.key), None)
             if at is None:
@@ -124,7 +124,7 @@ class SavedSearches:
     def delete(self, name: str) -> bool:
         """Forget the saved search of this name; False when there was none."""
         key = fold(" ".join(name.split()))
-        with self._lock:
+        with held_for(self._lock, self.path):
             searches = self.all()
             kept = [s for s in searches if s.key != key]
             if len(kept) == len(searches):
@@ -135,7 +135,7 @@ class SavedSearches:
     def restore(self, search: SavedSearch, at: int) -> bool:
         """Put a deleted search back at place ``at`` (its tab where it was); False, changing
         nothing, when its name is taken again meanwhile (a search saved since is newer)."""
-        with self._lock:
+        with held_for(self._lock, self.path):
             searches = self.all()
             if any(s.key == search.key for s in searches):
                 return False

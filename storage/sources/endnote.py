@@ -9,10 +9,12 @@ paragraph: the record goes on). Read in one pass, linear on any text.
 Tags read: ``%0`` (the type: ``Journal Article``, ``Conference Proceedings``, ``Book
 Section``…), ``%T`` (title), ``%A`` (an author, ``Last, First`` or ``First Last``; an ``Edited
 Book``'s editors; when none, the editors: ``%E``, a book's ``%Y``, see ``editors_of``; beside
-authors, a chapter's or a paper's ``%E``, its book's editors, and a book's ``%E`` its editors
-(EndNote's series' editor, Zotero's editor); the series' editor, EndNote's "Series Editor": an
-edited book's or a report's ``%E``, a chapter's or a paper's ``%Y``, see ``series_editors_of``,
-and an edited book's ``%Y``), ``%D`` (year; one that names
+authors, a chapter's or a paper's ``%E``, its book's editors, and a book's ``%Y`` its editors
+(EndNote's "Editor" of a Book, its tertiary author), or its ``%E`` when it has no ``%Y``
+(Zotero's Refer export writes a book's editor there, and no ``%Y``); the series' editor,
+EndNote's "Series Editor": a book's (beside its ``%Y``), an edited book's or a report's
+``%E``, a chapter's or a paper's ``%Y``, see ``series_editors_of``, and an edited book's
+``%Y``: the same roles as EndNote's XML, see ``people_of``), ``%D`` (year; one that names
 none, ``in press``, is said in one line), ``%8`` (a date), ``%J`` (journal), ``%B`` (proceedings or
 book), ``%I`` (publisher; a thesis's school, a report's institution), ``%V``, ``%N`` (issue),
 ``%P`` (pages), ``%S`` (series), ``%9`` (type of work: a master's thesis), ``%@`` (ISBN or
@@ -95,11 +97,40 @@ def series_editors_of(
     return [] if named is people else named
 
 
-def book_editors(kind: str, secondary: list[str]) -> list[str]:
-    """The editors of the book or proceedings a record of type ``kind`` that names its
-    authors is in: its secondary author where that is its editors (``_EDITED``); none of a
-    book, whose secondary author is its series' editor to EndNote, its editor to Zotero."""
-    return secondary if kind.casefold() in _EDITED else []
+def book_editors(kind: str, secondary: list[str], tertiary: list[str]) -> list[str]:
+    """The editors of a record of type ``kind`` that names its authors: of the book or
+    proceedings it is in, its secondary author where that is its editors (``_EDITED``); a
+    book's own, its tertiary author (EndNote's "Editor" of a Book, Zotero's ``editor`` of its
+    EndNote XML's ``tertiary-authors``, RIS's ``A3``), its secondary being its series'."""
+    kind = kind.casefold()
+    if kind == "book":
+        return tertiary
+    return secondary if kind in _EDITED else []
+
+
+def people_of(
+    kind: str, authors: list[str], secondary: list[str], tertiary: list[str]
+) -> dict[str, Any]:
+    """A record's people by role, as EndNote's reference type ``kind`` places them in its
+    Author, Secondary and Tertiary Author fields (the same in its tagged format, ``%A``
+    ``%E`` ``%Y``, and in its XML, ``authors`` ``secondary-authors`` ``tertiary-authors``):
+    ``authors`` (an edited book's, or a volume's that names only its editors, with
+    ``edited_by``), ``editors`` beside named authors (``book_editors``), and
+    ``series_editors``."""
+    lowered = kind.casefold()
+    fields: dict[str, Any] = {"authors": authors}
+    if not authors or lowered == EDITED_BOOK:  # a volume that names its editors
+        fields["authors"] = authors or editors_of(kind, secondary, tertiary)
+        fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
+    else:  # a chapter's book's, a paper's proceedings', a book's own
+        fields["editors"] = book_editors(kind, secondary, tertiary)
+    series = series_editors_of(kind, secondary, tertiary, fields["authors"])
+    if lowered == EDITED_BOOK:  # its tertiary author too: the series' level, as a chapter's,
+        # a paper's is (EndNote's), as bibutils' Refer export writes a book's series' editors
+        both = [*series, *tertiary]
+        series = [p for p in dict.fromkeys(both) if p not in fields["authors"]]
+    fields["series_editors"] = series
+    return fields
 
 
 #: EndNote's reference types (``%0``) by BibTeX entry type; any other is ``misc``.
@@ -156,25 +187,11 @@ def _record(tags: list[tuple[str, list[str]]]) -> dict[str, Any] | str:
     if len(words) == 1:  # one line of them: "graph neural networks, recommendation" (ACM)
         fields["keywords"] = [w.strip() for w in words[0].split(",") if w.strip()]
     secondary, tertiary = fields.pop("secondary", []), fields.pop("tertiary", [])
-    if not fields.get("authors") or kind.casefold() == EDITED_BOOK:
-        fields["authors"] = fields.get("authors") or editors_of(kind, secondary, tertiary)
-        fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
-    else:  # a chapter's book's, a paper's proceedings'; a book's ``%E`` beside its authors,
-        # its series' editor to EndNote, its editor to Zotero's Refer export and to library
-        # catalogs: an editor either way, kept as its editors rather than dropped
-        book = kind.casefold() == "book"
-        fields["editors"] = secondary if book else book_editors(kind, secondary)
-    # its series' editor: an edited book's, a report's ``%E``, a chapter's, a paper's ``%Y``
-    # (EndNote's "Series Editor"), as EndNote XML's and RIS's are read. Not a book's ``%E``:
-    # the book's editor to Zotero's Refer export and import and to library catalogs (Zotero's
-    # test of Refer/BibIX.js: the Norwegian National Library's ``%0 Book``, ``%E`` its editor)
-    if kind.casefold() != "book":
-        fields["series_editors"] = series_editors_of(kind, secondary, tertiary, fields["authors"])
-    if kind.casefold() == EDITED_BOOK:  # its ``%Y`` (tertiary author) too: the series' level,
-        # as a chapter's, a paper's ``%Y`` is (EndNote's), as bibutils' Refer export writes a
-        # book's series' editors (Zotero's Refer import takes ``%Y`` for a translator)
-        both = [*fields["series_editors"], *tertiary]
-        fields["series_editors"] = [p for p in dict.fromkeys(both) if p not in fields["authors"]]
+    if kind.casefold() == "book" and not tertiary:  # a book's editors in its %E: Zotero's
+        # Refer export writes them there and writes no %Y (EndNote's own export writes a
+        # Book's Editor, its Tertiary Author, in %Y, and its Series Editor in %E)
+        secondary, tertiary = [], secondary
+    fields.update(people_of(kind, fields.get("authors", []), secondary, tertiary))
     entry = entry_type(ENDNOTE_TYPES.get(kind.casefold(), "misc"))
     if "master" in fields.pop("work", "").casefold() and entry == "phdthesis":
         entry = "mastersthesis"  # its type of work (``%9``)

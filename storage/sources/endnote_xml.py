@@ -26,8 +26,10 @@ user's own notes, Zotero's in HTML: the paper's note), ``pages``, ``volume``, ``
 ``issue``, ``isbn`` (an ISBN or ISSN), ``publisher`` (a thesis's school, a report's
 institution). An arXiv id comes from an arXiv link or a DOI ``10.48550/arXiv.…``. Not kept:
 ``label`` (EndNote's citation key), ``language``. Beside the authors, the editors of the
-book or proceedings (``storage.sources.endnote.book_editors``) and the series' editors (a
-book's or a report's secondary author, a chapter's or a paper's tertiary).
+book or proceedings, or a book's own (its tertiary author: ``storage.sources.endnote.
+book_editors``), and the series' editors (a book's, an edited book's or a report's secondary
+author, a chapter's or a paper's tertiary, an edited book's tertiary too), as the tagged
+reader reads the same fields (``storage.sources.endnote.people_of``).
 
 The standard library's expat parses it, safely: nothing outside the file is fetched (no
 DTD, no external entity), and a document that declares entities (an expansion bomb's way)
@@ -54,13 +56,7 @@ from storage.sources.attachments import is_local, looks_like_pdf
 from storage.sources.authors import last_first
 from storage.sources.citation import arxiv_id_of_url, doi_of, entry_type
 from storage.sources.dates import no_year, stated_date, typed_date
-from storage.sources.endnote import (
-    EDITED_BOOK,
-    ENDNOTE_TYPES,
-    book_editors,
-    editors_of,
-    series_editors_of,
-)
+from storage.sources.endnote import ENDNOTE_TYPES, people_of
 from storage.sources.links import web_url
 from storage.sources.records import (
     ARXIV_ID,
@@ -297,14 +293,9 @@ def _fields(
     kind = kind or _TYPE_NUMBERS.get(first_text(values, "ref-type"), "")
     secondary = _people(values, "contributors/secondary-authors/author")
     tertiary = _people(values, "contributors/tertiary-authors/author")
-    if not fields["authors"] or kind == EDITED_BOOK:  # a volume that names its editors
-        fields["authors"] = fields["authors"] or editors_of(kind, secondary, tertiary)
-        fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
-    else:  # a chapter's book's, a paper's proceedings'
-        fields["editors"] = book_editors(kind, secondary)
-    # its series' editor: a book's, a report's secondary author, a chapter's, a paper's
-    # tertiary (EndNote's "Series Editor", Zotero's ``seriesEditor``); not when its people
-    fields["series_editors"] = series_editors_of(kind, secondary, tertiary, fields["authors"])
+    # its editors and its series' as EndNote's reference types place them (a book's editor
+    # its tertiary author, Zotero's too; an edited book's tertiary author its series' level)
+    fields.update(people_of(kind, fields["authors"], secondary, tertiary))
     entry = entry_type(ENDNOTE_TYPES.get(kind, "misc"))
     if entry == "phdthesis" and "master" in first_text(values, "work-type").casefold():
         entry = "mastersthesis"  # its type of work (Zotero's ``thesisType``), as ``%9`` says

@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from storage.errors import SourceError
@@ -48,11 +49,19 @@ class ReadLimits:
 class InputStream:
     """A list given on an open file descriptor rather than by a path (``papers import -``:
     standard input): read whole as it comes, whatever it is (a pipe is what was meant), up to
-    the size cap; ``name`` is what messages call it and, when its content names no list,
-    the list's name."""
+    the size cap; ``name`` is what messages call it. When its content names no list (a
+    plain-text list's header), the list is ``list_name``, or ``name`` and the date and time
+    it was read (``stream_list_name``): two lists piped in are two lists, not one."""
 
     fd: int = 0
     name: str = "standard input"
+    list_name: str = ""
+
+
+def stream_list_name(name: str, now: datetime | None = None) -> str:
+    """The list of an ``InputStream`` called ``name`` whose content names none, read ``now``
+    (local time, to the second): ``standard input 2026-12-07 17:05:31``."""
+    return f"{name} {(now or datetime.now()):%Y-%m-%d %H:%M:%S}"
 
 
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}

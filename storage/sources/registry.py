@@ -28,7 +28,14 @@ from storage.sources.endnote_xml import ENDNOTE_XML
 from storage.sources.ieee_text import IEEE_TEXT
 from storage.sources.json_lists import JSON, JSON_LINES, add_json_line, refuse_no_json_lines
 from storage.sources.library_files import LIBRARY
-from storage.sources.limits import InputStream, ListFile, ReadLimits, not_there, read_bounded
+from storage.sources.limits import (
+    InputStream,
+    ListFile,
+    ReadLimits,
+    not_there,
+    read_bounded,
+    stream_list_name,
+)
 from storage.sources.markdown import MARKDOWN
 from storage.sources.medline import MEDLINE
 from storage.sources.plain_text import PLAIN_TEXT
@@ -150,15 +157,19 @@ def open_source(
 def read_stream(given: InputStream, limits: ReadLimits | None = None) -> ReadResult:
     """A list given on a descriptor (``papers import -``), whatever its format, found from
     its content as a file's is (its name says none); read once, whole, up to the size cap, as
-    a pipe is. Named ``given.name`` in messages and, when its content names no list, as the
-    list."""
+    a pipe is. Named ``given.name`` in messages; when its content names no list, its list is
+    ``given.list_name``, or ``given.name`` and the time it was read (``stream_list_name``)."""
     path = Path(given.name)
     with ListFile(path, limits or ReadLimits(), given) as file:
         raw = file.read_all()
     text = decode(raw, path) if raw.strip() else ""
     if not text.strip():  # (nothing, or a byte order mark and blank lines)
         raise SourceError(f"{given.name} is empty: nothing to import")
-    return read_text_content(text, path)
+    result = read_text_content(text, path)
+    if result.list_name == path.stem:  # the content names no list: one of its own, or the
+        # next list piped in, named the same, would be this one (its papers joined to it)
+        result.list_name = given.list_name or stream_list_name(given.name)
+    return result
 
 
 def _reads_by_line(file: ListFile, head: bytes, path: Path) -> bool:

@@ -13,8 +13,9 @@ a volume of proceedings), ``ER`` (ends it), ``TI``/``T1``/``CT`` (title), ``AU``
 whole: ``_written_whole``; an ``EDBOOK``'s editors; when none, the editors: ``ED``, or
 ``A2``/``A3`` as the type places them, ``_EDITORS``; beside them, the editors of a chapter's
 book or a paper's proceedings, kept as its ``editors``; the series' editors, a book's ``A2``, a
-chapter's or a paper's ``A3``, its ``series_editors``), ``AB``/``N2`` (abstract; both,
-when they differ, the one that reads as an abstract, the other a note: ``_abstract_of``),
+chapter's or a paper's ``A3``, an edited book's ``A2`` and ``A3``, its ``series_editors``),
+``AB``/``N2`` (abstract; both, when they differ, the one that reads as an abstract, the other
+a note: ``_abstract_of``),
 ``UR``/``L2``/``LK`` (links), ``L1`` (a PDF link), ``DO`` (DOI; else one in ``M3``),
 ``PY``/``Y1`` (year), ``DA`` (date; one that names no year, ``In Press``, is said in one
 line), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviations ``JA``/``J2``),
@@ -235,6 +236,16 @@ def _written_whole(names: list[str]) -> list[str]:
     return [name for name in map(last_first, whole) if parted(name)]
 
 
+def _named(people: dict[str, list[str]], tags: tuple[str, ...]) -> list[str]:
+    """The people of ``tags`` (``ED`` and ``A2``: both a chapter's editors, as Zotero's RIS
+    import reads them), each once: a record that names its editors in both lost those of the
+    second."""
+    named = [people[tag] for tag in tags if people[tag]]
+    if len(named) == 1:
+        return named[0]
+    return list(dict.fromkeys(p for group in named for p in group))
+
+
 def _in_container(fields: dict[str, Any]) -> bool:
     """Whether a record names a journal, proceedings or book it is in (a paper's)."""
     return any(
@@ -284,12 +295,16 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["authors"] = (
             [*au, *(p for p in people["ED"] if p not in au)]
             if au
-            else next((people[tag] for tag in roles if people[tag]), [])
+            else _named(people, roles[:2]) or next((people[t] for t in roles if people[t]), [])
         )
         fields["edited_by"] = True  # (when there are any: ``records.record_from_fields``)
     else:  # a chapter's book's, a paper's proceedings' editors (not a book's series' ``A2``)
-        fields["editors"] = next((people[tag] for tag in roles[:2] if people[tag]), [])
+        fields["editors"] = _named(people, roles[:2])
     series_editors = people.get(_SERIES_EDITORS.get(kind.strip().upper(), ""), [])
+    if kind.strip().upper() == _EDITED_BY_AU:  # its tertiary author too (``A3``), as EndNote's
+        # tagged (``%Y``) and XML (``tertiary-authors``) readers read an edited book's
+        both = dict.fromkeys([*series_editors, *people["A3"]])
+        series_editors = [p for p in both if p not in fields["authors"]]
     if series_editors is not fields["authors"] and series_editors is not fields.get("editors"):
         fields["series_editors"] = series_editors  # (not when they are its people)
     entry = FROM_RIS.get(kind.strip().upper(), "misc")

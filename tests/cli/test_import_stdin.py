@@ -2,9 +2,11 @@
 a temporary ``PAPERS_HOME``).
 
 It said ``-: no such file or folder``. Now the format is found from the content as a file's
-is (a byte order mark or not), the list is named by its header, else ``standard input``
-(``--list NAME`` still wins), ``--dry-run`` writes nothing, and an input that is empty, no
-list, or a terminal is one line on stderr with HOME as it was.
+is (a byte order mark or not), the list is named by its header, else ``standard input`` and
+the date and time of the import (``--list NAME`` still wins), ``--dry-run`` writes nothing,
+and an input that is empty, no list, or a terminal is one line on stderr with HOME as it was.
+Two lists piped in without a header are two lists: both were called ``standard input``, so
+the second joined the first.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +27,9 @@ from tests.helpers import home_files
 
 # The fixtures of test_bad_input: the bundled sample imported once, a copy of it.
 seeded, home = test_bad_input.seeded, test_bad_input.home
+
+#: The list of a list piped in that names none: ``standard input`` and when it was imported.
+PIPED = re.compile(r"standard input \d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 
 ENGLISH = SAMPLE / "002_729efa22d9503d43.txt"  # "ICLR 2025 Papers", 19 abstracts
 PAPERS_JSONL = b"".join(
@@ -90,12 +97,14 @@ def test_a_list_without_a_name_is_standard_input_unless_named(
     encoded: bytes, tmp_path: Path
 ) -> None:
     """JSON Lines found from the content (no file name says it); the list is called
-    ``standard input``, as messages call it, and ``--list NAME`` still names it."""
+    ``standard input`` as messages call it, with the date and time of its import, and
+    ``--list NAME`` still names it."""
     home = tmp_path / "home"
     done = papers(home, tmp_path, "import", "-", stdin=encoded)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Imported standard input: 3 added"), done.stdout
-    assert lists(home, tmp_path) == {"standard input": 3}
+    ((name, size),) = lists(home, tmp_path).items()
+    assert PIPED.fullmatch(name) and size == 3, name
+    assert done.stdout.startswith(f"Imported {name}: 3 added"), done.stdout
     other = tmp_path / "other"
     named = papers(other, tmp_path, "import", "-", "--list", "Routing", stdin=encoded)
     assert named.returncode == 0, named.stderr
@@ -106,14 +115,40 @@ def test_standard_input_beside_files(tmp_path: Path) -> None:
     home = tmp_path / "home"
     done = papers(home, tmp_path, "import", str(ENGLISH), "-", stdin=PAPERS_JSONL)
     assert done.returncode == 0, done.stderr
-    assert lists(home, tmp_path) == {"ICLR 2025 Papers": 19, "standard input": 3}
+    english, piped = lists(home, tmp_path).items()
+    assert english == ("ICLR 2025 Papers", 19)
+    assert PIPED.fullmatch(piped[0]) and piped[1] == 3, piped
+
+
+def test_two_lists_piped_in_without_a_header_are_two_lists(tmp_path: Path) -> None:
+    """Each was called ``standard input``: the second one's papers joined the first list
+    (``papers remove --list`` then took both). An explicit ``--list`` still names one."""
+    home = tmp_path / "home"
+    other = b"".join(
+        json.dumps(
+            {"title": f"Paper {n} on tiny caches", "abstract": f"Tiny caches {n} " * 12}
+        ).encode()
+        + b"\n"
+        for n in range(2)
+    )
+    first = papers(home, tmp_path, "import", "-", stdin=PAPERS_JSONL)
+    assert first.returncode == 0, first.stderr
+    time.sleep(1.05)  # (named to the second: a later second for the next)
+    second = papers(home, tmp_path, "import", "-", stdin=other)
+    assert second.returncode == 0, second.stderr
+    found = lists(home, tmp_path)
+    assert sorted(found.values()) == [2, 3] and all(PIPED.fullmatch(n) for n in found), found
+    third = other.replace(b"tiny caches", b"wide caches").replace(b"Tiny caches", b"Wide")
+    named = papers(home, tmp_path, "import", "-", "--list", "standard input", stdin=third)
+    assert named.returncode == 0, named.stderr
+    assert lists(home, tmp_path)["standard input"] == 2
 
 
 def test_a_dry_run_from_standard_input_writes_nothing(home: Path, tmp_path: Path) -> None:
     before = home_files(home)
     done = papers(home, tmp_path, "import", "-", "--dry-run", stdin=PAPERS_JSONL)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Would import standard input: 3 added"), done.stdout
+    assert re.match(rf"Would import {PIPED.pattern}: 3 added", done.stdout), done.stdout
     assert "Nothing was written (--dry-run)." in done.stdout
     assert home_files(home) == before
 

@@ -5,11 +5,11 @@ left as it was.
 
 ``tests/cli/test_read_only_home.py`` makes HOME read-only by a read-only mount for root
 (``EROFS``); this is the folder's permission (``EACCES``, which the lock files meet in other
-ways). Root writes through permissions: for root, ``papers`` runs in a user namespace of its
-own as an ordinary user who owns the files (``unshare --user --map-user``), for whom the
-permissions hold; anyone else takes the write permission away itself. Where the permission
-does not deny a write (checked), the test skips, saying why; permissions are restored in a
-``finally``.
+ways: a lock file refused is said as the library file it guards). Root writes through
+permissions: for root, ``papers`` runs in a user namespace of its own as an ordinary user
+who owns the files (``unshare --user --map-user``), for whom the permissions hold; anyone
+else takes the write permission away itself. Where the permission does not deny a write
+(checked), the test skips, saying why; permissions are restored in a ``finally``.
 """
 
 from __future__ import annotations
@@ -90,10 +90,17 @@ def test_an_unwritable_home_lists_its_papers_and_refuses_changes_in_one_line(
     first = rows[0].split()[0]
     new = tmp_path / "new.bib"
     new.write_text("@article{k, title = {A paper not imported yet}, year = {2024}}\n")
-    for change in (("mark", first, "read"), ("remove", first), ("import", new)):
+    # each names the file of the library it could not change: not the lock file beside it
+    # (``.lock-triage``, ``.lock``), which the user never made nor asked to change
+    changes = {
+        ("mark", first, "read"): "triage.json",
+        ("remove", first): "papers.json",
+        ("import", new): "papers.json",
+        ("search", "diffusion", "--save", "mine"): "searches.json",
+    }
+    for change, file in changes.items():
         done = papers(*change)
         assert done.returncode == 1, (change, done.stdout, done.stderr)
         (line,) = done.stderr.splitlines()
-        assert line.startswith(f"papers: error: {home}/"), line
-        assert line.endswith("Permission denied"), line
+        assert line == f"papers: error: {home}/{file}: Permission denied", line
     assert home_files(home) == before

@@ -57,7 +57,7 @@ def add_import(sub: Subparsers, common: Parser) -> None:
         type=list_name_arg,
         metavar="NAME",
         help="name the list (default: its header or file name; from standard input: "
-        f"{STDIN.name!r})",
+        f"its header, else {STDIN.name!r} and the date and time of the import)",
     )
     p.add_argument(
         "--max-size",
