@@ -94,15 +94,29 @@ class AppPdfs:
         return self._not_pdfs
 
     def failures_changed(self) -> bool:
-        """Read ``pdf-failures.json`` again when it changed (a download of ours, or ``papers
-        pdf`` in another terminal; one stat while it does not): True when it did."""
-        from storage.pdfs.failures import FAILURES_FILE, PdfFailures
+        """Read ``pdf-failures.json`` again when it changed (``papers pdf`` in another
+        terminal; one stat while it does not): True when it did."""
+        from storage.pdfs.failures import FAILURES_FILE
 
         stamp = _stamp_of(self.home / FAILURES_FILE)
         if self._failures is not None and stamp == self._failures_stamp:
             return False
-        self._failures, self._failures_stamp = PdfFailures(self.home), stamp
-        return True
+        return self.take_failures(self.read_failures())
+
+    def read_failures(self) -> tuple[PdfFailures, tuple[int, int, int] | None]:
+        """``pdf-failures.json`` as it is now, and its stamp (taken before the read: a write
+        meanwhile is seen as a change), off the screen's thread (``take_failures`` it there):
+        HOME may be on a slow or hung disk."""
+        from storage.pdfs.failures import FAILURES_FILE, PdfFailures
+
+        stamp = _stamp_of(self.home / FAILURES_FILE)
+        return PdfFailures(self.home), stamp
+
+    def take_failures(self, read: tuple[PdfFailures, tuple[int, int, int] | None]) -> bool:
+        """Know the failures ``read_failures`` read: True when the file had changed."""
+        changed = self._failures is None or read[1] != self._failures_stamp
+        self._failures, self._failures_stamp = read
+        return changed
 
     def failure_of(self, paper: Paper) -> Failure | None:
         """Why the paper's PDF link failed for good, as last read (None: it has not)."""

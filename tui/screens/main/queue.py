@@ -5,7 +5,7 @@ marked papers) and read their text, off the screen's thread."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -27,7 +27,7 @@ from tui.screens.main.base import MainBase
 from tui.web import in_browser, open_file_in_tab
 
 if TYPE_CHECKING:
-    from storage.pdfs.failures import PdfFailures
+    from storage.pdfs.failures import Failure, PdfFailures
     from tui.screens.main.search import SearchPart
 
 #: Progress on the list's bottom border is redrawn at most this often (seconds).
@@ -283,36 +283,61 @@ class QueuePart(MainBase):
             self.notify(f"Every one of the {what} has its PDF here.", markup=False, timeout=3)
             self.read_pdf_texts()
             return
-        from storage.pdfs.folder import folder_problem
-
-        problem = folder_problem(self.pdfs.folder.path)  # a file, a link to nothing…
-        if problem:
-            self.notify(problem, title="PDFs", severity="error", timeout=12, markup=False)
-            return
-        from storage.pdfs.failures import PdfFailures
-
-        failures = PdfFailures(self.library.home)
-        # of the copies known (the folder is not listed on this thread: thousands of copies)
-        before = [failure for _, failure in failures.sort_out(todo, self.pdfs.copies_known)[1]]
-        said = f"Downloading {count(len(todo), 'PDF')} into {self.pdfs.folder.path}, one at a time…"
-        if before:
-            causes = {failure.cause for failure in before}  # the kinds alone when several
-            why = causes.pop() if len(causes) == 1 else ", ".join(sorted({f.kind for f in before}))
-            which = "It" if len(todo) == 1 else f"{len(before):,} of them"
-            said += f"\n{which} failed before ({why}): asked for again."
         self.pdfs.busy = True
         known = self.view.position  # every paper's id (replaced whole, never changed, on reload)
         # as of the papers.json they are: a failure kept after it (`papers pdf` in another
         # terminal) may be of a paper imported since, which a reload would show
         version = self.papers_version
         as_of = version.mtime_ns / 1e9 if version is not None else 0.0
-        self.notify(said, timeout=8 if before else 4, markup=False)
+        copies = self.pdfs.copies_known  # (the folder is not listed here: thousands of copies)
         self.run_worker(
-            lambda: self._download(todo, failures, known, as_of), thread=True, exclusive=True,
+            lambda: self._download(todo, copies, known, as_of), thread=True, exclusive=True,
             group="pdf", exit_on_error=False, description="download PDFs",
         )  # fmt: skip
 
     def _download(
+        self,
+        papers: list[Paper],
+        copies: Mapping[str, Path],
+        known: Collection[str],
+        as_of: float,
+    ) -> None:
+        """The downloads, in this worker from the first look at the disk: the folder, the
+        failures kept (``pdf-failures.json``) and the attachments of the papers passed over
+        may be on a slow or hung disk (a share); read on the screen's thread, each key waited
+        for them."""
+        from textual.worker import get_current_worker
+
+        from storage.pdfs.failures import PdfFailures
+        from storage.pdfs.folder import folder_problem
+
+        # each way out ends ``busy`` on the screen's thread, before it can read P again
+        try:
+            problem = folder_problem(self.pdfs.folder.path)  # a file, a link to nothing…
+            if problem:
+                self.app.call_from_thread(self._download_failed, problem)
+                return
+            failures = PdfFailures(self.library.home)
+            before = [failure for _, failure in failures.sort_out(papers, copies)[1]]
+            if get_current_worker().is_cancelled:  # P again while the disk was read
+                self.app.call_from_thread(self._download_failed, None)
+                return
+            self.app.call_from_thread(self._downloads_begin, len(papers), before)
+            self._download_all(papers, failures, known, as_of)
+        except BaseException:
+            self.pdfs.busy = False
+            raise
+
+    def _downloads_begin(self, todo: int, before: list[Failure]) -> None:
+        said = f"Downloading {count(todo, 'PDF')} into {self.pdfs.folder.path}, one at a time…"
+        if before:
+            causes = {failure.cause for failure in before}  # the kinds alone when several
+            why = causes.pop() if len(causes) == 1 else ", ".join(sorted({f.kind for f in before}))
+            which = "It" if todo == 1 else f"{len(before):,} of them"
+            said += f"\n{which} failed before ({why}): asked for again."
+        self.notify(said, timeout=8 if before else 4, markup=False)
+
+    def _download_all(
         self, papers: list[Paper], failures: PdfFailures, known: Collection[str], as_of: float
     ) -> None:
         from textual.worker import get_current_worker
@@ -347,13 +372,15 @@ class QueuePart(MainBase):
             said = f"PDFs not downloaded: {where}{exc.strerror or exc}"
             self.app.call_from_thread(self._download_failed, said)
             return
-        finally:
-            self.pdfs.busy = False
-        self.app.call_from_thread(self._downloaded, report)
+        read = self.pdfs.read_failures()  # what the pane says of a failed PDF, read here
+        self.app.call_from_thread(self._downloaded, report, read)
 
-    def _download_failed(self, message: str) -> None:
+    def _download_failed(self, message: str | None) -> None:
+        """The downloads ended before they began, said why (None: stopped, said so)."""
+        self.pdfs.busy = False  # (P again starts them, not stops them)
         self._progress(None)
-        self.notify(message, title="PDFs", severity="error", timeout=12, markup=False)
+        if message is not None:
+            self.notify(message, title="PDFs", severity="error", timeout=12, markup=False)
 
     def _progress(self, text: str | None) -> None:
         self.set_list_note("pdfs", text)
@@ -363,12 +390,15 @@ class QueuePart(MainBase):
         this thread; its row's mark and the pane follow once it is (``_pdfs_scanned``)."""
         self.scan_pdfs()
 
-    def _downloaded(self, report: object) -> None:
+    def _downloaded(
+        self, report: object, read: tuple[PdfFailures, tuple[int, int, int] | None]
+    ) -> None:
         from storage.pdfs.download import DownloadReport
 
         assert isinstance(report, DownloadReport)
+        self.pdfs.busy = False
         self._progress(None)
-        if self.pdfs.failures_changed():  # the pane says why its paper's PDF failed
+        if self.pdfs.take_failures(read):  # the pane says why its paper's PDF failed
             self.show_current()
         failed = report.failed
         message = report.summary()
