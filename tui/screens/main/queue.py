@@ -38,6 +38,15 @@ PROGRESS_EVERY_S = 0.25
 _TEXT_GROUPS = ("pdf-text", "pdf-text-load")
 
 
+def searches_pdfs(query: str) -> bool:
+    """Whether ``query`` has a ``pdf:`` qualifier, whose papers are of those with a copy."""
+    from storage.search.query import parse_query
+
+    if "pdf:" not in query.casefold():  # (most queries: not parsed here, on each scan)
+        return False
+    return any(qualifier.key == "pdf" for qualifier in parse_query(query).qualifiers)
+
+
 class QueuePart(MainBase):
     """``[`` ``]`` ``{`` ``}`` (ctrl+arrows) move a paper in the queue, ``Q`` sorts it;
     ``p`` opens a PDF, ``P`` downloads PDFs."""
@@ -463,6 +472,7 @@ class QueuePart(MainBase):
         first = not pdfs.scanned
         taken = pdfs.scans_started  # (one at a time: the scan that ended is the last started)
         pdfs.scanning = False
+        had = pdfs.copies_known.keys()  # (``take`` replaces the copies whole)
         changed = pdfs.take(found)
         if not self.is_mounted:
             return
@@ -478,9 +488,14 @@ class QueuePart(MainBase):
         if changed:  # (none: nothing to redraw)
             self.paper_list.refresh()
             self.show_current()
-        if first and "pdf:" in self.view.query.casefold() and self.index is not None:
+        if not (self.index is not None and searches_pdfs(self.view.query)):
+            return
+        if first:
             searcher = cast("SearchPart", self).searcher  # of the papers with a copy
             self.search_box.use(searcher(self.index))
+        elif had != pdfs.copies_known.keys():  # a copy came or went: the results with it
+            # (they stayed as they were until a key was typed in the box); the cursor kept
+            cast("SearchPart", self).search_after_outside_changes()
 
     def read_pdf_texts(self) -> None:
         """Read the text of the local PDFs that have none yet, once a scan of the folder
