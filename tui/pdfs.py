@@ -64,6 +64,8 @@ class AppPdfs:
         self.scanning = False
         self.scan_again = False
         self.scans_started = 0
+        #: Set while ``pdf-failures.json`` is read (``MainScreen.read_pdf_failures``).
+        self.reading_failures = False
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
 
@@ -93,15 +95,14 @@ class AppPdfs:
         """The files named as copies that are no PDF, as last scanned (see ``take``)."""
         return self._not_pdfs
 
-    def failures_changed(self) -> bool:
-        """Read ``pdf-failures.json`` again when it changed (``papers pdf`` in another
-        terminal; one stat while it does not): True when it did."""
+    def failures_stale(self) -> bool:
+        """Whether ``pdf-failures.json`` changed since it was last read (a download of ours,
+        or ``papers pdf`` in another terminal; one stat), or was never read."""
         from storage.pdfs.failures import FAILURES_FILE
 
-        stamp = _stamp_of(self.home / FAILURES_FILE)
-        if self._failures is not None and stamp == self._failures_stamp:
-            return False
-        return self.take_failures(self.read_failures())
+        if self._failures is None:
+            return True
+        return _stamp_of(self.home / FAILURES_FILE) != self._failures_stamp
 
     def read_failures(self) -> tuple[PdfFailures, tuple[int, int, int] | None]:
         """``pdf-failures.json`` as it is now, and its stamp (taken before the read: a write
@@ -119,9 +120,8 @@ class AppPdfs:
         return changed
 
     def failure_of(self, paper: Paper) -> Failure | None:
-        """Why the paper's PDF link failed for good, as last read (None: it has not)."""
-        if self._failures is None:
-            self.failures_changed()
+        """Why the paper's PDF link failed for good, as last read (None: it has not, or the
+        file was not read yet: it is read off the screen's thread, ``read_failures``)."""
         return self._failures.of(paper) if self._failures is not None else None
 
     @property

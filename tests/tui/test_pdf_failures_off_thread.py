@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -51,8 +51,9 @@ fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
 
 
 @contextmanager
-def held(path: Path) -> Iterator[None]:
-    """``path`` under another process's write lease until the block ends (or ``HOLD_S``)."""
+def held(path: Path) -> Iterator[Callable[[], None]]:
+    """``path`` under another process's write lease until the block ends, or the callable
+    it gives is called (at most ``HOLD_S``)."""
     holder = subprocess.Popen(
         [sys.executable, "-c", _HOLDER, str(path), str(HOLD_S)],
         stdin=subprocess.PIPE,
@@ -64,11 +65,16 @@ def held(path: Path) -> Iterator[None]:
     if said != "held":
         holder.wait(5)
         pytest.skip(f"this file system takes no lease ({said})")
-    try:
-        yield
-    finally:
-        holder.stdin.close()
+
+    def release() -> None:
+        if not holder.stdin.closed:
+            holder.stdin.close()
         holder.wait(HOLD_S + 5)
+
+    try:
+        yield release
+    finally:
+        release()
 
 
 def still_held(path: Path) -> bool:
@@ -147,3 +153,33 @@ async def test_keys_answer_while_P_looks_at_a_held_attachment(
     server.behaviour["k0"] = "missing"
     app = PapersApp(Library(home), import_sample=False)
     await keys_answer_while_P_reads(app, attachment, ids)
+
+
+def pane(app: PapersApp) -> str:
+    from tui.widgets.paper_pane import PaperPane
+
+    return app.main_screen.query_one(PaperPane).text.plain
+
+
+async def test_the_pane_reads_the_failures_off_the_screens_thread(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """The pane says why a paper's PDF failed for good (``pdf-failures.json``): the file was
+    read on the screen's thread by the first pane that showed a PDF link, and again whenever
+    ``papers pdf`` changed it. Held (a share's other client), the app's start waited for it,
+    no key read; now the keys answer, and the pane says it once the file is read."""
+    ids = library_of(home, tmp_path, server, None)
+    app = PapersApp(Library(home), import_sample=False)
+    with held(home / FAILURES_FILE) as release:
+        async with app.run_test(size=WIDE) as pilot:
+            await ready(pilot)
+            await pilot.press("2")  # the reading queue: its first paper's link failed
+            await wait_for(pilot, lambda: plist(app).current is not None, 3)
+            await pilot.press("j")
+            await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
+            await pilot.press("k")
+            await wait_for(pilot, lambda: plist(app).current.id == ids[0], 3)  # type: ignore[union-attr]
+            assert still_held(home / FAILURES_FILE)  # the keys answered before the disk did
+            assert "failed:" not in pane(app)
+            release()
+            await wait_for(pilot, lambda: "failed: HTTP 404 Not Found at 127.0.0.1" in pane(app), 5)

@@ -448,6 +448,35 @@ class QueuePart(MainBase):
             description="scan the PDF folder",
         )  # fmt: skip
 
+    def read_pdf_failures(self) -> None:
+        """Read ``pdf-failures.json`` in a thread worker (HOME may be on a slow or hung disk:
+        read on this thread, at the first pane that showed a PDF link and whenever ``papers
+        pdf`` changed it, the keys waited for it), one read at a time; what it read is taken
+        here and the pane follows."""
+        pdfs = self.pdfs
+        if pdfs.reading_failures:
+            return  # (still changed once it is read: the next look at the disk reads it again)
+        pdfs.reading_failures = True
+
+        def work() -> None:
+            read = None
+            try:
+                read = pdfs.read_failures()
+            finally:
+                self.app.call_from_thread(self._pdf_failures_read, read)
+
+        self.run_worker(
+            work, thread=True, group="pdf-failures", exit_on_error=False,
+            description="read pdf-failures.json",
+        )  # fmt: skip
+
+    def _pdf_failures_read(
+        self, read: tuple[PdfFailures, tuple[int, int, int] | None] | None
+    ) -> None:
+        self.pdfs.reading_failures = False
+        if read is not None and self.pdfs.take_failures(read) and self.is_mounted:
+            self.show_current()
+
     def after_pdfs_scanned(
         self, name: str, action: Callable[[], None], *, fresh: bool = False
     ) -> None:
