@@ -7,7 +7,11 @@ took 47 ms of the screen's thread for 3,000 copies, before its first frame; each
 while ``papers pdf`` filled the folder in another terminal, a listing of the whole folder
 once a second, stalling the keys), one at a time, its result taken on the screen's thread
 (``take``); until the first, no paper has one (``scanned``); ``p`` or ``P`` pressed while one
-runs is done once it is taken, the screen kept up (``MainBase.after_pdf_scan``). The texts
+runs is done once it is taken, the screen kept up (``MainBase.after_pdf_scan``). So is
+``pdf-failures.json`` read (``read_failures`` in a worker, ``take_failures`` here: at start,
+when it changed, after ``P``'s downloads; ``P`` reads it, and the attachments of the papers
+it would pass over, in its own worker): HOME and the folder may be on a slow or hung disk,
+and a key waited for each read. The texts
 (``storage.cache.pdf_text``) are read by a child process (see ``extract_elsewhere``) in a
 thread worker, then loaded here for the search's worker to read.
 """
