@@ -7,7 +7,11 @@ took 47 ms of the screen's thread for 3,000 copies, before its first frame; each
 while ``papers pdf`` filled the folder in another terminal, a listing of the whole folder
 once a second, stalling the keys), one at a time, its result taken on the screen's thread
 (``take``); until the first, no paper has one (``scanned``); ``p`` or ``P`` pressed while one
-runs is done once it is taken, the screen kept up (``MainBase.after_pdf_scan``). The texts
+runs is done once it is taken, the screen kept up (``MainBase.after_pdf_scan``). So is
+``pdf-failures.json`` read (``read_failures`` in a worker, ``take_failures`` here: at start,
+when it changed, after ``P``'s downloads; ``P`` reads it, and the attachments of the papers
+it would pass over, in its own worker): HOME and the folder may be on a slow or hung disk,
+and a key waited for each read. The texts
 (``storage.cache.pdf_text``) are read by a child process (see ``extract_elsewhere``) in a
 thread worker, then loaded here for the search's worker to read.
 """
@@ -64,6 +68,8 @@ class AppPdfs:
         self.scanning = False
         self.scan_again = False
         self.scans_started = 0
+        #: Set while ``pdf-failures.json`` is read (``MainScreen.read_pdf_failures``).
+        self.reading_failures = False
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
 
@@ -93,21 +99,33 @@ class AppPdfs:
         """The files named as copies that are no PDF, as last scanned (see ``take``)."""
         return self._not_pdfs
 
-    def failures_changed(self) -> bool:
-        """Read ``pdf-failures.json`` again when it changed (a download of ours, or ``papers
-        pdf`` in another terminal; one stat while it does not): True when it did."""
+    def failures_stale(self) -> bool:
+        """Whether ``pdf-failures.json`` changed since it was last read (a download of ours,
+        or ``papers pdf`` in another terminal; one stat), or was never read."""
+        from storage.pdfs.failures import FAILURES_FILE
+
+        if self._failures is None:
+            return True
+        return _stamp_of(self.home / FAILURES_FILE) != self._failures_stamp
+
+    def read_failures(self) -> tuple[PdfFailures, tuple[int, int, int] | None]:
+        """``pdf-failures.json`` as it is now, and its stamp (taken before the read: a write
+        meanwhile is seen as a change), off the screen's thread (``take_failures`` it there):
+        HOME may be on a slow or hung disk."""
         from storage.pdfs.failures import FAILURES_FILE, PdfFailures
 
         stamp = _stamp_of(self.home / FAILURES_FILE)
-        if self._failures is not None and stamp == self._failures_stamp:
-            return False
-        self._failures, self._failures_stamp = PdfFailures(self.home), stamp
-        return True
+        return PdfFailures(self.home), stamp
+
+    def take_failures(self, read: tuple[PdfFailures, tuple[int, int, int] | None]) -> bool:
+        """Know the failures ``read_failures`` read: True when the file had changed."""
+        changed = self._failures is None or read[1] != self._failures_stamp
+        self._failures, self._failures_stamp = read
+        return changed
 
     def failure_of(self, paper: Paper) -> Failure | None:
-        """Why the paper's PDF link failed for good, as last read (None: it has not)."""
-        if self._failures is None:
-            self.failures_changed()
+        """Why the paper's PDF link failed for good, as last read (None: it has not, or the
+        file was not read yet: it is read off the screen's thread, ``read_failures``)."""
         return self._failures.of(paper) if self._failures is not None else None
 
     @property

@@ -26,9 +26,10 @@ whose group v2 gives without a ``domain`` is a v1 venue (what openreview-py's ow
   the usual names (``Official_Review``…) are read too. The decision reply is read beside
   them: a v2 note that names no venue (none, an empty one, a stale "Submitted to …") takes
   its presentation from it (its venue is the group's name for it, ``_venue_name``, not the
-  venue id), and so does a submission ``--all`` finds still under review or awaiting a
-  decision once its decision is out (the venue ids move hours later); a withdrawn or
-  desk-rejected venue id says the last word over any decision, in both APIs.
+  venue id, as is that of a note of ``--all``'s other parts that names none), and so does a
+  submission ``--all`` finds still under review or awaiting a decision once its decision is
+  out (the venue ids move hours later); a withdrawn or desk-rejected venue id says the last
+  word over any decision, in both APIs.
 
 The API, a query and a page of notes, alike in both, are ``openreview_notes.py``'s. Each note
 is mapped to a record by the JSON lists reader (``storage.sources.json_lists``), as a saved
@@ -366,9 +367,9 @@ def _reply_names(group: Mapping[str, Any]) -> ReplyNames:
 
 
 def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) -> list[Query]:
-    names = _reply_names(group)
+    names, venue = _reply_names(group), _venue_name(venue_id, group)
     accepted = {"content.venueid": venue_id}
-    queries = [Query(accepted, "accepted papers", names=names, venue=_venue_name(venue_id, group))]
+    queries = [Query(accepted, "accepted papers", names=names, venue=venue)]
     if request.all_submissions:
         asked = {venue_id}
         for others, other in _other_venue_ids(venue_id, group):
@@ -377,7 +378,8 @@ def _v2_queries(venue_id: str, group: Mapping[str, Any], request: FetchRequest) 
                 status = others.status
                 shown = 1 + SHOWN_ORDER.index(others.key)
                 params = {"content.venueid": other}
-                queries.append(Query(params, status.lower(), status, names=names, shown=shown))
+                query = Query(params, status.lower(), status, names=names, shown=shown, venue=venue)
+                queries.append(query)
     return queries
 
 
@@ -581,7 +583,7 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         "forum": note.get("forum") or note.get("id"),
         "content": {**_without_hidden_authors(content), "pdf": _pdf(value_of(content, "pdf"), api)},
     }
-    if query.venue and not _says_venue(content):  # (not its ``venueid``, an id)
+    if _takes_venue_name(content, query):
         item["content"]["venue"] = query.venue
     if (year := note_year(note, query.params.values())) is not None:
         item["year"] = year
@@ -625,6 +627,19 @@ def _says_venue(content: Mapping[str, Any]) -> bool:
     if not isinstance(venue, str) or not venue.strip():
         return False
     return not venue.strip().casefold().startswith("submitted to")
+
+
+def _takes_venue_name(content: Mapping[str, Any], query: Query) -> bool:
+    """Whether a note of v2 is shown at the venue's name (``Query.venue``), not at its
+    ``venueid`` (an id, which the reader falls back to): an accepted paper's note that does
+    not name its venue (``_says_venue``); a note of ``--all``'s other parts (rejected,
+    withdrawn…) that says nothing (its "Submitted to …" is what such a paper was)."""
+    if not query.venue:
+        return False
+    if query.status is None:
+        return not _says_venue(content)
+    venue = value_of(content, "venue")
+    return not isinstance(venue, str) or not venue.strip()
 
 
 def _without_hidden_authors(content: Mapping[str, Any]) -> Mapping[str, Any]:

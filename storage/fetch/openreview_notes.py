@@ -53,7 +53,7 @@ class Query:
     names: ReplyNames = ReplyNames()
     #: Its papers' place in the list, whatever the order it is read in (``SHOWN_ORDER``).
     shown: int = 0
-    #: The venue a note of it that names none is at (v2's accepted papers: ``ICLR 2025``).
+    #: The venue a note of it that names none is at (v2's, ``--all``'s parts too: ``ICLR 2025``).
     venue: str = ""
 
 

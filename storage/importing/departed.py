@@ -14,7 +14,8 @@ as without it, and its line says the decision could not be read, not that ``--al
 An answer that lost most of the list at once (more than a quarter of it, and more than
 ``MIN_BROKEN`` papers) is taken for a broken one rather than as so many withdrawals: nothing
 is marked, a warning says so; and so is one that brought none of the list's accepted papers as
-accepted while ``--all`` brought others (an empty page of them), however few they are. A
+accepted while ``--all`` brought others (an empty page of them), however few they are, a part
+of it refused or not (the withdrawn papers' refusal says nothing of the accepted ones'). A
 snapshot (Paper Copilot) marks no paper OpenReview holds: the venue's own record says more
 (``authority``).
 """
@@ -94,7 +95,9 @@ def mark_departed(
             continue
         papers = f"{len(gone):,} paper{'s' if len(gone) != 1 else ''}"
         one = len(gone) == 1
-        empty = every_submission and not brought  # --all brought no accepted paper of them
+        # --all (whole, or with a part refused: an empty page of accepted papers is as
+        # broken beside it) brought no accepted paper of them
+        empty = (every_submission or bool(refused)) and not brought
         if empty or (len(gone) > MIN_BROKEN and 4 * len(gone) > held):
             where = _named(held_in, list_name)
             hint = "" if every_submission or refused else "; --all shows their decisions"

@@ -194,3 +194,46 @@ def test_an_accepted_v2_note_without_a_venue_shows_the_venue_s_name(
     assert done.returncode == 0, done.stdout + done.stderr
     listed = {p["title"]: p for p in json.loads(papers(env, "list", "--json").stdout)}
     assert listed[made[0].title]["venue"] == "The Third Learning on Graphs Conference"
+
+
+def test_all_s_rejected_and_withdrawn_notes_without_a_venue_show_the_venue_s_name(
+    services: tuple[Services, str], env
+) -> None:
+    """``--all``'s rejected and withdrawn notes that carry no ``venue`` were shown at their
+    venue id (``logconference.io/LOG/2024/Conference/Rejected_Submission``), the reader falling
+    back to the ``venueid``, while the accepted ones took the venue's name. They take it as
+    the accepted do (the group's subtitle, else the known name, else the group's title); a
+    note that says "Submitted to …" keeps what it says."""
+    found, _ = services
+    log24 = "logconference.io/LOG/2024/Conference"
+    made = shapes.made_up(1, seed=85, fate="")
+    made += shapes.made_up(2, seed=86, fate="Rejected_Submission")
+    made += shapes.made_up(1, seed=87, fate="Withdrawn_Submission")
+    venue = shapes.v2_venue(made, log24)
+    venue.group["content"]["subtitle"] = {"value": "LoG 2024"}
+    venue.group["content"]["title"] = {"value": "The Third Learning on Graphs Conference"}
+    for note in (venue.notes[0], venue.notes[1], venue.notes[3]):
+        del note["content"]["venue"]
+    submitted = venue.notes[2]["content"]["venue"]["value"]
+    assert submitted.startswith("Submitted to ")
+    found.v2[log24] = venue
+    done = papers(env, "fetch", f"openreview:{log24}", "--all")
+    assert done.returncode == 0 and "4 added" in done.stdout, done.stdout + done.stderr
+    listed = {p["title"]: p for p in json.loads(papers(env, "list", "--json").stdout)}
+    assert [listed[m.title]["venue"] for m in made] == [
+        "LoG 2024",
+        "LoG 2024",
+        submitted,
+        "LoG 2024",
+    ], done.stderr
+    assert [listed[m.title]["venue_status"] for m in made[1:]] == [
+        "Rejected",
+        "Rejected",
+        "Withdrawn",
+    ]
+    del venue.group["content"]["subtitle"]
+    done = papers(env, "fetch", f"openreview:{log24}", "--all", "--refresh")
+    assert done.returncode == 0, done.stdout + done.stderr
+    listed = {p["title"]: p for p in json.loads(papers(env, "list", "--json").stdout)}
+    named = "The Third Learning on Graphs Conference"
+    assert [listed[made[n].title]["venue"] for n in (1, 3)] == [named, named]

@@ -177,3 +177,33 @@ def test_a_part_refused_after_its_first_page_leaves_no_note_seen(
     statuses = _statuses(env)
     assert statuses.get(made[2].title) == "Under review", (statuses, done.stderr)
     assert [statuses[m.title] for m in made[:2]] == ["Poster"] * 2
+
+
+def test_all_with_an_empty_page_of_accepted_papers_and_a_part_refused_marks_nothing(
+    services: tuple[Services, str], env
+) -> None:
+    """``--all`` whose page of accepted papers came back empty while OpenReview refused its
+    withdrawn submissions (403): the guard against an empty page of them held only when every
+    part was read, so the four accepted papers (fewer than a broken answer's count) were all
+    marked as having left the accepted list, their decision said to be unreadable. They are
+    kept as they were, a line saying the fetch brought none of them as accepted."""
+    found, _ = services
+    made = shapes.made_up(4, seed=83, fate="") + shapes.made_up(3, seed=84, fate="Submission")
+    found.v2[ICLR25] = shapes.v2_venue(made, ICLR25)
+    assert papers(env, "fetch", "iclr2025").returncode == 0
+    empty = b'{"notes": [], "count": 0}'
+    withdrawn = {"content.venueid": f"{ICLR25}/Withdrawn_Submission"}
+    found.faults += [
+        Fault("/or2/notes", "body", body=empty, params={"content.venueid": ICLR25}),
+        Fault("/or2/notes", "status", status=403, body=_FORBIDDEN, times=9, params=withdrawn),
+    ]
+    done = papers(env, "fetch", "iclr2025", "--all", "--refresh")
+    assert done.returncode == 0, done.stderr
+    assert "refused the withdrawn submissions" in done.stderr, done.stderr
+    assert "no longer among" not in done.stderr, done.stderr
+    [line] = [line for line in done.stderr.splitlines() if "4 papers of 4" in line]
+    assert "none of them as accepted" in line and "not marked" in line, line
+    assert "--all shows" not in line, line
+    statuses = _statuses(env)
+    assert {statuses[m.title] for m in made[:4]} == {"Poster"}, done.stderr
+    assert {statuses[m.title] for m in made[4:]} == {"Under review"}

@@ -5,7 +5,7 @@ marked papers) and read their text, off the screen's thread."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -27,7 +27,7 @@ from tui.screens.main.base import MainBase
 from tui.web import in_browser, open_file_in_tab
 
 if TYPE_CHECKING:
-    from storage.pdfs.failures import PdfFailures
+    from storage.pdfs.failures import Failure, PdfFailures
     from tui.screens.main.search import SearchPart
 
 #: Progress on the list's bottom border is redrawn at most this often (seconds).
@@ -36,6 +36,15 @@ PROGRESS_EVERY_S = 0.25
 
 #: The workers that read or load the PDFs' texts.
 _TEXT_GROUPS = ("pdf-text", "pdf-text-load")
+
+
+def searches_pdfs(query: str) -> bool:
+    """Whether ``query`` has a ``pdf:`` qualifier, whose papers are of those with a copy."""
+    from storage.search.query import parse_query
+
+    if "pdf:" not in query.casefold():  # (most queries: not parsed here, on each scan)
+        return False
+    return any(qualifier.key == "pdf" for qualifier in parse_query(query).qualifiers)
 
 
 class QueuePart(MainBase):
@@ -283,36 +292,61 @@ class QueuePart(MainBase):
             self.notify(f"Every one of the {what} has its PDF here.", markup=False, timeout=3)
             self.read_pdf_texts()
             return
-        from storage.pdfs.folder import folder_problem
-
-        problem = folder_problem(self.pdfs.folder.path)  # a file, a link to nothing…
-        if problem:
-            self.notify(problem, title="PDFs", severity="error", timeout=12, markup=False)
-            return
-        from storage.pdfs.failures import PdfFailures
-
-        failures = PdfFailures(self.library.home)
-        # of the copies known (the folder is not listed on this thread: thousands of copies)
-        before = [failure for _, failure in failures.sort_out(todo, self.pdfs.copies_known)[1]]
-        said = f"Downloading {count(len(todo), 'PDF')} into {self.pdfs.folder.path}, one at a time…"
-        if before:
-            causes = {failure.cause for failure in before}  # the kinds alone when several
-            why = causes.pop() if len(causes) == 1 else ", ".join(sorted({f.kind for f in before}))
-            which = "It" if len(todo) == 1 else f"{len(before):,} of them"
-            said += f"\n{which} failed before ({why}): asked for again."
         self.pdfs.busy = True
         known = self.view.position  # every paper's id (replaced whole, never changed, on reload)
         # as of the papers.json they are: a failure kept after it (`papers pdf` in another
         # terminal) may be of a paper imported since, which a reload would show
         version = self.papers_version
         as_of = version.mtime_ns / 1e9 if version is not None else 0.0
-        self.notify(said, timeout=8 if before else 4, markup=False)
+        copies = self.pdfs.copies_known  # (the folder is not listed here: thousands of copies)
         self.run_worker(
-            lambda: self._download(todo, failures, known, as_of), thread=True, exclusive=True,
+            lambda: self._download(todo, copies, known, as_of), thread=True, exclusive=True,
             group="pdf", exit_on_error=False, description="download PDFs",
         )  # fmt: skip
 
     def _download(
+        self,
+        papers: list[Paper],
+        copies: Mapping[str, Path],
+        known: Collection[str],
+        as_of: float,
+    ) -> None:
+        """The downloads, in this worker from the first look at the disk: the folder, the
+        failures kept (``pdf-failures.json``) and the attachments of the papers passed over
+        may be on a slow or hung disk (a share); read on the screen's thread, each key waited
+        for them."""
+        from textual.worker import get_current_worker
+
+        from storage.pdfs.failures import PdfFailures
+        from storage.pdfs.folder import folder_problem
+
+        # each way out ends ``busy`` on the screen's thread, before it can read P again
+        try:
+            problem = folder_problem(self.pdfs.folder.path)  # a file, a link to nothing…
+            if problem:
+                self.app.call_from_thread(self._download_failed, problem)
+                return
+            failures = PdfFailures(self.library.home)
+            before = [failure for _, failure in failures.sort_out(papers, copies)[1]]
+            if get_current_worker().is_cancelled:  # P again while the disk was read
+                self.app.call_from_thread(self._download_failed, None)
+                return
+            self.app.call_from_thread(self._downloads_begin, len(papers), before)
+            self._download_all(papers, failures, known, as_of)
+        except BaseException:
+            self.pdfs.busy = False
+            raise
+
+    def _downloads_begin(self, todo: int, before: list[Failure]) -> None:
+        said = f"Downloading {count(todo, 'PDF')} into {self.pdfs.folder.path}, one at a time…"
+        if before:
+            causes = {failure.cause for failure in before}  # the kinds alone when several
+            why = causes.pop() if len(causes) == 1 else ", ".join(sorted({f.kind for f in before}))
+            which = "It" if todo == 1 else f"{len(before):,} of them"
+            said += f"\n{which} failed before ({why}): asked for again."
+        self.notify(said, timeout=8 if before else 4, markup=False)
+
+    def _download_all(
         self, papers: list[Paper], failures: PdfFailures, known: Collection[str], as_of: float
     ) -> None:
         from textual.worker import get_current_worker
@@ -347,13 +381,15 @@ class QueuePart(MainBase):
             said = f"PDFs not downloaded: {where}{exc.strerror or exc}"
             self.app.call_from_thread(self._download_failed, said)
             return
-        finally:
-            self.pdfs.busy = False
-        self.app.call_from_thread(self._downloaded, report)
+        read = self.pdfs.read_failures()  # what the pane says of a failed PDF, read here
+        self.app.call_from_thread(self._downloaded, report, read)
 
-    def _download_failed(self, message: str) -> None:
+    def _download_failed(self, message: str | None) -> None:
+        """The downloads ended before they began, said why (None: stopped, said so)."""
+        self.pdfs.busy = False  # (P again starts them, not stops them)
         self._progress(None)
-        self.notify(message, title="PDFs", severity="error", timeout=12, markup=False)
+        if message is not None:
+            self.notify(message, title="PDFs", severity="error", timeout=12, markup=False)
 
     def _progress(self, text: str | None) -> None:
         self.set_list_note("pdfs", text)
@@ -363,12 +399,15 @@ class QueuePart(MainBase):
         this thread; its row's mark and the pane follow once it is (``_pdfs_scanned``)."""
         self.scan_pdfs()
 
-    def _downloaded(self, report: object) -> None:
+    def _downloaded(
+        self, report: object, read: tuple[PdfFailures, tuple[int, int, int] | None]
+    ) -> None:
         from storage.pdfs.download import DownloadReport
 
         assert isinstance(report, DownloadReport)
+        self.pdfs.busy = False
         self._progress(None)
-        if self.pdfs.failures_changed():  # the pane says why its paper's PDF failed
+        if self.pdfs.take_failures(read):  # the pane says why its paper's PDF failed
             self.show_current()
         failed = report.failed
         message = report.summary()
@@ -409,6 +448,35 @@ class QueuePart(MainBase):
             description="scan the PDF folder",
         )  # fmt: skip
 
+    def read_pdf_failures(self) -> None:
+        """Read ``pdf-failures.json`` in a thread worker (HOME may be on a slow or hung disk:
+        read on this thread, at the first pane that showed a PDF link and whenever ``papers
+        pdf`` changed it, the keys waited for it), one read at a time; what it read is taken
+        here and the pane follows."""
+        pdfs = self.pdfs
+        if pdfs.reading_failures:
+            return  # (still changed once it is read: the next look at the disk reads it again)
+        pdfs.reading_failures = True
+
+        def work() -> None:
+            read = None
+            try:
+                read = pdfs.read_failures()
+            finally:
+                self.app.call_from_thread(self._pdf_failures_read, read)
+
+        self.run_worker(
+            work, thread=True, group="pdf-failures", exit_on_error=False,
+            description="read pdf-failures.json",
+        )  # fmt: skip
+
+    def _pdf_failures_read(
+        self, read: tuple[PdfFailures, tuple[int, int, int] | None] | None
+    ) -> None:
+        self.pdfs.reading_failures = False
+        if read is not None and self.pdfs.take_failures(read) and self.is_mounted:
+            self.show_current()
+
     def after_pdfs_scanned(
         self, name: str, action: Callable[[], None], *, fresh: bool = False
     ) -> None:
@@ -433,6 +501,7 @@ class QueuePart(MainBase):
         first = not pdfs.scanned
         taken = pdfs.scans_started  # (one at a time: the scan that ended is the last started)
         pdfs.scanning = False
+        had = pdfs.copies_known.keys()  # (``take`` replaces the copies whole)
         changed = pdfs.take(found)
         if not self.is_mounted:
             return
@@ -448,9 +517,14 @@ class QueuePart(MainBase):
         if changed:  # (none: nothing to redraw)
             self.paper_list.refresh()
             self.show_current()
-        if first and "pdf:" in self.view.query.casefold() and self.index is not None:
+        if not (self.index is not None and searches_pdfs(self.view.query)):
+            return
+        if first:
             searcher = cast("SearchPart", self).searcher  # of the papers with a copy
             self.search_box.use(searcher(self.index))
+        elif had != pdfs.copies_known.keys():  # a copy came or went: the results with it
+            # (they stayed as they were until a key was typed in the box); the cursor kept
+            cast("SearchPart", self).search_after_outside_changes()
 
     def read_pdf_texts(self) -> None:
         """Read the text of the local PDFs that have none yet, once a scan of the folder

@@ -82,6 +82,7 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         self.await_saved_papers()  # keys typed as it opens move among them, as after `6`
         self.set_interval(POLL_SECONDS, self.poll_disk)
         self.scan_pdfs()  # which papers have a local PDF: off this thread, shown when known
+        self.read_pdf_failures()  # why some failed, for the pane: so too
         self.set_timer(2.0, self.read_pdf_texts)  # the PDFs' text, once the screen is still
         # after the first frame: the build would otherwise compete with it for the GIL
         self.call_after_refresh(self.build_index, self.view.papers)
@@ -335,8 +336,8 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             return
         if self.pdfs.folder_changed():
             self.scan_pdfs()
-        if self.pdfs.failures_changed():  # `papers pdf` elsewhere (one stat)
-            self.show_current()  # what the pane says of a PDF
+        if self.pdfs.failures_stale():  # `papers pdf` elsewhere (one stat)
+            self.read_pdf_failures()  # what the pane says of a PDF, once read
         if self.pdfs.texts_changed():  # their texts, read by `papers pdf` (one stat)
             self.reload_pdf_texts()
 
