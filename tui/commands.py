@@ -53,6 +53,9 @@ class Command:
     #: with what it does ("": the same): named only while no command the user mapped takes
     #: the key on its screen (``help_text``): the search box's Tab, ↓ and ctrl+u.
     own_keys: tuple[tuple[str, str], ...] = ()
+    #: Default keys it had before (``config.toml`` files written out then repeat them): such
+    #: a setting is read as the default it is now, said nothing about (``tui.config``).
+    former: tuple[str, ...] = ()
 
     def binding(self) -> Binding:
         return Binding(
@@ -151,7 +154,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("search_word_back", "alt+b", "cursor_left_word", "Word back", "Search box: back to a word's start", "Search box", palette=False, scope="search"),
     Command("search_word_forward", "alt+f", "cursor_word_end", "Word forward", "Search box: on to a word's end", "Search box", palette=False, scope="search"),
     Command("search_delete_to_space", "ctrl+w", "delete_to_space", "Delete word", "Search box: delete back to a space", "Search box", palette=False, scope="search", own_keys=(("ctrl+u", "everything before it"),)),
-    Command("search_delete_word", "alt+backspace", "delete_left_word", "Delete word back", "Search box: delete the word before the cursor", "Search box", palette=False, scope="search"),
+    Command("search_delete_word", "alt+backspace", "delete_left_word", "Delete word back", "Search box: delete the word before the cursor", "Search box", palette=False, scope="search", former=("ctrl+w", "ctrl+w,alt+backspace")),
     Command("search_delete_next_word", "alt+d", "delete_word_end", "Delete to word end", "Search box: delete to a word's end", "Search box", palette=False, scope="search"),
     # Dialogs: keys of the screens that open over the main one
     Command("path_complete", "tab", "complete", "Complete", "A path field: complete the file or folder name", "Dialogs", palette=False, scope="path"),
