@@ -401,9 +401,7 @@ async def test_the_dialogs_and_search_hints_name_their_keys_as_remapped(seeded_h
     assert [c.id for c in COMMANDS if said_keys.search(c.help)] == []
 
 
-@pytest.mark.parametrize(
-    "value", ['"ctrl+w,alt+backspace"', '"alt+backspace, ctrl+w"', '"ctrl+w"']
-)
+@pytest.mark.parametrize("value", ['"ctrl+w,alt+backspace"', '"alt+backspace, ctrl+w"', '"ctrl+w"'])
 def test_a_former_default_written_out_is_the_default_now(tmp_path: Path, value: str) -> None:
     """A config.toml written out with search_delete_word's old default (ctrl+w was the box's
     word key before it became search_delete_to_space's) warned that the two clash on the
