@@ -33,6 +33,7 @@ from tui.messages import Persisted
 from tui.screens.main import MainScreen
 from tui.session import Outcome, TriageSession
 from tui.signals import SignalEnding
+from tui.stand_ins import stood_for
 from tui.stray_keys import MOVING, StrayKeys
 from tui.syncing import AppSync
 from tui.text_fields import is_text_field
@@ -238,6 +239,8 @@ class PapersApp(App[None]):
             self._idle_collector.touched()  # full passes wait until the user is still
             if isinstance(event, events.MouseDown) and not event.is_forwarded:
                 self._input_at = event.time
+        if isinstance(event, events.Key):
+            event = stood_for(event)  # (the terminal's without the kitty protocol: alt+2…)
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             if not self.key_gate.hold(event):
                 await self._take_key(event)

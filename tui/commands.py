@@ -53,6 +53,12 @@ class Command:
     #: with what it does ("": the same): named only while no command the user mapped takes
     #: the key on its screen (``help_text``): the search box's Tab, ↓ and ctrl+u.
     own_keys: tuple[tuple[str, str], ...] = ()
+    #: Default keys it had before (``config.toml`` files written out then repeat them): such
+    #: a setting is read as the default it is now, said nothing about (``tui.config``).
+    former: tuple[str, ...] = ()
+    #: A dialog's command that closes it: the main-screen command whose keys, as remapped,
+    #: close the dialog too (the help's own key, ``HelpScreen.on_key``), named with its own.
+    opener: str = ""
 
     def binding(self) -> Binding:
         return Binding(
@@ -151,7 +157,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("search_word_back", "alt+b", "cursor_left_word", "Word back", "Search box: back to a word's start", "Search box", palette=False, scope="search"),
     Command("search_word_forward", "alt+f", "cursor_word_end", "Word forward", "Search box: on to a word's end", "Search box", palette=False, scope="search"),
     Command("search_delete_to_space", "ctrl+w", "delete_to_space", "Delete word", "Search box: delete back to a space", "Search box", palette=False, scope="search", own_keys=(("ctrl+u", "everything before it"),)),
-    Command("search_delete_word", "alt+backspace", "delete_left_word", "Delete word back", "Search box: delete the word before the cursor", "Search box", palette=False, scope="search"),
+    Command("search_delete_word", "alt+backspace", "delete_left_word", "Delete word back", "Search box: delete the word before the cursor", "Search box", palette=False, scope="search", former=("ctrl+w", "ctrl+w,alt+backspace")),
     Command("search_delete_next_word", "alt+d", "delete_word_end", "Delete to word end", "Search box: delete to a word's end", "Search box", palette=False, scope="search"),
     # Dialogs: keys of the screens that open over the main one
     Command("path_complete", "tab", "complete", "Complete", "A path field: complete the file or folder name", "Dialogs", palette=False, scope="path"),
@@ -183,7 +189,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second {import_start}", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it; while it fetches, stop the fetch (an import under way goes on)", "Dialogs", palette=False, scope="import"),
-    Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help"),
+    Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help", opener="help"),
     Command("help_down", "j,down", "scroll(1)", "Down", "Help: a line down", "Dialogs", palette=False, scope="help", follows="down"),
     Command("help_up", "k,up", "scroll(-1)", "Up", "Help: a line up", "Dialogs", palette=False, scope="help", follows="up"),
     Command("help_page_down", "space,pagedown,ctrl+d", "scroll_page(1)", "Page down", "Help: a page down", "Dialogs", palette=False, scope="help"),
@@ -246,6 +252,36 @@ def bindings(scope: str = "main") -> list[BindingType]:
 def keys_for(command: Command, keymap: Mapping[str, str]) -> list[str]:
     """The keys that run ``command`` now (after the user's remapping)."""
     return [k.strip() for k in keymap.get(command.id, command.keys).split(",") if k.strip()]
+
+
+#: The actions of a dialog's commands that close it (Esc, and any other key that does).
+_CLOSING = ("close", "cancel")
+
+
+def closes(command: Command) -> bool:
+    """Whether ``command`` closes its dialog: the footer and the dialog's words name every
+    key that does (``closing_keys``), not the first alone."""
+    return command.group == "Dialogs" and command.action in _CLOSING
+
+
+def closing_keys(scope: str, keymap: Mapping[str, str]) -> list[str]:
+    """Every key that closes the dialog ``scope`` now, after the user's remapping, each
+    once: its closing commands' (``esc``, ``q``…), then their openers' (``Command.opener``)."""
+    keys: list[str] = []
+    for command in COMMANDS:
+        if command.scope == scope and closes(command):
+            keys += keys_for(command, keymap)
+            if command.opener:
+                keys += keys_for(BY_ID[command.opener], keymap)
+    return list(dict.fromkeys(keys))
+
+
+def closing_words(scope: str, keymap: Mapping[str, str], *, web: bool = False) -> str:
+    """``Esc, q, S close`` (``Esc closes``): the keys that close the dialog ``scope`` as a
+    sentence names them, from its bindings as remapped (each dialog named Esc alone, though
+    q closes most of them too)."""
+    shown = list(dict.fromkeys(key_word(key, web=web) for key in closing_keys(scope, keymap)))
+    return f"{', '.join(shown)} {'closes' if len(shown) == 1 else 'close'}"
 
 
 _KEY_NAMES = {

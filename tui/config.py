@@ -11,6 +11,8 @@ a key dead: an empty value, a name that is no key (``"notakey"``, ``"ctrl+"``, a
 key that another command of the same screen already has (``star = "f"`` and ``skip = "f"``).
 Each gets a one-line warning at start naming the setting, and its command keeps its default
 keys, which the footer and the help screen then show.
+A setting that repeats default keys a command had before (``Command.former``) is read as
+its defaults now, without a word.
 
 ```toml
 [sync]
@@ -128,10 +130,12 @@ def load_config(paths: Sequence[Path]) -> Config:
             problem = _key_problem(command_id, value)
             if problem:
                 config.problem("keys", f"{path}: [keys] {problem}")
-            else:
-                config.keymap[command_id] = ",".join(
-                    dict.fromkeys(str(normalise_key(k)) for k in value.split(",") if k.strip())
-                )
+                continue
+            written = ",".join(
+                dict.fromkeys(str(normalise_key(k)) for k in value.split(",") if k.strip())
+            )
+            if not _former_default(command_id, written):
+                config.keymap[command_id] = written
                 set_in[command_id] = path
     for problem in _drop_clashes(config.keymap, set_in):
         config.problem("keys", problem)
@@ -266,6 +270,20 @@ def _key_problem(command_id: str, value: object) -> str:
             if key.strip() and typed_in_field(key):
                 return f"{setting}: {toml(key.strip())} is typed in the search box; {default}"
     return ""
+
+
+def _former_default(command_id: str, keys: str) -> bool:
+    """Whether ``keys`` (normalised) are default keys ``command_id`` had before: a file
+    written out then (``search_delete_word = "ctrl+w,alt+backspace"``, before ctrl+w became
+    ``search_delete_to_space``'s) means the defaults, and now clashed with a command of them."""
+    from tui.commands import BY_ID
+    from tui.keys import normalise_key
+
+    given = set(keys.split(","))
+    return any(
+        given == {normalise_key(k) or k for k in former.split(",")}
+        for former in BY_ID[command_id].former
+    )
 
 
 def _default_keys(command_id: str) -> str:

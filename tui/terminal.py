@@ -24,7 +24,8 @@ And its input reads a byte that is no UTF-8 (a Latin-1 terminal's ``é``, an 8-b
 paste of binary junk) as U+FFFD: Textual's strict decoder raised there, which ended the app
 with a traceback (``lenient_decoder``); and the keys a terminal sends as ESC and a byte as the
 keys they are (``TerminalInput``): Alt+f, not Textual's ctrl+right; Esc and a digit, not the
-sign macOS's Option types with it; Alt+Backspace sent as ESC ^H, not Backspace.
+sign macOS's Option types with it; Alt+Backspace, not ctrl+w (ESC DEL) or Backspace (ESC ^H);
+with the kitty protocol off too (``tui.stand_ins``).
 
 Textual's own writer thread is still made by ``LinuxDriver.start_application_mode``, but is
 given nothing to write: it ends at once in ``close``.
@@ -50,6 +51,8 @@ from textual import constants, events
 from textual.drivers import linux_driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
+
+from tui.stand_ins import NONCHARACTERS, STAND_IN
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -205,13 +208,13 @@ class TerminalInput(IncrementalDecoder):
     - Alt+Backspace (ESC DEL, or ESC ^H): alt+backspace, which the search box takes as
       readline's backward-kill-word, and the app elsewhere as ctrl+w (``PapersApp``), as
       Textual read ESC DEL: ctrl+w is the box's unix-word-rubout (to the space before the
-      cursor). Textual read ESC ^H as Backspace, one character (without the kitty protocol
-      ESC ^H is ESC DEL, ctrl+w).
+      cursor). Textual read ESC ^H as Backspace, one character.
 
-    Without the kitty protocol (``TEXTUAL_DISABLE_KITTY_KEY``) Alt+f and ESC and a digit
-    stay Textual's. ESC in one read and the byte in the next are taken so too when the byte
-    comes within Textual's escape delay (the parser still holds the ESC then): Esc then 2
-    typed quickly outside tmux."""
+    Without the kitty protocol (``TEXTUAL_DISABLE_KITTY_KEY``) Textual reads no report: each
+    is given as a stand-in the app takes for the same key (``tui.stand_ins``): ESC 2 was read
+    as ``™`` then, and ESC DEL as ctrl+w. ESC in one read and the byte in the next are taken
+    so too when the byte comes within Textual's escape delay (the parser still holds the ESC
+    then): Esc then 2 typed quickly outside tmux."""
 
     def __init__(self, encoding: str, errors: str = "replace") -> None:
         super().__init__(errors)
@@ -222,26 +225,37 @@ class TerminalInput(IncrementalDecoder):
         self._esc_at: float | None = None
 
     def _reported(self, byte: str) -> str:
-        """What ``byte`` after an ESC is given as: the rest of the key's report."""
+        """What ``byte`` after an ESC is given as: the rest of the key's report (without the
+        protocol, the stand-in of Alt and the key, which the ESC before it leaves as it is)."""
         if byte == "\x08":
             byte = "\x7f"  # (whatever Textual does with the ESC, this is a Backspace too)
-        return f"[{ord(byte)};3u" if self._kitty else byte
+        if not self._kitty:
+            return STAND_IN["alt+backspace" if byte == "\x7f" else f"alt+{byte}"]
+        return f"[{ord(byte)};3u"
+
+    def _after_esc(self, found: re.Match[str]) -> str:
+        """ESC and ``byte`` as one key: its report (the stand-in alone, without the protocol)."""
+        reported = self._reported(found[1])
+        return "\x1b" + reported if self._kitty else reported
 
     def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]
         text = self._decoder.decode(data, final)
         if not text:
             return text
+        text = NONCHARACTERS.sub("\ufffd", text)  # (none the terminal sends is a stand-in)
         now = time.monotonic()
         esc_at, self._esc_at = self._esc_at, None
         if esc_at is not None and now - esc_at < constants.ESCAPE_DELAY:
             text = self._reported(text[0]) + text[1:] if _AFTER_ESC.match("\x1b" + text) else text
-        elif esc_at is not None and self._kitty and text[0].isdigit() and text[0].isascii():
+        elif esc_at is not None and text[0].isdigit() and text[0].isascii():
             # read after the delay, the parser may hold the ESC still (its tick not yet run:
             # this thread late), and read the pair as a sign: the digit as a key report of its
-            # own, a key whether or not the ESC went out (Esc, then the digit)
-            text = f"\x1b[{ord(text[0])}u" + text[1:]
+            # own, a key whether or not the ESC went out (Esc, then the digit); without the
+            # protocol an ESC and the digit's stand-in, which Textual reads as Alt and it
+            alone = f"[{ord(text[0])}u" if self._kitty else STAND_IN[text[0]]
+            text = "\x1b" + alone + text[1:]
         if "\x1b" in text:
-            text = _AFTER_ESC.sub(lambda found: "\x1b" + self._reported(found[1]), text)
+            text = _AFTER_ESC.sub(self._after_esc, text)
             if text.endswith("\x1b"):
                 self._esc_at = now
         return text

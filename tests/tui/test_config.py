@@ -399,3 +399,36 @@ async def test_the_dialogs_and_search_hints_name_their_keys_as_remapped(seeded_h
         assert subtitle == "ctrl+t writes · ctrl+k copies · ctrl+g cancels"
     said_keys = re.compile(r"\bu (brings|undoes)|before D\b")
     assert [c.id for c in COMMANDS if said_keys.search(c.help)] == []
+
+
+@pytest.mark.parametrize("value", ['"ctrl+w,alt+backspace"', '"alt+backspace, ctrl+w"', '"ctrl+w"'])
+def test_a_former_default_written_out_is_the_default_now(tmp_path: Path, value: str) -> None:
+    """A config.toml written out with search_delete_word's old default (ctrl+w was the box's
+    word key before it became search_delete_to_space's) warned that the two clash on the
+    search box and put search_delete_word back: a file that repeats a default said nothing
+    wrong. It is the default now, said nothing about; ctrl+w deletes back to a space."""
+    loaded = load_config([config(tmp_path, f"search_delete_word = {value}")])
+    assert loaded.problems == []
+    assert loaded.keymap == {}
+    assert keys_for(BY_ID["search_delete_word"], loaded.keymap) == ["alt+backspace"]
+    assert keys_for(BY_ID["search_delete_to_space"], loaded.keymap) == ["ctrl+w"]
+
+
+def test_a_clash_beyond_a_former_default_still_warns(tmp_path: Path) -> None:
+    """ctrl+w with a key the old default never had is the user's choice: the clash is said."""
+    loaded = load_config([config(tmp_path, 'search_delete_word = "ctrl+w,alt+h"')])
+    [problem] = loaded.problems
+    assert "search_delete_to_space and search_delete_word both bind" in problem, problem
+    assert loaded.keymap == {}
+    moved = load_config([config(tmp_path, 'search_delete_word = "ctrl+w,alt+backspace"',
+                                'search_delete_to_space = "ctrl+t"')])  # fmt: skip
+    assert moved.problems == []  # the old default, read as the default: no clash
+    assert moved.keymap == {"search_delete_to_space": "ctrl+t"}
+
+
+def test_every_former_default_differs_from_the_default() -> None:
+    for command in COMMANDS:
+        for former in command.former:
+            assert {normalise_key(k) for k in former.split(",")} != {
+                normalise_key(k) for k in command.keys.split(",")
+            }, command.id

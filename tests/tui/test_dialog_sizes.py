@@ -86,13 +86,14 @@ async def test_small_dialogs_keep_their_choices_and_fields(
 
 
 async def test_the_sort_and_tags_footers_say_how_to_choose(seeded_home: Path) -> None:
-    """Q's footer said only "esc Close", the tags prompt's only "esc Cancel"."""
+    """Q's footer said only "esc Close" (now "esc q Close": q closes it too), the tags prompt's
+    only "esc Cancel"."""
     queued(seeded_home, 3)
     app = make_app(seeded_home)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
         await pilot.press("2", "Q")
-        await wait_for(pilot, lambda: "esc Close" in footer(app))
+        await wait_for(pilot, lambda: "esc q Close" in footer(app))
         assert all(k in footer(app) for k in ("j Next", "k Previous", "Enter Sort")), footer(app)
         await pilot.press("escape", "t")
         await wait_for(pilot, lambda: "esc Cancel" in footer(app))

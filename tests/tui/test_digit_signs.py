@@ -70,9 +70,12 @@ def test_esc_then_a_digit_read_late_is_esc_then_the_digit() -> None:
     assert [(e.key, e.character) for e in read] == [("escape", "\x1b"), ("2", "2")]
 
 
-def test_without_the_kitty_protocol_esc_and_a_digit_stay_textuals() -> None:
-    """Textual reads no kitty report then: the decoder leaves ESC 2 as it is (and ESC ^H
-    still becomes ESC DEL, which needs none)."""
+def test_without_the_kitty_protocol_esc_and_a_digit_are_stand_ins() -> None:
+    """Textual reads no kitty report then: the decoder left ESC 2 as it is, which Textual
+    reads as ``™``; it gives it, and ESC ^H (Alt+Backspace), as the stand-ins the app takes for
+    alt+2 and alt+backspace (``tests/tui/test_keys_without_kitty.py``)."""
+    from tui.stand_ins import STAND_IN
+
     code = (
         "from tui.terminal import lenient_decoder\n"
         "print(repr(lenient_decoder('utf-8')().decode(b'\\x1b2\\x1b\\x08', final=True)))"
@@ -81,7 +84,7 @@ def test_without_the_kitty_protocol_esc_and_a_digit_stay_textuals() -> None:
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    assert done.stdout.strip() == repr("\x1b2\x1b\x7f")
+    assert done.stdout.strip() == repr(STAND_IN["alt+2"] + STAND_IN["alt+backspace"])
 
 
 async def test_the_signs_are_typed_into_the_search_box_and_the_note_editor(

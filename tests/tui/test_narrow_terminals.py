@@ -129,9 +129,9 @@ async def test_the_dialogs_key_hints_do_not_wrap(seeded_home: Path, width: int) 
     [
         (60, "e", ExportScreen, "Esc cancels"),
         (40, "e", ExportScreen, "Esc cancels"),
-        (40, "m", SimilarScreen, "Esc closes"),
-        (60, "T", TopicsScreen, "Esc closes"),
-        (80, "T", TopicsScreen, "Esc closes"),
+        (40, "m", SimilarScreen, "Esc, q, m close"),
+        (60, "T", TopicsScreen, "Esc, q close"),
+        (80, "T", TopicsScreen, "Esc, q close"),
     ],
 )
 async def test_the_dialogs_border_words_are_whole(

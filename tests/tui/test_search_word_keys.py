@@ -339,3 +339,33 @@ def test_in_a_browser_the_help_names_no_key_for_the_search_boxs_ctrl_w() -> None
     assert keys_shown(BY_ID["search_delete_word"], {}, web=True) == ["alt+backspace"]
     assert keys_shown(BY_ID["delete_search"], {}, web=True) == ["alt+backspace"]
     assert keys_shown(BY_ID["search_results"], {}, web=True) == ["Enter"]
+
+
+async def test_the_help_and_the_readme_name_ctrl_w_in_the_search_box(seeded_home: Path) -> None:
+    """ctrl+w in the search box deletes back to a space (``search_delete_to_space``): the
+    help lists it among the box's keys, the README's key table and its footer's words too
+    (which said "ctrl+w deletes a word", Alt+Backspace's)."""
+    import re
+
+    from tests.tui.test_remapped_words import as_text
+    from tui.commands import BY_ID, help_text
+    from tui.screens.help import HelpScreen
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    words = help_text(BY_ID["search_delete_to_space"])
+    table = readme.split("<!-- keys -->")[1].split("**Dialogs**")[0].split("**Search box**")[1]
+    assert f"| `ctrl+w` | {words} | `search_delete_to_space` |" in table
+    footer = re.search(r"while you type a search, the\s+search box's \(([^)]*)\)", readme)
+    assert footer is not None
+    assert "ctrl+w deletes back to a space" in " ".join(footer.group(1).split()), footer.group(1)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        shown = await opened(pilot, "question_mark", HelpScreen)
+        assert isinstance(shown, HelpScreen)
+        width = shown.query_one(".dialog").content_region.width
+        dialogs = as_text(shown.table(dialogs=True, wide=False), width)
+        box = dialogs[dialogs.index("Search box") : dialogs.index("\nDialogs")]
+        [row] = [line for line in box.splitlines() if "ctrl+w" in line.split()]
+        assert "delete back to a space" in row, box
+        assert "search_delete_to_space" in box and "alt+backspace" in box

@@ -187,7 +187,7 @@ async def test_the_footer_names_the_keys_of_the_dialog_open_over_the_screen(
         await ready(pilot)
         bar = app.main_screen.query_one(KeyBar)
         assert "r Read" in plain(str(bar.render()))
-        for key, shown in (("e", "esc Cancel"), ("question_mark", "esc Close")):
+        for key, shown in (("e", "esc Cancel"), ("question_mark", "esc q ? Close")):
             await pilot.press(key)
             await wait_for(pilot, lambda shown=shown: shown in plain(str(bar.render())))
             assert "Read" not in plain(str(bar.render()))

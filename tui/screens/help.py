@@ -17,11 +17,11 @@ from tui.commands import (
     BY_ID,
     COMMANDS,
     bindings,
+    closing_words,
     grouped,
     help_text,
     key_label,
     key_named,
-    key_word,
     keys_for,
     keys_shown,
 )
@@ -86,14 +86,12 @@ class HelpScreen(ModalScreen[None]):
     def closing_keys(self) -> str:
         """``Esc, q, ? close``: every key that closes the help as remapped, its own key (the
         help's, which closes it too: ``on_key``) among them; it named only the first."""
-        keys = keys_for(BY_ID["help_close"], self.keymap) + keys_for(BY_ID["help"], self.keymap)
-        shown = [key_word(key, web=self.app.is_web) for key in dict.fromkeys(keys)]
-        return f"{', '.join(shown)} {'closes' if len(shown) == 1 else 'close'}"
+        return closing_words(self.KEYS, self.keymap, web=self.app.is_web)
 
     def on_key(self, event: events.Key) -> None:
         """The key that opens the help closes it too, as remapped (``?``, the default one, is
         ``help_close``'s own): with ``help = "f10"``, f10 did nothing here."""
-        if event.key in keys_for(BY_ID["help"], self.keymap):
+        if event.key in keys_for(BY_ID[BY_ID["help_close"].opener], self.keymap):
             event.stop()
             event.prevent_default()
             self.dismiss()

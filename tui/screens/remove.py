@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from storage.files.papers_file import ListInfo
 from storage.text.words import count
-from tui.commands import bindings, button_label, key_named
+from tui.commands import bindings, button_label, closing_words, key_named
 from tui.text import cut_cells, printable
 from tui.widgets.fitting import Hint
 
@@ -108,12 +108,11 @@ class ListChooser(ModalScreen[str | None]):
         with Vertical(classes="dialog dialog-tall") as box:
             box.border_title = self.chooser_title
             keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
-            choose, close = (
-                key_named(c, keymap, web=web) for c in ("lists_choose", "lists_cancel")
-            )
+            choose = key_named("lists_choose", keymap, web=web)
+            close = closing_words(self.KEYS, keymap, web=web)
             yield Hint(
-                f"Which list? {choose} chooses it · {close} closes",
-                f"Which list? {choose} chooses · {close} closes",
+                f"Which list? {choose} chooses it · {close}",
+                f"Which list? {choose} chooses · {close}",
                 f"Which list? {choose} chooses it",
             )
             yield OptionList(

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from storage.models import Paper, Status
 from storage.similar import Neighbour, Topic
-from tui.commands import bindings, key_named
+from tui.commands import bindings, closing_words, key_named
 from tui.screens.dialogs import BulkDecision
 from tui.text import printable
 from tui.widgets.fitting import DialogBox
@@ -67,11 +67,14 @@ class SimilarScreen(_Listed[str | None]):
         with DialogBox(classes="dialog dialog-wide") as box:
             box.border_title = "Similar papers"
             keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
-            go, close = (key_named(c, keymap, web=web) for c in ("similar_go", "similar_close"))
+            go, close = (
+                key_named("similar_go", keymap, web=web),
+                closing_words(self.KEYS, keymap, web=web),
+            )
             box.say_keys(
-                f"{go} goes to the paper · {close} closes",
-                f"{go} goes to it · {close} closes",
-                f"{close} closes",
+                f"{go} goes to the paper · {close}",
+                f"{go} goes to it · {close}",
+                close,
             )
             yield Label(Text(f"Most like “{printable(self.paper.display_title)}”:", style="bold"))
             options = []
@@ -116,15 +119,15 @@ class TopicsScreen(_Listed[tuple[Sequence[str], Status | None] | None]):
         with DialogBox(classes="dialog dialog-wide") as box:
             box.border_title = "Topics in the Inbox"
             keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
-            mark, decide, close = (
-                key_named(command, keymap, web=web)
-                for command in ("topics_mark", "topics_decide", "topics_close")
+            mark, decide = (
+                key_named(command, keymap, web=web) for command in ("topics_mark", "topics_decide")
             )
+            close = closing_words(self.KEYS, keymap, web=web)
             box.say_keys(
-                f"{mark} marks the topic's papers · {decide} decides them all · {close} closes",
-                f"{mark} marks · {decide} decides them all · {close} closes",
-                f"{mark} marks · {decide} decides · {close} closes",
-                f"{close} closes",
+                f"{mark} marks the topic's papers · {decide} decides them all · {close}",
+                f"{mark} marks · {decide} decides them all · {close}",
+                f"{mark} marks · {decide} decides · {close}",
+                close,
             )
             options = []
             for i, topic in enumerate(self.topics):

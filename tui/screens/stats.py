@@ -15,7 +15,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from storage.models import Status
 from storage.stats import LibraryStats, done_share
-from tui.commands import BY_ID, bindings, key_named, key_word, keys_for
+from tui.commands import bindings, closing_words, key_named
 from tui.text import NAME_CELLS, cut_cells, printable
 
 CHART_DAYS = 30
@@ -73,10 +73,8 @@ class StatsScreen(ModalScreen[None]):
 
     def closing_keys(self) -> str:
         """``Esc, q, S close``: every key that closes the stats, as remapped (it named Esc
-        alone; ``HelpScreen.closing_keys`` names the help's so)."""
-        keys = keys_for(BY_ID["stats_close"], getattr(self.app, "keymap", {}))
-        shown = [key_word(key, web=self.app.is_web) for key in dict.fromkeys(keys)]
-        return f"{', '.join(shown)} {'closes' if len(shown) == 1 else 'close'}"
+        alone)."""
+        return closing_words(self.KEYS, getattr(self.app, "keymap", {}), web=self.app.is_web)
 
     def summary(self) -> Text:
         s = self.stats

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Input, Static
 
-from tui.commands import BY_ID, COMMANDS, Command, key_label, keys_for
+from tui.commands import BY_ID, COMMANDS, Command, closes, closing_keys, key_label, keys_for
 from tui.keys import typed_in_field
 
 #: The main footer's entries kept longest as the terminal narrows, the first the longest: the
@@ -43,9 +43,6 @@ _ESSENTIAL_KEYS = ("escape", "enter", "ctrl+")
 _NOT_IN_FOOTER = frozenset(
     {"search_word_back", "search_word_forward", "search_delete_next_word", "search_delete_word"}
 )
-#: A dialog's commands whose entry names every key, not the first alone: the stats' one
-#: entry, which q and S (its own key) close as Esc does.
-_EVERY_KEY = frozenset({"stats_close"})
 #: The scopes whose footer ends with the palette's entry (``^p``, or its key as remapped).
 _WITH_PALETTE = ("main", "queue", "search")
 #: The command palette's keys of Textual's (its bindings, and Enter in its field), shown while
@@ -125,7 +122,7 @@ class KeyBar(Static):
                 return textual
             return [
                 *textual,
-                ("palette_close", "", key_label(keys[0], web=self.in_browser), "close"),
+                ("palette_close", "", self._dialog_keys("palette_close", keys), "close"),
             ]
         if self.scope == "search":  # Enter and Esc first: where the typing leads
             typing = [
@@ -160,9 +157,13 @@ class KeyBar(Static):
         return [*found, palette]
 
     def _dialog_keys(self, command_id: str, keys: list[str]) -> str:
-        """A dialog's command's key (``_EVERY_KEY``: each of its keys, as the help names them)."""
+        """A dialog's command's key; for one that closes the dialog, every key that does
+        (``esc q S``: it named Esc alone, though q closes most dialogs too)."""
+        command = BY_ID[command_id]
+        if closes(command):
+            keys = closing_keys(command.scope, self.keymap)
         labels = [key_label(key, web=self.in_browser) for key in keys]
-        return " ".join(dict.fromkeys(labels)) if command_id in _EVERY_KEY else labels[0]
+        return " ".join(dict.fromkeys(labels)) if closes(command) else labels[0]
 
     def _palette_key(self) -> str:
         """The palette's key as the footer names it: ``^p`` for ``ctrl+p`` (a ctrl key of one

@@ -39,9 +39,10 @@ class SearchBox(Input):
 
     #: Readline's word keys (``tui.commands``, remappable, in the help): Alt+b, Alt+f move
     #: to a word's start and end, Alt+d deletes to the word's end, Alt+Backspace to its
-    #: start. A terminal that speaks the kitty keyboard protocol (Textual asks for it:
-    #: kitty, WezTerm, foot) sends them as such; others send ESC and the key, which the app
-    #: reads as ctrl+left (the same move), alt+f (``tui.terminal``), alt+d and ctrl+w.
+    #: start (ctrl+w, a binding of the box's own, back to the space before the cursor). A
+    #: terminal that speaks the kitty keyboard protocol (Textual asks for it: kitty, WezTerm,
+    #: foot) sends them as such; others send ESC and the key, which the app reads as
+    #: ctrl+left (the same move), alt+f, alt+d and alt+backspace (``tui.terminal``).
     #: The app does not split them into Esc then the key (``tui.key_gate.escape_then``)
     #: while the box has the focus; the box takes them before the field types alt+d's d
     #: (``on_key``).
