@@ -280,38 +280,49 @@ class Vocabulary:
             self._add_typos(word, typos, found)
             if typing:
                 self._add_typo_completions(word, typos, found)
+        # the index words that are the word itself, and its plural or singular
+        meant = {exact_tid} if exact_tid is not None else set()
+        twins = {other} if other is not None and exact_tid is not None else set()
         if exact_tid is not None and self._misspelled(word, exact_tid, found):
             # the word is a slip of a word the papers say far more often: it stands for that
             # word, as the word does (``difusion``: the papers about diffusion, the one whose
-            # abstract misspells it among them, not first)
+            # abstract misspells it among them, not first), that word's plural or singular
+            # for the twin, and its other look-alikes are typos of it
             for tid, (_, whole) in list(found.items()):
                 if whole and tid not in self.author_tids and self._slip_of(word, tid):
                     found[tid] = (_EXACT, whole)
-            exact_tid = other = None
-        inexact = [t for t in found if t != exact_tid]
+                    meant.add(tid)
+            ids = self.ids
+            twins = {ids[t] for t in (number_twin(self.terms[m]) for m in meant) if t in ids}
+            twins -= meant
+            for tid in twins:
+                found[tid] = (_PREFIX_TYPING, False)
+        inexact = [t for t in found if t not in meant]
         shared = self.idf(float(self.df[inexact].sum())) if inexact else 0.0
         exact_idf = 0.0
         typo_idf = twin_idf = shared
-        if exact_tid is not None:
-            exact_idf = self.idf(float(self.df[exact_tid]))
+        if meant:
+            exact_idf = self.idf(float(self.df[list(meant)].sum()))
             shared = min(shared, exact_idf)
             # the word is in the library: a typo of it, or a completion, weighs less in every
             # field together than the word in any one ("bert": titles with "best" came before
             # the abstracts about BERT, by the title's weight and the abstract's together;
-            # "vit": authors named Vitalis or Vito before the abstracts saying ViT)
+            # "vit": authors named Vitalis or Vito before the abstracts saying ViT); so too
+            # for the word a slip stands for ("avaliable": titles with "Variable", a look-alike
+            # of the slip, came before the abstracts saying "available")
             typo_idf = min(shared, exact_idf * _UNDER_THE_WORD)
             # its plural or singular is the word itself, weighed as the rarer of the two (not
             # with the completions, whose many rare names would make it rare)
-            if other is not None:
-                twin_idf = min(self.idf(float(self.df[other])), exact_idf)
+            if twins:
+                twin_idf = min(self.idf(float(self.df[list(twins)].sum())), exact_idf)
         tids = tuple(found)
 
         def idf_of(tid: int) -> float:
-            if tid == exact_tid:
+            if tid in meant:
                 return exact_idf
-            if tid == other:
+            if tid in twins:
                 return twin_idf
-            return shared if exact_tid is None else typo_idf
+            return typo_idf if meant else shared
 
         expansion = Expansion(
             tids=tids,
