@@ -72,7 +72,7 @@ class Vocabulary:
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
         self.terms: list[str] = []
-        #: Papers that have each word (including replaced papers, until a rebuild).
+        #: Live papers that have each word (0: a word only papers gone from the index had).
         self.df: IntArray = np.zeros(0, dtype=np.int64)
         #: Papers the idf counts: the live ones.
         self.live_papers = 0
@@ -97,7 +97,13 @@ class Vocabulary:
         return len(self.terms)
 
     def __contains__(self, word: object) -> bool:
-        return word in self.ids
+        """Whether a live paper has the word."""
+        return isinstance(word, str) and self.live_id(word) is not None
+
+    def live_id(self, word: str) -> int | None:
+        """The id of a word that a live paper has (not one only papers gone since had)."""
+        tid = self.ids.get(word)
+        return tid if tid is not None and self.df[tid] > 0 else None
 
     @contextmanager
     def numbering_bytes(self) -> Iterator[Callable[[bytes], int]]:
@@ -133,6 +139,13 @@ class Vocabulary:
         self.df = df
         if new_words:
             self._index_words()
+
+    def forget(self, per_term: IntArray, live_papers: int) -> None:
+        """Take papers gone from the index (their slots dead) out of the statistics: their
+        papers per term (``Postings.papers_per_term``), and the live papers left."""
+        self.df = self.df - np.pad(per_term, (0, len(self.df) - len(per_term)))
+        self.live_papers = live_papers
+        self.clear_cache()
 
     def _index_words(self) -> None:
         """Sorted vocabulary (for prefixes) and vocabulary by length and first letters (typos)."""
@@ -219,7 +232,7 @@ class Vocabulary:
             return [(word, typing)]
         joined = word_key(word)
         lo, hi = self.prefix_range(joined)
-        if joined in self.ids or (typing and hi > lo):
+        if joined in self or (typing and hi > lo):
             return [(joined, typing)]
         parts = [p for p in word.split("-") if p]
         return [(p, typing and i == len(parts) - 1) for i, p in enumerate(parts)]
@@ -232,7 +245,7 @@ class Vocabulary:
         and Tang (1,305 papers for 43 by a Kang), and its completions ``author:chen`` Cheng
         and ``author:li`` Liu."""
         authors = self.author_tids
-        exact = self.ids.get(word)
+        exact = self.live_id(word)
         if exact is not None and exact in authors and len(word) > 1:  # (one letter: an initial)
             return [exact]
         found = [t for t in self.starting_with(word) if t in authors]
@@ -265,12 +278,12 @@ class Vocabulary:
             self._expansions.move_to_end(key)
             return cached
         found: dict[int, tuple[float, bool]] = {}
-        exact_tid = self.ids.get(word)
+        exact_tid = self.live_id(word)
         if exact_tid is not None:
             found[exact_tid] = (_EXACT, True)
         # its plural or singular, whatever the word's place ("llm reasoning" missed the
         # "LLMs" that "reasoning llm" found, its last word being a prefix): as a completion
-        other = self.ids.get(number_twin(word))
+        other = self.live_id(number_twin(word))
         if other is not None and other != exact_tid:
             found[other] = (_PREFIX_TYPING, False)
         if typing or (not exact_only and len(word) >= 4):
@@ -340,7 +353,7 @@ class Vocabulary:
         more often (``_misspelled``): a look-alike of a word it knows is a typo of it."""
         known = self._known.get(word)
         if known is None:
-            exact_tid = self.ids.get(word)
+            exact_tid = self.live_id(word)
             found: dict[int, tuple[float, bool]] = {}
             if exact_tid is not None and max_typos(word):
                 self._add_typos(word, max_typos(word), found)

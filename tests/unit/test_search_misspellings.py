@@ -242,11 +242,27 @@ def test_a_title_changed_since_no_longer_says_the_word_was_meant() -> None:
     more = [
         paper(f"Diffusion Bridges {n}", f"We bridge diffusion models, case {n}.") for n in range(30)
     ]
-    index.add([slipped, *more])  # (a dead slot's word still counts: 71 to 2, as 30 to 1)
+    index.add([slipped, *more])
     assert order(index, "difusion")[0] == slipped.title  # a title says it: meant
     index.add([Paper(**{**_fields(slipped), "title": "Diffusion of Heat"})])
     found = order(index, "difusion")
     assert found[0].startswith("Diffusion ") and misspelled.title in found[1:]
+
+
+def test_a_slip_corrected_since_counts_no_more() -> None:
+    """Two papers saying "difusion" against 40 saying diffusion are no slip (20 to 1): the
+    word is theirs, and they come first. One replaced, its slip corrected, left its dead slot
+    counting "difusion" until a rebuild (2 against 41 still): now only the live papers count
+    (1 against 41), and the one slip left stands for the word the papers say."""
+    slips = [
+        paper(f"Denoising Scans {n}", f"We learn difusion from scans, case {n}.") for n in (0, 1)
+    ]
+    index = library_of(slips[0], "diffusion")
+    index.add([slips[1]])
+    assert order(index, "difusion")[0].startswith("Denoising Scans")
+    index.add([Paper(**{**_fields(slips[1]), "abstract": "We learn diffusion from scans."})])
+    found = order(index, "difusion")
+    assert found[0].startswith("Diffusion Discovery") and slips[0].title in found
 
 
 def _fields(p: Paper) -> dict[str, object]:
