@@ -52,6 +52,7 @@ from storage.cache.array_file import (
 from storage.cache.loaded_papers import PaperSequence, ids_checksum, ids_of
 from storage.files.atomic import FileContent
 from storage.models import Paper
+from storage.search.build import forget_slots
 from storage.search.index import SearchIndex
 from storage.search.postings import Postings, Segment
 from storage.search.table import PaperTable
@@ -62,9 +63,10 @@ INDEX_FILE: Final = "search.index"
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
 #: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
 #: ``Paper`` fields). An index of another format is ignored and built again.
+# 9: the document frequencies count the live papers only (a dead slot's words left out)
 # 8: a word a line's end broke at its hyphen read whole (``at-⏎tention``, ``search/text.py``);
 # 7: each paper's signature of its neighbour words (``search/pairs.py``)
-FORMAT: Final = 8
+FORMAT: Final = 9
 _KIND: Final = "search index"
 #: The index as the last update left it, beside ``search.index`` (see the module).
 UPDATE_FILE: Final = "search.update"
@@ -434,7 +436,10 @@ def _for_update(
     live_slots = np.flatnonzero(live).tolist()
     table.live_count = len(live_slots)
     table.slot_by_id = {slot_ids[s]: s for s in live_slots}
-    return _assembled(table, arrays, values)
+    index = _assembled(table, arrays, values)
+    _, vocabulary, postings = index.parts()
+    forget_slots(np.flatnonzero(arrays["live"] & ~live).tolist(), table, vocabulary, postings)
+    return index
 
 
 def index_for(home: Path, papers: Sequence[Paper], version: FileContent | None) -> SearchIndex:

@@ -155,6 +155,18 @@ def index_batch(
     return kept_words
 
 
+def forget_slots(
+    slots: Sequence[int], table: PaperTable, vocabulary: Vocabulary, postings: Postings
+) -> None:
+    """Take the papers of slots just dead (replaced by a new slot, or gone from the library)
+    out of the statistics: their words out of the document frequencies the idf and the slip
+    ratio read, and they out of the live papers the idf counts (until a rebuild, a paper
+    replaced twice counted its word three times: a word of its own against a look-alike)."""
+    dead = np.asarray(slots, dtype=np.int64)
+    per_term = postings.papers_per_term(dead, len(table), len(vocabulary))
+    vocabulary.forget(per_term, table.live_count)
+
+
 class _VenueCodes:
     """The code of a paper's venue status in the table's ``venues`` (folded), each distinct
     status folded once: a decision against the paper under its one word, whichever words a

@@ -15,7 +15,7 @@ from typing import Final
 
 from storage.models import Paper, Status
 from storage.paper_words import RawWords, SimilarityWords
-from storage.search.build import index_batch
+from storage.search.build import forget_slots, index_batch
 from storage.search.filters import Filters
 from storage.search.hits import Ranking, SearchHit
 from storage.search.matching import plan_query
@@ -133,9 +133,13 @@ class SearchIndex:
                 live.sort(key=lambda pair: pair[0])
                 self._reset(table.next_rank)
                 batch, ranks = [p for _, p in live], [r for r, _ in live]
+                dead: list[int] = []
             else:
+                dead = [table.slot_by_id[p.id] for p in batch if p.id in table.slot_by_id]
                 ranks = table.ranks_for(batch)
             index_batch(batch, ranks, self._table, self._vocabulary, self._postings)
+            if dead:
+                forget_slots(dead, self._table, self._vocabulary, self._postings)
             self.clear_caches()
 
     def add_segment(self, papers: Sequence[Paper]) -> bool:
@@ -149,8 +153,11 @@ class SearchIndex:
             replaced = sum(1 for p in batch if p.id in table.slot_by_id)
             if self._due_rebuild(len(batch), replaced):
                 return False
+            dead = [table.slot_by_id[p.id] for p in batch if p.id in table.slot_by_id]
             ranks = table.ranks_for(batch)
             index_batch(batch, ranks, self._table, self._vocabulary, self._postings)
+            if dead:
+                forget_slots(dead, self._table, self._vocabulary, self._postings)
             self.clear_caches()
             return True
 

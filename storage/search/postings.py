@@ -105,6 +105,21 @@ class Postings:
                 mask[docs] = True
         return mask
 
+    def papers_per_term(self, slots: IntArray, size: int, terms: int) -> IntArray:
+        """How many of these slots' papers (of ``size`` slots) have each of the first ``terms``
+        words: one gather over every posting (30-65 ms at 100,000 papers)."""
+        counts = np.zeros(terms, dtype=np.int64)
+        if not len(slots):
+            return counts
+        chosen = np.zeros(size, dtype=np.bool_)
+        chosen[slots] = True
+        for segment in self.segments:
+            at = np.flatnonzero(chosen[segment.docs])
+            if len(at):
+                tids = np.searchsorted(segment.offsets, at, side="right") - 1
+                counts += np.bincount(tids, minlength=terms)
+        return counts
+
     def best_scores(
         self,
         tids: Sequence[int],

@@ -72,7 +72,7 @@ class Vocabulary:
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
         self.terms: list[str] = []
-        #: Papers that have each word (including replaced papers, until a rebuild).
+        #: Live papers that have each word (0: a word only papers gone from the index had).
         self.df: IntArray = np.zeros(0, dtype=np.int64)
         #: Papers the idf counts: the live ones.
         self.live_papers = 0
@@ -97,7 +97,13 @@ class Vocabulary:
         return len(self.terms)
 
     def __contains__(self, word: object) -> bool:
-        return word in self.ids
+        """Whether a live paper has the word."""
+        return isinstance(word, str) and self.live_id(word) is not None
+
+    def live_id(self, word: str) -> int | None:
+        """The id of a word that a live paper has (not one only papers gone since had)."""
+        tid = self.ids.get(word)
+        return tid if tid is not None and self.df[tid] > 0 else None
 
     @contextmanager
     def numbering_bytes(self) -> Iterator[Callable[[bytes], int]]:
@@ -133,6 +139,13 @@ class Vocabulary:
         self.df = df
         if new_words:
             self._index_words()
+
+    def forget(self, per_term: IntArray, live_papers: int) -> None:
+        """Take papers gone from the index (their slots dead) out of the statistics: their
+        papers per term (``Postings.papers_per_term``), and the live papers left."""
+        self.df = self.df - np.pad(per_term, (0, len(self.df) - len(per_term)))
+        self.live_papers = live_papers
+        self.clear_cache()
 
     def _index_words(self) -> None:
         """Sorted vocabulary (for prefixes) and vocabulary by length and first letters (typos)."""
@@ -219,7 +232,7 @@ class Vocabulary:
             return [(word, typing)]
         joined = word_key(word)
         lo, hi = self.prefix_range(joined)
-        if joined in self.ids or (typing and hi > lo):
+        if joined in self or (typing and hi > lo):
             return [(joined, typing)]
         parts = [p for p in word.split("-") if p]
         return [(p, typing and i == len(parts) - 1) for i, p in enumerate(parts)]
@@ -232,7 +245,7 @@ class Vocabulary:
         and Tang (1,305 papers for 43 by a Kang), and its completions ``author:chen`` Cheng
         and ``author:li`` Liu."""
         authors = self.author_tids
-        exact = self.ids.get(word)
+        exact = self.live_id(word)
         if exact is not None and exact in authors and len(word) > 1:  # (one letter: an initial)
             return [exact]
         found = [t for t in self.starting_with(word) if t in authors]
@@ -265,12 +278,12 @@ class Vocabulary:
             self._expansions.move_to_end(key)
             return cached
         found: dict[int, tuple[float, bool]] = {}
-        exact_tid = self.ids.get(word)
+        exact_tid = self.live_id(word)
         if exact_tid is not None:
             found[exact_tid] = (_EXACT, True)
         # its plural or singular, whatever the word's place ("llm reasoning" missed the
         # "LLMs" that "reasoning llm" found, its last word being a prefix): as a completion
-        other = self.ids.get(number_twin(word))
+        other = self.live_id(number_twin(word))
         if other is not None and other != exact_tid:
             found[other] = (_PREFIX_TYPING, False)
         if typing or (not exact_only and len(word) >= 4):
@@ -280,38 +293,49 @@ class Vocabulary:
             self._add_typos(word, typos, found)
             if typing:
                 self._add_typo_completions(word, typos, found)
+        # the index words that are the word itself, and its plural or singular
+        meant = {exact_tid} if exact_tid is not None else set()
+        twins = {other} if other is not None and exact_tid is not None else set()
         if exact_tid is not None and self._misspelled(word, exact_tid, found):
             # the word is a slip of a word the papers say far more often: it stands for that
             # word, as the word does (``difusion``: the papers about diffusion, the one whose
-            # abstract misspells it among them, not first)
+            # abstract misspells it among them, not first), that word's plural or singular
+            # for the twin, and its other look-alikes are typos of it
             for tid, (_, whole) in list(found.items()):
                 if whole and tid not in self.author_tids and self._slip_of(word, tid):
                     found[tid] = (_EXACT, whole)
-            exact_tid = other = None
-        inexact = [t for t in found if t != exact_tid]
+                    meant.add(tid)
+            ids = self.ids
+            twins = {ids[t] for t in (number_twin(self.terms[m]) for m in meant) if t in ids}
+            twins -= meant
+            for tid in twins:
+                found[tid] = (_PREFIX_TYPING, False)
+        inexact = [t for t in found if t not in meant]
         shared = self.idf(float(self.df[inexact].sum())) if inexact else 0.0
         exact_idf = 0.0
         typo_idf = twin_idf = shared
-        if exact_tid is not None:
-            exact_idf = self.idf(float(self.df[exact_tid]))
+        if meant:
+            exact_idf = self.idf(float(self.df[list(meant)].sum()))
             shared = min(shared, exact_idf)
             # the word is in the library: a typo of it, or a completion, weighs less in every
             # field together than the word in any one ("bert": titles with "best" came before
             # the abstracts about BERT, by the title's weight and the abstract's together;
-            # "vit": authors named Vitalis or Vito before the abstracts saying ViT)
+            # "vit": authors named Vitalis or Vito before the abstracts saying ViT); so too
+            # for the word a slip stands for ("avaliable": titles with "Variable", a look-alike
+            # of the slip, came before the abstracts saying "available")
             typo_idf = min(shared, exact_idf * _UNDER_THE_WORD)
             # its plural or singular is the word itself, weighed as the rarer of the two (not
             # with the completions, whose many rare names would make it rare)
-            if other is not None:
-                twin_idf = min(self.idf(float(self.df[other])), exact_idf)
+            if twins:
+                twin_idf = min(self.idf(float(self.df[list(twins)].sum())), exact_idf)
         tids = tuple(found)
 
         def idf_of(tid: int) -> float:
-            if tid == exact_tid:
+            if tid in meant:
                 return exact_idf
-            if tid == other:
+            if tid in twins:
                 return twin_idf
-            return shared if exact_tid is None else typo_idf
+            return typo_idf if meant else shared
 
         expansion = Expansion(
             tids=tids,
@@ -329,7 +353,7 @@ class Vocabulary:
         more often (``_misspelled``): a look-alike of a word it knows is a typo of it."""
         known = self._known.get(word)
         if known is None:
-            exact_tid = self.ids.get(word)
+            exact_tid = self.live_id(word)
             found: dict[int, tuple[float, bool]] = {}
             if exact_tid is not None and max_typos(word):
                 self._add_typos(word, max_typos(word), found)

@@ -224,3 +224,32 @@ async def test_the_pane_shows_a_tied_family_name_with_a_plain_space(
         await wait_for(pilot, lambda: pane.text.plain.startswith("One Hundred"))
         assert "Gabriel García Márquez" in pane.text.plain
         assert "\u00a0" not in pane.text.plain
+
+
+#: An abstract copied from a PDF's columns: words its lines' ends broke at their hyphens.
+BROKEN = (
+    "Sparse models have lately gained at-\ntention; large-\r\n  scale mod-\nels and Computer-\n"
+    "Aided design follow. A hyphen before a paragraph-\n\nends the paragraph."
+)
+
+
+async def test_the_pane_shows_a_word_a_line_end_broke_at_its_hyphen_whole(
+    home: Path, tmp_path: Path
+) -> None:
+    """An abstract copied from a PDF's columns (89 words of the real ICLR 2025 list, at-⏎tention)
+    was shown with a space in each broken word (``at- tention``). The pane shows it whole, its
+    hyphen kept, where the next line goes on in lower case; the stored abstract is the source,
+    byte for byte."""
+    source = tmp_path / "list.json"
+    source.write_text(json.dumps([{"title": "Broken lines", "abstract": BROKEN}]), "utf-8")
+    Library(home).import_file(source)
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        pane = app.main_screen.query_one(PaperPane)
+        await wait_for(pilot, lambda: pane.text.plain.startswith("Broken lines"))
+        shown = " ".join(pane.text.plain.split())  # (the pane's own lines aside)
+        assert "gained at-tention; large-scale mod-els and Computer- Aided design" in shown
+        assert "paragraph-\n\nends" in pane.text.plain
+    (paper,) = Library(home).papers()
+    assert paper.abstract == BROKEN

@@ -437,3 +437,24 @@ def test_hyphens_a_control_character_stood_between_come_back_as_they_were(tmp_pa
     report = library.import_file(path)
     assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
     assert library.triage().tags[paper.id] == ("0-\x1b--", "a-\x07-b")
+
+
+@pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
+def test_an_abstract_a_line_end_broke_comes_back_as_the_same_paper(
+    tmp_path: Path, fmt: str
+) -> None:
+    """A word a line's end broke at its hyphen (``at-⏎tention``) is shown whole on screen
+    (``at-tention``) but exported as the display form writes it (``at- tention``): a paper's
+    identity reads that hyphen as a dash, a sign, and ``at-tention``'s as none, so a Markdown
+    export that joined it came back as a second paper."""
+    abstract = "Models have lately gained at-\ntention and large-\nscale data, long enough."
+    source = tmp_path / "list.json"
+    source.write_text(json.dumps([{"title": "Broken", "abstract": abstract}]), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    library.import_file(source)
+    papers = library.papers()
+    path = tmp_path / f"export{SUFFIXES[fmt]}"
+    path.write_text(export(papers, library.triage(), fmt, abstracts=True), encoding="utf-8")
+    report = library.import_file(path)
+    assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
+    assert library.papers() == papers and papers[0].abstract == abstract

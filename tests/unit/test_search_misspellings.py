@@ -74,6 +74,33 @@ def test_a_rare_word_that_is_no_slip_keeps_its_papers_first() -> None:
     assert order(index, "datta")[0] == datta.title
 
 
+#: Papers saying "available" in their abstracts only, and titles with look-alikes of a slip
+#: of it ("Variable" is two edits from "avaliable", as "available" is one).
+AVAILABLE = [
+    paper(f"Robot Grasping Study {n}", f"The code for task {n} is available online.")
+    for n in range(40)
+]
+VARIABLE = [
+    paper(f"Variable Selection Case {n}", f"We select among many features, case {n}.")
+    for n in range(5)
+]
+SLIPPED = paper("Noisy Scans Cleaned", "Our code is avaliable from the authors.")
+
+
+@pytest.mark.parametrize("query", ["avaliable", "avaliable "])
+def test_the_word_a_slip_stands_for_comes_before_look_alikes_in_titles(query: str) -> None:
+    """ "avaliable" (read as a slip of "available") listed the titles saying "Variable"
+    first: its look-alikes kept the weight they had when the slip was not read as a word, and
+    a title's weight (3) at half a word's beat the word in an abstract (1). The word a slip
+    stands for is now the word, as for a word the library has: its other look-alikes weigh
+    less in every field together than it does in an abstract."""
+    index = SearchIndex([SLIPPED, *OTHER, *VARIABLE, *AVAILABLE])
+    found = order(index, query)
+    saying = {p.title for p in [SLIPPED, *AVAILABLE]}
+    assert set(found[: len(saying)]) == saying
+    assert set(found[len(saying) :]) == {p.title for p in VARIABLE}
+
+
 @pytest.fixture(scope="module")
 def real_index() -> SearchIndex:
     """The index of the 3,703 real papers (built once for the module's tests)."""
@@ -96,6 +123,23 @@ def test_on_the_real_list_a_misspelling_finds_the_word_meant(real_index: SearchI
     meant = [h.paper_id for h in index.search("diffusion", limit=10)]
     assert found[:5] == [m for m in meant if m not in misspelled][:5]
     assert misspelled[0] in found
+
+
+@pytest.mark.parametrize(
+    ("slip", "word"), [("thier", "their"), ("thier ", "their"), ("avaliable", "available")]
+)
+def test_on_the_real_list_the_word_a_slip_stands_for_comes_first(
+    real_index: SearchIndex, slip: str, word: str
+) -> None:
+    """On the 3,703 real papers, "thier" being typed listed "ThermalGaussian" (a completion
+    of "ther", a slip away) first, and "avaliable" five titles saying "Variable" before the
+    abstracts saying "available". Every paper with the word the slip stands for now comes
+    before every paper found only by a look-alike (the slip's own papers among them)."""
+    meant = {word, slip.strip()}
+    hits = real_index.search(slip, limit=None)
+    says = [bool(meant & set().union(*h.fields.values())) for h in hits]
+    saying = says.count(True)
+    assert saying > 100 and says[:saying] == [True] * saying
 
 
 def library_of(rare: Paper, common_word: str) -> SearchIndex:
@@ -198,11 +242,27 @@ def test_a_title_changed_since_no_longer_says_the_word_was_meant() -> None:
     more = [
         paper(f"Diffusion Bridges {n}", f"We bridge diffusion models, case {n}.") for n in range(30)
     ]
-    index.add([slipped, *more])  # (a dead slot's word still counts: 71 to 2, as 30 to 1)
+    index.add([slipped, *more])
     assert order(index, "difusion")[0] == slipped.title  # a title says it: meant
     index.add([Paper(**{**_fields(slipped), "title": "Diffusion of Heat"})])
     found = order(index, "difusion")
     assert found[0].startswith("Diffusion ") and misspelled.title in found[1:]
+
+
+def test_a_slip_corrected_since_counts_no_more() -> None:
+    """Two papers saying "difusion" against 40 saying diffusion are no slip (20 to 1): the
+    word is theirs, and they come first. One replaced, its slip corrected, left its dead slot
+    counting "difusion" until a rebuild (2 against 41 still): now only the live papers count
+    (1 against 41), and the one slip left stands for the word the papers say."""
+    slips = [
+        paper(f"Denoising Scans {n}", f"We learn difusion from scans, case {n}.") for n in (0, 1)
+    ]
+    index = library_of(slips[0], "diffusion")
+    index.add([slips[1]])
+    assert order(index, "difusion")[0].startswith("Denoising Scans")
+    index.add([Paper(**{**_fields(slips[1]), "abstract": "We learn diffusion from scans."})])
+    found = order(index, "difusion")
+    assert found[0].startswith("Diffusion Discovery") and slips[0].title in found
 
 
 def _fields(p: Paper) -> dict[str, object]:

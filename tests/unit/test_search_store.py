@@ -215,6 +215,37 @@ def test_an_import_brings_the_saved_index_along(library: Library, tmp_path: Path
         }
 
 
+def statistics(index: SearchIndex) -> tuple[dict[str, int], int]:
+    """The papers that have each word (those that some paper has), and the papers counted."""
+    vocabulary = index.parts()[1]
+    df = dict(zip(vocabulary.terms, vocabulary.df.tolist(), strict=True))
+    return {word: n for word, n in df.items() if n}, vocabulary.live_papers
+
+
+def test_the_statistics_count_the_live_papers_only(library: Library, tmp_path: Path) -> None:
+    """A paper removed or replaced keeps its slot in the saved index until it is built anew,
+    and its words counted in the document frequencies (the idf, and whether a rare word is a
+    slip of a common one), and a removal left the papers the idf counts as they were. Both
+    now count the live papers only, as a fresh build of them does: after an import that
+    replaces a paper, after a removal, and once the index is loaded again."""
+    papers, sig, path = saved(library)
+    library.import_file(more_papers(tmp_path, "quokka", 3))
+    first = library.papers()[0]
+    library.remove([first.id])
+    new_papers, new_sig = versioned(library)
+    updated = load_index(path, new_sig, new_papers)
+    assert updated is not None and len(updated.parts()[0]) > len(new_papers)  # dead slots
+    assert statistics(updated) == statistics(SearchIndex(new_papers))
+    grown = SearchIndex(new_papers)
+    changed = Paper(**{**vars_of(new_papers[0]), "abstract": "A quokka study, rewritten."})
+    grown.add([changed])
+    assert statistics(grown) == statistics(SearchIndex([changed, *new_papers[1:]]))
+
+
+def vars_of(p: Paper) -> dict[str, object]:
+    return {f: getattr(p, f) for f in p.__dataclass_fields__}
+
+
 def more_papers(folder: Path, word: str, count: int = 1) -> Path:
     """A list of ``count`` new papers about ``word``."""
     extra = folder / f"more-{word}.txt"

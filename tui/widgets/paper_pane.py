@@ -31,6 +31,7 @@ from textual.visual import Visual
 from storage.models import Paper, Status
 from storage.sources.authors import plain_name
 from storage.sources.citation import editors_only
+from storage.text.line_breaks import shown_whole
 from storage.text.words import count
 from tui.commands import bindings
 from tui.paper_view import PaperView
@@ -427,7 +428,8 @@ def paper_text(
         text.append("\n\nTL;DR  ", style=style("label"))
         text.append(printable(" ".join(tldr.split())), style=style("note"))
     text.append("\n\n")
-    text.append_text(highlighted(paper.display_abstract, words, match))
+    # a word a line's end broke at its hyphen shown whole (on screen only: not in exports)
+    text.append_text(highlighted(shown_whole(paper.abstract), words, match))
     return text
 
 
