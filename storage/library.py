@@ -41,6 +41,7 @@ from storage.models import Change, ImportReport, Paper, Place, Removal, Status, 
 from storage.queue import QueueOrder, SortFacts, move_to, queue_ids, reordered, sort_named
 
 if TYPE_CHECKING:  # the readers are imported when a list is: opening a library needs none
+    from storage.cache.update_ahead import IndexUpdateAhead
     from storage.importing.replay import ImportKey
     from storage.sources.limits import InputStream, ReadLimits
     from storage.sources.papers import Catalog
@@ -303,6 +304,29 @@ class Library:
         """Clean, match and store what readers read (``storage.importing``);
         ``progress(done, total)`` follows the records (``(n, n)`` once all are read, before they
         are stored and indexed); ``dry_run``: nothing is written."""
+        from storage.cache.update_ahead import IndexUpdateAhead
+
+        # a large library's index is updated by a child while this process does the rest of
+        # what the import derives: started now, so that it is ready by then
+        ahead = None if dry_run else IndexUpdateAhead.start(self.home)
+        try:
+            return self._import_results(
+                results, catalog, list_name, progress, take_theirs, dry_run, ahead
+            )
+        finally:
+            if ahead is not None:
+                ahead.close()
+
+    def _import_results(
+        self,
+        results: Sequence[ReadResult | RecordStream],
+        catalog: Catalog | None,
+        list_name: str | None,
+        progress: Progress | None,
+        take_theirs: bool,
+        dry_run: bool,
+        ahead: IndexUpdateAhead | None,
+    ) -> ImportReport:
         from storage.importing.gather import gather
         from storage.importing.resolve import resolve
         from storage.importing.store import iter_decisions, store
@@ -344,7 +368,7 @@ class Library:
                 before, changed = papers.before, papers.changed
                 del papers  # both tables of papers.json: not held while the index is made
                 # the papers cached, the index made: the next search finds them
-                self._derive(before, changed)
+                self._derive(before, changed, ahead=ahead)
         except KeyboardInterrupt:
             if dry_run:
                 raise
@@ -571,7 +595,12 @@ class Library:
         return removal
 
     def _derive(
-        self, before: Version | None, changed: Collection[str], *, build: bool = True
+        self,
+        before: Version | None,
+        changed: Collection[str],
+        *,
+        build: bool = True,
+        ahead: IndexUpdateAhead | None = None,
     ) -> None:
         """After a change of ``papers.json`` from version ``before`` that changed the papers
         ``changed``: its papers cached and the files derived from them brought along
@@ -590,7 +619,9 @@ class Library:
             # (1,000 papers into 100,000 peaked at 622 MB, then at 450: the change itself)
             self.papers_file.forget()
             give_back_memory()
-        refresh_derived(self.home, loaded, content, changed, build=build, here=self.short_lived)
+        refresh_derived(
+            self.home, loaded, content, changed, build=build, here=self.short_lived, ahead=ahead
+        )
 
 
 def _removal_tokens(steps: Iterable[Step]) -> set[str]:

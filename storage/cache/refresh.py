@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # numpy and the index: imported when a change ends, not when a library opens
     from storage.cache.loaded_papers import LoadedPapers, PaperSequence
+    from storage.cache.update_ahead import IndexUpdateAhead
     from storage.files.atomic import FileContent
 
 #: From this many papers a build runs in a child process.
@@ -49,13 +50,16 @@ def refresh_derived(
     *,
     build: bool = True,
     here: bool = False,
+    ahead: IndexUpdateAhead | None = None,
 ) -> None:
     """Make the derived files of ``loaded`` (the papers ``papers.json`` holds now), which a
     change made from the version of content ``before``, changing the papers ``changed``.
     Without ``build``, only what updating an index does (a removal in the app, on its writer
     thread: the app builds its index itself, off that thread). With ``here``, a large
     library's are made in this process too (a command that ends after it: its memory, free
-    but scattered after a large import, is then reused rather than held beside a child's)."""
+    but scattered after a large import, is then reused rather than held beside a child's).
+    With ``ahead`` (a large import's), the search index is updated by that child process
+    while this one folds the papers into the similarity matrix."""
     from storage.cache.derived import give_back_memory
     from storage.cache.search_index import (
         INDEX_FILE,
@@ -72,6 +76,15 @@ def refresh_derived(
     papers = loaded.sequence()
     large = len(loaded) >= LARGE
     ready = has_index(home / INDEX_FILE, version)
+    folded: bool | None = None  # the similarity rows folded in while the child works
+    if (
+        not ready
+        and before is not None
+        and ahead is not None
+        and ahead.send(before, version, changed)
+    ):
+        folded = _fold(home, loaded, version, large, before, changed)
+        ready = ahead.done() or has_index(home / INDEX_FILE, version)  # (saved, then stalled)
     if not ready and before is not None:
         ready = update_index(home, before, version, papers, changed)
     # made too unless it is there (the search index alone gone: deleted, of another format)
@@ -85,7 +98,7 @@ def refresh_derived(
         from storage.search import SearchIndex
 
         save_index(home / INDEX_FILE, version, SearchIndex.lazily(papers))
-    _similar(home, loaded, version, large, before, changed, build=build)
+    _similar(home, loaded, version, large, before, changed, build=build, folded=folded)
 
 
 def build_both(home: Path, version: FileContent, papers: PaperSequence) -> None:
@@ -122,6 +135,7 @@ def _similar(
     changed: Collection[str],
     *,
     build: bool,
+    folded: bool | None = None,
 ) -> None:
     """``similar.index`` of the new papers, when it is not there already: built here for a
     small library, else by a process of its own that the change does not wait for
@@ -129,7 +143,8 @@ def _similar(
     added or changed, folded into the matrix made before it, answer (``save_added``). Without
     ``build`` (a removal, or its undo: the app's too, whose ``m`` then reads them rather than
     make the matrix) those rows are all it makes, unless they cannot be made: then the
-    process of its own makes the matrix, so that ``m`` finds it or waits for it."""
+    process of its own makes the matrix, so that ``m`` finds it or waits for it.
+    ``folded``: what ``_fold`` did already (None: not asked yet)."""
     from storage.cache.array_file import remove_array_file
     from storage.cache.similar_index import (
         ADDED_FILE,
@@ -137,18 +152,13 @@ def _similar(
         build_in_background,
         build_similarity,
         has_similarity,
-        save_added,
         save_similarity,
     )
 
     path = home / SIMILAR_FILE
     if has_similarity(path, version):
         return
-    added = (
-        large
-        and before is not None
-        and save_added(home, before, version, loaded.sequence(), changed)
-    )
+    added = _fold(home, loaded, version, large, before, changed) if folded is None else folded
     if large and not added:
         remove_array_file(home / ADDED_FILE)  # of a version before: of no use now
     if large and (build or not added):
@@ -157,3 +167,20 @@ def _similar(
         build_in_background(home, version)
     elif build:
         save_similarity(path, version, build_similarity(loaded.sequence()))
+
+
+def _fold(
+    home: Path,
+    loaded: LoadedPapers,
+    version: FileContent,
+    large: bool,
+    before: FileContent | None,
+    changed: Collection[str],
+) -> bool:
+    """For a large library, the rows of the papers ``changed`` folded into the similarity
+    matrix of ``before`` (``similar_index.save_added``); True when they were saved."""
+    from storage.cache.similar_index import SIMILAR_FILE, has_similarity, save_added
+
+    if not large or before is None or has_similarity(home / SIMILAR_FILE, version):
+        return False
+    return save_added(home, before, version, loaded.sequence(), changed)
