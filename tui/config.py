@@ -12,7 +12,7 @@ key that another command of the same screen already has (``star = "f"`` and ``sk
 Each gets a one-line warning at start naming the setting, and its command keeps its default
 keys, which the footer and the help screen then show.
 A setting that repeats default keys a command had before (``Command.former``) is read as
-its defaults now, without a word.
+its defaults now, without a word, where a key of it is another command's default now.
 
 ```toml
 [sync]
@@ -134,9 +134,9 @@ def load_config(paths: Sequence[Path]) -> Config:
             written = ",".join(
                 dict.fromkeys(str(normalise_key(k)) for k in value.split(",") if k.strip())
             )
-            if not _former_default(command_id, written):
-                config.keymap[command_id] = written
-                set_in[command_id] = path
+            config.keymap[command_id] = written
+            set_in[command_id] = path
+    _forget_former_defaults(config.keymap)
     for problem in _drop_clashes(config.keymap, set_in):
         config.problem("keys", problem)
     followed = _follow(config.keymap, set_in)
@@ -284,6 +284,35 @@ def _former_default(command_id: str, keys: str) -> bool:
         given == {normalise_key(k) or k for k in former.split(",")}
         for former in BY_ID[command_id].former
     )
+
+
+def _forget_former_defaults(keymap: dict[str, str]) -> None:
+    """Read as its defaults now a command's setting that repeats its former default keys
+    (``_former_default``) where, read as written, a key of it would clash with a command on
+    its screen that keeps its own defaults (ctrl+w, ``search_delete_to_space``'s now): the
+    file was written out before the default changed. Where nothing keeps that key (the user
+    moved ``search_delete_to_space`` to ctrl+k), the setting is the user's choice, kept:
+    it was dropped, and ctrl+w did nothing in the search box."""
+    from tui.commands import BY_ID, SCOPES, keys_for, on_screen
+    from tui.keys import normalise_key
+
+    for command_id, keys in list(keymap.items()):
+        if not _former_default(command_id, keys):
+            continue
+        mine = set(keys.split(","))
+        for scope in SCOPES:
+            together = on_screen(scope)
+            if BY_ID[command_id] not in together:
+                continue
+            taken = {
+                normalise_key(k) or k
+                for c in together
+                if c.id != command_id and c.id not in keymap
+                for k in keys_for(c, keymap)
+            }
+            if mine & taken:
+                del keymap[command_id]
+                break
 
 
 def _default_keys(command_id: str) -> str:

@@ -18,11 +18,12 @@ thread worker, then loaded here for the search's worker to read.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Collection
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from storage.cache.pdf_text import TEXT_FILE, PdfMatch, PdfTexts
 from storage.models import Paper, Status
@@ -42,6 +43,16 @@ CAUSE_CELLS = 48
 HOST_CELLS = 30
 
 
+class FailuresRead(NamedTuple):
+    """``pdf-failures.json`` as one read found it (``AppPdfs.read_failures``)."""
+
+    failures: PdfFailures
+    #: The file's stamp, taken before the read (a write meanwhile is seen as a change).
+    stamp: tuple[int, int, int] | None
+    #: When the read began, among the reads of this app (a later one sees a newer file).
+    order: int
+
+
 class AppPdfs:
     """The local copies and their text, as the screen shows and searches them."""
 
@@ -54,6 +65,9 @@ class AppPdfs:
         #: The links that failed for good (``pdf-failures.json``) and the stamp read.
         self._failures: PdfFailures | None = None
         self._failures_stamp: tuple[int, int, int] | None = None
+        #: The reads of it begun (``read_failures``), and the order of the one taken.
+        self._failures_reads = itertools.count(1)
+        self._failures_order = 0
         self._texts: PdfTexts | None = None
         #: The stamp of ``pdf-text.cache`` the texts were loaded from (``texts_changed``).
         self._texts_stamp: tuple[int, int, int] | None = None
@@ -108,19 +122,26 @@ class AppPdfs:
             return True
         return _stamp_of(self.home / FAILURES_FILE) != self._failures_stamp
 
-    def read_failures(self) -> tuple[PdfFailures, tuple[int, int, int] | None]:
+    def read_failures(self) -> FailuresRead:
         """``pdf-failures.json`` as it is now, and its stamp (taken before the read: a write
         meanwhile is seen as a change), off the screen's thread (``take_failures`` it there):
         HOME may be on a slow or hung disk."""
         from storage.pdfs.failures import FAILURES_FILE, PdfFailures
 
+        order = next(self._failures_reads)  # (atomic: reads begin in several threads)
         stamp = _stamp_of(self.home / FAILURES_FILE)
-        return PdfFailures(self.home), stamp
+        return FailuresRead(PdfFailures(self.home), stamp, order)
 
-    def take_failures(self, read: tuple[PdfFailures, tuple[int, int, int] | None]) -> bool:
-        """Know the failures ``read_failures`` read: True when the file had changed."""
-        changed = self._failures is None or read[1] != self._failures_stamp
-        self._failures, self._failures_stamp = read
+    def take_failures(self, read: FailuresRead) -> bool:
+        """Know the failures ``read_failures`` read: True when the file had changed. A read
+        begun before the one taken last is passed over: reads end in any order (one held by
+        a slow share, the downloads' own after it), and the older one, taken last, put the
+        pane back to the failures of before until the next look at the disk."""
+        if read.order < self._failures_order:
+            return False
+        changed = self._failures is None or read.stamp != self._failures_stamp
+        self._failures, self._failures_stamp = read.failures, read.stamp
+        self._failures_order = read.order
         return changed
 
     def failure_of(self, paper: Paper) -> Failure | None:

@@ -40,8 +40,10 @@ REPLAY_FILE: Final = "imports.replay"
 #: when a reader, the cleaning or the matching changes what a file gives (2: two title-only
 #: records of one title and two first authors are two papers; 3: a reference keeps the type
 #: that keeps its file's name from giving it a year; 4: a reference in CDATA is text, a
-#: folder's XML of other kinds is passed over, attached PDFs not found are said).
-FORMAT: Final = 4
+#: folder's XML of other kinds is passed over, attached PDFs not found are said; 5: RIS's and
+#: EndNote's editors and series' editors as EndNote's reference types place them; a test
+#: keeps each format's fingerprint of what the readers give: tests/unit/test_replay_format.py).
+FORMAT: Final = 5
 _MAGIC: Final = "papers-tui imports.replay"
 #: The reports kept (of the current ``papers.json``: the others cannot match again).
 _KEPT: Final = 16

@@ -60,8 +60,12 @@ class InputStream:
 
 def stream_list_name(name: str, now: datetime | None = None) -> str:
     """The list of an ``InputStream`` called ``name`` whose content names none, read ``now``
-    (local time, to the second): ``standard input 2026-12-07 17:05:31``."""
-    return f"{name} {(now or datetime.now()):%Y-%m-%d %H:%M:%S}"
+    (local time, to the second): ``standard input 20261207-170531``. The time as one number:
+    a list's name gives its papers without a year the year it names (a venue's list,
+    ``ICLR 2025 Papers``), and ``2026-12-07 17:05:31`` gave every paper piped in that
+    year, for good (an ICLR paper stored at ``ICLR 2026``); a year within a longer number
+    is none (``storage.sources.venues.find_year``)."""
+    return f"{name} {(now or datetime.now()):%Y%m%d-%H%M%S}"
 
 
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}

@@ -17,6 +17,7 @@ import pty
 import re
 import subprocess
 import time
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ from tests.helpers import home_files
 seeded, home = test_bad_input.seeded, test_bad_input.home
 
 #: The list of a list piped in that names none: ``standard input`` and when it was imported.
-PIPED = re.compile(r"standard input \d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+PIPED = re.compile(r"standard input \d{8}-\d{6}")
 
 ENGLISH = SAMPLE / "002_729efa22d9503d43.txt"  # "ICLR 2025 Papers", 19 abstracts
 PAPERS_JSONL = b"".join(
@@ -142,6 +143,24 @@ def test_two_lists_piped_in_without_a_header_are_two_lists(tmp_path: Path) -> No
     named = papers(home, tmp_path, "import", "-", "--list", "standard input", stdin=third)
     assert named.returncode == 0, named.stderr
     assert lists(home, tmp_path)["standard input"] == 2
+
+
+def test_the_time_of_a_piped_import_gives_its_papers_no_year(tmp_path: Path) -> None:
+    """The list's name says when it was imported, not when its papers were published: it
+    was ``standard input 2026-12-07 17:05:31``, whose year every paper of it without one
+    took, for good: an ICLR paper stored at ``ICLR 2026``, BibTeX's ``year = {2026}``,
+    ``year:2026`` finding it. Its import's time is written as one number now."""
+    home = tmp_path / "home"
+    row = {"title": "Tiny caches at scale", "abstract": "Tiny caches " * 12, "venue": "ICLR"}
+    done = papers(home, tmp_path, "import", "-", stdin=json.dumps(row).encode() + b"\n")
+    assert done.returncode == 0, done.stderr
+    [paper] = json.loads(papers(home, tmp_path, "list", "--json").stdout)
+    assert paper["list"].startswith("standard input ") and paper["venue"] == "ICLR", paper
+    bibtex = papers(home, tmp_path, "export", "--status", "all", "--format", "bibtex").stdout
+    assert "year =" not in bibtex and "title = {{Tiny caches at scale}}" in bibtex, bibtex
+    year = date.today().year
+    searched = papers(home, tmp_path, "search", f"year:{year}")
+    assert "Tiny caches at scale" not in searched.stdout, searched.stdout
 
 
 def test_a_dry_run_from_standard_input_writes_nothing(home: Path, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from storage import Status
-from tests.tui.helpers import make_app, ready
+from tests.tui.helpers import make_app, ready, wait_for
 from tui.commands import BY_ID, COMMANDS, keys_for
 from tui.config import load_config
 from tui.keys import character_key, normalise_key
@@ -422,8 +422,34 @@ def test_a_clash_beyond_a_former_default_still_warns(tmp_path: Path) -> None:
     assert loaded.keymap == {}
     moved = load_config([config(tmp_path, 'search_delete_word = "ctrl+w,alt+backspace"',
                                 'search_delete_to_space = "ctrl+t"')])  # fmt: skip
-    assert moved.problems == []  # the old default, read as the default: no clash
-    assert moved.keymap == {"search_delete_to_space": "ctrl+t"}
+    assert moved.problems == []  # ctrl+w kept by nothing else: the file's, as it says
+    assert moved.keymap == {
+        "search_delete_word": "ctrl+w,alt+backspace",
+        "search_delete_to_space": "ctrl+t",
+    }
+
+
+async def test_a_former_default_chosen_beside_a_moved_key_is_kept(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """search_delete_to_space moved to ctrl+k and search_delete_word = "ctrl+w": the user's
+    choice, ctrl+w free for it. It was read as the default (alt+backspace) in silence, and
+    ctrl+w did nothing in the search box."""
+    settings = ('search_delete_to_space = "ctrl+k"', 'search_delete_word = "ctrl+w"')
+    loaded = load_config([config(tmp_path, *settings)])
+    assert loaded.problems == []
+    assert keys_for(BY_ID["search_delete_word"], loaded.keymap) == ["ctrl+w"]
+    config(seeded_home, *settings)
+    app = make_app(seeded_home)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await ready(pilot)
+        box = screen.search_box
+        await pilot.press("slash", *"graph foo-bar")
+        await wait_for(pilot, lambda: box.value == "graph foo-bar")
+        await pilot.press("ctrl+w")
+        await wait_for(pilot, lambda: box.value == "graph foo-")
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: box.value == "graph ")
 
 
 def test_every_former_default_differs_from_the_default() -> None:

@@ -28,6 +28,7 @@ from tui.web import in_browser, open_file_in_tab
 
 if TYPE_CHECKING:
     from storage.pdfs.failures import Failure, PdfFailures
+    from tui.pdfs import FailuresRead
     from tui.screens.main.search import SearchPart
 
 #: Progress on the list's bottom border is redrawn at most this often (seconds).
@@ -399,9 +400,7 @@ class QueuePart(MainBase):
         this thread; its row's mark and the pane follow once it is (``_pdfs_scanned``)."""
         self.scan_pdfs()
 
-    def _downloaded(
-        self, report: object, read: tuple[PdfFailures, tuple[int, int, int] | None]
-    ) -> None:
+    def _downloaded(self, report: object, read: FailuresRead) -> None:
         from storage.pdfs.download import DownloadReport
 
         assert isinstance(report, DownloadReport)
@@ -470,9 +469,7 @@ class QueuePart(MainBase):
             description="read pdf-failures.json",
         )  # fmt: skip
 
-    def _pdf_failures_read(
-        self, read: tuple[PdfFailures, tuple[int, int, int] | None] | None
-    ) -> None:
+    def _pdf_failures_read(self, read: FailuresRead | None) -> None:
         self.pdfs.reading_failures = False
         if read is not None and self.pdfs.take_failures(read) and self.is_mounted:
             self.show_current()
