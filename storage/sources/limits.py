@@ -10,11 +10,11 @@ then it is read in chunks up to the cap.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from storage.errors import SourceError
@@ -50,22 +50,25 @@ class InputStream:
     """A list given on an open file descriptor rather than by a path (``papers import -``:
     standard input): read whole as it comes, whatever it is (a pipe is what was meant), up to
     the size cap; ``name`` is what messages call it. When its content names no list (a
-    plain-text list's header), the list is ``list_name``, or ``name`` and the date and time
-    it was read (``stream_list_name``): two lists piped in are two lists, not one."""
+    plain-text list's header), the list is ``list_name``, or ``name`` and letters its content
+    gives (``stream_list_name``): two lists piped in are two lists, not one."""
 
     fd: int = 0
     name: str = "standard input"
     list_name: str = ""
 
 
-def stream_list_name(name: str, now: datetime | None = None) -> str:
-    """The list of an ``InputStream`` called ``name`` whose content names none, read ``now``
-    (local time, to the second): ``standard input 20261207-170531``. The time as one number:
-    a list's name gives its papers without a year the year it names (a venue's list,
-    ``ICLR 2025 Papers``), and ``2026-12-07 17:05:31`` gave every paper piped in that
-    year, for good (an ICLR paper stored at ``ICLR 2026``); a year within a longer number
-    is none (``storage.sources.venues.find_year``)."""
-    return f"{name} {(now or datetime.now()):%Y%m%d-%H%M%S}"
+def stream_list_name(name: str, content: bytes) -> str:
+    """The list of an ``InputStream`` called ``name`` whose content names none:
+    ``standard input`` and eight letters drawn from a digest of ``content``
+    (``standard input kqzfmtra``). The same list piped in again is the same list (its import
+    changes nothing, as a file's again does: ``zcat list.jsonl.gz | papers import -`` every
+    day adds no list); another list is another one, not joined to the first. Letters, not
+    the time of the import: a list's name gives its papers without a year the year it
+    names (a venue's list, ``ICLR 2025 Papers``), and a date in it gave every paper piped in
+    that year, for good."""
+    digest = hashlib.sha256(content).digest()
+    return f"{name} " + "".join(chr(ord("a") + byte % 26) for byte in digest[:8])
 
 
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}

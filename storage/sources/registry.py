@@ -158,7 +158,7 @@ def read_stream(given: InputStream, limits: ReadLimits | None = None) -> ReadRes
     """A list given on a descriptor (``papers import -``), whatever its format, found from
     its content as a file's is (its name says none); read once, whole, up to the size cap, as
     a pipe is. Named ``given.name`` in messages; when its content names no list, its list is
-    ``given.list_name``, or ``given.name`` and the time it was read (``stream_list_name``)."""
+    ``given.list_name``, or ``given.name`` and letters its content gives (``stream_list_name``)."""
     path = Path(given.name)
     with ListFile(path, limits or ReadLimits(), given) as file:
         raw = file.read_all()
@@ -168,7 +168,7 @@ def read_stream(given: InputStream, limits: ReadLimits | None = None) -> ReadRes
     result = read_text_content(text, path)
     if result.list_name == path.stem:  # the content names no list: one of its own, or the
         # next list piped in, named the same, would be this one (its papers joined to it)
-        result.list_name = given.list_name or stream_list_name(given.name)
+        result.list_name = given.list_name or stream_list_name(given.name, raw)
     return result
 
 
