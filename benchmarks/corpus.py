@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import re
 from collections import Counter
@@ -19,8 +20,12 @@ from pathlib import Path
 
 from storage.models import Paper
 
-#: Where the real data lives: ``../shared/data`` beside the checkout.
-DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+#: Where the real data lives: ``PAPERS_DATA_DIR`` when set (a checkout elsewhere: a worktree,
+#: a clone in /tmp), else ``../shared/data`` beside the checkout.
+DATA_DIR = Path(
+    os.environ.get("PAPERS_DATA_DIR")
+    or Path(__file__).resolve().parents[1].parent / "shared" / "data"
+)
 REAL_LIST = "iclr2025.jsonl"
 LIST_NAME = "ICLR 2025"
 SYNTHETIC_LIST = "Synthetic"
