@@ -228,6 +228,10 @@ class Browser:
         self.driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride", {**metrics, "mobile": size[0] < 600}
         )
+        # the page focused, as a browser's window a person opens is: a headless Chromium has
+        # no focused window (Chromium 150 of Debian's: document.hasFocus() false, no focus
+        # event to the page until a key), which no person meets
+        self.driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
         self.driver.execute_cdp_cmd(
             "Page.addScriptToEvaluateOnNewDocument", {"source": _WATCH % json.dumps(list(watch))}
         )
