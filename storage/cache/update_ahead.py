@@ -56,17 +56,18 @@ class IndexUpdateAhead:
     def start(cls, home: Path) -> IndexUpdateAhead | None:
         """The child for ``home``, started; None when there is no index to update or the
         library is small, or the child cannot be started."""
-        from storage.cache.search_index import INDEX_FILE
         from storage.files.papers_file import PAPERS_FILE
 
         try:
-            large = (home / PAPERS_FILE).stat().st_size >= AHEAD_FROM_BYTES
-            indexed = (home / INDEX_FILE).exists()
+            if (home / PAPERS_FILE).stat().st_size < AHEAD_FROM_BYTES:
+                return None
         except OSError:
             return None
-        if not (large and indexed):
-            return None
         from storage.cache import children
+        from storage.cache.search_index import INDEX_FILE  # numpy: a large library's import
+
+        if not (home / INDEX_FILE).exists():
+            return None
 
         child = children.start(__name__, [str(home)], stdin=subprocess.PIPE)
         return None if child is None else cls(child)
