@@ -10,6 +10,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -111,6 +112,15 @@ def test_an_export_of_hostile_text_reimported_into_its_library_changes_nothing(
          "abstract": f"An abstract {HOSTILE}, long enough.\n\nIts second {HOSTILE} part."},
         {"title": f"Known by its title {HOSTILE}", "authors": [*COMMA_NAMES, f"Bo {NAMED}"]},
     ]  # fmt: skip
+    library, papers = imported_again(tmp_path, rows, fmt)
+    assert library.papers() == papers
+
+
+def imported_again(
+    tmp_path: Path, rows: list[dict[str, Any]], fmt: str
+) -> tuple[Library, list[Paper]]:
+    """A library of ``rows`` (a JSON list), its papers, then its export in ``fmt`` imported
+    back into it, which must change nothing."""
     source = tmp_path / "list.json"
     source.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
     library = Library(tmp_path / "home")
@@ -120,7 +130,7 @@ def test_an_export_of_hostile_text_reimported_into_its_library_changes_nothing(
     path.write_text(export(papers, library.triage(), fmt, abstracts=True), encoding="utf-8")
     report = library.import_file(path)
     assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
-    assert library.papers() == papers
+    return library, papers
 
 
 @pytest.mark.parametrize("fmt", [e.name for e in EXPORTERS])
@@ -448,13 +458,5 @@ def test_an_abstract_a_line_end_broke_comes_back_as_the_same_paper(
     identity reads that hyphen as a dash, a sign, and ``at-tention``'s as none, so a Markdown
     export that joined it came back as a second paper."""
     abstract = "Models have lately gained at-\ntention and large-\nscale data, long enough."
-    source = tmp_path / "list.json"
-    source.write_text(json.dumps([{"title": "Broken", "abstract": abstract}]), encoding="utf-8")
-    library = Library(tmp_path / "home")
-    library.import_file(source)
-    papers = library.papers()
-    path = tmp_path / f"export{SUFFIXES[fmt]}"
-    path.write_text(export(papers, library.triage(), fmt, abstracts=True), encoding="utf-8")
-    report = library.import_file(path)
-    assert (report.added, report.updated, report.refused) == (0, 0, 0), report.summary()
+    library, papers = imported_again(tmp_path, [{"title": "Broken", "abstract": abstract}], fmt)
     assert library.papers() == papers and papers[0].abstract == abstract
