@@ -184,7 +184,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
     Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (Undo brings them back)", "Dialogs", palette=False, scope="remove"),
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
-    Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
+    Command("lists_cancel", "escape,q", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
     Command("lists_choose", "enter", "choose", "Remove", "Remove list: take out the highlighted list (asks first)", "Dialogs", palette=False, scope="lists"),
     Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second {import_start}", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),

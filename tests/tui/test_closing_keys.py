@@ -48,7 +48,7 @@ DIALOGS = [
     ("0", "esc q Close", None, "q"),
     ("Q", "esc q Close", None, "q"),
     ("delete", "n esc Cancel", None, "n"),
-    ("shift+delete", "esc Cancel", "Esc closes", "escape"),
+    ("shift+delete", "esc q Cancel", "Esc, q close", "q"),
 ]
 
 
