@@ -300,12 +300,27 @@ def closing_keys(scope: str, keymap: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def closing_words(scope: str, keymap: Mapping[str, str], *, web: bool = False) -> str:
-    """``Esc, q, S close`` (``Esc closes``): the keys that close the dialog ``scope`` as a
-    sentence names them, from its bindings as remapped (each dialog named Esc alone, though
-    q closes most of them too)."""
-    shown = list(dict.fromkeys(key_word(key, web=web) for key in closing_keys(scope, keymap)))
-    return f"{', '.join(shown)} {'closes' if len(shown) == 1 else 'close'}"
+def closing_words(
+    scope: str, keymap: Mapping[str, str], *, web: bool = False, verb: str = "close"
+) -> str:
+    """``Esc, q, S close`` (``Esc closes``; ``verb``: ``Esc, ctrl+g cancel``): the keys that
+    close the dialog ``scope`` as a sentence names them, from its bindings as remapped (each
+    dialog named Esc alone, though q closes most of them too)."""
+    shown = _closing_key_words(scope, keymap, web=web)
+    return f"{', '.join(shown)} {verb}{'s' if len(shown) == 1 else ''}"
+
+
+def closing_named(
+    scope: str, keymap: Mapping[str, str], *, web: bool = False, joined: str = ", "
+) -> str:
+    """``Esc``, ``Esc, ctrl+g``: every key that closes the dialog ``scope`` (``closing_keys``)
+    as a sentence names them, ``joined`` (`` or ``: "Esc or ctrl+g again throws it away"):
+    a dialog's words named its first alone, where its footer names them all."""
+    return joined.join(_closing_key_words(scope, keymap, web=web))
+
+
+def _closing_key_words(scope: str, keymap: Mapping[str, str], *, web: bool) -> list[str]:
+    return list(dict.fromkeys(key_word(key, web=web) for key in closing_keys(scope, keymap)))
 
 
 _KEY_NAMES = {

@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import Label
 
 from storage import Library
-from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.helpers import make_app, opened, ready, wait_for
 from tests.tui.test_dialog_sizes import footer
 from tui.widgets.key_bar import KeyBar
 
@@ -137,4 +137,56 @@ async def test_a_remapped_opener_closes_its_dialog_and_its_default_key_does_not(
         await pilot.pause(0.2)
         assert app.screen is dialog
         await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_the_dialogs_with_a_field_name_every_key_that_cancels(seeded_home: Path) -> None:
+    """The prompts, the note editor, the import and the export dialogs named the first key
+    of their cancel command alone ("Esc to cancel", "Esc cancels") where their footer named
+    each (``esc ctrl+g Cancel``): with ``prompt_cancel = "escape,ctrl+g"`` ctrl+g cancelled
+    unsaid. Their words name every key that cancels now, from the bindings, as the footer."""
+    from textual.containers import Vertical
+    from textual.widgets import Static, TextArea
+
+    from tui.screens.dialogs import NoteEditor, TextPrompt
+    from tui.screens.export import ExportScreen
+    from tui.screens.importer import ImportScreen
+
+    (seeded_home / "config.toml").write_text(
+        "[keys]\n"
+        'prompt_cancel = "escape,ctrl+g"\n'
+        'note_cancel = "escape,ctrl+g"\n'
+        'import_cancel = "escape,f3"\n'
+        'export_cancel = "f4,escape"\n',
+        "utf-8",
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        dialog = await opened(pilot, "t", TextPrompt)
+        await wait_for(pilot, lambda: "esc ctrl+g Cancel" in footer(app))
+        said = [str(label.render()) for label in dialog.query(Label)]
+        assert "Enter to accept · Esc, ctrl+g to cancel" in said, said
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dialog = await opened(pilot, "n", NoteEditor)
+        said = [str(label.render()) for label in dialog.query(Label)]
+        assert "ctrl+s to save · Esc, ctrl+g to cancel · an empty note is removed" in said, said
+        dialog.query_one(TextArea).insert("typed")
+        await pilot.press("ctrl+g")  # the first says what a second throws away
+        said = [str(label.render()) for label in dialog.query(Label)]
+        wanted = "Not saved: Esc or ctrl+g again throws away what you typed · ctrl+s saves"
+        assert wanted in said, said
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dialog = await opened(pilot, "a", ImportScreen)
+        said = str(dialog.query_one("#import-status", Static).render())
+        assert said == "Enter imports · Tab completes a path · Esc, f3 cancel"
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dialog = await opened(pilot, "e", ExportScreen)
+        subtitle = str(dialog.query_one(".dialog", Vertical).border_subtitle)
+        assert subtitle.endswith("· f4, Esc cancel"), subtitle
+        await pilot.press("f4")
         await wait_for(pilot, lambda: app.screen is screen)
