@@ -24,7 +24,7 @@ from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
 from storage.text.sanitize import printable, printable_block
-from tui.commands import COMMANDS, PaperCommands, bindings, key_named, keys_for
+from tui.commands import COMMANDS, PaperCommands, bindings, key_named, keys_for, textual_keymap
 from tui.config import load_config, pdf_folder
 from tui.ending import EndingDeadline
 from tui.key_gate import KeyGate, escape_then, sign_digit
@@ -407,8 +407,8 @@ class PapersApp(App[None]):
         if remembered in self.available_themes:
             self.theme = remembered
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        if self.keymap:
-            self.set_keymap(self.keymap)
+        if self.keymap:  # (with the keys of the dialogs whose opener moved: bound_keys)
+            self.set_keymap(textual_keymap(self.keymap))
         problems = self.config_problems
         shown = problems if len(problems) <= CONFIG_TOASTS else problems[: CONFIG_TOASTS - 1]
         for problem in shown:

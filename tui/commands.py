@@ -56,13 +56,14 @@ class Command:
     #: Default keys it had before (``config.toml`` files written out then repeat them): such
     #: a setting is read as the default it is now, said nothing about (``tui.config``).
     former: tuple[str, ...] = ()
-    #: A dialog's command that closes it: the main-screen command whose keys, as remapped,
-    #: close the dialog too (the help's own key, ``HelpScreen.on_key``), named with its own.
+    #: A dialog's command that closes it: the main-screen command that opens the dialog,
+    #: whose keys, as remapped, close it too (a toggle: ``?`` the help, ``m`` the similar
+    #: papers), unless the user remapped this command itself (``bound_keys``).
     opener: str = ""
 
     def binding(self) -> Binding:
         return Binding(
-            self.keys,
+            ",".join(bound_keys(self, {})),
             self.action,
             self.title,
             show=self.footer,
@@ -184,20 +185,20 @@ COMMANDS: tuple[Command, ...] = (
     Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
     Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (Undo brings them back)", "Dialogs", palette=False, scope="remove"),
     Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
-    Command("lists_cancel", "escape", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
+    Command("lists_cancel", "escape,q", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
     Command("lists_choose", "enter", "choose", "Remove", "Remove list: take out the highlighted list (asks first)", "Dialogs", palette=False, scope="lists"),
     Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second {import_start}", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it; while it fetches, stop the fetch (an import under way goes on)", "Dialogs", palette=False, scope="import"),
-    Command("help_close", "escape,q,question_mark", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help", opener="help"),
+    Command("help_close", "escape,q", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help", opener="help"),
     Command("help_down", "j,down", "scroll(1)", "Down", "Help: a line down", "Dialogs", palette=False, scope="help", follows="down"),
     Command("help_up", "k,up", "scroll(-1)", "Up", "Help: a line up", "Dialogs", palette=False, scope="help", follows="up"),
     Command("help_page_down", "space,pagedown,ctrl+d", "scroll_page(1)", "Page down", "Help: a page down", "Dialogs", palette=False, scope="help"),
     Command("help_page_up", "shift+space,pageup,ctrl+u", "scroll_page(-1)", "Page up", "Help: a page up", "Dialogs", palette=False, scope="help"),
     Command("help_top", "g,home", "scroll_edge(0)", "Top", "Help: the top", "Dialogs", palette=False, scope="help", follows="first"),
     Command("help_end", "G,end", "scroll_edge(1)", "End", "Help: the end", "Dialogs", palette=False, scope="help", follows="last"),
-    Command("stats_close", "escape,q,S", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats"),
-    Command("similar_close", "escape,q,m", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar"),
+    Command("stats_close", "escape,q", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats", opener="stats"),
+    Command("similar_close", "escape,q", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar", opener="similar"),
     Command("similar_go", "enter", "choose", "Go to it", "Similar papers: go to the highlighted paper", "Dialogs", palette=False, scope="similar"),
     Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
     Command("topics_mark", "enter", "choose", "Mark topic", "Topics: mark the highlighted topic's papers", "Dialogs", palette=False, scope="topics"),
@@ -254,6 +255,31 @@ def keys_for(command: Command, keymap: Mapping[str, str]) -> list[str]:
     return [k.strip() for k in keymap.get(command.id, command.keys).split(",") if k.strip()]
 
 
+def bound_keys(command: Command, keymap: Mapping[str, str]) -> list[str]:
+    """The keys ``command`` is bound to now: its own (``keys_for``), then, for a dialog's
+    closing command, its opener's as remapped (``Command.opener``: with ``similar = "w"``,
+    w closes the similar papers, m no longer), each once. Not where the user remapped the
+    closing command itself (``similar_close = "escape"``: Esc alone closes), nor an opener's
+    key that another command of the dialog has (``similar = "enter"``: Enter still
+    goes to the paper there; Textual would keep one binding of the two)."""
+    keys = keys_for(command, keymap)
+    if command.opener and command.id not in keymap:
+        taken = {k for c in on_screen(command.scope) if c != command for k in keys_for(c, keymap)}
+        keys += [k for k in keys_for(BY_ID[command.opener], keymap) if k not in taken]
+    return list(dict.fromkeys(keys))
+
+
+def textual_keymap(keymap: Mapping[str, str]) -> dict[str, str]:
+    """The user's remapping as Textual's ``App.set_keymap`` takes it: ``keymap``, and the keys
+    of each dialog's closing command whose opener moved (``bound_keys``), for the binding's
+    default names the opener's default key."""
+    bound = dict(keymap)
+    for command in COMMANDS:
+        if command.opener and command.opener in keymap and command.id not in keymap:
+            bound[command.id] = ",".join(bound_keys(command, keymap))
+    return bound
+
+
 #: The actions of a dialog's commands that close it (Esc, and any other key that does).
 _CLOSING = ("close", "cancel")
 
@@ -266,22 +292,35 @@ def closes(command: Command) -> bool:
 
 def closing_keys(scope: str, keymap: Mapping[str, str]) -> list[str]:
     """Every key that closes the dialog ``scope`` now, after the user's remapping, each
-    once: its closing commands' (``esc``, ``q``…), then their openers' (``Command.opener``)."""
+    once: its closing commands' (``esc``, ``q``…), with their openers' (``bound_keys``)."""
     keys: list[str] = []
     for command in COMMANDS:
         if command.scope == scope and closes(command):
-            keys += keys_for(command, keymap)
-            if command.opener:
-                keys += keys_for(BY_ID[command.opener], keymap)
+            keys += bound_keys(command, keymap)
     return list(dict.fromkeys(keys))
 
 
-def closing_words(scope: str, keymap: Mapping[str, str], *, web: bool = False) -> str:
-    """``Esc, q, S close`` (``Esc closes``): the keys that close the dialog ``scope`` as a
-    sentence names them, from its bindings as remapped (each dialog named Esc alone, though
-    q closes most of them too)."""
-    shown = list(dict.fromkeys(key_word(key, web=web) for key in closing_keys(scope, keymap)))
-    return f"{', '.join(shown)} {'closes' if len(shown) == 1 else 'close'}"
+def closing_words(
+    scope: str, keymap: Mapping[str, str], *, web: bool = False, verb: str = "close"
+) -> str:
+    """``Esc, q, S close`` (``Esc closes``; ``verb``: ``Esc, ctrl+g cancel``): the keys that
+    close the dialog ``scope`` as a sentence names them, from its bindings as remapped (each
+    dialog named Esc alone, though q closes most of them too)."""
+    shown = _closing_key_words(scope, keymap, web=web)
+    return f"{', '.join(shown)} {verb}{'s' if len(shown) == 1 else ''}"
+
+
+def closing_named(
+    scope: str, keymap: Mapping[str, str], *, web: bool = False, joined: str = ", "
+) -> str:
+    """``Esc``, ``Esc, ctrl+g``: every key that closes the dialog ``scope`` (``closing_keys``)
+    as a sentence names them, ``joined`` (`` or ``: "Esc or ctrl+g again throws it away"):
+    a dialog's words named its first alone, where its footer names them all."""
+    return joined.join(_closing_key_words(scope, keymap, web=web))
+
+
+def _closing_key_words(scope: str, keymap: Mapping[str, str], *, web: bool) -> list[str]:
+    return list(dict.fromkeys(key_word(key, web=web) for key in closing_keys(scope, keymap)))
 
 
 _KEY_NAMES = {
@@ -354,11 +393,12 @@ def on_screen(scope: str) -> list[Command]:
 
 
 def keys_shown(command: Command, keymap: Mapping[str, str], *, web: bool = False) -> list[str]:
-    """``command``'s keys as the help names them (``key_label``), each once; in a browser
+    """``command``'s keys as the help names them (``key_label``), each once, a dialog's
+    closing command's with its opener's (``bound_keys``); in a browser
     without a key the browser keeps whose stand-in is another command's on its screen: the
     search box's ctrl+w (back to a space) has none there, its alt+backspace being the box's
     Alt+Backspace (the word alone)."""
-    keys = keys_for(command, keymap)
+    keys = bound_keys(command, keymap)
     if web:
         others = {k for c in on_screen(command.scope) if c != command for k in keys_for(c, keymap)}
         keys = [k for k in keys if _BROWSER_KEYS.get(k) not in others]
@@ -403,7 +443,7 @@ def key_table() -> str:
     for group, commands in grouped().items():
         lines.append(f"| **{group}** | | |")
         for command in commands:
-            keys = " ".join(f"`{key_label(k)}`" for k in keys_for(command, {}))
+            keys = " ".join(f"`{key_label(k)}`" for k in bound_keys(command, {}))
             lines.append(f"| {keys} | {help_text(command)} | `{command.id}` |")
     return "\n".join(lines) + "\n"
 

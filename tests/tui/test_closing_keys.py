@@ -11,15 +11,15 @@ import pytest
 from textual.widgets import Label
 
 from storage import Library
-from tests.tui.helpers import make_app, ready, wait_for
+from tests.tui.helpers import make_app, opened, ready, wait_for
 from tests.tui.test_dialog_sizes import footer
 from tui.widgets.key_bar import KeyBar
 
 
 def test_every_dialogs_footer_names_every_key_that_closes_it() -> None:
-    """Every dialog's closing command: its footer entry names each of its keys (and the help's
-    its opener's, ``?`` as remapped: ``help = "f10"``), as bound, remapped too."""
-    from tui.commands import BY_ID, COMMANDS, SCOPES, closes, closing_keys, key_label, keys_for
+    """Every dialog's closing command: its footer entry names each key it is bound to (with
+    its opener's: ``bound_keys``), as remapped too."""
+    from tui.commands import COMMANDS, SCOPES, bound_keys, closes, key_label
 
     for keymap in ({}, {"similar_close": "escape,x", "help": "f10", "prompt_cancel": "ctrl+g"}):
         bar = KeyBar(keymap)
@@ -30,13 +30,32 @@ def test_every_dialogs_footer_names_every_key_that_closes_it() -> None:
             bar.scope = scope
             named = {entry[0]: entry[2] for entry in bar.entries()}
             [command] = closing
-            keys = keys_for(command, keymap)
-            if command.opener:
-                keys += keys_for(BY_ID[command.opener], keymap)
-            wanted = " ".join(dict.fromkeys(key_label(k) for k in keys))
+            wanted = " ".join(dict.fromkeys(key_label(k) for k in bound_keys(command, keymap)))
             assert named[command.id] == wanted, (scope, named)
+
+
+def test_the_key_that_opens_a_dialog_closes_it_as_remapped() -> None:
+    """``similar_close`` and ``stats_close`` had their openers' default keys (m, S) among
+    their own, as ``help_close`` had ``?``: with ``similar = "w"`` m still closed the similar
+    papers and w did not. The opener's key closes its dialog as remapped now, unless the user
+    set the closing keys themselves; an opener's key the dialog uses for another command
+    keeps that one (``similar = "enter"``: Enter goes to the paper)."""
+    from tui.commands import closing_keys, textual_keymap
+
     assert closing_keys("similar", {}) == ["escape", "q", "m"]
-    assert closing_keys("help", {"help": "f10"}) == ["escape", "q", "question_mark", "f10"]
+    assert closing_keys("stats", {}) == ["escape", "q", "S"]
+    assert closing_keys("help", {}) == ["escape", "q", "question_mark"]
+    assert closing_keys("similar", {"similar": "w"}) == ["escape", "q", "w"]
+    assert closing_keys("stats", {"stats": "W,f9"}) == ["escape", "q", "W", "f9"]
+    assert closing_keys("help", {"help": "f10"}) == ["escape", "q", "f10"]
+    assert closing_keys("similar", {"similar": "w", "similar_close": "escape"}) == ["escape"]
+    assert closing_keys("similar", {"similar": "enter"}) == ["escape", "q"]
+    assert textual_keymap({"similar": "w", "stats_close": "x"}) == {
+        "similar": "w",
+        "similar_close": "escape,q,w",
+        "stats_close": "x",
+    }
+    assert textual_keymap({}) == {}
 
 
 #: A dialog: the key that opens it, its footer's closing entry, its words' (None: it has
@@ -48,7 +67,7 @@ DIALOGS = [
     ("0", "esc q Close", None, "q"),
     ("Q", "esc q Close", None, "q"),
     ("delete", "n esc Cancel", None, "n"),
-    ("shift+delete", "esc Cancel", "Esc closes", "escape"),
+    ("shift+delete", "esc q Cancel", "Esc, q close", "q"),
 ]
 
 
@@ -74,4 +93,100 @@ async def test_each_dialog_names_the_keys_that_close_it(
             said += [str(label.render()) for label in dialog.query(Label)]
             assert any(words in line for line in said), said
         await pilot.press(closer)
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+#: A remapped opener: its key, the dialog's kind, the default key that no longer closes it.
+OPENERS = [("similar", "w", "SimilarScreen", "m"), ("stats", "W", "StatsScreen", "S")]
+
+
+@pytest.mark.parametrize(("command", "key", "kind", "former"), OPENERS)
+async def test_a_remapped_opener_closes_its_dialog_and_its_default_key_does_not(
+    seeded_home: Path, command: str, key: str, kind: str, former: str
+) -> None:
+    """With ``similar = "w"`` the similar papers opened with w, and w did nothing there
+    while m closed them, and their footer and words said "Esc, q, m close"; so the stats
+    with ``stats = "W"`` and S. Set explicitly, the closing keys are the user's alone."""
+    (seeded_home / "config.toml").write_text(f'[keys]\n{command} = "{key}"\n', "utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        await pilot.press(key)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == kind)
+        dialog = app.screen
+        await wait_for(pilot, lambda: f"esc q {key} Close" in footer(app))
+        said = [str(dialog.query_one(".dialog").border_subtitle)]
+        assert any(f"Esc, q, {key} close" in line for line in said), said
+        await pilot.press(former)  # the opener's default key: nothing here now
+        await pilot.pause(0.2)
+        assert app.screen is dialog
+        await pilot.press(key)  # the opener's key as remapped: closes it (a toggle)
+        await wait_for(pilot, lambda: app.screen is screen)
+    (seeded_home / "config.toml").write_text(
+        f'[keys]\n{command} = "{key}"\n{command}_close = "escape"\n', "utf-8"
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == kind)
+        dialog = app.screen
+        await wait_for(pilot, lambda: "esc Close" in footer(app))
+        await pilot.press(key, "q")  # set explicitly: Esc alone closes
+        await pilot.pause(0.2)
+        assert app.screen is dialog
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_the_dialogs_with_a_field_name_every_key_that_cancels(seeded_home: Path) -> None:
+    """The prompts, the note editor, the import and the export dialogs named the first key
+    of their cancel command alone ("Esc to cancel", "Esc cancels") where their footer named
+    each (``esc ctrl+g Cancel``): with ``prompt_cancel = "escape,ctrl+g"`` ctrl+g cancelled
+    unsaid. Their words name every key that cancels now, from the bindings, as the footer."""
+    from textual.containers import Vertical
+    from textual.widgets import Static, TextArea
+
+    from tui.screens.dialogs import NoteEditor, TextPrompt
+    from tui.screens.export import ExportScreen
+    from tui.screens.importer import ImportScreen
+
+    (seeded_home / "config.toml").write_text(
+        "[keys]\n"
+        'prompt_cancel = "escape,ctrl+g"\n'
+        'note_cancel = "escape,ctrl+g"\n'
+        'import_cancel = "escape,f3"\n'
+        'export_cancel = "f4,escape"\n',
+        "utf-8",
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        dialog = await opened(pilot, "t", TextPrompt)
+        await wait_for(pilot, lambda: "esc ctrl+g Cancel" in footer(app))
+        said = [str(label.render()) for label in dialog.query(Label)]
+        assert "Enter to accept · Esc, ctrl+g to cancel" in said, said
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dialog = await opened(pilot, "n", NoteEditor)
+        said = [str(label.render()) for label in dialog.query(Label)]
+        assert "ctrl+s to save · Esc, ctrl+g to cancel · an empty note is removed" in said, said
+        dialog.query_one(TextArea).insert("typed")
+        await pilot.press("ctrl+g")  # the first says what a second throws away
+        said = [str(label.render()) for label in dialog.query(Label)]
+        wanted = "Not saved: Esc or ctrl+g again throws away what you typed · ctrl+s saves"
+        assert wanted in said, said
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dialog = await opened(pilot, "a", ImportScreen)
+        said = str(dialog.query_one("#import-status", Static).render())
+        assert said == "Enter imports · Tab completes a path · Esc, f3 cancel"
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dialog = await opened(pilot, "e", ExportScreen)
+        subtitle = str(dialog.query_one(".dialog", Vertical).border_subtitle)
+        assert subtitle.endswith("· f4, Esc cancel"), subtitle
+        await pilot.press("f4")
         await wait_for(pilot, lambda: app.screen is screen)

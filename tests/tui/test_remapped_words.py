@@ -283,7 +283,8 @@ async def test_the_help_key_as_remapped_closes_the_help_it_opened(seeded_home: P
 
 async def test_the_helps_subtitle_names_every_closing_key_as_remapped(seeded_home: Path) -> None:
     """It said "esc closes": q and ``?`` close it too, and so does the help's own key
-    remapped (``help = "f10"``), which it never named."""
+    remapped (``help = "f10"``), which it never named; closing keys set explicitly
+    (``help_close = "x"``) are the only ones, as the similar papers' and the stats' are."""
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
@@ -295,7 +296,17 @@ async def test_the_helps_subtitle_names_every_closing_key_as_remapped(seeded_hom
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
         screen = await opened(pilot, "f10", HelpScreen)
-        assert screen.query_one(VerticalScroll).border_subtitle.startswith("x, f10 close · ")
+        assert screen.query_one(VerticalScroll).border_subtitle.startswith("x closes · ")
+    config(seeded_home, 'help = "f10"')
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await opened(pilot, "f10", HelpScreen)
+        subtitle = screen.query_one(VerticalScroll).border_subtitle
+        assert subtitle == "Esc, q, f10 close · ctrl+p: command palette"  # ? no longer
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert app.screen is screen
 
 
 async def test_textuals_own_keys_are_named_only_while_no_remapped_key_takes_them(

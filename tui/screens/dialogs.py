@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from storage.caps import note_problem
 from storage.models import Paper, Status
 from storage.text.words import count
-from tui.commands import bindings, button_label, key_named
+from tui.commands import bindings, button_label, closing_named, closing_words, key_named
 from tui.text import editable_block, printable
 from tui.text_fields import after_typed
 from tui.widgets.fitting import DialogBox, Hint, Shrinking, fit_after_refresh, fit_dialog
@@ -48,12 +48,10 @@ class TextPrompt(ModalScreen[str | None]):
                 yield Static(Text(printable(self.question)), classes="note")
             yield Input(self.shown_value, id="prompt-input", select_on_focus=self.replace)
             keymap, web = getattr(self.app, "keymap", {}), self.app.is_web
-            accept, cancel = (
-                key_named(c, keymap, web=web) for c in ("prompt_accept", "prompt_cancel")
-            )
-            yield Hint(
-                f"{accept} to accept · {cancel} to cancel", f"{accept} accepts · {cancel} cancels"
-            )
+            accept = key_named("prompt_accept", keymap, web=web)
+            cancel = closing_named(self.KEYS, keymap, web=web)  # every key, as the footer
+            cancels = closing_words(self.KEYS, keymap, web=web, verb="cancel")
+            yield Hint(f"{accept} to accept · {cancel} to cancel", f"{accept} accepts · {cancels}")
 
     def on_mount(self) -> None:
         fit_after_refresh(self, self._fit)
@@ -132,19 +130,27 @@ class NoteEditor(ModalScreen[str | None]):
         """A key of the editor as its words name it, after the user's remapping."""
         return key_named(command_id, getattr(self.app, "keymap", {}), web=self.app.is_web)
 
+    def _cancel(self, joined: str = ", ") -> str:
+        """Every key that cancels, as the footer names them (it named the first alone)."""
+        keymap = getattr(self.app, "keymap", {})
+        return closing_named(self.KEYS, keymap, web=self.app.is_web, joined=joined)
+
     def _usual(self) -> tuple[str, str, str]:
         """The editor's keys, in words for each width (``Hint``): at 60 and 70 columns the
         line wrapped."""
-        save, cancel = self._key("note_save"), self._key("note_cancel")
+        save, cancel = self._key("note_save"), self._cancel()
+        cancels = closing_words(
+            self.KEYS, getattr(self.app, "keymap", {}), web=self.app.is_web, verb="cancel"
+        )
         return (
             f"{save} to save · {cancel} to cancel · an empty note is removed",
-            f"{save} saves · {cancel} cancels\nAn empty note is removed.",
-            f"{save} saves · {cancel} cancels",
+            f"{save} saves · {cancels}\nAn empty note is removed.",
+            f"{save} saves · {cancels}",
         )
 
     def _unsaved(self) -> tuple[str, str, str]:
         """What a first Esc on a changed note says, in words for each width."""
-        save, cancel = self._key("note_save"), self._key("note_cancel")
+        save, cancel = self._key("note_save"), self._cancel(" or ")
         return (
             f"Not saved: {cancel} again throws away what you typed · {save} saves",
             f"Not saved: {cancel} again throws it away · {save} saves",

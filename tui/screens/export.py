@@ -35,6 +35,7 @@ from tui.commands import (
     COMMANDS,
     bindings,
     button_label,
+    closing_words,
     key_label,
     key_named,
     keys_for,
@@ -191,16 +192,24 @@ class ExportScreen(ModalScreen[None]):
         """A key of the dialog as its words name it, after the user's remapping."""
         return key_named(command_id, self.keymap, web=self.app.is_web)
 
+    def _cancel_words(self, verb: str = "cancel") -> str:
+        """``Esc cancels``: every key that does, as the footer names them (not the first)."""
+        return closing_words(self.KEYS, self.keymap, web=self.app.is_web, verb=verb)
+
     def compose(self) -> ComposeResult:
         web = in_browser(self.app)  # in a browser tab, the file is a download
         with DialogBox(classes="dialog") as box:
             box.border_title = "Export"
-            write, copy, cancel = map(self._key, ("export_write", "export_copy", "export_cancel"))
+            write, copy, cancels = (
+                self._key("export_write"),
+                self._key("export_copy"),
+                self._cancel_words(),
+            )
             writes = "downloads" if web else "writes"
             box.say_keys(
-                f"{write} {writes} · {copy} copies · {cancel} cancels",
-                f"{write} {writes} · {cancel} cancels",
-                f"{cancel} cancels",
+                f"{write} {writes} · {copy} copies · {cancels}",
+                f"{write} {writes} · {cancels}",
+                cancels,
             )
             # what is exported, and what the format holds, scroll on a short screen: the
             # formats, the file's field and the result line keep their rows (``fit_dialog``)
@@ -375,8 +384,8 @@ class ExportScreen(ModalScreen[None]):
                 # the keys typed meanwhile are for the list (Esc, at once, for the dialog)
                 cancel = keys_for(BY_ID["export_cancel"], self.keymap)
                 expect_screen(self.app, wait=None, passing=cancel)
-                stop = self._key("export_cancel")
-                self._say(f"Writing {count(papers, 'paper')} as {label}… {stop} stops.", "bold")
+                stops = self._cancel_words("stop")
+                self._say(f"Writing {count(papers, 'paper')} as {label}… {stops}.", "bold")
                 self.write_in_thread(where, self._pieces(), self._file_name(), papers, label)
                 return
             written = write_export(

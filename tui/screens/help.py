@@ -7,7 +7,6 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
@@ -84,17 +83,9 @@ class HelpScreen(ModalScreen[None]):
         return f"{self.closing_keys()} · {palette}: command palette"
 
     def closing_keys(self) -> str:
-        """``Esc, q, ? close``: every key that closes the help as remapped, its own key (the
-        help's, which closes it too: ``on_key``) among them; it named only the first."""
+        """``Esc, q, ? close``: every key that closes the help as remapped, the key that opens
+        it among them (``Command.opener``); it named only the first."""
         return closing_words(self.KEYS, self.keymap, web=self.app.is_web)
-
-    def on_key(self, event: events.Key) -> None:
-        """The key that opens the help closes it too, as remapped (``?``, the default one, is
-        ``help_close``'s own): with ``help = "f10"``, f10 did nothing here."""
-        if event.key in keys_for(BY_ID[BY_ID["help_close"].opener], self.keymap):
-            event.stop()
-            event.prevent_default()
-            self.dismiss()
 
     def on_resize(self) -> None:
         """The tables for the width there is: columns side by side when wide, else the

@@ -36,7 +36,7 @@ from storage.errors import LibraryError
 from storage.library import Library
 from storage.sources.registry import readable_formats
 from storage.text.words import count
-from tui.commands import BY_ID, bindings, key_named, keys_for
+from tui.commands import BY_ID, bindings, closing_words, key_named, keys_for
 from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_stays
 from tui.memory import collector_paused
@@ -167,14 +167,22 @@ class ImportScreen(ModalScreen[str | None]):
         """A key of the dialog as its words name it, after the user's remapping."""
         return key_named(command_id, self._keymap(), web=self.app.is_web)
 
+    def _cancels(self) -> str:
+        """``Esc cancels``: every key that does, as the footer names them (not the first)."""
+        return closing_words(self.KEYS, self._keymap(), web=self.app.is_web, verb="cancel")
+
     def _usual(self) -> tuple[str, ...]:
         """The status line while nothing else is to be said: the dialog's keys, in words for
         each width (``Hint``)."""
-        start, complete, cancel = map(self._key, ("import_start", "path_complete", "import_cancel"))
+        start, complete, cancels = (
+            self._key("import_start"),
+            self._key("path_complete"),
+            self._cancels(),
+        )
         return (
-            f"{start} imports · {complete} completes a path · {cancel} cancels",
-            f"{start} imports · {complete} completes · {cancel} cancels",
-            f"{start} imports · {cancel} cancels",
+            f"{start} imports · {complete} completes a path · {cancels}",
+            f"{start} imports · {complete} completes · {cancels}",
+            f"{start} imports · {cancels}",
         )
 
     def on_mount(self) -> None:
@@ -233,8 +241,8 @@ class ImportScreen(ModalScreen[str | None]):
         except ValueError as exc:  # ``--max 0``, ``--max 5x``: no fetch on Enter, but this
             if event.value.split()[-1:] != ["--max"]:  # (``--max``: its number still to come)
                 self._hinted = True
-                start, cancel = self._key("import_start"), self._key("import_cancel")
-                self._status(f"{start} will not fetch: {exc} · {cancel} cancels", style="dim")
+                start, cancels = self._key("import_start"), self._cancels()
+                self._status(f"{start} will not fetch: {exc} · {cancels}", style="dim")
             return
         if wanted is None:
             if self._hinted:
@@ -242,11 +250,11 @@ class ImportScreen(ModalScreen[str | None]):
                 self._status(*self._usual(), style="dim")
             return
         self._hinted = True
-        start, cancel = self._key("import_start"), self._key("import_cancel")
+        start, cancels = self._key("import_start"), self._cancels()
         fetched = ", ".join(wanted.words)
         self._status(
-            f"{start} fetches {fetched}, then imports it · {cancel} cancels",
-            f"{start} fetches {fetched} · {cancel} cancels",
+            f"{start} fetches {fetched}, then imports it · {cancels}",
+            f"{start} fetches {fetched} · {cancels}",
         )
 
     def action_start(self) -> None:
