@@ -61,12 +61,14 @@ from storage.search.vocabulary import Vocabulary
 INDEX_FILE: Final = "search.index"
 #: Bumped by hand whenever what an index of given papers holds changes: the layout of this
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
-#: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
-#: ``Paper`` fields). An index of another format is ignored and built again.
+#: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``line_breaks``, ``normalize``,
+#: ``symbols``; the ``Paper`` fields). An index of another format is ignored and built again.
+# 10: a word a line's end broke at its hyphen read whole whatever spaces, tabs or CR lie
+#     between (``-\t⏎``, ``- \r⏎``, ``‐\r⏎`` were not): one rule with the pane's
 # 9: the document frequencies count the live papers only (a dead slot's words left out)
 # 8: a word a line's end broke at its hyphen read whole (``at-⏎tention``, ``search/text.py``);
 # 7: each paper's signature of its neighbour words (``search/pairs.py``)
-FORMAT: Final = 9
+FORMAT: Final = 10
 _KIND: Final = "search index"
 #: The index as the last update left it, beside ``search.index`` (see the module).
 UPDATE_FILE: Final = "search.update"
