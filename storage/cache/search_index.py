@@ -61,17 +61,21 @@ from storage.search.vocabulary import Vocabulary
 INDEX_FILE: Final = "search.index"
 #: Bumped by hand whenever what an index of given papers holds changes: the layout of this
 #: file, or the code that decides it (``storage.search``'s ``build``, ``postings``, ``table``,
-#: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``normalize``, ``symbols``; the
-#: ``Paper`` fields). An index of another format is ignored and built again.
+#: ``text``, ``vocabulary``; ``storage.text``'s ``latex``, ``line_breaks``, ``normalize``,
+#: ``symbols``; the ``Paper`` fields). An index of another format is ignored and built again.
+# 11: each segment's papers' field lengths, for the average lengths of the live papers
+#     (a dead slot's left out, as from the name-only counts), in place of their total
+# 10: a word a line's end broke at its hyphen read whole whatever spaces, tabs or CR lie
+#     between (``-\t⏎``, ``- \r⏎``, ``‐\r⏎`` were not): one rule with the pane's
 # 9: the document frequencies count the live papers only (a dead slot's words left out)
 # 8: a word a line's end broke at its hyphen read whole (``at-⏎tention``, ``search/text.py``);
 # 7: each paper's signature of its neighbour words (``search/pairs.py``)
-FORMAT: Final = 9
+FORMAT: Final = 11
 _KIND: Final = "search index"
 #: The index as the last update left it, beside ``search.index`` (see the module).
 UPDATE_FILE: Final = "search.update"
 _UPDATE_KIND: Final = "search index update"
-_SEGMENT_ARRAYS: Final = ("offsets", "docs", "scores", "masks", "pairs")
+_SEGMENT_ARRAYS: Final = ("offsets", "docs", "scores", "masks", "pairs", "lengths")
 #: A paper no slot of a saved index shows any more (a dead slot's: never read).
 _GONE: Final = Paper("", "", "")
 
@@ -124,7 +128,6 @@ def _index_file(
     sorted_tids, buckets = vocabulary.lookup_tables()
     bucket_keys = list(buckets)
     arrays: dict[str, Array] = {
-        "field_total": postings.field_total,
         "rank": rank,
         "live": table.live,
         "rows": rows,
@@ -306,7 +309,6 @@ def _assembled(table: PaperTable, arrays: Mapping[str, Array], values: Any) -> S
     buckets = {key: bucket_tids[starts[i] : starts[i + 1]] for i, key in enumerate(bucket_keys)}
     vocabulary.restore(arrays["sorted_tids"], buckets)
     postings = Postings()
-    postings.field_total = arrays["field_total"].copy()  # added to when papers are added
     for number in range(segments):
         parts = {name: arrays[f"{name}{number}"] for name in _SEGMENT_ARRAYS}
         postings.segments.append(Segment(**parts))

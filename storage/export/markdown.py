@@ -203,7 +203,11 @@ _SHOWN_FACTS = ("rating", "citations", "area")
 
 
 def _paragraphs(paper: Paper) -> list[str]:
-    """The display abstract, paragraph by paragraph, with an empty line between them."""
+    """The display abstract, paragraph by paragraph, with an empty line between them.
+
+    A word a line's end broke at its hyphen is written as the display form writes it
+    (``at- tention``), not whole as the pane shows it (``storage.text.line_breaks``): read
+    back, ``at-tention`` or ``attention`` is another abstract identity, so another paper."""
     out: list[str] = []
     for paragraph in paper.display_abstract.split("\n\n"):
         out += ["", paragraph] if out else [paragraph]

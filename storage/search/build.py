@@ -142,13 +142,19 @@ def index_batch(
         np.concatenate(title_lengths) if title_lengths else np.zeros(0, dtype=np.int64),
     )
     field_lengths = np.concatenate([c.fields for c in words]) if words else np.zeros((0, 4))
-    postings.field_total += field_lengths.sum(axis=0)
-    average = np.maximum(postings.field_total / max(len(table), 1), 1.0)
+    # the live papers' lengths: those of the segments' live slots (a slot this batch replaces
+    # is dead already, ``PaperTable.ranks_for``), and the batch's
+    live_total = postings.field_lengths(table.live) + field_lengths.sum(axis=0)
+    average = np.maximum(live_total / max(table.live_count, 1), 1.0)
     per_term = np.zeros(len(vocabulary), dtype=np.int64)
     per_term[: len(counts)] = counts
     pairs = [pair_bits(chunk.tids, chunk.counts.sum(axis=1)) for chunk in words]
     segment = _build_segment(words, per_term, field_lengths, average, first)
-    segment = replace(segment, pairs=np.concatenate(pairs) if pairs else no_pairs())
+    segment = replace(
+        segment,
+        pairs=np.concatenate(pairs) if pairs else no_pairs(),
+        lengths=field_lengths.astype(np.int32),
+    )
     postings.segments.append(segment)
     vocabulary.live_papers = table.live_count
     vocabulary.count(np.diff(segment.offsets), new_words=len(vocabulary) > known_terms)
@@ -327,7 +333,7 @@ def _build_segment(
     ``words`` holds each chunk's words (emptied as it goes: each chunk's words are let go
     once its postings are placed), ``per_term`` how many papers have each term (where each
     term's postings go: ``_PapersPerTerm``), ``field_lengths`` how many words each (paper,
-    field) has, ``average`` each field's length over the index; ``first`` is the slot of the
+    field) has, ``average`` each field's length over the live papers; ``first`` is the slot of the
     batch's first paper.
 
     The work is done a chunk of papers at a time (a chunk's words sorted by term, paper and
@@ -375,7 +381,14 @@ def _build_segment(
         masks[place] = chunk_masks
         free += count
         del terms, chunk_docs, chunk_scores, chunk_masks, count, place  # before the next's
-    return Segment(offsets=offsets, docs=docs, scores=scores16, masks=masks, pairs=no_pairs())
+    return Segment(
+        offsets=offsets,
+        docs=docs,
+        scores=scores16,
+        masks=masks,
+        pairs=no_pairs(),
+        lengths=np.zeros((0, len(FIELD_B)), dtype=np.int32),
+    )
 
 
 _WEIGHTS: Final = FIELD_WEIGHTS.astype(np.float32)

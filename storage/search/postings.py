@@ -47,6 +47,9 @@ class Segment:
     #: Each paper's signature of its neighbour words (``pairs.py``), by slot from the first of
     #: the segment's batch.
     pairs: PairBits
+    #: Words in each field (``FIELDS``) of each paper, by slot from the first of the batch:
+    #: what BM25's average field lengths count, over the live papers (``Postings.field_lengths``).
+    lengths: npt.NDArray[np.int32]
 
     def postings(self, tid: int) -> tuple[slice, bool]:
         """The slice of term ``tid``'s postings, and whether it has any."""
@@ -58,7 +61,7 @@ class Segment:
     @property
     def nbytes(self) -> int:
         """Memory of the arrays."""
-        arrays = (self.offsets, self.docs, self.scores, self.masks, self.pairs)
+        arrays = (self.offsets, self.docs, self.scores, self.masks, self.pairs, self.lengths)
         return sum(array.nbytes for array in arrays)
 
 
@@ -67,8 +70,6 @@ class Postings:
 
     def __init__(self) -> None:
         self.segments: list[Segment] = []
-        #: Words in each field over every paper indexed (for BM25's average field length).
-        self.field_total = np.zeros(4, dtype=np.float64)
 
     def __len__(self) -> int:
         """Number of (word, paper) postings."""
@@ -90,6 +91,21 @@ class Postings:
             found[inside] = segment.pairs[slots[inside] - start]
             start = end
         return found
+
+    def field_lengths(self, live: BoolArray) -> npt.NDArray[np.float64]:
+        """Words in each field over the live papers of the segments (``live``: a mask over the
+        slots, which may go on past the segments' own: a batch being indexed). A dead slot's
+        paper (replaced, or gone from the library, until a rebuild) is not counted: its old
+        2,000-word abstract made the average abstract of the papers indexed after it longer
+        than their fresh build's, and so their scores other. One product of the mask and
+        the lengths per segment (1 ms at 100,000 papers, a third of a masked sum's time)."""
+        total = np.zeros(len(FIELDS), dtype=np.int64)
+        start = 0
+        for segment in self.segments:
+            end = start + len(segment.lengths)
+            total += live[start:end].astype(np.int64) @ segment.lengths
+            start = end
+        return total.astype(np.float64)
 
     def docs_with(self, tids: Iterable[int], size: int, field_bits: int = ALL_FIELDS) -> BoolArray:
         """Papers (a mask over ``size`` slots) that contain any of the terms (in those fields)."""
@@ -142,15 +158,26 @@ class Postings:
                 scores[docs] = np.maximum(scores[docs], found)
         return scores
 
-    def name_only_papers(self, tids: Iterable[int]) -> tuple[int, int]:
-        """How many postings of the terms are in the authors' names alone, and how many in
-        another field (a title, a method name, an abstract)."""
+    def name_only_papers(self, tids: Iterable[int], live: BoolArray | None) -> tuple[int, int]:
+        """How many postings of the terms, of the live papers (``live``: a mask over the
+        slots; None when every slot is live), are in the authors' names alone, and how many
+        in another field (a title, a method name, an abstract). A dead slot's are not
+        counted: a paper replaced twice counted three times, and could tip a word into a
+        topic's. (The mask read at each posting: 0.25 ms a word at 100,000 papers.)"""
         names = other = 0
         for tid in tids:
             for segment in self.segments:
                 span, present = segment.postings(tid)
-                if present:
-                    alone = int(np.count_nonzero(segment.masks[span] == 1 << AUTHORS))
-                    names += alone
-                    other += span.stop - span.start - alone
+                if not present:
+                    continue
+                alone = segment.masks[span] == 1 << AUTHORS
+                if live is None:
+                    found = span.stop - span.start
+                else:
+                    kept = live[segment.docs[span]]
+                    found = int(np.count_nonzero(kept))
+                    alone &= kept
+                in_names = int(np.count_nonzero(alone))
+                names += in_names
+                other += found - in_names
         return names, other

@@ -196,7 +196,9 @@ class Ranker:
         by people of that name come after the papers about it."""
         ids = self._vocabulary.ids
         tids = [t for t in (ids.get(word), ids.get(number_twin(word))) if t is not None]
-        names, other = self._postings.name_only_papers(tids)
+        table = self._table
+        live = None if table.live_count == len(table) else table.live  # (dead slots: masked)
+        names, other = self._postings.name_only_papers(tids, live)
         return _NAME_IN_A_TOPIC if names and other * _TOPIC_SHARE >= names else 1.0
 
     def _with_parts(

@@ -20,6 +20,7 @@ from typing import Final
 
 from storage.models import Paper
 from storage.text.latex import to_unicode
+from storage.text.line_breaks import joined_at_hyphens
 from storage.text.normalize import fold as normalize
 from storage.text.symbols import GREEK
 
@@ -50,11 +51,6 @@ _SPACE_BYTES: Final = bytes(32 if chr(b).isspace() else b for b in range(256))
 _COMPOUND: Final = re.compile(r"[^\W_]+(?:[-\u2010][^\W_]+)+")
 _WORD_OR_COMPOUND: Final = re.compile(r"[^\W_]+(?:[-\u2010\u2011][^\W_]+)*")
 _HYPHEN: Final = re.compile(r"[-\u2010\u2011]")
-#: A word broken at a line's end by a hyphen (``at-⏎tention``, ``large-⏎scale``), as abstracts
-#: copied from a PDF's columns are: the line break taken out, the hyphen kept, so the index
-#: reads a compound, its parts and the parts joined (``attention``, ``largescale``), as it
-#: reads ``large-scale`` written on one line.
-_BROKEN_AT_HYPHEN: Final = re.compile(r"(?<=[^\W_])([-\u2010])[ \t]*\r?\n[ \t]*(?=[^\W_])")
 _CAMEL: Final = re.compile(r"(?<![^\W_])[A-Z]?[a-z]+(?:[A-Z][a-z]+)+(?![^\W_])")
 _CAMEL_PART: Final = re.compile(r"[A-Z]?[a-z]+")
 _NAME_PREFIX: Final = re.compile(r"^\s*([^\s:][^:]{0,40}?)\s*:\s+\S")
@@ -120,14 +116,14 @@ def _as_unicode(latex: re.Match[str]) -> str:
 def index_text(text: str) -> str:
     """The text the index reads, case kept: its LaTeX pieces converted (``_unicode``), braces
     dropped (``{$\\tau$}-bench`` → ``tau-bench``), a word a line's end broke at its hyphen
-    joined up again (``_BROKEN_AT_HYPHEN``).
+    joined up again, as the paper pane shows it (``joined_at_hyphens``: ``at-⏎tention`` reads
+    as ``at-tention`` written on one line, a compound, its parts and the parts joined).
 
     Only the pieces go through the converter, not the whole text: the same words, several times
     faster (it would rewrite every Markdown mark and entity of an abstract, which tokenising
     drops anyway).
     """
-    if "-\n" in text or "- \n" in text or "-\r\n" in text or "\u2010\n" in text:
-        text = _BROKEN_AT_HYPHEN.sub(r"\1", text)
+    text = joined_at_hyphens(text)
     if "\\" not in text and "{" not in text and "$" not in text:
         return text
     text = _LATEX.sub(_as_unicode, text)

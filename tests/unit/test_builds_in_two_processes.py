@@ -80,7 +80,8 @@ def parts(index: SearchIndex) -> tuple[object, ...]:
     """What an index holds, as comparable values."""
     table, vocabulary, postings = index.parts()
     (segment,) = postings.segments
-    arrays = (segment.offsets, segment.docs, segment.scores, segment.masks, vocabulary.df)
+    arrays = (segment.offsets, segment.docs, segment.scores, segment.masks, segment.lengths)
+    arrays += (vocabulary.df,)
     return (
         list(vocabulary.terms),
         sorted(vocabulary.author_tids),
@@ -89,7 +90,6 @@ def parts(index: SearchIndex) -> tuple[object, ...]:
         table.venues,
         table.list_sets,
         table.name_slots,
-        postings.field_total.tolist(),
     )
 
 

@@ -456,7 +456,12 @@ def test_an_abstract_a_line_end_broke_comes_back_as_the_same_paper(
     """A word a line's end broke at its hyphen (``at-⏎tention``) is shown whole on screen
     (``at-tention``) but exported as the display form writes it (``at- tention``): a paper's
     identity reads that hyphen as a dash, a sign, and ``at-tention``'s as none, so a Markdown
-    export that joined it came back as a second paper."""
-    abstract = "Models have lately gained at-\ntention and large-\nscale data, long enough."
+    export that joined it came back as a second paper. So with a capital after the break
+    (``Computer-Aided``: no sign either); ``Llama3-70B`` keeps the sign (a dash after a digit
+    is one), but the paper re-imported took the export's text for its abstract."""
+    abstract = (
+        "Models have lately gained at-\ntention and large-\nscale data in Computer-\nAided "
+        "design on Llama3-\n70B, long enough."
+    )
     library, papers = imported_again(tmp_path, [{"title": "Broken", "abstract": abstract}], fmt)
     assert library.papers() == papers and papers[0].abstract == abstract
