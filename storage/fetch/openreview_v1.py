@@ -24,7 +24,7 @@ from storage.fetch.records import value_of
 from storage.fetch.replies import direct_replies, read_replies
 from storage.fetch.request import FetchRequest, host_of
 from storage.fetch.web import Web
-from storage.sources.decisions import DESK_REJECTED, REJECTED, WITHDRAWN
+from storage.sources.decisions import DESK_REJECTED, NOT_ACCEPTED, REJECTED, WITHDRAWN
 from storage.sources.status_words import accepted_status, status_word
 
 #: The invitations a venue of v1 gives its submissions under, the first that has notes read:
@@ -62,8 +62,9 @@ def fate(content: Mapping[str, Any], decision: str, query: Query) -> tuple[str |
         return None
     status = _gone(content) or None
     venue = value_of(content, "venue")
-    if accepted and status is None and not status_word(venue if isinstance(venue, str) else ""):
-        return accepted_status(decision), ""
+    said = status_word(venue) if isinstance(venue, str) else ""
+    if accepted and status is None and (not said or said in NOT_ACCEPTED):
+        return accepted_status(decision), ""  # (a venue still "Submitted to …" says none)
     if not decision or status is not None:
         return status, ""
     return (REJECTED if not accepted and "reject" in decision.casefold() else None), decision

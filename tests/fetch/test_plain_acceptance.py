@@ -63,27 +63,30 @@ def test_a_v1_note_whose_venue_and_decision_name_no_presentation_is_accepted(
     services: tuple[Services, str], env
 ) -> None:
     """NeurIPS 2022 (API v1): notes whose venue is ``NeurIPS 2022 Accept``, one with a
-    decision reply of "Accept", one whose decision reply is not public. Both are Accepted
-    (one was "Accept", the other had no status); their ratings come as before."""
+    decision reply of "Accept", one whose decision reply is not public, and one whose venue
+    still says "Submitted to NeurIPS 2022" beside its "Accept". All are Accepted (two were
+    "Accept", one had no status); their ratings come as before."""
     found, _ = services
-    made = shapes.made_up(2, seed=123, fate="")
+    made = shapes.made_up(3, seed=123, fate="")
     made[0].ratings = ["7: Accept: Technically solid paper", "5: Borderline accept"]
     made[0].confidences = ["4: You are confident in your assessment", "3: fairly confident"]
     venue = shapes.v1_venue(made, NEURIPS22)
-    for note in venue.notes:
-        note["content"]["venue"] = "NeurIPS 2022 Accept"
-    for reply in venue.replies[venue.notes[0]["id"]]:
-        if "decision" in reply["content"]:
-            reply["content"]["decision"] = "Accept"
+    said = ("NeurIPS 2022 Accept", "NeurIPS 2022 Accept", "Submitted to NeurIPS 2022")
+    for note, venue_text in zip(venue.notes, said, strict=True):
+        note["content"]["venue"] = venue_text
+    for note in (venue.notes[0], venue.notes[2]):
+        for reply in venue.replies[note["id"]]:
+            if "decision" in reply["content"]:
+                reply["content"]["decision"] = "Accept"
     second = venue.notes[1]["id"]
     venue.replies[second] = [r for r in venue.replies[second] if "decision" not in r["content"]]
     found.v1[NEURIPS22] = venue
     done = papers(env, "fetch", "neurips2022", "--reviews")
     assert done.returncode == 0, done.stderr
-    assert "2 added" in done.stdout, done.stdout
+    assert "3 added" in done.stdout, done.stdout
     statuses = _statuses(env)
-    assert [statuses[m.title] for m in made] == ["Accepted", "Accepted"]
-    assert _accepted(env) == {made[0].title, made[1].title}
+    assert [statuses[m.title] for m in made] == ["Accepted", "Accepted", "Accepted"]
+    assert _accepted(env) == {m.title for m in made}
     listed = {p["title"]: p for p in json.loads(papers(env, "list", "--json").stdout)}
     first = listed[made[0].title]
     assert first["extra"]["ratings"] == "7, 5" and first["extra"]["rating"] == 6.0, first
