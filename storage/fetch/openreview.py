@@ -63,6 +63,7 @@ from storage.fetch.replies import ReplyNames, direct_replies, read_replies
 from storage.fetch.request import OPENREVIEW_API, OPENREVIEW_API_V1, FetchRequest, base_url, host_of
 from storage.fetch.web import Web
 from storage.sources.decisions import (
+    ACCEPTED,
     DECISION_PENDING,
     DESK_REJECTED,
     REJECTED,
@@ -71,6 +72,7 @@ from storage.sources.decisions import (
 )
 from storage.sources.json_lists import note_year
 from storage.sources.records import ReadResult, SourceRecord
+from storage.sources.status_words import accepted_status, status_word
 from storage.sources.venues import find_venue, names_workshop
 
 PAGE = 1000
@@ -521,7 +523,7 @@ def _add_page(
     of them this query had already brought (``mine``; all of them: the server sent the same
     page again), and how many are ``ACCEPTED_UNSAID``."""
     items, statuses = [], []
-    repeated = 0
+    repeated = unsaid = 0
     for note in notes:
         key = note.get("id") if isinstance(note, Mapping) else None
         if isinstance(key, str):
@@ -537,8 +539,12 @@ def _add_page(
             continue  # v1: not accepted
         items.append(shaped[0])
         statuses.append(shaped[1])
+        # (v1's accepted notes, and v2's naming their venue alone, "COLM", are Accepted too)
+        unsaid += (
+            api.version == 2 and shaped[1] == ACCEPTED_UNSAID and not _says_venue(note["content"])
+        )
     add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
-    return repeated, statuses.count(ACCEPTED_UNSAID)
+    return repeated, unsaid
 
 
 def _last_page(notes: Sequence[Any], limit: int, got: int, total: int | None) -> bool:
@@ -607,12 +613,14 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         # an accepted paper (the query's venue id) whose note says no venue, and whose
         # decision reply, if any, was not read (without --reviews): accepted, at least
         status = ACCEPTED_UNSAID
+    elif status is None and not status_word(value_of(content, "venue")):
+        status = accepted_status(decision)  # the venue alone (COLM's "COLM"): accepted
     return item, status
 
 
 #: The status of an accepted paper of v2 that names no venue and no decision was read for:
 #: its presentation (oral, poster) is in its decision reply, which ``--reviews`` reads.
-ACCEPTED_UNSAID = "Accepted"
+ACCEPTED_UNSAID = ACCEPTED
 
 
 #: The statuses ``--all`` gives a submission whose decision its venue id does not say yet; a

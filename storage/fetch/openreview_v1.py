@@ -24,7 +24,8 @@ from storage.fetch.records import value_of
 from storage.fetch.replies import direct_replies, read_replies
 from storage.fetch.request import FetchRequest, host_of
 from storage.fetch.web import Web
-from storage.sources.decisions import DESK_REJECTED, REJECTED, WITHDRAWN
+from storage.sources.decisions import DESK_REJECTED, NOT_ACCEPTED, REJECTED, WITHDRAWN
+from storage.sources.status_words import accepted_status, status_word
 
 #: The invitations a venue of v1 gives its submissions under, the first that has notes read:
 #: blind ones; the usual; ICLR 2017's, in lower case (``ICLR.cc/2017/conference/-/submission``).
@@ -53,11 +54,17 @@ def queries(venue_id: str, request: FetchRequest, api: Api, web: Web) -> Iterato
 def fate(content: Mapping[str, Any], decision: str, query: Query) -> tuple[str | None, str] | None:
     """What a submission of the query's came to: its venue status (None: its own, read from
     its venue) and the decision to keep with it ("" for none); None for one the query does not
-    keep (not accepted, without ``--all``). A decision to reject makes the status Rejected."""
+    keep (not accepted, without ``--all``). A decision to reject makes the status Rejected;
+    an accepted paper whose venue names no presentation (NeurIPS 2022's "NeurIPS 2022
+    Accept") is the one its decision names, else Accepted (``accepted_status``)."""
     accepted = _accepted(content, decision, query.params["invitation"].partition("/-/")[0])
     if query.accepted_only and not accepted:
         return None
     status = _gone(content) or None
+    venue = value_of(content, "venue")
+    said = status_word(venue) if isinstance(venue, str) else ""
+    if accepted and status is None and (not said or said in NOT_ACCEPTED):
+        return accepted_status(decision), ""  # (a venue still "Submitted to …" says none)
     if not decision or status is not None:
         return status, ""
     return (REJECTED if not accepted and "reject" in decision.casefold() else None), decision

@@ -40,7 +40,7 @@ _SCORES: Final = ("rating", "ratings", "confidence")
 #: name them in (``storage.sources.decisions``).
 NOT_ACCEPTED: Final = decisions.NOT_ACCEPTED
 #: OpenReview's status of an accepted paper whose note names no presentation.
-ACCEPTED: Final = "Accepted"
+ACCEPTED: Final = decisions.ACCEPTED
 
 
 def _text(text: str) -> str:

@@ -18,10 +18,14 @@ import re
 from typing import Final
 
 __all__ = [
-    "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "SUBMITTED", "UNDER_REVIEW",
-    "WITHDRAWN", "WORKSHOP", "decided_against", "in_one_word", "says_no_decision",
+    "ACCEPTED", "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "SUBMITTED",
+    "UNDER_REVIEW", "WITHDRAWN", "WORKSHOP", "decided_against", "in_one_word", "says_no_decision",
 ]  # fmt: skip
 
+#: An accepted paper whose source names no presentation (Oral, Poster…): OpenReview's note
+#: of the venue's accepted papers that names no venue, or only the venue (COLM's ``COLM``,
+#: TMLR's ``Accepted by TMLR``, NeurIPS 2022's ``NeurIPS 2022 Accept``).
+ACCEPTED: Final = "Accepted"
 REJECTED: Final = "Rejected"
 WITHDRAWN: Final = "Withdrawn"
 DESK_REJECTED: Final = "Desk rejected"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from storage.sources.decisions import decided_against
+from storage.sources.decisions import ACCEPTED, NOT_ACCEPTED, decided_against
 
 #: (a decision against the paper is read first: ``decided_against``)
 _VENUE_WORDS = ("oral", "spotlight", "poster", "workshop", "submitted")
@@ -63,3 +63,11 @@ def venue_status(text: str) -> str:
     if word := _named(text):
         return word.capitalize()
     return _own_word(low) or text[:40]
+
+
+def accepted_status(decision: str) -> str:
+    """The venue status of a paper the venue accepted, whose venue names no presentation: the
+    one its decision names (``Accept (Oral)`` → ``Oral``), else ``Accepted`` (a decision of
+    ``Accept``, none read, one of no known words)."""
+    word = status_word(decision)
+    return word if word and word not in NOT_ACCEPTED else ACCEPTED

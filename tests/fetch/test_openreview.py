@@ -613,8 +613,8 @@ def test_tmlr_all_brings_every_submission_of_the_journal(services, env) -> None:
     assert "6 added" in done.stdout and "TMLR (OpenReview)" in done.stdout, done.stdout
     listed = {p["title"]: p for p in _listed(env)}
     statuses = [listed[m.title]["venue_status"] for m in made]
-    assert statuses == [
-        "", "Under review", "Decision pending", "Rejected", "Rejected", "Withdrawn",
+    assert statuses == [  # "Accepted by TMLR" names no presentation: Accepted
+        "Accepted", "Under review", "Decision pending", "Rejected", "Rejected", "Withdrawn",
     ]  # fmt: skip
     asked = {r.query.get("content.venueid") for r in found.requests_to("/or2/notes")}
     assert {"TMLR/Desk_Rejected", "TMLR/Withdrawn_Submission", "TMLR/Under_Review"} <= asked
