@@ -578,8 +578,12 @@ class QueuePart(MainBase):
                 markup=False,
             )
         if "pdf:" in self.view.query.casefold() and self.index is not None:
-            searcher = cast("SearchPart", self).searcher  # the query again, with the texts
-            self.search_box.use(searcher(self.index))
+            box = self.search_box
+            if box.waiting:  # a query just typed: its search may have read the texts before
+                box.run_search(box.search_text)
+            else:  # the query again, with the texts: the cursor kept on its paper, as after
+                # a scan (it went to the first row, the paper it was on still found)
+                cast("SearchPart", self).search_after_outside_changes()
         current = self.paper_list.current
         if current is not None and self.pdfs.has_copy(current.id):
             self.show_current()  # the texts change only what a local copy's line says
