@@ -86,6 +86,11 @@ class AppPdfs:
         self.reading_failures = False
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
+        #: ``P``'s runs begun (``busy`` is the latest's), and whether its downloads began:
+        #: before, it reads the disk (``pdf-failures.json``, attachments), which a hung share
+        #: holds, and ``P`` again lets it go at once (``MainScreen.action_download_pdfs``).
+        self.runs = 0
+        self.downloading = False
 
     # -- copies ---------------------------------------------------------------------------
     def read_folder(self) -> tuple[dict[str, Path], dict[str, Path]]:
