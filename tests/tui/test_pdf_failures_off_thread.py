@@ -214,7 +214,7 @@ async def test_P_again_lets_go_of_a_run_still_reading_a_held_file(
             release()
         done = "1 PDF downloaded"
         await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 20)
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: not any(w.group == "pdf" for w in screen.workers), 5)
         assert sum(m.startswith("Downloading 2 PDFs") for m in messages(app)) == 1
         assert not any(m.startswith("Stopping") for m in messages(app))
         assert screen.pdfs.has_copy(ids[1]) and not screen.pdfs.busy
@@ -253,3 +253,6 @@ async def test_P_is_free_once_its_downloads_end_though_its_last_read_waits(
             every = "Every one of the papers of the queue has its PDF here."
             await wait_for(pilot, lambda: every in messages(app), 3)
             assert not any(m.startswith("Stopping") for m in messages(app))
+        # its read taken, the texts read, before the app ends
+        await wait_for(pilot, lambda: not any(w.group == "pdf" for w in screen.workers), 5)
+        await wait_for(pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 2)

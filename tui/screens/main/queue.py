@@ -22,6 +22,7 @@ from storage.queue import (
 from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
+from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_arrived
 from tui.screens.main.base import MainBase
 from tui.web import in_browser, open_file_in_tab
@@ -497,7 +498,9 @@ class QueuePart(MainBase):
         """Take a read of ``pdf-failures.json`` (``reading``: ``read_pdf_failures``'s)."""
         if reading:
             self.pdfs.reading_failures = False
-        if read is not None and self.pdfs.take_failures(read) and self.is_mounted:
+        if read is None or is_ending(self.app):  # (its widgets may be gone: let go)
+            return
+        if self.pdfs.take_failures(read) and self.is_mounted:
             self.show_current()
 
     def after_pdfs_scanned(
