@@ -11,7 +11,8 @@ runs is done once it is taken, the screen kept up (``MainBase.after_pdf_scan``).
 ``pdf-failures.json`` read (``read_failures`` in a worker, ``take_failures`` here: at start,
 when it changed, after ``P``'s downloads; ``P`` reads it, and the attachments of the papers
 it would pass over, in its own worker): HOME and the folder may be on a slow or hung disk,
-and a key waited for each read. The texts
+and a key waited for each read. The poll's stats of the folder, of that file and of the
+texts' are made in a worker too (``look``, one at a time; ``MainScreen._poll_pdfs``). The texts
 (``storage.cache.pdf_text``) are read by a child process (see ``extract_elsewhere``) in a
 thread worker, then loaded here for the search's worker to read.
 """
@@ -53,6 +54,17 @@ class FailuresRead(NamedTuple):
     order: int
 
 
+class DiskLook(NamedTuple):
+    """What changed on disk since it was last read (``AppPdfs.look``)."""
+
+    #: The folder of copies (a scan reads it again).
+    folder: bool
+    #: ``pdf-failures.json``.
+    failures: bool
+    #: ``pdf-text.cache``.
+    texts: bool
+
+
 class AppPdfs:
     """The local copies and their text, as the screen shows and searches them."""
 
@@ -84,8 +96,15 @@ class AppPdfs:
         self.scans_started = 0
         #: Set while ``pdf-failures.json`` is read (``MainScreen.read_pdf_failures``).
         self.reading_failures = False
+        #: Set while the poll looks at the disk (``look``, in a worker: one at a time).
+        self.looking = False
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
+        #: ``P``'s runs begun (``busy`` is the latest's), and whether its downloads began:
+        #: before, it reads the disk (``pdf-failures.json``, attachments), which a hung share
+        #: holds, and ``P`` again lets it go at once (``MainScreen.action_download_pdfs``).
+        self.runs = 0
+        self.downloading = False
 
     # -- copies ---------------------------------------------------------------------------
     def read_folder(self) -> tuple[dict[str, Path], dict[str, Path]]:
@@ -104,9 +123,11 @@ class AppPdfs:
         self._copies, self._not_pdfs = found
         return found != before
 
-    def folder_changed(self) -> bool:
-        """Whether the folder changed since it was last read (one stat)."""
-        return self.folder.changed()
+    def look(self) -> DiskLook:
+        """What changed since it was read: the folder, ``pdf-failures.json``, the texts
+        (three stats, off the screen's thread: a stat on a hung share waits, and the poll's,
+        once a second on the screen's thread, froze every key until the share answered)."""
+        return DiskLook(self.folder.changed(), self.failures_stale(), self.texts_changed())
 
     @property
     def not_pdfs_known(self) -> dict[str, Path]:

@@ -183,3 +183,76 @@ async def test_the_pane_reads_the_failures_off_the_screens_thread(
             assert "failed:" not in pane(app)
             release()
             await wait_for(pilot, lambda: "failed: HTTP 404 Not Found at 127.0.0.1" in pane(app), 5)
+
+
+async def test_P_again_lets_go_of_a_run_still_reading_a_held_file(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """``P`` again while ``P``'s read of ``pdf-failures.json`` waits on a held file (a hung
+    share): it said "Stopping the downloads", and said so at each ``P`` after it until the
+    disk answered, no download begun, none to begin. Nothing is written before the downloads
+    begin: the run is let go at once, and ``P`` once more starts another, whose downloads go
+    on once the disk answers (the one let go ends saying nothing)."""
+    ids = library_of(home, tmp_path, server, None)
+    server.behaviour["k0"] = "missing"
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: plist(app).current is not None)
+        with held(home / FAILURES_FILE) as release:
+            await pilot.press("P")
+            await wait_for(pilot, lambda: screen.pdfs.busy, 3)
+            await pilot.pause(0.3)  # (its read waits by then)
+            await pilot.press("P")
+            await wait_for(pilot, lambda: not screen.pdfs.busy, 3)
+            assert still_held(home / FAILURES_FILE)  # let go before the disk answered
+            assert any(m.startswith("Stopped before any download: P again") for m in messages(app))
+            await pilot.press("P")  # another run, whose read waits in turn
+            await wait_for(pilot, lambda: screen.pdfs.busy, 3)
+            assert still_held(home / FAILURES_FILE)
+            release()
+        done = "1 PDF downloaded"
+        await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 20)
+        await wait_for(pilot, lambda: not any(w.group == "pdf" for w in screen.workers), 5)
+        assert sum(m.startswith("Downloading 2 PDFs") for m in messages(app)) == 1
+        assert not any(m.startswith("Stopping") for m in messages(app))
+        assert screen.pdfs.has_copy(ids[1]) and not screen.pdfs.busy
+
+
+async def test_P_is_free_once_its_downloads_end_though_its_last_read_waits(
+    home: Path, tmp_path: Path, server: PdfServer
+) -> None:
+    """After its downloads ``P`` reads ``pdf-failures.json`` again (for the pane); held (a
+    hung share), the summary waited for it, and ``P`` said "Stopping the downloads" until the
+    disk answered, every download done. The summary is said, and ``P`` free, at once."""
+    from tests.pdf_server import HELD_BYTES
+
+    ids = library_of(home, tmp_path, server, None)
+    (home / FAILURES_FILE).write_text(json.dumps({"format": 1, "papers": {}}), encoding="utf-8")
+    server.behaviour["k1"] = "held"
+    long = paper_pdf(tmp_path / "long.pdf", "Study 1", 40, seed=1).read_bytes()
+    assert len(long) > HELD_BYTES  # (the held answer stalls within the file)
+    server.pdfs["k1"] = long
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: plist(app).current is not None)
+        part = screen.pdfs.folder.part_of(ids[1])
+        await pilot.press("P")  # the second held on its way
+        await wait_for(pilot, lambda: part.exists() and part.stat().st_size >= HELD_BYTES // 2)
+        with held(home / FAILURES_FILE):
+            server.release.set()
+            done = "2 PDFs downloaded"
+            await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 5)
+            assert not screen.pdfs.busy
+            assert still_held(home / FAILURES_FILE)  # said before the disk answered
+            await wait_for(pilot, lambda: screen.pdfs.has_copy(ids[1]), 5)
+            await pilot.press("P")
+            every = "Every one of the papers of the queue has its PDF here."
+            await wait_for(pilot, lambda: every in messages(app), 3)
+            assert not any(m.startswith("Stopping") for m in messages(app))
+        # its read taken, the texts read, before the app ends
+        await wait_for(pilot, lambda: not any(w.group == "pdf" for w in screen.workers), 5)
+        await wait_for(pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 2)

@@ -80,3 +80,37 @@ async def test_a_pdf_search_follows_copies_that_go_and_come_back(
         await wait_for(pilot, lambda: sorted(shown(app)) == sorted(ids[:3]), 10)
         assert plist(app).current.id == last  # type: ignore[union-attr]
         assert ids[3] not in shown(app)
+
+
+async def test_a_pdf_search_keeps_its_paper_when_the_texts_are_read_elsewhere(
+    home: Path, tmp_path: Path
+) -> None:
+    """``papers pdf`` in another terminal read a copy's text again (the copy rewritten in
+    place: the folder itself unchanged): the app loads the texts again and runs the
+    ``pdf:`` search again, which put the cursor on its first row, away from the paper it was
+    on, though that paper was still found. It stays on its paper, as after a scan."""
+    ids = library_with_texts(home, tmp_path)
+    fourth = Library(home).paper(ids[3])
+    folder = home / "pdfs"
+    copy = paper_pdf(folder / pdf_name(fourth), fourth.title, 1, seed=3)  # no wombat in it
+    update_texts(home, {ids[3]: copy}, forget=False)
+    app = PapersApp(Library(home), import_sample=False)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("5")
+        await pilot.pause(2.5)  # the start's reading of the texts (none to read)
+        await wait_for(pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 4)
+        await wait_for(pilot, lambda: not any(w.group == "pdf-text" for w in screen.workers))
+        await pilot.press("slash", *"pdf:wombat", "escape")
+        await wait_for(pilot, lambda: sorted(shown(app)) == sorted(ids[:3]), 5)
+        last = shown(app)[-1]
+        await pilot.pause(1.0)  # (a letter right after leaving the box is held back: a stray)
+        await pilot.press("G")
+        await wait_for(pilot, lambda: plist(app).current.id == last)  # type: ignore[union-attr]
+        # rewritten in place, its text read by another process: the folder is as it was
+        rewritten = paper_pdf(tmp_path / "new.pdf", fourth.title, 1, seed=3, marker="A wombat.")
+        copy.write_bytes(rewritten.read_bytes())
+        update_texts(home, dict(screen.pdfs.copies_known))
+        await wait_for(pilot, lambda: sorted(shown(app)) == sorted(ids), 10)
+        assert shown(app).index(last) != 0  # (the first row would not tell)
+        assert plist(app).current.id == last  # type: ignore[union-attr]

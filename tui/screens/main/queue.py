@@ -22,6 +22,7 @@ from storage.queue import (
 from storage.text.sanitize import printable
 from storage.text.words import count
 from tui import links
+from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_arrived
 from tui.screens.main.base import MainBase
 from tui.web import in_browser, open_file_in_tab
@@ -269,10 +270,15 @@ class QueuePart(MainBase):
         they download, stop them (each part kept, to resume). Those
         whose link failed for good before (``storage.pdfs.failures``, which ``papers pdf``
         passes over) are asked for again, the key being the asking, and said so with why."""
-        if self.pdfs.busy:  # asked again: stopped (a queue of 500 took 8 minutes, unstoppable)
+        pdfs = self.pdfs
+        if pdfs.busy:  # asked again: stopped (a queue of 500 took 8 minutes, unstoppable)
             self.workers.cancel_group(self, "pdf")
             again = self.key_shown("download_pdfs")
             said = f"Stopping the downloads: {again} again resumes them where they stopped."
+            if not pdfs.downloading:  # still reading the disk, nothing written: let go now
+                # (a hung share held the read: "Stopping" said at each P until it returned)
+                self._download_failed(None, pdfs.runs)
+                said = f"Stopped before any download: {again} again starts them."
             self.notify(said, title="PDFs", markup=False, timeout=4)
             return
         if self.pdfs.scanning:  # pressed while the folder is read: once it is
@@ -293,7 +299,9 @@ class QueuePart(MainBase):
             self.notify(f"Every one of the {what} has its PDF here.", markup=False, timeout=3)
             self.read_pdf_texts()
             return
-        self.pdfs.busy = True
+        pdfs.busy, pdfs.downloading = True, False
+        pdfs.runs += 1
+        run = pdfs.runs
         known = self.view.position  # every paper's id (replaced whole, never changed, on reload)
         # as of the papers.json they are: a failure kept after it (`papers pdf` in another
         # terminal) may be of a paper imported since, which a reload would show
@@ -301,12 +309,13 @@ class QueuePart(MainBase):
         as_of = version.mtime_ns / 1e9 if version is not None else 0.0
         copies = self.pdfs.copies_known  # (the folder is not listed here: thousands of copies)
         self.run_worker(
-            lambda: self._download(todo, copies, known, as_of), thread=True, exclusive=True,
+            lambda: self._download(run, todo, copies, known, as_of), thread=True, exclusive=True,
             group="pdf", exit_on_error=False, description="download PDFs",
         )  # fmt: skip
 
     def _download(
         self,
+        run: int,
         papers: list[Paper],
         copies: Mapping[str, Path],
         known: Collection[str],
@@ -315,7 +324,8 @@ class QueuePart(MainBase):
         """The downloads, in this worker from the first look at the disk: the folder, the
         failures kept (``pdf-failures.json``) and the attachments of the papers passed over
         may be on a slow or hung disk (a share); read on the screen's thread, each key waited
-        for them."""
+        for them. ``run``: which of ``P``'s (one stopped while it read them is let go, and
+        another may have begun since: this one then ends saying nothing)."""
         from textual.worker import get_current_worker
 
         from storage.pdfs.failures import PdfFailures
@@ -325,20 +335,25 @@ class QueuePart(MainBase):
         try:
             problem = folder_problem(self.pdfs.folder.path)  # a file, a link to nothing…
             if problem:
-                self.app.call_from_thread(self._download_failed, problem)
+                self.app.call_from_thread(self._download_failed, problem, run)
                 return
             failures = PdfFailures(self.library.home)
             before = [failure for _, failure in failures.sort_out(papers, copies)[1]]
             if get_current_worker().is_cancelled:  # P again while the disk was read
-                self.app.call_from_thread(self._download_failed, None)
+                self.app.call_from_thread(self._download_failed, None, run)
                 return
-            self.app.call_from_thread(self._downloads_begin, len(papers), before)
-            self._download_all(papers, failures, known, as_of)
+            if self.app.call_from_thread(self._downloads_begin, run, len(papers), before):
+                self._download_all(run, papers, failures, known, as_of)
         except BaseException:
-            self.pdfs.busy = False
+            if self.pdfs.runs == run:
+                self.pdfs.busy = False
             raise
 
-    def _downloads_begin(self, todo: int, before: list[Failure]) -> None:
+    def _downloads_begin(self, run: int, todo: int, before: list[Failure]) -> bool:
+        """Whether ``run``'s downloads begin (not when it was let go meanwhile), said."""
+        if run != self.pdfs.runs or not self.pdfs.busy:
+            return False
+        self.pdfs.downloading = True  # (P again now waits for them: they write parts)
         said = f"Downloading {count(todo, 'PDF')} into {self.pdfs.folder.path}, one at a time…"
         if before:
             causes = {failure.cause for failure in before}  # the kinds alone when several
@@ -346,9 +361,15 @@ class QueuePart(MainBase):
             which = "It" if todo == 1 else f"{len(before):,} of them"
             said += f"\n{which} failed before ({why}): asked for again."
         self.notify(said, timeout=8 if before else 4, markup=False)
+        return True
 
     def _download_all(
-        self, papers: list[Paper], failures: PdfFailures, known: Collection[str], as_of: float
+        self,
+        run: int,
+        papers: list[Paper],
+        failures: PdfFailures,
+        known: Collection[str],
+        as_of: float,
     ) -> None:
         from textual.worker import get_current_worker
 
@@ -380,13 +401,19 @@ class QueuePart(MainBase):
         except OSError as exc:  # the folder (a full disk, no permission): said, not lost
             where = f"{exc.filename}: " if exc.filename else ""
             said = f"PDFs not downloaded: {where}{exc.strerror or exc}"
-            self.app.call_from_thread(self._download_failed, said)
+            self.app.call_from_thread(self._download_failed, said, run)
             return
-        read = self.pdfs.read_failures()  # what the pane says of a failed PDF, read here
-        self.app.call_from_thread(self._downloaded, report, read)
+        self.app.call_from_thread(self._downloaded, report)
+        # what the pane says of a failed PDF, read here once P is free again (a hung share
+        # held this read: P said "Stopping" until it returned, the downloads done)
+        read = self.pdfs.read_failures()
+        self.app.call_from_thread(self._pdf_failures_read, read, reading=False)
 
-    def _download_failed(self, message: str | None) -> None:
-        """The downloads ended before they began, said why (None: stopped, said so)."""
+    def _download_failed(self, message: str | None, run: int) -> None:
+        """``run``'s downloads ended before they began, said why (None: stopped, said so);
+        nothing when it was let go (stopped while it read the disk, another begun since)."""
+        if run != self.pdfs.runs or not self.pdfs.busy:
+            return
         self.pdfs.busy = False  # (P again starts them, not stops them)
         self._progress(None)
         if message is not None:
@@ -400,14 +427,12 @@ class QueuePart(MainBase):
         this thread; its row's mark and the pane follow once it is (``_pdfs_scanned``)."""
         self.scan_pdfs()
 
-    def _downloaded(self, report: object, read: FailuresRead) -> None:
+    def _downloaded(self, report: object) -> None:
         from storage.pdfs.download import DownloadReport
 
         assert isinstance(report, DownloadReport)
         self.pdfs.busy = False
         self._progress(None)
-        if self.pdfs.take_failures(read):  # the pane says why its paper's PDF failed
-            self.show_current()
         failed = report.failed
         message = report.summary()
         if failed:  # by cause, a few lines whatever their number (a server down: one)
@@ -469,9 +494,13 @@ class QueuePart(MainBase):
             description="read pdf-failures.json",
         )  # fmt: skip
 
-    def _pdf_failures_read(self, read: FailuresRead | None) -> None:
-        self.pdfs.reading_failures = False
-        if read is not None and self.pdfs.take_failures(read) and self.is_mounted:
+    def _pdf_failures_read(self, read: FailuresRead | None, *, reading: bool = True) -> None:
+        """Take a read of ``pdf-failures.json`` (``reading``: ``read_pdf_failures``'s)."""
+        if reading:
+            self.pdfs.reading_failures = False
+        if read is None or is_ending(self.app):  # (its widgets may be gone: let go)
+            return
+        if self.pdfs.take_failures(read) and self.is_mounted:
             self.show_current()
 
     def after_pdfs_scanned(
@@ -578,8 +607,12 @@ class QueuePart(MainBase):
                 markup=False,
             )
         if "pdf:" in self.view.query.casefold() and self.index is not None:
-            searcher = cast("SearchPart", self).searcher  # the query again, with the texts
-            self.search_box.use(searcher(self.index))
+            box = self.search_box
+            if box.waiting:  # a query just typed: its search may have read the texts before
+                box.run_search(box.search_text)
+            else:  # the query again, with the texts: the cursor kept on its paper, as after
+                # a scan (it went to the first row, the paper it was on still found)
+                cast("SearchPart", self).search_after_outside_changes()
         current = self.paper_list.current
         if current is not None and self.pdfs.has_copy(current.id):
             self.show_current()  # the texts change only what a local copy's line says

@@ -32,6 +32,7 @@ from tui.ending import is_ending
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import Persisted
 from tui.outcomes import report
+from tui.pdfs import DiskLook
 from tui.screens.main.library import LibraryPart
 from tui.screens.main.queue import QueuePart
 from tui.screens.main.reading import ReadingPart
@@ -331,14 +332,37 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         marks and the pane follow (one stat of the folder while it does not change; when it
         does, it is read in a thread worker: ``scan_pdfs``), as do the failures it keeps
         (``pdf-failures.json``) and the texts `papers pdf` read of them (their pages,
-        ``pdf:``)."""
-        if self.pdfs.busy or not self.pdfs.scanned:  # our own download or first scan
+        ``pdf:``). The stats are made in a thread worker too (a share that hangs holds a
+        stat: made here, no key was read until it answered), one look at a time (a share
+        that hangs holds one thread, not one more each second), what it saw taken here."""
+        pdfs = self.pdfs
+        if pdfs.busy or not pdfs.scanned or pdfs.looking:  # our own download, first scan
             return
-        if self.pdfs.folder_changed():
+        pdfs.looking = True
+
+        def work() -> None:
+            look = None
+            try:
+                look = pdfs.look()
+            finally:  # (failed, too: the next poll looks again)
+                self.app.call_from_thread(self._pdfs_looked, look)
+
+        self.run_worker(
+            work, thread=True, group="pdf-look", exit_on_error=False,
+            description="look at the PDF folder",
+        )  # fmt: skip
+
+    def _pdfs_looked(self, look: DiskLook | None) -> None:
+        """What the poll's look at the disk saw (None: it failed), taken on this thread."""
+        pdfs = self.pdfs
+        pdfs.looking = False
+        if look is None or pdfs.busy or is_ending(self.app) or not self.is_mounted:
+            return
+        if look.folder:
             self.scan_pdfs()
-        if self.pdfs.failures_stale():  # `papers pdf` elsewhere (one stat)
+        if look.failures:  # `papers pdf` elsewhere
             self.read_pdf_failures()  # what the pane says of a PDF, once read
-        if self.pdfs.texts_changed():  # their texts, read by `papers pdf` (one stat)
+        if look.texts:  # their texts, read by `papers pdf`
             self.reload_pdf_texts()
 
     # -- marks ------------------------------------------------------------------------------
