@@ -11,7 +11,7 @@ from pathlib import Path
 from storage import Library
 from tests.cli.test_cli import make_env, run
 from tests.pdf_server import PdfServer
-from tests.tui.helpers import plist, ready, wait_for
+from tests.tui.helpers import messages, plist, ready, wait_for
 from tests.tui.test_queue_keys import WIDE, pane_text, pdf_library
 from tui.app import PapersApp
 
@@ -35,3 +35,22 @@ async def test_texts_read_by_papers_pdf_elsewhere_are_shown_and_searched(
         await wait_for(pilot, lambda: len(plist(app).rows) == 1)
         assert plist(app).current is not None and plist(app).current.id == ids[0]
         assert "p. 2: A wombat theorem" in pane_text(app)
+
+
+async def test_pdf_results_arriving_as_the_app_ends_are_let_go(home: Path) -> None:
+    """A text read or a download that ends as the app is ending (``q`` pressed, a signal)
+    shows nothing: its widgets may be gone already (a query of them raised as the screens
+    were taken down, a traceback on the way out); the download's busy mark is still let go."""
+    from storage.pdfs.download import DownloadReport
+
+    app = PapersApp(Library(home))  # the bundled sample
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        screen.pdfs.busy = True
+        app.ending = True  # (what ``begin_ending`` sets first)
+        screen._texts_ready(2, 2)
+        screen._downloaded(DownloadReport(skipped=1))
+        await pilot.pause()
+        assert not any("ready for pdf:" in m or "PDF" in m for m in messages(app))
+        assert not screen.pdfs.busy
+        app.ending = False

@@ -432,6 +432,8 @@ class QueuePart(MainBase):
 
         assert isinstance(report, DownloadReport)
         self.pdfs.busy = False
+        if is_ending(self.app):  # (its widgets may be gone: let go; the copies are kept)
+            return
         self._progress(None)
         failed = report.failed
         message = report.summary()
@@ -600,6 +602,8 @@ class QueuePart(MainBase):
         )  # fmt: skip
 
     def _texts_ready(self, read: int = 0, ready: int = 0) -> None:
+        if is_ending(self.app):  # (its widgets may be gone: let go)
+            return
         if read:
             self.notify(
                 f"The text of {count(ready, 'PDF')} is ready for pdf: searches.",
