@@ -107,11 +107,15 @@ class SignalEnding:
 
 @contextlib.contextmanager
 def ending_by_signals() -> Iterator[SignalEnding]:
-    """Handle the ending signals while the block runs; the previous handlers come back after."""
+    """Handle the ending signals while the block runs; the previous handlers come back after,
+    but for a ``q`` that saved everything (``quit_saved``): the process is then as good as
+    ended, everything saved and the terminal given back, and the signals are ignored for the
+    little it still runs (the default handler killed it: -15, the shell's 143). Ignored, not
+    handled: the interpreter puts back the default of a signal it handles as it ends."""
     ending = SignalEnding()
     previous = {number: signal.signal(number, ending.on_signal) for number in ENDING_SIGNALS}
     try:
         yield ending
     finally:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            signal.signal(number, signal.SIG_IGN if ending.quit_done else handler)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,12 @@ from tests.tui.test_signals import LEAVE_ALTERNATE_SCREEN, papers_command
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 
-def test_a_sigterm_while_q_takes_the_app_down_leaves_the_exit_code_0(seeded_home: Path) -> None:
+@pytest.mark.parametrize("after", [0.0, 0.02, 0.06], ids=["at-once", "20ms", "60ms"])
+def test_a_sigterm_while_q_takes_the_app_down_leaves_the_exit_code_0(
+    seeded_home: Path, after: float
+) -> None:
+    """``after``: seconds from the terminal given back to the signal (the app taken down, then
+    the process ending: the default handler was back by then, and killed it: -15)."""
     first = Library(seeded_home).papers()[0].id
     terminal = spawn([*papers_command(), "--home", str(seeded_home)])
     try:
@@ -33,6 +39,7 @@ def test_a_sigterm_while_q_takes_the_app_down_leaves_the_exit_code_0(seeded_home
         terminal.type(b"q")
         # the terminal is given back: the quit has saved, and the app is being taken down
         terminal.wait_for(LEAVE_ALTERNATE_SCREEN, timeout=30, start=start)
+        time.sleep(after)
         os.kill(terminal.pid, signal.SIGTERM)  # (a process ended but not reaped takes it too)
         code = terminal.proc.wait(timeout=30)
         while terminal.read(0.05) > 0:
