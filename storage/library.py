@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -457,14 +457,41 @@ class Library:
         pages = PdfTexts.open(self.home).pages()
         return SortFacts(papers, state.decided_at, scores, pages)
 
-    def set_note(self, paper_id: str, note: str, *, append: bool = False) -> str:
+    def set_note(
+        self,
+        paper_id: str,
+        note: str,
+        *,
+        append: bool = False,
+        before_saving: Callable[[str], object] | None = None,
+    ) -> str:
         """Set (or, with "", clear) the note of a paper, or (``append``) add a line to it;
-        returns the note it had."""
-        return self.triage_file.set_note(self.resolve_id(paper_id), note, append=append)
+        returns the note it had. ``before_saving`` is given the note it had before the change
+        is written (under the lock): what it raises leaves the note as it was (``papers
+        note`` prints the note it replaces, its only copy, before it is gone)."""
+        pid = self.resolve_id(paper_id)
+        if before_saving is None:
+            return self.triage_file.set_note(pid, note, append=append)
+        with self.triage_file.change() as triage:
+            before = triage.set_note(pid, note, append=append)
+            before_saving(before)
+        return before
 
-    def set_tags(self, paper_id: str, tags: Sequence[str]) -> tuple[str, ...]:
-        """Replace the tags of a paper (stored normalised); returns the tags it had."""
-        return self.triage_file.set_tags(self.resolve_id(paper_id), tags)
+    def set_tags(
+        self,
+        paper_id: str,
+        tags: Sequence[str],
+        before_saving: Callable[[tuple[str, ...]], object] | None = None,
+    ) -> tuple[str, ...]:
+        """Replace the tags of a paper (stored normalised); returns the tags it had.
+        ``before_saving``: as ``set_note``'s, given the tags it had."""
+        pid = self.resolve_id(paper_id)
+        if before_saving is None:
+            return self.triage_file.set_tags(pid, tags)
+        with self.triage_file.change() as triage:
+            before = triage.set_tags(pid, tags)
+            before_saving(before)
+        return before
 
     def days(self) -> list[DayCount]:
         """Decisions per day, oldest first."""

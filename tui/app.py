@@ -501,18 +501,28 @@ class PapersApp(App[None]):
         self.main_screen.remember_place()
         self._keep_what_is_typed()
         if self._quit_anyway or self.session.flush(timeout=0.5):
+            saved = not self._quit_anyway
             self.session.close(timeout=1.0)
             self.syncing.close(QUIT_SYNC_SECONDS)
-            self.exit()
+            self._exit_quit(saved=saved)
             return
         self.notify("Saving the last decisions…", timeout=5, markup=False)
         self._quit_when_saved()
+
+    def _exit_quit(self, *, saved: bool) -> None:
+        """End the app for ``q``; ``saved``: every decision is on disk, so a signal that
+        arrives while the app is taken down (a ``kill`` sent on the way out) finds nothing to
+        save, and the process exits 0 as the quit asked, not 143 (``SignalEnding.quit_saved``).
+        A quit anyway (the disk not answering) saved nothing: a signal then still counts."""
+        if saved and self.signal_ending is not None:
+            self.signal_ending.quit_saved()
+        self.exit()
 
     @work(thread=True, exclusive=True, group="quit", exit_on_error=False, description="quit")
     def _quit_when_saved(self) -> None:
         if self.session.flush(timeout=10.0):
             self.syncing.close(QUIT_SYNC_SECONDS)
-            self.call_from_thread(self.exit)
+            self.call_from_thread(self._exit_quit, saved=True)
             return
         self._quit_anyway = True
         self.call_from_thread(

@@ -12,6 +12,10 @@ the app, in three phases:
   caller then waits (bounded) for the writer queue to drain;
 - once the caller is saving the last decisions (``closing``), signals change nothing: a
   second ``kill`` must not cut the wait that the first one started.
+
+A ``q`` that has saved every decision (``quit_saved``) is a clean end: a signal that comes
+while the app is taken down changes nothing, not even the exit code (it was 143 for a ``kill``
+sent on the way out, everything saved, and a service manager took the quit for a failure).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class SignalEnding:
         self.app: App[Any] | None = None
         self.saving = False
         self.code: int | None = None
+        #: A ``q`` saved every decision before a signal came: signals change nothing now.
+        self.quit_done = False
 
     def watch(self, app: App[Any]) -> None:
         """From now on a signal ends ``app`` (once its event loop runs; the app calls
@@ -72,8 +78,17 @@ class SignalEnding:
         for number in ENDING_SIGNALS:
             signal.signal(number, self.on_signal)
 
+    def quit_saved(self) -> None:
+        """The app is ending by ``q`` with every decision on disk: from now on a signal
+        changes nothing, the exit code included (one that came before still says why the
+        app ended: the quit did not finish first)."""
+        if self.code is None:
+            self.quit_done = True
+
     def on_signal(self, number: int, _frame: FrameType | None) -> None:
         """The handler of every ending signal (runs on the main thread, between bytecodes)."""
+        if self.quit_done:
+            return  # (the app is already ending, within its deadline: ``tui/ending.py``)
         if self.code is None:  # the first signal says why the app ended
             self.code = 128 + number
         if self.saving:
@@ -92,11 +107,15 @@ class SignalEnding:
 
 @contextlib.contextmanager
 def ending_by_signals() -> Iterator[SignalEnding]:
-    """Handle the ending signals while the block runs; the previous handlers come back after."""
+    """Handle the ending signals while the block runs; the previous handlers come back after,
+    but for a ``q`` that saved everything (``quit_saved``): the process is then as good as
+    ended, everything saved and the terminal given back, and the signals are ignored for the
+    little it still runs (the default handler killed it: -15, the shell's 143). Ignored, not
+    handled: the interpreter puts back the default of a signal it handles as it ends."""
     ending = SignalEnding()
     previous = {number: signal.signal(number, ending.on_signal) for number in ENDING_SIGNALS}
     try:
         yield ending
     finally:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            signal.signal(number, signal.SIG_IGN if ending.quit_done else handler)

@@ -140,11 +140,13 @@ def over_merge(kind: str, merged: Any, edited: Any, shown: Any, written: tuple[s
         return merged_tags(merged, edited, shown)
     text, before, after = str(merged), str(shown).strip(), str(edited).strip()
     if before and text.endswith(f"\n{before}"):
-        head = text[: len(text) - len(before)].rstrip()
+        # the lines before the block as written: the spaces and the CRLF's ``\r`` that end
+        # the last of them stay (``rstrip`` took them: a Markdown line break, a CRLF note)
+        head = _trimmed(text[: len(text) - len(before) - 1])
         if after:
             return f"{head}\n{after}"
         top, _, last = head.rpartition("\n")
-        return top.strip() if _MARKED.fullmatch(last) else head
+        return top.strip() if _MARKED.fullmatch(last) else head.rstrip()
     if before:  # its blocks in the merge, not as one piece at its end (some held by theirs)
         return _edited_over(text, before, after)
     return both_texts(text, after, *written) or text
@@ -517,14 +519,25 @@ def both_texts(winner: str, lost: str, name: str, stamp: int) -> str | None:
     starts = [m.start() for m in _MARKED.finditer(lost)]
     day = datetime.fromtimestamp(stamp / 1000).strftime("%Y-%m-%d %H:%M")
     first = lost[: starts[0]] if starts else lost
-    pieces = [f"{MARK.format(name=name, day=day)}\n{first.strip()}"] if first.strip() else []
+    pieces = [f"{MARK.format(name=name, day=day)}\n{_trimmed(first)}"] if first.strip() else []
     ends = [*starts[1:], len(lost)] if starts else []
-    pieces += [lost[a:b].strip() for a, b in zip(starts, ends, strict=True)]
+    pieces += [_trimmed(lost[a:b]) for a, b in zip(starts, ends, strict=True)]
     held = _lines(winner)
     kept = [piece for piece in pieces if not _lines(piece.split("\n", 1)[-1]) <= held]
     if not kept:
         return None
     return "\n\n".join([winner.strip(), *kept]).strip()
+
+
+def _trimmed(text: str) -> str:
+    """``text`` without the blank lines and spaces before it and the blank lines after it:
+    the spaces and the CRLF's ``\r`` that end its last line stay, as they are the user's
+    (a Markdown line break, a CRLF note) where a line follows it in the note (``strip`` took
+    them)."""
+    lines = text.lstrip().split("\n")
+    while len(lines) > 1 and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines)
 
 
 def _lines(text: str) -> set[str]:

@@ -81,25 +81,31 @@ def test_output_that_is_the_work_still_fails_when_closed(
     assert [r["title"] for r in json.loads(found.stdout)][:1] == ["Closed Outputs"]
 
 
-def test_a_note_or_tags_replaced_with_nowhere_to_print_them_fail_said(
+def test_a_note_or_tags_replaced_with_nowhere_to_print_them_are_left_as_they_were(
     seeded: Seeded, home: Path, env: dict[str, str]
 ) -> None:
-    """``papers note ID new >&-`` over a note: the note it replaced is printed as its only
-    copy (no undo brings a note back), not a report of the change. With standard output
-    closed it went nowhere and the exit code said all was well; now exit 1, said (the new
-    note saved, as asked, and said so). A note added to (``--append``) replaces nothing: exit 0."""
+    """``papers note ID new >&-`` over a note: the note it replaces is printed as its only
+    copy (no undo brings a note back). With standard output closed it went nowhere: the new
+    note was saved, the error said the old one was lost, and it was, for good. Now the copy is
+    printed before the change is written, and an output that cannot take it leaves the note
+    (the tags) as it was: exit 1, said in one line. A note added to (``--append``) replaces
+    nothing: exit 0."""
     first = seeded.ids[0]
-    for args in (["note", first, "the first"], ["tag", first, "first"]):
+    for args in (["note", first, "the first  \r\nof two lines"], ["tag", first, "first"]):
         assert run("--home", home, *args, env=env).returncode == 0
-    for args in (["note", first, "the second"], ["tag", first, "second"]):
+    before = home_files(home)
+    for args, said in (
+        (["note", first, "the second"], "the note is left as it was (the note it would"),
+        (["note", first, ""], "the note is left as it was (the note it would"),
+        (["tag", first, "second"], "the tags are left as they were (the tags it would"),
+    ):
         done = run_with_stdout_closed(home, env, *args)
-        assert done.returncode == 1
-        assert done.stderr == (
-            "papers: error: standard output is closed: the change is saved; what it replaced, "
-            "printed as its only copy, is lost\n"
-        )
+        assert done.returncode == 1, args
+        assert done.stderr.startswith(f"papers: error: standard output is closed: {said}")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert home_files(home) == before  # nothing half-saved
     added = run_with_stdout_closed(home, env, "note", first, "--append", "more")
     assert (added.returncode, added.stderr) == (0, "")
     listed = json.loads(run("--home", home, "list", "--json", env=env).stdout)
     found = [(r["note"], r["tags"]) for r in listed if r["id"] == first]
-    assert found == [("the second\nmore", ["second"])]
+    assert found == [("the first  \r\nof two lines\nmore", ["first"])]

@@ -4,8 +4,8 @@
 output is a file that cannot grow (a full disk) said ``papers: error: No space left on
 device``, and a user took the mark for not made and tried again, or believed it lost. The
 line now says that the change is saved: exit 0 when the reader left (nobody was there to
-read the report, as with ``>&-``), 1 when the report was lost on its way, or when it was the
-only copy of a note replaced.
+read the report, as with ``>&-``), 1 when the report was lost on its way. The only copy of a
+note replaced goes out before the change is written: the note stays when it cannot.
 """
 
 from __future__ import annotations
@@ -120,24 +120,49 @@ def test_a_mark_whose_report_file_cannot_grow_says_it_is_saved(
     assert out.stat().st_size == limit
 
 
-def test_a_note_replaced_whose_reader_left_fails_saying_what_is_lost(
-    seeded: Seeded, home: Path, env: dict[str, str]
+@pytest.mark.parametrize("output", ["pipe", "full"])
+def test_a_note_replaced_with_nowhere_to_print_it_is_left_as_it_was(
+    output: str, seeded: Seeded, home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
-    """The note a new one replaced is printed as its only copy: with its reader gone, exit 1,
-    the new note saved and the old one said lost."""
+    """The note a new one replaces is printed as its only copy: with its reader gone, or its
+    file unable to grow (a full disk), the new note was saved and the old one said lost, for
+    good. The copy now goes out before the change is written: exit 1, the note as it was."""
     first = seeded.ids[0]
-    assert run("--home", home, "note", first, "the first", env=env).returncode == 0
-    fd = pipe_without_reader()
-    try:
-        code, err = papers_into(fd, home, env, "note", first, "the second")
-    finally:
-        os.close(fd)
+    note = "the first:  \r\nits second line"
+    assert run("--home", home, "note", first, note, env=env).returncode == 0
+    if output == "pipe":
+        fd = pipe_without_reader()
+        try:
+            code, err = papers_into(fd, home, env, "note", first, "the second")
+        finally:
+            os.close(fd)
+        failure = "Broken pipe"
+    else:
+        limit = 1 << 20  # far above triage.json
+        out = tmp_path / "report.log"
+        out.write_bytes(b"-" * limit)
+
+        def small_files() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        with out.open("ab") as handle:
+            done = subprocess.run(
+                [*PAPERS, "--home", str(home), "note", first, "the second"],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=handle,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
+                preexec_fn=small_files,  # noqa: PLW1509 - the child's own limit
+            )
+        code, err, failure = done.returncode, done.stderr, "File too large"
     assert code == 1
     assert err == (
-        "papers: error: standard output: Broken pipe: the change is saved; what it replaced, "
-        "printed as its only copy, is lost\n"
+        f"papers: error: standard output: {failure}: the note is left as it was (the note it "
+        "would replace is printed as its only copy, and could not be)\n"
     )
-    assert record(home, env, first)["note"] == "the second"
+    assert record(home, env, first)["note"] == note
 
 
 def test_a_listing_whose_reader_left_still_ends_quietly(

@@ -195,3 +195,25 @@ async def test_u_after_the_editor_saved_undoes_only_what_was_typed(
         await wait_for(pilot, lambda: app.session.state.notes.get(first) == want)
         await settled(pilot)
     assert Library(seeded_home).triage().notes.get(first) == want
+
+
+async def test_the_lines_neither_side_changed_keep_their_trailing_spaces(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """A Markdown line break (two spaces ending a line) in a line neither the editor nor the
+    other writer touched was taken out by the merge: lines were compared without their
+    trailing spaces, and written so too. Now only compared so."""
+    lib = Library(seeded_home)
+    first = lib.papers()[0].id
+    lib.set_note(first, "Key idea:  \nrank loss")
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await opened(pilot, "n", NoteEditor)
+        append_elsewhere(seeded_home, tmp_path, first, "p. 12  done")
+        await pilot.press(*" beats MSE", "ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen)
+        want = "Key idea:  \nrank loss beats MSE\np. 12  done"
+        await wait_for(pilot, lambda: app.session.state.notes.get(first) == want)
+        await settled(pilot)
+    assert Library(seeded_home).triage().notes.get(first) == want

@@ -8,7 +8,7 @@ from storage import Library, Status
 from storage.models import StepDone
 from tui.cli.common import Parser, Subparsers, UsageError, open_library
 from tui.cli.ids import STDIN_HELP, ids_and_library, one_from_stdin, one_id_and_library
-from tui.cli.output import complain, print_changes, say, say_kept
+from tui.cli.output import complain, kept_or_not_changed, print_changes, say, say_kept
 from tui.cli.removing import say_removal
 
 
@@ -149,16 +149,25 @@ def cmd_note(args: argparse.Namespace) -> int:
     text = " ".join(args.text).strip()
     if args.append and not text:
         raise UsageError("--append needs the TEXT to add")
-    before = library.set_note(pid, text, append=args.append)
+
+    def print_replaced(before: str) -> None:
+        """The note replaced, printed (its only copy) before the change is written."""
+        if before and not args.append and text != before.strip():
+            # ("note cleared" for a note given as "" or spaces too: it was "note saved")
+            say_kept(f"note {'saved' if text else 'cleared'}; the note it replaced, as it was:")
+            say_kept(*before.splitlines())
+            kept_or_not_changed(
+                "the note is left as it was (the note it would replace is printed as its only "
+                "copy, and could not be)"
+            )
+
+    before = library.set_note(pid, text, append=args.append, before_saving=print_replaced)
     if args.append:
         say("note saved (added to the note)" if before else "note saved")
     elif text == before.strip():
         say("note unchanged" if text else "no note to clear")
     elif not before:
         say("note saved")
-    else:  # ("note cleared" for a note given as "" or spaces too: it was "note saved")
-        say_kept(f"note {'saved' if text else 'cleared'}; the note it replaced, as it was:")
-        say_kept(*before.splitlines())
     return 0
 
 
@@ -173,12 +182,20 @@ def cmd_tag(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     pid, library = one_id_and_library(args, args.id, "tag")
-    before = library.set_tags(pid, tags)
+
+    def print_replaced(before: tuple[str, ...]) -> None:
+        """The tags replaced, printed (their only copy) before the change is written."""
+        if before and tags != before:
+            said = f"tags: {', '.join(tags)}" if tags else "tags cleared"
+            say_kept(f"{said}; the tags it replaced: {', '.join(before)}")
+            kept_or_not_changed(
+                "the tags are left as they were (the tags it would replace are printed as "
+                "their only copy, and could not be)"
+            )
+
+    before = library.set_tags(pid, tags, before_saving=print_replaced)
     if tags == before:
         say(f"tags unchanged: {', '.join(tags)}" if tags else "no tags to clear")
     elif not before:
         say(f"tags: {', '.join(tags)}")
-    else:
-        said = f"tags: {', '.join(tags)}" if tags else "tags cleared"
-        say_kept(f"{said}; the tags it replaced: {', '.join(before)}")
     return 0

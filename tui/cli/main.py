@@ -35,7 +35,7 @@ from tui.cli.common import (
     open_library,
     path_arg,
 )
-from tui.cli.output import complain, unicode_output
+from tui.cli.output import complain, output_failure, unicode_output
 
 #: Each command and the function (module of ``tui.cli``, name) that declares it, in the order
 #: ``papers --help`` lists them.
@@ -297,7 +297,7 @@ class _ReportOutput:
                 self._fail(exc)
 
     def keep_a_copy(self) -> None:
-        """What comes next is the only copy of what the change replaced: its loss is an error
+        """What comes next is the only copy of what the change replaces: its loss is an error
         (``papers note ID new`` over a note), and a closed output no longer drops it."""
         self.copy = True
         if isinstance(self.stream, _ClosedOutput):
@@ -327,11 +327,7 @@ class _ReportOutput:
                 "(its report is cut short)"
             )
             return code
-        where = (
-            "standard output is closed"
-            if exc.errno == errno.EBADF
-            else f"standard output: {exc.strerror or exc}"
-        )
+        where = output_failure(exc)
         lost = (
             "what it replaced, printed as its only copy, is lost"
             if self.copy

@@ -14,6 +14,7 @@ escape sequences; printed raw, they would clear the screen or write the clipboar
 from __future__ import annotations
 
 import contextlib
+import errno
 import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -21,7 +22,7 @@ from typing import TextIO
 
 import orjson
 
-from storage import Library, Status
+from storage import Library, LibraryError, Status
 from storage.files.triage_file import TriageState
 from storage.models import Paper
 from storage.text.sanitize import ascii_json, json_safe, printable, printable_block
@@ -33,13 +34,42 @@ def say(*lines: str) -> None:
 
 
 def say_kept(*lines: str) -> None:
-    """``say`` what a change replaced and nothing else keeps (a note, tags: no undo brings
+    """``say`` what a change replaces and nothing else keeps (a note, tags: no undo brings
     them back): its only copy, not a report of the change that a closed standard output
-    drops (``tui.cli.main._ClosedOutput``): ``papers note ID "" >&-`` then fails, said."""
+    drops (``tui.cli.main._ClosedOutput``); ``kept_or_not_changed`` then has it out before
+    the change is written."""
     keep = getattr(sys.stdout, "keep_a_copy", None)  # (``tui.cli.main._ReportOutput``)
     if keep is not None:
         keep()
     say(*lines)
+
+
+class CopyNotPrinted(LibraryError):
+    """Standard output could not take the only copy of what a change would replace (a note,
+    tags): the change is not made (``kept_or_not_changed``)."""
+
+
+def kept_or_not_changed(left: str) -> None:
+    """Have what ``say_kept`` printed out now, before the change that replaces it (a note,
+    tags) is written: an output that cannot take it (closed, ``>&-``; a full disk; a reader
+    gone) raises ``CopyNotPrinted``, saying ``left`` (what is left as it was), and the change
+    is not made. (It was saved, then the error said the only copy of what it replaced was
+    lost.)"""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:  # (an output of its own: ``_ReportOutput`` keeps its failure)
+        failed: OSError | None = exc
+    else:
+        failed = getattr(sys.stdout, "failed", None)
+    if failed is not None:
+        raise CopyNotPrinted(f"{output_failure(failed)}: {left}")
+
+
+def output_failure(exc: OSError) -> str:
+    """How standard output failed, as an error line says it."""
+    if exc.errno == errno.EBADF:
+        return "standard output is closed"
+    return f"standard output: {exc.strerror or exc}"
 
 
 def complain(message: str) -> None:
