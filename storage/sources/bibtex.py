@@ -32,8 +32,9 @@ Unicode through the one converter (``storage.text.latex``); abstracts are kept a
 eprint and archive, journal, booktitle, publisher, series, volume, number, pages, note, …)
 are kept as the paper's extra fields (``storage.sources.fields``) and written back by the
 exports.
-The user's own note (``annote``: Zotero's, JabRef's, Mendeley's, ours) and tags
-(``mendeley-tags``, which are among the ``keywords`` too) are the paper's note and tags.
+The user's own note (``annote``: Zotero's, one a note, each kept, GitHub links in them the
+code; JabRef's, Mendeley's, ours) and tags (``mendeley-tags``, which are among the
+``keywords`` too) are the paper's note and tags.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from storage.sources.bibtex_crossref import lending
 from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField, keywords_before_tags, without_tags
+from storage.sources.links import extract_github_links
 from storage.sources.records import (
     Fit,
     Reader,
@@ -326,21 +328,31 @@ def _entry_of(
 ) -> _Entry:
     """An entry from its fields as written (``(name, raw value)``), macros resolved."""
     fields: dict[str, str] = {}
+    notes: dict[str, list[str]] = {}
     problem = ""
     mended: list[str] = []
     for name_written, raw in written:
         name = name_written.strip().casefold()
         run_together = _CLOSED_THEN_FIELD.search(raw) is not None  # rare: C, not Python
         for one, value in _comma_mended(name, raw, mended) if run_together else ((name, raw),):
-            if one in fields:
-                continue
+            if one in fields and one not in _NOTES:
+                continue  # a field written twice: the first
             try:
-                fields[one] = value_of(value, macros)
+                read = value_of(value, macros)
             except BadField as exc:
                 problem = problem or f"{one}: {exc}"
+                continue
+            if one in _NOTES:  # Zotero writes an ``annote`` per note (its arXiv "Comment: …",
+                notes.setdefault(one, []).append(read)  # then the user's): each of them
+            else:
+                fields[one] = read
+    for name, texts in notes.items():  # (a blank line between them)
+        fields[name] = "\n\n".join(t for t in texts if t.strip()) or texts[0]
     return _Entry(number, line, key.strip(), kind.strip().casefold(), fields, problem, mended)
 
 
+#: The fields of notes, all of which an entry may write several times (Zotero: one a note).
+_NOTES: Final = frozenset({"annote", "annotation"})
 #: Where a value delimited whole is followed by the next field (``{A}\n  author = {B}``):
 #: the comma between them is missing.
 _NEXT_FIELD = re.compile(r"\s+([A-Za-z][\w-]*)\s*=\s*(?=[{\"\w])")
@@ -526,6 +538,9 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out["bib_note"], out["code"] = _note(fields)
     # the user's: the note in ``annote`` and the tags Mendeley and we name among the keywords
     out["note"] = _users_note(fields)
+    if not ours and "github" in out["note"].lower():  # Zotero's notes: arXiv's "Comment: …
+        # Code at https://github.com/…", as its RIS's ``N1`` (ours says its links apart)
+        out["code"] = " ".join([out["code"], *extract_github_links(out["note"])]).strip()
     out["tags"] = _readable(fields.get("mendeley-tags", ""))
     out["keywords"] = (keywords_before_tags if ours else without_tags)(out["keywords"], out["tags"])
     groups = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
