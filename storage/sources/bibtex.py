@@ -308,6 +308,8 @@ class _Entry:
     problem: str = ""
     #: The fields read apart where a comma before them was missing (said as a warning).
     mended: list[str] = field(default_factory=list)
+    #: The fields written again after their first (each a note's excepted): said, not read.
+    repeated: list[str] = field(default_factory=list)
     #: The fields an unmatched ``}`` was taken out of, the entry read whole (a warning).
     strays: list[str] = field(default_factory=list)
 
@@ -331,28 +333,29 @@ def _entry_of(
     notes: dict[str, list[str]] = {}
     problem = ""
     mended: list[str] = []
+    repeated: list[str] = []
     for name_written, raw in written:
         name = name_written.strip().casefold()
         run_together = _CLOSED_THEN_FIELD.search(raw) is not None  # rare: C, not Python
         for one, value in _comma_mended(name, raw, mended) if run_together else ((name, raw),):
-            if one in fields and one not in _NOTES:
-                continue  # a field written twice: the first
+            if one in fields and one not in dialects.NOTES:  # a field written twice: the first,
+                repeated.append(one)  # and a warning
+                continue
             try:
                 read = value_of(value, macros)
             except BadField as exc:
                 problem = problem or f"{one}: {exc}"
                 continue
-            if one in _NOTES:  # Zotero writes an ``annote`` per note (its arXiv "Comment: …",
-                notes.setdefault(one, []).append(read)  # then the user's): each of them
+            if one in dialects.NOTES:  # each note (``dialects.NOTES``)
+                notes.setdefault(one, []).append(read)
             else:
                 fields[one] = read
     for name, texts in notes.items():  # (a blank line between them)
         fields[name] = "\n\n".join(t for t in texts if t.strip()) or texts[0]
-    return _Entry(number, line, key.strip(), kind.strip().casefold(), fields, problem, mended)
+    kind = kind.strip().casefold()
+    return _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
 
 
-#: The fields of notes, all of which an entry may write several times (Zotero: one a note).
-_NOTES: Final = frozenset({"annote", "annotation"})
 #: Where a value delimited whole is followed by the next field (``{A}\n  author = {B}``):
 #: the comma between them is missing.
 _NEXT_FIELD = re.compile(r"\s+([A-Za-z][\w-]*)\s*=\s*(?=[{\"\w])")
@@ -410,21 +413,6 @@ def _verbatim(text: str) -> str:
         text = match.group(1)
     text = re.sub(r"\\([_#%&~$])", r"\1", text)
     return text.replace("{", "").replace("}", "").strip()
-
-
-#: A letter or symbol as Mendeley writes one in a file's path: ``{\\'{e}}``, ``{\\"{u}}``,
-#: ``{\\ss}``, ``{\\&}`` (its ``{\\_}`` too, which ``_verbatim`` reads anyway).
-_TEX_LETTER: Final = re.compile(
-    r"\{\\(?:[^A-Za-z{}\\\s]|[A-Za-z]{1,2})(?:\{[^{}\\]{0,2}\}|[A-Za-z])?\}"
-)
-
-
-def _file_letters(field: str) -> str:
-    """A file field with the letters Mendeley Desktop writes in TeX read as they are in the
-    path (``Thi{\\'{e}}ry - 2012.pdf`` names ``Thiéry - 2012.pdf``)."""
-    if "{\\" not in field:
-        return field
-    return _TEX_LETTER.sub(lambda m: _readable(m.group(0), markdown=False), field)
 
 
 def _urls(field: str) -> list[str]:
@@ -517,7 +505,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "archiveprefix": _verbatim(archive),
         "primaryclass": _verbatim(primary_class),
         # Zotero's, JabRef's, Mendeley's attachments (``storage.sources.attachments``)
-        "file": _verbatim(_file_letters(fields.get("file", ""))),
+        "file": _verbatim(dialects.file_letters(fields.get("file", ""))),
         "pdf": dialects.online_pdf(fields, eprint),
     }
     if "{" in author or "{" in editor:  # (a name written whole is in braces)
@@ -660,6 +648,12 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: a comma is missing before "
                 f"{', '.join(entry.mended[:_NAMED])}: read as fields of their own"
+            )
+        if entry.repeated:
+            result.warnings.append(
+                f"{path}: record {entry.number}: {entry.label}: "
+                f"{', '.join([*dict.fromkeys(entry.repeated)][:_NAMED])} written twice: "
+                "the first read"
             )
         try:
             fields = _fields(entry, lent.fields_of(entries, index), ours)

@@ -167,3 +167,21 @@ def test_our_own_exports_keep_a_notes_markup_and_name_no_repository_of_the_users
         assert record.github == () and record.decision is not None
         assert record.decision.note == f"Compare with {REPO}"
         assert dict(record.extra)["bib_note"] == "<p>as printed</p>"
+
+
+def test_another_field_written_twice_is_said_not_dropped_in_silence(tmp_path: Path) -> None:
+    """A field other than a note named twice in an entry (a hand's merge of two entries): the
+    first read, as BibTeX does, and the others named in a warning of the import."""
+    path = tmp_path / "merged.bib"
+    path.write_text(
+        "@article{lee2024,\n  title = {Sparse Attention at Scale},\n  author = {Lee, Ann},\n"
+        "  url = {http://127.0.0.1:9/a},\n  year = {2024},\n  url = {http://127.0.0.1:9/b},\n"
+        "  year = {2023},\n}\n",
+        encoding="utf-8",
+    )
+    report = Library(tmp_path / "home").import_file(path)
+    assert report.added == 1
+    [paper] = Library(tmp_path / "home").papers()
+    assert paper.url == "http://127.0.0.1:9/a" and paper.fact("year") == 2024
+    [warning] = report.warnings
+    assert "record 1: @article{lee2024} (line 1): url, year written twice" in warning
