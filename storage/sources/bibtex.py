@@ -32,8 +32,9 @@ Unicode through the one converter (``storage.text.latex``); abstracts are kept a
 eprint and archive, journal, booktitle, publisher, series, volume, number, pages, note, …)
 are kept as the paper's extra fields (``storage.sources.fields``) and written back by the
 exports.
-The user's own note (``annote``: Zotero's, JabRef's, Mendeley's, ours) and tags
-(``mendeley-tags``, which are among the ``keywords`` too) are the paper's note and tags.
+The user's own note (``annote``: Zotero's, one a note, each kept, GitHub links in them the
+code; JabRef's, Mendeley's, ours) and tags (``mendeley-tags``, which are among the
+``keywords`` too) are the paper's note and tags.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from storage.sources.bibtex_crossref import lending
 from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField, keywords_before_tags, without_tags
+from storage.sources.links import extract_github_links
 from storage.sources.records import (
     Fit,
     Reader,
@@ -306,6 +308,8 @@ class _Entry:
     problem: str = ""
     #: The fields read apart where a comma before them was missing (said as a warning).
     mended: list[str] = field(default_factory=list)
+    #: The fields written again after their first (each a note's excepted): said, not read.
+    repeated: list[str] = field(default_factory=list)
     #: The fields an unmatched ``}`` was taken out of, the entry read whole (a warning).
     strays: list[str] = field(default_factory=list)
 
@@ -326,19 +330,30 @@ def _entry_of(
 ) -> _Entry:
     """An entry from its fields as written (``(name, raw value)``), macros resolved."""
     fields: dict[str, str] = {}
+    notes: dict[str, list[str]] = {}
     problem = ""
     mended: list[str] = []
+    repeated: list[str] = []
     for name_written, raw in written:
         name = name_written.strip().casefold()
         run_together = _CLOSED_THEN_FIELD.search(raw) is not None  # rare: C, not Python
         for one, value in _comma_mended(name, raw, mended) if run_together else ((name, raw),):
-            if one in fields:
+            if one in fields and one not in dialects.NOTES:  # a field written twice: the first,
+                repeated.append(one)  # and a warning
                 continue
             try:
-                fields[one] = value_of(value, macros)
+                read = value_of(value, macros)
             except BadField as exc:
                 problem = problem or f"{one}: {exc}"
-    return _Entry(number, line, key.strip(), kind.strip().casefold(), fields, problem, mended)
+                continue
+            if one in dialects.NOTES:  # each note (``dialects.NOTES``)
+                notes.setdefault(one, []).append(read)
+            else:
+                fields[one] = read
+    for name, texts in notes.items():  # (a blank line between them)
+        fields[name] = "\n\n".join(t for t in texts if t.strip()) or texts[0]
+    kind = kind.strip().casefold()
+    return _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
 
 
 #: Where a value delimited whole is followed by the next field (``{A}\n  author = {B}``):
@@ -398,21 +413,6 @@ def _verbatim(text: str) -> str:
         text = match.group(1)
     text = re.sub(r"\\([_#%&~$])", r"\1", text)
     return text.replace("{", "").replace("}", "").strip()
-
-
-#: A letter or symbol as Mendeley writes one in a file's path: ``{\\'{e}}``, ``{\\"{u}}``,
-#: ``{\\ss}``, ``{\\&}`` (its ``{\\_}`` too, which ``_verbatim`` reads anyway).
-_TEX_LETTER: Final = re.compile(
-    r"\{\\(?:[^A-Za-z{}\\\s]|[A-Za-z]{1,2})(?:\{[^{}\\]{0,2}\}|[A-Za-z])?\}"
-)
-
-
-def _file_letters(field: str) -> str:
-    """A file field with the letters Mendeley Desktop writes in TeX read as they are in the
-    path (``Thi{\\'{e}}ry - 2012.pdf`` names ``Thiéry - 2012.pdf``)."""
-    if "{\\" not in field:
-        return field
-    return _TEX_LETTER.sub(lambda m: _readable(m.group(0), markdown=False), field)
 
 
 def _urls(field: str) -> list[str]:
@@ -505,7 +505,7 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
         "archiveprefix": _verbatim(archive),
         "primaryclass": _verbatim(primary_class),
         # Zotero's, JabRef's, Mendeley's attachments (``storage.sources.attachments``)
-        "file": _verbatim(_file_letters(fields.get("file", ""))),
+        "file": _verbatim(dialects.file_letters(fields.get("file", ""))),
         "pdf": dialects.online_pdf(fields, eprint),
     }
     if "{" in author or "{" in editor:  # (a name written whole is in braces)
@@ -526,6 +526,9 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out["bib_note"], out["code"] = _note(fields)
     # the user's: the note in ``annote`` and the tags Mendeley and we name among the keywords
     out["note"] = _users_note(fields)
+    if not ours and "github" in out["note"].lower():  # Zotero's notes: arXiv's "Comment: …
+        # Code at https://github.com/…", as its RIS's ``N1`` (ours says its links apart)
+        out["code"] = " ".join([out["code"], *extract_github_links(out["note"])]).strip()
     out["tags"] = _readable(fields.get("mendeley-tags", ""))
     out["keywords"] = (keywords_before_tags if ours else without_tags)(out["keywords"], out["tags"])
     groups = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
@@ -645,6 +648,12 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: a comma is missing before "
                 f"{', '.join(entry.mended[:_NAMED])}: read as fields of their own"
+            )
+        if entry.repeated:
+            result.warnings.append(
+                f"{path}: record {entry.number}: {entry.label}: "
+                f"{', '.join([*dict.fromkeys(entry.repeated)][:_NAMED])} written twice: "
+                "the first read"
             )
         try:
             fields = _fields(entry, lent.fields_of(entries, index), ours)

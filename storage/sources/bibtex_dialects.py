@@ -34,8 +34,10 @@ from storage.sources.csl_json import markup_free
 from storage.sources.dates import typed_date
 
 __all__ = [
+    "NOTES",
     "abstract_of",
     "arxiv_of_address",
+    "file_letters",
     "full_title",
     "keys_mended",
     "linked_urls",
@@ -48,6 +50,9 @@ __all__ = [
 
 #: An entry's head with no key before its first field, on the next line (EndNote's): not
 #: ``@string``, ``@preamble`` or ``@comment``, whose first line may well end after ``{``.
+#: The fields of notes, which an entry may write several times: Zotero writes an ``annote``
+#: a note (arXiv's ``Comment: …``, then the user's), each of them the paper's.
+NOTES: Final = frozenset({"annote", "annotation"})
 _KEYLESS_HEAD: Final = re.compile(
     r"(@[ \t]*(?!(?:string|preamble|comment)\b)[A-Za-z]\w*[ \t]*[{(])"
     r"(?=[ \t]*\r?\n\s*[A-Za-z][\w:.+-]*\s*=)",
@@ -200,3 +205,20 @@ def unread_years(source: str, unread: list[tuple[int, str]]) -> str:
     number, year = unread[0]
     many = f"{len(unread):,} entries' years give" if len(unread) > 1 else "an entry's year gives"
     return f"{source}: {many} no year (record {number}: {year[:40]!r}); imported without one"
+
+
+#: A letter or symbol as Mendeley writes one in a file's path: ``{\\'{e}}``, ``{\\"{u}}``,
+#: ``{\\ss}``, ``{\\&}`` (its ``{\\_}`` too, which ``bibtex._verbatim`` reads anyway).
+_TEX_LETTER: Final = re.compile(
+    r"\{\\(?:[^A-Za-z{}\\\s]|[A-Za-z]{1,2})(?:\{[^{}\\]{0,2}\}|[A-Za-z])?\}"
+)
+
+
+def file_letters(field: str) -> str:
+    """A file field with the letters Mendeley Desktop writes in TeX read as they are in the
+    path (``Thi{\\'{e}}ry - 2012.pdf`` names ``Thiéry - 2012.pdf``)."""
+    if "{\\" not in field:
+        return field
+    from storage.text.latex import to_unicode
+
+    return _TEX_LETTER.sub(lambda m: to_unicode(m.group(0), markdown=False), field)

@@ -180,9 +180,10 @@ def _date(value: Any) -> tuple[str, str, str]:
     parts = value.get("date-parts")
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
         numbers = [_part(p) for p in parts[0][:3]]
-        numbers = numbers[: numbers.index("")] if "" in numbers else numbers
-    else:
-        numbers = []
+    else:  # citeproc-js's older form, which it still reads and writers still give:
+        # ``{"year": "1965", "month": "6", "day": "1"}`` (the CSL test suite's input)
+        numbers = [_part(value.get(name)) for name in ("year", "month", "day")]
+    numbers = numbers[: numbers.index("")] if "" in numbers else numbers
     if numbers:  # else its raw or literal form, as a writer that could not split it gives
         # a month of the year and a day of the month, or none: [2024, 13, 45] is 2024
         dated = checked_date(*(int(n) for n in numbers), *(None,) * (3 - len(numbers)))

@@ -23,11 +23,12 @@ line), ``JF`` (journal; an article's ``T2`` before ``JO``, then the abbreviation
 ``JF``/``JO`` are its proceedings or book too; a book's ``T2`` is its series), ``T3``
 (series), ``PB`` (publisher; a thesis's school, a report's institution; its ``M3``, type of
 work, says a master's thesis), ``VL``, ``IS``, ``SP``/``EP``
-(pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note: code links in it kept;
-Scopus's ``Cited By: 12`` in it the citations). Scopus's ``UR`` is its own record page, behind
-its login: a record with a DOI is linked by it instead, as Scopus's CSV is. Our export's
-``U3`` names the user's tags among the ``KW`` lines, and its ``U4`` says the first ``N1`` is
-the user's note (its lines as written): they are read back as the note and tags.
+(pages), ``SN`` (ISBN or ISSN), ``KW`` (keywords), ``N1`` (a note, Zotero's HTML read as
+text: code links in it kept; Scopus's ``Cited By: 12`` in it the citations). Scopus's
+``UR`` is its own record page, behind its login: a record with a DOI is linked by it
+instead, as Scopus's CSV is. Our export's ``U3`` names the user's tags among the ``KW``
+lines, and its ``U4`` says the first ``N1`` is the user's note (its lines as written): they
+are read back as the note and tags.
 """
 
 from __future__ import annotations
@@ -144,12 +145,27 @@ _SCOPUS_PAGE: Final = re.compile(r"https?://(?:[\w-]+\.)*scopus\.com/", re.IGNOR
 _SCOPUS_PART: Final = re.compile(r"(export date|cited by)\s*:\s*(.*)", re.IGNORECASE)
 
 
-def _scopus_note(fields: dict[str, Any]) -> str:
+#: A note written in HTML, as Zotero writes its notes in ``N1`` (``<p>Comment: 12 pages</p>``,
+#: Zotero 7's ``<div data-schema-version="9"><p>…``).
+_HTML_NOTE: Final = re.compile(r"\s*<(?:p|div|h[1-6]|ul|ol|blockquote|pre)(?:\s[^<>]*)?>", re.I)
+
+
+def _html_note(note: str) -> str:
+    """An ``N1`` as text: one Zotero wrote in HTML without its markup, its paragraphs apart."""
+    if _HTML_NOTE.match(note) is None or "</" not in note:
+        return note
+    from storage.sources.zotero_api import note_text
+
+    return " ".join(note_text(note).splitlines())
+
+
+def _scopus_note(fields: dict[str, Any], *, html: bool) -> str:
     """The record's note (its ``N1`` lines), without the export date and the citation count
     Scopus writes there: the count is the paper's ``citations``, as its CSV's ``Cited by``.
     Only in Scopus's note, which says when it was exported: a note reading ``Cited by: 3``
     alone is a note (our export's of a BibTeX note, whose paper's count may differ)."""
-    note = "; ".join(fields.pop("note", []))
+    notes = fields.pop("note", [])
+    note = "; ".join(map(_html_note, notes) if html else notes)
     if not re.search(r"(?:^|; )\s*export date\s*:", note, re.IGNORECASE):
         return note
     kept = []
@@ -352,7 +368,8 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
         fields["school"] = fields.pop("publisher", "")
     elif entry == "techreport":
         fields["institution"] = fields.pop("publisher", "")
-    fields["bib_note"], fields["code"] = note_and_code(_scopus_note(fields))
+    ours = str(fields.get("user", "")).startswith("Lists: ")  # (our export: its note as typed)
+    fields["bib_note"], fields["code"] = note_and_code(_scopus_note(fields, html=not ours))
     fields["note"], fields["tags"] = fields.pop("users_note", ""), users_tags
     if users_tags:  # ours: the user's tags end the keywords
         fields["keywords"] = keywords_before_tags(fields.get("keywords"), users_tags)
@@ -368,7 +385,7 @@ def _record(kind: str, tags: list[tuple[str, list[str]]]) -> dict[str, Any] | st
     user = fields.pop("user", "")
     if fields.pop("user2", "") == TITLE_DERIVED and user.startswith("Lists: "):
         fields["title_derived"] = True  # ours: the title is derived again from the abstract
-    if user.startswith("Lists: "):  # ours: its lists, and display text kept as such
+    if ours:  # its lists, and display text kept as such
         fields["lists"] = user.removeprefix("Lists: ")
         fields["links_given"] = True
         for name in ("title", "abstract"):

@@ -37,7 +37,7 @@ from storage.sources.authors import tied_family
 from storage.sources.citation import doi_of, entry_type
 from storage.sources.csl_json import csl_fields
 from storage.sources.dates import typed_date as zotero_date
-from storage.sources.links import web_url
+from storage.sources.links import extract_github_links, web_url
 from storage.sources.records import ARXIV_ID, ReadResult, folder_of
 from storage.text.rich_text import plain_title
 
@@ -430,6 +430,9 @@ def attach(
         note = note[: MAX_NOTE_CHARS - 1] + "…"
     if note:
         fields["note"] = note
+    if "github" in note.lower():  # arXiv's comment, a note of Zotero's ("Comment: … Code at
+        # https://github.com/…"), or the user's: its repositories, as a RIS's ``N1`` gives them
+        fields["code"] = f"{fields.get('code') or ''} {' '.join(extract_github_links(note))}"
 
 
 def left_out(
