@@ -79,7 +79,8 @@ def csv_pieces(
         record["title_derived"] = "true" if paper.title_derived else ""
         place = record["queue_position"]
         record["queue_position"] = "" if place is None else place_text(place)
-        record.update(record.pop("extra"))
+        record.update(record.pop("extra"))  # (its year is the year's: the same, or none)
+        record["year"] = record["year"] or ""
         writer.writerow([csv_safe(str(record.get(c, ""))) for c in CSV_COLUMNS])
         if number % _ROWS_AT_ONCE == 0:
             yield rows.taken()

@@ -10,6 +10,7 @@ from storage.files.triage_file import TriageState
 from storage.models import Paper, Status
 from storage.queue.order import place_json
 from storage.sources.authors import FAMILY_TIE, plain_name, tied_families
+from storage.sources.citation import year_of
 from storage.sources.fields import NAME_FIELDS
 from storage.sources.venues import VenueFound, find_venue, find_year
 
@@ -120,6 +121,9 @@ def paper_record(paper: Paper, triage: TriageState) -> dict[str, Any]:
         "title_derived": paper.title_derived,
         "lists": list(paper.lists or (paper.list,)),
         "venue": paper.venue,
+        # as a citation gives it: its own, else the one its venue or a list names (ICLR 2025);
+        # our readers keep it only where it says more (``canonical_extra``)
+        "year": year_of(paper),
         "extra": extra,
         "decided_at": triage.decided_at.get(paper.id),
         # its place in the reading queue, as the user ordered it: a re-import keeps the order

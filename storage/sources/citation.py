@@ -354,11 +354,13 @@ def editors_only(paper: Paper) -> bool:
 
 
 def year_of(paper: Paper) -> int | None:
-    """The year ``citation_of`` gives, found faster (a search asks it of every paper)."""
+    """The year ``citation_of`` gives, found faster (a search asks it of every paper, an
+    export writes it for each)."""
     year = _number(paper, "year")
     if year is not None:
         return year
-    for text in (paper.venue, *_lists_named(paper)):
+    texts = (_text(paper, "journal"), _text(paper, "booktitle")) if paper.extra else ()
+    for text in (*texts, paper.venue, *_lists_named(paper)):
         if text and (found := find_year(text)) is not None:
             return found
     return None
