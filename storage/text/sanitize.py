@@ -85,8 +85,9 @@ def file_line(text: str) -> str:
 
 
 def file_block(text: str) -> str:
-    """Like ``file_line`` but keeps newlines (a note's lines, each a line of the file)."""
-    return "\n".join(map(file_line, text.split("\n")))
+    """Like ``file_line`` but keeps newlines (a note's lines, each a line of the file); a
+    CRLF ends a line as LF does (a note written on Windows: its CR is not shown as ␍)."""
+    return "\n".join(map(file_line, text.replace("\r\n", "\n").split("\n")))
 
 
 def json_safe(document: str) -> str:

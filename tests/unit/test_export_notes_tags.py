@@ -286,3 +286,14 @@ def test_a_note_changed_since_the_export_is_kept_and_said_to_differ(
     report = library.import_file(path)
     assert (report.restored, report.differing) == (0, 1)
     assert library.triage().notes[paper.id] == "Rewritten since."
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "ris"])  # (CSL-JSON's string keeps the CRLF)
+def test_a_note_written_with_crlf_reads_back_with_its_lines(
+    fmt: str,
+) -> None:
+    """A note typed on Windows (CRLF): RIS wrote each CR as a visible ``␍``, which came back
+    into the note on a re-import; it ends the line there, as BibTeX's does."""
+    record = _read_back(fmt, "Read section 3 first.\r\nThen 4.\r\n")
+    assert record.decision is not None
+    assert record.decision.note == "Read section 3 first.\nThen 4."
