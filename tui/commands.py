@@ -269,6 +269,20 @@ def bound_keys(command: Command, keymap: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
+def opener_keys(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
+    """The keys that close the dialog ``scope`` as its opener's (``bound_keys``), not as a
+    closing command's own, each with the command they run. The dialog takes them before its
+    focused widget (``tui.screens.closing``): a list's or a scroll's own key (Home, End,
+    PageUp: free on the main screen once remapped there) took them first, and the dialog
+    its footer said they closed stayed."""
+    found: dict[str, Command] = {}
+    for command in COMMANDS:
+        if command.scope == scope and closes(command) and command.opener:
+            own = keys_for(command, keymap)
+            found.update((k, command) for k in bound_keys(command, keymap) if k not in own)
+    return found
+
+
 def textual_keymap(keymap: Mapping[str, str]) -> dict[str, str]:
     """The user's remapping as Textual's ``App.set_keymap`` takes it: ``keymap``, and the keys
     of each dialog's closing command whose opener moved (``bound_keys``), for the binding's

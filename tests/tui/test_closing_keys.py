@@ -190,3 +190,32 @@ async def test_the_dialogs_with_a_field_name_every_key_that_cancels(seeded_home:
         assert subtitle.endswith("· f4, Esc cancel"), subtitle
         await pilot.press("f4")
         await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_a_remapped_opener_closes_its_dialog_over_its_lists_own_key(
+    seeded_home: Path,
+) -> None:
+    """An opener remapped to a key the dialog's list or scroll binds itself (Home, End: free
+    on the main screen once ``first`` and ``last`` left them) did not close it, though its
+    footer and words said so: the focused list took the key first (the similar papers' Home
+    went to the first of them, the help's End to its end). The help's key closed it whatever
+    its scroll bound (``HelpScreen.on_key``) until the openers' keys became bindings."""
+    from tui.screens.help import HelpScreen
+    from tui.screens.similar import SimilarScreen
+
+    (seeded_home / "config.toml").write_text(
+        '[keys]\nfirst = "g"\nlast = "G"\nsimilar = "home"\nhelp = "end"\n', "utf-8"
+    )
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        dialog = await opened(pilot, "home", SimilarScreen)
+        await wait_for(pilot, lambda: "esc q home Close" in footer(app))
+        await pilot.press("down", "home")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dialog = await opened(pilot, "end", HelpScreen)
+        await wait_for(pilot, lambda: "esc q end Close" in footer(app))
+        await pilot.press("end")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert not dialog.is_attached

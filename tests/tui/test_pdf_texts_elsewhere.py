@@ -54,3 +54,28 @@ async def test_pdf_results_arriving_as_the_app_ends_are_let_go(home: Path) -> No
         assert not any("ready for pdf:" in m or "PDF" in m for m in messages(app))
         assert not screen.pdfs.busy
         app.ending = False
+
+
+async def test_a_download_stopped_or_failed_as_the_app_ends_is_let_go(home: Path) -> None:
+    """So are P's run that ends before its first download (stopped as the app ends while it
+    read the disk, or the folder unusable), a download's progress in flight, and a scan of
+    the folder: each queried the screen's widgets (the list's border, a notification, the
+    action a scan held, P's own), which may be gone as the screens come down. The run's busy
+    mark is still let go."""
+    app = PapersApp(Library(home))  # the bundled sample
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await ready(pilot)
+        pdfs = screen.pdfs
+        pdfs.busy, pdfs.runs = True, pdfs.runs + 1
+        held: list[str] = []
+        screen.after_pdf_scan["test"] = (0, lambda: held.append("ran"))
+        app.ending = True  # (what ``begin_ending`` sets first)
+        screen._progress("PDF 1 of 3: 40 kB")
+        screen._download_failed("PDFs not downloaded: no room left", pdfs.runs)
+        screen._pdfs_scanned(({}, {}))
+        await pilot.pause()
+        assert not any("PDF" in m for m in messages(app))
+        assert "pdfs" not in screen._list_notes
+        assert held == []
+        assert not pdfs.busy
+        app.ending = False

@@ -9,7 +9,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.commands import (
@@ -24,6 +23,7 @@ from tui.commands import (
     keys_for,
     keys_shown,
 )
+from tui.screens.closing import OpenerCloses
 from tui.text import printable
 
 
@@ -46,7 +46,7 @@ KEYS_WIDTH = 16
 SLIM_KEYS_WIDTH = 9
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OpenerCloses[None]):
     """Every command with its keys (after the user's remapping); Esc, q or ? closes."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.

@@ -415,12 +415,15 @@ class QueuePart(MainBase):
         if run != self.pdfs.runs or not self.pdfs.busy:
             return
         self.pdfs.busy = False  # (P again starts them, not stops them)
+        if is_ending(self.app):  # (its widgets may be gone: let go, as ``_downloaded``)
+            return
         self._progress(None)
         if message is not None:
             self.notify(message, title="PDFs", severity="error", timeout=12, markup=False)
 
     def _progress(self, text: str | None) -> None:
-        self.set_list_note("pdfs", text)
+        if not is_ending(self.app):  # (a download's event in flight as the app ends: let go)
+            self.set_list_note("pdfs", text)
 
     def _pdf_arrived(self) -> None:
         """A copy made (downloaded, linked from its attachment): the folder read again, off
@@ -531,7 +534,7 @@ class QueuePart(MainBase):
         pdfs.scanning = False
         had = pdfs.copies_known.keys()  # (``take`` replaces the copies whole)
         changed = pdfs.take(found)
-        if not self.is_mounted:
+        if not self.is_mounted or is_ending(self.app):  # (its widgets may be gone: let go)
             return
         again, pdfs.scan_again = pdfs.scan_again, False
         due = [name for name, (needed, _) in self.after_pdf_scan.items() if needed <= taken]
